@@ -1,0 +1,5 @@
+import sys
+
+from gatekeeper.cli import main
+
+sys.exit(main())

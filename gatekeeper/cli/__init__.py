@@ -1,0 +1,70 @@
+"""The thin command-line layer: options in, one call into the library, exit code out.
+
+Each command lives in its own module here and imports its library code inside the command
+body, so that `gatekeeper gate` does not pay for the runner's or the audit's imports.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Sequence
+
+import click
+
+from gatekeeper import __version__
+from gatekeeper.errors import EXIT_CODE_HELP, ExitCode, GatekeeperError
+
+
+@click.group(epilog=EXIT_CODE_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="gatekeeper")
+@click.option("--debug", is_flag=True, help="Show a traceback for unexpected errors.")
+def cli(debug: bool) -> None:
+    """Policy-as-code gate for changes written by code-generating agents."""
+
+
+def _register() -> None:
+    from gatekeeper.cli import audit_cmd, classify_cmd, gate_cmd, packet_cmd, policy_cmd, run_cmd, test_cmd
+
+    for module in (classify_cmd, packet_cmd, gate_cmd, test_cmd, run_cmd, audit_cmd, policy_cmd):
+        for command in module.COMMANDS:
+            cli.add_command(command)
+
+
+_register()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return its exit code (callable from tests)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    try:
+        result = cli.main(args=args, prog_name="gatekeeper", standalone_mode=False)
+    except GatekeeperError as exc:
+        click.echo(f"gatekeeper: error: {exc}", err=True)
+        return int(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return int(ExitCode.ERROR)
+    except click.exceptions.Abort:
+        click.echo("gatekeeper: error: aborted", err=True)
+        return int(ExitCode.ERROR)
+    except KeyboardInterrupt:
+        click.echo("gatekeeper: error: interrupted", err=True)
+        return int(ExitCode.ERROR)
+    except BrokenPipeError:
+        return int(ExitCode.ERROR)
+    except Exception as exc:  # the last line of defence: never a traceback unless asked for
+        if debug:
+            traceback.print_exc()
+        click.echo(
+            f"gatekeeper: internal error: {type(exc).__name__}: {exc} "
+            "(this is a bug; rerun with --debug for the traceback)",
+            err=True,
+        )
+        return int(ExitCode.ERROR)
+    if result is None:
+        return int(ExitCode.OK)
+    return int(result)

@@ -1,0 +1,7 @@
+"""`gatekeeper gate` (placeholder until its issue lands)."""
+
+from __future__ import annotations
+
+import click
+
+COMMANDS: list[click.Command] = []

@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from gitrepo import GitRepo  # noqa: E402
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+POLICY_DIR = REPO_ROOT / "policies"
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> GitRepo:
+    """An empty git repository in a temporary folder."""
+    return GitRepo(tmp_path / "repo")

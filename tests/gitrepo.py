@@ -1,0 +1,64 @@
+"""A real git repository in a temporary folder, for tests that need patches git itself made."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+00:00",
+    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+00:00",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "HOME": "/nonexistent",
+}
+
+
+class GitRepo:
+    """A scratch repository: write files, commit a base, stage changes, take the patch."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+        self.git("config", "core.autocrlf", "false")
+
+    def git(self, *args: str, input: bytes | None = None) -> bytes:
+        env = {**os.environ, **GIT_ENV}
+        done = subprocess.run(
+            ["git", *args], cwd=self.root, env=env, input=input, capture_output=True, check=True
+        )
+        return done.stdout
+
+    def write(self, path: str | bytes, data: bytes | str = b"", mode: int | None = None) -> Path:
+        target = self.root / os.fsdecode(path) if isinstance(path, bytes) else self.root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data.encode() if isinstance(data, str) else data)
+        if mode is not None:
+            target.chmod(mode)
+        return target
+
+    def symlink(self, path: str, target: str) -> None:
+        link = self.root / path
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(target)
+
+    def commit(self, message: str = "base") -> str:
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD").decode().strip()
+
+    def staged_patch(self, *extra: str) -> bytes:
+        """Stage everything and return `git diff --cached --binary` against HEAD."""
+        self.git("add", "-A")
+        return self.git("diff", "--cached", "--binary", *extra)
+
+    def save_patch(self, dest: Path, *extra: str) -> Path:
+        dest.write_bytes(self.staged_patch(*extra))
+        return dest
