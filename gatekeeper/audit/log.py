@@ -1,0 +1,177 @@
+"""Append decisions to a hash-chained JSON-lines log, safely when many gates write at once.
+
+Stdlib only: the gate imports this on every run with `--log`.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from gatekeeper.errors import AuditError
+
+LOG_VERSION = 1
+GENESIS = "0" * 64  # the `prev` of the first record
+OUTCOMES = ("allow", "review", "deny")
+HEAD_SUFFIX = ".head"
+# A record is a few KB; reading this much from the end almost always finds the last line at once.
+_TAIL_CHUNK = 64 * 1024
+
+
+def canonical(obj: Any) -> bytes:
+    """The canonical JSON bytes of `obj` (the contract's canonical form)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def record_hash(record: dict[str, Any]) -> str:
+    """sha256 of the canonical record without its `hash` field."""
+    body = {k: v for k, v in record.items() if k != "hash"}
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def head_path(log: Path) -> Path:
+    """The side file that remembers the last record's seq and hash (catches a truncated log)."""
+    return log.with_name(log.name + HEAD_SUFFIX)
+
+
+def utc_now() -> str:
+    """Now as RFC 3339 UTC with a `Z` suffix, to the microsecond."""
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
+
+
+def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: str) -> dict[str, Any]:
+    """The log record for `decision`: what an auditor needs months later, chained to `prev`."""
+    try:
+        outcome = decision["outcome"]
+        packet = decision.get("packet") or {}
+        bundle = decision["bundle"]
+        policies = decision["policies"]
+        record: dict[str, Any] = {
+            "log_version": LOG_VERSION,
+            "seq": seq,
+            "time": at,
+            "run_id": packet.get("run_id"),
+            "diff_sha256": packet.get("diff_sha256"),
+            "packet_digest": packet.get("digest"),
+            "input_digest": decision.get("input_digest"),
+            "outcome": outcome,
+            "findings": list(decision.get("reasons") or []),
+            "policies": [{"name": p["name"], "version": p.get("version")} for p in policies],
+            "enabled": list(decision.get("enabled") or [p["name"] for p in policies]),
+            "bundle": {
+                "name": bundle.get("name"),
+                "revision": bundle.get("revision"),
+                "commit": bundle.get("commit"),
+                "digest": bundle["digest"],
+            },
+            "summary": decision.get("summary"),
+            "dry_run": bool(decision.get("dry_run", False)),
+            "decided_at": decision.get("decided_at"),
+            "tool": decision.get("tool"),
+            "prev": prev,
+        }
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise AuditError(
+            f"decision cannot be logged: missing or malformed field {exc}",
+            hint="this is a bug in the caller: pass the Decision dict the gate returns",
+        ) from exc
+    if outcome not in OUTCOMES:
+        raise AuditError(f"decision cannot be logged: unknown outcome {outcome!r}", hint=f"one of {', '.join(OUTCOMES)}")
+    record["hash"] = record_hash(record)
+    return record
+
+
+def append_decision(log: Path, decision: dict[str, Any]) -> dict[str, Any]:
+    """Append `decision` as one chained record under an exclusive lock; return the record written."""
+    log = Path(log)
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(log, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise AuditError(f"cannot open the decision log: {exc.strerror}", where=str(log),
+                         hint="check the folder exists and is writable") from exc
+    try:
+        # flock, not fcntl record locks: it is per open file, so threads of one process exclude each other too.
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        last = _last_record(fd, size, log)
+        seq = 1 if last is None else int(last["seq"]) + 1
+        prev = GENESIS if last is None else str(last["hash"])
+        record = record_from_decision(decision, seq=seq, prev=prev, at=utc_now())
+        line = canonical(record) + b"\n"
+        _write_line(fd, line, size, log)
+        if size == 0:
+            _fsync_dir(log.parent)
+        _write_head(log, record)
+    finally:
+        os.close(fd)  # closing releases the lock
+    return record
+
+
+def _write_line(fd: int, line: bytes, size: int, log: Path) -> None:
+    try:
+        written = os.write(fd, line)
+        if written != len(line):
+            raise OSError(28, "short write")
+        os.fsync(fd)
+    except OSError as exc:
+        # Never leave half a record behind: cut the file back to where it was.
+        try:
+            os.ftruncate(fd, size)
+        except OSError:
+            pass
+        raise AuditError(f"cannot append to the decision log: {exc.strerror}", where=str(log),
+                         hint="check free space and permissions") from exc
+
+
+def _last_record(fd: int, size: int, log: Path) -> dict[str, Any] | None:
+    """Read only the log's last line (the file may be large) and return its record."""
+    if size == 0:
+        return None
+    chunk = min(size, _TAIL_CHUNK)
+    while True:
+        tail = os.pread(fd, chunk, size - chunk)
+        if not tail.endswith(b"\n"):
+            raise AuditError("the decision log's last line is incomplete", where=str(log),
+                             hint="run `gatekeeper audit verify` and repair the log before appending")
+        start = tail.rfind(b"\n", 0, len(tail) - 1)
+        if start >= 0 or chunk == size:
+            break
+        chunk = min(size, chunk * 4)
+    text = tail[start + 1:]
+    try:
+        record = json.loads(text)
+        if not isinstance(record, dict) or not isinstance(record.get("hash"), str):
+            raise ValueError("not a record")
+        int(record["seq"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise AuditError("the decision log's last line is not a log record", where=str(log),
+                         hint="run `gatekeeper audit verify` and repair the log before appending") from exc
+    return record
+
+
+def _write_head(log: Path, record: dict[str, Any]) -> None:
+    # Written under the log's lock, so heads never race; atomic so a reader never sees half of one.
+    from gatekeeper.atomic import write_atomic
+
+    head = {"seq": record["seq"], "hash": record["hash"], "time": record["time"]}
+    write_atomic(head_path(log), json.dumps(head, sort_keys=True) + "\n")
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)

@@ -1,0 +1,210 @@
+"""Check a decision log's hash chain and name the first line that was altered, removed, inserted or reordered."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from gatekeeper.audit.log import GENESIS, head_path, record_hash
+from gatekeeper.audit.read import parse_record, read_lines
+from gatekeeper.errors import AuditError
+
+KINDS = ("altered", "removed", "inserted", "reordered")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """The first break in the chain: the line an auditor should look at, and what happened there."""
+
+    line: int
+    kind: str  # one of KINDS
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The result of `verify_log`: intact or the first problem, and the head it checked against."""
+
+    records: int
+    last_seq: int | None
+    last_hash: str | None
+    head_file: Path | None  # None: no head file, so records removed from the end go unnoticed
+    problem: Problem | None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    number: int
+    seq: int | None
+    prev: str | None
+    hash: str | None  # the hash the line claims
+    sound: bool  # a record whose content matches its claimed hash
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    seq: int
+    hash: str
+
+
+def verify_log(log: Path, *, head_file: Path | None = None) -> Verdict:
+    """Verify `log` (and its head file, `LOG.head` unless another is given); AuditError when unreadable."""
+    lines = [_summarise(number, raw) for number, raw in read_lines(log)]
+    head_at = head_file if head_file is not None else head_path(log)
+    head = _read_head(head_at, required=head_file is not None)
+    walk = _Walk(lines, head)
+    problem = walk.run()
+    if problem is None and head is not None:
+        problem = walk.check_head(own_head=head_file is None)
+    return Verdict(
+        records=len(lines),
+        last_seq=walk.seq if walk.accepted else None,
+        last_hash=walk.hash if walk.accepted else None,
+        head_file=head_at if head is not None else None,
+        problem=problem,
+    )
+
+
+def _summarise(number: int, raw: bytes) -> _Line:
+    record = parse_record(raw)
+    if record is None:
+        return _Line(number, None, None, None, False)
+    prev = record.get("prev")
+    return _Line(number, record["seq"], prev if isinstance(prev, str) else None, record["hash"],
+                 record_hash(record) == record["hash"])
+
+
+def _read_head(path: Path, *, required: bool) -> _Head | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if required:
+            raise AuditError("head file not found", where=str(path), hint="name the copy you kept of LOG.head")
+        return None
+    except OSError as exc:
+        raise AuditError(f"cannot read the head file: {exc.strerror}", where=str(path)) from exc
+    try:
+        data = json.loads(text)
+        return _Head(int(data["seq"]), str(data["hash"]))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise AuditError("the head file is not valid JSON with seq and hash", where=str(path),
+                         hint="it may have been edited; compare it with a copy kept elsewhere") from exc
+
+
+class _Walk:
+    """Follows the chain line by line; the first line that does not follow is classified by looking around it."""
+
+    def __init__(self, lines: list[_Line], head: _Head | None) -> None:
+        self.lines = lines
+        self.head = head
+        self.seq = 0
+        self.hash = GENESIS
+        self.accepted: list[_Line] = []
+        self.by_hash: dict[str, _Line] = {}
+        self.referenced = {line.prev for line in lines if line.sound and line.prev} | ({head.hash} if head else set())
+
+    def run(self) -> Problem | None:
+        for index, line in enumerate(self.lines):
+            if not line.sound:
+                return self._unsound(index, line)
+            if line.seq == self.seq + 1 and line.prev == self.hash:
+                self._accept(line)
+                continue
+            return self._misplaced(index, line)
+        return None
+
+    def _accept(self, line: _Line) -> None:
+        assert line.seq is not None and line.hash is not None
+        self.accepted.append(line)
+        self.by_hash[line.hash] = line
+        self.seq, self.hash = line.seq, line.hash
+
+    def _follows_state(self, line: _Line) -> bool:
+        return line.sound and line.seq == self.seq + 1 and line.prev == self.hash
+
+    def _stepped_over(self, index: int) -> bool:
+        """Whether the chain goes on from the last accepted record past line `index`, as if it were not there."""
+        rest = [other for other in self.lines[index + 1:] if other.sound]
+        if rest:
+            return self._follows_state(rest[0])
+        return bool(self.accepted) and self.head is not None and (self.head.seq, self.head.hash) == (self.seq, self.hash)
+
+    def _unsound(self, index: int, line: _Line) -> Problem:
+        # A broken line that the chain simply steps over was put there; one the chain needs was edited.
+        if self._stepped_over(index):
+            return Problem(line.number, "inserted",
+                           f"line {line.number}: inserted: not a record of the chain (the chain continues without it)")
+        if line.seq is None:
+            return Problem(line.number, "altered", f"line {line.number}: altered: not a valid log record")
+        return Problem(line.number, "altered",
+                       f"line {line.number}: altered: record seq {line.seq} does not match its hash")
+
+    def _misplaced(self, index: int, line: _Line) -> Problem:
+        assert line.seq is not None and line.hash is not None
+        expected = self.seq + 1
+        twin = next((o for o in self.lines if o.hash == line.hash and o is not line and o.sound), None)
+        if twin is not None:
+            return Problem(line.number, "inserted", f"line {line.number}: inserted: a copy of line {twin.number}")
+        # A record nothing points to, that the chain steps over, was put there (a moved record is pointed to).
+        if line.hash not in self.referenced and self._stepped_over(index):
+            return Problem(line.number, "inserted",
+                           f"line {line.number}: inserted: seq {line.seq} is not part of the chain "
+                           "(no record points to it and the chain continues without it)")
+        fork = self._fork_point(line)
+        if fork is not None:
+            first = self.lines[fork + 1] if fork + 1 < len(self.lines) else line
+            return Problem(first.number, "inserted",
+                           f"line {first.number}: inserted: line {line.number} (seq {line.seq}) chains directly to "
+                           f"the record before line {first.number}")
+        if line.seq == expected:
+            if self.accepted:
+                before = self.accepted[-1]
+                return Problem(before.number, "altered",
+                               f"line {before.number}: altered: record seq {before.seq} was rewritten "
+                               f"(line {line.number}'s prev does not match its hash)")
+            return Problem(line.number, "altered", f"line {line.number}: altered: the first record's prev is not the chain's start")
+        if line.seq > expected:
+            later = next((o for o in self.lines[index + 1:] if o.seq == expected), None)
+            if later is not None:
+                return Problem(line.number, "reordered",
+                               f"line {line.number}: reordered: holds seq {line.seq} where seq {expected} belongs "
+                               f"(seq {expected} is on line {later.number})")
+            missing = f"seq {expected}" if line.seq == expected + 1 else f"seqs {expected}..{line.seq - 1}"
+            return Problem(line.number, "removed", f"line {line.number}: removed: record {missing} missing before this line")
+        return Problem(line.number, "reordered",
+                       f"line {line.number}: reordered: seq {line.seq} comes after seq {self.seq}")
+
+    def _fork_point(self, line: _Line) -> int | None:
+        """Index of the accepted line `line` chains to, when that is not the last accepted one."""
+        if line.prev == GENESIS and line.seq == 1 and self.accepted:
+            return -1
+        parent = self.by_hash.get(line.prev or "")
+        if parent is None or parent is self.accepted[-1] or line.seq != (parent.seq or 0) + 1:
+            return None
+        return self.lines.index(parent)
+
+    def check_head(self, *, own_head: bool) -> Problem | None:
+        """Compare the chain with the head recorded at the last append (catches removal from the end)."""
+        head = self.head
+        assert head is not None
+        if head.seq > self.seq:
+            after = self.accepted[-1].number if self.accepted else 0
+            missing = f"seq {head.seq}" if head.seq == self.seq + 1 else f"seqs {self.seq + 1}..{head.seq}"
+            return Problem(after + 1, "removed",
+                           f"line {after + 1}: removed: record {missing} missing at the end "
+                           f"(the head file records seq {head.seq})")
+        at = next(line for line in self.accepted if line.seq == head.seq) if head.seq > 0 else None
+        if at is not None and at.hash != head.hash:
+            return Problem(at.number, "altered",
+                           f"line {at.number}: altered: record seq {head.seq} does not match the head file's hash")
+        if own_head and head.seq < self.seq:
+            extra = self.accepted[head.seq]
+            return Problem(extra.number, "inserted",
+                           f"line {extra.number}: inserted: seq {extra.seq} was appended after the recorded head "
+                           "(not by gatekeeper, or a gate crashed while appending)")
+        return None

@@ -1,0 +1,204 @@
+"""The decision log: concurrent appends stay chained; every kind of tampering is caught at the right line."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.audit.log import GENESIS, append_decision, head_path, record_hash
+from gatekeeper.audit.verify import verify_log
+from gatekeeper.cli import main
+from gatekeeper.errors import AuditError
+
+
+def decision(n: int, outcome: str = "allow", rules: tuple[str, ...] = ()) -> dict:
+    reasons = [{"policy": r.split(".")[0], "rule": r, "level": "review", "msg": f"{r} fired"} for r in rules]
+    return {
+        "outcome": outcome,
+        "reasons": reasons,
+        "policies": [{"name": "core", "version": "1.0.0"}],
+        "bundle": {"name": "default", "revision": "r1", "commit": None, "digest": "d" * 64},
+        "packet": {"run_id": f"run-{n}", "diff_sha256": f"{n:064x}", "digest": "p" * 64},
+        "input_digest": "i" * 64,
+        "summary": {"files": 1, "additions": 1, "deletions": 0, "buckets": {}},
+        "dry_run": False,
+        "tool": {"name": "gatekeeper", "version": "0.1.0"},
+        "decided_at": "2026-11-29T12:00:00Z",
+    }
+
+
+def _append_in_child(log: str, n: int, barrier) -> None:  # runs in another process
+    barrier.wait(timeout=30)
+    append_decision(Path(log), decision(n))
+
+
+def _write_log(tmp_path: Path, count: int) -> Path:
+    log = tmp_path / "decisions.jsonl"
+    for n in range(count):
+        append_decision(log, decision(n))
+    return log
+
+
+def _lines(log: Path) -> list[bytes]:
+    return log.read_bytes().splitlines(keepends=True)
+
+
+def test_records_are_chained_and_hashed(tmp_path: Path) -> None:
+    log = _write_log(tmp_path, 3)
+    records = [json.loads(line) for line in _lines(log)]
+    assert [r["seq"] for r in records] == [1, 2, 3]
+    assert records[0]["prev"] == GENESIS
+    assert records[1]["prev"] == records[0]["hash"] and records[2]["prev"] == records[1]["hash"]
+    assert all(record_hash(r) == r["hash"] for r in records)
+    assert records[0]["run_id"] == "run-0" and records[0]["diff_sha256"] == f"{0:064x}"
+    assert records[0]["enabled"] == ["core"] and records[0]["time"].endswith("Z")
+    assert json.loads(head_path(log).read_text()) == {"seq": 3, "hash": records[2]["hash"], "time": records[2]["time"]}
+    assert verify_log(log).ok
+
+
+def test_eight_concurrent_processes_leave_eight_intact_records(tmp_path: Path) -> None:
+    log = tmp_path / "decisions.jsonl"
+    ctx = multiprocessing.get_context("fork")
+    barrier = ctx.Barrier(8)
+    procs = [ctx.Process(target=_append_in_child, args=(str(log), n, barrier)) for n in range(8)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(timeout=60)
+        assert proc.exitcode == 0
+    records = [json.loads(line) for line in _lines(log)]
+    assert len(records) == 8
+    assert sorted(r["run_id"] for r in records) == sorted(f"run-{n}" for n in range(8))
+    assert [r["seq"] for r in records] == list(range(1, 9))
+    verdict = verify_log(log)
+    assert verdict.ok and verdict.records == 8 and verdict.head_file is not None
+    assert main(["audit", "verify", str(log)]) == 0
+
+
+def test_concurrent_cli_style_subprocesses_append_many(tmp_path: Path) -> None:
+    log = tmp_path / "decisions.jsonl"
+    code = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[3]);"
+        "from test_audit_log import decision; from gatekeeper.audit.log import append_decision\n"
+        "for i in range(10): append_decision(Path(sys.argv[1]), decision(int(sys.argv[2]) * 100 + i))"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(log), str(n), str(Path(__file__).parent)]) for n in range(8)]
+    assert [p.wait(timeout=60) for p in procs] == [0] * 8
+    assert len(_lines(log)) == 80
+    assert verify_log(log).ok
+
+
+def _rewrite(log: Path, lines: list[bytes]) -> None:
+    log.write_bytes(b"".join(lines))
+
+
+def _tampered(record: bytes, **changes: object) -> bytes:
+    data = json.loads(record)
+    data.update(changes)
+    return json.dumps(data, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_altering_any_record_fails_at_its_line(tmp_path: Path, index: int) -> None:
+    log = _write_log(tmp_path, 5)
+    lines = _lines(log)
+    lines[index] = _tampered(lines[index], outcome="allow" if b'"deny"' in lines[index] else "deny")
+    _rewrite(log, lines)
+    problem = verify_log(log).problem
+    assert problem is not None and (problem.line, problem.kind) == (index + 1, "altered")
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_altering_and_rehashing_any_record_fails_at_its_line(tmp_path: Path, index: int) -> None:
+    log = _write_log(tmp_path, 5)
+    lines = _lines(log)
+    data = json.loads(lines[index])
+    data["outcome"] = "review"
+    data["hash"] = record_hash(data)
+    lines[index] = json.dumps(data).encode() + b"\n"
+    _rewrite(log, lines)
+    problem = verify_log(log).problem
+    assert problem is not None and (problem.line, problem.kind) == (index + 1, "altered")
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_deleting_any_record_fails_at_its_line(tmp_path: Path, index: int) -> None:
+    log = _write_log(tmp_path, 5)
+    lines = _lines(log)
+    del lines[index]
+    _rewrite(log, lines)
+    problem = verify_log(log).problem
+    assert problem is not None and (problem.line, problem.kind) == (index + 1, "removed")
+    assert main(["audit", "verify", str(log)]) == 1
+
+
+@pytest.mark.parametrize("index", range(6))
+@pytest.mark.parametrize("style", ["sibling", "continuation"])
+def test_inserting_a_record_anywhere_fails_at_its_line(tmp_path: Path, index: int, style: str) -> None:
+    log = _write_log(tmp_path, 5)
+    lines = _lines(log)
+    forged = json.loads(lines[max(index - 1, 0)])
+    forged["run_id"] = "forged"
+    if style == "continuation" and index > 0:  # claims to be the next record after the one before it
+        forged["prev"], forged["seq"] = forged["hash"], forged["seq"] + 1
+    forged["hash"] = record_hash(forged)  # self-consistent, as a careful forger would write it
+    lines.insert(index, json.dumps(forged).encode() + b"\n")
+    _rewrite(log, lines)
+    problem = verify_log(log).problem
+    assert problem is not None and (problem.line, problem.kind) == (index + 1, "inserted"), problem
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_inserting_a_copy_or_garbage_fails_at_its_line(tmp_path: Path, index: int) -> None:
+    for extra in (None, b"{not json}\n"):
+        log = _write_log(tmp_path / str(extra is None), 5)
+        lines = _lines(log)
+        # A copy of the record before (or, at the top, of a later one): the out-of-place copy is the insertion.
+        lines.insert(index, extra if extra is not None else lines[index - 1 if index else 3])
+        _rewrite(log, lines)
+        problem = verify_log(log).problem
+        assert problem is not None and (problem.line, problem.kind) == (index + 1, "inserted"), problem
+
+
+@pytest.mark.parametrize(("first", "second"), [(0, 1), (1, 3), (2, 4), (3, 4), (0, 4)])
+def test_reordering_records_fails_at_the_first_moved_line(tmp_path: Path, first: int, second: int) -> None:
+    log = _write_log(tmp_path, 5)
+    lines = _lines(log)
+    lines[first], lines[second] = lines[second], lines[first]
+    _rewrite(log, lines)
+    problem = verify_log(log).problem
+    assert problem is not None and (problem.line, problem.kind) == (first + 1, "reordered")
+
+
+def test_verify_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _write_log(tmp_path, 3)
+    assert main(["audit", "verify", str(log)]) == 0
+    assert "3 records" in capsys.readouterr().out
+    lines = _lines(log)
+    lines[1] = _tampered(lines[1], outcome="deny")
+    _rewrite(log, lines)
+    assert main(["audit", "verify", str(log)]) == 1
+    assert "line 2: altered" in capsys.readouterr().out
+    assert main(["audit", "verify", str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_appending_after_a_torn_last_line_is_refused(tmp_path: Path) -> None:
+    log = _write_log(tmp_path, 2)
+    with log.open("ab") as handle:
+        handle.write(b'{"seq": 3, "trunc')
+    with pytest.raises(AuditError, match="incomplete"):
+        append_decision(log, decision(9))
+
+
+def test_a_malformed_decision_is_refused_without_writing(tmp_path: Path) -> None:
+    log = _write_log(tmp_path, 1)
+    before = log.read_bytes()
+    with pytest.raises(AuditError):
+        append_decision(log, {"outcome": "maybe", "policies": [], "bundle": {"digest": "x"}})
+    assert log.read_bytes() == before
