@@ -1,0 +1,202 @@
+"""`policy history`: the commits that changed a bundle, told in policy terms (policies, rules, version bumps)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gatekeeper.audit.gitrev import Location, git, locate, show
+from gatekeeper.audit.metadata import version_of
+from gatekeeper.config import MANIFEST, RULES_FILE
+
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChanges:
+    """Classification rule ids added, removed or edited between a commit and its parent."""
+
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    reordered: bool = False  # first match wins, so a new order can change decisions
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.changed or self.reordered)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One commit that touched the bundle."""
+
+    commit: str
+    parent: str | None
+    author: str
+    date: str
+    message: str
+    files: tuple[tuple[str, str], ...]  # (status letter, path inside the bundle)
+    policies: tuple[str, ...]  # policy folders touched
+    rules: RuleChanges
+    versions: tuple[tuple[str, str | None, str | None], ...]  # (policy, before, after)
+    revision: tuple[str | None, str | None] | None  # manifest revision before, after (when it changed)
+    defaults: tuple[tuple[str, bool | None, bool | None], ...] = field(default=())  # (policy, before, after)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form for `policy history --format json`."""
+        return {
+            "commit": self.commit, "parent": self.parent, "author": self.author, "date": self.date,
+            "message": self.message, "files": [{"status": s, "path": p} for s, p in self.files],
+            "policies": list(self.policies),
+            "rules": {"added": list(self.rules.added), "removed": list(self.rules.removed),
+                      "changed": list(self.rules.changed), "reordered": self.rules.reordered},
+            "versions": [{"policy": n, "before": b, "after": a} for n, b, a in self.versions],
+            "revision": None if self.revision is None else {"before": self.revision[0], "after": self.revision[1]},
+            "defaults": [{"policy": n, "before": b, "after": a} for n, b, a in self.defaults],
+        }
+
+
+def policy_history(bundle_dir: Path, *, limit: int | None = None) -> list[Change]:
+    """The commits that changed `bundle_dir`, newest first, each described in policy terms."""
+    loc = locate(bundle_dir)
+    args = ["log", "--first-parent", "-z", "--format=%H%x1f%P%x1f%an <%ae>%x1f%aI%x1f%B"]
+    if limit is not None:
+        args.append(f"-n{limit}")
+    out = git(loc.repo, *args, "--", loc.prefix or ".")
+    changes = []
+    for entry in out.decode("utf-8", "replace").split("\0"):
+        if not entry.strip():
+            continue
+        commit, parents, author, date, message = entry.lstrip("\n").split("\x1f", 4)
+        parent = parents.split()[0] if parents.split() else None
+        changes.append(_describe(loc, commit, parent, author, date, message.strip()))
+    return changes
+
+
+def _describe(loc: Location, commit: str, parent: str | None, author: str, date: str, message: str) -> Change:
+    files = _changed_files(loc, commit, parent)
+    policies = sorted({path.split("/", 1)[0] for _, path in files if "/" in path})
+    rules = _rule_changes(_at(loc, parent, RULES_FILE), _at(loc, commit, RULES_FILE))
+    versions = []
+    for name in policies:
+        before = version_of(_text(_at(loc, parent, f"{name}/policy.rego")))
+        after = version_of(_text(_at(loc, commit, f"{name}/policy.rego")))
+        if before != after:
+            versions.append((name, before, after))
+    old_manifest, new_manifest = _manifest(_at(loc, parent, MANIFEST)), _manifest(_at(loc, commit, MANIFEST))
+    revision = (old_manifest.get("revision"), new_manifest.get("revision"))
+    return Change(
+        commit=commit, parent=parent, author=author, date=date, message=message, files=tuple(files),
+        policies=tuple(policies), rules=rules, versions=tuple(versions),
+        revision=revision if revision[0] != revision[1] else None,
+        defaults=tuple(_default_changes(old_manifest, new_manifest)),
+    )
+
+
+def _changed_files(loc: Location, commit: str, parent: str | None) -> list[tuple[str, str]]:
+    base = ["diff-tree", "-r", "-z", "--no-renames", "--name-status"]
+    revs = [parent, commit] if parent else ["--root", commit]
+    out = git(loc.repo, *base, *revs, "--", loc.prefix or ".").decode("utf-8", "surrogateescape")
+    fields = [f for f in out.split("\0") if f]
+    if not parent and fields and fields[0] == commit:  # --root prints the commit id first
+        fields = fields[1:]
+    cut = len(loc.prefix) + 1 if loc.prefix else 0
+    return [(fields[i], fields[i + 1][cut:]) for i in range(0, len(fields) - 1, 2)]
+
+
+def _at(loc: Location, commit: str | None, name: str) -> bytes | None:
+    return None if commit is None else show(loc, commit, loc.join(name))
+
+
+def _text(data: bytes | None) -> str | None:
+    return None if data is None else data.decode("utf-8", "replace")
+
+
+def _manifest(data: bytes | None) -> dict[str, Any]:
+    try:
+        value = json.loads(data) if data else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _default_changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, bool | None, bool | None]]:
+    def defaults(manifest: dict[str, Any]) -> dict[str, bool | None]:
+        policies = (manifest.get("metadata") or {}).get("policies") or {}
+        return {n: (v or {}).get("default") if isinstance(v, dict) else None for n, v in policies.items()}
+
+    before, after = defaults(old), defaults(new)
+    return [(n, before.get(n), after.get(n)) for n in sorted(before.keys() | after.keys()) if before.get(n) != after.get(n)]
+
+
+def rule_index(data: bytes | None) -> dict[str, list[tuple[str, Any]]]:
+    """The rules of a classification file by section: every list of mappings with an `id`, in file order."""
+    try:
+        doc = yaml.safe_load(data) if data else None
+    except yaml.YAMLError:
+        return {}
+    sections: dict[str, list[tuple[str, Any]]] = {}
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, f"{path}.{key}" if path else str(key))
+        elif isinstance(node, list) and node and all(isinstance(i, dict) and "id" in i for i in node):
+            sections[path] = [(str(i["id"]), i) for i in node]
+
+    walk(doc, "")
+    return sections
+
+
+def _rule_changes(old: bytes | None, new: bytes | None) -> RuleChanges:
+    before, after = rule_index(old), rule_index(new)
+    old_rules = {rid: body for rules in before.values() for rid, body in rules}
+    new_rules = {rid: body for rules in after.values() for rid, body in rules}
+    reordered = False
+    for section in before.keys() & after.keys():
+        kept_new = [rid for rid, _ in after[section] if rid in old_rules]
+        kept_old = [rid for rid, _ in before[section] if rid in new_rules]
+        reordered = reordered or kept_new != kept_old
+    return RuleChanges(
+        added=tuple(r for r in new_rules if r not in old_rules),
+        removed=tuple(r for r in old_rules if r not in new_rules),
+        changed=tuple(r for r in new_rules if r in old_rules and old_rules[r] != new_rules[r]),
+        reordered=reordered,
+    )
+
+
+def render_text(changes: list[Change]) -> str:
+    """The history as an auditor reads it: one block per commit."""
+    if not changes:
+        return "(no commits changed the bundle)"
+    out: list[str] = []
+    for change in changes:
+        out.append(f"commit {change.commit}")
+        out.append(f"  author   {change.author}")
+        out.append(f"  date     {change.date}")
+        subject, _, body = change.message.partition("\n")
+        out.append(f"  message  {subject}")
+        out += [f"           {line}" for line in body.strip().splitlines()]
+        if change.revision:
+            out.append(f"  revision {change.revision[0] or '(none)'} -> {change.revision[1] or '(none)'}")
+        if change.policies:
+            out.append(f"  policies {', '.join(change.policies)}")
+        for name, before, after in change.versions:
+            out.append(f"  version  {name}: {before or '(new)'} -> {after or '(removed)'}")
+        for name, before, after in change.defaults:
+            out.append(f"  default  {name}: {_on(before)} -> {_on(after)}")
+        rules = change.rules
+        for label, ids in (("added", rules.added), ("removed", rules.removed), ("changed", rules.changed)):
+            if ids:
+                out.append(f"  rules    {label}: {', '.join(ids)}")
+        if rules.reordered:
+            out.append("  rules    reordered (first match wins: decisions may change)")
+        out.append("  files    " + ", ".join(f"{s} {p}" for s, p in change.files))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def _on(value: bool | None) -> str:
+    return "(absent)" if value is None else ("on" if value else "off")

@@ -1,0 +1,136 @@
+"""`policy history` over a real git repository whose commits change policies, rules and versions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+
+from gatekeeper.audit.history import policy_history, render_text, rule_index
+from gatekeeper.audit.metadata import read_metadata, version_of
+from gatekeeper.cli import main
+from gatekeeper.errors import AuditError
+
+
+def rego(name: str, version: str, body: str = "") -> str:
+    return (
+        "# METADATA\n"
+        f"# title: The {name} policy\n"
+        "# description: test policy\n"
+        "# custom:\n"
+        f"#   version: {version}\n"
+        "#   owner: security\n"
+        f"package gatekeeper.policies.{name}\n\nimport rego.v1\n\n{body}\n"
+    )
+
+
+def rules(*items: tuple[str, str, str]) -> str:
+    lines = ["rules:"]
+    for rid, glob, bucket in items:
+        lines += [f"  - id: {rid}", f"    match: '{glob}'", f"    bucket: {bucket}", f"    description: {rid}"]
+    return "\n".join(lines) + "\n"
+
+
+def manifest(revision: str, policies: dict[str, bool]) -> str:
+    return json.dumps({"revision": revision, "roots": ["gatekeeper"],
+                       "metadata": {"name": "test", "policies": {n: {"default": d} for n, d in policies.items()}}})
+
+
+def commit(repo: GitRepo, message: str, author: str) -> str:
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", message, "--author", author)
+    return repo.git("rev-parse", "HEAD").decode().strip()
+
+
+@pytest.fixture
+def history_repo(git_repo: GitRepo) -> tuple[GitRepo, list[str]]:
+    repo = git_repo
+    repo.write("policies/.manifest", manifest("1", {"core": True}))
+    repo.write("policies/classification.yaml", rules(("ci.github", ".github/workflows/**", "ci"), ("src.any", "**", "src")))
+    repo.write("policies/core/policy.rego", rego("core", "1.0.0"))
+    repo.write("policies/lib/results.rego", "package gatekeeper.lib\n")
+    first = commit(repo, "Add the core policy", "Alice <alice@example.invalid>")
+    repo.write("README.md", "not part of the bundle\n")
+    commit(repo, "Docs only", "Bob <bob@example.invalid>")
+    repo.write("policies/.manifest", manifest("2", {"core": True}))
+    repo.write("policies/classification.yaml", rules(
+        ("ci.github", ".github/workflows/*.yml", "ci"), ("ci.gitlab", ".gitlab-ci.yml", "ci"), ("src.any", "**", "src")))
+    repo.write("policies/core/policy.rego", rego("core", "1.1.0", "review contains 1 if false"))
+    second = commit(repo, "Tighten CI rules\n\nTicket SEC-42.", "Carol <carol@example.invalid>")
+    repo.write("policies/.manifest", manifest("3", {"core": True, "deps": False}))
+    repo.write("policies/deps/policy.rego", rego("deps", "0.1.0"))
+    repo.write("policies/classification.yaml", rules(
+        ("ci.github", ".github/workflows/*.yml", "ci"), ("ci.gitlab", ".gitlab-ci.yml", "ci")))
+    third = commit(repo, "Add deps policy, drop catch-all", "Dave <dave@example.invalid>")
+    repo.write("policies/classification.yaml", rules(
+        ("ci.gitlab", ".gitlab-ci.yml", "ci"), ("ci.github", ".github/workflows/*.yml", "ci")))
+    repo.write("policies/.manifest", manifest("4", {"core": True, "deps": True}))
+    fourth = commit(repo, "Reorder, deps on by default", "Erin <erin@example.invalid>")
+    return repo, [fourth, third, second, first]
+
+
+def test_history_lists_only_bundle_commits_newest_first(history_repo: tuple[GitRepo, list[str]]) -> None:
+    repo, commits = history_repo
+    changes = policy_history(repo.root / "policies")
+    assert [c.commit for c in changes] == commits
+    assert [c.author for c in changes] == [
+        "Erin <erin@example.invalid>", "Dave <dave@example.invalid>",
+        "Carol <carol@example.invalid>", "Alice <alice@example.invalid>"]
+    assert changes[2].message == "Tighten CI rules\n\nTicket SEC-42."
+    assert changes[0].date.startswith("2026-01-01T00:00:00")
+
+
+def test_history_names_policies_rules_and_version_bumps(history_repo: tuple[GitRepo, list[str]]) -> None:
+    repo, _ = history_repo
+    fourth, third, second, first = policy_history(repo.root / "policies")
+
+    assert first.parent is None and first.policies == ("core", "lib")
+    assert first.rules.added == ("ci.github", "src.any") and first.versions == (("core", None, "1.0.0"),)
+    assert ("A", "core/policy.rego") in first.files
+
+    assert second.policies == ("core",)
+    assert second.rules.added == ("ci.gitlab",) and second.rules.changed == ("ci.github",)
+    assert second.rules.removed == () and not second.rules.reordered
+    assert second.versions == (("core", "1.0.0", "1.1.0"),) and second.revision == ("1", "2")
+
+    assert third.policies == ("deps",) and third.versions == (("deps", None, "0.1.0"),)
+    assert third.rules.removed == ("src.any",) and third.rules.added == ()
+    assert third.defaults == (("deps", None, False),)
+
+    assert fourth.policies == () and fourth.rules.reordered and not fourth.rules.changed
+    assert fourth.defaults == (("deps", False, True),) and fourth.revision == ("3", "4")
+
+
+def test_history_cli_text_and_json(history_repo: tuple[GitRepo, list[str]], capsys: pytest.CaptureFixture[str]) -> None:
+    repo, commits = history_repo
+    bundle = str(repo.root / "policies")
+    assert main(["policy", "history", "--policy", bundle]) == 0
+    text = capsys.readouterr().out
+    assert f"commit {commits[2]}" in text and "version  core: 1.0.0 -> 1.1.0" in text
+    assert "rules    added: ci.gitlab" in text and "rules    changed: ci.github" in text
+    assert "Docs only" not in text
+    assert main(["policy", "history", "--policy", bundle, "--format", "json", "-n", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["commit"] for d in data] == commits[:2]
+    assert data[1]["rules"]["removed"] == ["src.any"]
+    assert render_text([]) == "(no commits changed the bundle)"
+
+
+def test_history_outside_git_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bundle = tmp_path / "policies"
+    bundle.mkdir()
+    (bundle / ".manifest").write_text(manifest("1", {}))
+    with pytest.raises(AuditError, match="not inside a git repository"):
+        policy_history(bundle)
+    assert main(["policy", "history", "--policy", str(bundle)]) == 2
+    assert "not inside a git repository" in capsys.readouterr().err
+
+
+def test_metadata_and_rule_parsing() -> None:
+    assert read_metadata(rego("core", "2.0.0"))["title"] == "The core policy"
+    assert version_of(rego("core", "2.0.0")) == "2.0.0" and version_of("package x\n") is None
+    index = rule_index(rules(("a", "*", "src"), ("b", "*", "ci")).encode())
+    assert [rid for rid, _ in index["rules"]] == ["a", "b"]
+    assert rule_index(b": not yaml: [") == {}
