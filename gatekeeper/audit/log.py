@@ -87,8 +87,11 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
     return record
 
 
-def append_decision(log: Path, decision: dict[str, Any]) -> dict[str, Any]:
-    """Append `decision` as one chained record under an exclusive lock; return the record written."""
+def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = None) -> dict[str, Any]:
+    """Append `decision` as one chained record under an exclusive lock; return the record written.
+
+    `at` (RFC 3339 UTC) overrides the record time, for importing decisions logged elsewhere.
+    """
     log = Path(log)
     try:
         log.parent.mkdir(parents=True, exist_ok=True)
@@ -103,7 +106,7 @@ def append_decision(log: Path, decision: dict[str, Any]) -> dict[str, Any]:
         last = _last_record(fd, size, log)
         seq = 1 if last is None else int(last["seq"]) + 1
         prev = GENESIS if last is None else str(last["hash"])
-        record = record_from_decision(decision, seq=seq, prev=prev, at=utc_now())
+        record = record_from_decision(decision, seq=seq, prev=prev, at=at or utc_now())
         line = canonical(record) + b"\n"
         _write_line(fd, line, size, log)
         if size == 0:

@@ -1,0 +1,215 @@
+"""`audit replay`: decide a logged change again with the bundle as it was then, and with today's."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gatekeeper.audit.gitrev import export_bundle, has_commit, locate
+from gatekeeper.audit.log import canonical
+from gatekeeper.audit.read import Entry, find_entry, load_entries
+from gatekeeper.audit.verify import verify_log
+from gatekeeper.errors import AuditError, GatekeeperError, where
+
+FINDING_KEYS = ("policy", "rule", "level", "msg", "bucket", "paths")
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A decision reduced to what replay compares: outcome and findings, plus the bundle it came from."""
+
+    label: str
+    outcome: str
+    findings: tuple[str, ...]  # canonical JSON of each finding, sorted
+    bundle: dict[str, Any]
+    input_digest: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "outcome": self.outcome, "findings": [json.loads(f) for f in self.findings],
+                "bundle": self.bundle, "input_digest": self.input_digest}
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """The recorded decision, its replay at the recorded bundle, and today's decision (or why there is none)."""
+
+    seq: int
+    line: int
+    run_id: str | None
+    recorded: View
+    replayed: View
+    today: View | None
+    today_error: str | None
+    notes: tuple[str, ...]
+
+    @property
+    def same(self) -> bool:
+        """Whether the replay reproduces the recorded outcome and findings."""
+        return _same(self.recorded, self.replayed)
+
+    @property
+    def today_same(self) -> bool | None:
+        return None if self.today is None else _same(self.recorded, self.today)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq, "line": self.line, "run_id": self.run_id, "same": self.same, "today_same": self.today_same,
+            "recorded": self.recorded.to_dict(), "replayed": self.replayed.to_dict(),
+            "replayed_differences": differences(self.recorded, self.replayed),
+            "today": None if self.today is None else self.today.to_dict(),
+            "today_differences": None if self.today is None else differences(self.recorded, self.today),
+            "today_error": self.today_error, "notes": list(self.notes),
+        }
+
+
+def replay_record(log: Path, ref: str, packet_path: Path, patch_path: Path, bundle_dir: Path) -> ReplayResult:
+    """Replay record `ref` of `log` for the given packet and patch; AuditError when it cannot be replayed."""
+    from gatekeeper.gate import decide
+    from gatekeeper.policy.bundle import load_bundle
+
+    entry = find_entry(load_entries(log), ref, log)
+    notes = _check_chain(log, entry)
+    record = entry.record
+    packet = _matching_packet(packet_path, record)
+    _check_patch(patch_path, record)
+    today_bundle = load_bundle(bundle_dir)
+    enabled = list(record.get("enabled") or [p["name"] for p in record["policies"]])
+    dry_run = bool(record.get("dry_run"))
+
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-replay-") as tmp:
+        then_bundle, how = _recorded_bundle(record, bundle_dir, today_bundle, Path(tmp))
+        notes.append(how)
+        replayed = decide(packet, patch_path, then_bundle, enabled, dry_run=dry_run)
+
+    today: View | None = None
+    today_error = None
+    available = {p.name for p in today_bundle.policies}
+    gone = [name for name in enabled if name not in available]
+    if gone:
+        notes.append(f"today's bundle no longer has {', '.join(gone)}: evaluated without")
+    try:
+        decided = decide(packet, patch_path, today_bundle, [n for n in enabled if n in available], dry_run=dry_run)
+        today = _view("today", decided)
+    except GatekeeperError as exc:
+        today_error = str(exc)
+    recorded = View("recorded", record["outcome"], _keys(record.get("findings") or []), record["bundle"],
+                    record.get("input_digest"))
+    replay_view = _view(f"at {record['bundle'].get('commit') or 'recorded digest'}", replayed)
+    if replay_view.input_digest != recorded.input_digest:
+        notes.append("the policy input differs from the recorded one (the gate or the classification changed)")
+    return ReplayResult(record["seq"], entry.line, record.get("run_id"), recorded, replay_view, today, today_error,
+                        tuple(notes))
+
+
+def differences(recorded: View, other: View) -> dict[str, Any]:
+    """What `other` decides differently: the outcome change, findings gone and findings new."""
+    return {
+        "outcome": None if recorded.outcome == other.outcome else {"before": recorded.outcome, "after": other.outcome},
+        "removed": [json.loads(f) for f in recorded.findings if f not in other.findings],
+        "added": [json.loads(f) for f in other.findings if f not in recorded.findings],
+    }
+
+
+def _same(a: View, b: View) -> bool:
+    return a.outcome == b.outcome and a.findings == b.findings
+
+
+def _keys(findings: list[dict[str, Any]]) -> tuple[str, ...]:
+    return tuple(sorted(canonical({k: f.get(k) for k in FINDING_KEYS}).decode() for f in findings))
+
+
+def _view(label: str, decision: dict[str, Any]) -> View:
+    return View(label, decision["outcome"], _keys(decision.get("reasons") or []), decision.get("bundle") or {},
+                decision.get("input_digest"))
+
+
+def _check_chain(log: Path, entry: Entry) -> list[str]:
+    problem = verify_log(log).problem
+    if problem is not None and problem.line <= entry.line:
+        raise AuditError(f"the log's chain is broken before this record: {problem.message}", where=str(log),
+                         hint="a record that cannot be trusted cannot be replayed; see `gatekeeper audit verify`")
+    return [] if problem is None else [f"the chain breaks after this record: {problem.message}"]
+
+
+def _matching_packet(path: Path, record: dict[str, Any]) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise AuditError(f"cannot read the packet: {exc.strerror}", where=str(path)) from exc
+    except ValueError as exc:
+        raise AuditError(f"the packet is not JSON: {exc}", where=str(path)) from exc
+    digest = hashlib.sha256(canonical(data)).hexdigest()
+    if record.get("packet_digest") and digest != record["packet_digest"]:
+        raise AuditError(f"not the packet of record seq {record['seq']}: digest {digest[:16]}... "
+                         f"!= recorded {str(record['packet_digest'])[:16]}...", where=str(path),
+                         hint="pass the packet the gate was given for this run")
+    return data
+
+
+def _check_patch(path: Path, record: dict[str, Any]) -> None:
+    sha = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                sha.update(block)
+    except OSError as exc:
+        raise AuditError(f"cannot read the patch: {exc.strerror}", where=str(path)) from exc
+    if record.get("diff_sha256") and sha.hexdigest() != record["diff_sha256"]:
+        raise AuditError(f"not the patch of record seq {record['seq']}: sha256 differs from the recorded one",
+                         where=str(path), hint="pass the patch the gate was given for this run")
+
+
+def _recorded_bundle(record: dict[str, Any], bundle_dir: Path, today: Any, tmp: Path) -> tuple[Any, str]:
+    """The bundle the decision was made with: from git at the recorded commit, checked against the digest."""
+    from gatekeeper.policy.bundle import load_bundle
+
+    info = record["bundle"]
+    digest, commit = info.get("digest"), info.get("commit")
+    if commit:
+        loc = locate(bundle_dir)
+        if not has_commit(loc, commit):
+            raise AuditError(f"the recorded bundle commit {commit} is not in the repository", where=str(loc.repo),
+                             hint="fetch the history that holds it, or replay in the repository the gate ran in")
+        then = load_bundle(export_bundle(loc, commit, tmp))
+        if then.digest == digest:
+            return then, f"bundle read from git at commit {commit} (digest matches the record)"
+    if today.digest == digest:
+        return today, "today's bundle has the recorded digest: it is unchanged since the decision"
+    if commit:
+        raise AuditError(f"the bundle at commit {commit} does not have the recorded digest", where=where(bundle_dir),
+                         hint="the gate ran with uncommitted bundle changes, so the exact bundle cannot be recovered")
+    raise AuditError("the decision records no bundle commit and today's bundle differs from it", where=str(bundle_dir),
+                     hint="the gate ran outside git; only an unchanged bundle can replay such a record")
+
+
+def render_text(result: ReplayResult) -> str:
+    """What an auditor reads: the recorded decision, whether replay reproduces it, and what today decides."""
+    rec = result.recorded
+    bundle = rec.bundle
+    out = [f"record seq {result.seq} (line {result.line}), run {result.run_id or '-'}: "
+           f"{rec.outcome} with {len(rec.findings)} finding(s)",
+           f"  bundle {bundle.get('name')} revision {bundle.get('revision')} commit {bundle.get('commit') or '-'} "
+           f"digest {str(bundle.get('digest'))[:16]}"]
+    out.append(_compare_line("replayed with the recorded bundle", rec, result.replayed))
+    if result.today is not None:
+        out.append(_compare_line(f"today's bundle (revision {result.today.bundle.get('revision')})", rec, result.today))
+    else:
+        out.append(f"today's bundle cannot decide: {result.today_error}")
+    out += [f"note: {n}" for n in result.notes]
+    return "\n".join(out)
+
+
+def _compare_line(label: str, recorded: View, other: View) -> str:
+    if _same(recorded, other):
+        return f"{label}: {other.outcome}, same outcome and findings"
+    diff = differences(recorded, other)
+    lines = [f"{label}: {other.outcome}, DIFFERENT"]
+    if diff["outcome"]:
+        lines.append(f"  outcome {diff['outcome']['before']} -> {diff['outcome']['after']}")
+    lines += [f"  - {f['level']} {f['rule']}: {f['msg']}" for f in diff["removed"]]
+    lines += [f"  + {f['level']} {f['rule']}: {f['msg']}" for f in diff["added"]]
+    return "\n".join(lines)
