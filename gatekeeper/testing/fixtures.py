@@ -1,0 +1,174 @@
+"""Fixture cases: real patches with the decisions the policies must reach, found and checked automatically.
+
+A case is a folder under the fixtures root holding `patch.diff` (made by git, see
+`fixtures/make_fixtures.py`), `expect.yaml` (see `gatekeeper.testing.expect`) and optionally
+`packet.json`. Without `packet.json` the packet is built from the patch, so it is consistent and
+only the policies decide; a case that ships `packet.json` tests what the gate does with its claims.
+
+A policy set passes when the outcome is the expected one, every expected finding is present, and
+every deny or review finding the policies produced is expected (warn findings may go unlisted):
+a new blocking finding is a change of behaviour a reviewer must see in the expectation.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gatekeeper.errors import GatekeeperError, where
+from gatekeeper.testing.expect import Expectation, FixtureError, PolicySet, load_expectation
+from gatekeeper.testing.results import TestResult
+
+if TYPE_CHECKING:
+    from gatekeeper.policy.bundle import Bundle
+
+PATCH = "patch.diff"
+PACKET = "packet.json"
+EXPECT = "expect.yaml"
+_SKIP_DIRS = frozenset({"__pycache__"})
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One fixture case folder."""
+
+    name: str  # the folder relative to the fixtures root, with `/`
+    folder: Path
+    patch: Path
+    packet: Path | None
+    expectation: Expectation
+
+
+def discover_cases(root: Path) -> list[Case]:
+    """Every case folder under `root`, sorted; raise FixtureError for a folder that is half a case."""
+    if not root.is_dir():
+        raise FixtureError("fixtures folder not found", where=str(root), hint="pass --fixtures DIR")
+    cases: list[Case] = []
+    for folder in sorted(p for p in root.rglob("*") if p.is_dir()):
+        relative = folder.relative_to(root)
+        if any(part.startswith(".") or part in _SKIP_DIRS for part in relative.parts):
+            continue
+        has_patch, has_expect = (folder / PATCH).is_file(), (folder / EXPECT).is_file()
+        if not (has_patch or has_expect):
+            continue  # a grouping folder, or one that holds only sub-cases
+        if not has_patch:
+            raise FixtureError(f"case has {EXPECT} but no {PATCH}", where=str(folder),
+                               hint="regenerate it with `python fixtures/make_fixtures.py CASE`")
+        if not has_expect:
+            raise FixtureError(f"case has {PATCH} but no {EXPECT}", where=str(folder),
+                               hint="write the expected outcome of each policy set (docs/testing.md)")
+        packet = folder / PACKET
+        expectation = load_expectation(folder / EXPECT)
+        if packet.is_file() and expectation.packet_options:
+            raise FixtureError(f"case ships {PACKET} and also sets `packet:` options in {EXPECT}",
+                               where=str(folder / EXPECT), hint="keep one: a shipped packet is used as it is")
+        cases.append(
+            Case(relative.as_posix(), folder, folder / PATCH, packet if packet.is_file() else None, expectation)
+        )
+    if not cases:
+        raise FixtureError("no fixture cases found", where=str(root),
+                           hint=f"a case is a folder with {PATCH} and {EXPECT}")
+    return cases
+
+
+def enabled_policies(bundle: Bundle, policy_set: PolicySet, expect_file: Path) -> tuple[str, ...]:
+    """The bundle's default policies plus `enable`, minus `disable` (as `gate --enable/--disable`)."""
+    known = [p.name for p in bundle.policies]
+    for name in (*policy_set.enable, *policy_set.disable):
+        if name not in known:
+            raise FixtureError(f"policy set {policy_set.name!r} names unknown policy {name!r}",
+                               where=where(expect_file, policy_set.line), hint=f"bundle policies: {', '.join(known)}")
+    chosen = [p.name for p in bundle.policies if p.default or p.name in policy_set.enable]
+    return tuple(name for name in chosen if name not in policy_set.disable)
+
+
+def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> list[TestResult]:
+    """Decide every case under every policy set it names; one TestResult per (case, set)."""
+    plans = [(case, s, enabled_policies(bundle, s, case.expectation.path)) for case in cases
+             for s in case.expectation.sets]  # validated up front: a bad name is exit 2, not a failed run
+    results: list[TestResult] = []
+    packets: dict[str, dict[str, Any] | GatekeeperError] = {}
+    for case, policy_set, enabled in plans:
+        started = time.perf_counter()
+        if case.name not in packets:
+            packets[case.name] = _packet_for(case, bundle)
+        packet = packets[case.name]
+        try:
+            if isinstance(packet, GatekeeperError):
+                raise packet
+            decision: dict[str, Any] | GatekeeperError = _decide(packet, case.patch, bundle, enabled)
+        except GatekeeperError as exc:
+            decision = exc
+        status, message, asserted = judge(policy_set, decision)
+        results.append(
+            TestResult(
+                suite="fixtures",
+                name=f"{case.name}[{policy_set.name}]",
+                file=_shown(case.expectation.path, shown_root),
+                line=policy_set.line,
+                status=status,
+                message=message,
+                seconds=time.perf_counter() - started,
+                rule_ids=asserted,
+            )
+        )
+    return results
+
+
+def judge(policy_set: PolicySet, decision: dict[str, Any] | GatekeeperError) -> tuple[str, str, tuple[str, ...]]:
+    """Compare a decision (or the error the gate raised) with a policy set's expectation.
+
+    Returns (status, message, the rule ids of findings the expectation asserted and the decision holds).
+    """
+    if isinstance(decision, GatekeeperError):
+        if policy_set.outcome != "error":
+            return "error", f"expected {policy_set.outcome}, but the gate could not decide: {decision}", ()
+        if policy_set.error and policy_set.error not in str(decision):
+            return "fail", f"error {str(decision)!r} does not mention {policy_set.error!r}", ()
+        return "pass", "", ()
+    reasons: list[dict[str, Any]] = list(decision.get("reasons") or [])
+    problems: list[str] = []
+    outcome = decision.get("outcome")
+    if outcome != policy_set.outcome:
+        problems.append(f"outcome {outcome}, expected {policy_set.outcome}")
+    asserted: set[str] = set()
+    for expected in policy_set.findings:
+        hits = [r for r in reasons if expected.matches(r)]
+        if not hits:
+            problems.append(f"missing finding {expected.describe()} (expect.yaml line {expected.line})")
+        asserted.update(str(r.get("rule")) for r in hits if r.get("rule"))
+    for reason in reasons:
+        if reason.get("level") in ("deny", "review") and not any(f.matches(reason) for f in policy_set.findings):
+            problems.append(f"unexpected {reason.get('level')} finding {reason.get('policy')}/{reason.get('rule')}: "
+                            f"{reason.get('msg')}")
+    if problems:
+        return "fail", "; ".join(problems), tuple(sorted(asserted))
+    return "pass", "", tuple(sorted(asserted))
+
+
+def _packet_for(case: Case, bundle: Bundle) -> dict[str, Any] | GatekeeperError:
+    from gatekeeper.packet import build_packet, derive, load_packet
+
+    try:
+        if case.packet is not None:
+            return load_packet(case.packet)
+        derived = derive(case.patch, bundle.rules)
+        return build_packet(derived, bundle.rules, **case.expectation.packet_options)
+    except GatekeeperError as exc:
+        return exc
+
+
+def _decide(packet: dict[str, Any], patch: Path, bundle: Bundle, enabled: Sequence[str]) -> dict[str, Any]:
+    from gatekeeper.gate import decide
+
+    return decide(packet, patch, bundle, list(enabled))
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

@@ -1,0 +1,156 @@
+"""Just enough reading of Rego source to find test rules and refuse the forms that crash regopy.
+
+This is not a Rego parser: it blanks comments and string contents (keeping offsets and line
+numbers) and reads top-level rule heads, which is all the test runner and its lint need.
+The engine still compiles every file and reports real syntax errors with their line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_PACKAGE = re.compile(rf"^package\s+({_IDENT}(?:\.{_IDENT})*)\s*$", re.M)
+_HEAD = re.compile(rf"^(?:default\s+)?({_IDENT})\b(?!\s*\.)", re.M)
+_IMPORT = re.compile(rf"^import\s+(?:data|input)((?:\.{_IDENT})+)(?:\s+as\s+({_IDENT}))?\s*$", re.M)
+_WITH_INPUT = re.compile(r"\bwith\s+input\s+as\b")
+_WITH_VALUE = re.compile(r"\bwith\s+([^\s]+)\s+as\s+(data\b|" + _IDENT + r")(\s*\()?")
+_KEYWORDS = frozenset({"package", "import", "default", "not", "some", "every", "with", "as", "if", "contains", "else"})
+_LITERALS = frozenset({"true", "false", "null", "input", "data"})
+
+
+@dataclass(frozen=True, slots=True)
+class TestRule:
+    """One `test_` or `todo_` rule head in a test file."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    name: str
+    line: int  # 1-based line of the first definition
+    skipped: bool  # a `todo_` rule: reported as skipped, never evaluated
+    body: str  # source text from this head to the next top-level rule (for coverage hints)
+
+
+@dataclass(frozen=True, slots=True)
+class LintIssue:
+    """A form in a test file that regopy mishandles: refused before anything is evaluated."""
+
+    line: int
+    message: str
+
+
+def blank(source: str) -> str:
+    """`source` with comments and string contents replaced by spaces; offsets and newlines kept."""
+    out: list[str] = []
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch == "#":
+            end = source.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+        elif ch == '"':
+            j = i + 1
+            while j < n and source[j] != '"' and source[j] != "\n":
+                j += 2 if source[j] == "\\" else 1
+            j = min(j, n - 1)
+            out.append('"' + " " * (j - i - 1) + (source[j] if j > i else ""))
+            i = j + 1
+        elif ch == "`":
+            end = source.find("`", i + 1)
+            end = n - 1 if end < 0 else end
+            out.append("`" + "".join(c if c == "\n" else " " for c in source[i + 1 : end]) + "`")
+            i = end + 1
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)[:n]
+
+
+def line_of(text: str, offset: int) -> int:
+    """1-based line number of a character offset."""
+    return text.count("\n", 0, offset) + 1
+
+
+def package_of(source: str) -> str | None:
+    """The module's package path (`gatekeeper.policies.core`), or None when it declares none."""
+    found = _PACKAGE.search(blank(source))
+    return found.group(1) if found else None
+
+
+def rule_names(source: str) -> set[str]:
+    """Names defined at the top level of a module, plus names it imports with `import data.x`."""
+    code = blank(source)
+    names = {m.group(1) for m in _HEAD.finditer(code) if m.group(1) not in _KEYWORDS}
+    for m in _IMPORT.finditer(code):
+        names.add(m.group(2) or m.group(1).rsplit(".", 1)[-1])
+    return names
+
+
+def find_test_rules(source: str) -> list[TestRule]:
+    """The `test_`/`todo_` rules of a test file, in source order, one per name."""
+    code = blank(source)
+    heads = [m for m in _HEAD.finditer(code) if m.group(1) not in _KEYWORDS]
+    found: dict[str, TestRule] = {}
+    for index, head in enumerate(heads):
+        name = head.group(1)
+        if not name.startswith(("test_", "todo_")):
+            continue
+        end = heads[index + 1].start() if index + 1 < len(heads) else len(source)
+        body = source[head.start() : end]
+        if name in found:  # a test defined twice is one test (OPA merges them as one boolean rule)
+            old = found[name]
+            found[name] = TestRule(name, old.line, old.skipped, old.body + body)
+            continue
+        found[name] = TestRule(name, line_of(code, head.start()), name.startswith("todo_"), body)
+    return list(found.values())
+
+
+def lint(source: str, known_rules: set[str] | frozenset[str] = frozenset()) -> list[LintIssue]:
+    """Refuse `with input as ...` and mocks whose value is a `data.` reference or a rule."""
+    code = blank(source)
+    rules = rule_names(source) | set(known_rules)
+    issues: list[LintIssue] = []
+    for m in _WITH_INPUT.finditer(code):
+        issues.append(
+            LintIssue(
+                line_of(code, m.start()),
+                "`with input as ...` replaces the whole input, which crashes regopy; "
+                "mock the parts the rule reads instead (`with input.files as [...]`, `with input.summary as {...}`)",
+            )
+        )
+    for m in _WITH_VALUE.finditer(code):
+        target, value, call = m.group(1), m.group(2), m.group(3)
+        if target == "input" or call or value in _LITERALS - {"data"}:
+            continue
+        if value == "data" or value in rules:
+            what = "a `data.` reference" if value == "data" else f"the rule `{value}`"
+            issues.append(
+                LintIssue(
+                    line_of(code, m.start()),
+                    f"`with {target} as {value}...` mocks with {what}, which regopy silently "
+                    "treats as undefined; bind it to a local variable first (`v := ...; ... with "
+                    f"{target} as v`) or write the literal",
+                )
+            )
+    issues.sort(key=lambda issue: issue.line)
+    return issues
+
+
+_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def named_rule_ids(body: str, candidates: set[str] | frozenset[str]) -> set[str]:
+    """Rule ids a test body names in string literals, outside comments and negated lines."""
+    code = blank(body)
+    named: set[str] = set()
+    for m in _STRING.finditer(body):
+        if m.group(1) not in candidates or code[m.start()] != '"':
+            continue  # not a candidate, or the quote sits inside a comment
+        line_start = code.rfind("\n", 0, m.start()) + 1
+        if code[line_start : m.start()].lstrip().startswith("not "):
+            continue
+        named.add(m.group(1))
+    return named

@@ -1,0 +1,143 @@
+"""Rego unit tests: find every `*_test.rego` in a bundle, refuse the forms regopy crashes on, run the rest.
+
+Each test file runs in its own forked child (`run_isolated`) with the bundle's policy modules, so a
+segfault or a hang is an error of that file while the other files still run. When a file's child
+crashes, its tests are run again one child each, so the report names the test that crashed.
+A test passes when its rule is `true`; undefined or false (regopy returns a false rule as
+undefined) fails; an evaluation error is an error, never a pass. `todo_` rules are skipped.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gatekeeper.errors import GatekeeperError, PolicyError
+from gatekeeper.testing.rego_source import (
+    LintIssue,
+    TestRule,
+    lint,
+    named_rule_ids,
+    package_of,
+    rule_names,
+    find_test_rules,
+)
+from gatekeeper.testing.results import TestResult
+
+if TYPE_CHECKING:
+    from gatekeeper.policy.bundle import Bundle
+
+TEST_SUFFIX = "_test.rego"
+
+
+@dataclass(frozen=True, slots=True)
+class TestFile:
+    """A `*_test.rego` file, read and linted."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    path: Path
+    shown: str  # relative to the bundle root, as reports show it
+    package: str | None
+    source: str
+    tests: tuple[TestRule, ...]
+    issues: tuple[LintIssue, ...]
+
+
+def is_test_module(name: str) -> bool:
+    """True for a module name or path that is a Rego test file."""
+    return name.endswith(TEST_SUFFIX)
+
+
+def discover_test_files(bundle: Bundle) -> list[TestFile]:
+    """Every `*_test.rego` under the bundle root, sorted, with its test rules and lint issues."""
+    root = Path(bundle.root)
+    policy_modules = {name: text for name, text in bundle.modules.items() if not is_test_module(name)}
+    rules_by_package: dict[str, set[str]] = {}
+    for text in policy_modules.values():
+        rules_by_package.setdefault(package_of(text) or "", set()).update(rule_names(text))
+    files: list[TestFile] = []
+    for path in sorted(root.rglob(f"*{TEST_SUFFIX}")):
+        shown = path.relative_to(root).as_posix()
+        if any(part.startswith(".") for part in Path(shown).parts):
+            continue
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PolicyError(f"cannot read test file: {exc}", where=str(path)) from exc
+        package = package_of(source)
+        known = rules_by_package.get(package or "", set())
+        files.append(TestFile(path, shown, package, source, tuple(find_test_rules(source)), tuple(lint(source, known))))
+    return files
+
+
+def run_test_files(bundle: Bundle, files: Sequence[TestFile], *, candidates: frozenset[str],
+                   timeout: float) -> list[TestResult]:
+    """Run every test of every file; one TestResult per test, lint issue or file-level error."""
+    modules = {name: text for name, text in bundle.modules.items() if not is_test_module(name)}
+    data = {"gatekeeper": {"params": dict(bundle.params)}}
+    results: list[TestResult] = []
+    for test_file in files:
+        results.extend(_run_file(test_file, modules, data, candidates, timeout))
+    return results
+
+
+def _run_file(test_file: TestFile, modules: Mapping[str, str], data: Mapping[str, Any],
+              candidates: frozenset[str], timeout: float) -> list[TestResult]:
+    if test_file.issues:
+        return [_result(test_file, "refused", issue.line, "error", issue.message) for issue in test_file.issues]
+    skipped = [_result(test_file, t.name, t.line, "skip", "todo") for t in test_file.tests if t.skipped]
+    runnable = [t for t in test_file.tests if not t.skipped]
+    if not runnable:
+        return skipped
+    if test_file.package is None:
+        return [*skipped, _result(test_file, "package", 1, "error", "test file declares no package")]
+    from gatekeeper.policy.engine import run_tests
+
+    started = time.perf_counter()
+    try:
+        found = run_tests({**modules, test_file.shown: test_file.source}, data, test_file.package,
+                          [t.name for t in runnable], timeout=timeout)
+    except GatekeeperError as exc:  # the file or a module does not compile, or the child failed
+        return [*skipped, _file_error(test_file, exc)]
+    each = (time.perf_counter() - started) / len(runnable)
+    outcomes = {o.name: o for o in found}
+    results = list(skipped)
+    for test in runnable:
+        outcome = outcomes.get(test.name)
+        if outcome is None:
+            results.append(_result(test_file, test.name, test.line, "error", "the engine returned no result"))
+            continue
+        message = f"{outcome.where}: {outcome.message}" if outcome.where else outcome.message
+        produced = tuple(sorted(named_rule_ids(test.body, candidates))) if outcome.status == "pass" else ()
+        results.append(_result(test_file, test.name, test.line, outcome.status, message, each, produced))
+    results.sort(key=lambda r: r.line)
+    return results
+
+
+def _file_error(test_file: TestFile, exc: GatekeeperError) -> TestResult:
+    line = _line_from_where(exc.where, test_file)
+    # An error elsewhere (a policy module) keeps its own location in the message.
+    message = (exc.what + (f" ({exc.hint})" if exc.hint else "")) if line else str(exc)
+    return _result(test_file, "compile", line or 1, "error", message)
+
+
+def _line_from_where(text: str | None, test_file: TestFile) -> int | None:
+    # The engine names `file:line`; only a line in this very file is worth pointing at.
+    if not text:
+        return None
+    head, _, rest = text.partition(":")
+    if not head.endswith(test_file.shown) and not head.endswith(test_file.path.name):
+        return None
+    number = rest.split(":", 1)[0]
+    return int(number) if number.isdigit() else None
+
+
+def _result(test_file: TestFile, name: str, line: int, status: str, message: str, seconds: float = 0.0,
+            produced: tuple[str, ...] = ()) -> TestResult:
+    return TestResult(suite="rego", name=name, file=test_file.shown, line=line, status=status,  # type: ignore[arg-type]
+                      message=message, seconds=seconds, rule_ids=produced)
+

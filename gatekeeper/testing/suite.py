@@ -1,0 +1,38 @@
+"""One `gatekeeper test` run: load the bundle and the fixtures, run Rego tests and cases, measure coverage."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from gatekeeper.testing.coverage import compute_coverage, declared_rule_ids
+from gatekeeper.testing.results import TestRun
+
+DEFAULT_MIN_COVERAGE = 100.0
+
+
+def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: float = DEFAULT_MIN_COVERAGE,
+              timeout: float = 30.0) -> TestRun:
+    """Run every Rego unit test of the bundle and every fixture case; raise GatekeeperError if either cannot load."""
+    from gatekeeper.policy.bundle import load_bundle
+    from gatekeeper.testing.fixtures import discover_cases, run_cases
+    from gatekeeper.testing.rego_tests import discover_test_files, run_test_files
+
+    started = time.perf_counter()
+    bundle = load_bundle(policy_dir)
+    # Load everything before running anything: a broken case is exit 2 up front, not a half run.
+    test_files = discover_test_files(bundle)
+    cases = discover_cases(fixtures_dir) if fixtures_dir is not None else []
+    results = run_test_files(bundle, test_files, candidates=frozenset(declared_rule_ids(bundle)), timeout=timeout)
+    if cases:
+        results += run_cases(cases, bundle, shown_root=fixtures_dir.parent if fixtures_dir else Path.cwd())
+    coverage = compute_coverage(bundle, results, min_coverage)
+    info = {
+        "name": bundle.name,
+        "revision": bundle.revision,
+        "commit": bundle.commit,
+        "digest": bundle.digest,
+        "root": str(policy_dir),
+    }
+    return TestRun(bundle=info, fixtures_dir=str(fixtures_dir) if fixtures_dir else None, results=tuple(results),
+                   coverage=coverage, seconds=time.perf_counter() - started)

@@ -1,0 +1,140 @@
+"""Fixture cases: expect.yaml parsing, discovery, judging decisions, and byte-identical regeneration."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.errors import PacketError
+from gatekeeper.testing.expect import ExpectedFinding, FixtureError, PolicySet, load_expectation
+from gatekeeper.testing.fixtures import discover_cases, judge
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = REPO_ROOT / "fixtures"
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_expectation_reads_sets_findings_and_packet_options(tmp_path: Path) -> None:
+    expect = load_expectation(write(tmp_path / "expect.yaml", """\
+description: a workflow edit
+packet: {model_requested: m1, model_reported: m2}
+default:
+  outcome: review
+  findings:
+    - {policy: core, rule: core.ci, paths: [.github/workflows/ci.yml]}
+deps: {enable: [deps], outcome: deny}
+"""))
+    assert expect.description == "a workflow edit"
+    assert expect.packet_options == {"model_requested": "m1", "model_reported": "m2"}
+    assert [(s.name, s.outcome, s.enable) for s in expect.sets] == [("default", "review", ()), ("deps", "deny", ("deps",))]
+    assert expect.sets[0].findings[0] == ExpectedFinding("core", "core.ci", paths=(".github/workflows/ci.yml",), line=6)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "needle"),
+    [
+        ("default:\n  outcome: revew\n", 2, "unknown outcome"),
+        ("default: {outcome: [}\n", 1, "not valid YAML"),
+        ("default:\n  findings: []\n", 2, "has no outcome"),
+        ("default:\n  outcome: review\n  findings:\n    - {rule: core.ci}\n", 4, "without `policy`"),
+        ("default:\n  outcome: review\n  colour: red\n", 3, "unknown key 'colour'"),
+        ("description: only words\n", 1, "no policy set"),
+        ("packet: {model: x}\ndefault: {outcome: allow}\n", 1, "unknown option 'model'"),
+        ("default: {outcome: allow, findings: [{policy: core, level: review}]}\n", 1, "cannot expect deny/review"),
+        ("- a list\n", 1, "must be a mapping"),
+    ],
+)
+def test_malformed_expectation_names_file_and_line(tmp_path: Path, text: str, line: int, needle: str) -> None:
+    path = write(tmp_path / "expect.yaml", text)
+    with pytest.raises(FixtureError) as caught:
+        load_expectation(path)
+    assert caught.value.where == f"{path}:{line}"
+    assert needle in str(caught.value)
+
+
+def test_discovery_finds_nested_cases_and_refuses_half_cases(tmp_path: Path) -> None:
+    write(tmp_path / "group" / "one" / "patch.diff", "")
+    write(tmp_path / "group" / "one" / "expect.yaml", "default: {outcome: allow}\n")
+    write(tmp_path / "two" / "patch.diff", "")
+    write(tmp_path / "two" / "expect.yaml", "default: {outcome: allow}\n")
+    write(tmp_path / ".hidden" / "patch.diff", "")
+    assert [c.name for c in discover_cases(tmp_path)] == ["group/one", "two"]
+    write(tmp_path / "three" / "patch.diff", "")
+    with pytest.raises(FixtureError, match="no expect.yaml"):
+        discover_cases(tmp_path)
+
+
+def test_discovery_refuses_a_missing_or_empty_folder(tmp_path: Path) -> None:
+    with pytest.raises(FixtureError, match="not found"):
+        discover_cases(tmp_path / "nope")
+    with pytest.raises(FixtureError, match="no fixture cases"):
+        discover_cases(tmp_path)
+
+
+def _set(outcome: str, *findings: ExpectedFinding, error: str | None = None) -> PolicySet:
+    return PolicySet("default", 1, (), (), outcome, findings, error)
+
+
+CI = {"policy": "core", "rule": "core.ci", "level": "review", "msg": "ci", "bucket": "ci", "paths": ["a.yml", "b.yml"]}
+WARN = {"policy": "size", "rule": "size.note", "level": "warn", "msg": "big"}
+
+
+def test_judge_passes_on_outcome_and_subset_of_paths() -> None:
+    status, message, asserted = judge(_set("review", ExpectedFinding("core", "core.ci", paths=("a.yml",))),
+                                      {"outcome": "review", "reasons": [CI, WARN]})
+    assert (status, message, asserted) == ("pass", "", ("core.ci",))
+
+
+@pytest.mark.parametrize(
+    ("expected", "decision", "needle"),
+    [
+        (_set("review", ExpectedFinding("core", "core.ci")), {"outcome": "allow", "reasons": []}, "outcome allow"),
+        (_set("review", ExpectedFinding("core", "core.ci", paths=("c.yml",))), {"outcome": "review", "reasons": [CI]},
+         "missing finding"),
+        (_set("review"), {"outcome": "review", "reasons": [CI]}, "unexpected review finding core/core.ci"),
+        (_set("error", error="sha256"), PacketError("bad schema"), "does not mention"),
+    ],
+)
+def test_judge_fails_with_a_reason(expected: PolicySet, decision: object, needle: str) -> None:
+    status, message, _ = judge(expected, decision)  # type: ignore[arg-type]
+    assert status == "fail"
+    assert needle in message
+
+
+def test_judge_an_unexpected_gate_error_is_an_error_not_a_pass() -> None:
+    status, message, _ = judge(_set("allow"), PacketError("truncated", where="packet.json"))
+    assert status == "error" and "could not decide" in message
+    assert judge(_set("error", error="truncated"), PacketError("truncated"))[0] == "pass"
+
+
+def test_every_case_in_make_fixtures_has_a_folder_and_vice_versa() -> None:
+    listed = subprocess.run([sys.executable, str(FIXTURES / "make_fixtures.py"), "--list"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    folders = sorted(c.name for c in discover_cases(FIXTURES))
+    assert sorted(listed) == folders
+
+
+def test_regeneration_is_byte_identical(tmp_path: Path) -> None:
+    """`make_fixtures.py` rebuilds every patch (and shipped packet) with real git, byte for byte."""
+    subprocess.run([sys.executable, str(FIXTURES / "make_fixtures.py"), "--out", str(tmp_path)],
+                   capture_output=True, check=True)
+    generated = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    assert generated, "make_fixtures.py wrote nothing"
+    for relative in generated:
+        assert (tmp_path / relative).read_bytes() == (FIXTURES / relative).read_bytes(), f"{relative} differs"
+    shipped = sorted(p.relative_to(FIXTURES) for p in FIXTURES.rglob("*") if p.name in ("patch.diff", "packet.json"))
+    assert shipped == generated
+
+
+def copy_case(name: str, dest: Path) -> Path:
+    shutil.copytree(FIXTURES / name, dest / name)
+    return dest / name
