@@ -1,0 +1,132 @@
+"""`audit replay`: a decision made under an older policy revision is reproduced from git, and today's differs."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import POLICY_DIR
+from gitrepo import GitRepo
+
+gate = pytest.importorskip("gatekeeper.gate", reason="the gate (gatekeeper.gate) has not landed yet")
+
+from gatekeeper.audit.log import append_decision  # noqa: E402
+from gatekeeper.audit.replay import replay_record  # noqa: E402
+from gatekeeper.cli import main  # noqa: E402
+from gatekeeper.errors import AuditError  # noqa: E402
+
+# Today's core policy: a rewrite that no longer sends CI changes to a human (what a careless edit might do).
+RELAXED_CORE = """# METADATA
+# title: Core (relaxed)
+# description: CI and IaC changes queue normally
+# custom:
+#   version: 2.0.0
+#   owner: security
+package gatekeeper.policies.core
+
+import rego.v1
+
+warn contains {"rule": "core.relaxed", "msg": "ci and iac are no longer reviewed"} if {
+	count(input.files) > 0
+}
+"""
+
+
+@pytest.fixture
+def scene(tmp_path: Path) -> dict:
+    """A policy repo (old commit, then a relaxed core), a project patch touching CI, and a log of the old decision."""
+    from gatekeeper.packet import build_packet, derive, write_packet
+    from gatekeeper.policy.bundle import load_bundle
+
+    policy_repo = GitRepo(tmp_path / "policy-repo")
+    shutil.copytree(POLICY_DIR, policy_repo.root / "policies", ignore=shutil.ignore_patterns("__pycache__"))
+    old_commit = policy_repo.commit("Policies as shipped")
+
+    project = GitRepo(tmp_path / "project")
+    project.write("src/app.py", "print('hi')\n")
+    project.commit()
+    project.write(".github/workflows/ci.yml", "on: push\njobs: {}\n")
+    project.write("src/app.py", "print('hello')\n")
+    patch = project.save_patch(tmp_path / "change.diff")
+
+    bundle = load_bundle(policy_repo.root / "policies")
+    assert bundle.commit == old_commit
+    enabled = [p.name for p in bundle.policies if p.default]
+    packet = build_packet(derive(patch, bundle.rules), bundle.rules, run_id="run-42")
+    packet_path = tmp_path / "packet.json"
+    write_packet(packet_path, packet)
+    log = tmp_path / "audit" / "decisions.jsonl"
+    decision = gate.decide(json.loads(packet_path.read_text()), patch, bundle, enabled)
+    assert decision["outcome"] == "review", decision  # the seed rule: CI changes need a human
+    first = append_decision(log, decision)
+    append_decision(log, decision)  # a second, later record: replay must pick the one asked for
+
+    core = policy_repo.root / "policies" / "core" / "policy.rego"
+    core.write_text(RELAXED_CORE)
+    for test_file in core.parent.glob("*_test.rego"):
+        test_file.unlink()  # the old tests describe the old behaviour
+    new_commit = policy_repo.commit("Relax core: CI changes queue normally")
+    return {"log": log, "record": first, "packet": packet_path, "patch": patch, "policies": policy_repo.root / "policies",
+            "old": old_commit, "new": new_commit, "repo": policy_repo}
+
+
+def test_replay_reproduces_the_old_decision_and_shows_today_differs(scene: dict) -> None:
+    status_before = scene["repo"].git("status", "--porcelain")
+    result = replay_record(scene["log"], "1", scene["packet"], scene["patch"], scene["policies"])
+    assert result.same, result.to_dict()
+    assert result.recorded.outcome == result.replayed.outcome == "review"
+    assert any("core" in f for f in result.replayed.findings)
+    assert result.today is not None and result.today.outcome == "allow" and result.today_same is False
+    today_rules = {json.loads(f)["rule"] for f in result.today.findings}
+    assert "core.relaxed" in today_rules
+    assert any(scene["old"] in note for note in result.notes)
+    # git archive, never checkout: the working tree and index are as they were
+    assert scene["repo"].git("status", "--porcelain") == status_before
+    assert scene["repo"].git("rev-parse", "HEAD").decode().strip() == scene["new"]
+    assert (scene["policies"] / "core" / "policy.rego").read_text() == RELAXED_CORE
+
+
+def test_replay_cli_by_hash_prefix(scene: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["audit", "replay", str(scene["log"]), scene["record"]["hash"][:10], "--packet", str(scene["packet"]),
+            "--patch", str(scene["patch"]), "--policy", str(scene["policies"])]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "replayed with the recorded bundle: review, same outcome and findings" in text
+    assert re.search(r"today's bundle .*: allow, DIFFERENT", text)
+    assert "outcome review -> allow" in text and "+ warn core.relaxed" in text
+    assert main([*args, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["same"] is True and data["today_same"] is False
+    assert data["today_differences"]["outcome"] == {"before": "review", "after": "allow"}
+
+
+def test_replay_reports_a_decision_that_no_longer_reproduces(scene: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    # A record that claims the old commit but holds today's decision: replay must say it does not reproduce.
+    from gatekeeper.policy.bundle import load_bundle
+
+    log = scene["log"].with_name("other.jsonl")
+    today = load_bundle(scene["policies"])
+    decision = gate.decide(json.loads(scene["packet"].read_text()), scene["patch"], today, ["core"])
+    decision["bundle"] = {**decision["bundle"], "commit": scene["old"], "digest": scene["record"]["bundle"]["digest"]}
+    append_decision(log, decision)
+    args = ["audit", "replay", str(log), "1", "--packet", str(scene["packet"]), "--patch", str(scene["patch"]),
+            "--policy", str(scene["policies"])]
+    assert main(args) == 1
+    assert "replayed with the recorded bundle: review, DIFFERENT" in capsys.readouterr().out
+
+
+def test_replay_refuses_the_wrong_inputs(scene: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other_patch = tmp_path / "other.diff"
+    other_patch.write_bytes(scene["patch"].read_bytes() + b"\n")
+    with pytest.raises(AuditError, match="not the patch"):
+        replay_record(scene["log"], "1", scene["packet"], other_patch, scene["policies"])
+    with pytest.raises(AuditError, match="no record"):
+        replay_record(scene["log"], "99", scene["packet"], scene["patch"], scene["policies"])
+    lines = scene["log"].read_text().splitlines(keepends=True)
+    scene["log"].write_text(lines[0].replace('"review"', '"allow"', 1) + "".join(lines[1:]))
+    assert main(["audit", "replay", str(scene["log"]), "1", "--packet", str(scene["packet"]),
+                 "--patch", str(scene["patch"]), "--policy", str(scene["policies"])]) == 2
+    assert "chain is broken" in capsys.readouterr().err
