@@ -1,0 +1,276 @@
+"""The patch state machine: lines in, FileChanges out, one section at a time (never the whole patch)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from gatekeeper.diff.binary import block_header, data_line_problem
+from gatekeeper.diff.paths import QuoteError, plain_or_quoted, side_name, strip_prefix
+from gatekeeper.diff.section import MODE, Section, finish, merge_type_change
+from gatekeeper.errors import PatchError, where
+from gatekeeper.model import FileChange
+
+_HUNK = re.compile(rb"@@ -(\d{1,18})(?:,(\d{1,18}))? \+(\d{1,18})(?:,(\d{1,18}))? @@")
+_INDEX = re.compile(rb"index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}(?: ([0-7]{6}))?")
+_PERCENT = re.compile(rb"(\d{1,3})%")
+_RETAKE = "take the patch again with `git diff --cached --binary`"
+
+# States: what the next line may be.
+BETWEEN, HEADER, PLUS, HUNK_START, HUNK, AFTER_HUNK, BIN_START, BIN_DATA, BIN_AFTER, DONE = range(10)
+
+_MODE_LINES = {
+    b"old mode ": "old_mode",
+    b"new mode ": "new_mode",
+    b"deleted file mode ": "deleted_mode",
+    b"new file mode ": "new_file_mode",
+}
+_NAME_LINES = {
+    b"rename from ": "rename_from",
+    b"rename to ": "rename_to",
+    b"copy from ": "copy_from",
+    b"copy to ": "copy_to",
+}
+
+
+class _Fail:
+    """Builds PatchErrors that name the patch file and line."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, what: str, line: int, hint: str = _RETAKE) -> PatchError:
+        return PatchError(what, where=where(self.name, line), hint=hint)
+
+
+def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator[FileChange]:
+    """Parse numbered patch lines into FileChanges, in patch order; raises PatchError on malformed input."""
+    fail = _Fail(name)
+    seen: set[str] = set()
+    pending: FileChange | None = None  # a deletion that may pair with the next addition (type change)
+    section: Section | None = None
+    state = BETWEEN
+    old_left = new_left = 0
+    marker_ok = False  # a `\ No newline at end of file` may follow the previous line
+    blocks = 0
+    data_lines = 0
+    number = 0
+
+    def emit(change: FileChange) -> Iterator[FileChange]:
+        nonlocal pending
+        if pending is not None:
+            merged = merge_type_change(pending, change)
+            held, pending = pending, None
+            if merged is not None:
+                yield checked(merged)
+                return
+            yield checked(held)
+        if change.status == "deleted":
+            pending = change
+        else:
+            yield checked(change)
+
+    def checked(change: FileChange) -> FileChange:
+        keys = [change.path] + ([change.old_path] if change.status == "renamed" and change.old_path else [])
+        for key in keys:
+            if key in seen:
+                raise fail(f"the patch changes {key!r} a second time", change.line)
+            seen.add(key)
+        return change
+
+    for number, line, cut in lines:
+        if state == HUNK:
+            head = line[:1]
+            if head == b"+":
+                if not new_left:
+                    raise fail("more added lines than the hunk header counts", number)
+                new_left -= 1
+                section.additions += 1  # type: ignore[union-attr]
+                if section.first_plus is None:  # type: ignore[union-attr]
+                    section.first_plus = line[1:]  # type: ignore[union-attr]
+            elif head == b"-":
+                if not old_left:
+                    raise fail("more removed lines than the hunk header counts", number)
+                old_left -= 1
+                section.deletions += 1  # type: ignore[union-attr]
+                if section.first_minus is None:  # type: ignore[union-attr]
+                    section.first_minus = line[1:]  # type: ignore[union-attr]
+            elif head == b" " or not line:  # an empty line is an empty context line (diff.suppressBlankEmpty)
+                if not old_left or not new_left:
+                    raise fail("more context lines than the hunk header counts", number)
+                old_left -= 1
+                new_left -= 1
+            elif head == b"\\" and marker_ok:
+                marker_ok = False
+                continue
+            else:
+                raise fail(
+                    f"the hunk ends early: {old_left} old and {new_left} new lines are still missing",
+                    number,
+                    "the patch is truncated or its hunk counts do not add up; " + _RETAKE,
+                )
+            marker_ok = True
+            if not old_left and not new_left:
+                state = AFTER_HUNK
+            continue
+
+        if cut:
+            raise fail("line too long for a patch header line", number)
+
+        if line.startswith(b"diff --git "):
+            if state in (HEADER, AFTER_HUNK, BIN_AFTER, DONE):
+                yield from emit(_finish(section, fail))  # type: ignore[arg-type]
+            elif state != BETWEEN:
+                raise _early_end(state, number, fail, old_left, new_left)
+            section = Section(line=number, header=line[11:])
+            state = HEADER
+            continue
+        if line.startswith((b"diff --cc ", b"diff --combined ")):
+            raise fail("combined (merge) diffs are not supported", number, "diff the merge result against one parent")
+
+        if state == HEADER:
+            _header_line(section, line, number, fail)  # type: ignore[arg-type]
+            if line.startswith(b"--- "):
+                state = PLUS
+            elif line == b"GIT binary patch":
+                state, blocks = BIN_START, 0
+            elif line.startswith(b"Binary files ") and line.endswith(b" differ"):
+                state = DONE
+        elif state == PLUS:
+            if not line.startswith(b"+++ "):
+                raise fail("a '---' line must be followed by a '+++' line", number)
+            section.plus = _side(line[4:], number, fail)  # type: ignore[union-attr]
+            state = HUNK_START
+        elif state in (HUNK_START, AFTER_HUNK) and line.startswith(b"@@ "):
+            old_left, new_left = _hunk_counts(line, number, fail)
+            section.hunks += 1  # type: ignore[union-attr]
+            state, marker_ok = HUNK, False
+        elif state == AFTER_HUNK and line[:1] == b"\\" and marker_ok:
+            marker_ok = False
+        elif state == AFTER_HUNK and line[:1] in (b"+", b"-", b" "):
+            raise fail("the hunk has more lines than its header counts", number, "the hunk counts do not add up; " + _RETAKE)
+        elif state in (BIN_START, BIN_AFTER) and block_header(line):
+            state, blocks, data_lines = BIN_DATA, blocks + 1, 0
+        elif state == BIN_DATA:
+            if not line:
+                if not data_lines:
+                    raise fail("a binary block holds no data", number)
+                state = DONE if blocks == 2 else BIN_AFTER
+            else:
+                problem = data_line_problem(line)
+                if problem:
+                    raise fail(problem, number)
+                data_lines += 1
+        elif state == BETWEEN:
+            raise fail(
+                "not a git patch: expected a 'diff --git' line",
+                number,
+                "gatekeeper reads patches made by `git diff --cached --binary`",
+            )
+        else:
+            raise _unexpected(state, line, number, fail)
+
+    if state in (HEADER, AFTER_HUNK, BIN_AFTER, DONE):
+        yield from emit(_finish(section, fail))  # type: ignore[arg-type]
+    elif state != BETWEEN:
+        raise _early_end(state, number + 1, fail, old_left, new_left, eof=True)
+    if pending is not None:
+        yield checked(pending)
+
+
+def _finish(section: Section, fail: _Fail) -> FileChange:
+    return finish(section, fail.name)
+
+
+def _side(text: bytes, number: int, fail: _Fail) -> bytes | None:
+    try:
+        name = side_name(text)
+    except QuoteError as exc:
+        raise fail(str(exc), number) from None
+    if name is None:
+        return None
+    stripped = strip_prefix(name)
+    if stripped is None:
+        raise fail(
+            "a ---/+++ name has no 'a/' or 'b/' prefix",
+            number,
+            "make the patch with git's default prefixes (not --no-prefix)",
+        )
+    return stripped
+
+
+def _header_line(s: Section, line: bytes, number: int, fail: _Fail) -> None:
+    for prefix, field in _MODE_LINES.items():
+        if line.startswith(prefix):
+            value = line[len(prefix) :]
+            if not MODE.fullmatch(value):
+                raise fail(f"not a file mode: {value[:20]!r}", number)
+            _set_once(s, field, value, number, fail)
+            return
+    for prefix, field in _NAME_LINES.items():
+        if line.startswith(prefix):
+            try:
+                value = plain_or_quoted(line[len(prefix) :])
+            except QuoteError as exc:
+                raise fail(str(exc), number) from None
+            _set_once(s, field, value, number, fail)
+            return
+    if line.startswith((b"similarity index ", b"dissimilarity index ")):
+        match = _PERCENT.fullmatch(line.split(b" ", 2)[2])
+        if not match or int(match.group(1)) > 100:
+            raise fail("a similarity index must be a percentage", number)
+        if line.startswith(b"s"):
+            _set_once(s, "similarity", int(match.group(1)), number, fail)
+    elif line.startswith(b"index "):
+        match = _INDEX.fullmatch(line)
+        if not match:
+            raise fail("malformed 'index' line", number)
+        _set_once(s, "index_mode", match.group(1), number, fail)
+    elif line.startswith(b"--- "):
+        s.has_sides = True
+        s.minus = _side(line[4:], number, fail)
+    elif line == b"GIT binary patch" or (line.startswith(b"Binary files ") and line.endswith(b" differ")):
+        s.binary = True
+    else:
+        raise fail(f"unexpected line in the header of the file change at line {s.line}", number)
+
+
+def _set_once(s: Section, field: str, value: object, number: int, fail: _Fail) -> None:
+    if getattr(s, field) is not None:
+        raise fail(f"the header line for {field.replace('_', ' ')} appears twice", number)
+    setattr(s, field, value)
+
+
+def _hunk_counts(line: bytes, number: int, fail: _Fail) -> tuple[int, int]:
+    match = _HUNK.match(line)
+    if not match:
+        raise fail("malformed hunk header", number)
+    old = int(match.group(2)) if match.group(2) is not None else 1
+    new = int(match.group(4)) if match.group(4) is not None else 1
+    if not old and not new:
+        raise fail("a hunk header that counts no lines", number)
+    return old, new
+
+
+def _early_end(state: int, number: int, fail: _Fail, old_left: int, new_left: int, eof: bool = False) -> PatchError:
+    end = "the patch ends" if eof else "the next file starts"
+    if state == PLUS:
+        what = f"{end} after a '---' line (no '+++' line)"
+    elif state == HUNK_START:
+        what = f"{end} before the first hunk"
+    elif state == HUNK:
+        what = f"{end} inside a hunk: {old_left} old and {new_left} new lines are missing"
+    else:
+        what = f"{end} inside a binary patch (cut short)"
+    return fail(what, number, "the patch is truncated or its hunk counts do not add up; " + _RETAKE)
+
+
+def _unexpected(state: int, line: bytes, number: int, fail: _Fail) -> PatchError:
+    expected = {
+        HUNK_START: "a hunk header ('@@ -a,b +c,d @@')",
+        AFTER_HUNK: "a hunk header or the next 'diff --git'",
+        BIN_START: "'literal N' or 'delta N'",
+        BIN_AFTER: "'literal N', 'delta N' or the next 'diff --git'",
+        DONE: "the next 'diff --git'",
+    }.get(state, "a patch line")
+    return fail(f"expected {expected}, found {line[:40]!r}", number)

@@ -1,0 +1,172 @@
+"""Paths as git writes them in a patch: C-style quoting, `a/` `b/` prefixes, and path safety.
+
+Git quotes a name (in double quotes, with C escapes and octal bytes) when it holds a control
+character, a quote or a backslash, and, with `core.quotepath` on (the default), any byte >= 0x80.
+Names are kept as bytes until the end and decoded with `surrogateescape`, so that non-UTF-8 bytes
+survive losslessly.
+"""
+
+from __future__ import annotations
+
+_ESCAPES = {
+    ord("a"): 7,
+    ord("b"): 8,
+    ord("t"): 9,
+    ord("n"): 10,
+    ord("v"): 11,
+    ord("f"): 12,
+    ord("r"): 13,
+    ord('"'): ord('"'),
+    ord("\\"): ord("\\"),
+}
+_OCTAL = b"01234567"
+DEV_NULL = b"/dev/null"
+
+
+class QuoteError(ValueError):
+    """A quoted name is malformed (the caller turns it into a PatchError with the line)."""
+
+
+def unquote(text: bytes, start: int = 0) -> tuple[bytes, int]:
+    """Decode the C-quoted name starting at `text[start]` (a `"`); return it and the index after the closing quote."""
+    if text[start : start + 1] != b'"':
+        raise QuoteError("a quoted name must start with '\"'")
+    out = bytearray()
+    i = start + 1
+    end = len(text)
+    while i < end:
+        byte = text[i]
+        if byte == 0x22:  # closing quote
+            return bytes(out), i + 1
+        if byte != 0x5C:  # not a backslash
+            out.append(byte)
+            i += 1
+            continue
+        if i + 1 >= end:
+            break
+        code = text[i + 1]
+        if code in _ESCAPES:
+            out.append(_ESCAPES[code])
+            i += 2
+        elif code in _OCTAL[:4] and i + 3 < end and text[i + 2] in _OCTAL and text[i + 3] in _OCTAL:
+            out.append(int(text[i + 1 : i + 4], 8))
+            i += 4
+        else:
+            raise QuoteError(f"unknown escape '\\{chr(code)}' in a quoted name")
+    raise QuoteError("a quoted name has no closing quote")
+
+
+def plain_or_quoted(text: bytes) -> bytes:
+    """A whole-line name (`rename from X`, `--- a/X`): unquote it when quoted, else take it as is."""
+    if text.startswith(b'"'):
+        name, end = unquote(text)
+        if end != len(text):
+            raise QuoteError("unexpected text after a quoted name")
+        return name
+    return text
+
+
+def side_name(text: bytes) -> bytes | None:
+    """The name on a `---`/`+++` line, with its one-component prefix; None for /dev/null.
+
+    Git ends an unquoted name that holds a space with a tab (for GNU patch); a tab never occurs
+    inside an unquoted name, so the first tab ends it.
+    """
+    if text.startswith(b'"'):
+        name, end = unquote(text)
+        if text[end:] not in (b"", b"\t"):
+            raise QuoteError("unexpected text after a quoted name")
+    else:
+        name = text.split(b"\t", 1)[0]
+    if name == DEV_NULL:
+        return None
+    return name
+
+
+def strip_prefix(name: bytes) -> bytes | None:
+    """Drop the one-component prefix (`a/`, `b/`, `c/`, `i/`, ...), as `git apply -p1` does; None when absent."""
+    slash = name.find(b"/")
+    if slash <= 0 or slash == len(name) - 1:
+        return None
+    return name[slash + 1 :]
+
+
+def header_candidates(rest: bytes) -> list[tuple[bytes, bytes]]:
+    """Every way to read the `diff --git` header's two names (prefixes stripped).
+
+    Quoted names are unambiguous; unquoted names holding spaces can be split at several spaces,
+    so the caller picks the split that agrees with the section's other lines.
+    """
+    raw: list[tuple[bytes, bytes]] = []
+    if rest.startswith(b'"'):
+        try:
+            first, end = unquote(rest)
+        except QuoteError:
+            return []
+        if rest[end : end + 1] != b" ":
+            return []
+        tail = rest[end + 1 :]
+        try:
+            second = plain_or_quoted(tail)
+        except QuoteError:
+            return []
+        raw.append((first, second))
+    else:
+        if rest.endswith(b'"'):
+            at = rest.find(b' "')
+            while at >= 0:
+                try:
+                    second, end = unquote(rest, at + 1)
+                    if end == len(rest):
+                        raw.append((rest[:at], second))
+                except QuoteError:
+                    pass
+                at = rest.find(b' "', at + 1)
+        at = rest.find(b" ")
+        while at >= 0:
+            raw.append((rest[:at], rest[at + 1 :]))
+            at = rest.find(b" ", at + 1)
+    out = []
+    for first, second in raw:
+        old, new = strip_prefix(first), strip_prefix(second)
+        if old is not None and new is not None:
+            out.append((old, new))
+    return out
+
+
+def decode(name: bytes) -> str:
+    """Bytes to str, keeping non-UTF-8 bytes as surrogate escapes (lossless)."""
+    return name.decode("utf-8", "surrogateescape")
+
+
+# Characters HFS+ ignores when comparing names, so ".g\u200cit" is ".git" there (as git itself checks).
+_HFS_IGNORED = frozenset(
+    "\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u206a\u206b\u206c\u206d\u206e\u206f\ufeff"
+)
+
+
+def _is_dotgit(part: str) -> bool:
+    folded = "".join(c for c in part if c not in _HFS_IGNORED).lower()
+    # NTFS drops trailing dots and spaces, and knows `.git` by its short name too.
+    return folded == ".git" or folded.rstrip(". ") == ".git" or folded == "git~1"
+
+
+def unsafe_reason(path: str) -> str | None:
+    """Why `path` must not be written by a patch (absolute, `..`, inside .git/, control characters), or None."""
+    if not path:
+        return "empty path"
+    if path.startswith("/"):
+        return "absolute path"
+    for char in path:
+        if char < " " or "\x7f" <= char <= "\x9f":
+            return f"control character {char!r} in path"
+    for part in path.split("/"):
+        if part == "":
+            return "empty path component"
+        if part == "..":
+            return "'..' path component"
+        if part == ".":
+            return "'.' path component"
+        if _is_dotgit(part):
+            return "path inside .git/"
+    return None
