@@ -1,15 +1,70 @@
-"""Report renderers, one module per format, registered in one place (PLACEHOLDER)."""
+"""Report renderers, one module per format, registered in one place.
+
+Every reporter module exposes `render(decision) -> str` (the whole report, ending in a newline).
+A module may also expose `publish(decision, env)` for a side channel its CI offers (the github
+format appends a Markdown job summary to `$GITHUB_STEP_SUMMARY`). Modules are imported only when
+their format is asked for, so `gatekeeper --help` does not pay for XML or SARIF.
+"""
 
 from __future__ import annotations
 
-import json
+import importlib
+import os
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-FORMATS: tuple[str, ...] = ("text", "json", "github", "sarif", "junit", "markdown")
+from gatekeeper.atomic import write_atomic
+from gatekeeper.errors import UsageError
+
+# The one registry: format name -> reporter module. FORMATS (click.Choice) is derived from it.
+REPORTERS: Mapping[str, str] = {
+    "text": "gatekeeper.reports.text",
+    "json": "gatekeeper.reports.json_report",
+    "github": "gatekeeper.reports.github",
+    "sarif": "gatekeeper.reports.sarif",
+    "junit": "gatekeeper.reports.junit",
+    "markdown": "gatekeeper.reports.markdown",
+}
+
+FORMATS: tuple[str, ...] = tuple(REPORTERS)
+DEFAULT_FORMAT = "text"
 
 
-def emit(fmt: str, decision: Mapping[str, Any], *, output: Path | None = None, env: Mapping[str, str] | None = None) -> str:
-    """Render `decision` in `fmt`; write it atomically to `output` when given, else return it."""
-    return json.dumps(decision, indent=2)
+def reporter(fmt: str) -> ModuleType:
+    """The reporter module for `fmt`; an unknown name is a UsageError, never a fallback."""
+    try:
+        return importlib.import_module(REPORTERS[fmt])
+    except KeyError:
+        raise UsageError(
+            f"unknown report format {fmt!r}", hint=f"choose one of: {', '.join(FORMATS)}"
+        ) from None
+
+
+def render(fmt: str, decision: Mapping[str, Any]) -> str:
+    """The report text for `decision` in `fmt`."""
+    text: str = reporter(fmt).render(decision)
+    return text
+
+
+def emit(
+    fmt: str,
+    decision: Mapping[str, Any],
+    *,
+    output: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> str:
+    """Render `decision` in `fmt`; write it atomically to `output` and return "", else return it.
+
+    The github format also appends its Markdown summary to `env["GITHUB_STEP_SUMMARY"]` when set
+    (`env` defaults to the process environment).
+    """
+    module = reporter(fmt)
+    text: str = module.render(decision)
+    if output is not None:
+        write_atomic(output, text)
+    publish = getattr(module, "publish", None)
+    if publish is not None:
+        publish(decision, os.environ if env is None else env)
+    return "" if output is not None else text

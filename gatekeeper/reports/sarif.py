@@ -1,0 +1,100 @@
+"""SARIF 2.1.0 (code scanning): one result per finding, one location per path, rules by id."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from gatekeeper.reports.findings import Finding, display, findings, outcome
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+LEVELS: Mapping[str, str] = {"deny": "error", "review": "warning", "warn": "note"}
+# Paths in a patch are relative to the repository root; consumers resolve this base themselves.
+SRCROOT = "%SRCROOT%"
+
+
+def render(decision: Mapping[str, Any]) -> str:
+    """The decision as one SARIF log with a single run."""
+    return json.dumps(sarif_log(decision), indent=2, ensure_ascii=True) + "\n"
+
+
+def sarif_log(decision: Mapping[str, Any]) -> dict[str, Any]:
+    """The SARIF log object (a dict ready for `json.dumps`)."""
+    items = findings(decision)
+    rules: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    versions = {p.get("name"): p.get("version") for p in decision.get("policies") or ()}
+    for item in items:
+        if item.rule not in index:
+            index[item.rule] = len(rules)
+            rules.append(_rule(item, versions.get(item.policy)))
+    tool = decision.get("tool") or {}
+    driver: dict[str, Any] = {"name": str(tool.get("name") or "gatekeeper"), "rules": rules}
+    if tool.get("version"):
+        driver["version"] = str(tool["version"])
+        driver["semanticVersion"] = str(tool["version"])
+    run: dict[str, Any] = {
+        "tool": {"driver": driver},
+        "invocations": [{"executionSuccessful": True, "properties": {"dryRun": bool(decision.get("dry_run"))}}],
+        "results": [_result(item, index[item.rule]) for item in items],
+        "columnKind": "unicodeCodePoints",
+        "properties": _run_properties(decision),
+    }
+    if decision.get("decided_at"):
+        run["invocations"][0]["endTimeUtc"] = str(decision["decided_at"])
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def path_uri(path: str) -> str:
+    """A repository path as a relative URI reference: its bytes percent-encoded, `/` kept."""
+    # surrogateescape gives back the exact bytes of a non-UTF-8 path; quote() leaves only
+    # unreserved characters and `/`, so `:` in a first segment can never read as a scheme.
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
+
+
+def _rule(item: Finding, version: object) -> dict[str, Any]:
+    # Tags are a set in SARIF: the built-in policy is itself called "gatekeeper".
+    properties: dict[str, Any] = {"policy": item.policy, "tags": sorted({"gatekeeper", item.policy})}
+    if version:
+        properties["policyVersion"] = str(version)
+    return {
+        "id": item.rule,
+        "name": item.rule,
+        "shortDescription": {"text": f"gatekeeper policy {display(item.policy)}: rule {display(item.rule)}"},
+        "defaultConfiguration": {"level": LEVELS.get(item.level, "error")},
+        "properties": properties,
+    }
+
+
+def _result(item: Finding, rule_index: int) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": item.rule,
+        "ruleIndex": rule_index,
+        "level": LEVELS.get(item.level, "error"),
+        "kind": "fail",
+        "message": {"text": display(item.msg) or item.rule},
+        "properties": {"policy": item.policy, "gatekeeperLevel": item.level},
+    }
+    if item.bucket:
+        result["properties"]["bucket"] = item.bucket
+    if item.paths:
+        result["locations"] = [
+            {"physicalLocation": {"artifactLocation": {"uri": path_uri(path), "uriBaseId": SRCROOT}}}
+            for path in item.paths
+        ]
+    return result
+
+
+def _run_properties(decision: Mapping[str, Any]) -> dict[str, Any]:
+    bundle = decision.get("bundle") or {}
+    packet = decision.get("packet") or {}
+    return {
+        "outcome": outcome(decision),
+        "dryRun": bool(decision.get("dry_run")),
+        "bundle": {key: bundle.get(key) for key in ("name", "revision", "commit", "digest")},
+        "packet": {key: packet.get(key) for key in ("run_id", "diff_sha256", "digest")},
+        "inputDigest": decision.get("input_digest"),
+        "policies": list(decision.get("policies") or ()),
+    }
