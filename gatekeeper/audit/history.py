@@ -10,8 +10,10 @@ from typing import Any
 import yaml
 
 from gatekeeper.audit.gitrev import Location, git, locate, show
-from gatekeeper.audit.metadata import version_of
+from gatekeeper.audit.metadata import declared_rules, version_of
 from gatekeeper.config import MANIFEST, RULES_FILE
+
+OVERLAY_DIR = "classification.d"  # rule overlays: replace, add or remove rules of the main file
 
 
 
@@ -43,6 +45,8 @@ class Change:
     versions: tuple[tuple[str, str | None, str | None], ...]  # (policy, before, after)
     revision: tuple[str | None, str | None] | None  # manifest revision before, after (when it changed)
     defaults: tuple[tuple[str, bool | None, bool | None], ...] = field(default=())  # (policy, before, after)
+    # rule ids a policy declares in METADATA custom.rules: (policy, added, removed)
+    policy_rules: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for `policy history --format json`."""
@@ -55,6 +59,7 @@ class Change:
             "versions": [{"policy": n, "before": b, "after": a} for n, b, a in self.versions],
             "revision": None if self.revision is None else {"before": self.revision[0], "after": self.revision[1]},
             "defaults": [{"policy": n, "before": b, "after": a} for n, b, a in self.defaults],
+            "policy_rules": [{"policy": n, "added": list(a), "removed": list(r)} for n, a, r in self.policy_rules],
         }
 
 
@@ -77,14 +82,20 @@ def policy_history(bundle_dir: Path, *, limit: int | None = None) -> list[Change
 
 def _describe(loc: Location, commit: str, parent: str | None, author: str, date: str, message: str) -> Change:
     files = _changed_files(loc, commit, parent)
-    policies = sorted({path.split("/", 1)[0] for _, path in files if "/" in path})
-    rules = _rule_changes(_at(loc, parent, RULES_FILE), _at(loc, commit, RULES_FILE))
+    policies = sorted({path.split("/", 1)[0] for _, path in files if "/" in path} - {OVERLAY_DIR})
+    rules = _rule_changes(_rules_at(loc, parent), _rules_at(loc, commit))
     versions = []
+    policy_rules = []
     for name in policies:
-        before = version_of(_text(_at(loc, parent, f"{name}/policy.rego")))
-        after = version_of(_text(_at(loc, commit, f"{name}/policy.rego")))
+        old_source = _text(_at(loc, parent, f"{name}/policy.rego"))
+        new_source = _text(_at(loc, commit, f"{name}/policy.rego"))
+        before, after = version_of(old_source), version_of(new_source)
         if before != after:
             versions.append((name, before, after))
+        old_ids, new_ids = declared_rules(old_source), declared_rules(new_source)
+        if old_ids != new_ids:
+            policy_rules.append((name, tuple(r for r in new_ids if r not in old_ids),
+                                 tuple(r for r in old_ids if r not in new_ids)))
     old_manifest, new_manifest = _manifest(_at(loc, parent, MANIFEST)), _manifest(_at(loc, commit, MANIFEST))
     revision = (old_manifest.get("revision"), new_manifest.get("revision"))
     return Change(
@@ -92,6 +103,7 @@ def _describe(loc: Location, commit: str, parent: str | None, author: str, date:
         policies=tuple(policies), rules=rules, versions=tuple(versions),
         revision=revision if revision[0] != revision[1] else None,
         defaults=tuple(_default_changes(old_manifest, new_manifest)),
+        policy_rules=tuple(policy_rules),
     )
 
 
@@ -150,8 +162,38 @@ def rule_index(data: bytes | None) -> dict[str, list[tuple[str, Any]]]:
     return sections
 
 
-def _rule_changes(old: bytes | None, new: bytes | None) -> RuleChanges:
-    before, after = rule_index(old), rule_index(new)
+def _rules_at(loc: Location, commit: str | None) -> dict[str, list[tuple[str, Any]]]:
+    """The rules in effect at `commit`: the main file, then each overlay replacing, adding or removing ids."""
+    if commit is None:
+        return {}
+    sections = rule_index(_at(loc, commit, RULES_FILE))
+    listing = git(loc.repo, "ls-tree", "-z", "--name-only", commit, "--", loc.join(OVERLAY_DIR) + "/")
+    for path in sorted(p for p in listing.decode("utf-8", "surrogateescape").split("\0") if p.endswith((".yaml", ".yml"))):
+        data = show(loc, commit, path)
+        for section, items in rule_index(data).items():
+            current = sections.setdefault(section, [])
+            for rid, body in items:
+                at = next((i for i, (old, _) in enumerate(current) if old == rid), None)
+                if at is None:
+                    current.append((rid, body))
+                else:
+                    current[at] = (rid, body)
+        removed = set(_removed_ids(data))
+        for section in sections:
+            sections[section] = [(rid, body) for rid, body in sections[section] if rid not in removed]
+    return sections
+
+
+def _removed_ids(data: bytes | None) -> list[str]:
+    try:
+        doc = yaml.safe_load(data) if data else None
+    except yaml.YAMLError:
+        return []
+    remove = doc.get("remove") if isinstance(doc, dict) else None
+    return [str(r) for r in remove] if isinstance(remove, list) else []
+
+
+def _rule_changes(before: dict[str, list[tuple[str, Any]]], after: dict[str, list[tuple[str, Any]]]) -> RuleChanges:
     old_rules = {rid: body for rules in before.values() for rid, body in rules}
     new_rules = {rid: body for rules in after.values() for rid, body in rules}
     reordered = False
@@ -185,6 +227,9 @@ def render_text(changes: list[Change]) -> str:
             out.append(f"  policies {', '.join(change.policies)}")
         for name, before, after in change.versions:
             out.append(f"  version  {name}: {before or '(new)'} -> {after or '(removed)'}")
+        for name, added, removed in change.policy_rules:
+            parts = [f"+{r}" for r in added] + [f"-{r}" for r in removed]
+            out.append(f"  findings {name}: {' '.join(parts)}")
         for name, before, after in change.defaults:
             out.append(f"  default  {name}: {_on(before)} -> {_on(after)}")
         rules = change.rules

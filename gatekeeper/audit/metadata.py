@@ -35,3 +35,12 @@ def version_of(source: str | None) -> str | None:
     custom = read_metadata(source).get("custom")
     version = custom.get("version") if isinstance(custom, dict) else None
     return None if version is None else str(version)
+
+
+def declared_rules(source: str | None) -> tuple[str, ...]:
+    """The finding rule ids a module declares in `custom.rules` (empty when absent or no module)."""
+    if source is None:
+        return ()
+    custom = read_metadata(source).get("custom")
+    rules = custom.get("rules") if isinstance(custom, dict) else None
+    return tuple(str(r) for r in rules) if isinstance(rules, list) else ()
