@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 
 from gitrepo import GitRepo
 
@@ -85,3 +87,27 @@ def assert_matches_git(repo: GitRepo, *flags: str) -> list[FileChange]:
         else:
             assert (change.additions, change.deletions) == (adds, dels), change.path
     return changes
+
+
+BUNDLE_REVISION = "test-revision-7"
+FALLBACK_RULES = b"""version: 1
+rules:
+  - id: test.ci
+    bucket: ci
+    description: CI workflows
+    match: [".github/workflows/**"]
+  - id: test.src
+    bucket: src
+    description: everything else
+    match: ["**"]
+"""
+
+
+def make_bundle(folder: Path) -> Path:
+    """A policy bundle for packet tests: the shipped classification rules (when present) and our own manifest."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shipped = Path(__file__).resolve().parent.parent / "policies" / "classification.yaml"
+    rules = shipped.read_bytes() if shipped.is_file() else FALLBACK_RULES
+    (folder / "classification.yaml").write_bytes(rules)
+    (folder / ".manifest").write_text(json.dumps({"revision": BUNDLE_REVISION, "roots": ["gatekeeper"]}))
+    return folder

@@ -1,0 +1,174 @@
+"""The review packet: derive the facts of a patch (one streaming pass) and build packet v1 from them.
+
+Validation and comparison against a patch live in `gatekeeper.verify`; `load_packet`,
+`validate_packet` and `compare` are re-exported here so callers need one import.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gatekeeper import __version__
+from gatekeeper.atomic import write_json_atomic
+from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream
+from gatekeeper.errors import PatchError, where
+from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange
+
+if TYPE_CHECKING:
+    from gatekeeper.classify import RuleSet
+
+SCHEMA_VERSION = 1
+OUTSIDE_RUNNER_SANDBOX = {"backend": "none", "network": "unknown", "egress_checked": False, "env_passed": []}
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """What a patch file shows, computed from its bytes alone (plus the classification rules)."""
+
+    patch: str  # the patch's name as given, for messages
+    sha256: str
+    bytes: int
+    files: tuple[ClassifiedFile, ...]
+    diff: dict[str, Any]  # {sha256, bytes, file_count, additions, deletions}
+    blast_radius: dict[str, dict[str, int]]  # {bucket: {files, additions, deletions}}
+    unsafe: tuple[FileChange, ...]
+
+
+def derive(patch: Path, rules: RuleSet) -> Derived:
+    """Hash, parse and classify `patch` in one streaming pass (PatchError / InputFileError on bad input)."""
+    with open_patch(patch) as handle:
+        reader = HashingReader(handle)
+        changes = list(parse_patch_stream(reader, str(patch)))
+    return derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules)
+
+
+def derive_from(name: str, sha256: str, size: int, changes: Sequence[FileChange], rules: RuleSet) -> Derived:
+    """Build a Derived from already-parsed changes (for callers that stream the patch themselves)."""
+    files = tuple(_classify_all(changes, rules))
+    radius = {bucket: {"files": 0, "additions": 0, "deletions": 0} for bucket in BUCKETS}
+    for item in files:
+        totals = radius[item.bucket]
+        totals["files"] += 1
+        totals["additions"] += item.change.additions
+        totals["deletions"] += item.change.deletions
+    diff = {
+        "sha256": sha256,
+        "bytes": size,
+        "file_count": len(files),
+        "additions": sum(c.additions for c in changes),
+        "deletions": sum(c.deletions for c in changes),
+    }
+    unsafe = tuple(c for c in changes if c.unsafe)
+    return Derived(name, sha256, size, files, diff, radius, unsafe)
+
+
+def _classify_all(changes: Iterable[FileChange], rules: RuleSet) -> list[ClassifiedFile]:
+    import gatekeeper.classify as classify
+
+    many = getattr(classify, "classify_changes", None)
+    if many is not None:
+        return list(many(changes, rules))
+    return [classify.classify_change(change, rules) for change in changes]
+
+
+def new_run_id() -> str:
+    """A fresh run id: UTC time to the second plus a random suffix (sorts by time, never collides in practice)."""
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + "-" + secrets.token_hex(4)
+
+
+def now_rfc3339() -> str:
+    """The current UTC time as RFC 3339 with a `+00:00` offset (the Rego engine cannot parse `Z`)."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def read_bundle_revision(policy_dir: Path) -> str | None:
+    """The `revision` of `<policy_dir>/.manifest`, or None when the manifest is absent or has none."""
+    try:
+        manifest = json.loads((policy_dir / ".manifest").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    revision = manifest.get("revision") if isinstance(manifest, dict) else None
+    return revision if isinstance(revision, str) else None
+
+
+def refuse_unsafe(derived: Derived) -> None:
+    """Raise PatchError naming the first unsafe path and its patch line, when there is one."""
+    if not derived.unsafe:
+        return
+    first = derived.unsafe[0]
+    shown = first.old_path if first.old_path and first.unsafe and not _unsafe_new(first) else first.path
+    more = f" (and {len(derived.unsafe) - 1} more unsafe paths)" if len(derived.unsafe) > 1 else ""
+    raise PatchError(
+        f"unsafe path {shown!r}: {first.unsafe}{more}",
+        where=where(derived.patch, first.line),
+        hint="a patch may only name relative paths inside the work tree; refusing to build a packet",
+    )
+
+
+def _unsafe_new(change: FileChange) -> bool:
+    from gatekeeper.diff import unsafe_reason
+
+    return unsafe_reason(change.path) is not None
+
+
+def build_packet(
+    derived: Derived,
+    rules: RuleSet,
+    *,
+    run_id: str | None = None,
+    model_requested: str | None = None,
+    model_reported: str | None = None,
+    reported_by: str | None = None,
+    repository: dict[str, Any] | None = None,
+    generator: dict[str, Any] | None = None,
+    sandbox: dict[str, Any] | None = None,
+    checkpoints: Sequence[dict[str, Any]] = (),
+    bundle_revision: str | None = None,
+    created_at: str | None = None,
+) -> dict[str, Any]:
+    """Packet v1 for `derived`, validated against the schema (PatchError when the patch names an unsafe path)."""
+    from gatekeeper.verify import validate_packet
+
+    refuse_unsafe(derived)
+    packet: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "run_id": run_id or new_run_id(),
+        "created_at": created_at or now_rfc3339(),
+        "tool": {"name": "gatekeeper", "version": __version__},
+        "repository": repository,
+        "generator": generator,
+        "model": {"requested": model_requested, "reported": model_reported, "reported_by": reported_by},
+        "diff": dict(derived.diff),
+        "blast_radius": {bucket: dict(totals) for bucket, totals in derived.blast_radius.items()},
+        "files": [item.to_dict() for item in derived.files],
+        "sandbox": dict(sandbox) if sandbox is not None else dict(OUTSIDE_RUNNER_SANDBOX, env_passed=[]),
+        "classifier": {"bundle_revision": bundle_revision, "rules_digest": rules.digest},
+        "checkpoints": [dict(point) for point in checkpoints],
+    }
+    return validate_packet(packet, "packet")
+
+
+def write_packet(path: Path, packet: dict[str, Any]) -> None:
+    """Write the packet atomically (temporary file, fsync, rename) as ASCII JSON."""
+    write_json_atomic(path, packet)
+
+
+def packet_json(packet: dict[str, Any]) -> str:
+    """The packet as the text `write_packet` stores (indented, ASCII-escaped, final newline)."""
+    return json.dumps(packet, indent=2, ensure_ascii=True) + "\n"
+
+
+def __getattr__(name: str) -> Any:
+    # load_packet / validate_packet / compare live in gatekeeper.verify (which imports jsonschema);
+    # importing them lazily keeps `import gatekeeper.packet` cheap.
+    if name in ("load_packet", "validate_packet", "compare"):
+        import gatekeeper.verify as verify
+
+        return getattr(verify, name)
+    raise AttributeError(name)

@@ -1,0 +1,165 @@
+"""Packet validation (JSON Schema 2020-12) and comparison of a packet's claims with its patch."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gatekeeper.errors import InputFileError, PacketError, where
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+
+    from gatekeeper.packet import Derived
+
+SCHEMA_FILE = "packet-v1.schema.json"
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Facts a file entry states about the patch; `rule`, `tags` and `ecosystem` name rules, which may
+# legitimately change between packet and gate, while the bucket they lead to must not.
+FILE_FACTS = (
+    "old_path",
+    "status",
+    "bucket",
+    "additions",
+    "deletions",
+    "binary",
+    "old_mode",
+    "new_mode",
+    "symlink_target",
+    "unsafe",
+)
+DIFF_FACTS = ("sha256", "bytes", "file_count", "additions", "deletions")
+
+
+def schema() -> dict[str, Any]:
+    """The packet v1 JSON Schema, as published in the package."""
+    text = resources.files("gatekeeper").joinpath("schemas", SCHEMA_FILE).read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema())
+
+
+def json_path(parts: object) -> str:
+    """`files[3].status` for the path ["files", 3, "status"]; `$` for the document itself."""
+    text = ""
+    for part in parts:  # type: ignore[attr-defined]
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif _IDENT.fullmatch(str(part)):
+            text += f".{part}" if text else str(part)
+        else:
+            text += f"[{json.dumps(str(part))}]"
+    return text or "$"
+
+
+def validate_packet(obj: object, where_: str) -> dict[str, Any]:
+    """Return `obj` when it is a valid packet v1; else raise PacketError naming `where_` and the bad field's JSON path."""
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(obj))
+    if error is None:
+        assert isinstance(obj, dict)
+        return obj
+    message = error.message if len(error.message) <= 300 else error.message[:300] + "..."
+    raise PacketError(
+        message,
+        where=where(where_, field=json_path(error.absolute_path)),
+        hint="the packet must match gatekeeper/schemas/packet-v1.schema.json (see docs/packet.md)",
+    )
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"duplicate key {key!r}")
+        obj[key] = value
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def load_packet(path: Path) -> dict[str, Any]:
+    """Read a packet file: UTF-8 JSON (no duplicate keys, no NaN) valid against the schema; PacketError otherwise."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputFileError(
+            f"cannot read the packet: {exc.strerror or exc}", where=str(path), hint="check the path and its permissions"
+        ) from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PacketError(
+            f"not UTF-8 (byte {exc.start})", where=str(path), hint="a packet is JSON written by `gatekeeper packet`"
+        ) from None
+    try:
+        obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise PacketError(
+            f"not valid JSON: {exc.msg}", where=where(path, exc.lineno), hint="a packet is JSON written by `gatekeeper packet`"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise PacketError(
+            f"not valid JSON: {exc}", where=str(path), hint="a packet is JSON written by `gatekeeper packet`"
+        ) from None
+    return validate_packet(obj, str(path))
+
+
+def compare(packet: dict[str, Any], derived: Derived) -> list[str]:
+    """Every difference between what a (schema-valid) packet claims and what its patch shows; empty when they agree."""
+    out: list[str] = []
+    claimed_diff = packet.get("diff", {})
+    for key in DIFF_FACTS:
+        if claimed_diff.get(key) != derived.diff[key]:
+            out.append(f"diff.{key}: packet says {claimed_diff.get(key)!r}, patch shows {derived.diff[key]!r}")
+    claimed_radius = packet.get("blast_radius", {})
+    for bucket, totals in derived.blast_radius.items():
+        for key, value in totals.items():
+            said = claimed_radius.get(bucket, {}).get(key)
+            if said != value:
+                out.append(f"blast_radius.{bucket}.{key}: packet says {said!r}, patch shows {value!r}")
+    out.extend(_compare_files(packet.get("files", []), [item.to_dict() for item in derived.files]))
+    for change in derived.unsafe:
+        out.append(f"{derived.patch}:{change.line}: unsafe path {change.path!r}: {change.unsafe}")
+    return out
+
+
+def _compare_files(claimed: list[dict[str, Any]], actual: list[dict[str, Any]]) -> list[str]:
+    out: list[str] = []
+    by_path: dict[str, tuple[int, dict[str, Any]]] = {}
+    for index, entry in enumerate(claimed):
+        path = entry.get("path")
+        if path in by_path:
+            out.append(f"files[{index}]: the packet lists {path!r} a second time")
+            continue
+        by_path[path] = (index, entry)  # type: ignore[index]
+    actual_paths = set()
+    for entry in actual:
+        path = entry["path"]
+        actual_paths.add(path)
+        if path not in by_path:
+            out.append(f"files: the patch changes {path!r}, the packet does not list it")
+            continue
+        index, said = by_path[path]
+        for key in FILE_FACTS:
+            if said.get(key) != entry.get(key):
+                out.append(f"files[{index}].{key} ({path!r}): packet says {said.get(key)!r}, patch shows {entry.get(key)!r}")
+    for path, (index, _) in by_path.items():
+        if path not in actual_paths:
+            out.append(f"files[{index}]: the packet lists {path!r}, the patch does not change it")
+    if not out and [e.get("path") for e in claimed] != [e["path"] for e in actual]:
+        out.append("files: the packet lists the files in another order than the patch")
+    return out
