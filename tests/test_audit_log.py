@@ -202,3 +202,36 @@ def test_a_malformed_decision_is_refused_without_writing(tmp_path: Path) -> None
     with pytest.raises(AuditError):
         append_decision(log, {"outcome": "maybe", "policies": [], "bundle": {"digest": "x"}})
     assert log.read_bytes() == before
+
+
+def test_a_head_kept_elsewhere_catches_a_rewritten_chain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _write_log(tmp_path, 3)
+    saved = tmp_path / "saved.head"
+    saved.write_bytes(head_path(log).read_bytes())
+    for n in range(3, 5):
+        append_decision(log, decision(n))
+    assert main(["audit", "verify", str(log), "--head-file", str(saved)]) == 0  # later appends are fine
+    capsys.readouterr()
+    # A forger who can write the log rewrites record 2 and re-chains everything after it, head file included.
+    records = [json.loads(line) for line in _lines(log)]
+    records[1]["outcome"] = "deny"
+    for index in range(1, len(records)):
+        records[index]["prev"] = records[index - 1]["hash"]
+        records[index]["hash"] = record_hash(records[index])
+    log.write_bytes(b"".join(json.dumps(r).encode() + b"\n" for r in records))
+    head_path(log).write_text(json.dumps({"seq": 5, "hash": records[-1]["hash"], "time": "x"}))
+    assert verify_log(log).ok  # the chain alone cannot tell
+    problem = verify_log(log, head_file=saved).problem
+    assert problem is not None and (problem.line, problem.kind) == (3, "altered")
+    assert main(["audit", "verify", str(log), "--head-file", str(saved), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is False and data["problem"]["line"] == 3
+
+
+def test_unreadable_log_and_head_are_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", "verify", str(tmp_path)]) == 2
+    log = _write_log(tmp_path, 2)
+    head_path(log).write_text("{garbage")
+    assert main(["audit", "verify", str(log)]) == 2
+    assert "head file" in capsys.readouterr().err
+    assert main(["audit", "verify", str(log), "--head-file", str(tmp_path / "nope.head")]) == 2

@@ -201,7 +201,8 @@ class _Walk:
         at = next(line for line in self.accepted if line.seq == head.seq) if head.seq > 0 else None
         if at is not None and at.hash != head.hash:
             return Problem(at.number, "altered",
-                           f"line {at.number}: altered: record seq {head.seq} does not match the head file's hash")
+                           f"line {at.number}: altered: record seq {head.seq} does not match the head file's hash "
+                           "(it, or a record before it, was rewritten and the chain recomputed)")
         if own_head and head.seq < self.seq:
             extra = self.accepted[head.seq]
             return Problem(extra.number, "inserted",
