@@ -1,7 +1,78 @@
-"""`gatekeeper run` (placeholder until its issue lands)."""
+"""`gatekeeper run`: run a generator in a sandbox, capture one patch and one packet."""
 
 from __future__ import annotations
 
-import click
+import json
+import os
+from pathlib import Path
 
-COMMANDS: list[click.Command] = []
+import click
+from click.core import ParameterSource
+
+from gatekeeper.errors import ExitCode, UsageError
+
+_NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_interval", "pass_env", "policy")
+
+
+@click.command(
+    "run",
+    epilog="Exit codes: 0 the generator succeeded and the packet is written; 1 the packet is written but the "
+    "generator failed or timed out; 2 the run could not be set up, isolated or finished.",
+)
+@click.option("--repo", default=".", show_default=True, help="Repository to clone: local path or URL.")
+@click.option("--ref", default=None, help="Branch, tag or full commit id to start from (default: its HEAD).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Runs folder (default: $XDG_STATE_HOME/gatekeeper/runs, else ~/.local/state/gatekeeper/runs).")
+@click.option("--model", default=None, help="Model to request; handed to the generator as GATEKEEPER_MODEL.")
+@click.option("--sandbox", type=click.Choice(["auto", "unshare", "bwrap", "none"]), default="auto", show_default=True,
+              help="Isolation backend; auto fails closed when nothing can isolate; none only when asked.")
+@click.option("--timeout", type=float, default=None, help="Seconds before the generator's process group is killed.")
+@click.option("--checkpoint-interval", type=float, default=30.0, show_default=True,
+              help="Seconds between workspace checkpoints.")
+@click.option("--pass-env", multiple=True, metavar="NAME", help="Pass this variable to the generator (repeatable).")
+@click.option("--policy", default=None, help="Policy bundle whose classification rules the packet uses.")
+@click.option("--resume", "resume_id", default=None, metavar="RUN_ID", help="Finish an interrupted run.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def run_command(
+    ctx: click.Context, repo: str, ref: str | None, out: Path | None, model: str | None, sandbox: str,
+    timeout: float | None, checkpoint_interval: float, pass_env: tuple[str, ...], policy: str | None,
+    resume_id: str | None, fmt: str, command: tuple[str, ...],
+) -> ExitCode:
+    """Run COMMAND (after `--`) on a fresh clone inside a sandbox; write patch.diff and packet.json."""
+    from gatekeeper.runner.run import RunRequest, resume, start
+
+    def progress(line: str) -> None:
+        click.echo(f"gatekeeper run: {line}", err=True)
+
+    if resume_id is not None:
+        given = [n for n in _NEW_RUN_ONLY if ctx.get_parameter_source(n) is not ParameterSource.DEFAULT]
+        if command or given:
+            raise UsageError("--resume takes only --out and --format", where="--resume",
+                             hint="the run's command and options are read from its state.json")
+        result = resume(resume_id, out=out, environ=os.environ, progress=progress)
+    else:
+        request = RunRequest(
+            command=command, repo=repo, ref=ref, model=model, sandbox=sandbox, timeout=timeout,
+            checkpoint_interval=checkpoint_interval, pass_env=pass_env, policy=policy,
+        )
+        result = start(request, out=out, environ=os.environ, progress=progress)
+    summary = result.to_dict()
+    if fmt == "json":
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        gen = summary["generator"]
+        click.echo(f"run_id:    {summary['run_id']}")
+        click.echo(f"run_dir:   {summary['run_dir']}")
+        click.echo(f"patch:     {summary['patch']}")
+        click.echo(f"packet:    {summary['packet']}")
+        click.echo(f"generator: exit code {gen['exit_code']}" + (" (timed out)" if gen["timed_out"] else ""))
+        box = summary["sandbox"]
+        click.echo(f"sandbox:   {box['backend']}, network {box['network']}")
+        model = summary["model"]
+        click.echo(f"model:     requested {model['requested']}, reported {model['reported']}")
+    return result.exit_code
+
+
+COMMANDS: list[click.Command] = [run_command]

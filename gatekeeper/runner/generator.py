@@ -1,0 +1,178 @@
+"""Running the generator: its own process group, bounded logs, a timeout that ends the whole group.
+
+The runner stays single-threaded: one loop drains the generator's output, enforces the timeout
+and calls back for checkpoints, so no thread can be caught holding a lock when the child forks.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import BinaryIO
+
+from gatekeeper.errors import RunError
+from gatekeeper.runner.rundir import now
+
+LOG_CAP = 10 * 1024 * 1024  # bytes kept per log file, over all attempts
+KILL_GRACE = 5.0  # seconds between SIGTERM and SIGKILL on timeout
+_PR_SET_PDEATHSIG = 1
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratorResult:
+    """What the packet's `generator` object records, plus log truncation."""
+
+    exit_code: int | None  # None when the runner could not learn it (the sandbox itself was killed)
+    timed_out: bool
+    started_at: str
+    finished_at: str
+    truncated: tuple[str, ...]  # names of the logs that hit LOG_CAP
+
+
+def _die_with_parent(parent: int) -> None:
+    # If the runner is killed, the sandbox's first process gets SIGKILL, and with it the namespace.
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _killpg(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _reap_group(pgid: int, within: float = 5.0) -> None:
+    # The run moves on (capture) only once nothing of the generator can still write to the workspace.
+    until = time.monotonic() + within
+    while time.monotonic() < until:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            return
+        time.sleep(0.02)
+
+
+class _Log:
+    """An append-only log file that keeps at most LOG_CAP bytes and notes what it dropped."""
+
+    def __init__(self, path: Path, header: str) -> None:
+        self.name = path.name
+        self.handle: BinaryIO = open(path, "ab")
+        self.kept = path.stat().st_size
+        self.dropped = 0
+        self.write(header.encode())
+
+    def write(self, data: bytes) -> None:
+        room = max(0, LOG_CAP - self.kept)
+        if room:
+            self.handle.write(data[:room])
+            self.kept += min(room, len(data))
+        self.dropped += max(0, len(data) - room)
+
+    def close(self) -> None:
+        if self.dropped:
+            self.handle.write(f"\n[gatekeeper: log truncated at {LOG_CAP} bytes; {self.dropped} bytes dropped]\n".encode())
+        self.handle.flush()
+        os.fsync(self.handle.fileno())
+        self.handle.close()
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    logs: Path,
+    timeout: float | None,
+    tick: Callable[[], None],
+    tick_interval: float,
+    attempt: int = 1,
+) -> GeneratorResult:
+    """Run `argv` to its end (or the timeout), calling `tick()` every `tick_interval` seconds meanwhile."""
+    started_at = now()
+    header = f"=== gatekeeper: attempt {attempt} started at {started_at} ===\n"
+    out, err = _Log(logs / "stdout.log", header), _Log(logs / "stderr.log", header)
+    try:
+        proc = subprocess.Popen(
+            list(argv), cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=partial(_die_with_parent, os.getpid()),
+        )
+    except OSError as exc:
+        out.close(), err.close()
+        raise RunError(f"cannot start the generator: {exc.strerror}", where=str(argv[0])) from exc
+    try:
+        timed_out = _loop(proc, out, err, timeout, tick, tick_interval)
+    except BaseException:
+        _killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    finally:
+        out.close()
+        err.close()
+    _reap_group(proc.pid)
+    code = proc.returncode
+    return GeneratorResult(
+        exit_code=code if code is not None and code >= 0 else None,
+        timed_out=timed_out,
+        started_at=started_at,
+        finished_at=now(),
+        truncated=tuple(log.name for log in (out, err) if log.dropped),
+    )
+
+
+def _loop(
+    proc: subprocess.Popen[bytes], out: _Log, err: _Log, timeout: float | None,
+    tick: Callable[[], None], tick_interval: float,
+) -> bool:
+    sel = selectors.DefaultSelector()
+    assert proc.stdout is not None and proc.stderr is not None
+    sel.register(proc.stdout, selectors.EVENT_READ, out)
+    sel.register(proc.stderr, selectors.EVENT_READ, err)
+    start = time.monotonic()
+    deadline = start + timeout if timeout else None
+    next_tick = start + tick_interval
+    timed_out = False
+    kill_at: float | None = None
+    drain_until: float | None = None
+    while True:
+        for key, _ in sel.select(timeout=0.1):
+            chunk = os.read(key.fd, 65536)
+            if chunk:
+                key.data.write(chunk)
+            else:
+                sel.unregister(key.fileobj)
+                key.fileobj.close()  # type: ignore[union-attr]
+        moment = time.monotonic()
+        if proc.poll() is not None:
+            if drain_until is None:
+                # Anything the generator left running in its group goes with it.
+                _killpg(proc.pid, signal.SIGKILL)
+                drain_until = moment + 2.0
+            if not sel.get_map() or moment >= drain_until:
+                break
+            continue
+        if deadline is not None and not timed_out and moment >= deadline:
+            timed_out = True
+            _killpg(proc.pid, signal.SIGTERM)
+            kill_at = moment + KILL_GRACE
+        if kill_at is not None and moment >= kill_at:
+            _killpg(proc.pid, signal.SIGKILL)
+            kill_at = None
+        if not timed_out and moment >= next_tick:
+            tick()
+            next_tick = time.monotonic() + tick_interval
+    for key in list(sel.get_map().values()):
+        key.fileobj.close()  # type: ignore[union-attr]
+    sel.close()
+    return timed_out

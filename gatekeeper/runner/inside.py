@@ -1,0 +1,87 @@
+"""The shim that runs first inside the sandbox: loopback up, egress probe, then the generator.
+
+Standard library only, started as `python -I`. In a PID namespace it is PID 1: it forwards
+termination signals to the generator and reaps orphans; when it exits the kernel ends every
+process left in the namespace, so a killed run leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+
+from gatekeeper.runner.egress import bring_loopback_up, probe
+
+EXIT_NOT_ISOLATED = 97  # the probe found a way out although isolation was required
+EXIT_NOT_FOUND = 127
+EXIT_NOT_EXECUTABLE = 126
+
+
+def _write_json(path: str, obj: object) -> None:
+    folder = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".probe.", suffix=".tmp", dir=folder)
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        json.dump(obj, handle, indent=2)
+        handle.write("\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def _supervise(command: list[str]) -> int:
+    child: subprocess.Popen[bytes] | None = None
+
+    def forward(signum: int, _frame: object) -> None:
+        if child is not None:
+            try:
+                os.kill(child.pid, signum)
+            except ProcessLookupError:
+                pass
+
+    # Installed before the child exists: PID 1 ignores any signal it has no handler for.
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, forward)
+    try:
+        child = subprocess.Popen(command)
+    except FileNotFoundError:
+        print(f"gatekeeper sandbox: command not found: {command[0]}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    except PermissionError:
+        print(f"gatekeeper sandbox: command not executable: {command[0]}", file=sys.stderr)
+        return EXIT_NOT_EXECUTABLE
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            return 0
+        except InterruptedError:
+            continue
+        if pid == child.pid:
+            return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+
+
+def main(argv: list[str]) -> int:
+    """`inside --probe-out FILE [--require-denied] -- COMMAND...`: probe, then run and supervise COMMAND."""
+    if "--" not in argv:
+        print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] -- COMMAND", file=sys.stderr)
+        return 2
+    split = argv.index("--")
+    options, command = argv[:split], argv[split + 1 :]
+    probe_out = options[options.index("--probe-out") + 1]
+    loopback_error = bring_loopback_up()
+    result = probe()
+    result["loopback_error"] = loopback_error
+    _write_json(probe_out, result)
+    if "--require-denied" in options and result["network"] != "denied":
+        print(
+            "gatekeeper sandbox: the network is not isolated inside the sandbox "
+            f"(interfaces up: {result.get('interfaces_up')}, routes out: {result.get('routes_out')}); "
+            "refusing to run the generator",
+            file=sys.stderr,
+        )
+        return EXIT_NOT_ISOLATED
+    return _supervise(command)

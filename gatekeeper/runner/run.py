@@ -1,0 +1,280 @@
+"""Orchestration of one run: created → cloned → generating → captured → packeted → done.
+
+Every stage change is written to state.json before the next stage starts, so a run killed at
+any moment can be resumed from what is on disk (`resume`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gatekeeper.errors import ExitCode, RunError, UsageError
+from gatekeeper.runner import checkpoint, generator, rundir, sandbox, workspace
+from gatekeeper.runner import env as genenv
+from gatekeeper.runner.rundir import RunDir, now, write_state
+
+Progress = Callable[[str], None]
+MODEL_REPORT_MAX = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class RunRequest:
+    """What `gatekeeper run` was asked to do."""
+
+    command: tuple[str, ...]
+    repo: str = "."
+    ref: str | None = None
+    model: str | None = None
+    sandbox: str = "auto"
+    timeout: float | None = None
+    checkpoint_interval: float = 30.0
+    pass_env: tuple[str, ...] = ()
+    policy: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """The summary of a finished run (what `run --format json` prints)."""
+
+    run_id: str
+    run_dir: Path
+    state: Mapping[str, Any] = field(repr=False)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        """OK when the generator exited 0 in time; FAILED when it did not (the packet is written either way)."""
+        gen = self.state["generator"]
+        return ExitCode.OK if gen["exit_code"] == 0 and not gen["timed_out"] else ExitCode.FAILED
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.state
+        return {
+            "run_id": self.run_id,
+            "run_dir": str(self.run_dir),
+            "patch": str(self.run_dir / "patch.diff"),
+            "packet": str(self.run_dir / "packet.json"),
+            "stage": s["stage"],
+            "ok": self.exit_code == ExitCode.OK,
+            "repository": s["repository"],
+            "generator": s["generator"],
+            "sandbox": s["sandbox"],
+            "model": s["model"],
+            "diff": s.get("diff"),
+            "checkpoints": len(s["checkpoints"]),
+            "attempts": s["attempts"],
+            "logs": {"stdout": str(self.run_dir / "logs" / "stdout.log"),
+                     "stderr": str(self.run_dir / "logs" / "stderr.log"),
+                     "truncated": s.get("logs_truncated", [])},
+            "warnings": s.get("warnings", []),
+        }
+
+
+def _check(request: RunRequest) -> None:
+    if not request.command:
+        raise UsageError("no generator command", hint="put the command after `--`: gatekeeper run -- COMMAND [ARG]...")
+    if request.timeout is not None and request.timeout <= 0:
+        raise UsageError("the timeout must be positive", where="--timeout")
+    if request.checkpoint_interval <= 0:
+        raise UsageError("the checkpoint interval must be positive", where="--checkpoint-interval")
+    genenv.check_names(request.pass_env)
+
+
+def _rules(policy_dir: str) -> Any:
+    from gatekeeper.classify import load_rules
+
+    return load_rules(Path(policy_dir))
+
+
+def start(request: RunRequest, *, out: Path | None, environ: Mapping[str, str], progress: Progress) -> RunResult:
+    """Start a new run and take it to the end (raises GatekeeperError when it cannot)."""
+    from gatekeeper.config import resolve_policy_dir
+
+    _check(request)
+    policy_dir = resolve_policy_dir(request.policy).resolve()
+    rules = _rules(str(policy_dir))  # bad rules fail before anything runs
+    box = sandbox.select(request.sandbox)
+    run = rundir.create(out if out is not None else rundir.default_runs_root(environ))
+    progress(f"run {run.run_id}: run directory {run.path}")
+    state: dict[str, Any] = {
+        "state_version": rundir.STATE_VERSION,
+        "run_id": run.run_id,
+        "stage": "created",
+        "created_at": now(),
+        "request": {
+            "repo": request.repo, "repo_url": workspace.repo_url(request.repo), "ref": request.ref,
+            "command": list(request.command), "model": request.model, "sandbox": request.sandbox,
+            "timeout": request.timeout, "checkpoint_interval": request.checkpoint_interval,
+            "pass_env": list(request.pass_env), "policy_dir": str(policy_dir),
+        },
+        "repository": None, "sandbox": None, "generator": None, "attempts": 0, "checkpoints": [],
+        "model": {"requested": request.model, "reported": None, "reported_by": None},
+        "diff": None, "logs_truncated": [], "warnings": [],
+    }
+    with rundir.Lock(run):
+        write_state(run, state)
+        try:
+            _clone(run, state, progress)
+        except RunError:
+            shutil.rmtree(run.path, ignore_errors=True)  # nothing to resume from a run that never had a base
+            raise
+        return _proceed(run, state, rules, box, environ, progress, resuming=False)
+
+
+def resume(run_id: str, *, out: Path | None, environ: Mapping[str, str], progress: Progress) -> RunResult:
+    """Finish an interrupted run from its last recorded stage and checkpoint."""
+    run = rundir.existing(out if out is not None else rundir.default_runs_root(environ), run_id)
+    with rundir.Lock(run):
+        state = rundir.read_state(run)
+        progress(f"run {run_id}: resuming at stage {state['stage']}")
+        if state["stage"] == "done":
+            return RunResult(run.run_id, run.path, state)
+        req = state["request"]
+        rules = _rules(req["policy_dir"])
+        box = sandbox.select(req["sandbox"])
+        if state["stage"] == "created":
+            _clone(run, state, progress)
+        return _proceed(run, state, rules, box, environ, progress, resuming=True)
+
+
+def _clone(run: RunDir, state: dict[str, Any], progress: Progress) -> None:
+    req = state["request"]
+    shutil.rmtree(run.workspace, ignore_errors=True)
+    progress(f"cloning {req['repo_url']}" + (f" at {req['ref']}" if req["ref"] else ""))
+    repo = workspace.clone(req["repo_url"], req["ref"], run)
+    state["repository"] = repo.to_dict()
+    state["stage"] = "cloned"
+    write_state(run, state)
+    progress(f"base {repo.base_ref} at {repo.base_commit[:12]}, run branch {repo.run_branch}")
+
+
+def _proceed(
+    run: RunDir, state: dict[str, Any], rules: Any, box: sandbox.Sandbox, environ: Mapping[str, str],
+    progress: Progress, *, resuming: bool,
+) -> RunResult:
+    if state["stage"] in ("cloned", "generating"):
+        _generate(run, state, box, environ, progress, resuming=resuming)
+    if state["stage"] == "captured":
+        _packet(run, state, rules, progress)
+    if state["stage"] == "packeted":
+        state["stage"] = "done"
+        write_state(run, state)
+    return RunResult(run.run_id, run.path, state)
+
+
+def _generate(
+    run: RunDir, state: dict[str, Any], box: sandbox.Sandbox, environ: Mapping[str, str], progress: Progress,
+    *, resuming: bool,
+) -> None:
+    req, repo = state["request"], workspace.Repository(**state["repository"])
+    if resuming:
+        last = checkpoint.last(run, state["checkpoints"])
+        progress("restoring the workspace from " + (f"checkpoint {last.name}" if last else "the base"))
+        workspace.restore(run, repo, last)
+    generator_env = genenv.build(
+        environ, home=run.home, run_id=run.run_id, model=req["model"], model_report=run.model_report,
+        pass_env=req["pass_env"],
+    )
+    for name in generator_env.missing:
+        _warn(state, f"--pass-env {name}: not set in the environment, not passed", progress)
+    state["stage"] = "generating"
+    state["attempts"] += 1
+    write_state(run, state)
+    run.probe.unlink(missing_ok=True)
+    argv = sandbox.wrap(box, run.probe, tuple(req["command"]))
+
+    def tick() -> None:
+        entry = checkpoint.take(run, repo.base_commit, state["checkpoints"])
+        if entry is not None:
+            state["checkpoints"].append(entry)
+            write_state(run, state)
+            progress(f"checkpoint {entry['seq']:04d} ({entry['bytes']} bytes)")
+
+    progress(f"generator starting in sandbox {box.backend} (attempt {state['attempts']}): {' '.join(req['command'])}")
+    result = generator.run(
+        argv, cwd=run.workspace, env=generator_env.values, logs=run.logs, timeout=req["timeout"], tick=tick,
+        tick_interval=req["checkpoint_interval"], attempt=state["attempts"],
+    )
+    probe = _read_probe(run, box)
+    state["sandbox"] = {
+        # Without a sandbox nothing holds the network closed, whatever the probe saw at the start.
+        "backend": box.backend, "network": probe["network"] if box.isolates else "unrestricted", "egress_checked": bool(probe["egress_checked"]),
+        "env_passed": generator_env.names,
+    }
+    state["generator"] = {
+        "command": list(req["command"]), "exit_code": result.exit_code, "timed_out": result.timed_out,
+        "started_at": result.started_at, "finished_at": result.finished_at,
+    }
+    state["logs_truncated"] = sorted(set(state["logs_truncated"]) | set(result.truncated))
+    state["model"] = {"requested": req["model"], **_model_report(run, state, progress)}
+    progress(
+        f"generator finished: exit code {result.exit_code}" + (" (timed out)" if result.timed_out else "")
+        + f"; network {probe['network']}"
+    )
+    snap = workspace.capture(run, repo.base_commit)
+    state["patch"] = {"sha256": snap.sha256, "bytes": snap.bytes}
+    state["stage"] = "captured"
+    write_state(run, state)
+    progress(f"patch {run.patch} ({snap.bytes} bytes)")
+
+
+def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
+    try:
+        probe = json.loads(run.probe.read_text(encoding="ascii"))
+    except (OSError, ValueError):
+        raise RunError(
+            f"the sandbox ({box.backend}) did not start the generator: no egress check was recorded",
+            where=str(run.logs / "stderr.log"), hint="read the log for the sandbox's error; resume with --resume",
+        ) from None
+    if box.isolates and probe.get("network") != "denied":
+        raise RunError(
+            f"the {box.backend} sandbox left a way out (interfaces up: {probe.get('interfaces_up')}, "
+            f"routes out: {probe.get('routes_out')}); the generator was not run",
+            where=str(run.probe), hint="fix the sandbox setup or pass --sandbox none explicitly",
+        )
+    return probe
+
+
+def _model_report(run: RunDir, state: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    nothing = {"reported": None, "reported_by": None}
+    try:
+        if run.model_report.stat().st_size > MODEL_REPORT_MAX:
+            _warn(state, "the model report is too large; ignored", progress)
+            return nothing
+        doc = json.loads(run.model_report.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return nothing
+    except (OSError, ValueError) as exc:
+        _warn(state, f"the model report is not JSON ({exc}); ignored", progress)
+        return nothing
+    model = doc.get("model") if isinstance(doc, dict) else None
+    if not isinstance(model, str) or not model.strip() or len(model) > 200:
+        _warn(state, 'the model report has no usable "model" string; ignored', progress)
+        return nothing
+    return {"reported": model.strip(), "reported_by": "generator"}
+
+
+def _warn(state: dict[str, Any], text: str, progress: Progress) -> None:
+    state.setdefault("warnings", []).append(text)
+    progress(f"warning: {text}")
+
+
+def _packet(run: RunDir, state: dict[str, Any], rules: Any, progress: Progress) -> None:
+    from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
+
+    derived = derive(run.patch, rules)
+    packet = build_packet(
+        derived, rules, run_id=run.run_id, model_requested=state["model"]["requested"],
+        model_reported=state["model"]["reported"], reported_by=state["model"]["reported_by"],
+        repository=state["repository"], generator=state["generator"], sandbox=state["sandbox"],
+        checkpoints=state["checkpoints"], bundle_revision=read_bundle_revision(Path(state["request"]["policy_dir"])),
+    )
+    write_packet(run.packet, packet)
+    state["diff"] = {k: derived.diff[k] for k in ("sha256", "bytes", "file_count", "additions", "deletions")}
+    state["stage"] = "packeted"
+    write_state(run, state)
+    progress(f"packet {run.packet} ({derived.diff['file_count']} files)")

@@ -1,0 +1,176 @@
+"""The run directory: where a run lives, its id, its lock, and its state file.
+
+Layout of `<runs>/<run_id>/`: state.json (stage, request, results so far), workspace/ (the clone),
+home/ (the generator's HOME), logs/{stdout,stderr}.log, checkpoints/NNNN.diff, sandbox-probe.json,
+model-report.json (written by the generator, optional), patch.diff, packet.json.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from gatekeeper.atomic import write_json_atomic
+from gatekeeper.errors import InputFileError, RunError, UsageError
+
+STAGES: tuple[str, ...] = ("created", "cloned", "generating", "captured", "packeted", "done")
+STATE_VERSION = 1
+_RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\Z")
+
+
+def now() -> str:
+    """The current UTC time as RFC 3339 with `+00:00`."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def new_run_id() -> str:
+    """A sortable, unguessable run id: UTC timestamp plus 32 random bits."""
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(4)
+
+
+def default_runs_root(env: dict[str, str] | os._Environ[str] = os.environ) -> Path:
+    """`$XDG_STATE_HOME/gatekeeper/runs`, else `~/.local/state/gatekeeper/runs` (never /tmp)."""
+    state = env.get("XDG_STATE_HOME")
+    if state and os.path.isabs(state):
+        return Path(state) / "gatekeeper" / "runs"
+    return Path.home() / ".local" / "state" / "gatekeeper" / "runs"
+
+
+@dataclass(frozen=True, slots=True)
+class RunDir:
+    """Paths of one run's directory."""
+
+    root: Path
+    run_id: str
+
+    @property
+    def path(self) -> Path:
+        return self.root / self.run_id
+
+    @property
+    def state(self) -> Path:
+        return self.path / "state.json"
+
+    @property
+    def workspace(self) -> Path:
+        return self.path / "workspace"
+
+    @property
+    def home(self) -> Path:
+        return self.path / "home"
+
+    @property
+    def logs(self) -> Path:
+        return self.path / "logs"
+
+    @property
+    def checkpoints(self) -> Path:
+        return self.path / "checkpoints"
+
+    @property
+    def probe(self) -> Path:
+        return self.path / "sandbox-probe.json"
+
+    @property
+    def model_report(self) -> Path:
+        return self.path / "model-report.json"
+
+    @property
+    def patch(self) -> Path:
+        return self.path / "patch.diff"
+
+    @property
+    def packet(self) -> Path:
+        return self.path / "packet.json"
+
+    @property
+    def git_config_copy(self) -> Path:
+        return self.path / "workspace-git-config"
+
+    @property
+    def checkpoint_index(self) -> Path:
+        return self.path / "checkpoint.index"
+
+
+def create(root: Path) -> RunDir:
+    """Make a fresh run directory under `root`."""
+    root = root.expanduser().resolve()
+    for _ in range(5):
+        run = RunDir(root, new_run_id())
+        try:
+            run.path.mkdir(parents=True, exist_ok=False)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise RunError(f"cannot create the run directory: {exc.strerror}", where=str(run.path),
+                           hint="pass --out DIR naming a writable folder") from exc
+        for sub in (run.home, run.logs, run.checkpoints):
+            sub.mkdir()
+        return run
+    raise RunError("cannot pick a free run id", where=str(root))
+
+
+def existing(root: Path, run_id: str) -> RunDir:
+    """The run directory of `run_id` under `root` (raises UsageError when there is none)."""
+    if not _RUN_ID.match(run_id):
+        raise UsageError(f"not a run id: {run_id!r}", where="--resume",
+                         hint="pass the run_id that `gatekeeper run` printed, e.g. 20260101T000000Z-0a1b2c3d")
+    run = RunDir(root.expanduser().resolve(), run_id)
+    if not run.state.is_file():
+        raise UsageError(f"no run {run_id} here", where=str(run.path),
+                         hint="pass --out DIR if the run was started with --out")
+    return run
+
+
+class Lock:
+    """An exclusive lock on a run directory, held while a runner works on it (released on death)."""
+
+    def __init__(self, run: RunDir) -> None:
+        self._path = run.path / ".lock"
+        self._fd: int | None = None
+
+    def __enter__(self) -> Lock:
+        fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RunError("the run is in use by another gatekeeper process", where=str(self._path.parent),
+                           hint="wait for it to finish, or stop it before resuming") from None
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def write_state(run: RunDir, state: dict[str, Any]) -> None:
+    """Persist the state atomically, stamping `updated_at`."""
+    state["updated_at"] = now()
+    write_json_atomic(run.state, state)
+
+
+def read_state(run: RunDir) -> dict[str, Any]:
+    """Load state.json (raises RunError when it is unreadable or from an unknown version)."""
+    try:
+        state = json.loads(run.state.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputFileError(f"cannot read the run state: {exc}", where=str(run.state)) from exc
+    if not isinstance(state, dict) or state.get("state_version") != STATE_VERSION or state.get("stage") not in STAGES:
+        raise RunError("the run state is not one this version understands", where=str(run.state),
+                       hint="start a new run")
+    return state
+
+
+def stage_reached(state: dict[str, Any], stage: str) -> bool:
+    """Whether the run has got at least as far as `stage`."""
+    return STAGES.index(state["stage"]) >= STAGES.index(stage)

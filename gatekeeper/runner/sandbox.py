@@ -1,0 +1,109 @@
+"""Sandbox backends: how the generator's command line is wrapped so it gets no network.
+
+`unshare` (util-linux) and `bwrap` (bubblewrap) give the generator its own network namespace
+(only loopback) and its own PID namespace (killing the sandbox's first process ends everything
+in it). `none` isolates nothing and is used only when asked for by name.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from gatekeeper.errors import RunError, UsageError
+
+BACKENDS: tuple[str, ...] = ("auto", "unshare", "bwrap", "none")
+_PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
+
+
+@dataclass(frozen=True, slots=True)
+class Sandbox:
+    """A chosen backend and the argv prefix that enters it."""
+
+    backend: str  # "unshare" | "bwrap" | "none"
+    prefix: tuple[str, ...]
+
+    @property
+    def isolates(self) -> bool:
+        """Whether this backend promises a network namespace without a way out."""
+        return self.backend != "none"
+
+
+def _unshare_prefix() -> tuple[str, ...] | None:
+    exe = shutil.which("unshare")
+    if exe is None:
+        return None
+    # Without root, a user namespace mapping us to root grants the namespace rights we need.
+    user = () if os.geteuid() == 0 else ("--map-root-user",)
+    # --kill-child: the namespace's PID 1 is killed when unshare dies (and unshare dies with the runner).
+    return (exe, "--net", *user, "--pid", "--fork", "--kill-child", "--")
+
+
+def _bwrap_prefix() -> tuple[str, ...] | None:
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return None
+    return (
+        exe, "--unshare-net", "--unshare-pid", "--die-with-parent",
+        "--dev-bind", "/", "/", "--proc", "/proc", "--",
+    )
+
+
+@cache
+def _works(prefix: tuple[str, ...]) -> str | None:
+    """None when a trivial command runs inside `prefix`, else why not (cached per process)."""
+    try:
+        done = subprocess.run(
+            [*prefix, sys.executable, "-I", "-c", "pass"],
+            stdin=subprocess.DEVNULL, capture_output=True, timeout=20,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return str(exc)
+    if done.returncode != 0:
+        lines = done.stderr.decode(errors="replace").strip().splitlines()
+        return lines[-1] if lines else f"exit code {done.returncode}"
+    return None
+
+
+def select(requested: str) -> Sandbox:
+    """The backend for `--sandbox requested`; fails closed (RunError) when it cannot isolate."""
+    if requested not in BACKENDS:
+        raise UsageError(f"unknown sandbox backend {requested!r}", hint=f"use one of {', '.join(BACKENDS)}")
+    if requested == "none":
+        return Sandbox("none", ())
+    finders = {"bwrap": _bwrap_prefix, "unshare": _unshare_prefix}
+    order = ("bwrap", "unshare") if requested == "auto" else (requested,)
+    problems = []
+    for name in order:
+        prefix = finders[name]()
+        if prefix is None:
+            problems.append(f"{name}: not installed")
+            continue
+        why = _works(prefix)
+        if why is None:
+            return Sandbox(name, prefix)
+        problems.append(f"{name}: {why}")
+    raise RunError(
+        "cannot isolate the generator: no sandbox backend works here (" + "; ".join(problems) + ")",
+        where=f"--sandbox {requested}",
+        hint="install bubblewrap or util-linux unshare with user namespaces enabled, "
+        "or pass --sandbox none to run WITHOUT isolation (the packet then says network: unrestricted)",
+    )
+
+
+def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...]) -> list[str]:
+    """The full argv: sandbox prefix, the probing shim, then the generator command."""
+    shim = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from gatekeeper.runner.inside import main; "
+        "sys.exit(main(sys.argv[2:]))"
+    )
+    require = ["--require-denied"] if sandbox.isolates else []
+    return [
+        *sandbox.prefix, sys.executable, "-I", "-c", shim, _PACKAGE_PARENT,
+        "--probe-out", str(probe_out), *require, "--", *command,
+    ]

@@ -1,0 +1,205 @@
+"""The workspace: a shallow clone at the base, a run branch, and the patch of whatever changed.
+
+The runner's own git commands run with the global and system config switched off and hooks
+disabled, and the clone's `.git/config` is put back from the runner's copy before each of them,
+so a generator cannot plant a filter or hook that the runner would execute outside the sandbox.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from gatekeeper.errors import RunError
+from gatekeeper.runner.rundir import RunDir
+
+_FULL_SHA = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
+_SAFE_GIT = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotePath=true")
+DIFF_ARGS = ("diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "-M")
+
+
+@dataclass(frozen=True, slots=True)
+class Repository:
+    """Where the base came from, as the packet records it."""
+
+    url: str
+    base_ref: str
+    base_commit: str
+    run_branch: str
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A patch file the runner wrote, with its digest."""
+
+    path: Path
+    sha256: str
+    bytes: int
+
+
+def repo_url(repo: str) -> str:
+    """What to clone: `file://` for a local path (so --depth works), otherwise the URL as given."""
+    if "://" in repo:
+        return repo
+    local = Path(repo).expanduser()
+    if local.exists() or not re.match(r"[^/]+:", repo):
+        return "file://" + str(local.resolve())
+    return repo  # scp-like `host:path`
+
+
+def _clone_env() -> dict[str, str]:
+    # The caller's own git setup (credentials, proxies) applies to the clone, but never a prompt.
+    return {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+
+
+def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(run.home),
+        "LC_ALL": "C",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_TERMINAL_PROMPT": "0",
+    }
+    env.update(extra or {})
+    return env
+
+
+def _git(args: Sequence[str], *, cwd: Path, env: Mapping[str, str], what: str, where: str) -> str:
+    try:
+        done = subprocess.run(["git", *_SAFE_GIT, *args], cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
+                              capture_output=True)
+    except OSError as exc:
+        raise RunError(f"cannot run git: {exc.strerror}", where=where, hint="install git") from exc
+    if done.returncode != 0:
+        lines = [ln for ln in done.stderr.decode(errors="replace").splitlines() if ln.strip()]
+        detail = lines[-1].strip() if lines else f"git exit code {done.returncode}"
+        raise RunError(f"{what}: {detail}", where=where)
+    return done.stdout.decode(errors="replace").strip()
+
+
+def _guard_config(run: RunDir) -> None:
+    saved = run.git_config_copy
+    if saved.is_file():
+        shutil.copyfile(saved, run.workspace / ".git" / "config")
+
+
+def clone(url: str, ref: str | None, run: RunDir) -> Repository:
+    """Clone `url` at `ref` (branch, tag or full commit id; default: its HEAD) shallowly; make the run branch."""
+    dest = run.workspace
+    env = _clone_env()
+    hint = "check that --repo names a git repository (local path or URL) and --ref exists in it"
+    try:
+        if ref is not None and _FULL_SHA.match(ref):
+            dest.mkdir()
+            _git(["init", "-q"], cwd=dest, env=env, what="cannot create the workspace", where=str(dest))
+            _git(["fetch", "-q", "--depth", "1", "--no-tags", url, ref], cwd=dest, env=env,
+                 what=f"cannot fetch commit {ref}", where=url)
+            _git(["checkout", "-q", "--detach", "FETCH_HEAD"], cwd=dest, env=env,
+                 what="cannot check out the base", where=str(dest))
+        else:
+            branch = ["--branch", ref] if ref is not None else []
+            _git(["clone", "-q", "--depth", "1", "--no-tags", "--single-branch", *branch, "--", url, str(dest)],
+                 cwd=run.path, env=env, what="cannot clone the repository", where=url)
+    except RunError as exc:
+        raise RunError(exc.what, where=exc.where, hint=hint) from None
+    local = _local_env(run)
+    base = _git(["rev-parse", "HEAD"], cwd=dest, env=local, what="no base commit", where=str(dest))
+    if ref is None:
+        try:
+            ref = _git(["symbolic-ref", "--short", "HEAD"], cwd=dest, env=local, what="", where="")
+        except RunError:
+            ref = "HEAD"
+    run_branch = f"gatekeeper/run/{run.run_id}"
+    _git(["checkout", "-q", "-b", run_branch], cwd=dest, env=local, what="cannot create the run branch",
+         where=str(dest))
+    shutil.copyfile(dest / ".git" / "config", run.git_config_copy)
+    return Repository(url=url, base_ref=ref, base_commit=base, run_branch=run_branch)
+
+
+def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str]) -> Snapshot:
+    """Write `git diff --cached --binary base` to `dest` atomically, hashing as it streams."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+    digest, size = hashlib.sha256(), 0
+    try:
+        with os.fdopen(fd, "wb") as out:
+            proc = subprocess.Popen(["git", *_SAFE_GIT, *DIFF_ARGS, base, "--"], cwd=run.workspace,
+                                    env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE)
+            assert proc.stdout is not None
+            for chunk in iter(lambda: proc.stdout.read(1 << 20), b""):  # type: ignore[union-attr]
+                digest.update(chunk)
+                size += len(chunk)
+                out.write(chunk)
+            err = proc.stderr.read() if proc.stderr else b""
+            if proc.wait() != 0:
+                raise RunError(f"git diff failed: {err.decode(errors='replace').strip()}", where=str(run.workspace))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, dest)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return Snapshot(path=dest, sha256=digest.hexdigest(), bytes=size)
+
+
+def capture(run: RunDir, base: str) -> Snapshot:
+    """Stage everything in the workspace and write patch.diff (the diff against `base`)."""
+    _guard_config(run)
+    env = _local_env(run)
+    _git(["add", "-A"], cwd=run.workspace, env=env, what="cannot stage the changes", where=str(run.workspace))
+    return _stream_patch(run, base, run.patch, env)
+
+
+def snapshot(run: RunDir, base: str, dest: Path) -> Snapshot:
+    """The workspace diff against `base` into `dest`, through a private index (the workspace's is untouched)."""
+    env = _local_env(run, {"GIT_INDEX_FILE": str(run.checkpoint_index)})
+    if not run.checkpoint_index.exists():
+        _git(["read-tree", base], cwd=run.workspace, env=env, what="cannot prepare the checkpoint index",
+             where=str(run.workspace))
+    _git(["add", "-A"], cwd=run.workspace, env=env, what="cannot snapshot the workspace", where=str(run.workspace))
+    return _stream_patch(run, base, dest, env)
+
+
+def _usable(run: RunDir, repo: Repository) -> bool:
+    if not (run.workspace / ".git").is_dir():
+        return False
+    try:
+        _git(["cat-file", "-e", f"{repo.base_commit}^{{commit}}"], cwd=run.workspace, env=_local_env(run),
+             what="", where="")
+    except RunError:
+        return False
+    return True
+
+
+def restore(run: RunDir, repo: Repository, checkpoint: Path | None) -> None:
+    """Put the workspace back to the base plus `checkpoint` (re-cloning the base commit when needed)."""
+    env = _local_env(run)
+    if _usable(run, repo):
+        _guard_config(run)
+        _git(["checkout", "-q", "-f", "-B", repo.run_branch, repo.base_commit], cwd=run.workspace, env=env,
+             what="cannot reset the workspace", where=str(run.workspace))
+        _git(["clean", "-ffdxq"], cwd=run.workspace, env=env, what="cannot clean the workspace",
+             where=str(run.workspace))
+    else:
+        shutil.rmtree(run.workspace, ignore_errors=True)
+        # Same run id, so the fresh clone's run branch has the recorded name.
+        clone(repo.url, repo.base_commit, run)
+    run.checkpoint_index.unlink(missing_ok=True)
+    if checkpoint is not None and checkpoint.stat().st_size > 0:
+        _git(["apply", "--binary", "--whitespace=nowarn", str(checkpoint)], cwd=run.workspace, env=env,
+             what=f"cannot apply the checkpoint {checkpoint.name}", where=str(run.workspace))

@@ -1,0 +1,219 @@
+"""`gatekeeper run` end to end: model fields, timeout, failing generator, empty change, bad repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gitrepo import GitRepo
+
+from gatekeeper.runner import env as genenv
+from gatekeeper.runner import rundir
+
+
+RULES = """version: 1
+rules:
+  - id: t.ci
+    bucket: ci
+    description: CI workflows
+    match: [".github/workflows/**"]
+  - id: t.deps
+    bucket: deps
+    description: manifests
+    match: ["go.mod", "package.json"]
+  - id: t.src
+    bucket: src
+    description: everything else
+    match: ["**"]
+"""
+
+
+@pytest.fixture(autouse=True)
+def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small bundle in the working folder: the runner finds `./policies` like a user's checkout would.
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / ".manifest").write_text('{"revision": "runner-test", "roots": ["gatekeeper"]}')
+    (tmp_path / "policies" / "classification.yaml").write_text(RULES)
+    monkeypatch.chdir(tmp_path)
+
+
+def gk(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run the gatekeeper CLI as a real subprocess (in the test's folder, so it uses the test bundle)."""
+    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], capture_output=True, text=True,
+                          env=env if env is not None else dict(os.environ), timeout=timeout)
+
+
+def sample_repo(tmp_path: Path) -> Path:
+    repo = GitRepo(tmp_path / "origin")
+    repo.write("src/app.py", "print('hello')\n")
+    repo.write("README.md", "# sample\n")
+    repo.commit()
+    return repo.root
+
+
+def run_json(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, dict, str]:
+    repo = sample_repo(tmp_path)
+    done = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+              "--checkpoint-interval", "0.2", "--format", "json", *args, env=env)
+    summary = json.loads(done.stdout) if done.stdout.strip() else {}
+    return done.returncode, summary, done.stderr
+
+
+def packet_of(summary: dict) -> dict:
+    return json.loads(Path(summary["packet"]).read_text())
+
+
+def test_model_requested_and_reported(tmp_path: Path) -> None:
+    script = 'echo "{\\"model\\": \\"served-model-7\\"}" > "$GATEKEEPER_MODEL_REPORT"; echo "$GATEKEEPER_MODEL" > asked.txt'
+    code, summary, _ = run_json(tmp_path, "--model", "requested-model", "--", "sh", "-c", script)
+    assert code == 0
+    packet = packet_of(summary)
+    assert packet["model"] == {"requested": "requested-model", "reported": "served-model-7", "reported_by": "generator"}
+    assert "+requested-model" in Path(summary["patch"]).read_text()
+    assert packet["run_id"] == summary["run_id"]
+    for key in ("run_dir", "patch", "packet"):
+        assert Path(summary[key]).is_absolute() and Path(summary[key]).exists()
+
+
+def test_model_not_reported_is_null(tmp_path: Path) -> None:
+    code, summary, _ = run_json(tmp_path, "--", "sh", "-c", 'env > seen.txt')
+    assert code == 0
+    packet = packet_of(summary)
+    assert packet["model"] == {"requested": None, "reported": None, "reported_by": None}
+    seen = Path(summary["patch"]).read_text()
+    assert "GATEKEEPER_MODEL=" not in seen and "GATEKEEPER_MODEL_REPORT=" in seen
+
+
+def test_unusable_model_report_is_ignored_with_a_warning(tmp_path: Path) -> None:
+    code, summary, stderr = run_json(tmp_path, "--model", "m", "--", "sh", "-c", 'echo "not json" > "$GATEKEEPER_MODEL_REPORT"')
+    assert code == 0
+    assert packet_of(summary)["model"]["reported"] is None
+    assert any("model report" in w for w in summary["warnings"]) and "warning" in stderr
+
+
+def test_timeout_kills_the_whole_group_and_keeps_the_work(tmp_path: Path) -> None:
+    began = time.monotonic()
+    code, summary, _ = run_json(
+        tmp_path, "--timeout", "1", "--", "sh", "-c", "echo partial > partial.txt; sleep 61.5 & sleep 61.5; echo late > late.txt"
+    )
+    assert time.monotonic() - began < 20
+    assert code == 1
+    gen = packet_of(summary)["generator"]
+    assert gen["timed_out"] is True and gen["exit_code"] != 0
+    patch = Path(summary["patch"]).read_text()
+    assert "partial.txt" in patch and "late.txt" not in patch
+    leftover = subprocess.run(["pgrep", "-f", "sleep 61.5"], capture_output=True, text=True)
+    assert leftover.stdout.strip() == ""
+
+
+def test_failing_generator_still_gets_a_marked_packet(tmp_path: Path) -> None:
+    code, summary, stderr = run_json(tmp_path, "--", "sh", "-c", "echo half > half.txt; echo boom >&2; exit 3")
+    assert code == 1
+    packet = packet_of(summary)
+    assert packet["generator"]["exit_code"] == 3 and packet["generator"]["timed_out"] is False
+    assert [f["path"] for f in packet["files"]] == ["half.txt"]
+    assert "boom" in (Path(summary["run_dir"]) / "logs" / "stderr.log").read_text()
+    for stamp in (packet["generator"]["started_at"], packet["generator"]["finished_at"]):
+        assert stamp.endswith("+00:00")
+
+
+def test_missing_command_is_exit_127_in_the_packet(tmp_path: Path) -> None:
+    code, summary, _ = run_json(tmp_path, "--", "no-such-generator-command")
+    assert code == 1
+    assert packet_of(summary)["generator"]["exit_code"] == 127
+
+
+def test_empty_change(tmp_path: Path) -> None:
+    code, summary, _ = run_json(tmp_path, "--", "true")
+    assert code == 0
+    assert Path(summary["patch"]).read_bytes() == b""
+    packet = packet_of(summary)
+    assert packet["diff"]["file_count"] == 0 and packet["files"] == []
+    state = json.loads((Path(summary["run_dir"]) / "state.json").read_text())
+    assert state["stage"] == "done" and state["checkpoints"] == []
+
+
+def test_repository_and_ref_recorded(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "origin")
+    repo.write("a.txt", "one\n")
+    first = repo.commit("one")
+    repo.git("branch", "feature")
+    repo.write("a.txt", "two\n")
+    repo.commit("two")
+    out = tmp_path / "runs"
+    done = gk("run", "--repo", str(repo.root), "--ref", "feature", "--out", str(out), "--sandbox", "unshare",
+              "--format", "json", "--", "sh", "-c", "cat a.txt > seen.txt")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    packet = packet_of(summary)
+    assert packet["repository"]["base_ref"] == "feature"
+    assert packet["repository"]["base_commit"] == first
+    assert packet["repository"]["url"] == "file://" + str(repo.root.resolve())
+    assert packet["repository"]["run_branch"] == f"gatekeeper/run/{summary['run_id']}"
+    assert "+one" in Path(summary["patch"]).read_text()
+    by_commit = gk("run", "--repo", str(repo.root), "--ref", first, "--out", str(out), "--sandbox", "unshare",
+                   "--format", "json", "--", "true")
+    assert by_commit.returncode == 0, by_commit.stderr
+    assert packet_of(json.loads(by_commit.stdout))["repository"]["base_commit"] == first
+
+
+@pytest.mark.parametrize("repo_arg", ["missing-folder", "file:///nonexistent/gatekeeper-test-repo"])
+def test_uncloneable_repository_is_exit_2(tmp_path: Path, repo_arg: str) -> None:
+    target = str(tmp_path / repo_arg) if "://" not in repo_arg else repo_arg
+    out = tmp_path / "runs"
+    done = gk("run", "--repo", target, "--out", str(out), "--sandbox", "unshare", "--", "true")
+    assert done.returncode == 2
+    assert "cannot clone the repository" in done.stderr and "--repo" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_unknown_ref_is_exit_2(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    done = gk("run", "--repo", str(repo), "--ref", "no-such-branch", "--out", str(tmp_path / "runs"),
+              "--sandbox", "unshare", "--", "true")
+    assert done.returncode == 2 and "no-such-branch" in done.stderr
+
+
+def test_usage_errors(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    no_command = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"))
+    assert no_command.returncode == 2 and "no generator command" in no_command.stderr
+    bad_name = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--pass-env", "A=B", "--", "true")
+    assert bad_name.returncode == 2 and "--pass-env" in bad_name.stderr
+    bad_resume = gk("run", "--resume", "../etc", "--out", str(tmp_path / "runs"))
+    assert bad_resume.returncode == 2 and "not a run id" in bad_resume.stderr
+    mixed = gk("run", "--resume", "20260101T000000Z-00000000", "--model", "x", "--out", str(tmp_path / "runs"))
+    assert mixed.returncode == 2 and "--resume takes only" in mixed.stderr
+
+
+def test_text_output_and_default_runs_folder(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    done = gk("run", "--repo", str(repo), "--sandbox", "unshare", "--", "sh", "-c", "echo x > x.txt", env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"run_dir:   {tmp_path / 'state' / 'gatekeeper' / 'runs'}/" in done.stdout
+    assert "gatekeeper run: packet" in done.stderr  # progress goes to stderr
+
+
+def test_default_runs_root_is_never_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert rundir.default_runs_root({"XDG_STATE_HOME": "/srv/state"}) == Path("/srv/state/gatekeeper/runs")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    # A relative XDG_STATE_HOME is invalid by the XDG spec and is ignored.
+    assert rundir.default_runs_root({"XDG_STATE_HOME": "rel"}) == tmp_path / ".local/state/gatekeeper/runs"
+
+
+def test_env_allowlist_unit(tmp_path: Path) -> None:
+    caller = {"PATH": "/bin", "LC_ALL": "C", "LANG": "C", "GITHUB_TOKEN": "t", "KEEP": "k", "GATEKEEPER_RUN_ID": "fake"}
+    built = genenv.build(caller, home=tmp_path, run_id="r1", model=None, model_report=tmp_path / "m.json",
+                         pass_env=["KEEP", "ABSENT"])
+    assert built.values["GATEKEEPER_RUN_ID"] == "r1" and built.values["KEEP"] == "k"
+    assert "GITHUB_TOKEN" not in built.values and "GATEKEEPER_MODEL" not in built.values
+    assert built.passed == ("KEEP",) and built.missing == ("ABSENT",)
+    assert built.names == sorted(built.values)
