@@ -205,7 +205,7 @@ def _header_line(s: Section, line: bytes, number: int, fail: _Fail) -> None:
             value = line[len(prefix) :]
             if not MODE.fullmatch(value):
                 raise fail(f"not a file mode: {value[:20]!r}", number)
-            _set_once(s, field, value, number, fail)
+            _set_once(s, field, value, prefix, number, fail)
             return
     for prefix, field in _NAME_LINES.items():
         if line.startswith(prefix):
@@ -213,19 +213,19 @@ def _header_line(s: Section, line: bytes, number: int, fail: _Fail) -> None:
                 value = plain_or_quoted(line[len(prefix) :])
             except QuoteError as exc:
                 raise fail(str(exc), number) from None
-            _set_once(s, field, value, number, fail)
+            _set_once(s, field, value, prefix, number, fail)
             return
     if line.startswith((b"similarity index ", b"dissimilarity index ")):
         match = _PERCENT.fullmatch(line.split(b" ", 2)[2])
         if not match or int(match.group(1)) > 100:
             raise fail("a similarity index must be a percentage", number)
         if line.startswith(b"s"):
-            _set_once(s, "similarity", int(match.group(1)), number, fail)
+            _set_once(s, "similarity", int(match.group(1)), b"similarity index", number, fail)
     elif line.startswith(b"index "):
         match = _INDEX.fullmatch(line)
         if not match:
             raise fail("malformed 'index' line", number)
-        _set_once(s, "index_mode", match.group(1), number, fail)
+        _set_once(s, "index_mode", match.group(1), b"index", number, fail)
     elif line.startswith(b"--- "):
         s.has_sides = True
         s.minus = _side(line[4:], number, fail)
@@ -235,9 +235,11 @@ def _header_line(s: Section, line: bytes, number: int, fail: _Fail) -> None:
         raise fail(f"unexpected line in the header of the file change at line {s.line}", number)
 
 
-def _set_once(s: Section, field: str, value: object, number: int, fail: _Fail) -> None:
-    if getattr(s, field) is not None:
-        raise fail(f"the header line for {field.replace('_', ' ')} appears twice", number)
+def _set_once(s: Section, field: str, value: object, label: bytes, number: int, fail: _Fail) -> None:
+    if getattr(s, field) is not None or (field == "index_mode" and s.has_index):
+        raise fail(f"a second '{label.decode().strip()}' line in one file's header", number)
+    if field == "index_mode":
+        s.has_index = True
     setattr(s, field, value)
 
 

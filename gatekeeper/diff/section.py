@@ -27,6 +27,7 @@ class Section:
     deleted_mode: bytes | None = None
     new_file_mode: bytes | None = None
     index_mode: bytes | None = None
+    has_index: bool = False  # an `index` line without a mode leaves index_mode None
     rename_from: bytes | None = None
     rename_to: bytes | None = None
     copy_from: bytes | None = None
