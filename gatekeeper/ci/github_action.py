@@ -1,0 +1,227 @@
+"""The gate step of the composite GitHub Action (`action.yml`), runnable and testable on its own.
+
+The runner hands the action's inputs over as `INPUT_*` environment variables. The step runs the
+real `gatekeeper gate` once (JSON decision to a file), then renders that decision as annotations
+plus the job summary with the github reporter, writes an optional extra report, sets the step
+outputs `outcome`, `findings` and `report` in `$GITHUB_OUTPUT`, and exits non-zero for review and
+deny unless dry-run. A gate that cannot decide always fails the step: the gate fails closed.
+
+Run as `python -m gatekeeper.ci.github_action`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
+
+# YAML 1.2 core-schema booleans, as GitHub's toolkit accepts them for boolean inputs.
+_TRUE = ("true", "True", "TRUE")
+_FALSE = ("false", "False", "FALSE")
+EXIT_FOR: Mapping[str, ExitCode] = {"allow": ExitCode.OK, "review": ExitCode.REVIEW, "deny": ExitCode.FAILED}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionInputs:
+    """The action's inputs, checked."""
+
+    packet: str
+    patch: str
+    policy: str | None = None
+    enable: tuple[str, ...] = ()
+    disable: tuple[str, ...] = ()
+    dry_run: bool = False
+    report_format: str | None = None
+    report_file: str | None = None
+    log: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """What the step reports back: its outputs and its exit status."""
+
+    outcome: str  # allow | review | deny | error
+    findings: int
+    exit_code: int
+    report: str | None = None
+
+
+def read_inputs(env: Mapping[str, str]) -> ActionInputs:
+    """Parse the `INPUT_*` variables; a missing or malformed input is a UsageError naming it."""
+    from gatekeeper.reports import FORMATS
+
+    packet = _get(env, "PACKET")
+    patch = _get(env, "PATCH")
+    for name, value in (("packet", packet), ("patch", patch)):
+        if not value:
+            raise UsageError(f"the '{name}' input is required", where=f"input {name}", hint="set it in `with:`")
+    report_format = _get(env, "FORMAT") or None
+    if report_format is not None and report_format not in FORMATS:
+        raise UsageError(
+            f"unknown report format {report_format!r}", where="input format", hint=f"one of: {', '.join(FORMATS)}"
+        )
+    report_file = _get(env, "OUTPUT") or None
+    if report_format and not report_file:
+        report_file = f"gatekeeper-report.{_EXTENSIONS.get(report_format, report_format)}"
+    return ActionInputs(
+        packet=packet,
+        patch=patch,
+        policy=_get(env, "POLICY") or None,
+        enable=tuple(_get(env, "ENABLE").split()),
+        disable=tuple(_get(env, "DISABLE").split()),
+        dry_run=_boolean(env, "DRY_RUN"),
+        report_format=report_format,
+        report_file=report_file if report_format else None,
+        log=_get(env, "LOG") or None,
+    )
+
+
+def gate_argv(inputs: ActionInputs, decision_file: Path, env: Mapping[str, str]) -> list[str]:
+    """The `gatekeeper gate` arguments for `inputs`, writing the JSON decision to `decision_file`."""
+    argv = ["gate", inputs.packet, "--patch", inputs.patch, "--format", "json", "--output", str(decision_file)]
+    policy = inputs.policy or _default_policy(env)
+    if policy:
+        argv += ["--policy", policy]
+    for name in inputs.enable:
+        argv += ["--enable", name]
+    for name in inputs.disable:
+        argv += ["--disable", name]
+    if inputs.dry_run:
+        argv.append("--dry-run")
+    if inputs.log:
+        argv += ["--log", inputs.log]
+    return argv
+
+
+def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = sys.executable) -> StepResult:
+    """Run the whole step: gate, annotations, summary, extra report; return outputs and exit status."""
+    from gatekeeper.reports import emit
+
+    try:
+        inputs = read_inputs(env)
+    except GatekeeperError as exc:
+        return _cannot_decide(out, str(exc))
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-", dir=env.get("RUNNER_TEMP") or None) as tmp:
+        decision_file = Path(tmp) / "decision.json"
+        done = subprocess.run(
+            [python, "-m", "gatekeeper", *gate_argv(inputs, decision_file, env)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(env),
+            check=False,
+        )
+        if done.stdout:
+            out.write(done.stdout)
+        if done.stderr:
+            err.write(done.stderr)
+        decision = _read_decision(decision_file) if done.returncode != ExitCode.ERROR else None
+    if decision is None:
+        reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit status {done.returncode}"
+        return _cannot_decide(out, f"the gate could not decide: {reason}")
+    try:
+        out.write(emit("github", decision, env=env))
+        if inputs.report_format and inputs.report_file:
+            emit(inputs.report_format, decision, output=Path(inputs.report_file), env={})
+    except GatekeeperError as exc:
+        return _cannot_decide(out, str(exc))
+    outcome = decision["outcome"]
+    failing = EXIT_FOR.get(outcome, ExitCode.FAILED)
+    exit_code = ExitCode.OK if inputs.dry_run else failing
+    if inputs.dry_run and failing != ExitCode.OK:
+        out.write(f"gatekeeper: dry run: outcome {outcome} would have failed this step\n")
+    return StepResult(outcome, len(decision.get("reasons") or ()), int(exit_code), inputs.report_file)
+
+
+def set_outputs(path: str | None, values: Mapping[str, str]) -> None:
+    """Append step outputs to the `$GITHUB_OUTPUT` file (a delimiter form for multi-line values)."""
+    if not path:
+        return
+    lines = []
+    for name, value in values.items():
+        if "\n" in value or "\r" in value:
+            marker = f"ghadelimiter_{uuid.uuid4()}"
+            lines.append(f"{name}<<{marker}\n{value}\n{marker}\n")
+        else:
+            lines.append(f"{name}={value}\n")
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write("".join(lines))
+    except OSError as exc:
+        raise UsageError(f"cannot write step outputs: {exc.strerror}", where=f"GITHUB_OUTPUT={path}") from exc
+
+
+def main(env: Mapping[str, str] | None = None) -> int:
+    """Entry point of the action's gate step; returns the step's exit status."""
+    environ = os.environ if env is None else env
+    result = run_step(environ, sys.stdout, sys.stderr)
+    values = {"outcome": result.outcome, "findings": str(result.findings), "report": result.report or ""}
+    try:
+        set_outputs(environ.get("GITHUB_OUTPUT"), values)
+    except GatekeeperError as exc:
+        sys.stdout.write(_error_annotation(str(exc)))
+        return int(ExitCode.ERROR)
+    sys.stdout.flush()
+    return result.exit_code
+
+
+_EXTENSIONS: Mapping[str, str] = {"text": "txt", "markdown": "md", "junit": "xml", "github": "txt"}
+
+
+def _get(env: Mapping[str, str], name: str) -> str:
+    return env.get(f"INPUT_{name}", "").strip()
+
+
+def _boolean(env: Mapping[str, str], name: str) -> bool:
+    value = _get(env, name)
+    if value in _TRUE:
+        return True
+    if value in _FALSE or value == "":
+        return False
+    raise UsageError(
+        f"not a boolean: {value!r}", where=f"input {name.lower().replace('_', '-')}", hint="use true or false"
+    )
+
+
+def _default_policy(env: Mapping[str, str]) -> str | None:
+    # The repository's own bundle wins; else the bundle shipped with the action itself.
+    if Path("policies", ".manifest").is_file():
+        return "policies"
+    action_path = env.get("GITHUB_ACTION_PATH")
+    if action_path and Path(action_path, "policies", ".manifest").is_file():
+        return str(Path(action_path, "policies"))
+    return None
+
+
+def _read_decision(path: Path) -> dict[str, Any] | None:
+    try:
+        decision = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(decision, dict) or decision.get("outcome") not in EXIT_FOR:
+        return None
+    return decision
+
+
+def _cannot_decide(out: TextIO, message: str) -> StepResult:
+    out.write(_error_annotation(message))
+    return StepResult("error", 0, int(ExitCode.ERROR))
+
+
+def _error_annotation(message: str) -> str:
+    from gatekeeper.reports.github import command
+
+    return command("error", message, title="gatekeeper could not decide") + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

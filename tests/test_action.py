@@ -1,0 +1,376 @@
+"""The composite GitHub Action (action.yml), run the way the runner runs it.
+
+Each `run:` step of action.yml is executed with `bash --noprofile --norc -eo pipefail` (the
+runner's bash), its `${{ }}` expressions filled in from the inputs, with a temporary
+$GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY and $RUNNER_TEMP. The install step needs a package index
+(pip), which tests may not reach: it is syntax-checked, and the virtualenv it would create is
+stood in for by a launcher of this test run's own interpreter, where gatekeeper is installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import os
+import re
+import subprocess
+import sys
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import POLICY_DIR, REPO_ROOT
+from gitrepo import GitRepo
+from test_reports_github import parse as parse_annotations
+
+from gatekeeper.ci.github_action import StepResult, gate_argv, read_inputs, run_step, set_outputs
+from gatekeeper.errors import UsageError
+
+ACTION = yaml.safe_load((REPO_ROOT / "action.yml").read_text(encoding="utf-8"))
+EXPRESSION = re.compile(r"\$\{\{\s*(.+?)\s*\}\}")
+
+
+def _gate_importable() -> bool:
+    try:
+        importlib.import_module("gatekeeper.gate")
+    except ImportError:
+        return False
+    return True
+
+
+HAVE_GATE = _gate_importable()
+needs_gate = pytest.mark.skipif(not HAVE_GATE, reason="gatekeeper.gate is not importable yet (engineer 'gate')")
+
+
+@dataclass(frozen=True)
+class ActionRun:
+    exit_code: int
+    stdout: str
+    stderr: str
+    outputs: dict[str, str]
+    summary: str
+
+
+def read_output_file(path: Path) -> dict[str, str]:
+    """Parse $GITHUB_OUTPUT as the runner does: `name=value` lines and `name<<DELIM` blocks."""
+    values: dict[str, str] = {}
+    if not path.exists():
+        return values
+    lines = iter(path.read_text(encoding="utf-8").splitlines())
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, marker = line.split("<<", 1)
+            body = []
+            for item in lines:
+                if item == marker:
+                    break
+                body.append(item)
+            values[name] = "\n".join(body)
+        elif line:
+            name, value = line.split("=", 1)
+            values[name] = value
+    return values
+
+
+def run_action(inputs: Mapping[str, str], workdir: Path, tmp: Path) -> ActionRun:
+    """Run action.yml's steps in order in `workdir` with `inputs`; stop at the first failing step."""
+    values = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}
+    unknown = set(inputs) - set(values)
+    assert not unknown, f"not inputs of action.yml: {unknown}"
+    values.update(inputs)
+    runner_temp = tmp / "runner-temp"
+    runner_temp.mkdir(exist_ok=True)
+    summary = tmp / "step-summary.md"
+    summary.touch()
+    base_env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp),
+        "LANG": "C.UTF-8",
+        "CI": "true",
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_WORKSPACE": str(workdir),
+        "GITHUB_ACTION_PATH": str(REPO_ROOT),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "RUNNER_TEMP": str(runner_temp),
+    }
+    step_outputs: dict[str, dict[str, str]] = {}
+    stdout, stderr, exit_code = [], [], 0
+
+    def evaluate(text: str) -> str:
+        def one(match: re.Match[str]) -> str:
+            expr = match.group(1)
+            if expr.startswith("inputs."):
+                return values[expr.removeprefix("inputs.")]
+            if expr == "github.action_path":
+                return str(REPO_ROOT)
+            found = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expr)
+            if found:
+                return step_outputs.get(found[1], {}).get(found[2], "")
+            raise AssertionError(f"the test runner does not know the expression {expr!r}")
+
+        return EXPRESSION.sub(one, text)
+
+    for index, step in enumerate(ACTION["runs"]["steps"]):
+        assert step["shell"] == "bash"
+        script = tmp / f"step-{index}.sh"
+        script.write_text(evaluate(step["run"]), encoding="utf-8")
+        if step.get("id") == "install":
+            subprocess.run(["bash", "-n", str(script)], check=True)
+            _stand_in_for_install(runner_temp)
+            continue
+        output_file = tmp / f"output-{index}"
+        env = {**base_env, "GITHUB_OUTPUT": str(output_file)}
+        env.update({key: evaluate(str(value)) for key, value in (step.get("env") or {}).items()})
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+            cwd=workdir,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        stdout.append(done.stdout)
+        stderr.append(done.stderr)
+        step_outputs[step.get("id", str(index))] = read_output_file(output_file)
+        if done.returncode != 0:
+            exit_code = done.returncode
+            break
+    outputs = {name: evaluate(str(spec["value"])) for name, spec in ACTION["outputs"].items()}
+    return ActionRun(exit_code, "".join(stdout), "".join(stderr), outputs, summary.read_text(encoding="utf-8"))
+
+
+def _stand_in_for_install(runner_temp: Path) -> None:
+    python = runner_temp / "gatekeeper-venv" / "bin" / "python"
+    python.parent.mkdir(parents=True, exist_ok=True)
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+
+
+# -- the action file itself ---------------------------------------------------------------------
+
+
+def test_action_is_composite_with_the_documented_interface() -> None:
+    assert ACTION["runs"]["using"] == "composite"
+    assert {"packet", "patch", "policy", "enable", "disable", "dry-run", "format", "output", "source"} <= set(
+        ACTION["inputs"]
+    )
+    assert ACTION["inputs"]["packet"]["required"] and ACTION["inputs"]["patch"]["required"]
+    assert set(ACTION["outputs"]) == {"outcome", "findings", "report"}
+    install = ACTION["runs"]["steps"][0]
+    assert "$GITHUB_ACTION_PATH" in install["run"]  # installs the action's own checkout by default
+
+
+def test_inputs_never_reach_the_shell_text() -> None:
+    # `${{ inputs.x }}` inside `run:` would be spliced into the script before bash parses it.
+    for step in ACTION["runs"]["steps"]:
+        assert "${{" not in step["run"], step["id"]
+
+
+def test_every_gate_input_is_passed_to_the_script() -> None:
+    gate = next(step for step in ACTION["runs"]["steps"] if step["id"] == "gate")
+    passed = {EXPRESSION.search(value)[1] for value in gate["env"].values()}  # type: ignore[index]
+    expected = {f"inputs.{name}" for name in ACTION["inputs"] if name not in ("source", "python")}
+    assert passed == expected
+
+
+# -- the step script, unit by unit ----------------------------------------------------------------
+
+
+def test_read_inputs_splits_lists_and_parses_booleans() -> None:
+    inputs = read_inputs(
+        {
+            "INPUT_PACKET": " out/packet.json ",
+            "INPUT_PATCH": "out/patch.diff",
+            "INPUT_ENABLE": "deps  size\nguardrails\n",
+            "INPUT_DISABLE": "",
+            "INPUT_DRY_RUN": "True",
+            "INPUT_FORMAT": "sarif",
+        }
+    )
+    assert inputs.packet == "out/packet.json"
+    assert inputs.enable == ("deps", "size", "guardrails") and inputs.disable == ()
+    assert inputs.dry_run is True
+    assert inputs.report_file == "gatekeeper-report.sarif"
+    argv = gate_argv(inputs, Path("/t/d.json"), {})
+    assert argv[:8] == ["gate", "out/packet.json", "--patch", "out/patch.diff", "--format", "json", "--output", "/t/d.json"]
+    assert argv.count("--enable") == 3 and argv[-1] == "--dry-run"
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"INPUT_PATCH": "p"}, "the 'packet' input is required"),
+        ({"INPUT_PACKET": "k", "INPUT_PATCH": "p", "INPUT_DRY_RUN": "yes"}, "not a boolean: 'yes'"),
+        ({"INPUT_PACKET": "k", "INPUT_PATCH": "p", "INPUT_FORMAT": "pdf"}, "unknown report format 'pdf'"),
+    ],
+)
+def test_bad_inputs_are_usage_errors(env: dict[str, str], message: str) -> None:
+    with pytest.raises(UsageError, match=re.escape(message)):
+        read_inputs(env)
+
+
+def test_default_policy_prefers_the_repository_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    inputs = read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p"})
+    action_dir = tmp_path / "action"
+    (action_dir / "policies").mkdir(parents=True)
+    (action_dir / "policies" / ".manifest").write_text("{}")
+    argv = gate_argv(inputs, Path("d"), {"GITHUB_ACTION_PATH": str(action_dir)})
+    assert argv[argv.index("--policy") + 1] == str(action_dir / "policies")
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / ".manifest").write_text("{}")
+    argv = gate_argv(inputs, Path("d"), {"GITHUB_ACTION_PATH": str(action_dir)})
+    assert argv[argv.index("--policy") + 1] == "policies"
+    explicit = read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p", "INPUT_POLICY": "mine"})
+    argv = gate_argv(explicit, Path("d"), {"GITHUB_ACTION_PATH": str(action_dir)})
+    assert argv[argv.index("--policy") + 1] == "mine"
+
+
+def test_no_policy_flag_when_no_bundle_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert "--policy" not in gate_argv(read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p"}), Path("d"), {})
+
+
+def test_set_outputs_uses_a_delimiter_for_multiline_values(tmp_path: Path) -> None:
+    target = tmp_path / "out"
+    set_outputs(str(target), {"outcome": "review", "note": "two\nlines"})
+    assert read_output_file(target) == {"outcome": "review", "note": "two\nlines"}
+    set_outputs(None, {"ignored": "x"})  # outside Actions there is no output file
+
+
+def test_step_with_a_missing_input_fails_closed_and_says_why(tmp_path: Path) -> None:
+    out = io.StringIO()
+    result = run_step({"INPUT_PATCH": "p"}, out, io.StringIO())
+    assert result == StepResult("error", 0, 2)
+    [(kind, props, message)] = parse_annotations(out.getvalue())
+    assert kind == "error" and props["title"] == "gatekeeper could not decide"
+    assert "the 'packet' input is required" in message
+
+
+# -- the whole action, as the runner runs it -------------------------------------------------------
+
+
+def test_action_fails_closed_when_the_gate_cannot_decide(tmp_path: Path) -> None:
+    workdir = tmp_path / "ws"
+    workdir.mkdir()
+    run = run_action({"packet": "missing.json", "patch": "missing.diff", "dry-run": "true"}, workdir, tmp_path)
+    assert run.exit_code == 2  # even in dry-run: no decision is not an allow
+    assert run.outputs["outcome"] == "error" and run.outputs["findings"] == "0"
+    [(kind, props, message)] = parse_annotations(run.stdout)
+    assert kind == "error" and message.startswith("the gate could not decide")
+
+
+def test_action_reports_a_bad_input_as_an_error(tmp_path: Path) -> None:
+    workdir = tmp_path / "ws"
+    workdir.mkdir()
+    run = run_action({"packet": "k.json", "patch": "p.diff", "dry-run": "maybe"}, workdir, tmp_path)
+    assert run.exit_code == 2 and run.outputs["outcome"] == "error"
+    assert "not a boolean" in run.stdout
+
+
+# -- allow, review, deny with the real gate --------------------------------------------------------
+
+
+@pytest.fixture
+def change(tmp_path: Path) -> "Change":
+    return Change(tmp_path)
+
+
+class Change:
+    """A repository with a base commit; makes real patches and packets from staged changes."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.repo = GitRepo(tmp / "repo")
+        self.repo.write("src/main.go", "package main\n\nfunc main() {}\n")
+        self.repo.write("README.md", "hello\n")
+        self.repo.commit()
+        self.workdir = tmp / "ws"
+        self.workdir.mkdir()
+
+    def patch(self, files: Mapping[str, str]) -> Path:
+        for path, text in files.items():
+            self.repo.write(path, text)
+        name = f"{uuid.uuid4().hex[:8]}.diff"
+        patch = self.repo.save_patch(self.workdir / name)
+        self.repo.git("reset", "-q", "--hard", "HEAD")
+        for path in files:
+            if (self.repo.root / path).exists() and not self.repo.git("ls-files", path):
+                (self.repo.root / path).unlink()
+        return patch
+
+    def packet(self, patch: Path) -> Path:
+        out = patch.with_suffix(".packet.json")
+        subprocess.run(
+            [sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(out), "--policy", str(POLICY_DIR)],
+            check=True,
+            capture_output=True,
+        )
+        return out
+
+
+SRC_CHANGE = {"src/main.go": "package main\n\nfunc main() { println(1) }\n"}
+CI_CHANGE = {".github/workflows/ci.yml": "on: push\njobs: {}\n", "Jenkinsfile": "pipeline {}\n"}
+
+
+@needs_gate
+def test_allow_passes_with_no_annotations(change: Change, tmp_path: Path) -> None:
+    patch = change.patch(SRC_CHANGE)
+    run = run_action(
+        {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR)}, change.workdir, tmp_path
+    )
+    assert run.exit_code == 0, run.stdout + run.stderr
+    assert run.outputs["outcome"] == "allow" and run.outputs["findings"] == "0"
+    assert parse_annotations(run.stdout) == []
+    assert "gatekeeper: allow" in run.summary
+
+
+@needs_gate
+def test_review_fails_the_step_and_annotates_each_file(change: Change, tmp_path: Path) -> None:
+    patch = change.patch(CI_CHANGE)
+    inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR), "format": "sarif"}
+    run = run_action(inputs, change.workdir, tmp_path)
+    assert run.exit_code == 3, run.stdout + run.stderr
+    assert run.outputs["outcome"] == "review" and int(run.outputs["findings"]) >= 1
+    files = {props.get("file") for kind, props, _ in parse_annotations(run.stdout) if kind == "warning"}
+    assert {".github/workflows/ci.yml", "Jenkinsfile"} <= files
+    assert "review required" in run.summary and "<code>Jenkinsfile</code>" in run.summary
+    assert run.outputs["report"] == "gatekeeper-report.sarif"
+    assert '"version": "2.1.0"' in (change.workdir / "gatekeeper-report.sarif").read_text()
+
+
+@needs_gate
+def test_review_in_dry_run_reports_but_passes(change: Change, tmp_path: Path) -> None:
+    patch = change.patch(CI_CHANGE)
+    inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR), "dry-run": "true"}
+    run = run_action(inputs, change.workdir, tmp_path)
+    assert run.exit_code == 0
+    assert run.outputs["outcome"] == "review"
+    assert any(kind == "warning" for kind, _, _ in parse_annotations(run.stdout))
+    assert "would have failed this step" in run.stdout
+
+
+@needs_gate
+def test_deny_when_the_patch_is_not_the_one_the_packet_describes(change: Change, tmp_path: Path) -> None:
+    honest = change.patch(SRC_CHANGE)
+    packet = change.packet(honest)
+    swapped = change.patch(CI_CHANGE)  # the packet claims a harmless change; the patch touches CI
+    run = run_action({"packet": str(packet), "patch": str(swapped), "policy": str(POLICY_DIR)}, change.workdir, tmp_path)
+    assert run.exit_code == 1, run.stdout + run.stderr
+    assert run.outputs["outcome"] == "deny"
+    errors = [(props, message) for kind, props, message in parse_annotations(run.stdout) if kind == "error"]
+    assert any("integrity" in props["title"] for props, _ in errors)
+    assert "gatekeeper: deny" in run.summary
+
+
+@needs_gate
+def test_enable_input_switches_on_optional_policies(change: Change, tmp_path: Path) -> None:
+    patch = change.patch({"go.mod": "module example.com/x\n\ngo 1.22\n"})
+    inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR)}
+    (tmp_path / "default").mkdir()
+    (tmp_path / "enabled").mkdir()
+    assert run_action(inputs, change.workdir, tmp_path / "default").outputs["outcome"] == "allow"
+    run = run_action({**inputs, "enable": "deps\nsize"}, change.workdir, tmp_path / "enabled")
+    assert run.outputs["outcome"] == "review" and run.exit_code == 3
