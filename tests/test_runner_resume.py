@@ -1,0 +1,161 @@
+"""Durability: a run SIGKILLed mid-generator keeps its last checkpoint, and `--resume` finishes it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gitrepo import GitRepo
+
+from gatekeeper.runner import checkpoint, rundir, workspace
+
+RULES = """version: 1
+rules:
+  - id: t.src
+    bucket: src
+    description: everything
+    match: ["**"]
+"""
+
+# Restartable on purpose: it continues from the steps already in work.txt, tagging each line with a
+# token of this process start so the test can tell the attempts apart.
+GENERATOR = """
+import os, sys, time
+token = os.urandom(4).hex()
+path = "work.txt"
+done = open(path).read().splitlines() if os.path.exists(path) else []
+for step in range(len(done), int(sys.argv[1])):
+    with open(path, "a") as handle:
+        handle.write(f"step {step} by {token}\\n")
+    time.sleep(0.1)
+open("blob.bin", "wb").write(bytes(range(256)) * 4)
+"""
+
+
+@pytest.fixture(autouse=True)
+def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / ".manifest").write_text('{"revision": "runner-test", "roots": ["gatekeeper"]}')
+    (tmp_path / "policies" / "classification.yaml").write_text(RULES)
+    monkeypatch.chdir(tmp_path)
+
+
+def origin(tmp_path: Path) -> Path:
+    repo = GitRepo(tmp_path / "origin")
+    repo.write("README.md", "# sample\n")
+    repo.write("old.bin", bytes(range(200)))
+    repo.commit()
+    return repo.root
+
+
+def wait_for(predicate, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    until = time.monotonic() + timeout
+    while time.monotonic() < until:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("condition not reached in time")
+
+
+def only_run(out: Path) -> rundir.RunDir:
+    (path,) = [p for p in out.iterdir() if p.is_dir()]
+    return rundir.RunDir(out, path.name)
+
+
+def test_sigkill_mid_generator_then_resume(tmp_path: Path) -> None:
+    script = tmp_path / "gen.py"
+    script.write_text(GENERATOR)
+    out = tmp_path / "runs"
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin(tmp_path)), "--out", str(out),
+         "--checkpoint-interval", "0.2", "--format", "json", "--", sys.executable, str(script), "40"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    try:
+        wait_for(lambda: out.exists() and any(out.iterdir()))
+        run = only_run(out)
+        wait_for(lambda: run.state.exists() and len(json.loads(run.state.read_text())["checkpoints"]) >= 3)
+    finally:
+        os.killpg(runner.pid, signal.SIGKILL)  # the machine goes away: the runner's whole group at once
+        runner.wait()
+    state = json.loads(run.state.read_text())
+    assert state["stage"] == "generating"
+    last = checkpoint.last(run, state["checkpoints"])
+    assert last is not None and last.name == f"{state['checkpoints'][-1]['seq']:04d}.diff"
+    # The generator died with the runner: the workspace stops changing.
+    work = run.workspace / "work.txt"
+    before = work.read_text()
+    time.sleep(0.5)
+    assert work.read_text() == before and len(before.splitlines()) < 40
+
+    done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out", str(out),
+                           "--format", "json"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "restoring the workspace from checkpoint" in done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["run_id"] == run.run_id and summary["attempts"] == 2
+    patch = Path(summary["patch"]).read_text()
+    lines = [ln[1:] for ln in patch.splitlines() if ln.startswith("+step ")]
+    assert [ln.split()[1] for ln in lines] == [str(i) for i in range(40)]  # contiguous work
+    tokens = {ln.split()[-1] for ln in lines}
+    assert len(tokens) == 2  # work from before and after the kill
+    assert "GIT binary patch" in patch
+    packet = json.loads(Path(summary["packet"]).read_text())
+    assert packet["generator"]["exit_code"] == 0
+    assert [c["seq"] for c in packet["checkpoints"]] == [c["seq"] for c in json.loads(run.state.read_text())["checkpoints"]]
+    assert json.loads(run.state.read_text())["stage"] == "done"
+    again = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out", str(out)],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and run.run_id in again.stdout  # resuming a finished run just reports it
+
+
+def test_checkpoints_leave_the_workspace_index_alone_and_restore_exactly(tmp_path: Path) -> None:
+    run = rundir.create(tmp_path / "runs")
+    repo = workspace.clone(workspace.repo_url(str(origin(tmp_path))), None, run)
+    (run.workspace / "new.txt").write_text("new\n")
+    (run.workspace / "old.bin").write_bytes(bytes(range(100, 200)))
+    (run.workspace / "README.md").unlink()
+    first = checkpoint.take(run, repo.base_commit, [])
+    assert first is not None and first["seq"] == 1
+    assert checkpoint.take(run, repo.base_commit, [first]) is None  # unchanged: not written again
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=run.workspace, capture_output=True, text=True).stdout
+    assert "?? new.txt" in status  # the workspace index never saw the checkpoint's `git add`
+    (run.workspace / "later.txt").write_text("later\n")
+    workspace.restore(run, repo, checkpoint.last(run, [first]))
+    assert (run.workspace / "new.txt").read_text() == "new\n"
+    assert (run.workspace / "old.bin").read_bytes() == bytes(range(100, 200))
+    assert not (run.workspace / "README.md").exists() and not (run.workspace / "later.txt").exists()
+    # A workspace that is gone entirely is cloned again at the base commit.
+    shutil.rmtree(run.workspace)
+    workspace.restore(run, repo, checkpoint.last(run, [first]))
+    assert (run.workspace / "new.txt").exists()
+    head = subprocess.run(["git", "rev-parse", "--abbrev-ref", "HEAD"], cwd=run.workspace, capture_output=True,
+                          text=True).stdout.strip()
+    assert head == repo.run_branch
+
+
+def test_a_damaged_last_checkpoint_falls_back_to_the_one_before(tmp_path: Path) -> None:
+    run = rundir.create(tmp_path / "runs")
+    (run.checkpoints / "0001.diff").write_bytes(b"one")
+    (run.checkpoints / "0002.diff").write_bytes(b"torn")
+    entries = [{"seq": 1, "sha256": hashlib.sha256(b"one").hexdigest()},
+               {"seq": 2, "sha256": hashlib.sha256(b"two").hexdigest()}]
+    assert checkpoint.last(run, entries) == run.checkpoints / "0001.diff"
+
+
+def test_resume_refuses_a_run_in_use(tmp_path: Path) -> None:
+    run = rundir.create(tmp_path / "runs")
+    rundir.write_state(run, {"state_version": 1, "run_id": run.run_id, "stage": "generating"})
+    with rundir.Lock(run):
+        done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out",
+                               str(tmp_path / "runs")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "in use" in done.stderr

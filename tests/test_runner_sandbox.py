@@ -1,0 +1,190 @@
+"""The runner's sandbox: loopback-only egress test, secrets scrubbing, bwrap, failing closed, `none`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from gitrepo import GitRepo
+
+from gatekeeper.runner import egress
+
+RULES = """version: 1
+rules:
+  - id: t.src
+    bucket: src
+    description: everything
+    match: ["**"]
+"""
+
+HAVE_BWRAP = shutil.which("bwrap") is not None
+BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]
+
+
+@pytest.fixture(autouse=True)
+def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / ".manifest").write_text('{"revision": "runner-test", "roots": ["gatekeeper"]}')
+    (tmp_path / "policies" / "classification.yaml").write_text(RULES)
+    monkeypatch.chdir(tmp_path)
+
+
+def gk(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], capture_output=True, text=True,
+                          env=env if env is not None else dict(os.environ), timeout=60)
+
+
+def origin(tmp_path: Path) -> Path:
+    repo = GitRepo(tmp_path / "origin")
+    repo.write("README.md", "# sample\n")
+    repo.commit()
+    return repo.root
+
+
+class LoopbackServer:
+    """A TCP server on the host's 127.0.0.1 that counts the connections it accepted."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.accepted += 1
+            conn.sendall(b"hello from the host\n")
+            conn.close()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+CONNECT = """
+import socket, sys
+port = int(sys.argv[1])
+# Loopback inside the sandbox works: a server of our own on 127.0.0.1 answers.
+own = socket.socket(); own.bind(("127.0.0.1", 0)); own.listen(1)
+probe = socket.create_connection(own.getsockname(), timeout=2); probe.close()
+print("own-loopback: ok")
+try:
+    with socket.create_connection(("127.0.0.1", port), timeout=2) as conn:
+        print("host-server:", conn.recv(100).decode().strip())
+except OSError as exc:
+    print("host-server: unreachable", type(exc).__name__)
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_host_loopback_server_is_unreachable_from_the_generator(tmp_path: Path, backend: str) -> None:
+    server = LoopbackServer()
+    try:
+        script = tmp_path / "connect.py"
+        script.write_text(CONNECT)
+        # A normal process on the host reaches the server.
+        normal = subprocess.run([sys.executable, str(script), str(server.port)], capture_output=True, text=True,
+                                timeout=30)
+        assert "host-server: hello from the host" in normal.stdout
+        assert server.accepted == 1
+        done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                  "--format", "json", "--", sys.executable, str(script), str(server.port))
+        assert done.returncode == 0, done.stderr
+        summary = json.loads(done.stdout)
+        stdout_log = (Path(summary["run_dir"]) / "logs" / "stdout.log").read_text()
+        assert "own-loopback: ok" in stdout_log
+        assert "host-server: unreachable" in stdout_log
+        assert server.accepted == 1  # nothing from the sandbox got through
+        packet = json.loads(Path(summary["packet"]).read_text())
+        assert packet["sandbox"]["backend"] == backend
+        assert packet["sandbox"]["network"] == "denied"
+        assert packet["sandbox"]["egress_checked"] is True
+        probe = json.loads((Path(summary["run_dir"]) / "sandbox-probe.json").read_text())
+        assert probe["interfaces_up"] == [] and probe["routes_out"] == 0
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_secrets_do_not_reach_the_generator_patch_or_packet(tmp_path: Path, backend: str) -> None:
+    secrets = {"GITHUB_TOKEN": "ghp_SECRETvalue0123456789", "AWS_SECRET_ACCESS_KEY": "aws/SECRET+value/9876"}
+    env = {**os.environ, **secrets, "DEPLOY_HINT": "passed-on-purpose-42"}
+    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+              "--pass-env", "DEPLOY_HINT", "--format", "json", "--", "sh", "-c", "env > seen-env.txt; env",
+              env=env)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    run_dir = Path(summary["run_dir"])
+    patch = Path(summary["patch"]).read_text()
+    assert "+DEPLOY_HINT=passed-on-purpose-42" in patch  # the named variable did pass
+    packet_text = Path(summary["packet"]).read_text()
+    packet = json.loads(packet_text)
+    assert "DEPLOY_HINT" in packet["sandbox"]["env_passed"]
+    assert "passed-on-purpose-42" not in packet_text  # names only, never values
+    everything = [patch, packet_text, done.stdout, done.stderr]
+    everything += [p.read_text(errors="replace") for p in run_dir.rglob("*") if p.is_file() and ".git" not in p.parts]
+    for name, value in secrets.items():
+        assert name not in packet["sandbox"]["env_passed"]
+        for text in everything:
+            assert value not in text
+            assert f"{name}=" not in text
+
+
+def test_auto_fails_closed_when_nothing_isolates(tmp_path: Path) -> None:
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    env = {**os.environ, "PATH": str(empty)}
+    out = tmp_path / "runs"
+    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--", "true", env=env)
+    assert done.returncode == 2
+    assert "cannot isolate the generator" in done.stderr and "--sandbox none" in done.stderr
+    assert not out.exists()
+
+
+def test_none_is_recorded_as_unrestricted(tmp_path: Path) -> None:
+    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "none",
+              "--format", "json", "--", "true")
+    assert done.returncode == 0, done.stderr
+    packet = json.loads(Path(json.loads(done.stdout)["packet"]).read_text())
+    assert packet["sandbox"]["backend"] == "none"
+    assert packet["sandbox"]["network"] == "unrestricted"
+
+
+@pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed")
+def test_auto_prefers_bwrap(tmp_path: Path) -> None:
+    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--format", "json", "--", "true")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sandbox"]["backend"] == "bwrap"
+
+
+def test_probe_on_the_host_sees_a_way_out_or_says_denied_truthfully() -> None:
+    # The host's own namespace: the probe must not claim "denied" while a non-loopback interface is up.
+    result = egress.probe()
+    assert result["egress_checked"] is True
+    if result["interfaces_up"] or result["routes_out"]:
+        assert result["network"] == "unrestricted"
+
+
+def test_probe_in_a_fresh_namespace_says_denied() -> None:
+    code = "from gatekeeper.runner import egress; import json; egress.bring_loopback_up(); print(json.dumps(egress.probe()))"
+    user = [] if os.geteuid() == 0 else ["--map-root-user"]
+    done = subprocess.run(["unshare", "--net", *user, "--", sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=30, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["network"] == "denied"
+    assert [i["name"] for i in result["interfaces"]] == ["lo"] and result["interfaces"][0]["up"] is True
