@@ -1,7 +1,102 @@
-"""`gatekeeper classify` (placeholder until its issue lands)."""
+"""`gatekeeper classify`: the bucket and deciding rule of every path of a patch or a path list."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 import click
 
-COMMANDS: list[click.Command] = []
+from gatekeeper.errors import ExitCode
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifyOptions:
+    """What the command line asked for."""
+
+    patch: Path | None
+    paths: str | None  # a file name, or "-" for stdin
+    policy_dir: Path | None
+    fmt: str
+    explain: tuple[str, ...]
+
+
+@click.command("classify")
+@click.argument("patch", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--paths", "paths", metavar="FILE|-", help="Classify the paths in FILE (one per line; '-' = stdin).")
+@click.option(
+    "--policy", "policy_dir", type=click.Path(file_okay=False, path_type=Path), help="Bundle holding classification.yaml."
+)
+@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
+@click.option(
+    "--explain", "explain", metavar="PATH", multiple=True, help="Show the deciding rule and every later rule matching PATH."
+)
+def classify(patch: Path | None, paths: str | None, policy_dir: Path | None, fmt: str, explain: tuple[str, ...]) -> int:
+    """Classify PATCH (a git diff) or --paths into ci / iac / deps / src / other, with the deciding rule."""
+    return execute(ClassifyOptions(patch, paths, policy_dir, fmt, explain))
+
+
+def execute(options: ClassifyOptions) -> int:
+    """Run the command: one call into the library, output on stdout."""
+    from gatekeeper.classify import classify_changes, load_rules
+    from gatekeeper.classify import render
+    from gatekeeper.errors import UsageError
+
+    given = [name for name, value in (("PATCH", options.patch), ("--paths", options.paths), ("--explain", options.explain)) if value]
+    if len(given) != 1:
+        raise UsageError(
+            "give exactly one of PATCH, --paths FILE|- or --explain PATH" + (f" (got {', '.join(given)})" if given else ""),
+            hint="see `gatekeeper classify --help`",
+        )
+    rules = load_rules(_rules_dir(options.policy_dir))
+    if options.explain:
+        text = (render.explain_json if options.fmt == "json" else render.explain_text)(options.explain, rules)
+    else:
+        files = classify_changes(_changes(options), rules)
+        if options.fmt == "json":
+            text = render.files_json(files, rules)
+        else:
+            text = render.files_text(files, show_status=options.patch is not None)
+    out = click.get_binary_stream("stdout")
+    out.write(text.encode("utf-8", "surrogateescape"))
+    out.flush()
+    return ExitCode.OK
+
+
+def _changes(options: ClassifyOptions):  # type: ignore[no-untyped-def]
+    from gatekeeper.classify.pathlist import read_paths
+    from gatekeeper.errors import InputFileError
+
+    if options.patch is not None:
+        from gatekeeper.diff import parse_patch
+
+        return list(parse_patch(options.patch))
+    if options.paths == "-":
+        return list(read_paths(click.get_binary_stream("stdin")))
+    assert options.paths is not None
+    try:
+        with open(options.paths, "rb") as handle:
+            return list(read_paths(handle))
+    except OSError as exc:
+        raise InputFileError(f"cannot read path list: {exc.strerror}", where=options.paths) from None
+
+
+def _rules_dir(explicit: Path | None) -> Path:
+    # classify needs only the rules, so a folder holding just classification.yaml will do.
+    from gatekeeper.classify import RULES_FILE
+    from gatekeeper.config import resolve_policy_dir, shipped_policy_dir
+    from gatekeeper.errors import UsageError
+
+    if explicit is not None:
+        if not (explicit / RULES_FILE).is_file():
+            raise UsageError(f"no {RULES_FILE} in this folder", where=str(explicit), hint="pass --policy DIR naming a policy bundle")
+        return explicit
+    try:
+        return resolve_policy_dir(None)
+    except UsageError:
+        if (shipped_policy_dir() / RULES_FILE).is_file():
+            return shipped_policy_dir()
+        raise
+
+
+COMMANDS: list[click.Command] = [classify]

@@ -1,0 +1,77 @@
+"""Classifying a file change: every side it touches, the most sensitive bucket wins.
+
+Sides: the new path, the old path of a rename or copy, and where a symlink points (before
+and after). A gitlink (submodule pointer) is a pinned dependency. The tags of every side are
+kept, plus the tags the change itself carries (executable, symlink, submodule, binary).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+
+from gatekeeper.classify.ruleset import RuleSet
+from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange, Match
+
+_RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
+
+# Built-in decisions, documented in docs/classification.md and at the top of classification.yaml.
+OUTSIDE_REPO = Match(bucket="other", rule="builtin.symlink-outside-repo")
+SUBMODULE = Match(bucket="deps", rule="builtin.submodule", ecosystem="git-submodule")
+
+# A file name no real path can carry: "<target>/<this>" asks which rules cover everything
+# below the target, for a link that points at a folder (e.g. `ci` or `.circleci`).
+_CHILD_PROBE = "\0"
+
+
+def resolve_link(link: str, target: str) -> str | None:
+    """The repository path a symlink at `link` points to, or None when it leaves the working tree."""
+    if not target or target.startswith("/"):
+        return None
+    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(link), target))
+    if resolved == "." or resolved == ".." or resolved.startswith("../"):
+        return None if resolved != "." else ""
+    if resolved == ".git" or resolved.startswith(".git/"):
+        return None  # git's own folder is not content; a link into it is as foreign as /etc
+    return resolved
+
+
+def classify_change(change: FileChange, rules: RuleSet) -> ClassifiedFile:
+    """Classify both sides of a change and any symlink target; the more sensitive bucket wins."""
+    best = rules.match(change.path)
+    tags = set(best.tags)
+    sides: list[Match] = []
+    if change.old_path is not None and change.old_path != change.path:
+        sides.append(rules.match(change.old_path))
+    for link, target in ((change.path, change.symlink_target), (change.old_path or change.path, change.old_symlink_target)):
+        if target is not None:
+            sides.extend(_link_sides(link, target, rules))
+    if change.submodule or "160000" in (change.old_mode, change.new_mode):
+        sides.append(SUBMODULE)
+        tags.add("submodule")
+    for side in sides:
+        tags |= side.tags
+        if _RANK[side.bucket] < _RANK[best.bucket]:
+            best = side
+    if change.new_mode == "100755" and change.old_mode != "100755":
+        tags.add("executable")
+    if "120000" in (change.old_mode, change.new_mode) or change.symlink_target or change.old_symlink_target:
+        tags.add("symlink")
+    if change.binary:
+        tags.add("binary")
+    return ClassifiedFile(change=change, bucket=best.bucket, rule=best.rule, tags=tuple(sorted(tags)), ecosystem=best.ecosystem)
+
+
+def classify_changes(changes: Iterable[FileChange], rules: RuleSet) -> list[ClassifiedFile]:
+    """Classify every change, in order."""
+    return [classify_change(change, rules) for change in changes]
+
+
+def _link_sides(link: str, target: str, rules: RuleSet) -> list[Match]:
+    resolved = resolve_link(link, target)
+    if resolved is None:
+        return [OUTSIDE_REPO]
+    probe = f"{resolved}/{_CHILD_PROBE}" if resolved else _CHILD_PROBE
+    if not resolved:
+        return [rules.match(probe)]
+    return [rules.match(resolved), rules.match(probe)]

@@ -1,0 +1,151 @@
+"""Gitignore-style globs, split into a directory part and a basename part.
+
+A glob without a slash (other than a trailing one) matches at any depth, one with a slash is
+anchored at the repository root; `**` spans any number of directories; a trailing `/` means
+"everything under a directory of that name". Matching ignores case (see docs/classification.md).
+
+Every glob is split into a pattern for the path's directory and one for its basename; a path
+matches when both parts do. The two halves can then be indexed and cached separately.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ANY = "**"
+
+
+class GlobError(ValueError):
+    """A glob that cannot be compiled; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Glob:
+    """A compiled glob: `dir_segments` must match the path's folders, `base` its file name."""
+
+    pattern: str  # as written in the rules file
+    dir_segments: tuple[str, ...]  # lower-cased; "**" = any number of folders
+    base: str  # lower-cased single-segment pattern; "**" = any file name
+
+
+def compile_glob(pattern: str) -> Glob:
+    """Normalise a gitignore-style glob into its directory and basename parts (raises GlobError)."""
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise GlobError("empty glob")
+    text = pattern
+    if text != text.strip():
+        raise GlobError("leading or trailing spaces")
+    if text.startswith("!"):
+        raise GlobError("negation ('!') is not supported: rules are ordered, put a more specific rule first")
+    if any(ord(ch) < 32 for ch in text):
+        raise GlobError("control character in glob")
+    if text.endswith("\\"):
+        raise GlobError("trailing backslash")
+    dir_only = text.endswith("/")
+    text = text.rstrip("/")
+    if not text:
+        raise GlobError("a glob of only '/' matches nothing")
+    anchored = "/" in text
+    text = text.lstrip("/")
+    segments = text.split("/")
+    for seg in segments:
+        if seg == "":
+            raise GlobError("empty path segment ('//')")
+        if seg in (".", ".."):
+            raise GlobError(f"'{seg}' segment: globs are relative to the repository root")
+        if seg != ANY and "**" in seg:
+            raise GlobError(f"'**' must be a whole path segment, not part of '{seg}'")
+        segment_regex(seg)  # validates brackets and escapes
+    if not anchored:
+        segments.insert(0, ANY)
+    if dir_only:
+        segments.append(ANY)
+    collapsed: list[str] = []
+    for seg in segments:
+        if not (seg == ANY and collapsed and collapsed[-1] == ANY):
+            collapsed.append(seg.lower())
+    if collapsed[-1] == ANY:
+        # "a/**" matches every file below a: the folder is a, or any folder under it.
+        return Glob(pattern=pattern, dir_segments=tuple(collapsed), base=ANY)
+    return Glob(pattern=pattern, dir_segments=tuple(collapsed[:-1]), base=collapsed[-1])
+
+
+def is_literal(segment: str) -> bool:
+    """True when a segment has no wildcard, class or escape."""
+    return not any(ch in segment for ch in "*?[\\")
+
+
+def segment_regex(segment: str) -> str:
+    """Translate one path segment (no '/') of a glob into a regular expression."""
+    out: list[str] = []
+    i, n = 0, len(segment)
+    while i < n:
+        ch = segment[i]
+        if ch == "*":
+            while i < n and segment[i] == "*":
+                i += 1
+            out.append("[^/]*")
+            continue
+        if ch == "?":
+            out.append("[^/]")
+        elif ch == "\\":
+            if i + 1 >= n:
+                raise GlobError("trailing backslash")
+            i += 1
+            out.append(re.escape(segment[i]))
+        elif ch == "[":
+            end, klass = _bracket(segment, i)
+            out.append(klass)
+            i = end
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return "".join(out)
+
+
+def _bracket(segment: str, start: int) -> tuple[int, str]:
+    # Returns the index of the closing ']' and the regex class; a class never matches '/'.
+    i = start + 1
+    negate = i < len(segment) and segment[i] in "!^"
+    if negate:
+        i += 1
+    body: list[str] = []
+    first = True
+    while i < len(segment):
+        ch = segment[i]
+        if ch == "]" and not first:
+            if not body:
+                raise GlobError("empty character class '[]'")
+            inner = "".join(body)
+            return i, f"[^/{inner}]" if negate else f"(?:(?!/)[{inner}])"
+        if ch == "\\":
+            if i + 1 >= len(segment):
+                raise GlobError("trailing backslash in character class")
+            i += 1
+            body.append(re.escape(segment[i]))
+        elif ch == "-" and body and i + 1 < len(segment) and segment[i + 1] != "]":
+            body.append("-")
+        else:
+            body.append(re.escape(ch) if ch in "^[]\\" else ch)
+        first = False
+        i += 1
+    raise GlobError("unclosed character class '['")
+
+
+def dir_regex(segments: tuple[str, ...]) -> re.Pattern[str]:
+    """A regex over `dirname + "/"` (or "" for the root) for a glob's directory part."""
+    parts = ["(?:[^/]+/)*" if seg == ANY else segment_regex(seg) + "/" for seg in segments]
+    return re.compile("".join(parts), re.IGNORECASE | re.DOTALL)
+
+
+def base_regex(base: str) -> re.Pattern[str]:
+    """A regex over a basename for a glob's basename part."""
+    return re.compile(".*" if base == ANY else segment_regex(base), re.IGNORECASE | re.DOTALL)
+
+
+def full_regex(glob: Glob) -> re.Pattern[str]:
+    """One regex over the whole path: the slow reference the index is tested against."""
+    parts = ["(?:[^/]+/)*" if seg == ANY else segment_regex(seg) + "/" for seg in glob.dir_segments]
+    parts.append("[^/]+" if glob.base == ANY else segment_regex(glob.base))
+    return re.compile("".join(parts), re.IGNORECASE | re.DOTALL)

@@ -1,0 +1,104 @@
+"""What `gatekeeper classify` prints: an aligned table for people, JSON for programs.
+
+Text is returned as `str` holding surrogate escapes for non-UTF-8 path bytes; the caller
+encodes it with `surrogateescape` so a terminal shows the original bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+
+from gatekeeper.classify.ruleset import RuleHit, RuleSet
+from gatekeeper.model import BUCKETS, ClassifiedFile
+
+
+def files_json(files: Sequence[ClassifiedFile], rules: RuleSet) -> str:
+    """`{"files": [...], "rules_digest": ...}`, one file per line, in input order."""
+    dumps = json.JSONEncoder(ensure_ascii=True).encode
+    body = ",\n  ".join(dumps(f.to_dict()) for f in files)
+    head = f'{{"rules_digest": {dumps(rules.digest)},\n "files": ['
+    return f"{head}\n  {body}\n]}}\n" if files else f"{head}]}}\n"
+
+
+def files_text(files: Sequence[ClassifiedFile], *, show_status: bool) -> str:
+    """An aligned table (bucket, rule, tags, path) and a one-line summary per bucket."""
+    rows = []
+    for f in files:
+        c = f.change
+        path = _shown(c.path)
+        if c.old_path is not None and c.old_path != c.path:
+            path = f"{_shown(c.old_path)} -> {path}"
+        if c.unsafe:
+            path = f"{path}  [unsafe: {c.unsafe}]"
+        tags = ",".join(f.tags) or "-"
+        if f.ecosystem:
+            tags = f"{tags} ({f.ecosystem})"
+        row = (c.status, f.bucket, f.rule, tags, path) if show_status else (f.bucket, f.rule, tags, path)
+        rows.append(row)
+    header = ("STATUS", "BUCKET", "RULE", "TAGS", "PATH") if show_status else ("BUCKET", "RULE", "TAGS", "PATH")
+    lines = _table([header, *rows])
+    counts = Counter(f.bucket for f in files)
+    summary = ", ".join(f"{bucket} {counts.get(bucket, 0)}" for bucket in BUCKETS)
+    lines.append(f"{len(files)} file{'s' if len(files) != 1 else ''}: {summary}")
+    return "\n".join(lines) + "\n"
+
+
+def explain_doc(paths: Sequence[str], rules: RuleSet) -> dict[str, object]:
+    """Per path: its match, every bucket rule that matches (deciding first), every tag rule."""
+    out = []
+    for path in paths:
+        match = rules.match(path)
+        out.append(
+            {
+                "path": path,
+                "bucket": match.bucket,
+                "rule": match.rule,
+                "ecosystem": match.ecosystem,
+                "tags": sorted(match.tags),
+                "matches": [hit.to_dict() for hit in rules.explain(path)],
+                "tag_matches": [hit.to_dict() for hit in rules.tag_hits(path)],
+            }
+        )
+    return {"rules_digest": rules.digest, "explain": out}
+
+
+def explain_json(paths: Sequence[str], rules: RuleSet) -> str:
+    """`explain_doc` as indented JSON."""
+    return json.dumps(explain_doc(paths, rules), indent=2, ensure_ascii=True) + "\n"
+
+
+def explain_text(paths: Sequence[str], rules: RuleSet) -> str:
+    """For people: the decision, then every matching rule with its glob and where it is defined."""
+    blocks = []
+    for path in paths:
+        match = rules.match(path)
+        extra = f", ecosystem {match.ecosystem}" if match.ecosystem else ""
+        tags = f", tags {','.join(sorted(match.tags))}" if match.tags else ""
+        lines = [f"{_shown(path)}: {match.bucket} (rule {match.rule}{extra}{tags})"]
+        rows = [_hit_row("decides" if hit.decides else "also", hit) for hit in rules.explain(path)]
+        rows += [_hit_row("tag", hit) for hit in rules.tag_hits(path)]
+        lines += ["  " + line for line in _table(rows)]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _hit_row(kind: str, hit: RuleHit) -> tuple[str, ...]:
+    rule = hit.rule
+    label = rule.bucket or ",".join(sorted(rule.tags))
+    return (kind, rule.id, label, hit.pattern, rule.where, rule.description)
+
+
+def _table(rows: Sequence[Sequence[str]]) -> list[str]:
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1] for row in rows]
+
+
+def _shown(path: str) -> str:
+    # A newline or escape sequence in a file name must not forge table rows or drive the terminal.
+    if any(ch < " " or ch == "\x7f" for ch in path):
+        return json.dumps(path, ensure_ascii=False)
+    return path

@@ -1,0 +1,136 @@
+"""The compiled rule set: first bucket rule that matches decides, every matching tag rule adds tags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gatekeeper.classify.index import GlobIndex
+from gatekeeper.classify.rules import Rule, read_rules
+from gatekeeper.model import Match
+
+
+@dataclass(frozen=True, slots=True)
+class RuleHit:
+    """A rule that matches a path, with the first of its globs that does."""
+
+    rule: Rule
+    pattern: str
+    decides: bool  # the deciding bucket rule (False for later matches and for tag rules)
+
+    def to_dict(self) -> dict[str, object]:
+        """The hit as `classify --explain --format json` shows it."""
+        r = self.rule
+        return {
+            "id": r.id,
+            "bucket": r.bucket,
+            "description": r.description,
+            "pattern": self.pattern,
+            "ecosystem": r.ecosystem,
+            "tags": sorted(r.tags),
+            "decides": self.decides,
+            "source": r.source,
+            "line": r.line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A compiled, ordered rule list (first match wins) plus tag rules."""
+
+    digest: str  # sha256 over every rules file loaded (see docs/classification.md)
+    source: str  # the main classification.yaml
+    sources: tuple[str, ...]  # it and the overlays, in load order
+    rules: tuple[Rule, ...]
+    tag_rules: tuple[Rule, ...]
+    _index: GlobIndex = field(repr=False, compare=False)
+    _owner: tuple[int, ...] = field(repr=False, compare=False)  # glob bit -> rule (or tag rule) position
+    _first_tag_bit: int = field(repr=False, compare=False)
+    _bucket_bits: int = field(repr=False, compare=False)
+    _decided: tuple[Match, ...] = field(repr=False, compare=False)
+    _with_tags: dict[tuple[int, int], Match] = field(repr=False, compare=False, default_factory=dict)
+
+    @classmethod
+    def build(cls, rules: tuple[Rule, ...], tag_rules: tuple[Rule, ...], *, digest: str, sources: tuple[str, ...]) -> RuleSet:
+        """Compile rule lists into a matcher (the lists are already validated)."""
+        globs, owner = [], []
+        for position, rule in enumerate(rules):
+            globs.extend(rule.globs)
+            owner.extend([position] * len(rule.globs))
+        first_tag_bit = len(globs)
+        for position, rule in enumerate(tag_rules):
+            globs.extend(rule.globs)
+            owner.extend([position] * len(rule.globs))
+        decided = tuple(
+            Match(bucket=r.bucket, rule=r.id, ecosystem=r.ecosystem, tags=r.tags)  # type: ignore[arg-type]
+            for r in rules
+        )
+        return cls(
+            digest=digest,
+            source=sources[0],
+            sources=sources,
+            rules=rules,
+            tag_rules=tag_rules,
+            _index=GlobIndex(globs),
+            _owner=tuple(owner),
+            _first_tag_bit=first_tag_bit,
+            _bucket_bits=(1 << first_tag_bit) - 1,
+            _decided=decided,
+        )
+
+    def match(self, path: str) -> Match:
+        """The first rule that matches `path`, with the tags of every matching tag rule."""
+        mask = self._index.mask(path)
+        bucket_bits = mask & self._bucket_bits
+        position = self._owner[(bucket_bits & -bucket_bits).bit_length() - 1]
+        decided = self._decided[position]
+        tag_bits = mask >> self._first_tag_bit
+        if not tag_bits:
+            return decided
+        key = (position, tag_bits)
+        found = self._with_tags.get(key)
+        if found is None:
+            tags = set(decided.tags)
+            for hit in self._tag_hits(mask):
+                tags |= hit.rule.tags
+            if len(self._with_tags) > 100_000:
+                self._with_tags.clear()
+            found = self._with_tags[key] = Match(decided.bucket, decided.rule, decided.ecosystem, frozenset(tags))
+        return found
+
+    def explain(self, path: str) -> list[RuleHit]:
+        """Every bucket rule matching `path`, in order: the deciding rule first, then the later ones."""
+        mask = self._index.mask(path) & self._bucket_bits
+        return self._hits(mask, self.rules, 0)
+
+    def tag_hits(self, path: str) -> list[RuleHit]:
+        """Every tag rule matching `path`, in file order."""
+        return self._tag_hits(self._index.mask(path))
+
+    def _tag_hits(self, mask: int) -> list[RuleHit]:
+        return self._hits(mask & ~self._bucket_bits, self.tag_rules, self._first_tag_bit, tags=True)
+
+    def _hits(self, mask: int, table: tuple[Rule, ...], offset: int, *, tags: bool = False) -> list[RuleHit]:
+        hits: list[RuleHit] = []
+        seen: set[int] = set()
+        while mask:
+            bit = (mask & -mask).bit_length() - 1
+            mask &= mask - 1
+            position = self._owner[bit]
+            if position in seen:
+                continue
+            seen.add(position)
+            rule = table[position]
+            # The glob's number inside its rule: its bit minus the rule's first bit.
+            first = bit
+            while first > offset and self._owner[first - 1] == position:
+                first -= 1
+            pattern = rule.patterns[bit - first]
+            hits.append(RuleHit(rule=rule, pattern=pattern, decides=not tags and not hits))
+        return hits
+
+
+def load_rules(bundle_dir: str | Path) -> RuleSet:
+    """Load and validate the bundle's classification rules and overlays (raises RulesError)."""
+    loaded = read_rules(Path(bundle_dir))
+    return RuleSet.build(loaded.rules, loaded.tag_rules, digest=loaded.digest, sources=loaded.sources)

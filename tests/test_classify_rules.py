@@ -1,0 +1,478 @@
+"""The rules file: glob semantics, the index against a plain-regex reference, validation, overlays."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.classify import load_rules
+from gatekeeper.classify.glob import GlobError, compile_glob, full_regex
+from gatekeeper.classify.index import GlobIndex
+from gatekeeper.errors import RulesError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = REPO_ROOT / "policies"
+
+CATCH_ALL = """
+  - id: src.default
+    bucket: src
+    description: everything else
+    match: ["**"]
+"""
+
+
+def write_rules(folder: Path, body: str, *, catch_all: bool = True) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    text = "version: 1\nrules:\n" + textwrap.indent(textwrap.dedent(body).strip("\n"), "  ") + "\n"
+    if catch_all:
+        text += CATCH_ALL.lstrip("\n")
+    (folder / "classification.yaml").write_text(text)
+    return folder
+
+
+def line_of(folder: Path, needle: str, name: str = "classification.yaml") -> int:
+    for number, line in enumerate((folder / name).read_text().splitlines(), start=1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in the file")
+
+
+# -- glob semantics ----------------------------------------------------------------------------
+
+
+def glob_matches(pattern: str, path: str) -> bool:
+    glob = compile_glob(pattern)
+    by_regex = bool(full_regex(glob).fullmatch(path))
+    by_index = bool(GlobIndex([glob]).mask(path))
+    assert by_regex == by_index, (pattern, path)
+    return by_index
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "expected"),
+    [
+        ("Jenkinsfile", "Jenkinsfile", True),
+        ("Jenkinsfile", "a/b/Jenkinsfile", True),
+        ("Jenkinsfile", "Jenkinsfile.groovy", False),
+        ("*.tf", "modules/net/main.tf", True),
+        ("*.tf", "main.tf.bak", False),
+        ("*.tf", ".tf", True),  # '*' matches an empty stem, as in gitignore
+        (".github/workflows/**", ".github/workflows/ci.yml", True),
+        (".github/workflows/**", ".github/workflows/sub/x.yml", True),
+        (".github/workflows/**", "x/.github/workflows/ci.yml", False),  # a slash anchors at the root
+        (".github/workflows/*.yml", ".github/workflows/sub/x.yml", False),
+        ("/ci/**", "ci/run.sh", True),
+        ("/ci/**", "lib/ci/run.sh", False),
+        ("/ci/**", "ci", False),  # the folder's contents, not a file named ci
+        ("testdata/", "pkg/x/testdata/Dockerfile", True),
+        ("testdata/", "testdata", False),
+        ("**/testdata/**", "testdata/a/b", True),
+        ("a/**/b", "a/b", True),
+        ("a/**/b", "a/x/y/b", True),
+        ("a/**/b", "ab", False),
+        ("**", "anything/at/all", True),
+        ("*", "deep/file", True),
+        ("Dockerfile.*", "svc/Dockerfile.prod", True),
+        ("Dockerfile.*", "svc/Dockerfile", False),
+        ("*.[1-9].md", "man/git.1.md", True),
+        ("*.[1-9].md", "man/git.x.md", False),
+        ("file[!a].txt", "fileb.txt", True),
+        ("file[!a].txt", "filea.txt", False),
+        ("?.txt", "a.txt", True),
+        ("?.txt", "ab.txt", False),
+        ("\\*literal", "*literal", True),
+        ("\\*literal", "xliteral", False),
+        ("**/{{cookiecutter.*}}/**", "t/{{cookiecutter.slug}}/.github/workflows/ci.yml", True),
+        # Matching ignores case: a case trick must not hide a workflow from the gate.
+        (".github/workflows/**", ".GitHub/Workflows/CI.yml", True),
+        ("dockerfile", "DockerFile", True),
+        ("*.TF", "main.tf", True),
+    ],
+)
+def test_glob_semantics(pattern: str, path: str, expected: bool) -> None:
+    assert glob_matches(pattern, path) is expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("", "empty"),
+        ("!foo", "negation"),
+        ("a/**b", "whole path segment"),
+        ("a[bc", "unclosed"),
+        ("a//b", "empty path segment"),
+        ("../x", "segment"),
+        ("x\\", "trailing backslash"),
+        (" x", "spaces"),
+        ("/", "only"),
+    ],
+)
+def test_bad_globs_are_refused(pattern: str, why: str) -> None:
+    with pytest.raises(GlobError, match=why):
+        compile_glob(pattern)
+
+
+# -- the index agrees with one regex per glob, on the shipped rules ---------------------------
+
+_WORDS = [
+    "src", "lib", "pkg", "app", "test", "tests", "spec", "testdata", "fixtures", "data", ".github",
+    "workflows", "actions", ".gitlab", "ci", ".circleci", "deploy", "k8s", "charts", "templates", "roles",
+    "tasks", "docs", "man", "examples", "vendor", "gradle", "wrapper", ".yarn", "releases", "infra",
+    "cloudformation", "manifests", "playbooks", "helm", "{{cookiecutter.x}}", "node_modules", "a", "B",
+]
+_NAMES = [
+    "main.go", "index.ts", "README.md", "package.json", "yarn.lock", "Dockerfile", "Dockerfile.prod",
+    "x.Dockerfile", "main.tf", "values.yaml", "values-prod.yaml", "Chart.yaml", "Chart.lock", "ci.yml",
+    "config.yml", "deployment.yaml", "Jenkinsfile", "Jenkinsfile.release", "git.1.md", "foo.tt",
+    "requirements-dev.txt", "gradle-wrapper.properties", "libs.versions.toml", "CODEOWNERS", "AGENTS.md",
+    "logo.PNG", "data.csv", "x.pp", "init.sls", ".gitlab-ci.yml", "a.gitlab-ci.yml", "action.yml",
+    "MODULE.bazel", "x.MODULE.bazel", "maven_install.json", "site.yml", "LICENSE-MIT", "", "\0",
+]
+
+
+def _random_paths(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    paths = []
+    for _ in range(count):
+        depth = rng.randint(0, 5)
+        name = rng.choice(_NAMES) or "x"
+        paths.append("/".join([*(rng.choice(_WORDS) for _ in range(depth)), name]))
+    return paths
+
+
+def test_index_agrees_with_plain_regexes_on_the_shipped_rules() -> None:
+    rules = load_rules(SHIPPED)
+    globs = [g for rule in (*rules.rules, *rules.tag_rules) for g in rule.globs]
+    regexes = [full_regex(g) for g in globs]
+    index = GlobIndex(globs)
+    for path in _random_paths(3000, seed=7):
+        expected = sum(1 << i for i, rx in enumerate(regexes) if rx.fullmatch(path))
+        assert index.mask(path) == expected, path
+        assert index.uncached_mask(path) == expected, path
+
+
+def test_match_is_the_first_rule_of_explain_and_explain_is_in_file_order() -> None:
+    rules = load_rules(SHIPPED)
+    order = {rule.id: i for i, rule in enumerate(rules.rules)}
+    for path in _random_paths(500, seed=11):
+        hits = rules.explain(path)
+        assert hits and hits[0].decides and not any(h.decides for h in hits[1:])
+        assert hits[0].rule.id == rules.match(path).rule
+        assert [order[h.rule.id] for h in hits] == sorted(order[h.rule.id] for h in hits)
+        assert hits[-1].rule.id == "src.default"
+
+
+def test_first_match_wins_whatever_the_index_kind(tmp_path: Path) -> None:
+    # A regex-only glob early in the list must beat an exact-name glob later on, and the reverse.
+    folder = write_rules(
+        tmp_path,
+        """
+        - id: early.regex
+          bucket: other
+          description: a class, so only a regex can say it
+          match: ["[Mm]akefile"]
+        - id: later.exact
+          bucket: ci
+          description: exact name
+          match: ["Makefile", "build.sh"]
+        - id: later.regex
+          bucket: iac
+          description: regex after exact
+          match: ["b[u]ild.sh"]
+        """,
+    )
+    rules = load_rules(folder)
+    assert rules.match("x/Makefile").rule == "early.regex"
+    assert rules.match("build.sh").rule == "later.exact"
+    assert [h.rule.id for h in rules.explain("build.sh")] == ["later.exact", "later.regex", "src.default"]
+    assert rules.explain("build.sh")[1].pattern == "b[u]ild.sh"
+
+
+def test_shipped_rules_load_with_a_digest_over_the_file() -> None:
+    rules = load_rules(SHIPPED)
+    data = (SHIPPED / "classification.yaml").read_bytes()
+    expected = hashlib.sha256(b"classification.yaml\0" + str(len(data)).encode() + b"\0" + data).hexdigest()
+    assert rules.digest == expected
+    assert rules.rules[-1].id == "src.default"
+    assert {r.bucket for r in rules.rules} == {"ci", "iac", "deps", "src", "other"}
+    assert all(r.description and r.line > 0 for r in (*rules.rules, *rules.tag_rules))
+
+
+# -- validation: every error names FILE:LINE and what to do -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "needle", "message"),
+    [
+        (
+            """
+            - id: a
+              bucket: pipelines
+              description: d
+              match: ["x"]
+            """,
+            "bucket: pipelines",
+            "unknown bucket 'pipelines'",
+        ),
+        (
+            """
+            - id: a
+              bucket: ci
+              description: d
+              match: ["ok", "a[b"]
+            """,
+            'match: ["ok", "a[b"]',
+            "bad glob 'a[b'",
+        ),
+        (
+            """
+            - id: a
+              bucket: ci
+              description: d
+              match: ["x"]
+            - id: a
+              bucket: src
+              description: d
+              match: ["y"]
+            """,
+            "bucket: src",
+            "duplicate rule id 'a'",
+        ),
+        (
+            """
+            - id: a
+              bucket: ci
+              match: ["x"]
+            """,
+            "id: a",
+            "missing 'description'",
+        ),
+        (
+            """
+            - id: a
+              bucket: ci
+              description: d
+              matches: ["x"]
+            """,
+            "matches:",
+            "unknown key 'matches'",
+        ),
+        (
+            """
+            - id: a
+              bucket: deps
+              description: d
+              tags: [lockfile, pinned]
+              match: ["x"]
+            """,
+            "tags: [lockfile, pinned]",
+            "unknown tag 'pinned'",
+        ),
+        (
+            """
+            - id: a
+              bucket: deps
+              description: d
+              tags: [binary]
+              match: ["x"]
+            """,
+            "tags: [binary]",
+            "comes from the patch",
+        ),
+        (
+            """
+            - id: a
+              bucket: ci
+              description: d
+              match: "x"
+            """,
+            'match: "x"',
+            "'match' must be a list",
+        ),
+        (
+            """
+            - id: Bad Id
+              bucket: ci
+              description: d
+              match: ["x"]
+            """,
+            "id: Bad Id",
+            "bad rule id",
+        ),
+        (
+            """
+            - id: a
+              bucket: ci
+              description: d
+              match: [12]
+            """,
+            "match: [12]",
+            "must be a string",
+        ),
+        (
+            """
+            - id: a
+              bucket: ci
+              description: d
+              match: ["x"]
+              match: ["y"]
+            """,
+            'match: ["y"]',
+            "given twice",
+        ),
+    ],
+)
+def test_invalid_rules_name_the_line(tmp_path: Path, body: str, needle: str, message: str) -> None:
+    folder = write_rules(tmp_path, body)
+    with pytest.raises(RulesError) as caught:
+        load_rules(folder)
+    # For the duplicate, the second definition is the one reported.
+    line = line_of(folder, needle) - (1 if needle == "bucket: src" else 0)
+    assert message in str(caught.value)
+    assert caught.value.where == f"{folder / 'classification.yaml'}:{line}"
+    assert caught.value.hint or "must be" in message or "given twice" in message
+
+
+def test_missing_catch_all_is_refused(tmp_path: Path) -> None:
+    folder = write_rules(
+        tmp_path,
+        """
+        - id: a
+          bucket: ci
+          description: d
+          match: ["x"]
+        """,
+        catch_all=False,
+    )
+    with pytest.raises(RulesError, match="catch-all") as caught:
+        load_rules(folder)
+    assert caught.value.where.endswith(f"classification.yaml:{line_of(folder, 'id: a')}")
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        ("version: 1\nrules: [\n", "invalid YAML", 3),
+        ("version: 2\nrules: []\n", "unsupported version", 1),
+        ("rules: []\n", "missing 'version: 1'", 1),
+        ("version: 1\n", "missing 'rules:'", 1),
+        ("version: 1\nrules: {}\n", "'rules' must be a list", 2),
+        ("version: 1\nrules: []\nextra: 1\n", "unknown key 'extra'", 3),
+        ("", "empty rules file", None),
+    ],
+)
+def test_malformed_files(tmp_path: Path, text: str, message: str, line: int | None) -> None:
+    (tmp_path / "classification.yaml").write_text(text)
+    with pytest.raises(RulesError, match=re.escape(message)) as caught:
+        load_rules(tmp_path)
+    expected = f"{tmp_path / 'classification.yaml'}" + (f":{line}" if line else "")
+    assert caught.value.where == expected
+
+
+def test_missing_and_non_utf8_files(tmp_path: Path) -> None:
+    with pytest.raises(RulesError, match="not found"):
+        load_rules(tmp_path)
+    (tmp_path / "classification.yaml").write_bytes(b"version: 1\nrules: [\xff]\n")
+    with pytest.raises(RulesError, match="not UTF-8"):
+        load_rules(tmp_path)
+
+
+# -- overlays: classification.d/*.yaml ---------------------------------------------------------
+
+BASE = """
+- id: ci.github
+  bucket: ci
+  description: workflows
+  match: [".github/workflows/**"]
+- id: iac.docker
+  bucket: iac
+  description: dockerfiles
+  match: ["Dockerfile"]
+"""
+
+
+def write_overlay(folder: Path, name: str, text: str) -> Path:
+    target = folder / "classification.d" / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(textwrap.dedent(text).lstrip("\n"))
+    return target
+
+
+def test_overlay_replaces_in_place_inserts_and_removes(tmp_path: Path) -> None:
+    folder = write_rules(tmp_path, BASE)
+    before = load_rules(folder).digest
+    write_overlay(
+        folder,
+        "10-site.yaml",
+        """
+        rules:
+          - id: iac.docker            # same id: replaced where it stands
+            bucket: ci
+            description: our Dockerfiles build CI images
+            match: ["Dockerfile", "Containerfile"]
+          - id: site.testdata         # new, no position: at the top
+            bucket: src
+            description: our test data
+            match: ["qa-data/"]
+          - id: site.deploy
+            bucket: iac
+            description: deploy scripts
+            after: ci.github
+            match: ["/ops/**"]
+          - id: site.workflow-docs
+            bucket: src
+            description: workflow notes
+            before: ci.github
+            match: [".github/workflows/*.txt"]
+        tag_rules:
+          - id: site.guardrail
+            tags: [guardrail]
+            description: our gate config
+            match: ["ops/gate.yaml"]
+        """,
+    )
+    write_overlay(folder, "20-trim.yaml", "remove: [site.workflow-docs]\n")
+    rules = load_rules(folder)
+    assert [r.id for r in rules.rules] == ["site.testdata", "ci.github", "site.deploy", "iac.docker", "src.default"]
+    assert rules.match("Containerfile").bucket == "ci"
+    assert rules.match("qa-data/Dockerfile").rule == "site.testdata"
+    assert rules.match(".github/workflows/notes.txt").rule == "ci.github"  # removed again by 20-trim
+    match = rules.match("ops/gate.yaml")
+    assert (match.rule, match.tags) == ("site.deploy", frozenset({"guardrail"}))
+    assert rules.digest != before
+    assert len(rules.sources) == 3 and rules.sources[1].endswith("10-site.yaml")
+    # The replacing rule reports where it now comes from.
+    assert rules.rules[3].source.endswith("10-site.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("rules:\n  - id: x\n    bucket: ci\n    description: d\n    before: nope\n    match: [a]\n", "no rule with id 'nope'"),
+        (
+            "rules:\n  - id: ci.github\n    bucket: ci\n    description: d\n    after: iac.docker\n    match: [a]\n",
+            "cannot also move",
+        ),
+        ("rules:\n  - id: x\n    bucket: ci\n    description: d\n    before: a\n    after: b\n    match: [a]\n", "not both"),
+        ("remove: [nope]\n", "no such rule"),
+        ("remove: [src.default]\n", "catch-all"),
+        ("tag_rules:\n  - id: ci.github\n    tags: [guardrail]\n    description: d\n    match: [a]\n", "is a bucket rule"),
+    ],
+)
+def test_bad_overlays(tmp_path: Path, text: str, message: str) -> None:
+    folder = write_rules(tmp_path, BASE)
+    write_overlay(folder, "site.yaml", text)
+    with pytest.raises(RulesError, match=re.escape(message)):
+        load_rules(folder)
+
+
+def test_overlay_folder_refuses_stray_files(tmp_path: Path) -> None:
+    folder = write_rules(tmp_path, BASE)
+    write_overlay(folder, "notes.txt", "hello\n")
+    with pytest.raises(RulesError, match="unexpected entry"):
+        load_rules(folder)
