@@ -1,0 +1,156 @@
+"""The gate: verify the packet against its patch, build the policy input, evaluate, decide.
+
+The policies see the truth, not the claims: `files` and `summary` come from re-parsing and
+re-classifying the patch; the packet is passed along (without its own `files` list, which is a
+claim `integrity` has already checked). Integrity failures and unsafe paths are deny findings
+the gate adds itself (policy `gatekeeper`): no bundle can switch them off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gatekeeper import __version__
+from gatekeeper.errors import ExitCode, UsageError
+from gatekeeper.model import BUCKETS, TAGS
+
+if TYPE_CHECKING:
+    from gatekeeper.packet import Derived
+    from gatekeeper.policy.bundle import Bundle
+
+DEFAULT_TIMEOUT = 10.0
+GATE_POLICY = "gatekeeper"
+INTEGRITY_RULE = "gatekeeper.integrity"
+UNSAFE_RULE = "gatekeeper.unsafe_path"
+_SHOWN_DIFFERENCES = 20
+
+
+def canonical_json(obj: Any) -> bytes:
+    """The contract's canonical JSON bytes (sorted keys, no spaces, ASCII)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def digest(obj: Any) -> str:
+    """sha256 hex of the canonical JSON of `obj`."""
+    return hashlib.sha256(canonical_json(obj)).hexdigest()
+
+
+def resolve_enabled(bundle: Bundle, enable: Iterable[str] = (), disable: Iterable[str] = ()) -> tuple[str, ...]:
+    """The bundle's default policies, plus `enable`, minus `disable`, in bundle order."""
+    enable, disable = list(enable), list(disable)
+    for name in (*enable, *disable):
+        bundle.policy(name)  # UsageError naming the known policies
+    both = sorted(set(enable) & set(disable))
+    if both:
+        raise UsageError(f"policy {both[0]!r} is both enabled and disabled", hint="pass it to only one of --enable / --disable")
+    return tuple(p.name for p in bundle.policies if (p.default or p.name in enable) and p.name not in disable)
+
+
+def build_input(packet: Mapping[str, Any], derived: Derived, differences: Sequence[str]) -> dict[str, Any]:
+    """The policy input document (schema gatekeeper/schemas/input-v1.schema.json)."""
+    files = []
+    buckets = {bucket: {"files": 0, "additions": 0, "deletions": 0} for bucket in BUCKETS}
+    tags = dict.fromkeys(TAGS, 0)
+    additions = deletions = 0
+    for item in derived.files:
+        entry = item.to_dict()
+        entry["dir"] = item.change.path.rpartition("/")[0]
+        files.append(entry)
+        counts = buckets[item.bucket]
+        counts["files"] += 1
+        counts["additions"] += item.change.additions
+        counts["deletions"] += item.change.deletions
+        additions += item.change.additions
+        deletions += item.change.deletions
+        for tag in item.tags:
+            tags[tag] = tags.get(tag, 0) + 1
+    return {
+        "packet": {key: value for key, value in packet.items() if key != "files"},
+        "files": files,
+        "summary": {"buckets": buckets, "tags": tags, "files": len(files), "additions": additions, "deletions": deletions},
+        "integrity": {"ok": not differences, "differences": list(differences)},
+    }
+
+
+def gate_findings(input_doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The deny findings the gate adds itself: integrity differences and unsafe paths."""
+    found: list[dict[str, Any]] = []
+    integrity = input_doc.get("integrity") or {}
+    differences = list(integrity.get("differences") or [])
+    if not integrity.get("ok", False) or differences:
+        shown = "; ".join(differences[:_SHOWN_DIFFERENCES]) or "the packet was not checked against the patch"
+        more = f"; and {len(differences) - _SHOWN_DIFFERENCES} more" if len(differences) > _SHOWN_DIFFERENCES else ""
+        found.append({
+            "policy": GATE_POLICY, "rule": INTEGRITY_RULE, "level": "deny",
+            "msg": f"the packet does not match the patch ({len(differences)} difference(s)): {shown}{more}",
+        })
+    unsafe = [f for f in input_doc.get("files") or [] if f.get("unsafe")]
+    if unsafe:
+        reasons = "; ".join(f"{f['path']!r}: {f['unsafe']}" for f in unsafe[:_SHOWN_DIFFERENCES])
+        found.append({
+            "policy": GATE_POLICY, "rule": UNSAFE_RULE, "level": "deny",
+            "msg": f"the patch names {len(unsafe)} unsafe path(s): {reasons}",
+            "paths": [f["path"] for f in unsafe],
+        })
+    return found
+
+
+def evaluate_input(
+    input_doc: Mapping[str, Any], bundle: Bundle, enabled: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, validate: bool = False
+) -> dict[str, Any]:
+    """Evaluate a policy input: `{outcome, reasons, policies, enabled, input_digest}`.
+
+    `validate` checks `input_doc` against the input schema first (for documents from files).
+    """
+    from gatekeeper.policy.findings import outcome_of, run_policies
+
+    if validate:
+        from gatekeeper.policy.input_schema import validate_input
+
+        validate_input(input_doc, "input")
+    names = list(dict.fromkeys(enabled))
+    reasons = gate_findings(input_doc) + run_policies(bundle, names, input_doc, timeout=timeout)
+    return {
+        "outcome": outcome_of(reasons),
+        "reasons": reasons,
+        "policies": [{"name": name, "version": bundle.policy(name).version} for name in names],
+        "enabled": names,
+        "input_digest": digest(input_doc),
+    }
+
+
+def decide(
+    packet: dict[str, Any], patch: Path, bundle: Bundle, enabled: Sequence[str], *, dry_run: bool = False, timeout: float = DEFAULT_TIMEOUT
+) -> dict[str, Any]:
+    """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision."""
+    from gatekeeper.packet import compare, derive
+
+    derived = derive(Path(patch), bundle.rules)
+    input_doc = build_input(packet, derived, compare(packet, derived))
+    evaluated = evaluate_input(input_doc, bundle, enabled, timeout=timeout)
+    summary = input_doc["summary"]
+    return {
+        "outcome": evaluated["outcome"],
+        "reasons": evaluated["reasons"],
+        "policies": evaluated["policies"],
+        "enabled": evaluated["enabled"],
+        "bundle": bundle.describe(),
+        "packet": {"run_id": packet.get("run_id"), "diff_sha256": derived.sha256, "digest": digest(packet)},
+        "input_digest": evaluated["input_digest"],
+        "summary": {key: summary[key] for key in ("files", "additions", "deletions", "buckets")},
+        "dry_run": dry_run,
+        "tool": {"name": "gatekeeper", "version": __version__},
+        "decided_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def exit_code(decision: Mapping[str, Any]) -> ExitCode:
+    """allow 0, deny 1, review 3; a dry run always 0 (it reports, it does not block)."""
+    if decision.get("dry_run"):
+        return ExitCode.OK
+    return {"allow": ExitCode.OK, "deny": ExitCode.FAILED, "review": ExitCode.REVIEW}.get(decision.get("outcome", ""), ExitCode.ERROR)

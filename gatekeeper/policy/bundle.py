@@ -1,0 +1,256 @@
+"""Load a policy bundle: manifest, classification rules, one folder per policy, shared Rego helpers.
+
+Layout: `<root>/.manifest` (OPA-style JSON: `revision`, `roots`, and our `metadata` with `name`,
+`policies` {name: {"default": bool}} and `params`), `<root>/classification.yaml`,
+`<root>/lib/*.rego` (package `gatekeeper.lib...`), and `<root>/<name>/policy.rego` (package
+`gatekeeper.policies.<name>`) with its `policy_test.rego`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gatekeeper.config import MANIFEST
+from gatekeeper.errors import PolicyError, UsageError, where
+from gatekeeper.policy.metadata import package_of, parse_metadata
+
+if TYPE_CHECKING:
+    from gatekeeper.classify import RuleSet
+
+POLICY_MODULE = "policy.rego"
+TEST_SUFFIX = "_test.rego"
+LIB_DIR = "lib"
+POLICY_PACKAGE = "gatekeeper.policies"
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_SKIP_DIRS = frozenset({".git", "__pycache__"})
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyInfo:
+    """One policy of a bundle, as its folder, manifest entry and `# METADATA` describe it."""
+
+    name: str
+    version: str
+    title: str
+    description: str
+    owner: str
+    default: bool
+    module_path: Path
+    test_path: Path | None
+    rules: tuple[str, ...]  # the rule ids the policy declares (METADATA custom.rules)
+    modules: tuple[str, ...]  # keys into Bundle.modules: policy.rego and any other non-test module
+
+    @property
+    def package(self) -> str:
+        """The Rego package the gate queries for this policy's findings."""
+        return f"{POLICY_PACKAGE}.{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bundle:
+    """A loaded, validated policy bundle."""
+
+    root: Path
+    name: str
+    revision: str
+    commit: str | None  # last git commit that changed the bundle folder, when it sits in a repository
+    digest: str  # sha256 over sorted relative paths and contents (see bundle_digest)
+    policies: tuple[PolicyInfo, ...]
+    rules: RuleSet
+    params: dict[str, Any]
+    modules: dict[str, str]  # every non-test module, keyed by its path as shown to people
+    lib: tuple[str, ...]  # keys of the shared helper modules
+
+    def policy(self, name: str) -> PolicyInfo:
+        """The policy called `name`; UsageError naming the known ones otherwise."""
+        for info in self.policies:
+            if info.name == name:
+                return info
+        known = ", ".join(p.name for p in self.policies)
+        raise UsageError(f"unknown policy {name!r}", where=str(self.root), hint=f"the bundle has: {known}")
+
+    def modules_for(self, names: Iterable[str]) -> dict[str, str]:
+        """The shared helpers plus the modules of the named policies."""
+        keys = [*self.lib, *(key for name in names for key in self.policy(name).modules)]
+        return {key: self.modules[key] for key in keys}
+
+    def data(self) -> dict[str, Any]:
+        """The data document every evaluation gets (thresholds under `data.gatekeeper.params`)."""
+        return {"gatekeeper": {"params": self.params}}
+
+    def describe(self) -> dict[str, Any]:
+        """`{name, revision, commit, digest}` as a decision records it."""
+        return {"name": self.name, "revision": self.revision, "commit": self.commit, "digest": self.digest}
+
+
+def load_bundle(root: str | os.PathLike[str]) -> Bundle:
+    """Load and validate the bundle at `root` (PolicyError / RulesError say what and where)."""
+    from gatekeeper.classify import load_rules
+
+    folder = Path(root)
+    manifest_path = folder / MANIFEST
+    if not manifest_path.is_file():
+        raise UsageError(f"not a policy bundle: no {MANIFEST} file", where=str(folder), hint="pass --policy DIR naming a bundle folder")
+    manifest = _read_manifest(manifest_path)
+    meta = manifest["metadata"]
+    modules: dict[str, str] = {}
+    lib = tuple(_load_lib(folder, modules, manifest["roots"]))
+    policies = tuple(
+        _load_policy(folder, name, bool(entry["default"]), modules, manifest_path) for name, entry in meta["policies"].items()
+    )
+    _refuse_unlisted(folder, meta["policies"], manifest_path)
+    return Bundle(
+        root=folder,
+        name=meta["name"],
+        revision=manifest["revision"],
+        commit=last_commit(folder),
+        digest=bundle_digest(folder),
+        policies=policies,
+        rules=load_rules(folder),
+        params=meta.get("params", {}),
+        modules=modules,
+        lib=lib,
+    )
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PolicyError(f"cannot read the manifest: {exc.strerror}", where=str(path)) from None
+    except UnicodeDecodeError:
+        raise PolicyError("the manifest is not UTF-8", where=str(path)) from None
+    except json.JSONDecodeError as exc:
+        raise PolicyError(f"the manifest is not JSON: {exc.msg}", where=where(path, exc.lineno)) from None
+    if not isinstance(doc, dict):
+        raise PolicyError("the manifest must be a JSON object", where=str(path))
+    _need(isinstance(doc.get("revision"), str) and doc["revision"].strip() != "", path, "revision", "a non-empty string")
+    roots = doc.get("roots")
+    _need(isinstance(roots, list) and bool(roots) and all(isinstance(r, str) and r for r in roots), path, "roots", "a list of package roots, e.g. [\"gatekeeper\"]")
+    meta = doc.get("metadata")
+    _need(isinstance(meta, dict), path, "metadata", "an object with name, policies and params")
+    _need(isinstance(meta.get("name"), str) and meta["name"].strip() != "", path, "metadata.name", "a non-empty string")
+    policies = meta.get("policies")
+    _need(isinstance(policies, dict) and bool(policies), path, "metadata.policies", "an object {name: {\"default\": bool}}")
+    for name, entry in policies.items():
+        field = f"metadata.policies.{name}"
+        _need(bool(_NAME.match(name)) and name != LIB_DIR, path, field, "a lower-case name (letters, digits, _) other than `lib`")
+        _need(isinstance(entry, dict) and isinstance(entry.get("default"), bool), path, field, "an object with a boolean `default`")
+        unknown = set(entry) - {"default"}
+        _need(not unknown, path, field, f"only `default` (unknown: {', '.join(sorted(unknown))})")
+    _need(isinstance(meta.get("params", {}), dict), path, "metadata.params", "an object of thresholds")
+    return doc
+
+
+def _need(ok: bool, path: Path, field: str, expected: str) -> None:
+    if not ok:
+        raise PolicyError(f"`{field}` must be {expected}", where=where(path, field=field))
+
+
+def _read_module(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PolicyError(f"cannot read the module: {exc.strerror}", where=str(path)) from None
+    except UnicodeDecodeError:
+        raise PolicyError("the module is not UTF-8", where=str(path)) from None
+
+
+def _load_lib(folder: Path, modules: dict[str, str], roots: list[str]) -> list[str]:
+    keys = []
+    for path in sorted((folder / LIB_DIR).glob("*.rego")):
+        if path.name.endswith(TEST_SUFFIX):
+            continue
+        source = _read_module(path)
+        declared = package_of(source)
+        if declared is None or not any(declared[0] == r or declared[0].startswith(r + ".") for r in roots):
+            raise PolicyError(
+                f"a shared module must declare a package under the manifest roots ({', '.join(roots)})",
+                where=where(path, declared[1] if declared else None),
+            )
+        modules[str(path)] = source
+        keys.append(str(path))
+    return keys
+
+
+def _load_policy(folder: Path, name: str, default: bool, modules: dict[str, str], manifest: Path) -> PolicyInfo:
+    policy_dir = folder / name
+    module_path = policy_dir / POLICY_MODULE
+    if not module_path.is_file():
+        raise PolicyError(f"policy {name!r} is listed but has no {name}/{POLICY_MODULE}", where=where(manifest, field=f"metadata.policies.{name}"))
+    keys = []
+    for path in sorted(policy_dir.glob("*.rego")):
+        if path.name.endswith(TEST_SUFFIX):
+            continue
+        source = _read_module(path)
+        declared = package_of(source)
+        expected = f"{POLICY_PACKAGE}.{name}"
+        if declared is None or declared[0] != expected:
+            raise PolicyError(f"the module must declare `package {expected}`", where=where(path, declared[1] if declared else None))
+        modules[str(path)] = source
+        keys.append(str(path))
+    keys.sort(key=lambda key: key != str(module_path))  # policy.rego first
+    meta = parse_metadata(modules[str(module_path)], str(module_path), name)
+    test_path = policy_dir / f"policy{TEST_SUFFIX}"
+    return PolicyInfo(
+        name=name,
+        version=meta.version,
+        title=meta.title,
+        description=meta.description,
+        owner=meta.owner,
+        default=default,
+        module_path=module_path,
+        test_path=test_path if test_path.is_file() else None,
+        rules=meta.rules,
+        modules=tuple(keys),
+    )
+
+
+def _refuse_unlisted(folder: Path, listed: Mapping[str, Any], manifest: Path) -> None:
+    for child in sorted(folder.iterdir()):
+        if child.is_dir() and child.name != LIB_DIR and (child / POLICY_MODULE).is_file() and child.name not in listed:
+            raise PolicyError(
+                f"policy folder {child.name!r} is not listed in the manifest",
+                where=where(manifest, field="metadata.policies"),
+                hint=f'add "{child.name}": {{"default": false}} or remove the folder',
+            )
+
+
+def bundle_digest(root: str | os.PathLike[str]) -> str:
+    """sha256 over `<relative path>\\0<sha256 of content>\\n` for every file, sorted by path."""
+    folder = Path(root)
+    entries: list[tuple[str, str]] = []
+    for current, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        for file_name in files:
+            path = Path(current) / file_name
+            try:
+                content = path.read_bytes()
+            except OSError as exc:
+                raise PolicyError(f"cannot read a bundle file: {exc.strerror}", where=str(path)) from None
+            entries.append((path.relative_to(folder).as_posix(), hashlib.sha256(content).hexdigest()))
+    outer = hashlib.sha256()
+    for relative, inner in sorted(entries):
+        outer.update(relative.encode("utf-8", "surrogateescape") + b"\0" + inner.encode("ascii") + b"\n")
+    return outer.hexdigest()
+
+
+def last_commit(folder: Path) -> str | None:
+    """The last commit that changed `folder`, when it sits in a git work tree (else None)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(folder), "log", "-1", "--format=%H", "--", "."],
+            capture_output=True, timeout=10, check=False, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = done.stdout.decode("ascii", "replace").strip()
+    return commit if done.returncode == 0 and re.fullmatch(r"[0-9a-f]{40,64}", commit) else None

@@ -1,0 +1,237 @@
+"""The only module that talks to regopy: compile, build once, query through a binding, in isolation.
+
+Every entry point runs the engine in a forked child (`run_isolated`) under a hard time limit, with
+the C library's log level at none and its stdout/stderr sent to /dev/null. Errors come back as
+PolicyError naming `file:line:col`; a crash or a hang as EngineCrashed / EngineTimedOut.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gatekeeper.errors import PolicyError
+from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, run_isolated, signal_name
+from gatekeeper.policy.rego_errors import Diagnostic, diagnostics, locate, locate_diagnostic
+from gatekeeper.policy.rego_values import push_input, read_node, restore_strings
+
+__all__ = [
+    "UNDEFINED",
+    "EngineCrashed",
+    "EngineTimedOut",
+    "RegoTestOutcome",
+    "check_modules",
+    "evaluate",
+    "run_isolated",
+    "run_tests",
+    "signal_name",
+]
+
+_ERROR_KINDS = (1800, 1804)  # NodeKind.Error, NodeKind.ErrorSeq
+
+
+class _Undefined:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+    def __reduce__(self) -> str:
+        return "UNDEFINED"  # unpickles as the module-level singleton
+
+
+UNDEFINED: Any = _Undefined()
+
+
+@dataclass(frozen=True, slots=True)
+class RegoTestOutcome:
+    """One Rego unit test's result: `pass`, `fail` (false or undefined) or `error` (with where)."""
+
+    name: str
+    status: str
+    message: str = ""
+    where: str | None = None
+
+
+def evaluate(modules: Mapping[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str, *, timeout: float) -> Any:
+    """Value of the Rego expression `query` (UNDEFINED when it has none), evaluated in a child."""
+    return run_isolated(_evaluate_here, dict(modules), data, input, query, timeout=timeout)
+
+
+def check_modules(modules: Mapping[str, str], *, timeout: float) -> None:
+    """Compile `modules` in a child; raise PolicyError naming `file:line:col` when one does not compile."""
+    run_isolated(_check_here, dict(modules), timeout=timeout)
+
+
+def run_tests(
+    modules: Mapping[str, str], data: Mapping[str, Any], package: str, tests: Sequence[str], *, timeout: float
+) -> list[RegoTestOutcome]:
+    """Run the boolean `tests` rules of `package` (one build, one query each) in a child.
+
+    A crash or hang of the shared child is retried one test per child, so it is pinned on the test
+    that caused it and the others still report; the per-test retry uses the same `timeout`.
+    """
+    try:
+        return run_isolated(_tests_here, dict(modules), data, package, list(tests), timeout=timeout)
+    except (EngineCrashed, EngineTimedOut):
+        pass
+    outcomes: list[RegoTestOutcome] = []
+    for name in tests:
+        try:
+            outcomes.extend(run_isolated(_tests_here, dict(modules), data, package, [name], timeout=timeout))
+        except EngineCrashed as exc:
+            outcomes.append(RegoTestOutcome(name, "error", f"the Rego engine crashed running this test ({signal_name(exc.signal_number)})"))
+        except EngineTimedOut:
+            outcomes.append(RegoTestOutcome(name, "error", f"the test ran past {timeout:g} s"))
+    return outcomes
+
+
+# --- below runs inside the forked child only --------------------------------------------------
+
+
+def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> Any:
+    from regopy import Interpreter, LogLevel, RegoError
+
+    rego = Interpreter()
+    rego.log_level = LogLevel.NONE
+    rego.strict_built_in_errors = True
+    if data:
+        rego.add_data(data)  # once, whole: a second add_data with the same top-level key is dropped
+    for name, source in modules.items():
+        try:
+            rego.add_module(name, source)
+        except RegoError as exc:
+            raise _compile_error(str(exc), name, modules) from None
+    return rego
+
+
+def _compile_error(text: str, name: str, modules: Mapping[str, str]) -> PolicyError:
+    found = diagnostics(text) or [Diagnostic(text.strip() or "the module does not compile")]
+    first = found[0]
+    where = locate(first.span, modules) or name
+    more = f" (and {len(found) - 1} more error(s))" if len(found) > 1 else ""
+    return PolicyError(f"does not compile: {first.message}{more}", where=where, hint=_hint(first.message))
+
+
+def _hint(message: str) -> str | None:
+    lowered = message.lower()
+    if "regexp" in lowered or "regex" in lowered:
+        return "the engine's regex dialect is ECMAScript (std::regex): no (?i), (?P<name>) or \\p{..}; see docs/policies.md"
+    if "function not found" in lowered or "not supported" in lowered:
+        return "this built-in is not available in regopy; see docs/policies.md for the dialect limits"
+    if "multiple outputs" in lowered:
+        return "two bodies of a complete rule produced different values; make it a partial set or add conditions"
+    return None
+
+
+def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str) -> Any:
+    from regopy.rego_shared import rego_bundle_query
+
+    rego = _interpreter(modules, data)
+    bundle = _build(rego, f"x := [v | v := ({query})]", modules)
+    restore = _set_input(rego, input)
+    values = _read(rego_bundle_query(rego._impl, bundle._impl), modules, binding="x")
+    if values is UNDEFINED or not values:
+        return UNDEFINED
+    return restore_strings(values[0], restore)
+
+
+def _check_here(modules: dict[str, str]) -> None:
+    _interpreter(modules, None)
+
+
+def _tests_here(modules: dict[str, str], data: Mapping[str, Any], package: str, tests: list[str]) -> list[RegoTestOutcome]:
+    from regopy import RegoError
+    from regopy.rego_shared import rego_bundle_query_entrypoint
+
+    rego = _interpreter(modules, data)
+    prefix = package.replace(".", "/")
+    points = [f"{prefix}/{name}" for name in tests]
+    try:
+        bundle = rego.build(None, points)
+    except RegoError as exc:
+        raise _compile_error(str(exc), "", modules) from None
+    outcomes = []
+    for name, point in zip(tests, points):
+        try:
+            value = _read(rego_bundle_query_entrypoint(rego._impl, bundle._impl, point), modules)
+        except PolicyError as exc:
+            outcomes.append(RegoTestOutcome(name, "error", exc.what, exc.where))
+            continue
+        if value is True:
+            outcomes.append(RegoTestOutcome(name, "pass"))
+        elif value is UNDEFINED:
+            outcomes.append(RegoTestOutcome(name, "fail", "the test is undefined (a condition in its body did not hold)"))
+        else:
+            outcomes.append(RegoTestOutcome(name, "fail", f"the test evaluated to {json.dumps(value)}"))
+    return outcomes
+
+
+def _build(rego: Any, query: str, modules: Mapping[str, str]) -> Any:
+    from regopy import RegoError
+
+    try:
+        bundle = rego.build(query)
+    except RegoError as exc:
+        raise _compile_error(str(exc), "", modules) from None
+    if not bundle.ok():
+        raise PolicyError("the policy bundle did not build", hint="run `gatekeeper test` to find the module at fault")
+    return bundle
+
+
+def _read(output: int, modules: Mapping[str, str], *, binding: str | None = None) -> Any:
+    """The value of `binding` (else of the first expression) in one query output; UNDEFINED when none.
+
+    An error output becomes a PolicyError located at `file:line:col`.
+    """
+    from regopy.rego_shared import rego as lib
+    from regopy.rego_shared import rego_free_output, rego_node_json, rego_output_string
+
+    try:
+        node = lib.regoOutputNode(output)
+        kind = lib.regoNodeType(node) if node else 0
+        if kind in _ERROR_KINDS:
+            parts = [node] if kind == 1800 else [lib.regoNodeGet(node, i) for i in range(lib.regoNodeSize(node))]
+            found = [d for part in parts for d in diagnostics(rego_node_json(part))]
+            first = found[0] if found else Diagnostic("evaluation failed")
+            raise PolicyError(f"evaluation failed: {first.message}", where=locate_diagnostic(first, modules), hint=_hint(first.message))
+        text = rego_output_string(output)
+        if text == "undefined":
+            return UNDEFINED
+        try:
+            doc = json.loads(text)
+            return doc["bindings"][binding] if binding else doc["expressions"][0]
+        except (ValueError, KeyError, IndexError, TypeError):
+            # The engine writes some strings unescaped; read the result tree instead of its JSON.
+            return _read_tree(lib, output, binding)
+    finally:
+        rego_free_output(output)
+
+
+def _read_tree(lib: Any, output: int, binding: str | None) -> Any:
+    if binding:
+        node = lib.regoOutputBindingAtIndex(output, 0, binding.encode("ascii"))
+    else:
+        terms = lib.regoOutputExpressionsAtIndex(output, 0)
+        node = lib.regoNodeGet(terms, 0) if terms and lib.regoNodeSize(terms) else None
+    if not node:
+        raise PolicyError("the engine returned a result without the queried value", hint="this is a bug in gatekeeper")
+    return read_node(lib, node)
+
+
+def _set_input(rego: Any, value: Mapping[str, Any]) -> dict[str, str]:
+    """Hand `value` to the engine through the C input builder; the map of encoded strings back."""
+    from regopy.rego_shared import rego as lib
+    from regopy.rego_shared import rego_free_input, rego_new_input, rego_set_input
+
+    handle = rego_new_input()
+    try:
+        failed, restore = push_input(lib, handle, value)
+        if failed:
+            raise PolicyError("the engine refused the policy input", hint="this is a bug in gatekeeper")
+        rego_set_input(rego._impl, handle)
+    finally:
+        rego_free_input(handle)
+    return restore

@@ -1,0 +1,157 @@
+"""Run every enabled policy in one query, check each finding's shape, and aggregate an outcome.
+
+One interpreter, one build, one query collects `deny`, `review` and `warn` of every enabled
+package (each wrapped in a comprehension, so a package without one of them yields []).
+A finding must be `{"rule", "msg", "bucket"?, "paths"?}` with a rule id its policy declares;
+anything else is a PolicyError naming the policy file, because a malformed finding that
+silently disappears would be a silent allow.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gatekeeper.errors import PolicyError
+from gatekeeper.model import BUCKETS
+from gatekeeper.policy.bundle import Bundle, PolicyInfo
+from gatekeeper.policy.rego_errors import locate_text
+
+LEVELS: tuple[str, ...] = ("deny", "review", "warn")
+OUTCOMES: tuple[str, ...] = ("allow", "review", "deny")
+_FINDING_KEYS = frozenset({"rule", "msg", "bucket", "paths"})
+
+
+def findings_query(policies: Sequence[PolicyInfo]) -> str:
+    """The single Rego expression that gathers every level of every policy."""
+    parts = []
+    for info in policies:
+        levels = ", ".join(f'"{level}": [v | v := data.{info.package}.{level}]' for level in LEVELS)
+        parts.append(f'"{info.name}": {{{levels}}}')
+    return "{" + ", ".join(parts) + "}"
+
+
+def run_policies(bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str, Any], *, timeout: float) -> list[dict[str, Any]]:
+    """Evaluate the enabled policies over `input_doc`; their findings, each with `policy` and `level`."""
+    from gatekeeper.policy import engine
+
+    policies = [bundle.policy(name) for name in enabled]
+    if not policies:
+        return []
+    names = [info.name for info in policies]
+    modules = bundle.modules_for(names)
+    try:
+        raw = engine.evaluate(modules, bundle.data(), input_doc, findings_query(policies), timeout=timeout)
+    except engine.EngineCrashed as exc:
+        raise _attribute_crash(bundle, policies, input_doc, timeout, exc) from None
+    except engine.EngineTimedOut as exc:
+        raise PolicyError(
+            f"policy evaluation ran past {timeout:g} s",
+            where=", ".join(str(info.module_path) for info in policies),
+            hint=exc.hint,
+        ) from None
+    return collect(policies, raw, modules)
+
+
+def _attribute_crash(
+    bundle: Bundle, policies: Sequence[PolicyInfo], input_doc: Mapping[str, Any], timeout: float, crash: Any
+) -> PolicyError:
+    """Re-run each policy alone so the error names the module that crashes the engine."""
+    from gatekeeper.policy import engine
+
+    culprit = None
+    if len(policies) > 1:
+        for info in policies:
+            try:
+                engine.evaluate(bundle.modules_for([info.name]), bundle.data(), input_doc, findings_query([info]), timeout=timeout)
+            except (engine.EngineCrashed, engine.EngineTimedOut):
+                culprit = info
+                break
+            except PolicyError:
+                continue
+    shown = str(culprit.module_path) if culprit else " or ".join(str(info.module_path) for info in policies)
+    signal = engine.signal_name(crash.signal_number)
+    return PolicyError(
+        f"the Rego engine crashed evaluating {shown} ({signal})",
+        hint="regopy segfaults on some forms (e.g. `with input as {...}`); see docs/policies.md, and run `gatekeeper test`",
+    )
+
+
+def collect(policies: Sequence[PolicyInfo], raw: Any, modules: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Validate the query result and flatten it into findings (deny, review, warn; by policy)."""
+    if not isinstance(raw, dict):
+        raise PolicyError(f"the policy query returned {type(raw).__name__}, not an object", hint="this is a bug in gatekeeper")
+    found: list[dict[str, Any]] = []
+    for level in LEVELS:
+        for info in policies:
+            values = raw.get(info.name, {}).get(level, [])
+            if not values:
+                continue
+            value = values[0]
+            if not isinstance(value, list):
+                raise PolicyError(
+                    f"`{level}` must be a set of findings, not {_kind(value)}",
+                    where=str(info.module_path),
+                    hint=f"write `{level} contains finding if {{ ... }}` with finding := lib.finding(rule, msg)",
+                )
+            checked = [check_finding(info, level, item, modules) for item in value]
+            found.extend(sorted(checked, key=lambda f: (f["rule"], f["msg"])))
+    return found
+
+
+def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str, str]) -> dict[str, Any]:
+    """One finding, checked against the contract and stamped with `policy` and `level`."""
+    own = {key: modules[key] for key in info.modules if key in modules}
+    rule = item.get("rule") if isinstance(item, dict) else None
+    at = (locate_text(f'"{rule}"', own) if isinstance(rule, str) else None) or str(info.module_path)
+
+    def bad(what: str, hint: str | None = None) -> PolicyError:
+        return PolicyError(f"a `{level}` finding {what}: {_short(item)}", where=at, hint=hint or "build findings with data.gatekeeper.lib")
+
+    if not isinstance(item, dict):
+        return _raise(bad("is not an object"))
+    if not isinstance(item.get("msg"), str) or not item["msg"].strip():
+        return _raise(bad("has no `msg` string"))
+    if not isinstance(rule, str) or not rule:
+        return _raise(bad("has no `rule` id"))
+    if rule not in info.rules:
+        return _raise(bad(f"uses rule id {rule!r}, which the policy does not declare",
+                          f"add it to custom.rules in the `# METADATA` of {info.module_path}"))
+    unknown = set(item) - _FINDING_KEYS
+    if unknown:
+        return _raise(bad(f"has unknown key(s) {', '.join(sorted(unknown))}", "a finding holds rule, msg, bucket and paths only"))
+    finding: dict[str, Any] = {"policy": info.name, "rule": rule, "level": level, "msg": item["msg"]}
+    if "bucket" in item:
+        if item["bucket"] not in BUCKETS:
+            return _raise(bad(f"names bucket {item['bucket']!r}", f"one of {', '.join(BUCKETS)}"))
+        finding["bucket"] = item["bucket"]
+    if "paths" in item:
+        paths = item["paths"]
+        if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+            return _raise(bad("has `paths` that is not an array of strings"))
+        finding["paths"] = paths
+    return finding
+
+
+def outcome_of(findings: Sequence[Mapping[str, Any]]) -> str:
+    """Any deny → deny; else any review → review; else allow (warn never blocks)."""
+    levels = {finding["level"] for finding in findings}
+    if "deny" in levels:
+        return "deny"
+    if "review" in levels:
+        return "review"
+    return "allow"
+
+
+def _raise(error: PolicyError) -> dict[str, Any]:
+    raise error
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _short(item: Any) -> str:
+    text = json.dumps(item, ensure_ascii=True, sort_keys=True)
+    return text if len(text) <= 160 else text[:157] + "..."

@@ -1,0 +1,159 @@
+"""Run a function in a forked child under a hard time limit, so a crash or a hang cannot take us down.
+
+The Rego engine segfaults on some inputs and can backtrack forever on some regexes; neither can be
+caught in-process. The child does the work and sends a pickled result back through a pipe; the
+parent waits with a deadline, kills the child when it passes, and turns a death by signal into a
+typed error the caller can attribute to a policy file.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from gatekeeper.errors import GatekeeperError, PolicyError
+
+T = TypeVar("T")
+
+_CHUNK = 1 << 16
+
+
+class EngineCrashed(PolicyError):
+    """The isolated child died by a signal (or exited without a result)."""
+
+    def __init__(self, what: str, *, signal_number: int | None, where: str | None = None, hint: str | None = None) -> None:
+        super().__init__(what, where=where, hint=hint)
+        self.signal_number = signal_number
+
+
+class EngineTimedOut(PolicyError):
+    """The isolated child ran past its time limit and was killed."""
+
+    def __init__(self, what: str, *, timeout: float, where: str | None = None, hint: str | None = None) -> None:
+        super().__init__(what, where=where, hint=hint)
+        self.timeout = timeout
+
+
+def signal_name(number: int | None) -> str:
+    """`SIGSEGV` for 11; `exit without a result` when there was no signal."""
+    if number is None:
+        return "exit without a result"
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def run_isolated(func: Callable[..., T], *args: Any, timeout: float) -> T:
+    """Call `func(*args)` in a forked child and return its (picklable) result.
+
+    Raises EngineTimedOut past `timeout` seconds, EngineCrashed when the child dies, and re-raises a
+    GatekeeperError the child raised; any other exception in the child becomes a PolicyError.
+    """
+    if timeout <= 0:
+        raise ValueError("timeout must be positive")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: never returns
+        os.close(read_fd)
+        _child(write_fd, func, args)
+    os.close(write_fd)
+    try:
+        payload, timed_out = _collect(read_fd, time.monotonic() + timeout)
+    except BaseException:
+        _kill(pid)
+        raise
+    finally:
+        os.close(read_fd)
+    if timed_out:
+        _kill(pid)
+        raise EngineTimedOut(
+            f"policy evaluation ran past {timeout:g} s",
+            timeout=timeout,
+            hint="a regex with nested repetition can backtrack forever; raise --timeout only if the bundle is known to be slow",
+        )
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) or os.WEXITSTATUS(status) != 0 or not payload:
+        number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        raise EngineCrashed(f"the Rego engine crashed ({signal_name(number)})", signal_number=number)
+    return _unpack(payload)
+
+
+def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    code = 0
+    try:
+        # The C library writes diagnostics straight to fd 1/2; our stdout carries reports only.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        try:
+            message: tuple[Any, ...] = ("ok", func(*args))
+        except GatekeeperError as exc:
+            message = ("gk", type(exc), exc.what, exc.where, exc.hint)
+        except BaseException as exc:  # reported to the parent, never printed here
+            message = ("exc", f"{type(exc).__name__}: {exc}", traceback.format_exc())
+        try:
+            data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # an unpicklable result or error class
+            data = pickle.dumps(("exc", f"cannot send the result: {exc}", ""))
+        view = memoryview(data)
+        while view:
+            written = os.write(write_fd, view)
+            view = view[written:]
+    except BaseException:
+        code = 70
+    finally:
+        # Skip atexit handlers and buffered-stream flushes that belong to the parent.
+        os._exit(code)
+
+
+def _collect(read_fd: int, deadline: float) -> tuple[bytes, bool]:
+    chunks: list[bytes] = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return b"", True
+        ready, _, _ = select.select([read_fd], [], [], left)
+        if not ready:
+            return b"", True
+        chunk = os.read(read_fd, _CHUNK)
+        if not chunk:
+            return b"".join(chunks), False
+        chunks.append(chunk)
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def _unpack(payload: bytes) -> Any:
+    try:
+        message = pickle.loads(payload)
+    except Exception as exc:
+        raise EngineCrashed(f"the Rego engine returned a garbled result ({exc})", signal_number=None) from None
+    kind = message[0]
+    if kind == "ok":
+        return message[1]
+    if kind == "gk":
+        cls, what, where_, hint = message[1:]
+        error = cls.__new__(cls)
+        GatekeeperError.__init__(error, what, where=where_, hint=hint)
+        raise error
+    raise PolicyError(f"policy evaluation failed: {message[1]}", hint="this is a bug in gatekeeper; rerun with --debug")

@@ -1,0 +1,153 @@
+"""Move values across the Rego engine's C boundary: the input going in, results coming out.
+
+regopy's C library keeps strings in an inconsistent half-escaped form: an input string holding
+`"` comes back unescaped in the result JSON (invalid JSON), and some built-ins unescape what
+others keep escaped. So strings holding `"`, `\\` or control characters are percent-encoded on
+the way in (`"` → `%22`), and restored on the way out when a result string equals one of them
+(paths in findings); a result whose JSON is still unreadable is read node by node instead.
+These functions take the loaded C library as a parameter: only `engine` imports regopy.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gatekeeper.errors import PolicyError
+
+_INT64 = 1 << 63
+_UNSAFE = re.compile(r'["\\\x00-\x1f\x7f]')
+
+# NodeKind values of the C API
+ARRAY, SET, OBJECT, OBJECT_ITEM = 1004, 1005, 1006, 1007
+INT, FLOAT, STRING, TRUE, FALSE, NULL = 1008, 1009, 1010, 1011, 1012, 1013
+BINDING, TERM, SCALAR = 1000, 1002, 1003
+
+
+def encode_text(value: str) -> str:
+    """`value` with the characters the engine mishandles percent-encoded."""
+    return _UNSAFE.sub(lambda m: f"%{ord(m.group()):02X}", value)
+
+
+def push_input(lib: Any, handle: int, root: Any) -> tuple[int, dict[str, str]]:
+    """Push `root` onto a C input handle; (non-zero when a call failed, {encoded: original})."""
+    push_str, push_int, push_float = lib.regoInputString, lib.regoInputInt, lib.regoInputFloat
+    push_bool, push_null, item = lib.regoInputBoolean, lib.regoInputNull, lib.regoInputObjectItem
+    make_object, make_array = lib.regoInputObject, lib.regoInputArray
+    cache: dict[str, bytes] = {}
+    restore: dict[str, str] = {}
+    failed = 0
+    unsafe = _UNSAFE.search
+
+    def text(value: str) -> bytes:
+        data = cache.get(value)
+        if data is None:
+            shown = value
+            if unsafe(value):
+                shown = encode_text(value)
+                restore[shown] = value
+            # Lone surrogates (non-UTF-8 path bytes) become `\udcXX` text rather than an error.
+            data = shown.encode("utf-8", "backslashreplace")
+            if len(value) <= 64:
+                cache[value] = data
+        return data
+
+    def push(value: Any) -> None:
+        nonlocal failed
+        kind = type(value)
+        if kind is str:
+            failed |= push_str(handle, text(value))
+        elif kind is dict:
+            for key, inner in value.items():
+                failed |= push_str(handle, text(key))
+                push(inner)
+                failed |= item(handle)
+            failed |= make_object(handle, len(value))
+        elif kind is list or kind is tuple:
+            for inner in value:
+                push(inner)
+            failed |= make_array(handle, len(value))
+        elif value is None:
+            failed |= push_null(handle)
+        elif kind is bool:
+            failed |= push_bool(handle, value)
+        elif kind is int:
+            if not -_INT64 <= value < _INT64:
+                # The C API takes int64 and would wrap silently (2**70 → 0).
+                raise PolicyError(f"a number in the policy input is out of the engine's range: {value}",
+                                  hint="validate the packet against its schema")
+            failed |= push_int(handle, value)
+        elif kind is float:
+            failed |= push_float(handle, value)
+        elif isinstance(value, Mapping):
+            push(dict(value))
+        elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
+            push(list(value))
+        else:
+            raise PolicyError(f"the policy input holds a {kind.__name__}, which is not JSON", hint="this is a bug in gatekeeper")
+
+    push(root)
+    return failed, restore
+
+
+def restore_strings(value: Any, restore: Mapping[str, str]) -> Any:
+    """`value` with every string that is an encoded input string replaced by the original."""
+    if not restore:
+        return value
+    if isinstance(value, str):
+        return restore.get(value, value)
+    if isinstance(value, list):
+        return [restore_strings(v, restore) for v in value]
+    if isinstance(value, dict):
+        return {restore_strings(k, restore): restore_strings(v, restore) for k, v in value.items()}
+    return value
+
+
+def read_node(lib: Any, node: int) -> Any:
+    """A result node as a Python value, without trusting the engine's JSON text."""
+    kind = lib.regoNodeType(node)
+    if kind == BINDING:  # (var, value)
+        return read_node(lib, lib.regoNodeGet(node, 1))
+    if kind in (TERM, SCALAR):
+        return read_node(lib, lib.regoNodeGet(node, 0))
+    if kind in (ARRAY, SET):
+        return [read_node(lib, lib.regoNodeGet(node, i)) for i in range(lib.regoNodeSize(node))]
+    if kind == OBJECT:
+        out = {}
+        for i in range(lib.regoNodeSize(node)):
+            pair = lib.regoNodeGet(node, i)
+            key = read_node(lib, lib.regoNodeGet(pair, 0))
+            out[key if isinstance(key, str) else json.dumps(key)] = read_node(lib, lib.regoNodeGet(pair, 1))
+        return out
+    if kind == TRUE:
+        return True
+    if kind == FALSE:
+        return False
+    if kind == NULL:
+        return None
+    text = _value(lib, node)
+    if kind == INT:
+        return int(text)
+    if kind == FLOAT:
+        return float(text)
+    if kind == STRING:
+        if text.startswith('"') and text.endswith('"') and len(text) >= 2:
+            text = text[1:-1]
+        if "\\" in text:
+            try:
+                return json.loads(f'"{text}"')
+            except ValueError:
+                return text
+        return text
+    raise PolicyError(f"the engine returned a result node of kind {kind}", hint="this is a bug in gatekeeper")
+
+
+def _value(lib: Any, node: int) -> str:
+    size = lib.regoNodeValueSize(node)
+    buffer = ctypes.create_string_buffer(size)
+    if lib.regoNodeValue(node, buffer, size) != 0:
+        raise PolicyError("cannot read a result value from the engine", hint="this is a bug in gatekeeper")
+    return buffer.value.decode("utf-8", "replace")

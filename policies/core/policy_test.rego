@@ -1,0 +1,53 @@
+package gatekeeper.policies.core
+
+import rego.v1
+
+import data.gatekeeper.lib.testing
+
+test_ci_file_needs_review if {
+	files := [testing.file(".github/workflows/ci.yml", "ci"), testing.file("src/main.go", "src")]
+	s := testing.summary(files)
+	found := review with input.files as files with input.summary as s
+	count(found) == 1
+	some f in found
+	f.rule == "core.ci"
+	f.bucket == "ci"
+	f.paths == [".github/workflows/ci.yml"]
+}
+
+test_iac_file_needs_review if {
+	files := [testing.file("deploy/main.tf", "iac")]
+	s := testing.summary(files)
+	found := review with input.files as files with input.summary as s
+	[f.rule | some f in found] == ["core.iac"]
+}
+
+test_one_finding_per_bucket_with_all_paths if {
+	files := [
+		testing.file("Jenkinsfile", "ci"),
+		testing.file(".circleci/config.yml", "ci"),
+		testing.file("infra/vpc.tf", "iac"),
+	]
+	s := testing.summary(files)
+	found := review with input.files as files with input.summary as s
+	count(found) == 2
+	some ci in found
+	ci.rule == "core.ci"
+	ci.paths == ["Jenkinsfile", ".circleci/config.yml"]
+}
+
+test_deps_src_and_other_queue_normally if {
+	files := [testing.file("go.mod", "deps"), testing.file("src/k8sclient.go", "src"), testing.file("README.md", "other")]
+	s := testing.summary(files)
+	found := review with input.files as files with input.summary as s
+	count(found) == 0
+}
+
+test_core_never_denies_or_warns if {
+	files := [testing.file("Jenkinsfile", "ci")]
+	s := testing.summary(files)
+	# core defines no deny or warn rules: both stay empty whatever the change.
+	d := [x | some x in deny] with input.files as files with input.summary as s
+	w := [x | some x in warn] with input.files as files with input.summary as s
+	count(d) + count(w) == 0
+}

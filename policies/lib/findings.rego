@@ -1,0 +1,36 @@
+# METADATA
+# title: Shared helpers for gatekeeper policies
+# description: >-
+#   Builds findings so their shape never drifts ({rule, msg, bucket?, paths?}) and iterates the
+#   re-derived file list as an array (regopy builds sets in quadratic time).
+package gatekeeper.lib
+
+import rego.v1
+
+# A finding with only a rule id and a message.
+finding(rule, msg) := {"rule": rule, "msg": msg}
+
+# A finding about some files: one finding per rule, carrying every path, never one per file.
+paths_finding(rule, msg, paths) := {"rule": rule, "msg": msg, "paths": paths}
+
+# A finding about the files of one bucket.
+bucket_finding(rule, msg, bucket, paths) := {"rule": rule, "msg": msg, "bucket": bucket, "paths": paths}
+
+# Paths of the changed files in `bucket`, in patch order.
+paths_in_bucket(bucket) := [f.path | some f in input.files; f.bucket == bucket]
+
+# Paths of the changed files that carry `tag`, in patch order.
+paths_tagged(tag) := [f.path | some f in input.files; tag in f.tags]
+
+# "1 file" / "3 files", for messages.
+files_text(n) := "1 file" if n == 1
+files_text(n) := sprintf("%d files", [n]) if n != 1
+
+# A threshold from the manifest's `params` (data.gatekeeper.params), with a fallback.
+param(path, fallback) := object.get(data.gatekeeper.params, path, fallback)
+
+# The first paths, for messages that must stay short on a 10,000-file change.
+# (trim_space because regopy's sprintf prints a concat() result with quotes around it.)
+sample(paths) := trim_space(concat(", ", array.slice(paths, 0, 3))) if count(paths) <= 3
+
+sample(paths) := sprintf("%s and %d more", [trim_space(concat(", ", array.slice(paths, 0, 3))), count(paths) - 3]) if count(paths) > 3

@@ -1,0 +1,52 @@
+# METADATA
+# title: Helpers for policy unit tests
+# description: >-
+#   Builds file entries and the matching `summary` so a test mocks parts of the input
+#   (`with input.files as files with input.summary as s`), never the whole input, which crashes
+#   regopy. Bind results to local variables before `with ... as`: a rule reference there is undefined.
+package gatekeeper.lib.testing
+
+import rego.v1
+
+buckets := ["ci", "iac", "deps", "src", "other"]
+
+tags := ["guardrail", "manifest", "lockfile", "toolchain", "executable", "symlink", "submodule", "binary"]
+
+# A modified file entry, shaped as the gate hands it to policies.
+file(path, bucket) := {
+	"path": path,
+	"old_path": null,
+	"status": "modified",
+	"bucket": bucket,
+	"rule": sprintf("test.%s", [bucket]),
+	"tags": [],
+	"ecosystem": null,
+	"additions": 1,
+	"deletions": 0,
+	"binary": false,
+	"old_mode": null,
+	"new_mode": null,
+	"symlink_target": null,
+	"unsafe": null,
+	"dir": dir_of(path),
+}
+
+# The same entry with some fields replaced, e.g. {"tags": ["lockfile"], "ecosystem": "npm"}.
+file_with(path, bucket, fields) := object.union(file(path, bucket), fields)
+
+dir_of(path) := concat("/", array.slice(parts, 0, count(parts) - 1)) if {
+	parts := split(path, "/")
+}
+
+# The `summary` the gate would compute for `files`.
+summary(files) := {
+	"buckets": {b: {
+		"files": count([f | some f in files; f.bucket == b]),
+		"additions": sum([f.additions | some f in files; f.bucket == b]),
+		"deletions": sum([f.deletions | some f in files; f.bucket == b]),
+	} | some b in buckets},
+	"tags": {t: count([f | some f in files; t in f.tags]) | some t in tags},
+	"files": count(files),
+	"additions": sum([f.additions | some f in files]),
+	"deletions": sum([f.deletions | some f in files]),
+}

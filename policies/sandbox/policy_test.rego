@@ -1,0 +1,28 @@
+package gatekeeper.policies.sandbox
+
+import rego.v1
+
+test_denied_and_checked_passes if {
+	found := review with input.packet.sandbox as {"backend": "unshare", "network": "denied", "egress_checked": true, "env_passed": []}
+	count(found) == 0
+}
+
+test_unrestricted_network_needs_review if {
+	found := review with input.packet.sandbox as {"backend": "none", "network": "unrestricted", "egress_checked": true, "env_passed": []}
+	[f.rule | some f in found] == ["sandbox.network"]
+}
+
+test_unchecked_egress_needs_review if {
+	found := review with input.packet.sandbox as {"backend": "unshare", "network": "denied", "egress_checked": false, "env_passed": []}
+	[f.rule | some f in found] == ["sandbox.egress_unchecked"]
+}
+
+test_packet_built_outside_the_runner_needs_review if {
+	found := review with input.packet.sandbox as {"backend": "none", "network": "unknown", "egress_checked": false, "env_passed": []}
+	sort([f.rule | some f in found]) == ["sandbox.egress_unchecked", "sandbox.network"]
+}
+
+test_missing_sandbox_block_needs_review if {
+	found := review with input.packet.run_id as "r1"
+	count(found) == 2
+}
