@@ -1,0 +1,108 @@
+"""`make demo`: a sample repository, a sandboxed run of the sample generator, then the gate's decisions.
+
+Everything lives under `./.demo/<timestamp>/` (git-ignored); nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from gatekeeper import demo_generator
+from gatekeeper.config import resolve_policy_dir
+
+_GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Demo", "GIT_AUTHOR_EMAIL": "demo@example.invalid",
+    "GIT_COMMITTER_NAME": "Demo", "GIT_COMMITTER_EMAIL": "demo@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+}
+SAMPLE_FILES = {
+    "README.md": "# sample\n\nA sample repository made by `make demo`.\n",
+    "src/app.py": 'def greet(name: str) -> str:\n    return f"hello, {name}"\n',
+    ".github/workflows/ci.yml": "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
+    "    steps:\n      - uses: actions/checkout@v4\n      - run: python -m pytest\n",
+    "go.mod": "module example.com/sample\n\ngo 1.22\n",
+    "package.json": '{\n  "name": "sample",\n  "version": "1.0.0"\n}\n',
+}
+OUTCOMES = {0: "allow", 1: "deny", 3: "review"}
+
+
+def say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def make_sample_repo(folder: Path) -> Path:
+    """A fresh git repository with one commit holding SAMPLE_FILES."""
+    for rel, text in SAMPLE_FILES.items():
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    env = {**os.environ, **_GIT_ENV}
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "sample base"]):
+        subprocess.run(["git", *args], cwd=folder, env=env, check=True)
+    return folder
+
+
+def gatekeeper(*args: str) -> subprocess.CompletedProcess[str]:
+    """The gatekeeper CLI as a subprocess; progress on stderr goes straight to the terminal."""
+    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], stdout=subprocess.PIPE, text=True)
+
+
+def gate_available() -> bool:
+    return subprocess.run([sys.executable, "-m", "gatekeeper", "gate", "--help"], capture_output=True).returncode == 0
+
+
+def show_gate(packet: str, patch: str, policy: Path, extra: list[str]) -> bool:
+    label = "default policies" + (" + " + " ".join(extra[1::2]) if extra else "")
+    done = gatekeeper("gate", packet, "--patch", patch, "--policy", str(policy), *extra, "--format", "json")
+    if done.returncode not in OUTCOMES:
+        say(f"gate ({label}): could not decide (exit code {done.returncode})")
+        return False
+    decision = json.loads(done.stdout)
+    say(f"gate ({label}): {decision['outcome'].upper()} (exit code {done.returncode})")
+    for reason in decision.get("reasons", []):
+        paths = ", ".join(reason.get("paths", []))
+        say(f"  - [{reason['level']}] {reason['rule']}: {reason['msg']}" + (f" ({paths})" if paths else ""))
+    return True
+
+
+def main() -> int:
+    """Run the demo; 0 when every step ran (whatever the gate decided), 2 when one broke."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    base = Path.cwd() / ".demo" / stamp
+    policy = resolve_policy_dir(None).resolve()
+    repo = make_sample_repo(base / "sample-repo")
+    say(f"demo: sample repository {repo}")
+    say("demo: running the sample generator with `gatekeeper run` (sandbox auto, offline)")
+    run = gatekeeper(
+        "run", "--repo", str(repo), "--out", str(base / "runs"), "--model", "sample-model", "--policy", str(policy),
+        "--checkpoint-interval", "1", "--timeout", "120", "--format", "json",
+        "--", sys.executable, "-I", demo_generator.__file__,
+    )
+    if run.returncode != 0:
+        say(f"demo: the run failed (exit code {run.returncode}); see the messages above")
+        return 2
+    summary = json.loads(run.stdout)
+    packet = json.loads(Path(summary["packet"]).read_text(encoding="utf-8"))
+    say(f"demo: run {summary['run_id']} in {summary['run_dir']}")
+    say(f"  sandbox: {packet['sandbox']['backend']}, network {packet['sandbox']['network']}, "
+        f"egress checked: {packet['sandbox']['egress_checked']}")
+    say(f"  model: requested {packet['model']['requested']!r}, reported {packet['model']['reported']!r}")
+    for item in packet["files"]:
+        say(f"  {item['bucket']:<5} {item['status']:<9} {item['path']} (+{item['additions']} -{item['deletions']})")
+    say(f"  patch:  {summary['patch']}")
+    say(f"  packet: {summary['packet']}")
+    if not gate_available():
+        say("demo: `gatekeeper gate` is not available in this build yet; stopping after the packet")
+        return 0
+    ok = show_gate(summary["packet"], summary["patch"], policy, [])
+    ok = show_gate(summary["packet"], summary["patch"], policy, ["--enable", "deps"]) and ok
+    return 0 if ok else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

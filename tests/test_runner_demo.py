@@ -1,0 +1,36 @@
+"""`make demo` (python -m gatekeeper.demo) works offline and shows what the sample generator changed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from gatekeeper import demo_generator
+
+
+def test_demo_runs_end_to_end(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "gatekeeper.demo"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "network denied, egress checked: True" in done.stdout
+    assert f"reported {demo_generator.SERVED_MODEL!r}" in done.stdout
+    (demo,) = (tmp_path / ".demo").iterdir()
+    (run_dir,) = (demo / "runs").iterdir()
+    packet = json.loads((run_dir / "packet.json").read_text())
+    paths = {f["path"]: f["bucket"] for f in packet["files"]}
+    assert paths[".github/workflows/ci.yml"] == "ci" and paths["src/app.py"] == "src"
+    assert paths["go.mod"] == "deps" and paths["package.json"] == "deps"
+    gate_ran = "gate (default policies)" in done.stdout
+    assert gate_ran or "stopping after the packet" in done.stdout
+    if gate_ran:
+        assert "gate (default policies + deps)" in done.stdout
+
+
+def test_sample_generator_is_restartable(tmp_path: Path) -> None:
+    for _ in range(2):
+        subprocess.run([sys.executable, "-I", demo_generator.__file__], cwd=tmp_path, check=True, capture_output=True,
+                       env={"PATH": "/usr/bin:/bin"})
+    assert json.loads((tmp_path / "package.json").read_text())["dependencies"] == {"left-pad": "1.3.0"}
+    assert (tmp_path / "src" / "app.py").read_text() == demo_generator.APP
