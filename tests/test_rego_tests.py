@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import faulthandler
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +77,145 @@ def test_named_rule_ids_ignore_comments_and_negations() -> None:
     body = find_test_rules(TEST_FILE)[0].body
     assert named_rule_ids(body, {"core.ci", "core.iac"}) == {"core.ci"}
     assert named_rule_ids('test_x if {\n # "core.ci"\n}\n', {"core.ci"}) == set()
+
+
+# --- running tests through the engine, in a small bundle of our own ------------------------------
+
+DEMO_POLICY = """# METADATA
+# title: Demo
+# description: Reviews CI files and big changes.
+# custom:
+#   version: 1.0.0
+#   owner: security
+#   rules: [demo.ci, demo.big]
+package gatekeeper.policies.demo
+
+import rego.v1
+
+review contains {"rule": "demo.ci", "msg": "ci files changed", "paths": paths} if {
+\tpaths := [f.path | some f in input.files; f.bucket == "ci"]
+\tcount(paths) > 0
+}
+
+review contains {"rule": "demo.big", "msg": "big change"} if {
+\tinput.summary.files > data.gatekeeper.params.max_files
+}
+"""
+
+DEMO_TESTS = """package gatekeeper.policies.demo_test
+
+import rego.v1
+import data.gatekeeper.policies.demo
+
+test_ci_reviewed if {
+\tsome f in demo.review with input.files as [{"path": ".github/workflows/x.yml", "bucket": "ci"}]
+\tf.rule == "demo.ci"
+}
+
+test_src_quiet if {
+\tcount(demo.review) == 0 with input.files as [{"path": "src/a.go", "bucket": "src"}] with input.summary as {"files": 1}
+}
+
+test_wrong_expectation if {
+\tsome f in demo.review with input.files as [{"path": "src/a.go", "bucket": "src"}]
+\tf.rule == "demo.ci"
+}
+
+test_type_error if {
+\tx := 1 + "a"
+\tx == 2
+}
+
+todo_big_changes if {
+\ttrue
+}
+"""
+
+
+def make_bundle(root: Path, tests: dict[str, str], policy: str = DEMO_POLICY) -> Path:
+    """A one-policy bundle with the shipped classification rules and the given test files."""
+    import json
+
+    root.mkdir(parents=True)
+    (root / ".manifest").write_text(json.dumps({
+        "revision": "test-1", "roots": ["gatekeeper"],
+        "metadata": {"name": "demo", "policies": {"demo": {"default": True}}, "params": {"max_files": 3}},
+    }))
+    shutil.copy(POLICY_DIR / "classification.yaml", root / "classification.yaml")
+    (root / "demo").mkdir()
+    (root / "demo" / "policy.rego").write_text(policy)
+    for name, text in tests.items():
+        (root / "demo" / name).write_text(text)
+    return root
+
+
+def run(root: Path):  # type: ignore[no-untyped-def]
+    from gatekeeper.policy.bundle import load_bundle
+    from gatekeeper.testing.rego_tests import discover_test_files, run_test_files
+
+    bundle = load_bundle(root)
+    return run_test_files(bundle, discover_test_files(bundle), candidates=frozenset({"demo.ci", "demo.big"}), timeout=20)
+
+
+def test_pass_fail_error_and_skip_each_with_file_rule_and_line(tmp_path: Path) -> None:
+    results = run(make_bundle(tmp_path / "b", {"policy_test.rego": DEMO_TESTS}))
+    got = {r.name: (r.status, r.line) for r in results}
+    assert got == {
+        "test_ci_reviewed": ("pass", 6),
+        "test_src_quiet": ("pass", 11),
+        "test_wrong_expectation": ("fail", 15),
+        "test_type_error": ("error", 20),
+        "todo_big_changes": ("skip", 25),
+    }
+    assert all(r.file.endswith("demo/policy_test.rego") for r in results)
+    by_name = {r.name: r for r in results}
+    assert by_name["test_ci_reviewed"].rule_ids == ("demo.ci",)
+    assert by_name["test_wrong_expectation"].rule_ids == ()  # a failing test covers nothing
+
+
+def test_refused_file_is_reported_with_its_line_and_others_still_run(tmp_path: Path) -> None:
+    bad = DEMO_TESTS.replace(
+        "test_src_quiet if {",
+        "test_whole_input if {\n\tcount(demo.review) == 0 with input as {\"files\": []}\n}\n\ntest_src_quiet if {",
+    )
+    root = make_bundle(tmp_path / "b", {"policy_test.rego": bad, "more_test.rego": DEMO_TESTS.replace("demo_test", "demo_more_test")})
+    results = run(root)
+    refused = [r for r in results if r.file.endswith("policy_test.rego")]
+    assert [(r.name, r.status, r.line) for r in refused] == [("refused", "error", 12)]
+    assert "with input as" in refused[0].message
+    others = {r.name: r.status for r in results if r.file.endswith("more_test.rego")}
+    assert others["test_ci_reviewed"] == "pass"
+
+
+def test_a_test_file_that_does_not_compile_is_one_error_at_its_line(tmp_path: Path) -> None:
+    broken = "package gatekeeper.policies.demo_test\n\nimport rego.v1\n\ntest_x if {\n\tx := := 1\n}\n"
+    results = run(make_bundle(tmp_path / "b", {"policy_test.rego": broken}))
+    assert len(results) == 1
+    assert results[0].status == "error"
+    assert results[0].name == "compile"
+    assert results[0].line == 6
+
+
+def test_a_crashing_test_is_an_error_and_its_neighbours_still_report(tmp_path: Path) -> None:
+    """A segfault inside the engine is pinned on the test that caused it (the lint is bypassed on purpose)."""
+    import gatekeeper.testing.rego_tests as rego_tests
+
+    crashing = DEMO_TESTS.replace(
+        "test_type_error if {\n\tx := 1 + \"a\"\n\tx == 2\n}",
+        "test_crash if {\n\tcount(demo.review) == 1 with input as {\"files\": [{\"path\": \"a\", \"bucket\": \"ci\"}], \"summary\": {\"files\": 1}}\n}",
+    )
+    root = make_bundle(tmp_path / "b", {"policy_test.rego": crashing})
+    original = rego_tests.lint
+    rego_tests.lint = lambda source, known=frozenset(): []  # type: ignore[assignment]
+    # pytest's faulthandler would print each forked child's abort on our stderr; the crash is expected.
+    was_enabled = faulthandler.is_enabled()
+    faulthandler.disable()
+    try:
+        results = run(root)
+    finally:
+        rego_tests.lint = original
+        if was_enabled:
+            faulthandler.enable(file=sys.__stderr__)
+    got = {r.name: r.status for r in results}
+    assert got["test_crash"] == "error"
+    assert got["test_ci_reviewed"] == "pass" and got["test_src_quiet"] == "pass"

@@ -107,9 +107,13 @@ class _Reader:
         return FixtureError(what, where=where(self.path, line), hint=hint)
 
     def mapping(self, node: yaml.Node | None, what: str) -> list[tuple[str, yaml.Node]]:
+        return [(key, value) for key, value, _ in self.keyed(node, what)]
+
+    def keyed(self, node: yaml.Node | None, what: str) -> list[tuple[str, yaml.Node, int]]:
+        """The mapping's (key, value node, 1-based line of the key)."""
         if not isinstance(node, yaml.MappingNode):
             raise self.fail(node, f"{what} must be a mapping")
-        items: list[tuple[str, yaml.Node]] = []
+        items: list[tuple[str, yaml.Node, int]] = []
         seen: set[str] = set()
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode):
@@ -117,7 +121,7 @@ class _Reader:
             if key.value in seen:
                 raise self.fail(key, f"{what}: duplicate key {key.value!r}")
             seen.add(key.value)
-            items.append((key.value, value))
+            items.append((key.value, value, key.start_mark.line + 1))
         return items
 
     def scalar(self, node: yaml.Node, what: str) -> str:
@@ -136,7 +140,7 @@ class _Reader:
         if root is None:
             raise FixtureError("empty expectation file", where=str(self.path), hint="name at least one policy set")
         description, options, sets = "", {}, []
-        for key, value in self.mapping(root, "expect.yaml"):
+        for key, value, line in self.keyed(root, "expect.yaml"):
             if key == "description":
                 description = self.scalar(value, "description")
             elif key == "packet":
@@ -144,7 +148,7 @@ class _Reader:
             elif not _SET_NAME.match(key):
                 raise self.fail(value, f"bad policy set name {key!r}")
             else:
-                sets.append(self.policy_set(key, value))
+                sets.append(self.policy_set(key, value, line))
         if not sets:
             raise self.fail(root, "no policy set", hint="add e.g. `default: {outcome: allow}`")
         return Expectation(self.path, description, options, tuple(sets))
@@ -156,7 +160,7 @@ class _Reader:
                 raise self.fail(value, f"packet: unknown option {key!r}", hint=f"one of {sorted(PACKET_OPTIONS)}")
         return dict(yaml.safe_load(yaml.serialize(node)) or {})
 
-    def policy_set(self, name: str, node: yaml.Node) -> PolicySet:
+    def policy_set(self, name: str, node: yaml.Node, line: int) -> PolicySet:
         enable: tuple[str, ...] = ()
         disable: tuple[str, ...] = ()
         outcome: str | None = None
@@ -188,7 +192,7 @@ class _Reader:
             raise self.fail(node, f"policy set {name!r}: `error` only goes with `outcome: error`")
         if outcome == "allow" and any(f.level in ("deny", "review") for f in findings):
             raise self.fail(node, f"policy set {name!r}: outcome allow cannot expect deny/review findings")
-        return PolicySet(name, node.start_mark.line + 1, enable, disable, outcome, tuple(findings), error)
+        return PolicySet(name, line, enable, disable, outcome, tuple(findings), error)
 
     def finding(self, node: yaml.Node) -> ExpectedFinding:
         fields: dict[str, Any] = {}

@@ -30,6 +30,7 @@ class TestRule:
     line: int  # 1-based line of the first definition
     skipped: bool  # a `todo_` rule: reported as skipped, never evaluated
     body: str  # source text from this head to the next top-level rule (for coverage hints)
+    spans: tuple[tuple[int, int], ...] = ()  # (start, end) offsets of every definition
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +101,26 @@ def find_test_rules(source: str) -> list[TestRule]:
             continue
         end = heads[index + 1].start() if index + 1 < len(heads) else len(source)
         body = source[head.start() : end]
+        span = (head.start(), end)
         if name in found:  # a test defined twice is one test (OPA merges them as one boolean rule)
             old = found[name]
-            found[name] = TestRule(name, old.line, old.skipped, old.body + body)
+            found[name] = TestRule(name, old.line, old.skipped, old.body + body, (*old.spans, span))
             continue
-        found[name] = TestRule(name, line_of(code, head.start()), name.startswith("todo_"), body)
+        found[name] = TestRule(name, line_of(code, head.start()), name.startswith("todo_"), body, (span,))
     return list(found.values())
+
+
+def without_tests(source: str, tests: list[TestRule] | tuple[TestRule, ...], keep: str) -> str:
+    """`source` with every test rule but `keep` blanked out, line numbers unchanged."""
+    chars = list(source)
+    for test in tests:
+        if test.name == keep:
+            continue
+        for start, end in test.spans:
+            for i in range(start, end):
+                if chars[i] != "\n":
+                    chars[i] = " "
+    return "".join(chars)
 
 
 def lint(source: str, known_rules: set[str] | frozenset[str] = frozenset()) -> list[LintIssue]:

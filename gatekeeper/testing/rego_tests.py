@@ -19,16 +19,18 @@ from gatekeeper.errors import GatekeeperError, PolicyError
 from gatekeeper.testing.rego_source import (
     LintIssue,
     TestRule,
+    find_test_rules,
     lint,
     named_rule_ids,
     package_of,
     rule_names,
-    find_test_rules,
+    without_tests,
 )
 from gatekeeper.testing.results import TestResult
 
 if TYPE_CHECKING:
     from gatekeeper.policy.bundle import Bundle
+    from gatekeeper.policy.engine import RegoTestOutcome
 
 TEST_SUFFIX = "_test.rego"
 
@@ -40,7 +42,7 @@ class TestFile:
     __test__ = False  # not a pytest test class, despite the name
 
     path: Path
-    shown: str  # relative to the bundle root, as reports show it
+    shown: str  # the path as reports show it (bundle root joined with the relative path)
     package: str | None
     source: str
     tests: tuple[TestRule, ...]
@@ -61,9 +63,9 @@ def discover_test_files(bundle: Bundle) -> list[TestFile]:
         rules_by_package.setdefault(package_of(text) or "", set()).update(rule_names(text))
     files: list[TestFile] = []
     for path in sorted(root.rglob(f"*{TEST_SUFFIX}")):
-        shown = path.relative_to(root).as_posix()
-        if any(part.startswith(".") for part in Path(shown).parts):
+        if any(part.startswith(".") for part in path.relative_to(root).parts):
             continue
+        shown = str(path)  # the same naming as Bundle.modules, so engine errors point at it
         try:
             source = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -78,7 +80,7 @@ def run_test_files(bundle: Bundle, files: Sequence[TestFile], *, candidates: fro
                    timeout: float) -> list[TestResult]:
     """Run every test of every file; one TestResult per test, lint issue or file-level error."""
     modules = {name: text for name, text in bundle.modules.items() if not is_test_module(name)}
-    data = {"gatekeeper": {"params": dict(bundle.params)}}
+    data = bundle.data()
     results: list[TestResult] = []
     for test_file in files:
         results.extend(_run_file(test_file, modules, data, candidates, timeout))
@@ -101,6 +103,8 @@ def _run_file(test_file: TestFile, modules: Mapping[str, str], data: Mapping[str
     try:
         found = run_tests({**modules, test_file.shown: test_file.source}, data, test_file.package,
                           [t.name for t in runnable], timeout=timeout)
+        if len(runnable) > 1 and all(_died(o) for o in found):
+            found = _each_test_alone(modules, data, test_file, runnable, timeout)
     except GatekeeperError as exc:  # the file or a module does not compile, or the child failed
         return [*skipped, _file_error(test_file, exc)]
     each = (time.perf_counter() - started) / len(runnable)
@@ -116,6 +120,30 @@ def _run_file(test_file: TestFile, modules: Mapping[str, str], data: Mapping[str
         results.append(_result(test_file, test.name, test.line, outcome.status, message, each, produced))
     results.sort(key=lambda r: r.line)
     return results
+
+
+def _died(outcome: RegoTestOutcome) -> bool:
+    return outcome.status == "error" and ("crashed" in outcome.message or "ran past" in outcome.message)
+
+
+def _each_test_alone(modules: Mapping[str, str], data: Mapping[str, Any], test_file: TestFile,
+                     tests: Sequence[TestRule], timeout: float) -> list[RegoTestOutcome]:
+    """Every test in a copy of its file holding no other test.
+
+    regopy aborts building a module once one rule in it uses a crashing form, so retrying a test
+    beside its crashing neighbour crashes too; alone, each test gets its own verdict.
+    """
+    from gatekeeper.policy.engine import RegoTestOutcome, run_tests
+
+    found: list[RegoTestOutcome] = []
+    for test in tests:
+        alone = without_tests(test_file.source, test_file.tests, keep=test.name)
+        try:
+            found.extend(run_tests({**modules, test_file.shown: alone}, data, test_file.package or "", [test.name],
+                                   timeout=timeout))
+        except GatekeeperError as exc:
+            found.append(RegoTestOutcome(test.name, "error", exc.what, exc.where))
+    return found
 
 
 def _file_error(test_file: TestFile, exc: GatekeeperError) -> TestResult:

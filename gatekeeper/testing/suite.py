@@ -15,11 +15,13 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
               timeout: float = 30.0) -> TestRun:
     """Run every Rego unit test of the bundle and every fixture case; raise GatekeeperError if either cannot load."""
     from gatekeeper.policy.bundle import load_bundle
+    from gatekeeper.policy.engine import check_modules
     from gatekeeper.testing.fixtures import discover_cases, run_cases
     from gatekeeper.testing.rego_tests import discover_test_files, run_test_files
 
     started = time.perf_counter()
     bundle = load_bundle(policy_dir)
+    check_modules(bundle.modules, timeout=timeout)  # a policy that does not compile: exit 2 at its line
     # Load everything before running anything: a broken case is exit 2 up front, not a half run.
     test_files = discover_test_files(bundle)
     cases = discover_cases(fixtures_dir) if fixtures_dir is not None else []
