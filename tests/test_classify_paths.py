@@ -1,0 +1,650 @@
+"""The shipped rules on realistic paths: each principle, each ecosystem, each CI system, and change sides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.classify import RuleSet, classify_change, classify_changes, load_rules, resolve_link
+from gatekeeper.model import FileChange
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def rules() -> RuleSet:
+    return load_rules(REPO_ROOT / "policies")
+
+
+def check(rules: RuleSet, path: str, bucket: str, rule: str | None = None) -> None:
+    match = rules.match(path)
+    assert match.bucket == bucket, f"{path}: {match.bucket} by {match.rule}, expected {bucket}"
+    if rule is not None:
+        assert match.rule == rule, f"{path}: decided by {match.rule}, expected {rule}"
+
+
+# -- the proposal's three mistakes --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "bucket"),
+    [("src/k8sclient.go", "src"), ("Jenkinsfile", "ci"), (".circleci/config.yml", "ci")],
+)
+def test_the_proposals_mistakes(rules: RuleSet, path: str, bucket: str) -> None:
+    check(rules, path, bucket)
+
+
+# -- 1. test data is not live ------------------------------------------------------------------
+
+TEST_DATA = [
+    "testdata/Dockerfile",
+    "pkg/parser/testdata/.github/workflows/ci.yml",
+    "internal/hcl/testdata/main.tf",
+    "src/__fixtures__/package.json",
+    "packages/cli/src/__tests__/fixtures/Jenkinsfile",
+    "test/fixtures/.gitlab-ci.yml",
+    "tests/fixtures/projects/app/Cargo.lock",
+    "spec/fixtures/files/Gemfile.lock",
+    "tests/data/docker-compose.yml",
+    "test/integration/data/values.yaml",
+    "tests/cases/circleci/.circleci/config.yml",
+    "src/test/resources/k8s/deployment.yaml",
+    "test-cases/terraform/main.tf",
+    "web/__snapshots__/Dockerfile.snap",
+    "lib/rules/__testfixtures__/package.json",
+]
+
+
+@pytest.mark.parametrize("path", TEST_DATA)
+def test_test_data_is_src(rules: RuleSet, path: str) -> None:
+    match = rules.match(path)
+    assert match.bucket == "src" and match.rule.startswith("testdata."), (path, match)
+    assert "lockfile" not in match.tags and "manifest" not in match.tags
+
+
+def test_a_fixtures_folder_outside_test_trees_is_not_test_data(rules: RuleSet) -> None:
+    check(rules, "fixtures/Dockerfile", "iac")
+    check(rules, "app/fixtures/package.json", "deps")
+
+
+# -- 2. shipped templates and docs are src ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".github/workflows/README.md",
+        ".circleci/README.md",
+        "ci/README",
+        "charts/web/README.md",
+        "deploy/readme.txt",
+        "railties/lib/rails/generators/rails/app/templates/Dockerfile.tt",
+        "railties/lib/rails/generators/rails/app/templates/github/ci.yml.tt",
+        "lib/generators/templates/Gemfile.tt",
+        "priv/templates/phx.gen.release/Dockerfile.eex",
+        "installer/templates/phx_single/config/dev.exs.eex",
+        "template/{{cookiecutter.project_slug}}/.github/workflows/ci.yml",
+        "man/gatekeeper.1",
+        "docs/man/git-gate.1.md",
+        "docs/ci.md",
+        "docs/deploy/kubernetes.md",
+    ],
+)
+def test_templates_and_docs_are_src(rules: RuleSet, path: str) -> None:
+    check(rules, path, "src")
+
+
+# -- 3. dependencies, every major ecosystem ----------------------------------------------------
+
+DEPS = [
+    # (path, ecosystem, tag)
+    ("package.json", "npm", "manifest"),
+    ("packages/web/package.json", "npm", "manifest"),
+    (".github/actions/setup/package.json", "npm", "manifest"),
+    ("package-lock.json", "npm", "lockfile"),
+    ("npm-shrinkwrap.json", "npm", "lockfile"),
+    ("yarn.lock", "npm", "lockfile"),
+    (".yarnrc.yml", "npm", "manifest"),
+    (".yarn/releases/yarn-4.1.0.cjs", "npm", "toolchain"),
+    ("pnpm-lock.yaml", "npm", "lockfile"),
+    ("pnpm-workspace.yaml", "npm", "manifest"),
+    ("bun.lockb", "npm", "lockfile"),
+    ("bun.lock", "npm", "lockfile"),
+    (".npmrc", "npm", "manifest"),
+    (".nvmrc", "npm", "toolchain"),
+    (".node-version", "npm", "toolchain"),
+    ("deno.lock", "deno", "lockfile"),
+    ("requirements.txt", "pip", "manifest"),
+    ("requirements-dev.txt", "pip", "manifest"),
+    ("requirements/base.txt", "pip", "manifest"),
+    ("docs/requirements.txt", "pip", "manifest"),
+    (".github/workflows/requirements.txt", "pip", "manifest"),
+    ("requirements.in", "pip", "manifest"),
+    ("constraints.txt", "pip", "manifest"),
+    ("Pipfile", "pip", "manifest"),
+    ("Pipfile.lock", "pip", "lockfile"),
+    ("pyproject.toml", "pip", "manifest"),
+    ("poetry.lock", "pip", "lockfile"),
+    ("uv.lock", "pip", "lockfile"),
+    ("pdm.lock", "pip", "lockfile"),
+    ("setup.py", "pip", "manifest"),
+    ("setup.cfg", "pip", "manifest"),
+    (".python-version", "pip", "toolchain"),
+    ("go.mod", "go", "manifest"),
+    ("tools/go.mod", "go", "manifest"),
+    ("go.sum", "go", "lockfile"),
+    ("go.work", "go", "manifest"),
+    ("go.work.sum", "go", "lockfile"),
+    ("vendor/modules.txt", "go", "lockfile"),
+    ("Cargo.toml", "cargo", "manifest"),
+    ("crates/core/Cargo.toml", "cargo", "manifest"),
+    ("Cargo.lock", "cargo", "lockfile"),
+    ("rust-toolchain", "cargo", "toolchain"),
+    ("rust-toolchain.toml", "cargo", "toolchain"),
+    (".cargo/config.toml", "cargo", "manifest"),
+    ("Gemfile", "bundler", "manifest"),
+    ("Gemfile.lock", "bundler", "lockfile"),
+    ("gatekeeper.gemspec", "bundler", "manifest"),
+    (".ruby-version", "bundler", "toolchain"),
+    ("pom.xml", "maven", "manifest"),
+    ("services/api/pom.xml", "maven", "manifest"),
+    (".mvn/wrapper/maven-wrapper.properties", "maven", "toolchain"),
+    ("mvnw", "maven", "toolchain"),
+    ("build.gradle", "gradle", "manifest"),
+    ("app/build.gradle.kts", "gradle", "manifest"),
+    ("settings.gradle.kts", "gradle", "manifest"),
+    ("gradle.properties", "gradle", "manifest"),
+    ("gradle/libs.versions.toml", "gradle", "manifest"),
+    ("gradle/wrapper/gradle-wrapper.properties", "gradle", "toolchain"),
+    ("gradle/wrapper/gradle-wrapper.jar", "gradle", "toolchain"),
+    ("gradlew", "gradle", "toolchain"),
+    ("gradle.lockfile", "gradle", "lockfile"),
+    ("gradle/verification-metadata.xml", "gradle", "lockfile"),
+    ("composer.json", "composer", "manifest"),
+    ("composer.lock", "composer", "lockfile"),
+    ("src/App/App.csproj", "nuget", "manifest"),
+    ("Directory.Packages.props", "nuget", "manifest"),
+    ("Directory.Build.props", "nuget", "manifest"),
+    ("NuGet.Config", "nuget", "manifest"),
+    ("packages.config", "nuget", "manifest"),
+    ("packages.lock.json", "nuget", "lockfile"),
+    ("paket.lock", "nuget", "lockfile"),
+    ("global.json", "nuget", "toolchain"),
+    (".config/dotnet-tools.json", "nuget", "manifest"),
+    ("mix.exs", "mix", "manifest"),
+    ("mix.lock", "mix", "lockfile"),
+    ("apps/web/mix.exs", "mix", "manifest"),
+    ("Package.swift", "swiftpm", "manifest"),
+    ("Package.resolved", "swiftpm", "lockfile"),
+    ("App.xcworkspace/xcshareddata/swiftpm/Package.resolved", "swiftpm", "lockfile"),
+    ("Podfile", "cocoapods", "manifest"),
+    ("ios/Podfile.lock", "cocoapods", "lockfile"),
+    ("MyLib.podspec", "cocoapods", "manifest"),
+    ("Cartfile", "carthage", "manifest"),
+    ("Cartfile.resolved", "carthage", "lockfile"),
+    ("pubspec.yaml", "pub", "manifest"),
+    ("pubspec.lock", "pub", "lockfile"),
+    (".fvmrc", "pub", "toolchain"),
+    ("vcpkg.json", "vcpkg", "manifest"),
+    ("vcpkg-configuration.json", "vcpkg", "manifest"),
+    ("conanfile.txt", "conan", "manifest"),
+    ("conanfile.py", "conan", "manifest"),
+    ("conan.lock", "conan", "lockfile"),
+    ("flake.nix", "nix", "manifest"),
+    ("flake.lock", "nix", "lockfile"),
+    ("MODULE.bazel", "bazel", "manifest"),
+    ("MODULE.bazel.lock", "bazel", "lockfile"),
+    ("WORKSPACE", "bazel", "manifest"),
+    (".bazelversion", "bazel", "toolchain"),
+    ("maven_install.json", "bazel", "lockfile"),
+    ("charts/web/Chart.lock", "helm", "lockfile"),
+    (".terraform.lock.hcl", "terraform", "lockfile"),
+    ("infra/prod/.terraform.lock.hcl", "terraform", "lockfile"),
+    (".terraform-version", "terraform", "toolchain"),
+    ("requirements.yml", "ansible", "manifest"),
+    ("ansible/roles/requirements.yml", "ansible", "manifest"),
+    ("collections/requirements.yml", "ansible", "manifest"),
+    ("galaxy.yml", "ansible", "manifest"),
+    ("stack.yaml.lock", "haskell", "lockfile"),
+    (".tool-versions", "toolchain", "toolchain"),
+    ("mise.toml", "toolchain", "toolchain"),
+    (".gitmodules", "git-submodule", "manifest"),
+]
+
+
+@pytest.mark.parametrize(("path", "ecosystem", "tag"), DEPS)
+def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, tag: str) -> None:
+    match = rules.match(path)
+    assert (match.bucket, match.ecosystem) == ("deps", ecosystem), (path, match)
+    assert tag in match.tags, (path, match)
+
+
+# -- 4. CI, every system ------------------------------------------------------------------------
+
+CI = [
+    ".github/workflows/ci.yml",
+    ".github/workflows/release.yaml",
+    ".github/workflows/triage.md",  # a GitHub agentic workflow, not a README
+    ".github/workflow-templates/go.yml",
+    ".github/actions/setup/action.yml",
+    ".github/actions/setup/Dockerfile",  # builds the action's image: CI, not IaC
+    ".github/actions/setup/entrypoint.sh",
+    "action.yml",
+    ".github/dependabot.yml",
+    ".github/labeler.yml",
+    ".github/codeql/codeql-config.yml",
+    ".github/matchers/eslint.json",
+    ".github/problem-matchers/gcc.json",
+    ".github/actionlint.yml",
+    ".github/env",
+    ".github/scripts/release.sh",
+    ".github/docker/Dockerfile",
+    ".gitea/workflows/build.yaml",
+    ".gitea/actions/lint/action.yml",
+    ".forgejo/workflows/test.yml",
+    ".gitlab-ci.yml",
+    ".gitlab/ci/build.gitlab-ci.yml",
+    "ci/templates/deploy.gitlab-ci.yml",
+    "templates/lint.gitlab-ci.yml",
+    ".gitlab/agents/prod/config.yaml",
+    "Jenkinsfile",
+    "jenkins/Jenkinsfile.release",
+    "Jenkinsfile-nightly",
+    "deploy.Jenkinsfile",
+    ".jenkins/pipeline.groovy",
+    ".circleci/config.yml",
+    ".circleci/images/primary/Dockerfile",
+    ".circleci/scripts/setup.sh",
+    "azure-pipelines.yml",
+    "azure-pipelines-release.yml",
+    ".azure-pipelines/build.yml",
+    ".travis.yml",
+    "bitbucket-pipelines.yml",
+    ".buildkite/pipeline.yml",
+    ".buildkite/hooks/pre-command",
+    ".drone.yml",
+    ".drone.star",
+    ".woodpecker.yml",
+    ".woodpecker/test.yaml",
+    "appveyor.yml",
+    ".appveyor.yml",
+    ".cirrus.yml",
+    ".cirrus.star",
+    ".semaphore/semaphore.yml",
+    "cloudbuild.yaml",
+    "cloudbuild-release.yaml",
+    "buildspec.yml",
+    "buildspec-test.yml",
+    ".tekton/pull-request.yaml",
+    "codemagic.yaml",
+    "bitrise.yml",
+    ".builds/alpine.yml",
+    ".zuul.yaml",
+    ".teamcity/settings.kts",
+    ".kokoro/build.sh",
+    "ci/build.sh",
+    "ci/Dockerfile",
+    ".ci/run-tests.sh",
+    "scripts/ci/lint.sh",
+    ".pre-commit-config.yaml",
+]
+
+
+@pytest.mark.parametrize("path", CI)
+def test_ci_is_ci(rules: RuleSet, path: str) -> None:
+    check(rules, path, "ci")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".github/ISSUE_TEMPLATE/bug_report.md",
+        ".github/ISSUE_TEMPLATE/config.yml",
+        ".github/PULL_REQUEST_TEMPLATE.md",
+        ".github/pull_request_template.md",
+        ".github/FUNDING.yml",
+        ".github/release.yml",
+        ".github/CODEOWNERS",
+        ".github/logo.png",
+        ".github/images/screenshot.png",
+        ".github/copilot-instructions.md",
+        ".github/instructions/python.instructions.md",
+        ".github/renovate.json",
+        ".gitlab/issue_templates/Bug.md",
+        ".gitlab/merge_request_templates/Default.md",
+        ".gitea/ISSUE_TEMPLATE/bug.yaml",
+    ],
+)
+def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
+    check(rules, path, "other")
+
+
+# -- 5. infrastructure ----------------------------------------------------------------------
+
+
+IAC = [
+    "main.tf",
+    "modules/vpc/variables.tf",
+    "envs/prod/terraform.tfvars",
+    "stack/main.tf.json",
+    "live/prod/terragrunt.hcl",
+    "images/ubuntu.pkr.hcl",
+    "jobs/web.nomad.hcl",
+    "jobs/web.nomad",
+    "main.tofu",
+    "Pulumi.yaml",
+    "Pulumi.prod.yaml",
+    "template.yaml",
+    "samconfig.toml",
+    "cdk.json",
+    "cloudformation/network.yaml",
+    "infra/stack.cfn.yaml",
+    "main.bicep",
+    "azuredeploy.json",
+    "k8s/deployment.yaml",
+    "deploy/k8s/base/service.yaml",
+    "services/api/manifests/deployment.yml",
+    "kustomization.yaml",
+    "overlays/prod/kustomization.yaml",
+    "charts/web/Chart.yaml",
+    "charts/web/values.yaml",
+    "charts/web/values-prod.yaml",
+    "charts/web/templates/deployment.yaml",
+    "charts/web/templates/_helpers.tpl",
+    "charts/web/templates/NOTES.txt",
+    "charts/web/.helmignore",
+    "helmfile.yaml",
+    "clusters/prod/flux-system/gotk-sync.yaml",
+    "gitops/argocd/apps/web.yaml",
+    "ansible.cfg",
+    "playbooks/site.yml",
+    "ansible/roles/web/tasks/main.yml",
+    "roles/db/handlers/main.yml",
+    "inventory/hosts.ini",
+    "group_vars/all.yml",
+    "Vagrantfile",
+    "skaffold.yaml",
+    "Tiltfile",
+    "Dockerfile",
+    "services/api/Dockerfile",
+    "Dockerfile.dev",
+    "build/prod.Dockerfile",
+    "Containerfile",
+    ".dockerignore",
+    "docker-compose.yml",
+    "docker-compose.override.yml",
+    "compose.yaml",
+    "docker-bake.hcl",
+    "serverless.yml",
+    "fly.toml",
+    "Procfile",
+    "infra/lambda/handler.ts",  # an infra/ tree at the root deploys, whatever its language
+    "terraform/modules/net/outputs.tf",
+    ".devcontainer/Dockerfile",  # a Dockerfile is IaC even for a devcontainer (more sensitive wins)
+    "fixtures/Dockerfile",  # not inside a test tree
+]
+
+
+@pytest.mark.parametrize("path", IAC)
+def test_infrastructure_is_iac(rules: RuleSet, path: str) -> None:
+    check(rules, path, "iac")
+
+
+# -- 6. examples are what they are; 7. names are not signals -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "bucket"),
+    [
+        ("examples/x/main.tf", "iac"),
+        ("examples/aws/lambda/Dockerfile", "iac"),
+        ("samples/node/package.json", "deps"),
+        ("examples/basic/main.go", "src"),
+        ("examples/k8s/deployment.yaml", "iac"),
+    ],
+)
+def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucket: str) -> None:
+    check(rules, path, bucket)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "src/k8sclient.go",
+        "pkg/terraform/parser.go",
+        "docs/ci.md",
+        "lib/ci_helpers.py",
+        "deploy_utils.py",
+        "src/k8s/client.go",
+        "internal/helm/install.go",
+        "src/components/charts/LineChart.tsx",
+        "app/models/roles/admin.rb",
+        "pkg/cloudformation/parse.go",
+        "lib/jenkins_client.rb",
+        "src/docker/compose_parser.py",
+        "cmd/deploy/main.go",
+        "pkg/ci/ci.go",
+    ],
+)
+def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
+    check(rules, path, "src")
+
+
+# -- 8. other -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "assets/logo.png",
+        "static/fonts/Inter.woff2",
+        "docs/diagram.svg",
+        "data/cities.csv",
+        "models/weights.safetensors",
+        ".vscode/settings.json",
+        ".idea/workspace.xml",
+        ".devcontainer/devcontainer.json",
+        ".editorconfig",
+        "CODEOWNERS",
+        "docs/CODEOWNERS",
+        ".gitattributes",
+        "LICENSE",
+        "LICENSE-APACHE",
+        "COPYING",
+        "renovate.json",
+        "codecov.yml",
+        ".codecov.yml",
+        ".golangci.yml",
+        "ruff.toml",
+        ".eslintrc.json",
+        "eslint.config.mjs",
+        ".prettierrc",
+        "AGENTS.md",
+        "CLAUDE.md",
+        ".cursorrules",
+        ".cursor/rules/python.mdc",
+        ".windsurfrules",
+        "CONTRIBUTING.md",
+        "SECURITY.md",
+    ],
+)
+def test_other(rules: RuleSet, path: str) -> None:
+    check(rules, path, "other")
+
+
+# -- 9. the fallback -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["src/main.go", "Makefile", "scripts/release.sh", "CHANGELOG.md", "index.html"])
+def test_everything_else_is_src(rules: RuleSet, path: str) -> None:
+    check(rules, path, "src", "src.default")
+
+
+# -- tags ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "policies/core/policy.rego",
+        "policies/classification.yaml",
+        "policies/classification.d/10-site.yaml",
+        ".gatekeeper/config.yaml",
+        "gatekeeper.yaml",
+        "CODEOWNERS",
+        ".github/CODEOWNERS",
+        "AGENTS.md",
+        "services/api/AGENTS.md",
+        "CLAUDE.md",
+        ".claude/settings.json",
+        ".cursorrules",
+        ".cursor/rules/style.mdc",
+        ".github/copilot-instructions.md",
+        "CONTRIBUTING.md",
+        ".github/CONTRIBUTING.md",
+        ".windsurfrules",
+        ".clinerules",
+    ],
+)
+def test_guardrail_tag(rules: RuleSet, path: str) -> None:
+    assert "guardrail" in rules.match(path).tags, path
+
+
+def test_guardrail_tag_does_not_change_the_bucket(rules: RuleSet) -> None:
+    assert rules.match(".github/CODEOWNERS").bucket == "other"
+    assert rules.match("policies/core/policy.rego").bucket == "src"
+    assert "guardrail" not in rules.match("src/main.go").tags
+
+
+# -- change sides: renames, copies, deletions, symlinks, modes ----------------------------------
+
+
+def change(path: str, status: str = "modified", **kw: object) -> FileChange:
+    return FileChange(path=path, old_path=kw.pop("old_path", None), status=status, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "bucket", "rule"),
+    [
+        (".github/workflows/ci.yml", "docs/ci.yml", "ci", "ci.github-actions"),
+        ("docs/ci.yml", ".github/workflows/ci.yml", "ci", "ci.github-actions"),
+        ("main.tf", "src/main.go", "iac", "iac.terraform"),
+        ("package-lock.json", "old/package-lock.json.bak", "deps", "deps.npm.lockfile"),
+        ("assets/a.png", "src/a.go", "other", "other.binary-assets"),
+        ("src/a.go", "src/b.go", "src", "src.default"),
+        ("Dockerfile", ".circleci/Dockerfile", "ci", "ci.circleci"),
+    ],
+)
+def test_renames_take_the_more_sensitive_side(rules: RuleSet, old: str, new: str, bucket: str, rule: str) -> None:
+    for status in ("renamed", "copied"):
+        cf = classify_change(change(new, status, old_path=old), rules)
+        assert (cf.bucket, cf.rule) == (bucket, rule), (old, new, status)
+
+
+def test_rename_keeps_the_ecosystem_and_tags_of_both_sides(rules: RuleSet) -> None:
+    cf = classify_change(change("docs/AGENTS.txt", "renamed", old_path="AGENTS.md"), rules)
+    assert "guardrail" in cf.tags
+    cf = classify_change(change("ci/notes.txt", "renamed", old_path="yarn.lock"), rules)
+    assert (cf.bucket, cf.rule, cf.ecosystem) == ("ci", "ci.script-folders", None)
+    assert "lockfile" in cf.tags
+
+
+def test_deletion_is_classified_by_the_deleted_path(rules: RuleSet) -> None:
+    cf = classify_change(change(".github/workflows/ci.yml", "deleted"), rules)
+    assert cf.bucket == "ci"
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "bucket", "rule"),
+    [
+        ("src/wf.yml", "../.github/workflows/x.yml", "ci", "ci.github-actions"),
+        ("src/x", "../.circleci", "ci", "ci.circleci"),  # a link to a CI folder
+        ("tools/ci", "../ci", "ci", "ci.script-folders"),
+        ("src/Dockerfile.link", "../deploy/Dockerfile", "iac", "iac.containers"),
+        ("lib/a.go", "b.go", "src", "src.default"),
+        ("src/passwd", "../../../etc/passwd", "other", "builtin.symlink-outside-repo"),
+        ("src/abs", "/etc/shadow", "other", "builtin.symlink-outside-repo"),
+        ("src/hook", "../.git/hooks/pre-commit", "other", "builtin.symlink-outside-repo"),
+        (".github/workflows/x.yml", "../../src/a.yml", "ci", "ci.github-actions"),  # the link itself is CI
+    ],
+)
+def test_symlinks_are_classified_by_their_target_too(rules: RuleSet, link: str, target: str, bucket: str, rule: str) -> None:
+    cf = classify_change(change(link, "added", new_mode="120000", symlink_target=target), rules)
+    assert (cf.bucket, cf.rule) == (bucket, rule)
+    assert "symlink" in cf.tags
+
+
+def test_a_link_retargeted_away_from_ci_still_touches_ci(rules: RuleSet) -> None:
+    c = change("src/x", "modified", old_mode="120000", new_mode="120000", symlink_target="a.go",
+               old_symlink_target="../.github/workflows/x.yml")
+    assert classify_change(c, rules).bucket == "ci"
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "expected"),
+    [
+        ("src/a", "../b", "b"),
+        ("a", "b/c/../d", "b/d"),
+        ("a/b/c", "../../x", "x"),
+        ("a", "..", None),
+        ("a/b", "../..", None),
+        ("a", "/abs", None),
+        ("a", ".git/config", None),
+        ("src/a", ".", "src"),
+        ("a", ".", ""),
+    ],
+)
+def test_resolve_link(link: str, target: str, expected: str | None) -> None:
+    assert resolve_link(link, target) == expected
+
+
+def test_change_tags(rules: RuleSet) -> None:
+    cf = classify_change(change("scripts/run.sh", "added", new_mode="100755"), rules)
+    assert cf.tags == ("executable",)
+    cf = classify_change(change("scripts/run.sh", "mode_changed", old_mode="100644", new_mode="100755"), rules)
+    assert cf.tags == ("executable",)
+    cf = classify_change(change("scripts/run.sh", "modified", old_mode="100755", new_mode="100755"), rules)
+    assert cf.tags == ()
+    cf = classify_change(change("assets/logo.png", "added", binary=True, new_mode="100644"), rules)
+    assert (cf.bucket, cf.tags) == ("other", ("binary",))
+    cf = classify_change(change("third/lib", "modified", old_mode="160000", new_mode="160000", submodule=True), rules)
+    assert (cf.bucket, cf.rule, cf.ecosystem, cf.tags) == ("deps", "builtin.submodule", "git-submodule", ("submodule",))
+    cf = classify_change(change(".github/workflows/lib", "added", new_mode="160000", submodule=True), rules)
+    assert cf.bucket == "ci"  # a submodule inside the workflows folder is still CI first
+
+
+def test_classify_changes_keeps_order_and_to_dict_carries_everything(rules: RuleSet) -> None:
+    changes = [change("b/go.sum"), change("a/main.go"), change(".travis.yml")]
+    files = classify_changes(iter(changes), rules)
+    assert [f.change.path for f in files] == ["b/go.sum", "a/main.go", ".travis.yml"]
+    entry = files[0].to_dict()
+    assert (entry["bucket"], entry["rule"], entry["ecosystem"], entry["tags"]) == ("deps", "deps.go.lockfile", "go", ["lockfile"])
+
+
+# -- real patches from git, through the diff parser ------------------------------------------------
+
+
+def test_real_patch_renames_and_symlinks(git_repo, tmp_path: Path, rules: RuleSet) -> None:  # type: ignore[no-untyped-def]
+    from gatekeeper.diff import parse_patch
+
+    git_repo.write(".github/workflows/ci.yml", "on: push\njobs: {}\n" * 20)
+    git_repo.write("src/app.go", "package main\n")
+    git_repo.write("yarn.lock", "# lock\n" * 10)
+    git_repo.commit()
+    (git_repo.root / "docs").mkdir()
+    git_repo.git("mv", ".github/workflows/ci.yml", "docs/old-ci.yml")  # a move out of CI touches CI
+    git_repo.symlink("src/wf.yml", "../docs/old-ci.yml")
+    git_repo.symlink("src/ci-link", "../.github/workflows/new.yml")  # a link into CI
+    git_repo.write("tools/run.sh", "#!/bin/sh\n", mode=0o755)
+    git_repo.write("yarn.lock", "# lock\n" * 9 + "# changed\n")
+    patch = git_repo.save_patch(tmp_path / "change.diff", "-M")
+    files = {f.change.path: f for f in classify_changes(parse_patch(patch), rules)}
+    moved = files["docs/old-ci.yml"]
+    assert (moved.change.status, moved.change.old_path, moved.bucket, moved.rule) == (
+        "renamed", ".github/workflows/ci.yml", "ci", "ci.github-actions"
+    )
+    assert (files["src/ci-link"].bucket, files["src/ci-link"].tags) == ("ci", ("symlink",))
+    assert files["src/wf.yml"].bucket == "src"
+    assert (files["tools/run.sh"].bucket, files["tools/run.sh"].tags) == ("src", ("executable",))
+    assert (files["yarn.lock"].bucket, files["yarn.lock"].ecosystem, files["yarn.lock"].tags) == ("deps", "npm", ("lockfile",))
