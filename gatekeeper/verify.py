@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -49,6 +50,16 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(schema())
 
 
+@lru_cache(maxsize=1)
+def _fast_check() -> Callable[[Any], bool]:
+    from gatekeeper.schemacheck import Unsupported, compile_schema
+
+    try:
+        return compile_schema(schema())
+    except Unsupported:
+        return lambda _: False
+
+
 def json_path(parts: object) -> str:
     """`files[3].status` for the path ["files", 3, "status"]; `$` for the document itself."""
     text = ""
@@ -64,6 +75,8 @@ def json_path(parts: object) -> str:
 
 def validate_packet(obj: object, where_: str) -> dict[str, Any]:
     """Return `obj` when it is a valid packet v1; else raise PacketError naming `where_` and the bad field's JSON path."""
+    if _fast_check()(obj):
+        return obj  # type: ignore[return-value]
     from jsonschema.exceptions import best_match
 
     error = best_match(_validator().iter_errors(obj))

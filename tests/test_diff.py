@@ -291,6 +291,8 @@ def _patch_renaming(git_repo: GitRepo, new_name: bytes) -> bytes:
         (b"sub/.GIT/hooks/pre-commit", ".git"),
         (b".git./hooks/x", ".git"),
         (b"GIT~1/config", ".git"),
+        (".g\u200cit/config".encode(), ".git"),
+        (b"x/\xc2\x85y", "control character"),
         (b"dir//x", "empty path component"),
         (b"./x", "'.'"),
     ],

@@ -160,3 +160,40 @@ def test_validate_packet_returns_the_object(packet: dict[str, Any]) -> None:
     with pytest.raises(PacketError) as info:
         validate_packet({**packet, "files": [{"path": ""}]}, "x")
     assert str(info.value).startswith("x: files[0]")
+
+
+def _mutations(packet: dict[str, Any]) -> list[dict[str, Any]]:
+    """Packets that differ from a valid one in one value each, many of them invalid."""
+    values: list[Any] = [None, True, 0, 1.0, -1, 2**54, "", "x", "bogus", [], {}, "100644", "a" * 5000, "\n"]
+    out = []
+
+    def walk(node: Any, path: list[Any]) -> None:
+        keys = range(len(node)) if isinstance(node, list) else list(node) if isinstance(node, dict) else []
+        for key in keys:
+            for value in values:
+                copy = json.loads(json.dumps(packet))
+                target = copy
+                for step in path:
+                    target = target[step]
+                target[key] = value
+                out.append(copy)
+            walk(node[key], [*path, key])
+
+    walk(packet, [])
+    return out
+
+
+def test_fast_schema_check_never_accepts_what_jsonschema_rejects(packet: dict[str, Any]) -> None:
+    from gatekeeper.schemacheck import compile_schema
+    from gatekeeper.verify import _validator, schema
+
+    fast = compile_schema(schema())
+    assert fast(packet)
+    mutants = _mutations(packet)
+    rejected = 0
+    for mutant in mutants:
+        valid = _validator().is_valid(mutant)
+        if fast(mutant):
+            assert valid, mutant
+        rejected += not valid
+    assert rejected > len(mutants) // 2

@@ -200,6 +200,16 @@ def _side(text: bytes, number: int, fail: _Fail) -> bytes | None:
 
 
 def _header_line(s: Section, line: bytes, number: int, fail: _Fail) -> None:
+    if line.startswith(b"index "):
+        match = _INDEX.fullmatch(line)
+        if not match:
+            raise fail("malformed 'index' line", number)
+        _set_once(s, "index_mode", match.group(1), b"index", number, fail)
+        return
+    if line.startswith(b"--- "):
+        s.has_sides = True
+        s.minus = _side(line[4:], number, fail)
+        return
     for prefix, field in _MODE_LINES.items():
         if line.startswith(prefix):
             value = line[len(prefix) :]
@@ -221,14 +231,6 @@ def _header_line(s: Section, line: bytes, number: int, fail: _Fail) -> None:
             raise fail("a similarity index must be a percentage", number)
         if line.startswith(b"s"):
             _set_once(s, "similarity", int(match.group(1)), b"similarity index", number, fail)
-    elif line.startswith(b"index "):
-        match = _INDEX.fullmatch(line)
-        if not match:
-            raise fail("malformed 'index' line", number)
-        _set_once(s, "index_mode", match.group(1), b"index", number, fail)
-    elif line.startswith(b"--- "):
-        s.has_sides = True
-        s.minus = _side(line[4:], number, fail)
     elif line == b"GIT binary patch" or (line.startswith(b"Binary files ") and line.endswith(b" differ")):
         s.binary = True
     else:

@@ -8,6 +8,8 @@ survive losslessly.
 
 from __future__ import annotations
 
+import re
+
 _ESCAPES = {
     ord("a"): 7,
     ord("b"): 8,
@@ -140,33 +142,36 @@ def decode(name: bytes) -> str:
 
 
 # Characters HFS+ ignores when comparing names, so ".g\u200cit" is ".git" there (as git itself checks).
-_HFS_IGNORED = frozenset(
-    "\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u206a\u206b\u206c\u206d\u206e\u206f\ufeff"
-)
+_HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+# Cheap pre-filter: a component can only mean `.git` if the path holds "git" once HFS-ignored characters are gone.
+_MAYBE_GIT = re.compile("git", re.IGNORECASE)
 
 
 def _is_dotgit(part: str) -> bool:
-    folded = "".join(c for c in part if c not in _HFS_IGNORED).lower()
+    folded = _HFS_IGNORED.sub("", part).lower()
     # NTFS drops trailing dots and spaces, and knows `.git` by its short name too.
-    return folded == ".git" or folded.rstrip(". ") == ".git" or folded == "git~1"
+    return folded.rstrip(". ") == ".git" or folded == "git~1"
 
 
 def unsafe_reason(path: str) -> str | None:
     """Why `path` must not be written by a patch (absolute, `..`, inside .git/, control characters), or None."""
     if not path:
         return "empty path"
-    if path.startswith("/"):
+    if path[0] == "/":
         return "absolute path"
-    for char in path:
-        if char < " " or "\x7f" <= char <= "\x9f":
-            return f"control character {char!r} in path"
-    for part in path.split("/"):
+    control = _CONTROL.search(path)
+    if control:
+        return f"control character {control.group()!r} in path"
+    parts = path.split("/")
+    maybe_git = _MAYBE_GIT.search(_HFS_IGNORED.sub("", path)) is not None
+    for part in parts:
         if part == "":
             return "empty path component"
         if part == "..":
             return "'..' path component"
         if part == ".":
             return "'.' path component"
-        if _is_dotgit(part):
+        if maybe_git and _is_dotgit(part):
             return "path inside .git/"
     return None
