@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
@@ -13,11 +14,15 @@ SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schem
 LEVELS: Mapping[str, str] = {"deny": "error", "review": "warning", "warn": "note"}
 # Paths in a patch are relative to the repository root; consumers resolve this base themselves.
 SRCROOT = "%SRCROOT%"
+# Characters quote() leaves alone: a path made only of them is already a valid URI reference.
+_PLAIN = re.compile(r"[A-Za-z0-9_.~/-]*")
 
 
 def render(decision: Mapping[str, Any]) -> str:
-    """The decision as one SARIF log with a single run."""
-    return json.dumps(sarif_log(decision), indent=2, ensure_ascii=True) + "\n"
+    """The decision as one SARIF log with a single run, on one line (`jq .` indents it)."""
+    # Not indented: json's C encoder only runs without `indent`, and a 10,000-path log is then
+    # ten times faster to write; SARIF is read by tools.
+    return json.dumps(sarif_log(decision), ensure_ascii=True) + "\n"
 
 
 def sarif_log(decision: Mapping[str, Any]) -> dict[str, Any]:
@@ -51,6 +56,8 @@ def path_uri(path: str) -> str:
     """A repository path as a relative URI reference: its bytes percent-encoded, `/` kept."""
     # surrogateescape gives back the exact bytes of a non-UTF-8 path; quote() leaves only
     # unreserved characters and `/`, so `:` in a first segment can never read as a scheme.
+    if _PLAIN.fullmatch(path):
+        return path  # the common case, and quote() is slow enough to show on 10,000 paths
     return quote(path.encode("utf-8", "surrogateescape"), safe="/")
 
 
