@@ -144,6 +144,33 @@ def test_secrets_do_not_reach_the_generator_patch_or_packet(tmp_path: Path, back
             assert f"{name}=" not in text
 
 
+ESCAPE = """
+import os, shutil, subprocess, sys
+host_pid = sys.argv[1]
+nsenter = shutil.which("nsenter")
+for target in (f"/proc/{host_pid}/ns/net", "/proc/1/ns/net"):
+    done = subprocess.run([nsenter, f"--net={target}", "cat", "/proc/net/dev"], capture_output=True, text=True)
+    names = sorted(line.split(":")[0].strip() for line in done.stdout.splitlines()[2:])
+    print("escape", target, "rc", done.returncode, "interfaces", names)
+"""
+
+
+@pytest.mark.skipif(shutil.which("nsenter") is None, reason="nsenter not installed")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_generator_cannot_reenter_the_host_network_namespace(tmp_path: Path, backend: str) -> None:
+    # As root, a plain `unshare --net` would let the generator `setns` back into the host's namespace.
+    script = tmp_path / "escape.py"
+    script.write_text(ESCAPE)
+    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+              "--format", "json", "--", sys.executable, str(script), str(os.getpid()))
+    assert done.returncode == 0, done.stderr
+    log = (Path(json.loads(done.stdout)["run_dir"]) / "logs" / "stdout.log").read_text()
+    attempts = [line for line in log.splitlines() if line.startswith("escape ")]
+    assert len(attempts) == 2
+    for line in attempts:
+        assert line.endswith("interfaces []") or line.endswith("interfaces ['lo']"), line
+
+
 def test_auto_fails_closed_when_nothing_isolates(tmp_path: Path) -> None:
     empty = tmp_path / "empty-bin"
     empty.mkdir()

@@ -38,18 +38,20 @@ def _unshare_prefix() -> tuple[str, ...] | None:
     exe = shutil.which("unshare")
     if exe is None:
         return None
-    # Without root, a user namespace mapping us to root grants the namespace rights we need.
-    user = () if os.geteuid() == 0 else ("--map-root-user",)
-    # --kill-child: the namespace's PID 1 is killed when unshare dies (and unshare dies with the runner).
-    return (exe, "--net", *user, "--pid", "--fork", "--kill-child", "--")
+    # A user namespace even for root: root's capabilities then hold only inside the new namespaces,
+    # so the generator cannot `setns` back into the host's network through a host process's /proc entry.
+    # --mount-proc hides the host's processes; --kill-child: PID 1 dies with unshare (which dies with us).
+    return (exe, "--net", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc", "--")
 
 
 def _bwrap_prefix() -> tuple[str, ...] | None:
     exe = shutil.which("bwrap")
     if exe is None:
         return None
+    # bwrap keeps root's capabilities unless told otherwise; without them root cannot leave the namespace.
+    caps = ("--cap-drop", "ALL") if os.geteuid() == 0 else ()
     return (
-        exe, "--unshare-net", "--unshare-pid", "--die-with-parent",
+        exe, "--unshare-net", "--unshare-pid", "--die-with-parent", *caps,
         "--dev-bind", "/", "/", "--proc", "/proc", "--",
     )
 
