@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper import __version__
-from gatekeeper.atomic import write_json_atomic
-from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream
+from gatekeeper.atomic import write_atomic
+from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream, unsafe_reason
 from gatekeeper.errors import PatchError, where
 from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange
 
@@ -102,19 +102,13 @@ def refuse_unsafe(derived: Derived) -> None:
     if not derived.unsafe:
         return
     first = derived.unsafe[0]
-    shown = first.old_path if first.old_path and first.unsafe and not _unsafe_new(first) else first.path
+    shown = first.old_path if first.old_path and unsafe_reason(first.path) is None else first.path
     more = f" (and {len(derived.unsafe) - 1} more unsafe paths)" if len(derived.unsafe) > 1 else ""
     raise PatchError(
         f"unsafe path {shown!r}: {first.unsafe}{more}",
         where=where(derived.patch, first.line),
         hint="a patch may only name relative paths inside the work tree; refusing to build a packet",
     )
-
-
-def _unsafe_new(change: FileChange) -> bool:
-    from gatekeeper.diff import unsafe_reason
-
-    return unsafe_reason(change.path) is not None
 
 
 def build_packet(
@@ -156,12 +150,26 @@ def build_packet(
 
 def write_packet(path: Path, packet: dict[str, Any]) -> None:
     """Write the packet atomically (temporary file, fsync, rename) as ASCII JSON."""
-    write_json_atomic(path, packet)
+    write_atomic(path, packet_json(packet))
 
 
 def packet_json(packet: dict[str, Any]) -> str:
-    """The packet as the text `write_packet` stores (indented, ASCII-escaped, final newline)."""
-    return json.dumps(packet, indent=2, ensure_ascii=True) + "\n"
+    """The packet as stored: one top-level field per line and one file entry per line, ASCII-escaped.
+
+    Readable and diffable, and fast: `indent=` would force json's pure-Python encoder (3x slower at 10k files).
+    """
+    out = ["{"]
+    last = len(packet) - 1
+    for index, (key, value) in enumerate(packet.items()):
+        comma = "," if index < last else ""
+        if key == "files" and value:
+            out.append(f"  {json.dumps(key)}: [")
+            out.append(",\n".join("    " + json.dumps(entry, ensure_ascii=True) for entry in value))
+            out.append(f"  ]{comma}")
+        else:
+            out.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=True)}{comma}")
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 def __getattr__(name: str) -> Any:

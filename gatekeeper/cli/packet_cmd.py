@@ -117,16 +117,16 @@ def _summary(built: dict[str, Any]) -> str:
 def _file_line(entry: dict[str, Any]) -> str:
     counts = "binary" if entry["binary"] else f"+{entry['additions']} -{entry['deletions']}"
     path = entry["path"] if entry["old_path"] is None else f"{entry['old_path']} -> {entry['path']}"
-    return _printable(f"  {entry['status']:<12} {entry['bucket']:<5} {counts:<12} {path}")
+    return f"  {entry['status']:<12} {entry['bucket']:<5} {counts:<12} {_printable(path)}"
+
+
+_ODD = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _printable(text: str) -> str:
-    # Paths may hold surrogate escapes (non-UTF-8 bytes) and control characters: show them escaped.
-    return text.encode("utf-8", "backslashreplace").decode("utf-8") if _has_surrogates(text) else text
-
-
-def _has_surrogates(text: str) -> bool:
-    return any("\ud800" <= char <= "\udfff" for char in text)
+    # Paths may hold surrogate escapes (non-UTF-8 bytes) and control characters: show them escaped,
+    # so a name can neither break the terminal nor the one-line-per-file layout.
+    return _ODD.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
 
 
 COMMANDS: list[click.Command] = [packet, verify]
