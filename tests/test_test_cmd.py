@@ -110,37 +110,6 @@ def test_coverage_below_the_floor_fails_and_the_floor_can_be_lowered(tmp_path: P
     assert code == 0 and report["ok"] is True
 
 
-def test_text_report_names_the_failing_case_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    fixtures = tmp_path / "fixtures"
-    shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
-    expect = fixtures / "k8sclient-go" / "expect.yaml"
-    expect.write_text("default:\n  outcome: review\n")
-    code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--min-coverage", "0"])
-    out = capsys.readouterr().out
-    assert code == 1
-    assert "FAIL  fixtures/k8sclient-go/expect.yaml:1 k8sclient-go[default]: outcome allow, expected review" in out
-    assert out.rstrip().splitlines()[-1].startswith("FAIL:")
-
-
-def test_malformed_expectation_is_exit_2_with_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    fixtures = tmp_path / "fixtures"
-    shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
-    (fixtures / "k8sclient-go" / "expect.yaml").write_text("default:\n  outcome: allow\n  findings: [{policy: core, level: loud}]\n")
-    code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures)])
-    captured = capsys.readouterr()
-    assert code == 2
-    assert f"{fixtures / 'k8sclient-go' / 'expect.yaml'}:3: unknown level 'loud'" in captured.err
-    assert captured.out == ""
-
-
-def test_unknown_policy_in_a_set_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    fixtures = tmp_path / "fixtures"
-    shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
-    (fixtures / "k8sclient-go" / "expect.yaml").write_text("x:\n  enable: [nope]\n  outcome: allow\n")
-    assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures)]) == 2
-    assert "unknown policy 'nope'" in capsys.readouterr().err
-
-
 def test_broken_bundle_is_exit_2_naming_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bundle = copy_bundle(tmp_path)
     (bundle / ".manifest").write_text('{"revision": "x",\n  "roots": [}\n')
