@@ -171,6 +171,30 @@ def test_generator_cannot_reenter_the_host_network_namespace(tmp_path: Path, bac
         assert line.endswith("interfaces []") or line.endswith("interfaces ['lo']"), line
 
 
+PLANT = """
+import sys, time
+marker = sys.argv[1]
+open(".gitattributes", "w").write("* filter=evil\\n")
+with open(".git/config", "a") as config:
+    config.write(f'[filter "evil"]\\n\\tclean = tee {marker}\\n')
+open("README.md", "w").write("changed\\n")
+time.sleep(0.6)
+"""
+
+
+def test_a_planted_git_filter_never_runs_outside_the_sandbox(tmp_path: Path) -> None:
+    # The runner's own `git add` runs outside the sandbox: a filter the generator defines must not run there.
+    marker = tmp_path / "filter-ran"
+    script = tmp_path / "plant.py"
+    script.write_text(PLANT)
+    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+              "--checkpoint-interval", "0.2", "--format", "json", "--", sys.executable, str(script), str(marker))
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()
+    patch = Path(json.loads(done.stdout)["patch"]).read_text()
+    assert "+changed" in patch and "+* filter=evil" in patch
+
+
 def test_auto_fails_closed_when_nothing_isolates(tmp_path: Path) -> None:
     empty = tmp_path / "empty-bin"
     empty.mkdir()

@@ -167,6 +167,9 @@ def capture(run: RunDir, base: str) -> Snapshot:
 
 def snapshot(run: RunDir, base: str, dest: Path) -> Snapshot:
     """The workspace diff against `base` into `dest`, through a private index (the workspace's is untouched)."""
+    # The generator is still running and may rewrite .git/config right after this; the final
+    # capture runs after it has ended and cannot be raced.
+    _guard_config(run)
     env = _local_env(run, {"GIT_INDEX_FILE": str(run.checkpoint_index)})
     if not run.checkpoint_index.exists():
         _git(["read-tree", base], cwd=run.workspace, env=env, what="cannot prepare the checkpoint index",
