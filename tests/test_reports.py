@@ -85,3 +85,27 @@ def test_reporters_are_imported_lazily() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_display_escapes_what_a_terminal_or_xml_would_misread() -> None:
+    from gatekeeper.reports.findings import display, path_text
+
+    assert display("a\r\nb\rc") == "a\nb\nc"
+    assert display("\x1b[31mred\x00") == "\\x1b[31mred\\x00"
+    assert display("byte \udcff") == "byte \\xff"
+    assert display("c1 \x85 nonchar \ufffe") == "c1 \\x85 nonchar \\ufffe"
+    assert display("tab\tand caf\u00e9 \U0001f600") == "tab\tand caf\u00e9 \U0001f600"
+    assert path_text("new\nline\ttab") == "new\\nline\\ttab"
+    # Two different names never print the same.
+    assert path_text("a\\nb") != path_text("a\nb")
+    assert path_text("x\udcff") != path_text("x\\xff")
+
+
+def test_findings_are_ordered_by_level_and_unknown_outcomes_read_as_deny() -> None:
+    from gatekeeper.reports.findings import findings, outcome
+
+    decision = review()
+    decision["reasons"].insert(0, {"policy": "p", "rule": "p.w", "level": "warn", "msg": "w"})
+    decision["reasons"].append({"policy": "p", "rule": "p.d", "level": "deny", "msg": "d"})
+    assert [f.rule for f in findings(decision)] == ["p.d", "core.ci", "core.iac", "p.w", "size.lines"]
+    assert outcome({"outcome": "maybe"}) == "deny" and outcome({}) == "deny"

@@ -60,7 +60,7 @@ def test_untrusted_text_cannot_inject_markup() -> None:
     assert "\\`code\\`" in text and "\\*bold\\*" in text and "\\$x\\$" in text
     rows = _table_rows(text)
     assert all(len(row) == 5 for row in rows), rows  # no pipe in the data split a row
-    assert "<code>ci/line break.yml</code>" in text
+    assert "<code>ci/line\\\\nbreak.yml</code>" in text
     assert "<code>ci/bytes\\\\xff\\\\xfe.yml</code>" in text
     assert "> **Dry run**" in text
     # Every line of the table is a table line: no newline in data broke out of it.

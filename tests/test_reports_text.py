@@ -44,7 +44,7 @@ def test_control_characters_and_raw_bytes_are_made_visible() -> None:
     assert "\x1b" not in text and "\x07" not in text
     assert "- dir/\\x1b[31mred\\x1b[0m.txt" in text
     assert "- ci/bytes\\xff\\xfe.yml" in text
-    assert "- ci/line break.yml" in text  # a path never spans two lines
+    assert "- ci/line\\nbreak.yml" in text  # a path never spans two lines
     assert "dry run: this is the real decision, but the exit status is 0" in text
     assert "r\u00e9sum\u00e9 \u65e5\u672c" in text  # unicode is kept as it is
 

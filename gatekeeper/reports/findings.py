@@ -20,6 +20,9 @@ HEADLINES: Mapping[str, str] = {
 # Characters no report should pass through raw: C0/C1 controls (terminal escapes, XML-invalid
 # bytes) other than newline and tab, and the lone surrogates that stand for non-UTF-8 path bytes.
 _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_UNSAFE_IN_PATH = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff\\]")
+# A backslash is escaped too, so that `a\\x41` (a real name) and `a` + byte 0x41 never look alike.
+_PATH_ESCAPES: Mapping[str, str] = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +102,19 @@ def display(text: object) -> str:
     return _UNSAFE.sub(_escape_char, lines)
 
 
+def path_text(path: object) -> str:
+    """A path for people: every control character escaped (`\\n`, `\\t`, `\\xNN`), so two different
+    names never print alike and a name never spans two lines."""
+    return _UNSAFE_IN_PATH.sub(_escape_path_char, str(path))
+
+
 def one_line(text: object) -> str:
     """`display(text)` with line breaks and tabs folded into single spaces."""
     return " ".join(display(text).split())
+
+
+def _escape_path_char(match: re.Match[str]) -> str:
+    return _PATH_ESCAPES.get(match.group()) or _escape_char(match)
 
 
 def _escape_char(match: re.Match[str]) -> str:

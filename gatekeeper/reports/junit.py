@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gatekeeper.reports.findings import Finding, display, findings, one_line, outcome
+from gatekeeper.reports.findings import Finding, display, findings, one_line, outcome, path_text
 
 # Integrity and unsafe-path findings come from the gate itself, under this policy name.
 BUILTIN_POLICY = "gatekeeper"
@@ -80,7 +80,7 @@ def _case(suite: ET.Element, name: str, version: str, found: list[Finding]) -> N
 
 def _describe(item: Finding) -> str:
     lines = [f"{item.level} {item.rule}" + (f" [{item.bucket}]" if item.bucket else ""), display(item.msg)]
-    lines += [f"  - {one_line(path)}" for path in item.paths]
+    lines += [f"  - {path_text(path)}" for path in item.paths]
     return "\n".join(lines)
 
 

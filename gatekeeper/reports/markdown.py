@@ -16,6 +16,7 @@ from gatekeeper.reports.findings import (
     display,
     findings,
     outcome,
+    path_text,
     short_digest,
 )
 
@@ -80,7 +81,7 @@ def _path_list(item: Finding) -> list[str]:
         f"<summary>{code(item.rule)}: {len(item.paths)} {noun}</summary>",
         "",
     ]
-    lines += [f"- {code(path)}" for path in item.paths[:MAX_PATHS]]
+    lines += [f"- {code(path_text(path))}" for path in item.paths[:MAX_PATHS]]
     hidden = len(item.paths) - MAX_PATHS
     if hidden > 0:
         lines.append(f"- \u2026 and {hidden} more (the JSON or SARIF report lists them all)")

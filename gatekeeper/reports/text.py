@@ -13,6 +13,7 @@ from gatekeeper.reports.findings import (
     findings,
     one_line,
     outcome,
+    path_text,
     policies_phrase,
     short_digest,
 )
@@ -43,7 +44,7 @@ def _finding_lines(item: Finding) -> list[str]:
     # A multi-line message keeps its lines, each indented under its finding.
     lines.extend(f"       {line}" for line in display(item.msg).splitlines() or [""])
     for path in item.paths[:MAX_PATHS]:
-        lines.append(f"       - {one_line(path)}")
+        lines.append(f"       - {path_text(path)}")
     hidden = len(item.paths) - MAX_PATHS
     if hidden > 0:
         lines.append(f"       ... and {hidden} more (--format json lists them all)")
