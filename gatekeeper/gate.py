@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,8 +44,10 @@ def digest(obj: Any) -> str:
 def resolve_enabled(bundle: Bundle, enable: Iterable[str] = (), disable: Iterable[str] = ()) -> tuple[str, ...]:
     """The bundle's default policies, plus `enable`, minus `disable`, in bundle order."""
     enable, disable = list(enable), list(disable)
+    known = [p.name for p in bundle.policies]
     for name in (*enable, *disable):
-        bundle.policy(name)  # UsageError naming the known policies
+        if name not in known:
+            raise UsageError(f"unknown policy {name!r}", where="--enable/--disable", hint=f"the bundle has: {', '.join(known)}")
     both = sorted(set(enable) & set(disable))
     if both:
         raise UsageError(f"policy {both[0]!r} is both enabled and disabled", hint="pass it to only one of --enable / --disable")
@@ -107,21 +110,37 @@ def evaluate_input(
 
     `validate` checks `input_doc` against the input schema first (for documents from files).
     """
-    from gatekeeper.policy.findings import outcome_of, run_policies
-
     if validate:
         from gatekeeper.policy.input_schema import validate_input
 
         validate_input(input_doc, "input")
+    return _evaluate(input_doc, bundle, enabled, timeout, lambda: None)[0]
+
+
+def _evaluate(
+    input_doc: Mapping[str, Any], bundle: Bundle, enabled: Sequence[str], timeout: float, meanwhile: Any
+) -> tuple[dict[str, Any], Any]:
+    # The engine works in a child; the parent hashes (and runs `meanwhile`) instead of waiting idle.
+    from gatekeeper.policy.findings import outcome_of, start_policies
+
     names = list(dict.fromkeys(enabled))
-    reasons = gate_findings(input_doc) + run_policies(bundle, names, input_doc, timeout=timeout)
-    return {
+    pending = start_policies(bundle, names, input_doc, timeout=timeout)
+    try:
+        own = gate_findings(input_doc)
+        input_digest = digest(input_doc)
+        extra = meanwhile()
+    except BaseException:
+        pending.cancel()
+        raise
+    reasons = own + pending.findings()
+    evaluated = {
         "outcome": outcome_of(reasons),
         "reasons": reasons,
         "policies": [{"name": name, "version": bundle.policy(name).version} for name in names],
         "enabled": names,
-        "input_digest": digest(input_doc),
+        "input_digest": input_digest,
     }
+    return evaluated, extra
 
 
 def decide(
@@ -132,7 +151,7 @@ def decide(
 
     derived = derive(Path(patch), bundle.rules)
     input_doc = build_input(packet, derived, compare(packet, derived))
-    evaluated = evaluate_input(input_doc, bundle, enabled, timeout=timeout)
+    evaluated, packet_digest = _evaluate(input_doc, bundle, enabled, timeout, lambda: digest(packet))
     summary = input_doc["summary"]
     return {
         "outcome": evaluated["outcome"],
@@ -140,7 +159,7 @@ def decide(
         "policies": evaluated["policies"],
         "enabled": evaluated["enabled"],
         "bundle": bundle.describe(),
-        "packet": {"run_id": packet.get("run_id"), "diff_sha256": derived.sha256, "digest": digest(packet)},
+        "packet": {"run_id": packet.get("run_id"), "diff_sha256": derived.sha256, "digest": packet_digest},
         "input_digest": evaluated["input_digest"],
         "summary": {key: summary[key] for key in ("files", "additions", "deletions", "buckets")},
         "dry_run": dry_run,
@@ -154,3 +173,56 @@ def exit_code(decision: Mapping[str, Any]) -> ExitCode:
     if decision.get("dry_run"):
         return ExitCode.OK
     return {"allow": ExitCode.OK, "deny": ExitCode.FAILED, "review": ExitCode.REVIEW}.get(decision.get("outcome", ""), ExitCode.ERROR)
+
+
+@dataclass(frozen=True, slots=True)
+class GateOptions:
+    """What `gatekeeper gate` was asked to do; None means "use gatekeeper.yaml, else the default"."""
+
+    packet: Path
+    patch: Path
+    policy_dir: Path | None = None
+    enable: tuple[str, ...] = ()
+    disable: tuple[str, ...] = ()
+    format: str | None = None
+    output: Path | None = None
+    log: Path | None = None
+    dry_run: bool = False
+    timeout: float | None = None
+
+
+def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
+    """Decide, append to the decision log when asked, render the report: (decision, text for stdout)."""
+    from gatekeeper.config import resolve_policy_dir
+    from gatekeeper.packet import load_packet
+    from gatekeeper.policy.bundle import load_bundle
+    from gatekeeper.project_config import load_project_config
+    from gatekeeper.reports import FORMATS, emit
+
+    config = load_project_config(formats=FORMATS)
+    bundle = load_bundle(resolve_policy_dir(options.policy_dir or config.policy_dir))
+    if config.path is not None:
+        for name in (*config.enable, *config.disable):
+            if name not in {p.name for p in bundle.policies}:
+                raise UsageError(f"unknown policy {name!r}", where=str(config.path), hint=f"the bundle has: {', '.join(p.name for p in bundle.policies)}")
+    # Flags win over gatekeeper.yaml: a flag's policy leaves the file's opposite list.
+    enable = [*(n for n in config.enable if n not in options.disable), *options.enable]
+    disable = [*(n for n in config.disable if n not in options.enable), *options.disable]
+    enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
+    packet = load_packet(options.packet)
+    timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
+    decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout)
+    log = options.log or config.log
+    if log is not None:
+        _append_to_log(log, decision)
+    fmt = options.format or config.format or "text"
+    return decision, emit(fmt, decision, output=options.output, env=env)
+
+
+def _append_to_log(log: Path, decision: dict[str, Any]) -> None:
+    try:
+        from gatekeeper.audit.log import append_decision
+    except ImportError:
+        raise UsageError("the decision log is not available in this installation (gatekeeper.audit.log is missing)",
+                         where="--log", hint="install the audit component or drop --log") from None
+    append_decision(log, decision)

@@ -1,7 +1,49 @@
-"""`gatekeeper gate` (placeholder until its issue lands)."""
+"""`gatekeeper gate`: verify a packet against its patch, evaluate the policies, report, exit."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import click
 
-COMMANDS: list[click.Command] = []
+from gatekeeper.errors import EXIT_CODE_HELP
+
+_FILE = click.Path(dir_okay=False, path_type=Path)
+_DIR = click.Path(file_okay=False, path_type=Path)
+# The registry lives in gatekeeper.reports; read it here without importing any renderer.
+try:
+    from gatekeeper.reports import FORMATS
+except ImportError:  # pragma: no cover - the reports package is part of the distribution
+    FORMATS = ("text", "json")
+
+
+@click.command("gate", epilog=EXIT_CODE_HELP)
+@click.argument("packet", type=_FILE)
+@click.option("--patch", type=_FILE, required=True, help="The patch the packet describes (git diff --cached --binary).")
+@click.option("--policy", "policy_dir", type=_DIR, help="Policy bundle folder (default: gatekeeper.yaml, ./policies, the shipped one).")
+@click.option("--enable", multiple=True, metavar="NAME", help="Switch a policy on (repeatable).")
+@click.option("--disable", multiple=True, metavar="NAME", help="Switch a policy off (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: gatekeeper.yaml, else text).")
+@click.option("--output", type=_FILE, help="Write the report to FILE (atomically) instead of stdout.")
+@click.option("--log", type=_FILE, help="Append the decision to this hash-chained decision log.")
+@click.option("--dry-run", is_flag=True, help="Report the real decision but exit 0 (for rolling a policy out).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=3600), metavar="SECONDS",
+              help="Time limit of the policy evaluation (default: gatekeeper.yaml, else 10).")
+def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
+         fmt: str | None, output: Path | None, log: Path | None, dry_run: bool, timeout: float | None) -> int:
+    """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
+    from gatekeeper.gate import GateOptions, exit_code, run_gate
+
+    options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
+                          format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout)
+    decision, text = run_gate(options, env=os.environ)
+    if text:
+        click.echo(text, nl=not text.endswith("\n"))
+    if output is not None or dry_run:
+        note = " (dry run: exit 0)" if dry_run else ""
+        click.echo(f"gatekeeper: {decision['outcome']}, {len(decision['reasons'])} finding(s){note}", err=True)
+    return int(exit_code(decision))
+
+
+COMMANDS: list[click.Command] = [gate]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gatekeeper.errors import PolicyError
-from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, run_isolated, signal_name
+from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, Isolated, run_isolated, signal_name, start_isolated
 from gatekeeper.policy.rego_errors import Diagnostic, diagnostics, locate, locate_diagnostic
 from gatekeeper.policy.rego_values import push_input, read_node, restore_strings
 
@@ -25,6 +25,8 @@ __all__ = [
     "check_modules",
     "evaluate",
     "run_isolated",
+    "start_evaluation",
+    "start_isolated",
     "run_tests",
     "signal_name",
 ]
@@ -57,7 +59,14 @@ class RegoTestOutcome:
 
 def evaluate(modules: Mapping[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str, *, timeout: float) -> Any:
     """Value of the Rego expression `query` (UNDEFINED when it has none), evaluated in a child."""
-    return run_isolated(_evaluate_here, dict(modules), data, input, query, timeout=timeout)
+    return start_evaluation(modules, data, input, query, timeout=timeout).result()
+
+
+def start_evaluation(
+    modules: Mapping[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str, *, timeout: float
+) -> Isolated:
+    """`evaluate` in the background: the caller works on, then collects with `.result()`."""
+    return start_isolated(_evaluate_here, dict(modules), data, input, query, timeout=timeout)
 
 
 def check_modules(modules: Mapping[str, str], *, timeout: float) -> None:

@@ -34,24 +34,49 @@ def findings_query(policies: Sequence[PolicyInfo]) -> str:
 
 def run_policies(bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str, Any], *, timeout: float) -> list[dict[str, Any]]:
     """Evaluate the enabled policies over `input_doc`; their findings, each with `policy` and `level`."""
-    from gatekeeper.policy import engine
+    return start_policies(bundle, enabled, input_doc, timeout=timeout).findings()
 
-    policies = [bundle.policy(name) for name in enabled]
-    if not policies:
-        return []
-    names = [info.name for info in policies]
-    modules = bundle.modules_for(names)
-    try:
-        raw = engine.evaluate(modules, bundle.data(), input_doc, findings_query(policies), timeout=timeout)
-    except engine.EngineCrashed as exc:
-        raise _attribute_crash(bundle, policies, input_doc, timeout, exc) from None
-    except engine.EngineTimedOut as exc:
-        raise PolicyError(
-            f"policy evaluation ran past {timeout:g} s",
-            where=", ".join(str(info.module_path) for info in policies),
-            hint=exc.hint,
-        ) from None
-    return collect(policies, raw, modules)
+
+class PendingFindings:
+    """Policies being evaluated in a child; `findings()` waits and validates."""
+
+    def __init__(self, bundle: Bundle, policies: list[PolicyInfo], input_doc: Mapping[str, Any], timeout: float) -> None:
+        from gatekeeper.policy import engine
+
+        self._bundle, self._policies, self._input, self._timeout = bundle, policies, input_doc, timeout
+        self._modules = bundle.modules_for(info.name for info in policies)
+        self._job = (
+            engine.start_evaluation(self._modules, bundle.data(), input_doc, findings_query(policies), timeout=timeout)
+            if policies else None
+        )
+
+    def findings(self) -> list[dict[str, Any]]:
+        """The validated findings (PolicyError naming the policy file on any failure)."""
+        from gatekeeper.policy import engine
+
+        if self._job is None:
+            return []
+        try:
+            raw = self._job.result()
+        except engine.EngineCrashed as exc:
+            raise _attribute_crash(self._bundle, self._policies, self._input, self._timeout, exc) from None
+        except engine.EngineTimedOut as exc:
+            raise PolicyError(
+                f"policy evaluation ran past {self._timeout:g} s",
+                where=", ".join(str(info.module_path) for info in self._policies),
+                hint=exc.hint,
+            ) from None
+        return collect(self._policies, raw, self._modules)
+
+    def cancel(self) -> None:
+        """Stop the evaluation (the caller failed before collecting it)."""
+        if self._job is not None:
+            self._job.cancel()
+
+
+def start_policies(bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str, Any], *, timeout: float) -> PendingFindings:
+    """Start evaluating the enabled policies in the background."""
+    return PendingFindings(bundle, [bundle.policy(name) for name in enabled], input_doc, timeout)
 
 
 def _attribute_crash(

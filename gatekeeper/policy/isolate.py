@@ -57,6 +57,51 @@ def run_isolated(func: Callable[..., T], *args: Any, timeout: float) -> T:
     Raises EngineTimedOut past `timeout` seconds, EngineCrashed when the child dies, and re-raises a
     GatekeeperError the child raised; any other exception in the child becomes a PolicyError.
     """
+    return start_isolated(func, *args, timeout=timeout).result()
+
+
+class Isolated:
+    """A forked child at work; `result()` waits for it (the deadline runs from the fork)."""
+
+    def __init__(self, pid: int, read_fd: int, deadline: float, timeout: float) -> None:
+        self._pid, self._fd, self._deadline, self._timeout = pid, read_fd, deadline, timeout
+        self._done = False
+
+    def result(self) -> Any:
+        """The child's return value, or the error it raised / its crash / its timeout."""
+        if self._done:
+            raise RuntimeError("result() already collected")
+        self._done = True
+        try:
+            payload, timed_out = _collect(self._fd, self._deadline)
+        except BaseException:
+            _kill(self._pid)
+            raise
+        finally:
+            os.close(self._fd)
+        if timed_out:
+            _kill(self._pid)
+            raise EngineTimedOut(
+                f"policy evaluation ran past {self._timeout:g} s",
+                timeout=self._timeout,
+                hint="a regex with nested repetition can backtrack forever; raise --timeout only if the bundle is known to be slow",
+            )
+        _, status = os.waitpid(self._pid, 0)
+        if os.WIFSIGNALED(status) or os.WEXITSTATUS(status) != 0 or not payload:
+            number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+            raise EngineCrashed(f"the Rego engine crashed ({signal_name(number)})", signal_number=number)
+        return _unpack(payload)
+
+    def cancel(self) -> None:
+        """Kill the child and forget it (when the caller fails before collecting the result)."""
+        if not self._done:
+            self._done = True
+            os.close(self._fd)
+            _kill(self._pid)
+
+
+def start_isolated(func: Callable[..., Any], *args: Any, timeout: float) -> Isolated:
+    """Fork a child running `func(*args)`; collect it with `.result()` while the parent does other work."""
     if timeout <= 0:
         raise ValueError("timeout must be positive")
     sys.stdout.flush()
@@ -67,25 +112,7 @@ def run_isolated(func: Callable[..., T], *args: Any, timeout: float) -> T:
         os.close(read_fd)
         _child(write_fd, func, args)
     os.close(write_fd)
-    try:
-        payload, timed_out = _collect(read_fd, time.monotonic() + timeout)
-    except BaseException:
-        _kill(pid)
-        raise
-    finally:
-        os.close(read_fd)
-    if timed_out:
-        _kill(pid)
-        raise EngineTimedOut(
-            f"policy evaluation ran past {timeout:g} s",
-            timeout=timeout,
-            hint="a regex with nested repetition can backtrack forever; raise --timeout only if the bundle is known to be slow",
-        )
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status) or os.WEXITSTATUS(status) != 0 or not payload:
-        number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        raise EngineCrashed(f"the Rego engine crashed ({signal_name(number)})", signal_number=number)
-    return _unpack(payload)
+    return Isolated(pid, read_fd, time.monotonic() + timeout, timeout)
 
 
 def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...]) -> None:

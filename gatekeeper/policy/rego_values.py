@@ -33,7 +33,12 @@ def encode_text(value: str) -> str:
 
 
 def push_input(lib: Any, handle: int, root: Any) -> tuple[int, dict[str, str]]:
-    """Push `root` onto a C input handle; (non-zero when a call failed, {encoded: original})."""
+    """Push `root` onto a C input handle; (non-zero when a constructor failed, {encoded: original}).
+
+    This loop is the gate's hot path (a 10,000-file change is ~500,000 C calls), hence the inlined
+    scalar cases and the byte cache; only the object/array constructors' return codes are checked,
+    as they are the calls that fail on a malformed stack.
+    """
     push_str, push_int, push_float = lib.regoInputString, lib.regoInputInt, lib.regoInputFloat
     push_bool, push_null, item = lib.regoInputBoolean, lib.regoInputNull, lib.regoInputObjectItem
     make_object, make_array = lib.regoInputObject, lib.regoInputArray
@@ -42,52 +47,68 @@ def push_input(lib: Any, handle: int, root: Any) -> tuple[int, dict[str, str]]:
     failed = 0
     unsafe = _UNSAFE.search
 
-    def text(value: str) -> bytes:
-        data = cache.get(value)
-        if data is None:
-            shown = value
-            if unsafe(value):
-                shown = encode_text(value)
-                restore[shown] = value
-            # Lone surrogates (non-UTF-8 path bytes) become `\udcXX` text rather than an error.
-            data = shown.encode("utf-8", "backslashreplace")
-            if len(value) <= 64:
-                cache[value] = data
-        return data
+    def encode(value: str) -> bytes:
+        if unsafe(value):
+            shown = encode_text(value)
+            restore[shown] = value
+            value = shown
+        # Lone surrogates (non-UTF-8 path bytes) become `\udcXX` text rather than an error.
+        return value.encode("utf-8", "backslashreplace")
 
-    def push(value: Any) -> None:
-        nonlocal failed
+    def scalar(value: Any) -> None:
         kind = type(value)
         if kind is str:
-            failed |= push_str(handle, text(value))
-        elif kind is dict:
-            for key, inner in value.items():
-                failed |= push_str(handle, text(key))
-                push(inner)
-                failed |= item(handle)
-            failed |= make_object(handle, len(value))
-        elif kind is list or kind is tuple:
-            for inner in value:
-                push(inner)
-            failed |= make_array(handle, len(value))
+            push_str(handle, cache.get(value) or encode(value))
         elif value is None:
-            failed |= push_null(handle)
+            push_null(handle)
         elif kind is bool:
-            failed |= push_bool(handle, value)
+            push_bool(handle, value)
         elif kind is int:
             if not -_INT64 <= value < _INT64:
                 # The C API takes int64 and would wrap silently (2**70 → 0).
                 raise PolicyError(f"a number in the policy input is out of the engine's range: {value}",
                                   hint="validate the packet against its schema")
-            failed |= push_int(handle, value)
+            push_int(handle, value)
         elif kind is float:
-            failed |= push_float(handle, value)
+            push_float(handle, value)
         elif isinstance(value, Mapping):
             push(dict(value))
         elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
             push(list(value))
         else:
             raise PolicyError(f"the policy input holds a {kind.__name__}, which is not JSON", hint="this is a bug in gatekeeper")
+
+    def push(value: Any) -> None:
+        nonlocal failed
+        kind = type(value)
+        if kind is dict:
+            for key, inner in value.items():
+                data = cache.get(key)
+                if data is None:
+                    data = cache[key] = encode(key)
+                push_str(handle, data)
+                inner_kind = type(inner)
+                if inner_kind is str:
+                    data = cache.get(inner)
+                    if data is None:
+                        data = encode(inner)
+                        if len(inner) <= 48:
+                            cache[inner] = data
+                    push_str(handle, data)
+                elif inner is None:
+                    push_null(handle)
+                elif inner_kind is dict or inner_kind is list:
+                    push(inner)
+                else:
+                    scalar(inner)
+                item(handle)
+            failed |= make_object(handle, len(value))
+        elif kind is list or kind is tuple:
+            for inner in value:
+                push(inner)
+            failed |= make_array(handle, len(value))
+        else:
+            scalar(value)
 
     push(root)
     return failed, restore
