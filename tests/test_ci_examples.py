@@ -70,6 +70,14 @@ def test_action_tables_match_action_yml() -> None:
     assert outputs == set(ACTION["outputs"])
 
 
+def test_documented_path_limits_match_the_reporters() -> None:
+    from gatekeeper.reports import github, markdown, text
+
+    assert f"text ({text.MAX_PATHS} per finding)" in DOC
+    assert f"GitHub annotations ({github.MAX_FILE_ANNOTATIONS} files per finding" in DOC
+    assert f"Markdown ({markdown.MAX_PATHS})" in DOC
+
+
 def test_shell_completion_commands_in_the_docs_work(tmp_path: Path) -> None:
     blocks = [block for block in fenced_blocks(DOC, "sh") if "_GATEKEEPER_COMPLETE" in block]
     assert len(blocks) == 1
