@@ -239,3 +239,12 @@ def test_probe_in_a_fresh_namespace_says_denied() -> None:
     result = json.loads(done.stdout)
     assert result["network"] == "denied"
     assert [i["name"] for i in result["interfaces"]] == ["lo"] and result["interfaces"][0]["up"] is True
+
+
+def test_a_replaced_git_folder_stops_the_run(tmp_path: Path) -> None:
+    elsewhere = GitRepo(tmp_path / "elsewhere")
+    swap = f"rm -rf .git && echo 'gitdir: {elsewhere.root / '.git'}' > .git"
+    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+              "--", "sh", "-c", swap)
+    assert done.returncode == 2
+    assert "replaced the workspace's .git folder" in done.stderr and "Traceback" not in done.stderr

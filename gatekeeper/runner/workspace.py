@@ -70,6 +70,9 @@ def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str,
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_TERMINAL_PROMPT": "0",
+        # Named explicitly: no repository discovery that a generator could steer elsewhere.
+        "GIT_DIR": str(run.workspace / ".git"),
+        "GIT_WORK_TREE": str(run.workspace),
     }
     env.update(extra or {})
     return env
@@ -89,9 +92,16 @@ def _git(args: Sequence[str], *, cwd: Path, env: Mapping[str, str], what: str, w
 
 
 def _guard_config(run: RunDir) -> None:
+    git_dir = run.workspace / ".git"
+    if git_dir.is_symlink() or not git_dir.is_dir():
+        # A `.git` file or link could point the runner's git at a repository (and config) of the generator's.
+        raise RunError("the generator replaced the workspace's .git folder", where=str(git_dir),
+                       hint="generators must leave .git alone; start a new run")
     saved = run.git_config_copy
     if saved.is_file():
-        shutil.copyfile(saved, run.workspace / ".git" / "config")
+        config = git_dir / "config"
+        config.unlink(missing_ok=True)  # never write through a link the generator left
+        shutil.copyfile(saved, config)
 
 
 def clone(url: str, ref: str | None, run: RunDir) -> Repository:
