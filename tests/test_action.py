@@ -318,13 +318,15 @@ CI_CHANGE = {".github/workflows/ci.yml": "on: push\njobs: {}\n", "Jenkinsfile": 
 @needs_gate
 def test_allow_passes_with_no_annotations(change: Change, tmp_path: Path) -> None:
     patch = change.patch(SRC_CHANGE)
-    run = run_action(
-        {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR)}, change.workdir, tmp_path
-    )
+    inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR), "log": "d.jsonl"}
+    run = run_action(inputs, change.workdir, tmp_path)
     assert run.exit_code == 0, run.stdout + run.stderr
     assert run.outputs["outcome"] == "allow" and run.outputs["findings"] == "0"
+    assert run.outputs["report"] == ""
     assert parse_annotations(run.stdout) == []
     assert "gatekeeper: allow" in run.summary
+    [record] = (change.workdir / "d.jsonl").read_text().splitlines()  # the decision was logged
+    assert "allow" in record
 
 
 @needs_gate

@@ -110,13 +110,16 @@ def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = 
         inputs = read_inputs(env)
     except GatekeeperError as exc:
         return _cannot_decide(out, str(exc))
-    with tempfile.TemporaryDirectory(prefix="gatekeeper-", dir=env.get("RUNNER_TEMP") or None) as tmp:
+    runner_temp = env.get("RUNNER_TEMP")
+    scratch = runner_temp if runner_temp and Path(runner_temp).is_dir() else None
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-", dir=scratch) as tmp:
         decision_file = Path(tmp) / "decision.json"
         done = subprocess.run(
             [python, "-m", "gatekeeper", *gate_argv(inputs, decision_file, env)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
+            encoding="utf-8",
+            errors="replace",  # what the gate says is shown, never a reason for this step to crash
             env=dict(env),
             check=False,
         )
