@@ -196,3 +196,10 @@ def test_unknown_policy_in_a_set_is_exit_2(tmp_path: Path, capsys: pytest.Captur
     assert "unknown policy 'nope'" in capsys.readouterr().err
 
 
+
+
+def test_packet_option_of_the_wrong_type_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path / "expect.yaml", "packet:\n  sandbox: open\ndefault: {outcome: allow}\n")
+    with pytest.raises(FixtureError, match="sandbox must be a mapping") as caught:
+        load_expectation(path)
+    assert caught.value.where == f"{path}:2"

@@ -54,7 +54,7 @@ class ExpectedFinding:
     def describe(self) -> str:
         parts = [self.policy] + [f"{k}={getattr(self, k)}" for k in ("rule", "level", "bucket") if getattr(self, k)]
         if self.paths:
-            parts.append(f"paths⊇{list(self.paths)}")
+            parts.append(f"paths>={list(self.paths)}")
         return " ".join(parts)
 
 
@@ -158,7 +158,12 @@ class _Reader:
         for key, value in keys:
             if key not in PACKET_OPTIONS:
                 raise self.fail(value, f"packet: unknown option {key!r}", hint=f"one of {sorted(PACKET_OPTIONS)}")
-        return dict(yaml.safe_load(yaml.serialize(node)) or {})
+        options = dict(yaml.safe_load(yaml.serialize(node)) or {})
+        for key, value in keys:
+            wanted = dict if key in ("sandbox", "repository") else str
+            if options[key] is not None and not isinstance(options[key], wanted):
+                raise self.fail(value, f"packet: {key} must be {'a mapping' if wanted is dict else 'a string'} or null")
+        return options
 
     def policy_set(self, name: str, node: yaml.Node, line: int) -> PolicySet:
         enable: tuple[str, ...] = ()
