@@ -217,3 +217,21 @@ def test_env_allowlist_unit(tmp_path: Path) -> None:
     assert "GITHUB_TOKEN" not in built.values and "GATEKEEPER_MODEL" not in built.values
     assert built.passed == ("KEEP",) and built.missing == ("ABSENT",)
     assert built.names == sorted(built.values)
+
+
+def test_logs_are_bounded_and_say_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gatekeeper.runner import generator
+
+    monkeypatch.setattr(generator, "LOG_CAP", 4096)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    ticks: list[int] = []
+    result = generator.run(
+        ["sh", "-c", "head -c 100000 /dev/zero | tr '\\0' a; echo tail >&2; sleep 0.5"], cwd=tmp_path,
+        env={"PATH": os.environ["PATH"]}, logs=logs, timeout=None, tick=lambda: ticks.append(1), tick_interval=0.1,
+    )
+    assert result.exit_code == 0 and result.truncated == ("stdout.log",)
+    text = (logs / "stdout.log").read_text()
+    assert len(text) < 4096 + 200 and "log truncated at 4096 bytes" in text
+    assert "tail" in (logs / "stderr.log").read_text()
+    assert ticks  # checkpoints were asked for while it ran
