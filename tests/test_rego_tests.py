@@ -219,3 +219,14 @@ def test_a_crashing_test_is_an_error_and_its_neighbours_still_report(tmp_path: P
     got = {r.name: r.status for r in results}
     assert got["test_crash"] == "error"
     assert got["test_ci_reviewed"] == "pass" and got["test_src_quiet"] == "pass"
+
+
+def test_without_tests_keeps_one_test_and_every_line_number() -> None:
+    from gatekeeper.testing.rego_source import without_tests
+
+    tests = find_test_rules(TEST_FILE)
+    alone = without_tests(TEST_FILE, tests, keep="test_text")
+    assert alone.count("\n") == TEST_FILE.count("\n")
+    assert [t.name for t in find_test_rules(alone)] == ["test_text"]
+    assert find_test_rules(alone)[0].line == 16
+    assert "mock_files :=" in alone  # helper rules stay

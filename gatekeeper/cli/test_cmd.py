@@ -46,12 +46,12 @@ def execute(options: TestOptions) -> ExitCode:
 
 
 @click.command("test")
-@click.option("--policy", "policy", type=click.Path(path_type=Path), default=None,
+@click.option("--policy", "policy", type=click.Path(path_type=Path), default=None, metavar="DIR",
               help="Policy bundle folder (default: ./policies, else the shipped bundle).")
-@click.option("--fixtures", "fixtures", type=click.Path(path_type=Path), default=None,
+@click.option("--fixtures", "fixtures", type=click.Path(path_type=Path), default=None, metavar="DIR",
               help="Fixture cases folder (default: ./fixtures when it exists).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
-@click.option("--min-coverage", type=click.FloatRange(0, 100), default=100.0, show_default=True,
+@click.option("--min-coverage", type=click.FloatRange(0, 100), default=100.0, show_default=True, metavar="PCT",
               help="Fail when fewer than PCT percent of the declared rule ids were produced by a test.")
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the report to FILE (atomically) instead of stdout.")

@@ -1,10 +1,12 @@
 """Rego unit tests: find every `*_test.rego` in a bundle, refuse the forms regopy crashes on, run the rest.
 
-Each test file runs in its own forked child (`run_isolated`) with the bundle's policy modules, so a
-segfault or a hang is an error of that file while the other files still run. When a file's child
-crashes, its tests are run again one child each, so the report names the test that crashed.
-A test passes when its rule is `true`; undefined or false (regopy returns a false rule as
-undefined) fails; an evaluation error is an error, never a pass. `todo_` rules are skipped.
+Each test file runs in its own forked child (the engine's `run_tests`) with the bundle's policy
+modules and never the other test files, so a segfault or a hang is an error of that file while the
+other files still run. regopy aborts building a module once any rule in it crashes, so when every
+test of a file died, each test runs again alone, in a copy of the file holding no other test, and
+the report names the one that crashed. A test passes when its rule is `true`; undefined or false
+(regopy returns a false rule as undefined) fails; an evaluation error is an error, never a pass.
+`todo_` rules are skipped.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ DEFAULT_MIN_COVERAGE = 100.0
 
 
 def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: float = DEFAULT_MIN_COVERAGE,
-              timeout: float = 30.0) -> TestRun:
+              timeout: float = 10.0) -> TestRun:
     """Run every Rego unit test of the bundle and every fixture case; raise GatekeeperError if either cannot load."""
     from gatekeeper.policy.bundle import load_bundle
     from gatekeeper.policy.engine import check_modules
