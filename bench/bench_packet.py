@@ -14,6 +14,7 @@ import platform
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -120,17 +121,20 @@ def child_parse(patch: str) -> None:
 
 
 def run_child(*args: str) -> tuple[dict[str, float], float, float]:
-    """Run a child process; return its JSON output, wall seconds and peak RSS (MB) from wait4."""
+    """Run a child process; return its JSON output, wall seconds and its own peak RSS (MB, from wait4)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = proc.communicate()
-    wall = time.perf_counter() - start
-    # communicate() reaped the child already; its rusage is in RUSAGE_CHILDREN (max over children so far).
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    if proc.returncode != 0:
-        raise SystemExit(f"child failed ({proc.returncode}): {err.decode(errors='replace')}")
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=err)
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"child failed ({proc.returncode}): {err.read().decode(errors='replace')}")
     data = json.loads(out) if out.strip().startswith(b"{") else {}
-    return data, wall, rss
+    return data, wall, usage.ru_maxrss / 1024
 
 
 def make_huge(size: int) -> Path:

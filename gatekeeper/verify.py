@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gatekeeper.errors import InputFileError, PacketError, where
 
@@ -60,10 +60,10 @@ def _fast_check() -> Callable[[Any], bool]:
         return lambda _: False
 
 
-def json_path(parts: object) -> str:
+def json_path(parts: Iterable[object]) -> str:
     """`files[3].status` for the path ["files", 3, "status"]; `$` for the document itself."""
     text = ""
-    for part in parts:  # type: ignore[attr-defined]
+    for part in parts:
         if isinstance(part, int):
             text += f"[{part}]"
         elif _IDENT.fullmatch(str(part)):
@@ -76,7 +76,7 @@ def json_path(parts: object) -> str:
 def validate_packet(obj: object, where_: str) -> dict[str, Any]:
     """Return `obj` when it is a valid packet v1; else raise PacketError naming `where_` and the bad field's JSON path."""
     if _fast_check()(obj):
-        return obj  # type: ignore[return-value]
+        return cast("dict[str, Any]", obj)
     from jsonschema.exceptions import best_match
 
     error = best_match(_validator().iter_errors(obj))
@@ -152,13 +152,13 @@ def compare(packet: dict[str, Any], derived: Derived) -> list[str]:
 
 def _compare_files(claimed: list[dict[str, Any]], actual: list[dict[str, Any]]) -> list[str]:
     out: list[str] = []
-    by_path: dict[str, tuple[int, dict[str, Any]]] = {}
+    by_path: dict[object, tuple[int, dict[str, Any]]] = {}
     for index, entry in enumerate(claimed):
         path = entry.get("path")
         if path in by_path:
             out.append(f"files[{index}]: the packet lists {path!r} a second time")
             continue
-        by_path[path] = (index, entry)  # type: ignore[index]
+        by_path[path] = (index, entry)
     actual_paths = set()
     for entry in actual:
         path = entry["path"]

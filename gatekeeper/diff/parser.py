@@ -48,7 +48,7 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
     fail = _Fail(name)
     seen: set[str] = set()
     pending: FileChange | None = None  # a deletion that may pair with the next addition (type change)
-    section: Section | None = None
+    section = Section(line=0, header=b"")  # replaced at the first `diff --git`; states guard its use
     state = BETWEEN
     old_left = new_left = 0
     marker_ok = False  # a `\ No newline at end of file` may follow the previous line
@@ -85,16 +85,16 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
                 if not new_left:
                     raise fail("more added lines than the hunk header counts", number)
                 new_left -= 1
-                section.additions += 1  # type: ignore[union-attr]
-                if section.first_plus is None:  # type: ignore[union-attr]
-                    section.first_plus = line[1:]  # type: ignore[union-attr]
+                section.additions += 1
+                if section.first_plus is None:
+                    section.first_plus = line[1:]
             elif head == b"-":
                 if not old_left:
                     raise fail("more removed lines than the hunk header counts", number)
                 old_left -= 1
-                section.deletions += 1  # type: ignore[union-attr]
-                if section.first_minus is None:  # type: ignore[union-attr]
-                    section.first_minus = line[1:]  # type: ignore[union-attr]
+                section.deletions += 1
+                if section.first_minus is None:
+                    section.first_minus = line[1:]
             elif head == b" " or not line:  # an empty line is an empty context line (diff.suppressBlankEmpty)
                 if not old_left or not new_left:
                     raise fail("more context lines than the hunk header counts", number)
@@ -119,7 +119,7 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
 
         if line.startswith(b"diff --git "):
             if state in (HEADER, AFTER_HUNK, BIN_AFTER, DONE):
-                yield from emit(_finish(section, fail))  # type: ignore[arg-type]
+                yield from emit(_finish(section, fail))
             elif state != BETWEEN:
                 raise _early_end(state, number, fail, old_left, new_left)
             section = Section(line=number, header=line[11:])
@@ -129,7 +129,7 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
             raise fail("combined (merge) diffs are not supported", number, "diff the merge result against one parent")
 
         if state == HEADER:
-            _header_line(section, line, number, fail)  # type: ignore[arg-type]
+            _header_line(section, line, number, fail)
             if line.startswith(b"--- "):
                 state = PLUS
             elif line == b"GIT binary patch":
@@ -139,11 +139,11 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
         elif state == PLUS:
             if not line.startswith(b"+++ "):
                 raise fail("a '---' line must be followed by a '+++' line", number)
-            section.plus = _side(line[4:], number, fail)  # type: ignore[union-attr]
+            section.plus = _side(line[4:], number, fail)
             state = HUNK_START
         elif state in (HUNK_START, AFTER_HUNK) and line.startswith(b"@@ "):
             old_left, new_left = _hunk_counts(line, number, fail)
-            section.hunks += 1  # type: ignore[union-attr]
+            section.hunks += 1
             state, marker_ok = HUNK, False
         elif state == AFTER_HUNK and line[:1] == b"\\" and marker_ok:
             marker_ok = False
@@ -171,7 +171,7 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
             raise _unexpected(state, line, number, fail)
 
     if state in (HEADER, AFTER_HUNK, BIN_AFTER, DONE):
-        yield from emit(_finish(section, fail))  # type: ignore[arg-type]
+        yield from emit(_finish(section, fail))
     elif state != BETWEEN:
         raise _early_end(state, number + 1, fail, old_left, new_left, eof=True)
     if pending is not None:
