@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
 
-gate = pytest.importorskip("gatekeeper.gate", reason="the gate (gatekeeper.gate) has not landed yet")
-
-from gatekeeper.audit.log import append_decision  # noqa: E402
-from gatekeeper.audit.replay import replay_record  # noqa: E402
-from gatekeeper.cli import main  # noqa: E402
-from gatekeeper.errors import AuditError  # noqa: E402
+from gatekeeper import gate
+from gatekeeper.audit.log import append_decision
+from gatekeeper.audit.replay import replay_record
+from gatekeeper.cli import main
+from gatekeeper.errors import AuditError
 
 # Today's core policy: a rewrite that no longer sends CI changes to a human (what a careless edit might do).
 RELAXED_CORE = """# METADATA
@@ -25,6 +26,8 @@ RELAXED_CORE = """# METADATA
 # custom:
 #   version: 2.0.0
 #   owner: security
+#   rules:
+#     - core.relaxed
 package gatekeeper.policies.core
 
 import rego.v1
@@ -35,23 +38,40 @@ warn contains {"rule": "core.relaxed", "msg": "ci and iac are no longer reviewed
 """
 
 
+def make_policy_repo(root: Path) -> tuple[GitRepo, str]:
+    """A git repository holding the shipped bundle under `policies/`, committed once."""
+    repo = GitRepo(root)
+    shutil.copytree(POLICY_DIR, repo.root / "policies", ignore=shutil.ignore_patterns("__pycache__"))
+    return repo, repo.commit("Policies as shipped")
+
+
+def make_patch(root: Path, dest: Path) -> Path:
+    """A project change touching CI (the seed rule sends it to a human) and source."""
+    project = GitRepo(root)
+    project.write("src/app.py", "print('hi')\n")
+    project.commit()
+    project.write(".github/workflows/ci.yml", "on: push\njobs: {}\n")
+    project.write("src/app.py", "print('hello')\n")
+    return project.save_patch(dest)
+
+
+def relax_core(repo: GitRepo) -> str:
+    """Commit today's relaxed core policy (its old tests describe the old behaviour, so they go)."""
+    core = repo.root / "policies" / "core" / "policy.rego"
+    core.write_text(RELAXED_CORE)
+    for test_file in core.parent.glob("*_test.rego"):
+        test_file.unlink()
+    return repo.commit("Relax core: CI changes queue normally")
+
+
 @pytest.fixture
 def scene(tmp_path: Path) -> dict:
     """A policy repo (old commit, then a relaxed core), a project patch touching CI, and a log of the old decision."""
     from gatekeeper.packet import build_packet, derive, write_packet
     from gatekeeper.policy.bundle import load_bundle
 
-    policy_repo = GitRepo(tmp_path / "policy-repo")
-    shutil.copytree(POLICY_DIR, policy_repo.root / "policies", ignore=shutil.ignore_patterns("__pycache__"))
-    old_commit = policy_repo.commit("Policies as shipped")
-
-    project = GitRepo(tmp_path / "project")
-    project.write("src/app.py", "print('hi')\n")
-    project.commit()
-    project.write(".github/workflows/ci.yml", "on: push\njobs: {}\n")
-    project.write("src/app.py", "print('hello')\n")
-    patch = project.save_patch(tmp_path / "change.diff")
-
+    policy_repo, old_commit = make_policy_repo(tmp_path / "policy-repo")
+    patch = make_patch(tmp_path / "project", tmp_path / "change.diff")
     bundle = load_bundle(policy_repo.root / "policies")
     assert bundle.commit == old_commit
     enabled = [p.name for p in bundle.policies if p.default]
@@ -63,12 +83,7 @@ def scene(tmp_path: Path) -> dict:
     assert decision["outcome"] == "review", decision  # the seed rule: CI changes need a human
     first = append_decision(log, decision)
     append_decision(log, decision)  # a second, later record: replay must pick the one asked for
-
-    core = policy_repo.root / "policies" / "core" / "policy.rego"
-    core.write_text(RELAXED_CORE)
-    for test_file in core.parent.glob("*_test.rego"):
-        test_file.unlink()  # the old tests describe the old behaviour
-    new_commit = policy_repo.commit("Relax core: CI changes queue normally")
+    new_commit = relax_core(policy_repo)
     return {"log": log, "record": first, "packet": packet_path, "patch": patch, "policies": policy_repo.root / "policies",
             "old": old_commit, "new": new_commit, "repo": policy_repo}
 
@@ -130,3 +145,32 @@ def test_replay_refuses_the_wrong_inputs(scene: dict, tmp_path: Path, capsys: py
     assert main(["audit", "replay", str(scene["log"]), "1", "--packet", str(scene["packet"]),
                  "--patch", str(scene["patch"]), "--policy", str(scene["policies"])]) == 2
     assert "chain is broken" in capsys.readouterr().err
+
+
+def test_end_to_end_through_the_cli(tmp_path: Path) -> None:
+    """packet, then `gate --log` under the old policies, a policy commit, then `audit replay`: real processes."""
+    policy_repo, old_commit = make_policy_repo(tmp_path / "policy-repo")
+    policies = str(policy_repo.root / "policies")
+    patch = make_patch(tmp_path / "project", tmp_path / "change.diff")
+    packet, log = tmp_path / "packet.json", tmp_path / "logs" / "decisions.jsonl"
+
+    def gk(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "gatekeeper", *args], capture_output=True, text=True, timeout=120)
+
+    assert gk("packet", str(patch), "--out", str(packet), "--policy", policies, "--run-id", "run-e2e").returncode == 0
+    gated = gk("gate", str(packet), "--patch", str(patch), "--policy", policies, "--log", str(log), "--format", "json")
+    assert gated.returncode == 3, gated.stderr  # review
+    assert json.loads(gated.stdout)["bundle"]["commit"] == old_commit
+    relax_core(policy_repo)
+    allowed = gk("gate", str(packet), "--patch", str(patch), "--policy", policies, "--log", str(log))
+    assert allowed.returncode == 0, allowed.stderr
+    assert gk("audit", "verify", str(log)).returncode == 0
+
+    replayed = gk("audit", "replay", str(log), "1", "--packet", str(packet), "--patch", str(patch),
+                  "--policy", policies, "--format", "json")
+    assert replayed.returncode == 0, replayed.stderr
+    data = json.loads(replayed.stdout)
+    assert data["replayed"]["outcome"] == "review" and data["today"]["outcome"] == "allow"
+    assert data["today_differences"]["outcome"] == {"before": "review", "after": "allow"}
+    second = gk("audit", "replay", str(log), "2", "--packet", str(packet), "--patch", str(patch), "--policy", policies)
+    assert second.returncode == 0 and "today's bundle" in second.stdout and "same outcome" in second.stdout

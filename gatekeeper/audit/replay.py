@@ -196,7 +196,9 @@ def render_text(result: ReplayResult) -> str:
            f"digest {str(bundle.get('digest'))[:16]}"]
     out.append(_compare_line("replayed with the recorded bundle", rec, result.replayed))
     if result.today is not None:
-        out.append(_compare_line(f"today's bundle (revision {result.today.bundle.get('revision')})", rec, result.today))
+        now = result.today.bundle
+        label = f"today's bundle (revision {now.get('revision')}, commit {now.get('commit') or '-'})"
+        out.append(_compare_line(label, rec, result.today))
     else:
         out.append(f"today's bundle cannot decide: {result.today_error}")
     out += [f"note: {n}" for n in result.notes]
