@@ -15,7 +15,7 @@ from typing import Any
 from gatekeeper.errors import PolicyError
 from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, Isolated, run_isolated, signal_name, start_isolated
 from gatekeeper.policy.rego_errors import Diagnostic, diagnostics, locate, locate_diagnostic
-from gatekeeper.policy.rego_values import push_input, read_node, restore_strings
+from gatekeeper.policy.rego_values import output_text, push_input, read_node, restore_strings
 
 __all__ = [
     "UNDEFINED",
@@ -196,7 +196,7 @@ def _read(output: int, modules: Mapping[str, str], *, binding: str | None = None
     An error output becomes a PolicyError located at `file:line:col`.
     """
     from regopy.rego_shared import rego as lib
-    from regopy.rego_shared import rego_free_output, rego_node_json, rego_output_string
+    from regopy.rego_shared import rego_free_output, rego_node_json
 
     try:
         node = lib.regoOutputNode(output)
@@ -206,7 +206,7 @@ def _read(output: int, modules: Mapping[str, str], *, binding: str | None = None
             found = [d for part in parts for d in diagnostics(rego_node_json(part))]
             first = found[0] if found else Diagnostic("evaluation failed")
             raise PolicyError(f"evaluation failed: {first.message}", where=locate_diagnostic(first, modules), hint=_hint(first.message))
-        text = rego_output_string(output)
+        text = output_text(lib, output)
         if text == "undefined":
             return UNDEFINED
         try:

@@ -8,6 +8,7 @@ typed error the caller can attribute to a policy file.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import pickle
 import select
@@ -122,6 +123,7 @@ def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...]) -> No
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
+        faulthandler.disable()  # it holds its own copy of stderr; a crash is reported by the parent
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         try:
             message: tuple[Any, ...] = ("ok", func(*args))

@@ -19,7 +19,8 @@ from typing import Any
 from gatekeeper.errors import PolicyError
 
 _INT64 = 1 << 63
-_UNSAFE = re.compile(r'["\\\x00-\x1f\x7f]')
+# `"`, `\\`, control characters, and lone surrogates (the bytes of a non-UTF-8 path).
+_UNSAFE = re.compile('["\\\\\x00-\x1f\x7f\udc80-\udcff]')
 
 # NodeKind values of the C API
 ARRAY, SET, OBJECT, OBJECT_ITEM = 1004, 1005, 1006, 1007
@@ -28,8 +29,13 @@ BINDING, TERM, SCALAR = 1000, 1002, 1003
 
 
 def encode_text(value: str) -> str:
-    """`value` with the characters the engine mishandles percent-encoded."""
-    return _UNSAFE.sub(lambda m: f"%{ord(m.group()):02X}", value)
+    """`value` with the characters the engine mishandles percent-encoded (a non-UTF-8 byte as itself)."""
+    return _UNSAFE.sub(_percent, value)
+
+
+def _percent(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"%{code - 0xDC00 if code >= 0xDC80 else code:02X}"
 
 
 def push_input(lib: Any, handle: int, root: Any) -> tuple[int, dict[str, str]]:
@@ -171,4 +177,13 @@ def _value(lib: Any, node: int) -> str:
     buffer = ctypes.create_string_buffer(size)
     if lib.regoNodeValue(node, buffer, size) != 0:
         raise PolicyError("cannot read a result value from the engine", hint="this is a bug in gatekeeper")
-    return buffer.value.decode("utf-8", "replace")
+    return buffer.value.decode("utf-8", "surrogateescape")
+
+
+def output_text(lib: Any, output: int) -> str:
+    """The output's JSON text; bytes that are not UTF-8 kept as surrogate escapes, never an exception."""
+    size = lib.regoOutputJSONSize(output)
+    buffer = ctypes.create_string_buffer(size)
+    if lib.regoOutputJSON(output, buffer, size) != 0:
+        raise PolicyError("cannot read the result from the engine", hint="this is a bug in gatekeeper")
+    return buffer.value.decode("utf-8", "surrogateescape")

@@ -1,0 +1,198 @@
+"""The Rego engine wrapper: results through a binding, located errors, and crash/hang containment."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.errors import PacketError, PolicyError
+from gatekeeper.policy import engine
+from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, run_isolated
+from gatekeeper.policy.rego_errors import diagnostics, line_col
+
+REPO = Path(__file__).resolve().parent.parent
+HEAD = "package p\n\nimport rego.v1\n\n"
+
+
+def evaluate(source: str, query: str, input: dict | None = None, *, timeout: float = 5.0) -> object:
+    return engine.evaluate({"pol/p.rego": HEAD + source}, {}, input or {}, query, timeout=timeout)
+
+
+def test_values_come_back_through_a_binding_false_included() -> None:
+    assert evaluate("a := false\nb := {\"k\": [1, 2.5, null, true]}\n", "data.p.a") is False
+    assert evaluate("b := {\"k\": [1, 2.5, null, true]}\n", "data.p.b") == {"k": [1, 2.5, None, True]}
+    assert evaluate("s contains x if { some x in input.xs }\n", "data.p.s", {"xs": [3, 1]}) == [1, 3]
+    assert evaluate("a := 1\n", "data.p.missing") is engine.UNDEFINED
+
+
+def test_strings_regopy_mangles_survive_the_round_trip() -> None:
+    awkward = ['a"b', "back\\slash", "new\nline", "tab\t", "caf\u00e9", "latin1-\udce9.yml", "nul\x00byte"]
+    got = evaluate("v := input.xs\nm := [sprintf(\"<%s>\", [x]) | some x in input.xs]\n", "data.p.v", {"xs": awkward})
+    assert got == awkward
+    messages = evaluate("m := [sprintf(\"<%s>\", [x]) | some x in input.xs]\n", "data.p.m", {"xs": awkward})
+    assert isinstance(messages, list) and len(messages) == len(awkward)  # readable, never a JSON error
+
+
+def test_numbers_the_engine_would_wrap_are_refused() -> None:
+    with pytest.raises(PolicyError, match="out of the engine's range"):
+        evaluate("a := input.n\n", "data.p.a", {"n": 2**70})
+
+
+def test_compile_error_names_file_line_and_column() -> None:
+    with pytest.raises(PolicyError) as caught:
+        evaluate("x := 1 if {\n  y = \n}\n", "data.p.x")
+    assert caught.value.where == "pol/p.rego:6:5"
+    assert "does not compile" in caught.value.what
+
+
+def test_unknown_builtin_is_located_at_its_call() -> None:
+    with pytest.raises(PolicyError) as caught:
+        evaluate("ok := 1\nx := foo.bar(1)\n", "data.p.x")
+    assert caught.value.where == "pol/p.rego:6:6"
+    assert "foo.bar" in caught.value.what
+
+
+def test_re2_regex_syntax_is_an_error_with_the_dialect_hint() -> None:
+    with pytest.raises(PolicyError) as caught:
+        evaluate('x if { regex.match("(?i)abc", "ABC") }\n', "data.p.x")
+    assert caught.value.where.startswith("pol/p.rego:5:")
+    assert "std::regex" in (caught.value.hint or "")
+
+
+def test_builtin_errors_are_strict_not_undefined() -> None:
+    with pytest.raises(PolicyError, match="evaluation failed"):
+        evaluate('x := to_number("not a number")\n', "data.p.x")
+
+
+def test_diagnostics_parse_length_prefixed_strings_and_spans() -> None:
+    found = diagnostics("(rego-errorseq (error 10:dir/p.rego|43|1 (errormsg 14:a (tricky) msg) (rego-errorcode 3:x)))")
+    assert found[0].message == "a (tricky) msg"
+    assert (found[0].span.name, found[0].span.offset) == ("dir/p.rego", 43)
+    assert line_col("é\nab", 4) == (2, 2)  # byte offsets, multibyte characters counted once
+
+
+def test_run_isolated_returns_reraises_and_contains_crashes() -> None:
+    assert run_isolated(sum, [1, 2, 3], timeout=5) == 6
+    with pytest.raises(PacketError) as caught:
+        run_isolated(_raise_packet_error, timeout=5)
+    assert (caught.value.where, caught.value.hint) == ("p.json", "fix it")
+    with pytest.raises(PolicyError, match="ZeroDivisionError"):
+        run_isolated(_divide, 1, 0, timeout=5)
+    with pytest.raises(EngineCrashed) as crashed:
+        run_isolated(ctypes.string_at, 0, timeout=5)  # a real segfault in the child
+    assert crashed.value.signal_number == signal.SIGSEGV
+    assert "SIGSEGV" in str(crashed.value)
+
+
+def _raise_packet_error() -> None:
+    raise PacketError("bad", where="p.json", hint="fix it")
+
+
+def _divide(a: int, b: int) -> float:
+    return a / b
+
+
+def test_a_module_that_crashes_the_engine_is_an_error_not_a_dead_process() -> None:
+    crashing = "n := count(input.files)\ntest_x if { n == 2 with input as {\"files\": [1, 2]} }\n"
+    with pytest.raises(EngineCrashed):
+        evaluate(crashing, "data.p.n", {"files": []})
+    assert evaluate("a := 1\n", "data.p.a") == 1  # the parent is fine
+
+
+def test_a_catastrophic_regex_is_killed_at_the_time_limit() -> None:
+    started = time.monotonic()
+    with pytest.raises(EngineTimedOut, match="ran past 1 s"):
+        evaluate('x if { regex.match("^(a+)+$", concat("", [input.s, "b"])) }\n', "data.p.x", {"s": "a" * 40}, timeout=1)
+    assert time.monotonic() - started < 4
+
+
+def test_rego_tests_pass_fail_error_and_crash_per_test() -> None:
+    module = HEAD + 'test_ok if { 1 == 1 }\ntest_no if { 1 == 2 }\ntest_false := false\ntest_err if { to_number("x") == 1 }\n'
+    outcomes = {o.name: o for o in engine.run_tests({"t.rego": module}, {}, "p", ["test_ok", "test_no", "test_false", "test_err"], timeout=5)}
+    assert outcomes["test_ok"].status == "pass"
+    assert outcomes["test_no"].status == "fail"
+    assert outcomes["test_false"].status == "fail" and "false" in outcomes["test_false"].message
+    assert outcomes["test_err"].status == "error" and outcomes["test_err"].where == "t.rego:8:25"
+
+
+def test_a_hanging_rego_test_is_pinned_on_that_test() -> None:
+    module = HEAD + 'test_ok if { 1 == 1 }\ntest_hang if { regex.match("^(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab") }\n'
+    outcomes = {o.name: o for o in engine.run_tests({"t.rego": module}, {}, "p", ["test_ok", "test_hang"], timeout=1)}
+    assert outcomes["test_ok"].status == "pass"
+    assert outcomes["test_hang"].status == "error" and "ran past 1 s" in outcomes["test_hang"].message
+
+
+# --- through the CLI: exit 2 with one clear line, nothing from the C library on stdout ---------
+
+
+def _bundle_with(tmp_path: Path, name: str, source: str) -> Path:
+    bundle = tmp_path / "bundle"
+    shutil.copytree(REPO / "policies", bundle)
+    (bundle / "core" / "policy.rego").write_text((REPO / "policies" / "core" / "policy.rego").read_text() + source)
+    return bundle
+
+
+def _gate(tmp_path: Path, bundle: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    patch = tmp_path / "p.diff"
+    if not patch.exists():
+        repo = tmp_path / "repo"
+        repo.mkdir()
+        env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e.invalid", "GIT_COMMITTER_NAME": "t",
+               "GIT_COMMITTER_EMAIL": "t@e.invalid", "HOME": str(tmp_path)}
+        for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "base"]):
+            subprocess.run(["git", *args], cwd=repo, env=env, check=True)
+        (repo / "main.go").write_text("package main\n")
+        subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
+        patch.write_bytes(subprocess.run(["git", "diff", "--cached", "--binary"], cwd=repo, env=env, check=True,
+                                         capture_output=True).stdout)
+        subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(tmp_path / "p.json"),
+                        "--policy", str(REPO / "policies")], check=True, capture_output=True)
+    return subprocess.run([sys.executable, "-m", "gatekeeper", "gate", str(tmp_path / "p.json"), "--patch", str(patch),
+                           "--policy", str(bundle), *extra], capture_output=True, text=True, timeout=60)
+
+
+def test_cli_engine_crash_is_exit_2_naming_the_policy_file(tmp_path: Path) -> None:
+    crash = "\nn := count(input.files)\n\nboom if { n == 2 with input as {\"files\": [1, 2]} }\n"
+    done = _gate(tmp_path, _bundle_with(tmp_path, "core", crash))
+    assert done.returncode == 2
+    assert "the Rego engine crashed evaluating" in done.stderr and "core/policy.rego" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_cli_hang_is_exit_2_after_the_timeout(tmp_path: Path) -> None:
+    hang = '\nreview contains {"rule": "core.ci", "msg": "x"} if { regex.match("^(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab") }\n'
+    started = time.monotonic()
+    done = _gate(tmp_path, _bundle_with(tmp_path, "core", hang), "--timeout", "1")
+    assert done.returncode == 2
+    assert "policy evaluation ran past 1 s" in done.stderr
+    assert time.monotonic() - started < 10
+
+
+def test_cli_compile_error_is_exit_2_with_file_and_line(tmp_path: Path) -> None:
+    bundle = _bundle_with(tmp_path, "core", "\nbroken := 1 if {\n  y = \n}\n")
+    lines = (bundle / "core" / "policy.rego").read_text().splitlines()
+    done = _gate(tmp_path, bundle)
+    assert done.returncode == 2
+    assert f"core/policy.rego:{len(lines) - 1}:" in done.stderr
+    assert done.stdout == ""  # the C library's own error print never reaches our stdout
+
+
+def test_cli_finding_without_msg_is_exit_2_naming_the_policy(tmp_path: Path) -> None:
+    bad = '\nreview contains {"rule": "core.ci"} if { true }\n'
+    done = _gate(tmp_path, _bundle_with(tmp_path, "core", bad))
+    assert done.returncode == 2
+    assert "has no `msg`" in done.stderr and "core/policy.rego" in done.stderr
+
+
+def test_cli_undeclared_rule_id_is_exit_2(tmp_path: Path) -> None:
+    bad = '\nreview contains {"rule": "core.surprise", "msg": "m"} if { true }\n'
+    done = _gate(tmp_path, _bundle_with(tmp_path, "core", bad))
+    assert done.returncode == 2 and "core.surprise" in done.stderr and "custom.rules" in done.stderr
