@@ -79,6 +79,8 @@ def parse_metadata(source: str, path: str, policy: str) -> Metadata:
         raise PolicyError("`# METADATA` needs a `custom` mapping with version, owner and rules", where=where(path, line, "custom"))
     title = _text(doc, "title", path, line)
     description = _text(doc, "description", path, line)
+    if isinstance(custom.get("version"), (int, float)) and not isinstance(custom.get("version"), bool):
+        raise PolicyError(f"custom.version {custom['version']!r} is not semver (MAJOR.MINOR.PATCH)", where=where(path, line, "custom.version"))
     version = _text(custom, "version", path, line, "custom.")
     if not SEMVER.match(version):
         raise PolicyError(f"custom.version {version!r} is not semver (MAJOR.MINOR.PATCH)", where=where(path, line, "custom.version"))

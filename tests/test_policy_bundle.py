@@ -1,0 +1,165 @@
+"""Loading a policy bundle: manifest, METADATA, digest, git revision, and the shipped policies' own tests."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+
+from gatekeeper.errors import PolicyError, UsageError
+from gatekeeper.policy import engine
+from gatekeeper.policy.bundle import bundle_digest, last_commit, load_bundle
+
+REPO = Path(__file__).resolve().parent.parent
+SHIPPED = REPO / "policies"
+SEMVER = re.compile(r"^\d+\.\d+\.\d+$")
+
+
+@pytest.fixture
+def bundle_dir(tmp_path: Path) -> Path:
+    target = tmp_path / "policies"
+    shutil.copytree(SHIPPED, target)
+    return target
+
+
+def _edit_manifest(folder: Path, change) -> None:  # type: ignore[no-untyped-def]
+    doc = json.loads((folder / ".manifest").read_text())
+    change(doc)
+    (folder / ".manifest").write_text(json.dumps(doc))
+
+
+def test_shipped_bundle_loads_with_versioned_documented_policies() -> None:
+    bundle = load_bundle(SHIPPED)
+    names = [p.name for p in bundle.policies]
+    assert names == ["core", "deps", "guardrails", "provenance", "sandbox", "size"]
+    assert [p.name for p in bundle.policies if p.default] == ["core"]
+    for info in bundle.policies:
+        assert SEMVER.match(info.version), info.name
+        assert info.title and info.description and info.owner
+        assert info.rules and all(rule.startswith(info.name + ".") for rule in info.rules)
+        assert info.test_path is not None and info.test_path.is_file()
+        assert info.modules[0] == str(info.module_path)
+    assert bundle.policy("core").rules == ("core.ci", "core.iac")
+    assert bundle.data() == {"gatekeeper": {"params": bundle.params}}
+    assert bundle.params["size"]["max_files"] > 0
+    assert all(not key.endswith("_test.rego") for key in bundle.modules)
+    assert set(bundle.modules_for(["core"])) == {*bundle.lib, str(SHIPPED / "core" / "policy.rego")}
+    assert re.fullmatch(r"[0-9a-f]{64}", bundle.digest)
+
+
+def test_digest_covers_paths_and_contents(bundle_dir: Path) -> None:
+    first = bundle_digest(bundle_dir)
+    assert bundle_digest(bundle_dir) == first
+    module = bundle_dir / "core" / "policy.rego"
+    module.write_text(module.read_text() + "\n")
+    changed = bundle_digest(bundle_dir)
+    assert changed != first
+    (bundle_dir / "core" / "notes.txt").write_text("x")
+    assert bundle_digest(bundle_dir) != changed
+    (bundle_dir / "core" / "notes.txt").rename(bundle_dir / "core" / "other.txt")
+    renamed = bundle_digest(bundle_dir)
+    (bundle_dir / "core" / "other.txt").rename(bundle_dir / "core" / "notes.txt")
+    assert bundle_digest(bundle_dir) != renamed
+
+
+def test_commit_is_the_last_one_that_changed_the_bundle(git_repo: GitRepo) -> None:
+    shutil.copytree(SHIPPED, git_repo.root / "policies")
+    touched = git_repo.commit("add the bundle")
+    git_repo.write("src/app.py", "x = 1\n")
+    git_repo.commit("unrelated change")
+    bundle = load_bundle(git_repo.root / "policies")
+    assert bundle.commit == touched
+    assert bundle.revision == json.loads((SHIPPED / ".manifest").read_text())["revision"]
+
+
+def test_no_commit_outside_a_git_repository(bundle_dir: Path) -> None:
+    assert last_commit(bundle_dir) is None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("revision"), "`revision` must be"),
+        (lambda d: d.update(roots="gatekeeper"), "`roots` must be"),
+        (lambda d: d["metadata"]["policies"]["core"].update(default="yes"), "boolean `default`"),
+        (lambda d: d["metadata"]["policies"].update(ghost={"default": False}), "has no ghost/policy.rego"),
+        (lambda d: d["metadata"]["policies"].pop("size"), "'size' is not listed"),
+        (lambda d: d["metadata"].update(params=[]), "`metadata.params` must be"),
+    ],
+)
+def test_manifest_errors_name_the_field(bundle_dir: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
+    _edit_manifest(bundle_dir, change)
+    with pytest.raises(PolicyError, match=re.escape(message)) as caught:
+        load_bundle(bundle_dir)
+    assert ".manifest" in str(caught.value)
+
+
+def test_manifest_that_is_not_json_names_the_line(bundle_dir: Path) -> None:
+    (bundle_dir / ".manifest").write_text('{\n  "revision": "1",\n  oops\n}\n')
+    with pytest.raises(PolicyError, match="not JSON") as caught:
+        load_bundle(bundle_dir)
+    assert caught.value.where.endswith(".manifest:3")
+
+
+def test_missing_manifest_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="not a policy bundle"):
+        load_bundle(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("#   version: 1.0.0\n", "#   version: 1.0\n", "is not semver"),
+        ("#     - core.iac\n", "#     - iac\n", "must look like `core.<name>`"),
+        ("# title: CI and infrastructure changes need a human\n", "", "needs a non-empty `title`"),
+        ("# custom:\n", "# custom: [\n", "not valid YAML"),
+        ("# METADATA\n", "# (no annotation)\n", "no `# METADATA`"),
+        ("package gatekeeper.policies.core\n", "package gatekeeper.policies.other\n", "must declare `package gatekeeper.policies.core`"),
+    ],
+)
+def test_module_metadata_and_package_errors(bundle_dir: Path, old: str, new: str, message: str) -> None:
+    module = bundle_dir / "core" / "policy.rego"
+    text = module.read_text()
+    assert old in text
+    module.write_text(text.replace(old, new, 1))
+    with pytest.raises(PolicyError, match=re.escape(message)) as caught:
+        load_bundle(bundle_dir)
+    assert "core/policy.rego" in str(caught.value)
+
+
+def test_owner_and_rules_come_from_metadata(bundle_dir: Path) -> None:
+    module = bundle_dir / "guardrails" / "policy.rego"
+    module.write_text(module.read_text().replace("owner: security-engineering", "owner: platform-team"))
+    assert load_bundle(bundle_dir).policy("guardrails").owner == "platform-team"
+
+
+def _rego_tests(bundle_dir: Path, name: str) -> dict[str, engine.RegoTestOutcome]:
+    bundle = load_bundle(bundle_dir)
+    info = bundle.policy(name)
+    assert info.test_path is not None
+    source = info.test_path.read_text()
+    tests = list(dict.fromkeys(re.findall(r"^(test_\w+)", source, re.M)))
+    assert "with input as" not in source  # whole-input mocks crash regopy
+    modules = {**bundle.modules_for([name]), str(info.test_path): source}
+    found = engine.run_tests(modules, bundle.data(), info.package, tests, timeout=20)
+    return {o.name: o for o in found}
+
+
+@pytest.mark.parametrize("name", ["core", "deps", "guardrails", "provenance", "sandbox", "size"])
+def test_shipped_policy_unit_tests_pass(name: str) -> None:
+    outcomes = _rego_tests(SHIPPED, name)
+    assert outcomes
+    failed = {k: (o.status, o.message, o.where) for k, o in outcomes.items() if o.status != "pass"}
+    assert not failed
+
+
+def test_policy_unit_tests_catch_a_broken_policy(bundle_dir: Path) -> None:
+    module = bundle_dir / "core" / "policy.rego"
+    module.write_text(module.read_text().replace('input.summary.buckets.iac.files > 0', 'input.summary.buckets.iac.files > 1'))
+    outcomes = _rego_tests(bundle_dir, "core")
+    assert outcomes["test_iac_file_needs_review"].status == "fail"
+    assert outcomes["test_ci_file_needs_review"].status == "pass"
