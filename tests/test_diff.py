@@ -425,3 +425,50 @@ def test_long_content_lines_are_cut_not_loaded(git_repo: GitRepo, monkeypatch: p
     monkeypatch.setattr(lines_module, "CHUNK", 256)
     (change,) = assert_matches_git(git_repo)
     assert (change.additions, change.deletions) == (2, 1)
+
+
+# -------------------------------------------------------------------------------------------------
+# More git settings and flags.
+
+
+def test_mnemonic_prefixes(git_repo: GitRepo) -> None:
+    git_repo.write("a b.txt", "1\n")
+    git_repo.write("plain.txt", "1\n")
+    git_repo.commit()
+    git_repo.write("a b.txt", "2\n")
+    git_repo.write("plain.txt", "2\n")
+    git_repo.git("config", "diff.mnemonicPrefix", "true")
+    assert b"diff --git c/plain.txt i/plain.txt" in git_repo.staged_patch()
+    assert_matches_git(git_repo)
+
+
+def test_quoted_rename_and_copy_lines(git_repo: GitRepo) -> None:
+    body = "".join(f"row {i}\n" for i in range(20))
+    git_repo.write("caf\u00e9 one.txt", body)
+    git_repo.write('q"uote.txt', body + "z\n")
+    git_repo.commit()
+    _move(git_repo, "caf\u00e9 one.txt", "d\u00e9j\u00e0/vu two.txt")
+    _move(git_repo, 'q"uote.txt', "tab\there.txt")
+    patch = git_repo.staged_patch("-M")
+    assert b'rename from "caf\\303\\251 one.txt"' in patch and b'rename to "tab\\there.txt"' in patch
+    changes = {c.path: c for c in assert_matches_git(git_repo, "-M")}
+    assert changes["d\u00e9j\u00e0/vu two.txt"].old_path == "caf\u00e9 one.txt"
+    assert changes["tab\there.txt"].old_path == 'q"uote.txt'
+
+
+def test_break_rewrites(git_repo: GitRepo) -> None:
+    git_repo.write("rewritten.txt", "".join(f"old line number {i} with some text\n" for i in range(200)))
+    git_repo.commit()
+    git_repo.write("rewritten.txt", "".join(f"completely different {i * 7} content\n" for i in range(220)))
+    assert b"dissimilarity index" in git_repo.staged_patch("-B")
+    (change,) = assert_matches_git(git_repo, "-B")
+    assert (change.status, change.additions, change.deletions) == ("modified", 220, 200)
+
+
+def test_file_becomes_submodule(git_repo: GitRepo) -> None:
+    git_repo.write("dep", "was a file\n")
+    git_repo.commit()
+    (git_repo.root / "dep").unlink()
+    _subrepo(git_repo, "dep")
+    (change,) = assert_matches_git(git_repo)
+    assert (change.status, change.old_mode, change.new_mode, change.submodule) == ("type_changed", "100644", "160000", True)
