@@ -130,7 +130,6 @@ def test_output_file_and_dry_run(workspace: Path) -> None:
     assert comment.startswith("### \u26a0\ufe0f gatekeeper: review required") and "**Dry run**" in comment
 
 
-@pytest.mark.xfail(reason="gate: a non-UTF-8 path makes policy evaluation fail (UnicodeDecodeError), reported")
 def test_a_path_that_is_not_utf8_is_reported_byte_exact(workspace: Path) -> None:
     done = gate(workspace, "bytes.json", "bytes.diff", "sarif")
     assert done.returncode == 3, done.stderr
