@@ -135,8 +135,9 @@ def build_packet(
         "run_id": run_id or new_run_id(),
         "created_at": created_at or now_rfc3339(),
         "tool": {"name": "gatekeeper", "version": __version__},
-        "repository": repository,
-        "generator": generator,
+        # An empty mapping means nothing is known: recorded as null, like a packet built outside the runner.
+        "repository": dict(repository) if repository else None,
+        "generator": dict(generator) if generator else None,
         "model": {"requested": model_requested, "reported": model_reported, "reported_by": reported_by},
         "diff": dict(derived.diff),
         "blast_radius": {bucket: dict(totals) for bucket, totals in derived.blast_radius.items()},
