@@ -1,4 +1,8 @@
-"""Read a Rego module's `# METADATA` annotation (title, custom.version) from its text."""
+"""Read version and declared rule ids from a Rego module's `# METADATA`, leniently, for history.
+
+The bundle loader validates annotations strictly; history must still describe old commits whose
+annotations were incomplete or invalid, so here a bad block just means "unknown".
+"""
 
 from __future__ import annotations
 
@@ -6,41 +10,35 @@ from typing import Any
 
 import yaml
 
+from gatekeeper.policy.metadata import read_block
+
 
 def read_metadata(source: str) -> dict[str, Any]:
     """The first `# METADATA` block of `source` as a dict ({} when there is none or it is not YAML)."""
-    lines = source.splitlines()
-    for index, line in enumerate(lines):
-        if line.strip() != "# METADATA":
-            continue
-        block = []
-        for follow in lines[index + 1:]:
-            stripped = follow.lstrip()
-            if not stripped.startswith("#"):
-                break
-            body = stripped[1:]
-            block.append(body[1:] if body.startswith(" ") else body)
-        try:
-            data = yaml.safe_load("\n".join(block))
-        except yaml.YAMLError:
-            return {}
-        return data if isinstance(data, dict) else {}
-    return {}
+    block = read_block(source)
+    if block is None:
+        return {}
+    try:
+        data = yaml.safe_load(block[1])
+    except yaml.YAMLError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _custom(source: str | None) -> dict[str, Any]:
+    if source is None:
+        return {}
+    custom = read_metadata(source).get("custom")
+    return custom if isinstance(custom, dict) else {}
 
 
 def version_of(source: str | None) -> str | None:
     """The `custom.version` a module's metadata declares (None when absent or no module)."""
-    if source is None:
-        return None
-    custom = read_metadata(source).get("custom")
-    version = custom.get("version") if isinstance(custom, dict) else None
+    version = _custom(source).get("version")
     return None if version is None else str(version)
 
 
 def declared_rules(source: str | None) -> tuple[str, ...]:
     """The finding rule ids a module declares in `custom.rules` (empty when absent or no module)."""
-    if source is None:
-        return ()
-    custom = read_metadata(source).get("custom")
-    rules = custom.get("rules") if isinstance(custom, dict) else None
+    rules = _custom(source).get("rules")
     return tuple(str(r) for r in rules) if isinstance(rules, list) else ()
