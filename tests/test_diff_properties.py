@@ -6,8 +6,10 @@ and through the CLI (`packet`, `verify`): exit 0 or 2 with one clear line, never
 
 from __future__ import annotations
 
+import atexit
 import io
 import os
+import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -25,7 +27,9 @@ from gatekeeper.model import STATUSES
 
 @lru_cache(maxsize=1)
 def _workdir() -> Path:
-    return Path(tempfile.mkdtemp(prefix="gk-props-"))
+    folder = Path(tempfile.mkdtemp(prefix="gk-props-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 @lru_cache(maxsize=1)
