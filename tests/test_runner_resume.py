@@ -16,7 +16,9 @@ import pytest
 
 from gitrepo import GitRepo
 
-from gatekeeper.runner import checkpoint, rundir, workspace
+from gatekeeper.errors import InputFileError, RunError
+
+from gatekeeper.runner import checkpoint, rundir, state, workspace
 
 RULES = """version: 1
 rules:
@@ -87,10 +89,10 @@ def test_sigkill_mid_generator_then_resume(tmp_path: Path) -> None:
     finally:
         os.killpg(runner.pid, signal.SIGKILL)  # the machine goes away: the runner's whole group at once
         runner.wait()
-    state = json.loads(run.state.read_text())
-    assert state["stage"] == "generating"
-    last = checkpoint.last(run, state["checkpoints"])
-    assert last is not None and last.name == f"{state['checkpoints'][-1]['seq']:04d}.diff"
+    recorded = json.loads(run.state.read_text())
+    assert recorded["stage"] == "generating"
+    last = checkpoint.last(run, recorded["checkpoints"])
+    assert last is not None and last.name == f"{recorded['checkpoints'][-1]['seq']:04d}.diff"
     # The generator died with the runner: the workspace stops changing.
     work = run.workspace / "work.txt"
     before = work.read_text()
@@ -143,6 +145,23 @@ def test_checkpoints_leave_the_workspace_index_alone_and_restore_exactly(tmp_pat
     assert head == repo.run_branch
 
 
+def test_state_round_trips_and_refuses_what_it_does_not_understand(tmp_path: Path) -> None:
+    run = rundir.create(tmp_path / "runs")
+    request = state.Request(repo=".", repo_url="file:///r", ref="main", command=("gen", "--x"), model="m",
+                            sandbox="auto", timeout=5.0, checkpoint_interval=0.5, pass_env=("A",), policy_dir="/p")
+    saved = state.save(run, state.RunState(run_id=run.run_id, stage="cloned", created_at="t", request=request,
+                                           checkpoints=({"seq": 1, "at": "t", "sha256": "0" * 64, "bytes": 3},)))
+    assert state.load(run) == saved
+    doc = json.loads(run.state.read_text())
+    doc["stage"] = "flying"
+    run.state.write_text(json.dumps(doc))
+    with pytest.raises(RunError, match="not one this version understands"):
+        state.load(run)
+    run.state.write_text("{")
+    with pytest.raises(InputFileError):
+        state.load(run)
+
+
 def test_a_damaged_last_checkpoint_falls_back_to_the_one_before(tmp_path: Path) -> None:
     run = rundir.create(tmp_path / "runs")
     (run.checkpoints / "0001.diff").write_bytes(b"one")
@@ -154,7 +173,9 @@ def test_a_damaged_last_checkpoint_falls_back_to_the_one_before(tmp_path: Path) 
 
 def test_resume_refuses_a_run_in_use(tmp_path: Path) -> None:
     run = rundir.create(tmp_path / "runs")
-    rundir.write_state(run, {"state_version": 1, "run_id": run.run_id, "stage": "generating"})
+    request = state.Request(repo=".", repo_url="file:///nowhere", ref=None, command=("true",), model=None,
+                            sandbox="unshare", timeout=None, checkpoint_interval=1.0, pass_env=(), policy_dir=".")
+    state.save(run, state.RunState(run_id=run.run_id, stage="generating", created_at="", request=request))
     with rundir.Lock(run):
         done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out",
                                str(tmp_path / "runs")], capture_output=True, text=True, timeout=60)

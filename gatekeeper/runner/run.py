@@ -1,6 +1,6 @@
 """Orchestration of one run: created → cloned → generating → captured → packeted → done.
 
-Every stage change is written to state.json before the next stage starts, so a run killed at
+Every stage change is saved to state.json before the next stage starts, so a run killed at
 any moment can be resumed from what is on disk (`resume`).
 """
 
@@ -9,14 +9,15 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gatekeeper.errors import ExitCode, RunError, UsageError
 from gatekeeper.runner import checkpoint, generator, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
-from gatekeeper.runner.rundir import RunDir, now, write_state
+from gatekeeper.runner.rundir import RunDir, now
+from gatekeeper.runner.state import Request, RunState, load, save
 
 Progress = Callable[[str], None]
 MODEL_REPORT_MAX = 64 * 1024
@@ -41,36 +42,25 @@ class RunRequest:
 class RunResult:
     """The summary of a finished run (what `run --format json` prints)."""
 
-    run_id: str
-    run_dir: Path
-    state: Mapping[str, Any] = field(repr=False)
+    run: RunDir
+    state: RunState
 
     @property
     def exit_code(self) -> ExitCode:
         """OK when the generator exited 0 in time; FAILED when it did not (the packet is written either way)."""
-        gen = self.state["generator"]
-        return ExitCode.OK if gen["exit_code"] == 0 and not gen["timed_out"] else ExitCode.FAILED
+        gen = self.state.generator or {}
+        return ExitCode.OK if gen.get("exit_code") == 0 and not gen.get("timed_out") else ExitCode.FAILED
 
     def to_dict(self) -> dict[str, Any]:
-        s = self.state
+        s, run = self.state, self.run
         return {
-            "run_id": self.run_id,
-            "run_dir": str(self.run_dir),
-            "patch": str(self.run_dir / "patch.diff"),
-            "packet": str(self.run_dir / "packet.json"),
-            "stage": s["stage"],
-            "ok": self.exit_code == ExitCode.OK,
-            "repository": s["repository"],
-            "generator": s["generator"],
-            "sandbox": s["sandbox"],
-            "model": s["model"],
-            "diff": s.get("diff"),
-            "checkpoints": len(s["checkpoints"]),
-            "attempts": s["attempts"],
-            "logs": {"stdout": str(self.run_dir / "logs" / "stdout.log"),
-                     "stderr": str(self.run_dir / "logs" / "stderr.log"),
-                     "truncated": s.get("logs_truncated", [])},
-            "warnings": s.get("warnings", []),
+            "run_id": run.run_id, "run_dir": str(run.path), "patch": str(run.patch), "packet": str(run.packet),
+            "stage": s.stage, "ok": self.exit_code == ExitCode.OK, "repository": s.repository,
+            "generator": s.generator, "sandbox": s.sandbox, "model": s.model, "diff": s.diff,
+            "checkpoints": len(s.checkpoints), "attempts": s.attempts,
+            "logs": {"stdout": str(run.logs / "stdout.log"), "stderr": str(run.logs / "stderr.log"),
+                     "truncated": list(s.logs_truncated)},
+            "warnings": list(s.warnings),
         }
 
 
@@ -100,25 +90,18 @@ def start(request: RunRequest, *, out: Path | None, environ: Mapping[str, str], 
     box = sandbox.select(request.sandbox)
     run = rundir.create(out if out is not None else rundir.default_runs_root(environ))
     progress(f"run {run.run_id}: run directory {run.path}")
-    state: dict[str, Any] = {
-        "state_version": rundir.STATE_VERSION,
-        "run_id": run.run_id,
-        "stage": "created",
-        "created_at": now(),
-        "request": {
-            "repo": request.repo, "repo_url": workspace.repo_url(request.repo), "ref": request.ref,
-            "command": list(request.command), "model": request.model, "sandbox": request.sandbox,
-            "timeout": request.timeout, "checkpoint_interval": request.checkpoint_interval,
-            "pass_env": list(request.pass_env), "policy_dir": str(policy_dir),
-        },
-        "repository": None, "sandbox": None, "generator": None, "attempts": 0, "checkpoints": [],
-        "model": {"requested": request.model, "reported": None, "reported_by": None},
-        "diff": None, "logs_truncated": [], "warnings": [],
-    }
+    req = Request(
+        repo=request.repo, repo_url=workspace.repo_url(request.repo), ref=request.ref,
+        command=tuple(request.command), model=request.model, sandbox=request.sandbox, timeout=request.timeout,
+        checkpoint_interval=request.checkpoint_interval, pass_env=genenv.check_names(request.pass_env),
+        policy_dir=str(policy_dir),
+    )
+    state = RunState(run_id=run.run_id, stage="created", created_at=now(), request=req,
+                     model={"requested": req.model, "reported": None, "reported_by": None})
     with rundir.Lock(run):
-        write_state(run, state)
+        state = save(run, state)
         try:
-            _clone(run, state, progress)
+            state = _clone(run, state, progress)
         except RunError:
             shutil.rmtree(run.path, ignore_errors=True)  # nothing to resume from a run that never had a base
             raise
@@ -129,97 +112,93 @@ def resume(run_id: str, *, out: Path | None, environ: Mapping[str, str], progres
     """Finish an interrupted run from its last recorded stage and checkpoint."""
     run = rundir.existing(out if out is not None else rundir.default_runs_root(environ), run_id)
     with rundir.Lock(run):
-        state = rundir.read_state(run)
-        progress(f"run {run_id}: resuming at stage {state['stage']}")
-        if state["stage"] == "done":
-            return RunResult(run.run_id, run.path, state)
-        req = state["request"]
-        rules = _rules(req["policy_dir"])
-        box = sandbox.select(req["sandbox"])
-        if state["stage"] == "created":
-            _clone(run, state, progress)
+        state = load(run)
+        progress(f"run {run_id}: resuming at stage {state.stage}")
+        if state.stage == "done":
+            return RunResult(run, state)
+        rules = _rules(state.request.policy_dir)
+        box = sandbox.select(state.request.sandbox)
+        if state.stage == "created":
+            state = _clone(run, state, progress)
         return _proceed(run, state, rules, box, environ, progress, resuming=True)
 
 
-def _clone(run: RunDir, state: dict[str, Any], progress: Progress) -> None:
-    req = state["request"]
+def _clone(run: RunDir, state: RunState, progress: Progress) -> RunState:
+    req = state.request
     shutil.rmtree(run.workspace, ignore_errors=True)
-    progress(f"cloning {req['repo_url']}" + (f" at {req['ref']}" if req["ref"] else ""))
-    repo = workspace.clone(req["repo_url"], req["ref"], run)
-    state["repository"] = repo.to_dict()
-    state["stage"] = "cloned"
-    write_state(run, state)
+    progress(f"cloning {req.repo_url}" + (f" at {req.ref}" if req.ref else ""))
+    repo = workspace.clone(req.repo_url, req.ref, run)
     progress(f"base {repo.base_ref} at {repo.base_commit[:12]}, run branch {repo.run_branch}")
+    return save(run, state.at("cloned", repository=repo.to_dict()))
 
 
 def _proceed(
-    run: RunDir, state: dict[str, Any], rules: Any, box: sandbox.Sandbox, environ: Mapping[str, str],
+    run: RunDir, state: RunState, rules: Any, box: sandbox.Sandbox, environ: Mapping[str, str],
     progress: Progress, *, resuming: bool,
 ) -> RunResult:
-    if state["stage"] in ("cloned", "generating"):
-        _generate(run, state, box, environ, progress, resuming=resuming)
-    if state["stage"] == "captured":
-        _packet(run, state, rules, progress)
-    if state["stage"] == "packeted":
-        state["stage"] = "done"
-        write_state(run, state)
-    return RunResult(run.run_id, run.path, state)
+    if state.stage in ("cloned", "generating"):
+        state = _generate(run, state, box, environ, progress, resuming=resuming)
+        state = _capture(run, state, progress)
+    if state.stage == "captured":
+        state = _packet(run, state, rules, progress)
+    if state.stage == "packeted":
+        state = save(run, state.at("done"))
+    return RunResult(run, state)
 
 
 def _generate(
-    run: RunDir, state: dict[str, Any], box: sandbox.Sandbox, environ: Mapping[str, str], progress: Progress,
+    run: RunDir, state: RunState, box: sandbox.Sandbox, environ: Mapping[str, str], progress: Progress,
     *, resuming: bool,
-) -> None:
-    req, repo = state["request"], workspace.Repository(**state["repository"])
+) -> RunState:
+    req, repo = state.request, workspace.Repository(**state.repository or {})
     if resuming:
-        last = checkpoint.last(run, state["checkpoints"])
+        last = checkpoint.last(run, state.checkpoints)
         progress("restoring the workspace from " + (f"checkpoint {last.name}" if last else "the base"))
         workspace.restore(run, repo, last)
-    generator_env = genenv.build(
-        environ, home=run.home, run_id=run.run_id, model=req["model"], model_report=run.model_report,
-        pass_env=req["pass_env"],
-    )
-    for name in generator_env.missing:
-        _warn(state, f"--pass-env {name}: not set in the environment, not passed", progress)
-    state["stage"] = "generating"
-    state["attempts"] += 1
-    write_state(run, state)
+    gen_env = genenv.build(environ, home=run.home, run_id=run.run_id, model=req.model,
+                           model_report=run.model_report, pass_env=req.pass_env)
+    warnings = [f"--pass-env {name}: not set in the environment, not passed" for name in gen_env.missing]
+    for text in warnings:
+        progress(f"warning: {text}")
+    state = save(run, state.at("generating", attempts=state.attempts + 1, warnings=state.warnings + tuple(warnings)))
     run.probe.unlink(missing_ok=True)
-    argv = sandbox.wrap(box, run.probe, tuple(req["command"]))
+    argv = sandbox.wrap(box, run.probe, req.command)
 
     def tick() -> None:
-        entry = checkpoint.take(run, repo.base_commit, state["checkpoints"])
+        nonlocal state
+        entry = checkpoint.take(run, repo.base_commit, state.checkpoints)
         if entry is not None:
-            state["checkpoints"].append(entry)
-            write_state(run, state)
+            state = save(run, state.at("generating", checkpoints=state.checkpoints + (entry,)))
             progress(f"checkpoint {entry['seq']:04d} ({entry['bytes']} bytes)")
 
-    progress(f"generator starting in sandbox {box.backend} (attempt {state['attempts']}): {' '.join(req['command'])}")
-    result = generator.run(
-        argv, cwd=run.workspace, env=generator_env.values, logs=run.logs, timeout=req["timeout"], tick=tick,
-        tick_interval=req["checkpoint_interval"], attempt=state["attempts"],
-    )
+    progress(f"generator starting in sandbox {box.backend} (attempt {state.attempts}): {' '.join(req.command)}")
+    result = generator.run(argv, cwd=run.workspace, env=gen_env.values, logs=run.logs, timeout=req.timeout,
+                           tick=tick, tick_interval=req.checkpoint_interval, attempt=state.attempts)
     probe = _read_probe(run, box)
-    state["sandbox"] = {
-        # Without a sandbox nothing holds the network closed, whatever the probe saw at the start.
-        "backend": box.backend, "network": probe["network"] if box.isolates else "unrestricted", "egress_checked": bool(probe["egress_checked"]),
-        "env_passed": generator_env.names,
-    }
-    state["generator"] = {
-        "command": list(req["command"]), "exit_code": result.exit_code, "timed_out": result.timed_out,
-        "started_at": result.started_at, "finished_at": result.finished_at,
-    }
-    state["logs_truncated"] = sorted(set(state["logs_truncated"]) | set(result.truncated))
-    state["model"] = {"requested": req["model"], **_model_report(run, state, progress)}
-    progress(
-        f"generator finished: exit code {result.exit_code}" + (" (timed out)" if result.timed_out else "")
-        + f"; network {probe['network']}"
+    reported, notes = _model_report(run)
+    for text in notes:
+        progress(f"warning: {text}")
+    progress(f"generator finished: exit code {result.exit_code}" + (" (timed out)" if result.timed_out else "")
+             + f"; network {probe['network']}")
+    return state.at(
+        "generating",
+        sandbox={
+            # Without a sandbox nothing holds the network closed, whatever the probe saw at the start.
+            "backend": box.backend, "network": probe["network"] if box.isolates else "unrestricted",
+            "egress_checked": bool(probe["egress_checked"]), "env_passed": gen_env.names,
+        },
+        generator={"command": list(req.command), "exit_code": result.exit_code, "timed_out": result.timed_out,
+                   "started_at": result.started_at, "finished_at": result.finished_at},
+        model={"requested": req.model, **reported},
+        logs_truncated=tuple(sorted(set(state.logs_truncated) | set(result.truncated))),
+        warnings=state.warnings + tuple(notes),
     )
-    snap = workspace.capture(run, repo.base_commit)
-    state["patch"] = {"sha256": snap.sha256, "bytes": snap.bytes}
-    state["stage"] = "captured"
-    write_state(run, state)
+
+
+def _capture(run: RunDir, state: RunState, progress: Progress) -> RunState:
+    snap = workspace.capture(run, (state.repository or {})["base_commit"])
     progress(f"patch {run.patch} ({snap.bytes} bytes)")
+    return save(run, state.at("captured", patch={"sha256": snap.sha256, "bytes": snap.bytes}))
 
 
 def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
@@ -239,42 +218,35 @@ def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
     return probe
 
 
-def _model_report(run: RunDir, state: dict[str, Any], progress: Progress) -> dict[str, Any]:
-    nothing = {"reported": None, "reported_by": None}
+def _model_report(run: RunDir) -> tuple[dict[str, Any], list[str]]:
+    """`reported`/`reported_by` from the generator's model report, and warnings about an unusable one."""
+    nothing: dict[str, Any] = {"reported": None, "reported_by": None}
     try:
         if run.model_report.stat().st_size > MODEL_REPORT_MAX:
-            _warn(state, "the model report is too large; ignored", progress)
-            return nothing
+            return nothing, ["the model report is too large; ignored"]
         doc = json.loads(run.model_report.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return nothing
+        return nothing, []
     except (OSError, ValueError) as exc:
-        _warn(state, f"the model report is not JSON ({exc}); ignored", progress)
-        return nothing
+        return nothing, [f"the model report is not JSON ({exc}); ignored"]
     model = doc.get("model") if isinstance(doc, dict) else None
     if not isinstance(model, str) or not model.strip() or len(model) > 200:
-        _warn(state, 'the model report has no usable "model" string; ignored', progress)
-        return nothing
-    return {"reported": model.strip(), "reported_by": "generator"}
+        return nothing, ['the model report has no usable "model" string; ignored']
+    return {"reported": model.strip(), "reported_by": "generator"}, []
 
 
-def _warn(state: dict[str, Any], text: str, progress: Progress) -> None:
-    state.setdefault("warnings", []).append(text)
-    progress(f"warning: {text}")
-
-
-def _packet(run: RunDir, state: dict[str, Any], rules: Any, progress: Progress) -> None:
+def _packet(run: RunDir, state: RunState, rules: Any, progress: Progress) -> RunState:
     from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
 
     derived = derive(run.patch, rules)
     packet = build_packet(
-        derived, rules, run_id=run.run_id, model_requested=state["model"]["requested"],
-        model_reported=state["model"]["reported"], reported_by=state["model"]["reported_by"],
-        repository=state["repository"], generator=state["generator"], sandbox=state["sandbox"],
-        checkpoints=state["checkpoints"], bundle_revision=read_bundle_revision(Path(state["request"]["policy_dir"])),
+        derived, rules, run_id=run.run_id, model_requested=state.model["requested"],
+        model_reported=state.model["reported"], reported_by=state.model["reported_by"],
+        repository=dict(state.repository or {}), generator=dict(state.generator or {}),
+        sandbox=dict(state.sandbox or {}), checkpoints=[dict(c) for c in state.checkpoints],
+        bundle_revision=read_bundle_revision(Path(state.request.policy_dir)),
     )
     write_packet(run.packet, packet)
-    state["diff"] = {k: derived.diff[k] for k in ("sha256", "bytes", "file_count", "additions", "deletions")}
-    state["stage"] = "packeted"
-    write_state(run, state)
     progress(f"packet {run.packet} ({derived.diff['file_count']} files)")
+    diff = {k: derived.diff[k] for k in ("sha256", "bytes", "file_count", "additions", "deletions")}
+    return save(run, state.at("packeted", diff=diff))

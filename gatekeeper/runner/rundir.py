@@ -8,20 +8,15 @@ model-report.json (written by the generator, optional), patch.diff, packet.json.
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
-from gatekeeper.atomic import write_json_atomic
-from gatekeeper.errors import InputFileError, RunError, UsageError
+from gatekeeper.errors import RunError, UsageError
 
-STAGES: tuple[str, ...] = ("created", "cloned", "generating", "captured", "packeted", "done")
-STATE_VERSION = 1
 _RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\Z")
 
 
@@ -151,26 +146,3 @@ class Lock:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
-
-
-def write_state(run: RunDir, state: dict[str, Any]) -> None:
-    """Persist the state atomically, stamping `updated_at`."""
-    state["updated_at"] = now()
-    write_json_atomic(run.state, state)
-
-
-def read_state(run: RunDir) -> dict[str, Any]:
-    """Load state.json (raises RunError when it is unreadable or from an unknown version)."""
-    try:
-        state = json.loads(run.state.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputFileError(f"cannot read the run state: {exc}", where=str(run.state)) from exc
-    if not isinstance(state, dict) or state.get("state_version") != STATE_VERSION or state.get("stage") not in STAGES:
-        raise RunError("the run state is not one this version understands", where=str(run.state),
-                       hint="start a new run")
-    return state
-
-
-def stage_reached(state: dict[str, Any], stage: str) -> bool:
-    """Whether the run has got at least as far as `stage`."""
-    return STAGES.index(state["stage"]) >= STAGES.index(stage)
