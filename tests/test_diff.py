@@ -61,9 +61,10 @@ def test_names_git_quotes_or_not(git_repo: GitRepo, quotepath: str) -> None:
     git_repo.commit()
     for name in NAMES:
         git_repo.write(name, "old\nnew\n")
-    git_repo.write("fresh one.txt", "")
+    git_repo.write("fresh one.txt", "")  # no ---/+++ lines: the header alone names it
+    git_repo.write("e b/f b.txt", "", mode=0o755)
     changes = assert_matches_git(git_repo)
-    assert {c.path for c in changes} == set(NAMES) | {"fresh one.txt"}
+    assert {c.path for c in changes} == set(NAMES) | {"fresh one.txt", "e b/f b.txt"}
     assert all(c.unsafe is None for c in changes)
 
 
