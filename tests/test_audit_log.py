@@ -93,6 +93,29 @@ def test_concurrent_cli_style_subprocesses_append_many(tmp_path: Path) -> None:
     assert verify_log(log).ok
 
 
+def _append_many(log: str, n: int) -> None:  # runs in another process
+    for i in range(15):
+        append_decision(Path(log), decision(n * 100 + i))
+
+
+def test_verify_while_eight_processes_append(tmp_path: Path) -> None:
+    log = tmp_path / "decisions.jsonl"
+    append_decision(log, decision(0))
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_append_many, args=(str(log), n)) for n in range(1, 9)]
+    for proc in procs:
+        proc.start()
+    verdicts = []
+    while any(proc.is_alive() for proc in procs):
+        verdicts.append(verify_log(log))
+    for proc in procs:
+        proc.join(timeout=60)
+        assert proc.exitcode == 0
+    verdicts.append(verify_log(log))
+    assert all(v.ok for v in verdicts), next(v.problem for v in verdicts if not v.ok)
+    assert verdicts[-1].records == 121 and len(verdicts) > 1
+
+
 def _rewrite(log: Path, lines: list[bytes]) -> None:
     log.write_bytes(b"".join(lines))
 

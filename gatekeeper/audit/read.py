@@ -21,8 +21,11 @@ class Entry:
     record: dict[str, Any]
 
 
-def read_lines(log: Path) -> Iterator[tuple[int, bytes]]:
-    """Each raw line of `log` (without its newline) and its 1-based number; AuditError when unreadable."""
+def read_lines(log: Path, *, upto: int | None = None) -> Iterator[tuple[int, bytes]]:
+    """Each raw line of `log` (without its newline) and its 1-based number; AuditError when unreadable.
+
+    `upto` stops after that many bytes: a snapshot of a log that gates may be appending to.
+    """
     try:
         handle = open(log, "rb")
     except OSError as exc:
@@ -30,7 +33,13 @@ def read_lines(log: Path) -> Iterator[tuple[int, bytes]]:
                          hint="check the path and its permissions") from exc
     with handle:
         try:
+            remaining = upto
             for number, raw in enumerate(handle, start=1):
+                if remaining is not None:
+                    if remaining <= 0:
+                        break
+                    raw = raw[:remaining]
+                    remaining -= len(raw)
                 yield number, raw.rstrip(b"\n")
         except OSError as exc:
             raise AuditError(f"cannot read the decision log: {exc.strerror}", where=str(log)) from exc

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,9 +56,9 @@ class _Head:
 
 def verify_log(log: Path, *, head_file: Path | None = None) -> Verdict:
     """Verify `log` (and its head file, `LOG.head` unless another is given); AuditError when unreadable."""
-    lines = [_summarise(number, raw) for number, raw in read_lines(log)]
     head_at = head_file if head_file is not None else head_path(log)
-    head = _read_head(head_at, required=head_file is not None)
+    size, head = _snapshot(log, head_at, required=head_file is not None)
+    lines = [_summarise(number, raw) for number, raw in read_lines(log, upto=size)]
     walk = _Walk(lines, head)
     problem = walk.run()
     if problem is None and head is not None:
@@ -68,6 +70,21 @@ def verify_log(log: Path, *, head_file: Path | None = None) -> Verdict:
         head_file=head_at if head is not None else None,
         problem=problem,
     )
+
+
+def _snapshot(log: Path, head_at: Path, *, required: bool) -> tuple[int, _Head | None]:
+    """The log's size and its head, read together under a shared lock so a concurrent append cannot split them."""
+    try:
+        fd = os.open(log, os.O_RDONLY)
+    except OSError as exc:
+        raise AuditError(f"cannot read the decision log: {exc.strerror}", where=str(log),
+                         hint="check the path and its permissions") from exc
+    try:
+        # Appenders hold the exclusive lock across line and head: the prefix up to `size` matches `head`.
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        return os.fstat(fd).st_size, _read_head(head_at, required=required)
+    finally:
+        os.close(fd)
 
 
 def _summarise(number: int, raw: bytes) -> _Line:
