@@ -65,8 +65,8 @@ def show_gate(packet: str, patch: str, policy: Path, extra: list[str]) -> bool:
     decision = json.loads(done.stdout)
     say(f"gate ({label}): {decision['outcome'].upper()} (exit code {done.returncode})")
     for reason in decision.get("reasons", []):
-        paths = ", ".join(reason.get("paths", []))
-        say(f"  - [{reason['level']}] {reason['rule']}: {reason['msg']}" + (f" ({paths})" if paths else ""))
+        unnamed = [p for p in reason.get("paths", []) if p not in reason["msg"]]
+        say(f"  - [{reason['level']}] {reason['rule']}: {reason['msg']}" + (f" ({', '.join(unnamed)})" if unnamed else ""))
     return True
 
 
