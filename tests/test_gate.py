@@ -1,0 +1,347 @@
+"""`gatekeeper gate` end to end on real git-made patches: every shipped policy, tampering, options."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import POLICY_DIR
+from gitrepo import GitRepo
+
+from gatekeeper.cli import main
+from gatekeeper.errors import ExitCode, PolicyError
+from gatekeeper.gate import build_input, canonical_json, evaluate_input, exit_code
+from gatekeeper.policy.bundle import load_bundle
+
+ALLOW, DENY, ERROR, REVIEW = 0, 1, 2, 3
+
+
+class Change:
+    """A real repository: a base commit, then staged changes; the patch git made and its packet."""
+
+    def __init__(self, repo: GitRepo, folder: Path, base: dict[str, str] | None = None) -> None:
+        self.repo, self.folder = repo, folder
+        repo.write("README.md", "base\n")
+        for path, text in (base or {}).items():
+            repo.write(path, text)
+        repo.commit()
+        self.patch, self.packet = folder / "change.diff", folder / "packet.json"
+
+    def make(self, files: dict[str, str | bytes], *, modes: dict[str, int] | None = None, packet_args: tuple[str, ...] = ()) -> Change:
+        for path, data in files.items():
+            self.repo.write(path, data, mode=(modes or {}).get(path))
+        self.repo.save_patch(self.patch)
+        assert main(["packet", str(self.patch), "--out", str(self.packet), "--policy", str(POLICY_DIR), *packet_args]) == 0
+        return self
+
+    def edit_packet(self, change: Any) -> None:
+        doc = json.loads(self.packet.read_text())
+        change(doc)
+        self.packet.write_text(json.dumps(doc))
+
+
+@pytest.fixture
+def change(git_repo: GitRepo, tmp_path: Path) -> Change:
+    return Change(git_repo, tmp_path)
+
+
+def gate(capsys: pytest.CaptureFixture[str], case: Change, *args: str) -> tuple[int, dict[str, Any]]:
+    capsys.readouterr()
+    code = main(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR), "--format", "json", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return code, (json.loads(out.out) if out.out.strip() else {"stderr": out.err})
+
+
+def rules(decision: dict[str, Any]) -> list[str]:
+    return [reason["rule"] for reason in decision["reasons"]]
+
+
+# --- core reproduces the proposal ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "code", "outcome"),
+    [("src/k8sclient.go", ALLOW, "allow"), ("Jenkinsfile", REVIEW, "review"), (".circleci/config.yml", REVIEW, "review"),
+     ("go.mod", ALLOW, "allow")],
+)
+def test_core_reproduces_the_proposal(capsys: pytest.CaptureFixture[str], change: Change, path: str, code: int, outcome: str) -> None:
+    change.make({path: "content\n"})
+    got, decision = gate(capsys, change)
+    assert (got, decision["outcome"]) == (code, outcome)
+    assert decision["policies"] == [{"name": "core", "version": "1.0.0"}]
+    if outcome == "review":
+        assert decision["reasons"] == [{"policy": "core", "rule": "core.ci", "level": "review", "bucket": "ci", "paths": [path],
+                                        "msg": decision["reasons"][0]["msg"]}]
+
+
+def test_go_mod_needs_review_with_deps_enabled(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"go.mod": "module example.com/x\n"})
+    code, decision = gate(capsys, change, "--enable", "deps")
+    assert (code, decision["outcome"]) == (REVIEW, "review")
+    assert rules(decision) == ["deps.manifest", "deps.manifest_without_lock"]
+
+
+def test_core_one_finding_per_bucket_with_all_paths(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"Jenkinsfile": "x\n", ".github/workflows/ci.yml": "on: push\n", "deploy/main.tf": "x\n", "src/a.go": "package a\n"})
+    code, decision = gate(capsys, change)
+    assert code == REVIEW
+    by_rule = {r["rule"]: r for r in decision["reasons"]}
+    assert set(by_rule) == {"core.ci", "core.iac"}
+    assert sorted(by_rule["core.ci"]["paths"]) == [".github/workflows/ci.yml", "Jenkinsfile"]
+    assert by_rule["core.iac"]["paths"] == ["deploy/main.tf"] and by_rule["core.iac"]["bucket"] == "iac"
+
+
+# --- the optional policies: allow and review (deny below, with tampering) ---------------------
+
+
+def test_deps_manifest_and_lock_file_are_separate_findings(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"go.mod": "module x\n", "go.sum": "x v1 h1:abc\n"})
+    code, decision = gate(capsys, change, "--enable", "deps")
+    assert code == REVIEW and rules(decision) == ["deps.lockfile", "deps.manifest"]
+
+
+def test_deps_lock_file_without_its_manifest(capsys: pytest.CaptureFixture[str], git_repo: GitRepo, tmp_path: Path) -> None:
+    case = Change(git_repo, tmp_path, base={"web/package.json": "{}\n"}).make({"web/package-lock.json": "{}\n"})
+    code, decision = gate(capsys, case, "--enable", "deps")
+    assert code == REVIEW and rules(decision) == ["deps.lock_without_manifest", "deps.lockfile"]
+    assert decision["reasons"][0]["paths"] == ["web/package-lock.json"]
+
+
+def test_deps_allows_source_only_changes(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"src/main.go": "package main\n"})
+    assert gate(capsys, change, "--enable", "deps")[0] == ALLOW
+
+
+def test_guardrails(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"AGENTS.md": "be careful\n", "src/a.py": "x = 1\n"})
+    assert gate(capsys, change)[0] == ALLOW
+    code, decision = gate(capsys, change, "--enable", "guardrails")
+    assert code == REVIEW and rules(decision) == ["guardrails.edit"] and decision["reasons"][0]["paths"] == ["AGENTS.md"]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "expected"),
+    [(("--model-requested", "m-1", "--model-reported", "m-1"), ALLOW, []),
+     (("--model-requested", "m-1", "--model-reported", "m-2"), REVIEW, ["provenance.mismatch"]),
+     (("--model-requested", "m-1"), REVIEW, ["provenance.unreported"])],
+)
+def test_provenance(capsys: pytest.CaptureFixture[str], change: Change, args: tuple[str, ...], code: int, expected: list[str]) -> None:
+    change.make({"src/a.py": "x = 1\n"}, packet_args=args)
+    got, decision = gate(capsys, change, "--enable", "provenance")
+    assert (got, rules(decision)) == (code, expected)
+
+
+def test_sandbox(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"src/a.py": "x = 1\n"})
+    code, decision = gate(capsys, change, "--enable", "sandbox")
+    assert code == REVIEW and rules(decision) == ["sandbox.egress_unchecked", "sandbox.network"]
+    from gatekeeper.packet import build_packet, derive, write_packet
+
+    bundle = load_bundle(POLICY_DIR)
+    isolated = {"backend": "unshare", "network": "denied", "egress_checked": True, "env_passed": ["PATH"]}
+    write_packet(change.packet, build_packet(derive(change.patch, bundle.rules), bundle.rules, sandbox=isolated))
+    assert gate(capsys, change, "--enable", "sandbox")[0] == ALLOW
+
+
+def test_size_thresholds_and_binary_executables(capsys: pytest.CaptureFixture[str], git_repo: GitRepo, tmp_path: Path) -> None:
+    many = {f"src/f{i}.go": "package src\n" for i in range(101)}
+    case = Change(git_repo, tmp_path).make(many)
+    code, decision = gate(capsys, case, "--enable", "size")
+    assert code == REVIEW and rules(decision) == ["size.files"]
+    case.make({"src/long.txt": "line\n" * 2001})
+    assert "size.lines" in rules(gate(capsys, case, "--enable", "size")[1])
+
+
+def test_size_denies_binary_executables(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"bin/tool": b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)), "img/logo.png": b"\x89PNG\r\n\x1a\n\x00\x01"},
+                modes={"bin/tool": 0o755})
+    assert gate(capsys, change)[0] == ALLOW
+    code, decision = gate(capsys, change, "--enable", "size")
+    assert (code, decision["outcome"]) == (DENY, "deny")
+    assert decision["reasons"][0]["rule"] == "size.binary_executable" and decision["reasons"][0]["paths"] == ["bin/tool"]
+
+
+# --- tampering: deny or exit 2, never allow, never a traceback --------------------------------
+
+TRIGGERS = {
+    "core": {"Jenkinsfile": "x\n"}, "deps": {"go.mod": "module x\n"}, "guardrails": {"AGENTS.md": "x\n"},
+    "provenance": {"src/a.go": "package x\n"}, "sandbox": {"src/a.go": "package x\n"}, "size": {"src/a.go": "package x\n"},
+}
+
+
+@pytest.mark.parametrize("policy", sorted(TRIGGERS))
+def test_patch_changed_after_its_packet_is_denied_whatever_the_policy(
+    capsys: pytest.CaptureFixture[str], change: Change, policy: str
+) -> None:
+    change.make(TRIGGERS[policy])
+    head, _, tail = change.patch.read_bytes().rpartition(b"x\n")
+    change.patch.write_bytes(head + b"y\n" + tail)  # same shape, other bytes: only the hash tells
+    code, decision = gate(capsys, change, "--enable", policy)
+    assert (code, decision["outcome"]) == (DENY, "deny")
+    assert decision["reasons"][0]["rule"] == "gatekeeper.integrity" and "diff.sha256" in decision["reasons"][0]["msg"]
+
+
+def test_appended_file_after_the_packet_is_denied(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"src/a.go": "package a\n"})
+    packet = change.packet.read_bytes()
+    change.make({".github/workflows/x.yml": "on: push\n"})
+    change.packet.write_bytes(packet)
+    code, decision = gate(capsys, change)
+    assert code == DENY
+    integrity = decision["reasons"][0]
+    assert integrity["rule"] == "gatekeeper.integrity" and ".github/workflows/x.yml" in integrity["msg"]
+    assert "core.ci" in rules(decision)  # the policies still saw the truth
+
+
+def test_packet_under_claiming_buckets_is_denied(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"Jenkinsfile": "x\n", "src/a.go": "package a\n"})
+
+    def hide_ci(doc: dict[str, Any]) -> None:
+        for entry in doc["files"]:
+            entry["bucket"] = "src"
+        doc["blast_radius"]["src"]["files"] += doc["blast_radius"]["ci"]["files"]
+        doc["blast_radius"]["ci"] = {"files": 0, "additions": 0, "deletions": 0}
+
+    change.edit_packet(hide_ci)
+    code, decision = gate(capsys, change)
+    assert code == DENY
+    msg = decision["reasons"][0]["msg"]
+    assert "blast_radius.ci.files" in msg and "bucket" in msg
+
+
+def test_packet_under_claiming_files_is_denied(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"Jenkinsfile": "x\n", "src/a.go": "package a\n"})
+
+    def drop_ci(doc: dict[str, Any]) -> None:
+        doc["files"] = [e for e in doc["files"] if e["bucket"] != "ci"]
+
+    change.edit_packet(drop_ci)
+    code, decision = gate(capsys, change)
+    assert code == DENY and "does not list it" in decision["reasons"][0]["msg"]
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [(lambda text: text[: len(text) // 2], "not valid JSON"),
+     (lambda text: "[1, 2, 3]", ""),
+     (lambda text: json.dumps({k: v for k, v in json.loads(text).items() if k != "diff"}), "diff"),
+     (lambda text: "", "not valid JSON")],
+    ids=["truncated", "not-an-object", "missing-field", "empty"],
+)
+def test_broken_packets_cannot_be_decided(capsys: pytest.CaptureFixture[str], change: Change, mangle: Any, message: str) -> None:
+    change.make({"src/a.go": "package a\n"})
+    change.packet.write_text(mangle(change.packet.read_text()))
+    code, decision = gate(capsys, change)
+    assert code == ERROR
+    assert decision["stderr"].startswith("gatekeeper: error:") and message in decision["stderr"]
+    assert decision["stderr"].count("\n") == 1
+
+
+def test_unsafe_path_is_denied(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"src/a.go": "package a\n"})
+    evil = change.patch.read_bytes().replace(b"src/a.go", b"../outside.go")
+    change.patch.write_bytes(evil)
+    code, decision = gate(capsys, change)
+    assert code == DENY
+    unsafe = [r for r in decision["reasons"] if r["rule"] == "gatekeeper.unsafe_path"]
+    assert unsafe and unsafe[0]["paths"] == ["../outside.go"]
+
+
+def test_tampering_through_a_real_process_prints_one_line(change: Change) -> None:
+    change.make({"src/a.go": "package a\n"})
+    change.packet.write_text(change.packet.read_text()[:100])
+    done = subprocess.run([sys.executable, "-m", "gatekeeper", "gate", str(change.packet), "--patch", str(change.patch)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == ERROR and done.stdout == ""
+    assert done.stderr.startswith("gatekeeper: error:") and done.stderr.count("\n") == 1
+
+
+# --- options ----------------------------------------------------------------------------------
+
+
+def test_dry_run_reports_the_real_decision_and_exits_0(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"Jenkinsfile": "x\n"})
+    code, decision = gate(capsys, change, "--dry-run")
+    assert code == ALLOW and decision["outcome"] == "review" and decision["dry_run"] is True
+
+
+def test_output_file_and_decision_log(capsys: pytest.CaptureFixture[str], change: Change, tmp_path: Path) -> None:
+    change.make({"Jenkinsfile": "x\n"})
+    report, log = tmp_path / "out" / "decision.json", tmp_path / "decisions.jsonl"
+    capsys.readouterr()
+    code = main(["gate", str(change.packet), "--patch", str(change.patch), "--format", "json", "--output", str(report), "--log", str(log)])
+    out = capsys.readouterr()
+    assert code == REVIEW and out.out == "" and "review" in out.err
+    decision = json.loads(report.read_text())
+    record = json.loads(log.read_text().splitlines()[-1])
+    assert record["outcome"] == decision["outcome"] == "review"
+    assert record["input_digest"] == decision["input_digest"]
+
+
+def test_project_config_enables_and_flags_win(capsys: pytest.CaptureFixture[str], change: Change, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    change.make({"go.mod": "module x\n"})
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    (work / "gatekeeper.yaml").write_text(f"policy_dir: {POLICY_DIR}\nenable: [deps]\nformat: json\n")
+    capsys.readouterr()
+    assert main(["gate", str(change.packet), "--patch", str(change.patch)]) == REVIEW
+    assert json.loads(capsys.readouterr().out)["enabled"] == ["core", "deps"]
+    assert main(["gate", str(change.packet), "--patch", str(change.patch), "--disable", "deps"]) == ALLOW
+    (work / "gatekeeper.yaml").write_text("policy_dir: x\nenabel: [deps]\n")
+    capsys.readouterr()
+    assert main(["gate", str(change.packet), "--patch", str(change.patch)]) == ERROR
+    assert "gatekeeper.yaml:2" in capsys.readouterr().err
+    (work / "gatekeeper.yaml").write_text(f"policy_dir: {POLICY_DIR}\nenable: [nope]\n")
+    assert main(["gate", str(change.packet), "--patch", str(change.patch)]) == ERROR
+    assert "unknown policy 'nope'" in capsys.readouterr().err
+
+
+def test_unknown_policy_flag_is_exit_2(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"src/a.go": "package a\n"})
+    code, decision = gate(capsys, change, "--enable", "nope")
+    assert code == ERROR and "the bundle has: core" in decision["stderr"]
+
+
+# --- the decision itself ---------------------------------------------------------------------
+
+
+def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    change.make({"Jenkinsfile": "x\n", "go.sum": "y\n"})
+    code, decision = gate(capsys, change, "--enable", "deps")
+    bundle = load_bundle(POLICY_DIR)
+    packet = json.loads(change.packet.read_text())
+    assert decision["bundle"] == bundle.describe()
+    assert decision["packet"] == {"run_id": packet["run_id"], "diff_sha256": hashlib.sha256(change.patch.read_bytes()).hexdigest(),
+                                  "digest": hashlib.sha256(canonical_json(packet)).hexdigest()}
+    assert decision["summary"]["buckets"]["ci"]["files"] == 1 and decision["summary"]["files"] == 2
+    assert decision["tool"]["name"] == "gatekeeper" and decision["decided_at"].endswith("Z")
+    from gatekeeper.packet import compare, derive
+
+    derived = derive(change.patch, bundle.rules)
+    input_doc = build_input(packet, derived, compare(packet, derived))
+    assert "files" not in input_doc["packet"] and input_doc["files"][0]["dir"] == ""
+    replayed = evaluate_input(input_doc, bundle, ["core", "deps"], validate=True)
+    assert replayed["input_digest"] == decision["input_digest"]
+    assert replayed["reasons"] == decision["reasons"]
+
+
+def test_evaluate_input_validates_documents_from_files() -> None:
+    with pytest.raises(PolicyError, match="summary"):
+        evaluate_input({"packet": {}, "files": [], "integrity": {"ok": True, "differences": []}}, load_bundle(POLICY_DIR), ["core"],
+                       validate=True)
+
+
+def test_exit_codes() -> None:
+    assert [exit_code({"outcome": o}) for o in ("allow", "deny", "review")] == [ExitCode.OK, ExitCode.FAILED, ExitCode.REVIEW]
+    assert exit_code({"outcome": "deny", "dry_run": True}) == ExitCode.OK
+    assert exit_code({"outcome": "???"}) == ExitCode.ERROR
+    assert os.sep == "/"
