@@ -10,6 +10,7 @@ import click
 from click.core import ParameterSource
 
 from gatekeeper.errors import ExitCode, UsageError
+from gatekeeper.runner.sandbox import BACKENDS  # standard library only: cheap at start-up
 
 _NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_interval", "pass_env", "policy")
 
@@ -24,7 +25,7 @@ _NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_inter
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Runs folder (default: $XDG_STATE_HOME/gatekeeper/runs, else ~/.local/state/gatekeeper/runs).")
 @click.option("--model", default=None, help="Model to request; handed to the generator as GATEKEEPER_MODEL.")
-@click.option("--sandbox", type=click.Choice(["auto", "unshare", "bwrap", "none"]), default="auto", show_default=True,
+@click.option("--sandbox", type=click.Choice(BACKENDS), default="auto", show_default=True,
               help="Isolation backend; auto fails closed when nothing can isolate; none only when asked.")
 @click.option("--timeout", type=float, default=None, help="Seconds before the generator's process group is killed.")
 @click.option("--checkpoint-interval", type=float, default=30.0, show_default=True,
