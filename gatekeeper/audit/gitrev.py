@@ -27,13 +27,17 @@ class Location:
         return f"{self.prefix}/{name}" if self.prefix else name
 
 
+def _run(repo: Path, args: tuple[str, ...]) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "GIT_PAGER": "cat", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
+    try:
+        return subprocess.run([*_GIT, *args], cwd=repo, env=env, capture_output=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise AuditError(f"cannot run git: {exc}", where=str(repo), hint="check git is installed and the folder exists") from exc
+
+
 def git(repo: Path, *args: str, check: bool = True) -> bytes:
     """Run git in `repo` and return its stdout; AuditError (with git's message) when it fails."""
-    env = {**os.environ, "GIT_PAGER": "cat", "LC_ALL": "C"}
-    try:
-        done = subprocess.run([*_GIT, *args], cwd=repo, env=env, capture_output=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise AuditError(f"cannot run git: {exc}", where=str(repo), hint="install git") from exc
+    done = _run(repo, args)
     if check and done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise AuditError(f"git {args[0]} failed: {message[-1] if message else done.returncode}", where=str(repo))
@@ -43,7 +47,7 @@ def git(repo: Path, *args: str, check: bool = True) -> bytes:
 def locate(bundle_dir: Path) -> Location:
     """The repository holding `bundle_dir`; AuditError when it is not inside a git work tree."""
     folder = bundle_dir.resolve()
-    done = subprocess.run([*_GIT, "rev-parse", "--show-toplevel"], cwd=folder, capture_output=True)
+    done = _run(folder, ("rev-parse", "--show-toplevel"))
     if done.returncode != 0:
         raise AuditError("the policy bundle is not inside a git repository", where=str(bundle_dir),
                          hint="policy history and replay read the bundle's past from git")
@@ -54,13 +58,13 @@ def locate(bundle_dir: Path) -> Location:
 
 def has_commit(loc: Location, commit: str) -> bool:
     """Whether `commit` names a commit in the repository."""
-    done = subprocess.run([*_GIT, "cat-file", "-e", f"{commit}^{{commit}}"], cwd=loc.repo, capture_output=True)
+    done = _run(loc.repo, ("cat-file", "-e", f"{commit}^{{commit}}"))
     return done.returncode == 0
 
 
 def show(loc: Location, commit: str, path: str) -> bytes | None:
     """The content of repository path `path` at `commit`, or None when it does not exist there."""
-    done = subprocess.run([*_GIT, "show", f"{commit}:{path}"], cwd=loc.repo, capture_output=True)
+    done = _run(loc.repo, ("show", f"{commit}:{path}"))
     return done.stdout if done.returncode == 0 else None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,6 +170,9 @@ def _recorded_bundle(record: dict[str, Any], bundle_dir: Path, today: Any, tmp: 
 
     info = record["bundle"]
     digest, commit = info.get("digest"), info.get("commit")
+    if commit and not re.fullmatch(r"[0-9a-f]{7,64}", str(commit)):
+        # Never hand git a value from the log that it could read as an option.
+        raise AuditError(f"the recorded bundle commit {commit!r} is not a commit id", where=str(bundle_dir))
     if commit:
         loc = locate(bundle_dir)
         if not has_commit(loc, commit):
