@@ -174,3 +174,21 @@ def test_end_to_end_through_the_cli(tmp_path: Path) -> None:
     assert data["today_differences"]["outcome"] == {"before": "review", "after": "allow"}
     second = gk("audit", "replay", str(log), "2", "--packet", str(packet), "--patch", str(patch), "--policy", policies)
     assert second.returncode == 0 and "today's bundle" in second.stdout and "same outcome" in second.stdout
+
+
+def test_cannot_replay_without_the_bundle_history(scene: dict, tmp_path: Path) -> None:
+    loose = tmp_path / "loose-policies"
+    shutil.copytree(scene["policies"], loose)  # today's bundle, outside any repository
+    with pytest.raises(AuditError, match="not inside a git repository"):
+        replay_record(scene["log"], "1", scene["packet"], scene["patch"], loose)
+    other = GitRepo(tmp_path / "fresh")  # a repository that never held the recorded commit
+    shutil.copytree(scene["policies"], other.root / "policies")
+    other.commit("unrelated history")
+    with pytest.raises(AuditError, match="is not in the repository"):
+        replay_record(scene["log"], "1", scene["packet"], scene["patch"], other.root / "policies")
+    packet = json.loads(scene["packet"].read_text())
+    packet["run_id"] = "someone-else"
+    wrong = tmp_path / "wrong-packet.json"
+    wrong.write_text(json.dumps(packet))
+    with pytest.raises(AuditError, match="not the packet"):
+        replay_record(scene["log"], "1", wrong, scene["patch"], scene["policies"])
