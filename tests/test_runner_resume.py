@@ -180,3 +180,33 @@ def test_resume_refuses_a_run_in_use(tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out",
                                str(tmp_path / "runs")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "in use" in done.stderr
+
+
+@pytest.mark.parametrize("stage", ["created", "cloned", "captured", "packeted"])
+def test_resume_from_every_recorded_stage(tmp_path: Path, stage: str) -> None:
+    out = tmp_path / "runs"
+    first = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin(tmp_path)), "--out",
+                            str(out), "--format", "json", "--", "sh", "-c", "echo run >> ran.txt"],
+                           capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    run = only_run(out)
+    patch_before = run.patch.read_bytes()
+    # Put the run back as a kill at that stage would have left it.
+    doc = json.loads(run.state.read_text())
+    doc["stage"] = stage
+    run.state.write_text(json.dumps(doc))
+    if stage in ("created", "cloned", "captured"):
+        run.packet.unlink()
+    if stage == "created":
+        shutil.rmtree(run.workspace)
+    done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out", str(out),
+                           "--format", "json"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["stage"] == "done" and run.packet.exists()
+    reran = stage in ("created", "cloned")
+    assert summary["attempts"] == (2 if reran else 1)
+    assert ("generator starting" in done.stderr) == reran
+    # The generator ran again on a fresh base, not on top of the first attempt's work.
+    assert run.patch.read_bytes() == patch_before
+    assert json.loads(run.packet.read_text())["diff"]["sha256"] == hashlib.sha256(patch_before).hexdigest()
