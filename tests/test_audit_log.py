@@ -116,6 +116,30 @@ def test_verify_while_eight_processes_append(tmp_path: Path) -> None:
     assert verdicts[-1].records == 121 and len(verdicts) > 1
 
 
+def test_eight_real_gates_logging_at_once(tmp_path: Path, git_repo) -> None:
+    """Eight `gatekeeper gate --log` processes started together on one log: eight chained records."""
+    git_repo.write("src/app.py", "print('hi')\n")
+    git_repo.commit()
+    git_repo.write("src/app.py", "print('hello')\n")
+    patch = git_repo.save_patch(tmp_path / "change.diff")
+    packet = tmp_path / "packet.json"
+    made = subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet), "--run-id", "r8"],
+                          capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    log = tmp_path / "shared" / "decisions.jsonl"
+    gates = [subprocess.Popen([sys.executable, "-m", "gatekeeper", "gate", str(packet), "--patch", str(patch),
+                               "--log", str(log), "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(8)]
+    results = [gate.communicate(timeout=120) for gate in gates]
+    assert [gate.returncode for gate in gates] == [0] * 8, [err.decode() for _, err in results]
+    records = [json.loads(line) for line in _lines(log)]
+    assert [r["seq"] for r in records] == list(range(1, 9))
+    assert {r["run_id"] for r in records} == {"r8"} and {r["outcome"] for r in records} == {"allow"}
+    decided = sorted(json.loads(out)["decided_at"] for out, _ in results)
+    assert sorted(r["decided_at"] for r in records) == decided
+    assert verify_log(log).ok
+
+
 def _rewrite(log: Path, lines: list[bytes]) -> None:
     log.write_bytes(b"".join(lines))
 
