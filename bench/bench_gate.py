@@ -1,0 +1,79 @@
+"""Benchmark `gatekeeper gate` through the CLI, cold (a new process each run, start-up included).
+
+Makes real git patches in a temporary folder: one with 10,000 new source files, one with a single
+file; builds their packets with `gatekeeper packet`, then times `gatekeeper gate` on each.
+Targets (issue 4): 10,000 files <= 1.5 s, one file <= 0.3 s, on a 2-core machine.
+
+    python bench/bench_gate.py [--files N] [--runs R] [--enable NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+POLICIES = REPO / "policies"
+GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@e.invalid", "GIT_COMMITTER_NAME": "b",
+           "GIT_COMMITTER_EMAIL": "b@e.invalid", "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def git(repo: Path, *args: str) -> bytes:
+    return subprocess.run(["git", *args], cwd=repo, env=GIT_ENV, check=True, capture_output=True).stdout
+
+
+def make_case(root: Path, name: str, count: int) -> tuple[Path, Path]:
+    repo = root / name
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "base")
+    for i in range(count):
+        folder = repo / "src" / f"pkg{i % 100}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"file{i}.go").write_text(f"package pkg{i % 100}\n\n// F{i} is generated.\nfunc F{i}() int {{ return {i} }}\n")
+    git(repo, "add", "-A")
+    patch, packet = root / f"{name}.diff", root / f"{name}.json"
+    patch.write_bytes(git(repo, "diff", "--cached", "--binary"))
+    subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet), "--policy", str(POLICIES)],
+                   check=True, capture_output=True)
+    return packet, patch
+
+
+def time_gate(packet: Path, patch: Path, runs: int, enable: list[str]) -> list[float]:
+    command = [sys.executable, "-m", "gatekeeper", "gate", str(packet), "--patch", str(patch), "--policy", str(POLICIES),
+               "--format", "json", *(arg for name in enable for arg in ("--enable", name))]
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        done = subprocess.run(command, capture_output=True)
+        times.append(time.perf_counter() - started)
+        if done.returncode not in (0, 1, 3):
+            raise SystemExit(f"gate failed ({done.returncode}): {done.stderr.decode(errors='replace')}")
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--enable", action="append", default=[])
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, python {sys.version.split()[0]}")
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-bench-") as tmp:
+        root = Path(tmp)
+        for name, count, target in (("one", 1, 0.3), ("many", args.files, 1.5)):
+            packet, patch = make_case(root, name, count)
+            times = time_gate(packet, patch, args.runs, args.enable)
+            print(f"gate, {count:>6} file(s), {patch.stat().st_size:>9} patch bytes: "
+                  f"min {min(times):.3f} s, median {statistics.median(times):.3f} s, max {max(times):.3f} s "
+                  f"(target {target} s, {args.runs} cold runs)")
+
+
+if __name__ == "__main__":
+    main()
