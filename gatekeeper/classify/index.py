@@ -1,9 +1,13 @@
 """The fast matcher: which globs match a path, as a bit set, without trying every glob.
 
-Glob number i is bit i. A path's directory and its basename are looked up separately, in
-dictionaries keyed by exact name, suffix, prefix and folder segment; only globs no key can
-describe go through a (short) list of regexes. Results are cached per directory and per
-basename, which real trees share heavily; the path's answer is the AND of the two.
+Glob number i is bit i. A path's folder and its file name are looked up separately:
+- folders in dictionaries keyed by exact folder, anchored prefix and segment name, built up
+  from the parent folder's answer (so a new folder costs a few lookups, whatever its depth);
+- file names in dictionaries keyed by exact name and by the first or last two characters of
+  a literal prefix or suffix (`Dockerfile.*`, `*.tf`), then confirmed with startswith/endswith.
+Only globs no key can describe go through a regex, and only when a key says they might match.
+Answers are cached per folder and per file name, which real trees share heavily; a path's
+answer is the AND of the two.
 """
 
 from __future__ import annotations
@@ -17,7 +21,12 @@ from gatekeeper.classify.glob import ANY, Glob, base_regex, dir_regex, is_litera
 _CACHE_LIMIT = 200_000  # entries per cache; cleared when full, so memory stays bounded
 _WILD = "*?[]\\"
 
-Checks = list[tuple[int, re.Pattern[str]]]
+Check = tuple[int, re.Pattern[str]]
+Affix = tuple[str, int]  # a literal prefix or suffix and its bit
+
+
+def _add(table: dict[str, int], key: str, bit: int) -> None:
+    table[key] = table.get(key, 0) | bit
 
 
 def _literal_prefix(text: str) -> str:
@@ -34,20 +43,26 @@ def _literal_suffix(text: str) -> str:
     return text
 
 
-def _add(table: dict[str, int], key: str, bit: int) -> None:
-    table[key] = table.get(key, 0) | bit
+@dataclass(slots=True)
+class _DirState:
+    """What a folder passes on to its subfolders: matches that hold below it, checks still to run."""
+
+    inherited: int
+    checks: tuple[Check, ...]
 
 
 @dataclass(slots=True)
 class _DirIndex:
     any: int = 0
     exact: dict[str, int] = field(default_factory=dict)  # "a/b" (or "" for the root)
-    prefix: dict[str, int] = field(default_factory=dict)  # "a/b/**": the folder or below it
-    suffix: dict[str, int] = field(default_factory=dict)  # "**/a/b": a folder ending so
-    segment: dict[str, int] = field(default_factory=dict)  # "**/a/**": a folder named a, at any depth
-    prefix_checks: dict[str, Checks] = field(default_factory=dict)
-    segment_checks: dict[str, Checks] = field(default_factory=dict)
-    fallback: Checks = field(default_factory=list)
+    prefix: dict[str, int] = field(default_factory=dict)  # "a/b/**": the folder and all below it
+    last: dict[str, int] = field(default_factory=dict)  # "**/a": a folder named a, at any depth
+    segment: dict[str, int] = field(default_factory=dict)  # "**/a/**": a, or anything below a folder named a
+    last_checks: dict[str, list[Check]] = field(default_factory=dict)  # the folder's name is the glob's last literal
+    inherited_checks: dict[str, list[Check]] = field(default_factory=dict)  # by a segment or anchored prefix
+    nested_keys: bool = False  # some inherited_checks key is an anchored "a/b": look folders up whole too
+    fallback: list[tuple[int, re.Pattern[str], str]] = field(default_factory=list)  # with a substring it needs
+    states: dict[str, _DirState] = field(default_factory=dict)
 
     def add(self, segments: tuple[str, ...], bit: int) -> None:
         literal = [s for s in segments if s != ANY]
@@ -59,8 +74,8 @@ class _DirIndex:
             self.any |= bit
         elif segments.count(ANY) == 1 and segments[-1] == ANY:
             _add(self.prefix, "/".join(segments[:-1]), bit)
-        elif segments.count(ANY) == 1 and segments[0] == ANY:
-            _add(self.suffix, "/".join(segments[1:]), bit)
+        elif segments == (ANY, segments[1]):
+            _add(self.last, segments[1], bit)
         elif len(segments) == 3 and segments[0] == ANY and segments[2] == ANY:
             _add(self.segment, segments[1], bit)
         else:
@@ -68,103 +83,171 @@ class _DirIndex:
 
     def _add_checked(self, segments: tuple[str, ...], bit: int) -> None:
         check = (bit, dir_regex(segments))
-        lead: list[str] = []
-        for seg in segments:
-            if seg == ANY or not is_literal(seg):
-                break
-            lead.append(seg)
-        if lead:
-            self.prefix_checks.setdefault("/".join(lead), []).append(check)
-            return
-        anchor = next((s for s in segments if s != ANY and is_literal(s)), None)
-        if anchor is not None and segments[0] == ANY:
-            self.segment_checks.setdefault(anchor, []).append(check)
-            return
-        self.fallback.append(check)
+        literals = [s for s in segments if s != ANY and is_literal(s)]
+        if segments[-1] != ANY and is_literal(segments[-1]):
+            self.last_checks.setdefault(segments[-1], []).append(check)
+        elif segments[0] != ANY and literals and segments[0] == literals[0]:
+            lead = []
+            for seg in segments:
+                if seg == ANY or not is_literal(seg):
+                    break
+                lead.append(seg)
+            self.inherited_checks.setdefault("/".join(lead), []).append(check)
+            self.nested_keys |= len(lead) > 1
+        elif literals:
+            # Any literal folder must appear in the path; the last one is usually the rarest.
+            self.inherited_checks.setdefault(literals[-1], []).append(check)
+        else:
+            runs = [run for seg in segments for run in re.split(r"[*?\\]|\[[^]]*\]", seg) if seg != ANY]
+            self.fallback.append((bit, check[1], max(runs, key=len, default="")))
+
+    def _state(self, dirname: str) -> _DirState:
+        state = self.states.get(dirname)
+        if state is not None:
+            return state
+        # Walk up to the nearest known ancestor (iteratively: paths can be thousands of folders deep),
+        # then build each folder's state from its parent's on the way down.
+        missing = [dirname]
+        parent = dirname.rpartition("/")[0]
+        while parent and (state := self.states.get(parent)) is None:
+            missing.append(parent)
+            parent = parent.rpartition("/")[0]
+        if not parent:
+            state = _DirState(0, ())
+        if len(self.states) + len(missing) >= _CACHE_LIMIT:
+            self.states.clear()
+        assert state is not None
+        for folder in reversed(missing):
+            name = folder.rpartition("/")[2]
+            inherited = state.inherited | self.prefix.get(folder, 0) | self.segment.get(name, 0)
+            checks = state.checks
+            if extra := self.inherited_checks.get(name):
+                checks += tuple(extra)
+            if self.nested_keys and "/" in folder and (extra := self.inherited_checks.get(folder)):
+                checks += tuple(extra)
+            state = self.states[folder] = _DirState(inherited, checks)
+        return state
 
     def mask(self, dirname: str) -> int:
-        mask = self.any | self.exact.get(dirname, 0)
-        checks: list[Checks] = []
-        if dirname:
-            segs = dirname.split("/")
-            prefix = ""
-            for seg in segs:
-                prefix = f"{prefix}/{seg}" if prefix else seg
-                mask |= self.prefix.get(prefix, 0)
-                found = self.prefix_checks.get(prefix)
-                if found:
-                    checks.append(found)
-            if self.suffix:
-                tail = ""
-                for seg in reversed(segs):
-                    tail = f"{seg}/{tail}" if tail else seg
-                    mask |= self.suffix.get(tail, 0)
-            for seg in set(segs):
-                mask |= self.segment.get(seg, 0)
-                found = self.segment_checks.get(seg)
-                if found:
-                    checks.append(found)
-        if self.fallback:
-            checks.append(self.fallback)
-        if checks:
-            subject = f"{dirname}/" if dirname else ""
-            for group in checks:
-                for bit, regex in group:
-                    if not mask & bit and regex.fullmatch(subject):
-                        mask |= bit
+        state = self._state(dirname)
+        name = dirname.rpartition("/")[2]
+        mask = self.any | state.inherited | self.exact.get(dirname, 0) | self.last.get(name, 0)
+        checks: Sequence[Check] = state.checks
+        found = self.last_checks.get(name)
+        if found:
+            checks = (*checks, *found)
+        subject = f"{dirname}/" if dirname else ""
+        for bit, regex in checks:
+            if not mask & bit and regex.fullmatch(subject):
+                mask |= bit
+        for bit, regex, needle in self.fallback:
+            if not mask & bit and needle in subject and regex.fullmatch(subject):
+                mask |= bit
         return mask
+
+
+@dataclass(slots=True)
+class _Affixes:
+    """Literal prefixes (or suffixes) bucketed by their first (or last) two characters."""
+
+    suffix: bool
+    by_key: dict[str, list[Affix]] = field(default_factory=dict)
+    short: list[Affix] = field(default_factory=list)  # one character: too short to key
+
+    def add(self, text: str, bit: int) -> None:
+        if len(text) < 2:
+            self.short.append((text, bit))
+        else:
+            self.by_key.setdefault(text[-2:] if self.suffix else text[:2], []).append((text, bit))
 
 
 @dataclass(slots=True)
 class _BaseIndex:
     any: int = 0
     exact: dict[str, int] = field(default_factory=dict)
-    suffix: dict[int, dict[str, int]] = field(default_factory=dict)  # by length: "*.tf" -> {3: {".tf"}}
-    prefix: dict[int, dict[str, int]] = field(default_factory=dict)  # "Dockerfile.*" -> {11: {...}}
-    suffix_checks: dict[int, dict[str, Checks]] = field(default_factory=dict)
-    prefix_checks: dict[int, dict[str, Checks]] = field(default_factory=dict)
-    fallback: Checks = field(default_factory=list)
+    # "*.tf", "*.gitlab-ci.yml": looked up once per dot in the name, as name[dot:].
+    extension: dict[str, int] = field(default_factory=dict)
+    suffixes: _Affixes = field(default_factory=lambda: _Affixes(suffix=True))  # "*_install.json"
+    prefixes: _Affixes = field(default_factory=lambda: _Affixes(suffix=False))  # "Dockerfile.*"
+    # Globs a regex must confirm, found through a literal extension, suffix or prefix they require.
+    regexes: dict[int, re.Pattern[str]] = field(default_factory=dict)
+    extension_checks: dict[str, list[int]] = field(default_factory=dict)  # "*.[1-9].md" -> ".md"
+    suffix_checks: _Affixes = field(default_factory=lambda: _Affixes(suffix=True))
+    prefix_checks: _Affixes = field(default_factory=lambda: _Affixes(suffix=False))  # "requirements*.txt"
+    fallback: list[Check] = field(default_factory=list)
+    has_short: bool = False
 
     def add(self, base: str, bit: int) -> None:
+        self._add(base, bit)
+        self.has_short = any(t.short for t in (self.suffixes, self.prefixes, self.suffix_checks, self.prefix_checks))
+
+    def _add(self, base: str, bit: int) -> None:
         if base in (ANY, "*"):
             self.any |= bit
         elif is_literal(base):
             _add(self.exact, base, bit)
         elif base.startswith("*") and is_literal(base[1:]):
-            _add(self.suffix.setdefault(len(base) - 1, {}), base[1:], bit)
+            if base.startswith("*."):
+                _add(self.extension, base[1:], bit)
+            else:
+                self.suffixes.add(base[1:], bit)
         elif base.endswith("*") and is_literal(base[:-1]):
-            _add(self.prefix.setdefault(len(base) - 1, {}), base[:-1], bit)
+            self.prefixes.add(base[:-1], bit)
         else:
-            check = (bit, base_regex(base))
             lead, tail = _literal_prefix(base), _literal_suffix(base)
             if lead and len(lead) >= len(tail):
-                self.prefix_checks.setdefault(len(lead), {}).setdefault(lead, []).append(check)
+                self.prefix_checks.add(lead, bit)
+            elif tail.startswith("."):
+                self.extension_checks.setdefault(tail[tail.rindex("."):], []).append(bit)
             elif tail:
-                self.suffix_checks.setdefault(len(tail), {}).setdefault(tail, []).append(check)
+                self.suffix_checks.add(tail, bit)
             else:
-                self.fallback.append(check)
+                self.fallback.append((bit, base_regex(base)))
+                return
+            self.regexes[bit] = base_regex(base)
 
     def mask(self, name: str) -> int:
         mask = self.any | self.exact.get(name, 0)
-        size = len(name)
-        for length, table in self.suffix.items():
-            if length <= size:
-                mask |= table.get(name[-length:], 0)
-        for length, table in self.prefix.items():
-            if length <= size:
-                mask |= table.get(name[:length], 0)
-        checks: list[Checks] = []
-        for length, groups in self.suffix_checks.items():
-            if length <= size and (found := groups.get(name[-length:])):
-                checks.append(found)
-        for length, groups in self.prefix_checks.items():
-            if length <= size and (found := groups.get(name[:length])):
-                checks.append(found)
-        if self.fallback:
-            checks.append(self.fallback)
-        for group in checks:
-            for bit, regex in group:
-                if not mask & bit and regex.fullmatch(name):
+        extension, checks = self.extension, self.extension_checks
+        dot = name.find(".")
+        while dot != -1:
+            tail = name[dot:]
+            mask |= extension.get(tail, 0)
+            for bit in checks.get(tail, ()):
+                if not mask & bit and self.regexes[bit].fullmatch(name):
+                    mask |= bit
+            dot = name.find(".", dot + 1)
+        last2, first2 = name[-2:], name[:2]
+        for text, bit in self.suffixes.by_key.get(last2, ()):
+            if name.endswith(text):
+                mask |= bit
+        for text, bit in self.prefixes.by_key.get(first2, ()):
+            if name.startswith(text):
+                mask |= bit
+        for text, bit in self.suffix_checks.by_key.get(last2, ()):
+            if not mask & bit and name.endswith(text) and self.regexes[bit].fullmatch(name):
+                mask |= bit
+        for text, bit in self.prefix_checks.by_key.get(first2, ()):
+            if not mask & bit and name.startswith(text) and self.regexes[bit].fullmatch(name):
+                mask |= bit
+        if self.has_short:
+            mask = self._short(name, mask)
+        for bit, regex in self.fallback:
+            if not mask & bit and regex.fullmatch(name):
+                mask |= bit
+        return mask
+
+    def _short(self, name: str, mask: int) -> int:
+        # One-character affixes ("*x", "a*") cannot be keyed by two characters; there are few.
+        for text, bit in self.suffixes.short:
+            if name.endswith(text):
+                mask |= bit
+        for text, bit in self.prefixes.short:
+            if name.startswith(text):
+                mask |= bit
+        for table, test in ((self.suffix_checks.short, name.endswith), (self.prefix_checks.short, name.startswith)):
+            for text, bit in table:
+                if not mask & bit and test(text) and self.regexes[bit].fullmatch(name):
                     mask |= bit
         return mask
 
@@ -172,7 +255,7 @@ class _BaseIndex:
 class GlobIndex:
     """Bit set of the globs matching a path; glob i of the sequence given is bit i."""
 
-    __slots__ = ("_dirs", "_bases", "_dir_cache", "_base_cache", "size")
+    __slots__ = ("_dirs", "_bases", "dir_cache", "base_cache", "size")
 
     def __init__(self, globs: Sequence[Glob]) -> None:
         self._dirs = _DirIndex()
@@ -180,27 +263,37 @@ class GlobIndex:
         for i, glob in enumerate(globs):
             self._dirs.add(glob.dir_segments, 1 << i)
             self._bases.add(glob.base, 1 << i)
-        self._dir_cache: dict[str, int] = {}
-        self._base_cache: dict[str, int] = {}
+        # Public so that RuleSet.match can read them without a call per path.
+        self.dir_cache: dict[str, int] = {}
+        self.base_cache: dict[str, int] = {}
         self.size = len(globs)
 
     def mask(self, path: str) -> int:
         """Bits of every glob matching `path` (repository-relative, '/'-separated)."""
-        lowered = path.lower()
-        dirname, _, name = lowered.rpartition("/")
-        dmask = self._dir_cache.get(dirname)
+        dirname, _, name = path.lower().rpartition("/")
+        dmask = self.dir_cache.get(dirname)
         if dmask is None:
-            if len(self._dir_cache) >= _CACHE_LIMIT:
-                self._dir_cache.clear()
-            dmask = self._dir_cache[dirname] = self._dirs.mask(dirname)
-        bmask = self._base_cache.get(name)
+            dmask = self.dir_mask(dirname)
+        bmask = self.base_cache.get(name)
         if bmask is None:
-            if len(self._base_cache) >= _CACHE_LIMIT:
-                self._base_cache.clear()
-            bmask = self._base_cache[name] = self._bases.mask(name)
+            bmask = self.base_mask(name)
         return dmask & bmask
 
+    def dir_mask(self, dirname: str) -> int:
+        """Bits of the globs whose folder part matches `dirname` (lower-cased), cached."""
+        if len(self.dir_cache) >= _CACHE_LIMIT:
+            self.dir_cache.clear()
+        mask = self.dir_cache[dirname] = self._dirs.mask(dirname)
+        return mask
+
+    def base_mask(self, name: str) -> int:
+        """Bits of the globs whose file-name part matches `name` (lower-cased), cached."""
+        if len(self.base_cache) >= _CACHE_LIMIT:
+            self.base_cache.clear()
+        mask = self.base_cache[name] = self._bases.mask(name)
+        return mask
+
     def uncached_mask(self, path: str) -> int:
-        """Same as `mask`, bypassing the caches (benchmarks measure the cold path with it)."""
+        """Same as `mask` without the per-folder and per-name caches (tests and benchmarks)."""
         dirname, _, name = path.lower().rpartition("/")
         return self._dirs.mask(dirname) & self._bases.mask(name)

@@ -7,19 +7,20 @@ encodes it with `surrogateescape` so a terminal shows the original bytes.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 from gatekeeper.classify.ruleset import RuleHit, RuleSet
 from gatekeeper.model import BUCKETS, ClassifiedFile
 
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
 
 def files_json(files: Sequence[ClassifiedFile], rules: RuleSet) -> str:
-    """`{"files": [...], "rules_digest": ...}`, one file per line, in input order."""
-    dumps = json.JSONEncoder(ensure_ascii=True).encode
-    body = ",\n  ".join(dumps(f.to_dict()) for f in files)
-    head = f'{{"rules_digest": {dumps(rules.digest)},\n "files": ['
-    return f"{head}\n  {body}\n]}}\n" if files else f"{head}]}}\n"
+    """`{"rules_digest": ..., "files": [...]}` on one line, files in input order."""
+    doc = {"rules_digest": rules.digest, "files": [f.to_dict() for f in files]}
+    return json.dumps(doc, ensure_ascii=True) + "\n"
 
 
 def files_text(files: Sequence[ClassifiedFile], *, show_status: bool) -> str:
@@ -99,6 +100,6 @@ def _table(rows: Sequence[Sequence[str]]) -> list[str]:
 
 def _shown(path: str) -> str:
     # A newline or escape sequence in a file name must not forge table rows or drive the terminal.
-    if any(ch < " " or ch == "\x7f" for ch in path):
+    if _CONTROL.search(path):
         return json.dumps(path, ensure_ascii=False)
     return path
