@@ -111,14 +111,19 @@ def start_isolated(func: Callable[..., Any], *args: Any, timeout: float) -> Isol
     pid = os.fork()
     if pid == 0:  # child: never returns
         os.close(read_fd)
-        _child(write_fd, func, args)
+        _child(write_fd, func, args, timeout)
     os.close(write_fd)
     return Isolated(pid, read_fd, time.monotonic() + timeout, timeout)
 
 
-def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...]) -> None:
+def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> None:
     code = 0
     try:
+        # Belt and braces for a parent that dies before killing us (CI cancels the job): the alarm
+        # ends a child stuck in C code past its deadline, and on Linux the parent's death ends it too.
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(int(timeout) + 2)
+        _die_with_parent()
         # The C library writes diagnostics straight to fd 1/2; our stdout carries reports only.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
@@ -144,6 +149,17 @@ def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...]) -> No
     finally:
         # Skip atexit handlers and buffered-stream flushes that belong to the parent.
         os._exit(code)
+
+
+def _die_with_parent() -> None:
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _collect(read_fd: int, deadline: float) -> tuple[bytes, bool]:
