@@ -143,18 +143,19 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str]) ->
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
     digest, size = hashlib.sha256(), 0
     try:
-        with os.fdopen(fd, "wb") as out:
+        # stderr goes to a file: a pipe nobody reads while stdout streams could fill up and stall git.
+        with os.fdopen(fd, "wb") as out, tempfile.TemporaryFile(dir=run.path) as errors:
             proc = subprocess.Popen(["git", *_SAFE_GIT, *DIFF_ARGS, base, "--"], cwd=run.workspace,
-                                    env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE)
+                                    env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors)
             assert proc.stdout is not None
             for chunk in iter(lambda: proc.stdout.read(1 << 20), b""):  # type: ignore[union-attr]
                 digest.update(chunk)
                 size += len(chunk)
                 out.write(chunk)
-            err = proc.stderr.read() if proc.stderr else b""
             if proc.wait() != 0:
-                raise RunError(f"git diff failed: {err.decode(errors='replace').strip()}", where=str(run.workspace))
+                errors.seek(0)
+                detail = errors.read(4096).decode(errors="replace").strip()
+                raise RunError(f"git diff failed: {detail}", where=str(run.workspace))
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, dest)
