@@ -196,3 +196,10 @@ def test_cli_undeclared_rule_id_is_exit_2(tmp_path: Path) -> None:
     bad = '\nreview contains {"rule": "core.surprise", "msg": "m"} if { true }\n'
     done = _gate(tmp_path, _bundle_with(tmp_path, "core", bad))
     assert done.returncode == 2 and "core.surprise" in done.stderr and "custom.rules" in done.stderr
+
+
+def test_cli_unsupported_builtin_is_exit_2_naming_the_policy(tmp_path: Path) -> None:
+    bad = '\nreview contains {"rule": "core.ci", "msg": "m"} if { crypto.x509.parse_certificates("x") }\n'
+    done = _gate(tmp_path, _bundle_with(tmp_path, "core", bad))
+    assert done.returncode == 2
+    assert "core/policy.rego" in done.stderr and "Traceback" not in done.stderr

@@ -66,6 +66,10 @@ class PendingFindings:
                 where=", ".join(str(info.module_path) for info in self._policies),
                 hint=exc.hint,
             ) from None
+        except PolicyError as exc:
+            if not exc.where:  # the engine gave no location (e.g. an unsupported built-in family)
+                exc.where = ", ".join(str(info.module_path) for info in self._policies)
+            raise
         return collect(self._policies, raw, self._modules)
 
     def cancel(self) -> None:
