@@ -109,7 +109,8 @@ def run(
             stderr=subprocess.PIPE, start_new_session=True, preexec_fn=partial(_die_with_parent, os.getpid()),
         )
     except OSError as exc:
-        out.close(), err.close()
+        out.close()
+        err.close()
         raise RunError(f"cannot start the generator: {exc.strerror}", where=str(argv[0])) from exc
     try:
         timed_out = _loop(proc, out, err, timeout, tick, tick_interval)
