@@ -119,7 +119,7 @@ def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> 
 def _compile_error(text: str, name: str, modules: Mapping[str, str]) -> PolicyError:
     found = diagnostics(text) or [Diagnostic(text.strip() or "the module does not compile")]
     first = found[0]
-    where = locate(first.span, modules) or name
+    where = locate(first.span, modules) or name or None
     more = f" (and {len(found) - 1} more error(s))" if len(found) > 1 else ""
     return PolicyError(f"does not compile: {first.message}{more}", where=where, hint=_hint(first.message))
 
