@@ -190,3 +190,20 @@ def test_overlay_through_the_cli(tmp_path: Path) -> None:
 def test_usage_errors_exit_2(args: tuple[str, ...]) -> None:
     err = failed(run(*args, stdin=b"x\n"))
     assert err.strip()
+
+
+def test_path_list_fast_path_equals_the_general_pipeline() -> None:
+    # `--paths` skips FileChange objects for speed; its output must be what the general path gives.
+    import io
+
+    from gatekeeper.classify import classify_changes, load_rules, render
+    from gatekeeper.classify.pathlist import as_changes, classify_paths, read_paths
+
+    rules = load_rules(POLICY)
+    data = b"a/b.go\n.github/workflows/x.yml\r\nAGENTS.md\n../x\nyarn.lock\n\nsrc/caf\xe9.go\n./docs/ci.md\npolicies/x.rego\n"
+    listed = read_paths(io.BytesIO(data))
+    matches = classify_paths(listed, rules)
+    files = classify_changes(as_changes(listed), rules)
+    assert render.paths_json(listed, matches, rules) == render.files_json(files, rules)
+    assert render.paths_text(listed, matches) == render.files_text(files, show_status=False)
+    assert [e.line for e in listed] == [1, 2, 3, 4, 5, 7, 8, 9]

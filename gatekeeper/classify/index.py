@@ -22,7 +22,7 @@ _CACHE_LIMIT = 200_000  # entries per cache; cleared when full, so memory stays 
 _WILD = "*?[]\\"
 
 Check = tuple[int, re.Pattern[str]]
-Affix = tuple[str, int]  # a literal prefix or suffix and its bit
+Affix = tuple[str, int, "re.Pattern[str] | None"]  # a literal prefix or suffix, its bit, a regex to confirm
 
 
 def _add(table: dict[str, int], key: str, bit: int) -> None:
@@ -148,63 +148,65 @@ class _DirIndex:
 
 @dataclass(slots=True)
 class _Affixes:
-    """Literal prefixes (or suffixes) bucketed by their first (or last) two characters."""
+    """Literal prefixes (or suffixes) keyed by their first (or last) two characters.
+
+    An entry with a regex is a glob that needs more than the affix (`requirements*.txt`).
+    """
 
     suffix: bool
     by_key: dict[str, list[Affix]] = field(default_factory=dict)
-    short: list[Affix] = field(default_factory=list)  # one character: too short to key
+    short: list[Affix] = field(default_factory=list)  # one character: too short to key; rare
 
-    def add(self, text: str, bit: int) -> None:
+    def add(self, text: str, bit: int, regex: re.Pattern[str] | None) -> None:
         if len(text) < 2:
-            self.short.append((text, bit))
+            self.short.append((text, bit, regex))
         else:
-            self.by_key.setdefault(text[-2:] if self.suffix else text[:2], []).append((text, bit))
+            self.by_key.setdefault(text[-2:] if self.suffix else text[:2], []).append((text, bit, regex))
+
+    def mask(self, name: str, mask: int) -> int:
+        test = name.endswith if self.suffix else name.startswith
+        found = self.by_key.get(name[-2:] if self.suffix else name[:2])
+        for entries in (found, self.short) if found else (self.short,):
+            for text, bit, regex in entries:
+                if test(text) and (regex is None or (not mask & bit and regex.fullmatch(name))):
+                    mask |= bit
+        return mask
 
 
 @dataclass(slots=True)
 class _BaseIndex:
     any: int = 0
     exact: dict[str, int] = field(default_factory=dict)
-    # "*.tf", "*.gitlab-ci.yml": looked up once per dot in the name, as name[dot:].
+    # "*.tf", "*.gitlab-ci.yml": looked up once per dot in the name, as name[dot:]; the checks are
+    # globs a regex must confirm, found through the extension they require ("*.[1-9].md").
     extension: dict[str, int] = field(default_factory=dict)
+    extension_checks: dict[str, list[Check]] = field(default_factory=dict)
     suffixes: _Affixes = field(default_factory=lambda: _Affixes(suffix=True))  # "*_install.json"
     prefixes: _Affixes = field(default_factory=lambda: _Affixes(suffix=False))  # "Dockerfile.*"
-    # Globs a regex must confirm, found through a literal extension, suffix or prefix they require.
-    regexes: dict[int, re.Pattern[str]] = field(default_factory=dict)
-    extension_checks: dict[str, list[int]] = field(default_factory=dict)  # "*.[1-9].md" -> ".md"
-    suffix_checks: _Affixes = field(default_factory=lambda: _Affixes(suffix=True))
-    prefix_checks: _Affixes = field(default_factory=lambda: _Affixes(suffix=False))  # "requirements*.txt"
     fallback: list[Check] = field(default_factory=list)
-    has_short: bool = False
 
     def add(self, base: str, bit: int) -> None:
-        self._add(base, bit)
-        self.has_short = any(t.short for t in (self.suffixes, self.prefixes, self.suffix_checks, self.prefix_checks))
-
-    def _add(self, base: str, bit: int) -> None:
         if base in (ANY, "*"):
             self.any |= bit
         elif is_literal(base):
             _add(self.exact, base, bit)
+        elif base.startswith("*.") and is_literal(base[1:]):
+            _add(self.extension, base[1:], bit)
         elif base.startswith("*") and is_literal(base[1:]):
-            if base.startswith("*."):
-                _add(self.extension, base[1:], bit)
-            else:
-                self.suffixes.add(base[1:], bit)
+            self.suffixes.add(base[1:], bit, None)
         elif base.endswith("*") and is_literal(base[:-1]):
-            self.prefixes.add(base[:-1], bit)
+            self.prefixes.add(base[:-1], bit, None)
         else:
+            regex = base_regex(base)
             lead, tail = _literal_prefix(base), _literal_suffix(base)
             if lead and len(lead) >= len(tail):
-                self.prefix_checks.add(lead, bit)
+                self.prefixes.add(lead, bit, regex)
             elif tail.startswith("."):
-                self.extension_checks.setdefault(tail[tail.rindex("."):], []).append(bit)
+                self.extension_checks.setdefault(tail[tail.rindex(".") :], []).append((bit, regex))
             elif tail:
-                self.suffix_checks.add(tail, bit)
+                self.suffixes.add(tail, bit, regex)
             else:
-                self.fallback.append((bit, base_regex(base)))
-                return
-            self.regexes[bit] = base_regex(base)
+                self.fallback.append((bit, regex))
 
     def mask(self, name: str) -> int:
         mask = self.any | self.exact.get(name, 0)
@@ -213,42 +215,15 @@ class _BaseIndex:
         while dot != -1:
             tail = name[dot:]
             mask |= extension.get(tail, 0)
-            for bit in checks.get(tail, ()):
-                if not mask & bit and self.regexes[bit].fullmatch(name):
-                    mask |= bit
+            if checks and tail in checks:
+                for bit, regex in checks[tail]:
+                    if not mask & bit and regex.fullmatch(name):
+                        mask |= bit
             dot = name.find(".", dot + 1)
-        last2, first2 = name[-2:], name[:2]
-        for text, bit in self.suffixes.by_key.get(last2, ()):
-            if name.endswith(text):
-                mask |= bit
-        for text, bit in self.prefixes.by_key.get(first2, ()):
-            if name.startswith(text):
-                mask |= bit
-        for text, bit in self.suffix_checks.by_key.get(last2, ()):
-            if not mask & bit and name.endswith(text) and self.regexes[bit].fullmatch(name):
-                mask |= bit
-        for text, bit in self.prefix_checks.by_key.get(first2, ()):
-            if not mask & bit and name.startswith(text) and self.regexes[bit].fullmatch(name):
-                mask |= bit
-        if self.has_short:
-            mask = self._short(name, mask)
+        mask = self.suffixes.mask(name, self.prefixes.mask(name, mask))
         for bit, regex in self.fallback:
             if not mask & bit and regex.fullmatch(name):
                 mask |= bit
-        return mask
-
-    def _short(self, name: str, mask: int) -> int:
-        # One-character affixes ("*x", "a*") cannot be keyed by two characters; there are few.
-        for text, bit in self.suffixes.short:
-            if name.endswith(text):
-                mask |= bit
-        for text, bit in self.prefixes.short:
-            if name.startswith(text):
-                mask |= bit
-        for table, test in ((self.suffix_checks.short, name.endswith), (self.prefix_checks.short, name.startswith)):
-            for text, bit in table:
-                if not mask & bit and test(text) and self.regexes[bit].fullmatch(name):
-                    mask |= bit
         return mask
 
 

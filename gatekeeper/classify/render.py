@@ -11,38 +11,84 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from gatekeeper.classify.pathlist import ListedPath
 from gatekeeper.classify.ruleset import RuleHit, RuleSet
-from gatekeeper.model import BUCKETS, ClassifiedFile
+from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange, Match
 
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 def files_json(files: Sequence[ClassifiedFile], rules: RuleSet) -> str:
     """`{"rules_digest": ..., "files": [...]}` on one line, files in input order."""
-    doc = {"rules_digest": rules.digest, "files": [f.to_dict() for f in files]}
-    return json.dumps(doc, ensure_ascii=True) + "\n"
+    return _json_doc(rules, [f.to_dict() for f in files])
+
+
+def paths_json(listed: Sequence[ListedPath], matches: Sequence[Match], rules: RuleSet) -> str:
+    """The same document for a path list, each entry what `classify_change(...).to_dict()` gives."""
+    protos: dict[int, dict[str, object]] = {}
+    entries = []
+    for entry, match in zip(listed, matches):
+        proto = protos.get(id(match))
+        if proto is None:
+            # One real ClassifiedFile per distinct match: the entry shape stays the model's.
+            change = FileChange(path="", old_path=None, status="modified")
+            proto = protos[id(match)] = ClassifiedFile(
+                change, match.bucket, match.rule, tuple(sorted(match.tags)), match.ecosystem
+            ).to_dict()
+        item = proto.copy()
+        item["path"] = entry.path
+        item["unsafe"] = entry.unsafe
+        entries.append(item)
+    return _json_doc(rules, entries)
+
+
+def _json_doc(rules: RuleSet, entries: list[dict[str, object]]) -> str:
+    return json.dumps({"rules_digest": rules.digest, "files": entries}, ensure_ascii=True) + "\n"
 
 
 def files_text(files: Sequence[ClassifiedFile], *, show_status: bool) -> str:
-    """An aligned table (bucket, rule, tags, path) and a one-line summary per bucket."""
+    """An aligned table (status, bucket, rule, tags, path) and a one-line summary per bucket."""
     rows = []
     for f in files:
         c = f.change
         path = _shown(c.path)
         if c.old_path is not None and c.old_path != c.path:
             path = f"{_shown(c.old_path)} -> {path}"
-        if c.unsafe:
-            path = f"{path}  [unsafe: {c.unsafe}]"
-        tags = ",".join(f.tags) or "-"
-        if f.ecosystem:
-            tags = f"{tags} ({f.ecosystem})"
-        row = (c.status, f.bucket, f.rule, tags, path) if show_status else (f.bucket, f.rule, tags, path)
-        rows.append(row)
-    header = ("STATUS", "BUCKET", "RULE", "TAGS", "PATH") if show_status else ("BUCKET", "RULE", "TAGS", "PATH")
-    lines = _table([header, *rows])
-    counts = Counter(f.bucket for f in files)
+        rows.append((c.status, f.bucket, f.rule, _tags(f.tags, f.ecosystem), _flagged(path, c.unsafe)))
+    return _table_text(rows, show_status=show_status)
+
+
+def paths_text(listed: Sequence[ListedPath], matches: Sequence[Match]) -> str:
+    """The table for a path list (no status column: a path list has none)."""
+    tags: dict[int, str] = {}
+    rows = []
+    for entry, match in zip(listed, matches):
+        shown = tags.get(id(match))
+        if shown is None:
+            shown = tags[id(match)] = _tags(tuple(sorted(match.tags)), match.ecosystem)
+        rows.append(("modified", match.bucket, match.rule, shown, _flagged(_shown(entry.path), entry.unsafe)))
+    return _table_text(rows, show_status=False)
+
+
+def _tags(tags: Sequence[str], ecosystem: str | None) -> str:
+    text = ",".join(tags) or "-"
+    return f"{text} ({ecosystem})" if ecosystem else text
+
+
+def _flagged(path: str, unsafe: str | None) -> str:
+    return f"{path}  [unsafe: {unsafe}]" if unsafe else path
+
+
+def _table_text(rows: list[tuple[str, str, str, str, str]], *, show_status: bool) -> str:
+    header = ("STATUS", "BUCKET", "RULE", "TAGS", "PATH")
+    first = 0 if show_status else 1
+    widths = [max([len(header[i]), *(len(row[i]) for row in rows)]) for i in range(4)]
+    # One format string for every row: the table is 100,000 lines for a large patch.
+    line = "  ".join(f"{{{i}:<{widths[i]}}}" for i in range(first, 4)) + "  {4}"
+    lines = [line.format(*header), *(line.format(*row) for row in rows)]
+    counts = Counter(row[1] for row in rows)
     summary = ", ".join(f"{bucket} {counts.get(bucket, 0)}" for bucket in BUCKETS)
-    lines.append(f"{len(files)} file{'s' if len(files) != 1 else ''}: {summary}")
+    lines.append(f"{len(rows)} file{'s' if len(rows) != 1 else ''}: {summary}")
     return "\n".join(lines) + "\n"
 
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from gatekeeper.errors import ExitCode
+
+if TYPE_CHECKING:
+    from gatekeeper.classify.pathlist import ListedPath
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +42,8 @@ def classify(patch: Path | None, paths: str | None, policy_dir: Path | None, fmt
 
 def execute(options: ClassifyOptions) -> int:
     """Run the command: one call into the library, output on stdout."""
-    from gatekeeper.classify import classify_changes, load_rules
-    from gatekeeper.classify import render
+    from gatekeeper.classify import classify_changes, load_rules, render
+    from gatekeeper.classify.pathlist import classify_paths
     from gatekeeper.errors import UsageError
 
     given = [name for name, value in (("PATCH", options.patch), ("--paths", options.paths), ("--explain", options.explain)) if value]
@@ -49,36 +53,35 @@ def execute(options: ClassifyOptions) -> int:
             hint="see `gatekeeper classify --help`",
         )
     rules = load_rules(_rules_dir(options.policy_dir))
+    json_out = options.fmt == "json"
     if options.explain:
-        text = (render.explain_json if options.fmt == "json" else render.explain_text)(options.explain, rules)
+        text = (render.explain_json if json_out else render.explain_text)(options.explain, rules)
+    elif options.patch is not None:
+        from gatekeeper.diff import parse_patch
+
+        files = classify_changes(parse_patch(options.patch), rules)
+        text = render.files_json(files, rules) if json_out else render.files_text(files, show_status=True)
     else:
-        files = classify_changes(_changes(options), rules)
-        if options.fmt == "json":
-            text = render.files_json(files, rules)
-        else:
-            text = render.files_text(files, show_status=options.patch is not None)
+        listed = _read_listing(options.paths or "-")
+        matches = classify_paths(listed, rules)
+        text = render.paths_json(listed, matches, rules) if json_out else render.paths_text(listed, matches)
     out = click.get_binary_stream("stdout")
     out.write(text.encode("utf-8", "surrogateescape"))
     out.flush()
     return ExitCode.OK
 
 
-def _changes(options: ClassifyOptions):  # type: ignore[no-untyped-def]
+def _read_listing(name: str) -> list[ListedPath]:
     from gatekeeper.classify.pathlist import read_paths
     from gatekeeper.errors import InputFileError
 
-    if options.patch is not None:
-        from gatekeeper.diff import parse_patch
-
-        return list(parse_patch(options.patch))
-    if options.paths == "-":
-        return list(read_paths(click.get_binary_stream("stdin")))
-    assert options.paths is not None
+    if name == "-":
+        return read_paths(click.get_binary_stream("stdin"))
     try:
-        with open(options.paths, "rb") as handle:
-            return list(read_paths(handle))
+        with open(name, "rb") as handle:
+            return read_paths(handle)
     except OSError as exc:
-        raise InputFileError(f"cannot read path list: {exc.strerror}", where=options.paths) from None
+        raise InputFileError(f"cannot read path list: {exc.strerror}", where=name) from None
 
 
 def _rules_dir(explicit: Path | None) -> Path:
