@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from json.encoder import encode_basestring_ascii as _quote  # type: ignore[attr-defined]
 from collections import Counter
 from collections.abc import Sequence
 
@@ -25,21 +26,27 @@ def files_json(files: Sequence[ClassifiedFile], rules: RuleSet) -> str:
 
 def paths_json(listed: Sequence[ListedPath], matches: Sequence[Match], rules: RuleSet) -> str:
     """The same document for a path list, each entry what `classify_change(...).to_dict()` gives."""
-    protos: dict[int, dict[str, object]] = {}
-    entries = []
+    # Entries differ only in path and unsafe: each distinct match's entry is serialised once from a
+    # real ClassifiedFile (so the shape stays the model's) and the two strings are spliced in.
+    middles: dict[int, str] = {}
+    parts = []
     for entry, match in zip(listed, matches):
-        proto = protos.get(id(match))
-        if proto is None:
-            # One real ClassifiedFile per distinct match: the entry shape stays the model's.
-            change = FileChange(path="", old_path=None, status="modified")
-            proto = protos[id(match)] = ClassifiedFile(
-                change, match.bucket, match.rule, tuple(sorted(match.tags)), match.ecosystem
-            ).to_dict()
-        item = proto.copy()
-        item["path"] = entry.path
-        item["unsafe"] = entry.unsafe
-        entries.append(item)
-    return _json_doc(rules, entries)
+        middle = middles.get(id(match))
+        if middle is None:
+            middle = middles[id(match)] = _entry_middle(match)
+        unsafe = "null" if entry.unsafe is None else _quote(entry.unsafe)
+        parts.append(f'{{"path": {_quote(entry.path)}{middle}{unsafe}}}')
+    return f'{{"rules_digest": {_quote(rules.digest)}, "files": [{", ".join(parts)}]}}\n'
+
+
+def _entry_middle(match: Match) -> str:
+    change = FileChange(path="", old_path=None, status="modified")
+    entry = ClassifiedFile(change, match.bucket, match.rule, tuple(sorted(match.tags)), match.ecosystem).to_dict()
+    keys = list(entry)
+    if keys[0] != "path" or keys[-1] != "unsafe":
+        raise AssertionError("ClassifiedFile.to_dict() must start with 'path' and end with 'unsafe'")
+    body = json.dumps({key: entry[key] for key in keys[1:-1]}, ensure_ascii=True)
+    return f", {body[1:-1]}, \"unsafe\": "
 
 
 def _json_doc(rules: RuleSet, entries: list[dict[str, object]]) -> str:
