@@ -91,8 +91,9 @@ def _classify_sides(change: FileChange, rules: RuleSet) -> ClassifiedFile:
         if target is not None:
             sides.extend(_link_sides(link, target, rules))
     if change.submodule or "160000" in (change.old_mode, change.new_mode):
-        sides.append(SUBMODULE)
         tags.add("submodule")
+        if _RANK[SUBMODULE.bucket] <= _RANK[best.bucket]:
+            best = SUBMODULE  # on a tie, say what it is: a pinned commit of another repository
     for side in sides:
         tags |= side.tags
         if _RANK[side.bucket] < _RANK[best.bucket]:

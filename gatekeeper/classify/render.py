@@ -61,6 +61,8 @@ def files_text(files: Sequence[ClassifiedFile], *, show_status: bool) -> str:
         path = _shown(c.path)
         if c.old_path is not None and c.old_path != c.path:
             path = f"{_shown(c.old_path)} -> {path}"
+        if c.symlink_target is not None:
+            path = f"{path}  [link to {_shown(c.symlink_target)}]"
         rows.append((c.status, f.bucket, f.rule, _tags(f.tags, f.ecosystem), _flagged(path, c.unsafe)))
     return _table_text(rows, show_status=show_status)
 
