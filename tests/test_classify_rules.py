@@ -374,6 +374,13 @@ def test_malformed_files(tmp_path: Path, text: str, message: str, line: int | No
     assert caught.value.where == expected
 
 
+def test_unquoted_star_glob_gets_a_hint(tmp_path: Path) -> None:
+    (tmp_path / "classification.yaml").write_text("version: 1\nrules:\n  - id: a\n    match:\n      - *.tf\n")
+    with pytest.raises(RulesError, match="invalid YAML") as caught:
+        load_rules(tmp_path)
+    assert caught.value.where.endswith("classification.yaml:5") and '"*.tf"' in (caught.value.hint or "")
+
+
 def test_missing_and_non_utf8_files(tmp_path: Path) -> None:
     with pytest.raises(RulesError, match="not found"):
         load_rules(tmp_path)

@@ -230,7 +230,7 @@ class _BaseIndex:
 class GlobIndex:
     """Bit set of the globs matching a path; glob i of the sequence given is bit i."""
 
-    __slots__ = ("_dirs", "_bases", "dir_cache", "base_cache", "size")
+    __slots__ = ("_dirs", "_bases", "dir_cache", "base_cache")
 
     def __init__(self, globs: Sequence[Glob]) -> None:
         self._dirs = _DirIndex()
@@ -241,7 +241,6 @@ class GlobIndex:
         # Public so that RuleSet.match can read them without a call per path.
         self.dir_cache: dict[str, int] = {}
         self.base_cache: dict[str, int] = {}
-        self.size = len(globs)
 
     def mask(self, path: str) -> int:
         """Bits of every glob matching `path` (repository-relative, '/'-separated)."""
@@ -269,6 +268,6 @@ class GlobIndex:
         return mask
 
     def uncached_mask(self, path: str) -> int:
-        """Same as `mask` without the per-folder and per-name caches (tests and benchmarks)."""
+        """Same as `mask`, bypassing the per-folder and per-name result caches (for tests)."""
         dirname, _, name = path.lower().rpartition("/")
         return self._dirs.mask(dirname) & self._bases.mask(name)

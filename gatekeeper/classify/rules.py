@@ -133,7 +133,10 @@ class _FileReader:
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + 1 if mark else None
-            raise RulesError(f"invalid YAML: {exc.problem or exc}", where=self._at(line)) from None
+            problem = exc.problem or str(exc)
+            context = f"{exc.context or ''} {problem}"
+            hint = "quote globs that start with '*' or '!', e.g. \"*.tf\"" if "alias" in context or "tag" in context else None
+            raise RulesError(f"invalid YAML: {problem}", where=self._at(line), hint=hint) from None
         except yaml.YAMLError as exc:
             raise RulesError(f"invalid YAML: {exc}", where=str(path)) from None
         if node is None:
