@@ -423,6 +423,7 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
         "pkg/cloudformation/parse.go",
         "lib/jenkins_client.rb",
         "src/docker/compose_parser.py",
+        "config/settings.template.json",
         "cmd/deploy/main.go",
         "pkg/ci/ci.go",
     ],
