@@ -25,13 +25,24 @@ class ClassifyOptions:
     explain: tuple[str, ...]
 
 
-@click.command("classify")
+@click.command(
+    "classify",
+    epilog="Exit codes: 0 classified; 2 bad arguments, unreadable input, malformed patch or invalid rules. "
+    "See docs/classification.md for the rules and how to change them.",
+)
 @click.argument("patch", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--paths", "paths", metavar="FILE|-", help="Classify the paths in FILE (one per line; '-' = stdin).")
 @click.option(
-    "--policy", "policy_dir", type=click.Path(file_okay=False, path_type=Path), help="Bundle holding classification.yaml."
+    "--policy",
+    "policy_dir",
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Policy bundle holding classification.yaml (default: ./policies, else the shipped bundle).",
 )
-@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True,
+    help="text: an aligned table for people; json: {\"rules_digest\", \"files\": [...]} in input order.",
+)
 @click.option(
     "--explain", "explain", metavar="PATH", multiple=True, help="Show the deciding rule and every later rule matching PATH."
 )
