@@ -649,3 +649,20 @@ def test_real_patch_renames_and_symlinks(git_repo, tmp_path: Path, rules: RuleSe
     assert files["src/wf.yml"].bucket == "src"
     assert (files["tools/run.sh"].bucket, files["tools/run.sh"].tags) == ("src", ("executable",))
     assert (files["yarn.lock"].bucket, files["yarn.lock"].ecosystem, files["yarn.lock"].tags) == ("deps", "npm", ("lockfile",))
+
+
+def test_real_patch_deleted_and_retyped_links_into_ci(git_repo, tmp_path: Path, rules: RuleSet) -> None:  # type: ignore[no-untyped-def]
+    from gatekeeper.diff import parse_patch
+
+    git_repo.write(".github/workflows/x.yml", "on: push\n")
+    git_repo.symlink("src/gone", "../.github/workflows/x.yml")
+    git_repo.symlink("src/retyped", "../.github/workflows/x.yml")
+    git_repo.commit()
+    (git_repo.root / "src" / "gone").unlink()
+    (git_repo.root / "src" / "retyped").unlink()
+    git_repo.write("src/retyped", "now a plain file\n")
+    patch = git_repo.save_patch(tmp_path / "links.diff")
+    files = {f.change.path: f for f in classify_changes(parse_patch(patch), rules)}
+    assert (files["src/gone"].change.status, files["src/gone"].bucket) == ("deleted", "ci")
+    assert (files["src/retyped"].change.status, files["src/retyped"].bucket) == ("type_changed", "ci")
+    assert all("symlink" in f.tags for f in files.values())
