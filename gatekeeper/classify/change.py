@@ -7,8 +7,10 @@ kept, plus the tags the change itself carries (executable, symlink, submodule, b
 
 from __future__ import annotations
 
+import gc
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange, Match
@@ -52,13 +54,31 @@ def classify_changes(changes: Iterable[FileChange], rules: RuleSet) -> list[Clas
     # The one-sided case is inlined: a large patch has 100,000 of them.
     match = rules.match
     out: list[ClassifiedFile] = []
-    for change in changes:
-        if _is_plain(change):
-            best = match(change.path)
-            out.append(ClassifiedFile(change, best.bucket, best.rule, _sorted(best.tags), best.ecosystem))
-        else:
-            out.append(_classify_sides(change, rules))
+    with bulk_allocation():
+        for change in changes:
+            if _is_plain(change):
+                best = match(change.path)
+                out.append(ClassifiedFile(change, best.bucket, best.rule, _sorted(best.tags), best.ecosystem))
+            else:
+                out.append(_classify_sides(change, rules))
     return out
+
+
+@contextmanager
+def bulk_allocation() -> Iterator[None]:
+    """Pause the cyclic garbage collector while classifying many paths.
+
+    Classifying allocates objects that live on (cache entries, results); with a large patch's
+    changes alive too, every full collection would walk all of them again, which cost about a
+    third of the time. Nothing made here forms reference cycles.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _is_plain(change: FileChange) -> bool:

@@ -46,8 +46,11 @@ def read_paths(stream: BinaryIO) -> list[ListedPath]:
 
 def classify_paths(listed: list[ListedPath], rules: RuleSet) -> list[Match]:
     """The match of every listed path, in order."""
+    from gatekeeper.classify.change import bulk_allocation
+
     match = rules.match
-    return [match(entry.path) for entry in listed]
+    with bulk_allocation():
+        return [match(entry.path) for entry in listed]
 
 
 def as_changes(listed: list[ListedPath]) -> list[FileChange]:
