@@ -43,12 +43,10 @@ def _literal_suffix(text: str) -> str:
     return text
 
 
-@dataclass(slots=True)
-class _DirState:
-    """What a folder passes on to its subfolders: matches that hold below it, checks still to run."""
-
-    inherited: int
-    checks: tuple[Check, ...]
+# What a folder passes on to its subfolders: the bits of globs that hold below it, and the
+# regex checks still to run (globs some ancestor's name made possible).
+_DirState = tuple[int, tuple[Check, ...]]
+_ROOT: _DirState = (0, ())
 
 
 @dataclass(slots=True)
@@ -113,36 +111,46 @@ class _DirIndex:
             missing.append(parent)
             parent = parent.rpartition("/")[0]
         if not parent:
-            state = _DirState(0, ())
+            state = _ROOT
         if len(self.states) + len(missing) >= _CACHE_LIMIT:
             self.states.clear()
         assert state is not None
         for folder in reversed(missing):
-            name = folder.rpartition("/")[2]
-            inherited = state.inherited | self.prefix.get(folder, 0) | self.segment.get(name, 0)
-            checks = state.checks
-            if extra := self.inherited_checks.get(name):
-                checks += tuple(extra)
-            if self.nested_keys and "/" in folder and (extra := self.inherited_checks.get(folder)):
-                checks += tuple(extra)
-            state = self.states[folder] = _DirState(inherited, checks)
+            state = self.states[folder] = self._child(state, folder, folder.rpartition("/")[2])
         return state
 
+    def _child(self, up: _DirState, folder: str, name: str) -> _DirState:
+        inherited = up[0] | self.prefix.get(folder, 0) | self.segment.get(name, 0)
+        checks = up[1]
+        if extra := self.inherited_checks.get(name):
+            checks += tuple(extra)
+        if self.nested_keys and "/" in folder and (extra := self.inherited_checks.get(folder)):
+            checks += tuple(extra)
+        return (inherited, checks)
+
     def mask(self, dirname: str) -> int:
-        state = self._state(dirname)
-        name = dirname.rpartition("/")[2]
-        mask = self.any | state.inherited | self.exact.get(dirname, 0) | self.last.get(name, 0)
-        checks: Sequence[Check] = state.checks
+        parent, _, name = dirname.rpartition("/")
+        state = self.states.get(dirname)
+        if state is None:
+            # Usually the parent is known already (its files came first): one step, no walk.
+            up = self.states.get(parent) if parent else _ROOT
+            state = self._state(dirname) if up is None else self._child(up, dirname, name)
+            if len(self.states) >= _CACHE_LIMIT:
+                self.states.clear()
+            self.states[dirname] = state
+        mask = self.any | state[0] | self.exact.get(dirname, 0) | self.last.get(name, 0)
+        checks: Sequence[Check] = state[1]
         found = self.last_checks.get(name)
         if found:
             checks = (*checks, *found)
-        subject = f"{dirname}/" if dirname else ""
-        for bit, regex in checks:
-            if not mask & bit and regex.fullmatch(subject):
-                mask |= bit
-        for bit, regex, needle in self.fallback:
-            if not mask & bit and needle in subject and regex.fullmatch(subject):
-                mask |= bit
+        if checks or self.fallback:
+            subject = f"{dirname}/" if dirname else ""
+            for bit, regex in checks:
+                if not mask & bit and regex.fullmatch(subject):
+                    mask |= bit
+            for bit, regex, needle in self.fallback:
+                if not mask & bit and needle in subject and regex.fullmatch(subject):
+                    mask |= bit
         return mask
 
 
@@ -163,13 +171,11 @@ class _Affixes:
         else:
             self.by_key.setdefault(text[-2:] if self.suffix else text[:2], []).append((text, bit, regex))
 
-    def mask(self, name: str, mask: int) -> int:
+    def short_mask(self, name: str, mask: int) -> int:
         test = name.endswith if self.suffix else name.startswith
-        found = self.by_key.get(name[-2:] if self.suffix else name[:2])
-        for entries in (found, self.short) if found else (self.short,):
-            for text, bit, regex in entries:
-                if test(text) and (regex is None or (not mask & bit and regex.fullmatch(name))):
-                    mask |= bit
+        for text, bit, regex in self.short:
+            if test(text) and (regex is None or (not mask & bit and regex.fullmatch(name))):
+                mask |= bit
         return mask
 
 
@@ -220,7 +226,18 @@ class _BaseIndex:
                     if not mask & bit and regex.fullmatch(name):
                         mask |= bit
             dot = name.find(".", dot + 1)
-        mask = self.suffixes.mask(name, self.prefixes.mask(name, mask))
+        found = self.prefixes.by_key.get(name[:2])
+        if found:
+            for text, bit, regex in found:
+                if name.startswith(text) and (regex is None or (not mask & bit and regex.fullmatch(name))):
+                    mask |= bit
+        found = self.suffixes.by_key.get(name[-2:])
+        if found:
+            for text, bit, regex in found:
+                if name.endswith(text) and (regex is None or (not mask & bit and regex.fullmatch(name))):
+                    mask |= bit
+        if self.prefixes.short or self.suffixes.short:
+            mask = self.suffixes.short_mask(name, self.prefixes.short_mask(name, mask))
         for bit, regex in self.fallback:
             if not mask & bit and regex.fullmatch(name):
                 mask |= bit
