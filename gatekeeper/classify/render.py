@@ -69,14 +69,18 @@ def files_text(files: Sequence[ClassifiedFile], *, show_status: bool) -> str:
 
 def paths_text(listed: Sequence[ListedPath], matches: Sequence[Match]) -> str:
     """The table for a path list (no status column: a path list has none)."""
-    tags: dict[int, str] = {}
-    rows = []
-    for entry, match in zip(listed, matches):
-        shown = tags.get(id(match))
-        if shown is None:
-            shown = tags[id(match)] = _tags(tuple(sorted(match.tags)), match.ecosystem)
-        rows.append(("modified", match.bucket, match.rule, shown, _flagged(_shown(entry.path), entry.unsafe)))
-    return _table_text(rows, show_status=False)
+    # The bucket, rule and tags columns depend on the match only: size and render them once per
+    # distinct match, then each line is that prefix and the path.
+    distinct = {id(m): m for m in matches}
+    cells = {key: (m.bucket, m.rule, _tags(tuple(sorted(m.tags)), m.ecosystem)) for key, m in distinct.items()}
+    header = ("BUCKET", "RULE", "TAGS")
+    widths = [max([len(header[i]), *(len(c[i]) for c in cells.values())]) for i in range(3)]
+    layout = "  ".join(f"{{{i}:<{widths[i]}}}" for i in range(3)) + "  "
+    prefix = {key: layout.format(*c) for key, c in cells.items()}
+    lines = [layout.format(*header) + "PATH"]
+    lines += [prefix[id(m)] + _flagged(_shown(e.path), e.unsafe) for e, m in zip(listed, matches)]
+    lines.append(_summary(Counter(m.bucket for m in matches), len(listed)))
+    return "\n".join(lines) + "\n"
 
 
 def _tags(tags: Sequence[str], ecosystem: str | None) -> str:
@@ -95,10 +99,13 @@ def _table_text(rows: list[tuple[str, str, str, str, str]], *, show_status: bool
     # One format string for every row: the table is 100,000 lines for a large patch.
     line = "  ".join(f"{{{i}:<{widths[i]}}}" for i in range(first, 4)) + "  {4}"
     lines = [line.format(*header), *(line.format(*row) for row in rows)]
-    counts = Counter(row[1] for row in rows)
-    summary = ", ".join(f"{bucket} {counts.get(bucket, 0)}" for bucket in BUCKETS)
-    lines.append(f"{len(rows)} file{'s' if len(rows) != 1 else ''}: {summary}")
+    lines.append(_summary(Counter(row[1] for row in rows), len(rows)))
     return "\n".join(lines) + "\n"
+
+
+def _summary(counts: Counter[str], total: int) -> str:
+    per_bucket = ", ".join(f"{bucket} {counts.get(bucket, 0)}" for bucket in BUCKETS)
+    return f"{total} file{'s' if total != 1 else ''}: {per_bucket}"
 
 
 def explain_doc(paths: Sequence[str], rules: RuleSet) -> dict[str, object]:
