@@ -114,13 +114,13 @@ DEPS = [
     ("package-lock.json", "npm", "lockfile"),
     ("npm-shrinkwrap.json", "npm", "lockfile"),
     ("yarn.lock", "npm", "lockfile"),
-    (".yarnrc.yml", "npm", "manifest"),
+    (".yarnrc.yml", "npm", None),
     (".yarn/releases/yarn-4.1.0.cjs", "npm", "toolchain"),
     ("pnpm-lock.yaml", "npm", "lockfile"),
     ("pnpm-workspace.yaml", "npm", "manifest"),
     ("bun.lockb", "npm", "lockfile"),
     ("bun.lock", "npm", "lockfile"),
-    (".npmrc", "npm", "manifest"),
+    (".npmrc", "npm", None),
     (".nvmrc", "npm", "toolchain"),
     (".node-version", "npm", "toolchain"),
     ("deno.lock", "deno", "lockfile"),
@@ -151,7 +151,7 @@ DEPS = [
     ("Cargo.lock", "cargo", "lockfile"),
     ("rust-toolchain", "cargo", "toolchain"),
     ("rust-toolchain.toml", "cargo", "toolchain"),
-    (".cargo/config.toml", "cargo", "manifest"),
+    (".cargo/config.toml", "cargo", None),
     ("Gemfile", "bundler", "manifest"),
     ("Gemfile.lock", "bundler", "lockfile"),
     ("gatekeeper.gemspec", "bundler", "manifest"),
@@ -163,7 +163,7 @@ DEPS = [
     ("build.gradle", "gradle", "manifest"),
     ("app/build.gradle.kts", "gradle", "manifest"),
     ("settings.gradle.kts", "gradle", "manifest"),
-    ("gradle.properties", "gradle", "manifest"),
+    ("gradle.properties", "gradle", None),
     ("gradle/libs.versions.toml", "gradle", "manifest"),
     ("gradle/wrapper/gradle-wrapper.properties", "gradle", "toolchain"),
     ("gradle/wrapper/gradle-wrapper.jar", "gradle", "toolchain"),
@@ -175,7 +175,7 @@ DEPS = [
     ("src/App/App.csproj", "nuget", "manifest"),
     ("Directory.Packages.props", "nuget", "manifest"),
     ("Directory.Build.props", "nuget", "manifest"),
-    ("NuGet.Config", "nuget", "manifest"),
+    ("NuGet.Config", "nuget", None),
     ("packages.config", "nuget", "manifest"),
     ("packages.lock.json", "nuget", "lockfile"),
     ("paket.lock", "nuget", "lockfile"),
@@ -232,14 +232,19 @@ DEPS = [
     ("Manifest.toml", "other", "lockfile"),
     ("cpanfile", "other", "manifest"),
     ("build.zig.zon", "other", "manifest"),
+    ("vendor/bundle/.bundle/config", "bundler", None),
+    (".mvn/maven.config", "maven", None),
 ]
 
 
 @pytest.mark.parametrize(("path", "ecosystem", "tag"), DEPS)
-def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, tag: str) -> None:
+def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, tag: str | None) -> None:
     match = rules.match(path)
     assert (match.bucket, match.ecosystem) == ("deps", ecosystem), (path, match)
-    assert tag in match.tags, (path, match)
+    if tag is None:  # package-manager settings declare no dependency: no manifest/lockfile tag
+        assert not match.tags & {"manifest", "lockfile", "toolchain"}, (path, match)
+    else:
+        assert tag in match.tags, (path, match)
 
 
 # -- 4. CI, every system ------------------------------------------------------------------------
