@@ -76,6 +76,10 @@ class AuditError(GatekeeperError):
     """A decision log or the policy history cannot be read."""
 
 
+class FixtureError(GatekeeperError):
+    """A fixtures folder or one of its cases cannot be loaded (exit 2)."""
+
+
 def where(path: object, line: int | None = None, field: str | None = None) -> str:
     """Format a location as `file[:line][: field]` for `GatekeeperError(where=...)`."""
     text = str(path)

@@ -121,6 +121,7 @@ def test_rego_tests_pass_fail_error_and_crash_per_test() -> None:
     assert outcomes["test_no"].status == "fail"
     assert outcomes["test_false"].status == "fail" and "false" in outcomes["test_false"].message
     assert outcomes["test_err"].status == "error" and outcomes["test_err"].where == "t.rego:8:25"
+    assert not any(o.died for o in outcomes.values())  # an evaluation error is not a dead engine
 
 
 def test_a_hanging_rego_test_is_pinned_on_that_test() -> None:
@@ -128,6 +129,7 @@ def test_a_hanging_rego_test_is_pinned_on_that_test() -> None:
     outcomes = {o.name: o for o in engine.run_tests({"t.rego": module}, {}, "p", ["test_ok", "test_hang"], timeout=1)}
     assert outcomes["test_ok"].status == "pass"
     assert outcomes["test_hang"].status == "error" and "ran past 1 s" in outcomes["test_hang"].message
+    assert outcomes["test_hang"].died and not outcomes["test_ok"].died
 
 
 # --- through the CLI: exit 2 with one clear line, nothing from the C library on stdout ---------

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.cli import main
-from gatekeeper.errors import PacketError
-from gatekeeper.testing.expect import ExpectedFinding, FixtureError, PolicySet, load_expectation
+from gatekeeper.errors import FixtureError, PacketError
+from gatekeeper.testing.expect import ExpectedFinding, PolicySet, load_expectation
 from gatekeeper.testing.fixtures import discover_cases, judge
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -49,12 +49,16 @@ UNDEFINED: Any = _Undefined()
 
 @dataclass(frozen=True, slots=True)
 class RegoTestOutcome:
-    """One Rego unit test's result: `pass`, `fail` (false or undefined) or `error` (with where)."""
+    """One Rego unit test's result: `pass`, `fail` (false or undefined) or `error` (with where).
+
+    `died` is set when the engine crashed or ran past its time limit on the test (status `error`).
+    """
 
     name: str
     status: str
     message: str = ""
     where: str | None = None
+    died: bool = False
 
 
 def evaluate(modules: Mapping[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str, *, timeout: float) -> Any:
@@ -91,9 +95,10 @@ def run_tests(
         try:
             outcomes.extend(run_isolated(_tests_here, dict(modules), data, package, [name], timeout=timeout))
         except EngineCrashed as exc:
-            outcomes.append(RegoTestOutcome(name, "error", f"the Rego engine crashed running this test ({signal_name(exc.signal_number)})"))
+            crashed = f"the Rego engine crashed running this test ({signal_name(exc.signal_number)})"
+            outcomes.append(RegoTestOutcome(name, "error", crashed, died=True))
         except EngineTimedOut:
-            outcomes.append(RegoTestOutcome(name, "error", f"the test ran past {timeout:g} s"))
+            outcomes.append(RegoTestOutcome(name, "error", f"the test ran past {timeout:g} s", died=True))
     return outcomes
 
 

@@ -118,6 +118,7 @@ def start_isolated(func: Callable[..., Any], *args: Any, timeout: float) -> Isol
 
 def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> None:
     code = 0
+    faulthandler.disable()  # it writes to its own copy of stderr; a crash is reported by the parent
     try:
         # Belt and braces for a parent that dies before killing us (CI cancels the job): the alarm
         # ends a child stuck in C code past its deadline, and on Linux the parent's death ends it too.
@@ -128,7 +129,6 @@ def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeo
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
-        faulthandler.disable()  # it holds its own copy of stderr; a crash is reported by the parent
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         try:
             message: tuple[Any, ...] = ("ok", func(*args))

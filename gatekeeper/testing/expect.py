@@ -18,17 +18,13 @@ from typing import Any
 
 import yaml
 
-from gatekeeper.errors import GatekeeperError, where
+from gatekeeper.errors import FixtureError, where
 
 OUTCOMES: tuple[str, ...] = ("allow", "review", "deny", "error")
 LEVELS: tuple[str, ...] = ("deny", "review", "warn")
 RESERVED = frozenset({"description", "packet"})
 PACKET_OPTIONS = frozenset({"model_requested", "model_reported", "reported_by", "run_id", "sandbox", "repository"})
 _SET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-
-
-class FixtureError(GatekeeperError):
-    """A fixtures folder or one of its cases cannot be loaded (exit 2)."""
 
 
 @dataclass(frozen=True, slots=True)

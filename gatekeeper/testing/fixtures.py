@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gatekeeper.errors import GatekeeperError, where
-from gatekeeper.testing.expect import Expectation, FixtureError, PolicySet, load_expectation
+from gatekeeper.errors import FixtureError, GatekeeperError, where
+from gatekeeper.testing.expect import Expectation, PolicySet, load_expectation
 from gatekeeper.testing.results import TestResult
 
 if TYPE_CHECKING:

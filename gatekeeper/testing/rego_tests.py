@@ -125,7 +125,7 @@ def _run_file(test_file: TestFile, modules: Mapping[str, str], data: Mapping[str
 
 
 def _died(outcome: RegoTestOutcome) -> bool:
-    return outcome.status == "error" and ("crashed" in outcome.message or "ran past" in outcome.message)
+    return outcome.died
 
 
 def _each_test_alone(modules: Mapping[str, str], data: Mapping[str, Any], test_file: TestFile,
