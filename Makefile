@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 GK := $(VENV)/bin/gatekeeper
 
-.PHONY: setup test pytest policy-test demo bench clean
+.PHONY: setup test lint pytest policy-test demo bench clean
 
 setup: $(VENV)/.installed
 
@@ -14,7 +14,15 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
-test: setup pytest policy-test
+# Order matters: the cheap static checks first, then the tests, then the policy suite.
+test: setup
+	$(MAKE) lint
+	$(MAKE) pytest
+	$(MAKE) policy-test
+
+lint: setup
+	$(VENV)/bin/ruff check
+	$(VENV)/bin/mypy gatekeeper
 
 pytest: setup
 	$(PY) -m pytest

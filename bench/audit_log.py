@@ -50,7 +50,10 @@ def main() -> None:
         start = time.perf_counter()
         verdict = verify_log(log)
         took = time.perf_counter() - start
-        print(f"verify: {verdict.records} records in {took:.3f} s ({verdict.records / took:,.0f} records/s), ok={verdict.ok}")
+        print(
+            f"verify: {verdict.records} records in {took:.3f} s "
+            f"({verdict.records / took:,.0f} records/s), ok={verdict.ok}"
+        )
 
         log8 = Path(tmp) / "concurrent.jsonl"
         per = max(count // 8, 1)
@@ -63,7 +66,9 @@ def main() -> None:
             proc.join()
         took = time.perf_counter() - start
         ok = verify_log(log8).ok
-        print(f"append, 8 processes at once: {8 * per} records in {took:.2f} s ({8 * per / took:,.0f}/s), verify ok={ok}")
+        print(
+            f"append, 8 processes at once: {8 * per} records in {took:.2f} s ({8 * per / took:,.0f}/s), verify ok={ok}"
+        )
 
     cmd = [sys.executable, "-X", "importtime", "-c", "import gatekeeper.audit.log"]
     lines = subprocess.run(cmd, capture_output=True, text=True).stderr.splitlines()

@@ -30,9 +30,17 @@ POLICY = REPO_ROOT / "policies"
 
 LANGS = {
     "go": (["cmd", "internal", "pkg"], [".go", "_test.go"], ["go.mod", "go.sum"]),
-    "ts": (["src", "lib", "components", "hooks", "utils"], [".ts", ".tsx", ".test.ts", ".css"], ["package.json", "tsconfig.json"]),
+    "ts": (
+        ["src", "lib", "components", "hooks", "utils"],
+        [".ts", ".tsx", ".test.ts", ".css"],
+        ["package.json", "tsconfig.json"],
+    ),
     "py": (["src", "app", "tests"], [".py", "_test.py"], ["pyproject.toml", "requirements.txt", "uv.lock"]),
-    "java": (["src/main/java/com/acme", "src/test/java/com/acme"], [".java", "Test.java"], ["pom.xml", "build.gradle.kts"]),
+    "java": (
+        ["src/main/java/com/acme", "src/test/java/com/acme"],
+        [".java", "Test.java"],
+        ["pom.xml", "build.gradle.kts"],
+    ),
     "rs": (["src", "benches", "tests"], [".rs"], ["Cargo.toml", "Cargo.lock"]),
 }
 WORDS = ("auth", "billing", "search", "catalog", "orders", "users", "events", "ingest", "render", "gateway", "cache",
@@ -115,8 +123,11 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {n:,} paths, best/median of {repeat}")
     best, med = timed(lambda: load_rules(POLICY), repeat)
     rules = load_rules(POLICY)
-    print(f"load_rules (shipped, {len(rules.rules)} rules, {sum(len(r.globs) for r in rules.rules + rules.tag_rules)} globs): "
-          f"{best * 1000:.1f} ms / {med * 1000:.1f} ms")
+    print(
+        f"load_rules (shipped, {len(rules.rules)} rules, "
+        f"{sum(len(r.globs) for r in rules.rules + rules.tag_rules)} globs): "
+        f"{best * 1000:.1f} ms / {med * 1000:.1f} ms"
+    )
 
     real = realistic_paths(n)
     print(f"realistic set: {len(set(p.rpartition('/')[0] for p in real)):,} distinct folders, "
@@ -154,14 +165,16 @@ def main() -> None:
         for fmt in ("text", "json"):
             cmd = [sys.executable, "-m", "gatekeeper", "classify", "--paths", str(listing), "--format", fmt]
 
-            def cli() -> None:
+            def cli(cmd: list[str] = cmd) -> None:
                 done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO_ROOT)
                 if done.returncode != 0:
                     raise SystemExit(done.stderr.decode())
 
             best, med = timed(cli, repeat)
             print(f"CLI classify --paths FILE --format {fmt} (whole process): {best:.3f} s / {med:.3f} s")
-        best, med = timed(lambda: subprocess.run([sys.executable, "-m", "gatekeeper", "--version"], capture_output=True), repeat)
+        best, med = timed(
+            lambda: subprocess.run([sys.executable, "-m", "gatekeeper", "--version"], capture_output=True), repeat
+        )
         print(f"  of which interpreter + CLI start-up (gatekeeper --version): {best:.3f} s / {med:.3f} s")
 
 

@@ -117,7 +117,9 @@ def child_parse(patch: str) -> None:
             additions += change.additions
     seconds = time.perf_counter() - start
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"files": files, "additions": additions, "bytes": reader.bytes, "seconds": seconds, "rss_mb": rss}))
+    print(
+        json.dumps({"files": files, "additions": additions, "bytes": reader.bytes, "seconds": seconds, "rss_mb": rss})
+    )
 
 
 def run_child(*args: str) -> tuple[dict[str, float], float, float]:
@@ -138,7 +140,9 @@ def run_child(*args: str) -> tuple[dict[str, float], float, float]:
 
 
 def make_huge(size: int) -> Path:
-    """About `size` bytes of patch: real git sections (text and binary) repeated under distinct paths, streamed to disk."""
+    """About `size` bytes of patch: real git sections (text and binary) repeated under distinct paths.
+
+    Streamed to disk."""
     huge = OUT / f"huge-{size >> 20}M.diff"
     if huge.is_file() and huge.stat().st_size >= size:
         return huge
@@ -201,12 +205,25 @@ def main() -> None:
         f"in-process derive+build_packet, {data['files']:.0f} files: {data['total_s']:.3f} s "
         f"(derive {data['derive_s']:.3f} s), peak RSS {data['rss_mb']:.0f} MB"
     )
-    gatekeeper = [sys.executable, "-m", "gatekeeper", "packet", str(patch), "--policy", str(policy), "--out", str(OUT / "10k.packet.json")]
+    gatekeeper = [
+        sys.executable,
+        "-m",
+        "gatekeeper",
+        "packet",
+        str(patch),
+        "--policy",
+        str(policy),
+        "--out",
+        str(OUT / "10k.packet.json"),
+    ]
     walls = []
     for _ in range(args.repeat):
         _, wall, rss = run_child(*gatekeeper)
         walls.append(wall)
-    print(f"`gatekeeper packet` subprocess (start-up included): best {min(walls):.3f} s of {args.repeat}, peak RSS {rss:.0f} MB")
+    print(
+        f"`gatekeeper packet` subprocess (start-up included): best {min(walls):.3f} s of {args.repeat}, "
+        f"peak RSS {rss:.0f} MB"
+    )
     print("target: <= 1.0 s for the 10k-file packet")
 
     if args.huge:

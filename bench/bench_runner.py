@@ -45,7 +45,7 @@ def main() -> int:
                 print(f"{name}: unavailable ({exc})")
                 continue
             argv = sandbox.wrap(box, base / "probe.json", (sys.executable, "-I", "-c", "pass"))
-            show(f"sandbox {name} + egress probe + `python -c pass`", timed(lambda: subprocess.run(argv), 10))
+            show(f"sandbox {name} + egress probe + `python -c pass`", timed(lambda argv=argv: subprocess.run(argv), 10))
 
         origin = base / "origin"
         (origin / "src").mkdir(parents=True)

@@ -18,7 +18,14 @@ def decision(count: int, odd: bool) -> dict:
     return {
         "outcome": "review",
         "reasons": [
-            {"policy": "core", "rule": "core.ci", "level": "review", "msg": "CI changed", "bucket": "ci", "paths": paths},
+            {
+                "policy": "core",
+                "rule": "core.ci",
+                "level": "review",
+                "msg": "CI changed",
+                "bucket": "ci",
+                "paths": paths,
+            },
             {"policy": "size", "rule": "size.files", "level": "review", "msg": f"{count} files (limit 500)"},
             {"policy": "provenance", "rule": "provenance.model", "level": "warn", "msg": "model not reported"},
         ],

@@ -9,7 +9,7 @@ import json
 import os
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gatekeeper import demo_generator
@@ -66,13 +66,16 @@ def show_gate(packet: str, patch: str, policy: Path, extra: list[str]) -> bool:
     say(f"gate ({label}): {decision['outcome'].upper()} (exit code {done.returncode})")
     for reason in decision.get("reasons", []):
         unnamed = [p for p in reason.get("paths", []) if p not in reason["msg"]]
-        say(f"  - [{reason['level']}] {reason['rule']}: {reason['msg']}" + (f" ({', '.join(unnamed)})" if unnamed else ""))
+        say(
+            f"  - [{reason['level']}] {reason['rule']}: {reason['msg']}"
+            + (f" ({', '.join(unnamed)})" if unnamed else "")
+        )
     return True
 
 
 def main() -> int:
     """Run the demo; 0 when every step ran (whatever the gate decided), 2 when one broke."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     base = Path.cwd() / ".demo" / stamp
     policy = resolve_policy_dir(None).resolve()
     repo = make_sample_repo(base / "sample-repo")

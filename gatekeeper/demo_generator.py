@@ -10,6 +10,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 SERVED_MODEL = "sample-model-2026-01 (offline demo generator)"
 
@@ -51,7 +52,9 @@ require golang.org/x/text v0.14.0
 
 
 def _edit_package_json(path: Path) -> None:
-    doc = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"name": "sample", "version": "1.0.0"}
+    doc: dict[str, Any] = (
+        json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"name": "sample", "version": "1.0.0"}
+    )
     doc.setdefault("dependencies", {})["left-pad"] = "1.3.0"
     path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 

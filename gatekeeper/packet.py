@@ -10,7 +10,7 @@ import json
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,12 +79,12 @@ def _classify_all(changes: Iterable[FileChange], rules: RuleSet) -> list[Classif
 
 def new_run_id() -> str:
     """A fresh run id: UTC time to the second plus a random suffix (sorts by time, never collides in practice)."""
-    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + "-" + secrets.token_hex(4)
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "-" + secrets.token_hex(4)
 
 
 def now_rfc3339() -> str:
     """The current UTC time as RFC 3339 with a `+00:00` offset (the Rego engine cannot parse `Z`)."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def read_bundle_revision(policy_dir: Path) -> str | None:

@@ -53,7 +53,9 @@ def load_project_config(folder: Path | None = None, *, formats: tuple[str, ...] 
         raise UsageError("not UTF-8", where=str(path)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise UsageError(f"not valid YAML: {getattr(exc, 'problem', exc)}", where=where(path, mark.line + 1 if mark else None)) from None
+        raise UsageError(
+            f"not valid YAML: {getattr(exc, 'problem', exc)}", where=where(path, mark.line + 1 if mark else None)
+        ) from None
     if doc is None:
         return ProjectConfig(path=path)
     if not isinstance(doc, dict):
@@ -65,7 +67,11 @@ def load_project_config(folder: Path | None = None, *, formats: tuple[str, ...] 
 
     unknown = [key for key in doc if key not in _KEYS]
     if unknown:
-        raise UsageError(f"unknown setting `{unknown[0]}`", where=where(path, lines.get(unknown[0])), hint=f"known: {', '.join(_KEYS)}")
+        raise UsageError(
+            f"unknown setting `{unknown[0]}`",
+            where=where(path, lines.get(unknown[0])),
+            hint=f"known: {', '.join(_KEYS)}",
+        )
     values: dict[str, Any] = {"path": path}
     if doc.get("policy_dir") is not None:
         if not isinstance(doc["policy_dir"], str) or not doc["policy_dir"]:

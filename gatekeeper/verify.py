@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 from gatekeeper.errors import InputFileError, PacketError, where
 
 if TYPE_CHECKING:
-    from jsonschema import Draft202012Validator
+    from jsonschema.protocols import Validator
 
     from gatekeeper.packet import Derived
 
@@ -44,7 +44,7 @@ def schema() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def _validator() -> Draft202012Validator:
+def _validator() -> Validator:
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(schema())
@@ -74,7 +74,9 @@ def json_path(parts: Iterable[object]) -> str:
 
 
 def validate_packet(obj: object, where_: str) -> dict[str, Any]:
-    """Return `obj` when it is a valid packet v1; else raise PacketError naming `where_` and the bad field's JSON path."""
+    """Return `obj` when it is a valid packet v1.
+
+    Else raise PacketError naming `where_` and the bad field's JSON path."""
     if _fast_check()(obj):
         return cast("dict[str, Any]", obj)
     from jsonschema.exceptions import best_match
@@ -122,7 +124,9 @@ def load_packet(path: Path) -> dict[str, Any]:
         obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise PacketError(
-            f"not valid JSON: {exc.msg}", where=where(path, exc.lineno), hint="a packet is JSON written by `gatekeeper packet`"
+            f"not valid JSON: {exc.msg}",
+            where=where(path, exc.lineno),
+            hint="a packet is JSON written by `gatekeeper packet`",
         ) from None
     except (ValueError, RecursionError) as exc:
         raise PacketError(
@@ -169,7 +173,9 @@ def _compare_files(claimed: list[dict[str, Any]], actual: list[dict[str, Any]]) 
         index, said = by_path[path]
         for key in FILE_FACTS:
             if said.get(key) != entry.get(key):
-                out.append(f"files[{index}].{key} ({path!r}): packet says {said.get(key)!r}, patch shows {entry.get(key)!r}")
+                out.append(
+                    f"files[{index}].{key} ({path!r}): packet says {said.get(key)!r}, patch shows {entry.get(key)!r}"
+                )
     for path, (index, _) in by_path.items():
         if path not in actual_paths:
             out.append(f"files[{index}]: the packet lists {path!r}, the patch does not change it")

@@ -143,7 +143,14 @@ def many_paths(count: int = 250) -> dict[str, Any]:
     return decision(
         outcome="review",
         reasons=[
-            {"policy": "core", "rule": "core.ci", "level": "review", "msg": "CI changed", "bucket": "ci", "paths": paths}
+            {
+                "policy": "core",
+                "rule": "core.ci",
+                "level": "review",
+                "msg": "CI changed",
+                "bucket": "ci",
+                "paths": paths,
+            }
         ],
     )
 

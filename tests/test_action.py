@@ -195,7 +195,16 @@ def test_read_inputs_splits_lists_and_parses_booleans() -> None:
     assert inputs.dry_run is True
     assert inputs.report_file == "gatekeeper-report.sarif"
     argv = gate_argv(inputs, Path("/t/d.json"), {})
-    assert argv[:8] == ["gate", "out/packet.json", "--patch", "out/patch.diff", "--format", "json", "--output", "/t/d.json"]
+    assert argv[:8] == [
+        "gate",
+        "out/packet.json",
+        "--patch",
+        "out/patch.diff",
+        "--format",
+        "json",
+        "--output",
+        "/t/d.json",
+    ]
     assert argv.count("--enable") == 3 and argv[-1] == "--dry-run"
 
 
@@ -275,7 +284,7 @@ def test_action_reports_a_bad_input_as_an_error(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def change(tmp_path: Path) -> "Change":
+def change(tmp_path: Path) -> Change:
     return Change(tmp_path)
 
 
@@ -359,7 +368,9 @@ def test_deny_when_the_patch_is_not_the_one_the_packet_describes(change: Change,
     honest = change.patch(SRC_CHANGE)
     packet = change.packet(honest)
     swapped = change.patch(CI_CHANGE)  # the packet claims a harmless change; the patch touches CI
-    run = run_action({"packet": str(packet), "patch": str(swapped), "policy": str(POLICY_DIR)}, change.workdir, tmp_path)
+    run = run_action(
+        {"packet": str(packet), "patch": str(swapped), "policy": str(POLICY_DIR)}, change.workdir, tmp_path
+    )
     assert run.exit_code == 1, run.stdout + run.stderr
     assert run.outputs["outcome"] == "deny"
     errors = [(props, message) for kind, props, message in parse_annotations(run.stdout) if kind == "error"]

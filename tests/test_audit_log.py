@@ -87,7 +87,9 @@ def test_concurrent_cli_style_subprocesses_append_many(tmp_path: Path) -> None:
         "from test_audit_log import decision; from gatekeeper.audit.log import append_decision\n"
         "for i in range(10): append_decision(Path(sys.argv[1]), decision(int(sys.argv[2]) * 100 + i))"
     )
-    procs = [subprocess.Popen([sys.executable, "-c", code, str(log), str(n), str(Path(__file__).parent)]) for n in range(8)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(log), str(n), str(Path(__file__).parent)]) for n in range(8)
+    ]
     assert [p.wait(timeout=60) for p in procs] == [0] * 8
     assert len(_lines(log)) == 80
     assert verify_log(log).ok
@@ -123,8 +125,12 @@ def test_eight_real_gates_logging_at_once(tmp_path: Path, git_repo) -> None:
     git_repo.write("src/app.py", "print('hello')\n")
     patch = git_repo.save_patch(tmp_path / "change.diff")
     packet = tmp_path / "packet.json"
-    made = subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet), "--run-id", "r8"],
-                          capture_output=True, text=True, timeout=120)
+    made = subprocess.run(
+        [sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet), "--run-id", "r8"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert made.returncode == 0, made.stderr
     log = tmp_path / "shared" / "decisions.jsonl"
     gates = [subprocess.Popen([sys.executable, "-m", "gatekeeper", "gate", str(packet), "--patch", str(patch),

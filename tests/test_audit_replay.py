@@ -84,8 +84,16 @@ def scene(tmp_path: Path) -> dict:
     first = append_decision(log, decision)
     append_decision(log, decision)  # a second, later record: replay must pick the one asked for
     new_commit = relax_core(policy_repo)
-    return {"log": log, "record": first, "packet": packet_path, "patch": patch, "policies": policy_repo.root / "policies",
-            "old": old_commit, "new": new_commit, "repo": policy_repo}
+    return {
+        "log": log,
+        "record": first,
+        "packet": packet_path,
+        "patch": patch,
+        "policies": policy_repo.root / "policies",
+        "old": old_commit,
+        "new": new_commit,
+        "repo": policy_repo,
+    }
 
 
 def test_replay_reproduces_the_old_decision_and_shows_today_differs(scene: dict) -> None:

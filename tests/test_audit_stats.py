@@ -18,7 +18,7 @@ from gatekeeper.errors import UsageError
 
 RULES = {"core.ci": ("core", "review"), "core.iac": ("core", "review"), "deps.lockfile": ("deps", "review"),
          "size.big": ("size", "warn"), "gatekeeper.integrity": ("gatekeeper", "deny")}
-START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.timezone.utc)  # a Monday: ISO week 2026-W10
+START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)  # a Monday: ISO week 2026-W10
 
 
 def make_decision(n: int, fired: list[str]) -> dict:

@@ -67,7 +67,12 @@ def test_paths_from_stdin_as_json_in_input_order() -> None:
         ".github/workflows/ci.yml", "src/k8sclient.go", "Jenkinsfile", "package-lock.json", ".circleci/config.yml",
     ]
     first = doc["files"][0]
-    assert (first["bucket"], first["rule"], first["status"], first["old_path"]) == ("ci", "ci.github-actions", "modified", None)
+    assert (first["bucket"], first["rule"], first["status"], first["old_path"]) == (
+        "ci",
+        "ci.github-actions",
+        "modified",
+        None,
+    )
     lock = doc["files"][3]
     assert (lock["ecosystem"], lock["tags"]) == ("npm", ["lockfile"])
     assert len(doc["rules_digest"]) == 64
@@ -109,9 +114,17 @@ def test_patch_mode_with_a_real_git_patch(git_repo, tmp_path: Path) -> None:  # 
     assert (moved["status"], moved["old_path"], moved["bucket"], moved["rule"]) == (
         "renamed", ".github/workflows/ci.yml", "ci", "ci.github-actions"
     )
-    assert (by_path["main.tf"]["bucket"], by_path["main.tf"]["additions"], by_path["main.tf"]["deletions"]) == ("iac", 1, 1)
+    assert (by_path["main.tf"]["bucket"], by_path["main.tf"]["additions"], by_path["main.tf"]["deletions"]) == (
+        "iac",
+        1,
+        1,
+    )
     assert (by_path["src/app.go"]["bucket"], by_path["src/app.go"]["additions"]) == ("src", 2)
-    assert (by_path["go.sum"]["bucket"], by_path["go.sum"]["status"], by_path["go.sum"]["ecosystem"]) == ("deps", "added", "go")
+    assert (by_path["go.sum"]["bucket"], by_path["go.sum"]["status"], by_path["go.sum"]["ecosystem"]) == (
+        "deps",
+        "added",
+        "go",
+    )
 
     text = ok(run(str(patch)))
     header = text.splitlines()[0].split()
@@ -200,7 +213,10 @@ def test_path_list_fast_path_equals_the_general_pipeline() -> None:
     from gatekeeper.classify.pathlist import as_changes, classify_paths, read_paths
 
     rules = load_rules(POLICY)
-    data = b"a/b.go\n.github/workflows/x.yml\r\nAGENTS.md\n../x\nyarn.lock\n\nsrc/caf\xe9.go\n./docs/ci.md\npolicies/x.rego\n"
+    data = (
+        b"a/b.go\n.github/workflows/x.yml\r\nAGENTS.md\n../x\nyarn.lock\n"
+        b"\nsrc/caf\xe9.go\n./docs/ci.md\npolicies/x.rego\n"
+    )
     listed = read_paths(io.BytesIO(data))
     matches = classify_paths(listed, rules)
     files = classify_changes(as_changes(listed), rules)

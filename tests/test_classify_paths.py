@@ -600,7 +600,9 @@ def test_deletion_is_classified_by_the_deleted_path(rules: RuleSet) -> None:
         (".github/workflows/x.yml", "../../src/a.yml", "ci", "ci.github-actions"),  # the link itself is CI
     ],
 )
-def test_symlinks_are_classified_by_their_target_too(rules: RuleSet, link: str, target: str, bucket: str, rule: str) -> None:
+def test_symlinks_are_classified_by_their_target_too(
+    rules: RuleSet, link: str, target: str, bucket: str, rule: str
+) -> None:
     cf = classify_change(change(link, "added", new_mode="120000", symlink_target=target), rules)
     assert (cf.bucket, cf.rule) == (bucket, rule)
     assert "symlink" in cf.tags
@@ -650,7 +652,12 @@ def test_classify_changes_keeps_order_and_to_dict_carries_everything(rules: Rule
     files = classify_changes(iter(changes), rules)
     assert [f.change.path for f in files] == ["b/go.sum", "a/main.go", ".travis.yml"]
     entry = files[0].to_dict()
-    assert (entry["bucket"], entry["rule"], entry["ecosystem"], entry["tags"]) == ("deps", "deps.go.lockfile", "go", ["lockfile"])
+    assert (entry["bucket"], entry["rule"], entry["ecosystem"], entry["tags"]) == (
+        "deps",
+        "deps.go.lockfile",
+        "go",
+        ["lockfile"],
+    )
 
 
 # -- real patches from git, through the diff parser ------------------------------------------------
@@ -678,7 +685,11 @@ def test_real_patch_renames_and_symlinks(git_repo, tmp_path: Path, rules: RuleSe
     assert (files["src/ci-link"].bucket, files["src/ci-link"].tags) == ("ci", ("symlink",))
     assert files["src/wf.yml"].bucket == "src"
     assert (files["tools/run.sh"].bucket, files["tools/run.sh"].tags) == ("src", ("executable",))
-    assert (files["yarn.lock"].bucket, files["yarn.lock"].ecosystem, files["yarn.lock"].tags) == ("deps", "npm", ("lockfile",))
+    assert (files["yarn.lock"].bucket, files["yarn.lock"].ecosystem, files["yarn.lock"].tags) == (
+        "deps",
+        "npm",
+        ("lockfile",),
+    )
 
 
 def test_real_patch_deleted_and_retyped_links_into_ci(git_repo, tmp_path: Path, rules: RuleSet) -> None:  # type: ignore[no-untyped-def]

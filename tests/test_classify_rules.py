@@ -460,15 +460,24 @@ def test_overlay_replaces_in_place_inserts_and_removes(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("rules:\n  - id: x\n    bucket: ci\n    description: d\n    before: nope\n    match: [a]\n", "no rule with id 'nope'"),
+        (
+            "rules:\n  - id: x\n    bucket: ci\n    description: d\n    before: nope\n    match: [a]\n",
+            "no rule with id 'nope'",
+        ),
         (
             "rules:\n  - id: ci.github\n    bucket: ci\n    description: d\n    after: iac.docker\n    match: [a]\n",
             "cannot also move",
         ),
-        ("rules:\n  - id: x\n    bucket: ci\n    description: d\n    before: a\n    after: b\n    match: [a]\n", "not both"),
+        (
+            "rules:\n  - id: x\n    bucket: ci\n    description: d\n    before: a\n    after: b\n    match: [a]\n",
+            "not both",
+        ),
         ("remove: [nope]\n", "no such rule"),
         ("remove: [src.default]\n", "catch-all"),
-        ("tag_rules:\n  - id: ci.github\n    tags: [guardrail]\n    description: d\n    match: [a]\n", "is a bucket rule"),
+        (
+            "tag_rules:\n  - id: ci.github\n    tags: [guardrail]\n    description: d\n    match: [a]\n",
+            "is a bucket rule",
+        ),
     ],
 )
 def test_bad_overlays(tmp_path: Path, text: str, message: str) -> None:
@@ -506,7 +515,10 @@ def test_index_agrees_with_plain_regexes_on_every_glob_shape() -> None:
         parts = _PARTS if n % 2 else _PARTS[:4]  # half the paths walk a/b/c/d, where the anchored globs live
         path = "/".join([*(rng.choice(parts) for _ in range(rng.randint(0, 6))), rng.choice(_FILES)])
         expected = sum(1 << i for i, rx in enumerate(regexes) if rx.fullmatch(path))
-        assert index.mask(path) == expected, (path, [p for i, p in enumerate(_SHAPES) if (index.mask(path) ^ expected) >> i & 1])
+        assert index.mask(path) == expected, (
+            path,
+            [p for i, p in enumerate(_SHAPES) if (index.mask(path) ^ expected) >> i & 1],
+        )
 
 
 def test_very_deep_paths_do_not_recurse(tmp_path: Path) -> None:

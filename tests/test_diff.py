@@ -145,7 +145,10 @@ def test_type_changes_and_symlinks(git_repo: GitRepo) -> None:
     assert changes["link-to-file"].old_symlink_target == "target-a"
     assert changes["link-to-file"].symlink_target is None
     assert changes["link-moves"].status == "modified"
-    assert (changes["link-moves"].old_symlink_target, changes["link-moves"].symlink_target) == ("old/target", "new/target")
+    assert (changes["link-moves"].old_symlink_target, changes["link-moves"].symlink_target) == (
+        "old/target",
+        "new/target",
+    )
     assert changes["link-gone"].status == "deleted" and changes["link-gone"].old_symlink_target == "x"
     assert changes["link-new"].symlink_target == "some where"
 
@@ -201,7 +204,10 @@ def test_binary_without_binary_flag(git_repo: GitRepo) -> None:
     patch = git_repo.git("diff", "--cached")
     assert b"Binary files" in patch
     changes = parse_bytes(patch)
-    assert [(c.path, c.status, c.binary) for c in changes] == [("a.bin", "modified", True), ("sp ace.bin", "added", True)]
+    assert [(c.path, c.status, c.binary) for c in changes] == [
+        ("a.bin", "modified", True),
+        ("sp ace.bin", "added", True),
+    ]
 
 
 def test_no_newline_crlf_and_header_lookalikes(git_repo: GitRepo) -> None:
@@ -472,4 +478,9 @@ def test_file_becomes_submodule(git_repo: GitRepo) -> None:
     (git_repo.root / "dep").unlink()
     _subrepo(git_repo, "dep")
     (change,) = assert_matches_git(git_repo)
-    assert (change.status, change.old_mode, change.new_mode, change.submodule) == ("type_changed", "100644", "160000", True)
+    assert (change.status, change.old_mode, change.new_mode, change.submodule) == (
+        "type_changed",
+        "100644",
+        "160000",
+        True,
+    )

@@ -89,7 +89,9 @@ def damaged(draw: st.DrawFn) -> bytes:
             elif kind == "dup":
                 lines.insert(at, lines[at])
             elif kind == "insert":
-                lines.insert(at, draw(st.sampled_from([b"\n", b"@@ -1 +1 @@\n", b"diff --git a/x b/x\n", b"+\n", b"\\ x\n"])))
+                lines.insert(
+                    at, draw(st.sampled_from([b"\n", b"@@ -1 +1 @@\n", b"diff --git a/x b/x\n", b"+\n", b"\\ x\n"]))
+                )
             elif at + 1 < len(lines):
                 lines[at], lines[at + 1] = lines[at + 1], lines[at]
             data = b"".join(lines)

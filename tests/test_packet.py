@@ -116,7 +116,9 @@ def test_cli_prints_packet_json(patch: Path, bundle: Path, capsys: pytest.Captur
     assert out.isascii()
 
 
-def test_cli_writes_packet_atomically(patch: Path, bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_writes_packet_atomically(
+    patch: Path, bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_file = tmp_path / "out" / "packet.json"
     code, out, _ = _run(capsys, "packet", patch, "--policy", bundle, "--out", out_file, "--model-reported", "m2")
     assert code == 0
@@ -135,12 +137,18 @@ def test_cli_text_summary(patch: Path, bundle: Path, capsys: pytest.CaptureFixtu
     assert "renamed" in out and "old.txt -> new.txt" in out and "\\udcff" in out
 
 
-def test_cli_refuses_unsafe_and_writes_nothing(git_repo: GitRepo, tmp_path: Path, bundle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_refuses_unsafe_and_writes_nothing(
+    git_repo: GitRepo, tmp_path: Path, bundle: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     git_repo.write("a.txt", "1\n")
     git_repo.commit()
     git_repo.write("a.txt", "2\n")
     bad = tmp_path / "bad.diff"
-    bad.write_bytes(git_repo.staged_patch().replace(b"a/a.txt", b"a/../../etc/cron.d/x").replace(b"b/a.txt", b"b/../../etc/cron.d/x"))
+    bad.write_bytes(
+        git_repo.staged_patch()
+        .replace(b"a/a.txt", b"a/../../etc/cron.d/x")
+        .replace(b"b/a.txt", b"b/../../etc/cron.d/x")
+    )
     out_file = tmp_path / "packet.json"
     code, out, err = _run(capsys, "packet", bad, "--policy", bundle, "--out", out_file)
     assert code == 2 and out == ""
@@ -155,7 +163,9 @@ def test_cli_refuses_unsafe_and_writes_nothing(git_repo: GitRepo, tmp_path: Path
         (b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n", ":6: the patch ends inside a hunk"),
     ],
 )
-def test_cli_malformed_patch(tmp_path: Path, bundle: Path, capsys: pytest.CaptureFixture[str], content: bytes, expected: str) -> None:
+def test_cli_malformed_patch(
+    tmp_path: Path, bundle: Path, capsys: pytest.CaptureFixture[str], content: bytes, expected: str
+) -> None:
     bad = tmp_path / "bad.diff"
     bad.write_bytes(content)
     code, out, err = _run(capsys, "packet", bad, "--policy", bundle, "--out", tmp_path / "p.json")

@@ -50,16 +50,26 @@ def commit(repo: GitRepo, message: str, author: str) -> str:
 def history_repo(git_repo: GitRepo) -> tuple[GitRepo, list[str]]:
     repo = git_repo
     repo.write("policies/.manifest", manifest("1", {"core": True}))
-    repo.write("policies/classification.yaml", rules(("ci.github", ".github/workflows/**", "ci"), ("src.any", "**", "src")))
+    repo.write(
+        "policies/classification.yaml", rules(("ci.github", ".github/workflows/**", "ci"), ("src.any", "**", "src"))
+    )
     repo.write("policies/core/policy.rego", rego("core", "1.0.0", rules=("core.ci",)))
     repo.write("policies/lib/results.rego", "package gatekeeper.lib\n")
     first = commit(repo, "Add the core policy", "Alice <alice@example.invalid>")
     repo.write("README.md", "not part of the bundle\n")
     commit(repo, "Docs only", "Bob <bob@example.invalid>")
     repo.write("policies/.manifest", manifest("2", {"core": True}))
-    repo.write("policies/classification.yaml", rules(
-        ("ci.github", ".github/workflows/*.yml", "ci"), ("ci.gitlab", ".gitlab-ci.yml", "ci"), ("src.any", "**", "src")))
-    repo.write("policies/core/policy.rego", rego("core", "1.1.0", "review contains 1 if false", rules=("core.ci", "core.iac")))
+    repo.write(
+        "policies/classification.yaml",
+        rules(
+            ("ci.github", ".github/workflows/*.yml", "ci"),
+            ("ci.gitlab", ".gitlab-ci.yml", "ci"),
+            ("src.any", "**", "src"),
+        ),
+    )
+    repo.write(
+        "policies/core/policy.rego", rego("core", "1.1.0", "review contains 1 if false", rules=("core.ci", "core.iac"))
+    )
     second = commit(repo, "Tighten CI rules\n\nTicket SEC-42.", "Carol <carol@example.invalid>")
     repo.write("policies/.manifest", manifest("3", {"core": True, "deps": False}))
     repo.write("policies/deps/policy.rego", rego("deps", "0.1.0"))
@@ -118,7 +128,11 @@ def test_history_cli_text_and_json(history_repo: tuple[GitRepo, list[str]], caps
     assert main(["policy", "history", "--policy", bundle]) == 0
     text = capsys.readouterr().out
     assert f"commit {commits[3]}" in text and "version  core: 1.0.0 -> 1.1.0" in text
-    assert "rules    added: ci.gitlab" in text and "findings core: +core.iac" in text and "rules    changed: ci.github" in text
+    assert (
+        "rules    added: ci.gitlab" in text
+        and "findings core: +core.iac" in text
+        and "rules    changed: ci.github" in text
+    )
     assert "Docs only" not in text
     assert main(["policy", "history", "--policy", bundle, "--format", "json", "-n", "3"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -151,7 +165,9 @@ def test_policy_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     (bundle / "core").mkdir(parents=True)
     (bundle / "extra").mkdir()
     (bundle / ".manifest").write_text(manifest("7", {"core": True, "extra": False}))
-    (bundle / "classification.yaml").write_text(rules(("ci.github", ".github/workflows/**", "ci"), ("src.any", "**", "src")))
+    (bundle / "classification.yaml").write_text(
+        rules(("ci.github", ".github/workflows/**", "ci"), ("src.any", "**", "src"))
+    )
     (bundle / "core" / "policy.rego").write_text(rego("core", "1.2.0", rules=("core.ci",)))
     (bundle / "extra" / "policy.rego").write_text(rego("extra", "0.3.0", rules=("extra.thing",)))
     assert main(["policy", "list", "--policy", str(bundle)]) == 0

@@ -41,7 +41,9 @@ def test_review_table_and_collapsed_paths() -> None:
         ["**warn**", "size", "<code>size.lines</code>"],
     ]
     assert [row[4] for row in rows] == ["3", "1", "\u2013"]
-    assert "<details>\n<summary><code>core.ci</code>: 3 files</summary>\n\n- <code>.github/workflows/ci.yml</code>" in text
+    assert (
+        "<details>\n<summary><code>core.ci</code>: 3 files</summary>\n\n- <code>.github/workflows/ci.yml</code>" in text
+    )
     assert text.count("<details>") == text.count("</details>") == 2
 
 

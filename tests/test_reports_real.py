@@ -57,7 +57,17 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo.write(os.fsencode(NOT_UTF8), "on: push\n")
     repo.save_patch(ws / "bytes.diff")
     subprocess.run(
-        [sys.executable, "-m", "gatekeeper", "packet", "review.diff", "--out", "review.json", "--policy", str(POLICY_DIR)],
+        [
+            sys.executable,
+            "-m",
+            "gatekeeper",
+            "packet",
+            "review.diff",
+            "--out",
+            "review.json",
+            "--policy",
+            str(POLICY_DIR),
+        ],
         cwd=ws,
         check=True,
         capture_output=True,

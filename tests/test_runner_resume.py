@@ -13,11 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from gitrepo import GitRepo
 
 from gatekeeper.errors import InputFileError, RunError
-
 from gatekeeper.runner import checkpoint, rundir, state, workspace
 
 RULES = """version: 1
@@ -113,7 +111,9 @@ def test_sigkill_mid_generator_then_resume(tmp_path: Path) -> None:
     assert "GIT binary patch" in patch
     packet = json.loads(Path(summary["packet"]).read_text())
     assert packet["generator"]["exit_code"] == 0
-    assert [c["seq"] for c in packet["checkpoints"]] == [c["seq"] for c in json.loads(run.state.read_text())["checkpoints"]]
+    assert [c["seq"] for c in packet["checkpoints"]] == [
+        c["seq"] for c in json.loads(run.state.read_text())["checkpoints"]
+    ]
     assert json.loads(run.state.read_text())["stage"] == "done"
     again = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out", str(out)],
                            capture_output=True, text=True, timeout=60)

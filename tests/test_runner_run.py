@@ -10,12 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
-
 from gitrepo import GitRepo
 
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner import rundir
-
 
 RULES = """version: 1
 rules:
@@ -70,7 +68,9 @@ def packet_of(summary: dict) -> dict:
 
 
 def test_model_requested_and_reported(tmp_path: Path) -> None:
-    script = 'echo "{\\"model\\": \\"served-model-7\\"}" > "$GATEKEEPER_MODEL_REPORT"; echo "$GATEKEEPER_MODEL" > asked.txt'
+    script = (
+        'echo "{\\"model\\": \\"served-model-7\\"}" > "$GATEKEEPER_MODEL_REPORT"; echo "$GATEKEEPER_MODEL" > asked.txt'
+    )
     code, summary, _ = run_json(tmp_path, "--model", "requested-model", "--", "sh", "-c", script)
     assert code == 0
     packet = packet_of(summary)
@@ -91,7 +91,9 @@ def test_model_not_reported_is_null(tmp_path: Path) -> None:
 
 
 def test_unusable_model_report_is_ignored_with_a_warning(tmp_path: Path) -> None:
-    code, summary, stderr = run_json(tmp_path, "--model", "m", "--", "sh", "-c", 'echo "not json" > "$GATEKEEPER_MODEL_REPORT"')
+    code, summary, stderr = run_json(
+        tmp_path, "--model", "m", "--", "sh", "-c", 'echo "not json" > "$GATEKEEPER_MODEL_REPORT"'
+    )
     assert code == 0
     assert packet_of(summary)["model"]["reported"] is None
     assert any("model report" in w for w in summary["warnings"]) and "warning" in stderr
@@ -100,7 +102,13 @@ def test_unusable_model_report_is_ignored_with_a_warning(tmp_path: Path) -> None
 def test_timeout_kills_the_whole_group_and_keeps_the_work(tmp_path: Path) -> None:
     began = time.monotonic()
     code, summary, _ = run_json(
-        tmp_path, "--timeout", "1", "--", "sh", "-c", "echo partial > partial.txt; sleep 61.5 & sleep 61.5; echo late > late.txt"
+        tmp_path,
+        "--timeout",
+        "1",
+        "--",
+        "sh",
+        "-c",
+        "echo partial > partial.txt; sleep 61.5 & sleep 61.5; echo late > late.txt",
     )
     assert time.monotonic() - began < 20
     assert code == 1

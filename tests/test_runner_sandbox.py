@@ -12,7 +12,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from gitrepo import GitRepo
 
 from gatekeeper.runner import egress
@@ -231,7 +230,10 @@ def test_probe_on_the_host_sees_a_way_out_or_says_denied_truthfully() -> None:
 
 
 def test_probe_in_a_fresh_namespace_says_denied() -> None:
-    code = "from gatekeeper.runner import egress; import json; egress.bring_loopback_up(); print(json.dumps(egress.probe()))"
+    code = (
+        "from gatekeeper.runner import egress; import json; "
+        "egress.bring_loopback_up(); print(json.dumps(egress.probe()))"
+    )
     user = [] if os.geteuid() == 0 else ["--map-root-user"]
     done = subprocess.run(["unshare", "--net", *user, "--", sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=30, cwd=Path(__file__).resolve().parent.parent)

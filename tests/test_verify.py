@@ -46,7 +46,9 @@ def _verify(capsys: pytest.CaptureFixture[str], packet_file: Path, patch: Path, 
     return code, out, err
 
 
-def test_verify_agrees(packet: dict[str, Any], patch: Path, bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_agrees(
+    packet: dict[str, Any], patch: Path, bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "packet.json"
     write_packet(target, packet)
     code, out, err = _verify(capsys, target, patch, bundle)
@@ -54,7 +56,9 @@ def test_verify_agrees(packet: dict[str, Any], patch: Path, bundle: Path, tmp_pa
     assert "matches" in out and packet["diff"]["sha256"] in out
 
 
-def test_verify_lists_every_difference(packet: dict[str, Any], patch: Path, bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_lists_every_difference(
+    packet: dict[str, Any], patch: Path, bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     packet["files"][0]["bucket"] = "src"  # the workflow file, claimed harmless
     packet["files"][2]["additions"] = 1
     packet["diff"]["additions"] = 3
@@ -70,7 +74,9 @@ def test_verify_lists_every_difference(packet: dict[str, Any], patch: Path, bund
     assert "(4 differences, listed above)" in err and "Traceback" not in err
 
 
-def test_verify_other_patch(packet: dict[str, Any], patch: Path, bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_other_patch(
+    packet: dict[str, Any], patch: Path, bundle: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "packet.json"
     write_packet(target, packet)
     edited = tmp_path / "edited.diff"
@@ -112,12 +118,27 @@ def test_non_utf8_path_round_trips(packet: dict[str, Any], tmp_path: Path) -> No
         (lambda p: p["files"][1].update(status="bogus"), "packet.json: files[1].status: 'bogus' is not one of ["),
         (lambda p: p["sandbox"].update(network="open"), "packet.json: sandbox.network: 'open' is not one of ["),
         (lambda p: p.update(schema_version=2), "packet.json: schema_version: 1 was expected"),
-        (lambda p: p.update(runid="x"), "packet.json: $: Additional properties are not allowed ('runid' was unexpected)"),
-        (lambda p: p["diff"].update(bytes=2**60), "packet.json: diff.bytes: 1152921504606846976 is greater than the maximum"),
-        (lambda p: p.update(created_at="2026-01-01T00:00:00Z"), "packet.json: created_at: '2026-01-01T00:00:00Z' does not match"),
+        (
+            lambda p: p.update(runid="x"),
+            "packet.json: $: Additional properties are not allowed ('runid' was unexpected)",
+        ),
+        (
+            lambda p: p["diff"].update(bytes=2**60),
+            "packet.json: diff.bytes: 1152921504606846976 is greater than the maximum",
+        ),
+        (
+            lambda p: p.update(created_at="2026-01-01T00:00:00Z"),
+            "packet.json: created_at: '2026-01-01T00:00:00Z' does not match",
+        ),
         (lambda p: p["diff"].pop("sha256"), "packet.json: diff: 'sha256' is a required property"),
-        (lambda p: p["blast_radius"]["ci"].update(files=-1), "packet.json: blast_radius.ci.files: -1 is less than the minimum"),
-        (lambda p: p["sandbox"].update(env_passed=["TOKEN=abc"]), "packet.json: sandbox.env_passed[0]: 'TOKEN=abc' does not match"),
+        (
+            lambda p: p["blast_radius"]["ci"].update(files=-1),
+            "packet.json: blast_radius.ci.files: -1 is less than the minimum",
+        ),
+        (
+            lambda p: p["sandbox"].update(env_passed=["TOKEN=abc"]),
+            "packet.json: sandbox.env_passed[0]: 'TOKEN=abc' does not match",
+        ),
     ],
 )
 def test_schema_errors_name_the_field(packet: dict[str, Any], tmp_path: Path, edit: Any, message: str) -> None:
@@ -148,7 +169,9 @@ def test_unreadable_packets(tmp_path: Path, content: bytes, message: str) -> Non
     assert message in str(info.value)
 
 
-def test_missing_packet_and_cli_exit(tmp_path: Path, patch: Path, bundle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_packet_and_cli_exit(
+    tmp_path: Path, patch: Path, bundle: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(InputFileError):
         load_packet(tmp_path / "nope.json")
     code, out, err = _verify(capsys, tmp_path / "nope.json", patch, bundle)

@@ -32,7 +32,9 @@ def _run(repo: Path, args: tuple[str, ...]) -> subprocess.CompletedProcess[bytes
     try:
         return subprocess.run([*_GIT, *args], cwd=repo, env=env, capture_output=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise AuditError(f"cannot run git: {exc}", where=str(repo), hint="check git is installed and the folder exists") from exc
+        raise AuditError(
+            f"cannot run git: {exc}", where=str(repo), hint="check git is installed and the folder exists"
+        ) from exc
 
 
 def git(repo: Path, *args: str, check: bool = True) -> bytes:

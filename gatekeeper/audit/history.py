@@ -140,7 +140,9 @@ def _default_changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str
         return {n: (v or {}).get("default") if isinstance(v, dict) else None for n, v in policies.items()}
 
     before, after = defaults(old), defaults(new)
-    return [(n, before.get(n), after.get(n)) for n in sorted(before.keys() | after.keys()) if before.get(n) != after.get(n)]
+    return [
+        (n, before.get(n), after.get(n)) for n in sorted(before.keys() | after.keys()) if before.get(n) != after.get(n)
+    ]
 
 
 def rule_index(data: bytes | None) -> dict[str, list[tuple[str, Any]]]:
@@ -168,7 +170,9 @@ def _rules_at(loc: Location, commit: str | None) -> dict[str, list[tuple[str, An
         return {}
     sections = rule_index(_at(loc, commit, RULES_FILE))
     listing = git(loc.repo, "ls-tree", "-z", "--name-only", commit, "--", loc.join(OVERLAY_DIR) + "/")
-    for path in sorted(p for p in listing.decode("utf-8", "surrogateescape").split("\0") if p.endswith((".yaml", ".yml"))):
+    for path in sorted(
+        p for p in listing.decode("utf-8", "surrogateescape").split("\0") if p.endswith((".yaml", ".yml"))
+    ):
         data = show(loc, commit, path)
         for section, items in rule_index(data).items():
             current = sections.setdefault(section, [])
@@ -230,8 +234,8 @@ def render_text(changes: list[Change]) -> str:
         for name, added, removed in change.policy_rules:
             parts = [f"+{r}" for r in added] + [f"-{r}" for r in removed]
             out.append(f"  findings {name}: {' '.join(parts)}")
-        for name, before, after in change.defaults:
-            out.append(f"  default  {name}: {_on(before)} -> {_on(after)}")
+        for name, was_on, is_on in change.defaults:
+            out.append(f"  default  {name}: {_on(was_on)} -> {_on(is_on)}")
         rules = change.rules
         for label, ids in (("added", rules.added), ("removed", rules.removed), ("changed", rules.changed)):
             if ids:

@@ -82,7 +82,9 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
             hint="this is a bug in the caller: pass the Decision dict the gate returns",
         ) from exc
     if outcome not in OUTCOMES:
-        raise AuditError(f"decision cannot be logged: unknown outcome {outcome!r}", hint=f"one of {', '.join(OUTCOMES)}")
+        raise AuditError(
+            f"decision cannot be logged: unknown outcome {outcome!r}", hint=f"one of {', '.join(OUTCOMES)}"
+        )
     record["hash"] = record_hash(record)
     return record
 

@@ -30,5 +30,5 @@ def render_text(listing: dict[str, Any]) -> str:
         for p in listing["policies"]
     ]
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    lines = ["  ".join([*(c.ljust(w) for c, w in zip(r[:3], widths)), r[3]]).rstrip() for r in rows]
+    lines = ["  ".join([*(c.ljust(w) for c, w in zip(r[:3], widths, strict=True)), r[3]]).rstrip() for r in rows]
     return "\n".join([head, *lines])

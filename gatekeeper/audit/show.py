@@ -27,9 +27,9 @@ def render_table(entries: Sequence[Entry]) -> str:
     """One row per decision; the findings of each decision on indented lines below it."""
     rows = [_row(e.record) for e in entries]
     widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(COLUMNS)]
-    out = ["  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths)).rstrip()]
-    for entry, row in zip(entries, rows):
-        out.append("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip())
+    out = ["  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths, strict=True)).rstrip()]
+    for entry, row in zip(entries, rows, strict=True):
+        out.append("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
         for finding in entry.record.get("findings") or []:
             out.append("    " + _finding(finding))
     if not rows:

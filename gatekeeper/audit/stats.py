@@ -18,13 +18,13 @@ def parse_since(text: str) -> dt.datetime:
         value = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError as exc:
         raise UsageError(f"--since: not a date: {text!r}", hint="use YYYY-MM-DD or an RFC 3339 time") from exc
-    return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
 def record_time(entry: Entry) -> dt.datetime:
     """When the record was appended, as an aware UTC datetime."""
     value = dt.datetime.fromisoformat(str(entry.record["time"]).replace("Z", "+00:00"))
-    return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
 def compute(entries: Sequence[Entry], since: dt.datetime | None = None) -> dict[str, Any]:
@@ -92,7 +92,9 @@ def render_text(stats: dict[str, Any]) -> str:
     since = f" since {stats['since']}" if stats["since"] else ""
     out = [f"{total} decisions{since} ({stats['dry_run']} dry runs); sent to a human (review): "
            f"{stats['outcomes']['review']} = {_pct(stats['human_share'])}"]
-    out.append("outcomes: " + ", ".join(f"{o} {n} ({_pct(n / total if total else 0)})" for o, n in stats["outcomes"].items()))
+    out.append(
+        "outcomes: " + ", ".join(f"{o} {n} ({_pct(n / total if total else 0)})" for o, n in stats["outcomes"].items())
+    )
     out += ["", _table(("policy", "decisions", "share", "deny", "review", "warn"),
                        [(n, p["decisions"], _pct(p["share"]), p["deny"], p["review"], p["warn"])
                         for n, p in stats["policies"].items()])]
@@ -112,5 +114,5 @@ def _pct(share: float) -> str:
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     cells = [[str(c) for c in header]] + [[str(c) for c in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=False)).rstrip() for row in cells]
     return "\n".join(lines if rows else lines + ["(none)"])

@@ -101,7 +101,9 @@ def _read_head(path: Path, *, required: bool) -> _Head | None:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         if required:
-            raise AuditError("head file not found", where=str(path), hint="name the copy you kept of LOG.head")
+            raise AuditError(
+                "head file not found", where=str(path), hint="name the copy you kept of LOG.head"
+            ) from None
         return None
     except OSError as exc:
         raise AuditError(f"cannot read the head file: {exc.strerror}", where=str(path)) from exc
@@ -149,7 +151,9 @@ class _Walk:
         rest = [other for other in self.lines[index + 1:] if other.sound]
         if rest:
             return self._follows_state(rest[0])
-        return bool(self.accepted) and self.head is not None and (self.head.seq, self.head.hash) == (self.seq, self.hash)
+        return (
+            bool(self.accepted) and self.head is not None and (self.head.seq, self.head.hash) == (self.seq, self.hash)
+        )
 
     def _unsound(self, index: int, line: _Line) -> Problem:
         # A broken line that the chain simply steps over was put there; one the chain needs was edited.
@@ -184,7 +188,9 @@ class _Walk:
                 return Problem(before.number, "altered",
                                f"line {before.number}: altered: record seq {before.seq} was rewritten "
                                f"(line {line.number}'s prev does not match its hash)")
-            return Problem(line.number, "altered", f"line {line.number}: altered: the first record's prev is not the chain's start")
+            return Problem(
+                line.number, "altered", f"line {line.number}: altered: the first record's prev is not the chain's start"
+            )
         if line.seq > expected:
             later = next((o for o in self.lines[index + 1:] if o.seq == expected), None)
             if later is not None:
@@ -192,7 +198,9 @@ class _Walk:
                                f"line {line.number}: reordered: holds seq {line.seq} where seq {expected} belongs "
                                f"(seq {expected} is on line {later.number})")
             missing = f"seq {expected}" if line.seq == expected + 1 else f"seqs {expected}..{line.seq - 1}"
-            return Problem(line.number, "removed", f"line {line.number}: removed: record {missing} missing before this line")
+            return Problem(
+                line.number, "removed", f"line {line.number}: removed: record {missing} missing before this line"
+            )
         return Problem(line.number, "reordered",
                        f"line {line.number}: reordered: seq {line.seq} comes after seq {self.seq}")
 

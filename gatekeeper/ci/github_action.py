@@ -116,8 +116,7 @@ def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = 
         decision_file = Path(tmp) / "decision.json"
         done = subprocess.run(
             [python, "-m", "gatekeeper", *gate_argv(inputs, decision_file, env)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             encoding="utf-8",
             errors="replace",  # what the gate says is shown, never a reason for this step to crash
             env=dict(env),

@@ -107,7 +107,10 @@ def _classify_sides(change: FileChange, rules: RuleSet) -> ClassifiedFile:
     sides: list[Match] = []
     if change.old_path is not None and change.old_path != change.path:
         sides.append(rules.match(change.old_path))
-    for link, target in ((change.path, change.symlink_target), (change.old_path or change.path, change.old_symlink_target)):
+    for link, target in (
+        (change.path, change.symlink_target),
+        (change.old_path or change.path, change.old_symlink_target),
+    ):
         if target is not None:
             sides.extend(_link_sides(link, target, rules))
     if change.submodule or "160000" in (change.old_mode, change.new_mode):
@@ -124,7 +127,9 @@ def _classify_sides(change: FileChange, rules: RuleSet) -> ClassifiedFile:
         tags.add("symlink")
     if change.binary:
         tags.add("binary")
-    return ClassifiedFile(change=change, bucket=best.bucket, rule=best.rule, tags=tuple(sorted(tags)), ecosystem=best.ecosystem)
+    return ClassifiedFile(
+        change=change, bucket=best.bucket, rule=best.rule, tags=tuple(sorted(tags)), ecosystem=best.ecosystem
+    )
 
 
 def _link_sides(link: str, target: str, rules: RuleSet) -> list[Match]:

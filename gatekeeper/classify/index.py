@@ -228,13 +228,13 @@ class _BaseIndex:
             dot = name.find(".", dot + 1)
         found = self.prefixes.by_key.get(name[:2])
         if found:
-            for text, bit, regex in found:
-                if name.startswith(text) and (regex is None or (not mask & bit and regex.fullmatch(name))):
+            for text, bit, needs in found:
+                if name.startswith(text) and (needs is None or (not mask & bit and needs.fullmatch(name))):
                     mask |= bit
         found = self.suffixes.by_key.get(name[-2:])
         if found:
-            for text, bit, regex in found:
-                if name.endswith(text) and (regex is None or (not mask & bit and regex.fullmatch(name))):
+            for text, bit, needs in found:
+                if name.endswith(text) and (needs is None or (not mask & bit and needs.fullmatch(name))):
                     mask |= bit
         if self.prefixes.short or self.suffixes.short:
             mask = self.suffixes.short_mask(name, self.prefixes.short_mask(name, mask))

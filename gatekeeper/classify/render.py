@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from json.encoder import encode_basestring_ascii as _quote  # type: ignore[attr-defined]
 from collections import Counter
 from collections.abc import Sequence
+from json.encoder import encode_basestring_ascii as _quote
 
 from gatekeeper.classify.pathlist import ListedPath
 from gatekeeper.classify.ruleset import RuleHit, RuleSet
@@ -30,7 +30,7 @@ def paths_json(listed: Sequence[ListedPath], matches: Sequence[Match], rules: Ru
     # real ClassifiedFile (so the shape stays the model's) and the two strings are spliced in.
     middles: dict[int, str] = {}
     parts = []
-    for entry, match in zip(listed, matches):
+    for entry, match in zip(listed, matches, strict=True):
         middle = middles.get(id(match))
         if middle is None:
             middle = middles[id(match)] = _entry_middle(match)
@@ -78,7 +78,7 @@ def paths_text(listed: Sequence[ListedPath], matches: Sequence[Match]) -> str:
     layout = "  ".join(f"{{{i}:<{widths[i]}}}" for i in range(3)) + "  "
     prefix = {key: layout.format(*c) for key, c in cells.items()}
     lines = [layout.format(*header) + "PATH"]
-    lines += [prefix[id(m)] + _flagged(_shown(e.path), e.unsafe) for e, m in zip(listed, matches)]
+    lines += [prefix[id(m)] + _flagged(_shown(e.path), e.unsafe) for e, m in zip(listed, matches, strict=True)]
     lines.append(_summary(Counter(m.bucket for m in matches), len(listed)))
     return "\n".join(lines) + "\n"
 
@@ -92,7 +92,7 @@ def _flagged(path: str, unsafe: str | None) -> str:
     return f"{path}  [unsafe: {unsafe}]" if unsafe else path
 
 
-def _table_text(rows: list[tuple[str, str, str, str, str]], *, show_status: bool) -> str:
+def _table_text(rows: Sequence[tuple[str, str, str, str, str]], *, show_status: bool) -> str:
     header = ("STATUS", "BUCKET", "RULE", "TAGS", "PATH")
     first = 0 if show_status else 1
     widths = [max([len(header[i]), *(len(row[i]) for row in rows)]) for i in range(4)]
@@ -157,7 +157,7 @@ def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     if not rows:
         return []
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1] for row in rows]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)) + "  " + row[-1] for row in rows]
 
 
 def _shown(path: str) -> str:

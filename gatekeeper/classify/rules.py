@@ -135,7 +135,11 @@ class _FileReader:
             line = mark.line + 1 if mark else None
             problem = exc.problem or str(exc)
             context = f"{exc.context or ''} {problem}"
-            hint = "quote globs that start with '*' or '!', e.g. \"*.tf\"" if "alias" in context or "tag" in context else None
+            hint = (
+                "quote globs that start with '*' or '!', e.g. \"*.tf\""
+                if "alias" in context or "tag" in context
+                else None
+            )
             raise RulesError(f"invalid YAML: {problem}", where=self._at(line), hint=hint) from None
         except yaml.YAMLError as exc:
             raise RulesError(f"invalid YAML: {exc}", where=str(path)) from None
@@ -254,7 +258,9 @@ class _FileReader:
             bucket = self._scalar(fields["bucket"][1], "bucket")
             if bucket not in BUCKETS:
                 raise RulesError(
-                    f"unknown bucket {bucket!r}", where=self._line_of(fields["bucket"][1]), hint=f"use one of {', '.join(BUCKETS)}"
+                    f"unknown bucket {bucket!r}",
+                    where=self._line_of(fields["bucket"][1]),
+                    hint=f"use one of {', '.join(BUCKETS)}",
                 )
         description = self._scalar(fields["description"][1], "description").strip()
         if not description or "\n" in description:
@@ -267,7 +273,9 @@ class _FileReader:
             ecosystem = self._scalar(fields["ecosystem"][1], "ecosystem")
             if not _ECOSYSTEM.match(ecosystem):
                 raise RulesError(
-                    f"bad ecosystem {ecosystem!r}", where=self._line_of(fields["ecosystem"][1]), hint="lower-case, e.g. npm, pip, go"
+                    f"bad ecosystem {ecosystem!r}",
+                    where=self._line_of(fields["ecosystem"][1]),
+                    hint="lower-case, e.g. npm, pip, go",
                 )
         tags = frozenset(self._tags(fields["tags"][1])) if "tags" in fields else frozenset()
         if tag_rule and not tags:
@@ -298,10 +306,14 @@ class _FileReader:
             tag = self._scalar(item, "tags")
             if tag in CHANGE_TAGS:
                 raise RulesError(
-                    f"tag {tag!r} comes from the patch, not from rules", where=self._line_of(item), hint=f"rules may set {', '.join(RULE_TAGS)}"
+                    f"tag {tag!r} comes from the patch, not from rules",
+                    where=self._line_of(item),
+                    hint=f"rules may set {', '.join(RULE_TAGS)}",
                 )
             if tag not in RULE_TAGS:
-                raise RulesError(f"unknown tag {tag!r}", where=self._line_of(item), hint=f"use one of {', '.join(RULE_TAGS)}")
+                raise RulesError(
+                    f"unknown tag {tag!r}", where=self._line_of(item), hint=f"use one of {', '.join(RULE_TAGS)}"
+                )
             tags.append(tag)
         return tags
 

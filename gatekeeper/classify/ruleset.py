@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gatekeeper.classify.glob import Glob
 from gatekeeper.classify.index import GlobIndex
 from gatekeeper.classify.rules import Rule, read_rules
 from gatekeeper.model import Match
@@ -51,9 +52,12 @@ class RuleSet:
     _with_tags: dict[tuple[int, int], Match] = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
-    def build(cls, rules: tuple[Rule, ...], tag_rules: tuple[Rule, ...], *, digest: str, sources: tuple[str, ...]) -> RuleSet:
+    def build(
+        cls, rules: tuple[Rule, ...], tag_rules: tuple[Rule, ...], *, digest: str, sources: tuple[str, ...]
+    ) -> RuleSet:
         """Compile rule lists into a matcher (the lists are already validated)."""
-        globs, owner = [], []
+        globs: list[Glob] = []
+        owner: list[int] = []
         for position, rule in enumerate(rules):
             globs.extend(rule.globs)
             owner.extend([position] * len(rule.globs))

@@ -21,10 +21,17 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 @click.command("gate", epilog=EXIT_CODE_HELP)
 @click.argument("packet", type=_FILE)
 @click.option("--patch", type=_FILE, required=True, help="The patch the packet describes (git diff --cached --binary).")
-@click.option("--policy", "policy_dir", type=_DIR, help="Policy bundle folder (default: gatekeeper.yaml, ./policies, the shipped one).")
+@click.option(
+    "--policy",
+    "policy_dir",
+    type=_DIR,
+    help="Policy bundle folder (default: gatekeeper.yaml, ./policies, the shipped one).",
+)
 @click.option("--enable", multiple=True, metavar="NAME", help="Switch a policy on (repeatable).")
 @click.option("--disable", multiple=True, metavar="NAME", help="Switch a policy off (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: gatekeeper.yaml, else text).")
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: gatekeeper.yaml, else text)."
+)
 @click.option("--output", type=_FILE, help="Write the report to FILE (atomically) instead of stdout.")
 @click.option("--log", type=_FILE, help="Append the decision to this hash-chained decision log.")
 @click.option("--dry-run", is_flag=True, help="Report the real decision but exit 0 (for rolling a policy out).")

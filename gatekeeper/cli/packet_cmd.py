@@ -78,7 +78,8 @@ def packet(
 @click.option("--patch", type=_FILE, required=True, help="The patch the packet describes.")
 @click.option("--policy", "policy_dir", type=_DIR, help="Policy bundle whose classification rules to re-derive with.")
 def verify(packet_file: Path, patch: Path, policy_dir: Path | None) -> int:
-    """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts (exit 2 on any difference)."""
+    """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts
+    (exit 2 on any difference)."""
     from gatekeeper.classify import load_rules
     from gatekeeper.config import resolve_policy_dir
     from gatekeeper.errors import PacketError
@@ -107,7 +108,9 @@ def verify(packet_file: Path, patch: Path, policy_dir: Path | None) -> int:
 
 def _summary(built: dict[str, Any]) -> str:
     diff = built["diff"]
-    radius = ", ".join(f"{bucket} {totals['files']}" for bucket, totals in built["blast_radius"].items() if totals["files"])
+    radius = ", ".join(
+        f"{bucket} {totals['files']}" for bucket, totals in built["blast_radius"].items() if totals["files"]
+    )
     return (
         f"run {built['run_id']}: {diff['file_count']} files, +{diff['additions']} -{diff['deletions']}"
         f" ({radius or 'no files'}), sha256 {diff['sha256']}"

@@ -71,8 +71,8 @@ def run_command(
         click.echo(f"generator: exit code {gen['exit_code']}" + (" (timed out)" if gen["timed_out"] else ""))
         box = summary["sandbox"]
         click.echo(f"sandbox:   {box['backend']}, network {box['network']}")
-        model = summary["model"]
-        click.echo(f"model:     requested {model['requested']}, reported {model['reported']}")
+        reported = summary["model"]
+        click.echo(f"model:     requested {reported['requested']}, reported {reported['reported']}")
     return result.exit_code
 
 

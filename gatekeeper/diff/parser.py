@@ -148,7 +148,9 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
         elif state == AFTER_HUNK and line[:1] == b"\\" and marker_ok:
             marker_ok = False
         elif state == AFTER_HUNK and line[:1] in (b"+", b"-", b" "):
-            raise fail("the hunk has more lines than its header counts", number, "the hunk counts do not add up; " + _RETAKE)
+            raise fail(
+                "the hunk has more lines than its header counts", number, "the hunk counts do not add up; " + _RETAKE
+            )
         elif state in (BIN_START, BIN_AFTER) and block_header(line):
             state, blocks, data_lines = BIN_DATA, blocks + 1, 0
         elif state == BIN_DATA:

@@ -45,7 +45,9 @@ class Section:
 
 
 def _fail(what: str, name: str, line: int, hint: str | None = None) -> PatchError:
-    return PatchError(what, where=where(name, line), hint=hint or "take the patch again with `git diff --cached --binary`")
+    return PatchError(
+        what, where=where(name, line), hint=hint or "take the patch again with `git diff --cached --binary`"
+    )
 
 
 def _named_paths(s: Section, name: str) -> tuple[bytes | None, bytes | None, Status | None]:

@@ -7,7 +7,7 @@ snapshot identical to the previous one is not written again.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ def _name(seq: int) -> str:
     return f"{seq:04d}.diff"
 
 
-def take(run: RunDir, base: str, previous: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+def take(run: RunDir, base: str, previous: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """Snapshot the workspace; the new checkpoint entry, or None when nothing changed since the last."""
     seq = (previous[-1]["seq"] + 1) if previous else 1
     at = now()
@@ -33,7 +33,7 @@ def take(run: RunDir, base: str, previous: Sequence[dict[str, Any]]) -> dict[str
     return {"seq": seq, "at": at, "sha256": snap.sha256, "bytes": snap.bytes}
 
 
-def last(run: RunDir, entries: Sequence[dict[str, Any]]) -> Path | None:
+def last(run: RunDir, entries: Sequence[Mapping[str, Any]]) -> Path | None:
     """The newest checkpoint file that state.json lists and that is on disk intact."""
     for entry in reversed(entries):
         path = run.checkpoints / _name(int(entry["seq"]))

@@ -67,7 +67,7 @@ def _ipv4_routes() -> list[dict[str, object]]:
 
 
 def _ipv6_routes() -> list[dict[str, object]]:
-    routes = []
+    routes: list[dict[str, object]] = []
     try:
         handle = open("/proc/net/ipv6_route", encoding="ascii", errors="replace")
     except FileNotFoundError:  # IPv6 disabled in this kernel: no IPv6 route at all

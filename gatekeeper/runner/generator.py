@@ -82,7 +82,9 @@ class _Log:
 
     def close(self) -> None:
         if self.dropped:
-            self.handle.write(f"\n[gatekeeper: log truncated at {LOG_CAP} bytes; {self.dropped} bytes dropped]\n".encode())
+            self.handle.write(
+                f"\n[gatekeeper: log truncated at {LOG_CAP} bytes; {self.dropped} bytes dropped]\n".encode()
+            )
         self.handle.flush()
         os.fsync(self.handle.fileno())
         self.handle.close()
