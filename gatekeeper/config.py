@@ -15,16 +15,24 @@ def shipped_policy_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "policies"
 
 
-def resolve_policy_dir(explicit: str | Path | None) -> Path:
-    """The bundle to use: `--policy DIR`, else `./policies` when it is a bundle, else the shipped one."""
+def resolve_policy_dir(explicit: str | Path | None, *, marker: str = MANIFEST) -> Path:
+    """The bundle every command uses: `--policy DIR`, else `gatekeeper.yaml`'s `policy_dir`, else `./policies`,
+    else the shipped one. A bundle is a folder holding `marker` (`classify` needs only the rules file)."""
     if explicit is not None:
-        folder = Path(explicit)
-        if not (folder / MANIFEST).is_file():
-            raise UsageError(
-                f"not a policy bundle: no {MANIFEST} file", where=str(folder), hint="pass --policy DIR naming a bundle folder"
-            )
-        return folder
+        return _checked(Path(explicit), marker, "pass --policy DIR naming a bundle folder")
+    from gatekeeper.project_config import load_project_config
+
+    config = load_project_config()
+    if config.policy_dir is not None:
+        return _checked(config.policy_dir, marker, f"fix `policy_dir` in {config.path} or pass --policy DIR")
     for candidate in (Path.cwd() / "policies", shipped_policy_dir()):
-        if (candidate / MANIFEST).is_file():
+        if (candidate / marker).is_file():
             return candidate
     raise UsageError("no policy bundle found", hint="pass --policy DIR")
+
+
+def _checked(folder: Path, marker: str, hint: str) -> Path:
+    if not (folder / marker).is_file():
+        what = f"not a policy bundle: no {MANIFEST} file" if marker == MANIFEST else f"no {marker} in this folder"
+        raise UsageError(what, where=str(folder), hint=hint)
+    return folder

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,14 +38,18 @@ class ClassifyOptions:
     "policy_dir",
     metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Policy bundle holding classification.yaml (default: ./policies, else the shipped bundle).",
+    help="Policy bundle holding classification.yaml (default: gatekeeper.yaml, ./policies, the shipped one).",
 )
 @click.option(
     "--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True,
     help="text: an aligned table for people; json: {\"rules_digest\", \"files\": [...]} in input order.",
 )
 @click.option(
-    "--explain", "explain", metavar="PATH", multiple=True, help="Show the deciding rule and every later rule matching PATH."
+    "--explain",
+    "explain",
+    metavar="PATH",
+    multiple=True,
+    help="Show the deciding rule and every later rule matching PATH.",
 )
 def classify(patch: Path | None, paths: str | None, policy_dir: Path | None, fmt: str, explain: tuple[str, ...]) -> int:
     """Classify PATCH (a git diff) or --paths into ci / iac / deps / src / other, with the deciding rule."""
@@ -57,10 +62,15 @@ def execute(options: ClassifyOptions) -> int:
     from gatekeeper.classify.pathlist import classify_paths
     from gatekeeper.errors import UsageError
 
-    given = [name for name, value in (("PATCH", options.patch), ("--paths", options.paths), ("--explain", options.explain)) if value]
+    given = [
+        name
+        for name, value in (("PATCH", options.patch), ("--paths", options.paths), ("--explain", options.explain))
+        if value
+    ]
     if len(given) != 1:
         raise UsageError(
-            "give exactly one of PATCH, --paths FILE|- or --explain PATH" + (f" (got {', '.join(given)})" if given else ""),
+            "give exactly one of PATCH, --paths FILE|- or --explain PATH"
+            + (f" (got {', '.join(given)})" if given else ""),
             hint="see `gatekeeper classify --help`",
         )
     rules = load_rules(_rules_dir(options.policy_dir))
@@ -76,7 +86,8 @@ def execute(options: ClassifyOptions) -> int:
         listed = _read_listing(options.paths or "-")
         matches = classify_paths(listed, rules)
         text = render.paths_json(listed, matches, rules) if json_out else render.paths_text(listed, matches)
-    out = click.get_binary_stream("stdout")
+    # Paths may hold undecodable bytes (surrogate-escaped), so they go out as bytes, not through echo.
+    out = sys.stdout.buffer
     out.write(text.encode("utf-8", "surrogateescape"))
     out.flush()
     return ExitCode.OK
@@ -87,7 +98,7 @@ def _read_listing(name: str) -> list[ListedPath]:
     from gatekeeper.errors import InputFileError
 
     if name == "-":
-        return read_paths(click.get_binary_stream("stdin"))
+        return read_paths(sys.stdin.buffer)
     try:
         with open(name, "rb") as handle:
             return read_paths(handle)
@@ -97,20 +108,9 @@ def _read_listing(name: str) -> list[ListedPath]:
 
 def _rules_dir(explicit: Path | None) -> Path:
     # classify needs only the rules, so a folder holding just classification.yaml will do.
-    from gatekeeper.classify import RULES_FILE
-    from gatekeeper.config import resolve_policy_dir, shipped_policy_dir
-    from gatekeeper.errors import UsageError
+    from gatekeeper.config import RULES_FILE, resolve_policy_dir
 
-    if explicit is not None:
-        if not (explicit / RULES_FILE).is_file():
-            raise UsageError(f"no {RULES_FILE} in this folder", where=str(explicit), hint="pass --policy DIR naming a policy bundle")
-        return explicit
-    try:
-        return resolve_policy_dir(None)
-    except UsageError:
-        if (shipped_policy_dir() / RULES_FILE).is_file():
-            return shipped_policy_dir()
-        raise
+    return resolve_policy_dir(explicit, marker=RULES_FILE)
 
 
 COMMANDS: list[click.Command] = [classify]

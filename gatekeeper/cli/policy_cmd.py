@@ -9,7 +9,7 @@ import click
 from gatekeeper.errors import ExitCode
 
 _POLICY = click.option("--policy", "policy_dir", type=click.Path(file_okay=False, path_type=Path),
-                       help="The policy bundle folder (default: ./policies, else the shipped one).")
+                       help="The policy bundle folder (default: gatekeeper.yaml, ./policies, the shipped one).")
 _FORMAT = click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
 
 

@@ -47,7 +47,7 @@ def execute(options: TestOptions) -> ExitCode:
 
 @click.command("test")
 @click.option("--policy", "policy", type=click.Path(path_type=Path), default=None, metavar="DIR",
-              help="Policy bundle folder (default: ./policies, else the shipped bundle).")
+              help="Policy bundle folder (default: gatekeeper.yaml, ./policies, the shipped one).")
 @click.option("--fixtures", "fixtures", type=click.Path(path_type=Path), default=None, metavar="DIR",
               help="Fixture cases folder (default: ./fixtures when it exists).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
