@@ -14,17 +14,10 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from runbundle import use_bundle
 
 from gatekeeper.errors import InputFileError, RunError
 from gatekeeper.runner import checkpoint, rundir, state, workspace
-
-RULES = """version: 1
-rules:
-  - id: t.src
-    bucket: src
-    description: everything
-    match: ["**"]
-"""
 
 # Restartable on purpose: it continues from the steps already in work.txt, tagging each line with a
 # token of this process start so the test can tell the attempts apart.
@@ -43,10 +36,7 @@ open("blob.bin", "wb").write(bytes(range(256)) * 4)
 
 @pytest.fixture(autouse=True)
 def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "policies").mkdir()
-    (tmp_path / "policies" / ".manifest").write_text('{"revision": "runner-test", "roots": ["gatekeeper"]}')
-    (tmp_path / "policies" / "classification.yaml").write_text(RULES)
-    monkeypatch.chdir(tmp_path)
+    use_bundle(tmp_path, monkeypatch)
 
 
 def origin(tmp_path: Path) -> Path:

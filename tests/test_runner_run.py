@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from runbundle import gk, use_bundle
 
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner import rundir
@@ -34,17 +34,7 @@ rules:
 
 @pytest.fixture(autouse=True)
 def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A small bundle in the working folder: the runner finds `./policies` like a user's checkout would.
-    (tmp_path / "policies").mkdir()
-    (tmp_path / "policies" / ".manifest").write_text('{"revision": "runner-test", "roots": ["gatekeeper"]}')
-    (tmp_path / "policies" / "classification.yaml").write_text(RULES)
-    monkeypatch.chdir(tmp_path)
-
-
-def gk(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run the gatekeeper CLI as a real subprocess (in the test's folder, so it uses the test bundle)."""
-    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], capture_output=True, text=True,
-                          env=env if env is not None else dict(os.environ), timeout=timeout)
+    use_bundle(tmp_path, monkeypatch, RULES)
 
 
 def sample_repo(tmp_path: Path) -> Path:

@@ -13,16 +13,9 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from runbundle import gk, use_bundle
 
 from gatekeeper.runner import egress
-
-RULES = """version: 1
-rules:
-  - id: t.src
-    bucket: src
-    description: everything
-    match: ["**"]
-"""
 
 HAVE_BWRAP = shutil.which("bwrap") is not None
 BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]
@@ -30,15 +23,7 @@ BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_B
 
 @pytest.fixture(autouse=True)
 def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "policies").mkdir()
-    (tmp_path / "policies" / ".manifest").write_text('{"revision": "runner-test", "roots": ["gatekeeper"]}')
-    (tmp_path / "policies" / "classification.yaml").write_text(RULES)
-    monkeypatch.chdir(tmp_path)
-
-
-def gk(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], capture_output=True, text=True,
-                          env=env if env is not None else dict(os.environ), timeout=60)
+    use_bundle(tmp_path, monkeypatch)
 
 
 def origin(tmp_path: Path) -> Path:

@@ -1,0 +1,38 @@
+"""What the runner tests share: a small bundle in the working folder and the CLI as a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EVERYTHING_IS_SRC = """version: 1
+rules:
+  - id: t.src
+    bucket: src
+    description: everything
+    match: ["**"]
+"""
+
+
+def use_bundle(folder: Path, monkeypatch: pytest.MonkeyPatch, rules: str = EVERYTHING_IS_SRC) -> None:
+    """Put a bundle with `rules` in `folder`/policies and work there: the runner finds `./policies`
+    like a user's checkout would."""
+    (folder / "policies").mkdir()
+    (folder / "policies" / ".manifest").write_text('{"revision": "runner-test", "roots": ["gatekeeper"]}')
+    (folder / "policies" / "classification.yaml").write_text(rules)
+    monkeypatch.chdir(folder)
+
+
+def gk(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run the gatekeeper CLI as a real subprocess (in the test's folder, so it uses the test bundle)."""
+    return subprocess.run(
+        [sys.executable, "-m", "gatekeeper", *args],
+        capture_output=True,
+        text=True,
+        env=env if env is not None else dict(os.environ),
+        timeout=timeout,
+    )
