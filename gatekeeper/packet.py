@@ -7,6 +7,7 @@ Validation and comparison against a patch live in `gatekeeper.verify`; `load_pac
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -17,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 from gatekeeper import __version__
 from gatekeeper.atomic import write_atomic
 from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream, unsafe_reason
-from gatekeeper.errors import PatchError, where
+from gatekeeper.errors import PatchError, UsageError, where
 from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange
 
 if TYPE_CHECKING:
     from gatekeeper.classify import RuleSet
 
 SCHEMA_VERSION = 1
+_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 OUTSIDE_RUNNER_SANDBOX = {"backend": "none", "network": "unknown", "egress_checked": False, "env_passed": []}
 
 
@@ -147,6 +149,35 @@ def build_packet(
         "checkpoints": [dict(point) for point in checkpoints],
     }
     return validate_packet(packet, "packet")
+
+
+def make_packet(
+    patch: Path,
+    policy_dir: Path | None,
+    *,
+    run_id: str | None = None,
+    model_requested: str | None = None,
+    model_reported: str | None = None,
+) -> dict[str, Any]:
+    """What `gatekeeper packet` builds: PATCH classified by the resolved bundle's rules, outside the runner."""
+    from gatekeeper.classify import load_rules
+    from gatekeeper.config import resolve_policy_dir
+
+    if run_id is not None and not _RUN_ID.fullmatch(run_id):
+        raise UsageError(
+            f"invalid run id {run_id!r}", where="--run-id", hint="use letters, digits, '.', '_' and '-' (at most 128)"
+        )
+    bundle = resolve_policy_dir(policy_dir)
+    rules = load_rules(bundle)
+    return build_packet(
+        derive(patch, rules),
+        rules,
+        run_id=run_id,
+        model_requested=model_requested,
+        model_reported=model_reported,
+        reported_by="command-line" if model_reported is not None else None,
+        bundle_revision=read_bundle_revision(bundle),
+    )
 
 
 def write_packet(path: Path, packet: dict[str, Any]) -> None:

@@ -182,3 +182,15 @@ def _compare_files(claimed: list[dict[str, Any]], actual: list[dict[str, Any]]) 
     if not out and [e.get("path") for e in claimed] != [e["path"] for e in actual]:
         out.append("files: the packet lists the files in another order than the patch")
     return out
+
+
+def check_packet(packet_file: Path, patch: Path, policy_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
+    """What `gatekeeper verify` checks: the packet (valid v1) and its differences from PATCH re-derived with
+    the resolved bundle's rules (empty when they match)."""
+    from gatekeeper.classify import load_rules
+    from gatekeeper.config import resolve_policy_dir
+    from gatekeeper.packet import derive
+
+    claimed = load_packet(packet_file)
+    rules = load_rules(resolve_policy_dir(policy_dir))
+    return claimed, compare(claimed, derive(patch, rules))

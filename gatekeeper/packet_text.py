@@ -1,0 +1,37 @@
+"""A packet for people: the one-line summary and one line per file that `gatekeeper packet --format text` prints."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_ODD = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def summary(built: dict[str, Any]) -> str:
+    """`run ID: N files, +A -D (bucket counts), sha256 ...` for a packet."""
+    diff = built["diff"]
+    radius = ", ".join(
+        f"{bucket} {totals['files']}" for bucket, totals in built["blast_radius"].items() if totals["files"]
+    )
+    return (
+        f"run {built['run_id']}: {diff['file_count']} files, +{diff['additions']} -{diff['deletions']}"
+        f" ({radius or 'no files'}), sha256 {diff['sha256']}"
+    )
+
+
+def render_text(built: dict[str, Any]) -> str:
+    """The summary line, then status, bucket, counts and path of every file (ends in a newline)."""
+    return "\n".join([summary(built), *(_file_line(entry) for entry in built["files"])]) + "\n"
+
+
+def printable(text: str) -> str:
+    """`text` with control characters and surrogate escapes (non-UTF-8 bytes) shown as escapes."""
+    # So a name can neither break the terminal nor the one-line-per-file layout.
+    return _ODD.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
+
+
+def _file_line(entry: dict[str, Any]) -> str:
+    counts = "binary" if entry["binary"] else f"+{entry['additions']} -{entry['deletions']}"
+    path = entry["path"] if entry["old_path"] is None else f"{entry['old_path']} -> {entry['path']}"
+    return f"  {entry['status']:<12} {entry['bucket']:<5} {counts:<12} {printable(path)}"
