@@ -71,6 +71,18 @@ def test_model_requested_and_reported(tmp_path: Path) -> None:
         assert Path(summary[key]).is_absolute() and Path(summary[key]).exists()
 
 
+def test_text_summary_says_where_things_are(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    done = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+              "--model", "m-1", "--", "sh", "-c", "echo x > new.txt")
+    assert done.returncode == 0, done.stderr
+    fields = dict(line.split(":", 1) for line in done.stdout.splitlines())
+    assert list(fields) == ["run_id", "run_dir", "patch", "packet", "generator", "sandbox", "model"]
+    assert Path(fields["packet"].strip()).is_file() and "new.txt" in Path(fields["patch"].strip()).read_text()
+    assert fields["generator"].strip() == "exit code 0" and fields["sandbox"].strip().startswith("unshare, network ")
+    assert fields["model"].strip() == "requested m-1, reported None"
+
+
 def test_model_not_reported_is_null(tmp_path: Path) -> None:
     code, summary, _ = run_json(tmp_path, "--", "sh", "-c", 'env > seen.txt')
     assert code == 0

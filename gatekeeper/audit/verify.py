@@ -7,6 +7,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gatekeeper.audit.log import GENESIS, head_path, record_hash
 from gatekeeper.audit.read import parse_record, read_lines
@@ -37,6 +38,18 @@ class Verdict:
     @property
     def ok(self) -> bool:
         return self.problem is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """What `audit verify --format json` prints."""
+        problem = self.problem
+        return {
+            "ok": self.ok,
+            "records": self.records,
+            "last_seq": self.last_seq,
+            "last_hash": self.last_hash,
+            "head_file": str(self.head_file) if self.head_file else None,
+            "problem": {"line": problem.line, "kind": problem.kind, "message": problem.message} if problem else None,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,12 +30,7 @@ def verify(log: Path, head_file: Path | None, fmt: str) -> int:
 
     verdict = verify_log(log, head_file=head_file)
     if fmt == "json":
-        problem = verdict.problem
-        click.echo(json.dumps({
-            "ok": verdict.ok, "records": verdict.records, "last_seq": verdict.last_seq, "last_hash": verdict.last_hash,
-            "head_file": str(verdict.head_file) if verdict.head_file else None,
-            "problem": {"line": problem.line, "kind": problem.kind, "message": problem.message} if problem else None,
-        }, indent=2))
+        click.echo(json.dumps(verdict.to_dict(), indent=2))
     elif verdict.problem is not None:
         click.echo(f"{log}: chain broken: {verdict.problem.message}")
     else:

@@ -59,20 +59,7 @@ def run_command(
             checkpoint_interval=checkpoint_interval, pass_env=pass_env, policy=policy,
         )
         result = start(request, out=out, environ=os.environ, progress=progress)
-    summary = result.to_dict()
-    if fmt == "json":
-        click.echo(json.dumps(summary, indent=2))
-    else:
-        gen = summary["generator"]
-        click.echo(f"run_id:    {summary['run_id']}")
-        click.echo(f"run_dir:   {summary['run_dir']}")
-        click.echo(f"patch:     {summary['patch']}")
-        click.echo(f"packet:    {summary['packet']}")
-        click.echo(f"generator: exit code {gen['exit_code']}" + (" (timed out)" if gen["timed_out"] else ""))
-        box = summary["sandbox"]
-        click.echo(f"sandbox:   {box['backend']}, network {box['network']}")
-        reported = summary["model"]
-        click.echo(f"model:     requested {reported['requested']}, reported {reported['reported']}")
+    click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else result.to_text(), nl=fmt == "json")
     return result.exit_code
 
 

@@ -63,6 +63,20 @@ class RunResult:
             "warnings": list(s.warnings),
         }
 
+    def to_text(self) -> str:
+        """What `run --format text` prints: where things are and how the generator fared (ends in a newline)."""
+        summary = self.to_dict()
+        gen, box, model = summary["generator"], summary["sandbox"], summary["model"]
+        return "".join([
+            f"run_id:    {summary['run_id']}\n",
+            f"run_dir:   {summary['run_dir']}\n",
+            f"patch:     {summary['patch']}\n",
+            f"packet:    {summary['packet']}\n",
+            f"generator: exit code {gen['exit_code']}" + (" (timed out)" if gen["timed_out"] else "") + "\n",
+            f"sandbox:   {box['backend']}, network {box['network']}\n",
+            f"model:     requested {model['requested']}, reported {model['reported']}\n",
+        ])
+
 
 def _check(request: RunRequest) -> None:
     if not request.command:
