@@ -1,0 +1,80 @@
+"""Glob semantics of the classification rules: what each pattern matches, and the patterns refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from gatekeeper.classify.glob import GlobError, compile_glob, full_regex
+from gatekeeper.classify.index import GlobIndex
+
+
+def glob_matches(pattern: str, path: str) -> bool:
+    glob = compile_glob(pattern)
+    by_regex = bool(full_regex(glob).fullmatch(path))
+    by_index = bool(GlobIndex([glob]).mask(path))
+    assert by_regex == by_index, (pattern, path)
+    return by_index
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "expected"),
+    [
+        ("Jenkinsfile", "Jenkinsfile", True),
+        ("Jenkinsfile", "a/b/Jenkinsfile", True),
+        ("Jenkinsfile", "Jenkinsfile.groovy", False),
+        ("*.tf", "modules/net/main.tf", True),
+        ("*.tf", "main.tf.bak", False),
+        ("*.tf", ".tf", True),  # '*' matches an empty stem, as in gitignore
+        (".github/workflows/**", ".github/workflows/ci.yml", True),
+        (".github/workflows/**", ".github/workflows/sub/x.yml", True),
+        (".github/workflows/**", "x/.github/workflows/ci.yml", False),  # a slash anchors at the root
+        (".github/workflows/*.yml", ".github/workflows/sub/x.yml", False),
+        ("/ci/**", "ci/run.sh", True),
+        ("/ci/**", "lib/ci/run.sh", False),
+        ("/ci/**", "ci", False),  # the folder's contents, not a file named ci
+        ("testdata/", "pkg/x/testdata/Dockerfile", True),
+        ("testdata/", "testdata", False),
+        ("**/testdata/**", "testdata/a/b", True),
+        ("a/**/b", "a/b", True),
+        ("a/**/b", "a/x/y/b", True),
+        ("a/**/b", "ab", False),
+        ("**", "anything/at/all", True),
+        ("*", "deep/file", True),
+        ("Dockerfile.*", "svc/Dockerfile.prod", True),
+        ("Dockerfile.*", "svc/Dockerfile", False),
+        ("*.[1-9].md", "man/git.1.md", True),
+        ("*.[1-9].md", "man/git.x.md", False),
+        ("file[!a].txt", "fileb.txt", True),
+        ("file[!a].txt", "filea.txt", False),
+        ("?.txt", "a.txt", True),
+        ("?.txt", "ab.txt", False),
+        ("\\*literal", "*literal", True),
+        ("\\*literal", "xliteral", False),
+        ("**/{{cookiecutter.*}}/**", "t/{{cookiecutter.slug}}/.github/workflows/ci.yml", True),
+        # Matching ignores case: a case trick must not hide a workflow from the gate.
+        (".github/workflows/**", ".GitHub/Workflows/CI.yml", True),
+        ("dockerfile", "DockerFile", True),
+        ("*.TF", "main.tf", True),
+    ],
+)
+def test_glob_semantics(pattern: str, path: str, expected: bool) -> None:
+    assert glob_matches(pattern, path) is expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("", "empty"),
+        ("!foo", "negation"),
+        ("a/**b", "whole path segment"),
+        ("a[bc", "unclosed"),
+        ("a//b", "empty path segment"),
+        ("../x", "segment"),
+        ("x\\", "trailing backslash"),
+        (" x", "spaces"),
+        ("/", "only"),
+    ],
+)
+def test_bad_globs_are_refused(pattern: str, why: str) -> None:
+    with pytest.raises(GlobError, match=why):
+        compile_glob(pattern)
