@@ -42,6 +42,11 @@ class GitRepo:
             target.chmod(mode)
         return target
 
+    def move(self, old: str, new: str) -> None:
+        """Rename a file in the work tree (the next patch shows a rename, or a delete and an add)."""
+        (self.root / new).parent.mkdir(parents=True, exist_ok=True)
+        os.rename(self.root / old, self.root / new)
+
     def symlink(self, path: str, target: str) -> None:
         link = self.root / path
         link.parent.mkdir(parents=True, exist_ok=True)
