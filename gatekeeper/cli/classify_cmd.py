@@ -3,27 +3,11 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from gatekeeper.errors import ExitCode
-
-if TYPE_CHECKING:
-    from gatekeeper.classify.pathlist import ListedPath
-
-
-@dataclass(frozen=True, slots=True)
-class ClassifyOptions:
-    """What the command line asked for."""
-
-    patch: Path | None
-    paths: str | None  # a file name, or "-" for stdin
-    policy_dir: Path | None
-    fmt: str
-    explain: tuple[str, ...]
 
 
 @click.command(
@@ -53,64 +37,13 @@ class ClassifyOptions:
 )
 def classify(patch: Path | None, paths: str | None, policy_dir: Path | None, fmt: str, explain: tuple[str, ...]) -> int:
     """Classify PATCH (a git diff) or --paths into ci / iac / deps / src / other, with the deciding rule."""
-    return execute(ClassifyOptions(patch, paths, policy_dir, fmt, explain))
+    from gatekeeper.classify.report import ClassifyRequest, classify_report
 
-
-def execute(options: ClassifyOptions) -> int:
-    """Run the command: one call into the library, output on stdout."""
-    from gatekeeper.classify import classify_changes, load_rules, render
-    from gatekeeper.classify.pathlist import classify_paths
-    from gatekeeper.errors import UsageError
-
-    given = [
-        name
-        for name, value in (("PATCH", options.patch), ("--paths", options.paths), ("--explain", options.explain))
-        if value
-    ]
-    if len(given) != 1:
-        raise UsageError(
-            "give exactly one of PATCH, --paths FILE|- or --explain PATH"
-            + (f" (got {', '.join(given)})" if given else ""),
-            hint="see `gatekeeper classify --help`",
-        )
-    rules = load_rules(_rules_dir(options.policy_dir))
-    json_out = options.fmt == "json"
-    if options.explain:
-        text = (render.explain_json if json_out else render.explain_text)(options.explain, rules)
-    elif options.patch is not None:
-        from gatekeeper.diff import parse_patch
-
-        files = classify_changes(parse_patch(options.patch), rules)
-        text = render.files_json(files, rules) if json_out else render.files_text(files, show_status=True)
-    else:
-        listed = _read_listing(options.paths or "-")
-        matches = classify_paths(listed, rules)
-        text = render.paths_json(listed, matches, rules) if json_out else render.paths_text(listed, matches)
+    text = classify_report(ClassifyRequest(patch, paths, policy_dir, fmt, explain), sys.stdin.buffer)
     # Paths may hold undecodable bytes (surrogate-escaped), so they go out as bytes, not through echo.
-    out = sys.stdout.buffer
-    out.write(text.encode("utf-8", "surrogateescape"))
-    out.flush()
+    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+    sys.stdout.buffer.flush()
     return ExitCode.OK
-
-
-def _read_listing(name: str) -> list[ListedPath]:
-    from gatekeeper.classify.pathlist import read_paths
-    from gatekeeper.errors import InputFileError
-
-    if name == "-":
-        return read_paths(sys.stdin.buffer)
-    try:
-        with open(name, "rb") as handle:
-            return read_paths(handle)
-    except OSError as exc:
-        raise InputFileError(f"cannot read path list: {exc.strerror}", where=name) from None
-
-
-def _rules_dir(explicit: Path | None) -> Path:
-    # classify needs only the rules, so a folder holding just classification.yaml will do.
-    from gatekeeper.config import RULES_FILE, resolve_policy_dir
-
-    return resolve_policy_dir(explicit, marker=RULES_FILE)
 
 
 COMMANDS: list[click.Command] = [classify]

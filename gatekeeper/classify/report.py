@@ -1,0 +1,62 @@
+"""What `gatekeeper classify` prints: a patch, a path list or `--explain` paths, as a table or JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from gatekeeper.classify.pathlist import ListedPath
+from gatekeeper.errors import InputFileError, UsageError
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifyRequest:
+    """What the command line asked for: exactly one of patch, paths and explain."""
+
+    patch: Path | None
+    paths: str | None  # a file name, or "-" for stdin
+    policy_dir: Path | None
+    fmt: str  # "text" or "json"
+    explain: tuple[str, ...]
+
+
+def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
+    """The report for `request` (paths may hold surrogate escapes); UsageError unless exactly one input is given."""
+    from gatekeeper.classify import classify_changes, load_rules, render
+    from gatekeeper.classify.pathlist import classify_paths
+    from gatekeeper.config import RULES_FILE, resolve_policy_dir
+
+    named = (("PATCH", request.patch), ("--paths", request.paths), ("--explain", request.explain))
+    given = [name for name, value in named if value]
+    if len(given) != 1:
+        raise UsageError(
+            "give exactly one of PATCH, --paths FILE|- or --explain PATH"
+            + (f" (got {', '.join(given)})" if given else ""),
+            hint="see `gatekeeper classify --help`",
+        )
+    # classify needs only the rules, so a folder holding just classification.yaml will do.
+    rules = load_rules(resolve_policy_dir(request.policy_dir, marker=RULES_FILE))
+    json_out = request.fmt == "json"
+    if request.explain:
+        return (render.explain_json if json_out else render.explain_text)(request.explain, rules)
+    if request.patch is not None:
+        from gatekeeper.diff import parse_patch
+
+        files = classify_changes(parse_patch(request.patch), rules)
+        return render.files_json(files, rules) if json_out else render.files_text(files, show_status=True)
+    listed = _read_listing(request.paths or "-", stdin)
+    matches = classify_paths(listed, rules)
+    return render.paths_json(listed, matches, rules) if json_out else render.paths_text(listed, matches)
+
+
+def _read_listing(name: str, stdin: BinaryIO) -> list[ListedPath]:
+    from gatekeeper.classify.pathlist import read_paths
+
+    if name == "-":
+        return read_paths(stdin)
+    try:
+        with open(name, "rb") as handle:
+            return read_paths(handle)
+    except OSError as exc:
+        raise InputFileError(f"cannot read path list: {exc.strerror}", where=name) from None
