@@ -12,13 +12,13 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper import __version__
 from gatekeeper.errors import ExitCode, UsageError
-from gatekeeper.model import BUCKETS, TAGS
+from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile
 
 if TYPE_CHECKING:
     from gatekeeper.packet import Derived
@@ -56,14 +56,25 @@ def resolve_enabled(bundle: Bundle, enable: Iterable[str] = (), disable: Iterabl
 
 def build_input(packet: Mapping[str, Any], derived: Derived, differences: Sequence[str]) -> dict[str, Any]:
     """The policy input document (schema gatekeeper/schemas/input-v1.schema.json)."""
-    files = []
+    packet_part = {key: value for key, value in packet.items() if key != "files"}
+    return assemble_input(packet_part, [file_entry(item) for item in derived.files], derived, differences)
+
+
+def file_entry(item: ClassifiedFile) -> dict[str, Any]:
+    """One `files` entry of the input: the packet's file entry plus the folder (`dir`)."""
+    entry = item.to_dict()
+    entry["dir"] = item.change.path.rpartition("/")[0]
+    return entry
+
+
+def assemble_input(
+    packet_part: Mapping[str, Any], entries: list[dict[str, Any]], derived: Derived, differences: Sequence[str]
+) -> dict[str, Any]:
+    """The input document from its parts; `entries` are the `file_entry` of each of `derived.files`."""
     buckets = {bucket: {"files": 0, "additions": 0, "deletions": 0} for bucket in BUCKETS}
     tags = dict.fromkeys(TAGS, 0)
     additions = deletions = 0
     for item in derived.files:
-        entry = item.to_dict()
-        entry["dir"] = item.change.path.rpartition("/")[0]
-        files.append(entry)
         counts = buckets[item.bucket]
         counts["files"] += 1
         counts["additions"] += item.change.additions
@@ -72,10 +83,11 @@ def build_input(packet: Mapping[str, Any], derived: Derived, differences: Sequen
         deletions += item.change.deletions
         for tag in item.tags:
             tags[tag] = tags.get(tag, 0) + 1
+    summary = {"buckets": buckets, "tags": tags, "files": len(entries), "additions": additions, "deletions": deletions}
     return {
-        "packet": {key: value for key, value in packet.items() if key != "files"},
-        "files": files,
-        "summary": {"buckets": buckets, "tags": tags, "files": len(files), "additions": additions, "deletions": deletions},
+        "packet": packet_part,
+        "files": entries,
+        "summary": summary,
         "integrity": {"ok": not differences, "differences": list(differences)},
     }
 
@@ -144,27 +156,48 @@ def _evaluate(
 
 
 def decide(
-    packet: dict[str, Any], patch: Path, bundle: Bundle, enabled: Sequence[str], *, dry_run: bool = False, timeout: float = DEFAULT_TIMEOUT
+    packet: dict[str, Any],
+    patch: Path,
+    bundle: Bundle,
+    enabled: Sequence[str],
+    *,
+    dry_run: bool = False,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> dict[str, Any]:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision."""
-    from gatekeeper.packet import compare, derive
+    from gatekeeper.packet import compare
+    from gatekeeper.policy.feed import derive_feeding
+    from gatekeeper.policy.findings import outcome_of, start_fed_policies
 
-    derived = derive(Path(patch), bundle.rules)
-    input_doc = build_input(packet, derived, compare(packet, derived))
-    evaluated, packet_digest = _evaluate(input_doc, bundle, enabled, timeout, lambda: digest(packet))
+    names = list(dict.fromkeys(enabled))
+    packet_part = {key: value for key, value in packet.items() if key != "files"}
+    # The engine child starts now and takes the file entries while the patch is still being parsed:
+    # pushing the input into the engine is the longest step, and it no longer waits for the parse.
+    pending = start_fed_policies(bundle, names, packet_part, timeout=timeout)
+    try:
+        derived, entries = derive_feeding(Path(patch), bundle.rules, pending.send_files, pending.end_files)
+        input_doc = assemble_input(packet_part, entries, derived, compare(packet, derived))
+        pending.finish(input_doc)
+        own = gate_findings(input_doc)
+        input_digest = digest(input_doc)
+        packet_digest = digest(packet)
+    except BaseException:
+        pending.cancel()
+        raise
+    reasons = own + pending.findings()
     summary = input_doc["summary"]
     return {
-        "outcome": evaluated["outcome"],
-        "reasons": evaluated["reasons"],
-        "policies": evaluated["policies"],
-        "enabled": evaluated["enabled"],
+        "outcome": outcome_of(reasons),
+        "reasons": reasons,
+        "policies": [{"name": name, "version": bundle.policy(name).version} for name in names],
+        "enabled": names,
         "bundle": bundle.describe(),
         "packet": {"run_id": packet.get("run_id"), "diff_sha256": derived.sha256, "digest": packet_digest},
-        "input_digest": evaluated["input_digest"],
+        "input_digest": input_digest,
         "summary": {key: summary[key] for key in ("files", "additions", "deletions", "buckets")},
         "dry_run": dry_run,
         "tool": {"name": "gatekeeper", "version": __version__},
-        "decided_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "decided_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 
 

@@ -132,6 +132,51 @@ def test_a_hanging_rego_test_is_pinned_on_that_test() -> None:
     assert outcomes["test_hang"].died and not outcomes["test_ok"].died
 
 
+def test_a_fed_input_evaluates_like_the_whole_document() -> None:
+    modules = {"pol/p.rego": HEAD + 'v := input\nn := count(input.files)\n'}
+    files = [{"path": f"src/{i}.go", "n": i, "tags": ["x"] if i % 2 else []} for i in range(300)]
+    files.append({"path": 'we"ird\\name\n\udce9', "n": None, "tags": []})
+    doc = {"packet": {"run_id": "r", "model": {"requested": None}}, "files": files, "summary": {"files": 301},
+           "integrity": {"ok": True, "differences": []}}
+    job = engine.start_fed_evaluation(modules, {}, {"packet": doc["packet"]}, "files", "data.p.v", timeout=10)
+    for start in range(0, len(files), 128):
+        assert job.send(("items", files[start:start + 128]))
+    assert job.send(("end", None))
+    assert job.send(("rest", {"summary": doc["summary"], "integrity": doc["integrity"]}))
+    fed = job.result()
+    assert fed == engine.evaluate(modules, {}, doc, "data.p.v", timeout=10)
+    assert fed["files"][-1]["path"] == files[-1]["path"]  # the awkward path comes back as sent
+
+
+def _never_reads(feed_fd: int) -> None:
+    time.sleep(30)
+
+
+def _dies_reading(feed_fd: int) -> None:
+    from gatekeeper.policy.isolate import receive
+
+    receive(feed_fd)
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def test_feeding_a_child_that_died_or_stalled_fails_cleanly() -> None:
+    from gatekeeper.policy.isolate import start_isolated
+
+    dead = start_isolated(_dies_reading, timeout=10, feed=True)
+    big = [f"{i:08d}" * 100 for i in range(2000)]  # 1.6 MB: more than a pipe holds
+    assert dead.send(("items", big))
+    time.sleep(0.3)
+    assert not dead.send(("items", big))  # the pipe is broken: no exception, no hang
+    with pytest.raises(EngineCrashed):
+        dead.result()
+    stalled = start_isolated(_never_reads, timeout=1, feed=True)
+    started = time.monotonic()
+    assert not all(stalled.send(("items", big)) for _ in range(5))  # the pipe fills; the deadline ends the wait
+    assert time.monotonic() - started < 3
+    with pytest.raises(EngineTimedOut):
+        stalled.result()
+
+
 # --- through the CLI: exit 2 with one clear line, nothing from the C library on stdout ---------
 
 

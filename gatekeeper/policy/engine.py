@@ -13,9 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from gatekeeper.errors import PolicyError
-from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, Isolated, run_isolated, signal_name, start_isolated
+from gatekeeper.policy.isolate import (
+    EngineCrashed,
+    EngineTimedOut,
+    Isolated,
+    receive,
+    run_isolated,
+    signal_name,
+    start_isolated,
+)
 from gatekeeper.policy.rego_errors import Diagnostic, diagnostics, locate, locate_diagnostic
-from gatekeeper.policy.rego_values import output_text, push_input, read_node, restore_strings
+from gatekeeper.policy.rego_values import InputBuilder, output_text, read_node, restore_strings
 
 __all__ = [
     "UNDEFINED",
@@ -26,6 +34,7 @@ __all__ = [
     "evaluate",
     "run_isolated",
     "start_evaluation",
+    "start_fed_evaluation",
     "start_isolated",
     "run_tests",
     "signal_name",
@@ -45,6 +54,10 @@ class _Undefined:
 
 
 UNDEFINED: Any = _Undefined()
+
+# A child that has its answer exits at once (os._exit); freeing a 10,000-file input and the
+# interpreter node by node first would cost more than the evaluation. Children park them here.
+_NEVER_FREED: list[Any] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +84,19 @@ def start_evaluation(
 ) -> Isolated:
     """`evaluate` in the background: the caller works on, then collects with `.result()`."""
     return start_isolated(_evaluate_here, dict(modules), data, input, query, timeout=timeout)
+
+
+def start_fed_evaluation(
+    modules: Mapping[str, str], data: Mapping[str, Any], head: Mapping[str, Any], fed: str, query: str, *, timeout: float
+) -> Isolated:
+    """`start_evaluation` whose input arrives while the child already builds it.
+
+    The input object is `head`'s entries, then `fed` (an array of the values the caller `.send`s as
+    `("items", [...])` batches, closed by `("end", None)`), then the entries of the final
+    `("rest", {...})` message. The child compiles and pushes each batch into the engine while the
+    parent is still computing the next.
+    """
+    return start_isolated(_evaluate_fed_here, dict(modules), data, head, fed, query, timeout=timeout, feed=True)
 
 
 def check_modules(modules: Mapping[str, str], *, timeout: float) -> None:
@@ -145,11 +171,55 @@ def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], input: Mapp
 
     rego = _interpreter(modules, data)
     bundle = _build(rego, f"x := [v | v := ({query})]", modules)
+    _NEVER_FREED.extend((rego, bundle))
     restore = _set_input(rego, input)
     values = _read(rego_bundle_query(rego._impl, bundle._impl), modules, binding="x")
     if values is UNDEFINED or not values:
         return UNDEFINED
     return restore_strings(values[0], restore)
+
+
+def _evaluate_fed_here(
+    feed_fd: int, modules: dict[str, str], data: Mapping[str, Any], head: Mapping[str, Any], fed: str, query: str
+) -> Any:
+    from regopy.rego_shared import rego as lib
+    from regopy.rego_shared import rego_bundle_query, rego_new_input, rego_set_input
+
+    rego = _interpreter(modules, data)
+    bundle = _build(rego, f"x := [v | v := ({query})]", modules)
+    handle = rego_new_input()
+    _NEVER_FREED.extend((rego, bundle))
+    builder = InputBuilder(lib, handle)
+    for key, value in head.items():
+        builder.key(key)
+        builder.value(value)
+        builder.item()
+    builder.key(fed)
+    count = 0
+    kind, payload = receive(feed_fd)
+    while kind == "items":
+        for value in payload:
+            builder.value(value)
+        count += len(payload)
+        kind, payload = receive(feed_fd)
+    builder.array(count)
+    builder.item()  # the engine copies the whole array here: done while the parent finishes the rest
+    if kind == "end":
+        kind, payload = receive(feed_fd)
+    if kind != "rest":
+        raise PolicyError(f"unexpected message {kind!r} feeding the policy input", hint="this is a bug in gatekeeper")
+    for key, value in payload.items():
+        builder.key(key)
+        builder.value(value)
+        builder.item()
+    builder.object(len(head) + 1 + len(payload))
+    if builder.failed:
+        raise PolicyError("the engine refused the policy input", hint="this is a bug in gatekeeper")
+    rego_set_input(rego._impl, handle)
+    values = _read(rego_bundle_query(rego._impl, bundle._impl), modules, binding="x")
+    if values is UNDEFINED or not values:
+        return UNDEFINED
+    return restore_strings(values[0], builder.restore)
 
 
 def _check_here(modules: dict[str, str]) -> None:
@@ -238,14 +308,12 @@ def _read_tree(lib: Any, output: int, binding: str | None) -> Any:
 def _set_input(rego: Any, value: Mapping[str, Any]) -> dict[str, str]:
     """Hand `value` to the engine through the C input builder; the map of encoded strings back."""
     from regopy.rego_shared import rego as lib
-    from regopy.rego_shared import rego_free_input, rego_new_input, rego_set_input
+    from regopy.rego_shared import rego_new_input, rego_set_input
 
-    handle = rego_new_input()
-    try:
-        failed, restore = push_input(lib, handle, value)
-        if failed:
-            raise PolicyError("the engine refused the policy input", hint="this is a bug in gatekeeper")
-        rego_set_input(rego._impl, handle)
-    finally:
-        rego_free_input(handle)
-    return restore
+    handle = rego_new_input()  # never freed: see _NEVER_FREED
+    builder = InputBuilder(lib, handle)
+    builder.value(value)
+    if builder.failed:
+        raise PolicyError("the engine refused the policy input", hint="this is a bug in gatekeeper")
+    rego_set_input(rego._impl, handle)
+    return builder.restore

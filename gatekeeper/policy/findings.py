@@ -40,15 +40,43 @@ def run_policies(bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str,
 class PendingFindings:
     """Policies being evaluated in a child; `findings()` waits and validates."""
 
-    def __init__(self, bundle: Bundle, policies: list[PolicyInfo], input_doc: Mapping[str, Any], timeout: float) -> None:
+    def __init__(
+        self, bundle: Bundle, policies: list[PolicyInfo], input_doc: Mapping[str, Any] | None, timeout: float
+    ) -> None:
         from gatekeeper.policy import engine
 
-        self._bundle, self._policies, self._input, self._timeout = bundle, policies, input_doc, timeout
+        self._bundle, self._policies, self._input, self._timeout = bundle, policies, input_doc or {}, timeout
         self._modules = bundle.modules_for(info.name for info in policies)
-        self._job = (
-            engine.start_evaluation(self._modules, bundle.data(), input_doc, findings_query(policies), timeout=timeout)
-            if policies else None
-        )
+        self._query = findings_query(policies)
+        self._alive = True
+        self._job: engine.Isolated | None = None
+        if policies and input_doc is not None:
+            self._job = engine.start_evaluation(self._modules, bundle.data(), input_doc, self._query, timeout=timeout)
+
+    def start_feeding(self, packet: Mapping[str, Any]) -> None:
+        """Fork the child now; the input's `packet` goes first, `files` follow through `send_files`."""
+        from gatekeeper.policy import engine
+
+        if self._policies:
+            self._job = engine.start_fed_evaluation(self._modules, self._bundle.data(), {"packet": packet}, "files",
+                                                    self._query, timeout=self._timeout)
+
+    def send_files(self, entries: list[dict[str, Any]]) -> None:
+        """Hand the child the next file entries of the input (nothing once it died: `findings` reports it)."""
+        if self._job is not None and self._alive:
+            self._alive = self._job.send(("items", entries))
+
+    def end_files(self) -> None:
+        """No more file entries: the child folds them into the input while the caller finishes the rest."""
+        if self._job is not None and self._alive:
+            self._alive = self._job.send(("end", None))
+
+    def finish(self, input_doc: Mapping[str, Any]) -> None:
+        """Send the input's remaining members (all but packet and files); `input_doc` is the whole document."""
+        self._input = input_doc
+        if self._job is not None and self._alive:
+            rest = {key: value for key, value in input_doc.items() if key not in ("packet", "files")}
+            self._alive = self._job.send(("rest", rest))
 
     def findings(self) -> list[dict[str, Any]]:
         """The validated findings (PolicyError naming the policy file on any failure)."""
@@ -78,9 +106,20 @@ class PendingFindings:
             self._job.cancel()
 
 
-def start_policies(bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str, Any], *, timeout: float) -> PendingFindings:
+def start_policies(
+    bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str, Any], *, timeout: float
+) -> PendingFindings:
     """Start evaluating the enabled policies in the background."""
     return PendingFindings(bundle, [bundle.policy(name) for name in enabled], input_doc, timeout)
+
+
+def start_fed_policies(
+    bundle: Bundle, enabled: Sequence[str], packet: Mapping[str, Any], *, timeout: float
+) -> PendingFindings:
+    """Start evaluating before the input is complete: `send_files` batches, then `finish` with the document."""
+    pending = PendingFindings(bundle, [bundle.policy(name) for name in enabled], None, timeout)
+    pending.start_feeding(packet)
+    return pending
 
 
 def _attribute_crash(

@@ -39,85 +39,117 @@ def _percent(match: re.Match[str]) -> str:
 
 
 def push_input(lib: Any, handle: int, root: Any) -> tuple[int, dict[str, str]]:
-    """Push `root` onto a C input handle; (non-zero when a constructor failed, {encoded: original}).
+    """Push `root` onto a C input handle; (non-zero when a constructor failed, {encoded: original})."""
+    builder = InputBuilder(lib, handle)
+    builder.value(root)
+    return builder.failed, builder.restore
 
-    This loop is the gate's hot path (a 10,000-file change is ~500,000 C calls), hence the inlined
-    scalar cases and the byte cache; only the object/array constructors' return codes are checked,
-    as they are the calls that fail on a malformed stack.
+
+class InputBuilder:
+    """Build an input document on a C input handle piece by piece (a stack machine, like the C API).
+
+    `value` pushes a whole JSON value; `key` + `value` + `item` make an object entry; `array(n)` and
+    `object(n)` fold the last n values / entries. A document can so be pushed while it still arrives.
+    This is the gate's hot path (a 10,000-file change is ~500,000 C calls), hence the inlined scalar
+    cases and the byte cache; only the object/array constructors' return codes are checked, as they
+    are the calls that fail on a malformed stack.
     """
-    push_str, push_int, push_float = lib.regoInputString, lib.regoInputInt, lib.regoInputFloat
-    push_bool, push_null, item = lib.regoInputBoolean, lib.regoInputNull, lib.regoInputObjectItem
-    make_object, make_array = lib.regoInputObject, lib.regoInputArray
-    cache: dict[str, bytes] = {}
-    restore: dict[str, str] = {}
-    failed = 0
-    unsafe = _UNSAFE.search
 
-    def encode(value: str) -> bytes:
-        if unsafe(value):
+    __slots__ = ("_lib", "_handle", "_cache", "restore", "failed", "value")
+
+    def __init__(self, lib: Any, handle: int) -> None:
+        self._lib, self._handle = lib, handle
+        self._cache: dict[str, bytes] = {}
+        self.restore: dict[str, str] = {}  # {encoded: original} of every string that needed encoding
+        self.failed = 0
+        self.value = self._pusher()
+
+    def key(self, name: str) -> None:
+        """Push an object key (follow with `value` and `item`)."""
+        self._lib.regoInputString(self._handle, self._encode(name))
+
+    def item(self) -> None:
+        """Fold the last key and value into an object entry."""
+        self._lib.regoInputObjectItem(self._handle)
+
+    def array(self, size: int) -> None:
+        """Fold the last `size` values into an array."""
+        self.failed |= self._lib.regoInputArray(self._handle, size)
+
+    def object(self, size: int) -> None:
+        """Fold the last `size` entries into an object."""
+        self.failed |= self._lib.regoInputObject(self._handle, size)
+
+    def _encode(self, value: str) -> bytes:
+        if _UNSAFE.search(value):
             shown = encode_text(value)
-            restore[shown] = value
+            self.restore[shown] = value
             value = shown
         # Lone surrogates (non-UTF-8 path bytes) become `\udcXX` text rather than an error.
         return value.encode("utf-8", "backslashreplace")
 
-    def scalar(value: Any) -> None:
-        kind = type(value)
-        if kind is str:
-            push_str(handle, cache.get(value) or encode(value))
-        elif value is None:
-            push_null(handle)
-        elif kind is bool:
-            push_bool(handle, value)
-        elif kind is int:
-            if not -_INT64 <= value < _INT64:
-                # The C API takes int64 and would wrap silently (2**70 → 0).
-                raise PolicyError(f"a number in the policy input is out of the engine's range: {value}",
-                                  hint="validate the packet against its schema")
-            push_int(handle, value)
-        elif kind is float:
-            push_float(handle, value)
-        elif isinstance(value, Mapping):
-            push(dict(value))
-        elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
-            push(list(value))
-        else:
-            raise PolicyError(f"the policy input holds a {kind.__name__}, which is not JSON", hint="this is a bug in gatekeeper")
+    def _pusher(self) -> Any:
+        lib, handle, cache, encode = self._lib, self._handle, self._cache, self._encode
+        push_str, push_int, push_float = lib.regoInputString, lib.regoInputInt, lib.regoInputFloat
+        push_bool, push_null, item = lib.regoInputBoolean, lib.regoInputNull, lib.regoInputObjectItem
+        make_object, make_array = lib.regoInputObject, lib.regoInputArray
 
-    def push(value: Any) -> None:
-        nonlocal failed
-        kind = type(value)
-        if kind is dict:
-            for key, inner in value.items():
-                data = cache.get(key)
-                if data is None:
-                    data = cache[key] = encode(key)
-                push_str(handle, data)
-                inner_kind = type(inner)
-                if inner_kind is str:
-                    data = cache.get(inner)
+        def scalar(value: Any) -> None:
+            kind = type(value)
+            if kind is str:
+                push_str(handle, cache.get(value) or encode(value))
+            elif value is None:
+                push_null(handle)
+            elif kind is bool:
+                push_bool(handle, value)
+            elif kind is int:
+                if not -_INT64 <= value < _INT64:
+                    # The C API takes int64 and would wrap silently (2**70 → 0).
+                    raise PolicyError(f"a number in the policy input is out of the engine's range: {value}",
+                                      hint="validate the packet against its schema")
+                push_int(handle, value)
+            elif kind is float:
+                push_float(handle, value)
+            elif isinstance(value, Mapping):
+                push(dict(value))
+            elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
+                push(list(value))
+            else:
+                raise PolicyError(f"the policy input holds a {kind.__name__}, which is not JSON",
+                                  hint="this is a bug in gatekeeper")
+
+        def push(value: Any) -> None:
+            kind = type(value)
+            if kind is dict:
+                for key, inner in value.items():
+                    data = cache.get(key)
                     if data is None:
-                        data = encode(inner)
-                        if len(inner) <= 48:
-                            cache[inner] = data
+                        data = cache[key] = encode(key)
                     push_str(handle, data)
-                elif inner is None:
-                    push_null(handle)
-                elif inner_kind is dict or inner_kind is list:
+                    inner_kind = type(inner)
+                    if inner_kind is str:
+                        data = cache.get(inner)
+                        if data is None:
+                            data = encode(inner)
+                            if len(inner) <= 48:
+                                cache[inner] = data
+                        push_str(handle, data)
+                    elif inner is None:
+                        push_null(handle)
+                    elif inner_kind is dict or inner_kind is list:
+                        push(inner)
+                    else:
+                        scalar(inner)
+                    item(handle)
+                self.failed |= make_object(handle, len(value))
+            elif kind is list or kind is tuple:
+                for inner in value:
                     push(inner)
-                else:
-                    scalar(inner)
-                item(handle)
-            failed |= make_object(handle, len(value))
-        elif kind is list or kind is tuple:
-            for inner in value:
-                push(inner)
-            failed |= make_array(handle, len(value))
-        else:
-            scalar(value)
+                self.failed |= make_array(handle, len(value))
+            else:
+                scalar(value)
 
-    push(root)
-    return failed, restore
+        return push
 
 
 def restore_strings(value: Any, restore: Mapping[str, str]) -> Any:
