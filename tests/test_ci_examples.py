@@ -1,5 +1,6 @@
-"""The CI glue people copy: docs/ci.md (its commands are run), the GitLab and GitHub examples,
-and the pre-commit hook — each checked against the real CLI and action.yml."""
+"""The CI glue people copy: docs/ci.md's tables, the GitLab and GitHub examples, and the pre-commit
+hook — each checked against the real CLI and action.yml. (The commands of docs/ci.md, shell completion
+included, are run by tests/test_docs.py, with every other page's.)"""
 
 from __future__ import annotations
 
@@ -25,10 +26,6 @@ GITLAB = yaml.safe_load((REPO_ROOT / "examples" / "gitlab-ci.yml").read_text(enc
 WORKFLOW = yaml.safe_load((REPO_ROOT / "examples" / "github-workflow.yml").read_text(encoding="utf-8"))
 HOOKS = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
 BIN = Path(sys.executable).parent
-
-
-def fenced_blocks(text: str, language: str) -> list[str]:
-    return re.findall(rf"^```{language}\n(.*?)^```", text, flags=re.S | re.M)
 
 
 def table_rows(text: str, header: str) -> list[list[str]]:
@@ -78,22 +75,6 @@ def test_documented_path_limits_match_the_reporters() -> None:
     assert f"Markdown ({markdown.MAX_PATHS})" in DOC
 
 
-def test_shell_completion_commands_in_the_docs_work(tmp_path: Path) -> None:
-    blocks = [block for block in fenced_blocks(DOC, "sh") if "_GATEKEEPER_COMPLETE" in block]
-    assert len(blocks) == 1
-    env = {**os.environ, "HOME": str(tmp_path), "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
-    subprocess.run(["bash", "-eo", "pipefail", "-c", blocks[0]], cwd=tmp_path, env=env, check=True, timeout=60)
-    bash = (tmp_path / ".gatekeeper-complete.bash").read_text()
-    assert "_GATEKEEPER_COMPLETE=bash_complete" in bash
-    assert "compdef gatekeeper" in (tmp_path / ".gatekeeper-complete.zsh").read_text()
-    assert "complete" in (tmp_path / ".gatekeeper-complete.fish").read_text()
-    # The generated bash function really completes: subcommands of `audit`.
-    probe = f'. {tmp_path}/.gatekeeper-complete.bash; COMP_WORDS=(gatekeeper audit ""); COMP_CWORD=2; ' \
-        '_gatekeeper_completion gatekeeper; printf "%s\\n" "${COMPREPLY[@]}"'
-    done = subprocess.run(["bash", "-c", probe], env=env, capture_output=True, text=True, check=True, timeout=60)
-    assert {"verify", "show", "replay"} <= set(done.stdout.split())
-
-
 def test_format_choice_completes_from_the_registry(tmp_path: Path) -> None:
     if not HAVE_GATE:
         pytest.skip("gatekeeper.gate is not importable yet")
@@ -107,47 +88,8 @@ def test_format_choice_completes_from_the_registry(tmp_path: Path) -> None:
     assert {line.split(",", 1)[1] for line in done.stdout.split()} == set(FORMATS)
 
 
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    """A CI workspace holding an allowed change: patch.diff, packet.json and the bundle."""
-    repo = GitRepo(tmp_path / "repo")
-    repo.write("src/main.go", "package main\n\nfunc main() {}\n")
-    repo.commit()
-    repo.write("src/main.go", "package main\n\nfunc main() { println(1) }\n")
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    repo.save_patch(ws / "patch.diff")
-    shutil.copytree(POLICY_DIR, ws / "policies")
-    subprocess.run(
-        [sys.executable, "-m", "gatekeeper", "packet", "patch.diff", "--out", "packet.json", "--policy", "policies"],
-        cwd=ws,
-        check=True,
-        capture_output=True,
-    )
-    return ws
-
-
 def _env(home: Path) -> dict[str, str]:
     return {**os.environ, "HOME": str(home), "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
-
-
-@needs_gate
-def test_every_shell_block_in_the_docs_runs(workspace: Path, tmp_path: Path) -> None:
-    blocks = fenced_blocks(DOC, "sh")
-    assert len(blocks) >= 6
-    for block in blocks:
-        done = subprocess.run(
-            ["bash", "-eo", "pipefail", "-c", block],
-            cwd=workspace,
-            env=_env(tmp_path),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, f"{block}\n{done.stdout}\n{done.stderr}"
-    assert ET.parse(workspace / "gatekeeper-junit.xml").getroot().tag == "testsuites"
-    assert (workspace / "gatekeeper.sarif").read_text().count('"version": "2.1.0"') == 1
-    assert (workspace / "comment.md").read_text().startswith("### ")
 
 
 # -- examples/gitlab-ci.yml ------------------------------------------------------------------------
