@@ -399,8 +399,15 @@ def check_security_teams(ws: Path, home: Path) -> None:
 
 
 def check_audit(ws: Path, home: Path) -> None:
+    import json
+
     lines = (ws / "decisions.jsonl").read_text().splitlines()
     assert len(lines) == 2 and (ws / "decisions.jsonl.head").is_file()
+    doc = (REPO_ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
+    documented: set[str] = set()
+    for row in table_rows(doc, "| field |"):
+        documented |= set(re.findall(r"`(\w+)`", row[0]))
+    assert documented == set(json.loads(lines[0])), "docs/audit.md's record table and a real record differ"
 
 
 CHECKS = {"ci.md": check_ci, "security-teams.md": check_security_teams, "audit.md": check_audit}
@@ -541,3 +548,15 @@ def test_quick_start_describes_what_make_test_runs() -> None:
     said = README[README.index("- `make test`") :].split("\n- ")[0].split("\n\n")[0]
     words = {"lint": "lint", "pytest": "pytest", "policy-test": "`gatekeeper test`"}
     assert steps and all(words.get(step, step) in said for step in steps), (steps, said)
+
+
+def test_policies_md_table_lists_each_policys_declared_rules() -> None:
+    doc = (REPO_ROOT / "docs" / "policies.md").read_text(encoding="utf-8")
+    rows = table_rows(doc, "| policy | default |")
+    assert len(rows) == len([p for p in POLICY_DIR.iterdir() if (p / "policy.rego").is_file()])
+    for row in rows:
+        name, version = row[0].split()
+        text = (POLICY_DIR / name / "policy.rego").read_text(encoding="utf-8")
+        declared = re.findall(r"^#\s+-\s+([\w.]+)\s*$", text, flags=re.M)
+        assert set(re.findall(r"`([a-z_]+\.[a-z_]+)`", row[2])) == set(declared), name
+        assert re.search(rf"^#\s+version:\s*{re.escape(version)}\s*$", text, flags=re.M), name
