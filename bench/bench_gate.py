@@ -36,18 +36,35 @@ def make_case(root: Path, name: str, count: int) -> tuple[Path, Path]:
     for i in range(count):
         folder = repo / "src" / f"pkg{i % 100}"
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"file{i}.go").write_text(f"package pkg{i % 100}\n\n// F{i} is generated.\nfunc F{i}() int {{ return {i} }}\n")
+        (folder / f"file{i}.go").write_text(
+            f"package pkg{i % 100}\n\n// F{i} is generated.\nfunc F{i}() int {{ return {i} }}\n"
+        )
     git(repo, "add", "-A")
     patch, packet = root / f"{name}.diff", root / f"{name}.json"
     patch.write_bytes(git(repo, "diff", "--cached", "--binary"))
-    subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet), "--policy", str(POLICIES)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet), "--policy", str(POLICIES)],
+        check=True,
+        capture_output=True,
+    )
     return packet, patch
 
 
 def time_gate(packet: Path, patch: Path, runs: int, enable: list[str]) -> list[float]:
-    command = [sys.executable, "-m", "gatekeeper", "gate", str(packet), "--patch", str(patch), "--policy", str(POLICIES),
-               "--format", "json", *(arg for name in enable for arg in ("--enable", name))]
+    command = [
+        sys.executable,
+        "-m",
+        "gatekeeper",
+        "gate",
+        str(packet),
+        "--patch",
+        str(patch),
+        "--policy",
+        str(POLICIES),
+        "--format",
+        "json",
+        *(arg for name in enable for arg in ("--enable", name)),
+    ]
     times = []
     for _ in range(runs):
         started = time.perf_counter()

@@ -47,10 +47,14 @@ def resolve_enabled(bundle: Bundle, enable: Iterable[str] = (), disable: Iterabl
     known = [p.name for p in bundle.policies]
     for name in (*enable, *disable):
         if name not in known:
-            raise UsageError(f"unknown policy {name!r}", where="--enable/--disable", hint=f"the bundle has: {', '.join(known)}")
+            raise UsageError(
+                f"unknown policy {name!r}", where="--enable/--disable", hint=f"the bundle has: {', '.join(known)}"
+            )
     both = sorted(set(enable) & set(disable))
     if both:
-        raise UsageError(f"policy {both[0]!r} is both enabled and disabled", hint="pass it to only one of --enable / --disable")
+        raise UsageError(
+            f"policy {both[0]!r} is both enabled and disabled", hint="pass it to only one of --enable / --disable"
+        )
     return tuple(p.name for p in bundle.policies if (p.default or p.name in enable) and p.name not in disable)
 
 
@@ -116,7 +120,12 @@ def gate_findings(input_doc: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def evaluate_input(
-    input_doc: Mapping[str, Any], bundle: Bundle, enabled: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, validate: bool = False
+    input_doc: Mapping[str, Any],
+    bundle: Bundle,
+    enabled: Sequence[str],
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    validate: bool = False,
 ) -> dict[str, Any]:
     """Evaluate a policy input: `{outcome, reasons, policies, enabled, input_digest}`.
 
@@ -205,7 +214,9 @@ def exit_code(decision: Mapping[str, Any]) -> ExitCode:
     """allow 0, deny 1, review 3; a dry run always 0 (it reports, it does not block)."""
     if decision.get("dry_run"):
         return ExitCode.OK
-    return {"allow": ExitCode.OK, "deny": ExitCode.FAILED, "review": ExitCode.REVIEW}.get(decision.get("outcome", ""), ExitCode.ERROR)
+    return {"allow": ExitCode.OK, "deny": ExitCode.FAILED, "review": ExitCode.REVIEW}.get(
+        decision.get("outcome", ""), ExitCode.ERROR
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +248,11 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
     if config.path is not None:
         for name in (*config.enable, *config.disable):
             if name not in {p.name for p in bundle.policies}:
-                raise UsageError(f"unknown policy {name!r}", where=str(config.path), hint=f"the bundle has: {', '.join(p.name for p in bundle.policies)}")
+                raise UsageError(
+                    f"unknown policy {name!r}",
+                    where=str(config.path),
+                    hint=f"the bundle has: {', '.join(p.name for p in bundle.policies)}",
+                )
     # Flags win over gatekeeper.yaml: a flag's policy leaves the file's opposite list.
     enable = [*(n for n in config.enable if n not in options.disable), *options.enable]
     disable = [*(n for n in config.disable if n not in options.enable), *options.disable]

@@ -37,7 +37,11 @@ def test_full_coverage_passes() -> None:
 
 
 def test_only_passing_results_count_and_missing_ids_are_listed() -> None:
-    cov = compute_coverage(BUNDLE, [result("pass", "core.ci"), result("fail", "core.iac"), result("error", "deps.changed")], 100)  # type: ignore[arg-type]
+    cov = compute_coverage(
+        BUNDLE,  # type: ignore[arg-type]
+        [result("pass", "core.ci"), result("fail", "core.iac"), result("error", "deps.changed")],
+        100,
+    )
     assert cov.produced == ("core.ci",)
     assert cov.missing == ("core.iac", "deps.changed")
     assert round(cov.percent, 1) == 33.3 and not cov.ok

@@ -38,7 +38,10 @@ deps: {enable: [deps], outcome: deny}
 """))
     assert expect.description == "a workflow edit"
     assert expect.packet_options == {"model_requested": "m1", "model_reported": "m2"}
-    assert [(s.name, s.outcome, s.enable) for s in expect.sets] == [("default", "review", ()), ("deps", "deny", ("deps",))]
+    assert [(s.name, s.outcome, s.enable) for s in expect.sets] == [
+        ("default", "review", ()),
+        ("deps", "deny", ("deps",)),
+    ]
     assert expect.sets[0].findings[0] == ExpectedFinding("core", "core.ci", paths=(".github/workflows/ci.yml",), line=6)
 
 
@@ -155,7 +158,9 @@ def test_runner_passes_a_good_case_and_fails_a_wrong_one(tmp_path: Path, capsys:
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "good")
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "wrong")
     (fixtures / "wrong" / "expect.yaml").write_text("default:\n  outcome: review\n")
-    code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--format", "json", "--min-coverage", "0"])
+    code = main(
+        ["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--format", "json", "--min-coverage", "0"]
+    )
     report = json.loads(capsys.readouterr().out)
     statuses = {r["name"]: r["status"] for r in report["results"] if r["suite"] == "fixtures"}
     assert statuses == {"good[default]": "pass", "good[deps]": "pass", "good[guardrails]": "pass", "good[size]": "pass",
@@ -180,7 +185,9 @@ def test_text_report_names_the_failing_case_file_and_line(tmp_path: Path, capsys
 def test_malformed_expectation_is_exit_2_with_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     fixtures = tmp_path / "fixtures"
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
-    (fixtures / "k8sclient-go" / "expect.yaml").write_text("default:\n  outcome: allow\n  findings: [{policy: core, level: loud}]\n")
+    (fixtures / "k8sclient-go" / "expect.yaml").write_text(
+        "default:\n  outcome: allow\n  findings: [{policy: core, level: loud}]\n"
+    )
     code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures)])
     captured = capsys.readouterr()
     assert code == 2

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +34,19 @@ class Change:
         repo.commit()
         self.patch, self.packet = folder / "change.diff", folder / "packet.json"
 
-    def make(self, files: dict[str, str | bytes], *, modes: dict[str, int] | None = None, packet_args: tuple[str, ...] = ()) -> Change:
+    def make(
+        self,
+        files: Mapping[str, str | bytes],
+        *,
+        modes: dict[str, int] | None = None,
+        packet_args: tuple[str, ...] = (),
+    ) -> Change:
         for path, data in files.items():
             self.repo.write(path, data, mode=(modes or {}).get(path))
         self.repo.save_patch(self.patch)
-        assert main(["packet", str(self.patch), "--out", str(self.packet), "--policy", str(POLICY_DIR), *packet_args]) == 0
+        assert (
+            main(["packet", str(self.patch), "--out", str(self.packet), "--policy", str(POLICY_DIR), *packet_args]) == 0
+        )
         return self
 
     def edit_packet(self, change: Any) -> None:
@@ -53,7 +62,9 @@ def change(git_repo: GitRepo, tmp_path: Path) -> Change:
 
 def gate(capsys: pytest.CaptureFixture[str], case: Change, *args: str) -> tuple[int, dict[str, Any]]:
     capsys.readouterr()
-    code = main(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR), "--format", "json", *args])
+    code = main(
+        ["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR), "--format", "json", *args]
+    )
     out = capsys.readouterr()
     assert "Traceback" not in out.err
     return code, (json.loads(out.out) if out.out.strip() else {"stderr": out.err})
@@ -68,17 +79,31 @@ def rules(decision: dict[str, Any]) -> list[str]:
 
 @pytest.mark.parametrize(
     ("path", "code", "outcome"),
-    [("src/k8sclient.go", ALLOW, "allow"), ("Jenkinsfile", REVIEW, "review"), (".circleci/config.yml", REVIEW, "review"),
-     ("go.mod", ALLOW, "allow")],
+    [
+        ("src/k8sclient.go", ALLOW, "allow"),
+        ("Jenkinsfile", REVIEW, "review"),
+        (".circleci/config.yml", REVIEW, "review"),
+        ("go.mod", ALLOW, "allow"),
+    ],
 )
-def test_core_reproduces_the_proposal(capsys: pytest.CaptureFixture[str], change: Change, path: str, code: int, outcome: str) -> None:
+def test_core_reproduces_the_proposal(
+    capsys: pytest.CaptureFixture[str], change: Change, path: str, code: int, outcome: str
+) -> None:
     change.make({path: "content\n"})
     got, decision = gate(capsys, change)
     assert (got, decision["outcome"]) == (code, outcome)
     assert decision["policies"] == [{"name": "core", "version": "1.0.0"}]
     if outcome == "review":
-        assert decision["reasons"] == [{"policy": "core", "rule": "core.ci", "level": "review", "bucket": "ci", "paths": [path],
-                                        "msg": decision["reasons"][0]["msg"]}]
+        assert decision["reasons"] == [
+            {
+                "policy": "core",
+                "rule": "core.ci",
+                "level": "review",
+                "bucket": "ci",
+                "paths": [path],
+                "msg": decision["reasons"][0]["msg"],
+            }
+        ]
 
 
 def test_go_mod_needs_review_with_deps_enabled(capsys: pytest.CaptureFixture[str], change: Change) -> None:
@@ -89,7 +114,14 @@ def test_go_mod_needs_review_with_deps_enabled(capsys: pytest.CaptureFixture[str
 
 
 def test_core_one_finding_per_bucket_with_all_paths(capsys: pytest.CaptureFixture[str], change: Change) -> None:
-    change.make({"Jenkinsfile": "x\n", ".github/workflows/ci.yml": "on: push\n", "deploy/main.tf": "x\n", "src/a.go": "package a\n"})
+    change.make(
+        {
+            "Jenkinsfile": "x\n",
+            ".github/workflows/ci.yml": "on: push\n",
+            "deploy/main.tf": "x\n",
+            "src/a.go": "package a\n",
+        }
+    )
     code, decision = gate(capsys, change)
     assert code == REVIEW
     by_rule = {r["rule"]: r for r in decision["reasons"]}
@@ -107,7 +139,9 @@ def test_deps_manifest_and_lock_file_are_separate_findings(capsys: pytest.Captur
     assert code == REVIEW and rules(decision) == ["deps.lockfile", "deps.manifest"]
 
 
-def test_deps_lock_file_without_its_manifest(capsys: pytest.CaptureFixture[str], git_repo: GitRepo, tmp_path: Path) -> None:
+def test_deps_lock_file_without_its_manifest(
+    capsys: pytest.CaptureFixture[str], git_repo: GitRepo, tmp_path: Path
+) -> None:
     case = Change(git_repo, tmp_path, base={"web/package.json": "{}\n"}).make({"web/package-lock.json": "{}\n"})
     code, decision = gate(capsys, case, "--enable", "deps")
     assert code == REVIEW and rules(decision) == ["deps.lock_without_manifest", "deps.lockfile"]
@@ -123,7 +157,9 @@ def test_guardrails(capsys: pytest.CaptureFixture[str], change: Change) -> None:
     change.make({"AGENTS.md": "be careful\n", "src/a.py": "x = 1\n"})
     assert gate(capsys, change)[0] == ALLOW
     code, decision = gate(capsys, change, "--enable", "guardrails")
-    assert code == REVIEW and rules(decision) == ["guardrails.edit"] and decision["reasons"][0]["paths"] == ["AGENTS.md"]
+    assert (
+        code == REVIEW and rules(decision) == ["guardrails.edit"] and decision["reasons"][0]["paths"] == ["AGENTS.md"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -132,7 +168,9 @@ def test_guardrails(capsys: pytest.CaptureFixture[str], change: Change) -> None:
      (("--model-requested", "m-1", "--model-reported", "m-2"), REVIEW, ["provenance.mismatch"]),
      (("--model-requested", "m-1"), REVIEW, ["provenance.unreported"])],
 )
-def test_provenance(capsys: pytest.CaptureFixture[str], change: Change, args: tuple[str, ...], code: int, expected: list[str]) -> None:
+def test_provenance(
+    capsys: pytest.CaptureFixture[str], change: Change, args: tuple[str, ...], code: int, expected: list[str]
+) -> None:
     change.make({"src/a.py": "x = 1\n"}, packet_args=args)
     got, decision = gate(capsys, change, "--enable", "provenance")
     assert (got, rules(decision)) == (code, expected)
@@ -150,7 +188,9 @@ def test_sandbox(capsys: pytest.CaptureFixture[str], change: Change) -> None:
     assert gate(capsys, change, "--enable", "sandbox")[0] == ALLOW
 
 
-def test_size_thresholds_and_binary_executables(capsys: pytest.CaptureFixture[str], git_repo: GitRepo, tmp_path: Path) -> None:
+def test_size_thresholds_and_binary_executables(
+    capsys: pytest.CaptureFixture[str], git_repo: GitRepo, tmp_path: Path
+) -> None:
     many = {f"src/f{i}.go": "package src\n" for i in range(101)}
     case = Change(git_repo, tmp_path).make(many)
     code, decision = gate(capsys, case, "--enable", "size")
@@ -160,19 +200,27 @@ def test_size_thresholds_and_binary_executables(capsys: pytest.CaptureFixture[st
 
 
 def test_size_denies_binary_executables(capsys: pytest.CaptureFixture[str], change: Change) -> None:
-    change.make({"bin/tool": b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)), "img/logo.png": b"\x89PNG\r\n\x1a\n\x00\x01"},
-                modes={"bin/tool": 0o755})
+    change.make(
+        {"bin/tool": b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)), "img/logo.png": b"\x89PNG\r\n\x1a\n\x00\x01"},
+        modes={"bin/tool": 0o755},
+    )
     assert gate(capsys, change)[0] == ALLOW
     code, decision = gate(capsys, change, "--enable", "size")
     assert (code, decision["outcome"]) == (DENY, "deny")
-    assert decision["reasons"][0]["rule"] == "size.binary_executable" and decision["reasons"][0]["paths"] == ["bin/tool"]
+    assert decision["reasons"][0]["rule"] == "size.binary_executable" and decision["reasons"][0]["paths"] == [
+        "bin/tool"
+    ]
 
 
 # --- tampering: deny or exit 2, never allow, never a traceback --------------------------------
 
 TRIGGERS = {
-    "core": {"Jenkinsfile": "x\n"}, "deps": {"go.mod": "module x\n"}, "guardrails": {"AGENTS.md": "x\n"},
-    "provenance": {"src/a.go": "package x\n"}, "sandbox": {"src/a.go": "package x\n"}, "size": {"src/a.go": "package x\n"},
+    "core": {"Jenkinsfile": "x\n"},
+    "deps": {"go.mod": "module x\n"},
+    "guardrails": {"AGENTS.md": "x\n"},
+    "provenance": {"src/a.go": "package x\n"},
+    "sandbox": {"src/a.go": "package x\n"},
+    "size": {"src/a.go": "package x\n"},
 }
 
 
@@ -235,7 +283,9 @@ def test_packet_under_claiming_files_is_denied(capsys: pytest.CaptureFixture[str
      (lambda text: "", "not valid JSON")],
     ids=["truncated", "not-an-object", "missing-field", "empty"],
 )
-def test_broken_packets_cannot_be_decided(capsys: pytest.CaptureFixture[str], change: Change, mangle: Any, message: str) -> None:
+def test_broken_packets_cannot_be_decided(
+    capsys: pytest.CaptureFixture[str], change: Change, mangle: Any, message: str
+) -> None:
     change.make({"src/a.go": "package a\n"})
     change.packet.write_text(mangle(change.packet.read_text()))
     code, decision = gate(capsys, change)
@@ -257,8 +307,12 @@ def test_unsafe_path_is_denied(capsys: pytest.CaptureFixture[str], change: Chang
 def test_tampering_through_a_real_process_prints_one_line(change: Change) -> None:
     change.make({"src/a.go": "package a\n"})
     change.packet.write_text(change.packet.read_text()[:100])
-    done = subprocess.run([sys.executable, "-m", "gatekeeper", "gate", str(change.packet), "--patch", str(change.patch)],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "gatekeeper", "gate", str(change.packet), "--patch", str(change.patch)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == ERROR and done.stdout == ""
     assert done.stderr.startswith("gatekeeper: error:") and done.stderr.count("\n") == 1
 
@@ -276,7 +330,20 @@ def test_output_file_and_decision_log(capsys: pytest.CaptureFixture[str], change
     change.make({"Jenkinsfile": "x\n"})
     report, log = tmp_path / "out" / "decision.json", tmp_path / "decisions.jsonl"
     capsys.readouterr()
-    code = main(["gate", str(change.packet), "--patch", str(change.patch), "--format", "json", "--output", str(report), "--log", str(log)])
+    code = main(
+        [
+            "gate",
+            str(change.packet),
+            "--patch",
+            str(change.patch),
+            "--format",
+            "json",
+            "--output",
+            str(report),
+            "--log",
+            str(log),
+        ]
+    )
     out = capsys.readouterr()
     assert code == REVIEW and out.out == "" and "review" in out.err
     decision = json.loads(report.read_text())
@@ -320,8 +387,11 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
     bundle = load_bundle(POLICY_DIR)
     packet = json.loads(change.packet.read_text())
     assert decision["bundle"] == bundle.describe()
-    assert decision["packet"] == {"run_id": packet["run_id"], "diff_sha256": hashlib.sha256(change.patch.read_bytes()).hexdigest(),
-                                  "digest": hashlib.sha256(canonical_json(packet)).hexdigest()}
+    assert decision["packet"] == {
+        "run_id": packet["run_id"],
+        "diff_sha256": hashlib.sha256(change.patch.read_bytes()).hexdigest(),
+        "digest": hashlib.sha256(canonical_json(packet)).hexdigest(),
+    }
     assert decision["summary"]["buckets"]["ci"]["files"] == 1 and decision["summary"]["files"] == 2
     assert decision["tool"]["name"] == "gatekeeper" and decision["decided_at"].endswith("Z")
     from gatekeeper.packet import compare, derive
@@ -336,12 +406,20 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
 
 def test_evaluate_input_validates_documents_from_files() -> None:
     with pytest.raises(PolicyError, match="summary"):
-        evaluate_input({"packet": {}, "files": [], "integrity": {"ok": True, "differences": []}}, load_bundle(POLICY_DIR), ["core"],
-                       validate=True)
+        evaluate_input(
+            {"packet": {}, "files": [], "integrity": {"ok": True, "differences": []}},
+            load_bundle(POLICY_DIR),
+            ["core"],
+            validate=True,
+        )
 
 
 def test_exit_codes() -> None:
-    assert [exit_code({"outcome": o}) for o in ("allow", "deny", "review")] == [ExitCode.OK, ExitCode.FAILED, ExitCode.REVIEW]
+    assert [exit_code({"outcome": o}) for o in ("allow", "deny", "review")] == [
+        ExitCode.OK,
+        ExitCode.FAILED,
+        ExitCode.REVIEW,
+    ]
     assert exit_code({"outcome": "deny", "dry_run": True}) == ExitCode.OK
     assert exit_code({"outcome": "???"}) == ExitCode.ERROR
     assert os.sep == "/"

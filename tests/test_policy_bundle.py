@@ -102,7 +102,7 @@ def test_manifest_that_is_not_json_names_the_line(bundle_dir: Path) -> None:
     (bundle_dir / ".manifest").write_text('{\n  "revision": "1",\n  oops\n}\n')
     with pytest.raises(PolicyError, match="not JSON") as caught:
         load_bundle(bundle_dir)
-    assert caught.value.where.endswith(".manifest:3")
+    assert (caught.value.where or "").endswith(".manifest:3")
 
 
 def test_missing_manifest_is_a_usage_error(tmp_path: Path) -> None:
@@ -118,7 +118,11 @@ def test_missing_manifest_is_a_usage_error(tmp_path: Path) -> None:
         ("# title: CI and infrastructure changes need a human\n", "", "needs a non-empty `title`"),
         ("# custom:\n", "# custom: [\n", "not valid YAML"),
         ("# METADATA\n", "# (no annotation)\n", "no `# METADATA`"),
-        ("package gatekeeper.policies.core\n", "package gatekeeper.policies.other\n", "must declare `package gatekeeper.policies.core`"),
+        (
+            "package gatekeeper.policies.core\n",
+            "package gatekeeper.policies.other\n",
+            "must declare `package gatekeeper.policies.core`",
+        ),
     ],
 )
 def test_module_metadata_and_package_errors(bundle_dir: Path, old: str, new: str, message: str) -> None:
@@ -159,7 +163,9 @@ def test_shipped_policy_unit_tests_pass(name: str) -> None:
 
 def test_policy_unit_tests_catch_a_broken_policy(bundle_dir: Path) -> None:
     module = bundle_dir / "core" / "policy.rego"
-    module.write_text(module.read_text().replace('input.summary.buckets.iac.files > 0', 'input.summary.buckets.iac.files > 1'))
+    module.write_text(
+        module.read_text().replace("input.summary.buckets.iac.files > 0", "input.summary.buckets.iac.files > 1")
+    )
     outcomes = _rego_tests(bundle_dir, "core")
     assert outcomes["test_iac_file_needs_review"].status == "fail"
     assert outcomes["test_ci_file_needs_review"].status == "pass"

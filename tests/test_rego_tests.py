@@ -69,7 +69,7 @@ def test_lint_refuses_crashing_forms_naming_the_line(line: str, needle: str) -> 
 
 
 def test_lint_allows_local_variables_and_literals() -> None:
-    source = TEST_FILE + "\ntest_ok if {\n\tfiles := [{\"bucket\": \"ci\"}]\n\tcore.review with input.files as files\n}\n"
+    source = TEST_FILE + '\ntest_ok if {\n\tfiles := [{"bucket": "ci"}]\n\tcore.review with input.files as files\n}\n'
     assert lint(source) == []
 
 
@@ -154,7 +154,9 @@ def run(root: Path):  # type: ignore[no-untyped-def]
     from gatekeeper.testing.rego_tests import discover_test_files, run_test_files
 
     bundle = load_bundle(root)
-    return run_test_files(bundle, discover_test_files(bundle), candidates=frozenset({"demo.ci", "demo.big"}), timeout=20)
+    return run_test_files(
+        bundle, discover_test_files(bundle), candidates=frozenset({"demo.ci", "demo.big"}), timeout=20
+    )
 
 
 def test_pass_fail_error_and_skip_each_with_file_rule_and_line(tmp_path: Path) -> None:
@@ -178,7 +180,9 @@ def test_refused_file_is_reported_with_its_line_and_others_still_run(tmp_path: P
         "test_src_quiet if {",
         "test_whole_input if {\n\tcount(demo.review) == 0 with input as {\"files\": []}\n}\n\ntest_src_quiet if {",
     )
-    root = make_bundle(tmp_path / "b", {"policy_test.rego": bad, "more_test.rego": DEMO_TESTS.replace("demo_test", "demo_more_test")})
+    root = make_bundle(
+        tmp_path / "b", {"policy_test.rego": bad, "more_test.rego": DEMO_TESTS.replace("demo_test", "demo_more_test")}
+    )
     results = run(root)
     refused = [r for r in results if r.file.endswith("policy_test.rego")]
     assert [(r.name, r.status, r.line) for r in refused] == [("refused", "error", 12)]
@@ -201,8 +205,9 @@ def test_a_crashing_test_is_an_error_and_its_neighbours_still_report(tmp_path: P
     import gatekeeper.testing.rego_tests as rego_tests
 
     crashing = DEMO_TESTS.replace(
-        "test_type_error if {\n\tx := 1 + \"a\"\n\tx == 2\n}",
-        "test_crash if {\n\tcount(demo.review) == 1 with input as {\"files\": [{\"path\": \"a\", \"bucket\": \"ci\"}], \"summary\": {\"files\": 1}}\n}",
+        'test_type_error if {\n\tx := 1 + "a"\n\tx == 2\n}',
+        'test_crash if {\n\tcount(demo.review) == 1 with input as '
+        '{"files": [{"path": "a", "bucket": "ci"}], "summary": {"files": 1}}\n}',
     )
     root = make_bundle(tmp_path / "b", {"policy_test.rego": crashing})
     original = rego_tests.lint
@@ -214,7 +219,7 @@ def test_a_crashing_test_is_an_error_and_its_neighbours_still_report(tmp_path: P
         results = run(root)
     finally:
         rego_tests.lint = original
-        if was_enabled:
+        if was_enabled and sys.__stderr__ is not None:
             faulthandler.enable(file=sys.__stderr__)
     got = {r.name: r.status for r in results}
     assert got["test_crash"] == "error"

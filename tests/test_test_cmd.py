@@ -75,7 +75,9 @@ def test_deps_that_stops_gating_deps_fails(tmp_path: Path, capsys: pytest.Captur
     module.write_text(source.replace("review contains", "warn contains"))  # still reports, no longer gates
     code, report = run_json(bundle, FIXTURES, capsys)
     assert code == 1
-    assert {"deps-go-mod[deps]", "deps-package-json[deps]", "lockfile-without-manifest[deps]"} <= failing(report, "fixtures")
+    assert {"deps-go-mod[deps]", "deps-package-json[deps]", "lockfile-without-manifest[deps]"} <= failing(
+        report, "fixtures"
+    )
 
 
 def test_deleting_the_jenkinsfile_rules_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,7 +98,9 @@ def test_deleting_the_jenkinsfile_rules_fails(tmp_path: Path, capsys: pytest.Cap
     assert "jenkinsfile[default]" in failing(report, "fixtures")
 
 
-def test_coverage_below_the_floor_fails_and_the_floor_can_be_lowered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_coverage_below_the_floor_fails_and_the_floor_can_be_lowered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bundle = copy_bundle(tmp_path)
     for test_file in bundle.rglob("*_test.rego"):
         test_file.unlink()
@@ -136,7 +140,9 @@ def test_junit_report_written_to_output_parses(tmp_path: Path, capsys: pytest.Ca
     fixtures = tmp_path / "fixtures"
     shutil.copytree(FIXTURES / "ci-workflow", fixtures / "ci-workflow")
     out = tmp_path / "report.xml"
-    code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--format", "junit", "--output", str(out)])
+    code = main(
+        ["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--format", "junit", "--output", str(out)]
+    )
     captured = capsys.readouterr()
     assert code == 0 and captured.out == ""
     assert captured.err.startswith("PASS:")
@@ -144,8 +150,8 @@ def test_junit_report_written_to_output_parses(tmp_path: Path, capsys: pytest.Ca
     assert root.tag == "testsuites"
     suites = {s.get("name"): s for s in root.findall("testsuite")}
     assert set(suites) == {"rego", "fixtures", "coverage"}
-    assert int(suites["fixtures"].get("tests")) == 2
-    assert int(suites["rego"].get("tests")) > 0 and suites["rego"].get("failures") == "0"
+    assert int(suites["fixtures"].get("tests", "")) == 2
+    assert int(suites["rego"].get("tests", "")) > 0 and suites["rego"].get("failures") == "0"
 
 
 def test_unknown_format_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -98,13 +98,18 @@ def load_bundle(root: str | os.PathLike[str]) -> Bundle:
     folder = Path(root)
     manifest_path = folder / MANIFEST
     if not manifest_path.is_file():
-        raise UsageError(f"not a policy bundle: no {MANIFEST} file", where=str(folder), hint="pass --policy DIR naming a bundle folder")
+        raise UsageError(
+            f"not a policy bundle: no {MANIFEST} file",
+            where=str(folder),
+            hint="pass --policy DIR naming a bundle folder",
+        )
     manifest = _read_manifest(manifest_path)
     meta = manifest["metadata"]
     modules: dict[str, str] = {}
     lib = tuple(_load_lib(folder, modules, manifest["roots"]))
     policies = tuple(
-        _load_policy(folder, name, bool(entry["default"]), modules, manifest_path) for name, entry in meta["policies"].items()
+        _load_policy(folder, name, bool(entry["default"]), modules, manifest_path)
+        for name, entry in meta["policies"].items()
     )
     _refuse_unlisted(folder, meta["policies"], manifest_path)
     return Bundle(
@@ -132,18 +137,37 @@ def _read_manifest(path: Path) -> dict[str, Any]:
         raise PolicyError(f"the manifest is not JSON: {exc.msg}", where=where(path, exc.lineno)) from None
     if not isinstance(doc, dict):
         raise PolicyError("the manifest must be a JSON object", where=str(path))
-    _need(isinstance(doc.get("revision"), str) and doc["revision"].strip() != "", path, "revision", "a non-empty string")
+    _need(
+        isinstance(doc.get("revision"), str) and doc["revision"].strip() != "", path, "revision", "a non-empty string"
+    )
     roots = doc.get("roots")
-    _need(isinstance(roots, list) and bool(roots) and all(isinstance(r, str) and r for r in roots), path, "roots", "a list of package roots, e.g. [\"gatekeeper\"]")
+    _need(
+        isinstance(roots, list) and bool(roots) and all(isinstance(r, str) and r for r in roots),
+        path,
+        "roots",
+        'a list of package roots, e.g. ["gatekeeper"]',
+    )
     meta = doc.get("metadata")
-    _need(isinstance(meta, dict), path, "metadata", "an object with name, policies and params")
+    if not isinstance(meta, dict):
+        raise _bad(path, "metadata", "an object with name, policies and params")
     _need(isinstance(meta.get("name"), str) and meta["name"].strip() != "", path, "metadata.name", "a non-empty string")
     policies = meta.get("policies")
-    _need(isinstance(policies, dict) and bool(policies), path, "metadata.policies", "an object {name: {\"default\": bool}}")
+    if not isinstance(policies, dict) or not policies:
+        raise _bad(path, "metadata.policies", 'an object {name: {"default": bool}}')
     for name, entry in policies.items():
         field = f"metadata.policies.{name}"
-        _need(bool(_NAME.match(name)) and name != LIB_DIR, path, field, "a lower-case name (letters, digits, _) other than `lib`")
-        _need(isinstance(entry, dict) and isinstance(entry.get("default"), bool), path, field, "an object with a boolean `default`")
+        _need(
+            bool(_NAME.match(name)) and name != LIB_DIR,
+            path,
+            field,
+            "a lower-case name (letters, digits, _) other than `lib`",
+        )
+        _need(
+            isinstance(entry, dict) and isinstance(entry.get("default"), bool),
+            path,
+            field,
+            "an object with a boolean `default`",
+        )
         unknown = set(entry) - {"default"}
         _need(not unknown, path, field, f"only `default` (unknown: {', '.join(sorted(unknown))})")
     _need(isinstance(meta.get("params", {}), dict), path, "metadata.params", "an object of thresholds")
@@ -152,7 +176,11 @@ def _read_manifest(path: Path) -> dict[str, Any]:
 
 def _need(ok: bool, path: Path, field: str, expected: str) -> None:
     if not ok:
-        raise PolicyError(f"`{field}` must be {expected}", where=where(path, field=field))
+        raise _bad(path, field, expected)
+
+
+def _bad(path: Path, field: str, expected: str) -> PolicyError:
+    return PolicyError(f"`{field}` must be {expected}", where=where(path, field=field))
 
 
 def _read_module(path: Path) -> str:
@@ -185,7 +213,10 @@ def _load_policy(folder: Path, name: str, default: bool, modules: dict[str, str]
     policy_dir = folder / name
     module_path = policy_dir / POLICY_MODULE
     if not module_path.is_file():
-        raise PolicyError(f"policy {name!r} is listed but has no {name}/{POLICY_MODULE}", where=where(manifest, field=f"metadata.policies.{name}"))
+        raise PolicyError(
+            f"policy {name!r} is listed but has no {name}/{POLICY_MODULE}",
+            where=where(manifest, field=f"metadata.policies.{name}"),
+        )
     keys = []
     for path in sorted(policy_dir.glob("*.rego")):
         if path.name.endswith(TEST_SUFFIX):
@@ -194,7 +225,9 @@ def _load_policy(folder: Path, name: str, default: bool, modules: dict[str, str]
         declared = package_of(source)
         expected = f"{POLICY_PACKAGE}.{name}"
         if declared is None or declared[0] != expected:
-            raise PolicyError(f"the module must declare `package {expected}`", where=where(path, declared[1] if declared else None))
+            raise PolicyError(
+                f"the module must declare `package {expected}`", where=where(path, declared[1] if declared else None)
+            )
         modules[str(path)] = source
         keys.append(str(path))
     keys.sort(key=lambda key: key != str(module_path))  # policy.rego first

@@ -74,7 +74,9 @@ class RegoTestOutcome:
     died: bool = False
 
 
-def evaluate(modules: Mapping[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str, *, timeout: float) -> Any:
+def evaluate(
+    modules: Mapping[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str, *, timeout: float
+) -> Any:
     """Value of the Rego expression `query` (UNDEFINED when it has none), evaluated in a child."""
     return start_evaluation(modules, data, input, query, timeout=timeout).result()
 
@@ -87,7 +89,13 @@ def start_evaluation(
 
 
 def start_fed_evaluation(
-    modules: Mapping[str, str], data: Mapping[str, Any], head: Mapping[str, Any], fed: str, query: str, *, timeout: float
+    modules: Mapping[str, str],
+    data: Mapping[str, Any],
+    head: Mapping[str, Any],
+    fed: str,
+    query: str,
+    *,
+    timeout: float,
 ) -> Isolated:
     """`start_evaluation` whose input arrives while the child already builds it.
 
@@ -158,7 +166,10 @@ def _compile_error(text: str, name: str, modules: Mapping[str, str]) -> PolicyEr
 def _hint(message: str) -> str | None:
     lowered = message.lower()
     if "regexp" in lowered or "regex" in lowered:
-        return "the engine's regex dialect is ECMAScript (std::regex): no (?i), (?P<name>) or \\p{..}; see docs/policies.md"
+        return (
+            "the engine's regex dialect is ECMAScript (std::regex): no (?i), (?P<name>) or \\p{..}; "
+            "see docs/policies.md"
+        )
     if "function not found" in lowered or "not supported" in lowered:
         return "this built-in is not available in regopy; see docs/policies.md for the dialect limits"
     if "multiple outputs" in lowered:
@@ -226,7 +237,9 @@ def _check_here(modules: dict[str, str]) -> None:
     _interpreter(modules, None)
 
 
-def _tests_here(modules: dict[str, str], data: Mapping[str, Any], package: str, tests: list[str]) -> list[RegoTestOutcome]:
+def _tests_here(
+    modules: dict[str, str], data: Mapping[str, Any], package: str, tests: list[str]
+) -> list[RegoTestOutcome]:
     from regopy import RegoError
     from regopy.rego_shared import rego_bundle_query_entrypoint
 
@@ -238,7 +251,7 @@ def _tests_here(modules: dict[str, str], data: Mapping[str, Any], package: str, 
     except RegoError as exc:
         raise _compile_error(str(exc), "", modules) from None
     outcomes = []
-    for name, point in zip(tests, points):
+    for name, point in zip(tests, points, strict=True):
         try:
             value = _read(rego_bundle_query_entrypoint(rego._impl, bundle._impl, point), modules)
         except PolicyError as exc:
@@ -247,7 +260,9 @@ def _tests_here(modules: dict[str, str], data: Mapping[str, Any], package: str, 
         if value is True:
             outcomes.append(RegoTestOutcome(name, "pass"))
         elif value is UNDEFINED:
-            outcomes.append(RegoTestOutcome(name, "fail", "the test is undefined (a condition in its body did not hold)"))
+            outcomes.append(
+                RegoTestOutcome(name, "fail", "the test is undefined (a condition in its body did not hold)")
+            )
         else:
             outcomes.append(RegoTestOutcome(name, "fail", f"the test evaluated to {json.dumps(value)}"))
     return outcomes
@@ -280,7 +295,11 @@ def _read(output: int, modules: Mapping[str, str], *, binding: str | None = None
             parts = [node] if kind == 1800 else [lib.regoNodeGet(node, i) for i in range(lib.regoNodeSize(node))]
             found = [d for part in parts for d in diagnostics(rego_node_json(part))]
             first = found[0] if found else Diagnostic("evaluation failed")
-            raise PolicyError(f"evaluation failed: {first.message}", where=locate_diagnostic(first, modules), hint=_hint(first.message))
+            raise PolicyError(
+                f"evaluation failed: {first.message}",
+                where=locate_diagnostic(first, modules),
+                hint=_hint(first.message),
+            )
         text = output_text(lib, output)
         if text == "undefined":
             return UNDEFINED

@@ -32,7 +32,9 @@ def findings_query(policies: Sequence[PolicyInfo]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def run_policies(bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str, Any], *, timeout: float) -> list[dict[str, Any]]:
+def run_policies(
+    bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str, Any], *, timeout: float
+) -> list[dict[str, Any]]:
     """Evaluate the enabled policies over `input_doc`; their findings, each with `policy` and `level`."""
     return start_policies(bundle, enabled, input_doc, timeout=timeout).findings()
 
@@ -132,7 +134,9 @@ def _attribute_crash(
     if len(policies) > 1:
         for info in policies:
             try:
-                engine.evaluate(bundle.modules_for([info.name]), bundle.data(), input_doc, findings_query([info]), timeout=timeout)
+                engine.evaluate(
+                    bundle.modules_for([info.name]), bundle.data(), input_doc, findings_query([info]), timeout=timeout
+                )
             except (engine.EngineCrashed, engine.EngineTimedOut):
                 culprit = info
                 break
@@ -142,14 +146,17 @@ def _attribute_crash(
     signal = engine.signal_name(crash.signal_number)
     return PolicyError(
         f"the Rego engine crashed evaluating {shown} ({signal})",
-        hint="regopy segfaults on some forms (e.g. `with input as {...}`); see docs/policies.md, and run `gatekeeper test`",
+        hint="regopy segfaults on some forms (e.g. `with input as {...}`); "
+        "see docs/policies.md, and run `gatekeeper test`",
     )
 
 
 def collect(policies: Sequence[PolicyInfo], raw: Any, modules: Mapping[str, str]) -> list[dict[str, Any]]:
     """Validate the query result and flatten it into findings (deny, review, warn; by policy)."""
     if not isinstance(raw, dict):
-        raise PolicyError(f"the policy query returned {type(raw).__name__}, not an object", hint="this is a bug in gatekeeper")
+        raise PolicyError(
+            f"the policy query returned {type(raw).__name__}, not an object", hint="this is a bug in gatekeeper"
+        )
     found: list[dict[str, Any]] = []
     for level in LEVELS:
         for info in policies:
@@ -175,7 +182,11 @@ def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str,
     at = (locate_text(f'"{rule}"', own) if isinstance(rule, str) else None) or str(info.module_path)
 
     def bad(what: str, hint: str | None = None) -> PolicyError:
-        return PolicyError(f"a `{level}` finding {what}: {_short(item)}", where=at, hint=hint or "build findings with data.gatekeeper.lib")
+        return PolicyError(
+            f"a `{level}` finding {what}: {_short(item)}",
+            where=at,
+            hint=hint or "build findings with data.gatekeeper.lib",
+        )
 
     if not isinstance(item, dict):
         return _raise(bad("is not an object"))
@@ -188,7 +199,9 @@ def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str,
                           f"add it to custom.rules in the `# METADATA` of {info.module_path}"))
     unknown = set(item) - _FINDING_KEYS
     if unknown:
-        return _raise(bad(f"has unknown key(s) {', '.join(sorted(unknown))}", "a finding holds rule, msg, bucket and paths only"))
+        return _raise(
+            bad(f"has unknown key(s) {', '.join(sorted(unknown))}", "a finding holds rule, msg, bucket and paths only")
+        )
     finding: dict[str, Any] = {"policy": info.name, "rule": rule, "level": level, "msg": item["msg"]}
     if "bucket" in item:
         if item["bucket"] not in BUCKETS:
@@ -217,7 +230,9 @@ def _raise(error: PolicyError) -> dict[str, Any]:
 
 
 def _kind(value: Any) -> str:
-    return {dict: "an object", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), type(value).__name__)
+    return {dict: "an object", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), type(value).__name__
+    )
 
 
 def _short(item: Any) -> str:

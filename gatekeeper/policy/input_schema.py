@@ -35,4 +35,6 @@ def validate_input(doc: object, where_: str) -> dict[str, Any]:
         assert isinstance(doc, dict)
         return doc
     path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".") or "$"
-    raise PolicyError(error.message[:300], where=where(where_, field=path), hint=f"see gatekeeper/schemas/{SCHEMA_FILE}")
+    raise PolicyError(
+        error.message[:300], where=where(where_, field=path), hint=f"see gatekeeper/schemas/{SCHEMA_FILE}"
+    )

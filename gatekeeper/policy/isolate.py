@@ -31,7 +31,9 @@ _LENGTH = struct.Struct("<Q")
 class EngineCrashed(PolicyError):
     """The isolated child died by a signal (or exited without a result)."""
 
-    def __init__(self, what: str, *, signal_number: int | None, where: str | None = None, hint: str | None = None) -> None:
+    def __init__(
+        self, what: str, *, signal_number: int | None, where: str | None = None, hint: str | None = None
+    ) -> None:
         super().__init__(what, where=where, hint=hint)
         self.signal_number = signal_number
 
@@ -119,7 +121,8 @@ class Isolated:
             raise EngineTimedOut(
                 f"policy evaluation ran past {self._timeout:g} s",
                 timeout=self._timeout,
-                hint="a regex with nested repetition can backtrack forever; raise --timeout only if the bundle is known to be slow",
+                hint="a regex with nested repetition can backtrack forever; "
+                "raise --timeout only if the bundle is known to be slow",
             )
         _, status = os.waitpid(self._pid, 0)
         if os.WIFSIGNALED(status) or os.WEXITSTATUS(status) != 0 or not payload:

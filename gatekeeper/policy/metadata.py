@@ -62,8 +62,10 @@ def parse_metadata(source: str, path: str, policy: str) -> Metadata:
     block = read_block(source)
     if block is None:
         raise PolicyError(
-            "no `# METADATA` annotation", where=path,
-            hint="start the module with a `# METADATA` comment block holding title, description and custom.version/owner/rules",
+            "no `# METADATA` annotation",
+            where=path,
+            hint="start the module with a `# METADATA` comment block "
+            "holding title, description and custom.version/owner/rules",
         )
     line, text = block
     try:
@@ -71,19 +73,28 @@ def parse_metadata(source: str, path: str, policy: str) -> Metadata:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = line + 1 + mark.line if mark is not None else line
-        raise PolicyError(f"`# METADATA` is not valid YAML: {getattr(exc, 'problem', exc)}", where=where(path, at)) from None
+        raise PolicyError(
+            f"`# METADATA` is not valid YAML: {getattr(exc, 'problem', exc)}", where=where(path, at)
+        ) from None
     if not isinstance(doc, dict):
         raise PolicyError("`# METADATA` must be a YAML mapping", where=where(path, line))
     custom = doc.get("custom")
     if not isinstance(custom, dict):
-        raise PolicyError("`# METADATA` needs a `custom` mapping with version, owner and rules", where=where(path, line, "custom"))
+        raise PolicyError(
+            "`# METADATA` needs a `custom` mapping with version, owner and rules", where=where(path, line, "custom")
+        )
     title = _text(doc, "title", path, line)
     description = _text(doc, "description", path, line)
     if isinstance(custom.get("version"), (int, float)) and not isinstance(custom.get("version"), bool):
-        raise PolicyError(f"custom.version {custom['version']!r} is not semver (MAJOR.MINOR.PATCH)", where=where(path, line, "custom.version"))
+        raise PolicyError(
+            f"custom.version {custom['version']!r} is not semver (MAJOR.MINOR.PATCH)",
+            where=where(path, line, "custom.version"),
+        )
     version = _text(custom, "version", path, line, "custom.")
     if not SEMVER.match(version):
-        raise PolicyError(f"custom.version {version!r} is not semver (MAJOR.MINOR.PATCH)", where=where(path, line, "custom.version"))
+        raise PolicyError(
+            f"custom.version {version!r} is not semver (MAJOR.MINOR.PATCH)", where=where(path, line, "custom.version")
+        )
     owner = _text(custom, "owner", path, line, "custom.")
     rules = custom.get("rules")
     if not isinstance(rules, list) or not rules or not all(isinstance(r, str) for r in rules):
@@ -91,7 +102,8 @@ def parse_metadata(source: str, path: str, policy: str) -> Metadata:
     for rule in rules:
         if not RULE_ID.match(rule) or not rule.startswith(f"{policy}."):
             raise PolicyError(
-                f"rule id {rule!r} must look like `{policy}.<name>` (lower case, dots)", where=where(path, line, "custom.rules")
+                f"rule id {rule!r} must look like `{policy}.<name>` (lower case, dots)",
+                where=where(path, line, "custom.rules"),
             )
     if len(set(rules)) != len(rules):
         raise PolicyError("custom.rules lists a rule id twice", where=where(path, line, "custom.rules"))
@@ -101,5 +113,7 @@ def parse_metadata(source: str, path: str, policy: str) -> Metadata:
 def _text(doc: dict[str, Any], key: str, path: str, line: int, prefix: str = "") -> str:
     value = doc.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise PolicyError(f"`# METADATA` needs a non-empty `{prefix}{key}` string", where=where(path, line, prefix + key))
+        raise PolicyError(
+            f"`# METADATA` needs a non-empty `{prefix}{key}` string", where=where(path, line, prefix + key)
+        )
     return value

@@ -96,8 +96,12 @@ def render_junit(run: TestRun) -> str:
                          errors="0", skipped="0", time="0")
     case = ET.SubElement(node, "testcase", classname="coverage", name="rule coverage")
     if not cov.ok:
-        failure = ET.SubElement(case, "failure", type="coverage",
-                                message=f"{cov.percent:.1f}% < {cov.minimum:g}%" if cov.missing else "undeclared rule ids")
+        failure = ET.SubElement(
+            case,
+            "failure",
+            type="coverage",
+            message=f"{cov.percent:.1f}% < {cov.minimum:g}%" if cov.missing else "undeclared rule ids",
+        )
         failure.text = "\n".join([*(f"never produced: {r}" for r in cov.missing),
                                   *(f"undeclared: {r}" for r in cov.undeclared)])
     ET.indent(root)

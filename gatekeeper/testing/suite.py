@@ -29,7 +29,7 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
     if cases:
         results += run_cases(cases, bundle, shown_root=fixtures_dir.parent if fixtures_dir else Path.cwd())
     coverage = compute_coverage(bundle, results, min_coverage)
-    info = {
+    info: dict[str, object] = {
         "name": bundle.name,
         "revision": bundle.revision,
         "commit": bundle.commit,
