@@ -560,3 +560,45 @@ def test_policies_md_table_lists_each_policys_declared_rules() -> None:
         declared = re.findall(r"^#\s+-\s+([\w.]+)\s*$", text, flags=re.M)
         assert set(re.findall(r"`([a-z_]+\.[a-z_]+)`", row[2])) == set(declared), name
         assert re.search(rf"^#\s+version:\s*{re.escape(version)}\s*$", text, flags=re.M), name
+
+
+def test_rego_examples_in_the_docs_compile_and_pass(tmp_path: Path) -> None:
+    """policies.md's example policy and its test, and testing.md's example tests, run in a copy of the bundle."""
+    import json
+
+    bundle = tmp_path / "policies"
+    shutil.copytree(POLICY_DIR, bundle)
+    policy, unit = [b.text for b in blocks_of(REPO_ROOT / "docs" / "policies.md") if b.lang == "rego"]
+    (bundle / "submodules").mkdir()
+    (bundle / "submodules" / "policy.rego").write_text(policy, encoding="utf-8")
+    (bundle / "submodules" / "policy_test.rego").write_text(unit, encoding="utf-8")
+    [core_tests] = [b.text for b in blocks_of(REPO_ROOT / "docs" / "testing.md") if b.lang == "rego"]
+    (bundle / "core" / "docs_example_test.rego").write_text(core_tests, encoding="utf-8")
+    manifest = json.loads((bundle / ".manifest").read_text(encoding="utf-8"))
+    manifest["metadata"]["policies"]["submodules"] = {"default": False}
+    (bundle / ".manifest").write_text(json.dumps(manifest), encoding="utf-8")
+    done = subprocess.run(
+        [str(BIN / "gatekeeper"), "test", "--policy", str(bundle), "--format", "json", "--min-coverage", "0"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    names = json.dumps(json.loads(done.stdout))
+    for test in re.findall(r"^(test_\w+) if", policy + unit + core_tests, flags=re.M):
+        assert test in names, f"{test} did not run"
+
+
+def test_the_output_check_is_strict_where_the_docs_are_literal() -> None:
+    pattern = output_pattern(("gatekeeper: review required", "...", "  REVIEW core.ci …", "done"))
+    assert pattern.match("gatekeeper:  review required\nx\ny\nREVIEW core.ci (policy core)\ndone\n")
+    assert not pattern.match("gatekeeper: allow\nREVIEW core.ci\ndone\n")
+    assert not pattern.match("gatekeeper: review required\nREVIEW core.ci\ndone\nmore\n")
+
+
+def test_console_blocks_split_into_commands_with_heredocs_and_continuations() -> None:
+    text = "$ cat <<'EOF'\n$ not a prompt\nEOF\n$ printf a \\\n  b\nout\n"
+    [first, second] = console_commands(Block("x.md", 1, "console", text))
+    assert first.script == "cat <<'EOF'\n$ not a prompt\nEOF\n" and first.expected == ()
+    assert second.script == "printf a \\\n  b\n" and second.expected == ("out",)
