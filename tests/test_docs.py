@@ -602,3 +602,54 @@ def test_console_blocks_split_into_commands_with_heredocs_and_continuations() ->
     [first, second] = console_commands(Block("x.md", 1, "console", text))
     assert first.script == "cat <<'EOF'\n$ not a prompt\nEOF\n" and first.expected == ()
     assert second.script == "printf a \\\n  b\n" and second.expected == ("out",)
+
+
+def test_classification_overlay_example_loads_and_decides_as_described(tmp_path: Path) -> None:
+    import json
+
+    [overlay] = [b.text for b in blocks_of(REPO_ROOT / "docs" / "classification.md") if "classification.d/" in b.text]
+    bundle = tmp_path / "policies"
+    shutil.copytree(POLICY_DIR, bundle)
+    (bundle / "classification.d").mkdir(exist_ok=True)
+    (bundle / "classification.d" / "10-acme.yaml").write_text(overlay, encoding="utf-8")
+    paths = "Dockerfile\nops/README.md\nqa-data/Dockerfile\nops/approvers.txt\nrenovate.json\n"
+    done = subprocess.run(
+        [str(BIN / "gatekeeper"), "classify", "--policy", str(bundle), "--paths", "-", "--format", "json"],
+        input=paths,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    files = {f["path"]: f for f in json.loads(done.stdout)["files"]}
+    assert (files["Dockerfile"]["bucket"], files["Dockerfile"]["rule"]) == ("ci", "iac.containers")
+    assert (files["ops/README.md"]["bucket"], files["ops/README.md"]["rule"]) == ("iac", "acme.ops")
+    assert files["qa-data/Dockerfile"]["rule"] == "acme.qa-data"
+    assert "guardrail" in files["ops/approvers.txt"]["tags"]
+    assert files["renovate.json"]["rule"] != "other.outside-apps"
+
+
+def test_fixture_expectation_example_is_a_valid_passing_case(tmp_path: Path) -> None:
+    [expect] = [b.text for b in blocks_of(REPO_ROOT / "docs" / "testing.md") if b.text.startswith("description:")]
+    case = tmp_path / "fixtures" / "ci-workflow"
+    case.mkdir(parents=True)
+    shutil.copyfile(REPO_ROOT / "fixtures" / "ci-workflow" / "patch.diff", case / "patch.diff")
+    (case / "expect.yaml").write_text(expect, encoding="utf-8")
+    done = subprocess.run(
+        [
+            str(BIN / "gatekeeper"),
+            "test",
+            "--policy",
+            str(POLICY_DIR),
+            "--fixtures",
+            str(tmp_path / "fixtures"),
+            "--min-coverage",
+            "0",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "fixtures: 2 pass 0 fail" in done.stdout
