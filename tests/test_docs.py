@@ -653,3 +653,9 @@ def test_fixture_expectation_example_is_a_valid_passing_case(tmp_path: Path) -> 
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "fixtures: 2 pass 0 fail" in done.stdout
+
+
+def test_readme_index_links_every_docs_page() -> None:
+    index = README[README.index("## Documentation") :]
+    for page in (REPO_ROOT / "docs").glob("*.md"):
+        assert f"(docs/{page.name})" in index, f"README's index does not link docs/{page.name}"
