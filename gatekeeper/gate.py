@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper import __version__
-from gatekeeper.errors import ExitCode, UsageError
+from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
 from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile
 
 if TYPE_CHECKING:
@@ -135,33 +135,25 @@ def evaluate_input(
         from gatekeeper.policy.input_schema import validate_input
 
         validate_input(input_doc, "input")
-    return _evaluate(input_doc, bundle, enabled, timeout, lambda: None)[0]
-
-
-def _evaluate(
-    input_doc: Mapping[str, Any], bundle: Bundle, enabled: Sequence[str], timeout: float, meanwhile: Any
-) -> tuple[dict[str, Any], Any]:
-    # The engine works in a child; the parent hashes (and runs `meanwhile`) instead of waiting idle.
     from gatekeeper.policy.findings import outcome_of, start_policies
 
     names = list(dict.fromkeys(enabled))
+    # The engine works in a child; the parent hashes instead of waiting idle.
     pending = start_policies(bundle, names, input_doc, timeout=timeout)
     try:
         own = gate_findings(input_doc)
         input_digest = digest(input_doc)
-        extra = meanwhile()
     except BaseException:
         pending.cancel()
         raise
     reasons = own + pending.findings()
-    evaluated = {
+    return {
         "outcome": outcome_of(reasons),
         "reasons": reasons,
-        "policies": [{"name": name, "version": bundle.policy(name).version} for name in names],
+        "policies": _versions(bundle, names),
         "enabled": names,
         "input_digest": input_digest,
     }
-    return evaluated, extra
 
 
 def decide(
@@ -176,7 +168,7 @@ def decide(
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision."""
     from gatekeeper.packet import compare
     from gatekeeper.policy.feed import derive_feeding
-    from gatekeeper.policy.findings import outcome_of, start_fed_policies
+    from gatekeeper.policy.findings import start_fed_policies
 
     names = list(dict.fromkeys(enabled))
     packet_part = {key: value for key, value in packet.items() if key != "files"}
@@ -194,11 +186,84 @@ def decide(
         pending.cancel()
         raise
     reasons = own + pending.findings()
+    return _decision(packet, derived, input_doc, bundle, names, reasons, (packet_digest, input_digest), dry_run)
+
+
+def decide_many(
+    cases: Sequence[tuple[dict[str, Any], Path]],
+    bundle: Bundle,
+    enabled: Sequence[str],
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> list[dict[str, Any] | GatekeeperError]:
+    """`decide` for many (packet, patch) pairs with one engine child; each a Decision or the error it raised.
+
+    When the shared child crashes, hangs or fails as a whole, every case is decided alone instead,
+    so an error is reported exactly as `decide` reports it.
+    """
+    from gatekeeper.packet import compare, derive
+    from gatekeeper.policy.findings import run_policies_many
+
+    names = list(dict.fromkeys(enabled))
+    prepared: list[tuple[dict[str, Any], Derived, dict[str, Any]] | GatekeeperError] = []
+    for packet, patch in cases:
+        try:
+            derived = derive(Path(patch), bundle.rules)
+            prepared.append((packet, derived, build_input(packet, derived, compare(packet, derived))))
+        except GatekeeperError as exc:
+            prepared.append(exc)
+    docs = [item[2] for item in prepared if not isinstance(item, GatekeeperError)]
+    try:
+        found = iter(run_policies_many(bundle, names, docs, timeout=timeout))
+    except GatekeeperError:
+        return [_decide_or_error(packet, patch, bundle, names, timeout) for packet, patch in cases]
+    decisions: list[dict[str, Any] | GatekeeperError] = []
+    for item in prepared:
+        if isinstance(item, GatekeeperError):
+            decisions.append(item)
+            continue
+        packet, derived, input_doc = item
+        policies = next(found)
+        if isinstance(policies, GatekeeperError):
+            decisions.append(policies)
+            continue
+        digests = (digest(packet), digest(input_doc))
+        reasons = gate_findings(input_doc) + policies
+        decisions.append(_decision(packet, derived, input_doc, bundle, names, reasons, digests, False))
+    return decisions
+
+
+def _decide_or_error(
+    packet: dict[str, Any], patch: Path, bundle: Bundle, names: Sequence[str], timeout: float
+) -> dict[str, Any] | GatekeeperError:
+    try:
+        return decide(packet, patch, bundle, names, timeout=timeout)
+    except GatekeeperError as exc:
+        return exc
+
+
+def _versions(bundle: Bundle, names: Sequence[str]) -> list[dict[str, str]]:
+    return [{"name": name, "version": bundle.policy(name).version} for name in names]
+
+
+def _decision(
+    packet: Mapping[str, Any],
+    derived: Derived,
+    input_doc: Mapping[str, Any],
+    bundle: Bundle,
+    names: list[str],
+    reasons: list[dict[str, Any]],
+    digests: tuple[str, str],
+    dry_run: bool,
+) -> dict[str, Any]:
+    from gatekeeper.policy.findings import outcome_of
+
     summary = input_doc["summary"]
+    packet_digest, input_digest = digests
     return {
         "outcome": outcome_of(reasons),
         "reasons": reasons,
-        "policies": [{"name": name, "version": bundle.policy(name).version} for name in names],
+        "policies": _versions(bundle, names),
         "enabled": names,
         "bundle": bundle.describe(),
         "packet": {"run_id": packet.get("run_id"), "diff_sha256": derived.sha256, "digest": packet_digest},

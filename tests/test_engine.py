@@ -162,6 +162,18 @@ def test_a_fed_input_evaluates_like_the_whole_document() -> None:
     assert fed["files"][-1]["path"] == files[-1]["path"]  # the awkward path comes back as sent
 
 
+def test_evaluate_many_builds_once_and_keeps_each_inputs_error_in_its_place() -> None:
+    modules = {"pol/p.rego": HEAD + 'v := to_number(input.n) + 1\n'}
+    got = engine.evaluate_many(modules, {}, [{"n": "1"}, {"n": "x"}, {"m": 1}, {"n": "2"}], "data.p.v", timeout=10)
+    assert got[0] == 2 and got[3] == 3 and got[2] is engine.UNDEFINED
+    with pytest.raises(PolicyError) as alone:
+        engine.evaluate(modules, {}, {"n": "x"}, "data.p.v", timeout=10)
+    assert isinstance(got[1], PolicyError) and "evaluation failed" in got[1].what
+    assert (got[1].what, got[1].where, got[1].hint) == (alone.value.what, alone.value.where, alone.value.hint)
+    with pytest.raises(PolicyError, match="does not compile"):
+        engine.evaluate_many({"pol/p.rego": HEAD + "v := \n"}, {}, [{}], "data.p.v", timeout=10)
+
+
 def _never_reads(feed_fd: int) -> None:
     time.sleep(30)
 

@@ -16,7 +16,7 @@ from conftest import POLICY_DIR
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
-from gatekeeper.errors import ExitCode, PolicyError
+from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError
 from gatekeeper.gate import build_input, canonical_json, evaluate_input, exit_code
 from gatekeeper.policy.bundle import load_bundle
 
@@ -402,6 +402,25 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
     replayed = evaluate_input(input_doc, bundle, ["core", "deps"], validate=True)
     assert replayed["input_digest"] == decision["input_digest"]
     assert replayed["reasons"] == decision["reasons"]
+
+
+def test_decide_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:
+    from gatekeeper.gate import decide, decide_many
+    from gatekeeper.packet import load_packet
+
+    bundle = load_bundle(POLICY_DIR)
+    ci = Change(git_repo, tmp_path).make({".circleci/config.yml": "x\n", "go.sum": "y\n"})
+    tampered_packet = load_packet(ci.packet)
+    tampered_packet["diff"]["additions"] += 1
+    missing = tmp_path / "absent.diff"
+    cases = [(load_packet(ci.packet), ci.patch), (tampered_packet, ci.patch), (load_packet(ci.packet), missing)]
+    together = decide_many(cases, bundle, ["core", "deps"])
+    assert len(together) == 3 and isinstance(together[2], GatekeeperError)
+    for (packet, patch), batched in zip(cases[:2], together[:2], strict=True):
+        alone = decide(packet, patch, bundle, ["core", "deps"])
+        assert isinstance(batched, dict)
+        assert {**batched, "decided_at": ""} == {**alone, "decided_at": ""}
+    assert [d["outcome"] for d in together[:2] if isinstance(d, dict)] == ["review", "deny"]
 
 
 def test_evaluate_input_validates_documents_from_files() -> None:

@@ -32,6 +32,7 @@ __all__ = [
     "RegoTestOutcome",
     "check_modules",
     "evaluate",
+    "evaluate_many",
     "run_isolated",
     "start_evaluation",
     "start_fed_evaluation",
@@ -105,6 +106,19 @@ def start_fed_evaluation(
     parent is still computing the next.
     """
     return start_isolated(_evaluate_fed_here, dict(modules), data, head, fed, query, timeout=timeout, feed=True)
+
+
+def evaluate_many(
+    modules: Mapping[str, str], data: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]], query: str, *,
+    timeout: float,
+) -> list[Any]:
+    """`evaluate` over each of `inputs` with one child and one build (`timeout` is for them all).
+
+    An input whose evaluation fails has its PolicyError in its place; a crash, a hang or a bundle
+    that does not build raises, as `evaluate` does.
+    """
+    results = run_isolated(_evaluate_many_here, dict(modules), data, list(inputs), query, timeout=timeout)
+    return [PolicyError(item[1], where=item[2], hint=item[3]) if isinstance(item, tuple) else item for item in results]
 
 
 def check_modules(modules: Mapping[str, str], *, timeout: float) -> None:
@@ -231,6 +245,24 @@ def _evaluate_fed_here(
     if values is UNDEFINED or not values:
         return UNDEFINED
     return restore_strings(values[0], builder.restore)
+
+
+def _evaluate_many_here(modules: dict[str, str], data: Mapping[str, Any], inputs: list[Any], query: str) -> list[Any]:
+    from regopy.rego_shared import rego_bundle_query
+
+    rego = _interpreter(modules, data)
+    bundle = _build(rego, f"x := [v | v := ({query})]", modules)
+    _NEVER_FREED.extend((rego, bundle))
+    results: list[Any] = []
+    for input in inputs:
+        try:
+            restore = _set_input(rego, input)
+            values = _read(rego_bundle_query(rego._impl, bundle._impl), modules, binding="x")
+        except PolicyError as exc:  # sent as plain values: the error class takes keyword arguments
+            results.append(("error", exc.what, exc.where, exc.hint))
+            continue
+        results.append(UNDEFINED if values is UNDEFINED or not values else restore_strings(values[0], restore))
+    return results
 
 
 def _check_here(modules: dict[str, str]) -> None:

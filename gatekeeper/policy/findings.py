@@ -124,6 +124,34 @@ def start_fed_policies(
     return pending
 
 
+def run_policies_many(
+    bundle: Bundle, enabled: Sequence[str], input_docs: Sequence[Mapping[str, Any]], *, timeout: float
+) -> list[list[dict[str, Any]] | PolicyError]:
+    """`run_policies` over many inputs with one engine child: per input its findings or its PolicyError.
+
+    A crash, a hang or a bundle that does not build fails the whole call (EngineCrashed,
+    EngineTimedOut, PolicyError): the caller re-runs the inputs one by one to attribute it.
+    """
+    from gatekeeper.policy import engine
+
+    policies = [bundle.policy(name) for name in enabled]
+    if not policies:
+        return [[] for _ in input_docs]
+    modules = bundle.modules_for(info.name for info in policies)
+    raws = engine.evaluate_many(modules, bundle.data(), input_docs, findings_query(policies), timeout=timeout)
+    out: list[list[dict[str, Any]] | PolicyError] = []
+    for raw in raws:
+        try:
+            if isinstance(raw, PolicyError):
+                raise raw
+            out.append(collect(policies, raw, modules))
+        except PolicyError as exc:
+            if not exc.where:  # as `PendingFindings.findings`: name the evaluated policy files
+                exc.where = ", ".join(str(info.module_path) for info in policies)
+            out.append(exc)
+    return out
+
+
 def _attribute_crash(
     bundle: Bundle, policies: Sequence[PolicyInfo], input_doc: Mapping[str, Any], timeout: float, crash: Any
 ) -> PolicyError:

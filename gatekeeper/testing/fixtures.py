@@ -95,14 +95,13 @@ def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> lis
     """
     plans = [(case, [(s, enabled_policies(bundle, s, case.expectation.path)) for s in case.expectation.sets])
              for case in cases]  # validated up front: a bad name is exit 2, not a failed run
+    unions = [tuple(p.name for p in bundle.policies if any(p.name in on for _, on in sets)) for _, sets in plans]
+    decided = _decide_cases([case for case, _ in plans], unions, bundle)
     results: list[TestResult] = []
-    for case, sets in plans:
-        started = time.perf_counter()
-        union = [p.name for p in bundle.policies if any(p.name in enabled for _, enabled in sets)]
-        decided = _decide_case(case, bundle, union)
-        share = (time.perf_counter() - started) / len(sets)
+    for (case, sets), (decision, seconds) in zip(plans, decided, strict=True):
+        share = seconds / len(sets)
         for policy_set, enabled in sets:
-            status, message, asserted = judge(policy_set, _for_set(decided, enabled))
+            status, message, asserted = judge(policy_set, _for_set(decision, enabled))
             results.append(
                 TestResult(
                     suite="fixtures",
@@ -118,16 +117,35 @@ def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> lis
     return results
 
 
-def _decide_case(case: Case, bundle: Bundle, enabled: Sequence[str]) -> dict[str, Any] | GatekeeperError:
-    from gatekeeper.gate import decide
+def _decide_cases(
+    cases: Sequence[Case], unions: Sequence[tuple[str, ...]], bundle: Bundle
+) -> list[tuple[dict[str, Any] | GatekeeperError, float]]:
+    """Each case's decision (or error) under its union of policies, and the seconds it took.
+
+    Cases that share a union are decided together (`gate.decide_many`: one engine child, one build).
+    """
+    from gatekeeper.gate import decide_many
+
+    out: dict[int, tuple[dict[str, Any] | GatekeeperError, float]] = {}
+    for union in dict.fromkeys(unions):
+        started = time.perf_counter()
+        packets = {i: _packet(cases[i], bundle) for i, u in enumerate(unions) if u == union}
+        ready = {i: packet for i, packet in packets.items() if not isinstance(packet, GatekeeperError)}
+        decisions = decide_many([(packet, cases[i].patch) for i, packet in ready.items()], bundle, union)
+        decided = dict(zip(ready, decisions, strict=True))
+        each = (time.perf_counter() - started) / len(packets)
+        for i, packet in packets.items():
+            out[i] = (decided[i] if i in decided else packet, each)
+    return [out[i] for i in range(len(cases))]
+
+
+def _packet(case: Case, bundle: Bundle) -> dict[str, Any] | GatekeeperError:
     from gatekeeper.packet import build_packet, derive, load_packet
 
     try:
         if case.packet is not None:
-            packet = load_packet(case.packet)
-        else:
-            packet = build_packet(derive(case.patch, bundle.rules), bundle.rules, **case.expectation.packet_options)
-        return decide(packet, case.patch, bundle, list(enabled))
+            return load_packet(case.packet)
+        return build_packet(derive(case.patch, bundle.rules), bundle.rules, **case.expectation.packet_options)
     except GatekeeperError as exc:
         return exc
 
