@@ -81,7 +81,7 @@ def _classify_all(changes: Iterable[FileChange], rules: RuleSet) -> list[Classif
 
 def new_run_id() -> str:
     """A fresh run id: UTC time to the second plus a random suffix (sorts by time, never collides in practice)."""
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "-" + secrets.token_hex(4)
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(4)
 
 
 def now_rfc3339() -> str:

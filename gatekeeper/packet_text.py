@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gatekeeper.wording import count
+
 _ODD = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
@@ -15,7 +17,7 @@ def summary(built: dict[str, Any]) -> str:
         f"{bucket} {totals['files']}" for bucket, totals in built["blast_radius"].items() if totals["files"]
     )
     return (
-        f"run {built['run_id']}: {diff['file_count']} files, +{diff['additions']} -{diff['deletions']}"
+        f"run {built['run_id']}: {count(diff['file_count'], 'file')}, +{diff['additions']} -{diff['deletions']}"
         f" ({radius or 'no files'}), sha256 {diff['sha256']}"
     )
 

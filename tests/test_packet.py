@@ -72,7 +72,7 @@ def test_build_packet_fields(patch: Path, bundle: Path) -> None:
     assert validate_packet(packet, "p") is packet
     assert packet["schema_version"] == 1
     assert RFC3339_OFFSET.match(packet["created_at"])
-    assert re.fullmatch(r"\d{8}T\d{6}-[0-9a-f]{8}", packet["run_id"])
+    assert re.fullmatch(r"\d{8}T\d{6}Z-[0-9a-f]{8}", packet["run_id"])
     assert packet["model"] == {"requested": "m-large", "reported": None, "reported_by": None}
     assert packet["sandbox"] == {"backend": "none", "network": "unknown", "egress_checked": False, "env_passed": []}
     assert packet["classifier"] == {"bundle_revision": "rev-1", "rules_digest": rules.digest}

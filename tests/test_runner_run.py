@@ -80,7 +80,7 @@ def test_text_summary_says_where_things_are(tmp_path: Path) -> None:
     assert list(fields) == ["run_id", "run_dir", "patch", "packet", "generator", "sandbox", "model"]
     assert Path(fields["packet"].strip()).is_file() and "new.txt" in Path(fields["patch"].strip()).read_text()
     assert fields["generator"].strip() == "exit code 0" and fields["sandbox"].strip().startswith("unshare, network ")
-    assert fields["model"].strip() == "requested m-1, reported None"
+    assert fields["model"].strip() == "requested m-1, reported null"
 
 
 def test_model_not_reported_is_null(tmp_path: Path) -> None:

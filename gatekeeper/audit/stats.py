@@ -10,6 +10,7 @@ from typing import Any
 from gatekeeper.audit.log import OUTCOMES
 from gatekeeper.audit.read import Entry
 from gatekeeper.errors import UsageError
+from gatekeeper.wording import count
 
 
 def parse_since(text: str) -> dt.datetime:
@@ -90,7 +91,7 @@ def render_text(stats: dict[str, Any]) -> str:
     """The statistics as plain text tables."""
     total = stats["decisions"]
     since = f" since {stats['since']}" if stats["since"] else ""
-    out = [f"{total} decisions{since} ({stats['dry_run']} dry runs); sent to a human (review): "
+    out = [f"{count(total, 'decision')}{since} ({count(stats['dry_run'], 'dry run')}); sent to a human (review): "
            f"{stats['outcomes']['review']} = {_pct(stats['human_share'])}"]
     out.append(
         "outcomes: " + ", ".join(f"{o} {n} ({_pct(n / total if total else 0)})" for o, n in stats["outcomes"].items())

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from gatekeeper.errors import ExitCode
+from gatekeeper.wording import count
 
 _LOG = click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
 _FORMAT = click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
@@ -34,7 +35,9 @@ def verify(log: Path, head_file: Path | None, fmt: str) -> int:
     elif verdict.problem is not None:
         click.echo(f"{log}: chain broken: {verdict.problem.message}")
     else:
-        click.echo(f"{log}: intact: {verdict.records} records, last seq {verdict.last_seq}, hash {verdict.last_hash}")
+        click.echo(
+            f"{log}: intact: {count(verdict.records, 'record')}, last seq {verdict.last_seq}, hash {verdict.last_hash}"
+        )
         if verdict.head_file is None and verdict.records:
             click.echo(f"{log}: note: no head file, so records removed from the end cannot be detected", err=True)
     return ExitCode.OK if verdict.ok else ExitCode.FAILED

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from gatekeeper.errors import ExitCode
+from gatekeeper.wording import count
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _DIR = click.Path(file_okay=False, path_type=Path)
@@ -76,7 +77,7 @@ def verify(packet_file: Path, patch: Path, policy_dir: Path | None) -> int:
         )
     diff = claimed["diff"]
     click.echo(
-        f"{packet_file}: matches {patch} ({diff['file_count']} files, "
+        f"{packet_file}: matches {patch} ({count(diff['file_count'], 'file')}, "
         f"+{diff['additions']} -{diff['deletions']}, sha256 {diff['sha256']})"
     )
     return ExitCode.OK

@@ -74,8 +74,13 @@ class RunResult:
             f"packet:    {summary['packet']}\n",
             f"generator: exit code {gen['exit_code']}" + (" (timed out)" if gen["timed_out"] else "") + "\n",
             f"sandbox:   {box['backend']}, network {box['network']}\n",
-            f"model:     requested {model['requested']}, reported {model['reported']}\n",
+            f"model:     requested {_shown(model['requested'])}, reported {_shown(model['reported'])}\n",
         ])
+
+
+def _shown(value: object) -> str:
+    # The packet says null for "nothing reported"; Python's None would read like a model name.
+    return "null" if value is None else str(value)
 
 
 def _check(request: RunRequest) -> None:

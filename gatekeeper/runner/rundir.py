@@ -10,13 +10,13 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from gatekeeper.errors import RunError, UsageError
+from gatekeeper.packet import new_run_id
 
 _RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\Z")
 
@@ -24,11 +24,6 @@ _RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\Z")
 def now() -> str:
     """The current UTC time as RFC 3339 with `+00:00`."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def new_run_id() -> str:
-    """A sortable, unguessable run id: UTC timestamp plus 32 random bits."""
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(4)
 
 
 def default_runs_root(env: Mapping[str, str] = os.environ) -> Path:
