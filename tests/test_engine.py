@@ -174,6 +174,18 @@ def test_evaluate_many_builds_once_and_keeps_each_inputs_error_in_its_place() ->
         engine.evaluate_many({"pol/p.rego": HEAD + "v := \n"}, {}, [{}], "data.p.v", timeout=10)
 
 
+def test_children_that_answered_are_reaped_without_waiting_for_their_exit() -> None:
+    from gatekeeper.policy import isolate
+
+    pids = [run_isolated(os.getpid, timeout=5) for _ in range(4)]
+    time.sleep(0.3)
+    assert run_isolated(os.getpid, timeout=5) not in pids  # this fork reaped the ones that had exited
+    time.sleep(0.3)
+    isolate._reap_exited()
+    assert isolate._EXITING == []
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)  # no zombies left behind
+
+
 def _never_reads(feed_fd: int) -> None:
     time.sleep(30)
 

@@ -124,10 +124,11 @@ class Isolated:
                 hint="a regex with nested repetition can backtrack forever; "
                 "raise --timeout only if the bundle is known to be slow",
             )
-        _, status = os.waitpid(self._pid, 0)
-        if os.WIFSIGNALED(status) or os.WEXITSTATUS(status) != 0 or not payload:
+        if payload is None:  # the child ended without a whole answer
+            _, status = os.waitpid(self._pid, 0)
             number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
             raise EngineCrashed(f"the Rego engine crashed ({signal_name(number)})", signal_number=number)
+        _reap_later(self._pid)
         return _unpack(payload)
 
     def cancel(self) -> None:
@@ -148,6 +149,7 @@ def start_isolated(func: Callable[..., Any], *args: Any, timeout: float, feed: b
         raise ValueError("timeout must be positive")
     sys.stdout.flush()
     sys.stderr.flush()
+    _reap_exited()
     read_fd, write_fd = os.pipe()
     feed_read, feed_write = os.pipe() if feed else (None, None)
     pid = os.fork()
@@ -205,7 +207,7 @@ def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeo
             data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # an unpicklable result or error class
             data = pickle.dumps(("exc", f"cannot send the result: {exc}", ""))
-        view = memoryview(data)
+        view = memoryview(_LENGTH.pack(len(data)) + data)
         while view:
             written = os.write(write_fd, view)
             view = view[written:]
@@ -227,19 +229,44 @@ def _die_with_parent() -> None:
         pass
 
 
-def _collect(read_fd: int, deadline: float) -> tuple[bytes, bool]:
-    chunks: list[bytes] = []
-    while True:
+def _collect(read_fd: int, deadline: float) -> tuple[bytes | None, bool]:
+    """(the child's whole answer, or None when it ended without one; whether the deadline passed)."""
+    data = bytearray()
+    size: int | None = None
+    while size is None or len(data) < _LENGTH.size + size:
         left = deadline - time.monotonic()
         if left <= 0:
-            return b"", True
+            return None, True
         ready, _, _ = select.select([read_fd], [], [], left)
         if not ready:
-            return b"", True
+            return None, True
         chunk = os.read(read_fd, _CHUNK)
         if not chunk:
-            return b"".join(chunks), False
-        chunks.append(chunk)
+            return None, False
+        data += chunk
+        if size is None and len(data) >= _LENGTH.size:
+            (size,) = _LENGTH.unpack_from(data)
+    return bytes(data[_LENGTH.size:]), False
+
+
+# Children that answered but may still be exiting (unmapping a large engine heap takes tens of
+# milliseconds): nobody waits for that; they are reaped without blocking at the next fork.
+_EXITING: list[int] = []
+
+
+def _reap_later(pid: int) -> None:
+    _EXITING.append(pid)
+    _reap_exited()
+
+
+def _reap_exited() -> None:
+    for waiting in list(_EXITING):
+        try:
+            done, _ = os.waitpid(waiting, os.WNOHANG)
+        except ChildProcessError:
+            done = waiting
+        if done:
+            _EXITING.remove(waiting)
 
 
 def _kill(pid: int) -> None:
