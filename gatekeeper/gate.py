@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper import __version__
-from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
+from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError, UsageError
 from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile
 
 if TYPE_CHECKING:
@@ -201,8 +201,19 @@ def decide_many(
     When the shared child crashes, hangs or fails as a whole, every case is decided alone instead,
     so an error is reported exactly as `decide` reports it.
     """
+    return start_deciding_many(cases, bundle, enabled, timeout=timeout)()
+
+
+def start_deciding_many(
+    cases: Sequence[tuple[dict[str, Any], Path]],
+    bundle: Bundle,
+    enabled: Sequence[str],
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> Callable[[], list[dict[str, Any] | GatekeeperError]]:
+    """`decide_many` with the engine child left working: call the returned function to collect."""
     from gatekeeper.packet import compare, derive
-    from gatekeeper.policy.findings import run_policies_many
+    from gatekeeper.policy.findings import start_policies_many
 
     names = list(dict.fromkeys(enabled))
     prepared: list[tuple[dict[str, Any], Derived, dict[str, Any]] | GatekeeperError] = []
@@ -213,8 +224,20 @@ def decide_many(
         except GatekeeperError as exc:
             prepared.append(exc)
     docs = [item[2] for item in prepared if not isinstance(item, GatekeeperError)]
+    job = start_policies_many(bundle, names, docs, timeout=timeout)
+    return lambda: _collect_many(job, cases, prepared, bundle, names, timeout)
+
+
+def _collect_many(
+    job: Callable[[], list[list[dict[str, Any]] | PolicyError]],
+    cases: Sequence[tuple[dict[str, Any], Path]],
+    prepared: list[tuple[dict[str, Any], Derived, dict[str, Any]] | GatekeeperError],
+    bundle: Bundle,
+    names: list[str],
+    timeout: float,
+) -> list[dict[str, Any] | GatekeeperError]:
     try:
-        found = iter(run_policies_many(bundle, names, docs, timeout=timeout))
+        found = iter(job())
     except GatekeeperError:
         return [_decide_or_error(packet, patch, bundle, names, timeout) for packet, patch in cases]
     decisions: list[dict[str, Any] | GatekeeperError] = []

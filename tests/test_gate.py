@@ -423,6 +423,28 @@ def test_decide_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path
     assert [d["outcome"] for d in together[:2] if isinstance(d, dict)] == ["review", "deny"]
 
 
+def test_decide_many_after_an_engine_crash_reports_each_case_as_decide_does(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    import shutil
+
+    from gatekeeper.gate import decide, decide_many
+    from gatekeeper.packet import load_packet
+
+    folder = tmp_path / "bundle"
+    shutil.copytree(POLICY_DIR, folder)
+    module = folder / "core" / "policy.rego"
+    module.write_text(module.read_text() + '\nn := count(input.files)\n\nboom if { n == 2 with input as {"files": [1]} }\n')
+    bundle = load_bundle(folder)
+    change = Change(git_repo, tmp_path).make({"Jenkinsfile": "x\n"})
+    cases = [(load_packet(change.packet), change.patch)] * 2
+    together = decide_many(cases, bundle, ["core"])
+    with pytest.raises(PolicyError) as alone:
+        decide(*cases[0], bundle, ["core"])
+    assert "the Rego engine crashed evaluating" in alone.value.what
+    assert [str(d) for d in together] == [str(alone.value)] * 2
+
+
 def test_evaluate_input_validates_documents_from_files() -> None:
     with pytest.raises(PolicyError, match="summary"):
         evaluate_input(

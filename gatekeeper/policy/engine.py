@@ -7,8 +7,9 @@ PolicyError naming `file:line:col`; a crash or a hang as EngineCrashed / EngineT
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,7 @@ __all__ = [
     "check_modules",
     "evaluate",
     "evaluate_many",
+    "start_evaluating_many",
     "run_isolated",
     "start_evaluation",
     "start_fed_evaluation",
@@ -86,6 +88,7 @@ def start_evaluation(
     modules: Mapping[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str, *, timeout: float
 ) -> Isolated:
     """`evaluate` in the background: the caller works on, then collects with `.result()`."""
+    _load_library()
     return start_isolated(_evaluate_here, dict(modules), data, input, query, timeout=timeout)
 
 
@@ -117,12 +120,28 @@ def evaluate_many(
     An input whose evaluation fails has its PolicyError in its place; a crash, a hang or a bundle
     that does not build raises, as `evaluate` does.
     """
-    results = run_isolated(_evaluate_many_here, dict(modules), data, list(inputs), query, timeout=timeout)
-    return [PolicyError(item[1], where=item[2], hint=item[3]) if isinstance(item, tuple) else item for item in results]
+    return start_evaluating_many(modules, data, inputs, query, timeout=timeout)()
+
+
+def start_evaluating_many(
+    modules: Mapping[str, str], data: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]], query: str, *,
+    timeout: float,
+) -> Callable[[], list[Any]]:
+    """`evaluate_many` in the background: call the returned function to collect the results."""
+    _load_library()
+    job = start_isolated(_evaluate_many_here, dict(modules), data, list(inputs), query, timeout=timeout)
+
+    def collect() -> list[Any]:
+        results = job.result()
+        return [PolicyError(item[1], where=item[2], hint=item[3]) if isinstance(item, tuple) else item
+                for item in results]
+
+    return collect
 
 
 def check_modules(modules: Mapping[str, str], *, timeout: float) -> None:
     """Compile `modules` in a child; raise PolicyError naming `file:line:col` when one does not compile."""
+    _load_library()
     run_isolated(_check_here, dict(modules), timeout=timeout)
 
 
@@ -134,6 +153,7 @@ def run_tests(
     A crash or hang of the shared child is retried one test per child, so it is pinned on the test
     that caused it and the others still report; the per-test retry uses the same `timeout`.
     """
+    _load_library()
     try:
         return run_isolated(_tests_here, dict(modules), data, package, list(tests), timeout=timeout)
     except (EngineCrashed, EngineTimedOut):
@@ -148,6 +168,14 @@ def run_tests(
         except EngineTimedOut:
             outcomes.append(RegoTestOutcome(name, "error", f"the test ran past {timeout:g} s", died=True))
     return outcomes
+
+
+def _load_library() -> None:
+    """Load regopy's C library here, once, so the children forked after it do not each load it again.
+
+    (~20 ms a child; the gate's single fed child loads it itself, in parallel with the parent.)
+    """
+    importlib.import_module("regopy")
 
 
 # --- below runs inside the forked child only --------------------------------------------------

@@ -10,7 +10,7 @@ silently disappears would be a silent allow.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gatekeeper.errors import PolicyError
@@ -132,24 +132,38 @@ def run_policies_many(
     A crash, a hang or a bundle that does not build fails the whole call (EngineCrashed,
     EngineTimedOut, PolicyError): the caller re-runs the inputs one by one to attribute it.
     """
+    return start_policies_many(bundle, enabled, input_docs, timeout=timeout)()
+
+
+def start_policies_many(
+    bundle: Bundle, enabled: Sequence[str], input_docs: Sequence[Mapping[str, Any]], *, timeout: float
+) -> Callable[[], list[list[dict[str, Any]] | PolicyError]]:
+    """`run_policies_many` in the background: call the returned function to collect the results."""
     from gatekeeper.policy import engine
 
     policies = [bundle.policy(name) for name in enabled]
-    if not policies:
-        return [[] for _ in input_docs]
     modules = bundle.modules_for(info.name for info in policies)
-    raws = engine.evaluate_many(modules, bundle.data(), input_docs, findings_query(policies), timeout=timeout)
-    out: list[list[dict[str, Any]] | PolicyError] = []
-    for raw in raws:
-        try:
-            if isinstance(raw, PolicyError):
-                raise raw
-            out.append(collect(policies, raw, modules))
-        except PolicyError as exc:
-            if not exc.where:  # as `PendingFindings.findings`: name the evaluated policy files
-                exc.where = ", ".join(str(info.module_path) for info in policies)
-            out.append(exc)
-    return out
+    job = (
+        engine.start_evaluating_many(modules, bundle.data(), input_docs, findings_query(policies), timeout=timeout)
+        if policies else None
+    )
+
+    def results() -> list[list[dict[str, Any]] | PolicyError]:
+        if job is None:
+            return [[] for _ in input_docs]
+        out: list[list[dict[str, Any]] | PolicyError] = []
+        for raw in job():
+            try:
+                if isinstance(raw, PolicyError):
+                    raise raw
+                out.append(collect(policies, raw, modules))
+            except PolicyError as exc:
+                if not exc.where:  # as `PendingFindings.findings`: name the evaluated policy files
+                    exc.where = ", ".join(str(info.module_path) for info in policies)
+                out.append(exc)
+        return out
+
+    return results
 
 
 def _attribute_crash(

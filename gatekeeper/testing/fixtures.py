@@ -122,21 +122,25 @@ def _decide_cases(
 ) -> list[tuple[dict[str, Any] | GatekeeperError, float]]:
     """Each case's decision (or error) under its union of policies, and the seconds it took.
 
-    Cases that share a union are decided together (`gate.decide_many`: one engine child, one build).
+    Cases that share a union are decided together (`gate.start_deciding_many`: one engine child, one
+    build); the children of different unions run side by side.
     """
-    from gatekeeper.gate import decide_many
+    from gatekeeper.gate import start_deciding_many
 
-    out: dict[int, tuple[dict[str, Any] | GatekeeperError, float]] = {}
+    started = time.perf_counter()
+    groups = []
     for union in dict.fromkeys(unions):
-        started = time.perf_counter()
         packets = {i: _packet(cases[i], bundle) for i, u in enumerate(unions) if u == union}
         ready = {i: packet for i, packet in packets.items() if not isinstance(packet, GatekeeperError)}
-        decisions = decide_many([(packet, cases[i].patch) for i, packet in ready.items()], bundle, union)
-        decided = dict(zip(ready, decisions, strict=True))
-        each = (time.perf_counter() - started) / len(packets)
+        job = start_deciding_many([(packet, cases[i].patch) for i, packet in ready.items()], bundle, union)
+        groups.append((packets, ready, job))
+    out: dict[int, dict[str, Any] | GatekeeperError] = {}
+    for packets, ready, job in groups:
+        decided = dict(zip(ready, job(), strict=True))
         for i, packet in packets.items():
-            out[i] = (decided[i] if i in decided else packet, each)
-    return [out[i] for i in range(len(cases))]
+            out[i] = decided[i] if i in decided else packet
+    each = (time.perf_counter() - started) / max(1, len(cases))  # the cases are decided side by side
+    return [(out[i], each) for i in range(len(cases))]
 
 
 def _packet(case: Case, bundle: Bundle) -> dict[str, Any] | GatekeeperError:
