@@ -434,7 +434,8 @@ def test_decide_many_after_an_engine_crash_reports_each_case_as_decide_does(
     folder = tmp_path / "bundle"
     shutil.copytree(POLICY_DIR, folder)
     module = folder / "core" / "policy.rego"
-    module.write_text(module.read_text() + '\nn := count(input.files)\n\nboom if { n == 2 with input as {"files": [1]} }\n')
+    crash = '\nn := count(input.files)\n\nboom if { n == 2 with input as {"files": [1]} }\n'
+    module.write_text(module.read_text() + crash)
     bundle = load_bundle(folder)
     change = Change(git_repo, tmp_path).make({"Jenkinsfile": "x\n"})
     cases = [(load_packet(change.packet), change.patch)] * 2
