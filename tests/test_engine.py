@@ -162,6 +162,16 @@ def test_a_fed_input_evaluates_like_the_whole_document() -> None:
     assert fed["files"][-1]["path"] == files[-1]["path"]  # the awkward path comes back as sent
 
 
+def test_a_fed_childs_time_limit_runs_from_the_last_message() -> None:
+    modules = {"pol/p.rego": HEAD + "n := count(input.files)\n"}
+    job = engine.start_fed_evaluation(modules, {}, {"packet": {}}, "files", "data.p.n", timeout=1)
+    for _ in range(3):  # producing the input takes longer than the limit; no single wait does
+        time.sleep(0.6)
+        assert job.send(("items", [{"path": "a"}]))
+    assert job.send(("end", None)) and job.send(("rest", {}))
+    assert job.result() == 3
+
+
 def test_evaluate_many_builds_once_and_keeps_each_inputs_error_in_its_place() -> None:
     modules = {"pol/p.rego": HEAD + 'v := to_number(input.n) + 1\n'}
     got = engine.evaluate_many(modules, {}, [{"n": "1"}, {"n": "x"}, {"m": 1}, {"n": "2"}], "data.p.v", timeout=10)

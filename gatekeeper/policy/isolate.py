@@ -26,6 +26,7 @@ T = TypeVar("T")
 
 _CHUNK = 1 << 16
 _LENGTH = struct.Struct("<Q")
+_alarm_seconds = 0  # in a child: its own time limit (the parent's plus a margin), restarted by `receive`
 
 
 class EngineCrashed(PolicyError):
@@ -66,7 +67,11 @@ def run_isolated(func: Callable[..., T], *args: Any, timeout: float) -> T:
 
 
 class Isolated:
-    """A forked child at work; `result()` waits for it (the deadline runs from the fork)."""
+    """A forked child at work; `result()` waits for it.
+
+    The deadline runs from the fork, or, for a fed child, from the last message sent: the time the
+    caller takes to produce the input does not count against the evaluation.
+    """
 
     def __init__(self, pid: int, read_fd: int, deadline: float, timeout: float, feed_fd: int | None = None) -> None:
         self._pid, self._fd, self._deadline, self._timeout = pid, read_fd, deadline, timeout
@@ -95,6 +100,7 @@ class Isolated:
         except OSError:  # a broken pipe: the child is gone
             self.close_feed()
             return False
+        self._deadline = time.monotonic() + self._timeout
         return True
 
     def close_feed(self) -> None:
@@ -167,9 +173,14 @@ def start_isolated(func: Callable[..., Any], *args: Any, timeout: float, feed: b
 
 
 def receive(feed_fd: int) -> Any:
-    """In the child: the next message the parent sent (EOFError when the parent closed the feed)."""
+    """In the child: the next message the parent sent (EOFError when the parent closed the feed).
+
+    Each message restarts the child's own alarm, as `send` restarts the parent's deadline.
+    """
     (size,) = _LENGTH.unpack(_read_exactly(feed_fd, _LENGTH.size))
-    return pickle.loads(_read_exactly(feed_fd, size))
+    message = pickle.loads(_read_exactly(feed_fd, size))
+    signal.alarm(_alarm_seconds)
+    return message
 
 
 def _read_exactly(fd: int, size: int) -> bytes:
@@ -189,8 +200,10 @@ def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeo
     try:
         # Belt and braces for a parent that dies before killing us (CI cancels the job): the alarm
         # ends a child stuck in C code past its deadline, and on Linux the parent's death ends it too.
+        global _alarm_seconds
+        _alarm_seconds = int(timeout) + 2
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        signal.alarm(int(timeout) + 2)
+        signal.alarm(_alarm_seconds)
         _die_with_parent()
         # The C library writes diagnostics straight to fd 1/2; our stdout carries reports only.
         devnull = os.open(os.devnull, os.O_WRONLY)
