@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from gatekeeper import __version__
 from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError, UsageError
-from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile
+from gatekeeper.model import BUCKETS, TAGS
 
 if TYPE_CHECKING:
     from gatekeeper.packet import Derived
@@ -60,15 +60,10 @@ def resolve_enabled(bundle: Bundle, enable: Iterable[str] = (), disable: Iterabl
 
 def build_input(packet: Mapping[str, Any], derived: Derived, differences: Sequence[str]) -> dict[str, Any]:
     """The policy input document (schema gatekeeper/schemas/input-v1.schema.json)."""
+    from gatekeeper.policy.feed import file_entry
+
     packet_part = {key: value for key, value in packet.items() if key != "files"}
     return assemble_input(packet_part, [file_entry(item) for item in derived.files], derived, differences)
-
-
-def file_entry(item: ClassifiedFile) -> dict[str, Any]:
-    """One `files` entry of the input: the packet's file entry plus the folder (`dir`)."""
-    entry = item.to_dict()
-    entry["dir"] = item.change.path.rpartition("/")[0]
-    return entry
 
 
 def assemble_input(

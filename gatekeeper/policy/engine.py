@@ -23,7 +23,7 @@ from gatekeeper.policy.isolate import (
     signal_name,
     start_isolated,
 )
-from gatekeeper.policy.rego_errors import Diagnostic, diagnostics, locate, locate_diagnostic
+from gatekeeper.policy.rego_errors import Diagnostic, compile_error, diagnostics, hint_for, locate_diagnostic
 from gatekeeper.policy.rego_values import InputBuilder, output_text, read_node, restore_strings
 
 __all__ = [
@@ -193,30 +193,8 @@ def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> 
         try:
             rego.add_module(name, source)
         except RegoError as exc:
-            raise _compile_error(str(exc), name, modules) from None
+            raise compile_error(str(exc), name, modules) from None
     return rego
-
-
-def _compile_error(text: str, name: str, modules: Mapping[str, str]) -> PolicyError:
-    found = diagnostics(text) or [Diagnostic(text.strip() or "the module does not compile")]
-    first = found[0]
-    where = locate(first.span, modules) or name or None
-    more = f" (and {len(found) - 1} more error(s))" if len(found) > 1 else ""
-    return PolicyError(f"does not compile: {first.message}{more}", where=where, hint=_hint(first.message))
-
-
-def _hint(message: str) -> str | None:
-    lowered = message.lower()
-    if "regexp" in lowered or "regex" in lowered:
-        return (
-            "the engine's regex dialect is ECMAScript (std::regex): no (?i), (?P<name>) or \\p{..}; "
-            "see docs/policies.md"
-        )
-    if "function not found" in lowered or "not supported" in lowered:
-        return "this built-in is not available in regopy; see docs/policies.md for the dialect limits"
-    if "multiple outputs" in lowered:
-        return "two bodies of a complete rule produced different values; make it a partial set or add conditions"
-    return None
 
 
 def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str) -> Any:
@@ -309,7 +287,7 @@ def _tests_here(
     try:
         bundle = rego.build(None, points)
     except RegoError as exc:
-        raise _compile_error(str(exc), "", modules) from None
+        raise compile_error(str(exc), "", modules) from None
     outcomes = []
     for name, point in zip(tests, points, strict=True):
         try:
@@ -334,7 +312,7 @@ def _build(rego: Any, query: str, modules: Mapping[str, str]) -> Any:
     try:
         bundle = rego.build(query)
     except RegoError as exc:
-        raise _compile_error(str(exc), "", modules) from None
+        raise compile_error(str(exc), "", modules) from None
     if not bundle.ok():
         raise PolicyError("the policy bundle did not build", hint="run `gatekeeper test` to find the module at fault")
     return bundle
@@ -358,7 +336,7 @@ def _read(output: int, modules: Mapping[str, str], *, binding: str | None = None
             raise PolicyError(
                 f"evaluation failed: {first.message}",
                 where=locate_diagnostic(first, modules),
-                hint=_hint(first.message),
+                hint=hint_for(first.message),
             )
         text = output_text(lib, output)
         if text == "undefined":

@@ -1,4 +1,4 @@
-"""Derive a patch in batches, handing each batch's input entries to a consumer as soon as it exists.
+"""The policy input's file entries, and deriving a patch in batches that hands them on as they exist.
 
 The gate's engine child pushes file entries into the Rego engine while the parent still parses
 the rest of the patch; `derive_feeding` is `packet.derive` cut into batches for that purpose.
@@ -12,12 +12,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gatekeeper.classify import RuleSet
-    from gatekeeper.model import FileChange
+    from gatekeeper.model import ClassifiedFile, FileChange
     from gatekeeper.packet import Derived
 
 # Small first batches get the child going early; later ones amortise the pipe and pickle overhead.
 _FIRST_BATCH = 256
 _BATCH = 2048
+
+
+def file_entry(item: ClassifiedFile) -> dict[str, Any]:
+    """One `files` entry of the policy input: the packet's file entry plus the folder (`dir`)."""
+    entry = item.to_dict()
+    entry["dir"] = item.change.path.rpartition("/")[0]
+    return entry
 
 
 def derive_feeding(
@@ -29,7 +36,6 @@ def derive_feeding(
     """
     from gatekeeper.classify import classify_changes
     from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream
-    from gatekeeper.gate import file_entry
     from gatekeeper.packet import derive_from
 
     changes: list[FileChange] = []

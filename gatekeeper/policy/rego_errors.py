@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from gatekeeper.errors import PolicyError
+
 _LENGTH = re.compile(rb"(\d+):")
 _SPAN = re.compile(rb"\|(\d+)\|(\d+)")
 _WORD = re.compile(rb"[^\s()]+")
@@ -165,3 +167,27 @@ def locate_diagnostic(diag: Diagnostic, modules: Mapping[str, str]) -> str | Non
         if missing:
             where = locate_text(missing.group(1), modules, call=True)
     return where
+
+
+def compile_error(text: str, name: str, modules: Mapping[str, str]) -> PolicyError:
+    """The PolicyError for an engine build error `text` (located `file:line:col` when it can be)."""
+    found = diagnostics(text) or [Diagnostic(text.strip() or "the module does not compile")]
+    first = found[0]
+    where = locate(first.span, modules) or name or None
+    more = f" (and {len(found) - 1} more error(s))" if len(found) > 1 else ""
+    return PolicyError(f"does not compile: {first.message}{more}", where=where, hint=hint_for(first.message))
+
+
+def hint_for(message: str) -> str | None:
+    """What a policy author can do about an engine error message, when we know."""
+    lowered = message.lower()
+    if "regexp" in lowered or "regex" in lowered:
+        return (
+            "the engine's regex dialect is ECMAScript (std::regex): no (?i), (?P<name>) or \\p{..}; "
+            "see docs/policies.md"
+        )
+    if "function not found" in lowered or "not supported" in lowered:
+        return "this built-in is not available in regopy; see docs/policies.md for the dialect limits"
+    if "multiple outputs" in lowered:
+        return "two bodies of a complete rule produced different values; make it a partial set or add conditions"
+    return None
