@@ -16,6 +16,7 @@ import pytest
 import yaml
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GitRepo
+from mdtables import table_rows
 from test_action import ACTION, HAVE_GATE, needs_gate
 
 from gatekeeper.errors import ExitCode
@@ -26,18 +27,6 @@ GITLAB = yaml.safe_load((REPO_ROOT / "examples" / "gitlab-ci.yml").read_text(enc
 WORKFLOW = yaml.safe_load((REPO_ROOT / "examples" / "github-workflow.yml").read_text(encoding="utf-8"))
 HOOKS = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
 BIN = Path(sys.executable).parent
-
-
-def table_rows(text: str, header: str) -> list[list[str]]:
-    """The body rows of the Markdown table whose header line starts with `header`."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(header))
-    rows = []
-    for line in lines[start + 2 :]:
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-    return rows
 
 
 # -- docs/ci.md says what the code does ------------------------------------------------------------

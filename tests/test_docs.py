@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GIT_ENV
+from mdtables import table_rows
 
 BIN = Path(sys.executable).parent
 PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
@@ -416,18 +417,6 @@ CHECKS = {"ci.md": check_ci, "security-teams.md": check_security_teams, "audit.m
 # -- README tables say what the code does ----------------------------------------------------------
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-
-
-def table_rows(text: str, header: str) -> list[list[str]]:
-    """The body rows of the Markdown table whose header line starts with `header`."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(header))
-    rows = []
-    for line in lines[start + 2 :]:
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-    return rows
 
 
 def leaf_commands() -> dict[str, object]:
