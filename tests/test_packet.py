@@ -20,6 +20,8 @@ from gatekeeper.verify import validate_packet
 
 RFC3339_OFFSET = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$")
 
+CHECKPOINTS = [{"seq": 1, "at": "2026-01-01T00:00:00+00:00", "sha256": "a" * 64, "bytes": 10}]
+
 
 @pytest.fixture
 def bundle(tmp_path: Path) -> Path:
@@ -67,7 +69,7 @@ def test_derive_hashes_parses_and_classifies(patch: Path, bundle: Path) -> None:
 def test_build_packet_fields(patch: Path, bundle: Path) -> None:
     rules = load_rules(bundle)
     packet = build_packet(
-        derive(patch, rules), rules, model_requested="m-large", bundle_revision="rev-1", checkpoints=[{"n": 1}]
+        derive(patch, rules), rules, model_requested="m-large", bundle_revision="rev-1", checkpoints=CHECKPOINTS
     )
     assert validate_packet(packet, "p") is packet
     assert packet["schema_version"] == 1
@@ -77,7 +79,7 @@ def test_build_packet_fields(patch: Path, bundle: Path) -> None:
     assert packet["sandbox"] == {"backend": "none", "network": "unknown", "egress_checked": False, "env_passed": []}
     assert packet["classifier"] == {"bundle_revision": "rev-1", "rules_digest": rules.digest}
     assert packet["files"][2]["old_path"] == "old.txt" and packet["files"][2]["status"] == "renamed"
-    assert packet["checkpoints"] == [{"n": 1}]
+    assert packet["checkpoints"] == CHECKPOINTS
     assert packet["diff"]["file_count"] == len(packet["files"])
     other = build_packet(derive(patch, rules), rules)
     assert other["run_id"] != packet["run_id"]

@@ -139,6 +139,11 @@ def test_non_utf8_path_round_trips(packet: dict[str, Any], tmp_path: Path) -> No
             lambda p: p["sandbox"].update(env_passed=["TOKEN=abc"]),
             "packet.json: sandbox.env_passed[0]: 'TOKEN=abc' does not match",
         ),
+        (lambda p: p["sandbox"].update(backend="docker"), "packet.json: sandbox.backend: 'docker' is not one of ["),
+        (
+            lambda p: p.update(checkpoints=[{"seq": 1, "at": "2026-01-01T00:00:00+00:00", "bytes": 3}]),
+            "packet.json: checkpoints[0]: 'sha256' is a required property",
+        ),
     ],
 )
 def test_schema_errors_name_the_field(packet: dict[str, Any], tmp_path: Path, edit: Any, message: str) -> None:
