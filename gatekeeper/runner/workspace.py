@@ -72,6 +72,9 @@ def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str,
         "GIT_TERMINAL_PROMPT": "0",
         # Named explicitly: no repository discovery that a generator could steer elsewhere.
         "GIT_DIR": str(run.workspace / ".git"),
+        # A `commondir` file the generator leaves in .git would otherwise make git read its config
+        # (filters and all) from a folder of the generator's choosing.
+        "GIT_COMMON_DIR": str(run.workspace / ".git"),
         "GIT_WORK_TREE": str(run.workspace),
     }
     env.update(extra or {})
