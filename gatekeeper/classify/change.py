@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import gc
 import posixpath
+import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from gatekeeper.classify.ruleset import RuleSet
+from gatekeeper.diff.paths import HFS_IGNORED
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange, Match
 
 _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
@@ -26,6 +28,8 @@ SUBMODULE = Match(bucket="deps", rule="builtin.submodule", ecosystem="git-submod
 _CHILD_PROBE = "\0"
 
 _PLAIN_MODES = frozenset({None, "100644"})
+# A symlink or gitlink stands in for a whole folder: at `.github` it is the CI folder.
+_FOLDER_MODES = frozenset({"120000", "160000"})
 _SORTED: dict[frozenset[str], tuple[str, ...]] = {}  # tag sets are few: sort each once
 
 
@@ -85,6 +89,8 @@ def _is_plain(change: FileChange) -> bool:
     # One side, no link, no gitlink, no binary, no mode that carries a tag.
     return (
         change.old_path is None
+        and change.path.isascii()
+        and "\\" not in change.path
         and change.symlink_target is None
         and change.old_symlink_target is None
         and not change.binary
@@ -101,12 +107,37 @@ def _sorted(tags: frozenset[str]) -> tuple[str, ...]:
     return found
 
 
+def path_variants(path: str) -> list[str]:
+    """Other spellings of `path` that some checkout reads as the same file (empty when there are none).
+
+    A Windows checkout reads `\\` as a folder separator; HFS+ ignores some zero-width characters
+    (`.git\u200chub` is `.github` on a Mac) and compares names in one Unicode normal form.
+    """
+    if path.isascii() and "\\" not in path:
+        return []
+    variant = unicodedata.normalize("NFC", HFS_IGNORED.sub("", path)).replace("\\", "/")
+    return [variant] if variant != path else []
+
+
+def most_sensitive(matches: list[Match]) -> Match:
+    """The first of the most sensitive matches (ci > iac > deps > other > src)."""
+    return min(matches, key=lambda m: _RANK[m.bucket])
+
+
 def _classify_sides(change: FileChange, rules: RuleSet) -> ClassifiedFile:
     best = rules.match(change.path)
     tags = set(best.tags)
     sides: list[Match] = []
+    paths = [change.path]
     if change.old_path is not None and change.old_path != change.path:
+        paths.append(change.old_path)
         sides.append(rules.match(change.old_path))
+    for path in list(paths):
+        for variant in path_variants(path):
+            paths.append(variant)
+            sides.append(rules.match(variant))
+    if change.old_mode in _FOLDER_MODES or change.new_mode in _FOLDER_MODES:
+        sides.extend(rules.match(f"{path}/{_CHILD_PROBE}") for path in paths)
     for link, target in (
         (change.path, change.symlink_target),
         (change.old_path or change.path, change.old_symlink_target),

@@ -142,14 +142,14 @@ def decode(name: bytes) -> str:
 
 
 # Characters HFS+ ignores when comparing names, so ".g\u200cit" is ".git" there (as git itself checks).
-_HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 # Cheap pre-filter: a component can only mean `.git` if the path holds "git" once HFS-ignored characters are gone.
 _MAYBE_GIT = re.compile("git", re.IGNORECASE)
 
 
 def _is_dotgit(part: str) -> bool:
-    folded = _HFS_IGNORED.sub("", part).lower()
+    folded = HFS_IGNORED.sub("", part).lower()
     # NTFS drops trailing dots and spaces, and knows `.git` by its short name too.
     return folded.rstrip(". ") == ".git" or folded == "git~1"
 
@@ -164,7 +164,7 @@ def unsafe_reason(path: str) -> str | None:
     if control:
         return f"control character {control.group()!r} in path"
     parts = path.split("/")
-    maybe_git = _MAYBE_GIT.search(_HFS_IGNORED.sub("", path)) is not None
+    maybe_git = _MAYBE_GIT.search(HFS_IGNORED.sub("", path)) is not None
     for part in parts:
         if part == "":
             return "empty path component"
