@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -34,6 +35,9 @@ FILE_FACTS = (
     "unsafe",
 )
 DIFF_FACTS = ("sha256", "bytes", "file_count", "additions", "deletions")
+# A packet entry is ~300 bytes per changed file, so this allows well over a million files while a
+# pipe or file that never ends (or a bogus multi-GB "packet") is refused instead of read forever.
+MAX_PACKET_BYTES = 512 << 20
 
 
 def schema() -> dict[str, Any]:
@@ -106,14 +110,29 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def load_packet(path: Path) -> dict[str, Any]:
-    """Read a packet file: UTF-8 JSON (no duplicate keys, no NaN) valid against the schema; PacketError otherwise."""
+def _read_packet_bytes(path: Path) -> bytes:
+    from gatekeeper.diff import refuse_device
+
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            refuse_device(os.fstat(handle.fileno()), path, "packet")
+            data = handle.read(MAX_PACKET_BYTES + 1)
     except OSError as exc:
         raise InputFileError(
             f"cannot read the packet: {exc.strerror or exc}", where=str(path), hint="check the path and its permissions"
         ) from exc
+    if len(data) > MAX_PACKET_BYTES:
+        raise PacketError(
+            f"larger than {MAX_PACKET_BYTES >> 20} MiB",
+            where=str(path),
+            hint="a packet is JSON written by `gatekeeper packet`; it is far smaller than its patch",
+        )
+    return data
+
+
+def load_packet(path: Path) -> dict[str, Any]:
+    """Read a packet file: UTF-8 JSON (no duplicate keys, no NaN) valid against the schema; PacketError otherwise."""
+    data = _read_packet_bytes(Path(path))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -7,6 +7,8 @@ instead of raising on them. See docs/packet.md for every form handled.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -17,7 +19,7 @@ from gatekeeper.diff.paths import unsafe_reason
 from gatekeeper.errors import InputFileError
 from gatekeeper.model import FileChange
 
-__all__ = ["HashingReader", "parse_patch", "parse_patch_stream", "unsafe_reason"]
+__all__ = ["HashingReader", "open_patch", "parse_patch", "parse_patch_stream", "refuse_device", "unsafe_reason"]
 
 
 def parse_patch_stream(stream: BinaryIO | HashingReader, name: str) -> Iterator[FileChange]:
@@ -39,10 +41,32 @@ def parse_patch(path: Path) -> Iterator[FileChange]:
 
 
 def open_patch(path: Path) -> BinaryIO:
-    """Open a patch for binary reading, turning OS errors into an InputFileError."""
+    """Open a patch for binary reading, turning OS errors into an InputFileError.
+
+    A regular file, a pipe (`--patch <(git diff ...)`) or /dev/null; a device such as /dev/zero
+    would be read forever, so it is refused.
+    """
     try:
-        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+        handle = open(path, "rb")  # noqa: SIM115 - the caller closes it
     except OSError as exc:
         raise InputFileError(
             f"cannot read the patch: {exc.strerror or exc}", where=str(path), hint="check the path and its permissions"
         ) from exc
+    try:
+        refuse_device(os.fstat(handle.fileno()), path, "patch")
+    except BaseException:
+        handle.close()
+        raise
+    return handle
+
+
+def refuse_device(info: os.stat_result, path: Path, what: str) -> None:
+    """Raise InputFileError when `info` is a device other than /dev/null (an endless or special input)."""
+    if not (stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)):
+        return
+    null = os.stat(os.devnull)
+    if stat.S_ISCHR(info.st_mode) and info.st_rdev == null.st_rdev:
+        return
+    raise InputFileError(
+        f"the {what} is a device, not a file", where=str(path), hint=f"pass the {what} as a regular file or a pipe"
+    )

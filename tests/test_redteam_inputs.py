@@ -1,0 +1,112 @@
+"""Red-team regressions: odd input files make the gate exit 2 with one line, never hang or trace back."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import POLICY_DIR
+from gitrepo import GitRepo
+
+import gatekeeper.verify as verify
+from gatekeeper.cli import main
+from gatekeeper.errors import GatekeeperError, InputFileError, PacketError
+
+GATE = [sys.executable, "-m", "gatekeeper", "gate"]
+
+
+@pytest.fixture
+def made(git_repo: GitRepo, tmp_path: Path) -> tuple[Path, Path]:
+    git_repo.write("src/a.py", "x\n")
+    git_repo.commit()
+    git_repo.write("src/a.py", "y\n")
+    patch, packet = tmp_path / "change.diff", tmp_path / "packet.json"
+    git_repo.save_patch(patch)
+    assert main(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]) == 0
+    return patch, packet
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    # A child process with a time limit: a hang fails the test instead of stalling the suite.
+    return subprocess.run([*GATE, *args, "--policy", str(POLICY_DIR)], capture_output=True, text=True, timeout=60)
+
+
+def test_packet_from_an_endless_device_is_refused(made: tuple[Path, Path]) -> None:
+    patch, _ = made
+    done = _run("/dev/zero", "--patch", str(patch))
+    assert done.returncode == 2, done.stderr
+    assert "device" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_patch_from_an_endless_device_is_refused(made: tuple[Path, Path]) -> None:
+    _, packet = made
+    done = _run(str(packet), "--patch", "/dev/zero")
+    assert done.returncode == 2, done.stderr
+    assert "device" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_dev_null_is_still_an_empty_patch(made: tuple[Path, Path]) -> None:
+    _, packet = made
+    done = _run(str(packet), "--patch", "/dev/null")
+    assert done.returncode == 1, done.stderr  # read as empty: the packet's file is missing, so deny
+
+
+def test_packet_through_a_pipe_is_read_but_bounded(
+    made: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, packet = made
+    fifo = tmp_path / "packet.fifo"
+    os.mkfifo(fifo)
+    monkeypatch.setattr(verify, "MAX_PACKET_BYTES", 1 << 16)
+
+    def feed() -> None:
+        try:
+            with open(fifo, "wb", buffering=0) as out:
+                while True:
+                    out.write(b" " * 4096)  # never ends, like `<(yes)`
+        except BrokenPipeError:
+            pass  # the reader stopped at its limit and closed the pipe
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    with pytest.raises(PacketError, match="larger than"):
+        verify.load_packet(fifo)
+    writer.join(timeout=10)
+    assert verify.load_packet(packet)["schema_version"] == 1
+
+
+def test_directory_as_packet_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputFileError):
+        verify.load_packet(tmp_path)
+
+
+def test_patch_and_packet_the_same_file(made: tuple[Path, Path]) -> None:
+    patch, packet = made
+    for same in (patch, packet):
+        done = _run(str(same), "--patch", str(same))
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xef\xbb\xbf{}",
+        "{}".encode("utf-16"),
+        b"[" * 200_000 + b"]" * 200_000,
+        b"1" * 100_000,
+        b'{"a": NaN}',
+        b'{"a": 1, "a": 2}',
+        b"null",
+        b"",
+    ],
+)
+def test_malformed_packets_are_packet_errors(tmp_path: Path, data: bytes) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(data)
+    with pytest.raises(GatekeeperError):
+        verify.load_packet(bad)
