@@ -97,7 +97,7 @@ def test_host_loopback_server_is_unreachable_from_the_generator(tmp_path: Path, 
         assert packet["sandbox"]["backend"] == backend
         assert packet["sandbox"]["network"] == "denied"
         assert packet["sandbox"]["egress_checked"] is True
-        probe = json.loads((Path(summary["run_dir"]) / "sandbox-probe.json").read_text())
+        probe = json.loads((Path(summary["run_dir"]) / "exchange" / "sandbox-probe.json").read_text())
         assert probe["interfaces_up"] == [] and probe["routes_out"] == 0
     finally:
         server.close()

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
 from runbundle import gk, use_bundle
+
+HAVE_BWRAP = shutil.which("bwrap") is not None
+BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]
 
 
 @pytest.fixture(autouse=True)
@@ -23,10 +27,10 @@ def origin(tmp_path: Path) -> Path:
     return repo.root
 
 
-def run(tmp_path: Path, script: str, marker: Path, *extra: str) -> tuple[int, dict, str]:
+def run(tmp_path: Path, script: str, marker: Path, *extra: str, backend: str = "unshare") -> tuple[int, dict, str]:
     path = tmp_path / "gen.py"
     path.write_text(script)
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
               "--format", "json", *extra, "--", sys.executable, str(path), str(marker))
     return done.returncode, (json.loads(done.stdout) if done.stdout.strip() else {}), done.stderr
 
@@ -52,3 +56,58 @@ def test_a_commondir_file_cannot_bring_in_a_filter(tmp_path: Path) -> None:
     code, _summary, err = run(tmp_path, COMMONDIR, marker)
     assert not marker.exists(), err
     assert code in (0, 2), err
+
+
+# The runner's saved copy of the clone's config lives in the run directory, on the shared filesystem.
+SAVED_COPY = """
+import sys
+marker = sys.argv[1]
+try:
+    with open("../workspace-git-config", "a") as config:
+        config.write(f'[filter "evil"]\\n\\tclean = touch {marker}; cat\\n')
+    print("saved copy: written")
+except OSError as exc:
+    print("saved copy:", type(exc).__name__)
+open(".gitattributes", "w").write("* filter=evil\\n")
+open("README.md", "w").write("changed\\n")
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_saved_git_config_cannot_be_rewritten_from_the_sandbox(tmp_path: Path, backend: str) -> None:
+    marker = tmp_path / "saved-copy-filter-ran"
+    code, summary, err = run(tmp_path, SAVED_COPY, marker, backend=backend)
+    assert not marker.exists(), err
+    assert code == 0, err
+    assert "saved copy: OSError" in Path(summary["logs"]["stdout"]).read_text()
+
+
+# Root inside the sandbox holds capabilities over its own mount namespace: it must still not be able to
+# take the read-only run directory apart again.
+UNDO = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+run = os.path.dirname(os.getcwd())
+for attempt in ("umount", "remount", "unshare"):
+    if attempt == "umount":
+        libc.umount2(run.encode(), 2)  # MNT_DETACH
+    elif attempt == "remount":
+        libc.mount(None, run.encode(), None, 0x1000 | 0x20, None)  # MS_BIND | MS_REMOUNT, read-write
+    else:
+        os.system("unshare --user --map-root-user --mount sh -c 'umount -l %s; mount -o remount,bind,rw %s' 2>/dev/null"
+                  % (run, run))
+    try:
+        open(os.path.join(run, "state.json"), "a").close()
+        print(attempt + ": writable")
+    except OSError:
+        print(attempt + ": read-only")
+open("README.md", "w").write("changed\\n")
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_generator_cannot_unmount_the_read_only_run_directory(tmp_path: Path, backend: str) -> None:
+    code, summary, err = run(tmp_path, UNDO, tmp_path / "unused", backend=backend)
+    assert code == 0, err
+    out = Path(summary["logs"]["stdout"]).read_text()
+    assert "writable" not in out and out.count("read-only") == 3, out

@@ -15,8 +15,10 @@ import sys
 import tempfile
 
 from gatekeeper.runner.egress import bring_loopback_up, probe
+from gatekeeper.runner.fsguard import protect as protect_run_dir
 
 EXIT_NOT_ISOLATED = 97  # the probe found a way out although isolation was required
+EXIT_NOT_PROTECTED = 96  # the run directory could not be made read-only
 EXIT_NOT_FOUND = 127
 EXIT_NOT_EXECUTABLE = 126
 
@@ -65,13 +67,17 @@ def _supervise(command: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """`inside --probe-out FILE [--require-denied] -- COMMAND...`: probe, then run and supervise COMMAND."""
+    """`inside --probe-out FILE [--require-denied] [--protect DIR [--writable DIR]... [--hide DIR]...] -- COMMAND...`:
+    probe, protect the run directory, then run and supervise COMMAND."""
     if "--" not in argv:
         print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] -- COMMAND", file=sys.stderr)
         return 2
     split = argv.index("--")
     options, command = argv[:split], argv[split + 1 :]
     probe_out = options[options.index("--probe-out") + 1]
+    protect = [options[i + 1] for i, opt in enumerate(options) if opt == "--protect"]
+    writable = [options[i + 1] for i, opt in enumerate(options) if opt == "--writable"]
+    hide = [options[i + 1] for i, opt in enumerate(options) if opt == "--hide"]
     loopback_error = bring_loopback_up()
     result = probe()
     result["loopback_error"] = loopback_error
@@ -84,4 +90,11 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_NOT_ISOLATED
+    if protect:
+        try:
+            protect_run_dir(protect[0], writable, hide)
+        except OSError as exc:
+            print(f"gatekeeper sandbox: cannot protect the run directory: {exc}; refusing to run the generator",
+                  file=sys.stderr)
+            return EXIT_NOT_PROTECTED
     return _supervise(command)

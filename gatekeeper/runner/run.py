@@ -180,8 +180,10 @@ def _generate(
     for text in warnings:
         progress(f"warning: {text}")
     state = save(run, state.at("generating", attempts=state.attempts + 1, warnings=state.warnings + tuple(warnings)))
+    run.exchange.mkdir(exist_ok=True)
     run.probe.unlink(missing_ok=True)
-    argv = sandbox.wrap(box, run.probe, req.command)
+    guard = sandbox.Guard(read_only=run.path, writable=(run.workspace, run.home, run.exchange))
+    argv = sandbox.wrap(box, run.probe, req.command, guard)
 
     def tick() -> None:
         nonlocal state

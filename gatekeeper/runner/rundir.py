@@ -1,8 +1,9 @@
 """The run directory: where a run lives, its id, its lock, and its state file.
 
 Layout of `<runs>/<run_id>/`: state.json (stage, request, results so far), workspace/ (the clone),
-home/ (the generator's HOME), logs/{stdout,stderr}.log, checkpoints/NNNN.diff, sandbox-probe.json,
-model-report.json (written by the generator, optional), patch.diff, packet.json.
+home/ (the generator's HOME), logs/{stdout,stderr}.log, checkpoints/NNNN.diff,
+exchange/{sandbox-probe.json,model-report.json} (written from inside the sandbox), patch.diff, packet.json.
+Inside the sandbox only workspace/, home/ and exchange/ are writable.
 """
 
 from __future__ import annotations
@@ -66,12 +67,17 @@ class RunDir:
         return self.path / "checkpoints"
 
     @property
+    def exchange(self) -> Path:
+        """The one run folder (besides workspace/ and home/) that the sandbox may write."""
+        return self.path / "exchange"
+
+    @property
     def probe(self) -> Path:
-        return self.path / "sandbox-probe.json"
+        return self.exchange / "sandbox-probe.json"
 
     @property
     def model_report(self) -> Path:
-        return self.path / "model-report.json"
+        return self.exchange / "model-report.json"
 
     @property
     def patch(self) -> Path:
@@ -102,7 +108,7 @@ def create(root: Path) -> RunDir:
         except OSError as exc:
             raise RunError(f"cannot create the run directory: {exc.strerror}", where=str(run.path),
                            hint="pass --out DIR naming a writable folder") from exc
-        for sub in (run.home, run.logs, run.checkpoints):
+        for sub in (run.home, run.logs, run.checkpoints, run.exchange):
             sub.mkdir()
         return run
     raise RunError("cannot pick a free run id", where=str(root))

@@ -98,14 +98,50 @@ def select(requested: str) -> Sandbox:
     )
 
 
-def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...]) -> list[str]:
-    """The full argv: sandbox prefix, the probing shim, then the generator command."""
+HIDDEN = ("/run",)  # service sockets (docker.sock, D-Bus, systemd) live here; a filesystem socket crosses netns
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """What of the filesystem the generator may not write: `read_only` except `writable`; `hide` covered."""
+
+    read_only: Path
+    writable: tuple[Path, ...]
+
+    @property
+    def hide(self) -> tuple[str, ...]:
+        # Never hide the folder the run lives in (an --out under /run).
+        return tuple(h for h in HIDDEN if not self.read_only.is_relative_to(h) and not Path(h).is_symlink())
+
+
+def _bwrap_guard(guard: Guard) -> list[str]:
+    args: list[str] = []
+    for hidden in guard.hide:
+        args += ["--tmpfs", hidden]
+    args += ["--ro-bind", str(guard.read_only), str(guard.read_only)]
+    for path in guard.writable:
+        args += ["--bind", str(path), str(path)]
+    return args
+
+
+def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], guard: Guard | None = None) -> list[str]:
+    """The full argv: sandbox prefix (with `guard` in force), the probing shim, then the generator command."""
+    prefix, options = list(sandbox.prefix), []
+    if guard is not None and sandbox.backend == "bwrap":
+        at = prefix.index("--proc")
+        prefix[at:at] = _bwrap_guard(guard)
+    elif guard is not None and sandbox.backend == "unshare":
+        options += ["--protect", str(guard.read_only)]
+        for path in guard.writable:
+            options += ["--writable", str(path)]
+        for hidden in guard.hide:
+            options += ["--hide", hidden]
     shim = (
         "import sys; sys.path.insert(0, sys.argv[1]); from gatekeeper.runner.inside import main; "
         "sys.exit(main(sys.argv[2:]))"
     )
     require = ["--require-denied"] if sandbox.isolates else []
     return [
-        *sandbox.prefix, sys.executable, "-I", "-c", shim, _PACKAGE_PARENT,
-        "--probe-out", str(probe_out), *require, "--", *command,
+        *prefix, sys.executable, "-I", "-c", shim, _PACKAGE_PARENT,
+        "--probe-out", str(probe_out), *require, *options, "--", *command,
     ]

@@ -1,0 +1,134 @@
+"""Review of the sandbox's egress: abstract and filesystem unix sockets, IPv6 loopback (loopback only)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+from runbundle import gk, use_bundle
+
+HAVE_BWRAP = shutil.which("bwrap") is not None
+BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]
+
+
+@pytest.fixture(autouse=True)
+def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_bundle(tmp_path, monkeypatch)
+
+
+def generate(tmp_path: Path, backend: str, script: str, *args: str) -> str:
+    """Run `script` as the generator; its stdout log."""
+    repo = GitRepo(tmp_path / "origin")
+    repo.write("README.md", "# sample\n")
+    repo.commit()
+    gen = tmp_path / "gen.py"
+    gen.write_text(script)
+    done = gk("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+              "--format", "json", "--", sys.executable, str(gen), *args)
+    assert done.returncode == 0, done.stderr
+    return Path(json.loads(done.stdout)["logs"]["stdout"]).read_text()
+
+
+class Server:
+    """A stream server that answers every connection with one line."""
+
+    def __init__(self, family: int, address: object) -> None:
+        self.sock = socket.socket(family, socket.SOCK_STREAM)
+        self.sock.bind(address)
+        self.sock.listen(8)
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            conn.sendall(b"hello from the host\n")
+            conn.close()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+CONNECT = """
+import socket, sys
+family, address = sys.argv[1], sys.argv[2]
+if family == "unix":
+    target, kind = address.replace("@", "\\0", 1), socket.AF_UNIX
+else:
+    target, kind = ("::1", int(address)), socket.AF_INET6
+try:
+    with socket.socket(kind, socket.SOCK_STREAM) as conn:
+        conn.settimeout(2)
+        conn.connect(target)
+        print("reached:", conn.recv(100).decode().strip())
+except OSError as exc:
+    print("unreachable:", type(exc).__name__)
+"""
+
+
+def _reachable_from_host(family: int, address: object) -> bool:
+    with socket.socket(family, socket.SOCK_STREAM) as conn:
+        conn.settimeout(2)
+        conn.connect(address)
+        return conn.recv(100) == b"hello from the host\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_abstract_unix_socket_of_the_host_is_unreachable(tmp_path: Path, backend: str) -> None:
+    # Abstract unix sockets belong to a network namespace, not to the filesystem.
+    name = f"@gatekeeper-review-{secrets.token_hex(6)}"
+    server = Server(socket.AF_UNIX, "\0" + name[1:])
+    try:
+        assert _reachable_from_host(socket.AF_UNIX, "\0" + name[1:])
+        out = generate(tmp_path, backend, CONNECT, "unix", name)
+    finally:
+        server.close()
+    assert "unreachable: ConnectionRefusedError" in out and "reached" not in out, out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_filesystem_socket_under_run_is_hidden(tmp_path: Path, backend: str) -> None:
+    # A filesystem socket is reachable from any network namespace: /run (docker.sock, D-Bus) is covered.
+    if not os.access("/run", os.W_OK):
+        pytest.skip("cannot create a socket under /run here")
+    path = f"/run/gatekeeper-review-{secrets.token_hex(6)}.sock"
+    server = Server(socket.AF_UNIX, path)
+    try:
+        assert _reachable_from_host(socket.AF_UNIX, path)
+        out = generate(tmp_path, backend, CONNECT, "unix", path)
+    finally:
+        server.close()
+        os.unlink(path)
+    assert "unreachable: FileNotFoundError" in out and "reached" not in out, out
+
+
+def _have_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as sock:
+            sock.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _have_ipv6_loopback(), reason="no IPv6 loopback on this host")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_host_ipv6_loopback_is_unreachable(tmp_path: Path, backend: str) -> None:
+    server = Server(socket.AF_INET6, ("::1", 0))
+    port = server.sock.getsockname()[1]
+    try:
+        assert _reachable_from_host(socket.AF_INET6, ("::1", port))
+        out = generate(tmp_path, backend, CONNECT, "ipv6", str(port))
+    finally:
+        server.close()
+    assert "unreachable:" in out and "reached" not in out, out
