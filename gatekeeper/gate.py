@@ -23,6 +23,7 @@ from gatekeeper.model import BUCKETS, TAGS
 if TYPE_CHECKING:
     from gatekeeper.packet import Derived
     from gatekeeper.policy.bundle import Bundle
+    from gatekeeper.policy.selfguard import Guarded
 
 DEFAULT_TIMEOUT = 10.0
 GATE_POLICY = "gatekeeper"
@@ -159,11 +160,16 @@ def decide(
     *,
     dry_run: bool = False,
     timeout: float = DEFAULT_TIMEOUT,
+    guarded: Sequence[Guarded] = (),
 ) -> dict[str, Any]:
-    """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision."""
+    """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
+
+    `guarded`: the configuration in use where it lies in the checkout; a patch touching it is refused.
+    """
     from gatekeeper.packet import compare
     from gatekeeper.policy.feed import derive_feeding
     from gatekeeper.policy.findings import start_fed_policies
+    from gatekeeper.policy.selfguard import refuse_self_change
 
     names = list(dict.fromkeys(enabled))
     packet_part = {key: value for key, value in packet.items() if key != "files"}
@@ -172,6 +178,7 @@ def decide(
     pending = start_fed_policies(bundle, names, packet_part, timeout=timeout)
     try:
         derived, entries = derive_feeding(Path(patch), bundle.rules, pending.send_files, pending.end_files)
+        refuse_self_change(derived.files, guarded)
         input_doc = assemble_input(packet_part, entries, derived, compare(packet, derived))
         pending.finish(input_doc)
         own = gate_findings(input_doc)
@@ -323,6 +330,7 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
     from gatekeeper.config import resolve_policy_dir
     from gatekeeper.packet import load_packet
     from gatekeeper.policy.bundle import load_bundle
+    from gatekeeper.policy.selfguard import guarded_paths
     from gatekeeper.project_config import load_project_config
     from gatekeeper.reports import FORMATS, emit
 
@@ -342,7 +350,8 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
     enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
     packet = load_packet(options.packet)
     timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
-    decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout)
+    guarded = guarded_paths(Path.cwd(), config.path, bundle.root)
+    decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout, guarded=guarded)
     log = options.log or config.log
     if log is not None:
         _append_to_log(log, decision)

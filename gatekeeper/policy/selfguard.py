@@ -1,0 +1,83 @@
+"""The gate's own configuration must not come from the patch it judges.
+
+CI often runs the gate in a checkout of the change itself (a pull request), where
+`gatekeeper.yaml` and a `./policies` bundle are read from the working tree. A patch that edits
+them would be judged by rules it wrote (`disable: [core]`, a bundle with no findings), so the
+gate refuses to decide instead: exit 2, naming the file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gatekeeper.errors import PolicyError
+from gatekeeper.model import ClassifiedFile
+
+
+@dataclass(frozen=True, slots=True)
+class Guarded:
+    """A file or folder of the configuration in use, as a repository path (casefolded) and as given."""
+
+    path: str
+    shown: str
+    what: str
+
+
+def checkout_root(start: Path) -> Path:
+    """The top of the git work tree holding `start` (the folder with `.git`), else `start` itself."""
+    here = Path(os.path.abspath(start))
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return here
+
+
+def guarded_paths(cwd: Path, config_file: Path | None, bundle_root: Path) -> tuple[Guarded, ...]:
+    """The config file and bundle folder in use, where they lie inside the checkout around `cwd`."""
+    root = checkout_root(cwd)
+    roots = {os.path.abspath(root), os.path.realpath(root)}
+    found: dict[str, Guarded] = {}
+    for item, what in ((config_file, "the gate's configuration file"), (bundle_root, "the policy bundle in use")):
+        if item is None:
+            continue
+        absolute = os.path.abspath(cwd / item)
+        for candidate in {absolute, os.path.realpath(absolute)}:
+            for top in roots:
+                rel = os.path.relpath(candidate, top)
+                if rel != os.curdir and not rel.startswith(os.pardir):
+                    key = Path(rel).as_posix().casefold()
+                    found.setdefault(key, Guarded(key, str(item), what))
+                elif rel == os.curdir:
+                    found.setdefault("", Guarded("", str(item), what))
+    return tuple(found.values())
+
+
+def refuse_self_change(files: Iterable[ClassifiedFile], guarded: Sequence[Guarded]) -> None:
+    """Raise PolicyError when a change touches a guarded file, a file below a guarded folder, or a parent of one."""
+    if not guarded:
+        return
+    from gatekeeper.classify.change import path_variants
+
+    for item in files:
+        change = item.change
+        sides = [change.path] + ([change.old_path] if change.old_path else [])
+        for side in [*sides, *(v for s in sides for v in path_variants(s))]:
+            path = side.casefold()
+            for guard in guarded:
+                if _overlaps(path, guard.path):
+                    raise PolicyError(
+                        f"the patch changes {side!r}, part of {guard.what} ({guard.shown}): "
+                        "a change cannot be judged by configuration it brings along",
+                        where=str(guard.shown),
+                        hint="run the gate with the target branch's gatekeeper.yaml and bundle "
+                        "(check them out apart from the change and pass --policy DIR)",
+                    )
+
+
+def _overlaps(path: str, guarded: str) -> bool:
+    if not guarded:
+        return True  # the whole checkout is the bundle
+    return path == guarded or path.startswith(guarded + "/") or guarded.startswith(path + "/")
