@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from gatekeeper.packet import Derived
     from gatekeeper.policy.bundle import Bundle
     from gatekeeper.policy.selfguard import Guarded
+    from gatekeeper.project_config import ProjectConfig
 
 DEFAULT_TIMEOUT = 10.0
 GATE_POLICY = "gatekeeper"
@@ -350,13 +351,24 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
     enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
     packet = load_packet(options.packet)
     timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
-    guarded = guarded_paths(Path.cwd(), config.path, bundle.root)
+    guarded = guarded_paths(Path.cwd(), _configuration(options, config, bundle.root))
     decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout, guarded=guarded)
     log = options.log or config.log
     if log is not None:
         _append_to_log(log, decision)
     fmt = options.format or config.format or "text"
     return decision, emit(fmt, decision, output=options.output, env=env)
+
+
+def _configuration(options: GateOptions, config: ProjectConfig, bundle_root: Path) -> list[tuple[Path, str]]:
+    """Every file whose presence or content decides how this run judges: config files, bundle, fallback bundle."""
+    from gatekeeper.project_config import FILE_NAMES
+
+    items = [(Path(name), "the gate's configuration file") for name in FILE_NAMES]
+    items.append((bundle_root, "the policy bundle in use"))
+    if options.policy_dir is None and config.policy_dir is None:
+        items.append((Path("policies"), "the policy bundle the gate looks for first"))
+    return items
 
 
 def _append_to_log(log: Path, decision: dict[str, Any]) -> None:

@@ -111,3 +111,25 @@ def test_unrelated_patch_in_a_checkout_with_its_own_bundle_is_decided(
     assert _gate_in(checkout, tmp_path, monkeypatch, capsys)[0] == ALLOW
     checkout.write(WORKFLOW, "on: push\n")
     assert _gate_in(checkout, tmp_path, monkeypatch, capsys)[0] == REVIEW
+
+
+def test_patch_deleting_the_gatekeeper_yaml_that_enabled_deps(
+    git_repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git_repo.write("gatekeeper.yaml", "enable: [deps]\n")
+    git_repo.write("go.mod", "module x\n")
+    git_repo.commit()
+    (git_repo.root / "gatekeeper.yaml").unlink()
+    git_repo.write("go.mod", "module x\n\nrequire evil.example/x v1.0.0\n")
+    code, err = _gate_in(git_repo, tmp_path, monkeypatch, capsys, "--policy", str(POLICY_DIR))
+    assert code == ERROR and "gatekeeper.yaml" in err
+
+
+def test_patch_deleting_the_default_policies_folder(
+    checkout: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without ./policies the gate falls back to the shipped bundle: the repository's own is gone.
+    shutil.rmtree(checkout.root / "policies")
+    checkout.write("src/a.py", "x = 3\n")
+    code, err = _gate_in(checkout, tmp_path, monkeypatch, capsys)
+    assert code == ERROR and "policies" in err

@@ -26,32 +26,39 @@ class Guarded:
     what: str
 
 
-def checkout_root(start: Path) -> Path:
-    """The top of the git work tree holding `start` (the folder with `.git`), else `start` itself."""
+def checkout_root(start: Path) -> Path | None:
+    """The top of the git work tree holding `start` (the folder with `.git`), or None outside one."""
     here = Path(os.path.abspath(start))
     for folder in (here, *here.parents):
         if (folder / ".git").exists():
             return folder
-    return here
+    return None
 
 
-def guarded_paths(cwd: Path, config_file: Path | None, bundle_root: Path) -> tuple[Guarded, ...]:
-    """The config file and bundle folder in use, where they lie inside the checkout around `cwd`."""
+def guarded_paths(cwd: Path, items: Iterable[tuple[Path, str]]) -> tuple[Guarded, ...]:
+    """The `(path, what)` items that lie inside the checkout around `cwd`, as repository paths.
+
+    Inside a git checkout a path need not exist: deleting the `gatekeeper.yaml` that enabled a
+    policy changes the configuration as much as editing it. Outside one, `cwd` is taken as the
+    top of the tree and only existing paths count.
+    """
     root = checkout_root(cwd)
+    top_known = root is not None
+    root = root if root is not None else Path(os.path.abspath(cwd))
     roots = {os.path.abspath(root), os.path.realpath(root)}
     found: dict[str, Guarded] = {}
-    for item, what in ((config_file, "the gate's configuration file"), (bundle_root, "the policy bundle in use")):
-        if item is None:
-            continue
+    for item, what in items:
         absolute = os.path.abspath(cwd / item)
+        if not top_known and not os.path.lexists(absolute):
+            continue
         for candidate in {absolute, os.path.realpath(absolute)}:
             for top in roots:
                 rel = os.path.relpath(candidate, top)
-                if rel != os.curdir and not rel.startswith(os.pardir):
+                if rel == os.curdir:
+                    found.setdefault("", Guarded("", str(item), what))
+                elif rel != os.pardir and not rel.startswith(os.pardir + os.sep):
                     key = Path(rel).as_posix().casefold()
                     found.setdefault(key, Guarded(key, str(item), what))
-                elif rel == os.curdir:
-                    found.setdefault("", Guarded("", str(item), what))
     return tuple(found.values())
 
 
