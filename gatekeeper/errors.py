@@ -20,9 +20,10 @@ class ExitCode(IntEnum):
 
 
 EXIT_CODE_HELP = (
-    "Exit codes: 0 allow / success; 1 deny (gate), failures (test, audit verify); "
-    "2 could not decide (bad arguments, unreadable or invalid input, policy error); "
-    "3 review required (gate)."
+    "Exit codes: 0 allow / success; 1 deny (gate), failures (test: a test failed or coverage is below the "
+    "floor; run: the generator failed or timed out, patch and packet written; audit verify: the chain is "
+    "broken; audit replay: the decision is not reproduced); 2 could not decide (bad arguments, unreadable "
+    "or invalid input, policy error; verify: packet and patch differ); 3 review required (gate)."
 )
 
 
