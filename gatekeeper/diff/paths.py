@@ -93,47 +93,68 @@ def strip_prefix(name: bytes) -> bytes | None:
     return name[slash + 1 :]
 
 
-def header_candidates(rest: bytes) -> list[tuple[bytes, bytes]]:
-    """Every way to read the `diff --git` header's two names (prefixes stripped).
+def header_candidates(rest: bytes, want: tuple[bytes, bytes] | None = None) -> list[tuple[bytes, bytes]]:
+    """The readings of the `diff --git` header's two names (prefixes stripped) that matter.
 
-    Quoted names are unambiguous; unquoted names holding spaces can be split at several spaces,
-    so the caller picks the split that agrees with the section's other lines.
+    Quoted names are unambiguous; unquoted names holding spaces can be split at several spaces.
+    With `want`, the readings equal to it (so the caller checks the header against the section's
+    other lines); without, the readings whose two names are the same file. Splits are compared
+    by position, never copied: a header with 60,000 spaces costs no more than its length.
     """
-    raw: list[tuple[bytes, bytes]] = []
+    out: list[tuple[bytes, bytes]] = []
+
+    def keep(first: bytes, second: bytes) -> None:
+        old, new = strip_prefix(first), strip_prefix(second)
+        if old is not None and new is not None and ((old, new) == want if want is not None else old == new):
+            out.append((old, new))
+
     if rest.startswith(b'"'):
         try:
             first, end = unquote(rest)
+            if rest[end : end + 1] == b" ":
+                keep(first, plain_or_quoted(rest[end + 1 :]))
         except QuoteError:
-            return []
-        if rest[end : end + 1] != b" ":
-            return []
-        tail = rest[end + 1 :]
-        try:
-            second = plain_or_quoted(tail)
-        except QuoteError:
-            return []
-        raw.append((first, second))
-    else:
-        if rest.endswith(b'"'):
-            at = rest.find(b' "')
-            while at >= 0:
-                try:
-                    second, end = unquote(rest, at + 1)
-                    if end == len(rest):
-                        raw.append((rest[:at], second))
-                except QuoteError:
-                    pass
-                at = rest.find(b' "', at + 1)
-        at = rest.find(b" ")
+            pass
+        return out
+    if rest.endswith(b'"'):
+        at = rest.find(b' "')
         while at >= 0:
-            raw.append((rest[:at], rest[at + 1 :]))
-            at = rest.find(b" ", at + 1)
-    out = []
-    for first, second in raw:
-        old, new = strip_prefix(first), strip_prefix(second)
-        if old is not None and new is not None:
-            out.append((old, new))
+            try:
+                second, end = unquote(rest, at + 1)
+                if end == len(rest):
+                    keep(rest[:at], second)
+            except QuoteError:
+                pass
+            at = rest.find(b' "', at + 1)
+    _unquoted_splits(rest, want, out)
     return out
+
+
+def _unquoted_splits(rest: bytes, want: tuple[bytes, bytes] | None, out: list[tuple[bytes, bytes]]) -> None:
+    # A split at space `at` reads rest[:at] and rest[at+1:], each minus its first component
+    # (as strip_prefix): the first name runs from after the first slash to `at`, the second from
+    # after the first slash past `at` to the end. Only lengths are compared until they fit.
+    size = len(rest)
+    first_slash = rest.find(b"/")
+    next_slash = -1
+    at = rest.find(b" ")
+    while at >= 0:
+        if next_slash <= at:
+            next_slash = rest.find(b"/", at + 1)
+            if next_slash < 0:
+                return
+        if 0 < first_slash < at - 1 and at + 1 < next_slash < size - 1:
+            old_len, new_len = at - first_slash - 1, size - next_slash - 1
+            if want is None:
+                if old_len == new_len and rest[first_slash + 1 : at] == rest[next_slash + 1 :]:
+                    name = rest[next_slash + 1 :]
+                    out.append((name, name))
+            elif (old_len, new_len) == (len(want[0]), len(want[1])) and (
+                rest[first_slash + 1 : at],
+                rest[next_slash + 1 :],
+            ) == want:
+                out.append(want)
+        at = rest.find(b" ", at + 1)
 
 
 def decode(name: bytes) -> str:

@@ -82,12 +82,11 @@ def _named_paths(s: Section, name: str) -> tuple[bytes | None, bytes | None, Sta
 
 def _resolve_names(s: Section, name: str) -> tuple[bytes, bytes, Status | None]:
     old, new, status = _named_paths(s, name)
-    candidates = header_candidates(s.header)
     if old is not None and new is not None:
-        if (old, new) not in candidates:
+        if not header_candidates(s.header, (old, new)):
             raise _fail("the names in the 'diff --git' header disagree with the section's other lines", name, s.line)
         return old, new, status
-    same = {a for a, b in candidates if a == b}
+    same = {a for a, _ in header_candidates(s.header)}
     if not same:
         raise _fail("cannot read the file names from the 'diff --git' header", name, s.line)
     if len(same) > 1:
