@@ -11,8 +11,12 @@ RULES_FILE = "classification.yaml"
 
 
 def shipped_policy_dir() -> Path:
-    """The bundle shipped beside the package (the repository's `policies/`)."""
-    return Path(__file__).resolve().parent.parent / "policies"
+    """The bundle shipped with gatekeeper: the checkout's `policies/`, or the wheel's copy of it."""
+    package = Path(__file__).resolve().parent
+    checkout = package.parent / "policies"
+    if (checkout / MANIFEST).is_file():
+        return checkout
+    return package / "_bundle"
 
 
 def resolve_policy_dir(explicit: str | Path | None, *, marker: str = MANIFEST) -> Path:
