@@ -100,6 +100,9 @@ def test_plain_links_and_submodules_keep_their_buckets() -> None:
         ".git\u200chub/workflows/x.yml",  # HFS+ ignores U+200C: `.github` on a Mac
         "\uff0egithub/workflows/x.yml".replace("\uff0e", "\u200d."),
         "Jenkins\u200cfile",
+        "Jenkinsfile ",  # NTFS drops trailing spaces and dots
+        ".github/workflows./x.yml",
+        ".circleci /config.yml",
     ],
 )
 def test_separator_and_ignorable_character_variants_are_ci(path: str) -> None:

@@ -89,8 +89,7 @@ def _is_plain(change: FileChange) -> bool:
     # One side, no link, no gitlink, no binary, no mode that carries a tag.
     return (
         change.old_path is None
-        and change.path.isascii()
-        and "\\" not in change.path
+        and plain_spelling(change.path)
         and change.symlink_target is None
         and change.old_symlink_target is None
         and not change.binary
@@ -107,15 +106,22 @@ def _sorted(tags: frozenset[str]) -> tuple[str, ...]:
     return found
 
 
+def plain_spelling(path: str) -> bool:
+    """True when `path` has no other spelling (`path_variants` is empty): the common, cheap case."""
+    return path.isascii() and "\\" not in path and " /" not in path and "./" not in path and path[-1:] not in " ."
+
+
 def path_variants(path: str) -> list[str]:
     """Other spellings of `path` that some checkout reads as the same file (empty when there are none).
 
-    A Windows checkout reads `\\` as a folder separator; HFS+ ignores some zero-width characters
+    A Windows checkout reads `\\` as a folder separator and drops trailing dots and spaces of a
+    name (`Jenkinsfile ` is `Jenkinsfile` on NTFS); HFS+ ignores some zero-width characters
     (`.git\u200chub` is `.github` on a Mac) and compares names in one Unicode normal form.
     """
-    if path.isascii() and "\\" not in path:
+    if plain_spelling(path):
         return []
     variant = unicodedata.normalize("NFC", HFS_IGNORED.sub("", path)).replace("\\", "/")
+    variant = "/".join(part.rstrip(". ") or part for part in variant.split("/"))
     return [variant] if variant != path else []
 
 

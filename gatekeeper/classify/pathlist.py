@@ -46,13 +46,13 @@ def read_paths(stream: BinaryIO) -> list[ListedPath]:
 
 def classify_paths(listed: list[ListedPath], rules: RuleSet) -> list[Match]:
     """The match of every listed path, in order."""
-    from gatekeeper.classify.change import bulk_allocation, most_sensitive, path_variants
+    from gatekeeper.classify.change import bulk_allocation, most_sensitive, path_variants, plain_spelling
 
     match = rules.match
     with bulk_allocation():
         return [
             match(entry.path)
-            if entry.path.isascii() and "\\" not in entry.path
+            if plain_spelling(entry.path)
             else most_sensitive([match(p) for p in (entry.path, *path_variants(entry.path))])
             for entry in listed
         ]
