@@ -127,3 +127,28 @@ def test_classify_paths_reads_variants_like_the_gate(capsys: pytest.CaptureFixtu
     assert main(["classify", "--paths", str(listed), "--policy", str(POLICY_DIR), "--format", "json"]) == 0
     buckets = [f["bucket"] for f in json.loads(capsys.readouterr().out)["files"]]
     assert buckets == ["ci", "ci", "src"]
+
+
+def test_file_turned_into_a_link_to_the_workflows_folder(
+    capsys: pytest.CaptureFixture[str], git_repo: GitRepo, tmp_path: Path
+) -> None:
+    git_repo.write("src/b", "x\n")
+    git_repo.write(".github/workflows/ci.yml", "on: push\n")
+    git_repo.commit()
+    git_repo.symlink("src/b", "../.github/workflows")
+    git_repo.git("add", "-A")
+    _applies(git_repo, git_repo.git("diff", "--cached", "--binary"), tmp_path)
+    code, decision = _gate(capsys, git_repo, tmp_path)
+    assert (code, decision["outcome"]) == (REVIEW, "review")
+
+
+def test_link_chain_into_ci_within_one_patch(
+    capsys: pytest.CaptureFixture[str], git_repo: GitRepo, tmp_path: Path
+) -> None:
+    # a -> b/workflows, b -> .github: the link that reaches the CI folder is itself ci.
+    _base(git_repo)
+    git_repo.symlink("b", ".github")
+    git_repo.symlink("a", "b/workflows")
+    git_repo.git("add", "-A")
+    code, decision = _gate(capsys, git_repo, tmp_path)
+    assert (code, decision["outcome"]) == (REVIEW, "review")
