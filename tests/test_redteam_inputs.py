@@ -110,3 +110,11 @@ def test_malformed_packets_are_packet_errors(tmp_path: Path, data: bytes) -> Non
     bad.write_bytes(data)
     with pytest.raises(GatekeeperError):
         verify.load_packet(bad)
+
+
+def test_classify_path_list_from_an_endless_device_is_refused() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gatekeeper", "classify", "--paths", "/dev/zero", "--policy", str(POLICY_DIR)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2 and "device" in done.stderr and "Traceback" not in done.stderr

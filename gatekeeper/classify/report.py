@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -57,6 +58,9 @@ def _read_listing(name: str, stdin: BinaryIO) -> list[ListedPath]:
         return read_paths(stdin)
     try:
         with open(name, "rb") as handle:
+            from gatekeeper.diff import refuse_device
+
+            refuse_device(os.fstat(handle.fileno()), Path(name), "path list")
             return read_paths(handle)
     except OSError as exc:
         raise InputFileError(f"cannot read path list: {exc.strerror}", where=name) from None
