@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from gatekeeper.project_config import ProjectConfig
 
 DEFAULT_TIMEOUT = 10.0
+MAX_TIMEOUT = 3600.0
 GATE_POLICY = "gatekeeper"
 INTEGRITY_RULE = "gatekeeper.integrity"
 UNSAFE_RULE = "gatekeeper.unsafe_path"
@@ -351,6 +352,10 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
     enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
     packet = load_packet(options.packet)
     timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
+    if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
+        raise UsageError(
+            f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
+        )
     guarded = guarded_paths(Path.cwd(), _configuration(options, config, bundle.root))
     decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout, guarded=guarded)
     log = options.log or config.log

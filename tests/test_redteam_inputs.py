@@ -118,3 +118,11 @@ def test_classify_path_list_from_an_endless_device_is_refused() -> None:
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 2 and "device" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "-nan"])
+def test_gate_timeout_nan_is_a_usage_error(made: tuple[Path, Path], value: str) -> None:
+    patch, packet = made
+    done = _run(str(packet), "--patch", str(patch), "--timeout", value)
+    assert done.returncode == 2, done.stderr
+    assert "internal error" not in done.stderr and "--timeout" in done.stderr
