@@ -133,3 +133,17 @@ def test_patch_deleting_the_default_policies_folder(
     checkout.write("src/a.py", "x = 3\n")
     code, err = _gate_in(checkout, tmp_path, monkeypatch, capsys)
     assert code == ERROR and "policies" in err
+
+
+def test_patch_adding_a_policies_bundle_where_the_gate_fell_back_to_the_shipped_one(
+    git_repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The action's default: ./policies when it is a bundle, else its own. The patch brings one.
+    git_repo.write("src/a.py", "x = 1\n")
+    git_repo.commit()
+    shutil.copytree(POLICY_DIR, git_repo.root / "policies")
+    (git_repo.root / "policies" / "core" / "policy.rego").write_text(LAX_CORE)
+    (git_repo.root / "policies" / "core" / "policy_test.rego").unlink()
+    git_repo.write(WORKFLOW, "on: push\n")
+    code, err = _gate_in(git_repo, tmp_path, monkeypatch, capsys)
+    assert code == ERROR and "policies" in err
