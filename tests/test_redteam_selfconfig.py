@@ -147,3 +147,31 @@ def test_patch_adding_a_policies_bundle_where_the_gate_fell_back_to_the_shipped_
     git_repo.write(WORKFLOW, "on: push\n")
     code, err = _gate_in(git_repo, tmp_path, monkeypatch, capsys)
     assert code == ERROR and "policies" in err
+
+
+def test_guard_matches_parents_case_and_spellings(tmp_path: Path) -> None:
+    from gatekeeper.errors import PolicyError
+    from gatekeeper.model import ClassifiedFile, FileChange
+    from gatekeeper.policy.selfguard import guarded_paths, refuse_self_change
+
+    (tmp_path / ".git").mkdir()
+    guarded = guarded_paths(tmp_path, [(Path("tools/gate/policies"), "the policy bundle in use")])
+    assert [g.path for g in guarded] == ["tools/gate/policies"]
+
+    def touches(path: str, old: str | None = None) -> bool:
+        change = FileChange(path=path, old_path=old, status="renamed" if old else "modified")
+        try:
+            refuse_self_change([ClassifiedFile(change, "src", "src.default")], guarded)
+        except PolicyError:
+            return True
+        return False
+
+    assert touches("tools/gate/policies/core/policy.rego")
+    assert touches("Tools/Gate/POLICIES/.manifest")  # a case-insensitive checkout
+    assert touches("tools")  # a link or gitlink replacing a parent folder
+    assert touches("tools/gate")
+    assert touches("tools\\gate\\policies\\x.rego")
+    assert touches("src/x.rego", old="tools/gate/policies/x.rego")  # moved away
+    assert not touches("tools/gate/policies-old/x")
+    assert not touches("tools/gatekeeper.yaml")
+    assert not touches("src/policies/x")
