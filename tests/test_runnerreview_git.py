@@ -111,3 +111,67 @@ def test_the_generator_cannot_unmount_the_read_only_run_directory(tmp_path: Path
     assert code == 0, err
     out = Path(summary["logs"]["stdout"]).read_text()
     assert "writable" not in out and out.count("read-only") == 3, out
+
+
+# While the generator runs, checkpoints stage the workspace: a filter planted between the runner's
+# config restore and its `git add` would run outside the sandbox.
+RACE = """
+import sys, time
+marker = sys.argv[1]
+open(".gitattributes", "w").write("* filter=evil\\n")
+stanza = f'[filter "evil"]\\n\\tclean = touch {marker}; cat\\n'
+end = time.monotonic() + 2.5
+n = 0
+while time.monotonic() < end:
+    n += 1
+    open("README.md", "w").write(f"changed {n}\\n")
+    text = open(".git/config").read()
+    if "evil" not in text:
+        open(".git/config", "a").write(stanza)
+"""
+
+
+def test_checkpoints_cannot_be_raced_into_running_a_filter(tmp_path: Path) -> None:
+    marker = tmp_path / "race-filter-ran"
+    code, _summary, err = run(tmp_path, RACE, marker, "--checkpoint-interval", "0.05")
+    assert not marker.exists(), err
+    assert code == 0, err
+
+
+# Git cannot record FIFOs, sockets or devices, but opening one where git reads (.gitignore,
+# .gitattributes, .git/info/exclude) blocks it forever: the runner must neither hang nor fail.
+SPECIAL = """
+import os, socket
+os.mkfifo(".gitignore")
+os.mkfifo(".gitattributes")
+os.unlink(".git/info/exclude")
+os.mkfifo(".git/info/exclude")
+os.mkfifo("pipe")
+socket.socket(socket.AF_UNIX).bind("sock")
+open("README.md", "w").write("changed\\n")
+"""
+
+
+def test_fifos_and_sockets_in_the_workspace_do_not_hang_the_capture(tmp_path: Path) -> None:
+    code, summary, err = run(tmp_path, SPECIAL, tmp_path / "unused")
+    assert code == 0, err
+    patch = Path(summary["patch"]).read_text()
+    assert "+changed" in patch and "pipe" not in patch and "sock" not in patch
+
+
+def test_a_checkpoint_blocked_by_a_fifo_is_skipped_not_hung(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gatekeeper.runner import run as runner
+    from gatekeeper.runner import workspace
+
+    monkeypatch.setattr(workspace, "CHECKPOINT_GIT_TIMEOUT", 0.5)
+    script = tmp_path / "gen.py"
+    script.write_text("import os, time\nos.mkfifo('.gitignore')\nopen('README.md', 'w').write('x\\n')\n"
+                      "time.sleep(2.5)\nos.unlink('.gitignore')\ntime.sleep(1)\n")
+    lines: list[str] = []
+    request = runner.RunRequest(command=(sys.executable, str(script)), repo=str(origin(tmp_path)), sandbox="unshare",
+                                checkpoint_interval=0.2, timeout=20)
+    result = runner.start(request, out=tmp_path / "runs", environ={"PATH": "/usr/bin:/bin"}, progress=lines.append)
+    assert result.state.generator is not None and result.state.generator["exit_code"] == 0
+    assert any("checkpoint skipped" in line for line in lines), lines
+    assert result.state.checkpoints, lines  # once the FIFO is gone, checkpoints work again
+    assert "+x" in result.run.patch.read_text()

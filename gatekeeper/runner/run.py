@@ -187,7 +187,13 @@ def _generate(
 
     def tick() -> None:
         nonlocal state
-        entry = checkpoint.take(run, repo.base_commit, state.checkpoints)
+        try:
+            entry = checkpoint.take(run, repo.base_commit, state.checkpoints)
+        except RunError as exc:
+            # The generator is still writing (a file changing under `git add`, a FIFO blocking git): skip this
+            # one, the next may work; the final capture, once the generator has ended, decides the run.
+            progress(f"warning: checkpoint skipped: {exc.what}")
+            return
         if entry is not None:
             state = save(run, state.at("generating", checkpoints=state.checkpoints + (entry,)))
             progress(f"checkpoint {entry['seq']:04d} ({entry['bytes']} bytes)")

@@ -95,6 +95,10 @@ class RunDir:
     def checkpoint_index(self) -> Path:
         return self.path / "checkpoint.index"
 
+    @property
+    def snapshot_git(self) -> Path:
+        return self.path / "checkpoint.git"
+
 
 def create(root: Path) -> RunDir:
     """Make a fresh run directory under `root`."""

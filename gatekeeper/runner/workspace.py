@@ -11,6 +11,7 @@ import hashlib
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -23,6 +24,15 @@ from gatekeeper.runner.rundir import RunDir
 _FULL_SHA = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
 _SAFE_GIT = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotePath=true")
 DIFF_ARGS = ("diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "-M")
+# A FIFO the generator leaves where git reads (.gitignore, .git/HEAD, a pack index) blocks git forever:
+# no runner git command may wait longer than this. Checkpoints, taken while the generator runs and
+# can plant one at any moment, wait less and are skipped when they time out.
+GIT_TIMEOUT = 900.0
+CHECKPOINT_GIT_TIMEOUT = 60.0
+
+
+class GitTimeout(RunError):
+    """A runner git command did not finish in time (something in the workspace blocked it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +91,18 @@ def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str,
     return env
 
 
-def _git(args: Sequence[str], *, cwd: Path, env: Mapping[str, str], what: str, where: str) -> str:
+def _git(
+    args: Sequence[str], *, cwd: Path, env: Mapping[str, str], what: str, where: str, timeout: float | None = None,
+) -> str:
+    limit = GIT_TIMEOUT if timeout is None else timeout
     try:
         done = subprocess.run(["git", *_SAFE_GIT, *args], cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
-                              capture_output=True)
+                              capture_output=True, timeout=limit)
     except OSError as exc:
         raise RunError(f"cannot run git: {exc.strerror}", where=where, hint="install git") from exc
+    except subprocess.TimeoutExpired:
+        raise GitTimeout(f"{what or 'git'}: git {args[0]} did not finish within {limit:g} s", where=where,
+                         hint="a FIFO or device file in the workspace can block git; remove it") from None
     if done.returncode != 0:
         lines = [ln for ln in done.stderr.decode(errors="replace").splitlines() if ln.strip()]
         detail = lines[-1].strip() if lines else f"git exit code {done.returncode}"
@@ -94,12 +110,17 @@ def _git(args: Sequence[str], *, cwd: Path, env: Mapping[str, str], what: str, w
     return done.stdout.decode(errors="replace").strip()
 
 
-def _guard_config(run: RunDir) -> None:
+def _check_git_dir(run: RunDir) -> Path:
     git_dir = run.workspace / ".git"
     if git_dir.is_symlink() or not git_dir.is_dir():
         # A `.git` file or link could point the runner's git at a repository (and config) of the generator's.
         raise RunError("the generator replaced the workspace's .git folder", where=str(git_dir),
                        hint="generators must leave .git alone; start a new run")
+    return git_dir
+
+
+def _guard_config(run: RunDir) -> None:
+    git_dir = _check_git_dir(run)
     saved = run.git_config_copy
     if saved.is_file():
         config = git_dir / "config"
@@ -140,27 +161,33 @@ def clone(url: str, ref: str | None, run: RunDir) -> Repository:
     return Repository(url=url, base_ref=ref, base_commit=base, run_branch=run_branch)
 
 
-def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str]) -> Snapshot:
-    """Write `git diff --cached --binary base` to `dest` atomically, hashing as it streams."""
+def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], timeout: float) -> Snapshot:
+    """Write `git diff --cached --binary base` to `dest` atomically (within `timeout` seconds)."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
     digest, size = hashlib.sha256(), 0
     try:
-        # stderr goes to a file: a pipe nobody reads while stdout streams could fill up and stall git.
-        with os.fdopen(fd, "wb") as out, tempfile.TemporaryFile(dir=run.path) as errors:
+        # Straight into files, so that waiting with a time limit is all the runner does meanwhile.
+        with os.fdopen(fd, "w+b") as out, tempfile.TemporaryFile(dir=run.path) as errors:
             proc = subprocess.Popen(["git", *_SAFE_GIT, *DIFF_ARGS, base, "--"], cwd=run.workspace,
-                                    env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors)
-            assert proc.stdout is not None
-            for chunk in iter(lambda: proc.stdout.read(1 << 20), b""):  # type: ignore[union-attr]
-                digest.update(chunk)
-                size += len(chunk)
-                out.write(chunk)
-            if proc.wait() != 0:
+                                    env=dict(env), stdin=subprocess.DEVNULL, stdout=out, stderr=errors)
+            try:
+                code = proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                raise GitTimeout(f"git diff did not finish within {timeout:g} s", where=str(run.workspace),
+                                 hint="a FIFO or device file in the workspace can block git; remove it") from None
+            if code != 0:
                 errors.seek(0)
                 detail = errors.read(4096).decode(errors="replace").strip()
                 raise RunError(f"git diff failed: {detail}", where=str(run.workspace))
             out.flush()
             os.fsync(out.fileno())
+            out.seek(0)
+            for chunk in iter(lambda: out.read(1 << 20), b""):
+                digest.update(chunk)
+                size += len(chunk)
         os.replace(tmp, dest)
     except BaseException:
         try:
@@ -171,25 +198,61 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str]) ->
     return Snapshot(path=dest, sha256=digest.hexdigest(), bytes=size)
 
 
+def remove_special_files(root: Path) -> list[str]:
+    """Delete FIFOs, sockets and device files under `root` (git cannot record them; opening one can block)."""
+    removed = []
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:
+                continue
+            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+                os.unlink(path)
+                removed.append(os.path.relpath(path, root))
+    return removed
+
+
 def capture(run: RunDir, base: str) -> Snapshot:
     """Stage everything in the workspace and write patch.diff (the diff against `base`)."""
     _guard_config(run)
+    remove_special_files(run.workspace)  # the generator has ended: nothing can plant them again
     env = _local_env(run)
     _git(["add", "-A"], cwd=run.workspace, env=env, what="cannot stage the changes", where=str(run.workspace))
-    return _stream_patch(run, base, run.patch, env)
+    return _stream_patch(run, base, run.patch, env, GIT_TIMEOUT)
+
+
+def _snapshot_git_dir(run: RunDir) -> Path:
+    """The runner's own git folder for checkpoints: its config, the workspace's objects as alternates."""
+    git_dir = run.snapshot_git
+    if not (git_dir / "HEAD").is_file():
+        for sub in ("objects/info", "refs"):
+            (git_dir / sub).mkdir(parents=True, exist_ok=True)
+        (git_dir / "config").write_text("[core]\n\trepositoryformatversion = 0\n\tbare = false\n")
+        (git_dir / "objects" / "info" / "alternates").write_text(f"{run.workspace / '.git' / 'objects'}\n")
+        (git_dir / "HEAD").write_text("ref: refs/heads/checkpoints\n")
+    return git_dir
 
 
 def snapshot(run: RunDir, base: str, dest: Path) -> Snapshot:
     """The workspace diff against `base` into `dest`, through a private index (the workspace's is untouched)."""
-    # The generator is still running and may rewrite .git/config right after this; the final
-    # capture runs after it has ended and cannot be raced.
-    _guard_config(run)
-    env = _local_env(run, {"GIT_INDEX_FILE": str(run.checkpoint_index)})
+    # The generator is still running and may rewrite anything in the workspace's .git at any moment,
+    # so checkpoints use a git folder of the runner's (read-only inside the sandbox), never that one.
+    _check_git_dir(run)
+    git_dir = _snapshot_git_dir(run)
+    env = _local_env(run, {"GIT_DIR": str(git_dir), "GIT_COMMON_DIR": str(git_dir),
+                           "GIT_INDEX_FILE": str(run.checkpoint_index)})
+    limit = CHECKPOINT_GIT_TIMEOUT
+    # Left by a checkpoint git that was killed at its time limit; only this runner (it holds the run's lock)
+    # uses that index.
+    Path(f"{run.checkpoint_index}.lock").unlink(missing_ok=True)
     if not run.checkpoint_index.exists():
         _git(["read-tree", base], cwd=run.workspace, env=env, what="cannot prepare the checkpoint index",
-             where=str(run.workspace))
-    _git(["add", "-A"], cwd=run.workspace, env=env, what="cannot snapshot the workspace", where=str(run.workspace))
-    return _stream_patch(run, base, dest, env)
+             where=str(run.workspace), timeout=limit)
+    _git(["add", "-A"], cwd=run.workspace, env=env, what="cannot snapshot the workspace", where=str(run.workspace),
+         timeout=limit)
+    return _stream_patch(run, base, dest, env, limit)
 
 
 def _usable(run: RunDir, repo: Repository) -> bool:
@@ -206,6 +269,7 @@ def _usable(run: RunDir, repo: Repository) -> bool:
 def restore(run: RunDir, repo: Repository, checkpoint: Path | None) -> None:
     """Put the workspace back to the base plus `checkpoint` (re-cloning the base commit when needed)."""
     env = _local_env(run)
+    remove_special_files(run.workspace)  # before any git command reads there
     if _usable(run, repo):
         _guard_config(run)
         _git(["checkout", "-q", "-f", "-B", repo.run_branch, repo.base_commit], cwd=run.workspace, env=env,
