@@ -67,9 +67,21 @@ def repo_url(repo: str) -> str:
     return repo  # scp-like `host:path`
 
 
+# What `git rev-parse --local-env-vars` lists: variables that point git at a repository. A runner started
+# from a git hook inherits them, and the clone would fetch into (and check out over) the caller's repository.
+_LOCAL_GIT_VARS = (
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+    "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_QUARANTINE_PATH",
+)
+
+
 def _clone_env() -> dict[str, str]:
     # The caller's own git setup (credentials, proxies) applies to the clone, but never a prompt.
-    return {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    env = {k: v for k, v in os.environ.items() if k not in _LOCAL_GIT_VARS and not k.startswith("GIT_CONFIG_KEY_")
+           and not k.startswith("GIT_CONFIG_VALUE_")}
+    return {**env, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
 
 
 def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str, str]:
