@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from gatekeeper.config import MANIFEST
 from gatekeeper.errors import PolicyError, UsageError, where
 from gatekeeper.policy.metadata import package_of, parse_metadata
+from gatekeeper.policy.rego_lint import check_source
 
 if TYPE_CHECKING:
     from gatekeeper.classify import RuleSet
@@ -91,8 +92,12 @@ class Bundle:
         return {"name": self.name, "revision": self.revision, "commit": self.commit, "digest": self.digest}
 
 
-def load_bundle(root: str | os.PathLike[str]) -> Bundle:
-    """Load and validate the bundle at `root` (PolicyError / RulesError say what and where)."""
+def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True) -> Bundle:
+    """Load and validate the bundle at `root` (PolicyError / RulesError say what and where).
+
+    Every module passes the lexical check of `rego_lint`; `lint_tests=False` leaves the
+    `*_test.rego` files to the test runner, which reports a malformed one as that file's error.
+    """
     from gatekeeper.classify import load_rules
 
     folder = Path(root)
@@ -112,6 +117,8 @@ def load_bundle(root: str | os.PathLike[str]) -> Bundle:
         for name, entry in meta["policies"].items()
     )
     _refuse_unlisted(folder, meta["policies"], manifest_path)
+    if lint_tests:
+        _lint_test_files(folder)
     return Bundle(
         root=folder,
         name=meta["name"],
@@ -185,11 +192,21 @@ def _bad(path: Path, field: str, expected: str) -> PolicyError:
 
 def _read_module(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        source = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise PolicyError(f"cannot read the module: {exc.strerror}", where=str(path)) from None
     except UnicodeDecodeError:
         raise PolicyError("the module is not UTF-8", where=str(path)) from None
+    # regopy accepts a stray bracket and drops the rest of the rule body: refuse it before it compiles.
+    check_source(source, str(path))
+    return source
+
+
+def _lint_test_files(folder: Path) -> None:
+    # The same files the test runner finds: a bundle whose tests are malformed is not a bundle to trust.
+    for path in sorted(folder.rglob(f"*{TEST_SUFFIX}")):
+        if not any(part.startswith(".") for part in path.relative_to(folder).parts):
+            _read_module(path)
 
 
 def _load_lib(folder: Path, modules: dict[str, str], roots: list[str]) -> list[str]:

@@ -39,6 +39,7 @@ class LintIssue:
 
     line: int
     message: str
+    name: str = "refused"  # what the report calls it: `refused` (a crashing form) or `syntax`
 
 
 def blank(source: str) -> str:

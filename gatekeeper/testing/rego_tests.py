@@ -1,4 +1,4 @@
-"""Rego unit tests: find every `*_test.rego` in a bundle, refuse the forms regopy crashes on, run the rest.
+"""Rego unit tests: find every `*_test.rego`, refuse malformed files and forms regopy crashes on, run the rest.
 
 Each test file runs in its own forked child (the engine's `run_tests`) with the bundle's policy
 modules and never the other test files, so a segfault or a hang is an error of that file while the
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper.errors import GatekeeperError, PolicyError
+from gatekeeper.policy.rego_lint import find_error
 from gatekeeper.testing.rego_source import (
     LintIssue,
     TestRule,
@@ -74,7 +75,12 @@ def discover_test_files(bundle: Bundle) -> list[TestFile]:
             raise PolicyError(f"cannot read test file: {exc}", where=str(path)) from exc
         package = package_of(source)
         known = rules_by_package.get(package or "", set())
-        files.append(TestFile(path, shown, package, source, tuple(find_test_rules(source)), tuple(lint(source, known))))
+        issues = tuple(lint(source, known))
+        syntax = find_error(source)  # regopy would drop the rest of a body after a stray bracket
+        if syntax is not None:
+            message = f"malformed Rego at {syntax.line}:{syntax.column}: {syntax.message} ({syntax.hint})"
+            issues = (LintIssue(syntax.line, message, "syntax"), *issues)
+        files.append(TestFile(path, shown, package, source, tuple(find_test_rules(source)), issues))
     return files
 
 
@@ -92,7 +98,7 @@ def run_test_files(bundle: Bundle, files: Sequence[TestFile], *, candidates: fro
 def _run_file(test_file: TestFile, modules: Mapping[str, str], data: Mapping[str, Any],
               candidates: frozenset[str], timeout: float) -> list[TestResult]:
     if test_file.issues:
-        return [_result(test_file, "refused", issue.line, "error", issue.message) for issue in test_file.issues]
+        return [_result(test_file, issue.name, issue.line, "error", issue.message) for issue in test_file.issues]
     skipped = [_result(test_file, t.name, t.line, "skip", "todo") for t in test_file.tests if t.skipped]
     runnable = [t for t in test_file.tests if not t.skipped]
     if not runnable:
