@@ -214,9 +214,10 @@ def test_text_output_and_default_runs_folder(tmp_path: Path) -> None:
 
 def test_default_runs_root_is_never_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert rundir.default_runs_root({"XDG_STATE_HOME": "/srv/state"}) == Path("/srv/state/gatekeeper/runs")
-    monkeypatch.setenv("HOME", str(tmp_path))
     # A relative XDG_STATE_HOME is invalid by the XDG spec and is ignored.
-    assert rundir.default_runs_root({"XDG_STATE_HOME": "rel"}) == tmp_path / ".local/state/gatekeeper/runs"
+    assert rundir.default_runs_root({"XDG_STATE_HOME": "rel", "HOME": str(tmp_path)}) == (
+        tmp_path / ".local/state/gatekeeper/runs"
+    )
 
 
 def test_env_allowlist_unit(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,9 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo
 from runbundle import gk, use_bundle
+
+from gatekeeper.errors import UsageError
+from gatekeeper.runner import rundir
 
 
 @pytest.fixture(autouse=True)
@@ -66,3 +70,22 @@ def test_only_allowlisted_names_reach_the_generator(tmp_path: Path) -> None:
     allowed = {"PATH", "LANG", "TZ", "TERM", "HOME", "GATEKEEPER_RUN_ID", "GATEKEEPER_MODEL_REPORT", "NODE_OPTIONS"}
     assert names - allowed <= {n for n in names if n.startswith("LC_")}
     assert not names & (set(leaky) - {"NODE_OPTIONS"})
+
+
+def test_default_runs_root_ignores_a_relative_or_empty_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    home = Path(pwd.getpwuid(os.getuid()).pw_dir)
+    expected = home / ".local/state/gatekeeper/runs"
+    for value in ("relative/home", ""):
+        assert rundir.default_runs_root({"HOME": value}) == expected
+    assert rundir.default_runs_root({}) == expected
+    explicit = rundir.default_runs_root({"HOME": "/srv/h", "XDG_STATE_HOME": "."})
+    assert explicit == Path("/srv/h/.local/state/gatekeeper/runs")
+
+
+def test_no_home_at_all_is_a_usage_error_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    def nobody(_uid: int) -> object:
+        raise KeyError("no passwd entry")
+
+    monkeypatch.setattr(pwd, "getpwuid", nobody)
+    with pytest.raises(UsageError, match="--out"):
+        rundir.default_runs_root({})

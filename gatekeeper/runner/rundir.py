@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import pwd
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,7 +33,21 @@ def default_runs_root(env: Mapping[str, str] = os.environ) -> Path:
     state = env.get("XDG_STATE_HOME")
     if state and os.path.isabs(state):
         return Path(state) / "gatekeeper" / "runs"
-    return Path.home() / ".local" / "state" / "gatekeeper" / "runs"
+    return _home(env) / ".local" / "state" / "gatekeeper" / "runs"
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    # A relative HOME would put the runs under whatever the current folder is (/tmp, say); an empty one, under /.
+    home = env.get("HOME", "")
+    if not os.path.isabs(home):
+        try:
+            home = pwd.getpwuid(os.getuid()).pw_dir
+        except KeyError:
+            home = ""
+    if not os.path.isabs(home) or home == "/":
+        raise UsageError("no home folder to keep runs in (HOME is not set, and the user has none)",
+                         where="HOME", hint="pass --out DIR, or set XDG_STATE_HOME to an absolute path")
+    return Path(home)
 
 
 @dataclass(frozen=True, slots=True)
