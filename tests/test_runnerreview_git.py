@@ -175,3 +175,16 @@ def test_a_checkpoint_blocked_by_a_fifo_is_skipped_not_hung(tmp_path: Path, monk
     assert any("checkpoint skipped" in line for line in lines), lines
     assert result.state.checkpoints, lines  # once the FIFO is gone, checkpoints work again
     assert "+x" in result.run.patch.read_text()
+
+
+def test_a_linked_git_config_is_replaced_not_written_through(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me\n")
+    script = f"import os\nos.unlink('.git/config')\nos.symlink({str(outside)!r}, '.git/config')\n"
+    script += "open('README.md', 'w').write('changed\\n')\n"
+    code, summary, err = run(tmp_path, script, tmp_path / "unused")
+    assert code == 0, err
+    assert outside.read_text() == "keep me\n"
+    run_dir = Path(summary["run_dir"])
+    config = run_dir / "workspace" / ".git" / "config"
+    assert not config.is_symlink() and config.read_bytes() == (run_dir / "workspace-git-config").read_bytes()

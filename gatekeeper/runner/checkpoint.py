@@ -30,6 +30,7 @@ def take(run: RunDir, base: str, previous: Sequence[Mapping[str, Any]]) -> dict[
         staging.unlink(missing_ok=True)
         return None
     staging.replace(run.checkpoints / _name(seq))
+    workspace.fsync_dir(run.checkpoints)
     return {"seq": seq, "at": at, "sha256": snap.sha256, "bytes": snap.bytes}
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from gatekeeper.atomic import write_atomic
 from gatekeeper.errors import RunError
 from gatekeeper.runner.rundir import RunDir
 
@@ -135,9 +136,8 @@ def _guard_config(run: RunDir) -> None:
     git_dir = _check_git_dir(run)
     saved = run.git_config_copy
     if saved.is_file():
-        config = git_dir / "config"
-        config.unlink(missing_ok=True)  # never write through a link the generator left
-        shutil.copyfile(saved, config)
+        # Replaced, not written through: a link the generator left is swapped out, never followed.
+        write_atomic(git_dir / "config", saved.read_bytes())
 
 
 def clone(url: str, ref: str | None, run: RunDir) -> Repository:
@@ -169,7 +169,7 @@ def clone(url: str, ref: str | None, run: RunDir) -> Repository:
     run_branch = f"gatekeeper/run/{run.run_id}"
     _git(["checkout", "-q", "-b", run_branch], cwd=dest, env=local, what="cannot create the run branch",
          where=str(dest))
-    shutil.copyfile(dest / ".git" / "config", run.git_config_copy)
+    write_atomic(run.git_config_copy, (dest / ".git" / "config").read_bytes())
     return Repository(url=url, base_ref=ref, base_commit=base, run_branch=run_branch)
 
 
@@ -201,6 +201,7 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], ti
                 digest.update(chunk)
                 size += len(chunk)
         os.replace(tmp, dest)
+        fsync_dir(dest.parent)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -208,6 +209,15 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], ti
             pass
         raise
     return Snapshot(path=dest, sha256=digest.hexdigest(), bytes=size)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable (its directory entry on disk too)."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def remove_special_files(root: Path) -> list[str]:
@@ -241,9 +251,9 @@ def _snapshot_git_dir(run: RunDir) -> Path:
     if not (git_dir / "HEAD").is_file():
         for sub in ("objects/info", "refs"):
             (git_dir / sub).mkdir(parents=True, exist_ok=True)
-        (git_dir / "config").write_text("[core]\n\trepositoryformatversion = 0\n\tbare = false\n")
-        (git_dir / "objects" / "info" / "alternates").write_text(f"{run.workspace / '.git' / 'objects'}\n")
-        (git_dir / "HEAD").write_text("ref: refs/heads/checkpoints\n")
+        write_atomic(git_dir / "config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n")
+        write_atomic(git_dir / "objects" / "info" / "alternates", f"{run.workspace / '.git' / 'objects'}\n")
+        write_atomic(git_dir / "HEAD", "ref: refs/heads/checkpoints\n")  # last: it marks the folder complete
     return git_dir
 
 
