@@ -135,6 +135,27 @@ def test_module_metadata_and_package_errors(bundle_dir: Path, old: str, new: str
     assert "core/policy.rego" in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("module", "old", "new", "where"),
+    [
+        ("core/policy.rego", "ci.files > 0\n", "ci.files > 0 )\n", 20),
+        ("lib/findings.rego", "package gatekeeper.lib\n", "package gatekeeper.lib\n\nx := [1,\n", 8),
+        ("deps/policy_test.rego", "import rego.v1\n", "import rego.v1\n\nx := \"open\n", 5),
+    ],
+)
+def test_a_malformed_module_is_refused_at_load_with_file_line_col(
+    bundle_dir: Path, module: str, old: str, new: str, where: int
+) -> None:
+    path = bundle_dir / module
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(PolicyError, match="malformed Rego") as caught:
+        load_bundle(bundle_dir)
+    assert caught.value.where is not None and caught.value.where.startswith(f"{path}:{where}:")
+    assert caught.value.hint
+
+
 def test_owner_and_rules_come_from_metadata(bundle_dir: Path) -> None:
     module = bundle_dir / "guardrails" / "policy.rego"
     module.write_text(module.read_text().replace("owner: security-engineering", "owner: platform-team"))

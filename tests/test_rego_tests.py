@@ -153,7 +153,7 @@ def run(root: Path):  # type: ignore[no-untyped-def]
     from gatekeeper.policy.bundle import load_bundle
     from gatekeeper.testing.rego_tests import discover_test_files, run_test_files
 
-    bundle = load_bundle(root)
+    bundle = load_bundle(root, lint_tests=False)  # as `gatekeeper test` does: test files are checked per file
     return run_test_files(
         bundle, discover_test_files(bundle), candidates=frozenset({"demo.ci", "demo.big"}), timeout=20
     )
@@ -187,6 +187,18 @@ def test_refused_file_is_reported_with_its_line_and_others_still_run(tmp_path: P
     refused = [r for r in results if r.file.endswith("policy_test.rego")]
     assert [(r.name, r.status, r.line) for r in refused] == [("refused", "error", 12)]
     assert "with input as" in refused[0].message
+    others = {r.name: r.status for r in results if r.file.endswith("more_test.rego")}
+    assert others["test_ci_reviewed"] == "pass"
+
+
+def test_a_malformed_test_file_regopy_would_accept_is_one_syntax_error(tmp_path: Path) -> None:
+    # regopy compiles this and drops `false`, so the test would pass; the runner refuses the file.
+    broken = "package gatekeeper.policies.demo_test\n\nimport rego.v1\n\ntest_x if {\n\t1 == 1 )\n\tfalse\n}\n"
+    more = DEMO_TESTS.replace("demo_test", "demo_more_test")
+    results = run(make_bundle(tmp_path / "b", {"policy_test.rego": broken, "more_test.rego": more}))
+    mine = [r for r in results if r.file.endswith("policy_test.rego")]
+    assert [(r.name, r.status, r.line) for r in mine] == [("syntax", "error", 6)]
+    assert "malformed Rego at 6:9" in mine[0].message and "`)` does not close `{` opened at 5:11" in mine[0].message
     others = {r.name: r.status for r in results if r.file.endswith("more_test.rego")}
     assert others["test_ci_reviewed"] == "pass"
 
