@@ -2,8 +2,9 @@
 
 The policies see the truth, not the claims: `files` and `summary` come from re-parsing and
 re-classifying the patch; the packet is passed along (without its own `files` list, which is a
-claim `integrity` has already checked). Integrity failures and unsafe paths are deny findings
-the gate adds itself (policy `gatekeeper`): no bundle can switch them off.
+claim `integrity` has already checked). Integrity failures, unsafe paths and a patch that is not
+the pull request's change (`--tree`) are deny findings the gate adds itself (policy `gatekeeper`):
+no bundle can switch them off.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ MAX_TIMEOUT = 3600.0
 GATE_POLICY = "gatekeeper"
 INTEGRITY_RULE = "gatekeeper.integrity"
 UNSAFE_RULE = "gatekeeper.unsafe_path"
+TREE_RULE = "gatekeeper.tree_mismatch"
 _SHOWN_DIFFERENCES = 20
 
 
@@ -117,6 +119,14 @@ def gate_findings(input_doc: Mapping[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
+def tree_findings(differences: Sequence[str]) -> list[dict[str, Any]]:
+    """The deny finding for a patch that is not the change under review (`treecheck.tree_differences`)."""
+    if not differences:
+        return []
+    msg = f"the patch is not the change the pull request makes: {'; '.join(differences)}"
+    return [{"policy": GATE_POLICY, "rule": TREE_RULE, "level": "deny", "msg": msg}]
+
+
 def evaluate_input(
     input_doc: Mapping[str, Any],
     bundle: Bundle,
@@ -163,10 +173,12 @@ def decide(
     dry_run: bool = False,
     timeout: float = DEFAULT_TIMEOUT,
     guarded: Sequence[Guarded] = (),
+    tree_differences: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
     `guarded`: the configuration in use where it lies in the checkout; a patch touching it is refused.
+    `tree_differences`: how the reviewed change differs from base + patch (`gatekeeper.treecheck`).
     """
     from gatekeeper.packet import compare
     from gatekeeper.policy.feed import derive_feeding
@@ -183,7 +195,7 @@ def decide(
         refuse_self_change(derived.files, guarded)
         input_doc = assemble_input(packet_part, entries, derived, compare(packet, derived))
         pending.finish(input_doc)
-        own = gate_findings(input_doc)
+        own = gate_findings(input_doc) + tree_findings(tree_differences)
         input_digest = digest(input_doc)
         packet_digest = digest(packet)
     except BaseException:
@@ -325,6 +337,7 @@ class GateOptions:
     log: Path | None = None
     dry_run: bool = False
     timeout: float | None = None
+    tree: str | None = None  # "BASE..HEAD": the patch must be exactly the change HEAD makes
 
 
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
@@ -357,12 +370,23 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
         )
     guarded = guarded_paths(Path.cwd(), _configuration(options, config, bundle.root))
-    decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout, guarded=guarded)
+    decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
+                      guarded=guarded, tree_differences=_tree_differences(options))
     log = options.log or config.log
     if log is not None:
         _append_to_log(log, decision)
     fmt = options.format or config.format or "text"
     return decision, emit(fmt, decision, output=options.output, env=env)
+
+
+def _tree_differences(options: GateOptions) -> list[str]:
+    if options.tree is None:
+        return []
+    from gatekeeper.treecheck import parse_range, tree_differences
+
+    base, head = parse_range(options.tree)
+    # The packet and patch may travel in the pull request itself (.agent/): their paths are not compared.
+    return tree_differences(Path.cwd(), base, head, options.patch, transport=(options.packet, options.patch))
 
 
 def _configuration(options: GateOptions, config: ProjectConfig, bundle_root: Path) -> list[tuple[Path, str]]:

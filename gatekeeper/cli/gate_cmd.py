@@ -37,13 +37,16 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 @click.option("--dry-run", is_flag=True, help="Report the real decision but exit 0 (for rolling a policy out).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=3600), metavar="SECONDS",
               help="Time limit of the policy evaluation (default: gatekeeper.yaml, else 10).")
+@click.option("--tree", metavar="BASE..HEAD",
+              help="Deny unless the patch is exactly the change HEAD makes on BASE (run in the clone; flag only).")
 def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
-         fmt: str | None, output: Path | None, log: Path | None, dry_run: bool, timeout: float | None) -> int:
+         fmt: str | None, output: Path | None, log: Path | None, dry_run: bool, timeout: float | None,
+         tree: str | None) -> int:
     """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
     from gatekeeper.gate import GateOptions, exit_code, run_gate
 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
-                          format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout)
+                          format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree)
     decision, text = run_gate(options, env=os.environ)
     if text:
         click.echo(text, nl=not text.endswith("\n"))

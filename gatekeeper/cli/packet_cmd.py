@@ -58,17 +58,33 @@ def packet(
 @click.argument("packet_file", metavar="PACKET", type=_FILE)
 @click.option("--patch", type=_FILE, required=True, help="The patch the packet describes.")
 @click.option("--policy", "policy_dir", type=_DIR, help="Policy bundle whose classification rules to re-derive with.")
-def verify(packet_file: Path, patch: Path, policy_dir: Path | None) -> int:
-    """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts
-    (exit 2 on any difference)."""
+@click.option("--tree", metavar="BASE..HEAD", help="Also check that the patch is exactly the change HEAD makes.")
+def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | None) -> int:
+    """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts, and with
+    --tree the patch against the commits (exit 2 on any difference)."""
     from gatekeeper.errors import PacketError
     from gatekeeper.packet_text import printable
     from gatekeeper.verify import check_packet
 
+    bounds = None
+    if tree is not None:
+        from gatekeeper.treecheck import parse_range
+
+        bounds = parse_range(tree)
     claimed, differences = check_packet(packet_file, patch, policy_dir)
+    for line in differences:
+        click.echo(f"gatekeeper: verify: {printable(line)}", err=True)
+    if bounds is not None:
+        from gatekeeper.treecheck import TreeError, tree_differences
+
+        found = tree_differences(Path.cwd(), *bounds, patch, transport=(packet_file, patch))
+        for line in found:
+            click.echo(f"gatekeeper: verify: tree: {line}", err=True)
+        if found:
+            also = f"; and the packet differs from it ({count(len(differences), 'difference')})" if differences else ""
+            raise TreeError(f"the patch is not the change {tree} makes (listed above){also}", where=str(patch),
+                            hint="gate the patch of the commits under review: git diff --binary BASE...HEAD")
     if differences:
-        for line in differences:
-            click.echo(f"gatekeeper: verify: {printable(line)}", err=True)
         raise PacketError(
             f"the packet does not match its patch ({len(differences)} difference"
             f"{'' if len(differences) == 1 else 's'}, listed above)",
@@ -79,6 +95,7 @@ def verify(packet_file: Path, patch: Path, policy_dir: Path | None) -> int:
     click.echo(
         f"{packet_file}: matches {patch} ({count(diff['file_count'], 'file')}, "
         f"+{diff['additions']} -{diff['deletions']}, sha256 {diff['sha256']})"
+        + (f", and is the change {tree} makes" if tree is not None else "")
     )
     return ExitCode.OK
 

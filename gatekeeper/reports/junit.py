@@ -12,7 +12,7 @@ from typing import Any
 
 from gatekeeper.reports.findings import Finding, display, findings, one_line, outcome, path_text
 
-# Integrity and unsafe-path findings come from the gate itself, under this policy name.
+# Integrity, unsafe-path and tree-mismatch findings come from the gate itself, under this policy name.
 BUILTIN_POLICY = "gatekeeper"
 SUITE_NAME = "gatekeeper gate"
 

@@ -1,0 +1,167 @@
+"""Bind a patch to the change a pull request really makes: BASE + patch must be HEAD's tree.
+
+The gate judges the patch it is fed; CI merges the pull request's commits. Without this check a
+pull request could carry a harmless `patch.diff` and put its real change (a workflow edit) in its
+commits. The patch is applied to the merge base of BASE and HEAD (the tree the pull request's
+"files changed" view starts from) in a throw-away index and object directory, so the working
+tree, the real index, HEAD and the repository's objects are never written.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from gatekeeper.errors import GatekeeperError, InputFileError, RunError, UsageError
+
+MAX_SHOWN = 50
+# Repository config cannot loosen or redirect what these commands do (the repo's own hooks and
+# filters are switched off by the runner's safe flags; these cover apply and the index).
+_PINNED = ("-c", "core.splitIndex=false", "-c", "apply.whitespace=nowarn", "-c", "apply.ignoreWhitespace=no")
+_STATUS = {
+    "A": "in {head}, not in {base} + patch",
+    "D": "in {base} + patch, not in {head}",
+    "M": "content differs between {head} and {base} + patch",
+    "T": "file type differs between {head} and {base} + patch",
+}
+
+
+class TreeError(GatekeeperError):
+    """The tree check cannot run: not a git repository, an unknown revision, git missing."""
+
+
+def parse_range(text: str) -> tuple[str, str]:
+    """`BASE..HEAD` → (BASE, HEAD); UsageError for any other shape."""
+    base, sep, head = text.partition("..")
+    if not sep or not base or not head or head.startswith(".") or ".." in head:
+        raise UsageError(f"not a revision range: {text!r}", where="--tree", hint="write BASE..HEAD, e.g. main..HEAD")
+    for rev in (base, head):
+        _check_revision(rev)
+    return base, head
+
+
+def tree_differences(
+    repo: Path, base: str, head: str, patch: Path, *, transport: Iterable[Path] = ()
+) -> list[str]:
+    """How HEAD's tree differs from the merge base of BASE and HEAD with `patch` applied (empty: none).
+
+    `transport`: files that carried the patch and packet into the change (`.agent/patch.diff`);
+    their own paths are left out of the comparison. At most MAX_SHOWN paths, then a count.
+    """
+    for rev in (base, head):
+        _check_revision(rev)
+    if not patch.is_file():
+        raise InputFileError("the patch does not exist or is not a file", where=str(patch))
+    if not repo.is_dir():
+        raise TreeError("the repository folder does not exist", where=str(repo))
+    found = _run(["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects"],
+                 repo, _scrubbed(), "not a git repository",
+                 hint="run the gate in a clone of the repository the pull request targets")
+    git_dir, objects = found.splitlines()[:2]
+    skipped = _repo_paths(repo, transport)
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-tree-") as tmp:
+        work = Path(tmp, "work")
+        work.mkdir()
+        Path(tmp, "objects").mkdir()
+        # New blobs and trees land in the scratch object directory; the repository's are only read.
+        env = _scrubbed(GIT_DIR=git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")),
+                        GIT_OBJECT_DIRECTORY=str(Path(tmp, "objects")), GIT_ALTERNATE_OBJECT_DIRECTORIES=objects,
+                        HOME=tmp)
+
+        def git(args: list[str], what: str, *, allow_failure: bool = False) -> str:
+            return _run(args, work, env, what, where=repo, allow_failure=allow_failure)
+
+        base_commit, head_commit = (_commit(rev, git, repo) for rev in (base, head))
+        bases = git(["merge-base", "--all", base_commit, head_commit], "", allow_failure=True).split()
+        if len(bases) != 1:
+            why = "no common ancestor" if not bases else f"{len(bases)} merge bases (criss-cross history)"
+            return [f"{base} and {head} have {why}: the patch cannot be compared with the change"]
+        git(["read-tree", bases[0]], "cannot read the base tree")
+        try:
+            # An empty patch is an empty change; text that holds no patch is not.
+            empty = ["--allow-empty"] if patch.stat().st_size == 0 else []
+            git(["apply", "--cached", "--binary", *empty, str(patch.resolve())], "git apply")
+        except TreeError as exc:
+            return [f"the patch does not apply to the merge base of {base} and {head} ({bases[0][:12]}): "
+                    f"{exc.what.removeprefix('git apply: ')}"]
+        applied = git(["write-tree"], "cannot write the patched tree")
+        wanted = git(["rev-parse", "--verify", f"{head_commit}^{{tree}}"], "cannot read the tree of HEAD")
+        if applied == wanted:
+            return []
+        listing = git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", applied, wanted],
+                      "cannot compare the trees")
+    fields = listing.split("\0")
+    pairs = [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
+    return _describe([(status, path) for status, path in pairs if path not in skipped], base, head)
+
+
+def _describe(changed: Sequence[tuple[str, str]], base: str, head: str) -> list[str]:
+    from gatekeeper.packet_text import printable
+
+    lines = []
+    for status, path in changed[:MAX_SHOWN]:
+        text = _STATUS.get(status[:1], "differs between {head} and {base} + patch")
+        lines.append(f"{printable(path)}: {text.format(base=base, head=head)}")
+    if len(changed) > MAX_SHOWN:
+        lines.append(f"and {len(changed) - MAX_SHOWN} more path(s) differ")
+    return lines
+
+
+def _check_revision(rev: str) -> None:
+    # A revision that starts with "-" would be read by git as an option.
+    if not rev or rev.startswith("-") or any(ch.isspace() or ch == "\0" for ch in rev):
+        raise UsageError(f"not a revision: {rev!r}", where="--tree", hint="name a commit, branch or tag")
+
+
+def _commit(rev: str, git: Callable[[list[str], str], str], repo: Path) -> str:
+    try:
+        return git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], "")
+    except TreeError:
+        raise TreeError(f"unknown revision {rev!r}", where=str(repo),
+                        hint="fetch the pull request's history (actions/checkout: fetch-depth: 0) "
+                        "or name a commit of this repository") from None
+
+
+def _repo_paths(repo: Path, files: Iterable[Path]) -> set[str]:
+    files = list(files)
+    if not files:
+        return set()
+    try:
+        top = Path(_run(["rev-parse", "--show-toplevel"], repo, _scrubbed(), "")).resolve()
+    except TreeError:
+        return set()  # a bare repository: nothing in it carried the files
+    found = set()
+    for item in files:
+        try:
+            found.add(Path(os.path.abspath(repo / item)).relative_to(top).as_posix())
+        except ValueError:
+            continue
+    return found
+
+
+def _scrubbed(**extra: str) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LC_ALL": "C",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_OPTIONAL_LOCKS": "0",
+    }
+    env.update(extra)
+    return env
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str], what: str, *, where: Path | None = None,
+         hint: str | None = None, allow_failure: bool = False) -> str:
+    """git with hooks, fsmonitor and outside config off (the runner's helper); TreeError on failure."""
+    from gatekeeper.runner.workspace import _git
+
+    try:
+        return _git([*_PINNED, *args], cwd=cwd, env=env, what=what, where=str(where or cwd))
+    except RunError as exc:
+        if allow_failure:
+            return ""
+        raise TreeError(exc.what, where=exc.where, hint=hint or exc.hint) from None
