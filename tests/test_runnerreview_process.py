@@ -1,0 +1,116 @@
+"""Review of process control: timeouts and leftovers inside the PID namespace, bounded logs, resume."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+from runbundle import gk, use_bundle
+
+from gatekeeper.runner import generator
+from gatekeeper.runner import run as runner
+
+HAVE_BWRAP = shutil.which("bwrap") is not None
+BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]
+# A grandchild that leaves the generator's session and process group, and keeps writing.
+DAEMON = "setsid sh -c 'while :; do echo x >> \"$HOME/alive\"; sleep 0.05; done' </dev/null >/dev/null 2>&1 &"
+
+
+@pytest.fixture(autouse=True)
+def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_bundle(tmp_path, monkeypatch)
+
+
+def origin(tmp_path: Path) -> Path:
+    repo = GitRepo(tmp_path / "origin")
+    repo.write("README.md", "# sample\n")
+    repo.commit()
+    return repo.root
+
+
+def still_growing(path: Path) -> bool:
+    before = path.stat().st_size
+    time.sleep(0.5)
+    return path.stat().st_size != before
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("ending", ["timeout", "exit"])
+def test_a_setsid_grandchild_dies_with_the_sandbox(tmp_path: Path, backend: str, ending: str) -> None:
+    rest = "sleep 60" if ending == "timeout" else "sleep 0.5; exit 0"
+    began = time.monotonic()
+    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+              "--timeout", "1.5", "--format", "json", "--", "sh", "-c", f"{DAEMON} {rest}")
+    took = time.monotonic() - began
+    summary = json.loads(done.stdout)
+    assert summary["generator"]["timed_out"] is (ending == "timeout"), done.stderr
+    alive = Path(summary["run_dir"]) / "home" / "alive"
+    assert alive.stat().st_size > 0  # it did run
+    assert not still_growing(alive)
+    assert took < 20  # no wait for the 60 s sleep, nor for the KILL_GRACE of a group that ignores SIGTERM
+
+
+def test_300_mb_on_stdout_keeps_the_log_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(generator, "LOG_CAP", 1 << 20)
+    request = runner.RunRequest(command=("sh", "-c", "head -c 300000000 /dev/zero; echo done >&2"),
+                                repo=str(origin(tmp_path)), sandbox="unshare", timeout=60)
+    result = runner.start(request, out=tmp_path / "runs", environ={"PATH": "/usr/bin:/bin"}, progress=lambda _: None)
+    stdout = result.run.logs / "stdout.log"
+    assert stdout.stat().st_size < (1 << 20) + 200
+    tail = stdout.read_bytes()[-120:].decode()
+    assert "log truncated at 1048576 bytes" in tail
+    assert int(tail.rsplit("; ", 1)[1].split()[0]) > 298_900_000  # the final line says how much was dropped
+    assert result.state.logs_truncated == ("stdout.log",) and result.exit_code == 0
+    assert "done" in (result.run.logs / "stderr.log").read_text()
+
+
+def test_resume_after_the_workspace_was_deleted_mid_generator(tmp_path: Path) -> None:
+    out = tmp_path / "runs"
+    gen = "echo step >> steps.txt; sleep 0.8"
+    first = gk("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--sandbox", "unshare",
+               "--checkpoint-interval", "0.2", "--format", "json", "--", "sh", "-c", gen)
+    assert first.returncode == 0, first.stderr
+    summary = json.loads(first.stdout)
+    assert summary["checkpoints"] >= 1
+    run_dir = Path(summary["run_dir"])
+    # As a kill while generating on a reclaimed machine would leave it: no workspace, no patch or packet.
+    doc = json.loads((run_dir / "state.json").read_text())
+    doc["stage"] = "generating"
+    (run_dir / "state.json").write_text(json.dumps(doc))
+    for name in ("patch.diff", "packet.json"):
+        (run_dir / name).unlink()
+    shutil.rmtree(run_dir / "workspace")
+    shutil.rmtree(run_dir / "checkpoint.git")
+    done = gk("run", "--resume", summary["run_id"], "--out", str(out), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["stage"] == "done"
+    patch = (run_dir / "patch.diff").read_text()
+    assert patch.count("+step") == 2, patch  # the checkpoint's step, then the second attempt's
+    again = gk("run", "--resume", summary["run_id"], "--out", str(out), "--format", "json")
+    assert again.returncode == 0 and "generator starting" not in again.stderr
+
+
+def test_concurrent_resumes_of_one_run_one_wins(tmp_path: Path) -> None:
+    out = tmp_path / "runs"
+    first = gk("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--sandbox", "unshare",
+               "--format", "json", "--", "sh", "-c", "sleep 2; echo x > x.txt")
+    run_id = json.loads(first.stdout)["run_id"]
+    state = out / run_id / "state.json"
+    doc = json.loads(state.read_text())
+    doc["stage"] = "cloned"
+    state.write_text(json.dumps(doc))
+    cmd = [sys.executable, "-m", "gatekeeper", "run", "--resume", run_id, "--out", str(out)]
+    slow = subprocess.Popen([*cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)  # the first is in its generator (2 s), holding the run
+    second = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    slow_out, slow_err = slow.communicate(timeout=60)
+    codes = sorted([slow.returncode, second.returncode])
+    assert codes == [0, 2], (slow_err, second.stderr)
+    loser = second if second.returncode == 2 else slow
+    assert "in use by another gatekeeper process" in (loser.stderr if loser is second else slow_err)
