@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -27,11 +28,13 @@ def origin(tmp_path: Path) -> Path:
     return repo.root
 
 
-def run(tmp_path: Path, script: str, marker: Path, *extra: str, backend: str = "unshare") -> tuple[int, dict, str]:
+def run(
+    tmp_path: Path, script: str, marker: Path, *extra: str, backend: str = "unshare", names: Sequence[str] = (),
+) -> tuple[int, dict, str]:
     path = tmp_path / "gen.py"
     path.write_text(script)
     done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-              "--format", "json", *extra, "--", sys.executable, str(path), str(marker))
+              "--format", "json", *extra, "--", sys.executable, str(path), str(marker), *names)
     return done.returncode, (json.loads(done.stdout) if done.stdout.strip() else {}), done.stderr
 
 
@@ -188,3 +191,58 @@ def test_a_linked_git_config_is_replaced_not_written_through(tmp_path: Path) -> 
     run_dir = Path(summary["run_dir"])
     config = run_dir / "workspace" / ".git" / "config"
     assert not config.is_symlink() and config.read_bytes() == (run_dir / "workspace-git-config").read_bytes()
+
+
+# Hooks and config keys that would run a program: none may run in the runner's own git commands,
+# neither at capture nor when a resume resets the workspace (checkout runs post-checkout).
+HOOKS = """
+import os, stat, sys
+marker = sys.argv[1]
+for hook in ("post-checkout", "post-index-change", "pre-commit", "reference-transaction", "pre-auto-gc"):
+    path = os.path.join(".git", "hooks", hook)
+    with open(path, "w") as handle:
+        handle.write(f"#!/bin/sh\\necho {hook} >> {marker}\\n")
+    os.chmod(path, 0o755)
+with open(".git/config", "a") as config:
+    config.write(f'[core]\\n\\tfsmonitor = echo fsmonitor >> {marker}\\n\\tpager = echo pager >> {marker}\\n'
+                 f'[diff]\\n\\texternal = echo ext >> {marker}\\n[gc]\\n\\tauto = 1\\n')
+open("README.md", "w").write("changed\\n")
+"""
+
+
+def test_planted_hooks_and_config_programs_never_run_at_capture_or_resume(tmp_path: Path) -> None:
+    marker = tmp_path / "hook-ran"
+    code, summary, err = run(tmp_path, HOOKS, marker)
+    assert code == 0, err
+    state = Path(summary["run_dir"]) / "state.json"
+    doc = json.loads(state.read_text())
+    doc["stage"] = "cloned"  # as a kill before the generator ended would leave it: resume resets the workspace
+    state.write_text(json.dumps(doc))
+    again = gk("run", "--resume", summary["run_id"], "--out", str(tmp_path / "runs"))
+    assert again.returncode == 0, again.stderr
+    assert not marker.exists(), marker.read_text()
+
+
+
+NAMES = """
+import sys
+for name in sys.argv[2:]:
+    with open(name.encode("utf-8", "surrogateescape"), "wb") as handle:
+        handle.write(b"x\\n")
+"""
+ODD = ['quo"te.txt', "\udcff\udcfe.bin", "-dash.txt", "sp ace.txt", "a -> b.txt", "caf\u00e9.txt"]
+
+
+def test_file_names_git_quotes_reach_the_patch_and_the_packet(tmp_path: Path) -> None:
+    code, summary, err = run(tmp_path, NAMES, tmp_path / "unused", names=ODD)
+    assert code == 0, err
+    packet = json.loads(Path(summary["packet"]).read_text())
+    assert packet["diff"]["file_count"] == len(ODD), packet["diff"]
+
+
+def test_control_characters_in_names_stop_the_run_cleanly(tmp_path: Path) -> None:
+    code, _summary, err = run(tmp_path, NAMES, tmp_path / "unused", names=["new\nline.txt", "tab\there.txt"])
+    assert code == 2 and "unsafe path" in err and "Traceback" not in err
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    assert json.loads((run_dir / "state.json").read_text())["stage"] == "captured"
+    assert (run_dir / "patch.diff").is_file() and not (run_dir / "packet.json").exists()
