@@ -94,7 +94,11 @@ def main(argv: list[str]) -> int:
         try:
             protect_run_dir(protect[0], writable, hide)
         except OSError as exc:
+            result["protected"] = False
+            _write_json(probe_out, result)
             print(f"gatekeeper sandbox: cannot protect the run directory: {exc}; refusing to run the generator",
                   file=sys.stderr)
             return EXIT_NOT_PROTECTED
+        result["protected"] = True
+        _write_json(probe_out, result)  # the exchange folder stays writable
     return _supervise(command)

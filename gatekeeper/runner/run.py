@@ -242,6 +242,12 @@ def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
             f"routes out: {probe.get('routes_out')}); the generator was not run",
             where=str(run.probe), hint="fix the sandbox setup or pass --sandbox none explicitly",
         )
+    if box.backend == "unshare" and probe.get("protected") is not True:
+        # With unshare the shim itself makes the run directory read-only; bwrap does it before anything runs.
+        raise RunError(
+            "the unshare sandbox could not make the run directory read-only; the generator was not run",
+            where=str(run.logs / "stderr.log"), hint="read the log for the reason; or pass --sandbox bwrap",
+        )
     return probe
 
 
