@@ -70,7 +70,8 @@ def main(argv: list[str]) -> int:
     """`inside --probe-out FILE [--require-denied] [--protect DIR [--writable DIR]... [--hide DIR]...] -- COMMAND...`:
     probe, protect the run directory, then run and supervise COMMAND."""
     if "--" not in argv:
-        print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] -- COMMAND", file=sys.stderr)
+        print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] [--protect DIR ...] -- COMMAND",
+              file=sys.stderr)
         return 2
     split = argv.index("--")
     options, command = argv[:split], argv[split + 1 :]
