@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import importlib
 import io
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import uuid
@@ -75,7 +77,9 @@ def read_output_file(path: Path) -> dict[str, str]:
     return values
 
 
-def run_action(inputs: Mapping[str, str], workdir: Path, tmp: Path) -> ActionRun:
+def run_action(
+    inputs: Mapping[str, str], workdir: Path, tmp: Path, extra_env: Mapping[str, str] | None = None
+) -> ActionRun:
     """Run action.yml's steps in order in `workdir` with `inputs`; stop at the first failing step."""
     values = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}
     unknown = set(inputs) - set(values)
@@ -95,6 +99,7 @@ def run_action(inputs: Mapping[str, str], workdir: Path, tmp: Path) -> ActionRun
         "GITHUB_ACTION_PATH": str(REPO_ROOT),
         "GITHUB_STEP_SUMMARY": str(summary),
         "RUNNER_TEMP": str(runner_temp),
+        **(extra_env or {}),
     }
     step_outputs: dict[str, dict[str, str]] = {}
     stdout, stderr, exit_code = [], [], 0
@@ -194,7 +199,7 @@ def test_read_inputs_splits_lists_and_parses_booleans() -> None:
     assert inputs.enable == ("deps", "size", "guardrails") and inputs.disable == ()
     assert inputs.dry_run is True
     assert inputs.report_file == "gatekeeper-report.sarif"
-    argv = gate_argv(inputs, Path("/t/d.json"), {})
+    argv = gate_argv(inputs, Path("/t/d.json"))
     assert argv[:8] == [
         "gate",
         "out/packet.json",
@@ -221,26 +226,54 @@ def test_bad_inputs_are_usage_errors(env: dict[str, str], message: str) -> None:
         read_inputs(env)
 
 
-def test_default_policy_prefers_the_repository_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_policy_flag_unless_the_policy_input_names_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The gate chooses (gatekeeper.yaml, ./policies, its own bundle) and guards what it chose: a
+    # `--policy policies` from the action would hide from it that a patch deletes ./policies.
     monkeypatch.chdir(tmp_path)
-    inputs = read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p"})
-    action_dir = tmp_path / "action"
-    (action_dir / "policies").mkdir(parents=True)
-    (action_dir / "policies" / ".manifest").write_text("{}")
-    argv = gate_argv(inputs, Path("d"), {"GITHUB_ACTION_PATH": str(action_dir)})
-    assert argv[argv.index("--policy") + 1] == str(action_dir / "policies")
     (tmp_path / "policies").mkdir()
     (tmp_path / "policies" / ".manifest").write_text("{}")
-    argv = gate_argv(inputs, Path("d"), {"GITHUB_ACTION_PATH": str(action_dir)})
-    assert argv[argv.index("--policy") + 1] == "policies"
-    explicit = read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p", "INPUT_POLICY": "mine"})
-    argv = gate_argv(explicit, Path("d"), {"GITHUB_ACTION_PATH": str(action_dir)})
-    assert argv[argv.index("--policy") + 1] == "mine"
+    assert "--policy" not in gate_argv(read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p"}), Path("d"))
+    explicit = read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p", "INPUT_POLICY": "../trusted/policies"})
+    argv = gate_argv(explicit, Path("d"))
+    assert argv[argv.index("--policy") + 1] == "../trusted/policies"
 
 
-def test_no_policy_flag_when_no_bundle_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    assert "--policy" not in gate_argv(read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p"}), Path("d"), {})
+def _event(tmp_path: Path, payload: object) -> str:
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    return str(path)
+
+
+PR_EVENT = {"action": "synchronize", "pull_request": {"base": {"sha": "b" * 40}, "head": {"sha": "h" * 40}}}
+
+
+def test_tree_defaults_to_the_pull_request_commits(tmp_path: Path) -> None:
+    env = {"INPUT_PACKET": "k", "INPUT_PATCH": "p", "GITHUB_EVENT_PATH": _event(tmp_path, PR_EVENT)}
+    argv = gate_argv(read_inputs(env), Path("d"))
+    assert argv[argv.index("--tree") + 1] == f"{'b' * 40}..{'h' * 40}"
+    argv = gate_argv(read_inputs({**env, "INPUT_BASE": "origin/main", "INPUT_HEAD": "HEAD"}), Path("d"))
+    assert argv[argv.index("--tree") + 1] == "origin/main..HEAD"
+
+
+def test_no_tree_outside_pull_request_events_unless_asked(tmp_path: Path) -> None:
+    env = {"INPUT_PACKET": "k", "INPUT_PATCH": "p", "GITHUB_EVENT_PATH": _event(tmp_path, {"ref": "refs/heads/x"})}
+    assert "--tree" not in gate_argv(read_inputs(env), Path("d"))
+    assert "--tree" not in gate_argv(read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p"}), Path("d"))
+    argv = gate_argv(read_inputs({**env, "INPUT_BASE": "v1", "INPUT_HEAD": "v2"}), Path("d"))
+    assert argv[argv.index("--tree") + 1] == "v1..v2"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"INPUT_BASE": "main"}, "the 'head' input is needed"),
+        ({"INPUT_HEAD": "HEAD"}, "the 'base' input is needed"),
+        ({"GITHUB_EVENT_PATH": "/nonexistent/event.json"}, "cannot read the event payload"),
+    ],
+)
+def test_bad_tree_inputs_are_usage_errors(extra: dict[str, str], message: str) -> None:
+    with pytest.raises(UsageError, match=re.escape(message)):
+        read_inputs({"INPUT_PACKET": "k", "INPUT_PATCH": "p", **extra})
 
 
 def test_set_outputs_uses_a_delimiter_for_multiline_values(tmp_path: Path) -> None:
@@ -387,3 +420,45 @@ def test_enable_input_switches_on_optional_policies(change: Change, tmp_path: Pa
     assert run_action(inputs, change.workdir, tmp_path / "default").outputs["outcome"] == "allow"
     run = run_action({**inputs, "enable": "deps\nsize"}, change.workdir, tmp_path / "enabled")
     assert run.outputs["outcome"] == "review" and run.exit_code == 3
+
+
+# -- the pull request's commits must be the patch; the gate chooses and guards its bundle ---------------
+
+
+@needs_gate
+def test_pull_request_event_binds_the_patch_to_the_commits(tmp_path: Path) -> None:
+    from test_treecheck import WORKFLOW, PullRequest
+
+    pr = PullRequest(GitRepo(tmp_path / "repo")).change({"src/app.py": "print(2)\n"})
+
+    def event() -> dict[str, str]:
+        sha = {ref: pr.repo.git("rev-parse", ref).decode().strip() for ref in ("main", "pr")}
+        payload = {"pull_request": {"base": {"sha": sha["main"]}, "head": {"sha": sha["pr"]}}}
+        return {"GITHUB_EVENT_PATH": _event(tmp_path, payload)}
+
+    inputs = {"packet": ".agent/packet.json", "patch": ".agent/patch.diff", "policy": str(POLICY_DIR)}
+    (tmp_path / "honest").mkdir()
+    run = run_action(inputs, pr.repo.root, tmp_path / "honest", event())
+    assert run.exit_code == 0 and run.outputs["outcome"] == "allow", run.stdout + run.stderr
+    pr.sneak({WORKFLOW: "on: push\njobs: {steal: {}}\n"})
+    (tmp_path / "sneaky").mkdir()
+    run = run_action(inputs, pr.repo.root, tmp_path / "sneaky", event())
+    assert run.exit_code == 1 and run.outputs["outcome"] == "deny", run.stdout + run.stderr
+    errors = [(props, message) for kind, props, message in parse_annotations(run.stdout) if kind == "error"]
+    assert any("gatekeeper.tree_mismatch" in props["title"] and WORKFLOW in message for props, message in errors)
+
+
+@needs_gate
+def test_a_patch_deleting_the_repository_bundle_is_refused_not_judged_by_the_fallback(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    shutil.copytree(POLICY_DIR, repo.root / "policies")
+    repo.write("src/main.go", "package main\n")
+    repo.commit()
+    shutil.rmtree(repo.root / "policies")  # the pull request's checkout: the patch's change is in it
+    patch = repo.save_patch(tmp_path / "change.diff")
+    packet = tmp_path / "packet.json"
+    subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet),
+                    "--policy", str(POLICY_DIR)], check=True, capture_output=True)
+    run = run_action({"packet": str(packet), "patch": str(patch)}, repo.root, tmp_path)
+    assert run.exit_code == 2 and run.outputs["outcome"] == "error", run.stdout + run.stderr
+    assert "cannot be judged by configuration it brings along" in run.stdout + run.stderr

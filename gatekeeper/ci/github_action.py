@@ -6,6 +6,10 @@ plus the job summary with the github reporter, writes an optional extra report, 
 outputs `outcome`, `findings` and `report` in `$GITHUB_OUTPUT`, and exits non-zero for review and
 deny unless dry-run. A gate that cannot decide always fails the step: the gate fails closed.
 
+For pull request events the patch is bound to the pull request (`--tree BASE..HEAD`, the event's
+base and head commits unless the inputs name others), and no `--policy` is passed unless asked
+for, so the gate's own choice applies and its self-guard sees a patch that edits `./policies`.
+
 Run as `python -m gatekeeper.ci.github_action`.
 """
 
@@ -43,6 +47,8 @@ class ActionInputs:
     report_format: str | None = None
     report_file: str | None = None
     log: str | None = None
+    base: str | None = None
+    head: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,15 +88,17 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         report_format=report_format,
         report_file=report_file if report_format else None,
         log=_get(env, "LOG") or None,
+        **_tree_bounds(env),
     )
 
 
-def gate_argv(inputs: ActionInputs, decision_file: Path, env: Mapping[str, str]) -> list[str]:
+def gate_argv(inputs: ActionInputs, decision_file: Path) -> list[str]:
     """The `gatekeeper gate` arguments for `inputs`, writing the JSON decision to `decision_file`."""
     argv = ["gate", inputs.packet, "--patch", inputs.patch, "--format", "json", "--output", str(decision_file)]
-    policy = inputs.policy or _default_policy(env)
-    if policy:
-        argv += ["--policy", policy]
+    if inputs.policy:
+        argv += ["--policy", inputs.policy]
+    if inputs.base and inputs.head:
+        argv += ["--tree", f"{inputs.base}..{inputs.head}"]
     for name in inputs.enable:
         argv += ["--enable", name]
     for name in inputs.disable:
@@ -115,7 +123,7 @@ def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = 
     with tempfile.TemporaryDirectory(prefix="gatekeeper-", dir=scratch) as tmp:
         decision_file = Path(tmp) / "decision.json"
         done = subprocess.run(
-            [python, "-m", "gatekeeper", *gate_argv(inputs, decision_file, env)],
+            [python, "-m", "gatekeeper", *gate_argv(inputs, decision_file)],
             capture_output=True,
             encoding="utf-8",
             errors="replace",  # what the gate says is shown, never a reason for this step to crash
@@ -194,14 +202,34 @@ def _boolean(env: Mapping[str, str], name: str) -> bool:
     )
 
 
-def _default_policy(env: Mapping[str, str]) -> str | None:
-    # The repository's own bundle wins; else the bundle shipped with the action itself.
-    if Path("policies", ".manifest").is_file():
-        return "policies"
-    action_path = env.get("GITHUB_ACTION_PATH")
-    if action_path and Path(action_path, "policies", ".manifest").is_file():
-        return str(Path(action_path, "policies"))
-    return None
+def _tree_bounds(env: Mapping[str, str]) -> dict[str, str | None]:
+    """`base` and `head`: the inputs, else the pull request's commits from the event; both or neither."""
+    event = _pull_request(env)
+    base = _get(env, "BASE") or _sha(event, "base")
+    head = _get(env, "HEAD") or _sha(event, "head")
+    if bool(base) != bool(head):
+        missing = "head" if base else "base"
+        raise UsageError(f"the '{missing}' input is needed with the other one", where=f"input {missing}",
+                         hint="give both base and head, or neither outside pull request events")
+    return {"base": base or None, "head": head or None}
+
+
+def _pull_request(env: Mapping[str, str]) -> Mapping[str, Any]:
+    path = env.get("GITHUB_EVENT_PATH")
+    if not path:
+        return {}
+    try:
+        event = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read the event payload: {exc}", where=f"GITHUB_EVENT_PATH={path}") from exc
+    pull = event.get("pull_request") if isinstance(event, dict) else None
+    return pull if isinstance(pull, dict) else {}
+
+
+def _sha(pull: Mapping[str, Any], side: str) -> str:
+    ref = pull.get(side)
+    sha = ref.get("sha") if isinstance(ref, dict) else None
+    return sha if isinstance(sha, str) else ""
 
 
 def _read_decision(path: Path) -> dict[str, Any] | None:
