@@ -93,39 +93,84 @@ def test_gitlab_job_publishes_the_junit_file_the_gate_writes() -> None:
     assert 'exit "$status"' in script
 
 
+def test_gitlab_job_binds_the_patch_and_takes_the_bundle_from_the_target_branch() -> None:
+    script = "\n".join(GITLAB["gatekeeper"]["script"])
+    assert GITLAB["variables"]["GIT_DEPTH"] == "0"
+    assert 'BASE="$CI_MERGE_REQUEST_DIFF_BASE_SHA"' in script
+    assert 'git worktree add --quiet --detach "$trusted" "$BASE"' in script
+    assert '--policy "$trusted/$GATEKEEPER_POLICY"' in script and '--tree "$BASE..$HEAD"' in script
+
+
+class MergeRequest:
+    """A project whose target branch holds the bundle, and a merge request made as an agent's job makes it."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.repo = GitRepo(tmp / "repo")
+        self.repo.write("src/main.go", "package main\n")
+        shutil.copytree(POLICY_DIR, self.repo.root / "policies")
+        self.base = self.repo.commit("base")
+        self.repo.git("checkout", "-q", "-b", "mr")
+
+    def change(self, files: dict[str, str]) -> None:
+        for path, text in files.items():
+            self.repo.write(path, text)
+        agent = self.repo.root / ".agent"
+        agent.mkdir()
+        patch = self.repo.staged_patch()
+        self.repo.commit("agent change")
+        (agent / "patch.diff").write_bytes(patch)
+        subprocess.run(
+            [sys.executable, "-m", "gatekeeper", "packet", ".agent/patch.diff", "--out", ".agent/packet.json",
+             "--policy", str(POLICY_DIR)],
+            cwd=self.repo.root, check=True, capture_output=True,
+        )
+        self.repo.commit("agent patch and packet")
+
+
+ALLOWED_CORE = "package core\n\nimport rego.v1\n\ndeny contains f if { false; f := {} }\n"
+
+
 @needs_gate
 @pytest.mark.parametrize(
-    ("files", "status"),
+    ("files", "sneaked", "status"),
     [
-        ({"src/main.go": "package main\n// ok\n"}, ExitCode.OK),
-        ({".gitlab-ci.yml": "test:\n  script: [true]\n"}, ExitCode.REVIEW),
+        ({"src/main.go": "package main\n// ok\n"}, {}, ExitCode.OK),
+        ({".gitlab-ci.yml": "test:\n  script: [true]\n"}, {}, ExitCode.REVIEW),
+        # The change rewrites the bundle in ./policies to wave itself through: the target branch's decides.
+        ({".gitlab-ci.yml": "x:\n  script: [true]\n", "policies/core/policy.rego": ALLOWED_CORE}, {}, ExitCode.REVIEW),
+        # The patch is harmless; the merge request's commits also edit CI.
+        ({"src/main.go": "package main\n// ok\n"}, {".gitlab-ci.yml": "steal:\n  script: [env]\n"}, ExitCode.FAILED),
     ],
 )
-def test_gitlab_job_script_runs_and_fails_on_review(tmp_path: Path, files: dict[str, str], status: int) -> None:
-    repo = GitRepo(tmp_path / "repo")
-    repo.write("src/main.go", "package main\n")
-    repo.commit()
-    for path, text in files.items():
-        repo.write(path, text)
-    ws = tmp_path / "ws"
-    (ws / ".agent").mkdir(parents=True)
-    repo.save_patch(ws / ".agent" / "patch.diff")
-    shutil.copytree(POLICY_DIR, ws / "policies")
-    subprocess.run(
-        [sys.executable, "-m", "gatekeeper", "packet", ".agent/patch.diff", "--out", ".agent/packet.json"],
-        cwd=ws,
-        check=True,
-        capture_output=True,
-    )
+def test_gitlab_job_script_runs_and_fails_on_review_and_deny(
+    tmp_path: Path, files: dict[str, str], sneaked: dict[str, str], status: int
+) -> None:
+    mr = MergeRequest(tmp_path)
+    mr.change(files)
+    for path, text in sneaked.items():
+        mr.repo.write(path, text)
+    if sneaked:
+        mr.repo.commit("more")
+    head = mr.repo.git("rev-parse", "HEAD").decode().strip()
+    (tmp_path / "scratch").mkdir()
     job = GITLAB["gatekeeper"]
-    env = {**_env(tmp_path), **{key: str(value) for key, value in GITLAB["variables"].items()}}
+    env = {
+        **_env(tmp_path),
+        **{key: str(value) for key, value in GITLAB["variables"].items()},
+        "CI_MERGE_REQUEST_DIFF_BASE_SHA": mr.base,
+        "CI_COMMIT_SHA": head,
+        "TMPDIR": str(tmp_path / "scratch"),
+    }
     done = subprocess.run(
-        ["sh", "-e", "-c", "\n".join(job["script"])], cwd=ws, env=env, capture_output=True, text=True, timeout=120
+        ["sh", "-e", "-c", "\n".join(job["script"])], cwd=mr.repo.root, env=env, capture_output=True, text=True,
+        timeout=120,
     )
     assert done.returncode == status, done.stdout + done.stderr
-    root = ET.parse(ws / job["artifacts"]["reports"]["junit"]).getroot()
-    failed = len(root.findall(".//failure"))
-    assert (failed > 0) == (status != ExitCode.OK)
+    root = ET.parse(mr.repo.root / job["artifacts"]["reports"]["junit"]).getroot()
+    failures = root.findall(".//failure")
+    assert (len(failures) > 0) == (status != ExitCode.OK)
+    if status == ExitCode.FAILED:
+        assert "gatekeeper.tree_mismatch" in (failures[0].get("message") or "")
 
 
 # -- examples/github-workflow.yml ------------------------------------------------------------------
@@ -141,6 +186,32 @@ def test_github_workflow_uses_only_inputs_and_outputs_the_action_has() -> None:
     used = set(re.findall(r"steps\.gatekeeper\.outputs\.([\w-]+)", text))
     assert used and used <= set(ACTION["outputs"])
     assert gate["with"]["format"] in FORMATS
+
+
+def test_github_workflow_binds_the_patch_and_takes_the_bundle_from_the_base(tmp_path: Path) -> None:
+    steps = WORKFLOW["jobs"]["gate"]["steps"]
+    checkout = next(step for step in steps if str(step.get("uses", "")).startswith("actions/checkout@"))
+    assert checkout["with"]["fetch-depth"] == 0
+    assert checkout["with"]["ref"] == "${{ github.event.pull_request.head.sha }}"
+    gate = next(step for step in steps if step.get("id") == "gatekeeper")
+    assert gate["with"]["base"] == "${{ github.event.pull_request.base.sha }}"
+    assert gate["with"]["head"] == "${{ github.event.pull_request.head.sha }}"
+    [trusted] = [step for step in steps if "git worktree add" in step.get("run", "")]
+    assert steps.index(trusted) < steps.index(gate)
+    assert trusted["env"]["BASE"] == "${{ github.event.pull_request.base.sha }}"
+    # Run the step in a pull request's checkout whose own bundle was tampered with.
+    repo = GitRepo(tmp_path / "repo")
+    shutil.copytree(POLICY_DIR, repo.root / "policies")
+    base = repo.commit("base")
+    (repo.root / "policies" / ".manifest").write_text("tampered\n")
+    repo.commit("the pull request")
+    runner_temp = tmp_path / "runner-temp"
+    runner_temp.mkdir()
+    env = {**_env(tmp_path), "BASE": base, "RUNNER_TEMP": str(runner_temp)}
+    subprocess.run(["bash", "-eo", "pipefail", "-c", trusted["run"]], cwd=repo.root, env=env, check=True, timeout=60)
+    policy = Path(gate["with"]["policy"].replace("${{ runner.temp }}", str(runner_temp)))
+    assert (policy / ".manifest").read_bytes() == (POLICY_DIR / ".manifest").read_bytes()
+    assert (repo.root / "policies" / ".manifest").read_text() == "tampered\n"  # the checkout is left as it was
 
 
 # -- .pre-commit-hooks.yaml ------------------------------------------------------------------------
