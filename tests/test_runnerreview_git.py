@@ -246,3 +246,19 @@ def test_control_characters_in_names_stop_the_run_cleanly(tmp_path: Path) -> Non
     (run_dir,) = (tmp_path / "runs").iterdir()
     assert json.loads((run_dir / "state.json").read_text())["stage"] == "captured"
     assert (run_dir / "patch.diff").is_file() and not (run_dir / "packet.json").exists()
+
+
+def test_fifos_in_the_generators_home_do_not_block_the_runners_git(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The runner's git runs with HOME = the generator's home: git reads ~/.config/git/{attributes,ignore}.
+    from gatekeeper.runner import run as runner
+    from gatekeeper.runner import workspace
+
+    monkeypatch.setattr(workspace, "GIT_TIMEOUT", 5.0)
+    script = tmp_path / "gen.sh"
+    script.write_text('mkdir -p "$HOME/.config/git" && mkfifo "$HOME/.config/git/attributes" '
+                      '"$HOME/.config/git/ignore" && echo x > x.txt\n')
+    request = runner.RunRequest(command=("sh", str(script)), repo=str(origin(tmp_path)), sandbox="unshare", timeout=20)
+    result = runner.start(request, out=tmp_path / "runs", environ={"PATH": "/usr/bin:/bin"}, progress=lambda _: None)
+    assert result.exit_code == 0 and "+x" in result.run.patch.read_text()

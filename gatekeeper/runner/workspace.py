@@ -23,7 +23,11 @@ from gatekeeper.errors import RunError
 from gatekeeper.runner.rundir import RunDir
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
-_SAFE_GIT = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotePath=true")
+# No hooks, no fsmonitor, and no per-user attributes or ignore files (git would read them under a HOME).
+_SAFE_GIT = (
+    "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotePath=true",
+    "-c", "core.attributesFile=/dev/null", "-c", "core.excludesFile=/dev/null",
+)
 DIFF_ARGS = ("diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "-M")
 # A FIFO the generator leaves where git reads (.gitignore, .git/HEAD, a pack index) blocks git forever:
 # no runner git command may wait longer than this. Checkpoints, taken while the generator runs and
@@ -88,7 +92,8 @@ def _clone_env() -> dict[str, str]:
 def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(run.home),
+        # Not the generator's home/: the runner's git must find nothing there that the generator left.
+        "HOME": str(run.path),
         "LC_ALL": "C",
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": os.devnull,
