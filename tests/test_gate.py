@@ -465,3 +465,18 @@ def test_exit_codes() -> None:
     assert exit_code({"outcome": "deny", "dry_run": True}) == ExitCode.OK
     assert exit_code({"outcome": "???"}) == ExitCode.ERROR
     assert os.sep == "/"
+
+
+def test_decide_adds_tree_differences_as_a_built_in_deny(change: Change) -> None:
+    from gatekeeper.gate import TREE_RULE, decide
+    from gatekeeper.packet import load_packet
+
+    change.make({"src/a.go": "package a\n"})
+    bundle = load_bundle(POLICY_DIR)
+    packet = load_packet(change.packet)
+    assert decide(packet, change.patch, bundle, ["core"])["outcome"] == "allow"
+    decision = decide(packet, change.patch, bundle, ["core"], tree_differences=["x.yml: in pr, not in main + patch"])
+    assert decision["outcome"] == "deny"
+    [finding] = decision["reasons"]
+    assert finding["rule"] == TREE_RULE == "gatekeeper.tree_mismatch" and finding["policy"] == "gatekeeper"
+    assert "x.yml: in pr, not in main + patch" in finding["msg"]
