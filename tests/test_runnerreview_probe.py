@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from gitrepo import GitRepo
+from runbundle import use_bundle
 
 from gatekeeper.errors import RunError
 from gatekeeper.runner import run as runner
 from gatekeeper.runner import rundir, sandbox
 from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
+
+
+@pytest.fixture(autouse=True)
+def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_bundle(tmp_path, monkeypatch)
 
 
 def test_a_run_directory_that_cannot_be_protected_stops_the_shim(tmp_path: Path) -> None:
@@ -36,3 +44,29 @@ def test_the_runner_refuses_an_unshare_probe_without_protection(tmp_path: Path, 
     with pytest.raises(RunError, match="read-only"):
         runner._read_probe(run, sandbox.Sandbox("unshare", ("unshare",)))
     assert runner._read_probe(run, sandbox.Sandbox("bwrap", ("bwrap",)))["network"] == "denied"
+
+
+def _gk_run(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
+    repo = GitRepo(tmp_path / "origin")
+    repo.write("README.md", "# sample\n")
+    repo.commit()
+    return subprocess.run(
+        [sys.executable, "-m", "gatekeeper", "run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"),
+         "--sandbox", "unshare", "--format", "json", "--", "sh", "-c", script],
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+@pytest.mark.parametrize("plant", ['mkfifo "$R"', 'ln -s /dev/zero "$R"', 'ln -s /proc/self/environ "$R"'])
+def test_a_planted_model_report_neither_hangs_nor_floods_the_runner(tmp_path: Path, plant: str) -> None:
+    done = _gk_run(tmp_path, f'R="$GATEKEEPER_MODEL_REPORT"; rm -f "$R"; {plant}; echo x > x.txt')
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["model"]["reported"] is None
+    assert any("model report" in w for w in summary["warnings"]), summary["warnings"]
+
+
+@pytest.mark.parametrize("plant", ['mkfifo "$P"', 'ln -s /dev/zero "$P"'])
+def test_a_planted_probe_file_stops_the_run_without_hanging(tmp_path: Path, plant: str) -> None:
+    done = _gk_run(tmp_path, f'P="$(dirname "$GATEKEEPER_MODEL_REPORT")/sandbox-probe.json"; rm -f "$P"; {plant}')
+    assert done.returncode == 2 and "no egress check was recorded" in done.stderr, done.stderr

@@ -21,6 +21,7 @@ from gatekeeper.runner.state import Request, RunState, load, save
 
 Progress = Callable[[str], None]
 MODEL_REPORT_MAX = 64 * 1024
+PROBE_MAX = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +231,9 @@ def _capture(run: RunDir, state: RunState, progress: Progress) -> RunState:
 
 def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
     try:
-        probe = json.loads(run.probe.read_text(encoding="ascii"))
+        probe = json.loads(rundir.read_exchange(run.probe, PROBE_MAX).decode("ascii"))
+        if not isinstance(probe, dict):
+            raise ValueError("not an object")
     except (OSError, ValueError):
         raise RunError(
             f"the sandbox ({box.backend}) did not start the generator: no egress check was recorded",
@@ -255,12 +258,14 @@ def _model_report(run: RunDir) -> tuple[dict[str, Any], list[str]]:
     """`reported`/`reported_by` from the generator's model report, and warnings about an unusable one."""
     nothing: dict[str, Any] = {"reported": None, "reported_by": None}
     try:
-        if run.model_report.stat().st_size > MODEL_REPORT_MAX:
-            return nothing, ["the model report is too large; ignored"]
-        doc = json.loads(run.model_report.read_text(encoding="utf-8"))
+        data = rundir.read_exchange(run.model_report, MODEL_REPORT_MAX)
     except FileNotFoundError:
         return nothing, []
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        return nothing, [f"the model report is unusable ({exc.strerror}); ignored"]
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except ValueError as exc:
         return nothing, [f"the model report is not JSON ({exc}); ignored"]
     model = doc.get("model") if isinstance(doc, dict) else None
     if not isinstance(model, str) or not model.strip() or len(model) > 200:

@@ -8,10 +8,12 @@ Inside the sandbox only workspace/, home/ and exchange/ are writable.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import pwd
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -143,6 +145,21 @@ def existing(root: Path, run_id: str) -> RunDir:
         raise UsageError(f"no run {run_id} here", where=str(run.path),
                          hint="pass --out DIR if the run was started with --out")
     return run
+
+
+def read_exchange(path: Path, limit: int) -> bytes:
+    """At most `limit` bytes of a file the sandbox wrote; OSError unless a regular file (no link, FIFO, device)."""
+    # The generator may have swapped it for a FIFO (would block), a link to /dev/zero (endless) or to a secret.
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        data = os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
+    return data
 
 
 class Lock:
