@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -62,13 +63,43 @@ def test_test_data_is_src(rules: RuleSet, path: str) -> None:
     assert "lockfile" not in match.tags and "manifest" not in match.tags
 
 
-VENDORED = ["vendor/github.com/pkg/errors/errors.go", "third_party/zlib/inflate.c"]
+VENDORED = [
+    "vendor/github.com/pkg/errors/errors.go",
+    "third_party/zlib/inflate.c",
+    "services/api/vendor/github.com/pkg/errors/errors.go",  # vendored code is deps wherever it sits
+    "vendor/bundle/ruby/3.3.0/gems/rake-13.1.0/lib/rake.rb",
+    "vendor/github.com/x/y/Dockerfile",  # part of a vendored module, not an image we build
+    "vendor/github.com/x/y/go.mod",  # a vendored module's manifest is not one of ours: no manifest tag
+    "app/assets/vendor/leaflet/leaflet.js",
+]
 
 
 @pytest.mark.parametrize("path", VENDORED)
 def test_vendored_code_is_deps(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
-    assert (match.bucket, match.rule, match.ecosystem) == ("deps", "deps.vendored", "vendored")
+    assert (match.bucket, match.rule, match.ecosystem) == ("deps", "deps.vendored", "vendored"), (path, match)
+    assert not match.tags & {"manifest", "lockfile"}, (path, match)
+
+
+INSTALLED = [
+    ("node_modules/left-pad/index.js", "npm", "deps.npm.installed"),
+    ("node_modules/left-pad/package.json", "npm", "deps.npm.installed"),  # not one of our manifests
+    ("web/node_modules/.package-lock.json", "npm", "deps.npm.installed"),
+    ("packages/ui/node_modules/react/cjs/react.production.min.js", "npm", "deps.npm.installed"),
+    (".yarn/cache/lodash-npm-4.17.21-6382451519-eb835a2e51.zip", "npm", "deps.npm.installed"),
+    (".yarn/unplugged/esbuild-npm-0.20.0-abc/node_modules/esbuild/bin/esbuild", "npm", "deps.npm.installed"),
+    (".pnp.loader.mjs", "npm", "deps.npm.installed"),
+    ("Pods/Alamofire/Source/Session.swift", "cocoapods", "deps.cocoapods.installed"),
+    ("ios/Pods/Manifest.lock", "cocoapods", "deps.cocoapods.installed"),
+    ("Carthage/Checkouts/Alamofire/Source/Session.swift", "carthage", "deps.carthage.installed"),
+]
+
+
+@pytest.mark.parametrize(("path", "ecosystem", "rule"), INSTALLED)
+def test_committed_dependency_code_is_deps(rules: RuleSet, path: str, ecosystem: str, rule: str) -> None:
+    match = rules.match(path)
+    assert (match.bucket, match.rule, match.ecosystem) == ("deps", rule, ecosystem), (path, match)
+    assert not match.tags & {"manifest", "lockfile"}, (path, match)
 
 
 def test_a_fixtures_folder_outside_test_trees_is_not_test_data(rules: RuleSet) -> None:
@@ -95,6 +126,16 @@ DOCS = [
     "docs/man/git-gate.1.md",
     "docs/ci.md",
     "docs/deploy/kubernetes.md",
+    # README documents stay src even in CI and IaC folders: no CI system loads them
+    ".gitlab/ci/README.md",
+    ".woodpecker/README.rst",
+    ".github/actions/setup/README.md",
+    ".buildkite/README.adoc",
+    "ci/README.txt",
+    "charts/web/templates/README.md",
+    "README.zh-CN.md",
+    "docs/README-deploy.md",
+    "man/man1/gatekeeper.1",
 ]
 
 
@@ -231,7 +272,40 @@ DEPS = [
     ("Manifest.toml", "other", "lockfile"),
     ("cpanfile", "other", "manifest"),
     ("build.zig.zon", "other", "manifest"),
-    ("vendor/bundle/.bundle/config", "bundler", None),
+    (".bundle/config", "bundler", None),
+    # committed and nested dependency files (review of issue 3)
+    (".pnp.cjs", "npm", "lockfile"),
+    (".yarnrc", "npm", None),
+    ("bunfig.toml", "npm", None),
+    ("jsr.json", "deno", "manifest"),
+    ("deno.jsonc", "deno", "manifest"),
+    ("dev-requirements.txt", "pip", "manifest"),
+    ("test-requirements.txt", "pip", "manifest"),
+    ("docs_requirements.txt", "pip", "manifest"),
+    ("requirements_dev.txt", "pip", "manifest"),
+    ("requirements/test.txt", "pip", "manifest"),
+    ("services/api/requirements/prod.txt", "pip", "manifest"),
+    ("dev-requirements.in", "pip", "manifest"),
+    ("backend/constraints.txt", "pip", "manifest"),
+    ("pip.conf", "pip", None),
+    ("pip.ini", "pip", None),
+    (".condarc", "pip", None),
+    ("poetry.toml", "pip", None),
+    ("uv.toml", "pip", None),
+    ("build.sbt", "sbt", "manifest"),
+    ("project/plugins.sbt", "sbt", "manifest"),
+    ("modules/core/build.sbt", "sbt", "manifest"),
+    ("build.sbt.lock", "sbt", "lockfile"),
+    ("project/build.properties", "sbt", "toolchain"),
+    ("Gopkg.toml", "go", "manifest"),
+    ("Gopkg.lock", "go", "lockfile"),
+    ("glide.yaml", "go", "manifest"),
+    ("glide.lock", "go", "lockfile"),
+    ("gleam.toml", "other", "manifest"),
+    ("manifest.toml", "other", "lockfile"),  # Gleam's lock; the same name as Julia's Manifest.toml
+    ("dune-project", "other", "manifest"),
+    ("gatekeeper.opam", "other", "manifest"),
+    ("gatekeeper.opam.locked", "other", "lockfile"),
     (".mvn/maven.config", "maven", None),
 ]
 
@@ -288,6 +362,7 @@ CI = [
     ".travis.yml",
     "bitbucket-pipelines.yml",
     ".buildkite/pipeline.yml",
+    "buildkite.yml",
     ".buildkite/hooks/pre-command",
     ".drone.yml",
     ".drone.star",
@@ -314,12 +389,110 @@ CI = [
     ".ci/run-tests.sh",
     "scripts/ci/lint.sh",
     ".pre-commit-config.yaml",
+    # review of issue 3: a docs-like or dependency-like name inside a CI folder is still CI
+    ".github/workflows/README.yml",
+    ".github/workflows/readme.yaml",
+    ".github/workflows/README-deploy.yml",
+    ".gitea/workflows/README.yml",
+    ".forgejo/workflows/Readme.yaml",
+    ".woodpecker/readme.yaml",
+    ".gitlab/ci/README.yml",
+    ".circleci/README.json",
+    "ci/README.jsonnet",
+    ".github/workflows/pnpm-lock.yaml",
+    ".github/workflows/requirements.yml",
+    ".github/workflows/environment.yaml",
+    ".github/workflows/release.1.md",
+    ".github/workflows/deploy.yml.tt",
+    ".github/workflows/notes.txt",
+    ".github/workflows/scripts/run.sh",
+    ".github/workflows/testdata/event.json",
+    ".github/actions/testdata/action.yml",
+    ".github/actions/setup/testdata/action.yml",
+    ".github/actions/setup/__fixtures__/event.json",
+    ".github/actions/setup/tests/fixtures/package.json",
+    ".github/actions/setup/node_modules/@actions/core/lib/core.js",
+    ".github/actions/setup/vendor/lib.sh",
+    ".github/actions/setup/.yarn/releases/yarn-4.1.0.cjs",
+    ".github/actions/setup/.pnp.cjs",
+    ".github/actions/setup/templates/comment.md.tt",
+    ".github/actions/setup/man/setup.1",
+    ".gitea/actions/lint/testdata/action.yml",
+    ".forgejo/actions/build/node_modules/x/index.js",
+    ".circleci/testdata/config.yml",
+    ".circleci/requirements.txt",  # a CI system's own folder only feeds CI jobs
+    ".gitlab/ci/templates/deploy.yml.eex",
+    ".buildkite/man/pipeline.yml",
+    "ci/testdata/run.sh",
+    "ci/requirements.txt",
+    "ci/package.json",
+    "ci/Dockerfile.tt",
+    ".ci/__snapshots__/pipeline.yml",
+    "scripts/ci/fixtures/Jenkinsfile",
+    ".tekton/testdata/pipeline.yaml",
+    ".semaphore/README.yml",
+    # bots and settings that act like CI
+    ".github/settings.yml",
+    ".github/mergify.yml",
+    ".mergify.yml",
+    ".mergify/config.yml",
+    "bors.toml",
+    ".kodiak.toml",
+    ".github/kodiak.toml",
+    ".github/auto-merge.yml",
 ]
 
 
 @pytest.mark.parametrize("path", CI)
 def test_ci_is_ci(rules: RuleSet, path: str) -> None:
     check(rules, path, "ci")
+
+
+def _file_names_the_rules_know(rules: RuleSet) -> set[str]:
+    """One concrete file name for every basename pattern of every rule (wildcards filled in)."""
+    names = set()
+    for rule in rules.rules:
+        for glob in rule.globs:
+            if glob.base == "**":
+                continue
+            name = re.sub(r"\[!?[^\]]*\]", "1", glob.base).replace("*", "x").replace("?", "x").replace("\\", "")
+            names.add(name)
+    return names
+
+
+DOCUMENT_EXTENSIONS = {"md", "markdown", "rst", "txt", "adoc", "asciidoc"}
+
+
+def _is_readme_document(name: str) -> bool:
+    lower = name.lower()
+    return lower == "readme" or (lower.startswith("readme") and lower.rsplit(".", 1)[-1] in DOCUMENT_EXTENSIONS)
+
+
+@pytest.mark.parametrize("folder", [".github/workflows", ".gitea/workflows", ".forgejo/workflows"])
+def test_every_yaml_file_name_in_a_workflows_folder_is_ci(rules: RuleSet, folder: str) -> None:
+    # The forge runs every .yml/.yaml there, whatever its name: no dependency, docs or test-data
+    # rule may claim one. Derived from the rules, so a new deps rule with a YAML name fails here.
+    names = {n for n in _file_names_the_rules_know(rules) if n.lower().endswith((".yml", ".yaml"))}
+    names |= {"README.yml", "readme.yaml", "README-deploy.yml", "README.md.yml"}
+    wrong = {n: rules.match(f"{folder}/{n}").rule for n in names if rules.match(f"{folder}/{n}").bucket != "ci"}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize(
+    "folder", [".circleci", ".gitlab/ci", ".woodpecker", ".buildkite", "ci", ".ci", ".tekton", ".semaphore",
+               ".jenkins", ".azure-pipelines", ".builds", ".travis", "scripts/ci"])
+def test_every_file_name_in_a_single_system_ci_folder_is_ci(rules: RuleSet, folder: str) -> None:
+    # Whatever the name (a lock file, a Dockerfile, a template, a README.yml), and in a test-data
+    # folder too; only README documents are src.
+    names = _file_names_the_rules_know(rules)
+    paths = [f"{folder}/{n}" for n in names] + [f"{folder}/testdata/{n}" for n in names]
+    wrong = {}
+    for path in paths:
+        match = rules.match(path)
+        expected = "src" if _is_readme_document(path.rsplit("/", 1)[1]) else "ci"
+        if match.bucket != expected:
+            wrong[path] = match.rule
+    assert wrong == {}
 
 
 FORGE_OTHER = [
@@ -409,6 +582,12 @@ IAC = [
     "terraform/modules/net/outputs.tf",
     ".devcontainer/Dockerfile",  # a Dockerfile is IaC even for a devcontainer (more sensitive wins)
     "fixtures/Dockerfile",  # not inside a test tree
+    # docs-like names and template extensions in IaC locations
+    "charts/web/templates/README.yaml",
+    "charts/web/templates/deployment.yaml.tt",  # Helm renders every file in templates/
+    "k8s/README.yaml",
+    "deploy/man/job.yaml",  # a man/ folder is not a manual unless it holds man pages
+    "terraform/README.tf",
 ]
 
 
@@ -550,7 +729,7 @@ def test_guardrail_tag_does_not_change_the_bucket(rules: RuleSet) -> None:
 def test_every_shipped_rule_is_exercised_by_these_tables(rules: RuleSet) -> None:
     # A rule nobody can show a path for is a rule nobody can review; add a path above with a new rule.
     paths = [*TEST_DATA, *DOCS, *(p for p, _, _ in DEPS), *CI, *FORGE_OTHER, *IAC, *(p for p, _ in EXAMPLES),
-             *NOT_SIGNALS, *OTHER, *FALLBACK, *GUARDRAIL, *VENDORED]
+             *NOT_SIGNALS, *OTHER, *FALLBACK, *GUARDRAIL, *VENDORED, *(p for p, _, _ in INSTALLED)]
     decided = {rules.match(p).rule for p in paths}
     assert [r.id for r in rules.rules if r.id not in decided] == []
     tagged = {hit.rule.id for p in paths for hit in rules.tag_hits(p)}
