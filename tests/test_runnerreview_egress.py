@@ -132,3 +132,32 @@ def test_the_host_ipv6_loopback_is_unreachable(tmp_path: Path, backend: str) -> 
     finally:
         server.close()
     assert "unreachable:" in out and "reached" not in out, out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_program_folders_under_run_stay_visible_read_only(tmp_path: Path, backend: str) -> None:
+    # NixOS keeps PATH under /run (/run/current-system/sw/bin): hiding /run must not hide the generator's tools.
+    if not os.access("/run", os.W_OK):
+        pytest.skip("cannot create a folder under /run here")
+    tag = secrets.token_hex(6)
+    bin_dir = Path(f"/run/gatekeeper-review-bin-{tag}")
+    sock_path = f"/run/gatekeeper-review-{tag}.sock"
+    bin_dir.mkdir()
+    (bin_dir / "hello-tool").write_text(f"#!/bin/sh\necho tool-ran\n[ -e {sock_path} ] && echo socket-visible\n"
+                                       f"touch {bin_dir}/written 2>/dev/null && echo bin-writable\nexit 0\n")
+    (bin_dir / "hello-tool").chmod(0o755)
+    server = Server(socket.AF_UNIX, sock_path)
+    try:
+        repo = GitRepo(tmp_path / "origin")
+        repo.write("README.md", "# sample\n")
+        repo.commit()
+        env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+        done = gk("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                  "--format", "json", "--", "hello-tool", env=env)
+        assert done.returncode == 0, done.stderr
+        out = Path(json.loads(done.stdout)["logs"]["stdout"]).read_text()
+    finally:
+        server.close()
+        os.unlink(sock_path)
+        shutil.rmtree(bin_dir)
+    assert "tool-ran" in out and "socket-visible" not in out and "bin-writable" not in out, out

@@ -49,24 +49,34 @@ def _lock() -> None:
     _write("/proc/self/gid_map", f"{gid} {gid} 1\n")
 
 
-def protect(read_only: str, writable: Sequence[str], hide: Sequence[str]) -> None:
-    """Bind `read_only` read-only except `writable` below it, mount empty tmpfs on `hide`, lock it all."""
+def _remount_read_only(path: str) -> None:
+    # A remount must repeat the flags the mount already has (nosuid, ...): they may be locked.
+    have = os.statvfs(path).f_flag
+    flags = (have & _KEPT_FLAGS) | (MS_RELATIME if have & ST_RELATIME else 0)
+    _mount(None, path, None, MS_BIND | MS_REMOUNT | MS_RDONLY | flags)
+
+
+def protect(read_only: str, writable: Sequence[str], hide: Sequence[str], show: Sequence[str] = ()) -> None:
+    """Bind `read_only` read-only except `writable` below it, mount empty tmpfs on `hide` (but for
+    the folders `show`, bound back read-only), and lock it all."""
     # Opened first: a path hidden by the mounts below stays reachable through its descriptor.
     keep = [(os.open(path, os.O_PATH | os.O_DIRECTORY), path) for path in writable]
+    shown = [(os.open(os.path.realpath(path), os.O_PATH | os.O_DIRECTORY), path) for path in show]
     top = os.open(read_only, os.O_PATH | os.O_DIRECTORY)
     try:
         for path in hide:
             if os.path.isdir(path) and not os.path.islink(path):
                 _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755")
+        for fd, path in shown:
+            os.makedirs(path, exist_ok=True)
+            _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+            _remount_read_only(path)
         _mount(f"/proc/self/fd/{top}", read_only, None, MS_BIND | MS_REC)
-        # A remount must repeat the flags the mount already has (nosuid, ...): they may be locked.
-        have = os.statvfs(read_only).f_flag
-        flags = (have & _KEPT_FLAGS) | (MS_RELATIME if have & ST_RELATIME else 0)
-        _mount(None, read_only, None, MS_BIND | MS_REMOUNT | MS_RDONLY | flags)
+        _remount_read_only(read_only)
         for fd, path in keep:
             _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
     finally:
-        for fd, _ in keep:
+        for fd, _ in keep + shown:
             os.close(fd)
         os.close(top)
     _lock()

@@ -79,6 +79,7 @@ def main(argv: list[str]) -> int:
     protect = [options[i + 1] for i, opt in enumerate(options) if opt == "--protect"]
     writable = [options[i + 1] for i, opt in enumerate(options) if opt == "--writable"]
     hide = [options[i + 1] for i, opt in enumerate(options) if opt == "--hide"]
+    show = [options[i + 1] for i, opt in enumerate(options) if opt == "--show"]
     loopback_error = bring_loopback_up()
     result = probe()
     result["loopback_error"] = loopback_error
@@ -93,7 +94,7 @@ def main(argv: list[str]) -> int:
         return EXIT_NOT_ISOLATED
     if protect:
         try:
-            protect_run_dir(protect[0], writable, hide)
+            protect_run_dir(protect[0], writable, hide, show)
         except OSError as exc:
             result["protected"] = False
             _write_json(probe_out, result)

@@ -7,6 +7,7 @@ any moment can be resumed from what is on disk (`resume`).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -183,7 +184,9 @@ def _generate(
     state = save(run, state.at("generating", attempts=state.attempts + 1, warnings=state.warnings + tuple(warnings)))
     run.exchange.mkdir(exist_ok=True)
     run.probe.unlink(missing_ok=True)
-    guard = sandbox.Guard(read_only=run.path, writable=(run.workspace, run.home, run.exchange))
+    program = shutil.which(req.command[0], path=gen_env.values["PATH"]) or req.command[0]
+    needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program))
+    guard = sandbox.Guard(read_only=run.path, writable=(run.workspace, run.home, run.exchange), needed=needed)
     argv = sandbox.wrap(box, run.probe, req.command, guard)
 
     def tick() -> None:

@@ -107,17 +107,28 @@ class Guard:
 
     read_only: Path
     writable: tuple[Path, ...]
+    needed: tuple[str, ...] = ()  # folders the generator needs (its PATH, its program's folder)
 
     @property
     def hide(self) -> tuple[str, ...]:
         # Never hide the folder the run lives in (an --out under /run).
         return tuple(h for h in HIDDEN if not self.read_only.is_relative_to(h) and not Path(h).is_symlink())
 
+    @property
+    def show(self) -> tuple[str, ...]:
+        """The needed folders under a hidden one, bound back read-only (NixOS keeps its PATH in /run)."""
+        hidden = self.hide
+        found = [os.path.normpath(p) for p in self.needed if os.path.isabs(p) and os.path.isdir(p)]
+        # Strictly below: a PATH entry naming /run itself does not bring all of /run back.
+        return tuple(dict.fromkeys(p for p in found if any(Path(p).is_relative_to(h) and p != h for h in hidden)))
+
 
 def _bwrap_guard(guard: Guard) -> list[str]:
     args: list[str] = []
     for hidden in guard.hide:
         args += ["--tmpfs", hidden]
+    for shown in guard.show:
+        args += ["--ro-bind", os.path.realpath(shown), shown]
     args += ["--ro-bind", str(guard.read_only), str(guard.read_only)]
     for path in guard.writable:
         args += ["--bind", str(path), str(path)]
@@ -136,6 +147,8 @@ def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], guard: Gua
             options += ["--writable", str(path)]
         for hidden in guard.hide:
             options += ["--hide", hidden]
+        for shown in guard.show:
+            options += ["--show", shown]
     shim = (
         "import sys; sys.path.insert(0, sys.argv[1]); from gatekeeper.runner.inside import main; "
         "sys.exit(main(sys.argv[2:]))"
