@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from gatekeeper.errors import GatekeeperError, InputFileError, RunError, UsageError
+from gatekeeper.gitcmd import run_git
 
 MAX_SHOWN = 50
 # Repository config cannot loosen or redirect what these commands do (the repo's own hooks and
@@ -157,10 +158,8 @@ def _scrubbed(**extra: str) -> dict[str, str]:
 def _run(args: list[str], cwd: Path, env: dict[str, str], what: str, *, where: Path | None = None,
          hint: str | None = None, allow_failure: bool = False) -> str:
     """git with hooks, fsmonitor and outside config off (the runner's helper); TreeError on failure."""
-    from gatekeeper.runner.workspace import _git
-
     try:
-        return _git([*_PINNED, *args], cwd=cwd, env=env, what=what, where=str(where or cwd))
+        return run_git([*_PINNED, *args], cwd=cwd, env=env, what=what, where=str(where or cwd))
     except RunError as exc:
         if allow_failure:
             return ""

@@ -14,32 +14,17 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from gatekeeper.atomic import write_atomic
 from gatekeeper.errors import RunError
+from gatekeeper.gitcmd import CHECKPOINT_GIT_TIMEOUT, GIT_TIMEOUT, SAFE_GIT, GitTimeout, run_git
 from gatekeeper.runner.rundir import RunDir
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
-# No hooks, no fsmonitor, and no per-user attributes or ignore files (git would read them under a HOME).
-_SAFE_GIT = (
-    "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotePath=true",
-    "-c", "core.attributesFile=/dev/null", "-c", "core.excludesFile=/dev/null",
-)
 DIFF_ARGS = ("diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "-M")
-# A FIFO the generator leaves where git reads (.gitignore, .git/HEAD, a pack index) blocks git forever:
-# no runner git command may wait longer than this. Checkpoints, taken while the generator runs and
-# can plant one at any moment, wait less and are skipped when they time out.
-GIT_TIMEOUT = 900.0
-CHECKPOINT_GIT_TIMEOUT = 60.0
-
-
-class GitTimeout(RunError):
-    """A runner git command did not finish in time (something in the workspace blocked it)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Repository:
     """Where the base came from, as the packet records it."""
@@ -109,25 +94,6 @@ def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str,
     return env
 
 
-def _git(
-    args: Sequence[str], *, cwd: Path, env: Mapping[str, str], what: str, where: str, timeout: float | None = None,
-) -> str:
-    limit = GIT_TIMEOUT if timeout is None else timeout
-    try:
-        done = subprocess.run(["git", *_SAFE_GIT, *args], cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=limit)
-    except OSError as exc:
-        raise RunError(f"cannot run git: {exc.strerror}", where=where, hint="install git") from exc
-    except subprocess.TimeoutExpired:
-        raise GitTimeout(f"{what or 'git'}: git {args[0]} did not finish within {limit:g} s", where=where,
-                         hint="a FIFO or device file in the workspace can block git; remove it") from None
-    if done.returncode != 0:
-        lines = [ln for ln in done.stderr.decode(errors="replace").splitlines() if ln.strip()]
-        detail = lines[-1].strip() if lines else f"git exit code {done.returncode}"
-        raise RunError(f"{what}: {detail}", where=where)
-    return done.stdout.decode(errors="replace").strip()
-
-
 def _check_git_dir(run: RunDir) -> Path:
     git_dir = run.workspace / ".git"
     if git_dir.is_symlink() or not git_dir.is_dir():
@@ -153,26 +119,26 @@ def clone(url: str, ref: str | None, run: RunDir) -> Repository:
     try:
         if ref is not None and _FULL_SHA.match(ref):
             dest.mkdir()
-            _git(["init", "-q"], cwd=dest, env=env, what="cannot create the workspace", where=str(dest))
-            _git(["fetch", "-q", "--depth", "1", "--no-tags", url, ref], cwd=dest, env=env,
+            run_git(["init", "-q"], cwd=dest, env=env, what="cannot create the workspace", where=str(dest))
+            run_git(["fetch", "-q", "--depth", "1", "--no-tags", url, ref], cwd=dest, env=env,
                  what=f"cannot fetch commit {ref}", where=url)
-            _git(["checkout", "-q", "--detach", "FETCH_HEAD"], cwd=dest, env=env,
+            run_git(["checkout", "-q", "--detach", "FETCH_HEAD"], cwd=dest, env=env,
                  what="cannot check out the base", where=str(dest))
         else:
             branch = ["--branch", ref] if ref is not None else []
-            _git(["clone", "-q", "--depth", "1", "--no-tags", "--single-branch", *branch, "--", url, str(dest)],
+            run_git(["clone", "-q", "--depth", "1", "--no-tags", "--single-branch", *branch, "--", url, str(dest)],
                  cwd=run.path, env=env, what="cannot clone the repository", where=url)
     except RunError as exc:
         raise RunError(exc.what, where=exc.where, hint=hint) from None
     local = _local_env(run)
-    base = _git(["rev-parse", "HEAD"], cwd=dest, env=local, what="no base commit", where=str(dest))
+    base = run_git(["rev-parse", "HEAD"], cwd=dest, env=local, what="no base commit", where=str(dest))
     if ref is None:
         try:
-            ref = _git(["symbolic-ref", "--short", "HEAD"], cwd=dest, env=local, what="", where="")
+            ref = run_git(["symbolic-ref", "--short", "HEAD"], cwd=dest, env=local, what="", where="")
         except RunError:
             ref = "HEAD"
     run_branch = f"gatekeeper/run/{run.run_id}"
-    _git(["checkout", "-q", "-b", run_branch], cwd=dest, env=local, what="cannot create the run branch",
+    run_git(["checkout", "-q", "-b", run_branch], cwd=dest, env=local, what="cannot create the run branch",
          where=str(dest))
     write_atomic(run.git_config_copy, (dest / ".git" / "config").read_bytes())
     return Repository(url=url, base_ref=ref, base_commit=base, run_branch=run_branch)
@@ -186,7 +152,7 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], ti
     try:
         # Straight into files, so that waiting with a time limit is all the runner does meanwhile.
         with os.fdopen(fd, "w+b") as out, tempfile.TemporaryFile(dir=run.path) as errors:
-            proc = subprocess.Popen(["git", *_SAFE_GIT, *DIFF_ARGS, base, "--"], cwd=run.workspace,
+            proc = subprocess.Popen(["git", *SAFE_GIT, *DIFF_ARGS, base, "--"], cwd=run.workspace,
                                     env=dict(env), stdin=subprocess.DEVNULL, stdout=out, stderr=errors)
             try:
                 code = proc.wait(timeout=timeout)
@@ -246,7 +212,7 @@ def capture(run: RunDir, base: str) -> Snapshot:
     _guard_config(run)
     remove_special_files(run.workspace)  # the generator has ended: nothing can plant them again
     env = _local_env(run)
-    _git(["add", "-A"], cwd=run.workspace, env=env, what="cannot stage the changes", where=str(run.workspace))
+    run_git(["add", "-A"], cwd=run.workspace, env=env, what="cannot stage the changes", where=str(run.workspace))
     return _stream_patch(run, base, run.patch, env, GIT_TIMEOUT)
 
 
@@ -275,9 +241,9 @@ def snapshot(run: RunDir, base: str, dest: Path) -> Snapshot:
     # uses that index.
     Path(f"{run.checkpoint_index}.lock").unlink(missing_ok=True)
     if not run.checkpoint_index.exists():
-        _git(["read-tree", base], cwd=run.workspace, env=env, what="cannot prepare the checkpoint index",
+        run_git(["read-tree", base], cwd=run.workspace, env=env, what="cannot prepare the checkpoint index",
              where=str(run.workspace), timeout=limit)
-    _git(["add", "-A"], cwd=run.workspace, env=env, what="cannot snapshot the workspace", where=str(run.workspace),
+    run_git(["add", "-A"], cwd=run.workspace, env=env, what="cannot snapshot the workspace", where=str(run.workspace),
          timeout=limit)
     return _stream_patch(run, base, dest, env, limit)
 
@@ -286,7 +252,7 @@ def _usable(run: RunDir, repo: Repository) -> bool:
     if not (run.workspace / ".git").is_dir():
         return False
     try:
-        _git(["cat-file", "-e", f"{repo.base_commit}^{{commit}}"], cwd=run.workspace, env=_local_env(run),
+        run_git(["cat-file", "-e", f"{repo.base_commit}^{{commit}}"], cwd=run.workspace, env=_local_env(run),
              what="", where="")
     except RunError:
         return False
@@ -299,9 +265,9 @@ def restore(run: RunDir, repo: Repository, checkpoint: Path | None) -> None:
     remove_special_files(run.workspace)  # before any git command reads there
     if _usable(run, repo):
         _guard_config(run)
-        _git(["checkout", "-q", "-f", "-B", repo.run_branch, repo.base_commit], cwd=run.workspace, env=env,
+        run_git(["checkout", "-q", "-f", "-B", repo.run_branch, repo.base_commit], cwd=run.workspace, env=env,
              what="cannot reset the workspace", where=str(run.workspace))
-        _git(["clean", "-ffdxq"], cwd=run.workspace, env=env, what="cannot clean the workspace",
+        run_git(["clean", "-ffdxq"], cwd=run.workspace, env=env, what="cannot clean the workspace",
              where=str(run.workspace))
     else:
         shutil.rmtree(run.workspace, ignore_errors=True)
@@ -309,5 +275,5 @@ def restore(run: RunDir, repo: Repository, checkpoint: Path | None) -> None:
         clone(repo.url, repo.base_commit, run)
     run.checkpoint_index.unlink(missing_ok=True)
     if checkpoint is not None and checkpoint.stat().st_size > 0:
-        _git(["apply", "--binary", "--whitespace=nowarn", str(checkpoint)], cwd=run.workspace, env=env,
+        run_git(["apply", "--binary", "--whitespace=nowarn", str(checkpoint)], cwd=run.workspace, env=env,
              what=f"cannot apply the checkpoint {checkpoint.name}", where=str(run.workspace))

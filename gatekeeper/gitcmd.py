@@ -1,0 +1,50 @@
+"""The one way gatekeeper runs git on a folder something untrusted may have written into.
+
+No hooks, no fsmonitor, no per-user attributes or ignore files, no standard input, and a time
+limit: a FIFO planted where git reads (.gitignore, .git/HEAD, a pack index) would block git forever.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from gatekeeper.errors import RunError
+
+# No hooks, no fsmonitor, and no per-user attributes or ignore files (git would read them under a HOME).
+SAFE_GIT = (
+    "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotePath=true",
+    "-c", "core.attributesFile=/dev/null", "-c", "core.excludesFile=/dev/null",
+)
+# A FIFO the generator leaves where git reads (.gitignore, .git/HEAD, a pack index) blocks git forever:
+# no runner git command may wait longer than this. Checkpoints, taken while the generator runs and
+# can plant one at any moment, wait less and are skipped when they time out.
+GIT_TIMEOUT = 900.0
+CHECKPOINT_GIT_TIMEOUT = 60.0
+
+
+class GitTimeout(RunError):
+    """A runner git command did not finish in time (something in the workspace blocked it)."""
+
+
+def run_git(
+    args: Sequence[str], *, cwd: Path, env: Mapping[str, str], what: str, where: str, timeout: float | None = None,
+) -> str:
+    """Run `git SAFE_GIT... args`; stdout as text. RunError (GitTimeout past the limit) on failure."""
+    limit = GIT_TIMEOUT if timeout is None else timeout
+    try:
+        done = subprocess.run(["git", *SAFE_GIT, *args], cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=limit)
+    except OSError as exc:
+        raise RunError(f"cannot run git: {exc.strerror}", where=where, hint="install git") from exc
+    except subprocess.TimeoutExpired:
+        raise GitTimeout(f"{what or 'git'}: git {args[0]} did not finish within {limit:g} s", where=where,
+                         hint="a FIFO or device file in the workspace can block git; remove it") from None
+    if done.returncode != 0:
+        lines = [ln.strip() for ln in done.stderr.decode(errors="replace").splitlines() if ln.strip()]
+        # git's own reason is its `fatal:`/`error:` line; the lines after it are often advice.
+        reasons = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
+        detail = reasons[0] if reasons else (lines[-1] if lines else f"git exit code {done.returncode}")
+        raise RunError(f"{what}: {detail}", where=where)
+    return done.stdout.decode(errors="replace").strip()
