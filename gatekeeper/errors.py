@@ -19,6 +19,9 @@ class ExitCode(IntEnum):
     REVIEW = 3  # gate: a human must review before merge
 
 
+# The gate's outcome as an exit code: every non-zero status fails a CI step.
+OUTCOME_EXIT: dict[str, ExitCode] = {"allow": ExitCode.OK, "deny": ExitCode.FAILED, "review": ExitCode.REVIEW}
+
 EXIT_CODE_HELP = (
     "Exit codes: 0 allow / success; 1 deny (gate), failures (test: a test failed or coverage is below the "
     "floor; run: the generator failed or timed out, patch and packet written; audit verify: the chain is "

@@ -26,12 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
+from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, UsageError
 
 # YAML 1.2 core-schema booleans, as GitHub's toolkit accepts them for boolean inputs.
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
-EXIT_FOR: Mapping[str, ExitCode] = {"allow": ExitCode.OK, "review": ExitCode.REVIEW, "deny": ExitCode.FAILED}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +144,7 @@ def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = 
     except GatekeeperError as exc:
         return _cannot_decide(out, str(exc))
     outcome = decision["outcome"]
-    failing = EXIT_FOR.get(outcome, ExitCode.FAILED)
+    failing = OUTCOME_EXIT.get(outcome, ExitCode.FAILED)
     exit_code = ExitCode.OK if inputs.dry_run else failing
     if inputs.dry_run and failing != ExitCode.OK:
         out.write(f"gatekeeper: dry run: outcome {outcome} would have failed this step\n")
@@ -237,7 +236,7 @@ def _read_decision(path: Path) -> dict[str, Any] | None:
         decision = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(decision, dict) or decision.get("outcome") not in EXIT_FOR:
+    if not isinstance(decision, dict) or decision.get("outcome") not in OUTCOME_EXIT:
         return None
     return decision
 

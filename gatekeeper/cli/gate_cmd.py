@@ -43,7 +43,8 @@ def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, 
          fmt: str | None, output: Path | None, log: Path | None, dry_run: bool, timeout: float | None,
          tree: str | None) -> int:
     """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
-    from gatekeeper.gate import GateOptions, exit_code, run_gate
+    from gatekeeper.gate import exit_code
+    from gatekeeper.gate_step import GateOptions, run_gate
 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
                           format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree)
