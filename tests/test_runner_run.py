@@ -201,6 +201,11 @@ def test_usage_errors(tmp_path: Path) -> None:
     assert bad_resume.returncode == 2 and "not a run id" in bad_resume.stderr
     mixed = gk("run", "--resume", "20260101T000000Z-00000000", "--model", "x", "--out", str(tmp_path / "runs"))
     assert mixed.returncode == 2 and "--resume takes only" in mixed.stderr
+    for option in ("--timeout", "--checkpoint-interval"):
+        for value in ("nan", "inf", "0", "-1"):
+            done = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), option, value, "--", "true")
+            assert done.returncode == 2 and f"{option}: " in done.stderr, (option, value, done.stderr)
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
 
 
 def test_text_output_and_default_runs_folder(tmp_path: Path) -> None:

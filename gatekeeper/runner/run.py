@@ -7,6 +7,7 @@ any moment can be resumed from what is on disk (`resume`).
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 from collections.abc import Callable, Mapping
@@ -88,10 +89,16 @@ def _shown(value: object) -> str:
 def _check(request: RunRequest) -> None:
     if not request.command:
         raise UsageError("no generator command", hint="put the command after `--`: gatekeeper run -- COMMAND [ARG]...")
-    if request.timeout is not None and request.timeout <= 0:
-        raise UsageError("the timeout must be positive", where="--timeout")
-    if request.checkpoint_interval <= 0:
-        raise UsageError("the checkpoint interval must be positive", where="--checkpoint-interval")
+    # `not 0 < x < inf` rather than `x <= 0`: NaN compares false both ways and must be refused too.
+    if request.timeout is not None and not (0 < request.timeout < math.inf):
+        raise UsageError(
+            f"the timeout must be a positive number of seconds, not {request.timeout!r}", where="--timeout"
+        )
+    if not (0 < request.checkpoint_interval < math.inf):
+        raise UsageError(
+            f"the checkpoint interval must be a positive number of seconds, not {request.checkpoint_interval!r}",
+            where="--checkpoint-interval",
+        )
     genenv.check_names(request.pass_env)
 
 
