@@ -200,3 +200,27 @@ def test_resume_from_every_recorded_stage(tmp_path: Path, stage: str) -> None:
     # The generator ran again on a fresh base, not on top of the first attempt's work.
     assert run.patch.read_bytes() == patch_before
     assert json.loads(run.packet.read_text())["diff"]["sha256"] == hashlib.sha256(patch_before).hexdigest()
+
+
+def test_a_resumed_attempt_that_reports_no_model_is_null(tmp_path: Path) -> None:
+    out = tmp_path / "runs"
+    # The first attempt reports a model only when no marker exists yet; the second attempt reports nothing.
+    script = (
+        'if [ ! -e "$HOME/attempted" ]; then touch "$HOME/attempted"; '
+        'echo \'{"model": "served-1"}\' > "$GATEKEEPER_MODEL_REPORT"; fi; echo x >> work.txt'
+    )
+    first = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin(tmp_path)), "--out",
+                            str(out), "--model", "asked", "--", "sh", "-c", script],
+                           capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    run = only_run(out)
+    assert json.loads(run.packet.read_text())["model"]["reported"] == "served-1"
+    doc = json.loads(run.state.read_text())
+    doc["stage"] = "cloned"  # as a kill during the generator would have left it
+    run.state.write_text(json.dumps(doc))
+    run.packet.unlink()
+    done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    model = json.loads(run.packet.read_text())["model"]
+    assert model == {"requested": "asked", "reported": None, "reported_by": None}

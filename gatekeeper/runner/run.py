@@ -191,6 +191,8 @@ def _generate(
     state = save(run, state.at("generating", attempts=state.attempts + 1, warnings=state.warnings + tuple(warnings)))
     run.exchange.mkdir(exist_ok=True)
     run.probe.unlink(missing_ok=True)
+    # A report speaks for the attempt that wrote it: a resumed generator that reports nothing is null.
+    run.model_report.unlink(missing_ok=True)
     program = shutil.which(req.command[0], path=gen_env.values["PATH"]) or req.command[0]
     needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program))
     guard = sandbox.Guard(read_only=run.path, writable=(run.workspace, run.home, run.exchange), needed=needed)
