@@ -52,7 +52,8 @@ def execute(options: TestOptions) -> ExitCode:
               help="Fixture cases folder (default: ./fixtures when it exists).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--min-coverage", type=click.FloatRange(0, 100), default=100.0, show_default=True, metavar="PCT",
-              help="Fail when fewer than PCT percent of the declared rule ids were produced by a test.")
+              help="Fail when fewer than PCT percent of the declared rule ids are covered: asserted by a passing "
+                   "fixture, or named by a passing Rego test (see docs/testing.md).")
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the report to FILE (atomically) instead of stdout.")
 def test_command(policy: Path | None, fixtures: Path | None, fmt: str, min_coverage: float,

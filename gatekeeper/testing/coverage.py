@@ -2,8 +2,8 @@
 
 A rule id counts as produced when a passing fixture asserted a finding with that id, or a passing
 Rego unit test names it in a string literal (`f.rule == "core.ci"`) outside a `not` line. Ids of
-the gate's own findings (`gatekeeper.*`: integrity, unsafe paths) are Python, not policy, and are
-left out. Every policy in the bundle counts, switched on by default or not: a policy that no test
+the gate's own findings (`gatekeeper.*`: integrity, unsafe paths, tree mismatch) are Python, not
+policy, and are left out. Every policy in the bundle counts, switched on by default or not: a policy that no test
 exercises is exactly what the floor is for.
 """
 
