@@ -24,3 +24,11 @@ POLICY_DIR = REPO_ROOT / "policies"
 def git_repo(tmp_path: Path) -> GitRepo:
     """An empty git repository in a temporary folder."""
     return GitRepo(tmp_path / "repo")
+
+
+@pytest.fixture
+def runner_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work in tmp_path with a small bundle in ./policies, as the runner tests need (tests/runbundle.py)."""
+    from runbundle import use_bundle
+
+    use_bundle(tmp_path, monkeypatch)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from gitrepo import GitRepo
 
 EVERYTHING_IS_SRC = """version: 1
 rules:
@@ -36,3 +38,16 @@ def gk(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> su
         env=env if env is not None else dict(os.environ),
         timeout=timeout,
     )
+
+
+HAVE_BWRAP = shutil.which("bwrap") is not None
+# Every sandbox test runs on both backends; bwrap's only where the machine has it (.ci/run installs it).
+BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]
+
+
+def origin_repo(tmp_path: Path) -> GitRepo:
+    """A one-commit repository for a run to clone."""
+    repo = GitRepo(tmp_path / "origin")
+    repo.write("README.md", "# sample\n")
+    repo.commit()
+    return repo

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import use_bundle
 
 from gatekeeper.errors import InputFileError, RunError
 from gatekeeper.runner import checkpoint, rundir, state, workspace
@@ -34,9 +33,7 @@ open("blob.bin", "wb").write(bytes(range(256)) * 4)
 """
 
 
-@pytest.fixture(autouse=True)
-def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    use_bundle(tmp_path, monkeypatch)
+pytestmark = pytest.mark.usefixtures("runner_bundle")
 
 
 def origin(tmp_path: Path) -> Path:

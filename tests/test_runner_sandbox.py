@@ -13,24 +13,15 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import gk, use_bundle
+from runbundle import BACKENDS, HAVE_BWRAP, gk, origin_repo
 
 from gatekeeper.runner import egress
 
-HAVE_BWRAP = shutil.which("bwrap") is not None
-BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]
-
-
-@pytest.fixture(autouse=True)
-def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    use_bundle(tmp_path, monkeypatch)
+pytestmark = pytest.mark.usefixtures("runner_bundle")
 
 
 def origin(tmp_path: Path) -> Path:
-    repo = GitRepo(tmp_path / "origin")
-    repo.write("README.md", "# sample\n")
-    repo.commit()
-    return repo.root
+    return origin_repo(tmp_path).root
 
 
 class LoopbackServer:

@@ -13,15 +13,9 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import gk, use_bundle
+from runbundle import BACKENDS, gk
 
-HAVE_BWRAP = shutil.which("bwrap") is not None
-BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]
-
-
-@pytest.fixture(autouse=True)
-def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    use_bundle(tmp_path, monkeypatch)
+pytestmark = pytest.mark.usefixtures("runner_bundle")
 
 
 def generate(tmp_path: Path, backend: str, script: str, *args: str) -> str:

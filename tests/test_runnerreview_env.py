@@ -11,28 +11,20 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import gk, use_bundle
+from runbundle import gk, origin_repo
 
 from gatekeeper.errors import UsageError
 from gatekeeper.runner import rundir
 
-
-@pytest.fixture(autouse=True)
-def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    use_bundle(tmp_path, monkeypatch)
+pytestmark = pytest.mark.usefixtures("runner_bundle")
 
 
-def origin(tmp_path: Path) -> GitRepo:
-    repo = GitRepo(tmp_path / "origin")
-    repo.write("README.md", "# sample\n")
-    repo.commit()
-    return repo
 
 
 def test_a_callers_git_dir_does_not_redirect_the_clone(tmp_path: Path) -> None:
     # `gatekeeper run` started from a git hook inherits GIT_DIR & co.: the clone must not fetch into,
     # or check out over, the caller's repository.
-    repo = origin(tmp_path)
+    repo = origin_repo(tmp_path)
     sha = subprocess.run(["git", "-C", str(repo.root), "rev-parse", "HEAD"], capture_output=True, text=True,
                          check=True).stdout.strip()
     victim = GitRepo(tmp_path / "victim")
@@ -55,7 +47,7 @@ ENV_DUMP = "import json, os; print('ENV=' + json.dumps(sorted(os.environ)))"
 
 
 def test_only_allowlisted_names_reach_the_generator(tmp_path: Path) -> None:
-    repo = origin(tmp_path)
+    repo = origin_repo(tmp_path)
     script = tmp_path / "dump.py"
     script.write_text(ENV_DUMP)
     leaky = {"PYTHONPATH": "/x", "PYTHONSTARTUP": "/x", "GIT_DIR": "/x", "GIT_CONFIG_PARAMETERS": "'a.b=c'",

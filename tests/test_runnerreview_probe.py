@@ -9,17 +9,13 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import use_bundle
 
 from gatekeeper.errors import RunError
 from gatekeeper.runner import run as runner
 from gatekeeper.runner import rundir, sandbox
 from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
 
-
-@pytest.fixture(autouse=True)
-def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    use_bundle(tmp_path, monkeypatch)
+pytestmark = pytest.mark.usefixtures("runner_bundle")
 
 
 def test_a_run_directory_that_cannot_be_protected_stops_the_shim(tmp_path: Path) -> None:

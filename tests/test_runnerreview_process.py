@@ -10,28 +10,20 @@ import time
 from pathlib import Path
 
 import pytest
-from gitrepo import GitRepo
-from runbundle import gk, use_bundle
+from runbundle import BACKENDS, gk, origin_repo
 
 from gatekeeper.runner import generator
 from gatekeeper.runner import run as runner
 
-HAVE_BWRAP = shutil.which("bwrap") is not None
-BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]
 # A grandchild that leaves the generator's session and process group, and keeps writing.
 DAEMON = "setsid sh -c 'while :; do echo x >> \"$HOME/alive\"; sleep 0.05; done' </dev/null >/dev/null 2>&1 &"
 
 
-@pytest.fixture(autouse=True)
-def _bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    use_bundle(tmp_path, monkeypatch)
+pytestmark = pytest.mark.usefixtures("runner_bundle")
 
 
 def origin(tmp_path: Path) -> Path:
-    repo = GitRepo(tmp_path / "origin")
-    repo.write("README.md", "# sample\n")
-    repo.commit()
-    return repo.root
+    return origin_repo(tmp_path).root
 
 
 def still_growing(path: Path) -> bool:
