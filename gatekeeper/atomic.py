@@ -29,7 +29,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int =
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, target)
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
     except BaseException as exc:
         try:
             os.unlink(tmp)
@@ -51,8 +51,8 @@ def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> Path:
     return write_atomic(path, json.dumps(obj, indent=2, sort_keys=False, ensure_ascii=True) + "\n")
 
 
-def _fsync_dir(folder: Path) -> None:
-    # The rename is durable only once the directory entry is on disk too.
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable: the directory entry on disk too (best effort)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from gatekeeper import schema_files
 from gatekeeper.errors import InputFileError, PacketError, where
 
 if TYPE_CHECKING:
@@ -19,7 +18,6 @@ if TYPE_CHECKING:
     from gatekeeper.packet import Derived
 
 SCHEMA_FILE = "packet-v1.schema.json"
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Facts a file entry states about the patch; `rule`, `tags` and `ecosystem` name rules, which may
 # legitimately change between packet and gate, while the bucket they lead to must not.
 FILE_FACTS = (
@@ -42,16 +40,11 @@ MAX_PACKET_BYTES = 512 << 20
 
 def schema() -> dict[str, Any]:
     """The packet v1 JSON Schema, as published in the package."""
-    text = resources.files("gatekeeper").joinpath("schemas", SCHEMA_FILE).read_text(encoding="utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return schema_files.load(SCHEMA_FILE)
 
 
-@lru_cache(maxsize=1)
 def _validator() -> Validator:
-    from jsonschema import Draft202012Validator
-
-    return Draft202012Validator(schema())
+    return schema_files.validator(SCHEMA_FILE)
 
 
 @lru_cache(maxsize=1)
@@ -64,35 +57,20 @@ def _fast_check() -> Callable[[Any], bool]:
         return lambda _: False
 
 
-def json_path(parts: Iterable[object]) -> str:
-    """`files[3].status` for the path ["files", 3, "status"]; `$` for the document itself."""
-    text = ""
-    for part in parts:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif _IDENT.fullmatch(str(part)):
-            text += f".{part}" if text else str(part)
-        else:
-            text += f"[{json.dumps(str(part))}]"
-    return text or "$"
-
-
 def validate_packet(obj: object, where_: str) -> dict[str, Any]:
     """Return `obj` when it is a valid packet v1.
 
     Else raise PacketError naming `where_` and the bad field's JSON path."""
     if _fast_check()(obj):
         return cast("dict[str, Any]", obj)
-    from jsonschema.exceptions import best_match
-
-    error = best_match(_validator().iter_errors(obj))
+    error = schema_files.first_error(SCHEMA_FILE, obj)
     if error is None:
         assert isinstance(obj, dict)
         return obj
-    message = error.message if len(error.message) <= 300 else error.message[:300] + "..."
+    field, message = error
     raise PacketError(
         message,
-        where=where(where_, field=json_path(error.absolute_path)),
+        where=where(where_, field=field),
         hint="the packet must match gatekeeper/schemas/packet-v1.schema.json (see docs/packet.md)",
     )
 

@@ -17,7 +17,12 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     build = tmp_path_factory.mktemp("build-src")
     # Build from a copy of the tracked files, so the checkout gets no build/ or egg-info droppings.
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    ).stdout
     for name in filter(None, files.decode().split("\0")):
         source = REPO / name
         if source.is_file():

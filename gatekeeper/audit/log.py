@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gatekeeper.atomic import fsync_dir, write_atomic
 from gatekeeper.errors import AuditError
 
 LOG_VERSION = 1
@@ -112,7 +113,7 @@ def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = Non
         line = canonical(record) + b"\n"
         _write_line(fd, line, size, log)
         if size == 0:
-            _fsync_dir(log.parent)
+            fsync_dir(log.parent)
         _write_head(log, record)
     finally:
         os.close(fd)  # closing releases the lock
@@ -163,20 +164,5 @@ def _last_record(fd: int, size: int, log: Path) -> dict[str, Any] | None:
 
 def _write_head(log: Path, record: dict[str, Any]) -> None:
     # Written under the log's lock, so heads never race; atomic so a reader never sees half of one.
-    from gatekeeper.atomic import write_atomic
-
     head = {"seq": record["seq"], "hash": record["hash"], "time": record["time"]}
     write_atomic(head_path(log), json.dumps(head, sort_keys=True) + "\n")
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from gatekeeper.atomic import fsync_dir
 from gatekeeper.runner import workspace
 from gatekeeper.runner.rundir import RunDir, now
 
@@ -30,7 +31,7 @@ def take(run: RunDir, base: str, previous: Sequence[Mapping[str, Any]]) -> dict[
         staging.unlink(missing_ok=True)
         return None
     staging.replace(run.checkpoints / _name(seq))
-    workspace.fsync_dir(run.checkpoints)
+    fsync_dir(run.checkpoints)
     return {"seq": seq, "at": at, "sha256": snap.sha256, "bytes": snap.bytes}
 
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from gatekeeper.atomic import write_atomic
+from gatekeeper.atomic import fsync_dir, write_atomic
 from gatekeeper.errors import RunError
 from gatekeeper.gitcmd import CHECKPOINT_GIT_TIMEOUT, GIT_TIMEOUT, SAFE_GIT, GitTimeout, run_git
 from gatekeeper.runner.rundir import RunDir
@@ -180,15 +180,6 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], ti
             pass
         raise
     return Snapshot(path=dest, sha256=digest.hexdigest(), bytes=size)
-
-
-def fsync_dir(folder: Path) -> None:
-    """Make a rename in `folder` durable (its directory entry on disk too)."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def remove_special_files(root: Path) -> list[str]:
