@@ -1,0 +1,208 @@
+"""Read a repository's commits through git objects only: one long-lived `git cat-file --batch`.
+
+The gate must judge BASE and HEAD as git stores them, never the working tree (which a job, or the
+change under review, may have altered). Tree listings come from one `git ls-tree` per commit; blob
+contents from one `git cat-file --batch` process for the whole run, so reading a thousand blobs costs
+a thousand pipe round-trips, not a thousand processes. Hooks, fsmonitor and outside configuration
+are off (gitcmd.SAFE_GIT), and the environment is scrubbed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from types import TracebackType
+
+from gatekeeper.errors import GatekeeperError
+from gatekeeper.gitcmd import SAFE_GIT
+
+# Only what a tree entry can really be; anything else in a listing is refused.
+BLOB_MODES = frozenset({"100644", "100755", "120000"})
+GITLINK_MODE = "160000"
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
+class GitObjectsError(GatekeeperError):
+    """The repository's objects cannot be read: not a repository, an unknown revision, git failed."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEntry:
+    """One non-tree entry of a commit's tree: its mode and object id."""
+
+    mode: str
+    oid: str
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.mode == "120000"
+
+    @property
+    def is_gitlink(self) -> bool:
+        return self.mode == GITLINK_MODE
+
+
+def scrubbed_git_env(**extra: str) -> dict[str, str]:
+    """An environment for git that reads no user or system configuration and never prompts."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LC_ALL": "C",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_OPTIONAL_LOCKS": "0",
+        "HOME": os.devnull,
+    }
+    env.update(extra)
+    return env
+
+
+class GitObjects:
+    """Commits, trees and blobs of the repository at `repo`, read from its object store.
+
+    Use as a context manager; `close()` ends the batch process.
+    """
+
+    def __init__(self, repo: Path, *, timeout: float = 120.0) -> None:
+        if not repo.is_dir():
+            raise GitObjectsError("the repository folder does not exist", where=str(repo))
+        self.repo = repo
+        self._timeout = timeout
+        self._env = scrubbed_git_env()
+        self._trees: dict[str, dict[str, TreeEntry]] = {}
+        self._batch: subprocess.Popen[bytes] | None = None
+        self.git_dir = self._git(["rev-parse", "--absolute-git-dir"], "not a git repository").decode().strip()
+
+    def __enter__(self) -> GitObjects:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        batch, self._batch = self._batch, None
+        if batch is None:
+            return
+        assert batch.stdin is not None and batch.stdout is not None
+        batch.stdin.close()
+        batch.stdout.close()
+        try:
+            batch.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            batch.kill()
+            batch.wait()
+
+    def commit(self, rev: str) -> str:
+        """The full id of the commit `rev` names; GitObjectsError for an unknown revision."""
+        if not rev or rev.startswith("-") or any(ch.isspace() or ch == "\0" for ch in rev):
+            raise GitObjectsError(f"not a revision: {rev!r}", where="--tree", hint="name a commit, branch or tag")
+        out = self._git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
+                        f"unknown revision {rev!r}",
+                        hint="fetch the history (actions/checkout: fetch-depth: 0) or name a commit of this repository")
+        return out.decode().strip()
+
+    def tree(self, commit: str) -> dict[str, TreeEntry]:
+        """Every blob, symlink and gitlink of `commit`'s tree by path (cached per commit)."""
+        if commit == EMPTY_TREE:
+            return {}
+        cached = self._trees.get(commit)
+        if cached is not None:
+            return cached
+        listing = self._git(["ls-tree", "-r", "-z", "--full-tree", commit], f"cannot list the tree of {commit}")
+        entries: dict[str, TreeEntry] = {}
+        for record in listing.split(b"\0"):
+            if not record:
+                continue
+            meta, _, name = record.partition(b"\t")
+            mode, kind, oid = meta.decode().split(" ")
+            if kind == "blob" and mode not in BLOB_MODES or kind == "commit" and mode != GITLINK_MODE:
+                raise GitObjectsError(f"tree entry with mode {mode} that git never writes",
+                                      where=f"{commit}:{os.fsdecode(name)}")
+            entries[os.fsdecode(name)] = TreeEntry(mode, oid)
+        self._trees[commit] = entries
+        return entries
+
+    def blob(self, oid: str, limit: int | None = None) -> bytes:
+        """The content of blob `oid` (its first `limit` bytes when given)."""
+        batch = self._start_batch()
+        assert batch.stdin is not None and batch.stdout is not None
+        try:
+            batch.stdin.write(oid.encode() + b"\n")
+            batch.stdin.flush()
+            header = batch.stdout.readline()
+        except (BrokenPipeError, OSError) as exc:
+            raise GitObjectsError(f"git cat-file stopped: {exc}", where=str(self.repo)) from None
+        fields = header.split()
+        if len(fields) != 3 or fields[1] != b"blob":
+            raise GitObjectsError(f"object {oid} is not a blob ({header.decode(errors='replace').strip()})",
+                                  where=str(self.repo))
+        size = int(fields[2])
+        want = size if limit is None else min(size, limit)
+        data = batch.stdout.read(want)
+        rest = size - want + 1  # the content's remainder and git's trailing newline
+        while rest > 0:
+            chunk = batch.stdout.read(min(rest, 1 << 16))
+            if not chunk:
+                break
+            rest -= len(chunk)
+        return data
+
+    def read(self, commit: str, path: str, limit: int | None = None) -> bytes | None:
+        """The content of `path` at `commit` (None when it is not a regular file or symlink there)."""
+        entry = self.tree(commit).get(path)
+        if entry is None or entry.is_gitlink:
+            return None
+        return self.blob(entry.oid, limit)
+
+    def walk(self, commit: str, prefix: str) -> Iterator[tuple[str, TreeEntry]]:
+        """Every entry of `commit` under the folder `prefix` ('' for the whole tree), by relative path."""
+        folder = PurePosixPath(prefix).as_posix().strip("/") if prefix not in ("", ".") else ""
+        lead = f"{folder}/" if folder else ""
+        for path, entry in self.tree(commit).items():
+            if path.startswith(lead):
+                yield path[len(lead):], entry
+
+    def export(self, commit: str, prefix: str, dest: Path) -> int:
+        """Write the regular files under `prefix` at `commit` into the new folder `dest`; symlinks and
+        gitlinks are refused (a bundle read from git must not point outside itself). Returns the count."""
+        count = 0
+        for rel, entry in self.walk(commit, prefix):
+            if entry.is_symlink or entry.is_gitlink:
+                raise GitObjectsError("a symlink or submodule inside a folder read from git",
+                                      where=f"{commit[:12]}:{prefix.strip('/')}/{rel}",
+                                      hint="keep policy bundles as plain files")
+            target = dest / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(self.blob(entry.oid))
+            count += 1
+        return count
+
+    def _start_batch(self) -> subprocess.Popen[bytes]:
+        if self._batch is None:
+            try:
+                self._batch = subprocess.Popen(
+                    ["git", *SAFE_GIT, "cat-file", "--batch"], cwd=self.repo, env=self._env,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            except OSError as exc:
+                raise GitObjectsError(f"cannot run git: {exc.strerror}", hint="install git") from None
+        return self._batch
+
+    def _git(self, args: list[str], what: str, *, hint: str | None = None) -> bytes:
+        try:
+            done = subprocess.run(["git", *SAFE_GIT, *args], cwd=self.repo, env=self._env,
+                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=self._timeout)
+        except OSError as exc:
+            raise GitObjectsError(f"cannot run git: {exc.strerror}", hint="install git") from None
+        except subprocess.TimeoutExpired:
+            raise GitObjectsError(f"{what}: git {args[0]} did not finish within {self._timeout:g} s",
+                                  where=str(self.repo)) from None
+        if done.returncode != 0:
+            lines = [ln.strip() for ln in done.stderr.decode(errors="replace").splitlines() if ln.strip()]
+            reasons = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
+            detail = f": {reasons[0]}" if reasons else ""
+            raise GitObjectsError(f"{what}{detail}", where=str(self.repo), hint=hint)
+        return done.stdout

@@ -1,0 +1,63 @@
+"""The git-object reader: what it returns is what git stores, never what the working tree holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.gitobjects import EMPTY_TREE, GitObjects, GitObjectsError
+from tests.gitrepo import GitRepo
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> GitRepo:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("policies/core/policy.rego", "package x\n")
+    repo.write('odd "name"\twith tab', "odd\n")
+    repo.write("big.bin", b"\0" * 100_000)
+    repo.symlink("link", "policies")
+    return repo
+
+
+def test_reads_trees_and_blobs_from_objects_not_the_working_tree(repo: GitRepo) -> None:
+    base = repo.commit()
+    repo.write("policies/core/policy.rego", "package changed\n")  # not committed: must not be seen
+    with GitObjects(repo.root) as objects:
+        assert objects.commit("HEAD") == base
+        tree = objects.tree(base)
+        assert set(tree) == {"policies/core/policy.rego", 'odd "name"\twith tab', "big.bin", "link"}
+        assert tree["link"].is_symlink and objects.read(base, "link") == b"policies"
+        assert objects.read(base, "policies/core/policy.rego") == b"package x\n"
+        assert objects.read(base, 'odd "name"\twith tab') == b"odd\n"
+        # A prefix read still leaves the pipe aligned for the next object.
+        assert objects.read(base, "big.bin", limit=10) == b"\0" * 10
+        assert objects.read(base, "policies/core/policy.rego", limit=7) == b"package"
+        assert objects.read(base, "missing") is None
+        assert objects.tree(EMPTY_TREE) == {}
+
+
+def test_export_refuses_symlinks(repo: GitRepo, tmp_path: Path) -> None:
+    repo.symlink("policies/evil", "/etc")
+    head = repo.commit()
+    with GitObjects(repo.root) as objects, pytest.raises(GitObjectsError, match="symlink"):
+        objects.export(head, "policies", tmp_path / "out")
+
+
+def test_export_writes_the_committed_files(repo: GitRepo, tmp_path: Path) -> None:
+    head = repo.commit()
+    with GitObjects(repo.root) as objects:
+        assert objects.export(head, "policies/", tmp_path / "out") == 1
+    assert (tmp_path / "out/core/policy.rego").read_text() == "package x\n"
+
+
+@pytest.mark.parametrize("rev", ["nope", "-h", "--output=/tmp/x", "a b", "HEAD\0"])
+def test_unknown_or_option_like_revisions_are_refused(repo: GitRepo, rev: str) -> None:
+    repo.commit()
+    with GitObjects(repo.root) as objects, pytest.raises(GitObjectsError):
+        objects.commit(rev)
+
+
+def test_not_a_repository(tmp_path: Path) -> None:
+    with pytest.raises(GitObjectsError, match="not a git repository"):
+        GitObjects(tmp_path)
