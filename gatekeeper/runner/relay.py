@@ -1,0 +1,347 @@
+"""The model relay: the generator's only way out of the sandbox, and a record of every model call.
+
+It runs in the runner (outside the sandbox) on a unix socket that the sandbox sees; inside, the
+sandbox's first process bridges http://127.0.0.1:PORT to that socket (relay_bridge.py). Each request
+is checked against the allowlist of its API flavour, gets the real key added here (the generator only
+ever holds a placeholder), is forwarded to the named upstream, and is appended to the relay log with
+the model asked for and the model that answered. There is no CONNECT and no absolute-form request:
+the relay is not a proxy, so it sees each request and response whole.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import socketserver
+import ssl
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+
+from gatekeeper.runner.relay_api import (
+    FORWARDED_REQUEST_HEADERS,
+    FORWARDED_RESPONSE_HEADERS,
+    CallFacts,
+    Upstream,
+    key_headers,
+    route,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RelayLimits:
+    """Caps per run: request and response bytes, requests per minute, and total tokens (None: no cap)."""
+
+    max_request_bytes: int = 8 << 20
+    max_response_bytes: int = 64 << 20
+    max_requests_per_minute: int = 600
+    max_tokens: int | None = None
+    upstream_timeout: float = 600.0
+
+
+class RelayLog:
+    """The append-only relay log (JSON lines): each record flushed and fsynced before the reply ends."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        _drop_torn_tail(path)
+        self._handle = open(path, "ab")  # noqa: SIM115 - kept open for the relay's lifetime
+        self._lock = threading.Lock()
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        line = json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
+        with self._lock:
+            self._handle.write(line)
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        with self._lock:
+            self._handle.close()
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The whole records of a relay log (a torn last line, left by a kill mid-write, is not one)."""
+    if not path.is_file():
+        return []
+    records = []
+    for line in path.read_bytes().split(b"\n"):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The packet's view of a relay log: models that answered, counts, refused attempts by host."""
+    served = sorted({r["served"] for r in records if isinstance(r.get("served"), str) and r.get("status") == 200})
+    refused = Counter(str(r.get("host") or "relay") for r in records if r.get("refused"))
+    return {
+        "served": served,
+        "requests": sum(1 for r in records if not r.get("refused")),
+        "refused": sum(refused.values()),
+        "refused_by_host": dict(sorted(refused.items())),
+        "tokens": sum(int(r.get("input_tokens") or 0) + int(r.get("output_tokens") or 0) for r in records),
+    }
+
+
+class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
+    relay: Relay
+
+
+class Relay:
+    """A running relay: `Relay(socket, log, upstreams, keys).start()`, then `stop()`."""
+
+    def __init__(self, socket_path: Path, log_path: Path, upstreams: Mapping[str, Upstream],
+                 keys: Mapping[str, str], limits: RelayLimits | None = None) -> None:
+        self.socket_path = socket_path
+        self.upstreams = dict(upstreams)
+        self.keys = dict(keys)
+        self.limits = limits or RelayLimits()
+        self.log = RelayLog(log_path)
+        self._recent: deque[float] = deque()
+        self._tokens = sum(int(r.get("input_tokens") or 0) + int(r.get("output_tokens") or 0)
+                           for r in read_log(log_path))  # a resumed run keeps its budget spent
+        self._lock = threading.Lock()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self._tls = ssl.create_default_context()
+
+    def start(self) -> Relay:
+        if self.socket_path.exists() or self.socket_path.is_symlink():
+            self.socket_path.unlink()
+        server = _Server(str(self.socket_path), _Handler, bind_and_activate=False)
+        server.relay = self
+        old = os.umask(0o077)
+        try:
+            server.server_bind()
+        finally:
+            os.umask(old)
+        # The sandbox's uid may differ from ours (a mapped root): it must be able to connect.
+        os.chmod(self.socket_path, 0o666)
+        server.server_activate()
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        self.log.close()
+        try:
+            self.socket_path.unlink()
+        except FileNotFoundError:
+            pass
+
+    def admit(self) -> str | None:
+        """None when one more request fits the rate and token caps, else why not."""
+        with self._lock:
+            now = time.monotonic()
+            while self._recent and now - self._recent[0] > 60:
+                self._recent.popleft()
+            if len(self._recent) >= self.limits.max_requests_per_minute:
+                return f"rate limit: more than {self.limits.max_requests_per_minute} requests a minute"
+            if self.limits.max_tokens is not None and self._tokens >= self.limits.max_tokens:
+                return f"token budget of the run spent ({self._tokens} of {self.limits.max_tokens})"
+            self._recent.append(now)
+            return None
+
+    def spend(self, tokens: int) -> None:
+        with self._lock:
+            self._tokens += tokens
+
+    def connect(self, upstream: Upstream) -> http.client.HTTPConnection:
+        timeout = self.limits.upstream_timeout
+        if upstream.scheme == "https":
+            return http.client.HTTPSConnection(upstream.host, upstream.port, timeout=timeout, context=self._tls)
+        return http.client.HTTPConnection(upstream.host, upstream.port, timeout=timeout)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        """The relay log is the record; nothing goes to stderr."""
+
+    def handle_one_request(self) -> None:
+        try:
+            super().handle_one_request()
+        except (ConnectionError, TimeoutError):
+            self.close_connection = True
+
+    def do_GET(self) -> None:
+        self._relay()
+
+    def do_POST(self) -> None:
+        self._relay()
+
+    def do_PUT(self) -> None:
+        self._relay()
+
+    def do_DELETE(self) -> None:
+        self._relay()
+
+    def do_PATCH(self) -> None:
+        self._relay()
+
+    def do_HEAD(self) -> None:
+        self._relay()
+
+    def do_OPTIONS(self) -> None:
+        self._relay()
+
+    def do_CONNECT(self) -> None:
+        self._refuse(405, "CONNECT is refused: the relay is no tunnel", host=self.path.rsplit(":", 1)[0])
+
+    def _relay(self) -> None:
+        relay = self.server.relay
+        started = time.monotonic()
+        found = route(self.command, self.path)
+        if isinstance(found, str):
+            host = self.path.split("/")[2] if self.path.startswith(("http://", "https://")) else None
+            self._refuse(403, found, host=host or self.headers.get("host"))
+            return
+        flavour, api_path = found
+        upstream = relay.upstreams.get(flavour)
+        key = relay.keys.get(flavour)
+        if upstream is None:
+            self._refuse(403, f"the {flavour} API is not enabled for this run", host=self.headers.get("host"))
+            return
+        if self.headers.get("transfer-encoding"):
+            self._refuse(411, "a request body must have a Content-Length")
+            return
+        try:
+            length = int(self.headers.get("content-length") or 0)
+        except ValueError:
+            length = -1
+        if not 0 <= length <= relay.limits.max_request_bytes:
+            self._refuse(413, f"request body over {relay.limits.max_request_bytes} bytes")
+            return
+        body = self.rfile.read(length)
+        why = relay.admit()
+        if why is not None:
+            self._refuse(429, why)
+            return
+        facts = CallFacts()
+        facts.read_request(body)
+        headers = {k: v for k, v in self.headers.items() if k.lower() in FORWARDED_REQUEST_HEADERS}
+        if key:
+            headers.update(key_headers(flavour, key))
+        headers["host"] = upstream.host if upstream.port in (80, 443) else f"{upstream.host}:{upstream.port}"
+        record: dict[str, Any] = {"api": flavour, "method": self.command, "path": api_path.partition("?")[0],
+                                  "upstream": f"{upstream.host}:{upstream.port}", "bytes_in": length}
+        try:
+            sent = self._forward(relay, upstream, api_path, body, headers, facts)
+            record.update(sent)
+        except (OSError, http.client.HTTPException) as exc:
+            record.update(status=502, error=f"upstream: {type(exc).__name__}: {exc}"[:300])
+            if not self.wfile.closed and not record.get("started"):
+                self._reply(502, {"type": "error", "error": {"type": "relay_error", "message": record["error"]}})
+            self.close_connection = True
+        record.pop("started", None)
+        relay.spend(facts.tokens)
+        record.update(requested=facts.requested, served=facts.served, input_tokens=facts.input_tokens,
+                      output_tokens=facts.output_tokens, latency_ms=round((time.monotonic() - started) * 1000, 1))
+        self._log(record)
+
+    def _forward(self, relay: Relay, upstream: Upstream, api_path: str, body: bytes, headers: dict[str, str],
+                 facts: CallFacts) -> dict[str, Any]:
+        connection = relay.connect(upstream)
+        try:
+            connection.request(self.command, upstream.base_path + api_path, body=body or None, headers=headers)
+            response = connection.getresponse()
+            self.send_response(response.status)
+            for name, value in response.getheaders():
+                if name.lower() in FORWARDED_RESPONSE_HEADERS:
+                    self.send_header(name, value)
+            self.send_header("transfer-encoding", "chunked")
+            self.end_headers()
+            streamed = "text/event-stream" in (response.getheader("content-type") or "")
+            total, pending, kept = 0, b"", bytearray()
+            outcome: dict[str, Any] = {"status": response.status, "started": True, "stream": streamed}
+            while True:
+                chunk = response.read1(1 << 16) if self.command != "HEAD" else b""
+                if not chunk:
+                    break
+                total += len(chunk)
+                if total > relay.limits.max_response_bytes:
+                    outcome.update(error=f"response over {relay.limits.max_response_bytes} bytes: cut off")
+                    self.close_connection = True
+                    break
+                if streamed:
+                    lines = (pending + chunk).split(b"\n")
+                    pending = lines.pop()
+                    for line in lines:
+                        facts.read_event_line(line.rstrip(b"\r"))
+                elif len(kept) < 16 << 20:
+                    kept += chunk
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            if streamed:
+                facts.read_event_line(pending)
+            elif response.status < 300:
+                facts.read_response(bytes(kept))
+            if not self.close_connection:
+                self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+            outcome["bytes_out"] = total
+            return outcome
+        finally:
+            connection.close()
+
+    def _refuse(self, status: int, why: str, *, host: str | None = None) -> None:
+        self._log({"method": self.command, "path": self.path.partition("?")[0][:300], "status": status,
+                   "refused": why, "host": (host or "")[:200] or None})
+        # The body may still be on the wire: answer, then close.
+        self.close_connection = True
+        self._reply(status, {"type": "error", "error": {"type": "gatekeeper_relay_refused", "message": why}})
+
+    def _reply(self, status: int, document: Mapping[str, Any]) -> None:
+        data = json.dumps(document).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _log(self, record: dict[str, Any]) -> None:
+        record["time"] = datetime.now(UTC).isoformat(timespec="milliseconds")
+        self.server.relay.log.append(record)
+
+
+def _drop_torn_tail(path: Path) -> None:
+    """Cut a last line that a kill left unfinished, so the next record starts on its own line."""
+    try:
+        with open(path, "rb+") as handle:
+            data = handle.read()
+            end = data.rfind(b"\n") + 1
+            if end != len(data):
+                handle.truncate(end)
+    except FileNotFoundError:
+        pass
+
+
+def socket_connects(path: Path) -> bool:
+    """True when something accepts connections on the unix socket at `path` (a health check)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True

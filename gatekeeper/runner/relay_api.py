@@ -1,0 +1,196 @@
+"""What the model relay lets through: API flavours, their upstreams, allowed paths, and what a call says.
+
+Pure functions and data, no sockets: the relay server (relay.py) asks these which requests pass and
+what model and token usage a request or a response names.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from gatekeeper.errors import UsageError
+
+# Per flavour: the upstream used when --model-api names none, the header that carries the key, and the
+# (method, path) pairs a generator may call. Paths are matched whole, after the flavour's prefix.
+DEFAULT_UPSTREAMS: Mapping[str, str] = {
+    "anthropic": "https://api.anthropic.com",
+    "openai": "https://api.openai.com",
+}
+_ALLOWED: Mapping[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
+    "anthropic": (
+        ("POST", re.compile(r"/v1/messages")),
+        ("POST", re.compile(r"/v1/messages/count_tokens")),
+        ("GET", re.compile(r"/v1/models(/[A-Za-z0-9._:@-]+)?")),
+    ),
+    "openai": (
+        ("POST", re.compile(r"/v1/chat/completions")),
+        ("POST", re.compile(r"/v1/completions")),
+        ("POST", re.compile(r"/v1/responses")),
+        ("GET", re.compile(r"/v1/models(/[A-Za-z0-9._:@-]+)?")),
+    ),
+}
+# Where each flavour's SDK finds the relay inside the sandbox, relative to http://127.0.0.1:PORT.
+CLIENT_BASES: Mapping[str, str] = {"anthropic": "/anthropic", "openai": "/openai/v1"}
+CLIENT_VARIABLES: Mapping[str, tuple[str, str]] = {
+    "anthropic": ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"),
+    "openai": ("OPENAI_BASE_URL", "OPENAI_API_KEY"),
+}
+# What the generator gets as its key: recognisably not a key, useless anywhere but the relay.
+PLACEHOLDER_KEY = "gatekeeper-relay-placeholder-key"
+# Request headers passed upstream; everything else (auth, cookies, proxies, hop-by-hop) stays behind.
+FORWARDED_REQUEST_HEADERS = frozenset({
+    "accept", "content-type", "user-agent", "anthropic-version", "anthropic-beta",
+    "openai-beta", "idempotency-key", "x-stainless-arch", "x-stainless-lang", "x-stainless-os",
+    "x-stainless-package-version", "x-stainless-runtime", "x-stainless-runtime-version",
+    "x-stainless-retry-count", "x-stainless-timeout", "x-stainless-async", "x-stainless-read-timeout",
+})
+FORWARDED_RESPONSE_HEADERS = frozenset({
+    "content-type", "request-id", "x-request-id", "retry-after", "openai-model",
+    "openai-processing-ms", "openai-version", "anthropic-ratelimit-requests-remaining",
+    "anthropic-ratelimit-tokens-remaining", "x-ratelimit-remaining-requests", "x-ratelimit-remaining-tokens",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Upstream:
+    """One named model API: its flavour and the origin requests are forwarded to."""
+
+    flavour: str
+    scheme: str
+    host: str
+    port: int
+    base_path: str  # a path prefix of the upstream ('' for the API's own root)
+
+    @property
+    def origin(self) -> str:
+        return f"{self.scheme}://{self.host}:{self.port}{self.base_path}"
+
+
+def parse_model_api(text: str) -> Upstream:
+    """`NAME` or `NAME=URL` (--model-api) → Upstream; UsageError for an unknown flavour or an unsafe URL."""
+    name, sep, url = text.partition("=")
+    name = name.strip()
+    if name not in DEFAULT_UPSTREAMS:
+        raise UsageError(f"unknown model API {name!r}", where="--model-api",
+                         hint=f"use one of {', '.join(DEFAULT_UPSTREAMS)}, optionally =URL")
+    return parse_upstream(name, url if sep else DEFAULT_UPSTREAMS[name])
+
+
+def parse_upstream(flavour: str, url: str) -> Upstream:
+    """The upstream at `url`: https anywhere, plain http only on a loopback address."""
+    parts = urlsplit(url)
+    where = f"--model-api {flavour}={url}"
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise UsageError("the model API URL must be http(s)://HOST[:PORT][/PATH]", where=where)
+    if parts.username or parts.password or parts.query or parts.fragment:
+        raise UsageError("the model API URL may not carry credentials, a query or a fragment", where=where,
+                         hint="pass the key with --model-key NAME=VARIABLE")
+    if parts.scheme == "http" and not is_loopback(parts.hostname):
+        raise UsageError("plain http is accepted only for a loopback upstream", where=where,
+                         hint="use https, or a model server on 127.0.0.1 / ::1")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise UsageError("the model API URL has a bad port", where=where) from None
+    return Upstream(flavour, parts.scheme, parts.hostname, port, parts.path.rstrip("/"))
+
+
+def is_loopback(host: str) -> bool:
+    """True for localhost and loopback addresses (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def route(method: str, target: str) -> tuple[str, str] | str:
+    """(flavour, API path with query) for an allowed request; else the reason it is refused."""
+    if not target.startswith("/"):
+        return "not a path on the relay (absolute-form request: the relay is no proxy)"
+    path, _, query = target.partition("?")
+    for flavour, base in CLIENT_BASES.items():
+        prefix = base.removesuffix("/v1")
+        if path == prefix or path.startswith(prefix + "/"):
+            rest = path[len(prefix):]
+            if any(method == allowed and pattern.fullmatch(rest) for allowed, pattern in _ALLOWED[flavour]):
+                return flavour, rest + (f"?{query}" if query else "")
+            return f"{method} {rest or '/'} is not an allowed {flavour} API call"
+    return f"{method} {path} names no model API"
+
+
+def key_headers(flavour: str, key: str) -> dict[str, str]:
+    """The header(s) that carry the real key upstream."""
+    if flavour == "anthropic":
+        return {"x-api-key": key}
+    return {"authorization": f"Bearer {key}"}
+
+
+@dataclass(slots=True)
+class CallFacts:
+    """What one call said about its model and tokens (filled from the request, then the response)."""
+
+    requested: str | None = None
+    served: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def read_request(self, body: bytes) -> None:
+        document = _json(body)
+        if isinstance(document, dict) and isinstance(document.get("model"), str):
+            self.requested = document["model"][:200]
+
+    def read_response(self, body: bytes) -> None:
+        self._read_event(_json(body))
+
+    def read_event_line(self, line: bytes) -> None:
+        """One line of a server-sent event stream (`data: {...}`)."""
+        if line.startswith(b"data:"):
+            self._read_event(_json(line[5:].strip()))
+
+    def _read_event(self, document: object) -> None:
+        if not isinstance(document, dict):
+            return
+        # anthropic's stream opens with message_start {message: {model, usage}}; openai's responses API
+        # ends with response.completed {response: {model, usage}}; everything else carries them on top.
+        for holder in (document, document.get("message"), document.get("response")):
+            if not isinstance(holder, dict):
+                continue
+            if isinstance(holder.get("model"), str) and holder.get("type") != "error":
+                self.served = holder["model"][:200]
+            usage = holder.get("usage")
+            if isinstance(usage, dict):
+                self._read_usage(usage)
+
+    def _read_usage(self, usage: Mapping[str, object]) -> None:
+        def count(*names: str) -> int | None:
+            for name in names:
+                value = usage.get(name)
+                if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53:
+                    return value
+            return None
+
+        # Stream deltas repeat the running total (anthropic's message_delta): keep the largest seen.
+        inputs = count("input_tokens", "prompt_tokens")
+        outputs = count("output_tokens", "completion_tokens")
+        if inputs is not None:
+            self.input_tokens = max(self.input_tokens, inputs)
+        if outputs is not None:
+            self.output_tokens = max(self.output_tokens, outputs)
+
+
+def _json(data: bytes) -> object:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None

@@ -1,0 +1,50 @@
+"""Inside the sandbox: http://127.0.0.1:PORT, bridged byte for byte to the relay's unix socket.
+
+Standard library only: it runs in the sandbox's first process (inside.py) before the generator
+starts. The sandbox's network namespace has only loopback, so this port is the one way out, and
+it leads only to the relay, which decides what passes.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+
+def start_bridge(relay_socket: str) -> int:
+    """Listen on 127.0.0.1 (a free port) and bridge every connection to `relay_socket`; the port."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    threading.Thread(target=_accept, args=(listener, relay_socket), daemon=True).start()
+    return int(listener.getsockname()[1])
+
+
+def _accept(listener: socket.socket, relay_socket: str) -> None:
+    while True:
+        client, _ = listener.accept()
+        upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            upstream.connect(relay_socket)
+        except OSError:
+            client.close()
+            upstream.close()
+            continue
+        threading.Thread(target=_pump, args=(client, upstream), daemon=True).start()
+        threading.Thread(target=_pump, args=(upstream, client), daemon=True).start()
+
+
+def _pump(source: socket.socket, sink: socket.socket) -> None:
+    try:
+        while chunk := source.recv(1 << 16):
+            sink.sendall(chunk)
+    except OSError:
+        pass
+    finally:
+        # Half-close so the other side sees the end of this direction, then release both when done.
+        for sock, how in ((sink, socket.SHUT_WR), (source, socket.SHUT_RD)):
+            try:
+                sock.shutdown(how)
+            except OSError:
+                pass

@@ -1,0 +1,132 @@
+"""A fake model API on 127.0.0.1: anthropic's messages and openai's chat completions and responses,
+JSON and streamed, answering with a model of its choosing and remembering what it was sent."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class FakeModelAPI:
+    """Behaviour and memory of the fake: the model it says it served, a delay, a forced status."""
+
+    served: str = "fake-model-served-2"
+    delay: float = 0.0
+    status: int = 200
+    seen: list[dict[str, Any]] = field(default_factory=list)
+    port: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def _anthropic(model: str) -> dict[str, Any]:
+    return {"id": "msg_fake", "type": "message", "role": "assistant", "model": model,
+            "content": [{"type": "text", "text": "hello from the fake"}], "stop_reason": "end_turn",
+            "stop_sequence": None, "usage": {"input_tokens": 11, "output_tokens": 7}}
+
+
+def _anthropic_stream(model: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    start = _anthropic(model) | {"content": [], "usage": {"input_tokens": 11, "output_tokens": 1}}
+    yield "message_start", {"type": "message_start", "message": start}
+    yield "content_block_start", {"type": "content_block_start", "index": 0,
+                                  "content_block": {"type": "text", "text": ""}}
+    yield "content_block_delta", {"type": "content_block_delta", "index": 0,
+                                  "delta": {"type": "text_delta", "text": "hello from the fake"}}
+    yield "content_block_stop", {"type": "content_block_stop", "index": 0}
+    yield "message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                            "usage": {"output_tokens": 7}}
+    yield "message_stop", {"type": "message_stop"}
+
+
+def _openai(model: str) -> dict[str, Any]:
+    return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 1767225600, "model": model,
+            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                         "message": {"role": "assistant", "content": "hello from the fake"}}],
+            "usage": {"prompt_tokens": 13, "completion_tokens": 5, "total_tokens": 18}}
+
+
+def _openai_stream(model: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1767225600, "model": model}
+    yield "", base | {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "hello"},
+                                   "finish_reason": None}]}
+    yield "", base | {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+    yield "", base | {"choices": [], "usage": {"prompt_tokens": 13, "completion_tokens": 5, "total_tokens": 18}}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    fake: FakeModelAPI
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+    def do_GET(self) -> None:
+        self._answer(None)
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        self._answer(json.loads(body) if body else None)
+
+    def _answer(self, body: dict[str, Any] | None) -> None:
+        fake = self.fake
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        fake.seen.append({"method": self.command, "path": self.path, "headers": headers, "body": body})
+        if fake.delay:
+            time.sleep(fake.delay)
+        if fake.status != 200:
+            self._json(fake.status, {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}})
+            return
+        if self.command == "GET":
+            self._json(200, {"data": [{"id": fake.served, "type": "model"}], "object": "list"})
+            return
+        stream = bool(body and body.get("stream"))
+        anthropic = self.path.startswith("/v1/messages")
+        if not stream:
+            self._json(200, _anthropic(fake.served) if anthropic else _openai(fake.served))
+            return
+        events = _anthropic_stream(fake.served) if anthropic else _openai_stream(fake.served)
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("connection", "close")
+        self.end_headers()
+        for name, data in events:
+            prefix = f"event: {name}\n" if name else ""
+            self.wfile.write(f"{prefix}data: {json.dumps(data)}\n\n".encode())
+            self.wfile.flush()
+        if not anthropic:
+            self.wfile.write(b"data: [DONE]\n\n")
+        self.close_connection = True
+
+    def _json(self, status: int, document: dict[str, Any]) -> None:
+        data = json.dumps(document).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@contextmanager
+def fake_model_api(**behaviour: Any) -> Iterator[FakeModelAPI]:
+    """A running fake on 127.0.0.1 (a free port) for the duration of the block."""
+    fake = FakeModelAPI(**behaviour)
+    handler = type("Handler", (_Handler,), {"fake": fake})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    fake.port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield fake
+    finally:
+        server.shutdown()
+        server.server_close()

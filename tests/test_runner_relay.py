@@ -1,0 +1,218 @@
+"""The model relay, in-process: the official SDKs through the bridge, against a fake API on loopback."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import anthropic
+import openai
+import pytest
+
+from gatekeeper.errors import UsageError
+from gatekeeper.runner.relay import Relay, RelayLimits, read_log, summarize
+from gatekeeper.runner.relay_api import PLACEHOLDER_KEY, CallFacts, parse_model_api, route
+from gatekeeper.runner.relay_bridge import start_bridge
+from tests.fakemodel import FakeModelAPI, fake_model_api
+
+REAL_KEY = "sk-real-key-that-must-stay-outside"
+
+
+@pytest.fixture()
+def fake() -> Iterator[FakeModelAPI]:
+    with fake_model_api() as api:
+        yield api
+
+
+def _relay(tmp_path: Path, fake: FakeModelAPI, limits: RelayLimits | None = None) -> tuple[Relay, int]:
+    upstreams = {name: parse_model_api(f"{name}={fake.url}") for name in ("anthropic", "openai")}
+    relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", upstreams,
+                  {"anthropic": REAL_KEY, "openai": REAL_KEY}, limits).start()
+    return relay, start_bridge(str(tmp_path / "relay.sock"))
+
+
+@pytest.fixture()
+def relayed(tmp_path: Path, fake: FakeModelAPI) -> Iterator[tuple[Relay, int]]:
+    relay, port = _relay(tmp_path, fake)
+    yield relay, port
+    relay.stop()
+
+
+def _anthropic(port: int) -> anthropic.Anthropic:
+    return anthropic.Anthropic(base_url=f"http://127.0.0.1:{port}/anthropic", api_key=PLACEHOLDER_KEY,
+                               max_retries=0, timeout=10)
+
+
+def _openai(port: int) -> openai.OpenAI:
+    return openai.OpenAI(base_url=f"http://127.0.0.1:{port}/openai/v1", api_key=PLACEHOLDER_KEY,
+                         max_retries=0, timeout=10)
+
+
+def test_anthropic_json_and_stream_record_the_model_that_answered(relayed: tuple[Relay, int],
+                                                                   fake: FakeModelAPI) -> None:
+    relay, port = relayed
+    client = _anthropic(port)
+    message = client.messages.create(model="claude-asked-for", max_tokens=10,
+                                      messages=[{"role": "user", "content": "hi"}])
+    assert message.model == fake.served and message.content[0].text == "hello from the fake"
+    with client.messages.stream(model="claude-asked-for", max_tokens=10,
+                                messages=[{"role": "user", "content": "hi"}]) as stream:
+        assert "".join(stream.text_stream) == "hello from the fake"
+    records = read_log(relay.log.path)
+    assert [(r["requested"], r["served"], r["status"], r["stream"]) for r in records] == [
+        ("claude-asked-for", fake.served, 200, False), ("claude-asked-for", fake.served, 200, True)]
+    assert records[0]["input_tokens"] == 11 and records[1]["output_tokens"] == 7
+    # The real key went upstream; the placeholder did not.
+    sent = [call["headers"] for call in fake.seen]
+    assert all(h.get("x-api-key") == REAL_KEY for h in sent)
+    assert PLACEHOLDER_KEY not in json.dumps(sent)
+
+
+def test_openai_json_and_stream(relayed: tuple[Relay, int], fake: FakeModelAPI) -> None:
+    relay, port = relayed
+    client = _openai(port)
+    done = client.chat.completions.create(model="gpt-asked-for", messages=[{"role": "user", "content": "hi"}])
+    assert done.model == fake.served
+    chunks = list(client.chat.completions.create(model="gpt-asked-for", stream=True,
+                                                 messages=[{"role": "user", "content": "hi"}]))
+    assert chunks[0].model == fake.served
+    assert [m.id for m in client.models.list()] == [fake.served]
+    records = read_log(relay.log.path)
+    assert [r["path"] for r in records] == ["/v1/chat/completions", "/v1/chat/completions", "/v1/models"]
+    assert records[1]["input_tokens"] == 13 and records[1]["output_tokens"] == 5
+    assert all(call["headers"].get("authorization") == f"Bearer {REAL_KEY}" for call in fake.seen)
+    assert summarize(records)["served"] == [fake.served]
+
+
+def _raw(port: int, request: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(request)
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    return data
+
+
+@pytest.mark.parametrize(("request_line", "host"), [
+    (b"CONNECT evil.example:443 HTTP/1.1", "evil.example"),
+    (b"GET http://169.254.169.254/latest/meta-data/ HTTP/1.1", "169.254.169.254"),  # not contacted
+    (b"GET https://pastebin.example/raw/x HTTP/1.1", "pastebin.example"),
+    (b"POST /anthropic/v1/files HTTP/1.1", "127.0.0.1"),
+    (b"GET /anthropic/v1/messages HTTP/1.1", "127.0.0.1"),
+    (b"POST /openai/v1/files HTTP/1.1", "127.0.0.1"),
+    (b"POST /openai/v1/chat/completions/../../files HTTP/1.1", "127.0.0.1"),
+    (b"POST /somewhere/else HTTP/1.1", "127.0.0.1"),
+    (b"POST /anthropic HTTP/1.1", "127.0.0.1"),
+])
+def test_everything_but_the_allowlist_is_refused_and_recorded(
+    relayed: tuple[Relay, int], fake: FakeModelAPI, request_line: bytes, host: str,
+) -> None:
+    relay, port = relayed
+    answer = _raw(port, request_line + b"\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+    assert answer.split(b" ", 2)[1] in (b"403", b"405")
+    assert fake.seen == []
+    records = read_log(relay.log.path)
+    assert len(records) == 1 and records[0]["refused"] and records[0]["host"] == host
+
+
+def test_limits_refuse_with_a_clear_error(tmp_path: Path, fake: FakeModelAPI) -> None:
+    relay, port = _relay(tmp_path, fake, RelayLimits(max_request_bytes=2000, max_tokens=20))
+    try:
+        client = _anthropic(port)
+        with pytest.raises(anthropic.APIStatusError) as big:
+            client.messages.create(model="m", max_tokens=5, messages=[{"role": "user", "content": "x" * 5000}])
+        assert big.value.status_code == 413
+        client.messages.create(model="m", max_tokens=5, messages=[{"role": "user", "content": "hi"}])
+        client.messages.create(model="m", max_tokens=5, messages=[{"role": "user", "content": "hi"}])  # 36 tokens
+        with pytest.raises(anthropic.RateLimitError, match="token budget"):
+            client.messages.create(model="m", max_tokens=5, messages=[{"role": "user", "content": "hi"}])
+    finally:
+        relay.stop()
+    summary = summarize(read_log(tmp_path / "relay.jsonl"))
+    assert summary["requests"] == 2 and summary["refused"] == 2 and summary["tokens"] == 36
+
+
+def test_rate_cap(tmp_path: Path, fake: FakeModelAPI) -> None:
+    relay, port = _relay(tmp_path, fake, RelayLimits(max_requests_per_minute=2))
+    try:
+        client = _openai(port)
+        client.models.list()
+        client.models.list()
+        with pytest.raises(openai.RateLimitError, match="rate limit"):
+            client.models.list()
+    finally:
+        relay.stop()
+
+
+def test_upstream_errors_and_a_slow_upstream(tmp_path: Path) -> None:
+    with fake_model_api(status=529) as busy:
+        relay, port = _relay(tmp_path, busy)
+        try:
+            with pytest.raises(anthropic.APIStatusError) as failed:
+                _anthropic(port).messages.create(model="m", max_tokens=5, messages=[{"role": "user", "content": "x"}])
+            assert failed.value.status_code == 529
+        finally:
+            relay.stop()
+    with fake_model_api(delay=0.5) as slow:
+        relay, port = _relay(tmp_path, slow, RelayLimits(upstream_timeout=0.2))
+        try:
+            with pytest.raises(anthropic.APIStatusError) as timed_out:
+                _anthropic(port).messages.create(model="m", max_tokens=5, messages=[{"role": "user", "content": "x"}])
+            assert timed_out.value.status_code == 502
+        finally:
+            relay.stop()
+    records = read_log(tmp_path / "relay.jsonl")
+    assert [r["status"] for r in records] == [529, 502] and "timed out" in records[1]["error"]
+    assert summarize(records)["served"] == []
+
+
+def test_a_torn_last_line_is_dropped_and_the_log_continues(tmp_path: Path, fake: FakeModelAPI) -> None:
+    (tmp_path / "relay.jsonl").write_bytes(b'{"status":200,"served":"old","input_tokens":3}\n{"status":2')
+    relay, port = _relay(tmp_path, fake)
+    try:
+        _openai(port).models.list()
+    finally:
+        relay.stop()
+    lines = (tmp_path / "relay.jsonl").read_bytes().splitlines()
+    assert len(lines) == 2 and all(json.loads(line) for line in lines)
+
+
+@pytest.mark.parametrize("spec", [
+    "anthropic=http://api.anthropic.com", "openai=http://10.0.0.1:8080", "openai=ftp://127.0.0.1",  # not contacted
+    "gemini", "anthropic=https://user:pw@api.example", "openai=https://api.example/?x=1", "anthropic=https://",
+    "openai=http://127.0.0.1:99999",
+])
+def test_bad_upstreams_are_refused(spec: str) -> None:
+    with pytest.raises(UsageError):
+        parse_model_api(spec)
+
+
+def test_loopback_http_and_defaults() -> None:
+    assert parse_model_api("anthropic").origin == "https://api.anthropic.com:443"
+    assert parse_model_api("openai=http://[::1]:8000/v1").base_path == "/v1"
+    assert parse_model_api("openai=http://localhost:8000").port == 8000
+
+
+@pytest.mark.parametrize(("method", "target", "allowed"), [
+    ("POST", "/anthropic/v1/messages", True), ("POST", "/anthropic/v1/messages?beta=true", True),
+    ("POST", "/anthropic/v1/messages/count_tokens", True), ("GET", "/anthropic/v1/models/claude-x", True),
+    ("POST", "/openai/v1/responses", True), ("POST", "/openai/v1/completions", True),
+    ("DELETE", "/openai/v1/responses", False), ("POST", "/openai/v1/responses/abc/cancel", False),
+    ("POST", "/anthropic/v1/messages/batches", False), ("POST", "//anthropic/v1/messages", False),
+    ("POST", "/anthropic/v1/messages/", False), ("GET", "/anthropic/v1/models/../files", False),
+    ("POST", "/openai/v1/chat/completions%2F..", False), ("POST", "/anthropicx/v1/messages", False),
+])
+def test_route(method: str, target: str, allowed: bool) -> None:
+    assert isinstance(route(method, target), tuple) is allowed
+
+
+def test_facts_from_events_keep_the_largest_usage() -> None:
+    facts = CallFacts()
+    facts.read_request(b'{"model": "asked"}')
+    facts.read_event_line(b'data: {"type":"message_start","message":{"model":"m1","usage":{"input_tokens":9}}}')
+    facts.read_event_line(b'data: {"type":"message_delta","usage":{"output_tokens":4}}')
+    facts.read_event_line(b"data: [DONE]")
+    facts.read_event_line(b"event: ping")
+    assert (facts.requested, facts.served, facts.tokens) == ("asked", "m1", 13)
