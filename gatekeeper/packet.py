@@ -121,6 +121,8 @@ def build_packet(
     model_requested: str | None = None,
     model_reported: str | None = None,
     reported_by: str | None = None,
+    model_served: Sequence[str] | None = None,
+    relay: dict[str, Any] | None = None,
     repository: dict[str, Any] | None = None,
     generator: dict[str, Any] | None = None,
     sandbox: dict[str, Any] | None = None,
@@ -148,6 +150,10 @@ def build_packet(
         "classifier": {"bundle_revision": bundle_revision, "rules_digest": rules.digest},
         "checkpoints": [dict(point) for point in checkpoints],
     }
+    if model_served is not None:  # only the runner's relay knows; absent means nobody watched
+        packet["model"]["served"] = list(model_served)
+    if relay is not None:
+        packet["relay"] = dict(relay)
     return validate_packet(packet, "packet")
 
 

@@ -13,8 +13,8 @@ import pytest
 
 from gatekeeper.errors import UsageError
 from gatekeeper.runner.relay import Relay, RelayLimits, read_log, summarize
-from gatekeeper.runner.relay_api import PLACEHOLDER_KEY, CallFacts, parse_model_api, route
-from gatekeeper.runner.relay_bridge import start_bridge
+from gatekeeper.runner.relay_api import CallFacts, parse_model_api, route
+from gatekeeper.runner.relay_bridge import PLACEHOLDER_KEY, start_bridge
 from tests.fakemodel import FakeModelAPI, fake_model_api
 
 REAL_KEY = "sk-real-key-that-must-stay-outside"

@@ -12,7 +12,8 @@ from click.core import ParameterSource
 from gatekeeper.errors import ExitCode, UsageError
 from gatekeeper.runner.sandbox import BACKENDS  # standard library only: cheap at start-up
 
-_NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_interval", "pass_env", "policy")
+_NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_interval", "pass_env", "policy",
+                 "model_api", "model_key", "max_tokens")
 
 
 @click.command(
@@ -32,6 +33,13 @@ _NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_inter
               help="Seconds between workspace checkpoints.")
 @click.option("--pass-env", multiple=True, metavar="NAME", help="Pass this variable to the generator (repeatable).")
 @click.option("--policy", default=None, help="Policy bundle whose classification rules the packet uses.")
+@click.option("--model-api", multiple=True, metavar="NAME[=URL]",
+              help="Start the model relay for API NAME (anthropic, openai) to URL (default: the API's own; "
+              "plain http only on loopback). The generator's SDK is pointed at it; nothing else gets out.")
+@click.option("--model-key", multiple=True, metavar="NAME=VARIABLE",
+              help="The variable of YOUR environment that holds NAME's key; the relay adds it outside, the "
+              "generator gets a placeholder.")
+@click.option("--max-tokens", type=int, default=None, help="Token budget of the run, counted by the relay.")
 @click.option("--resume", "resume_id", default=None, metavar="RUN_ID", help="Finish an interrupted run.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
@@ -39,6 +47,7 @@ _NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_inter
 def run_command(
     ctx: click.Context, repo: str, ref: str | None, out: Path | None, model: str | None, sandbox: str,
     timeout: float | None, checkpoint_interval: float, pass_env: tuple[str, ...], policy: str | None,
+    model_api: tuple[str, ...], model_key: tuple[str, ...], max_tokens: int | None,
     resume_id: str | None, fmt: str, command: tuple[str, ...],
 ) -> ExitCode:
     """Run COMMAND (after `--`) on a fresh clone inside a sandbox; write patch.diff and packet.json."""
@@ -57,6 +66,7 @@ def run_command(
         request = RunRequest(
             command=command, repo=repo, ref=ref, model=model, sandbox=sandbox, timeout=timeout,
             checkpoint_interval=checkpoint_interval, pass_env=pass_env, policy=policy,
+            model_apis=model_api, model_keys=model_key, max_tokens=max_tokens,
         )
         result = start(request, out=out, environ=os.environ, progress=progress)
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else result.to_text(), nl=fmt == "json")

@@ -16,9 +16,11 @@ import tempfile
 
 from gatekeeper.runner.egress import bring_loopback_up, probe
 from gatekeeper.runner.fsguard import protect as protect_run_dir
+from gatekeeper.runner.relay_bridge import client_environment, start_bridge
 
 EXIT_NOT_ISOLATED = 97  # the probe found a way out although isolation was required
 EXIT_NOT_PROTECTED = 96  # the run directory could not be made read-only
+EXIT_NO_RELAY = 95  # the model relay's socket could not be bridged
 EXIT_NOT_FOUND = 127
 EXIT_NOT_EXECUTABLE = 126
 
@@ -80,6 +82,8 @@ def main(argv: list[str]) -> int:
     writable = [options[i + 1] for i, opt in enumerate(options) if opt == "--writable"]
     hide = [options[i + 1] for i, opt in enumerate(options) if opt == "--hide"]
     show = [options[i + 1] for i, opt in enumerate(options) if opt == "--show"]
+    relay = [options[i + 1] for i, opt in enumerate(options) if opt == "--relay"]
+    relay_apis = [options[i + 1] for i, opt in enumerate(options) if opt == "--relay-api"]
     loopback_error = bring_loopback_up()
     result = probe()
     result["loopback_error"] = loopback_error
@@ -103,4 +107,13 @@ def main(argv: list[str]) -> int:
             return EXIT_NOT_PROTECTED
         result["protected"] = True
         _write_json(probe_out, result)  # the exchange folder stays writable
+    if relay:
+        try:
+            port = start_bridge(relay[0])
+        except OSError as exc:
+            print(f"gatekeeper sandbox: cannot reach the model relay: {exc}; refusing to run the generator",
+                  file=sys.stderr)
+            return EXIT_NO_RELAY
+        # The generator's environment, as the runner built it, plus the relay's address and a placeholder key.
+        os.environ.update(client_environment(port, relay_apis))
     return _supervise(command)

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from gatekeeper.runner.relay_api import (
     FORWARDED_REQUEST_HEADERS,
@@ -34,6 +35,7 @@ from gatekeeper.runner.relay_api import (
     key_headers,
     route,
 )
+from gatekeeper.runner.relay_bridge import reachable_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "served": served,
         "requests": sum(1 for r in records if not r.get("refused")),
         "refused": sum(refused.values()),
-        "refused_by_host": dict(sorted(refused.items())),
+        "refused_by_host": [{"host": host, "count": n} for host, n in sorted(refused.items())],
         "tokens": sum(int(r.get("input_tokens") or 0) + int(r.get("output_tokens") or 0) for r in records),
     }
 
@@ -122,7 +124,7 @@ class Relay:
     def start(self) -> Relay:
         if self.socket_path.exists() or self.socket_path.is_symlink():
             self.socket_path.unlink()
-        server = _Server(str(self.socket_path), _Handler, bind_and_activate=False)
+        server = _Server(reachable_path(str(self.socket_path)), _Handler, bind_and_activate=False)
         server.relay = self
         old = os.umask(0o077)
         try:
@@ -207,7 +209,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._relay()
 
     def do_CONNECT(self) -> None:
-        self._refuse(405, "CONNECT is refused: the relay is no tunnel", host=self.path.rsplit(":", 1)[0])
+        self._refuse(405, "CONNECT is refused: the relay is no tunnel", host=self.path)
 
     def _relay(self) -> None:
         relay = self.server.relay
@@ -306,7 +308,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _refuse(self, status: int, why: str, *, host: str | None = None) -> None:
         self._log({"method": self.command, "path": self.path.partition("?")[0][:300], "status": status,
-                   "refused": why, "host": (host or "")[:200] or None})
+                   "refused": why, "host": _hostname(host)})
         # The body may still be on the wire: answer, then close.
         self.close_connection = True
         self._reply(status, {"type": "error", "error": {"type": "gatekeeper_relay_refused", "message": why}})
@@ -323,6 +325,17 @@ class _Handler(BaseHTTPRequestHandler):
     def _log(self, record: dict[str, Any]) -> None:
         record["time"] = datetime.now(UTC).isoformat(timespec="milliseconds")
         self.server.relay.log.append(record)
+
+
+def _hostname(authority: str | None) -> str | None:
+    """The host of `host[:port]` (a Host header or CONNECT target), lower-cased, without the port."""
+    if not authority:
+        return None
+    try:
+        host = urlsplit("//" + authority.strip()[:300]).hostname
+    except ValueError:
+        host = None
+    return host or authority.strip()[:200]
 
 
 def _drop_torn_tail(path: Path) -> None:

@@ -34,14 +34,13 @@ _ALLOWED: Mapping[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
         ("GET", re.compile(r"/v1/models(/[A-Za-z0-9._:@-]+)?")),
     ),
 }
-# Where each flavour's SDK finds the relay inside the sandbox, relative to http://127.0.0.1:PORT.
+# Where each flavour's SDK finds the relay inside the sandbox, relative to http://127.0.0.1:PORT
+# (relay_bridge.client_environment sets the variables; tests hold the two tables equal).
 CLIENT_BASES: Mapping[str, str] = {"anthropic": "/anthropic", "openai": "/openai/v1"}
 CLIENT_VARIABLES: Mapping[str, tuple[str, str]] = {
     "anthropic": ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"),
     "openai": ("OPENAI_BASE_URL", "OPENAI_API_KEY"),
 }
-# What the generator gets as its key: recognisably not a key, useless anywhere but the relay.
-PLACEHOLDER_KEY = "gatekeeper-relay-placeholder-key"
 # Request headers passed upstream; everything else (auth, cookies, proxies, hop-by-hop) stays behind.
 FORWARDED_REQUEST_HEADERS = frozenset({
     "accept", "content-type", "user-agent", "anthropic-version", "anthropic-beta",
@@ -194,3 +193,20 @@ def _json(data: bytes) -> object:
         return json.loads(data)
     except (ValueError, RecursionError):
         return None
+
+
+def parse_model_keys(specs: tuple[str, ...], flavours: set[str]) -> dict[str, str]:
+    """`NAME=VARIABLE` (--model-key) → {flavour: variable}; each NAME must be a --model-api of the run."""
+    keys: dict[str, str] = {}
+    for spec in specs:
+        name, sep, variable = spec.partition("=")
+        where = f"--model-key {spec}"
+        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", variable):
+            raise UsageError("write NAME=VARIABLE: the variable that holds the key, not the key", where=where)
+        if name not in flavours:
+            raise UsageError(f"no --model-api {name} for this key", where=where,
+                             hint=f"add --model-api {name}[=URL]")
+        if name in keys:
+            raise UsageError(f"a second key for {name}", where=where)
+        keys[name] = variable
+    return keys

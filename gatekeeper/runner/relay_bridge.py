@@ -7,12 +7,43 @@ it leads only to the relay, which decides what passes.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
+from collections.abc import Iterable
+
+# What each SDK reads, and where it finds its API behind the relay (relay_api.CLIENT_BASES; this module
+# stays standard-library-only and free of gatekeeper imports, as the shim loads it).
+_CLIENTS = {
+    "anthropic": ("ANTHROPIC_BASE_URL", "/anthropic", "ANTHROPIC_API_KEY"),
+    "openai": ("OPENAI_BASE_URL", "/openai/v1", "OPENAI_API_KEY"),
+}
+PLACEHOLDER_KEY = "gatekeeper-relay-placeholder-key"
+# sun_path holds 108 bytes; a longer socket path is reached through its folder's descriptor.
+_SUN_PATH_MAX = 100
+
+
+def reachable_path(path: str) -> str:
+    """`path`, or an equivalent short one through /proc/self/fd when it is too long for a unix socket."""
+    if len(os.fsencode(path)) <= _SUN_PATH_MAX:
+        return path
+    folder = os.open(os.path.dirname(path), os.O_PATH | os.O_DIRECTORY)  # kept open for the process's life
+    return f"/proc/self/fd/{folder}/{os.path.basename(path)}"
+
+
+def client_environment(port: int, apis: Iterable[str]) -> dict[str, str]:
+    """The variables that point each SDK at the bridge, with a key that is useless anywhere else."""
+    values = {}
+    for api in apis:
+        base_var, base, key_var = _CLIENTS[api]
+        values[base_var] = f"http://127.0.0.1:{port}{base}"
+        values[key_var] = PLACEHOLDER_KEY
+    return values
 
 
 def start_bridge(relay_socket: str) -> int:
     """Listen on 127.0.0.1 (a free port) and bridge every connection to `relay_socket`; the port."""
+    relay_socket = reachable_path(relay_socket)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper.errors import ExitCode, RunError, UsageError
-from gatekeeper.runner import checkpoint, generator, rundir, sandbox, workspace
+from gatekeeper.runner import checkpoint, generator, relay, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
+from gatekeeper.runner.relay_api import CLIENT_VARIABLES, Upstream, parse_model_api, parse_model_keys
 from gatekeeper.runner.rundir import RunDir, now
 from gatekeeper.runner.state import Request, RunState, load, save
 
@@ -39,6 +40,9 @@ class RunRequest:
     checkpoint_interval: float = 30.0
     pass_env: tuple[str, ...] = ()
     policy: str | None = None
+    model_apis: tuple[str, ...] = ()
+    model_keys: tuple[str, ...] = ()
+    max_tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +63,7 @@ class RunResult:
         return {
             "run_id": run.run_id, "run_dir": str(run.path), "patch": str(run.patch), "packet": str(run.packet),
             "stage": s.stage, "ok": self.exit_code == ExitCode.OK, "repository": s.repository,
-            "generator": s.generator, "sandbox": s.sandbox, "model": s.model, "diff": s.diff,
+            "generator": s.generator, "sandbox": s.sandbox, "model": s.model, "relay": s.relay, "diff": s.diff,
             "checkpoints": len(s.checkpoints), "attempts": s.attempts,
             "logs": {"stdout": str(run.logs / "stdout.log"), "stderr": str(run.logs / "stderr.log"),
                      "truncated": list(s.logs_truncated)},
@@ -77,7 +81,8 @@ class RunResult:
             f"packet:    {summary['packet']}\n",
             f"generator: exit code {gen['exit_code']}" + (" (timed out)" if gen["timed_out"] else "") + "\n",
             f"sandbox:   {box['backend']}, network {box['network']}\n",
-            f"model:     requested {_shown(model['requested'])}, reported {_shown(model['reported'])}\n",
+            f"model:     requested {_shown(model['requested'])}, reported {_shown(model['reported'])}"
+            + (f", served {', '.join(model['served']) or 'none'}" if model.get("served") is not None else "") + "\n",
         ])
 
 
@@ -100,6 +105,26 @@ def _check(request: RunRequest) -> None:
             where="--checkpoint-interval",
         )
     genenv.check_names(request.pass_env)
+    if request.max_tokens is not None and request.max_tokens <= 0:
+        raise UsageError("the token budget must be a positive number", where="--max-tokens")
+    upstreams = _upstreams(request.model_apis)
+    keys = parse_model_keys(request.model_keys, set(upstreams))
+    leaked = sorted(set(keys.values()) & set(request.pass_env))
+    if leaked:
+        raise UsageError(f"--pass-env {leaked[0]} would put the model API key inside the sandbox",
+                         where="--pass-env", hint="the relay adds the key outside; drop the --pass-env")
+    if request.max_tokens is not None and not upstreams:
+        raise UsageError("--max-tokens needs a model relay", where="--max-tokens", hint="add --model-api NAME[=URL]")
+
+
+def _upstreams(specs: tuple[str, ...]) -> dict[str, Upstream]:
+    upstreams: dict[str, Upstream] = {}
+    for spec in specs:
+        upstream = parse_model_api(spec)
+        if upstream.flavour in upstreams:
+            raise UsageError(f"a second upstream for {upstream.flavour}", where=f"--model-api {spec}")
+        upstreams[upstream.flavour] = upstream
+    return upstreams
 
 
 def _rules(policy_dir: str) -> Any:
@@ -122,7 +147,8 @@ def start(request: RunRequest, *, out: Path | None, environ: Mapping[str, str], 
         repo=request.repo, repo_url=workspace.repo_url(request.repo), ref=request.ref,
         command=tuple(request.command), model=request.model, sandbox=request.sandbox, timeout=request.timeout,
         checkpoint_interval=request.checkpoint_interval, pass_env=genenv.check_names(request.pass_env),
-        policy_dir=str(policy_dir),
+        policy_dir=str(policy_dir), model_apis=request.model_apis, model_keys=request.model_keys,
+        max_tokens=request.max_tokens,
     )
     state = RunState(run_id=run.run_id, stage="created", created_at=now(), request=req,
                      model={"requested": req.model, "reported": None, "reported_by": None})
@@ -196,7 +222,10 @@ def _generate(
     program = shutil.which(req.command[0], path=gen_env.values["PATH"]) or req.command[0]
     needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program))
     guard = sandbox.Guard(read_only=run.path, writable=(run.workspace, run.home, run.exchange), needed=needed)
-    argv = sandbox.wrap(box, run.probe, req.command, guard)
+    model_relay = _start_relay(run, req, environ)
+    relay_apis = tuple(model_relay.upstreams) if model_relay else ()
+    argv = sandbox.wrap(box, run.probe, req.command, guard, relay=run.relay_socket if model_relay else None,
+                        relay_apis=relay_apis)
 
     def tick() -> None:
         nonlocal state
@@ -212,9 +241,14 @@ def _generate(
             progress(f"checkpoint {entry['seq']:04d} ({entry['bytes']} bytes)")
 
     progress(f"generator starting in sandbox {box.backend} (attempt {state.attempts}): {' '.join(req.command)}")
-    result = generator.run(argv, cwd=run.workspace, env=gen_env.values, logs=run.logs, timeout=req.timeout,
-                           tick=tick, tick_interval=req.checkpoint_interval, attempt=state.attempts)
+    try:
+        result = generator.run(argv, cwd=run.workspace, env=gen_env.values, logs=run.logs, timeout=req.timeout,
+                               tick=tick, tick_interval=req.checkpoint_interval, attempt=state.attempts)
+    finally:
+        if model_relay is not None:
+            model_relay.stop()
     probe = _read_probe(run, box)
+    relayed = relay.summarize(relay.read_log(run.relay_log)) if model_relay else None
     reported, notes = _model_report(run)
     for text in notes:
         progress(f"warning: {text}")
@@ -224,15 +258,42 @@ def _generate(
         "generating",
         sandbox={
             # Without a sandbox nothing holds the network closed, whatever the probe saw at the start.
-            "backend": box.backend, "network": probe["network"] if box.isolates else "unrestricted",
-            "egress_checked": bool(probe["egress_checked"]), "env_passed": gen_env.names,
+            "backend": box.backend, "network": _network(box, probe, relayed),
+            "egress_checked": bool(probe["egress_checked"]),
+            "env_passed": sorted({*gen_env.names, *(v for api in relay_apis for v in CLIENT_VARIABLES[api])}),
         },
+        relay=None if relayed is None else {"apis": list(relay_apis), **relayed},
         generator={"command": list(req.command), "exit_code": result.exit_code, "timed_out": result.timed_out,
                    "started_at": result.started_at, "finished_at": result.finished_at},
-        model={"requested": req.model, **reported},
+        model={"requested": req.model, **reported, "served": None if relayed is None else relayed["served"]},
         logs_truncated=tuple(sorted(set(state.logs_truncated) | set(result.truncated))),
         warnings=state.warnings + tuple(notes),
     )
+
+
+def _network(box: sandbox.Sandbox, probe: Mapping[str, Any], relayed: Mapping[str, Any] | None) -> str:
+    # Without a sandbox nothing holds the network closed, whatever the probe saw at the start; with the
+    # relay, the one way out is the relay's allowlist.
+    if not box.isolates:
+        return "unrestricted"
+    return "allowlist" if relayed is not None and probe["network"] == "denied" else str(probe["network"])
+
+
+def _start_relay(run: RunDir, req: Request, environ: Mapping[str, str]) -> relay.Relay | None:
+    if not req.model_apis:
+        return None
+    upstreams = _upstreams(req.model_apis)
+    variables = parse_model_keys(req.model_keys, set(upstreams))
+    keys: dict[str, str] = {}
+    for flavour, variable in variables.items():
+        value = environ.get(variable, "")
+        if not value.strip():
+            raise RunError(f"the variable {variable} holds no key for the {flavour} API", where="--model-key",
+                           hint=f"export {variable} in the environment that runs gatekeeper")
+        keys[flavour] = value.strip()
+    limits = relay.RelayLimits(max_tokens=req.max_tokens)
+    run.relay_socket.parent.mkdir(exist_ok=True)  # a run started before the relay existed
+    return relay.Relay(run.relay_socket, run.relay_log, upstreams, keys, limits).start()
 
 
 def _capture(run: RunDir, state: RunState, progress: Progress) -> RunState:
@@ -292,6 +353,7 @@ def _packet(run: RunDir, state: RunState, rules: Any, progress: Progress) -> Run
     packet = build_packet(
         derived, rules, run_id=run.run_id, model_requested=state.model["requested"],
         model_reported=state.model["reported"], reported_by=state.model["reported_by"],
+        model_served=state.model.get("served"), relay=dict(state.relay) if state.relay is not None else None,
         repository=dict(state.repository or {}), generator=dict(state.generator or {}),
         sandbox=dict(state.sandbox or {}), checkpoints=[dict(c) for c in state.checkpoints],
         bundle_revision=read_bundle_revision(Path(state.request.policy_dir)),

@@ -2,7 +2,8 @@
 
 Layout of `<runs>/<run_id>/`: state.json (stage, request, results so far), workspace/ (the clone),
 home/ (the generator's HOME), logs/{stdout,stderr}.log, checkpoints/NNNN.diff,
-exchange/{sandbox-probe.json,model-report.json} (written from inside the sandbox), patch.diff, packet.json.
+exchange/{sandbox-probe.json,model-report.json} (written from inside the sandbox), relay/relay.sock and
+relay.jsonl (the model relay's socket and log, when the run has one), patch.diff, packet.json.
 Inside the sandbox only workspace/, home/ and exchange/ are writable.
 """
 
@@ -93,6 +94,16 @@ class RunDir:
         return self.exchange / "sandbox-probe.json"
 
     @property
+    def relay_socket(self) -> Path:
+        """The model relay's unix socket: in a folder of its own, read-only inside the sandbox."""
+        return self.path / "relay" / "relay.sock"
+
+    @property
+    def relay_log(self) -> Path:
+        """Every model call and refused attempt of the run (JSON lines), kept across --resume."""
+        return self.path / "relay.jsonl"
+
+    @property
     def model_report(self) -> Path:
         return self.exchange / "model-report.json"
 
@@ -129,7 +140,7 @@ def create(root: Path) -> RunDir:
         except OSError as exc:
             raise RunError(f"cannot create the run directory: {exc.strerror}", where=str(run.path),
                            hint="pass --out DIR naming a writable folder") from exc
-        for sub in (run.home, run.logs, run.checkpoints, run.exchange):
+        for sub in (run.home, run.logs, run.checkpoints, run.exchange, run.relay_socket.parent):
             sub.mkdir()
         return run
     raise RunError("cannot pick a free run id", where=str(root))

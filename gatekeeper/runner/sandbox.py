@@ -135,8 +135,12 @@ def _bwrap_guard(guard: Guard) -> list[str]:
     return args
 
 
-def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], guard: Guard | None = None) -> list[str]:
-    """The full argv: sandbox prefix (with `guard` in force), the probing shim, then the generator command."""
+def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], guard: Guard | None = None, *,
+         relay: Path | None = None, relay_apis: tuple[str, ...] = ()) -> list[str]:
+    """The full argv: sandbox prefix (with `guard` in force), the probing shim, then the generator command.
+
+    With `relay` (the model relay's socket), the shim bridges http://127.0.0.1:PORT inside to it and points
+    the generator's SDKs (`relay_apis`) there."""
     prefix, options = list(sandbox.prefix), []
     if guard is not None and sandbox.backend == "bwrap":
         at = prefix.index("--proc")
@@ -154,6 +158,8 @@ def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], guard: Gua
         "sys.exit(main(sys.argv[2:]))"
     )
     require = ["--require-denied"] if sandbox.isolates else []
+    if relay is not None:
+        options += ["--relay", str(relay), *(arg for api in relay_apis for arg in ("--relay-api", api))]
     return [
         *prefix, sys.executable, "-I", "-c", shim, _PACKAGE_PARENT,
         "--probe-out", str(probe_out), *require, *options, "--", *command,

@@ -34,6 +34,9 @@ class Request:
     checkpoint_interval: float
     pass_env: tuple[str, ...]
     policy_dir: str
+    model_apis: tuple[str, ...] = ()  # --model-api NAME=URL, as given
+    model_keys: tuple[str, ...] = ()  # --model-key NAME=VARIABLE: the variable's name, never its value
+    max_tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,7 @@ class RunState:
     sandbox: Record | None = None
     generator: Record | None = None
     model: Record = field(default_factory=lambda: {"requested": None, "reported": None, "reported_by": None})
+    relay: Record | None = None  # the relay log's summary over every attempt (None: the run had no relay)
     attempts: int = 0
     checkpoints: tuple[Record, ...] = ()
     patch: Record | None = None
@@ -83,7 +87,9 @@ def load(run: RunDir) -> RunState:
         if not isinstance(doc, dict) or doc.pop("state_version", None) != STATE_VERSION:
             raise TypeError("unknown state_version")
         req = doc.pop("request")
-        request = Request(**{**req, "command": tuple(req["command"]), "pass_env": tuple(req["pass_env"])})
+        request = Request(**{**req, "command": tuple(req["command"]), "pass_env": tuple(req["pass_env"]),
+                             "model_apis": tuple(req.get("model_apis", ())),
+                             "model_keys": tuple(req.get("model_keys", ()))})
         state = RunState(
             request=request, **{**doc, "checkpoints": tuple(doc.get("checkpoints", ())),
                                 "logs_truncated": tuple(doc.get("logs_truncated", ())),
