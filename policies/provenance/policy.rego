@@ -1,15 +1,20 @@
 # METADATA
 # title: The served model must be the requested one
 # description: >-
-#   Requires a human review when the packet does not say which model the provider reported
-#   serving (`packet.model.reported` missing or null), or when the reported model differs from the
-#   requested one (exact string comparison).
+#   Requires a human review when nobody says which model served the run, or when it differs from the
+#   requested one (exact string comparison). With the runner's model relay the answer is the relay's
+#   record (`packet.model.served`, every model that answered); without it, what the provider reported
+#   through the generator (`packet.model.reported`). Reviews served models outside
+#   `params.provenance.allowed_models` when that list is set, and denies a run whose generator tried to
+#   reach a cloud metadata address through the relay (`packet.relay.refused_by_host`).
 # custom:
-#   version: 1.0.0
+#   version: 1.1.0
 #   owner: security-engineering
 #   rules:
 #     - provenance.unreported
 #     - provenance.mismatch
+#     - provenance.not_allowed
+#     - provenance.metadata_egress
 package gatekeeper.policies.provenance
 
 import rego.v1
@@ -22,19 +27,60 @@ requested := object.get(model, "requested", null)
 
 reported := object.get(model, "reported", null)
 
-review contains finding if {
+# The relay's record wins over the generator's word: null when the run had no relay.
+served := object.get(model, "served", null)
+
+answered := served if served != null
+
+answered := [reported] if {
+	served == null
+	reported != null
+}
+
+answered := [] if {
+	served == null
 	reported == null
-	msg := sprintf("no provider reported which model served the run (requested: %s)", [describe(requested)])
+}
+
+# Hosts that hand out cloud credentials: AWS/Azure/OpenStack, GCP, Alibaba, AWS over IPv6.
+default_metadata_hosts := ["169.254.169.254", "metadata.google.internal", "metadata", "100.100.100.200", "fd00:ec2::254"]
+
+review contains finding if {
+	count(answered) == 0
+	msg := sprintf("no model was recorded as serving the run (requested: %s)", [describe(requested)])
 	finding := lib.finding("provenance.unreported", msg)
 }
 
 review contains finding if {
-	reported != null
 	requested != null
-	reported != requested
-	msg := sprintf("the provider reported model %s but %s was requested", [describe(reported), describe(requested)])
+	others := [m | some m in answered; m != requested]
+	count(others) > 0
+	msg := sprintf("%s answered but %s was requested (%s)", [
+		concat(", ", [describe(m) | some m in others]), describe(requested), source,
+	])
 	finding := lib.finding("provenance.mismatch", msg)
 }
+
+review contains finding if {
+	allowed := lib.param(["provenance", "allowed_models"], [])
+	count(allowed) > 0
+	outside := [m | some m in answered; not m in allowed]
+	count(outside) > 0
+	msg := sprintf("%s answered, which is not among the allowed models", [concat(", ", [describe(m) | some m in outside])])
+	finding := lib.finding("provenance.not_allowed", msg)
+}
+
+deny contains finding if {
+	hosts := lib.param(["provenance", "metadata_hosts"], default_metadata_hosts)
+	tried := [entry.host | some entry in object.get(object.get(input.packet, "relay", {}), "refused_by_host", []); lower(entry.host) in hosts]
+	count(tried) > 0
+	msg := sprintf("the generator tried to reach a cloud metadata address through the model relay (%s)", [concat(", ", tried)])
+	finding := lib.finding("provenance.metadata_egress", msg)
+}
+
+source := "recorded by the model relay" if served != null
+
+source := "as reported by the generator" if served == null
 
 describe(value) := "none" if value == null
 describe(value) := sprintf("\"%s\"", [value]) if value != null

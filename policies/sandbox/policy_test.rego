@@ -26,3 +26,22 @@ test_missing_sandbox_block_needs_review if {
 	found := review with input.packet.run_id as "r1"
 	count(found) == 2
 }
+
+test_allowlist_through_the_relay_passes if {
+	found := review with input.packet.sandbox as {"backend": "bwrap", "network": "allowlist", "egress_checked": true, "env_passed": []}
+		with input.packet.relay as {"apis": ["anthropic"], "served": ["m"], "requests": 3, "refused": 0, "refused_by_host": [], "tokens": 9}
+	count(found) == 0
+}
+
+test_allowlist_without_a_relay_needs_review if {
+	found := review with input.packet.sandbox as {"backend": "bwrap", "network": "allowlist", "egress_checked": true, "env_passed": []}
+	[f.rule | some f in found] == ["sandbox.network"]
+}
+
+test_refused_attempts_need_review if {
+	found := review with input.packet.sandbox as {"backend": "bwrap", "network": "allowlist", "egress_checked": true, "env_passed": []}
+		with input.packet.relay as {"apis": ["openai"], "served": [], "requests": 0, "refused": 2, "refused_by_host": [{"host": "pastebin.example", "count": 2}], "tokens": 0}
+	[f.rule | some f in found] == ["sandbox.refused_egress"]
+	some f in found
+	contains(f.msg, "pastebin.example (2)")
+}
