@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gatekeeper import demo_generator
 from gatekeeper.config import resolve_policy_dir
+from gatekeeper.demo_model_api import fake_model_api
 
 _GIT_ENV = {
     "GIT_AUTHOR_NAME": "Demo", "GIT_AUTHOR_EMAIL": "demo@example.invalid",
@@ -29,6 +30,8 @@ SAMPLE_FILES = {
     "package.json": '{\n  "name": "sample",\n  "version": "1.0.0"\n}\n',
 }
 OUTCOMES = {0: "allow", 1: "deny", 3: "review"}
+FAREWELL = 'def farewell(name: str) -> str:\n    return f"goodbye, {name}"\n'
+DEMO_KEY = "demo-key-held-by-the-relay-only"
 
 
 def say(text: str = "") -> None:
@@ -47,9 +50,9 @@ def make_sample_repo(folder: Path) -> Path:
     return folder
 
 
-def gatekeeper(*args: str) -> subprocess.CompletedProcess[str]:
+def gatekeeper(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """The gatekeeper CLI as a subprocess; progress on stderr goes straight to the terminal."""
-    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], stdout=subprocess.PIPE, text=True)
+    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], stdout=subprocess.PIPE, text=True, env=env)
 
 
 def gate_available() -> bool:
@@ -104,6 +107,39 @@ def main() -> int:
         return 0
     ok = show_gate(summary["packet"], summary["patch"], policy, [])
     ok = show_gate(summary["packet"], summary["patch"], policy, ["--enable", "deps"]) and ok
+    return (0 if ok else 2) or agent_through_relay(base, repo, policy)
+
+
+def agent_through_relay(base: Path, repo: Path, policy: Path) -> int:
+    """The second run: an SDK-based agent whose only way out is the model relay, to a fake API on loopback."""
+    try:
+        import anthropic  # noqa: F401 - only to know whether the SDK is installed
+    except ImportError:
+        say("demo: the anthropic SDK is not installed (pip install anthropic); skipping the relay run")
+        return 0
+    from gatekeeper import demo_agent
+
+    with fake_model_api(served="claude-demo-served-2026", reply=FAREWELL) as api:
+        say(f"demo: running an anthropic-SDK agent through the model relay (fake model API at {api.url})")
+        run = gatekeeper(
+            "run", "--repo", str(repo), "--out", str(base / "runs"), "--model", "claude-demo", "--policy",
+            str(policy), "--model-api", f"anthropic={api.url}", "--model-key", "anthropic=DEMO_MODEL_KEY",
+            "--timeout", "120", "--format", "json", "--", sys.executable, "-I", demo_agent.__file__,
+            env={**os.environ, "DEMO_MODEL_KEY": DEMO_KEY},
+        )
+        keys = {call["headers"].get("x-api-key") for call in api.seen}
+    if run.returncode != 0:
+        say(f"demo: the relay run failed (exit code {run.returncode}); see the messages above")
+        return 2
+    summary = json.loads(run.stdout)
+    packet = json.loads(Path(summary["packet"]).read_text(encoding="utf-8"))
+    relay = packet["relay"]
+    box, model = packet["sandbox"], packet["model"]
+    say(f"demo: run {summary['run_id']}: sandbox {box['backend']}, network {box['network']}")
+    say(f"  model: requested {model['requested']!r}, served (recorded by the relay) {model['served']}")
+    say(f"  relay: {relay['requests']} call(s), {relay['refused']} refused, {relay['tokens']} tokens; "
+        f"the upstream saw the real key: {keys == {DEMO_KEY}}; log {Path(summary['run_dir']) / 'relay.jsonl'}")
+    ok = show_gate(summary["packet"], summary["patch"], policy, ["--enable", "provenance", "--enable", "sandbox"])
     return 0 if ok else 2
 
 

@@ -17,7 +17,7 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     assert "network denied, egress checked: True" in done.stdout
     assert f"reported {demo_generator.SERVED_MODEL!r}" in done.stdout
     (demo,) = (tmp_path / ".demo").iterdir()
-    (run_dir,) = (demo / "runs").iterdir()
+    run_dir = min((demo / "runs").iterdir())  # the first run: the offline generator
     packet = json.loads((run_dir / "packet.json").read_text())
     paths = {f["path"]: f["bucket"] for f in packet["files"]}
     assert paths[".github/workflows/ci.yml"] == "ci" and paths["src/app.py"] == "src"
@@ -26,6 +26,10 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     assert gate_ran or "stopping after the packet" in done.stdout
     if gate_ran:
         assert "gate (default policies + deps)" in done.stdout
+    # The second run: an SDK agent through the model relay to the demo's fake API on loopback.
+    assert "served (recorded by the relay) ['claude-demo-served-2026']" in done.stdout
+    assert "the upstream saw the real key: True" in done.stdout
+    assert "provenance.mismatch" in done.stdout
 
 
 def test_sample_generator_is_restartable(tmp_path: Path) -> None:

@@ -11,11 +11,11 @@ import anthropic
 import openai
 import pytest
 
+from gatekeeper.demo_model_api import FakeModelAPI, fake_model_api
 from gatekeeper.errors import UsageError
 from gatekeeper.runner.relay import Relay, RelayLimits, read_log, summarize
 from gatekeeper.runner.relay_api import CallFacts, parse_model_api, route
 from gatekeeper.runner.relay_bridge import PLACEHOLDER_KEY, start_bridge
-from tests.fakemodel import FakeModelAPI, fake_model_api
 
 REAL_KEY = "sk-real-key-that-must-stay-outside"
 

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakemodel import FakeModelAPI, fake_model_api
 from gitrepo import GitRepo
 from runbundle import BACKENDS, gk
 
+from gatekeeper.demo_model_api import FakeModelAPI, fake_model_api
 from gatekeeper.runner.relay import read_log
 
 REAL_KEY = "sk-ant-REAL-KEY-0123456789-must-never-be-inside"

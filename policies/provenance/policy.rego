@@ -55,9 +55,7 @@ review contains finding if {
 	requested != null
 	others := [m | some m in answered; m != requested]
 	count(others) > 0
-	msg := sprintf("%s answered but %s was requested (%s)", [
-		concat(", ", [describe(m) | some m in others]), describe(requested), source,
-	])
+	msg := sprintf("%s answered but %s was requested (%s)", [names(others), describe(requested), source])
 	finding := lib.finding("provenance.mismatch", msg)
 }
 
@@ -66,7 +64,7 @@ review contains finding if {
 	count(allowed) > 0
 	outside := [m | some m in answered; not m in allowed]
 	count(outside) > 0
-	msg := sprintf("%s answered, which is not among the allowed models", [concat(", ", [describe(m) | some m in outside])])
+	msg := sprintf("%s answered, which is not among the allowed models", [names(outside)])
 	finding := lib.finding("provenance.not_allowed", msg)
 }
 
@@ -74,13 +72,16 @@ deny contains finding if {
 	hosts := lib.param(["provenance", "metadata_hosts"], default_metadata_hosts)
 	tried := [entry.host | some entry in object.get(object.get(input.packet, "relay", {}), "refused_by_host", []); lower(entry.host) in hosts]
 	count(tried) > 0
-	msg := sprintf("the generator tried to reach a cloud metadata address through the model relay (%s)", [concat(", ", tried)])
+	msg := sprintf("the generator tried to reach a cloud metadata address through the model relay (%s)", [names(tried)])
 	finding := lib.finding("provenance.metadata_egress", msg)
 }
 
 source := "recorded by the model relay" if served != null
 
 source := "as reported by the generator" if served == null
+
+# (trim_space because regopy's sprintf prints a concat() result with quotes around it.)
+names(values) := trim_space(concat(", ", values))
 
 describe(value) := "none" if value == null
 describe(value) := sprintf("\"%s\"", [value]) if value != null

@@ -52,7 +52,7 @@ review contains finding if {
 	count(refused) > 0
 	msg := sprintf("the model relay refused %d attempt(s) to reach: %s", [
 		object.get(relay, "refused", 0),
-		concat(", ", [sprintf("%s (%d)", [entry.host, entry.count]) | some entry in refused]),
+		trim_space(concat(", ", [sprintf("%s (%d)", [entry.host, entry.count]) | some entry in refused])),
 	])
 	finding := lib.finding("sandbox.refused_egress", msg)
 }

@@ -1,5 +1,6 @@
-"""A fake model API on 127.0.0.1: anthropic's messages and openai's chat completions and responses,
-JSON and streamed, answering with a model of its choosing and remembering what it was sent."""
+"""A fake model API on 127.0.0.1 for `make demo` and the relay's tests: anthropic's messages and openai's
+chat completions, JSON and streamed, answering with a model of its choosing and remembering what it was
+sent. It serves loopback only and never reaches a real provider."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ class FakeModelAPI:
     """Behaviour and memory of the fake: the model it says it served, a delay, a forced status."""
 
     served: str = "fake-model-served-2"
+    reply: str = "hello from the fake"
     delay: float = 0.0
     status: int = 200
     seen: list[dict[str, Any]] = field(default_factory=list)
@@ -28,35 +30,35 @@ class FakeModelAPI:
         return f"http://127.0.0.1:{self.port}"
 
 
-def _anthropic(model: str) -> dict[str, Any]:
+def _anthropic(model: str, text: str) -> dict[str, Any]:
     return {"id": "msg_fake", "type": "message", "role": "assistant", "model": model,
-            "content": [{"type": "text", "text": "hello from the fake"}], "stop_reason": "end_turn",
+            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
             "stop_sequence": None, "usage": {"input_tokens": 11, "output_tokens": 7}}
 
 
-def _anthropic_stream(model: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    start = _anthropic(model) | {"content": [], "usage": {"input_tokens": 11, "output_tokens": 1}}
+def _anthropic_stream(model: str, text: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    start = _anthropic(model, text) | {"content": [], "usage": {"input_tokens": 11, "output_tokens": 1}}
     yield "message_start", {"type": "message_start", "message": start}
     yield "content_block_start", {"type": "content_block_start", "index": 0,
                                   "content_block": {"type": "text", "text": ""}}
     yield "content_block_delta", {"type": "content_block_delta", "index": 0,
-                                  "delta": {"type": "text_delta", "text": "hello from the fake"}}
+                                  "delta": {"type": "text_delta", "text": text}}
     yield "content_block_stop", {"type": "content_block_stop", "index": 0}
     yield "message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
                             "usage": {"output_tokens": 7}}
     yield "message_stop", {"type": "message_stop"}
 
 
-def _openai(model: str) -> dict[str, Any]:
+def _openai(model: str, text: str) -> dict[str, Any]:
     return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 1767225600, "model": model,
             "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                         "message": {"role": "assistant", "content": "hello from the fake"}}],
+                         "message": {"role": "assistant", "content": text}}],
             "usage": {"prompt_tokens": 13, "completion_tokens": 5, "total_tokens": 18}}
 
 
-def _openai_stream(model: str) -> Iterator[tuple[str, dict[str, Any]]]:
+def _openai_stream(model: str, text: str) -> Iterator[tuple[str, dict[str, Any]]]:
     base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1767225600, "model": model}
-    yield "", base | {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "hello"},
+    yield "", base | {"choices": [{"index": 0, "delta": {"role": "assistant", "content": text},
                                    "finish_reason": None}]}
     yield "", base | {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
     yield "", base | {"choices": [], "usage": {"prompt_tokens": 13, "completion_tokens": 5, "total_tokens": 18}}
@@ -91,9 +93,9 @@ class _Handler(BaseHTTPRequestHandler):
         stream = bool(body and body.get("stream"))
         anthropic = self.path.startswith("/v1/messages")
         if not stream:
-            self._json(200, _anthropic(fake.served) if anthropic else _openai(fake.served))
+            self._json(200, _anthropic(fake.served, fake.reply) if anthropic else _openai(fake.served, fake.reply))
             return
-        events = _anthropic_stream(fake.served) if anthropic else _openai_stream(fake.served)
+        events = (_anthropic_stream if anthropic else _openai_stream)(fake.served, fake.reply)
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.send_header("connection", "close")
