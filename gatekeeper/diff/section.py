@@ -98,11 +98,17 @@ def _resolve_names(s: Section, name: str) -> tuple[bytes, bytes, Status | None]:
         raise _fail(f"the 'diff --git' header is not as git writes it: {problem}", name, s.line, _HEADER_HINT)
     old, new, status = _named_paths(s, name)
     if old is not None and new is not None:
-        if not header_candidates(s.header, (old, new)):
-            raise _fail("the names in the 'diff --git' header disagree with the section's other lines", name, s.line)
+        # git takes a new or deleted file's name from the header and checks ---/+++ against it;
+        # we ask the same of every section that is not a rename or copy.
         if status is None and git_header_name(s.header) != new:
-            # git takes a new or deleted file's name from the header and checks ---/+++ against it.
-            raise _fail("git reads another name from the 'diff --git' header", name, s.line, _HEADER_HINT)
+            raise _fail(
+                "the names in the 'diff --git' header disagree with the section's other lines (as git reads them)",
+                name,
+                s.line,
+                _HEADER_HINT,
+            )
+        if status is not None and not header_candidates(s.header, (old, new)):
+            raise _fail("the names in the 'diff --git' header disagree with the section's other lines", name, s.line)
         return old, new, status
     same = {a for a, _ in header_candidates(s.header)}
     if len(same) > 1:
