@@ -19,7 +19,7 @@ from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange, Match
 
 _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
 
-# Built-in decisions, documented in docs/classification.md and at the top of classification.yaml.
+# Built-in decisions, documented in docs/classification.md.
 OUTSIDE_REPO = Match(bucket="other", rule="builtin.symlink-outside-repo")
 SUBMODULE = Match(bucket="deps", rule="builtin.submodule", ecosystem="git-submodule")
 # A symlink whose target the patch does not show (a binary delta, a mode change, a partial hunk)
