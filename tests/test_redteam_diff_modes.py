@@ -258,3 +258,17 @@ def test_tags_survive_every_real_form(git_repo: GitRepo, rules: RuleSet) -> None
     tags = {path: entry.tags for path, entry in classified(git_repo.staged_patch(), rules).items()}
     assert "executable" in tags["tool.sh"] and "executable" in tags["new.sh"]
     assert "symlink" in tags["file"] and "submodule" in tags["vendor/lib"]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        b"old mode 100755\nnew mode 100644\nindex 1111111..2222222 100644\n",  # git takes 100644 as the old mode
+        b"new file mode 100644\nindex 0000000..2222222 120000\n",
+        b"deleted file mode 100644\nindex 1111111..0000000 100644\n",
+    ],
+)
+def test_index_mode_beside_mode_lines_is_refused(lines: bytes) -> None:
+    hunk = b"--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n" if lines.startswith(b"old") else b""
+    with pytest.raises(PatchError, match="index' line with a mode beside mode lines"):
+        parse(b"diff --git a/f b/f\n" + lines + hunk)

@@ -172,6 +172,10 @@ def finish(s: Section, name: str) -> FileChange:
     if (s.new_file_mode is not None or s.deleted_mode is not None) and s.old_mode is not None:
         raise _fail("a new or deleted file has no 'old mode'/'new mode' lines", name, s.line)
     content = s.hunks > 0 or s.binary
+    if s.index_mode is not None and (s.old_mode or s.new_file_mode or s.deleted_mode):
+        # git writes the mode on the `index` line only when it did not change; git apply would
+        # take it as the old mode, over the `old mode` line.
+        raise _fail("an 'index' line with a mode beside mode lines (git never writes both)", name, s.line)
     if content and not s.has_index:
         # git writes an `index` line for every content change; without it, nothing states the
         # file's type (a hunk could retarget a symlink the patch never calls one).
