@@ -200,9 +200,6 @@ def finish(s: Section, name: str) -> FileChange:
                 status = "modified"
             else:
                 raise _fail("a section that changes nothing (no mode, rename, copy or content change)", name, s.line)
-    for mode in (old_mode, new_mode):
-        if mode is not None and _file_type(mode) is None:
-            raise _fail(f"unknown file mode {decode(mode)}", name, s.line)
     target = _link_target(s, forward=True) if new_mode == SYMLINK else None
     old_target = _link_target(s, forward=False) if old_mode == SYMLINK else None
     path = decode(new)
