@@ -6,6 +6,7 @@ stops matching git fails, whatever our literal says.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from gatekeeper.diff.gitnames import git_find_name, git_header_name
 
-ENV = {**GIT_ENV, "PATH": "/usr/bin:/bin"}
+ENV = {**os.environ, **GIT_ENV}
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ we refuse (PatchError, or a path marked unsafe, which the gate denies). Seeds ar
 from __future__ import annotations
 
 import io
+import os
 import random
 import subprocess
 from pathlib import Path
@@ -119,7 +120,7 @@ def git_numstat(patch: bytes, cwd: Path) -> list[bytes] | None:
         input=patch,
         capture_output=True,
         cwd=cwd,
-        env={**GIT_ENV, "PATH": "/usr/bin:/bin"},
+        env={**os.environ, **GIT_ENV},
     )
     if done.returncode:
         return None
@@ -315,7 +316,7 @@ def test_rename_lines_touch_what_git_touches(tmp_path: Path) -> None:
             input=patch,
             cwd=repo.root,
             capture_output=True,
-            env={**GIT_ENV, "PATH": "/usr/bin:/bin"},
+            env={**os.environ, **GIT_ENV},
         )
         touched = set(repo.git("diff", "--cached", "--no-renames", "--name-only", "-z").split(b"\0")) - {b""}
         repo.git("read-tree", "HEAD")
