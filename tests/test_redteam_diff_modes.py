@@ -272,3 +272,24 @@ def test_index_mode_beside_mode_lines_is_refused(lines: bytes) -> None:
     hunk = b"--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n" if lines.startswith(b"old") else b""
     with pytest.raises(PatchError, match="index' line with a mode beside mode lines"):
         parse(b"diff --git a/f b/f\n" + lines + hunk)
+
+
+@pytest.mark.parametrize("form", ["hunk", "literal"])
+def test_a_link_target_too_long_for_any_system_is_unknown(git_repo: GitRepo, rules: RuleSet, form: str) -> None:
+    # A reader that keeps only a long line's head must not classify a link by it: the rest of
+    # `src/aaa…/../../.github/workflows` is where it points.
+    target = b"src/" + b"a" * 70_000 + b"/../../.github/workflows"
+    if form == "hunk":
+        patch = (
+            b"diff --git a/docs/x b/docs/x\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n"
+            b"+++ b/docs/x\n@@ -0,0 +1 @@\n+" + target + b"\n\\ No newline at end of file\n"
+        )
+    else:
+        git_repo.write("README.md", "x\n")
+        git_repo.commit()
+        patch = _binary_patch_for(git_repo, "docs/x", target, modify_from=None).replace(
+            b"new file mode 100644", b"new file mode 120000"
+        )
+    (change,) = parse(patch)
+    assert change.symlink_target is None and change.symlink_unknown
+    assert classify_change(change, rules).rule == "builtin.symlink-unknown-target"

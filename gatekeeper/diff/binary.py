@@ -37,12 +37,15 @@ def data_line_problem(line: bytes) -> str | None:
     return None
 
 
-def inflate_literal(header: bytes, lines: list[bytes]) -> bytes | None:
-    """The content a `literal N` block holds (base85, then zlib), or None for a delta or data that does not decode."""
+def inflate_literal(header: bytes, lines: list[bytes], limit: int) -> bytes | None:
+    """The content a `literal N` block holds (base85, then zlib), or None for a delta, more than `limit`
+    bytes, or data that does not decode."""
     match = _BLOCK.fullmatch(header)
     if match is None or match.group(1) != b"literal":
         return None  # a delta needs the old content, which the patch does not carry
     size = int(match.group(2))
+    if size > limit:
+        return None
     packed = bytearray()
     try:
         for line in lines:

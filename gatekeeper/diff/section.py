@@ -20,6 +20,9 @@ GITLINK = b"160000"
 REAL_MODES = frozenset({b"100644", b"100755", SYMLINK, GITLINK})
 # Keep at most this much base85 text of a symlink's binary patch: a link target is at most a few KiB.
 LINK_DATA_CAP = 1 << 14
+# A longer target is no link a system can make (PATH_MAX), and a content line that long may have
+# been cut by the reader: such a target counts as unknown, never as its first bytes.
+LINK_TARGET_MAX = 4096
 
 
 @dataclass(slots=True)
@@ -234,7 +237,7 @@ def _link_target(s: Section, forward: bool) -> bytes | None:
         if len(s.link_blocks) <= index or s.link_data > LINK_DATA_CAP:
             return None
         header, lines = s.link_blocks[index]
-        return inflate_literal(header, lines)
+        return inflate_literal(header, lines, LINK_TARGET_MAX)
     # The whole content of a link is one line without a newline: one hunk, no context, a single
     # line on the side asked for, and a `\ No newline` marker after every line of the hunk.
     mine, other = (s.additions, s.deletions) if forward else (s.deletions, s.additions)
@@ -242,7 +245,8 @@ def _link_target(s: Section, forward: bool) -> bytes | None:
         return None
     if forward and s.new_start != 1:
         return None
-    return s.first_plus if forward else s.first_minus
+    target = s.first_plus if forward else s.first_minus
+    return target if target is not None and len(target) <= LINK_TARGET_MAX else None
 
 
 def merge_type_change(deleted: FileChange, added: FileChange) -> FileChange | None:
