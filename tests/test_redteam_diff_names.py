@@ -134,6 +134,8 @@ def _sections(header: bytes) -> list[bytes]:
         head + b"old mode 100644\nnew mode 100755\n",
         head + b"new file mode 100644\nindex 0000000..e69de29\n",
         head + b"deleted file mode 100644\nindex e69de29..0000000\n",
+        head + b"index " + b"1" * 40 + b".." + b"2" * 40 + b" 100644\nGIT binary patch\nliteral 0\nHcmV?d00001\n\n"
+        b"literal 0\nHcmV?d00001\n\n",
     ]
 
 
