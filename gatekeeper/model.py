@@ -44,6 +44,7 @@ class FileChange:
     similarity: int | None = None  # rename/copy similarity index, percent
     symlink_target: str | None = None  # the link's new target when the new side is a symlink
     old_symlink_target: str | None = None  # the link's old target when the old side was a symlink
+    symlink_unknown: bool = False  # the new side is a symlink whose target the patch does not show
     submodule: bool = False  # a gitlink (mode 160000) on either side
     unsafe: str | None = None  # why the path is unsafe (absolute, `..`, inside .git/, control chars)
     line: int = 0  # 1-based line of this file's `diff --git` header in the patch

@@ -19,9 +19,12 @@ from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange, Match
 
 _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
 
-# Built-in decisions, documented in docs/classification.md and at the top of classification.yaml.
+# Built-in decisions, documented in docs/classification.md.
 OUTSIDE_REPO = Match(bucket="other", rule="builtin.symlink-outside-repo")
 SUBMODULE = Match(bucket="deps", rule="builtin.submodule", ecosystem="git-submodule")
+# A symlink whose target the patch does not show (a binary delta, a mode change, a partial hunk)
+# could point anywhere: it gets the most sensitive bucket, so the default policy sends it to a human.
+UNKNOWN_TARGET = Match(bucket="ci", rule="builtin.symlink-unknown-target")
 
 # A file name no real path can carry: "<target>/<this>" asks which rules cover everything
 # below the target, for a link that points at a folder (e.g. `ci` or `.circleci`).
@@ -150,6 +153,8 @@ def _classify_sides(change: FileChange, rules: RuleSet) -> ClassifiedFile:
     ):
         if target is not None:
             sides.extend(_link_sides(link, target, rules))
+    if change.symlink_unknown:
+        sides.append(UNKNOWN_TARGET)
     if change.submodule or "160000" in (change.old_mode, change.new_mode):
         tags.add("submodule")
         if _RANK[SUBMODULE.bucket] <= _RANK[best.bucket]:
@@ -160,7 +165,12 @@ def _classify_sides(change: FileChange, rules: RuleSet) -> ClassifiedFile:
             best = side
     if change.new_mode == "100755" and change.old_mode != "100755":
         tags.add("executable")
-    if "120000" in (change.old_mode, change.new_mode) or change.symlink_target or change.old_symlink_target:
+    if (
+        "120000" in (change.old_mode, change.new_mode)
+        or change.symlink_target is not None
+        or change.old_symlink_target is not None
+        or change.symlink_unknown
+    ):
         tags.add("symlink")
     if change.binary:
         tags.add("binary")

@@ -6,8 +6,9 @@ import re
 from collections.abc import Iterable, Iterator
 
 from gatekeeper.diff.binary import block_header, data_line_problem
-from gatekeeper.diff.paths import QuoteError, plain_or_quoted, side_name, strip_prefix
-from gatekeeper.diff.section import MODE, Section, finish, merge_type_change
+from gatekeeper.diff.gitnames import git_find_name, squash_slash
+from gatekeeper.diff.paths import QuoteError, needs_quoting, plain_or_quoted, side_name, strip_prefix
+from gatekeeper.diff.section import LINK_DATA_CAP, MODE, REAL_MODES, SYMLINK, Section, finish, merge_type_change
 from gatekeeper.errors import PatchError, where
 from gatekeeper.model import FileChange
 
@@ -20,17 +21,21 @@ _RETAKE = "take the patch again with `git diff --cached --binary`"
 BETWEEN, HEADER, PLUS, HUNK_START, HUNK, AFTER_HUNK, BIN_START, BIN_DATA, BIN_AFTER, DONE = range(10)
 
 _MODE_LINES = {
-    b"old mode ": "old_mode",
-    b"new mode ": "new_mode",
-    b"deleted file mode ": "deleted_mode",
-    b"new file mode ": "new_file_mode",
+    b"old mode ": ("old_mode", 1),
+    b"new mode ": ("new_mode", 2),
+    b"deleted file mode ": ("deleted_mode", 1),
+    b"new file mode ": ("new_file_mode", 1),
 }
 _NAME_LINES = {
-    b"rename from ": "rename_from",
-    b"rename to ": "rename_to",
-    b"copy from ": "copy_from",
-    b"copy to ": "copy_to",
+    b"rename from ": ("rename_from", 4),
+    b"rename to ": ("rename_to", 5),
+    b"copy from ": ("copy_from", 4),
+    b"copy to ": ("copy_to", 5),
 }
+# git reads some header lines differently depending on what came before (`--- /dev/null` before
+# `new file mode` is a file named `dev/null`), so only the order git writes is accepted: each
+# kind of line has its place (the number), and a section's header lines must climb.
+_SIMILARITY, _INDEX_RANK, _SIDES = 3, 6, 7
 
 
 class _Fail:
@@ -100,8 +105,10 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
                     raise fail("more context lines than the hunk header counts", number)
                 old_left -= 1
                 new_left -= 1
+                section.context += 1
             elif head == b"\\" and marker_ok:
                 marker_ok = False
+                section.markers += 1
                 continue
             else:
                 raise fail(
@@ -117,6 +124,8 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
         if cut:
             raise fail("line too long for a patch header line", number)
 
+        if b"\0" in line and state != BIN_DATA:
+            raise fail("a NUL byte in a patch header line", number, "git never writes one; " + _RETAKE)
         if line.startswith(b"diff --git "):
             if state in (HEADER, AFTER_HUNK, BIN_AFTER, DONE):
                 yield from emit(_finish(section, fail))
@@ -142,17 +151,28 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
             section.plus = _side(line[4:], number, fail)
             state = HUNK_START
         elif state in (HUNK_START, AFTER_HUNK) and line.startswith(b"@@ "):
-            old_left, new_left = _hunk_counts(line, number, fail)
+            old_left, new_left, new_start = _hunk_counts(line, number, fail)
+            if not section.hunks:
+                section.new_start = new_start
             section.hunks += 1
             state, marker_ok = HUNK, False
         elif state == AFTER_HUNK and line[:1] == b"\\" and marker_ok:
             marker_ok = False
+            section.markers += 1
         elif state == AFTER_HUNK and line[:1] in (b"+", b"-", b" "):
             raise fail(
                 "the hunk has more lines than its header counts", number, "the hunk counts do not add up; " + _RETAKE
             )
         elif state in (BIN_START, BIN_AFTER) and block_header(line):
             state, blocks, data_lines = BIN_DATA, blocks + 1, 0
+            if SYMLINK in (
+                section.new_file_mode,
+                section.new_mode,
+                section.deleted_mode,
+                section.old_mode,
+                section.index_mode,
+            ):
+                section.link_blocks.append((line, []))  # a symlink's target is its content: keep it to read
         elif state == BIN_DATA:
             if not line:
                 if not data_lines:
@@ -163,6 +183,10 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
                 if problem:
                     raise fail(problem, number)
                 data_lines += 1
+                if section.link_blocks:
+                    section.link_data += len(line)
+                    if section.link_data <= LINK_DATA_CAP:
+                        section.link_blocks[-1][1].append(line)
         elif state == BETWEEN:
             raise fail(
                 "not a git patch: expected a 'diff --git' line",
@@ -198,7 +222,31 @@ def _side(text: bytes, number: int, fail: _Fail) -> bytes | None:
             number,
             "make the patch with git's default prefixes (not --no-prefix)",
         )
+    _as_git_reads(text, stripped, 1, number, fail)
     return stripped
+
+
+def _as_git_reads(text: bytes, ours: bytes, strip: int, number: int, fail: _Fail) -> None:
+    """Refuse a name git would write otherwise (unquoted with a quote, backslash or control byte) or read otherwise."""
+    side = strip == 1  # a ---/+++ name: a tab ends it
+    quoted = text[:1] == b'"'
+    if not quoted and needs_quoting(text.split(b"\t", 1)[0] if side else text):
+        raise fail(
+            "an unquoted name holds a quote, a backslash or a control character (git quotes such names)",
+            number,
+            "git reads such a name differently from what it shows; " + _RETAKE,
+        )
+    if not quoted and b"//" not in text:
+        return  # no CR, no quote, no doubled slash: git's find_name reads exactly what we read (tested)
+    gits = git_find_name(text, strip, side)
+    # git squashes `//` to `/`; a name holding `//` is marked unsafe (an empty component) and denied anyway.
+    if gits != squash_slash(ours):
+        shown = "no name" if gits is None else repr(gits.decode("utf-8", "surrogateescape"))
+        raise fail(
+            f"git reads {shown} from this line, not {ours.decode('utf-8', 'surrogateescape')!r}",
+            number,
+            "the name is written in a form git reads differently; " + _RETAKE,
+        )
 
 
 def _header_line(s: Section, line: bytes, number: int, fail: _Fail) -> None:
@@ -206,37 +254,67 @@ def _header_line(s: Section, line: bytes, number: int, fail: _Fail) -> None:
         match = _INDEX.fullmatch(line)
         if not match:
             raise fail("malformed 'index' line", number)
-        _set_once(s, "index_mode", match.group(1), b"index", number, fail)
+        _in_order(s, _INDEX_RANK, number, fail)
+        _set_once(s, "index_mode", _real_mode(match.group(1), number, fail), b"index", number, fail)
         return
     if line.startswith(b"--- "):
+        _in_order(s, _SIDES, number, fail)
         s.has_sides = True
         s.minus = _side(line[4:], number, fail)
         return
-    for prefix, field in _MODE_LINES.items():
+    for prefix, (field, rank) in _MODE_LINES.items():
         if line.startswith(prefix):
             value = line[len(prefix) :]
             if not MODE.fullmatch(value):
                 raise fail(f"not a file mode: {value[:20]!r}", number)
-            _set_once(s, field, value, prefix, number, fail)
+            _in_order(s, rank, number, fail)
+            _set_once(s, field, _real_mode(value, number, fail), prefix, number, fail)
             return
-    for prefix, field in _NAME_LINES.items():
+    for prefix, (field, rank) in _NAME_LINES.items():
         if line.startswith(prefix):
+            text = line[len(prefix) :]
             try:
-                value = plain_or_quoted(line[len(prefix) :])
+                value = plain_or_quoted(text)
             except QuoteError as exc:
                 raise fail(str(exc), number) from None
+            _as_git_reads(text, value, 0, number, fail)
+            _in_order(s, rank, number, fail)
             _set_once(s, field, value, prefix, number, fail)
             return
     if line.startswith((b"similarity index ", b"dissimilarity index ")):
         match = _PERCENT.fullmatch(line.split(b" ", 2)[2])
         if not match or int(match.group(1)) > 100:
             raise fail("a similarity index must be a percentage", number)
+        _in_order(s, _SIMILARITY, number, fail)
         if line.startswith(b"s"):
             _set_once(s, "similarity", int(match.group(1)), b"similarity index", number, fail)
     elif line == b"GIT binary patch" or (line.startswith(b"Binary files ") and line.endswith(b" differ")):
+        _in_order(s, _SIDES, number, fail)
         s.binary = True
     else:
         raise fail(f"unexpected line in the header of the file change at line {s.line}", number)
+
+
+def _in_order(s: Section, rank: int, number: int, fail: _Fail) -> None:
+    if rank <= s.rank:
+        raise fail(
+            "header lines out of the order git writes them (modes, similarity, rename/copy, index, ---/+++)",
+            number,
+            "git reads some lines differently in another order; " + _RETAKE,
+        )
+    s.rank = rank
+
+
+def _real_mode(value: bytes | None, number: int, fail: _Fail) -> bytes | None:
+    # git reads any 12xxxx as a symlink, 16xxxx (and any unknown type) as a gitlink and 1007xx as
+    # executable, but writes only these four: anything else is hand-made, and refused.
+    if value is not None and value not in REAL_MODES:
+        raise fail(
+            f"file mode {value.decode('ascii')} is not one git writes (100644, 100755, 120000, 160000)",
+            number,
+            "git would read it as another file type or permission; " + _RETAKE,
+        )
+    return value
 
 
 def _set_once(s: Section, field: str, value: object, label: bytes, number: int, fail: _Fail) -> None:
@@ -247,7 +325,7 @@ def _set_once(s: Section, field: str, value: object, label: bytes, number: int, 
     setattr(s, field, value)
 
 
-def _hunk_counts(line: bytes, number: int, fail: _Fail) -> tuple[int, int]:
+def _hunk_counts(line: bytes, number: int, fail: _Fail) -> tuple[int, int, int]:
     match = _HUNK.match(line)
     if not match:
         raise fail("malformed hunk header", number)
@@ -255,7 +333,7 @@ def _hunk_counts(line: bytes, number: int, fail: _Fail) -> tuple[int, int]:
     new = int(match.group(4)) if match.group(4) is not None else 1
     if not old and not new:
         raise fail("a hunk header that counts no lines", number)
-    return old, new
+    return old, new, int(match.group(3))
 
 
 def _early_end(state: int, number: int, fail: _Fail, old_left: int, new_left: int, eof: bool = False) -> PatchError:

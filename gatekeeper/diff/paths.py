@@ -79,10 +79,20 @@ def side_name(text: bytes) -> bytes | None:
         if text[end:] not in (b"", b"\t"):
             raise QuoteError("unexpected text after a quoted name")
     else:
-        name = text.split(b"\t", 1)[0]
+        name, _, tail = text.partition(b"\t")
+        if tail:
+            raise QuoteError("unexpected text after the name's tab (git writes nothing there)")
     if name == DEV_NULL:
         return None
     return name
+
+
+_NEEDS_QUOTES = re.compile(rb'["\\\x00-\x1f\x7f]')
+
+
+def needs_quoting(name: bytes) -> bool:
+    """True when git would write `name` quoted: it holds a double quote, a backslash or a control byte."""
+    return _NEEDS_QUOTES.search(name) is not None
 
 
 def strip_prefix(name: bytes) -> bytes | None:
