@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper.atomic import fsync_dir, write_atomic
+from gatekeeper.audit.line import canonical, parse_line
 from gatekeeper.errors import AuditError
 
 LOG_VERSION = 1
@@ -22,11 +23,6 @@ OUTCOMES = ("allow", "review", "deny")
 HEAD_SUFFIX = ".head"
 # A record is a few KB; reading this much from the end almost always finds the last line at once.
 _TAIL_CHUNK = 64 * 1024
-
-
-def canonical(obj: Any) -> bytes:
-    """The canonical JSON bytes of `obj` (the contract's canonical form)."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
 def record_hash(record: dict[str, Any]) -> str:
@@ -150,16 +146,11 @@ def _last_record(fd: int, size: int, log: Path) -> dict[str, Any] | None:
         if start >= 0 or chunk == size:
             break
         chunk = min(size, chunk * 4)
-    text = tail[start + 1:]
-    try:
-        record = json.loads(text)
-        if not isinstance(record, dict) or not isinstance(record.get("hash"), str):
-            raise ValueError("not a record")
-        int(record["seq"])
-    except (ValueError, KeyError, TypeError) as exc:
-        raise AuditError("the decision log's last line is not a log record", where=str(log),
-                         hint="run `gatekeeper audit verify` and repair the log before appending") from exc
-    return record
+    parsed = parse_line(tail[start + 1:-1])
+    if parsed.record is None or not parsed.ok:
+        raise AuditError(f"the decision log's last line is not a log record: {parsed.reason}", where=str(log),
+                         hint="run `gatekeeper audit verify` and repair the log before appending")
+    return parsed.record
 
 
 def _write_head(log: Path, record: dict[str, Any]) -> None:

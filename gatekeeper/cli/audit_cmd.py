@@ -49,10 +49,10 @@ def verify(log: Path, head_file: Path | None, fmt: str) -> int:
 @_FORMAT
 def show(log: Path, run_id: str | None, fmt: str) -> int:
     """Show the decisions (those of RUN_ID only, when given) as a table or JSON."""
-    from gatekeeper.audit.read import load_entries
+    from gatekeeper.audit.read import load_entries, snapshot_file
     from gatekeeper.audit.show import render_json, render_table, select
 
-    entries = select(load_entries(log), run_id)
+    entries = select(load_entries(snapshot_file(log)), run_id)
     click.echo(render_json(entries) if fmt == "json" else render_table(entries))
     return ExitCode.OK
 
@@ -65,11 +65,11 @@ def stats(log: Path, since: str | None, fmt: str) -> int:
     """Count outcomes, policies and rules that fired, per ISO week, and the share sent to a human."""
     import json
 
-    from gatekeeper.audit.read import load_entries
+    from gatekeeper.audit.read import load_entries, snapshot_file
     from gatekeeper.audit.stats import compute, parse_since, render_text
 
     start = parse_since(since) if since else None
-    result = compute(load_entries(log), start)
+    result = compute(load_entries(snapshot_file(log)), start)
     click.echo(json.dumps(result, indent=2) if fmt == "json" else render_text(result))
     return ExitCode.OK
 
@@ -88,10 +88,11 @@ def replay(log: Path, record: str, packet_path: Path, patch_path: Path, policy_d
     """Re-decide RECORD (seq or hash prefix) with the bundle as recorded, and with today's; exit 1 if it differs."""
     import json
 
+    from gatekeeper.audit.read import snapshot_file
     from gatekeeper.audit.replay import render_text, replay_record
     from gatekeeper.config import resolve_policy_dir
 
-    result = replay_record(log, record, packet_path, patch_path, resolve_policy_dir(policy_dir))
+    result = replay_record(snapshot_file(log), record, packet_path, patch_path, resolve_policy_dir(policy_dir))
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_text(result))
     return ExitCode.OK if result.same else ExitCode.FAILED
 
