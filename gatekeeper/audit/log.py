@@ -17,7 +17,7 @@ from gatekeeper.atomic import fsync_dir, write_atomic
 from gatekeeper.audit.line import canonical, parse_line
 from gatekeeper.errors import AuditError
 
-LOG_VERSION = 1
+LOG_VERSION = 2  # 2 added `ci`: where the decision was made (repository, change, run, actor)
 GENESIS = "0" * 64  # the `prev` of the first record
 OUTCOMES = ("allow", "review", "deny")
 HEAD_SUFFIX = ".head"
@@ -42,7 +42,8 @@ def utc_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
 
 
-def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: str) -> dict[str, Any]:
+def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: str,
+                         ci: dict[str, Any] | None = None) -> dict[str, Any]:
     """The log record for `decision`: what an auditor needs months later, chained to `prev`."""
     try:
         outcome = decision["outcome"]
@@ -71,6 +72,7 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
             "dry_run": bool(decision.get("dry_run", False)),
             "decided_at": decision.get("decided_at"),
             "tool": decision.get("tool"),
+            "ci": ci,
             "prev": prev,
         }
     except (KeyError, TypeError, AttributeError) as exc:
@@ -86,7 +88,8 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
     return record
 
 
-def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = None) -> dict[str, Any]:
+def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = None,
+                    ci: dict[str, Any] | None = None) -> dict[str, Any]:
     """Append `decision` as one chained record under an exclusive lock; return the record written.
 
     `at` (RFC 3339 UTC) overrides the record time, for importing decisions logged elsewhere.
@@ -105,7 +108,7 @@ def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = Non
         last = _last_record(fd, size, log)
         seq = 1 if last is None else int(last["seq"]) + 1
         prev = GENESIS if last is None else str(last["hash"])
-        record = record_from_decision(decision, seq=seq, prev=prev, at=at or utc_now())
+        record = record_from_decision(decision, seq=seq, prev=prev, at=at or utc_now(), ci=ci)
         line = canonical(record) + b"\n"
         _write_line(fd, line, size, log)
         if size == 0:
