@@ -44,7 +44,8 @@ def verify(log: Path | None, git: str | None, head_file: Path | None, fmt: str) 
         click.echo(f"{name}: intact: {count(verdict.records, 'record')}, last seq {verdict.last_seq}, "
                    f"hash {verdict.last_hash}{tip}")
         if verdict.head_file is None and verdict.records:
-            click.echo(f"{name}: note: no head file, so records removed from the end cannot be detected", err=True)
+            head = "no head file" if git is None else "no --head-file"
+            click.echo(f"{name}: note: {head}, so records removed from the end cannot be detected", err=True)
     return ExitCode.OK if verdict.ok else ExitCode.FAILED
 
 
