@@ -220,3 +220,19 @@ def test_retries_back_off_with_jitter_and_give_up(tmp_path: Path, monkeypatch: p
     with pytest.raises(AuditError, match="4 attempts"):
         append_git(parse_spec(str(remote)), decision(2), retry=Retry(4, 0.1, 0.3, slept.append))
     assert len(slept) == 3 and 0.05 <= slept[0] <= 0.15 and all(s <= 0.45 for s in slept)
+
+
+def test_a_gate_whose_record_cannot_be_pushed_exits_2_and_writes_nothing(
+        tmp_path: Path, git_repo, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    packet, patch = _gate_inputs(tmp_path, git_repo)
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "decisions.jsonl"
+    missing = tmp_path / "no-such-audit.git"
+    capsys.readouterr()
+    code = main(["gate", str(packet), "--patch", str(patch), "--log", str(log), "--log-git", str(missing)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"{missing}#{DEFAULT_REF}: cannot fetch the decision log" in err and "Traceback" not in err
+    assert not log.exists()
+    assert main(["gate", str(packet), "--patch", str(patch), "--log-git", "ext::sh -c id"]) == 2
+    assert "remote helpers" in capsys.readouterr().err

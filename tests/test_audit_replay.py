@@ -201,3 +201,22 @@ def test_cannot_replay_without_the_bundle_history(scene: dict, tmp_path: Path) -
     wrong.write_text(json.dumps(packet))
     with pytest.raises(AuditError, match="not the packet"):
         replay_record(snapshot_file(scene["log"]), "1", wrong, scene["patch"], scene["policies"])
+
+
+def test_replay_reads_the_record_from_a_git_log(scene: dict, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from gatekeeper.audit.gitlog import append_git, parse_spec
+
+    remote = tmp_path / "audit.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    stored = json.loads(scene["log"].read_bytes().splitlines()[0])
+    decision = {"outcome": stored["outcome"], "reasons": stored["findings"], "policies": stored["policies"],
+                "enabled": stored["enabled"], "bundle": stored["bundle"], "input_digest": stored["input_digest"],
+                "packet": {"run_id": stored["run_id"], "diff_sha256": stored["diff_sha256"],
+                           "digest": stored["packet_digest"]}, "summary": stored["summary"]}
+    append_git(parse_spec(str(remote)), decision)
+    args = ["audit", "replay", "--git", str(remote), "1", "--packet", str(scene["packet"]), "--patch",
+            str(scene["patch"]), "--policy", str(scene["policies"]), "--format", "json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["replayed"]["outcome"] == "review" and data["today"]["outcome"] == "allow"

@@ -29,6 +29,7 @@ from gatekeeper.gitcmd import SAFE_GIT
 DEFAULT_REF = "refs/gatekeeper/decisions"
 RECORD_FILE = "record.json"
 GIT_TIMEOUT = 60.0
+READ_TIMEOUT = 600.0  # fetching a whole log of many thousand records over a slow link
 ATTEMPTS = 12
 BACKOFF = 0.1  # seconds before the first retry; doubles per attempt, jittered, capped at MAX_BACKOFF
 MAX_BACKOFF = 2.0
@@ -108,14 +109,15 @@ class _Scratch:
                     "GIT_AUTHOR_NAME": "gatekeeper", "GIT_AUTHOR_EMAIL": "gatekeeper@localhost",
                     "GIT_COMMITTER_NAME": "gatekeeper", "GIT_COMMITTER_EMAIL": "gatekeeper@localhost"}
 
-    def run(self, *args: str, stdin: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+    def run(self, *args: str, stdin: bytes | None = None, check: bool = True,
+            timeout: float = GIT_TIMEOUT) -> subprocess.CompletedProcess[bytes]:
         try:
             done = subprocess.run(["git", *SAFE_GIT, *_PROTOCOLS, *args], cwd=self.folder, env=self.env,
-                                  input=stdin if stdin is not None else b"", capture_output=True, timeout=GIT_TIMEOUT)
+                                  input=stdin if stdin is not None else b"", capture_output=True, timeout=timeout)
         except OSError as exc:
             raise AuditError(f"cannot run git: {exc.strerror}", where=self.log.name, hint="install git") from exc
         except subprocess.TimeoutExpired:
-            raise AuditError(f"git {args[0]} did not finish within {GIT_TIMEOUT:g} s", where=self.log.name,
+            raise AuditError(f"git {args[0]} did not finish within {timeout:g} s", where=self.log.name,
                              hint="check the remote is reachable") from None
         if check and done.returncode != 0:
             raise AuditError(f"git {args[0]} failed: {_reason(done.stderr)}", where=self.log.name)
@@ -125,7 +127,8 @@ class _Scratch:
         """Fetch the log's ref into refs/tip; its commit id, or None when the remote has no such ref."""
         shallow = [f"--depth={depth}"] if depth else []
         done = self.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-auto-gc", *shallow, "--",
-                        self.log.remote, f"+{self.log.ref}:refs/tip", check=False)
+                        self.log.remote, f"+{self.log.ref}:refs/tip", check=False,
+                        timeout=GIT_TIMEOUT if depth else READ_TIMEOUT)
         if done.returncode != 0:
             reason = _reason(done.stderr)
             if "couldn't find remote ref" in reason:

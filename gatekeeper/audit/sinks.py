@@ -25,16 +25,19 @@ def log_decision(decision: dict[str, Any], *, file: Path | None, git: str | None
     ci = ci_context(env, tree)
     done: list[dict[str, Any]] = []
     record: dict[str, Any] | None = None
-    if file is not None:
-        record = append_decision(file, decision, ci=ci)
-        done.append({"sink": "file", "where": str(file), "status": "appended", "seq": record["seq"],
-                     "hash": record["hash"]})
+    # The shared ref first: it is the one most likely to refuse (network, permissions), and when it does
+    # nothing has been written anywhere yet.
     if git_log is not None:
         record = append_git(git_log, decision, ci=ci, env=env)
         done.append({"sink": "git", "where": git_log.name, "status": "appended", "seq": record["seq"],
                      "hash": record["hash"]})
+    if file is not None:
+        appended = append_decision(file, decision, ci=ci)
+        record = record or appended
+        done.append({"sink": "file", "where": str(file), "status": "appended", "seq": appended["seq"],
+                     "hash": appended["hash"]})
     if collector is not None:
-        # The collector gets the chained record when there is one; alone, a record outside any chain (seq 0).
+        # The collector gets the chained record (the shared ref's first); alone, a record outside any chain (seq 0).
         sent = record or record_from_decision(decision, seq=0, prev=GENESIS, at=utc_now(), ci=ci)
         delivery = deliver(collector, sent, env=env)
         done.append({"sink": "url", "where": redact(collector), "status": "sent" if delivery.sent else "spooled",
