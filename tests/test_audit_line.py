@@ -193,3 +193,31 @@ def test_an_overlong_line_is_refused_without_reading_it_whole(tmp_path: Path) ->
 def test_canonical_refuses_to_write_nan() -> None:
     with pytest.raises(ValueError):
         canonical({"x": float("nan")})
+
+
+def _nested(depth: int) -> object:
+    value: object = "deep"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("extra", [{"data": _nested(40)}, {"data": 2**64}, {"data": float("nan")}])
+def test_a_record_verify_would_refuse_is_never_written(tmp_path: Path, extra: dict) -> None:
+    """A policy's finding with odd data must not break the chain for every later reader: the gate refuses it."""
+    log = _log(tmp_path)
+    before = log.read_bytes()
+    bad = decision(7, outcome="review", rules=("core.ci",))
+    bad["reasons"][0].update(extra)
+    with pytest.raises(AuditError, match="decision cannot be logged"):
+        append_decision(log, bad)
+    assert log.read_bytes() == before and verify_log(log).ok
+
+
+def test_a_hostile_head_file_is_exit_2_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _log(tmp_path)
+    for text in ("[" * 100_000, "{}" + " " * 10_000):
+        (tmp_path / "saved.head").write_text(text)
+        assert main(["audit", "verify", str(log), "--head-file", str(tmp_path / "saved.head")]) == 2
+        err = capsys.readouterr().err
+        assert "not valid JSON with seq and hash" in err and "internal error" not in err

@@ -84,7 +84,17 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
         raise AuditError(
             f"decision cannot be logged: unknown outcome {outcome!r}", hint=f"one of {', '.join(OUTCOMES)}"
         )
-    record["hash"] = record_hash(record)
+    try:
+        record["hash"] = record_hash(record)
+    except ValueError as exc:  # NaN or Infinity somewhere in a finding
+        raise AuditError(f"decision cannot be logged: {exc}",
+                         hint="a policy returned a number JSON cannot hold") from exc
+    # Write only what verify will accept: a record too deep or with numbers other languages misread would
+    # otherwise break the chain for every later reader.
+    parsed = parse_line(canonical(record))
+    if not parsed.ok:
+        raise AuditError(f"decision cannot be logged: its record would be {parsed.reason}",
+                         hint="a policy finding carries data a decision record cannot hold; simplify the finding")
     return record
 
 

@@ -15,6 +15,7 @@ from gatekeeper.audit.read import Snapshot, snapshot_file
 from gatekeeper.errors import AuditError
 
 KINDS = ("altered", "removed", "inserted", "reordered")
+_MAX_HEAD_BYTES = 4096  # {"seq", "hash", "time"}: a few dozen bytes; more is not a head
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +141,8 @@ def _summarise(number: int, raw: bytes, defect: str | None) -> _Line:
 
 def _read_head(path: Path, *, required: bool) -> Head | None:
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            text = handle.read(_MAX_HEAD_BYTES + 1)
     except FileNotFoundError:
         if required:
             raise AuditError(
@@ -150,9 +152,11 @@ def _read_head(path: Path, *, required: bool) -> Head | None:
     except OSError as exc:
         raise AuditError(f"cannot read the head file: {exc.strerror}", where=str(path)) from exc
     try:
-        data = json.loads(text)
+        if len(text) > _MAX_HEAD_BYTES:
+            raise ValueError("too large for a head")
+        data = json.loads(text)  # small, so bounded in depth too
         return Head(int(data["seq"]), str(data["hash"]))
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise AuditError("the head file is not valid JSON with seq and hash", where=str(path),
                          hint="it may have been edited; compare it with a copy kept elsewhere") from exc
 
