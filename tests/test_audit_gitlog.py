@@ -236,3 +236,12 @@ def test_a_gate_whose_record_cannot_be_pushed_exits_2_and_writes_nothing(
     assert not log.exists()
     assert main(["gate", str(packet), "--patch", str(patch), "--log-git", "ext::sh -c id"]) == 2
     assert "remote helpers" in capsys.readouterr().err
+
+
+def test_a_token_in_the_remote_url_never_reaches_the_output(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    url = "https://gatekeeper:glpat-SECRET@127.0.0.1:9/audit.git"  # port 9: nothing answers
+    for command in (["audit", "verify", "--git", url], ["audit", "show", "--git", url, "--format", "json"]):
+        assert main(command) == 2
+        captured = capsys.readouterr()
+        assert "SECRET" not in captured.out + captured.err and "***@127.0.0.1:9" in captured.err

@@ -31,10 +31,11 @@ def verify(log: Path | None, git: str | None, head_file: Path | None, fmt: str) 
     """Check the hash chain: exit 0 intact, 1 naming the first tampered line or record, 2 unreadable."""
     import json
 
+    from gatekeeper.audit.gitlog import redact
     from gatekeeper.audit.source import verify as verify_source
 
     verdict = verify_source(log, git, head_file)
-    name = log if log is not None else git
+    name = log if log is not None else redact(str(git))  # a token in the URL must not reach the CI log
     if fmt == "json":
         click.echo(json.dumps(verdict.to_dict(), indent=2))
     elif verdict.problem is not None:
