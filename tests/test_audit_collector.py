@@ -34,6 +34,13 @@ class Collector:
                 owner.requests.append({"path": self.path, "headers": dict(self.headers),
                                        "events": json.loads(gzip.decompress(body))})
                 self.send_response(owner.status)
+                if 300 <= owner.status < 400:
+                    self.send_header("Location", "/elsewhere")
+                self.end_headers()
+
+            def do_GET(self) -> None:  # noqa: N802 - where a followed redirect would land
+                owner.requests.append({"path": self.path, "headers": dict(self.headers), "events": None})
+                self.send_response(200)
                 self.end_headers()
 
             def log_message(self, *args: object) -> None:
@@ -160,6 +167,18 @@ def test_an_error_status_is_retried_then_spooled(state: Path) -> None:
         assert failing.requests[-1]["events"] == [opa_event(record)]
     finally:
         failing.close()
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_redirect_is_not_delivery(state: Path, status: int) -> None:
+    redirecting = Collector(status=status)
+    try:
+        record = record_from_decision(decision(1), seq=0, prev=GENESIS, at="2026-11-30T10:00:00.000000Z")
+        delivery = deliver(redirecting.url, record, env={"XDG_STATE_HOME": str(state)})
+        assert not delivery.sent and f"HTTP {status}" in str(delivery.error)
+        assert all(r["events"] is not None for r in redirecting.requests)  # never followed to a GET
+    finally:
+        redirecting.close()
 
 
 def test_bad_urls_are_refused_before_anything_is_written(tmp_path: Path, git_repo, state: Path,

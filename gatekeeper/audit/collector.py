@@ -171,12 +171,22 @@ def _post_with_retries(url: str, events: list[dict[str, Any]], retry: Retry) -> 
     return error
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """urllib turns a redirected POST into a GET without the body, whose 200 would look like delivery."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
 def _post(url: str, events: list[dict[str, Any]]) -> str | None:
     body = gzip.compress(json.dumps(events, separators=(",", ":"), allow_nan=False).encode("utf-8"))
     request = urllib.request.Request(url, data=body, method="POST", headers={
         "Content-Type": "application/json", "Content-Encoding": "gzip", "User-Agent": "gatekeeper"})
     try:
-        with urllib.request.urlopen(request, timeout=POST_TIMEOUT) as response:  # noqa: S310 - scheme checked
+        with _OPENER.open(request, timeout=POST_TIMEOUT) as response:
             response.read(64 * 1024)
             return None
     except urllib.error.HTTPError as exc:
