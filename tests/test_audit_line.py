@@ -11,6 +11,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_audit_log import decision
 
 from gatekeeper.audit.line import MAX_DEPTH, MAX_LINE_BYTES, canonical, parse_line
@@ -221,3 +223,28 @@ def test_a_hostile_head_file_is_exit_2_not_a_crash(tmp_path: Path, capsys: pytes
         assert main(["audit", "verify", str(log), "--head-file", str(tmp_path / "saved.head")]) == 2
         err = capsys.readouterr().err
         assert "not valid JSON with seq and hash" in err and "internal error" not in err
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_JSON, junk=st.binary(max_size=12), at=st.integers(0, 10_000))
+def test_the_reader_never_raises_and_accepts_only_canonical_bytes(value: object, junk: bytes, at: int) -> None:
+    """Any bytes: a verdict, never an exception; an accepted line re-serialises to itself."""
+    try:
+        raw = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    except ValueError:
+        raw = b"[]"
+    at %= len(raw) + 1
+    for line in (raw, raw[:at] + junk + raw[at:]):
+        parsed = parse_line(line)
+        # A record comes back only for canonical bytes (a canonical object missing fields included).
+        if parsed.record is not None:
+            assert canonical(parsed.record) == line
+        assert parsed.ok == (parsed.record is not None and parsed.reason is None)
