@@ -245,3 +245,16 @@ def test_a_token_in_the_remote_url_never_reaches_the_output(tmp_path: Path,
         assert main(command) == 2
         captured = capsys.readouterr()
         assert "SECRET" not in captured.out + captured.err and "***@127.0.0.1:9" in captured.err
+
+
+def test_a_server_that_refuses_the_push_fails_at_once_without_retrying(tmp_path: Path) -> None:
+    """A protected ref (a server-side hook declines) is not a race: no retries, git's reason in the message."""
+    remote = _bare(tmp_path)
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'ref is protected' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    slept: list[float] = []
+    with pytest.raises(AuditError, match="cannot push the decision record") as caught:
+        append_git(parse_spec(str(remote)), decision(1), retry=Retry(5, 0.01, 0.01, slept.append))
+    assert slept == []
+    assert "ref is protected" in str(caught.value) or "pre-receive hook declined" in str(caught.value), caught.value

@@ -158,7 +158,7 @@ class _Scratch:
         if rejected and _RACE.search(rejected[0]):
             return False, rejected[0]
         raise AuditError(f"cannot push the decision record: {_reason(done.stderr) or redact(rejected[0])}",
-                         where=self.log.name, hint="check this job may push the ref (see docs/audit.md)")
+                         where=self.log.name, hint="check this job may push the ref; see docs/audit.md")
 
 
 @contextmanager
