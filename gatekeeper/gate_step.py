@@ -7,6 +7,7 @@ decision to the log and the reporter.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,8 @@ class GateOptions:
     dry_run: bool = False
     timeout: float | None = None
     tree: str | None = None  # "BASE..HEAD": the patch must be exactly the change HEAD makes
+    log_git: str | None = None  # "REMOTE[#REF]": append the decision as a commit on that ref and push it
+    log_url: str | None = None  # an OPA decision-log collector to POST the record to (spooled when down)
 
 
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
@@ -69,8 +72,11 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
     decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
                       guarded=guarded, tree_differences=_tree_differences(options))
     log = options.log or config.log
-    if log is not None:
-        _append_to_log(log, decision)
+    if log is not None or options.log_git or options.log_url:
+        from gatekeeper.audit.sinks import log_decision
+
+        decision["decision_log"] = log_decision(decision, file=log, git=options.log_git, url=options.log_url,
+                                                tree=options.tree, env=os.environ if env is None else env)
     fmt = options.format or config.format or "text"
     return decision, emit(fmt, decision, output=options.output, env=env)
 
@@ -95,11 +101,3 @@ def _configuration(options: GateOptions, config: ProjectConfig, bundle_root: Pat
         items.append((Path("policies"), "the policy bundle the gate looks for first"))
     return items
 
-
-def _append_to_log(log: Path, decision: dict[str, Any]) -> None:
-    try:
-        from gatekeeper.audit.log import append_decision
-    except ImportError:
-        raise UsageError("the decision log is not available in this installation (gatekeeper.audit.log is missing)",
-                         where="--log", hint="install the audit component or drop --log") from None
-    append_decision(log, decision)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gatekeeper.audit.log import GENESIS, append_decision, head_path, record_hash
+from gatekeeper.audit.log import GENESIS, append_decision, canonical, head_path, record_hash
 from gatekeeper.audit.verify import verify_log
 from gatekeeper.cli import main
 from gatekeeper.errors import AuditError
@@ -271,7 +271,7 @@ def test_a_head_kept_elsewhere_catches_a_rewritten_chain(tmp_path: Path, capsys:
     for index in range(1, len(records)):
         records[index]["prev"] = records[index - 1]["hash"]
         records[index]["hash"] = record_hash(records[index])
-    log.write_bytes(b"".join(json.dumps(r).encode() + b"\n" for r in records))
+    log.write_bytes(b"".join(canonical(r) + b"\n" for r in records))  # a careful forger writes canonical lines
     head_path(log).write_text(json.dumps({"seq": 5, "hash": records[-1]["hash"], "time": "x"}))
     assert verify_log(log).ok  # the chain alone cannot tell
     problem = verify_log(log, head_file=saved).problem

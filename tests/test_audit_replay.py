@@ -15,6 +15,7 @@ from gitrepo import GitRepo
 
 from gatekeeper import gate
 from gatekeeper.audit.log import append_decision
+from gatekeeper.audit.read import snapshot_file
 from gatekeeper.audit.replay import replay_record
 from gatekeeper.cli import main
 from gatekeeper.errors import AuditError
@@ -98,7 +99,7 @@ def scene(tmp_path: Path) -> dict:
 
 def test_replay_reproduces_the_old_decision_and_shows_today_differs(scene: dict) -> None:
     status_before = scene["repo"].git("status", "--porcelain")
-    result = replay_record(scene["log"], "1", scene["packet"], scene["patch"], scene["policies"])
+    result = replay_record(snapshot_file(scene["log"]), "1", scene["packet"], scene["patch"], scene["policies"])
     assert result.same, result.to_dict()
     assert result.recorded.outcome == result.replayed.outcome == "review"
     assert any("core" in f for f in result.replayed.findings)
@@ -145,9 +146,9 @@ def test_replay_refuses_the_wrong_inputs(scene: dict, tmp_path: Path, capsys: py
     other_patch = tmp_path / "other.diff"
     other_patch.write_bytes(scene["patch"].read_bytes() + b"\n")
     with pytest.raises(AuditError, match="not the patch"):
-        replay_record(scene["log"], "1", scene["packet"], other_patch, scene["policies"])
+        replay_record(snapshot_file(scene["log"]), "1", scene["packet"], other_patch, scene["policies"])
     with pytest.raises(AuditError, match="no record"):
-        replay_record(scene["log"], "99", scene["packet"], scene["patch"], scene["policies"])
+        replay_record(snapshot_file(scene["log"]), "99", scene["packet"], scene["patch"], scene["policies"])
     lines = scene["log"].read_text().splitlines(keepends=True)
     scene["log"].write_text(lines[0].replace('"review"', '"allow"', 1) + "".join(lines[1:]))
     assert main(["audit", "replay", str(scene["log"]), "1", "--packet", str(scene["packet"]),
@@ -188,15 +189,34 @@ def test_cannot_replay_without_the_bundle_history(scene: dict, tmp_path: Path) -
     loose = tmp_path / "loose-policies"
     shutil.copytree(scene["policies"], loose)  # today's bundle, outside any repository
     with pytest.raises(AuditError, match="not inside a git repository"):
-        replay_record(scene["log"], "1", scene["packet"], scene["patch"], loose)
+        replay_record(snapshot_file(scene["log"]), "1", scene["packet"], scene["patch"], loose)
     other = GitRepo(tmp_path / "fresh")  # a repository that never held the recorded commit
     shutil.copytree(scene["policies"], other.root / "policies")
     other.commit("unrelated history")
     with pytest.raises(AuditError, match="is not in the repository"):
-        replay_record(scene["log"], "1", scene["packet"], scene["patch"], other.root / "policies")
+        replay_record(snapshot_file(scene["log"]), "1", scene["packet"], scene["patch"], other.root / "policies")
     packet = json.loads(scene["packet"].read_text())
     packet["run_id"] = "someone-else"
     wrong = tmp_path / "wrong-packet.json"
     wrong.write_text(json.dumps(packet))
     with pytest.raises(AuditError, match="not the packet"):
-        replay_record(scene["log"], "1", wrong, scene["patch"], scene["policies"])
+        replay_record(snapshot_file(scene["log"]), "1", wrong, scene["patch"], scene["policies"])
+
+
+def test_replay_reads_the_record_from_a_git_log(scene: dict, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from gatekeeper.audit.gitlog import append_git, parse_spec
+
+    remote = tmp_path / "audit.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    stored = json.loads(scene["log"].read_bytes().splitlines()[0])
+    decision = {"outcome": stored["outcome"], "reasons": stored["findings"], "policies": stored["policies"],
+                "enabled": stored["enabled"], "bundle": stored["bundle"], "input_digest": stored["input_digest"],
+                "packet": {"run_id": stored["run_id"], "diff_sha256": stored["diff_sha256"],
+                           "digest": stored["packet_digest"]}, "summary": stored["summary"]}
+    append_git(parse_spec(str(remote)), decision)
+    args = ["audit", "replay", "--git", str(remote), "1", "--packet", str(scene["packet"]), "--patch",
+            str(scene["patch"]), "--policy", str(scene["policies"]), "--format", "json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["replayed"]["outcome"] == "review" and data["today"]["outcome"] == "allow"

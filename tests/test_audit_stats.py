@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.audit.log import append_decision
-from gatekeeper.audit.read import load_entries
+from gatekeeper.audit.read import load_entries, snapshot_file
 from gatekeeper.audit.stats import compute, parse_since
 from gatekeeper.cli import main
 from gatekeeper.errors import UsageError
@@ -64,7 +64,7 @@ def expected(written: list[tuple[dt.datetime, dict]], since: dt.datetime | None 
 
 def test_counts_match_the_log(logged: tuple[Path, list]) -> None:
     log, written = logged
-    stats = compute(load_entries(log))
+    stats = compute(load_entries(snapshot_file(log)))
     want = expected(written)
     assert stats["decisions"] == want["total"] == 60
     assert stats["outcomes"] == {o: want["outcomes"].get(o, 0) for o in ("allow", "review", "deny")}
@@ -83,7 +83,7 @@ def test_counts_match_the_log(logged: tuple[Path, list]) -> None:
 def test_since_limits_the_window(logged: tuple[Path, list]) -> None:
     log, written = logged
     since = parse_since("2026-03-09")
-    stats = compute(load_entries(log), since)
+    stats = compute(load_entries(snapshot_file(log)), since)
     want = expected(written, since)
     assert 0 < stats["decisions"] == want["total"] < 60
     assert list(stats["weeks"]) == ["2026-W11", "2026-W12"]
@@ -120,7 +120,7 @@ def test_show_filters_by_run_id(logged: tuple[Path, list], capsys: pytest.Captur
 def test_empty_log_and_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "empty.jsonl"
     log.write_bytes(b"")
-    assert compute(load_entries(log))["decisions"] == 0
+    assert compute(load_entries(snapshot_file(log)))["decisions"] == 0
     log.write_bytes(b"not a record\n")
     assert main(["audit", "stats", str(log)]) == 2
     assert "empty.jsonl:1" in capsys.readouterr().err

@@ -1,5 +1,6 @@
-"""The audit trail: a hash-chained decision log, its verification, statistics, replay and policy history.
+"""The audit trail: a hash-chained decision log (a file, a git ref, an OPA collector), its verification,
+statistics, replay and policy history.
 
-Kept empty on purpose: the gate imports `gatekeeper.audit.log` on every run with `--log`, and that
-import must not pull in yaml, git helpers or the policy engine.
+Kept empty on purpose: the gate imports `gatekeeper.audit.sinks` on every run that logs, and that import
+must stay standard-library only: no yaml, no policy engine.
 """

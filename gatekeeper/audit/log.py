@@ -14,19 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper.atomic import fsync_dir, write_atomic
+from gatekeeper.audit.line import canonical, parse_line
 from gatekeeper.errors import AuditError
 
-LOG_VERSION = 1
+LOG_VERSION = 2  # 2 added `ci`: where the decision was made (repository, change, run, actor)
 GENESIS = "0" * 64  # the `prev` of the first record
 OUTCOMES = ("allow", "review", "deny")
 HEAD_SUFFIX = ".head"
 # A record is a few KB; reading this much from the end almost always finds the last line at once.
 _TAIL_CHUNK = 64 * 1024
-
-
-def canonical(obj: Any) -> bytes:
-    """The canonical JSON bytes of `obj` (the contract's canonical form)."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
 def record_hash(record: dict[str, Any]) -> str:
@@ -46,7 +42,8 @@ def utc_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
 
 
-def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: str) -> dict[str, Any]:
+def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: str,
+                         ci: dict[str, Any] | None = None) -> dict[str, Any]:
     """The log record for `decision`: what an auditor needs months later, chained to `prev`."""
     try:
         outcome = decision["outcome"]
@@ -75,6 +72,7 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
             "dry_run": bool(decision.get("dry_run", False)),
             "decided_at": decision.get("decided_at"),
             "tool": decision.get("tool"),
+            "ci": ci,
             "prev": prev,
         }
     except (KeyError, TypeError, AttributeError) as exc:
@@ -86,11 +84,22 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
         raise AuditError(
             f"decision cannot be logged: unknown outcome {outcome!r}", hint=f"one of {', '.join(OUTCOMES)}"
         )
-    record["hash"] = record_hash(record)
+    try:
+        record["hash"] = record_hash(record)
+    except ValueError as exc:  # NaN or Infinity somewhere in a finding
+        raise AuditError(f"decision cannot be logged: {exc}",
+                         hint="a policy returned a number JSON cannot hold") from exc
+    # Write only what verify will accept: a record too deep or with numbers other languages misread would
+    # otherwise break the chain for every later reader.
+    parsed = parse_line(canonical(record))
+    if not parsed.ok:
+        raise AuditError(f"decision cannot be logged: its record would be {parsed.reason}",
+                         hint="a policy finding carries data a decision record cannot hold; simplify the finding")
     return record
 
 
-def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = None) -> dict[str, Any]:
+def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = None,
+                    ci: dict[str, Any] | None = None) -> dict[str, Any]:
     """Append `decision` as one chained record under an exclusive lock; return the record written.
 
     `at` (RFC 3339 UTC) overrides the record time, for importing decisions logged elsewhere.
@@ -109,7 +118,7 @@ def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = Non
         last = _last_record(fd, size, log)
         seq = 1 if last is None else int(last["seq"]) + 1
         prev = GENESIS if last is None else str(last["hash"])
-        record = record_from_decision(decision, seq=seq, prev=prev, at=at or utc_now())
+        record = record_from_decision(decision, seq=seq, prev=prev, at=at or utc_now(), ci=ci)
         line = canonical(record) + b"\n"
         _write_line(fd, line, size, log)
         if size == 0:
@@ -150,16 +159,11 @@ def _last_record(fd: int, size: int, log: Path) -> dict[str, Any] | None:
         if start >= 0 or chunk == size:
             break
         chunk = min(size, chunk * 4)
-    text = tail[start + 1:]
-    try:
-        record = json.loads(text)
-        if not isinstance(record, dict) or not isinstance(record.get("hash"), str):
-            raise ValueError("not a record")
-        int(record["seq"])
-    except (ValueError, KeyError, TypeError) as exc:
-        raise AuditError("the decision log's last line is not a log record", where=str(log),
-                         hint="run `gatekeeper audit verify` and repair the log before appending") from exc
-    return record
+    parsed = parse_line(tail[start + 1:-1])
+    if parsed.record is None or not parsed.ok:
+        raise AuditError(f"the decision log's last line is not a log record: {parsed.reason}", where=str(log),
+                         hint="run `gatekeeper audit verify` and repair the log before appending")
+    return parsed.record
 
 
 def _write_head(log: Path, record: dict[str, Any]) -> None:

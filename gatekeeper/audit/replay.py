@@ -12,8 +12,8 @@ from typing import Any
 
 from gatekeeper.audit.gitrev import export_bundle, has_commit, locate
 from gatekeeper.audit.log import canonical
-from gatekeeper.audit.read import Entry, find_entry, load_entries
-from gatekeeper.audit.verify import verify_log
+from gatekeeper.audit.read import Entry, Snapshot, find_entry, load_entries
+from gatekeeper.audit.verify import Head, verify_snapshot
 from gatekeeper.errors import AuditError, GatekeeperError, where
 
 FINDING_KEYS = ("policy", "rule", "level", "msg", "bucket", "paths")
@@ -67,13 +67,14 @@ class ReplayResult:
         }
 
 
-def replay_record(log: Path, ref: str, packet_path: Path, patch_path: Path, bundle_dir: Path) -> ReplayResult:
+def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, bundle_dir: Path, *,
+                  head: Head | None = None) -> ReplayResult:
     """Replay record `ref` of `log` for the given packet and patch; AuditError when it cannot be replayed."""
     from gatekeeper.gate import decide
     from gatekeeper.policy.bundle import load_bundle
 
-    entry = find_entry(load_entries(log), ref, log)
-    notes = _check_chain(log, entry)
+    entry = find_entry(load_entries(log), ref, log.name)
+    notes = _check_chain(log, entry, head)
     record = entry.record
     packet = _matching_packet(packet_path, record)
     _check_patch(patch_path, record)
@@ -128,10 +129,10 @@ def _view(label: str, decision: dict[str, Any]) -> View:
                 decision.get("input_digest"))
 
 
-def _check_chain(log: Path, entry: Entry) -> list[str]:
-    problem = verify_log(log).problem
+def _check_chain(log: Snapshot, entry: Entry, head: Head | None) -> list[str]:
+    problem = verify_snapshot(log, head).problem
     if problem is not None and problem.line <= entry.line:
-        raise AuditError(f"the log's chain is broken before this record: {problem.message}", where=str(log),
+        raise AuditError(f"the log's chain is broken before this record: {problem.message}", where=log.name,
                          hint="a record that cannot be trusted cannot be replayed; see `gatekeeper audit verify`")
     return [] if problem is None else [f"the chain breaks after this record: {problem.message}"]
 

@@ -1,4 +1,4 @@
-"""`gatekeeper audit verify|show|stats|replay`: read the decision log the gate writes with `--log`."""
+"""`gatekeeper audit verify|show|stats|replay|flush`: read the decision log the gate writes (file or git ref)."""
 
 from __future__ import annotations
 
@@ -9,74 +9,93 @@ import click
 from gatekeeper.errors import ExitCode
 from gatekeeper.wording import count
 
-_LOG = click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+_LOG = click.argument("log", required=False, type=click.Path(dir_okay=False, path_type=Path))
+_GIT = click.option("--git", "git", metavar="REMOTE[#REF]",
+                    help="Read the log from REF (default refs/gatekeeper/decisions) of a git repository (path or URL) "
+                         "instead of a LOG file.")
 _FORMAT = click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True)
 
 
 @click.group("audit")
 def audit() -> None:
-    """Verify, show, count and replay the decisions in a log written by `gate --log`."""
+    """Verify, show, count and replay the decisions in a log written by `gate --log` or `gate --log-git`."""
 
 
 @audit.command("verify")
 @_LOG
+@_GIT
 @click.option("--head-file", type=click.Path(dir_okay=False, path_type=Path),
-              help="A copy of LOG.head kept elsewhere (default: LOG.head beside the log).")
+              help="A head ({seq, hash}) kept elsewhere (default for a LOG file: LOG.head beside it).")
 @_FORMAT
-def verify(log: Path, head_file: Path | None, fmt: str) -> int:
-    """Check the hash chain: exit 0 intact, 1 naming the first tampered line, 2 unreadable."""
+def verify(log: Path | None, git: str | None, head_file: Path | None, fmt: str) -> int:
+    """Check the hash chain: exit 0 intact, 1 naming the first tampered line or record, 2 unreadable."""
     import json
 
-    from gatekeeper.audit.verify import verify_log
+    from gatekeeper.audit.gitlog import redact
+    from gatekeeper.audit.source import verify as verify_source
 
-    verdict = verify_log(log, head_file=head_file)
+    verdict = verify_source(log, git, head_file)
+    name = log if log is not None else redact(str(git))  # a token in the URL must not reach the CI log
     if fmt == "json":
         click.echo(json.dumps(verdict.to_dict(), indent=2))
     elif verdict.problem is not None:
-        click.echo(f"{log}: chain broken: {verdict.problem.message}")
+        click.echo(f"{name}: chain broken: {verdict.problem.message}")
     else:
-        click.echo(
-            f"{log}: intact: {count(verdict.records, 'record')}, last seq {verdict.last_seq}, hash {verdict.last_hash}"
-        )
+        tip = f", tip {verdict.tip}" if verdict.tip else ""
+        click.echo(f"{name}: intact: {count(verdict.records, 'record')}, last seq {verdict.last_seq}, "
+                   f"hash {verdict.last_hash}{tip}")
         if verdict.head_file is None and verdict.records:
-            click.echo(f"{log}: note: no head file, so records removed from the end cannot be detected", err=True)
+            head = "no head file" if git is None else "no --head-file"
+            click.echo(f"{name}: note: {head}, so records removed from the end cannot be detected", err=True)
     return ExitCode.OK if verdict.ok else ExitCode.FAILED
 
 
 @audit.command("show")
 @_LOG
 @click.argument("run_id", required=False)
+@_GIT
 @_FORMAT
-def show(log: Path, run_id: str | None, fmt: str) -> int:
+def show(log: Path | None, run_id: str | None, git: str | None, fmt: str) -> int:
     """Show the decisions (those of RUN_ID only, when given) as a table or JSON."""
     from gatekeeper.audit.read import load_entries
     from gatekeeper.audit.show import render_json, render_table, select
+    from gatekeeper.audit.source import open_log
 
-    entries = select(load_entries(log), run_id)
+    if git is not None and log is not None and run_id is None:
+        log, run_id = None, str(log)  # with --git the one positional argument is the run id
+    entries = select(load_entries(open_log(log, git)), run_id)
     click.echo(render_json(entries) if fmt == "json" else render_table(entries))
     return ExitCode.OK
 
 
 @audit.command("stats")
 @_LOG
+@_GIT
 @click.option("--since", help="Only decisions logged on or after this date (YYYY-MM-DD or RFC 3339).")
+@click.option("--until", help="Only decisions logged before this date (YYYY-MM-DD or RFC 3339).")
+@click.option("--bucket", "buckets", multiple=True, type=click.Choice(("ci", "iac", "deps", "src", "other")),
+              help="Only decisions on changes touching this bucket (repeatable: any of them).")
 @_FORMAT
-def stats(log: Path, since: str | None, fmt: str) -> int:
-    """Count outcomes, policies and rules that fired, per ISO week, and the share sent to a human."""
+def stats(log: Path | None, git: str | None, since: str | None, until: str | None, buckets: tuple[str, ...],
+          fmt: str) -> int:
+    """Count outcomes, policies and rules that fired, per repository, bucket and ISO week, and the share sent to a
+    human."""
     import json
 
     from gatekeeper.audit.read import load_entries
+    from gatekeeper.audit.source import open_log
     from gatekeeper.audit.stats import compute, parse_since, render_text
 
-    start = parse_since(since) if since else None
-    result = compute(load_entries(log), start)
+    window = (parse_since(since) if since else None, parse_since(until, "--until") if until else None)
+    result = compute(load_entries(open_log(log, git)), window[0], until=window[1], buckets=buckets)
     click.echo(json.dumps(result, indent=2) if fmt == "json" else render_text(result))
     return ExitCode.OK
 
 
 @audit.command("replay")
 @_LOG
-@click.argument("record")
+@click.argument("record", required=False)
+@_GIT
 @click.option("--packet", "packet_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The review packet the decision was made for.")
 @click.option("--patch", "patch_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -84,16 +103,43 @@ def stats(log: Path, since: str | None, fmt: str) -> int:
 @click.option("--policy", "policy_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Today's policy bundle, inside the git repository that holds its history.")
 @_FORMAT
-def replay(log: Path, record: str, packet_path: Path, patch_path: Path, policy_dir: Path | None, fmt: str) -> int:
+def replay(log: Path | None, record: str | None, git: str | None, packet_path: Path, patch_path: Path,
+           policy_dir: Path | None, fmt: str) -> int:
     """Re-decide RECORD (seq or hash prefix) with the bundle as recorded, and with today's; exit 1 if it differs."""
     import json
 
     from gatekeeper.audit.replay import render_text, replay_record
+    from gatekeeper.audit.source import open_log
     from gatekeeper.config import resolve_policy_dir
+    from gatekeeper.errors import UsageError
 
-    result = replay_record(log, record, packet_path, patch_path, resolve_policy_dir(policy_dir))
+    if git is not None and log is not None and record is None:
+        log, record = None, str(log)  # with --git the one positional argument is the record
+    if record is None:
+        raise UsageError("name the RECORD to replay (its seq or a hash prefix)", where="audit replay")
+    result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir))
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_text(result))
     return ExitCode.OK if result.same else ExitCode.FAILED
+
+
+@audit.command("flush")
+@_FORMAT
+def flush(fmt: str) -> int:
+    """Send the records spooled by `gate --log-url` while the collector was down; exit 1 if some are left."""
+    import json
+    import os
+
+    from gatekeeper.audit.collector import flush as flush_spool
+    from gatekeeper.audit.collector import spool_dir
+
+    result = flush_spool(os.environ)
+    if fmt == "json":
+        click.echo(json.dumps({"sent": result.sent, "left": result.left, "error": result.error,
+                               "spool": str(spool_dir(os.environ))}, indent=2))
+    else:
+        click.echo(f"sent {count(result.sent, 'spooled record')}; {result.left} left"
+                   + (f" ({result.error})" if result.error else ""))
+    return ExitCode.OK if result.left == 0 else ExitCode.FAILED
 
 
 COMMANDS: list[click.Command] = [audit]

@@ -34,23 +34,33 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 )
 @click.option("--output", type=_FILE, help="Write the report to FILE (atomically) instead of stdout.")
 @click.option("--log", type=_FILE, help="Append the decision to this hash-chained decision log.")
+@click.option("--log-git", metavar="REMOTE[#REF]",
+              help="Append the decision as a commit on REF (default refs/gatekeeper/decisions) of the git "
+                   "repository REMOTE (path or URL) and push it.")
+@click.option("--log-url", metavar="URL",
+              help="POST the decision record to an OPA decision-log collector; spooled when it is down "
+                   "(send later with `gatekeeper audit flush`).")
 @click.option("--dry-run", is_flag=True, help="Report the real decision but exit 0 (for rolling a policy out).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=3600), metavar="SECONDS",
               help="Time limit of the policy evaluation (default: gatekeeper.yaml, else 10).")
 @click.option("--tree", metavar="BASE..HEAD",
               help="Deny unless the patch is exactly the change HEAD makes on BASE (run in the clone; flag only).")
 def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
-         fmt: str | None, output: Path | None, log: Path | None, dry_run: bool, timeout: float | None,
-         tree: str | None) -> int:
+         fmt: str | None, output: Path | None, log: Path | None, log_git: str | None, log_url: str | None,
+         dry_run: bool, timeout: float | None, tree: str | None) -> int:
     """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
     from gatekeeper.gate import exit_code
     from gatekeeper.gate_step import GateOptions, run_gate
 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
-                          format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree)
+                          format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,
+                          log_git=log_git, log_url=log_url)
     decision, text = run_gate(options, env=os.environ)
     if text:
         click.echo(text, nl=not text.endswith("\n"))
+    for logged in decision.get("decision_log") or []:
+        if logged["status"] == "spooled":
+            click.echo(f"gatekeeper: {logged['message']}", err=True)
     if output is not None or dry_run:
         note = " (dry run: exit 0)" if dry_run else ""
         click.echo(f"gatekeeper: {decision['outcome']}, {len(decision['reasons'])} finding(s){note}", err=True)

@@ -1,0 +1,47 @@
+"""Where the gate writes its decision record: a local file, a git ref, an OPA collector; any combination.
+
+One call from the gate. Every destination is checked before anything is written, so a bad `--log-url`
+cannot leave a record in the file log of a gate that then fails. The file and git logs fail the gate
+when they cannot be written (exit 2: a decision without its record is not made); the collector spools.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from gatekeeper.audit.collector import check_url, deliver, redact
+from gatekeeper.audit.fleet import ci_context
+from gatekeeper.audit.gitlog import append_git, parse_spec
+from gatekeeper.audit.log import GENESIS, append_decision, record_from_decision, utc_now
+
+
+def log_decision(decision: dict[str, Any], *, file: Path | None, git: str | None, url: str | None,
+                 tree: str | None, env: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Append `decision` everywhere asked; what each destination did (for the report's `decision_log`)."""
+    git_log = parse_spec(git) if git else None
+    collector = check_url(url) if url else None
+    ci = ci_context(env, tree)
+    done: list[dict[str, Any]] = []
+    record: dict[str, Any] | None = None
+    # The shared ref first: it is the one most likely to refuse (network, permissions), and when it does
+    # nothing has been written anywhere yet.
+    if git_log is not None:
+        record = append_git(git_log, decision, ci=ci, env=env)
+        done.append({"sink": "git", "where": git_log.name, "status": "appended", "seq": record["seq"],
+                     "hash": record["hash"]})
+    if file is not None:
+        appended = append_decision(file, decision, ci=ci)
+        record = record or appended
+        done.append({"sink": "file", "where": str(file), "status": "appended", "seq": appended["seq"],
+                     "hash": appended["hash"]})
+    if collector is not None:
+        # The collector gets the chained record (the shared ref's first); alone, a record outside any chain (seq 0).
+        sent = record or record_from_decision(decision, seq=0, prev=GENESIS, at=utc_now(), ci=ci)
+        delivery = deliver(collector, sent, env=env)
+        done.append({"sink": "url", "where": redact(collector), "status": "sent" if delivery.sent else "spooled",
+                     "seq": sent["seq"], "hash": sent["hash"],
+                     "spool": str(delivery.spooled) if delivery.spooled else None, "error": delivery.error,
+                     "message": delivery.describe()})
+    return done
