@@ -244,6 +244,37 @@ def test_gitlab_before_script_refuses_to_install_the_checkout(source: str, tmp_p
     assert "GATEKEEPER_SOURCE is inside the checkout" in done.stderr
 
 
+def _other_ci_snippet() -> str:
+    section = DOC.split("## Other CI", 1)[1]
+    return section.split("```sh\n", 1)[1].split("```", 1)[0]
+
+
+@needs_gate
+@pytest.mark.parametrize(
+    ("files", "status"),
+    [({"src/main.go": "package main\n// ok\n"}, ExitCode.OK),
+     ({".gitlab-ci.yml": "x:\n  script: [true]\n", "gatekeeper.yaml": "disable: [core]\n"}, ExitCode.REVIEW)],
+)
+def test_other_ci_snippet_runs_the_installed_gate_in_a_hostile_checkout(
+    tmp_path: Path, files: dict[str, str], status: int
+) -> None:
+    from test_action import VECTORS, plant
+
+    snippet = _other_ci_snippet()
+    assert '"$venv/bin/python" -I -m gatekeeper gate' in snippet
+    mr = MergeRequest(tmp_path)
+    mr.change(files)
+    hostile = plant(mr.repo.root, VECTORS)
+    head = mr.repo.git("rev-parse", "HEAD").decode().strip()
+    env = {**_env(tmp_path), **hostile, "GITHUB_OUTPUT": str(tmp_path / "hijack-output"),
+           "venv": str(stand_in_venv(tmp_path / "venv")), "BASE": mr.base, "HEAD": head}
+    done = subprocess.run(["sh", "-e", "-c", snippet], cwd=mr.repo.root, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert "HIJACKED" not in done.stdout + done.stderr
+    assert done.returncode == status, done.stdout + done.stderr
+    assert (mr.repo.root / "gatekeeper-junit.xml").is_file()
+
+
 # -- examples/github-workflow.yml ------------------------------------------------------------------
 
 
