@@ -54,6 +54,8 @@ def scrubbed_git_env(**extra: str) -> dict[str, str]:
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_OPTIONAL_LOCKS": "0",
+        # refs/replace would let anyone who can write a ref show other content for BASE's objects.
+        "GIT_NO_REPLACE_OBJECTS": "1",
         "HOME": os.devnull,
     }
     env.update(extra)

@@ -315,3 +315,32 @@ def test_repo_path_spellings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         assert repo_path(top, folder) == want
         assert repo_path(top, Path(str(folder) + "/.")) == want
     assert repo_path(top, tmp_path) is None
+
+
+@pytest.mark.parametrize("config", ["disable: [core]\n", "disable: [core]\nenable: [size]\n"])
+def test_the_issue_case_a_config_hidden_behind_a_header_git_reads_otherwise(
+    config: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue #11, holes 1 + 3: gatekeeper.yaml as a binary section whose `diff --git` line git reads as
+    # gatekeeper.yaml while a naive parser reads another name. With --tree the checkout's file is never read.
+    scene = Scene(tmp_path)
+    (scene.repo.root / ".git" / "info" / "attributes").write_text("gatekeeper.yaml binary\n")
+    scene.repo.write("gatekeeper.yaml", config)
+    scene.repo.write(WORKFLOW, "on: push\n")
+    data = scene.repo.staged_patch()
+    header = b"diff --git a/gatekeeper.yaml b/gatekeeper.yaml\n"
+    assert header in data
+    crafted = b'diff --git a/gatekeeper.yaml "b/gatekeeper.yaml" c/gatekeeper.yaml "b/gatekeeper.yaml"\n'
+    data = data.replace(header, crafted)
+    scene.repo.commit("agent change")
+    agent = scene.repo.root / ".agent"
+    agent.mkdir()
+    (agent / "patch.diff").write_bytes(data)
+    numstat = scene.repo.git("apply", "--numstat", "-z", str(agent / "patch.diff"))
+    assert b"\tgatekeeper.yaml\0" in numstat  # git's own reading of the crafted header
+    assert main(["packet", str(agent / "patch.diff"), "--out", str(agent / "packet.json"),
+                 "--policy", str(POLICY_DIR)]) == 0
+    scene.repo.commit("agent patch and packet")
+    code, decision, err = scene.gate(capsys, monkeypatch)
+    assert code == REVIEW, err
+    assert decision is not None and decision["enabled"] == ["core"]

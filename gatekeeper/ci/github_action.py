@@ -7,8 +7,9 @@ outputs `outcome`, `findings` and `report` in `$GITHUB_OUTPUT`, and exits non-ze
 deny unless dry-run. A gate that cannot decide always fails the step: the gate fails closed.
 
 For pull request events the patch is bound to the pull request (`--tree BASE..HEAD`, the event's
-base and head commits unless the inputs name others), and no `--policy` is passed unless asked
-for, so the gate's own choice applies and its self-guard sees a patch that edits `./policies`.
+base and head commits unless the inputs name others), which also makes the gate read
+`gatekeeper.yaml` and the bundle from BASE; no `--policy` is passed unless asked for, so the gate's
+own choice applies (and without --tree its self-guard sees a patch that edits `./policies`).
 
 Run as `python -I -m gatekeeper.ci.github_action` from the action's own virtualenv: the working
 directory is the change under review, and without `-I` a `gatekeeper/` package in it would be imported
