@@ -3,8 +3,10 @@
 Each `run:` step of action.yml is executed with `bash --noprofile --norc -eo pipefail` (the
 runner's bash), its `${{ }}` expressions filled in from the inputs, with a temporary
 $GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY and $RUNNER_TEMP. The install step needs a package index
-(pip), which tests may not reach: it is syntax-checked, and the virtualenv it would create is
-stood in for by a launcher of this test run's own interpreter, where gatekeeper is installed.
+(pip), which tests may not reach: in the action runs it is syntax-checked, and the virtualenv it
+would create is stood in for by a launcher of this test run's own interpreter, where gatekeeper is
+installed (outside the workspace, as the real one). The install step itself runs against a
+recording interpreter: what venv and pip are asked to do, from where, with which variables.
 """
 
 from __future__ import annotations
