@@ -340,3 +340,35 @@ def test_pre_commit_hook_runs_gatekeeper_test_on_policy_changes(tmp_path: Path) 
         timeout=60,
     )
     assert done.returncode == 0 and "--policy" in done.stdout and "HIJACKED" not in done.stdout
+
+
+# -- every shipped entry point: the installed gate, isolated -------------------------------------------------
+
+ENTRY_POINT_FILES = ["action.yml", "examples/gitlab-ci.yml", "examples/github-workflow.yml", ".pre-commit-hooks.yaml"]
+
+
+def _commands(text: str) -> list[str]:
+    """Lines that run something (comments dropped), with continuation lines joined."""
+    lines = [line.split(" #", 1)[0] for line in text.replace("\\\n", " ").splitlines()]
+    return [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
+
+
+@pytest.mark.parametrize("name", ENTRY_POINT_FILES)
+def test_no_shipped_entry_point_runs_python_or_pip_unisolated(name: str) -> None:
+    for line in _commands((REPO_ROOT / name).read_text(encoding="utf-8")):
+        if re.search(r"python3?\"?\s", line) and " -m " in line:
+            assert " -I " in line, f"{name}: {line}"
+        if re.search(r"(-m pip|^-? ?pip3?) install\b", line):
+            assert "--isolated" in line and "-I -m pip" in line, f"{name}: {line}"
+            assert not re.search(r"install[^\n]*\s\.(\s|$)", line), f"{name}: installs the checkout: {line}"
+        assert not re.match(r"(entry: )?gatekeeper\s", line), f"{name}: the gatekeeper script honours PYTHON*: {line}"
+
+
+def test_docs_ci_pipeline_snippets_run_python_isolated() -> None:
+    section = DOC.split("## Install and run the gate", 1)[1].split("\n## ", 1)[0]
+    for block in [*re.findall(r"```sh\n(.*?)```", section, re.S), _other_ci_snippet()]:
+        for line in _commands(block):
+            if "python" in line and " -m " in line:
+                assert " -I " in line, line
+            if re.search(r"(-m pip|^pip3?) install\b", line):
+                assert "--isolated" in line, line
