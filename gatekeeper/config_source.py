@@ -54,17 +54,16 @@ def gate_configuration(
         yield GateConfiguration(config, bundle, guarded_paths(Path.cwd(), _in_use(policy_dir, config, bundle.root)))
         return
     cwd = Path.cwd()
-    with GitObjects(cwd) as objects, tempfile.TemporaryDirectory(prefix="gatekeeper-base-") as tmp:
-        top, prefix = objects.work_tree()
-        commit = objects.commit(base)
-        config = _config_at(objects, commit, base, prefix, cwd, formats)
-        folder = policy_dir or config.policy_dir
-        if folder is None:
-            # The gate's own default order, decided by what BASE holds, not by what the change added.
-            here = f"{prefix}policies"
-            entry = objects.tree(commit).get(f"{here}/{MANIFEST}")
-            folder = cwd / "policies" if entry is not None and not entry.is_symlink else shipped_policy_dir()
-        bundle = _bundle_at(objects, commit, base, top, Path(folder), Path(tmp))
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-base-") as tmp:
+        with GitObjects(cwd) as objects:
+            top, prefix = objects.work_tree()
+            commit = objects.commit(base)
+            config = _config_at(objects, commit, base, prefix, cwd, formats)
+            folder = policy_dir or config.policy_dir
+            if folder is None:
+                # The gate's own default order, decided by what BASE holds, not by what the change added.
+                folder = _default_bundle(objects, commit, base, prefix, cwd)
+            bundle = _bundle_at(objects, commit, base, top, Path(folder), Path(tmp))
         yield GateConfiguration(config, bundle, (), commit)
 
 
@@ -98,6 +97,20 @@ def _config_at(objects: GitObjects, commit: str, base: str, prefix: str, cwd: Pa
                              hint=f"keep {name} a plain file on the base branch")
         return parse_project_config(objects.blob(entry.oid), cwd / name, label, formats=formats)
     return ProjectConfig()
+
+
+def _default_bundle(objects: GitObjects, commit: str, base: str, prefix: str, cwd: Path) -> Path:
+    """`./policies` when BASE holds a bundle there, else the shipped one; a link there is refused, not
+    skipped: falling back to the shipped bundle would silently judge by other policies than BASE meant."""
+    tree = objects.tree(commit)
+    here = f"{prefix}policies"
+    for path in (here, f"{here}/{MANIFEST}"):
+        entry = tree.get(path)
+        if entry is not None and (entry.is_symlink or entry.is_gitlink):
+            raise UsageError("the bundle folder is a symlink or submodule at the base commit; bundles are read "
+                             "from git as plain files", where=f"{base}:{path}",
+                             hint="commit the bundle as plain files, or pass --policy DIR outside the checkout")
+    return cwd / "policies" if f"{here}/{MANIFEST}" in tree else shipped_policy_dir()
 
 
 def _bundle_at(objects: GitObjects, commit: str, base: str, top: Path, folder: Path, tmp: Path) -> Bundle:

@@ -263,6 +263,20 @@ def test_symlinks_in_base_configuration_are_refused(
     assert code == ERROR and "main:gatekeeper.yaml" in err
 
 
+def test_a_base_whose_policies_folder_is_a_link_is_refused_not_replaced_by_the_shipped_bundle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    central = lax_bundle(tmp_path / "central")
+    scene = Scene(tmp_path, bundle=False)
+    scene.repo.git("checkout", "-q", "main")
+    scene.repo.symlink("policies", str(central))
+    scene.repo.commit("policies from a central checkout")
+    scene.repo.git("checkout", "-q", "-B", "pr")
+    scene.change(lambda root: None)
+    code, decision, err = scene.gate(capsys, monkeypatch)
+    assert code == ERROR and decision is None and "main:policies" in err and "symlink" in err
+
+
 def test_an_unknown_base_cannot_decide(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
