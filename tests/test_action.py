@@ -612,7 +612,8 @@ def test_install_step_installs_the_action_isolated_from_outside_the_workspace(tm
         assert call["cwd"] == runner_temp and call["env"] == []  # nothing of the job's PYTHON*/PIP_* reaches them
 
 
-@pytest.mark.parametrize("source", [".", "./", "{ws}", "{ws}/sub/..", "sub", "{link}"])
+@pytest.mark.parametrize("source", [".", "./", "{ws}", "{ws}/sub/..", "sub", "{link}", "gatekeeper @ file://{ws}/sub",
+                                    "git+file://{ws}/sub@main#egg=gatekeeper", "file://{ws}/", "git+file://{ws}@main"])
 def test_install_step_refuses_to_install_the_workspace(source: str, tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     (ws / "sub").mkdir(parents=True)
