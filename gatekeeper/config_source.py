@@ -29,6 +29,8 @@ from gatekeeper.policy.bundle import Bundle, load_bundle
 from gatekeeper.policy.selfguard import Guarded, guarded_paths
 from gatekeeper.project_config import FILE_NAMES, ProjectConfig, load_project_config, parse_project_config
 
+MAX_CONFIG_BYTES = 1 << 20  # a settings file; read from git, never a reason to stream megabytes
+
 
 @dataclass(frozen=True, slots=True)
 class GateConfiguration:
@@ -42,10 +44,12 @@ class GateConfiguration:
 
 @contextmanager
 def gate_configuration(
-    policy_dir: Path | None, base: str | None, *, formats: tuple[str, ...] = ()
+    policy_dir: Path | None, base: str | None, *, repo: Path | None = None, formats: tuple[str, ...] = ()
 ) -> Iterator[GateConfiguration]:
     """The gate's configuration: from BASE's git objects when `base` is given, else the working directory.
 
+    `repo`: the clone BASE lives in (default: the working directory). Paths are placed in it as the
+    working directory sits in it; a working directory outside it stands for its top.
     A bundle read from git is exported into a private temporary folder that lives as long as the context.
     """
     if base is None:
@@ -55,14 +59,17 @@ def gate_configuration(
         return
     cwd = Path.cwd()
     with tempfile.TemporaryDirectory(prefix="gatekeeper-base-") as tmp:
-        with GitObjects(cwd) as objects:
-            top, prefix = objects.work_tree()
+        with GitObjects(repo or cwd) as objects:
+            top, _ = objects.work_tree()
+            inside = repo_path(top, cwd)
+            prefix = f"{inside}/" if inside else ""
+            home = cwd if inside is not None else top
             commit = objects.commit(base)
-            config = _config_at(objects, commit, base, prefix, cwd, formats)
+            config = _config_at(objects, commit, base, prefix, home, formats)
             folder = policy_dir or config.policy_dir
             if folder is None:
                 # The gate's own default order, decided by what BASE holds, not by what the change added.
-                folder = _default_bundle(objects, commit, base, prefix, cwd)
+                folder = _default_bundle(objects, commit, base, prefix, home)
             bundle = _bundle_at(objects, commit, base, top, Path(folder), Path(tmp))
         yield GateConfiguration(config, bundle, (), commit)
 
@@ -95,7 +102,11 @@ def _config_at(objects: GitObjects, commit: str, base: str, prefix: str, cwd: Pa
         if entry.is_symlink or entry.is_gitlink:
             raise UsageError("the gate's configuration file is a symlink or submodule", where=label,
                              hint=f"keep {name} a plain file on the base branch")
-        return parse_project_config(objects.blob(entry.oid), cwd / name, label, formats=formats)
+        data = objects.blob(entry.oid, MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise UsageError(f"the gate's configuration file is larger than {MAX_CONFIG_BYTES} bytes", where=label,
+                             hint="it holds a handful of settings; check what was committed there")
+        return parse_project_config(data, cwd / name, label, formats=formats)
     return ProjectConfig()
 
 

@@ -358,3 +358,28 @@ def test_the_issue_case_a_config_hidden_behind_a_header_git_reads_otherwise(
     code, decision, err = scene.gate(capsys, monkeypatch)
     assert code == REVIEW, err
     assert decision is not None and decision["enabled"] == ["core"]
+
+
+def test_repo_elsewhere_reads_base_at_its_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # For a caller that names the clone (`repo`) and runs elsewhere: BASE's top-level configuration.
+    from gatekeeper.config_source import gate_configuration
+
+    scene = Scene(tmp_path, base_files={"gatekeeper.yaml": "enable: [deps]\n"}).change(_lax_policies)
+    elsewhere = tmp_path / "elsewhere-cwd"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    with gate_configuration(None, "main", repo=scene.repo.root) as found:
+        assert found.config.enable == ("deps",) and found.config.label == "main:gatekeeper.yaml"
+        assert found.bundle.digest == bundle_digest(POLICY_DIR) and found.guarded == ()
+        assert found.base == scene.base
+
+
+def test_an_oversized_base_configuration_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gatekeeper.config_source import MAX_CONFIG_BYTES
+
+    scene = Scene(tmp_path, base_files={"gatekeeper.yaml": "# pad\n" * (MAX_CONFIG_BYTES // 6 + 1)})
+    scene.change(lambda root: None)
+    code, decision, err = scene.gate(capsys, monkeypatch)
+    assert code == ERROR and "larger than" in err and "main:gatekeeper.yaml" in err
