@@ -28,7 +28,7 @@ def resolve_policy_dir(explicit: str | Path | None, *, marker: str = MANIFEST) -
 
     config = load_project_config()
     if config.policy_dir is not None:
-        return _checked(config.policy_dir, marker, f"fix `policy_dir` in {config.path} or pass --policy DIR")
+        return _checked(config.policy_dir, marker, f"fix `policy_dir` in {config.label} or pass --policy DIR")
     for candidate in (Path.cwd() / "policies", shipped_policy_dir()):
         if (candidate / marker).is_file():
             return candidate

@@ -32,6 +32,7 @@ INTEGRITY_RULE = "gatekeeper.integrity"
 UNSAFE_RULE = "gatekeeper.unsafe_path"
 TREE_RULE = "gatekeeper.tree_mismatch"
 _SHOWN_DIFFERENCES = 20
+_FINDING_LEVELS = frozenset({"deny", "review", "warn"})
 
 
 def canonical_json(obj: Any) -> bytes:
@@ -59,6 +60,31 @@ def resolve_enabled(bundle: Bundle, enable: Iterable[str] = (), disable: Iterabl
             f"policy {both[0]!r} is both enabled and disabled", hint="pass it to only one of --enable / --disable"
         )
     return tuple(p.name for p in bundle.policies if (p.default or p.name in enable) and p.name not in disable)
+
+
+def require_deciding(bundle: Bundle, enabled: Sequence[str]) -> None:
+    """PolicyError unless a policy is enabled and each enabled one defines a `deny`, `review` or `warn` rule.
+
+    A gate with nothing to ask has not decided: zero policies (all switched off, a bundle with none on
+    by default) or policies that can never find anything must not come out as `allow`.
+    """
+    from gatekeeper.policy.rego_lint import rule_heads
+
+    if not enabled:
+        raise PolicyError(
+            "no policy is enabled: a gate with no policy to ask cannot decide, and never allows",
+            where=str(bundle.root),
+            hint="enable at least one policy (--enable NAME, or leave the bundle's defaults on)",
+        )
+    for name in enabled:
+        info = bundle.policy(name)
+        defined = frozenset().union(*(rule_heads(bundle.modules[key]) for key in info.modules))
+        if not defined & _FINDING_LEVELS:
+            raise PolicyError(
+                f"policy {name!r} defines no deny, review or warn rule: it can never find anything",
+                where=str(info.module_path),
+                hint=f"add its rules, or switch it off (--disable {name})",
+            )
 
 
 def build_input(packet: Mapping[str, Any], derived: Derived, differences: Sequence[str]) -> dict[str, Any]:
@@ -190,7 +216,8 @@ def decide(
     pending = start_fed_policies(bundle, names, packet_part, timeout=timeout)
     try:
         derived, entries = derive_feeding(Path(patch), bundle.rules, pending.send_files, pending.end_files)
-        refuse_self_change(derived.files, guarded)
+        refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
+        require_deciding(bundle, names)
         input_doc = assemble_input(packet_part, entries, derived, compare(packet, derived))
         pending.finish(input_doc)
         own = gate_findings(input_doc) + tree_findings(tree_differences)
@@ -230,6 +257,7 @@ def start_deciding_many(
     from gatekeeper.policy.findings import start_policies_many
 
     names = list(dict.fromkeys(enabled))
+    require_deciding(bundle, names)
     prepared: list[tuple[dict[str, Any], Derived, dict[str, Any]] | GatekeeperError] = []
     for packet, patch in cases:
         try:

@@ -1,8 +1,8 @@
 """`gatekeeper gate` as a CI check step: configuration, bundle, decision, decision log, report.
 
-gate.py decides; this module gathers what a decision needs from flags and `gatekeeper.yaml`, refuses a
-change to the gate's own configuration, binds the patch to the pull request (`--tree`), and hands the
-decision to the log and the reporter.
+gate.py decides; this module gathers what a decision needs from flags and `gatekeeper.yaml` (read from
+BASE under `--tree`: config_source), refuses a change to the gate's own configuration, binds the patch
+to the pull request (`--tree`), and hands the decision to the log and the reporter.
 """
 
 from __future__ import annotations
@@ -11,13 +11,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gatekeeper.errors import UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
-
-if TYPE_CHECKING:
-    from gatekeeper.project_config import ProjectConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,36 +38,38 @@ class GateOptions:
 
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
     """Decide, append to the decision log when asked, render the report: (decision, text for stdout)."""
-    from gatekeeper.config import resolve_policy_dir
+    from gatekeeper.config_source import gate_configuration
     from gatekeeper.packet import load_packet
-    from gatekeeper.policy.bundle import load_bundle
-    from gatekeeper.policy.selfguard import guarded_paths
-    from gatekeeper.project_config import load_project_config
     from gatekeeper.reports import FORMATS, emit
 
-    config = load_project_config(formats=FORMATS)
-    bundle = load_bundle(resolve_policy_dir(options.policy_dir or config.policy_dir))
-    if config.path is not None:
-        for name in (*config.enable, *config.disable):
-            if name not in {p.name for p in bundle.policies}:
-                raise UsageError(
-                    f"unknown policy {name!r}",
-                    where=str(config.path),
-                    hint=f"the bundle has: {', '.join(p.name for p in bundle.policies)}",
-                )
-    # Flags win over gatekeeper.yaml: a flag's policy leaves the file's opposite list.
-    enable = [*(n for n in config.enable if n not in options.disable), *options.enable]
-    disable = [*(n for n in config.disable if n not in options.enable), *options.disable]
-    enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
-    packet = load_packet(options.packet)
-    timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
-    if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
-        raise UsageError(
-            f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
-        )
-    guarded = guarded_paths(Path.cwd(), _configuration(options, config, bundle.root))
-    decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
-                      guarded=guarded, tree_differences=_tree_differences(options))
+    base = None
+    if options.tree is not None:
+        from gatekeeper.treecheck import parse_range
+
+        base = parse_range(options.tree)[0]
+    # Under --tree the settings and the bundle come from BASE, never from the checkout (config_source).
+    with gate_configuration(options.policy_dir, base, formats=FORMATS) as found:
+        config, bundle = found.config, found.bundle
+        if config.label is not None:
+            for name in (*config.enable, *config.disable):
+                if name not in {p.name for p in bundle.policies}:
+                    raise UsageError(
+                        f"unknown policy {name!r}",
+                        where=config.label,
+                        hint=f"the bundle has: {', '.join(p.name for p in bundle.policies)}",
+                    )
+        # Flags win over gatekeeper.yaml: a flag's policy leaves the file's opposite list.
+        enable = [*(n for n in config.enable if n not in options.disable), *options.enable]
+        disable = [*(n for n in config.disable if n not in options.enable), *options.disable]
+        enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
+        packet = load_packet(options.packet)
+        timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
+        if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
+            raise UsageError(
+                f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
+            )
+        decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
+                          guarded=found.guarded, tree_differences=_tree_differences(options))
     log = options.log or config.log
     if log is not None or options.log_git or options.log_url:
         from gatekeeper.audit.sinks import log_decision
@@ -89,15 +88,3 @@ def _tree_differences(options: GateOptions) -> list[str]:
     base, head = parse_range(options.tree)
     # The packet and patch may travel in the pull request itself (.agent/): their paths are not compared.
     return tree_differences(Path.cwd(), base, head, options.patch, transport=(options.packet, options.patch))
-
-
-def _configuration(options: GateOptions, config: ProjectConfig, bundle_root: Path) -> list[tuple[Path, str]]:
-    """Every file whose presence or content decides how this run judges: config files, bundle, fallback bundle."""
-    from gatekeeper.project_config import FILE_NAMES
-
-    items = [(Path(name), "the gate's configuration file") for name in FILE_NAMES]
-    items.append((bundle_root, "the policy bundle in use"))
-    if options.policy_dir is None and config.policy_dir is None:
-        items.append((Path("policies"), "the policy bundle the gate looks for first"))
-    return items
-

@@ -54,6 +54,8 @@ def scrubbed_git_env(**extra: str) -> dict[str, str]:
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_OPTIONAL_LOCKS": "0",
+        # refs/replace would let anyone who can write a ref show other content for BASE's objects.
+        "GIT_NO_REPLACE_OBJECTS": "1",
         "HOME": os.devnull,
     }
     env.update(extra)
@@ -158,6 +160,21 @@ class GitObjects:
             return None
         return self.blob(entry.oid, limit)
 
+    def work_tree(self) -> tuple[Path, str]:
+        """The top of the work tree holding `repo`, and `repo`'s path inside it ('' at the top, else 'dir/')."""
+        out = self._git(["rev-parse", "--show-toplevel", "--show-prefix"], "not inside a git work tree",
+                        hint="run the gate in a clone of the repository")
+        top, _, prefix = os.fsdecode(out).partition("\n")
+        return Path(top), prefix.strip("\n")
+
+    def last_change(self, commit: str, path: str) -> str | None:
+        """The last commit at or before `commit` that changed `path` ('' for the whole tree), if any."""
+        # From the top of the tree, taken literally: `repo` may be a subfolder, a name may hold `*`.
+        spec = ["--", f":(top,literal){path.strip('/')}"] if path.strip("/") else []
+        out = self._git(["log", "-1", "--format=%H", commit, *spec],
+                        f"cannot read the history of {path or 'the tree'}")
+        return out.decode().strip() or None
+
     def walk(self, commit: str, prefix: str) -> Iterator[tuple[str, TreeEntry]]:
         """Every entry of `commit` under the folder `prefix` ('' for the whole tree), by relative path."""
         folder = PurePosixPath(prefix).as_posix().strip("/") if prefix not in ("", ".") else ""
@@ -175,6 +192,9 @@ class GitObjects:
                 raise GitObjectsError("a symlink or submodule inside a folder read from git",
                                       where=f"{commit[:12]}:{prefix.strip('/')}/{rel}",
                                       hint="keep policy bundles as plain files")
+            if any(part in ("", ".", "..") for part in rel.split("/")):
+                raise GitObjectsError("a path that would leave the export folder",
+                                      where=f"{commit[:12]}:{prefix.strip('/')}/{rel}")
             target = dest / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(self.blob(entry.oid))

@@ -24,9 +24,14 @@ _KEYS = ("policy_dir", "enable", "disable", "format", "log", "timeout")
 
 @dataclass(frozen=True, slots=True)
 class ProjectConfig:
-    """What `gatekeeper.yaml` sets; None / () for what it leaves out."""
+    """What `gatekeeper.yaml` sets; None / () for what it leaves out.
+
+    `path` is where the file sits in the working directory (relative settings are resolved against
+    its folder); `label` names where it was read from: that path, or `BASE:path` for git objects.
+    """
 
     path: Path | None = None
+    label: str | None = None
     policy_dir: Path | None = None
     enable: tuple[str, ...] = ()
     disable: tuple[str, ...] = ()
@@ -41,38 +46,45 @@ def load_project_config(folder: Path | None = None, *, formats: tuple[str, ...] 
     path = next((base / name for name in FILE_NAMES if (base / name).is_file()), None)
     if path is None:
         return ProjectConfig()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read: {exc.strerror}", where=str(path)) from None
+    return parse_project_config(data, path, str(path), formats=formats)
+
+
+def parse_project_config(data: bytes, path: Path, label: str, *, formats: tuple[str, ...] = ()) -> ProjectConfig:
+    """Parse the bytes of a `gatekeeper.yaml` that sits at `path` (read from `label`, shown in errors)."""
     import yaml
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
         root = yaml.compose(text)
         doc = yaml.safe_load(text)
-    except OSError as exc:
-        raise UsageError(f"cannot read: {exc.strerror}", where=str(path)) from None
     except UnicodeDecodeError:
-        raise UsageError("not UTF-8", where=str(path)) from None
+        raise UsageError("not UTF-8", where=label) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise UsageError(
-            f"not valid YAML: {getattr(exc, 'problem', exc)}", where=where(path, mark.line + 1 if mark else None)
+            f"not valid YAML: {getattr(exc, 'problem', exc)}", where=where(label, mark.line + 1 if mark else None)
         ) from None
     if doc is None:
-        return ProjectConfig(path=path)
+        return ProjectConfig(path=path, label=label)
     if not isinstance(doc, dict):
-        raise UsageError("must be a mapping of settings", where=where(path, 1), hint=f"keys: {', '.join(_KEYS)}")
+        raise UsageError("must be a mapping of settings", where=where(label, 1), hint=f"keys: {', '.join(_KEYS)}")
     lines = {key.value: key.start_mark.line + 1 for key, _ in root.value} if isinstance(root, yaml.MappingNode) else {}
 
     def bad(key: str, expected: str) -> UsageError:
-        return UsageError(f"`{key}` must be {expected}", where=where(path, lines.get(key), key))
+        return UsageError(f"`{key}` must be {expected}", where=where(label, lines.get(key), key))
 
     unknown = [key for key in doc if key not in _KEYS]
     if unknown:
         raise UsageError(
             f"unknown setting `{unknown[0]}`",
-            where=where(path, lines.get(unknown[0])),
+            where=where(label, lines.get(unknown[0])),
             hint=f"known: {', '.join(_KEYS)}",
         )
-    values: dict[str, Any] = {"path": path}
+    values: dict[str, Any] = {"path": path, "label": label}
     if doc.get("policy_dir") is not None:
         if not isinstance(doc["policy_dir"], str) or not doc["policy_dir"]:
             raise bad("policy_dir", "a folder path")

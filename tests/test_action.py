@@ -3,8 +3,10 @@
 Each `run:` step of action.yml is executed with `bash --noprofile --norc -eo pipefail` (the
 runner's bash), its `${{ }}` expressions filled in from the inputs, with a temporary
 $GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY and $RUNNER_TEMP. The install step needs a package index
-(pip), which tests may not reach: it is syntax-checked, and the virtualenv it would create is
-stood in for by a launcher of this test run's own interpreter, where gatekeeper is installed.
+(pip), which tests may not reach: in the action runs it is syntax-checked, and the virtualenv it
+would create is stood in for by a launcher of this test run's own interpreter, where gatekeeper is
+installed (outside the workspace, as the real one). The install step itself runs against a
+recording interpreter: what venv and pip are asked to do, from where, with which variables.
 """
 
 from __future__ import annotations
@@ -462,3 +464,168 @@ def test_a_patch_deleting_the_repository_bundle_is_refused_not_judged_by_the_fal
     run = run_action({"packet": str(packet), "patch": str(patch)}, repo.root, tmp_path)
     assert run.exit_code == 2 and run.outputs["outcome"] == "error", run.stdout + run.stderr
     assert "cannot be judged by configuration it brings along" in run.stdout + run.stderr
+
+
+# -- the change cannot replace the gate: hostile workspaces and job environments -------------------------
+
+# What a hijacked entry point does: report allow and stop, before the real gate could run.
+FAKE_ALLOW = (
+    "import os\n"
+    "with open(os.environ['GITHUB_OUTPUT'], 'a') as out:\n"
+    "    out.write('outcome=allow\\nfindings=0\\n')\n"
+    "print('HIJACKED')\n"
+    "os._exit(0)\n"
+)
+
+
+def plant(ws: Path, vectors: tuple[str, ...]) -> dict[str, str]:
+    """Plant hijack attempts in the workspace (the change under review); the job environment they need."""
+    env: dict[str, str] = {}
+    site = ws / ".local" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    if "package" in vectors:  # a `gatekeeper/` package where `python -m` looks first
+        for name in ("gatekeeper/__init__.py", "gatekeeper/ci/__init__.py", "gatekeeper/ci/github_action.py",
+                     "gatekeeper/__main__.py"):
+            (ws / name).parent.mkdir(parents=True, exist_ok=True)
+            (ws / name).write_text(FAKE_ALLOW)
+    if "sitecustomize" in vectors:
+        (ws / "sitecustomize.py").write_text(FAKE_ALLOW)
+        site.mkdir(parents=True, exist_ok=True)
+        (site / "sitecustomize.py").write_text(FAKE_ALLOW)
+    if "usercustomize" in vectors:
+        (ws / "usercustomize.py").write_text(FAKE_ALLOW)
+        site.mkdir(parents=True, exist_ok=True)
+        (site / "usercustomize.py").write_text(FAKE_ALLOW)
+        env["PYTHONUSERBASE"] = str(ws / ".local")
+    if "pth" in vectors:
+        line = "import os; exec(open(os.path.join(os.path.dirname(__file__) or '.', 'evil_pth.py')).read())\n"
+        for folder in (ws, site):
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "zz-evil.pth").write_text(line)
+            (folder / "evil_pth.py").write_text(FAKE_ALLOW)
+        env["PYTHONUSERBASE"] = str(ws / ".local")
+    if "PYTHONPATH" in vectors:
+        env["PYTHONPATH"] = f"{ws}{os.pathsep}{site}"
+    if "PYTHONSTARTUP" in vectors:
+        (ws / "startup.py").write_text(FAKE_ALLOW)
+        env["PYTHONSTARTUP"] = str(ws / "startup.py")
+    if "PYTHONHOME" in vectors:
+        env["PYTHONHOME"] = str(ws)  # no standard library there: an interpreter that honours it fails to start
+    if "PYTHONSAFEPATH" in vectors:
+        env["PYTHONSAFEPATH"] = ""
+        env["PYTHONNOUSERSITE"] = ""
+    return env
+
+
+VECTORS = ("package", "sitecustomize", "usercustomize", "pth", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME",
+           "PYTHONSAFEPATH")
+# Each vector alone, the pairs a job is likely to combine, and everything at once.
+COMBINATIONS = [(v,) for v in VECTORS] + [
+    ("package", "PYTHONPATH"), ("sitecustomize", "PYTHONPATH"), ("usercustomize", "pth"),
+    ("package", "sitecustomize", "usercustomize", "pth", "PYTHONPATH", "PYTHONSTARTUP"), VECTORS,
+]
+
+
+@needs_gate
+@pytest.mark.parametrize("vectors", COMBINATIONS, ids=["+".join(c) for c in COMBINATIONS])
+def test_a_workspace_cannot_replace_the_gate(vectors: tuple[str, ...], change: Change, tmp_path: Path) -> None:
+    patch = change.patch(CI_CHANGE)
+    inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR)}
+    env = plant(change.workdir, vectors)
+    run = run_action(inputs, change.workdir, tmp_path, env)
+    assert "HIJACKED" not in run.stdout + run.stderr
+    assert run.exit_code == 3 and run.outputs["outcome"] == "review", run.stdout + run.stderr
+    assert "review required" in run.summary
+
+
+@needs_gate
+def test_the_planted_workspace_does_hijack_an_interpreter_without_isolation(change: Change, tmp_path: Path) -> None:
+    # The attack is real: the same workspace and environment take over a plain `python -m`.
+    env = {**os.environ, **plant(change.workdir, VECTORS[:2] + ("PYTHONPATH",)), "GITHUB_OUTPUT": str(tmp_path / "o")}
+    done = subprocess.run([sys.executable, "-m", "gatekeeper.ci.github_action"], cwd=change.workdir, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert "HIJACKED" in done.stdout and read_output_file(tmp_path / "o")["outcome"] == "allow"
+
+
+def test_the_gate_step_starts_the_gate_isolated(tmp_path: Path) -> None:
+    # run_step's own child: -I, and no PYTHON*/PIP_* variables handed down.
+    from gatekeeper.ci.github_action import interpreter_env
+
+    env = {"PYTHONPATH": ".", "PYTHONSTARTUP": "x", "PYTHONHOME": "/", "PIP_INDEX_URL": "http://127.0.0.1:9/",
+           "VIRTUAL_ENV": "/x", "PATH": "/usr/bin", "GITHUB_OUTPUT": "o", "INPUT_PACKET": "p"}
+    assert interpreter_env(env) == {"PATH": "/usr/bin", "GITHUB_OUTPUT": "o", "INPUT_PACKET": "p"}
+    source = Path(REPO_ROOT / "gatekeeper" / "ci" / "github_action.py").read_text(encoding="utf-8")
+    assert '[python, "-I", "-m", "gatekeeper"' in source
+
+
+# -- the install step: outside the workspace, isolated, never the workspace's code ---------------------------
+
+# An interpreter that records how it was started (argv, cwd, the PYTHON*/PIP_* it received) and, asked
+# to make a virtualenv, leaves one more such recorder as its python: what each step hands pip and venv.
+PROBE = """#!{python} -I
+import json, os, sys
+from pathlib import Path
+steering = sorted(k for k in os.environ if k.startswith(("PYTHON", "PIP_", "VIRTUAL_ENV")))
+with open({log!r}, "a") as log:
+    log.write(json.dumps({{"argv": sys.argv[1:], "cwd": os.getcwd(), "env": steering}}) + "\\n")
+if sys.argv[1:4] == ["-I", "-m", "venv"]:
+    target = Path(sys.argv[-1]) / "bin" / "python"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(Path(__file__).read_text())
+    target.chmod(0o755)
+"""
+
+
+def run_install(workdir: Path, tmp: Path, source: str, env: Mapping[str, str]) -> tuple[int, str, list[dict]]:
+    install = next(step for step in ACTION["runs"]["steps"] if step["id"] == "install")
+    log = tmp / "probe.jsonl"
+    probe = tmp / "probe-python"
+    probe.write_text(PROBE.format(python=sys.executable, log=str(log)))
+    probe.chmod(0o755)
+    runner_temp = tmp / "runner-temp"
+    runner_temp.mkdir(exist_ok=True)
+    full = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp), "GITHUB_WORKSPACE": str(workdir),
+            "GITHUB_ACTION_PATH": str(REPO_ROOT), "RUNNER_TEMP": str(runner_temp),
+            "GATEKEEPER_SOURCE": source, "GATEKEEPER_PYTHON": str(probe), **env}
+    done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", install["run"]], cwd=workdir,
+                          env=full, capture_output=True, text=True, timeout=60)
+    calls = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    return done.returncode, done.stdout + done.stderr, calls
+
+
+HOSTILE_JOB_ENV = {"PYTHONPATH": ".", "PYTHONSTARTUP": "startup.py", "PYTHONHOME": ".", "PYTHONUSERBASE": ".local",
+                   "PIP_FIND_LINKS": ".", "PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_CONSTRAINT": "c.txt",
+                   "PIP_EDITABLE": "1", "VIRTUAL_ENV": "."}
+
+
+def test_install_step_installs_the_action_isolated_from_outside_the_workspace(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    plant(ws, VECTORS)
+    code, output, calls = run_install(ws, tmp_path, "", HOSTILE_JOB_ENV)
+    assert code == 0, output
+    venv_call, pip_call = calls
+    runner_temp = str(tmp_path / "runner-temp")
+    assert venv_call["argv"] == ["-I", "-m", "venv", "--clear", f"{runner_temp}/gatekeeper-venv"]
+    assert pip_call["argv"][:5] == ["-I", "-m", "pip", "install", "--isolated"]
+    assert pip_call["argv"][-1] == str(REPO_ROOT)  # the action's own checkout: the ref pinned in `uses:`
+    for call in calls:
+        assert call["cwd"] == runner_temp and call["env"] == []  # nothing of the job's PYTHON*/PIP_* reaches them
+
+
+@pytest.mark.parametrize("source", [".", "./", "{ws}", "{ws}/sub/..", "sub", "{link}", "gatekeeper @ file://{ws}/sub",
+                                    "git+file://{ws}/sub@main#egg=gatekeeper", "file://{ws}/", "git+file://{ws}@main"])
+def test_install_step_refuses_to_install_the_workspace(source: str, tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "sub").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(ws / "sub")
+    code, output, calls = run_install(ws, tmp_path, source.format(ws=ws, link=tmp_path / "link"), {})
+    assert code == 2 and calls == []
+    assert "::error title=gatekeeper could not decide::the source input is inside the workspace" in output
+
+
+def test_install_step_accepts_a_pinned_requirement_or_a_folder_outside(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    for source in ("gatekeeper @ git+https://example.invalid/gatekeeper.git@" + "0" * 40, str(tmp_path)):
+        code, output, calls = run_install(ws, tmp_path, source, {})
+        assert code == 0 and calls[-1]["argv"][-1] == source, output

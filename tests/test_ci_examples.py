@@ -4,6 +4,7 @@ included, are run by tests/test_docs.py, with every other page's.)"""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -93,12 +94,21 @@ def test_gitlab_job_publishes_the_junit_file_the_gate_writes() -> None:
     assert 'exit "$status"' in script
 
 
-def test_gitlab_job_binds_the_patch_and_takes_the_bundle_from_the_target_branch() -> None:
+def test_gitlab_job_binds_the_patch_and_reads_the_configuration_from_the_target_branch() -> None:
     script = "\n".join(GITLAB["gatekeeper"]["script"])
     assert GITLAB["variables"]["GIT_DEPTH"] == "0"
-    assert 'BASE="$CI_MERGE_REQUEST_DIFF_BASE_SHA"' in script
-    assert 'git worktree add --quiet --detach "$trusted" "$BASE"' in script
-    assert '--policy "$trusted/$GATEKEEPER_POLICY"' in script and '--tree "$BASE..$HEAD"' in script
+    assert 'refs/heads/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME' in script  # the tip, not the merge base
+    assert '--tree "$BASE..$HEAD"' in script and "--policy" not in script  # --tree reads BASE's bundle
+
+
+def test_gitlab_job_installs_a_pinned_gate_isolated_outside_the_checkout() -> None:
+    job = GITLAB["gatekeeper"]
+    install = "\n".join(job["before_script"])
+    assert "python -I -m venv" in install and '-I -m pip install --isolated' in install
+    assert 'GATEKEEPER_VENV="$(mktemp -d)/gatekeeper-venv"' in install
+    assert '"$GATEKEEPER_VENV/bin/python" -I -m gatekeeper gate' in "\n".join(job["script"])
+    source = GITLAB["variables"]["GATEKEEPER_SOURCE"]
+    assert re.search(r"@[0-9a-f]{40}$", source), "the example pins a commit"
 
 
 class MergeRequest:
@@ -109,6 +119,7 @@ class MergeRequest:
         self.repo.write("src/main.go", "package main\n")
         shutil.copytree(POLICY_DIR, self.repo.root / "policies")
         self.base = self.repo.commit("base")
+        self.repo.git("remote", "add", "origin", str(self.repo.root))  # what the job fetches the target from
         self.repo.git("checkout", "-q", "-b", "mr")
 
     def change(self, files: dict[str, str]) -> None:
@@ -127,7 +138,16 @@ class MergeRequest:
         self.repo.commit("agent patch and packet")
 
 
-ALLOWED_CORE = "package core\n\nimport rego.v1\n\ndeny contains f if { false; f := {} }\n"
+def stand_in_venv(folder: Path) -> Path:
+    """What the install step leaves: a virtualenv outside the checkout whose python has gatekeeper (ours)."""
+    python = folder / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    return folder
+
+
+ALLOWED_CORE = "package gatekeeper.policies.core\n\nimport rego.v1\n\nreview contains f if { false; f := {} }\n"
 
 
 @needs_gate
@@ -138,6 +158,8 @@ ALLOWED_CORE = "package core\n\nimport rego.v1\n\ndeny contains f if { false; f 
         ({".gitlab-ci.yml": "test:\n  script: [true]\n"}, {}, ExitCode.REVIEW),
         # The change rewrites the bundle in ./policies to wave itself through: the target branch's decides.
         ({".gitlab-ci.yml": "x:\n  script: [true]\n", "policies/core/policy.rego": ALLOWED_CORE}, {}, ExitCode.REVIEW),
+        # ... or switches the core policy off in gatekeeper.yaml.
+        ({".gitlab-ci.yml": "x:\n  script: [true]\n", "gatekeeper.yaml": "disable: [core]\n"}, {}, ExitCode.REVIEW),
         # The patch is harmless; the merge request's commits also edit CI.
         ({"src/main.go": "package main\n// ok\n"}, {".gitlab-ci.yml": "steal:\n  script: [env]\n"}, ExitCode.FAILED),
     ],
@@ -145,32 +167,113 @@ ALLOWED_CORE = "package core\n\nimport rego.v1\n\ndeny contains f if { false; f 
 def test_gitlab_job_script_runs_and_fails_on_review_and_deny(
     tmp_path: Path, files: dict[str, str], sneaked: dict[str, str], status: int
 ) -> None:
+    from test_action import VECTORS, plant
+
     mr = MergeRequest(tmp_path)
     mr.change(files)
     for path, text in sneaked.items():
         mr.repo.write(path, text)
     if sneaked:
         mr.repo.commit("more")
+    # In the checkout the job runs in (a commit the patch does not show would be denied anyway).
+    hostile = plant(mr.repo.root, VECTORS)
     head = mr.repo.git("rev-parse", "HEAD").decode().strip()
-    (tmp_path / "scratch").mkdir()
     job = GITLAB["gatekeeper"]
     env = {
         **_env(tmp_path),
         **{key: str(value) for key, value in GITLAB["variables"].items()},
-        "CI_MERGE_REQUEST_DIFF_BASE_SHA": mr.base,
+        **hostile,
+        "GITHUB_OUTPUT": str(tmp_path / "hijack-output"),
+        "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main",
         "CI_COMMIT_SHA": head,
-        "TMPDIR": str(tmp_path / "scratch"),
+        "GATEKEEPER_VENV": str(stand_in_venv(tmp_path / "venv")),
     }
     done = subprocess.run(
         ["sh", "-e", "-c", "\n".join(job["script"])], cwd=mr.repo.root, env=env, capture_output=True, text=True,
         timeout=120,
     )
+    assert "HIJACKED" not in done.stdout + done.stderr
     assert done.returncode == status, done.stdout + done.stderr
     root = ET.parse(mr.repo.root / job["artifacts"]["reports"]["junit"]).getroot()
     failures = root.findall(".//failure")
     assert (len(failures) > 0) == (status != ExitCode.OK)
     if status == ExitCode.FAILED:
         assert "gatekeeper.tree_mismatch" in (failures[0].get("message") or "")
+
+
+def _run_before_script(tmp_path: Path, workdir: Path, source: str) -> tuple[subprocess.CompletedProcess[str], list]:
+    """The job's before_script with `python` a recording interpreter (test_action.PROBE): no network."""
+    from test_action import HOSTILE_JOB_ENV, PROBE
+
+    bin_dir = tmp_path / "probe-bin"
+    bin_dir.mkdir(exist_ok=True)
+    log = tmp_path / "probe.jsonl"
+    (bin_dir / "python").write_text(PROBE.format(python=sys.executable, log=str(log)))
+    (bin_dir / "python").chmod(0o755)
+    (bin_dir / "git").write_text("#!/bin/sh\nexit 0\n")  # `git config --global` must not touch the real HOME
+    (bin_dir / "git").chmod(0o755)
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(tmp_path),
+           "TMPDIR": str(tmp_path), "CI_PROJECT_DIR": str(workdir), "GATEKEEPER_SOURCE": source,
+           **HOSTILE_JOB_ENV}
+    done = subprocess.run(["sh", "-e", "-c", "\n".join(GITLAB["gatekeeper"]["before_script"])], cwd=workdir,
+                          env=env, capture_output=True, text=True, timeout=60)
+    calls = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    return done, calls
+
+
+def test_gitlab_before_script_installs_isolated_outside_the_checkout(tmp_path: Path) -> None:
+    workdir = tmp_path / "project"
+    workdir.mkdir()
+    source = GITLAB["variables"]["GATEKEEPER_SOURCE"]
+    done, calls = _run_before_script(tmp_path, workdir, source)
+    assert done.returncode == 0, done.stdout + done.stderr
+    venv_call, pip_call = calls
+    assert venv_call["argv"][:4] == ["-I", "-m", "venv", venv_call["argv"][-1]]
+    assert not venv_call["argv"][-1].startswith(str(workdir))
+    assert pip_call["argv"][:5] == ["-I", "-m", "pip", "install", "--isolated"] and pip_call["argv"][-1] == source
+    for call in calls:
+        assert call["cwd"] == "/" and call["env"] == []
+
+
+@pytest.mark.parametrize("source", [".", "./", "{project}", "sub/..", "gatekeeper @ file://{project}/sub",
+                                    "git+file://{project}@main#egg=gatekeeper"])
+def test_gitlab_before_script_refuses_to_install_the_checkout(source: str, tmp_path: Path) -> None:
+    workdir = tmp_path / "project"
+    (workdir / "sub").mkdir(parents=True)
+    done, calls = _run_before_script(tmp_path, workdir, source.format(project=workdir))
+    assert done.returncode == 2 and calls == []
+    assert "GATEKEEPER_SOURCE is inside the checkout" in done.stderr
+
+
+def _other_ci_snippet() -> str:
+    section = DOC.split("## Other CI", 1)[1]
+    return section.split("```sh\n", 1)[1].split("```", 1)[0]
+
+
+@needs_gate
+@pytest.mark.parametrize(
+    ("files", "status"),
+    [({"src/main.go": "package main\n// ok\n"}, ExitCode.OK),
+     ({".gitlab-ci.yml": "x:\n  script: [true]\n", "gatekeeper.yaml": "disable: [core]\n"}, ExitCode.REVIEW)],
+)
+def test_other_ci_snippet_runs_the_installed_gate_in_a_hostile_checkout(
+    tmp_path: Path, files: dict[str, str], status: int
+) -> None:
+    from test_action import VECTORS, plant
+
+    snippet = _other_ci_snippet()
+    assert '"$venv/bin/python" -I -m gatekeeper gate' in snippet
+    mr = MergeRequest(tmp_path)
+    mr.change(files)
+    hostile = plant(mr.repo.root, VECTORS)
+    head = mr.repo.git("rev-parse", "HEAD").decode().strip()
+    env = {**_env(tmp_path), **hostile, "GITHUB_OUTPUT": str(tmp_path / "hijack-output"),
+           "venv": str(stand_in_venv(tmp_path / "venv")), "BASE": mr.base, "HEAD": head}
+    done = subprocess.run(["sh", "-e", "-c", snippet], cwd=mr.repo.root, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert "HIJACKED" not in done.stdout + done.stderr
+    assert done.returncode == status, done.stdout + done.stderr
+    assert (mr.repo.root / "gatekeeper-junit.xml").is_file()
 
 
 # -- examples/github-workflow.yml ------------------------------------------------------------------
@@ -188,7 +291,10 @@ def test_github_workflow_uses_only_inputs_and_outputs_the_action_has() -> None:
     assert gate["with"]["format"] in FORMATS
 
 
+@needs_gate
 def test_github_workflow_binds_the_patch_and_takes_the_bundle_from_the_base(tmp_path: Path) -> None:
+    from test_action import VECTORS, plant, run_action
+
     steps = WORKFLOW["jobs"]["gate"]["steps"]
     checkout = next(step for step in steps if str(step.get("uses", "")).startswith("actions/checkout@"))
     assert checkout["with"]["fetch-depth"] == 0
@@ -196,22 +302,19 @@ def test_github_workflow_binds_the_patch_and_takes_the_bundle_from_the_base(tmp_
     gate = next(step for step in steps if step.get("id") == "gatekeeper")
     assert gate["with"]["base"] == "${{ github.event.pull_request.base.sha }}"
     assert gate["with"]["head"] == "${{ github.event.pull_request.head.sha }}"
-    [trusted] = [step for step in steps if "git worktree add" in step.get("run", "")]
-    assert steps.index(trusted) < steps.index(gate)
-    assert trusted["env"]["BASE"] == "${{ github.event.pull_request.base.sha }}"
-    # Run the step in a pull request's checkout whose own bundle was tampered with.
-    repo = GitRepo(tmp_path / "repo")
-    shutil.copytree(POLICY_DIR, repo.root / "policies")
-    base = repo.commit("base")
-    (repo.root / "policies" / ".manifest").write_text("tampered\n")
-    repo.commit("the pull request")
-    runner_temp = tmp_path / "runner-temp"
-    runner_temp.mkdir()
-    env = {**_env(tmp_path), "BASE": base, "RUNNER_TEMP": str(runner_temp)}
-    subprocess.run(["bash", "-eo", "pipefail", "-c", trusted["run"]], cwd=repo.root, env=env, check=True, timeout=60)
-    policy = Path(gate["with"]["policy"].replace("${{ runner.temp }}", str(runner_temp)))
-    assert (policy / ".manifest").read_bytes() == (POLICY_DIR / ".manifest").read_bytes()
-    assert (repo.root / "policies" / ".manifest").read_text() == "tampered\n"  # the checkout is left as it was
+    assert "policy" not in gate["with"]  # with base and head the gate reads base's own bundle
+    # The action as the workflow calls it, in a pull request's checkout that switched core off, rewrote
+    # the bundle and plants a replacement gate: the base's bundle reviews the workflow it adds.
+    mr = MergeRequest(tmp_path)
+    mr.change({".github/workflows/x.yml": "on: push\n", "gatekeeper.yaml": "disable: [core]\n",
+               "policies/core/policy.rego": ALLOWED_CORE})
+    hostile = plant(mr.repo.root, VECTORS)
+    head = mr.repo.git("rev-parse", "HEAD").decode().strip()
+    inputs = {key: str(value) for key, value in gate["with"].items() if "${{" not in str(value)}
+    inputs.update(base=mr.base, head=head)
+    run = run_action(inputs, mr.repo.root, tmp_path, hostile)
+    assert run.exit_code == ExitCode.REVIEW and run.outputs["outcome"] == "review", run.stdout + run.stderr
+    assert (mr.repo.root / inputs["output"]).is_file()
 
 
 # -- .pre-commit-hooks.yaml ------------------------------------------------------------------------
@@ -225,8 +328,48 @@ def test_pre_commit_hook_runs_gatekeeper_test_on_policy_changes(tmp_path: Path) 
     assert files.search("policies/core/policy.rego") and files.search("policies/classification.yaml")
     assert not files.search("src/policies.go") and not files.search("docs/policies.md")
     command = hook["entry"].split()
-    assert command[0] == "gatekeeper"
+    assert command[:4] == ["python", "-I", "-m", "gatekeeper"]  # pre-commit's venv python, isolated
+    workdir = tmp_path / "repo"
+    workdir.mkdir()
+    from test_action import VECTORS, plant
+
+    hostile = plant(workdir, VECTORS)
+    env = {"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(tmp_path),
+           "GITHUB_OUTPUT": str(tmp_path / "o"), **hostile}
     done = subprocess.run(
-        [str(BIN / command[0]), *command[1:], "--help"], capture_output=True, text=True, timeout=60
+        [str(BIN / command[0]), *command[1:], "--help"], cwd=workdir, env=env, capture_output=True, text=True,
+        timeout=60,
     )
-    assert done.returncode == 0 and "--policy" in done.stdout
+    assert done.returncode == 0 and "--policy" in done.stdout and "HIJACKED" not in done.stdout
+
+
+# -- every shipped entry point: the installed gate, isolated -------------------------------------------------
+
+ENTRY_POINT_FILES = ["action.yml", "examples/gitlab-ci.yml", "examples/github-workflow.yml", ".pre-commit-hooks.yaml"]
+
+
+def _commands(text: str) -> list[str]:
+    """Lines that run something (comments dropped), with continuation lines joined."""
+    lines = [line.split(" #", 1)[0] for line in text.replace("\\\n", " ").splitlines()]
+    return [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
+
+
+@pytest.mark.parametrize("name", ENTRY_POINT_FILES)
+def test_no_shipped_entry_point_runs_python_or_pip_unisolated(name: str) -> None:
+    for line in _commands((REPO_ROOT / name).read_text(encoding="utf-8")):
+        if re.search(r"python3?\"?\s", line) and " -m " in line:
+            assert " -I " in line, f"{name}: {line}"
+        if re.search(r"(-m pip|^-? ?pip3?) install\b", line):
+            assert "--isolated" in line and "-I -m pip" in line, f"{name}: {line}"
+            assert not re.search(r"install[^\n]*\s\.(\s|$)", line), f"{name}: installs the checkout: {line}"
+        assert not re.match(r"(entry: )?gatekeeper\s", line), f"{name}: the gatekeeper script honours PYTHON*: {line}"
+
+
+def test_docs_ci_pipeline_snippets_run_python_isolated() -> None:
+    section = DOC.split("## Install and run the gate", 1)[1].split("\n## ", 1)[0]
+    for block in [*re.findall(r"```sh\n(.*?)```", section, re.S), _other_ci_snippet()]:
+        for line in _commands(block):
+            if "python" in line and " -m " in line:
+                assert " -I " in line, line
+            if re.search(r"(-m pip|^pip3?) install\b", line):
+                assert "--isolated" in line, line

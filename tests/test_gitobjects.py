@@ -61,3 +61,26 @@ def test_unknown_or_option_like_revisions_are_refused(repo: GitRepo, rev: str) -
 def test_not_a_repository(tmp_path: Path) -> None:
     with pytest.raises(GitObjectsError, match="not a git repository"):
         GitObjects(tmp_path)
+
+
+def test_work_tree_and_last_change(repo: GitRepo) -> None:
+    first = repo.commit()
+    repo.write("src/x.py", "x\n")
+    second = repo.commit("src only")
+    (repo.root / "policies" / "sub").mkdir()
+    with GitObjects(repo.root / "policies" / "sub") as objects:
+        assert objects.work_tree() == (repo.root.resolve(), "policies/sub/")
+        assert objects.last_change(second, "policies") == first  # src/ changed later; the bundle did not
+        assert objects.last_change(second, "") == second
+        assert objects.last_change(second, "*") is None  # a literal path, never a glob
+        assert objects.last_change(first, "src") is None
+
+
+def test_replace_refs_do_not_change_what_a_commit_holds(repo: GitRepo) -> None:
+    base = repo.commit()
+    original = repo.git("rev-parse", f"{base}:policies/core/policy.rego").decode().strip()
+    other = repo.git("hash-object", "-w", "--stdin", input=b"package replaced\n").decode().strip()
+    repo.git("replace", original, other)
+    assert repo.git("cat-file", "-p", f"{base}:policies/core/policy.rego") == b"package replaced\n"  # git obeys it
+    with GitObjects(repo.root) as objects:
+        assert objects.read(base, "policies/core/policy.rego") == b"package x\n"

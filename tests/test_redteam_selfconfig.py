@@ -7,7 +7,9 @@ would be judged by rules it wrote itself: it must not get `allow`.
 
 from __future__ import annotations
 
+import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -175,3 +177,77 @@ def test_guard_matches_parents_case_and_spellings(tmp_path: Path) -> None:
     assert not touches("tools/gate/policies-old/x")
     assert not touches("tools/gatekeeper.yaml")
     assert not touches("src/policies/x")
+    # A guard spelled in another Unicode normal form (as a Linux checkout may store it) still meets the patch.
+    guarded = guarded_paths(tmp_path, [(Path("tools/ga\u0308te"), "the policy bundle in use")])
+    assert touches("tools/g\u00e4te/x.rego") and touches("tools/ga\u0308te/x.rego") and touches("TOOLS/G\u00c4TE")
+    assert not touches("tools/gate/x.rego")
+
+
+# -- generated: the names real git writes, read by the patch parser, against the guard ---------------------
+
+# (how the change is made in the checkout, refused?) The checkout keeps gatekeeper.yaml, ./policies and a
+# second bundle that gatekeeper.yaml's policy_dir names; the gate runs at its top without --tree.
+GUARD_CASES: list[tuple[str, Callable[[GitRepo], None], bool]] = [
+    ("edit gatekeeper.yaml", lambda r: r.write("gatekeeper.yaml", "policy_dir: tools/gate\nenable: [deps]\n"), True),
+    ("delete gatekeeper.yaml", lambda r: (r.root / "gatekeeper.yaml").unlink(), True),
+    ("rename gatekeeper.yaml away", lambda r: r.move("gatekeeper.yaml", "docs/old-config.yaml"), True),
+    ("add gatekeeper.yml beside it", lambda r: r.write("gatekeeper.yml", "disable: [core]\n"), True),
+    ("rename a file onto gatekeeper.yml", lambda r: r.move("src/a.py", "gatekeeper.yml"), True),
+    ("edit the policy_dir bundle", lambda r: r.write("tools/gate/core/policy.rego", "package x\n"), True),
+    ("rename out of the policy_dir bundle", lambda r: r.move("tools/gate/core/policy.rego", "src/p.rego"), True),
+    ("rename into the policy_dir bundle", lambda r: r.move("src/a.py", "tools/gate/lib/a.rego"), True),
+    ("replace a parent folder by a file", lambda r: _replace_by_file(r, "tools"), True),
+    ("upper-case GATEKEEPER.YAML", lambda r: r.write("GATEKEEPER.YAML", "disable: [core]\n"), True),
+    ("mixed-case bundle path", lambda r: r.write("Tools/Gate/.manifest", "{}\n"), True),
+    ("trailing dot (Windows)", lambda r: r.write("gatekeeper.yaml.", "disable: [core]\n"), True),
+    ("trailing space (Windows)", lambda r: r.write("gatekeeper.yml ", "disable: [core]\n"), True),
+    ("zero-width joiner (macOS)", lambda r: r.write("gatekeeper\u200c.yml", "disable: [core]\n"), True),
+    ("backslash separator (Windows)", lambda r: r.write("tools\\gate\\core\\x.rego", "package x\n"), True),
+    ("quoted name git escapes", lambda r: r.write("tools/gate/\"q\"\t.rego", "package x\n"), True),
+    # Whole names only: none of these is the configuration in use.
+    ("a gatekeeper.yaml in a subfolder", lambda r: r.write("src/gatekeeper.yaml", "disable: [core]\n"), False),
+    ("a longer name", lambda r: r.write("gatekeeper.yaml.bak", "disable: [core]\n"), False),
+    ("a prefixed name", lambda r: r.write("xgatekeeper.yaml", "disable: [core]\n"), False),
+    ("a sibling of the bundle", lambda r: r.write("tools/gate-old/core/policy.rego", "package x\n"), False),
+    ("./policies, unused while policy_dir is set", lambda r: r.write("policies/core/policy.rego", "x\n"), False),
+    ("the dotted name the gate never reads", lambda r: r.write(".gatekeeper.yaml", "disable: [core]\n"), False),
+]
+
+
+def _replace_by_file(repo: GitRepo, folder: str) -> None:
+    shutil.rmtree(repo.root / folder)
+    repo.write(folder, "not a folder any more\n")
+
+
+@pytest.mark.parametrize(("name", "change", "refused"), GUARD_CASES, ids=[case[0] for case in GUARD_CASES])
+def test_guard_on_names_git_writes(
+    name: str, change: Callable[[GitRepo], None], refused: bool, git_repo: GitRepo, tmp_path: Path
+) -> None:
+    from gatekeeper.classify import load_rules
+    from gatekeeper.config_source import gate_configuration
+    from gatekeeper.errors import PolicyError
+    from gatekeeper.packet import derive
+    from gatekeeper.policy.selfguard import refuse_self_change
+
+    shutil.copytree(POLICY_DIR, git_repo.root / "tools" / "gate")
+    shutil.copytree(POLICY_DIR, git_repo.root / "policies")
+    git_repo.write("gatekeeper.yaml", "policy_dir: tools/gate\n")
+    git_repo.write("src/a.py", "x = 1\n")
+    git_repo.commit()
+    old = Path.cwd()
+    os.chdir(git_repo.root)
+    try:  # what the gate guards: the configuration it loads (a broken bundle would stop it earlier)
+        with gate_configuration(None, None) as found:
+            guarded = found.guarded
+    finally:
+        os.chdir(old)
+    change(git_repo)
+    patch = git_repo.save_patch(tmp_path / "change.diff", "-M")
+    files = derive(patch, load_rules(POLICY_DIR)).files
+    try:
+        refuse_self_change(files, guarded)
+    except PolicyError as exc:
+        assert refused, f"{name}: refused although it is not the configuration: {exc}"
+        assert "a change cannot be judged by configuration it brings along" in str(exc)
+    else:
+        assert not refused, f"{name}: the patch changes the configuration in use and was not refused"

@@ -231,3 +231,32 @@ def test_gate_refuses_a_bundle_whose_lib_is_broken(bundle_copy: Path, ci_change:
     lib.write_text(lib.read_text(encoding="utf-8") + "\nbroken := [1, 2\n", encoding="utf-8")
     done = _gate(*ci_change, bundle_copy)
     assert done.returncode == 2 and f"{lib}:" in done.stderr and "never closed" in done.stderr
+
+
+# -- rule_heads: which rules a module defines (the gate refuses a policy that defines no finding rule) ----
+
+
+@pytest.mark.parametrize(
+    ("source", "heads"),
+    [
+        ("package p\nimport rego.v1\n\nreview contains f if {\n\tf := 1\n}\n", {"review"}),
+        ("package p\n\ndefault deny := []\nwarn contains 1 if true\n", {"deny", "warn"}),
+        # Inside bodies, comments, strings and literals a name is not a rule head.
+        ("package p\n\nx if {\n\tdeny := 1\n\treview := deny\n}\n# deny contains x\ny := \"\\ndeny\"\n", {"x", "y"}),
+        ("package p\n\nz := {\n\t\"deny\": 1,\n\treview: 2,\n}\nt := `\ndeny\n`\n", {"z", "t"}),
+        ("package p\n\nr.deny contains 1 if true\n", {"r"}),
+        ("package p\nimport data.x.deny\n", set()),
+    ],
+)
+def test_rule_heads(source: str, heads: set[str]) -> None:
+    from gatekeeper.policy.rego_lint import find_error, rule_heads
+
+    assert find_error(source) is None
+    assert rule_heads(source) == heads
+
+
+def test_rule_heads_of_every_shipped_policy_include_a_finding_level() -> None:
+    from gatekeeper.policy.rego_lint import rule_heads
+
+    for module in POLICY_DIR.glob("*/policy.rego"):
+        assert rule_heads(module.read_text()) & {"deny", "review", "warn"}, module

@@ -7,10 +7,13 @@ outputs `outcome`, `findings` and `report` in `$GITHUB_OUTPUT`, and exits non-ze
 deny unless dry-run. A gate that cannot decide always fails the step: the gate fails closed.
 
 For pull request events the patch is bound to the pull request (`--tree BASE..HEAD`, the event's
-base and head commits unless the inputs name others), and no `--policy` is passed unless asked
-for, so the gate's own choice applies and its self-guard sees a patch that edits `./policies`.
+base and head commits unless the inputs name others), which also makes the gate read
+`gatekeeper.yaml` and the bundle from BASE; no `--policy` is passed unless asked for, so the gate's
+own choice applies (and without --tree its self-guard sees a patch that edits `./policies`).
 
-Run as `python -m gatekeeper.ci.github_action`.
+Run as `python -I -m gatekeeper.ci.github_action` from the action's own virtualenv: the working
+directory is the change under review, and without `-I` a `gatekeeper/` package in it would be imported
+instead of the gate.
 """
 
 from __future__ import annotations
@@ -122,11 +125,12 @@ def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = 
     with tempfile.TemporaryDirectory(prefix="gatekeeper-", dir=scratch) as tmp:
         decision_file = Path(tmp) / "decision.json"
         done = subprocess.run(
-            [python, "-m", "gatekeeper", *gate_argv(inputs, decision_file)],
+            # -I: the working directory is the change under review; its `gatekeeper/` must not be imported.
+            [python, "-I", "-m", "gatekeeper", *gate_argv(inputs, decision_file)],
             capture_output=True,
             encoding="utf-8",
             errors="replace",  # what the gate says is shown, never a reason for this step to crash
-            env=dict(env),
+            env=interpreter_env(env),
             check=False,
         )
         if done.stdout:
@@ -149,6 +153,15 @@ def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = 
     if inputs.dry_run and failing != ExitCode.OK:
         out.write(f"gatekeeper: dry run: outcome {outcome} would have failed this step\n")
     return StepResult(outcome, len(decision.get("reasons") or ()), int(exit_code), inputs.report_file)
+
+
+def interpreter_env(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` without what steers a Python interpreter or pip (PYTHON*, PIP_*, a virtualenv's marks).
+
+    `-I` already makes the interpreter ignore PYTHON*; dropping them also keeps them from any
+    interpreter the gate might start without it.
+    """
+    return {key: value for key, value in env.items() if not key.startswith(_INTERPRETER_VARS)}
 
 
 def set_outputs(path: str | None, values: Mapping[str, str]) -> None:
@@ -183,6 +196,7 @@ def main(env: Mapping[str, str] | None = None) -> int:
     return result.exit_code
 
 
+_INTERPRETER_VARS = ("PYTHON", "PIP_", "VIRTUAL_ENV", "__PYVENV_LAUNCHER__")
 _EXTENSIONS: Mapping[str, str] = {"text": "txt", "markdown": "md", "junit": "xml", "github": "txt"}
 
 

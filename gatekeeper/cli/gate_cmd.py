@@ -25,7 +25,8 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
     "--policy",
     "policy_dir",
     type=_DIR,
-    help="Policy bundle folder (default: gatekeeper.yaml, ./policies, the shipped one).",
+    help="Policy bundle folder (default: gatekeeper.yaml, ./policies, the shipped one); "
+    "with --tree, one inside the checkout is read from BASE.",
 )
 @click.option("--enable", multiple=True, metavar="NAME", help="Switch a policy on (repeatable).")
 @click.option("--disable", multiple=True, metavar="NAME", help="Switch a policy off (repeatable).")
@@ -44,7 +45,8 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=3600), metavar="SECONDS",
               help="Time limit of the policy evaluation (default: gatekeeper.yaml, else 10).")
 @click.option("--tree", metavar="BASE..HEAD",
-              help="Deny unless the patch is exactly the change HEAD makes on BASE (run in the clone; flag only).")
+              help="Deny unless the patch is exactly the change HEAD makes on BASE (run in the clone; flag only); "
+              "read gatekeeper.yaml and the bundle from BASE, never from the checkout.")
 def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
          fmt: str | None, output: Path | None, log: Path | None, log_git: str | None, log_url: str | None,
          dry_run: bool, timeout: float | None, tree: str | None) -> int:

@@ -169,3 +169,31 @@ def _close(text: str, line: int, column: int, stack: list[_Frame], tail: _Tail |
 
 def _closer(bracket: str) -> str:
     return {"(": ")", "[": "]", "{": "}"}[bracket]
+
+
+def rule_heads(source: str) -> frozenset[str]:
+    """The names of the rules `source` defines: the first name of each top-level statement (`default x`
+    counts as `x`; `package` and `import` are not rules). For a module that passed `find_error`."""
+    heads: set[str] = set()
+    depth, first, after_default = 0, True, False
+    for m in _TOKEN.finditer(source):
+        kind = m.lastgroup
+        if kind == "ws":
+            continue
+        if kind == "nl":
+            first = first or depth == 0
+            continue
+        text = m.group()
+        if first and depth == 0 and kind == "name":
+            name = text.split(".", 1)[0]
+            if name == "default" and not after_default:
+                after_default = True
+                continue
+            if name not in ("package", "import"):
+                heads.add(name)
+        first, after_default = False, False
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(depth - 1, 0)
+    return frozenset(heads)

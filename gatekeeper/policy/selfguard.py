@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gatekeeper.classify.change import path_variants, plain_spelling
 from gatekeeper.errors import PolicyError
 from gatekeeper.model import ClassifiedFile
 
@@ -57,8 +58,10 @@ def guarded_paths(cwd: Path, items: Iterable[tuple[Path, str]]) -> tuple[Guarded
                 if rel == os.curdir:
                     found.setdefault("", Guarded("", str(item), what))
                 elif rel != os.pardir and not rel.startswith(os.pardir + os.sep):
-                    key = Path(rel).as_posix().casefold()
-                    found.setdefault(key, Guarded(key, str(item), what))
+                    spelled = Path(rel).as_posix()
+                    # The guard is folded the way the patch's names are (refuse_self_change): both sides meet.
+                    for key in {spelled.casefold(), *(v.casefold() for v in path_variants(spelled))}:
+                        found.setdefault(key, Guarded(key, str(item), what))
     return tuple(found.values())
 
 
@@ -66,7 +69,6 @@ def refuse_self_change(files: Iterable[ClassifiedFile], guarded: Sequence[Guarde
     """Raise PolicyError when a change touches a guarded file, a file below a guarded folder, or a parent of one."""
     if not guarded:
         return
-    from gatekeeper.classify.change import path_variants, plain_spelling
 
     # One set lookup and one C-level startswith per path: a patch may hold 100,000 files.
     exact: dict[str, Guarded] = {}

@@ -1,0 +1,153 @@
+"""Where the gate's own configuration comes from: never from the change it judges.
+
+The rule, for `gatekeeper.yaml` and the policy bundle alike:
+
+- With `--tree BASE..HEAD`, whatever lies inside the checkout is read from BASE's git objects at the
+  same repository path, never from the working tree (which holds the change under review): the
+  working directory's `gatekeeper.yaml`, the bundle it names, `./policies`, a `--policy DIR` inside
+  the checkout (also when a symlink leads there), even the shipped bundle when gatekeeper itself is
+  run from inside the checkout. A folder outside the checkout is read from disk: the command line or
+  BASE's own configuration named it, so it is the CI owner's choice.
+- Without `--tree`, the working directory is taken as CI checked it out, and the self-guard
+  (`policy.selfguard`) refuses a patch that touches any of it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+from gatekeeper.config import MANIFEST, resolve_policy_dir, shipped_policy_dir
+from gatekeeper.errors import UsageError
+from gatekeeper.gitobjects import GitObjects
+from gatekeeper.policy.bundle import Bundle, load_bundle
+from gatekeeper.policy.selfguard import Guarded, guarded_paths
+from gatekeeper.project_config import FILE_NAMES, ProjectConfig, load_project_config, parse_project_config
+
+MAX_CONFIG_BYTES = 1 << 20  # a settings file; read from git, never a reason to stream megabytes
+
+
+@dataclass(frozen=True, slots=True)
+class GateConfiguration:
+    """The settings file, the bundle, and what of them lies in the checkout (for the self-guard)."""
+
+    config: ProjectConfig
+    bundle: Bundle
+    guarded: tuple[Guarded, ...]
+    base: str | None = None  # the commit they were read from, under --tree
+
+
+@contextmanager
+def gate_configuration(
+    policy_dir: Path | None, base: str | None, *, repo: Path | None = None, formats: tuple[str, ...] = ()
+) -> Iterator[GateConfiguration]:
+    """The gate's configuration: from BASE's git objects when `base` is given, else the working directory.
+
+    `repo`: the clone BASE lives in (default: the working directory). Paths are placed in it as the
+    working directory sits in it; a working directory outside it stands for its top.
+    A bundle read from git is exported into a private temporary folder that lives as long as the context.
+    """
+    if base is None:
+        config = load_project_config(formats=formats)
+        bundle = load_bundle(resolve_policy_dir(policy_dir or config.policy_dir))
+        yield GateConfiguration(config, bundle, guarded_paths(Path.cwd(), _in_use(policy_dir, config, bundle.root)))
+        return
+    cwd = Path.cwd()
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-base-") as tmp:
+        with GitObjects(repo or cwd) as objects:
+            top, _ = objects.work_tree()
+            inside = repo_path(top, cwd)
+            prefix = f"{inside}/" if inside else ""
+            home = cwd if inside is not None else top
+            commit = objects.commit(base)
+            config = _config_at(objects, commit, base, prefix, home, formats)
+            folder = policy_dir or config.policy_dir
+            if folder is None:
+                # The gate's own default order, decided by what BASE holds, not by what the change added.
+                folder = _default_bundle(objects, commit, base, prefix, home)
+            bundle = _bundle_at(objects, commit, base, top, Path(folder), Path(tmp))
+        yield GateConfiguration(config, bundle, (), commit)
+
+
+def repo_path(top: Path, path: Path) -> str | None:
+    """`path` as a path inside the work tree at `top` ('' for the top itself), or None when it lies outside.
+
+    The spelling given decides first (a symlink in the checkout cannot lead the gate out of it);
+    a path outside that resolves into the checkout counts as inside too.
+    """
+    tops = {os.path.abspath(top), os.path.realpath(top)}
+    for candidate in (os.path.normpath(os.path.abspath(path)), os.path.realpath(path)):
+        for root in tops:
+            rel = os.path.relpath(candidate, root)
+            if rel == os.curdir:
+                return ""
+            if rel != os.pardir and not rel.startswith(os.pardir + os.sep):
+                return PurePath(rel).as_posix()
+    return None
+
+
+def _config_at(objects: GitObjects, commit: str, base: str, prefix: str, cwd: Path,
+               formats: tuple[str, ...]) -> ProjectConfig:
+    tree = objects.tree(commit)
+    for name in FILE_NAMES:
+        entry = tree.get(f"{prefix}{name}")
+        if entry is None:
+            continue
+        label = f"{base}:{prefix}{name}"
+        if entry.is_symlink or entry.is_gitlink:
+            raise UsageError("the gate's configuration file is a symlink or submodule", where=label,
+                             hint=f"keep {name} a plain file on the base branch")
+        data = objects.blob(entry.oid, MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise UsageError(f"the gate's configuration file is larger than {MAX_CONFIG_BYTES} bytes", where=label,
+                             hint="it holds a handful of settings; check what was committed there")
+        return parse_project_config(data, cwd / name, label, formats=formats)
+    return ProjectConfig()
+
+
+def _default_bundle(objects: GitObjects, commit: str, base: str, prefix: str, cwd: Path) -> Path:
+    """`./policies` when BASE holds a bundle there, else the shipped one; a link there is refused, not
+    skipped: falling back to the shipped bundle would silently judge by other policies than BASE meant."""
+    tree = objects.tree(commit)
+    here = f"{prefix}policies"
+    for path in (here, f"{here}/{MANIFEST}"):
+        entry = tree.get(path)
+        if entry is not None and (entry.is_symlink or entry.is_gitlink):
+            raise UsageError("the bundle folder is a symlink or submodule at the base commit; bundles are read "
+                             "from git as plain files", where=f"{base}:{path}",
+                             hint="commit the bundle as plain files, or pass --policy DIR outside the checkout")
+    return cwd / "policies" if f"{here}/{MANIFEST}" in tree else shipped_policy_dir()
+
+
+def _bundle_at(objects: GitObjects, commit: str, base: str, top: Path, folder: Path, tmp: Path) -> Bundle:
+    rel = repo_path(top, folder)
+    if rel is None:  # outside the checkout: the CI owner's folder, read where it is
+        return load_bundle(resolve_policy_dir(folder))
+    manifest = f"{rel}/{MANIFEST}" if rel else MANIFEST
+    entry = objects.tree(commit).get(manifest)
+    if entry is None or entry.is_symlink or entry.is_gitlink:
+        raise UsageError(
+            f"not a policy bundle at {base}: no {manifest} there (inside the checkout the bundle is read "
+            "from the base commit, never from the change under review)",
+            where=str(folder),
+            hint="commit the bundle to the base branch, or pass --policy DIR outside the checkout",
+        )
+    dest = tmp / commit[:12] / rel
+    dest.mkdir(parents=True)
+    objects.export(commit, rel, dest)
+    bundle = load_bundle(dest)
+    return dataclasses.replace(bundle, commit=objects.last_change(commit, rel))
+
+
+def _in_use(policy_dir: Path | None, config: ProjectConfig, bundle_root: Path) -> list[tuple[Path, str]]:
+    """Every file whose presence or content decides how this run judges: config files, bundle, fallback bundle."""
+    items = [(Path(name), "the gate's configuration file") for name in FILE_NAMES]
+    items.append((bundle_root, "the policy bundle in use"))
+    if policy_dir is None and config.policy_dir is None:
+        items.append((Path("policies"), "the policy bundle the gate looks for first"))
+    return items
