@@ -341,20 +341,27 @@ def test_the_issue_case_a_config_hidden_behind_a_header_git_reads_otherwise(
     (scene.repo.root / ".git" / "info" / "attributes").write_text("gatekeeper.yaml binary\n")
     scene.repo.write("gatekeeper.yaml", config)
     scene.repo.write(WORKFLOW, "on: push\n")
-    data = scene.repo.staged_patch()
+    honest = scene.repo.staged_patch()
     header = b"diff --git a/gatekeeper.yaml b/gatekeeper.yaml\n"
-    assert header in data
+    assert header in honest
     crafted = b'diff --git a/gatekeeper.yaml "b/gatekeeper.yaml" c/gatekeeper.yaml "b/gatekeeper.yaml"\n'
-    data = data.replace(header, crafted)
+    data = honest.replace(header, crafted)
     scene.repo.commit("agent change")
     agent = scene.repo.root / ".agent"
     agent.mkdir()
     (agent / "patch.diff").write_bytes(data)
     numstat = scene.repo.git("apply", "--numstat", "-z", str(agent / "patch.diff"))
     assert b"\tgatekeeper.yaml\0" in numstat  # git's own reading of the crafted header
+    # The header is refused wherever it is read (git-exact names); the packet is made from the honest patch.
     assert main(["packet", str(agent / "patch.diff"), "--out", str(agent / "packet.json"),
+                 "--policy", str(POLICY_DIR)]) == 2
+    (tmp_path / "honest.diff").write_bytes(honest)
+    assert main(["packet", str(tmp_path / "honest.diff"), "--out", str(agent / "packet.json"),
                  "--policy", str(POLICY_DIR)]) == 0
     scene.repo.commit("agent patch and packet")
+    code, decision, err = scene.gate(capsys, monkeypatch)
+    assert code == 2 and decision is None and "diff --git" in err, err
+    (agent / "patch.diff").write_bytes(honest)  # the same change, named plainly: judged by BASE's config
     code, decision, err = scene.gate(capsys, monkeypatch)
     assert code == REVIEW, err
     assert decision is not None and decision["enabled"] == ["core"]
