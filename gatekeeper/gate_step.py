@@ -33,13 +33,14 @@ class GateOptions:
     log: Path | None = None
     dry_run: bool = False
     timeout: float | None = None
-    tree: str | None = None  # "BASE..HEAD": the patch must be exactly the change HEAD makes
+    tree: str | None = None  # "BASE..HEAD": the patch must be exactly the change HEAD makes; classify with its context
+    repo: Path | None = None  # where BASE and HEAD live (default: the current folder)
 
 
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
     """Decide, append to the decision log when asked, render the report: (decision, text for stdout)."""
     from gatekeeper.config import resolve_policy_dir
-    from gatekeeper.packet import load_packet
+    from gatekeeper.packet import load_packet, open_tree_context
     from gatekeeper.policy.bundle import load_bundle
     from gatekeeper.policy.selfguard import guarded_paths
     from gatekeeper.project_config import load_project_config
@@ -66,8 +67,10 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
         )
     guarded = guarded_paths(Path.cwd(), _configuration(options, config, bundle.root))
-    decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
-                      guarded=guarded, tree_differences=_tree_differences(options))
+    differences = _tree_differences(options)
+    with open_tree_context(options.tree, options.repo, bundle.rules) as context:
+        decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
+                          guarded=guarded, tree_differences=differences, context=context)
     log = options.log or config.log
     if log is not None:
         _append_to_log(log, decision)
@@ -82,7 +85,8 @@ def _tree_differences(options: GateOptions) -> list[str]:
 
     base, head = parse_range(options.tree)
     # The packet and patch may travel in the pull request itself (.agent/): their paths are not compared.
-    return tree_differences(Path.cwd(), base, head, options.patch, transport=(options.packet, options.patch))
+    return tree_differences(options.repo or Path.cwd(), base, head, options.patch,
+                            transport=(options.packet, options.patch))
 
 
 def _configuration(options: GateOptions, config: ProjectConfig, bundle_root: Path) -> list[tuple[Path, str]]:

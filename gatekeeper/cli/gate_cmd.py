@@ -38,16 +38,19 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=3600), metavar="SECONDS",
               help="Time limit of the policy evaluation (default: gatekeeper.yaml, else 10).")
 @click.option("--tree", metavar="BASE..HEAD",
-              help="Deny unless the patch is exactly the change HEAD makes on BASE (run in the clone; flag only).")
+              help="Deny unless the patch is exactly the change HEAD makes on BASE, and classify with the commits' "
+              "markers and content (run in the clone; flag only).")
+@click.option("--repo", type=_DIR, help="The clone holding BASE and HEAD (default: the current folder).")
 def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
          fmt: str | None, output: Path | None, log: Path | None, dry_run: bool, timeout: float | None,
-         tree: str | None) -> int:
+         tree: str | None, repo: Path | None) -> int:
     """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
     from gatekeeper.gate import exit_code
     from gatekeeper.gate_step import GateOptions, run_gate
 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
-                          format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree)
+                          format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,
+                          repo=repo)
     decision, text = run_gate(options, env=os.environ)
     if text:
         click.echo(text, nl=not text.endswith("\n"))
