@@ -129,6 +129,8 @@ def _needs_context(best: ClassifiedFile, item: ClassifiedFile, rules: RuleSet) -
     """
     if best.bucket in ("ci", "iac") or item.bucket not in _RAISED_BY_MARKERS or item.rule != rules.rules[-1].id:
         return False
+    if item.change.binary:
+        return False  # no manifest or template is binary; a chart's binary files need a marker, never content
     return any(is_candidate(side) or extension(side.rpartition("/")[2]) in CONFIG_EXTENSIONS
                for side in _sides(item.change))
 
