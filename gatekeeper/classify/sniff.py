@@ -102,7 +102,7 @@ def sniff(path: str, data: bytes, rules: ContextRules) -> Signal | None:
 
 def _line(text: str, match: re.Match[str]) -> str:
     start = text.rfind("\n", 0, match.start()) + 1
-    end = text.find("\n", match.end())
+    end = text.find("\n", match.start())  # the line the match starts on (a match may span lines)
     line = text[start:end if end != -1 else len(text)].strip()
     return line[:120]
 
@@ -144,7 +144,7 @@ def _workflow(text: str) -> Signal | None:
     if _GHA_ON.search(text) and (jobs := _GHA_JOBS.search(text)) and _GHA_JOB_BODY.search(text, jobs.end()):
         return Signal("ci", "ci.content.github-workflow", _line(text, jobs))
     if (m := _GHA_ACTION.search(text)) is not None:
-        return Signal("ci", "ci.content.github-action", _line(text, m).replace("\n", " "))
+        return Signal("ci", "ci.content.github-action", _line(text, m))
     return None
 
 
