@@ -182,7 +182,8 @@ def decide(
     `context`: the TreeContext of BASE..HEAD; the policies see files classified with it (else with the
     patch alone). The packet's claims are re-derived with the context it names.
     """
-    from gatekeeper.packet import compare, derive
+    from gatekeeper.classify.patchcontext import PatchContext
+    from gatekeeper.packet import compare, derive_from
     from gatekeeper.policy.feed import derive_feeding
     from gatekeeper.policy.findings import start_fed_policies
     from gatekeeper.policy.selfguard import refuse_self_change
@@ -198,7 +199,11 @@ def decide(
         refuse_self_change(derived.files, guarded)
         claimed = derived
         if packet_context(packet) == "patch" and derived.context == "tree":
-            claimed = derive(Path(patch), bundle.rules)  # an honest patch-only packet still verifies
+            # An honest patch-only packet still verifies: its claims are re-derived from the same parse
+            # with the patch context (which reads the patch again, for candidate files only).
+            changes = [item.change for item in derived.files]
+            claimed = derive_from(derived.patch, derived.sha256, derived.bytes, changes, bundle.rules,
+                                  context=PatchContext(Path(patch), changes, bundle.rules.context))
         input_doc = assemble_input(packet_part, entries, derived, compare(packet, claimed))
         pending.finish(input_doc)
         own = gate_findings(input_doc) + tree_findings(tree_differences)
@@ -234,7 +239,8 @@ def start_deciding_many(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Callable[[], list[dict[str, Any] | GatekeeperError]]:
     """`decide_many` with the engine child left working: call the returned function to collect."""
-    from gatekeeper.packet import compare, derive
+    from gatekeeper.classify.patchcontext import PatchContext
+    from gatekeeper.packet import compare, derive_from
     from gatekeeper.policy.findings import start_policies_many
 
     names = list(dict.fromkeys(enabled))

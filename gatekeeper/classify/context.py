@@ -51,7 +51,17 @@ class Context(Protocol):
 
 def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
     """Apply tiers 2 and 3 to path-classified files; the most sensitive decision wins."""
-    return [_refine_one(item, rules, context) for item in files]
+    # Fast path, inlined: a large change is mostly source files no tier reads and no marker claims.
+    markers = bool(context.markers)
+    out = []
+    for item in files:
+        change = item.change
+        if (not markers and change.old_path is None and item.bucket != "deps"
+                and not _config_type(change.path)):
+            out.append(item)
+        else:
+            out.append(_refine_one(item, rules, context))
+    return out
 
 
 def _sides(change: FileChange) -> list[str]:
@@ -131,8 +141,12 @@ def _needs_context(best: ClassifiedFile, item: ClassifiedFile, rules: RuleSet) -
         return False
     if item.change.binary:
         return False  # no manifest or template is binary; a chart's binary files need a marker, never content
-    return any(is_candidate(side) or extension(side.rpartition("/")[2]) in CONFIG_EXTENSIONS
-               for side in _sides(item.change))
+    return any(_config_type(side) for side in _sides(item.change))
+
+
+def _config_type(path: str) -> bool:
+    """A file type a marker's `config` claim covers or tier 3 reads (what a patch alone cannot settle)."""
+    return is_candidate(path) or extension(path.rpartition("/")[2]) in CONFIG_EXTENSIONS
 
 
 def classify_in_context(changes: Sequence[FileChange], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
