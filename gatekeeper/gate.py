@@ -239,8 +239,7 @@ def start_deciding_many(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Callable[[], list[dict[str, Any] | GatekeeperError]]:
     """`decide_many` with the engine child left working: call the returned function to collect."""
-    from gatekeeper.classify.patchcontext import PatchContext
-    from gatekeeper.packet import compare, derive_from
+    from gatekeeper.packet import compare, derive
     from gatekeeper.policy.findings import start_policies_many
 
     names = list(dict.fromkeys(enabled))
