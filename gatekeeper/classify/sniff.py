@@ -84,11 +84,14 @@ def only_comments(window: bytes) -> bool:
 
 def sniff(path: str, data: bytes, rules: ContextRules) -> Signal | None:
     """The most sensitive content signal in `data` (a file's first bytes, or the lines a patch shows)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # YAML and JSON may be UTF-16 with a byte order mark (and kubectl reads it): not binary.
+        data = data.decode("utf-16", "replace").encode("utf-8")
     if b"\0" in data[:WINDOW]:
         return None  # binary, as git decides
     if len(data) > WINDOW and not only_comments(data[:WINDOW]):
         data = data[:WINDOW]  # the same window whether the bytes came from a blob or a patch
-    text = data.decode("utf-8", "replace")
+    text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # a UTF-8 byte order mark hides nothing
     name = path.rpartition("/")[2]
     if name == "setup.py":
         return _setup_py(text)
