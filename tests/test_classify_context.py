@@ -244,6 +244,14 @@ def test_a_setup_py_that_is_an_ansible_module_is_not_deps(git_repo: GitRepo) -> 
     assert files["setup.py"].bucket == "deps"
 
 
+def test_a_modified_ansible_module_setup_py_stays_src(git_repo: GitRepo) -> None:
+    git_repo.write("library/setup.py", m.ANSIBLE_MODULE_SETUP_PY)
+    git_repo.commit("base")
+    git_repo.write("library/setup.py", m.ANSIBLE_MODULE_SETUP_PY.replace("Gathers", "Collects"))
+    git_repo.commit("head")
+    assert tree_files(git_repo)["library/setup.py"].rule == "src.content.ansible-module"
+
+
 def test_lowering_setup_py_needs_proof_on_both_sides(git_repo: GitRepo) -> None:
     git_repo.write("setup.py", m.PACKAGING_SETUP_PY)
     git_repo.commit("base")

@@ -112,7 +112,8 @@ def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Sign
     if test_data is not None and all(_in_test_data(side, test_data.folders, test_data.tests) for side in sides):
         return replace(item, bucket="src", rule=test_data.id, ecosystem=None, tier="context",
                        evidence=f"{sides[0]}: below a test's data folder")
-    if sides[0].rpartition("/")[2] == "setup.py" and signals and len(signals) == len(sides) and all(
+    blobs = (item.change.status != "deleted") + (item.change.status != "added")  # what every side holds
+    if sides[0].rpartition("/")[2] == "setup.py" and signals and len(signals) == blobs and all(
         shown.complete and signal is not None and signal.rule == "src.content.ansible-module"
         for shown, signal in signals
     ):
