@@ -202,8 +202,12 @@ def decide(
             # An honest patch-only packet still verifies: its claims are re-derived from the same parse
             # with the patch context (which reads the patch again, for candidate files only).
             changes = [item.change for item in derived.files]
-            claimed = derive_from(derived.patch, derived.sha256, derived.bytes, changes, bundle.rules,
-                                  context=PatchContext(Path(patch), changes, bundle.rules.context))
+            patch_context = PatchContext(Path(patch), changes, bundle.rules.context)
+            try:
+                claimed = derive_from(derived.patch, derived.sha256, derived.bytes, changes, bundle.rules,
+                                      context=patch_context)
+            finally:
+                patch_context.close()
         input_doc = assemble_input(packet_part, entries, derived, compare(packet, claimed))
         pending.finish(input_doc)
         own = gate_findings(input_doc) + tree_findings(tree_differences)

@@ -55,8 +55,13 @@ def derive(patch: Path, rules: RuleSet, context: Context | None = None) -> Deriv
     with open_patch(patch) as handle:
         reader = HashingReader(handle)
         changes = list(parse_patch_stream(reader, str(patch)))
-    context = context or PatchContext(patch, changes, rules.context)
-    return derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=context)
+    if context is not None:
+        return derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=context)
+    own = PatchContext(patch, changes, rules.context)
+    try:
+        return derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=own)
+    finally:
+        own.close()
 
 
 def derive_from(name: str, sha256: str, size: int, changes: Sequence[FileChange], rules: RuleSet, *,

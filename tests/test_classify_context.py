@@ -380,3 +380,46 @@ def test_packet_verify_and_gate_with_tree_context(git_repo: GitRepo, tmp_path: P
     done = gk("gate", str(tree_packet), "--patch", str(patch), "--format", "json", *policy, cwd=root)
     assert done.returncode == 1
     assert any(r["rule"] == "gatekeeper.integrity" for r in json.loads(done.stdout)["reasons"])
+
+
+def test_streaming_and_whole_patch_contexts_agree(git_repo: GitRepo, tmp_path: Path) -> None:
+    """The gate streams a patch that names no marker; it must classify exactly as the whole-patch pass."""
+    from gatekeeper.packet import derive
+    from gatekeeper.policy.feed import derive_feeding
+
+    git_repo.write("README.md", "x\n")
+    git_repo.write("ops/web.yaml", m.DEPLOYMENT)
+    git_repo.commit("base")
+    for i in range(300):
+        text = m.ARGO_APPLICATION if i % 5 == 0 else f"v: {i}\n"
+        git_repo.write(f"pkg{i % 7}/f{i}.{'yaml' if i % 3 else 'go'}", text)
+    git_repo.write("ops/web.yaml", m.DEPLOYMENT.replace("replicas: 3", "replicas: 4"))
+    git_repo.commit("head")
+    patch = tmp_path / "c.diff"
+    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    assert PatchContext.streaming(patch, RULES.context) is not None
+    whole = derive(patch, RULES)
+    fed, entries = derive_feeding(patch, RULES, lambda batch: None, lambda: None)
+    assert [f.to_dict() for f in fed.files] == [f.to_dict() for f in whole.files]
+    assert [(f.tier, f.evidence) for f in fed.files] == [(f.tier, f.evidence) for f in whole.files]
+    assert sum(f.bucket == "iac" for f in whole.files) == 40  # the Argo CD apps among the new YAML files
+    # A patch naming a marker anywhere is classified only after the parse (the marker may come last).
+    git_repo.write("zz/Chart.yaml", CHART_YAML)
+    git_repo.commit("marker last")
+    patch.write_bytes(git_repo.git("diff", "--binary", "main~2", "main"))
+    assert PatchContext.streaming(patch, RULES.context) is None
+
+
+def test_sections_read_out_of_order_are_still_right(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    git_repo.write("a/one.yaml", m.TEKTON_PIPELINE)
+    git_repo.write("b/two.yaml", m.ARGO_APPLICATION)
+    git_repo.commit("head")
+    patch = tmp_path / "c.diff"
+    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    changes = list(parse_patch(patch))
+    context = PatchContext(patch, changes, RULES.context)
+    backwards = classify_in_context(changes[::-1], RULES, context)
+    context.close()
+    assert [(f.change.path, f.bucket) for f in backwards] == [("b/two.yaml", "iac"), ("a/one.yaml", "ci")]

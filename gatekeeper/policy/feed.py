@@ -35,8 +35,8 @@ def derive_feeding(
     """`packet.derive(patch, rules, context)` plus every file's input entry, in order.
 
     Each batch of entries goes to `consume` as soon as it is classified; `parsed` is called after the last.
-    With a TreeContext, batches go out while the patch is parsed; the patch context needs every path of
-    the patch first (a marker anywhere in it counts), so its batches go out after the parse.
+    Batches go out while the patch is parsed, except when the patch context must see every path first:
+    a patch that mentions a marker name anywhere (a marker anywhere in it counts).
     """
     from gatekeeper.classify.patchcontext import PatchContext
     from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream
@@ -46,21 +46,27 @@ def derive_feeding(
     files: list[ClassifiedFile] = []
     entries: list[dict[str, Any]] = []
     size = _FIRST_BATCH
-    with open_patch(patch) as handle:
-        reader = HashingReader(handle)
-        for change in parse_patch_stream(reader, str(patch)):
-            changes.append(change)
-            if context is not None and len(changes) - len(files) >= size:
-                _flush(changes, files, entries, rules, context, consume)
+    own = PatchContext.streaming(patch, rules.context) if context is None else None
+    live: Context | None = context or own
+    try:
+        with open_patch(patch) as handle:
+            reader = HashingReader(handle)
+            for change in parse_patch_stream(reader, str(patch)):
+                changes.append(change)
+                if live is not None and len(changes) - len(files) >= size:
+                    _flush(changes, files, entries, rules, live, consume)
+                    size = _BATCH
+        if live is None:
+            live = own = PatchContext(patch, changes, rules.context)
+            while len(files) < len(changes):
+                _flush(changes[: len(files) + size], files, entries, rules, live, consume)
                 size = _BATCH
-    if context is None:
-        context = PatchContext(patch, changes, rules.context)
-        while len(files) < len(changes):
-            _flush(changes[: len(files) + size], files, entries, rules, context, consume)
-            size = _BATCH
-    _flush(changes, files, entries, rules, context, consume)
+        _flush(changes, files, entries, rules, live, consume)
+    finally:
+        if own is not None:
+            own.close()
     parsed()
-    derived = derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=context, files=files)
+    derived = derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=live, files=files)
     return derived, entries
 
 
