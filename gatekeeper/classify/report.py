@@ -34,7 +34,10 @@ def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
 
     named = (("PATCH", request.patch), ("--paths", request.paths), ("--explain", request.explain))
     given = [name for name, value in named if value]
-    if len(given) > 1 or not given and request.tree is None or request.paths and request.tree:
+    if request.paths and request.tree:
+        raise UsageError("--paths does not go with --tree: a path list has no commits to read",
+                         where="--paths", hint="classify the change itself: gatekeeper classify --tree BASE..HEAD")
+    if len(given) > 1 or not given and request.tree is None:
         raise UsageError(
             "give exactly one of PATCH, --paths FILE|-, --explain PATH or --tree BASE..HEAD "
             "(--tree also goes with PATCH or --explain)"
