@@ -21,6 +21,7 @@ from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyErr
 from gatekeeper.model import BUCKETS, TAGS
 
 if TYPE_CHECKING:
+    from gatekeeper.classify.context import Context
     from gatekeeper.packet import Derived
     from gatekeeper.policy.bundle import Bundle
     from gatekeeper.policy.selfguard import Guarded
@@ -198,16 +199,21 @@ def decide(
     timeout: float = DEFAULT_TIMEOUT,
     guarded: Sequence[Guarded] = (),
     tree_differences: Sequence[str] = (),
+    context: Context | None = None,
 ) -> dict[str, Any]:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
     `guarded`: the configuration in use where it lies in the checkout; a patch touching it is refused.
     `tree_differences`: how the reviewed change differs from base + patch (`gatekeeper.treecheck`).
+    `context`: the TreeContext of BASE..HEAD; the policies see files classified with it (else with the
+    patch alone). The packet's claims are re-derived with the context it names.
     """
-    from gatekeeper.packet import compare
+    from gatekeeper.classify.patchcontext import PatchContext
+    from gatekeeper.packet import compare, derive_from
     from gatekeeper.policy.feed import derive_feeding
     from gatekeeper.policy.findings import start_fed_policies
     from gatekeeper.policy.selfguard import refuse_self_change
+    from gatekeeper.verify import packet_context
 
     names = list(dict.fromkeys(enabled))
     packet_part = {key: value for key, value in packet.items() if key != "files"}
@@ -215,10 +221,21 @@ def decide(
     # pushing the input into the engine is the longest step, and it no longer waits for the parse.
     pending = start_fed_policies(bundle, names, packet_part, timeout=timeout)
     try:
-        derived, entries = derive_feeding(Path(patch), bundle.rules, pending.send_files, pending.end_files)
+        derived, entries = derive_feeding(Path(patch), bundle.rules, pending.send_files, pending.end_files, context)
         refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
         require_deciding(bundle, names)
-        input_doc = assemble_input(packet_part, entries, derived, compare(packet, derived))
+        claimed = derived
+        if packet_context(packet) == "patch" and derived.context == "tree":
+            # An honest patch-only packet still verifies: its claims are re-derived from the same parse
+            # with the patch context (which reads the patch again, for candidate files only).
+            changes = [item.change for item in derived.files]
+            patch_context = PatchContext(Path(patch), changes, bundle.rules.context)
+            try:
+                claimed = derive_from(derived.patch, derived.sha256, derived.bytes, changes, bundle.rules,
+                                      context=patch_context)
+            finally:
+                patch_context.close()
+        input_doc = assemble_input(packet_part, entries, derived, compare(packet, claimed))
         pending.finish(input_doc)
         own = gate_findings(input_doc) + tree_findings(tree_differences)
         input_digest = digest(input_doc)
@@ -334,6 +351,7 @@ def _decision(
         "packet": {"run_id": packet.get("run_id"), "diff_sha256": derived.sha256, "digest": packet_digest},
         "input_digest": input_digest,
         "summary": {key: summary[key] for key in ("files", "additions", "deletions", "buckets")},
+        "classifier": {"context": derived.context},
         "dry_run": dry_run,
         "tool": {"name": "gatekeeper", "version": __version__},
         "decided_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),

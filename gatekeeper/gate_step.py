@@ -31,7 +31,8 @@ class GateOptions:
     log: Path | None = None
     dry_run: bool = False
     timeout: float | None = None
-    tree: str | None = None  # "BASE..HEAD": the patch must be exactly the change HEAD makes
+    tree: str | None = None  # "BASE..HEAD": the patch must be exactly the change HEAD makes; classify with its context
+    repo: Path | None = None  # where BASE and HEAD live (default: the current folder)
     log_git: str | None = None  # "REMOTE[#REF]": append the decision as a commit on that ref and push it
     log_url: str | None = None  # an OPA decision-log collector to POST the record to (spooled when down)
 
@@ -39,7 +40,7 @@ class GateOptions:
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
     """Decide, append to the decision log when asked, render the report: (decision, text for stdout)."""
     from gatekeeper.config_source import gate_configuration
-    from gatekeeper.packet import load_packet
+    from gatekeeper.packet import load_packet, open_tree_context
     from gatekeeper.reports import FORMATS, emit
 
     base = None
@@ -48,7 +49,7 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
 
         base = parse_range(options.tree)[0]
     # Under --tree the settings and the bundle come from BASE, never from the checkout (config_source).
-    with gate_configuration(options.policy_dir, base, formats=FORMATS) as found:
+    with gate_configuration(options.policy_dir, base, repo=options.repo, formats=FORMATS) as found:
         config, bundle = found.config, found.bundle
         if config.label is not None:
             for name in (*config.enable, *config.disable):
@@ -68,8 +69,10 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             raise UsageError(
                 f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
             )
-        decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
-                          guarded=found.guarded, tree_differences=_tree_differences(options))
+        differences = _tree_differences(options)
+        with open_tree_context(options.tree, options.repo, bundle.rules) as context:
+            decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
+                              guarded=found.guarded, tree_differences=differences, context=context)
     log = options.log or config.log
     if log is not None or options.log_git or options.log_url:
         from gatekeeper.audit.sinks import log_decision
@@ -87,4 +90,5 @@ def _tree_differences(options: GateOptions) -> list[str]:
 
     base, head = parse_range(options.tree)
     # The packet and patch may travel in the pull request itself (.agent/): their paths are not compared.
-    return tree_differences(Path.cwd(), base, head, options.patch, transport=(options.packet, options.patch))
+    return tree_differences(options.repo or Path.cwd(), base, head, options.patch,
+                            transport=(options.packet, options.patch))

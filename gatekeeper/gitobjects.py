@@ -107,6 +107,19 @@ class GitObjects:
                         hint="fetch the history (actions/checkout: fetch-depth: 0) or name a commit of this repository")
         return out.decode().strip()
 
+    def merge_base(self, one: str, two: str) -> str | None:
+        """The single merge base of two commits; None when there is none or more than one."""
+        try:
+            out = self._git(["merge-base", "--all", one, two], "no merge base").decode().split()
+        except GitObjectsError:
+            return None
+        return out[0] if len(out) == 1 else None
+
+    def diff_tree(self, old: str, new: str) -> bytes:
+        """`git diff-tree -r -z -M --raw --numstat` between two commits (renames paired, as a patch has them)."""
+        return self._git(["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", "--no-commit-id", old, new],
+                         f"cannot compare {old[:12]} with {new[:12]}")
+
     def tree(self, commit: str) -> dict[str, TreeEntry]:
         """Every blob, symlink and gitlink of `commit`'s tree by path (cached per commit)."""
         if commit == EMPTY_TREE:

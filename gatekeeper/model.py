@@ -26,6 +26,7 @@ TAGS: tuple[str, ...] = (
     "symlink",
     "submodule",
     "binary",
+    "needs-context",
 )
 
 
@@ -69,6 +70,8 @@ class ClassifiedFile:
     rule: str
     tags: tuple[str, ...] = ()  # sorted
     ecosystem: str | None = None
+    tier: str = "path"  # which tier decided: path, marker, content, context (docs/classification.md)
+    evidence: str | None = None  # for marker/content/context: the marker's path or the matched line
 
     def to_dict(self) -> dict[str, object]:
         """The file entry as the packet, `classify --format json` and the policy input show it."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +24,8 @@ from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange
 
 if TYPE_CHECKING:
     from gatekeeper.classify import RuleSet
+    from gatekeeper.classify.context import Context
+    from gatekeeper.classify.treecontext import TreeContext
 
 SCHEMA_VERSION = 1
 _RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
@@ -40,19 +43,40 @@ class Derived:
     diff: dict[str, Any]  # {sha256, bytes, file_count, additions, deletions}
     blast_radius: dict[str, dict[str, int]]  # {bucket: {files, additions, deletions}}
     unsafe: tuple[FileChange, ...]
+    context: str = "patch"  # what classified the files: "tree" (BASE and HEAD objects) or "patch" (the patch alone)
 
 
-def derive(patch: Path, rules: RuleSet) -> Derived:
-    """Hash, parse and classify `patch` in one streaming pass (PatchError / InputFileError on bad input)."""
+def derive(patch: Path, rules: RuleSet, context: Context | None = None) -> Derived:
+    """Hash, parse and classify `patch` (PatchError / InputFileError on bad input).
+
+    `context`: where markers and content come from (a TreeContext); by default the patch itself."""
+    from gatekeeper.classify.patchcontext import PatchContext
+
     with open_patch(patch) as handle:
         reader = HashingReader(handle)
         changes = list(parse_patch_stream(reader, str(patch)))
-    return derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules)
+    if context is not None:
+        return derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=context)
+    own = PatchContext(patch, changes, rules.context)
+    try:
+        return derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=own)
+    finally:
+        own.close()
 
 
-def derive_from(name: str, sha256: str, size: int, changes: Sequence[FileChange], rules: RuleSet) -> Derived:
-    """Build a Derived from already-parsed changes (for callers that stream the patch themselves)."""
-    files = tuple(_classify_all(changes, rules))
+def derive_from(name: str, sha256: str, size: int, changes: Sequence[FileChange], rules: RuleSet, *,
+                context: Context | None = None, files: Sequence[ClassifiedFile] | None = None) -> Derived:
+    """Build a Derived from already-parsed changes (for callers that stream the patch themselves).
+
+    `files`: the changes already classified with `context` (else they are classified here)."""
+    from gatekeeper.classify.context import classify_in_context
+    from gatekeeper.classify.patchcontext import PatchContext
+
+    if context is None:
+        context = PatchContext(None, changes, rules.context)  # paths only: content-dependent files need context
+    if files is None:
+        files = classify_in_context(changes, rules, context)
+    files = tuple(files)
     radius = {bucket: {"files": 0, "additions": 0, "deletions": 0} for bucket in BUCKETS}
     for item in files:
         totals = radius[item.bucket]
@@ -67,16 +91,7 @@ def derive_from(name: str, sha256: str, size: int, changes: Sequence[FileChange]
         "deletions": sum(c.deletions for c in changes),
     }
     unsafe = tuple(c for c in changes if c.unsafe)
-    return Derived(name, sha256, size, files, diff, radius, unsafe)
-
-
-def _classify_all(changes: Iterable[FileChange], rules: RuleSet) -> list[ClassifiedFile]:
-    import gatekeeper.classify as classify
-
-    many = getattr(classify, "classify_changes", None)
-    if many is not None:
-        return list(many(changes, rules))
-    return [classify.classify_change(change, rules) for change in changes]
+    return Derived(name, sha256, size, files, diff, radius, unsafe, context.kind)
 
 
 def new_run_id() -> str:
@@ -147,7 +162,7 @@ def build_packet(
         "blast_radius": {bucket: dict(totals) for bucket, totals in derived.blast_radius.items()},
         "files": [item.to_dict() for item in derived.files],
         "sandbox": dict(sandbox) if sandbox is not None else dict(OUTSIDE_RUNNER_SANDBOX, env_passed=[]),
-        "classifier": {"bundle_revision": bundle_revision, "rules_digest": rules.digest},
+        "classifier": {"bundle_revision": bundle_revision, "rules_digest": rules.digest, "context": derived.context},
         "checkpoints": [dict(point) for point in checkpoints],
     }
     if model_served is not None:  # only the runner's relay knows; absent means nobody watched
@@ -164,8 +179,12 @@ def make_packet(
     run_id: str | None = None,
     model_requested: str | None = None,
     model_reported: str | None = None,
+    tree: str | None = None,
+    repo: Path | None = None,
 ) -> dict[str, Any]:
-    """What `gatekeeper packet` builds: PATCH classified by the resolved bundle's rules, outside the runner."""
+    """What `gatekeeper packet` builds: PATCH classified by the resolved bundle's rules, outside the runner.
+
+    `tree` ("BASE..HEAD", in `repo` or the current folder): classify with the commits' markers and content."""
     from gatekeeper.classify import load_rules
     from gatekeeper.config import resolve_policy_dir
 
@@ -175,8 +194,10 @@ def make_packet(
         )
     bundle = resolve_policy_dir(policy_dir)
     rules = load_rules(bundle)
+    with open_tree_context(tree, repo, rules) as context:
+        derived = derive(patch, rules, context)
     return build_packet(
-        derive(patch, rules),
+        derived,
         rules,
         run_id=run_id,
         model_requested=model_requested,
@@ -184,6 +205,22 @@ def make_packet(
         reported_by="command-line" if model_reported is not None else None,
         bundle_revision=read_bundle_revision(bundle),
     )
+
+
+@contextmanager
+def open_tree_context(tree: str | None, repo: Path | None, rules: RuleSet) -> Iterator[TreeContext | None]:
+    """The TreeContext of `tree` ("BASE..HEAD") in `repo` (default: the current folder); None without `tree`."""
+    if tree is None:
+        if repo is not None:
+            raise UsageError("--repo needs --tree BASE..HEAD", where="--repo", hint="name the commits to read")
+        yield None
+        return
+    from gatekeeper.classify.treecontext import TreeContext
+    from gatekeeper.treecheck import parse_range
+
+    base, head = parse_range(tree)
+    with TreeContext(repo or Path.cwd(), base, head, rules) as context:
+        yield context
 
 
 def write_packet(path: Path, packet: dict[str, Any]) -> None:

@@ -134,7 +134,7 @@ def load_packet(path: Path) -> dict[str, Any]:
 
 def compare(packet: dict[str, Any], derived: Derived) -> list[str]:
     """Every difference between what a (schema-valid) packet claims and what its patch shows; empty when they agree."""
-    out: list[str] = []
+    out: list[str] = context_differences(packet, derived)
     claimed_diff = packet.get("diff", {})
     for key in DIFF_FACTS:
         if claimed_diff.get(key) != derived.diff[key]:
@@ -149,6 +149,21 @@ def compare(packet: dict[str, Any], derived: Derived) -> list[str]:
     for change in derived.unsafe:
         out.append(f"{derived.patch}:{change.line}: unsafe path {change.path!r}: {change.unsafe}")
     return out
+
+
+def packet_context(packet: dict[str, Any]) -> str:
+    """The context a packet says classified it ("tree" or "patch"; absent means patch)."""
+    return str((packet.get("classifier") or {}).get("context") or "patch")
+
+
+def context_differences(packet: dict[str, Any], derived: Derived) -> list[str]:
+    """A packet is re-derived with the context it names; a different one is a difference."""
+    said = packet_context(packet)
+    if said == derived.context:
+        return []
+    hint = "; pass --tree BASE..HEAD to re-derive it" if said == "tree" else ""
+    return [f"classifier.context: the packet was classified with {said!r} context, "
+            f"re-derived with {derived.context!r}{hint}"]
 
 
 def _compare_files(claimed: list[dict[str, Any]], actual: list[dict[str, Any]]) -> list[str]:
@@ -181,13 +196,18 @@ def _compare_files(claimed: list[dict[str, Any]], actual: list[dict[str, Any]]) 
     return out
 
 
-def check_packet(packet_file: Path, patch: Path, policy_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
+def check_packet(packet_file: Path, patch: Path, policy_dir: Path | None, *, tree: str | None = None,
+                 repo: Path | None = None) -> tuple[dict[str, Any], list[str]]:
     """What `gatekeeper verify` checks: the packet (valid v1) and its differences from PATCH re-derived with
-    the resolved bundle's rules (empty when they match)."""
+    the resolved bundle's rules and the packet's own context (empty when they match).
+
+    A packet classified with `tree` context needs `tree` ("BASE..HEAD") to be re-derived."""
     from gatekeeper.classify import load_rules
     from gatekeeper.config import resolve_policy_dir
-    from gatekeeper.packet import derive
+    from gatekeeper.packet import derive, open_tree_context
 
     claimed = load_packet(packet_file)
     rules = load_rules(resolve_policy_dir(policy_dir))
-    return claimed, compare(claimed, derive(patch, rules))
+    wanted = tree if packet_context(claimed) == "tree" else None
+    with open_tree_context(wanted, repo if wanted else None, rules) as context:
+        return claimed, compare(claimed, derive(patch, rules, context))

@@ -144,14 +144,15 @@ def test_explain_text() -> None:
     first, second = out.split("\n\n")
     lines = first.splitlines()
     assert lines[0] == ".github/actions/setup/package.json: deps (rule deps.npm.manifest, ecosystem npm, tags manifest)"
-    kinds = [line.split()[:2] for line in lines[1:]]
+    assert lines[1] == "  tier path"  # no --tree: the path tier decided
+    kinds = [line.split()[:2] for line in lines[2:]]
     assert kinds == [
         ["decides", "deps.npm.manifest"],
         ["also", "ci.github-actions"],
         ["also", "ci.github-other"],
         ["also", "src.default"],
     ]
-    assert "classification.yaml:" in lines[1]
+    assert "classification.yaml:" in lines[2]
     assert any(line.split()[:2] == ["tag", "guardrail.agents"] for line in second.splitlines())
 
 
@@ -220,6 +221,11 @@ def test_path_list_fast_path_equals_the_general_pipeline() -> None:
     listed = read_paths(io.BytesIO(data))
     matches = classify_paths(listed, rules)
     files = classify_changes(as_changes(listed), rules)
-    assert render.paths_json(listed, matches, rules) == render.files_json(files, rules)
+    # The general pipeline adds what only it knows (context, tier, evidence); the rest is identical.
+    general = json.loads(render.files_json(files, rules, "patch"))
+    assert general.pop("context") == "patch"
+    for entry in general["files"]:
+        assert (entry.pop("tier"), entry.pop("evidence")) == ("path", None)
+    assert json.loads(render.paths_json(listed, matches, rules)) == general
     assert render.paths_text(listed, matches) == render.files_text(files, show_status=False)
     assert [e.line for e in listed] == [1, 2, 3, 4, 5, 7, 8, 9]

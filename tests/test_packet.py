@@ -77,7 +77,7 @@ def test_build_packet_fields(patch: Path, bundle: Path) -> None:
     assert re.fullmatch(r"\d{8}T\d{6}Z-[0-9a-f]{8}", packet["run_id"])
     assert packet["model"] == {"requested": "m-large", "reported": None, "reported_by": None}
     assert packet["sandbox"] == {"backend": "none", "network": "unknown", "egress_checked": False, "env_passed": []}
-    assert packet["classifier"] == {"bundle_revision": "rev-1", "rules_digest": rules.digest}
+    assert packet["classifier"] == {"bundle_revision": "rev-1", "rules_digest": rules.digest, "context": "patch"}
     assert packet["files"][2]["old_path"] == "old.txt" and packet["files"][2]["status"] == "renamed"
     assert packet["checkpoints"] == CHECKPOINTS
     assert packet["diff"]["file_count"] == len(packet["files"])

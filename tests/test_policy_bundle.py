@@ -43,7 +43,7 @@ def test_shipped_bundle_loads_with_versioned_documented_policies() -> None:
         assert info.rules and all(rule.startswith(info.name + ".") for rule in info.rules)
         assert info.test_path is not None and info.test_path.is_file()
         assert info.modules[0] == str(info.module_path)
-    assert bundle.policy("core").rules == ("core.ci", "core.iac")
+    assert bundle.policy("core").rules == ("core.ci", "core.iac", "core.needs_context")
     assert bundle.data() == {"gatekeeper": {"params": bundle.params}}
     assert bundle.params["size"]["max_files"] > 0
     assert all(not key.endswith("_test.rego") for key in bundle.modules)
@@ -113,7 +113,7 @@ def test_missing_manifest_is_a_usage_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("#   version: 1.0.0\n", "#   version: 1.0\n", "is not semver"),
+        ("#   version: 1.1.0\n", "#   version: 1.1\n", "is not semver"),
         ("#     - core.iac\n", "#     - iac\n", "must look like `core.<name>`"),
         ("# title: CI and infrastructure changes need a human\n", "", "needs a non-empty `title`"),
         ("# custom:\n", "# custom: [\n", "not valid YAML"),
@@ -138,7 +138,7 @@ def test_module_metadata_and_package_errors(bundle_dir: Path, old: str, new: str
 @pytest.mark.parametrize(
     ("module", "old", "new", "where"),
     [
-        ("core/policy.rego", "ci.files > 0\n", "ci.files > 0 )\n", 20),
+        ("core/policy.rego", "ci.files > 0\n", "ci.files > 0 )\n", 23),
         ("lib/findings.rego", "package gatekeeper.lib\n", "package gatekeeper.lib\n\nx := [1,\n", 8),
         ("deps/policy_test.rego", "import rego.v1\n", "import rego.v1\n\nx := \"open\n", 5),
     ],

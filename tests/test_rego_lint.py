@@ -174,9 +174,9 @@ def _gate(packet: Path, patch: Path, policy: Path) -> subprocess.CompletedProces
 
 
 BREAKS = {
-    "paren": (CORE_LINE, "\tinput.summary.buckets.ci.files > 0 )\n", 20, 37),
-    "bracket": (CORE_LINE, "\tinput.summary.buckets.ci.files > 0 ]\n", 20, 37),
-    "operator": (CORE_LINE, "\tinput.summary.buckets.ci.files >\n\t0\n", 20, 33),
+    "paren": (CORE_LINE, "\tinput.summary.buckets.ci.files > 0 )\n", 23, 37),
+    "bracket": (CORE_LINE, "\tinput.summary.buckets.ci.files > 0 ]\n", 23, 37),
+    "operator": (CORE_LINE, "\tinput.summary.buckets.ci.files >\n\t0\n", 23, 33),
 }
 
 

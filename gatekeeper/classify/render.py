@@ -11,17 +11,23 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from json.encoder import encode_basestring_ascii as _quote
+from typing import TYPE_CHECKING
 
 from gatekeeper.classify.pathlist import ListedPath
 from gatekeeper.classify.ruleset import RuleHit, RuleSet
 from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange, Match
 
+if TYPE_CHECKING:
+    from gatekeeper.classify.context import Context
+
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
-def files_json(files: Sequence[ClassifiedFile], rules: RuleSet) -> str:
-    """`{"rules_digest": ..., "files": [...]}` on one line, files in input order."""
-    return _json_doc(rules, [f.to_dict() for f in files])
+def files_json(files: Sequence[ClassifiedFile], rules: RuleSet, context: str) -> str:
+    """`{"rules_digest", "context", "files": [...]}` on one line, files in input order, each with its
+    deciding tier and evidence."""
+    entries = [{**f.to_dict(), "tier": f.tier, "evidence": f.evidence} for f in files]
+    return json.dumps({"rules_digest": rules.digest, "context": context, "files": entries}, ensure_ascii=True) + "\n"
 
 
 def paths_json(listed: Sequence[ListedPath], matches: Sequence[Match], rules: RuleSet) -> str:
@@ -108,18 +114,30 @@ def _summary(counts: Counter[str], total: int) -> str:
     return f"{total} file{'s' if total != 1 else ''}: {per_bucket}"
 
 
-def explain_doc(paths: Sequence[str], rules: RuleSet) -> dict[str, object]:
-    """Per path: its match, every bucket rule that matches (deciding first), every tag rule."""
+def explain_with_context(paths: Sequence[str], rules: RuleSet, tree: Context | None) -> list[ClassifiedFile]:
+    """Each path classified by all three tiers as a modified file: with `tree`, from BASE and HEAD;
+    without, from the path alone (content-dependent files are tagged needs-context)."""
+    from gatekeeper.classify.context import classify_in_context
+    from gatekeeper.classify.patchcontext import PatchContext
+
+    changes = [FileChange(path=path, old_path=None, status="modified") for path in paths]
+    return classify_in_context(changes, rules, tree or PatchContext(None, changes, rules.context))
+
+
+def explain_doc(paths: Sequence[str], rules: RuleSet, decided: Sequence[ClassifiedFile]) -> dict[str, object]:
+    """Per path: its decision (bucket, rule, tier, evidence), every bucket rule that matches (deciding
+    first), every tag rule."""
     out = []
-    for path in paths:
-        match = rules.match(path)
+    for path, item in zip(paths, decided, strict=True):
         out.append(
             {
                 "path": path,
-                "bucket": match.bucket,
-                "rule": match.rule,
-                "ecosystem": match.ecosystem,
-                "tags": sorted(match.tags),
+                "bucket": item.bucket,
+                "rule": item.rule,
+                "tier": item.tier,
+                "evidence": item.evidence,
+                "ecosystem": item.ecosystem,
+                "tags": list(item.tags),
                 "matches": [hit.to_dict() for hit in rules.explain(path)],
                 "tag_matches": [hit.to_dict() for hit in rules.tag_hits(path)],
             }
@@ -127,19 +145,20 @@ def explain_doc(paths: Sequence[str], rules: RuleSet) -> dict[str, object]:
     return {"rules_digest": rules.digest, "explain": out}
 
 
-def explain_json(paths: Sequence[str], rules: RuleSet) -> str:
+def explain_json(paths: Sequence[str], rules: RuleSet, decided: Sequence[ClassifiedFile]) -> str:
     """`explain_doc` as indented JSON."""
-    return json.dumps(explain_doc(paths, rules), indent=2, ensure_ascii=True) + "\n"
+    return json.dumps(explain_doc(paths, rules, decided), indent=2, ensure_ascii=True) + "\n"
 
 
-def explain_text(paths: Sequence[str], rules: RuleSet) -> str:
-    """For people: the decision, then every matching rule with its glob and where it is defined."""
+def explain_text(paths: Sequence[str], rules: RuleSet, decided: Sequence[ClassifiedFile]) -> str:
+    """For people: the decision (with its tier and evidence), then every matching path rule."""
     blocks = []
-    for path in paths:
-        match = rules.match(path)
-        extra = f", ecosystem {match.ecosystem}" if match.ecosystem else ""
-        tags = f", tags {','.join(sorted(match.tags))}" if match.tags else ""
-        lines = [f"{_shown(path)}: {match.bucket} (rule {match.rule}{extra}{tags})"]
+    for path, item in zip(paths, decided, strict=True):
+        extra = f", ecosystem {item.ecosystem}" if item.ecosystem else ""
+        tags = f", tags {','.join(item.tags)}" if item.tags else ""
+        lines = [f"{_shown(path)}: {item.bucket} (rule {item.rule}{extra}{tags})"]
+        evidence = f": {_shown(item.evidence)}" if item.evidence else ""
+        lines.append(f"  tier {item.tier}{evidence}")
         rows = [_hit_row("decides" if hit.decides else "also", hit) for hit in rules.explain(path)]
         rows += [_hit_row("tag", hit) for hit in rules.tag_hits(path)]
         lines += ["  " + line for line in _table(rows)]

@@ -20,32 +20,49 @@ class ClassifyRequest:
     policy_dir: Path | None
     fmt: str  # "text" or "json"
     explain: tuple[str, ...]
+    tree: str | None = None  # "BASE..HEAD": markers and content from these commits
+    repo: Path | None = None  # where they live (default: the current folder)
 
 
 def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
     """The report for `request` (paths may hold surrogate escapes); UsageError unless exactly one input is given."""
-    from gatekeeper.classify import classify_changes, load_rules, render
+    from gatekeeper.classify import load_rules, render
+    from gatekeeper.classify.context import classify_in_context
     from gatekeeper.classify.pathlist import classify_paths
     from gatekeeper.config import RULES_FILE, resolve_policy_dir
+    from gatekeeper.packet import open_tree_context
 
     named = (("PATCH", request.patch), ("--paths", request.paths), ("--explain", request.explain))
     given = [name for name, value in named if value]
-    if len(given) != 1:
+    if request.paths and request.tree:
+        raise UsageError("--paths does not go with --tree: a path list has no commits to read",
+                         where="--paths", hint="classify the change itself: gatekeeper classify --tree BASE..HEAD")
+    if len(given) > 1 or not given and request.tree is None:
         raise UsageError(
-            "give exactly one of PATCH, --paths FILE|- or --explain PATH"
+            "give exactly one of PATCH, --paths FILE|-, --explain PATH or --tree BASE..HEAD "
+            "(--tree also goes with PATCH or --explain)"
             + (f" (got {', '.join(given)})" if given else ""),
             hint="see `gatekeeper classify --help`",
         )
     # classify needs only the rules, so a folder holding just classification.yaml will do.
     rules = load_rules(resolve_policy_dir(request.policy_dir, marker=RULES_FILE))
     json_out = request.fmt == "json"
-    if request.explain:
-        return (render.explain_json if json_out else render.explain_text)(request.explain, rules)
-    if request.patch is not None:
-        from gatekeeper.diff import parse_patch
+    with open_tree_context(request.tree, request.repo, rules) as tree:
+        if request.explain:
+            explained = render.explain_with_context(request.explain, rules, tree)
+            return (render.explain_json if json_out else render.explain_text)(request.explain, rules, explained)
+        if request.patch is not None:
+            from gatekeeper.classify.patchcontext import PatchContext
+            from gatekeeper.diff import parse_patch
 
-        files = classify_changes(parse_patch(request.patch), rules)
-        return render.files_json(files, rules) if json_out else render.files_text(files, show_status=True)
+            changes = list(parse_patch(request.patch))
+            context = tree or PatchContext(request.patch, changes, rules.context)
+            files = classify_in_context(changes, rules, context)
+            return (render.files_json(files, rules, context.kind) if json_out
+                    else render.files_text(files, show_status=True))
+        if tree is not None:
+            files = classify_in_context(tree.changes(), rules, tree)
+            return render.files_json(files, rules, "tree") if json_out else render.files_text(files, show_status=True)
     listed = _read_listing(request.paths or "-", stdin)
     matches = classify_paths(listed, rules)
     return render.paths_json(listed, matches, rules) if json_out else render.paths_text(listed, matches)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gatekeeper.classify.contextrules import ContextRules, read_context_rules
 from gatekeeper.classify.glob import Glob
 from gatekeeper.classify.index import GlobIndex
 from gatekeeper.classify.rules import Rule, read_rules
@@ -50,10 +52,12 @@ class RuleSet:
     _bucket_bits: int = field(repr=False, compare=False)
     _decided: tuple[Match, ...] = field(repr=False, compare=False)
     _with_tags: dict[tuple[int, int], Match] = field(repr=False, compare=False, default_factory=dict)
+    context: ContextRules = field(default_factory=ContextRules)  # tiers 2 and 3 (classification-context.yaml)
 
     @classmethod
     def build(
-        cls, rules: tuple[Rule, ...], tag_rules: tuple[Rule, ...], *, digest: str, sources: tuple[str, ...]
+        cls, rules: tuple[Rule, ...], tag_rules: tuple[Rule, ...], *, digest: str, sources: tuple[str, ...],
+        context: ContextRules | None = None,
     ) -> RuleSet:
         """Compile rule lists into a matcher (the lists are already validated)."""
         globs: list[Glob] = []
@@ -80,6 +84,7 @@ class RuleSet:
             _first_tag_bit=first_tag_bit,
             _bucket_bits=(1 << first_tag_bit) - 1,
             _decided=decided,
+            context=context or ContextRules(),
         )
 
     def match(self, path: str) -> Match:
@@ -146,4 +151,10 @@ class RuleSet:
 def load_rules(bundle_dir: str | Path) -> RuleSet:
     """Load and validate the bundle's classification rules and overlays (raises RulesError)."""
     loaded = read_rules(Path(bundle_dir))
-    return RuleSet.build(loaded.rules, loaded.tag_rules, digest=loaded.digest, sources=loaded.sources)
+    context, data = read_context_rules(Path(bundle_dir))
+    digest, sources = loaded.digest, loaded.sources
+    if data is not None:
+        # The context data judges too: a packet's rules digest names it as well.
+        digest = hashlib.sha256(f"{loaded.digest}\0context\0{len(data)}\0".encode() + data).hexdigest()
+        sources = (*sources, str(context.source))
+    return RuleSet.build(loaded.rules, loaded.tag_rules, digest=digest, sources=sources, context=context)

@@ -13,7 +13,7 @@ from gatekeeper.errors import ExitCode
 @click.command(
     "classify",
     epilog="Exit codes: 0 classified; 2 bad arguments, unreadable input, malformed patch or invalid rules. "
-    "See docs/classification.md for the rules and how to change them.",
+    "See docs/classification.md for the rules, the tiers and how to change them.",
 )
 @click.argument("patch", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--paths", "paths", metavar="FILE|-", help="Classify the paths in FILE (one per line; '-' = stdin).")
@@ -33,13 +33,23 @@ from gatekeeper.errors import ExitCode
     "explain",
     metavar="PATH",
     multiple=True,
-    help="Show the deciding rule and every later rule matching PATH.",
+    help="Show the decision for PATH (its tier and evidence) and every path rule matching it.",
 )
-def classify(patch: Path | None, paths: str | None, policy_dir: Path | None, fmt: str, explain: tuple[str, ...]) -> int:
-    """Classify PATCH (a git diff) or --paths into ci / iac / deps / src / other, with the deciding rule."""
+@click.option(
+    "--tree", metavar="BASE..HEAD",
+    help="Read markers and content from these commits (never the working tree). Alone: classify every path "
+    "the change touches; with PATCH or --explain: classify those with this context.",
+)
+@click.option("--repo", type=click.Path(file_okay=False, path_type=Path),
+              help="The repository holding BASE and HEAD (default: the current folder).")
+def classify(patch: Path | None, paths: str | None, policy_dir: Path | None, fmt: str, explain: tuple[str, ...],
+             tree: str | None, repo: Path | None) -> int:
+    """Classify PATCH (a git diff), --paths or --tree BASE..HEAD into ci / iac / deps / src / other, with the
+    deciding rule. Tiers: path rules, ancestor markers, content (docs/classification.md)."""
     from gatekeeper.classify.report import ClassifyRequest, classify_report
 
-    text = classify_report(ClassifyRequest(patch, paths, policy_dir, fmt, explain), sys.stdin.buffer)
+    request = ClassifyRequest(patch, paths, policy_dir, fmt, explain, tree, repo)
+    text = classify_report(request, sys.stdin.buffer)
     # Paths may hold undecodable bytes (surrogate-escaped), so they go out as bytes, not through echo.
     sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
     sys.stdout.buffer.flush()

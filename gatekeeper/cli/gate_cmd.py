@@ -45,18 +45,20 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True, max=3600), metavar="SECONDS",
               help="Time limit of the policy evaluation (default: gatekeeper.yaml, else 10).")
 @click.option("--tree", metavar="BASE..HEAD",
-              help="Deny unless the patch is exactly the change HEAD makes on BASE (run in the clone; flag only); "
-              "read gatekeeper.yaml and the bundle from BASE, never from the checkout.")
+              help="Deny unless the patch is exactly the change HEAD makes on BASE, classify with the commits' "
+              "markers and content, and read gatekeeper.yaml and the bundle from BASE, never from the checkout "
+              "(run in the clone; flag only).")
+@click.option("--repo", type=_DIR, help="The clone holding BASE and HEAD (default: the current folder).")
 def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
          fmt: str | None, output: Path | None, log: Path | None, log_git: str | None, log_url: str | None,
-         dry_run: bool, timeout: float | None, tree: str | None) -> int:
+         dry_run: bool, timeout: float | None, tree: str | None, repo: Path | None) -> int:
     """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
     from gatekeeper.gate import exit_code
     from gatekeeper.gate_step import GateOptions, run_gate
 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
                           format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,
-                          log_git=log_git, log_url=log_url)
+                          log_git=log_git, log_url=log_url, repo=repo)
     decision, text = run_gate(options, env=os.environ)
     if text:
         click.echo(text, nl=not text.endswith("\n"))

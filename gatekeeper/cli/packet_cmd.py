@@ -22,6 +22,9 @@ _DIR = click.Path(file_okay=False, path_type=Path)
 @click.option("--run-id", metavar="ID", help="Run id to record (default: a fresh one).")
 @click.option("--format", "fmt", type=click.Choice(("text", "json")), default="json", show_default=True,
               help="json: the packet (or, with --out, a short JSON note); text: a human summary.")
+@click.option("--tree", metavar="BASE..HEAD",
+              help="Classify with the markers and content of these commits (context 'tree'; else the patch alone).")
+@click.option("--repo", type=_DIR, help="The repository holding BASE and HEAD (default: the current folder).")
 def packet(
     patch: Path,
     out: Path | None,
@@ -30,6 +33,8 @@ def packet(
     model_reported: str | None,
     run_id: str | None,
     fmt: str,
+    tree: str | None,
+    repo: Path | None,
 ) -> int:
     """Build review packet v1 for PATCH (a `git diff --cached --binary`); refuses unsafe paths (exit 2)."""
     import json
@@ -38,7 +43,8 @@ def packet(
     from gatekeeper.packet_text import render_text, summary
 
     built = make_packet(
-        patch, policy_dir, run_id=run_id, model_requested=model_requested, model_reported=model_reported
+        patch, policy_dir, run_id=run_id, model_requested=model_requested, model_reported=model_reported,
+        tree=tree, repo=repo,
     )
     if out is not None:
         write_packet(out, built)
@@ -58,8 +64,10 @@ def packet(
 @click.argument("packet_file", metavar="PACKET", type=_FILE)
 @click.option("--patch", type=_FILE, required=True, help="The patch the packet describes.")
 @click.option("--policy", "policy_dir", type=_DIR, help="Policy bundle whose classification rules to re-derive with.")
-@click.option("--tree", metavar="BASE..HEAD", help="Also check that the patch is exactly the change HEAD makes.")
-def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | None) -> int:
+@click.option("--tree", metavar="BASE..HEAD", help="Also check that the patch is exactly the change HEAD makes "
+              "(and re-derive a packet classified with context 'tree').")
+@click.option("--repo", type=_DIR, help="The repository holding BASE and HEAD (default: the current folder).")
+def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | None, repo: Path | None) -> int:
     """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts, and with
     --tree the patch against the commits (exit 2 on any difference)."""
     from gatekeeper.errors import PacketError
@@ -71,13 +79,13 @@ def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | 
         from gatekeeper.treecheck import parse_range
 
         bounds = parse_range(tree)
-    claimed, differences = check_packet(packet_file, patch, policy_dir)
+    claimed, differences = check_packet(packet_file, patch, policy_dir, tree=tree, repo=repo)
     for line in differences:
         click.echo(f"gatekeeper: verify: {printable(line)}", err=True)
     if bounds is not None:
         from gatekeeper.treecheck import TreeError, tree_differences
 
-        found = tree_differences(Path.cwd(), *bounds, patch, transport=(packet_file, patch))
+        found = tree_differences(repo or Path.cwd(), *bounds, patch, transport=(packet_file, patch))
         for line in found:
             click.echo(f"gatekeeper: verify: tree: {line}", err=True)
         if found:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gatekeeper.classify import RuleSet
+    from gatekeeper.classify.context import Context
     from gatekeeper.model import ClassifiedFile, FileChange
     from gatekeeper.packet import Derived
 
@@ -28,35 +29,54 @@ def file_entry(item: ClassifiedFile) -> dict[str, Any]:
 
 
 def derive_feeding(
-    patch: Path, rules: RuleSet, consume: Callable[[list[dict[str, Any]]], None], parsed: Callable[[], None]
+    patch: Path, rules: RuleSet, consume: Callable[[list[dict[str, Any]]], None], parsed: Callable[[], None],
+    context: Context | None = None,
 ) -> tuple[Derived, list[dict[str, Any]]]:
-    """`packet.derive(patch, rules)` plus every file's input entry, in order.
+    """`packet.derive(patch, rules, context)` plus every file's input entry, in order.
 
     Each batch of entries goes to `consume` as soon as it is classified; `parsed` is called after the last.
+    Batches go out while the patch is parsed, except when the patch context must see every path first:
+    a patch that mentions a marker name anywhere (a marker anywhere in it counts).
     """
-    from gatekeeper.classify import classify_changes
+    from gatekeeper.classify.patchcontext import PatchContext
     from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream
     from gatekeeper.packet import derive_from
 
     changes: list[FileChange] = []
+    files: list[ClassifiedFile] = []
     entries: list[dict[str, Any]] = []
     size = _FIRST_BATCH
-    with open_patch(patch) as handle:
-        reader = HashingReader(handle)
-        for change in parse_patch_stream(reader, str(patch)):
-            changes.append(change)
-            if len(changes) - len(entries) >= size:
-                _flush(changes, entries, rules, consume, classify_changes, file_entry)
+    own = PatchContext.streaming(patch, rules.context) if context is None else None
+    live: Context | None = context or own
+    try:
+        with open_patch(patch) as handle:
+            reader = HashingReader(handle)
+            for change in parse_patch_stream(reader, str(patch)):
+                changes.append(change)
+                if live is not None and len(changes) - len(files) >= size:
+                    _flush(changes, files, entries, rules, live, consume)
+                    size = _BATCH
+        if live is None:
+            live = own = PatchContext(patch, changes, rules.context)
+            while len(files) < len(changes):
+                _flush(changes[: len(files) + size], files, entries, rules, live, consume)
                 size = _BATCH
-    _flush(changes, entries, rules, consume, classify_changes, file_entry)
+        _flush(changes, files, entries, rules, live, consume)
+    finally:
+        if own is not None:
+            own.close()
     parsed()
-    derived = derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules)
+    derived = derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=live, files=files)
     return derived, entries
 
 
-def _flush(changes: list[FileChange], entries: list[dict[str, Any]], rules: RuleSet,
-           consume: Callable[[list[dict[str, Any]]], None], classify: Any, entry: Any) -> None:
-    batch = [entry(item) for item in classify(changes[len(entries):], rules)]
-    if batch:
+def _flush(changes: list[FileChange], files: list[ClassifiedFile], entries: list[dict[str, Any]], rules: RuleSet,
+           context: Context, consume: Callable[[list[dict[str, Any]]], None]) -> None:
+    from gatekeeper.classify.context import classify_in_context
+
+    done = classify_in_context(changes[len(files):], rules, context)
+    if done:
+        files.extend(done)
+        batch = [file_entry(item) for item in done]
         entries.extend(batch)
         consume(batch)

@@ -3,13 +3,16 @@
 # description: >-
 #   Reproduces the proposal's gate exactly: any changed file classified `ci` or `iac` requires a
 #   human review before merge (one finding per bucket, listing its paths); files in `deps`, `src`
-#   and `other` queue normally.
+#   and `other` queue normally, except files tagged `needs-context`: classified from a patch alone,
+#   their class depends on content or marker files the patch does not show, so a human looks
+#   (pass `--tree BASE..HEAD` to the gate to classify them from the commits instead).
 # custom:
-#   version: 1.0.0
+#   version: 1.1.0
 #   owner: security-engineering
 #   rules:
 #     - core.ci
 #     - core.iac
+#     - core.needs_context
 package gatekeeper.policies.core
 
 import rego.v1
@@ -28,4 +31,11 @@ review contains finding if {
 	paths := lib.paths_in_bucket("iac")
 	msg := sprintf("%s in iac (%s): infrastructure changes need a human review", [lib.files_text(count(paths)), lib.sample(paths)])
 	finding := lib.bucket_finding("core.iac", msg, "iac", paths)
+}
+
+review contains finding if {
+	paths := [f.path | some f in input.files; "needs-context" in f.tags; not f.bucket in {"ci", "iac"}]
+	count(paths) > 0
+	msg := sprintf("%s classified without repository context (%s): their class depends on content or marker files the patch does not show; pass --tree BASE..HEAD to the gate, or have a human review", [lib.files_text(count(paths)), lib.sample(paths)])
+	finding := lib.paths_finding("core.needs_context", msg, paths)
 }

@@ -51,3 +51,22 @@ test_core_never_denies_or_warns if {
 	w := [x | some x in warn] with input.files as files with input.summary as s
 	count(d) + count(w) == 0
 }
+
+test_needs_context_file_needs_review if {
+	files := [
+		testing.file_with("deploy-notes/web.yaml", "src", {"tags": ["needs-context"]}),
+		testing.file("src/main.go", "src"),
+	]
+	s := testing.summary(files)
+	found := review with input.files as files with input.summary as s
+	[f.rule | some f in found] == ["core.needs_context"]
+	some f in found
+	f.paths == ["deploy-notes/web.yaml"]
+}
+
+test_needs_context_in_iac_is_one_iac_finding if {
+	files := [testing.file_with("k8s/web.yaml", "iac", {"tags": ["needs-context"]})]
+	s := testing.summary(files)
+	found := review with input.files as files with input.summary as s
+	[f.rule | some f in found] == ["core.iac"]
+}

@@ -10,7 +10,7 @@ import rego.v1
 
 buckets := ["ci", "iac", "deps", "src", "other"]
 
-tags := ["guardrail", "manifest", "lockfile", "toolchain", "executable", "symlink", "submodule", "binary"]
+tags := ["guardrail", "manifest", "lockfile", "toolchain", "executable", "symlink", "submodule", "binary", "needs-context"]
 
 # A modified file entry, shaped as the gate hands it to policies.
 file(path, bucket) := {

@@ -1,0 +1,157 @@
+"""Tiers 2 and 3 on top of the path rules: ancestor markers and content, from the best context at hand.
+
+A context is where markers and content come from:
+- `tree`: the git objects of BASE and HEAD (`TreeContext`, see treecontext.py): both tree listings
+  for markers, the first 8 KiB of both blobs for content;
+- `patch`: the patch alone (`PatchContext`): markers among the paths it names, content of the lines
+  it shows. A file whose class may depend on what the patch does not show is tagged `needs-context`.
+
+Every side counts and the most sensitive result wins; tiers only raise a bucket, except two
+documented lowerings that need proof on every side (a deps manifest in test data; a setup.py that is
+an Ansible module).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerIndex, extension
+from gatekeeper.classify.ruleset import RuleSet
+from gatekeeper.classify.sniff import Signal, is_candidate, sniff
+from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
+
+NEEDS_CONTEXT = "needs-context"
+CONTEXTS = ("tree", "patch")
+_RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
+_RAISED_BY_MARKERS = frozenset({"src", "other"})
+_TEST_DATA_RULES = "testdata."  # path rules for test-data folders: their files stay test data
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """Content of one side of a change: its path, the bytes seen, and whether they are all of the file's head."""
+
+    path: str
+    data: bytes
+    complete: bool  # False: a patch's hunks, which may leave out the lines that decide
+
+
+class Context(Protocol):
+    """Where tiers 2 and 3 read from."""
+
+    kind: str  # "tree" or "patch"
+    markers: MarkerIndex
+
+    def content(self, change: FileChange) -> list[Shown]:
+        """The first bytes of each side of `change` that exists and is a candidate (see sniff.is_candidate)."""
+        ...
+
+
+def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
+    """Apply tiers 2 and 3 to path-classified files; the most sensitive decision wins."""
+    # Fast path, inlined: a large change is mostly source files no tier reads and no marker claims.
+    markers = bool(context.markers)
+    out = []
+    for item in files:
+        change = item.change
+        if (not markers and change.old_path is None and item.bucket != "deps"
+                and not _config_type(change.path)):
+            out.append(item)
+        else:
+            out.append(_refine_one(item, rules, context))
+    return out
+
+
+def _sides(change: FileChange) -> list[str]:
+    sides = [change.path]
+    if change.old_path is not None and change.old_path != change.path:
+        sides.append(change.old_path)
+    return sides
+
+
+def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
+    if item.bucket == "ci" or item.rule.startswith(_TEST_DATA_RULES) or "submodule" in item.tags:
+        return item  # nothing is more sensitive than ci; test data and gitlinks have no content here
+    change = item.change
+    best = item
+    if item.bucket in _RAISED_BY_MARKERS and context.markers:
+        for side in _sides(change):
+            hit = context.markers.claim(side)
+            if hit is not None:
+                best = _raise(best, "iac", hit.rule.id, "marker", hit.marker)
+                break
+    candidate = any(is_candidate(side) for side in _sides(change)) and not change.binary
+    signals: list[tuple[Shown, Signal | None]] = []
+    if candidate:
+        for shown in context.content(change):
+            signals.append((shown, sniff(shown.path, shown.data, rules.context)))
+    for shown, signal in signals:
+        if signal is not None and signal.bucket != "src":
+            best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
+    best = _lower(best, rules, signals, context)
+    if context.kind == "patch" and _needs_context(best, item, rules):
+        best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
+    return best
+
+
+def _raise(item: ClassifiedFile, bucket: str, rule: str, tier: str, evidence: str) -> ClassifiedFile:
+    if _RANK[bucket] >= _RANK[item.bucket]:
+        return item
+    return replace(item, bucket=bucket, rule=rule, ecosystem=None, tier=tier, evidence=evidence)  # type: ignore[arg-type]
+
+
+def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Signal | None]],
+           context: Context) -> ClassifiedFile:
+    """deps → src, only with proof on every side; never from ci or iac."""
+    if item.bucket != "deps":
+        return item
+    sides = _sides(item.change)
+    test_data = rules.context.deps_test_data
+    if test_data is not None and all(_in_test_data(side, test_data.folders, test_data.tests) for side in sides):
+        return replace(item, bucket="src", rule=test_data.id, ecosystem=None, tier="context",
+                       evidence=f"{sides[0]}: below a test's data folder")
+    blobs = (item.change.status != "deleted") + (item.change.status != "added")  # what every side holds
+    if sides[0].rpartition("/")[2] == "setup.py" and signals and len(signals) == blobs and all(
+        shown.complete and signal is not None and signal.rule == "src.content.ansible-module"
+        for shown, signal in signals
+    ):
+        shown, signal = signals[0]
+        assert signal is not None
+        return replace(item, bucket="src", rule=signal.rule, ecosystem=None, tier="content",
+                       evidence=f"{shown.path}: {signal.evidence}")
+    return item
+
+
+def _in_test_data(path: str, folders: frozenset[str], tests: frozenset[str]) -> bool:
+    parts = [part.lower() for part in path.split("/")[:-1]]
+    for index, part in enumerate(parts):
+        if part in tests and any(later in folders for later in parts[index + 1:]):
+            return True
+    return False
+
+
+def _needs_context(best: ClassifiedFile, item: ClassifiedFile, rules: RuleSet) -> bool:
+    """Patch only: could a marker, or content the patch does not show, still make this file ci or iac?
+
+    Asked of files the path tier left in src/other under its catch-all rule only: a specific path
+    rule (governance files, editor settings, docs) has already said what they are.
+    """
+    if best.bucket in ("ci", "iac") or item.bucket not in _RAISED_BY_MARKERS or item.rule != rules.rules[-1].id:
+        return False
+    if item.change.binary:
+        return False  # no manifest or template is binary; a chart's binary files need a marker, never content
+    return any(_config_type(side) for side in _sides(item.change))
+
+
+def _config_type(path: str) -> bool:
+    """A file type a marker's `config` claim covers or tier 3 reads (what a patch alone cannot settle)."""
+    return is_candidate(path) or extension(path.rpartition("/")[2]) in CONFIG_EXTENSIONS
+
+
+def classify_in_context(changes: Sequence[FileChange], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
+    """All three tiers: path rules, then markers and content from `context`."""
+    from gatekeeper.classify.change import classify_changes
+
+    return refine(classify_changes(changes, rules), rules, context)

@@ -1,0 +1,150 @@
+"""The `patch` context: markers among the paths a patch names, content from the lines it shows.
+
+A new file's hunk is its whole content and a deleted file's is its whole old content (complete);
+a modified file shows only hunks (incomplete). The patch is read a second time, section by section
+(sections are found by the `diff --git` line number the parser recorded), and only for candidates.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import BinaryIO
+
+from gatekeeper.classify.context import Shown
+from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.classify.markers import MarkerIndex
+from gatekeeper.classify.sniff import LONG_WINDOW, is_candidate
+from gatekeeper.model import FileChange
+
+
+class PatchContext:
+    """Markers and content as far as one patch shows them. Sections are read on demand, in patch order."""
+
+    kind = "patch"
+
+    def __init__(self, patch: Path | None, changes: Iterable[FileChange], rules: ContextRules) -> None:
+        changes = list(changes)
+        paths = [p for c in changes for p in (c.path, c.old_path) if p is not None and c.status != "deleted"]
+        # A marker the patch deletes still marks its folder (the base had it).
+        paths += [c.old_path or c.path for c in changes if c.status in ("deleted", "renamed")]
+        self.markers = MarkerIndex(paths, rules.markers)
+        self._sections = _Sections(patch)
+
+    @classmethod
+    def streaming(cls, patch: Path, rules: ContextRules) -> PatchContext | None:
+        """A context usable before the patch is parsed, when no marker name occurs anywhere in its bytes
+        (then no path of it can be a marker); None otherwise (markers need every path first)."""
+        if _mentions_a_marker(patch, rules):
+            return None
+        return cls(patch, (), rules)
+
+    def close(self) -> None:
+        """Close the patch file the sections are read from (reading again reopens it)."""
+        self._sections.close()
+
+    def content(self, change: FileChange) -> list[Shown]:
+        """What the patch shows of each side of `change` (new side: '+' and ' ' lines; old: '-' and ' ')."""
+        if not change.line or not any(is_candidate(p) for p in (change.path, change.old_path) if p):
+            return []
+        found = self._sections.get(change.line)
+        if found is None:
+            return []
+        old_text, new_text = found
+        out = []
+        if change.status != "deleted" and is_candidate(change.path):
+            out.append(Shown(change.path, new_text, change.status == "added"))
+        old = change.old_path or change.path
+        if change.status != "added" and is_candidate(old):
+            out.append(Shown(old, old_text, change.status == "deleted"))
+        return out
+
+
+def _mentions_a_marker(patch: Path, rules: ContextRules) -> bool:
+    names = set()
+    for rule in rules.markers:
+        for name in rule.names:
+            literal = name.split("*")[0].rstrip("/").rpartition("/")[0] or name.split("*")[0].rstrip("/")
+            names.add(literal.encode())
+    try:
+        with open(patch, "rb") as handle:
+            if not os.fstat(handle.fileno()).st_size:
+                return False
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return any(data.find(name) != -1 for name in names)
+    except (OSError, ValueError):
+        return True  # cannot tell: take the careful road
+
+
+class _Sections:
+    """(old side text, new side text) of the section whose `diff --git` line is N, read forward once.
+
+    Callers ask in increasing line order (files are classified in patch order); an earlier line
+    restarts the read, so an out-of-order caller is slow, never wrong.
+    """
+
+    def __init__(self, patch: Path | None) -> None:
+        self._patch = patch
+        self._handle: BinaryIO | None = None
+        self._number = 0  # lines read so far
+        self._pending: int | None = None  # a `diff --git` line read but not yet handed out
+
+    def get(self, line: int) -> tuple[bytes, bytes] | None:
+        if self._patch is None:
+            return None
+        if self._handle is None or line < self._number and self._pending != line:
+            self._restart()
+        handle = self._handle
+        assert handle is not None
+        while self._pending != line:
+            raw = handle.readline()
+            if not raw:
+                self.close()
+                return None
+            self._number += 1
+            if self._number == line and raw.startswith(b"diff --git "):
+                self._pending = line
+            elif self._number > line:
+                return None
+        self._pending = None
+        return self._collect(handle)
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    def _restart(self) -> None:
+        self.close()
+        assert self._patch is not None
+        self._handle = open(self._patch, "rb")  # noqa: SIM115 - kept open across calls, closed on restart
+        self._number, self._pending = 0, None
+
+    def _collect(self, handle: BinaryIO) -> tuple[bytes, bytes]:
+        old: list[bytes] = []
+        new: list[bytes] = []
+        sizes = [0, 0]
+        in_hunk = False
+        while True:
+            raw = handle.readline()
+            if not raw:
+                break
+            self._number += 1
+            if raw.startswith(b"diff --git "):
+                self._pending = self._number
+                break
+            if raw.startswith(b"@@"):
+                in_hunk = True
+                continue
+            if not in_hunk:
+                continue
+            mark, body = raw[:1], raw[1:]
+            if mark in (b" ", b"-") and sizes[0] < LONG_WINDOW:
+                old.append(body)
+                sizes[0] += len(body)
+            if mark in (b" ", b"+") and sizes[1] < LONG_WINDOW:
+                new.append(body)
+                sizes[1] += len(body)
+        return b"".join(old), b"".join(new)

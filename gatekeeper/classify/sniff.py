@@ -1,0 +1,190 @@
+"""Tier 3: what a file's first bytes say it is (Kubernetes-family objects, CloudFormation/SAM, ARM,
+Ansible, Dockerfiles, GitHub Actions), by regular expressions over a bounded window.
+
+No YAML parser: Helm templates and CloudFormation short-form tags (`!Ref`) break parsers, which is
+how the scanners that parse miss real files (research/iac-detection.md). Each signal names its rule
+id and the line that matched, so `classify --explain` can show the evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gatekeeper.classify.contextrules import ContextRules
+
+WINDOW = 8 * 1024  # bytes read per blob; measured: 8 KiB finds what the whole file finds (research §5)
+LONG_WINDOW = 64 * 1024  # read when the first window held nothing but comments and blank lines
+
+# File types worth reading (lower-case extensions; files without one, and setup.py, too).
+CANDIDATE_EXTENSIONS = frozenset({
+    "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
+    "conf",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """A content signal: the bucket it leads to, its rule id, and the evidence (the matched line)."""
+
+    bucket: str
+    rule: str
+    evidence: str
+
+
+_FLAGS = re.MULTILINE
+_ARM = re.compile(r'"\$schema"\s*:\s*"https?://schema\.management\.azure\.com/schemas/[^"]*'
+                  r'(?:[Dd]eployment(?:Template|Parameters)|[Dd]eploymentTemplate)[^"]*"', _FLAGS)
+_CFN_VERSION = re.compile(r'^\s*"?AWSTemplateFormatVersion"?\s*:', _FLAGS)
+_SAM = re.compile(r'^\s*"?Transform"?\s*:\s*\[?\s*["\']?AWS::Serverless', _FLAGS)
+_CFN_RESOURCES = re.compile(r'^\s*"?Resources"?\s*:', _FLAGS)
+_CFN_TYPE = re.compile(r'^\s*"?Type"?\s*:\s*["\']?(?:AWS|Alexa|Custom)::[A-Za-z0-9]', _FLAGS)
+_DOC_SPLIT = re.compile(r"^---[ \t]*(?:#.*)?$", _FLAGS)
+_API_YAML = re.compile(r"""^["']?apiVersion["']?[ \t]*:[ \t]*["']?([^\s"'#]*)""", _FLAGS)
+_KIND_YAML = re.compile(r"""^["']?kind["']?[ \t]*:[ \t]*["']?([A-Za-z0-9_.{}-]+)""", _FLAGS)
+_API_JSON = re.compile(r'"apiVersion"\s*:\s*"([^"]*)"')
+_KIND_JSON = re.compile(r'"kind"\s*:\s*"([^"]*)"')
+_API_VERSION = re.compile(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9]+[a-z0-9]*\Z")
+_PLAY = re.compile(r"^-[ \t]+(?:hosts|import_playbook|ansible\.builtin\.import_playbook)[ \t]*:", _FLAGS)
+_PLAY_HOSTS = re.compile(r"^[ \t]{2}hosts[ \t]*:", _FLAGS)
+_PLAY_BODY = re.compile(r"^(?:-[ \t]+|[ \t]{2})(?:tasks|roles|pre_tasks|post_tasks|handlers)[ \t]*:", _FLAGS)
+_INVENTORY_YAML = re.compile(r"^(?:all|ungrouped)[ \t]*:[ \t]*\n(?:[ \t]+.*\n|\s*\n)*?[ \t]+(?:hosts|children)[ \t]*:",
+                             _FLAGS)
+_INVENTORY_INI = re.compile(r"^\[[A-Za-z0-9_.-]+:(?:children|vars)\][ \t]*$|\bansible_(?:host|user|connection|port)=",
+                            _FLAGS)
+_FQCN_TASK = re.compile(r"^[ \t]*-?[ \t]*ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
+_TASK_NAME = re.compile(r"^[ \t]*-[ \t]+name[ \t]*:", _FLAGS)
+_TASK_MODULE = re.compile(
+    r"^[ \t]+(?:apt|yum|dnf|package|copy|template|file|service|systemd|lineinfile|blockinfile|user|group|"
+    r"pip|get_url|unarchive|set_fact|include_tasks|import_tasks|include_role|import_role|debug|command|shell|"
+    r"uri|git|cron|mount|become|notify|register|when|with_items|loop)[ \t]*:", _FLAGS)
+_FROM = re.compile(r"FROM[ \t]+\S", re.IGNORECASE)
+_GHA_ON = re.compile(r"""^["']?on["']?[ \t]*:""", _FLAGS)
+_GHA_JOBS = re.compile(r"^jobs[ \t]*:", _FLAGS)
+_GHA_JOB_BODY = re.compile(r"^[ \t]+(?:runs-on|steps|uses)[ \t]*:", _FLAGS)
+_GHA_ACTION = re.compile(r"""^runs[ \t]*:[ \t]*\n[ \t]+using[ \t]*:[ \t]*["']?(?:composite|node\d+|docker)""", _FLAGS)
+_SETUP_PACKAGING = re.compile(r"^\s*(?:from|import)\s+(?:setuptools|distutils|skbuild)\b|\bsetup\s*\(", _FLAGS)
+_ANSIBLE_MODULE = re.compile(r"^DOCUMENTATION\s*=|^\s*from\s+ansible(?:_collections)?\.\S*module_utils\b", _FLAGS)
+_COMMENT = re.compile(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*)?\r?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
+# An Ansible task file's folders (roles/x/tasks, tasks/, handlers/): short module names count there.
+_TASK_FOLDERS = frozenset({"tasks", "handlers"})
+
+
+def is_candidate(path: str) -> bool:
+    """True for the files whose content tier 3 reads: text configuration types, no-extension files, setup.py."""
+    name = path.rpartition("/")[2]
+    stem, dot, ext = name.rpartition(".")
+    return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name == "setup.py"
+
+
+def only_comments(window: bytes) -> bool:
+    """True when `window` holds nothing but blank and comment lines (read further before deciding)."""
+    return bool(_COMMENT.match(window))
+
+
+def sniff(path: str, data: bytes, rules: ContextRules) -> Signal | None:
+    """The most sensitive content signal in `data` (a file's first bytes, or the lines a patch shows)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # YAML and JSON may be UTF-16 with a byte order mark (and kubectl reads it): not binary.
+        data = data.decode("utf-16", "replace").encode("utf-8")
+    if b"\0" in data[:WINDOW]:
+        return None  # binary, as git decides
+    if len(data) > WINDOW and not only_comments(data[:WINDOW]):
+        data = data[:WINDOW]  # the same window whether the bytes came from a blob or a patch
+    text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # a UTF-8 byte order mark hides nothing
+    name = path.rpartition("/")[2]
+    if name == "setup.py":
+        return _setup_py(text)
+    signals = (_cloud(text), *_kube(text, rules), _workflow(text), _ansible(path, text), _dockerfile(name, text))
+    found = [s for s in signals if s is not None]
+    if not found:
+        return None
+    order = {"ci": 0, "iac": 1, "deps": 2, "other": 3, "src": 4}
+    return min(found, key=lambda s: order[s.bucket])
+
+
+def _line(text: str, match: re.Match[str]) -> str:
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.start())  # the line the match starts on (a match may span lines)
+    line = text[start:end if end != -1 else len(text)].strip()
+    return line[:120]
+
+
+def _cloud(text: str) -> Signal | None:
+    if (m := _ARM.search(text)) is not None:
+        return Signal("iac", "iac.content.arm", _line(text, m))
+    if (m := _CFN_VERSION.search(text)) is not None:
+        return Signal("iac", "iac.content.cloudformation", _line(text, m))
+    if (m := _SAM.search(text)) is not None:
+        return Signal("iac", "iac.content.sam", _line(text, m))
+    if _CFN_RESOURCES.search(text) and (m := _CFN_TYPE.search(text)) is not None:
+        return Signal("iac", "iac.content.cloudformation", _line(text, m))
+    return None
+
+
+def _kube(text: str, rules: ContextRules) -> list[Signal | None]:
+    """One signal per YAML document (or JSON object) holding apiVersion and kind."""
+    out: list[Signal | None] = []
+    stripped = text.lstrip()
+    documents = [text] if stripped.startswith(("{", "[")) else _DOC_SPLIT.split(text)
+    for doc in documents:
+        json_doc = doc.lstrip().startswith(("{", "["))
+        api = (_API_JSON if json_doc else _API_YAML).search(doc)
+        kind = (_KIND_JSON if json_doc else _KIND_YAML).search(doc)
+        if api is None or kind is None:
+            continue
+        version = api.group(1).strip().lower()
+        if not _API_VERSION.match(version) or "{" in kind.group(1):
+            continue  # a Helm or Go template ({{ ... }}), or not an apiVersion at all
+        group = version.rpartition("/")[0]
+        rule = rules.api_rule(group, kind.group(1))
+        if rule is not None:
+            out.append(Signal(rule.bucket, rule.id, f"{_line(doc, api)} / {_line(doc, kind)}"))
+    return out
+
+
+def _workflow(text: str) -> Signal | None:
+    if _GHA_ON.search(text) and (jobs := _GHA_JOBS.search(text)) and _GHA_JOB_BODY.search(text, jobs.end()):
+        return Signal("ci", "ci.content.github-workflow", _line(text, jobs))
+    if (m := _GHA_ACTION.search(text)) is not None:
+        return Signal("ci", "ci.content.github-action", _line(text, m))
+    return None
+
+
+def _ansible(path: str, text: str) -> Signal | None:
+    play = _PLAY.search(text)
+    if play is None and (hosts := _PLAY_HOSTS.search(text)) and text.lstrip().startswith(("- ", "---")):
+        play = hosts if _PLAY_BODY.search(text) else None
+    if play is not None:
+        return Signal("iac", "iac.content.ansible-play", _line(text, play))
+    if (m := _INVENTORY_YAML.search(text)) is not None:
+        return Signal("iac", "iac.content.ansible-inventory", _line(text, m))
+    if (m := _INVENTORY_INI.search(text)) is not None:
+        return Signal("iac", "iac.content.ansible-inventory", _line(text, m))
+    if (m := _FQCN_TASK.search(text)) is not None:
+        return Signal("iac", "iac.content.ansible-tasks", _line(text, m))
+    folders = set(path.lower().split("/")[:-1])
+    if folders & _TASK_FOLDERS and _TASK_NAME.search(text) and (m := _TASK_MODULE.search(text)) is not None:
+        return Signal("iac", "iac.content.ansible-tasks", _line(text, m))
+    return None
+
+
+def _dockerfile(name: str, text: str) -> Signal | None:
+    stem, dot, _ = name.rpartition(".")
+    if dot and stem:
+        return None  # only files without an extension: named ones are the path rules' job
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        return Signal("iac", "iac.content.dockerfile", line[:120]) if _FROM.match(line) else None
+    return None
+
+
+def _setup_py(text: str) -> Signal | None:
+    """A setup.py that is an Ansible module, not packaging: src (deps is lowered only on this proof)."""
+    if _SETUP_PACKAGING.search(text):
+        return None
+    if (m := _ANSIBLE_MODULE.search(text)) is not None:
+        return Signal("src", "src.content.ansible-module", _line(text, m))
+    return None

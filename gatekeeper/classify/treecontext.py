@@ -1,0 +1,119 @@
+"""The `tree` context: markers and content from the git objects of BASE and HEAD, never the working tree.
+
+One tree listing per commit (BASE, HEAD, and their merge base when it differs), one marker index
+over all of them, and blob prefixes (8 KiB) through GitObjects' one `git cat-file --batch`, read
+only for candidate files. The change itself (`--tree` without a patch) is `git diff-tree -M` of the
+merge base and HEAD: what a pull request's "files changed" shows.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gatekeeper.classify.context import Shown
+from gatekeeper.classify.markers import MarkerIndex
+from gatekeeper.classify.ruleset import RuleSet
+from gatekeeper.classify.sniff import LONG_WINDOW, WINDOW, is_candidate, only_comments
+from gatekeeper.gitobjects import GitObjects, TreeEntry
+from gatekeeper.model import FileChange
+
+_STATUS = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied", "T": "type_changed"}
+_NO_MODE = "000000"
+
+
+class TreeContext:
+    """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
+
+    kind = "tree"
+
+    def __init__(self, repo: Path, base: str, head: str, rules: RuleSet) -> None:
+        self.objects = GitObjects(repo)
+        try:
+            self.base_commit = self.objects.commit(base)
+            self.head_commit = self.objects.commit(head)
+            # The pull request's change starts at the merge base; BASE's own tree adds its markers too.
+            self.old_commit = self.objects.merge_base(self.base_commit, self.head_commit) or self.base_commit
+            commits = dict.fromkeys((self.old_commit, self.base_commit, self.head_commit))
+            self.old_tree = self.objects.tree(self.old_commit)
+            self.new_tree = self.objects.tree(self.head_commit)
+            paths: set[str] = set()
+            for commit in commits:
+                paths.update(self.objects.tree(commit))
+            self.markers = MarkerIndex(paths, rules.context.markers)
+        except BaseException:
+            self.objects.close()
+            raise
+
+    def __enter__(self) -> TreeContext:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.objects.close()
+
+    def content(self, change: FileChange) -> list[Shown]:
+        """The first 8 KiB of each side (HEAD's new path, the merge base's old path) that is a regular file."""
+        out = []
+        if change.status != "deleted":
+            out.append((change.path, self.new_tree.get(change.path)))
+        if change.status != "added":
+            old = change.old_path or change.path
+            out.append((old, self.old_tree.get(old)))
+        return [Shown(path, self._head(entry), True) for path, entry in out
+                if entry is not None and entry.mode in ("100644", "100755") and is_candidate(path)]
+
+    def _head(self, entry: TreeEntry) -> bytes:
+        data = self.objects.blob(entry.oid, WINDOW)
+        if len(data) == WINDOW and only_comments(data):
+            data = self.objects.blob(entry.oid, LONG_WINDOW)  # a padded header must not hide the signal
+        return data
+
+    def changes(self) -> list[FileChange]:
+        """Every file the change touches (merge base → HEAD), renames paired, with line counts."""
+        from gatekeeper.diff import unsafe_reason
+
+        fields = self.objects.diff_tree(self.old_commit, self.head_commit).split(b"\0")
+        raw: list[tuple[str, str, str, str, str, str | None, str]] = []
+        counts: list[tuple[int, int, bool]] = []
+        i = 0
+        while i < len(fields) and fields[i]:
+            record = fields[i].decode("ascii", "replace")
+            if record.startswith(":"):
+                old_mode, new_mode, old_oid, new_oid, status = record[1:].split(" ")
+                if status[:1] in ("R", "C"):
+                    source, target = os.fsdecode(fields[i + 1]), os.fsdecode(fields[i + 2])
+                    raw.append((old_mode, new_mode, old_oid, new_oid, status, source, target))
+                    i += 3
+                else:
+                    raw.append((old_mode, new_mode, old_oid, new_oid, status, None, os.fsdecode(fields[i + 1])))
+                    i += 2
+                continue
+            ins, dels, name = record.split("\t", 2)
+            counts.append((int(ins) if ins != "-" else 0, int(dels) if dels != "-" else 0, ins == "-"))
+            i += 1 if name else 3  # a rename's numstat names both paths in the next two fields
+        out = []
+        for index, (old_mode, new_mode, old_oid, new_oid, status, old, new) in enumerate(raw):
+            plus, minus, binary = counts[index] if index < len(counts) else (0, 0, False)
+            kind = _STATUS.get(status[:1], "modified")
+            if kind == "modified" and old_mode != new_mode:
+                kind = "mode_changed" if old_oid == new_oid else kind
+            out.append(FileChange(
+                path=new, old_path=old, status=kind,  # type: ignore[arg-type]
+                additions=plus, deletions=minus, binary=binary,
+                old_mode=None if old_mode == _NO_MODE else old_mode,
+                new_mode=None if new_mode == _NO_MODE else new_mode,
+                similarity=int(status[1:]) if status[1:].isdigit() else None,
+                symlink_target=self._link(new_mode, new_oid),
+                old_symlink_target=self._link(old_mode, old_oid),
+                submodule="160000" in (old_mode, new_mode),
+                unsafe=unsafe_reason(new) or (unsafe_reason(old) if old else None),
+            ))
+        return out
+
+    def _link(self, mode: str, oid: str) -> str | None:
+        if mode != "120000":
+            return None
+        return os.fsdecode(self.objects.blob(oid, 4096))

@@ -1,0 +1,425 @@
+"""Tiers 2 and 3 with real repositories: markers from both trees, content from both blobs, renames,
+marker removal, patch-only mode (needs-context), test-data lowering, and the --tree plumbing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.classify import load_rules
+from gatekeeper.classify.context import NEEDS_CONTEXT, classify_in_context
+from gatekeeper.classify.markers import MarkerIndex
+from gatekeeper.classify.patchcontext import PatchContext
+from gatekeeper.classify.treecontext import TreeContext
+from gatekeeper.diff import parse_patch
+from gatekeeper.model import ClassifiedFile
+from tests import manifests as m
+from tests.gitrepo import GitRepo
+
+POLICIES = Path(__file__).resolve().parent.parent / "policies"
+RULES = load_rules(POLICIES)
+
+CHART_YAML = "apiVersion: v2\nname: storefront\nversion: 1.4.2\nappVersion: '2.0'\ndependencies: []\n"
+NOTES = "Thank you for installing {{ .Chart.Name }}.\nVisit http://{{ .Release.Name }}.example.invalid\n"
+
+
+def tree_files(repo: GitRepo, rng: str = "main~1..main") -> dict[str, ClassifiedFile]:
+    base, head = rng.split("..")
+    with TreeContext(repo.root, base, head, RULES) as context:
+        files = classify_in_context(context.changes(), RULES, context)
+    return {f.change.path: f for f in files}
+
+
+def patch_files(repo: GitRepo, tmp: Path, rng: str = "main~1..main") -> dict[str, ClassifiedFile]:
+    base, head = rng.split("..")
+    patch = tmp / "change.diff"
+    patch.write_bytes(repo.git("diff", "--binary", "-M", base, head))
+    changes = list(parse_patch(patch))
+    files = classify_in_context(changes, RULES, PatchContext(patch, changes, RULES.context))
+    return {f.change.path: f for f in files}
+
+
+def shop(repo: GitRepo) -> None:
+    """A realistic service repository: code, a Helm chart outside any chart-named folder, settings."""
+    repo.write("README.md", "# storefront\n")
+    repo.write("go.mod", "module example.invalid/storefront\n\ngo 1.22\n")
+    repo.write("cmd/server/main.go", "package main\n\nfunc main() {}\n")
+    repo.write("config/app.yaml", m.APP_SETTINGS)
+    repo.write("platform/storefront/Chart.yaml", CHART_YAML)
+    repo.write("platform/storefront/values.yaml", "replicaCount: 2\n")
+    repo.write("platform/storefront/templates/deployment.yaml", m.HELM_TEMPLATE)
+    repo.write("platform/storefront/templates/_helpers.tpl", m.HELM_HELPERS)
+    repo.commit("base")
+
+
+# --- tier 2: markers -------------------------------------------------------------------------
+
+
+def test_a_real_repository_every_kind_in_ordinary_folders(git_repo: GitRepo) -> None:
+    shop(git_repo)
+    git_repo.write("platform/storefront/templates/NOTES.txt", NOTES)
+    git_repo.write("platform/storefront/templates/_helpers.tpl", m.HELM_HELPERS + "{{/* more */}}\n")
+    git_repo.write("platform/storefront/files/dashboard.json", '{"title": "storefront"}\n')
+    git_repo.write("gitops/guestbook.yaml", m.ARGO_APPLICATION)
+    git_repo.write("kubernetes-manifests/frontend.yaml", m.DEPLOYMENT)
+    git_repo.write("aws/logs.yaml", m.CLOUDFORMATION)
+    git_repo.write("build/pipeline.yaml", m.TEKTON_PIPELINE)
+    git_repo.write("catalog-info.yaml", m.BACKSTAGE)
+    git_repo.write("api/openapi.yaml", m.OPENAPI)
+    git_repo.write("contrib/html.tpl", m.GO_REPORT_TEMPLATE)
+    git_repo.write("config/app.yaml", m.APP_SETTINGS + "  dark_mode: true\n")
+    git_repo.write("cmd/server/main.go", "package main\n\nfunc main() { println() }\n")
+    git_repo.commit("head")
+    got = {path: (f.bucket, f.rule, f.tier) for path, f in tree_files(git_repo).items()}
+    assert got == {
+        "platform/storefront/templates/NOTES.txt": ("iac", "iac.marker.helm-chart", "marker"),
+        "platform/storefront/templates/_helpers.tpl": ("iac", "iac.marker.helm-chart", "marker"),
+        "platform/storefront/files/dashboard.json": ("iac", "iac.marker.helm-chart", "marker"),
+        "gitops/guestbook.yaml": ("iac", "iac.content.argocd", "content"),
+        "kubernetes-manifests/frontend.yaml": ("iac", "iac.content.kubernetes", "content"),
+        "aws/logs.yaml": ("iac", "iac.content.cloudformation", "content"),
+        "build/pipeline.yaml": ("ci", "ci.content.tekton", "content"),
+        "catalog-info.yaml": ("other", "other.content.backstage", "content"),
+        "api/openapi.yaml": ("src", "src.default", "path"),
+        "contrib/html.tpl": ("src", "src.default", "path"),
+        "config/app.yaml": ("src", "src.default", "path"),
+        "cmd/server/main.go": ("src", "src.default", "path"),
+    }
+    helpers = tree_files(git_repo)["platform/storefront/templates/_helpers.tpl"]
+    assert helpers.evidence == "platform/storefront/Chart.yaml"
+    assert not any(NEEDS_CONTEXT in f.tags for f in tree_files(git_repo).values())
+
+
+def test_a_change_cannot_delete_its_own_marker_to_escape(git_repo: GitRepo) -> None:
+    shop(git_repo)
+    (git_repo.root / "platform/storefront/Chart.yaml").unlink()
+    git_repo.write("platform/storefront/templates/_helpers.tpl", m.HELM_HELPERS + "{{- /* evil */ -}}\n")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    helpers = files["platform/storefront/templates/_helpers.tpl"]
+    assert (helpers.bucket, helpers.rule, helpers.evidence) == (
+        "iac", "iac.marker.helm-chart", "platform/storefront/Chart.yaml")
+    assert files["platform/storefront/Chart.yaml"].bucket == "iac"
+
+
+def test_a_marker_added_by_the_change_counts_too(git_repo: GitRepo) -> None:
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    git_repo.write("svc/kustomization.yaml", "resources: [deployment.yaml]\n")
+    git_repo.write("svc/deployment.yaml", m.HELM_TEMPLATE)  # no apiVersion a sniff accepts: the marker decides
+    git_repo.commit("head")
+    assert tree_files(git_repo)["svc/deployment.yaml"].rule == "iac.marker.kustomize"
+
+
+def test_both_sides_of_a_rename_out_of_a_chart(git_repo: GitRepo) -> None:
+    shop(git_repo)
+    git_repo.move("platform/storefront/templates/_helpers.tpl", "docs/helpers-example.tpl")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    moved = files["docs/helpers-example.tpl"]
+    assert moved.change.old_path == "platform/storefront/templates/_helpers.tpl"
+    assert (moved.bucket, moved.rule) == ("iac", "iac.marker.helm-chart")
+
+
+def test_base_content_counts_when_head_hides_it(git_repo: GitRepo) -> None:
+    git_repo.write("ops/frontend.yaml", m.DEPLOYMENT)
+    git_repo.commit("base")
+    git_repo.write("ops/frontend.yaml", "# moved elsewhere\n")
+    git_repo.commit("head")
+    got = tree_files(git_repo)["ops/frontend.yaml"]
+    assert (got.bucket, got.rule) == ("iac", "iac.content.kubernetes")
+    assert got.evidence is not None and got.evidence.startswith("ops/frontend.yaml: apiVersion: apps/v1")
+
+
+def test_rename_with_content_on_the_old_side_only(git_repo: GitRepo) -> None:
+    git_repo.write("ops/pipeline.yaml", m.TEKTON_PIPELINE)
+    git_repo.commit("base")
+    git_repo.move("ops/pipeline.yaml", "notes/pipeline.txt")
+    git_repo.commit("head")
+    assert tree_files(git_repo)["notes/pipeline.txt"].bucket == "ci"
+
+
+def test_content_comes_from_commits_never_the_working_tree(git_repo: GitRepo) -> None:
+    git_repo.write("ops/a.yaml", m.APP_SETTINGS)
+    git_repo.commit("base")
+    git_repo.write("ops/a.yaml", m.APP_SETTINGS + "# edited\n")
+    git_repo.commit("head")
+    git_repo.write("ops/a.yaml", m.ARGO_APPLICATION)  # uncommitted: not what is under review
+    assert tree_files(git_repo)["ops/a.yaml"].bucket == "src"
+
+
+@pytest.mark.parametrize(("marker", "inside", "bucket"), [
+    ("Chart.yaml", "files/nginx.conf", "iac"),
+    ("kustomization.yml", "patches/replicas.yaml", "iac"),
+    ("Kustomization", "base/service.json", "iac"),
+    ("Pulumi.yaml", "index.ts", "iac"),
+    ("Pulumi.yaml", "README.md", "src"),
+    ("Pulumi.yaml", "tests/index.test.ts", "src"),
+    ("PulumiPolicy.yaml", "policies/s3.py", "iac"),
+    ("cdk.json", "lib/network-stack.ts", "iac"),
+    ("cdktf.json", "main.go", "iac"),
+    ("samconfig.toml", "events/event.json", "iac"),
+    ("serverless.yml", "resources/dynamo.yml", "iac"),
+    ("ansible.cfg", "site.yml", "iac"),
+    ("ansible.cfg", "vars/main.yml", "iac"),
+    ("galaxy.yml", "playbooks/files/motd", "iac"),
+    ("PROJECT", "config/manager/manager.yaml", "iac"),
+    ("PROJECT", "api/v1/types.go", "src"),
+    ("helmfile.yaml", "environments/prod.yaml", "iac"),
+])
+def test_each_marker_claims_what_it_says(git_repo: GitRepo, marker: str, inside: str, bucket: str) -> None:
+    """At three depths: the marker's folder, one below the root, and two below."""
+    for depth, root in enumerate(("", "infra-x/", "a/b/")):
+        git_repo.write(f"{root}{marker}", "name: x\n")
+        git_repo.write(f"{root}{inside}", "value: 1\n" if depth else "value: 0\n")
+    git_repo.commit("base")
+    for root in ("", "infra-x/", "a/b/"):
+        git_repo.write(f"{root}{inside}", "value: 2\n")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    for root in ("", "infra-x/", "a/b/"):
+        got = files[f"{root}{inside}"]
+        assert got.bucket == bucket, (root, got)
+        if bucket == "iac" and got.tier == "marker":
+            assert got.evidence == f"{root}{marker}"
+
+
+def test_ansible_layout_marks_its_project(git_repo: GitRepo) -> None:
+    git_repo.write("provisioning/group_vars/all.yml", "ntp_server: time.example.invalid\n")
+    git_repo.write("provisioning/roles/web/tasks/main.yml", m.ANSIBLE_TASKS_SHORT)
+    git_repo.write("provisioning/upgrade.yml", "- import_playbook: site.yml\n")
+    git_repo.write("src/roles/admin.ts", "export const admin = 1;\n")
+    git_repo.commit("base")
+    git_repo.write("provisioning/includes/packages.yml", "packages: [git]\n")
+    git_repo.write("src/roles/admin.ts", "export const admin = 2;\n")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert files["provisioning/includes/packages.yml"].rule in ("iac.marker.ansible-layout",)
+    assert files["src/roles/admin.ts"].bucket == "src"  # a folder named roles is not Ansible by itself
+
+
+def test_marker_index_is_built_from_folders_not_file_scans() -> None:
+    paths = [f"svc{i}/src/file{j}.go" for i in range(200) for j in range(50)] + ["svc7/Chart.yaml"]
+    index = MarkerIndex(paths, RULES.context.markers)
+    assert index.claim("svc7/src/file3.go") is not None
+    assert index.claim("svc8/src/file3.go") is None
+    assert index.claim("svc7/Chart.yaml") is not None
+
+
+# --- test data, setup.py ----------------------------------------------------------------------
+
+
+def test_test_data_lowers_deps_only(git_repo: GitRepo) -> None:
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    git_repo.write("tests/expected/Cargo.toml", '[package]\nname = "fixture"\nversion = "0.1.0"\n')
+    git_repo.write("test/assets/package.json", '{"name": "fixture", "dependencies": {"left-pad": "1.3.0"}}\n')
+    git_repo.write("crates/core/Cargo.toml", '[package]\nname = "core"\nversion = "0.1.0"\n')
+    git_repo.write("tests/expected/deploy.yaml", m.DEPLOYMENT)
+    git_repo.write("tests/assets/Dockerfile", m.DOCKERFILE)
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert (files["tests/expected/Cargo.toml"].bucket, files["tests/expected/Cargo.toml"].rule) == (
+        "src", "src.context.deps-test-data")
+    assert files["test/assets/package.json"].bucket == "src"
+    assert files["crates/core/Cargo.toml"].bucket == "deps"
+    assert files["tests/expected/deploy.yaml"].bucket == "iac"  # never ci or iac
+    assert files["tests/assets/Dockerfile"].bucket == "iac"
+
+
+def test_a_setup_py_that_is_an_ansible_module_is_not_deps(git_repo: GitRepo) -> None:
+    git_repo.write("README.md", "x\n")
+    git_repo.write("setup.py", m.PACKAGING_SETUP_PY)
+    git_repo.commit("base")
+    git_repo.write("plugins/modules/setup.py", m.ANSIBLE_MODULE_SETUP_PY)
+    git_repo.write("setup.py", m.PACKAGING_SETUP_PY.replace("0.3.0", "0.4.0"))
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert (files["plugins/modules/setup.py"].bucket, files["plugins/modules/setup.py"].rule) == (
+        "src", "src.content.ansible-module")
+    assert files["setup.py"].bucket == "deps"
+
+
+def test_a_modified_ansible_module_setup_py_stays_src(git_repo: GitRepo) -> None:
+    git_repo.write("library/setup.py", m.ANSIBLE_MODULE_SETUP_PY)
+    git_repo.commit("base")
+    git_repo.write("library/setup.py", m.ANSIBLE_MODULE_SETUP_PY.replace("Gathers", "Collects"))
+    git_repo.commit("head")
+    assert tree_files(git_repo)["library/setup.py"].rule == "src.content.ansible-module"
+
+
+def test_lowering_setup_py_needs_proof_on_both_sides(git_repo: GitRepo) -> None:
+    git_repo.write("setup.py", m.PACKAGING_SETUP_PY)
+    git_repo.commit("base")
+    git_repo.write("setup.py", m.ANSIBLE_MODULE_SETUP_PY)  # the change rewrites packaging as a "module"
+    git_repo.commit("head")
+    assert tree_files(git_repo)["setup.py"].bucket == "deps"
+
+
+# --- patch-only mode --------------------------------------------------------------------------
+
+
+def test_patch_only_mode_sniffs_what_the_patch_shows_and_tags_the_rest(git_repo: GitRepo, tmp_path: Path) -> None:
+    lines = "".join(f"    key{i}: value{i}\n" for i in range(60))
+    configmap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  settings: |\n" + lines
+    shop(git_repo)
+    git_repo.write("ops/web-config.yaml", configmap)
+    git_repo.commit("base2")
+    git_repo.write("ops/web-config.yaml", configmap.replace("value55", "changed"))
+    git_repo.write("gitops/guestbook.yaml", m.ARGO_APPLICATION)
+    git_repo.write("config/app.yaml", m.APP_SETTINGS + "  x: 1\n")
+    git_repo.write("platform/storefront/templates/_helpers.tpl", m.HELM_HELPERS + "{{/* x */}}\n")
+    git_repo.write("cmd/server/main.go", "package main\n\nfunc main() { println() }\n")
+    git_repo.commit("head")
+    files = patch_files(git_repo, tmp_path)
+    # A new file shows all of itself: content decides.
+    guestbook = files["gitops/guestbook.yaml"]
+    assert (guestbook.bucket, NEEDS_CONTEXT in guestbook.tags) == ("iac", False)
+    # A modified file whose header the hunk leaves out: the patch cannot tell.
+    assert files["ops/web-config.yaml"].bucket == "src"
+    assert NEEDS_CONTEXT in files["ops/web-config.yaml"].tags
+    assert NEEDS_CONTEXT in files["config/app.yaml"].tags
+    assert NEEDS_CONTEXT not in files["cmd/server/main.go"].tags
+    # The same change with the commits: the ConfigMap is iac, settings are plainly src.
+    with_tree = tree_files(git_repo)
+    assert with_tree["ops/web-config.yaml"].bucket == "iac"
+    assert with_tree["config/app.yaml"].bucket == "src" and not with_tree["config/app.yaml"].tags
+
+
+def test_patch_only_markers_in_the_patch_itself_count(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    git_repo.write("deploy-x/web/Chart.yaml", CHART_YAML)
+    git_repo.write("deploy-x/web/templates/_helpers.tpl", m.HELM_HELPERS)
+    git_repo.commit("head")
+    got = patch_files(git_repo, tmp_path)["deploy-x/web/templates/_helpers.tpl"]
+    assert (got.bucket, got.rule) == ("iac", "iac.marker.helm-chart")
+
+
+# --- the command line and the gate ------------------------------------------------------------
+
+
+def gk(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_cli_contract_classify_tree_json_inside_the_repository(git_repo: GitRepo) -> None:
+    shop(git_repo)
+    git_repo.move("platform/storefront/templates/deployment.yaml", "platform/old-deployment.yaml")
+    git_repo.write("gitops/guestbook.yaml", m.ARGO_APPLICATION)
+    (git_repo.root / "README.md").unlink()
+    git_repo.commit("head")
+    done = gk("classify", "--tree", "main~1..main", "--format", "json", "--policy", str(POLICIES), cwd=git_repo.root)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["context"] == "tree"
+    by_path = {f["path"]: f for f in doc["files"]}
+    expected = git_repo.git("diff", "--name-only", "-M", "main~1", "main").decode().split()
+    assert set(by_path) == set(expected)  # every path the change touches (a rename by its new path)
+    renamed = by_path["platform/old-deployment.yaml"]
+    assert renamed["old_path"] == "platform/storefront/templates/deployment.yaml"
+    assert (renamed["bucket"], renamed["rule"], renamed["tier"]) == ("iac", "iac.marker.helm-chart", "marker")
+    assert by_path["README.md"]["status"] == "deleted"
+    # --explain with the same context names tier and evidence; --repo works from elsewhere.
+    done = gk("classify", "--tree", "main~1..main", "--repo", str(git_repo.root), "--explain",
+              "gitops/guestbook.yaml", "--policy", str(POLICIES), cwd=git_repo.root.parent)
+    assert done.returncode == 0, done.stderr
+    assert "tier content: gitops/guestbook.yaml: apiVersion: argoproj.io/v1alpha1 / kind: Application" in done.stdout
+
+
+def test_cli_bad_range_and_unknown_revision_are_one_line_exit_2(git_repo: GitRepo) -> None:
+    shop(git_repo)
+    for rng in ("main", "main..nope", "-x..main"):
+        done = gk("classify", "--tree", rng, "--policy", str(POLICIES), cwd=git_repo.root)
+        assert done.returncode == 2, (rng, done)
+        assert "Traceback" not in done.stderr and done.stderr.count("\n") <= 2
+
+
+def test_packet_verify_and_gate_with_tree_context(git_repo: GitRepo, tmp_path: Path) -> None:
+    shop(git_repo)
+    lines = "".join(f"  key{i}: value{i}\n" for i in range(60))
+    git_repo.write("ops/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\ndata:\n" + lines)
+    git_repo.commit("base2")
+    git_repo.write("ops/settings.yaml", (git_repo.root / "ops/settings.yaml").read_text().replace("value50", "x"))
+    git_repo.commit("head")
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    root = git_repo.root
+    policy = ("--policy", str(POLICIES))
+    tree_packet, patch_packet = tmp_path / "tree.json", tmp_path / "patch.json"
+    built = gk("packet", str(patch), "--out", str(tree_packet), "--tree", "main~1..main", *policy, cwd=root)
+    assert built.returncode == 0, built.stderr
+    assert gk("packet", str(patch), "--out", str(patch_packet), *policy, cwd=root).returncode == 0
+    tree_doc, patch_doc = json.loads(tree_packet.read_text()), json.loads(patch_packet.read_text())
+    assert tree_doc["classifier"]["context"] == "tree" and tree_doc["files"][0]["bucket"] == "iac"
+    assert patch_doc["classifier"]["context"] == "patch" and patch_doc["files"][0]["tags"] == [NEEDS_CONTEXT]
+    # verify re-derives with the packet's own context.
+    assert gk("verify", str(tree_packet), "--patch", str(patch), "--tree", "main~1..main", cwd=root).returncode == 0
+    lost = gk("verify", str(tree_packet), "--patch", str(patch), cwd=root)
+    assert lost.returncode == 2 and "classifier.context" in lost.stderr
+    assert gk("verify", str(patch_packet), "--patch", str(patch), cwd=root).returncode == 0
+    # The gate: with --tree the file is iac (review by core.iac); a patch-context packet still verifies.
+    for packet in (tree_packet, patch_packet):
+        done = gk("gate", str(packet), "--patch", str(patch), "--tree", "main~1..main", "--format", "json", *policy,
+                  cwd=root)
+        decision = json.loads(done.stdout)
+        assert done.returncode == 3, done.stderr
+        assert decision["classifier"] == {"context": "tree"}
+        assert [r["rule"] for r in decision["reasons"]] == ["core.iac"]
+    # Without --tree the patch alone cannot tell: core asks a human because of needs-context.
+    done = gk("gate", str(patch_packet), "--patch", str(patch), "--format", "json", *policy, cwd=root)
+    decision = json.loads(done.stdout)
+    assert done.returncode == 3 and [r["rule"] for r in decision["reasons"]] == ["core.needs_context"]
+    assert decision["classifier"] == {"context": "patch"}
+    # A tree-context packet gated without --tree cannot be re-derived: deny (integrity).
+    done = gk("gate", str(tree_packet), "--patch", str(patch), "--format", "json", *policy, cwd=root)
+    assert done.returncode == 1
+    assert any(r["rule"] == "gatekeeper.integrity" for r in json.loads(done.stdout)["reasons"])
+
+
+def test_streaming_and_whole_patch_contexts_agree(git_repo: GitRepo, tmp_path: Path) -> None:
+    """The gate streams a patch that names no marker; it must classify exactly as the whole-patch pass."""
+    from gatekeeper.packet import derive
+    from gatekeeper.policy.feed import derive_feeding
+
+    git_repo.write("README.md", "x\n")
+    git_repo.write("ops/web.yaml", m.DEPLOYMENT)
+    git_repo.commit("base")
+    for i in range(300):
+        text = m.ARGO_APPLICATION if i % 5 == 0 else f"v: {i}\n"
+        git_repo.write(f"pkg{i % 7}/f{i}.{'yaml' if i % 3 else 'go'}", text)
+    git_repo.write("ops/web.yaml", m.DEPLOYMENT.replace("replicas: 3", "replicas: 4"))
+    git_repo.commit("head")
+    patch = tmp_path / "c.diff"
+    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    assert PatchContext.streaming(patch, RULES.context) is not None
+    whole = derive(patch, RULES)
+    fed, entries = derive_feeding(patch, RULES, lambda batch: None, lambda: None)
+    assert [f.to_dict() for f in fed.files] == [f.to_dict() for f in whole.files]
+    assert [(f.tier, f.evidence) for f in fed.files] == [(f.tier, f.evidence) for f in whole.files]
+    assert sum(f.bucket == "iac" for f in whole.files) == 40  # the Argo CD apps among the new YAML files
+    # A patch naming a marker anywhere is classified only after the parse (the marker may come last).
+    git_repo.write("zz/Chart.yaml", CHART_YAML)
+    git_repo.commit("marker last")
+    patch.write_bytes(git_repo.git("diff", "--binary", "main~2", "main"))
+    assert PatchContext.streaming(patch, RULES.context) is None
+
+
+def test_sections_read_out_of_order_are_still_right(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    git_repo.write("a/one.yaml", m.TEKTON_PIPELINE)
+    git_repo.write("b/two.yaml", m.ARGO_APPLICATION)
+    git_repo.commit("head")
+    patch = tmp_path / "c.diff"
+    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    changes = list(parse_patch(patch))
+    context = PatchContext(patch, changes, RULES.context)
+    backwards = classify_in_context(changes[::-1], RULES, context)
+    context.close()
+    assert [(f.change.path, f.bucket) for f in backwards] == [("b/two.yaml", "iac"), ("a/one.yaml", "ci")]

@@ -1,0 +1,121 @@
+"""Tier 3: every content signal, per kind, on real-shaped files; the look-alikes; the read window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.classify import load_rules
+from gatekeeper.classify.sniff import WINDOW, is_candidate, only_comments, sniff
+from tests import manifests as m
+
+RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")
+
+KINDS = [
+    ("deploy/frontend.yaml", m.DEPLOYMENT, "iac", "iac.content.kubernetes"),
+    ("guestbook/redis.json", m.DEPLOYMENT_JSON, "iac", "iac.content.kubernetes"),
+    ("apps/guestbook.yaml", m.ARGO_APPLICATION, "iac", "iac.content.argocd"),
+    ("projects/payments.yml", m.ARGO_PROJECT, "iac", "iac.content.argocd"),
+    ("pipelines/build.yaml", m.ARGO_WORKFLOW, "ci", "ci.content.argo-workflows"),
+    ("pipelines/nightly.yaml", m.ARGO_CRON_WORKFLOW, "ci", "ci.content.argo-workflows"),
+    ("clusters/prod/podinfo.yaml", m.FLUX_HELMRELEASE, "iac", "iac.content.flux"),
+    ("clusters/prod/infra.yaml", m.FLUX_KUSTOMIZATION, "iac", "iac.content.flux"),
+    ("package/composition.yaml", m.CROSSPLANE_COMPOSITION, "iac", "iac.content.crossplane"),
+    ("policy/required-labels.yaml", m.GATEKEEPER_TEMPLATE, "iac", "iac.content.policy-controllers"),
+    ("build/pipeline.yaml", m.TEKTON_PIPELINE, "ci", "ci.content.tekton"),
+    ("aws/logs.yaml", m.CLOUDFORMATION, "iac", "iac.content.cloudformation"),
+    ("aws/queue.template", m.CLOUDFORMATION_NO_VERSION, "iac", "iac.content.cloudformation"),
+    ("thumbnail/template.yml", m.SAM_TEMPLATE, "iac", "iac.content.sam"),
+    ("azure/storage.json", m.ARM_TEMPLATE, "iac", "iac.content.arm"),
+    ("ops/webservers.yml", m.ANSIBLE_PLAY, "iac", "iac.content.ansible-play"),
+    ("ops/databases.yml", m.ANSIBLE_PLAY_ROLES, "iac", "iac.content.ansible-play"),
+    ("provisioning/tasks/packages.yml", m.ANSIBLE_TASKS_SHORT, "iac", "iac.content.ansible-tasks"),
+    ("ops/hosts.yml", m.ANSIBLE_INVENTORY_YAML, "iac", "iac.content.ansible-inventory"),
+    ("ops/production", m.ANSIBLE_INVENTORY_INI, "iac", "iac.content.ansible-inventory"),
+    ("images/worker", m.DOCKERFILE, "iac", "iac.content.dockerfile"),
+    ("automation/release.yml", m.GITHUB_WORKFLOW, "ci", "ci.content.github-workflow"),
+    ("tools/setup-go/action.yaml", m.COMPOSITE_ACTION, "ci", "ci.content.github-action"),
+    ("library/setup.py", m.ANSIBLE_MODULE_SETUP_PY, "src", "src.content.ansible-module"),
+]
+
+LOOK_ALIKES = [
+    ("catalog-info.yaml", m.BACKSTAGE, "other", "other.content.backstage"),
+    ("config/kubeconfig.yaml", m.KUBECONFIG, "other", "other.content.kubeconfig"),
+    ("api/openapi.yaml", m.OPENAPI, None, None),
+    ("contrib/html.tpl", m.GO_REPORT_TEMPLATE, None, None),
+    ("web/templates/deployment.yaml", m.HELM_TEMPLATE, None, None),  # decided by a Chart.yaml marker, not content
+    ("web/templates/_helpers.tpl", m.HELM_HELPERS, None, None),
+    ("rules/helm.yaml", m.SEMGREP_RULES, None, None),
+    ("config/app.yaml", m.APP_SETTINGS, None, None),
+    ("setup.py", m.PACKAGING_SETUP_PY, None, None),
+    # Short Ansible module names count only in a task folder: a workflow's steps also say `- name:`.
+    ("ops/packages.yml", m.ANSIBLE_TASKS_SHORT, None, None),
+]
+
+
+@pytest.mark.parametrize(("path", "text", "bucket", "rule"), KINDS + LOOK_ALIKES, ids=lambda v: str(v)[:40])
+def test_each_signal_and_each_look_alike(path: str, text: str, bucket: str | None, rule: str | None) -> None:
+    signal = sniff(path, text.encode(), RULES.context)
+    if bucket is None:
+        assert signal is None, signal
+        return
+    assert signal is not None
+    assert (signal.bucket, signal.rule) == (bucket, rule)
+    assert signal.evidence and "\n" not in signal.evidence
+    # The evidence is a line of the file (or two, for apiVersion / kind), so --explain can show it.
+    assert all(part.strip() in text for part in signal.evidence.split(" / "))
+
+
+def test_most_sensitive_document_wins_in_a_multi_document_file() -> None:
+    mixed = m.DEPLOYMENT + "---\n" + m.TEKTON_PIPELINE
+    signal = sniff("deploy/all.yaml", mixed.encode(), RULES.context)
+    assert signal is not None and signal.bucket == "ci"
+
+
+def test_a_workflow_inside_a_json_array_or_flow_style_still_counts() -> None:
+    flow = '{"apiVersion": "tekton.dev/v1beta1", "kind": "Task", "metadata": {"name": "lint"}}\n'
+    assert sniff("x/task.json", flow.encode(), RULES.context).rule == "ci.content.tekton"  # type: ignore[union-attr]
+
+
+def test_signal_past_the_window_is_not_read_but_after_only_comments_it_is() -> None:
+    filler = "data:\n" + "".join(f"  key{i}: {'x' * 60}\n" for i in range(200))
+    assert len(filler) > WINDOW
+    late = filler + m.ARGO_APPLICATION
+    assert sniff("a.yaml", late.encode(), RULES.context) is None  # 8 KiB is the contract
+    padded = "".join(f"# licence line {i} {'-' * 60}\n" for i in range(200)) + m.ARGO_APPLICATION
+    assert only_comments(padded.encode()[:WINDOW])
+    assert sniff("a.yaml", padded.encode(), RULES.context).rule == "iac.content.argocd"  # type: ignore[union-attr]
+
+
+def test_binary_content_is_never_sniffed() -> None:
+    data = b"\x00\x01" + m.DEPLOYMENT.encode()
+    assert sniff("deploy.yaml", data, RULES.context) is None
+
+
+def test_undecodable_bytes_do_not_break_the_sniff() -> None:
+    data = m.DEPLOYMENT.encode() + b"\xff\xfe\xc3("
+    assert sniff("deploy.yaml", data, RULES.context).bucket == "iac"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("path", "expected"), [
+    ("a/b.yaml", True), ("a/b.YML", True), ("a/b.json", True), ("x/_helpers.tpl", True), ("NOTES.txt", True),
+    ("Dockerfile", True), ("bin/run", True), ("setup.py", True), ("a/b.go", False), ("a/b.py", False),
+    ("a/b.png", False), (".gitignore", True),
+])
+def test_candidates(path: str, expected: bool) -> None:
+    assert is_candidate(path) is expected
+
+
+@pytest.mark.parametrize("api", ["apiVersion: {{ .Values.api }}", "apiVersion: not a version", "apiVersion: ''"])
+def test_not_an_api_version_is_not_kubernetes(api: str) -> None:
+    assert sniff("x.yaml", f"{api}\nkind: Deployment\n".encode(), RULES.context) is None
+
+
+def test_hostile_variants_of_the_header_still_match() -> None:
+    """Quoting, CRLF line ends, trailing comments and a leading document marker are all YAML the cluster takes."""
+    for header in ('"apiVersion": "argoproj.io/v1alpha1"\r\n"kind": "Application"\r\n',
+                   "---\napiVersion: 'argoproj.io/v1alpha1'  # pinned\nkind: Application\n",
+                   "--- # first\napiVersion: argoproj.io/v1alpha1\nkind:   Application\n"):
+        signal = sniff("a.yaml", (header + "metadata:\n  name: x\n").encode(), RULES.context)
+        assert signal is not None and signal.rule == "iac.content.argocd", header
