@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gatekeeper.bounded import compose_yaml, read_text
 from gatekeeper.errors import UsageError, where
 
 FILE_NAMES = ("gatekeeper.yaml", "gatekeeper.yml")
@@ -44,9 +45,9 @@ def load_project_config(folder: Path | None = None, *, formats: tuple[str, ...] 
     import yaml
 
     try:
-        text = path.read_text(encoding="utf-8")
-        root = yaml.compose(text)
-        doc = yaml.safe_load(text)
+        text = read_text(path)
+        root = compose_yaml(text, str(path))
+        doc = yaml.safe_load(yaml.serialize(root)) if root is not None else None
     except OSError as exc:
         raise UsageError(f"cannot read: {exc.strerror}", where=str(path)) from None
     except UnicodeDecodeError:

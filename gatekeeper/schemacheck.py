@@ -68,6 +68,10 @@ def compile_schema(root: dict[str, Any]) -> Check:
             return (lambda v: type(v) is not str or len(v) >= arg) if key == "minLength" else (
                 lambda v: type(v) is not str or len(v) <= arg
             )
+        if key in ("minItems", "maxItems"):
+            return (lambda v: type(v) is not list or len(v) >= arg) if key == "minItems" else (
+                lambda v: type(v) is not list or len(v) <= arg
+            )
         if key in ("minimum", "maximum"):
             return (lambda v: type(v) not in (int, float) or v >= arg) if key == "minimum" else (
                 lambda v: type(v) not in (int, float) or v <= arg

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from gatekeeper.bounded import compose_yaml, read_text
 from gatekeeper.errors import FixtureError, where
 
 OUTCOMES: tuple[str, ...] = ("allow", "review", "deny", "error")
@@ -80,11 +81,11 @@ class Expectation:
 def load_expectation(path: Path) -> Expectation:
     """Read and validate `expect.yaml`; raise FixtureError naming the file and line."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise FixtureError(f"cannot read: {exc}", where=str(path)) from exc
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = compose_yaml(text, str(path))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

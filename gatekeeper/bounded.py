@@ -1,0 +1,205 @@
+"""The one reader for JSON and YAML documents: size, nesting depth and value count capped before parsing.
+
+Every JSON or YAML document the tool reads (packet, `gatekeeper.yaml`, the bundle's manifest and
+classification rules, `# METADATA`, a fixture's `expect.yaml` and `input.json`, the run state, the
+CI event payload) goes through here, so a hostile document is refused with `LimitError` (exit 2,
+one line naming file and line) before a parser, a validator or a `repr` can recurse without
+bound (RecursionError), allocate without bound (MemoryError) or spend quadratic time.
+The checks run before the real parse: JSON in one C-speed pass over its brackets, YAML on the
+event stream (iterative in both libyaml and PyYAML), where an alias counts as everything it
+expands to ("billion laughs") and an alias to an unfinished collection (a cycle) is refused.
+Syntax errors are left to the callers, which already report them with their own wording.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gatekeeper.errors import LimitError, where
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Caps on one document: bytes of text, nesting depth of arrays/objects, and values (after alias expansion)."""
+
+    max_bytes: int
+    max_depth: int
+    max_values: int
+
+
+# Configuration, rules, fixtures, run state, CI payloads: the biggest real ones are a few KB (a GitHub
+# event payload can reach ~1 MB); 16 MiB, depth 64 and a million values leave two orders of magnitude.
+DEFAULT = Limits(max_bytes=16 << 20, max_depth=64, max_values=1_000_000)
+_HINT = "inputs are capped, see README Decisions: input limits; check that this is the file you meant"
+
+# A JSON string (possessive, so an unterminated one costs one linear pass) or any run of other bytes.
+_JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
+_SAFE_LOADER: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_bytes(path: Path, limits: Limits = DEFAULT) -> bytes:
+    """The bytes of the regular file `path`, read no further than the size cap.
+
+    OSError passes through (callers word it); LimitError when the file is too big."""
+    with open(path, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            # A FIFO or device never ends; refuse it instead of blocking the gate.
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        data = handle.read(limits.max_bytes + 1)
+    _check_bytes(len(data), str(path), limits)
+    return data
+
+
+def read_text(path: Path, limits: Limits = DEFAULT) -> str:
+    """`read_bytes` decoded as UTF-8 (UnicodeDecodeError passes through)."""
+    return read_bytes(path, limits).decode("utf-8")
+
+
+def load_json(text: str | bytes, source: str, limits: Limits = DEFAULT, **options: Any) -> Any:
+    """`json.loads(text, **options)` once `text` is within `limits` (LimitError naming `source` otherwise)."""
+    _check_bytes(len(text), source, limits)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")  # UnicodeDecodeError is a ValueError, as json.loads would raise
+    elif len(text) * 4 > limits.max_bytes:
+        _check_bytes(len(text.encode("utf-8", "surrogatepass")), source, limits)
+    check_json_shape(text, source, limits)
+    return json.loads(text, **options)
+
+
+def check_json_shape(text: str, source: str, limits: Limits) -> None:
+    """Refuse JSON text nested deeper than, or holding more values than, `limits` (C-speed regex passes)."""
+    skeleton = _JSON_STRING.sub("", text)
+    containers = skeleton.count("[") + skeleton.count("{")
+    # Every value but the first in a container follows a comma; a container is a value itself.
+    values = skeleton.count(",") + containers + 1
+    if values > limits.max_values:
+        raise LimitError(f"more than {limits.max_values:,} values", where=source, hint=_HINT)
+    brackets = _NOT_BRACKET.sub("", skeleton)
+    if max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > limits.max_depth:
+        raise LimitError(
+            f"nested deeper than {limits.max_depth} levels",
+            where=where(source, _json_line_of_depth(text, limits.max_depth)),
+            hint=_HINT,
+        )
+
+
+def _json_line_of_depth(text: str, max_depth: int) -> int | None:
+    # Only on the error path: find where the nesting first goes too deep, for the message.
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        step = _STEP.get(match.group())
+        if step is None:
+            continue
+        depth += step
+        if depth > max_depth:
+            return text.count("\n", 0, match.start()) + 1
+    return None
+
+
+def compose_yaml(text: str, source: str, limits: Limits = DEFAULT, loader: type[Any] = _SAFE_LOADER) -> Any:
+    """`yaml.compose(text)` (the root node, or None) once the document is within `limits`.
+
+    yaml.YAMLError passes through for syntax errors; LimitError for a document over a cap."""
+    check_yaml_shape(text, source, limits, loader)
+    return yaml.compose(text, Loader=loader)
+
+
+def load_yaml(
+    text: str, source: str, limits: Limits = DEFAULT, loader: type[Any] = _SAFE_LOADER, *, first_line: int = 1
+) -> Any:
+    """`yaml.safe_load(text)` once the document is within `limits` (yaml.YAMLError / LimitError otherwise).
+
+    `first_line` is the line of `source` where `text` starts (for YAML embedded in another file)."""
+    check_yaml_shape(text, source, limits, loader, first_line=first_line)
+    return yaml.load(text, Loader=loader)  # noqa: S506 - only SafeLoader / CSafeLoader are passed
+
+
+def check_yaml_shape(
+    text: str, source: str, limits: Limits, loader: type[Any] = _SAFE_LOADER, *, first_line: int = 1
+) -> None:
+    """Walk the YAML event stream; refuse a document over `limits`, counting every alias as its expansion."""
+    _check_bytes(len(text), source, limits)
+    if len(text) * 4 > limits.max_bytes:
+        _check_bytes(len(text.encode("utf-8", "surrogatepass")), source, limits)
+    # Per open collection: [anchor, values before it, deepest level reached inside it].
+    stack: list[list[Any]] = []
+    done: dict[str, tuple[int, int, int]] = {}  # anchor -> (values, height, characters) it expands to
+    values = chars = depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        line = event.start_mark.line + first_line if event.start_mark else None
+        if isinstance(event, yaml.DocumentStartEvent):
+            done.clear()
+        elif isinstance(event, yaml.CollectionStartEvent):
+            values += 1
+            depth += 1
+            stack.append([event.anchor, values - 1, depth, chars])
+            if depth > limits.max_depth:
+                raise LimitError(f"nested deeper than {limits.max_depth} levels", where=where(source, line), hint=_HINT)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, before, deepest, chars_before = stack.pop()
+            if anchor is not None:
+                done[anchor] = (values - before, deepest - depth + 1, chars - chars_before)
+            depth -= 1
+            if stack:
+                stack[-1][2] = max(stack[-1][2], deepest)
+        elif isinstance(event, yaml.ScalarEvent):
+            values += 1
+            chars += len(event.value)
+            if event.anchor is not None:
+                done[event.anchor] = (1, 0, len(event.value))
+        elif isinstance(event, yaml.AliasEvent):
+            if event.anchor not in done:
+                if any(open_[0] == event.anchor for open_ in stack):
+                    raise LimitError(
+                        f"alias *{event.anchor} refers to a collection that contains it (a cycle)",
+                        where=where(source, line),
+                        hint="a YAML alias may only repeat a finished node",
+                    )
+                continue  # an undefined alias: the composer reports it in its own words
+            size, height, length = done[event.anchor]
+            values += size
+            chars += length
+            if depth + height > limits.max_depth:
+                raise LimitError(
+                    f"nested deeper than {limits.max_depth} levels (alias *{event.anchor} expanded)",
+                    where=where(source, line),
+                    hint=_HINT,
+                )
+            if stack:
+                stack[-1][2] = max(stack[-1][2], depth + height)
+        else:
+            continue
+        if values > limits.max_values:
+            raise LimitError(
+                f"more than {limits.max_values:,} values (aliases counted as what they expand to)",
+                where=where(source, line),
+                hint=_HINT,
+            )
+        if chars > limits.max_bytes:
+            raise LimitError(
+                f"expands to more than {limits.max_bytes:,} characters of text through aliases",
+                where=where(source, line),
+                hint=_HINT,
+            )
+
+
+def _check_bytes(size: int, source: str, limits: Limits) -> None:
+    if size > limits.max_bytes:
+        raise LimitError(f"larger than {_size(limits.max_bytes)}", where=source, hint=_HINT)
+
+
+def _size(count: int) -> str:
+    return f"{count >> 20} MiB" if count >= 1 << 20 and count % (1 << 20) == 0 else f"{count:,} bytes"
