@@ -3,28 +3,32 @@
 The packet and the policy input are both checked here, so a bad field reads the same in both:
 its JSON path (`files[3].status`) and jsonschema's best message.
 
-Both stay linear in the document: only the first few errors are weighed (jsonschema's `best_match`
-over every error built ~9 error objects per bad file entry: 1,000,000 `{}` entries took 77 s), and
-`uniqueItems` hashes a frozen copy of each item (jsonschema compares unsortable items pairwise: quadratic).
+Validation is linear in the document. A compiled predicate (`gatekeeper.schemacheck`) says
+"valid" in one fast pass; when it says no, a recording pass names the failing node and keyword
+and jsonschema words the error for that keyword on that node alone. (jsonschema's `best_match`
+over a whole document built every error of every bad entry, ~9 per `{}` file entry: a 3 MB packet
+took 77 s; and its `uniqueItems` compares unsortable items pairwise, which is quadratic.)
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from importlib import resources
 from itertools import islice
 from typing import TYPE_CHECKING, Any
+
+from gatekeeper.schemacheck import Failure, Unsupported, compile_schema, frozen
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MESSAGE_MAX = 300
-# Errors are yielded in document order, the shallowest keywords of a node first; a handful is enough
-# for best_match to pick the most relevant one.
+# For a schema the fast predicate cannot compile: errors come in document order, the shallowest
+# keywords of a node first; weighing a handful keeps best_match's choice without building them all.
 _ERRORS_WEIGHED = 32
 
 
@@ -37,46 +41,76 @@ def load(name: str) -> dict[str, Any]:
 
 @cache
 def validator(name: str) -> Validator:
-    """A Draft 2020-12 validator for the schema `name` (built once per process)."""
+    """A Draft 2020-12 validator for the schema `name` (built once per process), with a linear uniqueItems."""
+    # Deferred: jsonschema costs ~100 ms to import and a valid document never needs it.
     from jsonschema import Draft202012Validator, validators
 
     linear = validators.extend(Draft202012Validator, {"uniqueItems": _unique_items})
     return linear(load(name))
 
 
-def _unique_items(validator: Validator, unique: object, instance: object, schema: object) -> Iterator[Exception]:
-    from jsonschema.exceptions import ValidationError
+@cache
+def _compiled(name: str) -> tuple[Callable[[Any], bool], Callable[[Any], Failure | None]] | None:
+    """(fast predicate, locator) for schema `name`, or None when it uses keywords outside the compiled subset."""
+    try:
+        check = compile_schema(load(name))
+        failure = Failure()
+        recording = compile_schema(load(name), failure)
+    except Unsupported:
+        return None
 
-    if unique and isinstance(instance, list):
-        seen: set[object] = set()
-        for item in instance:
-            key = _frozen(item)
-            if key in seen:
-                yield ValidationError(f"{instance!r} has non-unique elements")
-                return
-            seen.add(key)
+    def locate(doc: object) -> Failure | None:
+        failure.path.clear()
+        failure.schema = failure.keyword = None
+        if recording(doc):
+            return None
+        return Failure(list(reversed(failure.path)), failure.schema, failure.keyword)
 
-
-def _frozen(value: object) -> object:
-    """A hashable stand-in for a JSON value, equal exactly when jsonschema calls the values equal."""
-    if isinstance(value, bool):  # before int: JSON true is not 1
-        return ("b", value)
-    if isinstance(value, dict):
-        return ("o", frozenset((key, _frozen(item)) for key, item in value.items()))
-    if isinstance(value, list):
-        return ("a", tuple(_frozen(item) for item in value))
-    return ("v", value)  # str, None, and numbers (1 == 1.0 as in jsonschema)
+    return check, locate
 
 
 def first_error(name: str, doc: object) -> tuple[str, str] | None:
     """(JSON path, message) of the most relevant violation of schema `name`, or None when `doc` is valid."""
+    compiled = _compiled(name)
+    if compiled is not None:
+        check, locate = compiled
+        if check(doc):
+            return None
+        found = locate(doc)
+        if found is not None and found.schema is not None and found.keyword is not None:
+            error = _keyword_error(name, doc, found)
+            if error is not None:
+                return error
+    # No compiled predicate, or it and jsonschema disagree: let jsonschema decide over the whole document.
+    return _best_error(validator(name).iter_errors(doc), [])
+
+
+def _keyword_error(name: str, doc: object, found: Failure) -> tuple[str, str] | None:
+    assert found.schema is not None and found.keyword is not None
+    node: Any = doc
+    for part in found.path:
+        node = node[part]
+    keyword = {found.keyword: found.schema[found.keyword]}
+    if found.keyword == "additionalProperties":  # which properties are "additional" depends on these
+        keyword["properties"] = {key: True for key in found.schema.get("properties", {})}
+    return _best_error(validator(name).evolve(schema=keyword).iter_errors(node), found.path)
+
+
+def _best_error(errors: Iterable[Any], prefix: list[str | int]) -> tuple[str, str] | None:
     from jsonschema.exceptions import best_match
 
-    error = best_match(islice(validator(name).iter_errors(doc), _ERRORS_WEIGHED))
+    error = best_match(islice(errors, _ERRORS_WEIGHED))
     if error is None:
         return None
     message = error.message if len(error.message) <= _MESSAGE_MAX else error.message[:_MESSAGE_MAX] + "..."
-    return json_path(error.absolute_path), message
+    return json_path([*prefix, *error.absolute_path]), message
+
+
+def _unique_items(validator: Validator, unique: object, instance: object, schema: object) -> Iterator[Exception]:
+    from jsonschema.exceptions import ValidationError
+
+    if unique and isinstance(instance, list) and len({frozen(item) for item in instance}) != len(instance):
+        yield ValidationError(f"{instance!r} has non-unique elements")
 
 
 def json_path(parts: Iterable[object]) -> str:

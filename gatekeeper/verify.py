@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -14,7 +12,6 @@ from gatekeeper.bounded import Limits, load_json
 from gatekeeper.errors import InputFileError, PacketError, where
 
 if TYPE_CHECKING:
-    from jsonschema.protocols import Validator
 
     from gatekeeper.packet import Derived
 
@@ -46,20 +43,6 @@ def schema() -> dict[str, Any]:
     return schema_files.load(SCHEMA_FILE)
 
 
-def _validator() -> Validator:
-    return schema_files.validator(SCHEMA_FILE)
-
-
-@lru_cache(maxsize=1)
-def _fast_check() -> Callable[[Any], bool]:
-    from gatekeeper.schemacheck import Unsupported, compile_schema
-
-    try:
-        return compile_schema(schema())
-    except Unsupported:
-        return lambda _: False
-
-
 def validate_packet(obj: object, where_: str) -> dict[str, Any]:
     """Return `obj` when it is a valid packet v1.
 
@@ -72,12 +55,9 @@ def validate_packet(obj: object, where_: str) -> dict[str, Any]:
             where=where(where_, field="files"),
             hint="a change this large cannot be reviewed as one packet; split it",
         )
-    if _fast_check()(obj):
-        return cast("dict[str, Any]", obj)
     error = schema_files.first_error(SCHEMA_FILE, obj)
     if error is None:
-        assert isinstance(obj, dict)
-        return obj
+        return cast("dict[str, Any]", obj)
     field, message = error
     raise PacketError(
         message,
