@@ -37,9 +37,13 @@ class Limits:
     max_values: int
 
 
-# Configuration, rules, fixtures, run state, CI payloads: the biggest real ones are a few KB (a GitHub
-# event payload can reach ~1 MB); 16 MiB, depth 64 and a million values leave two orders of magnitude.
+# JSON (manifest, run state, CI event payload, decision): the biggest real ones are a few KB, a GitHub
+# event payload can reach ~1 MB; 16 MiB, depth 64 and a million values leave an order of magnitude.
 DEFAULT = Limits(max_bytes=16 << 20, max_depth=64, max_values=1_000_000)
+# YAML (gatekeeper.yaml, classification rules, `# METADATA`, expect.yaml): the shipped rules are 57 KB and
+# ~2,900 values. YAML parses ~50x slower than JSON (libyaml: ~4 us a value), so its caps are lower:
+# 250,000 values take ~1 s to refuse.
+YAML = Limits(max_bytes=4 << 20, max_depth=64, max_values=250_000)
 _HINT = "inputs are capped, see README Decisions: input limits; check that this is the file you meant"
 
 # A JSON string (possessive, so an unterminated one costs one linear pass) or any run of other bytes.
@@ -109,7 +113,7 @@ def _json_line_of_depth(text: str, max_depth: int) -> int | None:
     return None
 
 
-def compose_yaml(text: str, source: str, limits: Limits = DEFAULT, loader: type[Any] = _SAFE_LOADER) -> Any:
+def compose_yaml(text: str, source: str, limits: Limits = YAML, loader: type[Any] = _SAFE_LOADER) -> Any:
     """`yaml.compose(text)` (the root node, or None) once the document is within `limits`.
 
     yaml.YAMLError passes through for syntax errors; LimitError for a document over a cap."""
@@ -118,7 +122,7 @@ def compose_yaml(text: str, source: str, limits: Limits = DEFAULT, loader: type[
 
 
 def load_yaml(
-    text: str, source: str, limits: Limits = DEFAULT, loader: type[Any] = _SAFE_LOADER, *, first_line: int = 1
+    text: str, source: str, limits: Limits = YAML, loader: type[Any] = _SAFE_LOADER, *, first_line: int = 1
 ) -> Any:
     """`yaml.safe_load(text)` once the document is within `limits` (yaml.YAMLError / LimitError otherwise).
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gatekeeper.bounded import compose_yaml, read_text
+from gatekeeper.bounded import YAML, compose_yaml, read_text
 from gatekeeper.errors import UsageError, where
 
 FILE_NAMES = ("gatekeeper.yaml", "gatekeeper.yml")
@@ -45,7 +45,7 @@ def load_project_config(folder: Path | None = None, *, formats: tuple[str, ...] 
     import yaml
 
     try:
-        text = read_text(path)
+        text = read_text(path, YAML)
         root = compose_yaml(text, str(path))
         doc = yaml.safe_load(yaml.serialize(root)) if root is not None else None
     except OSError as exc:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from gatekeeper.bounded import compose_yaml, read_bytes
+from gatekeeper.bounded import YAML, compose_yaml, read_bytes
 from gatekeeper.classify.glob import Glob, GlobError, compile_glob
 from gatekeeper.errors import RulesError
 from gatekeeper.model import BUCKETS
@@ -100,7 +100,7 @@ def _overlay_files(folder: Path) -> list[Path]:
 
 def _read(path: Path) -> bytes:
     try:
-        return read_bytes(path)
+        return read_bytes(path, YAML)
     except FileNotFoundError:
         raise RulesError(
             "classification rules file not found", where=str(path), hint="a policy bundle needs a classification.yaml"

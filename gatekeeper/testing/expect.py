@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from gatekeeper.bounded import compose_yaml, read_text
+from gatekeeper.bounded import YAML, compose_yaml, read_text
 from gatekeeper.errors import FixtureError, where
 
 OUTCOMES: tuple[str, ...] = ("allow", "review", "deny", "error")
@@ -81,7 +81,7 @@ class Expectation:
 def load_expectation(path: Path) -> Expectation:
     """Read and validate `expect.yaml`; raise FixtureError naming the file and line."""
     try:
-        text = read_text(path)
+        text = read_text(path, YAML)
     except (OSError, UnicodeDecodeError) as exc:
         raise FixtureError(f"cannot read: {exc}", where=str(path)) from exc
     try:
