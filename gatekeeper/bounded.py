@@ -131,6 +131,17 @@ def load_yaml(
     return yaml.load(text, Loader=loader)  # noqa: S506 - only SafeLoader / CSafeLoader are passed
 
 
+def construct_yaml(node: Any) -> Any:
+    """The Python value of a node from `compose_yaml` (safe constructors only; None for no node)."""
+    if node is None:
+        return None
+    loader = _SAFE_LOADER("")
+    try:
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
 def check_yaml_shape(
     text: str, source: str, limits: Limits, loader: type[Any] = _SAFE_LOADER, *, first_line: int = 1
 ) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gatekeeper.bounded import YAML, compose_yaml, read_text
+from gatekeeper.bounded import YAML, compose_yaml, construct_yaml, read_text
 from gatekeeper.errors import UsageError, where
 
 FILE_NAMES = ("gatekeeper.yaml", "gatekeeper.yml")
@@ -47,7 +47,7 @@ def load_project_config(folder: Path | None = None, *, formats: tuple[str, ...] 
     try:
         text = read_text(path, YAML)
         root = compose_yaml(text, str(path))
-        doc = yaml.safe_load(yaml.serialize(root)) if root is not None else None
+        doc = construct_yaml(root)
     except OSError as exc:
         raise UsageError(f"cannot read: {exc.strerror}", where=str(path)) from None
     except UnicodeDecodeError:

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from gatekeeper.bounded import YAML, compose_yaml, read_text
+from gatekeeper.bounded import YAML, compose_yaml, construct_yaml, read_text
 from gatekeeper.errors import FixtureError, where
 
 OUTCOMES: tuple[str, ...] = ("allow", "review", "deny", "error")
@@ -155,7 +155,7 @@ class _Reader:
         for key, value in keys:
             if key not in PACKET_OPTIONS:
                 raise self.fail(value, f"packet: unknown option {key!r}", hint=f"one of {sorted(PACKET_OPTIONS)}")
-        options = dict(yaml.safe_load(yaml.serialize(node)) or {})
+        options = dict(construct_yaml(node) or {})
         for key, value in keys:
             wanted = dict if key in ("sandbox", "repository") else str
             if options[key] is not None and not isinstance(options[key], wanted):
