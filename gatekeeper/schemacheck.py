@@ -123,10 +123,20 @@ def compile_schema(root: dict[str, Any], failure: Failure | None = None) -> Chec
 
             return properties
         if key == "additionalProperties":
-            if arg is not False:
-                raise Unsupported(key)
             known = frozenset(schema.get("properties", {}))
-            return lambda v: type(v) is not dict or known.issuperset(v)
+            if arg is False:
+                return lambda v: type(v) is not dict or known.issuperset(v)
+            extra = build(arg)
+
+            def additional(v: Any) -> bool:
+                if type(v) is dict:
+                    for name, value in v.items():
+                        if name not in known and not extra(value):
+                            note(name)
+                            return False
+                return True
+
+            return additional
         if key == "items":
             item = build(arg)
 
@@ -139,6 +149,17 @@ def compile_schema(root: dict[str, Any], failure: Failure | None = None) -> Chec
                 return True
 
             return items
+        if key == "not":
+            inner = build(arg)
+
+            def not_(v: Any) -> bool:
+                matched = inner(v)
+                if failure is not None:  # the inner schema failing is this keyword passing
+                    failure.path.clear()
+                    failure.schema = failure.keyword = None
+                return not matched
+
+            return not_
         if key == "uniqueItems":
             if arg is not True:
                 raise Unsupported(key)
