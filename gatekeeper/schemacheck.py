@@ -2,10 +2,10 @@
 
 jsonschema spends ~75 µs per packet file entry (0.75 s for 10,000 files). This compiles the schema
 into plain Python predicates (~50x faster). It is only ever trusted in one direction: when it
-says valid, the document is valid under jsonschema too; when it says no, a second compilation
-that records where it failed (`Failure`) names the node and keyword, and jsonschema words the
-error for that node alone, so a bad last entry of 200,000 costs one pass, not a jsonschema walk
-of the whole packet. A schema with a keyword outside the subset is left to jsonschema alone.
+says valid, the document is valid under jsonschema too; when it says no, it has recorded where
+(`Failure`: the node and the keyword), and jsonschema words the error for that keyword on that
+node alone, so a bad last entry of 200,000 costs one pass, not a jsonschema walk of the whole
+packet. A schema with a keyword outside the subset is left to jsonschema alone.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "boolean": (bool,),
     "null": (type(None),),
 }
-_IGNORED = frozenset({"$schema", "$id", "title", "description", "$defs", "$comment"})
+IGNORED = frozenset({"$schema", "$id", "title", "description", "$defs", "$comment"})
 
 
 class Unsupported(Exception):
@@ -46,7 +46,8 @@ class Failure:
 def compile_schema(root: dict[str, Any], failure: Failure | None = None) -> Check:
     """Compile `root` into a predicate; raises Unsupported for keywords outside the subset.
 
-    With `failure`, the predicate records in it where a document failed (a little slower: used only then)."""
+    With `failure` (reset it before each call), a failing call records where it failed. Recording
+    happens only on the way out of a failure, so it costs a valid document nothing."""
     refs: dict[str, Check] = {}
 
     def build(schema: Any) -> Check:
@@ -54,33 +55,29 @@ def compile_schema(root: dict[str, Any], failure: Failure | None = None) -> Chec
             return lambda v: True
         if not isinstance(schema, dict):
             raise Unsupported(repr(schema))
-        checks = tuple((key, keyword(key, arg, schema)) for key, arg in schema.items() if key not in _IGNORED)
-        if failure is None:
-            plain = tuple(check for _, check in checks)
-            if len(plain) == 1:
-                return plain[0]
+        checks = tuple((key, keyword(key, arg, schema)) for key, arg in schema.items() if key not in IGNORED)
+        if len(checks) == 1:
+            return checks[0][1]  # no wrapper: on failure its parent names the keyword (`blame`)
 
-            def every(v: Any) -> bool:
-                for check in plain:
-                    if not check(v):
-                        return False
-                return True
-
-            return every
-
-        def recording(v: Any) -> bool:
+        def every(v: Any) -> bool:
             for key, check in checks:
                 if not check(v):
-                    if failure.keyword is None:  # the innermost failing keyword wins
+                    if failure is not None and failure.keyword is None:  # the innermost failing keyword wins
                         failure.schema, failure.keyword = schema, key
                     return False
             return True
 
-        return recording
+        return every
 
-    def note(part: str | int) -> None:
-        if failure is not None:
-            failure.path.append(part)
+    def blame(sub: Any, part: str | int) -> None:
+        """On the way out of a failed child `sub` at `part`: name its keyword if it had one only, note the path."""
+        if failure is None:
+            return
+        if failure.keyword is None:
+            keys = [key for key in sub if key not in IGNORED] if isinstance(sub, dict) else []
+            if len(keys) == 1:
+                failure.schema, failure.keyword = sub, keys[0]
+        failure.path.append(part)
 
     def keyword(key: str, arg: Any, schema: dict[str, Any]) -> Check:
         if key == "type":
@@ -117,7 +114,7 @@ def compile_schema(root: dict[str, Any], failure: Failure | None = None) -> Chec
                     for name, value in v.items():
                         check = props.get(name)
                         if check is not None and not check(value):
-                            note(name)
+                            blame(arg[name], name)
                             return False
                 return True
 
@@ -132,7 +129,7 @@ def compile_schema(root: dict[str, Any], failure: Failure | None = None) -> Chec
                 if type(v) is dict:
                     for name, value in v.items():
                         if name not in known and not extra(value):
-                            note(name)
+                            blame(arg, name)
                             return False
                 return True
 
@@ -144,7 +141,7 @@ def compile_schema(root: dict[str, Any], failure: Failure | None = None) -> Chec
                 if type(v) is list:
                     for index, x in enumerate(v):
                         if not item(x):
-                            note(index)
+                            blame(arg, index)
                             return False
                 return True
 
