@@ -5,9 +5,12 @@ classification rules, `# METADATA`, a fixture's `expect.yaml` and `input.json`, 
 CI event payload) goes through here, so a hostile document is refused with `LimitError` (exit 2,
 one line naming file and line) before a parser, a validator or a `repr` can recurse without
 bound (RecursionError), allocate without bound (MemoryError) or spend quadratic time.
-The checks run before the real parse: JSON in one C-speed pass over its brackets, YAML on the
-event stream (iterative in both libyaml and PyYAML), where an alias counts as everything it
-expands to ("billion laughs") and an alias to an unfinished collection (a cycle) is refused.
+Size is checked before parsing, and so is the number of values (a C-speed count that never
+undercounts), so parsing never allocates without bound. JSON depth: the C decoder's own recursion
+guard stops at ~1,000 levels with a clean error, and the exact depth is measured (iteratively)
+before the value is returned. YAML is checked on its event stream before it is composed
+(iterative in both libyaml and PyYAML): an alias counts as everything it expands to ("billion
+laughs") and an alias to an unfinished collection (a cycle) is refused.
 Syntax errors are left to the callers, which already report them with their own wording.
 """
 
@@ -19,7 +22,6 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +50,6 @@ _HINT = "inputs are capped, see README Decisions: input limits; check that this 
 
 # A JSON string (possessive, so an unterminated one costs one linear pass) or any run of other bytes.
 _JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
 _SAFE_LOADER: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -73,31 +74,56 @@ def read_text(path: Path, limits: Limits = DEFAULT) -> str:
 
 
 def load_json(text: str | bytes, source: str, limits: Limits = DEFAULT, **options: Any) -> Any:
-    """`json.loads(text, **options)` once `text` is within `limits` (LimitError naming `source` otherwise)."""
-    _check_bytes(len(text), source, limits)
+    """`json.loads(text, **options)` within `limits` (LimitError naming `source` otherwise).
+
+    `options` must keep JSON objects as dicts and arrays as lists (the depth is measured on them)."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    _check_bytes(len(data), source, limits)
+    _check_json_values(data, source, limits)
     if isinstance(text, bytes):
         text = text.decode("utf-8")  # UnicodeDecodeError is a ValueError, as json.loads would raise
-    elif len(text) * 4 > limits.max_bytes:
-        _check_bytes(len(text.encode("utf-8", "surrogatepass")), source, limits)
-    check_json_shape(text, source, limits)
-    return json.loads(text, **options)
-
-
-def check_json_shape(text: str, source: str, limits: Limits) -> None:
-    """Refuse JSON text nested deeper than, or holding more values than, `limits` (C-speed regex passes)."""
-    skeleton = _JSON_STRING.sub("", text)
-    containers = skeleton.count("[") + skeleton.count("{")
-    # Every value but the first in a container follows a comma; a container is a value itself.
-    values = skeleton.count(",") + containers + 1
-    if values > limits.max_values:
-        raise LimitError(f"more than {limits.max_values:,} values", where=source, hint=_HINT)
-    brackets = _NOT_BRACKET.sub("", skeleton)
-    if max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > limits.max_depth:
+    try:
+        value = json.loads(text, **options)
+    except RecursionError:
+        # The C decoder guards its own recursion (about 1,000 levels): a clean error, never a crash.
+        value = None
+        deepest = limits.max_depth + 1
+    else:
+        deepest = depth_of(value)
+    if deepest > limits.max_depth:
         raise LimitError(
             f"nested deeper than {limits.max_depth} levels",
             where=where(source, _json_line_of_depth(text, limits.max_depth)),
             hint=_HINT,
         )
+    return value
+
+
+def _check_json_values(data: bytes, source: str, limits: Limits) -> None:
+    """Refuse JSON holding more values than `limits`, before parsing allocates them.
+
+    Counted on the raw bytes first (C speed), where commas and brackets inside strings count too, so
+    the estimate is never below the truth; only a document it puts over the cap is counted exactly."""
+    # Every value but the first in a container follows a comma; a container is a value itself.
+    if data.count(b",") + data.count(b"[") + data.count(b"{") + 1 <= limits.max_values:
+        return
+    skeleton = _JSON_STRING.sub("", data.decode("utf-8", "replace"))
+    if skeleton.count(",") + skeleton.count("[") + skeleton.count("{") + 1 > limits.max_values:
+        raise LimitError(f"more than {limits.max_values:,} values", where=source, hint=_HINT)
+
+
+def depth_of(value: object) -> int:
+    """How deeply arrays and objects nest in `value` (0 for a scalar), measured without recursion."""
+    deepest = 0
+    todo: list[tuple[Any, int]] = [(value, 1)] if type(value) in (list, dict) else []
+    while todo:
+        node, level = todo.pop()
+        if level > deepest:
+            deepest = level
+        for child in node.values() if type(node) is dict else node:
+            if type(child) in (list, dict):
+                todo.append((child, level + 1))
+    return deepest
 
 
 def _json_line_of_depth(text: str, max_depth: int) -> int | None:

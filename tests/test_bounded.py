@@ -21,15 +21,12 @@ DEPTHS = (65, 100, 1000, 10_000, 100_000)
 
 
 def depth_of(value: object) -> int:
-    """Nesting depth of arrays/objects, counted iteratively (the thing under test must not be needed)."""
-    deepest, todo = 0, [(value, 0)]
-    while todo:
-        node, level = todo.pop()
-        if isinstance(node, (list, dict)):
-            level += 1
-            deepest = max(deepest, level)
-            todo.extend((child, level) for child in (node.values() if isinstance(node, dict) else node))
-    return deepest
+    """Nesting depth of arrays/objects, counted independently of the code under test."""
+    if isinstance(value, dict):
+        return 1 + max(map(depth_of, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(depth_of, value), default=0)
+    return 0
 
 
 def deep_json(kind: str, depth: int) -> str:
@@ -68,6 +65,11 @@ def test_brackets_inside_strings_do_not_count(text: str) -> None:
     assert bounded.load_json(text, "doc.json") == json.loads(text)
 
 
+def test_commas_inside_strings_are_not_values() -> None:
+    text = '["' + "," * 5000 + '", "' + "[{" * 3000 + '"]'
+    assert bounded.load_json(text, "doc.json", Limits(1 << 20, 8, 200)) == json.loads(text)
+
+
 def test_an_unterminated_string_is_a_syntax_error_and_linear() -> None:
     with pytest.raises(json.JSONDecodeError):
         bounded.load_json('["' + "\\x" * 200_000, "doc.json")
@@ -96,7 +98,15 @@ def test_characters_are_measured_as_utf8_bytes() -> None:
 
 
 def test_json_options_pass_through() -> None:
-    assert bounded.load_json('{"a": 1}', "doc.json", object_pairs_hook=list) == [("a", 1)]
+    with pytest.raises(ValueError, match="NaN"):
+        bounded.load_json("[NaN]", "doc.json", parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
+
+
+def test_the_depth_measure_is_iterative() -> None:
+    value: list[object] = []
+    for _ in range(200_000):  # far past the recursion limit
+        value = [value]
+    assert bounded.depth_of(value) == 200_001 and bounded.depth_of(3) == 0 and bounded.depth_of({}) == 1
 
 
 json_values = st.recursive(
