@@ -1,7 +1,7 @@
-"""The one reader for JSON and YAML documents: size, nesting depth and value count capped before parsing.
+"""The one reader for JSON and YAML documents: size, value count and nesting depth capped, with clear errors.
 
 Every JSON or YAML document the tool reads (packet, `gatekeeper.yaml`, the bundle's manifest and
-classification rules, `# METADATA`, a fixture's `expect.yaml` and `input.json`, the run state, the
+classification rules, `# METADATA`, a fixture's `expect.yaml` and `packet.json`, the run state, the
 CI event payload) goes through here, so a hostile document is refused with `LimitError` (exit 2,
 one line naming file and line) before a parser, a validator or a `repr` can recurse without
 bound (RecursionError), allocate without bound (MemoryError) or spend quadratic time.
@@ -46,7 +46,7 @@ DEFAULT = Limits(max_bytes=16 << 20, max_depth=64, max_values=1_000_000)
 # ~2,900 values. YAML parses ~50x slower than JSON (libyaml: ~4 us a value), so its caps are lower:
 # 250,000 values take ~1 s to refuse.
 YAML = Limits(max_bytes=4 << 20, max_depth=64, max_values=250_000)
-_HINT = "inputs are capped, see README Decisions: input limits; check that this is the file you meant"
+_HINT = "inputs are capped, see docs/packet.md#limits; check that this is the file you meant"
 
 # A JSON string (possessive, so an unterminated one costs one linear pass) or any run of other bytes.
 _JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
