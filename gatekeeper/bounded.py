@@ -48,7 +48,7 @@ DEFAULT = Limits(max_bytes=16 << 20, max_depth=64, max_values=1_000_000)
 YAML = Limits(max_bytes=4 << 20, max_depth=64, max_values=250_000)
 _HINT = "inputs are capped, see docs/packet.md#limits; check that this is the file you meant"
 
-# A JSON string (possessive, so an unterminated one costs one linear pass) or any run of other bytes.
+# A JSON string (possessive quantifiers: an unterminated one costs one linear pass, no backtracking).
 _JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
@@ -59,9 +59,10 @@ def read_bytes(path: Path, limits: Limits = DEFAULT) -> bytes:
     """The bytes of the regular file `path`, read no further than the size cap.
 
     OSError passes through (callers word it); LimitError when the file is too big."""
-    with open(path, "rb") as handle:
+    # O_NONBLOCK: opening a FIFO without a writer must not block before fstat can refuse it.
+    with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            # A FIFO or device never ends; refuse it instead of blocking the gate.
+            # A FIFO or device may never end; refuse it instead of blocking the gate.
             raise OSError(errno.EINVAL, "not a regular file", str(path))
         data = handle.read(limits.max_bytes + 1)
     _check_bytes(len(data), str(path), limits)

@@ -12,7 +12,6 @@ from gatekeeper.bounded import Limits, load_json
 from gatekeeper.errors import InputFileError, PacketError, where
 
 if TYPE_CHECKING:
-
     from gatekeeper.packet import Derived
 
 SCHEMA_FILE = "packet-v1.schema.json"
@@ -31,7 +30,7 @@ FILE_FACTS = (
     "unsafe",
 )
 DIFF_FACTS = ("sha256", "bytes", "file_count", "additions", "deletions")
-# A packet is ~330 bytes per changed file (bench/bench_packet.py: 10,000 files, 3.3 MB). The caps allow
+# A packet is ~290 bytes per changed file (bench/bench_packet.py: 10,000 files, 2.9 MB). The caps allow
 # 20x that change and refuse a pipe that never ends, a multi-GB "packet", or nesting meant to crash a parser.
 MAX_FILES = 200_000
 PACKET_LIMITS = Limits(max_bytes=128 << 20, max_depth=64, max_values=MAX_FILES * 40)

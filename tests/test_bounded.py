@@ -237,9 +237,13 @@ def test_files_are_read_no_further_than_the_cap(tmp_path: Path) -> None:
         bounded.read_bytes(big, SMALL)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        bounded.read_bytes(fifo, SMALL)  # no writer: a plain open() would block forever
     writer = os.open(fifo, os.O_RDWR)  # a writer that never writes: reading would block forever
     try:
         with pytest.raises(OSError, match="not a regular file"):
             bounded.read_bytes(fifo, SMALL)
     finally:
         os.close(writer)
+    with pytest.raises(OSError, match="not a regular file"):
+        bounded.read_bytes(Path("/dev/zero"), SMALL)
