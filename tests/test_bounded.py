@@ -117,7 +117,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(value=json_values, limit=st.integers(min_value=0, max_value=10), indent=st.sampled_from([None, 1]))
 def test_json_depth_check_agrees_with_the_parsed_value(value: Any, limit: int, indent: int | None) -> None:
     text = json.dumps(value, indent=indent)
