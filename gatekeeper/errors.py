@@ -80,6 +80,10 @@ class AuditError(GatekeeperError):
     """A decision log or the policy history cannot be read."""
 
 
+class LimitError(GatekeeperError):
+    """A document (JSON or YAML) is larger, deeper or wider than the documented input limits (exit 2)."""
+
+
 class FixtureError(GatekeeperError):
     """A fixtures folder or one of its cases cannot be loaded (exit 2)."""
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from gatekeeper import __version__
 from gatekeeper.atomic import write_atomic
+from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream, unsafe_reason
 from gatekeeper.errors import PatchError, UsageError, where
 from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange
@@ -107,7 +108,8 @@ def now_rfc3339() -> str:
 def read_bundle_revision(policy_dir: Path) -> str | None:
     """The `revision` of `<policy_dir>/.manifest`, or None when the manifest is absent or has none."""
     try:
-        manifest = json.loads((policy_dir / ".manifest").read_text(encoding="utf-8"))
+        path = policy_dir / ".manifest"
+        manifest = load_json(read_bytes(path), str(path))
     except (OSError, ValueError):
         return None
     revision = manifest.get("revision") if isinstance(manifest, dict) else None

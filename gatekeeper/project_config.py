@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gatekeeper.bounded import YAML, compose_yaml, construct_yaml, read_bytes
 from gatekeeper.errors import UsageError, where
 
 FILE_NAMES = ("gatekeeper.yaml", "gatekeeper.yml")
@@ -47,7 +48,7 @@ def load_project_config(folder: Path | None = None, *, formats: tuple[str, ...] 
     if path is None:
         return ProjectConfig()
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, YAML)
     except OSError as exc:
         raise UsageError(f"cannot read: {exc.strerror}", where=str(path)) from None
     return parse_project_config(data, path, str(path), formats=formats)
@@ -59,8 +60,8 @@ def parse_project_config(data: bytes, path: Path, label: str, *, formats: tuple[
 
     try:
         text = data.decode("utf-8")
-        root = yaml.compose(text)
-        doc = yaml.safe_load(text)
+        root = compose_yaml(text, label)
+        doc = construct_yaml(root)
     except UnicodeDecodeError:
         raise UsageError("not UTF-8", where=label) from None
     except yaml.YAMLError as exc:

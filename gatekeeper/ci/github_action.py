@@ -18,7 +18,6 @@ instead of the gate.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -29,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, UsageError
+from gatekeeper.bounded import load_json, read_bytes
+from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, LimitError, UsageError
 
 # YAML 1.2 core-schema booleans, as GitHub's toolkit accepts them for boolean inputs.
 _TRUE = ("true", "True", "TRUE")
@@ -232,7 +232,7 @@ def _pull_request(env: Mapping[str, str]) -> Mapping[str, Any]:
     if not path:
         return {}
     try:
-        event = json.loads(Path(path).read_text(encoding="utf-8"))
+        event = load_json(read_bytes(Path(path)), f"GITHUB_EVENT_PATH={path}")
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot read the event payload: {exc}", where=f"GITHUB_EVENT_PATH={path}") from exc
     pull = event.get("pull_request") if isinstance(event, dict) else None
@@ -247,8 +247,8 @@ def _sha(pull: Mapping[str, Any], side: str) -> str:
 
 def _read_decision(path: Path) -> dict[str, Any] | None:
     try:
-        decision = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        decision = load_json(read_bytes(path), str(path))
+    except (OSError, ValueError, LimitError):
         return None
     if not isinstance(decision, dict) or decision.get("outcome") not in OUTCOME_EXIT:
         return None

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+from gatekeeper.bounded import YAML, compose_yaml, read_bytes
 from gatekeeper.classify.glob import Glob, GlobError, compile_glob
 from gatekeeper.errors import RulesError
 from gatekeeper.model import BUCKETS
@@ -99,7 +100,7 @@ def _overlay_files(folder: Path) -> list[Path]:
 
 def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        return read_bytes(path, YAML)
     except FileNotFoundError:
         raise RulesError(
             "classification rules file not found", where=str(path), hint="a policy bundle needs a classification.yaml"
@@ -129,7 +130,7 @@ class _FileReader:
         except UnicodeDecodeError as exc:
             raise RulesError(f"not UTF-8 (byte {exc.start})", where=str(path)) from None
         try:
-            node = yaml.compose(text, Loader=_Loader)
+            node = compose_yaml(text, str(path), loader=_Loader)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + 1 if mark else None

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.config import MANIFEST
 from gatekeeper.errors import PolicyError, UsageError, where
 from gatekeeper.policy.metadata import package_of, parse_metadata
@@ -135,7 +136,7 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True) -> Bun
 
 def _read_manifest(path: Path) -> dict[str, Any]:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = load_json(read_bytes(path), str(path))
     except OSError as exc:
         raise PolicyError(f"cannot read the manifest: {exc.strerror}", where=str(path)) from None
     except UnicodeDecodeError:

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from gatekeeper.bounded import load_yaml
 from gatekeeper.errors import PolicyError, where
 
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
@@ -69,7 +70,7 @@ def parse_metadata(source: str, path: str, policy: str) -> Metadata:
         )
     line, text = block
     try:
-        doc = yaml.safe_load(text)
+        doc = load_yaml(text, path, first_line=line + 1)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = line + 1 + mark.line if mark is not None else line

@@ -6,7 +6,6 @@ any moment can be resumed from what is on disk (`resume`).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import shutil
@@ -15,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gatekeeper.errors import ExitCode, RunError, UsageError
+from gatekeeper.bounded import load_json
+from gatekeeper.errors import ExitCode, LimitError, RunError, UsageError
 from gatekeeper.runner import checkpoint, generator, relay, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner.relay_api import CLIENT_VARIABLES, Upstream, parse_model_api, parse_model_keys
@@ -304,10 +304,10 @@ def _capture(run: RunDir, state: RunState, progress: Progress) -> RunState:
 
 def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
     try:
-        probe = json.loads(rundir.read_exchange(run.probe, PROBE_MAX).decode("ascii"))
+        probe = load_json(rundir.read_exchange(run.probe, PROBE_MAX).decode("ascii"), str(run.probe))
         if not isinstance(probe, dict):
             raise ValueError("not an object")
-    except (OSError, ValueError):
+    except (OSError, ValueError, LimitError):
         raise RunError(
             f"the sandbox ({box.backend}) did not start the generator: no egress check was recorded",
             where=str(run.logs / "stderr.log"), hint="read the log for the sandbox's error; resume with --resume",
@@ -337,9 +337,11 @@ def _model_report(run: RunDir) -> tuple[dict[str, Any], list[str]]:
     except OSError as exc:
         return nothing, [f"the model report is unusable ({exc.strerror}); ignored"]
     try:
-        doc = json.loads(data.decode("utf-8"))
+        doc = load_json(data, str(run.model_report))
     except ValueError as exc:
         return nothing, [f"the model report is not JSON ({exc}); ignored"]
+    except LimitError as exc:
+        return nothing, [f"the model report is unusable ({exc.what}); ignored"]
     model = doc.get("model") if isinstance(doc, dict) else None
     if not isinstance(model, str) or not model.strip() or len(model) > 200:
         return nothing, ['the model report has no usable "model" string; ignored']

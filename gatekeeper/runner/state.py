@@ -6,12 +6,12 @@ stay JSON-shaped mappings; everything the runner reasons about is a typed field.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from gatekeeper.atomic import write_json_atomic
+from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.errors import InputFileError, RunError
 from gatekeeper.runner.rundir import RunDir, now
 
@@ -80,7 +80,7 @@ def save(run: RunDir, state: RunState) -> RunState:
 def load(run: RunDir) -> RunState:
     """Read and check state.json (InputFileError when unreadable, RunError when not understood)."""
     try:
-        doc = json.loads(run.state.read_text(encoding="utf-8"))
+        doc = load_json(read_bytes(run.state), str(run.state))
     except (OSError, ValueError) as exc:
         raise InputFileError(f"cannot read the run state: {exc}", where=str(run.state)) from exc
     try:

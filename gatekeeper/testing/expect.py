@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from gatekeeper.bounded import YAML, compose_yaml, construct_yaml, read_text
 from gatekeeper.errors import FixtureError, where
 
 OUTCOMES: tuple[str, ...] = ("allow", "review", "deny", "error")
@@ -80,11 +81,11 @@ class Expectation:
 def load_expectation(path: Path) -> Expectation:
     """Read and validate `expect.yaml`; raise FixtureError naming the file and line."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, YAML)
     except (OSError, UnicodeDecodeError) as exc:
         raise FixtureError(f"cannot read: {exc}", where=str(path)) from exc
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = compose_yaml(text, str(path))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -154,7 +155,7 @@ class _Reader:
         for key, value in keys:
             if key not in PACKET_OPTIONS:
                 raise self.fail(value, f"packet: unknown option {key!r}", hint=f"one of {sorted(PACKET_OPTIONS)}")
-        options = dict(yaml.safe_load(yaml.serialize(node)) or {})
+        options = dict(construct_yaml(node) or {})
         for key, value in keys:
             wanted = dict if key in ("sandbox", "repository") else str
             if options[key] is not None and not isinstance(options[key], wanted):
