@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from gatekeeper.bounded import load_yaml
 from gatekeeper.errors import RulesError
 from gatekeeper.model import BUCKETS
 
@@ -90,7 +91,7 @@ def read_context_rules(bundle_dir: Path) -> tuple[ContextRules, bytes | None]:
     except OSError as exc:
         raise RulesError(f"cannot read the context rules: {exc.strerror}", where=str(path)) from None
     try:
-        doc = yaml.load(data.decode("utf-8"), Loader=_Loader)  # noqa: S506 - a safe loader
+        doc = load_yaml(data.decode("utf-8"), str(path), loader=_Loader)
     except (UnicodeDecodeError, yaml.YAMLError) as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)

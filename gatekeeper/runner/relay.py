@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from gatekeeper.bounded import load_json
+from gatekeeper.errors import LimitError
 from gatekeeper.runner.relay_api import (
     FORWARDED_REQUEST_HEADERS,
     FORWARDED_RESPONSE_HEADERS,
@@ -75,10 +77,10 @@ def read_log(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     records = []
-    for line in path.read_bytes().split(b"\n"):
+    for number, line in enumerate(path.read_bytes().split(b"\n"), 1):
         try:
-            record = json.loads(line)
-        except ValueError:
+            record = load_json(line, f"{path}:{number}")
+        except (ValueError, LimitError):
             continue
         if isinstance(record, dict):
             records.append(record)

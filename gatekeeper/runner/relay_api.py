@@ -7,13 +7,13 @@ what model and token usage a request or a response names.
 from __future__ import annotations
 
 import ipaddress
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from gatekeeper.errors import UsageError
+from gatekeeper.bounded import load_json
+from gatekeeper.errors import LimitError, UsageError
 
 # Per flavour: the upstream used when --model-api names none, the header that carries the key, and the
 # (method, path) pairs a generator may call. Paths are matched whole, after the flavour's prefix.
@@ -190,8 +190,8 @@ class CallFacts:
 
 def _json(data: bytes) -> object:
     try:
-        return json.loads(data)
-    except (ValueError, RecursionError):
+        return load_json(data, "a model API body")
+    except (ValueError, LimitError):
         return None
 
 
