@@ -14,11 +14,11 @@ import subprocess
 import sys
 import tempfile
 
+from gatekeeper.runner import fsguard
 from gatekeeper.runner.egress import bring_loopback_up, probe
-from gatekeeper.runner.fsguard import protect as protect_run_dir
 
 EXIT_NOT_ISOLATED = 97  # the probe found a way out although isolation was required
-EXIT_NOT_PROTECTED = 96  # the run directory could not be made read-only
+EXIT_NOT_PROTECTED = 96  # the filesystem could not be confined as planned
 EXIT_NOT_FOUND = 127
 EXIT_NOT_EXECUTABLE = 126
 
@@ -66,20 +66,27 @@ def _supervise(command: list[str]) -> int:
             return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
 
 
+def _confine(steps: list[list[str]], apply: bool) -> str | None:
+    """None once the plan is in force (carried out here when `apply`), else why not."""
+    try:
+        if apply:
+            fsguard.apply(steps)
+        problems = fsguard.unconfined(steps)
+    except OSError as exc:
+        return str(exc)
+    return "; ".join(problems[:5]) or None
+
+
 def main(argv: list[str]) -> int:
-    """`inside --probe-out FILE [--require-denied] [--protect DIR [--writable DIR]... [--hide DIR]...] -- COMMAND...`:
-    probe, protect the run directory, then run and supervise COMMAND."""
+    """`inside --probe-out FILE [--require-denied] [--mounts JSON [--apply-mounts]] -- COMMAND...`:
+    probe, confine the filesystem (or check bwrap did), then run and supervise COMMAND."""
     if "--" not in argv:
-        print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] [--protect DIR ...] -- COMMAND",
+        print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] [--mounts JSON] -- COMMAND",
               file=sys.stderr)
         return 2
     split = argv.index("--")
     options, command = argv[:split], argv[split + 1 :]
     probe_out = options[options.index("--probe-out") + 1]
-    protect = [options[i + 1] for i, opt in enumerate(options) if opt == "--protect"]
-    writable = [options[i + 1] for i, opt in enumerate(options) if opt == "--writable"]
-    hide = [options[i + 1] for i, opt in enumerate(options) if opt == "--hide"]
-    show = [options[i + 1] for i, opt in enumerate(options) if opt == "--show"]
     loopback_error = bring_loopback_up()
     result = probe()
     result["loopback_error"] = loopback_error
@@ -92,15 +99,14 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_NOT_ISOLATED
-    if protect:
-        try:
-            protect_run_dir(protect[0], writable, hide, show)
-        except OSError as exc:
-            result["protected"] = False
-            _write_json(probe_out, result)
-            print(f"gatekeeper sandbox: cannot protect the run directory: {exc}; refusing to run the generator",
+    if "--mounts" in options:
+        why = _confine(json.loads(options[options.index("--mounts") + 1]), "--apply-mounts" in options)
+        result["protected"] = why is None
+        _write_json(probe_out, result)  # the exchange folder stays writable
+        if why is not None:
+            print(f"gatekeeper sandbox: cannot confine the filesystem: {why}; refusing to run the generator",
                   file=sys.stderr)
             return EXIT_NOT_PROTECTED
-        result["protected"] = True
-        _write_json(probe_out, result)  # the exchange folder stays writable
+        # The working directory was entered before the mounts: enter it again, through the workspace's bind.
+        os.chdir(os.getcwd())
     return _supervise(command)

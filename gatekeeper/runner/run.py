@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper.errors import ExitCode, RunError, UsageError
-from gatekeeper.runner import checkpoint, generator, rundir, sandbox, workspace
+from gatekeeper.runner import checkpoint, generator, mounts, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner.rundir import RunDir, now
 from gatekeeper.runner.state import Request, RunState, load, save
@@ -194,9 +194,13 @@ def _generate(
     # A report speaks for the attempt that wrote it: a resumed generator that reports nothing is null.
     run.model_report.unlink(missing_ok=True)
     program = shutil.which(req.command[0], path=gen_env.values["PATH"]) or req.command[0]
-    needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program))
-    guard = sandbox.Guard(read_only=run.path, writable=(run.workspace, run.home, run.exchange), needed=needed)
-    argv = sandbox.wrap(box, run.probe, req.command, guard)
+    # What the command names is what it needs to see: its PATH, its program's folder, the files among its
+    # arguments (a script in /tmp, say); bound back read-only where they lie in a hidden folder.
+    named = [arg for arg in req.command[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
+    needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program), *named)
+    plan = mounts.plan(run_dir=run.path, writable=(run.workspace, run.home, run.exchange), needed=needed,
+                       environ=environ)
+    argv = sandbox.wrap(box, run.probe, req.command, plan)
 
     def tick() -> None:
         nonlocal state
@@ -257,11 +261,13 @@ def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
             f"routes out: {probe.get('routes_out')}); the generator was not run",
             where=str(run.probe), hint="fix the sandbox setup or pass --sandbox none explicitly",
         )
-    if box.backend == "unshare" and probe.get("protected") is not True:
-        # With unshare the shim itself makes the run directory read-only; bwrap does it before anything runs.
+    if box.isolates and probe.get("protected") is not True:
+        # The shim checks from inside that the mount plan is in force (with unshare it also carried it out).
         raise RunError(
-            "the unshare sandbox could not make the run directory read-only; the generator was not run",
-            where=str(run.logs / "stderr.log"), hint="read the log for the reason; or pass --sandbox bwrap",
+            f"the {box.backend} sandbox could not confine the filesystem (read-only outside the workspace); "
+            "the generator was not run",
+            where=str(run.logs / "stderr.log"),
+            hint="read the log for the reason; try the other backend, or pass --sandbox none explicitly",
         )
     return probe
 
