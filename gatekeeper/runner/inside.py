@@ -66,10 +66,13 @@ def _supervise(command: list[str]) -> int:
             return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
 
 
-def _confine(steps: list[list[str]], apply: bool) -> str | None:
+def _confine(steps: list[list[str]], apply: bool, runner_mounts: str | None) -> str | None:
     """None once the plan is in force (carried out here when `apply`), else why not."""
     try:
         if apply:
+            # Remounting the runner's own namespace read-only would confine nothing and break the host.
+            if runner_mounts is None or os.readlink("/proc/self/ns/mnt") == runner_mounts:
+                return "not in a mount namespace of its own"
             fsguard.apply(steps)
         problems = fsguard.unconfined(steps)
     except OSError as exc:
@@ -78,7 +81,7 @@ def _confine(steps: list[list[str]], apply: bool) -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    """`inside --probe-out FILE [--require-denied] [--mounts JSON [--apply-mounts]] -- COMMAND...`:
+    """`inside --probe-out FILE [--require-denied] [--mounts JSON [--apply-mounts RUNNER_MNT_NS]] -- COMMAND...`:
     probe, confine the filesystem (or check bwrap did), then run and supervise COMMAND."""
     if "--" not in argv:
         print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] [--mounts JSON] -- COMMAND",
@@ -100,7 +103,8 @@ def main(argv: list[str]) -> int:
         )
         return EXIT_NOT_ISOLATED
     if "--mounts" in options:
-        why = _confine(json.loads(options[options.index("--mounts") + 1]), "--apply-mounts" in options)
+        runner_mounts = options[options.index("--apply-mounts") + 1] if "--apply-mounts" in options else None
+        why = _confine(json.loads(options[options.index("--mounts") + 1]), "--apply-mounts" in options, runner_mounts)
         result["protected"] = why is None
         _write_json(probe_out, result)  # the exchange folder stays writable
         if why is not None:

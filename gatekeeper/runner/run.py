@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gatekeeper.errors import ExitCode, RunError, UsageError
+from gatekeeper import verify
+from gatekeeper.errors import ExitCode, PacketError, RunError, UsageError
+from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
 from gatekeeper.runner import checkpoint, generator, mounts, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner.rundir import RunDir, now
@@ -215,6 +217,7 @@ def _generate(
             state = save(run, state.at("generating", checkpoints=state.checkpoints + (entry,)))
             progress(f"checkpoint {entry['seq']:04d} ({entry['bytes']} bytes)")
 
+    _import_what_follows()
     progress(f"generator starting in sandbox {box.backend} (attempt {state.attempts}): {' '.join(req.command)}")
     result = generator.run(argv, cwd=run.workspace, env=gen_env.values, logs=run.logs, timeout=req.timeout,
                            tick=tick, tick_interval=req.checkpoint_interval, attempt=state.attempts)
@@ -237,6 +240,16 @@ def _generate(
         logs_truncated=tuple(sorted(set(state.logs_truncated) | set(result.truncated))),
         warnings=state.warnings + tuple(notes),
     )
+
+
+def _import_what_follows() -> None:
+    """Import every module the stages after the generator use, before it starts (the install is read-only to
+    it as well): nothing the runner imports may come from a disk the generator has had its hands on."""
+    try:
+        # An invalid packet takes validation's every path, jsonschema's error reporting included.
+        verify.validate_packet({}, "the runner's warm-up")
+    except PacketError:
+        pass
 
 
 def _capture(run: RunDir, state: RunState, progress: Progress) -> RunState:
@@ -292,8 +305,6 @@ def _model_report(run: RunDir) -> tuple[dict[str, Any], list[str]]:
 
 
 def _packet(run: RunDir, state: RunState, rules: Any, progress: Progress) -> RunState:
-    from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
-
     derived = derive(run.patch, rules)
     packet = build_packet(
         derived, rules, run_id=run.run_id, model_requested=state.model["requested"],

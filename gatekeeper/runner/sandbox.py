@@ -112,7 +112,7 @@ def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], plan: Plan
     if sandbox.isolates:
         options += ["--require-denied", "--mounts", plan.to_json()]
         if sandbox.backend == "unshare":
-            options.append("--apply-mounts")
+            options += ["--apply-mounts", os.readlink("/proc/self/ns/mnt")]
     shim = (
         "import sys; sys.path.insert(0, sys.argv[1]); from gatekeeper.runner.inside import main; "
         "sys.exit(main(sys.argv[2:]))"
