@@ -11,8 +11,8 @@ import pytest
 from gitrepo import GitRepo
 
 from gatekeeper.errors import RunError
-from gatekeeper.runner import run as runner
 from gatekeeper.runner import mounts, rundir, sandbox
+from gatekeeper.runner import run as runner
 from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
