@@ -181,8 +181,10 @@ def unconfined(steps: Sequence[Step]) -> list[str]:
         if not os.path.lexists(point) or (os.statvfs(point).f_flag & ST_RDONLY):
             continue  # hidden below a later mount, or the mount on top of it is read-only
         problems.append(f"{point} is writable")
-    for kind, target, _ in steps:
-        if kind in ("hide", "cover", "ro", "root", "dev") and not os.statvfs(target).f_flag & ST_RDONLY:
+    for i, (kind, target, _) in enumerate(steps):
+        # A writable mount later in the plan, at or above the target, is on top of it by design.
+        on_top = any(k in ("rw", "tmp") and _under(target, t) for k, t, _ in steps[i + 1:])
+        if kind in ("hide", "cover", "ro", "root", "dev") and not on_top and not os.statvfs(target).f_flag & ST_RDONLY:
             problems.append(f"{target} is writable")
         if kind in ("rw", "tmp") and os.statvfs(target).f_flag & ST_RDONLY:
             problems.append(f"{target} is read-only")
