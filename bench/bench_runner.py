@@ -47,7 +47,8 @@ def main() -> int:
             # The mounts of a real run: everything read-only, secrets hidden, `base` writable.
             plan = mounts.plan(run_dir=base, writable=(base,), needed=(), environ=os.environ)
             argv = sandbox.wrap(box, base / "probe.json", (sys.executable, "-I", "-c", "pass"), plan)
-            show(f"sandbox {name} + probe + mounts + `python -c pass`", timed(lambda argv=argv: subprocess.run(argv), 10))
+            show(f"sandbox {name} + probe + mounts + `python -c pass`",
+                 timed(lambda argv=argv: subprocess.run(argv), 10))
 
         origin = base / "origin"
         (origin / "src").mkdir(parents=True)

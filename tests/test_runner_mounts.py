@@ -50,7 +50,8 @@ def test_everything_is_read_only_and_only_the_writable_folders_are_bound_writabl
     plan = _plan(tmp_path, {"HOME": "/root"})
     assert [m.kind for m in plan.mounts[:4]] == ["root", "dev", "proc", "tmp"]
     assert _kinds(plan, "rw") == [str(tmp_path / "runs" / "r1" / "workspace")]
-    assert plan.mounts[-1].kind == "rw"  # on top of the read-only run directory
+    # On top of the read-only run directory; only covers come after.
+    assert [m.kind for m in plan.mounts if m.kind != "cover"][-1] == "rw"
     assert str(tmp_path / "runs" / "r1") in _kinds(plan, "ro")
     for always in ("/run", "/root", "/var/tmp"):
         if os.path.isdir(always) and not os.path.islink(always):
@@ -88,6 +89,17 @@ def test_every_listening_unix_socket_outside_the_hidden_folders_is_covered(tmp_p
     assert str(path) in _kinds(plan, "cover")
     # Sockets in folders that are hidden anyway need no cover of their own.
     assert not [c for c in _kinds(plan, "cover") if c.startswith(("/tmp/", "/run/"))]
+
+
+def test_a_socket_in_a_shown_folder_is_covered_after_the_folder_is_bound_back(tmp_path: Path, home: Path) -> None:
+    path = home / "bin" / "agent.sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        server.listen(1)
+        plan = _plan(tmp_path, {"HOME": str(home)}, needed=(str(home / "bin"),), sockets=(str(path),))
+    targets = [m.target for m in plan.mounts]
+    assert str(home / "bin") in _kinds(plan, "ro") and str(path) in _kinds(plan, "cover")
+    assert targets.index(str(path)) > targets.index(str(home / "bin"))
 
 
 def test_a_relay_socket_is_one_more_bind_on_top(tmp_path: Path) -> None:

@@ -58,7 +58,8 @@ class Plan:
     mounts: tuple[Mount, ...]
 
     def bind(self, source: Path, target: Path, *, writable: bool = False) -> Plan:
-        """This plan plus one bind (after the others, so it is on top): a relay socket, say."""
+        """This plan plus one bind after all others, so it is on top (even of a cover over a listening socket
+        at that path): a model relay's socket, say."""
         return Plan((*self.mounts, Mount("rw" if writable else "ro", str(target), str(source))))
 
     def to_json(self) -> str:
@@ -172,6 +173,14 @@ def plan(
     # Outermost only: a folder inside a hidden one is already out of sight.
     hidden = [f for f in sorted(set(hidden)) if not any(_under(f, h) and f != h for h in hidden)]
     out_of_sight = [*hidden, *_OWN_MOUNTS]
+    mounts = list(BASE.mounts)
+    mounts += [Mount("hide", h) for h in hidden]
+    # A shown path may not hold a secret place: a PATH entry naming a home must not bring ~/.ssh back.
+    secrets = [*stores, *[c for c in containers if c not in hidden]]
+    shown = _shown([*RUNNER_FILES, *needed], out_of_sight, secrets)
+    mounts += [Mount("ro", path, os.path.realpath(path)) for path in shown]
+    mounts.append(Mount("ro", str(run_dir), str(run_dir)))
+    mounts += [Mount("rw", str(p), str(p)) for p in writable]
     files = [p for p in places if p not in folders]
     for sock in socket_paths:
         try:
@@ -179,14 +188,9 @@ def plan(
                 files.append(os.path.realpath(sock))
         except OSError:
             continue
-    covered = [f for f in dict.fromkeys(files) if not any(_under(f, o) for o in out_of_sight)]
-    mounts = list(BASE.mounts)
-    mounts += [Mount("hide", h) for h in hidden]
+    # Last, so that no bind above brings one back (a socket in a shown folder, in the run directory).
+    visible = [*shown, str(run_dir)]
+    covered = [f for f in dict.fromkeys(files)
+               if not any(_under(f, o) for o in out_of_sight) or any(_under(f, v) for v in visible)]
     mounts += [Mount("cover", f) for f in covered]
-    # Stores inside a shown folder stay out of sight: a shown path may not hold one (nor a socket).
-    secrets = [*stores, *covered, *[c for c in containers if c not in hidden]]
-    for path in _shown([*RUNNER_FILES, *needed], out_of_sight, secrets):
-        mounts.append(Mount("ro", path, os.path.realpath(path)))
-    mounts.append(Mount("ro", str(run_dir), str(run_dir)))
-    mounts += [Mount("rw", str(p), str(p)) for p in writable]
     return Plan(tuple(mounts))
