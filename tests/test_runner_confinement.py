@@ -25,6 +25,8 @@ import pytest
 from runbundle import BACKENDS, gk, origin_repo, use_bundle
 
 import gatekeeper
+from gatekeeper.errors import RunError
+from gatekeeper.runner import sandbox
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(gatekeeper.__file__).resolve().parent
@@ -153,6 +155,10 @@ def _digest(path: Path) -> str:
 @pytest.fixture(scope="module", params=BACKENDS)
 def outcome(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Outcome]:
     backend: str = request.param
+    try:
+        sandbox.select(backend)
+    except RunError as exc:  # only a backend that truly cannot run here is skipped
+        pytest.skip(f"{backend} unavailable here: {exc.what}")
     tmp = tmp_path_factory.mktemp(f"confine-{backend}")
     # The caller's home lies outside /tmp (which is private anyway), where nothing else would hide it.
     base = Path(tempfile.mkdtemp(prefix=".gk-confine-", dir=REPO_ROOT))

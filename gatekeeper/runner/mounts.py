@@ -145,17 +145,21 @@ def listening_sockets(table: str = "/proc/net/unix") -> list[str]:
     return list(dict.fromkeys(paths))
 
 
-def _shown(needed: Iterable[str], folders: Sequence[str], secrets: Sequence[str]) -> list[str]:
+def _shown(needed: Iterable[str], folders: Sequence[str], secrets: Sequence[str], stores: Sequence[str]
+           ) -> list[str]:
     # A needed path strictly below a hidden folder is bound back read-only, unless it holds a secret place
-    # or lies in a credential store: a PATH entry naming a home must not bring the home (and ~/.ssh) back.
+    # or lies in a credential store: a PATH entry naming a home must not bring the home (and ~/.ssh) back,
+    # and no argument brings back a key (`-- agent ~/.ssh/id_ed25519` sees nothing there).
     shown = []
     for path in needed:
         if not os.path.isabs(path) or not os.path.exists(path):
             continue
-        path = os.path.normpath(path)
+        path, real = os.path.normpath(path), os.path.realpath(path)
         below = any(_under(path, f) and path != f for f in folders)
-        holds = any(_under(s, path) for s in secrets)
-        if below and not holds:
+        # Judged by where it leads: a link in a PATH folder may point at the home itself.
+        holds = any(_under(s, real) for s in [*secrets, *folders])
+        inside = any(_under(real, s) for s in stores)
+        if below and not holds and not inside:
             shown.append(path)
     return list(dict.fromkeys(shown))
 
@@ -175,9 +179,8 @@ def plan(
     out_of_sight = [*hidden, *_OWN_MOUNTS]
     mounts = list(BASE.mounts)
     mounts += [Mount("hide", h) for h in hidden]
-    # A shown path may not hold a secret place: a PATH entry naming a home must not bring ~/.ssh back.
     secrets = [*stores, *[c for c in containers if c not in hidden]]
-    shown = _shown([*RUNNER_FILES, *needed], out_of_sight, secrets)
+    shown = _shown([*RUNNER_FILES, *needed], out_of_sight, secrets, stores)
     mounts += [Mount("ro", path, os.path.realpath(path)) for path in shown]
     mounts.append(Mount("ro", str(run_dir), str(run_dir)))
     mounts += [Mount("rw", str(p), str(p)) for p in writable]
