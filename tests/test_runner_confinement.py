@@ -25,6 +25,7 @@ import pytest
 from runbundle import BACKENDS, gk, origin_repo, use_bundle
 
 import gatekeeper
+from gatekeeper import gitcmd
 from gatekeeper.errors import RunError
 from gatekeeper.runner import sandbox
 
@@ -293,3 +294,34 @@ print("LATE " + json.dumps(sorted(set(sys.modules) - seen["modules"])), code)
     late = [ln for ln in done.stdout.splitlines() if ln.startswith("LATE ")]
     assert late, done.stdout + done.stderr
     assert late[0] == "LATE [] 0"
+
+
+PLANT_GIT = """
+import os, stat, sys, time
+marker = sys.argv[1]
+for folder in (".", "bin", "tools/bin"):
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "git")
+    with open(path, "w") as handle:
+        handle.write(f"#!/bin/sh\\necho ran >> {marker}\\nexec /usr/bin/git \\"$@\\"\\n")
+    os.chmod(path, 0o755)
+time.sleep(0.8)  # a checkpoint or two run meanwhile, with the planted programs in place
+"""
+
+
+@pytest.mark.usefixtures("runner_bundle")
+def test_a_git_planted_in_the_workspace_never_runs_whatever_the_callers_path(tmp_path: Path) -> None:
+    # The runner's git runs in the workspace: relative or empty PATH entries would find the generator's.
+    for prefix in ("", ".", "./", "bin", "tools/bin", "./bin/../bin"):
+        assert gitcmd.absolute_path(f"{prefix}:/usr/bin:{prefix}") == "/usr/bin"
+    marker = tmp_path / "planted-git-ran"
+    script = tmp_path / "plant.py"
+    script.write_text(PLANT_GIT)
+    env = {**os.environ, "PATH": f":.:bin:tools/bin:{os.environ['PATH']}:"}
+    done = gk("run", "--repo", str(origin_repo(tmp_path).root), "--out", str(tmp_path / "runs"), "--sandbox",
+              "unshare", "--checkpoint-interval", "0.2", "--format", "json", "--", sys.executable, str(script),
+              str(marker), env=env)
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()
+    patch = Path(json.loads(done.stdout)["patch"]).read_text()
+    assert "tools/bin/git" in patch  # the planted programs were there, and captured as files
