@@ -15,7 +15,7 @@ import pytest
 from gitrepo import GitRepo
 from runbundle import BACKENDS, HAVE_BWRAP, gk, origin_repo
 
-from gatekeeper.runner import egress
+from gatekeeper.runner import egress, sandbox
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
@@ -226,3 +226,19 @@ def test_a_replaced_git_folder_stops_the_run(tmp_path: Path) -> None:
               "--", "sh", "-c", swap)
     assert done.returncode == 2
     assert "replaced the workspace's .git folder" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("entry", ["", ".", "bin"])
+def test_a_sandbox_program_is_never_found_through_a_relative_path_entry(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: str) -> None:
+    # The sandbox starts in the workspace: a relative PATH entry would pick the clone's own `bwrap`.
+    (tmp_path / "bin").mkdir()
+    for folder in (tmp_path, tmp_path / "bin"):
+        for name in ("bwrap", "unshare"):
+            (folder / name).write_text("#!/bin/sh\nexec \"$@\"\n")
+            (folder / name).chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", f"{entry}:{os.environ['PATH']}")
+    for prefix in (sandbox._bwrap_prefix(), sandbox._unshare_prefix()):
+        if prefix is not None:
+            assert os.path.isabs(prefix[0]) and not prefix[0].startswith(str(tmp_path)), prefix[0]

@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from gatekeeper.errors import RunError, UsageError
+from gatekeeper.gitcmd import absolute_path
 from gatekeeper.runner.mounts import BASE, Plan
 
 BACKENDS: tuple[str, ...] = ("auto", "unshare", "bwrap", "none")
@@ -37,8 +38,14 @@ class Sandbox:
         return self.backend != "none"
 
 
+def _which(name: str) -> str | None:
+    # Absolute PATH folders only: the sandbox starts in the workspace, where "./bwrap" would be the clone's.
+    found = shutil.which(name, path=absolute_path(os.environ.get("PATH", os.defpath)))
+    return None if found is None else os.path.abspath(found)
+
+
 def _unshare_prefix() -> tuple[str, ...] | None:
-    exe = shutil.which("unshare")
+    exe = _which("unshare")
     if exe is None:
         return None
     # A user namespace even for root: root's capabilities then hold only inside the new namespaces,
@@ -48,7 +55,7 @@ def _unshare_prefix() -> tuple[str, ...] | None:
 
 
 def _bwrap_prefix() -> tuple[str, ...] | None:
-    exe = shutil.which("bwrap")
+    exe = _which("bwrap")
     if exe is None:
         return None
     # bwrap keeps root's capabilities unless told otherwise; without them root cannot leave the namespace.
