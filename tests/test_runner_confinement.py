@@ -55,6 +55,17 @@ for path in cfg["append"] + [os.path.join(run_dir, "state.json"), os.path.join(r
         report["appended"][path] = "written"
     except OSError as exc:
         report["appended"][path] = exc.strerror
+# A hard link from the writable workspace to a read-only file would be a way to write it.
+report["linked"] = {}
+for source in [cfg["append"][0], os.path.join(run_dir, "state.json")]:
+    name = "hardlink-" + os.path.basename(source)
+    try:
+        os.link(source, name)
+        with open(name, "a") as handle:
+            handle.write("planted\n")
+        report["linked"][source] = "written"
+    except OSError as exc:
+        report["linked"][source] = exc.strerror
 for path in cfg["secret_files"]:
     try:
         report["read"][path] = open(path).read()
@@ -183,7 +194,7 @@ def outcome(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
             targets = [site, str(PACKAGE), str(PACKAGE / "runner"), str(home), str(home / ".ssh"), "/etc", "/usr",
                        "/usr/local/bin", sys.prefix, str(Path(sys.executable).parent), str(REPO_ROOT), str(base),
                        str(tmp / "work" / "policies"), "/var/tmp", "/dev/shm", "/dev", "/", "/root", "/home",
-                       "/run", "/var", "/opt", str(run_root)]
+                       "/run", "/var", "/opt", "/sys/fs/cgroup", str(run_root)]
             appends = [str(PACKAGE / "verify.py"), str(PACKAGE / "runner" / "run.py"), str(Path(site) / "x.pth")]
             config = {
                 "token": token, "reversed_canaries": [canary[::-1]], "targets": targets, "append": appends,
@@ -234,8 +245,9 @@ def test_writes_outside_the_workspace_fail(outcome: Outcome) -> None:
 
 
 def test_the_runners_install_cannot_be_planted_in(outcome: Outcome) -> None:
-    for path, result in outcome.report["appended"].items():
-        assert result != "written", f"{outcome.backend}: the generator appended to {path}"
+    for path, result in [*outcome.report["appended"].items(), *outcome.report["linked"].items()]:
+        assert result != "written", f"{outcome.backend}: the generator wrote to {path}"
+    assert len(outcome.report["linked"]) == 2
     assert _digest(PACKAGE / "verify.py") == outcome.verify_digest
     assert not outcome.planted_marker.exists()
 
