@@ -102,6 +102,12 @@ def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
+def trial() -> Plan:
+    """What `sandbox.select` tries a backend with: BASE, plus the runner's interpreter when it lives in /tmp."""
+    shown = [p for p in RUNNER_FILES if _under(p, "/tmp")]
+    return Plan((*BASE.mounts, *(Mount("ro", p, os.path.realpath(p)) for p in shown)))
+
+
 def _homes(environ: Mapping[str, str]) -> list[str]:
     homes = [environ.get("HOME", "")]
     try:

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from gatekeeper.errors import RunError, UsageError
 from gatekeeper.gitcmd import absolute_path
-from gatekeeper.runner.mounts import BASE, Plan
+from gatekeeper.runner import mounts
+from gatekeeper.runner.mounts import Plan
 
 BACKENDS: tuple[str, ...] = ("auto", "unshare", "bwrap", "none")
 _PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
@@ -75,7 +76,7 @@ def _works(prefix: tuple[str, ...]) -> str | None:
     """None when a trivial command runs inside `prefix`, else why not (cached per process)."""
     try:
         done = subprocess.run(
-            [*_entered(prefix, BASE), sys.executable, "-I", "-c", "pass"],
+            [*_entered(prefix, mounts.trial()), sys.executable, "-I", "-c", "pass"],
             stdin=subprocess.DEVNULL, capture_output=True, timeout=20,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
