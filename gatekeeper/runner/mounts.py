@@ -10,6 +10,7 @@ are bound writable. bwrap gets the plan as its options; the `unshare` shim carri
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import pwd
@@ -23,6 +24,9 @@ from gatekeeper.runner.fsguard import PROC_COVERED
 
 # Service sockets (docker.sock, D-Bus, systemd, ssh-agent under /run/user) and shared scratch space.
 HIDDEN_ALWAYS = ("/run", "/var/run", "/var/tmp", "/home", "/root")
+# Host secrets a root runner's generator could otherwise read (mode 0600/0640, owned by root).
+HOST_SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/ssl/private",
+                "/etc/sudoers", "/etc/sudoers.d", "/var/lib/docker", "/var/lib/containers")
 # Relative to every home folder: hidden even when that home itself cannot be (HOME=/).
 CREDENTIAL_STORES = (
     ".ssh", ".aws", ".azure", ".config/gcloud", ".config/gh", ".docker", ".kube", ".gnupg", ".netrc",
@@ -133,7 +137,8 @@ def secret_places(environ: Mapping[str, str]) -> tuple[list[str], list[str]]:
     stores = [os.path.join(home, store) for home in homes for store in CREDENTIAL_STORES]
     for name in CREDENTIAL_VARIABLES:
         stores += [p for p in environ.get(name, "").split(os.pathsep) if os.path.isabs(p)]
-    return _existing([*HIDDEN_ALWAYS, *homes]), _existing(stores)
+    host_keys = sorted(glob.glob("/etc/ssh/ssh_host_*key"))
+    return _existing([*HIDDEN_ALWAYS, *homes]), _existing([*stores, *HOST_SECRETS, *host_keys])
 
 
 def listening_sockets(table: str = "/proc/net/unix") -> list[str]:
