@@ -115,6 +115,9 @@ open("probe-ok.txt", "w").write("the workspace is writable\n")
 with open("/tmp/gk-private-" + token, "w") as private:
     private.write("private tmp\n")
 report["tmp_writable"] = os.path.exists("/tmp/gk-private-" + token)
+with open(os.path.join(os.environ["HOME"], "gk-private-" + token), "w") as private:
+    private.write("private home\n")
+report["home"] = os.environ["HOME"]
 print("PROBE " + json.dumps(report))
 '''
 
@@ -234,6 +237,9 @@ def test_the_probe_ran_and_could_write_where_it_may(outcome: Outcome) -> None:
     assert outcome.report["tmp_writable"] is True
     assert "+the workspace is writable" in Path(outcome.summary["patch"]).read_text()
     assert not Path(f"/tmp/gk-private-{outcome.token}").exists()  # the private /tmp is not the host's
+    # Nor is the generator's HOME (RUN/home): scratch space that never reaches the run directory.
+    assert outcome.report["home"] == str(Path(outcome.summary["run_dir"]) / "home")
+    assert not (Path(outcome.report["home"]) / f"gk-private-{outcome.token}").exists()
 
 
 def test_writes_outside_the_workspace_fail(outcome: Outcome) -> None:

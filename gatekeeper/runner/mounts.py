@@ -3,9 +3,10 @@
 Everything is read-only (the root bound over itself, submounts included); /dev holds a few device
 nodes, read-only; /proc belongs to the sandbox's PID namespace; /tmp is a private tmpfs; the
 caller's homes, /run, /var/tmp, credential stores and every listening unix socket of the host are
-covered by empty read-only mounts. Only the workspace, the generator's HOME and the exchange folder
-are bound writable. bwrap gets the plan as its options; the `unshare` shim carries it out itself
-(fsguard.py, standard library only), so the two backends cannot drift apart.
+covered by empty read-only mounts. Only the workspace and the exchange folder are bound writable;
+the generator's HOME is a private tmpfs like its /tmp. bwrap gets the plan as its options; the
+`unshare` shim carries it out itself (fsguard.py, standard library only), so the two backends
+cannot drift apart.
 """
 
 from __future__ import annotations
@@ -177,9 +178,10 @@ def _shown(needed: Iterable[str], folders: Sequence[str], secrets: Sequence[str]
 
 def plan(
     *, run_dir: Path, writable: Sequence[Path], needed: Sequence[str], environ: Mapping[str, str],
-    sockets: Sequence[str] | None = None,
+    private: Sequence[Path] = (), sockets: Sequence[str] | None = None,
 ) -> Plan:
-    """The mounts for one run: read-only everything, hidden secrets, `needed` shown, `writable` writable."""
+    """The mounts for one run: read-only everything, hidden secrets, `needed` shown, `writable` bound writable,
+    `private` folders (the generator's HOME) private writable tmpfs like /tmp."""
     containers, stores = secret_places(environ)
     socket_paths = listening_sockets() if sockets is None else list(sockets)
     places = [*containers, *stores]
@@ -195,6 +197,7 @@ def plan(
     mounts += [Mount("ro", path, os.path.realpath(path)) for path in shown]
     mounts.append(Mount("ro", str(run_dir), str(run_dir)))
     mounts += [Mount("rw", str(p), str(p)) for p in writable]
+    mounts += [Mount("tmp", str(p)) for p in private]
     files = [p for p in places if p not in folders]
     for sock in socket_paths:
         try:

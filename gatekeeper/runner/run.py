@@ -200,7 +200,8 @@ def _generate(
     # arguments (a script in /tmp, say); bound back read-only where they lie in a hidden folder.
     named = [arg for arg in req.command[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
     needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program), *named)
-    plan = mounts.plan(run_dir=run.path, writable=(run.workspace, run.home, run.exchange), needed=needed,
+    # The generator's HOME is scratch space, like /tmp: a private tmpfs, nothing of it reaches the run directory.
+    plan = mounts.plan(run_dir=run.path, writable=(run.workspace, run.exchange), private=(run.home,), needed=needed,
                        environ=environ)
     argv = sandbox.wrap(box, run.probe, req.command, plan)
 

@@ -3,7 +3,7 @@
 Layout of `<runs>/<run_id>/`: state.json (stage, request, results so far), workspace/ (the clone),
 home/ (the generator's HOME), logs/{stdout,stderr}.log, checkpoints/NNNN.diff,
 exchange/{sandbox-probe.json,model-report.json} (written from inside the sandbox), patch.diff, packet.json.
-Inside the sandbox only workspace/, home/ and exchange/ are writable.
+Inside the sandbox only workspace/ and exchange/ are writable (home/ is a private tmpfs there).
 """
 
 from __future__ import annotations
