@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gatekeeper.runner import checkpoint, rundir, sandbox, workspace
+from gatekeeper.runner import checkpoint, mounts, rundir, sandbox, workspace
 
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",
            "GIT_COMMITTER_EMAIL": "b@b", "GIT_CONFIG_GLOBAL": os.devnull}
@@ -44,8 +44,11 @@ def main() -> int:
             except Exception as exc:  # noqa: BLE001 - a benchmark reports what is missing and goes on
                 print(f"{name}: unavailable ({exc})")
                 continue
-            argv = sandbox.wrap(box, base / "probe.json", (sys.executable, "-I", "-c", "pass"))
-            show(f"sandbox {name} + egress probe + `python -c pass`", timed(lambda argv=argv: subprocess.run(argv), 10))
+            # The mounts of a real run: everything read-only, secrets hidden, `base` writable.
+            plan = mounts.plan(run_dir=base, writable=(base,), needed=(), environ=os.environ)
+            argv = sandbox.wrap(box, base / "probe.json", (sys.executable, "-I", "-c", "pass"), plan)
+            show(f"sandbox {name} + probe + mounts + `python -c pass`",
+                 timed(lambda argv=argv: subprocess.run(argv), 10))
 
         origin = base / "origin"
         (origin / "src").mkdir(parents=True)

@@ -6,8 +6,11 @@ limit: a FIFO planted where git reads (.gitignore, .git/HEAD, a pack index) woul
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 
 from gatekeeper.errors import RunError
@@ -24,6 +27,22 @@ GIT_TIMEOUT = 900.0
 CHECKPOINT_GIT_TIMEOUT = 60.0
 
 
+def absolute_path(path: str) -> str:
+    """`path` (a PATH value) without its relative and empty entries."""
+    return os.pathsep.join(p for p in path.split(os.pathsep) if os.path.isabs(p))
+
+
+@cache
+def git_program() -> str:
+    """The absolute path of git, found once on PATH's absolute entries (RunError when there is none)."""
+    # A relative or empty PATH entry ("", ".") is searched from the working folder, which for the runner
+    # is the workspace: a `git` the generator left there would run outside the sandbox.
+    found = shutil.which("git", path=absolute_path(os.environ.get("PATH", os.defpath)))
+    if found is None:
+        raise RunError("cannot find git on PATH (its absolute folders only)", where="PATH", hint="install git")
+    return os.path.abspath(found)
+
+
 class GitTimeout(RunError):
     """A runner git command did not finish in time (something in the workspace blocked it)."""
 
@@ -34,7 +53,7 @@ def run_git(
     """Run `git SAFE_GIT... args`; stdout as text. RunError (GitTimeout past the limit) on failure."""
     limit = GIT_TIMEOUT if timeout is None else timeout
     try:
-        done = subprocess.run(["git", *SAFE_GIT, *args], cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
+        done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
                               capture_output=True, timeout=limit)
     except OSError as exc:
         raise RunError(f"cannot run git: {exc.strerror}", where=where, hint="install git") from exc

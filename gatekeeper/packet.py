@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from gatekeeper import __version__
 from gatekeeper.atomic import write_atomic
 from gatekeeper.bounded import load_json, read_bytes
+from gatekeeper.classify.context import classify_in_context
+from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream, unsafe_reason
 from gatekeeper.errors import PatchError, UsageError, where
 from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange
@@ -51,8 +53,6 @@ def derive(patch: Path, rules: RuleSet, context: Context | None = None) -> Deriv
     """Hash, parse and classify `patch` (PatchError / InputFileError on bad input).
 
     `context`: where markers and content come from (a TreeContext); by default the patch itself."""
-    from gatekeeper.classify.patchcontext import PatchContext
-
     with open_patch(patch) as handle:
         reader = HashingReader(handle)
         changes = list(parse_patch_stream(reader, str(patch)))
@@ -70,9 +70,6 @@ def derive_from(name: str, sha256: str, size: int, changes: Sequence[FileChange]
     """Build a Derived from already-parsed changes (for callers that stream the patch themselves).
 
     `files`: the changes already classified with `context` (else they are classified here)."""
-    from gatekeeper.classify.context import classify_in_context
-    from gatekeeper.classify.patchcontext import PatchContext
-
     if context is None:
         context = PatchContext(None, changes, rules.context)  # paths only: content-dependent files need context
     if files is None:

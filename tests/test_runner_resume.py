@@ -202,8 +202,9 @@ def test_resume_from_every_recorded_stage(tmp_path: Path, stage: str) -> None:
 def test_a_resumed_attempt_that_reports_no_model_is_null(tmp_path: Path) -> None:
     out = tmp_path / "runs"
     # The first attempt reports a model only when no marker exists yet; the second attempt reports nothing.
+    # The marker lives in the exchange folder: the generator's HOME is a private tmpfs, gone between attempts.
     script = (
-        'if [ ! -e "$HOME/attempted" ]; then touch "$HOME/attempted"; '
+        'M="$(dirname "$GATEKEEPER_MODEL_REPORT")/attempted"; if [ ! -e "$M" ]; then touch "$M"; '
         'echo \'{"model": "served-1"}\' > "$GATEKEEPER_MODEL_REPORT"; fi; echo x >> work.txt'
     )
     first = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin(tmp_path)), "--out",

@@ -15,7 +15,7 @@ import pytest
 from gitrepo import GitRepo
 from runbundle import BACKENDS, HAVE_BWRAP, gk, origin_repo
 
-from gatekeeper.runner import egress
+from gatekeeper.runner import egress, sandbox
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
@@ -226,3 +226,50 @@ def test_a_replaced_git_folder_stops_the_run(tmp_path: Path) -> None:
               "--", "sh", "-c", swap)
     assert done.returncode == 2
     assert "replaced the workspace's .git folder" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("entry", ["", ".", "bin"])
+def test_a_sandbox_program_is_never_found_through_a_relative_path_entry(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: str) -> None:
+    # The sandbox starts in the workspace: a relative PATH entry would pick the clone's own `bwrap`.
+    (tmp_path / "bin").mkdir()
+    for folder in (tmp_path, tmp_path / "bin"):
+        for name in ("bwrap", "unshare"):
+            (folder / name).write_text("#!/bin/sh\nexec \"$@\"\n")
+            (folder / name).chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", f"{entry}:{os.environ['PATH']}")
+    for prefix in (sandbox._bwrap_prefix(), sandbox._unshare_prefix()):
+        if prefix is not None:
+            assert os.path.isabs(prefix[0]) and not prefix[0].startswith(str(tmp_path)), prefix[0]
+
+
+WEAKER_UNSHARE = {
+    # Drops every option: no namespace at all.
+    "nothing": 'while [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n',
+    # A network namespace but no mount (nor PID) namespace of its own.
+    "no-mount-namespace": 'while [ "$1" != "--" ]; do shift; done\nshift\nexec {real} --net --map-root-user -- "$@"\n',
+}
+
+
+@pytest.mark.parametrize("weaker", sorted(WEAKER_UNSHARE))
+def test_an_unshare_that_cannot_confine_is_refused_not_used_weaker(tmp_path: Path, weaker: str) -> None:
+    # A stand-in `unshare` weaker than asked: the run must stop before the generator, whatever it says.
+    # The whole CLI runs in a throw-away mount namespace of its own, so even a shim that wrongly went on
+    # could not remount anything of the host's.
+    fake = tmp_path / "fake-bin"
+    fake.mkdir()
+    real = shutil.which("unshare")
+    (fake / "unshare").write_text("#!/bin/sh\n" + WEAKER_UNSHARE[weaker].format(real=real))
+    (fake / "unshare").chmod(0o755)
+    marker = tmp_path / "generator-ran"
+    env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"}
+    done = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "--", sys.executable, "-m", "gatekeeper", "run",
+         "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare", "--",
+         "touch", str(marker)],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert not marker.exists()
+    assert "the generator was not run" in done.stderr and "Traceback" not in done.stderr

@@ -11,35 +11,37 @@ import pytest
 from gitrepo import GitRepo
 
 from gatekeeper.errors import RunError
+from gatekeeper.runner import mounts, rundir, sandbox
 from gatekeeper.runner import run as runner
-from gatekeeper.runner import rundir, sandbox
 from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
 
-def test_a_run_directory_that_cannot_be_protected_stops_the_shim(tmp_path: Path) -> None:
+def test_a_filesystem_that_cannot_be_confined_stops_the_shim(tmp_path: Path) -> None:
     box = sandbox.select("unshare")
     probe = tmp_path / "probe.json"
     marker = tmp_path / "generator-ran"
-    guard = sandbox.Guard(read_only=tmp_path / "missing", writable=(tmp_path,))
-    argv = sandbox.wrap(box, probe, ("touch", str(marker)), guard)
+    plan = mounts.Plan((*mounts.BASE.mounts, mounts.Mount("rw", str(tmp_path), str(tmp_path)))).bind(
+        tmp_path / "missing", tmp_path / "missing")
+    argv = sandbox.wrap(box, probe, ("touch", str(marker)), plan)
     done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
-    assert done.returncode == EXIT_NOT_PROTECTED and "cannot protect" in done.stderr
+    assert done.returncode == EXIT_NOT_PROTECTED and "cannot confine the filesystem" in done.stderr
     assert not marker.exists()
     assert json.loads(probe.read_text())["protected"] is False
 
 
+@pytest.mark.parametrize("backend", ["unshare", "bwrap"])
 @pytest.mark.parametrize("protected", [False, None])
-def test_the_runner_refuses_an_unshare_probe_without_protection(tmp_path: Path, protected: bool | None) -> None:
+def test_the_runner_refuses_a_probe_without_protection(tmp_path: Path, protected: bool | None, backend: str) -> None:
     run = rundir.create(tmp_path / "runs")
     doc: dict[str, object] = {"network": "denied", "egress_checked": True}
     if protected is not None:
         doc["protected"] = protected
     run.probe.write_text(json.dumps(doc))
-    with pytest.raises(RunError, match="read-only"):
-        runner._read_probe(run, sandbox.Sandbox("unshare", ("unshare",)))
-    assert runner._read_probe(run, sandbox.Sandbox("bwrap", ("bwrap",)))["network"] == "denied"
+    with pytest.raises(RunError, match="could not confine the filesystem"):
+        runner._read_probe(run, sandbox.Sandbox(backend, (backend,)))
+    assert runner._read_probe(run, sandbox.Sandbox("none", ()))["network"] == "denied"
 
 
 def _gk_run(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:

@@ -27,7 +27,8 @@ _NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_inter
               help="Runs folder (default: $XDG_STATE_HOME/gatekeeper/runs, else ~/.local/state/gatekeeper/runs).")
 @click.option("--model", default=None, help="Model to request; handed to the generator as GATEKEEPER_MODEL.")
 @click.option("--sandbox", type=click.Choice(BACKENDS), default="auto", show_default=True,
-              help="Isolation backend; auto fails closed when nothing can isolate; none only when asked.")
+              help="Isolation backend (network, processes, a filesystem read-only but for the workspace); "
+              "auto fails closed when nothing can isolate; none only when asked.")
 @click.option("--timeout", type=float, default=None, help="Seconds before the generator's process group is killed.")
 @click.option("--checkpoint-interval", type=float, default=30.0, show_default=True,
               help="Seconds between workspace checkpoints.")

@@ -14,12 +14,12 @@ import subprocess
 import sys
 import tempfile
 
+from gatekeeper.runner import fsguard
 from gatekeeper.runner.egress import bring_loopback_up, probe
-from gatekeeper.runner.fsguard import protect as protect_run_dir
 from gatekeeper.runner.relay_bridge import client_environment, start_bridge
 
 EXIT_NOT_ISOLATED = 97  # the probe found a way out although isolation was required
-EXIT_NOT_PROTECTED = 96  # the run directory could not be made read-only
+EXIT_NOT_PROTECTED = 96  # the filesystem could not be confined as planned
 EXIT_NO_RELAY = 95  # the model relay's socket could not be bridged
 EXIT_NOT_FOUND = 127
 EXIT_NOT_EXECUTABLE = 126
@@ -68,22 +68,30 @@ def _supervise(command: list[str]) -> int:
             return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
 
 
+def _confine(steps: list[list[str]], apply: bool, runner_mounts: str | None) -> str | None:
+    """None once the plan is in force (carried out here when `apply`), else why not."""
+    try:
+        if apply:
+            # Remounting the runner's own namespace read-only would confine nothing and break the host.
+            if runner_mounts is None or os.readlink("/proc/self/ns/mnt") == runner_mounts:
+                return "not in a mount namespace of its own"
+            fsguard.apply(steps)
+        problems = fsguard.unconfined(steps)
+    except OSError as exc:
+        return str(exc)
+    return "; ".join(problems[:5]) or None
+
+
 def main(argv: list[str]) -> int:
-    """`inside --probe-out FILE [--require-denied] [--protect DIR [--writable DIR]... [--hide DIR]...] -- COMMAND...`:
-    probe, protect the run directory, then run and supervise COMMAND."""
+    """`inside --probe-out FILE [--require-denied] [--mounts JSON [--apply-mounts RUNNER_MNT_NS]] -- COMMAND...`:
+    probe, confine the filesystem (or check bwrap did), then run and supervise COMMAND."""
     if "--" not in argv:
-        print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] [--protect DIR ...] -- COMMAND",
+        print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] [--mounts JSON] -- COMMAND",
               file=sys.stderr)
         return 2
     split = argv.index("--")
     options, command = argv[:split], argv[split + 1 :]
     probe_out = options[options.index("--probe-out") + 1]
-    protect = [options[i + 1] for i, opt in enumerate(options) if opt == "--protect"]
-    writable = [options[i + 1] for i, opt in enumerate(options) if opt == "--writable"]
-    hide = [options[i + 1] for i, opt in enumerate(options) if opt == "--hide"]
-    show = [options[i + 1] for i, opt in enumerate(options) if opt == "--show"]
-    relay = [options[i + 1] for i, opt in enumerate(options) if opt == "--relay"]
-    relay_apis = [options[i + 1] for i, opt in enumerate(options) if opt == "--relay-api"]
     loopback_error = bring_loopback_up()
     result = probe()
     result["loopback_error"] = loopback_error
@@ -96,24 +104,25 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_NOT_ISOLATED
-    if protect:
-        try:
-            protect_run_dir(protect[0], writable, hide, show)
-        except OSError as exc:
-            result["protected"] = False
-            _write_json(probe_out, result)
-            print(f"gatekeeper sandbox: cannot protect the run directory: {exc}; refusing to run the generator",
+    if "--mounts" in options:
+        runner_mounts = options[options.index("--apply-mounts") + 1] if "--apply-mounts" in options else None
+        why = _confine(json.loads(options[options.index("--mounts") + 1]), "--apply-mounts" in options, runner_mounts)
+        result["protected"] = why is None
+        _write_json(probe_out, result)  # the exchange folder stays writable
+        if why is not None:
+            print(f"gatekeeper sandbox: cannot confine the filesystem: {why}; refusing to run the generator",
                   file=sys.stderr)
             return EXIT_NOT_PROTECTED
-        result["protected"] = True
-        _write_json(probe_out, result)  # the exchange folder stays writable
-    if relay:
+        # The working directory was entered before the mounts: enter it again, through the workspace's bind.
+        os.chdir(os.getcwd())
+    if "--relay" in options:
+        apis = [options[i + 1] for i, opt in enumerate(options) if opt == "--relay-api"]
         try:
-            port = start_bridge(relay[0])
+            port = start_bridge(options[options.index("--relay") + 1])
         except OSError as exc:
             print(f"gatekeeper sandbox: cannot reach the model relay: {exc}; refusing to run the generator",
                   file=sys.stderr)
             return EXIT_NO_RELAY
         # The generator's environment, as the runner built it, plus the relay's address and a placeholder key.
-        os.environ.update(client_environment(port, relay_apis))
+        os.environ.update(client_environment(port, apis))
     return _supervise(command)

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gatekeeper import verify
 from gatekeeper.bounded import load_json
-from gatekeeper.errors import ExitCode, LimitError, RunError, UsageError
-from gatekeeper.runner import checkpoint, generator, relay, rundir, sandbox, workspace
+from gatekeeper.errors import ExitCode, LimitError, PacketError, RunError, UsageError
+from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
+from gatekeeper.runner import checkpoint, generator, mounts, relay, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner.relay_api import CLIENT_VARIABLES, Upstream, parse_model_api, parse_model_keys
 from gatekeeper.runner.rundir import RunDir, now
@@ -220,11 +222,19 @@ def _generate(
     # A report speaks for the attempt that wrote it: a resumed generator that reports nothing is null.
     run.model_report.unlink(missing_ok=True)
     program = shutil.which(req.command[0], path=gen_env.values["PATH"]) or req.command[0]
-    needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program))
-    guard = sandbox.Guard(read_only=run.path, writable=(run.workspace, run.home, run.exchange), needed=needed)
+    # What the command names is what it needs to see: its PATH, its program's folder, the files among its
+    # arguments (a script in /tmp, say); bound back read-only where they lie in a hidden folder.
+    named = [arg for arg in req.command[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
+    needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program), *named)
+    # The generator's HOME is scratch space, like /tmp: a private tmpfs, nothing of it reaches the run directory.
+    plan = mounts.plan(run_dir=run.path, writable=(run.workspace, run.exchange), private=(run.home,), needed=needed,
+                       environ=environ)
     model_relay = _start_relay(run, req, environ)
     relay_apis = tuple(model_relay.upstreams) if model_relay else ()
-    argv = sandbox.wrap(box, run.probe, req.command, guard, relay=run.relay_socket if model_relay else None,
+    if model_relay is not None:
+        # On top of everything (the plan covers every listening socket): the relay's, read-only.
+        plan = plan.bind(run.relay_socket, run.relay_socket)
+    argv = sandbox.wrap(box, run.probe, req.command, plan, relay=run.relay_socket if model_relay else None,
                         relay_apis=relay_apis)
 
     def tick() -> None:
@@ -240,6 +250,7 @@ def _generate(
             state = save(run, state.at("generating", checkpoints=state.checkpoints + (entry,)))
             progress(f"checkpoint {entry['seq']:04d} ({entry['bytes']} bytes)")
 
+    _import_what_follows()
     progress(f"generator starting in sandbox {box.backend} (attempt {state.attempts}): {' '.join(req.command)}")
     try:
         result = generator.run(argv, cwd=run.workspace, env=gen_env.values, logs=run.logs, timeout=req.timeout,
@@ -296,6 +307,16 @@ def _start_relay(run: RunDir, req: Request, environ: Mapping[str, str]) -> relay
     return relay.Relay(run.relay_socket, run.relay_log, upstreams, keys, limits).start()
 
 
+def _import_what_follows() -> None:
+    """Import every module the stages after the generator use, before it starts (the install is read-only to
+    it as well): nothing the runner imports may come from a disk the generator has had its hands on."""
+    try:
+        # An invalid packet takes validation's every path, jsonschema's error reporting included.
+        verify.validate_packet({}, "the runner's warm-up")
+    except PacketError:
+        pass
+
+
 def _capture(run: RunDir, state: RunState, progress: Progress) -> RunState:
     snap = workspace.capture(run, (state.repository or {})["base_commit"])
     progress(f"patch {run.patch} ({snap.bytes} bytes)")
@@ -318,11 +339,13 @@ def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
             f"routes out: {probe.get('routes_out')}); the generator was not run",
             where=str(run.probe), hint="fix the sandbox setup or pass --sandbox none explicitly",
         )
-    if box.backend == "unshare" and probe.get("protected") is not True:
-        # With unshare the shim itself makes the run directory read-only; bwrap does it before anything runs.
+    if box.isolates and probe.get("protected") is not True:
+        # The shim checks from inside that the mount plan is in force (with unshare it also carried it out).
         raise RunError(
-            "the unshare sandbox could not make the run directory read-only; the generator was not run",
-            where=str(run.logs / "stderr.log"), hint="read the log for the reason; or pass --sandbox bwrap",
+            f"the {box.backend} sandbox could not confine the filesystem (read-only outside the workspace); "
+            "the generator was not run",
+            where=str(run.logs / "stderr.log"),
+            hint="read the log for the reason; try the other backend, or pass --sandbox none explicitly",
         )
     return probe
 
@@ -349,8 +372,6 @@ def _model_report(run: RunDir) -> tuple[dict[str, Any], list[str]]:
 
 
 def _packet(run: RunDir, state: RunState, rules: Any, progress: Progress) -> RunState:
-    from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
-
     derived = derive(run.patch, rules)
     packet = build_packet(
         derived, rules, run_id=run.run_id, model_requested=state.model["requested"],

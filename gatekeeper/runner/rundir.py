@@ -4,7 +4,7 @@ Layout of `<runs>/<run_id>/`: state.json (stage, request, results so far), works
 home/ (the generator's HOME), logs/{stdout,stderr}.log, checkpoints/NNNN.diff,
 exchange/{sandbox-probe.json,model-report.json} (written from inside the sandbox), relay/relay.sock and
 relay.jsonl (the model relay's socket and log, when the run has one), patch.diff, packet.json.
-Inside the sandbox only workspace/, home/ and exchange/ are writable.
+Inside the sandbox only workspace/ and exchange/ are writable (home/ is a private tmpfs there).
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
-"""Sandbox backends: how the generator's command line is wrapped so it gets no network.
+"""Sandbox backends: how the generator's command line is wrapped so it gets no network and a confined view
+of the filesystem.
 
 `unshare` (util-linux) and `bwrap` (bubblewrap) give the generator its own network namespace
-(only loopback) and its own PID namespace (killing the sandbox's first process ends everything
-in it). `none` isolates nothing and is used only when asked for by name.
+(only loopback), its own PID namespace (killing the sandbox's first process ends everything
+in it) and its own mount namespace, set up from one plan (mounts.py). `none` isolates nothing
+and is used only when asked for by name.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from functools import cache
 from pathlib import Path
 
 from gatekeeper.errors import RunError, UsageError
+from gatekeeper.gitcmd import absolute_path
+from gatekeeper.runner import mounts
+from gatekeeper.runner.mounts import Plan
 
 BACKENDS: tuple[str, ...] = ("auto", "unshare", "bwrap", "none")
 _PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
@@ -30,12 +35,18 @@ class Sandbox:
 
     @property
     def isolates(self) -> bool:
-        """Whether this backend promises a network namespace without a way out."""
+        """Whether this backend promises a network namespace without a way out and a confined filesystem."""
         return self.backend != "none"
 
 
+def _which(name: str) -> str | None:
+    # Absolute PATH folders only: the sandbox starts in the workspace, where "./bwrap" would be the clone's.
+    found = shutil.which(name, path=absolute_path(os.environ.get("PATH", os.defpath)))
+    return None if found is None else os.path.abspath(found)
+
+
 def _unshare_prefix() -> tuple[str, ...] | None:
-    exe = shutil.which("unshare")
+    exe = _which("unshare")
     if exe is None:
         return None
     # A user namespace even for root: root's capabilities then hold only inside the new namespaces,
@@ -45,15 +56,19 @@ def _unshare_prefix() -> tuple[str, ...] | None:
 
 
 def _bwrap_prefix() -> tuple[str, ...] | None:
-    exe = shutil.which("bwrap")
+    exe = _which("bwrap")
     if exe is None:
         return None
     # bwrap keeps root's capabilities unless told otherwise; without them root cannot leave the namespace.
     caps = ("--cap-drop", "ALL") if os.geteuid() == 0 else ()
-    return (
-        exe, "--unshare-net", "--unshare-pid", "--die-with-parent", *caps,
-        "--dev-bind", "/", "/", "--proc", "/proc", "--",
-    )
+    # The mounts come from the run's plan (`wrap`); without one, bwrap would start in an empty root.
+    return (exe, "--unshare-net", "--unshare-pid", "--die-with-parent", *caps, "--")
+
+
+def _entered(prefix: tuple[str, ...], plan: Plan) -> list[str]:
+    if Path(prefix[0]).name == "bwrap":
+        return [*prefix[:-1], *plan.bwrap_args(), "--"]
+    return list(prefix)
 
 
 @cache
@@ -61,7 +76,7 @@ def _works(prefix: tuple[str, ...]) -> str | None:
     """None when a trivial command runs inside `prefix`, else why not (cached per process)."""
     try:
         done = subprocess.run(
-            [*prefix, sys.executable, "-I", "-c", "pass"],
+            [*_entered(prefix, mounts.trial()), sys.executable, "-I", "-c", "pass"],
             stdin=subprocess.DEVNULL, capture_output=True, timeout=20,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -98,69 +113,24 @@ def select(requested: str) -> Sandbox:
     )
 
 
-HIDDEN = ("/run",)  # service sockets (docker.sock, D-Bus, systemd) live here; a filesystem socket crosses netns
-
-
-@dataclass(frozen=True, slots=True)
-class Guard:
-    """What of the filesystem the generator may not write: `read_only` except `writable`; `hide` covered."""
-
-    read_only: Path
-    writable: tuple[Path, ...]
-    needed: tuple[str, ...] = ()  # folders the generator needs (its PATH, its program's folder)
-
-    @property
-    def hide(self) -> tuple[str, ...]:
-        # Never hide the folder the run lives in (an --out under /run).
-        return tuple(h for h in HIDDEN if not self.read_only.is_relative_to(h) and not Path(h).is_symlink())
-
-    @property
-    def show(self) -> tuple[str, ...]:
-        """The needed folders under a hidden one, bound back read-only (NixOS keeps its PATH in /run)."""
-        hidden = self.hide
-        found = [os.path.normpath(p) for p in self.needed if os.path.isabs(p) and os.path.isdir(p)]
-        # Strictly below: a PATH entry naming /run itself does not bring all of /run back.
-        return tuple(dict.fromkeys(p for p in found if any(Path(p).is_relative_to(h) and p != h for h in hidden)))
-
-
-def _bwrap_guard(guard: Guard) -> list[str]:
-    args: list[str] = []
-    for hidden in guard.hide:
-        args += ["--tmpfs", hidden]
-    for shown in guard.show:
-        args += ["--ro-bind", os.path.realpath(shown), shown]
-    args += ["--ro-bind", str(guard.read_only), str(guard.read_only)]
-    for path in guard.writable:
-        args += ["--bind", str(path), str(path)]
-    return args
-
-
-def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], guard: Guard | None = None, *,
+def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], plan: Plan, *,
          relay: Path | None = None, relay_apis: tuple[str, ...] = ()) -> list[str]:
-    """The full argv: sandbox prefix (with `guard` in force), the probing shim, then the generator command.
+    """The full argv: sandbox prefix (bwrap: with `plan` as its mounts), the shim (`unshare`: carrying out
+    `plan`; both: checking it is in force), then the generator command.
 
     With `relay` (the model relay's socket), the shim bridges http://127.0.0.1:PORT inside to it and points
     the generator's SDKs (`relay_apis`) there."""
-    prefix, options = list(sandbox.prefix), []
-    if guard is not None and sandbox.backend == "bwrap":
-        at = prefix.index("--proc")
-        prefix[at:at] = _bwrap_guard(guard)
-    elif guard is not None and sandbox.backend == "unshare":
-        options += ["--protect", str(guard.read_only)]
-        for path in guard.writable:
-            options += ["--writable", str(path)]
-        for hidden in guard.hide:
-            options += ["--hide", hidden]
-        for shown in guard.show:
-            options += ["--show", shown]
+    options: list[str] = []
+    if sandbox.isolates:
+        options += ["--require-denied", "--mounts", plan.to_json()]
+        if sandbox.backend == "unshare":
+            options += ["--apply-mounts", os.readlink("/proc/self/ns/mnt")]
+    if relay is not None:
+        options += ["--relay", str(relay), *(arg for api in relay_apis for arg in ("--relay-api", api))]
     shim = (
         "import sys; sys.path.insert(0, sys.argv[1]); from gatekeeper.runner.inside import main; "
         "sys.exit(main(sys.argv[2:]))"
     )
-    require = ["--require-denied"] if sandbox.isolates else []
-    if relay is not None:
-        options += ["--relay", str(relay), *(arg for api in relay_apis for arg in ("--relay-api", api))]
-    return [
-        *prefix, sys.executable, "-I", "-c", shim, _PACKAGE_PARENT,
-        "--probe-out", str(probe_out), *require, *options, "--", *command,
-    ]
+    prefix = _entered(sandbox.prefix, plan) if sandbox.isolates else []
+    return [*prefix, sys.executable, "-I", "-c", shim, _PACKAGE_PARENT, "--probe-out", str(probe_out), *options,
+            "--", *command]

@@ -20,7 +20,15 @@ from pathlib import Path
 
 from gatekeeper.atomic import fsync_dir, write_atomic
 from gatekeeper.errors import RunError
-from gatekeeper.gitcmd import CHECKPOINT_GIT_TIMEOUT, GIT_TIMEOUT, SAFE_GIT, GitTimeout, run_git
+from gatekeeper.gitcmd import (
+    CHECKPOINT_GIT_TIMEOUT,
+    GIT_TIMEOUT,
+    SAFE_GIT,
+    GitTimeout,
+    absolute_path,
+    git_program,
+    run_git,
+)
 from gatekeeper.runner.rundir import RunDir
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
@@ -76,7 +84,8 @@ def _clone_env() -> dict[str, str]:
 
 def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        # Absolute folders only: git runs in the workspace, where a relative entry would find the generator's files.
+        "PATH": absolute_path(os.environ.get("PATH", "/usr/bin:/bin")),
         # Not the generator's home/: the runner's git must find nothing there that the generator left.
         "HOME": str(run.path),
         "LC_ALL": "C",
@@ -152,7 +161,7 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], ti
     try:
         # Straight into files, so that waiting with a time limit is all the runner does meanwhile.
         with os.fdopen(fd, "w+b") as out, tempfile.TemporaryFile(dir=run.path) as errors:
-            proc = subprocess.Popen(["git", *SAFE_GIT, *DIFF_ARGS, base, "--"], cwd=run.workspace,
+            proc = subprocess.Popen([git_program(), *SAFE_GIT, *DIFF_ARGS, base, "--"], cwd=run.workspace,
                                     env=dict(env), stdin=subprocess.DEVNULL, stdout=out, stderr=errors)
             try:
                 code = proc.wait(timeout=timeout)

@@ -1,0 +1,147 @@
+"""The mount plan: what it hides, covers, shows and leaves writable, for hostile homes, PATHs and variables."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.runner import fsguard, mounts, sandbox
+from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _plan(tmp_path: Path, environ: dict[str, str], needed: tuple[str, ...] = (), sockets: tuple[str, ...] = ()
+          ) -> mounts.Plan:
+    run = tmp_path / "runs" / "r1"
+    (run / "workspace").mkdir(parents=True)
+    return mounts.plan(run_dir=run, writable=(run / "workspace",), needed=needed, environ=environ, sockets=sockets)
+
+
+def _kinds(plan: mounts.Plan, kind: str) -> list[str]:
+    return [m.target for m in plan.mounts if m.kind == kind]
+
+
+def _home(tmp_path: Path) -> Path:
+    # A home outside /tmp and /root, where only the plan can hide it.
+    home = Path(os.path.realpath(REPO_ROOT)) / ".venv" / f".gk-home-{tmp_path.name}"
+    for store in (".ssh", ".aws", ".config/gh"):
+        (home / store).mkdir(parents=True, exist_ok=True)
+    (home / ".netrc").write_text("machine x password y\n")
+    (home / "bin").mkdir(exist_ok=True)
+    return home
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Path]:
+    path = _home(tmp_path)
+    yield path
+    subprocess.run(["rm", "-rf", str(path)], check=True)
+
+
+def test_everything_is_read_only_and_only_the_writable_folders_are_bound_writable(tmp_path: Path) -> None:
+    plan = _plan(tmp_path, {"HOME": "/root"})
+    assert [m.kind for m in plan.mounts[:4]] == ["root", "dev", "proc", "tmp"]
+    assert _kinds(plan, "rw") == [str(tmp_path / "runs" / "r1" / "workspace")]
+    # On top of the read-only run directory; only covers come after.
+    assert [m.kind for m in plan.mounts if m.kind != "cover"][-1] == "rw"
+    assert str(tmp_path / "runs" / "r1") in _kinds(plan, "ro")
+    for always in ("/run", "/root", "/var/tmp"):
+        if os.path.isdir(always) and not os.path.islink(always):
+            assert always in _kinds(plan, "hide")
+
+
+def test_the_callers_home_is_hidden_and_a_path_entry_in_it_is_shown_without_the_home(
+        tmp_path: Path, home: Path) -> None:
+    (home / ".ssh" / "id_ed25519").write_text("key\n")
+    (home / "bin" / "keys").symlink_to(home / ".ssh")
+    (home / "bin" / "all").symlink_to(home)
+    plan = _plan(tmp_path, {"HOME": str(home)}, needed=(str(home / "bin"), str(home), str(home / ".ssh"),
+                                                         str(home / ".ssh" / ".."), str(home / ".ssh" / "id_ed25519"),
+                                                         str(home / "bin" / "keys"), str(home / "bin" / "all")))
+    assert str(home) in _kinds(plan, "hide")
+    shown = _kinds(plan, "ro")
+    assert str(home / "bin") in shown
+    # Neither the home itself nor a store in it comes back, however the PATH spells it.
+    assert shown.count(str(home / "bin")) == 1 and not [p for p in shown if p.startswith(str(home)) and
+                                                          p != str(home / "bin")]
+
+
+def test_home_slash_hides_the_credential_stores_one_by_one(tmp_path: Path, home: Path) -> None:
+    # HOME=/ cannot be hidden whole; its stores still are. Simulated with the stores a variable points at.
+    plan = _plan(tmp_path, {"HOME": "/", "AWS_SHARED_CREDENTIALS_FILE": str(home / ".netrc"),
+                            "GH_CONFIG_DIR": str(home / ".config" / "gh"), "SSH_AUTH_SOCK": str(home / ".ssh")})
+    assert "/" not in _kinds(plan, "hide")
+    assert str(home / ".netrc") in _kinds(plan, "cover")
+    assert {str(home / ".config" / "gh"), str(home / ".ssh")} <= set(_kinds(plan, "hide"))
+
+
+def test_every_listening_unix_socket_outside_the_hidden_folders_is_covered(tmp_path: Path, home: Path) -> None:
+    path = home / "svc.sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        server.listen(1)
+        found = mounts.listening_sockets()
+        assert str(path) in found  # read from the kernel's own table, not guessed
+        plan = _plan(tmp_path, {"HOME": "/root"}, sockets=tuple(found))
+    assert str(path) in _kinds(plan, "cover")
+    # Sockets in folders that are hidden anyway need no cover of their own.
+    assert not [c for c in _kinds(plan, "cover") if c.startswith(("/tmp/", "/run/"))]
+
+
+def test_a_socket_in_a_shown_folder_is_covered_after_the_folder_is_bound_back(tmp_path: Path, home: Path) -> None:
+    path = home / "bin" / "agent.sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        server.listen(1)
+        plan = _plan(tmp_path, {"HOME": str(home)}, needed=(str(home / "bin"),), sockets=(str(path),))
+    targets = [m.target for m in plan.mounts]
+    assert str(home / "bin") in _kinds(plan, "ro") and str(path) in _kinds(plan, "cover")
+    assert targets.index(str(path)) > targets.index(str(home / "bin"))
+
+
+def test_a_relay_socket_is_one_more_bind_on_top(tmp_path: Path) -> None:
+    plan = _plan(tmp_path, {"HOME": "/root"}).bind(tmp_path / "relay.sock", Path("/run/gatekeeper/relay.sock"))
+    assert plan.mounts[-1] == mounts.Mount("ro", "/run/gatekeeper/relay.sock", str(tmp_path / "relay.sock"))
+    args = plan.bwrap_args()
+    assert args[args.index(str(tmp_path / "relay.sock")) - 1] == "--ro-bind"
+    assert json.loads(plan.to_json())[-1] == ["ro", "/run/gatekeeper/relay.sock", str(tmp_path / "relay.sock")]
+
+
+def test_bwrap_makes_the_emptied_folders_read_only_after_everything_is_bound(tmp_path: Path) -> None:
+    args = _plan(tmp_path, {"HOME": "/root"}).bwrap_args()
+    first_remount = args.index("--remount-ro")
+    assert all(a == "--remount-ro" for a in args[first_remount::2])
+    assert "--bind" in args[:first_remount] and "--dev" in args and "--proc" in args
+
+
+def test_the_check_from_inside_sees_an_unconfined_filesystem() -> None:
+    # Run on the host itself, the shim's check must find the plan not in force (it would refuse to go on).
+    problems = fsguard.unconfined([[m.kind, m.target, m.source] for m in mounts.BASE.mounts])
+    assert "/ is writable" in problems
+
+
+def test_the_shim_refuses_to_remount_the_runners_own_namespace(tmp_path: Path) -> None:
+    # Inside a throw-away mount namespace, told that this namespace is the runner's: it must not touch it.
+    marker = tmp_path / "generator-ran"
+    probe = tmp_path / "probe.json"
+    argv = sandbox.wrap(sandbox.Sandbox("unshare", ("unshare",)), probe, ("touch", str(marker)), mounts.BASE)
+    shim = argv[argv.index("-c"):]
+    at = shim.index("--apply-mounts")
+    code = (
+        "import os, subprocess, sys; args = sys.argv[1:]; "
+        f"args[{at} + 1] = os.readlink('/proc/self/ns/mnt'); "
+        "sys.exit(subprocess.run([sys.executable, '-I', *args]).returncode)"
+    )
+    done = subprocess.run(["unshare", "--mount", "--net", "--", sys.executable, "-I", "-c", code, *shim],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == EXIT_NOT_PROTECTED, done.stderr
+    assert "not in a mount namespace of its own" in done.stderr
+    assert not marker.exists()
