@@ -16,6 +16,7 @@ from typing import Any
 from gatekeeper.errors import PolicyError
 from gatekeeper.model import BUCKETS
 from gatekeeper.policy.bundle import Bundle, PolicyInfo
+from gatekeeper.policy.compile_check import start_check
 from gatekeeper.policy.rego_errors import locate_text
 
 LEVELS: tuple[str, ...] = ("deny", "review", "warn")
@@ -52,6 +53,9 @@ class PendingFindings:
         self._query = findings_query(policies)
         self._alive = True
         self._job: engine.Isolated | None = None
+        # OPA compiles the very modules regopy evaluates, side by side with the evaluation (or not at all
+        # when these bytes passed before): a module it rejects fails the gate whatever regopy answers.
+        self._check = start_check(self._modules, bundle.data(), timeout=timeout) if policies else _no_check
         if policies and input_doc is not None:
             self._job = engine.start_evaluation(self._modules, bundle.data(), input_doc, self._query, timeout=timeout)
 
@@ -86,6 +90,11 @@ class PendingFindings:
 
         if self._job is None:
             return []
+        try:
+            self._check()
+        except BaseException:
+            self._job.cancel()
+            raise
         try:
             raw = self._job.result()
         except engine.EngineCrashed as exc:
@@ -136,26 +145,43 @@ def run_policies_many(
 
 
 def start_policies_many(
-    bundle: Bundle, enabled: Sequence[str], input_docs: Sequence[Mapping[str, Any]], *, timeout: float
+    bundle: Bundle, enabled: Sequence[str], input_docs: Sequence[Mapping[str, Any]], *, timeout: float,
+    cross_check: bool = False,
 ) -> Callable[[], list[list[dict[str, Any]] | PolicyError]]:
-    """`run_policies_many` in the background: call the returned function to collect the results."""
-    from gatekeeper.policy import engine
+    """`run_policies_many` in the background: call the returned function to collect the results.
+
+    `cross_check` (for `gatekeeper test`) also evaluates every input in the reference engine (OPA) when it
+    is installed; an input on which the engines disagree gets a PolicyError showing both results.
+    """
+    from gatekeeper.policy import engine, reference
 
     policies = [bundle.policy(name) for name in enabled]
     modules = bundle.modules_for(info.name for info in policies)
+    check = start_check(modules, bundle.data(), timeout=timeout) if policies else _no_check
+    query = findings_query(policies)
     job = (
-        engine.start_evaluating_many(modules, bundle.data(), input_docs, findings_query(policies), timeout=timeout)
+        engine.start_evaluating_many(modules, bundle.data(), input_docs, query, timeout=timeout)
         if policies else None
     )
+    theirs = (reference.start_evaluating(modules, bundle.data(), input_docs, query, timeout=timeout * 3)
+              if policies and cross_check and reference.missing_reason() is None else None)
 
     def results() -> list[list[dict[str, Any]] | PolicyError]:
         if job is None:
             return [[] for _ in input_docs]
+        check()
+        ours = job()
+        others = theirs() if theirs is not None else [None] * len(ours)
         out: list[list[dict[str, Any]] | PolicyError] = []
-        for raw in job():
+        for raw, other in zip(ours, others, strict=True):
             try:
                 if isinstance(raw, PolicyError):
                     raise raw
+                if theirs is not None and reference.normalise(raw) != reference.normalise(other):
+                    raise PolicyError(f"regopy and OPA disagree: regopy gave {_short(raw, 600)}; "
+                                      f"OPA gave {_short(other, 600)}",
+                                      where=", ".join(str(info.module_path) for info in policies),
+                                      hint="one engine mis-evaluates a construct; see docs/policies.md")
                 out.append(collect(policies, raw, modules))
             except PolicyError as exc:
                 if not exc.where:  # as `PendingFindings.findings`: name the evaluated policy files
@@ -267,6 +293,10 @@ def outcome_of(findings: Sequence[Mapping[str, Any]]) -> str:
     return "allow"
 
 
+def _no_check() -> None:
+    return None
+
+
 def _raise(error: PolicyError) -> dict[str, Any]:
     raise error
 
@@ -277,6 +307,6 @@ def _kind(value: Any) -> str:
     )
 
 
-def _short(item: Any) -> str:
-    text = json.dumps(item, ensure_ascii=True, sort_keys=True)
-    return text if len(text) <= 160 else text[:157] + "..."
+def _short(item: Any, limit: int = 160) -> str:
+    text = json.dumps(item, ensure_ascii=True, sort_keys=True, default=repr)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

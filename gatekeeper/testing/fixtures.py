@@ -132,7 +132,8 @@ def _decide_cases(
     for union in dict.fromkeys(unions):
         packets = {i: _packet(cases[i], bundle) for i, u in enumerate(unions) if u == union}
         ready = {i: packet for i, packet in packets.items() if not isinstance(packet, GatekeeperError)}
-        job = start_deciding_many([(packet, cases[i].patch) for i, packet in ready.items()], bundle, union)
+        job = start_deciding_many([(packet, cases[i].patch) for i, packet in ready.items()], bundle, union,
+                                  cross_check=True)
         groups.append((packets, ready, job))
     out: dict[int, dict[str, Any] | GatekeeperError] = {}
     for packets, ready, job in groups:

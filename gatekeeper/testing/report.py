@@ -23,7 +23,7 @@ def summary_line(run: TestRun) -> str:
 def render_text(run: TestRun) -> str:
     """Failures and errors in full, skipped tests by name, coverage gaps, then the summary."""
     lines = [f"bundle {run.bundle.get('name')} revision {run.bundle.get('revision')} "
-             f"digest {str(run.bundle.get('digest'))[:12]}"]
+             f"digest {str(run.bundle.get('digest'))[:12]}", *(f"note: {note}" for note in run.notes)]
     for suite in ("rego", "fixtures"):
         results = [r for r in run.results if r.suite == suite]
         if not results:
@@ -62,6 +62,7 @@ def render_json(run: TestRun) -> str:
         "coverage": {"declared": list(cov.declared), "produced": list(cov.produced), "missing": list(cov.missing),
                      "undeclared": list(cov.undeclared), "percent": round(cov.percent, 3), "minimum": cov.minimum,
                      "ok": cov.ok},
+        "notes": list(run.notes),
         "results": [_result_dict(r) for r in run.results],
         "seconds": round(run.seconds, 6),
     }

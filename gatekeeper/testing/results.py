@@ -64,6 +64,7 @@ class TestRun:
     results: tuple[TestResult, ...]
     coverage: Coverage
     seconds: float
+    notes: tuple[str, ...] = ()  # one line each, e.g. that the reference engine is not installed
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)

@@ -16,6 +16,7 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
     """Run every Rego unit test of the bundle and every fixture case; raise GatekeeperError if either cannot load."""
     from gatekeeper.policy.bundle import load_bundle
     from gatekeeper.policy.engine import check_modules
+    from gatekeeper.testing.crosscheck import ReferenceRun, missing_note
     from gatekeeper.testing.fixtures import discover_cases, run_cases
     from gatekeeper.testing.rego_tests import discover_test_files, run_test_files
 
@@ -25,7 +26,10 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
     # Load everything before running anything: a broken case is exit 2 up front, not a half run.
     test_files = discover_test_files(bundle)
     cases = discover_cases(fixtures_dir) if fixtures_dir is not None else []
+    # OPA compiles the bundle with its tests and runs them in a child while regopy runs them here.
+    reference = ReferenceRun(bundle, test_files, timeout=timeout)
     results = run_test_files(bundle, test_files, candidates=frozenset(declared_rule_ids(bundle)), timeout=timeout)
+    results = reference.finish(results)
     if cases:
         results += run_cases(cases, bundle, shown_root=fixtures_dir.parent if fixtures_dir else Path.cwd())
     coverage = compute_coverage(bundle, results, min_coverage)
@@ -36,5 +40,6 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
         "digest": bundle.digest,
         "root": str(policy_dir),
     }
+    note = missing_note()
     return TestRun(bundle=info, fixtures_dir=str(fixtures_dir) if fixtures_dir else None, results=tuple(results),
-                   coverage=coverage, seconds=time.perf_counter() - started)
+                   coverage=coverage, seconds=time.perf_counter() - started, notes=(note,) if note else ())

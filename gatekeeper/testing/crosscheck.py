@@ -1,0 +1,77 @@
+"""`gatekeeper test` in the reference engine too: OPA compiles the whole bundle and runs every Rego test.
+
+regopy decides, so its results stand; OPA's verdict on the same test is compared with it, and any
+difference fails the test, naming both results. A compile error OPA reports (in a policy or a test
+file) is an error result at its `file:line:col`, named after what is at fault. Without the engine
+installed, the run says so in one line (`TestRun.notes`) and everything else still runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from gatekeeper.policy.reference import CompileIssue, missing_reason, start_tests
+from gatekeeper.testing.results import TestResult
+
+if TYPE_CHECKING:
+    from gatekeeper.policy.bundle import Bundle
+    from gatekeeper.testing.rego_tests import TestFile
+
+Outcomes = dict[tuple[str, str], tuple[str, str]]
+REFERENCE = "OPA"
+
+
+class ReferenceRun:
+    """The reference engine compiling and testing the bundle in a child while regopy works."""
+
+    def __init__(self, bundle: Bundle, files: Sequence[TestFile], *, timeout: float) -> None:
+        self.note = missing_reason()
+        self._files = {f.shown: f for f in files}
+        self._collect: Callable[[], tuple[list[CompileIssue], Outcomes]] | None = None
+        if self.note is None:
+            modules: dict[str, str] = dict(bundle.modules)
+            for test_file in files:
+                if not test_file.issues:  # a file our own lint refused reports that instead
+                    modules[test_file.shown] = test_file.source
+            tests = [(f.package, t.name) for f in files if f.package and not f.issues for t in f.tests
+                     if not t.skipped]
+            self._collect = start_tests(modules, bundle.data(), tests, timeout=timeout * 3)
+
+    def finish(self, results: Sequence[TestResult]) -> list[TestResult]:
+        """`results` (regopy's) with every disagreement turned into a failure, plus OPA's compile errors."""
+        if self._collect is None:
+            return list(results)
+        issues, outcomes = self._collect()
+        if issues:
+            return [*results, *(compile_result(issue) for issue in issues)]
+        return [self._compare(r, outcomes) for r in results]
+
+    def _compare(self, result: TestResult, outcomes: Outcomes) -> TestResult:
+        test_file = self._files.get(result.file)
+        if result.suite != "rego" or test_file is None or test_file.package is None or result.status == "skip":
+            return result
+        theirs = outcomes.get((test_file.package, result.name))
+        if theirs is None:
+            return result  # a lint or file-level result, not a test OPA ran
+        status, detail = theirs
+        if status == result.status:
+            return result
+        ours = result.status + (f" ({result.message})" if result.message else "")
+        message = f"regopy and {REFERENCE} disagree: regopy {ours}; {REFERENCE} {status}" + (
+            f" ({detail})" if detail else "")
+        return replace(result, status="fail", message=message, rule_ids=())
+
+
+def compile_result(issue: CompileIssue) -> TestResult:
+    """An OPA compile error as a test result at its place, named after the thing at fault."""
+    name = f"compile: {issue.name}" if issue.name else f"compile: {issue.code}"
+    return TestResult(suite="rego", name=name, file=issue.file, line=issue.line, status="error",
+                      message=f"column {issue.column}: {issue.code}: {issue.message}")
+
+
+def missing_note() -> str | None:
+    """The one line a run prints when the reference engine is not installed."""
+    reason = missing_reason()
+    return None if reason is None else f"{reason}: compile checks and the cross-check against {REFERENCE} skipped"
