@@ -12,9 +12,10 @@ a new blocking finding is a change of behaviour a reviewer must see in the expec
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +84,16 @@ def enabled_policies(bundle: Bundle, policy_set: PolicySet, expect_file: Path) -
                                where=where(expect_file, policy_set.line), hint=f"bundle policies: {', '.join(known)}")
     chosen = [p.name for p in bundle.policies if p.default or p.name in policy_set.enable]
     return tuple(name for name in chosen if name not in policy_set.disable)
+
+
+def select_cases(cases: Sequence[Case], pattern: re.Pattern[str]) -> list[Case]:
+    """The cases, each with only the policy sets whose `<case>[<set>]` name `pattern` finds; none left: dropped."""
+    chosen = []
+    for case in cases:
+        sets = tuple(s for s in case.expectation.sets if pattern.search(f"{case.name}[{s.name}]"))
+        if sets:
+            chosen.append(replace(case, expectation=replace(case.expectation, sets=sets)))
+    return chosen
 
 
 def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> list[TestResult]:
@@ -192,7 +203,10 @@ def judge(policy_set: PolicySet, decision: dict[str, Any] | GatekeeperError) -> 
             problems.append(f"unexpected {reason.get('level')} finding {reason.get('policy')}/{reason.get('rule')}: "
                             f"{reason.get('msg')}")
     if problems:
-        return "fail", "; ".join(problems), tuple(sorted(asserted))
+        wanted = ", ".join(f.describe() for f in policy_set.findings) or "none"
+        actual = ", ".join(f"{r.get('level')} {r.get('policy')}/{r.get('rule')}" for r in reasons) or "none"
+        detail = f"expected {policy_set.outcome} with findings [{wanted}]; actual {outcome} with [{actual}]"
+        return "fail", "; ".join(problems) + f" ({detail})", tuple(sorted(asserted))
     return "pass", "", tuple(sorted(asserted))
 
 

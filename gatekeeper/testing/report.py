@@ -20,8 +20,8 @@ def summary_line(run: TestRun) -> str:
             f"({cov.percent:.1f}%, floor {cov.minimum:g}%) in {run.seconds:.2f}s")
 
 
-def render_text(run: TestRun) -> str:
-    """Failures and errors in full, skipped tests by name, coverage gaps, then the summary."""
+def render_text(run: TestRun, verbose: bool = False) -> str:
+    """Failures and errors in full (with `verbose`, every test and case with its time), coverage gaps, the summary."""
     lines = [f"bundle {run.bundle.get('name')} revision {run.bundle.get('revision')} "
              f"digest {str(run.bundle.get('digest'))[:12]}", *(f"note: {note}" for note in run.notes)]
     for suite in ("rego", "fixtures"):
@@ -31,9 +31,10 @@ def render_text(run: TestRun) -> str:
         counts = " ".join(f"{sum(1 for r in results if r.status == s)} {s}" for s in STATUSES)
         lines.append(f"{suite}: {counts}")
         for r in results:
-            if r.status != "pass":
+            if r.status != "pass" or verbose:
                 detail = f": {r.message}" if r.message else ""
-                lines.append(f"  {_LABEL[r.status]:5} {r.location} {r.name}{detail}")
+                took = f" ({r.seconds * 1000:.1f} ms)" if verbose else ""
+                lines.append(f"  {_LABEL[r.status]:5} {r.location} {r.name}{took}{detail}")
     cov = run.coverage
     if cov.missing:
         lines.append(f"rule ids no test or fixture produced: {', '.join(cov.missing)}")
@@ -107,6 +108,11 @@ def render_junit(run: TestRun) -> str:
                                   *(f"undeclared: {r}" for r in cov.undeclared)])
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def render_verbose(run: TestRun) -> str:
+    """`render_text` listing every test and case (`gatekeeper test -v`)."""
+    return render_text(run, verbose=True)
 
 
 RENDERERS: dict[str, Callable[[TestRun], str]] = {"text": render_text, "json": render_json, "junit": render_junit}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -12,13 +13,16 @@ DEFAULT_MIN_COVERAGE = 100.0
 
 
 def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: float = DEFAULT_MIN_COVERAGE,
-              timeout: float = 10.0) -> TestRun:
-    """Run every Rego unit test of the bundle and every fixture case; raise GatekeeperError if either cannot load."""
+              timeout: float = 10.0, select: re.Pattern[str] | None = None) -> TestRun:
+    """Run every Rego unit test of the bundle and every fixture case; raise GatekeeperError if either cannot load.
+
+    `select` keeps the tests and cases whose name it finds (`--run`); a selection does not enforce coverage.
+    """
     from gatekeeper.policy.bundle import load_bundle
     from gatekeeper.policy.engine import check_modules
     from gatekeeper.testing.crosscheck import ReferenceRun, missing_note
-    from gatekeeper.testing.fixtures import discover_cases, run_cases
-    from gatekeeper.testing.rego_tests import discover_test_files, run_test_files
+    from gatekeeper.testing.fixtures import discover_cases, run_cases, select_cases
+    from gatekeeper.testing.rego_tests import discover_test_files, run_test_files, select_tests
 
     started = time.perf_counter()
     bundle = load_bundle(policy_dir, lint_tests=False)  # a malformed test file is an error of that file
@@ -26,6 +30,9 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
     # Load everything before running anything: a broken case is exit 2 up front, not a half run.
     test_files = discover_test_files(bundle)
     cases = discover_cases(fixtures_dir) if fixtures_dir is not None else []
+    if select is not None:
+        test_files, cases = select_tests(test_files, select), select_cases(cases, select)
+        min_coverage = 0.0  # a subset cannot cover every rule; the full run enforces the floor
     # OPA compiles the bundle with its tests and runs them in a child while regopy runs them here.
     reference = ReferenceRun(bundle, test_files, timeout=timeout)
     results = run_test_files(bundle, test_files, candidates=frozenset(declared_rule_ids(bundle)), timeout=timeout)
