@@ -253,3 +253,57 @@ def test_error_text_parses_every_error_and_drops_duplicates() -> None:
             "undefined ref: f.bucket\n\thave: x")
     assert parse_errors(text) == [(0, 5, "rego_unsafe_var_error", "var a is unsafe"),
                                   (1, 7, "rego_type_error", "undefined ref: f.bucket have: x")]
+
+
+# --- the cross-check: a construct the engines disagree on fails `gatekeeper test` ------------------
+
+# regopy evaluates `with ... as <rule>` as undefined; OPA substitutes the rule's value (REGOPY.md).
+DIVERGENT_RULES = """
+_divergent_limit := 0
+
+_divergent_over if {
+\tinput.summary.files == 0
+}
+
+_divergent if {
+\t_divergent_over with input.summary.files as _divergent_limit
+}
+"""
+
+
+def test_a_unit_test_the_engines_disagree_on_fails_naming_both(tmp_path: Path) -> None:
+    from gatekeeper.testing.suite import run_suite
+
+    root = bundle_copy(tmp_path)
+    (root / "size" / "policy.rego").write_text((root / "size" / "policy.rego").read_text() + DIVERGENT_RULES)
+    tests = root / "size" / "policy_test.rego"
+    tests.write_text(tests.read_text() + "\ntest_divergent if {\n\t_divergent with input.summary as {}\n}\n")
+    run = run_suite(root, None, select=re.compile("test_divergent"))
+    (result,) = run.results
+    assert (result.name, result.status) == ("test_divergent", "fail")
+    assert "regopy and OPA disagree: regopy fail" in result.message and "OPA pass" in result.message
+    assert not run.passed
+
+
+def test_a_fixture_case_the_engines_disagree_on_fails_naming_both(tmp_path: Path) -> None:
+    from gatekeeper.testing.suite import run_suite
+
+    root = bundle_copy(tmp_path)
+    policy = root / "guardrails" / "policy.rego"
+    policy.write_text(policy.read_text() + DIVERGENT_RULES + '\nreview contains lib.finding("guardrails.edit", '
+                      '"divergent") if {\n\t_divergent\n}\n')
+    fixtures = POLICY_DIR.parent / "fixtures"
+    run = run_suite(root, fixtures, select=re.compile(r"^guardrail-files\[guardrails\]$"))
+    (result,) = run.results
+    assert result.name == "guardrail-files[guardrails]" and result.status == "error"
+    assert "regopy and OPA disagree" in result.message and "divergent" in result.message
+    assert not run.passed
+
+
+def test_the_shipped_bundle_passes_in_both_engines() -> None:
+    from gatekeeper.testing.suite import run_suite
+
+    run = run_suite(POLICY_DIR, POLICY_DIR.parent / "fixtures", select=re.compile("."))
+    assert run.notes == ()
+    assert [r for r in run.results if r.status != "pass"] == []
+    assert sum(r.suite == "rego" for r in run.results) >= 30
