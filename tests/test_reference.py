@@ -307,3 +307,55 @@ def test_the_shipped_bundle_passes_in_both_engines() -> None:
     assert run.notes == ()
     assert [r for r in run.results if r.status != "pass"] == []
     assert sum(r.suite == "rego" for r in run.results) >= 30
+
+
+# --- unit tests judge findings as the gate does ----------------------------------------------------
+
+
+def test_a_finding_with_message_instead_of_msg_fails_the_unit_test_that_produced_it(tmp_path: Path) -> None:
+    from gatekeeper.testing.suite import run_suite
+
+    root = bundle_copy(tmp_path)
+    edit(root / "guardrails" / "policy.rego", 'lib.paths_finding("guardrails.edit", msg, paths)',
+         '{"rule": "guardrails.edit", "message": msg, "paths": paths}')
+    run = run_suite(root, None, select=re.compile("guardrail"))
+    by_name = {r.name: r for r in run.results}
+    failed = by_name["test_guardrail_file_needs_review"]
+    assert failed.status == "fail" and "breaks the contract" in failed.message and "`msg`" in failed.message
+    assert failed.rule_ids == ()  # coverage does not count it
+    assert by_name["test_untagged_files_pass"].status == "pass"  # it produced no finding
+
+
+def test_findings_bound_reads_the_forms_tests_use() -> None:
+    from gatekeeper.testing.crosscheck import findings_bound
+
+    bundle = load_bundle(POLICY_DIR)
+    body = ("test_x if {\n\tfound := review with input.files as f\n\tsome g in deps.deny with input.files as f\n"
+            "\td := [x | some x in data.gatekeeper.policies.core.warn]\n\t# y := review\n}\n")
+    assert findings_bound(body, "gatekeeper.policies.size", bundle) == [
+        ("found", True, "review", "size"), ("g", False, "deny", "deps"), ("x", False, "warn", "core")]
+
+
+def test_without_the_reference_engine_the_test_run_says_so_in_one_line_and_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from gatekeeper.testing import crosscheck
+    from gatekeeper.testing.report import render_text
+    from gatekeeper.testing.suite import run_suite
+
+    monkeypatch.setattr(crosscheck, "missing_reason", lambda: "the reference Rego engine is not installed")
+    run = run_suite(POLICY_DIR, None, select=re.compile("guardrail"))
+    assert [r.status for r in run.results] == ["pass", "pass"]
+    assert len(run.notes) == 1 and "not installed" in run.notes[0]
+    assert render_text(run).count("not installed") == 1
+
+
+def test_a_helper_typo_in_gatekeeper_test_names_the_helper_and_its_line(tmp_path: Path) -> None:
+    from gatekeeper.testing.suite import run_suite
+
+    root = bundle_copy(tmp_path)
+    line = edit(root / "guardrails" / "policy.rego", "lib.paths_finding(", "lib.bukket_finding(")
+    run = run_suite(root, None, select=re.compile("guardrail"))
+    located = [r for r in run.results if r.file == str(root / "guardrails" / "policy.rego") and r.line == line]
+    assert any("undefined function data.gatekeeper.lib.bukket_finding" in r.message for r in located), run.results
+    assert not run.passed
+    assert all("not available in regopy" not in r.message for r in run.results)

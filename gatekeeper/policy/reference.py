@@ -110,20 +110,30 @@ def start_evaluating(modules: Mapping[str, str], data: Mapping[str, Any], inputs
     return collect
 
 
-def start_tests(modules: Mapping[str, str], data: Mapping[str, Any], tests: Sequence[tuple[str, str]], *,
-                timeout: float) -> Callable[[], tuple[list[CompileIssue], dict[tuple[str, str], tuple[str, str]]]]:
-    """Compile `modules` and run Rego tests `(package, rule)` in OPA, all in one child.
+# (package, rule, the test's module, ((local, holds a collection), ...))
+Watch = tuple[str, str, str, tuple[tuple[str, bool], ...]]
+TestOutcome = tuple[str, str, dict[str, list[Any]]]  # (status, detail, findings seen per watched local)
 
-    Collects (every compile issue, each test's `(status, detail)`); no test runs when an issue is found.
-    Status is `pass`, `fail` (false or undefined) or `error`.
+
+def start_tests(modules: Mapping[str, str], data: Mapping[str, Any], tests: Sequence[Watch], *,
+                timeout: float) -> Callable[[], tuple[list[CompileIssue], dict[tuple[str, str], TestOutcome]]]:
+    """Compile `modules` and run Rego tests `(package, rule, watched locals)` in OPA, all in one child.
+
+    Collects (every compile issue, each test's `(status, detail, values)`); no test runs when an issue is
+    found. Status is `pass`, `fail` (false or undefined) or `error`. `values` holds, for each watched
+    local (one the test binds to findings), every value it took while the test ran: the elements of a
+    local bound to a whole collection, the local itself otherwise.
     """
     names = list(modules)
-    job = start_isolated(_tests_here, [modules[n] for n in names], dict(data), list(tests), timeout=timeout)
+    synthetic = [(pkg, rule, f"m{names.index(module)}.rego" if module in names else "", watch)
+                 for pkg, rule, module, watch in tests]
+    job = start_isolated(_tests_here, [modules[n] for n in names], dict(data), synthetic, timeout=timeout)
 
-    def collect() -> tuple[list[CompileIssue], dict[tuple[str, str], tuple[str, str]]]:
+    def collect() -> tuple[list[CompileIssue], dict[tuple[str, str], TestOutcome]]:
         issues, outcomes = job.result()
         return ([_issue(item, names, modules) for item in issues],
-                {(pkg, rule): (status, _rename_text(detail, names)) for pkg, rule, status, detail in outcomes})
+                {(pkg, rule): (status, _rename_text(detail, names), seen)
+                 for pkg, rule, status, detail, seen in outcomes})
 
     return collect
 
@@ -236,23 +246,41 @@ def _evaluate_here(sources: list[str], data: dict[str, Any], inputs: list[Any], 
     return out
 
 
-def _tests_here(sources: list[str], data: dict[str, Any], tests: list[tuple[str, str]]) -> tuple[list[Any], list[Any]]:
+def _tests_here(sources: list[str], data: dict[str, Any], tests: list[Watch]) -> tuple[list[Any], list[Any]]:
     from opa_bindings import OpaError
 
     engine, issues = _engine(sources, data)
     out: list[Any] = []
     if issues:
         return issues, out
-    for package, rule in tests:
+    for package, rule, module, watch in tests:
+        seen: dict[str, list[Any]] = {}
         try:
-            rows = engine.eval_query(f"x := data.{package}.{rule}", None)
+            rows = engine.eval_query(f"x := data.{package}.{rule}", None, trace=bool(watch))
         except OpaError as exc:
-            out.append((package, rule, "error", exc.message))
+            out.append((package, rule, "error", exc.message, seen))
             continue
+        if watch:
+            seen = _watched(engine.last_trace or [], module, dict(watch))
         if not rows:
-            out.append((package, rule, "fail", "undefined"))
+            out.append((package, rule, "fail", "undefined", seen))
         elif rows[0].get("x") is True:
-            out.append((package, rule, "pass", ""))
+            out.append((package, rule, "pass", "", seen))
         else:
-            out.append((package, rule, "fail", json.dumps(rows[0].get("x"))))
+            out.append((package, rule, "fail", json.dumps(rows[0].get("x")), seen))
     return issues, out
+
+
+def _watched(trace: list[dict[str, Any]], module: str, watch: dict[str, bool]) -> dict[str, list[Any]]:
+    seen: dict[str, list[Any]] = {name: [] for name in watch}
+    for event in trace:
+        if not str(event.get("location") or "").startswith(f"{module}:"):
+            continue  # a helper's local of the same name is not the test's
+        for name, value in (event.get("locals") or {}).items():
+            if name not in watch:
+                continue
+            items = value if watch[name] and isinstance(value, list) else [value]
+            for item in items:
+                if item not in seen[name]:
+                    seen[name].append(item)
+    return seen

@@ -8,18 +8,21 @@ installed, the run says so in one line (`TestRun.notes`) and everything else sti
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from gatekeeper.policy.reference import CompileIssue, missing_reason, start_tests
+from gatekeeper.errors import PolicyError
+from gatekeeper.policy.reference import CompileIssue, TestOutcome, missing_reason, start_tests
+from gatekeeper.testing.rego_source import blank
 from gatekeeper.testing.results import TestResult
 
 if TYPE_CHECKING:
     from gatekeeper.policy.bundle import Bundle
     from gatekeeper.testing.rego_tests import TestFile
 
-Outcomes = dict[tuple[str, str], tuple[str, str]]
+Outcomes = dict[tuple[str, str], TestOutcome]
 REFERENCE = "OPA"
 
 
@@ -30,13 +33,21 @@ class ReferenceRun:
         self.note = missing_reason()
         self._files = {f.shown: f for f in files}
         self._collect: Callable[[], tuple[list[CompileIssue], Outcomes]] | None = None
+        self._bundle = bundle
+        self._watch: dict[tuple[str, str], list[Bound]] = {}
         if self.note is None:
             modules: dict[str, str] = dict(bundle.modules)
             for test_file in files:
                 if not test_file.issues:  # a file our own lint refused reports that instead
                     modules[test_file.shown] = test_file.source
-            tests = [(f.package, t.name) for f in files if f.package and not f.issues for t in f.tests
-                     if not t.skipped]
+            tests = []
+            for f in files:
+                if f.package and not f.issues:
+                    for t in f.tests:
+                        if not t.skipped:
+                            watch = findings_bound(t.body, f.package, bundle)
+                            self._watch[(f.package, t.name)] = watch
+                            tests.append((f.package, t.name, f.shown, tuple((n, c) for n, c, _, _ in watch)))
             self._collect = start_tests(modules, bundle.data(), tests, timeout=timeout * 3)
 
     def finish(self, results: Sequence[TestResult]) -> list[TestResult]:
@@ -55,13 +66,50 @@ class ReferenceRun:
         theirs = outcomes.get((test_file.package, result.name))
         if theirs is None:
             return result  # a lint or file-level result, not a test OPA ran
-        status, detail = theirs
+        status, detail, seen = theirs
         if status == result.status:
+            broken = self._broken_finding(self._watch.get((test_file.package, result.name), []), seen)
+            if result.status == "pass" and broken:
+                return replace(result, status="fail", rule_ids=(),
+                               message=f"the test passed, but a finding it produced breaks the contract: {broken}")
             return result
         ours = result.status + (f" ({result.message})" if result.message else "")
         message = f"regopy and {REFERENCE} disagree: regopy {ours}; {REFERENCE} {status}" + (
             f" ({detail})" if detail else "")
         return replace(result, status="fail", message=message, rule_ids=())
+
+
+    def _broken_finding(self, watch: list[Bound], seen: dict[str, list[object]]) -> str | None:
+        """The contract error of the first finding a watched local held (as the gate would judge it), if any."""
+        from gatekeeper.policy.findings import check_finding
+
+        for name, _, level, policy in watch:
+            info = self._bundle.policy(policy)
+            for item in seen.get(name, []):
+                try:
+                    check_finding(info, level, item, self._bundle.modules)
+                except PolicyError as exc:
+                    return str(exc)
+        return None
+
+
+# `found := review with ...`, `found := demo.review`, `d := [x | some x in data....deny]`, `some f in review`
+_BOUND = re.compile(r"\b([a-z_][A-Za-z0-9_]*)\s*:=\s*((?:[A-Za-z_][\w]*\.)*)(deny|review|warn)\b")
+_SOME = re.compile(r"\bsome\s+([a-z_][A-Za-z0-9_]*)\s+in\s+((?:[A-Za-z_][\w]*\.)*)(deny|review|warn)\b")
+Bound = tuple[str, bool, str, str]  # (local, holds a collection, level, policy name)
+
+
+def findings_bound(body: str, package: str, bundle: Bundle) -> list[Bound]:
+    """The locals a test binds to a policy's findings, so the findings they hold can be judged like the gate's."""
+    known = {p.name for p in bundle.policies}
+    own = package.rsplit(".", 1)[-1].removesuffix("_test")
+    found: list[Bound] = []
+    for pattern, collection in ((_BOUND, True), (_SOME, False)):
+        for hit in pattern.finditer(blank(body)):
+            prefix = hit.group(2).rstrip(".").rsplit(".", 1)[-1] if hit.group(2) else own
+            if prefix in known and all(b[0] != hit.group(1) for b in found):
+                found.append((hit.group(1), collection, hit.group(3), prefix))
+    return found
 
 
 def compile_result(issue: CompileIssue) -> TestResult:
