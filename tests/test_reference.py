@@ -359,3 +359,45 @@ def test_a_helper_typo_in_gatekeeper_test_names_the_helper_and_its_line(tmp_path
     assert any("undefined function data.gatekeeper.lib.bukket_finding" in r.message for r in located), run.results
     assert not run.passed
     assert all("not available in regopy" not in r.message for r in run.results)
+
+
+def test_a_fixture_error_is_reported_under_the_set_that_caused_it_only(tmp_path: Path) -> None:
+    from gatekeeper.testing.suite import run_suite
+
+    root = bundle_copy(tmp_path)
+    edit(root / "guardrails" / "policy.rego", 'lib.paths_finding("guardrails.edit", msg, paths)',
+         '{"rule": "guardrails.edit", "message": msg, "paths": paths}')
+    run = run_suite(root, POLICY_DIR.parent / "fixtures", select=re.compile(r"^guardrail-files\["))
+    by_name = {r.name: r for r in run.results if r.suite == "fixtures"}
+    assert by_name["guardrail-files[default]"].status == "pass"
+    broken = by_name["guardrail-files[guardrails]"]
+    assert broken.status == "error" and str(root / "guardrails" / "policy.rego") in broken.message
+
+
+# --- runtime errors name their place ---------------------------------------------------------------
+
+
+def test_a_runtime_error_names_its_file_line_and_rule_never_another_file(tmp_path: Path) -> None:
+    from gatekeeper.policy.findings import run_policies
+
+    root = bundle_copy(tmp_path)
+    policy = root / "size" / "policy.rego"
+    text = policy.read_text()
+    policy.write_text(text + '\nwarn contains lib.finding("size.files", "odd run id") if {\n'
+                      "\tto_number(input.packet.run_id) > 0\n}\n")
+    bundle = load_bundle(root)
+    summary = {"files": 0, "additions": 0, "deletions": 0, "buckets": {}, "tags": {}}
+    with pytest.raises(PolicyError) as caught:
+        run_policies(bundle, ["size", "guardrails"], {"files": [], "summary": summary, "packet": {"run_id": "abc"}},
+                     timeout=20)
+    error = caught.value
+    assert error.where == f"{policy}:{len(text.splitlines()) + 3}"
+    assert "to_number" in error.what and "(in rule `warn`)" in error.what
+    assert "guardrails" not in str(error)
+
+
+def test_rule_at_finds_the_enclosing_rule() -> None:
+    from gatekeeper.policy.rego_errors import rule_at
+
+    source = "package p\n\nimport rego.v1\n\nx := 1\n\nreview contains f if {\n\tf := 1\n}\n"
+    assert [rule_at(source, n) for n in (1, 3, 5, 8, 9)] == [None, None, "x", "review", "review"]

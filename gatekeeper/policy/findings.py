@@ -10,6 +10,7 @@ silently disappears would be a silent allow.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -106,7 +107,11 @@ class PendingFindings:
                 hint=exc.hint,
             ) from None
         except PolicyError as exc:
-            if not exc.where:  # the engine gave no location (e.g. an unsupported built-in family)
+            if not exc.where:  # regopy gave no location: OPA, evaluating the same, names the place
+                located = locate_runtime_error(self._modules, self._bundle.data(), self._input, self._query, exc,
+                                               timeout=self._timeout)
+                if located is not None:
+                    raise located from None
                 exc.where = ", ".join(str(info.module_path) for info in self._policies)
             raise
         return collect(self._policies, raw, self._modules)
@@ -173,9 +178,11 @@ def start_policies_many(
         ours = job()
         others = theirs() if theirs is not None else [None] * len(ours)
         out: list[list[dict[str, Any]] | PolicyError] = []
-        for raw, other in zip(ours, others, strict=True):
+        for raw, other, doc in zip(ours, others, input_docs, strict=True):
             try:
                 if isinstance(raw, PolicyError):
+                    if not raw.where:
+                        raise locate_runtime_error(modules, bundle.data(), doc, query, raw, timeout=timeout) or raw
                     raise raw
                 if theirs is not None and reference.normalise(raw) != reference.normalise(other):
                     raise PolicyError(f"regopy and OPA disagree: regopy gave {_short(raw, 600)}; "
@@ -291,6 +298,36 @@ def outcome_of(findings: Sequence[Mapping[str, Any]]) -> str:
     if "review" in levels:
         return "review"
     return "allow"
+
+
+def locate_runtime_error(modules: Mapping[str, str], data: Mapping[str, Any], input_doc: Mapping[str, Any],
+                         query: str, error: PolicyError, *, timeout: float) -> PolicyError | None:
+    """regopy's unlocated evaluation `error`, placed at the `file:line` and rule where OPA's evaluation fails.
+
+    Only on the error path: None when the reference engine is missing or evaluates without error.
+    """
+    from gatekeeper.policy import reference
+    from gatekeeper.policy.rego_errors import rule_at
+
+    if reference.missing_reason() is not None:
+        return None
+    try:
+        (result,) = reference.start_evaluating(modules, data, [input_doc], query, timeout=timeout)()
+    except PolicyError:
+        return None
+    if not (isinstance(result, dict) and set(result) == {"error"}):
+        return None
+    place = _OPA_PLACE.match(str(result["error"]))
+    if place is None or place.group(1) not in modules:
+        return None
+    file, line, code, message = place.group(1), int(place.group(2)), place.group(3), place.group(4)
+    rule = rule_at(modules[file], line)
+    in_rule = f" (in rule `{rule}`)" if rule else ""
+    return PolicyError(f"evaluation failed: {code}: {message}{in_rule}; regopy said: {error.what}",
+                       where=f"{file}:{line}", hint=error.hint)
+
+
+_OPA_PLACE = re.compile(r"^(.+?):(\d+): ([a-z_]+): (.*)$", re.S)
 
 
 def _no_check() -> None:

@@ -182,6 +182,40 @@ def compile_error(text: str, name: str, modules: Mapping[str, str]) -> PolicyErr
     return PolicyError(f"does not compile ({len(found)} errors): {listed}", where=where, hint=hint_for(first.message))
 
 
+_RULE_HEAD = re.compile(r"^(?:default\s+)?([A-Za-z_][\w]*)")
+
+
+def rule_at(source: str, line: int) -> str | None:
+    """The name of the top-level rule whose text holds `line` (1-based), if any."""
+    lines = source.splitlines()
+    for number in range(min(line, len(lines)), 0, -1):
+        head = _RULE_HEAD.match(lines[number - 1])
+        if head and head.group(1) not in ("package", "import"):
+            return head.group(1)
+        if lines[number - 1].startswith(("package", "import")):
+            return None
+    return None
+
+
+def runtime_error(found: list[Diagnostic], modules: Mapping[str, str]) -> PolicyError:
+    """The PolicyError for evaluation errors: every one, each at `file:line:col` and in its rule when known."""
+    shown = []
+    for diag in found:
+        where = locate_diagnostic(diag, modules)
+        rule = None
+        if where:
+            name, _, rest = where.rpartition(":")[0].rpartition(":")
+            rule = rule_at(modules.get(name, ""), int(rest)) if rest.isdigit() else None
+        text = diag.message + (f" (in rule `{rule}`)" if rule else "")
+        shown.append((where, text))
+    first_where, first_text = shown[0]
+    if len(shown) == 1:
+        return PolicyError(f"evaluation failed: {first_text}", where=first_where, hint=hint_for(found[0].message))
+    listed = "; ".join(f"{where}: {text}" if where else text for where, text in shown)
+    return PolicyError(f"evaluation failed ({len(shown)} errors): {listed}", where=first_where,
+                       hint=hint_for(found[0].message))
+
+
 def hint_for(message: str) -> str | None:
     """What a policy author can do about an engine error message, when we know."""
     lowered = message.lower()

@@ -102,7 +102,8 @@ def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> lis
     Each case is decided once, by the gate itself, with every policy any of its sets enables; a set's
     decision is then the gate's own findings plus those of the set's policies, and its outcome is
     recomputed from them. Policies are independent packages, so this equals deciding per set, at a
-    third of the cost on a case with three sets.
+    third of the cost on a case with three sets. When the union cannot decide (a policy's error), each
+    set is decided alone, so an error is reported under the sets whose policies caused it and no other.
     """
     plans = [(case, [(s, enabled_policies(bundle, s, case.expectation.path)) for s in case.expectation.sets])
              for case in cases]  # validated up front: a bad name is exit 2, not a failed run
@@ -111,8 +112,10 @@ def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> lis
     results: list[TestResult] = []
     for (case, sets), (decision, seconds) in zip(plans, decided, strict=True):
         share = seconds / len(sets)
+        alone = _decide_each_set(case, sets, bundle) if isinstance(decision, GatekeeperError) and len(sets) > 1 else {}
         for policy_set, enabled in sets:
-            status, message, asserted = judge(policy_set, _for_set(decision, enabled))
+            own = alone.get(policy_set.name, decision)
+            status, message, asserted = judge(policy_set, _for_set(own, enabled))
             results.append(
                 TestResult(
                     suite="fixtures",
@@ -126,6 +129,12 @@ def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> lis
                 )
             )
     return results
+
+
+def _decide_each_set(case: Case, sets: Sequence[tuple[PolicySet, tuple[str, ...]]],
+                     bundle: Bundle) -> dict[str, dict[str, Any] | GatekeeperError]:
+    decided = _decide_cases([case] * len(sets), [enabled for _, enabled in sets], bundle)
+    return {policy_set.name: decision for (policy_set, _), (decision, _) in zip(sets, decided, strict=True)}
 
 
 def _decide_cases(
