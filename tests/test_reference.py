@@ -401,3 +401,66 @@ def test_rule_at_finds_the_enclosing_rule() -> None:
 
     source = "package p\n\nimport rego.v1\n\nx := 1\n\nreview contains f if {\n\tf := 1\n}\n"
     assert [rule_at(source, n) for n in (1, 3, 5, 8, 9)] == [None, None, "x", "review", "review"]
+
+
+# --- versions are not honour-system -----------------------------------------------------------------
+
+
+def _bundle_repo(git_repo: GitRepo) -> Path:
+    shutil.copytree(POLICY_DIR, git_repo.root / "policies", ignore=shutil.ignore_patterns("__pycache__"))
+    git_repo.commit()
+    return git_repo.root / "policies"
+
+
+def _set_version(policy: Path, version: str) -> None:
+    text = policy.read_text()
+    policy.write_text(re.sub(r"(#   version: )\S+", rf"\g<1>{version}", text, count=1))
+
+
+def _versions(root: Path, since: str) -> dict[str, tuple[str, str]]:
+    from gatekeeper.testing.versions import check_versions
+
+    return {r.name: (r.status, r.message) for r in check_versions(load_bundle(root), since)}
+
+
+def test_since_fails_a_changed_policy_without_a_bump_and_passes_with_one(git_repo: GitRepo) -> None:
+    root = _bundle_repo(git_repo)
+    policy = root / "size" / "policy.rego"
+    edit(policy, "max_files := lib.param", "max_files := lib.param")  # same bytes: nothing to bump
+    edit(root / "size" / "policy_test.rego", "import rego.v1", "import rego.v1\n")  # a test change needs none
+    assert {status for status, _ in _versions(root, "HEAD").values()} == {"pass"}
+    edit(policy, '"max_files"], 100)', '"max_files"], 101)')
+    status, message = _versions(root, "HEAD")["version size"]
+    assert status == "fail" and "policy.rego changed" in message and "patch bump" in message
+    old = re.search(r"#   version: (\d+)\.(\d+)\.(\d+)", policy.read_text())
+    assert old is not None
+    _set_version(policy, f"{old.group(1)}.{old.group(2)}.{int(old.group(3)) + 1}")
+    assert _versions(root, "HEAD")["version size"][0] == "pass"
+
+
+def test_since_needs_a_minor_bump_for_a_new_rule_id_and_a_major_for_a_removed_one(git_repo: GitRepo) -> None:
+    root = _bundle_repo(git_repo)
+    policy = root / "size" / "policy.rego"
+    text = policy.read_text()
+    old = re.search(r"#   version: (\d+)\.(\d+)\.(\d+)", text)
+    assert old is not None
+    major, minor, patch = int(old.group(1)), int(old.group(2)), int(old.group(3))
+    policy.write_text(text.replace("#     - size.files", "#     - size.files\n#     - size.new", 1))
+    _set_version(policy, f"{major}.{minor}.{patch + 1}")
+    status, message = _versions(root, "HEAD")["version size"]
+    assert status == "fail" and "size.new" in message and "minor bump" in message
+    _set_version(policy, f"{major}.{minor + 1}.0")
+    assert _versions(root, "HEAD")["version size"][0] == "pass"
+    policy.write_text(text.replace("#     - size.files\n", "", 1))
+    _set_version(policy, f"{major}.{minor + 1}.0")
+    status, message = _versions(root, "HEAD")["version size"]
+    assert status == "fail" and "removed" in message and "major bump" in message
+
+
+@pytest.mark.parametrize("rev", ["--output=/tmp/x", "no-such-rev", ""])
+def test_since_refuses_what_is_not_a_revision(git_repo: GitRepo, rev: str) -> None:
+    from gatekeeper.errors import UsageError
+
+    root = _bundle_repo(git_repo)
+    with pytest.raises(UsageError):
+        _versions(root, rev)

@@ -25,6 +25,7 @@ class TestOptions:
     output: Path | None
     verbose: bool = False
     run: str | None = None
+    since: str | None = None
 
 
 def execute(options: TestOptions) -> ExitCode:
@@ -39,7 +40,7 @@ def execute(options: TestOptions) -> ExitCode:
     if fixtures is None and (Path.cwd() / "fixtures").is_dir():
         fixtures = Path.cwd() / "fixtures"
     select = _pattern(options.run) if options.run is not None else None
-    run = run_suite(policy_dir, fixtures, min_coverage=options.min_coverage, select=select)
+    run = run_suite(policy_dir, fixtures, min_coverage=options.min_coverage, select=select, since=options.since)
     text = render_verbose(run) if options.verbose and options.fmt == "text" else render(options.fmt, run)
     if options.output is not None:
         write_atomic(options.output, text)
@@ -72,8 +73,11 @@ def _pattern(text: str) -> re.Pattern[str]:
 @click.option("--run", "run", default=None, metavar="REGEX",
               help="Run only the Rego tests (name or data.<package>.<name>) and fixture cases (<case>[<set>]) "
                    "REGEX finds; coverage is not enforced on a selection.")
+@click.option("--since", "since", default=None, metavar="REV",
+              help="Also fail when a policy's modules changed since git revision REV without the version bump "
+                   "the change needs (patch; minor for a new rule id; major for a removed one).")
 def test_command(policy: Path | None, fixtures: Path | None, fmt: str, min_coverage: float,
-                 output: Path | None, verbose: bool, run: str | None) -> int:
+                 output: Path | None, verbose: bool, run: str | None, since: str | None) -> int:
     """Run the bundle's Rego unit tests and fixture cases, and check rule coverage.
 
     Every test and case also runs in the reference engine (OPA), which compiles the whole bundle
@@ -82,7 +86,7 @@ def test_command(policy: Path | None, fixtures: Path | None, fmt: str, min_cover
     Exit 0 when everything passes; 1 when a test or case fails or coverage is below the floor;
     2 when the bundle or the fixtures cannot be loaded.
     """
-    return int(execute(TestOptions(policy, fixtures, fmt, min_coverage, output, verbose, run)))
+    return int(execute(TestOptions(policy, fixtures, fmt, min_coverage, output, verbose, run, since)))
 
 
 COMMANDS: list[click.Command] = [test_command]

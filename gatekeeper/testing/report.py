@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from gatekeeper.testing.results import STATUSES, TestResult, TestRun
 
+SUITES: tuple[str, ...] = ("rego", "fixtures", "versions")
 _LABEL = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIP"}
 
 
@@ -24,7 +25,7 @@ def render_text(run: TestRun, verbose: bool = False) -> str:
     """Failures and errors in full (with `verbose`, every test and case with its time), coverage gaps, the summary."""
     lines = [f"bundle {run.bundle.get('name')} revision {run.bundle.get('revision')} "
              f"digest {str(run.bundle.get('digest'))[:12]}", *(f"note: {note}" for note in run.notes)]
-    for suite in ("rego", "fixtures"):
+    for suite in SUITES:
         results = [r for r in run.results if r.suite == suite]
         if not results:
             continue
@@ -77,8 +78,10 @@ def render_junit(run: TestRun) -> str:
     root = ET.Element("testsuites", name="gatekeeper test", tests=str(len(run.results) + 1),
                       failures=str(run.count("fail") + (0 if run.coverage.ok else 1)),
                       errors=str(run.count("error")), time=f"{run.seconds:.3f}")
-    for suite in ("rego", "fixtures"):
+    for suite in SUITES:
         results = [r for r in run.results if r.suite == suite]
+        if suite == "versions" and not results:
+            continue  # only with --since
         node = ET.SubElement(root, "testsuite", name=suite, tests=str(len(results)),
                              failures=str(sum(r.status == "fail" for r in results)),
                              errors=str(sum(r.status == "error" for r in results)),

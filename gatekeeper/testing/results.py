@@ -17,7 +17,7 @@ class TestResult:
 
     __test__ = False  # not a pytest test class, despite the name
 
-    suite: Literal["rego", "fixtures"]
+    suite: Literal["rego", "fixtures", "versions"]
     name: str  # the test rule's name, or "<case>[<policy set>]"
     file: str  # shown to the user: relative to the bundle or the fixtures folder
     line: int  # 1-based; 0 when there is no line to point at

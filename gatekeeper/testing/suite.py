@@ -18,16 +18,18 @@ DEFAULT_MIN_COVERAGE = 100.0
 
 
 def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: float = DEFAULT_MIN_COVERAGE,
-              timeout: float = 10.0, select: re.Pattern[str] | None = None) -> TestRun:
+              timeout: float = 10.0, select: re.Pattern[str] | None = None, since: str | None = None) -> TestRun:
     """Run every Rego unit test of the bundle and every fixture case; raise GatekeeperError if either cannot load.
 
     `select` keeps the tests and cases whose name it finds (`--run`); a selection does not enforce coverage.
+    `since` (a git revision) adds one result per policy: its version was bumped as its changes require.
     """
     from gatekeeper.policy.bundle import load_bundle
     from gatekeeper.policy.engine import check_modules
     from gatekeeper.testing.crosscheck import ReferenceRun
     from gatekeeper.testing.fixtures import discover_cases, run_cases, select_cases
     from gatekeeper.testing.rego_tests import discover_test_files, run_test_files, select_tests
+    from gatekeeper.testing.versions import check_versions
 
     started = time.perf_counter()
     bundle = load_bundle(policy_dir, lint_tests=False)  # a malformed test file is an error of that file
@@ -37,17 +39,19 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
     if select is not None:
         test_files, cases = select_tests(test_files, select), select_cases(cases, select)
         min_coverage = 0.0  # a subset cannot cover every rule; the full run enforces the floor
+    versions = check_versions(bundle, since) if since is not None else []
     # OPA compiles the bundle with its tests and runs them in a child while regopy runs them here.
     reference = ReferenceRun(bundle, test_files, timeout=timeout)
     try:
         check_modules(bundle.modules, timeout=timeout)
     except PolicyError as exc:  # a policy regopy cannot compile: nothing else can run; every error is a result
-        return _finish(bundle, policy_dir, fixtures_dir, [regopy_compile_result(exc), *reference.finish([])],
-                       min_coverage, started)
+        return _finish(bundle, policy_dir, fixtures_dir,
+                       [regopy_compile_result(exc), *reference.finish([]), *versions], min_coverage, started)
     results = run_test_files(bundle, test_files, candidates=frozenset(declared_rule_ids(bundle)), timeout=timeout)
     results = reference.finish(results)
     if cases:
         results += run_cases(cases, bundle, shown_root=fixtures_dir.parent if fixtures_dir else Path.cwd())
+    results += versions
     return _finish(bundle, policy_dir, fixtures_dir, results, min_coverage, started)
 
 
