@@ -464,3 +464,37 @@ def test_since_refuses_what_is_not_a_revision(git_repo: GitRepo, rev: str) -> No
     root = _bundle_repo(git_repo)
     with pytest.raises(UsageError):
         _versions(root, rev)
+
+
+# --- refs into the bundle's own packages -----------------------------------------------------------
+
+
+def test_a_ref_to_an_undefined_rule_of_a_bundle_package_is_refused(tmp_path: Path) -> None:
+    root = bundle_copy(tmp_path)
+    policy = root / "size" / "policy.rego"
+    text = policy.read_text()
+    policy.write_text(text + '\nwarn contains lib.finding("size.files", "x") if {\n'
+                      "\tdata.gatekeeper.policies.size.max_filez > 1\n}\n")
+    error = failure(root)  # OPA alone would accept it: the rule would just never fire
+    (issue,) = error.issues
+    assert (issue.file, issue.line, issue.column) == (str(policy), len(text.splitlines()) + 3, 2)
+    assert issue.name == "data.gatekeeper.policies.size.max_filez" and "defines no rule `max_filez`" in issue.message
+
+
+def test_ref_check_reads_aliases_and_ignores_comments_strings_and_outside_data() -> None:
+    from gatekeeper.policy.ref_check import unknown_refs
+
+    lib = "package gatekeeper.lib\n\nimport rego.v1\n\nfinding(r, m) := {\"rule\": r, \"msg\": m}\n"
+    policy = ("package gatekeeper.policies.x\n\nimport rego.v1\n\nimport data.gatekeeper.lib as l\n\n"
+              "review contains l.finding(\"a\", \"b\") if {\n\t# l.nope\n\ts := \"l.nope\"\n"
+              "\tdata.gatekeeper.params.anything\n\tinput.files.nope\n\tcount(data.gatekeeper.policies.x.deny) == 0\n"
+              "\tl.nope\n\tl.nope_fn(1)\n}\n")
+    issues = unknown_refs({"lib.rego": lib, "x.rego": policy})
+    assert [(i.line, i.column, i.name) for i in issues] == [(13, 2, "l.nope")]
+
+
+def test_the_shipped_bundle_has_no_unknown_refs() -> None:
+    from gatekeeper.policy.ref_check import unknown_refs
+
+    modules = {str(p): p.read_text() for p in POLICY_DIR.rglob("*.rego")}
+    assert unknown_refs(modules) == []

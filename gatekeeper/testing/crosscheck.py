@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gatekeeper.errors import PolicyError
+from gatekeeper.policy.ref_check import unknown_refs
 from gatekeeper.policy.reference import CompileIssue, TestOutcome, missing_reason, start_tests
 from gatekeeper.testing.rego_source import blank
 from gatekeeper.testing.results import TestResult
@@ -33,6 +34,7 @@ class ReferenceRun:
         self.note = missing_reason()
         self._files = {f.shown: f for f in files}
         self._collect: Callable[[], tuple[list[CompileIssue], Outcomes]] | None = None
+        self._refs: list[CompileIssue] = []
         self._bundle = bundle
         self._watch: dict[tuple[str, str], list[Bound]] = {}
         if self.note is None:
@@ -40,6 +42,7 @@ class ReferenceRun:
             for test_file in files:
                 if not test_file.issues:  # a file our own lint refused reports that instead
                     modules[test_file.shown] = test_file.source
+            self._refs = unknown_refs(modules)
             tests = []
             for f in files:
                 if f.package and not f.issues:
@@ -56,8 +59,8 @@ class ReferenceRun:
             return list(results)
         issues, outcomes = self._collect()
         if issues:
-            return [*results, *(compile_result(issue) for issue in issues)]
-        return [self._compare(r, outcomes) for r in results]
+            return [*results, *(compile_result(issue) for issue in [*issues, *self._refs])]
+        return [*(self._compare(r, outcomes) for r in results), *(compile_result(issue) for issue in self._refs)]
 
     def _compare(self, result: TestResult, outcomes: Outcomes) -> TestResult:
         test_file = self._files.get(result.file)
