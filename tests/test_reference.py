@@ -333,7 +333,7 @@ def test_findings_bound_reads_the_forms_tests_use() -> None:
     body = ("test_x if {\n\tfound := review with input.files as f\n\tsome g in deps.deny with input.files as f\n"
             "\td := [x | some x in data.gatekeeper.policies.core.warn]\n\t# y := review\n}\n")
     assert findings_bound(body, "gatekeeper.policies.size", bundle) == [
-        ("found", True, "review", "size"), ("g", False, "deny", "deps"), ("x", False, "warn", "core")]
+        ("found", True, "review", "size"), ("d", True, "warn", "core"), ("g", False, "deny", "deps")]
 
 
 def test_without_the_reference_engine_the_test_run_says_so_in_one_line_and_runs(

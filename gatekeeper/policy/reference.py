@@ -110,29 +110,32 @@ def start_evaluating(modules: Mapping[str, str], data: Mapping[str, Any], inputs
     return collect
 
 
-# (package, rule, the test's module, ((local, holds a collection), ...))
+# (package, rule, the rule that exports the test's locals or "", ((local, holds a collection), ...))
 Watch = tuple[str, str, str, tuple[tuple[str, bool], ...]]
 TestOutcome = tuple[str, str, dict[str, list[Any]]]  # (status, detail, findings seen per watched local)
 
 
 def start_tests(modules: Mapping[str, str], data: Mapping[str, Any], tests: Sequence[Watch], *,
-                timeout: float) -> Callable[[], tuple[list[CompileIssue], dict[tuple[str, str], TestOutcome]]]:
-    """Compile `modules` and run Rego tests `(package, rule, watched locals)` in OPA, all in one child.
+                timeout: float, exports: Mapping[str, str] | None = None,
+                ) -> Callable[[], tuple[list[CompileIssue], dict[tuple[str, str], TestOutcome]]]:
+    """Compile `modules` and run Rego tests `(package, rule, export, watched locals)` in OPA, in one child.
 
     Collects (every compile issue, each test's `(status, detail, values)`); no test runs when an issue is
-    found. Status is `pass`, `fail` (false or undefined) or `error`. `values` holds, for each watched
-    local (one the test binds to findings), every value it took while the test ran: the elements of a
-    local bound to a whole collection, the local itself otherwise.
+    found. Status is `pass`, `fail` (false or undefined) or `error`. `exports` are extra modules whose
+    `export` rules (`contains {local: value, ...}` over a copy of the test's body) give, per watched local,
+    every value it took: the elements of a local bound to a whole collection, the local itself otherwise.
+    They are compiled on top; if they do not compile, the tests run without them (values stay empty).
     """
     names = list(modules)
-    synthetic = [(pkg, rule, f"m{names.index(module)}.rego" if module in names else "", watch)
-                 for pkg, rule, module, watch in tests]
-    job = start_isolated(_tests_here, [modules[n] for n in names], dict(data), synthetic, timeout=timeout)
+    extra = list(exports or {})
+    sources = [modules[n] for n in names] + [(exports or {})[n] for n in extra]
+    job = start_isolated(_tests_here, sources, len(names), dict(data), list(tests), timeout=timeout)
+    shown = names + extra
 
     def collect() -> tuple[list[CompileIssue], dict[tuple[str, str], TestOutcome]]:
         issues, outcomes = job.result()
-        return ([_issue(item, names, modules) for item in issues],
-                {(pkg, rule): (status, _rename_text(detail, names), seen)
+        return ([_issue(item, shown, modules) for item in issues],
+                {(pkg, rule): (status, _rename_text(detail, shown), seen)
                  for pkg, rule, status, detail, seen in outcomes})
 
     return collect
@@ -246,37 +249,61 @@ def _evaluate_here(sources: list[str], data: dict[str, Any], inputs: list[Any], 
     return out
 
 
-def _tests_here(sources: list[str], data: dict[str, Any], tests: list[Watch]) -> tuple[list[Any], list[Any]]:
+def _tests_here(sources: list[str], required: int, data: dict[str, Any],
+                tests: list[Watch]) -> tuple[list[Any], list[Any]]:
     from opa_bindings import OpaError
 
-    engine, issues = _engine(sources, data)
-    out: list[Any] = []
+    engine, issues = _engine(sources[:required], data)
     if issues:
-        return issues, out
-    for package, rule, module, watch in tests:
-        seen: dict[str, list[Any]] = {}
-        try:
-            rows = engine.eval_query(f"x := data.{package}.{rule}", None, trace=bool(watch))
-        except OpaError as exc:
-            out.append((package, rule, "error", exc.message, seen))
-            continue
-        if watch:
-            seen = _watched(engine.last_trace or [], module, dict(watch))
-        if not rows:
-            out.append((package, rule, "fail", "undefined", seen))
-        elif rows[0].get("x") is True:
-            out.append((package, rule, "pass", "", seen))
+        return issues, []
+    if len(sources) > required:
+        with_exports, failed = _engine(sources, data)
+        if not failed:
+            engine = with_exports
         else:
-            out.append((package, rule, "fail", json.dumps(rows[0].get("x")), seen))
-    return issues, out
+            tests = [(pkg, rule, "", watch) for pkg, rule, _, watch in tests]
+    try:
+        return issues, _all_tests_at_once(engine, tests)
+    except OpaError:  # one test's evaluation error fails the whole query: then each alone, for its verdict
+        return issues, [_one_test(engine, test) for test in tests]
 
 
-def _watched(trace: list[dict[str, Any]], module: str, watch: dict[str, bool]) -> dict[str, list[Any]]:
+def _all_tests_at_once(engine: Any, tests: list[Watch]) -> list[Any]:
+    # Every distinct query is prepared (compiled) anew, ~0.1 s: one query for all tests, not one each.
+    parts = []
+    for i, (pkg, rule, export, _) in enumerate(tests):
+        parts.append(f'"t{i}": [v | v := data.{pkg}.{rule}]')
+        if export:
+            parts.append(f'"s{i}": [v | some v in data.{pkg}.{export}]')
+    rows = engine.eval_query("x := {" + ", ".join(parts) + "}", None)
+    values = rows[0]["x"]
+    return [(pkg, rule, *_verdict(values[f"t{i}"]), _seen(values.get(f"s{i}") or [], dict(watch)))
+            for i, (pkg, rule, _, watch) in enumerate(tests)]
+
+
+def _one_test(engine: Any, test: Watch) -> tuple[Any, ...]:
+    from opa_bindings import OpaError
+
+    package, rule, _, watch = test
+    try:
+        rows = engine.eval_query(f"x := [v | v := data.{package}.{rule}]", None)
+    except OpaError as exc:
+        return package, rule, "error", exc.message, {}
+    return package, rule, *_verdict(rows[0]["x"] if rows else []), {}
+
+
+def _verdict(values: list[Any]) -> tuple[str, str]:
+    if not values:
+        return "fail", "undefined"
+    if values[0] is True:
+        return "pass", ""
+    return "fail", json.dumps(values[0])
+
+
+def _seen(exported: list[Any], watch: dict[str, bool]) -> dict[str, list[Any]]:
     seen: dict[str, list[Any]] = {name: [] for name in watch}
-    for event in trace:
-        if not str(event.get("location") or "").startswith(f"{module}:"):
-            continue  # a helper's local of the same name is not the test's
-        for name, value in (event.get("locals") or {}).items():
+    for bindings in exported:
+        for name, value in (bindings.items() if isinstance(bindings, dict) else ()):
             if name not in watch:
                 continue
             items = value if watch[name] and isinstance(value, list) else [value]

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from gatekeeper.errors import PolicyError
 from gatekeeper.policy.ref_check import unknown_refs
-from gatekeeper.policy.reference import CompileIssue, TestOutcome, missing_reason, start_tests
-from gatekeeper.testing.rego_source import blank
+from gatekeeper.policy.reference import CompileIssue, TestOutcome, Watch, missing_reason, start_tests
+from gatekeeper.testing.rego_source import TestRule, blank
 from gatekeeper.testing.results import TestResult
 
 if TYPE_CHECKING:
@@ -43,15 +43,26 @@ class ReferenceRun:
                 if not test_file.issues:  # a file our own lint refused reports that instead
                     modules[test_file.shown] = test_file.source
             self._refs = unknown_refs(modules)
-            tests = []
+            tests: list[Watch] = []
+            exports: dict[str, str] = {}
             for f in files:
-                if f.package and not f.issues:
-                    for t in f.tests:
-                        if not t.skipped:
-                            watch = findings_bound(t.body, f.package, bundle)
-                            self._watch[(f.package, t.name)] = watch
-                            tests.append((f.package, t.name, f.shown, tuple((n, c) for n, c, _, _ in watch)))
-            self._collect = start_tests(modules, bundle.data(), tests, timeout=timeout * 3)
+                if not f.package or f.issues:
+                    continue
+                rules = []
+                for t in f.tests:
+                    if t.skipped:
+                        continue
+                    watch = findings_bound(t.body, f.package, bundle)
+                    export = export_rule(t, watch) if watch else None
+                    self._watch[(f.package, t.name)] = watch if export else []
+                    tests.append((f.package, t.name, f"{EXPORT}{t.name}" if export else "",
+                                  tuple((n, c) for n, c, _, _ in watch) if export else ()))
+                    if export:
+                        rules.append(export)
+                if rules:
+                    exports[f"{f.shown} (exported locals)"] = "\n\n".join([f"package {f.package}", *imports(f.source),
+                                                                          *rules]) + "\n"
+            self._collect = start_tests(modules, bundle.data(), tests, timeout=timeout * 3, exports=exports)
 
     def finish(self, results: Sequence[TestResult]) -> list[TestResult]:
         """`results` (regopy's) with every disagreement turned into a failure, plus OPA's compile errors."""
@@ -96,9 +107,36 @@ class ReferenceRun:
         return None
 
 
+EXPORT = "__gatekeeper_locals_of_"
+_IMPORTS = re.compile(r"^import[ \t]+[^\n]+$", re.M)
+
+
+def imports(source: str) -> list[str]:
+    """The import lines of a module (comments and strings blanked first, so none is invented)."""
+    code = blank(source)
+    return [source[m.start():m.end()].strip() for m in _IMPORTS.finditer(code)]
+
+
+def export_rule(test: TestRule, watch: Sequence[Bound]) -> str | None:
+    """A copy of `test` whose head collects the watched locals' values: `<EXPORT><name> contains {...} if {`.
+
+    A partial set gathers every solution of the body (each `some f in review`), so OPA hands back every
+    value each local took while the test's body held. None when the test is not one plain `test_x if {`.
+    """
+    head = re.compile(rf"^{re.escape(test.name)}[ \t]+if[ \t]*\{{")
+    if len(test.spans) != 1 or not head.match(test.body):
+        return None
+    values = ", ".join(f'"{name}": {name}' for name, *_ in watch)
+    return head.sub(f"{EXPORT}{test.name} contains {{{values}}} if {{", test.body, count=1).rstrip()
+
+
 # `found := review with ...`, `found := demo.review`, `d := [x | some x in data....deny]`, `some f in review`
-_BOUND = re.compile(r"\b([a-z_][A-Za-z0-9_]*)\s*:=\s*((?:[A-Za-z_][\w]*\.)*)(deny|review|warn)\b")
-_SOME = re.compile(r"\bsome\s+([a-z_][A-Za-z0-9_]*)\s+in\s+((?:[A-Za-z_][\w]*\.)*)(deny|review|warn)\b")
+_REF = r"(?P<path>(?:[A-Za-z_][\w]*\.)*)(?P<level>deny|review|warn)"
+_BOUND = re.compile(rf"\b(?P<name>[a-z_][A-Za-z0-9_]*)\s*:=\s*{_REF}\b")
+_SOME = re.compile(rf"\bsome\s+(?P<name>[a-z_][A-Za-z0-9_]*)\s+in\s+{_REF}\b")
+_COMPREHENSION = re.compile(r"\[\s*([a-z_]\w*)\s*\|\s*some\s+\1\s+in\b")
+_COLLECTED = re.compile(rf"\b(?P<name>[a-z_][A-Za-z0-9_]*)\s*:=\s*\[\s*(?P<x>[a-z_]\w*)\s*\|\s*some\s+(?P=x)\s+in\s+"
+                        rf"{_REF}\s*\]")
 Bound = tuple[str, bool, str, str]  # (local, holds a collection, level, policy name)
 
 
@@ -107,11 +145,16 @@ def findings_bound(body: str, package: str, bundle: Bundle) -> list[Bound]:
     known = {p.name for p in bundle.policies}
     own = package.rsplit(".", 1)[-1].removesuffix("_test")
     found: list[Bound] = []
-    for pattern, collection in ((_BOUND, True), (_SOME, False)):
-        for hit in pattern.finditer(blank(body)):
-            prefix = hit.group(2).rstrip(".").rsplit(".", 1)[-1] if hit.group(2) else own
-            if prefix in known and all(b[0] != hit.group(1) for b in found):
-                found.append((hit.group(1), collection, hit.group(3), prefix))
+    code = blank(body)
+    inner = {m.group(1) for m in _COMPREHENSION.finditer(code)}  # not in scope outside its brackets
+    for pattern, collection in ((_BOUND, True), (_COLLECTED, True), (_SOME, False)):
+        for hit in pattern.finditer(code):
+            name, path = hit.group("name"), hit.group("path")
+            if pattern is _SOME and name in inner:
+                continue
+            prefix = path.rstrip(".").rsplit(".", 1)[-1] if path else own
+            if prefix in known and all(b[0] != name for b in found):
+                found.append((name, collection, hit.group("level"), prefix))
     return found
 
 
