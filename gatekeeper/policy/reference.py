@@ -40,8 +40,6 @@ _NAMES = (
     re.compile(r"function (\S+) has arity"),
     re.compile(r"undefined ref: (\S+)"),
     re.compile(r"conflicting rules (\S+) found"),
-    re.compile(r"rule (\S+) "),
-    re.compile(r"var (\S+) "),
 )
 
 
@@ -85,7 +83,8 @@ def start_compile(modules: Mapping[str, str], data: Mapping[str, Any], *,
         try:
             raw = job.result()
         except (EngineCrashed, EngineTimedOut) as exc:
-            raise PolicyError(f"the reference compiler failed: {exc.what}", hint=INSTALL_HINT) from None
+            raise PolicyError(f"the reference compiler (OPA) failed: {exc.what}",
+                              hint="rerun; if it persists, reinstall the reference engine: " + INSTALL_HINT) from None
         return [_issue(item, names, modules) for item in raw]
 
     return collect
