@@ -498,3 +498,34 @@ def test_the_shipped_bundle_has_no_unknown_refs() -> None:
 
     modules = {str(p): p.read_text() for p in POLICY_DIR.rglob("*.rego")}
     assert unknown_refs(modules) == []
+
+
+def test_the_decision_says_when_the_bundle_had_uncommitted_changes(git_repo: GitRepo, tmp_path: Path) -> None:
+    root = _bundle_repo(git_repo)
+    clean = load_bundle(root).describe()
+    assert clean["uncommitted"] is False and clean["commit"] == git_repo.git("rev-parse", "HEAD").decode().strip()
+    edit(root / "size" / "policy.rego", '"max_files"], 100)', '"max_files"], 101)')
+    dirty = load_bundle(root).describe()
+    assert dirty["uncommitted"] is True and dirty["commit"] == clean["commit"] and dirty["digest"] != clean["digest"]
+    (root / "size" / "policy.rego").write_text((POLICY_DIR / "size" / "policy.rego").read_text())
+    (root / "size" / "notes.txt").write_text("an untracked file counts too\n")
+    assert load_bundle(root).describe()["uncommitted"] is True
+    assert load_bundle(bundle_copy(tmp_path)).describe()["uncommitted"] is None  # not in a repository
+
+
+def test_audit_show_prints_that_the_bundle_had_uncommitted_changes(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from gatekeeper.audit.log import append_decision
+
+    log = tmp_path / "decisions.jsonl"
+    base = {"outcome": "allow", "reasons": [], "policies": [{"name": "core", "version": "1.0.0"}],
+            "packet": {"run_id": "run-1", "diff_sha256": "0" * 64, "digest": "p" * 64}, "input_digest": "i" * 64,
+            "summary": {"files": 1, "additions": 1, "deletions": 0, "buckets": {}}, "dry_run": False,
+            "tool": {"name": "gatekeeper", "version": "0.1.0"}, "decided_at": "2026-11-29T12:00:00Z"}
+    append_decision(log, {**base, "bundle": {"name": "d", "revision": "r1", "commit": "c" * 40,
+                                             "uncommitted": True, "digest": "e" * 64}})
+    append_decision(log, {**base, "bundle": {"name": "d", "revision": "r1", "commit": "c" * 40,
+                                             "uncommitted": False, "digest": "f" * 64}})
+    assert main(["audit", "show", str(log)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert sum("uncommitted" in line for line in out) == 1 and any("eeeeeeeeeeee" in line for line in out)
