@@ -160,3 +160,17 @@ def test_junit_report_written_to_output_parses(tmp_path: Path, capsys: pytest.Ca
 
 def test_unknown_format_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["test", "--format", "sarif"]) == 2
+
+
+def test_verbose_lists_every_test_and_case_with_its_time_and_run_selects(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(FIXTURES), "-v", "--run", "guardrail"]) == 0
+    out = capsys.readouterr().out
+    listed = [line for line in out.splitlines() if line.startswith("  PASS ")]
+    assert len(listed) == 5 and all(re.search(r"\(\d+\.\d ms\)", line) for line in listed)
+    assert "test_guardrail_file_needs_review" in out and "guardrail-files[guardrails]" in out
+    assert "test_core" not in out
+
+
+def test_an_invalid_run_regex_is_exit_2_naming_the_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["test", "--policy", str(POLICY_DIR), "--run", "(unclosed"]) == 2
+    assert "--run" in capsys.readouterr().err
