@@ -291,3 +291,31 @@ def test_rule_at_finds_the_enclosing_rule() -> None:
 
     source = "package p\n\nimport rego.v1\n\nx := 1\n\nreview contains f if {\n\tf := 1\n}\n"
     assert [rule_at(source, n) for n in (1, 3, 5, 8, 9)] == [None, None, "x", "review", "review"]
+
+
+def _lib_definitions() -> list[tuple[str, str, int]]:
+    """(lib module, helper, line of its first definition) for each helper a shipped policy calls."""
+    called = {name for _, name, _ in HELPERS}
+    found = []
+    for path in sorted((POLICY_DIR / "lib").glob("*.rego")):
+        text = path.read_text()
+        for name in sorted(called):
+            hit = re.search(rf"^{name}\(", text, re.M)
+            if hit:
+                found.append((path.relative_to(POLICY_DIR).as_posix(), name, text[:hit.start()].count("\n") + 1))
+    return found
+
+
+LIB_DEFINITIONS = _lib_definitions()
+
+
+@pytest.mark.parametrize(("module", "name", "line"), LIB_DEFINITIONS, ids=[n for _, n, _ in LIB_DEFINITIONS])
+def test_a_renamed_lib_helper_is_caught_at_every_caller(tmp_path: Path, module: str, name: str, line: int) -> None:
+    root = bundle_copy(tmp_path)
+    path = root / module
+    path.write_text(re.sub(rf"^{name}\(", f"{name}_old(", path.read_text(), flags=re.M))
+    issues = compile_issues(load_bundle(root).modules, {"gatekeeper": {"params": {}}}, timeout=20)
+    callers = {(module, line) for module, helper, line in HELPERS if helper == name}
+    reported = {(Path(i.file).relative_to(root).as_posix(), i.line) for i in issues
+                if f"undefined function data.gatekeeper.lib.{name}" in i.message}
+    assert callers <= reported, (callers, issues)
