@@ -78,10 +78,11 @@ def _pattern(text: str) -> re.Pattern[str]:
                    "the change needs (patch; minor for a new rule id; major for a removed one).")
 def test_command(policy: Path | None, fixtures: Path | None, fmt: str, min_coverage: float,
                  output: Path | None, verbose: bool, run: str | None, since: str | None) -> int:
-    """Run the bundle's Rego unit tests and fixture cases, and check rule coverage.
+    """Run the bundle's Rego unit tests and fixture cases in regopy and in OPA, and check rule coverage.
 
-    Every test and case also runs in the reference engine (OPA), which compiles the whole bundle
-    first; an OPA compile error or a disagreement between the engines fails the run.
+    OPA (the reference engine) compiles the whole bundle first; an OPA compile error or a
+    disagreement between the engines fails the run. With --since REV, a policy changed since
+    REV without the version bump its change needs fails too.
 
     Exit 0 when everything passes; 1 when a test or case fails or coverage is below the floor;
     2 when the bundle or the fixtures cannot be loaded.
