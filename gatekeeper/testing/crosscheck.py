@@ -43,26 +43,31 @@ class ReferenceRun:
                 if not test_file.issues:  # a file our own lint refused reports that instead
                     modules[test_file.shown] = test_file.source
             self._refs = unknown_refs(modules)
-            tests: list[Watch] = []
-            exports: dict[str, str] = {}
-            for f in files:
-                if not f.package or f.issues:
-                    continue
-                rules = []
-                for t in f.tests:
-                    if t.skipped:
-                        continue
-                    watch = findings_bound(t.body, f.package, bundle)
-                    export = export_rule(t, watch) if watch else None
-                    self._watch[(f.package, t.name)] = watch if export else []
-                    tests.append((f.package, t.name, f"{EXPORT}{t.name}" if export else "",
-                                  tuple((n, c) for n, c, _, _ in watch) if export else ()))
-                    if export:
-                        rules.append(export)
-                if rules:
-                    exports[f"{f.shown} (exported locals)"] = "\n\n".join([f"package {f.package}", *imports(f.source),
-                                                                          *rules]) + "\n"
+            tests, exports = self._plan(files)
             self._collect = start_tests(modules, bundle.data(), tests, timeout=timeout * 3, exports=exports)
+
+    def _plan(self, files: Sequence[TestFile]) -> tuple[list[Watch], dict[str, str]]:
+        """The tests OPA runs and, per test file, a module exporting the locals its tests bind to findings."""
+        tests: list[Watch] = []
+        exports: dict[str, str] = {}
+        for f in files:
+            if not f.package or f.issues:
+                continue
+            rules = []
+            for t in f.tests:
+                if t.skipped:
+                    continue
+                watch = findings_bound(t.body, f.package, self._bundle)
+                export = export_rule(t, watch) if watch else None
+                self._watch[(f.package, t.name)] = watch if export else []
+                tests.append((f.package, t.name, f"{EXPORT}{t.name}" if export else "",
+                              tuple((n, c) for n, c, _, _ in watch) if export else ()))
+                if export:
+                    rules.append(export)
+            if rules:
+                text = "\n\n".join([f"package {f.package}", *imports(f.source), *rules]) + "\n"
+                exports[f"{f.shown} (exported locals)"] = text
+        return tests, exports
 
     def finish(self, results: Sequence[TestResult]) -> list[TestResult]:
         """`results` (regopy's) with every disagreement turned into a failure, plus OPA's compile errors."""
@@ -91,7 +96,6 @@ class ReferenceRun:
         message = f"regopy and {REFERENCE} disagree: regopy {ours}; {REFERENCE} {status}" + (
             f" ({detail})" if detail else "")
         return replace(result, status="fail", message=message, rule_ids=())
-
 
     def _broken_finding(self, watch: list[Bound], seen: dict[str, list[object]]) -> str | None:
         """The contract error of the first finding a watched local held (as the gate would judge it), if any."""
