@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from bundlecopy import bundle_copy, edit
+from bundlecopy import bundle_copy, check_bundle, edit
 from conftest import POLICY_DIR
 
 from gatekeeper.policy.bundle import load_bundle
@@ -128,3 +128,15 @@ def test_a_fixture_error_is_reported_under_the_set_that_caused_it_only(tmp_path:
     assert by_name["guardrail-files[default]"].status == "pass"
     broken = by_name["guardrail-files[guardrails]"]
     assert broken.status == "error" and str(root / "guardrails" / "policy.rego") in broken.message
+
+
+def test_an_unused_import_fails_gatekeeper_test_as_strict_mode_would(tmp_path: Path) -> None:
+    from gatekeeper.testing.suite import run_suite
+
+    root = bundle_copy(tmp_path)
+    policy = root / "size" / "policy.rego"
+    line = edit(policy, "import rego.v1", "import rego.v1\n\nimport data.gatekeeper.lib.testing") + 2
+    run = run_suite(root, None, select=re.compile("guardrail"))
+    (unused,) = [r for r in run.results if r.status == "error"]
+    assert (unused.file, unused.line) == (str(policy), line) and "unused" in unused.message
+    check_bundle(root)  # the gate still decides: an unused import changes no decision

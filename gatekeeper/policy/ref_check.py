@@ -55,6 +55,24 @@ def unknown_refs(modules: Mapping[str, str]) -> list[CompileIssue]:
     return issues
 
 
+def unused_imports(modules: Mapping[str, str]) -> list[CompileIssue]:
+    """Imports a module never uses (what OPA's strict mode reports), at `file:line:col`.
+
+    Only `gatekeeper test` fails on these: an unused import cannot change a decision, so the gate runs on.
+    """
+    issues: list[CompileIssue] = []
+    for name, text in modules.items():
+        code = blank(text)
+        for hit in _IMPORT.finditer(code):
+            alias = hit.group(2) or hit.group(1).rsplit(".", 1)[-1]
+            rest = code[:hit.start()] + code[hit.end():]
+            if not re.search(rf"(?<![\w.]){re.escape(alias)}\b", rest):
+                line = code.count("\n", 0, hit.start()) + 1
+                issues.append(CompileIssue(name, line, 1, "rego_compile_error",
+                                           f"import data{hit.group(1)} unused (strict mode)", alias))
+    return issues
+
+
 def _check(segments: list[str], rules: Mapping[str, set[str]]) -> str | None:
     """Why `data.<segments>` names nothing (None when it does, or lies outside the bundle's packages)."""
     for cut in range(len(segments) - 1, 0, -1):

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gatekeeper.errors import PolicyError
-from gatekeeper.policy.ref_check import unknown_refs
+from gatekeeper.policy.ref_check import unknown_refs, unused_imports
 from gatekeeper.policy.reference import CompileIssue, TestOutcome, Watch, missing_reason, start_tests
 from gatekeeper.testing.rego_source import TestRule, blank
 from gatekeeper.testing.results import TestResult
@@ -42,7 +42,7 @@ class ReferenceRun:
             for test_file in files:
                 if not test_file.issues:  # a file our own lint refused reports that instead
                     modules[test_file.shown] = test_file.source
-            self._refs = unknown_refs(modules)
+            self._refs = unknown_refs(modules) + unused_imports(modules)
             tests, exports = self._plan(files)
             self._collect = start_tests(modules, bundle.data(), tests, timeout=timeout * 3, exports=exports)
 
