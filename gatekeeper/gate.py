@@ -268,8 +268,12 @@ def start_deciding_many(
     enabled: Sequence[str],
     *,
     timeout: float = DEFAULT_TIMEOUT,
+    cross_check: bool = False,
 ) -> Callable[[], list[dict[str, Any] | GatekeeperError]]:
-    """`decide_many` with the engine child left working: call the returned function to collect."""
+    """`decide_many` with the engine child left working: call the returned function to collect.
+
+    `cross_check`: also evaluate in the reference engine; a disagreement is that case's PolicyError.
+    """
     from gatekeeper.packet import compare, derive
     from gatekeeper.policy.findings import start_policies_many
 
@@ -283,7 +287,7 @@ def start_deciding_many(
         except GatekeeperError as exc:
             prepared.append(exc)
     docs = [item[2] for item in prepared if not isinstance(item, GatekeeperError)]
-    job = start_policies_many(bundle, names, docs, timeout=timeout)
+    job = start_policies_many(bundle, names, docs, timeout=timeout, cross_check=cross_check)
     return lambda: _collect_many(job, cases, prepared, bundle, names, timeout)
 
 

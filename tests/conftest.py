@@ -14,6 +14,12 @@ if os.environ.get("CI"):
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+
+@pytest.fixture(autouse=True, scope="session")
+def _compile_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The gate's compile-check cache (XDG_CACHE_HOME) lives in a session folder, never in the user's home."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+
 from gitrepo import GitRepo  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -121,14 +121,18 @@ def test_broken_bundle_is_exit_2_naming_the_file(tmp_path: Path, capsys: pytest.
     assert f"{bundle / '.manifest'}:2" in capsys.readouterr().err
 
 
-def test_policy_that_does_not_compile_is_exit_2_at_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_policy_that_does_not_compile_fails_the_run_at_its_line(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 19: a compile error is a failure of `gatekeeper test` (exit 1), each error a result at its place.
     bundle = copy_bundle(tmp_path)
     module = bundle / "core" / "policy.rego"
     lines = module.read_text().splitlines(keepends=True)
     lines.append("\nbroken := := 1\n")
     module.write_text("".join(lines))
-    assert main(["test", "--policy", str(bundle), "--fixtures", str(FIXTURES)]) == 2
-    assert f"{module}:{len(lines) + 1}" in capsys.readouterr().err
+    assert main(["test", "--policy", str(bundle), "--fixtures", str(FIXTURES)]) == 1
+    out = capsys.readouterr().out
+    assert f"ERROR {module}:{len(lines) + 1} compile (regopy)" in out
+    assert f"ERROR {module}:{len(lines) + 1} compile: rego_parse_error" in out
 
 
 def test_missing_fixtures_folder_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -156,3 +160,17 @@ def test_junit_report_written_to_output_parses(tmp_path: Path, capsys: pytest.Ca
 
 def test_unknown_format_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["test", "--format", "sarif"]) == 2
+
+
+def test_verbose_lists_every_test_and_case_with_its_time_and_run_selects(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(FIXTURES), "-v", "--run", "guardrail"]) == 0
+    out = capsys.readouterr().out
+    listed = [line for line in out.splitlines() if line.startswith("  PASS ")]
+    assert len(listed) == 5 and all(re.search(r"\(\d+\.\d ms\)", line) for line in listed)
+    assert "test_guardrail_file_needs_review" in out and "guardrail-files[guardrails]" in out
+    assert "test_core" not in out
+
+
+def test_an_invalid_run_regex_is_exit_2_naming_the_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["test", "--policy", str(POLICY_DIR), "--run", "(unclosed"]) == 2
+    assert "--run" in capsys.readouterr().err

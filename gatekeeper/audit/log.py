@@ -66,6 +66,7 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
                 "name": bundle.get("name"),
                 "revision": bundle.get("revision"),
                 "commit": bundle.get("commit"),
+                "uncommitted": bundle.get("uncommitted"),
                 "digest": bundle["digest"],
             },
             "summary": decision.get("summary"),

@@ -41,6 +41,8 @@ def _row(record: dict[str, Any]) -> list[str]:
     bundle = record.get("bundle") or {}
     commit = (bundle.get("commit") or "")[:10]
     label = f"{bundle.get('revision') or '-'}" + (f"@{commit}" if commit else "")
+    if bundle.get("uncommitted"):  # the commit does not hold what decided: only the digest does
+        label += f"+uncommitted (digest {str(bundle.get('digest') or '')[:12]})"
     policies = ",".join(f"{p.get('name')}@{p.get('version')}" for p in record.get("policies") or [])
     outcome = str(record.get("outcome")) + (" (dry run)" if record.get("dry_run") else "")
     return [

@@ -13,7 +13,7 @@ import json
 import os
 import re
 import subprocess
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,6 +64,7 @@ class Bundle:
     name: str
     revision: str
     commit: str | None  # last git commit that changed the bundle folder, when it sits in a repository
+    uncommitted: bool | None  # the folder differs from that commit (None: not in a repository)
     digest: str  # sha256 over sorted relative paths and contents (see bundle_digest)
     policies: tuple[PolicyInfo, ...]
     rules: RuleSet
@@ -89,8 +90,12 @@ class Bundle:
         return {"gatekeeper": {"params": self.params}}
 
     def describe(self) -> dict[str, Any]:
-        """`{name, revision, commit, digest}` as a decision records it."""
-        return {"name": self.name, "revision": self.revision, "commit": self.commit, "digest": self.digest}
+        """`{name, revision, commit, uncommitted, digest}` as a decision records it.
+
+        `uncommitted` says the bundle had changes its commit does not hold: then only the digest says what decided.
+        """
+        return {"name": self.name, "revision": self.revision, "commit": self.commit,
+                "uncommitted": self.uncommitted, "digest": self.digest}
 
 
 def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True) -> Bundle:
@@ -110,21 +115,26 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True) -> Bun
             hint="pass --policy DIR naming a bundle folder",
         )
     manifest = _read_manifest(manifest_path)
-    meta = manifest["metadata"]
-    modules: dict[str, str] = {}
-    lib = tuple(_load_lib(folder, modules, manifest["roots"]))
-    policies = tuple(
-        _load_policy(folder, name, bool(entry["default"]), modules, manifest_path)
-        for name, entry in meta["policies"].items()
-    )
-    _refuse_unlisted(folder, meta["policies"], manifest_path)
-    if lint_tests:
-        _lint_test_files(folder)
+    git_state_of = start_git_state(folder)  # git works while the bundle loads
+    try:
+        meta = manifest["metadata"]
+        modules: dict[str, str] = {}
+        lib = tuple(_load_lib(folder, modules, manifest["roots"]))
+        policies = tuple(
+            _load_policy(folder, name, bool(entry["default"]), modules, manifest_path)
+            for name, entry in meta["policies"].items()
+        )
+        _refuse_unlisted(folder, meta["policies"], manifest_path)
+        if lint_tests:
+            _lint_test_files(folder)
+    finally:
+        commit, uncommitted = git_state_of()  # reaped either way
     return Bundle(
         root=folder,
         name=meta["name"],
         revision=manifest["revision"],
-        commit=last_commit(folder),
+        commit=commit,
+        uncommitted=uncommitted,
         digest=bundle_digest(folder),
         policies=policies,
         rules=load_rules(folder),
@@ -296,12 +306,39 @@ def bundle_digest(root: str | os.PathLike[str]) -> str:
 
 def last_commit(folder: Path) -> str | None:
     """The last commit that changed `folder`, when it sits in a git work tree (else None)."""
+    return git_state(folder)[0]
+
+
+def git_state(folder: Path) -> tuple[str | None, bool | None]:
+    """(the last commit that changed `folder`, whether `folder` has uncommitted changes); None when not in git."""
+    return start_git_state(folder)()
+
+
+def start_git_state(folder: Path) -> Callable[[], tuple[str | None, bool | None]]:
+    """`git_state` with both git commands running while the caller loads the bundle; call to collect."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
+    commands = (["git", "-C", str(folder), "log", "-1", "--format=%H", "--", "."],
+                ["git", "-C", str(folder), "status", "--porcelain", "--untracked-files=all", "--", "."])
     try:
-        done = subprocess.run(
-            ["git", "-C", str(folder), "log", "-1", "--format=%H", "--", "."],
-            capture_output=True, timeout=10, check=False, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    commit = done.stdout.decode("ascii", "replace").strip()
-    return commit if done.returncode == 0 and re.fullmatch(r"[0-9a-f]{40,64}", commit) else None
+        running = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env) for c in commands]
+    except OSError:
+        return lambda: (None, None)
+    return lambda: _git_outputs(running)
+
+
+def _git_outputs(running: list[subprocess.Popen[bytes]]) -> tuple[str | None, bool | None]:
+    outputs = []
+    for process in running:
+        try:
+            out, _ = process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            for each in running:
+                each.kill()
+                each.communicate()
+            return None, None
+        outputs.append((process.returncode, out))
+    (log_rc, log_out), (status_rc, status_out) = outputs
+    commit = log_out.decode("ascii", "replace").strip()
+    if log_rc != 0 or not re.fullmatch(r"[0-9a-f]{40,64}", commit):
+        return None, None
+    return commit, (bool(status_out.strip()) if status_rc == 0 else None)

@@ -23,7 +23,7 @@ from gatekeeper.policy.isolate import (
     signal_name,
     start_isolated,
 )
-from gatekeeper.policy.rego_errors import Diagnostic, compile_error, diagnostics, hint_for, locate_diagnostic
+from gatekeeper.policy.rego_errors import Diagnostic, compile_error, diagnostics, runtime_error
 from gatekeeper.policy.rego_values import InputBuilder, output_text, read_node, restore_strings
 
 __all__ = [
@@ -332,12 +332,8 @@ def _read(output: int, modules: Mapping[str, str], *, binding: str | None = None
         if kind in _ERROR_KINDS:
             parts = [node] if kind == 1800 else [lib.regoNodeGet(node, i) for i in range(lib.regoNodeSize(node))]
             found = [d for part in parts for d in diagnostics(rego_node_json(part))]
-            first = found[0] if found else Diagnostic("evaluation failed")
-            raise PolicyError(
-                f"evaluation failed: {first.message}",
-                where=locate_diagnostic(first, modules),
-                hint=hint_for(first.message),
-            )
+            found = found or [Diagnostic("evaluation failed")]
+            raise runtime_error(found, modules)
         text = output_text(lib, output)
         if text == "undefined":
             return UNDEFINED

@@ -10,12 +10,14 @@ silently disappears would be a silent allow.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gatekeeper.errors import PolicyError
 from gatekeeper.model import BUCKETS
 from gatekeeper.policy.bundle import Bundle, PolicyInfo
+from gatekeeper.policy.compile_check import start_check
 from gatekeeper.policy.rego_errors import locate_text
 
 LEVELS: tuple[str, ...] = ("deny", "review", "warn")
@@ -52,6 +54,9 @@ class PendingFindings:
         self._query = findings_query(policies)
         self._alive = True
         self._job: engine.Isolated | None = None
+        # OPA compiles the very modules regopy evaluates, side by side with the evaluation (or not at all
+        # when these bytes passed before): a module it rejects fails the gate whatever regopy answers.
+        self._check = start_check(self._modules, bundle.data(), timeout=timeout) if policies else _no_check
         if policies and input_doc is not None:
             self._job = engine.start_evaluation(self._modules, bundle.data(), input_doc, self._query, timeout=timeout)
 
@@ -87,6 +92,11 @@ class PendingFindings:
         if self._job is None:
             return []
         try:
+            self._check()
+        except BaseException:
+            self._job.cancel()
+            raise
+        try:
             raw = self._job.result()
         except engine.EngineCrashed as exc:
             raise _attribute_crash(self._bundle, self._policies, self._input, self._timeout, exc) from None
@@ -97,7 +107,11 @@ class PendingFindings:
                 hint=exc.hint,
             ) from None
         except PolicyError as exc:
-            if not exc.where:  # the engine gave no location (e.g. an unsupported built-in family)
+            if not exc.where:  # regopy gave no location: OPA, evaluating the same, names the place
+                located = locate_runtime_error(self._modules, self._bundle.data(), self._input, self._query, exc,
+                                               timeout=self._timeout)
+                if located is not None:
+                    raise located from None
                 exc.where = ", ".join(str(info.module_path) for info in self._policies)
             raise
         return collect(self._policies, raw, self._modules)
@@ -136,26 +150,45 @@ def run_policies_many(
 
 
 def start_policies_many(
-    bundle: Bundle, enabled: Sequence[str], input_docs: Sequence[Mapping[str, Any]], *, timeout: float
+    bundle: Bundle, enabled: Sequence[str], input_docs: Sequence[Mapping[str, Any]], *, timeout: float,
+    cross_check: bool = False,
 ) -> Callable[[], list[list[dict[str, Any]] | PolicyError]]:
-    """`run_policies_many` in the background: call the returned function to collect the results."""
-    from gatekeeper.policy import engine
+    """`run_policies_many` in the background: call the returned function to collect the results.
+
+    `cross_check` (for `gatekeeper test`) also evaluates every input in the reference engine (OPA) when it
+    is installed; an input on which the engines disagree gets a PolicyError showing both results.
+    """
+    from gatekeeper.policy import engine, reference
 
     policies = [bundle.policy(name) for name in enabled]
     modules = bundle.modules_for(info.name for info in policies)
+    check = start_check(modules, bundle.data(), timeout=timeout) if policies else _no_check
+    query = findings_query(policies)
     job = (
-        engine.start_evaluating_many(modules, bundle.data(), input_docs, findings_query(policies), timeout=timeout)
+        engine.start_evaluating_many(modules, bundle.data(), input_docs, query, timeout=timeout)
         if policies else None
     )
+    theirs = (reference.start_evaluating(modules, bundle.data(), input_docs, query, timeout=timeout * 3)
+              if policies and cross_check and reference.missing_reason() is None else None)
 
     def results() -> list[list[dict[str, Any]] | PolicyError]:
         if job is None:
             return [[] for _ in input_docs]
+        check()
+        ours = job()
+        others = theirs() if theirs is not None else [None] * len(ours)
         out: list[list[dict[str, Any]] | PolicyError] = []
-        for raw in job():
+        for raw, other, doc in zip(ours, others, input_docs, strict=True):
             try:
                 if isinstance(raw, PolicyError):
+                    if not raw.where:
+                        raise locate_runtime_error(modules, bundle.data(), doc, query, raw, timeout=timeout) or raw
                     raise raw
+                if theirs is not None and reference.normalise(raw) != reference.normalise(other):
+                    raise PolicyError(f"regopy and OPA disagree: regopy gave {_short(raw, 600)}; "
+                                      f"OPA gave {_short(other, 600)}",
+                                      where=", ".join(str(info.module_path) for info in policies),
+                                      hint="one engine mis-evaluates a construct; see docs/policies.md")
                 out.append(collect(policies, raw, modules))
             except PolicyError as exc:
                 if not exc.where:  # as `PendingFindings.findings`: name the evaluated policy files
@@ -267,6 +300,40 @@ def outcome_of(findings: Sequence[Mapping[str, Any]]) -> str:
     return "allow"
 
 
+def locate_runtime_error(modules: Mapping[str, str], data: Mapping[str, Any], input_doc: Mapping[str, Any],
+                         query: str, error: PolicyError, *, timeout: float) -> PolicyError | None:
+    """regopy's unlocated evaluation `error`, placed at the `file:line` and rule where OPA's evaluation fails.
+
+    Only on the error path: None when the reference engine is missing or evaluates without error.
+    """
+    from gatekeeper.policy import reference
+    from gatekeeper.policy.rego_errors import rule_at
+
+    if reference.missing_reason() is not None:
+        return None
+    try:
+        (result,) = reference.start_evaluating(modules, data, [input_doc], query, timeout=timeout)()
+    except PolicyError:
+        return None
+    if not (isinstance(result, dict) and set(result) == {"error"}):
+        return None
+    place = _OPA_PLACE.match(str(result["error"]))
+    if place is None or place.group(1) not in modules:
+        return None
+    file, line, code, message = place.group(1), int(place.group(2)), place.group(3), place.group(4)
+    rule = rule_at(modules[file], line)
+    in_rule = f" (in rule `{rule}`)" if rule else ""
+    return PolicyError(f"evaluation failed: {code}: {message}{in_rule}; regopy said: {error.what}",
+                       where=f"{file}:{line}", hint=error.hint)
+
+
+_OPA_PLACE = re.compile(r"^(.+?):(\d+): ([a-z_]+): (.*)$", re.S)
+
+
+def _no_check() -> None:
+    return None
+
+
 def _raise(error: PolicyError) -> dict[str, Any]:
     raise error
 
@@ -277,6 +344,6 @@ def _kind(value: Any) -> str:
     )
 
 
-def _short(item: Any) -> str:
-    text = json.dumps(item, ensure_ascii=True, sort_keys=True)
-    return text if len(text) <= 160 else text[:157] + "..."
+def _short(item: Any, limit: int = 160) -> str:
+    text = json.dumps(item, ensure_ascii=True, sort_keys=True, default=repr)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

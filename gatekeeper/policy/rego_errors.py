@@ -170,12 +170,50 @@ def locate_diagnostic(diag: Diagnostic, modules: Mapping[str, str]) -> str | Non
 
 
 def compile_error(text: str, name: str, modules: Mapping[str, str]) -> PolicyError:
-    """The PolicyError for an engine build error `text` (located `file:line:col` when it can be)."""
+    """The PolicyError for an engine build error `text`: every error, each located `file:line:col` when it can be."""
     found = diagnostics(text) or [Diagnostic(text.strip() or "the module does not compile")]
     first = found[0]
-    where = locate(first.span, modules) or name or None
-    more = f" (and {len(found) - 1} more error(s))" if len(found) > 1 else ""
-    return PolicyError(f"does not compile: {first.message}{more}", where=where, hint=hint_for(first.message))
+    where = locate_diagnostic(first, modules) or name or None
+    if len(found) == 1:
+        return PolicyError(f"does not compile: {first.message}", where=where, hint=hint_for(first.message))
+    listed = "; ".join(
+        f"{located}: {d.message}" if (located := locate_diagnostic(d, modules)) else d.message for d in found
+    )
+    return PolicyError(f"does not compile ({len(found)} errors): {listed}", where=where, hint=hint_for(first.message))
+
+
+_RULE_HEAD = re.compile(r"^(?:default\s+)?([A-Za-z_][\w]*)")
+
+
+def rule_at(source: str, line: int) -> str | None:
+    """The name of the top-level rule whose text holds `line` (1-based), if any."""
+    lines = source.splitlines()
+    for number in range(min(line, len(lines)), 0, -1):
+        head = _RULE_HEAD.match(lines[number - 1])
+        if head and head.group(1) not in ("package", "import"):
+            return head.group(1)
+        if lines[number - 1].startswith(("package", "import")):
+            return None
+    return None
+
+
+def runtime_error(found: list[Diagnostic], modules: Mapping[str, str]) -> PolicyError:
+    """The PolicyError for evaluation errors: every one, each at `file:line:col` and in its rule when known."""
+    shown = []
+    for diag in found:
+        where = locate_diagnostic(diag, modules)
+        rule = None
+        if where:
+            name, _, rest = where.rpartition(":")[0].rpartition(":")
+            rule = rule_at(modules.get(name, ""), int(rest)) if rest.isdigit() else None
+        text = diag.message + (f" (in rule `{rule}`)" if rule else "")
+        shown.append((where, text))
+    first_where, first_text = shown[0]
+    if len(shown) == 1:
+        return PolicyError(f"evaluation failed: {first_text}", where=first_where, hint=hint_for(found[0].message))
+    listed = "; ".join(f"{where}: {text}" if where else text for where, text in shown)
+    return PolicyError(f"evaluation failed ({len(shown)} errors): {listed}", where=first_where,
+                       hint=hint_for(found[0].message))
 
 
 def hint_for(message: str) -> str | None:
@@ -186,7 +224,10 @@ def hint_for(message: str) -> str | None:
             "the engine's regex dialect is ECMAScript (std::regex): no (?i), (?P<name>) or \\p{..}; "
             "see docs/policies.md"
         )
-    if "function not found" in lowered or "not supported" in lowered:
+    if "function not found" in lowered:
+        return ("unknown function: a typo in a helper's or a built-in's name (or a built-in regopy lacks; "
+                "see docs/policies.md)")
+    if "not supported" in lowered:
         return "this built-in is not available in regopy; see docs/policies.md for the dialect limits"
     if "multiple outputs" in lowered:
         return "two bodies of a complete rule produced different values; make it a partial set or add conditions"

@@ -12,9 +12,10 @@ a new blocking finding is a change of behaviour a reviewer must see in the expec
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,13 +86,24 @@ def enabled_policies(bundle: Bundle, policy_set: PolicySet, expect_file: Path) -
     return tuple(name for name in chosen if name not in policy_set.disable)
 
 
+def select_cases(cases: Sequence[Case], pattern: re.Pattern[str]) -> list[Case]:
+    """The cases, each with only the policy sets whose `<case>[<set>]` name `pattern` finds; none left: dropped."""
+    chosen = []
+    for case in cases:
+        sets = tuple(s for s in case.expectation.sets if pattern.search(f"{case.name}[{s.name}]"))
+        if sets:
+            chosen.append(replace(case, expectation=replace(case.expectation, sets=sets)))
+    return chosen
+
+
 def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> list[TestResult]:
     """Decide every case under every policy set it names; one TestResult per (case, set).
 
     Each case is decided once, by the gate itself, with every policy any of its sets enables; a set's
     decision is then the gate's own findings plus those of the set's policies, and its outcome is
     recomputed from them. Policies are independent packages, so this equals deciding per set, at a
-    third of the cost on a case with three sets.
+    third of the cost on a case with three sets. When the union cannot decide (a policy's error), each
+    set is decided alone, so an error is reported under the sets whose policies caused it and no other.
     """
     plans = [(case, [(s, enabled_policies(bundle, s, case.expectation.path)) for s in case.expectation.sets])
              for case in cases]  # validated up front: a bad name is exit 2, not a failed run
@@ -100,8 +112,10 @@ def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> lis
     results: list[TestResult] = []
     for (case, sets), (decision, seconds) in zip(plans, decided, strict=True):
         share = seconds / len(sets)
+        alone = _decide_each_set(case, sets, bundle) if isinstance(decision, GatekeeperError) and len(sets) > 1 else {}
         for policy_set, enabled in sets:
-            status, message, asserted = judge(policy_set, _for_set(decision, enabled))
+            own = alone.get(policy_set.name, decision)
+            status, message, asserted = judge(policy_set, _for_set(own, enabled))
             results.append(
                 TestResult(
                     suite="fixtures",
@@ -115,6 +129,12 @@ def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> lis
                 )
             )
     return results
+
+
+def _decide_each_set(case: Case, sets: Sequence[tuple[PolicySet, tuple[str, ...]]],
+                     bundle: Bundle) -> dict[str, dict[str, Any] | GatekeeperError]:
+    decided = _decide_cases([case] * len(sets), [enabled for _, enabled in sets], bundle)
+    return {policy_set.name: decision for (policy_set, _), (decision, _) in zip(sets, decided, strict=True)}
 
 
 def _decide_cases(
@@ -132,7 +152,8 @@ def _decide_cases(
     for union in dict.fromkeys(unions):
         packets = {i: _packet(cases[i], bundle) for i, u in enumerate(unions) if u == union}
         ready = {i: packet for i, packet in packets.items() if not isinstance(packet, GatekeeperError)}
-        job = start_deciding_many([(packet, cases[i].patch) for i, packet in ready.items()], bundle, union)
+        job = start_deciding_many([(packet, cases[i].patch) for i, packet in ready.items()], bundle, union,
+                                  cross_check=True)
         groups.append((packets, ready, job))
     out: dict[int, dict[str, Any] | GatekeeperError] = {}
     for packets, ready, job in groups:
@@ -191,7 +212,10 @@ def judge(policy_set: PolicySet, decision: dict[str, Any] | GatekeeperError) -> 
             problems.append(f"unexpected {reason.get('level')} finding {reason.get('policy')}/{reason.get('rule')}: "
                             f"{reason.get('msg')}")
     if problems:
-        return "fail", "; ".join(problems), tuple(sorted(asserted))
+        wanted = ", ".join(f.describe() for f in policy_set.findings) or "none"
+        actual = ", ".join(f"{r.get('level')} {r.get('policy')}/{r.get('rule')}" for r in reasons) or "none"
+        detail = f"expected {policy_set.outcome} with findings [{wanted}]; actual {outcome} with [{actual}]"
+        return "fail", "; ".join(problems) + f" ({detail})", tuple(sorted(asserted))
     return "pass", "", tuple(sorted(asserted))
 
 

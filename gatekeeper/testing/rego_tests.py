@@ -11,9 +11,10 @@ the report names the one that crashed. A test passes when its rule is `true`; un
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +83,17 @@ def discover_test_files(bundle: Bundle) -> list[TestFile]:
             issues = (LintIssue(syntax.line, message, "syntax"), *issues)
         files.append(TestFile(path, shown, package, source, tuple(find_test_rules(source)), issues))
     return files
+
+
+def select_tests(files: Sequence[TestFile], pattern: re.Pattern[str]) -> list[TestFile]:
+    """The files, each with only the tests whose name or `<package>.<name>` `pattern` finds; none left: dropped."""
+    chosen = []
+    for test_file in files:
+        tests = tuple(t for t in test_file.tests
+                      if pattern.search(t.name) or pattern.search(f"data.{test_file.package}.{t.name}"))
+        if tests:
+            chosen.append(replace(test_file, tests=tests))
+    return chosen
 
 
 def run_test_files(bundle: Bundle, files: Sequence[TestFile], *, candidates: frozenset[str],

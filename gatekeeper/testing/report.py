@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from gatekeeper.testing.results import STATUSES, TestResult, TestRun
 
+SUITES: tuple[str, ...] = ("rego", "fixtures", "versions")
 _LABEL = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIP"}
 
 
@@ -20,20 +21,21 @@ def summary_line(run: TestRun) -> str:
             f"({cov.percent:.1f}%, floor {cov.minimum:g}%) in {run.seconds:.2f}s")
 
 
-def render_text(run: TestRun) -> str:
-    """Failures and errors in full, skipped tests by name, coverage gaps, then the summary."""
+def render_text(run: TestRun, verbose: bool = False) -> str:
+    """Failures and errors in full (with `verbose`, every test and case with its time), coverage gaps, the summary."""
     lines = [f"bundle {run.bundle.get('name')} revision {run.bundle.get('revision')} "
-             f"digest {str(run.bundle.get('digest'))[:12]}"]
-    for suite in ("rego", "fixtures"):
+             f"digest {str(run.bundle.get('digest'))[:12]}", *(f"note: {note}" for note in run.notes)]
+    for suite in SUITES:
         results = [r for r in run.results if r.suite == suite]
         if not results:
             continue
         counts = " ".join(f"{sum(1 for r in results if r.status == s)} {s}" for s in STATUSES)
         lines.append(f"{suite}: {counts}")
         for r in results:
-            if r.status != "pass":
+            if r.status != "pass" or verbose:
                 detail = f": {r.message}" if r.message else ""
-                lines.append(f"  {_LABEL[r.status]:5} {r.location} {r.name}{detail}")
+                took = f" ({r.seconds * 1000:.1f} ms)" if verbose else ""
+                lines.append(f"  {_LABEL[r.status]:5} {r.location} {r.name}{took}{detail}")
     cov = run.coverage
     if cov.missing:
         lines.append(f"rule ids no test or fixture produced: {', '.join(cov.missing)}")
@@ -62,6 +64,7 @@ def render_json(run: TestRun) -> str:
         "coverage": {"declared": list(cov.declared), "produced": list(cov.produced), "missing": list(cov.missing),
                      "undeclared": list(cov.undeclared), "percent": round(cov.percent, 3), "minimum": cov.minimum,
                      "ok": cov.ok},
+        "notes": list(run.notes),
         "results": [_result_dict(r) for r in run.results],
         "seconds": round(run.seconds, 6),
     }
@@ -75,8 +78,10 @@ def render_junit(run: TestRun) -> str:
     root = ET.Element("testsuites", name="gatekeeper test", tests=str(len(run.results) + 1),
                       failures=str(run.count("fail") + (0 if run.coverage.ok else 1)),
                       errors=str(run.count("error")), time=f"{run.seconds:.3f}")
-    for suite in ("rego", "fixtures"):
+    for suite in SUITES:
         results = [r for r in run.results if r.suite == suite]
+        if suite == "versions" and not results:
+            continue  # only with --since
         node = ET.SubElement(root, "testsuite", name=suite, tests=str(len(results)),
                              failures=str(sum(r.status == "fail" for r in results)),
                              errors=str(sum(r.status == "error" for r in results)),
@@ -106,6 +111,11 @@ def render_junit(run: TestRun) -> str:
                                   *(f"undeclared: {r}" for r in cov.undeclared)])
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def render_verbose(run: TestRun) -> str:
+    """`render_text` listing every test and case (`gatekeeper test -v`)."""
+    return render_text(run, verbose=True)
 
 
 RENDERERS: dict[str, Callable[[TestRun], str]] = {"text": render_text, "json": render_json, "junit": render_junit}

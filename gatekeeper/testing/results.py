@@ -17,7 +17,7 @@ class TestResult:
 
     __test__ = False  # not a pytest test class, despite the name
 
-    suite: Literal["rego", "fixtures"]
+    suite: Literal["rego", "fixtures", "versions"]
     name: str  # the test rule's name, or "<case>[<policy set>]"
     file: str  # shown to the user: relative to the bundle or the fixtures folder
     line: int  # 1-based; 0 when there is no line to point at
@@ -64,6 +64,7 @@ class TestRun:
     results: tuple[TestResult, ...]
     coverage: Coverage
     seconds: float
+    notes: tuple[str, ...] = ()  # one line each, e.g. that the reference engine is not installed
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)

@@ -1,0 +1,119 @@
+"""Compile-time safety, always on: OPA's compiler checks the exact modules the gate is about to evaluate.
+
+A bundle that OPA rejects never reaches regopy, which would evaluate a misspelt variable or helper as
+false and let the change through. A check that passed is remembered under the XDG cache folder, keyed
+by the sha256 of the exact bytes checked (module names and sources, the data document, the engine's
+version), so the next gate over the same bundle costs a file lookup; a failure is never cached, and
+different bytes never share a key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from gatekeeper.atomic import write_atomic
+from gatekeeper.errors import GatekeeperError, PolicyError
+from gatekeeper.policy.ref_check import unknown_refs
+from gatekeeper.policy.reference import (
+    ENGINE,
+    ENGINE_VERSION,
+    INSTALL_HINT,
+    CompileIssue,
+    missing_reason,
+    start_compile,
+)
+
+_SCHEME = "gatekeeper-compile-check-1"
+
+
+class CompileFailed(PolicyError):
+    """OPA's compiler rejected a module: every issue, each at `file:line:col` with its name."""
+
+    def __init__(self, issues: Sequence[CompileIssue]) -> None:
+        first = issues[0]
+        listed = "; ".join(str(issue) for issue in issues)
+        count = "1 error" if len(issues) == 1 else f"{len(issues)} errors"
+        super().__init__(
+            f"the policy does not compile in OPA ({count}): {listed}",
+            where=first.where,
+            hint=_hint(first),
+        )
+        self.issues = tuple(issues)
+
+
+def _hint(issue: CompileIssue) -> str:
+    if issue.code == "rego_unsafe_var_error":
+        return "a variable that is never assigned: a typo, or a missing `some`/`:=`; regopy would treat it as false"
+    if "undefined function" in issue.message:
+        return "unknown function: a typo in a helper's name, or a helper the bundle's lib does not define"
+    if issue.code == "rego_ref_error":
+        return "a ref to a rule the package does not define: a typo, and the rule using it would never fire"
+    if "undefined ref" in issue.message:
+        return "the value never has this key (OPA's type check): a typo, or a test asserting on nothing"
+    return "fix the module; `gatekeeper test` lists every error"
+
+
+def cache_dir() -> Path:
+    """`$XDG_CACHE_HOME/gatekeeper/compile` (else `~/.cache/gatekeeper/compile`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gatekeeper" / "compile"
+
+
+def cache_key(modules: Mapping[str, str], data: Mapping[str, Any]) -> str:
+    """sha256 over every byte the check depends on, each part length-prefixed so no two inputs collide."""
+    digest = hashlib.sha256()
+    parts = [_SCHEME, ENGINE, ENGINE_VERSION, json.dumps(data, sort_keys=True, separators=(",", ":"))]
+    for name in sorted(modules):
+        parts += [name, modules[name]]
+    for part in parts:
+        raw = part.encode("utf-8", "surrogatepass")
+        digest.update(len(raw).to_bytes(8, "big") + raw)
+    return digest.hexdigest()
+
+
+def _passed_before(key: str) -> bool:
+    try:
+        record = json.loads((cache_dir() / f"{key}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(record, dict) and record.get("key") == key and record.get("compiles") is True
+
+
+def _remember(key: str) -> None:
+    try:
+        write_atomic(cache_dir() / f"{key}.json", json.dumps({"key": key, "compiles": True}) + "\n")
+    except GatekeeperError:
+        pass  # a read-only cache costs speed, never safety
+
+
+def start_check(modules: Mapping[str, str], data: Mapping[str, Any], *, timeout: float) -> Callable[[], None]:
+    """Start checking `modules`; the returned function raises CompileFailed (or PolicyError) or returns None.
+
+    Without the reference engine the gate cannot prove the policies safe and refuses (fails closed).
+    """
+    refs = unknown_refs(modules)  # a few milliseconds of regexes: never cached
+    key = cache_key(modules, data)
+    if not refs and _passed_before(key):
+        return lambda: None
+    reason = missing_reason()
+    if reason is not None:
+        raise PolicyError(f"{reason}: the gate compiles every policy with it before deciding", hint=INSTALL_HINT)
+    collect = start_compile(modules, data, timeout=timeout)
+
+    def finish() -> None:
+        issues = [*collect(), *refs]
+        if issues:
+            raise CompileFailed(issues)
+        _remember(key)
+
+    return finish
+
+
+def check(modules: Mapping[str, str], data: Mapping[str, Any], *, timeout: float) -> None:
+    """`start_check` and wait for it."""
+    start_check(modules, data, timeout=timeout)()

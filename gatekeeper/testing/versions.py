@@ -1,0 +1,105 @@
+"""`gatekeeper test --since REV`: a policy whose code changed since REV must have bumped its version.
+
+As the gatekeeper-library does for its templates: a change to a policy's modules (its `policy.rego` and
+any other non-test module in its folder) needs a greater `custom.version`; a rule id added needs at
+least a minor bump, a rule id removed or renamed a major one (docs/policies.md, "Versioning"). Test
+files do not count (they change no decision); the shared `lib/` is versioned by the bundle revision.
+The old files are read from git (`git show REV:path`), never from the working tree.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gatekeeper.errors import GatekeeperError, UsageError
+from gatekeeper.policy.metadata import parse_metadata
+from gatekeeper.testing.results import TestResult
+
+if TYPE_CHECKING:
+    from gatekeeper.policy.bundle import Bundle, PolicyInfo
+
+_SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)")
+
+
+def check_versions(bundle: Bundle, since: str) -> list[TestResult]:
+    """One result per policy: pass, or fail naming what changed and the bump it needs."""
+    root = Path(bundle.root)
+    if not since or since.startswith("-"):  # never let a revision be read as a git option
+        raise UsageError(f"--since: {since!r} is not a revision", hint="pass a branch, tag or commit")
+    top = _git(root, "rev-parse", "--show-toplevel").strip()
+    if _git_ok(root, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}") is None:
+        raise UsageError(f"--since: {since!r} is not a commit of this repository", where=str(root),
+                         hint="pass a branch, tag or commit, e.g. --since origin/main")
+    return [_check(info, bundle, since, Path(top)) for info in bundle.policies]
+
+
+def _check(info: PolicyInfo, bundle: Bundle, since: str, top: Path) -> TestResult:
+    module = str(info.module_path)
+    result = TestResult(suite="versions", name=f"version {info.name}", file=module, line=1, status="pass")
+    old_sources = {key: _old(Path(key), since, top) for key in info.modules}
+    old_main = old_sources.get(module)
+    if old_main is None:
+        return result  # a policy new since REV: nothing to compare
+    changed = sorted(key for key, old in old_sources.items() if old != bundle.modules.get(key))
+    if not changed:
+        return result
+    try:
+        old = parse_metadata(old_main, f"{since}:{module}", info.name)
+    except GatekeeperError:
+        return result  # the old METADATA was invalid: any valid version now is a fix
+    new_v, old_v = _semver(info.version), _semver(old.version)
+    added = sorted(set(info.rules) - set(old.rules))
+    removed = sorted(set(old.rules) - set(info.rules))
+    need, why = ("patch", f"{', '.join(Path(c).name for c in changed)} changed")
+    if added:
+        need, why = "minor", f"rule id(s) added: {', '.join(added)}"
+    if removed:
+        need, why = "major", f"rule id(s) removed or renamed: {', '.join(removed)}"
+    if new_v is None or old_v is None or not _bumped(old_v, new_v, need):
+        message = (f"{why} since {since} but custom.version is {info.version} (was {old.version}): "
+                   f"a {need} bump is required (docs/policies.md, Versioning)")
+        return TestResult(suite="versions", name=f"version {info.name}", file=module, line=1, status="fail",
+                          message=message)
+    return result
+
+
+def _bumped(old: tuple[int, int, int], new: tuple[int, int, int], need: str) -> bool:
+    if need == "major":
+        return new[0] > old[0]
+    if need == "minor":
+        return new[:2] > old[:2]
+    return new > old
+
+
+def _semver(text: str) -> tuple[int, int, int] | None:
+    hit = _SEMVER.match(text)
+    return (int(hit.group(1)), int(hit.group(2)), int(hit.group(3))) if hit else None
+
+
+def _old(path: Path, since: str, top: Path) -> str | None:
+    try:
+        relative = path.resolve().relative_to(top.resolve()).as_posix()
+    except ValueError:
+        return None
+    return _git_ok(top, "show", f"{since}:{relative}")
+
+
+def _git(cwd: Path, *args: str) -> str:
+    out = _git_ok(cwd, *args)
+    if out is None:
+        raise UsageError("--since needs the policy bundle inside a git repository", where=str(cwd),
+                         hint="run from the repository, or leave out --since")
+    return out
+
+
+def _git_ok(cwd: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    except OSError:
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", "surrogateescape")

@@ -1,0 +1,321 @@
+"""The compile check: OPA compiles every module the gate evaluates; a policy mistake never fails open.
+
+Each mistake of issue 19 is a test here (the gate refuses with exit 2 at the right file, line,
+column and name), plus generated mutations over every shipped module: a renamed variable and a
+misspelt helper must each be caught at their own line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bundlecopy import bundle_copy, check_bundle, edit, failure
+from conftest import POLICY_DIR
+from gitrepo import GitRepo
+
+from gatekeeper.cli import main
+from gatekeeper.errors import PolicyError
+from gatekeeper.policy import compile_check
+from gatekeeper.policy.bundle import load_bundle
+from gatekeeper.policy.compile_check import CompileFailed, cache_key
+from gatekeeper.policy.reference import compile_issues, parse_errors
+
+ERROR = 2
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A compile cache of this test's own: a cold check every time."""
+    folder = tmp_path / "xdg-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    return folder
+
+
+# --- the mistakes of the issue, each at its place --------------------------------------------------
+
+
+def test_undefined_variable_is_refused_at_its_line_column_and_name(tmp_path: Path) -> None:
+    root = bundle_copy(tmp_path)
+    line = edit(root / "size" / "policy.rego", "max_files := lib.param", "max_filez := lib.param")
+    error = failure(root)
+    (issue,) = [i for i in error.issues if i.name == "max_files"]
+    assert issue.file == str(root / "size" / "policy.rego")
+    assert issue.code == "rego_unsafe_var_error"
+    text = (root / "size" / "policy.rego").read_text().splitlines()
+    assert issue.line != line and "max_files" in text[issue.line - 1]  # the use, not the renamed assignment
+    assert text[issue.line - 1][issue.column - 1:].startswith("max_files")
+
+
+def test_helper_typo_is_an_unknown_function_in_its_own_file(tmp_path: Path) -> None:
+    root = bundle_copy(tmp_path)
+    policy = root / "guardrails" / "policy.rego"
+    line = edit(policy, "lib.paths_finding(", "lib.pathz_finding(")
+    error = failure(root)
+    (issue,) = error.issues
+    assert (issue.file, issue.line) == (str(policy), line)
+    assert "undefined function data.gatekeeper.lib.pathz_finding" in issue.message
+    assert policy.read_text().splitlines()[line - 1][issue.column - 1:].startswith("lib.pathz_finding")
+    assert "unknown function" in str(error)
+    assert "regopy" not in issue.message
+
+
+def test_undefined_variable_inside_count_names_the_variable(tmp_path: Path) -> None:
+    root = bundle_copy(tmp_path)
+    policy = root / "size" / "policy.rego"
+    text = policy.read_text()
+    assert "count(" in text
+    policy.write_text(text + "\nwarn contains lib.finding(\"size.files\", \"x\") if {\n\tcount(filez) > 3\n}\n")
+    error = failure(root)
+    (issue,) = error.issues
+    assert (issue.name, issue.line, issue.column) == ("filez", len(text.splitlines()) + 3, 8)
+
+
+def test_every_error_is_shown_not_the_first_and_a_count(tmp_path: Path) -> None:
+    root = bundle_copy(tmp_path)
+    policy = root / "size" / "policy.rego"
+    policy.write_text(policy.read_text() + "\nwarn contains 1 if {\n\tcount(filez) > 3\n}\n\n"
+                      "deny contains 2 if {\n\tcount(filey) > 3\n}\n")
+    error = failure(root)
+    assert {i.name for i in error.issues} == {"filez", "filey"}
+    assert "filez" in error.what and "filey" in error.what and "more error" not in error.what
+
+
+def test_review_contain_typo_is_a_parse_error_with_every_message(tmp_path: Path) -> None:
+    modules = {"p.rego": "package gatekeeper.policies.p\n\nimport rego.v1\n\nreview contain finding if {\n\ttrue\n}\n"}
+    issues = compile_issues(modules, {}, timeout=20)
+    assert issues and all(i.file == "p.rego" and i.line == 5 and i.code == "rego_parse_error" for i in issues)
+
+
+def test_the_gate_exits_2_naming_file_line_and_variable(tmp_path: Path, git_repo: GitRepo,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    root = bundle_copy(tmp_path)
+    manifest = json.loads((root / ".manifest").read_text())
+    manifest["metadata"]["policies"]["size"]["default"] = True
+    (root / ".manifest").write_text(json.dumps(manifest))
+    policy = root / "size" / "policy.rego"
+    text = policy.read_text()
+    use = re.search(r"> max_files\b", text)
+    assert use is not None
+    policy.write_text(text[:use.start()] + "> max_addd" + text[use.end():])
+    git_repo.write("README.md", "base\n")
+    git_repo.commit()
+    git_repo.write("src/a.go", "package a\n")
+    patch, packet = tmp_path / "c.diff", tmp_path / "p.json"
+    git_repo.save_patch(patch)
+    assert main(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]) == 0
+    capsys.readouterr()
+    assert main(["gate", str(packet), "--patch", str(patch), "--policy", str(root)]) == ERROR
+    err = capsys.readouterr().err
+    line = text[:use.start()].count("\n") + 1
+    assert f"{policy}:{line}:" in err and "max_addd" in err and "rego_unsafe_var_error" in err
+
+
+# --- generated mutations over every shipped module -------------------------------------------------
+
+_ASSIGN = re.compile(r"^\t+([a-z_][a-z0-9_]*) :=", re.M)
+_HELPER = re.compile(r"\blib\.([a-z_]+)\(")
+
+
+def _modules() -> list[Path]:
+    return sorted(p for p in POLICY_DIR.rglob("*.rego") if not p.name.endswith("_test.rego"))
+
+
+def _variable_mutations() -> list[tuple[str, str, int]]:
+    """(module, variable, line of its first use after the assignment) for each local assignment."""
+    found = []
+    for path in _modules():
+        text = path.read_text()
+        for hit in _ASSIGN.finditer(text):
+            name = hit.group(1)
+            rest = text[hit.end():]
+            use = re.search(rf"(?<![\w.\"]){name}\b", rest)
+            if use is None or rest[:use.start()].count("\n}") or name in ("some",):
+                continue
+            line = text[:hit.end() + use.start()].count("\n") + 1
+            found.append((path.relative_to(POLICY_DIR).as_posix(), name, line))
+    return found
+
+
+def _helper_mutations() -> list[tuple[str, str, int]]:
+    found = []
+    for path in _modules():
+        text = path.read_text()
+        seen = set()
+        for hit in _HELPER.finditer(text):
+            if hit.group(1) in seen:
+                continue
+            seen.add(hit.group(1))
+            found.append((path.relative_to(POLICY_DIR).as_posix(), hit.group(1), text[:hit.start()].count("\n") + 1))
+    return found
+
+
+VARIABLES = _variable_mutations()
+HELPERS = _helper_mutations()
+
+
+def test_the_mutations_cover_every_shipped_policy() -> None:
+    mutated = {module.split("/")[0] for module, _, _ in VARIABLES + HELPERS}
+    assert mutated >= {"core", "deps", "guardrails", "provenance", "sandbox", "size"}, mutated
+
+
+@pytest.mark.parametrize(("module", "name", "line"), VARIABLES, ids=[f"{m}:{n}" for m, n, _ in VARIABLES])
+def test_a_renamed_variable_use_is_caught_at_its_line(tmp_path: Path, module: str, name: str, line: int) -> None:
+    root = bundle_copy(tmp_path)
+    path = root / module
+    lines = path.read_text().split("\n")
+    lines[line - 1] = re.sub(rf"(?<![\w.\"]){name}\b", f"{name}_typo", lines[line - 1], count=1)
+    path.write_text("\n".join(lines))
+    issues = compile_issues(load_bundle(root).modules, {"gatekeeper": {"params": {}}}, timeout=20)
+    assert any(i.file == str(path) and i.line == line and i.name == f"{name}_typo" for i in issues), issues
+
+
+@pytest.mark.parametrize(("module", "name", "line"), HELPERS, ids=[f"{m}:{n}" for m, n, _ in HELPERS])
+def test_a_misspelt_helper_is_caught_at_its_line(tmp_path: Path, module: str, name: str, line: int) -> None:
+    root = bundle_copy(tmp_path)
+    path = root / module
+    lines = path.read_text().split("\n")
+    lines[line - 1] = lines[line - 1].replace(f"lib.{name}(", f"lib.{name}x(", 1)
+    path.write_text("\n".join(lines))
+    issues = compile_issues(load_bundle(root).modules, {"gatekeeper": {"params": {}}}, timeout=20)
+    assert any(i.file == str(path) and i.line == line and "undefined function" in i.message for i in issues), issues
+
+
+# --- the cache -------------------------------------------------------------------------------------
+
+
+def test_a_pass_is_cached_by_the_bytes_and_a_failure_never(tmp_path: Path, own_cache: Path) -> None:
+    root = bundle_copy(tmp_path)
+    check_bundle(root)
+    cached = list((own_cache / "gatekeeper" / "compile").glob("*.json"))
+    assert len(cached) == 1
+    edit(root / "size" / "policy.rego", "max_files := lib.param", "max_filez := lib.param")
+    failure(root)
+    failure(root)  # still refused: the failure was not remembered, and the new bytes have a new key
+    assert len(list((own_cache / "gatekeeper" / "compile").glob("*.json"))) == 1
+
+
+def test_a_cache_entry_for_other_bytes_is_not_trusted(tmp_path: Path, own_cache: Path) -> None:
+    root = bundle_copy(tmp_path)
+    edit(root / "size" / "policy.rego", "max_files := lib.param", "max_filez := lib.param")
+    bundle = load_bundle(root)
+    modules = bundle.modules_for(["size"])
+    key = cache_key(modules, bundle.data())
+    folder = own_cache / "gatekeeper" / "compile"
+    folder.mkdir(parents=True)
+    (folder / f"{key}.json").write_text(json.dumps({"key": "0" * 64, "compiles": True}))  # a planted entry
+    with pytest.raises(CompileFailed):
+        compile_check.check(modules, bundle.data(), timeout=20)
+
+
+def test_keys_differ_for_any_byte_and_for_name_boundaries() -> None:
+    assert cache_key({"a": "bc"}, {}) != cache_key({"ab": "c"}, {})
+    assert cache_key({"a": "x"}, {}) != cache_key({"a": "x "}, {})
+    assert cache_key({"a": "x"}, {"p": 1}) != cache_key({"a": "x"}, {"p": 2})
+
+
+def test_without_the_reference_engine_the_gate_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compile_check, "missing_reason", lambda: "the reference Rego engine is not installed")
+    with pytest.raises(PolicyError, match="not installed"):
+        check_bundle(bundle_copy(tmp_path))
+
+
+def test_error_text_parses_every_error_and_drops_duplicates() -> None:
+    text = ("bundle activation failed: 2 errors occurred: m0.rego:5: rego_unsafe_var_error: var a is unsafe\n"
+            "m1.rego:7: rego_type_error: undefined ref: f.bucket\n\thave: x\nm1.rego:7: rego_type_error: "
+            "undefined ref: f.bucket\n\thave: x")
+    assert parse_errors(text) == [(0, 5, "rego_unsafe_var_error", "var a is unsafe"),
+                                  (1, 7, "rego_type_error", "undefined ref: f.bucket have: x")]
+
+
+# --- refs into the bundle's own packages -----------------------------------------------------------
+
+
+def test_a_ref_to_an_undefined_rule_of_a_bundle_package_is_refused(tmp_path: Path) -> None:
+    root = bundle_copy(tmp_path)
+    policy = root / "size" / "policy.rego"
+    text = policy.read_text()
+    policy.write_text(text + '\nwarn contains lib.finding("size.files", "x") if {\n'
+                      "\tdata.gatekeeper.policies.size.max_filez > 1\n}\n")
+    error = failure(root)  # OPA alone would accept it: the rule would just never fire
+    (issue,) = error.issues
+    assert (issue.file, issue.line, issue.column) == (str(policy), len(text.splitlines()) + 3, 2)
+    assert issue.name == "data.gatekeeper.policies.size.max_filez" and "defines no rule `max_filez`" in issue.message
+
+
+def test_ref_check_reads_aliases_and_ignores_comments_strings_and_outside_data() -> None:
+    from gatekeeper.policy.ref_check import unknown_refs
+
+    lib = "package gatekeeper.lib\n\nimport rego.v1\n\nfinding(r, m) := {\"rule\": r, \"msg\": m}\n"
+    policy = ("package gatekeeper.policies.x\n\nimport rego.v1\n\nimport data.gatekeeper.lib as l\n\n"
+              "review contains l.finding(\"a\", \"b\") if {\n\t# l.nope\n\ts := \"l.nope\"\n"
+              "\tdata.gatekeeper.params.anything\n\tinput.files.nope\n\tcount(data.gatekeeper.policies.x.deny) == 0\n"
+              "\tl.nope\n\tl.nope_fn(1)\n}\n")
+    issues = unknown_refs({"lib.rego": lib, "x.rego": policy})
+    assert [(i.line, i.column, i.name) for i in issues] == [(13, 2, "l.nope")]
+
+
+def test_the_shipped_bundle_has_no_unknown_refs() -> None:
+    from gatekeeper.policy.ref_check import unknown_refs
+
+    modules = {str(p): p.read_text() for p in POLICY_DIR.rglob("*.rego")}
+    assert unknown_refs(modules) == []
+
+
+# --- runtime errors name their place ---------------------------------------------------------------
+
+
+def test_a_runtime_error_names_its_file_line_and_rule_never_another_file(tmp_path: Path) -> None:
+    from gatekeeper.policy.findings import run_policies
+
+    root = bundle_copy(tmp_path)
+    policy = root / "size" / "policy.rego"
+    text = policy.read_text()
+    policy.write_text(text + '\nwarn contains lib.finding("size.files", "odd run id") if {\n'
+                      "\tto_number(input.packet.run_id) > 0\n}\n")
+    bundle = load_bundle(root)
+    summary = {"files": 0, "additions": 0, "deletions": 0, "buckets": {}, "tags": {}}
+    with pytest.raises(PolicyError) as caught:
+        run_policies(bundle, ["size", "guardrails"], {"files": [], "summary": summary, "packet": {"run_id": "abc"}},
+                     timeout=20)
+    error = caught.value
+    assert error.where == f"{policy}:{len(text.splitlines()) + 3}"
+    assert "to_number" in error.what and "(in rule `warn`)" in error.what
+    assert "guardrails" not in str(error)
+
+
+def test_rule_at_finds_the_enclosing_rule() -> None:
+    from gatekeeper.policy.rego_errors import rule_at
+
+    source = "package p\n\nimport rego.v1\n\nx := 1\n\nreview contains f if {\n\tf := 1\n}\n"
+    assert [rule_at(source, n) for n in (1, 3, 5, 8, 9)] == [None, None, "x", "review", "review"]
+
+
+def _lib_definitions() -> list[tuple[str, str, int]]:
+    """(lib module, helper, line of its first definition) for each helper a shipped policy calls."""
+    called = {name for _, name, _ in HELPERS}
+    found = []
+    for path in sorted((POLICY_DIR / "lib").glob("*.rego")):
+        text = path.read_text()
+        for name in sorted(called):
+            hit = re.search(rf"^{name}\(", text, re.M)
+            if hit:
+                found.append((path.relative_to(POLICY_DIR).as_posix(), name, text[:hit.start()].count("\n") + 1))
+    return found
+
+
+LIB_DEFINITIONS = _lib_definitions()
+
+
+@pytest.mark.parametrize(("module", "name", "line"), LIB_DEFINITIONS, ids=[n for _, n, _ in LIB_DEFINITIONS])
+def test_a_renamed_lib_helper_is_caught_at_every_caller(tmp_path: Path, module: str, name: str, line: int) -> None:
+    root = bundle_copy(tmp_path)
+    path = root / module
+    path.write_text(re.sub(rf"^{name}\(", f"{name}_old(", path.read_text(), flags=re.M))
+    issues = compile_issues(load_bundle(root).modules, {"gatekeeper": {"params": {}}}, timeout=20)
+    callers = {(module, line) for module, helper, line in HELPERS if helper == name}
+    reported = {(Path(i.file).relative_to(root).as_posix(), i.line) for i in issues
+                if f"undefined function data.gatekeeper.lib.{name}" in i.message}
+    assert callers <= reported, (callers, issues)
