@@ -603,11 +603,15 @@ def test_install_step_installs_the_action_isolated_from_outside_the_workspace(tm
     plant(ws, VECTORS)
     code, output, calls = run_install(ws, tmp_path, "", HOSTILE_JOB_ENV)
     assert code == 0, output
-    venv_call, pip_call = calls
+    venv_call, pip_call, reference_call = calls
     runner_temp = str(tmp_path / "runner-temp")
     assert venv_call["argv"] == ["-I", "-m", "venv", "--clear", f"{runner_temp}/gatekeeper-venv"]
     assert pip_call["argv"][:5] == ["-I", "-m", "pip", "install", "--isolated"]
     assert pip_call["argv"][-1] == str(REPO_ROOT)  # the action's own checkout: the ref pinned in `uses:`
+    # The reference engine, hash-pinned, from the action's own checkout too.
+    assert reference_call["argv"][:5] == ["-I", "-m", "pip", "install", "--isolated"]
+    assert "--require-hashes" in reference_call["argv"]
+    assert reference_call["argv"][-1] == str(REPO_ROOT / "requirements-reference.txt")
     for call in calls:
         assert call["cwd"] == runner_temp and call["env"] == []  # nothing of the job's PYTHON*/PIP_* reaches them
 
@@ -628,4 +632,4 @@ def test_install_step_accepts_a_pinned_requirement_or_a_folder_outside(tmp_path:
     ws.mkdir()
     for source in ("gatekeeper @ git+https://example.invalid/gatekeeper.git@" + "0" * 40, str(tmp_path)):
         code, output, calls = run_install(ws, tmp_path, source, {})
-        assert code == 0 and calls[-1]["argv"][-1] == source, output
+        assert code == 0 and calls[-2]["argv"][-1] == source, output  # then the reference engine

@@ -227,10 +227,12 @@ def test_gitlab_before_script_installs_isolated_outside_the_checkout(tmp_path: P
     source = GITLAB["variables"]["GATEKEEPER_SOURCE"]
     done, calls = _run_before_script(tmp_path, workdir, source)
     assert done.returncode == 0, done.stdout + done.stderr
-    venv_call, pip_call = calls
+    venv_call, pip_call, reference_call = calls
     assert venv_call["argv"][:4] == ["-I", "-m", "venv", venv_call["argv"][-1]]
     assert not venv_call["argv"][-1].startswith(str(workdir))
     assert pip_call["argv"][:5] == ["-I", "-m", "pip", "install", "--isolated"] and pip_call["argv"][-1] == source
+    assert reference_call["argv"][:5] == ["-I", "-m", "pip", "install", "--isolated"]
+    assert reference_call["argv"][-1].startswith("opa-golib-python-bindings==")  # the reference engine, pinned
     for call in calls:
         assert call["cwd"] == "/" and call["env"] == []
 
