@@ -52,7 +52,7 @@ def shop(repo: GitRepo) -> None:
     repo.write("platform/storefront/Chart.yaml", CHART_YAML)
     repo.write("platform/storefront/values.yaml", "replicaCount: 2\n")
     repo.write("platform/storefront/templates/deployment.yaml", m.HELM_TEMPLATE)
-    repo.write("platform/storefront/templates/_helpers.tpl", m.HELM_HELPERS)
+    repo.write("platform/storefront/templates/_names.tpl", m.HELM_HELPERS)
     repo.commit("base")
 
 
@@ -62,7 +62,7 @@ def shop(repo: GitRepo) -> None:
 def test_a_real_repository_every_kind_in_ordinary_folders(git_repo: GitRepo) -> None:
     shop(git_repo)
     git_repo.write("platform/storefront/templates/NOTES.txt", NOTES)
-    git_repo.write("platform/storefront/templates/_helpers.tpl", m.HELM_HELPERS + "{{/* more */}}\n")
+    git_repo.write("platform/storefront/templates/_names.tpl", m.HELM_HELPERS + "{{/* more */}}\n")
     git_repo.write("platform/storefront/files/dashboard.json", '{"title": "storefront"}\n')
     git_repo.write("gitops/guestbook.yaml", m.ARGO_APPLICATION)
     git_repo.write("kubernetes-manifests/frontend.yaml", m.DEPLOYMENT)
@@ -76,8 +76,8 @@ def test_a_real_repository_every_kind_in_ordinary_folders(git_repo: GitRepo) -> 
     git_repo.commit("head")
     got = {path: (f.bucket, f.rule, f.tier) for path, f in tree_files(git_repo).items()}
     assert got == {
-        "platform/storefront/templates/NOTES.txt": ("iac", "iac.marker.helm-chart", "marker"),
-        "platform/storefront/templates/_helpers.tpl": ("iac", "iac.marker.helm-chart", "marker"),
+        "platform/storefront/templates/NOTES.txt": ("iac", "iac.helm", "path"),  # a chart's name, by path
+        "platform/storefront/templates/_names.tpl": ("iac", "iac.marker.helm-chart", "marker"),
         "platform/storefront/files/dashboard.json": ("iac", "iac.marker.helm-chart", "marker"),
         "gitops/guestbook.yaml": ("iac", "iac.content.argocd", "content"),
         "kubernetes-manifests/frontend.yaml": ("iac", "iac.content.kubernetes", "content"),
@@ -89,7 +89,7 @@ def test_a_real_repository_every_kind_in_ordinary_folders(git_repo: GitRepo) -> 
         "config/app.yaml": ("src", "src.default", "path"),
         "cmd/server/main.go": ("src", "src.default", "path"),
     }
-    helpers = tree_files(git_repo)["platform/storefront/templates/_helpers.tpl"]
+    helpers = tree_files(git_repo)["platform/storefront/templates/_names.tpl"]
     assert helpers.evidence == "platform/storefront/Chart.yaml"
     assert not any(NEEDS_CONTEXT in f.tags for f in tree_files(git_repo).values())
 
@@ -97,10 +97,10 @@ def test_a_real_repository_every_kind_in_ordinary_folders(git_repo: GitRepo) -> 
 def test_a_change_cannot_delete_its_own_marker_to_escape(git_repo: GitRepo) -> None:
     shop(git_repo)
     (git_repo.root / "platform/storefront/Chart.yaml").unlink()
-    git_repo.write("platform/storefront/templates/_helpers.tpl", m.HELM_HELPERS + "{{- /* evil */ -}}\n")
+    git_repo.write("platform/storefront/templates/_names.tpl", m.HELM_HELPERS + "{{- /* evil */ -}}\n")
     git_repo.commit("head")
     files = tree_files(git_repo)
-    helpers = files["platform/storefront/templates/_helpers.tpl"]
+    helpers = files["platform/storefront/templates/_names.tpl"]
     assert (helpers.bucket, helpers.rule, helpers.evidence) == (
         "iac", "iac.marker.helm-chart", "platform/storefront/Chart.yaml")
     assert files["platform/storefront/Chart.yaml"].bucket == "iac"
@@ -117,11 +117,11 @@ def test_a_marker_added_by_the_change_counts_too(git_repo: GitRepo) -> None:
 
 def test_both_sides_of_a_rename_out_of_a_chart(git_repo: GitRepo) -> None:
     shop(git_repo)
-    git_repo.move("platform/storefront/templates/_helpers.tpl", "docs/helpers-example.tpl")
+    git_repo.move("platform/storefront/templates/_names.tpl", "docs/helpers-example.tpl")
     git_repo.commit("head")
     files = tree_files(git_repo)
     moved = files["docs/helpers-example.tpl"]
-    assert moved.change.old_path == "platform/storefront/templates/_helpers.tpl"
+    assert moved.change.old_path == "platform/storefront/templates/_names.tpl"
     assert (moved.bucket, moved.rule) == ("iac", "iac.marker.helm-chart")
 
 
@@ -272,7 +272,7 @@ def test_patch_only_mode_sniffs_what_the_patch_shows_and_tags_the_rest(git_repo:
     git_repo.write("ops/web-config.yaml", configmap.replace("value55", "changed"))
     git_repo.write("gitops/guestbook.yaml", m.ARGO_APPLICATION)
     git_repo.write("config/app.yaml", m.APP_SETTINGS + "  x: 1\n")
-    git_repo.write("platform/storefront/templates/_helpers.tpl", m.HELM_HELPERS + "{{/* x */}}\n")
+    git_repo.write("platform/storefront/templates/_names.tpl", m.HELM_HELPERS + "{{/* x */}}\n")
     git_repo.write("cmd/server/main.go", "package main\n\nfunc main() { println() }\n")
     git_repo.commit("head")
     files = patch_files(git_repo, tmp_path)
@@ -294,9 +294,9 @@ def test_patch_only_markers_in_the_patch_itself_count(git_repo: GitRepo, tmp_pat
     git_repo.write("README.md", "x\n")
     git_repo.commit("base")
     git_repo.write("deploy-x/web/Chart.yaml", CHART_YAML)
-    git_repo.write("deploy-x/web/templates/_helpers.tpl", m.HELM_HELPERS)
+    git_repo.write("deploy-x/web/templates/_names.tpl", m.HELM_HELPERS)
     git_repo.commit("head")
-    got = patch_files(git_repo, tmp_path)["deploy-x/web/templates/_helpers.tpl"]
+    got = patch_files(git_repo, tmp_path)["deploy-x/web/templates/_names.tpl"]
     assert (got.bucket, got.rule) == ("iac", "iac.marker.helm-chart")
 
 

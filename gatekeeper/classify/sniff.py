@@ -33,12 +33,12 @@ class Signal:
 
 
 _FLAGS = re.MULTILINE
-_ARM = re.compile(r'"\$schema"\s*:\s*"https?://schema\.management\.azure\.com/schemas/[^"]*'
-                  r'(?:[Dd]eployment(?:Template|Parameters)|[Dd]eploymentTemplate)[^"]*"', _FLAGS)
-_CFN_VERSION = re.compile(r'^\s*"?AWSTemplateFormatVersion"?\s*:', _FLAGS)
-_SAM = re.compile(r'^\s*"?Transform"?\s*:\s*\[?\s*["\']?AWS::Serverless', _FLAGS)
-_CFN_RESOURCES = re.compile(r'^\s*"?Resources"?\s*:', _FLAGS)
-_CFN_TYPE = re.compile(r'^\s*"?Type"?\s*:\s*["\']?(?:AWS|Alexa|Custom)::[A-Za-z0-9]', _FLAGS)
+_ARM = re.compile(r'"\$schema"[ \t]*:[ \t]*"https?://schema\.management\.azure\.com/schemas/[^"\n]{0,200}?'
+                  r'[Dd]eployment(?:Template|Parameters)[^"\n]{0,200}"', _FLAGS)
+_CFN_VERSION = re.compile(r'^[ \t]*"?AWSTemplateFormatVersion"?[ \t]*:', _FLAGS)
+_SAM = re.compile(r'^[ \t]*"?Transform"?[ \t]*:[ \t]*\[?[ \t]*["\']?AWS::Serverless', _FLAGS)
+_CFN_RESOURCES = re.compile(r'^[ \t]*"?Resources"?[ \t]*:', _FLAGS)
+_CFN_TYPE = re.compile(r'^[ \t]*"?Type"?[ \t]*:[ \t]*["\']?(?:AWS|Alexa|Custom)::[A-Za-z0-9]', _FLAGS)
 _DOC_SPLIT = re.compile(r"^---[ \t]*(?:#.*)?$", _FLAGS)
 _API_YAML = re.compile(r"""^["']?apiVersion["']?[ \t]*:[ \t]*["']?([^\s"'#]*)""", _FLAGS)
 _KIND_YAML = re.compile(r"""^["']?kind["']?[ \t]*:[ \t]*["']?([A-Za-z0-9_.{}-]+)""", _FLAGS)
@@ -48,11 +48,13 @@ _API_VERSION = re.compile(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9]+[a-z0-9]*
 _PLAY = re.compile(r"^-[ \t]+(?:hosts|import_playbook|ansible\.builtin\.import_playbook)[ \t]*:", _FLAGS)
 _PLAY_HOSTS = re.compile(r"^[ \t]{2}hosts[ \t]*:", _FLAGS)
 _PLAY_BODY = re.compile(r"^(?:-[ \t]+|[ \t]{2})(?:tasks|roles|pre_tasks|post_tasks|handlers)[ \t]*:", _FLAGS)
-_INVENTORY_YAML = re.compile(r"^(?:all|ungrouped)[ \t]*:[ \t]*\n(?:[ \t]+.*\n|\s*\n)*?[ \t]+(?:hosts|children)[ \t]*:",
-                             _FLAGS)
+# Lines between are blank or indented: two alternatives that can never match the same text, so the scan from
+# one `all:` line is linear and stops at the next unindented line.
+_INVENTORY_YAML = re.compile(
+    r"^(?:all|ungrouped)[ \t]*:[ \t]*\n(?:[ \t]*\n|[ \t]+\S[^\n]*\n)*?[ \t]+(?:hosts|children)[ \t]*:", _FLAGS)
 _INVENTORY_INI = re.compile(r"^\[[A-Za-z0-9_.-]+:(?:children|vars)\][ \t]*$|\bansible_(?:host|user|connection|port)=",
                             _FLAGS)
-_FQCN_TASK = re.compile(r"^[ \t]*-?[ \t]*ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
+_FQCN_TASK = re.compile(r"^[ \t]*(?:-[ \t]*)?ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
 _TASK_NAME = re.compile(r"^[ \t]*-[ \t]+name[ \t]*:", _FLAGS)
 _TASK_MODULE = re.compile(
     r"^[ \t]+(?:apt|yum|dnf|package|copy|template|file|service|systemd|lineinfile|blockinfile|user|group|"
@@ -63,8 +65,9 @@ _GHA_ON = re.compile(r"""^["']?on["']?[ \t]*:""", _FLAGS)
 _GHA_JOBS = re.compile(r"^jobs[ \t]*:", _FLAGS)
 _GHA_JOB_BODY = re.compile(r"^[ \t]+(?:runs-on|steps|uses)[ \t]*:", _FLAGS)
 _GHA_ACTION = re.compile(r"""^runs[ \t]*:[ \t]*\n[ \t]+using[ \t]*:[ \t]*["']?(?:composite|node\d+|docker)""", _FLAGS)
-_SETUP_PACKAGING = re.compile(r"^\s*(?:from|import)\s+(?:setuptools|distutils|skbuild)\b|\bsetup\s*\(", _FLAGS)
-_ANSIBLE_MODULE = re.compile(r"^DOCUMENTATION\s*=|^\s*from\s+ansible(?:_collections)?\.\S*module_utils\b", _FLAGS)
+_SETUP_PACKAGING = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:setuptools|distutils|skbuild)\b|\bsetup[ \t]*\(", _FLAGS)
+_ANSIBLE_MODULE = re.compile(
+    r"^DOCUMENTATION[ \t]*=|^[ \t]*from[ \t]+ansible(?:_collections)?\.\S*module_utils\b", _FLAGS)
 _COMMENT = re.compile(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*)?\r?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
 # An Ansible task file's folders (roles/x/tasks, tasks/, handlers/): short module names count there.
 _TASK_FOLDERS = frozenset({"tasks", "handlers"})

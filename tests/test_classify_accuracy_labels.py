@@ -1,0 +1,56 @@
+"""The labelled accuracy data (bench/classify_accuracy/labels.tsv) stays well-formed and balanced.
+
+The benchmark reads it; a malformed row would silently drop out of every measurement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+LABELS = REPO_ROOT / "bench" / "classify_accuracy" / "labels.tsv"
+BUCKETS = {"ci", "iac", "deps", "src", "other"}
+
+
+def rows() -> list[list[str]]:
+    text = LABELS.read_text(encoding="utf-8")
+    return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def test_every_row_is_complete_and_valid() -> None:
+    bad = []
+    for number, fields in enumerate(rows(), start=1):
+        if len(fields) != 5:
+            bad.append((number, "fields", fields))
+            continue
+        repo, commit, path, bucket, reason = fields
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo):
+            bad.append((number, "repo", repo))
+        if not re.fullmatch(r"[0-9a-f]{40}", commit):
+            bad.append((number, "commit", commit))
+        if not path or path.startswith("/") or ".." in path.split("/") or path != path.strip():
+            bad.append((number, "path", path))
+        if bucket not in BUCKETS:
+            bad.append((number, "bucket", bucket))
+        if not reason.strip():
+            bad.append((number, "reason", reason))
+    assert bad == []
+
+
+def test_one_label_per_file_and_one_commit_per_repository() -> None:
+    keys = Counter((fields[0], fields[2]) for fields in rows())
+    assert [key for key, n in keys.items() if n > 1] == []
+    commits: dict[str, set[str]] = {}
+    for fields in rows():
+        commits.setdefault(fields[0], set()).add(fields[1])
+    assert {repo: c for repo, c in commits.items() if len(c) > 1} == {}
+
+
+def test_the_set_is_large_and_covers_every_bucket() -> None:
+    data = rows()
+    assert len(data) >= 1500
+    assert len({fields[0] for fields in data}) >= 40
+    per_bucket = Counter(fields[3] for fields in data)
+    assert min(per_bucket[b] for b in BUCKETS) >= 100, per_bucket

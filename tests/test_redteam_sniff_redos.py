@@ -1,0 +1,47 @@
+"""Content sniffing never stalls on text the change's author chose: every signal over hostile 64 KiB windows.
+
+The sniffer runs regular expressions over text an attacker writes; one with overlapping repetition
+(`all:` followed by blank lines took time exponential in their number) stalls the gate. Each hostile
+window here is built from the pieces the signals look for, repeated to the window's size; a child
+process must sniff them all well within a limit that a linear scan never approaches.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+from gatekeeper.classify.sniff import LONG_WINDOW
+
+# Fragments that start a signal's match, and fillers that a backtracking pattern would chew on.
+STARTS = ["all:\n", "ungrouped:\n", "- hosts: x\n", '"$schema": "https://schema.management.azure.com/schemas/',
+          "AWSTemplateFormatVersion:", "Resources:\n", "Transform: AWS::Serverless", "apiVersion: v1\nkind: ",
+          '{"apiVersion": "', "runs:\n", "on:\n", "FROM ", "from setuptools", "DOCUMENTATION =", "# c\n", "---\n"]
+FILLERS = ["\n", " \n", "  \n", "\t\n", " ", "\t", "a", "deploymentTemplate", "  x\n", "  - \n", "#\n", "\r\n",
+           '"', "//", "-", ":"]
+
+SCRIPT = textwrap.dedent("""
+    import json, sys
+    from gatekeeper.classify.contextrules import ContextRules
+    from gatekeeper.classify.sniff import LONG_WINDOW, sniff
+    starts, fillers = json.load(sys.stdin)
+    rules = ContextRules()
+    n = 0
+    for start in starts:
+        for filler in fillers:
+            body = (start + filler * (LONG_WINDOW // max(1, len(filler))))[:LONG_WINDOW - 1] + "x"
+            for path in ("inventory.yaml", "roles/x/tasks/main.yml", "template.json", "setup.py", "Dockerfile"):
+                sniff(path, body.encode(), rules)
+                n += 1
+    print(n)
+""")
+
+
+def test_no_hostile_window_stalls_the_sniffer() -> None:
+    done = subprocess.run([sys.executable, "-c", SCRIPT], input=json.dumps([STARTS, FILLERS]),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == len(STARTS) * len(FILLERS) * 5
+    assert LONG_WINDOW == 64 * 1024  # the window the sizes above are built for
