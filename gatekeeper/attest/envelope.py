@@ -1,0 +1,114 @@
+"""in-toto Statements v1 in DSSE envelopes: sign one, open one against a Trust.
+
+The payload is the Statement as compact JSON with sorted keys; `open_statement` accepts an envelope
+only when one of its signatures is by a trusted key over exactly that payload (DSSE's PAE), the
+payload is an in-toto Statement of the expected predicate type, and its subject names the digest
+the caller expects. Everything else is an AttestationError saying which check failed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from securesystemslib.dsse import Envelope
+from securesystemslib.exceptions import FormatError, VerificationError
+from securesystemslib.signer import Signer as KeySigner
+
+from gatekeeper.attest.keys import Signer, Trust
+from gatekeeper.errors import GatekeeperError
+
+PAYLOAD_TYPE = "application/vnd.in-toto+json"
+STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
+MAX_ENVELOPE_BYTES = 16 << 20
+MAX_SIGNATURES = 16
+
+
+class AttestationError(GatekeeperError):
+    """An envelope is malformed, unsigned by a trusted key, or says something else than expected."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A verified statement: what it says and who signed it."""
+
+    statement: Mapping[str, Any]
+    signer: Signer
+
+    @property
+    def predicate(self) -> Mapping[str, Any]:
+        return self.statement["predicate"]
+
+
+def statement(subject_name: str, sha256: str, predicate_type: str, predicate: Mapping[str, Any]) -> dict[str, Any]:
+    """An in-toto Statement v1 about one artifact (by its sha256)."""
+    return {"_type": STATEMENT_TYPE, "subject": [{"name": subject_name, "digest": {"sha256": sha256}}],
+            "predicateType": predicate_type, "predicate": dict(predicate)}
+
+
+def sign(signer: KeySigner, body: Mapping[str, Any]) -> dict[str, Any]:
+    """A DSSE envelope (as JSON-ready dict) holding `body`, signed by `signer`."""
+    payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    envelope = Envelope(payload, PAYLOAD_TYPE, {})
+    envelope.sign(signer)
+    return envelope.to_dict()
+
+
+def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str,
+                   sha256: str | None) -> Opened:
+    """Verify the envelope in `data` and return its statement (AttestationError on any failure)."""
+    if len(data) > MAX_ENVELOPE_BYTES:
+        raise AttestationError(f"the envelope is over {MAX_ENVELOPE_BYTES} bytes", where=where)
+    try:
+        document = json.loads(data)
+    except (ValueError, RecursionError):
+        raise AttestationError("not a JSON DSSE envelope", where=where) from None
+    if not isinstance(document, dict) or set(document) != {"payload", "payloadType", "signatures"}:
+        raise AttestationError("not a DSSE envelope (payload, payloadType, signatures)", where=where)
+    if document["payloadType"] != PAYLOAD_TYPE:
+        raise AttestationError(f"payloadType is not {PAYLOAD_TYPE}", where=where)
+    signatures = document["signatures"]
+    if not isinstance(signatures, list) or not 1 <= len(signatures) <= MAX_SIGNATURES:
+        raise AttestationError("an envelope needs 1 to 16 signatures", where=where)
+    try:
+        envelope = Envelope.from_dict({**document, "signatures": [dict(s) for s in signatures]})
+        accepted = envelope.verify(list(_keys(trust)), 1)
+    except VerificationError:
+        keyids = ", ".join(str(s.get("keyid"))[:16] for s in signatures if isinstance(s, dict))
+        raise AttestationError(f"no valid signature by a trusted key (key ids: {keyids or 'none'})", where=where,
+                               hint=f"the signer must be in {trust.source}, and the content unchanged") from None
+    except (FormatError, ValueError, TypeError, KeyError, AttributeError, binascii.Error):
+        raise AttestationError("malformed DSSE envelope", where=where) from None
+    signer = trust.signers[next(iter(accepted))]
+    try:
+        body = json.loads(base64.b64decode(document["payload"], validate=True))
+    except (ValueError, RecursionError, binascii.Error):
+        raise AttestationError("the signed payload is not JSON", where=where) from None
+    _check_statement(body, where, predicate_type, sha256)
+    return Opened(body, signer)
+
+
+def _keys(trust: Trust) -> list[Any]:
+    return [signer.key for signer in trust.signers.values()]
+
+
+def _check_statement(body: object, where: str, predicate_type: str, sha256: str | None) -> None:
+    if not isinstance(body, dict) or body.get("_type") != STATEMENT_TYPE:
+        raise AttestationError("the payload is not an in-toto Statement v1", where=where)
+    if body.get("predicateType") != predicate_type:
+        raise AttestationError(f"predicateType {str(body.get('predicateType'))[:200]!r}, not {predicate_type!r}",
+                               where=where)
+    if not isinstance(body.get("predicate"), dict):
+        raise AttestationError("the statement has no predicate object", where=where)
+    subjects = body.get("subject")
+    digests = [s.get("digest", {}).get("sha256") for s in subjects or () if isinstance(s, dict)
+               and isinstance(s.get("digest"), dict)]
+    if not isinstance(subjects, list) or not digests:
+        raise AttestationError("the statement names no subject digest", where=where)
+    if sha256 is not None and sha256 not in digests:
+        raise AttestationError(f"the statement is about another patch (sha256 {str(digests[0])[:16]}…, this patch "
+                               f"{sha256[:16]}…)", where=where, hint="it was signed for a different diff")

@@ -1,0 +1,161 @@
+"""Key files and the allowed-signers file (trust), like git's SSH `allowed_signers`.
+
+A private key is a PEM PKCS#8 ed25519 key (mode 0600); its public half is one line,
+`NAME ed25519 HEX [groups=G1,G2]`, both the `.pub` file and a line of the allowed-signers file.
+A signer's key id is securesystemslib's (sha256 over the canonical public key).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat, load_pem_private_key
+from securesystemslib.signer import CryptoSigner, SSlibKey
+
+from gatekeeper.errors import GatekeeperError, InputFileError, UsageError
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}\Z")
+_GROUPS = re.compile(r"groups=([A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*)\Z")
+MAX_TRUST_BYTES = 1 << 20
+MAX_KEY_BYTES = 64 << 10
+
+
+class TrustError(GatekeeperError):
+    """An allowed-signers file or a key file cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Signer:
+    """A trusted signer: a name, its groups, and its public key."""
+
+    name: str
+    groups: tuple[str, ...]
+    key: SSlibKey
+
+    @property
+    def keyid(self) -> str:
+        return str(self.key.keyid)
+
+    def line(self) -> str:
+        groups = f" groups={','.join(self.groups)}" if self.groups else ""
+        return f"{self.name} ed25519 {self.key.keyval['public']}{groups}"
+
+
+@dataclass(frozen=True, slots=True)
+class Trust:
+    """The allowed signers, by key id."""
+
+    signers: dict[str, Signer]
+    source: str
+
+    def named(self, keyid: str) -> Signer | None:
+        return self.signers.get(keyid)
+
+
+def public_key(hex_key: str) -> SSlibKey:
+    """The ed25519 public key written as 64 hex digits."""
+    raw = bytes.fromhex(hex_key)
+    if len(raw) != 32:
+        raise ValueError("an ed25519 public key has 32 bytes")
+    return SSlibKey.from_crypto(Ed25519PublicKey.from_public_bytes(raw))
+
+
+def parse_signer(line: str) -> Signer:
+    """One allowed-signers line (ValueError naming what is wrong)."""
+    fields = line.split()
+    if len(fields) not in (3, 4) or fields[1] != "ed25519":
+        raise ValueError("expected NAME ed25519 HEXKEY [groups=G1,G2]")
+    if not _NAME.match(fields[0]):
+        raise ValueError(f"bad signer name {fields[0]!r} (letters, digits and ._@+- only)")
+    groups: tuple[str, ...] = ()
+    if len(fields) == 4:
+        found = _GROUPS.match(fields[3])
+        if not found:
+            raise ValueError(f"bad groups field {fields[3]!r} (groups=G1,G2)")
+        groups = tuple(found.group(1).split(","))
+    try:
+        key = public_key(fields[2])
+    except ValueError as exc:
+        raise ValueError(f"bad ed25519 key: {exc}") from None
+    return Signer(fields[0], groups, key)
+
+
+def parse_trust(text: str, source: str) -> Trust:
+    """An allowed-signers file's text → Trust (TrustError at the first bad line)."""
+    signers: dict[str, Signer] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            signer = parse_signer(line)
+        except ValueError as exc:
+            raise TrustError(str(exc), where=f"{source}:{number}",
+                             hint="lines come from `gatekeeper keys generate`") from None
+        if signer.keyid in signers:
+            raise TrustError(f"the key of {signer.name} is already trusted as {signers[signer.keyid].name}",
+                             where=f"{source}:{number}")
+        signers[signer.keyid] = signer
+    if not signers:
+        raise TrustError("no signer in the allowed-signers file", where=source,
+                         hint="add the lines `gatekeeper keys generate` prints")
+    return Trust(signers, source)
+
+
+def load_trust(path: Path) -> Trust:
+    """Read an allowed-signers file from disk."""
+    return parse_trust(_read(path, MAX_TRUST_BYTES, "allowed-signers file").decode("utf-8", "replace"), str(path))
+
+
+def load_signer(path: Path) -> CryptoSigner:
+    """A private key file → a signer (InputFileError / TrustError when it cannot be used)."""
+    data = _read(path, MAX_KEY_BYTES, "key file")
+    try:
+        private = load_pem_private_key(data, password=None)
+    except (ValueError, TypeError) as exc:
+        raise TrustError(f"not an unencrypted PEM private key ({exc})", where=str(path),
+                         hint="use a key made by `gatekeeper keys generate`") from None
+    if not isinstance(private, Ed25519PrivateKey):
+        raise TrustError("not an ed25519 key", where=str(path), hint="use a key made by `gatekeeper keys generate`")
+    if path.stat().st_mode & 0o077:
+        raise TrustError("the private key is readable by others", where=str(path), hint=f"chmod 600 {path}")
+    return CryptoSigner(private)
+
+
+def generate(name: str, folder: Path) -> tuple[Path, Path, Signer]:
+    """Write NAME.key (0600, never over an existing file) and NAME.pub into `folder`."""
+    if not _NAME.match(name):
+        raise UsageError(f"bad key name {name!r}", where="--name", hint="letters, digits and ._@+- only")
+    folder.mkdir(parents=True, exist_ok=True)
+    signer = CryptoSigner.generate_ed25519()
+    raw = signer.public_key._crypto_key().public_bytes(Encoding.Raw, PublicFormat.Raw)  # noqa: SLF001
+    trusted = Signer(name, (), public_key(raw.hex()))
+    private, public = folder / f"{name}.key", folder / f"{name}.pub"
+    for target in (private, public):
+        if target.exists() or target.is_symlink():
+            raise UsageError("the file exists; keys are never overwritten", where=str(target))
+    try:
+        fd = os.open(private, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        raise InputFileError(f"cannot create the key file: {exc.strerror}", where=str(private)) from None
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(signer.private_bytes)
+        handle.flush()
+        os.fsync(handle.fileno())
+    public.write_text(trusted.line() + "\n", encoding="ascii")
+    return private, public, trusted
+
+
+def _read(path: Path, limit: int, what: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise InputFileError(f"cannot read the {what}: {exc.strerror}", where=str(path)) from None
+    if len(data) > limit:
+        raise TrustError(f"the {what} is over {limit} bytes", where=str(path))
+    return data

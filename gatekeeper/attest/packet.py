@@ -1,0 +1,71 @@
+"""The runner's signed packet (packet.intoto.json beside packet.json) and what the gate makes of it.
+
+The runner signs an in-toto Statement whose subject is the patch's sha256 and whose predicate is the
+packet itself, with a key the generator never sees. The gate, given a Trust, reads the envelope found
+beside the packet: absent means the packet's claims are unverified; present but not verifying (another
+patch, an edited packet, an unknown or forged signer) is an AttestationError, which the gate denies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from securesystemslib.signer import Signer as KeySigner
+
+from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
+from gatekeeper.attest.keys import Trust
+
+PACKET_PREDICATE = "https://gatekeeper.invalid/attestation/packet/v1"
+# The runner-only claims a signature vouches for; everything else the gate re-derives itself.
+SIGNED_CLAIMS = ("sandbox", "model", "relay", "generator", "repository")
+
+
+@dataclass(frozen=True, slots=True)
+class PacketAttestation:
+    """What the policy input's `attestation` says: whether the packet's claims are verified, and by whom."""
+
+    verified: bool
+    reason: str
+    signer: str | None = None
+    keyid: str | None = None
+    groups: tuple[str, ...] = ()
+
+    def to_input(self) -> dict[str, Any]:
+        return {"verified": self.verified, "reason": self.reason, "signer": self.signer, "keyid": self.keyid,
+                "groups": list(self.groups), "claims": list(SIGNED_CLAIMS) if self.verified else []}
+
+
+UNCHECKED = PacketAttestation(False, "no trust given (gate --trust FILE)")
+
+
+def envelope_path(packet: Path) -> Path:
+    """`packet.intoto.json` beside `packet.json` (for any name: `X.json` → `X.intoto.json`)."""
+    return packet.with_name(packet.name.removesuffix(".json") + ".intoto.json")
+
+
+def sign_packet(signer: KeySigner, packet: Mapping[str, Any]) -> dict[str, Any]:
+    """The envelope the runner writes beside its packet."""
+    diff = packet["diff"]
+    return sign(signer, statement("patch.diff", str(diff["sha256"]), PACKET_PREDICATE, packet))
+
+
+def check_packet(packet_file: Path, packet: Mapping[str, Any], trust: Trust) -> PacketAttestation:
+    """Verify the envelope beside `packet_file` against `packet` (AttestationError when it does not hold)."""
+    found = envelope_path(packet_file)
+    if not found.exists():
+        return PacketAttestation(False, f"unsigned: no {found.name} beside the packet")
+    try:
+        data = found.read_bytes()
+    except OSError as exc:
+        raise AttestationError(f"cannot read the packet's signature: {exc.strerror}", where=str(found)) from None
+    sha256 = str((packet.get("diff") or {}).get("sha256", ""))
+    opened = open_statement(data, trust, where=str(found), predicate_type=PACKET_PREDICATE, sha256=sha256)
+    if dict(opened.predicate) != dict(packet):
+        changed = sorted(k for k in set(opened.predicate) | set(packet) if opened.predicate.get(k) != packet.get(k))
+        raise AttestationError(f"packet.json differs from the packet the runner signed ({', '.join(changed[:8])})",
+                               where=str(found), hint="the packet was edited after the run")
+    return PacketAttestation(True, f"signed by {opened.signer.name}", opened.signer.name, opened.signer.keyid,
+                             opened.signer.groups)

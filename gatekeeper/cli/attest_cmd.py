@@ -1,0 +1,72 @@
+"""`gatekeeper keys generate` and `gatekeeper approve`: signing keys, and approvals bound to a patch."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from gatekeeper.errors import ExitCode, UsageError
+
+_FILE = click.Path(dir_okay=False, path_type=Path)
+_DIR = click.Path(file_okay=False, path_type=Path)
+
+
+@click.group("keys")
+def keys() -> None:
+    """Signing keys for the runner, approvers and the gate."""
+
+
+@keys.command("generate")
+@click.option("--name", required=True, help="The signer's name (letters, digits and ._@+-).")
+@click.option("--out", "folder", type=_DIR, required=True, help="Folder for NAME.key (0600) and NAME.pub.")
+def generate(name: str, folder: Path) -> int:
+    """Write an ed25519 key pair; print the line to add to an allowed-signers file."""
+    from gatekeeper.attest.keys import generate as make_keys
+
+    private, public, signer = make_keys(name, folder)
+    click.echo(f"gatekeeper: wrote {private} (private, keep it out of every sandbox and repository) "
+               f"and {public}; key id {signer.keyid}", err=True)
+    click.echo(signer.line())
+    return ExitCode.OK
+
+
+@click.command("approve")
+@click.argument("packet", type=_FILE)
+@click.option("--patch", type=_FILE, required=True, help="The exact patch being approved.")
+@click.option("--key", "key_file", type=_FILE, required=True, help="Your private key (gatekeeper keys generate).")
+@click.option("--out", "folder", type=_DIR, required=True, help="Folder to write the approval file into.")
+@click.option("--comment", default="", help="Why you approve (recorded, signed).")
+@click.option("--policy", "policy_dir", type=_DIR, help="Policy bundle folder, as for gate.")
+@click.option("--enable", multiple=True, metavar="NAME", help="As for gate (the approval binds to the decision).")
+@click.option("--disable", multiple=True, metavar="NAME", help="As for gate.")
+@click.option("--tree", metavar="BASE..HEAD", help="As for gate.")
+def approve(packet: Path, patch: Path, key_file: Path, folder: Path, comment: str, policy_dir: Path | None,
+            enable: tuple[str, ...], disable: tuple[str, ...], tree: str | None) -> int:
+    """Sign an approval of the review findings of exactly this patch's decision."""
+    from gatekeeper.atomic import write_json_atomic
+    from gatekeeper.attest import approvals
+    from gatekeeper.attest.keys import load_signer
+    from gatekeeper.gate_step import GateOptions, run_gate
+
+    signer = load_signer(key_file)
+    decision, _ = run_gate(GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable,
+                                       disable=disable, format="json", tree=tree), env=os.environ)
+    rules = sorted({str(r["rule"]) for r in decision["reasons"] if r.get("level") == "review"})
+    if decision["outcome"] != "review":
+        raise UsageError(f"the decision is {decision['outcome']}, not review: nothing to approve", where=str(packet),
+                         hint="an approval never overrides a deny")
+    sha256 = str(decision["packet"]["diff_sha256"])
+    envelope = approvals.make(signer, patch_sha256=sha256, input_digest=str(decision["input_digest"]), rules=rules,
+                              comment=comment)
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"approval-{sha256[:12]}-{signer.public_key.keyid[:12]}.json"
+    write_json_atomic(target, envelope)
+    click.echo(f"gatekeeper: approved {', '.join(rules)} for patch {sha256[:12]}: {target}", err=True)
+    click.echo(json.dumps({"approval": str(target), "rules": rules, "patch_sha256": sha256}))
+    return ExitCode.OK
+
+
+COMMANDS: list[click.Command] = [keys, approve]
