@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+from gatekeeper.bounded import Limits, read_bytes
 from gatekeeper.config import MANIFEST, resolve_policy_dir, shipped_policy_dir
 from gatekeeper.errors import UsageError
 from gatekeeper.gitobjects import GitObjects
@@ -72,6 +73,30 @@ def gate_configuration(
                 folder = _default_bundle(objects, commit, base, prefix, home)
             bundle = _bundle_at(objects, commit, base, top, Path(folder), Path(tmp))
         yield GateConfiguration(config, bundle, (), commit)
+
+
+def trusted_file(path: Path, base: str | None, *, repo: Path | None = None, limit: int = MAX_CONFIG_BYTES
+                 ) -> tuple[bytes, str]:
+    """A file the gate trusts (an allowed-signers file): under --tree, when it lies in the checkout, BASE's
+    copy (the change under review cannot add itself a signer); else the file on disk. (bytes, label)."""
+    if base is not None:
+        with GitObjects(repo or Path.cwd()) as objects:
+            top, _ = objects.work_tree()
+            inside = repo_path(top, path if path.is_absolute() else Path.cwd() / path)
+            if inside is not None:
+                commit = objects.commit(base)
+                data = objects.read(commit, inside, limit + 1)
+                label = f"{base}:{inside}"
+                if data is None or objects.tree(commit)[inside].is_symlink:
+                    raise UsageError("not a regular file at BASE", where=label,
+                                     hint="commit the file to the base branch, or keep it outside the checkout")
+                if len(data) > limit:
+                    raise UsageError(f"over {limit} bytes", where=label)
+                return data, label
+    try:
+        return read_bytes(path, Limits(max_bytes=limit, max_depth=1, max_values=1)), str(path)
+    except OSError as exc:
+        raise UsageError(f"cannot read: {exc.strerror}", where=str(path)) from None
 
 
 def repo_path(top: Path, path: Path) -> str | None:

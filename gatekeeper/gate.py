@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper import __version__
+from gatekeeper.attest.facts import UNCHECKED
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
 from gatekeeper.model import BUCKETS, TAGS
 
@@ -31,6 +32,7 @@ MAX_TIMEOUT = 3600.0
 GATE_POLICY = "gatekeeper"
 INTEGRITY_RULE = "gatekeeper.integrity"
 UNSAFE_RULE = "gatekeeper.unsafe_path"
+ATTESTATION_RULE = "gatekeeper.attestation"
 TREE_RULE = "gatekeeper.tree_mismatch"
 _SHOWN_DIFFERENCES = 20
 _FINDING_LEVELS = frozenset({"deny", "review", "warn"})
@@ -97,9 +99,13 @@ def build_input(packet: Mapping[str, Any], derived: Derived, differences: Sequen
 
 
 def assemble_input(
-    packet_part: Mapping[str, Any], entries: list[dict[str, Any]], derived: Derived, differences: Sequence[str]
+    packet_part: Mapping[str, Any], entries: list[dict[str, Any]], derived: Derived, differences: Sequence[str],
+    attestation: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The input document from its parts; `entries` are the `file_entry` of each of `derived.files`."""
+    """The input document from its parts; `entries` are the `file_entry` of each of `derived.files`.
+
+    `attestation`: what the packet's signature proved (attest.packet.PacketAttestation.to_input); without
+    a trust file the packet's runner-only claims are unverified."""
     buckets = {bucket: {"files": 0, "additions": 0, "deletions": 0} for bucket in BUCKETS}
     tags = dict.fromkeys(TAGS, 0)
     additions = deletions = 0
@@ -118,6 +124,7 @@ def assemble_input(
         "files": entries,
         "summary": summary,
         "integrity": {"ok": not differences, "differences": list(differences)},
+        "attestation": dict(attestation) if attestation is not None else UNCHECKED.to_input(),
     }
 
 
@@ -133,6 +140,10 @@ def gate_findings(input_doc: Mapping[str, Any]) -> list[dict[str, Any]]:
             "policy": GATE_POLICY, "rule": INTEGRITY_RULE, "level": "deny",
             "msg": f"the packet does not match the patch ({len(differences)} difference(s)): {shown}{more}",
         })
+    attestation = input_doc.get("attestation") or {}
+    if attestation.get("failed"):
+        found.append({"policy": GATE_POLICY, "rule": ATTESTATION_RULE, "level": "deny",
+                      "msg": f"the packet's signature does not hold: {attestation.get('reason')}"})
     unsafe = [f for f in input_doc.get("files") or [] if f.get("unsafe")]
     if unsafe:
         reasons = "; ".join(f"{f['path']!r}: {f['unsafe']}" for f in unsafe[:_SHOWN_DIFFERENCES])
@@ -200,6 +211,7 @@ def decide(
     guarded: Sequence[Guarded] = (),
     tree_differences: Sequence[str] = (),
     context: Context | None = None,
+    attestation: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
@@ -235,7 +247,7 @@ def decide(
                                       context=patch_context)
             finally:
                 patch_context.close()
-        input_doc = assemble_input(packet_part, entries, derived, compare(packet, claimed))
+        input_doc = assemble_input(packet_part, entries, derived, compare(packet, claimed), attestation)
         pending.finish(input_doc)
         own = gate_findings(input_doc) + tree_findings(tree_differences)
         input_digest = digest(input_doc)

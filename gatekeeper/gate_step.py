@@ -11,10 +11,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gatekeeper.config_source import trusted_file
 from gatekeeper.errors import UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
+
+if TYPE_CHECKING:
+    from gatekeeper.attest.keys import Trust
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +39,9 @@ class GateOptions:
     repo: Path | None = None  # where BASE and HEAD live (default: the current folder)
     log_git: str | None = None  # "REMOTE[#REF]": append the decision as a commit on that ref and push it
     log_url: str | None = None  # an OPA decision-log collector to POST the record to (spooled when down)
+    trust: Path | None = None  # allowed signers: verify packet.intoto.json beside the packet (BASE's copy under --tree)
+    approvals: Path | None = None  # signed approvals that may turn exactly this review into allow
+    sign: Path | None = None  # a key to sign the decision with (a SLSA verification summary beside the report)
 
 
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
@@ -70,9 +77,24 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
                 f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
             )
         differences = _tree_differences(options)
+        trust = _trust(options, base)
+        attestation = None
+        if trust is not None:
+            from gatekeeper.attest.verdict import packet_attestation  # cryptography: only when asked for
+
+            attestation = packet_attestation(options.packet, packet, trust).to_input()
         with open_tree_context(options.tree, options.repo, bundle.rules) as context:
             decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
-                              guarded=found.guarded, tree_differences=differences, context=context)
+                              guarded=found.guarded, tree_differences=differences, context=context,
+                              attestation=attestation)
+    if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
+        from gatekeeper.attest.verdict import apply_approvals
+
+        decision = apply_approvals(decision, options.approvals, trust, bundle.params)
+    if options.sign is not None:
+        from gatekeeper.attest.verdict import sign_summary
+
+        decision["signed_summary"] = str(sign_summary(decision, options.sign, options.output))
     log = options.log or config.log
     if log is not None or options.log_git or options.log_url:
         from gatekeeper.audit.sinks import log_decision
@@ -81,6 +103,18 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
                                                 tree=options.tree, env=os.environ if env is None else env)
     fmt = options.format or config.format or "text"
     return decision, emit(fmt, decision, output=options.output, env=env)
+
+
+def _trust(options: GateOptions, base: str | None) -> Trust | None:
+    if options.trust is None:
+        if options.approvals is not None:
+            raise UsageError("approvals are checked against trusted signers", where="--approvals",
+                             hint="add --trust FILE (an allowed-signers file)")
+        return None
+    from gatekeeper.attest.keys import parse_trust  # cryptography: only when asked for
+
+    data, label = trusted_file(options.trust, base, repo=options.repo)
+    return parse_trust(data.decode("utf-8", "replace"), label)
 
 
 def _tree_differences(options: GateOptions) -> list[str]:

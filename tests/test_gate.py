@@ -164,9 +164,11 @@ def test_guardrails(capsys: pytest.CaptureFixture[str], change: Change) -> None:
 
 @pytest.mark.parametrize(
     ("args", "code", "expected"),
-    [(("--model-requested", "m-1", "--model-reported", "m-1"), ALLOW, []),
-     (("--model-requested", "m-1", "--model-reported", "m-2"), REVIEW, ["provenance.mismatch"]),
-     (("--model-requested", "m-1"), REVIEW, ["provenance.unreported"])],
+    # A packet from `gatekeeper packet` is unsigned: its model facts are unverified (tests/test_attest_flow.py
+    # signs them).
+    [(("--model-requested", "m-1", "--model-reported", "m-1"), REVIEW, ["provenance.unverified"]),
+     (("--model-requested", "m-1", "--model-reported", "m-2"), REVIEW, ["provenance.mismatch", "provenance.unverified"]),
+     (("--model-requested", "m-1"), REVIEW, ["provenance.unreported", "provenance.unverified"])],
 )
 def test_provenance(
     capsys: pytest.CaptureFixture[str], change: Change, args: tuple[str, ...], code: int, expected: list[str]
@@ -179,13 +181,13 @@ def test_provenance(
 def test_sandbox(capsys: pytest.CaptureFixture[str], change: Change) -> None:
     change.make({"src/a.py": "x = 1\n"})
     code, decision = gate(capsys, change, "--enable", "sandbox")
-    assert code == REVIEW and rules(decision) == ["sandbox.egress_unchecked", "sandbox.network"]
+    assert code == REVIEW and rules(decision) == ["sandbox.egress_unchecked", "sandbox.network", "sandbox.unverified"]
     from gatekeeper.packet import build_packet, derive, write_packet
 
     bundle = load_bundle(POLICY_DIR)
     isolated = {"backend": "unshare", "network": "denied", "egress_checked": True, "env_passed": ["PATH"]}
     write_packet(change.packet, build_packet(derive(change.patch, bundle.rules), bundle.rules, sandbox=isolated))
-    assert gate(capsys, change, "--enable", "sandbox")[0] == ALLOW
+    assert rules(gate(capsys, change, "--enable", "sandbox")[1]) == ["sandbox.unverified"]  # unsigned claims
 
 
 def test_size_thresholds_and_binary_executables(

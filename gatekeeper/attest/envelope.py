@@ -20,7 +20,8 @@ from securesystemslib.exceptions import FormatError, VerificationError
 from securesystemslib.signer import Signer as KeySigner
 
 from gatekeeper.attest.keys import Signer, Trust
-from gatekeeper.errors import GatekeeperError
+from gatekeeper.bounded import load_json
+from gatekeeper.errors import GatekeeperError, LimitError
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
@@ -64,8 +65,8 @@ def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str
     if len(data) > MAX_ENVELOPE_BYTES:
         raise AttestationError(f"the envelope is over {MAX_ENVELOPE_BYTES} bytes", where=where)
     try:
-        document = json.loads(data)
-    except (ValueError, RecursionError):
+        document = load_json(data, where)
+    except (ValueError, LimitError):
         raise AttestationError("not a JSON DSSE envelope", where=where) from None
     if not isinstance(document, dict) or set(document) != {"payload", "payloadType", "signatures"}:
         raise AttestationError("not a DSSE envelope (payload, payloadType, signatures)", where=where)
@@ -85,8 +86,8 @@ def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str
         raise AttestationError("malformed DSSE envelope", where=where) from None
     signer = trust.signers[next(iter(accepted))]
     try:
-        body = json.loads(base64.b64decode(document["payload"], validate=True))
-    except (ValueError, RecursionError, binascii.Error):
+        body = load_json(base64.b64decode(document["payload"], validate=True), where)
+    except (ValueError, LimitError, binascii.Error):
         raise AttestationError("the signed payload is not JSON", where=where) from None
     _check_statement(body, where, predicate_type, sha256)
     return Opened(body, signer)

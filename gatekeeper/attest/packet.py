@@ -9,38 +9,16 @@ patch, an edited packet, an unknown or forged signer) is an AttestationError, wh
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from securesystemslib.signer import Signer as KeySigner
 
 from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
+from gatekeeper.attest.facts import PacketAttestation
 from gatekeeper.attest.keys import Trust
 
 PACKET_PREDICATE = "https://gatekeeper.invalid/attestation/packet/v1"
-# The runner-only claims a signature vouches for; everything else the gate re-derives itself.
-SIGNED_CLAIMS = ("sandbox", "model", "relay", "generator", "repository")
-
-
-@dataclass(frozen=True, slots=True)
-class PacketAttestation:
-    """What the policy input's `attestation` says: whether the packet's claims are verified, and by whom."""
-
-    verified: bool
-    reason: str
-    signer: str | None = None
-    keyid: str | None = None
-    groups: tuple[str, ...] = ()
-
-    def to_input(self) -> dict[str, Any]:
-        return {"verified": self.verified, "reason": self.reason, "signer": self.signer, "keyid": self.keyid,
-                "groups": list(self.groups), "claims": list(SIGNED_CLAIMS) if self.verified else []}
-
-
-UNCHECKED = PacketAttestation(False, "no trust given (gate --trust FILE)")
-
-
 def envelope_path(packet: Path) -> Path:
     """`packet.intoto.json` beside `packet.json` (for any name: `X.json` → `X.intoto.json`)."""
     return packet.with_name(packet.name.removesuffix(".json") + ".intoto.json")

@@ -43,8 +43,10 @@ def generate(name: str, folder: Path) -> int:
 @click.option("--enable", multiple=True, metavar="NAME", help="As for gate (the approval binds to the decision).")
 @click.option("--disable", multiple=True, metavar="NAME", help="As for gate.")
 @click.option("--tree", metavar="BASE..HEAD", help="As for gate.")
+@click.option("--trust", type=_FILE, metavar="FILE", help="As for gate (the packet's verified claims are part of "
+              "the decision you approve).")
 def approve(packet: Path, patch: Path, key_file: Path, folder: Path, comment: str, policy_dir: Path | None,
-            enable: tuple[str, ...], disable: tuple[str, ...], tree: str | None) -> int:
+            enable: tuple[str, ...], disable: tuple[str, ...], tree: str | None, trust: Path | None) -> int:
     """Sign an approval of the review findings of exactly this patch's decision."""
     from gatekeeper.atomic import write_json_atomic
     from gatekeeper.attest import approvals
@@ -53,7 +55,7 @@ def approve(packet: Path, patch: Path, key_file: Path, folder: Path, comment: st
 
     signer = load_signer(key_file)
     decision, _ = run_gate(GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable,
-                                       disable=disable, format="json", tree=tree), env=os.environ)
+                                       disable=disable, format="json", tree=tree, trust=trust), env=os.environ)
     rules = sorted({str(r["rule"]) for r in decision["reasons"] if r.get("level") == "review"})
     if decision["outcome"] != "review":
         raise UsageError(f"the decision is {decision['outcome']}, not review: nothing to approve", where=str(packet),

@@ -49,22 +49,34 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
               "markers and content, and read gatekeeper.yaml and the bundle from BASE, never from the checkout "
               "(run in the clone; flag only).")
 @click.option("--repo", type=_DIR, help="The clone holding BASE and HEAD (default: the current folder).")
+@click.option("--trust", type=_FILE, metavar="FILE",
+              help="Allowed signers: verify the runner's packet.intoto.json beside PACKET (a bad signature is a "
+              "deny; unsigned claims stay unverified). Under --tree a FILE in the checkout is read from BASE.")
+@click.option("--approvals", type=_DIR, metavar="DIR",
+              help="Signed approvals (gatekeeper approve) that may turn exactly this review into allow; needs --trust.")
+@click.option("--sign", "sign_key", type=_FILE, metavar="KEY",
+              help="Sign the decision: a SLSA verification summary written beside the report (FILE.intoto.json, "
+              "else ./decision.intoto.json).")
 def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
          fmt: str | None, output: Path | None, log: Path | None, log_git: str | None, log_url: str | None,
-         dry_run: bool, timeout: float | None, tree: str | None, repo: Path | None) -> int:
+         dry_run: bool, timeout: float | None, tree: str | None, repo: Path | None, trust: Path | None,
+         approvals: Path | None, sign_key: Path | None) -> int:
     """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
     from gatekeeper.gate import exit_code
     from gatekeeper.gate_step import GateOptions, run_gate
 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
                           format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,
-                          log_git=log_git, log_url=log_url, repo=repo)
+                          log_git=log_git, log_url=log_url, repo=repo, trust=trust, approvals=approvals,
+                          sign=sign_key)
     decision, text = run_gate(options, env=os.environ)
     if text:
         click.echo(text, nl=not text.endswith("\n"))
     for logged in decision.get("decision_log") or []:
         if logged["status"] == "spooled":
             click.echo(f"gatekeeper: {logged['message']}", err=True)
+    for problem in (decision.get("approvals") or {}).get("problems") or []:
+        click.echo(f"gatekeeper: approval not counted: {problem}", err=True)
     if output is not None or dry_run:
         note = " (dry run: exit 0)" if dry_run else ""
         click.echo(f"gatekeeper: {decision['outcome']}, {len(decision['reasons'])} finding(s){note}", err=True)

@@ -13,7 +13,7 @@ from gatekeeper.errors import ExitCode, UsageError
 from gatekeeper.runner.sandbox import BACKENDS  # standard library only: cheap at start-up
 
 _NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_interval", "pass_env", "policy",
-                 "model_api", "model_key", "max_tokens")
+                 "model_api", "model_key", "max_tokens", "sign_key")
 
 
 @click.command(
@@ -41,6 +41,9 @@ _NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_inter
               help="The variable of YOUR environment that holds NAME's key; the relay adds it outside, the "
               "generator gets a placeholder.")
 @click.option("--max-tokens", type=int, default=None, help="Token budget of the run, counted by the relay.")
+@click.option("--sign-key", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Sign the packet with this key (gatekeeper keys generate): packet.intoto.json beside packet.json. "
+              "The key is covered inside the sandbox.")
 @click.option("--resume", "resume_id", default=None, metavar="RUN_ID", help="Finish an interrupted run.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
@@ -48,7 +51,7 @@ _NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_inter
 def run_command(
     ctx: click.Context, repo: str, ref: str | None, out: Path | None, model: str | None, sandbox: str,
     timeout: float | None, checkpoint_interval: float, pass_env: tuple[str, ...], policy: str | None,
-    model_api: tuple[str, ...], model_key: tuple[str, ...], max_tokens: int | None,
+    model_api: tuple[str, ...], model_key: tuple[str, ...], max_tokens: int | None, sign_key: Path | None,
     resume_id: str | None, fmt: str, command: tuple[str, ...],
 ) -> ExitCode:
     """Run COMMAND (after `--`) on a fresh clone inside a sandbox; write patch.diff and packet.json."""
@@ -67,7 +70,7 @@ def run_command(
         request = RunRequest(
             command=command, repo=repo, ref=ref, model=model, sandbox=sandbox, timeout=timeout,
             checkpoint_interval=checkpoint_interval, pass_env=pass_env, policy=policy,
-            model_apis=model_api, model_keys=model_key, max_tokens=max_tokens,
+            model_apis=model_api, model_keys=model_key, max_tokens=max_tokens, sign_key=sign_key,
         )
         result = start(request, out=out, environ=os.environ, progress=progress)
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else result.to_text(), nl=fmt == "json")

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper.atomic import write_atomic
-from gatekeeper.errors import GatekeeperError, PolicyError
+from gatekeeper.bounded import Limits, load_json, read_bytes
+from gatekeeper.errors import GatekeeperError, LimitError, PolicyError
 from gatekeeper.policy.ref_check import unknown_refs
 from gatekeeper.policy.reference import (
     ENGINE,
@@ -76,10 +77,13 @@ def cache_key(modules: Mapping[str, str], data: Mapping[str, Any]) -> str:
     return digest.hexdigest()
 
 
+_CACHE_LIMITS = Limits(max_bytes=4096, max_depth=2, max_values=8)  # {"key": ..., "compiles": true}
+
+
 def _passed_before(key: str) -> bool:
     try:
-        record = json.loads((cache_dir() / f"{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        record = load_json(read_bytes(cache_dir() / f"{key}.json", _CACHE_LIMITS), "compile cache", _CACHE_LIMITS)
+    except (OSError, ValueError, LimitError):
         return False
     return isinstance(record, dict) and record.get("key") == key and record.get("compiles") is True
 

@@ -226,8 +226,24 @@ def _engine(sources: Sequence[str], data: Mapping[str, Any]) -> tuple[Any, list[
     return engine, issues
 
 
+_LIMIT = "rego_compile_error: error limit reached"
+_LIB = re.compile(r"^package\s+gatekeeper\.lib\b", re.M)
+
+
 def _compile_here(sources: list[str], data: dict[str, Any]) -> list[tuple[int, int, str, str]]:
-    return _engine(sources, data)[1]
+    issues = _engine(sources, data)[1]
+    if not any(_LIMIT in message for *_, message in issues):
+        return issues
+    # OPA stops at 10 errors; every error must be shown: each module again, beside the shared library.
+    lib = [i for i, source in enumerate(sources) if _LIB.search(source)]
+    found: list[tuple[int, int, str, str]] = []
+    for index in range(len(sources)):
+        group = [index] if index in lib else [*lib, index]
+        for local, line, code, message in _engine([sources[i] for i in group], data)[1]:
+            item = (group[local], line, code, message.replace(_LIMIT, "").strip())
+            if group[local] == index and item not in found:
+                found.append(item)
+    return found
 
 
 def _evaluate_here(sources: list[str], data: dict[str, Any], inputs: list[Any], query: str) -> list[Any]:

@@ -178,11 +178,13 @@ def _shown(needed: Iterable[str], folders: Sequence[str], secrets: Sequence[str]
 
 def plan(
     *, run_dir: Path, writable: Sequence[Path], needed: Sequence[str], environ: Mapping[str, str],
-    private: Sequence[Path] = (), sockets: Sequence[str] | None = None,
+    private: Sequence[Path] = (), sockets: Sequence[str] | None = None, keys: Sequence[Path] = (),
 ) -> Plan:
     """The mounts for one run: read-only everything, hidden secrets, `needed` shown, `writable` bound writable,
-    `private` folders (the generator's HOME) private writable tmpfs like /tmp."""
+    `private` folders (the generator's HOME) private writable tmpfs like /tmp; `keys` (the runner's own
+    signing key) covered wherever they are, like a credential store."""
     containers, stores = secret_places(environ)
+    stores = list(dict.fromkeys([*stores, *_existing(str(p) for p in keys)]))
     socket_paths = listening_sockets() if sockets is None else list(sockets)
     places = [*containers, *stores]
     folders = [p for p in places if os.path.isdir(p) and not os.path.islink(p)]

@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper import verify
+from gatekeeper.atomic import write_json_atomic
+from gatekeeper.attest.keys import load_signer
+from gatekeeper.attest.packet import envelope_path, sign_packet
 from gatekeeper.bounded import load_json
 from gatekeeper.errors import ExitCode, LimitError, PacketError, RunError, UsageError
 from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
@@ -45,6 +48,7 @@ class RunRequest:
     model_apis: tuple[str, ...] = ()
     model_keys: tuple[str, ...] = ()
     max_tokens: int | None = None
+    sign_key: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +144,8 @@ def start(request: RunRequest, *, out: Path | None, environ: Mapping[str, str], 
     from gatekeeper.config import resolve_policy_dir
 
     _check(request)
+    if request.sign_key is not None:
+        load_signer(request.sign_key)  # a bad key fails before anything runs
     policy_dir = resolve_policy_dir(request.policy).resolve()
     rules = _rules(str(policy_dir))  # bad rules fail before anything runs
     box = sandbox.select(request.sandbox)
@@ -151,6 +157,7 @@ def start(request: RunRequest, *, out: Path | None, environ: Mapping[str, str], 
         checkpoint_interval=request.checkpoint_interval, pass_env=genenv.check_names(request.pass_env),
         policy_dir=str(policy_dir), model_apis=request.model_apis, model_keys=request.model_keys,
         max_tokens=request.max_tokens,
+        sign_key=None if request.sign_key is None else str(request.sign_key.resolve()),
     )
     state = RunState(run_id=run.run_id, stage="created", created_at=now(), request=req,
                      model={"requested": req.model, "reported": None, "reported_by": None})
@@ -227,8 +234,9 @@ def _generate(
     named = [arg for arg in req.command[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
     needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program), *named)
     # The generator's HOME is scratch space, like /tmp: a private tmpfs, nothing of it reaches the run directory.
+    key = () if req.sign_key is None else (Path(req.sign_key),)
     plan = mounts.plan(run_dir=run.path, writable=(run.workspace, run.exchange), private=(run.home,), needed=needed,
-                       environ=environ)
+                       environ=environ, keys=key)
     model_relay = _start_relay(run, req, environ)
     relay_apis = tuple(model_relay.upstreams) if model_relay else ()
     if model_relay is not None:
@@ -383,5 +391,9 @@ def _packet(run: RunDir, state: RunState, rules: Any, progress: Progress) -> Run
     )
     write_packet(run.packet, packet)
     progress(f"packet {run.packet} ({derived.diff['file_count']} files)")
+    if state.request.sign_key is not None:
+        signed = envelope_path(run.packet)
+        write_json_atomic(signed, sign_packet(load_signer(Path(state.request.sign_key)), packet))
+        progress(f"signed packet {signed}")
     diff = {k: derived.diff[k] for k in ("sha256", "bytes", "file_count", "additions", "deletions")}
     return save(run, state.at("packeted", diff=diff))

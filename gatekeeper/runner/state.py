@@ -37,6 +37,7 @@ class Request:
     model_apis: tuple[str, ...] = ()  # --model-api NAME=URL, as given
     model_keys: tuple[str, ...] = ()  # --model-key NAME=VARIABLE: the variable's name, never its value
     max_tokens: int | None = None
+    sign_key: str | None = None  # the runner's signing key (a path outside the sandbox's reach)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,15 +6,18 @@
 #   record (`packet.model.served`, every model that answered); without it, what the provider reported
 #   through the generator (`packet.model.reported`). Reviews served models outside
 #   `params.provenance.allowed_models` when that list is set, and denies a run whose generator tried to
-#   reach a cloud metadata address through the relay (`packet.relay.refused_by_host`).
+#   reach a cloud metadata address through the relay (`packet.relay.refused_by_host`). The model facts are
+#   the runner's claims: unless the runner signed the packet with a key the gate trusts
+#   (`input.attestation.verified`, gate --trust), they are unverified and the run needs review too.
 # custom:
-#   version: 1.1.0
+#   version: 1.2.0
 #   owner: security-engineering
 #   rules:
 #     - provenance.unreported
 #     - provenance.mismatch
 #     - provenance.not_allowed
 #     - provenance.metadata_egress
+#     - provenance.unverified
 package gatekeeper.policies.provenance
 
 import rego.v1
@@ -75,6 +78,16 @@ deny contains finding if {
 	msg := sprintf("the generator tried to reach a cloud metadata address through the model relay (%s)", [names(tried)])
 	finding := lib.finding("provenance.metadata_egress", msg)
 }
+
+review contains finding if {
+	not verified
+	msg := sprintf("the model facts are not signed by a trusted runner key (%s)", [
+		object.get(object.get(input, "attestation", {}), "reason", "no attestation"),
+	])
+	finding := lib.finding("provenance.unverified", msg)
+}
+
+verified if object.get(object.get(input, "attestation", {}), "verified", false) == true
 
 source := "recorded by the model relay" if served != null
 

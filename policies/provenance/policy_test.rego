@@ -3,56 +3,64 @@ package gatekeeper.policies.provenance
 import rego.v1
 
 test_matching_model_passes if {
-	found := review with input.packet.model as {"requested": "model-a", "reported": "model-a", "reported_by": "provider"}
+	found := review with input.attestation.verified as true with input.packet.model as {"requested": "model-a", "reported": "model-a", "reported_by": "provider"}
 	count(found) == 0
 }
 
 test_unreported_model_needs_review if {
-	found := review with input.packet.model as {"requested": "model-a", "reported": null, "reported_by": null}
+	found := review with input.attestation.verified as true with input.packet.model as {"requested": "model-a", "reported": null, "reported_by": null}
 	[f.rule | some f in found] == ["provenance.unreported"]
 }
 
 test_missing_model_block_needs_review if {
-	found := review with input.packet.run_id as "r1"
+	found := review with input.attestation.verified as true with input.packet.run_id as "r1"
 	[f.rule | some f in found] == ["provenance.unreported"]
 }
 
 test_different_model_needs_review if {
-	found := review with input.packet.model as {"requested": "model-a", "reported": "model-b", "reported_by": "provider"}
+	found := review with input.attestation.verified as true with input.packet.model as {"requested": "model-a", "reported": "model-b", "reported_by": "provider"}
 	[f.rule | some f in found] == ["provenance.mismatch"]
 	some f in found
 	contains(f.msg, "model-b")
 }
 
 test_relay_served_model_wins_over_the_generators_word if {
-	found := review with input.packet.model as {"requested": "model-a", "reported": "model-a", "reported_by": "generator", "served": ["model-b"]}
+	found := review with input.attestation.verified as true with input.packet.model as {"requested": "model-a", "reported": "model-a", "reported_by": "generator", "served": ["model-b"]}
 	[f.rule | some f in found] == ["provenance.mismatch"]
 	some f in found
 	contains(f.msg, "relay")
 }
 
 test_relay_with_the_requested_model_passes if {
-	found := review with input.packet.model as {"requested": "model-a", "reported": null, "reported_by": null, "served": ["model-a"]}
+	found := review with input.attestation.verified as true with input.packet.model as {"requested": "model-a", "reported": null, "reported_by": null, "served": ["model-a"]}
 	count(found) == 0
 }
 
 test_relay_where_no_model_answered_needs_review if {
-	found := review with input.packet.model as {"requested": "model-a", "reported": "model-a", "reported_by": "generator", "served": []}
+	found := review with input.attestation.verified as true with input.packet.model as {"requested": "model-a", "reported": "model-a", "reported_by": "generator", "served": []}
 	[f.rule | some f in found] == ["provenance.unreported"]
 }
 
 test_models_outside_the_allowlist_need_review if {
-	found := review with input.packet.model as {"requested": "model-a", "reported": null, "reported_by": null, "served": ["model-a"]}
+	found := review with input.attestation.verified as true with input.packet.model as {"requested": "model-a", "reported": null, "reported_by": null, "served": ["model-a"]}
 		with data.gatekeeper.params.provenance.allowed_models as ["model-b"]
 	[f.rule | some f in found] == ["provenance.not_allowed"]
 }
 
 test_metadata_egress_is_denied if {
-	found := deny with input.packet.relay.refused_by_host as [{"host": "169.254.169.254", "count": 2}, {"host": "127.0.0.1", "count": 1}]
+	found := deny with input.attestation.verified as true with input.packet.relay.refused_by_host as [{"host": "169.254.169.254", "count": 2}, {"host": "127.0.0.1", "count": 1}]
 	[f.rule | some f in found] == ["provenance.metadata_egress"]
 }
 
 test_other_refused_hosts_are_not_denied_here if {
-	found := deny with input.packet.relay.refused_by_host as [{"host": "pastebin.example", "count": 1}]
+	found := deny with input.attestation.verified as true with input.packet.relay.refused_by_host as [{"host": "pastebin.example", "count": 1}]
 	count(found) == 0
+}
+
+test_unverified_model_facts_need_review if {
+	found := review with input.packet.model as {"requested": "model-a", "reported": null, "reported_by": null, "served": ["model-a"]}
+		with input.attestation as {"verified": false, "failed": false, "reason": "unsigned", "signer": null, "keyid": null, "groups": [], "claims": []}
+	[f.rule | some f in found] == ["provenance.unverified"]
+	some f in found
+	contains(f.msg, "unsigned")
 }

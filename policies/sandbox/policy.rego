@@ -4,14 +4,17 @@
 #   Requires a human review when the packet says the generator's network was not `denied` (or
 #   `allowlist` with the runner's model relay as the only way out: `packet.relay` present), when the
 #   runner did not check that egress was actually blocked (`sandbox.egress_checked` not true), or when
-#   the relay refused any attempt to reach another host, path or protocol.
+#   the relay refused any attempt to reach another host, path or protocol. These are the runner's claims:
+#   unless the runner signed the packet with a key the gate trusts (`input.attestation.verified`, gate
+#   --trust), they are unverified and the run needs review too.
 # custom:
-#   version: 1.1.0
+#   version: 1.2.0
 #   owner: security-engineering
 #   rules:
 #     - sandbox.network
 #     - sandbox.egress_unchecked
 #     - sandbox.refused_egress
+#     - sandbox.unverified
 package gatekeeper.policies.sandbox
 
 import rego.v1
@@ -56,6 +59,16 @@ review contains finding if {
 	])
 	finding := lib.finding("sandbox.refused_egress", msg)
 }
+
+review contains finding if {
+	not verified
+	msg := sprintf("the sandbox claims are not signed by a trusted runner key (%s)", [
+		object.get(object.get(input, "attestation", {}), "reason", "no attestation"),
+	])
+	finding := lib.finding("sandbox.unverified", msg)
+}
+
+verified if object.get(object.get(input, "attestation", {}), "verified", false) == true
 
 describe(value) := "unknown" if value == null
 describe(value) := sprintf("%s", [value]) if value != null

@@ -3,45 +3,51 @@ package gatekeeper.policies.sandbox
 import rego.v1
 
 test_denied_and_checked_passes if {
-	found := review with input.packet.sandbox as {"backend": "unshare", "network": "denied", "egress_checked": true, "env_passed": []}
+	found := review with input.attestation.verified as true with input.packet.sandbox as {"backend": "unshare", "network": "denied", "egress_checked": true, "env_passed": []}
 	count(found) == 0
 }
 
 test_unrestricted_network_needs_review if {
-	found := review with input.packet.sandbox as {"backend": "none", "network": "unrestricted", "egress_checked": true, "env_passed": []}
+	found := review with input.attestation.verified as true with input.packet.sandbox as {"backend": "none", "network": "unrestricted", "egress_checked": true, "env_passed": []}
 	[f.rule | some f in found] == ["sandbox.network"]
 }
 
 test_unchecked_egress_needs_review if {
-	found := review with input.packet.sandbox as {"backend": "unshare", "network": "denied", "egress_checked": false, "env_passed": []}
+	found := review with input.attestation.verified as true with input.packet.sandbox as {"backend": "unshare", "network": "denied", "egress_checked": false, "env_passed": []}
 	[f.rule | some f in found] == ["sandbox.egress_unchecked"]
 }
 
 test_packet_built_outside_the_runner_needs_review if {
-	found := review with input.packet.sandbox as {"backend": "none", "network": "unknown", "egress_checked": false, "env_passed": []}
+	found := review with input.attestation.verified as true with input.packet.sandbox as {"backend": "none", "network": "unknown", "egress_checked": false, "env_passed": []}
 	sort([f.rule | some f in found]) == ["sandbox.egress_unchecked", "sandbox.network"]
 }
 
 test_missing_sandbox_block_needs_review if {
-	found := review with input.packet.run_id as "r1"
+	found := review with input.attestation.verified as true with input.packet.run_id as "r1"
 	count(found) == 2
 }
 
 test_allowlist_through_the_relay_passes if {
-	found := review with input.packet.sandbox as {"backend": "bwrap", "network": "allowlist", "egress_checked": true, "env_passed": []}
+	found := review with input.attestation.verified as true with input.packet.sandbox as {"backend": "bwrap", "network": "allowlist", "egress_checked": true, "env_passed": []}
 		with input.packet.relay as {"apis": ["anthropic"], "served": ["m"], "requests": 3, "refused": 0, "refused_by_host": [], "tokens": 9}
 	count(found) == 0
 }
 
 test_allowlist_without_a_relay_needs_review if {
-	found := review with input.packet.sandbox as {"backend": "bwrap", "network": "allowlist", "egress_checked": true, "env_passed": []}
+	found := review with input.attestation.verified as true with input.packet.sandbox as {"backend": "bwrap", "network": "allowlist", "egress_checked": true, "env_passed": []}
 	[f.rule | some f in found] == ["sandbox.network"]
 }
 
 test_refused_attempts_need_review if {
-	found := review with input.packet.sandbox as {"backend": "bwrap", "network": "allowlist", "egress_checked": true, "env_passed": []}
+	found := review with input.attestation.verified as true with input.packet.sandbox as {"backend": "bwrap", "network": "allowlist", "egress_checked": true, "env_passed": []}
 		with input.packet.relay as {"apis": ["openai"], "served": [], "requests": 0, "refused": 2, "refused_by_host": [{"host": "pastebin.example", "count": 2}], "tokens": 0}
 	[f.rule | some f in found] == ["sandbox.refused_egress"]
 	some f in found
 	contains(f.msg, "pastebin.example (2)")
+}
+
+test_unverified_sandbox_claims_need_review if {
+	found := review with input.packet.sandbox as {"backend": "bwrap", "network": "denied", "egress_checked": true, "env_passed": []}
+		with input.attestation as {"verified": false, "failed": false, "reason": "unsigned", "signer": null, "keyid": null, "groups": [], "claims": []}
+	[f.rule | some f in found] == ["sandbox.unverified"]
 }

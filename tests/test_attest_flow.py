@@ -1,0 +1,150 @@
+"""Signed packets, approvals and signed decisions end to end: the runner signs with a key the generator
+cannot read (both backends), the gate verifies with --trust, counts approvals of exactly this patch, and
+signs its decision."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+from runbundle import BACKENDS
+
+from gatekeeper.attest.decision import VSA_PREDICATE
+from gatekeeper.attest.envelope import open_statement
+from gatekeeper.attest.keys import load_trust
+
+POLICY_DIR = Path(__file__).resolve().parent.parent / "policies"
+# The generator edits a workflow (core reviews it), reports the requested model, and tries the runner's key.
+GENERATOR = r"""
+import os, sys
+open(".github/workflows/ci.yml", "a").write("      - run: make lint\n")
+try:
+    found = open(sys.argv[1], "rb").read()
+except OSError as exc:
+    found = type(exc).__name__.encode()
+open("key-probe.md", "wb").write(b"PRIVATE" if b"PRIVATE KEY" in found else b"hidden: " + found[:40])
+open(os.environ["GATEKEEPER_MODEL_REPORT"], "w").write('{"model": "model-a"}')
+"""
+
+
+def gk(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=180)
+
+
+def keys(tmp_path: Path) -> tuple[Path, Path]:
+    folder = tmp_path / "keys"
+    lines = [gk("keys", "generate", "--name", name, "--out", str(folder), cwd=tmp_path).stdout.strip()
+             for name in ("runner", "alice")]
+    trust = tmp_path / "allowed_signers"
+    trust.write_text(f"{lines[0]}\n{lines[1]} groups=platform\n")
+    gk("keys", "generate", "--name", "mallory", "--out", str(folder), cwd=tmp_path)
+    return folder, trust
+
+
+def signed_run(tmp_path: Path, backend: str, key: Path, base: str = "on: push\n") -> dict[str, str]:
+    repo = GitRepo(tmp_path / "origin")
+    repo.write(".github/workflows/ci.yml", base + "jobs:\n  t:\n    steps:\n")
+    repo.write("gen.py", GENERATOR)
+    repo.commit()
+    done = gk("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend, "--model",
+              "model-a", "--sign-key", str(key), "--policy", str(POLICY_DIR), "--format", "json", "--",
+              sys.executable, "gen.py", str(key), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_runner_signs_with_a_key_the_generator_cannot_read(tmp_path: Path, backend: str) -> None:
+    folder, trust = keys(tmp_path)
+    run = signed_run(tmp_path, backend, folder / "runner.key")
+    assert (Path(run["run_dir"]) / "workspace" / "key-probe.md").read_bytes() != b"PRIVATE"
+    envelope = Path(run["packet"]).with_name("packet.intoto.json")
+    opened = open_statement(envelope.read_bytes(), load_trust(trust), where="e",
+                            predicate_type="https://gatekeeper.invalid/attestation/packet/v1",
+                            sha256=json.loads(Path(run["packet"]).read_text())["diff"]["sha256"])
+    assert opened.signer.name == "runner" and opened.predicate == json.loads(Path(run["packet"]).read_text())
+
+
+def _gate(tmp_path: Path, run: dict[str, str], *extra: str) -> tuple[int, dict, str]:
+    done = gk("gate", run["packet"], "--patch", run["patch"], "--policy", str(POLICY_DIR), "--enable", "sandbox",
+              "--enable", "provenance", "--format", "json", *extra, cwd=tmp_path)
+    return done.returncode, (json.loads(done.stdout) if done.stdout.strip() else {}), done.stderr
+
+
+def _rules(decision: dict) -> set[str]:
+    return {r["rule"] for r in decision["reasons"]}
+
+
+def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decision_is_signed(tmp_path: Path) -> None:
+    folder, trust = keys(tmp_path)
+    run = signed_run(tmp_path, "unshare", folder / "runner.key")
+    # Without trust the runner's claims are unverified; with it they count (only core's CI review remains).
+    code, decision, _ = _gate(tmp_path, run)
+    assert code == 3 and {"sandbox.unverified", "provenance.unverified", "core.ci"} <= _rules(decision)
+    code, decision, err = _gate(tmp_path, run, "--trust", str(trust))
+    assert code == 3 and _rules(decision) == {"core.ci"}, err
+    # An approval by a trusted signer of exactly this decision turns the review into allow, and signs nothing else.
+    approvals = tmp_path / "approvals"
+    done = gk("approve", run["packet"], "--patch", run["patch"], "--key", str(folder / "alice.key"), "--out",
+              str(approvals), "--policy", str(POLICY_DIR), "--enable", "sandbox", "--enable", "provenance",
+              "--trust", str(trust), "--comment", "looked at it", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    code, decision, err = _gate(tmp_path, run, "--trust", str(trust), "--approvals", str(approvals),
+                                "--output", str(tmp_path / "report.json"), "--sign", str(folder / "alice.key"))
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert code == 0 and report["outcome"] == "allow", err
+    assert [a["signer"] for a in report["approvals"]["approvals"]] == ["alice"]
+    # The signed decision: a SLSA VSA about this patch.
+    vsa = open_statement((tmp_path / "report.json.intoto.json").read_bytes(), load_trust(trust), where="v",
+                         predicate_type=VSA_PREDICATE, sha256=report["packet"]["diff_sha256"])
+    assert vsa.predicate["verificationResult"] == "PASSED"
+    # The same approval does not carry over to a later push of a different diff ...
+    (tmp_path / "second").mkdir()
+    later = signed_run(tmp_path / "second", "unshare", folder / "runner.key", base="on: [push, pull_request]\n")
+    code, decision, err = _gate(tmp_path, later, "--trust", str(trust), "--approvals", str(approvals))
+    assert code == 3 and "approval not counted" in err and "another patch" in err
+    # ... nor does an approval by a key nobody trusts.
+    shutil.rmtree(approvals)
+    gk("approve", run["packet"], "--patch", run["patch"], "--key", str(folder / "mallory.key"), "--out",
+       str(approvals), "--policy", str(POLICY_DIR), "--enable", "sandbox", "--enable", "provenance", cwd=tmp_path)
+    code, decision, err = _gate(tmp_path, run, "--trust", str(trust), "--approvals", str(approvals))
+    assert code == 3 and "no valid signature by a trusted key" in err
+
+
+def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path) -> None:
+    folder, trust = keys(tmp_path)
+    run = signed_run(tmp_path, "unshare", folder / "runner.key")
+    packet = Path(run["packet"])
+    original = packet.read_text()
+    doc = json.loads(original)
+    doc["sandbox"]["network"] = "denied"
+    doc["model"]["reported"] = "model-b"  # a claim edited after the run
+    packet.write_text(json.dumps(doc))
+    code, decision, _ = _gate(tmp_path, run, "--trust", str(trust))
+    assert code == 1 and "gatekeeper.attestation" in _rules(decision)
+    packet.write_text(original)
+    envelope = packet.with_name("packet.intoto.json")
+    signed = json.loads(envelope.read_text())
+    body = json.loads(base64.b64decode(signed["payload"]))
+    body["predicate"]["sandbox"]["backend"] = "none"
+    signed["payload"] = base64.b64encode(json.dumps(body).encode()).decode()
+    envelope.write_text(json.dumps(signed))
+    code, decision, _ = _gate(tmp_path, run, "--trust", str(trust))
+    assert code == 1 and "gatekeeper.attestation" in _rules(decision)
+    envelope.unlink()  # unsigned: not a deny, but the claims are unverified
+    code, decision, _ = _gate(tmp_path, run, "--trust", str(trust))
+    assert code == 3 and "sandbox.unverified" in _rules(decision)
+
+
+def test_approvals_need_trust(tmp_path: Path) -> None:
+    folder, _ = keys(tmp_path)
+    run = signed_run(tmp_path, "unshare", folder / "runner.key")
+    code, _, err = _gate(tmp_path, run, "--approvals", str(tmp_path))
+    assert code == 2 and "--trust" in err
