@@ -24,9 +24,9 @@ def cli(debug: bool) -> None:
 
 
 def _register() -> None:
-    from gatekeeper.cli import audit_cmd, classify_cmd, gate_cmd, packet_cmd, policy_cmd, run_cmd, test_cmd
+    from gatekeeper.cli import audit_cmd, classify_cmd, deps_cmd, gate_cmd, packet_cmd, policy_cmd, run_cmd, test_cmd
 
-    for module in (classify_cmd, packet_cmd, gate_cmd, test_cmd, run_cmd, audit_cmd, policy_cmd):
+    for module in (classify_cmd, packet_cmd, gate_cmd, test_cmd, run_cmd, audit_cmd, policy_cmd, deps_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -1,0 +1,34 @@
+"""GitHub Actions: `uses:` of workflow steps, reusable workflows and composite actions (line-oriented)."""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.loaders import text
+from gatekeeper.deps.model import Dependency
+
+_USES = re.compile(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#.*)?$""")
+FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
+
+
+def parse_uses(raw: str) -> tuple[str, str, str] | None:
+    """(ecosystem, name, ref) of a `uses:` value; None for a local action (`./path`)."""
+    if raw.startswith("./") or raw.startswith("."):
+        return None
+    if raw.startswith("docker://"):
+        image, _, tag = raw[len("docker://"):].partition(":")
+        return "docker", image, tag or "latest"
+    name, at, ref = raw.partition("@")
+    return "github-actions", name, ref if at else ""
+
+
+def parse_workflow(path: str, data: bytes) -> list[Dependency]:
+    out: list[Dependency] = []
+    for line in text(data).splitlines():
+        m = _USES.match(line)
+        if m is None:
+            continue
+        parsed = parse_uses(m.group("ref"))
+        if parsed is not None:
+            out.append(Dependency(parsed[0], parsed[1], parsed[2], path, True, "build"))
+    return out

@@ -1,0 +1,89 @@
+"""The delta: BASE and HEAD dependencies of one file in, changes ordered by each ecosystem's versions out."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+
+from gatekeeper.deps.actions import FULL_SHA
+from gatekeeper.deps.model import Change, ChangeKind, Dependency, Scope
+from gatekeeper.deps.purl import purl
+from gatekeeper.deps.versions import compare, is_exact
+
+Key = tuple[str, str, str]  # ecosystem, manifest, name
+
+
+def resolve(deps: Iterable[Dependency], declared: Mapping[str, Scope] | None) -> list[Dependency]:
+    """Fill what a lockfile alone cannot tell from its sibling manifest's `declared` names; without
+    one, fail closed: an entry of unknown standing counts as direct (a new one then goes to a human)."""
+    out = []
+    for d in deps:
+        if d.direct is None or d.scope is None:
+            direct = d.direct if d.direct is not None else (declared is None or d.name in declared)
+            scope = d.scope or (declared or {}).get(d.name) or "runtime"
+            d = Dependency(d.ecosystem, d.name, d.version, d.manifest, direct, scope)
+        out.append(d)
+    return out
+
+
+def _kind(ecosystem: str, old: str, new: str) -> ChangeKind:
+    order = compare(ecosystem, old, new)
+    if order is None or order == 0:
+        return "changed"  # a ref, a range, a digest: different but not ordered
+    return "upgraded" if order < 0 else "downgraded"
+
+
+def _sorted(ecosystem: str, versions: Iterable[str]) -> list[str]:
+    def cmp(a: str, b: str) -> int:
+        order = compare(ecosystem, a, b)
+        return order if order is not None else (a > b) - (a < b)
+
+    return sorted(versions, key=functools.cmp_to_key(cmp))
+
+
+def _pinned(ecosystem: str, version: str) -> bool | None:
+    if ecosystem == "github-actions":
+        return bool(FULL_SHA.match(version))
+    if ecosystem == "docker":
+        return "@sha256:" in version
+    return None
+
+
+def _change(dep: Dependency, old: str | None, new: str | None, kind: ChangeKind, partial: bool) -> Change:
+    version = new if new is not None else old
+    named = version if version and (is_exact(version) or dep.ecosystem in ("github-actions", "docker")) else None
+    return Change(dep.ecosystem, dep.name, purl(dep.ecosystem, dep.name, named), dep.manifest, old, new, kind,
+                  bool(dep.direct), dep.scope or "runtime", _pinned(dep.ecosystem, version or ""), partial)
+
+
+def _group(deps: Iterable[Dependency], manifest: str) -> dict[Key, dict[str, Dependency]]:
+    groups: dict[Key, dict[str, Dependency]] = {}
+    for d in deps:
+        d = Dependency(d.ecosystem, d.name, d.version, manifest, d.direct, d.scope)
+        groups.setdefault((d.ecosystem, manifest, d.name), {}).setdefault(d.version, d)
+    return groups
+
+
+def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, *,
+         partial: bool = False) -> list[Change]:
+    """The changes between one file's BASE and HEAD dependencies (both already resolved), sorted by name."""
+    old, new = _group(base, manifest), _group(head, manifest)
+    changes: list[Change] = []
+    for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[2])):
+        ecosystem = key[0]
+        before, after = old.get(key, {}), new.get(key, {})
+        gone = _sorted(ecosystem, before.keys() - after.keys())
+        came = _sorted(ecosystem, after.keys() - before.keys())
+        if not before:
+            changes += [_change(after[v], None, v, "added", partial) for v in came]
+            continue
+        if not after:
+            changes += [_change(before[v], v, None, "removed", partial) for v in gone]
+            continue
+        while gone and came:  # pair the highest old with the highest new version, and so on
+            was, now = gone.pop(), came.pop()
+            changes.append(_change(after[now], was, now, _kind(ecosystem, was, now), partial))
+        top = _sorted(ecosystem, before.keys())[-1]
+        changes += [_change(after[v], top, v, _kind(ecosystem, top, v), partial) for v in came]
+        changes += [_change(before[v], v, None, "removed", partial) for v in gone]
+    return changes

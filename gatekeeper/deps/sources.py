@@ -1,0 +1,183 @@
+"""Where BASE and HEAD content comes from: git objects (`--tree BASE..HEAD`) or a patch alone.
+
+Only files a registered format reads are touched, plus a lockfile's sibling manifest when the
+lockfile alone cannot say which entries are direct: parsing is proportional to the manifests a
+change touches, never to the repository.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from gatekeeper.deps.delta import diff, resolve
+from gatekeeper.deps.loaders import MAX_BYTES
+from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
+from gatekeeper.deps.registry import Format, format_for
+from gatekeeper.diff import HashingReader, open_patch
+from gatekeeper.diff.lines import read_lines
+from gatekeeper.diff.parser import parse_lines
+from gatekeeper.gitobjects import GitObjects, TreeEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """Every change of the dependency files a change touches, and the files that could not be read."""
+
+    changes: tuple[Change, ...]
+    problems: tuple[Problem, ...]
+
+
+def _parse(fmt: Format, path: str, data: bytes | None, problems: list[Problem], side: str) -> list[Dependency]:
+    if data is None:
+        return []
+    try:
+        return fmt.parse(path, data)
+    except ManifestError as exc:
+        too_large = "larger than" in str(exc)
+        problems.append(Problem(path, "too-large" if too_large else "unparsable", f"{side}: {exc}"))
+    except RecursionError:
+        problems.append(Problem(path, "unparsable", f"{side}: nested too deeply"))
+    return []
+
+
+def _declared(fmt: Format, folder: str, read: dict[str, bytes | None]) -> dict[str, Scope] | None:
+    """Names (and scopes) the sibling manifest of a lockfile declares; None when there is none."""
+    for name in fmt.manifests:
+        path = f"{folder}{name}"
+        data = read.get(path)
+        sibling = format_for(path)
+        if data is None or sibling is None:
+            continue
+        try:
+            deps = sibling.parse(path, data)
+        except (ManifestError, RecursionError):
+            return None
+        scopes: dict[str, Scope] = {}
+        for d in deps:
+            if scopes.get(d.name) != "runtime":
+                scopes[d.name] = d.scope or "runtime"
+        return scopes
+    return None
+
+
+def tree_delta(repo: Path, base_rev: str, head_rev: str) -> Delta:
+    """The delta between two commits of the repository at `repo`, read through git objects only."""
+    with GitObjects(repo) as git:
+        base, head = git.commit(base_rev), git.commit(head_rev)
+        old, new = git.tree(base), git.tree(head)
+        touched = sorted(p for p in old.keys() | new.keys()
+                         if old.get(p) != new.get(p) and format_for(p) is not None)
+        changes: list[Change] = []
+        problems: list[Problem] = []
+        for path in touched:
+            fmt = format_for(path)
+            assert fmt is not None
+            sides: list[list[Dependency]] = []
+            for commit, tree, side in ((base, old, "base"), (head, new, "head")):
+                entry = tree.get(path)
+                if entry is not None and (entry.is_symlink or entry.is_gitlink):
+                    problems.append(Problem(path, "unparsable", f"{side}: a symlink or submodule, not read"))
+                    entry = None
+                data = git.blob(entry.oid, MAX_BYTES + 1) if entry is not None else None
+                deps = _parse(fmt, path, data, problems, side)
+                if fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
+                    folder = path[: path.rfind("/") + 1]
+                    siblings = {f"{folder}{m}": _regular(git, tree, commit, f"{folder}{m}") for m in fmt.manifests}
+                    deps = resolve(deps, _declared(fmt, folder, siblings))
+                sides.append(deps)
+            changes += diff(sides[0], sides[1], path)
+        return Delta(tuple(changes), tuple(problems))
+
+
+def _regular(git: GitObjects, tree: dict[str, TreeEntry], commit: str, path: str) -> bytes | None:
+    entry = tree.get(path)
+    if entry is None or entry.is_symlink or entry.is_gitlink:
+        return None
+    return git.blob(entry.oid, MAX_BYTES + 1)
+
+
+# Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
+# a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
+_CANDIDATE = re.compile(
+    rb"(package|lock|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
+    rb"|docker|containerfile|chart\.|\.tf)", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class _Section:
+    start: int
+    old: list[str]
+    new: list[str]
+    size: int = 0
+    cut: bool = False
+    hunks: bool = False
+
+
+def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]) -> Iterator[tuple[int, bytes, bool]]:
+    """Pass patch lines on to the parser, keeping the hunk sides of candidate sections."""
+    current: _Section | None = None
+    for number, line, cut in lines:
+        yield number, line, cut
+        if line.startswith(b"diff --git "):
+            current = _Section(number, [], []) if _CANDIDATE.search(line) else None
+            if current is not None:
+                sections[number] = current
+            continue
+        if current is None:
+            continue
+        if line.startswith(b"@@ "):
+            current.hunks = True
+            continue
+        if not current.hunks or not line or line[:1] == b"\\":
+            continue
+        current.size += len(line)
+        current.cut |= cut or current.size > MAX_BYTES
+        if current.cut:
+            current.old.clear()
+            current.new.clear()
+            continue
+        body = line[1:].decode("utf-8", "replace")
+        if line[:1] in (b" ", b"-"):
+            current.old.append(body)
+        if line[:1] in (b" ", b"+"):
+            current.new.append(body)
+
+
+def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
+    """The delta a patch alone shows: new and deleted files whole; for a modified file, the dependencies
+    its hunks show when its format is line-oriented (changes marked `partial`), else a `partial` problem."""
+    handle = stream if stream is not None else open_patch(path) if path is not None else None
+    assert handle is not None
+    name = str(path) if path is not None else "<stdin>"
+    sections: dict[int, _Section] = {}
+    changes: list[Change] = []
+    problems: list[Problem] = []
+    try:
+        for change in parse_lines(_tap(read_lines(HashingReader(handle), name), sections), name):
+            section = sections.pop(change.line, None)
+            fmt = format_for(change.path) or format_for(change.old_path)
+            if fmt is None or section is None or change.unsafe:
+                continue
+            if change.binary or change.submodule or section.cut:
+                problems.append(Problem(change.path, "partial", "the patch does not show this file's text"))
+                continue
+            old_text = "\n".join(section.old).encode() if change.status != "added" else None
+            new_text = "\n".join(section.new).encode() if change.status != "deleted" else None
+            partial = change.status not in ("added", "deleted") and not (change.status in ("renamed", "copied")
+                                                                          and not section.hunks)
+            if partial and not fmt.line_oriented:
+                problems.append(Problem(change.path, "partial",
+                                        "the patch shows only hunks of this file; run with --tree BASE..HEAD "
+                                        "for its dependency delta"))
+                continue
+            base = resolve(_parse(fmt, change.old_path or change.path, old_text, problems, "base"), None)
+            head = resolve(_parse(fmt, change.path, new_text, problems, "head"), None)
+            changes += diff(base, head, change.path, partial=partial)
+    finally:
+        if stream is None:
+            handle.close()
+    return Delta(tuple(changes), tuple(problems))
