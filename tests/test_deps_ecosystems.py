@@ -1,4 +1,4 @@
-"""Go, Cargo, Bundler, Composer, Maven, Gradle catalogs, NuGet, Actions, Docker, Helm, Terraform on real-shaped files."""
+"""Go, Cargo, Bundler, Composer, Maven, Gradle, NuGet, Actions, Docker, Helm, Terraform on real-shaped files."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""PyPI parsers on real-shaped files: requirements, pyproject (PEP 621, PEP 735, Poetry), Pipfile.lock, poetry.lock, uv.lock."""
+"""PyPI parsers on real-shaped files: requirements, pyproject (PEP 621/735, Poetry), Pipfile.lock, poetry/uv.lock."""
 
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ description = "High level compatibility layer for multiple asynchronous event lo
 optional = false
 python-versions = ">=3.8"
 files = [
-    {file = "anyio-4.2.0-py3-none-any.whl", hash = "sha256:745843b39e829e108e518c489b31dc757de7d2131d53fac32bd8df268227bfee"},
+    {file = "anyio-4.2.0-py3-none-any.whl", hash = "sha256:745843b39e829e108e518c489b31dc757de7d2131d53"},
 ]
 
 [package.dependencies]

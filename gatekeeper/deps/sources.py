@@ -31,7 +31,9 @@ class Delta:
     problems: tuple[Problem, ...]
 
 
-def _parse(fmt: Format, path: str, data: bytes | None, problems: list[Problem], side: str) -> list[Dependency]:
+def _parse(fmt: Format, path: str, data: bytes | None, problems: list[Problem], side: str) -> list[Dependency] | None:
+    """The file's dependencies; None (and a problem) when it does not parse, so the other side's
+    entries are never reported as removed or added because of it."""
     if data is None:
         return []
     try:
@@ -41,7 +43,7 @@ def _parse(fmt: Format, path: str, data: bytes | None, problems: list[Problem], 
         problems.append(Problem(path, "too-large" if too_large else "unparsable", f"{side}: {exc}"))
     except RecursionError:
         problems.append(Problem(path, "unparsable", f"{side}: nested too deeply"))
-    return []
+    return None
 
 
 def _declared(fmt: Format, folder: str, read: dict[str, bytes | None]) -> dict[str, Scope] | None:
@@ -76,7 +78,7 @@ def tree_delta(repo: Path, base_rev: str, head_rev: str) -> Delta:
         for path in touched:
             fmt = format_for(path)
             assert fmt is not None
-            sides: list[list[Dependency]] = []
+            sides: list[list[Dependency] | None] = []
             for commit, tree, side in ((base, old, "base"), (head, new, "head")):
                 entry = tree.get(path)
                 if entry is not None and (entry.is_symlink or entry.is_gitlink):
@@ -84,12 +86,13 @@ def tree_delta(repo: Path, base_rev: str, head_rev: str) -> Delta:
                     entry = None
                 data = git.blob(entry.oid, MAX_BYTES + 1) if entry is not None else None
                 deps = _parse(fmt, path, data, problems, side)
-                if fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
+                if deps is not None and fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
                     folder = path[: path.rfind("/") + 1]
                     siblings = {f"{folder}{m}": _regular(git, tree, commit, f"{folder}{m}") for m in fmt.manifests}
                     deps = resolve(deps, _declared(fmt, folder, siblings))
                 sides.append(deps)
-            changes += diff(sides[0], sides[1], path)
+            if sides[0] is not None and sides[1] is not None:
+                changes += diff(sides[0], sides[1], path)
         return Delta(tuple(changes), tuple(problems))
 
 
@@ -174,9 +177,10 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
                                         "the patch shows only hunks of this file; run with --tree BASE..HEAD "
                                         "for its dependency delta"))
                 continue
-            base = resolve(_parse(fmt, change.old_path or change.path, old_text, problems, "base"), None)
-            head = resolve(_parse(fmt, change.path, new_text, problems, "head"), None)
-            changes += diff(base, head, change.path, partial=partial)
+            base = _parse(fmt, change.old_path or change.path, old_text, problems, "base")
+            head = _parse(fmt, change.path, new_text, problems, "head")
+            if base is not None and head is not None:
+                changes += diff(resolve(base, None), resolve(head, None), change.path, partial=partial)
     finally:
         if stream is None:
             handle.close()

@@ -16,7 +16,7 @@ _SEMVER = re.compile(
     r"(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$"
 )
 # A single constraint whose bound says where a manifest moved: `^1.2.3`, `~> 2.0`, `>=3`, `==1.0`.
-_SIMPLE = re.compile(r"^\s*(?:\^|~>|~=|~|>=|==|=|v)?\s*([0-9][0-9A-Za-z.+\-_]*)\s*$")
+_SIMPLE = re.compile(r"^\s*(?:\^|~>|~=|~|>=|==|=|v)?\s*([0-9][0-9A-Za-z.+!\-_]*)\s*$")
 SEMVER_ECOSYSTEMS = frozenset({"npm", "cargo", "go", "composer", "helm", "terraform", "nuget", "github-actions"})
 
 
@@ -82,9 +82,16 @@ def _maven_items(version: str) -> list[tuple[int, int | str]]:
             items.append((1, _MAVEN_QUALIFIERS[token]))
         else:
             items.append((1, f"~{token}"))
-    while items and items[-1] in ((2, 0), (1, 6)):
-        items.pop()  # 1.0.0 == 1 == 1-final
-    return items
+    items.append((1, 6))  # the end of the version acts like a release qualifier for the step below
+    kept: list[tuple[int, int | str]] = []
+    for item in items:
+        if item[0] == 1:
+            while kept and kept[-1] == (2, 0):
+                kept.pop()  # zeros before a qualifier or the end go: 1.0.0 == 1, 2.0-beta9 == 2-beta9
+        kept.append(item)
+    while kept and kept[-1] == (1, 6):
+        kept.pop()  # 1-final == 1
+    return kept
 
 
 def compare_maven(a: str, b: str) -> int | None:
