@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gatekeeper.deps.sources import patch_delta, tree_delta
+from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo
 
 LOCK = {"name": "web", "lockfileVersion": 3, "packages": {
@@ -19,6 +20,11 @@ LOCK = {"name": "web", "lockfileVersion": 3, "packages": {
     "node_modules/vite": {"version": "5.0.10", "dev": True}}}
 GO_MOD = "module x\n\ngo 1.22\n\nrequire (\n\tgithub.com/a/b {}\n\tgithub.com/c/d v0.3.0 // indirect\n)\n"
 PKG = {"name": "web", "dependencies": {"react": "^18.2.0"}, "devDependencies": {"vite": "^5.0.0"}}
+
+def _tree(repo: Path, base: str, head: str) -> Delta:
+    with GitObjects(repo) as git:
+        return tree_delta(git, base, head)
+
 
 
 def _json(value: object) -> str:
@@ -77,7 +83,7 @@ EXPECTED = {
 
 def test_tree_mode(repo: tuple[GitRepo, str, str]) -> None:
     r, base, head = repo
-    delta = tree_delta(r.root, base, head)
+    delta = _tree(r.root, base, head)
     assert _rows(delta.changes) == EXPECTED
     assert [(p.manifest, p.kind) for p in delta.problems] == [("crates/x/Cargo.toml", "unparsable")]
     assert "head: not valid TOML" in delta.problems[0].msg
@@ -100,8 +106,6 @@ def test_patch_mode_reads_hunks_of_line_oriented_files(repo: tuple[GitRepo, str,
 
 def test_tree_mode_reads_only_touched_manifests(repo: tuple[GitRepo, str, str],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from gatekeeper.gitobjects import GitObjects
-
     r, base, head = repo
     read: list[str] = []
     original = GitObjects.blob
@@ -111,7 +115,7 @@ def test_tree_mode_reads_only_touched_manifests(repo: tuple[GitRepo, str, str],
         return original(self, oid, limit)
 
     monkeypatch.setattr(GitObjects, "blob", spy)
-    tree_delta(r.root, base, head)
+    _tree(r.root, base, head)
     # 7 touched dependency files on both sides, 1 added (one side), and package.json once per side for
     # yarn.lock (package-lock v3 names its direct dependencies itself); never src/main.c or unchanged files.
     assert len(read) == 2 * 7 + 1 + 2

@@ -19,6 +19,7 @@ from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.report import render_text
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo
 from tests.test_deps_ecosystems import CARGO_TOML, DOCKERFILE, GEMFILE_LOCK, GO_MOD, POM, WORKFLOW
 from tests.test_deps_npm import BUN_LOCK, PNPM_V9, YARN_BERRY
@@ -42,6 +43,11 @@ SAMPLES = {
     ".terraform.lock.hcl": b'provider "registry.terraform.io/a/b" {\n  version = "1.0.0"\n}\n',
     "main.tf": b'module "m" {\n  source = "a/b/c"\n  version = "1.0.0"\n}\n',
 }
+
+def _tree(repo: Path, base: str, head: str) -> Delta:
+    with GitObjects(repo) as git:
+        return tree_delta(git, base, head)
+
 
 
 def _parse(path: str, data: bytes) -> None:
@@ -123,7 +129,7 @@ def test_huge_file_is_a_too_large_problem(tmp_path: Path) -> None:
     base = r.commit()
     r.write("requirements.txt", b"a==2\n" + b"#" * (MAX_BYTES + 10) + b"\n")
     head = r.commit("huge")
-    delta = tree_delta(r.root, base, head)
+    delta = _tree(r.root, base, head)
     assert delta.changes == () and [p.kind for p in delta.problems] == ["too-large"]
 
 
@@ -132,7 +138,7 @@ def test_non_utf8_is_a_problem(tmp_path: Path) -> None:
     r.write("go.mod", "module x\nrequire a.b/c v1.0.0\n")
     base = r.commit()
     r.write("go.mod", b"module x\nrequire a.b/c v1.1.0 \xff\n")
-    delta = tree_delta(r.root, base, r.commit("bad"))
+    delta = _tree(r.root, base, r.commit("bad"))
     assert delta.changes == () and "not UTF-8" in delta.problems[0].msg
 
 
@@ -141,7 +147,7 @@ def test_symlinked_manifest_is_not_followed(tmp_path: Path) -> None:
     r.write("secret.txt", "requests==1.0\n")
     base = r.commit()
     r.symlink("requirements.txt", "secret.txt")
-    delta = tree_delta(r.root, base, r.commit("link"))
+    delta = _tree(r.root, base, r.commit("link"))
     assert delta.changes == () and "symlink" in delta.problems[0].msg
 
 

@@ -34,11 +34,15 @@ def _kind(ecosystem: str, old: str, new: str) -> ChangeKind:
 
 
 def _sorted(ecosystem: str, versions: Iterable[str]) -> list[str]:
+    listed = list(versions)
+    if len(listed) < 2:
+        return listed
+
     def cmp(a: str, b: str) -> int:
         order = compare(ecosystem, a, b)
         return order if order is not None else (a > b) - (a < b)
 
-    return sorted(versions, key=functools.cmp_to_key(cmp))
+    return sorted(listed, key=functools.cmp_to_key(cmp))
 
 
 def _pinned(ecosystem: str, version: str) -> bool | None:
@@ -59,7 +63,8 @@ def _change(dep: Dependency, old: str | None, new: str | None, kind: ChangeKind,
 def _group(deps: Iterable[Dependency], manifest: str) -> dict[Key, dict[str, Dependency]]:
     groups: dict[Key, dict[str, Dependency]] = {}
     for d in deps:
-        d = Dependency(d.ecosystem, d.name, d.version, manifest, d.direct, d.scope)
+        if d.manifest != manifest:  # a renamed file: both sides count under its new path
+            d = Dependency(d.ecosystem, d.name, d.version, manifest, d.direct, d.scope)
         groups.setdefault((d.ecosystem, manifest, d.name), {}).setdefault(d.version, d)
     return groups
 
@@ -72,6 +77,8 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
     for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[2])):
         ecosystem = key[0]
         before, after = old.get(key, {}), new.get(key, {})
+        if before.keys() == after.keys():
+            continue
         gone = _sorted(ecosystem, before.keys() - after.keys())
         came = _sorted(ecosystem, after.keys() - before.keys())
         if not before:

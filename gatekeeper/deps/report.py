@@ -12,6 +12,7 @@ from typing import BinaryIO
 from gatekeeper.deps import advisories
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.errors import UsageError
+from gatekeeper.gitobjects import GitObjects
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _SIGN = {"added": "+", "removed": "-", "upgraded": "↑", "downgraded": "↓", "changed": "~"}
@@ -43,7 +44,9 @@ def compute(request: DepsRequest, stdin: BinaryIO) -> Delta:
     # Load advisories first: a bad folder is reported before any git or patch work.
     index = advisories.load(request.advisories) if request.advisories is not None else None
     if request.tree is not None:
-        delta = tree_delta(request.repo, *split_range(request.tree))
+        base, head = split_range(request.tree)
+        with GitObjects(request.repo) as git:
+            delta = tree_delta(git, base, head)
     elif request.patch == Path("-"):
         delta = patch_delta(None, stdin)
     else:

@@ -7,7 +7,9 @@ change touches, never to the repository.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,8 @@ from gatekeeper.deps.registry import Format, format_for
 from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import read_lines
 from gatekeeper.diff.parser import parse_lines
-from gatekeeper.gitobjects import GitObjects, TreeEntry
+from gatekeeper.gitcmd import SAFE_GIT
+from gatekeeper.gitobjects import GitObjects, GitObjectsError, scrubbed_git_env
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,41 +69,78 @@ def _declared(fmt: Format, folder: str, read: dict[str, bytes | None]) -> dict[s
     return None
 
 
-def tree_delta(repo: Path, base_rev: str, head_rev: str) -> Delta:
-    """The delta between two commits of the repository at `repo`, read through git objects only."""
-    with GitObjects(repo) as git:
-        base, head = git.commit(base_rev), git.commit(head_rev)
-        old, new = git.tree(base), git.tree(head)
-        touched = sorted(p for p in old.keys() | new.keys()
-                         if old.get(p) != new.get(p) and format_for(p) is not None)
-        changes: list[Change] = []
-        problems: list[Problem] = []
-        for path in touched:
-            fmt = format_for(path)
-            assert fmt is not None
-            sides: list[list[Dependency] | None] = []
-            for commit, tree, side in ((base, old, "base"), (head, new, "head")):
-                entry = tree.get(path)
-                if entry is not None and (entry.is_symlink or entry.is_gitlink):
-                    problems.append(Problem(path, "unparsable", f"{side}: a symlink or submodule, not read"))
-                    entry = None
-                data = git.blob(entry.oid, MAX_BYTES + 1) if entry is not None else None
-                deps = _parse(fmt, path, data, problems, side)
-                if deps is not None and fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
-                    folder = path[: path.rfind("/") + 1]
-                    siblings = {f"{folder}{m}": _regular(git, tree, commit, f"{folder}{m}") for m in fmt.manifests}
-                    deps = resolve(deps, _declared(fmt, folder, siblings))
-                sides.append(deps)
-            if sides[0] is not None and sides[1] is not None:
-                changes += diff(sides[0], sides[1], path)
-        return Delta(tuple(changes), tuple(problems))
+@dataclass(frozen=True, slots=True)
+class _Touched:
+    path: str
+    old_mode: str
+    new_mode: str
+    old_oid: str
+    new_oid: str
 
 
-def _regular(git: GitObjects, tree: dict[str, TreeEntry], commit: str, path: str) -> bytes | None:
-    entry = tree.get(path)
-    if entry is None or entry.is_symlink or entry.is_gitlink:
+def _touched(git: GitObjects, base: str, head: str) -> list[_Touched]:
+    """The dependency files that differ between two commits, from `git diff-tree` (proportional to the
+    change: identical subtrees are never opened), with both sides' modes and blob ids."""
+    try:
+        done = subprocess.run(["git", *SAFE_GIT, "diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", base, head],
+                              cwd=git.repo, env=scrubbed_git_env(), stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise GitObjectsError(f"git diff-tree failed: {exc}", where=str(git.repo)) from None
+    if done.returncode != 0:
+        raise GitObjectsError("git diff-tree failed: " + done.stderr.decode(errors="replace").strip()[:200],
+                              where=str(git.repo))
+    fields = done.stdout.split(b"\0")
+    out: list[_Touched] = []
+    for meta, name in zip(fields[0::2], fields[1::2], strict=False):
+        path = os.fsdecode(name)
+        if not meta.startswith(b":") or format_for(path) is None:
+            continue
+        old_mode, new_mode, old_oid, new_oid, _status = meta[1:].decode().split(" ")
+        out.append(_Touched(path, old_mode, new_mode, old_oid, new_oid))
+    return out
+
+
+def _side_blob(git: GitObjects, mode: str, oid: str, path: str, side: str, problems: list[Problem]) -> bytes | None:
+    if mode == "000000":
         return None
-    return git.blob(entry.oid, MAX_BYTES + 1)
+    if mode not in ("100644", "100755"):  # a symlink's target or a submodule pointer is no manifest
+        problems.append(Problem(path, "unparsable", f"{side}: a symlink or submodule, not read"))
+        return None
+    return git.blob(oid, MAX_BYTES + 1)
+
+
+def _sibling(git: GitObjects, commit: str, path: str) -> bytes | None:
+    """An unchanged sibling manifest at `commit`, or None (absent, or a name the batch protocol cannot carry)."""
+    if "\n" in path or "\r" in path:
+        return None
+    try:
+        return git.blob(f"{commit}:{path}", MAX_BYTES + 1)
+    except GitObjectsError:
+        return None
+
+
+def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
+    """The delta between two commits, read through git objects only (the gate shares its `git`)."""
+    base, head = git.commit(base_rev), git.commit(head_rev)
+    changes: list[Change] = []
+    problems: list[Problem] = []
+    for touched in _touched(git, base, head):
+        path = touched.path
+        fmt = format_for(path)
+        assert fmt is not None
+        sides: list[list[Dependency] | None] = []
+        for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
+                                        (head, touched.new_mode, touched.new_oid, "head")):
+            deps = _parse(fmt, path, _side_blob(git, mode, oid, path, side, problems), problems, side)
+            if deps is not None and fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
+                folder = path[: path.rfind("/") + 1]
+                siblings = {f"{folder}{m}": _sibling(git, commit, f"{folder}{m}") for m in fmt.manifests}
+                deps = resolve(deps, _declared(fmt, folder, siblings))
+            sides.append(deps)
+        if sides[0] is not None and sides[1] is not None:
+            changes += diff(sides[0], sides[1], path)
+    return Delta(tuple(changes), tuple(problems))
 
 
 # Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
