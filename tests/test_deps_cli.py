@@ -185,3 +185,22 @@ def test_formats_match_renderers() -> None:
     from gatekeeper.deps.report import RENDERERS
 
     assert tuple(RENDERERS) == FORMATS
+
+
+def test_submodule_pointer_moves(tmp_path: Path) -> None:
+    r = GitRepo(tmp_path / "r")
+    r.write("README", "x\n")
+    old, new = "1" * 40, "2" * 40
+    r.git("add", "-A")
+    r.git("update-index", "--add", "--cacheinfo", f"160000,{old},vendor/lib")
+    r.git("commit", "-q", "-m", "base")
+    base = r.git("rev-parse", "HEAD").decode().strip()
+    r.git("update-index", "--cacheinfo", f"160000,{new},vendor/lib")
+    r.git("commit", "-q", "-m", "bump")
+    head = r.git("rev-parse", "HEAD").decode().strip()
+    want = {("vendor/lib", "vendor/lib", old, new, "changed", True, "build")}
+    assert _rows(_tree(r.root, base, head).changes) == want
+    patch = tmp_path / "p.diff"
+    patch.write_bytes(r.git("diff", "--binary", base, head))
+    delta = patch_delta(patch)
+    assert _rows(delta.changes) == want and delta.changes[0].partial is False

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gatekeeper.deps import actions, bundler, cargo, composer, docker, golang, infra, jvm, npm, nuget, pypi
+from gatekeeper.deps import actions, bundler, cargo, composer, docker, golang, infra, jvm, npm, nuget, pypi, submodule
 from gatekeeper.deps.model import Dependency
 
 Parser = Callable[[str, bytes], list[Dependency]]
@@ -59,6 +59,7 @@ _WORKFLOW = Format("workflow", actions.parse_workflow, True)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False)
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False)
 _TERRAFORM = Format("terraform", infra.parse_terraform, False)
+SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _REQ_NAME = re.compile(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
 
 

@@ -18,12 +18,13 @@ from typing import BinaryIO
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
-from gatekeeper.deps.registry import Format, format_for
+from gatekeeper.deps.registry import SUBMODULE, Format, format_for
+from gatekeeper.deps.submodule import pointer
 from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import read_lines
 from gatekeeper.diff.parser import parse_lines
 from gatekeeper.gitcmd import SAFE_GIT
-from gatekeeper.gitobjects import GitObjects, GitObjectsError, scrubbed_git_env
+from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, scrubbed_git_env
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +95,10 @@ def _touched(git: GitObjects, base: str, head: str) -> list[_Touched]:
     out: list[_Touched] = []
     for meta, name in zip(fields[0::2], fields[1::2], strict=False):
         path = os.fsdecode(name)
-        if not meta.startswith(b":") or format_for(path) is None:
+        if not meta.startswith(b":"):
+            continue
+        gitlink = b" 160000 " in meta or meta.startswith(b":160000 ")
+        if not gitlink and format_for(path) is None:
             continue
         old_mode, new_mode, old_oid, new_oid, _status = meta[1:].decode().split(" ")
         out.append(_Touched(path, old_mode, new_mode, old_oid, new_oid))
@@ -104,8 +108,10 @@ def _touched(git: GitObjects, base: str, head: str) -> list[_Touched]:
 def _side_blob(git: GitObjects, mode: str, oid: str, path: str, side: str, problems: list[Problem]) -> bytes | None:
     if mode == "000000":
         return None
-    if mode not in ("100644", "100755"):  # a symlink's target or a submodule pointer is no manifest
-        problems.append(Problem(path, "unparsable", f"{side}: a symlink or submodule, not read"))
+    if mode == GITLINK_MODE:
+        return pointer(oid)
+    if mode not in ("100644", "100755"):  # a symlink's target is no manifest
+        problems.append(Problem(path, "unparsable", f"{side}: a symlink, not read"))
         return None
     return git.blob(oid, MAX_BYTES + 1)
 
@@ -127,8 +133,10 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
     problems: list[Problem] = []
     for touched in _touched(git, base, head):
         path = touched.path
-        fmt = format_for(path)
-        assert fmt is not None
+        gitlinks = (touched.old_mode, touched.new_mode)
+        fmt = SUBMODULE if GITLINK_MODE in gitlinks else format_for(path)
+        if fmt is None:
+            continue  # a submodule replaced by a file that holds no dependencies
         sides: list[list[Dependency] | None] = []
         for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
                                         (head, touched.new_mode, touched.new_oid, "head")):
@@ -163,15 +171,19 @@ class _Section:
 def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]) -> Iterator[tuple[int, bytes, bool]]:
     """Pass patch lines on to the parser, keeping the hunk sides of candidate sections."""
     current: _Section | None = None
+    header = 0
     for number, line, cut in lines:
         yield number, line, cut
         if line.startswith(b"diff --git "):
+            header = number
             current = _Section(number, [], []) if _CANDIDATE.search(line) else None
             if current is not None:
                 sections[number] = current
             continue
         if current is None:
-            continue
+            if not line.startswith((b"-Subproject commit ", b"+Subproject commit ")):
+                continue
+            current = sections[header] = _Section(header, [], [], hunks=True)  # a gitlink of any name
         if line.startswith(b"@@ "):
             current.hunks = True
             continue
@@ -202,16 +214,17 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
     try:
         for change in parse_lines(_tap(read_lines(HashingReader(handle), name), sections), name):
             section = sections.pop(change.line, None)
-            fmt = format_for(change.path) or format_for(change.old_path)
+            fmt = SUBMODULE if change.submodule else format_for(change.path) or format_for(change.old_path)
             if fmt is None or section is None or change.unsafe:
                 continue
-            if change.binary or change.submodule or section.cut:
+            if change.binary or section.cut:
                 problems.append(Problem(change.path, "partial", "the patch does not show this file's text"))
                 continue
             old_text = "\n".join(section.old).encode() if change.status != "added" else None
             new_text = "\n".join(section.new).encode() if change.status != "deleted" else None
-            partial = change.status not in ("added", "deleted") and not (change.status in ("renamed", "copied")
-                                                                          and not section.hunks)
+            whole = change.submodule or change.status in ("added", "deleted") or (
+                change.status in ("renamed", "copied") and not section.hunks)
+            partial = not whole
             if partial and not fmt.line_oriented:
                 problems.append(Problem(change.path, "partial",
                                         "the patch shows only hunks of this file; run with --tree BASE..HEAD "

@@ -17,7 +17,7 @@ _SEMVER = re.compile(
 )
 # A single constraint whose bound says where a manifest moved: `^1.2.3`, `~> 2.0`, `>=3`, `==1.0`.
 _SIMPLE = re.compile(r"^\s*(?:\^|~>|~=|~|>=|==|=|v)?\s*([0-9][0-9A-Za-z.+!\-_]*)\s*$")
-SEMVER_ECOSYSTEMS = frozenset({"npm", "cargo", "go", "composer", "helm", "terraform", "nuget", "github-actions"})
+_COMMIT = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64})$")
 
 
 def _semver_key(version: str) -> tuple[tuple[int, ...], tuple[str, ...] | None] | None:
@@ -146,6 +146,8 @@ def compare(ecosystem: str, a: str, b: str) -> int | None:
     """Order two versions (or two single-bound constraints) of `ecosystem`; None when they do not order."""
     if a == b:
         return 0
+    if _COMMIT.match(a) or _COMMIT.match(b):
+        return None  # a commit id, even one of digits only, is no version
     if ecosystem == "docker":
         return compare_docker_tag(a, b)
     a_base, b_base = base_version(a), base_version(b)
