@@ -250,9 +250,26 @@ def test_workflow_uses() -> None:
         ("github-actions", "actions/checkout", "b4ffde65f46336ab88eb53be808477a3936bae11"),
         ("github-actions", "actions/setup-node", "v4"),
         ("docker", "alpine", "3.19"),
-        ("github-actions", "github/codeql-action/init", "v3"),
-        ("github-actions", "acme/workflows/.github/workflows/build.yml", "main"),
+        ("github-actions", "github/codeql-action", "v3"),  # the repository is what the ref versions
+        ("github-actions", "acme/workflows", "main"),
     ]
+    assert deps[0].tag == "v4.1.1" and deps[1].tag == ""  # only a pinned sha's comment is a tag
+
+
+def test_pinned_sha_bump_is_ordered_by_its_comment_tag() -> None:
+    base = actions.parse_workflow("w.yml", b"    - uses: actions/cache@" + b"a" * 40 + b" # v3.3.1\n")
+    head = actions.parse_workflow("w.yml", b"    - uses: actions/cache@" + b"b" * 40 + b" # v3.3.2\n")
+    (change,) = diff(base, head, "w.yml")
+    assert (change.change, change.from_tag, change.to_tag, change.pinned) == ("upgraded", "v3.3.1", "v3.3.2", True)
+
+
+def test_same_name_in_two_tables_is_two_declarations() -> None:
+    base = cargo.parse_cargo_toml("Cargo.toml", b'[dependencies]\nitertools = "0.13.0"\n[dev-dependencies]\n'
+                                                 b'itertools = "0.14.0"\n')
+    head = cargo.parse_cargo_toml("Cargo.toml", b'[dependencies]\nitertools = "0.14.0"\n[dev-dependencies]\n'
+                                                 b'itertools = "0.14.0"\n')
+    assert [(c.scope, c.from_version, c.to_version, c.change) for c in diff(base, head, "Cargo.toml")] == [
+        ("runtime", "0.13.0", "0.14.0", "upgraded")]
 
 
 def test_action_sha_to_tag_is_unpinned() -> None:

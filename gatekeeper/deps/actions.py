@@ -7,19 +7,21 @@ import re
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
 
-_USES = re.compile(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#.*)?$""")
+_USES = re.compile(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
+_TAG = re.compile(r"^(?:tag\s*[:=]\s*)?(v?\d[\w.\-+]*)")
 FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
 
 
 def parse_uses(raw: str) -> tuple[str, str, str] | None:
-    """(ecosystem, name, ref) of a `uses:` value; None for a local action (`./path`)."""
+    """(ecosystem, name, ref) of a `uses:` value; None for a local action (`./path`). The name is the
+    repository (`github/codeql-action`, also for `github/codeql-action/init`): what a ref versions."""
     if raw.startswith("./") or raw.startswith("."):
         return None
     if raw.startswith("docker://"):
         image, _, tag = raw[len("docker://"):].partition(":")
         return "docker", image, tag or "latest"
     name, at, ref = raw.partition("@")
-    return "github-actions", name, ref if at else ""
+    return "github-actions", "/".join(name.split("/")[:2]), ref if at else ""
 
 
 def parse_workflow(path: str, data: bytes) -> list[Dependency]:
@@ -30,5 +32,6 @@ def parse_workflow(path: str, data: bytes) -> list[Dependency]:
             continue
         parsed = parse_uses(m.group("ref"))
         if parsed is not None:
-            out.append(Dependency(parsed[0], parsed[1], parsed[2], path, True, "build"))
+            tag = _TAG.match(m.group("tag") or "") if FULL_SHA.match(parsed[2]) else None
+            out.append(Dependency(parsed[0], parsed[1], parsed[2], path, True, "build", tag.group(1) if tag else ""))
     return out

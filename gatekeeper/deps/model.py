@@ -27,6 +27,9 @@ class Dependency:
     manifest: str
     direct: bool | None = True
     scope: Scope | None = "runtime"
+    # A sha-pinned action's trailing comment (`@<sha> # v4.1.1`): a claim of the change's author, used
+    # only to order and to name the version, never to judge pinning (that is the sha's alone).
+    tag: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,8 @@ class Change:
     pinned: bool | None = None  # actions: ref is a full commit sha; docker: image has a digest
     partial: bool = False  # derived from patch hunks only, not whole files
     vulnerabilities: tuple[str, ...] = field(default_factory=tuple)  # OSV ids affecting `to`
+    from_tag: str | None = None  # see Dependency.tag
+    to_tag: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """The change as `deps --format json` and the policy input show it."""
@@ -73,4 +78,6 @@ class Change:
             "pinned": self.pinned,
             "partial": self.partial,
             "vulnerabilities": list(self.vulnerabilities),
+            "from_tag": self.from_tag,
+            "to_tag": self.to_tag,
         }
