@@ -26,11 +26,12 @@ from gatekeeper.deps.versions import base_version  # noqa: E402
 from gatekeeper.gitobjects import GitObjects  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
-REPOS = ("actions/checkout", "gin-gonic/gin", "sharkdp/bat", "pallets/flask")
+REPOS = ("actions/checkout", "gin-gonic/gin", "sharkdp/bat", "pallets/flask", "renovatebot/github-action")
 _PREFIX = r"^(?:[a-z]+(?:\([^)]*\))?!?:\s*)?"
 SUBJECTS = [
     re.compile(_PREFIX + r"bump (\S+) from (\S+) to (\S+?)(?: in \S+)?(?: \(#\d+\))?$", re.IGNORECASE),
-    re.compile(_PREFIX + r"update (?:dependency |module |action |image )?(\S+) to v?(\S+?)(?: \(#\d+\))?$",
+    re.compile(_PREFIX + r"update (?:dependency |module |action |image )?(\S+)(?: docker tag)? to v?(\S+?)"
+               r"(?: \(#\d+\))?$",
                re.IGNORECASE),
 ]
 
@@ -74,7 +75,10 @@ def _same_version(want: str, got: str | None) -> bool:
     want, got = want.removeprefix("v"), got.removeprefix("v")
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         return got.startswith(want)  # submodules: the subject names an abbreviated commit
-    return got == want or (base_version(got) or "").removeprefix("v") == want
+    got = got.split("@")[0]  # a docker image's `tag@digest`
+    got = (base_version(got) or got).removeprefix("v")
+    # Renovate names a major or minor update by its prefix ("to v5"): 5.0.0 and 5.1.2 both fit.
+    return got == want or got.split(".")[: len(want.split("."))] == want.split(".")
 
 
 def _same_name(want: str, change: Change) -> bool:

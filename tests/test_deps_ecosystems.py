@@ -353,3 +353,27 @@ module "git" {
     assert deps["terraform-aws-modules/vpc/aws"].version == "5.4.0"
     assert deps["git::https://github.com/acme/tf-mod.git"].version == "v1.2.0"
     assert len(deps) == 2
+
+
+def test_workflow_container_and_service_images() -> None:
+    wf = b"""jobs:
+  e2e:
+    runs-on: ubuntu-latest
+    container:
+      image: ghcr.io/renovatebot/renovate:44.39.2@sha256:""" + b"e" * 64 + b"""
+    services:
+      db:
+        image: "postgres:16"
+  lint:
+    container: node:20-alpine
+"""
+    got = [(d.ecosystem, d.name, d.version) for d in actions.parse_workflow("w.yml", wf)]
+    assert got == [("docker", "ghcr.io/renovatebot/renovate", "44.39.2@sha256:" + "e" * 64),
+                   ("docker", "postgres", "16"), ("docker", "node", "20-alpine")]
+
+
+def test_package_manager_field() -> None:
+    from gatekeeper.deps import npm
+
+    deps = npm.parse_package_json("package.json", b'{"packageManager": "pnpm@9.1.0+sha512.abc"}')
+    assert [(d.name, d.version, d.scope) for d in deps] == [("pnpm", "9.1.0", "build")]

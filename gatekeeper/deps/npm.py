@@ -29,6 +29,10 @@ def parse_package_json(path: str, data: bytes) -> list[Dependency]:
     for section, scope in _SECTIONS.items():
         for name, spec in mapping(doc.get(section), section).items():
             out.append(Dependency("npm", name, string(spec), path, True, scope))
+    manager = string(doc.get("packageManager"))  # corepack installs and runs exactly this: `pnpm@9.1.0+sha512...`
+    if manager:
+        name, _, version = manager.rpartition("@") if manager.rfind("@") > 0 else (manager, "", "")
+        out.append(Dependency("npm", name, version.split("+")[0], path, True, "build"))
     return out
 
 
