@@ -102,3 +102,17 @@ def test_facts_are_capped() -> None:
     head = b"jobs:\n  a:\n    steps:\n" + b"".join(b"      - uses: o/a%d@v1\n" % i for i in range(500))
     facts = facts_for(_change(".github/workflows/big.yml", "added"), None, head)
     assert facts is not None and len(facts.actions_added) == MAX_ITEMS and facts.unpinned_actions == 500
+
+
+def test_new_package_index_urls() -> None:
+    facts = facts_for(_change("requirements.txt"), b"requests==2.31.0\n",
+                      b"--extra-index-url https://evil.example/simple\nrequests==2.31.0\n# https://docs.example\n")
+    assert facts is not None and facts.registries_added == ("https://evil.example/simple",)
+    npmrc = facts_for(_change(".npmrc", "added"), None, b"@acme:registry=https://npm.acme.example/\n")
+    assert npmrc is not None and npmrc.to_dict() == {"kind": "registries",
+                                                     "registries_added": ["https://npm.acme.example/"]}
+    pyproject = b'[project]\nname = "x"\n[project.urls]\nHomepage = "https://x.example"\n'
+    moved = pyproject + b'[[tool.uv.index]]\nname = "corp"\nurl = "https://pypi.corp.example/simple"\n'
+    facts = facts_for(_change("pyproject.toml"), pyproject, moved)
+    assert facts is not None and facts.registries_added == ("https://pypi.corp.example/simple",)
+    assert facts_for(_change("pyproject.toml"), pyproject, pyproject + b"# x\n") is None

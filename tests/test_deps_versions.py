@@ -53,3 +53,16 @@ def test_semver_agrees_with_tuple_order(a: str, b: str) -> None:
     ta, tb = tuple(map(int, a.split("."))), tuple(map(int, b.split(".")))
     assert compare_semver(a, b) == (ta > tb) - (ta < tb)
     assert compare("pip", a, b) == compare("maven", a, b) == compare("bundler", a, b) == (ta > tb) - (ta < tb)
+
+
+def test_update_levels() -> None:
+    from gatekeeper.deps.versions import update_level
+
+    assert update_level("npm", "^1.2.3", "^1.2.4") == "patch"
+    assert update_level("npm", "1.2.3", "1.3.0") == "minor"
+    assert update_level("pip", "1.0", "2.0") == "major"
+    assert update_level("pip", "1.0", "1!0.5") == "major"  # an epoch restarts the numbering
+    assert update_level("go", "v0.20.0", "v0.21.0") == "minor"
+    assert update_level("docker", "3.11-slim", "3.12-slim") == "minor"
+    assert update_level("npm", "1.0.0-rc.1", "1.0.0") == "patch"
+    assert update_level("github-actions", "main", "v5") is None

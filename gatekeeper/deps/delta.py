@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change, ChangeKind, Dependency, Scope
 from gatekeeper.deps.purl import purl
-from gatekeeper.deps.versions import compare, is_exact
+from gatekeeper.deps.versions import compare, is_exact, update_level
 
 Key = tuple[str, str, str, str]  # ecosystem, manifest, name, scope: one declaration per table
 
@@ -57,10 +57,14 @@ def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kin
             partial: bool) -> Change:
     version = new.version if new is not None else old.version if old is not None else None
     named = version if version and (is_exact(version) or dep.ecosystem in ("github-actions", "docker")) else None
+    level = None
+    if kind in ("upgraded", "downgraded") and old is not None and new is not None:
+        tagged = bool(old.tag and new.tag)
+        level = update_level(dep.ecosystem, old.tag if tagged else old.version, new.tag if tagged else new.version)
     return Change(dep.ecosystem, dep.name, purl(dep.ecosystem, dep.name, named), dep.manifest,
                   old.version if old else None, new.version if new else None, kind, bool(dep.direct),
                   dep.scope or "runtime", _pinned(dep.ecosystem, version or ""), partial,
-                  from_tag=old.tag or None if old else None, to_tag=new.tag or None if new else None)
+                  from_tag=old.tag or None if old else None, to_tag=new.tag or None if new else None, level=level)
 
 
 def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:

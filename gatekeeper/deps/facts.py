@@ -3,6 +3,7 @@ permissions and triggers added, Kubernetes kinds. Small and bounded: lists are c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ RISKY_TRIGGERS = frozenset({"pull_request_target", "workflow_run", "issue_commen
 class FileFacts:
     """The facts of one file; `kind` says which fields mean something."""
 
-    kind: str  # "dockerfile" | "workflow" | "kubernetes"
+    kind: str  # "dockerfile" | "workflow" | "kubernetes" | "registries"
     images_added: tuple[dict[str, str], ...] = ()  # dockerfile: {"name", "tag", "digest"}
     images_removed: tuple[dict[str, str], ...] = ()
     actions_added: tuple[dict[str, object], ...] = ()  # workflow: {"name", "ref", "pinned"}
@@ -34,6 +35,8 @@ class FileFacts:
     kinds_added: tuple[str, ...] = ()  # kubernetes: "apiVersion/kind"
     kinds_removed: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
+    registries_added: tuple[str, ...] = ()  # registries: package index / registry URLs a config file names
+    registries_removed: tuple[str, ...] = ()
     errors: tuple[str, ...] = field(default_factory=tuple)  # a side that did not parse
 
     def to_dict(self) -> dict[str, object]:
@@ -53,7 +56,10 @@ def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> Fil
     """The facts of one changed file from its BASE and HEAD content (None for a side that does not
     exist); None when the file is of no kind with facts."""
     fmt = format_for(change.path)
+    base_name = change.path.rsplit("/", 1)[-1]
     try:
+        if base_name in _REGISTRY_FILES or fmt is not None and fmt.name in ("requirements", "pyproject.toml"):
+            return _registries(base_name if base_name in _REGISTRY_FILES else fmt.name if fmt else "", base, head)
         if fmt is not None and fmt.name == "Dockerfile":
             return _dockerfile(base, head)
         if fmt is not None and fmt.name in ("workflow", "action"):
@@ -64,6 +70,30 @@ def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> Fil
         kind = "dockerfile" if fmt and fmt.name == "Dockerfile" else "workflow" if fmt else "kubernetes"
         return FileFacts(kind, errors=(str(exc),))
     return None
+
+
+# Files that name where packages come from; in a requirements file only its options do, in pyproject.toml
+# only `url = ...` keys (index and source tables), elsewhere every URL.
+_REGISTRY_FILES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "pip.conf", "pip.ini", "uv.toml",
+                             "Gemfile", "nuget.config", "NuGet.Config", "NuGet.config", "settings.xml", ".pypirc"})
+_URL = re.compile(r"[a-z][a-z0-9+.-]*://[^\s\"'<>]+", re.IGNORECASE)
+_LINES = {"requirements": re.compile(r"^\s*(?:--(?:extra-)?index-url|-i|--find-links|-f|--trusted-host)\b"),
+          "pyproject.toml": re.compile(r"^\s*url\s*=")}
+
+
+def _registries(kind: str, base: bytes | None, head: bytes | None) -> FileFacts | None:
+    def urls(data: bytes | None) -> set[str]:
+        if data is None:
+            return set()
+        pattern = _LINES.get(kind)
+        lines = [ln for ln in text(data).splitlines() if pattern is None or pattern.match(ln)]
+        return {u.rstrip(",;)") for ln in lines for u in _URL.findall(ln)}
+
+    old, new = urls(base), urls(head)
+    if old == new:
+        return None
+    return FileFacts("registries", registries_added=_cap(sorted(new - old)),
+                     registries_removed=_cap(sorted(old - new)))
 
 
 def _dockerfile(base: bytes | None, head: bytes | None) -> FileFacts:

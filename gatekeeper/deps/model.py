@@ -62,6 +62,7 @@ class Change:
     vulnerabilities: tuple[str, ...] = field(default_factory=tuple)  # OSV ids affecting `to`
     from_tag: str | None = None  # see Dependency.tag
     to_tag: str | None = None
+    level: str | None = None  # upgraded/downgraded: "major" | "minor" | "patch"; None when not known
 
     def to_dict(self) -> dict[str, object]:
         """The change as `deps --format json` and the policy input show it."""
@@ -80,4 +81,5 @@ class Change:
             "vulnerabilities": list(self.vulnerabilities),
             "from_tag": self.from_tag,
             "to_tag": self.to_tag,
+            "level": self.level,
         }

@@ -168,6 +168,25 @@ def base_version(spec: str) -> str | None:
     return m.group(1) if m else None
 
 
+def update_level(ecosystem: str, old: str, new: str) -> str | None:
+    """"major", "minor" or "patch": the first of the three leading release numbers that differs between
+    two ordered versions (a tag or comment label for pinned shas works too); None when either has none."""
+    if ecosystem == "docker":
+        old, new = old.split("@")[0].partition("-")[0], new.split("@")[0].partition("-")[0]
+    a, b = base_version(old), base_version(new)
+    if a is None or b is None:
+        return None
+    ra = [int(x) for x in re.findall(r"\d+", a.split("!")[-1])[:3]]
+    rb = [int(x) for x in re.findall(r"\d+", b.split("!")[-1])[:3]]
+    if not ra or not rb or "!" in a + b and a.split("!")[0] != b.split("!")[0]:
+        return "major" if ra and rb else None  # a PEP 440 epoch change restarts the numbering
+    ra, rb = ra + [0] * (3 - len(ra)), rb + [0] * (3 - len(rb))
+    for level, x, y in zip(("major", "minor", "patch"), ra, rb, strict=True):
+        if x != y:
+            return level
+    return "patch"  # same release numbers: a pre-release, post-release or build moved
+
+
 def is_exact(spec: str) -> bool:
     """Whether `spec` names one version (not a range or constraint operator)."""
     return bool(spec) and spec[0].isdigit() or bool(re.match(r"^[vV]\d", spec))
