@@ -6,12 +6,13 @@ the commit's parent and the commit (`--tree`, through git objects) must name X w
 Only that list is kept in bench/; the repositories are read from local mirrors (the search tool's
 `fetch github:owner/name` writes them to /work/.mirror/owner+name/repo).
 
-    python bench/bench_deps_accuracy.py [--mirrors DIR] [--collect N]   # --collect rewrites the TSV
+    python bench/bench_deps_accuracy.py [--mirrors DIR] [--mode tree|patch] [--collect N]  # --collect rewrites the TSV
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gatekeeper.deps.model import Change  # noqa: E402
-from gatekeeper.deps.sources import tree_delta  # noqa: E402
+from gatekeeper.deps.sources import patch_delta, tree_delta  # noqa: E402
 from gatekeeper.deps.versions import base_version  # noqa: E402
 from gatekeeper.gitobjects import GitObjects  # noqa: E402
 
@@ -90,6 +91,8 @@ def _same_name(want: str, change: Change) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--mode", choices=("tree", "patch"), default="tree",
+                        help="patch: the delta of `git diff --binary parent commit` alone")
     parser.add_argument("--collect", type=int, default=0, help="rewrite the TSV with up to N cases per repository")
     args = parser.parse_args()
     if args.collect:
@@ -97,12 +100,18 @@ def main() -> None:
         DATA.write_text("".join("\t".join(c) + "\n" for c in cases))
         print(f"wrote {len(cases)} cases to {DATA}")
     cases = [tuple(line.split("\t")) for line in DATA.read_text().splitlines() if line and not line.startswith("#")]
-    hits = 0
+    hits = named = 0
     misses: list[str] = []
     started = time.perf_counter()
     for repo, sha, name, version in cases:
-        with GitObjects(mirror(args.mirrors, repo)) as git:
-            delta = tree_delta(git, f"{sha}^", sha)
+        if args.mode == "patch":
+            patch = subprocess.run(["git", "diff", "--binary", f"{sha}^", sha], cwd=mirror(args.mirrors, repo),
+                                   capture_output=True, check=True).stdout
+            delta = patch_delta(None, io.BytesIO(patch))
+        else:
+            with GitObjects(mirror(args.mirrors, repo)) as git:
+                delta = tree_delta(git, f"{sha}^", sha)
+        named += any(_same_name(name, c) for c in delta.changes)
         if any(_same_name(name, c) and (_same_version(version, c.to_version) or _same_version(version, c.to_tag))
                for c in delta.changes):
             hits += 1
@@ -110,7 +119,8 @@ def main() -> None:
             seen = ", ".join(f"{c.name}@{c.to_version}" for c in delta.changes[:4]) or "no changes"
             misses.append(f"  {repo} {sha[:12]} {name} {version}: {seen}; problems: {len(delta.problems)}")
     elapsed = time.perf_counter() - started
-    print(f"{hits}/{len(cases)} commits name X with version Y ({100 * hits / max(len(cases), 1):.1f}%), "
+    print(f"{named}/{len(cases)} commits name X; "
+          f"{hits}/{len(cases)} commits name X with version Y ({100 * hits / max(len(cases), 1):.1f}%), "
           f"{elapsed:.1f} s ({1000 * elapsed / max(len(cases), 1):.0f} ms per commit)")
     print("\n".join(misses))
 

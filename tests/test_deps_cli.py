@@ -96,10 +96,10 @@ def test_patch_mode_reads_hunks_of_line_oriented_files(repo: tuple[GitRepo, str,
     patch.write_bytes(r.git("diff", "--binary", base, head))
     delta = patch_delta(patch)
     got = _rows(delta.changes)
-    # JSON lockfiles show only hunks: named as partial problems, not guessed.
-    assert got == {row[:5] + (True, row[6]) for row in EXPECTED if row[0] != "apps/web/package-lock.json"}
-    assert {p.manifest: p.kind for p in delta.problems} == {"apps/web/package-lock.json": "partial",
-                                                            "crates/x/Cargo.toml": "partial"}
+    # A patch alone cannot say which lock entries are direct: every one counts as direct (fail closed).
+    assert got == {row[:5] + (True, row[6]) for row in EXPECTED}
+    # Cargo.toml shows only hunks and is not line-oriented: a partial problem, not a guess.
+    assert {p.manifest: p.kind for p in delta.problems} == {"crates/x/Cargo.toml": "partial"}
     partial = {c.manifest: c.partial for c in delta.changes}
     assert partial["new/pyproject.toml"] is False and partial["svc/go.mod"] is True
 

@@ -268,3 +268,28 @@ def test_bun_lock_trailing_commas() -> None:
 def test_malformed_is_a_manifest_error(parse, data) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ManifestError):
         parse("x", data)
+
+
+def test_package_lock_hunks_in_patch_mode(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from gatekeeper.deps.sources import patch_delta
+    from tests.gitrepo import GitRepo
+
+    r = GitRepo(tmp_path / "r")
+    r.write("package-lock.json", json.dumps(LOCK_V3, indent=2) + "\n")
+    r.commit()
+    head = json.loads(json.dumps(LOCK_V3))
+    head["packages"]["node_modules/@babel/core/node_modules/semver"]["version"] = "6.3.2"
+    head["packages"]["node_modules/typescript"]["version"] = "5.4.0"
+    r.write("package-lock.json", json.dumps(head, indent=2) + "\n")
+    patch = r.save_patch(tmp_path / "p.diff")
+    got = {(c.name, c.from_version, c.to_version, c.change, c.partial) for c in patch_delta(patch).changes}
+    assert got == {("semver", "6.3.1", "6.3.2", "upgraded", True), ("typescript", "5.3.3", "5.4.0", "upgraded", True)}
+
+
+def test_pnpm_hunk_keys() -> None:
+    from gatekeeper.deps.hunks import pnpm_lock_hunks
+
+    lines = b"  '@fastify/error@3.4.1':\n  /ms@2.1.3(react@18.2.0):\n  fastify@4.25.2:\n    resolution: {}\n" \
+            b"      vitest:\n        version: 1.2.2\n"
+    got = {(d.name, d.version) for d in pnpm_lock_hunks("pnpm-lock.yaml", lines)}
+    assert got == {("@fastify/error", "3.4.1"), ("ms", "2.1.3"), ("fastify", "4.25.2")}

@@ -10,10 +10,36 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gatekeeper.deps import actions, bundler, cargo, composer, docker, golang, infra, jvm, npm, nuget, pypi, submodule
+from gatekeeper.deps import (
+    actions,
+    bundler,
+    cargo,
+    composer,
+    docker,
+    golang,
+    hunks,
+    infra,
+    jvm,
+    npm,
+    nuget,
+    pypi,
+    submodule,
+)
 from gatekeeper.deps.model import Dependency
 
 Parser = Callable[[str, bytes], list[Dependency]]
+
+
+def _npm_hunks(path: str, data: bytes) -> list[Dependency]:
+    return hunks.package_lock_hunks("npm", path, data)
+
+
+def _cargo_hunks(path: str, data: bytes) -> list[Dependency]:
+    return hunks.toml_lock_hunks("cargo", path, data)
+
+
+def _pip_hunks(path: str, data: bytes) -> list[Dependency]:
+    return hunks.toml_lock_hunks("pip", path, data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,23 +50,26 @@ class Format:
     parse: Parser
     line_oriented: bool  # a patch's hunk lines alone parse into the dependencies they show
     manifests: tuple[str, ...] = ()  # sibling files telling which of a lockfile's entries are direct
+    hunks: Parser | None = None  # reads a modified file's hunk lines when the format is not line-oriented
 
 
 _BY_NAME: dict[str, Format] = {
     "package.json": Format("package.json", npm.parse_package_json, False),
-    "package-lock.json": Format("package-lock.json", npm.parse_package_lock, False, ("package.json",)),
-    "npm-shrinkwrap.json": Format("npm-shrinkwrap.json", npm.parse_package_lock, False, ("package.json",)),
+    "package-lock.json": Format("package-lock.json", npm.parse_package_lock, False, ("package.json",), _npm_hunks),
+    "npm-shrinkwrap.json": Format("npm-shrinkwrap.json", npm.parse_package_lock, False, ("package.json",),
+                                  _npm_hunks),
     "yarn.lock": Format("yarn.lock", npm.parse_yarn_lock, True, ("package.json",)),
-    "pnpm-lock.yaml": Format("pnpm-lock.yaml", npm.parse_pnpm_lock, False, ("package.json",)),
+    "pnpm-lock.yaml": Format("pnpm-lock.yaml", npm.parse_pnpm_lock, False, ("package.json",),
+                             hunks.pnpm_lock_hunks),
     "bun.lock": Format("bun.lock", npm.parse_bun_lock, False, ("package.json",)),
     "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False),
     "Pipfile.lock": Format("Pipfile.lock", pypi.parse_pipfile_lock, False),
-    "poetry.lock": Format("poetry.lock", pypi.parse_poetry_lock, False, ("pyproject.toml",)),
-    "uv.lock": Format("uv.lock", pypi.parse_uv_lock, False, ("pyproject.toml",)),
+    "poetry.lock": Format("poetry.lock", pypi.parse_poetry_lock, False, ("pyproject.toml",), _pip_hunks),
+    "uv.lock": Format("uv.lock", pypi.parse_uv_lock, False, ("pyproject.toml",), _pip_hunks),
     "go.mod": Format("go.mod", golang.parse_go_mod, True),
     "go.sum": Format("go.sum", golang.parse_go_sum, True, ("go.mod",)),
     "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False),
-    "Cargo.lock": Format("Cargo.lock", cargo.parse_cargo_lock, False, ("Cargo.toml",)),
+    "Cargo.lock": Format("Cargo.lock", cargo.parse_cargo_lock, False, ("Cargo.toml",), _cargo_hunks),
     "Gemfile.lock": Format("Gemfile.lock", bundler.parse_gemfile_lock, True),
     "composer.json": Format("composer.json", composer.parse_composer_json, False),
     "composer.lock": Format("composer.lock", composer.parse_composer_lock, False, ("composer.json",)),

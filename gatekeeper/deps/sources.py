@@ -18,7 +18,7 @@ from typing import BinaryIO
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
-from gatekeeper.deps.registry import SUBMODULE, Format, format_for
+from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
 from gatekeeper.deps.submodule import pointer
 from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import read_lines
@@ -35,13 +35,13 @@ class Delta:
     problems: tuple[Problem, ...]
 
 
-def _parse(fmt: Format, path: str, data: bytes | None, problems: list[Problem], side: str) -> list[Dependency] | None:
+def _parse(parse: Parser, path: str, data: bytes | None, problems: list[Problem], side: str) -> list[Dependency] | None:
     """The file's dependencies; None (and a problem) when it does not parse, so the other side's
     entries are never reported as removed or added because of it."""
     if data is None:
         return []
     try:
-        return fmt.parse(path, data)
+        return parse(path, data)
     except ManifestError as exc:
         too_large = "larger than" in str(exc)
         problems.append(Problem(path, "too-large" if too_large else "unparsable", f"{side}: {exc}"))
@@ -140,7 +140,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
         sides: list[list[Dependency] | None] = []
         for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
                                         (head, touched.new_mode, touched.new_oid, "head")):
-            deps = _parse(fmt, path, _side_blob(git, mode, oid, path, side, problems), problems, side)
+            deps = _parse(fmt.parse, path, _side_blob(git, mode, oid, path, side, problems), problems, side)
             if deps is not None and fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
                 folder = path[: path.rfind("/") + 1]
                 siblings = {f"{folder}{m}": _sibling(git, commit, f"{folder}{m}") for m in fmt.manifests}
@@ -225,13 +225,14 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
             whole = change.submodule or change.status in ("added", "deleted") or (
                 change.status in ("renamed", "copied") and not section.hunks)
             partial = not whole
-            if partial and not fmt.line_oriented:
+            if partial and not fmt.line_oriented and fmt.hunks is None:
                 problems.append(Problem(change.path, "partial",
                                         "the patch shows only hunks of this file; run with --tree BASE..HEAD "
                                         "for its dependency delta"))
                 continue
-            base = _parse(fmt, change.old_path or change.path, old_text, problems, "base")
-            head = _parse(fmt, change.path, new_text, problems, "head")
+            reader = fmt.hunks if partial and fmt.hunks is not None else fmt.parse
+            base = _parse(reader, change.old_path or change.path, old_text, problems, "base")
+            head = _parse(reader, change.path, new_text, problems, "head")
             if base is not None and head is not None:
                 changes += diff(resolve(base, None), resolve(head, None), change.path, partial=partial)
     finally:
