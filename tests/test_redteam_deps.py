@@ -184,3 +184,31 @@ def test_lock_entries_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ManifestError, match="more than"):
         registry.format_for("package-lock.json").parse("package-lock.json",  # type: ignore[union-attr]
                                                        json.dumps(lock).encode())
+
+
+def test_new_files_read_the_same_from_git_objects_and_from_the_patch(tmp_path: Path) -> None:
+    """Every sample added in one commit: --tree (git's objects) and the patch alone must agree exactly."""
+    r = GitRepo(tmp_path / "r")
+    r.write("README", "x\n")
+    base = r.commit()
+    for path, data in SAMPLES.items():
+        r.write(f"pkg/{path}" if not path.startswith(".github") else path, data)
+    head = r.commit("all formats")
+    patch = tmp_path / "p.diff"
+    patch.write_bytes(r.git("diff", "--binary", base, head))
+    from_tree = sorted(c.to_dict().items() for c in _tree(r.root, base, head).changes)
+    from_patch = sorted(c.to_dict().items() for c in patch_delta(patch).changes)
+    assert len(from_tree) > 60 and from_tree == from_patch
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["package-lock.json", "pnpm-lock.yaml", "Cargo.lock", "uv.lock"]), st.data())
+def test_hunk_readers_never_crash(path: str, data: st.DataObject) -> None:
+    fmt = registry.format_for(path)
+    assert fmt is not None and fmt.hunks is not None
+    lines = SAMPLES.get(path, b"").splitlines() or [b'"node_modules/a": {', b'"version": "1.0.0"']
+    picked = data.draw(st.lists(st.sampled_from(lines) | st.binary(max_size=40), max_size=30))
+    try:
+        fmt.hunks(path, b"\n".join(picked))
+    except ManifestError:
+        pass

@@ -62,7 +62,7 @@ def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kin
         tagged = bool(old.tag and new.tag)
         level = update_level(dep.ecosystem, old.tag if tagged else old.version, new.tag if tagged else new.version)
     return Change(dep.ecosystem, dep.name, purl(dep.ecosystem, dep.name, named), dep.manifest,
-                  old.version if old else None, new.version if new else None, kind, bool(dep.direct),
+                  old.version if old else None, new.version if new else None, kind, dep.direct is not False,
                   dep.scope or "runtime", _pinned(dep.ecosystem, version or ""), partial,
                   from_tag=old.tag or None if old else None, to_tag=new.tag or None if new else None, level=level)
 

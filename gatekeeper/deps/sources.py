@@ -141,10 +141,13 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
         for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
                                         (head, touched.new_mode, touched.new_oid, "head")):
             deps = _parse(fmt.parse, path, _side_blob(git, mode, oid, path, side, problems), problems, side)
-            if deps is not None and fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
-                folder = path[: path.rfind("/") + 1]
-                siblings = {f"{folder}{m}": _sibling(git, commit, f"{folder}{m}") for m in fmt.manifests}
-                deps = resolve(deps, _declared(fmt, folder, siblings))
+            if deps is not None:
+                declared = None
+                if fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
+                    folder = path[: path.rfind("/") + 1]
+                    siblings = {f"{folder}{m}": _sibling(git, commit, f"{folder}{m}") for m in fmt.manifests}
+                    declared = _declared(fmt, folder, siblings)
+                deps = resolve(deps, declared)  # without a manifest's word: fail closed (direct)
             sides.append(deps)
         if sides[0] is not None and sides[1] is not None:
             changes += diff(sides[0], sides[1], path)
@@ -209,7 +212,8 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
     assert handle is not None
     name = str(path) if path is not None else "<stdin>"
     sections: dict[int, _Section] = {}
-    changes: list[Change] = []
+    read: list[tuple[Format, str, list[Dependency], list[Dependency], bool]] = []
+    shown: dict[str, dict[str, bytes | None]] = {"base": {}, "head": {}}  # files the patch shows whole
     problems: list[Problem] = []
     try:
         for change in parse_lines(_tap(read_lines(HashingReader(handle), name), sections), name):
@@ -222,6 +226,10 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
                 continue
             old_text = "\n".join(section.old).encode() if change.status != "added" else None
             new_text = "\n".join(section.new).encode() if change.status != "deleted" else None
+            if change.status == "added":
+                shown["head"][change.path] = new_text
+            elif change.status == "deleted":
+                shown["base"][change.path] = old_text
             whole = change.submodule or change.status in ("added", "deleted") or (
                 change.status in ("renamed", "copied") and not section.hunks)
             partial = not whole
@@ -234,8 +242,16 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
             base = _parse(reader, change.old_path or change.path, old_text, problems, "base")
             head = _parse(reader, change.path, new_text, problems, "head")
             if base is not None and head is not None:
-                changes += diff(resolve(base, None), resolve(head, None), change.path, partial=partial)
+                read.append((fmt, change.path, base, head, partial))
     finally:
         if stream is None:
             handle.close()
+    # Resolved after the whole patch is read: a lockfile's section comes before its manifest's
+    # (`package-lock.json` sorts before `package.json`); only a manifest the patch shows whole counts.
+    changes: list[Change] = []
+    for fmt, manifest, base, head, partial in read:
+        folder = manifest[: manifest.rfind("/") + 1]
+        sides = [resolve(deps, _declared(fmt, folder, shown[side]) if fmt.manifests else None)
+                 for deps, side in ((base, "base"), (head, "head"))]
+        changes += diff(sides[0], sides[1], manifest, partial=partial)
     return Delta(tuple(changes), tuple(problems))
