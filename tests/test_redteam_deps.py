@@ -212,3 +212,8 @@ def test_hunk_readers_never_crash(path: str, data: st.DataObject) -> None:
         fmt.hunks(path, b"\n".join(picked))
     except ManifestError:
         pass
+
+
+@pytest.mark.parametrize("declaration", [b"nonexistent-codec", b"utf-16", b"x" * 300, b""])
+def test_xml_encoding_declarations_never_crash(declaration: bytes) -> None:
+    _parse("pom.xml", b'<?xml version="1.0" encoding="' + declaration + b'"?><project/>')

@@ -91,6 +91,8 @@ def load_xml(data: bytes) -> ET.Element:
         return ET.fromstring(data)  # noqa: S314 - no DTD can reach the parser (checked above)
     except ET.ParseError as exc:
         raise ManifestError(f"not valid XML: {exc}") from None
+    except (LookupError, ValueError) as exc:  # an unknown or impossible `encoding=` declaration
+        raise ManifestError(f"not valid XML: {exc}") from None
     except RecursionError:
         raise ManifestError("XML nested too deeply") from None
 
