@@ -28,6 +28,7 @@ def _register() -> None:
         attest_cmd,
         audit_cmd,
         classify_cmd,
+        deps_cmd,
         gate_cmd,
         packet_cmd,
         policy_cmd,
@@ -35,7 +36,7 @@ def _register() -> None:
         test_cmd,
     )
 
-    for module in (classify_cmd, packet_cmd, gate_cmd, test_cmd, run_cmd, audit_cmd, policy_cmd, attest_cmd):
+    for module in (classify_cmd, packet_cmd, gate_cmd, test_cmd, run_cmd, audit_cmd, policy_cmd, attest_cmd, deps_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -1,0 +1,47 @@
+"""GitHub Actions: `uses:` of workflow steps, reusable workflows and composite actions (line-oriented)."""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.docker import image_version, split_image
+from gatekeeper.deps.loaders import text
+from gatekeeper.deps.model import Dependency
+
+_USES = re.compile(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
+# Job containers and service containers: `container: node:20`, `image: postgres:16@sha256:...`.
+_IMAGE = re.compile(r"""^\s*(?:-\s+)?(?:image|container)\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#{}$]+)(?P=q)\s*(?:#.*)?$""")
+_TAG = re.compile(r"^(?:tag\s*[:=]\s*)?(v?\d[\w.\-+]*)")
+FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
+
+
+def parse_uses(raw: str) -> tuple[str, str, str] | None:
+    """(ecosystem, name, ref) of a `uses:` value; None for a local action (`./path`). The name is the
+    repository (`github/codeql-action`, also for `github/codeql-action/init`): what a ref versions."""
+    if raw.startswith("./") or raw.startswith("."):
+        return None
+    if raw.startswith("docker://"):
+        name, tag, digest = split_image(raw[len("docker://"):])
+        return "docker", name, image_version(tag, digest)
+    name, at, ref = raw.partition("@")
+    return "github-actions", "/".join(name.split("/")[:2]), ref if at else ""
+
+
+def parse_workflow(path: str, data: bytes) -> list[Dependency]:
+    out: list[Dependency] = []
+    for line in text(data).splitlines():
+        image = _IMAGE.match(line)
+        # `image:` keys also appear in `with:` inputs; only a reference with a tag, digest or path counts.
+        if image is not None and any(ch in image.group("ref") for ch in "/:@"):
+            name, tag, digest = split_image(image.group("ref").removeprefix("docker://"))
+            out.append(Dependency("docker", name, image_version(tag, digest), path, True, "build"))
+            continue
+        m = _USES.match(line)
+        if m is None:
+            continue
+        parsed = parse_uses(m.group("ref"))
+        if parsed is not None:
+            comment = _TAG.match(m.group("tag") or "") if FULL_SHA.match(parsed[2]) else None
+            label = comment.group(1) if comment else ""
+            out.append(Dependency(parsed[0], parsed[1], parsed[2], path, True, "build", label))
+    return out

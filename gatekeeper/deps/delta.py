@@ -1,0 +1,112 @@
+"""The delta: BASE and HEAD dependencies of one file in, changes ordered by each ecosystem's versions out."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+
+from gatekeeper.deps.actions import FULL_SHA
+from gatekeeper.deps.model import Change, ChangeKind, Dependency, Scope
+from gatekeeper.deps.purl import purl
+from gatekeeper.deps.versions import compare, is_exact, update_level
+
+Key = tuple[str, str, str, str]  # ecosystem, manifest, name, scope: one declaration per table
+
+
+def resolve(deps: Iterable[Dependency], declared: Mapping[str, Scope] | None) -> list[Dependency]:
+    """Fill what a lockfile alone cannot tell from its sibling manifest's `declared` names; without
+    one, fail closed: an entry of unknown standing counts as direct (a new one then goes to a human)."""
+    out = []
+    for d in deps:
+        if d.direct is None or d.scope is None:
+            direct = d.direct if d.direct is not None else (declared is None or d.name in declared)
+            scope = d.scope or (declared or {}).get(d.name) or "runtime"
+            d = Dependency(d.ecosystem, d.name, d.version, d.manifest, direct, scope, d.tag)
+        out.append(d)
+    return out
+
+
+def _kind(ecosystem: str, old: str, new: str) -> ChangeKind:
+    order = compare(ecosystem, old, new)
+    if order is None or order == 0:
+        return "changed"  # a ref, a range, a digest: different but not ordered
+    return "upgraded" if order < 0 else "downgraded"
+
+
+def _sorted(ecosystem: str, versions: Iterable[str]) -> list[str]:
+    listed = list(versions)
+    if len(listed) < 2:
+        return listed
+
+    def cmp(a: str, b: str) -> int:
+        order = compare(ecosystem, a, b)
+        return order if order is not None else (a > b) - (a < b)
+
+    return sorted(listed, key=functools.cmp_to_key(cmp))
+
+
+def _pinned(ecosystem: str, version: str) -> bool | None:
+    if ecosystem == "github-actions":
+        return bool(FULL_SHA.match(version))
+    if ecosystem == "docker":
+        return "@sha256:" in version
+    return None
+
+
+def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kind: ChangeKind,
+            partial: bool) -> Change:
+    version = new.version if new is not None else old.version if old is not None else None
+    named = version if version and (is_exact(version) or dep.ecosystem in ("github-actions", "docker")) else None
+    level = None
+    if kind in ("upgraded", "downgraded") and old is not None and new is not None:
+        tagged = bool(old.tag and new.tag)
+        level = update_level(dep.ecosystem, old.tag if tagged else old.version, new.tag if tagged else new.version)
+    return Change(dep.ecosystem, dep.name, purl(dep.ecosystem, dep.name, named), dep.manifest,
+                  old.version if old else None, new.version if new else None, kind, dep.direct is not False,
+                  dep.scope or "runtime", _pinned(dep.ecosystem, version or ""), partial,
+                  from_tag=old.tag or None if old else None, to_tag=new.tag or None if new else None, level=level)
+
+
+def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:
+    if old.tag and new.tag:  # two pinned shas: their tags order them
+        kind = _kind(ecosystem, old.tag, new.tag)
+        if kind != "changed":
+            return kind
+    return _kind(ecosystem, old.version, new.version)
+
+
+def _group(deps: Iterable[Dependency], manifest: str) -> dict[Key, dict[str, Dependency]]:
+    groups: dict[Key, dict[str, Dependency]] = {}
+    for d in deps:
+        if d.manifest != manifest:  # a renamed file: both sides count under its new path
+            d = Dependency(d.ecosystem, d.name, d.version, manifest, d.direct, d.scope, d.tag)
+        groups.setdefault((d.ecosystem, manifest, d.name, d.scope or "runtime"), {}).setdefault(d.version, d)
+    return groups
+
+
+def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, *,
+         partial: bool = False) -> list[Change]:
+    """The changes between one file's BASE and HEAD dependencies (both already resolved), sorted by name."""
+    old, new = _group(base, manifest), _group(head, manifest)
+    changes: list[Change] = []
+    for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[2], k[3])):
+        ecosystem = key[0]
+        before, after = old.get(key, {}), new.get(key, {})
+        if before.keys() == after.keys():
+            continue
+        gone = _sorted(ecosystem, before.keys() - after.keys())
+        came = _sorted(ecosystem, after.keys() - before.keys())
+        if not before:
+            changes += [_change(after[v], None, after[v], "added", partial) for v in came]
+            continue
+        if not after:
+            changes += [_change(before[v], before[v], None, "removed", partial) for v in gone]
+            continue
+        while gone and came:  # pair the highest old with the highest new version, and so on
+            was, now = gone.pop(), came.pop()
+            changes.append(_change(after[now], before[was], after[now], _kind_of(ecosystem, before[was], after[now]),
+                                   partial))
+        top = before[_sorted(ecosystem, before.keys())[-1]]
+        changes += [_change(after[v], top, after[v], _kind_of(ecosystem, top, after[v]), partial) for v in came]
+        changes += [_change(before[v], before[v], None, "removed", partial) for v in gone]
+    return changes

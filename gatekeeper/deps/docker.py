@@ -1,0 +1,55 @@
+"""Dockerfile `FROM` images: registry/name, tag and digest; ARG defaults substituted; stage names skipped."""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.loaders import text
+from gatekeeper.deps.model import Dependency
+
+_ARG = re.compile(r"^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?", re.IGNORECASE)
+_FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.IGNORECASE)
+_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-+][^}]*)?\}?")
+
+
+def split_image(ref: str) -> tuple[str, str, str]:
+    """(name, tag, digest) of an image reference; the tag is "latest" only when neither is given."""
+    name, _, digest = ref.partition("@")
+    slash = name.rfind("/")
+    colon = name.rfind(":")
+    tag = ""
+    if colon > slash:
+        name, tag = name[:colon], name[colon + 1:]
+    if not tag and not digest:
+        tag = "latest"
+    return name, tag, digest
+
+
+def image_version(tag: str, digest: str) -> str:
+    return f"{tag}@{digest}" if digest else tag
+
+
+def from_images(body: str) -> list[tuple[str, str, str]]:
+    """Every external base image of a Dockerfile as (name, tag, digest), in order."""
+    args: dict[str, str] = {}
+    stages: set[str] = set()
+    images: list[tuple[str, str, str]] = []
+    for line in re.sub(r"\\\r?\n", " ", body).splitlines():
+        line = line.strip()
+        if m := _ARG.match(line):
+            args.setdefault(m.group(1), m.group(2) or "")
+            continue
+        if (m := _FROM.match(line)) is None:
+            continue
+        ref = _VAR.sub(lambda v: args.get(v.group(1), v.group(0)), m.group(1))
+        if m.group(2):
+            stages.add(m.group(2).lower())
+        if ref.lower() in stages or ref == "scratch":
+            continue
+        images.append(split_image(ref))
+    return images
+
+
+def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
+    return [Dependency("docker", name, image_version(tag, digest), path, True, "build")
+            for name, tag, digest in from_images(text(data))]

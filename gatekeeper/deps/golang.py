@@ -1,0 +1,45 @@
+"""Go modules: go.mod (require lines, `// indirect`) and go.sum; both line-oriented, so hunks parse too."""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.loaders import text
+from gatekeeper.deps.model import Dependency
+
+_REQUIRE = re.compile(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+(v[^\s/]+)\s*(//\s*indirect)?\s*$")
+
+
+def parse_go_mod(path: str, data: bytes) -> list[Dependency]:
+    out: list[Dependency] = []
+    block = ""
+    for raw in text(data).splitlines():
+        line = raw.split("//")[0].strip() if "// indirect" not in raw else raw.strip()
+        word = line.split("(")[0].strip() if line.endswith("(") else ""
+        if word:
+            block = word
+            continue
+        if line == ")":
+            block = ""
+            continue
+        if block in ("replace", "exclude", "retract", "tool", "godebug") or line.startswith(
+                ("replace ", "exclude ", "retract ", "module ", "go ", "toolchain ", "tool ", "godebug ")):
+            continue
+        m = _REQUIRE.match(line)
+        if m:
+            out.append(Dependency("go", m.group(1), m.group(2), path, m.group(3) is None, "runtime"))
+    return out
+
+
+def parse_go_sum(path: str, data: bytes) -> list[Dependency]:
+    out: list[Dependency] = []
+    seen: set[tuple[str, str]] = set()
+    for line in text(data).splitlines():
+        fields = line.split()
+        if len(fields) != 3:
+            continue
+        key = (fields[0], fields[1].removesuffix("/go.mod"))
+        if key not in seen:
+            seen.add(key)
+            out.append(Dependency("go", key[0], key[1], path, None, "runtime"))
+    return out

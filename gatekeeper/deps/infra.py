@@ -1,0 +1,54 @@
+"""Infrastructure packages: Helm chart dependencies (Chart.yaml, Chart.lock) and Terraform providers and modules."""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
+from gatekeeper.deps.model import Dependency
+
+_PROVIDER = re.compile(r'^\s*provider\s+"([^"]+)"\s*\{')
+_ATTR = re.compile(r'^\s*(source|version)\s*=\s*"([^"]*)"')
+_MODULE = re.compile(r'^\s*module\s+"[^"]*"\s*\{')
+
+
+def parse_chart(path: str, data: bytes) -> list[Dependency]:
+    doc = mapping(load_yaml(data), path.rsplit("/", 1)[-1])
+    out: list[Dependency] = []
+    for entry in listing(doc.get("dependencies"), "dependencies"):
+        if isinstance(entry, dict) and string(entry.get("name")):
+            out.append(Dependency("helm", string(entry["name"]), string(entry.get("version")), path, True, "runtime"))
+    return out
+
+
+def parse_terraform_lock(path: str, data: bytes) -> list[Dependency]:
+    out: list[Dependency] = []
+    provider = ""
+    for line in text(data).splitlines():
+        if m := _PROVIDER.match(line):
+            provider = m.group(1)
+        elif provider and (a := _ATTR.match(line)) and a.group(1) == "version":
+            out.append(Dependency("terraform", provider, a.group(2), path, True, "runtime"))
+            provider = ""
+    return out
+
+
+def parse_terraform(path: str, data: bytes) -> list[Dependency]:
+    """`module` blocks: name = source (a `?ref=` becomes the version), version = the `version` argument."""
+    out: list[Dependency] = []
+    attrs: dict[str, str] | None = None
+    depth = 0
+    for line in text(data).splitlines():
+        if attrs is None:
+            if _MODULE.match(line):
+                attrs, depth = {}, line.count("{") - line.count("}")
+            continue
+        if depth == 1 and (a := _ATTR.match(line)):
+            attrs[a.group(1)] = a.group(2)
+        depth += line.count("{") - line.count("}")
+        if depth <= 0:
+            source, _, ref = attrs.get("source", "").partition("?ref=")
+            if source and not source.startswith(("./", "../")):
+                out.append(Dependency("terraform", source, attrs.get("version") or ref, path, True, "runtime"))
+            attrs = None
+    return out

@@ -1,0 +1,73 @@
+"""JVM: Maven pom.xml (DTDs refused) and Gradle version catalogs (libs.versions.toml)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from gatekeeper.deps.loaders import load_toml, load_xml, mapping, string, xml_child, xml_local, xml_text
+from gatekeeper.deps.model import Dependency, ManifestError, Scope
+
+_PROPERTY = re.compile(r"\$\{([^}]+)\}")
+
+
+def parse_pom(path: str, data: bytes) -> list[Dependency]:
+    root = load_xml(data)
+    if xml_local(root.tag) != "project":
+        raise ManifestError("the root element is not <project>")
+    props = {xml_local(p.tag): (p.text or "").strip() for p in (xml_child(root, "properties") or [])}
+    props["project.version"] = xml_text(root, "version")
+
+    def resolve(value: str) -> str:
+        return _PROPERTY.sub(lambda m: props.get(m.group(1), m.group(0)), value)  # one level: no expansion loops
+
+    out: list[Dependency] = []
+    holders: list[tuple[ET.Element | None, Scope]] = [(xml_child(root, "dependencies"), "runtime")]
+    management = xml_child(root, "dependencyManagement")
+    if management is not None:
+        holders.append((xml_child(management, "dependencies"), "runtime"))
+    build = xml_child(root, "build")
+    if build is not None:
+        holders.append((xml_child(build, "plugins"), "build"))
+    parent = xml_child(root, "parent")
+    if parent is not None:
+        out.append(Dependency("maven", f"{xml_text(parent, 'groupId')}:{xml_text(parent, 'artifactId')}",
+                              resolve(xml_text(parent, "version")), path, True, "build"))
+    for holder, default in holders:
+        for dep in holder if holder is not None else []:
+            if xml_local(dep.tag) not in ("dependency", "plugin"):
+                continue
+            group = xml_text(dep, "groupId") or ("org.apache.maven.plugins" if default == "build" else "")
+            scope: Scope = "dev" if xml_text(dep, "scope") == "test" else default
+            out.append(Dependency("maven", f"{resolve(group)}:{resolve(xml_text(dep, 'artifactId'))}",
+                                  resolve(xml_text(dep, "version")), path, True, scope))
+    return out
+
+
+def parse_version_catalog(path: str, data: bytes) -> list[Dependency]:
+    doc = load_toml(data)
+    versions = {k: string(v) for k, v in mapping(doc.get("versions"), "[versions]").items()}
+
+    def version_of(entry: dict[str, object]) -> str:
+        version = entry.get("version")
+        if isinstance(version, dict):
+            ref = version.get("ref")
+            return versions.get(str(ref), "") if ref else string(version.get("strictly") or version.get("require"))
+        return string(version)
+
+    out: list[Dependency] = []
+    for entry in mapping(doc.get("libraries"), "[libraries]").values():
+        if isinstance(entry, str):
+            group, _, rest = entry.partition(":")
+            artifact, _, version = rest.partition(":")
+            out.append(Dependency("maven", f"{group}:{artifact}", version, path, True, "runtime"))
+        elif isinstance(entry, dict):
+            module = string(entry.get("module")) or f"{string(entry.get('group'))}:{string(entry.get('name'))}"
+            out.append(Dependency("maven", module, version_of(entry), path, True, "runtime"))
+    for entry in mapping(doc.get("plugins"), "[plugins]").values():
+        if isinstance(entry, str):
+            plugin, _, version = entry.partition(":")
+            out.append(Dependency("maven", plugin, version, path, True, "build"))
+        elif isinstance(entry, dict):
+            out.append(Dependency("maven", string(entry.get("id")), version_of(entry), path, True, "build"))
+    return out

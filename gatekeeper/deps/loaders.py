@@ -1,0 +1,141 @@
+"""Bounded readers for the formats manifests use: JSON, YAML, TOML, XML and text.
+
+Every input here comes from the change under review, so each reader caps size, depth and alias
+expansion and turns any failure into a ManifestError (which becomes a `Problem`, never a crash).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import yaml
+
+from gatekeeper.deps.model import ManifestError
+
+# Real lockfiles of large monorepos reach a few tens of MiB; beyond this a file is a problem, not a parse.
+MAX_BYTES = 32 << 20
+MAX_ALIASES = 1000  # YAML aliases per document: manifests need none; a "billion laughs" needs many
+MAX_ENTRIES = 200_000  # dependencies per file; bounds work on shared (aliased) structures too
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DOCTYPE = re.compile(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
+
+
+def text(data: bytes) -> str:
+    """The file as text (UTF-8, a BOM dropped); ManifestError when too large or not UTF-8."""
+    if len(data) > MAX_BYTES:
+        raise ManifestError(f"larger than {MAX_BYTES >> 20} MiB")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ManifestError(f"not UTF-8 (byte {exc.start})") from None
+
+
+def load_json(data: bytes) -> Any:
+    try:
+        return json.loads(text(data))
+    except json.JSONDecodeError as exc:
+        raise ManifestError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise ManifestError("JSON nested too deeply") from None
+
+
+def load_yaml(data: bytes) -> Any:
+    docs = load_yaml_all(data, 2)
+    if len(docs) > 1:
+        raise ManifestError("more than one YAML document")
+    return docs[0] if docs else None
+
+
+def load_yaml_all(data: bytes, limit: int) -> list[Any]:
+    """The first `limit` documents of a YAML stream, with aliases capped."""
+    body = text(data)
+    try:
+        if "&" in body and "*" in body:
+            aliases = sum(1 for event in yaml.parse(body, Loader=_Loader) if isinstance(event, yaml.AliasEvent))
+            if aliases > MAX_ALIASES:
+                raise ManifestError(f"more than {MAX_ALIASES} YAML aliases (refused: alias expansion)")
+        docs: list[Any] = []
+        for doc in yaml.load_all(body, Loader=_Loader):  # noqa: S506 - a safe loader
+            docs.append(doc)
+            if len(docs) >= limit:
+                break
+        return docs
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ManifestError(f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
+    except RecursionError:
+        raise ManifestError("YAML nested too deeply") from None
+
+
+def load_toml(data: bytes) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text(data))
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ManifestError("TOML nested too deeply") from None
+
+
+def load_xml(data: bytes) -> ET.Element:
+    """Parse XML that declares no DTD: entity declarations (XXE, "billion laughs") are refused outright."""
+    if len(data) > MAX_BYTES:
+        raise ManifestError(f"larger than {MAX_BYTES >> 20} MiB")
+    if _DOCTYPE.search(data):
+        raise ManifestError("XML with a DOCTYPE or ENTITY declaration (refused: entity expansion)")
+    try:
+        return ET.fromstring(data)  # noqa: S314 - no DTD can reach the parser (checked above)
+    except ET.ParseError as exc:
+        raise ManifestError(f"not valid XML: {exc}") from None
+    except (LookupError, ValueError) as exc:  # an unknown or impossible `encoding=` declaration
+        raise ManifestError(f"not valid XML: {exc}") from None
+    except RecursionError:
+        raise ManifestError("XML nested too deeply") from None
+
+
+def mapping(value: Any, what: str) -> dict[str, Any]:
+    """`value` when it is a mapping ({} when absent); ManifestError for any other type."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ManifestError(f"{what} is not a mapping")
+    return value
+
+
+def listing(value: Any, what: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ManifestError(f"{what} is not a list")
+    return value
+
+
+def string(value: Any) -> str:
+    """A scalar as a string ("" for anything else): versions in YAML may be numbers (`1.10`)."""
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return ""
+
+
+def xml_local(tag: str) -> str:
+    """An element's tag without its namespace (`{ns}project` → `project`)."""
+    return tag.rsplit("}", 1)[-1]
+
+
+def xml_child(node: ET.Element, name: str) -> ET.Element | None:
+    for sub in node:
+        if xml_local(sub.tag) == name:
+            return sub
+    return None
+
+
+def xml_text(node: ET.Element, name: str) -> str:
+    """The stripped text of `node`'s child `name` ("" when absent)."""
+    sub = xml_child(node, name)
+    return (sub.text or "").strip() if sub is not None else ""

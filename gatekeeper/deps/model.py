@@ -1,0 +1,85 @@
+"""Typed records of the dependency delta: a dependency, a problem reading a file, a change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Scope = Literal["runtime", "dev", "build"]
+ChangeKind = Literal["added", "removed", "upgraded", "downgraded", "changed"]
+
+
+class ManifestError(Exception):
+    """A manifest or lockfile cannot be read; becomes a `Problem`, never reaches a user as a traceback."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dependency:
+    """One dependency a file declares or locks.
+
+    `direct` and `scope` are None when the file alone cannot tell (a lockfile without its manifest's
+    view); `resolve` in delta.py fills them from the sibling manifest, else fails closed (direct, runtime).
+    """
+
+    ecosystem: str
+    name: str
+    version: str  # an exact version, a constraint, a ref or tag; "" when the file names none
+    manifest: str
+    direct: bool | None = True
+    scope: Scope | None = "runtime"
+    # A sha-pinned action's trailing comment (`@<sha> # v4.1.1`): a claim of the change's author, used
+    # only to order and to name the version, never to judge pinning (that is the sha's alone).
+    tag: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A file whose dependencies could not be read (fully): kind `unparsable`, `too-large` or `partial`."""
+
+    manifest: str
+    kind: Literal["unparsable", "too-large", "partial"]
+    msg: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"manifest": self.manifest, "kind": self.kind, "msg": self.msg}
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One dependency added, removed or moved between BASE and HEAD in one manifest."""
+
+    ecosystem: str
+    name: str
+    purl: str
+    manifest: str
+    from_version: str | None
+    to_version: str | None
+    change: ChangeKind
+    direct: bool
+    scope: Scope
+    pinned: bool | None = None  # actions: ref is a full commit sha; docker: image has a digest
+    partial: bool = False  # derived from patch hunks only, not whole files
+    vulnerabilities: tuple[str, ...] = field(default_factory=tuple)  # OSV ids affecting `to`
+    from_tag: str | None = None  # see Dependency.tag
+    to_tag: str | None = None
+    level: str | None = None  # upgraded/downgraded: "major" | "minor" | "patch"; None when not known
+
+    def to_dict(self) -> dict[str, object]:
+        """The change as `deps --format json` and the policy input show it."""
+        return {
+            "ecosystem": self.ecosystem,
+            "name": self.name,
+            "purl": self.purl,
+            "manifest": self.manifest,
+            "from": self.from_version,
+            "to": self.to_version,
+            "change": self.change,
+            "direct": self.direct,
+            "scope": self.scope,
+            "pinned": self.pinned,
+            "partial": self.partial,
+            "vulnerabilities": list(self.vulnerabilities),
+            "from_tag": self.from_tag,
+            "to_tag": self.to_tag,
+            "level": self.level,
+        }

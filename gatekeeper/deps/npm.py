@@ -1,0 +1,169 @@
+"""npm-family files: package.json, package-lock.json (v1-3), yarn.lock (classic and berry), pnpm-lock.yaml, bun.lock."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from gatekeeper.deps.loaders import MAX_ENTRIES, load_json, load_yaml, mapping, string, text
+from gatekeeper.deps.model import Dependency, ManifestError, Scope
+
+_SECTIONS: dict[str, Scope] = {"dependencies": "runtime", "optionalDependencies": "runtime",
+                               "peerDependencies": "runtime", "devDependencies": "dev"}
+
+
+def _declared(entry: dict[str, Any]) -> dict[str, Scope]:
+    """Names a package.json-shaped object declares, with their scope (runtime wins over dev)."""
+    names: dict[str, Scope] = {}
+    for section, scope in _SECTIONS.items():
+        for name in mapping(entry.get(section), section):
+            if names.get(name) != "runtime":
+                names[name] = scope
+    return names
+
+
+def parse_package_json(path: str, data: bytes) -> list[Dependency]:
+    doc = mapping(load_json(data), "package.json")
+    out: list[Dependency] = []
+    for section, scope in _SECTIONS.items():
+        for name, spec in mapping(doc.get(section), section).items():
+            out.append(Dependency("npm", name, string(spec), path, True, scope))
+    manager = string(doc.get("packageManager"))  # corepack installs and runs exactly this: `pnpm@9.1.0+sha512...`
+    if manager:
+        name, _, version = manager.rpartition("@") if manager.rfind("@") > 0 else (manager, "", "")
+        out.append(Dependency("npm", name, version.split("+")[0], path, True, "build"))
+    return out
+
+
+def parse_package_lock(path: str, data: bytes) -> list[Dependency]:
+    doc = mapping(load_json(data), "lockfile")
+    packages = mapping(doc.get("packages"), "packages")
+    out: list[Dependency] = []
+    if packages:  # lockfileVersion 2 and 3
+        direct: dict[str, Scope] = {}
+        for key, entry in packages.items():
+            if isinstance(entry, dict) and "node_modules/" not in f"/{key}":
+                direct.update({n: s for n, s in _declared(entry).items() if direct.get(n) != "runtime"})
+        for key, entry in packages.items():
+            if not isinstance(entry, dict) or "node_modules/" not in f"/{key}" or entry.get("link"):
+                continue
+            name = string(entry.get("name")) or key.rpartition("node_modules/")[2]
+            top = key.count("node_modules/") == 1
+            dev = bool(entry.get("dev") or entry.get("devOptional"))
+            scope: Scope = "dev" if dev else "runtime"
+            out.append(Dependency("npm", name, string(entry.get("version")), path, top and name in direct, scope))
+        return out
+    stack = [(mapping(doc.get("dependencies"), "dependencies"), 0)]  # lockfileVersion 1: nested trees
+    while stack:
+        deps, depth = stack.pop()
+        for name, entry in deps.items():
+            if not isinstance(entry, dict):
+                continue
+            if len(out) >= MAX_ENTRIES:
+                raise ManifestError(f"more than {MAX_ENTRIES} entries")
+            dev_scope: Scope = "dev" if entry.get("dev") else "runtime"
+            out.append(Dependency("npm", name, string(entry.get("version")), path, None if depth == 0 else False,
+                                  dev_scope))
+            nested = entry.get("dependencies")
+            if isinstance(nested, dict):
+                stack.append((nested, depth + 1))
+    return out
+
+
+_YARN_VERSION = re.compile(r'^ {2}version:? "?([^"\s]+)"?\s*$')
+_YARN_DEP = re.compile(r'^ {4}"?((?:@[^@"\s:]+/)?[^@"\s:]+)"?:? ')
+
+
+def _yarn_name(header: str) -> str:
+    first = header.rstrip(":").split(",")[0].strip().strip('"')
+    at = first.find("@", 1)
+    return first if at < 0 else first[:at]
+
+
+def parse_yarn_lock(path: str, data: bytes) -> list[Dependency]:
+    """Line-oriented (both dialects), so a hunk's lines parse too: an entry header, then its version."""
+    out: list[Dependency] = []
+    name: str | None = None
+    workspace = False
+    in_deps = False
+    direct: set[str] = set()
+    for line in text(data).splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line.startswith(" "):
+            name = None if line.startswith("__metadata") else _yarn_name(line)
+            workspace = "@workspace:" in line or "@link:" in line
+            in_deps = False
+            continue
+        if line.startswith("  ") and not line.startswith("   "):
+            in_deps = line.strip().rstrip(":") in ("dependencies", "devDependencies", "peerDependencies",
+                                                   "optionalDependencies")
+        if workspace and in_deps and (dep := _YARN_DEP.match(line)):
+            direct.add(dep.group(1))
+        m = _YARN_VERSION.match(line)
+        if m and name and not workspace:
+            out.append(Dependency("npm", name, m.group(1), path, None, None))
+    if direct:
+        out = [Dependency(d.ecosystem, d.name, d.version, path, d.name in direct, None) for d in out]
+    return out
+
+
+def _pnpm_key(key: str) -> tuple[str, str] | None:
+    key = key.lstrip("/").split("(")[0]
+    at = key.find("@", 1)
+    if at > 0:
+        return key[:at], key[at + 1:]
+    name, _, version = key.rpartition("/")  # lockfileVersion 5: /name/1.2.3_peer
+    return (name, version.split("_")[0]) if name else None
+
+
+def parse_pnpm_lock(path: str, data: bytes) -> list[Dependency]:
+    doc = mapping(load_yaml(data), "pnpm-lock.yaml")
+    importers = mapping(doc.get("importers"), "importers") or {".": doc}
+    direct: dict[str, Scope] = {}
+    for importer in importers.values():
+        if isinstance(importer, dict):
+            for name, scope in _declared(importer).items():
+                if direct.get(name) != "runtime":
+                    direct[name] = scope
+    out: list[Dependency] = []
+    seen: set[tuple[str, str]] = set()
+    for key, entry in mapping(doc.get("packages"), "packages").items():
+        parsed = _pnpm_key(str(key))
+        if parsed is None or parsed in seen:
+            continue
+        seen.add(parsed)
+        entry = entry if isinstance(entry, dict) else {}
+        pkg_scope: Scope = direct.get(parsed[0]) or ("dev" if entry.get("dev") is True else "runtime")
+        out.append(Dependency("npm", parsed[0], parsed[1], path, parsed[0] in direct, pkg_scope))
+    return out
+
+
+_JSONC = re.compile(r'("(?:\\.|[^"\\])*")|,(\s*[}\]])')
+
+
+def parse_bun_lock(path: str, data: bytes) -> list[Dependency]:
+    """bun.lock is JSON with trailing commas."""
+    try:
+        doc = mapping(json.loads(_JSONC.sub(lambda m: m.group(1) or m.group(2), text(data))), "bun.lock")
+    except json.JSONDecodeError as exc:
+        raise ManifestError(f"not valid bun.lock JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise ManifestError("nested too deeply") from None
+    direct: dict[str, Scope] = {}
+    for ws in mapping(doc.get("workspaces"), "workspaces").values():
+        if isinstance(ws, dict):
+            direct.update({n: s for n, s in _declared(ws).items() if direct.get(n) != "runtime"})
+    out: list[Dependency] = []
+    for key, entry in mapping(doc.get("packages"), "packages").items():
+        if not isinstance(entry, list) or not entry or not isinstance(entry[0], str):
+            continue
+        ident = entry[0]
+        at = ident.find("@", 1)
+        if at < 0 or "@workspace:" in ident:
+            continue
+        name, version = ident[:at], ident[at + 1:]
+        top = "/" not in key or key.startswith("@") and key.count("/") == 1
+        out.append(Dependency("npm", name, version, path, top and name in direct, direct.get(name, "runtime")))
+    return out

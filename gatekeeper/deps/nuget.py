@@ -1,0 +1,35 @@
+"""NuGet: packages.lock.json and MSBuild project files (PackageReference / PackageVersion)."""
+
+from __future__ import annotations
+
+from gatekeeper.deps.loaders import load_json, load_xml, mapping, string, xml_local, xml_text
+from gatekeeper.deps.model import Dependency
+
+
+def parse_packages_lock(path: str, data: bytes) -> list[Dependency]:
+    doc = mapping(load_json(data), "packages.lock.json")
+    out: list[Dependency] = []
+    seen: set[tuple[str, str]] = set()
+    for framework in mapping(doc.get("dependencies"), "dependencies").values():
+        for name, entry in mapping(framework, "framework").items():
+            entry = entry if isinstance(entry, dict) else {}
+            key = (name, string(entry.get("resolved")))
+            if key in seen or entry.get("type") == "Project":
+                continue
+            seen.add(key)
+            direct = entry.get("type") == "Direct"
+            out.append(Dependency("nuget", name, key[1], path, direct, "runtime"))
+    return out
+
+
+def parse_msbuild(path: str, data: bytes) -> list[Dependency]:
+    out: list[Dependency] = []
+    for node in load_xml(data).iter():
+        if xml_local(node.tag) not in ("PackageReference", "PackageVersion", "GlobalPackageReference"):
+            continue
+        name = node.get("Include") or node.get("Update") or ""
+        version = node.get("Version") or xml_text(node, "Version") or node.get("VersionOverride") or ""
+        if name:
+            dev = (node.get("PrivateAssets") or xml_text(node, "PrivateAssets")).lower() == "all"
+            out.append(Dependency("nuget", name, version, path, True, "dev" if dev else "runtime"))
+    return out

@@ -1,0 +1,128 @@
+"""PyPI files: requirements*.txt, pyproject.toml (PEP 621, PEP 735, Poetry), Pipfile.lock, poetry.lock, uv.lock."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+from gatekeeper.deps.loaders import listing, load_json, load_toml, mapping, string, text
+from gatekeeper.deps.model import Dependency, ManifestError, Scope
+
+
+def _spec(req: Requirement) -> str:
+    if req.url:
+        return req.url
+    specs = list(req.specifier)
+    if len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version:
+        return specs[0].version
+    return str(req.specifier)
+
+
+def _requirement(line: str, path: str, scope: Scope) -> Dependency | None:
+    try:
+        req = Requirement(line)
+    except InvalidRequirement:
+        return None
+    return Dependency("pip", req.name, _spec(req), path, True, scope)
+
+
+def parse_requirements(path: str, data: bytes) -> list[Dependency]:
+    """One requirement per logical line; options (`-r`, `--index-url`, `--hash`) are not dependencies."""
+    scope: Scope = "dev" if re.search(r"(dev|test|lint|doc)", path.rsplit("/", 1)[-1]) else "runtime"
+    out: list[Dependency] = []
+    logical = text(data).replace("\\\r\n", " ").replace("\\\n", " ")
+    for raw in logical.splitlines():
+        line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+        line = re.sub(r"\s--?[a-z][a-z-]*(=|\s+)\S+", "", f" {line}").strip()
+        if not line or line.startswith("-"):
+            continue
+        dep = _requirement(line, path, scope)
+        if dep is None:
+            raise ManifestError(f"not a requirement: {line[:80]!r}")
+        out.append(dep)
+    return out
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    return [v for v in listing(value, what) if isinstance(v, str)]
+
+
+def parse_pyproject(path: str, data: bytes) -> list[Dependency]:
+    doc = load_toml(data)
+    out: list[Dependency] = []
+
+    def add(lines: list[str], scope: Scope) -> None:
+        for line in lines:
+            dep = _requirement(line, path, scope)
+            if dep is None:
+                raise ManifestError(f"not a PEP 508 requirement: {line[:80]!r}")
+            out.append(dep)
+
+    project = mapping(doc.get("project"), "[project]")
+    add(_strings(project.get("dependencies"), "project.dependencies"), "runtime")
+    for extra in mapping(project.get("optional-dependencies"), "optional-dependencies").values():
+        add(_strings(extra, "optional-dependencies"), "runtime")
+    for group in mapping(doc.get("dependency-groups"), "dependency-groups").values():
+        add([g for g in listing(group, "dependency-groups") if isinstance(g, str)], "dev")
+    add(_strings(mapping(doc.get("build-system"), "build-system").get("requires"), "build-system.requires"), "build")
+    poetry = mapping(mapping(doc.get("tool"), "tool").get("poetry"), "tool.poetry")
+    sections: list[tuple[Any, Scope]] = [(poetry.get("dependencies"), "runtime"),
+                                         (poetry.get("dev-dependencies"), "dev")]
+    sections += [(mapping(g, "group").get("dependencies"), "dev")
+                 for g in mapping(poetry.get("group"), "tool.poetry.group").values()]
+    for table, scope in sections:
+        for name, spec in mapping(table, "tool.poetry dependencies").items():
+            if name.lower() == "python":
+                continue
+            version = string(spec) if not isinstance(spec, dict) else string(spec.get("version")) or \
+                string(spec.get("git") or spec.get("path") or spec.get("url"))
+            out.append(Dependency("pip", name, version, path, True, scope))
+    return out
+
+
+def parse_pipfile_lock(path: str, data: bytes) -> list[Dependency]:
+    doc = mapping(load_json(data), "Pipfile.lock")
+    out: list[Dependency] = []
+    sections: tuple[tuple[str, Scope], ...] = (("default", "runtime"), ("develop", "dev"))
+    for section, scope in sections:
+        for name, entry in mapping(doc.get(section), section).items():
+            entry = entry if isinstance(entry, dict) else {}
+            version = string(entry.get("version")).lstrip("=") or string(entry.get("git") or entry.get("path"))
+            out.append(Dependency("pip", name, version, path, None, scope))
+    return out
+
+
+def parse_poetry_lock(path: str, data: bytes) -> list[Dependency]:
+    doc = load_toml(data)
+    out: list[Dependency] = []
+    for entry in listing(doc.get("package"), "[[package]]"):
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+            scope: Scope | None = "dev" if entry.get("category") == "dev" else None
+            out.append(Dependency("pip", entry["name"], string(entry.get("version")), path, None, scope))
+    return out
+
+
+def parse_uv_lock(path: str, data: bytes) -> list[Dependency]:
+    doc = load_toml(data)
+    out: list[Dependency] = []
+    direct: dict[str, Scope] = {}
+    for entry in listing(doc.get("package"), "[[package]]"):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        source = mapping(entry.get("source"), "source")
+        if "editable" in source or "virtual" in source:  # a workspace member: its dependencies are direct
+            for dep in listing(entry.get("dependencies"), "dependencies"):
+                if isinstance(dep, dict) and isinstance(dep.get("name"), str):
+                    direct.setdefault(dep["name"], "runtime")
+            for group in mapping(entry.get("dev-dependencies"), "dev-dependencies").values():
+                for dep in listing(group, "dev-dependencies"):
+                    if isinstance(dep, dict) and isinstance(dep.get("name"), str):
+                        direct.setdefault(dep["name"], "dev")
+            continue
+        out.append(Dependency("pip", entry["name"], string(entry.get("version")), path, None, None))
+    if direct:
+        out = [Dependency("pip", d.name, d.version, path, d.name in direct, direct.get(d.name, "runtime"))
+               for d in out]
+    return out

@@ -1,0 +1,116 @@
+"""Which files hold dependencies, and how to read each: file name → parser.
+
+GitHub reads workflows only from `.github/workflows/` at the repository root; every other format is
+recognised by its file name wherever it sits (monorepos keep one manifest per package).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gatekeeper.deps import (
+    actions,
+    bundler,
+    cargo,
+    composer,
+    docker,
+    golang,
+    hunks,
+    infra,
+    jvm,
+    npm,
+    nuget,
+    pypi,
+    submodule,
+)
+from gatekeeper.deps.model import Dependency
+
+Parser = Callable[[str, bytes], list[Dependency]]
+
+
+def _npm_hunks(path: str, data: bytes) -> list[Dependency]:
+    return hunks.package_lock_hunks("npm", path, data)
+
+
+def _cargo_hunks(path: str, data: bytes) -> list[Dependency]:
+    return hunks.toml_lock_hunks("cargo", path, data)
+
+
+def _pip_hunks(path: str, data: bytes) -> list[Dependency]:
+    return hunks.toml_lock_hunks("pip", path, data)
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """How to read one kind of file."""
+
+    name: str
+    parse: Parser
+    line_oriented: bool  # a patch's hunk lines alone parse into the dependencies they show
+    manifests: tuple[str, ...] = ()  # sibling files telling which of a lockfile's entries are direct
+    hunks: Parser | None = None  # reads a modified file's hunk lines when the format is not line-oriented
+
+
+_BY_NAME: dict[str, Format] = {
+    "package.json": Format("package.json", npm.parse_package_json, False),
+    "package-lock.json": Format("package-lock.json", npm.parse_package_lock, False, ("package.json",), _npm_hunks),
+    "npm-shrinkwrap.json": Format("npm-shrinkwrap.json", npm.parse_package_lock, False, ("package.json",),
+                                  _npm_hunks),
+    "yarn.lock": Format("yarn.lock", npm.parse_yarn_lock, True, ("package.json",)),
+    "pnpm-lock.yaml": Format("pnpm-lock.yaml", npm.parse_pnpm_lock, False, ("package.json",),
+                             hunks.pnpm_lock_hunks),
+    "bun.lock": Format("bun.lock", npm.parse_bun_lock, False, ("package.json",)),
+    "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False),
+    "Pipfile.lock": Format("Pipfile.lock", pypi.parse_pipfile_lock, False),
+    "poetry.lock": Format("poetry.lock", pypi.parse_poetry_lock, False, ("pyproject.toml",), _pip_hunks),
+    "uv.lock": Format("uv.lock", pypi.parse_uv_lock, False, ("pyproject.toml",), _pip_hunks),
+    "go.mod": Format("go.mod", golang.parse_go_mod, True),
+    "go.sum": Format("go.sum", golang.parse_go_sum, True, ("go.mod",)),
+    "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False),
+    "Cargo.lock": Format("Cargo.lock", cargo.parse_cargo_lock, False, ("Cargo.toml",), _cargo_hunks),
+    "Gemfile.lock": Format("Gemfile.lock", bundler.parse_gemfile_lock, True),
+    "composer.json": Format("composer.json", composer.parse_composer_json, False),
+    "composer.lock": Format("composer.lock", composer.parse_composer_lock, False, ("composer.json",)),
+    "pom.xml": Format("pom.xml", jvm.parse_pom, False),
+    "packages.lock.json": Format("packages.lock.json", nuget.parse_packages_lock, False),
+    "Directory.Packages.props": Format("msbuild", nuget.parse_msbuild, False),
+    "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False),
+    "Chart.lock": Format("Chart.lock", infra.parse_chart, False),
+    ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),
+    "action.yml": Format("action", actions.parse_workflow, True),
+    "action.yaml": Format("action", actions.parse_workflow, True),
+}
+_REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
+_DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True)
+_WORKFLOW = Format("workflow", actions.parse_workflow, True)
+_CATALOG = Format("versions.toml", jvm.parse_version_catalog, False)
+_MSBUILD = Format("msbuild", nuget.parse_msbuild, False)
+_TERRAFORM = Format("terraform", infra.parse_terraform, False)
+SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
+_REQ_NAME = re.compile(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
+
+
+def format_for(path: str | None) -> Format | None:
+    """The format of the file at `path` (repository-relative, '/'-separated); None when it holds no dependencies."""
+    if not path:
+        return None
+    folder, _, base = path.rpartition("/")
+    known = _BY_NAME.get(base)
+    if known is not None:
+        return known
+    lower = base.lower()
+    if folder == ".github/workflows" and lower.endswith((".yml", ".yaml")):
+        return _WORKFLOW
+    if lower in ("dockerfile", "containerfile") or lower.startswith("dockerfile.") or lower.endswith(".dockerfile"):
+        return _DOCKERFILE
+    if _REQ_NAME.match(base) or folder.rsplit("/", 1)[-1] == "requirements" and lower.endswith(".txt"):
+        return _REQUIREMENTS
+    if lower.endswith(".versions.toml"):
+        return _CATALOG
+    if lower.endswith((".csproj", ".fsproj", ".vbproj")):
+        return _MSBUILD
+    if lower.endswith(".tf"):
+        return _TERRAFORM
+    return None

@@ -1,0 +1,257 @@
+"""Where BASE and HEAD content comes from: git objects (`--tree BASE..HEAD`) or a patch alone.
+
+Only files a registered format reads are touched, plus a lockfile's sibling manifest when the
+lockfile alone cannot say which entries are direct: parsing is proportional to the manifests a
+change touches, never to the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from gatekeeper.deps.delta import diff, resolve
+from gatekeeper.deps.loaders import MAX_BYTES
+from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
+from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
+from gatekeeper.deps.submodule import pointer
+from gatekeeper.diff import HashingReader, open_patch
+from gatekeeper.diff.lines import read_lines
+from gatekeeper.diff.parser import parse_lines
+from gatekeeper.gitcmd import SAFE_GIT
+from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, scrubbed_git_env
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """Every change of the dependency files a change touches, and the files that could not be read."""
+
+    changes: tuple[Change, ...]
+    problems: tuple[Problem, ...]
+
+
+def _parse(parse: Parser, path: str, data: bytes | None, problems: list[Problem], side: str) -> list[Dependency] | None:
+    """The file's dependencies; None (and a problem) when it does not parse, so the other side's
+    entries are never reported as removed or added because of it."""
+    if data is None:
+        return []
+    try:
+        return parse(path, data)
+    except ManifestError as exc:
+        too_large = "larger than" in str(exc)
+        problems.append(Problem(path, "too-large" if too_large else "unparsable", f"{side}: {exc}"))
+    except RecursionError:
+        problems.append(Problem(path, "unparsable", f"{side}: nested too deeply"))
+    return None
+
+
+def _declared(fmt: Format, folder: str, read: dict[str, bytes | None]) -> dict[str, Scope] | None:
+    """Names (and scopes) the sibling manifest of a lockfile declares; None when there is none."""
+    for name in fmt.manifests:
+        path = f"{folder}{name}"
+        data = read.get(path)
+        sibling = format_for(path)
+        if data is None or sibling is None:
+            continue
+        try:
+            deps = sibling.parse(path, data)
+        except (ManifestError, RecursionError):
+            return None
+        scopes: dict[str, Scope] = {}
+        for d in deps:
+            if scopes.get(d.name) != "runtime":
+                scopes[d.name] = d.scope or "runtime"
+        return scopes
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Touched:
+    path: str
+    old_mode: str
+    new_mode: str
+    old_oid: str
+    new_oid: str
+
+
+def _touched(git: GitObjects, base: str, head: str) -> list[_Touched]:
+    """The dependency files that differ between two commits, from `git diff-tree` (proportional to the
+    change: identical subtrees are never opened), with both sides' modes and blob ids."""
+    try:
+        done = subprocess.run(["git", *SAFE_GIT, "diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", base, head],
+                              cwd=git.repo, env=scrubbed_git_env(), stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise GitObjectsError(f"git diff-tree failed: {exc}", where=str(git.repo)) from None
+    if done.returncode != 0:
+        raise GitObjectsError("git diff-tree failed: " + done.stderr.decode(errors="replace").strip()[:200],
+                              where=str(git.repo))
+    fields = done.stdout.split(b"\0")
+    out: list[_Touched] = []
+    for meta, name in zip(fields[0::2], fields[1::2], strict=False):
+        path = os.fsdecode(name)
+        if not meta.startswith(b":"):
+            continue
+        gitlink = b" 160000 " in meta or meta.startswith(b":160000 ")
+        if not gitlink and format_for(path) is None:
+            continue
+        old_mode, new_mode, old_oid, new_oid, _status = meta[1:].decode().split(" ")
+        out.append(_Touched(path, old_mode, new_mode, old_oid, new_oid))
+    return out
+
+
+def _side_blob(git: GitObjects, mode: str, oid: str, path: str, side: str, problems: list[Problem]) -> bytes | None:
+    if mode == "000000":
+        return None
+    if mode == GITLINK_MODE:
+        return pointer(oid)
+    if mode not in ("100644", "100755"):  # a symlink's target is no manifest
+        problems.append(Problem(path, "unparsable", f"{side}: a symlink, not read"))
+        return None
+    return git.blob(oid, MAX_BYTES + 1)
+
+
+def _sibling(git: GitObjects, commit: str, path: str) -> bytes | None:
+    """An unchanged sibling manifest at `commit`, or None (absent, or a name the batch protocol cannot carry)."""
+    if "\n" in path or "\r" in path:
+        return None
+    try:
+        return git.blob(f"{commit}:{path}", MAX_BYTES + 1)
+    except GitObjectsError:
+        return None
+
+
+def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
+    """The delta between two commits, read through git objects only (the gate shares its `git`)."""
+    base, head = git.commit(base_rev), git.commit(head_rev)
+    changes: list[Change] = []
+    problems: list[Problem] = []
+    for touched in _touched(git, base, head):
+        path = touched.path
+        gitlinks = (touched.old_mode, touched.new_mode)
+        fmt = SUBMODULE if GITLINK_MODE in gitlinks else format_for(path)
+        if fmt is None:
+            continue  # a submodule replaced by a file that holds no dependencies
+        sides: list[list[Dependency] | None] = []
+        for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
+                                        (head, touched.new_mode, touched.new_oid, "head")):
+            deps = _parse(fmt.parse, path, _side_blob(git, mode, oid, path, side, problems), problems, side)
+            if deps is not None:
+                declared = None
+                if fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
+                    folder = path[: path.rfind("/") + 1]
+                    siblings = {f"{folder}{m}": _sibling(git, commit, f"{folder}{m}") for m in fmt.manifests}
+                    declared = _declared(fmt, folder, siblings)
+                deps = resolve(deps, declared)  # without a manifest's word: fail closed (direct)
+            sides.append(deps)
+        if sides[0] is not None and sides[1] is not None:
+            changes += diff(sides[0], sides[1], path)
+    return Delta(tuple(changes), tuple(problems))
+
+
+# Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
+# a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
+_CANDIDATE = re.compile(
+    rb"(package|lock|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
+    rb"|docker|containerfile|chart\.|\.tf)", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class _Section:
+    start: int
+    old: list[str]
+    new: list[str]
+    size: int = 0
+    cut: bool = False
+    hunks: bool = False
+
+
+def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]) -> Iterator[tuple[int, bytes, bool]]:
+    """Pass patch lines on to the parser, keeping the hunk sides of candidate sections."""
+    current: _Section | None = None
+    header = 0
+    for number, line, cut in lines:
+        yield number, line, cut
+        if line.startswith(b"diff --git "):
+            header = number
+            current = _Section(number, [], []) if _CANDIDATE.search(line) else None
+            if current is not None:
+                sections[number] = current
+            continue
+        if current is None:
+            if not line.startswith((b"-Subproject commit ", b"+Subproject commit ")):
+                continue
+            current = sections[header] = _Section(header, [], [], hunks=True)  # a gitlink of any name
+        if line.startswith(b"@@ "):
+            current.hunks = True
+            continue
+        if not current.hunks or not line or line[:1] == b"\\":
+            continue
+        current.size += len(line)
+        current.cut |= cut or current.size > MAX_BYTES
+        if current.cut:
+            current.old.clear()
+            current.new.clear()
+            continue
+        body = line[1:].decode("utf-8", "replace")
+        if line[:1] in (b" ", b"-"):
+            current.old.append(body)
+        if line[:1] in (b" ", b"+"):
+            current.new.append(body)
+
+
+def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
+    """The delta a patch alone shows: new and deleted files whole; for a modified file, the dependencies
+    its hunks show when its format is line-oriented (changes marked `partial`), else a `partial` problem."""
+    handle = stream if stream is not None else open_patch(path) if path is not None else None
+    assert handle is not None
+    name = str(path) if path is not None else "<stdin>"
+    sections: dict[int, _Section] = {}
+    read: list[tuple[Format, str, list[Dependency], list[Dependency], bool]] = []
+    shown: dict[str, dict[str, bytes | None]] = {"base": {}, "head": {}}  # files the patch shows whole
+    problems: list[Problem] = []
+    try:
+        for change in parse_lines(_tap(read_lines(HashingReader(handle), name), sections), name):
+            section = sections.pop(change.line, None)
+            fmt = SUBMODULE if change.submodule else format_for(change.path) or format_for(change.old_path)
+            if fmt is None or section is None or change.unsafe:
+                continue
+            if change.binary or section.cut:
+                problems.append(Problem(change.path, "partial", "the patch does not show this file's text"))
+                continue
+            old_text = "\n".join(section.old).encode() if change.status != "added" else None
+            new_text = "\n".join(section.new).encode() if change.status != "deleted" else None
+            if change.status == "added":
+                shown["head"][change.path] = new_text
+            elif change.status == "deleted":
+                shown["base"][change.path] = old_text
+            whole = change.submodule or change.status in ("added", "deleted") or (
+                change.status in ("renamed", "copied") and not section.hunks)
+            partial = not whole
+            if partial and not fmt.line_oriented and fmt.hunks is None:
+                problems.append(Problem(change.path, "partial",
+                                        "the patch shows only hunks of this file; run with --tree BASE..HEAD "
+                                        "for its dependency delta"))
+                continue
+            reader = fmt.hunks if partial and fmt.hunks is not None else fmt.parse
+            base = _parse(reader, change.old_path or change.path, old_text, problems, "base")
+            head = _parse(reader, change.path, new_text, problems, "head")
+            if base is not None and head is not None:
+                read.append((fmt, change.path, base, head, partial))
+    finally:
+        if stream is None:
+            handle.close()
+    # Resolved after the whole patch is read: a lockfile's section comes before its manifest's
+    # (`package-lock.json` sorts before `package.json`); only a manifest the patch shows whole counts.
+    changes: list[Change] = []
+    for fmt, manifest, base, head, partial in read:
+        folder = manifest[: manifest.rfind("/") + 1]
+        sides = [resolve(deps, _declared(fmt, folder, shown[side]) if fmt.manifests else None)
+                 for deps, side in ((base, "base"), (head, "head"))]
+        changes += diff(sides[0], sides[1], manifest, partial=partial)
+    return Delta(tuple(changes), tuple(problems))
