@@ -23,6 +23,7 @@ from gatekeeper.model import BUCKETS, TAGS
 
 if TYPE_CHECKING:
     from gatekeeper.classify.context import Context
+    from gatekeeper.deps.gateinput import Index
     from gatekeeper.packet import Derived
     from gatekeeper.policy.bundle import Bundle
     from gatekeeper.policy.selfguard import Guarded
@@ -91,18 +92,25 @@ def require_deciding(bundle: Bundle, enabled: Sequence[str]) -> None:
 
 
 def build_input(packet: Mapping[str, Any], derived: Derived, differences: Sequence[str]) -> dict[str, Any]:
-    """The policy input document (schema gatekeeper/schemas/input-v1.schema.json)."""
+    """The policy input document (schema gatekeeper/schemas/input-v1.schema.json), with the dependency
+    delta and facts the patch shows."""
+    from gatekeeper.deps.gateinput import from_patch
     from gatekeeper.policy.feed import file_entry
 
+    deps = from_patch(Path(derived.patch), None)
     packet_part = {key: value for key, value in packet.items() if key != "files"}
-    return assemble_input(packet_part, [file_entry(item) for item in derived.files], derived, differences)
+    entries = [file_entry(item, deps.facts_of) for item in derived.files]
+    return assemble_input(packet_part, entries, derived, differences, dependencies=deps.to_input())
 
 
 def assemble_input(
     packet_part: Mapping[str, Any], entries: list[dict[str, Any]], derived: Derived, differences: Sequence[str],
-    attestation: Mapping[str, Any] | None = None,
+    attestation: Mapping[str, Any] | None = None, dependencies: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The input document from its parts; `entries` are the `file_entry` of each of `derived.files`.
+
+    `dependencies`: the dependency delta (`{"changes", "problems"}`, gatekeeper.deps.gateinput); left
+    out when none was computed (a policy then falls back to judging deps files by name).
 
     `attestation`: what the packet's signature proved (attest.packet.PacketAttestation.to_input); without
     a trust file the packet's runner-only claims are unverified."""
@@ -119,13 +127,16 @@ def assemble_input(
         for tag in item.tags:
             tags[tag] = tags.get(tag, 0) + 1
     summary = {"buckets": buckets, "tags": tags, "files": len(entries), "additions": additions, "deletions": deletions}
-    return {
+    doc = {
         "packet": packet_part,
         "files": entries,
         "summary": summary,
         "integrity": {"ok": not differences, "differences": list(differences)},
         "attestation": dict(attestation) if attestation is not None else UNCHECKED.to_input(),
     }
+    if dependencies is not None:
+        doc["dependencies"] = dict(dependencies)
+    return doc
 
 
 def gate_findings(input_doc: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -212,6 +223,7 @@ def decide(
     tree_differences: Sequence[str] = (),
     context: Context | None = None,
     attestation: Mapping[str, Any] | None = None,
+    advisories: Index | None = None,
 ) -> dict[str, Any]:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
@@ -219,8 +231,11 @@ def decide(
     `tree_differences`: how the reviewed change differs from base + patch (`gatekeeper.treecheck`).
     `context`: the TreeContext of BASE..HEAD; the policies see files classified with it (else with the
     patch alone). The packet's claims are re-derived with the context it names.
+    `advisories`: OSV records (deps.advisories.load) that mark vulnerable changes of the dependency delta.
     """
     from gatekeeper.classify.patchcontext import PatchContext
+    from gatekeeper.classify.treecontext import TreeContext
+    from gatekeeper.deps.gateinput import from_patch, from_tree
     from gatekeeper.packet import compare, derive_from
     from gatekeeper.policy.feed import derive_feeding
     from gatekeeper.policy.findings import start_fed_policies
@@ -233,7 +248,11 @@ def decide(
     # pushing the input into the engine is the longest step, and it no longer waits for the parse.
     pending = start_fed_policies(bundle, names, packet_part, timeout=timeout)
     try:
-        derived, entries = derive_feeding(Path(patch), bundle.rules, pending.send_files, pending.end_files, context)
+        # The delta and facts, once: from the TreeContext's git objects, else from the patch.
+        deps = (from_tree(context, advisories) if isinstance(context, TreeContext)
+                else from_patch(Path(patch), advisories))
+        derived, entries = derive_feeding(Path(patch), bundle.rules, pending.send_files, pending.end_files, context,
+                                          deps.facts_of)
         refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
         require_deciding(bundle, names)
         claimed = derived
@@ -247,7 +266,8 @@ def decide(
                                       context=patch_context)
             finally:
                 patch_context.close()
-        input_doc = assemble_input(packet_part, entries, derived, compare(packet, claimed), attestation)
+        input_doc = assemble_input(packet_part, entries, derived, compare(packet, claimed), attestation,
+                                   deps.to_input())
         pending.finish(input_doc)
         own = gate_findings(input_doc) + tree_findings(tree_differences)
         input_digest = digest(input_doc)
@@ -367,6 +387,7 @@ def _decision(
         "packet": {"run_id": packet.get("run_id"), "diff_sha256": derived.sha256, "digest": packet_digest},
         "input_digest": input_digest,
         "summary": {key: summary[key] for key in ("files", "additions", "deletions", "buckets")},
+        "dependencies": input_doc.get("dependencies", {"changes": [], "problems": []}),
         "classifier": {"context": derived.context},
         "dry_run": dry_run,
         "tool": {"name": "gatekeeper", "version": __version__},

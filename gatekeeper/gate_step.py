@@ -41,6 +41,7 @@ class GateOptions:
     log_url: str | None = None  # an OPA decision-log collector to POST the record to (spooled when down)
     trust: Path | None = None  # allowed signers: verify packet.intoto.json beside the packet (BASE's copy under --tree)
     approvals: Path | None = None  # signed approvals that may turn exactly this review into allow
+    advisories: Path | None = None  # OSV records that mark vulnerable dependency changes (deps.advisories)
     sign: Path | None = None  # a key to sign the decision with (a SLSA verification summary beside the report)
 
 
@@ -76,6 +77,11 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             raise UsageError(
                 f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
             )
+        index = None
+        if options.advisories is not None:  # before any git work: a bad folder is reported first
+            from gatekeeper.deps.advisories import load
+
+            index = load(options.advisories)
         differences = _tree_differences(options)
         trust = _trust(options, base)
         attestation = None
@@ -86,7 +92,7 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
         with open_tree_context(options.tree, options.repo, bundle.rules) as context:
             decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
                               guarded=found.guarded, tree_differences=differences, context=context,
-                              attestation=attestation)
+                              attestation=attestation, advisories=index)
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
         from gatekeeper.attest.verdict import apply_approvals
 

@@ -57,10 +57,13 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 @click.option("--sign", "sign_key", type=_FILE, metavar="KEY",
               help="Sign the decision: a SLSA verification summary written beside the report (FILE.intoto.json, "
               "else ./decision.intoto.json).")
+@click.option("--advisories", type=_DIR, metavar="DIR",
+              help="OSV records (JSON files, searched recursively): a dependency change whose new version one "
+              "marks is in input.dependencies with its ids (the deps policy denies it).")
 def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
          fmt: str | None, output: Path | None, log: Path | None, log_git: str | None, log_url: str | None,
          dry_run: bool, timeout: float | None, tree: str | None, repo: Path | None, trust: Path | None,
-         approvals: Path | None, sign_key: Path | None) -> int:
+         approvals: Path | None, sign_key: Path | None, advisories: Path | None) -> int:
     """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
     from gatekeeper.gate import exit_code
     from gatekeeper.gate_step import GateOptions, run_gate
@@ -68,7 +71,7 @@ def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
                           format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,
                           log_git=log_git, log_url=log_url, repo=repo, trust=trust, approvals=approvals,
-                          sign=sign_key)
+                          sign=sign_key, advisories=advisories)
     decision, text = run_gate(options, env=os.environ)
     if text:
         click.echo(text, nl=not text.endswith("\n"))

@@ -52,6 +52,14 @@ def _cap(items: list[Any]) -> tuple[Any, ...]:
     return tuple(items[:MAX_ITEMS])
 
 
+def wants_facts(path: str) -> bool:
+    """Whether `facts_for` may find facts for a file of this path (cheap: the name alone)."""
+    fmt = format_for(path)
+    name = path.rsplit("/", 1)[-1]
+    return (name in _REGISTRY_FILES or path.lower().endswith((".yaml", ".yml"))
+            or fmt is not None and fmt.name in ("requirements", "pyproject.toml", "Dockerfile", "workflow", "action"))
+
+
 def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> FileFacts | None:
     """The facts of one changed file from its BASE and HEAD content (None for a side that does not
     exist); None when the file is of no kind with facts."""

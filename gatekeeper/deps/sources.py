@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from gatekeeper.deps.delta import diff, resolve
+from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
@@ -25,6 +26,7 @@ from gatekeeper.diff.lines import read_lines
 from gatekeeper.diff.parser import parse_lines
 from gatekeeper.gitcmd import SAFE_GIT
 from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, scrubbed_git_env
+from gatekeeper.model import FileChange
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,8 @@ class Delta:
 
     changes: tuple[Change, ...]
     problems: tuple[Problem, ...]
+    # patch_delta only: (path, facts) of the files whose facts the patch shows (facts.facts_for)
+    facts: tuple[tuple[str, dict[str, object]], ...] = ()
 
 
 def _parse(parse: Parser, path: str, data: bytes | None, problems: list[Problem], side: str) -> list[Dependency] | None:
@@ -158,7 +162,9 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 # a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
 _CANDIDATE = re.compile(
     rb"(package|lock|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
-    rb"|docker|containerfile|chart\.|\.tf)", re.IGNORECASE)
+    rb"|docker|containerfile|chart\.|\.tf"
+    # and the files content facts are read from (facts.wants_facts): registry configs, YAML
+    rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -215,11 +221,15 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
     read: list[tuple[Format, str, list[Dependency], list[Dependency], bool]] = []
     shown: dict[str, dict[str, bytes | None]] = {"base": {}, "head": {}}  # files the patch shows whole
     problems: list[Problem] = []
+    facts: list[tuple[str, dict[str, object]]] = []
     try:
         for change in parse_lines(_tap(read_lines(HashingReader(handle), name), sections), name):
             section = sections.pop(change.line, None)
+            if section is None or change.unsafe:
+                continue
+            _facts(change, section, facts)
             fmt = SUBMODULE if change.submodule else format_for(change.path) or format_for(change.old_path)
-            if fmt is None or section is None or change.unsafe:
+            if fmt is None:
                 continue
             if change.binary or section.cut:
                 problems.append(Problem(change.path, "partial", "the patch does not show this file's text"))
@@ -254,4 +264,24 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
         sides = [resolve(deps, _declared(fmt, folder, shown[side]) if fmt.manifests else None)
                  for deps, side in ((base, "base"), (head, "head"))]
         changes += diff(sides[0], sides[1], manifest, partial=partial)
-    return Delta(tuple(changes), tuple(problems))
+    return Delta(tuple(changes), tuple(problems), tuple(facts))
+
+
+# Facts whose lines stand alone can be read from hunks; a workflow's or manifest's YAML cannot.
+_LINE_FACTS = frozenset({"dockerfile", "registries"})
+
+
+def _facts(change: FileChange, section: _Section, out: list[tuple[str, dict[str, object]]]) -> None:
+    """The file's facts when the patch shows enough of it: the whole file, or hunks of a line-oriented kind."""
+    if change.binary or section.cut or change.submodule or not wants_facts(change.path):
+        return
+    whole = change.status in ("added", "deleted") or (change.status in ("renamed", "copied") and not section.hunks)
+    old = "\n".join(section.old).encode() if change.status != "added" else None
+    new = "\n".join(section.new).encode() if change.status != "deleted" else None
+    try:
+        found = facts_for(change, old, new)
+    except RecursionError:
+        found = FileFacts("workflow" if change.path.endswith((".yml", ".yaml")) else "dockerfile",
+                          errors=("nested too deeply",))
+    if found is not None and (whole or found.kind in _LINE_FACTS):
+        out.append((change.path, found.to_dict()))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from gatekeeper.classify import RuleSet
     from gatekeeper.classify.context import Context
+    from gatekeeper.deps.gateinput import FactsOf
     from gatekeeper.model import ClassifiedFile, FileChange
     from gatekeeper.packet import Derived
 
@@ -21,16 +22,20 @@ _FIRST_BATCH = 256
 _BATCH = 2048
 
 
-def file_entry(item: ClassifiedFile) -> dict[str, Any]:
-    """One `files` entry of the policy input: the packet's file entry plus the folder (`dir`)."""
+def file_entry(item: ClassifiedFile, facts_of: FactsOf | None = None) -> dict[str, Any]:
+    """One `files` entry of the policy input: the packet's file entry plus the folder (`dir`) and, when
+    the file has any, its content `facts` (gatekeeper.deps.facts)."""
     entry = item.to_dict()
     entry["dir"] = item.change.path.rpartition("/")[0]
+    facts = facts_of(item.change) if facts_of is not None else None
+    if facts is not None:
+        entry["facts"] = facts
     return entry
 
 
 def derive_feeding(
     patch: Path, rules: RuleSet, consume: Callable[[list[dict[str, Any]]], None], parsed: Callable[[], None],
-    context: Context | None = None,
+    context: Context | None = None, facts_of: FactsOf | None = None,
 ) -> tuple[Derived, list[dict[str, Any]]]:
     """`packet.derive(patch, rules, context)` plus every file's input entry, in order.
 
@@ -54,14 +59,14 @@ def derive_feeding(
             for change in parse_patch_stream(reader, str(patch)):
                 changes.append(change)
                 if live is not None and len(changes) - len(files) >= size:
-                    _flush(changes, files, entries, rules, live, consume)
+                    _flush(changes, files, entries, rules, live, consume, facts_of)
                     size = _BATCH
         if live is None:
             live = own = PatchContext(patch, changes, rules.context)
             while len(files) < len(changes):
-                _flush(changes[: len(files) + size], files, entries, rules, live, consume)
+                _flush(changes[: len(files) + size], files, entries, rules, live, consume, facts_of)
                 size = _BATCH
-        _flush(changes, files, entries, rules, live, consume)
+        _flush(changes, files, entries, rules, live, consume, facts_of)
     finally:
         if own is not None:
             own.close()
@@ -71,12 +76,12 @@ def derive_feeding(
 
 
 def _flush(changes: list[FileChange], files: list[ClassifiedFile], entries: list[dict[str, Any]], rules: RuleSet,
-           context: Context, consume: Callable[[list[dict[str, Any]]], None]) -> None:
+           context: Context, consume: Callable[[list[dict[str, Any]]], None], facts_of: FactsOf | None) -> None:
     from gatekeeper.classify.context import classify_in_context
 
     done = classify_in_context(changes[len(files):], rules, context)
     if done:
         files.extend(done)
-        batch = [file_entry(item) for item in done]
+        batch = [file_entry(item, facts_of) for item in done]
         entries.extend(batch)
         consume(batch)

@@ -1,84 +1,137 @@
 # METADATA
-# title: Dependency changes need a human
+# title: Dependency changes are judged by what they move
 # description: >-
-#   Any changed file in the `deps` bucket requires a human review. Manifests and lock files are
-#   reported as separate findings, and so is a lock file changed without a manifest of its
-#   ecosystem in its folder, or a manifest changed without its lock file (only for the ecosystems
-#   in params.deps.lock_ecosystems, where every manifest has a committed lock file).
+#   Reads the dependency delta (input.dependencies) and file facts (input.files[i].facts): an upgrade of
+#   an existing dependency within params.deps.max_upgrade_level (patch | minor) queues normally; a new
+#   direct dependency, more than params.deps.max_new new ones, a downgrade, an upgrade beyond the level,
+#   a move to a version that does not order, an action not pinned to a full commit sha, a base image
+#   change, a new package registry, a dependency file not fully read, or a deps file whose change the
+#   delta does not explain needs a human; a change to a version an advisory marks is denied. Without a
+#   delta every deps file needs a human.
 # custom:
-#   version: 1.0.0
+#   version: 2.0.0
 #   owner: security-engineering
 #   rules:
-#     - deps.manifest
-#     - deps.lockfile
-#     - deps.other
-#     - deps.lock_without_manifest
-#     - deps.manifest_without_lock
-#     - deps.pairing_skipped
+#     - deps.no_delta
+#     - deps.new_direct
+#     - deps.too_many_new
+#     - deps.downgrade
+#     - deps.upgrade_level
+#     - deps.unordered
+#     - deps.unpinned_action
+#     - deps.base_image
+#     - deps.new_registry
+#     - deps.unreadable
+#     - deps.unexplained
+#     - deps.vulnerable
 package gatekeeper.policies.deps
 
 import rego.v1
 
 import data.gatekeeper.lib
 
-# Every rule below reads these arrays, computed once per evaluation; no sets (quadratic in regopy).
-deps_files := [f | some f in input.files; f.bucket == "deps"] if input.summary.buckets.deps.files > 0
+changes := object.get(input, ["dependencies", "changes"], [])
 
-manifests := [f | some f in deps_files; "manifest" in f.tags]
+problems := object.get(input, ["dependencies", "problems"], [])
 
-lockfiles := [f | some f in deps_files; "lockfile" in f.tags]
+rank := {"patch": 1, "minor": 2, "major": 3}
 
-review contains finding if {
-	count(manifests) > 0
-	paths := [f.path | some f in manifests]
-	msg := sprintf("%s changed (%s): new or changed dependencies need a human review", [lib.files_text(count(paths)), lib.sample(paths)])
-	finding := lib.bucket_finding("deps.manifest", msg, "deps", paths)
-}
+max_level := lib.param(["deps", "max_upgrade_level"], "minor")
 
-review contains finding if {
-	count(lockfiles) > 0
-	paths := [f.path | some f in lockfiles]
-	msg := sprintf("%s changed (%s): resolved dependency versions need a human review", [lib.files_text(count(paths)), lib.sample(paths)])
-	finding := lib.bucket_finding("deps.lockfile", msg, "deps", paths)
-}
+max_new := lib.param(["deps", "max_new"], 3)
+
+within_level(c) if rank[c.level] <= rank[max_level]
+
+names(selected) := [sprintf("%s %s", [c.name, object.get(c, "to", "")]) | some c in selected]
+
+manifests(selected) := [c.manifest | some c in selected]
 
 review contains finding if {
-	paths := [f.path | some f in deps_files; not "manifest" in f.tags; not "lockfile" in f.tags]
+	not input.dependencies
+	paths := lib.paths_in_bucket("deps")
 	count(paths) > 0
-	msg := sprintf("%s in deps changed (%s): dependency configuration needs a human review", [lib.files_text(count(paths)), lib.sample(paths)])
-	finding := lib.bucket_finding("deps.other", msg, "deps", paths)
+	msg := sprintf("%s changed (%s) and no dependency delta was computed", [lib.files_text(count(paths)), lib.sample(paths)])
+	finding := lib.bucket_finding("deps.no_delta", msg, "deps", paths)
 }
 
 review contains finding if {
-	pairing_checked
-	paths := [f.path | some f in lockfiles; f.ecosystem != null; not paired(f, manifests)]
-	count(paths) > 0
-	msg := sprintf("lock file changed without its manifest (%s): versions moved with no declared change", [lib.sample(paths)])
-	finding := lib.bucket_finding("deps.lock_without_manifest", msg, "deps", paths)
+	selected := [c | some c in changes; c.change == "added"; c.direct]
+	count(selected) > 0
+	msg := sprintf("new direct dependencies: %s", [lib.sample(names(selected))])
+	finding := lib.bucket_finding("deps.new_direct", msg, "deps", manifests(selected))
 }
 
 review contains finding if {
-	pairing_checked
-	paths := [f.path | some f in manifests; always_locked(f); not paired(f, lockfiles)]
+	selected := [c | some c in changes; c.change == "added"]
+	count(selected) > max_new
+	msg := sprintf("%d new dependencies (more than %d)", [count(selected), max_new])
+	finding := lib.bucket_finding("deps.too_many_new", msg, "deps", manifests(selected))
+}
+
+review contains finding if {
+	selected := [c | some c in changes; c.change == "downgraded"]
+	count(selected) > 0
+	msg := sprintf("downgraded dependencies: %s", [lib.sample(names(selected))])
+	finding := lib.bucket_finding("deps.downgrade", msg, "deps", manifests(selected))
+}
+
+review contains finding if {
+	selected := [c | some c in changes; c.change == "upgraded"; c.ecosystem != "docker"; not within_level(c)]
+	count(selected) > 0
+	msg := sprintf("upgrades beyond the allowed level (%s): %s", [max_level, lib.sample(names(selected))])
+	finding := lib.bucket_finding("deps.upgrade_level", msg, "deps", manifests(selected))
+}
+
+review contains finding if {
+	selected := [c | some c in changes; c.change == "changed"; c.ecosystem != "docker"; c.ecosystem != "github-actions"]
+	count(selected) > 0
+	msg := sprintf("dependencies moved to a version that does not order: %s", [lib.sample(names(selected))])
+	finding := lib.bucket_finding("deps.unordered", msg, "deps", manifests(selected))
+}
+
+review contains finding if {
+	selected := [c | some c in changes; c.ecosystem == "github-actions"; c.change != "removed"; c.pinned == false]
+	count(selected) > 0
+	msg := sprintf("actions not pinned to a full commit sha: %s", [lib.sample(names(selected))])
+	finding := lib.bucket_finding("deps.unpinned_action", msg, "ci", manifests(selected))
+}
+
+review contains finding if {
+	selected := [c | some c in changes; c.ecosystem == "docker"]
+	count(selected) > 0
+	msg := sprintf("container base images changed: %s", [lib.sample(names(selected))])
+	finding := lib.bucket_finding("deps.base_image", msg, "deps", manifests(selected))
+}
+
+review contains finding if {
+	paths := [f.path | some f in input.files; count(object.get(f, ["facts", "registries_added"], [])) > 0]
 	count(paths) > 0
-	msg := sprintf("manifest changed without its lock file (%s): the resolved versions were not updated", [lib.sample(paths)])
-	finding := lib.bucket_finding("deps.manifest_without_lock", msg, "deps", paths)
+	msg := sprintf("new package registries or indexes named in %s", [lib.sample(paths)])
+	finding := lib.bucket_finding("deps.new_registry", msg, "deps", paths)
 }
 
-warn contains finding if {
-	count(lockfiles) > 0
-	not pairing_checked
-	msg := sprintf("too many manifests x lock files to pair (%d x %d); pairing not checked", [count(manifests), count(lockfiles)])
-	finding := lib.finding("deps.pairing_skipped", msg)
+review contains finding if {
+	paths := [p.manifest | some p in problems]
+	count(paths) > 0
+	msg := sprintf("dependency files not fully read (%s): their changes are unknown", [lib.sample(paths)])
+	finding := lib.bucket_finding("deps.unreadable", msg, "deps", paths)
 }
 
-# Pairing compares every lock file with every manifest: bounded so a huge change cannot hang the gate.
-pairing_checked if count(manifests) * count(lockfiles) <= lib.param(["deps", "max_pair_checks"], 1000000)
+# A deps file with no change and no problem moved something the delta does not model (a lockfile's
+# resolved URL or integrity, a toolchain pin): a human looks.
+review contains finding if {
+	input.dependencies
+	explained := array.concat(manifests(changes), [p.manifest | some p in problems])
+	paths := [f.path | some f in input.files; f.bucket == "deps"; not f.path in explained]
+	count(paths) > 0
+	msg := sprintf("deps files changed with no dependency moved (%s)", [lib.sample(paths)])
+	finding := lib.bucket_finding("deps.unexplained", msg, "deps", paths)
+}
 
-always_locked(f) if f.ecosystem in lib.param(["deps", "lock_ecosystems"], [])
-
-paired(file, others) if {
-	some other in others
-	other.ecosystem == file.ecosystem
-	other.dir == file.dir
+deny contains finding if {
+	selected := [c | some c in changes; count(object.get(c, "vulnerabilities", [])) > 0]
+	count(selected) > 0
+	ids := [id | some c in selected; some id in c.vulnerabilities]
+	msg := sprintf("dependencies with known vulnerabilities: %s (%s)", [lib.sample(names(selected)), lib.sample(ids)])
+	finding := lib.bucket_finding("deps.vulnerable", msg, "deps", manifests(selected))
 }

@@ -4,70 +4,91 @@ import rego.v1
 
 import data.gatekeeper.lib.testing
 
-manifest(path, ecosystem) := testing.file_with(path, "deps", {"tags": ["manifest"], "ecosystem": ecosystem})
+change(name, kind, fields) := object.union({"ecosystem": "npm", "name": name, "manifest": "package-lock.json",
+	"from": "1.0.0", "to": "1.0.1", "change": kind, "direct": true, "scope": "runtime", "pinned": null,
+	"level": "patch", "vulnerabilities": []}, fields)
 
-lockfile(path, ecosystem) := testing.file_with(path, "deps", {"tags": ["lockfile"], "ecosystem": ecosystem})
+lock := testing.file_with("package-lock.json", "deps", {"tags": ["lockfile"], "ecosystem": "npm"})
 
-rules(files) := sort([f.rule | some f in found]) if {
+rules(changes, problems, files) := sort([f.rule | some f in found]) if {
+	s := testing.summary(files)
+	d := {"changes": changes, "problems": problems}
+	found := review with input.files as files with input.summary as s with input.dependencies as d
+}
+
+denied(changes) := sort([f.rule | some f in found]) if {
+	files := [lock]
+	s := testing.summary(files)
+	d := {"changes": changes, "problems": []}
+	found := deny with input.files as files with input.summary as s with input.dependencies as d
+}
+
+test_patch_and_minor_upgrades_queue_normally if {
+	minor := change("b", "upgraded", {"level": "minor"})
+	rules([change("a", "upgraded", {}), minor], [], [lock]) == []
+}
+
+test_major_upgrade_is_reviewed if {
+	rules([change("a", "upgraded", {"level": "major"})], [], [lock]) == ["deps.upgrade_level"]
+}
+
+test_unknown_level_is_reviewed if {
+	rules([change("a", "upgraded", {"level": null})], [], [lock]) == ["deps.upgrade_level"]
+}
+
+test_new_direct_dependency_is_reviewed if {
+	rules([change("evil", "added", {"from": null})], [], [lock]) == ["deps.new_direct"]
+}
+
+test_new_transitive_dependency_alone_queues if {
+	rules([change("t", "added", {"from": null, "direct": false})], [], [lock]) == []
+}
+
+test_more_than_three_new_is_reviewed if {
+	added := [change(sprintf("t%d", [i]), "added", {"direct": false}) | some i in numbers.range(1, 4)]
+	rules(added, [], [lock]) == ["deps.too_many_new"]
+}
+
+test_downgrade_is_reviewed if {
+	rules([change("a", "downgraded", {})], [], [lock]) == ["deps.downgrade"]
+}
+
+test_action_moved_to_a_branch_is_reviewed if {
+	wf := testing.file(".github/workflows/ci.yml", "ci")
+	c := change("actions/checkout", "changed", {"ecosystem": "github-actions", "manifest": wf.path, "pinned": false})
+	rules([c], [], [wf]) == ["deps.unpinned_action"]
+}
+
+test_base_image_change_is_reviewed if {
+	df := testing.file("Dockerfile", "iac")
+	c := change("python", "upgraded", {"ecosystem": "docker", "manifest": "Dockerfile", "level": "minor"})
+	rules([c], [], [df]) == ["deps.base_image"]
+}
+
+test_new_registry_is_reviewed if {
+	npmrc := testing.file_with(".npmrc", "deps", {"facts": {"kind": "registries", "registries_added": ["https://x.example/"]}})
+	rules([], [], [npmrc]) == ["deps.new_registry", "deps.unexplained"]
+}
+
+test_unreadable_file_is_reviewed if {
+	rules([], [{"manifest": "package-lock.json", "kind": "unparsable", "msg": "x"}], [lock]) == ["deps.unreadable"]
+}
+
+test_lockfile_change_without_a_moved_version_is_reviewed if {
+	rules([], [], [lock]) == ["deps.unexplained"]
+}
+
+test_without_a_delta_every_deps_file_is_reviewed if {
+	files := [lock]
 	s := testing.summary(files)
 	found := review with input.files as files with input.summary as s
+	[f.rule | some f in found] == ["deps.no_delta"]
 }
 
-test_manifest_and_lock_together_are_two_findings if {
-	rules([manifest("go.mod", "go"), lockfile("go.sum", "go")]) == ["deps.lockfile", "deps.manifest"]
+test_range_or_branch_move_is_reviewed if {
+	rules([change("a", "changed", {"from": "^1.0.0", "to": ">=1 <3", "level": null})], [], [lock]) == ["deps.unordered"]
 }
 
-test_lock_without_manifest if {
-	rules([lockfile("web/package-lock.json", "npm")]) == ["deps.lock_without_manifest", "deps.lockfile"]
-}
-
-test_manifest_without_lock if {
-	rules([manifest("go.mod", "go")]) == ["deps.manifest", "deps.manifest_without_lock"]
-}
-
-test_pairing_is_per_folder if {
-	files := [manifest("a/package.json", "npm"), lockfile("b/package-lock.json", "npm")]
-	rules(files) == ["deps.lock_without_manifest", "deps.lockfile", "deps.manifest", "deps.manifest_without_lock"]
-}
-
-test_pairing_is_per_ecosystem if {
-	rules([manifest("package.json", "npm"), lockfile("go.sum", "go")]) == [
-		"deps.lock_without_manifest", "deps.lockfile", "deps.manifest", "deps.manifest_without_lock",
-	]
-}
-
-test_manifests_of_ecosystems_without_lock_files_are_not_paired if {
-	rules([manifest("requirements.txt", "pip")]) == ["deps.manifest"]
-}
-
-test_every_lock_file_needs_its_manifest if {
-	rules([lockfile("poetry.lock", "pip")]) == ["deps.lock_without_manifest", "deps.lockfile"]
-}
-
-test_other_deps_files if {
-	files := [testing.file_with(".nvmrc", "deps", {"tags": ["toolchain"]})]
-	rules(files) == ["deps.other"]
-}
-
-test_findings_carry_paths_and_bucket if {
-	files := [manifest("go.mod", "go"), lockfile("go.sum", "go"), testing.file("src/a.go", "src")]
-	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
-	some f in found
-	f.rule == "deps.manifest"
-	f.bucket == "deps"
-	f.paths == ["go.mod"]
-}
-
-test_no_deps_files_no_findings if {
-	rules([testing.file("src/main.go", "src"), testing.file("Jenkinsfile", "ci")]) == []
-}
-
-test_pairing_is_bounded if {
-	files := [manifest("go.mod", "go"), lockfile("b/go.sum", "go")]
-	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s with data.gatekeeper.params.deps.max_pair_checks as 0
-	sort([f.rule | some f in found]) == ["deps.lockfile", "deps.manifest"]
-	w := warn with input.files as files with input.summary as s with data.gatekeeper.params.deps.max_pair_checks as 0
-	[f.rule | some f in w] == ["deps.pairing_skipped"]
+test_vulnerable_version_is_denied if {
+	denied([change("lodash", "upgraded", {"vulnerabilities": ["GHSA-x"]})]) == ["deps.vulnerable"]
 }

@@ -1,0 +1,80 @@
+"""The dependency delta and content facts as the gate puts them into the policy input.
+
+Computed once per gate from the sources the gate already has: under `--tree` the TreeContext's git
+objects (its one `cat-file --batch`; the delta's `diff-tree` is the only extra process), else the
+patch (`patch_delta`, which also keeps the sides of the files facts are read from).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gatekeeper.deps import advisories
+from gatekeeper.deps.facts import facts_for, wants_facts
+from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.model import FileChange
+
+if TYPE_CHECKING:
+    from gatekeeper.classify.treecontext import TreeContext
+
+# A file larger than this has no facts (its `errors` say so): facts are small, and a workflow,
+# Dockerfile or registry config of megabytes is itself suspect.
+MAX_FACT_BYTES = 4 * 1024 * 1024
+
+Index = dict[tuple[str, str], list[advisories.Affected]]
+FactsOf = Callable[[FileChange], "dict[str, object] | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class DepsInput:
+    """`input.dependencies` and a way to get each file's `facts`."""
+
+    delta: Delta
+    facts_of: FactsOf
+
+    def to_input(self) -> dict[str, Any]:
+        return dependencies_doc(self.delta)
+
+
+def dependencies_doc(delta: Delta) -> dict[str, Any]:
+    return {"changes": [c.to_dict() for c in delta.changes], "problems": [p.to_dict() for p in delta.problems]}
+
+
+def _marked(delta: Delta, index: Index | None) -> Delta:
+    if index is None:
+        return delta
+    return Delta(advisories.mark(delta.changes, index), delta.problems, delta.facts)
+
+
+def from_patch(patch: Path, index: Index | None) -> DepsInput:
+    """The delta and facts a patch alone shows (facts only where the patch shows enough; see patch_delta)."""
+    delta = _marked(patch_delta(patch), index)
+    facts = dict(delta.facts)
+    return DepsInput(delta, lambda change: facts.get(change.path))
+
+
+def from_tree(context: TreeContext, index: Index | None) -> DepsInput:
+    """The delta of the pull request's change (merge base → HEAD) and facts read from its blobs."""
+    git = context.objects
+    delta = _marked(tree_delta(git, context.old_commit, context.head_commit), index)
+
+    def blob(entry: TreeEntry | None) -> bytes | None:
+        if entry is None or entry.mode not in ("100644", "100755"):
+            return None
+        return git.blob(entry.oid, MAX_FACT_BYTES + 1)
+
+    def facts_of(change: FileChange) -> dict[str, object] | None:
+        if not wants_facts(change.path):
+            return None
+        new = blob(context.new_tree.get(change.path)) if change.status != "deleted" else None
+        old = blob(context.old_tree.get(change.old_path or change.path)) if change.status != "added" else None
+        if any(side is not None and len(side) > MAX_FACT_BYTES for side in (old, new)):
+            return {"kind": "oversized", "errors": [f"larger than {MAX_FACT_BYTES} bytes: no facts read"]}
+        found = facts_for(change, old, new)
+        return found.to_dict() if found is not None else None
+
+    return DepsInput(delta, facts_of)
