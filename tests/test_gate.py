@@ -110,7 +110,8 @@ def test_go_mod_needs_review_with_deps_enabled(capsys: pytest.CaptureFixture[str
     change.make({"go.mod": "module example.com/x\n"})
     code, decision = gate(capsys, change, "--enable", "deps")
     assert (code, decision["outcome"]) == (REVIEW, "review")
-    assert rules(decision) == ["deps.manifest", "deps.manifest_without_lock"]
+    # deps 2.0.0: a go.mod that requires nothing moves no dependency, yet a deps file changed: a human looks.
+    assert rules(decision) == ["deps.unexplained"]
 
 
 def test_core_one_finding_per_bucket_with_all_paths(capsys: pytest.CaptureFixture[str], change: Change) -> None:
@@ -133,10 +134,12 @@ def test_core_one_finding_per_bucket_with_all_paths(capsys: pytest.CaptureFixtur
 # --- the optional policies: allow and review (deny below, with tampering) ---------------------
 
 
-def test_deps_manifest_and_lock_file_are_separate_findings(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+def test_deps_file_the_delta_cannot_explain(capsys: pytest.CaptureFixture[str], change: Change) -> None:
+    # go.sum adds x (not required by go.mod: transitive, one new one is fine); go.mod moves nothing.
     change.make({"go.mod": "module x\n", "go.sum": "x v1 h1:abc\n"})
     code, decision = gate(capsys, change, "--enable", "deps")
-    assert code == REVIEW and rules(decision) == ["deps.lockfile", "deps.manifest"]
+    assert code == REVIEW and rules(decision) == ["deps.unexplained"]
+    assert decision["reasons"][0]["paths"] == ["go.mod"]
 
 
 def test_deps_lock_file_without_its_manifest(
@@ -144,7 +147,7 @@ def test_deps_lock_file_without_its_manifest(
 ) -> None:
     case = Change(git_repo, tmp_path, base={"web/package.json": "{}\n"}).make({"web/package-lock.json": "{}\n"})
     code, decision = gate(capsys, case, "--enable", "deps")
-    assert code == REVIEW and rules(decision) == ["deps.lock_without_manifest", "deps.lockfile"]
+    assert code == REVIEW and rules(decision) == ["deps.unexplained"]  # an empty lock file moves nothing
     assert decision["reasons"][0]["paths"] == ["web/package-lock.json"]
 
 

@@ -19,8 +19,12 @@ HEADLINES: Mapping[str, str] = {
 
 # Characters no report should pass through raw: C0/C1 controls (terminal escapes, XML-invalid
 # bytes) other than newline and tab, and the lone surrogates that stand for non-UTF-8 path bytes.
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-_UNSAFE_IN_PATH = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff\\]")
+# Bidirectional marks, overrides and isolates (and the Unicode line separators) are escaped too: a
+# dependency name or path carrying U+202E would make a reviewer read its row in another order.
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+                     r"\ud800-\udfff\ufffe\uffff]")
+_UNSAFE_IN_PATH = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+                             r"\ud800-\udfff\ufffe\uffff\\]")
 # A backslash is escaped too, so that `a\\x41` (a real name) and `a` + byte 0x41 never look alike.
 _PATH_ESCAPES: Mapping[str, str] = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gatekeeper.reports import dependencies
 from gatekeeper.reports.findings import (
     HEADLINES,
     Finding,
@@ -44,6 +45,7 @@ def render(decision: Mapping[str, Any]) -> str:
         for item in items:
             if item.paths:
                 lines += _path_list(item)
+    lines += dependencies.markdown_lines(decision, escape)
     lines.append(_footer(decision))
     return "\n".join(lines) + "\n"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gatekeeper.reports import dependencies
 from gatekeeper.reports.findings import (
     HEADLINES,
     Finding,
@@ -34,6 +35,9 @@ def render(decision: Mapping[str, Any]) -> str:
     for item in items:
         lines.append("")
         lines.extend(_finding_lines(item))
+    table = dependencies.text_lines(decision)
+    if table:
+        lines += ["", *table]
     return "\n".join(lines) + "\n"
 
 

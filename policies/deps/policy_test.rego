@@ -67,7 +67,7 @@ test_base_image_change_is_reviewed if {
 
 test_new_registry_is_reviewed if {
 	npmrc := testing.file_with(".npmrc", "deps", {"facts": {"kind": "registries", "registries_added": ["https://x.example/"]}})
-	rules([], [], [npmrc]) == ["deps.new_registry", "deps.unexplained"]
+	rules([], [], [npmrc]) == ["deps.new_registry"]
 }
 
 test_unreadable_file_is_reviewed if {
@@ -91,4 +91,9 @@ test_range_or_branch_move_is_reviewed if {
 
 test_vulnerable_version_is_denied if {
 	denied([change("lodash", "upgraded", {"vulnerabilities": ["GHSA-x"]})]) == ["deps.vulnerable"]
+}
+
+test_removed_registry_alone_queues if {
+	npmrc := testing.file_with(".npmrc", "deps", {"facts": {"kind": "registries", "registries_removed": ["https://x.example/"]}})
+	rules([], [], [npmrc]) == []
 }

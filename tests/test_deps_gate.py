@@ -1,0 +1,161 @@
+"""The gate with the dependency delta: real repositories, real patches, both sources (`--tree` and the patch).
+
+Each case commits BASE, then HEAD, and gates the patch git makes between them twice: from the patch alone
+and with `--tree BASE..HEAD` (the TreeContext's git objects). The `deps` policy 2.0.0 must decide alike.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import POLICY_DIR
+from gitrepo import GitRepo
+
+from gatekeeper.cli import main
+from gatekeeper.gate import build_input
+from gatekeeper.packet import derive
+from gatekeeper.policy.bundle import load_bundle
+from gatekeeper.policy.input_schema import validate_input
+
+SHA = "b4ffde65f46336ab88eb53be808477a3936bae11"
+GO_MOD = "module example.invalid/app\n\ngo 1.22\n\nrequire golang.org/x/text v0.14.0\n"
+GO_SUM = ("golang.org/x/text v0.14.0 h1:ScX5w1eTa3QqT8oi6+ziP7dTV1S2+ALU0bI+0zXKWiQ=\n"
+          "golang.org/x/text v0.14.0/go.mod h1:18ZOQIKpY8NJVqYksKHtTdi31H5itFRjB5/qKTNYzSU=\n")
+WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@{ref}\n"
+RANGE = {"type": "ECOSYSTEM", "events": [{"introduced": "2.32.0"}, {"fixed": "2.32.4"}]}
+ADVISORY = {"id": "GHSA-gk00-test-0001", "modified": "2026-01-01T00:00:00Z",
+            "affected": [{"package": {"ecosystem": "PyPI", "name": "requests"}, "ranges": [RANGE]}]}
+
+
+class Case:
+    def __init__(self, root: Path, base: dict[str, str], head: dict[str, str]) -> None:
+        self.repo = GitRepo(root / "repo")
+        self.repo.write("README.md", "app\n")
+        for path, text in base.items():
+            self.repo.write(path, text)
+        self.base = self.repo.commit("base")
+        for path, text in head.items():
+            self.repo.write(path, text)
+        self.head = self.repo.commit("head")
+        self.patch = root / "change.diff"
+        self.patch.write_bytes(self.repo.git("diff", "--binary", self.base, self.head))
+        self.packet = root / "packet.json"
+        assert main(["packet", str(self.patch), "--out", str(self.packet), "--policy", str(POLICY_DIR)]) == 0
+
+
+def gate(capsys: pytest.CaptureFixture[str], case: Case, tree: bool, *args: str) -> dict[str, Any]:
+    capsys.readouterr()
+    where = ["--tree", f"{case.base}..{case.head}", "--repo", str(case.repo.root)] if tree else []
+    code = main(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR),
+                 "--format", "json", "--disable", "core", "--enable", "deps", *where, *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and out.out.strip(), out.err
+    decision: dict[str, Any] = json.loads(out.out)
+    assert code == {"allow": 0, "deny": 1, "review": 3}[decision["outcome"]]
+    return decision
+
+
+CASES = {
+    "new dependency": ({"requirements.txt": "requests==2.31.0\n"},
+                       {"requirements.txt": "requests==2.31.0\nleftpad-py==0.1.0\n"}, "review", ["deps.new_direct"]),
+    "patch bump": ({"go.mod": GO_MOD, "go.sum": GO_SUM},
+                   {"go.mod": GO_MOD.replace("v0.14.0", "v0.14.1"), "go.sum": GO_SUM.replace("v0.14.0", "v0.14.1")},
+                   "allow", []),
+    "minor bump": ({"requirements.txt": "requests==2.31.0\n"}, {"requirements.txt": "requests==2.32.0\n"}, "allow", []),
+    "major bump": ({"requirements.txt": "requests==2.31.0\n"}, {"requirements.txt": "requests==3.0.0\n"},
+                   "review", ["deps.upgrade_level"]),
+    "downgrade": ({"requirements.txt": "requests==2.31.0\n"}, {"requirements.txt": "requests==2.30.0\n"},
+                  "review", ["deps.downgrade"]),
+    "unpinned action": ({".github/workflows/ci.yml": WORKFLOW.format(ref=SHA)},
+                        {".github/workflows/ci.yml": WORKFLOW.format(ref="main")}, "review", ["deps.unpinned_action"]),
+    "pinned action bump": ({".github/workflows/ci.yml": WORKFLOW.format(ref=SHA)},
+                           {".github/workflows/ci.yml": WORKFLOW.format(ref="1" * 40)}, "allow", []),
+    "base image": ({"Dockerfile": "FROM python:3.12-slim\nRUN true\n"},
+                   {"Dockerfile": "FROM ghcr.io/x/python:3.12-slim\nRUN true\n"}, "review",
+                   ["deps.base_image", "deps.new_direct"]),
+    "new index": ({"requirements.txt": "requests==2.31.0\n"},
+                  {"requirements.txt": "--extra-index-url https://pkgs.evil.example/simple\nrequests==2.31.0\n"},
+                  "review", ["deps.new_registry"]),
+    "lockfile checksum only": ({"go.sum": GO_SUM}, {"go.sum": GO_SUM.replace("ScX5", "AAAA")}, "review",
+                               ["deps.unexplained"]),
+}
+
+
+@pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_gate_judges_what_a_change_moves(capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str,
+                                             tree: bool) -> None:
+    base, head, outcome, expected = CASES[name]
+    decision = gate(capsys, Case(tmp_path, base, head), tree)
+    assert decision["outcome"] == outcome, decision["reasons"]
+    assert sorted(r["rule"] for r in decision["reasons"]) == expected
+    assert decision["policies"] == [{"name": "deps", "version": "2.0.0"}]
+    if name != "lockfile checksum only" and name != "new index":
+        assert decision["dependencies"]["changes"], "the decision carries the delta"
+
+
+@pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
+def test_an_advisory_on_the_new_version_is_denied(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  tree: bool) -> None:
+    osv = tmp_path / "osv" / "PyPI"
+    osv.mkdir(parents=True)
+    (osv / "GHSA-gk00-test-0001.json").write_text(json.dumps(ADVISORY))
+    case = Case(tmp_path, {"requirements.txt": "requests==2.31.0\n"}, {"requirements.txt": "requests==2.32.0\n"})
+    decision = gate(capsys, case, tree, "--advisories", str(tmp_path / "osv"))
+    assert decision["outcome"] == "deny"
+    assert [r["rule"] for r in decision["reasons"]] == ["deps.vulnerable"]
+    assert "GHSA-gk00-test-0001" in decision["reasons"][0]["msg"]
+    assert decision["dependencies"]["changes"][0]["vulnerabilities"] == ["GHSA-gk00-test-0001"]
+    # Without the advisories the same bump (minor) queues normally.
+    assert gate(capsys, case, tree)["outcome"] == "allow"
+
+
+def test_a_bad_advisories_folder_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    osv = tmp_path / "osv"
+    osv.mkdir()
+    (osv / "bad.json").write_text("{not json")
+    case = Case(tmp_path, {"requirements.txt": "a==1\n"}, {"requirements.txt": "a==1.0.1\n"})
+    capsys.readouterr()
+    code = main(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR),
+                 "--advisories", str(osv)])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and "bad.json" in err
+
+
+def test_facts_sit_beside_their_files_and_the_input_fits_its_schema(tmp_path: Path) -> None:
+    wf = ("on:\n  pull_request_target:\npermissions:\n  contents: write\njobs:\n  t:\n    runs-on: x\n"
+          "    steps:\n      - uses: actions/checkout@v4\n")
+    case = Case(tmp_path, {"requirements.txt": "a==1\n"},
+                {".github/workflows/new.yml": wf, "Dockerfile": "FROM python:3.13\n",
+                 "requirements.txt": "-i https://evil.example/simple\na==1\n"})
+    derived = derive(case.patch, load_bundle(POLICY_DIR).rules)
+    doc = build_input(json.loads(case.packet.read_text()), derived, [])
+    validate_input(doc, "input")
+    facts = {f["path"]: f.get("facts") for f in doc["files"]}
+    assert facts["README.md"] is None if "README.md" in facts else True
+    assert facts[".github/workflows/new.yml"]["risky_triggers_added"] == ["pull_request_target"]
+    assert facts[".github/workflows/new.yml"]["permissions_added"] == ["contents:write"]
+    assert facts[".github/workflows/new.yml"]["unpinned_actions"] == 1
+    assert facts["Dockerfile"]["images_added"] == [{"name": "python", "tag": "3.13", "digest": ""}]
+    assert facts["requirements.txt"]["registries_added"] == ["https://evil.example/simple"]
+    names = {(c["ecosystem"], c["name"]) for c in doc["dependencies"]["changes"]}
+    assert names == {("github-actions", "actions/checkout"), ("docker", "python")}
+
+
+def test_text_and_markdown_reports_show_the_dependency_table(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    evil = "left\u202epad"  # a bidi override would reorder the row a reviewer reads
+    manifest = json.dumps({"name": "app", "dependencies": {evil: "1.0.0"}}, ensure_ascii=False)  # added: shown whole
+    case = Case(tmp_path, {"requirements.txt": "requests==2.31.0\n"},
+                {"requirements.txt": "requests==2.32.0\n", "web/package.json": manifest})
+    for fmt in ("text", "markdown"):
+        capsys.readouterr()
+        main(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR), "--format", fmt,
+              "--enable", "deps"])
+        out = capsys.readouterr().out
+        assert "\u202e" not in out and "\\u202e" in out
+        assert "2.31.0" in out and "2.32.0" in out and "upgraded" in out and "added" in out
+        assert ("| change | ecosystem | name |" in out) == (fmt == "markdown")
