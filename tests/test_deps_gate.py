@@ -159,3 +159,41 @@ def test_text_and_markdown_reports_show_the_dependency_table(capsys: pytest.Capt
         assert "\u202e" not in out and "\\u202e" in out
         assert "2.31.0" in out and "2.32.0" in out and "upgraded" in out and "added" in out
         assert ("| change | ecosystem | name |" in out) == (fmt == "markdown")
+
+
+def _patches() -> list[Path]:
+    return sorted((POLICY_DIR.parent / "fixtures").glob("*/patch.diff"))
+
+
+@pytest.mark.parametrize("patch", _patches(), ids=lambda p: p.parent.name)
+def test_the_gates_shortcuts_give_the_full_parses_delta(patch: Path) -> None:
+    """The gate skips non-candidate sections (and patches with none): the delta must be the same."""
+    from gatekeeper.deps.sources import may_hold_dependencies, patch_delta
+    from gatekeeper.errors import GatekeeperError
+
+    try:
+        full = patch_delta(patch)
+    except GatekeeperError:
+        return  # a malformed fixture: the gate's own parse refuses it first
+    assert patch_delta(patch, parse_all=False) == full
+    if not may_hold_dependencies(patch):
+        assert full.changes == () and full.problems == () and full.facts == ()
+
+
+def test_a_gitlink_of_any_name_among_many_source_files_is_still_seen(tmp_path: Path) -> None:
+    from gatekeeper.deps.sources import may_hold_dependencies, patch_delta
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "x\n")
+    repo.commit()
+    for i in range(300):
+        repo.write(f"src/m{i}.py", f"x = {i}\n")
+    repo.write("Sub/REQUIREMENTS-Dev.TXT", "flask==3.0.0\n")
+    repo.git("add", "-A")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{'3' * 40},lib/thing")
+    patch = tmp_path / "p.diff"
+    patch.write_bytes(repo.git("diff", "--cached", "--binary"))
+    assert may_hold_dependencies(patch)
+    delta = patch_delta(patch, parse_all=False)
+    assert delta == patch_delta(patch)
+    assert {c.name for c in delta.changes} >= {"lib/thing"}

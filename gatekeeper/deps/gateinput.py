@@ -7,6 +7,8 @@ patch (`patch_delta`, which also keeps the sides of the files facts are read fro
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from gatekeeper.deps import advisories
 from gatekeeper.deps.facts import facts_for, wants_facts
-from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.deps.model import Problem
+from gatekeeper.deps.sources import Delta, may_hold_dependencies, patch_delta, tree_delta
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.model import FileChange
 
@@ -52,7 +55,12 @@ def _marked(delta: Delta, index: Index | None) -> Delta:
 
 def from_patch(patch: Path, index: Index | None) -> DepsInput:
     """The delta and facts a patch alone shows (facts only where the patch shows enough; see patch_delta)."""
-    delta = _marked(patch_delta(patch), index)
+    if not stat.S_ISREG(os.stat(patch).st_mode):
+        # A pipe can be read once, and the gate reads it: fail closed rather than steal its bytes.
+        problem = Problem("", "partial", "the patch is not a regular file: no dependency delta computed")
+        return DepsInput(Delta((), (problem,)), lambda change: None)
+    # The gate parses (and so checks) the whole patch itself: here only sections that can matter are parsed.
+    delta = _marked(patch_delta(patch, parse_all=False), index) if may_hold_dependencies(patch) else Delta((), ())
     facts = dict(delta.facts)
     return DepsInput(delta, lambda change: facts.get(change.path))
 

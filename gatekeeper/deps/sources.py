@@ -7,8 +7,10 @@ change touches, never to the repository.
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
+import stat
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -177,6 +179,58 @@ class _Section:
     hunks: bool = False
 
 
+# The same test over a whole patch at C speed: a patch none of whose sections can hold a dependency
+# file or a gitlink is not read line by line at all. The header lines are gathered and lowered first:
+# one case-sensitive search over them is ten times faster than a case-blind search per line.
+_HEADER = re.compile(rb"(?:^|\n)diff --git [^\n]*")
+_CANDIDATE_LOWER = re.compile(_CANDIDATE.pattern)
+
+
+def may_hold_dependencies(path: Path) -> bool:
+    """False only when the patch file certainly shows no dependency file, registry config, YAML or gitlink."""
+    with open_patch(path) as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return True
+        if info.st_size == 0:
+            return False
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            if view.find(b"Subproject commit ") >= 0:
+                return True
+            headers = b"\n".join(_HEADER.findall(view)).lower()
+            return _CANDIDATE_LOWER.search(headers) is not None
+
+
+_GITLINK_LINES = (b"-Subproject commit ", b"+Subproject commit ")
+
+
+def _candidates(lines: Iterator[tuple[int, bytes, bool]]) -> Iterator[tuple[int, bytes, bool]]:
+    """Only the sections that can hold a dependency file (or a gitlink, of any name): the parser never
+    sees the others, so a 10,000-file patch of source code costs one read, not a second parse. A
+    section is dropped whole, so what the parser sees is still a well-formed patch."""
+    held: list[tuple[int, bytes, bool]] | None = None  # a non-candidate section not yet known to be a gitlink
+    dropping = False
+    for item in lines:
+        line = item[1]
+        if line.startswith(b"diff --git "):
+            dropping = False
+            held = None if _CANDIDATE.search(line) else [item]
+            if held is None:
+                yield item
+            continue
+        if dropping:
+            continue
+        if held is None:
+            yield item
+            continue
+        held.append(item)
+        if line.startswith(_GITLINK_LINES):
+            yield from held
+            held = None
+        elif len(held) > 1 and held[-2][1].startswith(b"@@ "):  # its first hunk line is no gitlink pointer
+            held, dropping = None, True
+
+
 def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]) -> Iterator[tuple[int, bytes, bool]]:
     """Pass patch lines on to the parser, keeping the hunk sides of candidate sections."""
     current: _Section | None = None
@@ -211,9 +265,12 @@ def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]
             current.new.append(body)
 
 
-def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
+def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all: bool = True) -> Delta:
     """The delta a patch alone shows: new and deleted files whole; for a modified file, the dependencies
-    its hunks show when its format is line-oriented (changes marked `partial`), else a `partial` problem."""
+    its hunks show when its format is line-oriented (changes marked `partial`), else a `partial` problem.
+
+    `parse_all`: check every section of the patch (a malformed one is a PatchError); the gate, which
+    parses the whole patch itself, passes False and only the candidate sections are parsed here."""
     handle = stream if stream is not None else open_patch(path) if path is not None else None
     assert handle is not None
     name = str(path) if path is not None else "<stdin>"
@@ -222,8 +279,9 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None) -> Delta:
     shown: dict[str, dict[str, bytes | None]] = {"base": {}, "head": {}}  # files the patch shows whole
     problems: list[Problem] = []
     facts: list[tuple[str, dict[str, object]]] = []
+    lines = read_lines(HashingReader(handle), name)
     try:
-        for change in parse_lines(_tap(read_lines(HashingReader(handle), name), sections), name):
+        for change in parse_lines(_tap(lines if parse_all else _candidates(lines), sections), name):
             section = sections.pop(change.line, None)
             if section is None or change.unsafe:
                 continue
