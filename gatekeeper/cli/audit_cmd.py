@@ -26,15 +26,23 @@ def audit() -> None:
 @_GIT
 @click.option("--head-file", type=click.Path(dir_okay=False, path_type=Path),
               help="A head ({seq, hash}) kept elsewhere (default for a LOG file: LOG.head beside it).")
+@click.option("--trust", type=click.Path(dir_okay=False, path_type=Path),
+              help="An allowed-signers file of gate keys: every record must be signed (gate --sign) by one of them.")
 @_FORMAT
-def verify(log: Path | None, git: str | None, head_file: Path | None, fmt: str) -> int:
-    """Check the hash chain: exit 0 intact, 1 naming the first tampered line or record, 2 unreadable."""
+def verify(log: Path | None, git: str | None, head_file: Path | None, trust: Path | None, fmt: str) -> int:
+    """Check the hash chain (and with --trust every record's signature): exit 0 intact, 1 naming the first
+    tampered, unsigned or untrusted line or record, 2 unreadable."""
     import json
 
     from gatekeeper.audit.gitlog import redact
     from gatekeeper.audit.source import verify as verify_source
 
-    verdict = verify_source(log, git, head_file)
+    signers = None
+    if trust is not None:
+        from gatekeeper.attest.keys import load_trust  # cryptography: only under --trust
+
+        signers = load_trust(trust)
+    verdict = verify_source(log, git, head_file, trust=signers)
     name = log if log is not None else redact(str(git))  # a token in the URL must not reach the CI log
     if fmt == "json":
         click.echo(json.dumps(verdict.to_dict(), indent=2))
@@ -42,8 +50,9 @@ def verify(log: Path | None, git: str | None, head_file: Path | None, fmt: str) 
         click.echo(f"{name}: chain broken: {verdict.problem.message}")
     else:
         tip = f", tip {verdict.tip}" if verdict.tip else ""
+        signed = "" if verdict.signers is None else f", all signed by {', '.join(verdict.signers) or 'trusted keys'}"
         click.echo(f"{name}: intact: {count(verdict.records, 'record')}, last seq {verdict.last_seq}, "
-                   f"hash {verdict.last_hash}{tip}")
+                   f"hash {verdict.last_hash}{tip}{signed}")
         if verdict.head_file is None and verdict.records:
             head = "no head file" if git is None else "no --head-file"
             click.echo(f"{name}: note: {head}, so records removed from the end cannot be detected", err=True)
