@@ -119,7 +119,8 @@ def test_an_unsigned_log_fails_under_trust_and_a_chain_break_still_wins_when_ear
         append_decision(log, decision(n))
     assert verify_log(log).ok
     assert main(["audit", "verify", str(log), "--trust", str(keyring["trust_file"])]) == 1
-    assert "line 1: unsigned: record seq 1: the record has no signature" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "not signed by a trusted key: line 1: unsigned: record seq 1: the record has no signature" in out
     signed = _signed_log(tmp_path / "s", keyring)
     lines = signed.read_bytes().splitlines(keepends=True)
     lines[1] = lines[1].replace(b'"outcome":"allow"', b'"outcome":"deny"')  # edited, not re-hashed

@@ -47,7 +47,8 @@ def verify(log: Path | None, git: str | None, head_file: Path | None, trust: Pat
     if fmt == "json":
         click.echo(json.dumps(verdict.to_dict(), indent=2))
     elif verdict.problem is not None:
-        click.echo(f"{name}: chain broken: {verdict.problem.message}")
+        broken = "not signed by a trusted key" if verdict.problem.kind in ("unsigned", "untrusted") else "chain broken"
+        click.echo(f"{name}: {broken}: {verdict.problem.message}")
     else:
         tip = f", tip {verdict.tip}" if verdict.tip else ""
         signed = "" if verdict.signers is None else f", all signed by {', '.join(verdict.signers) or 'trusted keys'}"
