@@ -3,11 +3,15 @@ rewritten record, with no head kept anywhere; so does a record signed by a key t
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from google.protobuf import json_format
+from in_toto_attestation.v1 import statement_pb2
+from in_toto_attestation.v1.statement import Statement
 from test_audit_gitlog import _bare, _rewrite
 from test_audit_log import decision
 
@@ -73,7 +77,11 @@ def test_a_signed_log_verifies_and_says_who_signed(tmp_path: Path, keyring: dict
     for record in _records(log):
         assert parse_line(canonical(record)).ok and record["log_version"] == 3
         assert record["hash"] == record_hash(record)  # the hash covers everything but hash and signature
-        payload = json.loads(__import__("base64").b64decode(record["signature"]["payload"]))
+        assert set(record["signature"]) == {"payload", "payloadType", "signatures"}  # DSSE
+        payload = json.loads(base64.b64decode(record["signature"]["payload"]))
+        proto = statement_pb2.Statement()
+        json_format.ParseDict(payload, proto)  # the in-toto Statement v1, field by field
+        Statement.copy_from_pb(proto).validate()
         assert payload["predicateType"] == RECORD_PREDICATE
         assert payload["subject"][0]["digest"] == {"sha256": record["hash"]}
     assert main(["audit", "verify", str(log), "--trust", str(keyring["trust_file"])]) == 0
@@ -164,3 +172,16 @@ def test_a_bad_trust_file_is_exit_2(tmp_path: Path, keyring: dict[str, Any],
     assert main(["audit", "verify", str(log), "--trust", str(bad)]) == 2
     assert f"{bad}:1" in capsys.readouterr().err
     assert main(["audit", "verify", str(log), "--trust", str(tmp_path / "missing")]) == 2
+
+
+def test_replay_with_trust_refuses_a_record_whose_chain_was_rewritten(tmp_path: Path, keyring: dict[str, Any],
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    log = _signed_log(tmp_path, keyring)
+    records = _records(log)
+    records[1]["outcome"] = "deny"
+    _write(log, _rechain(records, 1))
+    args = ["audit", "replay", str(log), "3", "--packet", str(tmp_path / "p.json"), "--patch", str(tmp_path / "d")]
+    assert main([*args, "--trust", str(keyring["trust_file"])]) == 2
+    assert "line 2: altered: record seq 2: signed by gate for another hash" in capsys.readouterr().err
+    assert main(args) == 2  # without --trust the chain holds, so replay goes on to the (missing) packet
+    assert "cannot read the packet" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gatekeeper.audit.gitrev import export_bundle, has_commit, locate
 from gatekeeper.audit.log import canonical
@@ -16,6 +16,9 @@ from gatekeeper.audit.read import Entry, Snapshot, find_entry, load_entries
 from gatekeeper.audit.show import trust_lines
 from gatekeeper.audit.verify import Head, verify_snapshot
 from gatekeeper.errors import AuditError, GatekeeperError, where
+
+if TYPE_CHECKING:
+    from gatekeeper.attest.keys import Trust
 
 FINDING_KEYS = ("policy", "rule", "level", "msg", "bucket", "paths")
 
@@ -73,13 +76,14 @@ class ReplayResult:
 
 
 def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, bundle_dir: Path, *,
-                  head: Head | None = None) -> ReplayResult:
-    """Replay record `ref` of `log` for the given packet and patch; AuditError when it cannot be replayed."""
+                  head: Head | None = None, trust: Trust | None = None) -> ReplayResult:
+    """Replay record `ref` of `log` for the given packet and patch; AuditError when it cannot be replayed
+    (also when, with `trust`, a record up to it is not signed by a trusted key)."""
     from gatekeeper.gate import decide
     from gatekeeper.policy.bundle import load_bundle
 
     entry = find_entry(load_entries(log), ref, log.name)
-    notes = _check_chain(log, entry, head)
+    notes = _check_chain(log, entry, head, trust)
     record = entry.record
     packet = _matching_packet(packet_path, record)
     _check_patch(patch_path, record)
@@ -152,8 +156,8 @@ def _view(label: str, decision: dict[str, Any]) -> View:
                 decision.get("input_digest"))
 
 
-def _check_chain(log: Snapshot, entry: Entry, head: Head | None) -> list[str]:
-    problem = verify_snapshot(log, head).problem
+def _check_chain(log: Snapshot, entry: Entry, head: Head | None, trust: Trust | None) -> list[str]:
+    problem = verify_snapshot(log, head, trust=trust).problem
     if problem is not None and problem.line <= entry.line:
         raise AuditError(f"the log's chain is broken before this record: {problem.message}", where=log.name,
                          hint="a record that cannot be trusted cannot be replayed; see `gatekeeper audit verify`")

@@ -112,9 +112,11 @@ def stats(log: Path | None, git: str | None, since: str | None, until: str | Non
               help="The patch the decision was made for.")
 @click.option("--policy", "policy_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Today's policy bundle, inside the git repository that holds its history.")
+@click.option("--trust", type=click.Path(dir_okay=False, path_type=Path),
+              help="An allowed-signers file of gate keys: replay only when the records up to RECORD are signed.")
 @_FORMAT
 def replay(log: Path | None, record: str | None, git: str | None, packet_path: Path, patch_path: Path,
-           policy_dir: Path | None, fmt: str) -> int:
+           policy_dir: Path | None, trust: Path | None, fmt: str) -> int:
     """Re-decide RECORD (seq or hash prefix) with the bundle as recorded, and with today's; exit 1 if it differs."""
     import json
 
@@ -127,7 +129,13 @@ def replay(log: Path | None, record: str | None, git: str | None, packet_path: P
         log, record = None, str(log)  # with --git the one positional argument is the record
     if record is None:
         raise UsageError("name the RECORD to replay (its seq or a hash prefix)", where="audit replay")
-    result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir))
+    signers = None
+    if trust is not None:
+        from gatekeeper.attest.keys import load_trust  # cryptography: only under --trust
+
+        signers = load_trust(trust)
+    result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir),
+                           trust=signers)
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_text(result))
     return ExitCode.OK if result.same else ExitCode.FAILED
 
