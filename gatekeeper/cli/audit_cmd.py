@@ -51,7 +51,7 @@ def verify(log: Path | None, git: str | None, head_file: Path | None, trust: Pat
         click.echo(f"{name}: {broken}: {verdict.problem.message}")
     else:
         tip = f", tip {verdict.tip}" if verdict.tip else ""
-        signed = "" if verdict.signers is None else f", all signed by {', '.join(verdict.signers) or 'trusted keys'}"
+        signed = f", all signed by {', '.join(verdict.signers)}" if verdict.signers else ""
         click.echo(f"{name}: intact: {count(verdict.records, 'record')}, last seq {verdict.last_seq}, "
                    f"hash {verdict.last_hash}{tip}{signed}")
         if verdict.head_file is None and verdict.records:
