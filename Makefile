@@ -27,8 +27,9 @@ lint: setup
 	$(VENV)/bin/ruff check
 	$(VENV)/bin/mypy gatekeeper
 
+# Two workers: the slow tests are end-to-end runs that wait on subprocesses (sandboxes, git, the CLI).
 pytest: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 policy-test: setup
 	$(GK) test --policy policies --fixtures fixtures

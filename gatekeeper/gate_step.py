@@ -93,6 +93,8 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
                               guarded=found.guarded, tree_differences=differences, context=context,
                               attestation=attestation, advisories=index)
+        if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
+            decision["attestation"] = attestation
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
         from gatekeeper.attest.verdict import apply_approvals
 
@@ -106,7 +108,8 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
         from gatekeeper.audit.sinks import log_decision
 
         decision["decision_log"] = log_decision(decision, file=log, git=options.log_git, url=options.log_url,
-                                                tree=options.tree, env=os.environ if env is None else env)
+                                                tree=options.tree, env=os.environ if env is None else env,
+                                                sign=options.sign)
     fmt = options.format or config.format or "text"
     return decision, emit(fmt, decision, output=options.output, env=env)
 

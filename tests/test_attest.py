@@ -153,6 +153,23 @@ def test_signed_packet_verifies_and_an_edited_one_does_not(keyring: dict[str, An
         check_packet(packet_file, packet, keyring["trust"])
 
 
+def test_a_packet_signature_has_no_validity_period_but_its_time_is_signed_and_a_key_can_be_revoked(
+        keyring: dict[str, Any], tmp_path: Path) -> None:
+    """Decision: a packet's claims are facts about one past run bound to one patch, so they do not expire (an
+    approval does); the packet's created_at is signed (it cannot be made to look fresh), and a runner key is
+    revoked by removing its line from the allowed-signers file."""
+    packet = {**_packet(), "created_at": "2020-01-01T00:00:00Z"}
+    packet_file = tmp_path / "packet.json"
+    envelope_path(packet_file).write_text(json.dumps(sign_packet(keyring["runner"], packet)))
+    assert check_packet(packet_file, packet, keyring["trust"]).verified  # six years later: still the same facts
+    fresh = {**packet, "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    with pytest.raises(AttestationError, match="created_at"):
+        check_packet(packet_file, fresh, keyring["trust"])
+    alice_only = (keyring["folder"] / "platform.pub").read_text()  # the runner's line removed: revoked
+    with pytest.raises(AttestationError, match="no valid signature by a trusted key"):
+        check_packet(packet_file, packet, parse_trust(alice_only, "revoked"))
+
+
 def _decision(*levels: tuple[str, str, str | None]) -> dict[str, Any]:
     reasons = [{"policy": rule.split(".")[0], "rule": rule, "level": level, "msg": "m", "bucket": bucket}
                for level, rule, bucket in levels]

@@ -96,11 +96,25 @@ def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decis
               str(approvals), "--policy", str(POLICY_DIR), "--enable", "sandbox", "--enable", "provenance",
               "--trust", str(trust), "--comment", "looked at it", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
+    log = tmp_path / "decisions.jsonl"
     code, decision, err = _gate(tmp_path, run, "--trust", str(trust), "--approvals", str(approvals),
-                                "--output", str(tmp_path / "report.json"), "--sign", str(folder / "alice.key"))
+                                "--output", str(tmp_path / "report.json"), "--sign", str(folder / "alice.key"),
+                                "--log", str(log))
     report = json.loads((tmp_path / "report.json").read_text())
     assert code == 0 and report["outcome"] == "allow", err
     assert [a["signer"] for a in report["approvals"]["approvals"]] == ["alice"]
+    # The log record is signed and says who vouched for what; replay reproduces the approved allow.
+    done = gk("audit", "verify", str(log), "--trust", str(trust), cwd=tmp_path)
+    assert done.returncode == 0 and "all signed by alice" in done.stdout, done.stdout + done.stderr
+    shown = gk("audit", "show", str(log), cwd=tmp_path).stdout
+    assert "packet   signed by runner" in shown and "approval alice [platform] key" in shown, shown
+    assert "accepted core.ci: looked at it" in shown and "signed   record signed by key" in shown, shown
+    replayed = gk("audit", "replay", str(log), "1", "--packet", run["packet"], "--patch", run["patch"], "--policy",
+                  str(POLICY_DIR), "--format", "json", cwd=tmp_path)
+    result = json.loads(replayed.stdout)
+    assert replayed.returncode == 0 and result["replayed"]["outcome"] == "allow", replayed.stdout + replayed.stderr
+    assert result["replayed"]["input_digest"] == result["recorded"]["input_digest"]
+    assert result["approvals"]["approvals"][0]["signer"] == "alice" and result["attestation"]["signer"] == "runner"
     # The signed decision: a SLSA VSA about this patch.
     vsa = open_statement((tmp_path / "report.json.intoto.json").read_bytes(), load_trust(trust), where="v",
                          predicate_type=VSA_PREDICATE, sha256=report["packet"]["diff_sha256"])

@@ -423,3 +423,33 @@ def test_sections_read_out_of_order_are_still_right(git_repo: GitRepo, tmp_path:
     backwards = classify_in_context(changes[::-1], RULES, context)
     context.close()
     assert [(f.change.path, f.bucket) for f in backwards] == [("b/two.yaml", "iac"), ("a/one.yaml", "ci")]
+
+
+def test_role_and_puppet_markers_and_what_a_marker_never_renames(git_repo: GitRepo) -> None:
+    """A role kept as its own repository (meta/main.yml) and a Puppet control repository (hiera.yaml) are
+    infrastructure through and through; a marker raises only what the path tier left to its catch-all, except
+    in the folders a chart reads whole (a packaged subchart is installed, a chart's LICENSE is not)."""
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    git_repo.write("meta/main.yml", "galaxy_info:\n  role_name: docker\n")
+    git_repo.write("tasks/main.yml", "- name: install\n  package: {name: docker}\n")
+    git_repo.write("vars/Debian.yml", "docker_package: docker-ce\n")
+    git_repo.write("control/hiera.yaml", "version: 5\n")
+    git_repo.write("control/data/nodes/web.yaml", "profile::web::port: 8080\n")
+    git_repo.write("charts-src/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 1.0.0\n")
+    git_repo.write("charts-src/web/charts/redis-17.0.0.tgz", b"\x1f\x8b\x08\x00" + bytes(64))
+    git_repo.write("charts-src/web/LICENSE", "Apache-2.0\n")
+    git_repo.write("charts-src/web/templates/README.md", m.DEPLOYMENT)
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert (files["vars/Debian.yml"].bucket, files["vars/Debian.yml"].rule) == ("iac", "iac.marker.ansible-role")
+    assert files["control/data/nodes/web.yaml"].rule == "iac.marker.puppet"
+    assert files["charts-src/web/charts/redis-17.0.0.tgz"].bucket == "iac"
+    assert files["charts-src/web/templates/README.md"].bucket == "iac"  # a chart renders every template
+    assert files["charts-src/web/LICENSE"].bucket == "other"
+
+
+def test_a_nested_marker_matches_whole_path_segments_only() -> None:
+    index = MarkerIndex(["x/meta/main.yml", "y/xmeta/main.yml", "meta/main.yaml.bak"], RULES.context.markers)
+    assert index.claim("x/vars/a.yml") is not None
+    assert index.claim("y/vars/a.yml") is None and index.claim("vars/a.yml") is None

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper.audit.line import canonical, parse_line
-from gatekeeper.audit.log import GENESIS, record_from_decision, utc_now
+from gatekeeper.audit.log import GENESIS, Seal, record_from_decision, utc_now
 from gatekeeper.audit.read import Item, Snapshot
 from gatekeeper.errors import AuditError, UsageError
 from gatekeeper.gitcmd import SAFE_GIT
@@ -176,8 +176,9 @@ def _reason(stderr: bytes) -> str:
 
 
 def append_git(log: GitLog, decision: dict[str, Any], *, ci: dict[str, Any] | None = None,
-               env: Mapping[str, str] | None = None, retry: Retry | None = None) -> dict[str, Any]:
-    """Append `decision` as the next record on the log's ref and push it; the record as pushed."""
+               env: Mapping[str, str] | None = None, retry: Retry | None = None,
+               seal: Seal | None = None) -> dict[str, Any]:
+    """Append `decision` as the next record on the log's ref and push it; the record as pushed (signed by `seal`)."""
     retry = retry or Retry(ATTEMPTS, BACKOFF, MAX_BACKOFF)  # read at call time, so a test can shorten them
     rng = random.Random()
     with _scratch(log, os.environ if env is None else env) as repo:
@@ -186,7 +187,7 @@ def append_git(log: GitLog, decision: dict[str, Any], *, ci: dict[str, Any] | No
             last = _tip_record(repo, tip, log) if tip else None
             seq = 1 if last is None else int(last["seq"]) + 1
             prev = GENESIS if last is None else str(last["hash"])
-            record = record_from_decision(decision, seq=seq, prev=prev, at=utc_now(), ci=ci)
+            record = record_from_decision(decision, seq=seq, prev=prev, at=utc_now(), ci=ci, seal=seal)
             pushed, _ = repo.push(repo.commit(record, tip))
             if pushed:
                 return record

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +18,23 @@ from gatekeeper.atomic import fsync_dir, write_atomic
 from gatekeeper.audit.line import canonical, parse_line
 from gatekeeper.errors import AuditError
 
-LOG_VERSION = 2  # 2 added `ci`: where the decision was made (repository, change, run, actor)
+# 2 added `ci`: where the decision was made (repository, change, run, actor); 3 added `attestation`,
+# `approvals`, `signed_summary` and the optional `signature`.
+LOG_VERSION = 3
 GENESIS = "0" * 64  # the `prev` of the first record
 OUTCOMES = ("allow", "review", "deny")
 HEAD_SUFFIX = ".head"
+# The record's signature (gate --sign): a DSSE envelope over the chain hash, so the hash cannot cover it.
+UNHASHED = ("hash", "signature")
+# Signs a finished record: returns the envelope for its `signature` field (attest.record.sealer).
+Seal = Callable[[Mapping[str, Any]], dict[str, Any]]
 # A record is a few KB; reading this much from the end almost always finds the last line at once.
 _TAIL_CHUNK = 64 * 1024
 
 
 def record_hash(record: dict[str, Any]) -> str:
-    """sha256 of the canonical record without its `hash` field."""
-    body = {k: v for k, v in record.items() if k != "hash"}
+    """sha256 of the canonical record without its `hash` and `signature` fields."""
+    body = {k: v for k, v in record.items() if k not in UNHASHED}
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
@@ -43,8 +50,8 @@ def utc_now() -> str:
 
 
 def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: str,
-                         ci: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The log record for `decision`: what an auditor needs months later, chained to `prev`."""
+                         ci: dict[str, Any] | None = None, seal: Seal | None = None) -> dict[str, Any]:
+    """The log record for `decision`: what an auditor needs months later, chained to `prev`; signed by `seal`."""
     try:
         outcome = decision["outcome"]
         packet = decision.get("packet") or {}
@@ -74,6 +81,10 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
             "decided_at": decision.get("decided_at"),
             "tool": decision.get("tool"),
             "ci": ci,
+            # What the packet's signature proved and which signed approvals counted: who vouched for what.
+            "attestation": decision.get("attestation"),
+            "approvals": decision.get("approvals"),
+            "signed_summary": decision.get("signed_summary"),
             "prev": prev,
         }
     except (KeyError, TypeError, AttributeError) as exc:
@@ -90,6 +101,8 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
     except ValueError as exc:  # NaN or Infinity somewhere in a finding
         raise AuditError(f"decision cannot be logged: {exc}",
                          hint="a policy returned a number JSON cannot hold") from exc
+    if seal is not None:
+        record["signature"] = seal(record)
     # Write only what verify will accept: a record too deep or with numbers other languages misread would
     # otherwise break the chain for every later reader.
     parsed = parse_line(canonical(record))
@@ -100,7 +113,7 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
 
 
 def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = None,
-                    ci: dict[str, Any] | None = None) -> dict[str, Any]:
+                    ci: dict[str, Any] | None = None, seal: Seal | None = None) -> dict[str, Any]:
     """Append `decision` as one chained record under an exclusive lock; return the record written.
 
     `at` (RFC 3339 UTC) overrides the record time, for importing decisions logged elsewhere.
@@ -119,7 +132,7 @@ def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = Non
         last = _last_record(fd, size, log)
         seq = 1 if last is None else int(last["seq"]) + 1
         prev = GENESIS if last is None else str(last["hash"])
-        record = record_from_decision(decision, seq=seq, prev=prev, at=at or utc_now(), ci=ci)
+        record = record_from_decision(decision, seq=seq, prev=prev, at=at or utc_now(), ci=ci, seal=seal)
         line = canonical(record) + b"\n"
         _write_line(fd, line, size, log)
         if size == 0:

@@ -8,13 +8,17 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gatekeeper.audit.gitrev import export_bundle, has_commit, locate
 from gatekeeper.audit.log import canonical
 from gatekeeper.audit.read import Entry, Snapshot, find_entry, load_entries
+from gatekeeper.audit.show import trust_lines
 from gatekeeper.audit.verify import Head, verify_snapshot
 from gatekeeper.errors import AuditError, GatekeeperError, where
+
+if TYPE_CHECKING:
+    from gatekeeper.attest.keys import Trust
 
 FINDING_KEYS = ("policy", "rule", "level", "msg", "bucket", "paths")
 
@@ -46,6 +50,8 @@ class ReplayResult:
     today: View | None
     today_error: str | None
     notes: tuple[str, ...]
+    vouched: tuple[str, ...] = ()  # who vouched for what, as recorded: packet signer, approvals, record key
+    record: dict[str, Any] | None = None
 
     @property
     def same(self) -> bool:
@@ -64,17 +70,20 @@ class ReplayResult:
             "today": None if self.today is None else self.today.to_dict(),
             "today_differences": None if self.today is None else differences(self.recorded, self.today),
             "today_error": self.today_error, "notes": list(self.notes),
+            "attestation": (self.record or {}).get("attestation"), "approvals": (self.record or {}).get("approvals"),
+            "signature": (self.record or {}).get("signature"),
         }
 
 
 def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, bundle_dir: Path, *,
-                  head: Head | None = None) -> ReplayResult:
-    """Replay record `ref` of `log` for the given packet and patch; AuditError when it cannot be replayed."""
+                  head: Head | None = None, trust: Trust | None = None) -> ReplayResult:
+    """Replay record `ref` of `log` for the given packet and patch; AuditError when it cannot be replayed
+    (also when, with `trust`, a record up to it is not signed by a trusted key)."""
     from gatekeeper.gate import decide
     from gatekeeper.policy.bundle import load_bundle
 
     entry = find_entry(load_entries(log), ref, log.name)
-    notes = _check_chain(log, entry, head)
+    notes = _check_chain(log, entry, head, trust)
     record = entry.record
     packet = _matching_packet(packet_path, record)
     _check_patch(patch_path, record)
@@ -85,7 +94,10 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
     with tempfile.TemporaryDirectory(prefix="gatekeeper-replay-") as tmp:
         then_bundle, how = _recorded_bundle(record, bundle_dir, today_bundle, Path(tmp))
         notes.append(how)
-        replayed = decide(packet, patch_path, then_bundle, enabled, dry_run=dry_run)
+        # The packet's signature as verified then (its trust file may be gone): the policy input is the recorded one.
+        attestation = record.get("attestation")
+        replayed = _recorded_approvals(decide(packet, patch_path, then_bundle, enabled, dry_run=dry_run,
+                                              attestation=attestation), record, notes)
 
     today: View | None = None
     today_error = None
@@ -94,8 +106,9 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
     if gone:
         notes.append(f"today's bundle no longer has {', '.join(gone)}: evaluated without")
     try:
-        decided = decide(packet, patch_path, today_bundle, [n for n in enabled if n in available], dry_run=dry_run)
-        today = _view("today", decided)
+        decided = decide(packet, patch_path, today_bundle, [n for n in enabled if n in available], dry_run=dry_run,
+                         attestation=attestation)
+        today = _view("today", _recorded_approvals(decided, record, []))
     except GatekeeperError as exc:
         today_error = str(exc)
     recorded = View("recorded", record["outcome"], _keys(record.get("findings") or []), record["bundle"],
@@ -104,7 +117,21 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
     if replay_view.input_digest != recorded.input_digest:
         notes.append("the policy input differs from the recorded one (the gate or the classification changed)")
     return ReplayResult(record["seq"], entry.line, record.get("run_id"), recorded, replay_view, today, today_error,
-                        tuple(notes))
+                        tuple(notes), tuple(trust_lines(record)), record)
+
+
+def _recorded_approvals(decision: dict[str, Any], record: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+    """`decision` with the approvals that counted then applied again, as recorded (their files and the trust
+    they were checked against may be gone; the record, signed with --sign, is what vouches for them)."""
+    from gatekeeper.attest.verdict import APPROVED_RULE
+
+    approvals = record.get("approvals")
+    if not isinstance(approvals, dict) or not approvals.get("accepted") or decision["outcome"] != "review":
+        return decision
+    accepted = [f for f in record.get("findings") or [] if isinstance(f, dict) and f.get("rule") == APPROVED_RULE]
+    if accepted:
+        notes.append("the review was accepted by the recorded approvals; replay applies them as recorded")
+    return {**decision, "outcome": "allow", "reasons": [*decision["reasons"], *accepted]}
 
 
 def differences(recorded: View, other: View) -> dict[str, Any]:
@@ -129,8 +156,8 @@ def _view(label: str, decision: dict[str, Any]) -> View:
                 decision.get("input_digest"))
 
 
-def _check_chain(log: Snapshot, entry: Entry, head: Head | None) -> list[str]:
-    problem = verify_snapshot(log, head).problem
+def _check_chain(log: Snapshot, entry: Entry, head: Head | None, trust: Trust | None) -> list[str]:
+    problem = verify_snapshot(log, head, trust=trust).problem
     if problem is not None and problem.line <= entry.line:
         raise AuditError(f"the log's chain is broken before this record: {problem.message}", where=log.name,
                          hint="a record that cannot be trusted cannot be replayed; see `gatekeeper audit verify`")
@@ -206,6 +233,7 @@ def render_text(result: ReplayResult) -> str:
         out.append(_compare_line(label, rec, result.today))
     else:
         out.append(f"today's bundle cannot decide: {result.today_error}")
+    out += [f"  {line}" for line in result.vouched]
     out += [f"note: {n}" for n in result.notes]
     return "\n".join(out)
 

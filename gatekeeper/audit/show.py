@@ -32,6 +32,7 @@ def render_table(entries: Sequence[Entry]) -> str:
         out.append("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
         for finding in entry.record.get("findings") or []:
             out.append("    " + _finding(finding))
+        out += ["    " + line for line in trust_lines(entry.record)]
     if not rows:
         out.append("(no decisions)")
     return "\n".join(out)
@@ -60,3 +61,27 @@ def _finding(finding: dict[str, Any]) -> str:
     paths = finding.get("paths") or []
     where = f" [{', '.join(paths[:3])}{', ...' if len(paths) > 3 else ''}]" if paths else ""
     return f"{finding.get('level', '?'):6} {finding.get('rule', '?')}: {finding.get('msg', '')}{where}"
+
+
+def trust_lines(record: dict[str, Any]) -> list[str]:
+    """Who vouched for what in `record`: the packet's signer, each approval that counted, the record's key.
+
+    As stored: `audit verify --trust` is what checks the record's signature (show only reads it)."""
+    lines = []
+    attestation = record.get("attestation")
+    if isinstance(attestation, dict):
+        keyid = str(attestation.get("keyid") or "")[:16]
+        lines.append(f"packet   {attestation.get('reason')}" + (f" (key {keyid})" if keyid else ""))
+    approvals = record.get("approvals")
+    if isinstance(approvals, dict):
+        for approval in approvals.get("approvals") or []:
+            groups = f" [{','.join(approval.get('groups') or [])}]" if approval.get("groups") else ""
+            comment = f": {approval.get('comment')}" if approval.get("comment") else ""
+            lines.append(f"approval {approval.get('signer')}{groups} key {str(approval.get('keyid'))[:16]} at "
+                         f"{approval.get('approved_at')} accepted {', '.join(approval.get('rules') or [])}{comment}")
+        lines += [f"approval not counted: {problem}" for problem in approvals.get("problems") or []]
+    signature = record.get("signature")
+    if isinstance(signature, dict):
+        keyids = [str(s.get("keyid"))[:16] for s in signature.get("signatures") or [] if isinstance(s, dict)]
+        lines.append(f"signed   record signed by key {', '.join(keyids) or '?'} (check: audit verify --trust)")
+    return lines

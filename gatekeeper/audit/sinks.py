@@ -14,12 +14,14 @@ from typing import Any
 from gatekeeper.audit.collector import check_url, deliver, redact
 from gatekeeper.audit.fleet import ci_context
 from gatekeeper.audit.gitlog import append_git, parse_spec
-from gatekeeper.audit.log import GENESIS, append_decision, record_from_decision, utc_now
+from gatekeeper.audit.log import GENESIS, Seal, append_decision, record_from_decision, utc_now
 
 
 def log_decision(decision: dict[str, Any], *, file: Path | None, git: str | None, url: str | None,
-                 tree: str | None, env: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Append `decision` everywhere asked; what each destination did (for the report's `decision_log`)."""
+                 tree: str | None, env: Mapping[str, str], sign: Path | None = None) -> list[dict[str, Any]]:
+    """Append `decision` everywhere asked, each record signed with the key `sign` when given; what each
+    destination did (for the report's `decision_log`)."""
+    seal = _sealer(sign) if sign is not None else None
     git_log = parse_spec(git) if git else None
     collector = check_url(url) if url else None
     ci = ci_context(env, tree)
@@ -28,20 +30,27 @@ def log_decision(decision: dict[str, Any], *, file: Path | None, git: str | None
     # The shared ref first: it is the one most likely to refuse (network, permissions), and when it does
     # nothing has been written anywhere yet.
     if git_log is not None:
-        record = append_git(git_log, decision, ci=ci, env=env)
+        record = append_git(git_log, decision, ci=ci, env=env, seal=seal)
         done.append({"sink": "git", "where": git_log.name, "status": "appended", "seq": record["seq"],
                      "hash": record["hash"]})
     if file is not None:
-        appended = append_decision(file, decision, ci=ci)
+        appended = append_decision(file, decision, ci=ci, seal=seal)
         record = record or appended
         done.append({"sink": "file", "where": str(file), "status": "appended", "seq": appended["seq"],
                      "hash": appended["hash"]})
     if collector is not None:
         # The collector gets the chained record (the shared ref's first); alone, a record outside any chain (seq 0).
-        sent = record or record_from_decision(decision, seq=0, prev=GENESIS, at=utc_now(), ci=ci)
+        sent = record or record_from_decision(decision, seq=0, prev=GENESIS, at=utc_now(), ci=ci, seal=seal)
         delivery = deliver(collector, sent, env=env)
         done.append({"sink": "url", "where": redact(collector), "status": "sent" if delivery.sent else "spooled",
                      "seq": sent["seq"], "hash": sent["hash"],
                      "spool": str(delivery.spooled) if delivery.spooled else None, "error": delivery.error,
                      "message": delivery.describe()})
     return done
+
+
+def _sealer(key: Path) -> Seal:
+    from gatekeeper.attest.keys import load_signer  # cryptography: only when signing
+    from gatekeeper.attest.record import sealer
+
+    return sealer(load_signer(key))

@@ -7,14 +7,18 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gatekeeper.audit.line import parse_line
 from gatekeeper.audit.log import GENESIS, head_path, record_hash
 from gatekeeper.audit.read import Snapshot, snapshot_file
 from gatekeeper.errors import AuditError
 
-KINDS = ("altered", "removed", "inserted", "reordered")
+if TYPE_CHECKING:
+    from gatekeeper.attest.keys import Trust
+
+# unsigned, untrusted: only under --trust (a record without a signature; one not by a trusted key).
+KINDS = ("altered", "removed", "inserted", "reordered", "unsigned", "untrusted")
 _MAX_HEAD_BYTES = 4096  # {"seq", "hash", "time"}: a few dozen bytes; more is not a head
 
 
@@ -38,6 +42,7 @@ class Verdict:
     head_file: Path | None  # None: no head file, so records removed from the end go unnoticed
     problem: Problem | None
     tip: str | None = None  # for a git log: the commit the ref pointed to
+    signers: tuple[str, ...] | None = None  # under --trust: who signed the records checked (None: not checked)
 
     @property
     def ok(self) -> bool:
@@ -55,6 +60,7 @@ class Verdict:
             "problem": {"line": problem.line, "kind": problem.kind, "message": problem.message,
                         "commit": problem.commit} if problem else None,
             "tip": self.tip,
+            "signers": None if self.signers is None else list(self.signers),
         }
 
 
@@ -74,23 +80,30 @@ class Head:
     hash: str
 
 
-def verify_log(log: Path, *, head_file: Path | None = None) -> Verdict:
+def verify_log(log: Path, *, head_file: Path | None = None, trust: Trust | None = None) -> Verdict:
     """Verify `log` (and its head file, `LOG.head` unless another is given); AuditError when unreadable."""
     head_at = head_file if head_file is not None else head_path(log)
     size, head = _snapshot(log, head_at, required=head_file is not None)
-    verdict = verify_snapshot(snapshot_file(log, upto=size), head, own_head=head_file is None)
+    verdict = verify_snapshot(snapshot_file(log, upto=size), head, own_head=head_file is None, trust=trust)
     return Verdict(verdict.records, verdict.last_seq, verdict.last_hash, head_at if head is not None else None,
-                   verdict.problem)
+                   verdict.problem, signers=verdict.signers)
 
 
 def verify_snapshot(snapshot: Snapshot, head: Head | None, *, own_head: bool = False, tip: str | None = None,
-                    head_file: Path | None = None) -> Verdict:
-    """Verify the records of `snapshot` against each other and, when given, a head kept elsewhere."""
+                    head_file: Path | None = None, trust: Trust | None = None) -> Verdict:
+    """Verify the records of `snapshot` against each other, their signatures against `trust` (every record
+    must be signed by a trusted key) and, when given, a head kept elsewhere."""
     lines = [_summarise(item.number, item.raw, item.defect) for item in snapshot.items]
     walk = _Walk(lines, head, snapshot)
     problem = walk.run()
     if problem is None and head is not None:
         problem = walk.check_head(own_head=own_head)
+    signers: tuple[str, ...] | None = None
+    if trust is not None:
+        # The chain's records in order: the first one whose signature fails comes before any chain break.
+        unsigned, signers = _check_signatures(walk, snapshot, trust)
+        if unsigned is not None and (problem is None or unsigned.line <= problem.line):
+            problem = unsigned
     if problem is not None and snapshot.in_git and 0 < problem.line <= len(snapshot.items):
         problem = Problem(problem.line, problem.kind, problem.message, snapshot.items[problem.line - 1].commit)
     return Verdict(
@@ -100,6 +113,7 @@ def verify_snapshot(snapshot: Snapshot, head: Head | None, *, own_head: bool = F
         head_file=head_file if head is not None else None,
         problem=problem,
         tip=tip,
+        signers=signers,
     )
 
 
@@ -108,6 +122,22 @@ def read_head(path: Path) -> Head:
     head = _read_head(path, required=True)
     assert head is not None
     return head
+
+
+def _check_signatures(walk: _Walk, snapshot: Snapshot, trust: Trust) -> tuple[Problem | None, tuple[str, ...]]:
+    """The first accepted record whose signature does not hold, and the signers of those before it."""
+    from gatekeeper.attest.record import check_record  # cryptography: only under --trust
+
+    signers: dict[str, None] = {}
+    for line in walk.accepted:
+        record = parse_line(snapshot.items[line.number - 1].raw).record
+        assert record is not None  # accepted lines are canonical records
+        checked = check_record(record, trust)
+        if checked.signer is None:
+            return Problem(line.number, str(checked.kind),
+                           f"{walk.at(line.number)}: {checked.kind}: record seq {line.seq}: {checked.reason}"), ()
+        signers[checked.signer.name] = None
+    return None, tuple(signers)
 
 
 def _snapshot(log: Path, head_at: Path, *, required: bool) -> tuple[int, Head | None]:

@@ -25,7 +25,13 @@ from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 NEEDS_CONTEXT = "needs-context"
 CONTEXTS = ("tree", "patch")
 _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
+# A marker raises what the path tier could only call source by its catch-all rule; a file a specific rule
+# named (LICENSE, .gitignore, editor settings, images, a README) keeps that name, except inside the
+# folders a deployment tool reads whole: a chart renders every file of `templates/` and installs the
+# packaged subcharts of `charts/` and the CRDs of `crds/` (content sniffing still reads the rest).
 _RAISED_BY_MARKERS = frozenset({"src", "other"})
+_MARKER_RAISES_RULE = "src.default"
+_READ_WHOLE = ("templates", "charts", "crds")
 _TEST_DATA_RULES = "testdata."  # path rules for test-data folders: their files stay test data
 
 
@@ -76,7 +82,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         return item  # nothing is more sensitive than ci; test data and gitlinks have no content here
     change = item.change
     best = item
-    if item.bucket in _RAISED_BY_MARKERS and context.markers:
+    if item.bucket in _RAISED_BY_MARKERS and context.markers and _marker_may_raise(item):
         for side in _sides(change):
             hit = context.markers.claim(side)
             if hit is not None:
@@ -94,6 +100,12 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
     return best
+
+
+def _marker_may_raise(item: ClassifiedFile) -> bool:
+    if item.rule == _MARKER_RAISES_RULE:
+        return True
+    return any(f"/{folder}/" in f"/{side.lower()}" for side in _sides(item.change) for folder in _READ_WHOLE)
 
 
 def _raise(item: ClassifiedFile, bucket: str, rule: str, tier: str, evidence: str) -> ClassifiedFile:

@@ -45,11 +45,14 @@ class MarkerIndex:
 
     def __init__(self, paths: Iterable[str], markers: Iterable[MarkerRule]) -> None:
         files: dict[str, list[MarkerRule]] = {}
+        nested: dict[str, list[tuple[str, MarkerRule]]] = {}  # "meta/main.yml": by its file name, with its path
         folders: list[tuple[tuple[str, ...], MarkerRule]] = []  # folder shapes, last segment first
         for rule in markers:
             for name in rule.names:
                 if name.endswith("/"):
                     folders.append((tuple(reversed(name.rstrip("/").split("/"))), rule))
+                elif "/" in name:
+                    nested.setdefault(name.rpartition("/")[2], []).append((name, rule))
                 else:
                     files.setdefault(name, []).append(rule)
         roots: dict[str, list[MarkerHit]] = {}
@@ -58,6 +61,9 @@ class MarkerIndex:
             folder, _, name = path.rpartition("/")
             for rule in files.get(name, ()):
                 roots.setdefault(folder, []).append(MarkerHit(rule, path))
+            for suffix, rule in nested.get(name, ()):
+                if path == suffix or path.endswith(f"/{suffix}"):
+                    roots.setdefault(path[: -len(suffix)].rstrip("/"), []).append(MarkerHit(rule, path))
             # Every folder once: stop at the first ancestor already seen.
             while folder not in dirs:
                 dirs.add(folder)

@@ -66,7 +66,10 @@ def _mentions_a_marker(patch: Path, rules: ContextRules) -> bool:
     names = set()
     for rule in rules.markers:
         for name in rule.names:
-            literal = name.split("*")[0].rstrip("/").rpartition("/")[0] or name.split("*")[0].rstrip("/")
+            head = name.split("*")[0]
+            # A file marker (also a nested one, meta/main.yml) appears whole in the patch; a folder shape
+            # (roles/*/tasks/) by its first literal folder.
+            literal = head.rstrip("/").rpartition("/")[0] or head.rstrip("/") if name.endswith("/") else head
             names.add(literal.encode())
     try:
         with open(patch, "rb") as handle:

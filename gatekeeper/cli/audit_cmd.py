@@ -26,24 +26,34 @@ def audit() -> None:
 @_GIT
 @click.option("--head-file", type=click.Path(dir_okay=False, path_type=Path),
               help="A head ({seq, hash}) kept elsewhere (default for a LOG file: LOG.head beside it).")
+@click.option("--trust", type=click.Path(dir_okay=False, path_type=Path),
+              help="An allowed-signers file of gate keys: every record must be signed (gate --sign) by one of them.")
 @_FORMAT
-def verify(log: Path | None, git: str | None, head_file: Path | None, fmt: str) -> int:
-    """Check the hash chain: exit 0 intact, 1 naming the first tampered line or record, 2 unreadable."""
+def verify(log: Path | None, git: str | None, head_file: Path | None, trust: Path | None, fmt: str) -> int:
+    """Check the hash chain (and with --trust every record's signature): exit 0 intact, 1 naming the first
+    tampered, unsigned or untrusted line or record, 2 unreadable."""
     import json
 
     from gatekeeper.audit.gitlog import redact
     from gatekeeper.audit.source import verify as verify_source
 
-    verdict = verify_source(log, git, head_file)
+    signers = None
+    if trust is not None:
+        from gatekeeper.attest.keys import load_trust  # cryptography: only under --trust
+
+        signers = load_trust(trust)
+    verdict = verify_source(log, git, head_file, trust=signers)
     name = log if log is not None else redact(str(git))  # a token in the URL must not reach the CI log
     if fmt == "json":
         click.echo(json.dumps(verdict.to_dict(), indent=2))
     elif verdict.problem is not None:
-        click.echo(f"{name}: chain broken: {verdict.problem.message}")
+        broken = "not signed by a trusted key" if verdict.problem.kind in ("unsigned", "untrusted") else "chain broken"
+        click.echo(f"{name}: {broken}: {verdict.problem.message}")
     else:
         tip = f", tip {verdict.tip}" if verdict.tip else ""
+        signed = f", all signed by {', '.join(verdict.signers)}" if verdict.signers else ""
         click.echo(f"{name}: intact: {count(verdict.records, 'record')}, last seq {verdict.last_seq}, "
-                   f"hash {verdict.last_hash}{tip}")
+                   f"hash {verdict.last_hash}{tip}{signed}")
         if verdict.head_file is None and verdict.records:
             head = "no head file" if git is None else "no --head-file"
             click.echo(f"{name}: note: {head}, so records removed from the end cannot be detected", err=True)
@@ -102,9 +112,11 @@ def stats(log: Path | None, git: str | None, since: str | None, until: str | Non
               help="The patch the decision was made for.")
 @click.option("--policy", "policy_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Today's policy bundle, inside the git repository that holds its history.")
+@click.option("--trust", type=click.Path(dir_okay=False, path_type=Path),
+              help="An allowed-signers file of gate keys: replay only when the records up to RECORD are signed.")
 @_FORMAT
 def replay(log: Path | None, record: str | None, git: str | None, packet_path: Path, patch_path: Path,
-           policy_dir: Path | None, fmt: str) -> int:
+           policy_dir: Path | None, trust: Path | None, fmt: str) -> int:
     """Re-decide RECORD (seq or hash prefix) with the bundle as recorded, and with today's; exit 1 if it differs."""
     import json
 
@@ -117,7 +129,13 @@ def replay(log: Path | None, record: str | None, git: str | None, packet_path: P
         log, record = None, str(log)  # with --git the one positional argument is the record
     if record is None:
         raise UsageError("name the RECORD to replay (its seq or a hash prefix)", where="audit replay")
-    result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir))
+    signers = None
+    if trust is not None:
+        from gatekeeper.attest.keys import load_trust  # cryptography: only under --trust
+
+        signers = load_trust(trust)
+    result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir),
+                           trust=signers)
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_text(result))
     return ExitCode.OK if result.same else ExitCode.FAILED
 

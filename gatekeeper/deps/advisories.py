@@ -8,15 +8,15 @@ only their explicit `versions` list counts.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from gatekeeper.bounded import load_json
 from gatekeeper.deps.model import Change
 from gatekeeper.deps.versions import base_version, compare, compare_semver
-from gatekeeper.errors import InputFileError
+from gatekeeper.errors import InputFileError, LimitError
 
 OSV_ECOSYSTEMS = {"npm": "npm", "pip": "PyPI", "go": "Go", "cargo": "crates.io", "bundler": "RubyGems",
                   "composer": "Packagist", "maven": "Maven", "nuget": "NuGet", "github-actions": "GitHub Actions"}
@@ -55,8 +55,8 @@ def load(folder: Path) -> dict[tuple[str, str], list[Affected]]:
         try:
             if file.stat().st_size > MAX_RECORD_BYTES or not file.is_file():
                 raise InputFileError("not a regular file of at most 4 MiB", where=str(file))
-            record = json.loads(file.read_bytes())
-        except (OSError, ValueError, RecursionError) as exc:
+            record = load_json(file.read_bytes(), str(file))
+        except (OSError, ValueError, LimitError) as exc:
             raise InputFileError(f"not an OSV JSON record: {exc}", where=str(file),
                                  hint="remove it or take a fresh copy of the OSV export") from None
         for entry in _affected(record, file):

@@ -14,12 +14,15 @@ from typing import Any
 
 import yaml
 
+from gatekeeper import bounded
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.errors import LimitError
 
 # Real lockfiles of large monorepos reach a few tens of MiB; beyond this a file is a problem, not a parse.
 MAX_BYTES = 32 << 20
 MAX_ALIASES = 1000  # YAML aliases per document: manifests need none; a "billion laughs" needs many
 MAX_ENTRIES = 200_000  # dependencies per file; bounds work on shared (aliased) structures too
+_JSON_LIMITS = bounded.Limits(max_bytes=MAX_BYTES, max_depth=64, max_values=8_000_000)
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DOCTYPE = re.compile(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
 
@@ -34,13 +37,14 @@ def text(data: bytes) -> str:
         raise ManifestError(f"not UTF-8 (byte {exc.start})") from None
 
 
-def load_json(data: bytes) -> Any:
+def load_json(data: bytes | str) -> Any:
+    """JSON through the project's bounded reader (size, depth, value count), failures as ManifestError."""
     try:
-        return json.loads(text(data))
+        return bounded.load_json(text(data) if isinstance(data, bytes) else data, "the manifest", _JSON_LIMITS)
     except json.JSONDecodeError as exc:
         raise ManifestError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    except RecursionError:
-        raise ManifestError("JSON nested too deeply") from None
+    except LimitError as exc:
+        raise ManifestError(exc.what) from None
 
 
 def load_yaml(data: bytes) -> Any:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -145,12 +144,7 @@ _JSONC = re.compile(r'("(?:\\.|[^"\\])*")|,(\s*[}\]])')
 
 def parse_bun_lock(path: str, data: bytes) -> list[Dependency]:
     """bun.lock is JSON with trailing commas."""
-    try:
-        doc = mapping(json.loads(_JSONC.sub(lambda m: m.group(1) or m.group(2), text(data))), "bun.lock")
-    except json.JSONDecodeError as exc:
-        raise ManifestError(f"not valid bun.lock JSON: {exc.msg} at line {exc.lineno}") from None
-    except RecursionError:
-        raise ManifestError("nested too deeply") from None
+    doc = mapping(load_json(_JSONC.sub(lambda m: m.group(1) or m.group(2), text(data))), "bun.lock")
     direct: dict[str, Scope] = {}
     for ws in mapping(doc.get("workspaces"), "workspaces").values():
         if isinstance(ws, dict):
