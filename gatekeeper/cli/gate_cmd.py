@@ -19,8 +19,9 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 
 
 @click.command("gate", epilog=EXIT_CODE_HELP)
-@click.argument("packet", type=_FILE)
-@click.option("--patch", type=_FILE, required=True, help="The patch the packet describes (git diff --cached --binary).")
+@click.argument("packet", type=_FILE, required=False)
+@click.option("--patch", type=_FILE,
+              help="The patch PACKET describes (git diff --cached --binary); required with PACKET.")
 @click.option(
     "--policy",
     "policy_dir",
@@ -57,11 +58,15 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 @click.option("--sign", "sign_key", type=_FILE, metavar="KEY",
               help="Sign the decision: a SLSA verification summary written beside the report (FILE.intoto.json, "
               "else ./decision.intoto.json).")
-def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
-         fmt: str | None, output: Path | None, log: Path | None, log_git: str | None, log_url: str | None,
+def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enable: tuple[str, ...],
+         disable: tuple[str, ...], fmt: str | None, output: Path | None, log: Path | None, log_git: str | None,
+         log_url: str | None,
          dry_run: bool, timeout: float | None, tree: str | None, repo: Path | None, trust: Path | None,
          approvals: Path | None, sign_key: Path | None) -> int:
-    """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
+    """Decide on PACKET and its patch, or without PACKET on the pull request --tree BASE..HEAD from its
+    commits alone: exit 0 allow, 1 deny, 3 review, 2 could not decide.
+
+    Without PACKET no runner made claims: sandbox, model and provenance count as unverified."""
     from gatekeeper.gate import exit_code
     from gatekeeper.gate_step import GateOptions, run_gate
 
