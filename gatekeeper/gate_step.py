@@ -116,6 +116,8 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
 
         decision["decision_log"] = log_decision(decision, file=log, git=options.log_git, url=options.log_url,
                                                 tree=options.tree, env=os.environ if env is None else env)
+    # After logging: where the files lay is for the report (SARIF locations), not part of the record.
+    decision["sources"] = _sources(options, commits)
     fmt = options.format or config.format or "text"
     return decision, emit(fmt, decision, output=options.output, env=env)
 
@@ -131,6 +133,22 @@ def _commits_packet(options: GateOptions, bundle: Bundle) -> dict[str, Any]:
     # No generator, no model, sandbox "none": claims only our runner can make are absent, not invented.
     return build_packet(derived, bundle.rules, run_id=run_id(options.tree, options.repo),
                         bundle_revision=bundle.revision)
+
+
+def _sources(options: GateOptions, commits: bool) -> dict[str, str | None]:
+    """The packet's and the patch's paths relative to the checkout, None when they lie outside it."""
+    root = (options.repo or Path.cwd()).resolve()
+
+    def inside(path: Path | None) -> str | None:
+        if path is None:
+            return None
+        try:
+            return path.resolve().relative_to(root).as_posix()
+        except (ValueError, OSError):
+            return None
+
+    # A patch derived from the commits is a temporary file: it stands for nothing in the repository.
+    return {"packet": inside(options.packet), "patch": None if commits else inside(options.patch)}
 
 
 def _trust(options: GateOptions, base: str | None) -> Trust | None:

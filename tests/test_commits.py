@@ -189,3 +189,20 @@ def test_unknown_revision_raises_tree_error(git_repo: GitRepo) -> None:
     pull_request(git_repo, {"src/app.py": "x = 2\n"})
     with pytest.raises(TreeError, match="unknown revision"), commits_patch("main..missing", git_repo.root):
         pass
+
+
+def test_packet_less_sarif_is_valid_and_locates_runner_findings_at_readme(
+    git_repo: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_reports_sarif import VALIDATOR, github_problems
+
+    pull_request(git_repo, {".github/workflows/ci.yml": "on: push\n"})
+    capsys.readouterr()
+    code = main(["gate", "--repo", str(git_repo.root), "--policy", str(POLICY_DIR), "--format", "sarif",
+                 "--tree", "main..pr", "--enable", "sandbox", "--enable", "provenance"])
+    log = json.loads(capsys.readouterr().out)
+    assert code == REVIEW
+    assert not list(VALIDATOR.iter_errors(log)) and not github_problems(log)
+    results = log["runs"][0]["results"]
+    uris = {r["ruleId"]: r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert uris["core.ci"] == ".github/workflows/ci.yml" and uris["sandbox.unverified"] == "README.md"
