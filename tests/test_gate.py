@@ -167,7 +167,8 @@ def test_guardrails(capsys: pytest.CaptureFixture[str], change: Change) -> None:
     # A packet from `gatekeeper packet` is unsigned: its model facts are unverified (tests/test_attest_flow.py
     # signs them).
     [(("--model-requested", "m-1", "--model-reported", "m-1"), REVIEW, ["provenance.unverified"]),
-     (("--model-requested", "m-1", "--model-reported", "m-2"), REVIEW, ["provenance.mismatch", "provenance.unverified"]),
+     (("--model-requested", "m-1", "--model-reported", "m-2"), REVIEW,
+      ["provenance.mismatch", "provenance.unverified"]),
      (("--model-requested", "m-1"), REVIEW, ["provenance.unreported", "provenance.unverified"])],
 )
 def test_provenance(
