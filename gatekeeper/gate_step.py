@@ -44,6 +44,7 @@ class GateOptions:
     trust: Path | None = None  # allowed signers: verify packet.intoto.json beside the packet (BASE's copy under --tree)
     approvals: Path | None = None  # signed approvals that may turn exactly this review into allow
     sign: Path | None = None  # a key to sign the decision with (a SLSA verification summary beside the report)
+    log_init: bool = False  # the decision log's folder may be created: a new chain by intent
 
 
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
@@ -83,6 +84,7 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         enable = [*(n for n in config.enable if n not in options.disable), *options.enable]
         disable = [*(n for n in config.disable if n not in options.enable), *options.disable]
         enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
+        _check_log_folder(options.log or config.log, options.log_init)
         packet = _commits_packet(options, bundle) if commits or options.packet is None else load_packet(options.packet)
         timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
         if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
@@ -133,6 +135,20 @@ def _commits_packet(options: GateOptions, bundle: Bundle) -> dict[str, Any]:
     # No generator, no model, sandbox "none": claims only our runner can make are absent, not invented.
     return build_packet(derived, bundle.rules, run_id=run_id(options.tree, options.repo),
                         bundle_revision=bundle.revision)
+
+
+def _check_log_folder(log: Path | None, init: bool) -> None:
+    """A log in a folder that does not exist is a typo or a lost volume, not a new chain: refuse it."""
+    if log is None or log.parent.is_dir():
+        return
+    if not init:
+        raise UsageError("the decision log's folder does not exist: a new chain would start silently",
+                         where=str(log.parent),
+                         hint="fix the path, or pass --log-init to create the folder and start a new log")
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the decision log's folder: {exc.strerror}", where=str(log.parent)) from exc
 
 
 def _sources(options: GateOptions, commits: bool) -> dict[str, str | None]:

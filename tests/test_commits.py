@@ -206,3 +206,17 @@ def test_packet_less_sarif_is_valid_and_locates_runner_findings_at_readme(
     results = log["runs"][0]["results"]
     uris = {r["ruleId"]: r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
     assert uris["core.ci"] == ".github/workflows/ci.yml" and uris["sandbox.unverified"] == "README.md"
+
+
+def test_a_log_in_a_missing_folder_is_refused_unless_log_init(
+    git_repo: GitRepo, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pull_request(git_repo, {"src/app.py": "x = 2\n"})
+    log = tmp_path / "audit" / "decisions.jsonl"
+    code, decision, err = gate(capsys, git_repo, "--tree", "main..pr", "--log", str(log))
+    assert (code, decision) == (ERROR, {}) and "folder does not exist" in err and "--log-init" in err
+    assert not log.parent.exists()
+    code, decision, _ = gate(capsys, git_repo, "--tree", "main..pr", "--log", str(log), "--log-init")
+    assert code == ALLOW and len(log.read_text().splitlines()) == 1
+    code, _, _ = gate(capsys, git_repo, "--tree", "main..pr", "--log", str(log))  # the folder exists now
+    assert code == ALLOW and len(log.read_text().splitlines()) == 2
