@@ -25,8 +25,8 @@ OUTCOME_EXIT: dict[str, ExitCode] = {"allow": ExitCode.OK, "deny": ExitCode.FAIL
 EXIT_CODE_HELP = (
     "Exit codes: 0 allow / success; 1 deny (gate), failures (test: a test failed or coverage is below the "
     "floor; run: the generator failed or timed out, patch and packet written; audit verify: the chain is "
-    "broken; audit replay: the decision is not reproduced); 2 could not decide (bad arguments, unreadable "
-    "or invalid input, policy error; verify: packet and patch differ); 3 review required (gate)."
+    "broken; audit replay: the decision is not reproduced; verify: packet, patch and commits differ); 2 could "
+    "not decide (bad arguments, unreadable or invalid input, policy error); 3 review required (gate)."
 )
 
 
@@ -50,6 +50,12 @@ class GatekeeperError(Exception):
 
 class UsageError(GatekeeperError):
     """The command line or a config file asks for something impossible."""
+
+
+class DiffersError(GatekeeperError):
+    """A check ran and found a difference (verify: the packet, its patch and the commits disagree): exit 1."""
+
+    exit_code = ExitCode.FAILED
 
 
 class InputFileError(GatekeeperError):

@@ -9,24 +9,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.config_source import trusted_file
 from gatekeeper.errors import UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
 
 if TYPE_CHECKING:
     from gatekeeper.attest.keys import Trust
+    from gatekeeper.policy.bundle import Bundle
 
 
 @dataclass(frozen=True, slots=True)
 class GateOptions:
     """What `gatekeeper gate` was asked to do; None means "use gatekeeper.yaml, else the default"."""
 
-    packet: Path
-    patch: Path
+    packet: Path | None  # None: judge the pull request `tree` from its commits alone (gatekeeper.commits)
+    patch: Path | None
     policy_dir: Path | None = None
     enable: tuple[str, ...] = ()
     disable: tuple[str, ...] = ()
@@ -43,14 +45,26 @@ class GateOptions:
     approvals: Path | None = None  # signed approvals that may turn exactly this review into allow
     advisories: Path | None = None  # OSV records that mark vulnerable dependency changes (deps.advisories)
     sign: Path | None = None  # a key to sign the decision with (a SLSA verification summary beside the report)
+    log_init: bool = False  # the decision log's folder may be created: a new chain by intent
 
 
-def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
-    """Decide, append to the decision log when asked, render the report: (decision, text for stdout)."""
+def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
+             commits: bool = False) -> tuple[dict[str, Any], str]:
+    """Decide, append to the decision log when asked, render the report: (decision, text for stdout).
+
+    Without a packet (`commits`: the patch was derived from `tree`), the packet is built in memory."""
     from gatekeeper.config_source import gate_configuration
     from gatekeeper.packet import load_packet, open_tree_context
     from gatekeeper.reports import FORMATS, emit
 
+    if not commits and (options.packet is None or options.patch is None):
+        if options.packet is not None or options.patch is not None or options.tree is None:
+            raise UsageError("gate needs PACKET and --patch, or --tree BASE..HEAD alone", where="gate",
+                             hint="pass the packet and its patch, or name the pull request's commits with --tree")
+        from gatekeeper.commits import commits_patch
+
+        with commits_patch(options.tree, options.repo) as patch:
+            return run_gate(replace(options, patch=patch), env=env, commits=True)
     base = None
     if options.tree is not None:
         from gatekeeper.treecheck import parse_range
@@ -71,7 +85,8 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
         enable = [*(n for n in config.enable if n not in options.disable), *options.enable]
         disable = [*(n for n in config.disable if n not in options.enable), *options.disable]
         enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
-        packet = load_packet(options.packet)
+        _check_log_folder(options.log or config.log, options.log_init)
+        packet = _commits_packet(options, bundle) if commits or options.packet is None else load_packet(options.packet)
         timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
         if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
             raise UsageError(
@@ -82,14 +97,16 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
             from gatekeeper.deps.advisories import load
 
             index = load(options.advisories)
-        differences = _tree_differences(options)
+        # A patch derived from the commits is their change by construction: nothing to bind.
+        differences = [] if commits else _tree_differences(options)
         trust = _trust(options, base)
-        attestation = None
-        if trust is not None:
+        attestation = NO_PACKET.to_input() if commits else None
+        if trust is not None and options.packet is not None:
             from gatekeeper.attest.verdict import packet_attestation  # cryptography: only when asked for
 
             attestation = packet_attestation(options.packet, packet, trust).to_input()
         with open_tree_context(options.tree, options.repo, bundle.rules) as context:
+            assert options.patch is not None  # run_gate derived it from the commits when none was given
             decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
                               guarded=found.guarded, tree_differences=differences, context=context,
                               attestation=attestation, advisories=index)
@@ -110,8 +127,53 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
         decision["decision_log"] = log_decision(decision, file=log, git=options.log_git, url=options.log_url,
                                                 tree=options.tree, env=os.environ if env is None else env,
                                                 sign=options.sign)
+    # After logging: where the files lay is for the report (SARIF locations), not part of the record.
+    decision["sources"] = _sources(options, commits)
     fmt = options.format or config.format or "text"
     return decision, emit(fmt, decision, output=options.output, env=env)
+
+
+def _commits_packet(options: GateOptions, bundle: Bundle) -> dict[str, Any]:
+    """The packet of a pull request without one: its facts derived from the commits, no runner claims."""
+    from gatekeeper.commits import run_id
+    from gatekeeper.packet import build_packet, derive, open_tree_context
+
+    assert options.tree is not None and options.patch is not None  # run_gate derived the patch from the tree
+    with open_tree_context(options.tree, options.repo, bundle.rules) as context:
+        derived = derive(options.patch, bundle.rules, context)
+    # No generator, no model, sandbox "none": claims only our runner can make are absent, not invented.
+    return build_packet(derived, bundle.rules, run_id=run_id(options.tree, options.repo),
+                        bundle_revision=bundle.revision)
+
+
+def _check_log_folder(log: Path | None, init: bool) -> None:
+    """A log in a folder that does not exist is a typo or a lost volume, not a new chain: refuse it."""
+    if log is None or log.parent.is_dir():
+        return
+    if not init:
+        raise UsageError("the decision log's folder does not exist: a new chain would start silently",
+                         where=str(log.parent),
+                         hint="fix the path, or pass --log-init to create the folder and start a new log")
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the decision log's folder: {exc.strerror}", where=str(log.parent)) from exc
+
+
+def _sources(options: GateOptions, commits: bool) -> dict[str, str | None]:
+    """The packet's and the patch's paths relative to the checkout, None when they lie outside it."""
+    root = (options.repo or Path.cwd()).resolve()
+
+    def inside(path: Path | None) -> str | None:
+        if path is None:
+            return None
+        try:
+            return path.resolve().relative_to(root).as_posix()
+        except (ValueError, OSError):
+            return None
+
+    # A patch derived from the commits is a temporary file: it stands for nothing in the repository.
+    return {"packet": inside(options.packet), "patch": None if commits else inside(options.patch)}
 
 
 def _trust(options: GateOptions, base: str | None) -> Trust | None:
@@ -133,5 +195,6 @@ def _tree_differences(options: GateOptions) -> list[str]:
 
     base, head = parse_range(options.tree)
     # The packet and patch may travel in the pull request itself (.agent/): their paths are not compared.
+    assert options.packet is not None and options.patch is not None  # run_gate: a packet-less gate has no binding
     return tree_differences(options.repo or Path.cwd(), base, head, options.patch,
                             transport=(options.packet, options.patch))

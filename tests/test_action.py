@@ -164,7 +164,8 @@ def test_action_is_composite_with_the_documented_interface() -> None:
     assert {"packet", "patch", "policy", "enable", "disable", "dry-run", "format", "output", "source"} <= set(
         ACTION["inputs"]
     )
-    assert ACTION["inputs"]["packet"]["required"] and ACTION["inputs"]["patch"]["required"]
+    # Optional: without them the action judges the pull request's commits alone.
+    assert not ACTION["inputs"]["packet"]["required"] and not ACTION["inputs"]["patch"]["required"]
     assert set(ACTION["outputs"]) == {"outcome", "findings", "report"}
     install = ACTION["runs"]["steps"][0]
     assert "$GITHUB_ACTION_PATH" in install["run"]  # installs the action's own checkout by default
@@ -218,7 +219,9 @@ def test_read_inputs_splits_lists_and_parses_booleans() -> None:
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"INPUT_PATCH": "p"}, "the 'packet' input is required"),
+        ({"INPUT_PATCH": "p"}, "the 'packet' input is needed with the other one"),
+        ({"INPUT_PACKET": "k"}, "the 'patch' input is needed with the other one"),
+        ({}, "without packet and patch the gate judges a pull request's commits, and there are none"),
         ({"INPUT_PACKET": "k", "INPUT_PATCH": "p", "INPUT_DRY_RUN": "yes"}, "not a boolean: 'yes'"),
         ({"INPUT_PACKET": "k", "INPUT_PATCH": "p", "INPUT_FORMAT": "pdf"}, "unknown report format 'pdf'"),
     ],
@@ -291,7 +294,7 @@ def test_step_with_a_missing_input_fails_closed_and_says_why(tmp_path: Path) -> 
     assert result == StepResult("error", 0, 2)
     [(kind, props, message)] = parse_annotations(out.getvalue())
     assert kind == "error" and props["title"] == "gatekeeper could not decide"
-    assert "the 'packet' input is required" in message
+    assert "the 'packet' input is needed" in message
 
 
 # -- the whole action, as the runner runs it -------------------------------------------------------
@@ -303,8 +306,10 @@ def test_action_fails_closed_when_the_gate_cannot_decide(tmp_path: Path) -> None
     run = run_action({"packet": "missing.json", "patch": "missing.diff", "dry-run": "true"}, workdir, tmp_path)
     assert run.exit_code == 2  # even in dry-run: no decision is not an allow
     assert run.outputs["outcome"] == "error" and run.outputs["findings"] == "0"
-    [(kind, props, message)] = parse_annotations(run.stdout)
-    assert kind == "error" and message.startswith("the gate could not decide")
+    [(kind, props, message)] = parse_annotations(run.stdout)  # one annotation, no doubled prefix
+    assert kind == "error" and props["title"] == "gatekeeper could not decide"
+    assert not message.startswith(("gatekeeper", "the gate could not decide")) and "missing.json" in message
+    assert "gatekeeper could not decide" in run.summary and "missing.json" in run.summary
 
 
 def test_action_reports_a_bad_input_as_an_error(tmp_path: Path) -> None:
@@ -367,6 +372,9 @@ def test_allow_passes_with_no_annotations(change: Change, tmp_path: Path) -> Non
     assert run.exit_code == 0, run.stdout + run.stderr
     assert run.outputs["outcome"] == "allow" and run.outputs["findings"] == "0"
     assert run.outputs["report"] == ""
+    (tmp_path / "sarif").mkdir()
+    sarif_run = run_action({**inputs, "log": "", "format": "sarif"}, change.workdir, tmp_path / "sarif")
+    assert sarif_run.exit_code == 0 and assert_valid_sarif(change.workdir / "gatekeeper-report.sarif") == []
     assert parse_annotations(run.stdout) == []
     assert "gatekeeper: allow" in run.summary
     [record] = (change.workdir / "d.jsonl").read_text().splitlines()  # the decision was logged
@@ -384,7 +392,7 @@ def test_review_fails_the_step_and_annotates_each_file(change: Change, tmp_path:
     assert {".github/workflows/ci.yml", "Jenkinsfile"} <= files
     assert "review required" in run.summary and "<code>Jenkinsfile</code>" in run.summary
     assert run.outputs["report"] == "gatekeeper-report.sarif"
-    assert '"version": "2.1.0"' in (change.workdir / "gatekeeper-report.sarif").read_text()
+    assert assert_valid_sarif(change.workdir / "gatekeeper-report.sarif")
 
 
 @needs_gate
@@ -404,10 +412,12 @@ def test_deny_when_the_patch_is_not_the_one_the_packet_describes(change: Change,
     packet = change.packet(honest)
     swapped = change.patch(CI_CHANGE)  # the packet claims a harmless change; the patch touches CI
     run = run_action(
-        {"packet": str(packet), "patch": str(swapped), "policy": str(POLICY_DIR)}, change.workdir, tmp_path
+        {"packet": str(packet), "patch": str(swapped), "policy": str(POLICY_DIR), "format": "sarif"},
+        change.workdir, tmp_path,
     )
     assert run.exit_code == 1, run.stdout + run.stderr
     assert run.outputs["outcome"] == "deny"
+    assert_valid_sarif(change.workdir / run.outputs["report"])
     errors = [(props, message) for kind, props, message in parse_annotations(run.stdout) if kind == "error"]
     assert any("integrity" in props["title"] for props, _ in errors)
     assert "gatekeeper: deny" in run.summary
@@ -448,6 +458,80 @@ def test_pull_request_event_binds_the_patch_to_the_commits(tmp_path: Path) -> No
     assert run.exit_code == 1 and run.outputs["outcome"] == "deny", run.stdout + run.stderr
     errors = [(props, message) for kind, props, message in parse_annotations(run.stdout) if kind == "error"]
     assert any("gatekeeper.tree_mismatch" in props["title"] and WORKFLOW in message for props, message in errors)
+
+
+def assert_valid_sarif(path: Path) -> list[dict]:
+    """The results of the SARIF file at `path`, after checking the schema and GitHub's ingestion rules."""
+    from test_reports_sarif import VALIDATOR, github_problems
+
+    log = json.loads(path.read_text(encoding="utf-8"))
+    assert not list(VALIDATOR.iter_errors(log)) and not github_problems(log)
+    results: list[dict] = log["runs"][0]["results"]
+    return results
+
+
+def _pr_event(tmp_path: Path, repo: GitRepo, user: str = "Copilot") -> dict[str, str]:
+    sha = {ref: repo.git("rev-parse", ref).decode().strip() for ref in ("main", "pr")}
+    payload = {"pull_request": {"base": {"sha": sha["main"]}, "head": {"sha": sha["pr"]}, "user": {"login": user}}}
+    return {"GITHUB_EVENT_PATH": _event(tmp_path, payload)}
+
+
+@needs_gate
+@pytest.mark.parametrize(("files", "outcome", "status"), [
+    ({"src/app.py": "print(2)\n"}, "allow", 0),
+    ({".github/workflows/ci.yml": "on: push\njobs: {x: {}}\n"}, "review", 3),
+])
+def test_packet_less_mode_judges_the_pull_request_from_its_commits(
+    files: dict[str, str], outcome: str, status: int, tmp_path: Path
+) -> None:
+    from test_reports_sarif import VALIDATOR, github_problems
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("src/app.py", "print(1)\n")
+    repo.write("README.md", "hello\n")
+    repo.commit()
+    repo.git("checkout", "-q", "-b", "pr")
+    for path, text in files.items():
+        repo.write(path, text)
+    repo.commit("agent change")
+    (tmp_path / "plain").mkdir()
+    run = run_action({"policy": str(POLICY_DIR), "format": "sarif"}, repo.root, tmp_path / "plain",
+                     _pr_event(tmp_path, repo))
+    assert (run.exit_code, run.outputs["outcome"]) == (status, outcome), run.stdout + run.stderr
+    log = json.loads((repo.root / "gatekeeper-report.sarif").read_text())
+    assert not list(VALIDATOR.iter_errors(log)) and not github_problems(log)
+    # With the sandbox policy on, the absent runner claims go to a human, in the summary with their reason.
+    (tmp_path / "sandbox").mkdir()
+    run = run_action({"policy": str(POLICY_DIR), "enable": "sandbox", "format": "sarif"}, repo.root,
+                     tmp_path / "sandbox", _pr_event(tmp_path, repo))
+    assert (run.exit_code, run.outputs["outcome"]) == (3, "review"), run.stdout + run.stderr
+    assert "not signed by a trusted runner key" in run.summary and "no packet" in run.summary
+    log = json.loads((repo.root / "gatekeeper-report.sarif").read_text())
+    assert not list(VALIDATOR.iter_errors(log)) and not github_problems(log)
+    assert "sandbox.unverified" in {r["ruleId"] for r in log["runs"][0]["results"]}
+
+
+def test_packet_less_mode_outside_a_pull_request_cannot_decide(tmp_path: Path) -> None:
+    workdir = tmp_path / "ws"
+    workdir.mkdir()
+    run = run_action({}, workdir, tmp_path)
+    assert run.exit_code == 2 and run.outputs["outcome"] == "error"
+    [(kind, _, message)] = parse_annotations(run.stdout)
+    assert kind == "error" and "pull request" in message and "could not decide" in run.summary
+
+
+@needs_gate
+def test_packet_less_mode_with_an_unfetched_base_says_why(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "hello\n")
+    repo.commit()
+    repo.git("checkout", "-q", "-b", "pr")
+    event = {"pull_request": {"base": {"sha": "1" * 40}, "head": {"sha": repo.git("rev-parse", "pr").decode().strip()}}}
+    run = run_action({"policy": str(POLICY_DIR)}, repo.root, tmp_path, {"GITHUB_EVENT_PATH": _event(tmp_path, event)})
+    assert run.exit_code == 2 and run.outputs["outcome"] == "error"
+    [(kind, props, message)] = parse_annotations(run.stdout)
+    assert "unknown revision" in message and "fetch-depth" in message and not message.startswith("gatekeeper")
+    assert "unknown revision" in run.summary
 
 
 @needs_gate

@@ -134,7 +134,8 @@ def test_eight_real_gates_logging_at_once(tmp_path: Path, git_repo) -> None:
     assert made.returncode == 0, made.stderr
     log = tmp_path / "shared" / "decisions.jsonl"
     gates = [subprocess.Popen([sys.executable, "-m", "gatekeeper", "gate", str(packet), "--patch", str(patch),
-                               "--log", str(log), "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               "--log", str(log), "--log-init", "--format", "json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for _ in range(8)]
     results = [gate.communicate(timeout=120) for gate in gates]
     assert [gate.returncode for gate in gates] == [0] * 8, [err.decode() for _, err in results]

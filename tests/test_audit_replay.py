@@ -167,7 +167,8 @@ def test_end_to_end_through_the_cli(tmp_path: Path) -> None:
         return subprocess.run([sys.executable, "-m", "gatekeeper", *args], capture_output=True, text=True, timeout=120)
 
     assert gk("packet", str(patch), "--out", str(packet), "--policy", policies, "--run-id", "run-e2e").returncode == 0
-    gated = gk("gate", str(packet), "--patch", str(patch), "--policy", policies, "--log", str(log), "--format", "json")
+    gated = gk("gate", str(packet), "--patch", str(patch), "--policy", policies, "--log", str(log), "--log-init",
+               "--format", "json")
     assert gated.returncode == 3, gated.stderr  # review
     assert json.loads(gated.stdout)["bundle"]["commit"] == old_commit
     relax_core(policy_repo)

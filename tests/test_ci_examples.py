@@ -86,12 +86,16 @@ def _env(home: Path) -> dict[str, str]:
 
 
 def test_gitlab_job_publishes_the_junit_file_the_gate_writes() -> None:
+    from gatekeeper.ci.gitlab import REPORTS
+
     job = GITLAB["gatekeeper"]
-    report = job["artifacts"]["reports"]["junit"]
     assert job["artifacts"]["when"] == "always"
+    assert job["artifacts"]["reports"] == {"junit": REPORTS["junit"], "codequality": REPORTS["codequality"]}
     script = "\n".join(job["script"])
-    assert f"--format junit --output {report}" in script
+    assert "--format json --output gatekeeper-decision.json" in script
+    assert "-I -m gatekeeper.ci.gitlab gatekeeper-decision.json" in script
     assert 'exit "$status"' in script
+    assert "changes" not in str(job["rules"])  # a required pipeline must always report
 
 
 def test_gitlab_job_binds_the_patch_and_reads_the_configuration_from_the_target_branch() -> None:
@@ -199,6 +203,43 @@ def test_gitlab_job_script_runs_and_fails_on_review_and_deny(
     assert (len(failures) > 0) == (status != ExitCode.OK)
     if status == ExitCode.FAILED:
         assert "gatekeeper.tree_mismatch" in (failures[0].get("message") or "")
+    _check_codequality_and_log(mr.repo.root, done.stdout, status)
+
+
+def _check_codequality_and_log(root: Path, log: str, status: int) -> None:
+    """Every issue has what GitLab needs; the job log names every rule that fired."""
+    issues = json.loads((root / GITLAB["gatekeeper"]["artifacts"]["reports"]["codequality"]).read_text())
+    decision = json.loads((root / "gatekeeper-decision.json").read_text())
+    assert (len(issues) > 0) == (status != ExitCode.OK)
+    for issue in issues:
+        assert {"description", "check_name", "fingerprint", "severity"} <= set(issue)
+        assert issue["location"]["path"] and issue["location"]["lines"]["begin"] >= 1
+    assert len({issue["fingerprint"] for issue in issues}) == len(issues)
+    for reason in decision["reasons"]:
+        assert reason["rule"] in log
+
+
+@needs_gate
+@pytest.mark.parametrize(("files", "status"), [
+    ({".gitlab-ci.yml": "x:\n  script: [true]\n"}, ExitCode.REVIEW),
+    ({"src/main.go": "package main\n// ok\n"}, ExitCode.OK),
+])
+def test_gitlab_job_without_a_packet_judges_the_merge_request_commits(
+    tmp_path: Path, files: dict[str, str], status: int
+) -> None:
+    mr = MergeRequest(tmp_path)
+    for path, text in files.items():
+        mr.repo.write(path, text)
+    head = mr.repo.commit("hosted agent change")
+    env = {**_env(tmp_path), **{key: str(value) for key, value in GITLAB["variables"].items()},
+           "GATEKEEPER_PACKET": "", "GATEKEEPER_PATCH": "", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main",
+           "CI_COMMIT_SHA": head, "GATEKEEPER_VENV": str(stand_in_venv(tmp_path / "venv"))}
+    done = subprocess.run(["sh", "-e", "-c", "\n".join(GITLAB["gatekeeper"]["script"])], cwd=mr.repo.root, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == status, done.stdout + done.stderr
+    decision = json.loads((mr.repo.root / "gatekeeper-decision.json").read_text())
+    assert decision["packet"]["run_id"] == f"pr-{head}"
+    _check_codequality_and_log(mr.repo.root, done.stdout, status)
 
 
 def _run_before_script(tmp_path: Path, workdir: Path, source: str) -> tuple[subprocess.CompletedProcess[str], list]:

@@ -361,7 +361,7 @@ def test_packet_verify_and_gate_with_tree_context(git_repo: GitRepo, tmp_path: P
     # verify re-derives with the packet's own context.
     assert gk("verify", str(tree_packet), "--patch", str(patch), "--tree", "main~1..main", cwd=root).returncode == 0
     lost = gk("verify", str(tree_packet), "--patch", str(patch), cwd=root)
-    assert lost.returncode == 2 and "classifier.context" in lost.stderr
+    assert lost.returncode == 1 and "classifier.context" in lost.stderr
     assert gk("verify", str(patch_packet), "--patch", str(patch), cwd=root).returncode == 0
     # The gate: with --tree the file is iac (review by core.iac); a patch-context packet still verifies.
     for packet in (tree_packet, patch_packet):

@@ -29,13 +29,13 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             target = build / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(source.read_bytes())
-    subprocess.run(
+    done = subprocess.run(
         [
             sys.executable,
             "-m",
             "pip",
             "wheel",
-            "--quiet",
+            "--verbose",
             "--no-deps",
             "--no-build-isolation",
             "--no-index",
@@ -47,7 +47,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         capture_output=True,
     )
     (found,) = out.glob("gatekeeper-*.whl")
+    (out / "build.log").write_bytes(done.stdout + done.stderr)
     return found
+
+
+def test_the_build_gives_no_setuptools_warnings(wheel: Path) -> None:
+    # A first install printed hundreds of lines: the license table and one warning per bundle folder.
+    log = (wheel.parent / "build.log").read_text(errors="replace")
+    assert "running bdist_wheel" in log  # the verbose log was captured, so an empty match means something
+    assert "BuildBackendWarning" not in log and "SetuptoolsDeprecationWarning" not in log, log[-3000:]
 
 
 def test_wheel_has_every_module_and_schema(wheel: Path) -> None:

@@ -16,7 +16,7 @@ from gatekeeper.errors import UsageError
 
 def test_formats_come_from_the_registry() -> None:
     assert reports.FORMATS == tuple(reports.REPORTERS)
-    assert set(reports.FORMATS) == {"text", "json", "github", "sarif", "junit", "markdown"}
+    assert set(reports.FORMATS) == {"text", "json", "github", "sarif", "junit", "markdown", "codequality"}
     assert reports.DEFAULT_FORMAT in reports.FORMATS
 
 

@@ -16,7 +16,7 @@ from conftest import POLICY_DIR
 from gitrepo import GitRepo
 from test_action import needs_gate
 from test_reports_github import parse as parse_annotations
-from test_reports_sarif import VALIDATOR
+from test_reports_sarif import VALIDATOR, github_problems
 
 from gatekeeper.reports import FORMATS
 from gatekeeper.reports.findings import display
@@ -101,6 +101,7 @@ def test_every_format_is_well_formed_for_review_and_deny(workspace: Path) -> Non
             assert "\x1b" not in text and "\x00" not in text
             if fmt == "sarif":
                 assert not list(VALIDATOR.iter_errors(json.loads(text)))
+                assert not github_problems(json.loads(text))
             elif fmt == "junit":
                 ET.fromstring(done.stdout)
             elif fmt == "github":
@@ -131,6 +132,8 @@ def test_tampered_patch_is_denied_with_a_path_less_integrity_finding(workspace: 
     log = json.loads(gate(workspace, "review.json", "tampered.diff", "sarif").stdout)
     integrity = [r for r in log["runs"][0]["results"] if r["ruleId"] == "gatekeeper.integrity"]
     assert integrity and integrity[0]["level"] == "error"
+    # Located at the packet (in the checkout), so code scanning accepts the upload.
+    assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in integrity[0]["locations"]] == ["review.json"]
 
 
 def test_output_file_and_dry_run(workspace: Path) -> None:

@@ -26,7 +26,65 @@ def sarif(decision: dict[str, Any]) -> dict[str, Any]:
     log: dict[str, Any] = json.loads(render("sarif", decision))
     errors = sorted(VALIDATOR.iter_errors(log), key=lambda e: list(e.path))
     assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors)
+    assert not github_problems(log), github_problems(log)
     return log
+
+
+def github_problems(log: dict[str, Any]) -> list[str]:
+    """What GitHub code scanning's upload refuses or drops (docs: "SARIF support for code scanning")."""
+    problems = []
+    if len(log["runs"]) > 20:
+        problems.append("more than 20 runs")
+    for run in log["runs"]:
+        rules = {rule["id"] for rule in run["tool"]["driver"].get("rules", [])}
+        if not run["tool"]["driver"].get("name"):
+            problems.append("tool.driver.name missing")
+        if len(run["results"]) > 25_000:
+            problems.append("more than 25,000 results")
+        for number, result in enumerate(run["results"]):
+            where = f"result {number}"
+            if not result.get("ruleId") or result["ruleId"] not in rules:
+                problems.append(f"{where}: ruleId missing or not among the rules")
+            if not (result.get("message") or {}).get("text"):
+                problems.append(f"{where}: message.text missing")
+            locations = result.get("locations") or []
+            if not locations:
+                problems.append(f"{where}: no location")
+            if len(locations) > 1000:
+                problems.append(f"{where}: more than 1,000 locations")
+            for location in locations:
+                artifact = location.get("physicalLocation", {}).get("artifactLocation", {})
+                uri = artifact.get("uri")
+                if not uri or not RELATIVE_REF.match(uri):
+                    problems.append(f"{where}: uri {uri!r} is not a relative reference")
+                region = location["physicalLocation"].get("region")
+                if region is not None and region.get("startLine", 1) < 1:
+                    problems.append(f"{where}: startLine below 1")
+    return problems
+
+
+def test_the_github_check_rejects_what_github_rejects() -> None:
+    log = json.loads(render("sarif", review()))
+    del log["runs"][0]["results"][0]["locations"]
+    log["runs"][0]["results"][1]["ruleId"] = "nope"
+    assert any("no location" in p for p in github_problems(log))
+    assert any("ruleId" in p for p in github_problems(log))
+
+
+@pytest.mark.parametrize(("sources", "uri"), [
+    ({"packet": ".agent/packet.json", "patch": ".agent/patch.diff"}, ".agent/packet.json"),
+    ({"packet": None, "patch": ".agent/patch.diff"}, ".agent/patch.diff"),
+    ({"packet": None, "patch": None}, "README.md"),
+    ({"packet": ".agent/p ack:et.json", "patch": None}, ".agent/p%20ack%3Aet.json"),
+])
+def test_a_fileless_finding_is_located_at_the_packet_else_the_patch_else_readme(
+    sources: dict[str, Any], uri: str
+) -> None:
+    decision = deny()
+    decision["sources"] = sources
+    for result in sarif(decision)["runs"][0]["results"]:
+        if result["properties"].get("fileless"):
+            assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in result["locations"]] == [uri]
 
 
 def test_vendored_schema_is_the_sarif_2_1_0_schema() -> None:
@@ -58,7 +116,9 @@ def test_one_result_per_finding_with_one_location_per_path() -> None:
     assert [r["level"] for r in results] == ["warning", "warning", "note"]
     uris = [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in results[0]["locations"]]
     assert uris == [".github/workflows/ci.yml", "Jenkinsfile", ".circleci/config.yml"]
-    assert "locations" not in results[2]  # a path-less finding is still a result
+    # A path-less finding is located at the stand-in file (GitHub rejects a result without a location).
+    assert results[2]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "README.md"
+    assert results[2]["properties"]["fileless"] is True
     rules = run["tool"]["driver"]["rules"]
     assert [rule["id"] for rule in rules] == ["core.ci", "core.iac", "size.lines"]
     assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
@@ -101,3 +161,8 @@ def test_path_uri_examples() -> None:
 def test_every_path_is_kept() -> None:
     run = sarif(many_paths(250))["runs"][0]
     assert len(run["results"][0]["locations"]) == 250
+
+
+def test_locations_stop_at_githubs_cap_and_the_total_is_kept() -> None:
+    result = sarif(many_paths(1500))["runs"][0]["results"][0]
+    assert len(result["locations"]) == 1000 and result["properties"]["pathCount"] == 1500

@@ -66,7 +66,7 @@ def test_verify_lists_every_difference(
     target = tmp_path / "packet.json"
     write_packet(target, packet)
     code, out, err = _verify(capsys, target, patch, bundle)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""  # differs: 1; cannot read: 2
     assert "files[0].bucket ('.github/workflows/ci.yml'): packet says 'src', patch shows 'ci'" in err
     assert "files[2].additions ('src/a.py'): packet says 1, patch shows 2" in err
     assert "diff.additions: packet says 3, patch shows 4" in err
@@ -82,7 +82,7 @@ def test_verify_other_patch(
     edited = tmp_path / "edited.diff"
     edited.write_bytes(patch.read_bytes().replace(b"+two", b"+TWO"))
     code, _, err = _verify(capsys, target, edited, bundle)
-    assert code == 2 and "diff.sha256: packet says" in err and "1 difference," in err
+    assert code == 1 and "diff.sha256: packet says" in err and "1 difference," in err
 
 
 def test_compare_file_list(packet: dict[str, Any], patch: Path, bundle: Path) -> None:

@@ -28,5 +28,5 @@ class PacketAttestation:
 
 
 UNCHECKED = PacketAttestation(False, "unverified: no trust given (gate --trust FILE)")
-
-
+# A pull request gated without a packet (gate --tree alone): no runner made any claim to verify.
+NO_PACKET = PacketAttestation(False, "unverified: no packet, the pull request was judged from its commits alone")

@@ -40,8 +40,8 @@ _FALSE = ("false", "False", "FALSE")
 class ActionInputs:
     """The action's inputs, checked."""
 
-    packet: str
-    patch: str
+    packet: str | None  # None (with patch None): judge the pull request from its commits alone
+    patch: str | None
     policy: str | None = None
     enable: tuple[str, ...] = ()
     disable: tuple[str, ...] = ()
@@ -69,9 +69,10 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
 
     packet = _get(env, "PACKET")
     patch = _get(env, "PATCH")
-    for name, value in (("packet", packet), ("patch", patch)):
-        if not value:
-            raise UsageError(f"the '{name}' input is required", where=f"input {name}", hint="set it in `with:`")
+    for name, value, other in (("packet", packet, patch), ("patch", patch, packet)):
+        if other and not value:
+            raise UsageError(f"the '{name}' input is needed with the other one", where=f"input {name}",
+                             hint="give packet and patch, or neither to judge the pull request from its commits")
     report_format = _get(env, "FORMAT") or None
     if report_format is not None and report_format not in FORMATS:
         raise UsageError(
@@ -80,9 +81,14 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
     report_file = _get(env, "OUTPUT") or None
     if report_format and not report_file:
         report_file = f"gatekeeper-report.{_EXTENSIONS.get(report_format, report_format)}"
+    bounds = _tree_bounds(env)
+    if not packet and not (bounds["base"] and bounds["head"]):
+        raise UsageError("without packet and patch the gate judges a pull request's commits, and there are none",
+                         where="input packet",
+                         hint="run on pull_request events, or give base and head (or packet and patch)")
     return ActionInputs(
-        packet=packet,
-        patch=patch,
+        packet=packet or None,
+        patch=patch or None,
         policy=_get(env, "POLICY") or None,
         enable=tuple(_get(env, "ENABLE").split()),
         disable=tuple(_get(env, "DISABLE").split()),
@@ -90,13 +96,16 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         report_format=report_format,
         report_file=report_file if report_format else None,
         log=_get(env, "LOG") or None,
-        **_tree_bounds(env),
+        **bounds,
     )
 
 
 def gate_argv(inputs: ActionInputs, decision_file: Path) -> list[str]:
     """The `gatekeeper gate` arguments for `inputs`, writing the JSON decision to `decision_file`."""
-    argv = ["gate", inputs.packet, "--patch", inputs.patch, "--format", "json", "--output", str(decision_file)]
+    argv = ["gate"]
+    if inputs.packet and inputs.patch:
+        argv += [inputs.packet, "--patch", inputs.patch]
+    argv += ["--format", "json", "--output", str(decision_file)]
     if inputs.policy:
         argv += ["--policy", inputs.policy]
     if inputs.base and inputs.head:
@@ -119,7 +128,7 @@ def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = 
     try:
         inputs = read_inputs(env)
     except GatekeeperError as exc:
-        return _cannot_decide(out, str(exc))
+        return _cannot_decide(out, str(exc), env)
     runner_temp = env.get("RUNNER_TEMP")
     scratch = runner_temp if runner_temp and Path(runner_temp).is_dir() else None
     with tempfile.TemporaryDirectory(prefix="gatekeeper-", dir=scratch) as tmp:
@@ -140,13 +149,13 @@ def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = 
         decision = _read_decision(decision_file) if done.returncode != ExitCode.ERROR else None
     if decision is None:
         reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit status {done.returncode}"
-        return _cannot_decide(out, f"the gate could not decide: {reason}")
+        return _cannot_decide(out, reason, env)
     try:
         out.write(emit("github", decision, env=env))
         if inputs.report_format and inputs.report_file:
             emit(inputs.report_format, decision, output=Path(inputs.report_file), env={})
     except GatekeeperError as exc:
-        return _cannot_decide(out, str(exc))
+        return _cannot_decide(out, str(exc), env)
     outcome = decision["outcome"]
     failing = OUTCOME_EXIT.get(outcome, ExitCode.FAILED)
     exit_code = ExitCode.OK if inputs.dry_run else failing
@@ -255,9 +264,29 @@ def _read_decision(path: Path) -> dict[str, Any] | None:
     return decision
 
 
-def _cannot_decide(out: TextIO, message: str) -> StepResult:
-    out.write(_error_annotation(message))
+def _cannot_decide(out: TextIO, message: str, env: Mapping[str, str]) -> StepResult:
+    """One error annotation and a job summary saying why; the step fails closed (exit 2)."""
+    reason = _bare(message)
+    out.write(_error_annotation(reason))
+    target = env.get("GITHUB_STEP_SUMMARY")
+    if target:
+        from gatekeeper.reports.markdown import escape
+
+        text = (f"### \u26d4 gatekeeper could not decide\n\n{escape(reason)}\n\n"
+                "No decision is not an allow: this check fails until the gate can decide (exit 2).\n\n")
+        try:
+            with open(target, "a", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            out.write(_error_annotation(f"cannot append the job summary: {exc.strerror}"))
     return StepResult("error", 0, int(ExitCode.ERROR))
+
+
+def _bare(message: str) -> str:
+    # The CLI's line starts "gatekeeper: error: "; the annotation's title already says who and what.
+    for prefix in ("gatekeeper: error: ", "gatekeeper: "):
+        message = message.removeprefix(prefix)
+    return message
 
 
 def _error_annotation(message: str) -> str:

@@ -44,6 +44,19 @@ def _register() -> None:
 _register()
 
 
+# click 8.2 raises this (a UsageError whose message is the whole help) for a group called without a command.
+class _NeverRaised(click.ClickException):
+    """Stands in for NoArgsIsHelpError on a click without it."""
+
+
+_NO_ARGS_IS_HELP: type[click.ClickException] = getattr(click.exceptions, "NoArgsIsHelpError", _NeverRaised)
+
+
+def one_line(text: str) -> str:
+    """`text` with its line breaks folded into spaces (click's messages may span lines)."""
+    return " ".join(text.split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (callable from tests)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -55,8 +68,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.exit_code)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
-    except click.ClickException as exc:
+    except _NO_ARGS_IS_HELP as exc:  # a bare `gatekeeper`: the help is the answer, not an error line
         exc.show()
+        return int(ExitCode.ERROR)
+    except click.UsageError as exc:
+        # One line, as every other error: what is wrong, then where to look.
+        command = exc.ctx.command_path if exc.ctx is not None else "gatekeeper"
+        click.echo(f"gatekeeper: error: {one_line(exc.format_message())} (see '{command} --help')", err=True)
+        return int(ExitCode.ERROR)
+    except click.ClickException as exc:
+        click.echo(f"gatekeeper: error: {one_line(exc.format_message())}", err=True)
         return int(ExitCode.ERROR)
     except click.exceptions.Abort:
         click.echo("gatekeeper: error: aborted", err=True)

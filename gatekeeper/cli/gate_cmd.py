@@ -19,8 +19,9 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 
 
 @click.command("gate", epilog=EXIT_CODE_HELP)
-@click.argument("packet", type=_FILE)
-@click.option("--patch", type=_FILE, required=True, help="The patch the packet describes (git diff --cached --binary).")
+@click.argument("packet", type=_FILE, required=False)
+@click.option("--patch", type=_FILE,
+              help="The patch PACKET describes (git diff --cached --binary); required with PACKET.")
 @click.option(
     "--policy",
     "policy_dir",
@@ -34,7 +35,9 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
     "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: gatekeeper.yaml, else text)."
 )
 @click.option("--output", type=_FILE, help="Write the report to FILE (atomically) instead of stdout.")
-@click.option("--log", type=_FILE, help="Append the decision to this hash-chained decision log.")
+@click.option("--log", type=_FILE, help="Append the decision to this hash-chained decision log "
+              "(its folder must exist).")
+@click.option("--log-init", is_flag=True, help="Create the --log file's folder when missing (a new chain by intent).")
 @click.option("--log-git", metavar="REMOTE[#REF]",
               help="Append the decision as a commit on REF (default refs/gatekeeper/decisions) of the git "
                    "repository REMOTE (path or URL) and push it.")
@@ -60,18 +63,22 @@ except ImportError:  # pragma: no cover - the reports package is part of the dis
 @click.option("--advisories", type=_DIR, metavar="DIR",
               help="OSV records (JSON files, searched recursively): a dependency change whose new version one "
               "marks is in input.dependencies with its ids (the deps policy denies it).")
-def gate(packet: Path, patch: Path, policy_dir: Path | None, enable: tuple[str, ...], disable: tuple[str, ...],
-         fmt: str | None, output: Path | None, log: Path | None, log_git: str | None, log_url: str | None,
-         dry_run: bool, timeout: float | None, tree: str | None, repo: Path | None, trust: Path | None,
-         approvals: Path | None, sign_key: Path | None, advisories: Path | None) -> int:
-    """Decide on PACKET and its patch: exit 0 allow, 1 deny, 3 review, 2 could not decide."""
+def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enable: tuple[str, ...],
+         disable: tuple[str, ...], fmt: str | None, output: Path | None, log: Path | None, log_git: str | None,
+         log_url: str | None, dry_run: bool, timeout: float | None, tree: str | None, repo: Path | None,
+         trust: Path | None, approvals: Path | None, sign_key: Path | None, advisories: Path | None,
+         log_init: bool) -> int:
+    """Decide on PACKET and its patch, or without PACKET on the pull request --tree BASE..HEAD from its
+    commits alone: exit 0 allow, 1 deny, 3 review, 2 could not decide.
+
+    Without PACKET no runner made claims: sandbox, model and provenance count as unverified."""
     from gatekeeper.gate import exit_code
     from gatekeeper.gate_step import GateOptions, run_gate
 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
                           format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,
                           log_git=log_git, log_url=log_url, repo=repo, trust=trust, approvals=approvals,
-                          sign=sign_key, advisories=advisories)
+                          sign=sign_key, advisories=advisories, log_init=log_init)
     decision, text = run_gate(options, env=os.environ)
     if text:
         click.echo(text, nl=not text.endswith("\n"))

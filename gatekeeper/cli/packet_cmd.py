@@ -69,8 +69,8 @@ def packet(
 @click.option("--repo", type=_DIR, help="The repository holding BASE and HEAD (default: the current folder).")
 def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | None, repo: Path | None) -> int:
     """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts, and with
-    --tree the patch against the commits (exit 2 on any difference)."""
-    from gatekeeper.errors import PacketError
+    --tree the patch against the commits (exit 1 on any difference, 2 when they cannot be read)."""
+    from gatekeeper.errors import DiffersError
     from gatekeeper.packet_text import printable
     from gatekeeper.verify import check_packet
 
@@ -83,17 +83,17 @@ def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | 
     for line in differences:
         click.echo(f"gatekeeper: verify: {printable(line)}", err=True)
     if bounds is not None:
-        from gatekeeper.treecheck import TreeError, tree_differences
+        from gatekeeper.treecheck import tree_differences
 
         found = tree_differences(repo or Path.cwd(), *bounds, patch, transport=(packet_file, patch))
         for line in found:
             click.echo(f"gatekeeper: verify: tree: {line}", err=True)
         if found:
             also = f"; and the packet differs from it ({count(len(differences), 'difference')})" if differences else ""
-            raise TreeError(f"the patch is not the change {tree} makes (listed above){also}", where=str(patch),
+            raise DiffersError(f"the patch is not the change {tree} makes (listed above){also}", where=str(patch),
                             hint="gate the patch of the commits under review: git diff --binary BASE...HEAD")
     if differences:
-        raise PacketError(
+        raise DiffersError(
             f"the packet does not match its patch ({len(differences)} difference"
             f"{'' if len(differences) == 1 else 's'}, listed above)",
             where=str(packet_file),

@@ -26,6 +26,7 @@ REPORTERS: Mapping[str, str] = {
     "sarif": "gatekeeper.reports.sarif",
     "junit": "gatekeeper.reports.junit",
     "markdown": "gatekeeper.reports.markdown",
+    "codequality": "gatekeeper.reports.codequality",
 }
 
 FORMATS: tuple[str, ...] = tuple(REPORTERS)

@@ -1,4 +1,10 @@
-"""SARIF 2.1.0 (code scanning): one result per finding, one location per path, rules by id."""
+"""SARIF 2.1.0 (code scanning): one result per finding, one location per path, rules by id.
+
+GitHub code scanning rejects a whole upload when one result has no location, so a finding without
+paths (integrity, tree mismatch, provenance, sandbox, size, ...) is located at the file that stands
+for it: the packet when it lies in the repository, else the patch, else the repository's README.md
+(`decision["sources"]`, set by the gate step; see docs/ci.md#report-formats).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +22,10 @@ LEVELS: Mapping[str, str] = {"deny": "error", "review": "warning", "warn": "note
 SRCROOT = "%SRCROOT%"
 # Characters quote() leaves alone: a path made only of them is already a valid URI reference.
 _PLAIN = re.compile(r"[A-Za-z0-9_.~/-]*")
+# The stand-in of a file-less finding when neither the packet nor the patch lies in the repository.
+FALLBACK_FILE = "README.md"
+# GitHub accepts at most 1,000 locations per result (and shows 100); the rest are counted in properties.
+MAX_LOCATIONS = 1000
 
 
 def render(decision: Mapping[str, Any]) -> str:
@@ -43,7 +53,7 @@ def sarif_log(decision: Mapping[str, Any]) -> dict[str, Any]:
     run: dict[str, Any] = {
         "tool": {"driver": driver},
         "invocations": [{"executionSuccessful": True, "properties": {"dryRun": bool(decision.get("dry_run"))}}],
-        "results": [_result(item, index[item.rule]) for item in items],
+        "results": [_result(item, index[item.rule], anchor_file(decision)) for item in items],
         "columnKind": "unicodeCodePoints",
         "properties": _run_properties(decision),
     }
@@ -75,7 +85,21 @@ def _rule(item: Finding, version: object) -> dict[str, Any]:
     }
 
 
-def _result(item: Finding, rule_index: int) -> dict[str, Any]:
+def anchor_file(decision: Mapping[str, Any]) -> str:
+    """The repository path a file-less finding is located at: the packet, else the patch, else README.md."""
+    sources = decision.get("sources") or {}
+    for key in ("packet", "patch"):
+        path = sources.get(key)
+        if isinstance(path, str) and path:
+            return path
+    return FALLBACK_FILE
+
+
+def _location(path: str) -> dict[str, Any]:
+    return {"physicalLocation": {"artifactLocation": {"uri": path_uri(path), "uriBaseId": SRCROOT}}}
+
+
+def _result(item: Finding, rule_index: int, anchor: str) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": item.rule,
         "ruleIndex": rule_index,
@@ -87,10 +111,12 @@ def _result(item: Finding, rule_index: int) -> dict[str, Any]:
     if item.bucket:
         result["properties"]["bucket"] = item.bucket
     if item.paths:
-        result["locations"] = [
-            {"physicalLocation": {"artifactLocation": {"uri": path_uri(path), "uriBaseId": SRCROOT}}}
-            for path in item.paths
-        ]
+        result["locations"] = [_location(path) for path in item.paths[:MAX_LOCATIONS]]
+        if len(item.paths) > MAX_LOCATIONS:
+            result["properties"]["pathCount"] = len(item.paths)
+    else:
+        result["locations"] = [_location(anchor)]
+        result["properties"]["fileless"] = True  # the location stands for the change, not a line in it
     return result
 
 

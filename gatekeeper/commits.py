@@ -1,0 +1,80 @@
+"""A pull request without a packet: its patch and packet derived from its commits alone.
+
+Hosted agents (Copilot's coding agent, Claude Code's or Codex's GitHub integrations, bots) open pull
+requests without our runner, so there is no packet. The gate then writes the change the pull request
+makes (merge base of BASE and HEAD to HEAD, what its "files changed" view shows) to a private file
+with the safe git runner, and builds the packet in memory from it. Nothing the runner alone could
+know is claimed: no generator, no model, sandbox `none`; the shipped policies read that as unverified.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from gatekeeper.errors import RunError
+from gatekeeper.gitcmd import run_git
+from gatekeeper.treecheck import TreeError, parse_range
+
+# Repository config must not change what the patch says: no external diff or textconv driver (they run
+# programs and rewrite content), fixed prefixes, full blob ids, submodules as pointers, git's renames.
+DIFF_ARGS = (
+    "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false",
+    "-c", "diff.ignoreSubmodules=none", "-c", "diff.submodule=short",
+    "diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative",
+    "--src-prefix=a/", "--dst-prefix=b/", "--ignore-submodules=none", "--submodule=short", "-M",
+)
+RUN_ID_PREFIX = "pr-"
+
+
+@contextmanager
+def commits_patch(tree: str, repo: Path | None) -> Iterator[Path]:
+    """A private file holding `git diff --binary` of merge-base(BASE, HEAD)..HEAD, removed on exit.
+
+    TreeError when the revisions are unknown or have no single merge base (the change is then undefined)."""
+    base, head = parse_range(tree)
+    folder = repo or Path.cwd()
+    env = _scrubbed()
+    commits = [_git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], folder, env,
+                    f"unknown revision {rev!r}",
+                    hint="fetch the pull request's history (actions/checkout: fetch-depth: 0)") for rev in (base, head)]
+    bases = _git(["merge-base", "--all", *commits], folder, env, f"{base} and {head} have no common ancestor",
+                 hint="fetch the full history of both branches").split()
+    if len(bases) != 1:
+        raise TreeError(f"{base} and {head} have {len(bases)} merge bases (criss-cross history): the change a "
+                        "pull request makes is not defined", where=str(folder),
+                        hint="merge BASE into HEAD first, or gate a packet and its patch")
+    # mkdtemp is private to this user (0700); the patch never lands in the checkout.
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-pr-") as tmp:
+        patch = Path(tmp, "change.diff")
+        _git([*DIFF_ARGS, f"--output={patch}", bases[0], commits[1], "--"], folder, env,
+             f"cannot write the change {base}..{head}", detail=True)
+        if not patch.exists():  # an empty change: git writes nothing
+            patch.write_bytes(b"")
+        yield patch
+
+
+def run_id(tree: str, repo: Path | None) -> str:
+    """The run id of a packet-less decision: `pr-` and HEAD's commit id (stable across reruns)."""
+    head = parse_range(tree)[1]
+    commit = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{head}^{{commit}}"], repo or Path.cwd(),
+                  _scrubbed(), f"unknown revision {head!r}")
+    return RUN_ID_PREFIX + commit
+
+
+def _git(args: list[str], cwd: Path, env: dict[str, str], what: str, *, hint: str | None = None,
+         detail: bool = False) -> str:
+    try:
+        return run_git(args, cwd=cwd, env=env, what=what, where=str(cwd))
+    except RunError as exc:
+        # rev-parse --quiet and merge-base say nothing useful; diff's own `fatal:` line does.
+        raise TreeError(exc.what if detail else what, where=str(cwd), hint=hint or exc.hint) from None
+
+
+def _scrubbed() -> dict[str, str]:
+    # No system or global config and no prompts: only the clone's own settings, which DIFF_ARGS pins.
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "HOME": os.devnull}
