@@ -9,7 +9,6 @@ know is claimed: no generator, no model, sandbox `none`; the shipped policies re
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from gatekeeper.errors import RunError
 from gatekeeper.gitcmd import run_git
+from gatekeeper.gitobjects import scrubbed_git_env
 from gatekeeper.treecheck import TreeError, parse_range
 
 # Repository config must not change what the patch says: no external diff or textconv driver (they run
@@ -37,7 +37,7 @@ def commits_patch(tree: str, repo: Path | None) -> Iterator[Path]:
     TreeError when the revisions are unknown or have no single merge base (the change is then undefined)."""
     base, head = parse_range(tree)
     folder = repo or Path.cwd()
-    env = _scrubbed()
+    env = scrubbed_git_env()
     commits = [_git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], folder, env,
                     f"unknown revision {rev!r}",
                     hint="fetch the pull request's history (actions/checkout: fetch-depth: 0)") for rev in (base, head)]
@@ -61,7 +61,7 @@ def run_id(tree: str, repo: Path | None) -> str:
     """The run id of a packet-less decision: `pr-` and HEAD's commit id (stable across reruns)."""
     head = parse_range(tree)[1]
     commit = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{head}^{{commit}}"], repo or Path.cwd(),
-                  _scrubbed(), f"unknown revision {head!r}")
+                  scrubbed_git_env(), f"unknown revision {head!r}")
     return RUN_ID_PREFIX + commit
 
 
@@ -74,7 +74,3 @@ def _git(args: list[str], cwd: Path, env: dict[str, str], what: str, *, hint: st
         raise TreeError(exc.what if detail else what, where=str(cwd), hint=hint or exc.hint) from None
 
 
-def _scrubbed() -> dict[str, str]:
-    # No system or global config and no prompts: only the clone's own settings, which DIFF_ARGS pins.
-    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "HOME": os.devnull}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from gatekeeper.errors import GatekeeperError, InputFileError, RunError, UsageError
 from gatekeeper.gitcmd import run_git
+from gatekeeper.gitobjects import scrubbed_git_env
 
 MAX_SHOWN = 50
 # Repository config cannot loosen or redirect what these commands do (the repo's own hooks and
@@ -58,7 +59,7 @@ def tree_differences(
     if not repo.is_dir():
         raise TreeError("the repository folder does not exist", where=str(repo))
     found = _run(["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects"],
-                 repo, _scrubbed(), "not a git repository",
+                 repo, scrubbed_git_env(), "not a git repository",
                  hint="run the gate in a clone of the repository the pull request targets")
     git_dir, objects = found.splitlines()[:2]
     skipped = _repo_paths(repo, transport)
@@ -67,7 +68,7 @@ def tree_differences(
         work.mkdir()
         Path(tmp, "objects").mkdir()
         # New blobs and trees land in the scratch object directory; the repository's are only read.
-        env = _scrubbed(GIT_DIR=git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")),
+        env = scrubbed_git_env(GIT_DIR=git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")),
                         GIT_OBJECT_DIRECTORY=str(Path(tmp, "objects")), GIT_ALTERNATE_OBJECT_DIRECTORIES=objects,
                         HOME=tmp)
 
@@ -130,7 +131,7 @@ def _repo_paths(repo: Path, files: Iterable[Path]) -> set[str]:
     if not files:
         return set()
     try:
-        top = Path(_run(["rev-parse", "--show-toplevel"], repo, _scrubbed(), "")).resolve()
+        top = Path(_run(["rev-parse", "--show-toplevel"], repo, scrubbed_git_env(), "")).resolve()
     except TreeError:
         return set()  # a bare repository: nothing in it carried the files
     found = set()
@@ -140,19 +141,6 @@ def _repo_paths(repo: Path, files: Iterable[Path]) -> set[str]:
         except ValueError:
             continue
     return found
-
-
-def _scrubbed(**extra: str) -> dict[str, str]:
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "LC_ALL": "C",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_OPTIONAL_LOCKS": "0",
-    }
-    env.update(extra)
-    return env
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str], what: str, *, where: Path | None = None,
