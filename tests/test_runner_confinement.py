@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, gk, origin_repo, use_bundle
+from runbundle import BACKENDS, gk, origin_repo, secrets_base, use_bundle
 
 import gatekeeper
 from gatekeeper import gitcmd
@@ -176,7 +176,7 @@ def outcome(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         pytest.skip(f"{backend} unavailable here: {exc.what}")
     tmp = tmp_path_factory.mktemp(f"confine-{backend}")
     # The caller's home lies outside /tmp (which is private anyway), where nothing else would hide it.
-    base = Path(tempfile.mkdtemp(prefix=".gk-confine-", dir=REPO_ROOT))
+    base = Path(tempfile.mkdtemp(prefix=".gk-confine-", dir=secrets_base()))
     decoy = None
     servers: list[UnixServer] = []
     try:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from runbundle import secrets_base
 
 from gatekeeper.runner import fsguard, mounts, sandbox
 from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
@@ -31,7 +32,7 @@ def _kinds(plan: mounts.Plan, kind: str) -> list[str]:
 
 def _home(tmp_path: Path) -> Path:
     # A home outside /tmp and /root, where only the plan can hide it.
-    home = Path(os.path.realpath(REPO_ROOT)) / ".venv" / f".gk-home-{tmp_path.name}"
+    home = Path(os.path.realpath(secrets_base())) / f".gk-home-{tmp_path.name}"
     for store in (".ssh", ".aws", ".config/gh"):
         (home / store).mkdir(parents=True, exist_ok=True)
     (home / ".netrc").write_text("machine x password y\n")
