@@ -329,8 +329,8 @@ all:
 
 ANSIBLE_INVENTORY_INI = """\
 [webservers]
-web1.example.invalid ansible_host=10.0.0.11
-web2.example.invalid ansible_host=10.0.0.12
+web1.example.invalid ansible_host=192.0.2.11
+web2.example.invalid ansible_host=192.0.2.12
 
 [production:children]
 webservers
