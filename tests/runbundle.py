@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,35 @@ def secrets_base() -> Path:
         if os.access(folder, os.W_OK):
             return folder
     pytest.skip("no writable folder outside /tmp and the runner's own folders for a fake home")
+
+
+class HostServer:
+    """A listening socket on the host (TCP on 127.0.0.1, or unix: a path or abstract `@name`) that greets and
+    counts whoever connects: the sandbox tests assert that nothing inside reached it."""
+
+    def __init__(self, greeting: bytes, unix: str | None = None) -> None:
+        self.greeting = greeting
+        if unix is None:
+            self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self.sock.bind(("127.0.0.1", 0))
+            self.port = self.sock.getsockname()[1]
+        else:
+            self.sock = socket.socket(socket.AF_UNIX)
+            self.sock.bind(unix.replace("@", "\0", 1) if unix.startswith("@") else unix)
+        self.address = unix
+        self.sock.listen(8)
+        self.accepted = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.accepted += 1
+            conn.sendall(self.greeting)
+            conn.close()
+
+    def close(self) -> None:
+        self.sock.close()

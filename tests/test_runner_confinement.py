@@ -16,13 +16,12 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, gk, origin_repo, secrets_base, use_bundle
+from runbundle import BACKENDS, HostServer, gk, origin_repo, secrets_base, use_bundle
 
 import gatekeeper
 from gatekeeper import gitcmd
@@ -122,29 +121,9 @@ print("PROBE " + json.dumps(report))
 '''
 
 
-class UnixServer:
+def UnixServer(address: str) -> HostServer:  # noqa: N802 - reads like the class it used to be
     """A unix socket server (path or abstract `@name`) that answers and counts whoever connects."""
-
-    def __init__(self, address: str) -> None:
-        self.address = address
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.bind(address.replace("@", "\0", 1) if address.startswith("@") else address)
-        self.sock.listen(8)
-        self.accepted = 0
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.accepted += 1
-            conn.sendall(b"host service\n")
-            conn.close()
-
-    def close(self) -> None:
-        self.sock.close()
+    return HostServer(b"host service\n", unix=address)
 
 
 @dataclass(frozen=True)
@@ -158,7 +137,7 @@ class Outcome:
     token: str
     canaries: list[str]
     home: Path
-    servers: list[UnixServer]
+    servers: list[HostServer]
     verify_digest: str
     planted_marker: Path
 
@@ -178,7 +157,7 @@ def outcome(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     # The caller's home lies outside /tmp (which is private anyway), where nothing else would hide it.
     base = Path(tempfile.mkdtemp(prefix=".gk-confine-", dir=secrets_base()))
     decoy = None
-    servers: list[UnixServer] = []
+    servers: list[HostServer] = []
     try:
         token, canary = secrets.token_hex(8), "GKCANARY" + secrets.token_hex(12)
         home = base / "home"

@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, HAVE_BWRAP, gk, origin_repo
+from runbundle import BACKENDS, HAVE_BWRAP, HostServer, gk, origin_repo
 
 from gatekeeper.runner import egress, sandbox
 
@@ -24,30 +22,9 @@ def origin(tmp_path: Path) -> Path:
     return origin_repo(tmp_path).root
 
 
-class LoopbackServer:
+def LoopbackServer() -> HostServer:  # noqa: N802 - reads like the class it used to be
     """A TCP server on the host's 127.0.0.1 that counts the connections it accepted."""
-
-    def __init__(self) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(8)
-        self.port = self.sock.getsockname()[1]
-        self.accepted = 0
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.accepted += 1
-            conn.sendall(b"hello from the host\n")
-            conn.close()
-
-    def close(self) -> None:
-        self.sock.close()
+    return HostServer(b"hello from the host\n")
 
 
 CONNECT = """
