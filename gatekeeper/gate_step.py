@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.config_source import trusted_file
-from gatekeeper.errors import UsageError
+from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
 
 if TYPE_CHECKING:
@@ -48,8 +48,23 @@ class GateOptions:
     log_init: bool = False  # the decision log's folder may be created: a new chain by intent
 
 
-def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
-             commits: bool = False) -> tuple[dict[str, Any], str]:
+def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
+    """Decide, append to the decision log when asked, render the report: (decision, text for stdout).
+
+    When the gate cannot decide (exit 2), that is logged too, to the destinations named by the options."""
+    try:
+        return _run_gate(options, env=env)
+    except Exception as exc:
+        if not isinstance(exc, GatekeeperError) or exc.exit_code == ExitCode.ERROR:
+            from gatekeeper.audit.sinks import log_failure
+
+            log_failure(exc, file=options.log, git=options.log_git, url=options.log_url, tree=options.tree,
+                        env=os.environ if env is None else env, sign=options.sign, dry_run=options.dry_run)
+        raise
+
+
+def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
+              commits: bool = False) -> tuple[dict[str, Any], str]:
     """Decide, append to the decision log when asked, render the report: (decision, text for stdout).
 
     Without a packet (`commits`: the patch was derived from `tree`), the packet is built in memory."""
@@ -64,7 +79,7 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         from gatekeeper.commits import commits_patch
 
         with commits_patch(options.tree, options.repo) as patch:
-            return run_gate(replace(options, patch=patch), env=env, commits=True)
+            return _run_gate(replace(options, patch=patch), env=env, commits=True)
     base = None
     if options.tree is not None:
         from gatekeeper.treecheck import parse_range

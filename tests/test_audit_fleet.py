@@ -21,10 +21,60 @@ GITLAB = {"GITLAB_CI": "true", "CI_SERVER_HOST": "gitlab.example", "CI_PROJECT_P
 
 
 def test_gitlab_variables() -> None:
-    assert ci_context(GITLAB) == {
+    assert ci_context(GITLAB, "origin/main..HEAD") == {
         "system": "gitlab", "repository": "gitlab.example/infra/net",
-        "change": "https://gitlab.example/infra/net/-/merge_requests/5", "base": "a" * 40, "head": "b" * 40,
-        "commit": "b" * 40, "run_url": "https://gitlab.example/infra/net/-/jobs/9", "actor": "alice"}
+        "change": "https://gitlab.example/infra/net/-/merge_requests/5", "number": 5,
+        "base": "origin/main", "head": "HEAD", "base_sha": "a" * 40, "head_sha": "b" * 40,
+        "tree": "origin/main..HEAD", "commit": "b" * 40, "run_url": "https://gitlab.example/infra/net/-/jobs/9",
+        "actor": "alice"}
+    # A merged-results pipeline runs on a merge commit: the request's own head is SOURCE_BRANCH_SHA.
+    merged = ci_context({**GITLAB, "CI_COMMIT_SHA": "c" * 40, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA": "d" * 40})
+    assert merged is not None and (merged["head_sha"], merged["commit"]) == ("d" * 40, "c" * 40)
+    # Outside a merge request pipeline there is no change, number or head of one.
+    branch = ci_context({k: v for k, v in GITLAB.items() if k != "CI_MERGE_REQUEST_IID"})
+    assert branch is not None and (branch["number"], branch["change"], branch["head_sha"]) == (None, None, None)
+
+
+def github_env(tmp_path: Path, event: object, **extra: str) -> dict[str, str]:
+    path = tmp_path / "event.json"
+    path.write_text(event if isinstance(event, str) else json.dumps(event))
+    return {"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "acme/shop", "GITHUB_RUN_ID": "77",
+            "GITHUB_RUN_ATTEMPT": "2", "GITHUB_SHA": "e" * 40, "GITHUB_EVENT_PATH": str(path), **extra}
+
+
+def test_github_pull_request_from_the_event_payload(tmp_path: Path) -> None:
+    event = {"number": 12, "pull_request": {"number": 12, "base": {"sha": "a" * 40, "ref": "main"},
+                                             "head": {"sha": "b" * 40, "ref": "agent/fix"}}}
+    env = github_env(tmp_path, event, GITHUB_REF="refs/pull/12/merge", GITHUB_BASE_REF="main",
+                     GITHUB_HEAD_REF="agent/fix")
+    assert ci_context(env, "a..b") == {
+        "system": "github", "repository": "github.com/acme/shop", "change": "https://github.com/acme/shop/pull/12",
+        "number": 12, "base": "a", "head": "b", "base_sha": "a" * 40, "head_sha": "b" * 40, "tree": "a..b",
+        "commit": "e" * 40, "run_url": "https://github.com/acme/shop/actions/runs/77/attempts/2", "actor": None}
+    # pull_request_target runs on the base branch (GITHUB_REF is not refs/pull/...): the payload still names it.
+    target = ci_context(github_env(tmp_path, event, GITHUB_REF="refs/heads/main"))
+    assert target is not None and target["number"] == 12 and target["change"].endswith("/pull/12")
+
+
+@pytest.mark.parametrize("event", [
+    "not json", "[]", "{\"pull_request\": 3}", json.dumps({"pull_request": {"number": True}}),
+    json.dumps({"pull_request": {"number": "12; rm -rf /", "base": {"sha": "A" * 40}, "head": {"sha": "b" * 39}}}),
+    json.dumps({"pull_request": {"number": -1, "base": {"sha": ["a" * 40]}, "head": "b" * 40}}),
+    "[" * 100_000,
+])
+def test_a_malformed_event_payload_gives_nulls_never_a_crash(tmp_path: Path, event: str) -> None:
+    context = ci_context(github_env(tmp_path, event))
+    assert context is not None
+    assert (context["number"], context["change"], context["base_sha"], context["head_sha"]) == (None,) * 4
+    assert context["repository"] == "github.com/acme/shop"
+
+
+def test_a_missing_or_unreadable_event_file_gives_nulls(tmp_path: Path) -> None:
+    env = github_env(tmp_path, {})
+    env["GITHUB_EVENT_PATH"] = str(tmp_path / "gone.json")
+    assert ci_context(env)["base_sha"] is None
+    env["GITHUB_EVENT_PATH"] = str(tmp_path)  # a folder
+    assert ci_context(env)["base_sha"] is None
 
 
 def test_tree_range_wins_and_nothing_is_guessed() -> None:
@@ -82,7 +132,7 @@ def test_last_week_ci_iac_changes_sent_to_a_human_across_repositories(tmp_path: 
     assert main(command) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith(f"{truth['touching']} decisions touching ci or iac (of {truth['in_week']} in the period)")
-    assert f"sent to a human (review): {truth['to_human']} =" in first
+    assert f"sent to a human (review): {truth['to_human']} of {truth['touching']} =" in first
     assert main(["audit", "stats", str(log), "--since", "2026-11-23", "--until", "2026-11-30", "--format", "json"]) == 0
     everything = json.loads(capsys.readouterr().out)
     assert {k: v["decisions"] for k, v in everything["repositories"].items()} == truth["per_repo"]

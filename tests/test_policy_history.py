@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo
 
-from gatekeeper.audit.history import policy_history, render_text, rule_index
-from gatekeeper.audit.metadata import read_metadata, version_of
 from gatekeeper.cli import main
 from gatekeeper.errors import AuditError
+from gatekeeper.policy.history import policy_history, render_text, rule_index
+from gatekeeper.policy.history_metadata import read_metadata, version_of
 
 
 def rego(name: str, version: str, body: str = "", rules: tuple[str, ...] = ()) -> str:
@@ -139,6 +139,45 @@ def test_history_cli_text_and_json(history_repo: tuple[GitRepo, list[str]], caps
     assert [d["commit"] for d in data] == commits[:3]
     assert data[2]["rules"]["removed"] == ["src.any"]
     assert render_text([]) == "(no commits changed the bundle)"
+
+
+def test_history_of_one_policy_follows_its_folder_and_its_default_switch(
+        history_repo: tuple[GitRepo, list[str]]) -> None:
+    repo, (fifth, fourth, third, second, first) = history_repo
+    bundle = repo.root / "policies"
+    # deps: added in the third commit, switched on in the fourth (a manifest-only change that concerns it).
+    assert [c.commit for c in policy_history(bundle, policy="deps")] == [fourth, third]
+    # core: its folder changed in the first two; the manifest edits of later commits leave its switch alone.
+    assert [c.commit for c in policy_history(bundle, policy="core")] == [second, first]
+    # -n counts the policy's commits, not the bundle's.
+    assert [c.commit for c in policy_history(bundle, policy="core", limit=1)] == [second]
+    # The whole bundle, compared with git itself: every commit that touched the folder is listed.
+    every = repo.git("log", "--format=%H", "--", "policies").decode().split()
+    assert [c.commit for c in policy_history(bundle)] == every
+
+
+@pytest.mark.parametrize("name", ["../core", "core/x", ":(glob)**", "*", "-n", "", "a" * 200, "core\n"])
+def test_history_policy_name_is_a_folder_name_never_a_pathspec(history_repo: tuple[GitRepo, list[str]],
+                                                              name: str) -> None:
+    repo, _ = history_repo
+    with pytest.raises(AuditError, match="not a policy name"):
+        policy_history(repo.root / "policies", policy=name)
+
+
+def test_history_policy_name_cli(history_repo: tuple[GitRepo, list[str]], capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    repo, commits = history_repo
+    bundle = str(repo.root / "policies")
+    assert main(["policy", "history", "--policy", bundle, "--policy-name", "deps", "--format", "json"]) == 0
+    assert [d["commit"] for d in json.loads(capsys.readouterr().out)] == commits[1:3]
+    assert main(["policy", "history", "--policy", bundle, "--policy-name", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no policy 'nosuch'" in err
+    # `--policy core` is the mistake a new user makes: one line pointing at --policy-name.
+    monkeypatch.chdir(repo.root)
+    assert main(["policy", "history", "--policy", "core"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--policy-name core" in err
 
 
 def test_history_outside_git_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -92,7 +92,7 @@ def opa_event(record: dict[str, Any]) -> dict[str, Any]:
         "labels": {"app": "gatekeeper", "id": str(ci.get("repository") or "local"),
                    "version": str((record.get("tool") or {}).get("version"))},
         "decision_id": f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}",
-        "bundles": {str(bundle.get("name")): {"revision": str(bundle.get("revision"))}},
+        "bundles": {str(bundle.get("name")): {"revision": str(bundle.get("revision"))}} if bundle else {},
         "path": _DECISION_PATH,
         "input": {"run_id": record.get("run_id"), "diff_sha256": record.get("diff_sha256"),
                   "packet_digest": record.get("packet_digest"), "input_digest": record.get("input_digest"),

@@ -14,15 +14,20 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from gatekeeper import __version__
 from gatekeeper.atomic import fsync_dir, write_atomic
 from gatekeeper.audit.line import canonical, parse_line
 from gatekeeper.errors import AuditError
 
 # 2 added `ci`: where the decision was made (repository, change, run, actor); 3 added `attestation`,
-# `approvals`, `signed_summary` and the optional `signature`.
-LOG_VERSION = 3
+# `approvals`, `signed_summary` and the optional `signature`; 4 added `error` (the outcome `error`: the gate
+# could not decide) and `ci.number`, `ci.base_sha`, `ci.head_sha`, `ci.tree`.
+LOG_VERSION = 4
 GENESIS = "0" * 64  # the `prev` of the first record
 OUTCOMES = ("allow", "review", "deny")
+# A gate that exits 2 logs a record of its own: no policy ran, so no findings, policies or bundle, only why.
+ERROR_OUTCOME = "error"
+_MAX_ERROR_TEXT = 2000  # the one-line message the gate printed; longer is cut (a record stays small)
 HEAD_SUFFIX = ".head"
 # The record's signature (gate --sign): a DSSE envelope over the chain hash, so the hash cannot cover it.
 UNHASHED = ("hash", "signature")
@@ -49,6 +54,17 @@ def utc_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
 
 
+def failure_decision(error: BaseException, *, dry_run: bool = False) -> dict[str, Any]:
+    """What a gate that could not decide (exit 2) logs: the error's kind and its one-line message, no policies."""
+    message = str(error) or type(error).__name__
+    if len(message) > _MAX_ERROR_TEXT:
+        message = message[:_MAX_ERROR_TEXT] + "..."
+    return {"outcome": ERROR_OUTCOME, "reasons": [], "policies": [], "enabled": [], "bundle": None,
+            "packet": None, "dry_run": dry_run, "tool": {"name": "gatekeeper", "version": __version__},
+            "decided_at": None, "summary": None,
+            "error": {"kind": type(error).__name__, "message": message}}
+
+
 def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: str,
                          ci: dict[str, Any] | None = None, seal: Seal | None = None) -> dict[str, Any]:
     """The log record for `decision`: what an auditor needs months later, chained to `prev`; signed by `seal`."""
@@ -56,6 +72,7 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
         outcome = decision["outcome"]
         packet = decision.get("packet") or {}
         bundle = decision["bundle"]
+        failed = outcome == ERROR_OUTCOME
         policies = decision["policies"]
         record: dict[str, Any] = {
             "log_version": LOG_VERSION,
@@ -69,7 +86,7 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
             "findings": list(decision.get("reasons") or []),
             "policies": [{"name": p["name"], "version": p.get("version")} for p in policies],
             "enabled": list(decision.get("enabled") or [p["name"] for p in policies]),
-            "bundle": {
+            "bundle": None if failed and bundle is None else {
                 "name": bundle.get("name"),
                 "revision": bundle.get("revision"),
                 "commit": bundle.get("commit"),
@@ -85,6 +102,7 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
             "attestation": decision.get("attestation"),
             "approvals": decision.get("approvals"),
             "signed_summary": decision.get("signed_summary"),
+            "error": decision.get("error") if failed else None,
             "prev": prev,
         }
     except (KeyError, TypeError, AttributeError) as exc:
@@ -92,7 +110,7 @@ def record_from_decision(decision: dict[str, Any], *, seq: int, prev: str, at: s
             f"decision cannot be logged: missing or malformed field {exc}",
             hint="this is a bug in the caller: pass the Decision dict the gate returns",
         ) from exc
-    if outcome not in OUTCOMES:
+    if outcome not in OUTCOMES and not failed:
         raise AuditError(
             f"decision cannot be logged: unknown outcome {outcome!r}", hint=f"one of {', '.join(OUTCOMES)}"
         )

@@ -10,12 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gatekeeper.audit.gitrev import export_bundle, has_commit, locate
-from gatekeeper.audit.log import canonical
+from gatekeeper.audit.log import ERROR_OUTCOME, canonical
 from gatekeeper.audit.read import Entry, Snapshot, find_entry, load_entries
 from gatekeeper.audit.show import trust_lines
 from gatekeeper.audit.verify import Head, verify_snapshot
 from gatekeeper.errors import AuditError, GatekeeperError, where
+from gatekeeper.gate import decide
+from gatekeeper.policy.bundle import load_bundle
+from gatekeeper.policy.gitrev import export_bundle, has_commit, locate
 
 if TYPE_CHECKING:
     from gatekeeper.attest.keys import Trust
@@ -79,10 +81,11 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
                   head: Head | None = None, trust: Trust | None = None) -> ReplayResult:
     """Replay record `ref` of `log` for the given packet and patch; AuditError when it cannot be replayed
     (also when, with `trust`, a record up to it is not signed by a trusted key)."""
-    from gatekeeper.gate import decide
-    from gatekeeper.policy.bundle import load_bundle
-
     entry = find_entry(load_entries(log), ref, log.name)
+    if entry.record.get("outcome") == ERROR_OUTCOME:
+        raise AuditError(f"record seq {entry.record['seq']} is a could-not-decide record: no policy ran, so there is "
+                         "nothing to replay", where=log.where(entry.line),
+                         hint="`gatekeeper audit show` gives the error it logged")
     notes = _check_chain(log, entry, head, trust)
     record = entry.record
     packet = _matching_packet(packet_path, record)
@@ -123,11 +126,11 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
 def _recorded_approvals(decision: dict[str, Any], record: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """`decision` with the approvals that counted then applied again, as recorded (their files and the trust
     they were checked against may be gone; the record, signed with --sign, is what vouches for them)."""
-    from gatekeeper.attest.verdict import APPROVED_RULE
-
     approvals = record.get("approvals")
     if not isinstance(approvals, dict) or not approvals.get("accepted") or decision["outcome"] != "review":
         return decision
+    from gatekeeper.attest.verdict import APPROVED_RULE  # cryptography: only for a record with approvals
+
     accepted = [f for f in record.get("findings") or [] if isinstance(f, dict) and f.get("rule") == APPROVED_RULE]
     if accepted:
         notes.append("the review was accepted by the recorded approvals; replay applies them as recorded")
@@ -194,8 +197,6 @@ def _check_patch(path: Path, record: dict[str, Any]) -> None:
 
 def _recorded_bundle(record: dict[str, Any], bundle_dir: Path, today: Any, tmp: Path) -> tuple[Any, str]:
     """The bundle the decision was made with: from git at the recorded commit, checked against the digest."""
-    from gatekeeper.policy.bundle import load_bundle
-
     info = record["bundle"]
     digest, commit = info.get("digest"), info.get("commit")
     if commit and not re.fullmatch(r"[0-9a-f]{7,64}", str(commit)):

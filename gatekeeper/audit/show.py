@@ -32,6 +32,9 @@ def render_table(entries: Sequence[Entry]) -> str:
         out.append("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
         for finding in entry.record.get("findings") or []:
             out.append("    " + _finding(finding))
+        error = entry.record.get("error")
+        if isinstance(error, dict):  # a could-not-decide record: why the gate exited 2
+            out.append(f"    could not decide: {error.get('kind')}: {error.get('message')}")
         out += ["    " + line for line in trust_lines(entry.record)]
     if not rows:
         out.append("(no decisions)")

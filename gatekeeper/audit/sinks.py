@@ -14,7 +14,8 @@ from typing import Any
 from gatekeeper.audit.collector import check_url, deliver, redact
 from gatekeeper.audit.fleet import ci_context
 from gatekeeper.audit.gitlog import append_git, parse_spec
-from gatekeeper.audit.log import GENESIS, Seal, append_decision, record_from_decision, utc_now
+from gatekeeper.audit.log import GENESIS, Seal, append_decision, failure_decision, record_from_decision, utc_now
+from gatekeeper.errors import GatekeeperError
 
 
 def log_decision(decision: dict[str, Any], *, file: Path | None, git: str | None, url: str | None,
@@ -49,8 +50,31 @@ def log_decision(decision: dict[str, Any], *, file: Path | None, git: str | None
     return done
 
 
+def log_failure(error: BaseException, *, file: Path | None, git: str | None, url: str | None, tree: str | None,
+                env: Mapping[str, str], sign: Path | None = None, dry_run: bool = False) -> list[dict[str, Any]]:
+    """Log that the gate could not decide (exit 2) wherever it was asked to log, as a chained (and, with `sign`,
+    signed) record of outcome `error`; best effort: the gate's own error is what the caller reports.
+
+    A file log whose folder does not exist is skipped (the gate refuses to start a chain by accident), and a
+    destination that cannot take the record is left out of the list returned."""
+    if file is not None and not file.parent.is_dir():
+        file = None
+    decision = failure_decision(error, dry_run=dry_run)
+    done: list[dict[str, Any]] = []
+    for one in ({"file": file, "git": None, "url": None}, {"file": None, "git": git, "url": None},
+                {"file": None, "git": None, "url": url}):
+        if not any(one.values()):
+            continue
+        try:
+            done += log_decision(decision, **one, tree=tree, env=env, sign=sign)
+        except (GatekeeperError, OSError):
+            continue  # this destination is (part of) why the gate failed: the others still get the record
+    return done
+
+
 def _sealer(key: Path) -> Seal:
-    from gatekeeper.attest.keys import load_signer  # cryptography: only when signing
+    # cryptography and securesystemslib are heavy: loaded only when a record is signed.
+    from gatekeeper.attest.keys import load_signer
     from gatekeeper.attest.record import sealer
 
     return sealer(load_signer(key))

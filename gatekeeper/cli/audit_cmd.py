@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import click
 
-from gatekeeper.errors import ExitCode
+from gatekeeper.audit.collector import flush as flush_spool
+from gatekeeper.audit.collector import spool_dir
+from gatekeeper.audit.gitlog import redact
+from gatekeeper.audit.read import load_entries
+from gatekeeper.audit.replay import render_text as render_replay
+from gatekeeper.audit.replay import replay_record
+from gatekeeper.audit.show import render_json, render_table, select
+from gatekeeper.audit.source import open_log
+from gatekeeper.audit.source import verify as verify_source
+from gatekeeper.audit.stats import compute, render_text
+from gatekeeper.audit.window import window
+from gatekeeper.config import resolve_policy_dir
+from gatekeeper.errors import ExitCode, UsageError
 from gatekeeper.wording import count
 
 _LOG = click.argument("log", required=False, type=click.Path(dir_okay=False, path_type=Path))
@@ -32,14 +46,9 @@ def audit() -> None:
 def verify(log: Path | None, git: str | None, head_file: Path | None, trust: Path | None, fmt: str) -> int:
     """Check the hash chain (and with --trust every record's signature): exit 0 intact, 1 naming the first
     tampered, unsigned or untrusted line or record, 2 unreadable."""
-    import json
-
-    from gatekeeper.audit.gitlog import redact
-    from gatekeeper.audit.source import verify as verify_source
-
     signers = None
     if trust is not None:
-        from gatekeeper.attest.keys import load_trust  # cryptography: only under --trust
+        from gatekeeper.attest.keys import load_trust  # cryptography is heavy: loaded only under --trust
 
         signers = load_trust(trust)
     verdict = verify_source(log, git, head_file, trust=signers)
@@ -49,6 +58,10 @@ def verify(log: Path | None, git: str | None, head_file: Path | None, trust: Pat
     elif verdict.problem is not None:
         broken = "not signed by a trusted key" if verdict.problem.kind in ("unsigned", "untrusted") else "chain broken"
         click.echo(f"{name}: {broken}: {verdict.problem.message}")
+    elif verdict.records == 0:
+        # Nothing to check is not proof of anything: say so, and say what would catch a log emptied on purpose.
+        kept = "" if verdict.head_file is not None else "; keep a head elsewhere (--head-file) to tell an emptied log"
+        click.echo(f"{name}: empty: no records to verify{kept}")
     else:
         tip = f", tip {verdict.tip}" if verdict.tip else ""
         signed = f", all signed by {', '.join(verdict.signers)}" if verdict.signers else ""
@@ -66,14 +79,15 @@ def verify(log: Path | None, git: str | None, head_file: Path | None, trust: Pat
 @_GIT
 @_FORMAT
 def show(log: Path | None, run_id: str | None, git: str | None, fmt: str) -> int:
-    """Show the decisions (those of RUN_ID only, when given) as a table or JSON."""
-    from gatekeeper.audit.read import load_entries
-    from gatekeeper.audit.show import render_json, render_table, select
-    from gatekeeper.audit.source import open_log
-
+    """Show the decisions (those of RUN_ID only, when given) as a table or JSON; exit 1 when RUN_ID has none."""
     if git is not None and log is not None and run_id is None:
         log, run_id = None, str(log)  # with --git the one positional argument is the run id
     entries = select(load_entries(open_log(log, git)), run_id)
+    if run_id is not None and not entries:
+        name = log if log is not None else redact(str(git))
+        click.echo(f"gatekeeper: no decision for run {run_id!r} in {name} (run ids: `gatekeeper audit show` lists "
+                   "them)", err=True)
+        return ExitCode.FAILED
     click.echo(render_json(entries) if fmt == "json" else render_table(entries))
     return ExitCode.OK
 
@@ -81,23 +95,18 @@ def show(log: Path | None, run_id: str | None, git: str | None, fmt: str) -> int
 @audit.command("stats")
 @_LOG
 @_GIT
-@click.option("--since", help="Only decisions logged on or after this date (YYYY-MM-DD or RFC 3339).")
-@click.option("--until", help="Only decisions logged before this date (YYYY-MM-DD or RFC 3339).")
+@click.option("--since", metavar="WHEN", help="Only records logged at or after WHEN: YYYY-MM-DD (midnight UTC), an "
+              "RFC 3339 time, or a span back from now in UTC: 24h, 7d, 2w.")
+@click.option("--until", metavar="WHEN", help="Only records logged before WHEN (same forms as --since).")
 @click.option("--bucket", "buckets", multiple=True, type=click.Choice(("ci", "iac", "deps", "src", "other")),
               help="Only decisions on changes touching this bucket (repeatable: any of them).")
 @_FORMAT
 def stats(log: Path | None, git: str | None, since: str | None, until: str | None, buckets: tuple[str, ...],
           fmt: str) -> int:
     """Count outcomes, policies and rules that fired, per repository, bucket and ISO week, and the share sent to a
-    human."""
-    import json
-
-    from gatekeeper.audit.read import load_entries
-    from gatekeeper.audit.source import open_log
-    from gatekeeper.audit.stats import compute, parse_since, render_text
-
-    window = (parse_since(since) if since else None, parse_since(until, "--until") if until else None)
-    result = compute(load_entries(open_log(log, git)), window[0], until=window[1], buckets=buckets)
+    human; dry runs and could-not-decide records are counted apart."""
+    period = window(since, until)  # before reading: a bad --since is a usage error whatever the log holds
+    result = compute(load_entries(open_log(log, git)), period, buckets=buckets)
     click.echo(json.dumps(result, indent=2) if fmt == "json" else render_text(result))
     return ExitCode.OK
 
@@ -118,25 +127,18 @@ def stats(log: Path | None, git: str | None, since: str | None, until: str | Non
 def replay(log: Path | None, record: str | None, git: str | None, packet_path: Path, patch_path: Path,
            policy_dir: Path | None, trust: Path | None, fmt: str) -> int:
     """Re-decide RECORD (seq or hash prefix) with the bundle as recorded, and with today's; exit 1 if it differs."""
-    import json
-
-    from gatekeeper.audit.replay import render_text, replay_record
-    from gatekeeper.audit.source import open_log
-    from gatekeeper.config import resolve_policy_dir
-    from gatekeeper.errors import UsageError
-
     if git is not None and log is not None and record is None:
         log, record = None, str(log)  # with --git the one positional argument is the record
     if record is None:
         raise UsageError("name the RECORD to replay (its seq or a hash prefix)", where="audit replay")
     signers = None
     if trust is not None:
-        from gatekeeper.attest.keys import load_trust  # cryptography: only under --trust
+        from gatekeeper.attest.keys import load_trust  # cryptography is heavy: loaded only under --trust
 
         signers = load_trust(trust)
     result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir),
                            trust=signers)
-    click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_text(result))
+    click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_replay(result))
     return ExitCode.OK if result.same else ExitCode.FAILED
 
 
@@ -144,12 +146,6 @@ def replay(log: Path | None, record: str | None, git: str | None, packet_path: P
 @_FORMAT
 def flush(fmt: str) -> int:
     """Send the records spooled by `gate --log-url` while the collector was down; exit 1 if some are left."""
-    import json
-    import os
-
-    from gatekeeper.audit.collector import flush as flush_spool
-    from gatekeeper.audit.collector import spool_dir
-
     result = flush_spool(os.environ)
     if fmt == "json":
         click.echo(json.dumps({"sent": result.sent, "left": result.left, "error": result.error,

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gatekeeper.policy.bundle import load_bundle
+
 
 def list_policies(bundle_dir: Path) -> dict[str, Any]:
     """The bundle's identity and, per policy, name, version, title and default switch."""
-    from gatekeeper.policy.bundle import load_bundle
-
     bundle = load_bundle(bundle_dir)
     return {
         "bundle": {"name": bundle.name, "revision": bundle.revision, "commit": bundle.commit, "digest": bundle.digest},

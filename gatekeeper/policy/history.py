@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from gatekeeper.audit.gitrev import Location, git, locate, show
-from gatekeeper.audit.metadata import declared_rules, version_of
 from gatekeeper.config import MANIFEST, RULES_FILE
+from gatekeeper.errors import AuditError
+from gatekeeper.policy.gitrev import Location, git, locate, show
+from gatekeeper.policy.history_metadata import declared_rules, version_of
 
 OVERLAY_DIR = "classification.d"  # rule overlays: replace, add or remove rules of the main file
+_POLICY_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,127}")
 
 
 
@@ -63,20 +66,36 @@ class Change:
         }
 
 
-def policy_history(bundle_dir: Path, *, limit: int | None = None) -> list[Change]:
-    """The commits that changed `bundle_dir`, newest first, each described in policy terms."""
+def policy_history(bundle_dir: Path, *, limit: int | None = None, policy: str | None = None) -> list[Change]:
+    """The commits that changed `bundle_dir`, newest first, each described in policy terms; with `policy`, only
+    those that changed that policy's folder or its default switch (AuditError for a name never seen)."""
     loc = locate(bundle_dir)
     args = ["log", "--first-parent", "-z", "--format=%H%x1f%P%x1f%an <%ae>%x1f%aI%x1f%B"]
-    if limit is not None:
+    if limit is not None and policy is None:
         args.append(f"-n{limit}")
-    out = git(loc.repo, *args, "--", loc.prefix or ".")
+    if policy is None:
+        paths = [loc.prefix or "."]
+    else:
+        if not _POLICY_NAME.fullmatch(policy):
+            raise AuditError(f"not a policy name: {policy!r}", where="--policy-name",
+                             hint="a policy is named by its folder in the bundle, e.g. core (see `policy list`)")
+        # Literal pathspecs: a name is a folder, never a glob or a magic pathspec.
+        paths = [f":(literal){loc.join(policy)}", f":(literal){loc.join(MANIFEST)}"]
+    out = git(loc.repo, *args, "--", *paths)
     changes = []
     for entry in out.decode("utf-8", "replace").split("\0"):
         if not entry.strip():
             continue
         commit, parents, author, date, message = entry.lstrip("\n").split("\x1f", 4)
         parent = parents.split()[0] if parents.split() else None
-        changes.append(_describe(loc, commit, parent, author, date, message.strip()))
+        change = _describe(loc, commit, parent, author, date, message.strip())
+        if policy is None or policy in change.policies or any(name == policy for name, _, _ in change.defaults):
+            changes.append(change)
+        if limit is not None and len(changes) >= limit:
+            break
+    if policy is not None and not changes and not (bundle_dir / policy).is_dir():
+        raise AuditError(f"no policy {policy!r} in the bundle or its history", where=str(bundle_dir),
+                         hint="name a policy folder (see `gatekeeper policy list`)")
     return changes
 
 
