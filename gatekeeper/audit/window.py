@@ -50,7 +50,7 @@ def parse_when(text: str, option: str, now: dt.datetime) -> dt.datetime:
 
 def window(since: str | None, until: str | None, now: dt.datetime | None = None) -> Window:
     """The window `--since`/`--until` describe, read against one clock (`now`, default: the current UTC time)."""
-    clock = now or dt.datetime.now(dt.UTC)
+    clock = now or dt.datetime.now(dt.UTC).replace(microsecond=0)  # to the second: readable in the headline
     start = parse_when(since, "--since", clock) if since is not None else None
     end = parse_when(until, "--until", clock) if until is not None else None
     if start is not None and end is not None and start >= end:
