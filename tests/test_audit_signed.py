@@ -75,7 +75,7 @@ def test_a_signed_log_verifies_and_says_who_signed(tmp_path: Path, keyring: dict
     assert verdict.ok and verdict.records == COUNT and verdict.signers == ("gate",)
     # Every line is still a canonical record; the signature is an in-toto Statement about the record's hash.
     for record in _records(log):
-        assert parse_line(canonical(record)).ok and record["log_version"] == 3
+        assert parse_line(canonical(record)).ok and record["log_version"] == 4
         assert record["hash"] == record_hash(record)  # the hash covers everything but hash and signature
         assert set(record["signature"]) == {"payload", "payloadType", "signatures"}  # DSSE
         payload = json.loads(base64.b64decode(record["signature"]["payload"]))
