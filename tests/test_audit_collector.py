@@ -116,7 +116,8 @@ def test_the_gate_posts_an_opa_decision_log_request(tmp_path: Path, git_repo, se
     assert event["labels"]["app"] == "gatekeeper" and event["labels"]["id"] == "github.com/acme/shop"
     assert event["requested_by"] == "octo" and event["timestamp"] == stored["time"]
     assert stored["ci"] == {"system": "github", "repository": "github.com/acme/shop",
-                            "change": "https://github.com/acme/shop/pull/12", "base": "main", "head": "agent/x",
+                            "change": "https://github.com/acme/shop/pull/12", "number": 12, "base": "main",
+                            "head": "agent/x", "base_sha": None, "head_sha": None, "tree": None,
                             "commit": "c" * 40, "run_url": "https://github.com/acme/shop/actions/runs/77",
                             "actor": "octo"}
     assert verify_log(log).ok
@@ -190,7 +191,10 @@ def test_bad_urls_are_refused_before_anything_is_written(tmp_path: Path, git_rep
         assert main(["gate", str(packet), "--patch", str(patch), "--log", str(log), "--log-url", url]) == 2
         err = capsys.readouterr().err
         assert "--log-url: not an http(s) URL" in err and "tok" not in err
-    assert not log.exists()
+    # The decision reached no destination; the file log holds only what happened: the gate could not decide.
+    records = [json.loads(line) for line in log.read_bytes().splitlines()]
+    assert [r["outcome"] for r in records] == ["error"] * 4 and not any(r["findings"] for r in records)
+    assert all("not an http(s) URL" in r["error"]["message"] and "tok" not in r["error"]["message"] for r in records)
 
 
 def test_a_tampered_spool_file_is_refused_with_its_name(state: Path, capsys: pytest.CaptureFixture[str]) -> None:

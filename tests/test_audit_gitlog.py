@@ -233,7 +233,10 @@ def test_a_gate_whose_record_cannot_be_pushed_exits_2_and_writes_nothing(
     assert code == 2
     err = capsys.readouterr().err
     assert f"{missing}#{DEFAULT_REF}: cannot fetch the decision log" in err and "Traceback" not in err
-    assert not log.exists()
+    # The decision was written nowhere; the file log records that the gate could not decide, and why.
+    [record] = [json.loads(line) for line in log.read_bytes().splitlines()]
+    assert record["outcome"] == "error" and record["findings"] == [] and record["run_id"] is None
+    assert "cannot fetch the decision log" in record["error"]["message"]
     assert main(["gate", str(packet), "--patch", str(patch), "--log-git", "ext::sh -c id"]) == 2
     assert "remote helpers" in capsys.readouterr().err
 

@@ -1,7 +1,8 @@
 """Where the gate writes its decision record: a local file, a git ref, an OPA collector; any combination.
 
 One call from the gate. Every destination is checked before anything is written, so a bad `--log-url`
-cannot leave a record in the file log of a gate that then fails. The file and git logs fail the gate
+cannot leave the decision in the file log of a gate that then fails (the file then gets the gate's
+could-not-decide record instead: `log_failure`). The file and git logs fail the gate
 when they cannot be written (exit 2: a decision without its record is not made); the collector spools.
 """
 
