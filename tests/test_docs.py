@@ -28,6 +28,7 @@ import pytest
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GIT_ENV
 from mdtables import table_rows
+from shipped import shipped_only
 
 BIN = Path(sys.executable).parent
 PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
@@ -302,6 +303,7 @@ def test_every_page_is_checked() -> None:
     assert {"README.md", "ci.md", "policies.md", "security-teams.md", "audit.md", "packet.md"} <= names
 
 
+@shipped_only
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
 def test_shell_blocks_run_as_documented(page: Path, prepared: Path, tmp_path: Path) -> None:
     ws, home, ran = run_page(page, prepared, tmp_path)
@@ -475,6 +477,7 @@ def test_readme_configuration_keys_are_the_loaders() -> None:
     assert keys == set(project_config._KEYS)
 
 
+@shipped_only
 def test_readme_policy_table_matches_the_bundle() -> None:
     import json
 
@@ -539,6 +542,7 @@ def test_quick_start_describes_what_make_test_runs() -> None:
     assert steps and all(words.get(step, step) in said for step in steps), (steps, said)
 
 
+@shipped_only
 def test_policies_md_table_lists_each_policys_declared_rules() -> None:
     doc = (REPO_ROOT / "docs" / "policies.md").read_text(encoding="utf-8")
     rows = table_rows(doc, "| policy | default |")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shipped import shipped_only
 
 from gatekeeper.cli import main
 from gatekeeper.errors import FixtureError, PacketError
@@ -122,6 +123,7 @@ def test_judge_an_unexpected_gate_error_is_an_error_not_a_pass() -> None:
     assert judge(_set("error", error="truncated"), PacketError("truncated"))[0] == "pass"
 
 
+@shipped_only
 def test_every_case_in_make_fixtures_has_a_folder_and_vice_versa() -> None:
     listed = subprocess.run([sys.executable, str(FIXTURES / "make_fixtures.py"), "--list"],
                             capture_output=True, text=True, check=True).stdout.split()
@@ -129,6 +131,7 @@ def test_every_case_in_make_fixtures_has_a_folder_and_vice_versa() -> None:
     assert sorted(listed) == folders
 
 
+@shipped_only
 def test_regeneration_is_byte_identical(tmp_path: Path) -> None:
     """`make_fixtures.py` rebuilds every patch with real git, byte for byte, and its packets deterministically.
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from shipped import shipped_only
 
 from gatekeeper.errors import PolicyError, UsageError
 from gatekeeper.policy import engine
@@ -32,6 +33,7 @@ def _edit_manifest(folder: Path, change) -> None:  # type: ignore[no-untyped-def
     (folder / ".manifest").write_text(json.dumps(doc))
 
 
+@shipped_only
 def test_shipped_bundle_loads_with_versioned_documented_policies() -> None:
     bundle = load_bundle(SHIPPED)
     names = [p.name for p in bundle.policies]

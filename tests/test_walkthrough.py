@@ -1,0 +1,104 @@
+"""docs/security-teams.md's walkthrough of adding a policy, followed step by step on a copy of the project:
+the page's commands do what it says, and `make test`'s test commands still end green there.
+
+`make test` is lint, pytest and `gatekeeper test`. Lint does not read the bundle. `gatekeeper test` runs as
+the Makefile writes it. Of the pytest suite this runs the files that pin the bundle gatekeeper ships (the
+ones `tests/shipped.py` guards) and the bundle-reading tests beside them: in a copy whose bundle has its own
+name they must pass, with the shipped-bundle pins reported as skipped, never failed. (The whole suite on such
+a copy was measured once by hand; see the commit message.)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO_ROOT
+from gitrepo import GIT_ENV
+from test_docs import BIN, blocks_of, console_commands, normalised, output_pattern, page_env, run_script
+
+from gatekeeper.policy.bundle import load_bundle
+
+PAGE = REPO_ROOT / "docs" / "security-teams.md"
+# The test files that read the shipped bundle's facts (tests/shipped.py guards their pins).
+# (test_packaging.py's pin is guarded too; it is left out here because building its wheel takes a minute.)
+BUNDLE_TESTS = ("tests/test_docs.py", "tests/test_fixtures.py", "tests/test_policy_bundle.py",
+                "tests/test_config_source.py")
+
+
+def project_copy(dest: Path) -> Path:
+    """The project's files as git sees them (tracked and untracked, not ignored: no .venv), copied to `dest` and
+    committed there: a fork's checkout, as the page assumes."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        source = REPO_ROOT / rel
+        if source.is_file() and not source.is_symlink():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / rel)
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "the project"]):
+        subprocess.run(["git", *args], cwd=dest, env={**os.environ, **GIT_ENV}, capture_output=True, check=True)
+    return dest
+
+
+def walkthrough_blocks() -> list:
+    """Steps 1 to 3 of the page (the policy, its unit tests, its fixture case): every shell block before step 4."""
+    text = PAGE.read_text(encoding="utf-8")
+    step4 = text[: text.index("### 4. `gatekeeper test`")].count("\n") + 1
+    return [b for b in blocks_of(PAGE) if b.line < step4 and b.lang in ("sh", "console") and b.skip is None]
+
+
+def makefile_recipe(target: str) -> str:
+    """The one command line of a Makefile target, with the Makefile's variables for this virtualenv."""
+    makefile = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = re.search(rf"^{re.escape(target)}:.*\n\t(.+)\n", makefile, flags=re.M)
+    assert recipe, target
+    return recipe.group(1).replace("$(GK)", str(BIN / "gatekeeper")).replace("$(PY)", sys.executable)
+
+
+def test_adding_a_policy_as_documented_keeps_make_test_green(tmp_path: Path) -> None:
+    project = project_copy(tmp_path / "project")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = page_env(home)
+    blocks = walkthrough_blocks()
+    assert [b.lang for b in blocks] == ["sh", "sh", "console", "sh", "sh"], "the walkthrough changed: update this test"
+    for block in blocks:
+        if block.lang == "sh":
+            done = run_script(block.text, project, env)
+            assert done.returncode == 0, f"{PAGE.name}:{block.line}\n{done.stdout}"
+            continue
+        for command in console_commands(block):
+            done = run_script(command.script, project, env)
+            assert done.returncode == 0, done.stdout
+            pattern = output_pattern(tuple(line for line in command.expected if line.strip()))
+            assert pattern.match(normalised(done.stdout)), f"{PAGE.name}:{command.line}: output differs\n{done.stdout}"
+    assert (project / "policies" / "migrations" / "policy.rego").is_file()
+    assert (project / "fixtures" / "migration-added" / "expect.yaml").is_file()
+
+    # make policy-test, as the Makefile writes it.
+    policy_test = subprocess.run(["bash", "-c", makefile_recipe("policy-test")], cwd=project, env=env,
+                                 capture_output=True, text=True, timeout=600)
+    assert policy_test.returncode == 0, policy_test.stdout + policy_test.stderr
+    declared = sum(len(p.rules) for p in load_bundle(project / "policies").policies)
+    assert declared == sum(len(p.rules) for p in load_bundle(REPO_ROOT / "policies").policies) + 1
+    assert policy_test.stdout.startswith("bundle acme-security revision 2026.12.01-3")
+    assert f"rule coverage {declared}/{declared} (100.0%" in policy_test.stdout, policy_test.stdout
+
+    # make pytest's command, on the files that pin the bundle; -rs lists what was skipped and why.
+    pytest_cmd = makefile_recipe("pytest")
+    assert pytest_cmd.endswith("-m pytest -n 2"), pytest_cmd
+    clean = {k: v for k, v in env.items() if not k.startswith(("PYTEST_", "COV_"))}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-rs", "-p", "no:cacheprovider",
+                           *BUNDLE_TESTS], cwd=project, env={**clean, "PATH": os.environ["PATH"]},
+                          capture_output=True, text=True, timeout=1800)
+    summary = done.stdout[-4000:]
+    assert done.returncode == 0, summary
+    assert " failed" not in summary and " error" not in summary, summary
+    skipped = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert skipped and all("site bundle 'acme-security'" in line for line in skipped), skipped
+    assert re.search(r"\d+ passed", summary), summary
