@@ -14,9 +14,11 @@ from conftest import REPO_ROOT
 from gitrepo import GitRepo
 
 from gatekeeper.attest.keys import generate
+from gatekeeper.audit.log import append_decision, failure_decision
 from gatekeeper.audit.read import load_entries, snapshot_file
 from gatekeeper.audit.verify import verify_log
 from gatekeeper.cli import main
+from gatekeeper.errors import PatchError
 
 BASE = {"src/app.py": "print(1)\n", ".github/workflows/ci.yml": "name: ci\non: [push]\njobs: {}\n",
         "infra/main.tf": 'resource "null_resource" "a" {}\n'}
@@ -195,3 +197,16 @@ def test_verify_of_an_empty_log_says_so(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["audit", "verify", str(log)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{log}: empty: no records to verify") and "None" not in out
+
+
+@pytest.mark.parametrize("message", ["line one\nline two", "nul \x00 byte", "caf\u00e9 \u202e", "bad \udc80 path",
+                                     "x" * 100_000, ""])
+def test_any_error_message_makes_a_canonical_bounded_record(tmp_path: Path, message: str) -> None:
+    """The message can hold a path from the change under review: whatever it holds, the record stays verifiable."""
+    log = tmp_path / "decisions.jsonl"
+    record = append_decision(log, failure_decision(PatchError(message)))
+    assert record["outcome"] == "error" and len(record["error"]["message"]) <= 2003
+    assert record["error"]["message"] == (message[:2000] + "..." if len(message) > 2000 else message or "PatchError")
+    assert verify_log(log).ok
+    [entry] = load_entries(snapshot_file(log))
+    assert entry.record == record

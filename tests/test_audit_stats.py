@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from gatekeeper.audit.log import append_decision
+from gatekeeper.audit.log import append_decision, failure_decision
 from gatekeeper.audit.read import load_entries, snapshot_file
 from gatekeeper.audit.stats import compute
 from gatekeeper.audit.window import window
 from gatekeeper.cli import main
-from gatekeeper.errors import UsageError
+from gatekeeper.errors import PatchError, UsageError
 
 RULES = {"core.ci": ("core", "review"), "core.iac": ("core", "review"), "deps.lockfile": ("deps", "review"),
          "size.big": ("size", "warn"), "gatekeeper.integrity": ("gatekeeper", "deny")}
@@ -189,9 +189,6 @@ def test_spans_share_one_clock(logged: tuple[Path, list]) -> None:
 
 def _mixed_log(tmp_path: Path) -> tuple[Path, list[dict]]:
     """A log of enforced decisions, dry runs and could-not-decide records, with the truth of each."""
-    from gatekeeper.audit.log import failure_decision
-    from gatekeeper.errors import PatchError
-
     rng = random.Random(17)
     log = tmp_path / "mixed.jsonl"
     truth = []

@@ -16,7 +16,6 @@ from gatekeeper.audit.collector import check_url, deliver, redact
 from gatekeeper.audit.fleet import ci_context
 from gatekeeper.audit.gitlog import append_git, parse_spec
 from gatekeeper.audit.log import GENESIS, Seal, append_decision, failure_decision, record_from_decision, utc_now
-from gatekeeper.errors import GatekeeperError
 
 
 def log_decision(decision: dict[str, Any], *, file: Path | None, git: str | None, url: str | None,
@@ -68,8 +67,8 @@ def log_failure(error: BaseException, *, file: Path | None, git: str | None, url
             continue
         try:
             done += log_decision(decision, **one, tree=tree, env=env, sign=sign)
-        except (GatekeeperError, OSError):
-            continue  # this destination is (part of) why the gate failed: the others still get the record
+        except Exception:  # best effort: the gate's own error, not this one, is what the user must see
+            continue  # this destination may be why the gate failed: the others still get the record
     return done
 
 
