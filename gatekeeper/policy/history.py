@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,8 +9,9 @@ from typing import Any
 
 import yaml
 
+from gatekeeper.bounded import load_json, load_yaml
 from gatekeeper.config import MANIFEST, RULES_FILE
-from gatekeeper.errors import AuditError
+from gatekeeper.errors import AuditError, LimitError
 from gatekeeper.policy.gitrev import Location, git, locate, show
 from gatekeeper.policy.history_metadata import declared_rules, version_of
 
@@ -147,8 +147,8 @@ def _text(data: bytes | None) -> str | None:
 
 def _manifest(data: bytes | None) -> dict[str, Any]:
     try:
-        value = json.loads(data) if data else {}
-    except ValueError:
+        value = load_json(data, MANIFEST) if data else {}
+    except (ValueError, LimitError):  # history describes old commits leniently: a bad manifest reads as empty
         return {}
     return value if isinstance(value, dict) else {}
 
@@ -167,8 +167,8 @@ def _default_changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str
 def rule_index(data: bytes | None) -> dict[str, list[tuple[str, Any]]]:
     """The rules of a classification file by section: every list of mappings with an `id`, in file order."""
     try:
-        doc = yaml.safe_load(data) if data else None
-    except yaml.YAMLError:
+        doc = load_yaml(data.decode("utf-8", "replace"), RULES_FILE) if data else None
+    except (yaml.YAMLError, LimitError):
         return {}
     sections: dict[str, list[tuple[str, Any]]] = {}
 
@@ -209,8 +209,8 @@ def _rules_at(loc: Location, commit: str | None) -> dict[str, list[tuple[str, An
 
 def _removed_ids(data: bytes | None) -> list[str]:
     try:
-        doc = yaml.safe_load(data) if data else None
-    except yaml.YAMLError:
+        doc = load_yaml(data.decode("utf-8", "replace"), OVERLAY_DIR) if data else None
+    except (yaml.YAMLError, LimitError):
         return []
     remove = doc.get("remove") if isinstance(doc, dict) else None
     return [str(r) for r in remove] if isinstance(remove, list) else []

@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from gatekeeper.bounded import load_yaml
+from gatekeeper.errors import LimitError
 from gatekeeper.policy.metadata import read_block
 
 
@@ -19,8 +21,8 @@ def read_metadata(source: str) -> dict[str, Any]:
     if block is None:
         return {}
     try:
-        data = yaml.safe_load(block[1])
-    except yaml.YAMLError:
+        data = load_yaml(block[1], "# METADATA")
+    except (yaml.YAMLError, LimitError):
         return {}
     return data if isinstance(data, dict) else {}
 
