@@ -90,6 +90,12 @@ def read_labels(path: Path) -> list[Label]:
     return labels
 
 
+def mirror_dir(mirror: Path, repo: str) -> Path:
+    """The bare git directory of `repo` in the mirror (a non-bare snapshot keeps it in repo/.git)."""
+    git_dir = mirror / repo.replace("/", "+", 1) / "repo"
+    return git_dir / ".git" if (git_dir / ".git").is_dir() else git_dir
+
+
 def git(git_dir: Path, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
     done = subprocess.run(
         ["git", "--git-dir", str(git_dir), "-c", "core.quotePath=false", *args],
@@ -190,7 +196,7 @@ def run_mode(mode: str, labels: list[Label], mirror: Path, run: Classifier, note
             outcomes.append(Outcome(label, bucket, rule))
         return outcomes
     for (repo, commit), group in sorted(by_repo.items()):
-        git_dir = mirror / repo.replace("/", "+", 1) / "repo"
+        git_dir = mirror_dir(mirror, repo)
         if not git_dir.is_dir():
             notes.append(f"{mode}: skipped {repo}: no mirror at {git_dir}")
             continue

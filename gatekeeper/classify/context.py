@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerIndex, extension
+from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import Signal, is_candidate, sniff
+from gatekeeper.classify.sniff import Signal, function_handler, is_candidate, sniff
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
@@ -27,11 +27,9 @@ CONTEXTS = ("tree", "patch")
 _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
 # A marker raises what the path tier could only call source by its catch-all rule; a file a specific rule
 # named (LICENSE, .gitignore, editor settings, images, a README) keeps that name, except inside the
-# folders a deployment tool reads whole: a chart renders every file of `templates/` and installs the
-# packaged subcharts of `charts/` and the CRDs of `crds/` (content sniffing still reads the rest).
+# folders the marker's tool reads whole (`whole:` in the context rules: a chart renders every file of
+# `templates/`, Ansible copies every file of a role's `files/`). A ci marker also raises iac.
 _RAISED_BY_MARKERS = frozenset({"src", "other"})
-_MARKER_RAISES_RULE = "src.default"
-_READ_WHOLE = ("templates", "charts", "crds")
 _TEST_DATA_RULES = "testdata."  # path rules for test-data folders: their files stay test data
 
 
@@ -50,8 +48,9 @@ class Context(Protocol):
     kind: str  # "tree" or "patch"
     markers: MarkerIndex
 
-    def content(self, change: FileChange) -> list[Shown]:
-        """The first bytes of each side of `change` that exists and is a candidate (see sniff.is_candidate)."""
+    def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
+        """The first bytes of each side of `change` that exists and is a candidate (see sniff.is_candidate),
+        or of any type with `every_type`."""
         ...
 
 
@@ -82,11 +81,16 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         return item  # nothing is more sensitive than ci; test data and gitlinks have no content here
     change = item.change
     best = item
-    if item.bucket in _RAISED_BY_MARKERS and context.markers and _marker_may_raise(item):
+    if context.markers and item.bucket in ("src", "other", "iac"):
         for side in _sides(change):
-            hit = context.markers.claim(side)
-            if hit is not None:
-                best = _raise(best, "iac", hit.rule.id, "marker", hit.marker)
+            hit = context.markers.claim(side, added=change.status == "added")
+            if hit is not None and _marker_may_raise(item, hit, rules):
+                handler = _function_handler(item, context) if hit.rule.claims == "program" else None
+                if handler is not None:  # application code the program deploys: stays src, with the evidence
+                    where, proof = handler
+                    best = replace(item, rule=proof.rule, tier="content", evidence=f"{where}: {proof.evidence}")
+                else:
+                    best = _raise(best, hit.rule.bucket, hit.rule.id, "marker", hit.marker)
                 break
     candidate = any(is_candidate(side) for side in _sides(change)) and not change.binary
     signals: list[tuple[Shown, Signal | None]] = []
@@ -102,10 +106,25 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     return best
 
 
-def _marker_may_raise(item: ClassifiedFile) -> bool:
-    if item.rule == _MARKER_RAISES_RULE:
-        return True
-    return any(f"/{folder}/" in f"/{side.lower()}" for side in _sides(item.change) for folder in _READ_WHOLE)
+def _function_handler(item: ClassifiedFile, context: Context) -> tuple[str, Signal] | None:
+    """A serverless function's code inside a CDK/Pulumi project, proven on every side the change has (the whole
+    first window of each blob: a patch's hunks are never proof), or None."""
+    if item.bucket != "src":
+        return None
+    blobs = (item.change.status != "deleted") + (item.change.status != "added")
+    shown = context.content(item.change, every_type=True)
+    found = [(s.path, function_handler(s.data)) for s in shown if s.complete]
+    if len(found) != blobs or not all(signal is not None for _, signal in found):
+        return None
+    path, signal = found[0]
+    assert signal is not None
+    return path, signal
+
+
+def _marker_may_raise(item: ClassifiedFile, hit: MarkerHit, rules: RuleSet) -> bool:
+    if item.bucket == "iac":
+        return hit.rule.bucket == "ci"
+    return item.bucket in _RAISED_BY_MARKERS and (item.rule == rules.rules[-1].id or hit.whole)
 
 
 def _raise(item: ClassifiedFile, bucket: str, rule: str, tier: str, evidence: str) -> ClassifiedFile:

@@ -30,7 +30,10 @@ class PatchContext:
         paths = [p for c in changes for p in (c.path, c.old_path) if p is not None and c.status != "deleted"]
         # A marker the patch deletes still marks its folder (the base had it).
         paths += [c.old_path or c.path for c in changes if c.status in ("deleted", "renamed")]
-        self.markers = MarkerIndex(paths, rules.markers)
+        # A `stop` file the patch adds or changes is on the new side; one it changes (not adds) is on both.
+        head = [c.path for c in changes if c.status != "deleted"]
+        kept = [c.path for c in changes if c.status not in ("added", "deleted") and c.old_path in (None, c.path)]
+        self.markers = MarkerIndex(paths, rules.markers, head, kept)
         self._sections = _Sections(patch)
 
     @classmethod
@@ -45,19 +48,21 @@ class PatchContext:
         """Close the patch file the sections are read from (reading again reopens it)."""
         self._sections.close()
 
-    def content(self, change: FileChange) -> list[Shown]:
-        """What the patch shows of each side of `change` (new side: '+' and ' ' lines; old: '-' and ' ')."""
-        if not change.line or not any(is_candidate(p) for p in (change.path, change.old_path) if p):
+    def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
+        """What the patch shows of each side of `change` (new side: '+' and ' ' lines; old: '-' and ' ') that is
+        a candidate (any type with `every_type`)."""
+        wanted = (lambda path: True) if every_type else is_candidate
+        if not change.line or not any(wanted(p) for p in (change.path, change.old_path) if p):
             return []
         found = self._sections.get(change.line)
         if found is None:
             return []
         old_text, new_text = found
         out = []
-        if change.status != "deleted" and is_candidate(change.path):
+        if change.status != "deleted" and wanted(change.path):
             out.append(Shown(change.path, new_text, change.status == "added"))
         old = change.old_path or change.path
-        if change.status != "added" and is_candidate(old):
+        if change.status != "added" and wanted(old):
             out.append(Shown(old, old_text, change.status == "deleted"))
         return out
 
