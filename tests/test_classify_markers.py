@@ -81,6 +81,11 @@ def patch_files(repo: GitRepo, tmp: Path) -> dict[str, ClassifiedFile]:
     ("meta/main.yml", "library/my_module.py", "src"),
     ("meta/main.yml", "filter_plugins/cpu.py", "src"),
     ("ansible.cfg", "files/terminal/Solarized.terminal", "iac"),
+    # a Terraform module: the templates it renders with templatefile(), nothing else
+    ("main.tf", "templates/al2023_user_data.tpl", "iac"),
+    ("versions.tf", "user-data/linux.tftpl", "iac"),
+    ("main.tf", "scripts/bootstrap.sh", "src"),
+    ("main.tf", "policy.json", "src"),
 ])
 def test_each_claim_covers_what_it_says(git_repo: GitRepo, marker: str, inside: str, bucket: str) -> None:
     """At three depths: the marker's folder, one below the repository root, and two below."""

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import Signal, function_handler, is_candidate, sniff
+from gatekeeper.classify.sniff import PROGRAM_EXTENSIONS, Signal, function_handler, iac_program, is_candidate, sniff
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
@@ -58,11 +58,12 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
     """Apply tiers 2 and 3 to path-classified files; the most sensitive decision wins."""
     # Fast path, inlined: a large change is mostly source files no tier reads and no marker claims.
     markers = bool(context.markers)
+    programs = context.kind == "patch"  # a patch's source files may show an IaC library's import
     out = []
     for item in files:
         change = item.change
-        if (not markers and change.old_path is None and item.bucket != "deps"
-                and not _config_type(change.path)):
+        if (not markers and change.old_path is None and item.bucket != "deps" and not _config_type(change.path)
+                and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)):
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
@@ -100,10 +101,25 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     for shown, signal in signals:
         if signal is not None and signal.bucket != "src":
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
+    if context.kind == "patch" and best.bucket == "src" and item.rule == rules.rules[-1].id:
+        best = _program_by_imports(best, context)
     best = _lower(best, rules, signals, context)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
     return best
+
+
+def _program_by_imports(item: ClassifiedFile, context: Context) -> ClassifiedFile:
+    """Patch context only: a source file whose shown lines import a CDK/CDKTF/cdk8s/Pulumi library is an IaC
+    program even when the patch does not show its project marker. (With the commits, the project markers
+    decide: reading every changed source file would cost a large change seconds.)"""
+    sides = _sides(item.change)
+    if not any(extension(side.rpartition("/")[2]) in PROGRAM_EXTENSIONS for side in sides):
+        return item
+    for shown in context.content(item.change, every_type=True):
+        if (signal := iac_program(shown.data)) is not None:
+            return _raise(item, "iac", signal.rule, "content", f"{shown.path}: {signal.evidence}")
+    return item
 
 
 def _function_handler(item: ClassifiedFile, context: Context) -> tuple[str, Signal] | None:

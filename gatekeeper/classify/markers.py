@@ -79,6 +79,8 @@ class MarkerIndex:
         # "vars/*.groovy": a file-name pattern in a folder, by the folder's name and with the folders above it
         patterned: dict[str, list[tuple[str, str, MarkerRule]]] = {}
         folders: list[tuple[tuple[str, ...], MarkerRule]] = []  # folder shapes, last segment first
+        by_extension: dict[str, list[MarkerRule]] = {}  # "*.tf": any file of that type marks its folder
+        marked: set[tuple[str, str]] = set()  # (folder, rule id) already marked by a file of that type
         for rule in markers:
             for name in rule.names:
                 if name.endswith("/"):
@@ -88,6 +90,8 @@ class MarkerIndex:
                     patterned.setdefault(above.rpartition("/")[2], []).append((above, pattern, rule))
                 elif "/" in name:
                     nested.setdefault(name.rpartition("/")[2], []).append((name, rule))
+                elif name.startswith("*."):
+                    by_extension.setdefault(name[2:].lower(), []).append(rule)
                 else:
                     files.setdefault(name, []).append(rule)
         roots: dict[str, list[MarkerHit]] = {}
@@ -99,6 +103,11 @@ class MarkerIndex:
             for suffix, rule in nested.get(name, ()):
                 if path == suffix or path.endswith(f"/{suffix}"):
                     roots.setdefault(path[: -len(suffix)].rstrip("/"), []).append(MarkerHit(rule, path))
+            if by_extension and (ext := extension(name)) in by_extension:
+                for rule in by_extension[ext]:
+                    if (folder, rule.id) not in marked:
+                        marked.add((folder, rule.id))
+                        roots.setdefault(folder, []).append(MarkerHit(rule, path))
             if patterned:
                 for above, pattern, rule in patterned.get(folder.rpartition("/")[2], ()):
                     if (folder == above or folder.endswith(f"/{above}")) and fnmatch.fnmatchcase(name, pattern):
@@ -184,6 +193,8 @@ def _claims(rule: MarkerRule, rel: str, name: str) -> bool:
         return True
     if rule.claims == "config":
         return ext in CONFIG_EXTENSIONS if ext else name.lower() not in _NOT_CONFIG
+    if rule.claims == "types":
+        return ext in rule.types
     if rule.claims == "manifests":
         return ext in _MANIFEST_EXTENSIONS and not any(folder in _NOT_MANIFEST_FOLDERS for folder in folders)
     # program: the program's source files, not its tests (test folders, test files by their runner's names)

@@ -71,7 +71,7 @@ def _mentions_a_marker(patch: Path, rules: ContextRules) -> bool:
     names = set()
     for rule in rules.markers:
         for name in rule.names:
-            head = name.split("*")[0]
+            head = name[1:] if name.startswith("*.") else name.split("*")[0]  # "*.tf": any name ending .tf
             # A file marker (also a nested one, meta/main.yml) appears whole in the patch; a folder shape
             # (roles/*/tasks/) by its first literal folder.
             literal = head.rstrip("/").rpartition("/")[0] or head.rstrip("/") if name.endswith("/") else head

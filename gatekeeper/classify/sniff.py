@@ -103,6 +103,29 @@ _IAC_IMPORT = re.compile(
     r"\bconstructs\b", _FLAGS)
 
 
+# An IaC program by its imports (CDK, CDKTF, cdk8s, Pulumi) in each language those programs are written in.
+_IAC_PROGRAM = re.compile(
+    r"""(?:\bfrom[ \t]+|\brequire\([ \t]*|^[ \t]*import[ \t]+)["']"""
+    r"(?:aws-cdk-lib|@aws-cdk/|cdktf|@cdktf/|cdk8s|@pulumi/)|"
+    r"^[ \t]*(?:import|from)[ \t]+(?:aws_cdk|cdktf|cdk8s|pulumi|pulumi_\w+)\b|"
+    r'^[ \t]*(?:import[ \t]+)?(?:\w+[ \t]+)?"github\.com/'
+    r'(?:aws/aws-cdk-go/|pulumi/pulumi[\w-]*/sdk|hashicorp/terraform-cdk-go/)|'
+    r"^[ \t]*using[ \t]+(?:Amazon\.CDK|Pulumi|HashiCorp\.Cdktf)\b|"
+    r"^[ \t]*import[ \t]+(?:software\.amazon\.awscdk|com\.pulumi|com\.hashicorp\.cdktf|org\.cdk8s)\.", _FLAGS)
+# The source files of those languages.
+PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "java", "kt", "scala"})
+
+
+def iac_program(data: bytes) -> Signal | None:
+    """A CDK, CDKTF, cdk8s or Pulumi program recognised by its imports, or None."""
+    if b"\0" in data[:WINDOW]:
+        return None
+    text = data[:WINDOW].decode("utf-8", "replace")
+    if (m := _IAC_PROGRAM.search(text)) is None:
+        return None
+    return Signal("iac", "iac.content.iac-program", _line(text, m))
+
+
 def function_handler(data: bytes) -> Signal | None:
     """A serverless function's entry point that imports no IaC library (see _HANDLER), or None."""
     if b"\0" in data[:WINDOW]:
