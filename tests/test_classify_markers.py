@@ -4,15 +4,18 @@ build files, tests), folders a tool reads whole, skipped folders, `stop` files t
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
+from gatekeeper.classify.contextrules import read_context_rules
 from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import parse_patch
+from gatekeeper.errors import RulesError
 from gatekeeper.model import ClassifiedFile
 from tests.gitrepo import GitRepo
 
@@ -191,3 +194,33 @@ def test_function_code_inside_a_program_stays_src_with_proof_on_every_side(git_r
     patched = patch_files(git_repo, tmp_path)
     assert patched["functions/viewer-response.js"].bucket == "src"  # added: the patch shows it whole
     assert patched["lambda/orders.py"].bucket == "iac"  # modified: a hunk is never proof
+
+
+def test_shipped_templates_stay_src_whatever_their_content(git_repo: GitRepo) -> None:
+    """Principle 2: a cookiecutter skeleton's template.yaml and Dockerfile are text the product emits."""
+    skeleton = "python3.12/hello/{{cookiecutter.project_name}}"
+    git_repo.write("README.md", "# templates\n")
+    git_repo.commit("base")
+    git_repo.write(f"{skeleton}/template.yaml", "AWSTemplateFormatVersion: '2010-09-09'\nResources: {}\n")
+    git_repo.write(f"{skeleton}/app/Dockerfile", "FROM public.ecr.aws/lambda/python:3.12\n")
+    git_repo.write("deploy/template.yaml", "AWSTemplateFormatVersion: '2010-09-09'\nResources: {}\n")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert files[f"{skeleton}/template.yaml"].bucket == "src"
+    assert files[f"{skeleton}/app/Dockerfile"].bucket == "src"
+    assert files["deploy/template.yaml"].bucket == "iac"
+
+
+@pytest.mark.parametrize(("marker", "message"), [
+    ("bucket: src", "a marker's 'bucket' must be ci or iac"),
+    ("claims: types", "'types' goes with 'claims: types'"),
+    ("claims: config\n    types: [tpl]", "'types' goes with 'claims: types'"),
+    ("claims: config\n    stop: package.json", "'stop' must be a list"),
+    ("claims: config\n    whole: [files, 3]", "'whole' must be a list of strings"),
+])
+def test_marker_keys_are_validated(tmp_path: Path, marker: str, message: str) -> None:
+    lines = marker if marker.startswith("claims") else f"claims: all\n    {marker}"
+    (tmp_path / "classification-context.yaml").write_text(
+        f"version: 1\nmarkers:\n  - id: x.marker\n    description: d\n    names: [x.cfg]\n    {lines}\n")
+    with pytest.raises(RulesError, match=re.escape(message)):
+        read_context_rules(tmp_path)

@@ -30,7 +30,9 @@ _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
 # folders the marker's tool reads whole (`whole:` in the context rules: a chart renders every file of
 # `templates/`, Ansible copies every file of a role's `files/`). A ci marker also raises iac.
 _RAISED_BY_MARKERS = frozenset({"src", "other"})
-_TEST_DATA_RULES = "testdata."  # path rules for test-data folders: their files stay test data
+# Path rules whose files no tier raises: test-data folders (principle 1) and the templates and man pages a
+# product ships (principle 2: a cookiecutter skeleton's template.yaml or Dockerfile is text it emits).
+_FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +80,8 @@ def _sides(change: FileChange) -> list[str]:
 
 
 def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
-    if item.bucket == "ci" or item.rule.startswith(_TEST_DATA_RULES) or "submodule" in item.tags:
-        return item  # nothing is more sensitive than ci; test data and gitlinks have no content here
+    if item.bucket == "ci" or item.rule.startswith(_FINAL_RULES) or "submodule" in item.tags:
+        return item  # nothing is more sensitive than ci; test data, templates and gitlinks have no content here
     change = item.change
     best = item
     if context.markers and item.bucket in ("src", "other", "iac"):
