@@ -49,6 +49,7 @@ class Context(Protocol):
 
     kind: str  # "tree" or "patch"
     markers: MarkerIndex
+    programs: bool  # search source files for IaC-library imports (patch context, when the patch holds any)
 
     def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
         """The first bytes of each side of `change` that exists and is a candidate (see sniff.is_candidate),
@@ -60,7 +61,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
     """Apply tiers 2 and 3 to path-classified files; the most sensitive decision wins."""
     # Fast path, inlined: a large change is mostly source files no tier reads and no marker claims.
     markers = bool(context.markers)
-    programs = context.kind == "patch"  # a patch's source files may show an IaC library's import
+    programs = context.programs  # a patch's source files may show an IaC library's import
     out = []
     for item in files:
         change = item.change
@@ -103,7 +104,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     for shown, signal in signals:
         if signal is not None and signal.bucket != "src":
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
-    if context.kind == "patch" and best.bucket == "src" and item.rule == rules.rules[-1].id:
+    if context.programs and best.bucket == "src" and item.rule == rules.rules[-1].id:
         best = _program_by_imports(best, context)
     best = _lower(best, rules, signals, context)
     if context.kind == "patch" and _needs_context(best, item, rules):

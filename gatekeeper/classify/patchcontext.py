@@ -16,7 +16,7 @@ from typing import BinaryIO
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.markers import MarkerIndex
-from gatekeeper.classify.sniff import LONG_WINDOW, is_candidate
+from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.model import FileChange
 
 
@@ -35,6 +35,9 @@ class PatchContext:
         kept = [c.path for c in changes if c.status not in ("added", "deleted") and c.old_path in (None, c.path)]
         self.markers = MarkerIndex(paths, rules.markers, head, kept)
         self._sections = _Sections(patch)
+        # Whether any source file of the patch may import an IaC library (one scan of the bytes, so that a
+        # large patch without any is not read a second time file by file).
+        self.programs = patch is not None and _mentions(patch, IAC_LIBRARY_NEEDLES)
 
     @classmethod
     def streaming(cls, patch: Path, rules: ContextRules) -> PatchContext | None:
@@ -67,6 +70,17 @@ class PatchContext:
         return out
 
 
+def _mentions(patch: Path, needles: Iterable[bytes]) -> bool:
+    try:
+        with open(patch, "rb") as handle:
+            if not os.fstat(handle.fileno()).st_size:
+                return False
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return any(data.find(needle) != -1 for needle in needles)
+    except (OSError, ValueError):
+        return True  # cannot tell: take the careful road
+
+
 def _mentions_a_marker(patch: Path, rules: ContextRules) -> bool:
     names = set()
     for rule in rules.markers:
@@ -76,14 +90,7 @@ def _mentions_a_marker(patch: Path, rules: ContextRules) -> bool:
             # (roles/*/tasks/) by its first literal folder.
             literal = head.rstrip("/").rpartition("/")[0] or head.rstrip("/") if name.endswith("/") else head
             names.add(literal.encode())
-    try:
-        with open(patch, "rb") as handle:
-            if not os.fstat(handle.fileno()).st_size:
-                return False
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                return any(data.find(name) != -1 for name in names)
-    except (OSError, ValueError):
-        return True  # cannot tell: take the careful road
+    return _mentions(patch, names)
 
 
 class _Sections:

@@ -112,6 +112,9 @@ _IAC_PROGRAM = re.compile(
     r'(?:aws/aws-cdk-go/|pulumi/pulumi[\w-]*/sdk|hashicorp/terraform-cdk-go/)|'
     r"^[ \t]*using[ \t]+(?:Amazon\.CDK|Pulumi|HashiCorp\.Cdktf)\b|"
     r"^[ \t]*import[ \t]+(?:software\.amazon\.awscdk|com\.pulumi|com\.hashicorp\.cdktf|org\.cdk8s)\.", _FLAGS)
+# Byte strings one of those imports must contain (a cheap test of a whole patch before any file is read).
+IAC_LIBRARY_NEEDLES = (b"aws-cdk", b"aws_cdk", b"Amazon.CDK", b"awscdk", b"cdktf", b"Cdktf", b"cdk8s", b"pulumi",
+                       b"Pulumi")
 # The source files of those languages.
 PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "java", "kt", "scala"})
 

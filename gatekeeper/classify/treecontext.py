@@ -26,6 +26,7 @@ class TreeContext:
     """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
 
     kind = "tree"
+    programs = False  # the project markers decide programs; reading every changed source file would cost seconds
 
     def __init__(self, repo: Path, base: str, head: str, rules: RuleSet) -> None:
         self.objects = GitObjects(repo)
