@@ -129,3 +129,19 @@ def test_hostile_variants_of_the_header_still_match() -> None:
                    "--- # first\napiVersion: argoproj.io/v1alpha1\nkind:   Application\n"):
         signal = sniff("a.yaml", (header + "metadata:\n  name: x\n").encode(), RULES.context)
         assert signal is not None and signal.rule == "iac.content.argocd", header
+
+
+def test_iac_program_imports_in_each_language_and_their_look_alikes() -> None:
+    from gatekeeper.classify.sniff import iac_program
+
+    programs = [
+        "import * as cdk from 'aws-cdk-lib';\n", "from aws_cdk import Stack\n", "import pulumi_aws as aws\n",
+        "\ufeffusing Amazon.CDK;\nusing Constructs;\n", "import software.amazon.awscdk.App;\n",
+        'import (\n\t"fmt"\n\ts3 "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/s3"\n)\n',
+        "const aws = require('@pulumi/aws');\n", "import { App } from 'cdktf';\n",
+    ]
+    for text in programs:
+        assert iac_program(text.encode()) is not None, text
+    for text in ["# we deploy with pulumi\nimport os\n", "from pulumiclient import api\n",
+                 'import "github.com/gorilla/mux"\n', "// see aws-cdk-lib docs\n"]:
+        assert iac_program(text.encode()) is None, text

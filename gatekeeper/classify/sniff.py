@@ -123,7 +123,7 @@ def iac_program(data: bytes) -> Signal | None:
     """A CDK, CDKTF, cdk8s or Pulumi program recognised by its imports, or None."""
     if b"\0" in data[:WINDOW]:
         return None
-    text = data[:WINDOW].decode("utf-8", "replace")
+    text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")  # C# files often start with a BOM
     if (m := _IAC_PROGRAM.search(text)) is None:
         return None
     return Signal("iac", "iac.content.iac-program", _line(text, m))
@@ -133,7 +133,7 @@ def function_handler(data: bytes) -> Signal | None:
     """A serverless function's entry point that imports no IaC library (see _HANDLER), or None."""
     if b"\0" in data[:WINDOW]:
         return None
-    text = data[:WINDOW].decode("utf-8", "replace")
+    text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")
     if _IAC_IMPORT.search(text) or (m := _HANDLER.search(text)) is None:
         return None
     return Signal("src", "src.content.function-handler", _line(text, m))
