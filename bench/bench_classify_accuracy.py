@@ -19,10 +19,13 @@ measures the public contract, not a library shortcut:
          mirror's objects. Skipped with a note when this gatekeeper has no --tree.
 
 For each mode: recall and precision per bucket, overall accuracy, review recall (files labelled
-ci or iac that reach ci or iac, so the default policy asks a human), the confusion matrix and
-every miss. --check exits 1 when a mode misses the targets of issue 12 (recall of ci, iac and
-deps >= 98%, overall >= 95%). --source runs the gatekeeper of another checkout (a branch under
-review) with its own policies unless --policy says otherwise; it writes no bytecode there.
+ci or iac that reach ci or iac, so the default policy asks a human; and the same counting files
+tagged needs-context, which the shipped core policy also sends to a human), the confusion matrix
+and every miss. --labels picks the label set (bench/classify_accuracy/: labels.tsv, the development
+set; independent.tsv, a second set from other repositories; heldout.tsv, never tuned on). --check
+exits 1 when a mode misses the targets of issue 12 (recall of ci, iac and deps >= 98%, overall >=
+95%). --source runs the gatekeeper of another checkout (a branch under review) with its own policies
+unless --policy says otherwise; it writes no bytecode there.
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ class Outcome:
     label: Label
     bucket: str  # "none" when the classifier did not report the path
     rule: str
+    needs_context: bool = False  # tagged needs-context: the shipped core policy sends it to a human
 
 
 def read_labels(path: Path) -> list[Label]:
@@ -88,6 +92,12 @@ def read_labels(path: Path) -> list[Label]:
             raise SystemExit(f"{path}:{number}: expected repo, commit, path, bucket ({'|'.join(BUCKETS)}), reason")
         labels.append(Label(*fields))
     return labels
+
+
+def mirror_dir(mirror: Path, repo: str) -> Path:
+    """The bare git directory of `repo` in the mirror (a non-bare snapshot keeps it in repo/.git)."""
+    git_dir = mirror / repo.replace("/", "+", 1) / "repo"
+    return git_dir / ".git" if (git_dir / ".git").is_dir() else git_dir
 
 
 def git(git_dir: Path, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
@@ -116,7 +126,8 @@ def gatekeeper(args: list[str], cwd: Path, run: Classifier) -> dict[str, str]:
     if done.returncode != 0:
         why = done.stderr.decode(errors="replace").strip()
         raise RuntimeError(f"gatekeeper classify exit {done.returncode}: {why}")
-    return {f["path"]: f"{f['bucket']} {f.get('rule', '?')}" for f in json.loads(done.stdout)["files"]}
+    return {f["path"]: f"{f['bucket']} {f.get('rule', '?')} {','.join(f.get('tags') or []) or '-'}"
+            for f in json.loads(done.stdout)["files"]}
 
 
 def missing_blobs(git_dir: Path, commit: str) -> list[str]:
@@ -186,11 +197,10 @@ def run_mode(mode: str, labels: list[Label], mirror: Path, run: Classifier, note
             listing.write_text("".join(f"{p}\n" for p in sorted({lab.path for lab in labels})), encoding="utf-8")
             got = gatekeeper(["--paths", str(listing)], Path(tmp), run)
         for label in labels:
-            bucket, _, rule = got.get(label.path, "none -").partition(" ")
-            outcomes.append(Outcome(label, bucket, rule))
+            outcomes.append(outcome(label, got))
         return outcomes
     for (repo, commit), group in sorted(by_repo.items()):
-        git_dir = mirror / repo.replace("/", "+", 1) / "repo"
+        git_dir = mirror_dir(mirror, repo)
         if not git_dir.is_dir():
             notes.append(f"{mode}: skipped {repo}: no mirror at {git_dir}")
             continue
@@ -211,9 +221,13 @@ def run_mode(mode: str, labels: list[Label], mirror: Path, run: Classifier, note
             notes.append(f"{mode}: skipped {repo}: {err}")
             continue
         for label in group:
-            bucket, _, rule = got.get(label.path, "none -").partition(" ")
-            outcomes.append(Outcome(label, bucket, rule))
+            outcomes.append(outcome(label, got))
     return outcomes
+
+
+def outcome(label: Label, got: dict[str, str]) -> Outcome:
+    bucket, rule, tags = (got.get(label.path, "none - -").split(" ") + ["-"])[:3]
+    return Outcome(label, bucket, rule, "needs-context" in tags.split(","))
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, object]:
@@ -234,6 +248,10 @@ def summary(outcomes: list[Outcome]) -> dict[str, object]:
         "repositories": len({o.label.repo for o in outcomes}),
         "accuracy": sum(o.bucket == o.label.bucket for o in outcomes) / total if total else None,
         "review_recall": sum(o.bucket in ("ci", "iac") for o in infra) / len(infra) if infra else None,
+        # what the shipped policies send to a human: ci or iac, or (patch context) tagged needs-context
+        "review_recall_with_needs_context": (
+            sum(o.bucket in ("ci", "iac") or o.needs_context for o in infra) / len(infra) if infra else None),
+        "needs_context": sum(o.needs_context for o in outcomes),
         "buckets": per_bucket,
         "confusion": {lab: {got: confusion[(lab, got)] for got in (*BUCKETS, "none")} for lab in BUCKETS},
         "misses": [
@@ -252,7 +270,8 @@ def render_text(mode: str, doc: dict[str, object], seconds: float, misses: int |
     lines = [f"== mode {mode}: {doc['files']} labelled files from {doc['repositories']} repositories "
              f"({seconds:.1f} s)"]
     lines.append(f"overall accuracy {pct(doc['accuracy'])}   review recall (ci+iac -> ci or iac) "
-                 f"{pct(doc['review_recall'])}")
+                 f"{pct(doc['review_recall'])}, with needs-context {pct(doc['review_recall_with_needs_context'])} "
+                 f"({doc['needs_context']} files tagged needs-context)")
     lines.append("bucket  labelled  recall  precision")
     buckets = doc["buckets"]
     assert isinstance(buckets, dict)

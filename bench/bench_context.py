@@ -127,7 +127,10 @@ def main() -> None:
         root = Path(tmp)
         repo, patch_packet, tree_packet = make_repo(root, args.files, args.yaml_share)
         gk = [sys.executable, "-m", "gatekeeper"]
-        gate = [*gk, "gate", "--patch", str(root / "change.diff"), "--policy", str(POLICIES), "--format", "json"]
+        # A generous evaluation limit: on a loaded shared machine the engine can pass the default 10 s, and a
+        # timed-out run measures nothing (the limit does not change what a run that finishes costs).
+        gate = [*gk, "gate", "--patch", str(root / "change.diff"), "--policy", str(POLICIES), "--format", "json",
+                "--timeout", "300"]
         cases = {
             "gate, patch packet, no --tree": [*gate, str(patch_packet)],
             "gate, tree packet, --tree": [*gate, str(tree_packet), "--tree", "main~1..main"],

@@ -516,3 +516,70 @@ database:
 features:
   new_checkout: true
 """
+
+# An IAM policy document as the CloudFormation samples and Terraform modules keep it beside a template.
+IAM_POLICY = """{
+  "Version": "2012-10-17",
+  "Statement": [
+    {
+      "Effect": "Allow",
+      "Action": ["cloudformation:CreateStack", "cloudformation:UpdateStack"],
+      "Resource": "arn:aws:cloudformation:*:*:stack/static-site-*/*"
+    }
+  ]
+}
+"""
+
+# A trust policy in YAML (Serverless and SAM users keep them so).
+IAM_TRUST_POLICY_YAML = """\
+Version: '2012-10-17'
+Statement:
+  - Effect: Allow
+    Principal:
+      Service: lambda.amazonaws.com
+    Action: sts:AssumeRole
+"""
+
+# An INI inventory of bare hosts (ansible-examples wordpress-nginx/hosts.example).
+ANSIBLE_INVENTORY_BARE = """\
+# Copy to hosts and fill in your servers.
+[wordpress-server]
+webserver2
+
+[db]
+db[01:02].example.invalid ansible_port=2222
+"""
+
+# Look-alikes of an INI inventory: settings under a section are `key = value`, TOML `key = "v"`.
+SETUP_CFG = """\
+[metadata]
+name = widget
+version = 1.2.0
+
+[options]
+packages = find:
+install_requires =
+    requests>=2
+"""
+ENTRY_POINTS_TXT = "[console_scripts]\nwidget = widget.cli:main\n"
+
+# A JSON document with a Version and a Statement that is not an IAM policy (a changelog record).
+NOT_IAM = """{
+  "Version": "3.1.0",
+  "Statement": "Released to all customers"
+}
+"""
+
+# A Backstage scaffolder template: a catalog-style entity under a backstage.io sub-group.
+BACKSTAGE_SCAFFOLDER = """\
+apiVersion: scaffolder.backstage.io/v1beta3
+kind: Template
+metadata:
+  name: nodejs-service
+spec:
+  owner: platform
+  type: service
+  steps:
+    - id: fetch
+      action: fetch:template
+"""

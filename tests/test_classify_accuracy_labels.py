@@ -1,6 +1,8 @@
-"""The labelled accuracy data (bench/classify_accuracy/labels.tsv) stays well-formed and balanced.
+"""The labelled accuracy data (bench/classify_accuracy/*.tsv) stays well-formed and balanced.
 
-The benchmark reads it; a malformed row would silently drop out of every measurement.
+The benchmark reads it; a malformed row would silently drop out of every measurement. Three sets:
+labels.tsv (development), independent.tsv (other repositories), heldout.tsv (never tuned on); no
+repository is in two of them, so no set can leak into another.
 """
 
 from __future__ import annotations
@@ -9,19 +11,24 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
-LABELS = REPO_ROOT / "bench" / "classify_accuracy" / "labels.tsv"
+SETS = REPO_ROOT / "bench" / "classify_accuracy"
+LABELS = SETS / "labels.tsv"
+LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 
-def rows() -> list[list[str]]:
-    text = LABELS.read_text(encoding="utf-8")
+def rows(path: Path = LABELS) -> list[list[str]]:
+    text = path.read_text(encoding="utf-8")
     return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
 
 
-def test_every_row_is_complete_and_valid() -> None:
+@pytest.mark.parametrize("path", LABEL_SETS, ids=lambda p: p.name)
+def test_every_row_is_complete_and_valid(path: Path) -> None:
     bad = []
-    for number, fields in enumerate(rows(), start=1):
+    for number, fields in enumerate(rows(path), start=1):
         if len(fields) != 5:
             bad.append((number, "fields", fields))
             continue
@@ -39,11 +46,12 @@ def test_every_row_is_complete_and_valid() -> None:
     assert bad == []
 
 
-def test_one_label_per_file_and_one_commit_per_repository() -> None:
-    keys = Counter((fields[0], fields[2]) for fields in rows())
+@pytest.mark.parametrize("path", LABEL_SETS, ids=lambda p: p.name)
+def test_one_label_per_file_and_one_commit_per_repository(path: Path) -> None:
+    keys = Counter((fields[0], fields[2]) for fields in rows(path))
     assert [key for key, n in keys.items() if n > 1] == []
     commits: dict[str, set[str]] = {}
-    for fields in rows():
+    for fields in rows(path):
         commits.setdefault(fields[0], set()).add(fields[1])
     assert {repo: c for repo, c in commits.items() if len(c) > 1} == {}
 
@@ -54,3 +62,8 @@ def test_the_set_is_large_and_covers_every_bucket() -> None:
     assert len({fields[0] for fields in data}) >= 40
     per_bucket = Counter(fields[3] for fields in data)
     assert min(per_bucket[b] for b in BUCKETS) >= 100, per_bucket
+
+
+def test_no_repository_is_in_two_sets() -> None:
+    repos = [{fields[0] for fields in rows(path)} for path in LABEL_SETS]
+    assert repos[0] & repos[1] == set() and repos[0] & repos[2] == set() and repos[1] & repos[2] == set()

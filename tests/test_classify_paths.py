@@ -38,6 +38,10 @@ def test_the_proposals_mistakes(rules: RuleSet, path: str, bucket: str) -> None:
 # -- 1. test data is not live ------------------------------------------------------------------
 
 TEST_DATA = [
+    "require-labels/.chainsaw-test/chainsaw-test.yaml",
+    "openshift/check-routes/.kyverno-test/resources.yaml",
+    "test/integration/targets/copy/tasks/main.yml",
+    "tests/integration/targets/setup_docker/files/daemon.json",
     "testdata/Dockerfile",
     "pkg/parser/testdata/.github/workflows/ci.yml",
     "internal/hcl/testdata/main.tf",
@@ -150,6 +154,12 @@ def test_templates_and_docs_are_src(rules: RuleSet, path: str) -> None:
 # -- 3. dependencies, every major ecosystem ----------------------------------------------------
 
 DEPS = [
+    ("chef/Cheffile", "chef", "manifest"),
+    ("gradle/publishing.gradle", "gradle", "manifest"),
+    ("settings-docker.gradle", "gradle", "manifest"),
+    ("tests/XHarness/XHarness.TestApks.proj", "nuget", "manifest"),
+    ("db/Warehouse.sqlproj", "nuget", "manifest"),
+    ("chef/Cheffile.lock", "chef", "lockfile"),
     # (path, ecosystem, tag)
     ("package.json", "npm", "manifest"),
     ("packages/web/package.json", "npm", "manifest"),
@@ -371,6 +381,9 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 # -- 4. CI, every system ------------------------------------------------------------------------
 
 CI = [
+    ".ci-mgmt.yaml",
+    ".config/1espt/PipelineAutobaseliningConfig.yml",
+    "eng/common/BuildConfiguration/build-configuration.json",
     ".github/workflows/ci.yml",
     ".github/workflows/release.yaml",
     ".github/workflows/triage.md",  # a GitHub agentic workflow, not a README
@@ -603,6 +616,9 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 
 IAC = [
+    "plugins/kasane/Kasanefile",
+    "conf-mgmt/chef/solo.rb",
+    ".chef/knife.rb",
     "main.tf",
     "modules/vpc/variables.tf",
     "envs/prod/terraform.tfvars",
@@ -790,6 +806,18 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 
 
 OTHER = [
+    ".github/snippet-bot.yml",
+    "CODE-OF-CONDUCT.md",
+    "OWNERS.md",
+    "EMERITUS.md",
+    "security-insights.yml",
+    ".clomonitor.yml",
+    "scripts/release-analysis/.mega-linter.yaml",
+    ".actionlint.yml",
+    "infra-app/jest.config.js",
+    "web/karma.conf.js",
+    "eng/common/PSScriptAnalyzerSettings.psd1",
+    "lambda/.npmignore",
     "assets/logo.png",
     "static/fonts/Inter.woff2",
     "docs/diagram.svg",
@@ -842,7 +870,31 @@ def test_other(rules: RuleSet, path: str) -> None:
 # -- 9. the fallback -------------------------------------------------------------------------
 
 
-FALLBACK = ["src/main.go", "Makefile", "scripts/release.sh", "CHANGELOG.md", "index.html"]
+FALLBACK = ["src/main.go", "Makefile", "scripts/release.sh", "index.html"]
+
+# Documentation has a rule so that the top-level infrastructure folders (and the context tiers' markers)
+# do not claim it; earlier rules still win. Path, bucket.
+DOC_FILES = [
+    ("CHANGELOG.md", "src"),
+    ("deploy/RUNBOOK.md", "src"),
+    ("charts/web/CHANGELOG.md", "src"),
+    ("charts/web/README.md.gotmpl", "src"),
+    ("infra/docs/architecture.rst", "src"),
+    ("mkdocs.yml", "src"),
+    # look-alikes: what an earlier rule claims, and the other-rules that now also win in infra folders
+    (".github/workflows/triage.md", "ci"),
+    ("charts/web/templates/NOTES.md", "iac"),
+    ("charts/web/LICENSE", "other"),
+    ("deploy/.gitignore", "other"),
+    ("charts/web/.editorconfig", "other"),
+    ("deploy/app.yaml", "iac"),
+    ("charts/web/charts/redis-17.3.0.tgz", "iac"),
+]
+
+
+@pytest.mark.parametrize(("path", "bucket"), DOC_FILES)
+def test_docs_have_their_rule_and_infra_folders_come_after_it(rules: RuleSet, path: str, bucket: str) -> None:
+    check(rules, path, bucket)
 
 
 @pytest.mark.parametrize("path", FALLBACK)
@@ -889,7 +941,8 @@ def test_guardrail_tag_does_not_change_the_bucket(rules: RuleSet) -> None:
 def test_every_shipped_rule_is_exercised_by_these_tables(rules: RuleSet) -> None:
     # A rule nobody can show a path for is a rule nobody can review; add a path above with a new rule.
     paths = [*TEST_DATA, *DOCS, *(p for p, _, _ in DEPS), *CI, *FORGE_OTHER, *IAC, *(p for p, _ in EXAMPLES),
-             *NOT_SIGNALS, *OTHER, *FALLBACK, *GUARDRAIL, *VENDORED, *(p for p, _, _ in INSTALLED)]
+             *NOT_SIGNALS, *OTHER, *FALLBACK, *(p for p, _ in DOC_FILES), *GUARDRAIL, *VENDORED,
+             *(p for p, _, _ in INSTALLED)]
     decided = {rules.match(p).rule for p in paths}
     assert [r.id for r in rules.rules if r.id not in decided] == []
     tagged = {hit.rule.id for p in paths for hit in rules.tag_hits(p)}

@@ -37,6 +37,10 @@ KINDS = [
     ("automation/release.yml", m.GITHUB_WORKFLOW, "ci", "ci.content.github-workflow"),
     ("tools/setup-go/action.yaml", m.COMPOSITE_ACTION, "ci", "ci.content.github-action"),
     ("library/setup.py", m.ANSIBLE_MODULE_SETUP_PY, "src", "src.content.ansible-module"),
+    ("examples/stackCreationPolicy.json", m.IAM_POLICY, "iac", "iac.content.iam-policy"),
+    ("functions/trust.yml", m.IAM_TRUST_POLICY_YAML, "iac", "iac.content.iam-policy"),
+    ("wordpress-nginx/hosts.example", m.ANSIBLE_INVENTORY_BARE, "iac", "iac.content.ansible-inventory"),
+    ("staging", m.ANSIBLE_INVENTORY_BARE.replace(" ansible_port=2222", ""), "iac", "iac.content.ansible-inventory"),
 ]
 
 LOOK_ALIKES = [
@@ -51,6 +55,11 @@ LOOK_ALIKES = [
     ("setup.py", m.PACKAGING_SETUP_PY, None, None),
     # Short Ansible module names count only in a task folder: a workflow's steps also say `- name:`.
     ("ops/packages.yml", m.ANSIBLE_TASKS_SHORT, None, None),
+    ("setup.cfg", m.SETUP_CFG, None, None),
+    ("widget.egg-info/entry_points.txt", m.ENTRY_POINTS_TXT, None, None),
+    ("Cargo.toml.example", '[dependencies]\nserde = "1"\n', None, None),
+    ("release.json", m.NOT_IAM, None, None),
+    ("template/template.yaml", m.BACKSTAGE_SCAFFOLDER, "other", "other.content.backstage"),
 ]
 
 
@@ -101,7 +110,8 @@ def test_undecodable_bytes_do_not_break_the_sniff() -> None:
 @pytest.mark.parametrize(("path", "expected"), [
     ("a/b.yaml", True), ("a/b.YML", True), ("a/b.json", True), ("x/_helpers.tpl", True), ("NOTES.txt", True),
     ("Dockerfile", True), ("bin/run", True), ("setup.py", True), ("a/b.go", False), ("a/b.py", False),
-    ("a/b.png", False), (".gitignore", True),
+    ("a/b.png", False), (".gitignore", True), ("hosts.example", True), ("values.yaml.sample", True),
+    (".env.dist", True), ("app.py.example", False), ("logo.png.sample", False),
 ])
 def test_candidates(path: str, expected: bool) -> None:
     assert is_candidate(path) is expected
@@ -119,3 +129,19 @@ def test_hostile_variants_of_the_header_still_match() -> None:
                    "--- # first\napiVersion: argoproj.io/v1alpha1\nkind:   Application\n"):
         signal = sniff("a.yaml", (header + "metadata:\n  name: x\n").encode(), RULES.context)
         assert signal is not None and signal.rule == "iac.content.argocd", header
+
+
+def test_iac_program_imports_in_each_language_and_their_look_alikes() -> None:
+    from gatekeeper.classify.sniff import iac_program
+
+    programs = [
+        "import * as cdk from 'aws-cdk-lib';\n", "from aws_cdk import Stack\n", "import pulumi_aws as aws\n",
+        "\ufeffusing Amazon.CDK;\nusing Constructs;\n", "import software.amazon.awscdk.App;\n",
+        'import (\n\t"fmt"\n\ts3 "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/s3"\n)\n',
+        "const aws = require('@pulumi/aws');\n", "import { App } from 'cdktf';\n",
+    ]
+    for text in programs:
+        assert iac_program(text.encode()) is not None, text
+    for text in ["# we deploy with pulumi\nimport os\n", "from pulumiclient import api\n",
+                 'import "github.com/gorilla/mux"\n', "// see aws-cdk-lib docs\n"]:
+        assert iac_program(text.encode()) is None, text

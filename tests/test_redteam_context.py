@@ -148,7 +148,7 @@ def test_utf16_manifest_with_a_byte_order_mark_is_read() -> None:
 
 def _reference_claim(path: str, tree: set[str], markers: tuple) -> tuple[str, str] | None:  # type: ignore[type-arg]
     """The slow, obvious answer: walk up from the path; at each folder, look for every marker by name."""
-    from gatekeeper.classify.markers import _claims
+    from gatekeeper.classify.markers import _claims, _in_whole
 
     folder = path.rpartition("/")[0]
     dirs = {p.rpartition("/")[0] for p in tree}
@@ -163,7 +163,7 @@ def _reference_claim(path: str, tree: set[str], markers: tuple) -> tuple[str, st
                     evidence = f"{lead}{name}"
                 else:
                     found, evidence = f"{lead}{name}" in tree, f"{lead}{name}"
-                if found and _claims(rule, rel, path.rpartition("/")[2]):
+                if found and (_in_whole(rule, rel) or _claims(rule, rel, path.rpartition("/")[2])):
                     return rule.id, evidence
         if not folder:
             return None

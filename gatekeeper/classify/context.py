@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerIndex, extension
+from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import Signal, is_candidate, sniff
+from gatekeeper.classify.sniff import PROGRAM_EXTENSIONS, Signal, function_handler, iac_program, is_candidate, sniff
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
@@ -27,12 +27,12 @@ CONTEXTS = ("tree", "patch")
 _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
 # A marker raises what the path tier could only call source by its catch-all rule; a file a specific rule
 # named (LICENSE, .gitignore, editor settings, images, a README) keeps that name, except inside the
-# folders a deployment tool reads whole: a chart renders every file of `templates/` and installs the
-# packaged subcharts of `charts/` and the CRDs of `crds/` (content sniffing still reads the rest).
+# folders the marker's tool reads whole (`whole:` in the context rules: a chart renders every file of
+# `templates/`, Ansible copies every file of a role's `files/`). A ci marker also raises iac.
 _RAISED_BY_MARKERS = frozenset({"src", "other"})
-_MARKER_RAISES_RULE = "src.default"
-_READ_WHOLE = ("templates", "charts", "crds")
-_TEST_DATA_RULES = "testdata."  # path rules for test-data folders: their files stay test data
+# Path rules whose files no tier raises: test-data folders (principle 1) and the templates and man pages a
+# product ships (principle 2: a cookiecutter skeleton's template.yaml or Dockerfile is text it emits).
+_FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +49,11 @@ class Context(Protocol):
 
     kind: str  # "tree" or "patch"
     markers: MarkerIndex
+    programs: bool  # search source files for IaC-library imports (patch context, when the patch holds any)
 
-    def content(self, change: FileChange) -> list[Shown]:
-        """The first bytes of each side of `change` that exists and is a candidate (see sniff.is_candidate)."""
+    def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
+        """The first bytes of each side of `change` that exists and is a candidate (see sniff.is_candidate),
+        or of any type with `every_type`."""
         ...
 
 
@@ -59,11 +61,12 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
     """Apply tiers 2 and 3 to path-classified files; the most sensitive decision wins."""
     # Fast path, inlined: a large change is mostly source files no tier reads and no marker claims.
     markers = bool(context.markers)
+    programs = context.programs  # a patch's source files may show an IaC library's import
     out = []
     for item in files:
         change = item.change
-        if (not markers and change.old_path is None and item.bucket != "deps"
-                and not _config_type(change.path)):
+        if (not markers and change.old_path is None and item.bucket != "deps" and not _config_type(change.path)
+                and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)):
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
@@ -78,15 +81,20 @@ def _sides(change: FileChange) -> list[str]:
 
 
 def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
-    if item.bucket == "ci" or item.rule.startswith(_TEST_DATA_RULES) or "submodule" in item.tags:
-        return item  # nothing is more sensitive than ci; test data and gitlinks have no content here
+    if item.bucket == "ci" or item.rule.startswith(_FINAL_RULES) or "submodule" in item.tags:
+        return item  # nothing is more sensitive than ci; test data, templates and gitlinks have no content here
     change = item.change
     best = item
-    if item.bucket in _RAISED_BY_MARKERS and context.markers and _marker_may_raise(item):
+    if context.markers and item.bucket in ("src", "other", "iac"):
         for side in _sides(change):
-            hit = context.markers.claim(side)
-            if hit is not None:
-                best = _raise(best, "iac", hit.rule.id, "marker", hit.marker)
+            hit = context.markers.claim(side, added=change.status == "added")
+            if hit is not None and _marker_may_raise(item, hit, rules):
+                handler = _function_handler(item, context) if hit.rule.claims == "program" else None
+                if handler is not None:  # application code the program deploys: stays src, with the evidence
+                    where, proof = handler
+                    best = replace(item, rule=proof.rule, tier="content", evidence=f"{where}: {proof.evidence}")
+                else:
+                    best = _raise(best, hit.rule.bucket, hit.rule.id, "marker", hit.marker)
                 break
     candidate = any(is_candidate(side) for side in _sides(change)) and not change.binary
     signals: list[tuple[Shown, Signal | None]] = []
@@ -96,16 +104,46 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     for shown, signal in signals:
         if signal is not None and signal.bucket != "src":
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
+    if context.programs and best.bucket == "src" and item.rule == rules.rules[-1].id:
+        best = _program_by_imports(best, context)
     best = _lower(best, rules, signals, context)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
     return best
 
 
-def _marker_may_raise(item: ClassifiedFile) -> bool:
-    if item.rule == _MARKER_RAISES_RULE:
-        return True
-    return any(f"/{folder}/" in f"/{side.lower()}" for side in _sides(item.change) for folder in _READ_WHOLE)
+def _program_by_imports(item: ClassifiedFile, context: Context) -> ClassifiedFile:
+    """Patch context only: a source file whose shown lines import a CDK/CDKTF/cdk8s/Pulumi library is an IaC
+    program even when the patch does not show its project marker. (With the commits, the project markers
+    decide: reading every changed source file would cost a large change seconds.)"""
+    sides = _sides(item.change)
+    if not any(extension(side.rpartition("/")[2]) in PROGRAM_EXTENSIONS for side in sides):
+        return item
+    for shown in context.content(item.change, every_type=True):
+        if (signal := iac_program(shown.data)) is not None:
+            return _raise(item, "iac", signal.rule, "content", f"{shown.path}: {signal.evidence}")
+    return item
+
+
+def _function_handler(item: ClassifiedFile, context: Context) -> tuple[str, Signal] | None:
+    """A serverless function's code inside a CDK/Pulumi project, proven on every side the change has (the whole
+    first window of each blob: a patch's hunks are never proof), or None."""
+    if item.bucket != "src":
+        return None
+    blobs = (item.change.status != "deleted") + (item.change.status != "added")
+    shown = context.content(item.change, every_type=True)
+    found = [(s.path, function_handler(s.data)) for s in shown if s.complete]
+    if len(found) != blobs or not all(signal is not None for _, signal in found):
+        return None
+    path, signal = found[0]
+    assert signal is not None
+    return path, signal
+
+
+def _marker_may_raise(item: ClassifiedFile, hit: MarkerHit, rules: RuleSet) -> bool:
+    if item.bucket == "iac":
+        return hit.rule.bucket == "ci"
+    return item.bucket in _RAISED_BY_MARKERS and (item.rule == rules.rules[-1].id or hit.whole)
 
 
 def _raise(item: ClassifiedFile, bucket: str, rule: str, tier: str, evidence: str) -> ClassifiedFile:

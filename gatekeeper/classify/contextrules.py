@@ -19,7 +19,7 @@ from gatekeeper.errors import RulesError
 from gatekeeper.model import BUCKETS
 
 CONTEXT_FILE = "classification-context.yaml"
-CLAIMS = ("all", "config", "program")
+CLAIMS = ("all", "config", "manifests", "program", "types")
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
 _NAME = re.compile(r"[^/\0]+(/[^/\0]+)*/?\Z")
 _HINT = "see docs/classification.md, section 'Tiers', for the format of classification-context.yaml"
@@ -35,6 +35,11 @@ class MarkerRule:
     names: tuple[str, ...]  # "Chart.yaml"; "group_vars/" (a folder); "roles/*/tasks/" (a folder shape)
     claims: str  # one of CLAIMS
     under: tuple[str, ...]  # sub-folders of the root the claim covers (empty: all of it)
+    bucket: str = "iac"  # what the claimed files become (a Jenkins shared library's code is ci)
+    whole: frozenset[str] = frozenset()  # folder names below the root the tool reads whole (chart templates/)
+    skip: frozenset[str] = frozenset()  # folder names below the root never claimed (a role's library/)
+    stop: frozenset[str] = frozenset()  # file names that make a folder below the root a separate application
+    types: frozenset[str] = frozenset()  # the extensions a `types` claim covers (lower case, no dot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +157,7 @@ class _Reader:
         return fields, rule_id, description.strip()
 
     def marker(self, value: Any) -> MarkerRule:
-        keys = ("id", "description", "names", "claims", "under")
+        keys = ("id", "description", "names", "claims", "under", "bucket", "whole", "skip", "stop", "types")
         fields, rule_id, description = self.head(value, keys, ("description", "names", "claims"))
         names = self.strings(fields["names"], "names", rule_id)
         for name in names:
@@ -161,7 +166,17 @@ class _Reader:
         if fields["claims"] not in CLAIMS:
             raise self.fail(f"'claims' must be one of {', '.join(CLAIMS)}", rule_id)
         under = self.strings(fields.get("under", []), "under", rule_id, empty=True)
-        return MarkerRule(rule_id, description, names, fields["claims"], tuple(u.strip("/") for u in under))
+        bucket = fields.get("bucket", "iac")
+        if bucket not in ("ci", "iac"):
+            raise self.fail("a marker's 'bucket' must be ci or iac (markers only raise)", rule_id)
+        whole, skip, stop, types = (
+            frozenset(n if key == "stop" else n.lower()
+                      for n in self.strings(fields.get(key, []), key, rule_id, empty=True))
+            for key in ("whole", "skip", "stop", "types"))
+        if (fields["claims"] == "types") != bool(types):
+            raise self.fail("'types' goes with 'claims: types', and only with it", rule_id)
+        return MarkerRule(rule_id, description, names, fields["claims"], tuple(u.strip("/") for u in under), bucket,
+                          whole, skip, stop, types)
 
     def api_group(self, value: Any) -> ApiGroupRule:
         keys = ("id", "description", "groups", "kinds", "bucket")

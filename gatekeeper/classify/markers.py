@@ -9,6 +9,7 @@ Looking a path up walks its ancestor folders, one dictionary lookup each.
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -19,17 +20,41 @@ CONFIG_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "toml", "ini", "cfg", "conf", "j2", "jinja", "jinja2", "tpl",
     "tmpl", "gotmpl", "template", "txt", "properties", "env", "jsonnet", "libsonnet", "cue", "xml",
 })
-# What a `program` claim leaves out: docs, and anything below a test folder of the project.
-_DOC_EXTENSIONS = frozenset({"md", "rst", "txt", "adoc"})
+# What a `program` claim leaves out: anything below a test folder of the project, and test files named as
+# their language's test runner finds them (`*_test.go`, `*.test.ts`, `test_*.py`, `*_test.rego`).
 _TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testing", "__snapshots__"})
+_TEST_NAME = re.compile(
+    r"(?:^test_.+\.py|.+_test\.(?:go|py|rego)|.+\.(?:test|spec)\.[cm]?[jt]sx?|.+Tests?\.(?:cs|java|kt))\Z",
+    re.IGNORECASE)
+
+
+# Names without an extension that a `config` or `manifests` claim still leaves alone: build files, notices and
+# placeholders, which no deployment tool reads as configuration.
+_NOT_CONFIG = frozenset({
+    "makefile", "gnumakefile", "license", "licence", "copying", "notice", "authors", "owners", "version",
+    "changelog", "readme", ".gitkeep", ".keep", ".gitignore", ".gitattributes",
+})
+# Documents no claim covers outside the folders a tool reads whole (a chart's README is documentation).
+_DOC_NAMES = ("README", "CHANGELOG", "CHANGES", "LICENSE", "LICENCE", "CONTRIBUTING", "HISTORY")
+_DOCUMENT_EXTENSIONS = frozenset({"md", "markdown", "rst", "adoc", "asciidoc"})
+# What a `manifests` claim covers: the file types deployment tools read as manifests, values and templates.
+_MANIFEST_EXTENSIONS = frozenset({"yaml", "yml", "gotmpl", "tpl", "tmpl", "j2", "jsonnet", "libsonnet", "cue"})
+_NOT_MANIFEST_FOLDERS = frozenset({"src", "docs", "doc", "test", "tests", "hack", "scripts", "testdata"})
+# What a `program` claim covers: source code of the languages IaC programs are written in.
+_PROGRAM_EXTENSIONS = frozenset({
+    "ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "vb", "java", "kt", "kts", "scala", "rego",
+    "cel", "yaml", "yml",
+})
 
 
 @dataclass(frozen=True, slots=True)
 class MarkerHit:
-    """A marker claiming a path: the rule and the marker's path (the evidence)."""
+    """A marker claiming a path: the rule, the marker's path (the evidence), and whether the path lies in a
+    folder the marker's tool reads whole (then even a file a specific path rule named is claimed)."""
 
     rule: MarkerRule
     marker: str  # "charts/web/Chart.yaml", or "ops/group_vars/" for a folder marker
+    whole: bool = False
 
 
 def extension(name: str) -> str:
@@ -41,18 +66,32 @@ def extension(name: str) -> str:
 class MarkerIndex:
     """Project roots by folder ('' is the repository root), from the paths of one or more trees."""
 
-    __slots__ = ("_roots",)
+    __slots__ = ("_roots", "_stops_head", "_stops_kept")
 
-    def __init__(self, paths: Iterable[str], markers: Iterable[MarkerRule]) -> None:
+    def __init__(self, paths: Iterable[str], markers: Iterable[MarkerRule], head: Iterable[str] = (),
+                 kept: Iterable[str] = ()) -> None:
+        """`paths`: every path of every tree (a marker on any side counts). `head`: the paths of the new side;
+        `kept`: the paths present on every side. A `stop` file ends a claim for a file the change adds when the
+        new side holds it, for any other file only when every side does: a change cannot add a manifest beside
+        an existing program file to cut it out."""
         files: dict[str, list[MarkerRule]] = {}
         nested: dict[str, list[tuple[str, MarkerRule]]] = {}  # "meta/main.yml": by its file name, with its path
+        # "vars/*.groovy": a file-name pattern in a folder, by the folder's name and with the folders above it
+        patterned: dict[str, list[tuple[str, str, MarkerRule]]] = {}
         folders: list[tuple[tuple[str, ...], MarkerRule]] = []  # folder shapes, last segment first
+        by_extension: dict[str, list[MarkerRule]] = {}  # "*.tf": any file of that type marks its folder
+        marked: set[tuple[str, str]] = set()  # (folder, rule id) already marked by a file of that type
         for rule in markers:
             for name in rule.names:
                 if name.endswith("/"):
                     folders.append((tuple(reversed(name.rstrip("/").split("/"))), rule))
+                elif "/" in name and "*" in name.rpartition("/")[2]:
+                    above, _, pattern = name.rpartition("/")
+                    patterned.setdefault(above.rpartition("/")[2], []).append((above, pattern, rule))
                 elif "/" in name:
                     nested.setdefault(name.rpartition("/")[2], []).append((name, rule))
+                elif name.startswith("*."):
+                    by_extension.setdefault(name[2:].lower(), []).append(rule)
                 else:
                     files.setdefault(name, []).append(rule)
         roots: dict[str, list[MarkerHit]] = {}
@@ -64,6 +103,15 @@ class MarkerIndex:
             for suffix, rule in nested.get(name, ()):
                 if path == suffix or path.endswith(f"/{suffix}"):
                     roots.setdefault(path[: -len(suffix)].rstrip("/"), []).append(MarkerHit(rule, path))
+            if by_extension and (ext := extension(name)) in by_extension:
+                for rule in by_extension[ext]:
+                    if (folder, rule.id) not in marked:
+                        marked.add((folder, rule.id))
+                        roots.setdefault(folder, []).append(MarkerHit(rule, path))
+            if patterned:
+                for above, pattern, rule in patterned.get(folder.rpartition("/")[2], ()):
+                    if (folder == above or folder.endswith(f"/{above}")) and fnmatch.fnmatchcase(name, pattern):
+                        roots.setdefault(folder[: -len(above)].rstrip("/"), []).append(MarkerHit(rule, path))
             # Every folder once: stop at the first ancestor already seen.
             while folder not in dirs:
                 dirs.add(folder)
@@ -80,39 +128,76 @@ class MarkerIndex:
                         root = "/".join(reversed(segments[len(shape):]))
                         roots.setdefault(root, []).append(MarkerHit(rule, f"{folder}/"))
         self._roots = roots
+        stop_names = {name for rule in markers for name in rule.stop}
+        self._stops_head = _folders_holding(head, stop_names)
+        self._stops_kept = _folders_holding(kept, stop_names)
 
     def __bool__(self) -> bool:
         return bool(self._roots)
 
-    def claim(self, path: str) -> MarkerHit | None:
-        """The nearest marker whose claim covers `path`, or None."""
+    def claim(self, path: str, added: bool = False) -> MarkerHit | None:
+        """The nearest marker whose claim covers `path` (`added`: a file the change adds), or None."""
         roots = self._roots
         if not roots:
             return None
         name = path.rpartition("/")[2]
         folder = path.rpartition("/")[0]
+        stops = self._stops_head if added else self._stops_kept
+        stopped = False  # passed a folder below the root that holds a separate application (a `stop` name)
         while True:
             hits = roots.get(folder)
             if hits:
                 rel = path[len(folder) + 1:] if folder else path
                 for hit in hits:
-                    if _claims(hit.rule, rel, name):
-                        return hit
+                    if stopped and hit.rule.stop:
+                        continue
+                    whole = _in_whole(hit.rule, rel)
+                    if whole or _claims(hit.rule, rel, name):
+                        return MarkerHit(hit.rule, hit.marker, whole) if whole else hit
             if not folder:
                 return None
+            stopped = stopped or folder in stops
             folder = folder.rpartition("/")[0]
+
+
+def _folders_holding(paths: Iterable[str], names: set[str]) -> frozenset[str]:
+    if not names:
+        return frozenset()
+    return frozenset(path.rpartition("/")[0] for path in paths if path.rpartition("/")[2] in names)
+
+
+def _in_whole(rule: MarkerRule, rel: str) -> bool:
+    """Whether `rel` lies in a folder the marker's tool reads whole (a chart's templates/, a role's files/)."""
+    if not rule.whole:
+        return False
+    folders = rel.lower().split("/")[:-1]
+    return any(folder in rule.whole for folder in folders) and not _skipped(rule, folders)
+
+
+def _skipped(rule: MarkerRule, folders: list[str]) -> bool:
+    """Whether a folder on the way from the root is one the marker never claims (`skip`, shell patterns)."""
+    return bool(rule.skip) and any(fnmatch.fnmatchcase(folder, pattern) for folder in folders for pattern in rule.skip)
 
 
 def _claims(rule: MarkerRule, rel: str, name: str) -> bool:
     """Whether `rule`'s claim covers the file at `rel` (relative to the marker's folder)."""
     if rule.under and not any(rel.startswith(f"{sub}/") for sub in rule.under):
         return False
+    folders = [part.lower() for part in rel.split("/")[:-1]]
+    if _skipped(rule, folders):
+        return False
+    ext = extension(name)
+    if ext in _DOCUMENT_EXTENSIONS or name.upper().startswith(_DOC_NAMES):
+        return False  # documentation, wherever a marker sits
     if rule.claims == "all":
         return True
-    ext = extension(name)
     if rule.claims == "config":
-        return not ext or ext in CONFIG_EXTENSIONS
-    # program: not docs, not licences, not below a test folder of the project
-    if ext in _DOC_EXTENSIONS or name.upper().startswith(("LICENSE", "LICENCE", "README")):
+        return ext in CONFIG_EXTENSIONS if ext else name.lower() not in _NOT_CONFIG
+    if rule.claims == "types":
+        return ext in rule.types
+    if rule.claims == "manifests":
+        return ext in _MANIFEST_EXTENSIONS and not any(folder in _NOT_MANIFEST_FOLDERS for folder in folders)
+    # program: the program's source files, not its tests (test folders, test files by their runner's names)
+    if ext not in _PROGRAM_EXTENSIONS or _TEST_NAME.match(name):
         return False
-    return not any(part.lower() in _TEST_FOLDERS for part in rel.split("/")[:-1])
+    return not any(folder in _TEST_FOLDERS for folder in folders)

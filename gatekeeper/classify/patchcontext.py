@@ -16,7 +16,7 @@ from typing import BinaryIO
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.markers import MarkerIndex
-from gatekeeper.classify.sniff import LONG_WINDOW, is_candidate
+from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.model import FileChange
 
 
@@ -30,8 +30,14 @@ class PatchContext:
         paths = [p for c in changes for p in (c.path, c.old_path) if p is not None and c.status != "deleted"]
         # A marker the patch deletes still marks its folder (the base had it).
         paths += [c.old_path or c.path for c in changes if c.status in ("deleted", "renamed")]
-        self.markers = MarkerIndex(paths, rules.markers)
+        # A `stop` file the patch adds or changes is on the new side; one it changes (not adds) is on both.
+        head = [c.path for c in changes if c.status != "deleted"]
+        kept = [c.path for c in changes if c.status not in ("added", "deleted") and c.old_path in (None, c.path)]
+        self.markers = MarkerIndex(paths, rules.markers, head, kept)
         self._sections = _Sections(patch)
+        # Whether any source file of the patch may import an IaC library (one scan of the bytes, so that a
+        # large patch without any is not read a second time file by file).
+        self.programs = patch is not None and _mentions(patch, IAC_LIBRARY_NEEDLES)
 
     @classmethod
     def streaming(cls, patch: Path, rules: ContextRules) -> PatchContext | None:
@@ -45,40 +51,46 @@ class PatchContext:
         """Close the patch file the sections are read from (reading again reopens it)."""
         self._sections.close()
 
-    def content(self, change: FileChange) -> list[Shown]:
-        """What the patch shows of each side of `change` (new side: '+' and ' ' lines; old: '-' and ' ')."""
-        if not change.line or not any(is_candidate(p) for p in (change.path, change.old_path) if p):
+    def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
+        """What the patch shows of each side of `change` (new side: '+' and ' ' lines; old: '-' and ' ') that is
+        a candidate (any type with `every_type`)."""
+        wanted = (lambda path: True) if every_type else is_candidate
+        if not change.line or not any(wanted(p) for p in (change.path, change.old_path) if p):
             return []
         found = self._sections.get(change.line)
         if found is None:
             return []
         old_text, new_text = found
         out = []
-        if change.status != "deleted" and is_candidate(change.path):
+        if change.status != "deleted" and wanted(change.path):
             out.append(Shown(change.path, new_text, change.status == "added"))
         old = change.old_path or change.path
-        if change.status != "added" and is_candidate(old):
+        if change.status != "added" and wanted(old):
             out.append(Shown(old, old_text, change.status == "deleted"))
         return out
+
+
+def _mentions(patch: Path, needles: Iterable[bytes]) -> bool:
+    try:
+        with open(patch, "rb") as handle:
+            if not os.fstat(handle.fileno()).st_size:
+                return False
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return any(data.find(needle) != -1 for needle in needles)
+    except (OSError, ValueError):
+        return True  # cannot tell: take the careful road
 
 
 def _mentions_a_marker(patch: Path, rules: ContextRules) -> bool:
     names = set()
     for rule in rules.markers:
         for name in rule.names:
-            head = name.split("*")[0]
+            head = name[1:] if name.startswith("*.") else name.split("*")[0]  # "*.tf": any name ending .tf
             # A file marker (also a nested one, meta/main.yml) appears whole in the patch; a folder shape
             # (roles/*/tasks/) by its first literal folder.
             literal = head.rstrip("/").rpartition("/")[0] or head.rstrip("/") if name.endswith("/") else head
             names.add(literal.encode())
-    try:
-        with open(patch, "rb") as handle:
-            if not os.fstat(handle.fileno()).st_size:
-                return False
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                return any(data.find(name) != -1 for name in names)
-    except (OSError, ValueError):
-        return True  # cannot tell: take the careful road
+    return _mentions(patch, names)
 
 
 class _Sections:

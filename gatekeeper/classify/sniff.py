@@ -22,6 +22,9 @@ CANDIDATE_EXTENSIONS = frozenset({
     "conf",
 })
 
+# Suffixes of a template copy of a file (`hosts.example`): the type is what comes before them.
+_COPY_SUFFIXES = frozenset({"example", "sample", "dist"})
+
 
 @dataclass(frozen=True, slots=True)
 class Signal:
@@ -54,6 +57,17 @@ _INVENTORY_YAML = re.compile(
     r"^(?:all|ungrouped)[ \t]*:[ \t]*\n(?:[ \t]*\n|[ \t]+\S[^\n]*\n)*?[ \t]+(?:hosts|children)[ \t]*:", _FLAGS)
 _INVENTORY_INI = re.compile(r"^\[[A-Za-z0-9_.-]+:(?:children|vars)\][ \t]*$|\bansible_(?:host|user|connection|port)=",
                             _FLAGS)
+# An INI inventory of bare hosts: a [group] header, then (past comments and blank lines) an unindented line that is
+# one host name or address, with at most `var=value` pairs after it. INI settings say `key = value`, TOML
+# `key = "v"`: neither has a lone word under a section.
+_INVENTORY_HOSTS = re.compile(
+    r"^\[[A-Za-z0-9_.-]+\][ \t]*\r?\n(?:[ \t]*(?:[#;][^\n]*)?\r?\n)*"
+    r"[A-Za-z0-9][A-Za-z0-9_.:-]*(?:\[[0-9a-z:]+\][A-Za-z0-9_.-]*)?(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=\S+)*[ \t]*\r?$",
+    _FLAGS)
+# An IAM policy document (identity or resource policy, a trust policy): the one policy-language version and a
+# Statement list. Deployed by CloudFormation/Terraform/the CLI; it grants access, so it is infrastructure.
+_IAM_VERSION = re.compile(r"""^[ \t]*["']?Version["']?[ \t]*:[ \t]*["']2012-10-17["']""", _FLAGS)
+_IAM_STATEMENT = re.compile(r"""^[ \t]*["']?Statement["']?[ \t]*:""", _FLAGS)
 _FQCN_TASK = re.compile(r"^[ \t]*(?:-[ \t]*)?ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
 _TASK_NAME = re.compile(r"^[ \t]*-[ \t]+name[ \t]*:", _FLAGS)
 _TASK_MODULE = re.compile(
@@ -73,10 +87,66 @@ _COMMENT = re.compile(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*)?\r?\n)*[ \t]*(?:(?:#|//)[
 _TASK_FOLDERS = frozenset({"tasks", "handlers"})
 
 
+# A serverless function's entry point (Lambda in each runtime, CloudFront Functions, AppSync JS resolvers), and
+# the imports an IaC program cannot do without: a file with the first and none of the second is application
+# code that a CDK or Pulumi program deploys, not the program.
+_HANDLER = re.compile(
+    r"^[ \t]*(?:(?:module\.)?exports\.handler[ \t]*=|export[ \t]+(?:const|let|var)[ \t]+handler\b|"
+    r"export[ \t]+(?:default[ \t]+)?(?:async[ \t]+)?function[ \t]+handler[ \t]*\(|"
+    r"(?:async[ \t]+)?function[ \t]+handler[ \t]*\([ \t]*event\b|"
+    r"(?:async[ \t]+)?def[ \t]+\w*handler[ \t]*\([ \t]*event[ \t]*,[ \t]*context\b|"
+    r"export[ \t]+function[ \t]+(?:request|response)[ \t]*\([ \t]*ctx\b)|"
+    r"\blambda\.Start(?:WithContext)?\(|\bimplements[ \t]+Request(?:Stream)?Handler\b|\bILambdaContext\b", _FLAGS)
+_IAC_IMPORT = re.compile(
+    r"aws-cdk-lib|@aws-cdk/|\baws_cdk\b|\bAmazon\.CDK\b|software\.amazon\.awscdk|aws-cdk-go|\bcdktf\b|@pulumi/|"
+    r"^[ \t]*(?:import|from)[ \t]+pulumi\b|\bpulumi_[a-z]|github\.com/pulumi/|\bcom\.pulumi\b|\busing[ \t]+Pulumi\b|"
+    r"\bconstructs\b", _FLAGS)
+
+
+# An IaC program by its imports (CDK, CDKTF, cdk8s, Pulumi) in each language those programs are written in.
+_IAC_PROGRAM = re.compile(
+    r"""(?:\bfrom[ \t]+|\brequire\([ \t]*|^[ \t]*import[ \t]+)["']"""
+    r"(?:aws-cdk-lib|@aws-cdk/|cdktf|@cdktf/|cdk8s|@pulumi/)|"
+    r"^[ \t]*(?:import|from)[ \t]+(?:aws_cdk|cdktf|cdk8s|pulumi|pulumi_\w+)\b|"
+    r'^[ \t]*(?:import[ \t]+)?(?:\w+[ \t]+)?"github\.com/'
+    r'(?:aws/aws-cdk-go/|pulumi/pulumi[\w-]*/sdk|hashicorp/terraform-cdk-go/)|'
+    r"^[ \t]*using[ \t]+(?:Amazon\.CDK|Pulumi|HashiCorp\.Cdktf)\b|"
+    r"^[ \t]*import[ \t]+(?:software\.amazon\.awscdk|com\.pulumi|com\.hashicorp\.cdktf|org\.cdk8s)\.", _FLAGS)
+# Byte strings one of those imports must contain (a cheap test of a whole patch before any file is read).
+IAC_LIBRARY_NEEDLES = (b"aws-cdk", b"aws_cdk", b"Amazon.CDK", b"awscdk", b"cdktf", b"Cdktf", b"cdk8s", b"pulumi",
+                       b"Pulumi")
+# The source files of those languages.
+PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "java", "kt", "scala"})
+
+
+def iac_program(data: bytes) -> Signal | None:
+    """A CDK, CDKTF, cdk8s or Pulumi program recognised by its imports, or None."""
+    if b"\0" in data[:WINDOW]:
+        return None
+    text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")  # C# files often start with a BOM
+    if (m := _IAC_PROGRAM.search(text)) is None:
+        return None
+    return Signal("iac", "iac.content.iac-program", _line(text, m))
+
+
+def function_handler(data: bytes) -> Signal | None:
+    """A serverless function's entry point that imports no IaC library (see _HANDLER), or None."""
+    if b"\0" in data[:WINDOW]:
+        return None
+    text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")
+    if _IAC_IMPORT.search(text) or (m := _HANDLER.search(text)) is None:
+        return None
+    return Signal("src", "src.content.function-handler", _line(text, m))
+
+
 def is_candidate(path: str) -> bool:
-    """True for the files whose content tier 3 reads: text configuration types, no-extension files, setup.py."""
+    """True for the files whose content tier 3 reads: text configuration types, no-extension files, setup.py;
+    and their copies kept as `.example`/`.sample`/`.dist` (`hosts.example`, `values.yaml.sample`)."""
     name = path.rpartition("/")[2]
     stem, dot, ext = name.rpartition(".")
+    if dot and stem and ext.lower() in _COPY_SUFFIXES:
+        name = stem
+        stem, dot, ext = name.rpartition(".")
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name == "setup.py"
 
 
@@ -122,6 +192,8 @@ def _cloud(text: str) -> Signal | None:
         return Signal("iac", "iac.content.sam", _line(text, m))
     if _CFN_RESOURCES.search(text) and (m := _CFN_TYPE.search(text)) is not None:
         return Signal("iac", "iac.content.cloudformation", _line(text, m))
+    if (m := _IAM_VERSION.search(text)) is not None and _IAM_STATEMENT.search(text):
+        return Signal("iac", "iac.content.iam-policy", _line(text, m))
     return None
 
 
@@ -163,6 +235,8 @@ def _ansible(path: str, text: str) -> Signal | None:
     if (m := _INVENTORY_YAML.search(text)) is not None:
         return Signal("iac", "iac.content.ansible-inventory", _line(text, m))
     if (m := _INVENTORY_INI.search(text)) is not None:
+        return Signal("iac", "iac.content.ansible-inventory", _line(text, m))
+    if (m := _INVENTORY_HOSTS.search(text)) is not None:
         return Signal("iac", "iac.content.ansible-inventory", _line(text, m))
     if (m := _FQCN_TASK.search(text)) is not None:
         return Signal("iac", "iac.content.ansible-tasks", _line(text, m))

@@ -26,6 +26,7 @@ class TreeContext:
     """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
 
     kind = "tree"
+    programs = False  # the project markers decide programs; reading every changed source file would cost seconds
 
     def __init__(self, repo: Path, base: str, head: str, rules: RuleSet) -> None:
         self.objects = GitObjects(repo)
@@ -40,7 +41,8 @@ class TreeContext:
             paths: set[str] = set()
             for commit in commits:
                 paths.update(self.objects.tree(commit))
-            self.markers = MarkerIndex(paths, rules.context.markers)
+            kept = self.old_tree.keys() & self.new_tree.keys()  # a `stop` file on both sides (markers.py)
+            self.markers = MarkerIndex(paths, rules.context.markers, self.new_tree.keys(), kept)
         except BaseException:
             self.objects.close()
             raise
@@ -54,8 +56,9 @@ class TreeContext:
     def close(self) -> None:
         self.objects.close()
 
-    def content(self, change: FileChange) -> list[Shown]:
-        """The first 8 KiB of each side (HEAD's new path, the merge base's old path) that is a regular file."""
+    def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
+        """The first 8 KiB of each side (HEAD's new path, the merge base's old path) that is a regular file
+        and a candidate (any type with `every_type`)."""
         out = []
         if change.status != "deleted":
             out.append((change.path, self.new_tree.get(change.path)))
@@ -63,7 +66,7 @@ class TreeContext:
             old = change.old_path or change.path
             out.append((old, self.old_tree.get(old)))
         return [Shown(path, self._head(entry), True) for path, entry in out
-                if entry is not None and entry.mode in ("100644", "100755") and is_candidate(path)]
+                if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path))]
 
     def _head(self, entry: TreeEntry) -> bytes:
         data = self.objects.blob(entry.oid, WINDOW)
