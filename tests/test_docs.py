@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GIT_ENV
+from incli import run_cli
 from mdtables import table_rows
 
 BIN = Path(sys.executable).parent
@@ -332,7 +333,9 @@ def test_prompts_only_in_console_blocks() -> None:
 
 def help_text(words: tuple[str, ...], cache: dict[tuple[str, ...], str]) -> str:
     if words not in cache:
-        done = subprocess.run([str(BIN / "gatekeeper"), *words, "--help"], capture_output=True, text=True, timeout=60)
+        # In-process (tests/incli.py): the subject is the option list; the installed script's own --help
+        # runs as a real process in leaf_commands below.
+        done = run_cli([*words, "--help"], text=True)
         assert done.returncode == 0, f"`gatekeeper {' '.join(words)}` is not a command: {done.stderr}"
         cache[words] = done.stdout
     return cache[words]
