@@ -177,23 +177,11 @@ def make_change(
         check=True,
     ).stdout
     (out / "patch.diff").write_bytes(patch)
-    subprocess.run(
-        [
-            str(BIN / "gatekeeper"),
-            "packet",
-            str(out / "patch.diff"),
-            "--out",
-            str(out / "packet.json"),
-            "--policy",
-            str(policy),
-            "--run-id",
-            run_id,
-            "--model-requested",
-            "model-a",
-        ],
-        check=True,
-        capture_output=True,
+    made = run_cli(  # setup, in-process: the documented commands themselves run as real processes
+        ["packet", out / "patch.diff", "--out", out / "packet.json", "--policy", policy, "--run-id", run_id,
+         "--model-requested", "model-a"]
     )
+    assert made.returncode == 0, made.stderr
 
 
 BASE_FILES = {
