@@ -28,8 +28,10 @@ lint: setup
 	$(VENV)/bin/mypy gatekeeper
 
 # Two workers: the slow tests are end-to-end runs that wait on subprocesses (sandboxes, git, the CLI).
+# They start first (tests/conftest.py START_FIRST) and an idle worker steals queued tests from a busy one,
+# so both workers finish together.
 pytest: setup
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --dist worksteal
 
 policy-test: setup
 	$(GK) test --policy policies --fixtures fixtures

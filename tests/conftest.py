@@ -38,3 +38,30 @@ def runner_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from runbundle import use_bundle
 
     use_bundle(tmp_path, monkeypatch)
+
+
+# The longest tests (end-to-end runs, each 10-60 s of wall time on two busy cores) start first, so that
+# pytest-xdist's workers end together instead of one finishing them alone while the other idles.
+# Node-id prefixes; a stale entry only loses its head start.
+START_FIRST = (
+    "tests/test_runner_demo.py",
+    "tests/test_docs.py::test_shell_blocks_run_as_documented",
+    "tests/test_fixtures.py::test_regeneration_is_byte_identical",
+    "tests/test_diff_properties.py::test_damaged_patches_through_the_cli",
+    "tests/test_attest_flow.py",
+    "tests/test_runner_relay_sandbox.py",
+    "tests/test_audit_line.py::test_the_reader_never_raises",
+    "tests/test_runner_run.py::test_usage_errors",
+    "tests/test_audit_replay.py::test_end_to_end_through_the_cli",
+    "tests/test_redteam_sniff_redos.py",
+    "tests/test_test_cmd.py",
+    "tests/test_reports_real.py",
+    "tests/test_fixtures.py::test_runner_passes",
+    "tests/test_crosscheck.py",
+    "tests/test_runner_resume.py",
+    "tests/test_runnerreview_process.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(START_FIRST))  # stable: the rest keep their order

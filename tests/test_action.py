@@ -28,6 +28,7 @@ import pytest
 import yaml
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GitRepo
+from incli import run_cli
 from test_reports_github import parse as parse_annotations
 
 from gatekeeper.ci.github_action import StepResult, gate_argv, read_inputs, run_step, set_outputs
@@ -352,11 +353,8 @@ class Change:
 
     def packet(self, patch: Path) -> Path:
         out = patch.with_suffix(".packet.json")
-        subprocess.run(
-            [sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(out), "--policy", str(POLICY_DIR)],
-            check=True,
-            capture_output=True,
-        )
+        made = run_cli(["packet", str(patch), "--out", str(out), "--policy", str(POLICY_DIR)])  # setup: in-process
+        assert made.returncode == 0, made.stderr
         return out
 
 
@@ -543,8 +541,7 @@ def test_a_patch_deleting_the_repository_bundle_is_refused_not_judged_by_the_fal
     shutil.rmtree(repo.root / "policies")  # the pull request's checkout: the patch's change is in it
     patch = repo.save_patch(tmp_path / "change.diff")
     packet = tmp_path / "packet.json"
-    subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet),
-                    "--policy", str(POLICY_DIR)], check=True, capture_output=True)
+    assert run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]).returncode == 0
     run = run_action({"packet": str(packet), "patch": str(patch)}, repo.root, tmp_path)
     assert run.exit_code == 2 and run.outputs["outcome"] == "error", run.stdout + run.stderr
     assert "cannot be judged by configuration it brings along" in run.stdout + run.stderr

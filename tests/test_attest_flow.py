@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from incli import run_cli
 from runbundle import BACKENDS
 
 from gatekeeper.attest.decision import VSA_PREDICATE
@@ -32,20 +33,38 @@ open("key-probe.md", "wb").write(b"PRIVATE" if b"PRIVATE KEY" in found else b"hi
 open(os.environ["GATEKEEPER_MODEL_REPORT"], "w").write('{"model": "model-a"}')
 """
 
+Keys = tuple[Path, Path]  # (the keys folder, the allowed-signers file)
+
 
 def gk(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A real `gatekeeper` process: `run` (its sandbox and signing key) and the module's key generation."""
     return subprocess.run([sys.executable, "-m", "gatekeeper", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=180)
 
 
-def keys(tmp_path: Path) -> tuple[Path, Path]:
-    folder = tmp_path / "keys"
-    lines = [gk("keys", "generate", "--name", name, "--out", str(folder), cwd=tmp_path).stdout.strip()
+def gk_in(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The commands that judge what a run left (gate, approve, audit), in-process (tests/incli.py)."""
+    return run_cli(args, cwd=cwd, text=True)  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="module")
+def module_keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """runner, alice (both trusted, alice in group platform) and mallory (not trusted), made once."""
+    home = tmp_path_factory.mktemp("attest-keys")
+    folder = home / "keys"
+    lines = [gk("keys", "generate", "--name", name, "--out", str(folder), cwd=home).stdout.strip()
              for name in ("runner", "alice")]
-    trust = tmp_path / "allowed_signers"
-    trust.write_text(f"{lines[0]}\n{lines[1]} groups=platform\n")
-    gk("keys", "generate", "--name", "mallory", "--out", str(folder), cwd=tmp_path)
-    return folder, trust
+    (home / "allowed_signers").write_text(f"{lines[0]}\n{lines[1]} groups=platform\n")
+    assert gk("keys", "generate", "--name", "mallory", "--out", str(folder), cwd=home).returncode == 0
+    return home
+
+
+@pytest.fixture
+def keys(tmp_path: Path, module_keys: Path) -> Keys:
+    """This test's copy of the module's keys and allowed-signers file, under its own tmp_path."""
+    shutil.copytree(module_keys / "keys", tmp_path / "keys")
+    shutil.copyfile(module_keys / "allowed_signers", tmp_path / "allowed_signers")
+    return tmp_path / "keys", tmp_path / "allowed_signers"
 
 
 def signed_run(tmp_path: Path, backend: str, key: Path, base: str = "on: push\n") -> dict[str, str]:
@@ -61,8 +80,8 @@ def signed_run(tmp_path: Path, backend: str, key: Path, base: str = "on: push\n"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_the_runner_signs_with_a_key_the_generator_cannot_read(tmp_path: Path, backend: str) -> None:
-    folder, trust = keys(tmp_path)
+def test_the_runner_signs_with_a_key_the_generator_cannot_read(tmp_path: Path, backend: str, keys: Keys) -> None:
+    folder, trust = keys
     run = signed_run(tmp_path, backend, folder / "runner.key")
     assert (Path(run["run_dir"]) / "workspace" / "key-probe.md").read_bytes() != b"PRIVATE"
     envelope = Path(run["packet"]).with_name("packet.intoto.json")
@@ -73,7 +92,7 @@ def test_the_runner_signs_with_a_key_the_generator_cannot_read(tmp_path: Path, b
 
 
 def _gate(tmp_path: Path, run: dict[str, str], *extra: str) -> tuple[int, dict, str]:
-    done = gk("gate", run["packet"], "--patch", run["patch"], "--policy", str(POLICY_DIR), "--enable", "sandbox",
+    done = gk_in("gate", run["packet"], "--patch", run["patch"], "--policy", str(POLICY_DIR), "--enable", "sandbox",
               "--enable", "provenance", "--format", "json", *extra, cwd=tmp_path)
     return done.returncode, (json.loads(done.stdout) if done.stdout.strip() else {}), done.stderr
 
@@ -82,8 +101,10 @@ def _rules(decision: dict) -> set[str]:
     return {r["rule"] for r in decision["reasons"]}
 
 
-def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decision_is_signed(tmp_path: Path) -> None:
-    folder, trust = keys(tmp_path)
+def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decision_is_signed(
+    tmp_path: Path, keys: Keys
+) -> None:
+    folder, trust = keys
     run = signed_run(tmp_path, "unshare", folder / "runner.key")
     # Without trust the runner's claims are unverified; with it they count (only core's CI review remains).
     code, decision, _ = _gate(tmp_path, run)
@@ -104,12 +125,12 @@ def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decis
     assert code == 0 and report["outcome"] == "allow", err
     assert [a["signer"] for a in report["approvals"]["approvals"]] == ["alice"]
     # The log record is signed and says who vouched for what; replay reproduces the approved allow.
-    done = gk("audit", "verify", str(log), "--trust", str(trust), cwd=tmp_path)
+    done = gk_in("audit", "verify", str(log), "--trust", str(trust), cwd=tmp_path)
     assert done.returncode == 0 and "all signed by alice" in done.stdout, done.stdout + done.stderr
-    shown = gk("audit", "show", str(log), cwd=tmp_path).stdout
+    shown = gk_in("audit", "show", str(log), cwd=tmp_path).stdout
     assert "packet   signed by runner" in shown and "approval alice [platform] key" in shown, shown
     assert "accepted core.ci: looked at it" in shown and "signed   record signed by key" in shown, shown
-    replayed = gk("audit", "replay", str(log), "1", "--packet", run["packet"], "--patch", run["patch"], "--policy",
+    replayed = gk_in("audit", "replay", str(log), "1", "--packet", run["packet"], "--patch", run["patch"], "--policy",
                   str(POLICY_DIR), "--format", "json", cwd=tmp_path)
     result = json.loads(replayed.stdout)
     assert replayed.returncode == 0 and result["replayed"]["outcome"] == "allow", replayed.stdout + replayed.stderr
@@ -126,14 +147,14 @@ def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decis
     assert code == 3 and "approval not counted" in err and "another patch" in err
     # ... nor does an approval by a key nobody trusts.
     shutil.rmtree(approvals)
-    gk("approve", run["packet"], "--patch", run["patch"], "--key", str(folder / "mallory.key"), "--out",
+    gk_in("approve", run["packet"], "--patch", run["patch"], "--key", str(folder / "mallory.key"), "--out",
        str(approvals), "--policy", str(POLICY_DIR), "--enable", "sandbox", "--enable", "provenance", cwd=tmp_path)
     code, decision, err = _gate(tmp_path, run, "--trust", str(trust), "--approvals", str(approvals))
     assert code == 3 and "no valid signature by a trusted key" in err
 
 
-def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path) -> None:
-    folder, trust = keys(tmp_path)
+def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path, keys: Keys) -> None:
+    folder, trust = keys
     run = signed_run(tmp_path, "unshare", folder / "runner.key")
     packet = Path(run["packet"])
     original = packet.read_text()
@@ -157,8 +178,8 @@ def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path) -> None:
     assert code == 3 and "sandbox.unverified" in _rules(decision)
 
 
-def test_approvals_need_trust(tmp_path: Path) -> None:
-    folder, _ = keys(tmp_path)
+def test_approvals_need_trust(tmp_path: Path, keys: Keys) -> None:
+    folder, _ = keys
     run = signed_run(tmp_path, "unshare", folder / "runner.key")
     code, _, err = _gate(tmp_path, run, "--approvals", str(tmp_path))
     assert code == 2 and "--trust" in err

@@ -17,6 +17,7 @@ import pytest
 import yaml
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GitRepo
+from incli import run_cli
 from mdtables import table_rows
 from test_action import ACTION, HAVE_GATE, needs_gate
 
@@ -134,11 +135,9 @@ class MergeRequest:
         patch = self.repo.staged_patch()
         self.repo.commit("agent change")
         (agent / "patch.diff").write_bytes(patch)
-        subprocess.run(
-            [sys.executable, "-m", "gatekeeper", "packet", ".agent/patch.diff", "--out", ".agent/packet.json",
-             "--policy", str(POLICY_DIR)],
-            cwd=self.repo.root, check=True, capture_output=True,
-        )
+        made = run_cli(["packet", ".agent/patch.diff", "--out", ".agent/packet.json", "--policy", str(POLICY_DIR)],
+                       cwd=self.repo.root)  # setup, in-process: the jobs under test run the real commands
+        assert made.returncode == 0, made.stderr
         self.repo.commit("agent patch and packet")
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GIT_ENV
+from incli import run_cli
 from mdtables import table_rows
 from shipped import shipped_only
 
@@ -177,23 +178,11 @@ def make_change(
         check=True,
     ).stdout
     (out / "patch.diff").write_bytes(patch)
-    subprocess.run(
-        [
-            str(BIN / "gatekeeper"),
-            "packet",
-            str(out / "patch.diff"),
-            "--out",
-            str(out / "packet.json"),
-            "--policy",
-            str(policy),
-            "--run-id",
-            run_id,
-            "--model-requested",
-            "model-a",
-        ],
-        check=True,
-        capture_output=True,
+    made = run_cli(  # setup, in-process: the documented commands themselves run as real processes
+        ["packet", out / "patch.diff", "--out", out / "packet.json", "--policy", policy, "--run-id", run_id,
+         "--model-requested", "model-a"]
     )
+    assert made.returncode == 0, made.stderr
 
 
 BASE_FILES = {
@@ -334,7 +323,9 @@ def test_prompts_only_in_console_blocks() -> None:
 
 def help_text(words: tuple[str, ...], cache: dict[tuple[str, ...], str]) -> str:
     if words not in cache:
-        done = subprocess.run([str(BIN / "gatekeeper"), *words, "--help"], capture_output=True, text=True, timeout=60)
+        # In-process (tests/incli.py): the subject is the option list; the installed script's own --help
+        # runs as a real process in leaf_commands below.
+        done = run_cli([*words, "--help"], text=True)
         assert done.returncode == 0, f"`gatekeeper {' '.join(words)}` is not a command: {done.stderr}"
         cache[words] = done.stdout
     return cache[words]

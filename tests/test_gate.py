@@ -392,7 +392,21 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
     code, decision = gate(capsys, change, "--enable", "deps")
     bundle = load_bundle(POLICY_DIR)
     packet = json.loads(change.packet.read_text())
-    assert decision["bundle"] == bundle.describe()
+    # What the decision records, derived here from the bundle's files and git (not from describe()).
+    manifest = json.loads((POLICY_DIR / ".manifest").read_text())
+    files = sorted((p.relative_to(POLICY_DIR).as_posix(), p) for p in POLICY_DIR.rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts)
+    listing = b"".join(name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).hexdigest().encode() + b"\n"
+                       for name, p in files)
+    repo_git = ["git", "-C", str(POLICY_DIR)]
+    last = subprocess.run([*repo_git, "log", "-1", "--format=%H", "--", "."], capture_output=True, text=True)
+    dirty = subprocess.run([*repo_git, "status", "--porcelain", "--", "."], capture_output=True, text=True)
+    commit = last.stdout.strip() or None
+    assert decision["bundle"] == {
+        "name": manifest["metadata"]["name"], "revision": manifest["revision"],
+        "commit": commit, "uncommitted": bool(dirty.stdout.strip()) if commit else None,
+        "digest": hashlib.sha256(listing).hexdigest(),
+    }
     assert decision["packet"] == {
         "run_id": packet["run_id"],
         "diff_sha256": hashlib.sha256(change.patch.read_bytes()).hexdigest(),

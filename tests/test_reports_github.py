@@ -127,10 +127,16 @@ def test_summary_is_written_even_when_the_report_goes_to_a_file(tmp_path: Path) 
     assert parse(out.read_text()) and "core.ci" in summary.read_text()
 
 
-def test_no_summary_without_the_variable(tmp_path: Path) -> None:
-    emit("github", review(), env={"GITHUB_STEP_SUMMARY": ""})
-    emit("github", review(), env={})
+def test_no_summary_without_the_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An empty variable must not mean "the current folder", and an explicit `env` must not fall back to
+    # the process environment (which here names a file that must stay unwritten).
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "process-summary.md"))
+    assert emit("github", review(), env={"GITHUB_STEP_SUMMARY": ""}) == render("github", review())
+    assert emit("github", review(), env={}) == render("github", review())
     assert list(tmp_path.iterdir()) == []
+    emit("github", review())  # without `env` the process environment is the one read
+    assert [p.name for p in tmp_path.iterdir()] == ["process-summary.md"]
 
 
 def test_unwritable_summary_is_a_clean_error(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from urllib.parse import unquote_to_bytes
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
+from incli import run_cli
 from test_action import needs_gate
 from test_reports_github import parse as parse_annotations
 from test_reports_sarif import VALIDATOR, github_problems
@@ -28,14 +29,9 @@ NOT_UTF8 = os.fsdecode(b".github/workflows/latin1-\xe9.yml")
 
 
 def gate(ws: Path, packet: str, patch: str, fmt: str, *extra: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "gatekeeper", "gate", packet, "--patch", patch, "--policy", str(POLICY_DIR),
-         "--format", fmt, *extra],
-        cwd=ws,
-        capture_output=True,
-        timeout=120,
-        env={**os.environ, "GITHUB_STEP_SUMMARY": ""},
-    )
+    """`gatekeeper gate` in-process (tests/incli.py); test_json_is_the_decision crosses the process boundary."""
+    return run_cli(["gate", packet, "--patch", patch, "--policy", str(POLICY_DIR), "--format", fmt, *extra],
+                   cwd=ws, env={**os.environ, "GITHUB_STEP_SUMMARY": ""})  # type: ignore[return-value]
 
 
 @pytest.fixture(scope="module")
@@ -56,35 +52,18 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (repo.root / ".github/workflows/new\nline.yml").unlink()
     repo.write(os.fsencode(NOT_UTF8), "on: push\n")
     repo.save_patch(ws / "bytes.diff")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "gatekeeper",
-            "packet",
-            "review.diff",
-            "--out",
-            "review.json",
-            "--policy",
-            str(POLICY_DIR),
-        ],
-        cwd=ws,
-        check=True,
-        capture_output=True,
-    )
-    for name in ("bytes",):
-        subprocess.run(
-            [sys.executable, "-m", "gatekeeper", "packet", f"{name}.diff", "--out", f"{name}.json", "--policy",
-             str(POLICY_DIR)],
-            cwd=ws,
-            check=True,
-            capture_output=True,
-        )
+    for name in ("review", "bytes"):
+        made = run_cli(["packet", f"{name}.diff", "--out", f"{name}.json", "--policy", str(POLICY_DIR)], cwd=ws)
+        assert made.returncode == 0, made.stderr
     return ws
 
 
 def test_json_is_the_decision(workspace: Path) -> None:
-    done = gate(workspace, "review.json", "review.diff", "json")
+    done = subprocess.run(  # the real process: exit code and stdout as CI sees them
+        [sys.executable, "-m", "gatekeeper", "gate", "review.json", "--patch", "review.diff", "--policy",
+         str(POLICY_DIR), "--format", "json"],
+        cwd=workspace, capture_output=True, timeout=120, env={**os.environ, "GITHUB_STEP_SUMMARY": ""},
+    )
     assert done.returncode == 3, done.stderr
     decision = json.loads(done.stdout)
     assert decision["outcome"] == "review"

@@ -6,9 +6,8 @@ import json
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import anthropic
-import openai
 import pytest
 
 from gatekeeper.demo_model_api import FakeModelAPI, fake_model_api
@@ -16,6 +15,13 @@ from gatekeeper.errors import UsageError
 from gatekeeper.runner.relay import Relay, RelayLimits, read_log, summarize
 from gatekeeper.runner.relay_api import CallFacts, parse_model_api, route
 from gatekeeper.runner.relay_bridge import PLACEHOLDER_KEY, start_bridge
+
+if TYPE_CHECKING:
+    import anthropic
+    import openai
+
+# The SDKs are imported by the tests that use them: importing both costs every pytest worker ~3 s of CPU
+# at collection, whether or not it runs this file.
 
 REAL_KEY = "sk-real-key-that-must-stay-outside"
 
@@ -41,11 +47,15 @@ def relayed(tmp_path: Path, fake: FakeModelAPI) -> Iterator[tuple[Relay, int]]:
 
 
 def _anthropic(port: int) -> anthropic.Anthropic:
+    import anthropic
+
     return anthropic.Anthropic(base_url=f"http://127.0.0.1:{port}/anthropic", api_key=PLACEHOLDER_KEY,
                                max_retries=0, timeout=10)
 
 
 def _openai(port: int) -> openai.OpenAI:
+    import openai
+
     return openai.OpenAI(base_url=f"http://127.0.0.1:{port}/openai/v1", api_key=PLACEHOLDER_KEY,
                          max_retries=0, timeout=10)
 
@@ -118,6 +128,8 @@ def test_everything_but_the_allowlist_is_refused_and_recorded(
 
 
 def test_limits_refuse_with_a_clear_error(tmp_path: Path, fake: FakeModelAPI) -> None:
+    import anthropic
+
     relay, port = _relay(tmp_path, fake, RelayLimits(max_request_bytes=2000, max_tokens=20))
     try:
         client = _anthropic(port)
@@ -135,6 +147,8 @@ def test_limits_refuse_with_a_clear_error(tmp_path: Path, fake: FakeModelAPI) ->
 
 
 def test_rate_cap(tmp_path: Path, fake: FakeModelAPI) -> None:
+    import openai
+
     relay, port = _relay(tmp_path, fake, RelayLimits(max_requests_per_minute=2))
     try:
         client = _openai(port)
@@ -147,6 +161,8 @@ def test_rate_cap(tmp_path: Path, fake: FakeModelAPI) -> None:
 
 
 def test_upstream_errors_and_a_slow_upstream(tmp_path: Path) -> None:
+    import anthropic
+
     with fake_model_api(status=529) as busy:
         relay, port = _relay(tmp_path, busy)
         try:

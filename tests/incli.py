@@ -1,0 +1,49 @@
+"""The gatekeeper CLI called in-process (`gatekeeper.cli.main`, the console script's entry point).
+
+For tests whose subject is what a command prints and which exit code it returns, not the process
+boundary: a cold `python -m gatekeeper` costs an interpreter start and every import per call. What
+only a real process shows (the C library's writes to fd 1, signals, `-I`, the installed script) keeps
+its subprocess tests; each command and exit-code class keeps at least one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from gatekeeper.cli import main
+
+
+def run_cli(
+    args: Sequence[str | os.PathLike[str]],
+    *,
+    cwd: Path | str | None = None,
+    env: Mapping[str, str] | None = None,
+    input: str | bytes | None = None,
+    text: bool = False,
+) -> subprocess.CompletedProcess[bytes] | subprocess.CompletedProcess[str]:
+    """Run `gatekeeper ARGS` in this process; return what `subprocess.run(..., capture_output=True)` would.
+
+    `env`, as for subprocess, replaces the whole environment for the call; `cwd` is entered and left.
+    """
+    argv = [os.fspath(a) for a in args]
+    overrides: dict[str, str | None] | None = None
+    if env is not None:
+        overrides = {name: None for name in os.environ if name not in env}
+        overrides.update(env)
+    runner = CliRunner()
+    with runner.isolation(input=input, env=overrides) as (out, err, _):
+        with contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext():
+            code = main(argv)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    stdout, stderr = out.getvalue(), err.getvalue()
+    if text:
+        return subprocess.CompletedProcess(["gatekeeper", *argv], code, stdout.decode(), stderr.decode())
+    return subprocess.CompletedProcess(["gatekeeper", *argv], code, stdout, stderr)
