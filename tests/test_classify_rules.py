@@ -45,18 +45,86 @@ def line_of(folder: Path, needle: str, name: str = "classification.yaml") -> int
 # -- the index agrees with one regex per glob, on the shipped rules ---------------------------
 
 _WORDS = [
-    "src", "lib", "pkg", "app", "test", "tests", "spec", "testdata", "fixtures", "data", ".github",
-    "workflows", "actions", ".gitlab", "ci", ".circleci", "deploy", "k8s", "charts", "templates", "roles",
-    "tasks", "docs", "man", "examples", "vendor", "gradle", "wrapper", ".yarn", "releases", "infra",
-    "cloudformation", "manifests", "playbooks", "helm", "{{cookiecutter.x}}", "node_modules", "a", "B",
+    "src",
+    "lib",
+    "pkg",
+    "app",
+    "test",
+    "tests",
+    "spec",
+    "testdata",
+    "fixtures",
+    "data",
+    ".github",
+    "workflows",
+    "actions",
+    ".gitlab",
+    "ci",
+    ".circleci",
+    "deploy",
+    "k8s",
+    "charts",
+    "templates",
+    "roles",
+    "tasks",
+    "docs",
+    "man",
+    "examples",
+    "vendor",
+    "gradle",
+    "wrapper",
+    ".yarn",
+    "releases",
+    "infra",
+    "cloudformation",
+    "manifests",
+    "playbooks",
+    "helm",
+    "{{cookiecutter.x}}",
+    "node_modules",
+    "a",
+    "B",
 ]
 _NAMES = [
-    "main.go", "index.ts", "README.md", "package.json", "yarn.lock", "Dockerfile", "Dockerfile.prod",
-    "x.Dockerfile", "main.tf", "values.yaml", "values-prod.yaml", "Chart.yaml", "Chart.lock", "ci.yml",
-    "config.yml", "deployment.yaml", "Jenkinsfile", "Jenkinsfile.release", "git.1.md", "foo.tt",
-    "requirements-dev.txt", "gradle-wrapper.properties", "libs.versions.toml", "CODEOWNERS", "AGENTS.md",
-    "logo.PNG", "data.csv", "x.pp", "init.sls", ".gitlab-ci.yml", "a.gitlab-ci.yml", "action.yml",
-    "MODULE.bazel", "x.MODULE.bazel", "maven_install.json", "site.yml", "LICENSE-MIT", "", "\0",
+    "main.go",
+    "index.ts",
+    "README.md",
+    "package.json",
+    "yarn.lock",
+    "Dockerfile",
+    "Dockerfile.prod",
+    "x.Dockerfile",
+    "main.tf",
+    "values.yaml",
+    "values-prod.yaml",
+    "Chart.yaml",
+    "Chart.lock",
+    "ci.yml",
+    "config.yml",
+    "deployment.yaml",
+    "Jenkinsfile",
+    "Jenkinsfile.release",
+    "git.1.md",
+    "foo.tt",
+    "requirements-dev.txt",
+    "gradle-wrapper.properties",
+    "libs.versions.toml",
+    "CODEOWNERS",
+    "AGENTS.md",
+    "logo.PNG",
+    "data.csv",
+    "x.pp",
+    "init.sls",
+    ".gitlab-ci.yml",
+    "a.gitlab-ci.yml",
+    "action.yml",
+    "MODULE.bazel",
+    "x.MODULE.bazel",
+    "maven_install.json",
+    "site.yml",
+    "LICENSE-MIT",
+    "",
+    "\0",
 ]
 
 
@@ -129,6 +197,30 @@ def test_shipped_rules_load_with_a_digest_over_the_file() -> None:
     assert rules.rules[-1].id == "src.default"
     assert {r.bucket for r in rules.rules} == {"ci", "iac", "deps", "src", "other"}
     assert all(r.description and r.line > 0 for r in (*rules.rules, *rules.tag_rules))
+
+
+def test_a_bundle_is_built_once_per_content_and_an_edit_is_read_again(tmp_path: Path) -> None:
+    body = """
+        - id: first.ci
+          bucket: ci
+          description: the first version
+          match: ["build.sh"]
+        """
+    folder = write_rules(tmp_path, body)
+    first = load_rules(folder)
+    assert load_rules(folder) is first  # same bytes, same folder: the built set is reused
+    # One byte more in an overlay (same size of the main file, same second): read again, never the stale set.
+    overlay = folder / "classification.d"
+    overlay.mkdir()
+    (overlay / "x.yaml").write_text("version: 1\nremove: [first.ci]\n")
+    edited = load_rules(folder)
+    assert edited is not first and edited.digest != first.digest
+    assert edited.match("build.sh").rule == "src.default"
+    (overlay / "x.yaml").unlink()
+    (folder / "classification.yaml").write_bytes(
+        (folder / "classification.yaml").read_bytes().replace(b"bucket: ci", b"bucket: iac")
+    )
+    assert load_rules(folder).match("build.sh").bucket == "iac"
 
 
 # -- validation: every error names FILE:LINE and what to do -----------------------------------

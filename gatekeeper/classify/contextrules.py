@@ -86,15 +86,23 @@ class ContextRules:
         return None
 
 
+def context_bytes(bundle_dir: Path) -> bytes | None:
+    """The context data file's bytes (None when the bundle has none); RulesError when unreadable."""
+    path = bundle_dir / CONTEXT_FILE
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise RulesError(f"cannot read the context rules: {exc.strerror}", where=str(path)) from None
+
+
 def read_context_rules(bundle_dir: Path) -> tuple[ContextRules, bytes | None]:
     """The bundle's context data and the file's bytes (None when the bundle has none); RulesError when invalid."""
     path = bundle_dir / CONTEXT_FILE
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    data = context_bytes(bundle_dir)
+    if data is None:
         return ContextRules(), None
-    except OSError as exc:
-        raise RulesError(f"cannot read the context rules: {exc.strerror}", where=str(path)) from None
     try:
         doc = load_yaml(data.decode("utf-8"), str(path), loader=_Loader)
     except (UnicodeDecodeError, yaml.YAMLError) as exc:
@@ -170,13 +178,25 @@ class _Reader:
         if bucket not in ("ci", "iac"):
             raise self.fail("a marker's 'bucket' must be ci or iac (markers only raise)", rule_id)
         whole, skip, stop, types = (
-            frozenset(n if key == "stop" else n.lower()
-                      for n in self.strings(fields.get(key, []), key, rule_id, empty=True))
-            for key in ("whole", "skip", "stop", "types"))
+            frozenset(
+                n if key == "stop" else n.lower() for n in self.strings(fields.get(key, []), key, rule_id, empty=True)
+            )
+            for key in ("whole", "skip", "stop", "types")
+        )
         if (fields["claims"] == "types") != bool(types):
             raise self.fail("'types' goes with 'claims: types', and only with it", rule_id)
-        return MarkerRule(rule_id, description, names, fields["claims"], tuple(u.strip("/") for u in under), bucket,
-                          whole, skip, stop, types)
+        return MarkerRule(
+            rule_id,
+            description,
+            names,
+            fields["claims"],
+            tuple(u.strip("/") for u in under),
+            bucket,
+            whole,
+            skip,
+            stop,
+            types,
+        )
 
     def api_group(self, value: Any) -> ApiGroupRule:
         keys = ("id", "description", "groups", "kinds", "bucket")

@@ -71,9 +71,7 @@ def read_rules(bundle_dir: Path) -> LoadedRules:
     tag_rules: list[Rule] = []
     for number, path in enumerate(files):
         data = _read(path)
-        name = path.relative_to(bundle_dir).as_posix()
-        digest.update(f"{name}\0{len(data)}\0".encode())
-        digest.update(data)
+        _add_to_digest(digest, bundle_dir, path, data)
         doc = _FileReader(path, data, overlay=number > 0)
         if number == 0:
             rules, tag_rules = doc.main_rules()
@@ -81,6 +79,20 @@ def read_rules(bundle_dir: Path) -> LoadedRules:
             doc.apply_overlay(rules, tag_rules)
     _check_catch_all(rules, main)
     return LoadedRules(tuple(rules), tuple(tag_rules), tuple(str(p) for p in files), digest.hexdigest())
+
+
+def rules_digest(bundle_dir: Path) -> str:
+    """The digest `read_rules` would give, from the files' bytes alone (no parsing; raises RulesError)."""
+    digest = hashlib.sha256()
+    for path in (bundle_dir / RULES_FILE, *_overlay_files(bundle_dir / OVERLAY_DIR)):
+        _add_to_digest(digest, bundle_dir, path, _read(path))
+    return digest.hexdigest()
+
+
+def _add_to_digest(digest: hashlib._Hash, bundle_dir: Path, path: Path, data: bytes) -> None:
+    name = path.relative_to(bundle_dir).as_posix()
+    digest.update(f"{name}\0{len(data)}\0".encode())
+    digest.update(data)
 
 
 def _overlay_files(folder: Path) -> list[Path]:
@@ -265,9 +277,7 @@ class _FileReader:
                 )
         description = self._scalar(fields["description"][1], "description").strip()
         if not description or "\n" in description:
-            raise RulesError(
-                "description must be one non-empty line", where=self._line_of(fields["description"][1])
-            )
+            raise RulesError("description must be one non-empty line", where=self._line_of(fields["description"][1]))
         patterns, globs = self._globs(fields["match"][1])
         ecosystem = None
         if "ecosystem" in fields:
