@@ -96,7 +96,7 @@ def _keyword_error(name: str, doc: object, found: Failure) -> tuple[str, str] | 
 
 
 def _best_error(errors: Iterable[Any], prefix: list[str | int]) -> tuple[str, str] | None:
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match  # deferred: see validator()
 
     error = best_match(islice(errors, _ERRORS_WEIGHED))
     if error is None:
@@ -106,7 +106,7 @@ def _best_error(errors: Iterable[Any], prefix: list[str | int]) -> tuple[str, st
 
 
 def _unique_items(validator: Validator, unique: object, instance: object, schema: object) -> Iterator[Exception]:
-    from jsonschema.exceptions import ValidationError
+    from jsonschema.exceptions import ValidationError  # deferred: see validator()
 
     if unique and isinstance(instance, list) and len({frozen(item) for item in instance}) != len(instance):
         yield ValidationError(f"{instance!r} has non-unique elements")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper.bounded import load_json, read_bytes
+from gatekeeper.classify import load_rules
 from gatekeeper.config import MANIFEST
 from gatekeeper.errors import PolicyError, UsageError, where
 from gatekeeper.policy.metadata import package_of, parse_metadata
@@ -104,8 +105,6 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True) -> Bun
     Every module passes the lexical check of `rego_lint`; `lint_tests=False` leaves the
     `*_test.rego` files to the test runner, which reports a malformed one as that file's error.
     """
-    from gatekeeper.classify import load_rules
-
     folder = Path(root)
     manifest_path = folder / MANIFEST
     if not manifest_path.is_file():
