@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from gatekeeper import demo_generator
-from gatekeeper.config import resolve_policy_dir
 from gatekeeper.demo_model_api import fake_model_api
+from gatekeeper.policy_dir import resolve_policy_dir
 
 # Run as a script inside the sandbox, never imported here (it imports the anthropic SDK).
 SAMPLE_AGENT = Path(__file__).with_name("demo_agent.py")

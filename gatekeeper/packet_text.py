@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gatekeeper.wording import count
+from gatekeeper.readable import count
 
 _ODD = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 

@@ -11,7 +11,7 @@ import yaml
 
 from gatekeeper.audit.gitrev import Location, git, locate, show
 from gatekeeper.audit.metadata import declared_rules, version_of
-from gatekeeper.config import MANIFEST, RULES_FILE
+from gatekeeper.policy_dir import MANIFEST, RULES_FILE
 
 OVERLAY_DIR = "classification.d"  # rule overlays: replace, add or remove rules of the main file
 

@@ -10,7 +10,7 @@ from typing import Any
 from gatekeeper.audit.log import OUTCOMES
 from gatekeeper.audit.read import Entry
 from gatekeeper.errors import UsageError
-from gatekeeper.wording import count
+from gatekeeper.readable import count
 
 BUCKETS = ("ci", "iac", "deps", "src", "other")
 UNKNOWN_REPOSITORY = "(unknown)"  # records written outside a known CI, or before log_version 2

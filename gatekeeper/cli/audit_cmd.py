@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from gatekeeper.errors import ExitCode
-from gatekeeper.wording import count
+from gatekeeper.readable import count
 
 _LOG = click.argument("log", required=False, type=click.Path(dir_okay=False, path_type=Path))
 _GIT = click.option("--git", "git", metavar="REMOTE[#REF]",
@@ -122,8 +122,8 @@ def replay(log: Path | None, record: str | None, git: str | None, packet_path: P
 
     from gatekeeper.audit.replay import render_text, replay_record
     from gatekeeper.audit.source import open_log
-    from gatekeeper.config import resolve_policy_dir
     from gatekeeper.errors import UsageError
+    from gatekeeper.policy_dir import resolve_policy_dir
 
     if git is not None and log is not None and record is None:
         log, record = None, str(log)  # with --git the one positional argument is the record

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from gatekeeper.errors import ExitCode
-from gatekeeper.wording import count
+from gatekeeper.readable import count
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _DIR = click.Path(file_okay=False, path_type=Path)

@@ -26,7 +26,7 @@ def list_(policy_dir: Path | None, fmt: str) -> int:
     import json
 
     from gatekeeper.audit.policies import list_policies, render_text
-    from gatekeeper.config import resolve_policy_dir
+    from gatekeeper.policy_dir import resolve_policy_dir
 
     listing = list_policies(resolve_policy_dir(policy_dir))
     click.echo(json.dumps(listing, indent=2) if fmt == "json" else render_text(listing))
@@ -42,7 +42,7 @@ def history(policy_dir: Path | None, limit: int | None, fmt: str) -> int:
     import json
 
     from gatekeeper.audit.history import policy_history, render_text
-    from gatekeeper.config import resolve_policy_dir
+    from gatekeeper.policy_dir import resolve_policy_dir
 
     changes = policy_history(resolve_policy_dir(policy_dir), limit=limit)
     click.echo(json.dumps([c.to_dict() for c in changes], indent=2) if fmt == "json" else render_text(changes))

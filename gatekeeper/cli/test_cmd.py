@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from gatekeeper.atomic import write_atomic
-from gatekeeper.config import resolve_policy_dir
 from gatekeeper.errors import ExitCode, UsageError
+from gatekeeper.policy_dir import resolve_policy_dir
 from gatekeeper.testing.report import FORMATS, render, render_verbose, summary_line
 from gatekeeper.testing.suite import run_suite
 

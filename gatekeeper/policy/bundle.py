@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.classify import load_rules
-from gatekeeper.config import MANIFEST
 from gatekeeper.errors import PolicyError, UsageError, where
 from gatekeeper.policy.metadata import package_of, parse_metadata
 from gatekeeper.policy.rego_lint import check_source
+from gatekeeper.policy_dir import MANIFEST
 
 if TYPE_CHECKING:
     from gatekeeper.classify import RuleSet

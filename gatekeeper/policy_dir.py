@@ -1,4 +1,4 @@
-"""Where things are: the policy bundle to use, and the optional `gatekeeper.yaml` defaults."""
+"""Which policy bundle a command uses (`--policy`, `gatekeeper.yaml`, `./policies`, the shipped one)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 The packet and the policy input are both checked here, so a bad field reads the same in both:
 its JSON path (`files[3].status`) and jsonschema's best message.
 
-Validation is linear in the document. A compiled predicate (`gatekeeper.schemacheck`) says
+Validation is linear in the document. A compiled predicate (`gatekeeper.schema_compiler`) says
 "valid" in one fast pass; when it says no, it has recorded the failing node and keyword, and
 jsonschema words the error for that keyword on that node alone. (jsonschema's `best_match`
 over a whole document built every error of every bad entry, ~9 per `{}` file entry: a 3 MB packet
@@ -21,8 +21,8 @@ from importlib import resources
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from gatekeeper.schemacheck import IGNORED as _IGNORED
-from gatekeeper.schemacheck import Failure, Unsupported, compile_schema, frozen
+from gatekeeper.schema_compiler import IGNORED as _IGNORED
+from gatekeeper.schema_compiler import Failure, Unsupported, compile_schema, frozen
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator

@@ -1,4 +1,4 @@
-"""How counts read in messages for people: `1 file`, `2 files`."""
+"""How things read for people: counts with their noun (`1 file`, `2 files`)."""
 
 from __future__ import annotations
 
