@@ -17,7 +17,7 @@ from pathlib import Path
 from gatekeeper.errors import GatekeeperError, InputFileError, RunError, UsageError
 from gatekeeper.gitcmd import run_git
 from gatekeeper.gitobjects import scrubbed_git_env
-from gatekeeper.packet_text import printable
+from gatekeeper.readable import printable
 
 MAX_SHOWN = 50
 # Repository config cannot loosen or redirect what these commands do (the repo's own hooks and

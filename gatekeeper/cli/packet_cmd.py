@@ -71,7 +71,7 @@ def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | 
     """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts, and with
     --tree the patch against the commits (exit 1 on any difference, 2 when they cannot be read)."""
     from gatekeeper.errors import DiffersError
-    from gatekeeper.packet_text import printable
+    from gatekeeper.readable import printable
     from gatekeeper.verify import check_packet
 
     bounds = None
