@@ -3,7 +3,9 @@
 Layout: `<root>/.manifest` (OPA-style JSON: `revision`, `roots`, and our `metadata` with `name`,
 `policies` {name: {"default": bool}} and `params`), `<root>/classification.yaml`,
 `<root>/lib/*.rego` (package `gatekeeper.lib...`), and `<root>/<name>/policy.rego` (package
-`gatekeeper.policies.<name>`) with its `policy_test.rego`.
+`gatekeeper.policies.<name>`) with its `policy_test.rego` (package `gatekeeper.policies.<name>_test`).
+A shared module in a `testing` package (`gatekeeper.lib.testing`) holds helpers for the tests: it is
+one of the bundle's modules, which `gatekeeper test` loads, but never one a gate evaluates.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 POLICY_MODULE = "policy.rego"
 TEST_SUFFIX = "_test.rego"
 LIB_DIR = "lib"
+TEST_HELPERS = "testing"  # the last part of a shared package that only tests load
 POLICY_PACKAGE = "gatekeeper.policies"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _SKIP_DIRS = frozenset({".git", "__pycache__"})
@@ -71,7 +74,7 @@ class Bundle:
     rules: RuleSet
     params: dict[str, Any]
     modules: dict[str, str]  # every non-test module, keyed by its path as shown to people
-    lib: tuple[str, ...]  # keys of the shared helper modules
+    lib: tuple[str, ...]  # keys of the shared helper modules a gate loads (test helpers are only in `modules`)
 
     def policy(self, name: str) -> PolicyInfo:
         """The policy called `name`; UsageError naming the known ones otherwise."""
@@ -232,7 +235,8 @@ def _load_lib(folder: Path, modules: dict[str, str], roots: list[str]) -> list[s
                 where=where(path, declared[1] if declared else None),
             )
         modules[str(path)] = source
-        keys.append(str(path))
+        if declared[0].rsplit(".", 1)[-1] != TEST_HELPERS:
+            keys.append(str(path))
     return keys
 
 
