@@ -80,7 +80,7 @@ def make_patch() -> Path:
 
 
 def policy_dir() -> Path:
-    from gatekeeper.config import resolve_policy_dir
+    from gatekeeper.policy_dir import resolve_policy_dir
 
     return resolve_policy_dir(None)
 

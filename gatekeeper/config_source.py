@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from gatekeeper.bounded import Limits, read_bytes
-from gatekeeper.config import MANIFEST, resolve_policy_dir, shipped_policy_dir
 from gatekeeper.errors import UsageError
 from gatekeeper.gitobjects import GitObjects
 from gatekeeper.policy.bundle import Bundle, load_bundle
 from gatekeeper.policy.selfguard import Guarded, guarded_paths
+from gatekeeper.policy_dir import MANIFEST, resolve_policy_dir, shipped_policy_dir
 from gatekeeper.project_config import FILE_NAMES, ProjectConfig, load_project_config, parse_project_config
 
 MAX_CONFIG_BYTES = 1 << 20  # a settings file; read from git, never a reason to stream megabytes

@@ -5,6 +5,7 @@ Everything lives under `./.demo/<timestamp>/` (git-ignored); nothing leaves the 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -13,8 +14,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from gatekeeper import demo_generator
-from gatekeeper.config import resolve_policy_dir
 from gatekeeper.demo_model_api import fake_model_api
+from gatekeeper.policy_dir import resolve_policy_dir
+
+# Run as a script inside the sandbox, never imported here (it imports the anthropic SDK).
+SAMPLE_AGENT = Path(__file__).with_name("demo_agent.py")
 
 _GIT_ENV = {
     "GIT_AUTHOR_NAME": "Demo", "GIT_AUTHOR_EMAIL": "demo@example.invalid",
@@ -112,19 +116,15 @@ def main() -> int:
 
 def agent_through_relay(base: Path, repo: Path, policy: Path) -> int:
     """The second run: an SDK-based agent whose only way out is the model relay, to a fake API on loopback."""
-    try:
-        import anthropic  # noqa: F401 - only to know whether the SDK is installed
-    except ImportError:
+    if importlib.util.find_spec("anthropic") is None:
         say("demo: the anthropic SDK is not installed (pip install anthropic); skipping the relay run")
         return 0
-    from gatekeeper import demo_agent
-
     with fake_model_api(served="claude-demo-served-2026", reply=FAREWELL) as api:
         say(f"demo: running an anthropic-SDK agent through the model relay (fake model API at {api.url})")
         run = gatekeeper(
             "run", "--repo", str(repo), "--out", str(base / "runs"), "--model", "claude-demo", "--policy",
             str(policy), "--model-api", f"anthropic={api.url}", "--model-key", "anthropic=DEMO_MODEL_KEY",
-            "--timeout", "120", "--format", "json", "--", sys.executable, "-I", demo_agent.__file__,
+            "--timeout", "120", "--format", "json", "--", sys.executable, "-I", str(SAMPLE_AGENT),
             env={**os.environ, "DEMO_MODEL_KEY": DEMO_KEY},
         )
         keys = {call["headers"].get("x-api-key") for call in api.seen}

@@ -185,7 +185,7 @@ def make_packet(
 
     `tree` ("BASE..HEAD", in `repo` or the current folder): classify with the commits' markers and content."""
     from gatekeeper.classify import load_rules
-    from gatekeeper.config import resolve_policy_dir
+    from gatekeeper.policy_dir import resolve_policy_dir
 
     if run_id is not None and not _RUN_ID.fullmatch(run_id):
         raise UsageError(

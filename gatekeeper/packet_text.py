@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from gatekeeper.wording import count
-
-_ODD = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+from gatekeeper.readable import count, printable
 
 
 def summary(built: dict[str, Any]) -> str:
@@ -25,12 +22,6 @@ def summary(built: dict[str, Any]) -> str:
 def render_text(built: dict[str, Any]) -> str:
     """The summary line, then status, bucket, counts and path of every file (ends in a newline)."""
     return "\n".join([summary(built), *(_file_line(entry) for entry in built["files"])]) + "\n"
-
-
-def printable(text: str) -> str:
-    """`text` with control characters and surrogate escapes (non-UTF-8 bytes) shown as escapes."""
-    # So a name can neither break the terminal nor the one-line-per-file layout.
-    return _ODD.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
 
 
 def _file_line(entry: dict[str, Any]) -> str:

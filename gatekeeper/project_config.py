@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from gatekeeper.bounded import YAML, compose_yaml, construct_yaml, read_bytes
 from gatekeeper.errors import UsageError, where
 
@@ -56,8 +58,6 @@ def load_project_config(folder: Path | None = None, *, formats: tuple[str, ...] 
 
 def parse_project_config(data: bytes, path: Path, label: str, *, formats: tuple[str, ...] = ()) -> ProjectConfig:
     """Parse the bytes of a `gatekeeper.yaml` that sits at `path` (read from `label`, shown in errors)."""
-    import yaml
-
     try:
         text = data.decode("utf-8")
         root = compose_yaml(text, label)

@@ -17,6 +17,7 @@ from pathlib import Path
 from gatekeeper.errors import GatekeeperError, InputFileError, RunError, UsageError
 from gatekeeper.gitcmd import run_git
 from gatekeeper.gitobjects import scrubbed_git_env
+from gatekeeper.readable import printable
 
 MAX_SHOWN = 50
 # Repository config cannot loosen or redirect what these commands do (the repo's own hooks and
@@ -100,8 +101,6 @@ def tree_differences(
 
 
 def _describe(changed: Sequence[tuple[str, str]], base: str, head: str) -> list[str]:
-    from gatekeeper.packet_text import printable
-
     lines = []
     for status, path in changed[:MAX_SHOWN]:
         text = _STATUS.get(status[:1], "differs between {head} and {base} + patch")

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from gatekeeper import schema_files
+from gatekeeper import schema_validation as schema_files  # renamed (issue #13); alias keeps this merge to one line
 from gatekeeper.bounded import Limits, load_json
 from gatekeeper.errors import InputFileError, PacketError, where
 
@@ -193,8 +193,8 @@ def check_packet(packet_file: Path, patch: Path, policy_dir: Path | None, *, tre
 
     A packet classified with `tree` context needs `tree` ("BASE..HEAD") to be re-derived."""
     from gatekeeper.classify import load_rules
-    from gatekeeper.config import resolve_policy_dir
     from gatekeeper.packet import derive, open_tree_context
+    from gatekeeper.policy_dir import resolve_policy_dir
 
     claimed = load_packet(packet_file)
     rules = load_rules(resolve_policy_dir(policy_dir))

@@ -33,7 +33,7 @@ def test_a_unit_test_the_engines_disagree_on_fails_naming_both(tmp_path: Path) -
     root = bundle_copy(tmp_path)
     (root / "size" / "policy.rego").write_text((root / "size" / "policy.rego").read_text() + DIVERGENT_RULES)
     tests = root / "size" / "policy_test.rego"
-    tests.write_text(tests.read_text() + "\ntest_divergent if {\n\t_divergent with input.summary as {}\n}\n")
+    tests.write_text(tests.read_text() + "\ntest_divergent if {\n\tsize._divergent with input.summary as {}\n}\n")
     run = run_suite(root, None, select=re.compile("test_divergent"))
     (result,) = run.results
     assert (result.name, result.status) == ("test_divergent", "fail")

@@ -180,13 +180,6 @@ def test_malformed_patch_exit_2(tmp_path: Path) -> None:
     assert done.returncode == 2 and b"Traceback" not in done.stderr
 
 
-def test_formats_match_renderers() -> None:
-    from gatekeeper.cli.deps_cmd import FORMATS
-    from gatekeeper.deps.report import RENDERERS
-
-    assert tuple(RENDERERS) == FORMATS
-
-
 def test_submodule_pointer_moves(tmp_path: Path) -> None:
     r = GitRepo(tmp_path / "r")
     r.write("README", "x\n")

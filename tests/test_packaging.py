@@ -78,7 +78,7 @@ def test_wheel_has_the_whole_shipped_bundle(wheel: Path) -> None:
 def test_installed_gatekeeper_uses_its_bundled_policies(wheel: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
-    probe = "from gatekeeper.config import resolve_policy_dir; print(resolve_policy_dir(None))"
+    probe = "from gatekeeper.policy_dir import resolve_policy_dir; print(resolve_policy_dir(None))"
     done = subprocess.run(
         [sys.executable, "-c", probe],
         cwd=tmp_path,

@@ -136,7 +136,7 @@ def test_cli_writes_packet_atomically(
 def test_cli_text_summary(patch: Path, bundle: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "packet", patch, "--policy", bundle, "--format", "text")
     assert code == 0
-    assert "renamed" in out and "old.txt -> new.txt" in out and "\\udcff" in out
+    assert "renamed" in out and "old.txt -> new.txt" in out and "\\xff" in out
 
 
 def test_cli_refuses_unsafe_and_writes_nothing(

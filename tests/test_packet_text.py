@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gatekeeper.packet_text import printable, render_text, summary
+from gatekeeper.packet_text import render_text, summary
+from gatekeeper.readable import printable
 
 
 def _packet(files: list[dict[str, Any]]) -> dict[str, Any]:
@@ -37,6 +38,6 @@ def test_one_line_per_file_with_renames_and_binaries() -> None:
 
 def test_control_characters_and_undecodable_bytes_are_escaped() -> None:
     name = b"x\n\x1b[31m\xff.txt".decode("utf-8", "surrogateescape")
-    assert printable(name) == "x\\n\\x1b[31m\\udcff.txt"
+    assert printable(name) == "x\\n\\x1b[31m\\xff.txt"
     assert "\n" not in render_text(_packet([_file(name)])).splitlines()[1]
     assert printable("caf\u00e9.txt") == "caf\u00e9.txt"

@@ -115,7 +115,7 @@ def test_missing_manifest_is_a_usage_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("#   version: 1.1.0\n", "#   version: 1.1\n", "is not semver"),
+        ("#   version: 1.1.1\n", "#   version: 1.1\n", "is not semver"),
         ("#     - core.iac\n", "#     - iac\n", "must look like `core.<name>`"),
         ("# title: CI and infrastructure changes need a human\n", "", "needs a non-empty `title`"),
         ("# custom:\n", "# custom: [\n", "not valid YAML"),
@@ -141,7 +141,7 @@ def test_module_metadata_and_package_errors(bundle_dir: Path, old: str, new: str
     ("module", "old", "new", "where"),
     [
         ("core/policy.rego", "ci.files > 0\n", "ci.files > 0 )\n", 23),
-        ("lib/findings.rego", "package gatekeeper.lib\n", "package gatekeeper.lib\n\nx := [1,\n", 8),
+        ("lib/findings.rego", "package gatekeeper.lib\n", "package gatekeeper.lib\n\nx := [1,\n", 9),
         ("deps/policy_test.rego", "import rego.v1\n", "import rego.v1\n\nx := \"open\n", 5),
     ],
 )
@@ -171,8 +171,10 @@ def _rego_tests(bundle_dir: Path, name: str) -> dict[str, engine.RegoTestOutcome
     source = info.test_path.read_text()
     tests = list(dict.fromkeys(re.findall(r"^(test_\w+)", source, re.M)))
     assert "with input as" not in source  # whole-input mocks crash regopy
-    modules = {**bundle.modules_for([name]), str(info.test_path): source}
-    found = engine.run_tests(modules, bundle.data(), info.package, tests, timeout=20)
+    # As `gatekeeper test` runs them: every module of the bundle (the test helpers too), in the `_test` package.
+    modules = {**bundle.modules, str(info.test_path): source}
+    assert f"package {info.package}_test\n" in source
+    found = engine.run_tests(modules, bundle.data(), f"{info.package}_test", tests, timeout=20)
     return {o.name: o for o in found}
 
 

@@ -175,7 +175,7 @@ def test_text_output_escapes_terminal_controls() -> None:
     change = Change("npm", "evil\x1b[2J\nname\u202e", "pkg:npm/evil", "package.json", None, "1.0.0", "added", True,
                     "runtime")
     out = render_text(Delta((change,), ()))
-    assert "\x1b" not in out and "\u202e" not in out and "evil\\u001b[2J\\u000aname" in out
+    assert "\x1b" not in out and "\u202e" not in out and "evil\\x1b[2J\\nname\\u202e" in out
 
 
 def test_lock_entries_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

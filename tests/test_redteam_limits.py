@@ -244,7 +244,7 @@ def test_json_and_yaml_readers_are_the_only_ones() -> None:
     # its generator and its fake model API reading what they just wrote or were sent on loopback, the
     # sandbox shim (standard library only) reading the mount plan the runner put on its command line, and
     # the audit modules (owned by the decision-log work).
-    allowed = {"schema_files.py", "policy/engine.py", "policy/rego_values.py", "demo.py", "demo_generator.py",
+    allowed = {"schema_validation.py", "policy/engine.py", "policy/rego_values.py", "demo.py", "demo_generator.py",
                "demo_model_api.py", "runner/inside.py"}
     offenders = []
     for module in sorted(root.rglob("*.py")):

@@ -212,8 +212,8 @@ def _mutations(packet: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_fast_schema_check_never_accepts_what_jsonschema_rejects(packet: dict[str, Any]) -> None:
-    from gatekeeper.schema_files import validator
-    from gatekeeper.schemacheck import compile_schema
+    from gatekeeper.schema_compiler import compile_schema
+    from gatekeeper.schema_validation import validator
     from gatekeeper.verify import SCHEMA_FILE, schema
 
     fast = compile_schema(schema())

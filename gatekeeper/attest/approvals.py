@@ -13,13 +13,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
-
-from securesystemslib.signer import Signer as KeySigner
+from typing import TYPE_CHECKING, Any
 
 from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
 from gatekeeper.attest.keys import Signer, Trust
 from gatekeeper.errors import InputFileError
+
+if TYPE_CHECKING:
+    from securesystemslib.signer import Signer as KeySigner
 
 APPROVAL_PREDICATE = "https://gatekeeper.invalid/attestation/approval/v1"
 DEFAULT_VALIDITY = timedelta(days=14)

@@ -4,12 +4,13 @@ which policy bundle, and with what result."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-from securesystemslib.signer import Signer as KeySigner
+from typing import TYPE_CHECKING, Any
 
 from gatekeeper import __version__
 from gatekeeper.attest.envelope import sign, statement
+
+if TYPE_CHECKING:
+    from securesystemslib.signer import Signer as KeySigner
 
 VSA_PREDICATE = "https://slsa.dev/verification_summary/v1"
 VERIFIER_ID = "https://gatekeeper.invalid/verifier/gate"

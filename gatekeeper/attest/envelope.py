@@ -13,15 +13,14 @@ import binascii
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from securesystemslib.dsse import Envelope
-from securesystemslib.exceptions import FormatError, VerificationError
-from securesystemslib.signer import Signer as KeySigner
+from typing import TYPE_CHECKING, Any
 
 from gatekeeper.attest.keys import Signer, Trust
 from gatekeeper.bounded import load_json
 from gatekeeper.errors import GatekeeperError, LimitError
+
+if TYPE_CHECKING:
+    from securesystemslib.signer import Signer as KeySigner
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
@@ -53,6 +52,8 @@ def statement(subject_name: str, sha256: str, predicate_type: str, predicate: Ma
 
 def sign(signer: KeySigner, body: Mapping[str, Any]) -> dict[str, Any]:
     """A DSSE envelope (as JSON-ready dict) holding `body`, signed by `signer`."""
+    from securesystemslib.dsse import Envelope  # deferred: heavy (see attest.keys.public_key)
+
     payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     envelope = Envelope(payload, PAYLOAD_TYPE, {})
     envelope.sign(signer)
@@ -62,6 +63,9 @@ def sign(signer: KeySigner, body: Mapping[str, Any]) -> dict[str, Any]:
 def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str,
                    sha256: str | None) -> Opened:
     """Verify the envelope in `data` and return its statement (AttestationError on any failure)."""
+    from securesystemslib.dsse import Envelope  # deferred: heavy (see attest.keys.public_key)
+    from securesystemslib.exceptions import FormatError, VerificationError
+
     if len(data) > MAX_ENVELOPE_BYTES:
         raise AttestationError(f"the envelope is over {MAX_ENVELOPE_BYTES} bytes", where=where)
     try:

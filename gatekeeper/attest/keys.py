@@ -11,12 +11,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat, load_pem_private_key
-from securesystemslib.signer import CryptoSigner, SSlibKey
+from typing import TYPE_CHECKING
 
 from gatekeeper.errors import GatekeeperError, InputFileError, UsageError
+
+if TYPE_CHECKING:
+    from securesystemslib.signer import CryptoSigner, SSlibKey
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}\Z")
 _GROUPS = re.compile(r"groups=([A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*)\Z")
@@ -58,6 +58,11 @@ class Trust:
 
 def public_key(hex_key: str) -> SSlibKey:
     """The ed25519 public key written as 64 hex digits."""
+    # Deferred, as everywhere in attest/: cryptography and securesystemslib cost ~0.2 s to import,
+    # and a gate without --trust, --sign or --approvals never needs them.
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from securesystemslib.signer import SSlibKey
+
     raw = bytes.fromhex(hex_key)
     if len(raw) != 32:
         raise ValueError("an ed25519 public key has 32 bytes")
@@ -113,6 +118,10 @@ def load_trust(path: Path) -> Trust:
 
 def load_signer(path: Path) -> CryptoSigner:
     """A private key file → a signer (InputFileError / TrustError when it cannot be used)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # deferred: heavy
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+    from securesystemslib.signer import CryptoSigner
+
     data = _read(path, MAX_KEY_BYTES, "key file")
     try:
         private = load_pem_private_key(data, password=None)
@@ -128,6 +137,9 @@ def load_signer(path: Path) -> CryptoSigner:
 
 def generate(name: str, folder: Path) -> tuple[Path, Path, Signer]:
     """Write NAME.key (0600, never over an existing file) and NAME.pub into `folder`."""
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat  # deferred: heavy
+    from securesystemslib.signer import CryptoSigner
+
     if not _NAME.match(name):
         raise UsageError(f"bad key name {name!r}", where="--name", hint="letters, digits and ._@+- only")
     folder.mkdir(parents=True, exist_ok=True)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
-
-from securesystemslib.signer import Signer as KeySigner
+from typing import TYPE_CHECKING, Any
 
 from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
 from gatekeeper.attest.facts import PacketAttestation
 from gatekeeper.attest.keys import Trust
+
+if TYPE_CHECKING:
+    from securesystemslib.signer import Signer as KeySigner
 
 PACKET_PREDICATE = "https://gatekeeper.invalid/attestation/packet/v1"
 def envelope_path(packet: Path) -> Path:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from securesystemslib.signer import Signer as KeySigner
+from typing import TYPE_CHECKING, Any
 
 from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
 from gatekeeper.attest.keys import Signer, Trust
+
+if TYPE_CHECKING:
+    from securesystemslib.signer import Signer as KeySigner
 
 RECORD_PREDICATE = "https://gatekeeper.invalid/attestation/decision-record/v1"
 SIGNATURE_FIELD = "signature"

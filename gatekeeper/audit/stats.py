@@ -16,7 +16,7 @@ from typing import Any
 from gatekeeper.audit.log import ERROR_OUTCOME, OUTCOMES
 from gatekeeper.audit.read import Entry
 from gatekeeper.audit.window import Window, rfc3339
-from gatekeeper.wording import count
+from gatekeeper.readable import count
 
 BUCKETS = ("ci", "iac", "deps", "src", "other")
 UNKNOWN_REPOSITORY = "(unknown)"  # records written outside a known CI, or before log_version 2

@@ -30,6 +30,9 @@ from typing import Any, TextIO
 
 from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, LimitError, UsageError
+from gatekeeper.reports import FORMATS, emit
+from gatekeeper.reports.github import command
+from gatekeeper.reports.markdown import escape
 
 # YAML 1.2 core-schema booleans, as GitHub's toolkit accepts them for boolean inputs.
 _TRUE = ("true", "True", "TRUE")
@@ -65,8 +68,6 @@ class StepResult:
 
 def read_inputs(env: Mapping[str, str]) -> ActionInputs:
     """Parse the `INPUT_*` variables; a missing or malformed input is a UsageError naming it."""
-    from gatekeeper.reports import FORMATS
-
     packet = _get(env, "PACKET")
     patch = _get(env, "PATCH")
     for name, value, other in (("packet", packet, patch), ("patch", patch, packet)):
@@ -123,8 +124,6 @@ def gate_argv(inputs: ActionInputs, decision_file: Path) -> list[str]:
 
 def run_step(env: Mapping[str, str], out: TextIO, err: TextIO, *, python: str = sys.executable) -> StepResult:
     """Run the whole step: gate, annotations, summary, extra report; return outputs and exit status."""
-    from gatekeeper.reports import emit
-
     try:
         inputs = read_inputs(env)
     except GatekeeperError as exc:
@@ -270,8 +269,6 @@ def _cannot_decide(out: TextIO, message: str, env: Mapping[str, str]) -> StepRes
     out.write(_error_annotation(reason))
     target = env.get("GITHUB_STEP_SUMMARY")
     if target:
-        from gatekeeper.reports.markdown import escape
-
         text = (f"### \u26d4 gatekeeper could not decide\n\n{escape(reason)}\n\n"
                 "No decision is not an allow: this check fails until the gate can decide (exit 2).\n\n")
         try:
@@ -290,8 +287,6 @@ def _bare(message: str) -> str:
 
 
 def _error_annotation(message: str) -> str:
-    from gatekeeper.reports.github import command
-
     return command("error", message, title="gatekeeper could not decide") + "\n"
 
 

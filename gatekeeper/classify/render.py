@@ -7,7 +7,6 @@ encodes it with `surrogateescape` so a terminal shows the original bytes.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from json.encoder import encode_basestring_ascii as _quote
@@ -16,11 +15,10 @@ from typing import TYPE_CHECKING
 from gatekeeper.classify.pathlist import ListedPath
 from gatekeeper.classify.ruleset import RuleHit, RuleSet
 from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange, Match
+from gatekeeper.readable import printable
 
 if TYPE_CHECKING:
     from gatekeeper.classify.context import Context
-
-_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 def files_json(files: Sequence[ClassifiedFile], rules: RuleSet, context: str) -> str:
@@ -64,11 +62,11 @@ def files_text(files: Sequence[ClassifiedFile], *, show_status: bool) -> str:
     rows = []
     for f in files:
         c = f.change
-        path = _shown(c.path)
+        path = printable(c.path)
         if c.old_path is not None and c.old_path != c.path:
-            path = f"{_shown(c.old_path)} -> {path}"
+            path = f"{printable(c.old_path)} -> {path}"
         if c.symlink_target is not None:
-            path = f"{path}  [link to {_shown(c.symlink_target)}]"
+            path = f"{path}  [link to {printable(c.symlink_target)}]"
         rows.append((c.status, f.bucket, f.rule, _tags(f.tags, f.ecosystem), _flagged(path, c.unsafe)))
     return _table_text(rows, show_status=show_status)
 
@@ -84,7 +82,7 @@ def paths_text(listed: Sequence[ListedPath], matches: Sequence[Match]) -> str:
     layout = "  ".join(f"{{{i}:<{widths[i]}}}" for i in range(3)) + "  "
     prefix = {key: layout.format(*c) for key, c in cells.items()}
     lines = [layout.format(*header) + "PATH"]
-    lines += [prefix[id(m)] + _flagged(_shown(e.path), e.unsafe) for e, m in zip(listed, matches, strict=True)]
+    lines += [prefix[id(m)] + _flagged(printable(e.path), e.unsafe) for e, m in zip(listed, matches, strict=True)]
     lines.append(_summary(Counter(m.bucket for m in matches), len(listed)))
     return "\n".join(lines) + "\n"
 
@@ -156,8 +154,8 @@ def explain_text(paths: Sequence[str], rules: RuleSet, decided: Sequence[Classif
     for path, item in zip(paths, decided, strict=True):
         extra = f", ecosystem {item.ecosystem}" if item.ecosystem else ""
         tags = f", tags {','.join(item.tags)}" if item.tags else ""
-        lines = [f"{_shown(path)}: {item.bucket} (rule {item.rule}{extra}{tags})"]
-        evidence = f": {_shown(item.evidence)}" if item.evidence else ""
+        lines = [f"{printable(path)}: {item.bucket} (rule {item.rule}{extra}{tags})"]
+        evidence = f": {printable(item.evidence)}" if item.evidence else ""
         lines.append(f"  tier {item.tier}{evidence}")
         rows = [_hit_row("decides" if hit.decides else "also", hit) for hit in rules.explain(path)]
         rows += [_hit_row("tag", hit) for hit in rules.tag_hits(path)]
@@ -177,10 +175,3 @@ def _table(rows: Sequence[Sequence[str]]) -> list[str]:
         return []
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     return ["  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)) + "  " + row[-1] for row in rows]
-
-
-def _shown(path: str) -> str:
-    # A newline or escape sequence in a file name must not forge table rows or drive the terminal.
-    if _CONTROL.search(path):
-        return json.dumps(path, ensure_ascii=False)
-    return path

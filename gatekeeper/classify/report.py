@@ -29,8 +29,8 @@ def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
     from gatekeeper.classify import load_rules, render
     from gatekeeper.classify.context import classify_in_context
     from gatekeeper.classify.pathlist import classify_paths
-    from gatekeeper.config import RULES_FILE, resolve_policy_dir
     from gatekeeper.packet import open_tree_context
+    from gatekeeper.policy_dir import RULES_FILE, resolve_policy_dir
 
     named = (("PATCH", request.patch), ("--paths", request.paths), ("--explain", request.explain))
     given = [name for name, value in named if value]

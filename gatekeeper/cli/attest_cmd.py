@@ -8,7 +8,12 @@ from pathlib import Path
 
 import click
 
+from gatekeeper.atomic import write_json_atomic
+from gatekeeper.attest import approvals
+from gatekeeper.attest.keys import generate as make_keys
+from gatekeeper.attest.keys import load_signer
 from gatekeeper.errors import ExitCode, UsageError
+from gatekeeper.gate_step import GateOptions, run_gate
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _DIR = click.Path(file_okay=False, path_type=Path)
@@ -24,8 +29,6 @@ def keys() -> None:
 @click.option("--out", "folder", type=_DIR, required=True, help="Folder for NAME.key (0600) and NAME.pub.")
 def generate(name: str, folder: Path) -> int:
     """Write an ed25519 key pair; print the line to add to an allowed-signers file."""
-    from gatekeeper.attest.keys import generate as make_keys
-
     private, public, signer = make_keys(name, folder)
     click.echo(f"gatekeeper: wrote {private} (private, keep it out of every sandbox and repository) "
                f"and {public}; key id {signer.keyid}", err=True)
@@ -48,11 +51,6 @@ def generate(name: str, folder: Path) -> int:
 def approve(packet: Path, patch: Path, key_file: Path, folder: Path, comment: str, policy_dir: Path | None,
             enable: tuple[str, ...], disable: tuple[str, ...], tree: str | None, trust: Path | None) -> int:
     """Sign an approval of the review findings of exactly this patch's decision."""
-    from gatekeeper.atomic import write_json_atomic
-    from gatekeeper.attest import approvals
-    from gatekeeper.attest.keys import load_signer
-    from gatekeeper.gate_step import GateOptions, run_gate
-
     signer = load_signer(key_file)
     decision, _ = run_gate(GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable,
                                        disable=disable, format="json", tree=tree, trust=trust), env=os.environ)

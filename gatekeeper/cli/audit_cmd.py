@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from gatekeeper.attest.keys import load_trust
 from gatekeeper.audit.collector import flush as flush_spool
 from gatekeeper.audit.collector import spool_dir
 from gatekeeper.audit.gitlog import redact
@@ -19,9 +20,9 @@ from gatekeeper.audit.source import open_log
 from gatekeeper.audit.source import verify as verify_source
 from gatekeeper.audit.stats import compute, render_text
 from gatekeeper.audit.window import window
-from gatekeeper.config import resolve_policy_dir
 from gatekeeper.errors import ExitCode, UsageError
-from gatekeeper.wording import count
+from gatekeeper.policy_dir import resolve_policy_dir
+from gatekeeper.readable import count
 
 _LOG = click.argument("log", required=False, type=click.Path(dir_okay=False, path_type=Path))
 _GIT = click.option("--git", "git", metavar="REMOTE[#REF]",
@@ -48,7 +49,6 @@ def verify(log: Path | None, git: str | None, head_file: Path | None, trust: Pat
     tampered, unsigned or untrusted line or record, 2 unreadable."""
     signers = None
     if trust is not None:
-        from gatekeeper.attest.keys import load_trust  # cryptography is heavy: loaded only under --trust
 
         signers = load_trust(trust)
     verdict = verify_source(log, git, head_file, trust=signers)
@@ -133,7 +133,6 @@ def replay(log: Path | None, record: str | None, git: str | None, packet_path: P
         raise UsageError("name the RECORD to replay (its seq or a hash prefix)", where="audit replay")
     signers = None
     if trust is not None:
-        from gatekeeper.attest.keys import load_trust  # cryptography is heavy: loaded only under --trust
 
         signers = load_trust(trust)
     result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir),

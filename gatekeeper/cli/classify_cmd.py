@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from gatekeeper.classify.report import ClassifyRequest, classify_report
 from gatekeeper.errors import ExitCode
 
 
@@ -46,8 +47,6 @@ def classify(patch: Path | None, paths: str | None, policy_dir: Path | None, fmt
              tree: str | None, repo: Path | None) -> int:
     """Classify PATCH (a git diff), --paths or --tree BASE..HEAD into ci / iac / deps / src / other, with the
     deciding rule. Tiers: path rules, ancestor markers, content (docs/classification.md)."""
-    from gatekeeper.classify.report import ClassifyRequest, classify_report
-
     request = ClassifyRequest(patch, paths, policy_dir, fmt, explain, tree, repo)
     text = classify_report(request, sys.stdin.buffer)
     # Paths may hold undecodable bytes (surrogate-escaped), so they go out as bytes, not through echo.

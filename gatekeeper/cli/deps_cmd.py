@@ -7,10 +7,8 @@ from pathlib import Path
 
 import click
 
+from gatekeeper.deps.report import RENDERERS, DepsRequest, deps_report
 from gatekeeper.errors import ExitCode
-
-# The renderer names, kept here so `--help` does not import the deps parsers (packaging, yaml).
-FORMATS = ("text", "json")
 
 
 @click.command(
@@ -22,14 +20,12 @@ FORMATS = ("text", "json")
 @click.argument("patch", required=False, type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("--tree", "tree", metavar="BASE..HEAD",
               help="Compare the dependency files of two commits of the repository in the current folder.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(tuple(RENDERERS)), default="text", show_default=True,
               help='text: a table per manifest; json: {"changes": [...], "problems": [...]}.')
 @click.option("--advisories", "advisories", metavar="DIR", type=click.Path(path_type=Path),
               help="Mark changes whose new version an OSV record in DIR (JSON files, recursively) affects.")
 def deps(patch: Path | None, tree: str | None, fmt: str, advisories: Path | None) -> int:
     """Show which dependencies, actions and images PATCH (or --tree BASE..HEAD) adds, removes or moves."""
-    from gatekeeper.deps.report import DepsRequest, deps_report
-
     text = deps_report(DepsRequest(patch, tree, fmt, advisories, Path.cwd()), sys.stdin.buffer)
     sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
     sys.stdout.buffer.flush()

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from gatekeeper.errors import ExitCode
-from gatekeeper.wording import count
+from gatekeeper.readable import count
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _DIR = click.Path(file_okay=False, path_type=Path)
@@ -71,7 +71,7 @@ def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | 
     """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts, and with
     --tree the patch against the commits (exit 1 on any difference, 2 when they cannot be read)."""
     from gatekeeper.errors import DiffersError
-    from gatekeeper.packet_text import printable
+    from gatekeeper.readable import printable
     from gatekeeper.verify import check_packet
 
     bounds = None

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import click
 
-from gatekeeper.config import resolve_policy_dir
 from gatekeeper.errors import ExitCode, UsageError
 from gatekeeper.policy.history import policy_history
 from gatekeeper.policy.history import render_text as render_history
 from gatekeeper.policy.listing import list_policies
 from gatekeeper.policy.listing import render_text as render_listing
+from gatekeeper.policy_dir import resolve_policy_dir
 
 _POLICY = click.option("--policy", "policy_dir", type=click.Path(file_okay=False, path_type=Path),
                        help="The policy bundle folder (default: gatekeeper.yaml, ./policies, the shipped one).")

@@ -10,7 +10,8 @@ import click
 from click.core import ParameterSource
 
 from gatekeeper.errors import ExitCode, UsageError
-from gatekeeper.runner.sandbox import BACKENDS  # standard library only: cheap at start-up
+from gatekeeper.runner.run import RunRequest, resume, start
+from gatekeeper.runner.sandbox import BACKENDS
 
 _NEW_RUN_ONLY = ("repo", "ref", "model", "sandbox", "timeout", "checkpoint_interval", "pass_env", "policy",
                  "model_api", "model_key", "max_tokens", "sign_key")
@@ -55,8 +56,6 @@ def run_command(
     resume_id: str | None, fmt: str, command: tuple[str, ...],
 ) -> ExitCode:
     """Run COMMAND (after `--`) on a fresh clone inside a sandbox; write patch.diff and packet.json."""
-    from gatekeeper.runner.run import RunRequest, resume, start
-
     def progress(line: str) -> None:
         click.echo(f"gatekeeper run: {line}", err=True)
 

@@ -8,8 +8,11 @@ from pathlib import Path
 
 import click
 
+from gatekeeper.atomic import write_atomic
 from gatekeeper.errors import ExitCode, UsageError
-from gatekeeper.testing.report import FORMATS
+from gatekeeper.policy_dir import resolve_policy_dir
+from gatekeeper.testing.report import FORMATS, render, render_verbose, summary_line
+from gatekeeper.testing.suite import run_suite
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +33,6 @@ class TestOptions:
 
 def execute(options: TestOptions) -> ExitCode:
     """Run the suite, print or write the report, and return the run's exit code."""
-    from gatekeeper.atomic import write_atomic
-    from gatekeeper.config import resolve_policy_dir
-    from gatekeeper.testing.report import render, render_verbose, summary_line
-    from gatekeeper.testing.suite import run_suite
-
     policy_dir = resolve_policy_dir(options.policy)
     fixtures = options.fixtures
     if fixtures is None and (Path.cwd() / "fixtures").is_dir():

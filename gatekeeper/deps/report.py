@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,8 +12,8 @@ from gatekeeper.deps import advisories
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.errors import UsageError
 from gatekeeper.gitobjects import GitObjects
+from gatekeeper.readable import printable
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _SIGN = {"added": "+", "removed": "-", "upgraded": "↑", "downgraded": "↓", "changed": "~"}
 
 
@@ -77,18 +76,13 @@ def render_text(delta: Delta) -> str:
                 rows.append((f"{_SIGN[c.change]} {c.change}", c.ecosystem, c.name, c.from_version or "-",
                              f"{c.to_version or '-'}{pinned}", "yes" if c.direct else "no", c.scope,
                              ", ".join(c.vulnerabilities) or ("-" if not c.partial else "- (partial)")))
-        rows = [tuple(_printable(v) for v in r) for r in rows]
+        rows = [tuple(printable(v) for v in r) for r in rows]
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-        lines += ["", _printable(manifest)]
+        lines += ["", printable(manifest)]
         lines += ["  " + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     if delta.problems:
-        lines += ["", "Not fully read:"] + [_printable(f"  {p.manifest}: {p.kind}: {p.msg}") for p in delta.problems]
+        lines += ["", "Not fully read:"] + [printable(f"  {p.manifest}: {p.kind}: {p.msg}") for p in delta.problems]
     return "\n".join(lines) + "\n"
-
-
-def _printable(value: str) -> str:
-    """Names come from the change under review: control and bidi characters would rewrite the terminal."""
-    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
 
 
 RENDERERS: dict[str, Callable[[Delta], str]] = {"text": render_text, "json": render_json}

@@ -3,7 +3,9 @@
 Layout: `<root>/.manifest` (OPA-style JSON: `revision`, `roots`, and our `metadata` with `name`,
 `policies` {name: {"default": bool}} and `params`), `<root>/classification.yaml`,
 `<root>/lib/*.rego` (package `gatekeeper.lib...`), and `<root>/<name>/policy.rego` (package
-`gatekeeper.policies.<name>`) with its `policy_test.rego`.
+`gatekeeper.policies.<name>`) with its `policy_test.rego` (package `gatekeeper.policies.<name>_test`).
+A shared module in a `testing` package (`gatekeeper.lib.testing`) holds helpers for the tests: it is
+one of the bundle's modules, which `gatekeeper test` loads, but never one a gate evaluates.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper.bounded import load_json, read_bytes
-from gatekeeper.config import MANIFEST
+from gatekeeper.classify import load_rules
 from gatekeeper.errors import PolicyError, UsageError, where
 from gatekeeper.policy.metadata import package_of, parse_metadata
 from gatekeeper.policy.rego_lint import check_source
+from gatekeeper.policy_dir import MANIFEST
 
 if TYPE_CHECKING:
     from gatekeeper.classify import RuleSet
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
 POLICY_MODULE = "policy.rego"
 TEST_SUFFIX = "_test.rego"
 LIB_DIR = "lib"
+TEST_HELPERS = "testing"  # the last part of a shared package that only tests load
 POLICY_PACKAGE = "gatekeeper.policies"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _SKIP_DIRS = frozenset({".git", "__pycache__"})
@@ -70,7 +74,7 @@ class Bundle:
     rules: RuleSet
     params: dict[str, Any]
     modules: dict[str, str]  # every non-test module, keyed by its path as shown to people
-    lib: tuple[str, ...]  # keys of the shared helper modules
+    lib: tuple[str, ...]  # keys of the shared helper modules a gate loads (test helpers are only in `modules`)
 
     def policy(self, name: str) -> PolicyInfo:
         """The policy called `name`; UsageError naming the known ones otherwise."""
@@ -104,8 +108,6 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True) -> Bun
     Every module passes the lexical check of `rego_lint`; `lint_tests=False` leaves the
     `*_test.rego` files to the test runner, which reports a malformed one as that file's error.
     """
-    from gatekeeper.classify import load_rules
-
     folder = Path(root)
     manifest_path = folder / MANIFEST
     if not manifest_path.is_file():
@@ -233,7 +235,8 @@ def _load_lib(folder: Path, modules: dict[str, str], roots: list[str]) -> list[s
                 where=where(path, declared[1] if declared else None),
             )
         modules[str(path)] = source
-        keys.append(str(path))
+        if declared[0].rsplit(".", 1)[-1] != TEST_HELPERS:
+            keys.append(str(path))
     return keys
 
 

@@ -10,10 +10,10 @@ from typing import Any
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.config import MANIFEST, RULES_FILE
 from gatekeeper.errors import AuditError, LimitError
 from gatekeeper.policy.gitrev import Location, git, locate, show
 from gatekeeper.policy.history_metadata import declared_rules, version_of
+from gatekeeper.policy_dir import MANIFEST, RULES_FILE
 
 OVERLAY_DIR = "classification.d"  # rule overlays: replace, add or remove rules of the main file
 _POLICY_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,127}")

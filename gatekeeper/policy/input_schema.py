@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gatekeeper import schema_files
+from gatekeeper import schema_validation as schema_files  # renamed (issue #13); alias keeps this merge to one line
 from gatekeeper.errors import PolicyError, where
 
 SCHEMA_FILE = "input-v1.schema.json"

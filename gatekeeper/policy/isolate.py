@@ -8,6 +8,7 @@ typed error the caller can attribute to a policy file.
 
 from __future__ import annotations
 
+import ctypes
 import faulthandler
 import os
 import pickle
@@ -235,8 +236,6 @@ def _die_with_parent() -> None:
     if not sys.platform.startswith("linux"):
         return
     try:
-        import ctypes
-
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass

@@ -206,6 +206,7 @@ def parse_errors(text: str) -> list[tuple[int, int, str, str]]:
 
 
 def _engine(sources: Sequence[str], data: Mapping[str, Any]) -> tuple[Any, list[tuple[int, int, str, str]]]:
+    # Deferred: opa_bindings loads OPA's native library; it is optional, and only `gatekeeper test` uses it.
     from opa_bindings import OpaEngine, OpaError
 
     engine = OpaEngine()
@@ -247,7 +248,7 @@ def _compile_here(sources: list[str], data: dict[str, Any]) -> list[tuple[int, i
 
 
 def _evaluate_here(sources: list[str], data: dict[str, Any], inputs: list[Any], query: str) -> list[Any]:
-    from opa_bindings import OpaError
+    from opa_bindings import OpaError  # deferred: optional and native (see _engine)
 
     engine, issues = _engine(sources, data)
     if issues:
@@ -266,7 +267,7 @@ def _evaluate_here(sources: list[str], data: dict[str, Any], inputs: list[Any], 
 
 def _tests_here(sources: list[str], required: int, data: dict[str, Any],
                 tests: list[Watch]) -> tuple[list[Any], list[Any]]:
-    from opa_bindings import OpaError
+    from opa_bindings import OpaError  # deferred: optional and native (see _engine)
 
     engine, issues = _engine(sources[:required], data)
     if issues:
@@ -297,7 +298,7 @@ def _all_tests_at_once(engine: Any, tests: list[Watch]) -> list[Any]:
 
 
 def _one_test(engine: Any, test: Watch) -> tuple[Any, ...]:
-    from opa_bindings import OpaError
+    from opa_bindings import OpaError  # deferred: optional and native (see _engine)
 
     package, rule, _, watch = test
     try:

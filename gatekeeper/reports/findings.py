@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gatekeeper.readable import printable
+
 # Most severe first; the order reports list findings in.
 LEVELS: tuple[str, ...] = ("deny", "review", "warn")
 OUTCOMES: tuple[str, ...] = ("allow", "review", "deny")
@@ -23,10 +25,6 @@ HEADLINES: Mapping[str, str] = {
 # dependency name or path carrying U+202E would make a reviewer read its row in another order.
 _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
                      r"\ud800-\udfff\ufffe\uffff]")
-_UNSAFE_IN_PATH = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
-                             r"\ud800-\udfff\ufffe\uffff\\]")
-# A backslash is escaped too, so that `a\\x41` (a real name) and `a` + byte 0x41 never look alike.
-_PATH_ESCAPES: Mapping[str, str] = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,16 +107,12 @@ def display(text: object) -> str:
 def path_text(path: object) -> str:
     """A path for people: every control character escaped (`\\n`, `\\t`, `\\xNN`), so two different
     names never print alike and a name never spans two lines."""
-    return _UNSAFE_IN_PATH.sub(_escape_path_char, str(path))
+    return printable(str(path))
 
 
 def one_line(text: object) -> str:
     """`display(text)` with line breaks and tabs folded into single spaces."""
     return " ".join(display(text).split())
-
-
-def _escape_path_char(match: re.Match[str]) -> str:
-    return _PATH_ESCAPES.get(match.group()) or _escape_char(match)
 
 
 def _escape_char(match: re.Match[str]) -> str:

@@ -141,7 +141,7 @@ def _rules(policy_dir: str) -> Any:
 
 def start(request: RunRequest, *, out: Path | None, environ: Mapping[str, str], progress: Progress) -> RunResult:
     """Start a new run and take it to the end (raises GatekeeperError when it cannot)."""
-    from gatekeeper.config import resolve_policy_dir
+    from gatekeeper.policy_dir import resolve_policy_dir
 
     _check(request)
     if request.sign_key is not None:

@@ -1,13 +1,14 @@
-package gatekeeper.policies.core
+package gatekeeper.policies.core_test
 
 import rego.v1
 
 import data.gatekeeper.lib.testing
+import data.gatekeeper.policies.core
 
 test_ci_file_needs_review if {
 	files := [testing.file(".github/workflows/ci.yml", "ci"), testing.file("src/main.go", "src")]
 	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
+	found := core.review with input.files as files with input.summary as s
 	count(found) == 1
 	some f in found
 	f.rule == "core.ci"
@@ -18,7 +19,7 @@ test_ci_file_needs_review if {
 test_iac_file_needs_review if {
 	files := [testing.file("deploy/main.tf", "iac")]
 	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
+	found := core.review with input.files as files with input.summary as s
 	[f.rule | some f in found] == ["core.iac"]
 }
 
@@ -29,7 +30,7 @@ test_one_finding_per_bucket_with_all_paths if {
 		testing.file("infra/vpc.tf", "iac"),
 	]
 	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
+	found := core.review with input.files as files with input.summary as s
 	count(found) == 2
 	some ci in found
 	ci.rule == "core.ci"
@@ -39,7 +40,7 @@ test_one_finding_per_bucket_with_all_paths if {
 test_deps_src_and_other_queue_normally if {
 	files := [testing.file("go.mod", "deps"), testing.file("src/k8sclient.go", "src"), testing.file("README.md", "other")]
 	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
+	found := core.review with input.files as files with input.summary as s
 	count(found) == 0
 }
 
@@ -59,7 +60,7 @@ test_needs_context_file_needs_review if {
 		testing.file("src/main.go", "src"),
 	]
 	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
+	found := core.review with input.files as files with input.summary as s
 	[f.rule | some f in found] == ["core.needs_context"]
 	some f in found
 	f.paths == ["deploy-notes/web.yaml"]
@@ -68,6 +69,6 @@ test_needs_context_file_needs_review if {
 test_needs_context_in_iac_is_one_iac_finding if {
 	files := [testing.file_with("k8s/web.yaml", "iac", {"tags": ["needs-context"]})]
 	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
+	found := core.review with input.files as files with input.summary as s
 	[f.rule | some f in found] == ["core.iac"]
 }

@@ -9,7 +9,7 @@
 #   delta does not explain needs a human; a change to a version an advisory marks is denied. Without a
 #   delta every deps file needs a human.
 # custom:
-#   version: 2.0.0
+#   version: 2.0.1
 #   owner: security-engineering
 #   rules:
 #     - deps.no_delta
@@ -36,9 +36,9 @@ problems := object.get(input, ["dependencies", "problems"], [])
 
 rank := {"patch": 1, "minor": 2, "major": 3}
 
-max_level := lib.param(["deps", "max_upgrade_level"], "minor")
+max_level := lib.param(data.gatekeeper.params, ["deps", "max_upgrade_level"], "minor")
 
-max_new := lib.param(["deps", "max_new"], 3)
+max_new := lib.param(data.gatekeeper.params, ["deps", "max_new"], 3)
 
 within_level(c) if rank[c.level] <= rank[max_level]
 
@@ -48,9 +48,12 @@ manifests(selected) := [c.manifest | some c in selected]
 
 review contains finding if {
 	not input.dependencies
-	paths := lib.paths_in_bucket("deps")
+	paths := lib.paths_in_bucket(input.files, "deps")
 	count(paths) > 0
-	msg := sprintf("%s changed (%s) and no dependency delta was computed", [lib.files_text(count(paths)), lib.sample(paths)])
+	msg := sprintf("%s changed (%s) and no dependency delta was computed", [
+		lib.files_text(count(paths)),
+		lib.sample(paths),
+	])
 	finding := lib.bucket_finding("deps.no_delta", msg, "deps", paths)
 }
 

@@ -1,8 +1,9 @@
-package gatekeeper.policies.deps
+package gatekeeper.policies.deps_test
 
 import rego.v1
 
 import data.gatekeeper.lib.testing
+import data.gatekeeper.policies.deps
 
 change(name, kind, fields) := object.union({"ecosystem": "npm", "name": name, "manifest": "package-lock.json",
 	"from": "1.0.0", "to": "1.0.1", "change": kind, "direct": true, "scope": "runtime", "pinned": null,
@@ -13,14 +14,14 @@ lock := testing.file_with("package-lock.json", "deps", {"tags": ["lockfile"], "e
 rules(changes, problems, files) := sort([f.rule | some f in found]) if {
 	s := testing.summary(files)
 	d := {"changes": changes, "problems": problems}
-	found := review with input.files as files with input.summary as s with input.dependencies as d
+	found := deps.review with input.files as files with input.summary as s with input.dependencies as d
 }
 
 denied(changes) := sort([f.rule | some f in found]) if {
 	files := [lock]
 	s := testing.summary(files)
 	d := {"changes": changes, "problems": []}
-	found := deny with input.files as files with input.summary as s with input.dependencies as d
+	found := deps.deny with input.files as files with input.summary as s with input.dependencies as d
 }
 
 test_patch_and_minor_upgrades_queue_normally if {
@@ -66,7 +67,8 @@ test_base_image_change_is_reviewed if {
 }
 
 test_new_registry_is_reviewed if {
-	npmrc := testing.file_with(".npmrc", "deps", {"facts": {"kind": "registries", "registries_added": ["https://x.example/"]}})
+	facts := {"kind": "registries", "registries_added": ["https://x.example/"]}
+	npmrc := testing.file_with(".npmrc", "deps", {"facts": facts})
 	rules([], [], [npmrc]) == ["deps.new_registry"]
 }
 
@@ -81,7 +83,7 @@ test_lockfile_change_without_a_moved_version_is_reviewed if {
 test_without_a_delta_every_deps_file_is_reviewed if {
 	files := [lock]
 	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
+	found := deps.review with input.files as files with input.summary as s
 	[f.rule | some f in found] == ["deps.no_delta"]
 }
 
@@ -94,6 +96,7 @@ test_vulnerable_version_is_denied if {
 }
 
 test_removed_registry_alone_queues if {
-	npmrc := testing.file_with(".npmrc", "deps", {"facts": {"kind": "registries", "registries_removed": ["https://x.example/"]}})
+	facts := {"kind": "registries", "registries_removed": ["https://x.example/"]}
+	npmrc := testing.file_with(".npmrc", "deps", {"facts": facts})
 	rules([], [], [npmrc]) == []
 }

@@ -1,8 +1,9 @@
-package gatekeeper.policies.guardrails
+package gatekeeper.policies.guardrails_test
 
 import rego.v1
 
 import data.gatekeeper.lib.testing
+import data.gatekeeper.policies.guardrails
 
 test_guardrail_file_needs_review if {
 	files := [
@@ -11,7 +12,7 @@ test_guardrail_file_needs_review if {
 		testing.file_with(".github/CODEOWNERS", "other", {"tags": ["guardrail"]}),
 	]
 	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
+	found := guardrails.review with input.files as files with input.summary as s
 	count(found) == 1
 	some f in found
 	f.rule == "guardrails.edit"
@@ -23,6 +24,6 @@ test_guardrail_file_needs_review if {
 test_untagged_files_pass if {
 	files := [testing.file("src/app.py", "src"), testing.file("docs/AGENTS-history.md", "other")]
 	s := testing.summary(files)
-	found := review with input.files as files with input.summary as s
+	found := guardrails.review with input.files as files with input.summary as s
 	count(found) == 0
 }

@@ -2,7 +2,8 @@
 # title: Shared helpers for gatekeeper policies
 # description: >-
 #   Builds findings so their shape never drifts ({rule, msg, bucket?, paths?}) and iterates the
-#   re-derived file list as an array (regopy builds sets in quadratic time).
+#   re-derived file list as an array (regopy builds sets in quadratic time). Functions take what they
+#   read as arguments (input.files, data.gatekeeper.params), never `input` or `data` themselves.
 package gatekeeper.lib
 
 import rego.v1
@@ -16,21 +17,24 @@ paths_finding(rule, msg, paths) := {"rule": rule, "msg": msg, "paths": paths}
 # A finding about the files of one bucket.
 bucket_finding(rule, msg, bucket, paths) := {"rule": rule, "msg": msg, "bucket": bucket, "paths": paths}
 
-# Paths of the changed files in `bucket`, in patch order.
-paths_in_bucket(bucket) := [f.path | some f in input.files; f.bucket == bucket]
+# Paths of the `files` (input.files) in `bucket`, in patch order.
+paths_in_bucket(files, bucket) := [f.path | some f in files; f.bucket == bucket]
 
-# Paths of the changed files that carry `tag`, in patch order.
-paths_tagged(tag) := [f.path | some f in input.files; tag in f.tags]
+# Paths of the `files` (input.files) that carry `tag`, in patch order.
+paths_tagged(files, tag) := [f.path | some f in files; tag in f.tags]
 
 # "1 file" / "3 files", for messages.
 files_text(n) := "1 file" if n == 1
 files_text(n) := sprintf("%d files", [n]) if n != 1
 
-# A threshold from the manifest's `params` (data.gatekeeper.params), with a fallback.
-param(path, fallback) := object.get(data.gatekeeper.params, path, fallback)
+# A threshold from the manifest's `params` (pass data.gatekeeper.params), with a fallback.
+param(params, path, fallback) := object.get(params, path, fallback)
 
 # The first paths, for messages that must stay short on a 10,000-file change.
 # (trim_space because regopy's sprintf prints a concat() result with quotes around it.)
 sample(paths) := trim_space(concat(", ", array.slice(paths, 0, 3))) if count(paths) <= 3
 
-sample(paths) := sprintf("%s and %d more", [trim_space(concat(", ", array.slice(paths, 0, 3))), count(paths) - 3]) if count(paths) > 3
+sample(paths) := sprintf("%s and %d more", [
+	trim_space(concat(", ", array.slice(paths, 0, 3))),
+	count(paths) - 3,
+]) if count(paths) > 3

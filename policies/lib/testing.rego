@@ -4,13 +4,17 @@
 #   Builds file entries and the matching `summary` so a test mocks parts of the input
 #   (`with input.files as files with input.summary as s`), never the whole input, which crashes
 #   regopy. Bind results to local variables before `with ... as`: a rule reference there is undefined.
+#   Loaded only by `gatekeeper test`, never into a gate.
 package gatekeeper.lib.testing
 
 import rego.v1
 
 buckets := ["ci", "iac", "deps", "src", "other"]
 
-tags := ["guardrail", "manifest", "lockfile", "toolchain", "executable", "symlink", "submodule", "binary", "needs-context"]
+tags := [
+	"guardrail", "manifest", "lockfile", "toolchain", "executable", "symlink", "submodule", "binary",
+	"needs-context",
+]
 
 # A modified file entry, shaped as the gate hands it to policies.
 file(path, bucket) := {

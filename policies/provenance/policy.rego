@@ -10,7 +10,7 @@
 #   the runner's claims: unless the runner signed the packet with a key the gate trusts
 #   (`input.attestation.verified`, gate --trust), they are unverified and the run needs review too.
 # custom:
-#   version: 1.2.0
+#   version: 1.2.1
 #   owner: security-engineering
 #   rules:
 #     - provenance.unreported
@@ -46,7 +46,9 @@ answered := [] if {
 }
 
 # Hosts that hand out cloud credentials: AWS/Azure/OpenStack, GCP, Alibaba, AWS over IPv6.
-default_metadata_hosts := ["169.254.169.254", "metadata.google.internal", "metadata", "100.100.100.200", "fd00:ec2::254"]
+default_metadata_hosts := [
+	"169.254.169.254", "metadata.google.internal", "metadata", "100.100.100.200", "fd00:ec2::254",
+]
 
 review contains finding if {
 	count(answered) == 0
@@ -63,7 +65,7 @@ review contains finding if {
 }
 
 review contains finding if {
-	allowed := lib.param(["provenance", "allowed_models"], [])
+	allowed := lib.param(data.gatekeeper.params, ["provenance", "allowed_models"], [])
 	count(allowed) > 0
 	outside := [m | some m in answered; not m in allowed]
 	count(outside) > 0
@@ -72,10 +74,13 @@ review contains finding if {
 }
 
 deny contains finding if {
-	hosts := lib.param(["provenance", "metadata_hosts"], default_metadata_hosts)
-	tried := [entry.host | some entry in object.get(object.get(input.packet, "relay", {}), "refused_by_host", []); lower(entry.host) in hosts]
+	hosts := lib.param(data.gatekeeper.params, ["provenance", "metadata_hosts"], default_metadata_hosts)
+	refused := object.get(object.get(input.packet, "relay", {}), "refused_by_host", [])
+	tried := [entry.host | some entry in refused; lower(entry.host) in hosts]
 	count(tried) > 0
-	msg := sprintf("the generator tried to reach a cloud metadata address through the model relay (%s)", [names(tried)])
+	msg := sprintf("the generator tried to reach a cloud metadata address through the model relay (%s)", [
+		names(tried),
+	])
 	finding := lib.finding("provenance.metadata_egress", msg)
 }
 

@@ -5,7 +5,7 @@
 #   params.size.max_changed_lines added plus deleted lines, and denies any change that adds or
 #   modifies a binary executable (a file tagged both `binary` and `executable`).
 # custom:
-#   version: 1.0.0
+#   version: 1.0.1
 #   owner: security-engineering
 #   rules:
 #     - size.files
@@ -17,9 +17,9 @@ import rego.v1
 
 import data.gatekeeper.lib
 
-max_files := lib.param(["size", "max_files"], 100)
+max_files := lib.param(data.gatekeeper.params, ["size", "max_files"], 100)
 
-max_lines := lib.param(["size", "max_changed_lines"], 2000)
+max_lines := lib.param(data.gatekeeper.params, ["size", "max_changed_lines"], 2000)
 
 review contains finding if {
 	input.summary.files > max_files
@@ -30,7 +30,12 @@ review contains finding if {
 review contains finding if {
 	changed := input.summary.additions + input.summary.deletions
 	changed > max_lines
-	msg := sprintf("%d lines changed (+%d -%d), above the limit of %d", [changed, input.summary.additions, input.summary.deletions, max_lines])
+	msg := sprintf("%d lines changed (+%d -%d), above the limit of %d", [
+		changed,
+		input.summary.additions,
+		input.summary.deletions,
+		max_lines,
+	])
 	finding := lib.finding("size.lines", msg)
 }
 
@@ -39,6 +44,9 @@ deny contains finding if {
 	input.summary.tags.executable > 0
 	paths := [f.path | some f in input.files; "binary" in f.tags; "executable" in f.tags]
 	count(paths) > 0
-	msg := sprintf("binary executable %s (%s): agents may not ship compiled programs", [lib.files_text(count(paths)), lib.sample(paths)])
+	msg := sprintf("binary executable %s (%s): agents may not ship compiled programs", [
+		lib.files_text(count(paths)),
+		lib.sample(paths),
+	])
 	finding := lib.paths_finding("size.binary_executable", msg, paths)
 }

@@ -13,7 +13,7 @@ from gitrepo import GitRepo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gatekeeper import schema_files
+from gatekeeper import schema_validation
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import PacketError
 from gatekeeper.gate import build_input
@@ -42,7 +42,7 @@ class Counter:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.errors = self.descents = 0
         init = jsonschema.exceptions.ValidationError.__init__
-        cls = type(schema_files.validator(SCHEMA_FILE))
+        cls = type(schema_validation.validator(SCHEMA_FILE))
         descend = cls.descend
 
         def counting_init(error: Any, *args: Any, **kwargs: Any) -> None:
@@ -109,7 +109,7 @@ def test_too_many_file_entries_are_refused_before_the_schema(
     with pytest.raises(PacketError, match=r"p: files: 200,001 file entries, more than the 200,000"):
         validate_packet(doc, "p")
     assert (counter.errors, counter.descents) == (0, 0)
-    schema = schema_files.load(SCHEMA_FILE)
+    schema = schema_validation.load(SCHEMA_FILE)
     assert schema["properties"]["files"]["maxItems"] == MAX_FILES  # the published contract says the same
 
 
@@ -125,7 +125,7 @@ def policy_input(packet: dict[str, Any], tmp_path_factory: pytest.TempPathFactor
     rules = load_rules(POLICY_DIR)
     derived = derive(repo.save_patch(tmp / "change.diff"), rules)
     doc = build_input(build_packet(derived, rules, run_id="run-1"), derived, [])
-    assert schema_files.first_error(INPUT_SCHEMA, doc) is None
+    assert schema_validation.first_error(INPUT_SCHEMA, doc) is None
     return doc
 
 
@@ -136,7 +136,7 @@ def test_located_errors_are_errors_jsonschema_reports(
     """Mutants of a real document: the compiled check never calls valid what jsonschema rejects, and the
     error it locates is one jsonschema reports (same path, same message)."""
     valid = packet if name == SCHEMA_FILE else policy_input
-    stock = jsonschema.Draft202012Validator(schema_files.load(name))
+    stock = jsonschema.Draft202012Validator(schema_validation.load(name))
     values: list[Any] = [None, True, 0, -1, "", "bogus", [], {}, "a" * 400, {"x": 1}, ["x", "x"]]
     checked = 0
 
@@ -150,11 +150,11 @@ def test_located_errors_are_errors_jsonschema_reports(
                 for step in path:
                     target = target[step]
                 target[key] = value
-                found = schema_files.first_error(name, doc)
+                found = schema_validation.first_error(name, doc)
                 errors = list(stock.iter_errors(doc))
                 assert (found is None) == (not errors), doc
                 if found is not None:
-                    reported = {(schema_files.json_path(e.absolute_path), e.message[:300]) for e in errors}
+                    reported = {(schema_validation.json_path(e.absolute_path), e.message[:300]) for e in errors}
                     assert (found[0], found[1].removesuffix("...")) in reported, (found, reported)
                     checked += 1
             mutate(node[key], [*path, key])
@@ -174,7 +174,7 @@ json_values = st.recursive(
 @settings(max_examples=150, deadline=None)
 @given(items=st.lists(json_values, max_size=6))
 def test_linear_unique_items_agrees_with_jsonschema(items: list[Any]) -> None:
-    ours = schema_files.validator(INPUT_SCHEMA).evolve(schema={"uniqueItems": True})
+    ours = schema_validation.validator(INPUT_SCHEMA).evolve(schema={"uniqueItems": True})
     stock = jsonschema.Draft202012Validator({"uniqueItems": True})
     assert ours.is_valid(items) == stock.is_valid(items)
 
@@ -190,12 +190,12 @@ def test_unique_items_does_not_compare_pairwise(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(jsonschema._utils, "equal", counting_equal)
     tags = [{"n": n} for n in range(3_000)]  # unsortable: stock jsonschema makes ~4.5 million comparisons
-    ours = schema_files.validator(INPUT_SCHEMA).evolve(schema={"uniqueItems": True})
+    ours = schema_validation.validator(INPUT_SCHEMA).evolve(schema={"uniqueItems": True})
     assert ours.is_valid(tags) and not ours.is_valid([*tags, {"n": 7}])
     assert calls == 0
 
 
 def test_the_policy_input_schema_is_compiled_too() -> None:
-    assert schema_files._compiled(INPUT_SCHEMA) is not None
-    assert schema_files._compiled(SCHEMA_FILE) is not None
+    assert schema_validation._compiled(INPUT_SCHEMA) is not None
+    assert schema_validation._compiled(SCHEMA_FILE) is not None
 

@@ -1,10 +1,11 @@
-"""Where things are: the policy bundle to use, and the optional `gatekeeper.yaml` defaults."""
+"""Which policy bundle a command uses (`--policy`, `gatekeeper.yaml`, `./policies`, the shipped one)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from gatekeeper.errors import UsageError
+from gatekeeper.project_config import load_project_config
 
 MANIFEST = ".manifest"
 RULES_FILE = "classification.yaml"
@@ -24,8 +25,6 @@ def resolve_policy_dir(explicit: str | Path | None, *, marker: str = MANIFEST) -
     else the shipped one. A bundle is a folder holding `marker` (`classify` needs only the rules file)."""
     if explicit is not None:
         return _checked(Path(explicit), marker, "pass --policy DIR naming a bundle folder")
-    from gatekeeper.project_config import load_project_config
-
     config = load_project_config()
     if config.policy_dir is not None:
         return _checked(config.policy_dir, marker, f"fix `policy_dir` in {config.label} or pass --policy DIR")

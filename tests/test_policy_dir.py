@@ -10,8 +10,8 @@ from diffcheck import BUNDLE_REVISION, make_bundle
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
-from gatekeeper.config import RULES_FILE, resolve_policy_dir, shipped_policy_dir
 from gatekeeper.errors import UsageError
+from gatekeeper.policy_dir import RULES_FILE, resolve_policy_dir, shipped_policy_dir
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 The packet and the policy input are both checked here, so a bad field reads the same in both:
 its JSON path (`files[3].status`) and jsonschema's best message.
 
-Validation is linear in the document. A compiled predicate (`gatekeeper.schemacheck`) says
+Validation is linear in the document. A compiled predicate (`gatekeeper.schema_compiler`) says
 "valid" in one fast pass; when it says no, it has recorded the failing node and keyword, and
 jsonschema words the error for that keyword on that node alone. (jsonschema's `best_match`
 over a whole document built every error of every bad entry, ~9 per `{}` file entry: a 3 MB packet
@@ -21,8 +21,8 @@ from importlib import resources
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from gatekeeper.schemacheck import IGNORED as _IGNORED
-from gatekeeper.schemacheck import Failure, Unsupported, compile_schema, frozen
+from gatekeeper.schema_compiler import IGNORED as _IGNORED
+from gatekeeper.schema_compiler import Failure, Unsupported, compile_schema, frozen
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -96,7 +96,7 @@ def _keyword_error(name: str, doc: object, found: Failure) -> tuple[str, str] | 
 
 
 def _best_error(errors: Iterable[Any], prefix: list[str | int]) -> tuple[str, str] | None:
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match  # deferred: see validator()
 
     error = best_match(islice(errors, _ERRORS_WEIGHED))
     if error is None:
@@ -106,7 +106,7 @@ def _best_error(errors: Iterable[Any], prefix: list[str | int]) -> tuple[str, st
 
 
 def _unique_items(validator: Validator, unique: object, instance: object, schema: object) -> Iterator[Exception]:
-    from jsonschema.exceptions import ValidationError
+    from jsonschema.exceptions import ValidationError  # deferred: see validator()
 
     if unique and isinstance(instance, list) and len({frozen(item) for item in instance}) != len(instance):
         yield ValidationError(f"{instance!r} has non-unique elements")

@@ -1,0 +1,48 @@
+"""How things read for people: counts with their noun, and names from a change made safe to print.
+
+`printable` is the one escaper for every name, path or message line that came from a change under review
+and is shown to a person (terminal tables, text, markdown, junit, annotations). It escapes what would
+drive a terminal, forge a line, reorder a row or hide a character: C0 controls, DEL, C1 controls,
+format characters (bidi marks, overrides and isolates, zero-width characters, the BOM, tag characters),
+the Unicode line and paragraph separators, the noncharacters U+FFFE/U+FFFF (invalid in XML) and lone
+surrogates. Undecodable path bytes, carried as surrogate escapes (U+DC80-U+DCFF), print as `\\xNN`.
+A backslash is escaped too, so two different names never print alike: the escaping can be undone.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Everything but printable ASCII other than the backslash: only these need a closer look.
+_CANDIDATE = re.compile(r"[^\x20-\x5b\x5d-\x7e]")
+_NAMED = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Unicode categories never shown raw: controls, format characters, surrogates, line/paragraph separators.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+_NONCHARACTERS = frozenset({0xFFFE, 0xFFFF})
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """`n noun` with the noun in the plural unless n is 1."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def printable(text: str) -> str:
+    """`text` on one line with nothing hidden: controls, format characters and non-UTF-8 bytes as escapes
+    (`\\n`, `\\t`, `\\x1b`, `\\xff` for an undecodable byte, `\\u202e`), a backslash as `\\\\`."""
+    return _CANDIDATE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape: the byte code - 0xDC00 was not UTF-8
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x80:  # C0 and DEL; \x80-\xff always means a raw byte, so C1 controls take \u below
+        return f"\\x{code:02x}"
+    if code in _NONCHARACTERS or unicodedata.category(char) in HIDDEN_CATEGORIES:
+        return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+    return char
