@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -122,7 +123,7 @@ def load_packet(path: Path) -> dict[str, Any]:
     return validate_packet(obj, str(path))
 
 
-def compare(packet: dict[str, Any], derived: Derived) -> list[str]:
+def compare(packet: Mapping[str, Any], derived: Derived) -> list[str]:
     """Every difference between what a (schema-valid) packet claims and what its patch shows; empty when they agree."""
     out: list[str] = context_differences(packet, derived)
     claimed_diff = packet.get("diff", {})
@@ -141,12 +142,12 @@ def compare(packet: dict[str, Any], derived: Derived) -> list[str]:
     return out
 
 
-def packet_context(packet: dict[str, Any]) -> str:
+def packet_context(packet: Mapping[str, Any]) -> str:
     """The context a packet says classified it ("tree" or "patch"; absent means patch)."""
     return str((packet.get("classifier") or {}).get("context") or "patch")
 
 
-def context_differences(packet: dict[str, Any], derived: Derived) -> list[str]:
+def context_differences(packet: Mapping[str, Any], derived: Derived) -> list[str]:
     """A packet is re-derived with the context it names; a different one is a difference."""
     said = packet_context(packet)
     if said == derived.context:

@@ -17,8 +17,10 @@ from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError
-from gatekeeper.gate import build_input, canonical_json, evaluate_input, exit_code
+from gatekeeper.gate import build_input, canonical_json, digest, exit_code, gate_findings, start_deciding_many
 from gatekeeper.policy.bundle import load_bundle
+from gatekeeper.policy.findings import Evaluation
+from gatekeeper.policy.input_schema import validate_input
 
 ALLOW, DENY, ERROR, REVIEW = 0, 1, 2, 3
 
@@ -405,13 +407,14 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
     derived = derive(change.patch, bundle.rules)
     input_doc = build_input(packet, derived, compare(packet, derived))
     assert "files" not in input_doc["packet"] and input_doc["files"][0]["dir"] == ""
-    replayed = evaluate_input(input_doc, bundle, ["core", "deps"], validate=True)
-    assert replayed["input_digest"] == decision["input_digest"]
-    assert replayed["reasons"] == decision["reasons"]
+    validate_input(input_doc, "input")
+    assert digest(input_doc) == decision["input_digest"]
+    (found,) = Evaluation(bundle, ["core", "deps"], [input_doc], timeout=10).results()
+    assert isinstance(found, list) and gate_findings(input_doc) + found == decision["reasons"]
 
 
-def test_decide_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:
-    from gatekeeper.gate import decide, decide_many
+def test_deciding_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:
+    from gatekeeper.gate import decide
     from gatekeeper.packet import load_packet
 
     bundle = load_bundle(POLICY_DIR)
@@ -420,7 +423,7 @@ def test_decide_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path
     tampered_packet["diff"]["additions"] += 1
     missing = tmp_path / "absent.diff"
     cases = [(load_packet(ci.packet), ci.patch), (tampered_packet, ci.patch), (load_packet(ci.packet), missing)]
-    together = decide_many(cases, bundle, ["core", "deps"])
+    together = start_deciding_many(cases, bundle, ["core", "deps"])()
     assert len(together) == 3 and isinstance(together[2], GatekeeperError)
     for (packet, patch), batched in zip(cases[:2], together[:2], strict=True):
         alone = decide(packet, patch, bundle, ["core", "deps"])
@@ -429,12 +432,12 @@ def test_decide_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path
     assert [d["outcome"] for d in together[:2] if isinstance(d, dict)] == ["review", "deny"]
 
 
-def test_decide_many_after_an_engine_crash_reports_each_case_as_decide_does(
+def test_deciding_many_after_an_engine_crash_reports_each_case_as_decide_does(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
     import shutil
 
-    from gatekeeper.gate import decide, decide_many
+    from gatekeeper.gate import decide
     from gatekeeper.packet import load_packet
 
     folder = tmp_path / "bundle"
@@ -445,21 +448,16 @@ def test_decide_many_after_an_engine_crash_reports_each_case_as_decide_does(
     bundle = load_bundle(folder)
     change = Change(git_repo, tmp_path).make({"Jenkinsfile": "x\n"})
     cases = [(load_packet(change.packet), change.patch)] * 2
-    together = decide_many(cases, bundle, ["core"])
+    together = start_deciding_many(cases, bundle, ["core"])()
     with pytest.raises(PolicyError) as alone:
         decide(*cases[0], bundle, ["core"])
     assert "the Rego engine crashed evaluating" in alone.value.what
     assert [str(d) for d in together] == [str(alone.value)] * 2
 
 
-def test_evaluate_input_validates_documents_from_files() -> None:
+def test_the_input_schema_refuses_an_input_document_from_a_file_without_summary() -> None:
     with pytest.raises(PolicyError, match="summary"):
-        evaluate_input(
-            {"packet": {}, "files": [], "integrity": {"ok": True, "differences": []}},
-            load_bundle(POLICY_DIR),
-            ["core"],
-            validate=True,
-        )
+        validate_input({"packet": {}, "files": [], "integrity": {"ok": True, "differences": []}}, "input")
 
 
 def test_exit_codes() -> None:

@@ -7,8 +7,6 @@ a modified file shows only hunks (incomplete). The patch is read a second time, 
 
 from __future__ import annotations
 
-import mmap
-import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
@@ -33,14 +31,6 @@ class PatchContext:
         self.markers = MarkerIndex(paths, rules.markers)
         self._sections = _Sections(patch)
 
-    @classmethod
-    def streaming(cls, patch: Path, rules: ContextRules) -> PatchContext | None:
-        """A context usable before the patch is parsed, when no marker name occurs anywhere in its bytes
-        (then no path of it can be a marker); None otherwise (markers need every path first)."""
-        if _mentions_a_marker(patch, rules):
-            return None
-        return cls(patch, (), rules)
-
     def close(self) -> None:
         """Close the patch file the sections are read from (reading again reopens it)."""
         self._sections.close()
@@ -60,25 +50,6 @@ class PatchContext:
         if change.status != "added" and is_candidate(old):
             out.append(Shown(old, old_text, change.status == "deleted"))
         return out
-
-
-def _mentions_a_marker(patch: Path, rules: ContextRules) -> bool:
-    names = set()
-    for rule in rules.markers:
-        for name in rule.names:
-            head = name.split("*")[0]
-            # A file marker (also a nested one, meta/main.yml) appears whole in the patch; a folder shape
-            # (roles/*/tasks/) by its first literal folder.
-            literal = head.rstrip("/").rpartition("/")[0] or head.rstrip("/") if name.endswith("/") else head
-            names.add(literal.encode())
-    try:
-        with open(patch, "rb") as handle:
-            if not os.fstat(handle.fileno()).st_size:
-                return False
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                return any(data.find(name) != -1 for name in names)
-    except (OSError, ValueError):
-        return True  # cannot tell: take the careful road
 
 
 class _Sections:

@@ -30,7 +30,6 @@ REPORTERS: Mapping[str, str] = {
 }
 
 FORMATS: tuple[str, ...] = tuple(REPORTERS)
-DEFAULT_FORMAT = "text"
 
 
 def reporter(fmt: str) -> ModuleType:
