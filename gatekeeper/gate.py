@@ -25,10 +25,10 @@ from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.deps.gateinput import DepsInput, FactsOf, Index, from_patch, from_tree
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
-from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile
+from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile, Decision, Finding, outcome_of
 from gatekeeper.packet import Derived, derive, derive_from
 from gatekeeper.policy.bundle import Bundle
-from gatekeeper.policy.findings import Evaluation, outcome_of
+from gatekeeper.policy.findings import Evaluation
 from gatekeeper.policy.rego_lint import rule_heads
 from gatekeeper.policy.selfguard import Guarded, refuse_self_change
 from gatekeeper.verify import compare, packet_context
@@ -116,7 +116,7 @@ def decide(
     context: Context | None = None,
     attestation: Mapping[str, Any] | None = None,
     advisories: Index | None = None,
-) -> dict[str, Any]:
+) -> Decision:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
     `guarded`: the configuration in use where it lies in the checkout; a patch touching it is refused.
@@ -147,7 +147,7 @@ def start_deciding_many(
     *,
     timeout: float = DEFAULT_TIMEOUT,
     cross_check: bool = False,
-) -> Callable[[], list[dict[str, Any] | GatekeeperError]]:
+) -> Callable[[], list[Decision | GatekeeperError]]:
     """`decide` (without tree, attestation or advisories) for many (packet, patch) pairs with one engine
     child: call the returned function to collect each case's Decision or the error deciding it alone raises.
 
@@ -163,9 +163,9 @@ def start_deciding_many(
     ready = [item for item in verified if isinstance(item, Verified)]
     evaluation = Evaluation(bundle, names, [item.input for item in ready], timeout=timeout, cross_check=cross_check)
 
-    def collect() -> list[dict[str, Any] | GatekeeperError]:
+    def collect() -> list[Decision | GatekeeperError]:
         found = iter(evaluation.results())
-        decisions: list[dict[str, Any] | GatekeeperError] = []
+        decisions: list[Decision | GatekeeperError] = []
         for item in verified:
             if not isinstance(item, Verified):
                 decisions.append(item)
@@ -261,71 +261,67 @@ def file_entry(item: ClassifiedFile, facts_of: FactsOf | None = None) -> dict[st
     return entry
 
 
-def gate_findings(input_doc: Mapping[str, Any], tree_differences: Sequence[str] = ()) -> list[dict[str, Any]]:
+def gate_findings(input_doc: Mapping[str, Any], tree_differences: Sequence[str] = ()) -> list[Finding]:
     """The deny findings the gate adds itself: integrity differences, a bad signature, unsafe paths, and a
     patch that is not the change under review (`treecheck.tree_differences`)."""
-    found: list[dict[str, Any]] = []
+    found: list[Finding] = []
     integrity = input_doc.get("integrity") or {}
     differences = list(integrity.get("differences") or [])
     if not integrity.get("ok", False) or differences:
         shown = "; ".join(differences[:_SHOWN_DIFFERENCES]) or "the packet was not checked against the patch"
         more = f"; and {len(differences) - _SHOWN_DIFFERENCES} more" if len(differences) > _SHOWN_DIFFERENCES else ""
-        found.append({
-            "policy": GATE_POLICY, "rule": INTEGRITY_RULE, "level": "deny",
-            "msg": f"the packet does not match the patch ({len(differences)} difference(s)): {shown}{more}",
-        })
+        found.append(Finding(GATE_POLICY, INTEGRITY_RULE, "deny",
+                             f"the packet does not match the patch ({len(differences)} difference(s)): {shown}{more}"))
     attestation = input_doc.get("attestation") or {}
     if attestation.get("failed"):
-        found.append({"policy": GATE_POLICY, "rule": ATTESTATION_RULE, "level": "deny",
-                      "msg": f"the packet's signature does not hold: {attestation.get('reason')}"})
+        found.append(Finding(GATE_POLICY, ATTESTATION_RULE, "deny",
+                             f"the packet's signature does not hold: {attestation.get('reason')}"))
     unsafe = [f for f in input_doc.get("files") or [] if f.get("unsafe")]
     if unsafe:
         reasons = "; ".join(f"{f['path']!r}: {f['unsafe']}" for f in unsafe[:_SHOWN_DIFFERENCES])
-        found.append({
-            "policy": GATE_POLICY, "rule": UNSAFE_RULE, "level": "deny",
-            "msg": f"the patch names {len(unsafe)} unsafe path(s): {reasons}",
-            "paths": [f["path"] for f in unsafe],
-        })
+        found.append(Finding(GATE_POLICY, UNSAFE_RULE, "deny",
+                             f"the patch names {len(unsafe)} unsafe path(s): {reasons}",
+                             paths=tuple(f["path"] for f in unsafe)))
     if tree_differences:
-        found.append({"policy": GATE_POLICY, "rule": TREE_RULE, "level": "deny",
-                      "msg": f"the patch is not the change the pull request makes: {'; '.join(tree_differences)}"})
+        found.append(Finding(GATE_POLICY, TREE_RULE, "deny",
+                             f"the patch is not the change the pull request makes: {'; '.join(tree_differences)}"))
     return found
 
 
 def conclude(
     verified: Verified,
     bundle: Bundle,
-    names: list[str],
-    policy_findings: list[dict[str, Any]],
+    names: Sequence[str],
+    policy_findings: Sequence[Finding],
     digests: tuple[str, str],
     *,
     tree_differences: Sequence[str] = (),
     dry_run: bool = False,
-) -> dict[str, Any]:
+) -> Decision:
     """The Decision: the gate's own findings, then the policies'; the outcome they add up to; what was judged."""
-    reasons = gate_findings(verified.input, tree_differences) + policy_findings
+    reasons = (*gate_findings(verified.input, tree_differences), *policy_findings)
     summary = verified.input["summary"]
     packet_digest, input_digest = digests
-    return {
-        "outcome": outcome_of(reasons),
-        "reasons": reasons,
-        "policies": [{"name": name, "version": bundle.policy(name).version} for name in names],
-        "enabled": names,
-        "bundle": bundle.describe(),
-        "packet": {"run_id": verified.packet.get("run_id"), "diff_sha256": verified.derived.sha256,
-                   "digest": packet_digest},
-        "input_digest": input_digest,
-        "summary": {key: summary[key] for key in ("files", "additions", "deletions", "buckets")},
-        "dependencies": verified.input["dependencies"],
-        "classifier": {"context": verified.derived.context},
-        "dry_run": dry_run,
-        "tool": {"name": "gatekeeper", "version": __version__},
-        "decided_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    }
+    return Decision(
+        outcome=outcome_of(reasons),
+        reasons=reasons,
+        policies=tuple({"name": name, "version": bundle.policy(name).version} for name in names),
+        enabled=tuple(names),
+        bundle=bundle.describe(),
+        packet={"run_id": verified.packet.get("run_id"), "diff_sha256": verified.derived.sha256,
+                "digest": packet_digest},
+        input_digest=input_digest,
+        summary={key: summary[key] for key in ("files", "additions", "deletions", "buckets")},
+        dependencies=verified.input["dependencies"],
+        classifier={"context": verified.derived.context},
+        dry_run=dry_run,
+        tool={"name": "gatekeeper", "version": __version__},
+        decided_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    )
 
 
-def exit_code(decision: Mapping[str, Any]) -> ExitCode:
+def exit_code(decision: Decision) -> ExitCode:
     """allow 0, deny 1, review 3; a dry run always 0 (it reports, it does not block)."""
-    if decision.get("dry_run"):
+    if decision.dry_run:
         return ExitCode.OK
-    return OUTCOME_EXIT.get(decision.get("outcome", ""), ExitCode.ERROR)
+    return OUTCOME_EXIT.get(decision.outcome, ExitCode.ERROR)

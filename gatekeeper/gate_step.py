@@ -17,6 +17,7 @@ from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.config_source import trusted_file
 from gatekeeper.errors import UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
+from gatekeeper.model import Decision
 
 if TYPE_CHECKING:
     from gatekeeper.attest.keys import Trust
@@ -49,7 +50,7 @@ class GateOptions:
 
 
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
-             commits: bool = False) -> tuple[dict[str, Any], str]:
+             commits: bool = False) -> tuple[Decision, str]:
     """Decide, append to the decision log when asked, render the report: (decision, text for stdout).
 
     Without a packet (`commits`: the patch was derived from `tree`), the packet is built in memory."""
@@ -111,24 +112,24 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
                               guarded=found.guarded, tree_differences=differences, context=context,
                               attestation=attestation, advisories=index)
         if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
-            decision["attestation"] = attestation
+            decision = replace(decision, attestation=attestation)
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
         from gatekeeper.attest.verdict import apply_approvals
 
-        decision = apply_approvals(decision, options.approvals, trust, bundle.params)
+        decision = Decision.from_dict(apply_approvals(decision.to_dict(), options.approvals, trust, bundle.params))
     if options.sign is not None:
         from gatekeeper.attest.verdict import sign_summary
 
-        decision["signed_summary"] = str(sign_summary(decision, options.sign, options.output))
+        decision = replace(decision, signed_summary=str(sign_summary(decision.to_dict(), options.sign, options.output)))
     log = options.log or config.log
     if log is not None or options.log_git or options.log_url:
         from gatekeeper.audit.sinks import log_decision
 
-        decision["decision_log"] = log_decision(decision, file=log, git=options.log_git, url=options.log_url,
-                                                tree=options.tree, env=os.environ if env is None else env,
-                                                sign=options.sign)
+        logged = log_decision(decision.to_dict(), file=log, git=options.log_git, url=options.log_url,
+                              tree=options.tree, env=os.environ if env is None else env, sign=options.sign)
+        decision = replace(decision, decision_log=tuple(logged))
     # After logging: where the files lay is for the report (SARIF locations), not part of the record.
-    decision["sources"] = _sources(options, commits)
+    decision = replace(decision, sources=_sources(options, commits))
     fmt = options.format or config.format or "text"
     return decision, emit(fmt, decision, output=options.output, env=env)
 

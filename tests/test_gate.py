@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from gitrepo import GitRepo
 from gatekeeper.cli import main
 from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError
 from gatekeeper.gate import build_input, canonical_json, digest, exit_code, gate_findings, start_deciding_many
+from gatekeeper.model import Decision
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.findings import Evaluation
 from gatekeeper.policy.input_schema import validate_input
@@ -410,7 +412,8 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
     validate_input(input_doc, "input")
     assert digest(input_doc) == decision["input_digest"]
     (found,) = Evaluation(bundle, ["core", "deps"], [input_doc], timeout=10).results()
-    assert isinstance(found, list) and gate_findings(input_doc) + found == decision["reasons"]
+    assert isinstance(found, list)
+    assert [finding.to_dict() for finding in gate_findings(input_doc) + found] == decision["reasons"]
 
 
 def test_deciding_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:
@@ -427,9 +430,9 @@ def test_deciding_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_pa
     assert len(together) == 3 and isinstance(together[2], GatekeeperError)
     for (packet, patch), batched in zip(cases[:2], together[:2], strict=True):
         alone = decide(packet, patch, bundle, ["core", "deps"])
-        assert isinstance(batched, dict)
-        assert {**batched, "decided_at": ""} == {**alone, "decided_at": ""}
-    assert [d["outcome"] for d in together[:2] if isinstance(d, dict)] == ["review", "deny"]
+        assert isinstance(batched, Decision)
+        assert replace(batched, decided_at="") == replace(alone, decided_at="")
+    assert [d.outcome for d in together[:2] if isinstance(d, Decision)] == ["review", "deny"]
 
 
 def test_deciding_many_after_an_engine_crash_reports_each_case_as_decide_does(
@@ -461,13 +464,13 @@ def test_the_input_schema_refuses_an_input_document_from_a_file_without_summary(
 
 
 def test_exit_codes() -> None:
-    assert [exit_code({"outcome": o}) for o in ("allow", "deny", "review")] == [
+    assert [exit_code(Decision.from_dict({"outcome": o})) for o in ("allow", "deny", "review")] == [
         ExitCode.OK,
         ExitCode.FAILED,
         ExitCode.REVIEW,
     ]
-    assert exit_code({"outcome": "deny", "dry_run": True}) == ExitCode.OK
-    assert exit_code({"outcome": "???"}) == ExitCode.ERROR
+    assert exit_code(Decision.from_dict({"outcome": "deny", "dry_run": True})) == ExitCode.OK
+    assert exit_code(Decision.from_dict({"outcome": "???"})) == ExitCode.ERROR
     assert os.sep == "/"
 
 
@@ -478,9 +481,9 @@ def test_decide_adds_tree_differences_as_a_built_in_deny(change: Change) -> None
     change.make({"src/a.go": "package a\n"})
     bundle = load_bundle(POLICY_DIR)
     packet = load_packet(change.packet)
-    assert decide(packet, change.patch, bundle, ["core"])["outcome"] == "allow"
+    assert decide(packet, change.patch, bundle, ["core"]).outcome == "allow"
     decision = decide(packet, change.patch, bundle, ["core"], tree_differences=["x.yml: in pr, not in main + patch"])
-    assert decision["outcome"] == "deny"
-    [finding] = decision["reasons"]
-    assert finding["rule"] == TREE_RULE == "gatekeeper.tree_mismatch" and finding["policy"] == "gatekeeper"
-    assert "x.yml: in pr, not in main + patch" in finding["msg"]
+    assert decision.outcome == "deny"
+    [finding] = decision.reasons
+    assert finding.rule == TREE_RULE == "gatekeeper.tree_mismatch" and finding.policy == "gatekeeper"
+    assert "x.yml: in pr, not in main + patch" in finding.msg

@@ -82,14 +82,14 @@ def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enabl
     decision, text = run_gate(options, env=os.environ)
     if text:
         click.echo(text, nl=not text.endswith("\n"))
-    for logged in decision.get("decision_log") or []:
+    for logged in decision.decision_log or ():
         if logged["status"] == "spooled":
             click.echo(f"gatekeeper: {logged['message']}", err=True)
-    for problem in (decision.get("approvals") or {}).get("problems") or []:
+    for problem in (decision.approvals or {}).get("problems") or []:
         click.echo(f"gatekeeper: approval not counted: {problem}", err=True)
     if output is not None or dry_run:
         note = " (dry run: exit 0)" if dry_run else ""
-        click.echo(f"gatekeeper: {decision['outcome']}, {len(decision['reasons'])} finding(s){note}", err=True)
+        click.echo(f"gatekeeper: {decision.outcome}, {len(decision.reasons)} finding(s){note}", err=True)
     return int(exit_code(decision))
 
 

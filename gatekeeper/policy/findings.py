@@ -15,14 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gatekeeper.errors import PolicyError
-from gatekeeper.model import BUCKETS
+from gatekeeper.model import BUCKETS, LEVELS, Finding
 from gatekeeper.policy import engine, reference
 from gatekeeper.policy.bundle import Bundle, PolicyInfo
 from gatekeeper.policy.compile_check import start_check
 from gatekeeper.policy.rego_errors import locate_text, rule_at
 
-LEVELS: tuple[str, ...] = ("deny", "review", "warn")
-OUTCOMES: tuple[str, ...] = ("allow", "review", "deny")
 _FINDING_KEYS = frozenset({"rule", "msg", "bucket", "paths"})
 
 
@@ -62,7 +60,7 @@ class Evaluation:
             self._theirs = reference.start_evaluating(self._modules, bundle.data(), self._inputs, self._query,
                                                       timeout=timeout * 3)
 
-    def results(self) -> list[list[dict[str, Any]] | PolicyError]:
+    def results(self) -> list[list[Finding] | PolicyError]:
         """Per input, its validated findings (each with `policy` and `level`) or the PolicyError that stopped it.
 
         A failure of the child as a whole is every input's error; a crash or a hang of a child shared by
@@ -94,7 +92,7 @@ class Evaluation:
         if self._job is not None:
             self._job.cancel()
 
-    def _alone(self, doc: Mapping[str, Any]) -> list[dict[str, Any]] | PolicyError:
+    def _alone(self, doc: Mapping[str, Any]) -> list[Finding] | PolicyError:
         names = [info.name for info in self._policies]
         alone = Evaluation(self._bundle, names, [doc], timeout=self._timeout, cross_check=self._cross_check)
         (found,) = alone.results()
@@ -105,7 +103,7 @@ class Evaluation:
             return _attribute_crash(self._bundle, self._policies, self._inputs[0], self._timeout, exc)
         return PolicyError(f"policy evaluation ran past {self._timeout:g} s", where=self._where(), hint=exc.hint)
 
-    def _checked(self, raw: Any, other: Any, doc: Mapping[str, Any]) -> list[dict[str, Any]] | PolicyError:
+    def _checked(self, raw: Any, other: Any, doc: Mapping[str, Any]) -> list[Finding] | PolicyError:
         if isinstance(raw, PolicyError):
             return self._located(raw, doc)
         try:
@@ -157,13 +155,13 @@ def _attribute_crash(
     )
 
 
-def collect(policies: Sequence[PolicyInfo], raw: Any, modules: Mapping[str, str]) -> list[dict[str, Any]]:
+def collect(policies: Sequence[PolicyInfo], raw: Any, modules: Mapping[str, str]) -> list[Finding]:
     """Validate the query result and flatten it into findings (deny, review, warn; by policy)."""
     if not isinstance(raw, dict):
         raise PolicyError(
             f"the policy query returned {type(raw).__name__}, not an object", hint="this is a bug in gatekeeper"
         )
-    found: list[dict[str, Any]] = []
+    found: list[Finding] = []
     for level in LEVELS:
         for info in policies:
             values = raw.get(info.name, {}).get(level, [])
@@ -177,11 +175,11 @@ def collect(policies: Sequence[PolicyInfo], raw: Any, modules: Mapping[str, str]
                     hint=f"write `{level} contains finding if {{ ... }}` with finding := lib.finding(rule, msg)",
                 )
             checked = [check_finding(info, level, item, modules) for item in value]
-            found.extend(sorted(checked, key=lambda f: (f["rule"], f["msg"])))
+            found.extend(sorted(checked, key=lambda f: (f.rule, f.msg)))
     return found
 
 
-def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str, str]) -> dict[str, Any]:
+def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str, str]) -> Finding:
     """One finding, checked against the contract and stamped with `policy` and `level`."""
     own = {key: modules[key] for key in info.modules if key in modules}
     rule = item.get("rule") if isinstance(item, dict) else None
@@ -208,27 +206,13 @@ def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str,
         return _raise(
             bad(f"has unknown key(s) {', '.join(sorted(unknown))}", "a finding holds rule, msg, bucket and paths only")
         )
-    finding: dict[str, Any] = {"policy": info.name, "rule": rule, "level": level, "msg": item["msg"]}
-    if "bucket" in item:
-        if item["bucket"] not in BUCKETS:
-            return _raise(bad(f"names bucket {item['bucket']!r}", f"one of {', '.join(BUCKETS)}"))
-        finding["bucket"] = item["bucket"]
-    if "paths" in item:
-        paths = item["paths"]
-        if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-            return _raise(bad("has `paths` that is not an array of strings"))
-        finding["paths"] = paths
-    return finding
-
-
-def outcome_of(findings: Sequence[Mapping[str, Any]]) -> str:
-    """Any deny → deny; else any review → review; else allow (warn never blocks)."""
-    levels = {finding["level"] for finding in findings}
-    if "deny" in levels:
-        return "deny"
-    if "review" in levels:
-        return "review"
-    return "allow"
+    bucket = item.get("bucket")
+    if "bucket" in item and bucket not in BUCKETS:
+        return _raise(bad(f"names bucket {bucket!r}", f"one of {', '.join(BUCKETS)}"))
+    paths = item.get("paths")
+    if "paths" in item and (not isinstance(paths, list) or not all(isinstance(p, str) for p in paths)):
+        return _raise(bad("has `paths` that is not an array of strings"))
+    return Finding(info.name, rule, level, item["msg"], bucket, None if paths is None else tuple(paths))
 
 
 def locate_runtime_error(modules: Mapping[str, str], data: Mapping[str, Any], input_doc: Mapping[str, Any],
@@ -262,7 +246,7 @@ def _no_check() -> None:
     return None
 
 
-def _raise(error: PolicyError) -> dict[str, Any]:
+def _raise(error: PolicyError) -> Finding:
     raise error
 
 
