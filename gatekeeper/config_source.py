@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from gatekeeper.bounded import Limits, read_bytes
-from gatekeeper.config import MANIFEST, resolve_policy_dir, shipped_policy_dir
+from gatekeeper.config import MANIFEST, default_policy_dir, resolve_policy_dir, shipped_policy_dir
 from gatekeeper.errors import UsageError
 from gatekeeper.gitobjects import GitObjects
 from gatekeeper.policy.bundle import Bundle, load_bundle
@@ -55,7 +55,8 @@ def gate_configuration(
     """
     if base is None:
         config = load_project_config(formats=formats)
-        bundle = load_bundle(resolve_policy_dir(policy_dir or config.policy_dir))
+        folder = policy_dir or config.policy_dir  # gatekeeper.yaml is read once: not again to find the bundle
+        bundle = load_bundle(resolve_policy_dir(folder) if folder is not None else default_policy_dir())
         yield GateConfiguration(config, bundle, guarded_paths(Path.cwd(), _in_use(policy_dir, config, bundle.root)))
         return
     cwd = Path.cwd()

@@ -25,8 +25,8 @@ from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.deps.gateinput import DepsInput, FactsOf, Index, from_patch, from_tree
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
-from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile, Decision, Finding, outcome_of
-from gatekeeper.packet import Derived, derive, derive_from
+from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile, Decision, Derived, Finding, outcome_of
+from gatekeeper.packet import derive, derive_from
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.policy.findings import Evaluation
 from gatekeeper.policy.rego_lint import rule_heads

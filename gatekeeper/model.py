@@ -95,6 +95,21 @@ class ClassifiedFile:
         }
 
 
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """What a patch file shows, computed from its bytes alone (plus the classification rules)."""
+
+    patch: str  # the patch's name as given, for messages
+    sha256: str
+    bytes: int
+    files: tuple[ClassifiedFile, ...]
+    diff: dict[str, Any]  # {sha256, bytes, file_count, additions, deletions}
+    blast_radius: dict[str, dict[str, int]]  # {bucket: {files, additions, deletions}}
+    unsafe: tuple[FileChange, ...]
+    context: str = "patch"  # what classified the files: "tree" (BASE and HEAD objects) or "patch" (the patch alone)
+
+
 LEVELS: tuple[str, ...] = ("deny", "review", "warn")  # most severe first
 OUTCOMES: tuple[str, ...] = ("allow", "review", "deny")
 

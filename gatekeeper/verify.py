@@ -6,14 +6,13 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from gatekeeper import schema_files
 from gatekeeper.bounded import Limits, load_json
+from gatekeeper.diff import refuse_device
 from gatekeeper.errors import InputFileError, PacketError, where
-
-if TYPE_CHECKING:
-    from gatekeeper.packet import Derived
+from gatekeeper.model import Derived
 
 SCHEMA_FILE = "packet-v1.schema.json"
 # Facts a file entry states about the patch; `rule`, `tags` and `ecosystem` name rules, which may
@@ -80,8 +79,6 @@ def _no_constant(name: str) -> Any:
 
 
 def _read_packet_bytes(path: Path) -> bytes:
-    from gatekeeper.diff import refuse_device
-
     try:
         with open(path, "rb") as handle:
             refuse_device(os.fstat(handle.fileno()), path, "packet")
@@ -185,20 +182,3 @@ def _compare_files(claimed: list[dict[str, Any]], actual: list[dict[str, Any]]) 
     if not out and [e.get("path") for e in claimed] != [e["path"] for e in actual]:
         out.append("files: the packet lists the files in another order than the patch")
     return out
-
-
-def check_packet(packet_file: Path, patch: Path, policy_dir: Path | None, *, tree: str | None = None,
-                 repo: Path | None = None) -> tuple[dict[str, Any], list[str]]:
-    """What `gatekeeper verify` checks: the packet (valid v1) and its differences from PATCH re-derived with
-    the resolved bundle's rules and the packet's own context (empty when they match).
-
-    A packet classified with `tree` context needs `tree` ("BASE..HEAD") to be re-derived."""
-    from gatekeeper.classify import load_rules
-    from gatekeeper.config import resolve_policy_dir
-    from gatekeeper.packet import derive, open_tree_context
-
-    claimed = load_packet(packet_file)
-    rules = load_rules(resolve_policy_dir(policy_dir))
-    wanted = tree if packet_context(claimed) == "tree" else None
-    with open_tree_context(wanted, repo if wanted else None, rules) as context:
-        return claimed, compare(claimed, derive(patch, rules, context))

@@ -404,7 +404,8 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
     }
     assert decision["summary"]["buckets"]["ci"]["files"] == 1 and decision["summary"]["files"] == 2
     assert decision["tool"]["name"] == "gatekeeper" and decision["decided_at"].endswith("Z")
-    from gatekeeper.packet import compare, derive
+    from gatekeeper.packet import derive
+    from gatekeeper.verify import compare
 
     derived = derive(change.patch, bundle.rules)
     input_doc = build_input(packet, derived, compare(packet, derived))
@@ -418,7 +419,7 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
 
 def test_deciding_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:
     from gatekeeper.gate import decide
-    from gatekeeper.packet import load_packet
+    from gatekeeper.verify import load_packet
 
     bundle = load_bundle(POLICY_DIR)
     ci = Change(git_repo, tmp_path).make({".circleci/config.yml": "x\n", "go.sum": "y\n"})
@@ -441,7 +442,7 @@ def test_deciding_many_after_an_engine_crash_reports_each_case_as_decide_does(
     import shutil
 
     from gatekeeper.gate import decide
-    from gatekeeper.packet import load_packet
+    from gatekeeper.verify import load_packet
 
     folder = tmp_path / "bundle"
     shutil.copytree(POLICY_DIR, folder)
@@ -476,7 +477,7 @@ def test_exit_codes() -> None:
 
 def test_decide_adds_tree_differences_as_a_built_in_deny(change: Change) -> None:
     from gatekeeper.gate import TREE_RULE, decide
-    from gatekeeper.packet import load_packet
+    from gatekeeper.verify import load_packet
 
     change.make({"src/a.go": "package a\n"})
     bundle = load_bundle(POLICY_DIR)
@@ -487,3 +488,27 @@ def test_decide_adds_tree_differences_as_a_built_in_deny(change: Change) -> None
     [finding] = decision.reasons
     assert finding.rule == TREE_RULE == "gatekeeper.tree_mismatch" and finding.policy == "gatekeeper"
     assert "x.yml: in pr, not in main + patch" in finding.msg
+
+
+def test_gatekeeper_yaml_is_read_once_per_gate(
+    change: Change, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gatekeeper import project_config
+
+    change.make({"src/a.go": "package a\n"})
+    home = tmp_path / "ci"
+    home.mkdir()
+    (home / "gatekeeper.yaml").write_text("format: json\n")  # no policy_dir: the default bundle order
+    monkeypatch.chdir(home)
+    reads: list[str] = []
+    real = project_config.read_bytes
+
+    def counted(path: Path, *args: Any, **kwargs: Any) -> bytes:
+        reads.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(project_config, "read_bytes", counted)
+    capsys.readouterr()
+    assert main(["gate", str(change.packet), "--patch", str(change.patch)]) == ALLOW
+    assert json.loads(capsys.readouterr().out)["outcome"] == "allow"  # the file's format was used
+    assert reads == ["gatekeeper.yaml"]

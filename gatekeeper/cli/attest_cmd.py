@@ -51,7 +51,7 @@ def approve(packet: Path, patch: Path, key_file: Path, folder: Path, comment: st
     from gatekeeper.atomic import write_json_atomic
     from gatekeeper.attest import approvals
     from gatekeeper.attest.keys import load_signer
-    from gatekeeper.gate_step import GateOptions, run_gate
+    from gatekeeper.gate_command import GateOptions, run_gate
 
     signer = load_signer(key_file)
     decision, _ = run_gate(GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable,
