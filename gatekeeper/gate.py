@@ -96,7 +96,8 @@ def require_deciding(bundle: Bundle, enabled: Sequence[str]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Verified:
-    """A packet checked against its patch: what the patch shows, how the packet differs, the policy input."""
+    """A packet checked against its patch: what the patch shows, and the policy input built from it
+    (how the packet's claims differ from the patch is its `integrity`)."""
 
     packet: Mapping[str, Any]
     derived: Derived

@@ -25,19 +25,7 @@ from gatekeeper.policy.isolate import (
 from gatekeeper.policy.rego_errors import Diagnostic, compile_error, diagnostics, runtime_error
 from gatekeeper.policy.rego_values import InputBuilder, output_text, read_node, restore_strings
 
-__all__ = [
-    "UNDEFINED",
-    "EngineCrashed",
-    "EngineTimedOut",
-    "Evaluating",
-    "RegoTestOutcome",
-    "check_modules",
-    "run_isolated",
-    "run_tests",
-    "signal_name",
-    "start_evaluating",
-    "start_isolated",
-]
+__all__ = ["UNDEFINED", "Evaluating", "RegoTestOutcome", "check_modules", "run_tests", "start_evaluating"]
 
 _ERROR_KINDS = (1800, 1804)  # NodeKind.Error, NodeKind.ErrorSeq
 

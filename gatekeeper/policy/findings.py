@@ -19,6 +19,7 @@ from gatekeeper.model import BUCKETS, LEVELS, Finding
 from gatekeeper.policy import engine, reference
 from gatekeeper.policy.bundle import Bundle, PolicyInfo
 from gatekeeper.policy.compile_check import start_check
+from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, signal_name
 from gatekeeper.policy.rego_errors import locate_text, rule_at
 
 _FINDING_KEYS = frozenset({"rule", "msg", "bucket", "paths"})
@@ -78,7 +79,7 @@ class Evaluation:
             raise
         try:
             ours = self._job.result()
-        except (engine.EngineCrashed, engine.EngineTimedOut) as exc:
+        except (EngineCrashed, EngineTimedOut) as exc:
             if len(self._inputs) > 1:
                 return [self._alone(doc) for doc in self._inputs]
             return [self._died(exc)]
@@ -98,8 +99,8 @@ class Evaluation:
         (found,) = alone.results()
         return found
 
-    def _died(self, exc: engine.EngineCrashed | engine.EngineTimedOut) -> PolicyError:
-        if isinstance(exc, engine.EngineCrashed):
+    def _died(self, exc: EngineCrashed | EngineTimedOut) -> PolicyError:
+        if isinstance(exc, EngineCrashed):
             return _attribute_crash(self._bundle, self._policies, self._inputs[0], self._timeout, exc)
         return PolicyError(f"policy evaluation ran past {self._timeout:g} s", where=self._where(), hint=exc.hint)
 
@@ -132,7 +133,7 @@ class Evaluation:
 
 def _attribute_crash(
     bundle: Bundle, policies: Sequence[PolicyInfo], input_doc: Mapping[str, Any], timeout: float,
-    crash: engine.EngineCrashed,
+    crash: EngineCrashed,
 ) -> PolicyError:
     """Re-run each policy alone so the error names the module that crashes the engine."""
     culprit = None
@@ -141,13 +142,13 @@ def _attribute_crash(
             try:
                 (value,) = engine.start_evaluating(bundle.modules_for([info.name]), bundle.data(), [input_doc],
                                                    findings_query([info]), timeout=timeout).result()
-            except (engine.EngineCrashed, engine.EngineTimedOut):
+            except (EngineCrashed, EngineTimedOut):
                 culprit = info
                 break
             except PolicyError:
                 continue
     shown = str(culprit.module_path) if culprit else " or ".join(str(info.module_path) for info in policies)
-    signal = engine.signal_name(crash.signal_number)
+    signal = signal_name(crash.signal_number)
     return PolicyError(
         f"the Rego engine crashed evaluating {shown} ({signal})",
         hint="regopy segfaults on some forms (e.g. `with input as {...}`); "
