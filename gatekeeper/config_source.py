@@ -27,7 +27,7 @@ from gatekeeper.errors import UsageError
 from gatekeeper.gitobjects import GitObjects
 from gatekeeper.policy.bundle import Bundle, load_bundle
 from gatekeeper.policy.selfguard import Guarded, guarded_paths
-from gatekeeper.policy_dir import MANIFEST, resolve_policy_dir, shipped_policy_dir
+from gatekeeper.policy_dir import MANIFEST, default_policy_dir, resolve_policy_dir, shipped_policy_dir
 from gatekeeper.project_config import FILE_NAMES, ProjectConfig, load_project_config, parse_project_config
 
 MAX_CONFIG_BYTES = 1 << 20  # a settings file; read from git, never a reason to stream megabytes
@@ -55,7 +55,8 @@ def gate_configuration(
     """
     if base is None:
         config = load_project_config(formats=formats)
-        bundle = load_bundle(resolve_policy_dir(policy_dir or config.policy_dir))
+        folder = policy_dir or config.policy_dir  # gatekeeper.yaml is read once: not again to find the bundle
+        bundle = load_bundle(resolve_policy_dir(folder) if folder is not None else default_policy_dir())
         yield GateConfiguration(config, bundle, guarded_paths(Path.cwd(), _in_use(policy_dir, config, bundle.root)))
         return
     cwd = Path.cwd()

@@ -1,10 +1,11 @@
-"""The gate: verify the packet against its patch, build the policy input, evaluate, decide.
+"""The gate: where a decision is made. `decide` reads top-down: verify → input → evaluate → outcome.
 
 The policies see the truth, not the claims: `files` and `summary` come from re-parsing and
 re-classifying the patch; the packet is passed along (without its own `files` list, which is a
 claim `integrity` has already checked). Integrity failures, unsafe paths and a patch that is not
-the pull request's change (`--tree`) are deny findings the gate adds itself (policy `gatekeeper`):
-no bundle can switch them off.
+the pull request's change (`--tree`) are deny findings the gate adds itself (policy `gatekeeper`,
+`gate_findings`): no bundle can switch them off. `start_deciding_many` is the same path for many
+(packet, patch) pairs with one engine child (the fixtures of `gatekeeper test`).
 """
 
 from __future__ import annotations
@@ -12,21 +13,25 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gatekeeper import __version__
 from gatekeeper.attest.facts import UNCHECKED
+from gatekeeper.classify.context import Context
+from gatekeeper.classify.patchcontext import PatchContext
+from gatekeeper.classify.treecontext import TreeContext
+from gatekeeper.deps.gateinput import DepsInput, FactsOf, Index, from_patch, from_tree
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
-from gatekeeper.model import BUCKETS, TAGS
-
-if TYPE_CHECKING:
-    from gatekeeper.classify.context import Context
-    from gatekeeper.deps.gateinput import Index
-    from gatekeeper.packet import Derived
-    from gatekeeper.policy.bundle import Bundle
-    from gatekeeper.policy.selfguard import Guarded
+from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile, Decision, Derived, Finding, outcome_of
+from gatekeeper.packet import derive, derive_from
+from gatekeeper.policy.bundle import Bundle
+from gatekeeper.policy.findings import Evaluation
+from gatekeeper.policy.rego_lint import rule_heads
+from gatekeeper.policy.selfguard import Guarded, refuse_self_change
+from gatekeeper.verify import compare, packet_context
 
 DEFAULT_TIMEOUT = 10.0
 MAX_TIMEOUT = 3600.0
@@ -72,8 +77,6 @@ def require_deciding(bundle: Bundle, enabled: Sequence[str]) -> None:
     A gate with nothing to ask has not decided: zero policies (all switched off, a bundle with none on
     by default) or policies that can never find anything must not come out as `allow`.
     """
-    from gatekeeper.policy.rego_lint import rule_heads
-
     if not enabled:
         raise PolicyError(
             "no policy is enabled: a gate with no policy to ask cannot decide, and never allows",
@@ -91,124 +94,14 @@ def require_deciding(bundle: Bundle, enabled: Sequence[str]) -> None:
             )
 
 
-def build_input(packet: Mapping[str, Any], derived: Derived, differences: Sequence[str]) -> dict[str, Any]:
-    """The policy input document (schema gatekeeper/schemas/input-v1.schema.json), with the dependency
-    delta and facts the patch shows."""
-    from gatekeeper.deps.gateinput import from_patch
-    from gatekeeper.policy.feed import file_entry
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """A packet checked against its patch: what the patch shows, and the policy input built from it
+    (how the packet's claims differ from the patch is its `integrity`)."""
 
-    deps = from_patch(Path(derived.patch), None)
-    packet_part = {key: value for key, value in packet.items() if key != "files"}
-    entries = [file_entry(item, deps.facts_of) for item in derived.files]
-    return assemble_input(packet_part, entries, derived, differences, dependencies=deps.to_input())
-
-
-def assemble_input(
-    packet_part: Mapping[str, Any], entries: list[dict[str, Any]], derived: Derived, differences: Sequence[str],
-    attestation: Mapping[str, Any] | None = None, dependencies: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The input document from its parts; `entries` are the `file_entry` of each of `derived.files`.
-
-    `dependencies`: the dependency delta (`{"changes", "problems"}`, gatekeeper.deps.gateinput); left
-    out when none was computed (a policy then falls back to judging deps files by name).
-
-    `attestation`: what the packet's signature proved (attest.packet.PacketAttestation.to_input); without
-    a trust file the packet's runner-only claims are unverified."""
-    buckets = {bucket: {"files": 0, "additions": 0, "deletions": 0} for bucket in BUCKETS}
-    tags = dict.fromkeys(TAGS, 0)
-    additions = deletions = 0
-    for item in derived.files:
-        counts = buckets[item.bucket]
-        counts["files"] += 1
-        counts["additions"] += item.change.additions
-        counts["deletions"] += item.change.deletions
-        additions += item.change.additions
-        deletions += item.change.deletions
-        for tag in item.tags:
-            tags[tag] = tags.get(tag, 0) + 1
-    summary = {"buckets": buckets, "tags": tags, "files": len(entries), "additions": additions, "deletions": deletions}
-    doc = {
-        "packet": packet_part,
-        "files": entries,
-        "summary": summary,
-        "integrity": {"ok": not differences, "differences": list(differences)},
-        "attestation": dict(attestation) if attestation is not None else UNCHECKED.to_input(),
-    }
-    if dependencies is not None:
-        doc["dependencies"] = dict(dependencies)
-    return doc
-
-
-def gate_findings(input_doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The deny findings the gate adds itself: integrity differences and unsafe paths."""
-    found: list[dict[str, Any]] = []
-    integrity = input_doc.get("integrity") or {}
-    differences = list(integrity.get("differences") or [])
-    if not integrity.get("ok", False) or differences:
-        shown = "; ".join(differences[:_SHOWN_DIFFERENCES]) or "the packet was not checked against the patch"
-        more = f"; and {len(differences) - _SHOWN_DIFFERENCES} more" if len(differences) > _SHOWN_DIFFERENCES else ""
-        found.append({
-            "policy": GATE_POLICY, "rule": INTEGRITY_RULE, "level": "deny",
-            "msg": f"the packet does not match the patch ({len(differences)} difference(s)): {shown}{more}",
-        })
-    attestation = input_doc.get("attestation") or {}
-    if attestation.get("failed"):
-        found.append({"policy": GATE_POLICY, "rule": ATTESTATION_RULE, "level": "deny",
-                      "msg": f"the packet's signature does not hold: {attestation.get('reason')}"})
-    unsafe = [f for f in input_doc.get("files") or [] if f.get("unsafe")]
-    if unsafe:
-        reasons = "; ".join(f"{f['path']!r}: {f['unsafe']}" for f in unsafe[:_SHOWN_DIFFERENCES])
-        found.append({
-            "policy": GATE_POLICY, "rule": UNSAFE_RULE, "level": "deny",
-            "msg": f"the patch names {len(unsafe)} unsafe path(s): {reasons}",
-            "paths": [f["path"] for f in unsafe],
-        })
-    return found
-
-
-def tree_findings(differences: Sequence[str]) -> list[dict[str, Any]]:
-    """The deny finding for a patch that is not the change under review (`treecheck.tree_differences`)."""
-    if not differences:
-        return []
-    msg = f"the patch is not the change the pull request makes: {'; '.join(differences)}"
-    return [{"policy": GATE_POLICY, "rule": TREE_RULE, "level": "deny", "msg": msg}]
-
-
-def evaluate_input(
-    input_doc: Mapping[str, Any],
-    bundle: Bundle,
-    enabled: Sequence[str],
-    *,
-    timeout: float = DEFAULT_TIMEOUT,
-    validate: bool = False,
-) -> dict[str, Any]:
-    """Evaluate a policy input: `{outcome, reasons, policies, enabled, input_digest}`.
-
-    `validate` checks `input_doc` against the input schema first (for documents from files).
-    """
-    if validate:
-        from gatekeeper.policy.input_schema import validate_input
-
-        validate_input(input_doc, "input")
-    from gatekeeper.policy.findings import outcome_of, start_policies
-
-    names = list(dict.fromkeys(enabled))
-    # The engine works in a child; the parent hashes instead of waiting idle.
-    pending = start_policies(bundle, names, input_doc, timeout=timeout)
-    try:
-        own = gate_findings(input_doc)
-        input_digest = digest(input_doc)
-    except BaseException:
-        pending.cancel()
-        raise
-    reasons = own + pending.findings()
-    return {
-        "outcome": outcome_of(reasons),
-        "reasons": reasons,
-        "policies": _versions(bundle, names),
-        "enabled": names,
-        "input_digest": input_digest,
-    }
+    packet: Mapping[str, Any]
+    derived: Derived
+    input: dict[str, Any]
 
 
 def decide(
@@ -224,7 +117,7 @@ def decide(
     context: Context | None = None,
     attestation: Mapping[str, Any] | None = None,
     advisories: Index | None = None,
-) -> dict[str, Any]:
+) -> Decision:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
     `guarded`: the configuration in use where it lies in the checkout; a patch touching it is refused.
@@ -233,65 +126,19 @@ def decide(
     patch alone). The packet's claims are re-derived with the context it names.
     `advisories`: OSV records (deps.advisories.load) that mark vulnerable changes of the dependency delta.
     """
-    from gatekeeper.classify.patchcontext import PatchContext
-    from gatekeeper.classify.treecontext import TreeContext
-    from gatekeeper.deps.gateinput import from_patch, from_tree
-    from gatekeeper.packet import compare, derive_from
-    from gatekeeper.policy.feed import derive_feeding
-    from gatekeeper.policy.findings import start_fed_policies
-    from gatekeeper.policy.selfguard import refuse_self_change
-    from gatekeeper.verify import packet_context
-
     names = list(dict.fromkeys(enabled))
-    packet_part = {key: value for key, value in packet.items() if key != "files"}
-    # The engine child starts now and takes the file entries while the patch is still being parsed:
-    # pushing the input into the engine is the longest step, and it no longer waits for the parse.
-    pending = start_fed_policies(bundle, names, packet_part, timeout=timeout)
+    verified = verify(packet, patch, bundle, names, guarded=guarded, context=context, attestation=attestation,
+                      advisories=advisories)
+    evaluation = Evaluation(bundle, names, [verified.input], timeout=timeout)
     try:
-        # The delta and facts, once: from the TreeContext's git objects, else from the patch.
-        deps = (from_tree(context, advisories) if isinstance(context, TreeContext)
-                else from_patch(Path(patch), advisories))
-        derived, entries = derive_feeding(Path(patch), bundle.rules, pending.send_files, pending.end_files, context,
-                                          deps.facts_of)
-        refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
-        require_deciding(bundle, names)
-        claimed = derived
-        if packet_context(packet) == "patch" and derived.context == "tree":
-            # An honest patch-only packet still verifies: its claims are re-derived from the same parse
-            # with the patch context (which reads the patch again, for candidate files only).
-            changes = [item.change for item in derived.files]
-            patch_context = PatchContext(Path(patch), changes, bundle.rules.context)
-            try:
-                claimed = derive_from(derived.patch, derived.sha256, derived.bytes, changes, bundle.rules,
-                                      context=patch_context)
-            finally:
-                patch_context.close()
-        input_doc = assemble_input(packet_part, entries, derived, compare(packet, claimed), attestation,
-                                   deps.to_input())
-        pending.finish(input_doc)
-        own = gate_findings(input_doc) + tree_findings(tree_differences)
-        input_digest = digest(input_doc)
-        packet_digest = digest(packet)
+        digests = (digest(packet), digest(verified.input))  # while the engine child works
     except BaseException:
-        pending.cancel()
+        evaluation.cancel()
         raise
-    reasons = own + pending.findings()
-    return _decision(packet, derived, input_doc, bundle, names, reasons, (packet_digest, input_digest), dry_run)
-
-
-def decide_many(
-    cases: Sequence[tuple[dict[str, Any], Path]],
-    bundle: Bundle,
-    enabled: Sequence[str],
-    *,
-    timeout: float = DEFAULT_TIMEOUT,
-) -> list[dict[str, Any] | GatekeeperError]:
-    """`decide` for many (packet, patch) pairs with one engine child; each a Decision or the error it raised.
-
-    When the shared child crashes, hangs or fails as a whole, every case is decided alone instead,
-    so an error is reported exactly as `decide` reports it.
-    """
-    return start_deciding_many(cases, bundle, enabled, timeout=timeout)()
+    (found,) = evaluation.results()
+    if isinstance(found, PolicyError):
+        raise found
+    return conclude(verified, bundle, names, found, digests, tree_differences=tree_differences, dry_run=dry_run)
 
 
 def start_deciding_many(
@@ -301,102 +148,181 @@ def start_deciding_many(
     *,
     timeout: float = DEFAULT_TIMEOUT,
     cross_check: bool = False,
-) -> Callable[[], list[dict[str, Any] | GatekeeperError]]:
-    """`decide_many` with the engine child left working: call the returned function to collect.
+) -> Callable[[], list[Decision | GatekeeperError]]:
+    """`decide` (without tree, attestation or advisories) for many (packet, patch) pairs with one engine
+    child: call the returned function to collect each case's Decision or the error deciding it alone raises.
 
     `cross_check`: also evaluate in the reference engine; a disagreement is that case's PolicyError.
     """
-    from gatekeeper.packet import compare, derive
-    from gatekeeper.policy.findings import start_policies_many
-
     names = list(dict.fromkeys(enabled))
-    require_deciding(bundle, names)
-    prepared: list[tuple[dict[str, Any], Derived, dict[str, Any]] | GatekeeperError] = []
+    verified: list[Verified | GatekeeperError] = []
     for packet, patch in cases:
         try:
-            derived = derive(Path(patch), bundle.rules)
-            prepared.append((packet, derived, build_input(packet, derived, compare(packet, derived))))
+            verified.append(verify(packet, patch, bundle, names))
         except GatekeeperError as exc:
-            prepared.append(exc)
-    docs = [item[2] for item in prepared if not isinstance(item, GatekeeperError)]
-    job = start_policies_many(bundle, names, docs, timeout=timeout, cross_check=cross_check)
-    return lambda: _collect_many(job, cases, prepared, bundle, names, timeout)
+            verified.append(exc)
+    ready = [item for item in verified if isinstance(item, Verified)]
+    evaluation = Evaluation(bundle, names, [item.input for item in ready], timeout=timeout, cross_check=cross_check)
+
+    def collect() -> list[Decision | GatekeeperError]:
+        found = iter(evaluation.results())
+        decisions: list[Decision | GatekeeperError] = []
+        for item in verified:
+            if not isinstance(item, Verified):
+                decisions.append(item)
+                continue
+            policies = next(found)
+            if isinstance(policies, PolicyError):
+                decisions.append(policies)
+                continue
+            digests = (digest(item.packet), digest(item.input))
+            decisions.append(conclude(item, bundle, names, policies, digests))
+        return decisions
+
+    return collect
 
 
-def _collect_many(
-    job: Callable[[], list[list[dict[str, Any]] | PolicyError]],
-    cases: Sequence[tuple[dict[str, Any], Path]],
-    prepared: list[tuple[dict[str, Any], Derived, dict[str, Any]] | GatekeeperError],
-    bundle: Bundle,
-    names: list[str],
-    timeout: float,
-) -> list[dict[str, Any] | GatekeeperError]:
-    try:
-        found = iter(job())
-    except GatekeeperError:
-        return [_decide_or_error(packet, patch, bundle, names, timeout) for packet, patch in cases]
-    decisions: list[dict[str, Any] | GatekeeperError] = []
-    for item in prepared:
-        if isinstance(item, GatekeeperError):
-            decisions.append(item)
-            continue
-        packet, derived, input_doc = item
-        policies = next(found)
-        if isinstance(policies, GatekeeperError):
-            decisions.append(policies)
-            continue
-        digests = (digest(packet), digest(input_doc))
-        reasons = gate_findings(input_doc) + policies
-        decisions.append(_decision(packet, derived, input_doc, bundle, names, reasons, digests, False))
-    return decisions
-
-
-def _decide_or_error(
-    packet: dict[str, Any], patch: Path, bundle: Bundle, names: Sequence[str], timeout: float
-) -> dict[str, Any] | GatekeeperError:
-    try:
-        return decide(packet, patch, bundle, names, timeout=timeout)
-    except GatekeeperError as exc:
-        return exc
-
-
-def _versions(bundle: Bundle, names: Sequence[str]) -> list[dict[str, str]]:
-    return [{"name": name, "version": bundle.policy(name).version} for name in names]
-
-
-def _decision(
+def verify(
     packet: Mapping[str, Any],
-    derived: Derived,
-    input_doc: Mapping[str, Any],
+    patch: Path,
     bundle: Bundle,
-    names: list[str],
-    reasons: list[dict[str, Any]],
-    digests: tuple[str, str],
-    dry_run: bool,
-) -> dict[str, Any]:
-    from gatekeeper.policy.findings import outcome_of
+    names: Sequence[str],
+    *,
+    guarded: Sequence[Guarded] = (),
+    context: Context | None = None,
+    attestation: Mapping[str, Any] | None = None,
+    advisories: Index | None = None,
+) -> Verified:
+    """Re-derive the patch, refuse a change to the gate's own configuration, compare the packet's claims
+    with what the patch shows, and build the policy input (see `decide` for the options)."""
+    patch = Path(patch)
+    derived = derive(patch, bundle.rules, context)
+    refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
+    require_deciding(bundle, names)
+    claimed = derived
+    if packet_context(packet) == "patch" and derived.context == "tree":
+        # An honest patch-only packet still verifies: its claims are re-derived from the same parse
+        # with the patch context (which reads the patch again, for candidate files only).
+        changes = [item.change for item in derived.files]
+        patch_context = PatchContext(patch, changes, bundle.rules.context)
+        try:
+            claimed = derive_from(derived.patch, derived.sha256, derived.bytes, changes, bundle.rules,
+                                  context=patch_context)
+        finally:
+            patch_context.close()
+    # The delta and facts, once: from the TreeContext's git objects, else from the patch.
+    deps = from_tree(context, advisories) if isinstance(context, TreeContext) else from_patch(patch, advisories)
+    input_doc = build_input(packet, derived, compare(packet, claimed), deps=deps, attestation=attestation)
+    return Verified(packet, derived, input_doc)
 
-    summary = input_doc["summary"]
-    packet_digest, input_digest = digests
+
+def build_input(
+    packet: Mapping[str, Any], derived: Derived, differences: Sequence[str], *, deps: DepsInput | None = None,
+    attestation: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The policy input document (schema gatekeeper/schemas/input-v1.schema.json).
+
+    `deps`: the dependency delta and facts (default: what the patch alone shows).
+    `attestation`: what the packet's signature proved (attest.packet.PacketAttestation.to_input); without
+    a trust file the packet's runner-only claims are unverified."""
+    if deps is None:
+        deps = from_patch(Path(derived.patch), None)
+    buckets = {bucket: {"files": 0, "additions": 0, "deletions": 0} for bucket in BUCKETS}
+    tags = dict.fromkeys(TAGS, 0)
+    additions = deletions = 0
+    for item in derived.files:
+        counts = buckets[item.bucket]
+        counts["files"] += 1
+        counts["additions"] += item.change.additions
+        counts["deletions"] += item.change.deletions
+        additions += item.change.additions
+        deletions += item.change.deletions
+        for tag in item.tags:
+            tags[tag] = tags.get(tag, 0) + 1
+    entries = [file_entry(item, deps.facts_of) for item in derived.files]
+    summary = {"buckets": buckets, "tags": tags, "files": len(entries), "additions": additions, "deletions": deletions}
     return {
-        "outcome": outcome_of(reasons),
-        "reasons": reasons,
-        "policies": _versions(bundle, names),
-        "enabled": names,
-        "bundle": bundle.describe(),
-        "packet": {"run_id": packet.get("run_id"), "diff_sha256": derived.sha256, "digest": packet_digest},
-        "input_digest": input_digest,
-        "summary": {key: summary[key] for key in ("files", "additions", "deletions", "buckets")},
-        "dependencies": input_doc.get("dependencies", {"changes": [], "problems": []}),
-        "classifier": {"context": derived.context},
-        "dry_run": dry_run,
-        "tool": {"name": "gatekeeper", "version": __version__},
-        "decided_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "packet": {key: value for key, value in packet.items() if key != "files"},
+        "files": entries,
+        "summary": summary,
+        "integrity": {"ok": not differences, "differences": list(differences)},
+        "attestation": dict(attestation) if attestation is not None else UNCHECKED.to_input(),
+        "dependencies": deps.to_input(),
     }
 
 
-def exit_code(decision: Mapping[str, Any]) -> ExitCode:
+def file_entry(item: ClassifiedFile, facts_of: FactsOf | None = None) -> dict[str, Any]:
+    """One `files` entry of the policy input: the packet's file entry plus the folder (`dir`) and, when
+    the file has any, its content `facts` (gatekeeper.deps.facts)."""
+    entry = item.to_dict()
+    entry["dir"] = item.change.path.rpartition("/")[0]
+    facts = facts_of(item.change) if facts_of is not None else None
+    if facts is not None:
+        entry["facts"] = facts
+    return entry
+
+
+def gate_findings(input_doc: Mapping[str, Any], tree_differences: Sequence[str] = ()) -> list[Finding]:
+    """The deny findings the gate adds itself: integrity differences, a bad signature, unsafe paths, and a
+    patch that is not the change under review (`treecheck.tree_differences`)."""
+    found: list[Finding] = []
+    integrity = input_doc.get("integrity") or {}
+    differences = list(integrity.get("differences") or [])
+    if not integrity.get("ok", False) or differences:
+        shown = "; ".join(differences[:_SHOWN_DIFFERENCES]) or "the packet was not checked against the patch"
+        more = f"; and {len(differences) - _SHOWN_DIFFERENCES} more" if len(differences) > _SHOWN_DIFFERENCES else ""
+        found.append(Finding(GATE_POLICY, INTEGRITY_RULE, "deny",
+                             f"the packet does not match the patch ({len(differences)} difference(s)): {shown}{more}"))
+    attestation = input_doc.get("attestation") or {}
+    if attestation.get("failed"):
+        found.append(Finding(GATE_POLICY, ATTESTATION_RULE, "deny",
+                             f"the packet's signature does not hold: {attestation.get('reason')}"))
+    unsafe = [f for f in input_doc.get("files") or [] if f.get("unsafe")]
+    if unsafe:
+        reasons = "; ".join(f"{f['path']!r}: {f['unsafe']}" for f in unsafe[:_SHOWN_DIFFERENCES])
+        found.append(Finding(GATE_POLICY, UNSAFE_RULE, "deny",
+                             f"the patch names {len(unsafe)} unsafe path(s): {reasons}",
+                             paths=tuple(f["path"] for f in unsafe)))
+    if tree_differences:
+        found.append(Finding(GATE_POLICY, TREE_RULE, "deny",
+                             f"the patch is not the change the pull request makes: {'; '.join(tree_differences)}"))
+    return found
+
+
+def conclude(
+    verified: Verified,
+    bundle: Bundle,
+    names: Sequence[str],
+    policy_findings: Sequence[Finding],
+    digests: tuple[str, str],
+    *,
+    tree_differences: Sequence[str] = (),
+    dry_run: bool = False,
+) -> Decision:
+    """The Decision: the gate's own findings, then the policies'; the outcome they add up to; what was judged."""
+    reasons = (*gate_findings(verified.input, tree_differences), *policy_findings)
+    summary = verified.input["summary"]
+    packet_digest, input_digest = digests
+    return Decision(
+        outcome=outcome_of(reasons),
+        reasons=reasons,
+        policies=tuple({"name": name, "version": bundle.policy(name).version} for name in names),
+        enabled=tuple(names),
+        bundle=bundle.describe(),
+        packet={"run_id": verified.packet.get("run_id"), "diff_sha256": verified.derived.sha256,
+                "digest": packet_digest},
+        input_digest=input_digest,
+        summary={key: summary[key] for key in ("files", "additions", "deletions", "buckets")},
+        dependencies=verified.input["dependencies"],
+        classifier={"context": verified.derived.context},
+        dry_run=dry_run,
+        tool={"name": "gatekeeper", "version": __version__},
+        decided_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    )
+
+
+def exit_code(decision: Decision) -> ExitCode:
     """allow 0, deny 1, review 3; a dry run always 0 (it reports, it does not block)."""
-    if decision.get("dry_run"):
+    if decision.dry_run:
         return ExitCode.OK
-    return OUTCOME_EXIT.get(decision.get("outcome", ""), ExitCode.ERROR)
+    return OUTCOME_EXIT.get(decision.outcome, ExitCode.ERROR)

@@ -1,4 +1,4 @@
-"""Typed models shared by the parts: a parsed file change and its classification.
+"""Typed models shared by the parts: a parsed file change, its classification, and the gate's decision.
 
 Paths are `str`. Bytes that are not UTF-8 are kept losslessly as surrogate escapes
 (`bytes.decode("utf-8", "surrogateescape")`); `os.fsencode`-style round trips give the bytes back.
@@ -6,8 +6,9 @@ Paths are `str`. Bytes that are not UTF-8 are kept losslessly as surrogate escap
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Status = Literal["added", "modified", "deleted", "renamed", "copied", "mode_changed", "type_changed"]
 STATUSES: tuple[str, ...] = ("added", "modified", "deleted", "renamed", "copied", "mode_changed", "type_changed")
@@ -92,3 +93,151 @@ class ClassifiedFile:
             "symlink_target": c.symlink_target,
             "unsafe": c.unsafe,
         }
+
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """What a patch file shows, computed from its bytes alone (plus the classification rules)."""
+
+    patch: str  # the patch's name as given, for messages
+    sha256: str
+    bytes: int
+    files: tuple[ClassifiedFile, ...]
+    diff: dict[str, Any]  # {sha256, bytes, file_count, additions, deletions}
+    blast_radius: dict[str, dict[str, int]]  # {bucket: {files, additions, deletions}}
+    unsafe: tuple[FileChange, ...]
+    context: str = "patch"  # what classified the files: "tree" (BASE and HEAD objects) or "patch" (the patch alone)
+
+
+LEVELS: tuple[str, ...] = ("deny", "review", "warn")  # most severe first
+OUTCOMES: tuple[str, ...] = ("allow", "review", "deny")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One reason of a decision: who said it (`policy`, `rule`), how loud (`level`), what, and about which paths.
+
+    `paths` is None when the finding names none (a finding with `"paths": []` keeps its empty tuple)."""
+
+    policy: str
+    rule: str
+    level: str
+    msg: str
+    bucket: str | None = None
+    paths: tuple[str, ...] | None = None
+
+    @property
+    def blocking(self) -> bool:
+        """True when the finding stops a merge (deny or review)."""
+        return self.level in ("deny", "review")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The finding as the decision's JSON shows it (`bucket` and `paths` only when set)."""
+        out: dict[str, Any] = {"policy": self.policy, "rule": self.rule, "level": self.level, "msg": self.msg}
+        if self.bucket is not None:
+            out["bucket"] = self.bucket
+        if self.paths is not None:
+            out["paths"] = list(self.paths)
+        return out
+
+    @classmethod
+    def from_dict(cls, reason: Mapping[str, Any]) -> Finding:
+        """A finding read back from a decision's JSON; every field as text, whatever the file held."""
+        paths = reason.get("paths")
+        return cls(
+            policy=str(reason.get("policy", "")),
+            rule=str(reason.get("rule", "")),
+            level=str(reason.get("level", "")),
+            msg=str(reason.get("msg", "")),
+            bucket=None if reason.get("bucket") is None else str(reason["bucket"]),
+            paths=None if paths is None else tuple(str(path) for path in paths or ()),
+        )
+
+
+def outcome_of(findings: Sequence[Finding]) -> str:
+    """Any deny → deny; else any review → review; else allow (warn never blocks)."""
+    levels = {finding.level for finding in findings}
+    if "deny" in levels:
+        return "deny"
+    if "review" in levels:
+        return "review"
+    return "allow"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the gate decided, on what, with which policies: made once by `gate.decide`, read by the
+    reports, the decision log and the CI step. `to_dict` is its JSON (`gate --format json`, the log record).
+
+    The nested parts (`bundle`, `packet`, `summary`, `dependencies`, ...) stay JSON-shaped: they are
+    facts passed through to the report and the log, not data any layer computes with. The fields from
+    `attestation` on are added by the command after deciding (None: absent from the JSON)."""
+
+    outcome: str
+    reasons: tuple[Finding, ...]
+    policies: tuple[Mapping[str, str], ...]  # {name, version} of each evaluated policy
+    enabled: tuple[str, ...]
+    bundle: Mapping[str, Any]
+    packet: Mapping[str, Any]  # {run_id, diff_sha256, digest}
+    input_digest: str
+    summary: Mapping[str, Any]
+    dependencies: Mapping[str, Any]
+    classifier: Mapping[str, Any]
+    dry_run: bool
+    tool: Mapping[str, str]
+    decided_at: str
+    attestation: Mapping[str, Any] | None = None
+    approvals: Mapping[str, Any] | None = None
+    signed_summary: str | None = None
+    decision_log: tuple[Mapping[str, Any], ...] | None = None
+    sources: Mapping[str, str | None] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The decision as JSON-ready data, keys in the order the gate has always written them."""
+        out: dict[str, Any] = {
+            "outcome": self.outcome,
+            "reasons": [reason.to_dict() for reason in self.reasons],
+            "policies": [dict(policy) for policy in self.policies],
+            "enabled": list(self.enabled),
+            "bundle": dict(self.bundle),
+            "packet": dict(self.packet),
+            "input_digest": self.input_digest,
+            "summary": dict(self.summary),
+            "dependencies": dict(self.dependencies),
+            "classifier": dict(self.classifier),
+            "dry_run": self.dry_run,
+            "tool": dict(self.tool),
+            "decided_at": self.decided_at,
+        }
+        for key in ("attestation", "approvals", "signed_summary", "decision_log", "sources"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = [dict(item) for item in value] if key == "decision_log" else (
+                    value if isinstance(value, str) else dict(value))
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Decision:
+        """A Decision from its JSON (what `to_dict` wrote, e.g. after `attest.verdict.apply_approvals`)."""
+        log = data.get("decision_log")
+        return cls(
+            outcome=str(data["outcome"]),
+            reasons=tuple(Finding.from_dict(reason) for reason in data.get("reasons") or ()),
+            policies=tuple(data.get("policies") or ()),
+            enabled=tuple(data.get("enabled") or ()),
+            bundle=data.get("bundle") or {},
+            packet=data.get("packet") or {},
+            input_digest=str(data.get("input_digest", "")),
+            summary=data.get("summary") or {},
+            dependencies=data.get("dependencies") or {},
+            classifier=data.get("classifier") or {},
+            dry_run=bool(data.get("dry_run")),
+            tool=data.get("tool") or {},
+            decided_at=str(data.get("decided_at", "")),
+            attestation=data.get("attestation"),
+            approvals=data.get("approvals"),
+            signed_summary=data.get("signed_summary"),
+            decision_log=None if log is None else tuple(log),
+            sources=data.get("sources"),
+        )

@@ -1,7 +1,6 @@
 """The review packet: derive the facts of a patch (one streaming pass) and build packet v1 from them.
 
-Validation and comparison against a patch live in `gatekeeper.verify`; `load_packet`,
-`validate_packet` and `compare` are re-exported here so callers need one import.
+Reading and validating a packet file, and comparing a packet with its patch, live in `gatekeeper.verify`.
 """
 
 from __future__ import annotations
@@ -11,42 +10,26 @@ import re
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gatekeeper import __version__
 from gatekeeper.atomic import write_atomic
 from gatekeeper.bounded import load_json, read_bytes
-from gatekeeper.classify.context import classify_in_context
+from gatekeeper.classify.context import Context, classify_in_context
 from gatekeeper.classify.patchcontext import PatchContext
+from gatekeeper.classify.ruleset import RuleSet
+from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream, unsafe_reason
 from gatekeeper.errors import PatchError, UsageError, where
-from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange
-
-if TYPE_CHECKING:
-    from gatekeeper.classify import RuleSet
-    from gatekeeper.classify.context import Context
-    from gatekeeper.classify.treecontext import TreeContext
+from gatekeeper.model import BUCKETS, ClassifiedFile, Derived, FileChange
+from gatekeeper.treecheck import parse_range
+from gatekeeper.verify import validate_packet
 
 SCHEMA_VERSION = 1
-_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")  # what `packet --run-id` accepts
 OUTSIDE_RUNNER_SANDBOX = {"backend": "none", "network": "unknown", "egress_checked": False, "env_passed": []}
-
-
-@dataclass(frozen=True, slots=True)
-class Derived:
-    """What a patch file shows, computed from its bytes alone (plus the classification rules)."""
-
-    patch: str  # the patch's name as given, for messages
-    sha256: str
-    bytes: int
-    files: tuple[ClassifiedFile, ...]
-    diff: dict[str, Any]  # {sha256, bytes, file_count, additions, deletions}
-    blast_radius: dict[str, dict[str, int]]  # {bucket: {files, additions, deletions}}
-    unsafe: tuple[FileChange, ...]
-    context: str = "patch"  # what classified the files: "tree" (BASE and HEAD objects) or "patch" (the patch alone)
 
 
 def derive(patch: Path, rules: RuleSet, context: Context | None = None) -> Derived:
@@ -145,8 +128,6 @@ def build_packet(
     created_at: str | None = None,
 ) -> dict[str, Any]:
     """Packet v1 for `derived`, validated against the schema (PatchError when the patch names an unsafe path)."""
-    from gatekeeper.verify import validate_packet
-
     refuse_unsafe(derived)
     packet: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
@@ -171,41 +152,6 @@ def build_packet(
     return validate_packet(packet, "packet")
 
 
-def make_packet(
-    patch: Path,
-    policy_dir: Path | None,
-    *,
-    run_id: str | None = None,
-    model_requested: str | None = None,
-    model_reported: str | None = None,
-    tree: str | None = None,
-    repo: Path | None = None,
-) -> dict[str, Any]:
-    """What `gatekeeper packet` builds: PATCH classified by the resolved bundle's rules, outside the runner.
-
-    `tree` ("BASE..HEAD", in `repo` or the current folder): classify with the commits' markers and content."""
-    from gatekeeper.classify import load_rules
-    from gatekeeper.policy_dir import resolve_policy_dir
-
-    if run_id is not None and not _RUN_ID.fullmatch(run_id):
-        raise UsageError(
-            f"invalid run id {run_id!r}", where="--run-id", hint="use letters, digits, '.', '_' and '-' (at most 128)"
-        )
-    bundle = resolve_policy_dir(policy_dir)
-    rules = load_rules(bundle)
-    with open_tree_context(tree, repo, rules) as context:
-        derived = derive(patch, rules, context)
-    return build_packet(
-        derived,
-        rules,
-        run_id=run_id,
-        model_requested=model_requested,
-        model_reported=model_reported,
-        reported_by="command-line" if model_reported is not None else None,
-        bundle_revision=read_bundle_revision(bundle),
-    )
-
-
 @contextmanager
 def open_tree_context(tree: str | None, repo: Path | None, rules: RuleSet) -> Iterator[TreeContext | None]:
     """The TreeContext of `tree` ("BASE..HEAD") in `repo` (default: the current folder); None without `tree`."""
@@ -214,9 +160,6 @@ def open_tree_context(tree: str | None, repo: Path | None, rules: RuleSet) -> It
             raise UsageError("--repo needs --tree BASE..HEAD", where="--repo", hint="name the commits to read")
         yield None
         return
-    from gatekeeper.classify.treecontext import TreeContext
-    from gatekeeper.treecheck import parse_range
-
     base, head = parse_range(tree)
     with TreeContext(repo or Path.cwd(), base, head, rules) as context:
         yield context
@@ -244,13 +187,3 @@ def packet_json(packet: dict[str, Any]) -> str:
             out.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=True)}{comma}")
     out.append("}")
     return "\n".join(out) + "\n"
-
-
-def __getattr__(name: str) -> Any:
-    # load_packet / validate_packet / compare live in gatekeeper.verify (which imports jsonschema);
-    # importing them lazily keeps `import gatekeeper.packet` cheap.
-    if name in ("load_packet", "validate_packet", "compare"):
-        import gatekeeper.verify as verify
-
-        return getattr(verify, name)
-    raise AttributeError(name)

@@ -28,6 +28,11 @@ def resolve_policy_dir(explicit: str | Path | None, *, marker: str = MANIFEST) -
     config = load_project_config()
     if config.policy_dir is not None:
         return _checked(config.policy_dir, marker, f"fix `policy_dir` in {config.label} or pass --policy DIR")
+    return default_policy_dir(marker)
+
+
+def default_policy_dir(marker: str = MANIFEST) -> Path:
+    """The bundle when neither `--policy` nor `gatekeeper.yaml` names one: `./policies`, else the shipped one."""
     for candidate in (Path.cwd() / "policies", shipped_policy_dir()):
         if (candidate / marker).is_file():
             return candidate

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
-from gatekeeper import schema_validation as schema_files  # renamed (issue #13); alias keeps this merge to one line
+from gatekeeper import schema_validation
 from gatekeeper.bounded import Limits, load_json
+from gatekeeper.diff import refuse_device
 from gatekeeper.errors import InputFileError, PacketError, where
-
-if TYPE_CHECKING:
-    from gatekeeper.packet import Derived
+from gatekeeper.model import Derived
 
 SCHEMA_FILE = "packet-v1.schema.json"
 # Facts a file entry states about the patch; `rule`, `tags` and `ecosystem` name rules, which may
@@ -39,7 +39,7 @@ MAX_PACKET_BYTES = PACKET_LIMITS.max_bytes
 
 def schema() -> dict[str, Any]:
     """The packet v1 JSON Schema, as published in the package."""
-    return schema_files.load(SCHEMA_FILE)
+    return schema_validation.load(SCHEMA_FILE)
 
 
 def validate_packet(obj: object, where_: str) -> dict[str, Any]:
@@ -54,7 +54,7 @@ def validate_packet(obj: object, where_: str) -> dict[str, Any]:
             where=where(where_, field="files"),
             hint="a change this large cannot be reviewed as one packet; split it",
         )
-    error = schema_files.first_error(SCHEMA_FILE, obj)
+    error = schema_validation.first_error(SCHEMA_FILE, obj)
     if error is None:
         return cast("dict[str, Any]", obj)
     field, message = error
@@ -79,8 +79,6 @@ def _no_constant(name: str) -> Any:
 
 
 def _read_packet_bytes(path: Path) -> bytes:
-    from gatekeeper.diff import refuse_device
-
     try:
         with open(path, "rb") as handle:
             refuse_device(os.fstat(handle.fileno()), path, "packet")
@@ -122,7 +120,7 @@ def load_packet(path: Path) -> dict[str, Any]:
     return validate_packet(obj, str(path))
 
 
-def compare(packet: dict[str, Any], derived: Derived) -> list[str]:
+def compare(packet: Mapping[str, Any], derived: Derived) -> list[str]:
     """Every difference between what a (schema-valid) packet claims and what its patch shows; empty when they agree."""
     out: list[str] = context_differences(packet, derived)
     claimed_diff = packet.get("diff", {})
@@ -141,12 +139,12 @@ def compare(packet: dict[str, Any], derived: Derived) -> list[str]:
     return out
 
 
-def packet_context(packet: dict[str, Any]) -> str:
+def packet_context(packet: Mapping[str, Any]) -> str:
     """The context a packet says classified it ("tree" or "patch"; absent means patch)."""
     return str((packet.get("classifier") or {}).get("context") or "patch")
 
 
-def context_differences(packet: dict[str, Any], derived: Derived) -> list[str]:
+def context_differences(packet: Mapping[str, Any], derived: Derived) -> list[str]:
     """A packet is re-derived with the context it names; a different one is a difference."""
     said = packet_context(packet)
     if said == derived.context:
@@ -184,20 +182,3 @@ def _compare_files(claimed: list[dict[str, Any]], actual: list[dict[str, Any]]) 
     if not out and [e.get("path") for e in claimed] != [e["path"] for e in actual]:
         out.append("files: the packet lists the files in another order than the patch")
     return out
-
-
-def check_packet(packet_file: Path, patch: Path, policy_dir: Path | None, *, tree: str | None = None,
-                 repo: Path | None = None) -> tuple[dict[str, Any], list[str]]:
-    """What `gatekeeper verify` checks: the packet (valid v1) and its differences from PATCH re-derived with
-    the resolved bundle's rules and the packet's own context (empty when they match).
-
-    A packet classified with `tree` context needs `tree` ("BASE..HEAD") to be re-derived."""
-    from gatekeeper.classify import load_rules
-    from gatekeeper.packet import derive, open_tree_context
-    from gatekeeper.policy_dir import resolve_policy_dir
-
-    claimed = load_packet(packet_file)
-    rules = load_rules(resolve_policy_dir(policy_dir))
-    wanted = tree if packet_context(claimed) == "tree" else None
-    with open_tree_context(wanted, repo if wanted else None, rules) as context:
-        return claimed, compare(claimed, derive(patch, rules, context))

@@ -80,7 +80,7 @@ def scene(tmp_path: Path) -> dict:
     packet_path = tmp_path / "packet.json"
     write_packet(packet_path, packet)
     log = tmp_path / "audit" / "decisions.jsonl"
-    decision = gate.decide(json.loads(packet_path.read_text()), patch, bundle, enabled)
+    decision = gate.decide(json.loads(packet_path.read_text()), patch, bundle, enabled).to_dict()
     assert decision["outcome"] == "review", decision  # the seed rule: CI changes need a human
     first = append_decision(log, decision)
     append_decision(log, decision)  # a second, later record: replay must pick the one asked for
@@ -133,7 +133,7 @@ def test_replay_reports_a_decision_that_no_longer_reproduces(scene: dict, capsys
 
     log = scene["log"].with_name("other.jsonl")
     today = load_bundle(scene["policies"])
-    decision = gate.decide(json.loads(scene["packet"].read_text()), scene["patch"], today, ["core"])
+    decision = gate.decide(json.loads(scene["packet"].read_text()), scene["patch"], today, ["core"]).to_dict()
     decision["bundle"] = {**decision["bundle"], "commit": scene["old"], "digest": scene["record"]["bundle"]["digest"]}
     append_decision(log, decision)
     args = ["audit", "replay", str(log), "1", "--packet", str(scene["packet"]), "--patch", str(scene["patch"]),

@@ -268,7 +268,7 @@ def test_the_shipped_bundle_has_no_unknown_refs() -> None:
 
 
 def test_a_runtime_error_names_its_file_line_and_rule_never_another_file(tmp_path: Path) -> None:
-    from gatekeeper.policy.findings import run_policies
+    from gatekeeper.policy.findings import Evaluation
 
     root = bundle_copy(tmp_path)
     policy = root / "size" / "policy.rego"
@@ -277,10 +277,9 @@ def test_a_runtime_error_names_its_file_line_and_rule_never_another_file(tmp_pat
                       "\tto_number(input.packet.run_id) > 0\n}\n")
     bundle = load_bundle(root)
     summary = {"files": 0, "additions": 0, "deletions": 0, "buckets": {}, "tags": {}}
-    with pytest.raises(PolicyError) as caught:
-        run_policies(bundle, ["size", "guardrails"], {"files": [], "summary": summary, "packet": {"run_id": "abc"}},
-                     timeout=20)
-    error = caught.value
+    doc = {"files": [], "summary": summary, "packet": {"run_id": "abc"}}
+    (error,) = Evaluation(bundle, ["size", "guardrails"], [doc], timeout=20).results()
+    assert isinstance(error, PolicyError)
     assert error.where == f"{policy}:{len(text.splitlines()) + 3}"
     assert "to_number" in error.what and "(in rule `warn`)" in error.what
     assert "guardrails" not in str(error)

@@ -22,8 +22,16 @@ REPO = Path(__file__).resolve().parent.parent
 HEAD = "package p\n\nimport rego.v1\n\n"
 
 
+def evaluate_one(modules: dict[str, str], input: dict, query: str, *, timeout: float) -> object:
+    """The value of `query` over one input; its PolicyError raised."""
+    (value,) = engine.start_evaluating(modules, {}, [input], query, timeout=timeout).result()
+    if isinstance(value, PolicyError):
+        raise value
+    return value
+
+
 def evaluate(source: str, query: str, input: dict | None = None, *, timeout: float = 5.0) -> object:
-    return engine.evaluate({"pol/p.rego": HEAD + source}, {}, input or {}, query, timeout=timeout)
+    return evaluate_one({"pol/p.rego": HEAD + source}, input or {}, query, timeout=timeout)
 
 
 def test_values_come_back_through_a_binding_false_included() -> None:
@@ -146,42 +154,17 @@ def test_a_hanging_rego_test_is_pinned_on_that_test() -> None:
     assert outcomes["test_hang"].died and not outcomes["test_ok"].died
 
 
-def test_a_fed_input_evaluates_like_the_whole_document() -> None:
-    modules = {"pol/p.rego": HEAD + 'v := input\nn := count(input.files)\n'}
-    files = [{"path": f"src/{i}.go", "n": i, "tags": ["x"] if i % 2 else []} for i in range(300)]
-    files.append({"path": 'we"ird\\name\n\udce9', "n": None, "tags": []})
-    doc = {"packet": {"run_id": "r", "model": {"requested": None}}, "files": files, "summary": {"files": 301},
-           "integrity": {"ok": True, "differences": []}}
-    job = engine.start_fed_evaluation(modules, {}, {"packet": doc["packet"]}, "files", "data.p.v", timeout=10)
-    for start in range(0, len(files), 128):
-        assert job.send(("items", files[start:start + 128]))
-    assert job.send(("end", None))
-    assert job.send(("rest", {"summary": doc["summary"], "integrity": doc["integrity"]}))
-    fed = job.result()
-    assert fed == engine.evaluate(modules, {}, doc, "data.p.v", timeout=10)
-    assert fed["files"][-1]["path"] == files[-1]["path"]  # the awkward path comes back as sent
-
-
-def test_a_fed_childs_time_limit_runs_from_the_last_message() -> None:
-    modules = {"pol/p.rego": HEAD + "n := count(input.files)\n"}
-    job = engine.start_fed_evaluation(modules, {}, {"packet": {}}, "files", "data.p.n", timeout=1)
-    for _ in range(3):  # producing the input takes longer than the limit; no single wait does
-        time.sleep(0.6)
-        assert job.send(("items", [{"path": "a"}]))
-    assert job.send(("end", None)) and job.send(("rest", {}))
-    assert job.result() == 3
-
-
-def test_evaluate_many_builds_once_and_keeps_each_inputs_error_in_its_place() -> None:
+def test_evaluating_many_inputs_builds_once_and_keeps_each_inputs_error_in_its_place() -> None:
     modules = {"pol/p.rego": HEAD + 'v := to_number(input.n) + 1\n'}
-    got = engine.evaluate_many(modules, {}, [{"n": "1"}, {"n": "x"}, {"m": 1}, {"n": "2"}], "data.p.v", timeout=10)
+    inputs = [{"n": "1"}, {"n": "x"}, {"m": 1}, {"n": "2"}]
+    got = engine.start_evaluating(modules, {}, inputs, "data.p.v", timeout=10).result()
     assert got[0] == 2 and got[3] == 3 and got[2] is engine.UNDEFINED
     with pytest.raises(PolicyError) as alone:
-        engine.evaluate(modules, {}, {"n": "x"}, "data.p.v", timeout=10)
+        evaluate_one(modules, {"n": "x"}, "data.p.v", timeout=10)
     assert isinstance(got[1], PolicyError) and "evaluation failed" in got[1].what
     assert (got[1].what, got[1].where, got[1].hint) == (alone.value.what, alone.value.where, alone.value.hint)
     with pytest.raises(PolicyError, match="does not compile"):
-        engine.evaluate_many({"pol/p.rego": HEAD + "v := \n"}, {}, [{}], "data.p.v", timeout=10)
+        engine.start_evaluating({"pol/p.rego": HEAD + "v := \n"}, {}, [{}], "data.p.v", timeout=10).result()
 
 
 def test_children_that_answered_are_reaped_without_waiting_for_their_exit() -> None:
@@ -194,35 +177,6 @@ def test_children_that_answered_are_reaped_without_waiting_for_their_exit() -> N
     isolate._reap_exited()
     assert isolate._EXITING == []
     assert not any(Path(f"/proc/{pid}").exists() for pid in pids)  # no zombies left behind
-
-
-def _never_reads(feed_fd: int) -> None:
-    time.sleep(30)
-
-
-def _dies_reading(feed_fd: int) -> None:
-    from gatekeeper.policy.isolate import receive
-
-    receive(feed_fd)
-    os.kill(os.getpid(), signal.SIGSEGV)
-
-
-def test_feeding_a_child_that_died_or_stalled_fails_cleanly() -> None:
-    from gatekeeper.policy.isolate import start_isolated
-
-    dead = start_isolated(_dies_reading, timeout=10, feed=True)
-    big = [f"{i:08d}" * 100 for i in range(2000)]  # 1.6 MB: more than a pipe holds
-    assert dead.send(("items", big))
-    time.sleep(0.3)
-    assert not dead.send(("items", big))  # the pipe is broken: no exception, no hang
-    with pytest.raises(EngineCrashed):
-        dead.result()
-    stalled = start_isolated(_never_reads, timeout=1, feed=True)
-    started = time.monotonic()
-    assert not all(stalled.send(("items", big)) for _ in range(5))  # the pipe fills; the deadline ends the wait
-    assert time.monotonic() - started < 3
-    with pytest.raises(EngineTimedOut):
-        stalled.result()
 
 
 # --- through the CLI: exit 2 with one clear line, nothing from the C library on stdout ---------

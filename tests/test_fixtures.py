@@ -13,6 +13,7 @@ from shipped import shipped_only
 
 from gatekeeper.cli import main
 from gatekeeper.errors import FixtureError, PacketError
+from gatekeeper.model import Decision
 from gatekeeper.testing.expect import ExpectedFinding, PolicySet, load_expectation
 from gatekeeper.testing.fixtures import discover_cases, judge
 
@@ -95,19 +96,23 @@ CI = {"policy": "core", "rule": "core.ci", "level": "review", "msg": "ci", "buck
 WARN = {"policy": "size", "rule": "size.note", "level": "warn", "msg": "big"}
 
 
+def decided(outcome: str, *reasons: dict) -> Decision:
+    return Decision.from_dict({"outcome": outcome, "reasons": list(reasons)})
+
+
 def test_judge_passes_on_outcome_and_subset_of_paths() -> None:
     status, message, asserted = judge(_set("review", ExpectedFinding("core", "core.ci", paths=("a.yml",))),
-                                      {"outcome": "review", "reasons": [CI, WARN]})
+                                      decided("review", CI, WARN))
     assert (status, message, asserted) == ("pass", "", ("core.ci",))
 
 
 @pytest.mark.parametrize(
     ("expected", "decision", "needle"),
     [
-        (_set("review", ExpectedFinding("core", "core.ci")), {"outcome": "allow", "reasons": []}, "outcome allow"),
-        (_set("review", ExpectedFinding("core", "core.ci", paths=("c.yml",))), {"outcome": "review", "reasons": [CI]},
+        (_set("review", ExpectedFinding("core", "core.ci")), decided("allow"), "outcome allow"),
+        (_set("review", ExpectedFinding("core", "core.ci", paths=("c.yml",))), decided("review", CI),
          "missing finding"),
-        (_set("review"), {"outcome": "review", "reasons": [CI]}, "unexpected review finding core/core.ci"),
+        (_set("review"), decided("review", CI), "unexpected review finding core/core.ci"),
         (_set("error", error="sha256"), PacketError("bad schema"), "does not mention"),
     ],
 )

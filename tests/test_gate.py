@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,11 @@ from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError
-from gatekeeper.gate import build_input, canonical_json, evaluate_input, exit_code
+from gatekeeper.gate import build_input, canonical_json, digest, exit_code, gate_findings, start_deciding_many
+from gatekeeper.model import Decision
 from gatekeeper.policy.bundle import load_bundle
+from gatekeeper.policy.findings import Evaluation
+from gatekeeper.policy.input_schema import validate_input
 
 ALLOW, DENY, ERROR, REVIEW = 0, 1, 2, 3
 
@@ -414,19 +418,22 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
     }
     assert decision["summary"]["buckets"]["ci"]["files"] == 1 and decision["summary"]["files"] == 2
     assert decision["tool"]["name"] == "gatekeeper" and decision["decided_at"].endswith("Z")
-    from gatekeeper.packet import compare, derive
+    from gatekeeper.packet import derive
+    from gatekeeper.verify import compare
 
     derived = derive(change.patch, bundle.rules)
     input_doc = build_input(packet, derived, compare(packet, derived))
     assert "files" not in input_doc["packet"] and input_doc["files"][0]["dir"] == ""
-    replayed = evaluate_input(input_doc, bundle, ["core", "deps"], validate=True)
-    assert replayed["input_digest"] == decision["input_digest"]
-    assert replayed["reasons"] == decision["reasons"]
+    validate_input(input_doc, "input")
+    assert digest(input_doc) == decision["input_digest"]
+    (found,) = Evaluation(bundle, ["core", "deps"], [input_doc], timeout=10).results()
+    assert isinstance(found, list)
+    assert [finding.to_dict() for finding in gate_findings(input_doc) + found] == decision["reasons"]
 
 
-def test_decide_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:
-    from gatekeeper.gate import decide, decide_many
-    from gatekeeper.packet import load_packet
+def test_deciding_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:
+    from gatekeeper.gate import decide
+    from gatekeeper.verify import load_packet
 
     bundle = load_bundle(POLICY_DIR)
     ci = Change(git_repo, tmp_path).make({".circleci/config.yml": "x\n", "go.sum": "y\n"})
@@ -434,22 +441,22 @@ def test_decide_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path
     tampered_packet["diff"]["additions"] += 1
     missing = tmp_path / "absent.diff"
     cases = [(load_packet(ci.packet), ci.patch), (tampered_packet, ci.patch), (load_packet(ci.packet), missing)]
-    together = decide_many(cases, bundle, ["core", "deps"])
+    together = start_deciding_many(cases, bundle, ["core", "deps"])()
     assert len(together) == 3 and isinstance(together[2], GatekeeperError)
     for (packet, patch), batched in zip(cases[:2], together[:2], strict=True):
         alone = decide(packet, patch, bundle, ["core", "deps"])
-        assert isinstance(batched, dict)
-        assert {**batched, "decided_at": ""} == {**alone, "decided_at": ""}
-    assert [d["outcome"] for d in together[:2] if isinstance(d, dict)] == ["review", "deny"]
+        assert isinstance(batched, Decision)
+        assert replace(batched, decided_at="") == replace(alone, decided_at="")
+    assert [d.outcome for d in together[:2] if isinstance(d, Decision)] == ["review", "deny"]
 
 
-def test_decide_many_after_an_engine_crash_reports_each_case_as_decide_does(
+def test_deciding_many_after_an_engine_crash_reports_each_case_as_decide_does(
     git_repo: GitRepo, tmp_path: Path
 ) -> None:
     import shutil
 
-    from gatekeeper.gate import decide, decide_many
-    from gatekeeper.packet import load_packet
+    from gatekeeper.gate import decide
+    from gatekeeper.verify import load_packet
 
     folder = tmp_path / "bundle"
     shutil.copytree(POLICY_DIR, folder)
@@ -459,44 +466,63 @@ def test_decide_many_after_an_engine_crash_reports_each_case_as_decide_does(
     bundle = load_bundle(folder)
     change = Change(git_repo, tmp_path).make({"Jenkinsfile": "x\n"})
     cases = [(load_packet(change.packet), change.patch)] * 2
-    together = decide_many(cases, bundle, ["core"])
+    together = start_deciding_many(cases, bundle, ["core"])()
     with pytest.raises(PolicyError) as alone:
         decide(*cases[0], bundle, ["core"])
     assert "the Rego engine crashed evaluating" in alone.value.what
     assert [str(d) for d in together] == [str(alone.value)] * 2
 
 
-def test_evaluate_input_validates_documents_from_files() -> None:
+def test_the_input_schema_refuses_an_input_document_from_a_file_without_summary() -> None:
     with pytest.raises(PolicyError, match="summary"):
-        evaluate_input(
-            {"packet": {}, "files": [], "integrity": {"ok": True, "differences": []}},
-            load_bundle(POLICY_DIR),
-            ["core"],
-            validate=True,
-        )
+        validate_input({"packet": {}, "files": [], "integrity": {"ok": True, "differences": []}}, "input")
 
 
 def test_exit_codes() -> None:
-    assert [exit_code({"outcome": o}) for o in ("allow", "deny", "review")] == [
+    assert [exit_code(Decision.from_dict({"outcome": o})) for o in ("allow", "deny", "review")] == [
         ExitCode.OK,
         ExitCode.FAILED,
         ExitCode.REVIEW,
     ]
-    assert exit_code({"outcome": "deny", "dry_run": True}) == ExitCode.OK
-    assert exit_code({"outcome": "???"}) == ExitCode.ERROR
+    assert exit_code(Decision.from_dict({"outcome": "deny", "dry_run": True})) == ExitCode.OK
+    assert exit_code(Decision.from_dict({"outcome": "???"})) == ExitCode.ERROR
     assert os.sep == "/"
 
 
 def test_decide_adds_tree_differences_as_a_built_in_deny(change: Change) -> None:
     from gatekeeper.gate import TREE_RULE, decide
-    from gatekeeper.packet import load_packet
+    from gatekeeper.verify import load_packet
 
     change.make({"src/a.go": "package a\n"})
     bundle = load_bundle(POLICY_DIR)
     packet = load_packet(change.packet)
-    assert decide(packet, change.patch, bundle, ["core"])["outcome"] == "allow"
+    assert decide(packet, change.patch, bundle, ["core"]).outcome == "allow"
     decision = decide(packet, change.patch, bundle, ["core"], tree_differences=["x.yml: in pr, not in main + patch"])
-    assert decision["outcome"] == "deny"
-    [finding] = decision["reasons"]
-    assert finding["rule"] == TREE_RULE == "gatekeeper.tree_mismatch" and finding["policy"] == "gatekeeper"
-    assert "x.yml: in pr, not in main + patch" in finding["msg"]
+    assert decision.outcome == "deny"
+    [finding] = decision.reasons
+    assert finding.rule == TREE_RULE == "gatekeeper.tree_mismatch" and finding.policy == "gatekeeper"
+    assert "x.yml: in pr, not in main + patch" in finding.msg
+
+
+def test_gatekeeper_yaml_is_read_once_per_gate(
+    change: Change, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gatekeeper import project_config
+
+    change.make({"src/a.go": "package a\n"})
+    home = tmp_path / "ci"
+    home.mkdir()
+    (home / "gatekeeper.yaml").write_text("format: json\n")  # no policy_dir: the default bundle order
+    monkeypatch.chdir(home)
+    reads: list[str] = []
+    real = project_config.read_bytes
+
+    def counted(path: Path, *args: Any, **kwargs: Any) -> bytes:
+        reads.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(project_config, "read_bytes", counted)
+    capsys.readouterr()
+    assert main(["gate", str(change.packet), "--patch", str(change.patch)]) == ALLOW
+    assert json.loads(capsys.readouterr().out)["outcome"] == "allow"  # the file's format was used
+    assert reads == ["gatekeeper.yaml"]

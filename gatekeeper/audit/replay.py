@@ -100,7 +100,7 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
         # The packet's signature as verified then (its trust file may be gone): the policy input is the recorded one.
         attestation = record.get("attestation")
         replayed = _recorded_approvals(decide(packet, patch_path, then_bundle, enabled, dry_run=dry_run,
-                                              attestation=attestation), record, notes)
+                                              attestation=attestation).to_dict(), record, notes)
 
     today: View | None = None
     today_error = None
@@ -110,7 +110,7 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
         notes.append(f"today's bundle no longer has {', '.join(gone)}: evaluated without")
     try:
         decided = decide(packet, patch_path, today_bundle, [n for n in enabled if n in available], dry_run=dry_run,
-                         attestation=attestation)
+                         attestation=attestation).to_dict()
         today = _view("today", _recorded_approvals(decided, record, []))
     except GatekeeperError as exc:
         today_error = str(exc)

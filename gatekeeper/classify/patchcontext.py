@@ -39,14 +39,6 @@ class PatchContext:
         # large patch without any is not read a second time file by file).
         self.programs = patch is not None and _mentions(patch, IAC_LIBRARY_NEEDLES)
 
-    @classmethod
-    def streaming(cls, patch: Path, rules: ContextRules) -> PatchContext | None:
-        """A context usable before the patch is parsed, when no marker name occurs anywhere in its bytes
-        (then no path of it can be a marker); None otherwise (markers need every path first)."""
-        if _mentions_a_marker(patch, rules):
-            return None
-        return cls(patch, (), rules)
-
     def close(self) -> None:
         """Close the patch file the sections are read from (reading again reopens it)."""
         self._sections.close()
@@ -79,18 +71,6 @@ def _mentions(patch: Path, needles: Iterable[bytes]) -> bool:
                 return any(data.find(needle) != -1 for needle in needles)
     except (OSError, ValueError):
         return True  # cannot tell: take the careful road
-
-
-def _mentions_a_marker(patch: Path, rules: ContextRules) -> bool:
-    names = set()
-    for rule in rules.markers:
-        for name in rule.names:
-            head = name[1:] if name.startswith("*.") else name.split("*")[0]  # "*.tf": any name ending .tf
-            # A file marker (also a nested one, meta/main.yml) appears whole in the patch; a folder shape
-            # (roles/*/tasks/) by its first literal folder.
-            literal = head.rstrip("/").rpartition("/")[0] or head.rstrip("/") if name.endswith("/") else head
-            names.add(literal.encode())
-    return _mentions(patch, names)
 
 
 class _Sections:

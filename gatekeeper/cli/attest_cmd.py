@@ -13,7 +13,7 @@ from gatekeeper.attest import approvals
 from gatekeeper.attest.keys import generate as make_keys
 from gatekeeper.attest.keys import load_signer
 from gatekeeper.errors import ExitCode, UsageError
-from gatekeeper.gate_step import GateOptions, run_gate
+from gatekeeper.gate_command import GateOptions, run_gate
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _DIR = click.Path(file_okay=False, path_type=Path)
@@ -54,12 +54,12 @@ def approve(packet: Path, patch: Path, key_file: Path, folder: Path, comment: st
     signer = load_signer(key_file)
     decision, _ = run_gate(GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable,
                                        disable=disable, format="json", tree=tree, trust=trust), env=os.environ)
-    rules = sorted({str(r["rule"]) for r in decision["reasons"] if r.get("level") == "review"})
-    if decision["outcome"] != "review":
-        raise UsageError(f"the decision is {decision['outcome']}, not review: nothing to approve", where=str(packet),
+    rules = sorted({finding.rule for finding in decision.reasons if finding.level == "review"})
+    if decision.outcome != "review":
+        raise UsageError(f"the decision is {decision.outcome}, not review: nothing to approve", where=str(packet),
                          hint="an approval never overrides a deny")
-    sha256 = str(decision["packet"]["diff_sha256"])
-    envelope = approvals.make(signer, patch_sha256=sha256, input_digest=str(decision["input_digest"]), rules=rules,
+    sha256 = str(decision.packet["diff_sha256"])
+    envelope = approvals.make(signer, patch_sha256=sha256, input_digest=decision.input_digest, rules=rules,
                               comment=comment)
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"approval-{sha256[:12]}-{signer.public_key.keyid[:12]}.json"

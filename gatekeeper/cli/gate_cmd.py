@@ -8,14 +8,10 @@ from pathlib import Path
 import click
 
 from gatekeeper.errors import EXIT_CODE_HELP
+from gatekeeper.reports import FORMATS  # the registry only: no renderer is imported until one is used
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _DIR = click.Path(file_okay=False, path_type=Path)
-# The registry lives in gatekeeper.reports; read it here without importing any renderer.
-try:
-    from gatekeeper.reports import FORMATS
-except ImportError:  # pragma: no cover - the reports package is part of the distribution
-    FORMATS = ("text", "json")
 
 
 @click.command("gate", epilog=EXIT_CODE_HELP)
@@ -72,8 +68,10 @@ def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enabl
     commits alone: exit 0 allow, 1 deny, 3 review, 2 could not decide.
 
     Without PACKET no runner made claims: sandbox, model and provenance count as unverified."""
+    # Here, not at the top: every command module is imported at start-up (cli/__init__.py), and the
+    # gate's library code is for `gatekeeper gate` alone.
     from gatekeeper.gate import exit_code
-    from gatekeeper.gate_step import GateOptions, run_gate
+    from gatekeeper.gate_command import GateOptions, run_gate
 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
                           format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,
@@ -82,14 +80,14 @@ def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enabl
     decision, text = run_gate(options, env=os.environ)
     if text:
         click.echo(text, nl=not text.endswith("\n"))
-    for logged in decision.get("decision_log") or []:
+    for logged in decision.decision_log or ():
         if logged["status"] == "spooled":
             click.echo(f"gatekeeper: {logged['message']}", err=True)
-    for problem in (decision.get("approvals") or {}).get("problems") or []:
+    for problem in (decision.approvals or {}).get("problems") or []:
         click.echo(f"gatekeeper: approval not counted: {problem}", err=True)
     if output is not None or dry_run:
         note = " (dry run: exit 0)" if dry_run else ""
-        click.echo(f"gatekeeper: {decision['outcome']}, {len(decision['reasons'])} finding(s){note}", err=True)
+        click.echo(f"gatekeeper: {decision.outcome}, {len(decision.reasons)} finding(s){note}", err=True)
     return int(exit_code(decision))
 
 

@@ -1,13 +1,31 @@
-"""`gatekeeper packet` (build a review packet from a patch) and `gatekeeper verify` (check one against its patch)."""
+"""`gatekeeper packet` (build a review packet from a patch) and `gatekeeper verify` (check one against its patch).
+
+The policy bundle (whose classification rules to use) is resolved here, in the command layer.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
-from gatekeeper.errors import ExitCode
-from gatekeeper.readable import count
+from gatekeeper.classify import load_rules
+from gatekeeper.errors import DiffersError, ExitCode, UsageError
+from gatekeeper.packet import (
+    RUN_ID,
+    build_packet,
+    derive,
+    open_tree_context,
+    packet_json,
+    read_bundle_revision,
+    write_packet,
+)
+from gatekeeper.packet_text import render_text, summary
+from gatekeeper.policy_dir import resolve_policy_dir
+from gatekeeper.readable import count, printable
+from gatekeeper.treecheck import parse_range, tree_differences
+from gatekeeper.verify import compare, load_packet, packet_context
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _DIR = click.Path(file_okay=False, path_type=Path)
@@ -37,15 +55,18 @@ def packet(
     repo: Path | None,
 ) -> int:
     """Build review packet v1 for PATCH (a `git diff --cached --binary`); refuses unsafe paths (exit 2)."""
-    import json
-
-    from gatekeeper.packet import make_packet, packet_json, write_packet
-    from gatekeeper.packet_text import render_text, summary
-
-    built = make_packet(
-        patch, policy_dir, run_id=run_id, model_requested=model_requested, model_reported=model_reported,
-        tree=tree, repo=repo,
-    )
+    if run_id is not None and not RUN_ID.fullmatch(run_id):
+        raise UsageError(
+            f"invalid run id {run_id!r}", where="--run-id", hint="use letters, digits, '.', '_' and '-' (at most 128)"
+        )
+    bundle = resolve_policy_dir(policy_dir)  # --policy, else gatekeeper.yaml, else ./policies, else the shipped one
+    rules = load_rules(bundle)
+    with open_tree_context(tree, repo, rules) as context:
+        derived = derive(patch, rules, context)
+    built = build_packet(derived, rules, run_id=run_id, model_requested=model_requested,
+                         model_reported=model_reported,
+                         reported_by="command-line" if model_reported is not None else None,
+                         bundle_revision=read_bundle_revision(bundle))
     if out is not None:
         write_packet(out, built)
         if fmt == "json":
@@ -70,21 +91,16 @@ def packet(
 def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | None, repo: Path | None) -> int:
     """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts, and with
     --tree the patch against the commits (exit 1 on any difference, 2 when they cannot be read)."""
-    from gatekeeper.errors import DiffersError
-    from gatekeeper.readable import printable
-    from gatekeeper.verify import check_packet
-
-    bounds = None
-    if tree is not None:
-        from gatekeeper.treecheck import parse_range
-
-        bounds = parse_range(tree)
-    claimed, differences = check_packet(packet_file, patch, policy_dir, tree=tree, repo=repo)
+    bounds = parse_range(tree) if tree is not None else None
+    claimed = load_packet(packet_file)
+    rules = load_rules(resolve_policy_dir(policy_dir))
+    # Re-derived with the context the packet names: a packet classified with `tree` needs --tree.
+    wanted = tree if packet_context(claimed) == "tree" else None
+    with open_tree_context(wanted, repo if wanted else None, rules) as context:
+        differences = compare(claimed, derive(patch, rules, context))
     for line in differences:
         click.echo(f"gatekeeper: verify: {printable(line)}", err=True)
     if bounds is not None:
-        from gatekeeper.treecheck import tree_differences
-
         found = tree_differences(repo or Path.cwd(), *bounds, patch, transport=(packet_file, patch))
         for line in found:
             click.echo(f"gatekeeper: verify: tree: {line}", err=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,6 @@ from gatekeeper.policy.isolate import (
     EngineCrashed,
     EngineTimedOut,
     Isolated,
-    receive,
     run_isolated,
     signal_name,
     start_isolated,
@@ -26,22 +25,7 @@ from gatekeeper.policy.isolate import (
 from gatekeeper.policy.rego_errors import Diagnostic, compile_error, diagnostics, runtime_error
 from gatekeeper.policy.rego_values import InputBuilder, output_text, read_node, restore_strings
 
-__all__ = [
-    "UNDEFINED",
-    "EngineCrashed",
-    "EngineTimedOut",
-    "RegoTestOutcome",
-    "check_modules",
-    "evaluate",
-    "evaluate_many",
-    "start_evaluating_many",
-    "run_isolated",
-    "start_evaluation",
-    "start_fed_evaluation",
-    "start_isolated",
-    "run_tests",
-    "signal_name",
-]
+__all__ = ["UNDEFINED", "Evaluating", "RegoTestOutcome", "check_modules", "run_tests", "start_evaluating"]
 
 _ERROR_KINDS = (1800, 1804)  # NodeKind.Error, NodeKind.ErrorSeq
 
@@ -77,66 +61,36 @@ class RegoTestOutcome:
     died: bool = False
 
 
-def evaluate(
-    modules: Mapping[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str, *, timeout: float
-) -> Any:
-    """Value of the Rego expression `query` (UNDEFINED when it has none), evaluated in a child."""
-    return start_evaluation(modules, data, input, query, timeout=timeout).result()
+class Evaluating:
+    """An evaluation at work in its child: `result()` waits, `cancel()` kills it."""
 
+    def __init__(self, job: Isolated) -> None:
+        self._job = job
 
-def start_evaluation(
-    modules: Mapping[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str, *, timeout: float
-) -> Isolated:
-    """`evaluate` in the background: the caller works on, then collects with `.result()`."""
-    _load_library()
-    return start_isolated(_evaluate_here, dict(modules), data, input, query, timeout=timeout)
+    def result(self) -> list[Any]:
+        """Per input, its value (UNDEFINED when it has none) or its PolicyError.
 
-
-def start_fed_evaluation(
-    modules: Mapping[str, str],
-    data: Mapping[str, Any],
-    head: Mapping[str, Any],
-    fed: str,
-    query: str,
-    *,
-    timeout: float,
-) -> Isolated:
-    """`start_evaluation` whose input arrives while the child already builds it.
-
-    The input object is `head`'s entries, then `fed` (an array of the values the caller `.send`s as
-    `("items", [...])` batches, closed by `("end", None)`), then the entries of the final
-    `("rest", {...})` message. The child compiles and pushes each batch into the engine while the
-    parent is still computing the next.
-    """
-    return start_isolated(_evaluate_fed_here, dict(modules), data, head, fed, query, timeout=timeout, feed=True)
-
-
-def evaluate_many(
-    modules: Mapping[str, str], data: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]], query: str, *,
-    timeout: float,
-) -> list[Any]:
-    """`evaluate` over each of `inputs` with one child and one build (`timeout` is for them all).
-
-    An input whose evaluation fails has its PolicyError in its place; a crash, a hang or a bundle
-    that does not build raises, as `evaluate` does.
-    """
-    return start_evaluating_many(modules, data, inputs, query, timeout=timeout)()
-
-
-def start_evaluating_many(
-    modules: Mapping[str, str], data: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]], query: str, *,
-    timeout: float,
-) -> Callable[[], list[Any]]:
-    """`evaluate_many` in the background: call the returned function to collect the results."""
-    _load_library()
-    job = start_isolated(_evaluate_many_here, dict(modules), data, list(inputs), query, timeout=timeout)
-
-    def collect() -> list[Any]:
-        results = job.result()
+        A crash, a hang or a bundle that does not build raises (EngineCrashed, EngineTimedOut, PolicyError).
+        """
         return [PolicyError(item[1], where=item[2], hint=item[3]) if isinstance(item, tuple) else item
-                for item in results]
+                for item in self._job.result()]
 
-    return collect
+    def cancel(self) -> None:
+        """Stop the child (the caller failed before collecting the result)."""
+        self._job.cancel()
+
+
+def start_evaluating(
+    modules: Mapping[str, str], data: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]], query: str, *,
+    timeout: float,
+) -> Evaluating:
+    """Evaluate the Rego expression `query` over each of `inputs` in one forked child with one build.
+
+    The child gets the inputs through the fork (nothing is pickled on the way in); the caller works on
+    and collects with `.result()`. `timeout` is for all the inputs together.
+    """
+    _load_library()
+    return Evaluating(start_isolated(_evaluate_here, dict(modules), data, list(inputs), query, timeout=timeout))
 
 
 def check_modules(modules: Mapping[str, str], *, timeout: float) -> None:
@@ -173,12 +127,13 @@ def run_tests(
 def _load_library() -> None:
     """Load regopy's C library here, once, so the children forked after it do not each load it again.
 
-    (~20 ms a child; the gate's single fed child loads it itself, in parallel with the parent.)
+    (~20 ms a child.)
     """
     importlib.import_module("regopy")
 
 
 # --- below runs inside the forked child only --------------------------------------------------
+# regopy is imported inside these functions: its C library is heavy, and only the child needs it.
 
 
 def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> Any:
@@ -197,63 +152,7 @@ def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> 
     return rego
 
 
-def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], input: Mapping[str, Any], query: str) -> Any:
-    from regopy.rego_shared import rego_bundle_query
-
-    rego = _interpreter(modules, data)
-    bundle = _build(rego, f"x := [v | v := ({query})]", modules)
-    _NEVER_FREED.extend((rego, bundle))
-    restore = _set_input(rego, input)
-    values = _read(rego_bundle_query(rego._impl, bundle._impl), modules, binding="x")
-    if values is UNDEFINED or not values:
-        return UNDEFINED
-    return restore_strings(values[0], restore)
-
-
-def _evaluate_fed_here(
-    feed_fd: int, modules: dict[str, str], data: Mapping[str, Any], head: Mapping[str, Any], fed: str, query: str
-) -> Any:
-    from regopy.rego_shared import rego as lib
-    from regopy.rego_shared import rego_bundle_query, rego_new_input, rego_set_input
-
-    rego = _interpreter(modules, data)
-    bundle = _build(rego, f"x := [v | v := ({query})]", modules)
-    handle = rego_new_input()
-    _NEVER_FREED.extend((rego, bundle))
-    builder = InputBuilder(lib, handle)
-    for key, value in head.items():
-        builder.key(key)
-        builder.value(value)
-        builder.item()
-    builder.key(fed)
-    count = 0
-    kind, payload = receive(feed_fd)
-    while kind == "items":
-        for value in payload:
-            builder.value(value)
-        count += len(payload)
-        kind, payload = receive(feed_fd)
-    builder.array(count)
-    builder.item()  # the engine copies the whole array here: done while the parent finishes the rest
-    if kind == "end":
-        kind, payload = receive(feed_fd)
-    if kind != "rest":
-        raise PolicyError(f"unexpected message {kind!r} feeding the policy input", hint="this is a bug in gatekeeper")
-    for key, value in payload.items():
-        builder.key(key)
-        builder.value(value)
-        builder.item()
-    builder.object(len(head) + 1 + len(payload))
-    if builder.failed:
-        raise PolicyError("the engine refused the policy input", hint="this is a bug in gatekeeper")
-    rego_set_input(rego._impl, handle)
-    values = _read(rego_bundle_query(rego._impl, bundle._impl), modules, binding="x")
-    if values is UNDEFINED or not values:
-        return UNDEFINED
-    return restore_strings(values[0], builder.restore)
-
-
-def _evaluate_many_here(modules: dict[str, str], data: Mapping[str, Any], inputs: list[Any], query: str) -> list[Any]:
+def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], inputs: list[Any], query: str) -> list[Any]:
     from regopy.rego_shared import rego_bundle_query
 
     rego = _interpreter(modules, data)

@@ -1,6 +1,6 @@
 """Run every enabled policy in one query, check each finding's shape, and aggregate an outcome.
 
-One interpreter, one build, one query collects `deny`, `review` and `warn` of every enabled
+One interpreter, one build, one query per policy input collects `deny`, `review` and `warn` of every enabled
 package (each wrapped in a comprehension, so a package without one of them yields []).
 A finding must be `{"rule", "msg", "bucket"?, "paths"?}` with a rule id its policy declares;
 anything else is a PolicyError naming the policy file, because a malformed finding that
@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gatekeeper.errors import PolicyError
-from gatekeeper.model import BUCKETS
+from gatekeeper.model import BUCKETS, LEVELS, Finding
+from gatekeeper.policy import engine, reference
 from gatekeeper.policy.bundle import Bundle, PolicyInfo
 from gatekeeper.policy.compile_check import start_check
-from gatekeeper.policy.rego_errors import locate_text
+from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, signal_name
+from gatekeeper.policy.rego_errors import locate_text, rule_at
 
-LEVELS: tuple[str, ...] = ("deny", "review", "warn")
-OUTCOMES: tuple[str, ...] = ("allow", "review", "deny")
 _FINDING_KEYS = frozenset({"rule", "msg", "bucket", "paths"})
 
 
@@ -34,191 +34,121 @@ def findings_query(policies: Sequence[PolicyInfo]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def run_policies(
-    bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str, Any], *, timeout: float
-) -> list[dict[str, Any]]:
-    """Evaluate the enabled policies over `input_doc`; their findings, each with `policy` and `level`."""
-    return start_policies(bundle, enabled, input_doc, timeout=timeout).findings()
+class Evaluation:
+    """The enabled policies being evaluated over some policy inputs in one engine child.
 
+    Beside it, OPA compiles the very modules regopy evaluates (or not at all when these bytes passed
+    before): a module it rejects fails every input whatever regopy answers. `cross_check` (for
+    `gatekeeper test`) also evaluates every input in OPA when it is installed; an input on which the
+    engines disagree gets a PolicyError showing both results.
+    """
 
-class PendingFindings:
-    """Policies being evaluated in a child; `findings()` waits and validates."""
+    def __init__(self, bundle: Bundle, enabled: Sequence[str], inputs: Sequence[Mapping[str, Any]], *,
+                 timeout: float, cross_check: bool = False) -> None:
+        self._bundle, self._timeout, self._cross_check = bundle, timeout, cross_check
+        self._policies = [bundle.policy(name) for name in enabled]
+        self._inputs = list(inputs)
+        self._modules = bundle.modules_for(info.name for info in self._policies)
+        self._query = findings_query(self._policies)
+        self._job: engine.Evaluating | None = None
+        self._theirs: Callable[[], list[Any]] | None = None
+        self._check: Callable[[], None] = _no_check
+        if not self._policies or not self._inputs:
+            return
+        self._check = start_check(self._modules, bundle.data(), timeout=timeout)
+        self._job = engine.start_evaluating(self._modules, bundle.data(), self._inputs, self._query, timeout=timeout)
+        if cross_check and reference.missing_reason() is None:
+            self._theirs = reference.start_evaluating(self._modules, bundle.data(), self._inputs, self._query,
+                                                      timeout=timeout * 3)
 
-    def __init__(
-        self, bundle: Bundle, policies: list[PolicyInfo], input_doc: Mapping[str, Any] | None, timeout: float
-    ) -> None:
-        from gatekeeper.policy import engine
+    def results(self) -> list[list[Finding] | PolicyError]:
+        """Per input, its validated findings (each with `policy` and `level`) or the PolicyError that stopped it.
 
-        self._bundle, self._policies, self._input, self._timeout = bundle, policies, input_doc or {}, timeout
-        self._modules = bundle.modules_for(info.name for info in policies)
-        self._query = findings_query(policies)
-        self._alive = True
-        self._job: engine.Isolated | None = None
-        # OPA compiles the very modules regopy evaluates, side by side with the evaluation (or not at all
-        # when these bytes passed before): a module it rejects fails the gate whatever regopy answers.
-        self._check = start_check(self._modules, bundle.data(), timeout=timeout) if policies else _no_check
-        if policies and input_doc is not None:
-            self._job = engine.start_evaluation(self._modules, bundle.data(), input_doc, self._query, timeout=timeout)
-
-    def start_feeding(self, packet: Mapping[str, Any]) -> None:
-        """Fork the child now; the input's `packet` goes first, `files` follow through `send_files`."""
-        from gatekeeper.policy import engine
-
-        if self._policies:
-            self._job = engine.start_fed_evaluation(self._modules, self._bundle.data(), {"packet": packet}, "files",
-                                                    self._query, timeout=self._timeout)
-
-    def send_files(self, entries: list[dict[str, Any]]) -> None:
-        """Hand the child the next file entries of the input (nothing once it died: `findings` reports it)."""
-        if self._job is not None and self._alive:
-            self._alive = self._job.send(("items", entries))
-
-    def end_files(self) -> None:
-        """No more file entries: the child folds them into the input while the caller finishes the rest."""
-        if self._job is not None and self._alive:
-            self._alive = self._job.send(("end", None))
-
-    def finish(self, input_doc: Mapping[str, Any]) -> None:
-        """Send the input's remaining members (all but packet and files); `input_doc` is the whole document."""
-        self._input = input_doc
-        if self._job is not None and self._alive:
-            rest = {key: value for key, value in input_doc.items() if key not in ("packet", "files")}
-            self._alive = self._job.send(("rest", rest))
-
-    def findings(self) -> list[dict[str, Any]]:
-        """The validated findings (PolicyError naming the policy file on any failure)."""
-        from gatekeeper.policy import engine
-
+        A failure of the child as a whole is every input's error; a crash or a hang of a child shared by
+        several inputs is attributed by evaluating each input alone.
+        """
         if self._job is None:
-            return []
+            return [[] for _ in self._inputs]
         try:
             self._check()
+        except PolicyError as exc:
+            self.cancel()
+            return [exc for _ in self._inputs]
         except BaseException:
-            self._job.cancel()
+            self.cancel()
             raise
         try:
-            raw = self._job.result()
-        except engine.EngineCrashed as exc:
-            raise _attribute_crash(self._bundle, self._policies, self._input, self._timeout, exc) from None
-        except engine.EngineTimedOut as exc:
-            raise PolicyError(
-                f"policy evaluation ran past {self._timeout:g} s",
-                where=", ".join(str(info.module_path) for info in self._policies),
-                hint=exc.hint,
-            ) from None
+            ours = self._job.result()
+        except (EngineCrashed, EngineTimedOut) as exc:
+            if len(self._inputs) > 1:
+                return [self._alone(doc) for doc in self._inputs]
+            return [self._died(exc)]
         except PolicyError as exc:
-            if not exc.where:  # regopy gave no location: OPA, evaluating the same, names the place
-                located = locate_runtime_error(self._modules, self._bundle.data(), self._input, self._query, exc,
-                                               timeout=self._timeout)
-                if located is not None:
-                    raise located from None
-                exc.where = ", ".join(str(info.module_path) for info in self._policies)
-            raise
-        return collect(self._policies, raw, self._modules)
+            return [self._located(exc, doc) for doc in self._inputs]
+        theirs = self._theirs() if self._theirs is not None else [None] * len(ours)
+        return [self._checked(raw, other, doc) for raw, other, doc in zip(ours, theirs, self._inputs, strict=True)]
 
     def cancel(self) -> None:
         """Stop the evaluation (the caller failed before collecting it)."""
         if self._job is not None:
             self._job.cancel()
 
+    def _alone(self, doc: Mapping[str, Any]) -> list[Finding] | PolicyError:
+        names = [info.name for info in self._policies]
+        alone = Evaluation(self._bundle, names, [doc], timeout=self._timeout, cross_check=self._cross_check)
+        (found,) = alone.results()
+        return found
 
-def start_policies(
-    bundle: Bundle, enabled: Sequence[str], input_doc: Mapping[str, Any], *, timeout: float
-) -> PendingFindings:
-    """Start evaluating the enabled policies in the background."""
-    return PendingFindings(bundle, [bundle.policy(name) for name in enabled], input_doc, timeout)
+    def _died(self, exc: EngineCrashed | EngineTimedOut) -> PolicyError:
+        if isinstance(exc, EngineCrashed):
+            return _attribute_crash(self._bundle, self._policies, self._inputs[0], self._timeout, exc)
+        return PolicyError(f"policy evaluation ran past {self._timeout:g} s", where=self._where(), hint=exc.hint)
 
+    def _checked(self, raw: Any, other: Any, doc: Mapping[str, Any]) -> list[Finding] | PolicyError:
+        if isinstance(raw, PolicyError):
+            return self._located(raw, doc)
+        try:
+            if self._theirs is not None and reference.normalise(raw) != reference.normalise(other):
+                raise PolicyError(f"regopy and OPA disagree: regopy gave {_short(raw, 600)}; "
+                                  f"OPA gave {_short(other, 600)}", where=self._where(),
+                                  hint="one engine mis-evaluates a construct; see docs/policies.md")
+            return collect(self._policies, raw, self._modules)
+        except PolicyError as exc:
+            return self._located(exc, doc)
 
-def start_fed_policies(
-    bundle: Bundle, enabled: Sequence[str], packet: Mapping[str, Any], *, timeout: float
-) -> PendingFindings:
-    """Start evaluating before the input is complete: `send_files` batches, then `finish` with the document."""
-    pending = PendingFindings(bundle, [bundle.policy(name) for name in enabled], None, timeout)
-    pending.start_feeding(packet)
-    return pending
+    def _located(self, exc: PolicyError, doc: Mapping[str, Any]) -> PolicyError:
+        """`exc` with a place: where OPA's evaluation fails when regopy gave none, else the policy files."""
+        if exc.where:
+            return exc
+        located = locate_runtime_error(self._modules, self._bundle.data(), doc, self._query, exc,
+                                       timeout=self._timeout)
+        if located is not None:
+            return located
+        exc.where = self._where()
+        return exc
 
-
-def run_policies_many(
-    bundle: Bundle, enabled: Sequence[str], input_docs: Sequence[Mapping[str, Any]], *, timeout: float
-) -> list[list[dict[str, Any]] | PolicyError]:
-    """`run_policies` over many inputs with one engine child: per input its findings or its PolicyError.
-
-    A crash, a hang or a bundle that does not build fails the whole call (EngineCrashed,
-    EngineTimedOut, PolicyError): the caller re-runs the inputs one by one to attribute it.
-    """
-    return start_policies_many(bundle, enabled, input_docs, timeout=timeout)()
-
-
-def start_policies_many(
-    bundle: Bundle, enabled: Sequence[str], input_docs: Sequence[Mapping[str, Any]], *, timeout: float,
-    cross_check: bool = False,
-) -> Callable[[], list[list[dict[str, Any]] | PolicyError]]:
-    """`run_policies_many` in the background: call the returned function to collect the results.
-
-    `cross_check` (for `gatekeeper test`) also evaluates every input in the reference engine (OPA) when it
-    is installed; an input on which the engines disagree gets a PolicyError showing both results.
-    """
-    from gatekeeper.policy import engine, reference
-
-    policies = [bundle.policy(name) for name in enabled]
-    modules = bundle.modules_for(info.name for info in policies)
-    check = start_check(modules, bundle.data(), timeout=timeout) if policies else _no_check
-    query = findings_query(policies)
-    job = (
-        engine.start_evaluating_many(modules, bundle.data(), input_docs, query, timeout=timeout)
-        if policies else None
-    )
-    theirs = (reference.start_evaluating(modules, bundle.data(), input_docs, query, timeout=timeout * 3)
-              if policies and cross_check and reference.missing_reason() is None else None)
-
-    def results() -> list[list[dict[str, Any]] | PolicyError]:
-        if job is None:
-            return [[] for _ in input_docs]
-        check()
-        ours = job()
-        others = theirs() if theirs is not None else [None] * len(ours)
-        out: list[list[dict[str, Any]] | PolicyError] = []
-        for raw, other, doc in zip(ours, others, input_docs, strict=True):
-            try:
-                if isinstance(raw, PolicyError):
-                    if not raw.where:
-                        raise locate_runtime_error(modules, bundle.data(), doc, query, raw, timeout=timeout) or raw
-                    raise raw
-                if theirs is not None and reference.normalise(raw) != reference.normalise(other):
-                    raise PolicyError(f"regopy and OPA disagree: regopy gave {_short(raw, 600)}; "
-                                      f"OPA gave {_short(other, 600)}",
-                                      where=", ".join(str(info.module_path) for info in policies),
-                                      hint="one engine mis-evaluates a construct; see docs/policies.md")
-                out.append(collect(policies, raw, modules))
-            except PolicyError as exc:
-                if not exc.where:  # as `PendingFindings.findings`: name the evaluated policy files
-                    exc.where = ", ".join(str(info.module_path) for info in policies)
-                out.append(exc)
-        return out
-
-    return results
+    def _where(self) -> str:
+        return ", ".join(str(info.module_path) for info in self._policies)
 
 
 def _attribute_crash(
-    bundle: Bundle, policies: Sequence[PolicyInfo], input_doc: Mapping[str, Any], timeout: float, crash: Any
+    bundle: Bundle, policies: Sequence[PolicyInfo], input_doc: Mapping[str, Any], timeout: float,
+    crash: EngineCrashed,
 ) -> PolicyError:
     """Re-run each policy alone so the error names the module that crashes the engine."""
-    from gatekeeper.policy import engine
-
     culprit = None
     if len(policies) > 1:
         for info in policies:
             try:
-                engine.evaluate(
-                    bundle.modules_for([info.name]), bundle.data(), input_doc, findings_query([info]), timeout=timeout
-                )
-            except (engine.EngineCrashed, engine.EngineTimedOut):
+                (value,) = engine.start_evaluating(bundle.modules_for([info.name]), bundle.data(), [input_doc],
+                                                   findings_query([info]), timeout=timeout).result()
+            except (EngineCrashed, EngineTimedOut):
                 culprit = info
                 break
             except PolicyError:
                 continue
     shown = str(culprit.module_path) if culprit else " or ".join(str(info.module_path) for info in policies)
-    signal = engine.signal_name(crash.signal_number)
+    signal = signal_name(crash.signal_number)
     return PolicyError(
         f"the Rego engine crashed evaluating {shown} ({signal})",
         hint="regopy segfaults on some forms (e.g. `with input as {...}`); "
@@ -226,13 +156,13 @@ def _attribute_crash(
     )
 
 
-def collect(policies: Sequence[PolicyInfo], raw: Any, modules: Mapping[str, str]) -> list[dict[str, Any]]:
+def collect(policies: Sequence[PolicyInfo], raw: Any, modules: Mapping[str, str]) -> list[Finding]:
     """Validate the query result and flatten it into findings (deny, review, warn; by policy)."""
     if not isinstance(raw, dict):
         raise PolicyError(
             f"the policy query returned {type(raw).__name__}, not an object", hint="this is a bug in gatekeeper"
         )
-    found: list[dict[str, Any]] = []
+    found: list[Finding] = []
     for level in LEVELS:
         for info in policies:
             values = raw.get(info.name, {}).get(level, [])
@@ -246,11 +176,11 @@ def collect(policies: Sequence[PolicyInfo], raw: Any, modules: Mapping[str, str]
                     hint=f"write `{level} contains finding if {{ ... }}` with finding := lib.finding(rule, msg)",
                 )
             checked = [check_finding(info, level, item, modules) for item in value]
-            found.extend(sorted(checked, key=lambda f: (f["rule"], f["msg"])))
+            found.extend(sorted(checked, key=lambda f: (f.rule, f.msg)))
     return found
 
 
-def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str, str]) -> dict[str, Any]:
+def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str, str]) -> Finding:
     """One finding, checked against the contract and stamped with `policy` and `level`."""
     own = {key: modules[key] for key in info.modules if key in modules}
     rule = item.get("rule") if isinstance(item, dict) else None
@@ -277,27 +207,13 @@ def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str,
         return _raise(
             bad(f"has unknown key(s) {', '.join(sorted(unknown))}", "a finding holds rule, msg, bucket and paths only")
         )
-    finding: dict[str, Any] = {"policy": info.name, "rule": rule, "level": level, "msg": item["msg"]}
-    if "bucket" in item:
-        if item["bucket"] not in BUCKETS:
-            return _raise(bad(f"names bucket {item['bucket']!r}", f"one of {', '.join(BUCKETS)}"))
-        finding["bucket"] = item["bucket"]
-    if "paths" in item:
-        paths = item["paths"]
-        if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-            return _raise(bad("has `paths` that is not an array of strings"))
-        finding["paths"] = paths
-    return finding
-
-
-def outcome_of(findings: Sequence[Mapping[str, Any]]) -> str:
-    """Any deny → deny; else any review → review; else allow (warn never blocks)."""
-    levels = {finding["level"] for finding in findings}
-    if "deny" in levels:
-        return "deny"
-    if "review" in levels:
-        return "review"
-    return "allow"
+    bucket = item.get("bucket")
+    if "bucket" in item and bucket not in BUCKETS:
+        return _raise(bad(f"names bucket {bucket!r}", f"one of {', '.join(BUCKETS)}"))
+    paths = item.get("paths")
+    if "paths" in item and (not isinstance(paths, list) or not all(isinstance(p, str) for p in paths)):
+        return _raise(bad("has `paths` that is not an array of strings"))
+    return Finding(info.name, rule, level, item["msg"], bucket, None if paths is None else tuple(paths))
 
 
 def locate_runtime_error(modules: Mapping[str, str], data: Mapping[str, Any], input_doc: Mapping[str, Any],
@@ -306,9 +222,6 @@ def locate_runtime_error(modules: Mapping[str, str], data: Mapping[str, Any], in
 
     Only on the error path: None when the reference engine is missing or evaluates without error.
     """
-    from gatekeeper.policy import reference
-    from gatekeeper.policy.rego_errors import rule_at
-
     if reference.missing_reason() is not None:
         return None
     try:
@@ -334,7 +247,7 @@ def _no_check() -> None:
     return None
 
 
-def _raise(error: PolicyError) -> dict[str, Any]:
+def _raise(error: PolicyError) -> Finding:
     raise error
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gatekeeper import schema_validation as schema_files  # renamed (issue #13); alias keeps this merge to one line
+from gatekeeper import schema_validation
 from gatekeeper.errors import PolicyError, where
 
 SCHEMA_FILE = "input-v1.schema.json"
@@ -12,12 +12,12 @@ SCHEMA_FILE = "input-v1.schema.json"
 
 def schema() -> dict[str, Any]:
     """The published policy input schema."""
-    return schema_files.load(SCHEMA_FILE)
+    return schema_validation.load(SCHEMA_FILE)
 
 
 def validate_input(doc: object, where_: str) -> dict[str, Any]:
     """Return `doc` when it is a valid input v1; else PolicyError naming the bad field's JSON path."""
-    error = schema_files.first_error(SCHEMA_FILE, doc)
+    error = schema_validation.first_error(SCHEMA_FILE, doc)
     if error is None:
         assert isinstance(doc, dict)
         return doc

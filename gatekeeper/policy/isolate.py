@@ -27,7 +27,6 @@ T = TypeVar("T")
 
 _CHUNK = 1 << 16
 _LENGTH = struct.Struct("<Q")
-_alarm_seconds = 0  # in a child: its own time limit (the parent's plus a margin), restarted by `receive`
 
 
 class EngineCrashed(PolicyError):
@@ -68,54 +67,17 @@ def run_isolated(func: Callable[..., T], *args: Any, timeout: float) -> T:
 
 
 class Isolated:
-    """A forked child at work; `result()` waits for it.
+    """A forked child at work; `result()` waits for it (the deadline runs from the fork)."""
 
-    The deadline runs from the fork, or, for a fed child, from the last message sent: the time the
-    caller takes to produce the input does not count against the evaluation.
-    """
-
-    def __init__(self, pid: int, read_fd: int, deadline: float, timeout: float, feed_fd: int | None = None) -> None:
+    def __init__(self, pid: int, read_fd: int, deadline: float, timeout: float) -> None:
         self._pid, self._fd, self._deadline, self._timeout = pid, read_fd, deadline, timeout
-        self._feed = feed_fd
         self._done = False
-
-    def send(self, message: Any) -> bool:
-        """Pickle `message` to the child's feed; False when the child is gone or past its deadline.
-
-        On False stop sending and call `result()`, which reports the crash or the timeout.
-        """
-        if self._feed is None:
-            return False
-        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(_LENGTH.pack(len(data)) + data)
-        try:
-            while view:
-                left = self._deadline - time.monotonic()
-                if left <= 0 or not select.select([], [self._feed], [], left)[1]:
-                    self.close_feed()
-                    return False
-                try:
-                    view = view[os.write(self._feed, view):]
-                except BlockingIOError:
-                    continue
-        except OSError:  # a broken pipe: the child is gone
-            self.close_feed()
-            return False
-        self._deadline = time.monotonic() + self._timeout
-        return True
-
-    def close_feed(self) -> None:
-        """End the feed (the child reads end-of-file)."""
-        if self._feed is not None:
-            os.close(self._feed)
-            self._feed = None
 
     def result(self) -> Any:
         """The child's return value, or the error it raised / its crash / its timeout."""
         if self._done:
             raise RuntimeError("result() already collected")
         self._done = True
-        self.close_feed()
         try:
             payload, timed_out = _collect(self._fd, self._deadline)
         except BaseException:
@@ -142,57 +104,24 @@ class Isolated:
         """Kill the child and forget it (when the caller fails before collecting the result)."""
         if not self._done:
             self._done = True
-            self.close_feed()
             os.close(self._fd)
             _kill(self._pid)
 
 
-def start_isolated(func: Callable[..., Any], *args: Any, timeout: float, feed: bool = False) -> Isolated:
-    """Fork a child running `func(*args)`; collect it with `.result()` while the parent does other work.
-
-    With `feed`, the child runs `func(feed_fd, *args)` and reads what the parent `send`s with `receive`.
-    """
+def start_isolated(func: Callable[..., Any], *args: Any, timeout: float) -> Isolated:
+    """Fork a child running `func(*args)`; collect it with `.result()` while the parent does other work."""
     if timeout <= 0:
         raise ValueError("timeout must be positive")
     sys.stdout.flush()
     sys.stderr.flush()
     _reap_exited()
     read_fd, write_fd = os.pipe()
-    feed_read, feed_write = os.pipe() if feed else (None, None)
     pid = os.fork()
     if pid == 0:  # child: never returns
         os.close(read_fd)
-        if feed_read is not None and feed_write is not None:
-            os.close(feed_write)
-            args = (feed_read, *args)
         _child(write_fd, func, args, timeout)
     os.close(write_fd)
-    if feed_read is not None and feed_write is not None:
-        os.close(feed_read)
-        os.set_blocking(feed_write, False)  # `send` waits with select, so a stuck child cannot outlast the deadline
-    return Isolated(pid, read_fd, time.monotonic() + timeout, timeout, feed_write)
-
-
-def receive(feed_fd: int) -> Any:
-    """In the child: the next message the parent sent (EOFError when the parent closed the feed).
-
-    Each message restarts the child's own alarm, as `send` restarts the parent's deadline.
-    """
-    (size,) = _LENGTH.unpack(_read_exactly(feed_fd, _LENGTH.size))
-    message = pickle.loads(_read_exactly(feed_fd, size))
-    signal.alarm(_alarm_seconds)
-    return message
-
-
-def _read_exactly(fd: int, size: int) -> bytes:
-    chunks, left = [], size
-    while left:
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
-            raise EOFError("the parent closed the feed early")
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
+    return Isolated(pid, read_fd, time.monotonic() + timeout, timeout)
 
 
 def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> None:
@@ -201,10 +130,8 @@ def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeo
     try:
         # Belt and braces for a parent that dies before killing us (CI cancels the job): the alarm
         # ends a child stuck in C code past its deadline, and on Linux the parent's death ends it too.
-        global _alarm_seconds
-        _alarm_seconds = int(timeout) + 2
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        signal.alarm(_alarm_seconds)
+        signal.alarm(int(timeout) + 2)
         _die_with_parent()
         # The C library writes diagnostics straight to fd 1/2; our stdout carries reports only.
         devnull = os.open(os.devnull, os.O_WRONLY)

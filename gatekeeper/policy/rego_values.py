@@ -38,18 +38,11 @@ def _percent(match: re.Match[str]) -> str:
     return f"%{code - 0xDC00 if code >= 0xDC80 else code:02X}"
 
 
-def push_input(lib: Any, handle: int, root: Any) -> tuple[int, dict[str, str]]:
-    """Push `root` onto a C input handle; (non-zero when a constructor failed, {encoded: original})."""
-    builder = InputBuilder(lib, handle)
-    builder.value(root)
-    return builder.failed, builder.restore
-
-
 class InputBuilder:
     """Build an input document on a C input handle piece by piece (a stack machine, like the C API).
 
     `value` pushes a whole JSON value; `key` + `value` + `item` make an object entry; `array(n)` and
-    `object(n)` fold the last n values / entries. A document can so be pushed while it still arrives.
+    `object(n)` fold the last n values / entries.
     This is the gate's hot path (a 10,000-file change is ~500,000 C calls), hence the inlined scalar
     cases and the byte cache; only the object/array constructors' return codes are checked, as they
     are the calls that fail on a malformed stack.

@@ -1,6 +1,9 @@
 """Report renderers, one module per format, registered in one place.
 
-Every reporter module exposes `render(decision) -> str` (the whole report, ending in a newline).
+Every reporter module exposes `render(decision) -> str` (the whole report, ending in a newline), where
+`decision` is the decision's JSON (`model.Decision.to_dict`): the gate renders its own decision, and
+the CI steps (ci/github_action.py, ci/gitlab.py) render the decision file the gate wrote, with the
+same code.
 A module may also expose `publish(decision, env)` for a side channel its CI offers (the github
 format appends a Markdown job summary to `$GITHUB_STEP_SUMMARY`). Modules are imported only when
 their format is asked for, so `gatekeeper --help` does not pay for XML or SARIF.
@@ -17,6 +20,7 @@ from typing import Any
 
 from gatekeeper.atomic import write_atomic
 from gatekeeper.errors import UsageError
+from gatekeeper.model import Decision
 
 # The one registry: format name -> reporter module. FORMATS (click.Choice) is derived from it.
 REPORTERS: Mapping[str, str] = {
@@ -30,7 +34,6 @@ REPORTERS: Mapping[str, str] = {
 }
 
 FORMATS: tuple[str, ...] = tuple(REPORTERS)
-DEFAULT_FORMAT = "text"
 
 
 def reporter(fmt: str) -> ModuleType:
@@ -43,15 +46,15 @@ def reporter(fmt: str) -> ModuleType:
         ) from None
 
 
-def render(fmt: str, decision: Mapping[str, Any]) -> str:
+def render(fmt: str, decision: Decision | Mapping[str, Any]) -> str:
     """The report text for `decision` in `fmt`."""
-    text: str = reporter(fmt).render(decision)
+    text: str = reporter(fmt).render(_json(decision))
     return text
 
 
 def emit(
     fmt: str,
-    decision: Mapping[str, Any],
+    decision: Decision | Mapping[str, Any],
     *,
     output: Path | None = None,
     env: Mapping[str, str] | None = None,
@@ -62,6 +65,7 @@ def emit(
     (`env` defaults to the process environment).
     """
     module = reporter(fmt)
+    decision = _json(decision)
     text: str = module.render(decision)
     if output is not None:
         write_atomic(output, text)
@@ -69,3 +73,7 @@ def emit(
     if publish is not None:
         publish(decision, os.environ if env is None else env)
     return "" if output is not None else text
+
+
+def _json(decision: Decision | Mapping[str, Any]) -> Mapping[str, Any]:
+    return decision.to_dict() if isinstance(decision, Decision) else decision

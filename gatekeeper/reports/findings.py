@@ -1,17 +1,13 @@
-"""A read-only view of a Decision that every report format shares: findings, counts, safe text."""
+"""What every report format shares: the decision's findings (model.Finding, most severe first), counts, safe text."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from gatekeeper.model import LEVELS, OUTCOMES, Finding
 from gatekeeper.readable import printable
-
-# Most severe first; the order reports list findings in.
-LEVELS: tuple[str, ...] = ("deny", "review", "warn")
-OUTCOMES: tuple[str, ...] = ("allow", "review", "deny")
 
 HEADLINES: Mapping[str, str] = {
     "allow": "allow: the change may queue normally",
@@ -27,36 +23,9 @@ _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u20
                      r"\ud800-\udfff\ufffe\uffff]")
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One reason of a decision: who said it, how loud, what, and about which paths."""
-
-    policy: str
-    rule: str
-    level: str
-    msg: str
-    bucket: str | None = None
-    paths: tuple[str, ...] = ()
-
-    @property
-    def blocking(self) -> bool:
-        """True when the finding stops a merge (deny or review)."""
-        return self.level in ("deny", "review")
-
-
 def findings(decision: Mapping[str, Any]) -> tuple[Finding, ...]:
     """The decision's reasons as Findings, most severe level first (stable within a level)."""
-    items = [
-        Finding(
-            policy=str(reason.get("policy", "")),
-            rule=str(reason.get("rule", "")),
-            level=str(reason.get("level", "")),
-            msg=str(reason.get("msg", "")),
-            bucket=None if reason.get("bucket") is None else str(reason["bucket"]),
-            paths=tuple(str(path) for path in reason.get("paths") or ()),
-        )
-        for reason in decision.get("reasons") or ()
-    ]
+    items = [Finding.from_dict(reason) for reason in decision.get("reasons") or ()]
     return tuple(sorted(items, key=lambda item: _level_rank(item.level)))
 
 

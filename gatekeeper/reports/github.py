@@ -73,8 +73,8 @@ def _annotations(item: Finding) -> Iterator[str]:
     if not item.paths:
         yield command(name, item.msg, title=title)
         return
-    for path in item.paths[:MAX_FILE_ANNOTATIONS]:
+    for path in (item.paths or ())[:MAX_FILE_ANNOTATIONS]:
         yield command(name, item.msg, file=path, title=title)
-    hidden = len(item.paths) - MAX_FILE_ANNOTATIONS
+    hidden = len(item.paths or ()) - MAX_FILE_ANNOTATIONS
     if hidden > 0:
         yield command(name, f"{item.msg} (and {hidden} more files: see the job summary)", title=title)

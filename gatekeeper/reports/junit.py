@@ -80,7 +80,7 @@ def _case(suite: ET.Element, name: str, version: str, found: list[Finding]) -> N
 
 def _describe(item: Finding) -> str:
     lines = [f"{item.level} {item.rule}" + (f" [{item.bucket}]" if item.bucket else ""), display(item.msg)]
-    lines += [f"  - {path_text(path)}" for path in item.paths]
+    lines += [f"  - {path_text(path)}" for path in item.paths or ()]
     return "\n".join(lines)
 
 

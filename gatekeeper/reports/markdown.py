@@ -69,7 +69,7 @@ def code(text: object) -> str:
 
 
 def _row(item: Finding) -> str:
-    files = str(len(item.paths)) if item.paths else "\u2013"
+    files = str(len(item.paths or ())) if item.paths else "\u2013"
     # A multi-line message keeps its breaks inside the cell.
     message = "<br>".join(escape(line) for line in display(item.msg).splitlines()) or "\u2013"
     bucket = f" ({escape(item.bucket)})" if item.bucket else ""
@@ -77,14 +77,14 @@ def _row(item: Finding) -> str:
 
 
 def _path_list(item: Finding) -> list[str]:
-    noun = "file" if len(item.paths) == 1 else "files"
+    noun = "file" if len(item.paths or ()) == 1 else "files"
     lines = [
         "<details>",
-        f"<summary>{code(item.rule)}: {len(item.paths)} {noun}</summary>",
+        f"<summary>{code(item.rule)}: {len(item.paths or ())} {noun}</summary>",
         "",
     ]
-    lines += [f"- {code(path_text(path))}" for path in item.paths[:MAX_PATHS]]
-    hidden = len(item.paths) - MAX_PATHS
+    lines += [f"- {code(path_text(path))}" for path in (item.paths or ())[:MAX_PATHS]]
+    hidden = len(item.paths or ()) - MAX_PATHS
     if hidden > 0:
         lines.append(f"- \u2026 and {hidden} more (the JSON or SARIF report lists them all)")
     lines += ["", "</details>", ""]

@@ -111,9 +111,9 @@ def _result(item: Finding, rule_index: int, anchor: str) -> dict[str, Any]:
     if item.bucket:
         result["properties"]["bucket"] = item.bucket
     if item.paths:
-        result["locations"] = [_location(path) for path in item.paths[:MAX_LOCATIONS]]
-        if len(item.paths) > MAX_LOCATIONS:
-            result["properties"]["pathCount"] = len(item.paths)
+        result["locations"] = [_location(path) for path in (item.paths or ())[:MAX_LOCATIONS]]
+        if len(item.paths or ()) > MAX_LOCATIONS:
+            result["properties"]["pathCount"] = len(item.paths or ())
     else:
         result["locations"] = [_location(anchor)]
         result["properties"]["fileless"] = True  # the location stands for the change, not a line in it

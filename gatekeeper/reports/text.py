@@ -47,9 +47,9 @@ def _finding_lines(item: Finding) -> list[str]:
     lines = [head]
     # A multi-line message keeps its lines, each indented under its finding.
     lines.extend(f"       {line}" for line in display(item.msg).splitlines() or [""])
-    for path in item.paths[:MAX_PATHS]:
+    for path in (item.paths or ())[:MAX_PATHS]:
         lines.append(f"       - {path_text(path)}")
-    hidden = len(item.paths) - MAX_PATHS
+    hidden = len(item.paths or ()) - MAX_PATHS
     if hidden > 0:
         lines.append(f"       ... and {hidden} more (--format json lists them all)")
     return lines

@@ -10,12 +10,9 @@ exercises is exactly what the floor is for.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
+from gatekeeper.policy.bundle import Bundle
 from gatekeeper.testing.results import Coverage, TestResult
-
-if TYPE_CHECKING:
-    from gatekeeper.policy.bundle import Bundle
 
 GATE_RULE_PREFIX = "gatekeeper."
 

@@ -11,17 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from gatekeeper.errors import PolicyError
+from gatekeeper.policy.bundle import Bundle
+from gatekeeper.policy.findings import check_finding
 from gatekeeper.policy.ref_check import unknown_refs, unused_imports
 from gatekeeper.policy.reference import CompileIssue, TestOutcome, Watch, missing_reason, start_tests
 from gatekeeper.testing.rego_source import TestRule, blank
+from gatekeeper.testing.rego_tests import TestFile
 from gatekeeper.testing.results import TestResult
-
-if TYPE_CHECKING:
-    from gatekeeper.policy.bundle import Bundle
-    from gatekeeper.testing.rego_tests import TestFile
 
 Outcomes = dict[tuple[str, str], TestOutcome]
 REFERENCE = "OPA"
@@ -99,8 +97,6 @@ class ReferenceRun:
 
     def _broken_finding(self, watch: list[Bound], seen: dict[str, list[object]]) -> str | None:
         """The contract error of the first finding a watched local held (as the gate would judge it), if any."""
-        from gatekeeper.policy.findings import check_finding
-
         for name, _, level, policy in watch:
             info = self._bundle.policy(policy)
             for item in seen.get(name, []):

@@ -20,6 +20,7 @@ import yaml
 
 from gatekeeper.bounded import YAML, compose_yaml, construct_yaml, read_text
 from gatekeeper.errors import FixtureError, where
+from gatekeeper.model import Finding
 
 OUTCOMES: tuple[str, ...] = ("allow", "review", "deny", "error")
 LEVELS: tuple[str, ...] = ("deny", "review", "warn")
@@ -39,14 +40,14 @@ class ExpectedFinding:
     paths: tuple[str, ...] = ()
     line: int = 0
 
-    def matches(self, reason: dict[str, Any]) -> bool:
-        if reason.get("policy") != self.policy:
+    def matches(self, reason: Finding) -> bool:
+        if reason.policy != self.policy:
             return False
         for key in ("rule", "level", "bucket"):
             wanted = getattr(self, key)
-            if wanted is not None and reason.get(key) != wanted:
+            if wanted is not None and getattr(reason, key) != wanted:
                 return False
-        return set(self.paths) <= set(reason.get("paths") or ())
+        return set(self.paths) <= set(reason.paths or ())
 
     def describe(self) -> str:
         parts = [self.policy] + [f"{k}={getattr(self, k)}" for k in ("rule", "level", "bucket") if getattr(self, k)]

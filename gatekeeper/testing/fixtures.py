@@ -17,14 +17,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gatekeeper.errors import FixtureError, GatekeeperError, where
+from gatekeeper.gate import GATE_POLICY, start_deciding_many
+from gatekeeper.model import Decision, outcome_of
+from gatekeeper.packet import build_packet, derive
+from gatekeeper.policy.bundle import Bundle
 from gatekeeper.testing.expect import Expectation, PolicySet, load_expectation
 from gatekeeper.testing.results import TestResult
-
-if TYPE_CHECKING:
-    from gatekeeper.policy.bundle import Bundle
+from gatekeeper.verify import load_packet
 
 PATCH = "patch.diff"
 PACKET = "packet.json"
@@ -132,21 +134,19 @@ def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> lis
 
 
 def _decide_each_set(case: Case, sets: Sequence[tuple[PolicySet, tuple[str, ...]]],
-                     bundle: Bundle) -> dict[str, dict[str, Any] | GatekeeperError]:
+                     bundle: Bundle) -> dict[str, Decision | GatekeeperError]:
     decided = _decide_cases([case] * len(sets), [enabled for _, enabled in sets], bundle)
     return {policy_set.name: decision for (policy_set, _), (decision, _) in zip(sets, decided, strict=True)}
 
 
 def _decide_cases(
     cases: Sequence[Case], unions: Sequence[tuple[str, ...]], bundle: Bundle
-) -> list[tuple[dict[str, Any] | GatekeeperError, float]]:
+) -> list[tuple[Decision | GatekeeperError, float]]:
     """Each case's decision (or error) under its union of policies, and the seconds it took.
 
     Cases that share a union are decided together (`gate.start_deciding_many`: one engine child, one
     build); the children of different unions run side by side.
     """
-    from gatekeeper.gate import start_deciding_many
-
     started = time.perf_counter()
     groups = []
     for union in dict.fromkeys(unions):
@@ -155,18 +155,19 @@ def _decide_cases(
         job = start_deciding_many([(packet, cases[i].patch) for i, packet in ready.items()], bundle, union,
                                   cross_check=True)
         groups.append((packets, ready, job))
-    out: dict[int, dict[str, Any] | GatekeeperError] = {}
+    out: dict[int, Decision | GatekeeperError] = {}
     for packets, ready, job in groups:
         decided = dict(zip(ready, job(), strict=True))
         for i, packet in packets.items():
-            out[i] = decided[i] if i in decided else packet
+            if i in decided:
+                out[i] = decided[i]
+            elif isinstance(packet, GatekeeperError):
+                out[i] = packet
     each = (time.perf_counter() - started) / max(1, len(cases))  # the cases are decided side by side
     return [(out[i], each) for i in range(len(cases))]
 
 
 def _packet(case: Case, bundle: Bundle) -> dict[str, Any] | GatekeeperError:
-    from gatekeeper.packet import build_packet, derive, load_packet
-
     try:
         if case.packet is not None:
             return load_packet(case.packet)
@@ -175,17 +176,14 @@ def _packet(case: Case, bundle: Bundle) -> dict[str, Any] | GatekeeperError:
         return exc
 
 
-def _for_set(decided: dict[str, Any] | GatekeeperError, enabled: Sequence[str]) -> dict[str, Any] | GatekeeperError:
-    from gatekeeper.gate import GATE_POLICY
-    from gatekeeper.policy.findings import outcome_of
-
+def _for_set(decided: Decision | GatekeeperError, enabled: Sequence[str]) -> Decision | GatekeeperError:
     if isinstance(decided, GatekeeperError):
         return decided
-    reasons = [r for r in decided.get("reasons") or [] if r.get("policy") == GATE_POLICY or r.get("policy") in enabled]
-    return {**decided, "outcome": outcome_of(reasons), "reasons": reasons, "enabled": list(enabled)}
+    reasons = tuple(r for r in decided.reasons if r.policy == GATE_POLICY or r.policy in enabled)
+    return replace(decided, outcome=outcome_of(reasons), reasons=reasons, enabled=tuple(enabled))
 
 
-def judge(policy_set: PolicySet, decision: dict[str, Any] | GatekeeperError) -> tuple[str, str, tuple[str, ...]]:
+def judge(policy_set: PolicySet, decision: Decision | GatekeeperError) -> tuple[str, str, tuple[str, ...]]:
     """Compare a decision (or the error the gate raised) with a policy set's expectation.
 
     Returns (status, message, the rule ids of findings the expectation asserted and the decision holds).
@@ -196,9 +194,9 @@ def judge(policy_set: PolicySet, decision: dict[str, Any] | GatekeeperError) -> 
         if policy_set.error and policy_set.error not in str(decision):
             return "fail", f"error {str(decision)!r} does not mention {policy_set.error!r}", ()
         return "pass", "", ()
-    reasons: list[dict[str, Any]] = list(decision.get("reasons") or [])
+    reasons = decision.reasons
     problems: list[str] = []
-    outcome = decision.get("outcome")
+    outcome = decision.outcome
     if outcome != policy_set.outcome:
         problems.append(f"outcome {outcome}, expected {policy_set.outcome}")
     asserted: set[str] = set()
@@ -206,14 +204,13 @@ def judge(policy_set: PolicySet, decision: dict[str, Any] | GatekeeperError) -> 
         hits = [r for r in reasons if expected.matches(r)]
         if not hits:
             problems.append(f"missing finding {expected.describe()} (expect.yaml line {expected.line})")
-        asserted.update(str(r.get("rule")) for r in hits if r.get("rule"))
+        asserted.update(r.rule for r in hits if r.rule)
     for reason in reasons:
-        if reason.get("level") in ("deny", "review") and not any(f.matches(reason) for f in policy_set.findings):
-            problems.append(f"unexpected {reason.get('level')} finding {reason.get('policy')}/{reason.get('rule')}: "
-                            f"{reason.get('msg')}")
+        if reason.blocking and not any(f.matches(reason) for f in policy_set.findings):
+            problems.append(f"unexpected {reason.level} finding {reason.policy}/{reason.rule}: {reason.msg}")
     if problems:
         wanted = ", ".join(f.describe() for f in policy_set.findings) or "none"
-        actual = ", ".join(f"{r.get('level')} {r.get('policy')}/{r.get('rule')}" for r in reasons) or "none"
+        actual = ", ".join(f"{r.level} {r.policy}/{r.rule}" for r in reasons) or "none"
         detail = f"expected {policy_set.outcome} with findings [{wanted}]; actual {outcome} with [{actual}]"
         return "fail", "; ".join(problems) + f" ({detail})", tuple(sorted(asserted))
     return "pass", "", tuple(sorted(asserted))

@@ -16,9 +16,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gatekeeper.errors import GatekeeperError, PolicyError
+from gatekeeper.policy.bundle import Bundle
+from gatekeeper.policy.engine import RegoTestOutcome, run_tests
 from gatekeeper.policy.rego_lint import find_error
 from gatekeeper.testing.rego_source import (
     LintIssue,
@@ -31,10 +33,6 @@ from gatekeeper.testing.rego_source import (
     without_tests,
 )
 from gatekeeper.testing.results import TestResult
-
-if TYPE_CHECKING:
-    from gatekeeper.policy.bundle import Bundle
-    from gatekeeper.policy.engine import RegoTestOutcome
 
 TEST_SUFFIX = "_test.rego"
 
@@ -117,8 +115,6 @@ def _run_file(test_file: TestFile, modules: Mapping[str, str], data: Mapping[str
         return skipped
     if test_file.package is None:
         return [*skipped, _result(test_file, "package", 1, "error", "test file declares no package")]
-    from gatekeeper.policy.engine import run_tests
-
     started = time.perf_counter()
     try:
         found = run_tests({**modules, test_file.shown: test_file.source}, data, test_file.package,
@@ -153,8 +149,6 @@ def _each_test_alone(modules: Mapping[str, str], data: Mapping[str, Any], test_f
     regopy aborts building a module once one rule in it uses a crashing form, so retrying a test
     beside its crashing neighbour crashes too; alone, each test gets its own verdict.
     """
-    from gatekeeper.policy.engine import RegoTestOutcome, run_tests
-
     found: list[RegoTestOutcome] = []
     for test in tests:
         alone = without_tests(test_file.source, test_file.tests, keep=test.name)

@@ -73,6 +73,7 @@ def render_json(run: TestRun) -> str:
 
 def render_junit(run: TestRun) -> str:
     """JUnit XML: a suite for Rego tests, one for fixtures, one for coverage."""
+    # Deferred: this module is imported at every start-up (cli/test_cmd.py reads FORMATS); only junit needs XML.
     import xml.etree.ElementTree as ET
 
     root = ET.Element("testsuites", name="gatekeeper test", tests=str(len(run.results) + 1),

@@ -5,14 +5,16 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from gatekeeper.errors import PolicyError
+from gatekeeper.policy.bundle import Bundle, load_bundle
+from gatekeeper.policy.engine import check_modules
 from gatekeeper.testing.coverage import compute_coverage, declared_rule_ids
+from gatekeeper.testing.crosscheck import ReferenceRun, missing_note
+from gatekeeper.testing.fixtures import discover_cases, run_cases, select_cases
+from gatekeeper.testing.rego_tests import discover_test_files, run_test_files, select_tests
 from gatekeeper.testing.results import TestResult, TestRun
-
-if TYPE_CHECKING:
-    from gatekeeper.policy.bundle import Bundle
+from gatekeeper.testing.versions import check_versions
 
 DEFAULT_MIN_COVERAGE = 100.0
 
@@ -24,13 +26,6 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
     `select` keeps the tests and cases whose name it finds (`--run`); a selection does not enforce coverage.
     `since` (a git revision) adds one result per policy: its version was bumped as its changes require.
     """
-    from gatekeeper.policy.bundle import load_bundle
-    from gatekeeper.policy.engine import check_modules
-    from gatekeeper.testing.crosscheck import ReferenceRun
-    from gatekeeper.testing.fixtures import discover_cases, run_cases, select_cases
-    from gatekeeper.testing.rego_tests import discover_test_files, run_test_files, select_tests
-    from gatekeeper.testing.versions import check_versions
-
     started = time.perf_counter()
     bundle = load_bundle(policy_dir, lint_tests=False)  # a malformed test file is an error of that file
     # Load everything before running anything: a broken case is exit 2 up front, not a half run.
@@ -65,8 +60,6 @@ def regopy_compile_result(exc: PolicyError) -> TestResult:
 
 def _finish(bundle: Bundle, policy_dir: Path, fixtures_dir: Path | None, results: list[TestResult],
             min_coverage: float, started: float) -> TestRun:
-    from gatekeeper.testing.crosscheck import missing_note
-
     coverage = compute_coverage(bundle, results, min_coverage)
     info: dict[str, object] = {
         "name": bundle.name,

@@ -12,14 +12,11 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from gatekeeper.errors import GatekeeperError, UsageError
+from gatekeeper.policy.bundle import Bundle, PolicyInfo
 from gatekeeper.policy.metadata import parse_metadata
 from gatekeeper.testing.results import TestResult
-
-if TYPE_CHECKING:
-    from gatekeeper.policy.bundle import Bundle, PolicyInfo
 
 _SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)")
 

@@ -1,8 +1,9 @@
-"""`gatekeeper gate` as a CI check step: configuration, bundle, decision, decision log, report.
+"""What the `gatekeeper gate` command does: configuration, bundle, decision, decision log, report.
 
-gate.py decides; this module gathers what a decision needs from flags and `gatekeeper.yaml` (read from
-BASE under `--tree`: config_source), refuses a change to the gate's own configuration, binds the patch
-to the pull request (`--tree`), and hands the decision to the log and the reporter.
+gate.py decides; this module is the command layer around it: it resolves what a decision needs from
+flags and `gatekeeper.yaml` (read once, from BASE under `--tree`: config_source), binds the patch to
+the pull request (`--tree`), and hands the decision to the approvals, the signature, the log and the
+reporter.
 """
 
 from __future__ import annotations
@@ -14,13 +15,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper.attest.facts import NO_PACKET
-from gatekeeper.config_source import trusted_file
+from gatekeeper.commits import commits_patch, run_id
+from gatekeeper.config_source import gate_configuration, trusted_file
+from gatekeeper.deps.advisories import load as load_advisories
 from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
+from gatekeeper.model import Decision
+from gatekeeper.packet import build_packet, derive, open_tree_context
+from gatekeeper.policy.bundle import Bundle
+from gatekeeper.reports import FORMATS, emit
+from gatekeeper.treecheck import parse_range, tree_differences
+from gatekeeper.verify import load_packet
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # gatekeeper.attest.keys imports cryptography: loaded below only when a trust file is given
     from gatekeeper.attest.keys import Trust
-    from gatekeeper.policy.bundle import Bundle
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +56,7 @@ class GateOptions:
     log_init: bool = False  # the decision log's folder may be created: a new chain by intent
 
 
-def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[dict[str, Any], str]:
+def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[Decision, str]:
     """Decide, append to the decision log when asked, render the report: (decision, text for stdout).
 
     When the gate cannot decide (exit 2), that is logged too, to the destinations named by the options."""
@@ -56,6 +64,7 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
         return _run_gate(options, env=env)
     except Exception as exc:
         if not isinstance(exc, GatekeeperError) or exc.exit_code == ExitCode.ERROR:
+            # audit.sinks loads urllib.request and ssl: only when a failure is to be logged.
             from gatekeeper.audit.sinks import log_failure
 
             log_failure(exc, file=options.log, git=options.log_git, url=options.log_url, tree=options.tree,
@@ -64,27 +73,17 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
 
 
 def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
-              commits: bool = False) -> tuple[dict[str, Any], str]:
+              commits: bool = False) -> tuple[Decision, str]:
     """Decide, append to the decision log when asked, render the report: (decision, text for stdout).
 
     Without a packet (`commits`: the patch was derived from `tree`), the packet is built in memory."""
-    from gatekeeper.config_source import gate_configuration
-    from gatekeeper.packet import load_packet, open_tree_context
-    from gatekeeper.reports import FORMATS, emit
-
     if not commits and (options.packet is None or options.patch is None):
         if options.packet is not None or options.patch is not None or options.tree is None:
             raise UsageError("gate needs PACKET and --patch, or --tree BASE..HEAD alone", where="gate",
                              hint="pass the packet and its patch, or name the pull request's commits with --tree")
-        from gatekeeper.commits import commits_patch
-
         with commits_patch(options.tree, options.repo) as patch:
             return _run_gate(replace(options, patch=patch), env=env, commits=True)
-    base = None
-    if options.tree is not None:
-        from gatekeeper.treecheck import parse_range
-
-        base = parse_range(options.tree)[0]
+    base = parse_range(options.tree)[0] if options.tree is not None else None
     # Under --tree the settings and the bundle come from BASE, never from the checkout (config_source).
     with gate_configuration(options.policy_dir, base, repo=options.repo, formats=FORMATS) as found:
         config, bundle = found.config, found.bundle
@@ -109,15 +108,14 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
             )
         index = None
         if options.advisories is not None:  # before any git work: a bad folder is reported first
-            from gatekeeper.deps.advisories import load
-
-            index = load(options.advisories)
+            index = load_advisories(options.advisories)
         # A patch derived from the commits is their change by construction: nothing to bind.
         differences = [] if commits else _tree_differences(options)
         trust = _trust(options, base)
         attestation = NO_PACKET.to_input() if commits else None
         if trust is not None and options.packet is not None:
-            from gatekeeper.attest.verdict import packet_attestation  # cryptography: only when asked for
+            # Deferred: gatekeeper.attest imports cryptography and securesystemslib (~0.1 s), only when asked for.
+            from gatekeeper.attest.verdict import packet_attestation
 
             attestation = packet_attestation(options.packet, packet, trust).to_input()
         with open_tree_context(options.tree, options.repo, bundle.rules) as context:
@@ -126,33 +124,32 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
                               guarded=found.guarded, tree_differences=differences, context=context,
                               attestation=attestation, advisories=index)
         if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
-            decision["attestation"] = attestation
+            decision = replace(decision, attestation=attestation)
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
-        from gatekeeper.attest.verdict import apply_approvals
+        from gatekeeper.attest.verdict import apply_approvals  # deferred: cryptography (see above)
 
-        decision = apply_approvals(decision, options.approvals, trust, bundle.params)
+        decision = Decision.from_dict(apply_approvals(decision.to_dict(), options.approvals, trust, bundle.params))
     if options.sign is not None:
-        from gatekeeper.attest.verdict import sign_summary
+        from gatekeeper.attest.verdict import sign_summary  # deferred: cryptography (see above)
 
-        decision["signed_summary"] = str(sign_summary(decision, options.sign, options.output))
+        decision = replace(decision, signed_summary=str(sign_summary(decision.to_dict(), options.sign, options.output)))
     log = options.log or config.log
     if log is not None or options.log_git or options.log_url:
+        # Deferred: the sinks import urllib.request, http.client and ssl (for --log-url), which a gate that
+        # logs nothing should not load (about 0.15 s of a one-file gate measured at load 20).
         from gatekeeper.audit.sinks import log_decision
 
-        decision["decision_log"] = log_decision(decision, file=log, git=options.log_git, url=options.log_url,
-                                                tree=options.tree, env=os.environ if env is None else env,
-                                                sign=options.sign)
+        logged = log_decision(decision.to_dict(), file=log, git=options.log_git, url=options.log_url,
+                              tree=options.tree, env=os.environ if env is None else env, sign=options.sign)
+        decision = replace(decision, decision_log=tuple(logged))
     # After logging: where the files lay is for the report (SARIF locations), not part of the record.
-    decision["sources"] = _sources(options, commits)
+    decision = replace(decision, sources=_sources(options, commits))
     fmt = options.format or config.format or "text"
     return decision, emit(fmt, decision, output=options.output, env=env)
 
 
 def _commits_packet(options: GateOptions, bundle: Bundle) -> dict[str, Any]:
     """The packet of a pull request without one: its facts derived from the commits, no runner claims."""
-    from gatekeeper.commits import run_id
-    from gatekeeper.packet import build_packet, derive, open_tree_context
-
     assert options.tree is not None and options.patch is not None  # run_gate derived the patch from the tree
     with open_tree_context(options.tree, options.repo, bundle.rules) as context:
         derived = derive(options.patch, bundle.rules, context)
@@ -197,7 +194,7 @@ def _trust(options: GateOptions, base: str | None) -> Trust | None:
             raise UsageError("approvals are checked against trusted signers", where="--approvals",
                              hint="add --trust FILE (an allowed-signers file)")
         return None
-    from gatekeeper.attest.keys import parse_trust  # cryptography: only when asked for
+    from gatekeeper.attest.keys import parse_trust  # deferred: cryptography, only when asked for
 
     data, label = trusted_file(options.trust, base, repo=options.repo)
     return parse_trust(data.decode("utf-8", "replace"), label)
@@ -206,8 +203,6 @@ def _trust(options: GateOptions, base: str | None) -> Trust | None:
 def _tree_differences(options: GateOptions) -> list[str]:
     if options.tree is None:
         return []
-    from gatekeeper.treecheck import parse_range, tree_differences
-
     base, head = parse_range(options.tree)
     # The packet and patch may travel in the pull request itself (.agent/): their paths are not compared.
     assert options.packet is not None and options.patch is not None  # run_gate: a packet-less gate has no binding
