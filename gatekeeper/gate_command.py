@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper.attest.facts import NO_PACKET
+from gatekeeper.attest.keys import parse_trust
+from gatekeeper.attest.verdict import apply_approvals, packet_attestation, sign_summary
+from gatekeeper.audit.sinks import log_decision, log_failure
 from gatekeeper.commits import commits_patch, run_id
 from gatekeeper.config_source import gate_configuration, trusted_file
 from gatekeeper.deps.advisories import load as load_advisories
@@ -65,7 +68,6 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
     except Exception as exc:
         if not isinstance(exc, GatekeeperError) or exc.exit_code == ExitCode.ERROR:
             # audit.sinks loads urllib.request and ssl: only when a failure is to be logged.
-            from gatekeeper.audit.sinks import log_failure
 
             log_failure(exc, file=options.log, git=options.log_git, url=options.log_url, tree=options.tree,
                         env=os.environ if env is None else env, sign=options.sign, dry_run=options.dry_run)
@@ -115,7 +117,6 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         attestation = NO_PACKET.to_input() if commits else None
         if trust is not None and options.packet is not None:
             # Deferred: gatekeeper.attest imports cryptography and securesystemslib (~0.1 s), only when asked for.
-            from gatekeeper.attest.verdict import packet_attestation
 
             attestation = packet_attestation(options.packet, packet, trust).to_input()
         with open_tree_context(options.tree, options.repo, bundle.rules) as context:
@@ -126,18 +127,15 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
             decision = replace(decision, attestation=attestation)
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
-        from gatekeeper.attest.verdict import apply_approvals  # deferred: cryptography (see above)
 
         decision = Decision.from_dict(apply_approvals(decision.to_dict(), options.approvals, trust, bundle.params))
     if options.sign is not None:
-        from gatekeeper.attest.verdict import sign_summary  # deferred: cryptography (see above)
 
         decision = replace(decision, signed_summary=str(sign_summary(decision.to_dict(), options.sign, options.output)))
     log = options.log or config.log
     if log is not None or options.log_git or options.log_url:
         # Deferred: the sinks import urllib.request, http.client and ssl (for --log-url), which a gate that
         # logs nothing should not load (about 0.15 s of a one-file gate measured at load 20).
-        from gatekeeper.audit.sinks import log_decision
 
         logged = log_decision(decision.to_dict(), file=log, git=options.log_git, url=options.log_url,
                               tree=options.tree, env=os.environ if env is None else env, sign=options.sign)
@@ -194,7 +192,6 @@ def _trust(options: GateOptions, base: str | None) -> Trust | None:
             raise UsageError("approvals are checked against trusted signers", where="--approvals",
                              hint="add --trust FILE (an allowed-signers file)")
         return None
-    from gatekeeper.attest.keys import parse_trust  # deferred: cryptography, only when asked for
 
     data, label = trusted_file(options.trust, base, repo=options.repo)
     return parse_trust(data.decode("utf-8", "replace"), label)

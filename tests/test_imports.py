@@ -18,34 +18,15 @@ PACKAGE = Path(__file__).resolve().parent.parent / "gatekeeper"
 
 # Third-party libraries heavy enough to import only where they are used (measured import cost, 2 cores):
 # jsonschema ~0.25 s, cryptography + securesystemslib ~0.2 s, regopy and opa_bindings load native libraries.
-HEAVY_THIRD_PARTY = frozenset({"jsonschema", "regopy", "opa_bindings", "cryptography", "securesystemslib"})
+# One standard library module joins them: urllib.request loads http.client and ssl (~40 ms), which only a
+# decision-log delivery (--log-url) needs.
+HEAVY_THIRD_PARTY = frozenset({"jsonschema", "regopy", "opa_bindings", "cryptography", "securesystemslib", "urllib"})
 
 # TEMPORARY, issue #13: files other engineers are rewriting on their own branches at the same time as this
 # rule lands. The lead removes each entry after merging that branch; the test fails on an entry that has
 # nothing left to excuse, so this list only shrinks. Do not add to it.
 TEMPORARY_ALLOWLIST_UNTIL_MERGE = frozenset({
-    "audit/replay.py",
-    "audit/sinks.py",
-    "audit/verify.py",
-    "classify/context.py",
-    "classify/pathlist.py",
-    "classify/render.py",
-    "classify/report.py",
-    "classify/treecontext.py",
-    "cli/gate_cmd.py",
-    "cli/packet_cmd.py",
-    "gate.py",
-    "gate_command.py",
-    "packet.py",
-    "policy/engine.py",
-    "policy/findings.py",
     "runner/run.py",
-    "testing/crosscheck.py",
-    "testing/fixtures.py",
-    "testing/report.py",
-    "testing/rego_tests.py",
-    "testing/suite.py",
-    "verify.py",
 })
 
 

@@ -10,21 +10,24 @@ recognisable, and `audit flush` never sends a spooled record after it was accept
 from __future__ import annotations
 
 import fcntl
+import functools
 import gzip
 import json
 import time
 import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gatekeeper.atomic import fsync_dir, write_atomic
 from gatekeeper.audit.gitlog import redact
 from gatekeeper.audit.line import canonical
 from gatekeeper.errors import AuditError, GatekeeperError, UsageError
+
+if TYPE_CHECKING:
+    import urllib.request
 
 POST_TIMEOUT = 10.0
 ATTEMPTS = 3
@@ -171,22 +174,28 @@ def _post_with_retries(url: str, events: list[dict[str, Any]], retry: Retry) -> 
     return error
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """urllib turns a redirected POST into a GET without the body, whose 200 would look like delivery."""
+@functools.cache
+def _opener() -> urllib.request.OpenerDirector:
+    # Deferred: urllib.request loads http.client and ssl (~40 ms of a one-file gate), needed only for --log-url.
+    import urllib.request
 
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        """urllib turns a redirected POST into a GET without the body, whose 200 would look like delivery."""
 
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
 
-_OPENER = urllib.request.build_opener(_NoRedirect)
+    return urllib.request.build_opener(NoRedirect)
 
 
 def _post(url: str, events: list[dict[str, Any]]) -> str | None:
+    import urllib.request  # deferred with _opener: only a --log-url delivery needs it
+
     body = gzip.compress(json.dumps(events, separators=(",", ":"), allow_nan=False).encode("utf-8"))
     request = urllib.request.Request(url, data=body, method="POST", headers={
         "Content-Type": "application/json", "Content-Encoding": "gzip", "User-Agent": "gatekeeper"})
     try:
-        with _OPENER.open(request, timeout=POST_TIMEOUT) as response:
+        with _opener().open(request, timeout=POST_TIMEOUT) as response:
             response.read(64 * 1024)
             return None
     except urllib.error.HTTPError as exc:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gatekeeper.attest.verdict import APPROVED_RULE
 from gatekeeper.audit.log import ERROR_OUTCOME, canonical
 from gatekeeper.audit.read import Entry, Snapshot, find_entry, load_entries
 from gatekeeper.audit.show import trust_lines
@@ -129,7 +130,6 @@ def _recorded_approvals(decision: dict[str, Any], record: dict[str, Any], notes:
     approvals = record.get("approvals")
     if not isinstance(approvals, dict) or not approvals.get("accepted") or decision["outcome"] != "review":
         return decision
-    from gatekeeper.attest.verdict import APPROVED_RULE  # cryptography: only for a record with approvals
 
     accepted = [f for f in record.get("findings") or [] if isinstance(f, dict) and f.get("rule") == APPROVED_RULE]
     if accepted:

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from gatekeeper.attest.keys import load_signer
+from gatekeeper.attest.record import sealer
 from gatekeeper.audit.collector import check_url, deliver, redact
 from gatekeeper.audit.fleet import ci_context
 from gatekeeper.audit.gitlog import append_git, parse_spec
@@ -74,7 +76,5 @@ def log_failure(error: BaseException, *, file: Path | None, git: str | None, url
 
 def _sealer(key: Path) -> Seal:
     # cryptography and securesystemslib are heavy: loaded only when a record is signed.
-    from gatekeeper.attest.keys import load_signer
-    from gatekeeper.attest.record import sealer
 
     return sealer(load_signer(key))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gatekeeper.attest.record import check_record
 from gatekeeper.audit.line import parse_line
 from gatekeeper.audit.log import GENESIS, head_path, record_hash
 from gatekeeper.audit.read import Snapshot, snapshot_file
@@ -126,7 +127,6 @@ def read_head(path: Path) -> Head:
 
 def _check_signatures(walk: _Walk, snapshot: Snapshot, trust: Trust) -> tuple[Problem | None, tuple[str, ...]]:
     """The first accepted record whose signature does not hold, and the signers of those before it."""
-    from gatekeeper.attest.record import check_record  # cryptography: only under --trust
 
     signers: dict[str, None] = {}
     for line in walk.accepted:

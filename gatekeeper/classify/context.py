@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import PROGRAM_EXTENSIONS, Signal, function_handler, iac_program, is_candidate, sniff
@@ -202,6 +203,5 @@ def _config_type(path: str) -> bool:
 
 def classify_in_context(changes: Sequence[FileChange], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
     """All three tiers: path rules, then markers and content from `context`."""
-    from gatekeeper.classify.change import classify_changes
 
     return refine(classify_changes(changes, rules), rules, context)

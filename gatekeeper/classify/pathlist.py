@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from gatekeeper.classify.change import bulk_allocation, most_sensitive, path_variants, plain_spelling
 from gatekeeper.classify.ruleset import RuleSet
+from gatekeeper.diff import unsafe_reason
 from gatekeeper.model import FileChange, Match
 
 
@@ -29,7 +31,6 @@ def read_paths(stream: BinaryIO) -> list[ListedPath]:
     Lines end with LF or CRLF; a leading "./" is dropped; bytes that are not UTF-8 are kept as
     surrogate escapes, as the patch parser keeps them.
     """
-    from gatekeeper.diff import unsafe_reason
 
     listed = []
     text = stream.read().decode("utf-8", "surrogateescape")
@@ -46,7 +47,6 @@ def read_paths(stream: BinaryIO) -> list[ListedPath]:
 
 def classify_paths(listed: list[ListedPath], rules: RuleSet) -> list[Match]:
     """The match of every listed path, in order."""
-    from gatekeeper.classify.change import bulk_allocation, most_sensitive, path_variants, plain_spelling
 
     match = rules.match
     with bulk_allocation():

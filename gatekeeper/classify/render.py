@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from json.encoder import encode_basestring_ascii as _quote
 from typing import TYPE_CHECKING
 
+from gatekeeper.classify.context import classify_in_context
+from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.pathlist import ListedPath
 from gatekeeper.classify.ruleset import RuleHit, RuleSet
 from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange, Match
@@ -115,8 +117,6 @@ def _summary(counts: Counter[str], total: int) -> str:
 def explain_with_context(paths: Sequence[str], rules: RuleSet, tree: Context | None) -> list[ClassifiedFile]:
     """Each path classified by all three tiers as a modified file: with `tree`, from BASE and HEAD;
     without, from the path alone (content-dependent files are tagged needs-context)."""
-    from gatekeeper.classify.context import classify_in_context
-    from gatekeeper.classify.patchcontext import PatchContext
 
     changes = [FileChange(path=path, old_path=None, status="modified") for path in paths]
     return classify_in_context(changes, rules, tree or PatchContext(None, changes, rules.context))

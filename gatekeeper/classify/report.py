@@ -7,8 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.classify.pathlist import ListedPath
+from gatekeeper.classify import load_rules, render
+from gatekeeper.classify.context import classify_in_context
+from gatekeeper.classify.patchcontext import PatchContext
+from gatekeeper.classify.pathlist import ListedPath, classify_paths, read_paths
+from gatekeeper.diff import parse_patch, refuse_device
 from gatekeeper.errors import InputFileError, UsageError
+from gatekeeper.packet import open_tree_context
+from gatekeeper.policy_dir import RULES_FILE, resolve_policy_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +32,6 @@ class ClassifyRequest:
 
 def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
     """The report for `request` (paths may hold surrogate escapes); UsageError unless exactly one input is given."""
-    from gatekeeper.classify import load_rules, render
-    from gatekeeper.classify.context import classify_in_context
-    from gatekeeper.classify.pathlist import classify_paths
-    from gatekeeper.packet import open_tree_context
-    from gatekeeper.policy_dir import RULES_FILE, resolve_policy_dir
 
     named = (("PATCH", request.patch), ("--paths", request.paths), ("--explain", request.explain))
     given = [name for name, value in named if value]
@@ -52,8 +53,6 @@ def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
             explained = render.explain_with_context(request.explain, rules, tree)
             return (render.explain_json if json_out else render.explain_text)(request.explain, rules, explained)
         if request.patch is not None:
-            from gatekeeper.classify.patchcontext import PatchContext
-            from gatekeeper.diff import parse_patch
 
             changes = list(parse_patch(request.patch))
             context = tree or PatchContext(request.patch, changes, rules.context)
@@ -69,13 +68,11 @@ def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
 
 
 def _read_listing(name: str, stdin: BinaryIO) -> list[ListedPath]:
-    from gatekeeper.classify.pathlist import read_paths
 
     if name == "-":
         return read_paths(stdin)
     try:
         with open(name, "rb") as handle:
-            from gatekeeper.diff import refuse_device
 
             refuse_device(os.fstat(handle.fileno()), Path(name), "path list")
             return read_paths(handle)

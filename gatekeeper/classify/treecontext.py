@@ -15,6 +15,7 @@ from gatekeeper.classify.context import Shown
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import LONG_WINDOW, WINDOW, is_candidate, only_comments
+from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
 from gatekeeper.model import FileChange
 
@@ -76,7 +77,6 @@ class TreeContext:
 
     def changes(self) -> list[FileChange]:
         """Every file the change touches (merge base → HEAD), renames paired, with line counts."""
-        from gatekeeper.diff import unsafe_reason
 
         fields = self.objects.diff_tree(self.old_commit, self.head_commit).split(b"\0")
         raw: list[tuple[str, str, str, str, str, str | None, str]] = []

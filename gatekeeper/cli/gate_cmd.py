@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from gatekeeper.errors import EXIT_CODE_HELP
+from gatekeeper.gate import exit_code
+from gatekeeper.gate_command import GateOptions, run_gate
 from gatekeeper.reports import FORMATS  # the registry only: no renderer is imported until one is used
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
@@ -70,8 +72,6 @@ def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enabl
     Without PACKET no runner made claims: sandbox, model and provenance count as unverified."""
     # Here, not at the top: every command module is imported at start-up (cli/__init__.py), and the
     # gate's library code is for `gatekeeper gate` alone.
-    from gatekeeper.gate import exit_code
-    from gatekeeper.gate_command import GateOptions, run_gate
 
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
                           format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,

@@ -137,7 +137,7 @@ def _load_library() -> None:
 
 
 def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> Any:
-    from regopy import Interpreter, LogLevel, RegoError
+    from regopy import Interpreter, LogLevel, RegoError  # deferred: the child only (see above)
 
     rego = Interpreter()
     rego.log_level = LogLevel.NONE
@@ -153,7 +153,7 @@ def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> 
 
 
 def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], inputs: list[Any], query: str) -> list[Any]:
-    from regopy.rego_shared import rego_bundle_query
+    from regopy.rego_shared import rego_bundle_query  # deferred: the child only (see above)
 
     rego = _interpreter(modules, data)
     bundle = _build(rego, f"x := [v | v := ({query})]", modules)
@@ -177,8 +177,8 @@ def _check_here(modules: dict[str, str]) -> None:
 def _tests_here(
     modules: dict[str, str], data: Mapping[str, Any], package: str, tests: list[str]
 ) -> list[RegoTestOutcome]:
-    from regopy import RegoError
-    from regopy.rego_shared import rego_bundle_query_entrypoint
+    from regopy import RegoError  # deferred: the child only (see above)
+    from regopy.rego_shared import rego_bundle_query_entrypoint  # deferred: the child only (see above)
 
     rego = _interpreter(modules, data)
     prefix = package.replace(".", "/")
@@ -206,7 +206,7 @@ def _tests_here(
 
 
 def _build(rego: Any, query: str, modules: Mapping[str, str]) -> Any:
-    from regopy import RegoError
+    from regopy import RegoError  # deferred: the child only (see above)
 
     try:
         bundle = rego.build(query)
@@ -222,8 +222,8 @@ def _read(output: int, modules: Mapping[str, str], *, binding: str | None = None
 
     An error output becomes a PolicyError located at `file:line:col`.
     """
-    from regopy.rego_shared import rego as lib
-    from regopy.rego_shared import rego_free_output, rego_node_json
+    from regopy.rego_shared import rego as lib  # deferred: the child only (see above)
+    from regopy.rego_shared import rego_free_output, rego_node_json  # deferred: the child only (see above)
 
     try:
         node = lib.regoOutputNode(output)
@@ -259,8 +259,8 @@ def _read_tree(lib: Any, output: int, binding: str | None) -> Any:
 
 def _set_input(rego: Any, value: Mapping[str, Any]) -> dict[str, str]:
     """Hand `value` to the engine through the C input builder; the map of encoded strings back."""
-    from regopy.rego_shared import rego as lib
-    from regopy.rego_shared import rego_new_input, rego_set_input
+    from regopy.rego_shared import rego as lib  # deferred: the child only (see above)
+    from regopy.rego_shared import rego_new_input, rego_set_input  # deferred: the child only (see above)
 
     handle = rego_new_input()  # never freed: see _NEVER_FREED
     builder = InputBuilder(lib, handle)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
 from gatekeeper.testing.results import STATUSES, TestResult, TestRun
@@ -73,9 +74,6 @@ def render_json(run: TestRun) -> str:
 
 def render_junit(run: TestRun) -> str:
     """JUnit XML: a suite for Rego tests, one for fixtures, one for coverage."""
-    # Deferred: this module is imported at every start-up (cli/test_cmd.py reads FORMATS); only junit needs XML.
-    import xml.etree.ElementTree as ET
-
     root = ET.Element("testsuites", name="gatekeeper test", tests=str(len(run.results) + 1),
                       failures=str(run.count("fail") + (0 if run.coverage.ok else 1)),
                       errors=str(run.count("error")), time=f"{run.seconds:.3f}")
