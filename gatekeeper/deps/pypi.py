@@ -11,7 +11,7 @@ from gatekeeper.deps.loaders import listing, load_json, load_toml, mapping, stri
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 
 
-def _spec(req: Requirement) -> str:
+def spec_of(req: Requirement) -> str:
     if req.url:
         return req.url
     specs = list(req.specifier)
@@ -25,7 +25,7 @@ def _requirement(line: str, path: str, scope: Scope) -> Dependency | None:
         req = Requirement(line)
     except InvalidRequirement:
         return None
-    return Dependency("pip", req.name, _spec(req), path, True, scope)
+    return Dependency("pip", req.name, spec_of(req), path, True, scope)
 
 
 def parse_requirements(path: str, data: bytes) -> list[Dependency]:
