@@ -355,3 +355,96 @@ def test_dependency_records_from_hunks_have_unknown_standing() -> None:
     base, head = fmt.edits("package.json", b'@@\n-    "a": "1.0.0",\n+    "a": "1.0.1",\n')
     assert base == [Dependency("npm", "a", "1.0.0", "package.json", None, None)]
     assert head == [Dependency("npm", "a", "1.0.1", "package.json", None, None)]
+
+
+CSPROJ = """<Project Sdk="Microsoft.NET.Sdk">
+  <ItemGroup>
+    <PackageReference Include="Google.Cloud.Spanner.Data" Version="5.7.0" />
+    <PackageReference Include="Grpc.AspNetCore" Version="2.60.0" />
+    <PackageReference Include="Microsoft.NET.Test.Sdk" Version="17.8.0" PrivateAssets="all" />
+  </ItemGroup>
+</Project>
+"""
+
+
+def test_msbuild_package_reference_bump(repo: GitRepo) -> None:
+    head = CSPROJ.replace('Spanner.Data" Version="5.7.0"', 'Spanner.Data" Version="5.8.0"')
+    delta = _patch(repo, "src/cart/cart.csproj", CSPROJ, head)
+    assert not delta.problems and _seen(delta) == [("Google.Cloud.Spanner.Data", "5.7.0", "5.8.0", "upgraded")]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ('Include="Grpc.AspNetCore" Version="2.60.0"', 'Include="Grpc.AspNetCore.Evil" Version="2.60.0"'),
+    ('Version="2.60.0" />', 'Version="2.61.0" Condition="$(X)" />'),
+    ('<PackageReference Include="Grpc.AspNetCore" Version="2.60.0" />',
+     '<PackageReference Include="Grpc.AspNetCore">\n      <Version>2.61.0</Version>\n    </PackageReference>'),
+])
+def test_msbuild_edits(repo: GitRepo, old: str, new: str) -> None:
+    delta = _patch(repo, "cart.csproj", CSPROJ, CSPROJ.replace(old, new))
+    if "Evil" in new:  # a swap of names is read as what it is: one removed, one added
+        assert not delta.problems and ("Grpc.AspNetCore.Evil", None, "2.60.0", "added") in _seen(delta)
+    else:
+        assert not delta.changes and [p.kind for p in delta.problems] == ["partial"]
+
+
+PROVIDERS = """terraform {
+  required_version = ">= 1.3"
+  required_providers {
+    google = {
+      source  = "hashicorp/google"
+      version = "7.39.0"
+    }
+  }
+}
+
+module "gke" {
+  source  = "terraform-google-modules/kubernetes-engine/google"
+  version = "~> 30.0"
+  name    = "cluster"
+}
+"""
+
+
+def test_terraform_provider_and_module_bumps(repo: GitRepo) -> None:
+    head = PROVIDERS.replace('"7.39.0"', '"7.43.0"').replace('"~> 30.0"', '"~> 31.0"')
+    want = [("hashicorp/google", "7.39.0", "7.43.0", "upgraded"),
+            ("terraform-google-modules/kubernetes-engine/google", "~> 30.0", "~> 31.0", "upgraded")]
+    assert _truth("providers.tf", PROVIDERS, head) == sorted(want, key=str)
+    delta = _patch(repo, "providers.tf", PROVIDERS, head)
+    assert not delta.problems and _seen(delta) == sorted(want, key=str)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ('source  = "hashicorp/google"', 'source  = "evil/google"'),
+    ('name    = "cluster"', 'name    = "other"'),
+])
+def test_terraform_edits_that_fail_closed(repo: GitRepo, old: str, new: str) -> None:
+    delta = _patch(repo, "main.tf", PROVIDERS, PROVIDERS.replace(old, new).replace('"7.39.0"', '"7.43.0"'))
+    assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes
+
+
+CHART = """apiVersion: v2
+name: kafka-stack
+version: 0.3.0
+appVersion: "3.6"
+dependencies:
+  - name: kafka
+    version: 26.9.0
+    repository: https://charts.bitnami.com/bitnami
+  - name: zookeeper
+    version: 12.1.0
+    repository: https://charts.bitnami.com/bitnami
+"""
+
+
+def test_helm_dependency_bump_with_the_charts_own_version(repo: GitRepo) -> None:
+    head = CHART.replace("version: 26.9.0", "version: 26.11.4").replace("version: 0.3.0", "version: 0.3.1")
+    delta = _patch(repo, "helm/Chart.yaml", CHART, head)
+    assert not delta.problems and _seen(delta) == [("kafka", "26.9.0", "26.11.4", "upgraded")]
+
+
+def test_helm_repository_swap_fails_closed(repo: GitRepo) -> None:
+    head = CHART.replace("repository: https://charts.bitnami.com/bitnami\n  - name: zoo",
+                         "repository: https://evil.example/charts\n  - name: zoo")
+    delta = _patch(repo, "helm/Chart.yaml", CHART, head.replace("version: 26.9.0", "version: 26.9.1"))
+    assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes

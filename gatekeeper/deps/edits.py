@@ -178,3 +178,79 @@ def pom_line(side: Side, index: int) -> tuple[str, str] | None:
         if (tag := _XML_TAG.match(above)) is not None:
             tags.setdefault(tag.group(1), tag.group(2))
     raise ManifestError(f"the hunk does not show whose <version> this is: {line.strip()[:80]!r}")
+
+
+_MSBUILD = re.compile(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference)((?:\s+\w+\s*=\s*"[^"]*")+)'
+                      r"\s*/?>\s*$")
+_MSBUILD_ATTR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+_MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "PrivateAssets", "IncludeAssets", "ExcludeAssets"})
+# NuGet also writes exact and interval versions: `[1.2.3]`, `[1.0,2.0)`.
+_NUGET_RANGE = re.compile(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
+
+
+def msbuild_line(side: Side, index: int) -> tuple[str, str] | None:
+    """`<PackageReference Include="X" Version="Y" />` (or PackageVersion): name and version on one line."""
+    line = side[index][0]
+    m = _MSBUILD.match(line)
+    attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
+    name = attrs.get("Include") or attrs.get("Update")
+    version = attrs.get("Version", "")
+    if m is None or not name or not set(attrs) <= _MSBUILD_KEYS or not _NUGET_RANGE.match(version.strip()):
+        raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
+    return name, version.strip()
+
+
+_HCL_ATTR = re.compile(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
+_HCL_PROVIDER = re.compile(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
+_HCL_MODULE = re.compile(r'^\s*module\s+"[^"]*"\s*\{\s*$')
+
+
+def terraform_line(side: Side, index: int) -> tuple[str, str] | None:
+    """A `version = "..."` line of a required_providers entry or a module block whose `source` (and,
+    for a provider, its `NAME = {` opening) the hunk shows above it in the same block."""
+    line = side[index][0]
+    m = _HCL_ATTR.match(line)
+    if m is None or m.group(1) != "version" or not _RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
+        raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
+    source = None
+    for above, _ in reversed(side[:index]):
+        if "}" in above or "{" in above and not (_HCL_PROVIDER.match(above) or _HCL_MODULE.match(above)):
+            break
+        if (attr := _HCL_ATTR.match(above)) is not None:
+            if attr.group(1) == "version":
+                break
+            source = attr.group(2)
+            continue
+        if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
+            return source.partition("?ref=")[0], m.group(2).strip()
+        if source and _HCL_PROVIDER.match(above):
+            return source.removeprefix("registry.terraform.io/"), m.group(2).strip()
+        if not above.strip() or above.strip().startswith(("#", "//")):
+            continue
+        break
+    raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
+
+
+_YAML_VERSION = re.compile(r"^(\s*)(-\s+)?version:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
+_YAML_NAME = re.compile(r"^(\s*)(-\s+)?name:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
+_CHART_OWN = re.compile(r"^(?:version|appVersion|digest|generated):")  # the chart's and the lock's own keys
+
+
+def helm_line(side: Side, index: int) -> tuple[str, str] | None:
+    """A dependency's `version:` in Chart.yaml or Chart.lock whose `- name:` the hunk shows in the same
+    list item; the chart's own version and the lock's digest are no dependency (None)."""
+    line = side[index][0]
+    if _CHART_OWN.match(line):
+        return None
+    m = _YAML_VERSION.match(line)
+    if m is None or m.group(2):
+        raise ManifestError(f"not a dependency's version line: {line.strip()[:80]!r}")
+    indent = len(m.group(1))
+    for above, _ in reversed(side[:index]):
+        item = _YAML_NAME.match(above)
+        if item is not None and item.group(2) and len(item.group(1)) + len(item.group(2)) == indent:
+            return item.group(3), m.group(3)
+        stripped = above.lstrip()
+        if not stripped or len(above) - len(stripped) != indent or stripped.startswith("-"):
+            break  # another list item, a nested block or the end of this one
+    raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")

@@ -33,22 +33,40 @@ def parse_terraform_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+_REQUIRED = re.compile(r"^\s*required_providers\s*\{")
+_ENTRY = re.compile(r'^\s*([A-Za-z][\w-]*)\s*=\s*(?:\{|"([^"]*)")')
+
+
 def parse_terraform(path: str, data: bytes) -> list[Dependency]:
-    """`module` blocks: name = source (a `?ref=` becomes the version), version = the `version` argument."""
+    """`module` blocks (name = source; a `?ref=` becomes the version, else the `version` argument) and
+    `required_providers` entries (name = source, `hashicorp/NAME` when none is given; the version
+    constraint)."""
     out: list[Dependency] = []
     attrs: dict[str, str] | None = None
-    depth = 0
+    kind, entry, depth = "", "", 0
     for line in text(data).splitlines():
         if attrs is None:
             if _MODULE.match(line):
-                attrs, depth = {}, line.count("{") - line.count("}")
+                attrs, kind, depth = {}, "module", line.count("{") - line.count("}")
+            elif _REQUIRED.match(line):
+                attrs, kind, depth = {}, "providers", line.count("{") - line.count("}")
             continue
-        if depth == 1 and (a := _ATTR.match(line)):
+        if kind == "providers" and depth == 1 and (e := _ENTRY.match(line)):
+            if e.group(2) is not None:  # the legacy `NAME = "constraint"`
+                out.append(Dependency("terraform", f"hashicorp/{e.group(1)}", e.group(2), path, True, "runtime"))
+            else:
+                entry, attrs = e.group(1), {}
+        elif depth == (1 if kind == "module" else 2) and (a := _ATTR.match(line)):
             attrs[a.group(1)] = a.group(2)
         depth += line.count("{") - line.count("}")
+        if kind == "providers" and depth == 1 and entry:
+            source = attrs.get("source") or f"hashicorp/{entry}"
+            out.append(Dependency("terraform", source.removeprefix("registry.terraform.io/"),
+                                  attrs.get("version", ""), path, True, "runtime"))
+            entry, attrs = "", {}
         if depth <= 0:
             source, _, ref = attrs.get("source", "").partition("?ref=")
-            if source and not source.startswith(("./", "../")):
+            if kind == "module" and source and not source.startswith(("./", "../")):
                 out.append(Dependency("terraform", source, attrs.get("version") or ref, path, True, "runtime"))
             attrs = None
     return out

@@ -71,7 +71,8 @@ _BY_NAME: dict[str, Format] = {
     "pnpm-lock.yaml": Format("pnpm-lock.yaml", npm.parse_pnpm_lock, False, ("package.json",),
                              hunks.pnpm_lock_hunks),
     "bun.lock": Format("bun.lock", npm.parse_bun_lock, False, ("package.json",)),
-    "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False, edits=_edits("pip", edits.pyproject_line)),
+    "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
+                             edits=_edits("pip", edits.pyproject_line)),
     "Pipfile.lock": Format("Pipfile.lock", pypi.parse_pipfile_lock, False),
     "poetry.lock": Format("poetry.lock", pypi.parse_poetry_lock, False, ("pyproject.toml",), _pip_hunks),
     "uv.lock": Format("uv.lock", pypi.parse_uv_lock, False, ("pyproject.toml",), _pip_hunks),
@@ -85,9 +86,10 @@ _BY_NAME: dict[str, Format] = {
     "composer.lock": Format("composer.lock", composer.parse_composer_lock, False, ("composer.json",)),
     "pom.xml": Format("pom.xml", jvm.parse_pom, False, edits=_edits("maven", edits.pom_line)),
     "packages.lock.json": Format("packages.lock.json", nuget.parse_packages_lock, False),
-    "Directory.Packages.props": Format("msbuild", nuget.parse_msbuild, False),
-    "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False),
-    "Chart.lock": Format("Chart.lock", infra.parse_chart, False),
+    "Directory.Packages.props": Format("msbuild", nuget.parse_msbuild, False,
+                                       edits=_edits("nuget", edits.msbuild_line)),
+    "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
+    "Chart.lock": Format("Chart.lock", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
     ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),
     "action.yml": Format("action", actions.parse_workflow, True),
     "action.yaml": Format("action", actions.parse_workflow, True),
@@ -96,8 +98,8 @@ _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False)
-_MSBUILD = Format("msbuild", nuget.parse_msbuild, False)
-_TERRAFORM = Format("terraform", infra.parse_terraform, False)
+_MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
+_TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", edits.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _REQ_NAME = re.compile(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
 
