@@ -65,6 +65,14 @@ def touched(root: Path, repo: str, sha: str) -> list[str]:
     return [p for p in done.stdout.decode(errors="replace").split("\0") if p] if done.returncode == 0 else []
 
 
+def _shows(root: Path, repo: str, sha: str, version: str) -> bool:
+    """The commit's added lines hold `version` (a digest or commit by its prefix), or a full commit sha:
+    an action moved between bare shas is named only by its message, and that class is kept."""
+    done = subprocess.run(["git", "diff", "-U0", f"{sha}^", sha], cwd=mirror(root, repo), capture_output=True)
+    added = "\n".join(ln for ln in done.stdout.decode(errors="replace").splitlines() if ln.startswith("+"))
+    return version in added or re.search(r"@[0-9a-f]{40}\b", added) is not None
+
+
 def label(paths: list[str]) -> str | None:
     """The ecosystem a commit's dependency files name; None when it touches none; `mixed` for several."""
     found = set()
@@ -91,7 +99,7 @@ def collect(root: Path, per: int, scan: int, repos: tuple[str, ...]) -> list[tup
                              check=True)
         taken: Counter[str] = Counter()
         subjects: set[str] = set()
-        scanned = 0
+        scanned = dropped = 0
         for record in log.stdout.decode(errors="replace").split("\x01"):
             sha, _, rest = record.strip().partition("\0")
             parents, _, message = rest.partition("\0")
@@ -101,7 +109,7 @@ def collect(root: Path, per: int, scan: int, repos: tuple[str, ...]) -> list[tup
             subject = message.strip().split("\n", 1)[0]
             if not sha or len(parents.split()) != 1 or re.sub(r"\s*\(#\d+\)$", "", subject) in subjects:
                 continue
-            found = [c for c in claims(message) if _VERSIONISH.match(c.to)]
+            found = [c for c in claims(message) if _VERSIONISH.match(c.to) and not c.plain]
             if not found or len(found) > 8 or len({c.name for c in found}) != len(found):
                 continue
             scanned += 1
@@ -110,10 +118,13 @@ def collect(root: Path, per: int, scan: int, repos: tuple[str, ...]) -> list[tup
             eco = label(touched(root, repo, sha))
             if eco is None or taken[eco] >= per:
                 continue
+            if not all(_shows(root, repo, sha, c.to) for c in found):
+                dropped += 1  # the message names a version the commit does not write: a wrong claim
+                continue
             taken[eco] += 1
             subjects.add(re.sub(r"\s*\(#\d+\)$", "", subject))
             rows += [(repo, sha, c.name, c.to) for c in found]
-        print(f"{repo}: {dict(taken)}", file=sys.stderr)
+        print(f"{repo}: {dict(taken)}; {dropped} dropped: the version is not in the commit", file=sys.stderr)
     return rows
 
 

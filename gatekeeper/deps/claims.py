@@ -25,52 +25,85 @@ from gatekeeper.gitcmd import SAFE_GIT
 from gatekeeper.gitobjects import GitObjects, scrubbed_git_env
 
 _PREFIX = r"^(?:\[[^\]]*\]\s*)?(?:[a-z]+(?:\([^)]*\))?!?:\s*)?"
-_TAIL = r"(?:\s+in\s+\S+(?:\s+\S+)*?)?(?:\s+\(#\d+\))?\.?\s*$"
+_TAIL = r"(?:\s+in\s+\S+(?:\s+\S+)*?)?(?:\s+\[security\])?(?:\s+\(#\d+\))?\.?\s*$"
 _NAME = r"`?\[?(?P<name>[^\s`\[\]()]+?)\]?(?:\([^)]*\))?`?"
 _VERSION = r"`?v?(?P<to>[^\s`]+?)`?"
+_MANAGER = (r"(?:dependency|module|action|image|helm release|terraform|plugin|package|orb|docker image|"
+            r"github action|golang|rust crate|npm package)")
 _PATTERNS = (
     re.compile(_PREFIX + r"(?:bumps?|updates?)\s+" + _NAME + r"(?:\s+requirement)?\s+from\s+`?(?P<from>[^\s`]+?)`?"
                r"\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE),
-    re.compile(_PREFIX + r"update\s+(?:(?:dependency|module|action|image|helm release|terraform|plugin|package|"
-               r"orb|docker image|github action|golang|rust crate|npm package)\s+)?" + _NAME +
-               r"(?:\s+(?:docker tag|action|digest|image|package|module|orb))?\s+to\s+" + _VERSION + _TAIL,
-               re.IGNORECASE),
+    re.compile(_PREFIX + r"update\s+" + _MANAGER + r"\s+" + _NAME + r"\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE),
+    re.compile(_PREFIX + r"update\s+" + _NAME + r"\s+(?:docker tag|docker digest|action|digest|image|package|module|"
+               r"orb)\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE),
 )
-# Renovate's PR table: `| [name](url) | dependencies | minor | `1.2.3` -> `1.3.0` |` (also `→`).
-_TABLE = re.compile(r"^\|\s*\[?(?P<name>[^\s|\]\[]+)\]?(?:\([^)]*\))?\s*\|.*?\|\s*`[~^=v]?(?P<from>[^`]*)`\s*"
-                    r"(?:->|→)\s*`[~^=]?v?(?P<to>[^`]+)`")
-_NOT_A_VERSION = re.compile(r"^(?:latest|main|master|the|a|an|new|all|\w+\s)$", re.IGNORECASE)
+# Renovate's plain `Update X to vY` names a package or a group of packages (`Update dotnet to 9.0.9`,
+# `Update kotlin to v2`): a claim of lower standing, which a body table overrides.
+_PLAIN = re.compile(_PREFIX + r"update\s+" + _NAME + r"\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE)
+# Renovate's PR table row, its lines joined (squash commits wrap them):
+# `| [name](url) ([source](url)) | require | minor | `1.2.3` -> `1.3.0` |` (also `→`).
+_ROW = re.compile(r"\|\s*\[(?P<name>[^\]\s]+)\]\([^)]*\)(?:\s*\(\[[^\]]*\]\([^)]*\)\))?\s*\|[^`|]*(?:\|[^`|]*)*?"
+                  r"`[~^=]?v?(?P<from>[^`]*)`\s*(?:->|→)\s*`[~^=]?v?(?P<to>[^`]+)`")
+# Where a bot's message stops naming its own updates: release notes, changelogs, commit lists.
+_NOTES = re.compile(r"^\s*(?:<details|<blockquote|#+\s*release notes|release notes|changelog|commits|---|"
+                    r"dependabot will|\[!\[|<summary)", re.IGNORECASE)
+_VERSIONISH = re.compile(r"^(?:\d|[0-9a-f]{7,40}$)")  # a release number, or a commit or digest prefix
 MAX_MESSAGE = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """One package and the version a commit message says it moves to."""
+    """One package and the version a commit message says it moves to. `plain`: from Renovate's
+    `Update X to vY` subject, where X may name a group rather than a package."""
 
     name: str
     to: str
+    plain: bool = False
+
+
+def _claim(name: str, to: str, plain: bool = False) -> Claim | None:
+    name, to = name.strip("`"), to.strip("`").rstrip(".,")
+    to = to.removeprefix("v")
+    if not name or not _VERSIONISH.match(to) or not re.match(r"^[\w@.]", name) or "<" in to:
+        return None  # `Update font to sans-serif`: no version
+    return Claim(name, to, plain)
 
 
 def claims(message: str) -> tuple[Claim, ...]:
-    """Every (package, version) the message claims, in order, without repeats; () when it claims none."""
+    """Every (package, version) the message claims, in order, without repeats; () when it claims none.
+    Only the subject and the body above its release notes are read; table rows replace a plain subject."""
+    lines = message[:MAX_MESSAGE].splitlines()
+    body: list[str] = []
+    for line in lines[1:]:
+        if _NOTES.match(line):
+            break
+        body.append(line)
+    subject: Claim | None = None
     found: list[Claim] = []
-    for raw in message[:MAX_MESSAGE].splitlines():
+    summaries: list[Claim] = []  # `Bumps X from A to B.`: Dependabot's summary line
+    for number, raw in enumerate([lines[0] if lines else "", *body]):
         line = raw.strip().removeprefix("- ").removeprefix("* ")
-        m = _TABLE.match(line) if line.startswith("|") else None
-        if m is None:
-            for pattern in _PATTERNS:
-                m = pattern.match(line)
-                if m is not None:
-                    break
-        if m is None:
-            continue
-        name, to = m.group("name").strip("`"), m.group("to").strip("`").rstrip(".,")
-        if not name or not to or _NOT_A_VERSION.match(to) or not re.match(r"^[\w@.]", name):
-            continue
-        claim = Claim(name, to.removeprefix("v"))
-        if claim not in found:
-            found.append(claim)
-    return tuple(found)
+        m = next((m for p in _PATTERNS if (m := p.match(line)) is not None), None)
+        claim = _claim(m.group("name"), m.group("to")) if m is not None else None
+        if number == 0 and claim is None and (m := _PLAIN.match(line)) is not None:
+            claim = _claim(m.group("name"), m.group("to"), True)
+        if number == 0:
+            subject = claim
+        elif claim is not None:
+            (summaries if line.lower().startswith("bumps ") else found).append(claim)
+    # Over `Updates `x` from…` lines the summary may name a catalog's version alias, not a package.
+    found = found or summaries
+    found += [r for m in _ROW.finditer(" ".join(b.strip() for b in body))
+              if (r := _claim(m.group("name"), m.group("to"))) is not None]
+    # A subject naming what the body does not (`Bump protobuf from 4.28 to 4.29` over the catalog
+    # entries it moves, `Update dotnet to 9.0.9` over a table) names a group, not a package.
+    if subject is not None and (not found or subject.name in {c.name for c in found}):
+        found.insert(0, subject)
+    out: list[Claim] = []
+    for claim in found:
+        if claim.name and claim not in out:
+            out.append(claim)
+    return tuple(out)
 
 
 def claimed_version(found: tuple[Claim, ...], name: str) -> str | None:
