@@ -45,7 +45,7 @@ def _same_version(want: str, got: str | None) -> bool:
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit
         return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got))
     tag = got.split("@")[0]  # a docker image's `tag@digest`
-    if tag == want:
+    if tag == want or tag.startswith(want + "-"):  # an image's variant: `1.26.5-alpine` is 1.26.5
         return True
     got = (base_version(tag) or tag).removeprefix("v")
     # Renovate names a major or minor update by its prefix ("to v5"): 5.0.0 and 5.1.2 both fit.
@@ -53,9 +53,20 @@ def _same_version(want: str, got: str | None) -> bool:
 
 
 def _same_name(want: str, change: Change) -> bool:
+    """The delta names the package the message names. Bots spell some names shorter than the delta's
+    canonical name: a Maven artifactId (`junit` for junit:junit), a Terraform provider's local name
+    (`google` for hashicorp/google), an action's sub-action (`github/codeql-action/init`), an image
+    with its tag (`debian:bookworm-slim`); each is the same package."""
     norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731 - PEP 503 for PyPI, harmless elsewhere
-    return norm(change.name) == norm(want) or norm(change.name).endswith("/" + norm(want)) and \
-        change.ecosystem == "git-submodule"
+    name, want = norm(change.name), norm(want)
+    if change.ecosystem == "docker":
+        want = re.sub(r":[^/]*$", "", want)
+    if name == want:
+        return True
+    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/"}.get(change.ecosystem)
+    if suffix and name.endswith(suffix + want):
+        return True
+    return change.ecosystem == "github-actions" and want.startswith(name + "/")
 
 
 def _cases() -> dict[tuple[str, str], list[tuple[str, str]]]:

@@ -448,3 +448,77 @@ def test_helm_repository_swap_fails_closed(repo: GitRepo) -> None:
                          "repository: https://evil.example/charts\n  - name: zoo")
     delta = _patch(repo, "helm/Chart.yaml", CHART, head.replace("version: 26.9.0", "version: 26.9.1"))
     assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes
+
+
+def _entry(name: str, version: str, ref: str) -> str:
+    return (f'        {{\n            "name": "{name}",\n            "version": "{version}",\n'
+            f'            "source": {{\n                "type": "git",\n                "reference": "{ref}"\n'
+            f'            }},\n            "type": "library"\n        }}')
+
+
+def _composer_lock(entries: list[tuple[str, str, str]]) -> str:
+    return '{\n    "packages": [\n' + ",\n".join(_entry(*e) for e in entries) + '\n    ],\n    "packages-dev": []\n}\n'
+
+
+def test_composer_lock_hunks(repo: GitRepo) -> None:
+    kept = [("monolog/monolog", "v3.5.0", "a" * 40), ("psr/log", "3.0.0", "b" * 40)]
+    base, head = [*kept, ("symfony/yaml", "v7.0.1", "c" * 40)], [*kept, ("symfony/yaml", "v7.0.3", "d" * 40)]
+    delta = _patch(repo, "composer.lock", _composer_lock(base), _composer_lock(head))
+    assert not delta.problems and _seen(delta) == [("symfony/yaml", "7.0.1", "7.0.3", "upgraded")]
+    assert delta.changes[0].partial and delta.changes[0].direct  # standing unknown: direct (fail closed)
+
+
+def test_lock_hunk_readers_never_pair_across_hunks(repo: GitRepo) -> None:
+    """A name shown at the end of one hunk and a version at the start of the next belong to different
+    entries: read as one, the delta would name the wrong package."""
+    lines = [f'    "node_modules/p{i}": {{\n      "version": "1.0.{i}",\n      "resolved": "r{i}"\n    }},'
+             for i in range(12)]
+    base = '{\n  "lockfileVersion": 3,\n  "packages": {\n' + "\n".join(lines) + '\n    "": {}\n  }\n}\n'
+    head = base.replace('"resolved": "r3"', '"resolved": "r3x"').replace('"version": "1.0.9"', '"version": "2.0.0"')
+    fmt = format_for("package-lock.json")
+    assert fmt is not None and fmt.hunks is not None
+    delta = _patch(repo, "package-lock.json", base, head, 1)
+    assert ("p9", "1.0.9", "2.0.0", "upgraded") in _seen(delta)
+    assert all(name in ("p9",) for name, _, _, change in _seen(delta) if change != "changed")
+
+
+PIPFILE = """{
+    "default": {
+        "bleach": {
+            "hashes": [
+                "sha256:aaaa",
+                "sha256:bbbb"
+            ],
+            "index": "pypi",
+            "version": "==3.1.1"
+        },
+        "idna": {
+            "hashes": [
+                "sha256:cccc"
+            ],
+            "version": "==3.6"
+        }
+    }
+}
+"""
+
+
+def test_pipfile_lock_hunks(repo: GitRepo) -> None:
+    head = PIPFILE.replace("sha256:aaaa", "sha256:eeee").replace("sha256:bbbb", "sha256:ffff")
+    delta = _patch(repo, "Pipfile.lock", PIPFILE, head.replace('"==3.1.1"', '"==3.1.4"'))
+    assert not delta.problems and _seen(delta) == [("bleach", "3.1.1", "3.1.4", "upgraded")]
+
+
+def test_a_lockfile_bump_whose_name_the_hunk_hides_fails_closed(repo: GitRepo) -> None:
+    """With -U0 (or a long entry) a changed version line can come without its package's name: that
+    is a partial problem, never no change at all."""
+    lines = [f'    "node_modules/p{i}": {{\n      "version": "1.0.{i}",\n      "resolved": "r{i}"\n    }},'
+             for i in range(6)]
+    base = '{\n  "lockfileVersion": 3,\n  "packages": {\n' + "\n".join(lines) + '\n    "": {}\n  }\n}\n'
+    delta = _patch(repo, "package-lock.json", base, base.replace('"version": "1.0.4"', '"version": "9.0.0"'), 0)
+    assert not delta.changes and {p.kind for p in delta.problems} == {"partial"}
+    uv = '[[package]]\nname = "a"\nversion = "1.0.0"\nsource = { registry = "x" }\n'
+    delta = _patch(repo, "uv.lock", uv, uv.replace('"1.0.0"', '"1.0.1"'), 0)
+    assert not delta.changes and {p.kind for p in delta.problems} == {"partial"}
+    delta = _patch(repo, "uv.lock", uv, uv.replace('"1.0.0"', '"1.0.1"'), 1)  # the name shows: read
+    assert not delta.problems and _seen(delta) == [("a", "1.0.0", "1.0.1", "upgraded")]

@@ -44,6 +44,8 @@ _PLAIN = re.compile(_PREFIX + r"update\s+" + _NAME + r"\s+to\s+" + _VERSION + _T
 # `| [name](url) ([source](url)) | require | minor | `1.2.3` -> `1.3.0` |` (also `→`).
 _ROW = re.compile(r"\|\s*\[(?P<name>[^\]\s]+)\]\([^)]*\)(?:\s*\(\[[^\]]*\]\([^)]*\)\))?\s*\|[^`|]*(?:\|[^`|]*)*?"
                   r"`[~^=]?v?(?P<from>[^`]*)`\s*(?:->|→)\s*`[~^=]?v?(?P<to>[^`]+)`")
+_METADATA = re.compile(r"^-\s+dependency-name:\s*(?P<name>\S+)\s*\n\s+dependency-version:\s*(?P<to>\S+)\s*$",
+                       re.MULTILINE)
 # Where a bot's message stops naming its own updates: release notes, changelogs, commit lists.
 _NOTES = re.compile(r"^\s*(?:<details|<blockquote|#+\s*release notes|release notes|changelog|commits|---|"
                     r"dependabot will|\[!\[|<summary)", re.IGNORECASE)
@@ -94,6 +96,9 @@ def claims(message: str) -> tuple[Claim, ...]:
     # Over `Updates `x` from…` lines the summary may name a catalog's version alias, not a package.
     found = found or summaries
     found += [r for m in _ROW.finditer(" ".join(b.strip() for b in body))
+              if (r := _claim(m.group("name"), m.group("to"))) is not None]
+    # Dependabot's machine-readable trailer: `- dependency-name: X` / `  dependency-version: Y`.
+    found += [r for m in _METADATA.finditer(message[:MAX_MESSAGE])
               if (r := _claim(m.group("name"), m.group("to"))) is not None]
     # A subject naming what the body does not (`Bump protobuf from 4.28 to 4.29` over the catalog
     # entries it moves, `Update dotnet to 9.0.9` over a table) names a group, not a package.

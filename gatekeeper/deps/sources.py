@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from gatekeeper.deps import hunks
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
@@ -321,8 +322,14 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
                                         "for its dependency delta"))
                 continue
             reader = fmt.hunks if partial and fmt.hunks is not None else fmt.parse
-            base = _parse(reader, change.old_path or change.path, old_text, problems, "base")
-            head = _parse(reader, change.path, new_text, problems, "head")
+            if reader is fmt.hunks:  # a hunk reader must not pair a name in one hunk with a version in the next
+                old_text, new_text = hunks.sides(section.raw)
+            found: list[Problem] = []
+            base = _parse(reader, change.old_path or change.path, old_text, found, "base")
+            head = _parse(reader, change.path, new_text, found, "head")
+            if reader is fmt.hunks:  # hunks that cannot be read safely: what --tree would read
+                found = [Problem(p.manifest, "partial", p.msg) for p in found]
+            problems += found
             if base is not None and head is not None:
                 read.append((fmt, change.path, base, head, partial))
     finally:
