@@ -522,3 +522,42 @@ def test_a_lockfile_bump_whose_name_the_hunk_hides_fails_closed(repo: GitRepo) -
     assert not delta.changes and {p.kind for p in delta.problems} == {"partial"}
     delta = _patch(repo, "uv.lock", uv, uv.replace('"1.0.0"', '"1.0.1"'), 1)  # the name shows: read
     assert not delta.problems and _seen(delta) == [("a", "1.0.0", "1.0.1", "upgraded")]
+
+
+def test_a_one_line_dependency_section(repo: GitRepo) -> None:
+    base = '{\n  "name": "x",\n  "dependencies": { "aws-cdk-lib": "2.250.0", "constructs": "^10.0.0" }\n}\n'
+    delta = _patch(repo, "package.json", base, base.replace("2.250.0", "2.260.0"))
+    assert not delta.problems and _seen(delta) == [("aws-cdk-lib", "2.250.0", "2.260.0", "upgraded")]
+    moved = base.replace('"dependencies": { "aws-cdk-lib": "2.250.0", ', '"dependencies": { ').replace(
+        '}\n}', '},\n  "devDependencies": { "aws-cdk-lib": "2.250.0" }\n}')
+    delta = _patch(repo, "package.json", base, moved)
+    assert not delta.changes and [p.kind for p in delta.problems] == ["partial"]  # runtime → dev: not "no change"
+
+
+LOCK_V2 = """{
+  "name": "svc",
+  "lockfileVersion": 2,
+  "packages": {
+    "node_modules/brace-expansion": {
+      "version": "1.1.12",
+      "resolved": "https://registry.npmjs.org/brace-expansion/-/brace-expansion-1.1.12.tgz"
+    }
+  },
+  "dependencies": {
+    "brace-expansion": {
+      "version": "1.1.12",
+      "resolved": "https://registry.npmjs.org/brace-expansion/-/brace-expansion-1.1.12.tgz"
+    }
+  }
+}
+"""
+
+
+def test_package_lock_v2_legacy_section_must_agree(repo: GitRepo) -> None:
+    delta = _patch(repo, "package-lock.json", LOCK_V2, LOCK_V2.replace("1.1.12", "1.1.18"))
+    assert not delta.problems and _seen(delta) == [("brace-expansion", "1.1.12", "1.1.18", "upgraded")]
+    # Only the v1-form copy moves (a v1 lockfile's only section): not read, a partial problem.
+    head = LOCK_V2.replace('"1.1.12",\n      "resolved": "https://registry.npmjs.org/brace-expansion/-/brace-expansion'
+                           '-1.1.12.tgz"\n    }\n  }\n}', '"1.1.18",\n      "resolved": "x"\n    }\n  }\n}')
+    delta = _patch(repo, "package-lock.json", LOCK_V2, head)
+    assert not delta.changes and {p.kind for p in delta.problems} == {"partial"}

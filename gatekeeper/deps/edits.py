@@ -27,11 +27,16 @@ from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.pypi import spec_of
 
 Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
-# (name, version) of the changed line `side[index]`; None for a blank or comma-only line; ManifestError else.
-LineReader = Callable[[Side, int], "tuple[str, str] | None"]
+# The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
+# such as a chart's own version); ManifestError for a line that cannot be read safely. A name may carry
+# the section its line shows (`devDependencies|aws-cdk-lib`, split off by `read`).
+LineReader = Callable[[Side, int], "list[tuple[str, str]]"]
+_SECTION_MARK = "|"
 
 _BLANK = re.compile(r"^\s*,?\s*$")
 _NPM_PAIR = re.compile(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
+_NPM_SECTION = re.compile(r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|peerDependencies|'
+                          r'require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$')
 # One npm/composer constraint: `^1.2.3`, `~1.2`, `>=1.0 <2`, `1.x`, `1.2.3 - 1.4`, `^7.4 || ^8.0`, `v1.2.3-rc.1`.
 _RANGE_PART = r"(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?(?:@\w+)?"
 _RANGE = re.compile(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
@@ -78,39 +83,54 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
     changed line is not safely a dependency line, or one name is edited in two places."""
     sides: tuple[list[Dependency], list[Dependency]] = ([], [])
     where: dict[str, tuple[int, int]] = {}  # name → (hunk, block) of its edit
+    sections: tuple[dict[str, str], dict[str, str]] = ({}, {})  # name → the section its line shows, per side
     for number, (old, new, old_blocks, new_blocks) in enumerate(_hunks(data)):
         for which, side, blocks in ((0, old, old_blocks), (1, new, new_blocks)):
             for index, (line, changed) in enumerate(side):
                 if not changed or _BLANK.match(line):
                     continue
-                found = reader(side, index)
-                if found is None:
-                    continue
-                name, version = found
-                place = (number, blocks[index])
-                if where.setdefault(name, place) != place:
-                    raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
-                if any(d.name == name for d in sides[which]):
-                    raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                sides[which].append(Dependency(ecosystem, name, version, path, None, None))
+                for named, version in reader(side, index):
+                    section, _, name = named.rpartition(_SECTION_MARK)
+                    if sections[1 - which].get(name, section) != section:
+                        raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
+                    sections[which][name] = section
+                    place = (number, blocks[index])
+                    if where.setdefault(name, place) != place:
+                        raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
+                    if any(d.name == name for d in sides[which]):
+                        raise ManifestError(f"{name!r} appears twice on one side of an edit")
+                    sides[which].append(Dependency(ecosystem, name, version, path, None, None))
     return sides
 
 
-def npm_line(side: Side, index: int) -> tuple[str, str] | None:
-    line = side[index][0]
-    m = _NPM_PAIR.match(line)
-    if m is None:
-        raise ManifestError(f"not a dependency line: {line.strip()[:80]!r}")
-    name, value = json.loads(m.group(1)), json.loads(m.group(2))
-    if name in _OWN_KEYS or not _RANGE.match(value.strip()):
+def _npm_pair(line: str, name: object, value: object) -> tuple[str, str]:
+    if not isinstance(name, str) or _SECTION_MARK in name or name in _OWN_KEYS or not isinstance(value, str) \
+            or not _RANGE.match(value.strip()):
         raise ManifestError(f"not a plain version range: {line.strip()[:80]!r}")
     return name, value.strip()
 
 
-def composer_line(side: Side, index: int) -> tuple[str, str] | None:
+def npm_line(side: Side, index: int) -> list[tuple[str, str]]:
+    """`"name": "range",`, or a whole dependency section on one line: `"dependencies": { "a": "1.0" },`."""
+    line = side[index][0]
+    m = _NPM_PAIR.match(line)
+    if m is not None:
+        return [_npm_pair(line, json.loads(m.group(1)), json.loads(m.group(2)))]
+    if (section := _NPM_SECTION.match(line)) is not None:
+        try:
+            table = json.loads(section.group(2))
+        except ValueError:
+            table = None
+        if isinstance(table, dict):
+            pairs = [_npm_pair(line, name, value) for name, value in table.items()]
+            return [(f"{section.group('section')}{_SECTION_MARK}{name}", value) for name, value in pairs]
+    raise ManifestError(f"not a dependency line: {line.strip()[:80]!r}")
+
+
+def composer_line(side: Side, index: int) -> list[tuple[str, str]]:
     found = npm_line(side, index)
-    if found is not None and "/" not in found[0]:
-        raise ManifestError(f"{found[0]!r} is a platform requirement or no package")
+    if any("/" not in name for name, _ in found):
+        raise ManifestError("a platform requirement or no package")
     return found
 
 
@@ -137,12 +157,12 @@ def _table_version(name: str, value: object, allowed: frozenset[str]) -> str:
     return value.strip()
 
 
-def cargo_line(side: Side, index: int) -> tuple[str, str] | None:
+def cargo_line(side: Side, index: int) -> list[tuple[str, str]]:
     name, value = _toml_pair(side[index][0])
-    return name, _table_version(name, value, _CARGO_TABLE_KEYS)
+    return [(name, _table_version(name, value, _CARGO_TABLE_KEYS))]
 
 
-def pyproject_line(side: Side, index: int) -> tuple[str, str] | None:
+def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
     line = side[index][0].strip()
     if line.startswith(("'", '"')):
         try:
@@ -152,15 +172,15 @@ def pyproject_line(side: Side, index: int) -> tuple[str, str] | None:
             req = None
         if req is None or req.url or not req.specifier:
             raise ManifestError(f"not a versioned PEP 508 requirement: {line[:80]!r}")
-        return req.name, spec_of(req)
+        return [(req.name, spec_of(req))]
     header = next((text for text, _ in reversed(side[:index]) if _TOML_HEADER.match(text)), None)
     if header is None or not _POETRY_HEADER.match(header.strip()):
         raise ManifestError(f"not a dependency line (no dependency table shown above it): {line[:80]!r}")
     name, value = _toml_pair(line)
-    return name, _table_version(name, value, _POETRY_TABLE_KEYS)
+    return [(name, _table_version(name, value, _POETRY_TABLE_KEYS))]
 
 
-def pom_line(side: Side, index: int) -> tuple[str, str] | None:
+def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
     line = side[index][0]
     m = _XML_TAG.match(line)
     if m is None or m.group(1) != "version":
@@ -173,7 +193,7 @@ def pom_line(side: Side, index: int) -> tuple[str, str] | None:
             if "groupId" not in tags and opened.group(1) == "plugin":
                 tags["groupId"] = "org.apache.maven.plugins"
             if "groupId" in tags and "artifactId" in tags and "$" not in m.group(2):
-                return f"{tags['groupId']}:{tags['artifactId']}", m.group(2)
+                return [(f"{tags['groupId']}:{tags['artifactId']}", m.group(2))]
             break
         if (tag := _XML_TAG.match(above)) is not None:
             tags.setdefault(tag.group(1), tag.group(2))
@@ -188,7 +208,7 @@ _MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "PrivateAssets", "Inc
 _NUGET_RANGE = re.compile(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
 
 
-def msbuild_line(side: Side, index: int) -> tuple[str, str] | None:
+def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     """`<PackageReference Include="X" Version="Y" />` (or PackageVersion): name and version on one line."""
     line = side[index][0]
     m = _MSBUILD.match(line)
@@ -197,7 +217,7 @@ def msbuild_line(side: Side, index: int) -> tuple[str, str] | None:
     version = attrs.get("Version", "")
     if m is None or not name or not set(attrs) <= _MSBUILD_KEYS or not _NUGET_RANGE.match(version.strip()):
         raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
-    return name, version.strip()
+    return [(name, version.strip())]
 
 
 _HCL_ATTR = re.compile(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
@@ -205,7 +225,7 @@ _HCL_PROVIDER = re.compile(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
 _HCL_MODULE = re.compile(r'^\s*module\s+"[^"]*"\s*\{\s*$')
 
 
-def terraform_line(side: Side, index: int) -> tuple[str, str] | None:
+def terraform_line(side: Side, index: int) -> list[tuple[str, str]]:
     """A `version = "..."` line of a required_providers entry or a module block whose `source` (and,
     for a provider, its `NAME = {` opening) the hunk shows above it in the same block."""
     line = side[index][0]
@@ -222,9 +242,9 @@ def terraform_line(side: Side, index: int) -> tuple[str, str] | None:
             source = attr.group(2)
             continue
         if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
-            return source.partition("?ref=")[0], m.group(2).strip()
+            return [(source.partition("?ref=")[0], m.group(2).strip())]
         if source and _HCL_PROVIDER.match(above):
-            return source.removeprefix("registry.terraform.io/"), m.group(2).strip()
+            return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip())]
         if not above.strip() or above.strip().startswith(("#", "//")):
             continue
         break
@@ -236,12 +256,12 @@ _YAML_NAME = re.compile(r"^(\s*)(-\s+)?name:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
 _CHART_OWN = re.compile(r"^(?:version|appVersion|digest|generated):")  # the chart's and the lock's own keys
 
 
-def helm_line(side: Side, index: int) -> tuple[str, str] | None:
+def helm_line(side: Side, index: int) -> list[tuple[str, str]]:
     """A dependency's `version:` in Chart.yaml or Chart.lock whose `- name:` the hunk shows in the same
     list item; the chart's own version and the lock's digest are no dependency (None)."""
     line = side[index][0]
     if _CHART_OWN.match(line):
-        return None
+        return []
     m = _YAML_VERSION.match(line)
     if m is None or m.group(2):
         raise ManifestError(f"not a dependency's version line: {line.strip()[:80]!r}")
@@ -249,7 +269,7 @@ def helm_line(side: Side, index: int) -> tuple[str, str] | None:
     for above, _ in reversed(side[:index]):
         item = _YAML_NAME.match(above)
         if item is not None and item.group(2) and len(item.group(1)) + len(item.group(2)) == indent:
-            return item.group(3), m.group(3)
+            return [(item.group(3), m.group(3))]
         stripped = above.lstrip()
         if not stripped or len(above) - len(stripped) != indent or stripped.startswith("-"):
             break  # another list item, a nested block or the end of this one

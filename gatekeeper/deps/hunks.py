@@ -19,6 +19,7 @@ from gatekeeper.deps.model import Dependency, ManifestError
 
 # The root entry `"": {` is named too (as ""): its version is the project's own, not a dependency's.
 _NPM_KEY = re.compile(r'^\s*"((?:[^"]*/)?node_modules/(?P<name>(?:@[^"/]+/)?[^"/]+)|)":\s*\{\s*$')
+_NPM_LEGACY = re.compile(r'^\s*"(?P<name>(?:@[^"/]+/)?[^"/]+)":\s*\{\s*$')  # `"dependencies"` v1-form entries
 _NPM_VERSION = re.compile(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at two spaces, is not one
 # pnpm-lock.yaml `packages:`/`snapshots:` keys carry both: `  '@babel/core@7.23.0':`, `  /ms@2.1.3(peer):`.
 _PNPM_KEY = re.compile(r"""^ {2}'?/?((?:@[^@\s'/]+/)?[^@\s'/(]+)@([0-9][^(:'\s]*)(?:\([^'\s]*\))?'?:\s*$""")
@@ -50,12 +51,16 @@ def sides(raw: list[str]) -> tuple[bytes, bytes]:
 
 
 def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], version_of: re.Pattern[str],
-           ends: Callable[[str], bool]) -> list[Dependency]:
+           ends: Callable[[str], bool], legacy: re.Pattern[str] | None = None) -> list[Dependency]:
     """(name, version) pairs: a name line, then its entry's version line before the entry `ends`.
     A changed version line whose name the hunk does not show fails closed (ManifestError): with
-    `-U0`, or a long entry, a bump would otherwise be no change at all."""
+    `-U0`, or a long entry, a bump would otherwise be no change at all. A `legacy` entry (package-lock
+    v2's copy of each entry in v1 form) yields nothing, but when it changes, its new pair must be one
+    the real entries show too: else (a v1 lockfile) it fails closed."""
     out: list[Dependency] = []
+    echoes: list[tuple[str, str]] = []
     name: str | None = None
+    echo: str | None = None
     for raw in text(data).splitlines():
         if raw == HUNK:
             name = None
@@ -63,20 +68,28 @@ def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], ver
         changed = raw.startswith(CHANGED)
         line = raw.lstrip(CHANGED)
         if m := name_of.match(line):
-            name = m.group("name") or ""
+            name, echo = m.group("name") or "", None
+        elif legacy is not None and (m := legacy.match(line)):
+            name, echo = "", m.group("name")
         elif v := version_of.match(line):
             if name is None and changed:
                 raise ManifestError("a changed version line whose package the hunk does not show")
             if name:
                 out.append(Dependency(ecosystem, name, v.group(1), path, None, None))
-            name = None
+            elif echo is not None and changed:
+                echoes.append((echo, v.group(1)))
+            name = echo = None
         elif ends(line):
-            name = None
+            name = echo = None
+    shown = {(d.name, d.version) for d in out}
+    if any(pair not in shown for pair in echoes):
+        raise ManifestError("an entry outside `packages` changed (a lockfile v1?): its hunks are not read")
     return out
 
 
 def package_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
-    return _pairs(ecosystem, path, data, _NPM_KEY, _NPM_VERSION, lambda line: line.strip().startswith("}"))
+    return _pairs(ecosystem, path, data, _NPM_KEY, _NPM_VERSION, lambda line: line.strip().startswith("}"),
+                  _NPM_LEGACY)
 
 
 def toml_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
@@ -84,7 +97,7 @@ def toml_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
 
 
 def pnpm_lock_hunks(path: str, data: bytes) -> list[Dependency]:
-    found = {m.group(1, 2) for line in text(data).splitlines() if (m := _PNPM_KEY.match(line))}
+    found = {m.group(1, 2) for line in text(data).splitlines() if (m := _PNPM_KEY.match(line.lstrip(CHANGED)))}
     return [Dependency("npm", name, version, path, None, None) for name, version in sorted(found)]
 
 
