@@ -95,7 +95,9 @@ def claims(message: str) -> tuple[Claim, ...]:
             (summaries if line.lower().startswith("bumps ") else found).append(claim)
     # Over `Updates `x` from…` lines the summary may name a catalog's version alias, not a package.
     found = found or summaries
-    found += [r for m in _ROW.finditer(" ".join(b.strip() for b in body))
+    table = " ".join(b.strip() for b in body)
+    table = table[table.find("|---"):] if "|---" in table else table  # rows follow the header's rule
+    found += [r for m in _ROW.finditer(table)
               if (r := _claim(m.group("name"), m.group("to"))) is not None]
     # Dependabot's machine-readable trailer: `- dependency-name: X` / `  dependency-version: Y`.
     found += [r for m in _METADATA.finditer(message[:MAX_MESSAGE])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency
 
@@ -34,6 +35,11 @@ def parse_terraform_lock(path: str, data: bytes) -> list[Dependency]:
 
 
 _REQUIRED = re.compile(r"^\s*required_providers\s*\{")
+_HELM_RELEASE = re.compile(r'^\s*resource\s+"helm_release"\s+"[^"]*"\s*\{')
+_CHART_ATTR = re.compile(r'^\s*(chart|version|repository)\s*=\s*"([^"$]*)"\s*$')
+# A container image a Terraform resource runs (kubernetes_deployment, google_cloud_run_service, …):
+# only a value with a tag or digest, so a VM image name (`debian-12`) is not one.
+_IMAGE = re.compile(r'^\s*image\s*=\s*"([^"\s$]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
 _ENTRY = re.compile(r'^\s*([A-Za-z][\w-]*)\s*=\s*(?:\{|"([^"]*)")')
 
 
@@ -45,8 +51,14 @@ def parse_terraform(path: str, data: bytes) -> list[Dependency]:
     attrs: dict[str, str] | None = None
     kind, entry, depth = "", "", 0
     for line in text(data).splitlines():
+        if (image := _IMAGE.match(line)) is not None:
+            name, tag, digest = split_image(image.group(1))
+            out.append(Dependency("docker", name, image_version(tag, digest), path, True, "runtime"))
+            continue
         if attrs is None:
-            if _MODULE.match(line):
+            if _HELM_RELEASE.match(line):
+                attrs, kind, depth = {}, "helm", line.count("{") - line.count("}")
+            elif _MODULE.match(line):
                 attrs, kind, depth = {}, "module", line.count("{") - line.count("}")
             elif _REQUIRED.match(line):
                 attrs, kind, depth = {}, "providers", line.count("{") - line.count("}")
@@ -58,13 +70,19 @@ def parse_terraform(path: str, data: bytes) -> list[Dependency]:
                 entry, attrs = e.group(1), {}
         elif depth == (1 if kind == "module" else 2) and (a := _ATTR.match(line)):
             attrs[a.group(1)] = a.group(2)
+        elif kind == "helm" and depth == 1 and (c := _CHART_ATTR.match(line)):
+            attrs[c.group(1)] = c.group(2)
         depth += line.count("{") - line.count("}")
         if kind == "providers" and depth == 1 and entry:
             source = attrs.get("source") or f"hashicorp/{entry}"
             out.append(Dependency("terraform", source.removeprefix("registry.terraform.io/"),
                                   attrs.get("version", ""), path, True, "runtime"))
             entry, attrs = "", {}
-        if depth <= 0:
+        if depth <= 0 and kind == "helm":
+            if attrs.get("chart"):
+                out.append(Dependency("helm", attrs["chart"], attrs.get("version", ""), path, True, "runtime"))
+            attrs = None
+        elif depth <= 0:
             source, _, ref = attrs.get("source", "").partition("?ref=")
             if kind == "module" and source and not source.startswith(("./", "../")):
                 out.append(Dependency("terraform", source, attrs.get("version") or ref, path, True, "runtime"))
