@@ -113,3 +113,13 @@ def test_requirements_bare_url_lines_are_dependencies() -> None:
     assert ("dateutil", "git+https://github.com/dateutil/dateutil.git@f2293200747fb03d56c6c5997bfebeabe703576f") in deps
     assert ("pkg", "https://example.org/wheels/pkg-1.0-py3-none-any.whl#egg=pkg") in deps
     assert ("coverage", "7.4.0") in deps
+
+
+def test_dockerfile_syntax_directive_is_an_image_the_build_runs() -> None:
+    from gatekeeper.deps import docker
+
+    body = b"# syntax=docker/dockerfile:1.21\n# escape=`\nFROM golang:1.25-alpine AS build\nFROM scratch\n"
+    deps = [(d.name, d.version) for d in docker.parse_dockerfile("Dockerfile", body)]
+    assert deps == [("docker/dockerfile", "1.21"), ("golang", "1.25-alpine")]
+    late = b"FROM alpine:3.20\n# syntax=docker/dockerfile:1.21\n"  # below an instruction: a plain comment
+    assert [d.name for d in docker.parse_dockerfile("Dockerfile", late)] == ["alpine"]
