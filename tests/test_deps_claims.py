@@ -3,6 +3,7 @@ moved between bare commit shas, labelled as a claim, never as the change's versi
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,15 @@ def test_no_claim_where_the_files_name_the_version_or_the_range_is_long(tmp_path
     last = r.commit("Bump actions/checkout from 4.1.1 to 4.1.2")
     [change] = _delta(r.root, first, last).changes
     assert change.claimed is None  # a pull request of many commits is no bot's update: no claim shown
+
+
+@pytest.mark.parametrize("message", [
+    "x\n\n|---|" + "| [a](b) |" * 6000 + " `1` ->",  # every row start rescanned every later row: 55 s
+    "Bump a from 1 to 2 in " + "x " * 30000,
+    "Update " + "a" * 60000 + " to v1",
+    "x\n\n" + "|" * 60000,
+])
+def test_hostile_messages_are_read_in_linear_time(message: str) -> None:
+    started = time.process_time()
+    claims(message)
+    assert time.process_time() - started < 3  # CPU seconds: a loaded machine does not make it flaky

@@ -46,6 +46,8 @@ _ROW = re.compile(r"\|\s*\[(?P<name>[^\]\s]+)\]\([^)]*\)(?:\s*\(\[[^\]]*\]\([^)]
                   r"`[~^=]?v?(?P<from>[^`]*)`\s*(?:->|→)\s*`[~^=]?v?(?P<to>[^`]+)`")
 _METADATA = re.compile(r"^-\s+dependency-name:\s*(?P<name>\S+)\s*\n\s+dependency-version:\s*(?P<to>\S+)\s*$",
                        re.MULTILINE)
+_ROW_START = re.compile(r"(?=\|\s*\[[^\]`]*\]\()")  # a row's first cell: a link whose text is a name
+MAX_TABLE, MAX_ROWS = 32 * 1024, 200
 # Where a bot's message stops naming its own updates: release notes, changelogs, commit lists.
 _NOTES = re.compile(r"^\s*(?:<details|<blockquote|#+\s*release notes|release notes|changelog|commits|---|"
                     r"dependabot will|\[!\[|<summary)", re.IGNORECASE)
@@ -66,7 +68,8 @@ class Claim:
 def _claim(name: str, to: str, plain: bool = False) -> Claim | None:
     name, to = name.strip("`"), to.strip("`").rstrip(".,")
     to = to.removeprefix("v")
-    if not name or not _VERSIONISH.match(to) or not re.match(r"^[\w@.]", name) or "<" in to:
+    if not name or len(name) > 214 or len(to) > 128 or not _VERSIONISH.match(to) or "<" in to \
+            or not re.match(r"^[\w@.]", name):
         return None  # `Update font to sans-serif`: no version
     return Claim(name, to, plain)
 
@@ -97,8 +100,11 @@ def claims(message: str) -> tuple[Claim, ...]:
     found = found or summaries
     table = " ".join(b.strip() for b in body)
     table = table[table.find("|---"):] if "|---" in table else table  # rows follow the header's rule
-    found += [r for m in _ROW.finditer(table)
-              if (r := _claim(m.group("name"), m.group("to"))) is not None]
+    # One match per row, each from its own start: a search over the whole table would rescan every
+    # later row from every row start (quadratic on a hostile message).
+    rows = _ROW_START.split(table[:MAX_TABLE])[:MAX_ROWS]
+    found += [r for row in rows if (m := _ROW.match(row)) is not None
+              and (r := _claim(m.group("name"), m.group("to"))) is not None]
     # Dependabot's machine-readable trailer: `- dependency-name: X` / `  dependency-version: Y`.
     found += [r for m in _METADATA.finditer(message[:MAX_MESSAGE])
               if (r := _claim(m.group("name"), m.group("to"))) is not None]
