@@ -17,57 +17,24 @@ import re
 import subprocess
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_deps_collect import label, touched  # noqa: E402
 
 from gatekeeper.deps.model import Change  # noqa: E402
-from gatekeeper.deps.sources import patch_delta, tree_delta  # noqa: E402
+from gatekeeper.deps.sources import Delta, patch_delta, tree_delta  # noqa: E402
 from gatekeeper.deps.versions import base_version  # noqa: E402
 from gatekeeper.gitobjects import GitObjects  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
-REPOS = ("actions/checkout", "gin-gonic/gin", "sharkdp/bat", "pallets/flask", "renovatebot/github-action")
-_PREFIX = r"^(?:[a-z]+(?:\([^)]*\))?!?:\s*)?"
-SUBJECTS = [
-    re.compile(_PREFIX + r"bump (\S+) from (\S+) to (\S+?)(?: in \S+)?(?: \(#\d+\))?$", re.IGNORECASE),
-    re.compile(_PREFIX + r"update (?:dependency |module |action |image )?(\S+)(?: docker tag)? to v?(\S+?)"
-               r"(?: \(#\d+\))?$",
-               re.IGNORECASE),
-]
 
 
 def mirror(root: Path, repo: str) -> Path:
     return root / repo.replace("/", "+") / "repo"
-
-
-def collect(root: Path, per_repo: int) -> list[tuple[str, str, str, str]]:
-    """Single-package update commits (one parent) whose subject names the package and its new version."""
-    cases = []
-    for repo in REPOS:
-        log = subprocess.run(["git", "log", "--all", "--no-merges", "--format=%H%x00%s", "-i", "-E",
-                              "--grep=(bump|update) "], cwd=mirror(root, repo), capture_output=True, check=True)
-        found = 0
-        for line in log.stdout.decode(errors="replace").splitlines():
-            sha, _, subject = line.partition("\0")
-            for pattern in SUBJECTS:
-                m = pattern.match(subject.strip())
-                if m and "group" not in subject and " and " not in subject:
-                    name, version = m.group(1).strip("`"), m.group(m.lastindex or 1).strip("`").rstrip(".")
-                    if not re.match(r"^(v?\d|[0-9a-f]{7,40}$)", version) or not _touches_files(root, repo, sha):
-                        break  # "update font to sans-serif"; an empty commit: no bump to find
-                    cases.append((repo, sha, name, version))
-                    found += 1
-                    break
-            if found >= per_repo:
-                break
-    return cases
-
-
-def _touches_files(root: Path, repo: str, sha: str) -> bool:
-    done = subprocess.run(["git", "diff-tree", "--no-commit-id", "--name-only", "-r", f"{sha}^", sha],
-                          cwd=mirror(root, repo), capture_output=True)
-    return done.returncode == 0 and bool(done.stdout.strip())
 
 
 def _same_version(want: str, got: str | None) -> bool:
@@ -75,17 +42,64 @@ def _same_version(want: str, got: str | None) -> bool:
         return False
     want, got = want.removeprefix("v"), got.removeprefix("v")
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
-        return got.startswith(want)  # submodules: the subject names an abbreviated commit
-    got = got.split("@")[0]  # a docker image's `tag@digest`
-    got = (base_version(got) or got).removeprefix("v")
+        # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit
+        return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got))
+    # a pin written as a constraint: `==11.*` (PyPI), `[10.5.0, 11.0.0)` (NuGet: its lower bound)
+    got, want = (re.sub(r"^(?:==|\[)\s*|\.\*$|\s*,.*$", "", v) for v in (got, want))
+    tag = got.split("@")[0]  # a docker image's `tag@digest`
+    if tag == want or tag.startswith(want + "-"):  # an image's variant: `1.26.5-alpine` is 1.26.5
+        return True
+    got = (base_version(tag) or tag).removeprefix("v")
     # Renovate names a major or minor update by its prefix ("to v5"): 5.0.0 and 5.1.2 both fit.
     return got == want or got.split(".")[: len(want.split("."))] == want.split(".")
 
 
 def _same_name(want: str, change: Change) -> bool:
+    """The delta names the package the message names. Bots spell some names shorter than the delta's
+    canonical name: a Maven artifactId (`junit` for junit:junit), a Terraform provider's local name
+    (`google` for hashicorp/google), an action's sub-action (`github/codeql-action/init`), an image
+    with its tag (`debian:bookworm-slim`); each is the same package."""
     norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731 - PEP 503 for PyPI, harmless elsewhere
-    return norm(change.name) == norm(want) or norm(change.name).endswith("/" + norm(want)) and \
-        change.ecosystem == "git-submodule"
+    name, want = norm(change.name), norm(want)
+    if change.ecosystem == "docker":
+        want = re.sub(r":[^/]*$", "", want)
+    if name == want:
+        return True
+    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/"}.get(change.ecosystem)
+    if suffix and name.endswith(suffix + want):
+        return True
+    return change.ecosystem == "github-actions" and want.startswith(name + "/")
+
+
+def _cases() -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(repository, commit) → [(package, version)] in file order: a grouped update's rows together."""
+    cases: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for line in DATA.read_text().splitlines():
+        if line and not line.startswith("#"):
+            repo, sha, name, version = line.split("\t")
+            cases.setdefault((repo, sha), []).append((name, version))
+    return cases
+
+
+def _delta(root: Path, repo: str, sha: str, mode: str, gits: dict[str, GitObjects]) -> Delta:
+    if mode == "patch":
+        patch = subprocess.run(["git", "diff", "--binary", f"{sha}^", sha], cwd=mirror(root, repo),
+                               capture_output=True, check=True).stdout
+        return patch_delta(None, io.BytesIO(patch))
+    if repo not in gits:  # one `cat-file --batch` per repository, as the gate has one per run
+        for git in gits.values():
+            git.close()
+        gits.clear()
+        gits[repo] = GitObjects(mirror(root, repo))
+    return tree_delta(gits[repo], f"{sha}^", sha)
+
+
+def _found(name: str, version: str, delta: Delta, claimed: bool) -> bool:
+    for c in delta.changes:
+        if _same_name(name, c) and (_same_version(version, c.to_version) or _same_version(version, c.to_tag)
+                                    or claimed and _same_version(version, getattr(c, "claimed", None))):
+            return True
+    return False
 
 
 def main() -> None:
@@ -93,36 +107,44 @@ def main() -> None:
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--mode", choices=("tree", "patch"), default="tree",
                         help="patch: the delta of `git diff --binary parent commit` alone")
-    parser.add_argument("--collect", type=int, default=0, help="rewrite the TSV with up to N cases per repository")
+    parser.add_argument("--only", default="", help="only the repositories whose name contains this")
+    parser.add_argument("--misses", action="store_true", help="list every miss")
+    parser.add_argument("--sample", type=int, default=0, help="every Nth commit only (a quick look)")
     args = parser.parse_args()
-    if args.collect:
-        cases = collect(args.mirrors, args.collect)
-        DATA.write_text("".join("\t".join(c) + "\n" for c in cases))
-        print(f"wrote {len(cases)} cases to {DATA}")
-    cases = [tuple(line.split("\t")) for line in DATA.read_text().splitlines() if line and not line.startswith("#")]
-    hits = named = 0
+    cases = {k: v for k, v in _cases().items() if args.only in k[0]}
+    if args.sample:
+        cases = dict(list(cases.items())[:: args.sample])
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # commits, verified hits, hits with claims
     misses: list[str] = []
+    gits: dict[str, GitObjects] = {}
     started = time.perf_counter()
-    for repo, sha, name, version in cases:
-        if args.mode == "patch":
-            patch = subprocess.run(["git", "diff", "--binary", f"{sha}^", sha], cwd=mirror(args.mirrors, repo),
-                                   capture_output=True, check=True).stdout
-            delta = patch_delta(None, io.BytesIO(patch))
-        else:
-            with GitObjects(mirror(args.mirrors, repo)) as git:
-                delta = tree_delta(git, f"{sha}^", sha)
-        named += any(_same_name(name, c) for c in delta.changes)
-        if any(_same_name(name, c) and (_same_version(version, c.to_version) or _same_version(version, c.to_tag))
-               for c in delta.changes):
-            hits += 1
-        else:
+    for (repo, sha), wanted in cases.items():
+        eco = label(touched(args.mirrors, repo, sha)) or "none"
+        delta = _delta(args.mirrors, repo, sha, args.mode, gits)
+        verified = all(_found(n, v, delta, False) for n, v in wanted)
+        claimed = all(_found(n, v, delta, True) for n, v in wanted)
+        row = per[eco]
+        row[0] += 1
+        row[1] += verified
+        row[2] += claimed
+        if not verified:
             seen = ", ".join(f"{c.name}@{c.to_version}" for c in delta.changes[:4]) or "no changes"
-            misses.append(f"  {repo} {sha[:12]} {name} {version}: {seen}; problems: {len(delta.problems)}")
+            problems = "; ".join(f"{p.manifest}: {p.kind}" for p in delta.problems[:2])
+            misses.append(f"  [{eco}] {repo} {sha[:12]} {' '.join(n + '@' + v for n, v in wanted)[:120]}: "
+                          f"{seen[:160]}{' (claimed)' if claimed else ''}; problems: {problems or 0}")
     elapsed = time.perf_counter() - started
-    print(f"{named}/{len(cases)} commits name X; "
-          f"{hits}/{len(cases)} commits name X with version Y ({100 * hits / max(len(cases), 1):.1f}%), "
-          f"{elapsed:.1f} s ({1000 * elapsed / max(len(cases), 1):.0f} ms per commit)")
-    print("\n".join(misses))
+    for git in gits.values():
+        git.close()
+    total = [sum(r[i] for r in per.values()) for i in range(3)]
+    print(f"mode {args.mode}: {len(cases)} commits, {len(per)} ecosystems, {elapsed:.1f} s "
+          f"({1000 * elapsed / max(len(cases), 1):.0f} ms per commit)")
+    print(f"{'ecosystem':16} {'commits':>7} {'verified':>9} {'%':>6} {'+claimed':>9} {'%':>6}")
+    for eco, (n, hit, hit_claimed) in sorted(per.items(), key=lambda kv: -kv[1][0]) + [("ALL", total)]:
+        print(f"{eco:16} {n:7} {hit:9} {100 * hit / n:6.1f} {hit_claimed:9} {100 * hit_claimed / n:6.1f}")
+    if args.misses:
+        print("\n".join(misses))
+    else:
+        print(f"{len(misses)} misses (--misses lists them)")
 
 
 if __name__ == "__main__":

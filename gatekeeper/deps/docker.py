@@ -50,6 +50,22 @@ def from_images(body: str) -> list[tuple[str, str, str]]:
     return images
 
 
+_SYNTAX = re.compile(r"^#\s*syntax\s*=\s*(\S+)\s*$", re.IGNORECASE)
+
+
+def _frontend(body: str) -> list[tuple[str, str, str]]:
+    """The BuildKit frontend a `# syntax=` parser directive names: an image the build runs. Directives
+    count only above the first instruction, blank line or other comment, as BuildKit reads them."""
+    for line in body.splitlines():
+        m = _SYNTAX.match(line.strip())
+        if m is not None:
+            return [split_image(m.group(1))]
+        if not line.startswith("#") or "=" not in line:
+            break
+    return []
+
+
 def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
+    body = text(data)
     return [Dependency("docker", name, image_version(tag, digest), path, True, "build")
-            for name, tag, digest in from_images(text(data))]
+            for name, tag, digest in _frontend(body) + from_images(body)]

@@ -2,7 +2,9 @@
 
 A lockfile entry's name and version sit on neighbouring lines, so git's three context lines almost
 always show both: `"node_modules/x": {` + `"version": "1.2.3"` (package-lock), `name = "x"` +
-`version = "1.2.3"` (Cargo.lock, poetry.lock, uv.lock); a pnpm-lock.yaml package key holds both.
+`version = "1.2.3"` (Cargo.lock, poetry.lock, uv.lock), `"name": "vendor/x"` + `"version": "v1.2.3"`
+(composer.lock), `"x": {` … `"version": "==1.2.3"` within one entry (Pipfile.lock); a pnpm-lock.yaml
+package key holds both. A name is never paired with a version of another hunk (`sides`).
 What they find is marked `partial`, and its direct/transitive standing is unknown (counted as direct:
 fail closed).
 """
@@ -10,46 +12,111 @@ fail closed).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.model import Dependency, ManifestError
 
-_NPM_KEY = re.compile(r'^\s*"((?:[^"]*/)?node_modules/((?:@[^"/]+/)?[^"/]+))":\s*\{\s*$')
-_NPM_VERSION = re.compile(r'^\s*"version":\s*"([^"]+)"')
+# The root entry `"": {` is named too (as ""): its version is the project's own, not a dependency's.
+_NPM_KEY = re.compile(r'^\s*"((?:[^"]*/)?node_modules/(?P<name>(?:@[^"/]+/)?[^"/]+)|)":\s*\{\s*$')
+_NPM_LEGACY = re.compile(r'^\s*"(?P<name>(?:@[^"/]+/)?[^"/]+)":\s*\{\s*$')  # `"dependencies"` v1-form entries
+_NPM_VERSION = re.compile(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at two spaces, is not one
 # pnpm-lock.yaml `packages:`/`snapshots:` keys carry both: `  '@babel/core@7.23.0':`, `  /ms@2.1.3(peer):`.
 _PNPM_KEY = re.compile(r"""^ {2}'?/?((?:@[^@\s'/]+/)?[^@\s'/(]+)@([0-9][^(:'\s]*)(?:\([^'\s]*\))?'?:\s*$""")
-_TOML_NAME = re.compile(r'^name\s*=\s*"([^"]+)"\s*$')
+_TOML_NAME = re.compile(r'^name\s*=\s*"(?P<name>[^"]+)"\s*$')
 _TOML_VERSION = re.compile(r'^version\s*=\s*"([^"]+)"\s*$')
 
 
-def package_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
+HUNK = "@@"  # the line that separates hunks in the sides `sides` makes
+CHANGED = "\0"  # leads a line the hunk changes (a `-` or `+` line) in the sides `sides` makes
+
+
+def sides(raw: list[str]) -> tuple[bytes, bytes]:
+    """The base and head lines of raw hunk lines (with their ' ', '-', '+' prefix), each hunk's lines
+    after a `@@` line (what a reader sees of one hunk never runs on into the next), changed lines
+    marked with CHANGED."""
+    old: list[str] = []
+    new: list[str] = []
+    for line in raw:
+        if line.startswith(HUNK):
+            old.append(HUNK)
+            new.append(HUNK)
+            continue
+        mark, body = line[:1], line[1:]
+        if mark in (" ", "-"):
+            old.append(body if mark == " " else CHANGED + body)
+        if mark in (" ", "+"):
+            new.append(body if mark == " " else CHANGED + body)
+    return "\n".join(old).encode(), "\n".join(new).encode()
+
+
+def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], version_of: re.Pattern[str],
+           ends: Callable[[str], bool], legacy: re.Pattern[str] | None = None) -> list[Dependency]:
+    """(name, version) pairs: a name line, then its entry's version line before the entry `ends`.
+    A changed version line whose name the hunk does not show fails closed (ManifestError): with
+    `-U0`, or a long entry, a bump would otherwise be no change at all. A `legacy` entry (package-lock
+    v2's copy of each entry in v1 form) yields nothing, but when it changes, its new pair must be one
+    the real entries show too: else (a v1 lockfile) it fails closed."""
     out: list[Dependency] = []
+    echoes: list[tuple[str, str]] = []
     name: str | None = None
-    for line in text(data).splitlines():
-        if m := _NPM_KEY.match(line):
-            name = m.group(2)
-        elif name and (v := _NPM_VERSION.match(line)):
-            out.append(Dependency(ecosystem, name, v.group(1), path, None, None))
+    echo: str | None = None
+    for raw in text(data).splitlines():
+        if raw == HUNK:
             name = None
-        elif line.strip().startswith("}"):
-            name = None
+            continue
+        changed = raw.startswith(CHANGED)
+        line = raw.lstrip(CHANGED)
+        if m := name_of.match(line):
+            name, echo = m.group("name") or "", None
+        elif legacy is not None and (m := legacy.match(line)):
+            name, echo = "", m.group("name")
+        elif v := version_of.match(line):
+            if name is None and changed:
+                raise ManifestError("a changed version line whose package the hunk does not show")
+            if name:
+                out.append(Dependency(ecosystem, name, v.group(1), path, None, None))
+            elif echo is not None and changed:
+                echoes.append((echo, v.group(1)))
+            name = echo = None
+        elif ends(line):
+            name = echo = None
+    shown = {(d.name, d.version) for d in out}
+    if any(pair not in shown for pair in echoes):
+        raise ManifestError("an entry outside `packages` changed (a lockfile v1?): its hunks are not read")
     return out
+
+
+def package_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
+    return _pairs(ecosystem, path, data, _NPM_KEY, _NPM_VERSION, lambda line: line.strip().startswith("}"),
+                  _NPM_LEGACY)
 
 
 def toml_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
-    out: list[Dependency] = []
-    name: str | None = None
-    for line in text(data).splitlines():
-        if m := _TOML_NAME.match(line):
-            name = m.group(1)
-        elif name and (v := _TOML_VERSION.match(line)):
-            out.append(Dependency(ecosystem, name, v.group(1), path, None, None))
-            name = None
-        elif line.startswith("[["):
-            name = None
-    return out
+    return _pairs(ecosystem, path, data, _TOML_NAME, _TOML_VERSION, lambda line: line.startswith("[["))
 
 
 def pnpm_lock_hunks(path: str, data: bytes) -> list[Dependency]:
-    found = {m.group(1, 2) for line in text(data).splitlines() if (m := _PNPM_KEY.match(line))}
+    found = {m.group(1, 2) for line in text(data).splitlines() if (m := _PNPM_KEY.match(line.lstrip(CHANGED)))}
     return [Dependency("npm", name, version, path, None, None) for name, version in sorted(found)]
+
+
+# composer.lock: `"name": "vendor/pkg",` opens a package object and `"version": "v1.2.3",` follows it.
+_COMPOSER_NAME = re.compile(r'^\s*"name":\s*"(?P<name>[^"/]+/[^"]+)",?\s*$')
+_COMPOSER_VERSION = re.compile(r'^\s*"version":\s*"v?([^"]+)",?\s*$')
+
+
+def composer_lock_hunks(path: str, data: bytes) -> list[Dependency]:
+    # the version line follows the name line directly: any other line ends the pairing
+    return _pairs("composer", path, data, _COMPOSER_NAME, _COMPOSER_VERSION, lambda line: True)
+
+
+# Pipfile.lock: `        "name": {` (eight spaces: an entry of `default` or `develop`), its hashes, index and
+# markers, then `            "version": "==1.2.3"`; the entry ends at `        },`.
+_PIPFILE_KEY = re.compile(r'^ {8}"(?P<name>[^"]+)":\s*\{\s*$')
+_PIPFILE_VERSION = re.compile(r'^ {12}"version":\s*"==([^"]+)"')
+_PIPFILE_END = re.compile(r"^ {0,8}\}")
+
+
+def pipfile_lock_hunks(path: str, data: bytes) -> list[Dependency]:
+    return _pairs("pip", path, data, _PIPFILE_KEY, _PIPFILE_VERSION, lambda line: _PIPFILE_END.match(line) is not None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency
 
@@ -33,22 +34,57 @@ def parse_terraform_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+_REQUIRED = re.compile(r"^\s*required_providers\s*\{")
+_HELM_RELEASE = re.compile(r'^\s*resource\s+"helm_release"\s+"[^"]*"\s*\{')
+_CHART_ATTR = re.compile(r'^\s*(chart|version|repository)\s*=\s*"([^"$]*)"\s*$')
+# A container image a Terraform resource runs (kubernetes_deployment, google_cloud_run_service, …):
+# only a value with a tag or digest, so a VM image name (`debian-12`) is not one.
+_IMAGE = re.compile(r'^\s*image\s*=\s*"([^"\s$]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
+_ENTRY = re.compile(r'^\s*([A-Za-z][\w-]*)\s*=\s*(?:\{|"([^"]*)")')
+
+
 def parse_terraform(path: str, data: bytes) -> list[Dependency]:
-    """`module` blocks: name = source (a `?ref=` becomes the version), version = the `version` argument."""
+    """`module` blocks (name = source; a `?ref=` becomes the version, else the `version` argument) and
+    `required_providers` entries (name = source, `hashicorp/NAME` when none is given; the version
+    constraint)."""
     out: list[Dependency] = []
     attrs: dict[str, str] | None = None
-    depth = 0
+    kind, entry, depth = "", "", 0
     for line in text(data).splitlines():
-        if attrs is None:
-            if _MODULE.match(line):
-                attrs, depth = {}, line.count("{") - line.count("}")
+        if (image := _IMAGE.match(line)) is not None:
+            name, tag, digest = split_image(image.group(1))
+            out.append(Dependency("docker", name, image_version(tag, digest), path, True, "runtime"))
             continue
-        if depth == 1 and (a := _ATTR.match(line)):
+        if attrs is None:
+            if _HELM_RELEASE.match(line):
+                attrs, kind, depth = {}, "helm", line.count("{") - line.count("}")
+            elif _MODULE.match(line):
+                attrs, kind, depth = {}, "module", line.count("{") - line.count("}")
+            elif _REQUIRED.match(line):
+                attrs, kind, depth = {}, "providers", line.count("{") - line.count("}")
+            continue
+        if kind == "providers" and depth == 1 and (e := _ENTRY.match(line)):
+            if e.group(2) is not None:  # the legacy `NAME = "constraint"`
+                out.append(Dependency("terraform", f"hashicorp/{e.group(1)}", e.group(2), path, True, "runtime"))
+            else:
+                entry, attrs = e.group(1), {}
+        elif depth == (1 if kind == "module" else 2) and (a := _ATTR.match(line)):
             attrs[a.group(1)] = a.group(2)
+        elif kind == "helm" and depth == 1 and (c := _CHART_ATTR.match(line)):
+            attrs[c.group(1)] = c.group(2)
         depth += line.count("{") - line.count("}")
-        if depth <= 0:
+        if kind == "providers" and depth == 1 and entry:
+            source = attrs.get("source") or f"hashicorp/{entry}"
+            out.append(Dependency("terraform", source.removeprefix("registry.terraform.io/"),
+                                  attrs.get("version", ""), path, True, "runtime"))
+            entry, attrs = "", {}
+        if depth <= 0 and kind == "helm":
+            if attrs.get("chart"):
+                out.append(Dependency("helm", attrs["chart"], attrs.get("version", ""), path, True, "runtime"))
+            attrs = None
+        elif depth <= 0:
             source, _, ref = attrs.get("source", "").partition("?ref=")
-            if source and not source.startswith(("./", "../")):
+            if kind == "module" and source and not source.startswith(("./", "../")):
                 out.append(Dependency("terraform", source, attrs.get("version") or ref, path, True, "runtime"))
             attrs = None
     return out

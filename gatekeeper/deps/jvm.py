@@ -22,13 +22,19 @@ def parse_pom(path: str, data: bytes) -> list[Dependency]:
         return _PROPERTY.sub(lambda m: props.get(m.group(1), m.group(0)), value)  # one level: no expansion loops
 
     out: list[Dependency] = []
-    holders: list[tuple[ET.Element | None, Scope]] = [(xml_child(root, "dependencies"), "runtime")]
-    management = xml_child(root, "dependencyManagement")
-    if management is not None:
-        holders.append((xml_child(management, "dependencies"), "runtime"))
-    build = xml_child(root, "build")
-    if build is not None:
-        holders.append((xml_child(build, "plugins"), "build"))
+    holders: list[tuple[ET.Element | None, Scope]] = []
+    # The project and each of its profiles declare dependencies, managed versions and build plugins
+    # (also under pluginManagement); a plugin's own <dependencies> run in the build too.
+    for model in [root, *(xml_child(root, "profiles") or [])]:
+        holders.append((xml_child(model, "dependencies"), "runtime"))
+        management = xml_child(model, "dependencyManagement")
+        if management is not None:
+            holders.append((xml_child(management, "dependencies"), "runtime"))
+        build = xml_child(model, "build")
+        for plugins in [xml_child(build, "plugins"), xml_child(xml_child(build, "pluginManagement"), "plugins")]:
+            holders.append((plugins, "build"))
+            for plugin in plugins if plugins is not None else []:
+                holders.append((xml_child(plugin, "dependencies"), "build"))
     parent = xml_child(root, "parent")
     if parent is not None:
         out.append(Dependency("maven", f"{xml_text(parent, 'groupId')}:{xml_text(parent, 'artifactId')}",

@@ -132,8 +132,9 @@ def xml_local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def xml_child(node: ET.Element, name: str) -> ET.Element | None:
-    for sub in node:
+def xml_child(node: ET.Element | None, name: str) -> ET.Element | None:
+    """`node`'s first child element `name`; None when there is none (or no `node`)."""
+    for sub in node if node is not None else ():
         if xml_local(sub.tag) == name:
             return sub
     return None

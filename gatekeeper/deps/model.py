@@ -63,6 +63,9 @@ class Change:
     from_tag: str | None = None  # see Dependency.tag
     to_tag: str | None = None
     level: str | None = None  # upgraded/downgraded: "major" | "minor" | "patch"; None when not known
+    # The version the change's own commit message claims (claims.py), set only where the files name none
+    # (an action moved between bare commit shas). Unverified: shown to people, never read by a policy rule.
+    claimed: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """The change as `deps --format json` and the policy input show it."""
@@ -82,4 +85,5 @@ class Change:
             "from_tag": self.from_tag,
             "to_tag": self.to_tag,
             "level": self.level,
+            "claimed": self.claimed,
         }

@@ -11,7 +11,7 @@ from gatekeeper.deps.loaders import listing, load_json, load_toml, mapping, stri
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 
 
-def _spec(req: Requirement) -> str:
+def spec_of(req: Requirement) -> str:
     if req.url:
         return req.url
     specs = list(req.specifier)
@@ -25,7 +25,7 @@ def _requirement(line: str, path: str, scope: Scope) -> Dependency | None:
         req = Requirement(line)
     except InvalidRequirement:
         return None
-    return Dependency("pip", req.name, _spec(req), path, True, scope)
+    return Dependency("pip", req.name, spec_of(req), path, True, scope)
 
 
 def parse_requirements(path: str, data: bytes) -> list[Dependency]:
@@ -38,11 +38,25 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
         line = re.sub(r"\s--?[a-z][a-z-]*(=|\s+)\S+", "", f" {line}").strip()
         if not line or line.startswith("-"):
             continue
-        dep = _requirement(line, path, scope)
+        dep = _requirement(line, path, scope) or _url_requirement(line, path, scope)
         if dep is None:
             raise ManifestError(f"not a requirement: {line[:80]!r}")
         out.append(dep)
     return out
+
+
+_URL = re.compile(r"^(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git)://\S+$")
+
+
+def _url_requirement(line: str, path: str, scope: Scope) -> Dependency | None:
+    """A bare URL line pip installs (`git+https://host/org/repo.git@ref#egg=name`): named by its
+    `egg=` fragment, else by the URL's last path segment; its version is the URL itself."""
+    if not _URL.match(line):
+        return None
+    egg = re.search(r"[#&]egg=([A-Za-z0-9][\w.-]*)", line)
+    stem = line.split("#")[0].split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+    name = egg.group(1) if egg else stem.split("@")[0].removesuffix(".git")
+    return Dependency("pip", name, line, path, True, scope) if name else None
 
 
 def _strings(value: Any, what: str) -> list[str]:

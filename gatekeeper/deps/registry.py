@@ -6,6 +6,7 @@ recognised by its file name wherever it sits (monorepos keep one manifest per pa
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from gatekeeper.deps import (
     cargo,
     composer,
     docker,
+    edits,
     golang,
     hunks,
     infra,
@@ -28,6 +30,11 @@ from gatekeeper.deps import (
 from gatekeeper.deps.model import Dependency
 
 Parser = Callable[[str, bytes], list[Dependency]]
+Edits = Callable[[str, bytes], tuple[list[Dependency], list[Dependency]]]
+
+
+def _edits(ecosystem: str, reader: edits.LineReader) -> Edits:
+    return functools.partial(edits.read, ecosystem, reader)
 
 
 def _npm_hunks(path: str, data: bytes) -> list[Dependency]:
@@ -51,10 +58,12 @@ class Format:
     line_oriented: bool  # a patch's hunk lines alone parse into the dependencies they show
     manifests: tuple[str, ...] = ()  # sibling files telling which of a lockfile's entries are direct
     hunks: Parser | None = None  # reads a modified file's hunk lines when the format is not line-oriented
+    # reads a modified manifest's raw hunks (edits.py): (base, head) dependencies of its changed lines
+    edits: Edits | None = None
 
 
 _BY_NAME: dict[str, Format] = {
-    "package.json": Format("package.json", npm.parse_package_json, False),
+    "package.json": Format("package.json", npm.parse_package_json, False, edits=_edits("npm", edits.npm_line)),
     "package-lock.json": Format("package-lock.json", npm.parse_package_lock, False, ("package.json",), _npm_hunks),
     "npm-shrinkwrap.json": Format("npm-shrinkwrap.json", npm.parse_package_lock, False, ("package.json",),
                                   _npm_hunks),
@@ -62,22 +71,26 @@ _BY_NAME: dict[str, Format] = {
     "pnpm-lock.yaml": Format("pnpm-lock.yaml", npm.parse_pnpm_lock, False, ("package.json",),
                              hunks.pnpm_lock_hunks),
     "bun.lock": Format("bun.lock", npm.parse_bun_lock, False, ("package.json",)),
-    "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False),
-    "Pipfile.lock": Format("Pipfile.lock", pypi.parse_pipfile_lock, False),
+    "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
+                             edits=_edits("pip", edits.pyproject_line)),
+    "Pipfile.lock": Format("Pipfile.lock", pypi.parse_pipfile_lock, False, hunks=hunks.pipfile_lock_hunks),
     "poetry.lock": Format("poetry.lock", pypi.parse_poetry_lock, False, ("pyproject.toml",), _pip_hunks),
     "uv.lock": Format("uv.lock", pypi.parse_uv_lock, False, ("pyproject.toml",), _pip_hunks),
     "go.mod": Format("go.mod", golang.parse_go_mod, True),
     "go.sum": Format("go.sum", golang.parse_go_sum, True, ("go.mod",)),
-    "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False),
+    "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False, edits=_edits("cargo", edits.cargo_line)),
     "Cargo.lock": Format("Cargo.lock", cargo.parse_cargo_lock, False, ("Cargo.toml",), _cargo_hunks),
     "Gemfile.lock": Format("Gemfile.lock", bundler.parse_gemfile_lock, True),
-    "composer.json": Format("composer.json", composer.parse_composer_json, False),
-    "composer.lock": Format("composer.lock", composer.parse_composer_lock, False, ("composer.json",)),
-    "pom.xml": Format("pom.xml", jvm.parse_pom, False),
+    "composer.json": Format("composer.json", composer.parse_composer_json, False,
+                            edits=_edits("composer", edits.composer_line)),
+    "composer.lock": Format("composer.lock", composer.parse_composer_lock, False, ("composer.json",),
+                            hunks.composer_lock_hunks),
+    "pom.xml": Format("pom.xml", jvm.parse_pom, False, edits=_edits("maven", edits.pom_line)),
     "packages.lock.json": Format("packages.lock.json", nuget.parse_packages_lock, False),
-    "Directory.Packages.props": Format("msbuild", nuget.parse_msbuild, False),
-    "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False),
-    "Chart.lock": Format("Chart.lock", infra.parse_chart, False),
+    "Directory.Packages.props": Format("msbuild", nuget.parse_msbuild, False,
+                                       edits=_edits("nuget", edits.msbuild_line)),
+    "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
+    "Chart.lock": Format("Chart.lock", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
     ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),
     "action.yml": Format("action", actions.parse_workflow, True),
     "action.yaml": Format("action", actions.parse_workflow, True),
@@ -86,8 +99,8 @@ _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False)
-_MSBUILD = Format("msbuild", nuget.parse_msbuild, False)
-_TERRAFORM = Format("terraform", infra.parse_terraform, False)
+_MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
+_TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", edits.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _REQ_NAME = re.compile(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
 

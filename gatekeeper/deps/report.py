@@ -73,6 +73,8 @@ def render_text(delta: Delta) -> str:
         for c in delta.changes:
             if c.manifest == manifest:
                 pinned = "" if c.pinned is None else " (pinned)" if c.pinned else " (not pinned)"
+                if c.claimed:  # unverified: the change's own message says so (docs/dependencies.md)
+                    pinned += f" ({c.claimed} claimed by the commit message)"
                 rows.append((f"{_SIGN[c.change]} {c.change}", c.ecosystem, c.name, c.from_version or "-",
                              f"{c.to_version or '-'}{pinned}", "yes" if c.direct else "no", c.scope,
                              ", ".join(c.vulnerabilities) or ("-" if not c.partial else "- (partial)")))

@@ -13,10 +13,12 @@ import re
 import stat
 import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from gatekeeper.deps import hunks
+from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.loaders import MAX_BYTES
@@ -157,7 +159,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
             sides.append(deps)
         if sides[0] is not None and sides[1] is not None:
             changes += diff(sides[0], sides[1], path)
-    return Delta(tuple(changes), tuple(problems))
+    return Delta(with_claims(git, base, head, changes), tuple(problems))
 
 
 # Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
@@ -177,6 +179,7 @@ class _Section:
     size: int = 0
     cut: bool = False
     hunks: bool = False
+    raw: list[str] = field(default_factory=list)  # hunk lines with their prefix, `@@` headers kept
 
 
 # The same test over a whole patch at C speed: a patch none of whose sections can hold a dependency
@@ -249,15 +252,18 @@ def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]
             current = sections[header] = _Section(header, [], [], hunks=True)  # a gitlink of any name
         if line.startswith(b"@@ "):
             current.hunks = True
+            current.raw.append("@@")
             continue
         if not current.hunks or not line or line[:1] == b"\\":
             continue
-        current.size += len(line)
+        current.size += 2 * len(line)
         current.cut |= cut or current.size > MAX_BYTES
         if current.cut:
             current.old.clear()
             current.new.clear()
+            current.raw.clear()
             continue
+        current.raw.append(line.decode("utf-8", "replace"))
         body = line[1:].decode("utf-8", "replace")
         if line[:1] in (b" ", b"-"):
             current.old.append(body)
@@ -301,14 +307,29 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             whole = change.submodule or change.status in ("added", "deleted") or (
                 change.status in ("renamed", "copied") and not section.hunks)
             partial = not whole
+            if partial and fmt.edits is not None:
+                try:
+                    edited = fmt.edits(change.path, "\n".join(section.raw).encode())
+                except ManifestError as exc:
+                    problems.append(Problem(change.path, "partial", f"the patch shows only hunks of this file "
+                                            f"and they cannot be read safely ({exc}); run with --tree BASE..HEAD"))
+                    continue
+                read.append((fmt, change.path, edited[0], edited[1], True))
+                continue
             if partial and not fmt.line_oriented and fmt.hunks is None:
                 problems.append(Problem(change.path, "partial",
                                         "the patch shows only hunks of this file; run with --tree BASE..HEAD "
                                         "for its dependency delta"))
                 continue
             reader = fmt.hunks if partial and fmt.hunks is not None else fmt.parse
-            base = _parse(reader, change.old_path or change.path, old_text, problems, "base")
-            head = _parse(reader, change.path, new_text, problems, "head")
+            if reader is fmt.hunks:  # a hunk reader must not pair a name in one hunk with a version in the next
+                old_text, new_text = hunks.sides(section.raw)
+            found: list[Problem] = []
+            base = _parse(reader, change.old_path or change.path, old_text, found, "base")
+            head = _parse(reader, change.path, new_text, found, "head")
+            if reader is fmt.hunks:  # hunks that cannot be read safely: what --tree would read
+                found = [Problem(p.manifest, "partial", p.msg) for p in found]
+            problems += found
             if base is not None and head is not None:
                 read.append((fmt, change.path, base, head, partial))
     finally:

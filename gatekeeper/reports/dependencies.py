@@ -49,6 +49,8 @@ def rows(items: list[Mapping[str, Any]], esc: Callable[[str], str] = str) -> lis
         kind = str(c.get("change"))
         pinned = c.get("pinned")
         to = cell(c.get("to")) + ("" if pinned is None else " (pinned)" if pinned else " (not pinned)")
+        if c.get("claimed"):  # unverified: the change's own message says so (docs/dependencies.md)
+            to += f" ({cell(c.get('claimed'))} claimed by the commit message)"
         vulns = c.get("vulnerabilities") or []
         values = (f"{_SIGN.get(kind, '?')} {cell(kind)}", cell(c.get("ecosystem")), cell(c.get("name")),
                   cell(c.get("from")), to, "yes" if c.get("direct") else "no", cell(c.get("scope")),

@@ -1,0 +1,150 @@
+"""Collect bench/deps_bumps.tsv: real dependency-update commits of public repositories, per ecosystem.
+
+A case is a commit with one parent whose message is a bot's (Dependabot's, Renovate's) update message
+and that touches a dependency file; one TSV row per package the message names (a grouped update has
+several rows, and bench_deps_accuracy.py counts the commit only when every one is found). Only
+(repository, commit, package, version) is kept; the ecosystem is re-derived from the files the commit
+touches whenever the benchmark runs. Repositories are read from local mirrors (the search tool's
+`fetch github:owner/name` writes them to /work/.mirror/owner+name/repo).
+
+    python bench/bench_deps_collect.py [--mirrors DIR] [--per N] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gatekeeper.deps.claims import claims  # noqa: E402
+from gatekeeper.deps.registry import format_for  # noqa: E402
+
+DATA = Path(__file__).with_name("deps_bumps.tsv")
+REPOS = (
+    "actions/checkout", "gin-gonic/gin", "sharkdp/bat", "pallets/flask", "renovatebot/github-action",
+    "GoogleCloudPlatform/microservices-demo", "GoogleCloudPlatform/kubernetes-engine-samples",
+    "aws-samples/aws-cdk-examples", "composer/composer", "rubygems/rubygems.org", "android/nowinandroid",
+    "App-vNext/Polly", "terraform-google-modules/terraform-google-kubernetes-engine", "python-poetry/poetry",
+    "pydantic/pydantic", "square/okhttp", "apache/commons-lang", "prometheus-community/helm-charts",
+    "vitejs/vite", "aquasecurity/trivy", "spring-projects/spring-petclinic", "google/gson", "backstage/demo",
+    "expressjs/express", "psf/requests", "tokio-rs/axum", "serde-rs/json", "BurntSushi/ripgrep",
+    "crossplane/crossplane", "argoproj/argo-workflows", "earthly/earthly", "pulumi/examples",
+    "kubernetes-sigs/kubebuilder", "stefanprodan/podinfo", "sinatra/sinatra", "firebase/functions-samples",
+    "aws-samples/serverless-patterns", "terraform-aws-modules/terraform-aws-vpc", "dotnet/command-line-api",
+    "wallabag/wallabag", "monicahq/monica",
+)
+# The label a benchmark row is counted under: the format of the files a commit touches. A lockfile
+# names the package manager (yarn, pnpm, poetry, uv...); a manifest alone names the ecosystem.
+LABELS = {
+    "package.json": "npm", "package-lock.json": "npm", "npm-shrinkwrap.json": "npm", "yarn.lock": "yarn",
+    "pnpm-lock.yaml": "pnpm", "bun.lock": "bun", "pyproject.toml": "pip", "requirements": "pip",
+    "Pipfile.lock": "pipenv", "poetry.lock": "poetry", "uv.lock": "uv", "go.mod": "go", "go.sum": "go",
+    "Cargo.toml": "cargo", "Cargo.lock": "cargo", "Gemfile.lock": "bundler", "composer.json": "composer",
+    "composer.lock": "composer", "pom.xml": "maven", "versions.toml": "gradle", "packages.lock.json": "nuget",
+    "msbuild": "nuget", "Chart.yaml": "helm", "Chart.lock": "helm", ".terraform.lock.hcl": "terraform",
+    "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",
+}
+_SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
+_BOT = re.compile(r"dependabot|renovate", re.IGNORECASE)
+_BOT_TRAILER = re.compile(r"^(?:Signed-off-by|Co-authored-by): .*(?:dependabot|renovate)", re.IGNORECASE | re.MULTILINE)
+_VERSIONISH = re.compile(r"^(v?\d|[0-9a-f]{7,40}$)")
+
+
+def mirror(root: Path, repo: str) -> Path:
+    return root / repo.replace("/", "+") / "repo"
+
+
+def touched(root: Path, repo: str, sha: str) -> list[str]:
+    done = subprocess.run(["git", "diff-tree", "--no-commit-id", "--name-only", "-r", "-z", f"{sha}^", sha],
+                          cwd=mirror(root, repo), capture_output=True)
+    return [p for p in done.stdout.decode(errors="replace").split("\0") if p] if done.returncode == 0 else []
+
+
+def _shows(root: Path, repo: str, sha: str, version: str) -> bool:
+    """The commit's added lines hold `version` (a digest or commit by its prefix), or a full commit sha:
+    an action moved between bare shas is named only by its message, and that class is kept."""
+    done = subprocess.run(["git", "diff", "-U0", f"{sha}^", sha], cwd=mirror(root, repo), capture_output=True)
+    added = "\n".join(ln for ln in done.stdout.decode(errors="replace").splitlines() if ln.startswith("+"))
+    return version in added or re.search(r"@[0-9a-f]{40}\b", added) is not None
+
+
+def label(paths: list[str]) -> str | None:
+    """The ecosystem a commit's dependency files name; None when it touches none; `mixed` for several."""
+    found = set()
+    for path in paths:
+        fmt = format_for(path)
+        if fmt is not None:
+            found.add(LABELS.get(fmt.name, fmt.name))
+    specific = [f for f in _SPECIFIC if f in found]
+    if len(specific) == 1 and found <= {specific[0], "npm" if specific[0] in ("yarn", "pnpm", "bun") else "pip"}:
+        return specific[0]
+    if len(found) == 1:
+        return found.pop()
+    return "mixed" if found else None
+
+
+def collect(root: Path, per: int, scan: int, repos: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
+    rows: list[tuple[str, str, str, str]] = []
+    for repo in repos:
+        if not mirror(root, repo).is_dir():
+            print(f"skipped {repo}: no mirror", file=sys.stderr)
+            continue
+        log = subprocess.run(["git", "log", "--all", "--no-merges", "--format=%H%x00%P%x00%an %ae %cn %ce%n%B%x01",
+                              "-i", "-E", "--grep=(bump|update)"], cwd=mirror(root, repo), capture_output=True,
+                             check=True)
+        taken: Counter[str] = Counter()
+        subjects: set[str] = set()
+        scanned = dropped = 0
+        for record in log.stdout.decode(errors="replace").split("\x01"):
+            sha, _, rest = record.strip().partition("\0")
+            parents, _, message = rest.partition("\0")
+            who, _, message = message.partition("\n")
+            if not _BOT.search(who) and not _BOT_TRAILER.search(message):
+                continue  # a person's "update X to Y" is no bot's claim
+            subject = message.strip().split("\n", 1)[0]
+            if not sha or len(parents.split()) != 1 or re.sub(r"\s*\(#\d+\)$", "", subject) in subjects:
+                continue
+            found = [c for c in claims(message) if _VERSIONISH.match(c.to) and not c.plain]
+            if not found or len(found) > 8 or len({c.name for c in found}) != len(found):
+                continue
+            scanned += 1
+            if scanned > scan:
+                break
+            eco = label(touched(root, repo, sha))
+            if eco is None or taken[eco] >= per:
+                continue
+            if not all(_shows(root, repo, sha, c.to) for c in found):
+                dropped += 1  # the message names a version the commit does not write: a wrong claim
+                continue
+            taken[eco] += 1
+            subjects.add(re.sub(r"\s*\(#\d+\)$", "", subject))
+            rows += [(repo, sha, c.name, c.to) for c in found]
+        print(f"{repo}: {dict(taken)}; {dropped} dropped: the version is not in the commit", file=sys.stderr)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--per", type=int, default=30, help="commits per repository and ecosystem")
+    parser.add_argument("--scan", type=int, default=1500, help="update commits looked at per repository")
+    parser.add_argument("--out", type=Path, default=DATA)
+    parser.add_argument("--append", nargs="+", default=(), metavar="REPO", help="add these repositories' cases")
+    args = parser.parse_args()
+    rows = collect(args.mirrors, args.per, args.scan, tuple(args.append) or REPOS)
+    if args.append:
+        with args.out.open("a") as out:
+            out.write("".join("\t".join(r) + "\n" for r in rows))
+    else:
+        args.out.write_text("# repository\tcommit\tpackage\tversion (bench_deps_collect.py)\n"
+                            + "".join("\t".join(r) + "\n" for r in rows))
+    print(f"wrote {len(rows)} rows ({len({r[1] for r in rows})} commits) to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,276 @@
+"""Dependency edits inside structured manifests that a patch shows only as hunks.
+
+package.json and composer.json (`"name": "range",`), Cargo.toml (`name = "req"` or a one-line inline
+table), pyproject.toml (a PEP 508 list item `"name>=1.0",`; a Poetry `name = "^1.0"` only under a
+dependency table header the hunk itself shows) and pom.xml (a `<version>` line whose `<dependency>`,
+`<plugin>` or `<parent>` element, with its groupId and artifactId, the hunk shows above it).
+
+Fail closed: every changed line must be a dependency line of its format or blank, each name may be
+edited in one place only (a name removed in one block and added in another may have moved between
+sections: from devDependencies to dependencies, say), and a value that is not a plain version range
+(an alias `npm:other@1`, a git URL, a path, a renamed crate) is refused. A refusal raises
+ManifestError, which the caller reports as a `partial` problem: the change then needs `--tree`.
+What is read has no scope or standing (the section header is rarely in the hunk): direct, runtime.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+from gatekeeper.deps.loaders import text
+from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.pypi import spec_of
+
+Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
+# The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
+# such as a chart's own version); ManifestError for a line that cannot be read safely. A name may carry
+# the section its line shows (`devDependencies|aws-cdk-lib`, split off by `read`).
+LineReader = Callable[[Side, int], "list[tuple[str, str]]"]
+_SECTION_MARK = "|"
+
+_BLANK = re.compile(r"^\s*,?\s*$")
+_NPM_PAIR = re.compile(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
+_NPM_SECTION = re.compile(r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|peerDependencies|'
+                          r'require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$')
+# One npm/composer constraint: `^1.2.3`, `~1.2`, `>=1.0 <2`, `1.x`, `1.2.3 - 1.4`, `^7.4 || ^8.0`, `v1.2.3-rc.1`.
+_RANGE_PART = r"(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?(?:@\w+)?"
+_RANGE = re.compile(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
+# Keys of a package's own metadata that hold a version but name no dependency.
+_OWN_KEYS = frozenset({"version", "name", "edition", "rust-version", "requires-python", "python", "php"})
+_CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "public"})
+_POETRY_TABLE_KEYS = frozenset({"version", "extras", "optional", "python", "markers", "allow-prereleases"})
+_POETRY_HEADER = re.compile(r"^\[tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w.-]+\.dependencies)\]\s*$")
+_TOML_HEADER = re.compile(r"^\s*\[")
+_XML_TAG = re.compile(r"^\s*<(groupId|artifactId|version)>\s*([^<\s]+)\s*</\1>\s*$")
+_XML_OPEN = re.compile(r"^\s*<(dependency|plugin|parent|extension)>\s*$")
+_XML_CLOSE = re.compile(r"^\s*</(dependency|plugin|parent|extension)>\s*$")
+
+
+def _hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
+    """The hunks of `data` (raw hunk lines: `@@` headers, then lines with their ' ', '-', '+' prefix):
+    each side's lines and the block of each line (a run of changed lines between context lines is one
+    block, on both sides: the edit `-a` `+a'` is one block, a pure addition is a block of its own)."""
+    hunks: list[tuple[Side, Side, list[int], list[int]]] = []
+    block, before = 0, False
+    for line in text(data).splitlines():
+        if line.startswith("@@"):
+            hunks.append(([], [], [], []))
+            block, before = 0, False
+            continue
+        if not hunks or not line or line[0] not in " -+":
+            continue
+        old, new, old_blocks, new_blocks = hunks[-1]
+        mark, body = line[0], line[1:]
+        changed = mark != " "
+        block += changed and not before
+        before = changed
+        if mark in " -":
+            old.append((body, mark == "-"))
+            old_blocks.append(block)
+        if mark in " +":
+            new.append((body, mark == "+"))
+            new_blocks.append(block)
+    return hunks
+
+
+def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[list[Dependency], list[Dependency]]:
+    """(base, head) dependencies the changed lines of the hunks in `data` show; ManifestError when any
+    changed line is not safely a dependency line, or one name is edited in two places."""
+    sides: tuple[list[Dependency], list[Dependency]] = ([], [])
+    where: dict[str, tuple[int, int]] = {}  # name → (hunk, block) of its edit
+    sections: tuple[dict[str, str], dict[str, str]] = ({}, {})  # name → the section its line shows, per side
+    for number, (old, new, old_blocks, new_blocks) in enumerate(_hunks(data)):
+        for which, side, blocks in ((0, old, old_blocks), (1, new, new_blocks)):
+            for index, (line, changed) in enumerate(side):
+                if not changed or _BLANK.match(line):
+                    continue
+                for named, version in reader(side, index):
+                    section, _, name = named.rpartition(_SECTION_MARK)
+                    if sections[1 - which].get(name, section) != section:
+                        raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
+                    sections[which][name] = section
+                    place = (number, blocks[index])
+                    if where.setdefault(name, place) != place:
+                        raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
+                    if any(d.name == name for d in sides[which]):
+                        raise ManifestError(f"{name!r} appears twice on one side of an edit")
+                    sides[which].append(Dependency(ecosystem, name, version, path, None, None))
+    return sides
+
+
+def _npm_pair(line: str, name: object, value: object) -> tuple[str, str]:
+    if not isinstance(name, str) or _SECTION_MARK in name or name in _OWN_KEYS or not isinstance(value, str) \
+            or not _RANGE.match(value.strip()):
+        raise ManifestError(f"not a plain version range: {line.strip()[:80]!r}")
+    return name, value.strip()
+
+
+def npm_line(side: Side, index: int) -> list[tuple[str, str]]:
+    """`"name": "range",`, or a whole dependency section on one line: `"dependencies": { "a": "1.0" },`."""
+    line = side[index][0]
+    m = _NPM_PAIR.match(line)
+    if m is not None:
+        return [_npm_pair(line, json.loads(m.group(1)), json.loads(m.group(2)))]
+    if (section := _NPM_SECTION.match(line)) is not None:
+        try:
+            table = json.loads(section.group(2))
+        except ValueError:
+            table = None
+        if isinstance(table, dict):
+            pairs = [_npm_pair(line, name, value) for name, value in table.items()]
+            return [(f"{section.group('section')}{_SECTION_MARK}{name}", value) for name, value in pairs]
+    raise ManifestError(f"not a dependency line: {line.strip()[:80]!r}")
+
+
+def composer_line(side: Side, index: int) -> list[tuple[str, str]]:
+    found = npm_line(side, index)
+    if any("/" not in name for name, _ in found):
+        raise ManifestError("a platform requirement or no package")
+    return found
+
+
+def _toml_pair(line: str) -> tuple[str, object]:
+    try:
+        doc = tomllib.loads(line.strip())
+    except tomllib.TOMLDecodeError:
+        raise ManifestError(f"not a one-line TOML key: {line.strip()[:80]!r}") from None
+    if len(doc) != 1:
+        raise ManifestError(f"not a one-line TOML key: {line.strip()[:80]!r}")
+    [(name, value)] = doc.items()
+    if name in _OWN_KEYS:
+        raise ManifestError(f"{name!r} names no dependency")
+    return name, value
+
+
+def _table_version(name: str, value: object, allowed: frozenset[str]) -> str:
+    if isinstance(value, dict):
+        if not set(value) <= allowed or not isinstance(value.get("version"), str):
+            raise ManifestError(f"{name!r}: only a version (and features) can be read from a hunk")
+        value = value["version"]
+    if not isinstance(value, str) or not _RANGE.match(value.strip()):
+        raise ManifestError(f"{name!r}: not a plain version requirement")
+    return value.strip()
+
+
+def cargo_line(side: Side, index: int) -> list[tuple[str, str]]:
+    name, value = _toml_pair(side[index][0])
+    return [(name, _table_version(name, value, _CARGO_TABLE_KEYS))]
+
+
+def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
+    line = side[index][0].strip()
+    if line.startswith(("'", '"')):
+        try:
+            item = tomllib.loads(f"x = [{line.rstrip(',')}]")["x"]
+            req = Requirement(item[0]) if len(item) == 1 and isinstance(item[0], str) else None
+        except (tomllib.TOMLDecodeError, InvalidRequirement):
+            req = None
+        if req is None or req.url or not req.specifier:
+            raise ManifestError(f"not a versioned PEP 508 requirement: {line[:80]!r}")
+        return [(req.name, spec_of(req))]
+    header = next((text for text, _ in reversed(side[:index]) if _TOML_HEADER.match(text)), None)
+    if header is None or not _POETRY_HEADER.match(header.strip()):
+        raise ManifestError(f"not a dependency line (no dependency table shown above it): {line[:80]!r}")
+    name, value = _toml_pair(line)
+    return [(name, _table_version(name, value, _POETRY_TABLE_KEYS))]
+
+
+def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
+    line = side[index][0]
+    m = _XML_TAG.match(line)
+    if m is None or m.group(1) != "version":
+        raise ManifestError(f"not a <version> line of a dependency: {line.strip()[:80]!r}")
+    tags: dict[str, str] = {}
+    for above, _ in reversed(side[:index]):
+        if _XML_CLOSE.match(above) or above.strip().startswith("</"):
+            break
+        if (opened := _XML_OPEN.match(above)) is not None:
+            if "groupId" not in tags and opened.group(1) == "plugin":
+                tags["groupId"] = "org.apache.maven.plugins"
+            if "groupId" in tags and "artifactId" in tags and "$" not in m.group(2):
+                return [(f"{tags['groupId']}:{tags['artifactId']}", m.group(2))]
+            break
+        if (tag := _XML_TAG.match(above)) is not None:
+            tags.setdefault(tag.group(1), tag.group(2))
+    raise ManifestError(f"the hunk does not show whose <version> this is: {line.strip()[:80]!r}")
+
+
+_MSBUILD = re.compile(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference)((?:\s+\w+\s*=\s*"[^"]*")+)'
+                      r"\s*/?>\s*$")
+_MSBUILD_ATTR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+_MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "PrivateAssets", "IncludeAssets", "ExcludeAssets"})
+# NuGet also writes exact and interval versions: `[1.2.3]`, `[1.0,2.0)`.
+_NUGET_RANGE = re.compile(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
+
+
+def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
+    """`<PackageReference Include="X" Version="Y" />` (or PackageVersion): name and version on one line."""
+    line = side[index][0]
+    m = _MSBUILD.match(line)
+    attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
+    name = attrs.get("Include") or attrs.get("Update")
+    version = attrs.get("Version", "")
+    if m is None or not name or not set(attrs) <= _MSBUILD_KEYS or not _NUGET_RANGE.match(version.strip()):
+        raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
+    return [(name, version.strip())]
+
+
+_HCL_ATTR = re.compile(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
+_HCL_PROVIDER = re.compile(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
+_HCL_MODULE = re.compile(r'^\s*module\s+"[^"]*"\s*\{\s*$')
+
+
+def terraform_line(side: Side, index: int) -> list[tuple[str, str]]:
+    """A `version = "..."` line of a required_providers entry or a module block whose `source` (and,
+    for a provider, its `NAME = {` opening) the hunk shows above it in the same block."""
+    line = side[index][0]
+    m = _HCL_ATTR.match(line)
+    if m is None or m.group(1) != "version" or not _RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
+        raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
+    source = None
+    for above, _ in reversed(side[:index]):
+        if "}" in above or "{" in above and not (_HCL_PROVIDER.match(above) or _HCL_MODULE.match(above)):
+            break
+        if (attr := _HCL_ATTR.match(above)) is not None:
+            if attr.group(1) == "version":
+                break
+            source = attr.group(2)
+            continue
+        if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
+            return [(source.partition("?ref=")[0], m.group(2).strip())]
+        if source and _HCL_PROVIDER.match(above):
+            return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip())]
+        if not above.strip() or above.strip().startswith(("#", "//")):
+            continue
+        break
+    raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
+
+
+_YAML_VERSION = re.compile(r"^(\s*)(-\s+)?version:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
+_YAML_NAME = re.compile(r"^(\s*)(-\s+)?name:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
+_CHART_OWN = re.compile(r"^(?:version|appVersion|digest|generated):")  # the chart's and the lock's own keys
+
+
+def helm_line(side: Side, index: int) -> list[tuple[str, str]]:
+    """A dependency's `version:` in Chart.yaml or Chart.lock whose `- name:` the hunk shows in the same
+    list item; the chart's own version and the lock's digest are no dependency (None)."""
+    line = side[index][0]
+    if _CHART_OWN.match(line):
+        return []
+    m = _YAML_VERSION.match(line)
+    if m is None or m.group(2):
+        raise ManifestError(f"not a dependency's version line: {line.strip()[:80]!r}")
+    indent = len(m.group(1))
+    for above, _ in reversed(side[:index]):
+        item = _YAML_NAME.match(above)
+        if item is not None and item.group(2) and len(item.group(1)) + len(item.group(2)) == indent:
+            return [(item.group(3), m.group(3))]
+        stripped = above.lstrip()
+        if not stripped or len(above) - len(stripped) != indent or stripped.startswith("-"):
+            break  # another list item, a nested block or the end of this one
+    raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
