@@ -12,10 +12,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gatekeeper.attest.facts import NO_PACKET
-from gatekeeper.attest.keys import parse_trust
+from gatekeeper.attest.keys import Trust, parse_trust
 from gatekeeper.attest.verdict import apply_approvals, packet_attestation, sign_summary
 from gatekeeper.audit.sinks import log_decision, log_failure
 from gatekeeper.commits import commits_patch, run_id
@@ -29,9 +29,6 @@ from gatekeeper.policy.bundle import Bundle
 from gatekeeper.reports import FORMATS, emit
 from gatekeeper.treecheck import parse_range, tree_differences
 from gatekeeper.verify import load_packet
-
-if TYPE_CHECKING:  # gatekeeper.attest.keys imports cryptography: loaded below only when a trust file is given
-    from gatekeeper.attest.keys import Trust
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +64,6 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
         return _run_gate(options, env=env)
     except Exception as exc:
         if not isinstance(exc, GatekeeperError) or exc.exit_code == ExitCode.ERROR:
-            # audit.sinks loads urllib.request and ssl: only when a failure is to be logged.
-
             log_failure(exc, file=options.log, git=options.log_git, url=options.log_url, tree=options.tree,
                         env=os.environ if env is None else env, sign=options.sign, dry_run=options.dry_run)
         raise
@@ -116,8 +111,6 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         trust = _trust(options, base)
         attestation = NO_PACKET.to_input() if commits else None
         if trust is not None and options.packet is not None:
-            # Deferred: gatekeeper.attest imports cryptography and securesystemslib (~0.1 s), only when asked for.
-
             attestation = packet_attestation(options.packet, packet, trust).to_input()
         with open_tree_context(options.tree, options.repo, bundle.rules) as context:
             assert options.patch is not None  # run_gate derived it from the commits when none was given
@@ -127,16 +120,11 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
             decision = replace(decision, attestation=attestation)
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
-
         decision = Decision.from_dict(apply_approvals(decision.to_dict(), options.approvals, trust, bundle.params))
     if options.sign is not None:
-
         decision = replace(decision, signed_summary=str(sign_summary(decision.to_dict(), options.sign, options.output)))
     log = options.log or config.log
     if log is not None or options.log_git or options.log_url:
-        # Deferred: the sinks import urllib.request, http.client and ssl (for --log-url), which a gate that
-        # logs nothing should not load (about 0.15 s of a one-file gate measured at load 20).
-
         logged = log_decision(decision.to_dict(), file=log, git=options.log_git, url=options.log_url,
                               tree=options.tree, env=os.environ if env is None else env, sign=options.sign)
         decision = replace(decision, decision_log=tuple(logged))

@@ -130,7 +130,6 @@ def _recorded_approvals(decision: dict[str, Any], record: dict[str, Any], notes:
     approvals = record.get("approvals")
     if not isinstance(approvals, dict) or not approvals.get("accepted") or decision["outcome"] != "review":
         return decision
-
     accepted = [f for f in record.get("findings") or [] if isinstance(f, dict) and f.get("rule") == APPROVED_RULE]
     if accepted:
         notes.append("the review was accepted by the recorded approvals; replay applies them as recorded")

@@ -75,6 +75,4 @@ def log_failure(error: BaseException, *, file: Path | None, git: str | None, url
 
 
 def _sealer(key: Path) -> Seal:
-    # cryptography and securesystemslib are heavy: loaded only when a record is signed.
-
     return sealer(load_signer(key))

@@ -127,7 +127,6 @@ def read_head(path: Path) -> Head:
 
 def _check_signatures(walk: _Walk, snapshot: Snapshot, trust: Trust) -> tuple[Problem | None, tuple[str, ...]]:
     """The first accepted record whose signature does not hold, and the signers of those before it."""
-
     signers: dict[str, None] = {}
     for line in walk.accepted:
         record = parse_line(snapshot.items[line.number - 1].raw).record

@@ -203,5 +203,4 @@ def _config_type(path: str) -> bool:
 
 def classify_in_context(changes: Sequence[FileChange], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
     """All three tiers: path rules, then markers and content from `context`."""
-
     return refine(classify_changes(changes, rules), rules, context)

@@ -31,7 +31,6 @@ def read_paths(stream: BinaryIO) -> list[ListedPath]:
     Lines end with LF or CRLF; a leading "./" is dropped; bytes that are not UTF-8 are kept as
     surrogate escapes, as the patch parser keeps them.
     """
-
     listed = []
     text = stream.read().decode("utf-8", "surrogateescape")
     for number, line in enumerate(text.split("\n"), start=1):
@@ -47,7 +46,6 @@ def read_paths(stream: BinaryIO) -> list[ListedPath]:
 
 def classify_paths(listed: list[ListedPath], rules: RuleSet) -> list[Match]:
     """The match of every listed path, in order."""
-
     match = rules.match
     with bulk_allocation():
         return [

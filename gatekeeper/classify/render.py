@@ -117,7 +117,6 @@ def _summary(counts: Counter[str], total: int) -> str:
 def explain_with_context(paths: Sequence[str], rules: RuleSet, tree: Context | None) -> list[ClassifiedFile]:
     """Each path classified by all three tiers as a modified file: with `tree`, from BASE and HEAD;
     without, from the path alone (content-dependent files are tagged needs-context)."""
-
     changes = [FileChange(path=path, old_path=None, status="modified") for path in paths]
     return classify_in_context(changes, rules, tree or PatchContext(None, changes, rules.context))
 

@@ -32,7 +32,6 @@ class ClassifyRequest:
 
 def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
     """The report for `request` (paths may hold surrogate escapes); UsageError unless exactly one input is given."""
-
     named = (("PATCH", request.patch), ("--paths", request.paths), ("--explain", request.explain))
     given = [name for name, value in named if value]
     if request.paths and request.tree:
@@ -53,7 +52,6 @@ def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
             explained = render.explain_with_context(request.explain, rules, tree)
             return (render.explain_json if json_out else render.explain_text)(request.explain, rules, explained)
         if request.patch is not None:
-
             changes = list(parse_patch(request.patch))
             context = tree or PatchContext(request.patch, changes, rules.context)
             files = classify_in_context(changes, rules, context)
@@ -73,7 +71,6 @@ def _read_listing(name: str, stdin: BinaryIO) -> list[ListedPath]:
         return read_paths(stdin)
     try:
         with open(name, "rb") as handle:
-
             refuse_device(os.fstat(handle.fileno()), Path(name), "path list")
             return read_paths(handle)
     except OSError as exc:

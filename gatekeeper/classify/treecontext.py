@@ -77,7 +77,6 @@ class TreeContext:
 
     def changes(self) -> list[FileChange]:
         """Every file the change touches (merge base → HEAD), renames paired, with line counts."""
-
         fields = self.objects.diff_tree(self.old_commit, self.head_commit).split(b"\0")
         raw: list[tuple[str, str, str, str, str, str | None, str]] = []
         counts: list[tuple[int, int, bool]] = []

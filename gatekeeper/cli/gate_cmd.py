@@ -70,9 +70,6 @@ def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enabl
     commits alone: exit 0 allow, 1 deny, 3 review, 2 could not decide.
 
     Without PACKET no runner made claims: sandbox, model and provenance count as unverified."""
-    # Here, not at the top: every command module is imported at start-up (cli/__init__.py), and the
-    # gate's library code is for `gatekeeper gate` alone.
-
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
                           format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,
                           log_git=log_git, log_url=log_url, repo=repo, trust=trust, approvals=approvals,
