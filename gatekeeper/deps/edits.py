@@ -15,16 +15,17 @@ What is read has no scope or standing (the section header is rarely in the hunk)
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Callable
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from gatekeeper.bounded import load_json
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.pypi import spec_of
+from gatekeeper.errors import LimitError
 
 Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 # The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
@@ -110,16 +111,23 @@ def _npm_pair(line: str, name: object, value: object) -> tuple[str, str]:
     return name, value.strip()
 
 
+def _json(value: str, line: str) -> object:
+    try:
+        return load_json(value, "a manifest line of the patch")
+    except (ValueError, LimitError):
+        raise ManifestError(f"not a dependency line: {line.strip()[:80]!r}") from None
+
+
 def npm_line(side: Side, index: int) -> list[tuple[str, str]]:
     """`"name": "range",`, or a whole dependency section on one line: `"dependencies": { "a": "1.0" },`."""
     line = side[index][0]
     m = _NPM_PAIR.match(line)
     if m is not None:
-        return [_npm_pair(line, json.loads(m.group(1)), json.loads(m.group(2)))]
+        return [_npm_pair(line, _json(m.group(1), line), _json(m.group(2), line))]
     if (section := _NPM_SECTION.match(line)) is not None:
         try:
-            table = json.loads(section.group(2))
-        except ValueError:
+            table = _json(section.group(2), line)
+        except ManifestError:
             table = None
         if isinstance(table, dict):
             pairs = [_npm_pair(line, name, value) for name, value in table.items()]
