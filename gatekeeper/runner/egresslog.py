@@ -34,7 +34,7 @@ def _clean(line: bytes) -> dict[str, Any]:
     except ValueError:
         raw = None
     if not isinstance(raw, dict):
-        return {"kind": "unparsed", "host": "unparsed"}
+        raw = {"kind": "unparsed"}
     kind = str(raw.get("kind"))
     kind = kind if kind in _KINDS or kind.startswith("ip-") else "unparsed"
     record: dict[str, Any] = {"kind": kind[:16]}
