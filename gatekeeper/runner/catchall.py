@@ -31,8 +31,8 @@ ADDRESS6 = "fdff:ffff:ffff::1"  # a unique-local address of the sandbox's own
 RESOLV_CONF = f"nameserver {RESOLVER}\noptions attempts:1 timeout:1\n"
 _TUNSETIFF = 0x400454CA
 _IFF_TUN, _IFF_NO_PI = 0x0001, 0x1000
-_SIOCSIFFLAGS, _SIOCGIFFLAGS = 0x8914, 0x8913
 _IFF_UP = 0x1
+_RTM_NEWLINK, _IFLA_TXQLEN, _QUEUE = 16, 13, 8192
 _RTM_NEWADDR, _RTM_NEWROUTE, _NLMSG_ERROR = 20, 24, 2
 _NLM_F_REQUEST, _NLM_F_ACK, _NLM_F_EXCL, _NLM_F_CREATE = 0x1, 0x4, 0x200, 0x400
 _IFA_ADDRESS, _IFA_LOCAL, _IFA_F_NODAD = 1, 2, 0x02
@@ -49,10 +49,10 @@ def _attr(kind: int, data: bytes) -> bytes:
     return struct.pack("=HH", size, kind) + data + b"\0" * (-size % 4)
 
 
-def _netlink(kind: int, body: bytes) -> None:
+def _netlink(kind: int, body: bytes, *, create: bool = True) -> None:
     with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE) as link:
         link.bind((0, 0))
-        flags = _NLM_F_REQUEST | _NLM_F_ACK | _NLM_F_CREATE | _NLM_F_EXCL
+        flags = _NLM_F_REQUEST | _NLM_F_ACK | (_NLM_F_CREATE | _NLM_F_EXCL if create else 0)
         link.send(struct.pack("=IHHII", 16 + len(body), kind, flags, 1, 0) + body)
         reply = link.recv(65536)
     if len(reply) >= 20 and struct.unpack_from("=H", reply, 4)[0] == _NLMSG_ERROR:
@@ -74,11 +74,10 @@ def _default_route(index: int, family: int) -> None:
     _netlink(_RTM_NEWROUTE, body + _attr(_RTA_OIF, struct.pack("=I", index)))
 
 
-def _up(name: str) -> None:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        req = struct.pack("16sH14x", name.encode(), 0)
-        flags = struct.unpack("16sH14x", fcntl.ioctl(sock.fileno(), _SIOCGIFFLAGS, req))[1]
-        fcntl.ioctl(sock.fileno(), _SIOCSIFFLAGS, struct.pack("16sH14x", name.encode(), flags | _IFF_UP))
+def _up(index: int) -> None:
+    # Up, with a longer queue than the default 500: a burst waits for the shim instead of going unrecorded.
+    body = struct.pack("=BxHiII", socket.AF_UNSPEC, 0, index, _IFF_UP, _IFF_UP)
+    _netlink(_RTM_NEWLINK, body + _attr(_IFLA_TXQLEN, struct.pack("=I", _QUEUE)), create=False)
 
 
 def ipv6_present() -> bool:
@@ -97,7 +96,7 @@ def setup() -> int:
         _address(index, socket.AF_INET, ADDRESS4)
         if ipv6_present():
             _address(index, socket.AF_INET6, ADDRESS6)
-        _up(DEVICE)
+        _up(index)
         _default_route(index, socket.AF_INET)
         if ipv6_present():
             _default_route(index, socket.AF_INET6)
