@@ -12,7 +12,6 @@ import json
 import os
 import threading
 from collections import Counter
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -134,13 +133,19 @@ def show_resolver(plan: Plan, conf: Path) -> Plan:
     return plan.bind(conf, Path(os.path.realpath("/etc/resolv.conf")))
 
 
-def sandbox_egress(recorder: EgressRecorder, earlier: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The packet's `sandbox.egress`: the whole log's summary, and whether every attempt was recorded, which
-    holds only when the shim said so for this attempt (and for every earlier one) and the log saw no loss."""
-    summary = summarize(read_log(recorder.log.path))
-    recording, reason = recorder.status or ("unavailable", "the sandbox sent no egress status")
+def sandbox_egress(recorder: EgressRecorder) -> dict[str, Any]:
+    """The packet's `sandbox.egress`: the whole log's summary (every attempt of the run), and whether every
+    attempt was recorded: only when the shim said so for this attempt and every earlier one (their status
+    records are in the log) and no record tells of a loss."""
+    records = read_log(recorder.log.path)
+    summary = summarize(records)
+    unavailable = [r for r in records if r.get("kind") == "status" and r.get("recording") != "recorded"]
+    recording: str = "recorded"
+    reason: str | None = None
+    if recorder.status is None:
+        recording, reason = "unavailable", "the sandbox sent no egress status"
+    elif unavailable:
+        recording, reason = "unavailable", str(unavailable[-1].get("error") or "an attempt could not record egress")
     if summary.pop("errors"):
         recording, reason = "unavailable", reason or "the catch-all stopped while the generator ran"
-    if (earlier or {}).get("recording") == "unavailable":
-        recording, reason = "unavailable", reason or (earlier or {}).get("reason") or "an earlier attempt"
-    return {"recording": recording, "reason": reason if recording != "recorded" else None, **summary}
+    return {"recording": recording, "reason": reason, **summary}

@@ -287,7 +287,7 @@ def _generate(
             "backend": box.backend, "network": _network(box, probe, relayed),
             "egress_checked": bool(probe["egress_checked"]),
             "env_passed": sorted({*gen_env.names, *(v for api in relay_apis for v in CLIENT_VARIABLES[api])}),
-            **({"egress": egresslog.sandbox_egress(egress, (state.sandbox or {}).get("egress"))} if egress else {}),
+            **({"egress": egresslog.sandbox_egress(egress)} if egress else {}),
         },
         relay=None if relayed is None else {"apis": list(relay_apis), **relayed},
         generator={"command": list(req.command), "exit_code": result.exit_code, "timed_out": result.timed_out,

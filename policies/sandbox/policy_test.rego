@@ -87,3 +87,12 @@ test_an_open_network_is_not_reviewed_twice_for_recording if {
 	found := review with input.attestation.verified as true with input.packet.sandbox as {"backend": "none", "network": "unrestricted", "egress_checked": true, "env_passed": []}
 	[f.rule | some f in found] == ["sandbox.network"]
 }
+
+test_a_flood_of_hosts_is_listed_in_short if {
+	hosts := [{"host": sprintf("h%d.example", [i]), "count": 1} | some i in numbers.range(1, 25)]
+	egress := {"recording": "recorded", "reason": null, "refused": 25, "refused_by_host": hosts, "unrecorded": 0}
+	found := review with input.attestation.verified as true with input.packet.sandbox as closed_sandbox(egress)
+	some f in found
+	f.rule == "sandbox.egress_attempts"
+	endswith(f.msg, "h20.example (1), and 5 more host(s)")
+}
