@@ -165,10 +165,11 @@ def _send(out: int, record: dict[str, object]) -> None:
         pass  # the runner is gone: the sandbox is about to be ended with it
 
 
-def _watch(device: int, out: int) -> None:
+def _watch(device: int, out: int, last_read: list[float]) -> None:
     while True:
         try:
             packet = os.read(device, 65536)
+            last_read[0] = time.monotonic()
         except InterruptedError:
             continue
         except OSError as exc:
@@ -195,14 +196,20 @@ def report(out: int, recording: str, error: str | None) -> None:
     _send(out, {"at": _now(), "kind": "status", "recording": recording, "error": error})
 
 
+_LAST_READ = [0.0]  # when the shim last read a packet (monotonic), for finish() to wait out a queue
+
+
 def start(device: int, out: int) -> None:
     """Record and refuse every packet the device receives, in a thread of the shim, for its whole life."""
-    threading.Thread(target=_watch, args=(device, out), daemon=True).start()
+    threading.Thread(target=_watch, args=(device, out, _LAST_READ), daemon=True).start()
 
 
-def finish(out: int) -> None:
-    """The last record: packets the kernel dropped before the shim could read them (a full queue), which
-    therefore went unrecorded."""
+def finish(out: int, *, quiet: float = 0.1, within: float = 2.0) -> None:
+    """The last record, once the device has been quiet for `quiet` seconds (what the generator sent just
+    before it ended is still queued): packets the kernel dropped (a full queue), which went unrecorded."""
+    until = time.monotonic() + within
+    while time.monotonic() < until and time.monotonic() - _LAST_READ[0] < quiet:
+        time.sleep(quiet / 4)
     dropped = 0
     try:
         with open("/proc/net/dev", encoding="ascii") as handle:
