@@ -8,7 +8,6 @@ summarises the whole log. Every line is re-checked here: the shim runs where the
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections import Counter
@@ -16,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper.atomic import write_atomic
+from gatekeeper.bounded import Limits, load_json
+from gatekeeper.errors import LimitError
 from gatekeeper.runner import catchall
 from gatekeeper.runner.mounts import Plan
 from gatekeeper.runner.relay import RelayLog, read_log
@@ -24,13 +25,14 @@ MAX_RECORDS = 10_000  # per attempt; beyond it attempts are counted, not listed 
 _KINDS = ("tcp", "udp", "dns", "icmp", "icmpv6", "unparsed", "error", "summary", "status")
 _NOT_ATTEMPTS = ("summary", "error", "status")
 _LINE_MAX = 4096
+_LINE_LIMITS = Limits(max_bytes=_LINE_MAX, max_depth=4, max_values=64)  # a record is one flat object
 
 
 def _clean(line: bytes) -> dict[str, Any]:
     """One record as the log keeps it: known fields of known types, else an `unparsed` attempt."""
     try:
-        raw = json.loads(line) if len(line) <= _LINE_MAX else None
-    except ValueError:
+        raw = load_json(line, "the egress pipe", _LINE_LIMITS)
+    except (ValueError, LimitError):
         raw = None
     if not isinstance(raw, dict):
         raw = {"kind": "unparsed"}

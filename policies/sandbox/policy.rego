@@ -74,10 +74,10 @@ review contains finding if {
 	count(tried) > 0
 	# A flood of names would make an unreadable finding: the first 20 hosts, and how many more.
 	shown := [sprintf("%s (%d)", [entry.host, entry.count]) | some entry in array.slice(tried, 0, 20)]
-	more := [sprintf("and %d more host(s)", [count(tried) - 20]) | count(tried) > 20]
+	hidden_hosts := [sprintf("and %d more host(s)", [count(tried) - 20]) | count(tried) > 20]
 	msg := sprintf("the generator tried to reach the network around the model relay %d time(s): %s", [
 		object.get(egress, "refused", 0),
-		trim_space(concat(", ", array.concat(shown, more))),
+		trim_space(concat(", ", array.concat(shown, hidden_hosts))),
 	])
 	finding := lib.finding("sandbox.egress_attempts", msg)
 }
