@@ -193,7 +193,9 @@ def test_sandbox(capsys: pytest.CaptureFixture[str], change: Change) -> None:
     from gatekeeper.packet import build_packet, derive, write_packet
 
     bundle = load_bundle(POLICY_DIR)
-    isolated = {"backend": "unshare", "network": "denied", "egress_checked": True, "env_passed": ["PATH"]}
+    isolated = {"backend": "unshare", "network": "denied", "egress_checked": True, "env_passed": ["PATH"],
+                "egress": {"recording": "recorded", "reason": None, "refused": 0, "refused_by_host": [],
+                           "unrecorded": 0}}
     write_packet(change.packet, build_packet(derive(change.patch, bundle.rules), bundle.rules, sandbox=isolated))
     assert rules(gate(capsys, change, "--enable", "sandbox")[1]) == ["sandbox.unverified"]  # unsigned claims
 

@@ -127,6 +127,44 @@ def test_everything_but_the_allowlist_is_refused_and_recorded(
     assert len(records) == 1 and records[0]["refused"] and records[0]["host"] == host
 
 
+@pytest.mark.parametrize("headers", [
+    b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    b"Sec-WebSocket-Version: 13\r\n",
+    b"Upgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\n",
+    b"Connection: keep-alive, upgrade\r\n",  # an Upgrade named only in Connection
+    b"UPGRADE: WebSocket\r\n",
+])
+@pytest.mark.parametrize("target", [b"GET /openai/v1/realtime?model=gpt-realtime", b"GET /openai/v1/models",
+                                    b"POST /openai/v1/responses", b"GET /anthropic/v1/models"])
+def test_protocol_upgrades_are_refused_and_recorded(
+    relayed: tuple[Relay, int], fake: FakeModelAPI, headers: bytes, target: bytes,
+) -> None:
+    relay, port = relayed
+    answer = _raw(port, target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + b"Content-Length: 0\r\n\r\n")
+    assert answer.split(b" ", 2)[1] == b"403" and b"no WebSocket or realtime API" in answer
+    assert fake.seen == []  # never forwarded, not even an allowed path
+    (record,) = read_log(relay.log.path)
+    assert record["refused"].startswith("protocol upgrade refused") and record["status"] == 403
+    assert summarize([record])["refused"] == 1
+
+
+@pytest.mark.parametrize("data", [
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(range(32)) + b"\r\n\r\n",  # a TLS ClientHello
+    b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",  # HTTP/2 with prior knowledge
+    b"BREW /anthropic/v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET /anthropic/v1/models HTTP/9.9\r\n\r\n",
+])
+def test_what_is_not_http_the_relay_serves_is_refused_and_recorded(
+    relayed: tuple[Relay, int], fake: FakeModelAPI, data: bytes,
+) -> None:
+    relay, port = relayed
+    answer = _raw(port, data)
+    assert b"Error code: " in answer  # the base class's error page (a line without a version gets no status line)
+    assert fake.seen == []
+    (record,) = read_log(relay.log.path)
+    assert record["refused"].startswith("not a request the relay serves") and record["status"] >= 400
+
+
 def test_limits_refuse_with_a_clear_error(tmp_path: Path, fake: FakeModelAPI) -> None:
     import anthropic
 

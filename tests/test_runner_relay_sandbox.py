@@ -114,6 +114,10 @@ def test_sdks_reach_only_the_model_api_and_the_key_stays_outside(tmp_path: Path,
     assert relay["requests"] == 3 and relay["refused"] == 2 and relay["apis"] == ["anthropic", "openai"]
     assert relay["refused_by_host"] == [{"host": "127.0.0.1", "count": 1},
                                         {"host": "metadata.google.internal", "count": 1}]
+    # Around the relay: the DNS lookup went to the sandbox's catch-all, recorded by name (A and AAAA).
+    egress = packet["sandbox"]["egress"]
+    assert egress["recording"] == "recorded"
+    assert egress["refused_by_host"] == [{"host": "api.anthropic.com", "count": 2}]
     # The upstream got the real keys; nothing the run wrote holds them.
     assert {call["headers"].get("x-api-key") for call in fake.seen if "x-api-key" in call["headers"]} == {REAL_KEY}
     for path in run_dir.rglob("*"):

@@ -152,6 +152,8 @@ def apply(steps: Sequence[Step]) -> None:
             elif kind == "cover":
                 _mount(f"/proc/self/fd/{null}", target, None, MS_BIND)
                 _remount(target, read_only=True)
+            elif kind == "device":
+                continue  # the shim opened the device before mounting; nothing else inside needs it
             elif kind in ("ro", "rw"):
                 fd = sources[i]
                 _mountpoint(target, folder=os.path.isdir(f"/proc/self/fd/{fd}"))

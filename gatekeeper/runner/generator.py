@@ -100,8 +100,12 @@ def run(
     tick: Callable[[], None],
     tick_interval: float,
     attempt: int = 1,
+    hand_over: tuple[int, ...] = (),
 ) -> GeneratorResult:
-    """Run `argv` to its end (or the timeout), calling `tick()` every `tick_interval` seconds meanwhile."""
+    """Run `argv` to its end (or the timeout), calling `tick()` every `tick_interval` seconds meanwhile.
+
+    `hand_over`: descriptors the sandbox inherits and the runner closes once it has started (the egress pipe's
+    writing end, so that its reader sees the end when the sandbox ends)."""
     started_at = now()
     header = f"=== gatekeeper: attempt {attempt} started at {started_at} ===\n"
     out, err = _Log(logs / "stdout.log", header), _Log(logs / "stderr.log", header)
@@ -109,11 +113,15 @@ def run(
         proc = subprocess.Popen(
             list(argv), cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, preexec_fn=partial(_die_with_parent, os.getpid()),
+            pass_fds=hand_over,
         )
     except OSError as exc:
         out.close()
         err.close()
         raise RunError(f"cannot start the generator: {exc.strerror}", where=str(argv[0])) from exc
+    finally:
+        for fd in hand_over:
+            os.close(fd)
     try:
         timed_out = _loop(proc, out, err, timeout, tick, tick_interval)
     except BaseException:

@@ -14,13 +14,14 @@ import subprocess
 import sys
 import tempfile
 
-from gatekeeper.runner import fsguard
+from gatekeeper.runner import catchall, fsguard
 from gatekeeper.runner.egress import bring_loopback_up, probe
 from gatekeeper.runner.relay_bridge import client_environment, start_bridge
 
 EXIT_NOT_ISOLATED = 97  # the probe found a way out although isolation was required
 EXIT_NOT_PROTECTED = 96  # the filesystem could not be confined as planned
 EXIT_NO_RELAY = 95  # the model relay's socket could not be bridged
+EXIT_KEPT_CAPS = 94  # the capabilities the catch-all needed could not all be dropped
 EXIT_NOT_FOUND = 127
 EXIT_NOT_EXECUTABLE = 126
 
@@ -83,8 +84,9 @@ def _confine(steps: list[list[str]], apply: bool, runner_mounts: str | None) -> 
 
 
 def main(argv: list[str]) -> int:
-    """`inside --probe-out FILE [--require-denied] [--mounts JSON [--apply-mounts RUNNER_MNT_NS]] -- COMMAND...`:
-    probe, confine the filesystem (or check bwrap did), then run and supervise COMMAND."""
+    """`inside --probe-out FILE [--require-denied] [--egress-fd FD [--drop-caps]] [--mounts JSON
+    [--apply-mounts RUNNER_MNT_NS]] -- COMMAND...`: probe, route the network to the catch-all, confine the
+    filesystem (or check bwrap did), then run and supervise COMMAND."""
     if "--" not in argv:
         print("gatekeeper sandbox: usage: inside --probe-out FILE [--require-denied] [--mounts JSON] -- COMMAND",
               file=sys.stderr)
@@ -104,6 +106,17 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_NOT_ISOLATED
+    out = int(options[options.index("--egress-fd") + 1]) if "--egress-fd" in options else None
+    device = _catch_all(result) if out is not None else None
+    if "--drop-caps" in options:
+        # bwrap as root: the shim alone held the device node and the capabilities to use it; both go now.
+        try:
+            catchall.hide_device()
+            catchall.drop_capabilities()
+        except OSError as exc:
+            print(f"gatekeeper sandbox: cannot give up what the catch-all needed: {exc}; refusing to run the "
+                  "generator", file=sys.stderr)
+            return EXIT_KEPT_CAPS
     if "--mounts" in options:
         runner_mounts = options[options.index("--apply-mounts") + 1] if "--apply-mounts" in options else None
         why = _confine(json.loads(options[options.index("--mounts") + 1]), "--apply-mounts" in options, runner_mounts)
@@ -115,6 +128,15 @@ def main(argv: list[str]) -> int:
             return EXIT_NOT_PROTECTED
         # The working directory was entered before the mounts: enter it again, through the workspace's bind.
         os.chdir(os.getcwd())
+    if device is not None and not catchall.resolver_in_force():
+        result.update(egress_recording="unavailable",
+                      egress_error=f"/etc/resolv.conf does not name only the catch-all's resolver {catchall.RESOLVER}")
+    if out is not None:
+        os.set_inheritable(out, False)
+        catchall.report(out, str(result["egress_recording"]), result.get("egress_error"))  # type: ignore[arg-type]
+        if device is not None:
+            catchall.start(device, out)
+        _write_json(probe_out, result)
     if "--relay" in options:
         apis = [options[i + 1] for i, opt in enumerate(options) if opt == "--relay-api"]
         try:
@@ -125,4 +147,19 @@ def main(argv: list[str]) -> int:
             return EXIT_NO_RELAY
         # The generator's environment, as the runner built it, plus the relay's address and a placeholder key.
         os.environ.update(client_environment(port, apis))
-    return _supervise(command)
+    code = _supervise(command)
+    if device is not None and out is not None:
+        catchall.finish(out)
+    return code
+
+
+def _catch_all(result: dict[str, object]) -> int | None:
+    """The catch-all device (catchall.py), or None with the reason in the probe: the run then says its
+    egress went unrecorded, and a policy reviews it."""
+    try:
+        device = catchall.setup()
+    except OSError as exc:
+        result.update(egress_recording="unavailable", egress_error=f"no catch-all device: {exc.strerror or exc}")
+        return None
+    result.update(egress_recording="recorded", egress_error=None)
+    return device

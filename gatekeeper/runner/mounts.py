@@ -49,7 +49,8 @@ RUNNER_FILES = tuple(dict.fromkeys((sys.prefix, sys.base_prefix, sys.exec_prefix
 @dataclass(frozen=True, slots=True)
 class Mount:
     """One step: `root` (all read-only), `dev`, `proc`, `tmp` (private tmpfs), `hide` (empty read-only
-    folder), `cover` (an empty read-only file over a file or socket), `ro` / `rw` (bind source at target)."""
+    folder), `cover` (an empty read-only file over a file or socket), `ro` / `rw` (bind source at target),
+    `device` (a device node bound read-only, bwrap only)."""
 
     kind: str
     target: str
@@ -66,6 +67,11 @@ class Plan:
         """This plan plus one bind after all others, so it is on top (even of a cover over a listening socket
         at that path): a model relay's socket, say."""
         return Plan((*self.mounts, Mount("rw" if writable else "ro", str(target), str(source))))
+
+    def device(self, path: str) -> Plan:
+        """This plan plus the device node at `path`, for the shim alone: bwrap only (the `unshare` shim opens
+        what it needs before it mounts anything), and the shim unmounts it before the generator starts."""
+        return Plan((*self.mounts, Mount("device", path, path)))
 
     def to_json(self) -> str:
         """The plan as the `unshare` shim reads it (one argv word)."""
@@ -94,6 +100,9 @@ class Plan:
                 later += ["--remount-ro", m.target]
             elif m.kind == "cover":
                 args += ["--ro-bind", os.devnull, m.target]
+            elif m.kind == "device":
+                # Not remounted read-only: bwrap would add nodev. The shim unmounts it once it holds it open.
+                args += ["--dev-bind", m.source, m.target]
             else:
                 args += ["--bind" if m.kind == "rw" else "--ro-bind", m.source, m.target]
         return args + later

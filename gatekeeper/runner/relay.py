@@ -19,7 +19,7 @@ import ssl
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler
@@ -61,9 +61,16 @@ class RelayLog:
         self._lock = threading.Lock()
 
     def append(self, record: Mapping[str, Any]) -> None:
-        line = json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
+        self.extend([record])
+
+    def extend(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """Append `records` and fsync once (a burst of them costs one fsync)."""
+        if not records:
+            return
+        data = b"".join(json.dumps(r, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
+                        for r in records)
         with self._lock:
-            self._handle.write(line)
+            self._handle.write(data)
             self._handle.flush()
             os.fsync(self._handle.fileno())
 
@@ -213,9 +220,23 @@ class _Handler(BaseHTTPRequestHandler):
     def do_CONNECT(self) -> None:
         self._refuse(405, "CONNECT is refused: the relay is no tunnel", host=self.path)
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The base class's answer to what is not HTTP/1.x it can serve (a TLS hello, HTTP/2, an unknown
+        method): recorded like every other refusal."""
+        self._log({"method": str(getattr(self, "command", None) or "")[:20] or None,
+                   "path": str(getattr(self, "path", "") or "").partition("?")[0][:300] or None, "status": code,
+                   "refused": f"not a request the relay serves: {message or code}"[:300], "host": None})
+        super().send_error(code, message, explain)
+
     def _relay(self) -> None:
         relay = self.server.relay
         started = time.monotonic()
+        upgrade = self.headers.get("upgrade")
+        if upgrade is not None or "upgrade" in (self.headers.get("connection") or "").lower():
+            # A WebSocket (the realtime APIs) would be a tunnel the relay cannot read: refused, not relayed.
+            self._refuse(403, f"protocol upgrade refused ({(upgrade or 'unnamed')[:40]}): the relay passes whole "
+                         "HTTP requests only, no WebSocket or realtime API", host=self.headers.get("host"))
+            return
         found = route(self.command, self.path)
         if isinstance(found, str):
             host = self.path.split("/")[2] if self.path.startswith(("http://", "https://")) else None

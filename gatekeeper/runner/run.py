@@ -21,7 +21,7 @@ from gatekeeper.attest.packet import envelope_path, sign_packet
 from gatekeeper.bounded import load_json
 from gatekeeper.errors import ExitCode, LimitError, PacketError, RunError, UsageError
 from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
-from gatekeeper.runner import checkpoint, generator, mounts, relay, rundir, sandbox, workspace
+from gatekeeper.runner import checkpoint, egresslog, generator, mounts, relay, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner.relay_api import CLIENT_VARIABLES, Upstream, parse_model_api, parse_model_keys
 from gatekeeper.runner.rundir import RunDir, now
@@ -242,8 +242,12 @@ def _generate(
     if model_relay is not None:
         # On top of everything (the plan covers every listening socket): the relay's, read-only.
         plan = plan.bind(run.relay_socket, run.relay_socket)
+    # Every attempt around the relay goes to the shim's catch-all and is recorded (egresslog, catchall).
+    egress = egresslog.EgressRecorder(run.egress_log) if box.isolates else None
+    if egress is not None:
+        plan = egresslog.show_resolver(plan, run.resolv_conf)
     argv = sandbox.wrap(box, run.probe, req.command, plan, relay=run.relay_socket if model_relay else None,
-                        relay_apis=relay_apis)
+                        relay_apis=relay_apis, egress_fd=egress.fd if egress else None)
 
     def tick() -> None:
         nonlocal state
@@ -262,10 +266,13 @@ def _generate(
     progress(f"generator starting in sandbox {box.backend} (attempt {state.attempts}): {' '.join(req.command)}")
     try:
         result = generator.run(argv, cwd=run.workspace, env=gen_env.values, logs=run.logs, timeout=req.timeout,
-                               tick=tick, tick_interval=req.checkpoint_interval, attempt=state.attempts)
+                               tick=tick, tick_interval=req.checkpoint_interval, attempt=state.attempts,
+                               hand_over=(egress.hand_over(),) if egress else ())
     finally:
         if model_relay is not None:
             model_relay.stop()
+        if egress is not None:
+            egress.stop()
     probe = _read_probe(run, box)
     relayed = relay.summarize(relay.read_log(run.relay_log)) if model_relay else None
     reported, notes = _model_report(run)
@@ -280,6 +287,7 @@ def _generate(
             "backend": box.backend, "network": _network(box, probe, relayed),
             "egress_checked": bool(probe["egress_checked"]),
             "env_passed": sorted({*gen_env.names, *(v for api in relay_apis for v in CLIENT_VARIABLES[api])}),
+            **({"egress": egresslog.sandbox_egress(egress)} if egress else {}),
         },
         relay=None if relayed is None else {"apis": list(relay_apis), **relayed},
         generator={"command": list(req.command), "exit_code": result.exit_code, "timed_out": result.timed_out,

@@ -3,7 +3,9 @@
 Layout of `<runs>/<run_id>/`: state.json (stage, request, results so far), workspace/ (the clone),
 home/ (the generator's HOME), logs/{stdout,stderr}.log, checkpoints/NNNN.diff,
 exchange/{sandbox-probe.json,model-report.json} (written from inside the sandbox), relay/relay.sock and
-relay.jsonl (the model relay's socket and log, when the run has one), patch.diff, packet.json.
+relay.jsonl (the model relay's socket and log, when the run has one), egress.jsonl and resolv.conf (the
+record of attempts to reach the network around the relay, and the resolver shown inside), patch.diff,
+packet.json.
 Inside the sandbox only workspace/ and exchange/ are writable (home/ is a private tmpfs there).
 """
 
@@ -102,6 +104,16 @@ class RunDir:
     def relay_log(self) -> Path:
         """Every model call and refused attempt of the run (JSON lines), kept across --resume."""
         return self.path / "relay.jsonl"
+
+    @property
+    def egress_log(self) -> Path:
+        """Every attempt to reach the network around the relay (JSON lines), kept across --resume."""
+        return self.path / "egress.jsonl"
+
+    @property
+    def resolv_conf(self) -> Path:
+        """The resolver configuration shown inside the sandbox: it names the catch-all's resolver."""
+        return self.path / "resolv.conf"
 
     @property
     def model_report(self) -> Path:

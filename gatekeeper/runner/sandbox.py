@@ -19,7 +19,7 @@ from pathlib import Path
 
 from gatekeeper.errors import RunError, UsageError
 from gatekeeper.gitcmd import absolute_path
-from gatekeeper.runner import mounts
+from gatekeeper.runner import catchall, mounts
 from gatekeeper.runner.mounts import Plan
 
 BACKENDS: tuple[str, ...] = ("auto", "unshare", "bwrap", "none")
@@ -65,9 +65,9 @@ def _bwrap_prefix() -> tuple[str, ...] | None:
     return (exe, "--unshare-net", "--unshare-pid", "--die-with-parent", *caps, "--")
 
 
-def _entered(prefix: tuple[str, ...], plan: Plan) -> list[str]:
+def _entered(prefix: tuple[str, ...], plan: Plan, extra: tuple[str, ...] = ()) -> list[str]:
     if Path(prefix[0]).name == "bwrap":
-        return [*prefix[:-1], *plan.bwrap_args(), "--"]
+        return [*prefix[:-1], *extra, *plan.bwrap_args(), "--"]
     return list(prefix)
 
 
@@ -114,14 +114,26 @@ def select(requested: str) -> Sandbox:
 
 
 def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], plan: Plan, *,
-         relay: Path | None = None, relay_apis: tuple[str, ...] = ()) -> list[str]:
+         relay: Path | None = None, relay_apis: tuple[str, ...] = (), egress_fd: int | None = None) -> list[str]:
     """The full argv: sandbox prefix (bwrap: with `plan` as its mounts), the shim (`unshare`: carrying out
     `plan`; both: checking it is in force), then the generator command.
 
     With `relay` (the model relay's socket), the shim bridges http://127.0.0.1:PORT inside to it and points
-    the generator's SDKs (`relay_apis`) there."""
+    the generator's SDKs (`relay_apis`) there. With `egress_fd` (an inherited pipe), the shim routes the
+    sandbox's network to its catch-all device and records every attempt there (catchall.py)."""
     options: list[str] = []
+    extra: tuple[str, ...] = ()
     if sandbox.isolates:
+        if egress_fd is not None:
+            options += ["--egress-fd", str(egress_fd)]
+            if sandbox.backend == "bwrap" and os.geteuid() == 0 and os.path.exists(catchall.TUN):
+                # The shim needs CAP_NET_ADMIN over the sandbox's network (bwrap as root makes no user
+                # namespace) to create the device and its routes, CAP_SYS_ADMIN to unmount the device node
+                # once it holds it open, CAP_SETPCAP to empty the bounding set: it drops them all before the
+                # generator starts (--drop-caps), and refuses to run it otherwise.
+                extra = ("--cap-add", "CAP_NET_ADMIN", "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP")
+                plan = plan.device(catchall.TUN)
+                options += ["--drop-caps"]
         options += ["--require-denied", "--mounts", plan.to_json()]
         if sandbox.backend == "unshare":
             options += ["--apply-mounts", os.readlink("/proc/self/ns/mnt")]
@@ -131,6 +143,6 @@ def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], plan: Plan
         "import sys; sys.path.insert(0, sys.argv[1]); from gatekeeper.runner.inside import main; "
         "sys.exit(main(sys.argv[2:]))"
     )
-    prefix = _entered(sandbox.prefix, plan) if sandbox.isolates else []
+    prefix = _entered(sandbox.prefix, plan, extra) if sandbox.isolates else []
     return [*prefix, sys.executable, "-I", "-c", shim, _PACKAGE_PARENT, "--probe-out", str(probe_out), *options,
             "--", *command]

@@ -6,11 +6,12 @@
 #   record (`packet.model.served`, every model that answered); without it, what the provider reported
 #   through the generator (`packet.model.reported`). Reviews served models outside
 #   `params.provenance.allowed_models` when that list is set, and denies a run whose generator tried to
-#   reach a cloud metadata address through the relay (`packet.relay.refused_by_host`). The model facts are
-#   the runner's claims: unless the runner signed the packet with a key the gate trusts
-#   (`input.attestation.verified`, gate --trust), they are unverified and the run needs review too.
+#   reach a cloud metadata address, through the relay (`packet.relay.refused_by_host`) or around it (a
+#   direct connection or a DNS lookup recorded by the sandbox: `packet.sandbox.egress.refused_by_host`).
+#   The model facts are the runner's claims: unless the runner signed the packet with a key the gate
+#   trusts (`input.attestation.verified`, gate --trust), they are unverified and the run needs review too.
 # custom:
-#   version: 1.2.1
+#   version: 1.3.0
 #   owner: security-engineering
 #   rules:
 #     - provenance.unreported
@@ -75,12 +76,11 @@ review contains finding if {
 
 deny contains finding if {
 	hosts := lib.param(data.gatekeeper.params, ["provenance", "metadata_hosts"], default_metadata_hosts)
-	refused := object.get(object.get(input.packet, "relay", {}), "refused_by_host", [])
-	tried := [entry.host | some entry in refused; lower(entry.host) in hosts]
+	relayed := object.get(object.get(input.packet, "relay", {}), "refused_by_host", [])
+	around := object.get(object.get(object.get(input.packet, "sandbox", {}), "egress", {}), "refused_by_host", [])
+	tried := {lower(entry.host) | some entry in array.concat(relayed, around); lower(entry.host) in hosts}
 	count(tried) > 0
-	msg := sprintf("the generator tried to reach a cloud metadata address through the model relay (%s)", [
-		names(tried),
-	])
+	msg := sprintf("the generator tried to reach a cloud metadata address (%s)", [names(sort(tried))])
 	finding := lib.finding("provenance.metadata_egress", msg)
 }
 

@@ -67,6 +67,36 @@ test_metadata_egress_is_denied if {
 	[f.rule | some f in found] == ["provenance.metadata_egress"]
 }
 
+test_metadata_attempt_around_the_relay_is_denied if {
+	some host in ["169.254.169.254", "fd00:ec2::254", "metadata.google.internal"]
+	egress := {
+		"recording": "recorded", "reason": null, "refused": 1,
+		"refused_by_host": [{"host": host, "count": 1}], "unrecorded": 0,
+	}
+	found := provenance.deny with input.attestation.verified as true with input.packet.sandbox.egress as egress
+	[f.rule | some f in found] == ["provenance.metadata_egress"]
+	some f in found
+	contains(f.msg, host)
+}
+
+test_metadata_attempt_by_every_route_is_one_finding if {
+	relayed := [{"host": "169.254.169.254", "count": 1}]
+	around := [{"host": "169.254.169.254", "count": 3}, {"host": "FD00:EC2::254", "count": 1}]
+	found := provenance.deny with input.attestation.verified as true
+		with input.packet.relay.refused_by_host as relayed
+		with input.packet.sandbox.egress.refused_by_host as around
+	count(found) == 1
+	some f in found
+	contains(f.msg, "169.254.169.254, fd00:ec2::254")
+}
+
+test_other_direct_attempts_are_not_denied_here if {
+	around := [{"host": "192.0.2.10", "count": 1}, {"host": "example.com", "count": 2}]
+	found := provenance.deny with input.attestation.verified as true
+		with input.packet.sandbox.egress.refused_by_host as around
+	count(found) == 0
+}
+
 test_other_refused_hosts_are_not_denied_here if {
 	refused := [{"host": "pastebin.example", "count": 1}]
 	found := provenance.deny with input.attestation.verified as true with input.packet.relay.refused_by_host as refused

@@ -1,0 +1,223 @@
+"""Inside the sandbox: a catch-all network device that records every attempt to leave and makes it fail.
+
+Standard library only: the sandbox's first process (inside.py) sets it up before the generator starts.
+The sandbox's network namespace has no way out; this adds a TUN device, `gk0`, as the default route
+for IPv4 and IPv6, and /etc/resolv.conf names a resolver behind it (the mount plan binds the file). No
+packet written to the device goes anywhere: the shim reads each one, records what it tried to reach
+(address and port, the name of a DNS query), and answers with ICMP "administratively prohibited" (a
+DNS query: REFUSED), so the generator fails at once instead of waiting for a timeout. The records go
+to the runner through a pipe the generator cannot reach, one JSON line each.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import json
+import os
+import socket
+import struct
+import threading
+import time
+
+from gatekeeper.runner import packets
+
+TUN = "/dev/net/tun"
+DEVICE = "gk0"
+ADDRESS4 = "198.18.0.1"  # benchmarking range (RFC 2544): never anyone's real address
+RESOLVER = "198.18.0.53"
+ADDRESS6 = "fdff:ffff:ffff::1"  # a unique-local address of the sandbox's own
+RESOLV_CONF = f"nameserver {RESOLVER}\noptions attempts:1 timeout:1\n"
+_TUNSETIFF = 0x400454CA
+_IFF_TUN, _IFF_NO_PI = 0x0001, 0x1000
+_IFF_UP = 0x1
+_RTM_NEWLINK, _IFLA_TXQLEN, _QUEUE = 16, 13, 8192
+_RTM_NEWADDR, _RTM_NEWROUTE, _NLMSG_ERROR = 20, 24, 2
+_NLM_F_REQUEST, _NLM_F_ACK, _NLM_F_EXCL, _NLM_F_CREATE = 0x1, 0x4, 0x200, 0x400
+_IFA_ADDRESS, _IFA_LOCAL, _IFA_F_NODAD = 1, 2, 0x02
+_RTA_OIF, _RT_TABLE_MAIN, _RTPROT_STATIC, _RT_SCOPE_LINK, _RTN_UNICAST = 4, 254, 4, 253, 1
+_PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 4, 24, 47, 4
+_CAP_V3 = 0x20080522
+_CAP_SETPCAP = 8
+_MNT_DETACH = 2
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _attr(kind: int, data: bytes) -> bytes:
+    size = 4 + len(data)
+    return struct.pack("=HH", size, kind) + data + b"\0" * (-size % 4)
+
+
+def _netlink(kind: int, body: bytes, *, create: bool = True) -> None:
+    with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE) as link:
+        link.bind((0, 0))
+        flags = _NLM_F_REQUEST | _NLM_F_ACK | (_NLM_F_CREATE | _NLM_F_EXCL if create else 0)
+        link.send(struct.pack("=IHHII", 16 + len(body), kind, flags, 1, 0) + body)
+        reply = link.recv(65536)
+    if len(reply) >= 20 and struct.unpack_from("=H", reply, 4)[0] == _NLMSG_ERROR:
+        code = -struct.unpack_from("=i", reply, 16)[0]
+        if code:
+            raise OSError(code, f"netlink: {os.strerror(code)}")
+
+
+def _address(index: int, family: int, address: str) -> None:
+    raw = socket.inet_pton(family, address)
+    prefix, flags = (32, 0) if family == socket.AF_INET else (128, _IFA_F_NODAD)
+    attrs = _attr(_IFA_LOCAL, raw) + _attr(_IFA_ADDRESS, raw) if family == socket.AF_INET else _attr(_IFA_ADDRESS, raw)
+    _netlink(_RTM_NEWADDR, struct.pack("=BBBBI", family, prefix, flags, 0, index) + attrs)
+
+
+def _default_route(index: int, family: int) -> None:
+    body = struct.pack("=BBBBBBBBI", family, 0, 0, 0, _RT_TABLE_MAIN, _RTPROT_STATIC, _RT_SCOPE_LINK,
+                       _RTN_UNICAST, 0)
+    _netlink(_RTM_NEWROUTE, body + _attr(_RTA_OIF, struct.pack("=I", index)))
+
+
+def _up(index: int) -> None:
+    # Up, with a longer queue than the default 500: a burst waits for the shim instead of going unrecorded.
+    body = struct.pack("=BxHiII", socket.AF_UNSPEC, 0, index, _IFF_UP, _IFF_UP)
+    _netlink(_RTM_NEWLINK, body + _attr(_IFLA_TXQLEN, struct.pack("=I", _QUEUE)), create=False)
+
+
+def ipv6_present() -> bool:
+    """Whether this kernel speaks IPv6 at all (then IPv6 must be routed to the catch-all too)."""
+    return os.path.exists("/proc/net/if_inet6")
+
+
+def setup() -> int:
+    """Create the device in this network namespace and route everything to it; its descriptor (OSError when
+    any step fails: without every route, some attempts would fail unrecorded)."""
+    # The device lands in the network namespace of whoever opens /dev/net/tun: it must be opened here.
+    fd = os.open(TUN, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        fcntl.ioctl(fd, _TUNSETIFF, struct.pack("16sH22x", DEVICE.encode(), _IFF_TUN | _IFF_NO_PI))
+        index = socket.if_nametoindex(DEVICE)
+        _address(index, socket.AF_INET, ADDRESS4)
+        if ipv6_present():
+            _address(index, socket.AF_INET6, ADDRESS6)
+        _up(index)
+        _default_route(index, socket.AF_INET)
+        if ipv6_present():
+            _default_route(index, socket.AF_INET6)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def hide_device() -> None:
+    """Unmount the device node bwrap bound in for the shim alone: the generator never sees it (OSError)."""
+    if _libc.umount2(TUN.encode(), _MNT_DETACH) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"umount {TUN}: {os.strerror(err)}")
+    if os.path.exists(TUN) and os.stat(TUN).st_rdev:
+        raise OSError(errno.EEXIST, f"{TUN} is still a device after unmounting it")
+
+
+def _status(field: str) -> int:
+    with open("/proc/self/status", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith(field + ":"):
+                return int(line.split()[1], 16)
+    raise OSError(errno.ENOENT, f"no {field} in /proc/self/status")
+
+
+def drop_capabilities() -> None:
+    """Give up every capability for good (bounding set included, so exec cannot bring one back to root), and
+    keep other processes of the same user from tracing this one; OSError when any is left."""
+    _libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    _libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as handle:
+        last = int(handle.read())
+    # CAP_SETPCAP is what allows dropping from the bounding set: it goes last.
+    for cap in [c for c in range(last + 1) if c != _CAP_SETPCAP] + [_CAP_SETPCAP]:
+        _libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+    header = struct.pack("=Ii", _CAP_V3, 0)
+    if _libc.capset(ctypes.c_char_p(header), ctypes.c_char_p(bytes(24))) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"capset: {os.strerror(err)}")
+    left = {f: _status(f) for f in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")}
+    if any(left.values()):
+        raise OSError(errno.EPERM, f"capabilities left after dropping them: {left}")
+
+
+def resolver_in_force(path: str = "/etc/resolv.conf") -> bool:
+    """Whether the resolver configuration the generator reads names the catch-all's resolver and nothing else."""
+    try:
+        with open(path, encoding="ascii", errors="replace") as handle:
+            words = [line.split() for line in handle]
+        servers = [w[1] for w in words if len(w) > 1 and w[0] == "nameserver"]
+    except OSError:
+        return False
+    return servers == [RESOLVER]
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
+
+
+def _send(out: int, record: dict[str, object]) -> None:
+    # One line stays below PIPE_BUF (a DNS name is at most 253 bytes): each write is whole.
+    try:
+        os.write(out, (json.dumps(record, sort_keys=True, ensure_ascii=True) + "\n").encode())
+    except OSError:
+        pass  # the runner is gone: the sandbox is about to be ended with it
+
+
+def _watch(device: int, out: int, last_read: list[float]) -> None:
+    while True:
+        try:
+            packet = os.read(device, 65536)
+            last_read[0] = time.monotonic()
+        except InterruptedError:
+            continue
+        except OSError as exc:
+            _send(out, {"at": _now(), "kind": "error", "error": f"catch-all stopped: {exc.strerror}"})
+            return
+        try:
+            attempt = packets.parse(packet)
+        except (ValueError, IndexError, struct.error):
+            _send(out, {"at": _now(), "kind": "unparsed", "host": "unparsed", "bytes": len(packet)})
+            continue
+        if attempt is None:
+            continue
+        _send(out, {"at": _now(), **attempt.record()})  # recorded before the generator learns it failed
+        if attempt.answer is not None:
+            try:
+                os.write(device, attempt.answer)
+            except OSError:
+                pass
+
+
+def report(out: int, recording: str, error: str | None) -> None:
+    """The attempt's first record: whether every attempt will be recorded (`recorded`) or not, and why not.
+    It goes through the pipe, not the exchange folder, so the generator cannot rewrite it."""
+    _send(out, {"at": _now(), "kind": "status", "recording": recording, "error": error})
+
+
+_LAST_READ = [0.0]  # when the shim last read a packet (monotonic), for finish() to wait out a queue
+
+
+def start(device: int, out: int) -> None:
+    """Record and refuse every packet the device receives, in a thread of the shim, for its whole life."""
+    threading.Thread(target=_watch, args=(device, out, _LAST_READ), daemon=True).start()
+
+
+def finish(out: int, *, quiet: float = 0.1, within: float = 2.0) -> None:
+    """The last record, once the device has been quiet for `quiet` seconds (what the generator sent just
+    before it ended is still queued): packets the kernel dropped (a full queue), which went unrecorded."""
+    until = time.monotonic() + within
+    while time.monotonic() < until and time.monotonic() - _LAST_READ[0] < quiet:
+        time.sleep(quiet / 4)
+    dropped = 0
+    try:
+        with open("/proc/net/dev", encoding="ascii") as handle:
+            for line in handle:
+                name, _, counters = line.partition(":")
+                if name.strip() == DEVICE:
+                    fields = counters.split()
+                    dropped = int(fields[3]) + int(fields[11])  # rx and tx drops
+    except (OSError, ValueError, IndexError):
+        dropped = -1
+    _send(out, {"at": _now(), "kind": "summary", "dropped": dropped})
