@@ -22,14 +22,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "gatekeeper"
 # decision-log delivery (--log-url) needs.
 HEAVY_THIRD_PARTY = frozenset({"jsonschema", "regopy", "opa_bindings", "cryptography", "securesystemslib", "urllib"})
 
-# TEMPORARY, issue #13: files other engineers are rewriting on their own branches at the same time as this
-# rule lands. The lead removes each entry after merging that branch; the test fails on an entry that has
-# nothing left to excuse, so this list only shrinks. Do not add to it.
-TEMPORARY_ALLOWLIST_UNTIL_MERGE = frozenset({
-    "runner/run.py",
-})
-
-
 def _modules() -> dict[str, Path]:
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -88,15 +80,9 @@ def test_imports_sit_at_the_top_of_every_module() -> None:
     found = {
         _relative(path): bad
         for path in MODULES.values()
-        if _relative(path) not in TEMPORARY_ALLOWLIST_UNTIL_MERGE and (bad := _violations(path))
+        if (bad := _violations(path))
     }
     assert found == {}, "import at the top of the module (only heavy third-party imports may be deferred)"
-
-
-def test_temporary_allowlist_only_shrinks() -> None:
-    stale = sorted(name for name in TEMPORARY_ALLOWLIST_UNTIL_MERGE if not _violations(PACKAGE / name))
-    missing = sorted(name for name in TEMPORARY_ALLOWLIST_UNTIL_MERGE if not (PACKAGE / name).is_file())
-    assert stale == [] and missing == [], "remove these from TEMPORARY_ALLOWLIST_UNTIL_MERGE"
 
 
 def test_the_checker_sees_a_deferred_import(tmp_path: Path) -> None:

@@ -19,8 +19,10 @@ from gatekeeper.atomic import write_json_atomic
 from gatekeeper.attest.keys import load_signer
 from gatekeeper.attest.packet import envelope_path, sign_packet
 from gatekeeper.bounded import load_json
+from gatekeeper.classify import load_rules
 from gatekeeper.errors import ExitCode, LimitError, PacketError, RunError, UsageError
 from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
+from gatekeeper.policy_dir import resolve_policy_dir
 from gatekeeper.runner import checkpoint, egresslog, generator, mounts, relay, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner.relay_api import CLIENT_VARIABLES, Upstream, parse_model_api, parse_model_keys
@@ -133,21 +135,13 @@ def _upstreams(specs: tuple[str, ...]) -> dict[str, Upstream]:
     return upstreams
 
 
-def _rules(policy_dir: str) -> Any:
-    from gatekeeper.classify import load_rules
-
-    return load_rules(Path(policy_dir))
-
-
 def start(request: RunRequest, *, out: Path | None, environ: Mapping[str, str], progress: Progress) -> RunResult:
     """Start a new run and take it to the end (raises GatekeeperError when it cannot)."""
-    from gatekeeper.policy_dir import resolve_policy_dir
-
     _check(request)
     if request.sign_key is not None:
         load_signer(request.sign_key)  # a bad key fails before anything runs
     policy_dir = resolve_policy_dir(request.policy).resolve()
-    rules = _rules(str(policy_dir))  # bad rules fail before anything runs
+    rules = load_rules(policy_dir)  # bad rules fail before anything runs
     box = sandbox.select(request.sandbox)
     run = rundir.create(out if out is not None else rundir.default_runs_root(environ))
     progress(f"run {run.run_id}: run directory {run.path}")
@@ -179,7 +173,7 @@ def resume(run_id: str, *, out: Path | None, environ: Mapping[str, str], progres
         progress(f"run {run_id}: resuming at stage {state.stage}")
         if state.stage == "done":
             return RunResult(run, state)
-        rules = _rules(state.request.policy_dir)
+        rules = load_rules(Path(state.request.policy_dir))
         box = sandbox.select(state.request.sandbox)
         if state.stage == "created":
             state = _clone(run, state, progress)
