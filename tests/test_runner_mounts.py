@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from runbundle import secrets_base
 
+from gatekeeper.errors import RunError
 from gatekeeper.runner import fsguard, mounts, sandbox
 from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
 
@@ -146,3 +147,31 @@ def test_the_shim_refuses_to_remount_the_runners_own_namespace(tmp_path: Path) -
     assert done.returncode == EXIT_NOT_PROTECTED, done.stderr
     assert "not in a mount namespace of its own" in done.stderr
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("backend", ["unshare", "bwrap"])
+def test_a_socket_gone_since_the_plan_does_not_stop_the_sandbox(tmp_path: Path, home: Path, backend: str) -> None:
+    # A host service's socket (another job's, a test's) vanishes, folder and all, between the plan and the
+    # sandbox's start: nothing is left to cover, and the read-only root has no place for its mount point.
+    try:
+        box = sandbox.select(backend)
+    except RunError as exc:
+        pytest.skip(f"{backend} unavailable here: {exc.what}")
+    folder = home / "svc"
+    folder.mkdir()
+    path, kept = folder / "gone.sock", home / "kept.sock"
+    with socket.socket(socket.AF_UNIX) as server, socket.socket(socket.AF_UNIX) as other:
+        server.bind(str(path))
+        other.bind(str(kept))
+        other.listen(1)
+        plan = _plan(tmp_path, {"HOME": "/root"}, sockets=(str(path), str(kept)))
+        assert {str(path), str(kept)} <= set(_kinds(plan, "cover"))
+        path.unlink()
+        folder.rmdir()
+        marker = tmp_path / "runs" / "r1" / "workspace" / "generator-ran"
+        probe = marker.parent / "probe.json"  # in the writable workspace: /tmp is the sandbox's own
+        command = ("sh", "-c", f'test -c "{kept}" && touch "{marker}"')  # the one still there is covered
+        done = subprocess.run(sandbox.wrap(box, probe, command, plan), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert marker.exists()
+    assert json.loads(probe.read_text())["protected"] is True

@@ -150,6 +150,8 @@ def apply(steps: Sequence[Step]) -> None:
                 _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755")
                 filled_later.append(target)
             elif kind == "cover":
+                if not os.path.lexists(target):
+                    continue  # gone since the plan (a host service's socket): nothing left to cover
                 _mount(f"/proc/self/fd/{null}", target, None, MS_BIND)
                 _remount(target, read_only=True)
             elif kind == "device":
@@ -186,6 +188,8 @@ def unconfined(steps: Sequence[Step]) -> list[str]:
     for i, (kind, target, _) in enumerate(steps):
         # A writable mount later in the plan, at or above the target, is on top of it by design.
         on_top = any(k in ("rw", "tmp") and _under(target, t) for k, t, _ in steps[i + 1:])
+        if kind == "cover" and not os.path.lexists(target):
+            continue  # skipped above (gone since the plan): nothing at that path to be writable
         if kind in ("hide", "cover", "ro", "root", "dev") and not on_top and not os.statvfs(target).f_flag & ST_RDONLY:
             problems.append(f"{target} is writable")
         if kind in ("rw", "tmp") and os.statvfs(target).f_flag & ST_RDONLY:

@@ -99,7 +99,10 @@ class Plan:
                 args += ["--tmpfs", m.target]
                 later += ["--remount-ro", m.target]
             elif m.kind == "cover":
-                args += ["--ro-bind", os.devnull, m.target]
+                # A socket or file gone since the plan leaves nothing to cover, and bwrap could not make its
+                # mount point in the read-only root (a host service's socket vanishing must not fail the run).
+                if os.path.lexists(m.target):
+                    args += ["--ro-bind", os.devnull, m.target]
             elif m.kind == "device":
                 # Not remounted read-only: bwrap would add nodev. The shim unmounts it once it holds it open.
                 args += ["--dev-bind", m.source, m.target]
