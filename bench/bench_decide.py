@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_gate import POLICIES, make_case  # noqa: E402 (the bench folder is not a package)
+from bench_gate import POLICIES, make_case, reap_orphans  # noqa: E402 (the bench folder is not a package)
 
 from gatekeeper.gate import decide, resolve_enabled  # noqa: E402
 from gatekeeper.policy.bundle import load_bundle  # noqa: E402
@@ -31,17 +31,6 @@ def cpu_seconds() -> float:
     """User + system CPU of this process and of its reaped children."""
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-def reap() -> None:
-    """Wait for engine children that answered but were still exiting, so their CPU is counted."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
-        if not pid:
-            return
 
 
 def main() -> None:
@@ -57,12 +46,12 @@ def main() -> None:
         for label, enable in (("default policies", ()), ("all policies", tuple(p.name for p in bundle.policies))):
             enabled = resolve_enabled(bundle, enable)
             decide(packet, patch, bundle, enabled)  # warm: imports, the compile check's cache
-            reap()
+            reap_orphans()  # engine children that answered but were still exiting: count their CPU
             times, cpu = [], []
             for _ in range(args.runs):
                 started, cpu_before = time.perf_counter(), cpu_seconds()
                 decision = decide(packet, patch, bundle, enabled)
-                reap()
+                reap_orphans()
                 times.append(time.perf_counter() - started)
                 cpu.append(cpu_seconds() - cpu_before)
             outcome = decision["outcome"] if isinstance(decision, dict) else decision.outcome
