@@ -41,7 +41,8 @@ PY_STACK = (
 # A CDK stack dressed as a Lambda handler: the IaC library is loaded so that no literal import names it.
 DISGUISED = {
     "computed-require.ts": "const cdk = require('aws-' + 'cdk-lib');\n" + HANDLER + STACK_BODY,
-    "joined-dynamic-import.ts": "const cdk: any = await import(['aws', 'cdk', 'lib'].join('-'));\n" + HANDLER + STACK_BODY,
+    "joined-dynamic-import.ts": "const cdk: any = await import(['aws', 'cdk', 'lib'].join('-'));\n"
+                                + HANDLER + STACK_BODY,
     "template-literal-require.js": "const lib = 'cdk-lib';\nconst cdk = require(`aws-${lib}`);\n"
                                    "exports.handler = async (event) => ({});\n" + STACK_BODY,
     "local-reexport.ts": "import * as cdk from './cdk';\n" + HANDLER + STACK_BODY,
@@ -51,7 +52,7 @@ DISGUISED = {
     "dunder-import.py": "cdk = __import__('aws' + '_cdk')\n" + PY_HANDLER + PY_STACK,
     "local-module.py": "from . import cdklib as cdk\n" + PY_HANDLER + PY_STACK,
     "crlf-bom.ts": ("\ufeffconst cdk = require('aws-' + 'cdk-lib');\n" + HANDLER + STACK_BODY).replace("\n", "\r\n"),
-    "import-after-window.ts": HANDLER + "const PAD = [\n" + "  'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',\n" * 160
+    "import-after-window.ts": HANDLER + "const PAD = [\n" + "  'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',\n" * 220
                               + "];\nimport * as cdk from 'aws-cdk-lib';\n" + STACK_BODY,
     "require-after-window.js": "exports.handler = async (event) => ({});\n" + "// padding line of the file\n" * 400
                                + "const cdk = require('aws-cdk-lib');\n" + STACK_BODY,
