@@ -162,3 +162,96 @@ def test_moving_a_manifest_into_test_data_is_still_an_infrastructure_change(
     assert found[target.replace("deploy.yaml", "svc.yaml")][0] == "iac"
     patched = _patch(git_repo, tmp_path)
     assert _reviewed(patched[target])
+
+
+@pytest.mark.parametrize("name", ["plain.ts", *sorted(DISGUISED)])
+def test_a_function_turned_into_a_stack_in_place_stays_iac(git_repo: GitRepo, tmp_path: Path, name: str) -> None:
+    """The function's folder keeps its package.json on both sides; its index file becomes a stack. (A patch
+    alone that names no marker cannot tell a CDK project's function from any other source file whose import
+    is hidden: that is what --tree is for; here the patch also touches cdk.json.)"""
+    _project(git_repo)
+    git_repo.commit("base")
+    git_repo.write("billing/lambda/orders/index.ts", PLAIN_STACK if name == "plain.ts" else DISGUISED[name])
+    git_repo.write("billing/cdk.json", CDK_JSON.replace("}", ', "context": {}}'))
+    git_repo.commit("head")
+    assert _tree(git_repo)["billing/lambda/orders/index.ts"][0] == "iac"
+    assert _reviewed(_patch(git_repo, tmp_path)["billing/lambda/orders/index.ts"])
+
+
+def test_a_symlink_past_a_stop_file_is_not_read_as_application_code(git_repo: GitRepo) -> None:
+    _project(git_repo)
+    git_repo.commit("base")
+    git_repo.write("docs/notes.ts", PLAIN_STACK)
+    git_repo.symlink("billing/lambda/orders/stack.ts", "../../../docs/notes.ts")
+    git_repo.commit("head")
+    assert _tree(git_repo)["billing/lambda/orders/stack.ts"][0] == "iac"
+
+
+@pytest.mark.parametrize("marker", ["billing/cdk.json", "billing/lambda/orders/package.json"])
+def test_removing_the_marker_or_the_stop_file_in_the_same_change_does_not_lower(git_repo: GitRepo, marker: str) -> None:
+    _project(git_repo)
+    git_repo.commit("base")
+    (git_repo.root / marker).unlink()
+    git_repo.write("billing/lib/db-stack.ts", PLAIN_STACK)
+    git_repo.write("billing/lambda/orders/index.ts", DISGUISED["computed-require.ts"])
+    git_repo.commit("head")
+    found = _tree(git_repo)
+    assert found["billing/lib/db-stack.ts"][0] == "iac"
+    assert found["billing/lambda/orders/index.ts"][0] == "iac"
+
+
+@pytest.mark.parametrize("suffix", ["example", "sample", "dist"])
+def test_a_manifest_renamed_to_or_added_as_a_copy_stays_iac(git_repo: GitRepo, tmp_path: Path, suffix: str) -> None:
+    git_repo.write("web/web.yaml", MANIFEST)
+    git_repo.write(".github/workflows/ci.yml", "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps: []\n")
+    git_repo.commit("base")
+    git_repo.move("web/web.yaml", f"web/web.yaml.{suffix}")
+    git_repo.move(".github/workflows/ci.yml", f".github/workflows/ci.yml.{suffix}")
+    git_repo.write(f"ops/hosts.{suffix}", "[web]\nweb1.example.com ansible_user=deploy\n")
+    git_repo.commit("head")
+    tree, patched = _tree(git_repo), _patch(git_repo, tmp_path)
+    assert tree[f"web/web.yaml.{suffix}"][0] == "iac"
+    assert _reviewed(patched[f"web/web.yaml.{suffix}"])  # a pure rename shows no content: needs-context
+    assert tree[f".github/workflows/ci.yml.{suffix}"][0] == patched[f".github/workflows/ci.yml.{suffix}"][0] == "ci"
+    assert tree[f"ops/hosts.{suffix}"][0] == patched[f"ops/hosts.{suffix}"][0] == "iac"
+
+
+def test_a_jenkins_library_step_stays_ci_when_its_vars_folder_goes(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.write("vars/deploy.groovy", "def call(Map args) { sh 'kubectl apply -f k8s/' }\n")
+    git_repo.write("src/org/acme/Deploy.groovy", "package org.acme\nclass Deploy { def run() {} }\n")
+    git_repo.write("resources/org/acme/pod.yaml", "a: 1\n")
+    git_repo.commit("base")
+    git_repo.move("vars/deploy.groovy", "vars/deploy.groovy.txt")
+    git_repo.write("src/org/acme/Deploy.groovy", "package org.acme\nclass Deploy { def run() { 'rm -rf /' } }\n")
+    git_repo.write("resources/org/acme/pod.yaml", "a: 2\n")
+    git_repo.commit("head")
+    found = _tree(git_repo)
+    assert found["vars/deploy.groovy.txt"][0] == "ci"
+    assert found["src/org/acme/Deploy.groovy"][0] == "ci"
+    assert found["resources/org/acme/pod.yaml"][0] == "ci"
+
+
+HONEST = {
+    "index.ts": "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { table } from './db';\n"
+                "const mod = await import('./lazy.js');\n" + HANDLER,
+    "app.js": "const util = require('./util');\nconst re = /x/;\nre.exec('x');\n"
+              "exports.handler = async (event) => util.ok(event);\n",
+    "main.py": "import json\nfrom .util import respond\n\n\ndef lambda_handler(event, context):\n"
+               "    return respond(json.dumps(event))\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HONEST))
+def test_real_function_code_stays_src(git_repo: GitRepo, name: str) -> None:
+    """The fixes must not raise what they were built for: a function's own code, beside its manifest or not."""
+    _project(git_repo)
+    git_repo.commit("base")
+    git_repo.write(f"billing/lambda/orders/{name}", HONEST[name])
+    git_repo.write(f"billing/lib/handlers/{name}", HONEST[name])
+    git_repo.write("billing/lambda/payments/package.json", '{"name": "payments"}\n')
+    git_repo.write(f"billing/lambda/payments/{name}", HONEST[name])
+    git_repo.commit("head")
+    found = _tree(git_repo)
+    assert found[f"billing/lambda/orders/{name}"][0] == "src"
+    assert found[f"billing/lib/handlers/{name}"] == ("src", "src.content.function-handler")
+    assert found[f"billing/lambda/payments/{name}"][0] == "src"

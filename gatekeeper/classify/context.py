@@ -147,6 +147,8 @@ def _cut_program(item: ClassifiedFile, hit: MarkerHit, rules: RuleSet, context: 
     code hiding them); in a patch that shows only hunks, needs-context unless a complete side cleared it."""
     if not _marker_may_raise(item, hit, rules) or hit.rule.bucket == item.bucket:
         return item
+    if "symlink" in item.tags:  # its content is another file's: nothing here proves it is not a program
+        return _raise(item, hit.rule.bucket, hit.rule.id, "marker", f"{hit.marker} (a symlink past a stop file)")
     shown = context.content(item.change, every_type=True)
     for side in shown:
         if (signal := program_evidence(side.data)) is not None:
