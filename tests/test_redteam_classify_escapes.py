@@ -57,6 +57,25 @@ DISGUISED = {
     "require-after-window.js": "exports.handler = async (event) => ({});\n" + "// padding line of the file\n" * 400
                                + "const cdk = require('aws-cdk-lib');\n" + STACK_BODY,
 }
+# Pulumi-shaped programs (resources built with a name, no `this`/`self` scope) whose library is loaded through an
+# alias of the loader, so that neither an import nor a construct scope shows.
+PULUMI_BODY = "new aws.s3.Bucket('data', {acl: 'public-read'});\n"
+PY_PULUMI_BODY = "aws.s3.Bucket('data', acl='public-read')\n"
+DISGUISED |= {
+    "aliased-require.js": "const r = require;\nconst aws = r('@pul' + 'umi/aws');\n"
+                          "exports.handler = async (event) => ({});\n" + PULUMI_BODY,
+    "require-call.js": "const aws = require.call(null, '@pul' + 'umi/aws');\n"
+                       "exports.handler = async (event) => ({});\n" + PULUMI_BODY,
+    "create-require.mjs": "import { createRequire } from 'module';\nconst load = createRequire(import.meta.url);\n"
+                          "const aws = load('@pul' + 'umi/aws');\nexport const handler = async (event) => ({});\n"
+                          + PULUMI_BODY,
+    "builtins-import.py": "import builtins\naws = getattr(builtins, '__imp' + 'ort__')('pulumi_' + 'aws')\n"
+                          + PY_HANDLER + PY_PULUMI_BODY,
+    "exec.py": "exec('import pulumi_' + 'aws as aws')\n" + PY_HANDLER + PY_PULUMI_BODY,
+    "new-function.js": "const load = new Function('m', 'return req' + 'uire(m)');\n"
+                       "const aws = load('@pul' + 'umi/aws');\n"
+                       "exports.handler = async (event) => ({});\n" + PULUMI_BODY,
+}
 # The names that make a folder a separate application below a CDK/Pulumi root (classification-context.yaml).
 STOPS = ["package.json", "requirements.txt", "pyproject.toml", "Pipfile", "go.mod", "pom.xml", "build.gradle",
          "build.gradle.kts", "Gemfile", "Cargo.toml", "composer.json", "Dockerfile", "Containerfile"]

@@ -103,14 +103,17 @@ _IAC_IMPORT = re.compile(
     r"\bconstructs\b", _FLAGS)
 
 
-# What a program hiding its IaC library does (red team, issue 12): load a module by a computed name (a require
-# or dynamic import of anything but one string literal, importlib, __import__, eval), or build constructs as CDK
-# programs do (`new X(this, "Id")`, `Role(self, "Id")`, a class extending a Stack). A local module re-exporting
-# aws-cdk-lib leaves no import to see, but the constructs are still there.
+# What a program hiding its IaC library does (red team, issue 12): load a module by a computed name or through
+# the loader taken as a value (`require` other than called on one string literal, `createRequire`, `import(expr)`,
+# `new Function`, importlib, __import__, builtins, eval/exec, runpy), or build resources as CDK and Pulumi programs
+# do (`new X(this, ...)`, `Role(self, "Id")`, a Stack subclass, `new aws.s3.Bucket("name", ...)`,
+# `aws.s3.Bucket("name")`). A local module re-exporting aws-cdk-lib leaves no import to see; the resources remain.
 _HIDDEN_PROGRAM = re.compile(
-    r"""\brequire[ \t]*\([ \t]*(?!['"][^'"`\n]*['"][ \t]*\))|(?<![\w.])import\([ \t]*(?!['"][^'"`\n]*['"][ \t]*\))|"""
-    r"\bimportlib\b|\b__import__[ \t]*\(|\beval[ \t]*\(|"
+    r"""\brequire\b(?![ \t]*\([ \t]*['"][^'"`\n]*['"][ \t]*\))|\bcreateRequire\b|"""
+    r"""(?<![\w.])import\([ \t]*(?!['"][^'"`\n]*['"][ \t]*\))|\bnew[ \t]+Function\b|"""
+    r"\bimportlib\b|\b__import__\b|\b__builtins__\b|\bbuiltins\b|\brunpy\b|(?<![\w.])(?:eval|exec)[ \t]*\(|"
     r"""\bnew[ \t]+[\w.]+[ \t]*\([ \t]*this[ \t]*,|\b[A-Z]\w*[ \t]*\([ \t]*self[ \t]*,[ \t]*['"]|"""
+    r"""\bnew[ \t]+\w+(?:\.\w+)+[ \t]*\([ \t]*['"`]|\b[a-z_]\w*\.[a-z_]\w*\.[A-Z]\w*[ \t]*\([ \t]*['"]|"""
     r"\bextends[ \t]+[\w.]*Stack\b|^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[\w.]*Stack[ \t]*\)", _FLAGS)
 
 
