@@ -20,7 +20,16 @@ from typing import Protocol
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import PROGRAM_EXTENSIONS, Signal, function_handler, iac_program, is_candidate, sniff
+from gatekeeper.classify.sniff import (
+    PROGRAM_EXTENSIONS,
+    WINDOW,
+    Signal,
+    function_handler,
+    iac_program,
+    is_candidate,
+    program_evidence,
+    sniff,
+)
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
@@ -82,13 +91,18 @@ def _sides(change: FileChange) -> list[str]:
 
 
 def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
-    if item.bucket == "ci" or item.rule.startswith(_FINAL_RULES) or "submodule" in item.tags:
-        return item  # nothing is more sensitive than ci; test data, templates and gitlinks have no content here
+    if item.bucket == "ci" or "submodule" in item.tags:
+        return item  # nothing is more sensitive than ci; gitlinks have no content here
+    if item.rule.startswith(_FINAL_RULES):
+        return _moved_into_final(item, rules, context)
     change = item.change
     best = item
     if context.markers and item.bucket in ("src", "other", "iac"):
         for side in _sides(change):
             hit = context.markers.claim(side, added=change.status == "added")
+            if hit is not None and hit.stopped:
+                best = _cut_program(best, hit, rules, context)
+                break
             if hit is not None and _marker_may_raise(item, hit, rules):
                 handler = _function_handler(item, context) if hit.rule.claims == "program" else None
                 if handler is not None:  # application code the program deploys: stays src, with the evidence
@@ -111,6 +125,42 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
     return best
+
+
+def _moved_into_final(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
+    """Test data, templates: final, unless the change moved the file there from a path no final rule holds. Then
+    the old side is judged as the deletion it is (a deployment leaving the folder it is applied from)."""
+    change = item.change
+    old = change.old_path
+    if old is None or old == change.path or rules.match(old).rule.startswith(_FINAL_RULES):
+        return item
+    gone = replace(change, path=old, old_path=None, status="deleted")
+    judged = _refine_one(replace(item, change=gone, rule=rules.match(old).rule), rules, context)
+    tags = tuple(sorted({*item.tags, *judged.tags}))
+    if _RANK[judged.bucket] >= _RANK[item.bucket]:
+        return replace(item, tags=tags)  # a patch that does not show the old content: needs-context
+    return replace(judged, change=change, tags=tags)
+
+
+def _cut_program(item: ClassifiedFile, hit: MarkerHit, rules: RuleSet, context: Context) -> ClassifiedFile:
+    """A file a `stop` file cut out of a program's claim: iac when its content shows a program (its imports, or
+    code hiding them); in a patch that shows only hunks, needs-context unless a complete side cleared it."""
+    if not _marker_may_raise(item, hit, rules) or hit.rule.bucket == item.bucket:
+        return item
+    if "symlink" in item.tags:  # its content is another file's: nothing here proves it is not a program
+        return _raise(item, hit.rule.bucket, hit.rule.id, "marker", f"{hit.marker} (a symlink past a stop file)")
+    shown = context.content(item.change, every_type=True)
+    for side in shown:
+        if (signal := program_evidence(side.data)) is not None:
+            return _raise(item, hit.rule.bucket, hit.rule.id, "content",
+                          f"{side.path}: {signal.evidence} (below {hit.marker}, past a stop file)")
+    if any(len(side.data) >= WINDOW for side in shown):  # a program may import its library past the window
+        return _raise(item, hit.rule.bucket, hit.rule.id, "content",
+                      f"{item.change.path}: longer than the {WINDOW // 1024} KiB read (below {hit.marker}, past a "
+                      "stop file)")
+    if context.kind == "patch" and not any(side.complete for side in shown):
+        return replace(item, tags=tuple(sorted({*item.tags, NEEDS_CONTEXT})))
+    return item
 
 
 def _program_by_imports(item: ClassifiedFile, context: Context) -> ClassifiedFile:

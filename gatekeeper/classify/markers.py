@@ -55,6 +55,7 @@ class MarkerHit:
     rule: MarkerRule
     marker: str  # "charts/web/Chart.yaml", or "ops/group_vars/" for a folder marker
     whole: bool = False
+    stopped: bool = False  # a `stop` file below the root cut the claim: the file's content decides (context.py)
 
 
 def extension(name: str) -> str:
@@ -136,7 +137,9 @@ class MarkerIndex:
         return bool(self._roots)
 
     def claim(self, path: str, added: bool = False) -> MarkerHit | None:
-        """The nearest marker whose claim covers `path` (`added`: a file the change adds), or None."""
+        """The nearest marker whose claim covers `path` (`added`: a file the change adds), or None. A claim a
+        `stop` file cut is returned (`stopped`) when no other marker claims the path: a stop file does not prove
+        that what sits beside it is application code (a stack added beside a function's package.json)."""
         roots = self._roots
         if not roots:
             return None
@@ -144,18 +147,21 @@ class MarkerIndex:
         folder = path.rpartition("/")[0]
         stops = self._stops_head if added else self._stops_kept
         stopped = False  # passed a folder below the root that holds a separate application (a `stop` name)
+        cut: MarkerHit | None = None
         while True:
             hits = roots.get(folder)
             if hits:
                 rel = path[len(folder) + 1:] if folder else path
                 for hit in hits:
-                    if stopped and hit.rule.stop:
-                        continue
                     whole = _in_whole(hit.rule, rel)
-                    if whole or _claims(hit.rule, rel, name):
-                        return MarkerHit(hit.rule, hit.marker, whole) if whole else hit
+                    if not (whole or _claims(hit.rule, rel, name)):
+                        continue
+                    if stopped and hit.rule.stop:
+                        cut = cut or MarkerHit(hit.rule, hit.marker, stopped=True)
+                        continue
+                    return MarkerHit(hit.rule, hit.marker, whole) if whole else hit
             if not folder:
-                return None
+                return cut
             stopped = stopped or folder in stops
             folder = folder.rpartition("/")[0]
 

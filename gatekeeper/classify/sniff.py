@@ -103,6 +103,20 @@ _IAC_IMPORT = re.compile(
     r"\bconstructs\b", _FLAGS)
 
 
+# What a program hiding its IaC library does (red team, issue 12): load a module by a computed name or through
+# the loader taken as a value (`require` other than called on one string literal, `createRequire`, `import(expr)`,
+# `new Function`, importlib, __import__, builtins, eval/exec, runpy), or build resources as CDK and Pulumi programs
+# do (`new X(this, ...)`, `Role(self, "Id")`, a Stack subclass, `new aws.s3.Bucket("name", ...)`,
+# `aws.s3.Bucket("name")`). A local module re-exporting aws-cdk-lib leaves no import to see; the resources remain.
+_HIDDEN_PROGRAM = re.compile(
+    r"""\brequire\b(?![ \t]*\([ \t]*['"][^'"`\n]*['"][ \t]*\))|\bcreateRequire\b|"""
+    r"""(?<![\w.])import\([ \t]*(?!['"][^'"`\n]*['"][ \t]*\))|\bnew[ \t]+Function\b|"""
+    r"\bimportlib\b|\b__import__\b|\b__builtins__\b|\bbuiltins\b|\brunpy\b|(?<![\w.])(?:eval|exec)[ \t]*\(|"
+    r"""\bnew[ \t]+[\w.]+[ \t]*\([ \t]*this[ \t]*,|\b[A-Z]\w*[ \t]*\([ \t]*self[ \t]*,[ \t]*['"]|"""
+    r"""\bnew[ \t]+\w+(?:\.\w+)+[ \t]*\([ \t]*['"`]|\b[a-z_]\w*\.[a-z_]\w*\.[A-Z]\w*[ \t]*\([ \t]*['"]|"""
+    r"\bextends[ \t]+[\w.]*Stack\b|^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[\w.]*Stack[ \t]*\)", _FLAGS)
+
+
 # An IaC program by its imports (CDK, CDKTF, cdk8s, Pulumi) in each language those programs are written in.
 _IAC_PROGRAM = re.compile(
     r"""(?:\bfrom[ \t]+|\brequire\([ \t]*|^[ \t]*import[ \t]+)["']"""
@@ -129,12 +143,24 @@ def iac_program(data: bytes) -> Signal | None:
     return Signal("iac", "iac.content.iac-program", _line(text, m))
 
 
-def function_handler(data: bytes) -> Signal | None:
-    """A serverless function's entry point that imports no IaC library (see _HANDLER), or None."""
-    if b"\0" in data[:WINDOW]:
-        return None
+def program_evidence(data: bytes) -> Signal | None:
+    """What makes a source file an IaC program, or possibly one: its imports, or code that hides them
+    (_HIDDEN_PROGRAM). Asked of files the claim of a program's marker would cover."""
+    if (signal := iac_program(data)) is not None:
+        return signal
     text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")
-    if _IAC_IMPORT.search(text) or (m := _HANDLER.search(text)) is None:
+    if b"\0" in data[:WINDOW] or (m := _HIDDEN_PROGRAM.search(text)) is None:
+        return None
+    return Signal("iac", "iac.content.hidden-program", _line(text, m))
+
+
+def function_handler(data: bytes) -> Signal | None:
+    """A serverless function's entry point that imports no IaC library (see _HANDLER) and hides none
+    (_HIDDEN_PROGRAM), seen whole (a file longer than the window may import one further down), or None."""
+    if len(data) >= WINDOW or b"\0" in data:
+        return None
+    text = data.decode("utf-8", "replace").removeprefix("\ufeff")
+    if _IAC_IMPORT.search(text) or _HIDDEN_PROGRAM.search(text) or (m := _HANDLER.search(text)) is None:
         return None
     return Signal("src", "src.content.function-handler", _line(text, m))
 
