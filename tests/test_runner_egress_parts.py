@@ -116,11 +116,19 @@ def test_echo_and_other_protocols_are_attempts_without_an_answer() -> None:
     assert sctp is not None and sctp.record()["kind"] == "ip-132" and sctp.record()["host"] == "192.0.2.10"
 
 
+def test_an_ipv6_datagram_in_fragments_is_one_attempt_with_its_port() -> None:
+    first = packets._ipv6(SRC6, DST6, 44, bytes([packets.UDP, 0, 0, 1, 0, 0, 0, 7]) + udp(4000, b"f" * 64))
+    later = packets._ipv6(SRC6, DST6, 44, bytes([packets.UDP, 0, 0, 0xB9, 0, 0, 0, 7]) + b"f" * 64)  # offset 23
+    attempt = packets.parse(first)
+    assert attempt is not None and (attempt.protocol, attempt.port) == ("udp", 4000)
+    assert packets.parse(later) is None
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.binary(max_size=200))
 def test_hostile_bytes_never_break_the_parser(data: bytes) -> None:
     for packet in (data, b"\x45" + data, b"\x60" + data, ipv4(packets.UDP, udp(53, data)),
-                   packets._ipv6(SRC6, DST6, packets.UDP, udp(53, data))):
+                   packets._ipv6(SRC6, DST6, packets.UDP, udp(53, data)), packets._ipv6(SRC6, DST6, 44, data)):
         attempt = packets.parse(packet)
         if attempt is not None:
             json.dumps(attempt.record())
