@@ -136,7 +136,11 @@ def test_a_flood_that_fills_the_queue_and_exits_at_once_is_all_accounted_for(tmp
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_killing_the_shim_with_a_full_queue_cannot_pass_as_recorded(tmp_path: Path, backend: str) -> None:
     summary, run_dir = _run(tmp_path, backend, KILL_THE_SHIM)
+    assert json.loads((run_dir / "workspace" / "shims.txt").read_text().replace("'", '"'))  # it found the shim
     _assert_fail_closed(summary, run_dir, "192.0.2.78")
+    # Both backends: the shim is the namespace's PID 1, the kernel ignores the generator's SIGKILL to it.
+    egress = json.loads(Path(summary["packet"]).read_text())["sandbox"]["egress"]
+    assert egress["recording"] == "recorded" and egress["refused"] == 4000 and summary.get("exit_code", 0) == 0
 
 
 @pytest.mark.usefixtures("runner_bundle")
