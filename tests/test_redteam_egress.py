@@ -50,8 +50,8 @@ note("sent.txt", send(8000, "192.0.2.77", u))
 os._exit(0)  # no interpreter shutdown: the last datagrams are still queued on the device
 """
 
-# The shim is the only process that reads the device: kill it (bwrap: it is PID 2, same uid as the
-# generator; unshare: it is PID 1 of the namespace, which ignores SIGKILL from inside), with a queue full.
+# The shim is the only process that reads the device: kill it with a queue full (it was bwrap's PID 2, with the
+# generator's uid; now PID 1 of the namespace in both backends, which the kernel shields from SIGKILL inside).
 KILL_THE_SHIM = SENDER + r"""
 shims = []
 for pid in os.listdir("/proc"):

@@ -243,7 +243,7 @@ def _others() -> list[int]:
 def end_stragglers(within: float = 2.0) -> None:
     """End every other process of the sandbox's PID namespace (a grandchild the generator left behind) and
     wait until they are gone: once the generator has ended, nothing may send what the shim, about to exit,
-    would not read. (bwrap: the shim is PID 2, its PID 1 reaps them; unshare: the shim is PID 1 and reaps.)"""
+    would not read. (The shim is the namespace's PID 1 in both backends: it reaps them.)"""
     until = time.monotonic() + within
     while True:
         try:
