@@ -116,11 +116,19 @@ def test_echo_and_other_protocols_are_attempts_without_an_answer() -> None:
     assert sctp is not None and sctp.record()["kind"] == "ip-132" and sctp.record()["host"] == "192.0.2.10"
 
 
+def test_an_ipv6_datagram_in_fragments_is_one_attempt_with_its_port() -> None:
+    first = packets._ipv6(SRC6, DST6, 44, bytes([packets.UDP, 0, 0, 1, 0, 0, 0, 7]) + udp(4000, b"f" * 64))
+    later = packets._ipv6(SRC6, DST6, 44, bytes([packets.UDP, 0, 0, 0xB9, 0, 0, 0, 7]) + b"f" * 64)  # offset 23
+    attempt = packets.parse(first)
+    assert attempt is not None and (attempt.protocol, attempt.port) == ("udp", 4000)
+    assert packets.parse(later) is None
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.binary(max_size=200))
 def test_hostile_bytes_never_break_the_parser(data: bytes) -> None:
     for packet in (data, b"\x45" + data, b"\x60" + data, ipv4(packets.UDP, udp(53, data)),
-                   packets._ipv6(SRC6, DST6, packets.UDP, udp(53, data))):
+                   packets._ipv6(SRC6, DST6, packets.UDP, udp(53, data)), packets._ipv6(SRC6, DST6, 44, data)):
         attempt = packets.parse(packet)
         if attempt is not None:
             json.dumps(attempt.record())
@@ -147,10 +155,12 @@ STATUS = {"kind": "status", "recording": "recorded", "error": None}
 def test_hostile_lines_become_unparsed_attempts_never_claims(tmp_path: Path) -> None:
     lines = [_line(STATUS), b"not json\n", b"[1, 2]\n", b"x" * 9000 + b"\n",
              _line({"kind": "overflow", "count": -5}), _line({"kind": "tcp", "host": 7, "port": "443", "extra": 1}),
-             _line({"kind": "tcp", "host": "192.0.2.1", "port": 443, "refused": False})]
+             _line({"kind": "tcp", "host": "192.0.2.1", "port": 443, "refused": False}),
+             _line({"kind": "summary", "dropped": 0})]
     recorder, records = _pipe_records(tmp_path, lines)
-    assert [r["kind"] for r in records] == ["status", "unparsed", "unparsed", "unparsed", "unparsed", "tcp", "tcp"]
-    assert all(r["refused"] for r in records[1:])  # every one counts as a refused attempt
+    assert [r["kind"] for r in records] == ["status", "unparsed", "unparsed", "unparsed", "unparsed", "tcp", "tcp",
+                                            "summary"]
+    assert all(r["refused"] for r in records[1:-1])  # every one counts as a refused attempt
     assert records[5] == {"kind": "tcp", "host": "unparsed", "refused": records[5]["refused"]}
     egress = egresslog.sandbox_egress(recorder)
     assert egress["recording"] == "recorded" and egress["refused"] == 6
@@ -174,6 +184,9 @@ def test_a_flood_is_capped_and_counted_as_unrecorded(tmp_path: Path, monkeypatch
     ([], [_line({**STATUS, "recording": "yes please"})], "could not record"),  # anything but "recorded" is not
     ([], [_line(STATUS), _line({"kind": "error", "error": "catch-all stopped: EIO"})], "the catch-all stopped"),
     ([], [_line(STATUS), _line({"kind": "summary", "dropped": -1})], "the catch-all stopped"),
+    # No summary: the shim was ended (killed, a timeout) with packets perhaps still queued on its device.
+    ([], [_line(STATUS), _line({"kind": "udp", "host": "192.0.2.1", "port": 9})], "before it could count"),
+    ([_line(STATUS)], [_line(STATUS), _line({"kind": "summary", "dropped": 0})], "before it could count"),
     # A resumed run is only as recorded as its least recorded attempt.
     ([_line({**STATUS, "recording": "unavailable", "error": "attempt 1 had none"})], [_line(STATUS)],
      "attempt 1 had none"),

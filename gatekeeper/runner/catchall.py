@@ -16,6 +16,8 @@ import errno
 import fcntl
 import json
 import os
+import select
+import signal
 import socket
 import struct
 import threading
@@ -37,7 +39,7 @@ _RTM_NEWADDR, _RTM_NEWROUTE, _NLMSG_ERROR = 20, 24, 2
 _NLM_F_REQUEST, _NLM_F_ACK, _NLM_F_EXCL, _NLM_F_CREATE = 0x1, 0x4, 0x200, 0x400
 _IFA_ADDRESS, _IFA_LOCAL, _IFA_F_NODAD = 1, 2, 0x02
 _RTA_OIF, _RT_TABLE_MAIN, _RTPROT_STATIC, _RT_SCOPE_LINK, _RTN_UNICAST = 4, 254, 4, 253, 1
-_PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 4, 24, 47, 4
+_PR_GET_DUMPABLE, _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 3, 4, 24, 47, 4
 _CAP_V3 = 0x20080522
 _CAP_SETPCAP = 8
 _MNT_DETACH = 2
@@ -123,6 +125,16 @@ def _status(field: str) -> int:
     raise OSError(errno.ENOENT, f"no {field} in /proc/self/status")
 
 
+def keep_from_tracing() -> None:
+    """Make the shim non-dumpable (OSError when it stays dumpable): a process of the same user may then neither
+    ptrace it, nor open its descriptors through /proc, nor copy them with pidfd_getfd, without CAP_SYS_PTRACE
+    where the shim was started. Under unshare the generator is root of a nested user namespace, the same uid
+    as the shim: without this it could take the device and read its own packets before the shim does."""
+    _libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    if _libc.prctl(_PR_GET_DUMPABLE, 0, 0, 0, 0) != 0:
+        raise OSError(errno.EPERM, "the shim is still dumpable")
+
+
 def drop_capabilities() -> None:
     """Give up every capability for good (bounding set included, so exec cannot bring one back to root), and
     keep other processes of the same user from tracing this one; OSError when any is left."""
@@ -165,29 +177,36 @@ def _send(out: int, record: dict[str, object]) -> None:
         pass  # the runner is gone: the sandbox is about to be ended with it
 
 
-def _watch(device: int, out: int, last_read: list[float]) -> None:
+def _watch(device: int, out: int, counts: list[int]) -> None:
     while True:
         try:
             packet = os.read(device, 65536)
-            last_read[0] = time.monotonic()
         except InterruptedError:
             continue
         except OSError as exc:
             _send(out, {"at": _now(), "kind": "error", "error": f"catch-all stopped: {exc.strerror}"})
             return
+        counts[0] += 1  # read; counts[1] follows once it is recorded (finish() waits for them to meet)
         try:
-            attempt = packets.parse(packet)
-        except (ValueError, IndexError, struct.error):
-            _send(out, {"at": _now(), "kind": "unparsed", "host": "unparsed", "bytes": len(packet)})
-            continue
-        if attempt is None:
-            continue
-        _send(out, {"at": _now(), **attempt.record()})  # recorded before the generator learns it failed
-        if attempt.answer is not None:
-            try:
-                os.write(device, attempt.answer)
-            except OSError:
-                pass
+            _handle(device, out, packet)
+        finally:
+            counts[1] += 1
+
+
+def _handle(device: int, out: int, packet: bytes) -> None:
+    try:
+        attempt = packets.parse(packet)
+    except (ValueError, IndexError, struct.error):
+        _send(out, {"at": _now(), "kind": "unparsed", "host": "unparsed", "bytes": len(packet)})
+        return
+    if attempt is None:
+        return
+    _send(out, {"at": _now(), **attempt.record()})  # recorded before the generator learns it failed
+    if attempt.answer is not None:
+        try:
+            os.write(device, attempt.answer)
+        except OSError:
+            pass
 
 
 def report(out: int, recording: str, error: str | None) -> None:
@@ -196,20 +215,78 @@ def report(out: int, recording: str, error: str | None) -> None:
     _send(out, {"at": _now(), "kind": "status", "recording": recording, "error": error})
 
 
-_LAST_READ = [0.0]  # when the shim last read a packet (monotonic), for finish() to wait out a queue
+_COUNTS = [0, 0]  # packets the shim has read, and those it has finished recording (only _watch writes them)
+_DEVICE = [-1]
 
 
 def start(device: int, out: int) -> None:
     """Record and refuse every packet the device receives, in a thread of the shim, for its whole life."""
-    threading.Thread(target=_watch, args=(device, out, _LAST_READ), daemon=True).start()
+    _DEVICE[0] = device
+    threading.Thread(target=_watch, args=(device, out, _COUNTS), daemon=True).start()
 
 
-def finish(out: int, *, quiet: float = 0.1, within: float = 2.0) -> None:
-    """The last record, once the device has been quiet for `quiet` seconds (what the generator sent just
-    before it ended is still queued): packets the kernel dropped (a full queue), which went unrecorded."""
+def _others() -> list[int]:
+    # The processes of this PID namespace still alive, besides its PID 1 and this one (zombies have ended).
+    alive = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) not in (1, os.getpid()):
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                    state = handle.read().rpartition(")")[2].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state not in ("Z", "X"):
+                alive.append(int(entry))
+    return alive
+
+
+def end_stragglers(within: float = 2.0) -> None:
+    """End every other process of the sandbox's PID namespace (a grandchild the generator left behind) and
+    wait until they are gone: once the generator has ended, nothing may send what the shim, about to exit,
+    would not read. (The shim is the namespace's PID 1 in both backends: it reaps them.)"""
     until = time.monotonic() + within
-    while time.monotonic() < until and time.monotonic() - _LAST_READ[0] < quiet:
-        time.sleep(quiet / 4)
+    while True:
+        try:
+            os.kill(-1, signal.SIGKILL)  # within this PID namespace; never its PID 1 nor the caller
+        except OSError:
+            pass  # nobody left to signal
+        while True:
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+            except InterruptedError:
+                continue
+        if not _others() or time.monotonic() >= until:
+            return
+        time.sleep(0.01)
+
+
+def _drained(device: int) -> bool:
+    # Nothing queued on the device and nothing read but not yet recorded.
+    readable = select.poll()
+    readable.register(device, select.POLLIN)
+    return not readable.poll(0) and _COUNTS[0] == _COUNTS[1]
+
+
+def finish(out: int, *, within: float = 10.0) -> None:
+    """The last records, once every packet queued on the device is recorded (the generator and everything it
+    left behind have ended, so no new one comes): an error if that took longer than `within` seconds (the
+    rest would go unrecorded with the shim), and the packets the kernel dropped (a full queue)."""
+    until = time.monotonic() + within
+    drained, before = False, None
+    while time.monotonic() < until:
+        # Twice in a row with nothing read in between: a packet read just before the first look is counted.
+        now = tuple(_COUNTS) if _DEVICE[0] >= 0 and _drained(_DEVICE[0]) else None
+        drained = now is not None and now == before
+        if drained:
+            break
+        before = now
+        time.sleep(0.01)
+    if not drained:
+        _send(out, {"at": _now(), "kind": "error",
+                    "error": f"packets still queued on the catch-all {within:g} s after the generator ended"})
     dropped = 0
     try:
         with open("/proc/net/dev", encoding="ascii") as handle:

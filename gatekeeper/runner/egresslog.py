@@ -135,6 +135,20 @@ def show_resolver(plan: Plan, conf: Path) -> Plan:
     return plan.bind(conf, Path(os.path.realpath("/etc/resolv.conf")))
 
 
+def _unfinished(records: list[dict[str, Any]]) -> bool:
+    # Every attempt whose shim recorded egress ends with its summary: without it the shim was ended early (killed
+    # by the generator, or with the sandbox at a timeout), and what was still queued on its device is lost.
+    open_attempt = False
+    for record in records:
+        if record.get("kind") == "status":
+            if open_attempt:
+                return True
+            open_attempt = record.get("recording") == "recorded"
+        elif record.get("kind") == "summary":
+            open_attempt = False
+    return open_attempt
+
+
 def sandbox_egress(recorder: EgressRecorder) -> dict[str, Any]:
     """The packet's `sandbox.egress`: the whole log's summary (every attempt of the run), and whether every
     attempt was recorded: only when the shim said so for this attempt and every earlier one (their status
@@ -150,4 +164,6 @@ def sandbox_egress(recorder: EgressRecorder) -> dict[str, Any]:
         recording, reason = "unavailable", str(unavailable[-1].get("error") or "an attempt could not record egress")
     if summary.pop("errors"):
         recording, reason = "unavailable", reason or "the catch-all stopped while the generator ran"
+    if _unfinished(records):
+        recording, reason = "unavailable", reason or "the catch-all ended before it could count what went unrecorded"
     return {"recording": recording, "reason": reason, **summary}

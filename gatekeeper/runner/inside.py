@@ -147,8 +147,16 @@ def main(argv: list[str]) -> int:
             return EXIT_NO_RELAY
         # The generator's environment, as the runner built it, plus the relay's address and a placeholder key.
         os.environ.update(client_environment(port, apis))
+    if device is not None:
+        try:
+            catchall.keep_from_tracing()
+        except OSError as exc:
+            print(f"gatekeeper sandbox: cannot keep the catch-all from the generator: {exc}; refusing to run it",
+                  file=sys.stderr)
+            return EXIT_KEPT_CAPS
     code = _supervise(command)
     if device is not None and out is not None:
+        catchall.end_stragglers()
         catchall.finish(out)
     return code
 

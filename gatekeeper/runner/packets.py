@@ -17,6 +17,7 @@ _TCP_SYN, _TCP_ACK = 0x02, 0x10
 _ICMP_ECHO, _ICMPV6_ECHO = 8, 128
 _IGMP = 2
 _IPV6_OPTIONS = frozenset({0, 43, 60})
+_IPV6_FRAGMENT = 44
 # The kernel's own IPv6 housekeeping on the device (router solicitation, neighbour discovery, MLD reports).
 _ICMPV6_KERNEL = frozenset({130, 131, 132, 133, 134, 135, 136, 137, 143})
 _PROTOCOLS = {TCP: "tcp", UDP: "udp", ICMP: "icmp", ICMPV6: "icmpv6"}
@@ -132,7 +133,12 @@ def parse(packet: bytes) -> Attempt | None:
     elif version == 6 and len(packet) >= 40:
         family, protocol, src, dst, header = 6, packet[6], packet[8:24], packet[24:40], 40
         # Hop-by-hop (the kernel's MLD reports carry one), routing and destination options: skip to the payload.
-        while protocol in _IPV6_OPTIONS and len(packet) >= header + 8:
+        while protocol in (*_IPV6_OPTIONS, _IPV6_FRAGMENT) and len(packet) >= header + 8:
+            if protocol == _IPV6_FRAGMENT:
+                if struct.unpack_from("!H", packet, header + 2)[0] >> 3:
+                    return None  # a later fragment, as in IPv4: the first one carried the ports and was recorded
+                protocol, header = packet[header], header + 8
+                continue
             protocol, header = packet[header], header + 8 + packet[header + 1] * 8
     else:
         return None

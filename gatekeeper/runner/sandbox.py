@@ -62,7 +62,9 @@ def _bwrap_prefix() -> tuple[str, ...] | None:
     # bwrap keeps root's capabilities unless told otherwise; without them root cannot leave the namespace.
     caps = ("--cap-drop", "ALL") if os.geteuid() == 0 else ()
     # The mounts come from the run's plan (`wrap`); without one, bwrap would start in an empty root.
-    return (exe, "--unshare-net", "--unshare-pid", "--die-with-parent", *caps, "--")
+    # --as-pid-1: the shim is the namespace's PID 1 (it reaps orphans itself), which the kernel shields from
+    # the generator's SIGKILL and SIGSTOP; as PID 2 it could be killed with packets still queued on its device.
+    return (exe, "--unshare-net", "--unshare-pid", "--as-pid-1", "--die-with-parent", *caps, "--")
 
 
 def _entered(prefix: tuple[str, ...], plan: Plan, extra: tuple[str, ...] = ()) -> list[str]:
