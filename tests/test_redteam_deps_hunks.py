@@ -1,0 +1,159 @@
+"""Red team on patch-only dependency reading (issue #14): patches real git writes that add a dependency
+while the hunks alone read as an upgrade or no change. Each attack is checked against the truth, the
+whole files of both commits (`tree_delta`), and must fail closed: the added dependency is reported, or
+the file is a `partial` problem (the gate then asks for review).
+
+Classes found open and closed here:
+- a rename or copy (with or without hunks, from a non-manifest, another folder or another manifest):
+  the unchanged lines of the renamed file were never read, so its dependencies were new in truth but
+  invisible; a 100% rename showed nothing at all;
+- a hunk line holding a line break git does not split on (a bare CR, VT, FF, FS/GS/RS, NEL, U+2028,
+  U+2029): the readers' splitlines() took what follows it for an unchanged context line.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.gitobjects import GitObjects
+from tests.gitrepo import GitRepo
+
+EVIL = [f"evil{i}" for i in range(6)]
+# (path, base text with `a` at 1.0.0 and EVIL present, the same with `a` at 1.1.0)
+MANIFESTS: dict[str, tuple[str, str]] = {}
+
+
+def _npm(version: str, key: str = "dependencies", prefix: str = "") -> str:
+    deps = {f"{prefix}{n}": "1.0.0" for n in EVIL} | {f"{prefix}a": version}
+    return json.dumps({"name": "x", key: deps}, indent=2) + "\n"
+
+
+def _cargo(version: str) -> str:
+    pins = "".join(f'{n} = "1.0.0"\n' for n in EVIL)
+    return f'[package]\nname = "x"\n\n[dependencies]\n{pins}a = "{version}"\n'
+
+
+def _pyproject(version: str) -> str:
+    items = "".join(f'  "{n}>=1.0.0",\n' for n in EVIL)
+    return f'[project]\nname = "x"\ndependencies = [\n{items}  "a>={version}",\n]\n'
+
+
+def _requirements(version: str) -> str:
+    return "".join(f"{n}==1.0.0\n" for n in EVIL) + f"a=={version}\n"
+
+
+def _chart(version: str) -> str:
+    items = "".join(f"  - name: {n}\n    version: 1.0.0\n    repository: https://charts.example\n" for n in EVIL)
+    return f"apiVersion: v2\nname: x\nversion: 0.1.0\ndependencies:\n{items}  - name: a\n    version: {version}\n" \
+           "    repository: https://charts.example\n"
+
+
+WRITERS = {
+    "package.json": _npm,
+    "composer.json": lambda v: _npm(v, "require", "vendor/"),
+    "Cargo.toml": _cargo,
+    "pyproject.toml": _pyproject,
+    "requirements.txt": _requirements,
+    "Chart.yaml": _chart,
+}
+
+
+def _deltas(tmp: Path, base: dict[str, str | bytes], head: dict[str, str | bytes],
+            moves: tuple[tuple[str, str], ...] = (), *args: str) -> tuple[Delta, Delta]:
+    """(patch-only delta, whole-file delta) of the patch `git diff args` writes between two real commits."""
+    repo = GitRepo(tmp / "repo")
+    for path, data in base.items():
+        repo.write(path, data)
+    first = repo.commit()
+    for old, new in moves:
+        repo.move(old, new)
+    for path, data in head.items():
+        repo.write(path, data)
+    second = repo.commit("head")
+    patch = repo.git("diff", *args, first, second)
+    with GitObjects(repo.root) as git:
+        truth = tree_delta(git, first, second)
+    return patch_delta(None, io.BytesIO(patch)), truth
+
+
+def _fails_closed(seen: Delta, truth: Delta) -> None:
+    """Every dependency the whole files show as added is reported added, or the file is a problem."""
+    added = {(c.manifest, c.name) for c in truth.changes if c.change == "added"}
+    assert added, "the attack must add a dependency in truth"
+    reported = {(c.manifest, c.name) for c in seen.changes if c.change == "added"}
+    flagged = {p.manifest for p in seen.problems}
+    missed = {(m, n) for m, n in added if (m, n) not in reported and m not in flagged}
+    assert not missed, (missed, seen)
+
+
+@pytest.mark.parametrize("path", sorted(WRITERS))
+@pytest.mark.parametrize("kind", ["from-non-manifest", "from-non-manifest-100", "other-folder", "copy", "copy-100"])
+def test_rename_or_copy_does_not_hide_the_unchanged_lines(tmp_path: Path, path: str, kind: str) -> None:
+    write = WRITERS[path]
+    bump = not kind.endswith("-100")
+    after = write("1.1.0" if bump else "1.0.0")
+    if kind.startswith("from-non-manifest"):
+        seen, truth = _deltas(tmp_path, {"notes.data": write("1.0.0")}, {path: after}, (("notes.data", path),), "-M")
+    elif kind == "other-folder":
+        moved = ((f"a/{path}", f"b/{path}"),)
+        seen, truth = _deltas(tmp_path, {f"a/{path}": write("1.0.0")}, {f"b/{path}": after}, moved, "-M")
+    else:
+        seen, truth = _deltas(tmp_path, {f"a/{path}": write("1.0.0")}, {f"b/{path}": after}, (), "-C",
+                              "--find-copies-harder")
+    _fails_closed(seen, truth)
+    assert not [c for c in seen.changes if c.change == "upgraded" and c.name.endswith("a")], seen
+
+
+# Line breaks Python's str.splitlines() honours and git does not (git splits on LF only).
+BREAKS = ["\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+# (path, base, a changed line, the evil line appended to it after the break); JSON takes only CR as whitespace.
+INLINE = [
+    ("package.json", '{\n  "dependencies": {\n    "a": "1.0.0",\n    "b": "1.0.0",\n    "c": "1.0.0"\n  }\n}\n',
+     '    "b": "1.0.0",', '    "b": "1.1.0",{}    "evil": "1.0.0",'),
+    ("composer.json", '{\n  "require": {\n    "v/a": "1.0.0",\n    "v/b": "1.0.0",\n    "v/c": "1.0.0"\n  }\n}\n',
+     '    "v/b": "1.0.0",', '    "v/b": "1.1.0",{}    "v/evil": "1.0.0",'),
+    ("requirements.txt", "a==1.0.0\nb==1.0.0\nc==1.0.0\n", "b==1.0.0", "b==1.1.0{} evil==1.0.0"),
+    ("Chart.yaml", "apiVersion: v2\nname: x\nversion: 0.1.0\ndependencies:\n  - name: a\n    version: 1.0.0\n"
+     "  - name: b\n    version: 1.0.0\n  - name: c\n    version: 1.0.0\n",
+     "  - name: b\n    version: 1.0.0", "  - name: b\n    version: 1.1.0{}  - name: evil\n    version: 1.0.0"),
+]
+
+
+@pytest.mark.parametrize("brk", BREAKS, ids=[f"U+{ord(b):04X}" for b in BREAKS])
+@pytest.mark.parametrize(("path", "base", "old", "new"), INLINE, ids=[i[0] for i in INLINE])
+@pytest.mark.parametrize("context", [0, 1, 3])
+def test_a_line_break_git_does_not_split_on_is_no_context_line(tmp_path: Path, brk: str, path: str, base: str,
+                                                              old: str, new: str, context: int) -> None:
+    head = base.replace(old, new.format(brk))
+    seen, truth = _deltas(tmp_path, {path: base}, {path: head.encode()}, (), f"-U{context}")
+    if not any(c.change == "added" for c in truth.changes):
+        # the whole file does not read this break as one (or is unreadable): then no dependency may be
+        # read from the hunk without a problem either
+        assert seen.problems or not seen.changes or truth.problems, (seen, truth)
+        return
+    _fails_closed(seen, truth)
+
+
+@pytest.mark.parametrize("brk", ["\r", "\u2028"], ids=["CR", "U+2028"])
+def test_gate_cli_reviews_the_hidden_line(tmp_path: Path, brk: str) -> None:
+    """End to end at the CLI boundary: `gatekeeper deps PATCH --format json` reports a problem."""
+    base, old, new = INLINE[0][1], INLINE[0][2], INLINE[0][3]
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("package.json", base)
+    first = repo.commit()
+    repo.write("package.json", base.replace(old, new.format(brk)).encode())
+    second = repo.commit("head")
+    patch = tmp_path / "change.patch"
+    patch.write_bytes(repo.git("diff", first, second))
+    done = subprocess.run([sys.executable, "-m", "gatekeeper", "deps", str(patch), "--format", "json"],
+                          capture_output=True, text=True)
+    report = json.loads(done.stdout)
+    assert report["problems"], report
+    assert not [c for c in report["changes"] if c["change"] == "upgraded"], report
