@@ -8,7 +8,11 @@ Classes found open and closed here:
   the unchanged lines of the renamed file were never read, so its dependencies were new in truth but
   invisible; a 100% rename showed nothing at all;
 - a hunk line holding a line break git does not split on (a bare CR, VT, FF, FS/GS/RS, NEL, U+2028,
-  U+2029): the readers' splitlines() took what follows it for an unchanged context line.
+  U+2029): the readers' splitlines() took what follows it for an unchanged context line;
+- a pom.xml `<version>` with an XML character reference (`&#49;.0.0` is 1.0.0 to Maven): read literally,
+  a downgrade ordered nothing and a vulnerable version was hidden from the advisories.
+Classes tried and found closed: a hostile commit message's `claimed` version (no policy reads it; a
+look-alike name never lands on another package).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from gatekeeper.deps.claims import claimed_version, claims
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo
@@ -157,3 +162,48 @@ def test_gate_cli_reviews_the_hidden_line(tmp_path: Path, brk: str) -> None:
     report = json.loads(done.stdout)
     assert report["problems"], report
     assert not [c for c in report["changes"] if c["change"] == "upgraded"], report
+
+
+POM = """<project>
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>me</groupId>
+  <artifactId>me</artifactId>
+  <version>1</version>
+  <dependencies>
+    <dependency>
+      <groupId>org.x</groupId>
+      <artifactId>lib</artifactId>
+      <version>2.0.0</version>
+    </dependency>
+  </dependencies>
+</project>
+"""
+
+
+@pytest.mark.parametrize("version", ["&#49;.0.0", "2.0.0&#45;alpha", "&#x31;.9.0", "2.0.0&#45;SNAPSHOT", "2.0.1&amp;"])
+def test_a_pom_character_reference_is_not_read_literally(tmp_path: Path, version: str) -> None:
+    """Maven reads `&#49;.0.0` as 1.0.0 (a downgrade the whole files show): the hunk must not read a
+    version that orders nothing, nor hide the real one from the advisories; it is a `partial` problem."""
+    head = POM.replace("<version>2.0.0</version>", f"<version>{version}</version>")
+    seen, truth = _deltas(tmp_path, {"pom.xml": POM}, {"pom.xml": head})
+    assert truth.changes and not truth.problems
+    assert not seen.changes and [p.kind for p in seen.problems] == ["partial"], seen
+
+
+def test_the_policy_reads_no_claim() -> None:
+    """A hostile commit message can put any `claimed` version beside an unnamed action change; no rule
+    of any shipped policy may read it (it is the author's word)."""
+    policies = Path(__file__).resolve().parent.parent / "policies"
+    readers = [p for p in policies.rglob("*.rego") if "claimed" in p.read_text()]
+    assert not readers
+
+
+@pytest.mark.parametrize("claimed", ["actions/checkout-evil", "evil/actions/checkout", "actions/check", "actions"])
+def test_a_claim_names_only_its_own_package(claimed: str) -> None:
+    """`Bump X from A to B` for a look-alike name never lands on actions/checkout (a prefix, a suffix,
+    another owner); only `owner/repo/sub` claims carry over to `owner/repo`."""
+
+
+    found = claims(f"Bump {claimed} from 4.1.1 to 4.1.2\n\nUpdates `{claimed}` from 4.1.1 to 4.1.2\n")
+    assert [c.name for c in found] == [claimed]
+    assert claimed_version(found, "actions/checkout") is None
