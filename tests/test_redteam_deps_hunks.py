@@ -10,7 +10,9 @@ Classes found open and closed here:
 - a hunk line holding a line break git does not split on (a bare CR, VT, FF, FS/GS/RS, NEL, U+2028,
   U+2029): the readers' splitlines() took what follows it for an unchanged context line;
 - a pom.xml `<version>` with an XML character reference (`&#49;.0.0` is 1.0.0 to Maven): read literally,
-  a downgrade ordered nothing and a vulnerable version was hidden from the advisories.
+  a downgrade ordered nothing and a vulnerable version was hidden from the advisories;
+- lockfile hunks (package-lock.json, Cargo.lock, composer.lock, Pipfile.lock): an entry in a form the
+  patterns do not read (one line, other indentation, quoted keys) was skipped, beside an upgrade they read.
 Classes tried and found closed: a hostile commit message's `claimed` version (no policy reads it; a
 look-alike name never lands on another package).
 """
@@ -21,6 +23,7 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -207,3 +210,59 @@ def test_a_claim_names_only_its_own_package(claimed: str) -> None:
     found = claims(f"Bump {claimed} from 4.1.1 to 4.1.2\n\nUpdates `{claimed}` from 4.1.1 to 4.1.2\n")
     assert [c.name for c in found] == [claimed]
     assert claimed_version(found, "actions/checkout") is None
+
+
+def _package_lock(a: str, extra: str = "") -> str:
+    return ('{\n  "name": "x",\n  "version": "1.0.0",\n  "lockfileVersion": 3,\n  "requires": true,\n  "packages": {\n'
+            '    "": {\n      "name": "x",\n      "version": "1.0.0",\n      "dependencies": {\n        "a": "^1.0.0"\n'
+            '      }\n    },\n'
+            f'    "node_modules/a": {{\n      "version": "{a}",\n      "resolved": "https://registry.npmjs.org/a/-/a-{a}.tgz"'
+            f'\n    }}{extra}\n  }}\n}}\n')
+
+
+def _cargo_lock(a: str, extra: str = "") -> str:
+    return f'version = 3\n\n[[package]]\nname = "a"\nversion = "{a}"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\n{extra}'
+
+
+def _composer_lock(a: str, extra: str = "") -> str:
+    return ('{\n    "_readme": ["x"],\n    "content-hash": "0",\n    "packages": [\n'
+            '        {\n            "name": "v/a",\n'
+            f'            "version": "v{a}",\n            "type": "library"\n        }}{extra}\n    ],\n'
+            '    "packages-dev": []\n}\n')
+
+
+def _pipfile_lock(a: str, extra: str = "") -> str:
+    return ('{\n    "_meta": {\n        "hash": {"sha256": "0"},\n        "pipfile-spec": 6\n    },\n    "default": {\n'
+            f'        "a": {{\n            "hashes": [],\n            "version": "=={a}"\n        }}{extra}\n    }},\n'
+            '    "develop": {}\n}\n')
+
+
+NPM, CARGO, COMPOSER, PIPFILE = "package-lock.json", "Cargo.lock", "composer.lock", "Pipfile.lock"
+# (lockfile, writer, entries in forms the hunk patterns do not read; each adds evil0..evil4)
+LOCK_FORMS: list[tuple[str, Callable[..., str], str]] = [
+    (NPM, _package_lock, ',\n    "node_modules/{n}": {{"version": "1.0.0", "resolved": "https://e/{n}"}}'),
+    (NPM, _package_lock, ',\n    "node_modules/{n}": {{\n  "version": "1.0.0",\n      "resolved": "e/{n}"\n    }}'),
+    (NPM, _package_lock, ',\n    "node_modules/{n}": {{\n      "version" : "1.0.0"\n    }}'),
+    (NPM, _package_lock, ',\n    "node_modules/{n}":\n    {{\n      "version": "1.0.0"\n    }}'),
+    (CARGO, _cargo_lock, '\n[[package]]\n  name = "{n}"\n  version = "1.0.0"\nsource = "r+e"\n'),
+    (CARGO, _cargo_lock, '\n[[package]]\n"name" = "{n}"\n"version" = "1.0.0"\nsource = "registry+e"\n'),
+    (CARGO, _cargo_lock, '\n[[package]]\nname = "{n}" # x\nversion = "1.0.0"\nsource = "r+e"\n'),
+    (COMPOSER, _composer_lock, ',\n        {{"name": "v/{n}", "version": "v1.0.0", "type": "library"}}'),
+    (COMPOSER, _composer_lock, ',\n        {{\n          "name": "v/{n}",\n          "version" : "v1.0.0"\n        }}'),
+    (PIPFILE, _pipfile_lock, ',\n        "{n}": {{"hashes": [], "version": "==1.0.0"}}'),
+    (PIPFILE, _pipfile_lock, ',\n      "{n}": {{\n            "hashes": [],\n            "version": "==1"\n      }}'),
+]
+
+
+@pytest.mark.parametrize(("path", "write", "form"), LOCK_FORMS,
+                         ids=[f"{p}-{i}" for i, (p, _, _) in enumerate(LOCK_FORMS)])
+@pytest.mark.parametrize("context", [1, 3, 10])
+def test_a_lockfile_entry_in_another_form_is_not_skipped(tmp_path: Path, path: str, write: Callable[..., str],
+                                                         form: str, context: int) -> None:
+    """A lockfile change without its manifest: one upgrade the hunk patterns read, and five new entries
+    written in a form they do not (one line, other indentation, quoted keys, a comment): the file must
+    not read as that upgrade only (five new dependencies are a review: `deps.too_many_new`)."""
+    extra = "".join(form.format(n=f"evil{i}") for i in range(5))
+    seen, truth = _deltas(tmp_path, {path: write("1.0.0")}, {path: write("1.0.1", extra)}, (), f"-U{context}")
+    assert not truth.problems, truth
+    _fails_closed(seen, truth)
