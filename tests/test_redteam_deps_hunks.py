@@ -12,7 +12,9 @@ Classes found open and closed here:
 - a pom.xml `<version>` with an XML character reference (`&#49;.0.0` is 1.0.0 to Maven): read literally,
   a downgrade ordered nothing and a vulnerable version was hidden from the advisories;
 - lockfile hunks (package-lock.json, Cargo.lock, composer.lock, Pipfile.lock): an entry in a form the
-  patterns do not read (one line, other indentation, quoted keys) was skipped, beside an upgrade they read.
+  patterns do not read (one line, other indentation, quoted keys) was skipped, beside an upgrade they read;
+  pnpm-lock.yaml keys double-quoted, in pnpm v5's `/name/1.0.0` form, as a YAML complex key or with the
+  value on the key's line likewise (a double-quoted key was read with its quote in the name).
 Classes tried and found closed: a hostile commit message's `claimed` version (no policy reads it; a
 look-alike name never lands on another package).
 """
@@ -266,3 +268,36 @@ def test_a_lockfile_entry_in_another_form_is_not_skipped(tmp_path: Path, path: s
     seen, truth = _deltas(tmp_path, {path: write("1.0.0")}, {path: write("1.0.1", extra)}, (), f"-U{context}")
     assert not truth.problems, truth
     _fails_closed(seen, truth)
+
+
+def _pnpm_lock(a: str, extra: str = "") -> str:
+    return ("lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n  excludeLinksFromLockfile: false\n\n"
+            "importers:\n\n  .:\n    dependencies:\n      a:\n        specifier: ^1.0.0\n        version: " + a +
+            f"\n\npackages:\n\n  a@{a}:\n    resolution: {{integrity: sha512-x}}\n{extra}"
+            f"\nsnapshots:\n\n  a@{a}: {{}}\n")
+
+
+PNPM_FORMS = [
+    '  "{n}@1.0.0":\n    resolution: {{integrity: sha512-x}}\n',  # double-quoted
+    "  /{n}/1.0.0:\n    resolution: {{integrity: sha512-x}}\n",  # pnpm v5's key
+    "  ? {n}@1.0.0\n  : resolution: {{integrity: sha512-x}}\n",  # a YAML complex key
+    "  {n}@1.0.0: {{resolution: {{integrity: sha512-x}}}}\n",  # the value on the key's line
+    "  '{n}@1.0.0':\n    resolution: {{integrity: sha512-x}}\n",  # single-quoted (read)
+]
+
+
+@pytest.mark.parametrize("form", PNPM_FORMS)
+@pytest.mark.parametrize("context", [1, 3])
+def test_a_pnpm_key_in_another_form_is_not_skipped(tmp_path: Path, form: str, context: int) -> None:
+    extra = "".join(form.format(n=f"evil{i}") for i in range(5))
+    path = "pnpm-lock.yaml"
+    seen, truth = _deltas(tmp_path, {path: _pnpm_lock("1.0.0")}, {path: _pnpm_lock("1.0.1", extra)}, (), f"-U{context}")
+    assert not truth.problems, truth
+    _fails_closed(seen, truth)
+    assert all(c.name in ("a", *EVIL[:5]) for c in seen.changes), seen  # no name read with its quote
+
+
+def test_a_plain_pnpm_upgrade_still_reads(tmp_path: Path) -> None:
+    """The snapshot's `a@1.0.1: {}` line is a key pnpm writes: read, not refused."""
+    seen, _ = _deltas(tmp_path, {"pnpm-lock.yaml": _pnpm_lock("1.0.0")}, {"pnpm-lock.yaml": _pnpm_lock("1.0.1")})
+    assert [(c.name, c.change) for c in seen.changes] == [("a", "upgraded")] and not seen.problems

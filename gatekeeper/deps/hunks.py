@@ -22,7 +22,11 @@ _NPM_KEY = re.compile(r'^\s*"((?:[^"]*/)?node_modules/(?P<name>(?:@[^"/]+/)?[^"/
 _NPM_LEGACY = re.compile(r'^\s*"(?P<name>(?:@[^"/]+/)?[^"/]+)":\s*\{\s*$')  # `"dependencies"` v1-form entries
 _NPM_VERSION = re.compile(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at two spaces, is not one
 # pnpm-lock.yaml `packages:`/`snapshots:` keys carry both: `  '@babel/core@7.23.0':`, `  /ms@2.1.3(peer):`.
-_PNPM_KEY = re.compile(r"""^ {2}'?/?((?:@[^@\s'/]+/)?[^@\s'/(]+)@([0-9][^(:'\s]*)(?:\([^'\s]*\))?'?:\s*$""")
+_PNPM_KEY = re.compile(r"""^ {2}'?/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'?:"""
+                       r"""(?:\s*\{.*\})?\s*$""")  # a snapshot's `{}` or a flow value on the key's line
+# A changed top-level key of another form that may name a package: double-quoted, pnpm v5's `/name/1.0.0:`,
+# a YAML complex key `? name@1`.
+_PNPM_LOOSE = re.compile(r"""^ {2}(?:\?|["']?/|\S*@\d|")""")
 _TOML_NAME = re.compile(r'^name\s*=\s*"(?P<name>[^"]+)"\s*$')
 _TOML_VERSION = re.compile(r'^version\s*=\s*"([^"]+)"\s*$')
 # What the patterns above may miss in a changed line: a key naming a package or a version in any form.
@@ -111,7 +115,13 @@ def toml_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
 
 
 def pnpm_lock_hunks(path: str, data: bytes) -> list[Dependency]:
-    found = {m.group(1, 2) for line in text(data).splitlines() if (m := _PNPM_KEY.match(line.lstrip(CHANGED)))}
+    found: set[tuple[str, str]] = set()
+    for raw in text(data).splitlines():
+        line = raw.lstrip(CHANGED)
+        if m := _PNPM_KEY.match(line):
+            found.add((m.group(1), m.group(2)))
+        elif raw.startswith(CHANGED) and _PNPM_LOOSE.match(line):
+            raise ManifestError(f"a changed key that may name a package in a form not read from hunks: {line[:80]!r}")
     return [Dependency("npm", name, version, path, None, None) for name, version in sorted(found)]
 
 
