@@ -30,9 +30,11 @@ from pathlib import Path
 
 import pytest
 
+from gatekeeper.cli import main
 from gatekeeper.deps.claims import claimed_version, claims
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
+from tests.conftest import POLICY_DIR
 from tests.gitrepo import GitRepo
 
 EVIL = [f"evil{i}" for i in range(6)]
@@ -301,3 +303,39 @@ def test_a_plain_pnpm_upgrade_still_reads(tmp_path: Path) -> None:
     """The snapshot's `a@1.0.1: {}` line is a key pnpm writes: read, not refused."""
     seen, _ = _deltas(tmp_path, {"pnpm-lock.yaml": _pnpm_lock("1.0.0")}, {"pnpm-lock.yaml": _pnpm_lock("1.0.1")})
     assert [(c.name, c.change) for c in seen.changes] == [("a", "upgraded")] and not seen.problems
+
+
+GATE_ATTACKS: dict[str, tuple[dict[str, str | bytes], dict[str, str | bytes], tuple[tuple[str, str], ...]]] = {
+    "renamed from a non-manifest": ({"notes.txt": _requirements("1.0.0")}, {"requirements.txt": _requirements("1.1.0")},
+                                    (("notes.txt", "requirements.txt"),)),
+    "bare CR in a changed line": ({"package.json": INLINE[0][1]},
+                                  {"package.json": INLINE[0][1].replace(INLINE[0][2], INLINE[0][3].format("\r"))}, ()),
+    "one-line lockfile entries": ({NPM: _package_lock("1.0.0")}, {NPM: _package_lock("1.0.1", "".join(
+        LOCK_FORMS[0][2].format(n=n) for n in EVIL))}, ()),
+    "pom character reference": ({"pom.xml": POM}, {"pom.xml": POM.replace(">2.0.0<", ">&#49;.0.0<")}, ()),
+}
+
+
+@pytest.mark.parametrize("name", list(GATE_ATTACKS))
+def test_the_gate_reviews_each_attack_from_the_patch_alone(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                          name: str) -> None:
+    """`gatekeeper gate PACKET --patch PATCH --enable deps` (no --tree): review with deps.unreadable, never allow."""
+    base, head, moves = GATE_ATTACKS[name]
+    repo = GitRepo(tmp_path / "repo")
+    for path, data in base.items():
+        repo.write(path, data)
+    first = repo.commit()
+    for old, new in moves:
+        repo.move(old, new)
+    for path, data in head.items():
+        repo.write(path, data)
+    second = repo.commit("head")
+    patch, packet = tmp_path / "change.diff", tmp_path / "packet.json"
+    patch.write_bytes(repo.git("diff", "--binary", first, second))
+    assert main(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]) == 0
+    capsys.readouterr()
+    code = main(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
+                 "--disable", "core", "--enable", "deps"])
+    decision = json.loads(capsys.readouterr().out)
+    assert (code, decision["outcome"]) == (3, "review"), decision["reasons"]
+    assert "deps.unreadable" in {r["rule"] for r in decision["reasons"]}
