@@ -15,6 +15,7 @@ Classes found open and closed here:
   patterns do not read (one line, other indentation, quoted keys) was skipped, beside an upgrade they read;
   pnpm-lock.yaml keys double-quoted, in pnpm v5's `/name/1.0.0` form, as a YAML complex key or with the
   value on the key's line likewise (a double-quoted key was read with its quote in the name).
+- go.mod `replace OLD => FORK` beside a bump (both modes: a replace was no dependency at all).
 Classes tried and found closed: a hostile commit message's `claimed` version (no policy reads it; a
 look-alike name never lands on another package).
 """
@@ -339,3 +340,26 @@ def test_the_gate_reviews_each_attack_from_the_patch_alone(capsys: pytest.Captur
     decision = json.loads(capsys.readouterr().out)
     assert (code, decision["outcome"]) == (3, "review"), decision["reasons"]
     assert "deps.unreadable" in {r["rule"] for r in decision["reasons"]}
+
+
+
+GO_MOD = ("module example.invalid/app\n\ngo 1.22\n\nrequire (\n\tgolang.org/x/text v0.14.0\n"
+          "\tgolang.org/x/net v0.20.0\n)\n\nreplace golang.org/x/sys => golang.org/x/sys v0.1.0\n")
+GO_REPLACES = [
+    "\nreplace golang.org/x/text => github.com/evil/text v0.14.0\n",
+    "\nreplace golang.org/x/text v0.14.0 => ../text\n",
+    "\nreplace (\n\tgolang.org/x/text => github.com/evil/text v0.14.0\n)\n",
+]
+
+
+@pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
+@pytest.mark.parametrize("replace", GO_REPLACES)
+@pytest.mark.parametrize("context", [0, 3])
+def test_a_go_replace_to_another_source_is_a_change(tmp_path: Path, tree: bool, replace: str, context: int) -> None:
+    """A `replace` beside a bump swaps the code of a known module for a fork or a local folder: it reads as
+    a new dependency (`OLD => NEW`), from the hunks as from the whole files; an unchanged one moves nothing."""
+    head = GO_MOD.replace("x/net v0.20.0", "x/net v0.20.1") + replace
+    seen, truth = _deltas(tmp_path, {"go.mod": GO_MOD}, {"go.mod": head}, (), f"-U{context}")
+    delta = truth if tree else seen
+    assert sorted((c.name.split(" => ")[-1], c.change) for c in delta.changes) == sorted(
+        [("golang.org/x/net", "upgraded"), (replace.split("=> ")[1].split()[0], "added")]), delta
