@@ -36,7 +36,8 @@ exclude golang.org/x/crypto v0.1.0
 
 def test_go_mod() -> None:
     deps = _map(golang.parse_go_mod("go.mod", GO_MOD))
-    assert set(deps) == {"github.com/gin-gonic/gin", "golang.org/x/net", "github.com/stretchr/testify"}
+    assert set(deps) == {"github.com/gin-gonic/gin", "golang.org/x/net", "github.com/stretchr/testify",
+                         "github.com/old/thing => ../thing"}  # a replace is the code built: a dependency
     assert deps["golang.org/x/net"].direct is False and deps["github.com/gin-gonic/gin"].direct is True
 
 

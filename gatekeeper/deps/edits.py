@@ -201,6 +201,10 @@ def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
             if "groupId" not in tags and opened.group(1) == "plugin":
                 tags["groupId"] = "org.apache.maven.plugins"
             if "groupId" in tags and "artifactId" in tags and "$" not in m.group(2):
+                if "&" in m.group(2) + tags["groupId"] + tags["artifactId"]:
+                    # `&#49;.0.0` is 1.0.0 to Maven: read literally it would order nothing (or hide a
+                    # vulnerable version from the advisories)
+                    raise ManifestError(f"an XML character reference in a dependency: {line.strip()[:80]!r}")
                 return [(f"{tags['groupId']}:{tags['artifactId']}", m.group(2))]
             break
         if (tag := _XML_TAG.match(above)) is not None:

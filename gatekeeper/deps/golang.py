@@ -8,6 +8,11 @@ from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
 
 _REQUIRE = re.compile(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+(v[^\s/]+)\s*(//\s*indirect)?\s*$")
+# `replace OLD [vX] => NEW [vY]` (in a block or alone): NEW is the code that is built, so the directive is
+# a dependency of its own, `OLD => NEW` at vY (none for a local path): a new or moved replace is a change
+# (a fork of a known module beside a bump would otherwise read as the bump). Only `replace` uses `=>`,
+# so a hunk line is read as one even when its block's `replace (` opener is not shown.
+_REPLACE = re.compile(r"^\s*(?:replace\s+)?([^\s()\"=]+)(?:\s+v\S+)?\s*=>\s*(\S+)(?:\s+(v\S+))?\s*$")
 
 
 def parse_go_mod(path: str, data: bytes) -> list[Dependency]:
@@ -15,6 +20,10 @@ def parse_go_mod(path: str, data: bytes) -> list[Dependency]:
     block = ""
     for raw in text(data).splitlines():
         line = raw.split("//")[0].strip() if "// indirect" not in raw else raw.strip()
+        if (swap := _REPLACE.match(line)) is not None:
+            out.append(Dependency("go", f"{swap.group(1)} => {swap.group(2)}", swap.group(3) or "", path, True,
+                                  "runtime"))
+            continue
         word = line.split("(")[0].strip() if line.endswith("(") else ""
         if word:
             block = word

@@ -22,9 +22,18 @@ _NPM_KEY = re.compile(r'^\s*"((?:[^"]*/)?node_modules/(?P<name>(?:@[^"/]+/)?[^"/
 _NPM_LEGACY = re.compile(r'^\s*"(?P<name>(?:@[^"/]+/)?[^"/]+)":\s*\{\s*$')  # `"dependencies"` v1-form entries
 _NPM_VERSION = re.compile(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at two spaces, is not one
 # pnpm-lock.yaml `packages:`/`snapshots:` keys carry both: `  '@babel/core@7.23.0':`, `  /ms@2.1.3(peer):`.
-_PNPM_KEY = re.compile(r"""^ {2}'?/?((?:@[^@\s'/]+/)?[^@\s'/(]+)@([0-9][^(:'\s]*)(?:\([^'\s]*\))?'?:\s*$""")
+_PNPM_KEY = re.compile(r"""^ {2}'?/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'?:"""
+                       r"""(?:\s*\{.*\})?\s*$""")  # a snapshot's `{}` or a flow value on the key's line
+# A changed top-level key of another form that may name a package: double-quoted, pnpm v5's `/name/1.0.0:`,
+# a YAML complex key `? name@1`.
+_PNPM_LOOSE = re.compile(r"""^ {2}(?:\?|["']?/|\S*@\d|")""")
 _TOML_NAME = re.compile(r'^name\s*=\s*"(?P<name>[^"]+)"\s*$')
 _TOML_VERSION = re.compile(r'^version\s*=\s*"([^"]+)"\s*$')
+# What the patterns above may miss in a changed line: a key naming a package or a version in any form.
+_NPM_LOOSE = re.compile(r'node_modules/|"version"\s*:')
+_NPM_OWN = re.compile(r'^ {2}"version":\s*"[^"]*",?\s*$')  # the lockfile's own, outside `packages`
+_TOML_LOOSE = re.compile(r'^\s*["\']?(?:name|version)["\']?\s*=')
+_JSON_VERSION_LOOSE = re.compile(r'"version"\s*:')
 
 
 HUNK = "@@"  # the line that separates hunks in the sides `sides` makes
@@ -51,12 +60,16 @@ def sides(raw: list[str]) -> tuple[bytes, bytes]:
 
 
 def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], version_of: re.Pattern[str],
-           ends: Callable[[str], bool], legacy: re.Pattern[str] | None = None) -> list[Dependency]:
+           ends: Callable[[str], bool], legacy: re.Pattern[str] | None = None,
+           loose: re.Pattern[str] | None = None, own: re.Pattern[str] | None = None) -> list[Dependency]:
     """(name, version) pairs: a name line, then its entry's version line before the entry `ends`.
     A changed version line whose name the hunk does not show fails closed (ManifestError): with
     `-U0`, or a long entry, a bump would otherwise be no change at all. A `legacy` entry (package-lock
     v2's copy of each entry in v1 form) yields nothing, but when it changes, its new pair must be one
-    the real entries show too: else (a v1 lockfile) it fails closed."""
+    the real entries show too: else (a v1 lockfile) it fails closed. A changed line that `loose` finds a
+    name or version in, in a form the patterns do not read (a one-line entry, another indentation), fails
+    closed too: the format allows it and the whole file would read it; only the lockfile's `own` version
+    line, outside any entry, is no dependency."""
     out: list[Dependency] = []
     echoes: list[tuple[str, str]] = []
     name: str | None = None
@@ -79,6 +92,10 @@ def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], ver
             elif echo is not None and changed:
                 echoes.append((echo, v.group(1)))
             name = echo = None
+        elif changed and loose is not None and loose.search(line) is not None and (
+                name is not None or echo is not None or own is None or own.match(line) is None):
+            raise ManifestError(f"a changed line names a package or version in a form not read from hunks: "
+                                f"{line.strip()[:80]!r}")
         elif ends(line):
             name = echo = None
     shown = {(d.name, d.version) for d in out}
@@ -89,15 +106,22 @@ def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], ver
 
 def package_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
     return _pairs(ecosystem, path, data, _NPM_KEY, _NPM_VERSION, lambda line: line.strip().startswith("}"),
-                  _NPM_LEGACY)
+                  _NPM_LEGACY, _NPM_LOOSE, _NPM_OWN)
 
 
 def toml_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
-    return _pairs(ecosystem, path, data, _TOML_NAME, _TOML_VERSION, lambda line: line.startswith("[["))
+    return _pairs(ecosystem, path, data, _TOML_NAME, _TOML_VERSION, lambda line: line.startswith("[["),
+                  loose=_TOML_LOOSE)
 
 
 def pnpm_lock_hunks(path: str, data: bytes) -> list[Dependency]:
-    found = {m.group(1, 2) for line in text(data).splitlines() if (m := _PNPM_KEY.match(line.lstrip(CHANGED)))}
+    found: set[tuple[str, str]] = set()
+    for raw in text(data).splitlines():
+        line = raw.lstrip(CHANGED)
+        if m := _PNPM_KEY.match(line):
+            found.add((m.group(1), m.group(2)))
+        elif raw.startswith(CHANGED) and _PNPM_LOOSE.match(line):
+            raise ManifestError(f"a changed key that may name a package in a form not read from hunks: {line[:80]!r}")
     return [Dependency("npm", name, version, path, None, None) for name, version in sorted(found)]
 
 
@@ -108,7 +132,8 @@ _COMPOSER_VERSION = re.compile(r'^\s*"version":\s*"v?([^"]+)",?\s*$')
 
 def composer_lock_hunks(path: str, data: bytes) -> list[Dependency]:
     # the version line follows the name line directly: any other line ends the pairing
-    return _pairs("composer", path, data, _COMPOSER_NAME, _COMPOSER_VERSION, lambda line: True)
+    return _pairs("composer", path, data, _COMPOSER_NAME, _COMPOSER_VERSION, lambda line: True,
+                  loose=_JSON_VERSION_LOOSE)
 
 
 # Pipfile.lock: `        "name": {` (eight spaces: an entry of `default` or `develop`), its hashes, index and
@@ -119,4 +144,5 @@ _PIPFILE_END = re.compile(r"^ {0,8}\}")
 
 
 def pipfile_lock_hunks(path: str, data: bytes) -> list[Dependency]:
-    return _pairs("pip", path, data, _PIPFILE_KEY, _PIPFILE_VERSION, lambda line: _PIPFILE_END.match(line) is not None)
+    return _pairs("pip", path, data, _PIPFILE_KEY, _PIPFILE_VERSION, lambda line: _PIPFILE_END.match(line) is not None,
+                  loose=_JSON_VERSION_LOOSE)

@@ -180,6 +180,9 @@ class _Section:
     cut: bool = False
     hunks: bool = False
     raw: list[str] = field(default_factory=list)  # hunk lines with their prefix, `@@` headers kept
+    # A hunk line holding a line break git does not split on (a bare CR, U+2028, a form feed...): the
+    # readers' splitlines() would see what follows it as a line of its own, an unchanged (context) one.
+    broken: bool = False
 
 
 # The same test over a whole patch at C speed: a patch none of whose sections can hold a dependency
@@ -264,6 +267,7 @@ def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]
             current.raw.clear()
             continue
         current.raw.append(line.decode("utf-8", "replace"))
+        current.broken |= len(current.raw[-1].rstrip("\r\n").splitlines()) > 1
         body = line[1:].decode("utf-8", "replace")
         if line[:1] in (b" ", b"-"):
             current.old.append(body)
@@ -298,6 +302,12 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             if change.binary or section.cut:
                 problems.append(Problem(change.path, "partial", "the patch does not show this file's text"))
                 continue
+            if change.status in ("renamed", "copied") and not change.submodule:
+                # The base of a renamed or copied file is another path (maybe no manifest at all) and the
+                # patch shows at most its hunks: whatever its unchanged lines hold is new at this path.
+                problems.append(Problem(change.path, "partial", f"the patch {change.status} this file from "
+                                        f"{change.old_path} and does not show it whole; run with --tree BASE..HEAD"))
+                continue
             old_text = "\n".join(section.old).encode() if change.status != "added" else None
             new_text = "\n".join(section.new).encode() if change.status != "deleted" else None
             if change.status == "added":
@@ -307,6 +317,10 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             whole = change.submodule or change.status in ("added", "deleted") or (
                 change.status in ("renamed", "copied") and not section.hunks)
             partial = not whole
+            if partial and section.broken:
+                problems.append(Problem(change.path, "partial", "a hunk line holds a line break git does not "
+                                        "split on (a bare CR, U+2028...); run with --tree BASE..HEAD"))
+                continue
             if partial and fmt.edits is not None:
                 try:
                     edited = fmt.edits(change.path, "\n".join(section.raw).encode())
