@@ -16,9 +16,9 @@ Classes found open and closed here:
   pnpm-lock.yaml keys double-quoted, in pnpm v5's `/name/1.0.0` form, as a YAML complex key or with the
   value on the key's line likewise (a double-quoted key was read with its quote in the name).
 - go.mod `replace OLD => FORK` beside a bump (both modes: a replace was no dependency at all).
-Found open and NOT fixed here (strict xfail tests below): in --tree mode only, Cargo `[patch]`, npm
-`overrides` and `[tool.uv.sources]` are not read, so a git source swapped in beside a bump reads as the bump
-(patch-only mode refuses those lines: a `partial` problem).
+In --tree mode, Cargo `[patch]`, npm `overrides` and `[tool.uv.sources]` were not read, so a git source swapped in
+beside a bump read as the bump: a change in any override section is now a `partial` problem (deps/overrides.py;
+patch-only mode refuses those lines too).
 Classes tried and found closed: a hostile commit message's `claimed` version (no policy reads it; a
 look-alike name never lands on another package).
 """
@@ -389,10 +389,14 @@ def test_a_source_swap_beside_a_bump_is_a_problem_from_the_patch(tmp_path: Path,
     assert [p.kind for p in seen.problems] == ["partial"] and not seen.changes, seen
 
 
-@pytest.mark.xfail(strict=True, reason="open, --tree only: Cargo [patch], npm overrides and [tool.uv.sources] are "
-                   "not read by the whole-file parsers, so a git source swapped in beside a bump reads as the bump")
 @pytest.mark.parametrize("name", list(SOURCE_SWAPS))
 def test_a_source_swap_beside_a_bump_is_seen_in_the_whole_files(tmp_path: Path, name: str) -> None:
     path, base, head = SOURCE_SWAPS[name]
     _, truth = _deltas(tmp_path, {path: base}, {path: head})
-    assert truth.problems or len(truth.changes) > 1, truth
+    assert [p.kind for p in truth.problems] == ["partial"] and "override" in truth.problems[0].msg, truth
+    # The same override already there on both sides: an ordinary bump, no problem.
+    kept_base = head
+    for new, old in (('"0.8.1"', '"0.8.0"'), ("b>=1.0.1", "b>=1.0.0"), ('"b": "1.0.1"', '"b": "1.0.0"')):
+        kept_base = kept_base.replace(new, old)
+    _, plain = _deltas(tmp_path / "kept", {path: kept_base}, {path: head})
+    assert not plain.problems and [c.change for c in plain.changes] == ["upgraded"], plain

@@ -23,6 +23,7 @@ from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
+from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
 from gatekeeper.deps.submodule import pointer
 from gatekeeper.diff import HashingReader, open_patch
@@ -146,9 +147,11 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
         if fmt is None:
             continue  # a submodule replaced by a file that holds no dependencies
         sides: list[list[Dependency] | None] = []
+        blobs: list[bytes | None] = []
         for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
                                         (head, touched.new_mode, touched.new_oid, "head")):
-            deps = _parse(fmt.parse, path, _side_blob(git, mode, oid, path, side, problems), problems, side)
+            blobs.append(_side_blob(git, mode, oid, path, side, problems))
+            deps = _parse(fmt.parse, path, blobs[-1], problems, side)
             if deps is not None:
                 declared = None
                 if fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
@@ -159,6 +162,9 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
             sides.append(deps)
         if sides[0] is not None and sides[1] is not None:
             changes += diff(sides[0], sides[1], path)
+        if moved := changed_overrides(path, blobs[0], blobs[1]):
+            problems.append(Problem(path, "partial", f"{', '.join(moved)} changed: a source or version override "
+                                    "the delta does not read (review it by hand)"))
     return Delta(with_claims(git, base, head, changes), tuple(problems))
 
 

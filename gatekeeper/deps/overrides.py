@@ -1,0 +1,52 @@
+"""Sections of a manifest that send a known dependency to another source or version, which the delta's
+parsers do not model: npm/yarn/pnpm `overrides`/`resolutions`, Cargo `[patch]`/`[replace]`, uv's and Poetry's
+sources and indexes. A git source swapped in there beside an ordinary bump would read as the bump alone, so a
+change in any of them is a `partial` problem (the `deps` policy reviews it), never silence.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gatekeeper.deps.loaders import load_json, load_toml
+from gatekeeper.deps.model import ManifestError
+
+
+def _get(doc: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(doc, dict):
+            return None
+        doc = doc.get(key)
+    return doc
+
+
+def _sections(name: str, data: bytes) -> dict[str, Any] | None:
+    if name == "package.json":
+        doc = load_json(data)
+        return {"overrides": _get(doc, "overrides"), "resolutions": _get(doc, "resolutions"),
+                "pnpm.overrides": _get(doc, "pnpm", "overrides"),
+                "pnpm.patchedDependencies": _get(doc, "pnpm", "patchedDependencies")}
+    if name == "Cargo.toml":
+        doc = load_toml(data)
+        return {"patch": _get(doc, "patch"), "replace": _get(doc, "replace")}
+    if name == "pyproject.toml":
+        doc = load_toml(data)
+        return {"tool.uv.sources": _get(doc, "tool", "uv", "sources"),
+                "tool.uv.index": _get(doc, "tool", "uv", "index"),
+                "tool.uv.override-dependencies": _get(doc, "tool", "uv", "override-dependencies"),
+                "tool.poetry.source": _get(doc, "tool", "poetry", "source")}
+    return None
+
+
+def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list[str]:
+    """The override sections of `path` whose content differs between the two sides (empty when none, when the
+    file is not such a manifest, or when a side does not parse: the parsers report that themselves)."""
+    name = path.rsplit("/", 1)[-1]
+    try:
+        before = _sections(name, base) if base is not None else {}
+        after = _sections(name, head) if head is not None else {}
+    except (ManifestError, RecursionError):
+        return []
+    if before is None or after is None:
+        return []
+    return sorted(key for key in {*before, *after} if before.get(key) != after.get(key))
