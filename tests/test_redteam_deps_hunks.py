@@ -81,9 +81,9 @@ WRITERS = {
 }
 
 
-def _deltas(tmp: Path, base: dict[str, str | bytes], head: dict[str, str | bytes],
-            moves: tuple[tuple[str, str], ...] = (), *args: str) -> tuple[Delta, Delta]:
-    """(patch-only delta, whole-file delta) of the patch `git diff args` writes between two real commits."""
+def _two_commits(tmp: Path, base: dict[str, str | bytes], head: dict[str, str | bytes],
+                 moves: tuple[tuple[str, str], ...]) -> tuple[GitRepo, str, str]:
+    """A real repository with `base` committed, then `moves` (git mv) and `head` written and committed."""
     repo = GitRepo(tmp / "repo")
     for path, data in base.items():
         repo.write(path, data)
@@ -93,6 +93,13 @@ def _deltas(tmp: Path, base: dict[str, str | bytes], head: dict[str, str | bytes
     for path, data in head.items():
         repo.write(path, data)
     second = repo.commit("head")
+    return repo, first, second
+
+
+def _deltas(tmp: Path, base: dict[str, str | bytes], head: dict[str, str | bytes],
+            moves: tuple[tuple[str, str], ...] = (), *args: str) -> tuple[Delta, Delta]:
+    """(patch-only delta, whole-file delta) of the patch `git diff args` writes between two real commits."""
+    repo, first, second = _two_commits(tmp, base, head, moves)
     patch = repo.git("diff", *args, first, second)
     with GitObjects(repo.root) as git:
         truth = tree_delta(git, first, second)
@@ -325,15 +332,7 @@ def test_the_gate_reviews_each_attack_from_the_patch_alone(capsys: pytest.Captur
                                                           name: str) -> None:
     """`gatekeeper gate PACKET --patch PATCH --enable deps` (no --tree): review with deps.unreadable, never allow."""
     base, head, moves = GATE_ATTACKS[name]
-    repo = GitRepo(tmp_path / "repo")
-    for path, data in base.items():
-        repo.write(path, data)
-    first = repo.commit()
-    for old, new in moves:
-        repo.move(old, new)
-    for path, data in head.items():
-        repo.write(path, data)
-    second = repo.commit("head")
+    repo, first, second = _two_commits(tmp_path, base, head, moves)
     patch, packet = tmp_path / "change.diff", tmp_path / "packet.json"
     patch.write_bytes(repo.git("diff", "--binary", first, second))
     assert main(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]) == 0
