@@ -171,12 +171,27 @@ def test_children_that_answered_are_reaped_without_waiting_for_their_exit() -> N
     from gatekeeper.policy import isolate
 
     pids = [run_isolated(os.getpid, timeout=5) for _ in range(4)]
-    time.sleep(0.3)
+    _until(lambda: all(_exited(pid) for pid in pids))  # exited, not reaped: zombies until the next fork
     assert run_isolated(os.getpid, timeout=5) not in pids  # this fork reaped the ones that had exited
-    time.sleep(0.3)
+    _until(lambda: all(_exited(pid) for pid in isolate._EXITING))
     isolate._reap_exited()
     assert isolate._EXITING == []
     assert not any(Path(f"/proc/{pid}").exists() for pid in pids)  # no zombies left behind
+
+
+def _exited(pid: int) -> bool:
+    """Whether a child has finished (a zombie, or reaped already)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] in ("Z", "X")
+    except OSError:
+        return True
+
+
+def _until(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    until = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < until, "condition not reached in time"
+        time.sleep(0.01)
 
 
 # --- through the CLI: exit 2 with one clear line, nothing from the C library on stdout ---------

@@ -280,10 +280,17 @@ class _Handler(BaseHTTPRequestHandler):
                 self._reply(502, {"type": "error", "error": {"type": "relay_error", "message": record["error"]}})
             self.close_connection = True
         record.pop("started", None)
+        unfinished = record.pop("unfinished", False)
         relay.spend(facts.tokens)
         record.update(requested=facts.requested, served=facts.served, input_tokens=facts.input_tokens,
                       output_tokens=facts.output_tokens, latency_ms=round((time.monotonic() - started) * 1000, 1))
         self._log(record)
+        if unfinished:  # the reply's last chunk goes out only once its record is on disk
+            try:
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+            except OSError:
+                self.close_connection = True
 
     def _forward(self, relay: Relay, upstream: Upstream, api_path: str, body: bytes, headers: dict[str, str],
                  facts: CallFacts) -> dict[str, Any]:
@@ -321,10 +328,8 @@ class _Handler(BaseHTTPRequestHandler):
                 facts.read_event_line(pending)
             elif response.status < 300:
                 facts.read_response(bytes(kept))
-            if not self.close_connection:
-                self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
-            outcome["bytes_out"] = total
+            outcome.update(bytes_out=total, unfinished=not self.close_connection)
             return outcome
         finally:
             connection.close()
