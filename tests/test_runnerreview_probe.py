@@ -44,6 +44,22 @@ def test_the_runner_refuses_a_probe_without_protection(tmp_path: Path, protected
     assert runner._read_probe(run, sandbox.Sandbox("none", ()))["network"] == "denied"
 
 
+def test_a_missing_probe_names_the_sandboxs_last_words(tmp_path: Path) -> None:
+    run = rundir.create(tmp_path / "runs")
+    run.logs.mkdir(parents=True, exist_ok=True)
+    box = sandbox.Sandbox("bwrap", ("bwrap",))
+    with pytest.raises(RunError) as silent:
+        runner._read_probe(run, box)
+    assert silent.value.what.endswith("no egress check was recorded")  # no log: nothing more to say
+    noise = "x" * 5000 + "\n"
+    last = "bwrap: Can't mkdir /a/b: Read-only file system\x1b[2J\n\n"
+    (run.logs / "stderr.log").write_bytes((noise + last).encode())
+    with pytest.raises(RunError) as told:
+        runner._read_probe(run, box)
+    assert told.value.what.endswith("(the log ends: bwrap: Can't mkdir /a/b: Read-only file system\\x1b[2J)")
+    assert told.value.where == str(run.logs / "stderr.log")
+
+
 def _gk_run(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
     repo = GitRepo(tmp_path / "origin")
     repo.write("README.md", "# sample\n")

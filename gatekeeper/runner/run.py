@@ -339,8 +339,10 @@ def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
         if not isinstance(probe, dict):
             raise ValueError("not an object")
     except (OSError, ValueError, LimitError):
+        said = rundir.last_line(run.logs / "stderr.log")
         raise RunError(
-            f"the sandbox ({box.backend}) did not start the generator: no egress check was recorded",
+            f"the sandbox ({box.backend}) did not start the generator: no egress check was recorded"
+            + (f" (the log ends: {said})" if said else ""),
             where=str(run.logs / "stderr.log"), hint="read the log for the sandbox's error; resume with --resume",
         ) from None
     if box.isolates and probe.get("network") != "denied":

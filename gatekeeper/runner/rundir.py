@@ -24,6 +24,7 @@ from pathlib import Path
 
 from gatekeeper.errors import RunError, UsageError
 from gatekeeper.packet import new_run_id
+from gatekeeper.readable import printable
 
 _RUN_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\Z")
 
@@ -183,6 +184,19 @@ def read_exchange(path: Path, limit: int) -> bytes:
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
     return data
+
+
+def last_line(path: Path, window: int = 4096) -> str | None:
+    """The last non-blank line in the final `window` bytes of a log, shown escaped and cut at 300 characters;
+    None when there is none or the log cannot be read."""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(max(0, handle.seek(0, os.SEEK_END) - window))
+            tail = handle.read(window)
+    except OSError:
+        return None
+    lines = [line for line in tail.decode("utf-8", "replace").splitlines() if line.strip()]
+    return printable(lines[-1].strip())[:300] if lines else None
 
 
 class Lock:
