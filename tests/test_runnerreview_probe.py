@@ -12,7 +12,6 @@ from gitrepo import GitRepo
 
 from gatekeeper.errors import RunError
 from gatekeeper.runner import mounts, rundir, sandbox
-from gatekeeper.runner import run as runner
 from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
@@ -40,8 +39,8 @@ def test_the_runner_refuses_a_probe_without_protection(tmp_path: Path, protected
         doc["protected"] = protected
     run.probe.write_text(json.dumps(doc))
     with pytest.raises(RunError, match="could not confine the filesystem"):
-        runner._read_probe(run, sandbox.Sandbox(backend, (backend,)))
-    assert runner._read_probe(run, sandbox.Sandbox("none", ()))["network"] == "denied"
+        sandbox.read_probe(sandbox.Sandbox(backend, (backend,)), run.probe, run.logs / "stderr.log")
+    assert sandbox.read_probe(sandbox.Sandbox("none", ()), run.probe, run.logs / "stderr.log")["network"] == "denied"
 
 
 def _gk_run(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
