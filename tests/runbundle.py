@@ -42,6 +42,22 @@ def gk(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> su
     )
 
 
+# For a generator script (Python) that must wait on the runner: the run's state as last recorded. The run
+# directory is shown read-only inside the sandbox, around the workspace (the generator's working folder), so a
+# generator waits on what the runner recorded (a checkpoint, its attempt) instead of guessing how long it takes.
+RUN_STATE = """
+import json as _json, time as _time
+def run_state():
+    with open("../state.json") as handle:
+        return _json.load(handle)
+def wait_for_state(predicate, timeout=60.0):
+    until = _time.monotonic() + timeout
+    while not predicate(run_state()):
+        if _time.monotonic() > until:
+            raise SystemExit("the runner never recorded what this generator waits for")
+        _time.sleep(0.02)
+"""
+
 HAVE_BWRAP = shutil.which("bwrap") is not None
 # Every sandbox test runs on both backends; bwrap's only where the machine has it (.ci/run installs it).
 BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]

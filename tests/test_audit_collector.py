@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,7 +22,7 @@ from gatekeeper.cli import main
 class Collector:
     """An OPA decision-log service on 127.0.0.1 that keeps what it was sent."""
 
-    def __init__(self, status: int = 204, port: int = 0) -> None:
+    def __init__(self, status: int = 204, *, listening: bool = True) -> None:
         self.requests: list[dict] = []
         self.status = status
         owner = self
@@ -46,13 +45,23 @@ class Collector:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        # Bound at once, listening only when asked: a collector that is down keeps its port (connections are
+        # refused) and comes back on it, with no moment where another process could take the port meanwhile.
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler, bind_and_activate=False)
+        self.server.server_bind()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/logs"
+        self.thread: threading.Thread | None = None
+        if listening:
+            self.listen()
+
+    def listen(self) -> None:
+        self.server.server_activate()
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
     def close(self) -> None:
-        self.server.shutdown()
+        if self.thread is not None:
+            self.server.shutdown()
         self.server.server_close()
 
 
@@ -68,13 +77,6 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setattr(collector, "BACKOFF", 0.0)  # retries stay, the waits between them go
     return tmp_path / "state"
-
-
-def _closed_port_url() -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/logs"  # nothing listens there any more: connection refused
 
 
 def _inputs(tmp_path: Path, git_repo, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
@@ -127,23 +129,23 @@ def test_a_collector_that_is_down_gets_the_record_spooled_then_flushed_once(
         tmp_path: Path, git_repo, state: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     packet, patch = _inputs(tmp_path, git_repo, monkeypatch)
-    url = _closed_port_url()
-    capsys.readouterr()
-    code = main(["gate", str(packet), "--patch", str(patch), "--log-url", url, "--format", "json"])
-    assert code == 3  # still exits as decided
-    out, err = capsys.readouterr()
-    assert "decision record spooled to" in err and "gatekeeper audit flush" in err
-    [entry] = json.loads(out)["decision_log"]
-    assert entry["status"] == "spooled" and Path(entry["spool"]).is_file()
-    spooled = list(spool_dir({"XDG_STATE_HOME": str(state)}).glob("*.json"))
-    assert len(spooled) == 1 and spooled[0].stat().st_mode & 0o077 == 0
-    assert main(["audit", "flush"]) == 1  # still down: nothing lost, exit 1
-    assert len(list(spooled[0].parent.glob("*.json"))) == 1
-    capsys.readouterr()
-
-    # The collector comes back on the same port.
-    service = Collector(port=int(url.rsplit(":", 1)[1].split("/")[0]))
+    service = Collector(listening=False)  # down: its port refuses connections
     try:
+        capsys.readouterr()
+        code = main(["gate", str(packet), "--patch", str(patch), "--log-url", service.url, "--format", "json"])
+        assert code == 3  # still exits as decided
+        out, err = capsys.readouterr()
+        assert "decision record spooled to" in err and "gatekeeper audit flush" in err
+        [entry] = json.loads(out)["decision_log"]
+        assert entry["status"] == "spooled" and Path(entry["spool"]).is_file()
+        spooled = list(spool_dir({"XDG_STATE_HOME": str(state)}).glob("*.json"))
+        assert len(spooled) == 1 and spooled[0].stat().st_mode & 0o077 == 0
+        assert main(["audit", "flush"]) == 1  # still down: nothing lost, exit 1
+        assert len(list(spooled[0].parent.glob("*.json"))) == 1
+        capsys.readouterr()
+
+        # The collector comes back on the same port.
+        service.listen()
         assert main(["audit", "flush"]) == 0
         assert "sent 1 spooled record; 0 left" in capsys.readouterr().out
         assert main(["audit", "flush"]) == 0

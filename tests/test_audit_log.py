@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import multiprocessing.synchronize
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -95,8 +97,10 @@ def test_concurrent_cli_style_subprocesses_append_many(tmp_path: Path) -> None:
     assert verify_log(log).ok
 
 
-def _append_many(log: str, n: int) -> None:  # runs in another process
+def _append_many(log: str, n: int, go_on: multiprocessing.synchronize.Event) -> None:  # runs in another process
     for i in range(15):
+        if i == 7:
+            go_on.wait(60)  # halfway: the test verifies the log at least once while every writer is alive
         append_decision(Path(log), decision(n * 100 + i))
 
 
@@ -104,10 +108,16 @@ def test_verify_while_eight_processes_append(tmp_path: Path) -> None:
     log = tmp_path / "decisions.jsonl"
     append_decision(log, decision(0))
     ctx = multiprocessing.get_context("fork")
-    procs = [ctx.Process(target=_append_many, args=(str(log), n)) for n in range(1, 9)]
+    go_on = ctx.Event()
+    procs = [ctx.Process(target=_append_many, args=(str(log), n, go_on)) for n in range(1, 9)]
     for proc in procs:
         proc.start()
-    verdicts = []
+    until = time.monotonic() + 60
+    while len(_lines(log)) < 1 + 8 * 7:
+        assert time.monotonic() < until, "the writers did not get halfway"
+        time.sleep(0.01)
+    verdicts = [verify_log(log)]
+    go_on.set()
     while any(proc.is_alive() for proc in procs):
         verdicts.append(verify_log(log))
     for proc in procs:

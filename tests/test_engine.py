@@ -122,7 +122,7 @@ def test_a_catastrophic_regex_is_killed_at_the_time_limit() -> None:
         evaluate(
             'x if { regex.match("^(a+)+$", concat("", [input.s, "b"])) }\n', "data.p.x", {"s": "a" * 40}, timeout=1
         )
-    assert time.monotonic() - started < 4
+    assert time.monotonic() - started < 10  # the regex alone runs for hours; the margin is for a loaded machine
 
 
 def test_rego_tests_pass_fail_error_and_crash_per_test() -> None:
@@ -240,7 +240,7 @@ def test_cli_hang_is_exit_2_after_the_timeout(tmp_path: Path) -> None:
     done = _gate(tmp_path, _bundle_with(tmp_path, "core", hang), "--timeout", "1")
     assert done.returncode == 2
     assert "policy evaluation ran past 1 s" in done.stderr
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 30  # the regex alone runs for hours; a loaded machine starts the CLI slowly
 
 
 def test_cli_compile_error_is_exit_2_with_file_and_line(tmp_path: Path) -> None:

@@ -98,9 +98,9 @@ def test_random_bytes_never_crash(path: str, data: bytes) -> None:
     ("bun.lock", b"[" * 200_000 + b"]" * 200_000),
 ])
 def test_deep_nesting_is_bounded(path: str, data: bytes) -> None:
-    started = time.monotonic()
+    started = time.process_time()
     _parse(path, data)
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10  # CPU seconds: a loaded machine does not make it flaky
 
 
 def test_yaml_alias_bomb_is_refused() -> None:

@@ -86,7 +86,9 @@ if os.fork() == 0:
         os._exit(0)
     os._exit(0)
 os.wait()
-time.sleep(0.2)  # the grandchild is sending
+until = time.monotonic() + 20
+while not os.path.exists("sent.txt") and time.monotonic() < until:  # ends once the grandchild is sending
+    time.sleep(0.01)
 """
 
 

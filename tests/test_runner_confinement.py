@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, HostServer, gk, origin_repo, secrets_base, use_bundle
+from runbundle import BACKENDS, RUN_STATE, HostServer, gk, origin_repo, secrets_base, use_bundle
 
 import gatekeeper
 from gatekeeper import gitcmd
@@ -299,8 +299,8 @@ print("LATE " + json.dumps(sorted(set(sys.modules) - seen["modules"])), code)
     assert late[0] == "LATE [] 0"
 
 
-PLANT_GIT = """
-import os, stat, sys, time
+PLANT_GIT = RUN_STATE + """
+import os, stat, sys
 marker = sys.argv[1]
 for folder in (".", "bin", "tools/bin"):
     os.makedirs(folder, exist_ok=True)
@@ -308,7 +308,7 @@ for folder in (".", "bin", "tools/bin"):
     with open(path, "w") as handle:
         handle.write(f"#!/bin/sh\\necho ran >> {marker}\\nexec /usr/bin/git \\"$@\\"\\n")
     os.chmod(path, 0o755)
-time.sleep(0.8)  # a checkpoint or two run meanwhile, with the planted programs in place
+wait_for_state(lambda state: state["checkpoints"], timeout=30)  # a checkpoint ran with the programs in place
 """
 
 

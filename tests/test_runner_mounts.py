@@ -7,14 +7,16 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from runbundle import secrets_base
+from runbundle import HAVE_BWRAP, secrets_base, use_bundle
 
 from gatekeeper.errors import RunError
 from gatekeeper.runner import fsguard, mounts, sandbox
+from gatekeeper.runner import run as runner
 from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -32,8 +34,9 @@ def _kinds(plan: mounts.Plan, kind: str) -> list[str]:
 
 
 def _home(tmp_path: Path) -> Path:
-    # A home outside /tmp and /root, where only the plan can hide it.
-    home = Path(os.path.realpath(secrets_base())) / f".gk-home-{tmp_path.name}"
+    # A home outside /tmp and /root, where only the plan can hide it; a folder of its own (two xdist workers'
+    # tmp_path can have the same name, and this folder is shared by every worker and run of the checkout).
+    home = Path(tempfile.mkdtemp(prefix=f".gk-home-{tmp_path.name}-", dir=os.path.realpath(secrets_base())))
     for store in (".ssh", ".aws", ".config/gh"):
         (home / store).mkdir(parents=True, exist_ok=True)
     (home / ".netrc").write_text("machine x password y\n")
@@ -175,3 +178,73 @@ def test_a_socket_gone_since_the_plan_does_not_stop_the_sandbox(tmp_path: Path, 
     assert done.returncode == 0, done.stderr
     assert marker.exists()
     assert json.loads(probe.read_text())["protected"] is True
+
+
+@pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed")
+def test_a_socket_gone_after_bwraps_arguments_were_built_is_known_as_the_cause(tmp_path: Path, home: Path) -> None:
+    # The plan's check comes before bwrap mounts anything: a socket can still vanish in between, and bwrap then
+    # cannot make its mount point in the read-only root. The runner must tell that from any other failure.
+    try:
+        box = sandbox.select("bwrap")
+    except RunError as exc:
+        pytest.skip(f"bwrap unavailable here: {exc.what}")
+    folder = home / "svc"
+    folder.mkdir()
+    path = folder / "gone.sock"
+    probe = tmp_path / "runs" / "r1" / "workspace" / "probe.json"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        server.listen(1)
+        plan = _plan(tmp_path, {"HOME": "/root"}, sockets=(str(path),))
+        argv = sandbox.wrap(box, probe, ("true",), plan)
+    path.unlink()
+    folder.rmdir()
+    log = tmp_path / "stderr.log"
+    with open(log, "wb") as err:
+        done = subprocess.run(argv, stderr=err, timeout=60)
+    assert done.returncode != 0 and not probe.exists()
+    assert sandbox.lost_a_cover(plan, probe, log), log.read_text()
+    # Not for a failure of another kind, nor once the shim has run.
+    assert not sandbox.lost_a_cover(plan, probe, tmp_path / "no-such.log")
+    probe.write_text("{}")
+    assert not sandbox.lost_a_cover(plan, probe, log)
+
+
+@pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed")
+def test_the_runner_starts_the_sandbox_again_when_a_socket_vanished_meanwhile(
+        tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    try:
+        sandbox.select("bwrap")
+    except RunError as exc:
+        pytest.skip(f"bwrap unavailable here: {exc.what}")
+    folder = home / "svc"
+    folder.mkdir()
+    path = folder / "gone.sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    server.listen(1)
+    wrap, wrapped = sandbox.wrap, []
+
+    def vanishing(*args: object, **kwargs: object) -> list[str]:
+        argv = wrap(*args, **kwargs)  # type: ignore[arg-type]
+        wrapped.append(str(path) in argv)
+        if not server.fileno() < 0:  # the other job ends right after the runner built bwrap's arguments
+            server.close()
+            path.unlink()
+            folder.rmdir()
+        return argv
+
+    monkeypatch.setattr(sandbox, "wrap", vanishing)
+    (tmp_path / "origin").mkdir()
+    for args in (["init", "-q", "-b", "main"], ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit",
+                                                 "-q", "--allow-empty", "-m", "base"]):
+        subprocess.run(["git", *args], cwd=tmp_path / "origin", check=True)
+    use_bundle(tmp_path, monkeypatch)
+    lines: list[str] = []
+    request = runner.RunRequest(command=("sh", "-c", "echo x > x.txt"), repo=str(tmp_path / "origin"),
+                                sandbox="bwrap", timeout=60)
+    result = runner.start(request, out=tmp_path / "runs", environ={"PATH": "/usr/bin:/bin"}, progress=lines.append)
+    assert wrapped == [True, False]  # covered at first; gone, so not planned, the second time
+    assert any("a socket it was to cover vanished meanwhile; starting it again" in line for line in lines), lines
+    assert result.exit_code == 0 and "+x" in result.run.patch.read_text()
+    assert str(path) in (result.run.logs / "stderr.log").read_text()  # the failed start's error stays in the log

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,7 +14,7 @@ import pytest
 
 from gatekeeper.demo_model_api import FakeModelAPI, fake_model_api
 from gatekeeper.errors import UsageError
-from gatekeeper.runner.relay import Relay, RelayLimits, read_log, summarize
+from gatekeeper.runner.relay import Relay, RelayLimits, RelayLog, read_log, summarize
 from gatekeeper.runner.relay_api import CallFacts, parse_model_api, route
 from gatekeeper.runner.relay_bridge import PLACEHOLDER_KEY, start_bridge
 
@@ -88,12 +90,72 @@ def test_openai_json_and_stream(relayed: tuple[Relay, int], fake: FakeModelAPI) 
     chunks = list(client.chat.completions.create(model="gpt-asked-for", stream=True,
                                                  messages=[{"role": "user", "content": "hi"}]))
     assert chunks[0].model == fake.served
+    # The SDK stops reading at `[DONE]`, before the reply's end, which waits for the record: wait for it here.
+    _wait_for_records(relay, 2)
     assert [m.id for m in client.models.list()] == [fake.served]
     records = read_log(relay.log.path)
     assert [r["path"] for r in records] == ["/v1/chat/completions", "/v1/chat/completions", "/v1/models"]
     assert records[1]["input_tokens"] == 13 and records[1]["output_tokens"] == 5
     assert all(call["headers"].get("authorization") == f"Bearer {REAL_KEY}" for call in fake.seen)
     assert summarize(records)["served"] == [fake.served]
+
+
+def _wait_for_records(relay: Relay, count: int, timeout: float = 20.0) -> None:
+    until = time.monotonic() + timeout
+    while len(read_log(relay.log.path)) < count:
+        assert time.monotonic() < until, f"fewer than {count} records in the relay log"
+        time.sleep(0.01)
+
+
+@pytest.fixture()
+def lagging_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log write that takes its time (a busy disk): a reply that ended before its record was on disk would
+    reach the client first."""
+    extend = RelayLog.extend
+
+    def lagging(self: RelayLog, records: list[dict]) -> None:
+        time.sleep(0.3)
+        extend(self, records)
+
+    monkeypatch.setattr(RelayLog, "extend", lagging)
+
+
+def _answer(port: int, path: str, body: bytes) -> tuple[int, bytes]:
+    """One request; returns once the reply is whole (its last chunk or Content-Length), not at the close."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        conn.request("POST", path, body=body, headers={"content-type": "application/json"})
+        reply = conn.getresponse()
+        return reply.status, reply.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.usefixtures("lagging_log")
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_reply_ends_only_once_its_record_is_on_disk(relayed: tuple[Relay, int], stream: bool) -> None:
+    relay, port = relayed
+    body = json.dumps({"model": "m", "max_tokens": 5, "stream": stream, "messages": []}).encode()
+    status, data = _answer(port, "/anthropic/v1/messages", body)
+    assert status == 200 and data
+    (record,) = read_log(relay.log.path)  # the client has its whole answer: the call is in the log
+    assert record["status"] == 200 and record["stream"] is stream
+
+
+@pytest.mark.usefixtures("lagging_log")
+def test_an_upstream_that_is_down_is_answered_502_after_its_record(tmp_path: Path) -> None:
+    with socket.socket() as down:
+        down.bind(("127.0.0.1", 0))  # bound, never listening: refused, and no other test can take the port
+        upstream = parse_model_api(f"anthropic=http://127.0.0.1:{down.getsockname()[1]}")
+        relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"anthropic": upstream},
+                      {"anthropic": REAL_KEY}).start()
+        try:
+            status, data = _answer(start_bridge(str(tmp_path / "relay.sock")), "/anthropic/v1/messages", b"{}")
+            assert status == 502 and b"ConnectionRefusedError" in data
+            (record,) = read_log(relay.log.path)
+            assert record["status"] == 502 and "ConnectionRefusedError" in record["error"]
+        finally:
+            relay.stop()
 
 
 def _raw(port: int, request: bytes) -> bytes:

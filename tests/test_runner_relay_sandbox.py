@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, gk
+from runbundle import BACKENDS, RUN_STATE, gk
 
 from gatekeeper.demo_model_api import FakeModelAPI, fake_model_api
 from gatekeeper.runner.relay import read_log
@@ -137,15 +137,19 @@ def test_a_key_variable_that_is_not_set_or_passed_inside_is_refused(tmp_path: Pa
     assert remote.returncode == 2 and "loopback" in remote.stderr
 
 
-RESUMABLE = r"""
+# Its first attempt makes two calls, then waits to be killed (so the kill lands between calls however slow the
+# machine); a resumed attempt goes on to four.
+RESUMABLE = RUN_STATE + r"""
 import os, time, anthropic
 client = anthropic.Anthropic(max_retries=0, timeout=20)
 calls = int(open("calls.txt").read()) if os.path.exists("calls.txt") else 0
+first = run_state()["attempts"] == 1
 while calls < 4:
+    if first and calls == 2:
+        time.sleep(600)  # stopped by the test's kill long before
     client.messages.create(model="claude-asked", max_tokens=8, messages=[{"role": "user", "content": "hi"}])
     calls += 1
     open("calls.txt", "w").write(str(calls))
-    time.sleep(0.3)
 """
 
 

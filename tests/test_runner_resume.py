@@ -14,21 +14,28 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from runbundle import RUN_STATE
 
 from gatekeeper.errors import InputFileError, RunError
 from gatekeeper.runner import checkpoint, rundir, state, workspace
 
 # Restartable on purpose: it continues from the steps already in work.txt, tagging each line with a
-# token of this process start so the test can tell the attempts apart.
-GENERATOR = """
+# token of this process start so the test can tell the attempts apart. Its first attempt never ends by
+# itself: it writes a step per recorded checkpoint up to the third, then waits to be killed, so the kill lands
+# mid-generator however slow the machine (a timed one could finish before its third checkpoint).
+GENERATOR = RUN_STATE + """
 import os, sys, time
 token = os.urandom(4).hex()
 path = "work.txt"
 done = open(path).read().splitlines() if os.path.exists(path) else []
+first = run_state()["attempts"] == 1
 for step in range(len(done), int(sys.argv[1])):
+    if first:
+        wait_for_state(lambda state: len(state["checkpoints"]) >= step)
+        if step == 3:
+            time.sleep(600)  # three checkpoints recorded: the test kills the run now
     with open(path, "a") as handle:
         handle.write(f"step {step} by {token}\\n")
-    time.sleep(0.1)
 open("blob.bin", "wb").write(bytes(range(256)) * 4)
 """
 

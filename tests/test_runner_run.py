@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from gitrepo import GitRepo
 from runbundle import gk, use_bundle
 
 from gatekeeper.runner import env as genenv
-from gatekeeper.runner import rundir
+from gatekeeper.runner import generator, rundir
 
 RULES = """version: 1
 rules:
@@ -103,19 +104,23 @@ def test_unusable_model_report_is_ignored_with_a_warning(tmp_path: Path) -> None
 
 def test_timeout_kills_the_whole_group_and_keeps_the_work(tmp_path: Path) -> None:
     began = time.monotonic()
+    # The timeout counts from the sandbox's start (0.4 s on a busy 2-core machine before the first command
+    # runs): 5 s leave room for the partial work to be written before it strikes.
     code, summary, _ = run_json(
         tmp_path,
         "--timeout",
-        "1",
+        "5",
         "--",
         "sh",
         "-c",
         "echo partial > partial.txt; sleep 61.5 & sleep 61.5; echo late > late.txt",
     )
-    assert time.monotonic() - began < 20
+    assert time.monotonic() - began < 45  # no wait for the 61.5 s sleeps
     assert code == 1
     gen = packet_of(summary)["generator"]
     assert gen["timed_out"] is True and gen["exit_code"] != 0
+    took = datetime.fromisoformat(gen["finished_at"]) - datetime.fromisoformat(gen["started_at"])
+    assert took.total_seconds() < 5 + generator.KILL_GRACE  # SIGTERM ended the group, no SIGKILL grace needed
     patch = Path(summary["patch"]).read_text()
     assert "partial.txt" in patch and "late.txt" not in patch
     leftover = subprocess.run(["pgrep", "-f", "sleep 61.5"], capture_output=True, text=True)

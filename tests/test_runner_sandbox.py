@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, HAVE_BWRAP, HostServer, gk, origin_repo
+from runbundle import BACKENDS, HAVE_BWRAP, RUN_STATE, HostServer, gk, origin_repo
 
 from gatekeeper.runner import egress, sandbox
 
@@ -123,14 +123,15 @@ def test_generator_cannot_reenter_the_host_network_namespace(tmp_path: Path, bac
         assert line.endswith("interfaces []") or line.endswith("interfaces ['lo']"), line
 
 
-PLANT = """
-import sys, time
+# It ends once a checkpoint (the runner's `git add`) has run with the filter in place, however slow the machine.
+PLANT = RUN_STATE + """
+import sys
 marker = sys.argv[1]
 open(".gitattributes", "w").write("* filter=evil\\n")
 with open(".git/config", "a") as config:
     config.write(f'[filter "evil"]\\n\\tclean = tee {marker}\\n')
 open("README.md", "w").write("changed\\n")
-time.sleep(0.6)
+wait_for_state(lambda state: state["checkpoints"], timeout=30)
 """
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, gk, origin_repo
+from runbundle import BACKENDS, RUN_STATE, gk, origin_repo
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
@@ -157,12 +157,20 @@ def test_a_checkpoint_blocked_by_a_fifo_is_skipped_not_hung(tmp_path: Path, monk
 
     monkeypatch.setattr(workspace, "CHECKPOINT_GIT_TIMEOUT", 0.5)
     script = tmp_path / "gen.py"
-    script.write_text("import os, time\nos.mkfifo('.gitignore')\nopen('README.md', 'w').write('x\\n')\n"
-                      "time.sleep(2.5)\nos.unlink('.gitignore')\ntime.sleep(1)\n")
+    # The generator ends once a checkpoint is recorded (the FIFO is gone by then), however slow the machine.
+    script.write_text(RUN_STATE + "import os\nos.mkfifo('.gitignore')\nopen('README.md', 'w').write('x\\n')\n"
+                      "wait_for_state(lambda state: state['checkpoints'], timeout=20)\n")
     lines: list[str] = []
+
+    def progress(line: str) -> None:
+        lines.append(line)
+        if "checkpoint skipped" in line:  # one checkpoint was blocked: take the FIFO away
+            for fifo in (tmp_path / "runs").glob("*/workspace/.gitignore"):
+                fifo.unlink()
+
     request = runner.RunRequest(command=(sys.executable, str(script)), repo=str(origin(tmp_path)), sandbox="unshare",
-                                checkpoint_interval=0.2, timeout=20)
-    result = runner.start(request, out=tmp_path / "runs", environ={"PATH": "/usr/bin:/bin"}, progress=lines.append)
+                                checkpoint_interval=0.2, timeout=30)
+    result = runner.start(request, out=tmp_path / "runs", environ={"PATH": "/usr/bin:/bin"}, progress=progress)
     assert result.state.generator is not None and result.state.generator["exit_code"] == 0
     assert any("checkpoint skipped" in line for line in lines), lines
     assert result.state.checkpoints, lines  # once the FIFO is gone, checkpoints work again

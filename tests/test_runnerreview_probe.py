@@ -12,7 +12,6 @@ from gitrepo import GitRepo
 
 from gatekeeper.errors import RunError
 from gatekeeper.runner import mounts, rundir, sandbox
-from gatekeeper.runner import run as runner
 from gatekeeper.runner.inside import EXIT_NOT_PROTECTED
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
@@ -40,8 +39,8 @@ def test_the_runner_refuses_a_probe_without_protection(tmp_path: Path, protected
         doc["protected"] = protected
     run.probe.write_text(json.dumps(doc))
     with pytest.raises(RunError, match="could not confine the filesystem"):
-        runner._read_probe(run, sandbox.Sandbox(backend, (backend,)))
-    assert runner._read_probe(run, sandbox.Sandbox("none", ()))["network"] == "denied"
+        sandbox.read_probe(sandbox.Sandbox(backend, (backend,)), run.probe, run.logs / "stderr.log")
+    assert sandbox.read_probe(sandbox.Sandbox("none", ()), run.probe, run.logs / "stderr.log")["network"] == "denied"
 
 
 def test_a_missing_probe_names_the_sandboxs_last_words(tmp_path: Path) -> None:
@@ -49,13 +48,13 @@ def test_a_missing_probe_names_the_sandboxs_last_words(tmp_path: Path) -> None:
     run.logs.mkdir(parents=True, exist_ok=True)
     box = sandbox.Sandbox("bwrap", ("bwrap",))
     with pytest.raises(RunError) as silent:
-        runner._read_probe(run, box)
+        sandbox.read_probe(box, run.probe, run.logs / "stderr.log")
     assert silent.value.what.endswith("no egress check was recorded")  # no log: nothing more to say
     noise = "x" * 5000 + "\n"
     last = "bwrap: Can't mkdir /a/b: Read-only file system\x1b[2J\n\n"
     (run.logs / "stderr.log").write_bytes((noise + last).encode())
     with pytest.raises(RunError) as told:
-        runner._read_probe(run, box)
+        sandbox.read_probe(box, run.probe, run.logs / "stderr.log")
     assert told.value.what.endswith("(the log ends: bwrap: Can't mkdir /a/b: Read-only file system\\x1b[2J)")
     assert told.value.where == str(run.logs / "stderr.log")
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import secrets
 import shutil
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -15,8 +17,11 @@ from runbundle import BACKENDS, gk, origin_repo
 from gatekeeper.runner import generator
 from gatekeeper.runner import run as runner
 
-# A grandchild that leaves the generator's session and process group, and keeps writing.
-DAEMON = "setsid sh -c 'while :; do echo x >> alive; sleep 0.05; done' </dev/null >/dev/null 2>&1 &"
+# A grandchild that leaves the generator's session and process group, and keeps writing; its command line
+# carries the test's own tag, so the test finds it among the machine's processes (and no other test's).
+DAEMON = "setsid sh -c 'while :; do echo x >> alive; sleep 0.05; done; : {tag}' </dev/null >/dev/null 2>&1 &"
+# The generator goes on only once the grandchild has written (within 20 s, else it ends and the test fails).
+AFTER_FIRST_WRITE = "i=0; until [ -s alive ] || [ $i -ge 400 ]; do sleep 0.05; i=$((i+1)); done;"
 
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
@@ -26,26 +31,46 @@ def origin(tmp_path: Path) -> Path:
     return origin_repo(tmp_path).root
 
 
-def still_growing(path: Path) -> bool:
-    before = path.stat().st_size
-    time.sleep(0.5)
-    return path.stat().st_size != before
+def running(tag: str) -> bool:
+    """Whether any process on the machine (in any PID namespace) has `tag` in its command line."""
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and tag.encode() in (proc / "cmdline").read_bytes():
+                return True
+        except OSError:  # gone meanwhile
+            continue
+    return False
+
+
+def wait_for(predicate, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    until = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < until, "condition not reached in time"
+        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("ending", ["timeout", "exit"])
 def test_a_setsid_grandchild_dies_with_the_sandbox(tmp_path: Path, backend: str, ending: str) -> None:
-    rest = "sleep 60" if ending == "timeout" else "sleep 0.5; exit 0"
+    tag = f"gk-daemon-{secrets.token_hex(6)}"
+    # The timeout counts from the sandbox's start: it leaves room for a loaded machine to get the grandchild
+    # writing (the generator waits for that, then sleeps past it); the other ending needs no timeout at all.
+    limit = ["--timeout", "5"] if ending == "timeout" else []
+    rest = "sleep 60" if ending == "timeout" else "exit 0"
     began = time.monotonic()
     done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-              "--timeout", "1.5", "--format", "json", "--", "sh", "-c", f"{DAEMON} {rest}")
+              *limit, "--format", "json", "--", "sh", "-c", f"{DAEMON.format(tag=tag)} {AFTER_FIRST_WRITE} {rest}")
     took = time.monotonic() - began
     summary = json.loads(done.stdout)
     assert summary["generator"]["timed_out"] is (ending == "timeout"), done.stderr
     alive = Path(summary["run_dir"]) / "workspace" / "alive"  # the generator's HOME is a private tmpfs
     assert alive.stat().st_size > 0  # it did run
-    assert not still_growing(alive)
-    assert took < 20  # no wait for the 60 s sleep, nor for the KILL_GRACE of a group that ignores SIGTERM
+    wait_for(lambda: not running(tag), timeout=10)  # gone with the sandbox, not merely quiet for a while
+    assert took < 45  # no wait for the 60 s sleep
+    if ending == "timeout":  # SIGTERM ended it: no wait for the KILL_GRACE of a group that ignores SIGTERM
+        ran = json.loads(Path(summary["packet"]).read_text())["generator"]
+        took = datetime.fromisoformat(ran["finished_at"]) - datetime.fromisoformat(ran["started_at"])
+        assert took.total_seconds() < 5 + generator.KILL_GRACE, ran
 
 
 def test_300_mb_on_stdout_keeps_the_log_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -64,7 +89,9 @@ def test_300_mb_on_stdout_keeps_the_log_bounded(tmp_path: Path, monkeypatch: pyt
 
 def test_resume_after_the_workspace_was_deleted_mid_generator(tmp_path: Path) -> None:
     out = tmp_path / "runs"
-    gen = "echo step >> steps.txt; sleep 0.8"
+    # It ends once the runner has recorded a checkpoint of its step (20 s at most), however slow the machine.
+    gen = ("echo step >> steps.txt; i=0; until grep -q '\"seq\"' ../state.json || [ $i -ge 400 ]; do sleep 0.05; "
+           "i=$((i+1)); done")
     first = gk("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--sandbox", "unshare",
                "--checkpoint-interval", "0.2", "--format", "json", "--", "sh", "-c", gen)
     assert first.returncode == 0, first.stderr
@@ -90,17 +117,26 @@ def test_resume_after_the_workspace_was_deleted_mid_generator(tmp_path: Path) ->
 
 def test_concurrent_resumes_of_one_run_one_wins(tmp_path: Path) -> None:
     out = tmp_path / "runs"
+    # The generator holds on while the run directory has a `hold` file (60 s at most): the first resume stays
+    # in its generator, holding the run, until the second has tried.
+    gen = "i=0; while [ -e ../hold ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo x > x.txt"
     first = gk("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--sandbox", "unshare",
-               "--format", "json", "--", "sh", "-c", "sleep 2; echo x > x.txt")
+               "--format", "json", "--", "sh", "-c", gen)
     run_id = json.loads(first.stdout)["run_id"]
     state = out / run_id / "state.json"
     doc = json.loads(state.read_text())
     doc["stage"] = "cloned"
     state.write_text(json.dumps(doc))
+    hold = out / run_id / "hold"
+    hold.touch()
     cmd = [sys.executable, "-m", "gatekeeper", "run", "--resume", run_id, "--out", str(out)]
     slow = subprocess.Popen([*cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)  # the first is in its generator (2 s), holding the run
-    second = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    try:
+        # Its new attempt is recorded under the lock, just before its generator starts.
+        wait_for(lambda: json.loads(state.read_text())["attempts"] == doc["attempts"] + 1)
+        second = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    finally:
+        hold.unlink()
     slow_out, slow_err = slow.communicate(timeout=60)
     codes = sorted([slow.returncode, second.returncode])
     assert codes == [0, 2], (slow_err, second.stderr)

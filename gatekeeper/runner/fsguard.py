@@ -150,10 +150,11 @@ def apply(steps: Sequence[Step]) -> None:
                 _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755")
                 filled_later.append(target)
             elif kind == "cover":
-                if not os.path.lexists(target):
-                    continue  # gone since the plan (a host service's socket): nothing left to cover
-                _mount(f"/proc/self/fd/{null}", target, None, MS_BIND)
-                _remount(target, read_only=True)
+                try:
+                    _mount(f"/proc/self/fd/{null}", target, None, MS_BIND)
+                    _remount(target, read_only=True)
+                except FileNotFoundError:
+                    continue  # gone since the plan (a host service's socket), even meanwhile: nothing to cover
             elif kind == "device":
                 continue  # the shim opened the device before mounting; nothing else inside needs it
             elif kind in ("ro", "rw"):
@@ -188,11 +189,17 @@ def unconfined(steps: Sequence[Step]) -> list[str]:
     for i, (kind, target, _) in enumerate(steps):
         # A writable mount later in the plan, at or above the target, is on top of it by design.
         on_top = any(k in ("rw", "tmp") and _under(target, t) for k, t, _ in steps[i + 1:])
-        if kind == "cover" and not os.path.lexists(target):
-            continue  # skipped above (gone since the plan): nothing at that path to be writable
-        if kind in ("hide", "cover", "ro", "root", "dev") and not on_top and not os.statvfs(target).f_flag & ST_RDONLY:
+        if kind not in ("hide", "cover", "ro", "root", "dev", "rw", "tmp"):
+            continue
+        try:
+            flags = os.statvfs(target).f_flag
+        except FileNotFoundError:
+            if kind == "cover":
+                continue  # skipped above (gone since the plan, or since): nothing at that path to be writable
+            raise
+        if kind in ("hide", "cover", "ro", "root", "dev") and not on_top and not flags & ST_RDONLY:
             problems.append(f"{target} is writable")
-        if kind in ("rw", "tmp") and os.statvfs(target).f_flag & ST_RDONLY:
+        if kind in ("rw", "tmp") and flags & ST_RDONLY:
             problems.append(f"{target} is read-only")
         if kind == "hide" and os.listdir(target) and not any(
                 k in ("ro", "rw") and _under(t, target) for k, t, _ in steps):

@@ -271,13 +271,13 @@ class _Handler(BaseHTTPRequestHandler):
         headers["host"] = upstream.host if upstream.port in (80, 443) else f"{upstream.host}:{upstream.port}"
         record: dict[str, Any] = {"api": flavour, "method": self.command, "path": api_path.partition("?")[0],
                                   "upstream": f"{upstream.host}:{upstream.port}", "bytes_in": length}
+        failed_early = False
         try:
             sent = self._forward(relay, upstream, api_path, body, headers, facts)
             record.update(sent)
         except (OSError, http.client.HTTPException) as exc:
             record.update(status=502, error=f"upstream: {type(exc).__name__}: {exc}"[:300])
-            if not self.wfile.closed and not record.get("started"):
-                self._reply(502, {"type": "error", "error": {"type": "relay_error", "message": record["error"]}})
+            failed_early = not self.wfile.closed and not record.get("started")
             self.close_connection = True
         record.pop("started", None)
         unfinished = record.pop("unfinished", False)
@@ -285,7 +285,11 @@ class _Handler(BaseHTTPRequestHandler):
         record.update(requested=facts.requested, served=facts.served, input_tokens=facts.input_tokens,
                       output_tokens=facts.output_tokens, latency_ms=round((time.monotonic() - started) * 1000, 1))
         self._log(record)
-        if unfinished:  # the reply's last chunk goes out only once its record is on disk
+        # Every reply ends only once its record is on disk: a client (or an auditor's script) that has its
+        # answer reads the log with the call in it.
+        if failed_early:
+            self._reply(502, {"type": "error", "error": {"type": "relay_error", "message": record["error"]}})
+        elif unfinished:
             try:
                 self.wfile.write(b"0\r\n\r\n")
                 self.wfile.flush()

@@ -31,7 +31,7 @@ from gatekeeper.runner.state import Request, RunState, load, save
 
 Progress = Callable[[str], None]
 MODEL_REPORT_MAX = 64 * 1024
-PROBE_MAX = 1024 * 1024
+SANDBOX_STARTS = 3  # a start that a vanishing host socket broke is tried again (sandbox.lost_a_cover)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,21 +227,9 @@ def _generate(
     # arguments (a script in /tmp, say); bound back read-only where they lie in a hidden folder.
     named = [arg for arg in req.command[1:] if os.path.isabs(arg) and os.path.isfile(arg)]
     needed = (*gen_env.values["PATH"].split(os.pathsep), os.path.dirname(program), *named)
-    # The generator's HOME is scratch space, like /tmp: a private tmpfs, nothing of it reaches the run directory.
     key = () if req.sign_key is None else (Path(req.sign_key),)
-    plan = mounts.plan(run_dir=run.path, writable=(run.workspace, run.exchange), private=(run.home,), needed=needed,
-                       environ=environ, keys=key)
     model_relay = _start_relay(run, req, environ)
     relay_apis = tuple(model_relay.upstreams) if model_relay else ()
-    if model_relay is not None:
-        # On top of everything (the plan covers every listening socket): the relay's, read-only.
-        plan = plan.bind(run.relay_socket, run.relay_socket)
-    # Every attempt around the relay goes to the shim's catch-all and is recorded (egresslog, catchall).
-    egress = egresslog.EgressRecorder(run.egress_log) if box.isolates else None
-    if egress is not None:
-        plan = egresslog.show_resolver(plan, run.resolv_conf)
-    argv = sandbox.wrap(box, run.probe, req.command, plan, relay=run.relay_socket if model_relay else None,
-                        relay_apis=relay_apis, egress_fd=egress.fd if egress else None)
 
     def tick() -> None:
         nonlocal state
@@ -257,17 +245,38 @@ def _generate(
             progress(f"checkpoint {entry['seq']:04d} ({entry['bytes']} bytes)")
 
     _import_what_follows()
-    progress(f"generator starting in sandbox {box.backend} (attempt {state.attempts}): {' '.join(req.command)}")
     try:
-        result = generator.run(argv, cwd=run.workspace, env=gen_env.values, logs=run.logs, timeout=req.timeout,
-                               tick=tick, tick_interval=req.checkpoint_interval, attempt=state.attempts,
-                               hand_over=(egress.hand_over(),) if egress else ())
+        for start in range(1, SANDBOX_STARTS + 1):
+            # Planned right before each start: the host's listening sockets come and go (other jobs' relays).
+            # The generator's HOME is scratch space, like /tmp: a private tmpfs, nothing of it reaches the run dir.
+            plan = mounts.plan(run_dir=run.path, writable=(run.workspace, run.exchange), private=(run.home,),
+                               needed=needed, environ=environ, keys=key)
+            if model_relay is not None:
+                # On top of everything (the plan covers every listening socket): the relay's, read-only.
+                plan = plan.bind(run.relay_socket, run.relay_socket)
+            # Every attempt around the relay goes to the shim's catch-all and is recorded (egresslog, catchall).
+            egress = egresslog.EgressRecorder(run.egress_log) if box.isolates else None
+            if egress is not None:
+                plan = egresslog.show_resolver(plan, run.resolv_conf)
+            argv = sandbox.wrap(box, run.probe, req.command, plan, relay=run.relay_socket if model_relay else None,
+                                relay_apis=relay_apis, egress_fd=egress.fd if egress else None)
+            progress(f"generator starting in sandbox {box.backend} (attempt {state.attempts}): "
+                     f"{' '.join(req.command)}")
+            try:
+                result = generator.run(argv, cwd=run.workspace, env=gen_env.values, logs=run.logs,
+                                       timeout=req.timeout, tick=tick, tick_interval=req.checkpoint_interval,
+                                       attempt=state.attempts, hand_over=(egress.hand_over(),) if egress else ())
+            finally:
+                if egress is not None:
+                    egress.stop()
+            if start == SANDBOX_STARTS or not sandbox.lost_a_cover(plan, run.probe, run.logs / "stderr.log"):
+                break
+            progress("warning: the sandbox did not start: a socket it was to cover vanished meanwhile; "
+                     "starting it again")
     finally:
         if model_relay is not None:
             model_relay.stop()
-        if egress is not None:
-            egress.stop()
-    probe = _read_probe(run, box)
+    probe = sandbox.read_probe(box, run.probe, run.logs / "stderr.log")
     relayed = relay.summarize(relay.read_log(run.relay_log)) if model_relay else None
     reported, notes = _model_report(run)
     for text in notes:
@@ -331,35 +340,6 @@ def _capture(run: RunDir, state: RunState, progress: Progress) -> RunState:
     snap = workspace.capture(run, (state.repository or {})["base_commit"])
     progress(f"patch {run.patch} ({snap.bytes} bytes)")
     return save(run, state.at("captured", patch={"sha256": snap.sha256, "bytes": snap.bytes}))
-
-
-def _read_probe(run: RunDir, box: sandbox.Sandbox) -> dict[str, Any]:
-    try:
-        probe = load_json(rundir.read_exchange(run.probe, PROBE_MAX).decode("ascii"), str(run.probe))
-        if not isinstance(probe, dict):
-            raise ValueError("not an object")
-    except (OSError, ValueError, LimitError):
-        said = rundir.last_line(run.logs / "stderr.log")
-        raise RunError(
-            f"the sandbox ({box.backend}) did not start the generator: no egress check was recorded"
-            + (f" (the log ends: {said})" if said else ""),
-            where=str(run.logs / "stderr.log"), hint="read the log for the sandbox's error; resume with --resume",
-        ) from None
-    if box.isolates and probe.get("network") != "denied":
-        raise RunError(
-            f"the {box.backend} sandbox left a way out (interfaces up: {probe.get('interfaces_up')}, "
-            f"routes out: {probe.get('routes_out')}); the generator was not run",
-            where=str(run.probe), hint="fix the sandbox setup or pass --sandbox none explicitly",
-        )
-    if box.isolates and probe.get("protected") is not True:
-        # The shim checks from inside that the mount plan is in force (with unshare it also carried it out).
-        raise RunError(
-            f"the {box.backend} sandbox could not confine the filesystem (read-only outside the workspace); "
-            "the generator was not run",
-            where=str(run.logs / "stderr.log"),
-            hint="read the log for the reason; try the other backend, or pass --sandbox none explicitly",
-        )
-    return probe
 
 
 def _model_report(run: RunDir) -> tuple[dict[str, Any], list[str]]:

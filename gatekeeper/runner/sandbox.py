@@ -16,14 +16,18 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from gatekeeper.errors import RunError, UsageError
+from gatekeeper.bounded import load_json
+from gatekeeper.errors import LimitError, RunError, UsageError
 from gatekeeper.gitcmd import absolute_path
 from gatekeeper.runner import catchall, mounts
 from gatekeeper.runner.mounts import Plan
+from gatekeeper.runner.rundir import last_line, read_exchange
 
 BACKENDS: tuple[str, ...] = ("auto", "unshare", "bwrap", "none")
 _PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent.parent)
+PROBE_MAX = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,3 +152,51 @@ def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], plan: Plan
     prefix = _entered(sandbox.prefix, plan, extra) if sandbox.isolates else []
     return [*prefix, sys.executable, "-I", "-c", shim, _PACKAGE_PARENT, "--probe-out", str(probe_out), *options,
             "--", *command]
+
+
+def lost_a_cover(plan: Plan, probe_out: Path, log: Path) -> bool:
+    """Whether the sandbox failed to start because a path it was to cover vanished after the plan (another job's
+    socket, removed with its folder): bwrap cannot make the mount point in its read-only root. The shim never
+    ran (it writes the probe first, before any generator), and the sandbox's own error names that path."""
+    if probe_out.exists():
+        return False
+    gone = [m.target for m in plan.mounts if m.kind == "cover" and not os.path.lexists(m.target)]
+    if not gone:
+        return False
+    try:
+        with open(log, "rb") as handle:
+            handle.seek(max(0, os.fstat(handle.fileno()).st_size - 8192))
+            tail = handle.read().decode(errors="replace").splitlines()
+    except OSError:
+        return False
+    return any(line.startswith("bwrap: ") and target in line for line in tail for target in gone)
+
+
+def read_probe(box: Sandbox, probe_out: Path, log: Path) -> dict[str, Any]:
+    """What the shim found inside before it ran the generator; RunError unless the sandbox isolated as asked."""
+    try:
+        probe = load_json(read_exchange(probe_out, PROBE_MAX).decode("ascii"), str(probe_out))
+        if not isinstance(probe, dict):
+            raise ValueError("not an object")
+    except (OSError, ValueError, LimitError):
+        said = last_line(log)
+        raise RunError(
+            f"the sandbox ({box.backend}) did not start the generator: no egress check was recorded"
+            + (f" (the log ends: {said})" if said else ""),
+            where=str(log), hint="read the log for the sandbox's error; resume with --resume",
+        ) from None
+    if box.isolates and probe.get("network") != "denied":
+        raise RunError(
+            f"the {box.backend} sandbox left a way out (interfaces up: {probe.get('interfaces_up')}, "
+            f"routes out: {probe.get('routes_out')}); the generator was not run",
+            where=str(probe_out), hint="fix the sandbox setup or pass --sandbox none explicitly",
+        )
+    if box.isolates and probe.get("protected") is not True:
+        # The shim checks from inside that the mount plan is in force (with unshare it also carried it out).
+        raise RunError(
+            f"the {box.backend} sandbox could not confine the filesystem (read-only outside the workspace); "
+            "the generator was not run",
+            where=str(log),
+            hint="read the log for the reason; try the other backend, or pass --sandbox none explicitly",
+        )
+    return probe
