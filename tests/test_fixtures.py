@@ -14,6 +14,7 @@ from shipped import shipped_only
 from gatekeeper.cli import main
 from gatekeeper.errors import FixtureError, PacketError
 from gatekeeper.model import Decision
+from gatekeeper.testing import suite
 from gatekeeper.testing.expect import ExpectedFinding, PolicySet, load_expectation
 from gatekeeper.testing.fixtures import discover_cases, judge
 
@@ -206,10 +207,17 @@ def test_malformed_expectation_is_exit_2_with_file_and_line(tmp_path: Path, caps
     assert captured.out == ""
 
 
-def test_unknown_policy_in_a_set_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_policy_in_a_set_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     fixtures = tmp_path / "fixtures"
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
     (fixtures / "k8sclient-go" / "expect.yaml").write_text("x:\n  enable: [nope]\n  outcome: allow\n")
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a bad fixture is exit 2 before any engine runs")
+
+    monkeypatch.setattr(suite, "ReferenceRun", never)
+    monkeypatch.setattr(suite, "run_test_files", never)
     assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures)]) == 2
     assert "unknown policy 'nope'" in capsys.readouterr().err
 
