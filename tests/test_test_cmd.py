@@ -40,7 +40,11 @@ def drop_review_rule(source: str, rule_id: str) -> str:
 
 
 def test_shipped_bundle_passes_with_full_coverage(capsys: pytest.CaptureFixture[str]) -> None:
+    # Also the cross-check of the shipped bundle: no note means OPA ran every test and case beside regopy.
     code, report = run_json(POLICY_DIR, FIXTURES, capsys)
+    assert report["notes"] == []
+    assert [r for r in report["results"] if r["status"] != "pass"] == []
+    assert sum(r["suite"] == "rego" for r in report["results"]) >= 30
     assert failing(report, "rego") == set() and failing(report, "fixtures") == set()
     assert report["coverage"]["missing"] == [] and report["coverage"]["percent"] == 100.0
     assert code == 0 and report["ok"] is True
