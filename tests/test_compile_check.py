@@ -7,6 +7,7 @@ misspelt helper must each be caught at their own line.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -153,6 +154,15 @@ def _helper_mutations() -> list[tuple[str, str, int]]:
 
 
 VARIABLES = _variable_mutations()
+
+
+@pytest.fixture(scope="module")
+def shipped_modules() -> dict[str, str]:
+    """The shipped bundle's modules as loaded once (each test edits its own copy of the mapping, in memory:
+    the subject is what the compile check reports, so no bundle copy on disk is read again per mutation)."""
+    modules = load_bundle(POLICY_DIR).modules
+    assert all(name.startswith(str(POLICY_DIR)) for name in modules)
+    return dict(modules)
 HELPERS = _helper_mutations()
 
 
@@ -162,25 +172,25 @@ def test_the_mutations_cover_every_shipped_policy() -> None:
 
 
 @pytest.mark.parametrize(("module", "name", "line"), VARIABLES, ids=[f"{m}:{n}" for m, n, _ in VARIABLES])
-def test_a_renamed_variable_use_is_caught_at_its_line(tmp_path: Path, module: str, name: str, line: int) -> None:
-    root = bundle_copy(tmp_path)
-    path = root / module
-    lines = path.read_text().split("\n")
+def test_a_renamed_variable_use_is_caught_at_its_line(shipped_modules: dict[str, str], module: str, name: str,
+                                                      line: int) -> None:
+    modules, path = dict(shipped_modules), str(POLICY_DIR / module)
+    lines = modules[path].split("\n")
     lines[line - 1] = re.sub(rf"(?<![\w.\"]){name}\b", f"{name}_typo", lines[line - 1], count=1)
-    path.write_text("\n".join(lines))
-    issues = compile_issues(load_bundle(root).modules, {"gatekeeper": {"params": {}}}, timeout=20)
-    assert any(i.file == str(path) and i.line == line and i.name == f"{name}_typo" for i in issues), issues
+    modules[path] = "\n".join(lines)
+    issues = compile_issues(modules, {"gatekeeper": {"params": {}}}, timeout=20)
+    assert any(i.file == path and i.line == line and i.name == f"{name}_typo" for i in issues), issues
 
 
 @pytest.mark.parametrize(("module", "name", "line"), HELPERS, ids=[f"{m}:{n}" for m, n, _ in HELPERS])
-def test_a_misspelt_helper_is_caught_at_its_line(tmp_path: Path, module: str, name: str, line: int) -> None:
-    root = bundle_copy(tmp_path)
-    path = root / module
-    lines = path.read_text().split("\n")
+def test_a_misspelt_helper_is_caught_at_its_line(shipped_modules: dict[str, str], module: str, name: str,
+                                                 line: int) -> None:
+    modules, path = dict(shipped_modules), str(POLICY_DIR / module)
+    lines = modules[path].split("\n")
     lines[line - 1] = lines[line - 1].replace(f"lib.{name}(", f"lib.{name}x(", 1)
-    path.write_text("\n".join(lines))
-    issues = compile_issues(load_bundle(root).modules, {"gatekeeper": {"params": {}}}, timeout=20)
-    assert any(i.file == str(path) and i.line == line and "undefined function" in i.message for i in issues), issues
+    modules[path] = "\n".join(lines)
+    issues = compile_issues(modules, {"gatekeeper": {"params": {}}}, timeout=20)
+    assert any(i.file == path and i.line == line and "undefined function" in i.message for i in issues), issues
 
 
 # --- the cache -------------------------------------------------------------------------------------
@@ -257,6 +267,18 @@ def test_ref_check_reads_aliases_and_ignores_comments_strings_and_outside_data()
     assert [(i.line, i.column, i.name) for i in issues] == [(13, 2, "l.nope")]
 
 
+def test_the_keyword_before_a_ref_is_found_as_by_stripping_everything_before_it() -> None:
+    from gatekeeper.policy.ref_check import _follows_keyword
+
+    words = ("package", "import", "port", " ", "\n", "\t", "\u2028", "x", "l.a")
+    for size in range(4):  # every sequence of up to three words, cut at every offset
+        for chosen in itertools.product(words, repeat=size):
+            code = "".join(chosen)
+            for start in range(len(code) + 1):
+                expected = code[:start].rstrip().endswith(("package", "import"))
+                assert _follows_keyword(code, start) == expected, (code, start)
+
+
 def test_the_shipped_bundle_has_no_unknown_refs() -> None:
     from gatekeeper.policy.ref_check import unknown_refs
 
@@ -309,12 +331,12 @@ LIB_DEFINITIONS = _lib_definitions()
 
 
 @pytest.mark.parametrize(("module", "name", "line"), LIB_DEFINITIONS, ids=[n for _, n, _ in LIB_DEFINITIONS])
-def test_a_renamed_lib_helper_is_caught_at_every_caller(tmp_path: Path, module: str, name: str, line: int) -> None:
-    root = bundle_copy(tmp_path)
-    path = root / module
-    path.write_text(re.sub(rf"^{name}\(", f"{name}_old(", path.read_text(), flags=re.M))
-    issues = compile_issues(load_bundle(root).modules, {"gatekeeper": {"params": {}}}, timeout=20)
+def test_a_renamed_lib_helper_is_caught_at_every_caller(shipped_modules: dict[str, str], module: str, name: str,
+                                                        line: int) -> None:
+    modules, path = dict(shipped_modules), str(POLICY_DIR / module)
+    modules[path] = re.sub(rf"^{name}\(", f"{name}_old(", modules[path], flags=re.M)
+    issues = compile_issues(modules, {"gatekeeper": {"params": {}}}, timeout=20)
     callers = {(module, line) for module, helper, line in HELPERS if helper == name}
-    reported = {(Path(i.file).relative_to(root).as_posix(), i.line) for i in issues
+    reported = {(Path(i.file).relative_to(POLICY_DIR).as_posix(), i.line) for i in issues
                 if f"undefined function data.gatekeeper.lib.{name}" in i.message}
     assert callers <= reported, (callers, issues)

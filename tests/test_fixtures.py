@@ -14,6 +14,7 @@ from shipped import shipped_only
 from gatekeeper.cli import main
 from gatekeeper.errors import FixtureError, PacketError
 from gatekeeper.model import Decision
+from gatekeeper.testing import suite
 from gatekeeper.testing.expect import ExpectedFinding, PolicySet, load_expectation
 from gatekeeper.testing.fixtures import discover_cases, judge
 
@@ -164,13 +165,18 @@ def test_regeneration_is_byte_identical(tmp_path: Path) -> None:
 # --- the runner through the CLI: a passing case, a failing case, a malformed one ------------------
 
 
+# `--run` with this pattern keeps every fixture case (`<case>[<set>]`) and no Rego unit test (plain names): these
+# tests are about how cases are judged and reported; a selection also enforces no coverage floor.
+EVERY_CASE = ("--run", r"\[")
+
+
 def test_runner_passes_a_good_case_and_fails_a_wrong_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     fixtures = tmp_path / "fixtures"
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "good")
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "wrong")
     (fixtures / "wrong" / "expect.yaml").write_text("default:\n  outcome: review\n")
     code = main(
-        ["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--format", "json", "--min-coverage", "0"]
+        ["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--format", "json", *EVERY_CASE]
     )
     report = json.loads(capsys.readouterr().out)
     statuses = {r["name"]: r["status"] for r in report["results"] if r["suite"] == "fixtures"}
@@ -178,7 +184,7 @@ def test_runner_passes_a_good_case_and_fails_a_wrong_one(tmp_path: Path, capsys:
                         "wrong[default]": "fail"}
     assert code == 1
     shutil.rmtree(fixtures / "wrong")
-    assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--min-coverage", "0"]) == 0
+    assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), *EVERY_CASE]) == 0
 
 
 def test_text_report_names_the_failing_case_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -186,7 +192,7 @@ def test_text_report_names_the_failing_case_file_and_line(tmp_path: Path, capsys
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
     expect = fixtures / "k8sclient-go" / "expect.yaml"
     expect.write_text("default:\n  outcome: review\n")
-    code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--min-coverage", "0"])
+    code = main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), *EVERY_CASE])
     out = capsys.readouterr().out
     assert code == 1
     assert "FAIL  fixtures/k8sclient-go/expect.yaml:1 k8sclient-go[default]: outcome allow, expected review" in out
@@ -206,10 +212,17 @@ def test_malformed_expectation_is_exit_2_with_file_and_line(tmp_path: Path, caps
     assert captured.out == ""
 
 
-def test_unknown_policy_in_a_set_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_policy_in_a_set_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     fixtures = tmp_path / "fixtures"
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "k8sclient-go")
     (fixtures / "k8sclient-go" / "expect.yaml").write_text("x:\n  enable: [nope]\n  outcome: allow\n")
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a bad fixture is exit 2 before any engine runs")
+
+    monkeypatch.setattr(suite, "ReferenceRun", never)
+    monkeypatch.setattr(suite, "run_test_files", never)
     assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures)]) == 2
     assert "unknown policy 'nope'" in capsys.readouterr().err
 

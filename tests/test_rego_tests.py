@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import faulthandler
+import itertools
 import shutil
 import sys
 from pathlib import Path
@@ -45,6 +46,50 @@ def test_blank_keeps_offsets_and_hides_comments_and_strings() -> None:
     assert len(code) == len(TEST_FILE) and code.count("\n") == TEST_FILE.count("\n")
     assert "with input as" not in code
     assert "test_commented_out" not in code
+
+
+def _blank_per_character(source: str) -> str:
+    """The first `blank`, one character at a time: the oracle the run-at-a-time version must equal."""
+    out: list[str] = []
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch == "#":
+            end = source.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+        elif ch == '"':
+            j = i + 1
+            while j < n and source[j] != '"' and source[j] != "\n":
+                j += 2 if source[j] == "\\" else 1
+            j = min(j, n - 1)
+            out.append('"' + " " * (j - i - 1) + (source[j] if j > i else ""))
+            i = j + 1
+        elif ch == "`":
+            end = source.find("`", i + 1)
+            end = n - 1 if end < 0 else end
+            out.append("`" + "".join(c if c == "\n" else " " for c in source[i + 1 : end]) + "`")
+            i = end + 1
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)[:n]
+
+
+def test_blank_equals_the_per_character_oracle_on_every_short_source() -> None:
+    # Every string of up to five characters blank() reacts to: quotes, escapes, comments and unclosed ends collide.
+    alphabet = '#"`\\\nx'
+    for size in range(6):
+        for chosen in itertools.product(alphabet, repeat=size):
+            source = "".join(chosen)
+            assert blank(source) == _blank_per_character(source), repr(source)
+
+
+def test_blank_equals_the_oracle_on_the_shipped_bundle() -> None:
+    for path in sorted(REPO_ROOT.joinpath("policies").rglob("*.rego")):
+        source = path.read_text(encoding="utf-8")
+        assert blank(source) == _blank_per_character(source), path
 
 
 def test_lint_accepts_partial_input_mocks() -> None:

@@ -23,6 +23,11 @@ def run_json(policy: Path, fixtures: Path, capsys: pytest.CaptureFixture[str], *
     return code, json.loads(out)
 
 
+# `--run` with this pattern keeps every fixture case (`<case>[<set>]`) and no Rego unit test (plain names):
+# the breakage tests below assert what the cases catch, and exit 1 then comes from the cases alone.
+EVERY_CASE = ("--run", r"\[")
+
+
 def failing(report: dict, suite: str) -> set[str]:
     return {r["name"] for r in report["results"] if r["suite"] == suite and r["status"] in ("fail", "error")}
 
@@ -40,7 +45,11 @@ def drop_review_rule(source: str, rule_id: str) -> str:
 
 
 def test_shipped_bundle_passes_with_full_coverage(capsys: pytest.CaptureFixture[str]) -> None:
+    # Also the cross-check of the shipped bundle: no note means OPA ran every test and case beside regopy.
     code, report = run_json(POLICY_DIR, FIXTURES, capsys)
+    assert report["notes"] == []
+    assert [r for r in report["results"] if r["status"] != "pass"] == []
+    assert sum(r["suite"] == "rego" for r in report["results"]) >= 30
     assert failing(report, "rego") == set() and failing(report, "fixtures") == set()
     assert report["coverage"]["missing"] == [] and report["coverage"]["percent"] == 100.0
     assert code == 0 and report["ok"] is True
@@ -52,7 +61,7 @@ def test_core_that_stops_gating_ci_fails(tmp_path: Path, capsys: pytest.CaptureF
     bundle = copy_bundle(tmp_path)
     module = bundle / "core" / "policy.rego"
     module.write_text(drop_review_rule(module.read_text(), "core.ci"))
-    code, report = run_json(bundle, FIXTURES, capsys)
+    code, report = run_json(bundle, FIXTURES, capsys, *EVERY_CASE)
     assert code == 1
     assert {"ci-workflow[default]", "jenkinsfile[default]", "circleci[default]", "ci-rename-to-docs[default]",
             "ci-delete[default]", "symlink-into-ci[default]"} <= failing(report, "fixtures")
@@ -62,7 +71,7 @@ def test_core_that_stops_gating_iac_fails(tmp_path: Path, capsys: pytest.Capture
     bundle = copy_bundle(tmp_path)
     module = bundle / "core" / "policy.rego"
     module.write_text(drop_review_rule(module.read_text(), "core.iac"))
-    code, report = run_json(bundle, FIXTURES, capsys)
+    code, report = run_json(bundle, FIXTURES, capsys, *EVERY_CASE)
     assert code == 1
     assert {"iac-terraform[default]", "large-mixed[default]"} <= failing(report, "fixtures")
 
@@ -73,7 +82,7 @@ def test_deps_that_stops_gating_deps_fails(tmp_path: Path, capsys: pytest.Captur
     source = module.read_text()
     assert "review contains" in source
     module.write_text(source.replace("review contains", "warn contains"))  # still reports, no longer gates
-    code, report = run_json(bundle, FIXTURES, capsys)
+    code, report = run_json(bundle, FIXTURES, capsys, *EVERY_CASE)
     assert code == 1
     assert {"deps-go-mod[deps]", "deps-package-json[deps]", "lockfile-without-manifest[deps]"} <= failing(
         report, "fixtures"
@@ -93,7 +102,7 @@ def test_deleting_the_jenkinsfile_rules_fails(tmp_path: Path, capsys: pytest.Cap
             kept.append(line)
     assert len(kept) < len(lines)
     rules.write_text("".join(kept))
-    code, report = run_json(bundle, FIXTURES, capsys)
+    code, report = run_json(bundle, FIXTURES, capsys, *EVERY_CASE)
     assert code == 1
     assert "jenkinsfile[default]" in failing(report, "fixtures")
 

@@ -98,8 +98,21 @@ def select_cases(cases: Sequence[Case], pattern: re.Pattern[str]) -> list[Case]:
     return chosen
 
 
-def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> list[TestResult]:
-    """Decide every case under every policy set it names; one TestResult per (case, set).
+# A case with each of its policy sets and the policies that set enables.
+CasePlan = tuple[Case, list[tuple[PolicySet, tuple[str, ...]]]]
+
+
+def plan_cases(cases: Sequence[Case], bundle: Bundle) -> list[CasePlan]:
+    """Each case with the policies each of its sets enables; raise FixtureError for a set naming an unknown policy.
+
+    Called before anything runs: a bad name is exit 2 up front, not after the Rego tests.
+    """
+    return [(case, [(s, enabled_policies(bundle, s, case.expectation.path)) for s in case.expectation.sets])
+            for case in cases]
+
+
+def run_cases(plans: Sequence[CasePlan], bundle: Bundle, *, shown_root: Path) -> list[TestResult]:
+    """Decide every planned case under every policy set it names; one TestResult per (case, set).
 
     Each case is decided once, by the gate itself, with every policy any of its sets enables; a set's
     decision is then the gate's own findings plus those of the set's policies, and its outcome is
@@ -107,8 +120,6 @@ def run_cases(cases: Sequence[Case], bundle: Bundle, *, shown_root: Path) -> lis
     third of the cost on a case with three sets. When the union cannot decide (a policy's error), each
     set is decided alone, so an error is reported under the sets whose policies caused it and no other.
     """
-    plans = [(case, [(s, enabled_policies(bundle, s, case.expectation.path)) for s in case.expectation.sets])
-             for case in cases]  # validated up front: a bad name is exit 2, not a failed run
     unions = [tuple(p.name for p in bundle.policies if any(p.name in on for _, on in sets)) for _, sets in plans]
     decided = _decide_cases([case for case, _ in plans], unions, bundle)
     results: list[TestResult] = []

@@ -11,7 +11,7 @@ from gatekeeper.policy.bundle import Bundle, load_bundle
 from gatekeeper.policy.engine import check_modules
 from gatekeeper.testing.coverage import compute_coverage, declared_rule_ids
 from gatekeeper.testing.crosscheck import ReferenceRun, missing_note
-from gatekeeper.testing.fixtures import discover_cases, run_cases, select_cases
+from gatekeeper.testing.fixtures import discover_cases, plan_cases, run_cases, select_cases
 from gatekeeper.testing.rego_tests import discover_test_files, run_test_files, select_tests
 from gatekeeper.testing.results import TestResult, TestRun
 from gatekeeper.testing.versions import check_versions
@@ -34,6 +34,7 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
     if select is not None:
         test_files, cases = select_tests(test_files, select), select_cases(cases, select)
         min_coverage = 0.0  # a subset cannot cover every rule; the full run enforces the floor
+    plans = plan_cases(cases, bundle)
     versions = check_versions(bundle, since) if since is not None else []
     # OPA compiles the bundle with its tests and runs them in a child while regopy runs them here.
     reference = ReferenceRun(bundle, test_files, timeout=timeout)
@@ -44,8 +45,8 @@ def run_suite(policy_dir: Path, fixtures_dir: Path | None, *, min_coverage: floa
                        [regopy_compile_result(exc), *reference.finish([]), *versions], min_coverage, started)
     results = run_test_files(bundle, test_files, candidates=frozenset(declared_rule_ids(bundle)), timeout=timeout)
     results = reference.finish(results)
-    if cases:
-        results += run_cases(cases, bundle, shown_root=fixtures_dir.parent if fixtures_dir else Path.cwd())
+    if plans:
+        results += run_cases(plans, bundle, shown_root=fixtures_dir.parent if fixtures_dir else Path.cwd())
     results += versions
     return _finish(bundle, policy_dir, fixtures_dir, results, min_coverage, started)
 
