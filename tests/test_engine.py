@@ -205,6 +205,13 @@ def _bundle_with(tmp_path: Path, name: str, source: str) -> Path:
 
 
 def _gate(tmp_path: Path, bundle: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    patch = _patch_and_packet(tmp_path)
+    return subprocess.run([sys.executable, "-m", "gatekeeper", "gate", str(tmp_path / "p.json"), "--patch", str(patch),
+                           "--policy", str(bundle), *extra], capture_output=True, text=True, timeout=60)
+
+
+def _patch_and_packet(tmp_path: Path) -> Path:
+    """A one-file change and its packet (p.json beside it), made once per test."""
     patch = tmp_path / "p.diff"
     if not patch.exists():
         repo = tmp_path / "repo"
@@ -219,8 +226,7 @@ def _gate(tmp_path: Path, bundle: Path, *extra: str) -> subprocess.CompletedProc
                                          capture_output=True).stdout)
         subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(tmp_path / "p.json"),
                         "--policy", str(REPO / "policies")], check=True, capture_output=True)
-    return subprocess.run([sys.executable, "-m", "gatekeeper", "gate", str(tmp_path / "p.json"), "--patch", str(patch),
-                           "--policy", str(bundle), *extra], capture_output=True, text=True, timeout=60)
+    return patch
 
 
 def test_cli_engine_crash_is_exit_2_naming_the_policy_file(tmp_path: Path) -> None:
@@ -236,8 +242,10 @@ def test_cli_hang_is_exit_2_after_the_timeout(tmp_path: Path) -> None:
         '\nreview contains {"rule": "core.ci", "msg": "x"} if '
         '{ regex.match("^(a+)+$", "' + "a" * 40 + 'b") }\n'
     )
+    bundle = _bundle_with(tmp_path, "core", hang)
+    _patch_and_packet(tmp_path)  # not timed: only the gate is
     started = time.monotonic()
-    done = _gate(tmp_path, _bundle_with(tmp_path, "core", hang), "--timeout", "1")
+    done = _gate(tmp_path, bundle, "--timeout", "1")
     assert done.returncode == 2
     assert "policy evaluation ran past 1 s" in done.stderr
     assert time.monotonic() - started < 30  # the regex alone runs for hours; a loaded machine starts the CLI slowly

@@ -269,7 +269,10 @@ def _generate(
             finally:
                 if egress is not None:
                     egress.stop()
-            if start == SANDBOX_STARTS or not sandbox.lost_a_cover(plan, run.probe, run.logs / "stderr.log"):
+            # Only a start whose shim never spoke (no egress status: it reports before any generator runs).
+            silent = egress is None or egress.status is None
+            if start == SANDBOX_STARTS or not silent or not sandbox.lost_a_cover(plan, run.probe,
+                                                                                 run.logs / "stderr.log"):
                 break
             progress("warning: the sandbox did not start: a socket it was to cover vanished meanwhile; "
                      "starting it again")
