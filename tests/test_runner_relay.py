@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -258,6 +259,40 @@ def test_rate_cap(tmp_path: Path, fake: FakeModelAPI) -> None:
             client.models.list()
     finally:
         relay.stop()
+
+
+@pytest.mark.parametrize("framing", [b"content-type: application/json\r\ncontent-length: 100\r\n\r\n",
+                                     b"content-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\nb\r\n"])
+def test_an_upstream_that_dies_mid_reply_cuts_the_reply_off(tmp_path: Path, framing: bytes) -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+
+        def half_an_answer() -> None:
+            conn, _ = server.accept()
+            with conn:
+                seen = b"-"
+                while seen and not seen.endswith(b"\r\n\r\n{}"):  # all of it: unread bytes make the close a reset
+                    seen = (part := conn.recv(65536)) and seen + part
+                conn.sendall(b"HTTP/1.1 200 OK\r\n" + framing + b'{"partial":')
+
+        answering = threading.Thread(target=half_an_answer)
+        answering.start()
+        upstream = parse_model_api(f"anthropic=http://127.0.0.1:{server.getsockname()[1]}")
+        relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"anthropic": upstream},
+                      {"anthropic": REAL_KEY}).start()
+        try:
+            port = start_bridge(str(tmp_path / "relay.sock"))
+            data = _raw(port, b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\n{}")
+            answering.join(timeout=10)
+            (record,) = read_log(relay.log.path)
+        finally:
+            relay.stop()
+    head, _, rest = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.") and b" 200 " in head.split(b"\r\n")[0]
+    assert rest.startswith(b'b\r\n{"partial":\r\n') and b"HTTP/1." not in rest  # cut off: no 502 inside the body
+    assert not rest.endswith(b"0\r\n\r\n")  # and no last chunk: the client sees a broken reply, not a whole one
+    assert record["status"] == 502 and "IncompleteRead" in record["error"] and record["bytes_out"] == 11
 
 
 def test_upstream_errors_and_a_slow_upstream(tmp_path: Path) -> None:

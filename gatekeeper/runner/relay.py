@@ -273,8 +273,7 @@ class _Handler(BaseHTTPRequestHandler):
                                   "upstream": f"{upstream.host}:{upstream.port}", "bytes_in": length}
         failed_early = False
         try:
-            sent = self._forward(relay, upstream, api_path, body, headers, facts)
-            record.update(sent)
+            self._forward(relay, upstream, api_path, body, headers, facts, record)
         except (OSError, http.client.HTTPException) as exc:
             record.update(status=502, error=f"upstream: {type(exc).__name__}: {exc}"[:300])
             failed_early = not self.wfile.closed and not record.get("started")
@@ -297,7 +296,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
 
     def _forward(self, relay: Relay, upstream: Upstream, api_path: str, body: bytes, headers: dict[str, str],
-                 facts: CallFacts) -> dict[str, Any]:
+                 facts: CallFacts, record: dict[str, Any]) -> None:
+        """Pass the call on and its reply back, all but the last chunk; `record` learns as it goes (once
+        `started`, the reply's status line is out and an error can only cut the reply off)."""
         connection = relay.connect(upstream)
         try:
             connection.request(self.command, upstream.base_path + api_path, body=body or None, headers=headers)
@@ -310,14 +311,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             streamed = "text/event-stream" in (response.getheader("content-type") or "")
             total, pending, kept = 0, b"", bytearray()
-            outcome: dict[str, Any] = {"status": response.status, "started": True, "stream": streamed}
+            record.update(status=response.status, started=True, stream=streamed, bytes_out=0)
             while True:
                 chunk = response.read1(1 << 16) if self.command != "HEAD" else b""
                 if not chunk:
                     break
                 total += len(chunk)
                 if total > relay.limits.max_response_bytes:
-                    outcome.update(error=f"response over {relay.limits.max_response_bytes} bytes: cut off")
+                    record.update(error=f"response over {relay.limits.max_response_bytes} bytes: cut off")
                     self.close_connection = True
                     break
                 if streamed:
@@ -328,13 +329,17 @@ class _Handler(BaseHTTPRequestHandler):
                 elif len(kept) < 16 << 20:
                     kept += chunk
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                record["bytes_out"] = total
+            if response.length and not self.close_connection:
+                # The upstream closed before its Content-Length (http.client's read1 just stops): a cut reply
+                # must reach the client cut, never as a whole one.
+                raise http.client.IncompleteRead(b"", response.length)
             if streamed:
                 facts.read_event_line(pending)
             elif response.status < 300:
                 facts.read_response(bytes(kept))
             self.wfile.flush()
-            outcome.update(bytes_out=total, unfinished=not self.close_connection)
-            return outcome
+            record.update(unfinished=not self.close_connection)
         finally:
             connection.close()
 
