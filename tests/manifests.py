@@ -583,3 +583,134 @@ spec:
     - id: fetch
       action: fetch:template
 """
+
+# A helmfile release template (helmfile renders it with the release's values, as Helm renders a chart).
+HELMFILE_RELEASE_TEMPLATE = """\
+{{- $oci := fromYaml (readFile (printf "../apps/%s/%s/app/ocirepository.yaml" .Release.Namespace .Release.Name)) -}}
+chart: {{ $oci.spec.url }}
+version: {{ $oci.spec.ref.tag }}
+"""
+
+# A chart's named template (a pod template defined once, included by the Deployment and the DaemonSet).
+HELM_POD_TEMPLATE = """\
+{{- define "traefik.podTemplate" }}
+    metadata:
+      annotations:
+      {{- if .Values.deployment.podAnnotations }}
+        {{- tpl (toYaml .Values.deployment.podAnnotations) . | nindent 8 }}
+      {{- end }}
+"""
+
+# Jinja (Ansible, Salt, cookiecutter) and other tools' Go templates: no Helm object in any action.
+JINJA_WITH_VALUES = """\
+server {
+  listen {{ item.values }};
+  server_name {{ nginx.Values }};
+}
+"""
+GORELEASER_TEMPLATE_LINE = "release:\n  footer: '{{ .ReleaseURL }} {{ .Version }}'\n"
+SCAFFOLDER_VALUES = "name: ${{ values.name }}\nowner: ${{ values.owner }}\n"
+
+# An AWS CodeBuild build specification with a name no path rule knows (a CDK pipeline's build-spec/).
+CODEBUILD_BUILDSPEC = """\
+version: 0.2
+env:
+  variables:
+    S3_BUCKET: "ecs-refarch-cloudformation"
+phases:
+  pre_build:
+    commands:
+      - npm ci
+  build:
+    commands:
+      - npx projen release
+artifacts:
+  files: ["dist/**/*"]
+"""
+# A settings file that says `version: 0.2` without a build's phases.
+NOT_CODEBUILD = "version: 0.2\nname: widget\nstages: [lint, test]\n"
+
+# Concourse: a task (run by a pipeline's `task:` step) and a pipeline.
+CONCOURSE_TASK = """\
+---
+platform: linux
+image_resource:
+  type: registry-image
+  source: { repository: concourse/unit }
+inputs:
+  - name: concourse
+  - name: ci
+run:
+  path: ci/tasks/scripts/testflight
+"""
+CONCOURSE_PIPELINE = """\
+# Publishes the chart when a PR is merged.
+resources:
+- name: concourse-chart
+  type: git
+  source: {uri: https://github.com/concourse/concourse-chart.git}
+jobs:
+- name: publish
+  serial: true
+  plan:
+  - get: concourse-chart
+    trigger: true
+  - task: package
+    file: ci/tasks/package-chart.yml
+"""
+# A GitHub workflow also has `jobs:`, and a job's `steps:`, but never a `plan:`: it stays a workflow.
+# A deployment tool's list of platforms is not a Concourse task without `run:`.
+NOT_CONCOURSE = "platform: linux\narch: amd64\npackages: [curl, git]\n"
+
+# A Route 53 change batch applied with `aws route53 change-resource-record-sets --change-batch file://...`.
+ROUTE53_CHANGE_BATCH = """{
+  "Comment": "Failover record for the API",
+  "Changes": [
+    {
+      "Action": "UPSERT",
+      "ResourceRecordSet": {
+        "Name": "api.example.com",
+        "Type": "CNAME",
+        "TTL": 60,
+        "ResourceRecords": [{"Value": "api-east.example.com"}]
+      }
+    }
+  ]
+}
+"""
+# An application's own change log in JSON: actions, but no record set.
+NOT_ROUTE53 = '{"changes": [{"Action": "CREATE", "Entity": "user", "Id": 7}]}\n'
+
+# Plays whose `hosts:` is not their first key, after comments, at another indentation, and playbook imports.
+ANSIBLE_PLAY_AFTER_COMMENTS = """\
+# Bootstrap the cluster: install Argo CD, then let it sync the rest.
+- name: Bootstrapping the cluster
+  hosts: localhost
+  tasks:
+    - name: Create ArgoCD namespace
+      kubernetes.core.k8s:
+        kind: Namespace
+        name: argocd
+"""
+ANSIBLE_PLAY_WIDE = """\
+---
+-   name: Web servers
+    become: true
+    hosts: web
+    roles:
+        - nginx
+"""
+ANSIBLE_PLAYBOOK_IMPORTS = """\
+# Everything, in order.
+- name: Infrastructure
+  import_playbook: infra.yml
+- name: Applications
+  ansible.builtin.import_playbook: apps.yml
+"""
+# A list of machines with a `hosts:` field that has nothing a play runs.
+NOT_A_PLAY = """\
+# Load balancer pools
+- name: eu
+  hosts: [10.0.0.1, 10.0.0.2]
+  weight: 3
+"""
