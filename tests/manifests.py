@@ -714,3 +714,15 @@ NOT_A_PLAY = """\
   hosts: [10.0.0.1, 10.0.0.2]
   weight: 3
 """
+
+# A helm-docs README template: it walks the chart's values table (`range .Values`) to write documentation.
+HELM_DOCS_TEMPLATE = """\
+{{ template "chart.header" . }}
+{{ define "chart.valuesTable" }}
+| Key | Description | Default |
+|-----|-------------|---------|
+  {{- range .Values }}
+| `{{ .Key }}` | {{ .Description }} | {{ .Default }} |
+  {{- end }}
+{{ end }}
+"""

@@ -62,6 +62,7 @@ LOOK_ALIKES = [
     ("api/openapi.yaml", m.OPENAPI, None, None),
     ("contrib/html.tpl", m.GO_REPORT_TEMPLATE, None, None),
     ("rules/helm.yaml", m.SEMGREP_RULES, None, None),
+    ("charts/web/README.md.gotmpl", m.HELM_DOCS_TEMPLATE, None, None),
     ("roles/web/templates/nginx.conf.j2", m.JINJA_WITH_VALUES, None, None),
     ("config/release.yaml", m.GORELEASER_TEMPLATE_LINE, None, None),
     ("template/catalog.yaml", m.SCAFFOLDER_VALUES, None, None),

@@ -86,6 +86,7 @@ _GHA_ACTION = re.compile(r"""^runs[ \t]*:[ \t]*\n[ \t]+using[ \t]*:[ \t]*["']?(?
 _HELM_ACTION = re.compile(
     r"\{\{-?[^}\n]*?(?:(?<![\w)\]])\$?\.(?:Values\b|Release\.[A-Z]|Chart\.[A-Z]|Capabilities\.|Files\.)|"
     r"(?<![\w.])(?:include|tpl)[ \t]+[\"(.$])", _FLAGS)
+_DOC_TEMPLATES = (".md.gotmpl", ".md.tpl", ".md.tmpl")  # helm-docs README templates: documentation
 _SEMGREP_RULES = re.compile(r"^rules[ \t]*:", _FLAGS)
 _SEMGREP_RULE_KEY = re.compile(r"^[ \t]+(?:-[ \t]+)?(?:languages|pattern|patterns|pattern-either|message)[ \t]*:",
                                _FLAGS)
@@ -220,7 +221,7 @@ def sniff(path: str, data: bytes, rules: ContextRules) -> Signal | None:
     if name == "setup.py":
         return _setup_py(text)
     signals = (_cloud(text), *_kube(text, rules), _workflow(text), _ansible(path, text), _dockerfile(name, text),
-               _helm(text))
+               _helm(name, text))
     found = [s for s in signals if s is not None]
     if not found:
         return None
@@ -251,7 +252,9 @@ def _cloud(text: str) -> Signal | None:
     return None
 
 
-def _helm(text: str) -> Signal | None:
+def _helm(name: str, text: str) -> Signal | None:
+    if name.lower().endswith(_DOC_TEMPLATES):
+        return None  # helm-docs renders these into the chart's README (`range .Values` walks its values table)
     if (m := _HELM_ACTION.search(text)) is None:
         return None
     if _SEMGREP_RULES.search(text) and _SEMGREP_RULE_KEY.search(text):

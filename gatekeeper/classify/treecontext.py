@@ -14,20 +14,33 @@ from pathlib import Path
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import LONG_WINDOW, WINDOW, is_candidate, only_comments
+from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, WINDOW, is_candidate, only_comments
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
 from gatekeeper.model import FileChange
 
 _STATUS = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied", "T": "type_changed"}
 _NO_MODE = "000000"
+# Dependency manifests of the languages IaC programs are written in: one that names an IaC library makes the source
+# files in and below its folder worth reading for that library's imports.
+_MANIFESTS = frozenset({
+    "go.mod", "package.json", "requirements.txt", "pyproject.toml", "pipfile", "setup.py", "setup.cfg", "pom.xml",
+    "build.gradle", "build.gradle.kts", "build.sbt", "directory.packages.props", "packages.config",
+})
+_MANIFEST_SUFFIXES = (".csproj", ".fsproj", ".vbproj")
+
+
+def _is_manifest(name: str) -> bool:
+    lower = name.lower()
+    return lower in _MANIFESTS or lower.endswith(_MANIFEST_SUFFIXES) or (
+        lower.startswith("requirements") and lower.endswith(".txt"))
 
 
 class TreeContext:
     """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
 
     kind = "tree"
-    programs = False  # the project markers decide programs; reading every changed source file would cost seconds
+    programs = True  # source files are read only below a dependency manifest that names an IaC library
 
     def __init__(self, repo: Path, base: str, head: str, rules: RuleSet) -> None:
         self.objects = GitObjects(repo)
@@ -44,6 +57,8 @@ class TreeContext:
                 paths.update(self.objects.tree(commit))
             kept = self.old_tree.keys() & self.new_tree.keys()  # a `stop` file on both sides (markers.py)
             self.markers = MarkerIndex(paths, rules.context.markers, self.new_tree.keys(), kept)
+            self._manifests: dict[str, list[TreeEntry]] | None = None  # by folder, built on first use
+            self._names_iac: dict[str, bool] = {}  # by blob id: does the manifest name an IaC library?
         except BaseException:
             self.objects.close()
             raise
@@ -68,6 +83,32 @@ class TreeContext:
             out.append((old, self.old_tree.get(old)))
         return [Shown(path, self._head(entry), True) for path, entry in out
                 if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path))]
+
+    def may_hold_program(self, change: FileChange) -> bool:
+        """A dependency manifest (go.mod, package.json, requirements.txt, pyproject.toml, *.csproj, pom.xml, ...) in
+        the folder of a side of `change` or above it, on either side, names an IaC library (IAC_LIBRARY_NEEDLES).
+        Each manifest blob is read once (64 KiB: a long go.mod lists its direct requirements first)."""
+        if self._manifests is None:
+            self._manifests = {}
+            for tree in (self.old_tree, self.new_tree):
+                for path, entry in tree.items():
+                    folder, _, name = path.rpartition("/")
+                    if _is_manifest(name) and entry.mode in ("100644", "100755"):
+                        self._manifests.setdefault(folder, []).append(entry)
+        sides = [change.path] if change.old_path is None else [change.path, change.old_path]
+        for side in sides:
+            folder = side.rpartition("/")[0]
+            while True:
+                for entry in self._manifests.get(folder, ()):
+                    if (named := self._names_iac.get(entry.oid)) is None:
+                        data = self.objects.blob(entry.oid, LONG_WINDOW)
+                        named = self._names_iac[entry.oid] = any(needle in data for needle in IAC_LIBRARY_NEEDLES)
+                    if named:
+                        return True
+                if not folder:
+                    break
+                folder = folder.rpartition("/")[0]
+        return False
 
     def _head(self, entry: TreeEntry) -> bytes:
         data = self.objects.blob(entry.oid, WINDOW)
