@@ -726,3 +726,50 @@ HELM_DOCS_TEMPLATE = """\
   {{- end }}
 {{ end }}
 """
+
+# Other CI systems' files under names no path rule knows.
+AZURE_STEPS_TEMPLATE = """\
+# Steps shared by the build and release pipelines.
+parameters:
+  - name: configuration
+    default: Release
+steps:
+  - task: UseDotNet@2
+    inputs:
+      version: 8.x
+  - script: dotnet build -c ${{ parameters.configuration }}
+"""
+AZURE_PIPELINE = "trigger: [main]\npool:\n  vmImage: ubuntu-latest\nsteps:\n  - script: make test\n"
+GITLAB_INCLUDED_JOBS = """\
+# included from .gitlab-ci.yml
+unit-tests:
+  stage: test
+  image: python:3.12
+  script:
+    - pytest -q
+"""
+CIRCLECI_CONFIG = """\
+version: 2.1
+orbs:
+  node: circleci/node@5.2
+jobs:
+  test:
+    docker: [{image: cimg/node:20.11}]
+    steps: [checkout, {run: npm test}]
+workflows:
+  main: {jobs: [test]}
+"""
+DRONE_PIPELINE = "kind: pipeline\ntype: docker\nname: default\nsteps:\n- name: test\n  image: golang:1.22\n  commands:\n  - go test ./...\n"
+WOODPECKER_STEPS = "steps:\n  lint:\n    image: golangci/golangci-lint\n    commands:\n      - golangci-lint run\n"
+BITBUCKET_PIPELINES = "image: node:20\npipelines:\n  default:\n    - step:\n        script:\n          - npm test\n"
+BUILDKITE_PIPELINE = """\
+steps:
+  - label: ":go: test"
+    command: go test ./...
+  - wait
+  - trigger: deploy-pipeline
+"""
+# Look-alikes: a recipe's steps, a docs site's build settings, a job queue's settings.
+RECIPE_STEPS = "name: pancakes\nsteps:\n  - Mix the flour and the eggs\n  - Cook on a hot pan\n"
+QUEUE_SETTINGS = "pool:\n  size: 10\n  timeout: 30s\nretries: 3\n"
+STAGED_ROLLOUT = "stages:\n  - name: canary\n    weight: 5\n  - name: full\n    weight: 100\n"

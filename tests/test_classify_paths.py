@@ -868,6 +868,8 @@ OTHER = [
     "knip.json",
     # issue 12, fourth label set: tool settings by name, and every tool's run-control file (.*rc)
     ".renovaterc.json5",
+    "updatecli/values.d/scm.yaml",
+    "updatecli.yaml",
     ".trivyignore.yaml",
     ".helmdocsignore",
     "web/.yamlignore",

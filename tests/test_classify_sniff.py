@@ -54,6 +54,14 @@ KINDS = [
     ("system/bootstrap.yml", m.ANSIBLE_PLAY_AFTER_COMMENTS, "iac", "iac.content.ansible-play"),
     ("ops/web.yml", m.ANSIBLE_PLAY_WIDE, "iac", "iac.content.ansible-play"),
     ("ops/all.yml", m.ANSIBLE_PLAYBOOK_IMPORTS, "iac", "iac.content.ansible-play"),
+    ("azure/templates/steps.yml", m.AZURE_STEPS_TEMPLATE, "ci", "ci.content.azure-pipelines"),
+    ("pipelines/build.yml", m.AZURE_PIPELINE, "ci", "ci.content.azure-pipelines"),
+    ("build/jobs.yml", m.GITLAB_INCLUDED_JOBS, "ci", "ci.content.gitlab-ci"),
+    ("circleci/config.yml", m.CIRCLECI_CONFIG, "ci", "ci.content.circleci"),
+    ("build/pipeline.yml", m.DRONE_PIPELINE, "ci", "ci.content.drone-woodpecker"),
+    ("pipelines/lint.yaml", m.WOODPECKER_STEPS, "ci", "ci.content.drone-woodpecker"),
+    ("config/bitbucket.yml", m.BITBUCKET_PIPELINES, "ci", "ci.content.bitbucket"),
+    ("pipelines/main.yml", m.BUILDKITE_PIPELINE, "ci", "ci.content.buildkite"),
 ]
 
 LOOK_ALIKES = [
@@ -71,6 +79,11 @@ LOOK_ALIKES = [
     ("automation/release.yml", m.GITHUB_WORKFLOW, "ci", "ci.content.github-workflow"),  # jobs: but no plan:
     ("data/changes.json", m.NOT_ROUTE53, None, None),
     ("config/pools.yml", m.NOT_A_PLAY, None, None),
+    ("recipes/pancakes.yml", m.RECIPE_STEPS, None, None),
+    ("config/queue.yml", m.QUEUE_SETTINGS, None, None),
+    ("rollout/stages.yml", m.STAGED_ROLLOUT, None, None),
+    ("ops/app.yml", m.DEPLOYMENT, "iac", "iac.content.kubernetes"),  # a Deployment's `image:` is not a CI step
+    ("docker-compose.override.yml", "services:\n  web:\n    image: nginx\n    command: [nginx]\n", None, None),
     ("config/app.yaml", m.APP_SETTINGS, None, None),
     ("setup.py", m.PACKAGING_SETUP_PY, None, None),
     # Short Ansible module names count only in a task folder: a workflow's steps also say `- name:`.

@@ -98,6 +98,24 @@ _CONCOURSE_JOBS = re.compile(r"^jobs[ \t]*:", _FLAGS)
 _CONCOURSE_PLAN = re.compile(r"^[ \t]+(?:-[ \t]+)?plan[ \t]*:", _FLAGS)
 _CONCOURSE_PLATFORM = re.compile(r"""^platform[ \t]*:[ \t]*["']?(?:linux|windows|darwin)\b""", _FLAGS)
 _CONCOURSE_RUN = re.compile(r"^run[ \t]*:", _FLAGS)
+# Other CI systems' definitions kept under names no path rule knows (templates a pipeline includes, a second
+# pipeline in build/): each by what only that system writes.
+_AZURE_TASK = re.compile(r"^[ \t]*-[ \t]+task[ \t]*:[ \t]*[\"']?[A-Za-z][\w.-]*@[0-9]+", _FLAGS)
+_AZURE_POOL = re.compile(r"^pool[ \t]*:", _FLAGS)
+_AZURE_BODY = re.compile(r"^(?:steps|jobs|stages)[ \t]*:", _FLAGS)
+_GITLAB_STAGES = re.compile(r"^stages[ \t]*:", _FLAGS)
+_GITLAB_STAGE = re.compile(r"^[ \t]+stage[ \t]*:", _FLAGS)
+_GITLAB_SCRIPT = re.compile(r"^[ \t]+(?:script|before_script|after_script|trigger)[ \t]*:", _FLAGS)
+_CIRCLE_VERSION = re.compile(r"""^version[ \t]*:[ \t]*["']?2(?:\.[01])?["']?[ \t]*$""", _FLAGS)
+_CIRCLE_BODY = re.compile(r"^(?:workflows|orbs)[ \t]*:", _FLAGS)
+_DRONE_KIND = re.compile(r"""^kind[ \t]*:[ \t]*["']?pipeline\b""", _FLAGS)
+_STEPS = re.compile(r"^steps[ \t]*:", _FLAGS)
+_STEP_COMMANDS = re.compile(r"^[ \t]+commands[ \t]*:", _FLAGS)
+_STEP_IMAGE = re.compile(r"^[ \t]+image[ \t]*:", _FLAGS)
+_BITBUCKET = re.compile(r"^pipelines[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+(?:default|branches|pull-requests|"
+                        r"tags|custom)[ \t]*:", _FLAGS)
+_BUILDKITE_STEP = re.compile(r"^[ \t]*-[ \t]+(?:command|commands|trigger|block|wait|input)[ \t]*:|^[ \t]*-[ \t]+wait[ \t]*$",
+                             _FLAGS)
 # A Route 53 change batch (`aws route53 change-resource-record-sets --change-batch file://...`): DNS records.
 _ROUTE53_CHANGE = re.compile(r'"Action"[ \t]*:[ \t]*"(?:CREATE|UPSERT|DELETE)"', _FLAGS)
 _ROUTE53_RECORD = re.compile(r'"ResourceRecordSet"[ \t]*:', _FLAGS)
@@ -294,6 +312,26 @@ def _workflow(text: str) -> Signal | None:
         return Signal("ci", "ci.content.concourse", _line(text, jobs))
     if (m := _CONCOURSE_PLATFORM.search(text)) is not None and _CONCOURSE_RUN.search(text):
         return Signal("ci", "ci.content.concourse", _line(text, m))
+    return _other_ci(text)
+
+
+def _other_ci(text: str) -> Signal | None:
+    if (m := _AZURE_TASK.search(text)) is not None:
+        return Signal("ci", "ci.content.azure-pipelines", _line(text, m))
+    if (m := _AZURE_POOL.search(text)) is not None and _AZURE_BODY.search(text):
+        return Signal("ci", "ci.content.azure-pipelines", _line(text, m))
+    if (m := _GITLAB_SCRIPT.search(text)) is not None and (_GITLAB_STAGES.search(text) or _GITLAB_STAGE.search(text)):
+        return Signal("ci", "ci.content.gitlab-ci", _line(text, m))
+    if (m := _CIRCLE_VERSION.search(text)) is not None and _CIRCLE_BODY.search(text) and _GHA_JOBS.search(text):
+        return Signal("ci", "ci.content.circleci", _line(text, m))
+    if (m := _DRONE_KIND.search(text)) is not None and _STEPS.search(text):
+        return Signal("ci", "ci.content.drone-woodpecker", _line(text, m))
+    if (m := _STEPS.search(text)) is not None and _STEP_COMMANDS.search(text) and _STEP_IMAGE.search(text):
+        return Signal("ci", "ci.content.drone-woodpecker", _line(text, m))
+    if (m := _BITBUCKET.search(text)) is not None:
+        return Signal("ci", "ci.content.bitbucket", _line(text, m))
+    if (m := _STEPS.search(text)) is not None and _BUILDKITE_STEP.search(text, m.end()):
+        return Signal("ci", "ci.content.buildkite", _line(text, m))
     return None
 
 
