@@ -759,7 +759,9 @@ jobs:
 workflows:
   main: {jobs: [test]}
 """
-DRONE_PIPELINE = "kind: pipeline\ntype: docker\nname: default\nsteps:\n- name: test\n  image: golang:1.22\n  commands:\n  - go test ./...\n"
+DRONE_PIPELINE = (
+    "kind: pipeline\ntype: docker\nname: default\nsteps:\n- name: test\n  image: golang:1.22\n  commands:\n"
+    "  - go test ./...\n")
 WOODPECKER_STEPS = "steps:\n  lint:\n    image: golangci/golangci-lint\n    commands:\n      - golangci-lint run\n"
 BITBUCKET_PIPELINES = "image: node:20\npipelines:\n  default:\n    - step:\n        script:\n          - npm test\n"
 BUILDKITE_PIPELINE = """\

@@ -114,8 +114,8 @@ _STEP_COMMANDS = re.compile(r"^[ \t]+commands[ \t]*:", _FLAGS)
 _STEP_IMAGE = re.compile(r"^[ \t]+image[ \t]*:", _FLAGS)
 _BITBUCKET = re.compile(r"^pipelines[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+(?:default|branches|pull-requests|"
                         r"tags|custom)[ \t]*:", _FLAGS)
-_BUILDKITE_STEP = re.compile(r"^[ \t]*-[ \t]+(?:command|commands|trigger|block|wait|input)[ \t]*:|^[ \t]*-[ \t]+wait[ \t]*$",
-                             _FLAGS)
+_BUILDKITE_STEP = re.compile(
+    r"^[ \t]*-[ \t]+(?:command|commands|trigger|block|wait|input)[ \t]*:|^[ \t]*-[ \t]+wait[ \t]*$", _FLAGS)
 # A Route 53 change batch (`aws route53 change-resource-record-sets --change-batch file://...`): DNS records.
 _ROUTE53_CHANGE = re.compile(r'"Action"[ \t]*:[ \t]*"(?:CREATE|UPSERT|DELETE)"', _FLAGS)
 _ROUTE53_RECORD = re.compile(r'"ResourceRecordSet"[ \t]*:', _FLAGS)
