@@ -262,3 +262,14 @@ def test_source_files_are_not_read_where_no_manifest_names_an_iac_library(git_re
     # The cost bound has a price, written down in docs/classification.md: without a manifest naming the
     # library (a vendored or replaced module), the commits do not read the program; the patch would.
     assert files["pkg/hidden/main.go"].bucket == "src"
+
+
+def test_a_deeply_nested_source_file_is_looked_up_without_recursion(git_repo: GitRepo) -> None:
+    git_repo.write("go.mod", GO_MOD_PULUMI)
+    git_repo.commit("base")
+    deep = "/".join(["d"] * 1500) + "/main.go"  # deeper than Python's recursion limit (and than PATH_MAX: git only)
+    oid = git_repo.git("hash-object", "-w", "--stdin", input=AUTOMATION_PROGRAM.encode()).decode().strip()
+    git_repo.git("update-index", "--add", "--cacheinfo", f"100644,{oid},{deep}")
+    git_repo.git("commit", "-q", "-m", "head")
+    got = tree_files(git_repo)[deep]
+    assert (got.bucket, got.rule) == ("iac", "iac.content.iac-program")

@@ -59,6 +59,7 @@ class TreeContext:
             self.markers = MarkerIndex(paths, rules.context.markers, self.new_tree.keys(), kept)
             self._manifests: dict[str, list[TreeEntry]] | None = None  # by folder, built on first use
             self._names_iac: dict[str, bool] = {}  # by blob id: does the manifest name an IaC library?
+            self._folders_iac: dict[str, bool] = {}  # by folder: does a manifest there or above name one?
         except BaseException:
             self.objects.close()
             raise
@@ -96,18 +97,31 @@ class TreeContext:
                     if _is_manifest(name) and entry.mode in ("100644", "100755"):
                         self._manifests.setdefault(folder, []).append(entry)
         sides = [change.path] if change.old_path is None else [change.path, change.old_path]
-        for side in sides:
-            folder = side.rpartition("/")[0]
-            while True:
-                for entry in self._manifests.get(folder, ()):
-                    if (named := self._names_iac.get(entry.oid)) is None:
-                        data = self.objects.blob(entry.oid, LONG_WINDOW)
-                        named = self._names_iac[entry.oid] = any(needle in data for needle in IAC_LIBRARY_NEEDLES)
-                    if named:
-                        return True
-                if not folder:
-                    break
-                folder = folder.rpartition("/")[0]
+        return any(self._below_iac_manifest(side.rpartition("/")[0]) for side in sides)
+
+    def _below_iac_manifest(self, folder: str) -> bool:
+        """Whether a manifest in `folder` or above names an IaC library; one answer per folder (a loop, not
+        recursion: a path may be thousands of folders deep)."""
+        chain = []  # the folders from `folder` up to the first one already answered
+        while folder not in self._folders_iac:
+            chain.append(folder)
+            if not folder:
+                break
+            folder = folder.rpartition("/")[0]
+        named = self._folders_iac.get(folder, False) if not chain or chain[-1] != folder else False
+        for current in reversed(chain):  # from the top down: a folder is named when its parent is
+            named = named or self._names_in(current)
+            self._folders_iac[current] = named
+        return named
+
+    def _names_in(self, folder: str) -> bool:
+        assert self._manifests is not None
+        for entry in self._manifests.get(folder, ()):
+            if entry.oid not in self._names_iac:
+                data = self.objects.blob(entry.oid, LONG_WINDOW)
+                self._names_iac[entry.oid] = any(needle in data for needle in IAC_LIBRARY_NEEDLES)
+            if self._names_iac[entry.oid]:
+                return True
         return False
 
     def _head(self, entry: TreeEntry) -> bytes:
