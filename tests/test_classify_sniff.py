@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,12 @@ def test_iac_program_imports_in_each_language_and_their_look_alikes() -> None:
     for text in ["# we deploy with pulumi\nimport os\n", "from pulumiclient import api\n",
                  'import "github.com/gorilla/mux"\n', "// see aws-cdk-lib docs\n"]:
         assert iac_program(text.encode()) is None, text
+
+
+@pytest.mark.parametrize("fill", ["{{", "{{- ", "{{ ", "{{ include ", "- a:\n  ", "steps:\n", "pipelines:\n \n"])
+def test_a_hostile_window_costs_a_linear_scan(fill: str) -> None:
+    # 8 KiB of `{{` took 18 s before the Helm action's span was bounded (a quadratic scan); now milliseconds.
+    text = (fill * (WINDOW // len(fill) + 1))[:WINDOW].encode()
+    started = time.perf_counter()
+    sniff("templates/x.yaml", text, RULES.context)
+    assert time.perf_counter() - started < 2.0

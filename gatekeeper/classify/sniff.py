@@ -82,9 +82,10 @@ _GHA_ACTION = re.compile(r"""^runs[ \t]*:[ \t]*\n[ \t]+using[ \t]*:[ \t]*["']?(?
 # A Helm (or helmfile) template: a Go-template action that reads what only Helm provides — the release's values,
 # name or chart (`.Values`, `$.Values`, `.Release.Name`, `.Chart.Name`, `.Capabilities`, `.Files`), or Helm's
 # `include`/`tpl`. Case matters (Jinja's `item.values` is not one), and the dot must start a field chain, not
-# follow a name (`foo.Values`). A semgrep rule quoting such a line is a look-alike (_SEMGREP_RULES).
+# follow a name (`foo.Values`). A semgrep rule quoting such a line is a look-alike (_SEMGREP_RULES). The span
+# inside one action is bounded and holds no brace: a line of 8 KiB of `{{` must not cost a quadratic scan.
 _HELM_ACTION = re.compile(
-    r"\{\{-?[^}\n]*?(?:(?<![\w)\]])\$?\.(?:Values\b|Release\.[A-Z]|Chart\.[A-Z]|Capabilities\.|Files\.)|"
+    r"\{\{-?[^{}\n]{0,200}?(?:(?<![\w)\]])\$?\.(?:Values\b|Release\.[A-Z]|Chart\.[A-Z]|Capabilities\.|Files\.)|"
     r"(?<![\w.])(?:include|tpl)[ \t]+[\"(.$])", _FLAGS)
 _DOC_TEMPLATES = (".md.gotmpl", ".md.tpl", ".md.tmpl")  # helm-docs README templates: documentation
 _SEMGREP_RULES = re.compile(r"^rules[ \t]*:", _FLAGS)
