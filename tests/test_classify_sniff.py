@@ -60,7 +60,6 @@ KINDS = [
     ("build/jobs.yml", m.GITLAB_INCLUDED_JOBS, "ci", "ci.content.gitlab-ci"),
     ("circleci/config.yml", m.CIRCLECI_CONFIG, "ci", "ci.content.circleci"),
     ("build/pipeline.yml", m.DRONE_PIPELINE, "ci", "ci.content.drone-woodpecker"),
-    ("pipelines/lint.yaml", m.WOODPECKER_STEPS, "ci", "ci.content.drone-woodpecker"),
     ("config/bitbucket.yml", m.BITBUCKET_PIPELINES, "ci", "ci.content.bitbucket"),
     ("pipelines/main.yml", m.BUILDKITE_PIPELINE, "ci", "ci.content.buildkite"),
 ]
@@ -81,6 +80,7 @@ LOOK_ALIKES = [
     ("data/changes.json", m.NOT_ROUTE53, None, None),
     ("config/pools.yml", m.NOT_A_PLAY, None, None),
     ("recipes/pancakes.yml", m.RECIPE_STEPS, None, None),
+    ("e2e/scenarios/fixtures/02_step_failure.yaml", m.WOODPECKER_STEPS, None, None),  # the path rules' job
     ("config/queue.yml", m.QUEUE_SETTINGS, None, None),
     ("rollout/stages.yml", m.STAGED_ROLLOUT, None, None),
     ("ops/app.yml", m.DEPLOYMENT, "iac", "iac.content.kubernetes"),  # a Deployment's `image:` is not a CI step
