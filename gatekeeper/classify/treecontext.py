@@ -28,6 +28,8 @@ _MANIFESTS = frozenset({
     "build.gradle", "build.gradle.kts", "build.sbt", "directory.packages.props", "packages.config",
 })
 _MANIFEST_SUFFIXES = (".csproj", ".fsproj", ".vbproj")
+# The last four characters of every manifest name (lower case): a cheap first test of every path of both trees.
+_MANIFEST_ENDINGS = frozenset(name[-4:] for name in (*_MANIFESTS, *_MANIFEST_SUFFIXES, ".txt"))
 
 
 def _is_manifest(name: str) -> bool:
@@ -93,9 +95,12 @@ class TreeContext:
             self._manifests = {}
             for tree in (self.old_tree, self.new_tree):
                 for path, entry in tree.items():
-                    folder, _, name = path.rpartition("/")
-                    if _is_manifest(name) and entry.mode in ("100644", "100755"):
-                        self._manifests.setdefault(folder, []).append(entry)
+                    if path[-4:].lower() in _MANIFEST_ENDINGS:
+                        folder, _, name = path.rpartition("/")
+                        if _is_manifest(name) and entry.mode in ("100644", "100755"):
+                            self._manifests.setdefault(folder, []).append(entry)
+        if not self._manifests:
+            return False
         sides = [change.path] if change.old_path is None else [change.path, change.old_path]
         return any(self._below_iac_manifest(side.rpartition("/")[0]) for side in sides)
 
