@@ -22,7 +22,8 @@ For each mode: recall and precision per bucket, overall accuracy, review recall 
 ci or iac that reach ci or iac, so the default policy asks a human; and the same counting files
 tagged needs-context, which the shipped core policy also sends to a human), the confusion matrix
 and every miss. --labels picks the label set (bench/classify_accuracy/: labels.tsv, the development
-set; independent.tsv, a second set from other repositories; heldout.tsv, never tuned on). --check
+set; independent.tsv, a second set from other repositories; heldout.tsv and fresh.tsv,
+measured blind before any rule changed for them). --check
 exits 1 when a mode misses the targets of issue 12 (recall of ci, iac and deps >= 98%, overall >=
 95%). --source runs the gatekeeper of another checkout (a branch under review) with its own policies
 unless --policy says otherwise; it writes no bytecode there.

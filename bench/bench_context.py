@@ -9,7 +9,7 @@ share of them into YAML candidates whose content is read). Times, cold (a new pr
 - `classify --tree BASE..HEAD --format json`.
 Target (issue 12): the gate with --tree within 0.5 s of the gate without it, on a 2-core machine.
 
-    python bench/bench_context.py [--files N] [--runs R] [--yaml-share F]
+    python bench/bench_context.py [--files N] [--runs R] [--yaml-share F] [--iac-manifest]
 """
 
 from __future__ import annotations
@@ -31,15 +31,19 @@ from bench_gate import POLICIES, adopt_orphans, git, reap_orphans  # noqa: E402
 
 DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: svc{i}\nspec:\n  replicas: 1\n"
 SETTINGS = "server:\n  port: {i}\nfeatures:\n  flag: true\n"
+GO_MOD_PULUMI = "module example.invalid/bench\n\ngo 1.22\n\nrequire github.com/pulumi/pulumi/sdk/v3 v3.120.0\n"
 
 
-def make_repo(root: Path, count: int, yaml_share: float) -> tuple[Path, Path, Path]:
+def make_repo(root: Path, count: int, yaml_share: float, iac_manifest: bool) -> tuple[Path, Path, Path]:
     repo = root / "repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
-    for path, text in (("charts/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.1.0\n"),
-                       ("deploy/overlays/prod/kustomization.yaml", "resources: [../../base]\n"),
-                       ("ops/ansible.cfg", "[defaults]\ninventory = hosts\n"), ("README.md", "# bench\n")):
+    base = [("charts/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.1.0\n"),
+            ("deploy/overlays/prod/kustomization.yaml", "resources: [../../base]\n"),
+            ("ops/ansible.cfg", "[defaults]\ninventory = hosts\n"), ("README.md", "# bench\n")]
+    if iac_manifest:  # the worst case of the manifest gate: every changed Go file sits below a go.mod naming Pulumi
+        base.append(("go.mod", GO_MOD_PULUMI))
+    for path, text in base:
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
         (repo / path).write_text(text)
     git(repo, "add", "-A")
@@ -120,12 +124,14 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--yaml-share", type=float, default=0.0, help="share of the files that are YAML (0..1)")
+    parser.add_argument("--iac-manifest", action="store_true",
+                        help="a root go.mod that names Pulumi: --tree then reads every changed Go file's imports")
     args = parser.parse_args()
     adopt_orphans()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory(prefix="gatekeeper-bench-") as tmp:
         root = Path(tmp)
-        repo, patch_packet, tree_packet = make_repo(root, args.files, args.yaml_share)
+        repo, patch_packet, tree_packet = make_repo(root, args.files, args.yaml_share, args.iac_manifest)
         gk = [sys.executable, "-m", "gatekeeper"]
         # A generous evaluation limit: on a loaded shared machine the engine can pass the default 10 s, and a
         # timed-out run measures nothing (the limit does not change what a run that finishes costs).

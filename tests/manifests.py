@@ -583,3 +583,195 @@ spec:
     - id: fetch
       action: fetch:template
 """
+
+# A helmfile release template (helmfile renders it with the release's values, as Helm renders a chart).
+HELMFILE_RELEASE_TEMPLATE = """\
+{{- $oci := fromYaml (readFile (printf "../apps/%s/%s/app/ocirepository.yaml" .Release.Namespace .Release.Name)) -}}
+chart: {{ $oci.spec.url }}
+version: {{ $oci.spec.ref.tag }}
+"""
+
+# A chart's named template (a pod template defined once, included by the Deployment and the DaemonSet).
+HELM_POD_TEMPLATE = """\
+{{- define "traefik.podTemplate" }}
+    metadata:
+      annotations:
+      {{- if .Values.deployment.podAnnotations }}
+        {{- tpl (toYaml .Values.deployment.podAnnotations) . | nindent 8 }}
+      {{- end }}
+"""
+
+# Jinja (Ansible, Salt, cookiecutter) and other tools' Go templates: no Helm object in any action.
+JINJA_WITH_VALUES = """\
+server {
+  listen {{ item.values }};
+  server_name {{ nginx.Values }};
+}
+"""
+GORELEASER_TEMPLATE_LINE = "release:\n  footer: '{{ .ReleaseURL }} {{ .Version }}'\n"
+SCAFFOLDER_VALUES = "name: ${{ values.name }}\nowner: ${{ values.owner }}\n"
+
+# An AWS CodeBuild build specification with a name no path rule knows (a CDK pipeline's build-spec/).
+CODEBUILD_BUILDSPEC = """\
+version: 0.2
+env:
+  variables:
+    S3_BUCKET: "ecs-refarch-cloudformation"
+phases:
+  pre_build:
+    commands:
+      - npm ci
+  build:
+    commands:
+      - npx projen release
+artifacts:
+  files: ["dist/**/*"]
+"""
+# A settings file that says `version: 0.2` without a build's phases.
+NOT_CODEBUILD = "version: 0.2\nname: widget\nstages: [lint, test]\n"
+
+# Concourse: a task (run by a pipeline's `task:` step) and a pipeline.
+CONCOURSE_TASK = """\
+---
+platform: linux
+image_resource:
+  type: registry-image
+  source: { repository: concourse/unit }
+inputs:
+  - name: concourse
+  - name: ci
+run:
+  path: ci/tasks/scripts/testflight
+"""
+CONCOURSE_PIPELINE = """\
+# Publishes the chart when a PR is merged.
+resources:
+- name: concourse-chart
+  type: git
+  source: {uri: https://github.com/concourse/concourse-chart.git}
+jobs:
+- name: publish
+  serial: true
+  plan:
+  - get: concourse-chart
+    trigger: true
+  - task: package
+    file: ci/tasks/package-chart.yml
+"""
+# A GitHub workflow also has `jobs:`, and a job's `steps:`, but never a `plan:`: it stays a workflow.
+# A deployment tool's list of platforms is not a Concourse task without `run:`.
+NOT_CONCOURSE = "platform: linux\narch: amd64\npackages: [curl, git]\n"
+
+# A Route 53 change batch applied with `aws route53 change-resource-record-sets --change-batch file://...`.
+ROUTE53_CHANGE_BATCH = """{
+  "Comment": "Failover record for the API",
+  "Changes": [
+    {
+      "Action": "UPSERT",
+      "ResourceRecordSet": {
+        "Name": "api.example.com",
+        "Type": "CNAME",
+        "TTL": 60,
+        "ResourceRecords": [{"Value": "api-east.example.com"}]
+      }
+    }
+  ]
+}
+"""
+# An application's own change log in JSON: actions, but no record set.
+NOT_ROUTE53 = '{"changes": [{"Action": "CREATE", "Entity": "user", "Id": 7}]}\n'
+
+# Plays whose `hosts:` is not their first key, after comments, at another indentation, and playbook imports.
+ANSIBLE_PLAY_AFTER_COMMENTS = """\
+# Bootstrap the cluster: install Argo CD, then let it sync the rest.
+- name: Bootstrapping the cluster
+  hosts: localhost
+  tasks:
+    - name: Create ArgoCD namespace
+      kubernetes.core.k8s:
+        kind: Namespace
+        name: argocd
+"""
+ANSIBLE_PLAY_WIDE = """\
+---
+-   name: Web servers
+    become: true
+    hosts: web
+    roles:
+        - nginx
+"""
+ANSIBLE_PLAYBOOK_IMPORTS = """\
+# Everything, in order.
+- name: Infrastructure
+  import_playbook: infra.yml
+- name: Applications
+  ansible.builtin.import_playbook: apps.yml
+"""
+# A list of machines with a `hosts:` field that has nothing a play runs.
+NOT_A_PLAY = """\
+# Load balancer pools
+- name: eu
+  hosts: [10.0.0.1, 10.0.0.2]
+  weight: 3
+"""
+
+# A helm-docs README template: it walks the chart's values table (`range .Values`) to write documentation.
+HELM_DOCS_TEMPLATE = """\
+{{ template "chart.header" . }}
+{{ define "chart.valuesTable" }}
+| Key | Description | Default |
+|-----|-------------|---------|
+  {{- range .Values }}
+| `{{ .Key }}` | {{ .Description }} | {{ .Default }} |
+  {{- end }}
+{{ end }}
+"""
+
+# Other CI systems' files under names no path rule knows.
+AZURE_STEPS_TEMPLATE = """\
+# Steps shared by the build and release pipelines.
+parameters:
+  - name: configuration
+    default: Release
+steps:
+  - task: UseDotNet@2
+    inputs:
+      version: 8.x
+  - script: dotnet build -c ${{ parameters.configuration }}
+"""
+AZURE_PIPELINE = "trigger: [main]\npool:\n  vmImage: ubuntu-latest\nsteps:\n  - script: make test\n"
+GITLAB_INCLUDED_JOBS = """\
+# included from .gitlab-ci.yml
+unit-tests:
+  stage: test
+  image: python:3.12
+  script:
+    - pytest -q
+"""
+CIRCLECI_CONFIG = """\
+version: 2.1
+orbs:
+  node: circleci/node@5.2
+jobs:
+  test:
+    docker: [{image: cimg/node:20.11}]
+    steps: [checkout, {run: npm test}]
+workflows:
+  main: {jobs: [test]}
+"""
+DRONE_PIPELINE = (
+    "kind: pipeline\ntype: docker\nname: default\nsteps:\n- name: test\n  image: golang:1.22\n  commands:\n"
+    "  - go test ./...\n")
+WOODPECKER_STEPS = "steps:\n  lint:\n    image: golangci/golangci-lint\n    commands:\n      - golangci-lint run\n"
+BITBUCKET_PIPELINES = "image: node:20\npipelines:\n  default:\n    - step:\n        script:\n          - npm test\n"
+BUILDKITE_PIPELINE = """\
+steps:
+  - label: ":go: test"
+    command: go test ./...
+  - wait
+  - trigger: deploy-pipeline
+"""
+# Look-alikes: a recipe's steps, a docs site's build settings, a job queue's settings.
+RECIPE_STEPS = "name: pancakes\nsteps:\n  - Mix the flour and the eggs\n  - Cook on a hot pan\n"
+QUEUE_SETTINGS = "pool:\n  size: 10\n  timeout: 30s\nretries: 3\n"
+STAGED_ROLLOUT = "stages:\n  - name: canary\n    weight: 5\n  - name: full\n    weight: 100\n"

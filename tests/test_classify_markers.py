@@ -84,6 +84,12 @@ def patch_files(repo: GitRepo, tmp: Path) -> dict[str, ClassifiedFile]:
     ("meta/main.yml", "library/my_module.py", "src"),
     ("meta/main.yml", "filter_plugins/cpu.py", "src"),
     ("ansible.cfg", "files/terminal/Solarized.terminal", "iac"),
+    # a playbook by its conventional name marks its project as ansible.cfg does (no ansible.cfg needed)
+    ("playbook.yml", "www/index.py.j2", "iac"),
+    ("site.yml", "group_settings/web.conf", "iac"),
+    ("playbook.yml", "files/elk-example.crt", "iac"),
+    ("playbook.yml", "library/my_module.py", "src"),
+    ("site.yaml", "README.md", "src"),
     # a Terraform module: the templates it renders with templatefile(), nothing else
     ("main.tf", "templates/al2023_user_data.tpl", "iac"),
     ("versions.tf", "user-data/linux.tftpl", "iac"),

@@ -659,6 +659,11 @@ IAC = [
     "inventory/hosts.ini",
     "group_vars/all.yml",
     "Vagrantfile",
+    "Vagrantfile.remotetest",
+    "contrib/terraform/aws/terraform.tfvars.example",
+    "envs/prod/terraform.tfvars.sample",
+    "atmos.yaml",
+    ".vault-config/product-builds-engkeyvault.yaml",
     "skaffold.yaml",
     "Tiltfile",
     "Dockerfile",
@@ -794,6 +799,8 @@ NOT_SIGNALS = [
     "web/app.json/readme.txt",
     "docs/goreleaser.md",
     "src/appspec.py",
+    "src/.vault-config/secrets.yaml",  # only the root folder .NET's secret manager reads
+    "docs/Vagrantfile-guide.txt",
 ]
 
 
@@ -859,7 +866,37 @@ OTHER = [
     "deny.toml",
     ".vale/styles/House/Repetition.yml",
     "knip.json",
+    # issue 12, fourth label set: tool settings by name, and every tool's run-control file (.*rc)
+    ".renovaterc.json5",
+    "updatecli/values.d/scm.yaml",
+    "updatecli.yaml",
+    ".trivyignore.yaml",
+    ".helmdocsignore",
+    "web/.yamlignore",
+    "ct.yaml",
+    ".lefthook.toml",
+    "lefthook.yml",
+    ".oxfmtrc.json",
+    ".mdlrc",
+    ".md_style.rb",
+    ".babelrc",
+    "web/.mocharc.yml",
+    "packages/ui/.swcrc",
+    "charts/web/.prettierrc",  # settings, as .gitignore is, even in an infrastructure folder
 ]
+
+
+# Run-control files that another rule names keep that rule: the generic `.*rc` rule comes after them.
+RC_NAMED_ELSEWHERE = [
+    (".npmrc", "deps"), (".yarnrc", "deps"), (".bowerrc", "deps"), (".nvmrc", "deps"), (".pypirc", "deps"),
+    (".condarc", "deps"), (".gemrc", "deps"), (".sdkmanrc", "deps"), (".releaserc", "ci"),
+    (".github/.prettierrc", "ci"), ("ci/.babelrc", "ci"), (".firebaserc", "iac"), (".terraformrc", "iac"),
+]
+
+
+@pytest.mark.parametrize(("path", "bucket"), RC_NAMED_ELSEWHERE)
+def test_run_control_files_another_rule_names_keep_it(rules: RuleSet, path: str, bucket: str) -> None:
+    check(rules, path, bucket)
 
 
 @pytest.mark.parametrize("path", OTHER)

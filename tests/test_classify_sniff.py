@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,26 @@ KINDS = [
     ("functions/trust.yml", m.IAM_TRUST_POLICY_YAML, "iac", "iac.content.iam-policy"),
     ("wordpress-nginx/hosts.example", m.ANSIBLE_INVENTORY_BARE, "iac", "iac.content.ansible-inventory"),
     ("staging", m.ANSIBLE_INVENTORY_BARE.replace(" ansible_port=2222", ""), "iac", "iac.content.ansible-inventory"),
+    # A chart's templates and helpers shown without their Chart.yaml (a patch), and helmfile's templates.
+    ("web/templates/deployment.yaml", m.HELM_TEMPLATE, "iac", "iac.content.helm-template"),
+    ("web/templates/_helpers.tpl", m.HELM_HELPERS, "iac", "iac.content.helm-template"),
+    ("traefik/templates/_podtemplate.tpl", m.HELM_POD_TEMPLATE, "iac", "iac.content.helm-template"),
+    ("bootstrap/helmfile/templates/release.yaml.gotmpl", m.HELMFILE_RELEASE_TEMPLATE, "iac",
+     "iac.content.helm-template"),
+    ("pipeline/build-spec/projen-release.yml", m.CODEBUILD_BUILDSPEC, "ci", "ci.content.codebuild"),
+    ("tasks/testflight/task.yml", m.CONCOURSE_TASK, "ci", "ci.content.concourse"),
+    ("pipelines/helm-chart.yml", m.CONCOURSE_PIPELINE, "ci", "ci.content.concourse"),
+    ("MultiRegion/setup-dns-record.json", m.ROUTE53_CHANGE_BATCH, "iac", "iac.content.route53-change"),
+    ("system/bootstrap.yml", m.ANSIBLE_PLAY_AFTER_COMMENTS, "iac", "iac.content.ansible-play"),
+    ("ops/web.yml", m.ANSIBLE_PLAY_WIDE, "iac", "iac.content.ansible-play"),
+    ("ops/all.yml", m.ANSIBLE_PLAYBOOK_IMPORTS, "iac", "iac.content.ansible-play"),
+    ("azure/templates/steps.yml", m.AZURE_STEPS_TEMPLATE, "ci", "ci.content.azure-pipelines"),
+    ("pipelines/build.yml", m.AZURE_PIPELINE, "ci", "ci.content.azure-pipelines"),
+    ("build/jobs.yml", m.GITLAB_INCLUDED_JOBS, "ci", "ci.content.gitlab-ci"),
+    ("circleci/config.yml", m.CIRCLECI_CONFIG, "ci", "ci.content.circleci"),
+    ("build/pipeline.yml", m.DRONE_PIPELINE, "ci", "ci.content.drone-woodpecker"),
+    ("config/bitbucket.yml", m.BITBUCKET_PIPELINES, "ci", "ci.content.bitbucket"),
+    ("pipelines/main.yml", m.BUILDKITE_PIPELINE, "ci", "ci.content.buildkite"),
 ]
 
 LOOK_ALIKES = [
@@ -48,9 +69,22 @@ LOOK_ALIKES = [
     ("config/kubeconfig.yaml", m.KUBECONFIG, "other", "other.content.kubeconfig"),
     ("api/openapi.yaml", m.OPENAPI, None, None),
     ("contrib/html.tpl", m.GO_REPORT_TEMPLATE, None, None),
-    ("web/templates/deployment.yaml", m.HELM_TEMPLATE, None, None),  # decided by a Chart.yaml marker, not content
-    ("web/templates/_helpers.tpl", m.HELM_HELPERS, None, None),
     ("rules/helm.yaml", m.SEMGREP_RULES, None, None),
+    ("charts/web/README.md.gotmpl", m.HELM_DOCS_TEMPLATE, None, None),
+    ("roles/web/templates/nginx.conf.j2", m.JINJA_WITH_VALUES, None, None),
+    ("config/release.yaml", m.GORELEASER_TEMPLATE_LINE, None, None),
+    ("template/catalog.yaml", m.SCAFFOLDER_VALUES, None, None),
+    ("config/lint.yaml", m.NOT_CODEBUILD, None, None),
+    ("config/packages.yaml", m.NOT_CONCOURSE, None, None),
+    ("automation/release.yml", m.GITHUB_WORKFLOW, "ci", "ci.content.github-workflow"),  # jobs: but no plan:
+    ("data/changes.json", m.NOT_ROUTE53, None, None),
+    ("config/pools.yml", m.NOT_A_PLAY, None, None),
+    ("recipes/pancakes.yml", m.RECIPE_STEPS, None, None),
+    ("e2e/scenarios/fixtures/02_step_failure.yaml", m.WOODPECKER_STEPS, None, None),  # the path rules' job
+    ("config/queue.yml", m.QUEUE_SETTINGS, None, None),
+    ("rollout/stages.yml", m.STAGED_ROLLOUT, None, None),
+    ("ops/app.yml", m.DEPLOYMENT, "iac", "iac.content.kubernetes"),  # a Deployment's `image:` is not a CI step
+    ("docker-compose.override.yml", "services:\n  web:\n    image: nginx\n    command: [nginx]\n", None, None),
     ("config/app.yaml", m.APP_SETTINGS, None, None),
     ("setup.py", m.PACKAGING_SETUP_PY, None, None),
     # Short Ansible module names count only in a task folder: a workflow's steps also say `- name:`.
@@ -119,7 +153,9 @@ def test_candidates(path: str, expected: bool) -> None:
 
 @pytest.mark.parametrize("api", ["apiVersion: {{ .Values.api }}", "apiVersion: not a version", "apiVersion: ''"])
 def test_not_an_api_version_is_not_kubernetes(api: str) -> None:
-    assert sniff("x.yaml", f"{api}\nkind: Deployment\n".encode(), RULES.context) is None
+    signal = sniff("x.yaml", f"{api}\nkind: Deployment\n".encode(), RULES.context)
+    # A templated apiVersion is not a Kubernetes object; `.Values` makes it a Helm template (its own signal).
+    assert signal is None or signal.rule == "iac.content.helm-template", signal
 
 
 def test_hostile_variants_of_the_header_still_match() -> None:
@@ -145,3 +181,12 @@ def test_iac_program_imports_in_each_language_and_their_look_alikes() -> None:
     for text in ["# we deploy with pulumi\nimport os\n", "from pulumiclient import api\n",
                  'import "github.com/gorilla/mux"\n', "// see aws-cdk-lib docs\n"]:
         assert iac_program(text.encode()) is None, text
+
+
+@pytest.mark.parametrize("fill", ["{{", "{{- ", "{{ ", "{{ include ", "- a:\n  ", "steps:\n", "pipelines:\n \n"])
+def test_a_hostile_window_costs_a_linear_scan(fill: str) -> None:
+    # 8 KiB of `{{` took 18 s before the Helm action's span was bounded (a quadratic scan); now milliseconds.
+    text = (fill * (WINDOW // len(fill) + 1))[:WINDOW].encode()
+    started = time.perf_counter()
+    sniff("templates/x.yaml", text, RULES.context)
+    assert time.perf_counter() - started < 2.0

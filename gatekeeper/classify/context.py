@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gatekeeper.classify.change import classify_changes
-from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension
+from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension, test_file
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import (
     PROGRAM_EXTENSIONS,
@@ -59,11 +59,16 @@ class Context(Protocol):
 
     kind: str  # "tree" or "patch"
     markers: MarkerIndex
-    programs: bool  # search source files for IaC-library imports (patch context, when the patch holds any)
+    programs: bool  # search source files for IaC-library imports (see may_hold_program)
 
     def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
         """The first bytes of each side of `change` that exists and is a candidate (see sniff.is_candidate),
         or of any type with `every_type`."""
+        ...
+
+    def may_hold_program(self, change: FileChange) -> bool:
+        """Whether a source file the path tier left in src could import an IaC library, so that it is worth
+        reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
         ...
 
 
@@ -164,12 +169,18 @@ def _cut_program(item: ClassifiedFile, hit: MarkerHit, rules: RuleSet, context: 
 
 
 def _program_by_imports(item: ClassifiedFile, context: Context) -> ClassifiedFile:
-    """Patch context only: a source file whose shown lines import a CDK/CDKTF/cdk8s/Pulumi library is an IaC
-    program even when the patch does not show its project marker. (With the commits, the project markers
-    decide: reading every changed source file would cost a large change seconds.)"""
+    """A source file that imports a CDK/CDKTF/cdk8s/Pulumi library is an IaC program even without a project
+    marker (a Pulumi Automation API program has no Pulumi.yaml; a construct library no cdk.json). Read only when
+    the context says it may be one: in a patch, when the patch's bytes name such a library at all; with the
+    commits, when a dependency manifest in or above its folder does (reading every changed source file would
+    cost a large change seconds)."""
     sides = _sides(item.change)
     if not any(extension(side.rpartition("/")[2]) in PROGRAM_EXTENSIONS for side in sides):
         return item
+    if not context.may_hold_program(item.change):  # before the test-name check: cheaper, and usually no
+        return item
+    if all(test_file(side) for side in sides):
+        return item  # a test of a stack is not deployed (as a program marker's claim leaves tests out)
     for shown in context.content(item.change, every_type=True):
         if (signal := iac_program(shown.data)) is not None:
             return _raise(item, "iac", signal.rule, "content", f"{shown.path}: {signal.evidence}")

@@ -166,6 +166,12 @@ class MarkerIndex:
             folder = folder.rpartition("/")[0]
 
 
+def test_file(path: str) -> bool:
+    """A test by its name (`*_test.go`, `*.test.ts`, `test_*.py`) or its folder (`test/`, `__tests__/`, ...)."""
+    folder, _, name = path.rpartition("/")
+    return bool(_TEST_NAME.match(name)) or any(part.lower() in _TEST_FOLDERS for part in folder.split("/"))
+
+
 def _folders_holding(paths: Iterable[str], names: set[str]) -> frozenset[str]:
     if not names:
         return frozenset()

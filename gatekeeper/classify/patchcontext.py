@@ -43,6 +43,10 @@ class PatchContext:
         """Close the patch file the sections are read from (reading again reopens it)."""
         self._sections.close()
 
+    def may_hold_program(self, change: FileChange) -> bool:
+        """The patch names an IaC library somewhere (one scan of its bytes, done once)."""
+        return self.programs
+
     def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
         """What the patch shows of each side of `change` (new side: '+' and ' ' lines; old: '-' and ' ') that is
         a candidate (any type with `every_type`)."""

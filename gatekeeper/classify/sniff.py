@@ -79,6 +79,51 @@ _GHA_ON = re.compile(r"""^["']?on["']?[ \t]*:""", _FLAGS)
 _GHA_JOBS = re.compile(r"^jobs[ \t]*:", _FLAGS)
 _GHA_JOB_BODY = re.compile(r"^[ \t]+(?:runs-on|steps|uses)[ \t]*:", _FLAGS)
 _GHA_ACTION = re.compile(r"""^runs[ \t]*:[ \t]*\n[ \t]+using[ \t]*:[ \t]*["']?(?:composite|node\d+|docker)""", _FLAGS)
+# A Helm (or helmfile) template: a Go-template action that reads what only Helm provides — the release's values,
+# name or chart (`.Values`, `$.Values`, `.Release.Name`, `.Chart.Name`, `.Capabilities`, `.Files`), or Helm's
+# `include`/`tpl`. Case matters (Jinja's `item.values` is not one), and the dot must start a field chain, not
+# follow a name (`foo.Values`). A semgrep rule quoting such a line is a look-alike (_SEMGREP_RULES). The span
+# inside one action is bounded and holds no brace: a line of 8 KiB of `{{` must not cost a quadratic scan.
+_HELM_ACTION = re.compile(
+    r"\{\{-?[^{}\n]{0,200}?(?:(?<![\w)\]])\$?\.(?:Values\b|Release\.[A-Z]|Chart\.[A-Z]|Capabilities\.|Files\.)|"
+    r"(?<![\w.])(?:include|tpl)[ \t]+[\"(.$])", _FLAGS)
+_DOC_TEMPLATES = (".md.gotmpl", ".md.tpl", ".md.tmpl")  # helm-docs README templates: documentation
+_SEMGREP_RULES = re.compile(r"^rules[ \t]*:", _FLAGS)
+_SEMGREP_RULE_KEY = re.compile(r"^[ \t]+(?:-[ \t]+)?(?:languages|pattern|patterns|pattern-either|message)[ \t]*:",
+                               _FLAGS)
+# An AWS CodeBuild build specification, whatever its name (CDK and projen keep them under any name).
+_CODEBUILD_VERSION = re.compile(r"""^version[ \t]*:[ \t]*["']?0\.[12]["']?[ \t]*(?:#.*)?$""", _FLAGS)
+_CODEBUILD_PHASES = re.compile(r"^phases[ \t]*:", _FLAGS)
+# Concourse: a pipeline (`jobs:` whose jobs have a `plan:`) and a task (`platform:` + `run:`).
+_CONCOURSE_JOBS = re.compile(r"^jobs[ \t]*:", _FLAGS)
+_CONCOURSE_PLAN = re.compile(r"^[ \t]+(?:-[ \t]+)?plan[ \t]*:", _FLAGS)
+_CONCOURSE_PLATFORM = re.compile(r"""^platform[ \t]*:[ \t]*["']?(?:linux|windows|darwin)\b""", _FLAGS)
+_CONCOURSE_RUN = re.compile(r"^run[ \t]*:", _FLAGS)
+# Other CI systems' definitions kept under names no path rule knows (templates a pipeline includes, a second
+# pipeline in build/): each by what only that system writes. Not Woodpecker's bare `steps:` with `image:` and
+# `commands:`: measured, it caught only test fixtures shaped like pipelines (the held-out set), and Woodpecker's
+# own folders have path rules.
+_AZURE_TASK = re.compile(r"^[ \t]*-[ \t]+task[ \t]*:[ \t]*[\"']?[A-Za-z][\w.-]*@[0-9]+", _FLAGS)
+_AZURE_POOL = re.compile(r"^pool[ \t]*:", _FLAGS)
+_AZURE_BODY = re.compile(r"^(?:steps|jobs|stages)[ \t]*:", _FLAGS)
+_GITLAB_STAGES = re.compile(r"^stages[ \t]*:", _FLAGS)
+_GITLAB_STAGE = re.compile(r"^[ \t]+stage[ \t]*:", _FLAGS)
+_GITLAB_SCRIPT = re.compile(r"^[ \t]+(?:script|before_script|after_script|trigger)[ \t]*:", _FLAGS)
+_CIRCLE_VERSION = re.compile(r"""^version[ \t]*:[ \t]*["']?2(?:\.[01])?["']?[ \t]*$""", _FLAGS)
+_CIRCLE_BODY = re.compile(r"^(?:workflows|orbs)[ \t]*:", _FLAGS)
+_DRONE_KIND = re.compile(r"""^kind[ \t]*:[ \t]*["']?pipeline\b""", _FLAGS)
+_STEPS = re.compile(r"^steps[ \t]*:", _FLAGS)
+_BITBUCKET = re.compile(r"^pipelines[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+(?:default|branches|pull-requests|"
+                        r"tags|custom)[ \t]*:", _FLAGS)
+_BUILDKITE_STEP = re.compile(
+    r"^[ \t]*-[ \t]+(?:command|commands|trigger|block|wait|input)[ \t]*:|^[ \t]*-[ \t]+wait[ \t]*$", _FLAGS)
+# A Route 53 change batch (`aws route53 change-resource-record-sets --change-batch file://...`): DNS records.
+_ROUTE53_CHANGE = re.compile(r'"Action"[ \t]*:[ \t]*"(?:CREATE|UPSERT|DELETE)"', _FLAGS)
+_ROUTE53_RECORD = re.compile(r'"ResourceRecordSet"[ \t]*:', _FLAGS)
+# A play's keys (besides hosts) that only a play has; an item that imports a playbook is a play too.
+_PLAY_ITEM = re.compile(r"^-([ \t]+)([A-Za-z_][\w.]*)[ \t]*:", _FLAGS)
+_PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
+_IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
 _SETUP_PACKAGING = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:setuptools|distutils|skbuild)\b|\bsetup[ \t]*\(", _FLAGS)
 _ANSIBLE_MODULE = re.compile(
     r"^DOCUMENTATION[ \t]*=|^[ \t]*from[ \t]+ansible(?:_collections)?\.\S*module_utils\b", _FLAGS)
@@ -194,7 +239,8 @@ def sniff(path: str, data: bytes, rules: ContextRules) -> Signal | None:
     name = path.rpartition("/")[2]
     if name == "setup.py":
         return _setup_py(text)
-    signals = (_cloud(text), *_kube(text, rules), _workflow(text), _ansible(path, text), _dockerfile(name, text))
+    signals = (_cloud(text), *_kube(text, rules), _workflow(text), _ansible(path, text), _dockerfile(name, text),
+               _helm(name, text))
     found = [s for s in signals if s is not None]
     if not found:
         return None
@@ -220,7 +266,19 @@ def _cloud(text: str) -> Signal | None:
         return Signal("iac", "iac.content.cloudformation", _line(text, m))
     if (m := _IAM_VERSION.search(text)) is not None and _IAM_STATEMENT.search(text):
         return Signal("iac", "iac.content.iam-policy", _line(text, m))
+    if (m := _ROUTE53_RECORD.search(text)) is not None and _ROUTE53_CHANGE.search(text):
+        return Signal("iac", "iac.content.route53-change", _line(text, m))
     return None
+
+
+def _helm(name: str, text: str) -> Signal | None:
+    if name.lower().endswith(_DOC_TEMPLATES):
+        return None  # helm-docs renders these into the chart's README (`range .Values` walks its values table)
+    if (m := _HELM_ACTION.search(text)) is None:
+        return None
+    if _SEMGREP_RULES.search(text) and _SEMGREP_RULE_KEY.search(text):
+        return None  # a semgrep rule quoting a template line
+    return Signal("iac", "iac.content.helm-template", _line(text, m))
 
 
 def _kube(text: str, rules: ContextRules) -> list[Signal | None]:
@@ -249,6 +307,30 @@ def _workflow(text: str) -> Signal | None:
         return Signal("ci", "ci.content.github-workflow", _line(text, jobs))
     if (m := _GHA_ACTION.search(text)) is not None:
         return Signal("ci", "ci.content.github-action", _line(text, m))
+    if (m := _CODEBUILD_PHASES.search(text)) is not None and _CODEBUILD_VERSION.search(text):
+        return Signal("ci", "ci.content.codebuild", _line(text, m))
+    if (jobs := _CONCOURSE_JOBS.search(text)) is not None and _CONCOURSE_PLAN.search(text, jobs.end()):
+        return Signal("ci", "ci.content.concourse", _line(text, jobs))
+    if (m := _CONCOURSE_PLATFORM.search(text)) is not None and _CONCOURSE_RUN.search(text):
+        return Signal("ci", "ci.content.concourse", _line(text, m))
+    return _other_ci(text)
+
+
+def _other_ci(text: str) -> Signal | None:
+    if (m := _AZURE_TASK.search(text)) is not None:
+        return Signal("ci", "ci.content.azure-pipelines", _line(text, m))
+    if (m := _AZURE_POOL.search(text)) is not None and _AZURE_BODY.search(text):
+        return Signal("ci", "ci.content.azure-pipelines", _line(text, m))
+    if (m := _GITLAB_SCRIPT.search(text)) is not None and (_GITLAB_STAGES.search(text) or _GITLAB_STAGE.search(text)):
+        return Signal("ci", "ci.content.gitlab-ci", _line(text, m))
+    if (m := _CIRCLE_VERSION.search(text)) is not None and _CIRCLE_BODY.search(text) and _GHA_JOBS.search(text):
+        return Signal("ci", "ci.content.circleci", _line(text, m))
+    if (m := _DRONE_KIND.search(text)) is not None and _STEPS.search(text):
+        return Signal("ci", "ci.content.drone-woodpecker", _line(text, m))
+    if (m := _BITBUCKET.search(text)) is not None:
+        return Signal("ci", "ci.content.bitbucket", _line(text, m))
+    if (m := _STEPS.search(text)) is not None and _BUILDKITE_STEP.search(text, m.end()):
+        return Signal("ci", "ci.content.buildkite", _line(text, m))
     return None
 
 
@@ -256,6 +338,8 @@ def _ansible(path: str, text: str) -> Signal | None:
     play = _PLAY.search(text)
     if play is None and (hosts := _PLAY_HOSTS.search(text)) and text.lstrip().startswith(("- ", "---")):
         play = hosts if _PLAY_BODY.search(text) else None
+    if play is None:
+        play = _play_item(text)
     if play is not None:
         return Signal("iac", "iac.content.ansible-play", _line(text, play))
     if (m := _INVENTORY_YAML.search(text)) is not None:
@@ -269,6 +353,25 @@ def _ansible(path: str, text: str) -> Signal | None:
     folders = set(path.lower().split("/")[:-1])
     if folders & _TASK_FOLDERS and _TASK_NAME.search(text) and (m := _TASK_MODULE.search(text)) is not None:
         return Signal("iac", "iac.content.ansible-tasks", _line(text, m))
+    return None
+
+
+def _play_item(text: str) -> re.Match[str] | None:
+    """A top-level list item that is a play, whatever the order of its keys, its indentation, or the comments
+    above it: `hosts:` with tasks/roles/pre_tasks/post_tasks/handlers beside it, or an `import_playbook:`.
+    Its keys are the lines indented like its first key, up to the next unindented line."""
+    for item in _PLAY_ITEM.finditer(text):
+        indent = 1 + len(item.group(1))
+        keys = {item.group(2)}
+        end = text.find("\n", item.end())
+        for line in text[end + 1:].splitlines() if end != -1 else ():
+            if line and not line[0].isspace() and not line.startswith("#"):
+                break  # the next item, or the end of the list
+            body = line[indent:]
+            if line[:indent].strip() == "" and body[:1].isalpha():
+                keys.add(body.partition(":")[0].strip())
+        if keys & _IMPORT_PLAYBOOK or ("hosts" in keys and keys & _PLAY_KEYS):
+            return item
     return None
 
 

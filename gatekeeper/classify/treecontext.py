@@ -14,20 +14,35 @@ from pathlib import Path
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import LONG_WINDOW, WINDOW, is_candidate, only_comments
+from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, WINDOW, is_candidate, only_comments
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
 from gatekeeper.model import FileChange
 
 _STATUS = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied", "T": "type_changed"}
 _NO_MODE = "000000"
+# Dependency manifests of the languages IaC programs are written in: one that names an IaC library makes the source
+# files in and below its folder worth reading for that library's imports.
+_MANIFESTS = frozenset({
+    "go.mod", "package.json", "requirements.txt", "pyproject.toml", "pipfile", "setup.py", "setup.cfg", "pom.xml",
+    "build.gradle", "build.gradle.kts", "build.sbt", "directory.packages.props", "packages.config",
+})
+_MANIFEST_SUFFIXES = (".csproj", ".fsproj", ".vbproj")
+# The last four characters of every manifest name (lower case): a cheap first test of every path of both trees.
+_MANIFEST_ENDINGS = frozenset(name[-4:] for name in (*_MANIFESTS, *_MANIFEST_SUFFIXES, ".txt"))
+
+
+def _is_manifest(name: str) -> bool:
+    lower = name.lower()
+    return lower in _MANIFESTS or lower.endswith(_MANIFEST_SUFFIXES) or (
+        lower.startswith("requirements") and lower.endswith(".txt"))
 
 
 class TreeContext:
     """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
 
     kind = "tree"
-    programs = False  # the project markers decide programs; reading every changed source file would cost seconds
+    programs = True  # source files are read only below a dependency manifest that names an IaC library
 
     def __init__(self, repo: Path, base: str, head: str, rules: RuleSet) -> None:
         self.objects = GitObjects(repo)
@@ -44,6 +59,9 @@ class TreeContext:
                 paths.update(self.objects.tree(commit))
             kept = self.old_tree.keys() & self.new_tree.keys()  # a `stop` file on both sides (markers.py)
             self.markers = MarkerIndex(paths, rules.context.markers, self.new_tree.keys(), kept)
+            self._manifests: dict[str, list[TreeEntry]] | None = None  # by folder, built on first use
+            self._names_iac: dict[str, bool] = {}  # by blob id: does the manifest name an IaC library?
+            self._folders_iac: dict[str, bool] = {}  # by folder: does a manifest there or above name one?
         except BaseException:
             self.objects.close()
             raise
@@ -68,6 +86,48 @@ class TreeContext:
             out.append((old, self.old_tree.get(old)))
         return [Shown(path, self._head(entry), True) for path, entry in out
                 if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path))]
+
+    def may_hold_program(self, change: FileChange) -> bool:
+        """A dependency manifest (go.mod, package.json, requirements.txt, pyproject.toml, *.csproj, pom.xml, ...) in
+        the folder of a side of `change` or above it, on either side, names an IaC library (IAC_LIBRARY_NEEDLES).
+        Each manifest blob is read once (64 KiB: a long go.mod lists its direct requirements first)."""
+        if self._manifests is None:
+            self._manifests = {}
+            for tree in (self.old_tree, self.new_tree):
+                for path, entry in tree.items():
+                    if path[-4:].lower() in _MANIFEST_ENDINGS:
+                        folder, _, name = path.rpartition("/")
+                        if _is_manifest(name) and entry.mode in ("100644", "100755"):
+                            self._manifests.setdefault(folder, []).append(entry)
+        if not self._manifests:
+            return False
+        sides = [change.path] if change.old_path is None else [change.path, change.old_path]
+        return any(self._below_iac_manifest(side.rpartition("/")[0]) for side in sides)
+
+    def _below_iac_manifest(self, folder: str) -> bool:
+        """Whether a manifest in `folder` or above names an IaC library; one answer per folder (a loop, not
+        recursion: a path may be thousands of folders deep)."""
+        chain = []  # the folders from `folder` up to the first one already answered
+        while folder not in self._folders_iac:
+            chain.append(folder)
+            if not folder:
+                break
+            folder = folder.rpartition("/")[0]
+        named = self._folders_iac.get(folder, False) if not chain or chain[-1] != folder else False
+        for current in reversed(chain):  # from the top down: a folder is named when its parent is
+            named = named or self._names_in(current)
+            self._folders_iac[current] = named
+        return named
+
+    def _names_in(self, folder: str) -> bool:
+        assert self._manifests is not None
+        for entry in self._manifests.get(folder, ()):
+            if entry.oid not in self._names_iac:
+                data = self.objects.blob(entry.oid, LONG_WINDOW)
+                self._names_iac[entry.oid] = any(needle in data for needle in IAC_LIBRARY_NEEDLES)
+            if self._names_iac[entry.oid]:
+                return True
+        return False
 
     def _head(self, entry: TreeEntry) -> bytes:
         data = self.objects.blob(entry.oid, WINDOW)
