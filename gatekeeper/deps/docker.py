@@ -6,6 +6,7 @@ import re
 
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.tools import read_annotations
 
 _ARG = re.compile(r"^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?", re.IGNORECASE)
 _FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.IGNORECASE)
@@ -68,4 +69,4 @@ def _frontend(body: str) -> list[tuple[str, str, str]]:
 def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
     body = text(data)
     return [Dependency("docker", name, image_version(tag, digest), path, True, "build")
-            for name, tag, digest in _frontend(body) + from_images(body)]
+            for name, tag, digest in _frontend(body) + from_images(body)] + read_annotations(path, body.splitlines())

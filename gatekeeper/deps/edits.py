@@ -48,8 +48,8 @@ _POETRY_TABLE_KEYS = frozenset({"version", "extras", "optional", "python", "mark
 _POETRY_HEADER = re.compile(r"^\[tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w.-]+\.dependencies)\]\s*$")
 _TOML_HEADER = re.compile(r"^\s*\[")
 _XML_TAG = re.compile(r"^\s*<(groupId|artifactId|version)>\s*([^<\s]+)\s*</\1>\s*$")
-_XML_OPEN = re.compile(r"^\s*<(dependency|plugin|parent|extension)>\s*$")
-_XML_CLOSE = re.compile(r"^\s*</(dependency|plugin|parent|extension)>\s*$")
+_XML_OPEN = re.compile(r"^\s*<(dependency|plugin|parent|extension|path)>\s*$")
+_XML_CLOSE = re.compile(r"^\s*</(dependency|plugin|parent|extension|path)>\s*$")
 
 
 def _hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
@@ -229,6 +229,24 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     version = attrs.get("Version", "")
     if m is None or not name or not set(attrs) <= _MSBUILD_KEYS or not _NUGET_RANGE.match(version.strip()):
         raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
+    return [(name, version.strip())]
+
+
+_PACKAGES_CONFIG = re.compile(r'^\s*<package((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')
+_PACKAGES_CONFIG_KEYS = frozenset({"id", "version", "targetFramework", "developmentDependency", "allowedVersions",
+                                   "requireReinstallation"})
+
+
+def packages_config_line(side: Side, index: int) -> list[tuple[str, str]]:
+    """`<package id="X" version="Y" targetFramework="net472" />` of a packages.config: one line each."""
+    line = side[index][0]
+    m = _PACKAGES_CONFIG.match(line)
+    attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
+    name, version = attrs.get("id"), attrs.get("version", "")
+    if m is None or not name or not set(attrs) <= _PACKAGES_CONFIG_KEYS or not _NUGET_RANGE.match(version.strip()) \
+            or attrs.get("developmentDependency", "false").lower() != "false":
+        # a development dependency is `dev` in the whole file: from a hunk it would read as runtime
+        raise ManifestError(f"not a one-line package of packages.config: {line.strip()[:80]!r}")
     return [(name, version.strip())]
 
 

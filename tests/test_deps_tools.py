@@ -1,0 +1,312 @@
+"""Versions pinned outside a format's dependency syntax (tools.py, helmvalues.py) and the delta's
+handling of use sites and version comments, on real-shaped files and real two-commit repositories."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gatekeeper.deps import actions, docker, golang, helmvalues, infra, jvm, nuget
+from gatekeeper.deps.delta import diff
+from gatekeeper.deps.model import Change, ManifestError
+from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.gitobjects import GitObjects
+from tests.gitrepo import GitRepo
+
+SHA_A, SHA_B = "b4ffde65f46336ab88eb53be808477a3936bae11", "9bb56186c3b09b4f86b1c65136769dd318469633"
+
+# The shape of GoogleCloudPlatform/microservices-demo's and prometheus-community/helm-charts' CI.
+WORKFLOW = """name: ci
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-22.04
+    strategy:
+      matrix:
+        include:
+          - python-version: "3.12"
+    steps:
+    - uses: actions/checkout@{sha} # v4.1.1
+    - uses: actions/setup-go@v6
+      with:
+        go-version: '{go}'
+    - name: Set up Helm
+      uses: azure/setup-helm@dda3372f752e03dde6b3237bc9431cdc2f7a02a2 # v5.0.0
+      with:
+        # renovate: github=helm/helm
+        version: {helm}
+    - uses: docker/setup-buildx-action@v3
+      with:
+        version: v0.10.4
+    - name: plugin
+      run: helm plugin install https://github.com/databus23/helm-diff --version "${{VERSION}}"
+      env:
+        # renovate: datasource=github-releases depName=databus23/helm-diff
+        VERSION: 3.15.10
+    - name: not a tool
+      run: echo
+      with:
+        version: 9.9.9
+  mac:
+    runs-on: [macos-{mac}]
+    steps:
+    - uses: actions/setup-node@v4
+      with:
+        node-version: lts/*
+    - uses: actions/setup-python@v5
+      with:
+        python-version: ${{{{ matrix.python }}}}
+"""
+
+
+def _workflow(sha: str = SHA_A, go: str = "1.25", helm: str = "v4.1.4", mac: str = "14") -> bytes:
+    return WORKFLOW.format(sha=sha, go=go, helm=helm, mac=mac).encode()
+
+
+def _found(deps) -> set[tuple[str, str, str]]:  # type: ignore[no-untyped-def]
+    return {(d.ecosystem, d.name, d.version) for d in deps}
+
+
+def test_workflow_tools_runners_and_annotations() -> None:
+    found = _found(actions.parse_workflow(".github/workflows/ci.yml", _workflow()))
+    assert {("github-runner", "ubuntu", "22.04"), ("github-runner", "macos", "14"), ("tool", "python", "3.12"),
+            ("tool", "go", "1.25"), ("tool", "helm/helm", "v4.1.4"), ("tool", "buildx", "v0.10.4"),
+            ("tool", "databus23/helm-diff", "3.15.10")} <= found
+    tools = {d for d in found if d[0] == "tool"}
+    # `version:` under a step with no known action, `lts/*` and a matrix expression name no version
+    assert not {d for d in tools if d[2] in ("9.9.9", "lts/*") or d[1] == "node"}
+    assert len(tools) == 5
+
+
+def test_a_tool_bump_is_an_upgrade_with_its_level() -> None:
+    base = actions.parse_workflow("ci.yml", _workflow())
+    head = actions.parse_workflow("ci.yml", _workflow(go="1.26", helm="v4.2.0", mac="15"))
+    changes = diff(base, head, "ci.yml")
+    moved = {(c.ecosystem, c.name): (c.from_version, c.to_version, c.change, c.level) for c in changes}
+    assert moved == {("tool", "go"): ("1.25", "1.26", "upgraded", "minor"),
+                     ("tool", "helm/helm"): ("v4.1.4", "v4.2.0", "upgraded", "minor"),
+                     ("github-runner", "macos"): ("14", "15", "upgraded", "major")}
+
+
+def test_a_runner_label_without_a_version_is_none() -> None:
+    found = _found(actions.parse_workflow("ci.yml", b"jobs:\n  a:\n    runs-on: ubuntu-latest\n"
+                                                      b"  b:\n    runs-on: ${{ matrix.os }}\n"))
+    assert found == set()
+
+
+def test_go_mod_go_and_toolchain_lines() -> None:
+    base = golang.parse_go_mod("go.mod", b"module m\n\ngo 1.24.0\n\ntoolchain go1.24.10\n")
+    head = golang.parse_go_mod("go.mod", b"module m\n\ngo 1.24.0\n\ntoolchain go1.24.11\n")
+    changes = diff(base, head, "go.mod")
+    assert [(c.name, c.from_version, c.to_version, c.change, c.scope) for c in changes] == [
+        ("go", "1.24.10", "1.24.11", "upgraded", "build")]
+    # `toolchain default` and a `go` word inside a require block are no toolchain
+    assert golang.parse_go_mod("go.mod", b"module m\ntoolchain default\nrequire (\n\tgo 1.0\n)\n") == []
+
+
+def test_chart_app_version_under_an_annotation() -> None:
+    chart = b"apiVersion: v2\nname: prometheus\n# renovate: github=prometheus/prometheus\nappVersion: v3.13.2\n" \
+            b"version: 29.25.0\n"
+    deps = infra.parse_chart("charts/prometheus/Chart.yaml", chart)
+    assert _found(deps) == {("tool", "prometheus/prometheus", "v3.13.2")} and deps[0].scope == "runtime"
+    # without the annotation the app's name is unknown: the chart's own keys are no dependency
+    assert infra.parse_chart("Chart.yaml", chart.replace(b"# renovate: github=prometheus/prometheus\n", b"")) == []
+
+
+def test_dockerfile_annotation_names_an_arg() -> None:
+    body = (b"FROM golang:1.22 AS build\n# renovate: datasource=docker depName=hadolint/hadolint\n"
+            b"ARG HADOLINT_VERSION=v2.12.0\n# renovate: datasource=npm depName=pnpm\nENV PNPM_VERSION=9.1.0\n")
+    assert _found(docker.parse_dockerfile("Dockerfile", body)) == {
+        ("docker", "golang", "1.22"), ("docker", "hadolint/hadolint", "v2.12.0"), ("npm", "pnpm", "9.1.0")}
+
+
+VALUES = b"""# kube-prometheus-stack shape
+image:
+  registry: ghcr.io
+  repository: jkroepke/kube-webhook-certgen
+  pullPolicy: IfNotPresent
+  tag: 1.8.5
+  sha: ""
+exporter:
+  image:
+    repository: gesellix/couchdb-prometheus-exporter
+    tag: 16
+  sidecars:
+    - name: reloader
+      image: quay.io/prometheus-operator/prometheus-config-reloader:v0.93.0
+  default:
+    image:
+      repository: busybox
+      tag: ""
+    # containers:
+    # - image: quay.io/oauth2-proxy/oauth2-proxy:v7.15.3
+"""
+
+
+def test_helm_values_images() -> None:
+    found = _found(helmvalues.parse_values("charts/x/values.yaml", VALUES))
+    assert found == {("docker", "ghcr.io/jkroepke/kube-webhook-certgen", "1.8.5"),
+                     ("docker", "gesellix/couchdb-prometheus-exporter", "16"),
+                     ("docker", "quay.io/prometheus-operator/prometheus-config-reloader", "v0.93.0")}
+
+
+def _two_commits(tmp: Path, files: dict[str, bytes], edits: dict[str, bytes]) -> tuple[Delta, Delta]:
+    """(patch-only delta, whole-file delta) between two real commits."""
+    repo = GitRepo(tmp / "repo")
+    for path, data in files.items():
+        repo.write(path, data)
+    first = repo.commit()
+    for path, data in edits.items():
+        repo.write(path, data)
+    second = repo.commit("head")
+    with GitObjects(repo.root) as git:
+        truth = tree_delta(git, first, second)
+    return patch_delta(None, io.BytesIO(repo.git("diff", "--binary", first, second))), truth
+
+
+def _moves(delta: Delta) -> set[tuple[str, str | None, str | None]]:
+    return {(c.name, c.from_version, c.to_version) for c in delta.changes}
+
+
+def test_values_tag_bump_from_tree_and_patch(tmp_path: Path) -> None:
+    head = VALUES.replace(b"tag: 1.8.5", b"tag: 1.8.7").replace(b"tag: 16", b"tag: v28")
+    patch, truth = _two_commits(tmp_path, {"charts/x/values.yaml": VALUES}, {"charts/x/values.yaml": head})
+    want = {("ghcr.io/jkroepke/kube-webhook-certgen", "1.8.5", "1.8.7"),
+            ("gesellix/couchdb-prometheus-exporter", "16", "v28")}
+    assert _moves(truth) == want and not truth.problems
+    assert _moves(patch) == want and all(c.partial for c in patch.changes) and not patch.problems
+
+
+def test_values_tag_whose_repository_the_hunk_hides_fails_closed(tmp_path: Path) -> None:
+    padding = b"".join(b"  note%d: x\n" % i for i in range(6))
+    base = b"image:\n  repository: org/app\n" + padding + b"  tag: 1.0.0\n"
+    patch, truth = _two_commits(tmp_path, {"values.yaml": base}, {"values.yaml": base.replace(b"1.0.0", b"6.6.6")})
+    assert _moves(truth) == {("org/app", "1.0.0", "6.6.6")}
+    assert not patch.changes and {p.kind for p in patch.problems} == {"partial"}
+
+
+def test_workflow_tools_from_tree_and_patch(tmp_path: Path) -> None:
+    path = ".github/workflows/ci.yml"
+    patch, truth = _two_commits(tmp_path, {path: _workflow()}, {path: _workflow(go="1.26", mac="15")})
+    want = {("go", "1.25", "1.26"), ("macos", "14", "15")}
+    assert _moves(truth) == want and _moves(patch) == want
+
+
+def test_packages_config_from_tree_and_patch(tmp_path: Path) -> None:
+    config = (b'<?xml version="1.0" encoding="utf-8"?>\n<packages>\n'
+              b'  <package id="Modernizr" version="2.8.3" targetFramework="net45" />\n'
+              b'  <package id="Newtonsoft.Json" version="12.0.1" targetFramework="net472" />\n'
+              b'  <package id="WebGrease" version="1.6.0" targetFramework="net45" />\n</packages>\n')
+    head = config.replace(b'version="12.0.1"', b'version="13.0.1"')
+    patch, truth = _two_commits(tmp_path, {"App/packages.config": config}, {"App/packages.config": head})
+    assert _moves(truth) == _moves(patch) == {("Newtonsoft.Json", "12.0.1", "13.0.1")}
+    dev = config.replace(b'targetFramework="net45" />\n  <package id="New',
+                         b'targetFramework="net45" developmentDependency="true" />\n  <package id="New')
+    assert [d.scope for d in nuget.parse_packages_config("packages.config", dev)] == ["dev", "runtime", "runtime"]
+
+
+def test_packages_config_hunk_it_cannot_read_is_partial(tmp_path: Path) -> None:
+    config = b'<packages>\n  <package id="A" version="1.0.0" />\n</packages>\n'
+    head = b'<packages>\n  <package id="A"\n           version="1.0.1" />\n</packages>\n'  # split over two lines
+    patch, truth = _two_commits(tmp_path, {"packages.config": config}, {"packages.config": head})
+    assert _moves(truth) == {("A", "1.0.0", "1.0.1")}
+    assert not patch.changes and {p.kind for p in patch.problems} == {"partial"}
+
+
+POM = b"""<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId>
+<build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version>
+<configuration><annotationProcessorPaths>
+<path><groupId>com.google.errorprone</groupId><artifactId>error_prone_core</artifactId><version>2.35.1</version></path>
+</annotationProcessorPaths></configuration></plugin></plugins></build></project>"""
+
+
+def test_maven_annotation_processor_paths() -> None:
+    deps = {d.name: (d.version, d.scope) for d in jvm.parse_pom("pom.xml", POM)}
+    assert deps["com.google.errorprone:error_prone_core"] == ("2.35.1", "build")
+
+
+def _change(delta: list[Change], name: str) -> Change:
+    return next(c for c in delta if c.name == name)
+
+
+def test_a_stale_version_comment_names_neither_side() -> None:
+    line = "steps:\n  - uses: github/codeql-action/init@{}    # 3.29.5\n"
+    base = actions.parse_workflow("ci.yml", line.format(SHA_A).encode())
+    head = actions.parse_workflow("ci.yml", line.format(SHA_B).encode())
+    change = _change(diff(base, head, "ci.yml"), "github/codeql-action")
+    assert (change.from_tag, change.to_tag, change.change, change.level, change.pinned) == (None, None, "changed", None,
+                                                                                          True)
+
+
+def test_a_moved_comment_on_the_same_sha_is_shown_not_ordered() -> None:
+    base = actions.parse_workflow("ci.yml", f"steps:\n  - uses: pnpm/action-setup@{SHA_A} # v4.4.0\n".encode())
+    head = actions.parse_workflow("ci.yml", f"steps:\n  - uses: pnpm/action-setup@{SHA_A} # v5.0.0\n".encode())
+    change = _change(diff(base, head, "ci.yml"), "pnpm/action-setup")
+    assert (change.from_version, change.to_version, change.from_tag, change.to_tag, change.change, change.level) == (
+        SHA_A, SHA_A, "v4.4.0", "v5.0.0", "changed", None)
+
+
+def test_a_use_site_moved_to_a_version_other_lines_had_is_an_upgrade() -> None:
+    step = b"  - uses: actions/setup-java@%s\n"
+    base = actions.parse_workflow("ci.yml", b"steps:\n" + step % b"v4" + step % b"v5")
+    head = actions.parse_workflow("ci.yml", b"steps:\n" + step % b"v5" + step % b"v5")
+    assert [(c.from_version, c.to_version, c.change) for c in diff(base, head, "ci.yml")] == [("v4", "v5", "upgraded")]
+    # a lockfile's copies are not use sites: one gone is a removal there (go.sum history)
+    base_sum = golang.parse_go_sum("go.sum", b"a/b v1.0.0 h1:x=\na/b v1.1.0 h1:y=\n")
+    head_sum = golang.parse_go_sum("go.sum", b"a/b v1.1.0 h1:y=\n")
+    assert [c.change for c in diff(base_sum, head_sum, "go.sum")] == ["removed"]
+
+
+# Attack tests: hostile lines are read as nothing or as what they are, never a crash, in bounded time.
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(" -:#=\"'\n\tvx0123.@/[]{}$renovatedepNamedatasourceimagtg")),
+               max_size=400))
+def test_hostile_lines_never_crash(body: str) -> None:
+    data = body.encode()
+    for reader in (actions.parse_workflow, docker.parse_dockerfile):
+        for dep in reader("x", data):
+            assert dep.version and dep.name
+    for reader in (helmvalues.parse_values, helmvalues.values_hunks, infra.parse_chart):
+        try:
+            reader("values.yaml", data)
+        except ManifestError:
+            pass
+
+
+def test_annotations_are_bounded() -> None:
+    started = time.monotonic()
+    long_name = "# renovate: depName=" + "a" * 100_000 + "\nversion: 1.0.0\n"
+    many = "# renovate: datasource=npm depName=x\nversion: 1.0.0\n" * 20_000
+    spaced = "# renovate: " + "a=b " * 50_000 + "\nversion: 1\n"
+    for body in (long_name, many, spaced, "- " * 200_000 + "uses: a/b@v1\n"):
+        deps = actions.parse_workflow("ci.yml", body.encode())
+        assert all(len(d.name) <= 214 for d in deps)
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("line", [
+    "# renovate: datasource=npm\nversion: 1.0.0\n",  # no name
+    "# renovate: github=a/b github-releases=c/d\nversion: 1.0.0\n",  # two sources, no depName: ambiguous
+    "# renovate: depName=x\nversion: ${{ env.V }}\n",  # no version
+    "# renovate: depName=x\n\nversion: 1.0.0\n",  # not directly below
+])
+def test_annotations_that_name_nothing(line: str) -> None:
+    assert not [d for d in actions.parse_workflow("ci.yml", line.encode()) if d.ecosystem != "github-runner"]
+
+
+def test_values_alias_sharing_is_bounded() -> None:
+    body = "base: &b {image: {repository: a/b, tag: '1'}}\n" + "".join(f"k{i}: *b\n" for i in range(900))
+    deps = helmvalues.parse_values("values.yaml", body.encode())
+    assert {(d.name, d.version) for d in deps} == {("a/b", "1")}
+
+
+@pytest.mark.parametrize("body", [b"image: [", b"\xff\xfe", b"a: b\n---\nc: d\n"])
+def test_values_that_do_not_parse_are_problems(body: bytes) -> None:
+    with pytest.raises(ManifestError):
+        helmvalues.parse_values("values.yaml", body)
