@@ -93,6 +93,14 @@ def test_a_tool_bump_is_an_upgrade_with_its_level() -> None:
                      ("github-runner", "macos"): ("14", "15", "upgraded", "major")}
 
 
+def test_workflow_env_tool_versions() -> None:
+    body = (b"env:\n  # Common versions\n  GO_VERSION: '1.22.2'\n  RENOVATE_VERSION: \"43.288.0\"\n"
+            b"  DOCKER_BUILDX_VERSION: v0.10.0\n  NODE_VERSION: ${{ vars.NODE }}\n  VERSION: 1.0.0\n"
+            b"  app_version: 2.0.0\n")
+    assert _found(actions.parse_workflow("ci.yml", body)) == {
+        ("tool", "go", "1.22.2"), ("tool", "renovate", "43.288.0"), ("tool", "docker-buildx", "v0.10.0")}
+
+
 def test_a_runner_label_without_a_version_is_none() -> None:
     found = _found(actions.parse_workflow("ci.yml", b"jobs:\n  a:\n    runs-on: ubuntu-latest\n"
                                                       b"  b:\n    runs-on: ${{ matrix.os }}\n"))
@@ -107,6 +115,12 @@ def test_go_mod_go_and_toolchain_lines() -> None:
         ("go", "1.24.10", "1.24.11", "upgraded", "build")]
     # `toolchain default` and a `go` word inside a require block are no toolchain
     assert golang.parse_go_mod("go.mod", b"module m\ntoolchain default\nrequire (\n\tgo 1.0\n)\n") == []
+
+
+def test_go_mod_require_rewritten_to_a_commit_is_a_move_not_a_removal() -> None:
+    base = golang.parse_go_mod("go.mod", b"require (\n\tgithub.com/a/k8schain v0.0.0-20250521000321-4eb8c4d84ef0\n)\n")
+    head = golang.parse_go_mod("go.mod", b"require (\n\tgithub.com/a/k8schain 3f4ff3ca60f5\n)\n")
+    assert [(c.to_version, c.change) for c in diff(base, head, "go.mod")] == [("3f4ff3ca60f5", "changed")]
 
 
 def test_chart_app_version_under_an_annotation() -> None:
@@ -215,6 +229,27 @@ def test_packages_config_hunk_it_cannot_read_is_partial(tmp_path: Path) -> None:
     head = b'<packages>\n  <package id="A"\n           version="1.0.1" />\n</packages>\n'  # split over two lines
     patch, truth = _two_commits(tmp_path, {"packages.config": config}, {"packages.config": head})
     assert _moves(truth) == {("A", "1.0.0", "1.0.1")}
+    assert not patch.changes and {p.kind for p in patch.problems} == {"partial"}
+
+
+WORKSPACE = b"""packages:
+  - packages/*
+catalog:
+  react: ^18.2.0
+catalogs:
+  legacy:
+    react: ^16.14.0
+overrides:
+  debug: 'npm:obug@^1.0.2'
+"""
+
+
+def test_pnpm_workspace_catalogs_and_overrides(tmp_path: Path) -> None:
+    head = WORKSPACE.replace(b"^18.2.0", b"^18.3.1").replace(b"^1.0.2", b"^2.1.1")
+    patch, truth = _two_commits(tmp_path, {"pnpm-workspace.yaml": WORKSPACE}, {"pnpm-workspace.yaml": head})
+    assert _moves(truth) == {("react", "^18.2.0", "^18.3.1")}
+    # an override sends a package elsewhere: never read as nothing (the deps policy reviews the problem)
+    assert [(p.kind, p.msg.split(" ")[0]) for p in truth.problems] == [("partial", "overrides")]
     assert not patch.changes and {p.kind for p in patch.problems} == {"partial"}
 
 

@@ -7,7 +7,10 @@ import re
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, Scope
 
-_REQUIRE = re.compile(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+(v[^\s/]+)\s*(//\s*indirect)?\s*$")
+# A version is `vX.Y.Z[-pre]` or, as a bot or a person may write it before the go command resolves it, a
+# bare commit id or branch (`3f4ff3ca60f5`, `master`): read as what it is (a move that does not order),
+# never skipped, so a require line rewritten to a commit is not read as the module's removal.
+_REQUIRE = re.compile(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+([^\s/()\"=]+)\s*(//\s*indirect)?\s*$")
 # `replace OLD [vX] => NEW [vY]` (in a block or alone): NEW is the code that is built, so the directive is
 # a dependency of its own, `OLD => NEW` at vY (none for a local path): a new or moved replace is a change
 # (a fork of a known module beside a bump would otherwise read as the bump). Only `replace` uses `=>`,

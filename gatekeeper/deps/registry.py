@@ -71,6 +71,7 @@ _BY_NAME: dict[str, Format] = {
     "yarn.lock": Format("yarn.lock", npm.parse_yarn_lock, True, ("package.json",)),
     "pnpm-lock.yaml": Format("pnpm-lock.yaml", npm.parse_pnpm_lock, False, ("package.json",),
                              hunks.pnpm_lock_hunks),
+    "pnpm-workspace.yaml": Format("pnpm-workspace.yaml", npm.parse_pnpm_workspace, False),
     "bun.lock": Format("bun.lock", npm.parse_bun_lock, False, ("package.json",)),
     "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
                              edits=_edits("pip", edits.pyproject_line)),

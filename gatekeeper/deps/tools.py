@@ -1,6 +1,7 @@
 """Versions a file pins outside its format's dependency syntax: the tools a workflow's setup actions
-install (`node-version: 20`), the runner image a job runs on (`runs-on: ubuntu-24.04`), and any line a
-Renovate annotation comment (`# renovate: datasource=github-releases depName=helm/helm`) names.
+install (`node-version: 20`) or its environment names (`GO_VERSION: 1.22`), the runner image a job runs
+on (`runs-on: ubuntu-24.04`), and any line a Renovate annotation comment
+(`# renovate: datasource=github-releases depName=helm/helm`) names.
 
 All three are read line by line, so a patch's hunks read them too. A value counts only when it names a
 version (a digit, or `v` and a digit, first): `lts/*`, `stable`, `latest` and `${{ matrix.go }}` name
@@ -44,6 +45,11 @@ _BY_ACTION = {
 _INPUT = re.compile(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
                     r"""\s*(?:#.*)?$""")
 _VERSIONISH = re.compile(r"^v?\d[\w.+-]*$")
+# A workflow's environment pinning a tool by name: `GO_VERSION: '1.22.2'`, `RENOVATE_VERSION: "43.288.0"`
+# (crossplane's CI; `renovate`, `go`, `golangci`, `docker-buildx`). Upper-case keys only: an input such
+# as `version:` belongs to its step's action.
+_ENV_VERSION = re.compile(r"""^\s+(?P<tool>[A-Z][A-Z0-9_]*?)_VERSION\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
+                          r"""\s*(?:#.*)?$""")
 _STEP_USES = re.compile(r"""^(?P<indent>\s*(?:-\s+)?)uses\s*:\s*["']?(?P<name>[^@"'\s#]+)""")
 # `runs-on: ubuntu-24.04`, `runs-on: [macos-14]`, `runs-on: windows-2022`; `-latest` names no version.
 _RUNS_ON = re.compile(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
@@ -126,6 +132,9 @@ class WorkflowTools:
             return out
         if (runner := _RUNS_ON.match(line)) is not None:
             return [Dependency(RUNNER, runner.group("os"), runner.group("version"), self.path, True, "build")]
+        if (env := _ENV_VERSION.match(line)) is not None and _VERSIONISH.match(env.group("value")):
+            tool = env.group("tool").lower().replace("_", "-")
+            return [Dependency(TOOL, tool, env.group("value"), self.path, True, "build")]
         m = _INPUT.match(line)
         if m is None or not _VERSIONISH.match(m.group("value")):
             return out
