@@ -345,3 +345,54 @@ def test_values_alias_sharing_is_bounded() -> None:
 def test_values_that_do_not_parse_are_problems(body: bytes) -> None:
     with pytest.raises(ManifestError):
         helmvalues.parse_values("values.yaml", body)
+
+
+KUBERAY_TF = b'''resource "helm_release" "kuberay-operator" {
+  name       = "kuberay-operator"
+  repository = "https://ray-project.github.io/kuberay-helm/"
+  chart      = "kuberay-operator"
+  values     = var.autopilot ? [file("${path.module}/autopilot.yaml")] : [file("${path.module}/values.yaml")]
+  version    = "1.6.0"
+  namespace  = "${kubernetes_namespace.ray.metadata[0].name}"
+}
+
+resource "kubernetes_pod" "nginx-example" {
+  spec {
+    container {
+      image = "nginx:1.31.0"
+      name  = "nginx-example"
+    }
+  }
+}
+
+module "charts" {
+  source  = "terraform-google-modules/kubernetes-engine/google"
+  chart   = "not-a-chart"
+  version = "36.0.0"
+}
+'''
+
+
+def test_terraform_helm_release_and_image_from_tree_and_patch(tmp_path: Path) -> None:
+    head = KUBERAY_TF.replace(b'"1.6.0"', b'"1.6.2"').replace(b"nginx:1.31.0", b"nginx:1.31.2")
+    patch, truth = _two_commits(tmp_path, {"infra/kuberay.tf": KUBERAY_TF}, {"infra/kuberay.tf": head})
+    want = {("kuberay-operator", "1.6.0", "1.6.2"), ("nginx", "1.31.0", "1.31.2")}
+    assert _moves(truth) == want and _moves(patch) == want and not patch.problems
+    assert {(c.ecosystem, c.name) for c in patch.changes} == {(c.ecosystem, c.name) for c in truth.changes}
+
+
+def test_terraform_module_input_named_chart_is_the_module(tmp_path: Path) -> None:
+    head = KUBERAY_TF.replace(b'"36.0.0"', b'"37.0.0"')
+    patch, truth = _two_commits(tmp_path, {"main.tf": KUBERAY_TF}, {"main.tf": head})
+    assert _moves(truth) == {("terraform-google-modules/kubernetes-engine/google", "36.0.0", "37.0.0")}
+    # never read as a chart: an attribute the module reader does not know between source and version
+    # makes the hunk unreadable (partial), as it was before helm releases were read from hunks
+    assert not patch.changes and {p.kind for p in patch.problems} == {"partial"}
+
+
+def test_terraform_release_version_without_its_chart_fails_closed(tmp_path: Path) -> None:
+    padding = b"".join(b'  set_%d = "x"\n' % i for i in range(5))
+    body = KUBERAY_TF.replace(b'  values     =', padding + b'  values     =')
+    patch, truth = _two_commits(tmp_path, {"main.tf": body}, {"main.tf": body.replace(b'"1.6.0"', b'"9.9.9"')})
+    assert _moves(truth) == {("kuberay-operator", "1.6.0", "9.9.9")}
+    assert not patch.changes and {p.kind for p in patch.problems} == {"partial"}
