@@ -396,3 +396,12 @@ def test_terraform_release_version_without_its_chart_fails_closed(tmp_path: Path
     patch, truth = _two_commits(tmp_path, {"main.tf": body}, {"main.tf": body.replace(b'"1.6.0"', b'"9.9.9"')})
     assert _moves(truth) == {("kuberay-operator", "1.6.0", "9.9.9")}
     assert not patch.changes and {p.kind for p in patch.problems} == {"partial"}
+
+
+def test_chart_app_version_annotation_from_tree_and_patch(tmp_path: Path) -> None:
+    chart = (b"apiVersion: v2\nname: alertmanager\nversion: 1.20.0\n"
+             b"# renovate: github-releases=prometheus/alertmanager\nappVersion: v0.33.1\nkubeVersion: \">=1.19.0-0\"\n")
+    head = chart.replace(b"v0.33.1", b"v0.34.0").replace(b"1.20.0", b"1.21.0")
+    patch, truth = _two_commits(tmp_path, {"charts/a/Chart.yaml": chart}, {"charts/a/Chart.yaml": head})
+    want = {("prometheus/alertmanager", "v0.33.1", "v0.34.0")}
+    assert _moves(truth) == want and _moves(patch) == want and not patch.problems

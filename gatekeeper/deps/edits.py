@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from packaging.requirements import InvalidRequirement, Requirement
 
 from gatekeeper.bounded import load_json
+from gatekeeper.deps import tools
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
@@ -329,12 +330,15 @@ _YAML_NAME = re.compile(r"^(\s*)(-\s+)?name:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
 _CHART_OWN = re.compile(r"^(?:version|appVersion|digest|generated):")  # the chart's and the lock's own keys
 
 
-def helm_line(side: Side, index: int) -> list[tuple[str, str]]:
+def helm_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """A dependency's `version:` in Chart.yaml or Chart.lock whose `- name:` the hunk shows in the same
     list item; the chart's own version and the lock's digest are no dependency (None)."""
     line = side[index][0]
     if _CHART_OWN.match(line):
-        return []
+        # `# renovate: github=prometheus/prometheus` over `appVersion:` names the app (as parse_chart reads it)
+        named = tools.annotation(side[index - 1][0]) if index > 0 else None
+        dep = tools.annotated(line, named, "") if named is not None else None
+        return [(dep.name, dep.version, dep.ecosystem)] if dep is not None else []
     m = _YAML_VERSION.match(line)
     if m is None or m.group(2):
         raise ManifestError(f"not a dependency's version line: {line.strip()[:80]!r}")
