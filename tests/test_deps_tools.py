@@ -405,3 +405,12 @@ def test_chart_app_version_annotation_from_tree_and_patch(tmp_path: Path) -> Non
     patch, truth = _two_commits(tmp_path, {"charts/a/Chart.yaml": chart}, {"charts/a/Chart.yaml": head})
     want = {("prometheus/alertmanager", "v0.33.1", "v0.34.0")}
     assert _moves(truth) == want and _moves(patch) == want and not patch.problems
+
+
+def test_requirements_hunk_ending_inside_a_hash_list(tmp_path: Path) -> None:
+    hashes = b"".join(b"    --hash=sha256:%064x \\\n" % i for i in range(12))
+    body = b"aiohttp==3.13.5 \\\n" + hashes + b"    --hash=sha256:" + b"f" * 64 + b"\n    # via x\n" \
+           b"aiosignal==1.4.0 \\\n" + hashes + b"    --hash=sha256:" + b"e" * 64 + b"\n"
+    head = body.replace(b"3.13.5", b"3.14.1")
+    patch, truth = _two_commits(tmp_path, {"requirements.txt": body}, {"requirements.txt": head})
+    assert _moves(truth) == _moves(patch) == {("aiohttp", "3.13.5", "3.14.1")} and not patch.problems
