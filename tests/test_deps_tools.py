@@ -260,9 +260,13 @@ POM = b"""<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifa
 </annotationProcessorPaths></configuration></plugin></plugins></build></project>"""
 
 
-def test_maven_annotation_processor_paths() -> None:
-    deps = {d.name: (d.version, d.scope) for d in jvm.parse_pom("pom.xml", POM)}
+def test_maven_annotation_processor_paths_and_reporting_plugins() -> None:
+    reporting = b"<reporting><plugins><plugin><groupId>org.codehaus.mojo</groupId>" \
+                b"<artifactId>taglist-maven-plugin</artifactId><version>3.1.0</version></plugin></plugins></reporting>"
+    deps = {d.name: (d.version, d.scope) for d in jvm.parse_pom("pom.xml", POM.replace(b"</project>",
+                                                                                      reporting + b"</project>"))}
     assert deps["com.google.errorprone:error_prone_core"] == ("2.35.1", "build")
+    assert deps["org.codehaus.mojo:taglist-maven-plugin"] == ("3.1.0", "build")
 
 
 def _change(delta: list[Change], name: str) -> Change:

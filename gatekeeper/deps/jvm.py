@@ -31,7 +31,9 @@ def parse_pom(path: str, data: bytes) -> list[Dependency]:
         if management is not None:
             holders.append((xml_child(management, "dependencies"), "runtime"))
         build = xml_child(model, "build")
-        for plugins in [xml_child(build, "plugins"), xml_child(xml_child(build, "pluginManagement"), "plugins")]:
+        # `<reporting>` plugins run in `mvn site`: build code as much as `<build>` plugins
+        for plugins in [xml_child(build, "plugins"), xml_child(xml_child(build, "pluginManagement"), "plugins"),
+                        xml_child(xml_child(model, "reporting"), "plugins")]:
             holders.append((plugins, "build"))
             for plugin in plugins if plugins is not None else []:
                 holders.append((xml_child(plugin, "dependencies"), "build"))
