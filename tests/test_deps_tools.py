@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gatekeeper.deps import actions, docker, golang, helmvalues, infra, jvm, nuget
+from gatekeeper.deps import actions, docker, golang, helmvalues, infra, jvm, nuget, registry, toolfiles
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
@@ -418,3 +418,45 @@ def test_requirements_hunk_ending_inside_a_hash_list(tmp_path: Path) -> None:
     head = body.replace(b"3.13.5", b"3.14.1")
     patch, truth = _two_commits(tmp_path, {"requirements.txt": body}, {"requirements.txt": head})
     assert _moves(truth) == _moves(patch) == {("aiohttp", "3.13.5", "3.14.1")} and not patch.problems
+
+
+COMPOSE = b"""services:
+  db:
+    image: postgres:16.1
+  cache:
+    image: "redis:7.2@sha256:%s"
+  app:
+    build: .
+    image: ${REGISTRY:-ghcr.io}/org/app:${TAG}
+""" % (b"a" * 64)
+
+
+def test_compose_images_from_tree_and_patch(tmp_path: Path) -> None:
+    head = COMPOSE.replace(b"postgres:16.1", b"postgres:16.2")
+    patch, truth = _two_commits(tmp_path, {"docker-compose.yml": COMPOSE}, {"docker-compose.yml": head})
+    assert _moves(truth) == _moves(patch) == {("postgres", "16.1", "16.2")}
+    images = {(d.name, d.version) for d in toolfiles.parse_compose("compose.yaml", COMPOSE)}
+    assert images == {("postgres", "16.1"), ("redis", "7.2@sha256:" + "a" * 64)}  # a variable names no image
+
+
+@pytest.mark.parametrize("path, base, head, want", [
+    (".nvmrc", b"v20.11.0\n", b"v20.11.1\n", ("node", "v20.11.0", "v20.11.1")),
+    ("app/.python-version", b"3.12.4\n", b"3.12.5\n", ("python", "3.12.4", "3.12.5")),
+    (".tool-versions", b"nodejs 20.11.0\ngolang 1.22.0\n", b"nodejs 20.11.0\ngolang 1.22.1\n",
+     ("go", "1.22.0", "1.22.1")),
+    (".terraform-version", b"1.8.5\n", b"1.9.0\n", ("terraform", "1.8.5", "1.9.0")),
+])
+def test_tool_version_files_from_tree_and_patch(tmp_path: Path, path: str, base: bytes, head: bytes,
+                                                want: tuple[str, str, str]) -> None:
+    patch, truth = _two_commits(tmp_path, {path: base}, {path: head})
+    assert _moves(truth) == _moves(patch) == {want}
+    assert {c.ecosystem for c in truth.changes} == {"tool"}
+
+
+def test_tool_version_files_that_name_no_version() -> None:
+    assert registry.format_for(".nvmrc").parse(".nvmrc", b"lts/iron\n# a comment\n") == []  # type: ignore[union-attr]
+    assert toolfiles.parse_tool_versions(".tool-versions", b"python system\nruby\n") == []
+    assert toolfiles.parse_rust_toolchain("rust-toolchain.toml", b'[toolchain]\nchannel = "stable"\n') == []
+    assert _found(toolfiles.parse_rust_toolchain("rust-toolchain", b"1.79.0\n")) == {("tool", "rust", "1.79.0")}
+    with pytest.raises(ManifestError):
+        toolfiles.parse_rust_toolchain("rust-toolchain.toml", b"[toolchain]\nchannel = [")

@@ -44,6 +44,9 @@ SAMPLES = {
     "main.tf": b'module "m" {\n  source = "a/b/c"\n  version = "1.0.0"\n}\n',
     "charts/app/values.yaml": b"image:\n  registry: ghcr.io\n  repository: org/app\n  tag: 1.0.0\n"
                               b"sidecar:\n  image: quay.io/org/side:v2@sha256:" + b"a" * 64 + b"\n",
+    "docker-compose.yml": b"services:\n  db:\n    image: postgres:16.2\n  cache:\n    image: 'redis:7'\n",
+    ".nvmrc": b"v20.11.0\n", ".python-version": b"3.12.4\n3.11.9\n", ".tool-versions": b"nodejs 20.11.0\n",
+    "rust-toolchain.toml": b'[toolchain]\nchannel = "1.79.0"\n',
     "pnpm-workspace.yaml": b"catalog:\n  react: ^18.2.0\ncatalogs:\n  old:\n    react: ^16.0.0\n",
     "packages.config": b'<?xml version="1.0" encoding="utf-8"?>\n<packages>\n'
                        b'  <package id="Newtonsoft.Json" version="13.0.1" targetFramework="net472" />\n</packages>\n',

@@ -27,6 +27,7 @@ from gatekeeper.deps import (
     nuget,
     pypi,
     submodule,
+    toolfiles,
 )
 from gatekeeper.deps.model import Dependency
 
@@ -99,6 +100,10 @@ _BY_NAME: dict[str, Format] = {
     "values.yml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),
     "action.yml": Format("action", actions.parse_workflow, True),
+    ".tool-versions": Format(".tool-versions", toolfiles.parse_tool_versions, True),
+    "rust-toolchain.toml": Format("rust-toolchain", toolfiles.parse_rust_toolchain, False),
+    "rust-toolchain": Format("rust-toolchain", toolfiles.parse_rust_toolchain, False),
+    **{name: Format(name, toolfiles.parser_for(tool), True) for name, tool in toolfiles.ONE_TOOL.items()},
     "action.yaml": Format("action", actions.parse_workflow, True),
 }
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
@@ -108,6 +113,8 @@ _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False)
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", edits.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
+_COMPOSE = Format("compose", toolfiles.parse_compose, True)
+_COMPOSE_NAME = re.compile(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
 _REQ_NAME = re.compile(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
 
 
@@ -124,6 +131,8 @@ def format_for(path: str | None) -> Format | None:
         return _WORKFLOW
     if lower in ("dockerfile", "containerfile") or lower.startswith("dockerfile.") or lower.endswith(".dockerfile"):
         return _DOCKERFILE
+    if _COMPOSE_NAME.match(lower):
+        return _COMPOSE
     if _REQ_NAME.match(base) or folder.rsplit("/", 1)[-1] == "requirements" and lower.endswith(".txt"):
         return _REQUIREMENTS
     if lower.endswith(".versions.toml"):

@@ -44,7 +44,7 @@ _BY_ACTION = {
 }
 _INPUT = re.compile(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
                     r"""\s*(?:#.*)?$""")
-_VERSIONISH = re.compile(r"^v?\d[\w.+-]*$")
+VERSIONISH = re.compile(r"^v?\d[\w.+-]*$")  # a value that names a version: `1.22`, `v4.2.0`, `3.x`
 # A workflow's environment pinning a tool by name: `GO_VERSION: '1.22.2'`, `RENOVATE_VERSION: "43.288.0"`
 # (crossplane's CI; `renovate`, `go`, `golangci`, `docker-buildx`). Upper-case keys only: an input such
 # as `version:` belongs to its step's action.
@@ -87,7 +87,7 @@ def annotation(line: str) -> tuple[str, str] | None:
 def annotated(line: str, named: tuple[str, str], path: str, scope: Scope = "build") -> Dependency | None:
     """The dependency the line under an annotation pins: `KEY: value`, `KEY=value`, `ARG KEY=value`."""
     m = _ANNOTATED.match(line)
-    if m is None or not _VERSIONISH.match(m.group("value")):
+    if m is None or not VERSIONISH.match(m.group("value")):
         return None
     return Dependency(named[0], named[1], m.group("value"), path, True, scope)
 
@@ -132,11 +132,11 @@ class WorkflowTools:
             return out
         if (runner := _RUNS_ON.match(line)) is not None:
             return [Dependency(RUNNER, runner.group("os"), runner.group("version"), self.path, True, "build")]
-        if (env := _ENV_VERSION.match(line)) is not None and _VERSIONISH.match(env.group("value")):
+        if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")):
             tool = env.group("tool").lower().replace("_", "-")
             return [Dependency(TOOL, tool, env.group("value"), self.path, True, "build")]
         m = _INPUT.match(line)
-        if m is None or not _VERSIONISH.match(m.group("value")):
+        if m is None or not VERSIONISH.match(m.group("value")):
             return out
         key = m.group("key")
         tool = _KEYED.get(key)
