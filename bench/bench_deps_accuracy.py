@@ -6,7 +6,10 @@ the commit's parent and the commit (`--tree`, through git objects) must name X w
 Only that list is kept in bench/; the repositories are read from local mirrors (the search tool's
 `fetch github:owner/name` writes them to /work/.mirror/owner+name/repo).
 
-    python bench/bench_deps_accuracy.py [--mirrors DIR] [--mode tree|patch] [--collect N]  # --collect rewrites the TSV
+    python bench/bench_deps_accuracy.py [--mirrors DIR] [--mode tree|patch] [--data TSV [--unseen]]
+
+`--data` reads another collection (`bench_deps_collect.py --out FILE --per 40`, say) and `--unseen` keeps
+only its commits that bench/deps_bumps.tsv does not hold: a held-out check of the same kind.
 """
 
 from __future__ import annotations
@@ -71,10 +74,10 @@ def _same_name(want: str, change: Change) -> bool:
     return change.ecosystem == "github-actions" and want.startswith(name + "/")
 
 
-def _cases() -> dict[tuple[str, str], list[tuple[str, str]]]:
+def _cases(data: Path = DATA) -> dict[tuple[str, str], list[tuple[str, str]]]:
     """(repository, commit) → [(package, version)] in file order: a grouped update's rows together."""
     cases: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for line in DATA.read_text().splitlines():
+    for line in data.read_text().splitlines():
         if line and not line.startswith("#"):
             repo, sha, name, version = line.split("\t")
             cases.setdefault((repo, sha), []).append((name, version))
@@ -110,8 +113,11 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only the repositories whose name contains this")
     parser.add_argument("--misses", action="store_true", help="list every miss")
     parser.add_argument("--sample", type=int, default=0, help="every Nth commit only (a quick look)")
+    parser.add_argument("--data", type=Path, default=DATA, help="another collection (bench_deps_collect.py --out)")
+    parser.add_argument("--unseen", action="store_true", help="only commits that bench/deps_bumps.tsv does not hold")
     args = parser.parse_args()
-    cases = {k: v for k, v in _cases().items() if args.only in k[0]}
+    seen = {sha for _, sha in _cases()} if args.unseen else set()
+    cases = {k: v for k, v in _cases(args.data).items() if args.only in k[0] and k[1] not in seen}
     if args.sample:
         cases = dict(list(cases.items())[:: args.sample])
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # commits, verified hits, hits with claims

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gatekeeper.deps import actions, docker, golang, helmvalues, infra, jvm, nuget, registry, toolfiles
+from gatekeeper.deps import actions, docker, golang, gradle, helmvalues, infra, jvm, nuget, registry, toolfiles
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
@@ -460,3 +460,61 @@ def test_tool_version_files_that_name_no_version() -> None:
     assert _found(toolfiles.parse_rust_toolchain("rust-toolchain", b"1.79.0\n")) == {("tool", "rust", "1.79.0")}
     with pytest.raises(ManifestError):
         toolfiles.parse_rust_toolchain("rust-toolchain.toml", b"[toolchain]\nchannel = [")
+
+
+BUILD_KTS = b'''plugins {
+    id("org.springframework.boot") version "3.2.0"
+    kotlin("jvm") version "1.9.21"
+}
+val ktorVersion = "2.3.7"
+ext.junit_version = '5.10.1'
+dependencies {
+    implementation("io.ktor:ktor-server-core:$ktorVersion")
+    implementation("com.google.guava:guava:32.1.3-jre") // was "com.google.guava:guava:31.0-jre"
+    testImplementation("org.junit.jupiter:junit-jupiter:${junit_version}")
+    implementation("org.foo:bar:${rootProject.ext.barVersion}")
+}
+'''
+
+
+def test_gradle_build_script() -> None:
+    deps = {d.name: (d.version, d.scope) for d in gradle.parse_build_script("build.gradle.kts", BUILD_KTS)}
+    assert deps == {"org.springframework.boot": ("3.2.0", "build"), "org.jetbrains.kotlin.jvm": ("1.9.21", "build"),
+                    "io.ktor:ktor-server-core": ("2.3.7", "runtime"),
+                    "com.google.guava:guava": ("32.1.3-jre", "runtime"),
+                    "org.junit.jupiter:junit-jupiter": ("5.10.1", "dev"),
+                    "org.foo:bar": ("${rootProject.ext.barVersion}", "runtime")}  # not resolved: kept as written
+
+
+def test_gradle_inline_bump_from_tree_and_patch(tmp_path: Path) -> None:
+    head = BUILD_KTS.replace(b"guava:32.1.3-jre", b"guava:33.0.0-jre").replace(b'"3.2.0"', b'"3.2.1"')
+    patch, truth = _two_commits(tmp_path, {"app/build.gradle.kts": BUILD_KTS}, {"app/build.gradle.kts": head})
+    want = {("com.google.guava:guava", "32.1.3-jre", "33.0.0-jre"), ("org.springframework.boot", "3.2.0", "3.2.1")}
+    assert _moves(truth) == want and _moves(patch) == want and not patch.problems
+
+
+def test_gradle_variable_bump_is_tree_only(tmp_path: Path) -> None:
+    head = BUILD_KTS.replace(b'"2.3.7"', b'"2.3.8"')
+    patch, truth = _two_commits(tmp_path, {"build.gradle.kts": BUILD_KTS}, {"build.gradle.kts": head})
+    assert _moves(truth) == {("io.ktor:ktor-server-core", "2.3.7", "2.3.8")}
+    assert not patch.changes and {p.kind for p in patch.problems} == {"partial"}  # the hunk shows no package
+
+
+def test_gradle_and_maven_wrappers() -> None:
+    url = b"distributionUrl=https\\://services.gradle.org/distributions/gradle-%s-bin.zip\n"
+    base, head = gradle.parse_wrapper("w", url % b"8.5"), gradle.parse_wrapper("w", url % b"8.6")
+    assert [(c.name, c.from_version, c.to_version, c.level) for c in diff(base, head, "w")] == [
+        ("gradle", "8.5", "8.6", "minor")]
+    maven = b"distributionUrl=https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.6/" \
+            b"apache-maven-3.9.6-bin.zip\n"
+    assert _found(gradle.parse_wrapper("w", maven)) == {("tool", "maven", "3.9.6")}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(" ()\"'$:{}=.\n-vxidkotlinversion123gh")), max_size=300))
+def test_gradle_hostile_lines_never_crash(body: str) -> None:
+    for dep in gradle.parse_build_script("build.gradle", body.encode()):
+        assert dep.name and isinstance(dep.version, str)
+    started = time.monotonic()
+    gradle.parse_build_script("build.gradle", ("implementation('" + "a:" * 50_000 + "')\n").encode() * 20)
+    assert time.monotonic() - started < 10

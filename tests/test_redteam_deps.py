@@ -47,6 +47,10 @@ SAMPLES = {
     "docker-compose.yml": b"services:\n  db:\n    image: postgres:16.2\n  cache:\n    image: 'redis:7'\n",
     ".nvmrc": b"v20.11.0\n", ".python-version": b"3.12.4\n3.11.9\n", ".tool-versions": b"nodejs 20.11.0\n",
     "rust-toolchain.toml": b'[toolchain]\nchannel = "1.79.0"\n',
+    "build.gradle.kts": b'plugins { id("a.b") version "1.0" }\nval v = "2.0"\ndependencies {\n'
+                        b'    implementation("g:a:$v")\n    testImplementation("g:t:1.0")\n}\n',
+    "gradle/wrapper/gradle-wrapper.properties": b"distributionUrl=https\\://services.gradle.org/distributions/"
+                                                b"gradle-8.5-bin.zip\n",
     "pnpm-workspace.yaml": b"catalog:\n  react: ^18.2.0\ncatalogs:\n  old:\n    react: ^16.0.0\n",
     "packages.config": b'<?xml version="1.0" encoding="utf-8"?>\n<packages>\n'
                        b'  <package id="Newtonsoft.Json" version="13.0.1" targetFramework="net472" />\n</packages>\n',

@@ -172,7 +172,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 # a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
 _CANDIDATE = re.compile(
     rb"(package|lock|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
-    rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain"
+    rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties"
     # and the files content facts are read from (facts.wants_facts): registry configs, YAML
     rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
 
