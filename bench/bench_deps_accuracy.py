@@ -61,14 +61,20 @@ def _same_name(want: str, change: Change) -> bool:
     """The delta names the package the message names. Bots spell some names shorter than the delta's
     canonical name: a Maven artifactId (`junit` for junit:junit), a Terraform provider's local name
     (`google` for hashicorp/google), an action's sub-action (`github/codeql-action/init`), an image
-    with its tag (`debian:bookworm-slim`); each is the same package."""
+    with its tag (`debian:bookworm-slim`) or without its registry (`aquasec/trivy`), a PyPI package with
+    its extras (`psycopg[binary]`), a tool by its short name (`buildx` for docker/buildx); each is the
+    same package."""
     norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731 - PEP 503 for PyPI, harmless elsewhere
+    if change.ecosystem == "pip":
+        want = re.sub(r"\[[^\]]*\]$", "", want)  # `psycopg[binary]`: the extras are not the package's name
     name, want = norm(change.name), norm(want)
     if change.ecosystem == "docker":
         want = re.sub(r":[^/]*$", "", want)
     if name == want:
         return True
-    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/"}.get(change.ecosystem)
+    # an image named without its registry (`aquasec/trivy` for docker.io/aquasec/trivy), a tool by its short
+    # name (`buildx` for docker/buildx)
+    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
         return True
     return change.ecosystem == "github-actions" and want.startswith(name + "/")

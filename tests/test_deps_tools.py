@@ -75,7 +75,7 @@ def _found(deps) -> set[tuple[str, str, str]]:  # type: ignore[no-untyped-def]
 def test_workflow_tools_runners_and_annotations() -> None:
     found = _found(actions.parse_workflow(".github/workflows/ci.yml", _workflow()))
     assert {("github-runner", "ubuntu", "22.04"), ("github-runner", "macos", "14"), ("tool", "python", "3.12"),
-            ("tool", "go", "1.25"), ("tool", "helm/helm", "v4.1.4"), ("tool", "buildx", "v0.10.4"),
+            ("tool", "go", "1.25"), ("tool", "helm/helm", "v4.1.4"), ("tool", "docker/buildx", "v0.10.4"),
             ("tool", "databus23/helm-diff", "3.15.10")} <= found
     tools = {d for d in found if d[0] == "tool"}
     # `version:` under a step with no known action, `lts/*` and a matrix expression name no version
@@ -98,7 +98,7 @@ def test_workflow_env_tool_versions() -> None:
             b"  DOCKER_BUILDX_VERSION: v0.10.0\n  NODE_VERSION: ${{ vars.NODE }}\n  VERSION: 1.0.0\n"
             b"  app_version: 2.0.0\n")
     assert _found(actions.parse_workflow("ci.yml", body)) == {
-        ("tool", "go", "1.22.2"), ("tool", "renovate", "43.288.0"), ("tool", "docker-buildx", "v0.10.0")}
+        ("tool", "go", "1.22.2"), ("tool", "renovate", "43.288.0"), ("tool", "docker/buildx", "v0.10.0")}
 
 
 def test_a_runner_label_without_a_version_is_none() -> None:
@@ -130,6 +130,17 @@ def test_chart_app_version_under_an_annotation() -> None:
     assert _found(deps) == {("tool", "prometheus/prometheus", "v3.13.2")} and deps[0].scope == "runtime"
     # without the annotation the app's name is unknown: the chart's own keys are no dependency
     assert infra.parse_chart("Chart.yaml", chart.replace(b"# renovate: github=prometheus/prometheus\n", b"")) == []
+
+
+@pytest.mark.parametrize("line, want", [
+    (b"FROM ${BUILDER_IMAGE:-golang:1.26.2} AS builder", ("golang", "1.26.2")),  # no ARG default: the word
+    (b"FROM python:$PY-slim", ("python", "3.12-slim")),  # a bare $NAME ends at the dash
+    (b"FROM python:${PY:+3.13}", ("python", "3.13")),
+    (b"FROM python:${UNSET}", ("python", "${UNSET}")),  # unknown: kept as written, never guessed
+])
+def test_dockerfile_variables(line: bytes, want: tuple[str, str]) -> None:
+    body = b"ARG BUILDER_IMAGE\nARG PY=3.12\n" + line + b"\n"
+    assert [(d.name, d.version) for d in docker.parse_dockerfile("Dockerfile", body)] == [want]
 
 
 def test_dockerfile_annotation_names_an_arg() -> None:
@@ -444,7 +455,7 @@ def test_compose_images_from_tree_and_patch(tmp_path: Path) -> None:
     ("app/.python-version", b"3.12.4\n", b"3.12.5\n", ("python", "3.12.4", "3.12.5")),
     (".tool-versions", b"nodejs 20.11.0\ngolang 1.22.0\n", b"nodejs 20.11.0\ngolang 1.22.1\n",
      ("go", "1.22.0", "1.22.1")),
-    (".terraform-version", b"1.8.5\n", b"1.9.0\n", ("terraform", "1.8.5", "1.9.0")),
+    (".terraform-version", b"1.8.5\n", b"1.9.0\n", ("hashicorp/terraform", "1.8.5", "1.9.0")),
 ])
 def test_tool_version_files_from_tree_and_patch(tmp_path: Path, path: str, base: bytes, head: bytes,
                                                 want: tuple[str, str, str]) -> None:

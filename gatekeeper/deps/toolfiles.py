@@ -14,7 +14,7 @@ import re
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import load_toml, mapping, string, text
 from gatekeeper.deps.model import Dependency
-from gatekeeper.deps.tools import TOOL, VERSIONISH
+from gatekeeper.deps.tools import TOOL, VERSIONISH, tool_name
 
 # The file name → the tool it pins (one version a line; pyenv allows several, each a version in use).
 ONE_TOOL = {
@@ -31,7 +31,7 @@ def _one_tool(tool: str, path: str, data: bytes) -> list[Dependency]:
     for raw in text(data).splitlines():
         line = raw.split("#", 1)[0].strip()
         if line and VERSIONISH.match(line):
-            out.append(Dependency(TOOL, tool, line, path, True, "build"))
+            out.append(Dependency(TOOL, tool_name(tool), line, path, True, "build"))
     return out
 
 
@@ -45,7 +45,7 @@ def parse_tool_versions(path: str, data: bytes) -> list[Dependency]:
     for raw in text(data).splitlines():
         fields = raw.split("#", 1)[0].split()
         if len(fields) >= 2 and VERSIONISH.match(fields[1]):
-            out.append(Dependency(TOOL, _ASDF.get(fields[0], fields[0]), fields[1], path, True, "build"))
+            out.append(Dependency(TOOL, tool_name(_ASDF.get(fields[0], fields[0])), fields[1], path, True, "build"))
     return out
 
 

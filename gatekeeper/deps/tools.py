@@ -17,6 +17,27 @@ from gatekeeper.deps.model import Dependency, Scope
 TOOL = "tool"  # a program a build installs by version: node, go, helm, a GitHub release
 RUNNER = "github-runner"  # a GitHub-hosted runner image: ubuntu, macos, windows
 
+# A tool is named as the bots name it: a language runtime or a registry package by its plain name (`node`,
+# `go`, `python`, `pnpm`), a program released on GitHub by that repository (Renovate's packageName:
+# `helm/helm`, `docker/buildx`, `golangci/golangci-lint`), so one tool has one name whichever line pins it.
+_RELEASED = {
+    "helm": "helm/helm", "buildx": "docker/buildx", "docker-buildx": "docker/buildx", "compose": "docker/compose",
+    "docker-compose": "docker/compose", "uv": "astral-sh/uv", "golangci-lint": "golangci/golangci-lint",
+    "golangci": "golangci/golangci-lint", "chart-testing": "helm/chart-testing",
+    "chart-releaser": "helm/chart-releaser", "kind": "kubernetes-sigs/kind", "trivy": "aquasecurity/trivy",
+    "cosign": "sigstore/cosign", "mise": "jdx/mise", "just": "casey/just", "hugo": "gohugoio/hugo",
+    "pixi": "prefix-dev/pixi", "tflint": "terraform-linters/tflint", "goreleaser": "goreleaser/goreleaser",
+    "jfrog-cli": "jfrog/jfrog-cli", "syft": "anchore/syft", "ko": "ko-build/ko", "packer": "hashicorp/packer",
+    "terraform": "hashicorp/terraform", "kustomize": "kubernetes-sigs/kustomize", "yq": "mikefarah/yq",
+    "hadolint": "hadolint/hadolint", "shellcheck": "koalaman/shellcheck", "crane": "google/go-containerregistry",
+}
+
+
+def tool_name(tool: str) -> str:
+    """The one name of a tool, however a line spells it (`GOLANGCI_VERSION`, `golangci-lint-action`)."""
+    return _RELEASED.get(tool, tool)
+
+
 # Inputs whose key names the tool in any step (also a matrix `include:` entry a step reads).
 _KEYED = {
     "node-version": "node", "go-version": "go", "python-version": "python", "java-version": "java",
@@ -133,8 +154,8 @@ class WorkflowTools:
         if (runner := _RUNS_ON.match(line)) is not None:
             return [Dependency(RUNNER, runner.group("os"), runner.group("version"), self.path, True, "build")]
         if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")):
-            tool = env.group("tool").lower().replace("_", "-")
-            return [Dependency(TOOL, tool, env.group("value"), self.path, True, "build")]
+            named = tool_name(env.group("tool").lower().replace("_", "-"))
+            return [Dependency(TOOL, named, env.group("value"), self.path, True, "build")]
         m = _INPUT.match(line)
         if m is None or not VERSIONISH.match(m.group("value")):
             return out
@@ -144,5 +165,5 @@ class WorkflowTools:
             by_action = _BY_ACTION.get(self.action)
             tool = by_action[1] if by_action is not None and by_action[0] == key else None
         if tool is not None:
-            out.append(Dependency(TOOL, tool, m.group("value"), self.path, True, "build"))
+            out.append(Dependency(TOOL, tool_name(tool), m.group("value"), self.path, True, "build"))
         return out
