@@ -154,8 +154,8 @@ class WorkflowTools:
         if (runner := _RUNS_ON.match(line)) is not None:
             return [Dependency(RUNNER, runner.group("os"), runner.group("version"), self.path, True, "build")]
         if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")):
-            named = tool_name(env.group("tool").lower().replace("_", "-"))
-            return [Dependency(TOOL, named, env.group("value"), self.path, True, "build")]
+            env_tool = tool_name(env.group("tool").lower().replace("_", "-"))
+            return [Dependency(TOOL, env_tool, env.group("value"), self.path, True, "build")]
         m = _INPUT.match(line)
         if m is None or not VERSIONISH.match(m.group("value")):
             return out
