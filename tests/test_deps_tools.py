@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from gatekeeper.deps import actions, docker, golang, gradle, helmvalues, infra, jvm, nuget, registry, toolfiles
 from gatekeeper.deps.delta import diff
+from gatekeeper.deps.loaders import load_yaml
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
@@ -529,3 +530,27 @@ def test_gradle_hostile_lines_never_crash(body: str) -> None:
     started = time.monotonic()
     gradle.parse_build_script("build.gradle", ("implementation('" + "a:" * 50_000 + "')\n").encode() * 20)
     assert time.monotonic() - started < 10
+
+
+def test_yaml_anchor_defined_twice_is_read_as_helm_reads_it() -> None:
+    # khuedoan/homelab's app values: `&host` defined in two ingresses (YAML 1.2 and Go's YAML allow it)
+    body = b"""image:
+  repository: ghcr.io/onedr0p/bazarr
+  tag: 1.2.4
+ingress:
+  internal:
+    hosts:
+      - host: &host bazarr.home.arpa
+    tls: [{hosts: [*host]}]
+  external:
+    hosts:
+      - host: &host bazarr.example.com
+    tls: [{hosts: [*host]}]
+"""
+    assert _found(helmvalues.parse_values("values.yaml", body)) == {("docker", "ghcr.io/onedr0p/bazarr", "1.2.4")}
+    doc = load_yaml(body)
+    assert doc["ingress"]["external"]["tls"] == [{"hosts": ["bazarr.example.com"]}]  # the latest definition
+    bomb = "a0: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"a{i}: &a [{', '.join(['*a'] * 10)}]\n" for i in range(1, 120))
+    with pytest.raises(ManifestError, match="aliases"):  # redefinition does not lift the alias cap
+        helmvalues.parse_values("values.yaml", bomb.encode())
