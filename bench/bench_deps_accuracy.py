@@ -47,7 +47,10 @@ def _same_version(want: str, got: str | None) -> bool:
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit
         return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got))
-    # a pin written as a constraint: `==11.*` (PyPI), `[10.5.0, 11.0.0)` (NuGet: its lower bound)
+    # a pin written as a constraint: `==11.*` (PyPI), `[10.5.0, 11.0.0)` (NuGet) and `<6.1,>=6.0.4` (PyPI):
+    # its lower bound
+    if (lower := re.search(r"(?:^|,)\s*>=\s*v?([^\s,]+)", got)) is not None:
+        got = lower.group(1)
     got, want = (re.sub(r"^(?:==|\[)\s*|\.\*$|\s*,.*$", "", v) for v in (got, want))
     tag = got.split("@")[0]  # a docker image's `tag@digest`
     if tag == want or tag.startswith(want + "-"):  # an image's variant: `1.26.5-alpine` is 1.26.5
