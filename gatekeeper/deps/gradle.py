@@ -93,3 +93,34 @@ def parse_wrapper(path: str, data: bytes) -> list[Dependency]:
             tool = "maven" if m.group("tool") == "apache-maven" else "gradle"
             out.append(Dependency(TOOL, tool, m.group("version"), path, True, "build"))
     return out
+
+
+_VERSION_VALUE = re.compile(r"""(?P<q>["'])v?\d[\w.+-]*(?P=q)""")
+_CHECKSUM = re.compile(r"^(\s*distributionSha256Sum\s*[=:]\s*)\S+", re.MULTILINE)
+_SCRIPTS = frozenset({"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"})
+_WRAPPERS = frozenset({"gradle-wrapper.properties", "maven-wrapper.properties"})
+
+
+def _masked(name: str, data: bytes) -> str:
+    body = text(data)
+    if name in _WRAPPERS:  # the version in the URL and the checksum move with a bump; the host never does
+        body = _CHECKSUM.sub(r"\1SUM", body)
+        return _DISTRIBUTION_VERSION.sub(r"\1VERSION\2", body)
+    body = _COORD.sub(lambda m: m.group(0).replace(f":{m.group('version')}", ":VERSION", 1), body)
+    return _VERSION_VALUE.sub('"VERSION"', body)
+
+
+_DISTRIBUTION_VERSION = re.compile(r"((?:gradle|apache-maven)-)[\w.+-]+?((?:-bin|-all)?\.zip)")
+
+
+def code_changed(path: str, base: bytes | None, head: bytes | None) -> bool:
+    """Whether a build script or wrapper changed beyond its versions (and the wrapper's checksum): a build
+    script is a program and a wrapper's URL names where the build tool is downloaded from, so any other
+    edit beside a bump must not ride on the bump's explanation (the caller reports a `partial` problem)."""
+    name = path.rsplit("/", 1)[-1]
+    if base is None or head is None or name not in _SCRIPTS | _WRAPPERS:
+        return False
+    try:
+        return _masked(name, base) != _masked(name, head)
+    except ManifestError:
+        return False  # the parsers report an unreadable side themselves

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml
 from gatekeeper.deps.model import ManifestError
 
@@ -47,6 +48,8 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
     """The override sections of `path` whose content differs between the two sides (empty when none, when the
     file is not such a manifest, or when a side does not parse: the parsers report that themselves)."""
     name = path.rsplit("/", 1)[-1]
+    if code_changed(path, base, head):
+        return ["build logic or download location"]
     try:
         before = _sections(name, base) if base is not None else {}
         after = _sections(name, head) if head is not None else {}
