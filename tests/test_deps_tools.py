@@ -585,3 +585,12 @@ def test_a_wrapper_bump_with_its_checksum_is_only_a_bump(tmp_path: Path) -> None
     patch, truth = _two_commits(tmp_path, {path: url % (b"aa", b"8.5")}, {path: url % (b"bb", b"8.6")})
     assert _moves(truth) == _moves(patch) == {("gradle", "8.5", "8.6")}
     assert not truth.problems and not patch.problems
+
+
+def test_a_maven_wrapper_bump_names_its_version_twice(tmp_path: Path) -> None:
+    url = (b"distributionUrl=https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/%s/"
+           b"apache-maven-%s-bin.zip\nwrapperUrl=https://repo.maven.apache.org/maven2/io/takari/maven-wrapper/"
+           b"0.5.5/maven-wrapper-0.5.5.jar\n")
+    path = ".mvn/wrapper/maven-wrapper.properties"
+    patch, truth = _two_commits(tmp_path, {path: url % (b"3.9.4", b"3.9.4")}, {path: url % (b"3.9.5", b"3.9.5")})
+    assert _moves(truth) == _moves(patch) == {("maven", "3.9.4", "3.9.5")} and not patch.problems

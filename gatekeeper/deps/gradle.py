@@ -103,14 +103,13 @@ _WRAPPERS = frozenset({"gradle-wrapper.properties", "maven-wrapper.properties"})
 
 def _masked(name: str, data: bytes) -> str:
     body = text(data)
-    if name in _WRAPPERS:  # the version in the URL and the checksum move with a bump; the host never does
-        body = _CHECKSUM.sub(r"\1SUM", body)
-        return _DISTRIBUTION_VERSION.sub(r"\1VERSION\2", body)
+    if name in _WRAPPERS:  # the URL's version (Maven's twice) and the checksum move with a bump; never the host
+        lines = _CHECKSUM.sub(r"\1SUM", body).splitlines()
+        return "\n".join(line.replace(m.group("version"), "VERSION") if (m := _DISTRIBUTION.match(line)) else line
+                         for line in lines)
     body = _COORD.sub(lambda m: m.group(0).replace(f":{m.group('version')}", ":VERSION", 1), body)
     return _VERSION_VALUE.sub('"VERSION"', body)
 
-
-_DISTRIBUTION_VERSION = re.compile(r"((?:gradle|apache-maven)-)[\w.+-]+?((?:-bin|-all)?\.zip)")
 
 
 def code_changed(path: str, base: bytes | None, head: bytes | None) -> bool:
