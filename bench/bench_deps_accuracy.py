@@ -6,7 +6,10 @@ the commit's parent and the commit (`--tree`, through git objects) must name X w
 Only that list is kept in bench/; the repositories are read from local mirrors (the search tool's
 `fetch github:owner/name` writes them to /work/.mirror/owner+name/repo).
 
-    python bench/bench_deps_accuracy.py [--mirrors DIR] [--mode tree|patch] [--collect N]  # --collect rewrites the TSV
+    python bench/bench_deps_accuracy.py [--mirrors DIR] [--mode tree|patch] [--data TSV [--unseen]]
+
+`--data` reads another collection (`bench_deps_collect.py --out FILE --per 40`, say) and `--unseen` keeps
+only its commits that bench/deps_bumps.tsv does not hold: a held-out check of the same kind.
 """
 
 from __future__ import annotations
@@ -44,7 +47,10 @@ def _same_version(want: str, got: str | None) -> bool:
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit
         return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got))
-    # a pin written as a constraint: `==11.*` (PyPI), `[10.5.0, 11.0.0)` (NuGet: its lower bound)
+    # a pin written as a constraint: `==11.*` (PyPI), `[10.5.0, 11.0.0)` (NuGet) and `<6.1,>=6.0.4` (PyPI):
+    # its lower bound
+    if (lower := re.search(r"(?:^|,)\s*>=\s*v?([^\s,]+)", got)) is not None:
+        got = lower.group(1)
     got, want = (re.sub(r"^(?:==|\[)\s*|\.\*$|\s*,.*$", "", v) for v in (got, want))
     tag = got.split("@")[0]  # a docker image's `tag@digest`
     if tag == want or tag.startswith(want + "-"):  # an image's variant: `1.26.5-alpine` is 1.26.5
@@ -58,23 +64,29 @@ def _same_name(want: str, change: Change) -> bool:
     """The delta names the package the message names. Bots spell some names shorter than the delta's
     canonical name: a Maven artifactId (`junit` for junit:junit), a Terraform provider's local name
     (`google` for hashicorp/google), an action's sub-action (`github/codeql-action/init`), an image
-    with its tag (`debian:bookworm-slim`); each is the same package."""
+    with its tag (`debian:bookworm-slim`) or without its registry (`aquasec/trivy`), a PyPI package with
+    its extras (`psycopg[binary]`), a tool by its short name (`buildx` for docker/buildx); each is the
+    same package."""
     norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731 - PEP 503 for PyPI, harmless elsewhere
+    if change.ecosystem == "pip":
+        want = re.sub(r"\[[^\]]*\]$", "", want)  # `psycopg[binary]`: the extras are not the package's name
     name, want = norm(change.name), norm(want)
     if change.ecosystem == "docker":
         want = re.sub(r":[^/]*$", "", want)
     if name == want:
         return True
-    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/"}.get(change.ecosystem)
+    # an image named without its registry (`aquasec/trivy` for docker.io/aquasec/trivy), a tool by its short
+    # name (`buildx` for docker/buildx)
+    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
         return True
     return change.ecosystem == "github-actions" and want.startswith(name + "/")
 
 
-def _cases() -> dict[tuple[str, str], list[tuple[str, str]]]:
+def _cases(data: Path = DATA) -> dict[tuple[str, str], list[tuple[str, str]]]:
     """(repository, commit) → [(package, version)] in file order: a grouped update's rows together."""
     cases: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for line in DATA.read_text().splitlines():
+    for line in data.read_text().splitlines():
         if line and not line.startswith("#"):
             repo, sha, name, version = line.split("\t")
             cases.setdefault((repo, sha), []).append((name, version))
@@ -110,8 +122,11 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only the repositories whose name contains this")
     parser.add_argument("--misses", action="store_true", help="list every miss")
     parser.add_argument("--sample", type=int, default=0, help="every Nth commit only (a quick look)")
+    parser.add_argument("--data", type=Path, default=DATA, help="another collection (bench_deps_collect.py --out)")
+    parser.add_argument("--unseen", action="store_true", help="only commits that bench/deps_bumps.tsv does not hold")
     args = parser.parse_args()
-    cases = {k: v for k, v in _cases().items() if args.only in k[0]}
+    seen = {sha for _, sha in _cases()} if args.unseen else set()
+    cases = {k: v for k, v in _cases(args.data).items() if args.only in k[0] and k[1] not in seen}
     if args.sample:
         cases = dict(list(cases.items())[:: args.sample])
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # commits, verified hits, hits with claims

@@ -37,7 +37,9 @@ exclude golang.org/x/crypto v0.1.0
 def test_go_mod() -> None:
     deps = _map(golang.parse_go_mod("go.mod", GO_MOD))
     assert set(deps) == {"github.com/gin-gonic/gin", "golang.org/x/net", "github.com/stretchr/testify",
-                         "github.com/old/thing => ../thing"}  # a replace is the code built: a dependency
+                         "github.com/old/thing => ../thing", "go"}  # a replace is the code built: a dependency
+    toolchain = [(d.version, d.scope) for d in golang.parse_go_mod("go.mod", GO_MOD) if d.name == "go"]
+    assert toolchain == [("1.22", "runtime"), ("1.22.1", "build")]  # the go directive, the toolchain line
     assert deps["golang.org/x/net"].direct is False and deps["github.com/gin-gonic/gin"].direct is True
 
 

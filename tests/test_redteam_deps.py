@@ -42,6 +42,18 @@ SAMPLES = {
     "Chart.yaml": b"dependencies:\n  - name: a\n    version: 1.0.0\n",
     ".terraform.lock.hcl": b'provider "registry.terraform.io/a/b" {\n  version = "1.0.0"\n}\n',
     "main.tf": b'module "m" {\n  source = "a/b/c"\n  version = "1.0.0"\n}\n',
+    "charts/app/values.yaml": b"image:\n  registry: ghcr.io\n  repository: org/app\n  tag: 1.0.0\n"
+                              b"sidecar:\n  image: quay.io/org/side:v2@sha256:" + b"a" * 64 + b"\n",
+    "docker-compose.yml": b"services:\n  db:\n    image: postgres:16.2\n  cache:\n    image: 'redis:7'\n",
+    ".nvmrc": b"v20.11.0\n", ".python-version": b"3.12.4\n3.11.9\n", ".tool-versions": b"nodejs 20.11.0\n",
+    "rust-toolchain.toml": b'[toolchain]\nchannel = "1.79.0"\n',
+    "build.gradle.kts": b'plugins { id("a.b") version "1.0" }\nval v = "2.0"\ndependencies {\n'
+                        b'    implementation("g:a:$v")\n    testImplementation("g:t:1.0")\n}\n',
+    "gradle/wrapper/gradle-wrapper.properties": b"distributionUrl=https\\://services.gradle.org/distributions/"
+                                                b"gradle-8.5-bin.zip\n",
+    "pnpm-workspace.yaml": b"catalog:\n  react: ^18.2.0\ncatalogs:\n  old:\n    react: ^16.0.0\n",
+    "packages.config": b'<?xml version="1.0" encoding="utf-8"?>\n<packages>\n'
+                       b'  <package id="Newtonsoft.Json" version="13.0.1" targetFramework="net472" />\n</packages>\n',
 }
 
 def _tree(repo: Path, base: str, head: str) -> Delta:
@@ -107,8 +119,9 @@ def test_yaml_alias_bomb_is_refused() -> None:
     lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]']
     lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]
     bomb = ("\n".join(lines) + "\npackages:\n  " + "\n  ".join(f"k{i}: *a9" for i in range(2000)) + "\n").encode()
-    with pytest.raises(ManifestError, match="aliases"):
-        registry.format_for("pnpm-lock.yaml").parse("pnpm-lock.yaml", bomb)  # type: ignore[union-attr]
+    for path in ("pnpm-lock.yaml", "charts/app/values.yaml"):
+        with pytest.raises(ManifestError, match="aliases"):
+            registry.format_for(path).parse(path, bomb)  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("doc", [
@@ -117,7 +130,7 @@ def test_yaml_alias_bomb_is_refused() -> None:
     b'<!DOCTYPE project SYSTEM "http://127.0.0.1:1/evil.dtd"><project/>',
     b'<?xml version="1.0"?>\n<!doctype project [<!entity x SYSTEM "file:///etc/passwd">]><project>&x;</project>',
 ])
-@pytest.mark.parametrize("path", ["pom.xml", "app.csproj"])
+@pytest.mark.parametrize("path", ["pom.xml", "app.csproj", "packages.config"])
 def test_xml_entities_refused(doc: bytes, path: str) -> None:
     with pytest.raises(ManifestError, match="DOCTYPE or ENTITY"):
         registry.format_for(path).parse(path, doc)  # type: ignore[union-attr]

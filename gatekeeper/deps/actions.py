@@ -1,4 +1,5 @@
-"""GitHub Actions: `uses:` of workflow steps, reusable workflows and composite actions (line-oriented)."""
+"""GitHub Actions: `uses:` of workflow steps, reusable workflows and composite actions (line-oriented),
+with the tool versions and runner images the same lines pin (tools.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.tools import WorkflowTools
 
 _USES = re.compile(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
 # Job containers and service containers: `container: node:20`, `image: postgres:16@sha256:...`.
@@ -29,7 +31,9 @@ def parse_uses(raw: str) -> tuple[str, str, str] | None:
 
 def parse_workflow(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
+    tools = WorkflowTools(path)
     for line in text(data).splitlines():
+        out += tools.line(line)
         image = _IMAGE.match(line)
         # `image:` keys also appear in `with:` inputs; only a reference with a tag, digest or path counts.
         if image is not None and any(ch in image.group("ref") for ch in "/:@"):

@@ -58,13 +58,20 @@ def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kin
     version = new.version if new is not None else old.version if old is not None else None
     named = version if version and (is_exact(version) or dep.ecosystem in ("github-actions", "docker")) else None
     level = None
+    old_tag, new_tag = (old.tag if old else ""), (new.tag if new else "")
+    if old is not None and new is not None and old.version != new.version and old_tag and old_tag == new_tag:
+        # A comment that did not move with the sha (`@<new sha> # v3.29.5` as before) names neither
+        # side: left out, the change is one between bare shas (claims.py may then label it).
+        old_tag = new_tag = ""
     if kind in ("upgraded", "downgraded") and old is not None and new is not None:
         tagged = bool(old.tag and new.tag)
         level = update_level(dep.ecosystem, old.tag if tagged else old.version, new.tag if tagged else new.version)
+        if level == "minor" and (dep.ecosystem, dep.name) in _RELEASE_LINES:
+            level = "major"
     return Change(dep.ecosystem, dep.name, purl(dep.ecosystem, dep.name, named), dep.manifest,
                   old.version if old else None, new.version if new else None, kind, dep.direct is not False,
                   dep.scope or "runtime", _pinned(dep.ecosystem, version or ""), partial,
-                  from_tag=old.tag or None if old else None, to_tag=new.tag or None if new else None, level=level)
+                  from_tag=old_tag or None, to_tag=new_tag or None, level=level)
 
 
 def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:
@@ -73,6 +80,23 @@ def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:
         if kind != "changed":
             return kind
     return _kind(ecosystem, old.version, new.version)
+
+
+# Toolchains whose first number never moves: their second is the release line (Go 1.22 → 1.23, Python 3.12 →
+# 3.13, Ruby 3.2 → 3.3 are each language's major release, with new semantics), so it counts as `major`.
+_RELEASE_LINES = frozenset({("go", "go"), ("tool", "go"), ("tool", "python"), ("tool", "ruby")})
+
+# Ecosystems whose entries are use sites (a workflow's `uses:` lines, a Dockerfile's `FROM` lines), not
+# copies of a package a resolver keeps side by side.
+_USE_SITES = frozenset({"github-actions", "docker"})
+
+
+def _relabelled(before: Mapping[str, Dependency], after: Mapping[str, Dependency], partial: bool) -> list[Change]:
+    """Sha-pinned actions whose sha stayed while their version comment moved (`@<sha> # v4.4.0` to
+    `# v5.0.0`: a new release tag on the same commit). The code that runs is the same, so the change is
+    `changed`, never an upgrade a level could be read from; it is reported so the new label is seen."""
+    return [_change(after[v], before[v], after[v], "changed", partial) for v in sorted(before)
+            if before[v].tag and after[v].tag and before[v].tag != after[v].tag]
 
 
 def _group(deps: Iterable[Dependency], manifest: str) -> dict[Key, dict[str, Dependency]]:
@@ -93,6 +117,7 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
         ecosystem = key[0]
         before, after = old.get(key, {}), new.get(key, {})
         if before.keys() == after.keys():
+            changes += _relabelled(before, after, partial)
             continue
         gone = _sorted(ecosystem, before.keys() - after.keys())
         came = _sorted(ecosystem, after.keys() - before.keys())
@@ -108,5 +133,11 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
                                    partial))
         top = before[_sorted(ecosystem, before.keys())[-1]]
         changes += [_change(after[v], top, after[v], _kind_of(ecosystem, top, after[v]), partial) for v in came]
+        if gone and ecosystem in _USE_SITES:
+            # Each entry is a line that runs the action or image: a line moved to a version other lines
+            # already had is that line's upgrade (or downgrade), not a removal.
+            kept = after[_sorted(ecosystem, after.keys())[-1]]
+            changes += [_change(kept, before[v], kept, _kind_of(ecosystem, before[v], kept), partial) for v in gone]
+            continue
         changes += [_change(before[v], before[v], None, "removed", partial) for v in gone]
     return changes

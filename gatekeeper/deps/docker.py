@@ -6,10 +6,25 @@ import re
 
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.tools import read_annotations
 
 _ARG = re.compile(r"^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?", re.IGNORECASE)
 _FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.IGNORECASE)
-_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-+][^}]*)?\}?")
+# `${NAME}`, `${NAME:-word}`, `${NAME:+word}` (the modifiers only inside braces) or a bare `$NAME`
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?(?P<op>[-+])(?P<word>[^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _substitute(ref: str, args: dict[str, str]) -> str:
+    """`${NAME}` and `$NAME` from the ARG defaults; `${NAME:-word}` is `word` when NAME has none (as the
+    builder does with no --build-arg), `${NAME:+word}` is `word` when it has one."""
+    def value(m: re.Match[str]) -> str:
+        known = args.get(m.group(1) or m.group(4))
+        if m.group("op") == "-":
+            return known or m.group("word")
+        if m.group("op") == "+":
+            return m.group("word") if known else ""
+        return known if known is not None else m.group(0)
+    return _VAR.sub(value, ref)
 
 
 def split_image(ref: str) -> tuple[str, str, str]:
@@ -41,7 +56,7 @@ def from_images(body: str) -> list[tuple[str, str, str]]:
             continue
         if (m := _FROM.match(line)) is None:
             continue
-        ref = _VAR.sub(lambda v: args.get(v.group(1), v.group(0)), m.group(1))
+        ref = _substitute(m.group(1), args)
         if m.group(2):
             stages.add(m.group(2).lower())
         if ref.lower() in stages or ref == "scratch":
@@ -68,4 +83,4 @@ def _frontend(body: str) -> list[tuple[str, str, str]]:
 def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
     body = text(data)
     return [Dependency("docker", name, image_version(tag, digest), path, True, "build")
-            for name, tag, digest in _frontend(body) + from_images(body)]
+            for name, tag, digest in _frontend(body) + from_images(body)] + read_annotations(path, body.splitlines())

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from packaging.requirements import InvalidRequirement, Requirement
 
 from gatekeeper.bounded import load_json
+from gatekeeper.deps import tools
+from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.pypi import spec_of
@@ -31,7 +33,8 @@ Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 # The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
 # such as a chart's own version); ManifestError for a line that cannot be read safely. A name may carry
 # the section its line shows (`devDependencies|aws-cdk-lib`, split off by `read`).
-LineReader = Callable[[Side, int], "list[tuple[str, str]]"]
+# A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file).
+LineReader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
 _SECTION_MARK = "|"
 
 _BLANK = re.compile(r"^\s*,?\s*$")
@@ -48,8 +51,8 @@ _POETRY_TABLE_KEYS = frozenset({"version", "extras", "optional", "python", "mark
 _POETRY_HEADER = re.compile(r"^\[tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w.-]+\.dependencies)\]\s*$")
 _TOML_HEADER = re.compile(r"^\s*\[")
 _XML_TAG = re.compile(r"^\s*<(groupId|artifactId|version)>\s*([^<\s]+)\s*</\1>\s*$")
-_XML_OPEN = re.compile(r"^\s*<(dependency|plugin|parent|extension)>\s*$")
-_XML_CLOSE = re.compile(r"^\s*</(dependency|plugin|parent|extension)>\s*$")
+_XML_OPEN = re.compile(r"^\s*<(dependency|plugin|parent|extension|path)>\s*$")
+_XML_CLOSE = re.compile(r"^\s*</(dependency|plugin|parent|extension|path)>\s*$")
 
 
 def _hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
@@ -90,7 +93,8 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
             for index, (line, changed) in enumerate(side):
                 if not changed or _BLANK.match(line):
                     continue
-                for named, version in reader(side, index):
+                for pair in reader(side, index):
+                    named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
                     section, _, name = named.rpartition(_SECTION_MARK)
                     if sections[1 - which].get(name, section) != section:
                         raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
@@ -100,7 +104,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                         raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
                     if any(d.name == name for d in sides[which]):
                         raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                    sides[which].append(Dependency(ecosystem, name, version, path, None, None))
+                    sides[which].append(Dependency(kind, name, version, path, None, None))
     return sides
 
 
@@ -232,16 +236,74 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     return [(name, version.strip())]
 
 
+_PACKAGES_CONFIG = re.compile(r'^\s*<package((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')
+_PACKAGES_CONFIG_KEYS = frozenset({"id", "version", "targetFramework", "developmentDependency", "allowedVersions",
+                                   "requireReinstallation"})
+
+
+def packages_config_line(side: Side, index: int) -> list[tuple[str, str]]:
+    """`<package id="X" version="Y" targetFramework="net472" />` of a packages.config: one line each."""
+    line = side[index][0]
+    m = _PACKAGES_CONFIG.match(line)
+    attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
+    name, version = attrs.get("id"), attrs.get("version", "")
+    if m is None or not name or not set(attrs) <= _PACKAGES_CONFIG_KEYS or not _NUGET_RANGE.match(version.strip()) \
+            or attrs.get("developmentDependency", "false").lower() != "false":
+        # a development dependency is `dev` in the whole file: from a hunk it would read as runtime
+        raise ManifestError(f"not a one-line package of packages.config: {line.strip()[:80]!r}")
+    return [(name, version.strip())]
+
+
 _HCL_ATTR = re.compile(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
 _HCL_PROVIDER = re.compile(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
 _HCL_MODULE = re.compile(r'^\s*module\s+"[^"]*"\s*\{\s*$')
 
 
-def terraform_line(side: Side, index: int) -> list[tuple[str, str]]:
+# `image = "nginx:1.31.0"` of a Kubernetes resource stands alone (infra.parse_terraform reads the same).
+_HCL_IMAGE = re.compile(r'^\s*image\s*=\s*"([^"\s$|]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
+_HCL_ONE_LINE = re.compile(r"^\s*[\w-]+\s*=\s*\S.*$")  # `values = [file("${path.module}/x.yaml")]`
+_HCL_CHART = re.compile(r'^\s*(chart|repository|source)\s*=\s*"([^"$]*)"\s*$')
+_HCL_OPENER = re.compile(r'^\s*(?:resource|data|module)\s+"')
+
+
+def _helm_release(side: Side, index: int, version: str) -> list[tuple[str, ...]]:
+    """The `version` of a helm_release whose `chart` (and no module `source`) the hunk shows among the
+    one-line attributes of the same block, above or below it; [] when it shows none."""
+    chart = ""
+    for step in (-1, 1):
+        at = index + step
+        while 0 <= at < len(side):
+            line = side[at][0]
+            if not line.strip() or line.strip().startswith(("#", "//")):
+                at += step
+                continue
+            if _HCL_OPENER.match(line) and step == -1:
+                if not line.lstrip().startswith('resource "helm_release"'):
+                    return []
+                break
+            if not _HCL_ONE_LINE.match(line) or line.count("{") != line.count("}"):
+                break
+            if (attr := _HCL_CHART.match(line)) is not None:
+                if attr.group(1) == "source":
+                    return []  # a module's input named `chart`: the module's own version is the dependency
+                if attr.group(1) == "chart":
+                    chart = attr.group(2)
+            at += step
+    return [(chart, version, "helm")] if chart else []
+
+
+def terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """A `version = "..."` line of a required_providers entry or a module block whose `source` (and,
-    for a provider, its `NAME = {` opening) the hunk shows above it in the same block."""
+    for a provider, its `NAME = {` opening) the hunk shows above it in the same block; a helm_release's
+    `version` whose `chart` the hunk shows; a container `image = "name:tag"` line."""
     line = side[index][0]
+    if (image := _HCL_IMAGE.match(line)) is not None:
+        name, tag, digest = split_image(image.group(1))
+        return [(name, image_version(tag, digest), "docker")]
     m = _HCL_ATTR.match(line)
+    if m is not None and m.group(1) == "version" and "$" not in m.group(2) \
+            and (release := _helm_release(side, index, m.group(2).strip())):
+        return release
     if m is None or m.group(1) != "version" or not _RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
         raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
     source = None
@@ -268,12 +330,15 @@ _YAML_NAME = re.compile(r"^(\s*)(-\s+)?name:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
 _CHART_OWN = re.compile(r"^(?:version|appVersion|digest|generated):")  # the chart's and the lock's own keys
 
 
-def helm_line(side: Side, index: int) -> list[tuple[str, str]]:
+def helm_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """A dependency's `version:` in Chart.yaml or Chart.lock whose `- name:` the hunk shows in the same
     list item; the chart's own version and the lock's digest are no dependency (None)."""
     line = side[index][0]
     if _CHART_OWN.match(line):
-        return []
+        # `# renovate: github=prometheus/prometheus` over `appVersion:` names the app (as parse_chart reads it)
+        named = tools.annotation(side[index - 1][0]) if index > 0 else None
+        dep = tools.annotated(line, named, "") if named is not None else None
+        return [(dep.name, dep.version, dep.ecosystem)] if dep is not None else []
     m = _YAML_VERSION.match(line)
     if m is None or m.group(2):
         raise ManifestError(f"not a dependency's version line: {line.strip()[:80]!r}")

@@ -7,6 +7,7 @@ import re
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.tools import read_annotations
 
 _PROVIDER = re.compile(r'^\s*provider\s+"([^"]+)"\s*\{')
 _ATTR = re.compile(r'^\s*(source|version)\s*=\s*"([^"]*)"')
@@ -15,7 +16,8 @@ _MODULE = re.compile(r'^\s*module\s+"[^"]*"\s*\{')
 
 def parse_chart(path: str, data: bytes) -> list[Dependency]:
     doc = mapping(load_yaml(data), path.rsplit("/", 1)[-1])
-    out: list[Dependency] = []
+    # `# renovate: github=prometheus/prometheus` over `appVersion: v3.13.2`: the app the chart deploys
+    out: list[Dependency] = read_annotations(path, text(data).splitlines(), "runtime")
     for entry in listing(doc.get("dependencies"), "dependencies"):
         if isinstance(entry, dict) and string(entry.get("name")):
             out.append(Dependency("helm", string(entry["name"]), string(entry.get("version")), path, True, "runtime"))

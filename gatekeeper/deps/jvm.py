@@ -31,17 +31,21 @@ def parse_pom(path: str, data: bytes) -> list[Dependency]:
         if management is not None:
             holders.append((xml_child(management, "dependencies"), "runtime"))
         build = xml_child(model, "build")
-        for plugins in [xml_child(build, "plugins"), xml_child(xml_child(build, "pluginManagement"), "plugins")]:
+        # `<reporting>` plugins run in `mvn site`: build code as much as `<build>` plugins
+        for plugins in [xml_child(build, "plugins"), xml_child(xml_child(build, "pluginManagement"), "plugins"),
+                        xml_child(xml_child(model, "reporting"), "plugins")]:
             holders.append((plugins, "build"))
             for plugin in plugins if plugins is not None else []:
                 holders.append((xml_child(plugin, "dependencies"), "build"))
+                # the compiler's annotation processors (error_prone_core, lombok, mapstruct) run in the build
+                holders.append((xml_child(xml_child(plugin, "configuration"), "annotationProcessorPaths"), "build"))
     parent = xml_child(root, "parent")
     if parent is not None:
         out.append(Dependency("maven", f"{xml_text(parent, 'groupId')}:{xml_text(parent, 'artifactId')}",
                               resolve(xml_text(parent, "version")), path, True, "build"))
     for holder, default in holders:
         for dep in holder if holder is not None else []:
-            if xml_local(dep.tag) not in ("dependency", "plugin"):
+            if xml_local(dep.tag) not in ("dependency", "plugin", "path"):
                 continue
             group = xml_text(dep, "groupId") or ("org.apache.maven.plugins" if default == "build" else "")
             scope: Scope = "dev" if xml_text(dep, "scope") == "test" else default

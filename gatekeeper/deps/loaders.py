@@ -54,6 +54,28 @@ def load_yaml(data: bytes) -> Any:
     return docs[0] if docs else None
 
 
+class _RedefiningLoader(yaml.SafeLoader):
+    """YAML 1.2 lets an anchor be defined again (an alias names the latest definition) and Go's YAML
+    libraries, which Helm and Kubernetes read with, accept it; PyYAML refuses ("found duplicate anchor").
+    Used only when the fast loader refused a file for that reason, so what Helm reads is read here too."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None and not isinstance(event, yaml.AliasEvent):
+            self.anchors.pop(anchor, None)
+        return super().compose_node(parent, index)
+
+
+def _documents(body: str, limit: int, loader: Any) -> list[Any]:
+    docs: list[Any] = []
+    for doc in yaml.load_all(body, Loader=loader):  # noqa: S506 - safe loaders only
+        docs.append(doc)
+        if len(docs) >= limit:
+            break
+    return docs
+
+
 def load_yaml_all(data: bytes, limit: int) -> list[Any]:
     """The first `limit` documents of a YAML stream, with aliases capped."""
     body = text(data)
@@ -62,12 +84,12 @@ def load_yaml_all(data: bytes, limit: int) -> list[Any]:
             aliases = sum(1 for event in yaml.parse(body, Loader=_Loader) if isinstance(event, yaml.AliasEvent))
             if aliases > MAX_ALIASES:
                 raise ManifestError(f"more than {MAX_ALIASES} YAML aliases (refused: alias expansion)")
-        docs: list[Any] = []
-        for doc in yaml.load_all(body, Loader=_Loader):  # noqa: S506 - a safe loader
-            docs.append(doc)
-            if len(docs) >= limit:
-                break
-        return docs
+        try:
+            return _documents(body, limit, _Loader)
+        except yaml.composer.ComposerError as exc:
+            if "duplicate anchor" not in str(exc):
+                raise
+            return _documents(body, limit, _RedefiningLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

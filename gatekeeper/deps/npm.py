@@ -139,6 +139,19 @@ def parse_pnpm_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+def parse_pnpm_workspace(path: str, data: bytes) -> list[Dependency]:
+    """pnpm-workspace.yaml's catalogs (`catalog:` and the named `catalogs:`): the version ranges the
+    workspace's packages take with `catalog:`; its `overrides` are overrides.py's."""
+    doc = mapping(load_yaml(data), "pnpm-workspace.yaml")
+    tables = [doc.get("catalog"), *mapping(doc.get("catalogs"), "catalogs").values()]
+    out: list[Dependency] = []
+    for table in tables:
+        for name, spec in mapping(table, "catalog").items():
+            if isinstance(spec, (str, int, float)) and not isinstance(spec, bool):
+                out.append(Dependency("npm", str(name), str(spec), path, True, "runtime"))
+    return out
+
+
 _JSONC = re.compile(r'("(?:\\.|[^"\\])*")|,(\s*[}\]])')
 
 

@@ -1,9 +1,10 @@
-"""NuGet: packages.lock.json and MSBuild project files (PackageReference / PackageVersion)."""
+"""NuGet: packages.lock.json, MSBuild project files (PackageReference / PackageVersion) and the
+legacy packages.config of .NET Framework projects."""
 
 from __future__ import annotations
 
 from gatekeeper.deps.loaders import load_json, load_xml, mapping, string, xml_local, xml_text
-from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.model import Dependency, ManifestError
 
 
 def parse_packages_lock(path: str, data: bytes) -> list[Dependency]:
@@ -32,4 +33,19 @@ def parse_msbuild(path: str, data: bytes) -> list[Dependency]:
         if name:
             dev = (node.get("PrivateAssets") or xml_text(node, "PrivateAssets")).lower() == "all"
             out.append(Dependency("nuget", name, version, path, True, "dev" if dev else "runtime"))
+    return out
+
+
+def parse_packages_config(path: str, data: bytes) -> list[Dependency]:
+    """`<packages><package id="X" version="Y" developmentDependency="true"? /></packages>`: every
+    package a .NET Framework project restores is listed, so each counts as direct."""
+    root = load_xml(data)
+    if xml_local(root.tag) != "packages":
+        raise ManifestError("the root element is not <packages>")
+    out: list[Dependency] = []
+    for node in root:
+        if xml_local(node.tag) == "package" and node.get("id"):
+            dev = (node.get("developmentDependency") or "").lower() == "true"
+            out.append(Dependency("nuget", node.get("id") or "", node.get("version") or "", path, True,
+                                  "dev" if dev else "runtime"))
     return out

@@ -1,14 +1,16 @@
 """Sections of a manifest that send a known dependency to another source or version, which the delta's
-parsers do not model: npm/yarn/pnpm `overrides`/`resolutions`, Cargo `[patch]`/`[replace]`, uv's and Poetry's
-sources and indexes. A git source swapped in there beside an ordinary bump would read as the bump alone, so a
-change in any of them is a `partial` problem (the `deps` policy reviews it), never silence.
+parsers do not model: npm/yarn/pnpm `overrides`/`resolutions` (pnpm 10 keeps them in pnpm-workspace.yaml),
+Cargo `[patch]`/`[replace]`, uv's and Poetry's sources and indexes. A git source swapped in there beside an
+ordinary bump would read as the bump alone, so a change in any of them is a `partial` problem (the `deps`
+policy reviews it), never silence.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gatekeeper.deps.loaders import load_json, load_toml
+from gatekeeper.deps.gradle import code_changed
+from gatekeeper.deps.loaders import load_json, load_toml, load_yaml
 from gatekeeper.deps.model import ManifestError
 
 
@@ -26,6 +28,10 @@ def _sections(name: str, data: bytes) -> dict[str, Any] | None:
         return {"overrides": _get(doc, "overrides"), "resolutions": _get(doc, "resolutions"),
                 "pnpm.overrides": _get(doc, "pnpm", "overrides"),
                 "pnpm.patchedDependencies": _get(doc, "pnpm", "patchedDependencies")}
+    if name == "pnpm-workspace.yaml":
+        doc = load_yaml(data)
+        return {"overrides": _get(doc, "overrides"), "patchedDependencies": _get(doc, "patchedDependencies"),
+                "packageExtensions": _get(doc, "packageExtensions")}
     if name == "Cargo.toml":
         doc = load_toml(data)
         return {"patch": _get(doc, "patch"), "replace": _get(doc, "replace")}
@@ -42,6 +48,8 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
     """The override sections of `path` whose content differs between the two sides (empty when none, when the
     file is not such a manifest, or when a side does not parse: the parsers report that themselves)."""
     name = path.rsplit("/", 1)[-1]
+    if code_changed(path, base, head):
+        return ["build logic or download location"]
     try:
         before = _sections(name, base) if base is not None else {}
         after = _sections(name, head) if head is not None else {}

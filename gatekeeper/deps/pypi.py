@@ -32,7 +32,8 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
     """One requirement per logical line; options (`-r`, `--index-url`, `--hash`) are not dependencies."""
     scope: Scope = "dev" if re.search(r"(dev|test|lint|doc)", path.rsplit("/", 1)[-1]) else "runtime"
     out: list[Dependency] = []
-    logical = text(data).replace("\\\r\n", " ").replace("\\\n", " ")
+    # A continuation at the very end (a hunk that stops inside a `--hash` list) continues into nothing.
+    logical = re.sub(r"\\\s*$", "", text(data).replace("\\\r\n", " ").replace("\\\n", " "))
     for raw in logical.splitlines():
         line = re.sub(r"(^|\s)#.*$", "", raw).strip()
         line = re.sub(r"\s--?[a-z][a-z-]*(=|\s+)\S+", "", f" {line}").strip()

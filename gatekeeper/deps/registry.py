@@ -19,6 +19,8 @@ from gatekeeper.deps import (
     docker,
     edits,
     golang,
+    gradle,
+    helmvalues,
     hunks,
     infra,
     jvm,
@@ -26,6 +28,7 @@ from gatekeeper.deps import (
     nuget,
     pypi,
     submodule,
+    toolfiles,
 )
 from gatekeeper.deps.model import Dependency
 
@@ -70,6 +73,7 @@ _BY_NAME: dict[str, Format] = {
     "yarn.lock": Format("yarn.lock", npm.parse_yarn_lock, True, ("package.json",)),
     "pnpm-lock.yaml": Format("pnpm-lock.yaml", npm.parse_pnpm_lock, False, ("package.json",),
                              hunks.pnpm_lock_hunks),
+    "pnpm-workspace.yaml": Format("pnpm-workspace.yaml", npm.parse_pnpm_workspace, False),
     "bun.lock": Format("bun.lock", npm.parse_bun_lock, False, ("package.json",)),
     "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
                              edits=_edits("pip", edits.pyproject_line)),
@@ -87,12 +91,27 @@ _BY_NAME: dict[str, Format] = {
                             hunks.composer_lock_hunks),
     "pom.xml": Format("pom.xml", jvm.parse_pom, False, edits=_edits("maven", edits.pom_line)),
     "packages.lock.json": Format("packages.lock.json", nuget.parse_packages_lock, False),
+    "packages.config": Format("packages.config", nuget.parse_packages_config, False,
+                              edits=_edits("nuget", edits.packages_config_line)),
     "Directory.Packages.props": Format("msbuild", nuget.parse_msbuild, False,
                                        edits=_edits("nuget", edits.msbuild_line)),
     "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
     "Chart.lock": Format("Chart.lock", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
+    "values.yaml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
+    "values.yml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),
     "action.yml": Format("action", actions.parse_workflow, True),
+    "build.gradle": Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line)),
+    "build.gradle.kts": Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line)),
+    "settings.gradle": Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line)),
+    "settings.gradle.kts": Format("gradle", gradle.parse_build_script, False,
+                                  edits=_edits("maven", gradle.gradle_line)),
+    "gradle-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
+    "maven-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
+    ".tool-versions": Format(".tool-versions", toolfiles.parse_tool_versions, True),
+    "rust-toolchain.toml": Format("rust-toolchain", toolfiles.parse_rust_toolchain, False),
+    "rust-toolchain": Format("rust-toolchain", toolfiles.parse_rust_toolchain, False),
+    **{name: Format(name, toolfiles.parser_for(tool), True) for name, tool in toolfiles.ONE_TOOL.items()},
     "action.yaml": Format("action", actions.parse_workflow, True),
 }
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
@@ -102,6 +121,8 @@ _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False)
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", edits.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
+_COMPOSE = Format("compose", toolfiles.parse_compose, True)
+_COMPOSE_NAME = re.compile(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
 _REQ_NAME = re.compile(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
 
 
@@ -118,6 +139,8 @@ def format_for(path: str | None) -> Format | None:
         return _WORKFLOW
     if lower in ("dockerfile", "containerfile") or lower.startswith("dockerfile.") or lower.endswith(".dockerfile"):
         return _DOCKERFILE
+    if _COMPOSE_NAME.match(lower):
+        return _COMPOSE
     if _REQ_NAME.match(base) or folder.rsplit("/", 1)[-1] == "requirements" and lower.endswith(".txt"):
         return _REQUIREMENTS
     if lower.endswith(".versions.toml"):

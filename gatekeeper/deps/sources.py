@@ -21,6 +21,7 @@ from gatekeeper.deps import hunks
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
+from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
 from gatekeeper.deps.overrides import changed_overrides
@@ -172,7 +173,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 # a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
 _CANDIDATE = re.compile(
     rb"(package|lock|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
-    rb"|docker|containerfile|chart\.|\.tf"
+    rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties"
     # and the files content facts are read from (facts.wants_facts): registry configs, YAML
     rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
 
@@ -323,6 +324,10 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             whole = change.submodule or change.status in ("added", "deleted") or (
                 change.status in ("renamed", "copied") and not section.hunks)
             partial = not whole
+            if partial and code_changed(change.path, old_text, new_text):
+                problems.append(Problem(change.path, "partial", "its hunks change build logic or a download location "
+                                        "beside versions: review it by hand"))
+                continue
             if partial and section.broken:
                 problems.append(Problem(change.path, "partial", "a hunk line holds a line break git does not "
                                         "split on (a bare CR, U+2028...); run with --tree BASE..HEAD"))

@@ -1,0 +1,125 @@
+"""Gradle build scripts (`build.gradle`, `build.gradle.kts`, `settings.gradle(.kts)`) and the Gradle and
+Maven wrappers' `distributionUrl`.
+
+A build script is a program; what is read is what Dependabot's and Renovate's Gradle managers read: string
+coordinates `"group:artifact:version"` in any configuration (`implementation("…")`, `testImplementation '…'`,
+`classpath(…)`, `platform(…)`), plugins `id("x") version "1.2"` / `kotlin("jvm") version "2.0.0"`, and a
+version written as a variable of the same script (`val ktor = "2.3.7"`, `ext.ktor = '2.3.7'`,
+`def ktor = "2.3.7"`) and used as `$ktor` / `${ktor}` (one level, as pom.xml properties). A version from
+anywhere else (gradle.properties, a buildSrc constant) is not resolved: the entry is kept with the version
+as written, so a move of the reference is still seen.
+
+From a patch (`gradle_line`, edits.py's rules): a changed line must be a coordinate or plugin line with
+its version written in it; a variable's definition cannot be tied to its package there (fail closed).
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.loaders import text
+from gatekeeper.deps.model import Dependency, ManifestError, Scope
+from gatekeeper.deps.tools import TOOL, VERSIONISH
+
+_COORD = re.compile(r"""(?P<q>["'])(?P<group>[\w.-]+):(?P<artifact>[\w.-]+):(?P<version>[^"'\s:@]+)"""
+                    r"""(?::[\w.-]+)?(?:@[\w]+)?(?P=q)""")
+_PLUGIN = re.compile(r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
+                     r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))\s+version\s*\(?\s*(?P<vq>["'])(?P<version>[^"']+)(?P=vq)""")
+_VARIABLE = re.compile(r"""^\s*(?:(?:const\s+)?(?:val|var|def|String)\s+|ext\.|project\.ext\.|set\(\s*["'])"""
+                       r"""(?P<name>[A-Za-z_]\w*)["']?\s*(?::\s*String\s*)?[=,]\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)""")
+_EXT_ENTRY = re.compile(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)\s*$""")
+_REFERENCE = re.compile(r"^\$\{?(?:(?:rootProject\.)?(?:ext|extra|project)\.)?([A-Za-z_]\w*)\}?$")
+_CONFIGURATION = re.compile(r"^\s*(\w+)\s*[(\s]")
+MAX_VARIABLES = 10_000
+
+
+def _scope(line: str) -> Scope:
+    m = _CONFIGURATION.match(line)
+    word = m.group(1).lower() if m else ""
+    if word.startswith(("test", "androidtest")) or "test" in word and word.endswith(("implementation", "only")):
+        return "dev"
+    if word in ("classpath", "kapt", "ksp", "annotationprocessor", "id", "kotlin", "detektplugins", "lintchecks"):
+        return "build"
+    return "runtime"
+
+
+def _resolve(version: str, variables: dict[str, str]) -> str:
+    m = _REFERENCE.match(version)
+    return variables.get(m.group(1), version) if m else version
+
+
+def parse_build_script(path: str, data: bytes) -> list[Dependency]:
+    lines = text(data).splitlines()
+    variables: dict[str, str] = {}
+    for line in lines:
+        m = _VARIABLE.match(line) or (_EXT_ENTRY.match(line) if "version" in line.lower() else None)
+        if m is not None and len(variables) < MAX_VARIABLES:
+            variables.setdefault(m.group("name"), m.group("value"))
+    out: list[Dependency] = []
+    for line in lines:
+        code = line.split("//", 1)[0] if "//" in line and "://" not in line else line
+        for coord in _COORD.finditer(code):
+            name = f"{coord.group('group')}:{coord.group('artifact')}"
+            out.append(Dependency("maven", name, _resolve(coord.group("version"), variables), path, True,
+                                  _scope(code)))
+        for plugin in _PLUGIN.finditer(code):
+            name = plugin.group("id") or f"org.jetbrains.kotlin.{plugin.group('kotlin')}"
+            out.append(Dependency("maven", name, _resolve(plugin.group("version"), variables), path, True, "build"))
+    return out
+
+
+def gradle_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
+    """A changed build-script line with its version written in it (edits.py's LineReader)."""
+    line = side[index][0]
+    if line.strip().startswith(("//", "/*", "*")):
+        return []  # a comment holds no dependency the build reads
+    found: list[tuple[str, ...]] = [(d.name, d.version) for d in parse_build_script("", line.encode())]
+    if not found or any("$" in pair[1] for pair in found):
+        raise ManifestError(f"not a dependency line with its version written in it: {line.strip()[:80]!r}")
+    return found
+
+
+# gradle/wrapper/gradle-wrapper.properties and .mvn/wrapper/maven-wrapper.properties:
+# `distributionUrl=https\://services.gradle.org/distributions/gradle-8.5-bin.zip`.
+_DISTRIBUTION = re.compile(r"^\s*distributionUrl\s*[=:]\s*\S*?/(?P<tool>gradle|apache-maven)-(?P<version>[\w.+-]+?)"
+                           r"(?:-bin|-all)?\.zip\s*$")
+
+
+def parse_wrapper(path: str, data: bytes) -> list[Dependency]:
+    out: list[Dependency] = []
+    for line in text(data).splitlines():
+        m = _DISTRIBUTION.match(line)
+        if m is not None and VERSIONISH.match(m.group("version")):
+            tool = "maven" if m.group("tool") == "apache-maven" else "gradle"
+            out.append(Dependency(TOOL, tool, m.group("version"), path, True, "build"))
+    return out
+
+
+_VERSION_VALUE = re.compile(r"""(?P<q>["'])v?\d[\w.+-]*(?P=q)""")
+_CHECKSUM = re.compile(r"^(\s*distributionSha256Sum\s*[=:]\s*)\S+", re.MULTILINE)
+_SCRIPTS = frozenset({"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"})
+_WRAPPERS = frozenset({"gradle-wrapper.properties", "maven-wrapper.properties"})
+
+
+def _masked(name: str, data: bytes) -> str:
+    body = text(data)
+    if name in _WRAPPERS:  # the URL's version (Maven's twice) and the checksum move with a bump; never the host
+        lines = _CHECKSUM.sub(r"\1SUM", body).splitlines()
+        return "\n".join(line.replace(m.group("version"), "VERSION") if (m := _DISTRIBUTION.match(line)) else line
+                         for line in lines)
+    body = _COORD.sub(lambda m: m.group(0).replace(f":{m.group('version')}", ":VERSION", 1), body)
+    return _VERSION_VALUE.sub('"VERSION"', body)
+
+
+
+def code_changed(path: str, base: bytes | None, head: bytes | None) -> bool:
+    """Whether a build script or wrapper changed beyond its versions (and the wrapper's checksum): a build
+    script is a program and a wrapper's URL names where the build tool is downloaded from, so any other
+    edit beside a bump must not ride on the bump's explanation (the caller reports a `partial` problem)."""
+    name = path.rsplit("/", 1)[-1]
+    if base is None or head is None or name not in _SCRIPTS | _WRAPPERS:
+        return False
+    try:
+        return _masked(name, base) != _masked(name, head)
+    except ManifestError:
+        return False  # the parsers report an unreadable side themselves

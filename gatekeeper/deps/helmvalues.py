@@ -1,0 +1,119 @@
+"""Helm chart values (`values.yaml`): the container images a chart deploys.
+
+Charts name their images in two shapes, which Renovate's helm-values manager reads too:
+`image: {registry?, repository, tag, digest?}` (any mapping holding `repository` and `tag`) and
+`image: "registry/name:tag"` (an `image` key whose string has a tag or digest). An empty tag (the
+chart's `appVersion` is used) names no version and is skipped; so are commented-out examples, which
+YAML does not read. Renovate annotations (`# renovate: ...`) above a value are read as in workflows.
+
+From a patch, hunks are read by `values_hunks`: an `image:` line stands alone; a changed `tag:` line
+pairs with the `repository:` (and `registry:`) lines of its own mapping in the same hunk, and fails
+closed (ManifestError, a `partial` problem) when the hunk does not show them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gatekeeper.deps import hunks
+from gatekeeper.deps.docker import image_version, split_image
+from gatekeeper.deps.loaders import MAX_ENTRIES, load_yaml, text
+from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.tools import read_annotations
+
+_IMAGE_REF = re.compile(r"^[\w][\w.\-/:@]*$")
+
+
+def _scalar(value: Any) -> str:
+    """A tag as YAML gives it: `tag: 16` is an int, `tag: 1.10` a float (its text is what was meant)."""
+    if isinstance(value, bool) or value is None:
+        return ""
+    return str(value) if isinstance(value, (str, int, float)) else ""
+
+
+def _image(node: dict[Any, Any]) -> tuple[str, str] | None:
+    repository, tag = _scalar(node.get("repository")), _scalar(node.get("tag"))
+    digest = _scalar(node.get("digest"))
+    if not repository or not (tag or digest) or not _IMAGE_REF.match(repository):
+        return None
+    registry = _scalar(node.get("registry"))
+    name = f"{registry.rstrip('/')}/{repository}" if registry and _IMAGE_REF.match(registry) else repository
+    return name, image_version(tag, digest)
+
+
+def _named(ref: str) -> tuple[str, str] | None:
+    if not _IMAGE_REF.match(ref) or not (":" in ref.rpartition("/")[2] or "@" in ref):
+        return None
+    name, tag, digest = split_image(ref)
+    return name, image_version(tag, digest)
+
+
+def parse_values(path: str, data: bytes) -> list[Dependency]:
+    body = text(data)
+    out = read_annotations(path, body.splitlines(), "runtime")
+    doc = load_yaml(data)
+    stack: list[Any] = [doc]
+    visited = 0
+    while stack:
+        node = stack.pop()
+        visited += 1
+        if visited > MAX_ENTRIES:  # aliases may share one structure many times over
+            raise ManifestError(f"more than {MAX_ENTRIES} YAML nodes")
+        if isinstance(node, dict):
+            found = _image(node)
+            if found is None and isinstance(node.get("image"), str):
+                found = _named(node["image"])
+            if found is not None:
+                out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return out
+
+
+_KEY = re.compile(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w.-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]*)(?P=q)"""
+                  r"""\s*(?:#.*)?$""")
+_IMAGE_KEYS = frozenset({"repository", "tag", "registry", "digest"})
+
+
+def values_hunks(path: str, data: bytes) -> list[Dependency]:
+    """The images hunk lines of a values.yaml show (data: `hunks.sides` of one side)."""
+    out: list[Dependency] = []
+    block: dict[str, str] = {}  # the repository/tag/registry/digest lines of the mapping being read
+    indent = -1
+    changed = False
+
+    def close() -> None:
+        nonlocal changed
+        if block.get("repository") and (block.get("tag") or block.get("digest")):
+            found = _image(block)
+            if found is not None:
+                out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
+        elif changed:
+            raise ManifestError("a changed image line whose repository or tag the hunk does not show")
+        block.clear()
+        changed = False
+
+    for raw in text(data).splitlines():
+        if raw == hunks.HUNK:
+            close()
+            indent = -1
+            continue
+        line = raw.lstrip(hunks.CHANGED)
+        m = _KEY.match(line)
+        if m is None:
+            continue  # a list item, a block scalar's text, a comment: no key of an image
+        key, value, column = m.group("key"), m.group("value"), m.start("key")
+        if indent != -1 and (column < indent or column == indent and line.lstrip().startswith("- ")):
+            close()  # a shallower key, or the next item of a list: the mapping being read ended
+            indent = -1
+        if key == "image" and value:
+            if (found := _named(value)) is not None:
+                out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
+        elif key in _IMAGE_KEYS and indent in (-1, column):
+            indent = column
+            block[key] = value
+            changed |= raw.startswith(hunks.CHANGED)
+    close()
+    return out

@@ -1,0 +1,169 @@
+"""Versions a file pins outside its format's dependency syntax: the tools a workflow's setup actions
+install (`node-version: 20`) or its environment names (`GO_VERSION: 1.22`), the runner image a job runs
+on (`runs-on: ubuntu-24.04`), and any line a Renovate annotation comment
+(`# renovate: datasource=github-releases depName=helm/helm`) names.
+
+All three are read line by line, so a patch's hunks read them too. A value counts only when it names a
+version (a digit, or `v` and a digit, first): `lts/*`, `stable`, `latest` and `${{ matrix.go }}` name
+none, and a list (`[3.11, 3.12]`) is a matrix, read by nobody.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.model import Dependency, Scope
+
+TOOL = "tool"  # a program a build installs by version: node, go, helm, a GitHub release
+RUNNER = "github-runner"  # a GitHub-hosted runner image: ubuntu, macos, windows
+
+# A tool is named as the bots name it: a language runtime or a registry package by its plain name (`node`,
+# `go`, `python`, `pnpm`), a program released on GitHub by that repository (Renovate's packageName:
+# `helm/helm`, `docker/buildx`, `golangci/golangci-lint`), so one tool has one name whichever line pins it.
+_RELEASED = {
+    "helm": "helm/helm", "buildx": "docker/buildx", "docker-buildx": "docker/buildx", "compose": "docker/compose",
+    "docker-compose": "docker/compose", "uv": "astral-sh/uv", "golangci-lint": "golangci/golangci-lint",
+    "golangci": "golangci/golangci-lint", "chart-testing": "helm/chart-testing",
+    "chart-releaser": "helm/chart-releaser", "kind": "kubernetes-sigs/kind", "trivy": "aquasecurity/trivy",
+    "cosign": "sigstore/cosign", "mise": "jdx/mise", "just": "casey/just", "hugo": "gohugoio/hugo",
+    "pixi": "prefix-dev/pixi", "tflint": "terraform-linters/tflint", "goreleaser": "goreleaser/goreleaser",
+    "jfrog-cli": "jfrog/jfrog-cli", "syft": "anchore/syft", "ko": "ko-build/ko", "packer": "hashicorp/packer",
+    "terraform": "hashicorp/terraform", "kustomize": "kubernetes-sigs/kustomize", "yq": "mikefarah/yq",
+    "hadolint": "hadolint/hadolint", "shellcheck": "koalaman/shellcheck", "crane": "google/go-containerregistry",
+}
+
+
+def tool_name(tool: str) -> str:
+    """The one name of a tool, however a line spells it (`GOLANGCI_VERSION`, `golangci-lint-action`)."""
+    return _RELEASED.get(tool, tool)
+
+
+# Inputs whose key names the tool in any step (also a matrix `include:` entry a step reads).
+_KEYED = {
+    "node-version": "node", "go-version": "go", "python-version": "python", "java-version": "java",
+    "dotnet-version": "dotnet", "ruby-version": "ruby", "bun-version": "bun", "deno-version": "deno",
+    "terraform_version": "terraform", "gradle-version": "gradle", "hugo-version": "hugo",
+    "just-version": "just", "pixi-version": "pixi", "cosign-release": "cosign", "renovate-version": "renovate",
+    "tflint_version": "tflint", "eas-version": "eas-cli", "pnpm-version": "pnpm", "helm-version": "helm",
+    "kubectl-version": "kubectl", "kind-version": "kind",
+}
+# Actions whose generic input (`version:`, `toolchain:`) pins the tool they install, and its name.
+_BY_ACTION = {
+    "azure/setup-helm": ("version", "helm"), "azure/setup-kubectl": ("version", "kubectl"),
+    "docker/setup-buildx-action": ("version", "buildx"), "docker/setup-compose-action": ("version", "compose"),
+    "pnpm/action-setup": ("version", "pnpm"), "astral-sh/setup-uv": ("version", "uv"),
+    "golangci/golangci-lint-action": ("version", "golangci-lint"), "helm/kind-action": ("version", "kind"),
+    "helm/chart-testing-action": ("version", "chart-testing"),
+    "helm/chart-releaser-action": ("version", "chart-releaser"),
+    "snok/install-poetry": ("version", "poetry"), "pdm-project/setup-pdm": ("version", "pdm"),
+    "jdx/mise-action": ("version", "mise"), "aquasecurity/trivy-action": ("version", "trivy"),
+    "aquasecurity/setup-trivy": ("version", "trivy"), "dtolnay/rust-toolchain": ("toolchain", "rust"),
+    "jakebailey/pyright-action": ("version", "pyright"), "goreleaser/goreleaser-action": ("version", "goreleaser"),
+    "jfrog/setup-jfrog-cli": ("version", "jfrog-cli"), "hashicorp/setup-packer": ("version", "packer"),
+    "imjasonh/setup-crane": ("version", "crane"), "ko-build/setup-ko": ("version", "ko"),
+    "anchore/sbom-action/download-syft": ("syft-version", "syft"),
+}
+_INPUT = re.compile(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
+                    r"""\s*(?:#.*)?$""")
+VERSIONISH = re.compile(r"^v?\d[\w.+-]*$")  # a value that names a version: `1.22`, `v4.2.0`, `3.x`
+# A workflow's environment pinning a tool by name: `GO_VERSION: '1.22.2'`, `RENOVATE_VERSION: "43.288.0"`
+# (crossplane's CI; `renovate`, `go`, `golangci`, `docker-buildx`). Upper-case keys only: an input such
+# as `version:` belongs to its step's action.
+_ENV_VERSION = re.compile(r"""^\s+(?P<tool>[A-Z][A-Z0-9_]*?)_VERSION\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
+                          r"""\s*(?:#.*)?$""")
+_STEP_USES = re.compile(r"""^(?P<indent>\s*(?:-\s+)?)uses\s*:\s*["']?(?P<name>[^@"'\s#]+)""")
+# `runs-on: ubuntu-24.04`, `runs-on: [macos-14]`, `runs-on: windows-2022`; `-latest` names no version.
+_RUNS_ON = re.compile(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
+                      r"""(?P<version>\d[\w.-]*)["']?""")
+# Renovate's annotation: `# renovate: datasource=docker depName=node` (its documented form) or a
+# repository's own `# renovate: github=owner/repo`; the line below it holds the version.
+_ANNOTATION = re.compile(r"^\s*#\s*renovate\s*:\s*(?P<pairs>\S+=\S+(?:\s+\S+=\S+)*)\s*$", re.IGNORECASE)
+_ANNOTATED = re.compile(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
+                        r"""\s*(?:#.*)?$""")
+_DATASOURCES = {"docker": "docker", "npm": "npm", "pypi": "pip", "go": "go", "maven": "maven", "nuget": "nuget",
+                "rubygems": "bundler", "crate": "cargo", "packagist": "composer", "helm": "helm"}
+# Keys of Renovate's annotation that say how to look a package up, never which package it is.
+_OPTIONS = frozenset({"datasource", "versioning", "extractVersion", "registryUrl", "depType", "currentValue"})
+MAX_NAME = 214
+
+
+def annotation(line: str) -> tuple[str, str] | None:
+    """(ecosystem, name) a Renovate annotation comment names; None for any other line."""
+    m = _ANNOTATION.match(line)
+    if m is None:
+        return None
+    pairs = dict(p.split("=", 1) for p in m.group("pairs").split())
+    name = pairs.get("depName") or pairs.get("packageName")
+    source = pairs.get("datasource", "")
+    if not name:  # `github=owner/repo`, `github-releases=owner/repo`: one pair, the source names the package
+        others = [(k, v) for k, v in pairs.items() if k not in _OPTIONS]
+        if len(others) != 1:
+            return None
+        source, name = others[0]
+    if not name or len(name) > MAX_NAME:
+        return None
+    return _DATASOURCES.get(source.lower(), TOOL), name
+
+
+def annotated(line: str, named: tuple[str, str], path: str, scope: Scope = "build") -> Dependency | None:
+    """The dependency the line under an annotation pins: `KEY: value`, `KEY=value`, `ARG KEY=value`."""
+    m = _ANNOTATED.match(line)
+    if m is None or not VERSIONISH.match(m.group("value")):
+        return None
+    return Dependency(named[0], named[1], m.group("value"), path, True, scope)
+
+
+def read_annotations(path: str, lines: list[str], scope: Scope = "build") -> list[Dependency]:
+    """Every annotated version of a file's lines (Dockerfiles, charts, chart values; workflows read them
+    line by line in WorkflowTools)."""
+    out: list[Dependency] = []
+    named: tuple[str, str] | None = None
+    for line in lines:
+        if named is not None and (dep := annotated(line, named, path, scope)) is not None:
+            out.append(dep)
+        named = annotation(line)
+    return out
+
+
+class WorkflowTools:
+    """Reads a workflow's lines in order: which step's action a `version:` input belongs to needs the
+    `uses:` above it (a step's keys sit deeper than its `- `; the next step, or a shallower key, ends it)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.action = ""
+        self.column = -1  # where the step's keys start
+        self.named: tuple[str, str] | None = None
+
+    def line(self, line: str) -> list[Dependency]:
+        """The tool versions `line` pins (after the lines before it)."""
+        out: list[Dependency] = []
+        named, self.named = self.named, annotation(line)
+        if self.named is not None:
+            return out
+        stripped = line.lstrip()
+        if stripped and not stripped.startswith("#"):
+            column = len(line) - len(stripped)
+            if column < self.column or column == self.column and stripped.startswith("- "):
+                self.action, self.column = "", -1
+        if named is not None and (dep := annotated(line, named, self.path)) is not None:
+            return [dep]
+        if (uses := _STEP_USES.match(line)) is not None:
+            self.action, self.column = uses.group("name"), len(uses.group("indent"))
+            return out
+        if (runner := _RUNS_ON.match(line)) is not None:
+            return [Dependency(RUNNER, runner.group("os"), runner.group("version"), self.path, True, "build")]
+        if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")):
+            env_tool = tool_name(env.group("tool").lower().replace("_", "-"))
+            return [Dependency(TOOL, env_tool, env.group("value"), self.path, True, "build")]
+        m = _INPUT.match(line)
+        if m is None or not VERSIONISH.match(m.group("value")):
+            return out
+        key = m.group("key")
+        tool = _KEYED.get(key)
+        if tool is None and self.action and len(m.group("indent")) > self.column:
+            by_action = _BY_ACTION.get(self.action)
+            tool = by_action[1] if by_action is not None and by_action[0] == key else None
+        if tool is not None:
+            out.append(Dependency(TOOL, tool_name(tool), m.group("value"), self.path, True, "build"))
+        return out
