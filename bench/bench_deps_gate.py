@@ -25,18 +25,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_deps import build, git  # noqa: E402
+from bench_gate import adopt_orphans, reap_orphans  # noqa: E402
 
 POLICIES = Path(__file__).resolve().parent.parent / "policies"
 
 
 def gate(python: str, packet: Path, patch: Path, *extra: str) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds (user + sys of the gate and every process it waited for) and its output."""
+    """Wall seconds, CPU seconds (user + sys of the gate and its descendants, the engine child it does not wait
+    for included: this process adopts and reaps it) and its output."""
     command = [python, "-m", "gatekeeper", "gate", str(packet), "--patch", str(patch), "--policy", str(POLICIES),
                "--format", "json", "--enable", "deps", "--timeout", "60", *extra]  # a loaded machine: no 10 s cut
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True)
     took = time.perf_counter() - started
+    reap_orphans()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     if done.returncode not in (0, 1, 3):
@@ -79,6 +82,7 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--no-cli", action="store_true", help="only the in-process cost of the delta")
     args = parser.parse_args()
+    adopt_orphans()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, python {args.python}")
     with tempfile.TemporaryDirectory(prefix="gatekeeper-bench-") as tmp:
         root = Path(tmp)
