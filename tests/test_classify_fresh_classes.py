@@ -10,12 +10,11 @@ from pathlib import Path
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import NEEDS_CONTEXT, classify_in_context
-from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
-from gatekeeper.diff import parse_patch
 from gatekeeper.model import ClassifiedFile
 from tests import manifests as m
 from tests.gitrepo import GitRepo
+from tests.test_classify_context import patch_files, tree_files
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")
 
@@ -57,22 +56,6 @@ func main() {
 }
 """
 WEB_SERVER = 'package main\n\nimport "github.com/gorilla/mux"\n\nfunc main() { _ = mux.NewRouter() }\n'
-
-
-def tree_files(repo: GitRepo, rng: str = "main~1..main") -> dict[str, ClassifiedFile]:
-    base, head = rng.split("..")
-    with TreeContext(repo.root, base, head, RULES) as context:
-        files = classify_in_context(context.changes(), RULES, context)
-    return {f.change.path: f for f in files}
-
-
-def patch_files(repo: GitRepo, tmp: Path, rng: str = "main~1..main") -> dict[str, ClassifiedFile]:
-    base, head = rng.split("..")
-    patch = tmp / "change.diff"
-    patch.write_bytes(repo.git("diff", "--binary", "-M", base, head))
-    changes = list(parse_patch(patch))
-    files = classify_in_context(changes, RULES, PatchContext(patch, changes, RULES.context))
-    return {f.change.path: f for f in files}
 
 
 def both(repo: GitRepo, tmp: Path) -> dict[str, tuple[ClassifiedFile, ClassifiedFile]]:
