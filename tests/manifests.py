@@ -711,7 +711,7 @@ ANSIBLE_PLAYBOOK_IMPORTS = """\
 NOT_A_PLAY = """\
 # Load balancer pools
 - name: eu
-  hosts: [10.0.0.1, 10.0.0.2]
+  hosts: [192.0.2.11, 192.0.2.12]
   weight: 3
 """
 

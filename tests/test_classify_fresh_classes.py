@@ -155,7 +155,7 @@ def test_plays_in_any_key_order_and_their_renames(git_repo: GitRepo, tmp_path: P
     git_repo.move("system/bootstrap.yml", "docs/bootstrap-example.txt")  # moved out, renamed to text
     git_repo.write("ops/web.yml", m.ANSIBLE_PLAY_WIDE)
     git_repo.write("ops/all.yml", m.ANSIBLE_PLAYBOOK_IMPORTS)
-    git_repo.write("config/pools.yml", m.NOT_A_PLAY + "- name: us\n  hosts: [10.0.1.1]\n")
+    git_repo.write("config/pools.yml", m.NOT_A_PLAY + "- name: us\n  hosts: [192.0.2.21]\n")
     git_repo.commit("head")
     files = both(git_repo, tmp_path)
     for path in ("docs/bootstrap-example.txt", "ops/web.yml", "ops/all.yml"):
