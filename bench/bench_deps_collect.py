@@ -49,6 +49,13 @@ LABELS = {
     "msbuild": "nuget", "Chart.yaml": "helm", "Chart.lock": "helm", ".terraform.lock.hcl": "terraform",
     "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",
 }
+# Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
+# collection shows what the delta misses rather than only what it already reads.
+UNREAD = {
+    "mix.exs": "mix", "mix.lock": "mix", "pubspec.yaml": "pub", "pubspec.lock": "pub", "Package.swift": "swift",
+    "Package.resolved": "swift", ".pre-commit-config.yaml": "pre-commit", "devcontainer.json": "devcontainer",
+    "devcontainer-lock.json": "devcontainer", "Podfile.lock": "cocoapods", "deps.edn": "clojure",
+}
 _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
 _BOT = re.compile(r"dependabot|renovate", re.IGNORECASE)
 _BOT_TRAILER = re.compile(r"^(?:Signed-off-by|Co-authored-by): .*(?:dependabot|renovate)", re.IGNORECASE | re.MULTILINE)
@@ -80,6 +87,8 @@ def label(paths: list[str]) -> str | None:
         fmt = format_for(path)
         if fmt is not None:
             found.add(LABELS.get(fmt.name, fmt.name))
+        elif path.rsplit("/", 1)[-1] in UNREAD:
+            found.add(UNREAD[path.rsplit("/", 1)[-1]])
     specific = [f for f in _SPECIFIC if f in found]
     if len(specific) == 1 and found <= {specific[0], "npm" if specific[0] in ("yarn", "pnpm", "bun") else "pip"}:
         return specific[0]
