@@ -52,6 +52,8 @@ def _same_version(want: str, got: str | None) -> bool:
     if (lower := re.search(r"(?:^|,)\s*>=\s*v?([^\s,]+)", got)) is not None:
         got = lower.group(1)
     got, want = (re.sub(r"^(?:==|\[)\s*|\.\*$|\s*,.*$", "", v) for v in (got, want))
+    if "+" not in want:  # SemVer build metadata (`1.1.4+spec-1.1.0`) is no part of the version's identity
+        got = got.split("+")[0]
     tag = got.split("@")[0]  # a docker image's `tag@digest`
     if tag == want or tag.startswith(want + "-"):  # an image's variant: `1.26.5-alpine` is 1.26.5
         return True
@@ -60,17 +62,29 @@ def _same_version(want: str, got: str | None) -> bool:
     return got == want or got.split(".")[: len(want.split("."))] == want.split(".")
 
 
+# Dependabot names the build tool a wrapper downloads by the wrapper's name; the delta names the tool.
+_WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper")}
+
+
 def _same_name(want: str, change: Change) -> bool:
     """The delta names the package the message names. Bots spell some names shorter than the delta's
     canonical name: a Maven artifactId (`junit` for junit:junit), a Terraform provider's local name
     (`google` for hashicorp/google), an action's sub-action (`github/codeql-action/init`), an image
     with its tag (`debian:bookworm-slim`) or without its registry (`aquasec/trivy`), a PyPI package with
-    its extras (`psycopg[binary]`), a tool by its short name (`buildx` for docker/buildx); each is the
-    same package."""
+    its extras (`psycopg[binary]`), a tool by its short name (`buildx` for docker/buildx), a Terraform
+    module by its source without a sub-module (`//modules/x`), a wrapper's tool by the wrapper's name
+    (`gradle-wrapper`), a Go module by the path it had before its major version moved (`from_name`);
+    each is the same package."""
     norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731 - PEP 503 for PyPI, harmless elsewhere
     if change.ecosystem == "pip":
         want = re.sub(r"\[[^\]]*\]$", "", want)  # `psycopg[binary]`: the extras are not the package's name
+    if change.from_name is not None and norm(change.from_name) == norm(want):
+        return True  # a Go module's major version moved in its path: bots name the old path
     name, want = norm(change.name), norm(want)
+    if change.ecosystem == "terraform":
+        name = re.sub(r"//.*$", "", name)  # a module's sub-module (`…/google//modules/x`) is the module
+    if (change.ecosystem, name, want) in _WRAPPERS:
+        return True
     if change.ecosystem == "docker":
         want = re.sub(r":[^/]*$", "", want)
     if name == want:

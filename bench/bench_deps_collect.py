@@ -48,6 +48,8 @@ LABELS = {
     "composer.lock": "composer", "pom.xml": "maven", "versions.toml": "gradle", "packages.lock.json": "nuget",
     "msbuild": "nuget", "Chart.yaml": "helm", "Chart.lock": "helm", ".terraform.lock.hcl": "terraform",
     "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",
+    "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
+    ".pre-commit-config.yaml": "pre-commit",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
 # collection shows what the delta misses rather than only what it already reads.

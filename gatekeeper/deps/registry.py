@@ -16,8 +16,11 @@ from gatekeeper.deps import (
     bundler,
     cargo,
     composer,
+    dart,
+    devcontainer,
     docker,
     edits,
+    elixir,
     golang,
     gradle,
     helmvalues,
@@ -26,8 +29,10 @@ from gatekeeper.deps import (
     jvm,
     npm,
     nuget,
+    precommit,
     pypi,
     submodule,
+    swift,
     toolfiles,
 )
 from gatekeeper.deps.model import Dependency
@@ -113,6 +118,16 @@ _BY_NAME: dict[str, Format] = {
     "rust-toolchain": Format("rust-toolchain", toolfiles.parse_rust_toolchain, False),
     **{name: Format(name, toolfiles.parser_for(tool), True) for name, tool in toolfiles.ONE_TOOL.items()},
     "action.yaml": Format("action", actions.parse_workflow, True),
+    "pubspec.yaml": Format("pubspec.yaml", dart.parse_pubspec, False),
+    "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False),
+    "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
+    "Package.resolved": Format("Package.resolved", swift.parse_package_resolved, False),
+    ".pre-commit-config.yaml": Format(".pre-commit-config.yaml", precommit.parse_pre_commit, False),
+    ".pre-commit-config.yml": Format(".pre-commit-config.yaml", precommit.parse_pre_commit, False),
+    **{name: Format("devcontainer", devcontainer.parse_devcontainer, False)
+       for name in ("devcontainer.json", ".devcontainer.json")},
+    **{name: Format("devcontainer", devcontainer.parse_devcontainer_lock, False)
+       for name in ("devcontainer-lock.json", ".devcontainer-lock.json")},
 }
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True)
