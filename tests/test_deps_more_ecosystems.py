@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from gatekeeper.deps import dart, devcontainer, elixir, infra, precommit, swift
+from gatekeeper.deps import dart, devcontainer, elixir, infra, nuget, precommit, swift
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
@@ -481,3 +481,44 @@ def test_malformed_files_are_problems_in_a_tree_delta(tmp_path: Path, path: str,
     delta = _tree(repo, base, repo.commit("add"))
     assert not delta.changes
     assert [(p.manifest, p.kind) for p in delta.problems] == [(path, "unparsable")]
+
+
+PACKAGES_PROPS = """\
+<Project>
+  <PropertyGroup>
+    <ManagePackageVersionsCentrally>true</ManagePackageVersionsCentrally>
+  </PropertyGroup>
+  <PropertyGroup>
+    <!-- Maestro/Dependabot update these -->
+    <XUnitV3Version>4.0.0-pre.81</XUnitV3Version>
+    <WixVersion>6.0.2</WixVersion>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(TargetFramework)' == 'net472'">
+    <WixVersion>5.0.2</WixVersion>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageVersion Include="xunit.v3.extensibility.core" Version="$(XUnitV3Version)" />
+    <PackageVersion Include="xunit.v3.assert" Version="$(XUnitV3Version)" />
+    <PackageVersion Include="Microsoft.wix" Version="$(WixVersion)" />
+    <PackageVersion Include="Newtonsoft.Json" Version="13.0.3" />
+  </ItemGroup>
+</Project>
+"""
+
+
+def test_msbuild_property_of_the_same_file_is_resolved_one_level(tmp_path: Path) -> None:
+    delta = _bump(tmp_path, {"Directory.Packages.props": PACKAGES_PROPS}, {"Directory.Packages.props": (
+        "<XUnitV3Version>4.0.0-pre.81<", "<XUnitV3Version>4.0.0-pre.154<")})
+    assert _rows(delta.changes) == {
+        ("nuget", name, "4.0.0-pre.81", "4.0.0-pre.154", "upgraded", "patch", True, "runtime")
+        for name in ("xunit.v3.extensibility.core", "xunit.v3.assert")}
+
+
+def test_an_msbuild_property_with_two_values_stays_as_written(tmp_path: Path) -> None:
+    """`WixVersion` has a conditional second value: which one applies is MSBuild's to say, not a guess."""
+    delta = _bump(tmp_path, {"Directory.Packages.props": PACKAGES_PROPS}, {"Directory.Packages.props": (
+        "<WixVersion>6.0.2<", "<WixVersion>6.0.3<")})
+    assert not delta.changes  # the use `$(WixVersion)` did not change; the deps policy calls the file unexplained
+    wix = [d for d in nuget.parse_msbuild(
+        "Directory.Packages.props", PACKAGES_PROPS.encode()) if d.name == "Microsoft.wix"]
+    assert [d.version for d in wix] == ["$(WixVersion)"]
