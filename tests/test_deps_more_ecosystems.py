@@ -392,6 +392,14 @@ def test_chart_app_version_names_the_app_by_its_source_repository() -> None:
     no_source = CHART.replace("  - https://github.com/argoproj/argo-cd\n", "")
     assert ("tool", "argo-cd", "v3.4.3") in {(d.ecosystem, d.name, d.version)
                                              for d in infra.parse_chart("Chart.yaml", no_source.encode())}
+    # argocd-image-updater's chart names its repository in `home:` only
+    updater = no_source.replace("name: argo-cd", "name: argocd-image-updater").replace(
+        "home: https://github.com/argoproj/argo-helm", "home: https://github.com/argoproj-labs/argocd-image-updater")
+    assert ("tool", "argoproj-labs/argocd-image-updater", "v3.4.3") in {
+        (d.ecosystem, d.name, d.version) for d in infra.parse_chart("Chart.yaml", updater.encode())}
+    # a source of another name (a fork, the chart repository itself) names nothing
+    other = no_source.replace("home: https://github.com/argoproj/argo-helm", "home: https://github.com/evil/argo-cd-x")
+    assert "evil/argo-cd-x" not in {d.name for d in infra.parse_chart("Chart.yaml", other.encode())}
 
 
 def test_annotated_app_version_is_read_once() -> None:
