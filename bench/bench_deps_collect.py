@@ -49,7 +49,8 @@ LABELS = {
     "msbuild": "nuget", "Chart.yaml": "helm", "Chart.lock": "helm", ".terraform.lock.hcl": "terraform",
     "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",
     "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
-    ".pre-commit-config.yaml": "pre-commit",
+    ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel",
+    "kustomization.yaml": "kustomize",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
 # collection shows what the delta misses rather than only what it already reads.
@@ -57,6 +58,7 @@ UNREAD = {
     "mix.exs": "mix", "mix.lock": "mix", "pubspec.yaml": "pub", "pubspec.lock": "pub", "Package.swift": "swift",
     "Package.resolved": "swift", ".pre-commit-config.yaml": "pre-commit", "devcontainer.json": "devcontainer",
     "devcontainer-lock.json": "devcontainer", "Podfile.lock": "cocoapods", "deps.edn": "clojure",
+    "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize",
 }
 _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
 _BOT = re.compile(r"dependabot|renovate", re.IGNORECASE)

@@ -47,7 +47,8 @@ def _app_version(doc: dict[str, object], lines: list[str]) -> str | None:
 def _app_name(doc: dict[str, object]) -> str:
     """The application a chart deploys, named as Renovate names a GitHub release: the `owner/repo` of the
     chart's `sources:` entry (or `home:`) whose repository is the chart's name (`argo-cd` →
-    `argoproj/argo-cd`), else the chart's own name. A label only: the version and its order are what the delta judges."""
+    `argoproj/argo-cd`), else the chart's own name. A label only: the version and its order are what the
+    delta judges."""
     chart = string(doc.get("name")) or "app"
     sources = doc.get("sources")
     for source in [*(sources if isinstance(sources, list) else ()), doc.get("home")]:

@@ -73,3 +73,14 @@ def parse_packages_config(path: str, data: bytes) -> list[Dependency]:
             out.append(Dependency("nuget", node.get("id") or "", node.get("version") or "", path, True,
                                   "dev" if dev else "runtime"))
     return out
+
+
+def parse_dotnet_tools(path: str, data: bytes) -> list[Dependency]:
+    """`.config/dotnet-tools.json`, the .NET local tools manifest: `{"tools": {"dotnet-ef": {"version": …}}}`.
+    A tool runs in the build (`dotnet tool restore`), so each is a direct `build` dependency."""
+    doc = mapping(load_json(data), "dotnet-tools.json")
+    out: list[Dependency] = []
+    for name, entry in mapping(doc.get("tools"), "tools").items():
+        entry = mapping(entry, f"tool {name}")
+        out.append(Dependency("nuget", str(name), string(entry.get("version")), path, True, "build"))
+    return out
