@@ -6,10 +6,13 @@ the commit's parent and the commit (`--tree`, through git objects) must name X w
 Only that list is kept in bench/; the repositories are read from local mirrors (the search tool's
 `fetch github:owner/name` writes them to /work/.mirror/owner+name/repo).
 
-    python bench/bench_deps_accuracy.py [--mirrors DIR] [--mode tree|patch] [--data TSV [--unseen]]
+    python bench/bench_deps_accuracy.py [--mirrors DIR] [--mode tree|patch] [--data SET|TSV [--unseen]]
 
-`--data` reads another collection (`bench_deps_collect.py --out FILE --per 40`, say) and `--unseen` keeps
-only its commits that bench/deps_bumps.tsv does not hold: a held-out check of the same kind.
+`--data` names one of the collections kept here — `main` (bench/deps_bumps.tsv, 41 repositories), `other`
+(deps_bumps_other.tsv, 70 other repositories), `third` (deps_bumps_third.tsv, 20 more, collected and first run
+blind), `formats` (deps_bumps_formats.tsv, commits of formats read since) — or reads another collection's file
+(`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
+does not hold: a held-out check of the same kind.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from gatekeeper.deps.versions import base_version  # noqa: E402
 from gatekeeper.gitobjects import GitObjects  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
+SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
+        "formats": DATA.with_name("deps_bumps_formats.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -136,11 +141,13 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only the repositories whose name contains this")
     parser.add_argument("--misses", action="store_true", help="list every miss")
     parser.add_argument("--sample", type=int, default=0, help="every Nth commit only (a quick look)")
-    parser.add_argument("--data", type=Path, default=DATA, help="another collection (bench_deps_collect.py --out)")
+    parser.add_argument("--data", default="main",
+                        help=f"a collection kept here ({', '.join(SETS)}) or another's TSV (bench_deps_collect.py)")
     parser.add_argument("--unseen", action="store_true", help="only commits that bench/deps_bumps.tsv does not hold")
     args = parser.parse_args()
     seen = {sha for _, sha in _cases()} if args.unseen else set()
-    cases = {k: v for k, v in _cases(args.data).items() if args.only in k[0] and k[1] not in seen}
+    data = SETS.get(args.data) or Path(args.data)
+    cases = {k: v for k, v in _cases(data).items() if args.only in k[0] and k[1] not in seen}
     if args.sample:
         cases = dict(list(cases.items())[:: args.sample])
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # commits, verified hits, hits with claims
