@@ -63,8 +63,12 @@ def _same_version(want: str, got: str | None) -> bool:
     if tag == want or tag.startswith(want + "-"):  # an image's variant: `1.26.5-alpine` is 1.26.5
         return True
     got = (base_version(tag) or tag).removeprefix("v")
-    # Renovate names a major or minor update by its prefix ("to v5"): 5.0.0 and 5.1.2 both fit.
-    return got == want or got.split(".")[: len(want.split("."))] == want.split(".")
+    # Renovate names a major or minor update by its prefix ("to v5"): 5.0.0 and 5.1.2 both fit; a version
+    # comment shorter than the release it names (`# v2.0` for 2.0.0) is the same version.
+    if got == want or got.split(".")[: len(want.split("."))] == want.split("."):
+        return True
+    short, rest = got.split("."), want.split(".")[len(got.split(".")):]
+    return len(short) > 1 and want.split(".")[: len(short)] == short and bool(rest) and set(rest) == {"0"}
 
 
 # Dependabot names the build tool a wrapper downloads by the wrapper's name; the delta names the tool.
@@ -152,11 +156,16 @@ def main() -> None:
         cases = dict(list(cases.items())[:: args.sample])
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # commits, verified hits, hits with claims
     misses: list[str] = []
+    skipped = 0
     gits: dict[str, GitObjects] = {}
     started = time.perf_counter()
     for (repo, sha), wanted in cases.items():
         eco = label(touched(args.mirrors, repo, sha)) or "none"
-        delta = _delta(args.mirrors, repo, sha, args.mode, gits)
+        try:
+            delta = _delta(args.mirrors, repo, sha, args.mode, gits)
+        except subprocess.CalledProcessError:
+            skipped += 1  # the snapshot lacks a blob of the commit (files of 4 MiB and more): git cannot diff it
+            continue
         verified = all(_found(n, v, delta, False) for n, v in wanted)
         claimed = all(_found(n, v, delta, True) for n, v in wanted)
         row = per[eco]
@@ -172,7 +181,9 @@ def main() -> None:
     for git in gits.values():
         git.close()
     total = [sum(r[i] for r in per.values()) for i in range(3)]
-    print(f"mode {args.mode}: {len(cases)} commits, {len(per)} ecosystems, {elapsed:.1f} s "
+    if skipped:
+        print(f"{skipped} commits skipped: the mirror lacks a blob git needs for their patch")
+    print(f"mode {args.mode}: {len(cases) - skipped} commits, {len(per)} ecosystems, {elapsed:.1f} s "
           f"({1000 * elapsed / max(len(cases), 1):.0f} ms per commit)")
     print(f"{'ecosystem':16} {'commits':>7} {'verified':>9} {'%':>6} {'+claimed':>9} {'%':>6}")
     for eco, (n, hit, hit_claimed) in sorted(per.items(), key=lambda kv: -kv[1][0]) + [("ALL", total)]:
