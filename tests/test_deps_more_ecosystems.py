@@ -415,3 +415,13 @@ def test_malformed_files_are_problems_in_a_tree_delta(tmp_path: Path, path: str,
     delta = _tree(repo, base, repo.commit("add"))
     assert not delta.changes
     assert [(p.manifest, p.kind) for p in delta.problems] == [(path, "unparsable")]
+
+
+def test_a_version_comment_beside_a_branch_orders_nothing(tmp_path: Path) -> None:
+    """`rev: main  # frozen: v0.15.22`: a claim beside a ref that names no fixed code is not read, so the
+    move from a frozen sha to a branch is `changed` (reviewed), never a patch upgrade by its comment."""
+    delta = _bump(tmp_path, {".pre-commit-config.yaml": PRE_COMMIT}, {".pre-commit-config.yaml": (
+        "01a675ea018f2fb714478a5ffb83fcea8374bb06  # frozen: v0.15.21", "main  # frozen: v0.15.22")})
+    [change] = delta.changes
+    assert (change.name, change.change, change.level, change.to_tag, change.pinned) == (
+        "astral-sh/ruff-pre-commit", "changed", None, None, False)

@@ -3,8 +3,9 @@
 A hook repository is code that runs on every developer's machine and in CI, so each is a dependency:
 named by its repository (`astral-sh/ruff-pre-commit` for `https://github.com/astral-sh/ruff-pre-commit`,
 the URL without scheme elsewhere), at its `rev`. `rev: <sha>  # frozen: v0.15.22` (pre-commit's
-`autoupdate --freeze`, and Renovate's) keeps the version in a comment, read as an action's version comment is:
-a claim that orders and names the version, never more. `local` and `meta` repositories are the project's own.
+`autoupdate --freeze`, and Renovate's) keeps the version in a comment, read as an action's version comment is
+(beside a full commit sha only): a claim that orders and names the version, never more. `local` and `meta`
+repositories are the project's own.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import re
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency
 
-_REV_COMMENT = re.compile(r"^\s*(?:-\s+)?rev:\s*['\"]?([^\s'\"#]+)['\"]?\s+#\s*(?:frozen:\s*)?(v?\d[\w.+-]*)\s*$")
+# Only a full commit sha carries its comment: a comment beside a branch or tag (`rev: main  # frozen: v1.2.4`)
+# would let a claim order a move to a ref that names no fixed code.
+_REV_COMMENT = re.compile(r"^\s*(?:-\s+)?rev:\s*['\"]?([0-9a-f]{40})['\"]?\s+#\s*(?:frozen:\s*)?(v?\d[\w.+-]*)\s*$")
 
 
 def _name(url: str) -> str:
