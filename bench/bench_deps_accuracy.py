@@ -6,10 +6,13 @@ the commit's parent and the commit (`--tree`, through git objects) must name X w
 Only that list is kept in bench/; the repositories are read from local mirrors (the search tool's
 `fetch github:owner/name` writes them to /work/.mirror/owner+name/repo).
 
-    python bench/bench_deps_accuracy.py [--mirrors DIR] [--mode tree|patch] [--data TSV [--unseen]]
+    python bench/bench_deps_accuracy.py [--mirrors DIR] [--mode tree|patch] [--data SET|TSV [--unseen]]
 
-`--data` reads another collection (`bench_deps_collect.py --out FILE --per 40`, say) and `--unseen` keeps
-only its commits that bench/deps_bumps.tsv does not hold: a held-out check of the same kind.
+`--data` names one of the collections kept here — `main` (bench/deps_bumps.tsv, 41 repositories), `other`
+(deps_bumps_other.tsv, 70 other repositories), `third` (deps_bumps_third.tsv, 20 more, collected and first run
+blind), `formats` (deps_bumps_formats.tsv, commits of formats read since) — or reads another collection's file
+(`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
+does not hold: a held-out check of the same kind.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from gatekeeper.deps.versions import base_version  # noqa: E402
 from gatekeeper.gitobjects import GitObjects  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
+SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
+        "formats": DATA.with_name("deps_bumps_formats.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -52,12 +57,22 @@ def _same_version(want: str, got: str | None) -> bool:
     if (lower := re.search(r"(?:^|,)\s*>=\s*v?([^\s,]+)", got)) is not None:
         got = lower.group(1)
     got, want = (re.sub(r"^(?:==|\[)\s*|\.\*$|\s*,.*$", "", v) for v in (got, want))
+    if "+" not in want:  # SemVer build metadata (`1.1.4+spec-1.1.0`) is no part of the version's identity
+        got = got.split("+")[0]
     tag = got.split("@")[0]  # a docker image's `tag@digest`
     if tag == want or tag.startswith(want + "-"):  # an image's variant: `1.26.5-alpine` is 1.26.5
         return True
     got = (base_version(tag) or tag).removeprefix("v")
-    # Renovate names a major or minor update by its prefix ("to v5"): 5.0.0 and 5.1.2 both fit.
-    return got == want or got.split(".")[: len(want.split("."))] == want.split(".")
+    # Renovate names a major or minor update by its prefix ("to v5"): 5.0.0 and 5.1.2 both fit; a version
+    # comment shorter than the release it names (`# v2.0` for 2.0.0) is the same version.
+    if got == want or got.split(".")[: len(want.split("."))] == want.split("."):
+        return True
+    short, rest = got.split("."), want.split(".")[len(got.split(".")):]
+    return len(short) > 1 and want.split(".")[: len(short)] == short and bool(rest) and set(rest) == {"0"}
+
+
+# Dependabot names the build tool a wrapper downloads by the wrapper's name; the delta names the tool.
+_WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper")}
 
 
 def _same_name(want: str, change: Change) -> bool:
@@ -65,12 +80,20 @@ def _same_name(want: str, change: Change) -> bool:
     canonical name: a Maven artifactId (`junit` for junit:junit), a Terraform provider's local name
     (`google` for hashicorp/google), an action's sub-action (`github/codeql-action/init`), an image
     with its tag (`debian:bookworm-slim`) or without its registry (`aquasec/trivy`), a PyPI package with
-    its extras (`psycopg[binary]`), a tool by its short name (`buildx` for docker/buildx); each is the
-    same package."""
+    its extras (`psycopg[binary]`), a tool by its short name (`buildx` for docker/buildx), a Terraform
+    module by its source without a sub-module (`//modules/x`), a wrapper's tool by the wrapper's name
+    (`gradle-wrapper`), a Go module by the path it had before its major version moved (`from_name`);
+    each is the same package."""
     norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731 - PEP 503 for PyPI, harmless elsewhere
     if change.ecosystem == "pip":
         want = re.sub(r"\[[^\]]*\]$", "", want)  # `psycopg[binary]`: the extras are not the package's name
+    if change.from_name is not None and norm(change.from_name) == norm(want):
+        return True  # a Go module's major version moved in its path: bots name the old path
     name, want = norm(change.name), norm(want)
+    if change.ecosystem == "terraform":
+        name = re.sub(r"//.*$", "", name)  # a module's sub-module (`…/google//modules/x`) is the module
+    if (change.ecosystem, name, want) in _WRAPPERS:
+        return True
     if change.ecosystem == "docker":
         want = re.sub(r":[^/]*$", "", want)
     if name == want:
@@ -122,20 +145,27 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only the repositories whose name contains this")
     parser.add_argument("--misses", action="store_true", help="list every miss")
     parser.add_argument("--sample", type=int, default=0, help="every Nth commit only (a quick look)")
-    parser.add_argument("--data", type=Path, default=DATA, help="another collection (bench_deps_collect.py --out)")
+    parser.add_argument("--data", default="main",
+                        help=f"a collection kept here ({', '.join(SETS)}) or another's TSV (bench_deps_collect.py)")
     parser.add_argument("--unseen", action="store_true", help="only commits that bench/deps_bumps.tsv does not hold")
     args = parser.parse_args()
     seen = {sha for _, sha in _cases()} if args.unseen else set()
-    cases = {k: v for k, v in _cases(args.data).items() if args.only in k[0] and k[1] not in seen}
+    data = SETS.get(args.data) or Path(args.data)
+    cases = {k: v for k, v in _cases(data).items() if args.only in k[0] and k[1] not in seen}
     if args.sample:
         cases = dict(list(cases.items())[:: args.sample])
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # commits, verified hits, hits with claims
     misses: list[str] = []
+    skipped = 0
     gits: dict[str, GitObjects] = {}
     started = time.perf_counter()
     for (repo, sha), wanted in cases.items():
         eco = label(touched(args.mirrors, repo, sha)) or "none"
-        delta = _delta(args.mirrors, repo, sha, args.mode, gits)
+        try:
+            delta = _delta(args.mirrors, repo, sha, args.mode, gits)
+        except subprocess.CalledProcessError:
+            skipped += 1  # the snapshot lacks a blob of the commit (files of 4 MiB and more): git cannot diff it
+            continue
         verified = all(_found(n, v, delta, False) for n, v in wanted)
         claimed = all(_found(n, v, delta, True) for n, v in wanted)
         row = per[eco]
@@ -151,7 +181,9 @@ def main() -> None:
     for git in gits.values():
         git.close()
     total = [sum(r[i] for r in per.values()) for i in range(3)]
-    print(f"mode {args.mode}: {len(cases)} commits, {len(per)} ecosystems, {elapsed:.1f} s "
+    if skipped:
+        print(f"{skipped} commits skipped: the mirror lacks a blob git needs for their patch")
+    print(f"mode {args.mode}: {len(cases) - skipped} commits, {len(per)} ecosystems, {elapsed:.1f} s "
           f"({1000 * elapsed / max(len(cases), 1):.0f} ms per commit)")
     print(f"{'ecosystem':16} {'commits':>7} {'verified':>9} {'%':>6} {'+claimed':>9} {'%':>6}")
     for eco, (n, hit, hit_claimed) in sorted(per.items(), key=lambda kv: -kv[1][0]) + [("ALL", total)]:

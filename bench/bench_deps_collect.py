@@ -48,6 +48,17 @@ LABELS = {
     "composer.lock": "composer", "pom.xml": "maven", "versions.toml": "gradle", "packages.lock.json": "nuget",
     "msbuild": "nuget", "Chart.yaml": "helm", "Chart.lock": "helm", ".terraform.lock.hcl": "terraform",
     "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",
+    "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
+    ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel",
+    "kustomization.yaml": "kustomize",
+}
+# Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
+# collection shows what the delta misses rather than only what it already reads.
+UNREAD = {
+    "mix.exs": "mix", "mix.lock": "mix", "pubspec.yaml": "pub", "pubspec.lock": "pub", "Package.swift": "swift",
+    "Package.resolved": "swift", ".pre-commit-config.yaml": "pre-commit", "devcontainer.json": "devcontainer",
+    "devcontainer-lock.json": "devcontainer", "Podfile.lock": "cocoapods", "deps.edn": "clojure",
+    "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize",
 }
 _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
 _BOT = re.compile(r"dependabot|renovate", re.IGNORECASE)
@@ -80,6 +91,8 @@ def label(paths: list[str]) -> str | None:
         fmt = format_for(path)
         if fmt is not None:
             found.add(LABELS.get(fmt.name, fmt.name))
+        elif path.rsplit("/", 1)[-1] in UNREAD:
+            found.add(UNREAD[path.rsplit("/", 1)[-1]])
     specific = [f for f in _SPECIFIC if f in found]
     if len(specific) == 1 and found <= {specific[0], "npm" if specific[0] in ("yarn", "pnpm", "bun") else "pip"}:
         return specific[0]

@@ -138,8 +138,10 @@ def test_chart_app_version_under_an_annotation() -> None:
             b"version: 29.25.0\n"
     deps = infra.parse_chart("charts/prometheus/Chart.yaml", chart)
     assert _found(deps) == {("tool", "prometheus/prometheus", "v3.13.2")} and deps[0].scope == "runtime"
-    # without the annotation the app's name is unknown: the chart's own keys are no dependency
-    assert infra.parse_chart("Chart.yaml", chart.replace(b"# renovate: github=prometheus/prometheus\n", b"")) == []
+    # without the annotation the app is named by the chart (no `sources:` entry names its repository); the
+    # chart's own `version` is no dependency
+    bare = infra.parse_chart("Chart.yaml", chart.replace(b"# renovate: github=prometheus/prometheus\n", b""))
+    assert _found(bare) == {("tool", "prometheus", "v3.13.2")}
 
 
 @pytest.mark.parametrize("line, want", [

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import re
 from collections.abc import Iterable, Mapping
 
 from gatekeeper.deps.actions import FULL_SHA
@@ -46,7 +48,7 @@ def _sorted(ecosystem: str, versions: Iterable[str]) -> list[str]:
 
 
 def _pinned(ecosystem: str, version: str) -> bool | None:
-    if ecosystem == "github-actions":
+    if ecosystem in ("github-actions", "pre-commit"):  # a hook's `rev` is a git ref, as an action's is
         return bool(FULL_SHA.match(version))
     if ecosystem == "docker":
         return "@sha256:" in version
@@ -140,4 +142,41 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
             changes += [_change(kept, before[v], kept, _kind_of(ecosystem, before[v], kept), partial) for v in gone]
             continue
         changes += [_change(before[v], before[v], None, "removed", partial) for v in gone]
-    return changes
+    return _major_moves(changes)
+
+
+# Go's semantic import versioning: a module's major version 2 and up is in its path (`…/go-github/v89`,
+# `gopkg.in/yaml.v3`), so `v89` → `v90` is written as one module removed and another added.
+_GO_MAJOR = re.compile(r"^(.+?)(?:/v(\d+)|\.v(\d+))?$")
+
+
+def _go_major(name: str) -> tuple[str, int]:
+    m = _GO_MAJOR.match(name)
+    assert m is not None  # the pattern matches every string
+    return m.group(1), int(m.group(2) or m.group(3) or 1)
+
+
+def _major_moves(changes: list[Change]) -> list[Change]:
+    """A Go module removed at one major version's path and added at another's (same base path, manifest
+    and scope; one of each) is the same dependency moved: one change, named by its new path, with
+    `from_name` the old one and the level `major` — not a removal beside a new direct dependency."""
+    moves: dict[tuple[str, str, str], list[Change]] = {}
+    for c in changes:
+        if c.ecosystem == "go" and c.change in ("added", "removed") and c.name != "go" and " => " not in c.name:
+            base, _ = _go_major(c.name)
+            moves.setdefault((c.manifest, c.scope, base), []).append(c)
+    merged: dict[int, Change | None] = {}
+    for group in moves.values():
+        gone = [c for c in group if c.change == "removed"]
+        came = [c for c in group if c.change == "added"]
+        if len(gone) != 1 or len(came) != 1 or _go_major(gone[0].name)[1] == _go_major(came[0].name)[1]:
+            continue
+        old, new = gone[0], came[0]
+        order = _go_major(old.name)[1] - _go_major(new.name)[1]
+        merged[id(new)] = dataclasses.replace(
+            new, from_version=old.from_version, change="upgraded" if order < 0 else "downgraded", level="major",
+            direct=new.direct or old.direct, from_name=old.name)
+        merged[id(old)] = None
+    if not merged:
+        return changes
+    return [m for c in changes if (m := merged.get(id(c), c)) is not None]

@@ -21,7 +21,7 @@ from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 from gatekeeper.deps.tools import TOOL, VERSIONISH
 
-_COORD = re.compile(r"""(?P<q>["'])(?P<group>[\w.-]+):(?P<artifact>[\w.-]+):(?P<version>[^"'\s:@]+)"""
+COORDINATE = _COORD = re.compile(r"""(?P<q>["'])(?P<group>[\w.-]+):(?P<artifact>[\w.-]+):(?P<version>[^"'\s:@]+)"""
                     r"""(?::[\w.-]+)?(?:@[\w]+)?(?P=q)""")
 _PLUGIN = re.compile(r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
                      r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))\s+version\s*\(?\s*(?P<vq>["'])(?P<version>[^"']+)(?P=vq)""")
@@ -97,8 +97,13 @@ def parse_wrapper(path: str, data: bytes) -> list[Dependency]:
 
 _VERSION_VALUE = re.compile(r"""(?P<q>["'])v?\d[\w.+-]*(?P=q)""")
 _CHECKSUM = re.compile(r"^(\s*distributionSha256Sum\s*[=:]\s*)\S+", re.MULTILINE)
-_SCRIPTS = frozenset({"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"})
 _WRAPPERS = frozenset({"gradle-wrapper.properties", "maven-wrapper.properties"})
+
+
+def is_script(name: str) -> bool:
+    """A Gradle script: `build.gradle(.kts)`, `settings.gradle(.kts)` and any script a build applies
+    (`apply from: "dependencies.gradle"`, `gradle/libs.gradle.kts`), where projects keep coordinates too."""
+    return name.endswith((".gradle", ".gradle.kts"))
 
 
 def _masked(name: str, data: bytes) -> str:
@@ -117,7 +122,7 @@ def code_changed(path: str, base: bytes | None, head: bytes | None) -> bool:
     script is a program and a wrapper's URL names where the build tool is downloaded from, so any other
     edit beside a bump must not ride on the bump's explanation (the caller reports a `partial` problem)."""
     name = path.rsplit("/", 1)[-1]
-    if base is None or head is None or name not in _SCRIPTS | _WRAPPERS:
+    if base is None or head is None or not (is_script(name) or name in _WRAPPERS):
         return False
     try:
         return _masked(name, base) != _masked(name, head)

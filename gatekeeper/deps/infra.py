@@ -7,7 +7,7 @@ import re
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency
-from gatekeeper.deps.tools import read_annotations
+from gatekeeper.deps.tools import annotation, read_annotations
 
 _PROVIDER = re.compile(r'^\s*provider\s+"([^"]+)"\s*\{')
 _ATTR = re.compile(r'^\s*(source|version)\s*=\s*"([^"]*)"')
@@ -21,7 +21,41 @@ def parse_chart(path: str, data: bytes) -> list[Dependency]:
     for entry in listing(doc.get("dependencies"), "dependencies"):
         if isinstance(entry, dict) and string(entry.get("name")):
             out.append(Dependency("helm", string(entry["name"]), string(entry.get("version")), path, True, "runtime"))
+    if (app := _app_version(doc, text(data).splitlines())) is not None:
+        out.append(Dependency("tool", _app_name(doc), app, path, True, "runtime"))
     return out
+
+
+_GITHUB_REPO = re.compile(r"^https?://github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
+
+
+def _app_version(doc: dict[str, object], lines: list[str]) -> str | None:
+    """A chart's `appVersion` (the version of the application it deploys, which its templates use as the
+    default image tag) when no Renovate annotation names it (read_annotations reads those)."""
+    value = string(doc.get("appVersion")).strip()
+    if not value:
+        return None
+    above = ""
+    for line in lines:
+        if line.startswith("appVersion:"):
+            return None if annotation(above) is not None else value
+        if line.strip():
+            above = line
+    return value
+
+
+def _app_name(doc: dict[str, object]) -> str:
+    """The application a chart deploys, named as Renovate names a GitHub release: the `owner/repo` of the
+    chart's `sources:` entry (or `home:`) whose repository is the chart's name (`argo-cd` →
+    `argoproj/argo-cd`), else the chart's own name. A label only: the version and its order are what the
+    delta judges."""
+    chart = string(doc.get("name")) or "app"
+    sources = doc.get("sources")
+    for source in [*(sources if isinstance(sources, list) else ()), doc.get("home")]:
+        if isinstance(source, str) and (m := _GITHUB_REPO.match(source.strip())) is not None:
+            if m.group(1).rsplit("/", 1)[1].lower() == chart.lower():
+                return m.group(1)
+    return chart
 
 
 def parse_terraform_lock(path: str, data: bytes) -> list[Dependency]:

@@ -66,10 +66,13 @@ class Change:
     # The version the change's own commit message claims (claims.py), set only where the files name none
     # (an action moved between bare commit shas). Unverified: shown to people, never read by a policy rule.
     claimed: str | None = None
+    # The name on BASE when the dependency moved to another name that is the same package's next major
+    # (a Go module's `/v2` → `/v3` path, delta.py); None otherwise, and then left out of `to_dict`.
+    from_name: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """The change as `deps --format json` and the policy input show it."""
-        return {
+        out: dict[str, object] = {
             "ecosystem": self.ecosystem,
             "name": self.name,
             "purl": self.purl,
@@ -87,3 +90,6 @@ class Change:
             "level": self.level,
             "claimed": self.claimed,
         }
+        if self.from_name is not None:
+            out["from_name"] = self.from_name
+        return out

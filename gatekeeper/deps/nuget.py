@@ -3,6 +3,9 @@ legacy packages.config of .NET Framework projects."""
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as ET
+
 from gatekeeper.deps.loaders import load_json, load_xml, mapping, string, xml_local, xml_text
 from gatekeeper.deps.model import Dependency, ManifestError
 
@@ -23,13 +26,34 @@ def parse_packages_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+_PROPERTY = re.compile(r"^\$\(([A-Za-z_][\w.-]*)\)$")
+
+
+def _properties(root: ET.Element) -> dict[str, str]:
+    """The file's own MSBuild properties (`<PropertyGroup><XUnitV3Version>4.0.0</XUnitV3Version>`): a name
+    given two different values (under conditions) is left out, so its uses stay as written."""
+    values: dict[str, set[str]] = {}
+    for group in root.iter():
+        if xml_local(group.tag) == "PropertyGroup":
+            for prop in group:
+                values.setdefault(xml_local(prop.tag), set()).add((prop.text or "").strip())
+    return {name: next(iter(found)) for name, found in values.items() if len(found) == 1}
+
+
 def parse_msbuild(path: str, data: bytes) -> list[Dependency]:
+    """Package references and central versions; a version that is exactly one `$(Property)` of the same file
+    is resolved (one level, as pom.xml properties are); any other expression is kept as written."""
     out: list[Dependency] = []
-    for node in load_xml(data).iter():
+    root = load_xml(data)
+    properties: dict[str, str] | None = None
+    for node in root.iter():
         if xml_local(node.tag) not in ("PackageReference", "PackageVersion", "GlobalPackageReference"):
             continue
         name = node.get("Include") or node.get("Update") or ""
         version = node.get("Version") or xml_text(node, "Version") or node.get("VersionOverride") or ""
+        if (prop := _PROPERTY.match(version.strip())) is not None:
+            properties = _properties(root) if properties is None else properties
+            version = properties.get(prop.group(1)) or version
         if name:
             dev = (node.get("PrivateAssets") or xml_text(node, "PrivateAssets")).lower() == "all"
             out.append(Dependency("nuget", name, version, path, True, "dev" if dev else "runtime"))
@@ -48,4 +72,15 @@ def parse_packages_config(path: str, data: bytes) -> list[Dependency]:
             dev = (node.get("developmentDependency") or "").lower() == "true"
             out.append(Dependency("nuget", node.get("id") or "", node.get("version") or "", path, True,
                                   "dev" if dev else "runtime"))
+    return out
+
+
+def parse_dotnet_tools(path: str, data: bytes) -> list[Dependency]:
+    """`.config/dotnet-tools.json`, the .NET local tools manifest: `{"tools": {"dotnet-ef": {"version": …}}}`.
+    A tool runs in the build (`dotnet tool restore`), so each is a direct `build` dependency."""
+    doc = mapping(load_json(data), "dotnet-tools.json")
+    out: list[Dependency] = []
+    for name, entry in mapping(doc.get("tools"), "tools").items():
+        entry = mapping(entry, f"tool {name}")
+        out.append(Dependency("nuget", str(name), string(entry.get("version")), path, True, "build"))
     return out

@@ -1,16 +1,17 @@
 """Sections of a manifest that send a known dependency to another source or version, which the delta's
 parsers do not model: npm/yarn/pnpm `overrides`/`resolutions` (pnpm 10 keeps them in pnpm-workspace.yaml),
-Cargo `[patch]`/`[replace]`, uv's and Poetry's sources and indexes. A git source swapped in there beside an
-ordinary bump would read as the bump alone, so a change in any of them is a `partial` problem (the `deps`
-policy reviews it), never silence.
+Cargo `[patch]`/`[replace]`, pub's `dependency_overrides`, Bazel's `*_override()` calls, uv's and Poetry's
+sources and indexes. A git source swapped in there beside an ordinary bump would read as the bump alone, so a
+change in any of them is a `partial` problem (the `deps` policy reviews it), never silence.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gatekeeper.deps.bazel import OVERRIDE
 from gatekeeper.deps.gradle import code_changed
-from gatekeeper.deps.loaders import load_json, load_toml, load_yaml
+from gatekeeper.deps.loaders import load_json, load_toml, load_yaml, text
 from gatekeeper.deps.model import ManifestError
 
 
@@ -32,6 +33,10 @@ def _sections(name: str, data: bytes) -> dict[str, Any] | None:
         doc = load_yaml(data)
         return {"overrides": _get(doc, "overrides"), "patchedDependencies": _get(doc, "patchedDependencies"),
                 "packageExtensions": _get(doc, "packageExtensions")}
+    if name == "MODULE.bazel":
+        return {"*_override": OVERRIDE.findall(text(data))}
+    if name == "pubspec.yaml":
+        return {"dependency_overrides": _get(load_yaml(data), "dependency_overrides")}
     if name == "Cargo.toml":
         doc = load_toml(data)
         return {"patch": _get(doc, "patch"), "replace": _get(doc, "replace")}

@@ -13,21 +13,28 @@ from dataclasses import dataclass
 
 from gatekeeper.deps import (
     actions,
+    bazel,
     bundler,
     cargo,
     composer,
+    dart,
+    devcontainer,
     docker,
     edits,
+    elixir,
     golang,
     gradle,
     helmvalues,
     hunks,
     infra,
     jvm,
+    kustomize,
     npm,
     nuget,
+    precommit,
     pypi,
     submodule,
+    swift,
     toolfiles,
 )
 from gatekeeper.deps.model import Dependency
@@ -101,11 +108,6 @@ _BY_NAME: dict[str, Format] = {
     "values.yml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),
     "action.yml": Format("action", actions.parse_workflow, True),
-    "build.gradle": Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line)),
-    "build.gradle.kts": Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line)),
-    "settings.gradle": Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line)),
-    "settings.gradle.kts": Format("gradle", gradle.parse_build_script, False,
-                                  edits=_edits("maven", gradle.gradle_line)),
     "gradle-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     "maven-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     ".tool-versions": Format(".tool-versions", toolfiles.parse_tool_versions, True),
@@ -113,6 +115,20 @@ _BY_NAME: dict[str, Format] = {
     "rust-toolchain": Format("rust-toolchain", toolfiles.parse_rust_toolchain, False),
     **{name: Format(name, toolfiles.parser_for(tool), True) for name, tool in toolfiles.ONE_TOOL.items()},
     "action.yaml": Format("action", actions.parse_workflow, True),
+    "dotnet-tools.json": Format("dotnet-tools.json", nuget.parse_dotnet_tools, False),
+    "MODULE.bazel": Format("MODULE.bazel", bazel.parse_module_bazel, False),
+    **{name: Format("kustomization.yaml", kustomize.parse_kustomization, False)
+       for name in ("kustomization.yaml", "kustomization.yml", "Kustomization")},
+    "pubspec.yaml": Format("pubspec.yaml", dart.parse_pubspec, False),
+    "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False),
+    "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
+    "Package.resolved": Format("Package.resolved", swift.parse_package_resolved, False),
+    ".pre-commit-config.yaml": Format(".pre-commit-config.yaml", precommit.parse_pre_commit, False),
+    ".pre-commit-config.yml": Format(".pre-commit-config.yaml", precommit.parse_pre_commit, False),
+    **{name: Format("devcontainer", devcontainer.parse_devcontainer, False)
+       for name in ("devcontainer.json", ".devcontainer.json")},
+    **{name: Format("devcontainer", devcontainer.parse_devcontainer_lock, False)
+       for name in ("devcontainer-lock.json", ".devcontainer-lock.json")},
 }
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True)
@@ -122,6 +138,7 @@ _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", e
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", edits.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _COMPOSE = Format("compose", toolfiles.parse_compose, True)
+_GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))
 _COMPOSE_NAME = re.compile(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
 _REQ_NAME = re.compile(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
 
@@ -149,4 +166,6 @@ def format_for(path: str | None) -> Format | None:
         return _MSBUILD
     if lower.endswith(".tf"):
         return _TERRAFORM
+    if gradle.is_script(base):
+        return _GRADLE
     return None

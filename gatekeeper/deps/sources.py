@@ -174,6 +174,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 _CANDIDATE = re.compile(
     rb"(package|lock|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
     rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties"
+    rb"|\.resolved|devcontainer|dotnet-tools|module\.bazel|kustomization"
     # and the files content facts are read from (facts.wants_facts): registry configs, YAML
     rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
 

@@ -1,0 +1,43 @@
+"""Bazel modules: `MODULE.bazel` (Bzlmod) `bazel_dep(name = "rules_cc", version = "0.2.20")` calls.
+
+MODULE.bazel is Starlark, but a restricted dialect: `bazel_dep` takes literal keyword arguments only, so
+each call is read by its literal `name`, `version` and `dev_dependency`. A call whose arguments are not
+such literals is a problem, never skipped. Maven coordinates written as `"group:artifact:version"` strings
+(rules_jvm_external's `maven.install(artifacts = [...])`) are `maven` dependencies. Overrides
+(`*_override(...)`) are override sections (overrides.py): any change in one is a problem.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.gradle import COORDINATE
+from gatekeeper.deps.loaders import text
+from gatekeeper.deps.model import Dependency, ManifestError
+
+_CALL = re.compile(r"^\s*bazel_dep\s*\(([^()]*)\)", re.MULTILINE)
+_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|\d+))\s*(?:,|$)')
+OVERRIDE = re.compile(r"^\s*\w+_override\s*\([^()]*\)", re.MULTILINE)
+
+
+def parse_module_bazel(path: str, data: bytes) -> list[Dependency]:
+    body = re.sub(r"#[^\n\"]*$", "", text(data), flags=re.MULTILINE)  # comments (not inside a string's line)
+    out: list[Dependency] = []
+    for call in _CALL.finditer(body):
+        args: dict[str, str] = {}
+        rest = call.group(1).strip()
+        while rest:
+            arg = _ARG.match(rest)
+            if arg is None:
+                line = body.count("\n", 0, call.start()) + 1
+                raise ManifestError(f"line {line}: a bazel_dep argument that is not a literal")
+            args[arg.group(1)] = arg.group(2) if arg.group(2) is not None else arg.group(3)
+            rest = rest[arg.end():].strip()
+        if not args.get("name"):
+            raise ManifestError("a bazel_dep without a name")
+        dev = args.get("dev_dependency") == "True"
+        out.append(Dependency("bazel", args["name"], args.get("version", ""), path, True, "dev" if dev else "runtime"))
+    for coord in COORDINATE.finditer(body):
+        out.append(Dependency("maven", f"{coord.group('group')}:{coord.group('artifact')}", coord.group("version"),
+                              path, True, "runtime"))
+    return out

@@ -1,0 +1,59 @@
+"""Dev Container features: `devcontainer.json` (JSON with comments) and `devcontainer-lock.json`.
+
+A feature is an OCI artifact whose install script runs as root while the container is built, so each is
+a dependency: named by its reference without the tag (`ghcr.io/devcontainers/features/node`), at the tag
+the manifest asks for (`1`, `1.6`) or the version the lock resolved (`1.6.3`). The container `image` of a
+`devcontainer.json` is a docker image (`docker` ecosystem). Features given by a local path are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.docker import image_version, split_image
+from gatekeeper.deps.loaders import load_json, mapping, string, text
+from gatekeeper.deps.model import Dependency
+
+# JSONC: `//` and `/* */` comments and trailing commas, outside strings.
+_JSONC_TOKEN = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|(?P<comment>//[^\n]*|/\*.*?\*/)'
+                          r'|(?P<trailing>,(?=\s*[\]}]))|[^"/,]+|.', re.DOTALL)
+_FEATURE = re.compile(r"^([^\s@:]+(?::\d+)?/[^\s@:]+?)(?::([\w.+-]+)|@(sha256:[0-9a-f]{64}))?$")
+
+
+def jsonc(data: bytes) -> object:
+    """A JSON-with-comments document as JSON: comments, then trailing commas dropped (a comment may sit
+    between a comma and its bracket), strings kept as written."""
+    source = text(data)
+    for drop in ("comment", "trailing"):
+        source = "".join(" " if m.group(drop) is not None else m.group(0) for m in _JSONC_TOKEN.finditer(source))
+    return load_json(source)
+
+
+def _feature(path: str, reference: str, version: str) -> Dependency | None:
+    m = _FEATURE.match(reference)
+    if m is None or reference.startswith((".", "/")):
+        return None  # a local feature (`./my-feature`) is the repository's own code
+    return Dependency("devcontainer", m.group(1), version or m.group(2) or m.group(3) or "", path, True, "build")
+
+
+def parse_devcontainer(path: str, data: bytes) -> list[Dependency]:
+    doc = mapping(jsonc(data), "devcontainer.json")
+    out: list[Dependency] = []
+    image = string(doc.get("image"))
+    if image and "$" not in image:
+        name, tag, digest = split_image(image)
+        out.append(Dependency("docker", name, image_version(tag, digest), path, True, "build"))
+    for reference in mapping(doc.get("features"), "features"):
+        if (dep := _feature(path, str(reference), "")) is not None:
+            out.append(dep)
+    return out
+
+
+def parse_devcontainer_lock(path: str, data: bytes) -> list[Dependency]:
+    doc = mapping(load_json(data), "devcontainer-lock.json")
+    out: list[Dependency] = []
+    for reference, entry in mapping(doc.get("features"), "features").items():
+        entry = mapping(entry, f"feature {reference}")
+        if (dep := _feature(path, str(reference), string(entry.get("version")))) is not None:
+            out.append(dep)
+    return out
