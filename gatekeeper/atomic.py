@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,27 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int =
                 f"cannot write: {exc.strerror}", where=str(target), hint="check free space and permissions"
             ) from exc
         raise
+    return target
+
+
+def write_output(path: str | os.PathLike[str], data: bytes | str) -> Path:
+    """Write a file the user named on the command line (`--output`, `-o`): atomically, except to a character
+    device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO), named directly or through a link, which get the
+    bytes as `>` would give them — a rename over one would replace the device node (as root, /dev/null
+    became a regular file). Internal writes use write_atomic, which never writes through a link."""
+    target = Path(path)
+    try:
+        special = stat.S_ISCHR(os.stat(target).st_mode) or stat.S_ISFIFO(os.stat(target).st_mode)
+    except OSError:
+        special = False  # absent or unreachable: write_atomic says why if it cannot write
+    if not special:
+        return write_atomic(target, data)
+    try:
+        with open(target, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+    except OSError as exc:
+        raise InputFileError(f"cannot write: {exc.strerror}", where=str(target),
+                             hint="check the device or pipe accepts writes") from exc
     return target
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper import __version__
-from gatekeeper.atomic import write_atomic
+from gatekeeper.atomic import write_output
 from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.classify.context import Context, classify_in_context
 from gatekeeper.classify.patchcontext import PatchContext
@@ -166,8 +166,9 @@ def open_tree_context(tree: str | None, repo: Path | None, rules: RuleSet) -> It
 
 
 def write_packet(path: Path, packet: dict[str, Any]) -> None:
-    """Write the packet atomically (temporary file, fsync, rename) as ASCII JSON."""
-    write_atomic(path, packet_json(packet))
+    """Write the packet atomically (temporary file, fsync, rename) as ASCII JSON; a device or pipe the
+    user named (`-o /dev/stdout`) gets the bytes as `>` would give them."""
+    write_output(path, packet_json(packet))
 
 
 def packet_json(packet: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from gatekeeper.atomic import write_atomic
+from gatekeeper.atomic import write_output
 from gatekeeper.errors import ExitCode, UsageError
 from gatekeeper.policy_dir import resolve_policy_dir
 from gatekeeper.testing.report import FORMATS, render, render_verbose, summary_line
@@ -41,7 +41,7 @@ def execute(options: TestOptions) -> ExitCode:
     run = run_suite(policy_dir, fixtures, min_coverage=options.min_coverage, select=select, since=options.since)
     text = render_verbose(run) if options.verbose and options.fmt == "text" else render(options.fmt, run)
     if options.output is not None:
-        write_atomic(options.output, text)
+        write_output(options.output, text)
         click.echo(summary_line(run), err=True)
     else:
         click.echo(text, nl=False)

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from gatekeeper.atomic import write_atomic
+from gatekeeper.atomic import write_output
 from gatekeeper.errors import UsageError
 from gatekeeper.model import Decision
 
@@ -68,7 +68,7 @@ def emit(
     decision = _json(decision)
     text: str = module.render(decision)
     if output is not None:
-        write_atomic(output, text)
+        write_output(output, text)
     publish = getattr(module, "publish", None)
     if publish is not None:
         publish(decision, os.environ if env is None else env)

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper import verify
-from gatekeeper.atomic import write_json_atomic
+from gatekeeper.atomic import write_atomic, write_json_atomic
 from gatekeeper.attest.keys import load_signer
 from gatekeeper.attest.packet import envelope_path, sign_packet
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import ExitCode, LimitError, PacketError, RunError, UsageError
-from gatekeeper.packet import build_packet, derive, read_bundle_revision, write_packet
+from gatekeeper.packet import build_packet, derive, packet_json, read_bundle_revision
 from gatekeeper.policy_dir import resolve_policy_dir
 from gatekeeper.runner import checkpoint, egresslog, generator, mounts, relay, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
@@ -376,7 +376,7 @@ def _packet(run: RunDir, state: RunState, rules: Any, progress: Progress) -> Run
         sandbox=dict(state.sandbox or {}), checkpoints=[dict(c) for c in state.checkpoints],
         bundle_revision=read_bundle_revision(Path(state.request.policy_dir)),
     )
-    write_packet(run.packet, packet)
+    write_atomic(run.packet, packet_json(packet))  # the runner's own folder: never through a link
     progress(f"packet {run.packet} ({derived.diff['file_count']} files)")
     if state.request.sign_key is not None:
         signed = envelope_path(run.packet)
