@@ -355,11 +355,33 @@ def test_annotations_are_bounded() -> None:
 @pytest.mark.parametrize("line", [
     "# renovate: datasource=npm\nversion: 1.0.0\n",  # no name
     "# renovate: github=a/b github-releases=c/d\nversion: 1.0.0\n",  # two sources, no depName: ambiguous
-    "# renovate: depName=x\nversion: ${{ env.V }}\n",  # no version
     "# renovate: depName=x\n\nversion: 1.0.0\n",  # not directly below
 ])
 def test_annotations_that_name_nothing(line: str) -> None:
     assert not [d for d in actions.parse_workflow("ci.yml", line.encode()) if d.ecosystem != "github-runner"]
+
+
+@pytest.mark.parametrize(("line", "kept"), [
+    ('HELM_VERSION="v4.1.4', '"v4.1.4'),  # a quote never closed (rancher/fleet's workflow, for a while)
+    ("version: ${{ env.V }}", "${{ env.V }}"),
+    ("ENV TOOL_VERSION latest", "latest"),
+    ("GOFUMPT_VERSION := v0.11.0", "v0.11.0"),
+])
+def test_an_annotated_value_that_is_no_plain_version_is_kept_as_written(line: str, kept: str) -> None:
+    deps = actions.parse_workflow("ci.yml", f"# renovate: depName=x\n{line}\n".encode())
+    assert [(d.name, d.version) for d in deps] == [("x", kept)]
+
+
+def test_an_annotated_line_that_breaks_is_a_change_never_a_removal(tmp_path: Path) -> None:
+    # Dropping the unreadable side would show the tool as removed, and removals pass the deps policy.
+    path = ".github/workflows/tools.yml"
+    body = "jobs:\n  a:\n    env:\n      # renovate: github=helm/helm\n      HELM_VERSION: {}\n"
+    for broken in ('"v4.1.4', "latest", "${{ vars.HELM }}"):
+        patch, truth = _two_commits(tmp_path / broken.strip('"${}. '), {path: body.format('"v4.1.3"').encode()},
+                                    {path: body.format(broken).encode()})
+        for delta in (truth, patch):
+            assert [(c.name, c.from_version, c.to_version, c.change) for c in delta.changes] == [
+                ("helm/helm", "v4.1.3", broken, "changed")], broken
 
 
 def test_values_alias_sharing_is_bounded() -> None:

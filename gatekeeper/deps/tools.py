@@ -80,6 +80,10 @@ _RUNS_ON = re.compile(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|ma
 _ANNOTATION = re.compile(r"^\s*#\s*renovate\s*:\s*(?P<pairs>\S+=\S+(?:\s+\S+=\S+)*)\s*$", re.IGNORECASE)
 _ANNOTATED = re.compile(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
                         r"""\s*(?:#.*)?$""")
+# Any assignment (`KEY: x`, `KEY=x`, `KEY := x`, `KEY ?= x`, `ENV KEY x`), for the value kept as written.
+_ASSIGNED = re.compile(r"^\s*(?:(?:-\s+)?(?:ARG\s+)?(?P<key>[\w.-]+)\s*(?:[:?+]?=|:)|ENV\s+[\w.-]+(?:\s*=|\s))"
+                       r"\s*(?P<raw>\S.*?)\s*$")
+MAX_RAW = 200
 _DATASOURCES = {"docker": "docker", "npm": "npm", "pypi": "pip", "go": "go", "maven": "maven", "nuget": "nuget",
                 "rubygems": "bundler", "crate": "cargo", "packagist": "composer", "helm": "helm"}
 # Keys of Renovate's annotation that say how to look a package up, never which package it is.
@@ -106,11 +110,17 @@ def annotation(line: str) -> tuple[str, str] | None:
 
 
 def annotated(line: str, named: tuple[str, str], path: str, scope: Scope = "build") -> Dependency | None:
-    """The dependency the line under an annotation pins: `KEY: value`, `KEY=value`, `ARG KEY=value`."""
+    """The dependency the line under an annotation pins: `KEY: value`, `KEY=value`, `ARG KEY=value`.
+    A value that is no plain version (an unclosed quote, `latest`, `${VAR-v1}`) is kept as written:
+    dropping it would show a pinned tool as removed when its line breaks, and removals pass a policy;
+    a raw value that changes is `changed`, which the deps policy reviews."""
     m = _ANNOTATED.match(line)
-    if m is None or not VERSIONISH.match(m.group("value")):
+    if m is not None and VERSIONISH.match(m.group("value")):
+        return Dependency(named[0], named[1], m.group("value"), path, True, scope)
+    raw = _ASSIGNED.match(line)
+    if raw is None or raw.group("key") == "uses":  # an action's ref is read as the action it is
         return None
-    return Dependency(named[0], named[1], m.group("value"), path, True, scope)
+    return Dependency(named[0], named[1], raw.group("raw")[:MAX_RAW], path, True, scope)
 
 
 def read_annotations(path: str, lines: list[str], scope: Scope = "build") -> list[Dependency]:
