@@ -18,11 +18,11 @@ $(VENV)/.installed: pyproject.toml requirements-reference.txt
 	touch $@
 
 # The three steps run side by side: mypy (~15 s cold) and `gatekeeper test` (~4 s) use one core each, and run
-# one after the other they left the second core idle for ~20 s before pytest started. Output is kept whole per
-# line (lint's and the policy suite's few lines arrive among pytest's progress lines); any step failing fails
-# `make test`.
+# one after the other they left the second core idle for ~20 s before pytest started. Their few lines arrive
+# among pytest's progress lines (not --output-sync, which would hold pytest's progress back until it ends);
+# any step failing fails `make test`.
 test: setup
-	$(MAKE) --no-print-directory -j3 --output-sync=line lint pytest policy-test
+	$(MAKE) --no-print-directory -j3 lint pytest policy-test
 
 lint: setup
 	$(VENV)/bin/ruff check
