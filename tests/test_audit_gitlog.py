@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GIT_ENV
+from incli import run_cli
 from test_audit_log import decision
 
 from gatekeeper.audit import gitlog
@@ -45,8 +46,7 @@ def _gate_inputs(tmp_path: Path, git_repo) -> tuple[Path, Path]:
     git_repo.write("src/app.py", "print('hello')\n")
     patch = git_repo.save_patch(tmp_path / "change.diff")
     packet = tmp_path / "packet.json"
-    made = subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet),
-                           "--run-id", "cli-gate"], capture_output=True, text=True, timeout=120)
+    made = run_cli(["packet", patch, "--out", packet, "--run-id", "cli-gate"])  # setup, in-process
     assert made.returncode == 0, made.stderr
     return packet, patch
 

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from incli import run_cli
 
 from gatekeeper.audit.log import GENESIS, append_decision, canonical, head_path, record_hash
 from gatekeeper.audit.verify import verify_log
@@ -135,12 +136,7 @@ def test_eight_real_gates_logging_at_once(tmp_path: Path, git_repo) -> None:
     git_repo.write("src/app.py", "print('hello')\n")
     patch = git_repo.save_patch(tmp_path / "change.diff")
     packet = tmp_path / "packet.json"
-    made = subprocess.run(
-        [sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(packet), "--run-id", "r8"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    made = run_cli(["packet", patch, "--out", packet, "--run-id", "r8"])  # setup, in-process: the gates are real
     assert made.returncode == 0, made.stderr
     log = tmp_path / "shared" / "decisions.jsonl"
     gates = [subprocess.Popen([sys.executable, "-m", "gatekeeper", "gate", str(packet), "--patch", str(patch),

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from incli import run_cli
 
 from gatekeeper.errors import PacketError, PolicyError
 from gatekeeper.policy import engine
@@ -205,9 +206,17 @@ def _bundle_with(tmp_path: Path, name: str, source: str) -> Path:
 
 
 def _gate(tmp_path: Path, bundle: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """The gate as a real process: what the C library writes to fd 1, and a crash or hang, show only there."""
     patch = _patch_and_packet(tmp_path)
     return subprocess.run([sys.executable, "-m", "gatekeeper", "gate", str(tmp_path / "p.json"), "--patch", str(patch),
                            "--policy", str(bundle), *extra], capture_output=True, text=True, timeout=60)
+
+
+def _gate_in(tmp_path: Path, bundle: Path) -> subprocess.CompletedProcess[str]:
+    """The gate in-process, for refusals decided in Python (the exit code and the one line are the subject)."""
+    patch = _patch_and_packet(tmp_path)
+    done = run_cli(["gate", tmp_path / "p.json", "--patch", patch, "--policy", bundle], text=True)
+    return done  # type: ignore[return-value]
 
 
 def _patch_and_packet(tmp_path: Path) -> Path:
@@ -224,8 +233,8 @@ def _patch_and_packet(tmp_path: Path) -> Path:
         subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
         patch.write_bytes(subprocess.run(["git", "diff", "--cached", "--binary"], cwd=repo, env=env, check=True,
                                          capture_output=True).stdout)
-        subprocess.run([sys.executable, "-m", "gatekeeper", "packet", str(patch), "--out", str(tmp_path / "p.json"),
-                        "--policy", str(REPO / "policies")], check=True, capture_output=True)
+        made = run_cli(["packet", patch, "--out", tmp_path / "p.json", "--policy", REPO / "policies"])  # setup
+        assert made.returncode == 0, made.stderr
     return patch
 
 
@@ -262,19 +271,19 @@ def test_cli_compile_error_is_exit_2_with_file_and_line(tmp_path: Path) -> None:
 
 def test_cli_finding_without_msg_is_exit_2_naming_the_policy(tmp_path: Path) -> None:
     bad = '\nreview contains {"rule": "core.ci"} if { true }\n'
-    done = _gate(tmp_path, _bundle_with(tmp_path, "core", bad))
+    done = _gate_in(tmp_path, _bundle_with(tmp_path, "core", bad))
     assert done.returncode == 2
     assert "has no `msg`" in done.stderr and "core/policy.rego" in done.stderr
 
 
 def test_cli_undeclared_rule_id_is_exit_2(tmp_path: Path) -> None:
     bad = '\nreview contains {"rule": "core.surprise", "msg": "m"} if { true }\n'
-    done = _gate(tmp_path, _bundle_with(tmp_path, "core", bad))
+    done = _gate_in(tmp_path, _bundle_with(tmp_path, "core", bad))
     assert done.returncode == 2 and "core.surprise" in done.stderr and "custom.rules" in done.stderr
 
 
 def test_cli_unsupported_builtin_is_exit_2_naming_the_policy(tmp_path: Path) -> None:
     bad = '\nreview contains {"rule": "core.ci", "msg": "m"} if { crypto.x509.parse_certificates("x") }\n'
-    done = _gate(tmp_path, _bundle_with(tmp_path, "core", bad))
+    done = _gate_in(tmp_path, _bundle_with(tmp_path, "core", bad))
     assert done.returncode == 2
     assert "core/policy.rego" in done.stderr and "Traceback" not in done.stderr

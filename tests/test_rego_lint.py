@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GitRepo
+from incli import run_cli
 
 from gatekeeper.errors import PolicyError
 from gatekeeper.policy.bundle import load_bundle
@@ -162,15 +163,20 @@ def ci_change(git_repo: GitRepo, tmp_path: Path) -> tuple[Path, Path]:
     git_repo.write(".github/workflows/ci.yml", "on: push\n")
     patch = git_repo.save_patch(tmp_path / "ci.diff")
     packet = tmp_path / "ci.json"
-    done = subprocess.run([*GATEKEEPER, "packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)],
-                          capture_output=True, text=True, check=False)
+    done = run_cli(["packet", patch, "--out", packet, "--policy", POLICY_DIR])  # setup, in-process
     assert done.returncode == 0, done.stderr
     return packet, patch
 
 
 def _gate(packet: Path, patch: Path, policy: Path) -> subprocess.CompletedProcess[str]:
+    """The gate as a real process (test_gate_refuses_a_bundle_whose_lib_is_broken: the CLI boundary)."""
     return subprocess.run([*GATEKEEPER, "gate", str(packet), "--patch", str(patch), "--policy", str(policy)],
                           capture_output=True, text=True, check=False, timeout=120)
+
+
+def _gate_in(packet: Path, patch: Path, policy: Path) -> subprocess.CompletedProcess[str]:
+    """The gate in-process: the lint's exit code and located line are decided in Python."""
+    return run_cli(["gate", packet, "--patch", patch, "--policy", policy], text=True)  # type: ignore[return-value]
 
 
 BREAKS = {
@@ -185,13 +191,13 @@ def test_gate_refuses_a_broken_policy_instead_of_allowing(
     kind: str, bundle_copy: Path, ci_change: tuple[Path, Path]
 ) -> None:
     packet, patch = ci_change
-    assert _gate(packet, patch, bundle_copy).returncode == 3  # the intact copy asks for review
+    assert _gate_in(packet, patch, bundle_copy).returncode == 3  # the intact copy asks for review
     old, new, line, column = BREAKS[kind]
     module = bundle_copy / "core" / "policy.rego"
     text = module.read_text(encoding="utf-8")
     assert text.count(old) == 1
     module.write_text(text.replace(old, new), encoding="utf-8")
-    done = _gate(packet, patch, bundle_copy)
+    done = _gate_in(packet, patch, bundle_copy)
     assert done.returncode == 2, done.stdout
     assert f"{module}:{line}:{column}: malformed Rego" in done.stderr
     assert "Traceback" not in done.stderr
@@ -207,8 +213,7 @@ def _break_test_file(bundle: Path) -> Path:
 def test_a_broken_test_file_is_an_error_of_that_file(bundle_copy: Path) -> None:
     test_file = _break_test_file(bundle_copy)
     line = test_file.read_text(encoding="utf-8").splitlines().index("\t1 == 1 )") + 1
-    done = subprocess.run([*GATEKEEPER, "test", "--policy", str(bundle_copy), "--format", "json"],
-                          capture_output=True, text=True, check=False, timeout=120)
+    done = run_cli(["test", "--policy", bundle_copy, "--format", "json"], text=True)
     assert done.returncode == 1, done.stderr
     results = json.loads(done.stdout)["results"]
     errors = [r for r in results if r["status"] == "error"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from incli import run_cli
 from runbundle import gk, use_bundle
 
 from gatekeeper.runner import env as genenv
@@ -198,17 +199,21 @@ def test_unknown_ref_is_exit_2(tmp_path: Path) -> None:
 
 def test_usage_errors(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
-    no_command = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"))
+    no_command = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"))  # one through a real process
     assert no_command.returncode == 2 and "no generator command" in no_command.stderr
-    bad_name = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--pass-env", "A=B", "--", "true")
+
+    def gk_in(*args: str) -> subprocess.CompletedProcess[str]:  # the others are refused in Python: in-process
+        return run_cli(args, text=True)  # type: ignore[return-value]
+
+    bad_name = gk_in("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--pass-env", "A=B", "--", "true")
     assert bad_name.returncode == 2 and "--pass-env" in bad_name.stderr
-    bad_resume = gk("run", "--resume", "../etc", "--out", str(tmp_path / "runs"))
+    bad_resume = gk_in("run", "--resume", "../etc", "--out", str(tmp_path / "runs"))
     assert bad_resume.returncode == 2 and "not a run id" in bad_resume.stderr
-    mixed = gk("run", "--resume", "20260101T000000Z-00000000", "--model", "x", "--out", str(tmp_path / "runs"))
+    mixed = gk_in("run", "--resume", "20260101T000000Z-00000000", "--model", "x", "--out", str(tmp_path / "runs"))
     assert mixed.returncode == 2 and "--resume takes only" in mixed.stderr
     for option in ("--timeout", "--checkpoint-interval"):
         for value in ("nan", "inf", "0", "-1"):
-            done = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), option, value, "--", "true")
+            done = gk_in("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), option, value, "--", "true")
             assert done.returncode == 2 and f"{option}: " in done.stderr, (option, value, done.stderr)
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
 
