@@ -20,6 +20,7 @@ from typing import Protocol
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension, test_file
 from gatekeeper.classify.ruleset import RuleSet
+from gatekeeper.classify.tasks import is_script
 from gatekeeper.classify.sniff import (
     PROGRAM_EXTENSIONS,
     WINDOW,
@@ -66,6 +67,10 @@ class Context(Protocol):
         or of any type with `every_type`."""
         ...
 
+    def task_script(self, change: FileChange) -> str | None:
+        """Evidence that a CI task definition near `change` runs it by path (tasks.py), or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -81,7 +86,8 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
     for item in files:
         change = item.change
         if (not markers and change.old_path is None and item.bucket != "deps" and not _config_type(change.path)
-                and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)):
+                and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)
+                and not is_script(change.path)):
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
@@ -126,6 +132,9 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
     if context.programs and best.bucket == "src" and item.rule == rules.rules[-1].id:
         best = _program_by_imports(best, context)
+    if best.bucket in ("src", "other", "iac") and not change.binary and any(is_script(side) for side in _sides(change)):
+        if (evidence := context.task_script(change)) is not None:
+            best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
     best = _lower(best, rules, signals, context)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
