@@ -25,6 +25,9 @@ _PATH = re.compile(r"""^([ \t]*)path[ \t]*:[ \t]*["']?([^\s"'#]+)["']?[ \t]*(?:#
 _ARGS = re.compile(r"^([ \t]*)args[ \t]*:[ \t]*(?:\[([^\]\n]*)\])?[ \t]*(?:#.*)?$")
 _ARG_ITEM = re.compile(r"""^[ \t]*-[ \t]+["']?([^\s"'#,]+)["']?[ \t]*(?:#.*)?$""")
 _KEY = re.compile(r"^([ \t]*)\S")
+_RUN_FLOW = re.compile(r"^[ \t]*(?:-[ \t]+)?run[ \t]*:[ \t]*\{(.*)\}[ \t]*(?:#.*)?$")  # run: {path: sh, args: [...]}
+_FLOW_PATH = re.compile(r"""\bpath[ \t]*:[ \t]*["']?([^\s"',}]+)""")
+_FLOW_ARGS = re.compile(r"\bargs[ \t]*:[ \t]*\[([^\]]*)\]")
 _CONCOURSE = re.compile(
     r"""^platform[ \t]*:[ \t]*["']?(?:linux|windows|darwin)\b|^[ \t]+(?:-[ \t]+)?(?:platform|plan)[ \t]*:""",
     re.MULTILINE)
@@ -51,6 +54,9 @@ def run_paths(data: bytes) -> tuple[str, ...]:
     for number, line in enumerate(lines):
         run = _RUN.match(line)
         if run is None:
+            if (flow := _RUN_FLOW.match(line)) is not None:
+                found += [m.group(1) for m in _FLOW_PATH.finditer(flow.group(1))]
+                found += [a.strip().strip("\"'") for m in _FLOW_ARGS.finditer(flow.group(1)) for a in m.group(1).split(",")]
             continue
         indent = len(run.group(1).expandtabs())
         in_args = None  # the indent of an `args:` key whose block list follows

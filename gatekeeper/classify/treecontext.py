@@ -65,6 +65,9 @@ class TreeContext:
             self._folders_iac: dict[str, bool] = {}  # by folder: does a manifest there or above name one?
             self._definitions: dict[str, list[tuple[str, TreeEntry]]] | None = None  # YAML files by folder
             self._run_paths: dict[str, tuple[str, ...]] = {}  # by blob id: a Concourse definition's run paths
+            # Heads task_script read of files the change also touches, kept until the content tier asks for them:
+            # a blob is read once whichever of the two needs it first.
+            self._heads: dict[str, bytes] = {}
         except BaseException:
             self.objects.close()
             raise
@@ -87,8 +90,14 @@ class TreeContext:
         if change.status != "added":
             old = change.old_path or change.path
             out.append((old, self.old_tree.get(old)))
-        return [Shown(path, self._head(entry), True) for path, entry in out
-                if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path))]
+        shown = []
+        for path, entry in out:
+            if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path)):
+                data = self._heads.pop(entry.oid) if entry.oid in self._heads else self._head(entry)
+                if is_definition(path) and entry.oid not in self._run_paths:
+                    self._run_paths[entry.oid] = run_paths(data)  # task_script need not read it again
+                shown.append(Shown(path, data, True))
+        return shown
 
     def may_hold_program(self, change: FileChange) -> bool:
         """A dependency manifest (go.mod, package.json, requirements.txt, pyproject.toml, *.csproj, pom.xml, ...) in
@@ -147,7 +156,11 @@ class TreeContext:
             for folder in folders_to_search(side):
                 for where, entry in self._definitions.get(folder, ())[:2 * MAX_DEFINITIONS]:
                     if entry.oid not in self._run_paths:
-                        self._run_paths[entry.oid] = run_paths(self.objects.blob(entry.oid, WINDOW))
+                        data = self._head(entry)
+                        self._run_paths[entry.oid] = run_paths(data)
+                        old, new = self.old_tree.get(where), self.new_tree.get(where)
+                        if old is None or new is None or old.oid != new.oid:  # in the change: content() wants it
+                            self._heads[entry.oid] = data
                     for value in self._run_paths[entry.oid]:
                         if names(value, side):
                             return f"{where}: run.path {value}"
