@@ -236,7 +236,8 @@ build {
 }
 """
 KICKSTART = "lang en_US.UTF-8\nkeyboard us\nrootpw --plaintext vagrant\nbootloader --location=mbr\n"
-ANSWER_FILE = '<?xml version="1.0" encoding="utf-8"?>\n<unattend xmlns="urn:schemas-microsoft-com:unattend">\n</unattend>\n'
+ANSWER_FILE = ('<?xml version="1.0" encoding="utf-8"?>\n'
+               '<unattend xmlns="urn:schemas-microsoft-com:unattend">\n</unattend>\n')
 
 
 def packer_repo(repo: GitRepo, marker: str = "images/ubuntu/ubuntu.pkr.hcl") -> None:
@@ -290,7 +291,8 @@ applications:
     routes:
       - route: tutorial.example.invalid
 """
-CFN_PARAMETERS = '[\n  {\n    "ParameterKey": "BuildkiteAgentToken",\n    "ParameterValue": "<insert-your-token>"\n  }\n]\n'
+CFN_PARAMETERS = ('[\n  {\n    "ParameterKey": "BuildkiteAgentToken",\n'
+                  '    "ParameterValue": "<insert-your-token>"\n  }\n]\n')
 NIXOS = """\
 # This is your system's configuration file.
 { inputs, lib, config, pkgs, ... }: {
@@ -301,7 +303,8 @@ NIXOS = """\
   system.stateVersion = "25.11";
 }
 """
-HOME_MANAGER = "{ pkgs, ... }: {\n  home.username = \"me\";\n  programs.git.enable = true;\n  home.stateVersion = \"25.11\";\n}\n"
+HOME_MANAGER = ("{ pkgs, ... }: {\n  home.username = \"me\";\n  programs.git.enable = true;\n"
+                "  home.stateVersion = \"25.11\";\n}\n")
 SEMAPHORE = """\
 version: v1.0
 name: Cypress example Kitchensink

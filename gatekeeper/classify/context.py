@@ -20,7 +20,6 @@ from typing import Protocol
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension, test_file
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.tasks import is_script
 from gatekeeper.classify.sniff import (
     PROGRAM_EXTENSIONS,
     WINDOW,
@@ -31,6 +30,7 @@ from gatekeeper.classify.sniff import (
     program_evidence,
     sniff,
 )
+from gatekeeper.classify.tasks import is_script
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
