@@ -383,3 +383,78 @@ def test_a_nixos_configuration_renamed_to_text_is_judged_on_both_sides(git_repo:
     tree, patch = both(git_repo, tmp_path)["docs/configuration-example.txt"]
     assert tree.bucket == "iac"
     assert patch.bucket == "iac" or "needs-context" in patch.tags
+
+
+# --- Ansible dynamic inventory scripts and what an inventory's project installs --------------------------------------
+
+INVENTORY_SCRIPT = '''\
+#!/usr/bin/env python
+"""Example custom dynamic inventory script for Ansible, in Python."""
+import argparse
+import json
+
+
+class ExampleInventory(object):
+    def __init__(self):
+        self.read_cli_args()
+        # Called with `--list`.
+        if self.args.list:
+            self.inventory = self.example_inventory()
+        # Called with `--host [hostname]`.
+        elif self.args.host:
+            self.inventory = self.empty_inventory()
+        print(json.dumps(self.inventory))
+
+    def example_inventory(self):
+        return {
+            'group': {'hosts': ['192.0.2.71', '192.0.2.72'], 'vars': {'ansible_user': 'vagrant'}},
+            '_meta': {'hostvars': {'192.0.2.71': {'host_specific_var': 'foo'}}},
+        }
+
+    def empty_inventory(self):
+        return {'_meta': {'hostvars': {}}}
+
+    def read_cli_args(self):
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--list', action='store_true')
+        parser.add_argument('--host', action='store')
+        self.args = parser.parse_args()
+
+
+ExampleInventory()
+'''
+# A shop's stock inventory: the name, never the shape.
+SHOP_INVENTORY = "class Inventory:\n    def list(self):\n        return sorted(self.items)\n"
+CERTIFICATE = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUexample\n-----END CERTIFICATE-----\n"
+PLAY = "- hosts: logs\n  become: true\n  tasks:\n    - name: Install the certificate\n      copy: {src: elk.crt, dest: /etc/pki/elk.crt}\n"
+
+
+def test_a_dynamic_inventory_script_is_iac_by_its_shape(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.write("README.md", "# x\n")
+    git_repo.commit("base")
+    git_repo.write("dynamic-inventory/custom/inventory.py", INVENTORY_SCRIPT)
+    git_repo.write("ops/cloud_inventory.sh", INVENTORY_SCRIPT.replace("python", "python3"), mode=0o755)
+    git_repo.write("shop/inventory.py", SHOP_INVENTORY)
+    git_repo.write("tools/report.py", INVENTORY_SCRIPT)  # the shape, but nothing says inventory: not read
+    git_repo.commit("head")
+    files = both(git_repo, tmp_path)
+    for path in ("dynamic-inventory/custom/inventory.py", "ops/cloud_inventory.sh"):
+        assert [(f.bucket, f.rule) for f in files[path]] == [("iac", "iac.content.inventory-script")] * 2, path
+    assert [f.bucket for f in files["shop/inventory.py"]] == ["src", "src"]
+    assert [f.bucket for f in files["tools/report.py"]] == ["src", "src"]
+
+
+def test_an_inventory_file_marks_its_ansible_project_and_the_certificates_it_installs(git_repo: GitRepo) -> None:
+    git_repo.write("elk/provisioning/web/inventory", "[logs]\n192.0.2.90\n")
+    git_repo.write("elk/provisioning/web/main.yml", PLAY)
+    git_repo.write("docs/certs/example.crt", CERTIFICATE)
+    git_repo.commit("base")
+    git_repo.write("elk/provisioning/web/elk.crt", CERTIFICATE)
+    git_repo.write("docs/certs/example.crt", CERTIFICATE + "\n")
+    git_repo.write("tests/fixtures/server.pem", CERTIFICATE)
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    got = files["elk/provisioning/web/elk.crt"]
+    assert (got.bucket, got.rule, got.evidence) == ("iac", "iac.marker.ansible", "elk/provisioning/web/inventory")
+    assert files["docs/certs/example.crt"].bucket != "iac"  # no infrastructure around it
+    assert files["tests/fixtures/server.pem"].bucket == "src"  # test data stays test data

@@ -29,6 +29,19 @@ _CONCOURSE_AUTH = re.compile(
     r"^[ \t]+(?:github|gitlab|local|oidc|oauth|ldap|saml|cf|bitbucket-cloud|microsoft)[ \t]*:", _FLAGS)
 
 
+_INVENTORY_META = re.compile(r"""["']_meta["']""")
+_INVENTORY_HOSTVARS = re.compile(r"""["']hostvars["']""")
+_INVENTORY_LIST = re.compile(r"""--list\b|["']list["']""")
+
+
+def inventory_script(text: str) -> tuple[str, str, str] | None:
+    """An Ansible dynamic inventory script: answers `--list` with JSON whose `_meta` holds `hostvars`."""
+    if (m := _INVENTORY_META.search(text)) is not None and _INVENTORY_HOSTVARS.search(text) \
+            and _INVENTORY_LIST.search(text):
+        return "iac", "iac.content.inventory-script", _line(text, m)
+    return None
+
+
 def shape(name: str, text: str) -> tuple[str, str, str] | None:
     """(bucket, rule id, evidence line) of the first shape `text` (a file's first bytes) has, or None."""
     if (m := _CLOUD_CONFIG.search(text)) is not None:

@@ -56,8 +56,8 @@ def run_paths(data: bytes) -> tuple[str, ...]:
         if run is None:
             if (flow := _RUN_FLOW.match(line)) is not None:
                 found += [m.group(1) for m in _FLOW_PATH.finditer(flow.group(1))]
-                for args in _FLOW_ARGS.finditer(flow.group(1)):
-                    found += [a.strip().strip("\"'") for a in args.group(1).split(",")]
+                for listed in _FLOW_ARGS.finditer(flow.group(1)):
+                    found += [a.strip().strip("\"'") for a in listed.group(1).split(",")]
             continue
         indent = len(run.group(1).expandtabs())
         in_args = None  # the indent of an `args:` key whose block list follows
