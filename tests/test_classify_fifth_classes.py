@@ -333,6 +333,8 @@ SHAPES = [
     ("config.json.example", CFN_PARAMETERS, "iac", "iac.content.cloudformation-parameters"),
     ("hosts/web/configuration.nix", NIXOS, "iac", "iac.content.nixos"),
     ("home/me.nix", HOME_MANAGER, "iac", "iac.content.nixos"),
+    ("modules/nixos/desktop.nix", "{ pkgs, ... }:\n{\n  programs.hyprland.enable = true;\n"
+     "  environment.systemPackages = [ pkgs.kitty ];\n}\n", "iac", "iac.content.nixos"),
     ("basic/.semaphore.yml", SEMAPHORE, "ci", "ci.content.semaphore"),
     ("teams/main.yml", CONCOURSE_TEAM, "ci", "ci.content.concourse-team"),
 ]
