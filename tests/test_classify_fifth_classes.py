@@ -428,7 +428,8 @@ ExampleInventory()
 # A shop's stock inventory: the name, never the shape.
 SHOP_INVENTORY = "class Inventory:\n    def list(self):\n        return sorted(self.items)\n"
 CERTIFICATE = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUexample\n-----END CERTIFICATE-----\n"
-PLAY = "- hosts: logs\n  become: true\n  tasks:\n    - name: Install the certificate\n      copy: {src: elk.crt, dest: /etc/pki/elk.crt}\n"
+PLAY = ("- hosts: logs\n  become: true\n  tasks:\n    - name: Install the certificate\n"
+        "      copy: {src: elk.crt, dest: /etc/pki/elk.crt}\n")
 
 
 def test_a_dynamic_inventory_script_is_iac_by_its_shape(git_repo: GitRepo, tmp_path: Path) -> None:
