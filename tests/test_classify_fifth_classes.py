@@ -343,6 +343,9 @@ LOOK_ALIKES = [
     ("config/apps.yml", "applications:\n  - name: billing\n    owner: finance\n"),  # an app registry
     ("data/params.json", '[{"ParameterKey": "size"}]\n'),  # half a parameter file
     ("nix/shell.nix", "{ pkgs ? import <nixpkgs> {} }:\npkgs.mkShell { packages = [ pkgs.go ]; }\n"),
+    # treefmt-nix and devenv enable programs and services too, in a formatter's or a dev shell's settings.
+    ("sdks/java/flake.nix", "{\n  outputs = { self, treefmt }: {\n    programs.nixpkgs-fmt.enable = true;\n  };\n}\n"),
+    ("devenv.nix", "{ pkgs, ... }: {\n  languages.go.enable = true;\n  services.postgres.enable = true;\n}\n"),
     ("pkgs/tool/default.nix", "{ stdenv }:\nstdenv.mkDerivation { pname = \"tool\"; version = \"1.0\"; }\n"),
     ("site/page.yml", "version: v1.0\nblocks:\n  - hero\n  - footer\n"),  # a page builder's layout
     ("app/rbac.yml", "roles:\n- name: owner\n  permissions: [read, write]\n"),  # an app's own roles
@@ -374,7 +377,7 @@ def test_shapes_in_a_real_repository_with_commits_and_patch(git_repo: GitRepo, t
     for path, _, bucket, rule in SHAPES:
         assert [(f.bucket, f.rule) for f in files[path]] == [(bucket, rule)] * 2, path
     for path, _ in LOOK_ALIKES:
-        assert {f.bucket for f in files[path]} <= {"src", "other"}, path
+        assert {f.bucket for f in files[path]} <= {"src", "other", "deps"}, path  # a flake stays deps
 
 
 def test_a_nixos_configuration_renamed_to_text_is_judged_on_both_sides(git_repo: GitRepo, tmp_path: Path) -> None:

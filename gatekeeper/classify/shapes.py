@@ -19,7 +19,7 @@ _CFN_PARAMETER_VALUE = re.compile(r'"(?:ParameterValue|UsePreviousValue)"[ \t]*:
 _NIXOS = re.compile(
     r"^[ \t]*(?:system\.stateVersion|home\.stateVersion|boot\.loader\.|boot\.initrd\.|fileSystems\.|"
     r"networking\.hostName|services\.openssh\.|users\.users\.|hardware\.[a-z]+\.enable|"
-    r"environment\.systemPackages|home\.packages|(?:services|programs)\.[\w-]+\.enable)", _FLAGS)
+    r"environment\.systemPackages|home\.packages)", _FLAGS)
 _SEMAPHORE_VERSION = re.compile(r"""^version[ \t]*:[ \t]*["']?v1\.0["']?[ \t]*(?:#.*)?$""", _FLAGS)
 _SEMAPHORE_BLOCKS = re.compile(r"^blocks[ \t]*:", _FLAGS)
 _SEMAPHORE_AGENT = re.compile(r"^(?:agent|[ \t]+task)[ \t]*:", _FLAGS)
