@@ -382,6 +382,10 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 
 CI = [
     ".ci-mgmt.yaml",
+    ".bazelci/presubmit.yml",
+    ".bazelci/android.yml",
+    ".release-it.json",
+    ".release.json",
     ".config/1espt/PipelineAutobaseliningConfig.yml",
     "eng/common/BuildConfiguration/build-configuration.json",
     ".github/workflows/ci.yml",
@@ -617,6 +621,10 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 IAC = [
     "plugins/kasane/Kasanefile",
+    "modules/asg-alb-service/user-data.sh",
+    "packer/http/user-data",
+    "templates/user_data.tftpl",
+    "cloud-init.yaml",
     "conf-mgmt/chef/solo.rb",
     ".chef/knife.rb",
     "main.tf",
@@ -776,6 +784,10 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
 
 NOT_SIGNALS = [
     "src/k8sclient.go",
+    "app/models/user_data.py",
+    "src/user-data.ts",
+    "bazelci/presubmit.go",
+    "tools/release.json",
     "pkg/terraform/parser.go",
     "docs/ci.md",
     "lib/ci_helpers.py",
@@ -814,6 +826,19 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 
 OTHER = [
     ".github/snippet-bot.yml",
+    ".config/ansible-lint.yml",
+    ".ansible-lint.yaml",
+    ".husky/pre-commit",
+    ".husky/install.mjs",
+    "git-hooks/hooks/pre-push",
+    "git-hooks/.gitleaksignore",
+    ".githooks/commit-msg",
+    "cypress.config.js",
+    "playwright.config.ts",
+    "frontend/.bazelignore",
+    ".github_changelog_generator",
+    ".bk.yaml",
+    "docs/CNAME",
     "CODE-OF-CONDUCT.md",
     "OWNERS.md",
     "EMERITUS.md",

@@ -20,6 +20,7 @@ from typing import Protocol
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension, test_file
 from gatekeeper.classify.ruleset import RuleSet
+from gatekeeper.classify.shapes import inventory_script
 from gatekeeper.classify.sniff import (
     PROGRAM_EXTENSIONS,
     WINDOW,
@@ -30,6 +31,7 @@ from gatekeeper.classify.sniff import (
     program_evidence,
     sniff,
 )
+from gatekeeper.classify.tasks import is_script
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
@@ -43,6 +45,7 @@ _RAISED_BY_MARKERS = frozenset({"src", "other"})
 # Path rules whose files no tier raises: test-data folders (principle 1) and the templates and man pages a
 # product ships (principle 2: a cookiecutter skeleton's template.yaml or Dockerfile is text it emits).
 _FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
+_INVENTORY_PROGRAMS = frozenset({"php", "js", "go", "rb", "pl"})  # languages of dynamic inventory scripts
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,10 @@ class Context(Protocol):
         or of any type with `every_type`."""
         ...
 
+    def task_script(self, change: FileChange) -> str | None:
+        """Evidence that a CI task definition near `change` runs it by path (tasks.py), or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -81,7 +88,8 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
     for item in files:
         change = item.change
         if (not markers and change.old_path is None and item.bucket != "deps" and not _config_type(change.path)
-                and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)):
+                and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)
+                and not is_script(change.path) and not _inventory_named(change.path)):
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
@@ -126,10 +134,30 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
     if context.programs and best.bucket == "src" and item.rule == rules.rules[-1].id:
         best = _program_by_imports(best, context)
+    if best.bucket in ("src", "other") and not change.binary and any(_inventory_named(side) for side in _sides(change)):
+        best = _inventory_script(best, context)
+    if best.bucket in ("src", "other", "iac") and not change.binary and any(is_script(side) for side in _sides(change)):
+        if (evidence := context.task_script(change)) is not None:
+            best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
     best = _lower(best, rules, signals, context)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
     return best
+
+
+def _inventory_named(path: str) -> bool:
+    """A script or program file whose name or folder says inventory (`inventory.py`, `inventories/ec2.sh`)."""
+    return "inventor" in path.lower() and (is_script(path) or extension(path.rpartition("/")[2]) in _INVENTORY_PROGRAMS)
+
+
+def _inventory_script(item: ClassifiedFile, context: Context) -> ClassifiedFile:
+    """An Ansible dynamic inventory script, by its content (any side): which machines the playbooks reach."""
+    for shown in context.content(item.change, every_type=True):
+        text = shown.data[:WINDOW].decode("utf-8", "replace")
+        if (found := inventory_script(text)) is not None:
+            bucket, rule, evidence = found
+            return _raise(item, bucket, rule, "content", f"{shown.path}: {evidence}")
+    return item
 
 
 def _moved_into_final(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:

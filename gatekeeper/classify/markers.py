@@ -19,6 +19,7 @@ from gatekeeper.classify.contextrules import MarkerRule
 CONFIG_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "toml", "ini", "cfg", "conf", "j2", "jinja", "jinja2", "tpl",
     "tmpl", "gotmpl", "template", "txt", "properties", "env", "jsonnet", "libsonnet", "cue", "xml",
+    "crt", "pem", "cer",  # certificates a playbook or kustomization installs
 })
 # What a `program` claim leaves out: anything below a test folder of the project, and test files named as
 # their language's test runner finds them (`*_test.go`, `*.test.ts`, `test_*.py`, `*_test.rego`).
@@ -104,7 +105,7 @@ class MarkerIndex:
             for suffix, rule in nested.get(name, ()):
                 if path == suffix or path.endswith(f"/{suffix}"):
                     roots.setdefault(path[: -len(suffix)].rstrip("/"), []).append(MarkerHit(rule, path))
-            if by_extension and (ext := extension(name)) in by_extension:
+            if by_extension and (ext := _marker_extension(name, by_extension)):
                 for rule in by_extension[ext]:
                     if (folder, rule.id) not in marked:
                         marked.add((folder, rule.id))
@@ -170,6 +171,18 @@ def test_file(path: str) -> bool:
     """A test by its name (`*_test.go`, `*.test.ts`, `test_*.py`) or its folder (`test/`, `__tests__/`, ...)."""
     folder, _, name = path.rpartition("/")
     return bool(_TEST_NAME.match(name)) or any(part.lower() in _TEST_FOLDERS for part in folder.split("/"))
+
+
+def _marker_extension(name: str, by_extension: dict[str, list[MarkerRule]]) -> str:
+    """The key of `by_extension` that `name` ends with: its extension (`tf`), or its last two (`pkr.hcl`)."""
+    ext = extension(name)
+    if not ext:
+        return ""
+    if ext in by_extension:
+        return ext
+    stem = name[: -len(ext) - 1]
+    double = f"{extension(stem)}.{ext}" if extension(stem) else ""
+    return double if double in by_extension else ""
 
 
 def _folders_holding(paths: Iterable[str], names: set[str]) -> frozenset[str]:

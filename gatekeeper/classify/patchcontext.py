@@ -17,6 +17,7 @@ from gatekeeper.classify.context import Shown
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
+from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.model import FileChange
 
 
@@ -35,6 +36,12 @@ class PatchContext:
         kept = [c.path for c in changes if c.status not in ("added", "deleted") and c.old_path in (None, c.path)]
         self.markers = MarkerIndex(paths, rules.markers, head, kept)
         self._sections = _Sections(patch)
+        self._paths = frozenset(paths)  # every path the patch names (a task's script, for its helpers)
+        self._definitions: dict[str, list[FileChange]] = {}  # YAML files the patch shows, by folder (either side)
+        for c in changes:
+            for side in {c.path, c.old_path or c.path}:
+                if is_definition(side):
+                    self._definitions.setdefault(side.rpartition("/")[0], []).append(c)
         # Whether any source file of the patch may import an IaC library (one scan of the bytes, so that a
         # large patch without any is not read a second time file by file).
         self.programs = patch is not None and _mentions(patch, IAC_LIBRARY_NEEDLES)
@@ -46,6 +53,23 @@ class PatchContext:
     def may_hold_program(self, change: FileChange) -> bool:
         """The patch names an IaC library somewhere (one scan of its bytes, done once)."""
         return self.programs
+
+    def task_script(self, change: FileChange) -> str | None:
+        """Evidence that a Concourse task definition the patch shows, in the folder of a side of `change` or the
+        folder above, runs it by `run: path:` (tasks.py); None otherwise."""
+        if not self._definitions:
+            return None
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            for folder in folders_to_search(side):
+                for definition in self._definitions.get(folder, ())[:MAX_DEFINITIONS]:
+                    for shown in self.content(definition):
+                        for value in run_paths(shown.data):
+                            if names(value, side):
+                                return f"{shown.path}: run.path {value}"
+                            sibling = f"{side.rpartition('/')[0]}/{value.rpartition('/')[2]}".lstrip("/")
+                            if sibling != side and names(value, sibling) and sibling in self._paths:
+                                return f"{shown.path}: run.path {value} (the task's folder)"
+        return None
 
     def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
         """What the patch shows of each side of `change` (new side: '+' and ' ' lines; old: '-' and ' ') that is

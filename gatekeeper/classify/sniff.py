@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.classify.shapes import shape
 
 WINDOW = 8 * 1024  # bytes read per blob; measured: 8 KiB finds what the whole file finds (research §5)
 LONG_WINDOW = 64 * 1024  # read when the first window held nothing but comments and blank lines
@@ -19,7 +20,7 @@ LONG_WINDOW = 64 * 1024  # read when the first window held nothing but comments 
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
-    "conf",
+    "conf", "nix",
 })
 
 # Suffixes of a template copy of a file (`hosts.example`): the type is what comes before them.
@@ -240,7 +241,7 @@ def sniff(path: str, data: bytes, rules: ContextRules) -> Signal | None:
     if name == "setup.py":
         return _setup_py(text)
     signals = (_cloud(text), *_kube(text, rules), _workflow(text), _ansible(path, text), _dockerfile(name, text),
-               _helm(name, text))
+               _helm(name, text), Signal(*found_shape) if (found_shape := shape(name, text)) else None)
     found = [s for s in signals if s is not None]
     if not found:
         return None

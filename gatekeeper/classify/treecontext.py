@@ -15,6 +15,7 @@ from gatekeeper.classify.context import Shown
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, WINDOW, is_candidate, only_comments
+from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
 from gatekeeper.model import FileChange
@@ -62,6 +63,11 @@ class TreeContext:
             self._manifests: dict[str, list[TreeEntry]] | None = None  # by folder, built on first use
             self._names_iac: dict[str, bool] = {}  # by blob id: does the manifest name an IaC library?
             self._folders_iac: dict[str, bool] = {}  # by folder: does a manifest there or above name one?
+            self._definitions: dict[str, list[tuple[str, TreeEntry]]] | None = None  # YAML files by folder
+            self._run_paths: dict[str, tuple[str, ...]] = {}  # by blob id: a Concourse definition's run paths
+            # Heads task_script read of files the change also touches, kept until the content tier asks for them:
+            # a blob is read once whichever of the two needs it first.
+            self._heads: dict[str, bytes] = {}
         except BaseException:
             self.objects.close()
             raise
@@ -84,8 +90,14 @@ class TreeContext:
         if change.status != "added":
             old = change.old_path or change.path
             out.append((old, self.old_tree.get(old)))
-        return [Shown(path, self._head(entry), True) for path, entry in out
-                if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path))]
+        shown = []
+        for path, entry in out:
+            if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path)):
+                data = self._heads.pop(entry.oid) if entry.oid in self._heads else self._head(entry)
+                if is_definition(path) and entry.oid not in self._run_paths:
+                    self._run_paths[entry.oid] = run_paths(data)  # task_script need not read it again
+                shown.append(Shown(path, data, True))
+        return shown
 
     def may_hold_program(self, change: FileChange) -> bool:
         """A dependency manifest (go.mod, package.json, requirements.txt, pyproject.toml, *.csproj, pom.xml, ...) in
@@ -128,6 +140,36 @@ class TreeContext:
             if self._names_iac[entry.oid]:
                 return True
         return False
+
+    def task_script(self, change: FileChange) -> str | None:
+        """Evidence that a Concourse task definition (either side) in the folder of a side of `change`, or the
+        folder above, runs it by `run: path:` (tasks.py); None otherwise. Each definition is read once."""
+        if self._definitions is None:
+            self._definitions = {}
+            for tree in (self.old_tree, self.new_tree):
+                for path, entry in tree.items():
+                    if is_definition(path) and entry.mode in ("100644", "100755"):
+                        self._definitions.setdefault(path.rpartition("/")[0], []).append((path, entry))
+        if not self._definitions:
+            return None
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            for folder in folders_to_search(side):
+                for where, entry in self._definitions.get(folder, ())[:2 * MAX_DEFINITIONS]:
+                    if entry.oid not in self._run_paths:
+                        data = self._head(entry)
+                        self._run_paths[entry.oid] = run_paths(data)
+                        old, new = self.old_tree.get(where), self.new_tree.get(where)
+                        if old is None or new is None or old.oid != new.oid:  # in the change: content() wants it
+                            self._heads[entry.oid] = data
+                    for value in self._run_paths[entry.oid]:
+                        if names(value, side):
+                            return f"{where}: run.path {value}"
+                        # A helper beside the script a task runs is part of that task (run.sh calls run.py).
+                        sibling = f"{side.rpartition('/')[0]}/{value.rpartition('/')[2]}".lstrip("/")
+                        if sibling != side and names(value, sibling) and (
+                                sibling in self.new_tree or sibling in self.old_tree):
+                            return f"{where}: run.path {value} (the task's folder)"
+        return None
 
     def _head(self, entry: TreeEntry) -> bytes:
         data = self.objects.blob(entry.oid, WINDOW)
