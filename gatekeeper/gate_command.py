@@ -23,7 +23,7 @@ from gatekeeper.config_source import gate_configuration, trusted_file
 from gatekeeper.deps.advisories import load as load_advisories
 from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
-from gatekeeper.model import Decision
+from gatekeeper.model import Decision, Derived
 from gatekeeper.packet import build_packet, derive, open_tree_context
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.reports import FORMATS, emit
@@ -97,7 +97,8 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         disable = [*(n for n in config.disable if n not in options.enable), *options.disable]
         enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
         _check_log_folder(options.log or config.log, options.log_init)
-        packet = _commits_packet(options, bundle) if commits or options.packet is None else load_packet(options.packet)
+        # Without a packet (the commits alone), it is built from the one derivation the gate verifies, below.
+        packet = load_packet(options.packet) if options.packet is not None and not commits else None
         timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
         if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
             raise UsageError(
@@ -110,13 +111,17 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         differences = [] if commits else _tree_differences(options)
         trust = _trust(options, base)
         attestation = NO_PACKET.to_input() if commits else None
-        if trust is not None and options.packet is not None:
+        if trust is not None and options.packet is not None and packet is not None:
             attestation = packet_attestation(options.packet, packet, trust).to_input()
         with open_tree_context(options.tree, options.repo, bundle.rules) as context:
             assert options.patch is not None  # run_gate derived it from the commits when none was given
+            derived = None
+            if packet is None:  # the commits' own packet: derived once, and the gate verifies that derivation
+                derived = derive(options.patch, bundle.rules, context)
+                packet = _commits_packet(options, bundle, derived)
             decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
                               guarded=found.guarded, tree_differences=differences, context=context,
-                              attestation=attestation, advisories=index)
+                              attestation=attestation, advisories=index, derived=derived)
         if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
             decision = replace(decision, attestation=attestation)
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
@@ -134,11 +139,9 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
     return decision, emit(fmt, decision, output=options.output, env=env)
 
 
-def _commits_packet(options: GateOptions, bundle: Bundle) -> dict[str, Any]:
+def _commits_packet(options: GateOptions, bundle: Bundle, derived: Derived) -> dict[str, Any]:
     """The packet of a pull request without one: its facts derived from the commits, no runner claims."""
-    assert options.tree is not None and options.patch is not None  # run_gate derived the patch from the tree
-    with open_tree_context(options.tree, options.repo, bundle.rules) as context:
-        derived = derive(options.patch, bundle.rules, context)
+    assert options.tree is not None  # run_gate derived the patch from the tree
     # No generator, no model, sandbox "none": claims only our runner can make are absent, not invented.
     return build_packet(derived, bundle.rules, run_id=run_id(options.tree, options.repo),
                         bundle_revision=bundle.revision)
