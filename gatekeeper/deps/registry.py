@@ -31,6 +31,7 @@ from gatekeeper.deps import (
     toolfiles,
 )
 from gatekeeper.deps.model import Dependency
+from gatekeeper.lazy_pattern import lazy
 
 Parser = Callable[[str, bytes], list[Dependency]]
 Edits = Callable[[str, bytes], tuple[list[Dependency], list[Dependency]]]
@@ -122,8 +123,8 @@ _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", e
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", edits.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _COMPOSE = Format("compose", toolfiles.parse_compose, True)
-_COMPOSE_NAME = re.compile(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
-_REQ_NAME = re.compile(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
+_COMPOSE_NAME = lazy(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
+_REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
 
 
 def format_for(path: str | None) -> Format | None:
