@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from gatekeeper.lazy_pattern import lazy
 
 ANY = "**"
+_CONTROL = re.compile(r"[\x00-\x1f]")
 
 
 class GlobError(ValueError):
@@ -40,7 +41,7 @@ def compile_glob(pattern: str) -> Glob:
         raise GlobError("leading or trailing spaces")
     if text.startswith("!"):
         raise GlobError("negation ('!') is not supported: rules are ordered, put a more specific rule first")
-    if any(ord(ch) < 32 for ch in text):
+    if _CONTROL.search(text):
         raise GlobError("control character in glob")
     if text.endswith("\\"):
         raise GlobError("trailing backslash")
@@ -58,6 +59,8 @@ def compile_glob(pattern: str) -> Glob:
             raise GlobError(f"'{seg}' segment: globs are relative to the repository root")
         if seg != ANY and "**" in seg:
             raise GlobError(f"'**' must be a whole path segment, not part of '{seg}'")
+        if is_literal(seg):
+            continue
         translated = segment_regex(seg)  # validates brackets and escapes
         if "[" in seg:
             # Only a character class can make the regex invalid (a reversed range such as [z-a]); the
@@ -82,7 +85,7 @@ def compile_glob(pattern: str) -> Glob:
 
 def is_literal(segment: str) -> bool:
     """True when a segment has no wildcard, class or escape."""
-    return not any(ch in segment for ch in "*?[\\")
+    return "*" not in segment and "?" not in segment and "[" not in segment and "\\" not in segment
 
 
 def segment_regex(segment: str) -> str:
