@@ -9,10 +9,12 @@ reporter.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.attest.keys import Trust, parse_trust
@@ -29,6 +31,8 @@ from gatekeeper.policy.bundle import Bundle
 from gatekeeper.reports import FORMATS, emit
 from gatekeeper.treecheck import parse_range, tree_differences
 from gatekeeper.verify import load_packet
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,19 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         with commits_patch(options.tree, options.repo) as patch:
             return _run_gate(replace(options, patch=patch), env=env, commits=True)
     base = parse_range(options.tree)[0] if options.tree is not None else None
+    # The tree check is git's work (applying the patch to a scratch index, writing the tree): it runs
+    # beside the bundle and packet loading, and is collected where it has always run, so that errors
+    # still come in the same order. A patch derived from the commits is their change: nothing to bind.
+    tree_check = None if commits or options.tree is None else _Background(partial(_tree_differences, options))
+    try:
+        return _decide_and_report(options, env, commits, base, tree_check)
+    finally:
+        if tree_check is not None:
+            tree_check.wait()  # an earlier error: git is never left running behind it
+
+
+def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, commits: bool, base: str | None,
+                       tree_check: _Background[list[str]] | None) -> tuple[Decision, str]:
     # Under --tree the settings and the bundle come from BASE, never from the checkout (config_source).
     with gate_configuration(options.policy_dir, base, repo=options.repo, formats=FORMATS) as found:
         config, bundle = found.config, found.bundle
@@ -107,8 +124,7 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         index = None
         if options.advisories is not None:  # before any git work: a bad folder is reported first
             index = load_advisories(options.advisories)
-        # A patch derived from the commits is their change by construction: nothing to bind.
-        differences = [] if commits else _tree_differences(options)
+        differences = tree_check.result() if tree_check is not None else []
         trust = _trust(options, base)
         attestation = NO_PACKET.to_input() if commits else None
         if trust is not None and options.packet is not None and packet is not None:
@@ -186,6 +202,33 @@ def _trust(options: GateOptions, base: str | None) -> Trust | None:
 
     data, label = trusted_file(options.trust, base, repo=options.repo)
     return parse_trust(data.decode("utf-8", "replace"), label)
+
+
+class _Background(Generic[T]):
+    """`func()` running in a thread; `result()` waits for it and returns its value or raises its error."""
+
+    def __init__(self, func: Callable[[], T]) -> None:
+        self._value: T | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(func,), name="gatekeeper-tree-check", daemon=True)
+        self._thread.start()
+
+    def _run(self, func: Callable[[], T]) -> None:
+        try:
+            self._value = func()
+        except BaseException as exc:  # handed to the caller by result()
+            self._error = exc
+
+    def wait(self) -> None:
+        """Wait for the thread to end, whatever it did."""
+        self._thread.join()
+
+    def result(self) -> T:
+        """The function's value (its exception is raised here)."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return cast("T", self._value)
 
 
 def _tree_differences(options: GateOptions) -> list[str]:
