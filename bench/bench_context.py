@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_gate import POLICIES, adopt_orphans, git, reap_orphans  # noqa: E402
+from bench_gate import POLICIES, adopt_orphans, compile_bytecode, git, reap_orphans  # noqa: E402
 
 DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: svc{i}\nspec:\n  replicas: 1\n"
 SETTINGS = "server:\n  port: {i}\nfeatures:\n  flag: true\n"
@@ -128,6 +128,7 @@ def main() -> None:
                         help="a root go.mod that names Pulumi: --tree then reads every changed Go file's imports")
     args = parser.parse_args()
     adopt_orphans()
+    compile_bytecode()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory(prefix="gatekeeper-bench-") as tmp:
         root = Path(tmp)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_deps import build, git  # noqa: E402
-from bench_gate import adopt_orphans, reap_orphans  # noqa: E402
+from bench_gate import adopt_orphans, compile_bytecode, reap_orphans  # noqa: E402
 
 POLICIES = Path(__file__).resolve().parent.parent / "policies"
 
@@ -83,6 +83,7 @@ def main() -> None:
     parser.add_argument("--no-cli", action="store_true", help="only the in-process cost of the delta")
     args = parser.parse_args()
     adopt_orphans()
+    compile_bytecode()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, python {args.python}")
     with tempfile.TemporaryDirectory(prefix="gatekeeper-bench-") as tmp:
         root = Path(tmp)

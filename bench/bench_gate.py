@@ -52,6 +52,16 @@ def make_case(root: Path, name: str, count: int) -> tuple[Path, Path]:
     return packet, patch
 
 
+def compile_bytecode() -> None:
+    """Write the package's .pyc files first, as an installed gatekeeper has them (pip compiles on install).
+
+    Where PYTHONDONTWRITEBYTECODE is set (this VM sets it), every cold run would otherwise compile each
+    module it imports from source again: ~0.2 s of CPU per gate that no installed copy spends.
+    """
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "gatekeeper")], check=True,
+                   capture_output=True, env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+
+
 def adopt_orphans() -> None:
     """Become the subreaper of our descendants, so the gate's engine child is reaped (and measured) here.
 
@@ -120,6 +130,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, help="the gate's --timeout (a loaded machine needs more than 10 s)")
     args = parser.parse_args()
     adopt_orphans()
+    compile_bytecode()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory(prefix="gatekeeper-bench-") as tmp:
         root = Path(tmp)

@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from gatekeeper.errors import LimitError, where
+from gatekeeper.lazy_pattern import lazy
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +50,9 @@ YAML = Limits(max_bytes=4 << 20, max_depth=64, max_values=250_000)
 _HINT = "inputs are capped, see docs/packet.md#limits; check that this is the file you meant"
 
 # A JSON string (possessive quantifiers: an unterminated one costs one linear pass, no backtracking).
-_JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_JSON_STRING = lazy(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
+_JSON_TOKEN = lazy(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
 _SAFE_LOADER: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

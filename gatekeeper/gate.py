@@ -117,6 +117,7 @@ def decide(
     context: Context | None = None,
     attestation: Mapping[str, Any] | None = None,
     advisories: Index | None = None,
+    derived: Derived | None = None,
 ) -> Decision:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
@@ -125,10 +126,11 @@ def decide(
     `context`: the TreeContext of BASE..HEAD; the policies see files classified with it (else with the
     patch alone). The packet's claims are re-derived with the context it names.
     `advisories`: OSV records (deps.advisories.load) that mark vulnerable changes of the dependency delta.
+    `derived`: `patch` already derived with `context` (the packet of the commits was built from it).
     """
     names = list(dict.fromkeys(enabled))
     verified = verify(packet, patch, bundle, names, guarded=guarded, context=context, attestation=attestation,
-                      advisories=advisories)
+                      advisories=advisories, derived=derived)
     evaluation = Evaluation(bundle, names, [verified.input], timeout=timeout)
     try:
         digests = (digest(packet), digest(verified.input))  # while the engine child works
@@ -192,11 +194,13 @@ def verify(
     context: Context | None = None,
     attestation: Mapping[str, Any] | None = None,
     advisories: Index | None = None,
+    derived: Derived | None = None,
 ) -> Verified:
     """Re-derive the patch, refuse a change to the gate's own configuration, compare the packet's claims
     with what the patch shows, and build the policy input (see `decide` for the options)."""
     patch = Path(patch)
-    derived = derive(patch, bundle.rules, context)
+    if derived is None:
+        derived = derive(patch, bundle.rules, context)
     refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
     require_deciding(bundle, names)
     claimed = derived

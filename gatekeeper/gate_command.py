@@ -9,10 +9,12 @@ reporter.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.attest.keys import Trust, parse_trust
@@ -23,12 +25,14 @@ from gatekeeper.config_source import gate_configuration, trusted_file
 from gatekeeper.deps.advisories import load as load_advisories
 from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
-from gatekeeper.model import Decision
+from gatekeeper.model import Decision, Derived
 from gatekeeper.packet import build_packet, derive, open_tree_context
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.reports import FORMATS, emit
 from gatekeeper.treecheck import parse_range, tree_differences
 from gatekeeper.verify import load_packet
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,19 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         with commits_patch(options.tree, options.repo) as patch:
             return _run_gate(replace(options, patch=patch), env=env, commits=True)
     base = parse_range(options.tree)[0] if options.tree is not None else None
+    # The tree check is git's work (applying the patch to a scratch index, writing the tree): it runs
+    # beside the bundle and packet loading, and is collected where it has always run, so that errors
+    # still come in the same order. A patch derived from the commits is their change: nothing to bind.
+    tree_check = None if commits or options.tree is None else _Background(partial(_tree_differences, options))
+    try:
+        return _decide_and_report(options, env, commits, base, tree_check)
+    finally:
+        if tree_check is not None:
+            tree_check.wait()  # an earlier error: git is never left running behind it
+
+
+def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, commits: bool, base: str | None,
+                       tree_check: _Background[list[str]] | None) -> tuple[Decision, str]:
     # Under --tree the settings and the bundle come from BASE, never from the checkout (config_source).
     with gate_configuration(options.policy_dir, base, repo=options.repo, formats=FORMATS) as found:
         config, bundle = found.config, found.bundle
@@ -97,7 +114,8 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         disable = [*(n for n in config.disable if n not in options.enable), *options.disable]
         enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
         _check_log_folder(options.log or config.log, options.log_init)
-        packet = _commits_packet(options, bundle) if commits or options.packet is None else load_packet(options.packet)
+        # Without a packet (the commits alone), it is built from the one derivation the gate verifies, below.
+        packet = load_packet(options.packet) if options.packet is not None and not commits else None
         timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
         if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
             raise UsageError(
@@ -106,17 +124,20 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
         index = None
         if options.advisories is not None:  # before any git work: a bad folder is reported first
             index = load_advisories(options.advisories)
-        # A patch derived from the commits is their change by construction: nothing to bind.
-        differences = [] if commits else _tree_differences(options)
+        differences = tree_check.result() if tree_check is not None else []
         trust = _trust(options, base)
         attestation = NO_PACKET.to_input() if commits else None
-        if trust is not None and options.packet is not None:
+        if trust is not None and options.packet is not None and packet is not None:
             attestation = packet_attestation(options.packet, packet, trust).to_input()
         with open_tree_context(options.tree, options.repo, bundle.rules) as context:
             assert options.patch is not None  # run_gate derived it from the commits when none was given
+            derived = None
+            if packet is None:  # the commits' own packet: derived once, and the gate verifies that derivation
+                derived = derive(options.patch, bundle.rules, context)
+                packet = _commits_packet(options, bundle, derived)
             decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
                               guarded=found.guarded, tree_differences=differences, context=context,
-                              attestation=attestation, advisories=index)
+                              attestation=attestation, advisories=index, derived=derived)
         if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
             decision = replace(decision, attestation=attestation)
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
@@ -134,11 +155,9 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
     return decision, emit(fmt, decision, output=options.output, env=env)
 
 
-def _commits_packet(options: GateOptions, bundle: Bundle) -> dict[str, Any]:
+def _commits_packet(options: GateOptions, bundle: Bundle, derived: Derived) -> dict[str, Any]:
     """The packet of a pull request without one: its facts derived from the commits, no runner claims."""
-    assert options.tree is not None and options.patch is not None  # run_gate derived the patch from the tree
-    with open_tree_context(options.tree, options.repo, bundle.rules) as context:
-        derived = derive(options.patch, bundle.rules, context)
+    assert options.tree is not None  # run_gate derived the patch from the tree
     # No generator, no model, sandbox "none": claims only our runner can make are absent, not invented.
     return build_packet(derived, bundle.rules, run_id=run_id(options.tree, options.repo),
                         bundle_revision=bundle.revision)
@@ -183,6 +202,33 @@ def _trust(options: GateOptions, base: str | None) -> Trust | None:
 
     data, label = trusted_file(options.trust, base, repo=options.repo)
     return parse_trust(data.decode("utf-8", "replace"), label)
+
+
+class _Background(Generic[T]):
+    """`func()` running in a thread; `result()` waits for it and returns its value or raises its error."""
+
+    def __init__(self, func: Callable[[], T]) -> None:
+        self._value: T | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(func,), name="gatekeeper-tree-check", daemon=True)
+        self._thread.start()
+
+    def _run(self, func: Callable[[], T]) -> None:
+        try:
+            self._value = func()
+        except BaseException as exc:  # handed to the caller by result()
+            self._error = exc
+
+    def wait(self) -> None:
+        """Wait for the thread to end, whatever it did."""
+        self._thread.join()
+
+    def result(self) -> T:
+        """The function's value (its exception is raised here)."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return cast("T", self._value)
 
 
 def _tree_differences(options: GateOptions) -> list[str]:

@@ -73,6 +73,8 @@ def test_glob_semantics(pattern: str, path: str, expected: bool) -> None:
         ("x\\", "trailing backslash"),
         (" x", "spaces"),
         ("/", "only"),
+        ("[z-a].txt", "bad character class"),  # the regex would not compile: refused at load, not at first use
+        ("src/[9-0]x/**", "bad character class"),
     ],
 )
 def test_bad_globs_are_refused(pattern: str, why: str) -> None:

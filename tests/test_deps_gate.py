@@ -92,7 +92,7 @@ def test_the_gate_judges_what_a_change_moves(capsys: pytest.CaptureFixture[str],
     decision = gate(capsys, Case(tmp_path, base, head), tree)
     assert decision["outcome"] == outcome, decision["reasons"]
     assert sorted(r["rule"] for r in decision["reasons"]) == expected
-    assert decision["policies"] == [{"name": "deps", "version": "2.0.1"}]
+    assert decision["policies"] == [{"name": "deps", "version": "2.0.2"}]
     if name != "lockfile checksum only" and name != "new index":
         assert decision["dependencies"]["changes"], "the decision carries the delta"
 

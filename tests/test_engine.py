@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from incli import run_cli
 
-from gatekeeper.errors import PacketError, PolicyError
+from gatekeeper.errors import PacketError, PatchError, PolicyError
 from gatekeeper.policy import engine
 from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, run_isolated
 from gatekeeper.policy.rego_errors import diagnostics, line_col
@@ -287,3 +287,31 @@ def test_cli_unsupported_builtin_is_exit_2_naming_the_policy(tmp_path: Path) -> 
     done = _gate_in(tmp_path, _bundle_with(tmp_path, "core", bad))
     assert done.returncode == 2
     assert "core/policy.rego" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_engine_sees_the_gate_input_exactly_as_built() -> None:
+    """Every fixture case's policy input, read back from the engine as `input`, is the Python document
+    byte for byte (canonical JSON): the C input builder drops, reorders or retypes nothing (strings the
+    engine mangles reach it percent-encoded and come back restored, see rego_values)."""
+    from gatekeeper.gate import build_input, canonical_json
+    from gatekeeper.packet import build_packet, derive
+    from gatekeeper.policy.bundle import load_bundle
+    from gatekeeper.verify import compare
+
+    rules = load_bundle(REPO / "policies").rules
+    inputs = []
+    for patch in sorted((REPO / "fixtures").glob("*/patch.diff")):
+        try:
+            derived = derive(patch, rules)
+            packet = build_packet(derived, rules)
+        except PatchError:  # the cases of malformed or unsafe patches never reach the engine
+            continue
+        inputs.append(build_input(packet, derived, compare(packet, derived)))
+    # A path the engine would mangle, a number at the edge of int64, and a float ride along.
+    inputs[0]["files"][0]["path"] = 'we"ird\\na\tme\udce9'
+    inputs[0]["summary"]["additions"] = 2**63 - 1
+    inputs[0]["packet"]["ratio"] = 0.25
+    assert len(inputs) >= 25
+    seen = engine.start_evaluating({"pol/p.rego": HEAD + "v := input\n"}, {}, inputs, "data.p.v", timeout=60).result()
+    for built, got in zip(inputs, seen, strict=True):
+        assert canonical_json(got) == canonical_json(built)

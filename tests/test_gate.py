@@ -96,7 +96,7 @@ def test_core_reproduces_the_proposal(
     change.make({path: "content\n"})
     got, decision = gate(capsys, change)
     assert (got, decision["outcome"]) == (code, outcome)
-    assert decision["policies"] == [{"name": "core", "version": "1.1.1"}]
+    assert decision["policies"] == [{"name": "core", "version": "1.1.2"}]
     if outcome == "review":
         assert decision["reasons"] == [
             {

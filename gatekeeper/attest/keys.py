@@ -8,18 +8,18 @@ A signer's key id is securesystemslib's (sha256 over the canonical public key).
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gatekeeper.errors import GatekeeperError, InputFileError, UsageError
+from gatekeeper.lazy_pattern import lazy
 
 if TYPE_CHECKING:
     from securesystemslib.signer import CryptoSigner, SSlibKey
 
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}\Z")
-_GROUPS = re.compile(r"groups=([A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*)\Z")
+_NAME = lazy(r"[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}\Z")
+_GROUPS = lazy(r"groups=([A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*)\Z")
 MAX_TRUST_BYTES = 1 << 20
 MAX_KEY_BYTES = 64 << 10
 

@@ -8,15 +8,16 @@ absent or malformed value is null, never guessed.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from gatekeeper.lazy_pattern import lazy
+
 _MAX = 512  # a CI variable longer than this is not one the CI set
-_PULL_REF = re.compile(r"refs/pull/(\d+)/(?:merge|head)")
-_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
-_NUMBER = re.compile(r"[1-9]\d{0,9}")
+_PULL_REF = lazy(r"refs/pull/(\d+)/(?:merge|head)")
+_SHA = lazy(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
+_NUMBER = lazy(r"[1-9]\d{0,9}")
 _MAX_EVENT_BYTES = 32 * 1024 * 1024  # GitHub caps webhook payloads at 25 MB
 
 

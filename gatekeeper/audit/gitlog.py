@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import subprocess
 import tempfile
 import time
@@ -25,6 +24,7 @@ from gatekeeper.audit.log import GENESIS, Seal, record_from_decision, utc_now
 from gatekeeper.audit.read import Item, Snapshot
 from gatekeeper.errors import AuditError, UsageError
 from gatekeeper.gitcmd import SAFE_GIT
+from gatekeeper.lazy_pattern import lazy
 
 DEFAULT_REF = "refs/gatekeeper/decisions"
 RECORD_FILE = "record.json"
@@ -41,9 +41,9 @@ _PROTOCOLS = ("-c", "protocol.allow=never", "-c", "protocol.file.allow=always", 
 # GIT_OBJECT_DIRECTORY, GIT_CONFIG_*) would point our scratch repository somewhere else.
 _PASS_GIT_ENV = ("GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_SSL_CAINFO")
 # The push outcomes that mean "someone else moved the ref first": fetch, re-chain, retry.
-_RACE = re.compile(r"fetch first|non-fast-forward|stale info|failed to update ref|cannot lock|failed to lock|"
-                   r"incorrect old value|but expected")
-_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+_RACE = lazy(r"fetch first|non-fast-forward|stale info|failed to update ref|cannot lock|failed to lock|"
+             r"incorrect old value|but expected")
+_USERINFO = lazy(r"(?<=://)[^/@\s]+@")
 
 
 @dataclass(frozen=True, slots=True)

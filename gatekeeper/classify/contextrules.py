@@ -7,7 +7,6 @@ or API-group data); when present it is validated strictly and its bytes join the
 from __future__ import annotations
 
 import fnmatch
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,12 +15,13 @@ import yaml
 
 from gatekeeper.bounded import load_yaml
 from gatekeeper.errors import RulesError
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS
 
 CONTEXT_FILE = "classification-context.yaml"
 CLAIMS = ("all", "config", "manifests", "program", "types")
-_ID = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
-_NAME = re.compile(r"[^/\0]+(/[^/\0]+)*/?\Z")
+_ID = lazy(r"[a-z0-9][a-z0-9._-]*\Z")
+_NAME = lazy(r"[^/\0]+(/[^/\0]+)*/?\Z")
 _HINT = "see docs/classification.md, section 'Tiers', for the format of classification-context.yaml"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.shapes import shape
+from gatekeeper.lazy_pattern import lazy
 
 WINDOW = 8 * 1024  # bytes read per blob; measured: 8 KiB finds what the whole file finds (research §5)
 LONG_WINDOW = 64 * 1024  # read when the first window held nothing but comments and blank lines
@@ -37,98 +38,98 @@ class Signal:
 
 
 _FLAGS = re.MULTILINE
-_ARM = re.compile(r'"\$schema"[ \t]*:[ \t]*"https?://schema\.management\.azure\.com/schemas/[^"\n]{0,200}?'
-                  r'[Dd]eployment(?:Template|Parameters)[^"\n]{0,200}"', _FLAGS)
-_CFN_VERSION = re.compile(r'^[ \t]*"?AWSTemplateFormatVersion"?[ \t]*:', _FLAGS)
-_SAM = re.compile(r'^[ \t]*"?Transform"?[ \t]*:[ \t]*\[?[ \t]*["\']?AWS::Serverless', _FLAGS)
-_CFN_RESOURCES = re.compile(r'^[ \t]*"?Resources"?[ \t]*:', _FLAGS)
-_CFN_TYPE = re.compile(r'^[ \t]*"?Type"?[ \t]*:[ \t]*["\']?(?:AWS|Alexa|Custom)::[A-Za-z0-9]', _FLAGS)
-_DOC_SPLIT = re.compile(r"^---[ \t]*(?:#.*)?$", _FLAGS)
-_API_YAML = re.compile(r"""^["']?apiVersion["']?[ \t]*:[ \t]*["']?([^\s"'#]*)""", _FLAGS)
-_KIND_YAML = re.compile(r"""^["']?kind["']?[ \t]*:[ \t]*["']?([A-Za-z0-9_.{}-]+)""", _FLAGS)
-_API_JSON = re.compile(r'"apiVersion"\s*:\s*"([^"]*)"')
-_KIND_JSON = re.compile(r'"kind"\s*:\s*"([^"]*)"')
-_API_VERSION = re.compile(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9]+[a-z0-9]*\Z")
-_PLAY = re.compile(r"^-[ \t]+(?:hosts|import_playbook|ansible\.builtin\.import_playbook)[ \t]*:", _FLAGS)
-_PLAY_HOSTS = re.compile(r"^[ \t]{2}hosts[ \t]*:", _FLAGS)
-_PLAY_BODY = re.compile(r"^(?:-[ \t]+|[ \t]{2})(?:tasks|roles|pre_tasks|post_tasks|handlers)[ \t]*:", _FLAGS)
+_ARM = lazy(r'"\$schema"[ \t]*:[ \t]*"https?://schema\.management\.azure\.com/schemas/[^"\n]{0,200}?'
+            r'[Dd]eployment(?:Template|Parameters)[^"\n]{0,200}"', _FLAGS)
+_CFN_VERSION = lazy(r'^[ \t]*"?AWSTemplateFormatVersion"?[ \t]*:', _FLAGS)
+_SAM = lazy(r'^[ \t]*"?Transform"?[ \t]*:[ \t]*\[?[ \t]*["\']?AWS::Serverless', _FLAGS)
+_CFN_RESOURCES = lazy(r'^[ \t]*"?Resources"?[ \t]*:', _FLAGS)
+_CFN_TYPE = lazy(r'^[ \t]*"?Type"?[ \t]*:[ \t]*["\']?(?:AWS|Alexa|Custom)::[A-Za-z0-9]', _FLAGS)
+_DOC_SPLIT = lazy(r"^---[ \t]*(?:#.*)?$", _FLAGS)
+_API_YAML = lazy(r"""^["']?apiVersion["']?[ \t]*:[ \t]*["']?([^\s"'#]*)""", _FLAGS)
+_KIND_YAML = lazy(r"""^["']?kind["']?[ \t]*:[ \t]*["']?([A-Za-z0-9_.{}-]+)""", _FLAGS)
+_API_JSON = lazy(r'"apiVersion"\s*:\s*"([^"]*)"')
+_KIND_JSON = lazy(r'"kind"\s*:\s*"([^"]*)"')
+_API_VERSION = lazy(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9]+[a-z0-9]*\Z")
+_PLAY = lazy(r"^-[ \t]+(?:hosts|import_playbook|ansible\.builtin\.import_playbook)[ \t]*:", _FLAGS)
+_PLAY_HOSTS = lazy(r"^[ \t]{2}hosts[ \t]*:", _FLAGS)
+_PLAY_BODY = lazy(r"^(?:-[ \t]+|[ \t]{2})(?:tasks|roles|pre_tasks|post_tasks|handlers)[ \t]*:", _FLAGS)
 # Lines between are blank or indented: two alternatives that can never match the same text, so the scan from
 # one `all:` line is linear and stops at the next unindented line.
-_INVENTORY_YAML = re.compile(
+_INVENTORY_YAML = lazy(
     r"^(?:all|ungrouped)[ \t]*:[ \t]*\n(?:[ \t]*\n|[ \t]+\S[^\n]*\n)*?[ \t]+(?:hosts|children)[ \t]*:", _FLAGS)
-_INVENTORY_INI = re.compile(r"^\[[A-Za-z0-9_.-]+:(?:children|vars)\][ \t]*$|\bansible_(?:host|user|connection|port)=",
-                            _FLAGS)
+_INVENTORY_INI = lazy(r"^\[[A-Za-z0-9_.-]+:(?:children|vars)\][ \t]*$|\bansible_(?:host|user|connection|port)=",
+                      _FLAGS)
 # An INI inventory of bare hosts: a [group] header, then (past comments and blank lines) an unindented line that is
 # one host name or address, with at most `var=value` pairs after it. INI settings say `key = value`, TOML
 # `key = "v"`: neither has a lone word under a section.
-_INVENTORY_HOSTS = re.compile(
+_INVENTORY_HOSTS = lazy(
     r"^\[[A-Za-z0-9_.-]+\][ \t]*\r?\n(?:[ \t]*(?:[#;][^\n]*)?\r?\n)*"
     r"[A-Za-z0-9][A-Za-z0-9_.:-]*(?:\[[0-9a-z:]+\][A-Za-z0-9_.-]*)?(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=\S+)*[ \t]*\r?$",
     _FLAGS)
 # An IAM policy document (identity or resource policy, a trust policy): the one policy-language version and a
 # Statement list. Deployed by CloudFormation/Terraform/the CLI; it grants access, so it is infrastructure.
-_IAM_VERSION = re.compile(r"""^[ \t]*["']?Version["']?[ \t]*:[ \t]*["']2012-10-17["']""", _FLAGS)
-_IAM_STATEMENT = re.compile(r"""^[ \t]*["']?Statement["']?[ \t]*:""", _FLAGS)
-_FQCN_TASK = re.compile(r"^[ \t]*(?:-[ \t]*)?ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
-_TASK_NAME = re.compile(r"^[ \t]*-[ \t]+name[ \t]*:", _FLAGS)
-_TASK_MODULE = re.compile(
+_IAM_VERSION = lazy(r"""^[ \t]*["']?Version["']?[ \t]*:[ \t]*["']2012-10-17["']""", _FLAGS)
+_IAM_STATEMENT = lazy(r"""^[ \t]*["']?Statement["']?[ \t]*:""", _FLAGS)
+_FQCN_TASK = lazy(r"^[ \t]*(?:-[ \t]*)?ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
+_TASK_NAME = lazy(r"^[ \t]*-[ \t]+name[ \t]*:", _FLAGS)
+_TASK_MODULE = lazy(
     r"^[ \t]+(?:apt|yum|dnf|package|copy|template|file|service|systemd|lineinfile|blockinfile|user|group|"
     r"pip|get_url|unarchive|set_fact|include_tasks|import_tasks|include_role|import_role|debug|command|shell|"
     r"uri|git|cron|mount|become|notify|register|when|with_items|loop)[ \t]*:", _FLAGS)
-_FROM = re.compile(r"FROM[ \t]+\S", re.IGNORECASE)
-_GHA_ON = re.compile(r"""^["']?on["']?[ \t]*:""", _FLAGS)
-_GHA_JOBS = re.compile(r"^jobs[ \t]*:", _FLAGS)
-_GHA_JOB_BODY = re.compile(r"^[ \t]+(?:runs-on|steps|uses)[ \t]*:", _FLAGS)
-_GHA_ACTION = re.compile(r"""^runs[ \t]*:[ \t]*\n[ \t]+using[ \t]*:[ \t]*["']?(?:composite|node\d+|docker)""", _FLAGS)
+_FROM = lazy(r"FROM[ \t]+\S", re.IGNORECASE)
+_GHA_ON = lazy(r"""^["']?on["']?[ \t]*:""", _FLAGS)
+_GHA_JOBS = lazy(r"^jobs[ \t]*:", _FLAGS)
+_GHA_JOB_BODY = lazy(r"^[ \t]+(?:runs-on|steps|uses)[ \t]*:", _FLAGS)
+_GHA_ACTION = lazy(r"""^runs[ \t]*:[ \t]*\n[ \t]+using[ \t]*:[ \t]*["']?(?:composite|node\d+|docker)""", _FLAGS)
 # A Helm (or helmfile) template: a Go-template action that reads what only Helm provides — the release's values,
 # name or chart (`.Values`, `$.Values`, `.Release.Name`, `.Chart.Name`, `.Capabilities`, `.Files`), or Helm's
 # `include`/`tpl`. Case matters (Jinja's `item.values` is not one), and the dot must start a field chain, not
 # follow a name (`foo.Values`). A semgrep rule quoting such a line is a look-alike (_SEMGREP_RULES). The span
 # inside one action is bounded and holds no brace: a line of 8 KiB of `{{` must not cost a quadratic scan.
-_HELM_ACTION = re.compile(
+_HELM_ACTION = lazy(
     r"\{\{-?[^{}\n]{0,200}?(?:(?<![\w)\]])\$?\.(?:Values\b|Release\.[A-Z]|Chart\.[A-Z]|Capabilities\.|Files\.)|"
     r"(?<![\w.])(?:include|tpl)[ \t]+[\"(.$])", _FLAGS)
 _DOC_TEMPLATES = (".md.gotmpl", ".md.tpl", ".md.tmpl")  # helm-docs README templates: documentation
-_SEMGREP_RULES = re.compile(r"^rules[ \t]*:", _FLAGS)
-_SEMGREP_RULE_KEY = re.compile(r"^[ \t]+(?:-[ \t]+)?(?:languages|pattern|patterns|pattern-either|message)[ \t]*:",
-                               _FLAGS)
+_SEMGREP_RULES = lazy(r"^rules[ \t]*:", _FLAGS)
+_SEMGREP_RULE_KEY = lazy(r"^[ \t]+(?:-[ \t]+)?(?:languages|pattern|patterns|pattern-either|message)[ \t]*:",
+                         _FLAGS)
 # An AWS CodeBuild build specification, whatever its name (CDK and projen keep them under any name).
-_CODEBUILD_VERSION = re.compile(r"""^version[ \t]*:[ \t]*["']?0\.[12]["']?[ \t]*(?:#.*)?$""", _FLAGS)
-_CODEBUILD_PHASES = re.compile(r"^phases[ \t]*:", _FLAGS)
+_CODEBUILD_VERSION = lazy(r"""^version[ \t]*:[ \t]*["']?0\.[12]["']?[ \t]*(?:#.*)?$""", _FLAGS)
+_CODEBUILD_PHASES = lazy(r"^phases[ \t]*:", _FLAGS)
 # Concourse: a pipeline (`jobs:` whose jobs have a `plan:`) and a task (`platform:` + `run:`).
-_CONCOURSE_JOBS = re.compile(r"^jobs[ \t]*:", _FLAGS)
-_CONCOURSE_PLAN = re.compile(r"^[ \t]+(?:-[ \t]+)?plan[ \t]*:", _FLAGS)
-_CONCOURSE_PLATFORM = re.compile(r"""^platform[ \t]*:[ \t]*["']?(?:linux|windows|darwin)\b""", _FLAGS)
-_CONCOURSE_RUN = re.compile(r"^run[ \t]*:", _FLAGS)
+_CONCOURSE_JOBS = lazy(r"^jobs[ \t]*:", _FLAGS)
+_CONCOURSE_PLAN = lazy(r"^[ \t]+(?:-[ \t]+)?plan[ \t]*:", _FLAGS)
+_CONCOURSE_PLATFORM = lazy(r"""^platform[ \t]*:[ \t]*["']?(?:linux|windows|darwin)\b""", _FLAGS)
+_CONCOURSE_RUN = lazy(r"^run[ \t]*:", _FLAGS)
 # Other CI systems' definitions kept under names no path rule knows (templates a pipeline includes, a second
 # pipeline in build/): each by what only that system writes. Not Woodpecker's bare `steps:` with `image:` and
 # `commands:`: measured, it caught only test fixtures shaped like pipelines (the held-out set), and Woodpecker's
 # own folders have path rules.
-_AZURE_TASK = re.compile(r"^[ \t]*-[ \t]+task[ \t]*:[ \t]*[\"']?[A-Za-z][\w.-]*@[0-9]+", _FLAGS)
-_AZURE_POOL = re.compile(r"^pool[ \t]*:", _FLAGS)
-_AZURE_BODY = re.compile(r"^(?:steps|jobs|stages)[ \t]*:", _FLAGS)
-_GITLAB_STAGES = re.compile(r"^stages[ \t]*:", _FLAGS)
-_GITLAB_STAGE = re.compile(r"^[ \t]+stage[ \t]*:", _FLAGS)
-_GITLAB_SCRIPT = re.compile(r"^[ \t]+(?:script|before_script|after_script|trigger)[ \t]*:", _FLAGS)
-_CIRCLE_VERSION = re.compile(r"""^version[ \t]*:[ \t]*["']?2(?:\.[01])?["']?[ \t]*$""", _FLAGS)
-_CIRCLE_BODY = re.compile(r"^(?:workflows|orbs)[ \t]*:", _FLAGS)
-_DRONE_KIND = re.compile(r"""^kind[ \t]*:[ \t]*["']?pipeline\b""", _FLAGS)
-_STEPS = re.compile(r"^steps[ \t]*:", _FLAGS)
-_BITBUCKET = re.compile(r"^pipelines[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+(?:default|branches|pull-requests|"
-                        r"tags|custom)[ \t]*:", _FLAGS)
-_BUILDKITE_STEP = re.compile(
+_AZURE_TASK = lazy(r"^[ \t]*-[ \t]+task[ \t]*:[ \t]*[\"']?[A-Za-z][\w.-]*@[0-9]+", _FLAGS)
+_AZURE_POOL = lazy(r"^pool[ \t]*:", _FLAGS)
+_AZURE_BODY = lazy(r"^(?:steps|jobs|stages)[ \t]*:", _FLAGS)
+_GITLAB_STAGES = lazy(r"^stages[ \t]*:", _FLAGS)
+_GITLAB_STAGE = lazy(r"^[ \t]+stage[ \t]*:", _FLAGS)
+_GITLAB_SCRIPT = lazy(r"^[ \t]+(?:script|before_script|after_script|trigger)[ \t]*:", _FLAGS)
+_CIRCLE_VERSION = lazy(r"""^version[ \t]*:[ \t]*["']?2(?:\.[01])?["']?[ \t]*$""", _FLAGS)
+_CIRCLE_BODY = lazy(r"^(?:workflows|orbs)[ \t]*:", _FLAGS)
+_DRONE_KIND = lazy(r"""^kind[ \t]*:[ \t]*["']?pipeline\b""", _FLAGS)
+_STEPS = lazy(r"^steps[ \t]*:", _FLAGS)
+_BITBUCKET = lazy(r"^pipelines[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+(?:default|branches|pull-requests|"
+                  r"tags|custom)[ \t]*:", _FLAGS)
+_BUILDKITE_STEP = lazy(
     r"^[ \t]*-[ \t]+(?:command|commands|trigger|block|wait|input)[ \t]*:|^[ \t]*-[ \t]+wait[ \t]*$", _FLAGS)
 # A Route 53 change batch (`aws route53 change-resource-record-sets --change-batch file://...`): DNS records.
-_ROUTE53_CHANGE = re.compile(r'"Action"[ \t]*:[ \t]*"(?:CREATE|UPSERT|DELETE)"', _FLAGS)
-_ROUTE53_RECORD = re.compile(r'"ResourceRecordSet"[ \t]*:', _FLAGS)
+_ROUTE53_CHANGE = lazy(r'"Action"[ \t]*:[ \t]*"(?:CREATE|UPSERT|DELETE)"', _FLAGS)
+_ROUTE53_RECORD = lazy(r'"ResourceRecordSet"[ \t]*:', _FLAGS)
 # A play's keys (besides hosts) that only a play has; an item that imports a playbook is a play too.
-_PLAY_ITEM = re.compile(r"^-([ \t]+)([A-Za-z_][\w.]*)[ \t]*:", _FLAGS)
+_PLAY_ITEM = lazy(r"^-([ \t]+)([A-Za-z_][\w.]*)[ \t]*:", _FLAGS)
 _PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
 _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
-_SETUP_PACKAGING = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:setuptools|distutils|skbuild)\b|\bsetup[ \t]*\(", _FLAGS)
-_ANSIBLE_MODULE = re.compile(
+_SETUP_PACKAGING = lazy(r"^[ \t]*(?:from|import)[ \t]+(?:setuptools|distutils|skbuild)\b|\bsetup[ \t]*\(", _FLAGS)
+_ANSIBLE_MODULE = lazy(
     r"^DOCUMENTATION[ \t]*=|^[ \t]*from[ \t]+ansible(?:_collections)?\.\S*module_utils\b", _FLAGS)
-_COMMENT = re.compile(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*)?\r?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
+_COMMENT = lazy(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*)?\r?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
 # An Ansible task file's folders (roles/x/tasks, tasks/, handlers/): short module names count there.
 _TASK_FOLDERS = frozenset({"tasks", "handlers"})
 
@@ -136,14 +137,14 @@ _TASK_FOLDERS = frozenset({"tasks", "handlers"})
 # A serverless function's entry point (Lambda in each runtime, CloudFront Functions, AppSync JS resolvers), and
 # the imports an IaC program cannot do without: a file with the first and none of the second is application
 # code that a CDK or Pulumi program deploys, not the program.
-_HANDLER = re.compile(
+_HANDLER = lazy(
     r"^[ \t]*(?:(?:module\.)?exports\.handler[ \t]*=|export[ \t]+(?:const|let|var)[ \t]+handler\b|"
     r"export[ \t]+(?:default[ \t]+)?(?:async[ \t]+)?function[ \t]+handler[ \t]*\(|"
     r"(?:async[ \t]+)?function[ \t]+handler[ \t]*\([ \t]*event\b|"
     r"(?:async[ \t]+)?def[ \t]+\w*handler[ \t]*\([ \t]*event[ \t]*,[ \t]*context\b|"
     r"export[ \t]+function[ \t]+(?:request|response)[ \t]*\([ \t]*ctx\b)|"
     r"\blambda\.Start(?:WithContext)?\(|\bimplements[ \t]+Request(?:Stream)?Handler\b|\bILambdaContext\b", _FLAGS)
-_IAC_IMPORT = re.compile(
+_IAC_IMPORT = lazy(
     r"aws-cdk-lib|@aws-cdk/|\baws_cdk\b|\bAmazon\.CDK\b|software\.amazon\.awscdk|aws-cdk-go|\bcdktf\b|@pulumi/|"
     r"^[ \t]*(?:import|from)[ \t]+pulumi\b|\bpulumi_[a-z]|github\.com/pulumi/|\bcom\.pulumi\b|\busing[ \t]+Pulumi\b|"
     r"\bconstructs\b", _FLAGS)
@@ -154,7 +155,7 @@ _IAC_IMPORT = re.compile(
 # `new Function`, importlib, __import__, builtins, eval/exec, runpy), or build resources as CDK and Pulumi programs
 # do (`new X(this, ...)`, `Role(self, "Id")`, a Stack subclass, `new aws.s3.Bucket("name", ...)`,
 # `aws.s3.Bucket("name")`). A local module re-exporting aws-cdk-lib leaves no import to see; the resources remain.
-_HIDDEN_PROGRAM = re.compile(
+_HIDDEN_PROGRAM = lazy(
     r"""\brequire\b(?![ \t]*\([ \t]*['"][^'"`\n]*['"][ \t]*\))|\bcreateRequire\b|"""
     r"""(?<![\w.])import\([ \t]*(?!['"][^'"`\n]*['"][ \t]*\))|\bnew[ \t]+Function\b|"""
     r"\bimportlib\b|\b__import__\b|\b__builtins__\b|\bbuiltins\b|\brunpy\b|(?<![\w.])(?:eval|exec)[ \t]*\(|"
@@ -164,7 +165,7 @@ _HIDDEN_PROGRAM = re.compile(
 
 
 # An IaC program by its imports (CDK, CDKTF, cdk8s, Pulumi) in each language those programs are written in.
-_IAC_PROGRAM = re.compile(
+_IAC_PROGRAM = lazy(
     r"""(?:\bfrom[ \t]+|\brequire\([ \t]*|^[ \t]*import[ \t]+)["']"""
     r"(?:aws-cdk-lib|@aws-cdk/|cdktf|@cdktf/|cdk8s|@pulumi/)|"
     r"^[ \t]*(?:import|from)[ \t]+(?:aws_cdk|cdktf|cdk8s|pulumi|pulumi_\w+)\b|"

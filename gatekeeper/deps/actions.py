@@ -3,18 +3,17 @@ with the tool versions and runner images the same lines pin (tools.py)."""
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.tools import WorkflowTools
+from gatekeeper.lazy_pattern import lazy
 
-_USES = re.compile(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
+_USES = lazy(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
 # Job containers and service containers: `container: node:20`, `image: postgres:16@sha256:...`.
-_IMAGE = re.compile(r"""^\s*(?:-\s+)?(?:image|container)\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#{}$]+)(?P=q)\s*(?:#.*)?$""")
-_TAG = re.compile(r"^(?:tag\s*[:=]\s*)?(v?\d[\w.\-+]*)")
-FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
+_IMAGE = lazy(r"""^\s*(?:-\s+)?(?:image|container)\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#{}$]+)(?P=q)\s*(?:#.*)?$""")
+_TAG = lazy(r"^(?:tag\s*[:=]\s*)?(v?\d[\w.\-+]*)")
+FULL_SHA = lazy(r"^[0-9a-f]{40}$")
 
 
 def parse_uses(raw: str) -> tuple[str, str, str] | None:

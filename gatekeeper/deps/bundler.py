@@ -6,9 +6,10 @@ import re
 
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
+from gatekeeper.lazy_pattern import lazy
 
-_SPEC = re.compile(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
-_DIRECT = re.compile(r"^ {2}([A-Za-z0-9_.\-]+)(?:!)?(?: \(|$)")
+_SPEC = lazy(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
+_DIRECT = lazy(r"^ {2}([A-Za-z0-9_.\-]+)(?:!)?(?: \(|$)")
 
 
 def parse_gemfile_lock(path: str, data: bytes) -> list[Dependency]:

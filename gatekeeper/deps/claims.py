@@ -23,6 +23,7 @@ from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change
 from gatekeeper.gitcmd import SAFE_GIT
 from gatekeeper.gitobjects import GitObjects, scrubbed_git_env
+from gatekeeper.lazy_pattern import lazy
 
 _PREFIX = r"^(?:\[[^\]]*\]\s*)?(?:[a-z]+(?:\([^)]*\))?!?:\s*)?"
 _TAIL = r"(?:\s+in\s+\S+(?:\s+\S+)*?)?(?:\s+\[security\])?(?:\s+\(#\d+\))?\.?\s*$"
@@ -39,19 +40,19 @@ _PATTERNS = (
 )
 # Renovate's plain `Update X to vY` names a package or a group of packages (`Update dotnet to 9.0.9`,
 # `Update kotlin to v2`): a claim of lower standing, which a body table overrides.
-_PLAIN = re.compile(_PREFIX + r"update\s+" + _NAME + r"\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE)
+_PLAIN = lazy(_PREFIX + r"update\s+" + _NAME + r"\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE)
 # Renovate's PR table row, its lines joined (squash commits wrap them):
 # `| [name](url) ([source](url)) | require | minor | `1.2.3` -> `1.3.0` |` (also `→`).
-_ROW = re.compile(r"\|\s*\[(?P<name>[^\]\s]+)\]\([^)]*\)(?:\s*\(\[[^\]]*\]\([^)]*\)\))?\s*\|[^`|]*(?:\|[^`|]*)*?"
-                  r"`[~^=]?v?(?P<from>[^`]*)`\s*(?:->|→)\s*`[~^=]?v?(?P<to>[^`]+)`")
-_METADATA = re.compile(r"^-\s+dependency-name:\s*(?P<name>\S+)\s*\n\s+dependency-version:\s*(?P<to>\S+)\s*$",
-                       re.MULTILINE)
-_ROW_START = re.compile(r"(?=\|\s*\[[^\]`]*\]\()")  # a row's first cell: a link whose text is a name
+_ROW = lazy(r"\|\s*\[(?P<name>[^\]\s]+)\]\([^)]*\)(?:\s*\(\[[^\]]*\]\([^)]*\)\))?\s*\|[^`|]*(?:\|[^`|]*)*?"
+            r"`[~^=]?v?(?P<from>[^`]*)`\s*(?:->|→)\s*`[~^=]?v?(?P<to>[^`]+)`")
+_METADATA = lazy(r"^-\s+dependency-name:\s*(?P<name>\S+)\s*\n\s+dependency-version:\s*(?P<to>\S+)\s*$",
+                 re.MULTILINE)
+_ROW_START = lazy(r"(?=\|\s*\[[^\]`]*\]\()")  # a row's first cell: a link whose text is a name
 MAX_TABLE, MAX_ROWS = 32 * 1024, 200
 # Where a bot's message stops naming its own updates: release notes, changelogs, commit lists.
-_NOTES = re.compile(r"^\s*(?:<details|<blockquote|#+\s*release notes|release notes|changelog|commits|---|"
-                    r"dependabot will|\[!\[|<summary)", re.IGNORECASE)
-_VERSIONISH = re.compile(r"^(?:\d|[0-9a-f]{7,40}$)")  # a release number, or a commit or digest prefix
+_NOTES = lazy(r"^\s*(?:<details|<blockquote|#+\s*release notes|release notes|changelog|commits|---|"
+              r"dependabot will|\[!\[|<summary)", re.IGNORECASE)
+_VERSIONISH = lazy(r"^(?:\d|[0-9a-f]{7,40}$)")  # a release number, or a commit or digest prefix
 MAX_MESSAGE = 64 * 1024
 
 

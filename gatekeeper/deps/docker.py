@@ -7,11 +7,12 @@ import re
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.tools import read_annotations
+from gatekeeper.lazy_pattern import lazy
 
-_ARG = re.compile(r"^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?", re.IGNORECASE)
-_FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.IGNORECASE)
+_ARG = lazy(r"^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?", re.IGNORECASE)
+_FROM = lazy(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.IGNORECASE)
 # `${NAME}`, `${NAME:-word}`, `${NAME:+word}` (the modifiers only inside braces) or a bare `$NAME`
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?(?P<op>[-+])(?P<word>[^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_VAR = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?(?P<op>[-+])(?P<word>[^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _substitute(ref: str, args: dict[str, str]) -> str:
@@ -65,7 +66,7 @@ def from_images(body: str) -> list[tuple[str, str, str]]:
     return images
 
 
-_SYNTAX = re.compile(r"^#\s*syntax\s*=\s*(\S+)\s*$", re.IGNORECASE)
+_SYNTAX = lazy(r"^#\s*syntax\s*=\s*(\S+)\s*$", re.IGNORECASE)
 
 
 def _frontend(body: str) -> list[tuple[str, str, str]]:

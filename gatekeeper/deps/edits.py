@@ -15,7 +15,6 @@ What is read has no scope or standing (the section header is rarely in the hunk)
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Callable, Sequence
 
@@ -28,6 +27,7 @@ from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.pypi import spec_of
 from gatekeeper.errors import LimitError
+from gatekeeper.lazy_pattern import lazy
 
 Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 # The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
@@ -37,22 +37,22 @@ Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 LineReader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
 _SECTION_MARK = "|"
 
-_BLANK = re.compile(r"^\s*,?\s*$")
-_NPM_PAIR = re.compile(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
-_NPM_SECTION = re.compile(r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|peerDependencies|'
-                          r'require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$')
+_BLANK = lazy(r"^\s*,?\s*$")
+_NPM_PAIR = lazy(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
+_NPM_SECTION = lazy(r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|peerDependencies|'
+                    r'require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$')
 # One npm/composer constraint: `^1.2.3`, `~1.2`, `>=1.0 <2`, `1.x`, `1.2.3 - 1.4`, `^7.4 || ^8.0`, `v1.2.3-rc.1`.
 _RANGE_PART = r"(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?(?:@\w+)?"
-_RANGE = re.compile(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
+_RANGE = lazy(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
 # Keys of a package's own metadata that hold a version but name no dependency.
 _OWN_KEYS = frozenset({"version", "name", "edition", "rust-version", "requires-python", "python", "php"})
 _CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "public"})
 _POETRY_TABLE_KEYS = frozenset({"version", "extras", "optional", "python", "markers", "allow-prereleases"})
-_POETRY_HEADER = re.compile(r"^\[tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w.-]+\.dependencies)\]\s*$")
-_TOML_HEADER = re.compile(r"^\s*\[")
-_XML_TAG = re.compile(r"^\s*<(groupId|artifactId|version)>\s*([^<\s]+)\s*</\1>\s*$")
-_XML_OPEN = re.compile(r"^\s*<(dependency|plugin|parent|extension|path)>\s*$")
-_XML_CLOSE = re.compile(r"^\s*</(dependency|plugin|parent|extension|path)>\s*$")
+_POETRY_HEADER = lazy(r"^\[tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w.-]+\.dependencies)\]\s*$")
+_TOML_HEADER = lazy(r"^\s*\[")
+_XML_TAG = lazy(r"^\s*<(groupId|artifactId|version)>\s*([^<\s]+)\s*</\1>\s*$")
+_XML_OPEN = lazy(r"^\s*<(dependency|plugin|parent|extension|path)>\s*$")
+_XML_CLOSE = lazy(r"^\s*</(dependency|plugin|parent|extension|path)>\s*$")
 
 
 def _hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
@@ -216,12 +216,12 @@ def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
     raise ManifestError(f"the hunk does not show whose <version> this is: {line.strip()[:80]!r}")
 
 
-_MSBUILD = re.compile(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference)((?:\s+\w+\s*=\s*"[^"]*")+)'
-                      r"\s*/?>\s*$")
-_MSBUILD_ATTR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+_MSBUILD = lazy(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference)((?:\s+\w+\s*=\s*"[^"]*")+)'
+                r"\s*/?>\s*$")
+_MSBUILD_ATTR = lazy(r'(\w+)\s*=\s*"([^"]*)"')
 _MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "PrivateAssets", "IncludeAssets", "ExcludeAssets"})
 # NuGet also writes exact and interval versions: `[1.2.3]`, `[1.0,2.0)`.
-_NUGET_RANGE = re.compile(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
+_NUGET_RANGE = lazy(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
 
 
 def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
@@ -236,7 +236,7 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     return [(name, version.strip())]
 
 
-_PACKAGES_CONFIG = re.compile(r'^\s*<package((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')
+_PACKAGES_CONFIG = lazy(r'^\s*<package((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')
 _PACKAGES_CONFIG_KEYS = frozenset({"id", "version", "targetFramework", "developmentDependency", "allowedVersions",
                                    "requireReinstallation"})
 
@@ -254,16 +254,16 @@ def packages_config_line(side: Side, index: int) -> list[tuple[str, str]]:
     return [(name, version.strip())]
 
 
-_HCL_ATTR = re.compile(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
-_HCL_PROVIDER = re.compile(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
-_HCL_MODULE = re.compile(r'^\s*module\s+"[^"]*"\s*\{\s*$')
+_HCL_ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
+_HCL_PROVIDER = lazy(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
+_HCL_MODULE = lazy(r'^\s*module\s+"[^"]*"\s*\{\s*$')
 
 
 # `image = "nginx:1.31.0"` of a Kubernetes resource stands alone (infra.parse_terraform reads the same).
-_HCL_IMAGE = re.compile(r'^\s*image\s*=\s*"([^"\s$|]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
-_HCL_ONE_LINE = re.compile(r"^\s*[\w-]+\s*=\s*\S.*$")  # `values = [file("${path.module}/x.yaml")]`
-_HCL_CHART = re.compile(r'^\s*(chart|repository|source)\s*=\s*"([^"$]*)"\s*$')
-_HCL_OPENER = re.compile(r'^\s*(?:resource|data|module)\s+"')
+_HCL_IMAGE = lazy(r'^\s*image\s*=\s*"([^"\s$|]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
+_HCL_ONE_LINE = lazy(r"^\s*[\w-]+\s*=\s*\S.*$")  # `values = [file("${path.module}/x.yaml")]`
+_HCL_CHART = lazy(r'^\s*(chart|repository|source)\s*=\s*"([^"$]*)"\s*$')
+_HCL_OPENER = lazy(r'^\s*(?:resource|data|module)\s+"')
 
 
 def _helm_release(side: Side, index: int, version: str) -> list[tuple[str, ...]]:
@@ -325,9 +325,9 @@ def terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
 
 
-_YAML_VERSION = re.compile(r"^(\s*)(-\s+)?version:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
-_YAML_NAME = re.compile(r"^(\s*)(-\s+)?name:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
-_CHART_OWN = re.compile(r"^(?:version|appVersion|digest|generated):")  # the chart's and the lock's own keys
+_YAML_VERSION = lazy(r"^(\s*)(-\s+)?version:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
+_YAML_NAME = lazy(r"^(\s*)(-\s+)?name:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
+_CHART_OWN = lazy(r"^(?:version|appVersion|digest|generated):")  # the chart's and the lock's own keys
 
 
 def helm_line(side: Side, index: int) -> list[tuple[str, ...]]:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, Scope
+from gatekeeper.lazy_pattern import lazy
 
 # A version is `vX.Y.Z[-pre]` or, as a bot or a person may write it before the go command resolves it, a
 # bare commit id or branch (`3f4ff3ca60f5`, `master`): read as what it is (a move that does not order),
 # never skipped, so a require line rewritten to a commit is not read as the module's removal.
-_REQUIRE = re.compile(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+([^\s/()\"=]+)\s*(//\s*indirect)?\s*$")
+_REQUIRE = lazy(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+([^\s/()\"=]+)\s*(//\s*indirect)?\s*$")
 # `replace OLD [vX] => NEW [vY]` (in a block or alone): NEW is the code that is built, so the directive is
 # a dependency of its own, `OLD => NEW` at vY (none for a local path): a new or moved replace is a change
 # (a fork of a known module beside a bump would otherwise read as the bump). Only `replace` uses `=>`,
@@ -19,9 +18,9 @@ _REQUIRE = re.compile(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+([^\s/()\"=]+)\s*(//\
 # a newer one when the local one is older) and the `toolchain` directive (the toolchain it builds with):
 # both are the Go toolchain, named `go` as Renovate and Dependabot name it, the first at scope `runtime`
 # (it sets the standard library's semantics), the second at `build`.
-_GO_LINE = re.compile(r"^go\s+(\d+(?:\.\d+){0,2}(?:(?:rc|beta)\d+)?)$")
-_TOOLCHAIN_LINE = re.compile(r"^toolchain\s+go(\d+(?:\.\d+){0,2}(?:(?:rc|beta)\d+)?)(?:\+\S+)?$")
-_REPLACE = re.compile(r"^\s*(?:replace\s+)?([^\s()\"=]+)(?:\s+v\S+)?\s*=>\s*(\S+)(?:\s+(v\S+))?\s*$")
+_GO_LINE = lazy(r"^go\s+(\d+(?:\.\d+){0,2}(?:(?:rc|beta)\d+)?)$")
+_TOOLCHAIN_LINE = lazy(r"^toolchain\s+go(\d+(?:\.\d+){0,2}(?:(?:rc|beta)\d+)?)(?:\+\S+)?$")
+_REPLACE = lazy(r"^\s*(?:replace\s+)?([^\s()\"=]+)(?:\s+v\S+)?\s*=>\s*(\S+)(?:\s+(v\S+))?\s*$")
 
 
 def parse_go_mod(path: str, data: bytes) -> list[Dependency]:

@@ -20,16 +20,17 @@ import re
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 from gatekeeper.deps.tools import TOOL, VERSIONISH
+from gatekeeper.lazy_pattern import lazy
 
-COORDINATE = _COORD = re.compile(r"""(?P<q>["'])(?P<group>[\w.-]+):(?P<artifact>[\w.-]+):(?P<version>[^"'\s:@]+)"""
-                    r"""(?::[\w.-]+)?(?:@[\w]+)?(?P=q)""")
-_PLUGIN = re.compile(r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
-                     r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))\s+version\s*\(?\s*(?P<vq>["'])(?P<version>[^"']+)(?P=vq)""")
-_VARIABLE = re.compile(r"""^\s*(?:(?:const\s+)?(?:val|var|def|String)\s+|ext\.|project\.ext\.|set\(\s*["'])"""
-                       r"""(?P<name>[A-Za-z_]\w*)["']?\s*(?::\s*String\s*)?[=,]\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)""")
-_EXT_ENTRY = re.compile(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)\s*$""")
-_REFERENCE = re.compile(r"^\$\{?(?:(?:rootProject\.)?(?:ext|extra|project)\.)?([A-Za-z_]\w*)\}?$")
-_CONFIGURATION = re.compile(r"^\s*(\w+)\s*[(\s]")
+COORDINATE = _COORD = lazy(r"""(?P<q>["'])(?P<group>[\w.-]+):(?P<artifact>[\w.-]+):(?P<version>[^"'\s:@]+)"""
+                           r"""(?::[\w.-]+)?(?:@[\w]+)?(?P=q)""")
+_PLUGIN = lazy(r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
+               r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))\s+version\s*\(?\s*(?P<vq>["'])(?P<version>[^"']+)(?P=vq)""")
+_VARIABLE = lazy(r"""^\s*(?:(?:const\s+)?(?:val|var|def|String)\s+|ext\.|project\.ext\.|set\(\s*["'])"""
+                 r"""(?P<name>[A-Za-z_]\w*)["']?\s*(?::\s*String\s*)?[=,]\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)""")
+_EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)\s*$""")
+_REFERENCE = lazy(r"^\$\{?(?:(?:rootProject\.)?(?:ext|extra|project)\.)?([A-Za-z_]\w*)\}?$")
+_CONFIGURATION = lazy(r"^\s*(\w+)\s*[(\s]")
 MAX_VARIABLES = 10_000
 
 
@@ -81,8 +82,8 @@ def gradle_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...
 
 # gradle/wrapper/gradle-wrapper.properties and .mvn/wrapper/maven-wrapper.properties:
 # `distributionUrl=https\://services.gradle.org/distributions/gradle-8.5-bin.zip`.
-_DISTRIBUTION = re.compile(r"^\s*distributionUrl\s*[=:]\s*\S*?/(?P<tool>gradle|apache-maven)-(?P<version>[\w.+-]+?)"
-                           r"(?:-bin|-all)?\.zip\s*$")
+_DISTRIBUTION = lazy(r"^\s*distributionUrl\s*[=:]\s*\S*?/(?P<tool>gradle|apache-maven)-(?P<version>[\w.+-]+?)"
+                     r"(?:-bin|-all)?\.zip\s*$")
 
 
 def parse_wrapper(path: str, data: bytes) -> list[Dependency]:
@@ -95,8 +96,8 @@ def parse_wrapper(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_VERSION_VALUE = re.compile(r"""(?P<q>["'])v?\d[\w.+-]*(?P=q)""")
-_CHECKSUM = re.compile(r"^(\s*distributionSha256Sum\s*[=:]\s*)\S+", re.MULTILINE)
+_VERSION_VALUE = lazy(r"""(?P<q>["'])v?\d[\w.+-]*(?P=q)""")
+_CHECKSUM = lazy(r"^(\s*distributionSha256Sum\s*[=:]\s*)\S+", re.MULTILINE)
 _WRAPPERS = frozenset({"gradle-wrapper.properties", "maven-wrapper.properties"})
 
 

@@ -13,7 +13,6 @@ closed (ManifestError, a `partial` problem) when the hunk does not show them.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from gatekeeper.deps import hunks
@@ -21,8 +20,9 @@ from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import MAX_ENTRIES, load_yaml, text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.tools import read_annotations
+from gatekeeper.lazy_pattern import lazy
 
-_IMAGE_REF = re.compile(r"^[\w][\w.\-/:@]*$")
+_IMAGE_REF = lazy(r"^[\w][\w.\-/:@]*$")
 
 
 def _scalar(value: Any) -> str:
@@ -72,8 +72,8 @@ def parse_values(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_KEY = re.compile(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w.-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]*)(?P=q)"""
-                  r"""\s*(?:#.*)?$""")
+_KEY = lazy(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w.-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]*)(?P=q)"""
+            r"""\s*(?:#.*)?$""")
 _IMAGE_KEYS = frozenset({"repository", "tag", "registry", "digest"})
 
 

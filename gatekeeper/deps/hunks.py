@@ -16,24 +16,25 @@ from collections.abc import Callable
 
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.lazy_pattern import lazy
 
 # The root entry `"": {` is named too (as ""): its version is the project's own, not a dependency's.
-_NPM_KEY = re.compile(r'^\s*"((?:[^"]*/)?node_modules/(?P<name>(?:@[^"/]+/)?[^"/]+)|)":\s*\{\s*$')
-_NPM_LEGACY = re.compile(r'^\s*"(?P<name>(?:@[^"/]+/)?[^"/]+)":\s*\{\s*$')  # `"dependencies"` v1-form entries
-_NPM_VERSION = re.compile(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at two spaces, is not one
+_NPM_KEY = lazy(r'^\s*"((?:[^"]*/)?node_modules/(?P<name>(?:@[^"/]+/)?[^"/]+)|)":\s*\{\s*$')
+_NPM_LEGACY = lazy(r'^\s*"(?P<name>(?:@[^"/]+/)?[^"/]+)":\s*\{\s*$')  # `"dependencies"` v1-form entries
+_NPM_VERSION = lazy(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at two spaces, is not one
 # pnpm-lock.yaml `packages:`/`snapshots:` keys carry both: `  '@babel/core@7.23.0':`, `  /ms@2.1.3(peer):`.
-_PNPM_KEY = re.compile(r"""^ {2}'?/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'?:"""
-                       r"""(?:\s*\{.*\})?\s*$""")  # a snapshot's `{}` or a flow value on the key's line
+_PNPM_KEY = lazy(r"""^ {2}'?/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'?:"""
+                 r"""(?:\s*\{.*\})?\s*$""")  # a snapshot's `{}` or a flow value on the key's line
 # A changed top-level key of another form that may name a package: double-quoted, pnpm v5's `/name/1.0.0:`,
 # a YAML complex key `? name@1`.
-_PNPM_LOOSE = re.compile(r"""^ {2}(?:\?|["']?/|\S*@\d|")""")
-_TOML_NAME = re.compile(r'^name\s*=\s*"(?P<name>[^"]+)"\s*$')
-_TOML_VERSION = re.compile(r'^version\s*=\s*"([^"]+)"\s*$')
+_PNPM_LOOSE = lazy(r"""^ {2}(?:\?|["']?/|\S*@\d|")""")
+_TOML_NAME = lazy(r'^name\s*=\s*"(?P<name>[^"]+)"\s*$')
+_TOML_VERSION = lazy(r'^version\s*=\s*"([^"]+)"\s*$')
 # What the patterns above may miss in a changed line: a key naming a package or a version in any form.
-_NPM_LOOSE = re.compile(r'node_modules/|"version"\s*:')
-_NPM_OWN = re.compile(r'^ {2}"version":\s*"[^"]*",?\s*$')  # the lockfile's own, outside `packages`
-_TOML_LOOSE = re.compile(r'^\s*["\']?(?:name|version)["\']?\s*=')
-_JSON_VERSION_LOOSE = re.compile(r'"version"\s*:')
+_NPM_LOOSE = lazy(r'node_modules/|"version"\s*:')
+_NPM_OWN = lazy(r'^ {2}"version":\s*"[^"]*",?\s*$')  # the lockfile's own, outside `packages`
+_TOML_LOOSE = lazy(r'^\s*["\']?(?:name|version)["\']?\s*=')
+_JSON_VERSION_LOOSE = lazy(r'"version"\s*:')
 
 
 HUNK = "@@"  # the line that separates hunks in the sides `sides` makes
@@ -126,8 +127,8 @@ def pnpm_lock_hunks(path: str, data: bytes) -> list[Dependency]:
 
 
 # composer.lock: `"name": "vendor/pkg",` opens a package object and `"version": "v1.2.3",` follows it.
-_COMPOSER_NAME = re.compile(r'^\s*"name":\s*"(?P<name>[^"/]+/[^"]+)",?\s*$')
-_COMPOSER_VERSION = re.compile(r'^\s*"version":\s*"v?([^"]+)",?\s*$')
+_COMPOSER_NAME = lazy(r'^\s*"name":\s*"(?P<name>[^"/]+/[^"]+)",?\s*$')
+_COMPOSER_VERSION = lazy(r'^\s*"version":\s*"v?([^"]+)",?\s*$')
 
 
 def composer_lock_hunks(path: str, data: bytes) -> list[Dependency]:
@@ -138,9 +139,9 @@ def composer_lock_hunks(path: str, data: bytes) -> list[Dependency]:
 
 # Pipfile.lock: `        "name": {` (eight spaces: an entry of `default` or `develop`), its hashes, index and
 # markers, then `            "version": "==1.2.3"`; the entry ends at `        },`.
-_PIPFILE_KEY = re.compile(r'^ {8}"(?P<name>[^"]+)":\s*\{\s*$')
-_PIPFILE_VERSION = re.compile(r'^ {12}"version":\s*"==([^"]+)"')
-_PIPFILE_END = re.compile(r"^ {0,8}\}")
+_PIPFILE_KEY = lazy(r'^ {8}"(?P<name>[^"]+)":\s*\{\s*$')
+_PIPFILE_VERSION = lazy(r'^ {12}"version":\s*"==([^"]+)"')
+_PIPFILE_END = lazy(r"^ {0,8}\}")
 
 
 def pipfile_lock_hunks(path: str, data: bytes) -> list[Dependency]:

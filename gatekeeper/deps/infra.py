@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import re
-
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.tools import annotation, read_annotations
+from gatekeeper.lazy_pattern import lazy
 
-_PROVIDER = re.compile(r'^\s*provider\s+"([^"]+)"\s*\{')
-_ATTR = re.compile(r'^\s*(source|version)\s*=\s*"([^"]*)"')
-_MODULE = re.compile(r'^\s*module\s+"[^"]*"\s*\{')
+_PROVIDER = lazy(r'^\s*provider\s+"([^"]+)"\s*\{')
+_ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"')
+_MODULE = lazy(r'^\s*module\s+"[^"]*"\s*\{')
 
 
 def parse_chart(path: str, data: bytes) -> list[Dependency]:
@@ -26,7 +25,7 @@ def parse_chart(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_GITHUB_REPO = re.compile(r"^https?://github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
+_GITHUB_REPO = lazy(r"^https?://github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
 
 
 def _app_version(doc: dict[str, object], lines: list[str]) -> str | None:
@@ -70,13 +69,13 @@ def parse_terraform_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_REQUIRED = re.compile(r"^\s*required_providers\s*\{")
-_HELM_RELEASE = re.compile(r'^\s*resource\s+"helm_release"\s+"[^"]*"\s*\{')
-_CHART_ATTR = re.compile(r'^\s*(chart|version|repository)\s*=\s*"([^"$]*)"\s*$')
+_REQUIRED = lazy(r"^\s*required_providers\s*\{")
+_HELM_RELEASE = lazy(r'^\s*resource\s+"helm_release"\s+"[^"]*"\s*\{')
+_CHART_ATTR = lazy(r'^\s*(chart|version|repository)\s*=\s*"([^"$]*)"\s*$')
 # A container image a Terraform resource runs (kubernetes_deployment, google_cloud_run_service, …):
 # only a value with a tag or digest, so a VM image name (`debian-12`) is not one.
-_IMAGE = re.compile(r'^\s*image\s*=\s*"([^"\s$]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
-_ENTRY = re.compile(r'^\s*([A-Za-z][\w-]*)\s*=\s*(?:\{|"([^"]*)")')
+_IMAGE = lazy(r'^\s*image\s*=\s*"([^"\s$]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
+_ENTRY = lazy(r'^\s*([A-Za-z][\w-]*)\s*=\s*(?:\{|"([^"]*)")')
 
 
 def parse_terraform(path: str, data: bytes) -> list[Dependency]:

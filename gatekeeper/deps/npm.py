@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from gatekeeper.deps.loaders import MAX_ENTRIES, load_json, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
+from gatekeeper.lazy_pattern import lazy
 
 _SECTIONS: dict[str, Scope] = {"dependencies": "runtime", "optionalDependencies": "runtime",
                                "peerDependencies": "runtime", "devDependencies": "dev"}
@@ -70,8 +70,8 @@ def parse_package_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_YARN_VERSION = re.compile(r'^ {2}version:? "?([^"\s]+)"?\s*$')
-_YARN_DEP = re.compile(r'^ {4}"?((?:@[^@"\s:]+/)?[^@"\s:]+)"?:? ')
+_YARN_VERSION = lazy(r'^ {2}version:? "?([^"\s]+)"?\s*$')
+_YARN_DEP = lazy(r'^ {4}"?((?:@[^@"\s:]+/)?[^@"\s:]+)"?:? ')
 
 
 def _yarn_name(header: str) -> str:
@@ -152,7 +152,7 @@ def parse_pnpm_workspace(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_JSONC = re.compile(r'("(?:\\.|[^"\\])*")|,(\s*[}\]])')
+_JSONC = lazy(r'("(?:\\.|[^"\\])*")|,(\s*[}\]])')
 
 
 def parse_bun_lock(path: str, data: bytes) -> list[Dependency]:

@@ -38,6 +38,7 @@ from gatekeeper.deps import (
     toolfiles,
 )
 from gatekeeper.deps.model import Dependency
+from gatekeeper.lazy_pattern import lazy
 
 Parser = Callable[[str, bytes], list[Dependency]]
 Edits = Callable[[str, bytes], tuple[list[Dependency], list[Dependency]]]
@@ -139,8 +140,8 @@ _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("ter
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _COMPOSE = Format("compose", toolfiles.parse_compose, True)
 _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))
-_COMPOSE_NAME = re.compile(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
-_REQ_NAME = re.compile(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
+_COMPOSE_NAME = lazy(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
+_REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
 
 
 def format_for(path: str | None) -> Format | None:

@@ -32,6 +32,7 @@ from gatekeeper.diff.lines import read_lines
 from gatekeeper.diff.parser import parse_lines
 from gatekeeper.gitcmd import SAFE_GIT
 from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, scrubbed_git_env
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import FileChange
 
 
@@ -171,7 +172,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 
 # Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
 # a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
-_CANDIDATE = re.compile(
+_CANDIDATE = lazy(
     rb"(package|lock|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
     rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties"
     rb"|\.resolved|devcontainer|dotnet-tools|module\.bazel|kustomization"
@@ -196,8 +197,8 @@ class _Section:
 # The same test over a whole patch at C speed: a patch none of whose sections can hold a dependency
 # file or a gitlink is not read line by line at all. The header lines are gathered and lowered first:
 # one case-sensitive search over them is ten times faster than a case-blind search per line.
-_HEADER = re.compile(rb"(?:^|\n)diff --git [^\n]*")
-_CANDIDATE_LOWER = re.compile(_CANDIDATE.pattern)
+_HEADER = lazy(rb"(?:^|\n)diff --git [^\n]*")
+_CANDIDATE_LOWER = lazy(_CANDIDATE.pattern)
 
 
 def may_hold_dependencies(path: Path) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from gatekeeper.deps.model import Dependency, Scope
+from gatekeeper.lazy_pattern import lazy
 
 TOOL = "tool"  # a program a build installs by version: node, go, helm, a GitHub release
 RUNNER = "github-runner"  # a GitHub-hosted runner image: ubuntu, macos, windows
@@ -63,26 +64,26 @@ _BY_ACTION = {
     "imjasonh/setup-crane": ("version", "crane"), "ko-build/setup-ko": ("version", "ko"),
     "anchore/sbom-action/download-syft": ("syft-version", "syft"),
 }
-_INPUT = re.compile(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
-                    r"""\s*(?:#.*)?$""")
-VERSIONISH = re.compile(r"^v?\d[\w.+-]*$")  # a value that names a version: `1.22`, `v4.2.0`, `3.x`
+_INPUT = lazy(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
+              r"""\s*(?:#.*)?$""")
+VERSIONISH = lazy(r"^v?\d[\w.+-]*$")  # a value that names a version: `1.22`, `v4.2.0`, `3.x`
 # A workflow's environment pinning a tool by name: `GO_VERSION: '1.22.2'`, `RENOVATE_VERSION: "43.288.0"`
 # (crossplane's CI; `renovate`, `go`, `golangci`, `docker-buildx`). Upper-case keys only: an input such
 # as `version:` belongs to its step's action.
-_ENV_VERSION = re.compile(r"""^\s+(?P<tool>[A-Z][A-Z0-9_]*?)_VERSION\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
-                          r"""\s*(?:#.*)?$""")
-_STEP_USES = re.compile(r"""^(?P<indent>\s*(?:-\s+)?)uses\s*:\s*["']?(?P<name>[^@"'\s#]+)""")
+_ENV_VERSION = lazy(r"""^\s+(?P<tool>[A-Z][A-Z0-9_]*?)_VERSION\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
+                    r"""\s*(?:#.*)?$""")
+_STEP_USES = lazy(r"""^(?P<indent>\s*(?:-\s+)?)uses\s*:\s*["']?(?P<name>[^@"'\s#]+)""")
 # `runs-on: ubuntu-24.04`, `runs-on: [macos-14]`, `runs-on: windows-2022`; `-latest` names no version.
-_RUNS_ON = re.compile(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
-                      r"""(?P<version>\d[\w.-]*)["']?""")
+_RUNS_ON = lazy(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
+                r"""(?P<version>\d[\w.-]*)["']?""")
 # Renovate's annotation: `# renovate: datasource=docker depName=node` (its documented form) or a
 # repository's own `# renovate: github=owner/repo`; the line below it holds the version.
-_ANNOTATION = re.compile(r"^\s*#\s*renovate\s*:\s*(?P<pairs>\S+=\S+(?:\s+\S+=\S+)*)\s*$", re.IGNORECASE)
-_ANNOTATED = re.compile(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
-                        r"""\s*(?:#.*)?$""")
+_ANNOTATION = lazy(r"^\s*#\s*renovate\s*:\s*(?P<pairs>\S+=\S+(?:\s+\S+=\S+)*)\s*$", re.IGNORECASE)
+_ANNOTATED = lazy(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
+                  r"""\s*(?:#.*)?$""")
 # Any assignment (`KEY: x`, `KEY=x`, `KEY := x`, `KEY ?= x`, `ENV KEY x`), for the value kept as written.
-_ASSIGNED = re.compile(r"^\s*(?:(?:-\s+)?(?:ARG\s+)?(?P<key>[\w.-]+)\s*(?:[:?+]?=|:)|ENV\s+[\w.-]+(?:\s*=|\s))"
-                       r"\s*(?P<raw>\S.*?)\s*$")
+_ASSIGNED = lazy(r"^\s*(?:(?:-\s+)?(?:ARG\s+)?(?P<key>[\w.-]+)\s*(?:[:?+]?=|:)|ENV\s+[\w.-]+(?:\s*=|\s))"
+                 r"\s*(?P<raw>\S.*?)\s*$")
 MAX_RAW = 200
 _DATASOURCES = {"docker": "docker", "npm": "npm", "pypi": "pip", "go": "go", "maven": "maven", "nuget": "nuget",
                 "rubygems": "bundler", "crate": "cargo", "packagist": "composer", "helm": "helm"}

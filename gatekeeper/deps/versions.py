@@ -11,13 +11,15 @@ from itertools import zip_longest
 
 from packaging.version import InvalidVersion, Version
 
-_SEMVER = re.compile(
+from gatekeeper.lazy_pattern import lazy
+
+_SEMVER = lazy(
     r"^[vV]?(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?(?:\.(0|[1-9]\d*))?(?:\.(0|[1-9]\d*))?"
     r"(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$"
 )
 # A single constraint whose bound says where a manifest moved: `^1.2.3`, `~> 2.0`, `>=3`, `==1.0`.
-_SIMPLE = re.compile(r"^\s*(?:\^|~>|~=|~|>=|==|=|v)?\s*([0-9][0-9A-Za-z.+!\-_]*)\s*$")
-_COMMIT = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64})$")
+_SIMPLE = lazy(r"^\s*(?:\^|~>|~=|~|>=|==|=|v)?\s*([0-9][0-9A-Za-z.+!\-_]*)\s*$")
+_COMMIT = lazy(r"^([0-9a-f]{40}|[0-9a-f]{64})$")
 
 
 def _semver_key(version: str) -> tuple[tuple[int, ...], tuple[str, ...] | None] | None:

@@ -15,10 +15,11 @@ import yaml
 
 from gatekeeper.bounded import load_yaml
 from gatekeeper.errors import PolicyError, where
+from gatekeeper.lazy_pattern import lazy
 
-SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
-RULE_ID = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$")
-_PACKAGE = re.compile(r"^package\s+([A-Za-z_][\w.]*)\s*$", re.M)
+SEMVER = lazy(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
+RULE_ID = lazy(r"^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$")
+_PACKAGE = lazy(r"^package\s+([A-Za-z_][\w.]*)\s*$", re.M)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.policy.reference import CompileIssue
 from gatekeeper.testing.rego_source import blank, package_of, rule_names
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
-_IMPORT = re.compile(rf"^import\s+data((?:\.{_IDENT})+)(?:\s+as\s+({_IDENT}))?[ \t]*$", re.M)
-_REF = re.compile(rf"(?<![\w.])({_IDENT}(?:\.{_IDENT})+)")
+_IMPORT = lazy(rf"^import\s+data((?:\.{_IDENT})+)(?:\s+as\s+({_IDENT}))?[ \t]*$", re.M)
+_REF = lazy(rf"(?<![\w.])({_IDENT}(?:\.{_IDENT})+)")
 # The contract's documents: a policy package may define none of them (the gate reads each as empty).
 _OPTIONAL = frozenset({"deny", "review", "warn"})
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gatekeeper.errors import PolicyError
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.policy.isolate import EngineCrashed, EngineTimedOut, start_isolated
 
 ENGINE = "opa-golib-python-bindings"
@@ -33,7 +34,7 @@ INSTALL_HINT = (
 UNDEFINED: dict[str, bool] = {"undefined": True}  # what `start_evaluating` gives for a query without a value
 
 # `m3.rego:12: rego_unsafe_var_error: var x is unsafe` (the message runs to the next such prefix).
-_ERROR = re.compile(r"(?m)(?:^|(?<=: ))m(\d+)\.rego:(\d+): (rego_[a-z_]+): ")
+_ERROR = lazy(r"(?m)(?:^|(?<=: ))m(\d+)\.rego:(\d+): (rego_[a-z_]+): ")
 _NAMES = (
     re.compile(r"var (\S+) is unsafe"),
     re.compile(r"undefined function (\S+)"),
@@ -228,7 +229,7 @@ def _engine(sources: Sequence[str], data: Mapping[str, Any]) -> tuple[Any, list[
 
 
 _LIMIT = "rego_compile_error: error limit reached"
-_LIB = re.compile(r"^package\s+gatekeeper\.lib\b", re.M)
+_LIB = lazy(r"^package\s+gatekeeper\.lib\b", re.M)
 
 
 def _compile_here(sources: list[str], data: dict[str, Any]) -> list[tuple[int, int, str, str]]:

@@ -13,10 +13,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from gatekeeper.errors import PolicyError
+from gatekeeper.lazy_pattern import lazy
 
-_LENGTH = re.compile(rb"(\d+):")
-_SPAN = re.compile(rb"\|(\d+)\|(\d+)")
-_WORD = re.compile(rb"[^\s()]+")
+_LENGTH = lazy(rb"(\d+):")
+_SPAN = lazy(rb"\|(\d+)\|(\d+)")
+_WORD = lazy(rb"[^\s()]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +145,7 @@ def locate(span: Span | None, modules: Mapping[str, str]) -> str | None:
     return f"{span.name}:{line}:{column}"
 
 
-_CALL_NAME = re.compile(r"Function not found: ([A-Za-z_][\w.]*)")
+_CALL_NAME = lazy(r"Function not found: ([A-Za-z_][\w.]*)")
 
 
 def locate_text(needle: str, modules: Mapping[str, str], *, call: bool = False) -> str | None:
@@ -182,7 +183,7 @@ def compile_error(text: str, name: str, modules: Mapping[str, str]) -> PolicyErr
     return PolicyError(f"does not compile ({len(found)} errors): {listed}", where=where, hint=hint_for(first.message))
 
 
-_RULE_HEAD = re.compile(r"^(?:default\s+)?([A-Za-z_][\w]*)")
+_RULE_HEAD = lazy(r"^(?:default\s+)?([A-Za-z_][\w]*)")
 
 
 def rule_at(source: str, line: int) -> str | None:

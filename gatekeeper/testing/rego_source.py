@@ -10,16 +10,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gatekeeper.lazy_pattern import lazy
+
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
-_PACKAGE = re.compile(rf"^package\s+({_IDENT}(?:\.{_IDENT})*)\s*$", re.M)
-_HEAD = re.compile(rf"^(?:default\s+)?({_IDENT})\b(?!\s*\.)", re.M)
-_IMPORT = re.compile(rf"^import\s+(?:data|input)((?:\.{_IDENT})+)(?:\s+as\s+({_IDENT}))?\s*$", re.M)
-_WITH_INPUT = re.compile(r"\bwith\s+input\s+as\b")
-_WITH_VALUE = re.compile(r"\bwith\s+([^\s]+)\s+as\s+(data\b|" + _IDENT + r")(\s*\()?")
-_SPECIAL = re.compile(r"[#\"`]")
+_PACKAGE = lazy(rf"^package\s+({_IDENT}(?:\.{_IDENT})*)\s*$", re.M)
+_HEAD = lazy(rf"^(?:default\s+)?({_IDENT})\b(?!\s*\.)", re.M)
+_IMPORT = lazy(rf"^import\s+(?:data|input)((?:\.{_IDENT})+)(?:\s+as\s+({_IDENT}))?\s*$", re.M)
+_WITH_INPUT = lazy(r"\bwith\s+input\s+as\b")
+_WITH_VALUE = lazy(r"\bwith\s+([^\s]+)\s+as\s+(data\b|" + _IDENT + r")(\s*\()?")
+_SPECIAL = lazy(r"[#\"`]")
 # A string's body ends at its closing quote or an unescaped newline; a backslash skips the next character.
-_STRING_BODY = re.compile(r"(?:[^\"\\\n]|\\[\s\S])*")
-_NOT_NEWLINE = re.compile(r"[^\n]")
+_STRING_BODY = lazy(r"(?:[^\"\\\n]|\\[\s\S])*")
+_NOT_NEWLINE = lazy(r"[^\n]")
 _KEYWORDS = frozenset({"package", "import", "default", "not", "some", "every", "with", "as", "if", "contains", "else"})
 _LITERALS = frozenset({"true", "false", "null", "input", "data"})
 
@@ -162,7 +164,7 @@ def lint(source: str, known_rules: set[str] | frozenset[str] = frozenset()) -> l
     return issues
 
 
-_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_STRING = lazy(r'"((?:[^"\\\n]|\\.)*)"')
 
 
 def named_rule_ids(body: str, candidates: set[str] | frozenset[str]) -> set[str]:

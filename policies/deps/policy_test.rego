@@ -72,6 +72,13 @@ test_new_registry_is_reviewed if {
 	rules([], [], [npmrc]) == ["deps.new_registry"]
 }
 
+# A registry named outside the deps bucket (a classification that puts pip.conf elsewhere) still counts.
+test_new_registry_outside_the_deps_bucket_is_reviewed if {
+	facts := {"kind": "registries", "registries_added": ["https://x.example/"]}
+	conf := testing.file_with("tools/pip.conf", "other", {"facts": facts})
+	rules([], [], [testing.file("src/a.go", "src"), conf]) == ["deps.new_registry"]
+}
+
 test_unreadable_file_is_reviewed if {
 	rules([], [{"manifest": "package-lock.json", "kind": "unparsable", "msg": "x"}], [lock]) == ["deps.unreadable"]
 }
