@@ -86,7 +86,7 @@ def test_adding_a_policy_as_documented_keeps_make_test_green(tmp_path: Path) -> 
     assert policy_test.returncode == 0, policy_test.stdout + policy_test.stderr
     declared = sum(len(p.rules) for p in load_bundle(project / "policies").policies)
     assert declared == sum(len(p.rules) for p in load_bundle(REPO_ROOT / "policies").policies) + 1
-    assert policy_test.stdout.startswith("bundle acme-security revision 2026.12.01-5")
+    assert policy_test.stdout.startswith("bundle acme-security revision 2026.12.01-6")
     assert f"rule coverage {declared}/{declared} (100.0%" in policy_test.stdout, policy_test.stdout
 
     # make pytest's command, on the files that pin the bundle; -rs lists what was skipped and why.
