@@ -211,8 +211,8 @@ def _tree(repo: GitRepo, base: str, head: str) -> Delta:
         return tree_delta(git, base, head)
 
 
-def _bump(tmp_path: Path, files: dict[str, str], edits: dict[str, tuple[str, str]]) -> Delta:
-    """Commit `files`, then a bot's commit replacing each `old` by `new` in its file; the tree delta between them."""
+def bump_commits(tmp_path: Path, files: dict[str, str], edits: dict[str, tuple[str, str]]) -> tuple[GitRepo, str, str]:
+    """Commit `files`, then a bot's commit replacing each `old` by `new` in its file: (repo, base, head)."""
     repo = GitRepo(tmp_path / "repo")
     for path, body in files.items():
         repo.write(path, body)
@@ -220,7 +220,12 @@ def _bump(tmp_path: Path, files: dict[str, str], edits: dict[str, tuple[str, str
     for path, (old, new) in edits.items():
         assert old in files[path]
         repo.write(path, files[path].replace(old, new))
-    return _tree(repo, base, repo.commit("bump"))
+    return repo, base, repo.commit("bump")
+
+
+def _bump(tmp_path: Path, files: dict[str, str], edits: dict[str, tuple[str, str]]) -> Delta:
+    """The tree delta of a bot's commit (bump_commits)."""
+    return _tree(*bump_commits(tmp_path, files, edits))
 
 
 def _rows(changes: list[Change]) -> set[tuple[object, ...]]:
