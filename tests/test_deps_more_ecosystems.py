@@ -289,6 +289,26 @@ def test_dependabot_mix_bump_in_tree_and_patch(tmp_path: Path) -> None:
     assert [(c.name, c.to_version, c.partial) for c in from_patch.changes] == [("req", "0.6.3", True)]
 
 
+def test_mix_lock_names_the_package_and_its_repository(tmp_path: Path) -> None:
+    """The lock key is the app's name; what is fetched is the Hex package from the repository at the end of
+    the entry. Another package under the same key, or the same package from another repository (a Hex
+    organization or a mirror), is a new dependency, never an upgrade of the old one within level."""
+    hexpm = '"req": {:hex, :req, "0.6.2", "b9b2024f35bcf60a92cc8cad2eaaf9d4e7aace463ff74be1afe5986830184413"'
+    other = '"req": {:hex, :req_evil, "0.6.3", "7fe5e68792ff0546e45d5919104fa1764a13694cfe3e48c8a0f32ad051ae77e4"'
+    delta = _bump(tmp_path / "package", {"mix.lock": MIX_LOCK}, {"mix.lock": (hexpm, other)})
+    assert {(c.name, c.change) for c in delta.changes} == {("req", "removed"), ("req_evil", "added")}
+    old = '"ecto_sql": {:hex, :ecto_sql, "3.13.2", "a07d2461d84107b3d037097c822ffdd36ed69d1cf7c0f70e12a3d1decf04e2e1"'
+    new = '"ecto_sql": {:hex, :ecto_sql, "3.13.3", "a07d2461d84107b3d037097c822ffdd36ed69d1cf7c0f70e12a3d1decf04e2e1"'
+    moved = MIX_LOCK.replace(old + ', [:mix], [], "hexpm"', new + ', [:mix], [], "acme"')
+    assert moved != MIX_LOCK
+    delta = _tree(*bump_commits(tmp_path / "repository", {"mix.lock": MIX_LOCK}, {"mix.lock": (MIX_LOCK, moved)}))
+    assert {(c.name, c.change) for c in delta.changes} == {("ecto_sql", "removed"), ("acme/ecto_sql", "added")}
+    # an entry whose repository the reader cannot find at the end of its line is a problem, never hexpm
+    split = '  "req": {:hex, :req, "0.6.2", "b9", [:mix], [],\n "acme", "cc9"},'
+    with pytest.raises(ManifestError, match="line 2"):
+        elixir.parse_mix_lock("mix.lock", f"%{{\n{split}\n}}\n".encode())
+
+
 @pytest.mark.parametrize("line", [
     '  "req": {:hex, "req", "0.6.2"},',  # a package name in a form the reader does not know
     '  "phoenix": {:path, "../phoenix", []},',
