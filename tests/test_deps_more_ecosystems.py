@@ -239,7 +239,8 @@ def test_pubspec_sections_and_sources() -> None:
     assert deps == {
         ("flutter", "sdk:flutter", "runtime"), ("dio", "5.9.2", "runtime"), ("go_router", "^15.0.0", "runtime"),
         ("cupertino_icons", "", "runtime"), ("riverpod_annotation", "^2.6.1", "runtime"),
-        ("shared", "path:../shared", "runtime"), ("flutter_hooks", "git:v0.21.2", "runtime"),
+        ("shared", "path:../shared", "runtime"),
+        ("flutter_hooks@git+https://github.com/rrousselGit/flutter_hooks.git", "git:v0.21.2", "runtime"),
         ("flutter_lints", "^5.0.0", "dev"), ("build_runner", "^2.4.13", "dev"),
     }
 
@@ -261,6 +262,45 @@ def test_dependabot_pub_bump_manifest_and_lock(tmp_path: Path) -> None:
     assert _rows(delta.changes) == {("pub", "dio", "5.9.2", "5.10.0", "upgraded", "minor", True, "runtime")}
     assert {c.manifest for c in delta.changes} == {"app/pubspec.yaml", "app/pubspec.lock"}
     assert not delta.problems
+
+
+DIO_LOCK = ('      name: dio\n      sha256: "253a18bbd4851fecba42f7343a1df3a9a4c1d31a2c1b37e221086b4fa8c8dbc9"\n'
+            '      url: "https://pub.dev"\n    source: hosted\n    version: "5.9.2"')
+
+
+@pytest.mark.parametrize(("manifest", "lock"), [
+    ("  dio: {version: 5.9.3, hosted: https://evil.example}\n",
+     DIO_LOCK.replace("https://pub.dev", "https://evil.example").replace('"5.9.2"', '"5.9.3"')),
+    ("  dio: {version: 5.9.3, hosted: {name: dio_evil, url: https://pub.dev}}\n",
+     DIO_LOCK.replace("name: dio", "name: dio_evil").replace('"5.9.2"', '"5.9.3"')),
+])
+def test_pub_package_from_another_host_or_name_is_a_new_dependency(tmp_path: Path, manifest: str, lock: str) -> None:
+    """A package fetched from another hosted repository, or another package under the same key, is not an
+    upgrade of the one the project had: the manifest and the lock name it by where it comes from."""
+    delta = _bump(tmp_path, {"app/pubspec.yaml": PUBSPEC, "app/pubspec.lock": PUBSPEC_LOCK},
+                  {"app/pubspec.yaml": ("  dio: 5.9.2\n", manifest), "app/pubspec.lock": (DIO_LOCK, lock)})
+    assert {(c.manifest, c.name, c.change) for c in delta.changes if c.name == "dio"} == {
+        ("app/pubspec.yaml", "dio", "removed"), ("app/pubspec.lock", "dio", "removed")}
+    assert not [c for c in delta.changes if c.change in ("upgraded", "downgraded")]
+
+
+def test_pub_git_source_moved_beside_a_bump_is_not_hidden(tmp_path: Path) -> None:
+    """A git dependency's repository swapped at the same ref, in a commit whose ordinary bump explains the file."""
+    moved = PUBSPEC.replace("  dio: 5.9.2\n", "  dio: 5.9.3\n").replace(
+        "https://github.com/rrousselGit/flutter_hooks.git", "https://evil.example/flutter_hooks.git")
+    delta = _bump(tmp_path, {"pubspec.yaml": PUBSPEC}, {"pubspec.yaml": (PUBSPEC, moved)})
+    assert {c.change for c in delta.changes if c.name.startswith("flutter_hooks")} == {"removed", "added"}
+    lock = PUBSPEC_LOCK.replace("sdks:\n", (
+        "  flutter_hooks:\n    dependency: \"direct main\"\n    description:\n      path: \".\"\n      ref: v0.21.2\n"
+        "      resolved-ref: \"0000000000000000000000000000000000000001\"\n"
+        "      url: \"https://github.com/rrousselGit/flutter_hooks.git\"\n    source: git\n"
+        "    version: \"0.21.2\"\nsdks:\n"))
+    moved = lock.replace("0000000000000000000000000000000000000001", "0000000000000000000000000000000000000002")
+    delta = _tree(*bump_commits(tmp_path / "lock", {"pubspec.lock": lock}, {"pubspec.lock": (lock, moved)}))
+    assert [c.change for c in delta.changes] == ["changed"]  # a commit does not order: reviewed
+    moved = lock.replace("https://github.com/rrousselGit/flutter_hooks.git", "https://evil.example/h.git")
+    delta = _tree(*bump_commits(tmp_path / "url", {"pubspec.lock": lock}, {"pubspec.lock": (lock, moved)}))
+    assert {c.change for c in delta.changes} == {"removed", "added"}
 
 
 def test_pub_dependency_overrides_change_is_a_problem(tmp_path: Path) -> None:
