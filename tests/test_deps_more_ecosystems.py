@@ -438,6 +438,16 @@ def test_dependabot_devcontainer_feature_major_bump(tmp_path: Path) -> None:
          True, "build")}
 
 
+def test_devcontainer_feature_by_url_or_unknown_form_is_never_skipped() -> None:
+    """A feature given as a tarball URL runs as root at build as an OCI one does: it is a dependency, not
+    a local folder; a reference in a form the reader does not know is a problem."""
+    deps = devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"https://evil.example/f.tgz": {}}}')
+    assert [(d.ecosystem, d.name) for d in deps] == [("devcontainer", "https://evil.example/f.tgz")]
+    with pytest.raises(ManifestError):
+        devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"ghcr.io/x/y:1:2": {}}}')
+    assert devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"./local": {}}}') == []
+
+
 @pytest.mark.parametrize("body", [
     '{"features": {"ghcr.io/x/y:1": {}}',  # unclosed
     '{"features": ["ghcr.io/x/y:1"]}',  # not a mapping
