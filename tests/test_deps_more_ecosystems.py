@@ -380,6 +380,17 @@ def test_dependabot_swift_bump(tmp_path: Path) -> None:
                                      True, "runtime")}
 
 
+def test_swift_revision_moved_under_the_same_version_is_a_problem(tmp_path: Path) -> None:
+    """SwiftPM checks a pin out at its `revision`: a revision swapped under an unchanged `version` label is other
+    code, and must not ride on a bump made beside it in the same file."""
+    body = json.dumps(RESOLVED_V2, indent=2) + "\n"
+    moved = body.replace('"version": "1.6.3"', '"version": "1.6.4"').replace(
+        "513364f870f6bfc468f9d2ff0a95caccc10044c5", "0000000000000000000000000000000000000bad")
+    delta = _bump(tmp_path, {"Package.resolved": body}, {"Package.resolved": (body, moved)})
+    assert [(p.manifest, p.kind) for p in delta.problems] == [("Package.resolved", "partial")]
+    assert "github.com/Alamofire/Alamofire" in delta.problems[0].msg
+
+
 # pre-commit
 
 def test_pre_commit_hooks_named_by_repository() -> None:

@@ -14,6 +14,7 @@ from gatekeeper.deps.bazel import OVERRIDE, residue
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml, text
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.swift import moved_revisions
 
 
 def _get(doc: Any, *keys: str) -> Any:
@@ -58,6 +59,11 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
         return ["build logic or download location"]
     if name == "MODULE.bazel" and base is not None and head is not None and residue(base) != residue(head):
         return ["build logic or download location"]
+    if name == "Package.resolved" and base is not None and head is not None:
+        try:
+            return moved_revisions(base, head)
+        except (ManifestError, RecursionError):
+            return []  # the parser reports an unreadable side itself
     try:
         before = _sections(name, base) if base is not None else {}
         after = _sections(name, head) if head is not None else {}
