@@ -449,6 +449,19 @@ def test_dependabot_devcontainer_feature_major_bump(tmp_path: Path) -> None:
          True, "build")}
 
 
+def test_devcontainer_lock_resolved_elsewhere_or_moved_under_the_same_version(tmp_path: Path) -> None:
+    """The CLI pulls a locked feature by its `resolved` digest: a digest from another repository is another
+    feature, and a digest that moves under an unchanged version is other code under the old label."""
+    lock = json.dumps(DEVCONTAINER_LOCK, indent=2) + "\n"
+    other = lock.replace("ghcr.io/devcontainers/features/docker-in-docker@", "ghcr.io/evil/docker-in-docker@")
+    delta = _bump(tmp_path / "elsewhere", {"devcontainer-lock.json": lock}, {"devcontainer-lock.json": (lock, other)})
+    assert {(c.name, c.change) for c in delta.changes} == {
+        ("ghcr.io/devcontainers/features/docker-in-docker", "removed"), ("ghcr.io/evil/docker-in-docker", "added")}
+    moved = lock.replace("ce" * 32, "ba" * 32)
+    delta = _bump(tmp_path / "moved", {"devcontainer-lock.json": lock}, {"devcontainer-lock.json": (lock, moved)})
+    assert [(p.manifest, p.kind) for p in delta.problems] == [("devcontainer-lock.json", "partial")]
+
+
 def test_devcontainer_feature_by_url_or_unknown_form_is_never_skipped() -> None:
     """A feature given as a tarball URL runs as root at build as an OCI one does: it is a dependency, not
     a local folder; a reference in a form the reader does not know is a problem."""

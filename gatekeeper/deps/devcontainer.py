@@ -55,11 +55,30 @@ def parse_devcontainer(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-def parse_devcontainer_lock(path: str, data: bytes) -> list[Dependency]:
+def _locked(data: bytes) -> dict[str, tuple[str, str, str]]:
+    """Each locked feature's reference: (version, resolved, integrity)."""
     doc = mapping(load_json(data), "devcontainer-lock.json")
-    out: list[Dependency] = []
+    out: dict[str, tuple[str, str, str]] = {}
     for reference, entry in mapping(doc.get("features"), "features").items():
         entry = mapping(entry, f"feature {reference}")
-        if (dep := _feature(path, str(reference), string(entry.get("version")))) is not None:
+        out[str(reference)] = (string(entry.get("version")), string(entry.get("resolved")),
+                               string(entry.get("integrity")))
+    return out
+
+
+def parse_devcontainer_lock(path: str, data: bytes) -> list[Dependency]:
+    """Each locked feature at its resolved version, named by what the CLI pulls: the `resolved` reference
+    (without its digest) when there is one, so a digest from another repository is another feature."""
+    out: list[Dependency] = []
+    for reference, (version, resolved, _) in _locked(data).items():
+        pulled = resolved.rpartition("@")[0] if "@" in resolved else reference
+        if (dep := _feature(path, pulled, version)) is not None:
             out.append(dep)
     return out
+
+
+def moved_digests(base: bytes, head: bytes) -> list[str]:
+    """Locked features whose digest or integrity moved under the same version: other code, old label."""
+    before, after = _locked(base), _locked(head)
+    return sorted(f"the digest of {ref} {after[ref][0]}" for ref in before.keys() & after.keys()
+                  if before[ref][0] == after[ref][0] and before[ref][1:] != after[ref][1:])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from gatekeeper.deps.bazel import OVERRIDE, residue
+from gatekeeper.deps.devcontainer import moved_digests
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml, text
 from gatekeeper.deps.model import ManifestError
@@ -59,9 +60,11 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
         return ["build logic or download location"]
     if name == "MODULE.bazel" and base is not None and head is not None and residue(base) != residue(head):
         return ["build logic or download location"]
-    if name == "Package.resolved" and base is not None and head is not None:
+    pinned = {"Package.resolved": moved_revisions, "devcontainer-lock.json": moved_digests,
+              ".devcontainer-lock.json": moved_digests}.get(name)
+    if pinned is not None and base is not None and head is not None:
         try:
-            return moved_revisions(base, head)
+            return pinned(base, head)
         except (ManifestError, RecursionError):
             return []  # the parser reports an unreadable side itself
     try:
