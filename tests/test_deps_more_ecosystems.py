@@ -284,6 +284,15 @@ def test_pub_package_from_another_host_or_name_is_a_new_dependency(tmp_path: Pat
     assert not [c for c in delta.changes if c.change in ("upgraded", "downgraded")]
 
 
+def test_pub_lock_package_moved_to_a_path_is_not_the_same_package(tmp_path: Path) -> None:
+    """A locked package swapped from pub.dev to a folder (vendored code the same change adds) at the same
+    version: the lock names it by its path, so the move shows."""
+    path = DIO_LOCK.replace('      url: "https://pub.dev"\n    source: hosted', '      path: "../vendor/dio"\n'
+                            '      relative: true\n    source: path')
+    delta = _bump(tmp_path, {"pubspec.lock": PUBSPEC_LOCK}, {"pubspec.lock": (DIO_LOCK, path)})
+    assert {(c.name, c.change) for c in delta.changes} == {("dio", "removed"), ("dio@path:../vendor/dio", "added")}
+
+
 def test_pub_git_source_moved_beside_a_bump_is_not_hidden(tmp_path: Path) -> None:
     """A git dependency's repository swapped at the same ref, in a commit whose ordinary bump explains the file."""
     moved = PUBSPEC.replace("  dio: 5.9.2\n", "  dio: 5.9.3\n").replace(

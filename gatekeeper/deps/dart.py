@@ -90,6 +90,8 @@ def parse_pubspec_lock(path: str, data: bytes) -> list[Dependency]:
             # a git package's `version` is what its own pubspec says at the commit: the commit is the version
             key = _git(str(name), string(described.get("url")), string(described.get("path")))
             version = string(described.get("resolved-ref")) or version
+        elif source == "path":
+            key = f"{name}@path:{string(described.get('path'))}"  # as pubspec.yaml's `path:` is written
         else:
             key = str(name)
         out.append(Dependency("pub", key, version, path, direct, scope))
