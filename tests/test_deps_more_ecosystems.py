@@ -239,7 +239,8 @@ def test_pubspec_sections_and_sources() -> None:
     assert deps == {
         ("flutter", "sdk:flutter", "runtime"), ("dio", "5.9.2", "runtime"), ("go_router", "^15.0.0", "runtime"),
         ("cupertino_icons", "", "runtime"), ("riverpod_annotation", "^2.6.1", "runtime"),
-        ("shared", "path:../shared", "runtime"), ("flutter_hooks", "git:v0.21.2", "runtime"),
+        ("shared", "path:../shared", "runtime"),
+        ("flutter_hooks@git+https://github.com/rrousselGit/flutter_hooks.git", "git:v0.21.2", "runtime"),
         ("flutter_lints", "^5.0.0", "dev"), ("build_runner", "^2.4.13", "dev"),
     }
 
@@ -261,6 +262,54 @@ def test_dependabot_pub_bump_manifest_and_lock(tmp_path: Path) -> None:
     assert _rows(delta.changes) == {("pub", "dio", "5.9.2", "5.10.0", "upgraded", "minor", True, "runtime")}
     assert {c.manifest for c in delta.changes} == {"app/pubspec.yaml", "app/pubspec.lock"}
     assert not delta.problems
+
+
+DIO_LOCK = ('      name: dio\n      sha256: "253a18bbd4851fecba42f7343a1df3a9a4c1d31a2c1b37e221086b4fa8c8dbc9"\n'
+            '      url: "https://pub.dev"\n    source: hosted\n    version: "5.9.2"')
+
+
+@pytest.mark.parametrize(("manifest", "lock"), [
+    ("  dio: {version: 5.9.3, hosted: https://evil.example}\n",
+     DIO_LOCK.replace("https://pub.dev", "https://evil.example").replace('"5.9.2"', '"5.9.3"')),
+    ("  dio: {version: 5.9.3, hosted: {name: dio_evil, url: https://pub.dev}}\n",
+     DIO_LOCK.replace("name: dio", "name: dio_evil").replace('"5.9.2"', '"5.9.3"')),
+])
+def test_pub_package_from_another_host_or_name_is_a_new_dependency(tmp_path: Path, manifest: str, lock: str) -> None:
+    """A package fetched from another hosted repository, or another package under the same key, is not an
+    upgrade of the one the project had: the manifest and the lock name it by where it comes from."""
+    delta = _bump(tmp_path, {"app/pubspec.yaml": PUBSPEC, "app/pubspec.lock": PUBSPEC_LOCK},
+                  {"app/pubspec.yaml": ("  dio: 5.9.2\n", manifest), "app/pubspec.lock": (DIO_LOCK, lock)})
+    assert {(c.manifest, c.name, c.change) for c in delta.changes if c.name == "dio"} == {
+        ("app/pubspec.yaml", "dio", "removed"), ("app/pubspec.lock", "dio", "removed")}
+    assert not [c for c in delta.changes if c.change in ("upgraded", "downgraded")]
+
+
+def test_pub_lock_package_moved_to_a_path_is_not_the_same_package(tmp_path: Path) -> None:
+    """A locked package swapped from pub.dev to a folder (vendored code the same change adds) at the same
+    version: the lock names it by its path, so the move shows."""
+    path = DIO_LOCK.replace('      url: "https://pub.dev"\n    source: hosted', '      path: "../vendor/dio"\n'
+                            '      relative: true\n    source: path')
+    delta = _bump(tmp_path, {"pubspec.lock": PUBSPEC_LOCK}, {"pubspec.lock": (DIO_LOCK, path)})
+    assert {(c.name, c.change) for c in delta.changes} == {("dio", "removed"), ("dio@path:../vendor/dio", "added")}
+
+
+def test_pub_git_source_moved_beside_a_bump_is_not_hidden(tmp_path: Path) -> None:
+    """A git dependency's repository swapped at the same ref, in a commit whose ordinary bump explains the file."""
+    moved = PUBSPEC.replace("  dio: 5.9.2\n", "  dio: 5.9.3\n").replace(
+        "https://github.com/rrousselGit/flutter_hooks.git", "https://evil.example/flutter_hooks.git")
+    delta = _bump(tmp_path, {"pubspec.yaml": PUBSPEC}, {"pubspec.yaml": (PUBSPEC, moved)})
+    assert {c.change for c in delta.changes if c.name.startswith("flutter_hooks")} == {"removed", "added"}
+    lock = PUBSPEC_LOCK.replace("sdks:\n", (
+        "  flutter_hooks:\n    dependency: \"direct main\"\n    description:\n      path: \".\"\n      ref: v0.21.2\n"
+        "      resolved-ref: \"0000000000000000000000000000000000000001\"\n"
+        "      url: \"https://github.com/rrousselGit/flutter_hooks.git\"\n    source: git\n"
+        "    version: \"0.21.2\"\nsdks:\n"))
+    moved = lock.replace("0000000000000000000000000000000000000001", "0000000000000000000000000000000000000002")
+    delta = _tree(*bump_commits(tmp_path / "lock", {"pubspec.lock": lock}, {"pubspec.lock": (lock, moved)}))
+    assert [c.change for c in delta.changes] == ["changed"]  # a commit does not order: reviewed
+    moved = lock.replace("https://github.com/rrousselGit/flutter_hooks.git", "https://evil.example/h.git")
+    delta = _tree(*bump_commits(tmp_path / "url", {"pubspec.lock": lock}, {"pubspec.lock": (lock, moved)}))
+    assert {c.change for c in delta.changes} == {"removed", "added"}
 
 
 def test_pub_dependency_overrides_change_is_a_problem(tmp_path: Path) -> None:
@@ -287,6 +336,26 @@ def test_dependabot_mix_bump_in_tree_and_patch(tmp_path: Path) -> None:
     patch = GitRepo(tmp_path / "repo").git("diff", "--binary", "HEAD^", "HEAD")
     from_patch = patch_delta(None, io.BytesIO(patch))
     assert [(c.name, c.to_version, c.partial) for c in from_patch.changes] == [("req", "0.6.3", True)]
+
+
+def test_mix_lock_names_the_package_and_its_repository(tmp_path: Path) -> None:
+    """The lock key is the app's name; what is fetched is the Hex package from the repository at the end of
+    the entry. Another package under the same key, or the same package from another repository (a Hex
+    organization or a mirror), is a new dependency, never an upgrade of the old one within level."""
+    hexpm = '"req": {:hex, :req, "0.6.2", "b9b2024f35bcf60a92cc8cad2eaaf9d4e7aace463ff74be1afe5986830184413"'
+    other = '"req": {:hex, :req_evil, "0.6.3", "7fe5e68792ff0546e45d5919104fa1764a13694cfe3e48c8a0f32ad051ae77e4"'
+    delta = _bump(tmp_path / "package", {"mix.lock": MIX_LOCK}, {"mix.lock": (hexpm, other)})
+    assert {(c.name, c.change) for c in delta.changes} == {("req", "removed"), ("req_evil", "added")}
+    old = '"ecto_sql": {:hex, :ecto_sql, "3.13.2", "a07d2461d84107b3d037097c822ffdd36ed69d1cf7c0f70e12a3d1decf04e2e1"'
+    new = '"ecto_sql": {:hex, :ecto_sql, "3.13.3", "a07d2461d84107b3d037097c822ffdd36ed69d1cf7c0f70e12a3d1decf04e2e1"'
+    moved = MIX_LOCK.replace(old + ', [:mix], [], "hexpm"', new + ', [:mix], [], "acme"')
+    assert moved != MIX_LOCK
+    delta = _tree(*bump_commits(tmp_path / "repository", {"mix.lock": MIX_LOCK}, {"mix.lock": (MIX_LOCK, moved)}))
+    assert {(c.name, c.change) for c in delta.changes} == {("ecto_sql", "removed"), ("acme/ecto_sql", "added")}
+    # an entry whose repository the reader cannot find at the end of its line is a problem, never hexpm
+    split = '  "req": {:hex, :req, "0.6.2", "b9", [:mix], [],\n "acme", "cc9"},'
+    with pytest.raises(ManifestError, match="line 2"):
+        elixir.parse_mix_lock("mix.lock", f"%{{\n{split}\n}}\n".encode())
 
 
 @pytest.mark.parametrize("line", [
@@ -318,6 +387,17 @@ def test_dependabot_swift_bump(tmp_path: Path) -> None:
                                                                                     '"version": "1.6.4"')})
     assert _rows(delta.changes) == {("swift", "github.com/apple/swift-log", "1.6.3", "1.6.4", "upgraded", "patch",
                                      True, "runtime")}
+
+
+def test_swift_revision_moved_under_the_same_version_is_a_problem(tmp_path: Path) -> None:
+    """SwiftPM checks a pin out at its `revision`: a revision swapped under an unchanged `version` label is other
+    code, and must not ride on a bump made beside it in the same file."""
+    body = json.dumps(RESOLVED_V2, indent=2) + "\n"
+    moved = body.replace('"version": "1.6.3"', '"version": "1.6.4"').replace(
+        "513364f870f6bfc468f9d2ff0a95caccc10044c5", "0000000000000000000000000000000000000bad")
+    delta = _bump(tmp_path, {"Package.resolved": body}, {"Package.resolved": (body, moved)})
+    assert [(p.manifest, p.kind) for p in delta.problems] == [("Package.resolved", "partial")]
+    assert "github.com/Alamofire/Alamofire" in delta.problems[0].msg
 
 
 # pre-commit
@@ -376,6 +456,29 @@ def test_dependabot_devcontainer_feature_major_bump(tmp_path: Path) -> None:
          "build"),
         ("devcontainer", "ghcr.io/devcontainers/features/docker-in-docker", "2.16.1", "4.0.0", "upgraded", "major",
          True, "build")}
+
+
+def test_devcontainer_lock_resolved_elsewhere_or_moved_under_the_same_version(tmp_path: Path) -> None:
+    """The CLI pulls a locked feature by its `resolved` digest: a digest from another repository is another
+    feature, and a digest that moves under an unchanged version is other code under the old label."""
+    lock = json.dumps(DEVCONTAINER_LOCK, indent=2) + "\n"
+    other = lock.replace("ghcr.io/devcontainers/features/docker-in-docker@", "ghcr.io/evil/docker-in-docker@")
+    delta = _bump(tmp_path / "elsewhere", {"devcontainer-lock.json": lock}, {"devcontainer-lock.json": (lock, other)})
+    assert {(c.name, c.change) for c in delta.changes} == {
+        ("ghcr.io/devcontainers/features/docker-in-docker", "removed"), ("ghcr.io/evil/docker-in-docker", "added")}
+    moved = lock.replace("ce" * 32, "ba" * 32)
+    delta = _bump(tmp_path / "moved", {"devcontainer-lock.json": lock}, {"devcontainer-lock.json": (lock, moved)})
+    assert [(p.manifest, p.kind) for p in delta.problems] == [("devcontainer-lock.json", "partial")]
+
+
+def test_devcontainer_feature_by_url_or_unknown_form_is_never_skipped() -> None:
+    """A feature given as a tarball URL runs as root at build as an OCI one does: it is a dependency, not
+    a local folder; a reference in a form the reader does not know is a problem."""
+    deps = devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"https://evil.example/f.tgz": {}}}')
+    assert [(d.ecosystem, d.name) for d in deps] == [("devcontainer", "https://evil.example/f.tgz")]
+    with pytest.raises(ManifestError):
+        devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"ghcr.io/x/y:1:2": {}}}')
+    assert devcontainer.parse_devcontainer("devcontainer.json", b'{"features": {"./local": {}}}') == []
 
 
 @pytest.mark.parametrize("body", [

@@ -20,8 +20,21 @@ _ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|\d+))\s*(?:,|$)')
 OVERRIDE = re.compile(r"^\s*\w+_override\s*\([^()]*\)", re.MULTILINE)
 
 
+def _body(data: bytes) -> str:
+    return re.sub(r"#[^\n\"]*$", "", text(data), flags=re.MULTILINE)  # comments (not inside a string's line)
+
+
+def residue(data: bytes) -> str:
+    """What the reader does not model: the file without its comments, the bazel_dep calls it reads and the
+    Maven coordinates, whitespace collapsed. MODULE.bazel is a program (repository rules, extensions,
+    statements after a `;`), so a difference here must not ride on a bump's explanation (overrides.py)."""
+    body = _CALL.sub("", _body(data))
+    body = COORDINATE.sub("", body)
+    return re.sub(r"\s+", " ", body).strip()
+
+
 def parse_module_bazel(path: str, data: bytes) -> list[Dependency]:
-    body = re.sub(r"#[^\n\"]*$", "", text(data), flags=re.MULTILINE)  # comments (not inside a string's line)
+    body = _body(data)
     out: list[Dependency] = []
     for call in _CALL.finditer(body):
         args: dict[str, str] = {}

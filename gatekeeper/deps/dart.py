@@ -14,6 +14,39 @@ _LOCK_KINDS: dict[str, tuple[bool, Scope]] = {
 }
 
 
+# pub.dev under its names: a package hosted anywhere else is another package (named `dio@https://host`).
+_DEFAULT_HOSTS = frozenset({"", "https://pub.dev", "https://pub.dartlang.org"})
+
+
+def _hosted(key: str, name: str, url: str) -> str:
+    """A hosted package by where it is fetched from: `dio` on pub.dev, `dio_evil@https://pub.dev` for another
+    package under the key `dio`, `dio@https://host` on another repository."""
+    url = url.rstrip("/")
+    return key if name in ("", key) and url in _DEFAULT_HOSTS else f"{name or key}@{url or 'https://pub.dev'}"
+
+
+def _git(key: str, url: str, path: str = "") -> str:
+    """A git package by its repository (and folder in it): a swapped repository is a new dependency, also
+    when the ref stays."""
+    return f"{key}@git+{url}" + (f"#{path}" if path not in ("", ".") else "")
+
+
+def _name(key: str, value: object) -> str:
+    """The name of a pubspec entry: the key, with its source when that is not pub.dev."""
+    if not isinstance(value, dict):
+        return key
+    if "git" in value:
+        git = value["git"]
+        git = mapping(git, "git") if isinstance(git, dict) else {"url": git}
+        return _git(key, string(git.get("url")), string(git.get("path")))
+    if "hosted" in value:
+        hosted = value["hosted"]
+        if isinstance(hosted, dict):
+            return _hosted(key, string(hosted.get("name")), string(hosted.get("url")))
+        return _hosted(key, "", string(hosted))
+    return key
+
+
 def _requirement(value: object) -> str:
     """A pubspec requirement as written: `^1.2.0`, `{version: ^1.2.0, hosted: …}`, a git source's ref (or
     the url when no ref), a path (`path:…`), `sdk:flutter`; "" for a bare `name:` (any version)."""
@@ -36,7 +69,7 @@ def parse_pubspec(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     for section, scope in _SECTIONS:
         for name, value in mapping(doc.get(section), section).items():
-            out.append(Dependency("pub", str(name), _requirement(value), path, True, scope))
+            out.append(Dependency("pub", _name(str(name), value), _requirement(value), path, True, scope))
     return out
 
 
@@ -48,5 +81,18 @@ def parse_pubspec_lock(path: str, data: bytes) -> list[Dependency]:
     for name, entry in mapping(doc.get("packages"), "packages").items():
         entry = mapping(entry, f"package {name}")
         direct, scope = _LOCK_KINDS.get(string(entry.get("dependency")), (True, "runtime"))
-        out.append(Dependency("pub", str(name), string(entry.get("version")), path, direct, scope))
+        source, description = string(entry.get("source")), entry.get("description")
+        described = description if isinstance(description, dict) else {}
+        version = string(entry.get("version"))
+        if source == "hosted":
+            key = _hosted(str(name), string(described.get("name")), string(described.get("url")))
+        elif source == "git":
+            # a git package's `version` is what its own pubspec says at the commit: the commit is the version
+            key = _git(str(name), string(described.get("url")), string(described.get("path")))
+            version = string(described.get("resolved-ref")) or version
+        elif source == "path":
+            key = f"{name}@path:{string(described.get('path'))}"  # as pubspec.yaml's `path:` is written
+        else:
+            key = str(name)
+        out.append(Dependency("pub", key, version, path, direct, scope))
     return out

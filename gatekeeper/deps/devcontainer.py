@@ -3,7 +3,8 @@
 A feature is an OCI artifact whose install script runs as root while the container is built, so each is
 a dependency: named by its reference without the tag (`ghcr.io/devcontainers/features/node`), at the tag
 the manifest asks for (`1`, `1.6`) or the version the lock resolved (`1.6.3`). The container `image` of a
-`devcontainer.json` is a docker image (`docker` ecosystem). Features given by a local path are skipped.
+`devcontainer.json` is a docker image (`docker` ecosystem). Features given by a local path are skipped;
+one given by a tarball URL is named by its URL; any other form is a problem.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import load_json, mapping, string, text
-from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.model import Dependency, ManifestError
 
 # JSONC: `//` and `/* */` comments and trailing commas, outside strings.
 _JSONC_TOKEN = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|(?P<comment>//[^\n]*|/\*.*?\*/)'
@@ -30,9 +31,14 @@ def jsonc(data: bytes) -> object:
 
 
 def _feature(path: str, reference: str, version: str) -> Dependency | None:
-    m = _FEATURE.match(reference)
-    if m is None or reference.startswith((".", "/")):
+    if reference.startswith((".", "/")):
         return None  # a local feature (`./my-feature`) is the repository's own code
+    if re.match(r"^https?://", reference, re.IGNORECASE):
+        # a tarball feature runs as root at build as an OCI one does: named by its URL
+        return Dependency("devcontainer", reference, version, path, True, "build")
+    m = _FEATURE.match(reference)
+    if m is None:
+        raise ManifestError(f"a feature reference in a form this reader does not know: {reference[:100]!r}")
     return Dependency("devcontainer", m.group(1), version or m.group(2) or m.group(3) or "", path, True, "build")
 
 
@@ -49,11 +55,30 @@ def parse_devcontainer(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-def parse_devcontainer_lock(path: str, data: bytes) -> list[Dependency]:
+def _locked(data: bytes) -> dict[str, tuple[str, str, str]]:
+    """Each locked feature's reference: (version, resolved, integrity)."""
     doc = mapping(load_json(data), "devcontainer-lock.json")
-    out: list[Dependency] = []
+    out: dict[str, tuple[str, str, str]] = {}
     for reference, entry in mapping(doc.get("features"), "features").items():
         entry = mapping(entry, f"feature {reference}")
-        if (dep := _feature(path, str(reference), string(entry.get("version")))) is not None:
+        out[str(reference)] = (string(entry.get("version")), string(entry.get("resolved")),
+                               string(entry.get("integrity")))
+    return out
+
+
+def parse_devcontainer_lock(path: str, data: bytes) -> list[Dependency]:
+    """Each locked feature at its resolved version, named by what the CLI pulls: the `resolved` reference
+    (without its digest) when there is one, so a digest from another repository is another feature."""
+    out: list[Dependency] = []
+    for reference, (version, resolved, _) in _locked(data).items():
+        pulled = resolved.rpartition("@")[0] if "@" in resolved else reference
+        if (dep := _feature(path, pulled, version)) is not None:
             out.append(dep)
     return out
+
+
+def moved_digests(base: bytes, head: bytes) -> list[str]:
+    """Locked features whose digest or integrity moved under the same version: other code, old label."""
+    before, after = _locked(base), _locked(head)
+    return sorted(f"the digest of {ref} {after[ref][0]}" for ref in before.keys() & after.keys()
+                  if before[ref][0] == after[ref][0] and before[ref][1:] != after[ref][1:])

@@ -15,15 +15,25 @@ _HEX = re.compile(r'^\s*"([\w.-]+)":\s*\{:hex,\s*:"?([\w.-]+)"?,\s*"([^"]+)"')
 # `"name": {:git, "https://github.com/o/r.git", "<commit>", [branch: "main"]},`
 _GIT = re.compile(r'^\s*"([\w.-]+)":\s*\{:git,\s*"([^"]+)",\s*"([0-9a-f]{7,40})"')
 _ENTRY = re.compile(r'^\s*"[^"]*":')
+# The end of a hex entry: `..., "<repo>", "<sha256>"}` (the repository it is fetched from), or `]}` / `"}` of the
+# older forms that name none (hexpm).
+_HEX_TAIL = re.compile(r'(?:,\s*"([^"]*)",\s*"[^"]*"|\]|")\s*\},?\s*$')
 
 
 def parse_mix_lock(path: str, data: bytes) -> list[Dependency]:
-    """Hex packages at their version, git dependencies at their commit (`git:` + url is not modelled: the
-    name and commit are). A line that opens an entry in another form is a problem, never skipped."""
+    """Hex packages (named by package, and by repository when not hexpm) at their version, git dependencies
+    at their commit (`git:` + url is not modelled: the name and commit are). A line that opens an entry in
+    another form is a problem, never skipped."""
     out: list[Dependency] = []
     for number, line in enumerate(text(data).splitlines(), 1):
         if (hex_entry := _HEX.match(line)) is not None:
-            out.append(Dependency("hex", hex_entry.group(1), hex_entry.group(3), path, None, None))
+            # Named by the package fetched, not the lock key (`hex: :other` fetches another package under the
+            # app's name), and by its repository when that is not hexpm: a move to another is a new dependency.
+            if (tail := _HEX_TAIL.search(line)) is None:
+                raise ManifestError(f"line {number}: a hex entry whose repository this reader cannot find")
+            repo = tail.group(1) or "hexpm"
+            name = hex_entry.group(2) if repo == "hexpm" else f"{repo}/{hex_entry.group(2)}"
+            out.append(Dependency("hex", name, hex_entry.group(3), path, None, None))
         elif (git := _GIT.match(line)) is not None:
             out.append(Dependency("hex", git.group(1), git.group(3), path, None, None))
         elif _ENTRY.match(line):

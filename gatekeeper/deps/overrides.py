@@ -1,6 +1,7 @@
 """Sections of a manifest that send a known dependency to another source or version, which the delta's
 parsers do not model: npm/yarn/pnpm `overrides`/`resolutions` (pnpm 10 keeps them in pnpm-workspace.yaml),
-Cargo `[patch]`/`[replace]`, pub's `dependency_overrides`, Bazel's `*_override()` calls, uv's and Poetry's
+Cargo `[patch]`/`[replace]`, pub's `dependency_overrides`, Bazel's `*_override()` calls (and any MODULE.bazel edit
+beyond what bazel.py reads), uv's and Poetry's
 sources and indexes. A git source swapped in there beside an ordinary bump would read as the bump alone, so a
 change in any of them is a `partial` problem (the `deps` policy reviews it), never silence.
 """
@@ -9,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gatekeeper.deps.bazel import OVERRIDE
+from gatekeeper.deps.bazel import OVERRIDE, residue
+from gatekeeper.deps.devcontainer import moved_digests
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml, text
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.swift import moved_revisions
 
 
 def _get(doc: Any, *keys: str) -> Any:
@@ -55,6 +58,15 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
     name = path.rsplit("/", 1)[-1]
     if code_changed(path, base, head):
         return ["build logic or download location"]
+    if name == "MODULE.bazel" and base is not None and head is not None and residue(base) != residue(head):
+        return ["build logic or download location"]
+    pinned = {"Package.resolved": moved_revisions, "devcontainer-lock.json": moved_digests,
+              ".devcontainer-lock.json": moved_digests}.get(name)
+    if pinned is not None and base is not None and head is not None:
+        try:
+            return pinned(base, head)
+        except (ManifestError, RecursionError):
+            return []  # the parser reports an unreadable side itself
     try:
         before = _sections(name, base) if base is not None else {}
         after = _sections(name, head) if head is not None else {}
