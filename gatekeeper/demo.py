@@ -15,6 +15,7 @@ from pathlib import Path
 
 from gatekeeper import demo_generator
 from gatekeeper.demo_model_api import fake_model_api
+from gatekeeper.gitcmd import git_program
 from gatekeeper.policy_dir import resolve_policy_dir
 
 # Run as a script inside the sandbox, never imported here (it imports the anthropic SDK).
@@ -50,7 +51,7 @@ def make_sample_repo(folder: Path) -> Path:
         target.write_text(text, encoding="utf-8")
     env = {**os.environ, **_GIT_ENV}
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "sample base"]):
-        subprocess.run(["git", *args], cwd=folder, env=env, check=True)
+        subprocess.run([git_program(), *args], cwd=folder, env=env, check=True)
     return folder
 
 

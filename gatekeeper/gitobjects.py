@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 
 from gatekeeper.errors import GatekeeperError
-from gatekeeper.gitcmd import SAFE_GIT
+from gatekeeper.gitcmd import SAFE_GIT, absolute_path, git_program
 
 # Only what a tree entry can really be; anything else in a listing is refused.
 BLOB_MODES = frozenset({"100644", "100755", "120000"})
@@ -48,7 +48,8 @@ class TreeEntry:
 def scrubbed_git_env(**extra: str) -> dict[str, str]:
     """An environment for git that reads no user or system configuration and never prompts."""
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        # Absolute folders only: git looks its helpers up on PATH from inside the checkout (gitcmd.git_program).
+        "PATH": absolute_path(os.environ.get("PATH", "/usr/bin:/bin")),
         "LC_ALL": "C",
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": os.devnull,
@@ -218,7 +219,7 @@ class GitObjects:
         if self._batch is None:
             try:
                 self._batch = subprocess.Popen(
-                    ["git", *SAFE_GIT, "cat-file", "--batch"], cwd=self.repo, env=self._env,
+                    [git_program(), *SAFE_GIT, "cat-file", "--batch"], cwd=self.repo, env=self._env,
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             except OSError as exc:
                 raise GitObjectsError(f"cannot run git: {exc.strerror}", hint="install git") from None
@@ -226,7 +227,7 @@ class GitObjects:
 
     def _git(self, args: list[str], what: str, *, hint: str | None = None) -> bytes:
         try:
-            done = subprocess.run(["git", *SAFE_GIT, *args], cwd=self.repo, env=self._env,
+            done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=self.repo, env=self._env,
                                   stdin=subprocess.DEVNULL, capture_output=True, timeout=self._timeout)
         except OSError as exc:
             raise GitObjectsError(f"cannot run git: {exc.strerror}", hint="install git") from None

@@ -23,7 +23,7 @@ from gatekeeper.audit.line import canonical, parse_line
 from gatekeeper.audit.log import GENESIS, Seal, record_from_decision, utc_now
 from gatekeeper.audit.read import Item, Snapshot
 from gatekeeper.errors import AuditError, UsageError
-from gatekeeper.gitcmd import SAFE_GIT
+from gatekeeper.gitcmd import SAFE_GIT, absolute_path, git_program
 from gatekeeper.lazy_pattern import lazy
 
 DEFAULT_REF = "refs/gatekeeper/decisions"
@@ -88,7 +88,7 @@ def parse_spec(spec: str) -> GitLog:
 
 
 def _valid_ref(ref: str) -> bool:
-    done = subprocess.run(["git", "check-ref-format", ref], capture_output=True, timeout=GIT_TIMEOUT)
+    done = subprocess.run([git_program(), "check-ref-format", ref], capture_output=True, timeout=GIT_TIMEOUT)
     return done.returncode == 0
 
 
@@ -106,13 +106,14 @@ class _Scratch:
         base = {k: v for k, v in env.items() if not k.startswith("GIT_") or k in _PASS_GIT_ENV}
         self.env = {**base, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
                     "HOME": str(folder), "LC_ALL": "C", "GIT_DIR": str(folder / "repo.git"),
+                    "PATH": absolute_path(base.get("PATH", os.defpath)),  # git finds ssh and its helpers there
                     "GIT_AUTHOR_NAME": "gatekeeper", "GIT_AUTHOR_EMAIL": "gatekeeper@localhost",
                     "GIT_COMMITTER_NAME": "gatekeeper", "GIT_COMMITTER_EMAIL": "gatekeeper@localhost"}
 
     def run(self, *args: str, stdin: bytes | None = None, check: bool = True,
             timeout: float = GIT_TIMEOUT) -> subprocess.CompletedProcess[bytes]:
         try:
-            done = subprocess.run(["git", *SAFE_GIT, *_PROTOCOLS, *args], cwd=self.folder, env=self.env,
+            done = subprocess.run([git_program(), *SAFE_GIT, *_PROTOCOLS, *args], cwd=self.folder, env=self.env,
                                   input=stdin if stdin is not None else b"", capture_output=True, timeout=timeout)
         except OSError as exc:
             raise AuditError(f"cannot run git: {exc.strerror}", where=self.log.name, hint="install git") from exc

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change
-from gatekeeper.gitcmd import SAFE_GIT
+from gatekeeper.gitcmd import SAFE_GIT, git_program
 from gatekeeper.gitobjects import GitObjects, scrubbed_git_env
 from gatekeeper.lazy_pattern import lazy
 
@@ -144,9 +144,9 @@ def with_claims(git: GitObjects, base: str, head: str, changes: list[Change]) ->
     if not any(_unnamed(c) for c in changes):
         return tuple(changes)
     try:
-        done = subprocess.run(["git", *SAFE_GIT, "log", f"--max-count={MAX_CLAIM_COMMITS + 1}", "--format=%B%x00",
-                               f"{base}..{head}"], cwd=git.repo, env=scrubbed_git_env(), stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=60)
+        args = ["log", f"--max-count={MAX_CLAIM_COMMITS + 1}", "--format=%B%x00", f"{base}..{head}"]
+        done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=git.repo, env=scrubbed_git_env(),
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return tuple(changes)  # a claim is an annotation: without it the change is shown as it is
     messages = done.stdout.decode("utf-8", "replace").split("\0")[:-1] if done.returncode == 0 else []

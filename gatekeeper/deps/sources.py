@@ -30,7 +30,7 @@ from gatekeeper.deps.submodule import pointer
 from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import read_lines
 from gatekeeper.diff.parser import parse_lines
-from gatekeeper.gitcmd import SAFE_GIT
+from gatekeeper.gitcmd import SAFE_GIT, git_program
 from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, scrubbed_git_env
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import FileChange
@@ -94,9 +94,9 @@ def _touched(git: GitObjects, base: str, head: str) -> list[_Touched]:
     """The dependency files that differ between two commits, from `git diff-tree` (proportional to the
     change: identical subtrees are never opened), with both sides' modes and blob ids."""
     try:
-        done = subprocess.run(["git", *SAFE_GIT, "diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", base, head],
-                              cwd=git.repo, env=scrubbed_git_env(), stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=120)
+        args = ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", base, head]
+        done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=git.repo, env=scrubbed_git_env(),
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GitObjectsError(f"git diff-tree failed: {exc}", where=str(git.repo)) from None
     if done.returncode != 0:

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.classify import load_rules
-from gatekeeper.errors import PolicyError, UsageError, where
+from gatekeeper.errors import PolicyError, RunError, UsageError, where
+from gatekeeper.gitcmd import absolute_path, git_program
 from gatekeeper.policy.metadata import package_of, parse_metadata
 from gatekeeper.policy.rego_lint import check_source
 from gatekeeper.policy_dir import MANIFEST
@@ -319,12 +320,13 @@ def git_state(folder: Path) -> tuple[str | None, bool | None]:
 
 def start_git_state(folder: Path) -> Callable[[], tuple[str | None, bool | None]]:
     """`git_state` with both git commands running while the caller loads the bundle; call to collect."""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
-    commands = (["git", "-C", str(folder), "log", "-1", "--format=%H", "--", "."],
-                ["git", "-C", str(folder), "status", "--porcelain", "--untracked-files=all", "--", "."])
+    env = {**os.environ, "PATH": absolute_path(os.environ.get("PATH", os.defpath)), "GIT_OPTIONAL_LOCKS": "0"}
     try:
+        git = git_program()  # never a `git` a relative PATH entry finds in the checkout
+        commands = ([git, "-C", str(folder), "log", "-1", "--format=%H", "--", "."],
+                    [git, "-C", str(folder), "status", "--porcelain", "--untracked-files=all", "--", "."])
         running = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env) for c in commands]
-    except OSError:
+    except (OSError, RunError):
         return lambda: (None, None)
     return lambda: _git_outputs(running)
 

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gatekeeper.errors import AuditError
+from gatekeeper.gitcmd import absolute_path, git_program
 
 # Keep a user's pager, colour or path quoting settings out of output we parse.
-_GIT = ("git", "-c", "core.quotepath=off", "-c", "color.ui=never", "-c", "log.showSignature=false")
+_GIT = ("-c", "core.quotepath=off", "-c", "color.ui=never", "-c", "log.showSignature=false")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +29,10 @@ class Location:
 
 
 def _run(repo: Path, args: tuple[str, ...]) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "GIT_PAGER": "cat", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
+    env = {**os.environ, "PATH": absolute_path(os.environ.get("PATH", os.defpath)), "GIT_PAGER": "cat", "LC_ALL": "C",
+           "GIT_OPTIONAL_LOCKS": "0"}
     try:
-        return subprocess.run([*_GIT, *args], cwd=repo, env=env, capture_output=True, timeout=120)
+        return subprocess.run([git_program(), *_GIT, *args], cwd=repo, env=env, capture_output=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise AuditError(
             f"cannot run git: {exc}", where=str(repo), hint="check git is installed and the folder exists"

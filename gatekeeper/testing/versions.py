@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 from gatekeeper.errors import GatekeeperError, UsageError
+from gatekeeper.gitcmd import git_program
 from gatekeeper.policy.bundle import Bundle, PolicyInfo
 from gatekeeper.policy.metadata import parse_metadata
 from gatekeeper.testing.results import TestResult
@@ -94,7 +95,7 @@ def _git(cwd: Path, *args: str) -> str:
 
 def _git_ok(cwd: Path, *args: str) -> str | None:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+        done = subprocess.run([git_program(), *args], cwd=cwd, capture_output=True, check=False)
     except OSError:
         return None
     if done.returncode != 0:
