@@ -121,11 +121,15 @@ def test_a_workflow_inside_a_json_array_or_flow_style_still_counts() -> None:
     assert sniff("x/task.json", flow.encode(), RULES.context).rule == "ci.content.tekton"  # type: ignore[union-attr]
 
 
-def test_signal_past_the_window_is_not_read_but_after_only_comments_it_is() -> None:
+def test_signal_past_the_window_is_read_as_yaml_and_after_only_comments_by_the_patterns() -> None:
     filler = "data:\n" + "".join(f"  key{i}: {'x' * 60}\n" for i in range(200))
     assert len(filler) > WINDOW
     late = filler + m.ARGO_APPLICATION
-    assert sniff("a.yaml", late.encode(), RULES.context) is None  # 8 KiB is the contract
+    # The patterns read 8 KiB; the file read as YAML, whole, still shows the Application (red team: a manifest
+    # padded past the window was `src`; tests/test_redteam_yaml_forms.py).
+    assert sniff("a.yaml", late.encode(), RULES.context) is None  # the patterns alone: 8 KiB
+    found = sniff("a.yaml", late.encode(), RULES.context, as_yaml=True)
+    assert found is not None and found.rule == "iac.content.argocd" and "(read as YAML)" in found.evidence
     padded = "".join(f"# licence line {i} {'-' * 60}\n" for i in range(200)) + m.ARGO_APPLICATION
     assert only_comments(padded.encode()[:WINDOW])
     assert sniff("a.yaml", padded.encode(), RULES.context).rule == "iac.content.argocd"  # type: ignore[union-attr]

@@ -10,7 +10,7 @@ import pytest
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
-from gatekeeper.classify.sniff import LONG_WINDOW, WINDOW
+from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.gitobjects import GitObjects
 from tests import manifests as m
@@ -94,10 +94,11 @@ def test_reads_are_bounded_and_only_for_candidates(git_repo: GitRepo, monkeypatc
     monkeypatch.setattr(GitObjects, "blob", spy)
     with TreeContext(git_repo.root, "main~1", "main", RULES) as context:
         files = {f.change.path: f for f in classify_in_context(context.changes(), RULES, context)}
-    # Two sides of one candidate, each read at 8 KiB, then (all comments) at 64 KiB; the .go file never.
-    assert sorted(limits, key=lambda x: x or 0) == [WINDOW, WINDOW, LONG_WINDOW, LONG_WINDOW]
-    # 146 KB of padding pushes the signal past even the long window: the path decides (src), as documented.
-    assert files["gitops/app.yaml"].bucket == "src"
+    # Two sides of one candidate, each read once up to one byte past the bound of the YAML read; the .go file never.
+    assert limits == [FULL_READ + 1, FULL_READ + 1]
+    # 146 KB of padding pushes the signal past the patterns' long window, not past the file read as YAML.
+    assert files["gitops/app.yaml"].bucket == "iac"
+    assert "(read as YAML)" in (files["gitops/app.yaml"].evidence or "")
 
 
 def test_head_cannot_launder_a_base_manifest_by_renaming_and_rewriting(git_repo: GitRepo) -> None:

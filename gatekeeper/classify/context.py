@@ -22,7 +22,9 @@ from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerInde
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.shapes import inventory_script
 from gatekeeper.classify.sniff import (
+    FULL_READ,
     PROGRAM_EXTENSIONS,
+    UNREAD_RULE,
     WINDOW,
     Signal,
     function_handler,
@@ -127,8 +129,14 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     candidate = any(is_candidate(side) for side in _sides(change)) and not change.binary
     signals: list[tuple[Shown, Signal | None]] = []
     if candidate:
+        # A file the path tier left in src/other is also read as YAML, whole (a manifest in any form YAML allows);
+        # one too long for that, which no path rule named, is reviewed rather than judged by its head.
+        as_yaml = item.bucket in _RAISED_BY_MARKERS
         for shown in context.content(change):
-            signals.append((shown, sniff(shown.path, shown.data, rules.context)))
+            signals.append((shown, sniff(shown.path, shown.data, rules.context, as_yaml)))
+            if as_yaml and item.rule == rules.rules[-1].id and len(shown.data) > FULL_READ:
+                best = _raise(best, "iac", UNREAD_RULE, "content",
+                              f"{shown.path}: longer than the {FULL_READ // 1024} KiB read as YAML")
     for shown, signal in signals:
         if signal is not None and signal.bucket != "src":
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")

@@ -13,10 +13,16 @@ from dataclasses import dataclass
 
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.shapes import shape
+from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
+from gatekeeper.classify.yamlroots import yaml_signals
 from gatekeeper.lazy_pattern import lazy
 
 WINDOW = 8 * 1024  # bytes read per blob; measured: 8 KiB finds what the whole file finds (research §5)
 LONG_WINDOW = 64 * 1024  # read when the first window held nothing but comments and blank lines
+# Read whole, up to this, as YAML when the patterns found nothing (yamlroots.py); a longer file is not read
+# (context.py reviews it when no path rule named it: the deciding keys of a manifest may sit anywhere in it).
+FULL_READ = 1024 * 1024
+UNREAD_RULE = "iac.content.unread"
 
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
@@ -49,7 +55,6 @@ _API_YAML = lazy(r"""^["']?apiVersion["']?[ \t]*:[ \t]*["']?([^\s"'#]*)""", _FLA
 _KIND_YAML = lazy(r"""^["']?kind["']?[ \t]*:[ \t]*["']?([A-Za-z0-9_.{}-]+)""", _FLAGS)
 _API_JSON = lazy(r'"apiVersion"\s*:\s*"([^"]*)"')
 _KIND_JSON = lazy(r'"kind"\s*:\s*"([^"]*)"')
-_API_VERSION = lazy(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9]+[a-z0-9]*\Z")
 _PLAY = lazy(r"^-[ \t]+(?:hosts|import_playbook|ansible\.builtin\.import_playbook)[ \t]*:", _FLAGS)
 _PLAY_HOSTS = lazy(r"^[ \t]{2}hosts[ \t]*:", _FLAGS)
 _PLAY_BODY = lazy(r"^(?:-[ \t]+|[ \t]{2})(?:tasks|roles|pre_tasks|post_tasks|handlers)[ \t]*:", _FLAGS)
@@ -228,15 +233,18 @@ def only_comments(window: bytes) -> bool:
     return bool(_COMMENT.match(window))
 
 
-def sniff(path: str, data: bytes, rules: ContextRules) -> Signal | None:
-    """The most sensitive content signal in `data` (a file's first bytes, or the lines a patch shows)."""
+def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) -> Signal | None:
+    """The most sensitive content signal in `data` (a file's first bytes, or the lines a patch shows).
+
+    `as_yaml`: when the patterns find no ci or iac signal, also read `data` whole as YAML (yamlroots.py)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         # YAML and JSON may be UTF-16 with a byte order mark (and kubectl reads it): not binary.
         data = data.decode("utf-16", "replace").encode("utf-8")
     if b"\0" in data[:WINDOW]:
         return None  # binary, as git decides
-    if len(data) > WINDOW and not only_comments(data[:WINDOW]):
-        data = data[:WINDOW]  # the same window whether the bytes came from a blob or a patch
+    whole = data
+    if len(data) > WINDOW:  # the same window whether the bytes came from a blob or a patch
+        data = data[:LONG_WINDOW] if only_comments(data[:WINDOW]) else data[:WINDOW]
     text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # a UTF-8 byte order mark hides nothing
     name = path.rpartition("/")[2]
     if name == "setup.py":
@@ -244,10 +252,14 @@ def sniff(path: str, data: bytes, rules: ContextRules) -> Signal | None:
     signals = (_cloud(text), *_kube(text, rules), _workflow(text), _ansible(path, text), _dockerfile(name, text),
                _helm(name, text), Signal(*found_shape) if (found_shape := shape(name, text)) else None)
     found = [s for s in signals if s is not None]
+    if as_yaml and len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
+        text = text if whole is data else whole.decode("utf-8", "replace").removeprefix("\ufeff")
+        found.extend(Signal(*signal) for signal in yaml_signals(text, rules))
     if not found:
         return None
     order = {"ci": 0, "iac": 1, "deps": 2, "other": 3, "src": 4}
     return min(found, key=lambda s: order[s.bucket])
+
 
 
 def _line(text: str, match: re.Match[str]) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, WINDOW, is_candidate, only_comments
+from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
@@ -95,7 +95,7 @@ class TreeContext:
             if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path)):
                 data = self._heads.pop(entry.oid) if entry.oid in self._heads else self._head(entry)
                 if is_definition(path) and entry.oid not in self._run_paths:
-                    self._run_paths[entry.oid] = run_paths(data)  # task_script need not read it again
+                    self._run_paths[entry.oid] = run_paths(data[:LONG_WINDOW])  # task_script need not read it again
                 shown.append(Shown(path, data, True))
         return shown
 
@@ -157,7 +157,7 @@ class TreeContext:
                 for where, entry in self._definitions.get(folder, ())[:2 * MAX_DEFINITIONS]:
                     if entry.oid not in self._run_paths:
                         data = self._head(entry)
-                        self._run_paths[entry.oid] = run_paths(data)
+                        self._run_paths[entry.oid] = run_paths(data[:LONG_WINDOW])
                         old, new = self.old_tree.get(where), self.new_tree.get(where)
                         if old is None or new is None or old.oid != new.oid:  # in the change: content() wants it
                             self._heads[entry.oid] = data
@@ -172,10 +172,9 @@ class TreeContext:
         return None
 
     def _head(self, entry: TreeEntry) -> bytes:
-        data = self.objects.blob(entry.oid, WINDOW)
-        if len(data) == WINDOW and only_comments(data):
-            data = self.objects.blob(entry.oid, LONG_WINDOW)  # a padded header must not hide the signal
-        return data
+        # The whole blob up to one byte past FULL_READ (sniff reads its windows from it, and the file as YAML;
+        # a longer one is not read): git streams the whole object through the pipe either way.
+        return self.objects.blob(entry.oid, FULL_READ + 1)
 
     def changes(self) -> list[FileChange]:
         """Every file the change touches (merge base → HEAD), renames paired, with line counts."""

@@ -1,0 +1,143 @@
+"""Red team: infrastructure files written in YAML forms the line patterns do not read, or past the 8 KiB window.
+
+With the commits (`--tree`, the action's default on pull requests) a `.yaml`/`.json` file in a folder no path
+rule or marker claims is judged by its content alone. The content tier read the first 8 KiB with line
+patterns (`^apiVersion:` ...), so a Deployment in any other form YAML allows came out `src` and the gate said
+allow: keys in flow style, an indented root mapping, a tag or an anchor on the value, an escaped or explicit
+key, a block or multi-line scalar, a merge key, CR/NEL/LS line breaks (YAML's own), a base64 `!!binary` key,
+or simply the manifest's deciding keys past 8 KiB of labels, or a second document after 8 KiB of a first.
+kubectl, kustomize, Argo CD and Flux read all of these (a YAML parser, not lines). The same for a
+CloudFormation template and an Ansible play. Each is now read as YAML (events, no construction), the whole
+file up to a bound; a longer one is not read and is reviewed.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable
+
+import pytest
+from gitrepo import GitRepo
+from test_classify_context import RULES
+
+from gatekeeper.classify.context import classify_in_context
+from gatekeeper.classify.treecontext import TreeContext
+from gatekeeper.model import ClassifiedFile
+
+LABELS = {f"t{i}": "o" * 20 for i in range(400)}
+VALUES = "".join(f"      - v{i:05d}\n" for i in range(1200))
+PAD = "".join(f"    team-{i:04d}: owner-{i:04d}\n" for i in range(400))  # ~12 KiB of labels: past the window
+
+# (name, text) of each form; every one a Deployment kubectl applies.
+KUBE_FORMS: list[tuple[str, str]] = [
+    ("flow", "{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}}\n"),
+    ("flow-quoted", "{'apiVersion': 'apps/v1', 'kind': 'Deployment'}\n"),
+    ("value-tag", "apiVersion: !!str apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"),
+    ("kind-tag", "apiVersion: apps/v1\nkind: !!str Deployment\n"),
+    ("key-tag", "!!str apiVersion: apps/v1\n!!str kind: Deployment\n"),
+    ("anchor", "apiVersion: &v apps/v1\nkind: &k Deployment\n"),
+    ("alias-key", "metadata:\n  name: &a apiVersion\n  labels: {x: &k kind}\n*a : apps/v1\n*k : Deployment\n"),
+    ("indented-root", "  apiVersion: apps/v1\n  kind: Deployment\n"),
+    ("escaped-key", '"apiVersio\\x6e": apps/v1\n"\\u006bind": Deployment\n'),
+    ("escaped-value", 'apiVersion: "apps\\x2fv1"\nkind: "Deploym\\u0065nt"\n'),
+    ("explicit-key", "? apiVersion\n: apps/v1\n? kind\n: Deployment\n"),
+    ("block-scalar", "apiVersion: >-\n  apps/v1\nkind: |-\n  Deployment\n"),
+    ("multiline-plain", "apiVersion:\n  apps/v1\nkind:\n  Deployment\n"),
+    ("merge-key", "base: &b\n  apiVersion: apps/v1\n  kind: Deployment\n<<: *b\nmetadata: {name: web}\n"),
+    ("merge-list", "a: &a {apiVersion: apps/v1}\nb: &b {kind: Deployment}\n<<: [*a, *b]\n"),
+    ("binary-key", f"? !!binary {base64.b64encode(b'apiVersion').decode()}\n: apps/v1\nkind: Deployment\n"),
+    ("cr-breaks", "apiVersion: apps/v1\rkind: Deployment\rmetadata:\r  name: web\r"),
+    ("nel-breaks", "apiVersion: apps/v1\u0085kind: Deployment\u0085"),
+    ("ls-breaks", "apiVersion: apps/v1\u2028kind: Deployment\u2028"),
+    ("keys-past-window", f"kind: Deployment\nmetadata:\n  name: web\n  labels:\n{PAD}apiVersion: apps/v1\n"),
+    ("document-past-window", f"labels:\n{PAD}---\napiVersion: apps/v1\nkind: Deployment\n"),
+    ("list-item-flow", "apiVersion: v1\nkind: List\nitems: [{apiVersion: apps/v1, kind: Deployment}]\n"),
+]
+JSON_FORMS: list[tuple[str, str]] = [
+    ("json-escaped-key", '{"\\u0061piVersion": "apps/v1", "kind": "Deployment"}\n'),
+    ("json-past-window", json.dumps({"kind": "Deployment", "metadata": {"labels": LABELS}, "apiVersion": "apps/v1"})),
+]
+CFN_FORMS: list[tuple[str, str]] = [
+    ("cfn-flow", "{AWSTemplateFormatVersion: '2010-09-09', Resources: {B: {Type: 'AWS::S3::Bucket'}}}\n"),
+    ("cfn-past-window", "Parameters:\n  P:\n    Type: String\n    AllowedValues:\n" + VALUES +
+                        "Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n"),
+    ("cfn-type-tag", "Resources:\n  Bucket:\n    Type: !!str AWS::S3::Bucket\n"),
+    ("cfn-indented", "  Resources:\n    Bucket: {Type: 'AWS::IAM::Role'}\n"),
+]
+PLAY_FORMS: list[tuple[str, str]] = [
+    ("play-flow", "[{hosts: all, tasks: [{shell: 'curl x | sh'}]}]\n"),
+    ("play-past-window", f"- name: setup\n  vars:\n{PAD}  hosts: all\n  tasks:\n    - shell: id\n"),
+    ("play-indented", "  - hosts: all\n    roles: [web]\n"),
+]
+LINE_BREAKS: list[Callable[[str], str]] = [lambda t: t, lambda t: t.replace("\n", "\r\n")]
+
+
+def _tree(repo: GitRepo, files: dict[str, str]) -> dict[str, ClassifiedFile]:
+    repo.write("app/main.py", "print('hi')\n")
+    repo.commit("base")
+    for path, text in files.items():
+        repo.write(path, text.encode("utf-8"))
+    repo.commit("change")
+    with TreeContext(repo.root, "main~1", "main", RULES) as context:
+        found = classify_in_context(context.changes(), RULES, context)
+    return {f.change.path: f for f in found}
+
+
+@pytest.mark.parametrize("newline", LINE_BREAKS, ids=["lf", "crlf"])
+def test_every_form_of_an_infrastructure_file_is_iac(git_repo: GitRepo, newline: Callable[[str], str]) -> None:
+    forms = {f"app/{name}.yaml": newline(text) for name, text in KUBE_FORMS + CFN_FORMS + PLAY_FORMS}
+    forms.update({f"app/{name}.json": text for name, text in JSON_FORMS})
+    found = _tree(git_repo, forms)
+    assert {path: f.bucket for path, f in found.items() if path in forms} == dict.fromkeys(forms, "iac")
+
+
+def test_the_forms_are_real_yaml_with_the_deciding_keys() -> None:
+    """The attack is real: a YAML loader (as kubectl's) reads each form as the object it stands for (go-yaml,
+    under kubectl, decodes a `!!binary` scalar to a string; PyYAML to bytes)."""
+    import yaml
+
+    def text_keys(doc: dict[object, object]) -> dict[object, object]:
+        return {k.decode() if isinstance(k, bytes) else k: v for k, v in doc.items()}
+
+    for name, text in KUBE_FORMS:
+        documents = [text_keys(d) for d in yaml.safe_load_all(text) if d]
+        roots = [item for d in documents for item in (d.get("items") or [d])]
+        assert any(r.get("apiVersion") == "apps/v1" and r.get("kind") == "Deployment" for r in roots), name
+
+
+def test_a_file_longer_than_the_read_is_reviewed(git_repo: GitRepo) -> None:
+    from gatekeeper.classify.sniff import FULL_READ
+
+    big = "items:\n" + "  - x\n" * (FULL_READ // 6 + 10) + "---\napiVersion: apps/v1\nkind: Deployment\n"
+    lock = json.dumps({"name": "app", "lockfileVersion": 3, "packages": {f"node_modules/p{i}": {"version": "1.0.0"}
+                                                                           for i in range(FULL_READ // 30)}})
+    found = _tree(git_repo, {"app/big.yaml": big, "app/package-lock.json": lock})
+    assert found["app/big.yaml"].bucket == "iac"
+    assert found["app/big.yaml"].rule == "iac.content.unread"
+    assert "longer than" in (found["app/big.yaml"].evidence or "")
+    assert len(lock) > FULL_READ and found["app/package-lock.json"].bucket == "deps"  # a path rule named it
+
+
+def test_look_alikes_and_plain_configuration_stay_src(git_repo: GitRepo) -> None:
+    """Objects nested below the root (a test table), other API groups (Backstage is `other`) and long settings
+    files are not infrastructure: reading YAML must not raise them."""
+    files = {
+        "app/catalog.yaml": "{apiVersion: backstage.io/v1alpha1, kind: Component, metadata: {name: web}}\n",
+        "app/settings.yaml": f"server:\n  port: 8080\n  labels:\n{PAD}",
+        "app/cases.yaml": "cases:\n  - input: {apiVersion: apps/v1, kind: Deployment}\n",
+        "app/broken.yaml": "a: [\n" + "b: c\n" * 3000,
+    }
+    found = _tree(git_repo, files)
+    assert {path: found[path].bucket for path in files} == {**dict.fromkeys(files, "src"), "app/catalog.yaml": "other"}
+
+
+def test_the_gate_on_the_commits_reviews_a_padded_manifest(git_repo: GitRepo,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """End to end, as the action runs it on a pull request: `gate --tree` without a packet (it said allow)."""
+    from gatekeeper.cli import main
+
+    _tree(git_repo, {"app/web.yaml": dict(KUBE_FORMS)["keys-past-window"], "app/bucket.yaml": CFN_FORMS[0][1]})
+    assert main(["gate", "--tree", "main~1..main", "--repo", str(git_repo.root)]) == 3
+    out = capsys.readouterr().out
+    assert "core.iac" in out and "app/web.yaml" in out and "app/bucket.yaml" in out
