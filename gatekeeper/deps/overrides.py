@@ -14,6 +14,7 @@ from gatekeeper.deps.bazel import OVERRIDE, residue
 from gatekeeper.deps.devcontainer import moved_digests
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml, text
+from gatekeeper.deps.lockedsources import moved_sources
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.swift import moved_revisions
 
@@ -65,6 +66,12 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
     if pinned is not None and base is not None and head is not None:
         try:
             return pinned(base, head)
+        except (ManifestError, RecursionError):
+            return []  # the parser reports an unreadable side itself
+    if base is not None and head is not None:
+        try:  # a locked entry fetched from elsewhere, or trusting another checksum, at the same version
+            if moved := moved_sources(name, base, head):
+                return moved
         except (ManifestError, RecursionError):
             return []  # the parser reports an unreadable side itself
     try:
