@@ -471,15 +471,20 @@ def test_composer_lock_hunks(repo: GitRepo) -> None:
 def test_lock_hunk_readers_never_pair_across_hunks(repo: GitRepo) -> None:
     """A name shown at the end of one hunk and a version at the start of the next belong to different
     entries: read as one, the delta would name the wrong package."""
-    lines = [f'    "node_modules/p{i}": {{\n      "version": "1.0.{i}",\n      "resolved": "r{i}"\n    }},'
+    lines = [f'    "node_modules/p{i}": {{\n      "version": "1.0.{i}",\n      "license": "l{i}"\n    }},'
              for i in range(12)]
     base = '{\n  "lockfileVersion": 3,\n  "packages": {\n' + "\n".join(lines) + '\n    "": {}\n  }\n}\n'
-    head = base.replace('"resolved": "r3"', '"resolved": "r3x"').replace('"version": "1.0.9"', '"version": "2.0.0"')
+    head = base.replace('"license": "l3"', '"license": "l3x"').replace('"version": "1.0.9"', '"version": "2.0.0"')
     fmt = format_for("package-lock.json")
     assert fmt is not None and fmt.hunks is not None
     delta = _patch(repo, "package-lock.json", base, head, 1)
     assert ("p9", "1.0.9", "2.0.0", "upgraded") in _seen(delta)
     assert all(name in ("p9",) for name, _, _, change in _seen(delta) if change != "changed")
+    # A download location moved under an unchanged version is no such neighbour: a problem (red team,
+    # tests/test_redteam_lock_sources.py).
+    swapped = head.replace('"license": "l5"', '"resolved": "https://evil.example/p5.tgz"')
+    delta = _patch(repo, "package-lock.json", base, swapped, 1)
+    assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes
 
 
 PIPFILE = """{

@@ -13,9 +13,12 @@ problem, which the `deps` policy reviews).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
+from gatekeeper.deps.hunks import CHANGED, HUNK, sides
 from gatekeeper.deps.loaders import MAX_ENTRIES, listing, load_json, load_toml, load_yaml, mapping, string, text
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.lazy_pattern import lazy
@@ -143,3 +146,57 @@ def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
     if len(moved) > _SHOWN:
         shown.append(f"{len(moved) - _SHOWN} more locked sources")
     return shown
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """How a lockfile's hunk lines show its entries: where one starts, its version line, its source lines."""
+
+    entry: re.Pattern[str]
+    version: re.Pattern[str] | None  # None: the entry's first line holds its version (pnpm's `name@1.2.3:`)
+    source: re.Pattern[str]
+
+
+_NPM_SHAPE = _Shape(re.compile(r'^\s*"[^"]*":\s*\{\s*$'), re.compile(r'^\s*"version"\s*:'),
+                    re.compile(r'"(?:resolved|integrity)"\s*:'))
+_TOML_SHAPE = _Shape(re.compile(r"^\[\[package\]\]"), re.compile(r"^version\s*="),
+                     re.compile(r"(?:^|[\s{,\[])(?:source|checksum|url|hash|reference|registry|git|path|type)\s*="))
+HUNK_SHAPES: dict[str, _Shape] = {
+    "package-lock.json": _NPM_SHAPE, "npm-shrinkwrap.json": _NPM_SHAPE,
+    "yarn.lock": _Shape(re.compile(r"^\S"), re.compile(r"^\s+version:?\s"),
+                        re.compile(r"^\s+(?:resolved|integrity|checksum|resolution):?\s")),
+    "pnpm-lock.yaml": _Shape(re.compile(r"^ {2}\S"), None, re.compile(r"^\s+resolution\s*:")),
+    "Cargo.lock": _TOML_SHAPE, "poetry.lock": _TOML_SHAPE, "uv.lock": _TOML_SHAPE,
+    "composer.lock": _Shape(re.compile(r"^\s*\{\s*$"), re.compile(r'^\s*"version"\s*:'),
+                            re.compile(r'"(?:url|reference|shasum|type)"\s*:')),
+    "Pipfile.lock": _Shape(re.compile(r'^ {8}"[^"]+":\s*\{\s*$'), re.compile(r'^ {12}"version"\s*:'),
+                           re.compile(r'^ {12}"(?:hashes|index)"\s*:|^ {16}"sha256:')),
+}
+
+
+def hunk_moves(name: str, raw: list[str]) -> str | None:
+    """From a patch's hunk lines of lockfile `name` (with their ' ', '-', '+'): the first changed source or
+    checksum line whose entry's version the hunks do not change, or that no entry line in its hunk owns;
+    None when there is none. What --tree reads whole (moved_sources), as far as hunks can show it."""
+    shape = HUNK_SHAPES.get(name)
+    if shape is None:
+        return None
+    for side in sides(raw):
+        moved: str | None = None
+        owned = version_moved = False
+        for raw_line in [*text(side).splitlines(), HUNK]:
+            changed = raw_line.startswith(CHANGED)
+            line = raw_line.lstrip(CHANGED)
+            if raw_line == HUNK or shape.entry.match(line):
+                if moved is not None and not version_moved:
+                    return moved
+                moved = None
+                owned = raw_line != HUNK
+                version_moved = changed and shape.version is None
+            elif shape.version is not None and shape.version.match(line):
+                version_moved = version_moved or changed
+            elif changed and shape.source.search(line):
+                if not owned:
+                    return line.strip()[:80]
+                moved = moved or line.strip()[:80]
+    return None

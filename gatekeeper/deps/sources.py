@@ -23,6 +23,7 @@ from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import MAX_BYTES
+from gatekeeper.deps.lockedsources import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
 from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
@@ -173,7 +174,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 # Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
 # a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
 _CANDIDATE = lazy(
-    rb"(package|lock|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
+    rb"(package|lock|shrinkwrap|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
     rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties"
     rb"|\.resolved|devcontainer|dotnet-tools|module\.bazel|kustomization"
     # and the files content facts are read from (facts.wants_facts): registry configs, YAML
@@ -333,6 +334,10 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             if partial and section.broken:
                 problems.append(Problem(change.path, "partial", "a hunk line holds a line break git does not "
                                         "split on (a bare CR, U+2028...); run with --tree BASE..HEAD"))
+                continue
+            if partial and (moved := hunk_moves(change.path.rpartition("/")[2], section.raw)) is not None:
+                problems.append(Problem(change.path, "partial", f"its hunks move a locked entry's source or checksum "
+                                        f"without its version ({moved!r}); run with --tree BASE..HEAD"))
                 continue
             if partial and fmt.edits is not None:
                 try:
