@@ -33,7 +33,8 @@ Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 # The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
 # such as a chart's own version); ManifestError for a line that cannot be read safely. A name may carry
 # the section its line shows (`devDependencies|aws-cdk-lib`, split off by `read`).
-# A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file).
+# A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file), and a
+# version comment fourth.
 LineReader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
 _SECTION_MARK = "|"
 
@@ -43,7 +44,7 @@ _NPM_SECTION = lazy(r'^\s*"(?P<section>dependencies|devDependencies|optionalDepe
                     r'require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$')
 # One npm/composer constraint: `^1.2.3`, `~1.2`, `>=1.0 <2`, `1.x`, `1.2.3 - 1.4`, `^7.4 || ^8.0`, `v1.2.3-rc.1`.
 _RANGE_PART = r"(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?(?:@\w+)?"
-_RANGE = lazy(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
+RANGE = lazy(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
 # Keys of a package's own metadata that hold a version but name no dependency.
 _OWN_KEYS = frozenset({"version", "name", "edition", "rust-version", "requires-python", "python", "php"})
 _CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "public"})
@@ -95,6 +96,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                     continue
                 for pair in reader(side, index):
                     named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
+                    tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
                     section, _, name = named.rpartition(_SECTION_MARK)
                     if sections[1 - which].get(name, section) != section:
                         raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
@@ -104,13 +106,13 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                         raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
                     if any(d.name == name for d in sides[which]):
                         raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                    sides[which].append(Dependency(kind, name, version, path, None, None))
+                    sides[which].append(Dependency(kind, name, version, path, None, None, tag))
     return sides
 
 
 def _npm_pair(line: str, name: object, value: object) -> tuple[str, str]:
     if not isinstance(name, str) or _SECTION_MARK in name or name in _OWN_KEYS or not isinstance(value, str) \
-            or not _RANGE.match(value.strip()):
+            or not RANGE.match(value.strip()):
         raise ManifestError(f"not a plain version range: {line.strip()[:80]!r}")
     return name, value.strip()
 
@@ -123,9 +125,17 @@ def _json(value: str, line: str) -> object:
 
 
 def npm_line(side: Side, index: int) -> list[tuple[str, str]]:
-    """`"name": "range",`, or a whole dependency section on one line: `"dependencies": { "a": "1.0" },`."""
+    """`"name": "range",`, or a whole dependency section on one line: `"dependencies": { "a": "1.0" },`;
+    `"packageManager": "pnpm@9.1.0+sha512.…"`, the package manager corepack runs (named as the whole-file
+    reader names it: `pnpm` at 9.1.0)."""
     line = side[index][0]
     m = _NPM_PAIR.match(line)
+    if m is not None and _json(m.group(1), line) == "packageManager":
+        manager = _json(m.group(2), line)
+        name, at, version = manager.rpartition("@") if isinstance(manager, str) else ("", "", "")
+        if not name or name.startswith("@") and "/" not in name or not RANGE.match(version.split("+")[0]):
+            raise ManifestError(f"not a package manager at a version: {line.strip()[:80]!r}")
+        return [(f"packageManager{_SECTION_MARK}{name}", version.split("+")[0])]
     if m is not None:
         return [_npm_pair(line, _json(m.group(1), line), _json(m.group(2), line))]
     if (section := _NPM_SECTION.match(line)) is not None:
@@ -164,7 +174,7 @@ def _table_version(name: str, value: object, allowed: frozenset[str]) -> str:
         if not set(value) <= allowed or not isinstance(value.get("version"), str):
             raise ManifestError(f"{name!r}: only a version (and features) can be read from a hunk")
         value = value["version"]
-    if not isinstance(value, str) or not _RANGE.match(value.strip()):
+    if not isinstance(value, str) or not RANGE.match(value.strip()):
         raise ManifestError(f"{name!r}: not a plain version requirement")
     return value.strip()
 
@@ -304,7 +314,7 @@ def terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     if m is not None and m.group(1) == "version" and "$" not in m.group(2) \
             and (release := _helm_release(side, index, m.group(2).strip())):
         return release
-    if m is None or m.group(1) != "version" or not _RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
+    if m is None or m.group(1) != "version" or not RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
         raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
     source = None
     for above, _ in reversed(side[:index]):
