@@ -417,3 +417,14 @@ def test_generated_edits_agree_with_the_whole_files(repo: GitRepo, path: str, ba
         assert truth is not None and _seen(delta) == truth, head
         read += bool(delta.changes)
     assert read >= 5  # the property is not vacuous: some variants were read from their hunks
+
+
+@pytest.mark.parametrize("key", ["express/path-to-regexp", "**/ws", "a>b", "ws@8", "@scope/a/b"])
+def test_a_resolution_path_or_selector_is_no_package(repo: GitRepo, key: str) -> None:
+    # detekt's website/package.json: yarn `resolutions` keyed by a path. From a hunk without the section
+    # header the line must not read as a dependency called `express/path-to-regexp`: an override's line.
+    base = ('{\n  "name": "website",\n  "dependencies": {\n    "react": "^18.2.0"\n  },\n  "resolutions": {\n'
+            f'    "braces": "^3.0.3",\n    "cross-spawn": "^7.0.5",\n    "estree": "^3.3.3",\n    "{key}": "1.9.0",\n'
+            '    "follow-redirects": "^1.15.6"\n  }\n}\n')
+    delta = _patch(repo, "website/package.json", base, base.replace('"1.9.0"', '"8.4.2"'))
+    assert _partial(delta)

@@ -124,7 +124,21 @@ def _json(value: str, line: str) -> object:
         raise ManifestError(f"not a dependency line: {line.strip()[:80]!r}") from None
 
 
+# An npm package name: `x` or `@scope/x`. Keys of `resolutions` / `overrides` that name a path or a selector
+# (yarn's `express/path-to-regexp` and `**/x`, pnpm's `a>b` and `x@1`) are none: from a hunk alone they are
+# an override section's lines, never a dependency called `express/path-to-regexp`.
+_NPM_NAME = lazy(r"^(?:@[A-Za-z0-9_.~-]+/)?[A-Za-z0-9_.~-]+$")
+
+
 def npm_line(side: Side, index: int) -> list[tuple[str, str]]:
+    found = _json_line(side, index)
+    for named, _ in found:
+        if not _NPM_NAME.match(named.rpartition(_SECTION_MARK)[2]):
+            raise ManifestError(f"not an npm package name (a resolution path or selector?): {named[:80]!r}")
+    return found
+
+
+def _json_line(side: Side, index: int) -> list[tuple[str, str]]:
     """`"name": "range",`, or a whole dependency section on one line: `"dependencies": { "a": "1.0" },`;
     `"packageManager": "pnpm@9.1.0+sha512.…"`, the package manager corepack runs (named as the whole-file
     reader names it: `pnpm` at 9.1.0)."""
@@ -150,7 +164,7 @@ def npm_line(side: Side, index: int) -> list[tuple[str, str]]:
 
 
 def composer_line(side: Side, index: int) -> list[tuple[str, str]]:
-    found = npm_line(side, index)
+    found = _json_line(side, index)
     if any("/" not in name for name, _ in found):
         raise ManifestError("a platform requirement or no package")
     return found
