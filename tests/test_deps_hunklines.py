@@ -428,3 +428,24 @@ def test_a_resolution_path_or_selector_is_no_package(repo: GitRepo, key: str) ->
             '    "follow-redirects": "^1.15.6"\n  }\n}\n')
     delta = _patch(repo, "website/package.json", base, base.replace('"1.9.0"', '"8.4.2"'))
     assert _partial(delta)
+
+
+MODULE_TF = """module "ecs_cloudwatch_autoscaling" {
+  enabled               = var.autoscaling_enabled
+  source                = "cloudposse/ecs-cloudwatch-autoscaling/aws"
+  version               = "0.7.5"
+  namespace             = var.namespace
+  tags                  = { team = "x" }
+}
+"""
+
+
+def test_terraform_module_version_with_other_arguments_in_its_block(repo: GitRepo) -> None:
+    # cloudposse: `enabled = var.x` and other one-line arguments around `source` no longer hide the module
+    head = MODULE_TF.replace('"0.7.5"', '"0.7.6"')
+    delta = _patch(repo, "main.tf", MODULE_TF, head)
+    assert not delta.problems and _seen(delta) == _truth("main.tf", MODULE_TF, head) == [
+        ("cloudposse/ecs-cloudwatch-autoscaling/aws", "0.7.5", "0.7.6", "upgraded")]
+    # a heredoc's text between the block's `source` and its version: the walk stops there (fail closed)
+    heredoc = MODULE_TF.replace('  version ', '  policy = <<EOT\nsource = "evil/mod/aws"\nEOT\n  version ')
+    assert _partial(_patch(repo, "main.tf", heredoc, heredoc.replace('"0.7.5"', '"0.7.6"'), 8))

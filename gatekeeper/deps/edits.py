@@ -339,6 +339,8 @@ def terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
                 break
             source = attr.group(2)
             continue
+        if _HCL_ONE_LINE.match(above) and not _HCL_MODULE.match(above) and not _HCL_PROVIDER.match(above):
+            continue  # another one-line argument of the same block (`enabled = var.x`, `name = "a"`)
         if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
             return [(source.partition("?ref=")[0], m.group(2).strip())]
         if source and _HCL_PROVIDER.match(above):
