@@ -449,3 +449,50 @@ def test_terraform_module_version_with_other_arguments_in_its_block(repo: GitRep
     # a heredoc's text between the block's `source` and its version: the walk stops there (fail closed)
     heredoc = MODULE_TF.replace('  version ', '  policy = <<EOT\nsource = "evil/mod/aws"\nEOT\n  version ')
     assert _partial(_patch(repo, "main.tf", heredoc, heredoc.replace('"0.7.5"', '"0.7.6"'), 8))
+
+
+CHART_ALIASES = """apiVersion: v2
+name: enterprise-metrics
+version: 2.0.0
+dependencies:
+  - name: memcached
+    alias: memcached
+    version: 6.1.11
+    repository: https://charts.bitnami.com/bitnami
+    condition: memcached.enabled
+  - name: memcached
+    alias: memcached-queries
+    version: 6.1.11
+    repository: https://charts.bitnami.com/bitnami
+    condition: memcached-queries.enabled
+  - name: minio
+    version: 4.0.12
+    repository: https://helm.min.io/
+"""
+
+
+def test_one_edit_in_several_places_is_one_move(repo: GitRepo) -> None:
+    # grafana/helm-charts e685ddcd4f38: one chart under two aliases, both moved the same way
+    head = CHART_ALIASES.replace("6.1.11", "8.7.7")
+    delta = _patch(repo, "charts/x/Chart.yaml", CHART_ALIASES, head)
+    assert not delta.problems and _seen(delta) == _truth("charts/x/Chart.yaml", CHART_ALIASES, head) == [
+        ("memcached", "6.1.11", "8.7.7", "upgraded")]
+    # astral-sh/ruff 6728820252f3: one hook repository in two entries, both moved
+    twice = PRE_COMMIT + "  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.15.6\n    hooks:\n" \
+                         "      - id: ruff-format\n"
+    once = twice.replace(f"{OLD_SHA} # frozen: v0.15.21", "v0.15.6")
+    delta = _patch(repo, ".pre-commit-config.yaml", once, once.replace("v0.15.6", "v0.15.7"))
+    assert not delta.problems and _seen(delta) == [("astral-sh/ruff-pre-commit", "v0.15.6", "v0.15.7", "upgraded")]
+
+
+@pytest.mark.parametrize("head", [
+    CHART_ALIASES.replace("    version: 6.1.11\n    repository: https://charts.bitnami.com/bitnami\n    condition: "
+                          "memcached.enabled", "    version: 8.7.7\n    repository: https://charts.bitnami.com/bitnami\n"
+                          "    condition: memcached.enabled"),  # one alias moved, the other kept: --tree's job
+    CHART_ALIASES.replace("6.1.11\n    repository: https://charts.bitnami.com/bitnami\n    condition: memcached.",
+                          "7.0.0\n    repository: https://charts.bitnami.com/bitnami\n    condition: memcached."
+                          ).replace("6.1.11", "8.7.7"),  # two places, two different moves
+])
+def test_different_edits_of_one_name_in_two_places_fail_closed(repo: GitRepo, head: str) -> None:
+    delta = _patch(repo, "charts/x/Chart.yaml", CHART_ALIASES, head)
+    assert _partial(delta) or _seen(delta) == _truth("charts/x/Chart.yaml", CHART_ALIASES, head)

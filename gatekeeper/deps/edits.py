@@ -85,9 +85,11 @@ def _hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
 
 def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[list[Dependency], list[Dependency]]:
     """(base, head) dependencies the changed lines of the hunks in `data` show; ManifestError when any
-    changed line is not safely a dependency line, or one name is edited in two places."""
-    sides: tuple[list[Dependency], list[Dependency]] = ([], [])
-    where: dict[str, tuple[int, int]] = {}  # name → (hunk, block) of its edit
+    changed line is not safely a dependency line, or one name is edited in two places in different ways.
+    The same edit in several places (`memcached` 6.1.11 → 8.7.7 under three aliases of a chart, one hook
+    repository's rev in two entries) is one move: each place shows the name on both sides, so nothing
+    moved between sections; any other edit of a name in two places may be such a move and is refused."""
+    edits: dict[str, dict[tuple[int, int], tuple[list[Dependency], list[Dependency]]]] = {}
     sections: tuple[dict[str, str], dict[str, str]] = ({}, {})  # name → the section its line shows, per side
     for number, (old, new, old_blocks, new_blocks) in enumerate(_hunks(data)):
         for which, side, blocks in ((0, old, old_blocks), (1, new, new_blocks)):
@@ -101,12 +103,18 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                     if sections[1 - which].get(name, section) != section:
                         raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
                     sections[which][name] = section
-                    place = (number, blocks[index])
-                    if where.setdefault(name, place) != place:
-                        raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
-                    if any(d.name == name for d in sides[which]):
+                    place = edits.setdefault(name, {}).setdefault((number, blocks[index]), ([], []))
+                    if place[which]:
                         raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                    sides[which].append(Dependency(kind, name, version, path, None, None, tag))
+                    place[which].append(Dependency(kind, name, version, path, None, None, tag))
+    sides: tuple[list[Dependency], list[Dependency]] = ([], [])
+    for name, places in edits.items():
+        shown = list(places.values())
+        if len(shown) > 1 and (any(len(old) != 1 or len(new) != 1 for old, new in shown)
+                               or len({(old[0], new[0]) for old, new in shown}) != 1):
+            raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
+        sides[0].extend(shown[0][0])
+        sides[1].extend(shown[0][1])
     return sides
 
 
