@@ -496,3 +496,38 @@ def test_one_edit_in_several_places_is_one_move(repo: GitRepo) -> None:
 def test_different_edits_of_one_name_in_two_places_fail_closed(repo: GitRepo, head: str) -> None:
     delta = _patch(repo, "charts/x/Chart.yaml", CHART_ALIASES, head)
     assert _partial(delta) or _seen(delta) == _truth("charts/x/Chart.yaml", CHART_ALIASES, head)
+
+
+TRAEFIK = """apiVersion: v2
+name: traefik
+description: A Traefik based Kubernetes ingress controller
+type: application
+version: 40.3.0
+# renovate: image=traefik
+appVersion: v3.7.4
+kubeVersion: '>=1.25.0-0'
+icon: https://raw.githubusercontent.com/traefik/traefik/master/docs/content/assets/img/traefik.logo.png
+annotations:
+  traefik.io/proxy-min-version: v3.6.0
+  traefik.io/proxy-max-version: v3.7.4
+  artifacthub.io/changes: |
+    - kind: changed
+      description: Bump traefik to v3.7.4
+dependencies:
+  - name: common
+    version: 2.0.0
+    repository: https://charts.example.com
+"""
+
+
+def test_chart_annotations_are_metadata_not_dependencies(repo: GitRepo) -> None:
+    # traefik/traefik-helm-chart 0e7102f20b4a: the annotated appVersion moved, and two annotation lines with it
+    head = TRAEFIK.replace("v3.7.4", "v3.7.5")
+    delta = _patch(repo, "traefik/Chart.yaml", TRAEFIK, head)
+    assert not delta.problems and _seen(delta) == [("traefik", "v3.7.4", "v3.7.5", "upgraded")]
+    # the `annotations:` header not in the hunk: its lines cannot be told from a dependency's (fail closed)
+    assert _partial(_patch(repo, "traefik/Chart.yaml", TRAEFIK, TRAEFIK.replace(
+        "Bump traefik to v3.7.4", "Bump traefik to v3.7.5"), 1))
+    # a line that leaves the mapping (dedented to the top level) is the chart's structure, not an annotation
+    assert _partial(_patch(repo, "traefik/Chart.yaml", TRAEFIK, TRAEFIK.replace(
+        "  traefik.io/proxy-max-version: v3.7.4\n", "dependencies: []\n")))

@@ -364,10 +364,25 @@ _YAML_NAME = lazy(r"^(\s*)(-\s+)?name:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
 _CHART_OWN = lazy(r"^(?:version|appVersion|digest|generated):")  # the chart's and the lock's own keys
 
 
+def _annotation(side: Side, index: int) -> bool:
+    """The line sits inside the chart's top-level `annotations:` mapping, as the hunk shows: every line from
+    it up to `annotations:` is indented (a key of the mapping, or text of a block scalar such as
+    `artifacthub.io/changes: |`). Annotations are metadata for people and tools (Artifact Hub's changelog,
+    traefik's supported proxy versions); Helm installs nothing from them."""
+    if not side[index][0][:1].isspace():
+        return False  # a top-level key itself (`annotations:` included) is the chart's structure
+    for above, _ in reversed(side[:index]):
+        if above.strip() and not above[0].isspace():
+            return above.rstrip() == "annotations:"
+    return False
+
+
 def helm_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """A dependency's `version:` in Chart.yaml or Chart.lock whose `- name:` the hunk shows in the same
     list item; the chart's own version and the lock's digest are no dependency (None)."""
     line = side[index][0]
+    if _annotation(side, index):
+        return []
     if _CHART_OWN.match(line):
         # `# renovate: github=prometheus/prometheus` over `appVersion:` names the app (as parse_chart reads it)
         named = tools.annotation(side[index - 1][0]) if index > 0 else None
