@@ -158,3 +158,25 @@ def test_a_use_site_moved_to_a_ref_another_line_already_uses(tmp_path: Path) -> 
         f"      - uses: github/codeql-action/analyze@{A}\n",
         f"      - uses: github/codeql-action/analyze@{A}\n      - uses: github/codeql-action/upload-sarif@{A}\n")})
     assert not delta.changes
+
+
+# Version comment spellings
+
+def test_version_comments_with_an_at_sign_or_the_actions_own_tag_prefix(tmp_path: Path) -> None:
+    # thunderbird-android: `# @v6.3.0`; grafana/shared-workflows tags each action: `# create-github-app-token/v0.3.1`
+    old, new = "259ba21cb3ff07724f331e26d926d655d24b317b", "46f48da11e78ebdba7a8747ae456b11062fac83e"
+    sub = "grafana/shared-workflows/actions/create-github-app-token"
+    flow = ("on: [push]\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+            f"      - uses: {sub}@{old} # create-github-app-token/v0.2.3\n"
+            f"      - uses: actions/setup-python@{A} # @v6.2.0\n")
+    path = ".github/workflows/ci.yml"
+    head = flow.replace(f"{old} # create-github-app-token/v0.2.3", f"{new} # create-github-app-token/v0.3.1").replace(
+        f"{A} # @v6.2.0", f"{B} # @v6.3.0")
+    delta = _bump(tmp_path / "a", {path: flow}, {path: (flow, head)})
+    assert sorted((c.name, c.from_tag, c.to_tag, c.change) for c in delta.changes) == [
+        ("actions/setup-python", "v6.2.0", "v6.3.0", "upgraded"),
+        ("grafana/shared-workflows", "v0.2.3", "v0.3.1", "upgraded")]
+    # another action's tag of the same repository claims nothing about this one
+    other = head.replace("create-github-app-token/v0.3.1", "get-vault-secrets/v9.0.0")
+    delta = _bump(tmp_path / "b", {path: flow}, {path: (flow, other)})
+    assert [(c.to_tag, c.change) for c in delta.changes if c.name == "grafana/shared-workflows"] == [(None, "changed")]
