@@ -10,7 +10,8 @@ Only that list is kept in bench/; the repositories are read from local mirrors (
 
 `--data` names one of the collections kept here — `main` (bench/deps_bumps.tsv, 41 repositories), `other`
 (deps_bumps_other.tsv, 70 other repositories), `third` (deps_bumps_third.tsv, 20 more, collected and first run
-blind), `formats` (deps_bumps_formats.tsv, commits of formats read since) — or reads another collection's file
+blind), `formats` (deps_bumps_formats.tsv, commits of formats read since), `fifth` (deps_bumps_fifth.tsv, 15 more
+repositories, collected, committed and first run blind in round 4) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 """
@@ -32,13 +33,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_deps_collect import label, touched  # noqa: E402
 
 from gatekeeper.deps.model import Change  # noqa: E402
+from gatekeeper.deps.precommit import repo_name  # noqa: E402
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta  # noqa: E402
 from gatekeeper.deps.versions import base_version  # noqa: E402
 from gatekeeper.gitobjects import GitObjects  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
 SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
-        "formats": DATA.with_name("deps_bumps_formats.tsv")}
+        "formats": DATA.with_name("deps_bumps_formats.tsv"), "fifth": DATA.with_name("deps_bumps_fifth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -82,11 +84,13 @@ def _same_name(want: str, change: Change) -> bool:
     with its tag (`debian:bookworm-slim`) or without its registry (`aquasec/trivy`), a PyPI package with
     its extras (`psycopg[binary]`), a tool by its short name (`buildx` for docker/buildx), a Terraform
     module by its source without a sub-module (`//modules/x`), a wrapper's tool by the wrapper's name
-    (`gradle-wrapper`), a Go module by the path it had before its major version moved (`from_name`);
-    each is the same package."""
+    (`gradle-wrapper`), a Go module by the path it had before its major version moved (`from_name`), a
+    pre-commit hook repository by its URL (`https://github.com/crate-ci/typos`); each is the same package."""
     norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731 - PEP 503 for PyPI, harmless elsewhere
     if change.ecosystem == "pip":
         want = re.sub(r"\[[^\]]*\]$", "", want)  # `psycopg[binary]`: the extras are not the package's name
+    if change.ecosystem == "pre-commit":
+        want = repo_name(want)  # Dependabot names a hook repository by its URL
     if change.from_name is not None and norm(change.from_name) == norm(want):
         return True  # a Go module's major version moved in its path: bots name the old path
     name, want = norm(change.name), norm(want)
@@ -107,13 +111,25 @@ def _same_name(want: str, change: Change) -> bool:
 
 
 def _cases(data: Path = DATA) -> dict[tuple[str, str], list[tuple[str, str]]]:
-    """(repository, commit) → [(package, version)] in file order: a grouped update's rows together."""
+    """(repository, commit) → [(package, version)] in file order: a grouped update's rows together. A fifth
+    column, where present, says why a row was corrected by hand (`corrected: label said …`): the commit does
+    not do what its message says, and the row holds what the commit writes."""
     cases: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for line in data.read_text().splitlines():
         if line and not line.startswith("#"):
-            repo, sha, name, version = line.split("\t")
+            repo, sha, name, version = line.split("\t")[:4]
             cases.setdefault((repo, sha), []).append((name, version))
     return cases
+
+
+def _named_in_no_file(root: Path, repo: str, sha: str, wanted: list[tuple[str, str]], delta: Delta) -> bool:
+    """Whether a version the commit must show is written on none of its added lines: an action moved between
+    bare commit shas (`@<sha>` with no `# vX`, or a comment left stale) names its version only in the commit
+    message, which no file holds. The collector keeps such commits (`_shows`); they are counted, and shown
+    apart, never dropped."""
+    done = subprocess.run(["git", "diff", "-U0", f"{sha}^", sha], cwd=mirror(root, repo), capture_output=True)
+    added = "\n".join(ln for ln in done.stdout.decode(errors="replace").splitlines() if ln.startswith("+"))
+    return any(not _found(n, v, delta, False) and v.removeprefix("v") not in added for n, v in wanted)
 
 
 def _delta(root: Path, repo: str, sha: str, mode: str, gits: dict[str, GitObjects]) -> Delta:
@@ -154,7 +170,7 @@ def main() -> None:
     cases = {k: v for k, v in _cases(data).items() if args.only in k[0] and k[1] not in seen}
     if args.sample:
         cases = dict(list(cases.items())[:: args.sample])
-    per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # commits, verified hits, hits with claims
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # commits, verified, with claims, unknowable
     misses: list[str] = []
     skipped = 0
     gits: dict[str, GitObjects] = {}
@@ -172,22 +188,29 @@ def main() -> None:
         row[0] += 1
         row[1] += verified
         row[2] += claimed
+        unknowable = not verified and _named_in_no_file(args.mirrors, repo, sha, wanted, delta)
+        row[3] += unknowable
         if not verified:
             seen = ", ".join(f"{c.name}@{c.to_version}" for c in delta.changes[:4]) or "no changes"
             problems = "; ".join(f"{p.manifest}: {p.kind}" for p in delta.problems[:2])
-            misses.append(f"  [{eco}] {repo} {sha[:12]} {' '.join(n + '@' + v for n, v in wanted)[:120]}: "
+            misses.append(f"  [{eco}]{' [named in no file]' if unknowable else ''} {repo} {sha[:12]} "
+                          f"{' '.join(n + '@' + v for n, v in wanted)[:120]}: "
                           f"{seen[:160]}{' (claimed)' if claimed else ''}; problems: {problems or 0}")
     elapsed = time.perf_counter() - started
     for git in gits.values():
         git.close()
-    total = [sum(r[i] for r in per.values()) for i in range(3)]
+    total = [sum(r[i] for r in per.values()) for i in range(4)]
     if skipped:
         print(f"{skipped} commits skipped: the mirror lacks a blob git needs for their patch")
     print(f"mode {args.mode}: {len(cases) - skipped} commits, {len(per)} ecosystems, {elapsed:.1f} s "
           f"({1000 * elapsed / max(len(cases), 1):.0f} ms per commit)")
-    print(f"{'ecosystem':16} {'commits':>7} {'verified':>9} {'%':>6} {'+claimed':>9} {'%':>6}")
-    for eco, (n, hit, hit_claimed) in sorted(per.items(), key=lambda kv: -kv[1][0]) + [("ALL", total)]:
-        print(f"{eco:16} {n:7} {hit:9} {100 * hit / n:6.1f} {hit_claimed:9} {100 * hit_claimed / n:6.1f}")
+    # `no file`: commits whose version no added line writes (bare-sha action moves); `% named`: verified hits
+    # among the other commits, those whose files name the version — what a reader of files can be held to.
+    print(f"{'ecosystem':16} {'commits':>7} {'verified':>9} {'%':>6} {'+claimed':>9} {'%':>6} {'no file':>8} "
+          f"{'% named':>8}")
+    for eco, (n, hit, hit_claimed, blind) in sorted(per.items(), key=lambda kv: -kv[1][0]) + [("ALL", total)]:
+        print(f"{eco:16} {n:7} {hit:9} {100 * hit / n:6.1f} {hit_claimed:9} {100 * hit_claimed / n:6.1f} "
+              f"{blind:8} {100 * hit / max(n - blind, 1):8.1f}")
     if args.misses:
         print("\n".join(misses))
     else:

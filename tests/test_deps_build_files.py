@@ -110,8 +110,9 @@ def test_dependabot_dotnet_tool_bump(tmp_path: Path) -> None:
                         {".config/dotnet-tools.json": ('"version": "2.0.1"', '"version": "2.0.2"')})
     assert [(c.name, c.from_version, c.to_version, c.change) for c in tree.changes] == [
         ("meziantou.framework.nugetpackagevalidation.tool", "2.0.1", "2.0.2", "upgraded")]
-    # JSON whose name and version sit on different lines: from a patch, a `partial` problem
-    assert not patch.changes and [p.kind for p in patch.problems] == ["partial"]
+    # The tool's key and its version sit on neighbouring lines the hunk shows: read from the patch too
+    assert not patch.problems and [(c.name, c.from_version, c.to_version, c.partial) for c in patch.changes] == [
+        ("meziantou.framework.nugetpackagevalidation.tool", "2.0.1", "2.0.2", True)]
 
 
 def test_module_bazel_bazel_deps() -> None:
@@ -176,7 +177,9 @@ def test_renovate_kustomize_tag_bump(tmp_path: Path) -> None:
         "gce-proxy:1.37.10", "gce-proxy:1.37.11")})
     assert [(c.name, c.to_version, c.change, c.level) for c in tree.changes] == [
         ("gcr.io/cloudsql-docker/gce-proxy", "1.37.11", "upgraded", "patch")]
-    assert not patch.changes and [p.kind for p in patch.problems] == ["partial"]
+    # an `image:` line stands alone: read from the patch too
+    assert not patch.problems and [(c.name, c.to_version, c.change, c.partial) for c in patch.changes] == [
+        ("gcr.io/cloudsql-docker/gce-proxy", "1.37.11", "upgraded", True)]
 
 
 @pytest.mark.parametrize("body", ["images: {frontend: v1}\n", "images:\n  - frontend:v1\n", "images: [\n"])

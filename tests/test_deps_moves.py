@@ -122,3 +122,61 @@ def test_an_msbuild_property_with_two_values_stays_as_written(tmp_path: Path) ->
     wix = [d for d in nuget.parse_msbuild(
         "Directory.Packages.props", PACKAGES_PROPS.encode()) if d.name == "Microsoft.wix"]
     assert [d.version for d in wix] == ["$(WixVersion)"]
+
+
+# Use sites counted line by line
+
+A, B = "54f647b7e1bb85c95cddabcd46b0c578ec92bc1a", "99df26d4f13ea111d4ec1a7dddef6063f76b97e9"
+CODEQL = f"""name: CodeQL
+on: [push]
+jobs:
+  analyze:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: github/codeql-action/init@{A}
+      - uses: github/codeql-action/autobuild@{B}
+      - uses: github/codeql-action/analyze@{A}
+"""
+
+
+def test_a_use_site_moved_to_a_ref_another_line_already_uses(tmp_path: Path) -> None:
+    # cfug/dio 4a58758eebde: Dependabot moved `init` to the sha `autobuild` already had; both sides hold the
+    # refs {A, B}, yet one line moved. It read as no change at all (`deps.unexplained`).
+    path = ".github/workflows/codeql.yml"
+    delta = _bump(tmp_path / "moved", {path: CODEQL}, {path: (f"init@{A}", f"init@{B}")})
+    assert [(c.name, c.from_version, c.to_version, c.change) for c in delta.changes] == [
+        ("github/codeql-action", A, B, "changed")]
+    # two lines leaving A for B: one change per (from, to)
+    delta = _bump(tmp_path / "both", {path: CODEQL}, {path: (CODEQL, CODEQL.replace(f"@{A}", f"@{B}"))})
+    assert [(c.from_version, c.to_version) for c in delta.changes] == [(A, B)]
+    # two lines swapping their refs bring no ref in that was not there: counted by ref, nothing moved
+    swapped = CODEQL.replace(f"init@{A}", "init@X").replace(f"autobuild@{B}", f"autobuild@{A}").replace(
+        "init@X", f"init@{B}")
+    assert not _bump(tmp_path / "swap", {path: CODEQL}, {path: (CODEQL, swapped)}).changes
+    # a new line at a ref the file already uses moves nothing; a line removed at a kept ref neither
+    delta = _bump(tmp_path / "added", {path: CODEQL}, {path: (
+        f"      - uses: github/codeql-action/analyze@{A}\n",
+        f"      - uses: github/codeql-action/analyze@{A}\n      - uses: github/codeql-action/upload-sarif@{A}\n")})
+    assert not delta.changes
+
+
+# Version comment spellings
+
+def test_version_comments_with_an_at_sign_or_the_actions_own_tag_prefix(tmp_path: Path) -> None:
+    # thunderbird-android: `# @v6.3.0`; grafana/shared-workflows tags each action: `# create-github-app-token/v0.3.1`
+    old, new = "259ba21cb3ff07724f331e26d926d655d24b317b", "46f48da11e78ebdba7a8747ae456b11062fac83e"
+    sub = "grafana/shared-workflows/actions/create-github-app-token"
+    flow = ("on: [push]\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+            f"      - uses: {sub}@{old} # create-github-app-token/v0.2.3\n"
+            f"      - uses: actions/setup-python@{A} # @v6.2.0\n")
+    path = ".github/workflows/ci.yml"
+    head = flow.replace(f"{old} # create-github-app-token/v0.2.3", f"{new} # create-github-app-token/v0.3.1").replace(
+        f"{A} # @v6.2.0", f"{B} # @v6.3.0")
+    delta = _bump(tmp_path / "a", {path: flow}, {path: (flow, head)})
+    assert sorted((c.name, c.from_tag, c.to_tag, c.change) for c in delta.changes) == [
+        ("actions/setup-python", "v6.2.0", "v6.3.0", "upgraded"),
+        ("grafana/shared-workflows", "v0.2.3", "v0.3.1", "upgraded")]
+    # another action's tag of the same repository claims nothing about this one
+    other = head.replace("create-github-app-token/v0.3.1", "get-vault-secrets/v9.0.0")
+    delta = _bump(tmp_path / "b", {path: flow}, {path: (flow, other)})
+    assert [(c.to_tag, c.change) for c in delta.changes if c.name == "grafana/shared-workflows"] == [(None, "changed")]

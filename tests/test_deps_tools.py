@@ -434,9 +434,9 @@ def test_terraform_module_input_named_chart_is_the_module(tmp_path: Path) -> Non
     head = KUBERAY_TF.replace(b'"36.0.0"', b'"37.0.0"')
     patch, truth = _two_commits(tmp_path, {"main.tf": KUBERAY_TF}, {"main.tf": head})
     assert _moves(truth) == {("terraform-google-modules/kubernetes-engine/google", "36.0.0", "37.0.0")}
-    # never read as a chart: an attribute the module reader does not know between source and version
-    # makes the hunk unreadable (partial), as it was before helm releases were read from hunks
-    assert not patch.changes and {p.kind for p in patch.problems} == {"partial"}
+    # never read as a chart: the block's other one-line arguments are passed over up to its `source` and
+    # `module` opening, so the version is the module's, as the whole file says
+    assert not patch.problems and _moves(patch) == _moves(truth)
 
 
 def test_terraform_release_version_without_its_chart_fails_closed(tmp_path: Path) -> None:

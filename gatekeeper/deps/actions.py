@@ -12,7 +12,9 @@ from gatekeeper.lazy_pattern import lazy
 _USES = lazy(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
 # Job containers and service containers: `container: node:20`, `image: postgres:16@sha256:...`.
 _IMAGE = lazy(r"""^\s*(?:-\s+)?(?:image|container)\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#{}$]+)(?P=q)\s*(?:#.*)?$""")
-_TAG = lazy(r"^(?:tag\s*[:=]\s*)?(v?\d[\w.\-+]*)")
+# A version comment: `v4.1.1`, `tag: v4`, `@v6.3.0`, and in a repository of several actions tagged per action
+# (grafana/shared-workflows) `create-github-app-token/v0.3.1`, whose prefix must be the action's own path.
+_TAG = lazy(r"^(?:tag\s*[:=]\s*|@|(?P<path>[\w.-]+(?:/[\w.-]+)*)/)?(?P<version>v?\d[\w.\-+]*)")
 FULL_SHA = lazy(r"^[0-9a-f]{40}$")
 
 
@@ -45,6 +47,10 @@ def parse_workflow(path: str, data: bytes) -> list[Dependency]:
         parsed = parse_uses(m.group("ref"))
         if parsed is not None:
             comment = _TAG.match(m.group("tag") or "") if FULL_SHA.match(parsed[2]) else None
-            label = comment.group(1) if comment else ""
+            sub = m.group("ref").partition("@")[0].split("/")[2:]  # `actions/create-github-app-token`
+            if comment is not None and comment.group("path") is not None \
+                    and (not sub or comment.group("path") != sub[-1] and comment.group("path") != "/".join(sub)):
+                comment = None  # another action's tag in the same repository: no claim about this one
+            label = comment.group("version") if comment else ""
             out.append(Dependency(parsed[0], parsed[1], parsed[2], path, True, "build", label))
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from gatekeeper.deps.actions import FULL_SHA
@@ -101,23 +102,59 @@ def _relabelled(before: Mapping[str, Dependency], after: Mapping[str, Dependency
             if before[v].tag and after[v].tag and before[v].tag != after[v].tag]
 
 
-def _group(deps: Iterable[Dependency], manifest: str) -> dict[Key, dict[str, Dependency]]:
+def _group(deps: Iterable[Dependency], manifest: str,
+           sites: dict[Key, Counter[str]] | None = None) -> dict[Key, dict[str, Dependency]]:
+    """Dependencies by (ecosystem, manifest, name, scope), then by version; `sites` counts each version's
+    entries (a workflow's lines using one action at one ref)."""
     groups: dict[Key, dict[str, Dependency]] = {}
     for d in deps:
         if d.manifest != manifest:  # a renamed file: both sides count under its new path
             d = Dependency(d.ecosystem, d.name, d.version, manifest, d.direct, d.scope, d.tag)
-        groups.setdefault((d.ecosystem, manifest, d.name, d.scope or "runtime"), {}).setdefault(d.version, d)
+        key = (d.ecosystem, manifest, d.name, d.scope or "runtime")
+        groups.setdefault(key, {}).setdefault(d.version, d)
+        if sites is not None:
+            sites.setdefault(key, Counter())[d.version] += 1
     return groups
+
+
+def _site_moves(ecosystem: str, before: Mapping[str, Dependency], after: Mapping[str, Dependency],
+                was_sites: Counter[str], now_sites: Counter[str], partial: bool) -> list[Change]:
+    """Use sites that moved, counted line by line: `init@A`, `autobuild@B`, `analyze@A` → `init@B`,
+    `autobuild@B`, `analyze@A` holds the same refs on both sides, yet one line moved from A to B. The
+    lines that left a ref pair with the lines that came to one, highest with highest; a line left over at a
+    ref the other side lacks moved from (or to) the highest ref that side has. One change per (from, to).
+    Lines that swap refs bring in no ref that was not there: nothing moved."""
+    gone = _sorted(ecosystem, (was_sites - now_sites).elements())
+    came = _sorted(ecosystem, (now_sites - was_sites).elements())
+    moves: list[tuple[str, str]] = []
+    while gone and came:
+        moves.append((gone.pop(), came.pop()))
+    top = _sorted(ecosystem, before.keys())[-1]
+    kept = _sorted(ecosystem, after.keys())[-1]
+    # a line added at a ref other lines already had, or removed from one others keep, moved nothing
+    moves += [(top, v) for v in came if v not in before] + [(v, kept) for v in gone if v not in after]
+    out: list[Change] = []
+    for was, now in dict.fromkeys(moves):  # in order, each (from, to) once
+        if was != now:
+            out.append(_change(after[now], before[was], after[now], _kind_of(ecosystem, before[was], after[now]),
+                               partial))
+    return out
 
 
 def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, *,
          partial: bool = False) -> list[Change]:
     """The changes between one file's BASE and HEAD dependencies (both already resolved), sorted by name."""
-    old, new = _group(base, manifest), _group(head, manifest)
+    was_sites: dict[Key, Counter[str]] = {}
+    now_sites: dict[Key, Counter[str]] = {}
+    old, new = _group(base, manifest, was_sites), _group(head, manifest, now_sites)
     changes: list[Change] = []
     for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[2], k[3])):
         ecosystem = key[0]
         before, after = old.get(key, {}), new.get(key, {})
+        if ecosystem in _USE_SITES and before and after:
+            changes += _relabelled({v: d for v, d in before.items() if v in after}, after, partial)
+            changes += _site_moves(ecosystem, before, after, was_sites[key], now_sites[key], partial)
+            continue
         if before.keys() == after.keys():
             changes += _relabelled(before, after, partial)
             continue
@@ -135,12 +172,6 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
                                    partial))
         top = before[_sorted(ecosystem, before.keys())[-1]]
         changes += [_change(after[v], top, after[v], _kind_of(ecosystem, top, after[v]), partial) for v in came]
-        if gone and ecosystem in _USE_SITES:
-            # Each entry is a line that runs the action or image: a line moved to a version other lines
-            # already had is that line's upgrade (or downgrade), not a removal.
-            kept = after[_sorted(ecosystem, after.keys())[-1]]
-            changes += [_change(kept, before[v], kept, _kind_of(ecosystem, before[v], kept), partial) for v in gone]
-            continue
         changes += [_change(before[v], before[v], None, "removed", partial) for v in gone]
     return _major_moves(changes)
 

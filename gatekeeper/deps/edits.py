@@ -33,7 +33,8 @@ Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 # The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
 # such as a chart's own version); ManifestError for a line that cannot be read safely. A name may carry
 # the section its line shows (`devDependencies|aws-cdk-lib`, split off by `read`).
-# A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file).
+# A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file), and a
+# version comment fourth.
 LineReader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
 _SECTION_MARK = "|"
 
@@ -43,7 +44,7 @@ _NPM_SECTION = lazy(r'^\s*"(?P<section>dependencies|devDependencies|optionalDepe
                     r'require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$')
 # One npm/composer constraint: `^1.2.3`, `~1.2`, `>=1.0 <2`, `1.x`, `1.2.3 - 1.4`, `^7.4 || ^8.0`, `v1.2.3-rc.1`.
 _RANGE_PART = r"(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?(?:@\w+)?"
-_RANGE = lazy(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
+RANGE = lazy(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
 # Keys of a package's own metadata that hold a version but name no dependency.
 _OWN_KEYS = frozenset({"version", "name", "edition", "rust-version", "requires-python", "python", "php"})
 _CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "public"})
@@ -84,9 +85,11 @@ def _hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
 
 def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[list[Dependency], list[Dependency]]:
     """(base, head) dependencies the changed lines of the hunks in `data` show; ManifestError when any
-    changed line is not safely a dependency line, or one name is edited in two places."""
-    sides: tuple[list[Dependency], list[Dependency]] = ([], [])
-    where: dict[str, tuple[int, int]] = {}  # name → (hunk, block) of its edit
+    changed line is not safely a dependency line, or one name is edited in two places in different ways.
+    The same edit in several places (`memcached` 6.1.11 → 8.7.7 under three aliases of a chart, one hook
+    repository's rev in two entries) is one move: each place shows the name on both sides, so nothing
+    moved between sections; any other edit of a name in two places may be such a move and is refused."""
+    edits: dict[str, dict[tuple[int, int], tuple[list[Dependency], list[Dependency]]]] = {}
     sections: tuple[dict[str, str], dict[str, str]] = ({}, {})  # name → the section its line shows, per side
     for number, (old, new, old_blocks, new_blocks) in enumerate(_hunks(data)):
         for which, side, blocks in ((0, old, old_blocks), (1, new, new_blocks)):
@@ -95,22 +98,29 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                     continue
                 for pair in reader(side, index):
                     named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
+                    tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
                     section, _, name = named.rpartition(_SECTION_MARK)
                     if sections[1 - which].get(name, section) != section:
                         raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
                     sections[which][name] = section
-                    place = (number, blocks[index])
-                    if where.setdefault(name, place) != place:
-                        raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
-                    if any(d.name == name for d in sides[which]):
+                    place = edits.setdefault(name, {}).setdefault((number, blocks[index]), ([], []))
+                    if place[which]:
                         raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                    sides[which].append(Dependency(kind, name, version, path, None, None))
+                    place[which].append(Dependency(kind, name, version, path, None, None, tag))
+    sides: tuple[list[Dependency], list[Dependency]] = ([], [])
+    for name, places in edits.items():
+        shown = list(places.values())
+        if len(shown) > 1 and (any(len(old) != 1 or len(new) != 1 for old, new in shown)
+                               or len({(old[0], new[0]) for old, new in shown}) != 1):
+            raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
+        sides[0].extend(shown[0][0])
+        sides[1].extend(shown[0][1])
     return sides
 
 
 def _npm_pair(line: str, name: object, value: object) -> tuple[str, str]:
     if not isinstance(name, str) or _SECTION_MARK in name or name in _OWN_KEYS or not isinstance(value, str) \
-            or not _RANGE.match(value.strip()):
+            or not RANGE.match(value.strip()):
         raise ManifestError(f"not a plain version range: {line.strip()[:80]!r}")
     return name, value.strip()
 
@@ -122,10 +132,32 @@ def _json(value: str, line: str) -> object:
         raise ManifestError(f"not a dependency line: {line.strip()[:80]!r}") from None
 
 
+# An npm package name: `x` or `@scope/x`. Keys of `resolutions` / `overrides` that name a path or a selector
+# (yarn's `express/path-to-regexp` and `**/x`, pnpm's `a>b` and `x@1`) are none: from a hunk alone they are
+# an override section's lines, never a dependency called `express/path-to-regexp`.
+_NPM_NAME = lazy(r"^(?:@[A-Za-z0-9_.~-]+/)?[A-Za-z0-9_.~-]+$")
+
+
 def npm_line(side: Side, index: int) -> list[tuple[str, str]]:
-    """`"name": "range",`, or a whole dependency section on one line: `"dependencies": { "a": "1.0" },`."""
+    found = _json_line(side, index)
+    for named, _ in found:
+        if not _NPM_NAME.match(named.rpartition(_SECTION_MARK)[2]):
+            raise ManifestError(f"not an npm package name (a resolution path or selector?): {named[:80]!r}")
+    return found
+
+
+def _json_line(side: Side, index: int) -> list[tuple[str, str]]:
+    """`"name": "range",`, or a whole dependency section on one line: `"dependencies": { "a": "1.0" },`;
+    `"packageManager": "pnpm@9.1.0+sha512.…"`, the package manager corepack runs (named as the whole-file
+    reader names it: `pnpm` at 9.1.0)."""
     line = side[index][0]
     m = _NPM_PAIR.match(line)
+    if m is not None and _json(m.group(1), line) == "packageManager":
+        manager = _json(m.group(2), line)
+        name, at, version = manager.rpartition("@") if isinstance(manager, str) else ("", "", "")
+        if not name or name.startswith("@") and "/" not in name or not RANGE.match(version.split("+")[0]):
+            raise ManifestError(f"not a package manager at a version: {line.strip()[:80]!r}")
+        return [(f"packageManager{_SECTION_MARK}{name}", version.split("+")[0])]
     if m is not None:
         return [_npm_pair(line, _json(m.group(1), line), _json(m.group(2), line))]
     if (section := _NPM_SECTION.match(line)) is not None:
@@ -140,7 +172,7 @@ def npm_line(side: Side, index: int) -> list[tuple[str, str]]:
 
 
 def composer_line(side: Side, index: int) -> list[tuple[str, str]]:
-    found = npm_line(side, index)
+    found = _json_line(side, index)
     if any("/" not in name for name, _ in found):
         raise ManifestError("a platform requirement or no package")
     return found
@@ -164,7 +196,7 @@ def _table_version(name: str, value: object, allowed: frozenset[str]) -> str:
         if not set(value) <= allowed or not isinstance(value.get("version"), str):
             raise ManifestError(f"{name!r}: only a version (and features) can be read from a hunk")
         value = value["version"]
-    if not isinstance(value, str) or not _RANGE.match(value.strip()):
+    if not isinstance(value, str) or not RANGE.match(value.strip()):
         raise ManifestError(f"{name!r}: not a plain version requirement")
     return value.strip()
 
@@ -304,7 +336,7 @@ def terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     if m is not None and m.group(1) == "version" and "$" not in m.group(2) \
             and (release := _helm_release(side, index, m.group(2).strip())):
         return release
-    if m is None or m.group(1) != "version" or not _RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
+    if m is None or m.group(1) != "version" or not RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
         raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
     source = None
     for above, _ in reversed(side[:index]):
@@ -315,6 +347,8 @@ def terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
                 break
             source = attr.group(2)
             continue
+        if _HCL_ONE_LINE.match(above) and not _HCL_MODULE.match(above) and not _HCL_PROVIDER.match(above):
+            continue  # another one-line argument of the same block (`enabled = var.x`, `name = "a"`)
         if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
             return [(source.partition("?ref=")[0], m.group(2).strip())]
         if source and _HCL_PROVIDER.match(above):
@@ -330,10 +364,25 @@ _YAML_NAME = lazy(r"^(\s*)(-\s+)?name:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")
 _CHART_OWN = lazy(r"^(?:version|appVersion|digest|generated):")  # the chart's and the lock's own keys
 
 
+def _annotation(side: Side, index: int) -> bool:
+    """The line sits inside the chart's top-level `annotations:` mapping, as the hunk shows: every line from
+    it up to `annotations:` is indented (a key of the mapping, or text of a block scalar such as
+    `artifacthub.io/changes: |`). Annotations are metadata for people and tools (Artifact Hub's changelog,
+    traefik's supported proxy versions); Helm installs nothing from them."""
+    if not side[index][0][:1].isspace():
+        return False  # a top-level key itself (`annotations:` included) is the chart's structure
+    for above, _ in reversed(side[:index]):
+        if above.strip() and not above[0].isspace():
+            return above.rstrip() == "annotations:"
+    return False
+
+
 def helm_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """A dependency's `version:` in Chart.yaml or Chart.lock whose `- name:` the hunk shows in the same
     list item; the chart's own version and the lock's digest are no dependency (None)."""
     line = side[index][0]
+    if _annotation(side, index):
+        return []
     if _CHART_OWN.match(line):
         # `# renovate: github=prometheus/prometheus` over `appVersion:` names the app (as parse_chart reads it)
         named = tools.annotation(side[index - 1][0]) if index > 0 else None

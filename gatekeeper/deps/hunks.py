@@ -62,7 +62,8 @@ def sides(raw: list[str]) -> tuple[bytes, bytes]:
 
 def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], version_of: re.Pattern[str],
            ends: Callable[[str], bool], legacy: re.Pattern[str] | None = None,
-           loose: re.Pattern[str] | None = None, own: re.Pattern[str] | None = None) -> list[Dependency]:
+           loose: re.Pattern[str] | None = None, own: re.Pattern[str] | None = None,
+           v1: bool = False) -> list[Dependency]:
     """(name, version) pairs: a name line, then its entry's version line before the entry `ends`.
     A changed version line whose name the hunk does not show fails closed (ManifestError): with
     `-U0`, or a long entry, a bump would otherwise be no change at all. A `legacy` entry (package-lock
@@ -73,8 +74,10 @@ def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], ver
     line, outside any entry, is no dependency."""
     out: list[Dependency] = []
     echoes: list[tuple[str, str]] = []
+    entries: list[tuple[str, str]] = []  # every `legacy` pair shown, changed or not: a v1 lockfile's entries
     name: str | None = None
     echo: str | None = None
+    keyed = False  # a real entry's key shows: the lockfile has the section `legacy` entries echo
     for raw in text(data).splitlines():
         if raw == HUNK:
             name = None
@@ -82,7 +85,7 @@ def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], ver
         changed = raw.startswith(CHANGED)
         line = raw.lstrip(CHANGED)
         if m := name_of.match(line):
-            name, echo = m.group("name") or "", None
+            name, echo, keyed = m.group("name") or "", None, True
         elif legacy is not None and (m := legacy.match(line)):
             name, echo = "", m.group("name")
         elif v := version_of.match(line):
@@ -90,8 +93,10 @@ def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], ver
                 raise ManifestError("a changed version line whose package the hunk does not show")
             if name:
                 out.append(Dependency(ecosystem, name, v.group(1), path, None, None))
-            elif echo is not None and changed:
-                echoes.append((echo, v.group(1)))
+            elif echo is not None:
+                entries.append((echo, v.group(1)))
+                if changed:
+                    echoes.append((echo, v.group(1)))
             name = echo = None
         elif changed and loose is not None and loose.search(line) is not None and (
                 name is not None or echo is not None or own is None or own.match(line) is None):
@@ -99,15 +104,21 @@ def _pairs(ecosystem: str, path: str, data: bytes, name_of: re.Pattern[str], ver
                                 f"{line.strip()[:80]!r}")
         elif ends(line):
             name = echo = None
+    if v1 and not keyed:
+        # No hunk shows a `node_modules/` key: a v1 lockfile, whose entries are the `dependencies` tree (nested
+        # copies named by their package, as its whole-file reader names them). The same hunks may be a v2
+        # lockfile's legacy copy edited alone: npm 6 installs from it, so its move is reported as what it is.
+        return [Dependency(ecosystem, n, v, path, None, None) for n, v in entries]
     shown = {(d.name, d.version) for d in out}
     if any(pair not in shown for pair in echoes):
-        raise ManifestError("an entry outside `packages` changed (a lockfile v1?): its hunks are not read")
+        raise ManifestError("an entry outside `packages` changed beside `packages` entries the hunks do not "
+                            "show: its hunks are not read")
     return out
 
 
 def package_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
     return _pairs(ecosystem, path, data, _NPM_KEY, _NPM_VERSION, lambda line: line.strip().startswith("}"),
-                  _NPM_LEGACY, _NPM_LOOSE, _NPM_OWN)
+                  _NPM_LEGACY, _NPM_LOOSE, _NPM_OWN, v1=True)
 
 
 def toml_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
@@ -146,4 +157,16 @@ _PIPFILE_END = lazy(r"^ {0,8}\}")
 
 def pipfile_lock_hunks(path: str, data: bytes) -> list[Dependency]:
     return _pairs("pip", path, data, _PIPFILE_KEY, _PIPFILE_VERSION, lambda line: _PIPFILE_END.match(line) is not None,
+                  loose=_JSON_VERSION_LOOSE)
+
+
+# .config/dotnet-tools.json: `    "dotnet-ef": {` (four spaces: an entry of `tools`), then `      "version": "8.0.1",`
+# (its commands and rollForward around it); the entry ends at `    },`.
+_TOOL_KEY = lazy(r'^ {4}"(?P<name>[^"]+)":\s*\{\s*$')
+_TOOL_VERSION = lazy(r'^ {6}"version":\s*"([^"]+)"')
+_TOOL_END = lazy(r"^ {0,4}\}")
+
+
+def dotnet_tools_hunks(path: str, data: bytes) -> list[Dependency]:
+    return _pairs("nuget", path, data, _TOOL_KEY, _TOOL_VERSION, lambda line: _TOOL_END.match(line) is not None,
                   loose=_JSON_VERSION_LOOSE)

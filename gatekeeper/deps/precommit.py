@@ -17,10 +17,10 @@ from gatekeeper.deps.model import Dependency
 
 # Only a full commit sha carries its comment: a comment beside a branch or tag (`rev: main  # frozen: v1.2.4`)
 # would let a claim order a move to a ref that names no fixed code.
-_REV_COMMENT = re.compile(r"^\s*(?:-\s+)?rev:\s*['\"]?([0-9a-f]{40})['\"]?\s+#\s*(?:frozen:\s*)?(v?\d[\w.+-]*)\s*$")
+REV_COMMENT = re.compile(r"^\s*(?:-\s+)?rev:\s*['\"]?([0-9a-f]{40})['\"]?\s+#\s*(?:frozen:\s*)?(v?\d[\w.+-]*)\s*$")
 
 
-def _name(url: str) -> str:
+def repo_name(url: str) -> str:
     url = re.sub(r"\.git/*$|/+$", "", url.strip())
     github = re.match(r"^(?:https?://|git@)github\.com[/:]([^/]+/[^/]+)$", url)
     return github.group(1) if github else re.sub(r"^[a-z+]+://", "", url)
@@ -28,7 +28,7 @@ def _name(url: str) -> str:
 
 def parse_pre_commit(path: str, data: bytes) -> list[Dependency]:
     doc = mapping(load_yaml(data), ".pre-commit-config.yaml")
-    comments = {m.group(1): m.group(2) for line in text(data).splitlines() if (m := _REV_COMMENT.match(line))}
+    comments = {m.group(1): m.group(2) for line in text(data).splitlines() if (m := REV_COMMENT.match(line))}
     out: list[Dependency] = []
     for entry in listing(doc.get("repos"), "repos"):
         entry = mapping(entry, "a repos entry")
@@ -36,5 +36,5 @@ def parse_pre_commit(path: str, data: bytes) -> list[Dependency]:
         if not url or url in ("local", "meta"):
             continue
         rev = string(entry.get("rev"))
-        out.append(Dependency("pre-commit", _name(url), rev, path, True, "dev", comments.get(rev, "")))
+        out.append(Dependency("pre-commit", repo_name(url), rev, path, True, "dev", comments.get(rev, "")))
     return out

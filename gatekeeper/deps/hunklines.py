@@ -1,0 +1,123 @@
+"""Line readers (edits.py's `LineReader`) for the hunks of YAML, TOML and Starlark dependency files.
+
+Each reads one changed line only where the line, and the context lines the hunk shows above it, say safely
+which package it pins at which version; anything else raises ManifestError (a `partial` problem: run with
+`--tree`). Context lines are checked by `git apply` against the base; the text after a hunk's `@@ … @@`
+(git's function name) is not, so it is never read.
+
+- `.pre-commit-config.yaml`: a `rev:` whose `- repo:` the hunk shows as the first key of the same list item;
+  `# frozen: vX` beside a full commit sha is the version comment, as the whole-file reader takes it.
+- `pubspec.yaml`: `  name: ^1.2.0` directly under a `dependencies:` or `dev_dependencies:` header the hunk
+  shows (never `dependency_overrides:`, an override section, nor a nested key of another entry).
+- `MODULE.bazel`: a line that is one whole `bazel_dep(...)` call of literal arguments, or one Maven
+  coordinate string `"group:artifact:version",`, and nothing else (bazel.residue).
+- `kustomization.yaml`: an `image:` line (what the whole-file reader takes from inline patches too).
+- `rust-toolchain.toml`: the `channel = "1.80.0"` line.
+"""
+
+from __future__ import annotations
+
+from gatekeeper.deps import bazel, precommit
+from gatekeeper.deps.edits import RANGE, Side
+from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.toolfiles import parse_compose
+from gatekeeper.deps.tools import TOOL, VERSIONISH
+from gatekeeper.lazy_pattern import lazy
+
+_REV = lazy(r"""^(\s*)(-\s+)?rev:\s*(["']?)([^"'\s#]+)\3\s*(?:#.*)?$""")
+_REPO = lazy(r"""^(\s*)(-\s+)repo:\s*(["']?)([^"'\s#]+)\3\s*(?:#.*)?$""")
+_PUB_ENTRY = lazy(r"""^( +)([A-Za-z_][A-Za-z0-9_]*):\s*(["']?)([^"'#]*?)\3\s*(?:#.*)?$""")
+_PUB_SECTIONS = {"dependencies": "runtime", "dev_dependencies": "dev"}
+_TOP_KEY = lazy(r"^([A-Za-z_][\w-]*):\s*(?:#.*)?$")
+_COMMENT = lazy(r"^\s*(?:#.*)?$")
+_CHANNEL = lazy(r"""^\s*channel\s*=\s*(["'])([^"']+)\1\s*(?:#.*)?$""")
+
+
+def _refuse(why: str, line: str) -> ManifestError:
+    return ManifestError(f"{why}: {line.strip()[:80]!r}")
+
+
+def precommit_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    line = side[index][0]
+    m = _REV.match(line)
+    if m is None or m.group(2):
+        raise _refuse("not a hook repository's rev line", line)
+    indent = len(m.group(1))
+    if not _scalar_ends(side, index, indent):
+        raise _refuse("a rev with lines nested under it", line)
+    for above, _ in reversed(side[:index]):
+        repo = _REPO.match(above)
+        if repo is not None and len(repo.group(1)) + len(repo.group(2)) == indent:
+            url = repo.group(4)
+            if url in ("local", "meta"):
+                return []
+            rev = m.group(4)
+            comment = precommit.REV_COMMENT.match(line)
+            tag = comment.group(2) if comment is not None and comment.group(1) == rev else ""
+            return [(precommit.repo_name(url), rev, "pre-commit", tag)]
+        stripped = above.lstrip()
+        if not stripped or len(above) - len(stripped) != indent or stripped.startswith("-"):
+            break  # another list item, a nested block or the end of this one
+    raise _refuse("the hunk does not show whose rev this is", line)
+
+
+def _scalar_ends(side: Side, index: int, indent: int) -> bool:
+    """The key at `side[index]` holds a scalar: no line the hunk shows below it is nested deeper (YAML would
+    not parse; the whole-file reader would report the file, so the hunk must not read it either)."""
+    for below, _ in side[index + 1:]:
+        if not _COMMENT.match(below):
+            return len(below) - len(below.lstrip()) <= indent
+    return True
+
+
+def pubspec_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    line = side[index][0]
+    m = _PUB_ENTRY.match(line)
+    if m is None or not m.group(4) or not RANGE.match(m.group(4).strip()):
+        raise _refuse("not a package with a plain version constraint", line)
+    indent = len(m.group(1))
+    if not _scalar_ends(side, index, indent):
+        raise _refuse("a version with lines nested under it", line)
+    for above, _ in reversed(side[:index]):
+        if _COMMENT.match(above):
+            continue
+        depth = len(above) - len(above.lstrip())
+        if depth >= indent:
+            continue  # a sibling entry, or a line nested under one
+        if depth > 0:
+            break  # the line is a key nested under another entry (`version:` of a hosted source, say)
+        top = _TOP_KEY.match(above)
+        section = top.group(1) if top is not None else ""
+        if section not in _PUB_SECTIONS:
+            break  # `dependency_overrides:` (an override section), `environment:`, …
+        return [(f"{section}|{m.group(2)}", m.group(4).strip())]
+    raise _refuse("the hunk does not show this entry's dependencies section", line)
+
+
+def bazel_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    line = side[index][0]
+    data = line.encode()
+    if _COMMENT.match(line):
+        return []
+    if bazel.residue(data) not in ("", ","):
+        raise _refuse("not one whole bazel_dep call or Maven coordinate", line)
+    found = bazel.parse_module_bazel("", data)
+    if not found:
+        raise _refuse("not one whole bazel_dep call or Maven coordinate", line)
+    return [(f"{d.scope}|{d.name}", d.version, d.ecosystem) for d in found]
+
+
+def kustomize_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    line = side[index][0]
+    found = parse_compose("", line.encode())
+    if not found:
+        raise _refuse("not an image: line", line)
+    return [(d.name, d.version, d.ecosystem) for d in found]
+
+
+def rust_toolchain_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    line = side[index][0]
+    m = _CHANNEL.match(line)
+    if m is None or not VERSIONISH.match(m.group(2)):
+        raise _refuse("not a versioned toolchain channel", line)
+    return [("rust", m.group(2), TOOL)]

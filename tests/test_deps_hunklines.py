@@ -1,0 +1,533 @@
+"""Patch-only mode for pre-commit configs, pubspec.yaml, MODULE.bazel, kustomization.yaml, rust-toolchain.toml,
+.NET local tools, package.json's packageManager and package-lock v1 (hunklines.py, hunks.py, edits.py).
+
+Real git writes every patch. The attack property, over generated variants: whenever the patch alone is read
+without a problem, it says what the whole files say (what `--tree` reads); a line whose owner or section the
+hunk does not show is a `partial` problem, never a change of some other name or no change at all.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.deps.delta import diff
+from gatekeeper.deps.registry import format_for
+from gatekeeper.deps.sources import Delta, patch_delta
+from tests.gitrepo import GitRepo
+
+Row = tuple[str, str | None, str | None, str]
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> GitRepo:
+    return GitRepo(tmp_path / "repo")
+
+
+def _patch(repo: GitRepo, path: str, base: str, head: str, context: int = 3) -> Delta:
+    repo.write(path, base)
+    repo.git("add", "-A")
+    repo.write(path, head)
+    return patch_delta(None, io.BytesIO(repo.git("diff", f"-U{context}", "--binary")))
+
+
+def _truth(path: str, base: str, head: str) -> list[Row]:
+    fmt = format_for(path)
+    assert fmt is not None
+    changes = diff(fmt.parse(path, base.encode()), fmt.parse(path, head.encode()), path)
+    return sorted(((c.name, c.from_version, c.to_version, c.change) for c in changes), key=str)
+
+
+def _seen(delta: Delta) -> list[Row]:
+    return sorted(((c.name, c.from_version, c.to_version, c.change) for c in delta.changes), key=str)
+
+
+def _partial(delta: Delta) -> bool:
+    return not delta.changes and bool(delta.problems) and {p.kind for p in delta.problems} == {"partial"}
+
+
+OLD_SHA, NEW_SHA = "01a675ea018f2fb714478a5ffb83fcea8374bb06", "2700fd5671c633760d912769c041bfcde2b9a01b"
+PRE_COMMIT = f"""repos:
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v5.0.0
+    hooks:
+      - id: check-yaml
+      - id: end-of-file-fixer
+
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: {OLD_SHA} # frozen: v0.15.21
+    hooks:
+      - id: ruff-format
+      - id: ruff
+        args: [--fix]
+
+  - repo: local
+    hooks:
+      - id: cargo-fmt
+        name: cargo fmt
+        entry: cargo fmt --
+        language: system
+"""
+
+
+def test_pre_commit_rev_bump_with_its_frozen_comment(repo: GitRepo) -> None:
+    head = PRE_COMMIT.replace(f"{OLD_SHA} # frozen: v0.15.21", f"{NEW_SHA} # frozen: v0.15.22")
+    delta = _patch(repo, ".pre-commit-config.yaml", PRE_COMMIT, head)
+    assert not delta.problems
+    [change] = delta.changes
+    assert (change.ecosystem, change.name, change.to_version, change.to_tag, change.change, change.partial) == (
+        "pre-commit", "astral-sh/ruff-pre-commit", NEW_SHA, "v0.15.22", "upgraded", True)
+    assert _seen(delta) == _truth(".pre-commit-config.yaml", PRE_COMMIT, head)
+    tagged = PRE_COMMIT.replace("rev: v5.0.0", "rev: v5.1.0")
+    assert _seen(_patch(repo, ".pre-commit-config.yaml", PRE_COMMIT, tagged)) == _truth(
+        ".pre-commit-config.yaml", PRE_COMMIT, tagged) == [("pre-commit/pre-commit-hooks", "v5.0.0", "v5.1.0",
+                                                            "upgraded")]
+
+
+@pytest.mark.parametrize("edit", [
+    # the repository swapped beside its rev (a fork): the repo line is no rev line
+    ("https://github.com/astral-sh/ruff-pre-commit\n    rev: " + OLD_SHA,
+     "https://github.com/evil/ruff-pre-commit\n    rev: " + NEW_SHA),
+    # a hook's additional_dependencies are packages installed beside it
+    ("args: [--fix]", "args: [--fix]\n        additional_dependencies: [requests==2.0]"),
+    # `rev:` first in its item, `repo:` below it
+    ("  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v5.0.0",
+     "  - rev: v5.1.0\n    repo: https://github.com/pre-commit/pre-commit-hooks"),
+    # a hook moved to another repository's entry
+    ("      - id: ruff\n", "      - id: ruff-check\n"),
+])
+def test_pre_commit_edits_that_fail_closed(repo: GitRepo, edit: tuple[str, str]) -> None:
+    head = PRE_COMMIT.replace(*edit)
+    assert head != PRE_COMMIT
+    assert _partial(_patch(repo, ".pre-commit-config.yaml", PRE_COMMIT, head))
+
+
+def test_pre_commit_rev_whose_repo_the_hunk_hides_fails_closed(repo: GitRepo) -> None:
+    head = PRE_COMMIT.replace("rev: v5.0.0", "rev: v5.1.0")
+    assert _partial(_patch(repo, ".pre-commit-config.yaml", PRE_COMMIT, head, 0))
+    # a nested line of another item between the rev and the repo line shown: not the same item
+    nested = PRE_COMMIT.replace(f"    rev: {OLD_SHA} # frozen: v0.15.21\n", "").replace(
+        "        args: [--fix]\n", f"        args: [--fix]\n    rev: {OLD_SHA}\n")
+    moved = nested.replace(f"    rev: {OLD_SHA}\n", f"    rev: {NEW_SHA}\n")
+    assert _partial(_patch(repo, ".pre-commit-config.yaml", nested, moved))
+
+
+PUBSPEC = """name: app
+description: A sample app.
+publish_to: none
+version: 1.0.0+1
+
+environment:
+  sdk: ^3.5.0
+
+dependencies:
+  dio: 5.9.2
+  flutter:
+    sdk: flutter
+  go_router: ^15.0.0
+  hosted_pkg:
+    hosted: https://pub.example.com
+    version: ^1.0.0
+  intl: ^0.19.0
+  url_launcher: ^6.1.1
+
+dev_dependencies:
+  flutter_lints: ^5.0.0
+  flutter_test:
+    sdk: flutter
+
+dependency_overrides:
+  meta: 1.16.0
+"""
+
+
+@pytest.mark.parametrize("old, new, want", [
+    ("dio: 5.9.2", "dio: 5.10.0", [("dio", "5.9.2", "5.10.0", "upgraded")]),
+    ("flutter_lints: ^5.0.0", "flutter_lints: ^6.0.0", [("flutter_lints", "^5.0.0", "^6.0.0", "upgraded")]),
+])
+def test_pubspec_bump_under_a_section_the_hunk_shows(repo: GitRepo, old: str, new: str, want: list[Row]) -> None:
+    head = PUBSPEC.replace(old, new)
+    delta = _patch(repo, "app/pubspec.yaml", PUBSPEC, head)
+    assert not delta.problems and _seen(delta) == want
+    assert [(c.from_version, c.to_version) for c in delta.changes] == [r[1:3] for r in _truth(
+        "app/pubspec.yaml", PUBSPEC, head)]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("meta: 1.16.0", "meta: 1.17.0"),  # dependency_overrides: an override section
+    ("sdk: ^3.5.0", "sdk: ^3.6.0"),  # environment: no package
+    ("    version: ^1.0.0", "    version: ^1.1.0"),  # a hosted source's version: nested, its name not the key
+    ("dio: 5.9.2", "dio: any"),  # not a plain version
+    ("dio: 5.9.2", "dio:\n    git: https://github.com/evil/dio"),  # a git source swapped in
+])
+def test_pubspec_edits_that_fail_closed(repo: GitRepo, old: str, new: str) -> None:
+    head = PUBSPEC.replace(old, new)
+    assert _partial(_patch(repo, "app/pubspec.yaml", PUBSPEC, head))
+
+
+def test_pubspec_line_whose_section_the_hunk_hides_fails_closed(repo: GitRepo) -> None:
+    head = PUBSPEC.replace("url_launcher: ^6.1.1", "url_launcher: ^6.2.0")
+    assert _partial(_patch(repo, "app/pubspec.yaml", PUBSPEC, head))  # `dependencies:` is 9 lines up
+    assert _seen(_patch(repo, "app/pubspec.yaml", PUBSPEC, head, 12)) == [
+        ("url_launcher", "^6.1.1", "^6.2.0", "upgraded")]
+
+
+def test_pubspec_move_from_dev_to_runtime_is_never_a_bump(repo: GitRepo) -> None:
+    base = "name: app\ndependencies:\n  dio: 5.9.2\ndev_dependencies:\n  lints: ^5.0.0\n"
+    head = "name: app\ndependencies:\n  dio: 5.9.2\n  lints: ^6.0.0\ndev_dependencies:\n"
+    delta = _patch(repo, "pubspec.yaml", base, head)
+    assert _partial(delta) or _seen(delta) == _truth("pubspec.yaml", base, head)
+
+
+MODULE = """module(
+    name = "example",
+    version = "0.0.1",
+)
+
+bazel_dep(name = "platforms", version = "0.0.11")
+bazel_dep(name = "rules_jvm_external", version = "5.3")
+bazel_dep(name = "rules_cc", version = "0.0.9")
+bazel_dep(name = "rules_testing", version = "0.6.0", dev_dependency = True)
+bazel_dep(
+    name = "rules_android",
+    version = "0.5.1",
+)
+
+maven = use_extension("@rules_jvm_external//:extensions.bzl", "maven")
+maven.install(
+    artifacts = [
+        "androidx.compose.ui:ui:1.2.1",
+        "androidx.compose.ui:ui-tooling:1.2.1",
+        # the compiler pins the Kotlin version
+        "androidx.compose.compiler:compiler:1.3.2",
+    ],
+)
+single_version_override(module_name = "rules_cc", version = "0.0.9")
+"""
+
+
+@pytest.mark.parametrize("old, new", [
+    ('name = "rules_cc", version = "0.0.9")\nbazel_dep', 'name = "rules_cc", version = "0.2.20")\nbazel_dep'),
+    ("ui-tooling:1.2.1", "ui-tooling:1.11.3"),
+    ('version = "0.6.0", dev', 'version = "0.7.0", dev'),
+])
+def test_module_bazel_one_line_bumps(repo: GitRepo, old: str, new: str) -> None:
+    head = MODULE.replace(old, new, 1)
+    delta = _patch(repo, "MODULE.bazel", MODULE, head)
+    assert not delta.problems and len(delta.changes) == 1
+    assert _seen(delta) == _truth("MODULE.bazel", MODULE, head)
+
+
+@pytest.mark.parametrize("old, new", [
+    ('    version = "0.5.1",', '    version = "0.6.0",'),  # one argument line of a multi-line call
+    ('module_name = "rules_cc", version = "0.0.9"', 'module_name = "rules_cc", version = "0.0.8"'),  # an override
+    ('maven = use_extension', 'maven = use_extension("@evil//:x.bzl", "maven")\nmaven2 = use_extension'),
+    ('bazel_dep(name = "platforms", version = "0.0.11")', 'bazel_dep(name = "platforms", version = V)'),
+])
+def test_module_bazel_edits_that_fail_closed(repo: GitRepo, old: str, new: str) -> None:
+    assert _partial(_patch(repo, "MODULE.bazel", MODULE, MODULE.replace(old, new, 1)))
+
+
+DIGEST = "2f8d32fe06cb851c5ca5f9f13243df3d63a87eab6af99a799c5c1ebc6dd7fbfa"
+KUSTOMIZATION = f"""apiVersion: kustomize.config.k8s.io/v1alpha1
+kind: Component
+images:
+  - name: frontend
+    newTag: v1.0.0
+patches:
+  - patch: |-
+      - op: add
+        path: /spec/template/spec/containers/-
+        value:
+          name: cloudsql-proxy
+          image: gcr.io/cloudsql-docker/gce-proxy:1.33.1@sha256:{DIGEST}
+          env:
+          - name: CONNECTION_NAME
+"""
+
+
+def test_kustomization_image_line_and_what_fails_closed(repo: GitRepo) -> None:
+    head = KUSTOMIZATION.replace("1.33.1@sha256:2f8d32fe", "1.33.2@sha256:b92be5e6")
+    delta = _patch(repo, "k/kustomization.yaml", KUSTOMIZATION, head)
+    assert not delta.problems and _seen(delta) == _truth("k/kustomization.yaml", KUSTOMIZATION, head)
+    assert _partial(_patch(repo, "k/kustomization.yaml", KUSTOMIZATION, KUSTOMIZATION.replace("v1.0.0", "v1.1.0")))
+    renamed = KUSTOMIZATION.replace("- name: frontend", "- name: frontend\n    newName: ghcr.io/evil/frontend")
+    assert _partial(_patch(repo, "k/kustomization.yaml", KUSTOMIZATION, renamed))
+
+
+def test_rust_toolchain_channel(repo: GitRepo) -> None:
+    base = '[toolchain]\nchannel = "1.94.0"\ncomponents = ["rustfmt", "clippy"]\n'
+    delta = _patch(repo, "rust-toolchain.toml", base, base.replace("1.94.0", "1.95.0"))
+    assert not delta.problems and _seen(delta) == [("rust", "1.94.0", "1.95.0", "upgraded")]
+    assert _partial(_patch(repo, "rust-toolchain.toml", base, base.replace('"clippy"', '"clippy", "miri"')))
+    assert _partial(_patch(repo, "rust-toolchain.toml", base, base.replace("1.94.0", "nightly")))
+
+
+TOOLS = """{
+  "version": 1,
+  "isRoot": true,
+  "tools": {
+    "dotnet-ef": {
+      "version": "8.0.1",
+      "commands": [
+        "dotnet-ef"
+      ],
+      "rollForward": false
+    },
+    "meziantou.framework.nugetpackagevalidation.tool": {
+      "version": "2.0.1",
+      "commands": [
+        "meziantou.validate-nuget-package"
+      ],
+      "rollForward": false
+    }
+  }
+}
+"""
+
+
+def test_dotnet_tools_bump_and_hidden_name(repo: GitRepo) -> None:
+    head = TOOLS.replace('"2.0.1"', '"2.0.2"')
+    delta = _patch(repo, ".config/dotnet-tools.json", TOOLS, head)
+    assert not delta.problems and _seen(delta) == _truth(".config/dotnet-tools.json", TOOLS, head)
+    assert _partial(_patch(repo, ".config/dotnet-tools.json", TOOLS, head, 0))
+    swapped = TOOLS.replace('"dotnet-ef": {\n      "version": "8.0.1"', '"dotnet-evil": {\n      "version": "8.0.1"')
+    assert _seen(_patch(repo, ".config/dotnet-tools.json", TOOLS, swapped)) == _truth(
+        ".config/dotnet-tools.json", TOOLS, swapped)
+
+
+def test_package_manager_line(repo: GitRepo) -> None:
+    base = '{\n  "name": "kit",\n  "private": true,\n  "packageManager": "pnpm@10.29.2+sha512.abc",\n  "x": 1\n}\n'
+    head = base.replace("10.29.2+sha512.abc", "10.29.3+sha512.def")
+    delta = _patch(repo, "package.json", base, head)
+    assert not delta.problems and _seen(delta) == _truth("package.json", base, head) == [
+        ("pnpm", "10.29.2", "10.29.3", "upgraded")]
+    for value in ("pnpm@latest", "https://evil.example/pnpm.tgz", "@10.0.0"):
+        assert _partial(_patch(repo, "package.json", base, base.replace("pnpm@10.29.2+sha512.abc", value)))
+
+
+LOCK_V1 = """{
+  "name": "website",
+  "version": "0.0.0",
+  "lockfileVersion": 1,
+  "requires": true,
+  "dependencies": {
+    "@algolia/cache-common": {
+      "version": "4.5.1",
+      "resolved": "https://registry.npmjs.org/@algolia/cache-common/-/cache-common-4.5.1.tgz"
+    },
+    "a": {
+      "version": "1.0.0",
+      "requires": {
+        "immer": "^8.0.0"
+      },
+      "dependencies": {
+        "immer": {
+          "version": "8.0.0",
+          "resolved": "https://registry.npmjs.org/immer/-/immer-8.0.0.tgz"
+        }
+      }
+    },
+    "b": {
+      "version": "2.0.0",
+      "resolved": "https://registry.npmjs.org/b/-/b-2.0.0.tgz"
+    },
+    "immer": {
+      "version": "7.0.0",
+      "resolved": "https://registry.npmjs.org/immer/-/immer-7.0.0.tgz"
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("old, new", [
+    ('"8.0.0",\n          "resolved": "https://registry.npmjs.org/immer/-/immer-8.0.0.tgz"',
+     '"8.0.1",\n          "resolved": "https://registry.npmjs.org/immer/-/immer-8.0.1.tgz"'),  # a nested copy
+    ('"b": {', '"evil": {'),  # an entry renamed, its version line unchanged context
+    ('"4.5.1",', '"4.8.6",'),
+])
+def test_package_lock_v1_hunks(repo: GitRepo, old: str, new: str) -> None:
+    head = LOCK_V1.replace(old, new)
+    for context in (3, 1):
+        delta = _patch(repo, "website/package-lock.json", LOCK_V1, head, context)
+        assert not delta.problems and _seen(delta) == _truth("website/package-lock.json", LOCK_V1, head)
+    if old != '"b": {':
+        assert _partial(_patch(repo, "website/package-lock.json", LOCK_V1, head, 0))
+
+
+def _pubspec_variant(rng: random.Random) -> str:
+    lines = PUBSPEC.splitlines()
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        choice = rng.random()
+        if choice < 0.4 and ": " in lines[i]:
+            key, _, value = lines[i].partition(": ")
+            lines[i] = f"{key}: {rng.choice(['^1.0.0', '2.3.4', value, 'any', '>=1.0.0 <2.0.0', '9.9.9'])}"
+        elif choice < 0.6:
+            lines.insert(i, f"  pkg{rng.randrange(5)}: ^{rng.randrange(3)}.0.0")
+        elif choice < 0.8 and len(lines) > 5:
+            del lines[i]
+        else:
+            j = rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+    return "\n".join(lines) + "\n"
+
+
+def _pre_commit_variant(rng: random.Random) -> str:
+    text = PRE_COMMIT
+    for _ in range(rng.randint(1, 3)):
+        choice = rng.random()
+        if choice < 0.4:
+            text = text.replace("rev: v5.0.0", f"rev: v5.{rng.randrange(3)}.0")
+        elif choice < 0.6:
+            text = text.replace(f"{OLD_SHA} # frozen: v0.15.21", f"{NEW_SHA} # frozen: v0.15.{rng.randrange(30)}")
+        elif choice < 0.8:
+            text = text.replace("pre-commit/pre-commit-hooks", rng.choice(["evil/pre-commit-hooks", "local"]))
+        else:
+            lines = text.splitlines()
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+            text = "\n".join(lines) + "\n"
+    return text
+
+
+@pytest.mark.parametrize("path, base, make", [
+    ("pubspec.yaml", PUBSPEC, _pubspec_variant),
+    (".pre-commit-config.yaml", PRE_COMMIT, _pre_commit_variant),
+])
+def test_generated_edits_agree_with_the_whole_files(repo: GitRepo, path: str, base: str, make: object) -> None:
+    rng = random.Random(14)
+    read = 0
+    assert callable(make)
+    for _ in range(150):
+        head = make(rng)
+        fmt = format_for(path)
+        assert fmt is not None
+        try:
+            truth = _truth(path, base, head)
+        except Exception:  # noqa: BLE001 - a variant that is no valid file: the patch must not read it as a bump
+            truth = None
+        delta = _patch(repo, path, base, head, rng.choice((0, 1, 3, 12)))
+        if delta.problems:
+            continue
+        assert truth is not None and _seen(delta) == truth, head
+        read += bool(delta.changes)
+    assert read >= 5  # the property is not vacuous: some variants were read from their hunks
+
+
+@pytest.mark.parametrize("key", ["express/path-to-regexp", "**/ws", "a>b", "ws@8", "@scope/a/b"])
+def test_a_resolution_path_or_selector_is_no_package(repo: GitRepo, key: str) -> None:
+    # detekt's website/package.json: yarn `resolutions` keyed by a path. From a hunk without the section
+    # header the line must not read as a dependency called `express/path-to-regexp`: an override's line.
+    base = ('{\n  "name": "website",\n  "dependencies": {\n    "react": "^18.2.0"\n  },\n  "resolutions": {\n'
+            f'    "braces": "^3.0.3",\n    "cross-spawn": "^7.0.5",\n    "estree": "^3.3.3",\n    "{key}": "1.9.0",\n'
+            '    "follow-redirects": "^1.15.6"\n  }\n}\n')
+    delta = _patch(repo, "website/package.json", base, base.replace('"1.9.0"', '"8.4.2"'))
+    assert _partial(delta)
+
+
+MODULE_TF = """module "ecs_cloudwatch_autoscaling" {
+  enabled               = var.autoscaling_enabled
+  source                = "cloudposse/ecs-cloudwatch-autoscaling/aws"
+  version               = "0.7.5"
+  namespace             = var.namespace
+  tags                  = { team = "x" }
+}
+"""
+
+
+def test_terraform_module_version_with_other_arguments_in_its_block(repo: GitRepo) -> None:
+    # cloudposse: `enabled = var.x` and other one-line arguments around `source` no longer hide the module
+    head = MODULE_TF.replace('"0.7.5"', '"0.7.6"')
+    delta = _patch(repo, "main.tf", MODULE_TF, head)
+    assert not delta.problems and _seen(delta) == _truth("main.tf", MODULE_TF, head) == [
+        ("cloudposse/ecs-cloudwatch-autoscaling/aws", "0.7.5", "0.7.6", "upgraded")]
+    # a heredoc's text between the block's `source` and its version: the walk stops there (fail closed)
+    heredoc = MODULE_TF.replace('  version ', '  policy = <<EOT\nsource = "evil/mod/aws"\nEOT\n  version ')
+    assert _partial(_patch(repo, "main.tf", heredoc, heredoc.replace('"0.7.5"', '"0.7.6"'), 8))
+
+
+CHART_ALIASES = """apiVersion: v2
+name: enterprise-metrics
+version: 2.0.0
+dependencies:
+  - name: memcached
+    alias: memcached
+    version: 6.1.11
+    repository: https://charts.bitnami.com/bitnami
+    condition: memcached.enabled
+  - name: memcached
+    alias: memcached-queries
+    version: 6.1.11
+    repository: https://charts.bitnami.com/bitnami
+    condition: memcached-queries.enabled
+  - name: minio
+    version: 4.0.12
+    repository: https://helm.min.io/
+"""
+
+
+def test_one_edit_in_several_places_is_one_move(repo: GitRepo) -> None:
+    # grafana/helm-charts e685ddcd4f38: one chart under two aliases, both moved the same way
+    head = CHART_ALIASES.replace("6.1.11", "8.7.7")
+    delta = _patch(repo, "charts/x/Chart.yaml", CHART_ALIASES, head)
+    assert not delta.problems and _seen(delta) == _truth("charts/x/Chart.yaml", CHART_ALIASES, head) == [
+        ("memcached", "6.1.11", "8.7.7", "upgraded")]
+    # astral-sh/ruff 6728820252f3: one hook repository in two entries, both moved
+    twice = PRE_COMMIT + "  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.15.6\n    hooks:\n" \
+                         "      - id: ruff-format\n"
+    once = twice.replace(f"{OLD_SHA} # frozen: v0.15.21", "v0.15.6")
+    delta = _patch(repo, ".pre-commit-config.yaml", once, once.replace("v0.15.6", "v0.15.7"))
+    assert not delta.problems and _seen(delta) == [("astral-sh/ruff-pre-commit", "v0.15.6", "v0.15.7", "upgraded")]
+
+
+@pytest.mark.parametrize("head", [
+    CHART_ALIASES.replace("    version: 6.1.11\n    repository: https://charts.bitnami.com/bitnami\n    condition: "
+                          "memcached.enabled", "    version: 8.7.7\n    repository: https://charts.bitnami.com/bitnami\n"
+                          "    condition: memcached.enabled"),  # one alias moved, the other kept: --tree's job
+    CHART_ALIASES.replace("6.1.11\n    repository: https://charts.bitnami.com/bitnami\n    condition: memcached.",
+                          "7.0.0\n    repository: https://charts.bitnami.com/bitnami\n    condition: memcached."
+                          ).replace("6.1.11", "8.7.7"),  # two places, two different moves
+])
+def test_different_edits_of_one_name_in_two_places_fail_closed(repo: GitRepo, head: str) -> None:
+    delta = _patch(repo, "charts/x/Chart.yaml", CHART_ALIASES, head)
+    assert _partial(delta) or _seen(delta) == _truth("charts/x/Chart.yaml", CHART_ALIASES, head)
+
+
+TRAEFIK = """apiVersion: v2
+name: traefik
+description: A Traefik based Kubernetes ingress controller
+type: application
+version: 40.3.0
+# renovate: image=traefik
+appVersion: v3.7.4
+kubeVersion: '>=1.25.0-0'
+icon: https://raw.githubusercontent.com/traefik/traefik/master/docs/content/assets/img/traefik.logo.png
+annotations:
+  traefik.io/proxy-min-version: v3.6.0
+  traefik.io/proxy-max-version: v3.7.4
+  artifacthub.io/changes: |
+    - kind: changed
+      description: Bump traefik to v3.7.4
+dependencies:
+  - name: common
+    version: 2.0.0
+    repository: https://charts.example.com
+"""
+
+
+def test_chart_annotations_are_metadata_not_dependencies(repo: GitRepo) -> None:
+    # traefik/traefik-helm-chart 0e7102f20b4a: the annotated appVersion moved, and two annotation lines with it
+    head = TRAEFIK.replace("v3.7.4", "v3.7.5")
+    delta = _patch(repo, "traefik/Chart.yaml", TRAEFIK, head)
+    assert not delta.problems and _seen(delta) == [("traefik", "v3.7.4", "v3.7.5", "upgraded")]
+    # the `annotations:` header not in the hunk: its lines cannot be told from a dependency's (fail closed)
+    assert _partial(_patch(repo, "traefik/Chart.yaml", TRAEFIK, TRAEFIK.replace(
+        "Bump traefik to v3.7.4", "Bump traefik to v3.7.5"), 1))
+    # a line that leaves the mapping (dedented to the top level) is the chart's structure, not an annotation
+    assert _partial(_patch(repo, "traefik/Chart.yaml", TRAEFIK, TRAEFIK.replace(
+        "  traefik.io/proxy-max-version: v3.7.4\n", "dependencies: []\n")))
