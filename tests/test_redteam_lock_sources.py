@@ -179,13 +179,14 @@ def test_from_the_patch_alone_a_moved_source_beside_a_bump_is_a_problem(git_repo
 
 @pytest.mark.parametrize("path", sorted(LOCKFILES))
 def test_from_the_patch_alone_a_plain_bump_reads(git_repo: GitRepo, tmp_path: Path, path: str) -> None:
-    """A bump reads from the hunks (a v1 lockfile and NuGet's are never read from hunks: a problem, by design)."""
+    """A bump reads from the hunks (NuGet's lockfile is never read from hunks: a problem, by design; a v1
+    package-lock's entries are, since the hunk shows each entry's name and version together)."""
     _commit(git_repo, path, LOCKFILES[path], GOOD, SUM_GOOD, "1.0.1")
     _commit(git_repo, path, LOCKFILES[path], GOOD, SUM_GOOD, "1.0.2")
     patch = tmp_path / "change.diff"
     patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
     delta = patch_delta(patch)
-    if path in ("npm-shrinkwrap.json", "packages.lock.json"):
+    if path == "packages.lock.json":
         assert {p.manifest for p in delta.problems} == {path}, delta
     else:
         assert delta.problems == () and [c.change for c in delta.changes] == ["upgraded"], delta
