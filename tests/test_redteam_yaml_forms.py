@@ -47,6 +47,11 @@ KUBE_FORMS: list[tuple[str, str]] = [
     ("merge-key", "base: &b\n  apiVersion: apps/v1\n  kind: Deployment\n<<: *b\nmetadata: {name: web}\n"),
     ("merge-list", "a: &a {apiVersion: apps/v1}\nb: &b {kind: Deployment}\n<<: [*a, *b]\n"),
     ("binary-key", f"? !!binary {base64.b64encode(b'apiVersion').decode()}\n: apps/v1\nkind: Deployment\n"),
+    # The binary tag spelt without the word: a %TAG prefix ending inside it, or %-escapes in the tag.
+    ("binary-tag-directive", "%TAG !e! tag:yaml.org,2002:bin\n---\n"
+                             f"? !e!ary {base64.b64encode(b'apiVersion').decode()}\n: apps/v1\nkind: Deployment\n"),
+    ("binary-tag-escaped", f"? !<tag:yaml.org,2002:%62inary> {base64.b64encode(b'apiVersion').decode()}\n"
+                           ": apps/v1\nkind: Deployment\n"),
     ("cr-breaks", "apiVersion: apps/v1\rkind: Deployment\rmetadata:\r  name: web\r"),
     ("nel-breaks", "apiVersion: apps/v1\u0085kind: Deployment\u0085"),
     ("ls-breaks", "apiVersion: apps/v1\u2028kind: Deployment\u2028"),
@@ -117,6 +122,21 @@ def test_a_file_longer_than_the_read_is_reviewed(git_repo: GitRepo) -> None:
     assert found["app/big.yaml"].rule == "iac.content.unread"
     assert "longer than" in (found["app/big.yaml"].evidence or "")
     assert len(lock) > FULL_READ and found["app/package-lock.json"].bucket == "deps"  # a path rule named it
+
+
+def test_text_that_cannot_hold_a_deciding_key_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsing costs ~0.4 ms a KiB: a settings or data file without any of the keys (nor an escape or a tag that
+    could spell one) is not parsed at all; every form above is."""
+    from gatekeeper.classify import yamlroots
+
+    parsed: list[str] = []
+    real = yamlroots.documents
+    monkeypatch.setattr(yamlroots, "documents", lambda text: parsed.append(text) or real(text))
+    plain = "server:\n  port: 8080\n  labels:\n" + PAD + json.dumps({"a": [1, 2, {"b": "c"}]}) + "\n"
+    assert yamlroots.yaml_signals(plain, RULES.context) == [] and parsed == []
+    for name, text in KUBE_FORMS + CFN_FORMS + PLAY_FORMS + JSON_FORMS:
+        assert yamlroots.yaml_signals(text, RULES.context), name
+    assert len(parsed) == len(KUBE_FORMS + CFN_FORMS + PLAY_FORMS + JSON_FORMS)
 
 
 def test_look_alikes_and_plain_configuration_stay_src(git_repo: GitRepo) -> None:

@@ -35,9 +35,23 @@ API_VERSION = lazy(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9]+[a-z0-9]*\Z")
 Node = str | list["Node"] | dict[str, list["Node"]] | None  # scalar, sequence, mapping (every value of a key)
 
 
+# Every signal below needs one of these keys as a scalar, and YAML spells a scalar's text literally but for three
+# ways round: escapes in a double-quoted scalar (`"apiVersio\x6e"`: a quote, at most 31 of a key's characters,
+# then an escape that can make one or a line break it swallows), a `!!binary` scalar (the tag `!!binary`,
+# `!<tag:yaml.org,2002:binary>`), or a tag spelt through a %TAG directive or %-escapes (`!e!ary`, `!<...%62inary>`).
+# Text showing none of these cannot hold a deciding key and is not parsed: most data and settings files, when
+# parsing costs ~0.4 ms a KiB (tests/test_redteam_yaml_forms.py has every form).
+_MAY_HOLD_A_KEY = lazy(
+    r"apiVersion|AWSTemplateFormatVersion|Transform|Resources|hosts|import_playbook|[!:]binary|%TAG|![^\s]*%"
+    r'|"[A-Za-z._]{0,31}\\[xuU\r\n\x85\u2028\u2029]'
+)
+
+
 def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
     """(bucket, rule id, evidence) of each Kubernetes object, CloudFormation template or Ansible play `text` holds
     when read as YAML."""
+    if not _MAY_HOLD_A_KEY.search(text):
+        return []
     roots = documents(text)
     found = []
     for api, kind in kube_objects(roots):
