@@ -82,6 +82,7 @@ _TASK_MODULE = lazy(
     r"pip|get_url|unarchive|set_fact|include_tasks|import_tasks|include_role|import_role|debug|command|shell|"
     r"uri|git|cron|mount|become|notify|register|when|with_items|loop)[ \t]*:", _FLAGS)
 _FROM = lazy(r"FROM[ \t]+\S", re.IGNORECASE)
+_ARG = lazy(r"ARG[ \t]+[A-Za-z_]", re.IGNORECASE)
 _GHA_ON = lazy(r"""^["']?on["']?[ \t]*:""", _FLAGS)
 _GHA_JOBS = lazy(r"^jobs[ \t]*:", _FLAGS)
 _GHA_JOB_BODY = lazy(r"^[ \t]+(?:runs-on|steps|uses)[ \t]*:", _FLAGS)
@@ -393,9 +394,12 @@ def _dockerfile(name: str, text: str) -> Signal | None:
     stem, dot, _ = name.rpartition(".")
     if dot and stem:
         return None  # only files without an extension: named ones are the path rules' job
+    continued = False
     for raw in text.splitlines():
         line = raw.strip()
-        if not line or line.startswith("#"):
+        if continued or not line or line.startswith("#") or _ARG.match(line):
+            # Only ARG may come before the first FROM (`ARG BASE=...` then `FROM ${BASE}`), over continued lines.
+            continued = (continued or bool(_ARG.match(line))) and line.endswith("\\")
             continue
         return Signal("iac", "iac.content.dockerfile", line[:120]) if _FROM.match(line) else None
     return None
