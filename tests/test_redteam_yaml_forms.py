@@ -147,6 +147,22 @@ def test_a_file_longer_than_the_read_is_reviewed(git_repo: GitRepo) -> None:
     assert len(lock) > FULL_READ and found["app/package-lock.json"].bucket == "deps"  # a path rule named it
 
 
+def test_merge_keys_over_aliases_cannot_stall_the_gate() -> None:
+    """`<<: [*a, *a, ...]` on every level reaches one mapping along exponentially many paths (395 bytes took 20 s,
+    eight levels would take hours): the work is bounded, and a file past the bound is reviewed, not read."""
+    import time
+
+    from gatekeeper.classify.sniff import sniff
+
+    lines = ["a0: &a0 {x: 1}"]
+    lines += [f"a{i}: &a{i} {{<<: [{', '.join([f'*a{i - 1}'] * 10)}]}}" for i in range(1, 8)]
+    text = "\n".join([*lines, f"<<: [{', '.join(['*a7'] * 10)}]", ""])
+    started = time.monotonic()
+    found = sniff("app/bomb.yaml", text.encode(), RULES.context, as_yaml=True)
+    assert time.monotonic() - started < 10
+    assert found is not None and found.rule == "iac.content.unread"
+
+
 def test_look_alikes_and_plain_configuration_stay_src(git_repo: GitRepo) -> None:
     """Objects nested below the root (a test table), other API groups (Backstage is `other`) and long settings
     files are not infrastructure: reading YAML must not raise them."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.shapes import shape
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
+from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
 from gatekeeper.classify.yamlroots import yaml_signals
 from gatekeeper.lazy_pattern import lazy
 
@@ -22,7 +23,6 @@ LONG_WINDOW = 64 * 1024  # read when the first window held nothing but comments 
 # Read whole, up to this, as YAML when the patterns found nothing (yamlroots.py); a longer file is not read
 # (context.py reviews it when no path rule named it: the deciding keys of a manifest may sit anywhere in it).
 FULL_READ = 1024 * 1024
-UNREAD_RULE = "iac.content.unread"
 
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Iterator
+from contextvars import ContextVar
 
 import yaml
 
@@ -26,6 +27,12 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _BINARY = "tag:yaml.org,2002:binary"
 _MERGE = "<<"
 _MAX_MERGE_DEPTH = 8  # merge keys whose values merge further: deeper than any real file goes
+# Mappings looked into per file. Aliases share nodes, so merge keys over aliases (`<<: [*a, *a, ...]` on every
+# level) reach a mapping along exponentially many paths: 395 bytes took 20 s before this bound. Measured, 1 MiB
+# files of real shapes look into 20,000-100,000; past the bound the file is not read (UNREAD_RULE: reviewed).
+_BUDGET = 500_000
+_SPENT: ContextVar[list[int]] = ContextVar("gatekeeper_yamlroots_spent")
+UNREAD_RULE = "iac.content.unread"
 _CFN_TYPE_PREFIXES = ("AWS::", "Alexa::", "Custom::")
 _PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
 _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
@@ -39,6 +46,28 @@ def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
     """(bucket, rule id, evidence) of each Kubernetes object, CloudFormation template or Ansible play `text` holds
     when read as YAML."""
     roots = documents(text)
+    token = _SPENT.set([0])
+    try:
+        return _signals(roots, rules)
+    except _TooComplex:
+        return [("iac", UNREAD_RULE, f"more than {_BUDGET:,} mappings to look into through aliases and merge keys")]
+    finally:
+        _SPENT.reset(token)
+
+
+class _TooComplex(Exception):
+    """The file's aliases and merge keys make it more work to read than any real file is."""
+
+
+def _spend() -> None:
+    spent = _SPENT.get(None)
+    if spent is not None:
+        spent[0] += 1
+        if spent[0] > _BUDGET:
+            raise _TooComplex
+
+
+def _signals(roots: list[Node], rules: ContextRules) -> list[tuple[str, str, str]]:
     found = []
     for api, kind in kube_objects(roots):
         version = api.lower()
@@ -117,6 +146,7 @@ def values(node: Node, key: str, depth: int = 0) -> Iterator[Node]:
     """Every value of `key` in the mapping `node`, merge keys (`<<: *base`, `<<: [*a, *b]`) included."""
     if not isinstance(node, dict) or depth > _MAX_MERGE_DEPTH:
         return
+    _spend()
     yield from node.get(key, ())
     for merged in node.get(_MERGE, ()):
         for source in merged if isinstance(merged, list) else [merged]:
@@ -237,6 +267,7 @@ def _azure_task(root: Node) -> bool:
     while queue and seen < _MAX_WALK:
         node = queue.pop()
         seen += 1
+        _spend()
         if isinstance(node, dict):
             if any(_AZURE_TASK.match(task.strip()) for task in strings(node, "task")):
                 return True
