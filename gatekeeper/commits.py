@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gatekeeper.errors import RunError
 from gatekeeper.gitcmd import run_git
-from gatekeeper.gitobjects import scrubbed_git_env
+from gatekeeper.gitobjects import scrubbed_git_env, without_attributes
 from gatekeeper.treecheck import TreeError, parse_range
 
 # Repository config must not change what the patch says: no external diff or textconv driver (they run
@@ -47,10 +47,12 @@ def commits_patch(tree: str, repo: Path | None) -> Iterator[Path]:
         raise TreeError(f"{base} and {head} have {len(bases)} merge bases (criss-cross history): the change a "
                         "pull request makes is not defined", where=str(folder),
                         hint="merge BASE into HEAD first, or gate a packet and its patch")
-    # mkdtemp is private to this user (0700); the patch never lands in the checkout.
-    with tempfile.TemporaryDirectory(prefix="gatekeeper-pr-") as tmp:
+    git_dir = _git(["rev-parse", "--absolute-git-dir"], folder, env, "not a git repository")
+    # mkdtemp is private to this user (0700); the patch never lands in the checkout. git diffs without the
+    # checkout's .gitattributes (gitobjects.without_attributes): the change must not choose what is binary.
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-pr-") as tmp, without_attributes(git_dir) as (work, bare):
         patch = Path(tmp, "change.diff")
-        _git([*DIFF_ARGS, f"--output={patch}", bases[0], commits[1], "--"], folder, env,
+        _git([*DIFF_ARGS, f"--output={patch}", bases[0], commits[1], "--"], work, bare,
              f"cannot write the change {base}..{head}", detail=True)
         if not patch.exists():  # an empty change: git writes nothing
             patch.write_bytes(b"")

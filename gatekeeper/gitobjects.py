@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
@@ -43,6 +45,17 @@ class TreeEntry:
     @property
     def is_gitlink(self) -> bool:
         return self.mode == GITLINK_MODE
+
+
+@contextmanager
+def without_attributes(git_dir: str) -> Iterator[tuple[Path, dict[str, str]]]:
+    """(a working folder, an environment) in which git reads the repository at `git_dir` but none of the checkout's
+    `.gitattributes` files: a private empty work tree and no index.
+
+    git takes `.gitattributes` from the work tree when it diffs two commits: the change under review could mark its
+    own files `-diff` (binary: no lines, no content for the classifier) or give them another diff driver."""
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-noattr-") as tmp:
+        yield Path(tmp), scrubbed_git_env(GIT_DIR=git_dir, GIT_WORK_TREE=tmp, GIT_INDEX_FILE=str(Path(tmp, "index")))
 
 
 def scrubbed_git_env(**extra: str) -> dict[str, str]:
@@ -118,8 +131,9 @@ class GitObjects:
 
     def diff_tree(self, old: str, new: str) -> bytes:
         """`git diff-tree -r -z -M --raw --numstat` between two commits (renames paired, as a patch has them)."""
-        return self._git(["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", "--no-commit-id", old, new],
-                         f"cannot compare {old[:12]} with {new[:12]}")
+        with without_attributes(self.git_dir) as (folder, env):  # numstat's binary files are git's, not the PR's
+            return self._git(["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", "--no-commit-id", old, new],
+                             f"cannot compare {old[:12]} with {new[:12]}", cwd=folder, env=env)
 
     def tree(self, commit: str) -> dict[str, TreeEntry]:
         """Every blob, symlink and gitlink of `commit`'s tree by path (cached per commit)."""
@@ -225,9 +239,10 @@ class GitObjects:
                 raise GitObjectsError(f"cannot run git: {exc.strerror}", hint="install git") from None
         return self._batch
 
-    def _git(self, args: list[str], what: str, *, hint: str | None = None) -> bytes:
+    def _git(self, args: list[str], what: str, *, hint: str | None = None, cwd: Path | None = None,
+             env: dict[str, str] | None = None) -> bytes:
         try:
-            done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=self.repo, env=self._env,
+            done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=cwd or self.repo, env=env or self._env,
                                   stdin=subprocess.DEVNULL, capture_output=True, timeout=self._timeout)
         except OSError as exc:
             raise GitObjectsError(f"cannot run git: {exc.strerror}", hint="install git") from None

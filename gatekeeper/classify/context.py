@@ -126,7 +126,10 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
                 else:
                     best = _raise(best, hit.rule.bucket, hit.rule.id, "marker", hit.marker)
                 break
-    candidate = any(is_candidate(side) for side in _sides(change)) and not change.binary
+    # Whether a patch calls a file binary is the author's choice (`*.yaml -diff` in .gitattributes): with the
+    # commits the blobs are read and sniff finds a NUL itself; a patch's binary section shows no content.
+    binary = change.binary and context.kind != "tree"
+    candidate = any(is_candidate(side) for side in _sides(change)) and not binary
     signals: list[tuple[Shown, Signal | None]] = []
     if candidate:
         # A file the path tier left in src/other is also read as YAML, whole (a manifest in any form YAML allows);
@@ -134,7 +137,8 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         as_yaml = item.bucket in _RAISED_BY_MARKERS
         for shown in context.content(change):
             signals.append((shown, sniff(shown.path, shown.data, rules.context, as_yaml)))
-            if as_yaml and item.rule == rules.rules[-1].id and len(shown.data) > FULL_READ:
+            if as_yaml and item.rule == rules.rules[-1].id and len(shown.data) > FULL_READ and (
+                    b"\0" not in shown.data[:WINDOW]):  # a NUL: binary, as git decides without attributes
                 best = _raise(best, "iac", UNREAD_RULE, "content",
                               f"{shown.path}: longer than the {FULL_READ // 1024} KiB read as YAML")
     for shown, signal in signals:
@@ -142,9 +146,9 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
     if context.programs and best.bucket == "src" and item.rule == rules.rules[-1].id:
         best = _program_by_imports(best, context)
-    if best.bucket in ("src", "other") and not change.binary and any(_inventory_named(side) for side in _sides(change)):
+    if best.bucket in ("src", "other") and not binary and any(_inventory_named(side) for side in _sides(change)):
         best = _inventory_script(best, context)
-    if best.bucket in ("src", "other", "iac") and not change.binary and any(is_script(side) for side in _sides(change)):
+    if best.bucket in ("src", "other", "iac") and not binary and any(is_script(side) for side in _sides(change)):
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
     best = _lower(best, rules, signals, context)
@@ -289,7 +293,9 @@ def _needs_context(best: ClassifiedFile, item: ClassifiedFile, rules: RuleSet) -
     if best.bucket in ("ci", "iac") or item.bucket not in _RAISED_BY_MARKERS or item.rule != rules.rules[-1].id:
         return False
     if item.change.binary:
-        return False  # no manifest or template is binary; a chart's binary files need a marker, never content
+        # git writes a binary section for a text file whenever the author's .gitattributes say `-diff`: one named
+        # as a text configuration type is content the patch does not show (a compiled program has no extension).
+        return any(extension(side.rpartition("/")[2]) in CONFIG_EXTENSIONS for side in _sides(item.change))
     return any(_config_type(side) for side in _sides(item.change))
 
 

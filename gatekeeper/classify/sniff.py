@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.shapes import shape
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
+from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
 from gatekeeper.classify.yamlroots import yaml_signals
 from gatekeeper.lazy_pattern import lazy
 
@@ -22,7 +23,6 @@ LONG_WINDOW = 64 * 1024  # read when the first window held nothing but comments 
 # Read whole, up to this, as YAML when the patterns found nothing (yamlroots.py); a longer file is not read
 # (context.py reviews it when no path rule named it: the deciding keys of a manifest may sit anywhere in it).
 FULL_READ = 1024 * 1024
-UNREAD_RULE = "iac.content.unread"
 
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
@@ -82,6 +82,7 @@ _TASK_MODULE = lazy(
     r"pip|get_url|unarchive|set_fact|include_tasks|import_tasks|include_role|import_role|debug|command|shell|"
     r"uri|git|cron|mount|become|notify|register|when|with_items|loop)[ \t]*:", _FLAGS)
 _FROM = lazy(r"FROM[ \t]+\S", re.IGNORECASE)
+_ARG = lazy(r"ARG[ \t]+[A-Za-z_]", re.IGNORECASE)
 _GHA_ON = lazy(r"""^["']?on["']?[ \t]*:""", _FLAGS)
 _GHA_JOBS = lazy(r"^jobs[ \t]*:", _FLAGS)
 _GHA_JOB_BODY = lazy(r"^[ \t]+(?:runs-on|steps|uses)[ \t]*:", _FLAGS)
@@ -393,9 +394,12 @@ def _dockerfile(name: str, text: str) -> Signal | None:
     stem, dot, _ = name.rpartition(".")
     if dot and stem:
         return None  # only files without an extension: named ones are the path rules' job
+    continued = False
     for raw in text.splitlines():
         line = raw.strip()
-        if not line or line.startswith("#"):
+        if continued or not line or line.startswith("#") or _ARG.match(line):
+            # Only ARG may come before the first FROM (`ARG BASE=...` then `FROM ${BASE}`), over continued lines.
+            continued = (continued or bool(_ARG.match(line))) and line.endswith("\\")
             continue
         return Signal("iac", "iac.content.dockerfile", line[:120]) if _FROM.match(line) else None
     return None

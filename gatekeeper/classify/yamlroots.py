@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Iterator
+from contextvars import ContextVar
 
 import yaml
 
@@ -26,6 +28,12 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _BINARY = "tag:yaml.org,2002:binary"
 _MERGE = "<<"
 _MAX_MERGE_DEPTH = 8  # merge keys whose values merge further: deeper than any real file goes
+# Mappings looked into per file. Aliases share nodes, so merge keys over aliases (`<<: [*a, *a, ...]` on every
+# level) reach a mapping along exponentially many paths: 395 bytes took 20 s before this bound. Measured, 1 MiB
+# files of real shapes look into 20,000-100,000; past the bound the file is not read (UNREAD_RULE: reviewed).
+_BUDGET = 500_000
+_SPENT: ContextVar[list[int]] = ContextVar("gatekeeper_yamlroots_spent")
+UNREAD_RULE = "iac.content.unread"
 _CFN_TYPE_PREFIXES = ("AWS::", "Alexa::", "Custom::")
 _PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
 _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
@@ -35,15 +43,19 @@ API_VERSION = lazy(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9]+[a-z0-9]*\Z")
 Node = str | list["Node"] | dict[str, list["Node"]] | None  # scalar, sequence, mapping (every value of a key)
 
 
-# Every signal below needs one of these keys as a scalar, and YAML spells a scalar's text literally but for three
-# ways round: escapes in a double-quoted scalar (`"apiVersio\x6e"`: a quote, at most 31 of a key's characters,
-# then an escape that can make one or a line break it swallows), a `!!binary` scalar (the tag `!!binary`,
-# `!<tag:yaml.org,2002:binary>`), or a tag spelt through a %TAG directive or %-escapes (`!e!ary`, `!<...%62inary>`).
-# Text showing none of these cannot hold a deciding key and is not parsed: most data and settings files, when
-# parsing costs ~0.4 ms a KiB (tests/test_redteam_yaml_forms.py has every form).
+# Every signal below needs one of these keys (or `jobs`, `steps`, `stage`, ... of a CI definition: each one
+# ci_definitions reads needs at least one of them), and YAML spells a key's text literally, on one line before
+# its `:`, but for five ways round: an alias as the key (`*a : apps/v1`), an explicit key (`? apiVersion`), an
+# escape in a double-quoted scalar (`"apiVersio\x6e"`: a quote, at most 31 of a key's characters, then an escape
+# that can make one or a line break it swallows), a `!!binary` scalar, or a tag built by a %TAG directive or
+# %-escapes (`!e!ary`, `!<...%62inary>`). Text showing none of these cannot hold a deciding key and is not parsed:
+# most data and settings files, when parsing costs ~0.4 ms a KiB (tests/test_redteam_yaml_forms.py: every form).
 _MAY_HOLD_A_KEY = lazy(
-    r"apiVersion|AWSTemplateFormatVersion|Transform|Resources|hosts|import_playbook|[!:]binary|%TAG|![^\s]*%"
-    r'|"[A-Za-z._]{0,31}\\[xuU\r\n\x85\u2028\u2029]'
+    r"(?:apiVersion|AWSTemplateFormatVersion|Transform|Resources|hosts|import_playbook"
+    r"|jobs|using|phases|plan|platform|pool|task|stages?|pipelines|steps)[\"']?[ \t]*:"
+    r"|\*[^\s,\[\]{}]+[ \t]*:|(?:^|[\s\[{,-])\?(?:\s|$)"
+    r'|"[A-Za-z._]{0,31}\\[xuU\r\n\x85\u2028\u2029]|[!:]binary|%TAG|![^\s]*%',
+    re.MULTILINE,
 )
 
 
@@ -53,6 +65,28 @@ def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
     if not _MAY_HOLD_A_KEY.search(text):
         return []
     roots = documents(text)
+    token = _SPENT.set([0])
+    try:
+        return _signals(roots, rules)
+    except _TooComplex:
+        return [("iac", UNREAD_RULE, f"more than {_BUDGET:,} mappings to look into through aliases and merge keys")]
+    finally:
+        _SPENT.reset(token)
+
+
+class _TooComplex(Exception):
+    """The file's aliases and merge keys make it more work to read than any real file is."""
+
+
+def _spend() -> None:
+    spent = _SPENT.get(None)
+    if spent is not None:
+        spent[0] += 1
+        if spent[0] > _BUDGET:
+            raise _TooComplex
+
+
+def _signals(roots: list[Node], rules: ContextRules) -> list[tuple[str, str, str]]:
     found = []
     for api, kind in kube_objects(roots):
         version = api.lower()
@@ -63,6 +97,7 @@ def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
         found.append(("iac", "iac.content.cloudformation", f"{evidence} (read as YAML)"))
     if (evidence := ansible_play(roots)) is not None:
         found.append(("iac", "iac.content.ansible-play", f"{evidence} (read as YAML)"))
+    found.extend(("ci", rule, f"{evidence} (read as YAML)") for rule, evidence in ci_definitions(roots))
     return found
 
 
@@ -130,6 +165,7 @@ def values(node: Node, key: str, depth: int = 0) -> Iterator[Node]:
     """Every value of `key` in the mapping `node`, merge keys (`<<: *base`, `<<: [*a, *b]`) included."""
     if not isinstance(node, dict) or depth > _MAX_MERGE_DEPTH:
         return
+    _spend()
     yield from node.get(key, ())
     for merged in node.get(_MERGE, ()):
         for source in merged if isinstance(merged, list) else [merged]:
@@ -180,6 +216,84 @@ def ansible_play(roots: list[Node]) -> str | None:
             if keys & _IMPORT_PLAYBOOK or ("hosts" in keys and keys & _PLAY_KEYS):
                 return "- hosts: ..." if "hosts" in keys else "- import_playbook: ..."
     return None
+
+
+def _mappings(node: Node) -> list[dict[str, list[Node]]]:
+    """The values of a mapping (or the items of a sequence) that are mappings."""
+    if isinstance(node, dict):
+        return [v for vs in node.values() for v in vs if isinstance(v, dict)]
+    return [v for v in node if isinstance(v, dict)] if isinstance(node, list) else []
+
+
+def _has(node: Node, *keys: str) -> bool:
+    return any(True for key in keys for _ in values(node, key))
+
+
+def _first(node: Node, key: str) -> str:
+    found = strings(node, key)
+    return found[0].strip() if found else ""
+
+
+def _jobs(root: Node) -> Iterator[dict[str, list[Node]]]:
+    for jobs in values(root, "jobs"):
+        yield from _mappings(jobs)
+
+
+def ci_definitions(roots: list[Node]) -> Iterator[tuple[str, str]]:
+    """(rule id, evidence) of each CI system's definition a root is, by the keys only that system writes: the
+    line patterns of sniff.py read the same shapes in block style only."""
+    for root in roots:
+        if not isinstance(root, dict):
+            if isinstance(root, list) and any(_has(item, "script", "trigger") and _has(item, "stage")
+                                              for item in _mappings(root)):
+                yield "ci.content.gitlab-ci", "- stage: ... script: ..."
+            continue
+        jobs = list(_jobs(root))
+        if _has(root, "on") and any(_has(job, "runs-on", "steps", "uses") for job in jobs):
+            yield "ci.content.github-workflow", "on: ... jobs: ..."
+        if any(_first(runs, "using").startswith(("composite", "node", "docker")) for runs in values(root, "runs")):
+            yield "ci.content.github-action", "runs: using: ..."
+        if _first(root, "version") in ("0.1", "0.2") and _has(root, "phases"):
+            yield "ci.content.codebuild", "version: 0.x phases: ..."
+        if any(_has(job, "plan") for job in jobs) or (
+                _first(root, "platform").startswith(("linux", "windows", "darwin")) and _has(root, "run")):
+            yield "ci.content.concourse", "jobs: plan: ... / platform: run: ..."
+        if _has(root, "pool") and _has(root, "steps", "jobs", "stages") or _azure_task(root):
+            yield "ci.content.azure-pipelines", "pool: / - task: Name@N"
+        stages = _has(root, "stages")
+        if any(_has(job, "script", "before_script", "after_script", "trigger") and (stages or _has(job, "stage"))
+               for job in _mappings(root)):
+            yield "ci.content.gitlab-ci", "stage(s): ... script: ..."
+        if _first(root, "version") in ("2", "2.0", "2.1") and _has(root, "workflows", "orbs") and jobs:
+            yield "ci.content.circleci", "version: 2.x workflows: ... jobs: ..."
+        if _first(root, "kind") == "pipeline" and _has(root, "steps"):
+            yield "ci.content.drone-woodpecker", "kind: pipeline steps: ..."
+        if any(_has(p, "default", "branches", "pull-requests", "tags", "custom") for p in values(root, "pipelines")):
+            yield "ci.content.bitbucket", "pipelines: ..."
+        if any(item == "wait" or _has(item, *_BUILDKITE_STEPS)
+               for steps in values(root, "steps") if isinstance(steps, list) for item in steps):
+            yield "ci.content.buildkite", "steps: - command: ..."
+
+
+_BUILDKITE_STEPS = ("command", "commands", "trigger", "block", "wait", "input")
+_AZURE_TASK = lazy(r"[A-Za-z][\w.-]*@[0-9]+\Z")
+_MAX_WALK = 10_000  # mappings looked into for an Azure task: bounded, whatever the file holds
+
+
+def _azure_task(root: Node) -> bool:
+    """An Azure Pipelines task reference (`- task: Name@2`) in any steps list the definition holds."""
+    queue, seen = [root], 0
+    while queue and seen < _MAX_WALK:
+        node = queue.pop()
+        seen += 1
+        _spend()
+        if isinstance(node, dict):
+            if any(_AZURE_TASK.match(task.strip()) for task in strings(node, "task")):
+                return True
+            queue.extend(v for vs in node.values() for v in vs if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            queue.extend(v for v in node if isinstance(v, dict | list))
+    return False
 
 
 def _flat_strings(nodes: Iterator[Node]) -> Iterator[str]:

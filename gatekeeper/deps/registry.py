@@ -147,7 +147,8 @@ SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by 
 _COMPOSE = Format("compose", toolfiles.parse_compose, True)
 _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))
 _COMPOSE_NAME = lazy(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
-_REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$", re.IGNORECASE)
+# Rye's `requirements-dev.lock` holds requirement lines too (`requirements.lock` alone is Helm 2's: not read here).
+_REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_].+\.lock$", re.IGNORECASE)
 
 
 def format_for(path: str | None) -> Format | None:
