@@ -531,3 +531,38 @@ def test_chart_annotations_are_metadata_not_dependencies(repo: GitRepo) -> None:
     # a line that leaves the mapping (dedented to the top level) is the chart's structure, not an annotation
     assert _partial(_patch(repo, "traefik/Chart.yaml", TRAEFIK, TRAEFIK.replace(
         "  traefik.io/proxy-max-version: v3.7.4\n", "dependencies: []\n")))
+
+
+DOCKERFILE = """# syntax=docker/dockerfile:1
+ARG DOTNET_VERSION=7.0
+ARG NODE_VERSION=20
+ARG UNUSED=1
+
+FROM node:${NODE_VERSION}-alpine AS web
+WORKDIR /src
+COPY . .
+RUN npm ci && npm run build
+
+FROM mcr.microsoft.com/dotnet/sdk:${DOTNET_VERSION} AS builder
+WORKDIR /repo
+COPY . .
+RUN dotnet publish -c Release
+"""
+
+
+def test_dockerfile_arg_that_moves_a_base_image(repo: GitRepo) -> None:
+    # jellyfin e4022ea7b228: `ARG DOTNET_VERSION=7.0` → 8.0, its FROM eight lines below. From the hunk alone
+    # that read as no change and no problem; it is a partial problem now, unless the hunk shows the FROM.
+    head = DOCKERFILE.replace("DOTNET_VERSION=7.0", "DOTNET_VERSION=8.0")
+    assert _partial(_patch(repo, "Dockerfile", DOCKERFILE, head))
+    delta = _patch(repo, "Dockerfile", DOCKERFILE, head, 10)
+    assert not delta.problems and _seen(delta) == _truth("Dockerfile", DOCKERFILE, head) == [
+        ("mcr.microsoft.com/dotnet/sdk", "7.0", "8.0", "upgraded")]
+    # the FROM line itself moved: read from its hunk as before; the ARG its old side used is not in the hunk,
+    # so that side is the reference as written (an unordered `changed`, which the policy reviews)
+    direct = DOCKERFILE.replace("sdk:${DOTNET_VERSION}", "sdk:8.0")
+    delta = _patch(repo, "Dockerfile", DOCKERFILE, direct)
+    assert not delta.problems and _seen(delta) == [
+        ("mcr.microsoft.com/dotnet/sdk", "${DOTNET_VERSION}", "8.0", "changed")]
+    # an ARG no FROM of the hunk uses: fail closed too (the hunk cannot tell)
+    assert _partial(_patch(repo, "Dockerfile", DOCKERFILE, DOCKERFILE.replace("UNUSED=1", "UNUSED=2")))
