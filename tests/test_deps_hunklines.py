@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.deps.delta import diff
+from gatekeeper.deps.hunks import sides as hunks_sides
+from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.sources import Delta, patch_delta
 from tests.gitrepo import GitRepo
@@ -566,3 +568,40 @@ def test_dockerfile_arg_that_moves_a_base_image(repo: GitRepo) -> None:
         ("mcr.microsoft.com/dotnet/sdk", "${DOTNET_VERSION}", "8.0", "changed")]
     # an ARG no FROM of the hunk uses: fail closed too (the hunk cannot tell)
     assert _partial(_patch(repo, "Dockerfile", DOCKERFILE, DOCKERFILE.replace("UNUSED=1", "UNUSED=2")))
+
+
+@pytest.mark.parametrize("path, body", [
+    (".pre-commit-config.yaml", PRE_COMMIT), ("pubspec.yaml", PUBSPEC), ("MODULE.bazel", MODULE),
+    ("kustomization.yaml", KUSTOMIZATION), ("rust-toolchain.toml", '[toolchain]\nchannel = "1.94.0"\n'),
+    (".config/dotnet-tools.json", TOOLS), ("package.json", '{\n  "packageManager": "pnpm@10.0.0",\n  "a": 1\n}\n'),
+    ("package-lock.json", LOCK_V1), ("Dockerfile", DOCKERFILE), ("Chart.yaml", TRAEFIK), ("main.tf", MODULE_TF),
+])
+def test_garbled_hunks_are_a_problem_never_a_crash(path: str, body: str) -> None:
+    """Hunk lines cut, shuffled and sprinkled with YAML/JSON/HCL punctuation and control characters: the
+    reader returns what it reads or raises ManifestError (a `partial` problem), nothing else."""
+    fmt = format_for(path)
+    assert fmt is not None
+    rng = random.Random(1414)
+    lines = body.splitlines()
+    noise = ["", "-", "- ", "  - repo:", "rev:", "{", "}", '"', "'", "@", "${", "#", ":", "=", "\t", "\x00", "\u2028",
+             "dependencies:", "annotations:", "ARG X=1", "FROM $X", "bazel_dep(", '"a:b:c",', "version = ", "    "]
+    for _ in range(300):
+        raw = ["@@ -1,5 +1,5 @@"]
+        for _ in range(rng.randint(1, 12)):
+            line = rng.choice(lines) if rng.random() < 0.7 else ""
+            if rng.random() < 0.5:
+                cut = rng.randrange(len(line) + 1)
+                line = line[:cut] + rng.choice(noise) + line[cut:]
+            raw.append(rng.choice(" -+") + line)
+            if rng.random() < 0.1:
+                raw.append("@@ -9,2 +9,2 @@")
+        data = "\n".join(raw).encode()
+        try:
+            if fmt.edits is not None:
+                fmt.edits(path, data)
+            elif fmt.hunks is not None:
+                old, new = hunks_sides(raw)
+                fmt.hunks(path, old)
+                fmt.hunks(path, new)
+        except ManifestError:
+            pass
