@@ -14,6 +14,10 @@ blind), `formats` (deps_bumps_formats.tsv, commits of formats read since), `fift
 repositories, collected, committed and first run blind in round 4) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
+
+Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
+commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
+lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.deps.delta import diff
+from gatekeeper.deps.hunks import sides as hunks_sides
+from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.sources import Delta, patch_delta
 from tests.gitrepo import GitRepo
@@ -531,3 +533,75 @@ def test_chart_annotations_are_metadata_not_dependencies(repo: GitRepo) -> None:
     # a line that leaves the mapping (dedented to the top level) is the chart's structure, not an annotation
     assert _partial(_patch(repo, "traefik/Chart.yaml", TRAEFIK, TRAEFIK.replace(
         "  traefik.io/proxy-max-version: v3.7.4\n", "dependencies: []\n")))
+
+
+DOCKERFILE = """# syntax=docker/dockerfile:1
+ARG DOTNET_VERSION=7.0
+ARG NODE_VERSION=20
+ARG UNUSED=1
+
+FROM node:${NODE_VERSION}-alpine AS web
+WORKDIR /src
+COPY . .
+RUN npm ci && npm run build
+
+FROM mcr.microsoft.com/dotnet/sdk:${DOTNET_VERSION} AS builder
+WORKDIR /repo
+COPY . .
+RUN dotnet publish -c Release
+"""
+
+
+def test_dockerfile_arg_that_moves_a_base_image(repo: GitRepo) -> None:
+    # jellyfin e4022ea7b228: `ARG DOTNET_VERSION=7.0` → 8.0, its FROM eight lines below. From the hunk alone
+    # that read as no change and no problem; it is a partial problem now, unless the hunk shows the FROM.
+    head = DOCKERFILE.replace("DOTNET_VERSION=7.0", "DOTNET_VERSION=8.0")
+    assert _partial(_patch(repo, "Dockerfile", DOCKERFILE, head))
+    delta = _patch(repo, "Dockerfile", DOCKERFILE, head, 10)
+    assert not delta.problems and _seen(delta) == _truth("Dockerfile", DOCKERFILE, head) == [
+        ("mcr.microsoft.com/dotnet/sdk", "7.0", "8.0", "upgraded")]
+    # the FROM line itself moved: read from its hunk as before; the ARG its old side used is not in the hunk,
+    # so that side is the reference as written (an unordered `changed`, which the policy reviews)
+    direct = DOCKERFILE.replace("sdk:${DOTNET_VERSION}", "sdk:8.0")
+    delta = _patch(repo, "Dockerfile", DOCKERFILE, direct)
+    assert not delta.problems and _seen(delta) == [
+        ("mcr.microsoft.com/dotnet/sdk", "${DOTNET_VERSION}", "8.0", "changed")]
+    # an ARG no FROM of the hunk uses: fail closed too (the hunk cannot tell)
+    assert _partial(_patch(repo, "Dockerfile", DOCKERFILE, DOCKERFILE.replace("UNUSED=1", "UNUSED=2")))
+
+
+@pytest.mark.parametrize("path, body", [
+    (".pre-commit-config.yaml", PRE_COMMIT), ("pubspec.yaml", PUBSPEC), ("MODULE.bazel", MODULE),
+    ("kustomization.yaml", KUSTOMIZATION), ("rust-toolchain.toml", '[toolchain]\nchannel = "1.94.0"\n'),
+    (".config/dotnet-tools.json", TOOLS), ("package.json", '{\n  "packageManager": "pnpm@10.0.0",\n  "a": 1\n}\n'),
+    ("package-lock.json", LOCK_V1), ("Dockerfile", DOCKERFILE), ("Chart.yaml", TRAEFIK), ("main.tf", MODULE_TF),
+])
+def test_garbled_hunks_are_a_problem_never_a_crash(path: str, body: str) -> None:
+    """Hunk lines cut, shuffled and sprinkled with YAML/JSON/HCL punctuation and control characters: the
+    reader returns what it reads or raises ManifestError (a `partial` problem), nothing else."""
+    fmt = format_for(path)
+    assert fmt is not None
+    rng = random.Random(1414)
+    lines = body.splitlines()
+    noise = ["", "-", "- ", "  - repo:", "rev:", "{", "}", '"', "'", "@", "${", "#", ":", "=", "\t", "\x00", "\u2028",
+             "dependencies:", "annotations:", "ARG X=1", "FROM $X", "bazel_dep(", '"a:b:c",', "version = ", "    "]
+    for _ in range(300):
+        raw = ["@@ -1,5 +1,5 @@"]
+        for _ in range(rng.randint(1, 12)):
+            line = rng.choice(lines) if rng.random() < 0.7 else ""
+            if rng.random() < 0.5:
+                cut = rng.randrange(len(line) + 1)
+                line = line[:cut] + rng.choice(noise) + line[cut:]
+            raw.append(rng.choice(" -+") + line)
+            if rng.random() < 0.1:
+                raw.append("@@ -9,2 +9,2 @@")
+        data = "\n".join(raw).encode()
+        try:
+            if fmt.edits is not None:
+                fmt.edits(path, data)
+            elif fmt.hunks is not None:
+                old, new = hunks_sides(raw)
+                fmt.hunks(path, old)
+                fmt.hunks(path, new)
+        except ManifestError:
+            pass

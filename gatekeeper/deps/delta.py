@@ -105,14 +105,14 @@ def _relabelled(before: Mapping[str, Dependency], after: Mapping[str, Dependency
 def _group(deps: Iterable[Dependency], manifest: str,
            sites: dict[Key, Counter[str]] | None = None) -> dict[Key, dict[str, Dependency]]:
     """Dependencies by (ecosystem, manifest, name, scope), then by version; `sites` counts each version's
-    entries (a workflow's lines using one action at one ref)."""
+    entries where they are use sites (a workflow's lines using one action at one ref)."""
     groups: dict[Key, dict[str, Dependency]] = {}
     for d in deps:
         if d.manifest != manifest:  # a renamed file: both sides count under its new path
             d = Dependency(d.ecosystem, d.name, d.version, manifest, d.direct, d.scope, d.tag)
         key = (d.ecosystem, manifest, d.name, d.scope or "runtime")
         groups.setdefault(key, {}).setdefault(d.version, d)
-        if sites is not None:
+        if sites is not None and d.ecosystem in _USE_SITES:
             sites.setdefault(key, Counter())[d.version] += 1
     return groups
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.tools import read_annotations
 from gatekeeper.lazy_pattern import lazy
 
@@ -85,3 +86,22 @@ def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
     body = text(data)
     return [Dependency("docker", name, image_version(tag, digest), path, True, "build")
             for name, tag, digest in _frontend(body) + from_images(body)] + read_annotations(path, body.splitlines())
+
+
+def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
+    """A Dockerfile's hunk lines (hunks.sides): its `FROM` images as the whole-file reader reads them, but a
+    changed `ARG` must be used by a `FROM` the same hunk shows below it. `ARG DOTNET_VERSION=8.0` moves the
+    image of a `FROM …sdk:${DOTNET_VERSION}` the hunk may not show; read alone, the move would be no change
+    at all (jellyfin), so it fails closed (ManifestError: a `partial` problem) unless the FROM is there."""
+    body = text(data)
+    for hunk in body.split(HUNK):
+        lines = hunk.splitlines()
+        for index, raw in enumerate(lines):
+            arg = _ARG.match(raw.removeprefix(CHANGED).strip()) if raw.startswith(CHANGED) else None
+            if arg is None:
+                continue
+            use = re.compile(rf"\$(?:\{{)?{re.escape(arg.group(1))}\b")
+            if not any(_FROM.match(line.lstrip(CHANGED).strip()) and use.search(line) for line in lines[index + 1:]):
+                raise ManifestError(f"a changed ARG whose use the hunk does not show: {raw.strip(CHANGED)[:80]!r}")
+    shown = "\n".join(line for line in body.replace(CHANGED, "").splitlines() if line != HUNK)
+    return parse_dockerfile(path, shown.encode())

@@ -138,7 +138,7 @@ _BY_NAME: dict[str, Format] = {
        for name in ("devcontainer-lock.json", ".devcontainer-lock.json")},
 }
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
-_DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True)
+_DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False)
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
