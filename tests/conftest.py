@@ -46,8 +46,10 @@ def runner_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 # pytest-xdist's workers end together instead of one finishing them alone while the other idles.
 # Node-id prefixes; a stale entry only loses its head start.
 START_FIRST = (
+    "tests/test_walkthrough.py",
     "tests/test_runner_demo.py",
     "tests/test_docs.py::test_shell_blocks_run_as_documented",
+    "tests/test_imports.py::test_every_module_imports_first_in_a_fresh_interpreter",
     "tests/test_fixtures.py::test_regeneration_is_byte_identical",
     "tests/test_diff_properties.py::test_damaged_patches_through_the_cli",
     "tests/test_attest_flow.py",

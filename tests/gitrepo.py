@@ -25,7 +25,9 @@ class GitRepo:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
         self.git("init", "-q", "-b", "main")
-        self.git("config", "core.autocrlf", "false")
+        # `git config core.autocrlf false` without a second git process (a thousand repositories per run).
+        with (root / ".git" / "config").open("a", encoding="utf-8") as config:
+            config.write("[core]\n\tautocrlf = false\n")
 
     def git(self, *args: str, input: bytes | None = None) -> bytes:
         env = {**os.environ, **GIT_ENV}
@@ -57,6 +59,16 @@ class GitRepo:
     def commit(self, message: str = "base") -> str:
         self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.head()
+
+    def head(self) -> str:
+        """HEAD's commit: read from the loose ref a commit on a branch just wrote (no third git process per
+        commit, ~1,700 in a run); `git rev-parse` when HEAD is detached or the ref is packed."""
+        head = (self.root / ".git" / "HEAD").read_text(encoding="utf-8").strip()
+        if head.startswith("ref: "):
+            ref = self.root / ".git" / head.removeprefix("ref: ")
+            if ref.is_file():
+                return ref.read_text(encoding="utf-8").strip()
         return self.git("rev-parse", "HEAD").decode().strip()
 
     def staged_patch(self, *extra: str) -> bytes:

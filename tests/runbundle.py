@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from incli import run_cli
 
 EVERYTHING_IS_SRC = """version: 1
 rules:
@@ -40,6 +41,16 @@ def gk(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> su
         env=env if env is not None else dict(os.environ),
         timeout=timeout,
     )
+
+
+def gk_in(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The gatekeeper CLI in-process (tests/incli.py), for runs whose subject is what happens in the sandbox and
+    what the run records: the generator runs in its sandbox as a child either way, and only the runner's own
+    interpreter start (~0.3 CPU-s a run) is saved. Runs whose subject is the runner process itself keep `gk`:
+    its environment and PATH lookups, the modules it imports after the generator ran, its locks and its death."""
+    done = run_cli(list(args), env=env, text=True)
+    assert isinstance(done.stdout, str)
+    return done  # type: ignore[return-value]
 
 
 # For a generator script (Python) that must wait on the runner: the run's state as last recorded. The run

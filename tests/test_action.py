@@ -606,13 +606,27 @@ COMBINATIONS = [(v,) for v in VECTORS] + [
 ]
 
 
+@pytest.fixture(scope="module")
+def ci_change(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
+    """One CI change's patch and packet (bytes), made once: each hijack test plants its own fresh workspace."""
+    change = Change(tmp_path_factory.mktemp("ci-change"))
+    patch = change.patch(CI_CHANGE)
+    return patch.read_bytes(), change.packet(patch).read_bytes()
+
+
 @needs_gate
 @pytest.mark.parametrize("vectors", COMBINATIONS, ids=["+".join(c) for c in COMBINATIONS])
-def test_a_workspace_cannot_replace_the_gate(vectors: tuple[str, ...], change: Change, tmp_path: Path) -> None:
-    patch = change.patch(CI_CHANGE)
-    inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR)}
-    env = plant(change.workdir, vectors)
-    run = run_action(inputs, change.workdir, tmp_path, env)
+def test_a_workspace_cannot_replace_the_gate(
+    vectors: tuple[str, ...], ci_change: tuple[bytes, bytes], tmp_path: Path
+) -> None:
+    workdir = tmp_path / "ws"
+    workdir.mkdir()
+    patch, packet = workdir / "change.diff", workdir / "change.packet.json"
+    patch.write_bytes(ci_change[0])
+    packet.write_bytes(ci_change[1])
+    inputs = {"packet": str(packet), "patch": str(patch), "policy": str(POLICY_DIR)}
+    env = plant(workdir, vectors)
+    run = run_action(inputs, workdir, tmp_path, env)
     assert "HIJACKED" not in run.stdout + run.stderr
     assert run.exit_code == 3 and run.outputs["outcome"] == "review", run.stdout + run.stderr
     assert "review required" in run.summary

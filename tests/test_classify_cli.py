@@ -1,4 +1,8 @@
-"""`gatekeeper classify` as a user runs it: a real subprocess, real files, real git patches."""
+"""`gatekeeper classify` as a user runs it: real files, real git patches, the CLI's output and exit codes.
+
+Most calls run the CLI in-process (tests/incli.py): the subject is what the command prints and returns.
+One success and one refusal (exit 0 and exit 2) run as a real subprocess (`process`).
+"""
 
 from __future__ import annotations
 
@@ -8,12 +12,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from incli import run_cli
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 POLICY = REPO_ROOT / "policies"
 
 
 def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    done = run_cli(["classify", *args], cwd=cwd or REPO_ROOT, input=stdin)
+    assert isinstance(done.stdout, bytes)
+    return done  # type: ignore[return-value]
+
+
+def process(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    """`gatekeeper classify ARGS` as a real process."""
     return subprocess.run(
         [sys.executable, "-m", "gatekeeper", "classify", *args],
         input=stdin,
@@ -43,7 +55,7 @@ PATHS = ".github/workflows/ci.yml\n./src/k8sclient.go\r\n\nJenkinsfile\npackage-
 def test_paths_file_text_table(tmp_path: Path) -> None:
     listing = tmp_path / "paths.txt"
     listing.write_text(PATHS)
-    out = ok(run("--paths", str(listing), "--policy", str(POLICY)))
+    out = ok(process("--paths", str(listing), "--policy", str(POLICY)))
     lines = out.splitlines()
     assert lines[0].split() == ["BUCKET", "RULE", "TAGS", "PATH"]
     rows = [line.split() for line in lines[1:-1]]
@@ -136,7 +148,7 @@ def test_patch_mode_with_a_real_git_patch(git_repo, tmp_path: Path) -> None:  # 
 def test_malformed_patch_exits_2(tmp_path: Path) -> None:
     patch = tmp_path / "bad.diff"
     patch.write_bytes(b"diff --git a/x b/x\n@@ -1,2 +1,2 @@\n-a\n")
-    err = failed(run(str(patch)))
+    err = failed(process(str(patch)))
     assert str(patch) in err
 
 

@@ -19,6 +19,7 @@ from gatekeeper.diff import parse_patch
 from gatekeeper.model import ClassifiedFile
 from tests import manifests as m
 from tests.gitrepo import GitRepo
+from tests.incli import run_cli
 
 POLICIES = Path(__file__).resolve().parent.parent / "policies"
 RULES = load_rules(POLICIES)
@@ -303,9 +304,18 @@ def test_patch_only_markers_in_the_patch_itself_count(git_repo: GitRepo, tmp_pat
 # --- the command line and the gate ------------------------------------------------------------
 
 
-def gk(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def process(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`gatekeeper ARGS` as a real process."""
     return subprocess.run([sys.executable, "-m", "gatekeeper", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=120)
+
+
+def gk(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`gatekeeper ARGS` in-process (tests/incli.py): the subject is the output and the exit code; the first
+    `classify --tree` call below runs as a real process."""
+    done = run_cli(list(args), cwd=cwd, text=True)
+    assert isinstance(done.stdout, str)
+    return done  # type: ignore[return-value]
 
 
 def test_cli_contract_classify_tree_json_inside_the_repository(git_repo: GitRepo) -> None:
@@ -314,7 +324,8 @@ def test_cli_contract_classify_tree_json_inside_the_repository(git_repo: GitRepo
     git_repo.write("gitops/guestbook.yaml", m.ARGO_APPLICATION)
     (git_repo.root / "README.md").unlink()
     git_repo.commit("head")
-    done = gk("classify", "--tree", "main~1..main", "--format", "json", "--policy", str(POLICIES), cwd=git_repo.root)
+    done = process("classify", "--tree", "main~1..main", "--format", "json", "--policy", str(POLICIES),
+                   cwd=git_repo.root)
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["context"] == "tree"

@@ -12,6 +12,7 @@ import pytest
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo
+from tests.incli import run_cli
 
 LOCK = {"name": "web", "lockfileVersion": 3, "packages": {
     "": {"name": "web", "dependencies": {"react": "^18.2.0"}, "devDependencies": {"vite": "^5.0.0"}},
@@ -169,7 +170,9 @@ def test_cli_advisories(repo: tuple[GitRepo, str, str], tmp_path: Path) -> None:
 ])
 def test_cli_errors_are_one_line_exit_2(repo: tuple[GitRepo, str, str], args: tuple[str, ...],
                                         message: bytes) -> None:
-    done = run(*args, cwd=repo[0].root)
+    # In-process (tests/incli.py): the subject is the message and the exit code; the real process's exit 2 is
+    # test_malformed_patch_exit_2's.
+    done = run_cli(["deps", *args], cwd=repo[0].root)
     assert done.returncode == 2 and message in done.stderr and b"Traceback" not in done.stderr
     assert done.stdout == b""
 

@@ -31,6 +31,8 @@ from incli import run_cli
 from mdtables import table_rows
 from shipped import shipped_only
 
+from gatekeeper.policy.bundle import load_bundle
+
 BIN = Path(sys.executable).parent
 PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
 SHELL_LANGS = {"console", "sh", "bash"}
@@ -389,6 +391,10 @@ def check_ci(ws: Path, home: Path) -> None:
 
 def check_security_teams(ws: Path, home: Path) -> None:
     assert (ws / "policies" / "migrations" / "policy.rego").is_file()
+    # Step 4's `gatekeeper test` (make policy-test's command; tests/test_walkthrough.py) reported full coverage
+    # of the bundle's declared rules: the shipped ones and the new one.
+    declared = sum(len(p.rules) for p in load_bundle(ws / "policies").policies)
+    assert declared == sum(len(p.rules) for p in load_bundle(POLICY_DIR).policies) + 1
     assert (ws / "fixtures" / "migration-added" / "patch.diff").read_bytes().startswith(b"diff --git ")
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, RUN_STATE, gk
+from runbundle import BACKENDS, RUN_STATE, gk_in
 
 from gatekeeper.runner.relay import read_log
 
@@ -152,8 +152,8 @@ def test_every_attempt_around_the_relay_fails_at_once_and_is_recorded(tmp_path: 
     assert {e["host"] for e in egress["refused_by_host"]} == {host for _, host, _ in EXPECTED}
     assert packet["sandbox"]["network"] == "denied"
 
-    done = gk("gate", summary["packet"], "--patch", summary["patch"], "--policy", str(POLICIES),
-              "--enable", "provenance", "--enable", "sandbox", "--format", "json")
+    done = gk_in("gate", summary["packet"], "--patch", summary["patch"], "--policy", str(POLICIES),
+                 "--enable", "provenance", "--enable", "sandbox", "--format", "json")
     decision = json.loads(done.stdout)
     assert done.returncode == 1 and decision["outcome"] == "deny", done.stderr
     by_rule = {r["rule"]: r["msg"] for r in decision["reasons"]}
@@ -188,8 +188,8 @@ def test_without_a_working_tun_device_the_packet_says_unrecorded(tmp_path: Path,
     assert seen["interfaces"] == ["lo"]
     egress = json.loads(Path(summary["packet"]).read_text())["sandbox"]["egress"]
     assert egress["recording"] == "unavailable" and "no catch-all device" in egress["reason"]
-    done = gk("gate", summary["packet"], "--patch", summary["patch"], "--policy", str(POLICIES),
-              "--enable", "sandbox", "--format", "json")
+    done = gk_in("gate", summary["packet"], "--patch", summary["patch"], "--policy", str(POLICIES),
+                 "--enable", "sandbox", "--format", "json")
     reasons = {r["rule"]: r["msg"] for r in json.loads(done.stdout)["reasons"]}
     assert done.returncode == 3 and "no catch-all device" in reasons["sandbox.egress_unrecorded"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import RUN_STATE
+from runbundle import RUN_STATE, use_bundle
 
 from gatekeeper.errors import InputFileError, RunError
 from gatekeeper.runner import checkpoint, rundir, state, workspace
@@ -186,13 +186,24 @@ def test_resume_refuses_a_run_in_use(tmp_path: Path) -> None:
     assert done.returncode == 2 and "in use" in done.stderr
 
 
-@pytest.mark.parametrize("stage", ["created", "cloned", "captured", "packeted"])
-def test_resume_from_every_recorded_stage(tmp_path: Path, stage: str) -> None:
-    out = tmp_path / "runs"
-    first = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin(tmp_path)), "--out",
-                            str(out), "--format", "json", "--", "sh", "-c", "echo run >> ran.txt"],
-                           capture_output=True, text=True, timeout=60)
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One finished run (its `--out` folder), made once: each stage test resumes its own copy of it. The run
+    records only absolute paths outside that folder (the origin, the bundle), which stay where they are."""
+    folder = tmp_path_factory.mktemp("finished-run")
+    with pytest.MonkeyPatch.context() as patch:
+        use_bundle(folder, patch)
+        first = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin(folder)), "--out",
+                                str(folder / "runs"), "--format", "json", "--", "sh", "-c", "echo run >> ran.txt"],
+                               capture_output=True, text=True, timeout=60)
     assert first.returncode == 0, first.stderr
+    return folder / "runs"
+
+
+@pytest.mark.parametrize("stage", ["created", "cloned", "captured", "packeted"])
+def test_resume_from_every_recorded_stage(tmp_path: Path, stage: str, finished_run: Path) -> None:
+    out = tmp_path / "runs"
+    shutil.copytree(finished_run, out, symlinks=True)
     run = only_run(out)
     patch_before = run.patch.read_bytes()
     # Put the run back as a kill at that stage would have left it.

@@ -1,4 +1,7 @@
-"""`gatekeeper run` end to end: model fields, timeout, failing generator, empty change, bad repository."""
+"""`gatekeeper run` end to end: model fields, timeout, failing generator, empty change, bad repository.
+
+Runs are in-process (runbundle.gk_in) where the subject is the run's record; the text summary, a bad
+repository (exit 2), the default runs folder and one usage error go through a real process (runbundle.gk)."""
 
 from __future__ import annotations
 
@@ -11,8 +14,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from incli import run_cli
-from runbundle import gk, use_bundle
+from runbundle import gk, gk_in, use_bundle
 
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner import generator, rundir
@@ -49,8 +51,8 @@ def sample_repo(tmp_path: Path) -> Path:
 
 def run_json(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, dict, str]:
     repo = sample_repo(tmp_path)
-    done = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
-              "--checkpoint-interval", "0.2", "--format", "json", *args, env=env)
+    done = gk_in("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+                 "--checkpoint-interval", "0.2", "--format", "json", *args, env=env)
     summary = json.loads(done.stdout) if done.stdout.strip() else {}
     return done.returncode, summary, done.stderr
 
@@ -163,8 +165,8 @@ def test_repository_and_ref_recorded(tmp_path: Path) -> None:
     repo.write("a.txt", "two\n")
     repo.commit("two")
     out = tmp_path / "runs"
-    done = gk("run", "--repo", str(repo.root), "--ref", "feature", "--out", str(out), "--sandbox", "unshare",
-              "--format", "json", "--", "sh", "-c", "cat a.txt > seen.txt")
+    done = gk_in("run", "--repo", str(repo.root), "--ref", "feature", "--out", str(out), "--sandbox", "unshare",
+                 "--format", "json", "--", "sh", "-c", "cat a.txt > seen.txt")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     packet = packet_of(summary)
@@ -173,8 +175,8 @@ def test_repository_and_ref_recorded(tmp_path: Path) -> None:
     assert packet["repository"]["url"] == "file://" + str(repo.root.resolve())
     assert packet["repository"]["run_branch"] == f"gatekeeper/run/{summary['run_id']}"
     assert "+one" in Path(summary["patch"]).read_text()
-    by_commit = gk("run", "--repo", str(repo.root), "--ref", first, "--out", str(out), "--sandbox", "unshare",
-                   "--format", "json", "--", "true")
+    by_commit = gk_in("run", "--repo", str(repo.root), "--ref", first, "--out", str(out), "--sandbox", "unshare",
+                      "--format", "json", "--", "true")
     assert by_commit.returncode == 0, by_commit.stderr
     assert packet_of(json.loads(by_commit.stdout))["repository"]["base_commit"] == first
 
@@ -192,8 +194,8 @@ def test_uncloneable_repository_is_exit_2(tmp_path: Path, repo_arg: str) -> None
 
 def test_unknown_ref_is_exit_2(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
-    done = gk("run", "--repo", str(repo), "--ref", "no-such-branch", "--out", str(tmp_path / "runs"),
-              "--sandbox", "unshare", "--", "true")
+    done = gk_in("run", "--repo", str(repo), "--ref", "no-such-branch", "--out", str(tmp_path / "runs"),
+                 "--sandbox", "unshare", "--", "true")
     assert done.returncode == 2 and "no-such-branch" in done.stderr
 
 
@@ -201,10 +203,7 @@ def test_usage_errors(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
     no_command = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"))  # one through a real process
     assert no_command.returncode == 2 and "no generator command" in no_command.stderr
-
-    def gk_in(*args: str) -> subprocess.CompletedProcess[str]:  # the others are refused in Python: in-process
-        return run_cli(args, text=True)  # type: ignore[return-value]
-
+    # The others are refused in Python: in-process.
     bad_name = gk_in("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--pass-env", "A=B", "--", "true")
     assert bad_name.returncode == 2 and "--pass-env" in bad_name.stderr
     bad_resume = gk_in("run", "--resume", "../etc", "--out", str(tmp_path / "runs"))

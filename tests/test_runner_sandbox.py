@@ -1,4 +1,7 @@
-"""The runner's sandbox: loopback-only egress test, secrets scrubbing, bwrap, failing closed, `none`."""
+"""The runner's sandbox: loopback-only egress test, secrets scrubbing, bwrap, failing closed, `none`.
+
+What the sandbox lets the generator do runs in-process (runbundle.gk_in); the secrets in the runner's own
+environment, its choice of backend by PATH and failing closed go through a real process (runbundle.gk)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, HAVE_BWRAP, RUN_STATE, HostServer, gk, origin_repo
+from runbundle import BACKENDS, HAVE_BWRAP, RUN_STATE, HostServer, gk, gk_in, origin_repo
 
 from gatekeeper.runner import egress, sandbox
 
@@ -53,8 +56,8 @@ def test_host_loopback_server_is_unreachable_from_the_generator(tmp_path: Path, 
                                 timeout=30)
         assert "host-server: hello from the host" in normal.stdout
         assert server.accepted == 1
-        done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-                  "--format", "json", "--", sys.executable, str(script), str(server.port))
+        done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                     "--format", "json", "--", sys.executable, str(script), str(server.port))
         assert done.returncode == 0, done.stderr
         summary = json.loads(done.stdout)
         stdout_log = (Path(summary["run_dir"]) / "logs" / "stdout.log").read_text()
@@ -113,8 +116,8 @@ def test_generator_cannot_reenter_the_host_network_namespace(tmp_path: Path, bac
     # As root, a plain `unshare --net` would let the generator `setns` back into the host's namespace.
     script = tmp_path / "escape.py"
     script.write_text(ESCAPE)
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-              "--format", "json", "--", sys.executable, str(script), str(os.getpid()))
+    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                 "--format", "json", "--", sys.executable, str(script), str(os.getpid()))
     assert done.returncode == 0, done.stderr
     log = (Path(json.loads(done.stdout)["run_dir"]) / "logs" / "stdout.log").read_text()
     attempts = [line for line in log.splitlines() if line.startswith("escape ")]
@@ -140,8 +143,8 @@ def test_a_planted_git_filter_never_runs_outside_the_sandbox(tmp_path: Path) -> 
     marker = tmp_path / "filter-ran"
     script = tmp_path / "plant.py"
     script.write_text(PLANT)
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
-              "--checkpoint-interval", "0.2", "--format", "json", "--", sys.executable, str(script), str(marker))
+    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+                 "--checkpoint-interval", "0.2", "--format", "json", "--", sys.executable, str(script), str(marker))
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
     patch = Path(json.loads(done.stdout)["patch"]).read_text()
@@ -160,8 +163,8 @@ def test_auto_fails_closed_when_nothing_isolates(tmp_path: Path) -> None:
 
 
 def test_none_is_recorded_as_unrestricted(tmp_path: Path) -> None:
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "none",
-              "--format", "json", "--", "true")
+    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "none",
+                 "--format", "json", "--", "true")
     assert done.returncode == 0, done.stderr
     packet = json.loads(Path(json.loads(done.stdout)["packet"]).read_text())
     assert packet["sandbox"]["backend"] == "none"
@@ -200,8 +203,8 @@ def test_probe_in_a_fresh_namespace_says_denied() -> None:
 def test_a_replaced_git_folder_stops_the_run(tmp_path: Path) -> None:
     elsewhere = GitRepo(tmp_path / "elsewhere")
     swap = f"rm -rf .git && echo 'gitdir: {elsewhere.root / '.git'}' > .git"
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
-              "--", "sh", "-c", swap)
+    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+                 "--", "sh", "-c", swap)
     assert done.returncode == 2
     assert "replaced the workspace's .git folder" in done.stderr and "Traceback" not in done.stderr
 

@@ -1,4 +1,7 @@
-"""Review of the sandbox's egress: abstract and filesystem unix sockets, IPv6 loopback (loopback only)."""
+"""Review of the sandbox's egress: abstract and filesystem unix sockets, IPv6 loopback (loopback only).
+
+The generator's probes run in-process (runbundle.gk_in: the sandbox is a child either way); the run that finds
+its tool by the caller's PATH goes through a real process (runbundle.gk)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, gk
+from runbundle import BACKENDS, gk, gk_in
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
@@ -25,8 +28,8 @@ def generate(tmp_path: Path, backend: str, script: str, *args: str) -> str:
     repo.commit()
     gen = tmp_path / "gen.py"
     gen.write_text(script)
-    done = gk("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-              "--format", "json", "--", sys.executable, str(gen), *args)
+    done = gk_in("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                 "--format", "json", "--", sys.executable, str(gen), *args)
     assert done.returncode == 0, done.stderr
     return Path(json.loads(done.stdout)["logs"]["stdout"]).read_text()
 

@@ -1,4 +1,7 @@
-"""Review of the runner's own git commands: nothing the generator plants may run outside the sandbox."""
+"""Review of the runner's own git commands: nothing the generator plants may run outside the sandbox.
+
+The runs are in-process (runbundle.gk_in): the runner's git commands are child processes either way; the
+resume after planted hooks goes through a real process (runbundle.gk)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, RUN_STATE, gk, origin_repo
+from runbundle import BACKENDS, RUN_STATE, gk, gk_in, origin_repo
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
@@ -22,8 +25,8 @@ def run(
 ) -> tuple[int, dict, str]:
     path = tmp_path / "gen.py"
     path.write_text(script)
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-              "--format", "json", *extra, "--", sys.executable, str(path), str(marker), *names)
+    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                 "--format", "json", *extra, "--", sys.executable, str(path), str(marker), *names)
     return done.returncode, (json.loads(done.stdout) if done.stdout.strip() else {}), done.stderr
 
 

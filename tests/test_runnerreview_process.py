@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, gk, origin_repo
+from runbundle import BACKENDS, gk, gk_in, origin_repo
 
 from gatekeeper.runner import generator
 from gatekeeper.runner import run as runner
@@ -92,8 +92,8 @@ def test_resume_after_the_workspace_was_deleted_mid_generator(tmp_path: Path) ->
     # It ends once the runner has recorded a checkpoint of its step (20 s at most), however slow the machine.
     gen = ("echo step >> steps.txt; i=0; until grep -q '\"seq\"' ../state.json || [ $i -ge 400 ]; do sleep 0.05; "
            "i=$((i+1)); done")
-    first = gk("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--sandbox", "unshare",
-               "--checkpoint-interval", "0.2", "--format", "json", "--", "sh", "-c", gen)
+    first = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--sandbox", "unshare",
+                  "--checkpoint-interval", "0.2", "--format", "json", "--", "sh", "-c", gen)
     assert first.returncode == 0, first.stderr
     summary = json.loads(first.stdout)
     assert summary["checkpoints"] >= 1
@@ -106,7 +106,7 @@ def test_resume_after_the_workspace_was_deleted_mid_generator(tmp_path: Path) ->
         (run_dir / name).unlink()
     shutil.rmtree(run_dir / "workspace")
     shutil.rmtree(run_dir / "checkpoint.git")
-    done = gk("run", "--resume", summary["run_id"], "--out", str(out), "--format", "json")
+    done = gk_in("run", "--resume", summary["run_id"], "--out", str(out), "--format", "json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["stage"] == "done"
     patch = (run_dir / "patch.diff").read_text()
