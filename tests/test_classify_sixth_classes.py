@@ -136,6 +136,8 @@ def config_management_repo(repo: GitRepo) -> None:
     repo.write("modules/nginx/examples/server.pp", "include nginx\n")
     repo.write("modules/nginx/spec/classes/nginx_spec.rb", "describe 'nginx' do\nend\n")
     repo.write("modules/nginx/lib/tools/report.rb", "puts 'report'\n")
+    repo.write("modules/nginx/.sync.yml", "---\n.github/workflows/ci.yml:\n  with:\n    timeout_minutes: 60\n")
+    repo.write("app/.sync.yml", "remote: example.invalid\n")  # another tool's settings, no module beside it
     # A Salt state folder.
     repo.write("formula/nginx/init.sls", SALT_INIT)
     repo.write("formula/nginx/map.jinja", SALT_MAP)
@@ -158,13 +160,14 @@ CONFIG_MANAGEMENT = {
     "modules/nginx/lib/facter/nginx_version.rb": "iac.marker.puppet-module",
     "modules/nginx/templates/server.erb": "iac.marker.puppet-module",
     "modules/nginx/examples/server.pp": "iac.marker.puppet-module",
+    "modules/nginx/.sync.yml": "ci.marker.puppet-module-sync",
     "formula/nginx/map.jinja": "iac.marker.salt-state",
     "formula/nginx/files/default/nginx.conf": "iac.marker.salt-state",
     "packs/haproxy/haproxy.cfg": "iac.marker.nomad-pack",
     "packs/haproxy/cloud.conf.example": "iac.marker.nomad-pack",
 }
 STAYS_SRC = ["cookbooks-src/nginx/spec/unit/site_spec.rb", "app/models/metadata.rb", "app/models/document.rb",
-             "modules/nginx/spec/classes/nginx_spec.rb", "modules/nginx/lib/tools/report.rb",
+             "modules/nginx/spec/classes/nginx_spec.rb", "modules/nginx/lib/tools/report.rb", "app/.sync.yml",
              "formula/nginx/README.md", "packs/haproxy/setup.sh", "packs/haproxy/README.md"]
 
 
@@ -176,7 +179,7 @@ def test_config_management_projects_claim_what_they_apply(git_repo: GitRepo) -> 
     git_repo.commit("head")
     files = tree_files(git_repo)
     for path, rule in CONFIG_MANAGEMENT.items():
-        assert (files[path].bucket, files[path].rule) == ("iac", rule), path
+        assert (files[path].bucket, files[path].rule) == (rule.partition(".")[0], rule), path
     for path in STAYS_SRC:
         assert files[path].bucket == "src", path
 
@@ -202,8 +205,8 @@ def test_a_patch_showing_the_markers_classifies_as_the_commits_do(git_repo: GitR
     config_management_repo(git_repo)
     git_repo.commit("head")
     tree, patch = tree_files(git_repo), patch_files(git_repo, tmp_path)
-    for path in CONFIG_MANAGEMENT:
-        assert tree[path].bucket == patch[path].bucket == "iac", path
+    for path, rule in CONFIG_MANAGEMENT.items():
+        assert tree[path].bucket == patch[path].bucket == rule.partition(".")[0], path
     for path in STAYS_SRC:
         assert patch[path].bucket == "src", path
 
