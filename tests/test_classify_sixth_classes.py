@@ -352,8 +352,11 @@ def test_a_stack_renamed_to_text_is_judged_on_its_old_side(git_repo: GitRepo) ->
     (".nodeshift/deployment.yml", "iac"), ("service/src/main/jkube/deployment.yml", "iac"),
     (".salt-lint", "other"), (".overcommit.yml", "other"), (".pmtignore", "other"),
     ("src/Test/CodeCoverage.runsettings", "other"), (".github/ISSUE_TEMPLATE", "other"),
+    ("dagger.json", "ci"), (".dagger/main.go", "ci"), ("sst.config.ts", "iac"), ("skaffold-dev.yaml", "iac"),
+    ("project.garden.yml", "iac"), ("site.pp", "iac"), ("puppet/hieradata/common.yaml", "iac"),
     # look-alikes the rules must leave alone
     ("docs/FORMULA", "src"), ("app/nodeshift/deploy.yml", "src"), ("lib/danger/rules.rb", "src"),
+    ("src/dagger/main.go", "src"), ("web/sst.ts", "src"), ("app/data/common.yaml", "src"),
 ])
 def test_path_rules_of_the_sixth_round(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)
