@@ -84,7 +84,10 @@ LOOK_ALIKES = [
     ("config/queue.yml", m.QUEUE_SETTINGS, None, None),
     ("rollout/stages.yml", m.STAGED_ROLLOUT, None, None),
     ("ops/app.yml", m.DEPLOYMENT, "iac", "iac.content.kubernetes"),  # a Deployment's `image:` is not a CI step
-    ("docker-compose.override.yml", "services:\n  web:\n    image: nginx\n    command: [nginx]\n", None, None),
+    # A compose service's `image:` and `command:` are no CI step; since the sixth round the file is a compose
+    # file by content (iac, as its path rule says), never ci.
+    ("docker-compose.override.yml", "services:\n  web:\n    image: nginx\n    command: [nginx]\n", "iac",
+     "iac.content.compose"),
     ("config/app.yaml", m.APP_SETTINGS, None, None),
     ("setup.py", m.PACKAGING_SETUP_PY, None, None),
     # Short Ansible module names count only in a task folder: a workflow's steps also say `- name:`.

@@ -35,6 +35,8 @@ _NOT_CONFIG = frozenset({
     "makefile", "gnumakefile", "license", "licence", "copying", "notice", "authors", "owners", "version",
     "changelog", "readme", ".gitkeep", ".keep", ".gitignore", ".gitattributes",
 })
+# Suffixes of a copy of a settings file kept to fill in (`hosts.example`): a `config` claim reads the type before them.
+_COPY_SUFFIXES = frozenset({"example", "sample", "dist", "template"})
 # Documents no claim covers outside the folders a tool reads whole (a chart's README is documentation).
 _DOC_NAMES = ("README", "CHANGELOG", "CHANGES", "LICENSE", "LICENCE", "CONTRIBUTING", "HISTORY")
 _DOCUMENT_EXTENSIONS = frozenset({"md", "markdown", "rst", "adoc", "asciidoc"})
@@ -206,8 +208,8 @@ def _skipped(rule: MarkerRule, folders: list[str]) -> bool:
 
 def _claims(rule: MarkerRule, rel: str, name: str) -> bool:
     """Whether `rule`'s claim covers the file at `rel` (relative to the marker's folder)."""
-    if rule.under and not any(rel.startswith(f"{sub}/") for sub in rule.under):
-        return False
+    if rule.under and not any(rel == sub or rel.startswith(f"{sub}/") for sub in rule.under):
+        return False  # `under` names sub-folders of the root, or a file at it (a cookbook's metadata.rb)
     folders = [part.lower() for part in rel.split("/")[:-1]]
     if _skipped(rule, folders):
         return False
@@ -217,6 +219,8 @@ def _claims(rule: MarkerRule, rel: str, name: str) -> bool:
     if rule.claims == "all":
         return True
     if rule.claims == "config":
+        if ext in _COPY_SUFFIXES and extension(name[: -len(ext) - 1]):
+            ext = extension(name[: -len(ext) - 1])  # a copy to fill in (`cloud.conf.example`) is its type
         return ext in CONFIG_EXTENSIONS if ext else name.lower() not in _NOT_CONFIG
     if rule.claims == "types":
         return ext in rule.types

@@ -30,6 +30,34 @@ _CONCOURSE_AUTH = re.compile(
     r"^[ \t]+(?:github|gitlab|local|oidc|oauth|ldap|saml|cf|bitbucket-cloud|microsoft)[ \t]*:", _FLAGS)
 
 
+# Google Cloud Build: top-level `steps:` whose items run a builder image (`- name: gcr.io/...` or `bash`) with
+# `args:`, `entrypoint:` or `script:` beside it; a GitHub workflow's steps sit under `jobs:` and say `run:`/`uses:`.
+_CLOUDBUILD_STEPS = re.compile(r"^steps[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_CLOUDBUILD_ITEM = re.compile(r"^([ \t]*)-[ \t]+[A-Za-z]", _FLAGS)
+# The builder image: one word (`bash`, `gcr.io/cloud-builders/docker`, `node:$_NODE_VERSION`), never a sentence.
+_CLOUDBUILD_NAME = re.compile(r"""^[ \t]*(?:-[ \t]+)?name[ \t]*:[ \t]*["']?[\w$][^\s"'#]*["']?[ \t]*(?:#.*)?$""")
+_CLOUDBUILD_KEY = re.compile(r"[ \t]*(?:-[ \t]+)?(?:args|entrypoint|script)[ \t]*:")
+_CLOUDBUILD_JSON = re.compile(r'"steps"[ \t]*:[ \t]*\[[ \t\r\n]*\{')
+_CLOUDBUILD_JSON_STEP = re.compile(r'\A[^{}]*"name"[ \t]*:[ \t]*"[\w$][^"\s]*"')
+_CLOUDBUILD_JSON_ARGS = re.compile(r'\A[^{}]*"(?:args|entrypoint|script)"[ \t]*:')
+_TOP_JOBS = re.compile(r"^jobs[ \t]*:", _FLAGS)
+# Azure Pipelines: a pipeline extending a template (`extends:` + `template:`, 1ES and the agent's own), or a
+# template whose parameters are typed with Azure's own types beside `steps:`/`jobs:`/`stages:`.
+_AZURE_EXTENDS = re.compile(r"^extends[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+template[ \t]*:", _FLAGS)
+_AZURE_TYPED = re.compile(
+    r"^[ \t]+type[ \t]*:[ \t]*(?:step|stepList|job|jobList|deployment|deploymentList|stage|stageList)[ \t]*$", _FLAGS)
+_AZURE_TOP = re.compile(r"^(?:steps|jobs|stages|trigger|pr|resources)[ \t]*:", _FLAGS)
+# Docker Compose / Swarm stacks under any name: a `services:` mapping of named services, one with `image:` or
+# `build:`. A GitLab job's `services:` is a list (`- postgres`), and indented.
+_COMPOSE_SERVICES = re.compile(
+    r"^services[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*([ \t]+)[\w.-]+[ \t]*:[ \t]*(?:#[^\n]*)?\n", _FLAGS)
+_COMPOSE_SERVICE_KEY = re.compile(r"^[ \t]{2,}(?:image|build)[ \t]*:", _FLAGS)
+
+# A Chef cookbook's metadata.rb: the DSL's `name 'x'` beside `version`, `chef_version`, `depends`, `supports` or
+# `maintainer` calls at the top level; a Ruby class named Metadata has none of them.
+_CHEF_NAME = re.compile(r"""^name[ \t]+["'][\w.\-]+["']""", _FLAGS)
+_CHEF_KEY = re.compile(r"""^(?:version|chef_version|depends|supports|maintainer|maintainer_email)[ \t]+["']""", _FLAGS)
+
 _INVENTORY_META = re.compile(r"""["']_meta["']""")
 _INVENTORY_HOSTVARS = re.compile(r"""["']hostvars["']""")
 _INVENTORY_LIST = re.compile(r"""--list\b|["']list["']""")
@@ -57,8 +85,52 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.cloudfoundry", _line(text, m)
     if (m := _CFN_PARAMETER_KEY.search(text)) is not None and _CFN_PARAMETER_VALUE.search(text):
         return "iac", "iac.content.cloudformation-parameters", _line(text, m)
+    if name == "metadata.rb" and (m := _CHEF_NAME.search(text)) is not None and _CHEF_KEY.search(text):
+        return "iac", "iac.content.chef-metadata", _line(text, m)
     if name.lower().endswith(".nix") and (m := _NIXOS.search(text)) is not None:
         return "iac", "iac.content.nixos", _line(text, m)
+    return _pipeline(text) or _compose(text)
+
+
+def _pipeline(text: str) -> tuple[str, str, str] | None:
+    """Cloud Build configurations and Azure Pipelines definitions under names no path rule knows."""
+    if (m := _CLOUDBUILD_STEPS.search(text)) is not None and not _TOP_JOBS.search(text) \
+            and _builder_step(text, m.end()):
+        return "ci", "ci.content.cloud-build", _line(text, m)
+    if (m := _CLOUDBUILD_JSON.search(text)) is not None:
+        first = text[m.end():m.end() + 4096]  # the first step object: its name and its args, in any order
+        if _CLOUDBUILD_JSON_STEP.search(first) and _CLOUDBUILD_JSON_ARGS.search(first):
+            return "ci", "ci.content.cloud-build", _line(text, m)
+    if (m := _AZURE_EXTENDS.search(text)) is not None:
+        return "ci", "ci.content.azure-pipelines", _line(text, m)
+    if (m := _AZURE_TYPED.search(text)) is not None and _AZURE_TOP.search(text):
+        return "ci", "ci.content.azure-pipelines", _line(text, m)
+    return None
+
+
+def _builder_step(text: str, start: int) -> bool:
+    """Whether a step item after `start` names an image (`name:`) and has `args:`, `entrypoint:` or `script:`
+    among its lines (the item's first line and those indented deeper than its dash)."""
+    for number, item in enumerate(_CLOUDBUILD_ITEM.finditer(text, start)):
+        if number == 32:
+            break  # bounded: a window of nested items must not cost a quadratic scan
+        depth = len(item.group(1).expandtabs())
+        end = text.find("\n", item.start())
+        lines = [text[item.start():end if end != -1 else len(text)]]
+        for line in text[end + 1:].splitlines() if end != -1 else ():
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if len(line.expandtabs()) - len(line.expandtabs().lstrip()) <= depth:
+                break  # the next item, or the end of the list
+            lines.append(line)
+        if any(_CLOUDBUILD_NAME.match(line) for line in lines) and any(_CLOUDBUILD_KEY.match(line) for line in lines):
+            return True
+    return False
+
+
+def _compose(text: str) -> tuple[str, str, str] | None:
+    if (m := _COMPOSE_SERVICES.search(text)) is not None and _COMPOSE_SERVICE_KEY.search(text, m.end()):
+        return "iac", "iac.content.compose", _line(text, m)
     return None
 
 

@@ -219,14 +219,15 @@ def function_handler(data: bytes) -> Signal | None:
 
 
 def is_candidate(path: str) -> bool:
-    """True for the files whose content tier 3 reads: text configuration types, no-extension files, setup.py;
+    """True for the files whose content tier 3 reads: text configuration types, no-extension files, setup.py,
+    metadata.rb (a Chef cookbook's, or an app's model);
     and their copies kept as `.example`/`.sample`/`.dist` (`hosts.example`, `values.yaml.sample`)."""
     name = path.rpartition("/")[2]
     stem, dot, ext = name.rpartition(".")
     if dot and stem and ext.lower() in _COPY_SUFFIXES:
         name = stem
         stem, dot, ext = name.rpartition(".")
-    return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name == "setup.py"
+    return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb")
 
 
 def only_comments(window: bytes) -> bool:
