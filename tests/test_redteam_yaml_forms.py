@@ -154,7 +154,7 @@ def test_merge_keys_over_aliases_cannot_stall_the_gate() -> None:
 
     from gatekeeper.classify.sniff import sniff
 
-    lines = ["a0: &a0 {x: 1}"]
+    lines = ["a0: &a0 {apiVersion: v1}"]
     lines += [f"a{i}: &a{i} {{<<: [{', '.join([f'*a{i - 1}'] * 10)}]}}" for i in range(1, 8)]
     text = "\n".join([*lines, f"<<: [{', '.join(['*a7'] * 10)}]", ""])
     started = time.monotonic()

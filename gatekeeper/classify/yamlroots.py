@@ -33,6 +33,12 @@ _MAX_MERGE_DEPTH = 8  # merge keys whose values merge further: deeper than any r
 _BUDGET = 500_000
 _SPENT: ContextVar[list[int]] = ContextVar("gatekeeper_yamlroots_spent")
 UNREAD_RULE = "iac.content.unread"
+# Parsing costs ~0.5 s a MiB: a file holds none of the keys (or values) the checks below read unless it holds their
+# text, since a YAML key spells its text literally except through an escape (`\`), a `!!binary` tag, or a `%TAG`
+# handle or `%`-escape that builds one (line folding joins with a space, aliases and merge keys repeat text written
+# elsewhere in the file). Without any of these, there is nothing to find.
+_NEEDLES = lazy(r"apiVersion|AWSTemplateFormatVersion|Transform|Resources|hosts|import_playbook|jobs|runs|phases|plan|"
+                r"platform|pool|task|script|trigger|workflows|orbs|pipeline|steps|binary|[\\%]")
 _CFN_TYPE_PREFIXES = ("AWS::", "Alexa::", "Custom::")
 _PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
 _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
@@ -45,6 +51,8 @@ Node = str | list["Node"] | dict[str, list["Node"]] | None  # scalar, sequence, 
 def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
     """(bucket, rule id, evidence) of each Kubernetes object, CloudFormation template or Ansible play `text` holds
     when read as YAML."""
+    if not _NEEDLES.search(text):
+        return []
     roots = documents(text)
     token = _SPENT.set([0])
     try:
