@@ -175,7 +175,7 @@ def test_merge_keys_over_aliases_cannot_stall_the_gate() -> None:
 
     from gatekeeper.classify.sniff import sniff
 
-    lines = ["a0: &a0 {x: 1}"]
+    lines = ["a0: &a0 {apiVersion: v1}"]
     lines += [f"a{i}: &a{i} {{<<: [{', '.join([f'*a{i - 1}'] * 10)}]}}" for i in range(1, 8)]
     # `apiVersion` without a kind: the text could hold a deciding key, so it is parsed (no key, no parse at all).
     text = "\n".join(["apiVersion: apps/v1", *lines, f"<<: [{', '.join(['*a7'] * 10)}]", ""])

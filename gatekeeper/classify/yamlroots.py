@@ -52,7 +52,8 @@ Node = str | list["Node"] | dict[str, list["Node"]] | None  # scalar, sequence, 
 # most data and settings files, when parsing costs ~0.4 ms a KiB (tests/test_redteam_yaml_forms.py: every form).
 _MAY_HOLD_A_KEY = lazy(
     r"(?:apiVersion|AWSTemplateFormatVersion|Transform|Resources|hosts|import_playbook"
-    r"|jobs|using|phases|plan|platform|pool|task|stages?|pipelines|steps)[\"']?[ \t]*:"
+    r"|jobs|runs|using|phases|plan|platform|pool|task|stages?|script|trigger|workflows|orbs|pipelines|steps"
+    r")[\"']?[ \t]*:"
     r"|\*[^\s,\[\]{}]+[ \t]*:|(?:^|[\s\[{,-])\?(?:\s|$)"
     r'|"[A-Za-z._]{0,31}\\[xuU\r\n\x85\u2028\u2029]|[!:]binary|%TAG|![^\s]*%',
     re.MULTILINE,

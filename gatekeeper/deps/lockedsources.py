@@ -1,13 +1,19 @@
-"""Where a lockfile fetches each locked package from, and the checksum it trusts: what moves under an unchanged version.
+"""Where a lockfile fetches each locked package from: what can move under an unchanged version.
 
 The delta compares names and versions. A lockfile also says where the installer downloads each entry (npm's
-`resolved`, yarn's `resolved`/`resolution`, pnpm's `resolution`, Cargo's `source`, Poetry's and uv's `source`
-and file hashes, Composer's `dist`/`source`, Pipfile.lock's `hashes`/`index`, NuGet's `contentHash`) and which
-checksum it accepts. `npm ci` fetches the `resolved` URL and checks the `integrity` beside it: an entry whose
-URL and checksum are swapped to another tarball at the same version installs other code under the old label,
-and rode on any other change of the same file (one new transitive entry "explained" the lockfile). A locked
-entry whose source or checksum moved while its version did not is reported (overrides.py makes it a partial
+`resolved`, yarn's `resolved`/`resolution`, pnpm's `resolution` tarball/repository/commit, bun's registry or
+URL, Cargo's `source`, Poetry's and uv's `source` and file URLs, Composer's `dist`/`source` URL and reference,
+Pipfile.lock's `index`). `npm ci` fetches the `resolved` URL and checks the `integrity` beside it: an entry
+whose URL and checksum are swapped to another tarball at the same version installs other code under the old
+label, and rode on any other change of the same file (one new transitive entry "explained" the lockfile). A
+locked entry whose location moved while its version did not is reported (overrides.py makes it a partial
 problem, which the `deps` policy reviews).
+
+A checksum alone (npm's `integrity`, yarn's `checksum`, Cargo's `checksum`, pip hashes, NuGet's `contentHash`)
+is not compared: from an unchanged location the installer fetches the registry's own immutable artifact and
+checks it against the checksum, so a moved checksum alone can only fail the install, never swap the code
+(and npm's sha1 -> sha512 rewrites, or a wheel's hash added for a new platform, are everyday changes:
+measured, comparing checksums too reviewed 34 of 907 real bot bumps that touch a lockfile, new locations alone 6).
 """
 
 from __future__ import annotations
@@ -32,19 +38,19 @@ def _npm_lock(data: bytes) -> Entries:
     doc = mapping(load_json(data), "lockfile")
     for key, entry in mapping(doc.get("packages"), "packages").items():
         if isinstance(entry, dict) and "node_modules/" in f"/{key}":
-            yield f"{key}@{string(entry.get('version'))}", [entry.get("resolved"), entry.get("integrity")]
+            yield f"{key}@{string(entry.get('version'))}", {"resolved": _location(entry.get("resolved"))}
     stack = [("", mapping(doc.get("dependencies"), "dependencies"))]  # lockfileVersion 1 (and 2's copy)
     while stack:
         prefix, deps = stack.pop()
         for name, entry in deps.items():
             if isinstance(entry, dict):
                 place = f"{prefix}{name}"
-                yield f"{place}@{string(entry.get('version'))}", [entry.get("resolved"), entry.get("integrity")]
+                yield f"{place}@{string(entry.get('version'))}", {"resolved": _location(entry.get("resolved"))}
                 if isinstance(entry.get("dependencies"), dict):
                     stack.append((f"{place} > ", entry["dependencies"]))
 
 
-_YARN_FIELDS = ("resolved", "integrity", "checksum", "resolution")
+_YARN_FIELDS = ("resolved", "resolution")
 
 
 def _yarn_lock(data: bytes) -> Entries:
@@ -55,21 +61,23 @@ def _yarn_lock(data: bytes) -> Entries:
             continue
         if not line.startswith(" "):
             if header is not None:
-                yield f"{header}@{fields.get('version', '')}", [fields.get(key) for key in _YARN_FIELDS]
+                yield f"{header}@{fields.get('version', '')}", {key: _location(fields.get(key)) for key in _YARN_FIELDS}
             header, fields = line.strip(), {}
         elif line.startswith("  ") and not line.startswith("   "):
             key, _, value = line.strip().partition(" ")
             if key.rstrip(":") in (*_YARN_FIELDS, "version"):
                 fields[key.rstrip(":")] = value.strip().strip('"')
     if header is not None:
-        yield f"{header}@{fields.get('version', '')}", [fields.get(key) for key in _YARN_FIELDS]
+        yield f"{header}@{fields.get('version', '')}", {key: _location(fields.get(key)) for key in _YARN_FIELDS}
 
 
 def _pnpm_lock(data: bytes) -> Entries:
     doc = mapping(load_yaml(data), "pnpm-lock.yaml")
     for key, entry in mapping(doc.get("packages"), "packages").items():
         if isinstance(entry, dict):
-            yield str(key), entry.get("resolution")
+            resolution = entry.get("resolution")
+            yield str(key), ({k: v for k, v in resolution.items() if k != "integrity"} if isinstance(resolution, dict)
+                             else resolution)
 
 
 def _bun_lock(data: bytes) -> Entries:
@@ -77,7 +85,7 @@ def _bun_lock(data: bytes) -> Entries:
     doc = mapping(load_json(_TRAILING_COMMA.sub(lambda m: m.group(1) or m.group(2), text(data))), "bun.lock")
     for key, entry in mapping(doc.get("packages"), "packages").items():
         if isinstance(entry, list) and entry:
-            yield f"{key}@{entry[0]}", [item for item in entry[1:] if isinstance(item, str)]
+            yield f"{key}@{entry[0]}", {"source": entry[1] if len(entry) > 1 else None}  # the registry or URL
 
 
 def _toml_packages(fields: tuple[str, ...]) -> Callable[[bytes], Entries]:
@@ -87,7 +95,7 @@ def _toml_packages(fields: tuple[str, ...]) -> Callable[[bytes], Entries]:
         for entry in listing(load_toml(data).get("package"), "package"):
             if isinstance(entry, dict):
                 yield (f"{string(entry.get('name'))}@{string(entry.get('version'))}",
-                       [entry.get(field) for field in fields])
+                       {field: _without_hashes(entry.get(field)) for field in fields})
     return read
 
 
@@ -96,53 +104,80 @@ def _composer_lock(data: bytes) -> Entries:
     for section in ("packages", "packages-dev"):
         for entry in listing(doc.get(section), section):
             if isinstance(entry, dict):
-                yield f"{string(entry.get('name'))}@{string(entry.get('version'))}", [entry.get("dist"),
-                                                                                       entry.get("source")]
+                yield (f"{string(entry.get('name'))}@{string(entry.get('version'))}",
+                       {"dist": _without_hashes(entry.get("dist")), "source": entry.get("source")})
 
 
 def _pipfile_lock(data: bytes) -> Entries:
     doc = mapping(load_json(data), "Pipfile.lock")
+    # An entry without `index` comes from the first source: pipenv writes the name only for some entries.
+    sources = listing(mapping(doc.get("_meta"), "_meta").get("sources"), "sources")
+    first = string(sources[0].get("name")) if sources and isinstance(sources[0], dict) else ""
     for section in ("default", "develop"):
         for name, entry in mapping(doc.get(section), section).items():
             if isinstance(entry, dict):
-                yield f"{section}/{name}@{string(entry.get('version'))}", [entry.get("hashes"), entry.get("index")]
+                yield f"{section}/{name}@{string(entry.get('version'))}", {"index": entry.get("index") or first}
 
 
-def _nuget_lock(data: bytes) -> Entries:
-    doc = mapping(load_json(data), "packages.lock.json")
-    for framework, deps in mapping(doc.get("dependencies"), "dependencies").items():
-        for name, entry in mapping(deps, framework).items():
-            if isinstance(entry, dict):
-                yield f"{framework}/{name}@{string(entry.get('resolved'))}", entry.get("contentHash")
+_HASH_KEYS = frozenset({"hash", "hashes", "shasum", "checksum", "integrity", "size", "upload-time"})
+
+
+def _without_hashes(value: Any) -> Any:
+    """`value` without its checksum fields, at any depth (uv's `sdist`/`wheels`, Composer's `dist`)."""
+    if isinstance(value, dict):
+        return {k: _without_hashes(v) for k, v in value.items() if k not in _HASH_KEYS}
+    if isinstance(value, list):
+        return [_without_hashes(item) for item in value]
+    return value
+
+
+def _location(value: Any) -> Any:
+    """A download URL without its `#sha1` fragment (yarn classic writes the checksum there)."""
+    return value.partition("#")[0] if isinstance(value, str) else value
 
 
 READERS: dict[str, Callable[[bytes], Entries]] = {
     "package-lock.json": _npm_lock, "npm-shrinkwrap.json": _npm_lock, "yarn.lock": _yarn_lock,
     "pnpm-lock.yaml": _pnpm_lock, "bun.lock": _bun_lock,
-    "Cargo.lock": _toml_packages(("source", "checksum")), "poetry.lock": _toml_packages(("source", "files")),
+    "Cargo.lock": _toml_packages(("source",)), "poetry.lock": _toml_packages(("source",)),
     "uv.lock": _toml_packages(("source", "sdist", "wheels")), "composer.lock": _composer_lock,
-    "Pipfile.lock": _pipfile_lock, "packages.lock.json": _nuget_lock,
+    "Pipfile.lock": _pipfile_lock,
 }
 
 
-def _sources(read: Callable[[bytes], Entries], data: bytes) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+def _sources(read: Callable[[bytes], Entries], data: bytes) -> dict[str, set[str]]:
+    """Each entry's locations as a set of `field=value` leaves (list order ignored)."""
+    out: dict[str, set[str]] = {}
     for count, (key, source) in enumerate(read(data)):
         if count >= MAX_ENTRIES:
             raise ManifestError(f"more than {MAX_ENTRIES} entries")
-        out.setdefault(key, []).append(json.dumps(source, sort_keys=True, default=str))
-    return {key: sorted(value) for key, value in out.items()}
+        _leaves(source, "", out.setdefault(key, set()))
+    return out
+
+
+def _leaves(value: Any, path: str, into: set[str]) -> None:
+    stack = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}") for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, where) for v in item)
+        elif item is not None:
+            into.add(f"{where}={json.dumps(item, default=str)}")
 
 
 def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
-    """The locked entries of lockfile `name` whose source or checksum moved under an unchanged version
+    """The locked entries of lockfile `name` whose download location moved under an unchanged version
     (at most a few named, then how many more); empty for a file that is no such lockfile."""
     read = READERS.get(name)
     if read is None:
         return []
     before, after = _sources(read, base), _sources(read, head)
-    moved = sorted(key for key in before.keys() & after.keys() if before[key] != after[key])
-    shown = [f"the locked source or checksum of {key}" for key in moved[:_SHOWN]]
+    # Only a location the base did not have moves code: one dropped (a platform's wheel, a bundled package's
+    # `resolved`) leaves the installer the remaining ones, or the registry's own artifact of that version.
+    moved = sorted(key for key in before.keys() & after.keys() if after[key] - before[key])
+    shown = [f"the download location of {key}" for key in moved[:_SHOWN]]
     if len(moved) > _SHOWN:
         shown.append(f"{len(moved) - _SHOWN} more locked sources")
     return shown
@@ -158,45 +193,47 @@ class _Shape:
 
 
 _NPM_SHAPE = _Shape(re.compile(r'^\s*"[^"]*":\s*\{\s*$'), re.compile(r'^\s*"version"\s*:'),
-                    re.compile(r'"(?:resolved|integrity)"\s*:'))
+                    re.compile(r'"resolved"\s*:'))
 _TOML_SHAPE = _Shape(re.compile(r"^\[\[package\]\]"), re.compile(r"^version\s*="),
-                     re.compile(r"(?:^|[\s{,\[])(?:source|checksum|url|hash|reference|registry|git|path|type)\s*="))
+                     re.compile(r"(?:^|[\s{,\[])(?:source|url|reference|registry|git|path|type)\s*="))
 HUNK_SHAPES: dict[str, _Shape] = {
     "package-lock.json": _NPM_SHAPE, "npm-shrinkwrap.json": _NPM_SHAPE,
     "yarn.lock": _Shape(re.compile(r"^\S"), re.compile(r"^\s+version:?\s"),
-                        re.compile(r"^\s+(?:resolved|integrity|checksum|resolution):?\s")),
-    "pnpm-lock.yaml": _Shape(re.compile(r"^ {2}\S"), None, re.compile(r"^\s+resolution\s*:")),
+                        re.compile(r"^\s+(?:resolved|resolution):?\s")),
+    "pnpm-lock.yaml": _Shape(re.compile(r"^ {2}\S"), None,
+                             re.compile(r"\b(?:tarball|repo|commit|directory|path|type)\s*:")),
     "Cargo.lock": _TOML_SHAPE, "poetry.lock": _TOML_SHAPE, "uv.lock": _TOML_SHAPE,
     "composer.lock": _Shape(re.compile(r"^\s*\{\s*$"), re.compile(r'^\s*"version"\s*:'),
-                            re.compile(r'"(?:url|reference|shasum|type)"\s*:')),
+                            re.compile(r'"(?:url|reference|type)"\s*:')),
     "Pipfile.lock": _Shape(re.compile(r'^ {8}"[^"]+":\s*\{\s*$'), re.compile(r'^ {12}"version"\s*:'),
-                           re.compile(r'^ {12}"(?:hashes|index)"\s*:|^ {16}"sha256:')),
+                           re.compile(r'^ {12}"index"\s*:')),
 }
 
 
 def hunk_moves(name: str, raw: list[str]) -> str | None:
     """From a patch's hunk lines of lockfile `name` (with their ' ', '-', '+'): the first changed source or
-    checksum line whose entry's version the hunks do not change, or that no entry line in its hunk owns;
+    location line whose entry's version the hunks do not change, or that no entry line in its hunk owns;
     None when there is none. What --tree reads whole (moved_sources), as far as hunks can show it."""
     shape = HUNK_SHAPES.get(name)
     if shape is None:
         return None
-    for side in sides(raw):
-        moved: str | None = None
-        owned = version_moved = False
-        for raw_line in [*text(side).splitlines(), HUNK]:
-            changed = raw_line.startswith(CHANGED)
-            line = raw_line.lstrip(CHANGED)
-            if raw_line == HUNK or shape.entry.match(line):
-                if moved is not None and not version_moved:
-                    return moved
-                moved = None
-                owned = raw_line != HUNK
-                version_moved = changed and shape.version is None
-            elif shape.version is not None and shape.version.match(line):
-                version_moved = version_moved or changed
-            elif changed and shape.source.search(line):
-                if not owned:
-                    return line.strip()[:80]
-                moved = moved or line.strip()[:80]
+    # The head side only: a location line the hunks drop (a bundled package's `resolved`) moves no code, one they
+    # write does (as moved_sources compares).
+    moved: str | None = None
+    owned = version_moved = False
+    for raw_line in [*text(sides(raw)[1]).splitlines(), HUNK]:
+        changed = raw_line.startswith(CHANGED)
+        line = raw_line.lstrip(CHANGED)
+        if raw_line == HUNK or shape.entry.match(line):
+            if moved is not None and not version_moved:
+                return moved
+            moved = None
+            owned = raw_line != HUNK
+            version_moved = changed and shape.version is None
+        elif shape.version is not None and shape.version.match(line):
+            version_moved = version_moved or changed
+        elif changed and shape.source.search(line):
+            if not owned:
+                return line.strip()[:80]
+            moved = moved or line.strip()[:80]
     return None

@@ -1,5 +1,6 @@
-"""Sections of a manifest that send a known dependency to another source or version, which the delta's
-parsers do not model: npm/yarn/pnpm `overrides`/`resolutions` (pnpm 10 keeps them in pnpm-workspace.yaml),
+"""Sections of a manifest that send a known dependency to another source or version, or run code on install, which
+the delta's parsers do not model: npm/yarn/pnpm `overrides`/`resolutions` (pnpm 10 keeps them in pnpm-workspace.yaml),
+npm's install hooks (`postinstall`, ...) and which dependencies may run theirs, Composer's `scripts`,
 Cargo `[patch]`/`[replace]`, pub's `dependency_overrides`, Bazel's `*_override()` calls (and any MODULE.bazel edit
 beyond what bazel.py reads), uv's and Poetry's
 sources and indexes. A git source swapped in there beside an ordinary bump would read as the bump alone, so a
@@ -27,12 +28,25 @@ def _get(doc: Any, *keys: str) -> Any:
     return doc
 
 
+# What installing runs without being asked (red team: a `postinstall` beside a bump read as the bump alone): npm's
+# lifecycle hooks of the project itself, and which dependencies' own install scripts pnpm and bun let run.
+_NPM_INSTALL_HOOKS = ("preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare", "prepublish",
+                      "dependencies")
+
+
 def _sections(name: str, data: bytes) -> dict[str, Any] | None:
     if name == "package.json":
         doc = load_json(data)
+        scripts = _get(doc, "scripts")
         return {"overrides": _get(doc, "overrides"), "resolutions": _get(doc, "resolutions"),
                 "pnpm.overrides": _get(doc, "pnpm", "overrides"),
-                "pnpm.patchedDependencies": _get(doc, "pnpm", "patchedDependencies")}
+                "pnpm.patchedDependencies": _get(doc, "pnpm", "patchedDependencies"),
+                "pnpm.onlyBuiltDependencies": _get(doc, "pnpm", "onlyBuiltDependencies"),
+                "pnpm.neverBuiltDependencies": _get(doc, "pnpm", "neverBuiltDependencies"),
+                "trustedDependencies": _get(doc, "trustedDependencies"),
+                **{f"scripts.{hook}": _get(scripts, hook) for hook in _NPM_INSTALL_HOOKS}}
+    if name == "composer.json":  # an event script (post-install-cmd, ...) may call any other script: all of them
+        return {"scripts": _get(load_json(data), "scripts")}
     if name == "pnpm-workspace.yaml":
         doc = load_yaml(data)
         return {"overrides": _get(doc, "overrides"), "patchedDependencies": _get(doc, "patchedDependencies"),
