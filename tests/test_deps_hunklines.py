@@ -8,7 +8,6 @@ hunk does not show is a `partial` problem, never a change of some other name or 
 
 from __future__ import annotations
 
-import io
 import random
 from pathlib import Path
 
@@ -18,8 +17,9 @@ from gatekeeper.deps.delta import diff
 from gatekeeper.deps.hunks import sides as hunks_sides
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
-from gatekeeper.deps.sources import Delta, patch_delta
+from gatekeeper.deps.sources import Delta
 from tests.gitrepo import GitRepo
+from tests.test_deps_edits import _patch  # the delta of the patch real git writes
 
 Row = tuple[str, str | None, str | None, str]
 
@@ -28,12 +28,6 @@ Row = tuple[str, str | None, str | None, str]
 def repo(tmp_path: Path) -> GitRepo:
     return GitRepo(tmp_path / "repo")
 
-
-def _patch(repo: GitRepo, path: str, base: str, head: str, context: int = 3) -> Delta:
-    repo.write(path, base)
-    repo.git("add", "-A")
-    repo.write(path, head)
-    return patch_delta(None, io.BytesIO(repo.git("diff", f"-U{context}", "--binary")))
 
 
 def _truth(path: str, base: str, head: str) -> list[Row]:
