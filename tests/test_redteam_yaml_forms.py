@@ -62,6 +62,10 @@ KUBE_FORMS: list[tuple[str, str]] = [
 JSON_FORMS: list[tuple[str, str]] = [
     ("json-escaped-key", '{"\\u0061piVersion": "apps/v1", "kind": "Deployment"}\n'),
     ("json-past-window", json.dumps({"kind": "Deployment", "metadata": {"labels": LABELS}, "apiVersion": "apps/v1"})),
+    # JSON lets whitespace, a line break too, come before a key's colon (kubectl reads a .json file as JSON); YAML
+    # does not, so libyaml stops at the first such key: the keys past the window, written so.
+    ("json-newline-colon", json.dumps({"metadata": {"labels": LABELS}, "kind": "Deployment", "apiVersion": "apps/v1"},
+                                      indent=1).replace('": ', '"\n  : ')),
 ]
 CFN_FORMS: list[tuple[str, str]] = [
     ("cfn-flow", "{AWSTemplateFormatVersion: '2010-09-09', Resources: {B: {Type: 'AWS::S3::Bucket'}}}\n"),
@@ -182,6 +186,16 @@ def test_merge_keys_over_aliases_cannot_stall_the_gate() -> None:
     started = time.monotonic()
     found = sniff("app/bomb.yaml", text.encode(), RULES.context, as_yaml=True)
     assert time.monotonic() - started < 10
+    assert found is not None and found.rule == "iac.content.unread"
+
+
+def test_json_nested_too_deep_to_read_is_reviewed() -> None:
+    """A JSON manifest with a value nested deeper than Python's stack reads: its keys could be anywhere."""
+    from gatekeeper.classify.sniff import sniff
+
+    deep = '{"metadata": {"labels": ' + json.dumps(LABELS) + '}, "x": ' + "[" * 100_000 + "]" * 100_000
+    found = sniff("app/web.json", (deep + ', "apiVersion"\n: "apps/v1", "kind"\n: "Deployment"}').encode(),
+                  RULES.context, as_yaml=True)
     assert found is not None and found.rule == "iac.content.unread"
 
 

@@ -20,7 +20,9 @@ from contextvars import ContextVar
 
 import yaml
 
+from gatekeeper.bounded import Limits, load_json
 from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
 # The C parser: 20 times faster than PyYAML's own on the same events (1 MiB: 0.2 s against 4 s).
@@ -32,6 +34,9 @@ _MAX_MERGE_DEPTH = 8  # merge keys whose values merge further: deeper than any r
 # level) reach a mapping along exponentially many paths: 395 bytes took 20 s before this bound. Measured, 1 MiB
 # files of real shapes look into 20,000-100,000; past the bound the file is not read (UNREAD_RULE: reviewed).
 _BUDGET = 500_000
+# A JSON file is read within these (bounded.load_json): depth 64 of JSON, counted twice here since every key of a
+# mapping holds a list of its values (_json_mapping); a file up to FULL_READ holds fewer values than the cap.
+_JSON_LIMITS = Limits(max_bytes=4 << 20, max_depth=128, max_values=1_000_000)
 _SPENT: ContextVar[list[int]] = ContextVar("gatekeeper_yamlroots_spent")
 UNREAD_RULE = "iac.content.unread"
 _CFN_TYPE_PREFIXES = ("AWS::", "Alexa::", "Custom::")
@@ -53,7 +58,7 @@ Node = str | list["Node"] | dict[str, list["Node"]] | None  # scalar, sequence, 
 _MAY_HOLD_A_KEY = lazy(
     r"(?:apiVersion|AWSTemplateFormatVersion|Transform|Resources|hosts|import_playbook"
     r"|jobs|runs|using|phases|plan|platform|pool|task|stages?|script|trigger|workflows|orbs|pipelines|steps"
-    r")[\"']?[ \t]*:"
+    r")[\"']?\s*:"
     r"|\*[^\s,\[\]{}]+[ \t]*:|(?:^|[\s\[{,-])\?(?:\s|$)"
     r'|"[A-Za-z._]{0,31}\\[xuU\r\n\x85\u2028\u2029]|[!:]binary|%TAG|![^\s]*%',
     re.MULTILINE,
@@ -65,12 +70,12 @@ def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
     when read as YAML."""
     if not _MAY_HOLD_A_KEY.search(text):
         return []
-    roots = documents(text)
     token = _SPENT.set([0])
     try:
-        return _signals(roots, rules)
+        return _signals(documents(text) + json_documents(text), rules)
     except _TooComplex:
-        return [("iac", UNREAD_RULE, f"more than {_BUDGET:,} mappings to look into through aliases and merge keys")]
+        return [("iac", UNREAD_RULE, f"more than {_BUDGET:,} mappings to look into through aliases and merge keys, "
+                                          "or nested deeper than can be read")]
     finally:
         _SPENT.reset(token)
 
@@ -100,6 +105,39 @@ def _signals(roots: list[Node], rules: ContextRules) -> list[tuple[str, str, str
         found.append(("iac", "iac.content.ansible-play", f"{evidence} (read as YAML)"))
     found.extend(("ci", rule, f"{evidence} (read as YAML)") for rule, evidence in ci_definitions(roots))
     return found
+
+
+def json_documents(text: str) -> list[Node]:
+    """The root of `text` read as JSON, or nothing when it is not JSON (_TooComplex past its limits).
+
+    JSON is not quite YAML: a line break may come before a key's colon, where libyaml stops reading, and kubectl
+    reads a `.json` manifest as JSON. Every value of a repeated key is kept (whichever one a reader takes)."""
+    if not text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
+        return []
+    try:
+        return [load_json(text, "", _JSON_LIMITS, object_pairs_hook=_json_mapping, parse_float=str, parse_int=str,
+                          parse_constant=str)]
+    except LimitError:  # nested too deep, or too many values: kubectl reads it, so its keys may be anywhere
+        raise _TooComplex from None
+    except ValueError:
+        return []
+
+
+def _json_mapping(pairs: list[tuple[str, object]]) -> dict[str, list[Node]]:
+    mapping: dict[str, list[Node]] = {}
+    for key, value in pairs:
+        mapping.setdefault(key, []).append(_json_node(value))
+    return mapping
+
+
+def _json_node(value: object) -> Node:
+    if value is True or value is False:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return [_json_node(item) for item in value]
+    return value  # type: ignore[return-value]  # str, or a mapping _json_mapping already built
 
 
 def documents(text: str) -> list[Node]:
