@@ -161,9 +161,11 @@ def test_text_that_cannot_hold_a_deciding_key_is_not_parsed(monkeypatch: pytest.
     could spell one) is not parsed at all; every form above is."""
     from gatekeeper.classify import yamlroots
 
-    parsed: list[str] = []
-    real = yamlroots.documents
-    monkeypatch.setattr(yamlroots, "documents", lambda text: parsed.append(text) or real(text))
+    parsed: list[str] = []  # each text once, by whichever parser read it (JSON first, else YAML)
+    real_yaml, real_json = yamlroots.documents, yamlroots.json_documents
+    monkeypatch.setattr(yamlroots, "documents", lambda text: parsed.append(text) or real_yaml(text))
+    monkeypatch.setattr(yamlroots, "json_documents",
+                        lambda text: (roots := real_json(text)) and (parsed.append(text) or roots))
     plain = "server:\n  port: 8080\n  labels:\n" + PAD + json.dumps({"a": [1, 2, {"b": "c"}]}) + "\n"
     assert yamlroots.yaml_signals(plain, RULES.context) == [] and parsed == []
     forms = KUBE_FORMS + CFN_FORMS + PLAY_FORMS + JSON_FORMS + [(name, text) for name, text, _ in CI_FORMS]

@@ -72,7 +72,9 @@ def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
         return []
     token = _SPENT.set([0])
     try:
-        return _signals(documents(text) + json_documents(text), rules)
+        # A file that is JSON is read once, as JSON (what kubectl reads for it; YAML would read the same roots
+        # or stop at a line break before a colon); any other text as YAML.
+        return _signals(json_documents(text) or documents(text), rules)
     except _TooComplex:
         return [("iac", UNREAD_RULE, f"more than {_BUDGET:,} mappings to look into through aliases and merge keys, "
                                           "or nested deeper than can be read")]
