@@ -144,23 +144,24 @@ def decide(
 
 
 def start_deciding_many(
-    cases: Sequence[tuple[dict[str, Any], Path]],
+    cases: Sequence[tuple[dict[str, Any], Path, Derived | None]],
     bundle: Bundle,
     enabled: Sequence[str],
     *,
     timeout: float = DEFAULT_TIMEOUT,
     cross_check: bool = False,
 ) -> Callable[[], list[Decision | GatekeeperError]]:
-    """`decide` (without tree, attestation or advisories) for many (packet, patch) pairs with one engine
-    child: call the returned function to collect each case's Decision or the error deciding it alone raises.
+    """`decide` (without tree, attestation or advisories) for many (packet, patch, derived) cases with one
+    engine child: call the returned function to collect each case's Decision or the error deciding it alone
+    raises. `derived`: the patch already derived (the packet was built from it), else None.
 
     `cross_check`: also evaluate in the reference engine; a disagreement is that case's PolicyError.
     """
     names = list(dict.fromkeys(enabled))
     verified: list[Verified | GatekeeperError] = []
-    for packet, patch in cases:
+    for packet, patch, derived in cases:
         try:
-            verified.append(verify(packet, patch, bundle, names))
+            verified.append(verify(packet, patch, bundle, names, derived=derived))
         except GatekeeperError as exc:
             verified.append(exc)
     ready = [item for item in verified if isinstance(item, Verified)]

@@ -442,10 +442,11 @@ def test_deciding_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_pa
     tampered_packet = load_packet(ci.packet)
     tampered_packet["diff"]["additions"] += 1
     missing = tmp_path / "absent.diff"
-    cases = [(load_packet(ci.packet), ci.patch), (tampered_packet, ci.patch), (load_packet(ci.packet), missing)]
+    cases = [(load_packet(ci.packet), ci.patch, None), (tampered_packet, ci.patch, None),
+             (load_packet(ci.packet), missing, None)]
     together = start_deciding_many(cases, bundle, ["core", "deps"])()
     assert len(together) == 3 and isinstance(together[2], GatekeeperError)
-    for (packet, patch), batched in zip(cases[:2], together[:2], strict=True):
+    for (packet, patch, _), batched in zip(cases[:2], together[:2], strict=True):
         alone = decide(packet, patch, bundle, ["core", "deps"])
         assert isinstance(batched, Decision)
         assert replace(batched, decided_at="") == replace(alone, decided_at="")
@@ -467,10 +468,10 @@ def test_deciding_many_after_an_engine_crash_reports_each_case_as_decide_does(
     module.write_text(module.read_text() + crash)
     bundle = load_bundle(folder)
     change = Change(git_repo, tmp_path).make({"Jenkinsfile": "x\n"})
-    cases = [(load_packet(change.packet), change.patch)] * 2
+    cases = [(load_packet(change.packet), change.patch, None)] * 2
     together = start_deciding_many(cases, bundle, ["core"])()
     with pytest.raises(PolicyError) as alone:
-        decide(*cases[0], bundle, ["core"])
+        decide(load_packet(change.packet), change.patch, bundle, ["core"])
     assert "the Rego engine crashed evaluating" in alone.value.what
     assert [str(d) for d in together] == [str(alone.value)] * 2
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from gatekeeper.errors import FixtureError, GatekeeperError, where
 from gatekeeper.gate import GATE_POLICY, start_deciding_many
-from gatekeeper.model import Decision, outcome_of
+from gatekeeper.model import Decision, Derived, outcome_of
 from gatekeeper.packet import build_packet, derive
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.testing.expect import Expectation, PolicySet, load_expectation
@@ -163,8 +163,8 @@ def _decide_cases(
     for union in dict.fromkeys(unions):
         packets = {i: _packet(cases[i], bundle) for i, u in enumerate(unions) if u == union}
         ready = {i: packet for i, packet in packets.items() if not isinstance(packet, GatekeeperError)}
-        job = start_deciding_many([(packet, cases[i].patch) for i, packet in ready.items()], bundle, union,
-                                  cross_check=True)
+        job = start_deciding_many([(packet, cases[i].patch, derived) for i, (packet, derived) in ready.items()],
+                                  bundle, union, cross_check=True)
         groups.append((packets, ready, job))
     out: dict[int, Decision | GatekeeperError] = {}
     for packets, ready, job in groups:
@@ -178,11 +178,13 @@ def _decide_cases(
     return [(out[i], each) for i in range(len(cases))]
 
 
-def _packet(case: Case, bundle: Bundle) -> dict[str, Any] | GatekeeperError:
+def _packet(case: Case, bundle: Bundle) -> tuple[dict[str, Any], Derived | None] | GatekeeperError:
+    """The case's packet, and the patch derived when the packet was built from it (the gate then uses that)."""
     try:
         if case.packet is not None:
-            return load_packet(case.packet)
-        return build_packet(derive(case.patch, bundle.rules), bundle.rules, **case.expectation.packet_options)
+            return load_packet(case.packet), None
+        derived = derive(case.patch, bundle.rules)
+        return build_packet(derived, bundle.rules, **case.expectation.packet_options), derived
     except GatekeeperError as exc:
         return exc
 
