@@ -262,3 +262,42 @@ def test_fifos_in_the_generators_home_do_not_block_the_runners_git(
     request = runner.RunRequest(command=("sh", str(script)), repo=str(origin(tmp_path)), sandbox="unshare", timeout=20)
     result = runner.start(request, out=tmp_path / "runs", environ={"PATH": "/usr/bin:/bin"}, progress=lambda _: None)
     assert result.exit_code == 0 and "+x" in result.run.patch.read_text()
+
+
+# Attribute files the generator writes decide nothing about the patch: git reads `.gitattributes` (any folder),
+# `.git/info/attributes` and macros defined there when it diffs, and `-diff`, `binary` or an undefined driver
+# made a text file a binary section: no lines for the size policy, no text for the classifier.
+ATTRIBUTE_FORMS = {
+    "root_unset.txt": (".gitattributes", "root_unset.txt -diff"),
+    "root_binary.txt": (".gitattributes", "root_binary.txt binary"),
+    "root_driver.txt": (".gitattributes", "root_driver.txt diff=nosuchdriver"),
+    "root_glob.yml": (".gitattributes", "*.yml -diff -text"),
+    "sub/nested.txt": ("sub/.gitattributes", "nested.txt -diff"),
+    "sub/deeper/star.txt": ("sub/.gitattributes", "** -diff"),
+    "info_unset.txt": (".git/info/attributes", "info_unset.txt -diff"),
+    "info_macro.txt": (".git/info/attributes", "[attr]hide -diff\ninfo_macro.txt hide"),
+}
+ATTRIBUTES = f"""
+import os
+forms = {ATTRIBUTE_FORMS!r}
+for name, (where, line) in forms.items():
+    for path in (name, where):
+        if os.path.dirname(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(where, "a") as attributes:
+        attributes.write(line + "\\n")
+    with open(name, "w") as text:
+        text.write("".join(f"line {{i}} of {{name}}\\n" for i in range(7)))
+"""
+
+
+def test_attribute_files_the_generator_writes_do_not_turn_text_into_binary(tmp_path: Path) -> None:
+    code, summary, err = run(tmp_path, ATTRIBUTES, tmp_path / "unused")
+    assert code == 0, err
+    patch = Path(summary["patch"]).read_text()
+    assert "Binary files" not in patch and "GIT binary patch" not in patch, patch
+    for name in ATTRIBUTE_FORMS:
+        assert f"+++ b/{name}\n@@ -0,0 +1,7 @@\n" in patch, name
+    packet = json.loads(Path(summary["packet"]).read_text())
+    shown = {entry["path"]: (entry["additions"], entry["binary"]) for entry in packet["files"]}
+    assert all(shown[name] == (7, False) for name in ATTRIBUTE_FORMS), shown

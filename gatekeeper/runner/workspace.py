@@ -32,7 +32,7 @@ from gatekeeper.gitcmd import (
 from gatekeeper.runner.rundir import RunDir
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
-DIFF_ARGS = ("diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "-M")
+DIFF_ARGS = ("diff", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "-M")
 @dataclass(frozen=True, slots=True)
 class Repository:
     """Where the base came from, as the packet records it."""
@@ -154,15 +154,27 @@ def clone(url: str, ref: str | None, run: RunDir) -> Repository:
 
 
 def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], timeout: float) -> Snapshot:
-    """Write `git diff --cached --binary base` to `dest` atomically (within `timeout` seconds)."""
+    """Write the diff from `base` to what `env`'s index stages to `dest` atomically (within `timeout` seconds).
+
+    git takes attributes from the work tree's `.gitattributes` files (falling back to the index's) and from the git
+    folder's `info/attributes`, all of them the generator's: `-diff` there would make its text files binary sections
+    (no lines to count, no text to classify). So the staged tree is diffed as two trees, in the runner's own git
+    folder (the workspace's objects as alternates), with an empty work tree and no index: no attributes at all.
+    """
+    tree = run_git(["write-tree"], cwd=run.workspace, env=env, what="cannot record the staged tree",
+                   where=str(run.workspace), timeout=timeout)
+    git_dir = _snapshot_git_dir(run)
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+    empty = tempfile.mkdtemp(prefix=".no-attributes-", dir=run.path)
     digest, size = hashlib.sha256(), 0
     try:
         # Straight into files, so that waiting with a time limit is all the runner does meanwhile.
         with os.fdopen(fd, "w+b") as out, tempfile.TemporaryFile(dir=run.path) as errors:
-            proc = subprocess.Popen([git_program(), *SAFE_GIT, *DIFF_ARGS, base, "--"], cwd=run.workspace,
-                                    env=dict(env), stdin=subprocess.DEVNULL, stdout=out, stderr=errors)
+            bare = _local_env(run, {"GIT_DIR": str(git_dir), "GIT_COMMON_DIR": str(git_dir), "GIT_WORK_TREE": empty,
+                                    "GIT_INDEX_FILE": os.path.join(empty, "index")})
+            proc = subprocess.Popen([git_program(), *SAFE_GIT, *DIFF_ARGS, base, tree, "--"], cwd=empty,
+                                    env=bare, stdin=subprocess.DEVNULL, stdout=out, stderr=errors)
             try:
                 code = proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -188,6 +200,8 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], ti
         except OSError:
             pass
         raise
+    finally:
+        shutil.rmtree(empty, ignore_errors=True)
     return Snapshot(path=dest, sha256=digest.hexdigest(), bytes=size)
 
 
