@@ -1,7 +1,8 @@
 """Tier 3, continued: content shapes of machines and platforms (cloud-init, Cloud Foundry, CloudFormation
-parameter files, NixOS and home-manager configurations) and of CI settings without a fixed file name
-(Semaphore pipelines, Concourse team configurations). Each needs two keys of its format, or one that no
-other format uses, so that a look-alike (an application's `applications:` list, a Nix package) stays src.
+parameter files, Packer JSON templates, OpenStack Heat templates, NixOS and home-manager configurations) and of
+CI settings without a fixed file name (Semaphore pipelines, Concourse team configurations). Each needs two keys of
+its format, or one that no other format uses, so that a look-alike (an application's `applications:` list, a Nix
+package) stays src.
 """
 
 from __future__ import annotations
@@ -14,6 +15,17 @@ _CF_APPLICATIONS = re.compile(r"^applications[ \t]*:[ \t]*$", _FLAGS)
 _CF_KEY = re.compile(
     r"^[ \t]*(?:-[ \t]+)?(?:buildpacks?|memory|disk_quota|instances|routes|random-route|health-check-type|stack)"
     r"[ \t]*:", _FLAGS)
+# Heat: its version key, the first of every template, with a date (2018-08-31) or a release name (wallaby) as value.
+_HEAT = re.compile(
+    r"""(?:^|[{,])[ \t]*["']?heat_template_version["']?[ \t]*:[ \t]*"""
+    r"""["']?(?:\d{4}-\d{2}-\d{2}|\d{4}\.\d|[a-z]+)["']?[ \t]*(?:[,}\r\n#]|\Z)""", _FLAGS)
+# Packer's JSON template: `builders`, a list of objects typed by builder, beside Packer's provisioners or
+# post-processors, or a builder key of its own (how to reach the machine, what image it starts from).
+_PACKER_BUILDERS = re.compile(r'"builders"[ \t]*:[ \t]*\[\s*\{')
+_PACKER_TYPE = re.compile(r'"type"[ \t]*:[ \t]*"[\w.-]+"')
+_PACKER_KEY = re.compile(
+    r'"(?:provisioners|post-processors|ssh_username|winrm_username|communicator|source_ami|source_ami_filter|ami_name'
+    r'|iso_url|iso_checksum|boot_command|vm_name|source_image|source_image_family)"[ \t]*:')
 _CFN_PARAMETER_KEY = re.compile(r'"ParameterKey"[ \t]*:[ \t]*"')
 _CFN_PARAMETER_VALUE = re.compile(r'"(?:ParameterValue|UsePreviousValue)"[ \t]*:')
 _NIXOS = re.compile(
@@ -83,6 +95,11 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "ci", "ci.content.concourse-team", _line(text, m)
     if (m := _CF_APPLICATIONS.search(text)) is not None and _CF_KEY.search(text, m.end()):
         return "iac", "iac.content.cloudfoundry", _line(text, m)
+    if (m := _HEAT.search(text)) is not None:
+        return "iac", "iac.content.heat", _line(text, m)
+    if (m := _PACKER_BUILDERS.search(text)) is not None and _PACKER_TYPE.search(text[m.end():m.end() + 4096]) \
+            and _PACKER_KEY.search(text):
+        return "iac", "iac.content.packer", _line(text, m)
     if (m := _CFN_PARAMETER_KEY.search(text)) is not None and _CFN_PARAMETER_VALUE.search(text):
         return "iac", "iac.content.cloudformation-parameters", _line(text, m)
     if name == "metadata.rb" and (m := _CHEF_NAME.search(text)) is not None and _CHEF_KEY.search(text):
