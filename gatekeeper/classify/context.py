@@ -32,6 +32,7 @@ from gatekeeper.classify.sniff import (
     is_candidate,
     program_evidence,
     sniff,
+    unread,
 )
 from gatekeeper.classify.tasks import is_script
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
@@ -137,8 +138,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         as_yaml = item.bucket in _RAISED_BY_MARKERS
         for shown in context.content(change):
             signals.append((shown, sniff(shown.path, shown.data, rules.context, as_yaml)))
-            if as_yaml and item.rule == rules.rules[-1].id and len(shown.data) > FULL_READ and (
-                    b"\0" not in shown.data[:WINDOW]):  # a NUL: binary, as git decides without attributes
+            if as_yaml and item.rule == rules.rules[-1].id and unread(shown.data):
                 best = _raise(best, "iac", UNREAD_RULE, "content",
                               f"{shown.path}: longer than the {FULL_READ // 1024} KiB read as YAML")
     for shown, signal in signals:
