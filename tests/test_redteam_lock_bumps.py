@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
-from gatekeeper.deps.sources import tree_delta
+from gatekeeper.deps.sources import patch_delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
 
 NPM = "https://registry.npmjs.org"
@@ -185,3 +186,36 @@ def test_the_gate_reviews_the_moved_bump(git_repo: GitRepo, capsys: pytest.Captu
     git_repo.commit("head")
     assert main(["gate", "--tree", "main~1..main", "--repo", str(git_repo.root), "--enable", "deps"]) == 3
     assert "package-lock.json" in capsys.readouterr().out
+
+
+def _patch_problems(repo: GitRepo, tmp_path: Path, path: str, base: str, head: str) -> list[str]:
+    repo.write(path, base)
+    repo.commit("base")
+    repo.write(path, head)
+    repo.commit("head")
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(repo.git("diff", "--binary", "main~1", "main"))
+    return [p.manifest for p in patch_delta(patch).problems]
+
+
+@pytest.mark.parametrize(("path", "url"), ATTACKS)
+def test_from_the_patch_alone_a_bump_whose_location_moves_is_a_problem(git_repo: GitRepo, tmp_path: Path, path: str,
+                                                                      url: str) -> None:
+    make, old, new, base_url, _, _ = CASES[path]
+    assert _patch_problems(git_repo, tmp_path, path, make(old, base_url, {}), make(new, url, {})) == [path]
+
+
+@pytest.mark.parametrize("path", sorted(CASES))
+def test_from_the_patch_alone_an_ordinary_bump_is_no_problem(git_repo: GitRepo, tmp_path: Path, path: str) -> None:
+    if path == "bun.lock":
+        pytest.skip("bun.lock is never read from hunks (a problem by design: run with --tree)")
+    make, old, new, base_url, bump_url, _ = CASES[path]
+    assert _patch_problems(git_repo, tmp_path, path, make(old, base_url, {}), make(new, bump_url, {})) == []
+
+
+@pytest.mark.parametrize("version", ["4.17.20", "4.17.21"], ids=["same-version", "bump"])
+def test_from_the_patch_alone_an_npm_entry_renamed_is_a_problem(git_repo: GitRepo, tmp_path: Path,
+                                                                version: str) -> None:
+    base = _package_lock("4.17.20", _npm_url("lodash", "4.17.20"), {})
+    head = _package_lock(version, "", {"name": "evil-lodash", "resolved": None})
+    assert _patch_problems(git_repo, tmp_path, "package-lock.json", base, head) == ["package-lock.json"]
