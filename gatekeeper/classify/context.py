@@ -18,7 +18,14 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gatekeeper.classify.change import classify_changes
-from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension, test_file
+from gatekeeper.classify.markers import (
+    CONFIG_EXTENSIONS,
+    NOT_LISTED,
+    MarkerHit,
+    MarkerIndex,
+    extension,
+    test_file,
+)
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.shapes import inventory_script
 from gatekeeper.classify.sniff import (
@@ -130,13 +137,14 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     # Whether a patch calls a file binary is the author's choice (`*.yaml -diff` in .gitattributes): with the
     # commits the blobs are read and sniff finds a NUL itself; a patch's binary section shows no content.
     binary = change.binary and context.kind != "tree"
-    candidate = any(is_candidate(side) for side in _sides(change)) and not binary
+    listable = any(_listable(side, context) for side in _sides(change))
+    candidate = (listable or any(is_candidate(side) for side in _sides(change))) and not binary
     signals: list[tuple[Shown, Signal | None]] = []
     if candidate:
         # A file the path tier left in src/other is also read as YAML, whole (a manifest in any form YAML allows);
         # one too long for that, which no path rule named, is reviewed rather than judged by its head.
         as_yaml = item.bucket in _RAISED_BY_MARKERS
-        for shown in context.content(change):
+        for shown in context.content(change, every_type=listable):
             signals.append((shown, sniff(shown.path, shown.data, rules.context, as_yaml)))
             if as_yaml and item.rule == rules.rules[-1].id and unread(shown.data):
                 best = _raise(best, "iac", UNREAD_RULE, "content",
@@ -155,6 +163,12 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
     return best
+
+
+def _listable(path: str, context: Context) -> bool:
+    """A file of any type but source code and documents below a kustomization, which may list it by any name."""
+    return (extension(path.rpartition("/")[2]) not in NOT_LISTED and bool(context.markers)
+            and context.markers.below_kustomization(path))
 
 
 def _inventory_named(path: str) -> bool:
