@@ -79,6 +79,10 @@ class Context(Protocol):
         or of any type with `every_type`."""
         ...
 
+    def link_targets(self) -> dict[str, str]:
+        """The symlinks of the trees by the repository path each points to: {target: link}."""
+        ...
+
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a CI task definition near `change` runs it by path (tasks.py), or None."""
         ...
@@ -103,7 +107,32 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
+    return _through_links(out, rules, context)
+
+
+def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
+    """A file a symlink points to, or into, is also at the link's path for whatever reads the checkout
+    (`uses: ./.github/actions/setup` through `.github/actions/setup -> ../../tools/setup`): classified there too,
+    a ci or iac bucket wins."""
+    links = context.link_targets()
+    if not links:
+        return files
+    out = []
+    for item in files:
+        for side in _sides(item.change):
+            for place in (side, *_folders(side)):
+                if (link := links.get(place)) is not None:
+                    reached = link + side[len(place):]
+                    if (match := rules.match(reached)).bucket in ("ci", "iac"):
+                        item = _raise(item, match.bucket, match.rule, "context",
+                                      f"reached as {reached} through the symlink {link}")
+        out.append(item)
     return out
+
+
+def _folders(path: str) -> list[str]:
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[:i]) for i in range(len(parts), 0, -1)]
 
 
 def _sides(change: FileChange) -> list[str]:
