@@ -51,6 +51,7 @@ _HINT = "inputs are capped, see docs/packet.md#limits; check that this is the fi
 
 # A JSON string (possessive quantifiers: an unterminated one costs one linear pass, no backtracking).
 _JSON_STRING = lazy(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_JSON_SPACE = lazy(r"[ \t\r\n]*")  # JSON's own white space, no other
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _JSON_TOKEN = lazy(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
 _SAFE_LOADER: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -99,6 +100,29 @@ def load_json(text: str | bytes, source: str, limits: Limits = DEFAULT, **option
             hint=_HINT,
         )
     return value
+
+
+def load_json_stream(text: str, source: str, limits: Limits = DEFAULT, **options: Any) -> tuple[list[Any], int]:
+    """The JSON values `text` starts with, one after another (`{...}{...}`, as Go's json.Decoder reads a stream),
+    up to the first that does not parse, within `limits` (for the whole text); and where reading stopped."""
+    _check_bytes(len(text.encode("utf-8", "surrogatepass")), source, limits)
+    _check_json_values(text.encode("utf-8", "surrogatepass"), source, limits)
+    decoder = json.JSONDecoder(**options)
+    found: list[Any] = []
+    at = 0
+    while (at := _JSON_SPACE.match(text, at).end()) < len(text):  # type: ignore[union-attr]  # `*` always matches
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except RecursionError:
+            raise LimitError(f"nested deeper than {limits.max_depth} levels", where=source, hint=_HINT) from None
+        except ValueError:
+            break
+        if depth_of(value) > limits.max_depth:
+            raise LimitError(f"nested deeper than {limits.max_depth} levels",
+                             where=where(source, _json_line_of_depth(text[at:end], limits.max_depth)), hint=_HINT)
+        found.append(value)
+        at = end
+    return found, at
 
 
 def _check_json_values(data: bytes, source: str, limits: Limits) -> None:

@@ -564,7 +564,8 @@ def test_package_lock_v2_legacy_section_must_agree(repo: GitRepo) -> None:
     # Only the v1-form copy moves, and no hunk shows a `packages` key: read as a v1 lockfile's entry (npm 6
     # installs from that section), so the move is reported, never "no change".
     head = LOCK_V2.replace('"1.1.12",\n      "resolved": "https://registry.npmjs.org/brace-expansion/-/brace-expansion'
-                           '-1.1.12.tgz"\n    }\n  }\n}', '"1.1.18",\n      "resolved": "x"\n    }\n  }\n}')
+                           '-1.1.12.tgz"\n    }\n  }\n}', '"1.1.18",\n      "resolved": "https://registry.npmjs.org/'
+                           'brace-expansion/-/brace-expansion-1.1.18.tgz"\n    }\n  }\n}')
     delta = _patch(repo, "package-lock.json", LOCK_V2, head)
     assert not delta.problems and _seen(delta) == [("brace-expansion", "1.1.12", "1.1.18", "upgraded")]
     # With a `packages` key in the same hunks, the copy must agree with the entries they show.

@@ -255,7 +255,8 @@ def _pipfile_lock(a: str, extra: str = "") -> str:
 NPM, CARGO, COMPOSER, PIPFILE = "package-lock.json", "Cargo.lock", "composer.lock", "Pipfile.lock"
 # (lockfile, writer, entries in forms the hunk patterns do not read; each adds evil0..evil4)
 LOCK_FORMS: list[tuple[str, Callable[..., str], str]] = [
-    (NPM, _package_lock, ',\n    "node_modules/{n}": {{"version": "1.0.0", "resolved": "https://e/{n}"}}'),
+    # (a relative `resolved`: a host the base lockfile never fetched from is a problem of its own)
+    (NPM, _package_lock, ',\n    "node_modules/{n}": {{"version": "1.0.0", "resolved": "e/{n}.tgz"}}'),
     (NPM, _package_lock, ',\n    "node_modules/{n}": {{\n  "version": "1.0.0",\n      "resolved": "e/{n}"\n    }}'),
     (NPM, _package_lock, ',\n    "node_modules/{n}": {{\n      "version" : "1.0.0"\n    }}'),
     (NPM, _package_lock, ',\n    "node_modules/{n}":\n    {{\n      "version": "1.0.0"\n    }}'),

@@ -165,7 +165,7 @@ def test_text_that_cannot_hold_a_deciding_key_is_not_parsed(monkeypatch: pytest.
     real_yaml, real_json = yamlroots.documents, yamlroots.json_documents
     monkeypatch.setattr(yamlroots, "documents", lambda text: parsed.append(text) or real_yaml(text))
     monkeypatch.setattr(yamlroots, "json_documents",
-                        lambda text: (roots := real_json(text)) and (parsed.append(text) or roots))
+                        lambda text: (read := real_json(text))[0] and parsed.append(text) or read)
     plain = "server:\n  port: 8080\n  labels:\n" + PAD + json.dumps({"a": [1, 2, {"b": "c"}]}) + "\n"
     assert yamlroots.yaml_signals(plain, RULES.context) == [] and parsed == []
     forms = KUBE_FORMS + CFN_FORMS + PLAY_FORMS + JSON_FORMS + [(name, text) for name, text, _ in CI_FORMS]

@@ -18,7 +18,14 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gatekeeper.classify.change import classify_changes
-from gatekeeper.classify.markers import CONFIG_EXTENSIONS, MarkerHit, MarkerIndex, extension, test_file
+from gatekeeper.classify.markers import (
+    CONFIG_EXTENSIONS,
+    NOT_LISTED,
+    MarkerHit,
+    MarkerIndex,
+    extension,
+    test_file,
+)
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.shapes import inventory_script
 from gatekeeper.classify.sniff import (
@@ -32,6 +39,7 @@ from gatekeeper.classify.sniff import (
     is_candidate,
     program_evidence,
     sniff,
+    unread,
 )
 from gatekeeper.classify.tasks import is_script
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
@@ -71,6 +79,10 @@ class Context(Protocol):
         or of any type with `every_type`."""
         ...
 
+    def link_targets(self) -> dict[str, str]:
+        """The symlinks of the trees by the repository path each points to: {target: link}."""
+        ...
+
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a CI task definition near `change` runs it by path (tasks.py), or None."""
         ...
@@ -95,7 +107,32 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
+    return _through_links(out, rules, context)
+
+
+def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
+    """A file a symlink points to, or into, is also at the link's path for whatever reads the checkout
+    (`uses: ./.github/actions/setup` through `.github/actions/setup -> ../../tools/setup`): classified there too,
+    a ci or iac bucket wins."""
+    links = context.link_targets()
+    if not links:
+        return files
+    out = []
+    for item in files:
+        for side in _sides(item.change):
+            for place in (side, *_folders(side)):
+                if (link := links.get(place)) is not None:
+                    reached = link + side[len(place):]
+                    if (match := rules.match(reached)).bucket in ("ci", "iac"):
+                        item = _raise(item, match.bucket, match.rule, "context",
+                                      f"reached as {reached} through the symlink {link}")
+        out.append(item)
     return out
+
+
+def _folders(path: str) -> list[str]:
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[:i]) for i in range(len(parts), 0, -1)]
 
 
 def _sides(change: FileChange) -> list[str]:
@@ -129,16 +166,16 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     # Whether a patch calls a file binary is the author's choice (`*.yaml -diff` in .gitattributes): with the
     # commits the blobs are read and sniff finds a NUL itself; a patch's binary section shows no content.
     binary = change.binary and context.kind != "tree"
-    candidate = any(is_candidate(side) for side in _sides(change)) and not binary
+    listable = any(_listable(side, context) for side in _sides(change))
+    candidate = (listable or any(is_candidate(side) for side in _sides(change))) and not binary
     signals: list[tuple[Shown, Signal | None]] = []
     if candidate:
         # A file the path tier left in src/other is also read as YAML, whole (a manifest in any form YAML allows);
         # one too long for that, which no path rule named, is reviewed rather than judged by its head.
         as_yaml = item.bucket in _RAISED_BY_MARKERS
-        for shown in context.content(change):
+        for shown in context.content(change, every_type=listable):
             signals.append((shown, sniff(shown.path, shown.data, rules.context, as_yaml)))
-            if as_yaml and item.rule == rules.rules[-1].id and len(shown.data) > FULL_READ and (
-                    b"\0" not in shown.data[:WINDOW]):  # a NUL: binary, as git decides without attributes
+            if as_yaml and item.rule == rules.rules[-1].id and unread(shown.data):
                 best = _raise(best, "iac", UNREAD_RULE, "content",
                               f"{shown.path}: longer than the {FULL_READ // 1024} KiB read as YAML")
     for shown, signal in signals:
@@ -155,6 +192,12 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
     return best
+
+
+def _listable(path: str, context: Context) -> bool:
+    """A file of any type but source code and documents below a kustomization, which may list it by any name."""
+    return (extension(path.rpartition("/")[2]) not in NOT_LISTED and bool(context.markers)
+            and context.markers.below_kustomization(path))
 
 
 def _inventory_named(path: str) -> bool:

@@ -29,6 +29,8 @@ _TEST_NAME = re.compile(
     re.IGNORECASE)
 
 
+# The names kustomize reads a kustomization from.
+KUSTOMIZATIONS = frozenset({"kustomization.yaml", "kustomization.yml", "Kustomization"})
 # Names without an extension that a `config` or `manifests` claim still leaves alone: build files, notices and
 # placeholders, which no deployment tool reads as configuration.
 _NOT_CONFIG = frozenset({
@@ -47,6 +49,11 @@ _NOT_MANIFEST_FOLDERS = frozenset({"src", "docs", "doc", "test", "tests", "hack"
 _PROGRAM_EXTENSIONS = frozenset({
     "ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "vb", "java", "kt", "kts", "scala", "rego",
     "cel", "yaml", "yml",
+})
+# Source code and documents: not what a kustomization lists, wherever they sit (a program that prints a manifest).
+NOT_LISTED = frozenset({
+    *(_PROGRAM_EXTENSIONS - {"yaml", "yml"}), *_DOCUMENT_EXTENSIONS, "sh", "bash", "rb", "rs", "c", "h", "cc", "cpp",
+    "php", "pl", "lua", "swift", "tsx", "jsx", "vue", "svelte", "html", "css", "scss", "sql", "ipynb",
 })
 
 
@@ -166,6 +173,18 @@ class MarkerIndex:
             if not folder:
                 return cut
             stopped = stopped or folder in stops
+            folder = folder.rpartition("/")[0]
+
+
+    def below_kustomization(self, path: str) -> bool:
+        """Whether a folder above `path` holds a kustomization: kustomize reads every file it lists, whatever its
+        name (`resources: [deploy.k8s]`), from its folder and below (its load restrictor keeps files there)."""
+        folder = path.rpartition("/")[0]
+        while True:
+            if any(hit.marker.rpartition("/")[2] in KUSTOMIZATIONS for hit in self._roots.get(folder, ())):
+                return True
+            if not folder:
+                return False
             folder = folder.rpartition("/")[0]
 
 

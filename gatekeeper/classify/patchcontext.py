@@ -54,6 +54,10 @@ class PatchContext:
         """The patch names an IaC library somewhere (one scan of its bytes, done once)."""
         return self.programs
 
+    def link_targets(self) -> dict[str, str]:
+        """A patch does not show the symlinks it leaves alone (run with --tree for the links of both trees)."""
+        return {}
+
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a Concourse task definition the patch shows, in the folder of a side of `change` or the
         folder above, runs it by `run: path:` (tasks.py); None otherwise."""

@@ -230,6 +230,26 @@ def is_candidate(path: str) -> bool:
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb")
 
 
+def readable(data: bytes) -> bytes:
+    """`data` as a YAML or JSON reader reads it, in UTF-8: up to its first NUL byte.
+
+    git calls a file with a NUL byte binary, but kubectl applies every document before the one holding it (a YAML
+    or JSON reader stops at the control character), so what comes before the first NUL is read, the rest is not.
+    YAML and JSON may be UTF-16 with a byte order mark (and kubectl reads it): its NUL bytes are not binary."""
+    return _decoded(data).partition(b"\0")[0]
+
+
+def unread(data: bytes) -> bool:
+    """Whether `data`, a blob's first FULL_READ + 1 bytes, goes on past FULL_READ before a reader stops."""
+    return len(data) > FULL_READ and b"\0" not in _decoded(data)
+
+
+def _decoded(data: bytes) -> bytes:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", "replace").encode("utf-8")
+    return data
+
+
 def only_comments(window: bytes) -> bool:
     """True when `window` holds nothing but blank and comment lines (read further before deciding)."""
     return bool(_COMMENT.match(window))
@@ -239,12 +259,7 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     """The most sensitive content signal in `data` (a file's first bytes, or the lines a patch shows).
 
     `as_yaml`: when the patterns find no ci or iac signal, also read `data` whole as YAML (yamlroots.py)."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        # YAML and JSON may be UTF-16 with a byte order mark (and kubectl reads it): not binary.
-        data = data.decode("utf-16", "replace").encode("utf-8")
-    if b"\0" in data[:WINDOW]:
-        return None  # binary, as git decides
-    whole = data
+    whole = data = readable(data)
     if len(data) > WINDOW:  # the same window whether the bytes came from a blob or a patch
         data = data[:LONG_WINDOW] if only_comments(data[:WINDOW]) else data[:WINDOW]
     text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # a UTF-8 byte order mark hides nothing

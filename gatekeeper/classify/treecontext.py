@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gatekeeper.classify.change import resolve_link
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
@@ -37,6 +38,9 @@ def _is_manifest(name: str) -> bool:
     lower = name.lower()
     return lower in _MANIFESTS or lower.endswith(_MANIFEST_SUFFIXES) or (
         lower.startswith("requirements") and lower.endswith(".txt"))
+
+
+MAX_LINKS = 10_000  # symlinks read per gate: bounded work, whatever the trees hold
 
 
 class TreeContext:
@@ -68,6 +72,7 @@ class TreeContext:
             # Heads task_script read of files the change also touches, kept until the content tier asks for them:
             # a blob is read once whichever of the two needs it first.
             self._heads: dict[str, bytes] = {}
+            self._links: dict[str, str] | None = None  # symlinks of BASE and HEAD by target, built on first use
         except BaseException:
             self.objects.close()
             raise
@@ -140,6 +145,19 @@ class TreeContext:
             if self._names_iac[entry.oid]:
                 return True
         return False
+
+    def link_targets(self) -> dict[str, str]:
+        """Every symlink of BASE and HEAD by the repository path it points to (a file or a folder): {target: link}.
+        A checkout follows them: what a link in a CI path points to is read as that path."""
+        if self._links is None:
+            self._links = {}
+            for tree in (self.old_tree, self.new_tree):
+                for path, entry in tree.items():
+                    if entry.mode == "120000" and len(self._links) < MAX_LINKS:
+                        written = self.objects.blob(entry.oid, 4096).decode("utf-8", "replace")
+                        if target := resolve_link(path, written):
+                            self._links.setdefault(target, path)
+        return self._links
 
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a Concourse task definition (either side) in the folder of a side of `change`, or the

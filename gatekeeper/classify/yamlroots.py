@@ -20,7 +20,7 @@ from contextvars import ContextVar
 
 import yaml
 
-from gatekeeper.bounded import Limits, load_json
+from gatekeeper.bounded import Limits, load_json_stream
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
@@ -44,6 +44,14 @@ _PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"}
 _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
 # What an apiVersion looks like (`v1`, `apps/v1`, `x.example.com/v1beta1`): a template or a prose value is not one.
 API_VERSION = lazy(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9]+[a-z0-9]*\Z")
+
+# Go's unicode.IsSpace: what kubectl's reader trims around a `---` separator and skips after a JSON value.
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+            "\u2028\u2029\u202f\u205f\u3000"
+# A line kubectl cuts documents at (lines end at \n only): `---`, then white space and at most a `#` comment.
+_KUBECTL_SEPARATOR = lazy(f"^---[{_GO_SPACE.replace(chr(10), '')}]*(?:#[^\n]*)?$", re.MULTILINE)
+# What may follow `---` for YAML to read a document marker (blank, line break, or the end).
+_YAML_MARKER_ENDS = ("", " ", "\t", "\r", "\n", "\x85", "\u2028", "\u2029")
 
 Node = str | list["Node"] | dict[str, list["Node"]] | None  # scalar, sequence, mapping (every value of a key)
 
@@ -72,9 +80,7 @@ def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
         return []
     token = _SPENT.set([0])
     try:
-        # A file that is JSON is read once, as JSON (what kubectl reads for it; YAML would read the same roots
-        # or stop at a line break before a colon); any other text as YAML.
-        return _signals(json_documents(text) or documents(text), rules)
+        return _signals(applied_roots(text), rules)
     except _TooComplex:
         return [("iac", UNREAD_RULE, f"more than {_BUDGET:,} mappings to look into through aliases and merge keys, "
                                           "or nested deeper than can be read")]
@@ -109,20 +115,53 @@ def _signals(roots: list[Node], rules: ContextRules) -> list[tuple[str, str, str
     return found
 
 
-def json_documents(text: str) -> list[Node]:
-    """The root of `text` read as JSON, or nothing when it is not JSON (_TooComplex past its limits).
+def applied_roots(text: str) -> list[Node]:
+    """The root of every document (or JSON value) in `text` that a tool applying the file may read.
+
+    kubectl (and Argo CD, with the same reader: k8s.io/apimachinery/pkg/util/yaml/decoder.go) reads a stream
+    of JSON values (`{...}{...}`) when the file starts with `{`, and after at most one of them the rest as
+    YAML; it cuts YAML into documents at its own separator lines and decodes each one alone; kustomize and
+    Flux read one YAML stream. Every reading counts (fail closed): a file that is JSON is read once, as JSON
+    (YAML would read the same roots or stop at a line break before a colon), and its rest as YAML."""
+    found, rest = json_documents(text)
+    if not found:
+        return yaml_documents(text)
+    return (found + yaml_documents(_after_json(rest))) if rest.strip() else found
+
+
+def json_documents(text: str) -> tuple[list[Node], str]:
+    """The JSON values `text` starts with, one after another, and the text after them (_TooComplex past the
+    limits); nothing when it does not start with one.
 
     JSON is not quite YAML: a line break may come before a key's colon, where libyaml stops reading, and kubectl
     reads a `.json` manifest as JSON. Every value of a repeated key is kept (whichever one a reader takes)."""
     if not text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
-        return []
+        return [], text
     try:
-        return [load_json(text, "", _JSON_LIMITS, object_pairs_hook=_json_mapping, parse_float=str, parse_int=str,
-                          parse_constant=str)]
+        found, end = load_json_stream(text, "", _JSON_LIMITS, object_pairs_hook=_json_mapping, parse_float=str,
+                                      parse_int=str, parse_constant=str)
     except LimitError:  # nested too deep, or too many values: kubectl reads it, so its keys may be anywhere
         raise _TooComplex from None
-    except ValueError:
-        return []
+    return [_json_node(value) for value in found], text[end:]
+
+
+def _after_json(rest: str) -> str:
+    """Where kubectl's reader goes on as YAML after a JSON value: past white space up to the first line break."""
+    for at, char in enumerate(rest):
+        if char not in _GO_SPACE or char == "\n":
+            return rest[at + (char == "\n"):]
+    return ""
+
+
+def yaml_documents(text: str) -> list[Node]:
+    """The roots of `text` read as one YAML stream, and, when a line kubectl cuts documents at is not a YAML
+    document marker (`---#`, `---` and a no-break space), of each part kubectl cuts, read alone."""
+    roots = documents(text)
+    cuts = [m for m in _KUBECTL_SEPARATOR.finditer(text) if m.group()[3:4] not in _YAML_MARKER_ENDS]
+    if cuts:
+        for part in _KUBECTL_SEPARATOR.split(text):
+            roots += documents(part)
+    return roots
 
 
 def _json_mapping(pairs: list[tuple[str, object]]) -> dict[str, list[Node]]:

@@ -27,9 +27,10 @@ from typing import Any
 from gatekeeper.deps.hunks import CHANGED, HUNK, sides
 from gatekeeper.deps.loaders import MAX_ENTRIES, listing, load_json, load_toml, load_yaml, mapping, string, text
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.npm import pnpm_key, yarn_name
 from gatekeeper.lazy_pattern import lazy
 
-Entries = Iterator[tuple[str, Any]]  # (the entry's place and version, what says where it comes from)
+Entries = Iterator[tuple[str, str, Any]]  # (the entry's place or name, its version, what says where it comes from)
 _SHOWN = 5
 _TRAILING_COMMA = lazy(r'("(?:\\.|[^"\\])*")|,(\s*[}\]])')
 
@@ -38,14 +39,17 @@ def _npm_lock(data: bytes) -> Entries:
     doc = mapping(load_json(data), "lockfile")
     for key, entry in mapping(doc.get("packages"), "packages").items():
         if isinstance(entry, dict) and "node_modules/" in f"/{key}":
-            yield f"{key}@{string(entry.get('version'))}", {"resolved": _location(entry.get("resolved"))}
+            # Without `resolved`, npm fetches `name@version` from the registry (an alias names another package).
+            name = string(entry.get("name"))
+            alias = name if name != key.rpartition("node_modules/")[2] else None
+            yield key, string(entry.get("version")), {"resolved": _location(entry.get("resolved")), "name": alias}
     stack = [("", mapping(doc.get("dependencies"), "dependencies"))]  # lockfileVersion 1 (and 2's copy)
     while stack:
         prefix, deps = stack.pop()
         for name, entry in deps.items():
             if isinstance(entry, dict):
                 place = f"{prefix}{name}"
-                yield f"{place}@{string(entry.get('version'))}", {"resolved": _location(entry.get("resolved"))}
+                yield place, string(entry.get("version")), {"resolved": _location(entry.get("resolved"))}
                 if isinstance(entry.get("dependencies"), dict):
                     stack.append((f"{place} > ", entry["dependencies"]))
 
@@ -56,28 +60,28 @@ _YARN_FIELDS = ("resolved", "resolution")
 def _yarn_lock(data: bytes) -> Entries:
     header: str | None = None
     fields: dict[str, str] = {}
-    for line in text(data).splitlines():
+    for line in [*text(data).splitlines(), "end"]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if not line.startswith(" "):
-            if header is not None:
-                yield f"{header}@{fields.get('version', '')}", {key: _location(fields.get(key)) for key in _YARN_FIELDS}
+            if header is not None and not header.startswith("__metadata"):
+                yield (yarn_name(header), fields.get("version", ""),
+                       {key: _location(fields.get(key)) for key in _YARN_FIELDS})
             header, fields = line.strip(), {}
         elif line.startswith("  ") and not line.startswith("   "):
             key, _, value = line.strip().partition(" ")
             if key.rstrip(":") in (*_YARN_FIELDS, "version"):
                 fields[key.rstrip(":")] = value.strip().strip('"')
-    if header is not None:
-        yield f"{header}@{fields.get('version', '')}", {key: _location(fields.get(key)) for key in _YARN_FIELDS}
 
 
 def _pnpm_lock(data: bytes) -> Entries:
     doc = mapping(load_yaml(data), "pnpm-lock.yaml")
     for key, entry in mapping(doc.get("packages"), "packages").items():
         if isinstance(entry, dict):
+            name, version = pnpm_key(str(key)) or (str(key), "")
             resolution = entry.get("resolution")
-            yield str(key), ({k: v for k, v in resolution.items() if k != "integrity"} if isinstance(resolution, dict)
-                             else resolution)
+            yield name, version, ({k: v for k, v in resolution.items() if k != "integrity"}
+                                  if isinstance(resolution, dict) else resolution)
 
 
 def _bun_lock(data: bytes) -> Entries:
@@ -85,7 +89,8 @@ def _bun_lock(data: bytes) -> Entries:
     doc = mapping(load_json(_TRAILING_COMMA.sub(lambda m: m.group(1) or m.group(2), text(data))), "bun.lock")
     for key, entry in mapping(doc.get("packages"), "packages").items():
         if isinstance(entry, list) and entry:
-            yield f"{key}@{entry[0]}", {"source": entry[1] if len(entry) > 1 else None}  # the registry or URL
+            package, _, version = string(entry[0]).rpartition("@")  # the package fetched: an alias names another
+            yield key, version, {"source": entry[1] if len(entry) > 1 else None, "package": package}
 
 
 def _toml_packages(fields: tuple[str, ...]) -> Callable[[bytes], Entries]:
@@ -94,7 +99,7 @@ def _toml_packages(fields: tuple[str, ...]) -> Callable[[bytes], Entries]:
     def read(data: bytes) -> Entries:
         for entry in listing(load_toml(data).get("package"), "package"):
             if isinstance(entry, dict):
-                yield (f"{string(entry.get('name'))}@{string(entry.get('version'))}",
+                yield (string(entry.get("name")), string(entry.get("version")),
                        {field: _without_hashes(entry.get(field)) for field in fields})
     return read
 
@@ -104,7 +109,7 @@ def _composer_lock(data: bytes) -> Entries:
     for section in ("packages", "packages-dev"):
         for entry in listing(doc.get(section), section):
             if isinstance(entry, dict):
-                yield (f"{string(entry.get('name'))}@{string(entry.get('version'))}",
+                yield (string(entry.get("name")), string(entry.get("version")),
                        {"dist": _without_hashes(entry.get("dist")), "source": entry.get("source")})
 
 
@@ -116,7 +121,7 @@ def _pipfile_lock(data: bytes) -> Entries:
     for section in ("default", "develop"):
         for name, entry in mapping(doc.get(section), section).items():
             if isinstance(entry, dict):
-                yield f"{section}/{name}@{string(entry.get('version'))}", {"index": entry.get("index") or first}
+                yield f"{section}/{name}", string(entry.get("version")), {"index": entry.get("index") or first}
 
 
 _HASH_KEYS = frozenset({"hash", "hashes", "shasum", "checksum", "integrity", "size", "upload-time"})
@@ -143,19 +148,26 @@ READERS: dict[str, Callable[[bytes], Entries]] = {
     "uv.lock": _toml_packages(("source", "sdist", "wheels")), "composer.lock": _composer_lock,
     "Pipfile.lock": _pipfile_lock,
 }
+Leaf = tuple[str, str]  # (the field's path in the entry, its value as JSON)
+_HOST = lazy(r"(?i)\b([a-z][a-z0-9+.-]*)://([^/?#\s\"'\\]*)")
+# A release's file name up to its version: the rest (a wheel's tags, the archive type) and the spelling of the
+# name before it (`PyYAML-` / `pyyaml-`, `typing-extensions-` / `typing_extensions-`) vary between releases.
+_FILE = lazy(r"([^/\s\"'@:=]*)\0[^/\s\"'?#]*")
+# Content addresses (a commit, a hash, an index's `/a0/b1/<hash>/` folders) differ between releases of one package.
+_HASHED = lazy(r"(?:/[0-9a-f]{2}/[0-9a-f]{2}/)?(?<![0-9A-Za-z])[0-9a-fA-F]{16,}(?![0-9A-Za-z])")
 
 
-def _sources(read: Callable[[bytes], Entries], data: bytes) -> dict[str, set[str]]:
-    """Each entry's locations as a set of `field=value` leaves (list order ignored)."""
-    out: dict[str, set[str]] = {}
-    for count, (key, source) in enumerate(read(data)):
+def _sources(read: Callable[[bytes], Entries], data: bytes) -> dict[str, dict[str, set[Leaf]]]:
+    """Each entry's locations (by place or name, then version) as a set of leaves (list order ignored)."""
+    out: dict[str, dict[str, set[Leaf]]] = {}
+    for count, (where, version, source) in enumerate(read(data)):
         if count >= MAX_ENTRIES:
             raise ManifestError(f"more than {MAX_ENTRIES} entries")
-        _leaves(source, "", out.setdefault(key, set()))
+        _leaves(source, "", out.setdefault(where, {}).setdefault(version, set()))
     return out
 
 
-def _leaves(value: Any, path: str, into: set[str]) -> None:
+def _leaves(value: Any, path: str, into: set[Leaf]) -> None:
     stack = [(value, path)]
     while stack:
         item, where = stack.pop()
@@ -164,19 +176,60 @@ def _leaves(value: Any, path: str, into: set[str]) -> None:
         elif isinstance(item, list):
             stack.extend((v, where) for v in item)
         elif item is not None:
-            into.add(f"{where}={json.dumps(item, default=str)}")
+            into.add((where, json.dumps(item, default=str)))
+
+
+# Yarn writes the npm registry under either name (registry.yarnpkg.com is the same registry): one host.
+_SAME_REGISTRY = lazy(r"(?i)//registry\.yarnpkg\.com(?=[/\"'])")
+
+
+_CHECKSUM_FRAGMENT = lazy(r"#[0-9a-fA-F]{16,}\b")  # yarn classic's `#sha1` after a tarball URL
+
+
+def _same(leaf: Leaf) -> Leaf:
+    return leaf[0], _SAME_REGISTRY.sub("//registry.npmjs.org", leaf[1])
+
+
+def _template(leaf: Leaf, version: str) -> Leaf:
+    """A location with its release taken out: the version, content addresses, a file name's spelling past its
+    package name. What stays is where it comes from and which package it is."""
+    field, value = _same(leaf)
+    value = _CHECKSUM_FRAGMENT.sub("", value)
+    value = value.replace(version, "\0") if len(version) >= 3 else value
+    value = _FILE.sub(lambda m: m.group(1).lower().replace("-", "_").replace(".", "_") + "{v}", value)
+    return field, _HASHED.sub("*", value.replace("\0", "{v}"))
+
+
+def _hosts(leaves: set[Leaf]) -> set[str]:
+    return {f"{m.group(1).lower()}://{m.group(2).lower()}" for leaf in leaves for m in _HOST.finditer(_same(leaf)[1])}
 
 
 def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
-    """The locked entries of lockfile `name` whose download location moved under an unchanged version
-    (at most a few named, then how many more); empty for a file that is no such lockfile."""
+    """The locked entries of lockfile `name` fetched from somewhere their base entries were not (at most a few
+    named, then how many more); empty for a file that is no such lockfile.
+
+    - Under an unchanged version, a location the base entry did not name.
+    - Beside a version move, a location that is not one of the base entries' with its release taken out (a
+      bump to another host, or to another package's tarball on the same registry, is not a bump).
+    - Any entry, new ones too, fetched from a host the base lockfile fetched nothing from."""
     read = READERS.get(name)
     if read is None:
         return []
     before, after = _sources(read, base), _sources(read, head)
-    # Only a location the base did not have moves code: one dropped (a platform's wheel, a bundled package's
-    # `resolved`) leaves the installer the remaining ones, or the registry's own artifact of that version.
-    moved = sorted(key for key in before.keys() & after.keys() if after[key] - before[key])
+    known_hosts = _hosts({leaf for versions in before.values() for leaves in versions.values() for leaf in leaves})
+    moved: list[str] = []
+    for where, versions in sorted(after.items()):
+        old = before.get(where, {})
+        templates = {_template(leaf, version) for version, leaves in old.items() for leaf in leaves}
+        for version, leaves in sorted(versions.items()):
+            # Only a location the base did not have moves code: one dropped (a platform's wheel, a bundled package's
+            # `resolved`) leaves the installer the remaining ones, or the registry's own artifact of that version.
+            if version in old:
+                new = {_same(leaf) for leaf in leaves} - {_same(leaf) for leaf in old[version]}
+            else:
+                new = {leaf for leaf in leaves if old and _template(leaf, version) not in templates}
+            if new or _hosts(leaves) - known_hosts:
+                moved.append(f"{where}@{version}")
     shown = [f"the download location of {key}" for key in moved[:_SHOWN]]
     if len(moved) > _SHOWN:
         shown.append(f"{len(moved) - _SHOWN} more locked sources")
@@ -190,21 +243,24 @@ class _Shape:
     entry: re.Pattern[str]
     version: re.Pattern[str] | None  # None: the entry's first line holds its version (pnpm's `name@1.2.3:`)
     source: re.Pattern[str]
+    name: re.Pattern[str] | None = None  # the line naming the entry, where its first line does not
 
 
+# npm's `name` in an entry is an alias: without `resolved`, npm fetches `name@version` (a location too).
 _NPM_SHAPE = _Shape(re.compile(r'^\s*"[^"]*":\s*\{\s*$'), re.compile(r'^\s*"version"\s*:'),
-                    re.compile(r'"resolved"\s*:'))
+                    re.compile(r'"(?:resolved|name)"\s*:'))
 _TOML_SHAPE = _Shape(re.compile(r"^\[\[package\]\]"), re.compile(r"^version\s*="),
-                     re.compile(r"(?:^|[\s{,\[])(?:source|url|reference|registry|git|path|type)\s*="))
+                     re.compile(r"(?:^|[\s{,\[])(?:source|url|reference|registry|git|path|type)\s*="),
+                     re.compile(r"^name\s*="))
 HUNK_SHAPES: dict[str, _Shape] = {
     "package-lock.json": _NPM_SHAPE, "npm-shrinkwrap.json": _NPM_SHAPE,
     "yarn.lock": _Shape(re.compile(r"^\S"), re.compile(r"^\s+version:?\s"),
                         re.compile(r"^\s+(?:resolved|resolution):?\s")),
-    "pnpm-lock.yaml": _Shape(re.compile(r"^ {2}\S"), None,
-                             re.compile(r"\b(?:tarball|repo|commit|directory|path|type)\s*:")),
+    "pnpm-lock.yaml": _Shape(re.compile(r"^ {2}\S"), None,  # (a key, not a package named `which-builtin-type`)
+                             re.compile(r"(?:^|[\s{,])(?:tarball|repo|commit|directory|path|type)\s*:")),
     "Cargo.lock": _TOML_SHAPE, "poetry.lock": _TOML_SHAPE, "uv.lock": _TOML_SHAPE,
     "composer.lock": _Shape(re.compile(r"^\s*\{\s*$"), re.compile(r'^\s*"version"\s*:'),
-                            re.compile(r'"(?:url|reference|type)"\s*:')),
+                            re.compile(r'"(?:url|reference|type)"\s*:'), re.compile(r'^\s*"name"\s*:')),
     "Pipfile.lock": _Shape(re.compile(r'^ {8}"[^"]+":\s*\{\s*$'), re.compile(r'^ {12}"version"\s*:'),
                            re.compile(r'^ {12}"index"\s*:')),
 }
@@ -219,6 +275,13 @@ def hunk_moves(name: str, raw: list[str]) -> str | None:
         return None
     # The head side only: a location line the hunks drop (a bundled package's `resolved`) moves no code, one they
     # write does (as moved_sources compares).
+    return _unmoved_version(shape, raw, name) or _bumped_elsewhere(shape, raw, name)
+
+
+def _unmoved_version(shape: _Shape, raw: list[str], name: str) -> str | None:
+    # An entry whose first line the hunks write, under a name no base line of theirs shows, is new: it has no
+    # location to move under its version (_bumped_elsewhere checks its host).
+    base_names = set(_entries(shape, raw, name, "-"))
     moved: str | None = None
     owned = version_moved = False
     for raw_line in [*text(sides(raw)[1]).splitlines(), HUNK]:
@@ -229,7 +292,8 @@ def hunk_moves(name: str, raw: list[str]) -> str | None:
                 return moved
             moved = None
             owned = raw_line != HUNK
-            version_moved = changed and shape.version is None
+            version_moved = changed and (shape.version is None or (
+                shape.name is None and _entry_name(line, name) not in base_names))
         elif shape.version is not None and shape.version.match(line):
             version_moved = version_moved or changed
         elif changed and shape.source.search(line):
@@ -237,3 +301,72 @@ def hunk_moves(name: str, raw: list[str]) -> str | None:
                 return line.strip()[:80]
             moved = moved or line.strip()[:80]
     return None
+
+
+_VERSION_IN_LINE = lazy(r"[0-9]+(?:\.[0-9A-Za-z+_-]+)+")
+_Entry = tuple[list[str], list[tuple[str, bool]]]  # (version lines, (source line, changed))
+_URL = lazy(r"(?i)[a-z][a-z0-9+.-]*://[^\s\"',}\]]+")
+
+
+def _entry_name(line: str, name: str) -> str:
+    """What an entry's first (or name) line says it is, the same on both sides of a bump: yarn's header names its
+    ranges, pnpm's its version."""
+    if name == "yarn.lock":
+        return yarn_name(line.strip())
+    if name == "pnpm-lock.yaml":
+        return (pnpm_key(line.strip().rstrip(":").strip("'\"")) or ("", ""))[0]
+    return "".join(line.split())
+
+
+def _entries(shape: _Shape, raw: list[str], name: str, side: str) -> dict[str, list[_Entry]]:
+    """The entries one side of the hunks shows (`-`: context and removed lines, `+`: context and added ones), by
+    name: a name may have several (nested copies)."""
+    out: dict[str, list[_Entry]] = {}
+    current: _Entry | None = None
+    for raw_line in raw:
+        sign, line = raw_line[:1], raw_line[1:]
+        if raw_line.startswith(HUNK):
+            current = None
+        elif sign not in (" ", side):
+            continue
+        elif shape.entry.match(line) or (shape.name is not None and shape.name.match(line)):
+            # An entry a name line names (TOML, Composer) is filed under its name when that line comes.
+            key = "" if shape.name is not None and shape.entry.match(line) else _entry_name(line, name)
+            current = ([line] if shape.version is None else [], [])
+            out.setdefault(key, []).append(current)
+        elif current is not None and shape.version is not None and shape.version.match(line):
+            current[0].append(line)
+        elif current is not None and shape.source.search(line):
+            current[1].append((line, sign == side))
+    out.pop("", None)
+    return out
+
+
+def _where(line: str, version: str) -> set[Leaf]:
+    """A location line's locations with their release taken out: its URLs, else the line."""
+    return {_template(("", value), version) for value in (_URL.findall(line) or [line.strip().rstrip(",")])}
+
+
+def _bumped_elsewhere(shape: _Shape, raw: list[str], name: str) -> str | None:
+    """The first location line the hunks write beside their entry's version move that is not where the entry was
+    (its release taken out, as moved_sources compares). An entry the base side of the hunks does not show is new:
+    read from hunks, a new entry counts as direct (a review), wherever it comes from. Where the base side shows the
+    entry without a location (fetched from the registry by name), a host no base line of the hunks shows is one."""
+    known_hosts = _hosts({("", line[1:]) for line in raw if line[:1] in (" ", "-")})
+    before = _entries(shape, raw, name, "-")
+    for key, entries in _entries(shape, raw, name, "+").items():
+        olds = [(_version(versions), sources) for versions, sources in before.get(key, [])]
+        was = {leaf for old, sources in olds for line, _ in sources for leaf in _where(line, old)}
+        for versions, sources in entries if olds else ():
+            new = _version(versions)
+            if any(new == old for old, _ in olds):
+                continue  # _unmoved_version's
+            for line, changed in sources:
+                if changed and (not _where(line, new) <= was if was else bool(_hosts({("", line)}) - known_hosts)):
+                    return line.strip()[:80]
+    return None
+
+
+def _version(lines: list[str]) -> str:
+    found = _VERSION_IN_LINE.search(lines[-1]) if lines else None
+    return found.group() if found else ""

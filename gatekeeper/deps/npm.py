@@ -47,11 +47,13 @@ def parse_package_lock(path: str, data: bytes) -> list[Dependency]:
         for key, entry in packages.items():
             if not isinstance(entry, dict) or "node_modules/" not in f"/{key}" or entry.get("link"):
                 continue
-            name = string(entry.get("name")) or key.rpartition("node_modules/")[2]
+            folder = key.rpartition("node_modules/")[2]
+            name = string(entry.get("name")) or folder
             top = key.count("node_modules/") == 1
             dev = bool(entry.get("dev") or entry.get("devOptional"))
             scope: Scope = "dev" if dev else "runtime"
-            out.append(Dependency("npm", name, string(entry.get("version")), path, top and name in direct, scope))
+            # The root declares folder names (`"utils": "npm:evil-utils@1"`); `name` is the package npm fetches.
+            out.append(Dependency("npm", name, string(entry.get("version")), path, top and folder in direct, scope))
         return out
     stack = [(mapping(doc.get("dependencies"), "dependencies"), 0)]  # lockfileVersion 1: nested trees
     while stack:
@@ -74,7 +76,8 @@ _YARN_VERSION = lazy(r'^ {2}version:? "?([^"\s]+)"?\s*$')
 _YARN_DEP = lazy(r'^ {4}"?((?:@[^@"\s:]+/)?[^@"\s:]+)"?:? ')
 
 
-def _yarn_name(header: str) -> str:
+def yarn_name(header: str) -> str:
+    """The package name a yarn.lock entry header (`"lodash@^4.17.20, lodash@^4.17.21":`) locks."""
     first = header.rstrip(":").split(",")[0].strip().strip('"')
     at = first.find("@", 1)
     return first if at < 0 else first[:at]
@@ -91,7 +94,7 @@ def parse_yarn_lock(path: str, data: bytes) -> list[Dependency]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if not line.startswith(" "):
-            name = None if line.startswith("__metadata") else _yarn_name(line)
+            name = None if line.startswith("__metadata") else yarn_name(line)
             workspace = "@workspace:" in line or "@link:" in line
             in_deps = False
             continue
@@ -108,7 +111,7 @@ def parse_yarn_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-def _pnpm_key(key: str) -> tuple[str, str] | None:
+def pnpm_key(key: str) -> tuple[str, str] | None:
     key = key.lstrip("/").split("(")[0]
     at = key.find("@", 1)
     if at > 0:
@@ -129,7 +132,7 @@ def parse_pnpm_lock(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     seen: set[tuple[str, str]] = set()
     for key, entry in mapping(doc.get("packages"), "packages").items():
-        parsed = _pnpm_key(str(key))
+        parsed = pnpm_key(str(key))
         if parsed is None or parsed in seen:
             continue
         seen.add(parsed)

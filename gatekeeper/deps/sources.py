@@ -337,7 +337,8 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
                 continue
             if partial and (moved := hunk_moves(change.path.rpartition("/")[2], section.raw)) is not None:
                 problems.append(Problem(change.path, "partial", f"its hunks move a locked entry's download location "
-                                        f"without its version ({moved!r}); run with --tree BASE..HEAD"))
+                                        f"(under its version, or elsewhere beside its bump: {moved!r}); run with "
+                                        "--tree BASE..HEAD"))
                 continue
             if partial and fmt.edits is not None:
                 try:
