@@ -97,6 +97,8 @@ def _same_name(want: str, change: Change) -> bool:
         want = repo_name(want)  # Dependabot names a hook repository by its URL
     if change.from_name is not None and norm(change.from_name) == norm(want):
         return True  # a Go module's major version moved in its path: bots name the old path
+    if change.alias is not None and norm(change.alias) == norm(want):
+        return True  # a Gradle catalog entry by its key (`Update plugin spotless`), which the file writes
     name, want = norm(change.name), norm(want)
     if change.ecosystem == "terraform":
         name = re.sub(r"//.*$", "", name)  # a module's sub-module (`…/google//modules/x`) is the module

@@ -87,8 +87,11 @@ def claims(message: str) -> tuple[Claim, ...]:
     subject: Claim | None = None
     found: list[Claim] = []
     summaries: list[Claim] = []  # `Bumps X from A to B.`: Dependabot's summary line
+    first = re.sub(r"\s*\(#\d+\)$", "", lines[0].strip()) if lines else ""
     for number, raw in enumerate([lines[0] if lines else "", *body]):
         line = raw.strip().removeprefix("- ").removeprefix("* ")
+        if number and line == first:
+            continue  # a squash merge's bullet repeating the subject: the subject, read once as such
         m = next((m for p in _PATTERNS if (m := p.match(line)) is not None), None)
         claim = _claim(m.group("name"), m.group("to")) if m is not None else None
         if number == 0 and claim is None and (m := _PLAIN.match(line)) is not None:

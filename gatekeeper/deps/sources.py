@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.deps import hunks
+from gatekeeper.deps import hunks, mavenprops
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
@@ -143,6 +143,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
     base, head = git.commit(base_rev), git.commit(head_rev)
     changes: list[Change] = []
     problems: list[Problem] = []
+    poms: dict[str, tuple[bytes | None, bytes | None]] = {}
     for touched in _touched(git, base, head):
         path = touched.path
         gitlinks = (touched.old_mode, touched.new_mode)
@@ -154,7 +155,8 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
         for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
                                         (head, touched.new_mode, touched.new_oid, "head")):
             blobs.append(_side_blob(git, mode, oid, path, side, problems))
-            deps = _parse(fmt.parse, path, blobs[-1], problems, side)
+            parse = mavenprops.pom_parser(git, commit) if fmt.name == "pom.xml" else fmt.parse
+            deps = _parse(parse, path, blobs[-1], problems, side)
             if deps is not None:
                 declared = None
                 if fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
@@ -165,10 +167,15 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
             sides.append(deps)
         if sides[0] is not None and sides[1] is not None:
             changes += diff(sides[0], sides[1], path)
+            if fmt.name == "pom.xml":
+                poms[path] = (blobs[0], blobs[1])
         if moved := changed_overrides(path, blobs[0], blobs[1]):
             problems.append(Problem(path, "partial", f"{', '.join(moved)} changed: a source or version override "
                                     "the delta does not read (review it by hand)"))
-    return Delta(with_claims(git, base, head, changes), tuple(problems))
+    inherited, unread = mavenprops.module_moves(git, base, head, poms)
+    known = {(c.manifest, c.name, c.scope, c.from_version, c.to_version) for c in changes}
+    changes += [c for c in inherited if (c.manifest, c.name, c.scope, c.from_version, c.to_version) not in known]
+    return Delta(with_claims(git, base, head, changes), tuple(problems + unread))
 
 
 # Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
