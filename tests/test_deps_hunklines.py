@@ -599,3 +599,38 @@ def test_garbled_hunks_are_a_problem_never_a_crash(path: str, body: str) -> None
                 fmt.hunks(path, new)
         except ManifestError:
             pass
+
+
+REF_TF = """module "observability_instances" {
+  source = "git::https://github.com/terraform-ibm-modules/terraform-ibm-observability-instances?ref=v2.4.0"
+  providers = {
+    logdna.at = logdna.at
+  }
+  region = var.region
+}
+"""
+
+
+def test_terraform_module_source_ref_bump(repo: GitRepo) -> None:
+    # terraform-ibm-modules 933b2db64b89: the version is the source's `?ref=`, as the whole file reads it
+    head = REF_TF.replace("ref=v2.4.0", "ref=v2.5.0")
+    delta = _patch(repo, "examples/main.tf", REF_TF, head)
+    assert not delta.problems and _seen(delta) == _truth("examples/main.tf", REF_TF, head) == [
+        ("git::https://github.com/terraform-ibm-modules/terraform-ibm-observability-instances", "v2.4.0", "v2.5.0",
+         "upgraded")]
+
+
+@pytest.mark.parametrize("base", [
+    REF_TF.replace('module "observability_instances" {\n', 'locals {\n  x = <<EOT\n'),  # a heredoc's text
+    REF_TF.replace('module "observability_instances" {\n', 'module "a" {\n  b = {\n'),  # a nested block's
+    REF_TF.replace("git::https://github.com", "../local"),  # a local path names no module version
+])
+def test_terraform_source_ref_whose_module_the_hunk_does_not_show_fails_closed(repo: GitRepo, base: str) -> None:
+    delta = _patch(repo, "main.tf", base, base.replace("ref=v2.4.0", "ref=v2.5.0"))
+    assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes
+
+
+def test_terraform_source_swapped_with_its_ref_is_a_new_module(repo: GitRepo) -> None:
+    head = REF_TF.replace("terraform-ibm-modules/terraform-ibm-observability", "evil/terraform-ibm-observability")
+    delta = _patch(repo, "main.tf", REF_TF, head)
+    assert not delta.problems and {c.change for c in delta.changes} == {"added", "removed"}
