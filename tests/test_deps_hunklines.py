@@ -1,5 +1,6 @@
 """Patch-only mode for pre-commit configs, pubspec.yaml, MODULE.bazel, kustomization.yaml, rust-toolchain.toml,
-.NET local tools, package.json's packageManager and package-lock v1 (hunklines.py, hunks.py, edits.py).
+Gradle catalogs, Terraform module refs, .NET local tools, package.json's packageManager and package-lock v1
+(hunklines.py, hcllines.py, hunks.py, edits.py).
 
 Real git writes every patch. The attack property, over generated variants: whenever the patch alone is read
 without a problem, it says what the whole files say (what `--tree` reads); a line whose owner or section the
@@ -634,3 +635,78 @@ def test_terraform_source_swapped_with_its_ref_is_a_new_module(repo: GitRepo) ->
     head = REF_TF.replace("terraform-ibm-modules/terraform-ibm-observability", "evil/terraform-ibm-observability")
     delta = _patch(repo, "main.tf", REF_TF, head)
     assert not delta.problems and {c.change for c in delta.changes} == {"added", "removed"}
+
+
+# Gradle version catalogs (square/moshi, cashapp/sqldelight: Renovate's `Update plugin spotless to v8.8.0`)
+
+CATALOG = """[versions]
+kotlin = "2.0.20"
+okio = "3.16.3"
+
+[libraries]
+asm = "org.ow2.asm:asm:9.10"
+okio = { module = "com.squareup.okio:okio", version.ref = "okio" }
+ktfmt = { module = "com.facebook:ktfmt", version = "0.63" }
+truth = { group = "com.google.truth", name = "truth", version = "1.4.4" }
+junit = "junit:junit:4.13.2"
+
+[plugins]
+dokka = { id = "org.jetbrains.dokka", version = "2.1.0" }
+kotlin-jvm = { id = "org.jetbrains.kotlin.jvm", version.ref = "kotlin" }
+japicmp = "me.champeau.gradle.japicmp:0.4.6"
+spotless = { id = "com.diffplug.spotless", version = "8.7.0" }
+"""
+
+
+@pytest.mark.parametrize(("old", "new", "context"), [
+    ('version = "8.7.0"', 'version = "8.8.0"', 3),  # a plugin's inline table, far from its header
+    ('"0.63"', '"0.64"', 0),  # a library's module table: no context needed
+    ('"1.4.4"', '"1.5.0"', 0),  # group + name
+    ("asm:9.10", "asm:9.10.1", 3),  # a string entry under the [libraries] header the hunk shows
+    ("japicmp:0.4.6", "japicmp:0.4.7", 3),  # a plugin's string under [plugins]
+])
+def test_catalog_entries_from_hunks_say_what_the_files_say(repo: GitRepo, old: str, new: str, context: int) -> None:
+    head = CATALOG.replace(old, new)
+    delta = _patch(repo, "gradle/libs.versions.toml", CATALOG, head, context)
+    assert not delta.problems and _seen(delta) == _truth("gradle/libs.versions.toml", CATALOG, head)
+    assert len(delta.changes) == 1 and delta.changes[0].alias
+
+
+@pytest.mark.parametrize(("old", "new", "context"), [
+    ('okio = "3.16.3"', 'okio = "3.17.0"', 3),  # a [versions] alias: its library is elsewhere
+    ('kotlin = "2.0.20"', 'kotlin = "org.evil:x:1"', 3),  # a version that looks like a coordinate
+    ("junit:junit:4.13.2", "junit:junit:4.13.3", 1),  # a string entry whose header the hunk does not show
+    ('version.ref = "okio"', 'version = "3.17.0"', 0),  # a moved reference (and a new literal)
+    ('version = "2.1.0"', 'version = { strictly = "2.1.1" }', 0),  # a rich version
+    ('spotless = { id = "com.diffplug.spotless", version = "8.7.0" }',
+     'spotless = { id = "com.diffplug.spotless", version = "8.8.0", evil = "x" }', 0),  # a key Gradle refuses
+])
+def test_catalog_lines_the_hunk_cannot_place_fail_closed(repo: GitRepo, old: str, new: str, context: int) -> None:
+    assert _partial(_patch(repo, "gradle/libs.versions.toml", CATALOG, CATALOG.replace(old, new), context))
+
+
+def test_a_catalog_entry_inside_a_multiline_string_fails_closed(repo: GitRepo) -> None:
+    # a [versions] value spanning lines can hold text that looks like a header and an entry
+    base = CATALOG.replace('okio = "3.16.3"', 'okio = """\n[libraries]\nx = "a:b:1.0"\n"""')
+    assert _partial(_patch(repo, "gradle/libs.versions.toml", base, base.replace("a:b:1.0", "a:b:1.1"), 1))
+
+
+def test_catalog_line_variants_never_disagree_with_the_file(repo: GitRepo) -> None:
+    """Attack property: a hunk of a catalog line rewritten at random is read as what the files say, or refused."""
+    rng = random.Random(14)
+    lines = CATALOG.splitlines()
+    pieces = ['"', "{", "}", "=", ":", "version.ref", "[", "]", "#", "'''", " ", "1.0", "id", "module"]
+    for n in range(60):
+        index = rng.randrange(len(lines))
+        line = lines[index]
+        cut = rng.randrange(len(line) + 1)
+        mutated = line[:cut] + rng.choice(pieces) + line[cut + rng.randrange(3):]
+        head = "\n".join(lines[:index] + [mutated] + lines[index + 1:]) + "\n"
+        try:
+            truth = _truth("gradle/libs.versions.toml", CATALOG, head)
+        except ManifestError:
+            truth = None  # the head does not parse: the patch must not read a change either
+        delta = _patch(GitRepo(repo.root.parent / f"v{n}"), "gradle/libs.versions.toml", CATALOG, head,
+                       rng.choice((0, 1, 3)))
+        if not delta.problems:
+            assert truth is not None and _seen(delta) == truth, (mutated, _seen(delta), truth)

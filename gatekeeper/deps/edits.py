@@ -32,8 +32,8 @@ Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 # The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
 # such as a chart's own version); ManifestError for a line that cannot be read safely. A name may carry
 # the section its line shows (`devDependencies|aws-cdk-lib`, split off by `read`).
-# A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file), and a
-# version comment fourth.
+# A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file), a
+# version comment fourth and the file's own name for the entry (model.Dependency.alias) fifth.
 LineReader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
 _SECTION_MARK = "|"
 
@@ -98,6 +98,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                 for pair in reader(side, index):
                     named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
                     tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
+                    alias = pair[4] if len(pair) > 4 else ""  # the file's own name for it (a catalog's key)
                     section, _, name = named.rpartition(_SECTION_MARK)
                     if sections[1 - which].get(name, section) != section:
                         raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
@@ -105,7 +106,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                     place = edits.setdefault(name, {}).setdefault((number, blocks[index]), ([], []))
                     if place[which]:
                         raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                    place[which].append(Dependency(kind, name, version, path, None, None, tag))
+                    place[which].append(Dependency(kind, name, version, path, None, None, tag, alias))
     sides: tuple[list[Dependency], list[Dependency]] = ([], [])
     for name, places in edits.items():
         shown = list(places.values())

@@ -141,7 +141,7 @@ _BY_NAME: dict[str, Format] = {
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True)
-_CATALOG = Format("versions.toml", jvm.parse_version_catalog, False)
+_CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=_edits("maven", hunklines.catalog_line))
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", hcllines.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
