@@ -105,6 +105,9 @@ _BY_NAME: dict[str, Format] = {
                               edits=_edits("nuget", edits.packages_config_line)),
     "Directory.Packages.props": Format("msbuild", nuget.parse_msbuild, False,
                                        edits=_edits("nuget", edits.msbuild_line)),
+    # imported by every project below it: its PackageReference items and the properties they read
+    **{name: Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
+       for name in ("Directory.Build.props", "Directory.Build.targets")},
     "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
     "Chart.lock": Format("Chart.lock", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
     "values.yaml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
