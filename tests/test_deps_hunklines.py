@@ -664,6 +664,8 @@ spotless = { id = "com.diffplug.spotless", version = "8.7.0" }
     ('"1.4.4"', '"1.5.0"', 0),  # group + name
     ("asm:9.10", "asm:9.10.1", 3),  # a string entry under the [libraries] header the hunk shows
     ("japicmp:0.4.6", "japicmp:0.4.7", 3),  # a plugin's string under [plugins]
+    ("junit:junit:4.13.2", "junit:junit:4.13.3", 1),  # the `group` table above proves [libraries] (square/moshi)
+    ("japicmp:0.4.6", "japicmp:0.4.7", 1),  # the `id` tables around it prove [plugins] (cashapp/sqldelight)
 ])
 def test_catalog_entries_from_hunks_say_what_the_files_say(repo: GitRepo, old: str, new: str, context: int) -> None:
     head = CATALOG.replace(old, new)
@@ -675,7 +677,8 @@ def test_catalog_entries_from_hunks_say_what_the_files_say(repo: GitRepo, old: s
 @pytest.mark.parametrize(("old", "new", "context"), [
     ('okio = "3.16.3"', 'okio = "3.17.0"', 3),  # a [versions] alias: its library is elsewhere
     ('kotlin = "2.0.20"', 'kotlin = "org.evil:x:1"', 3),  # a version that looks like a coordinate
-    ("junit:junit:4.13.2", "junit:junit:4.13.3", 1),  # a string entry whose header the hunk does not show
+    ('asm = "org.ow2.asm:asm:9.10"', 'asm = "org.ow2.asm:asm:9.11"', 0),  # nothing shows its table
+    ('okio = "3.16.3"', 'okio = "org.evil:x:1.0"', 1),  # [versions]: its neighbours prove no table
     ('version.ref = "okio"', 'version = "3.17.0"', 0),  # a moved reference (and a new literal)
     ('version = "2.1.0"', 'version = { strictly = "2.1.1" }', 0),  # a rich version
     ('spotless = { id = "com.diffplug.spotless", version = "8.7.0" }',

@@ -15,8 +15,9 @@ which package it pins at which version; anything else raises ManifestError (a `p
 - `rust-toolchain.toml`: the `channel = "1.80.0"` line.
 - `libs.versions.toml` (a Gradle catalog): a one-line inline table of a plugin (`{ id, version }`) or a library
   (`{ module, version }`, `{ group, name, version }`) with a literal version, whatever its section (Gradle
-  refuses those keys in any other); a string entry (`"g:a:1.0"`, `"id:1.0"`) only under a `[libraries]` or
-  `[plugins]` header the hunk shows, since in `[versions]` any string is a version. A `[versions]` alias and
+  refuses those keys in any other); a string entry (`"g:a:1.0"`, `"id:1.0"`) only in a `[libraries]` or
+  `[plugins]` table the hunk shows — its header above, or such an inline table with no header between —
+  since in `[versions]` any string is a version. A `[versions]` alias and
   a `version.ref` name no package from the hunk alone; any triple quote in the hunk (a multi-line string
   could hold a line that looks like an entry) refuses the file.
 """
@@ -136,6 +137,27 @@ _CATALOG_TABLES = {frozenset({"id", "version"}), frozenset({"module", "version"}
                    frozenset({"group", "name", "version"})}
 
 
+def _catalog_section(side: Side, index: int) -> str | None:
+    """The table the entry at `index` sits in: the header the hunk shows above it, else what an entry of the
+    same table the hunk shows (no header between) proves — a `module`/`group` table is a library, an `id`
+    table a plugin, and Gradle refuses those keys in any other table. None when nothing shows it."""
+    for step, lines in ((-1, reversed(side[:index])), (1, iter(side[index + 1:]))):
+        for text, _ in lines:
+            if (header := _CATALOG_HEADER.match(text)) is not None:
+                if step == -1:
+                    return header.group(1)
+                break  # the next table begins: nothing below it is of this one
+            if _COMMENT.match(text):
+                continue
+            entry = _CATALOG_ENTRY.match(text)
+            if entry is None:
+                break
+            value = load_toml(f"v = {entry.group(2)}".encode())["v"]
+            if isinstance(value, dict) and frozenset(value) in _CATALOG_TABLES:
+                return "plugins" if "id" in value else "libraries"
+    return None
+
+
 def catalog_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """One entry of a Gradle version catalog: (name, version, "maven", "", its key, the alias)."""
     line = side[index][0]
@@ -150,13 +172,7 @@ def catalog_line(side: Side, index: int) -> list[tuple[str, ...]]:
             raise _refuse("not a catalog entry with a literal version", line)
         name = value.get("id") or value.get("module") or f"{value.get('group')}:{value.get('name')}"
         return [(name, value["version"], "maven", "", key)]
-    section = None
-    for above, _ in reversed(side[:index]):
-        if (header := _CATALOG_HEADER.match(above)) is not None:
-            section = header.group(1)
-            break
-        if not (_COMMENT.match(above) or _CATALOG_ENTRY.match(above)):
-            break
+    section = _catalog_section(side, index)
     parts = value.split(":")
     if section == "libraries" and len(parts) == 3:
         return [(f"{parts[0]}:{parts[1]}", parts[2], "maven", "", key)]
