@@ -251,7 +251,8 @@ def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
 _MSBUILD = lazy(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference)((?:\s+\w+\s*=\s*"[^"]*")+)'
                 r"\s*/?>\s*$")
 _MSBUILD_ATTR = lazy(r'(\w+)\s*=\s*"([^"]*)"')
-_MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "PrivateAssets", "IncludeAssets", "ExcludeAssets"})
+_MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "VersionOverride", "PrivateAssets", "IncludeAssets",
+                           "ExcludeAssets"})
 # NuGet also writes exact and interval versions: `[1.2.3]`, `[1.0,2.0)`.
 _NUGET_RANGE = lazy(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
 
@@ -262,7 +263,9 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     m = _MSBUILD.match(line)
     attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
     name = attrs.get("Include") or attrs.get("Update")
-    version = attrs.get("Version", "")
+    # a project's override of a central version; both on one line is left to --tree, which knows which wins
+    version = attrs.get("Version", "") if "VersionOverride" not in attrs else \
+        attrs["VersionOverride"] if "Version" not in attrs else ""
     if m is None or not name or not set(attrs) <= _MSBUILD_KEYS or not _NUGET_RANGE.match(version.strip()):
         raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
     return [(name, version.strip())]
