@@ -10,6 +10,7 @@ hunk does not show is a `partial` problem, never a change of some other name or 
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -713,3 +714,16 @@ def test_catalog_line_variants_never_disagree_with_the_file(repo: GitRepo) -> No
                        rng.choice((0, 1, 3)))
         if not delta.problems:
             assert truth is not None and _seen(delta) == truth, (mutated, _seen(delta), truth)
+
+
+@pytest.mark.parametrize("hostile", [
+    'x = ' + '{a = ' * 50_000 + '1' + '}' * 50_000,  # nesting tomllib would recurse into
+    'x = ' + '[' * 50_000 + ']' * 50_000,
+    'x = { id = "' + 'a' * 2_000_000 + '", version = "1" }',  # one huge line
+    'x = "' + ':' * 1_000_000 + '"',
+])
+def test_hostile_catalog_lines_are_refused_quickly(repo: GitRepo, hostile: str) -> None:
+    started = time.perf_counter()
+    delta = _patch(repo, "gradle/libs.versions.toml", CATALOG, CATALOG.replace('okio = "3.16.3"', hostile), 0)
+    assert time.perf_counter() - started < 5
+    assert delta.problems and {p.kind for p in delta.problems} <= {"partial", "unparsable"}
