@@ -11,7 +11,9 @@ Only that list is kept in bench/; the repositories are read from local mirrors (
 `--data` names one of the collections kept here — `main` (bench/deps_bumps.tsv, 41 repositories), `other`
 (deps_bumps_other.tsv, 70 other repositories), `third` (deps_bumps_third.tsv, 20 more, collected and first run
 blind), `formats` (deps_bumps_formats.tsv, commits of formats read since), `fifth` (deps_bumps_fifth.tsv, 15 more
-repositories, collected, committed and first run blind in round 4) — or reads another collection's file
+repositories, collected, committed and first run blind in round 4), `sixth` (deps_bumps_sixth.tsv, 20 more
+repositories chosen for Gradle catalogs, Maven modules, NuGet, Composer, Cargo, Go and Terraform modules, committed
+before its first, blind run in round 5) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -44,7 +46,8 @@ from gatekeeper.gitobjects import GitObjects  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
 SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
-        "formats": DATA.with_name("deps_bumps_formats.tsv"), "fifth": DATA.with_name("deps_bumps_fifth.tsv")}
+        "formats": DATA.with_name("deps_bumps_formats.tsv"), "fifth": DATA.with_name("deps_bumps_fifth.tsv"),
+        "sixth": DATA.with_name("deps_bumps_sixth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -54,6 +57,8 @@ def mirror(root: Path, repo: str) -> Path:
 def _same_version(want: str, got: str | None) -> bool:
     if not got:
         return False
+    if "||" in got:  # a range widened to a new major (`^1.0 || ^2.0`, Renovate's "to v2"): one alternative names it
+        return any(_same_version(want, alt.strip()) for alt in got.split("||")[:16])
     want, got = want.removeprefix("v"), got.removeprefix("v")
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit
@@ -97,9 +102,15 @@ def _same_name(want: str, change: Change) -> bool:
         want = repo_name(want)  # Dependabot names a hook repository by its URL
     if change.from_name is not None and norm(change.from_name) == norm(want):
         return True  # a Go module's major version moved in its path: bots name the old path
+    if change.alias is not None and norm(change.alias) == norm(want):
+        return True  # a Gradle catalog entry by its key (`Update plugin spotless`), which the file writes
     name, want = norm(change.name), norm(want)
     if change.ecosystem == "terraform":
-        name = re.sub(r"//.*$", "", name)  # a module's sub-module (`…/google//modules/x`) is the module
+        # `git::https://github.com/o/r.git` is the source Terraform's `github.com/o/r` shorthand stands for, and
+        # Renovate names it so; a module's sub-module (`…/google//modules/x`) is the module
+        if name.startswith("git::"):
+            name = re.sub(r"-git$", "", re.sub(r"^git::https?://", "", name))
+        name = re.sub(r"//.*$", "", name)
     if (change.ecosystem, name, want) in _WRAPPERS:
         return True
     if change.ecosystem == "docker":
@@ -117,7 +128,8 @@ def _same_name(want: str, change: Change) -> bool:
 def _cases(data: Path = DATA) -> dict[tuple[str, str], list[tuple[str, str]]]:
     """(repository, commit) → [(package, version)] in file order: a grouped update's rows together. A fifth
     column, where present, says why a row was corrected by hand (`corrected: label said …`): the commit does
-    not do what its message says, and the row holds what the commit writes."""
+    not do what its message says, and the row holds what the commit writes; a row dropped for that reason stays
+    as a comment (`# dropped: …`) saying why."""
     cases: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for line in data.read_text().splitlines():
         if line and not line.startswith("#"):

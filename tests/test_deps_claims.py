@@ -32,6 +32,17 @@ OLD, NEW = "b4ffde65f46336ab88eb53be808477a3936bae11", "9bb56186c3b09b4f86b1c651
     # Dependabot's summary line names a catalog's version alias; the Updates lines name the packages.
     ("Bump protobuf from 4.28.2 to 4.29.1\n\nBumps `protobuf` from 4.28.2 to 4.29.1.\n\n"
      "Updates `com.google.protobuf:protoc` from 4.28.2 to 4.29.1\n", [("com.google.protobuf:protoc", "4.29.1")]),
+    # A squash merge repeats the subject as a bullet (zalando/logbook 797350b29926): still the subject, which
+    # names a Maven property; the Updates lines name the packages.
+    ("Bump json-path.version from 2.10.0 to 3.0.0 (#2254)\n\n* Bump json-path.version from 2.10.0 to 3.0.0\n\n"
+     "Bumps `json-path.version` from 2.10.0 to 3.0.0.\n\nUpdates `com.jayway.jsonpath:json-path` from 2.10.0 to "
+     "3.0.0\n- [Release notes](https://x)\n\nUpdates `com.jayway.jsonpath:json-path-assert` from 2.10.0 to 3.0.0\n",
+     [("com.jayway.jsonpath:json-path", "3.0.0"), ("com.jayway.jsonpath:json-path-assert", "3.0.0")]),
+    # A grouped update's member that did not move (martincostello/sqllocaldb f2d458eb15de): no claim, also
+    # not from the machine-readable trailer.
+    ("Bump A and B (#1163)\n\nBumps [A](u) and [B](u).\n\nUpdates `A` from 9.0.4 to 9.0.4\n- [Release notes](u)\n\n"
+     "Updates `B` from 9.0.2 to 9.0.4\n\n---\nupdated-dependencies:\n- dependency-name: A\n"
+     "  dependency-version: 9.0.4\n- dependency-name: B\n  dependency-version: 9.0.4\n", [("B", "9.0.4")]),
     # Renovate's table, wrapped as a squash commit wraps it; the plain subject names a group.
     ("chore(deps): update dotnet monorepo to 9.0.9\n\n| Package | Type | Update | Change |\n|---|---|---|---|\n|\n"
      "[Grpc.Core](https://x) | nuget | patch | `9.0.8` ->\n`9.0.9` |\n", [("Grpc.Core", "9.0.9")]),

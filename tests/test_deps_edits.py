@@ -373,6 +373,18 @@ def test_msbuild_package_reference_bump(repo: GitRepo) -> None:
     assert not delta.problems and _seen(delta) == [("Google.Cloud.Spanner.Data", "5.7.0", "5.8.0", "upgraded")]
 
 
+def test_msbuild_version_override_bump(repo: GitRepo) -> None:
+    # central package management: a project's `VersionOverride` (martincostello/sqllocaldb), read as --tree reads it
+    base = CSPROJ.replace('Grpc.AspNetCore" Version=', 'Grpc.AspNetCore" VersionOverride=')
+    head = base.replace('VersionOverride="2.60.0"', 'VersionOverride="2.61.0"')
+    delta = _patch(repo, "src/cart/cart.csproj", base, head)
+    assert not delta.problems and _seen(delta) == _truth("src/cart/cart.csproj", base, head) == [
+        ("Grpc.AspNetCore", "2.60.0", "2.61.0", "upgraded")]
+    both = base.replace('VersionOverride="2.60.0"', 'Version="1.0.0" VersionOverride="2.60.0"')
+    delta = _patch(repo, "src/cart/cart.csproj", both, both.replace('"2.60.0"', '"2.61.0"'))
+    assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes  # which one wins: not from a line
+
+
 @pytest.mark.parametrize(("old", "new"), [
     ('Include="Grpc.AspNetCore" Version="2.60.0"', 'Include="Grpc.AspNetCore.Evil" Version="2.60.0"'),
     ('Version="2.60.0" />', 'Version="2.61.0" Condition="$(X)" />'),

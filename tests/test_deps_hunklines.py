@@ -1,5 +1,6 @@
 """Patch-only mode for pre-commit configs, pubspec.yaml, MODULE.bazel, kustomization.yaml, rust-toolchain.toml,
-.NET local tools, package.json's packageManager and package-lock v1 (hunklines.py, hunks.py, edits.py).
+Gradle catalogs, Terraform module refs, .NET local tools, package.json's packageManager and package-lock v1
+(hunklines.py, hcllines.py, hunks.py, edits.py).
 
 Real git writes every patch. The attack property, over generated variants: whenever the patch alone is read
 without a problem, it says what the whole files say (what `--tree` reads); a line whose owner or section the
@@ -9,6 +10,7 @@ hunk does not show is a `partial` problem, never a change of some other name or 
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -599,3 +601,129 @@ def test_garbled_hunks_are_a_problem_never_a_crash(path: str, body: str) -> None
                 fmt.hunks(path, new)
         except ManifestError:
             pass
+
+
+REF_TF = """module "observability_instances" {
+  source = "git::https://github.com/terraform-ibm-modules/terraform-ibm-observability-instances?ref=v2.4.0"
+  providers = {
+    logdna.at = logdna.at
+  }
+  region = var.region
+}
+"""
+
+
+def test_terraform_module_source_ref_bump(repo: GitRepo) -> None:
+    # terraform-ibm-modules 933b2db64b89: the version is the source's `?ref=`, as the whole file reads it
+    head = REF_TF.replace("ref=v2.4.0", "ref=v2.5.0")
+    delta = _patch(repo, "examples/main.tf", REF_TF, head)
+    assert not delta.problems and _seen(delta) == _truth("examples/main.tf", REF_TF, head) == [
+        ("git::https://github.com/terraform-ibm-modules/terraform-ibm-observability-instances", "v2.4.0", "v2.5.0",
+         "upgraded")]
+
+
+@pytest.mark.parametrize("base", [
+    REF_TF.replace('module "observability_instances" {\n', 'locals {\n  x = <<EOT\n'),  # a heredoc's text
+    REF_TF.replace('module "observability_instances" {\n', 'module "a" {\n  b = {\n'),  # a nested block's
+    REF_TF.replace("git::https://github.com", "../local"),  # a local path names no module version
+])
+def test_terraform_source_ref_whose_module_the_hunk_does_not_show_fails_closed(repo: GitRepo, base: str) -> None:
+    delta = _patch(repo, "main.tf", base, base.replace("ref=v2.4.0", "ref=v2.5.0"))
+    assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes
+
+
+def test_terraform_source_swapped_with_its_ref_is_a_new_module(repo: GitRepo) -> None:
+    head = REF_TF.replace("terraform-ibm-modules/terraform-ibm-observability", "evil/terraform-ibm-observability")
+    delta = _patch(repo, "main.tf", REF_TF, head)
+    assert not delta.problems and {c.change for c in delta.changes} == {"added", "removed"}
+
+
+# Gradle version catalogs (square/moshi, cashapp/sqldelight: Renovate's `Update plugin spotless to v8.8.0`)
+
+CATALOG = """[versions]
+kotlin = "2.0.20"
+okio = "3.16.3"
+
+[libraries]
+asm = "org.ow2.asm:asm:9.10"
+okio = { module = "com.squareup.okio:okio", version.ref = "okio" }
+ktfmt = { module = "com.facebook:ktfmt", version = "0.63" }
+truth = { group = "com.google.truth", name = "truth", version = "1.4.4" }
+junit = "junit:junit:4.13.2"
+
+[plugins]
+dokka = { id = "org.jetbrains.dokka", version = "2.1.0" }
+kotlin-jvm = { id = "org.jetbrains.kotlin.jvm", version.ref = "kotlin" }
+japicmp = "me.champeau.gradle.japicmp:0.4.6"
+spotless = { id = "com.diffplug.spotless", version = "8.7.0" }
+"""
+
+
+@pytest.mark.parametrize(("old", "new", "context"), [
+    ('version = "8.7.0"', 'version = "8.8.0"', 3),  # a plugin's inline table, far from its header
+    ('"0.63"', '"0.64"', 0),  # a library's module table: no context needed
+    ('"1.4.4"', '"1.5.0"', 0),  # group + name
+    ("asm:9.10", "asm:9.10.1", 3),  # a string entry under the [libraries] header the hunk shows
+    ("japicmp:0.4.6", "japicmp:0.4.7", 3),  # a plugin's string under [plugins]
+    ("junit:junit:4.13.2", "junit:junit:4.13.3", 1),  # the `group` table above proves [libraries] (square/moshi)
+    ("japicmp:0.4.6", "japicmp:0.4.7", 1),  # the `id` tables around it prove [plugins] (cashapp/sqldelight)
+])
+def test_catalog_entries_from_hunks_say_what_the_files_say(repo: GitRepo, old: str, new: str, context: int) -> None:
+    head = CATALOG.replace(old, new)
+    delta = _patch(repo, "gradle/libs.versions.toml", CATALOG, head, context)
+    assert not delta.problems and _seen(delta) == _truth("gradle/libs.versions.toml", CATALOG, head)
+    assert len(delta.changes) == 1 and delta.changes[0].alias
+
+
+@pytest.mark.parametrize(("old", "new", "context"), [
+    ('okio = "3.16.3"', 'okio = "3.17.0"', 3),  # a [versions] alias: its library is elsewhere
+    ('kotlin = "2.0.20"', 'kotlin = "org.evil:x:1"', 3),  # a version that looks like a coordinate
+    ('asm = "org.ow2.asm:asm:9.10"', 'asm = "org.ow2.asm:asm:9.11"', 0),  # nothing shows its table
+    ('okio = "3.16.3"', 'okio = "org.evil:x:1.0"', 1),  # [versions]: its neighbours prove no table
+    ('version.ref = "okio"', 'version = "3.17.0"', 0),  # a moved reference (and a new literal)
+    ('version = "2.1.0"', 'version = { strictly = "2.1.1" }', 0),  # a rich version
+    ('spotless = { id = "com.diffplug.spotless", version = "8.7.0" }',
+     'spotless = { id = "com.diffplug.spotless", version = "8.8.0", evil = "x" }', 0),  # a key Gradle refuses
+])
+def test_catalog_lines_the_hunk_cannot_place_fail_closed(repo: GitRepo, old: str, new: str, context: int) -> None:
+    assert _partial(_patch(repo, "gradle/libs.versions.toml", CATALOG, CATALOG.replace(old, new), context))
+
+
+def test_a_catalog_entry_inside_a_multiline_string_fails_closed(repo: GitRepo) -> None:
+    # a [versions] value spanning lines can hold text that looks like a header and an entry
+    base = CATALOG.replace('okio = "3.16.3"', 'okio = """\n[libraries]\nx = "a:b:1.0"\n"""')
+    assert _partial(_patch(repo, "gradle/libs.versions.toml", base, base.replace("a:b:1.0", "a:b:1.1"), 1))
+
+
+def test_catalog_line_variants_never_disagree_with_the_file(repo: GitRepo) -> None:
+    """Attack property: a hunk of a catalog line rewritten at random is read as what the files say, or refused."""
+    rng = random.Random(14)
+    lines = CATALOG.splitlines()
+    pieces = ['"', "{", "}", "=", ":", "version.ref", "[", "]", "#", "'''", " ", "1.0", "id", "module"]
+    for n in range(60):
+        index = rng.randrange(len(lines))
+        line = lines[index]
+        cut = rng.randrange(len(line) + 1)
+        mutated = line[:cut] + rng.choice(pieces) + line[cut + rng.randrange(3):]
+        head = "\n".join(lines[:index] + [mutated] + lines[index + 1:]) + "\n"
+        try:
+            truth = _truth("gradle/libs.versions.toml", CATALOG, head)
+        except ManifestError:
+            truth = None  # the head does not parse: the patch must not read a change either
+        delta = _patch(GitRepo(repo.root.parent / f"v{n}"), "gradle/libs.versions.toml", CATALOG, head,
+                       rng.choice((0, 1, 3)))
+        if not delta.problems:
+            assert truth is not None and _seen(delta) == truth, (mutated, _seen(delta), truth)
+
+
+@pytest.mark.parametrize("hostile", [
+    'x = ' + '{a = ' * 50_000 + '1' + '}' * 50_000,  # nesting tomllib would recurse into
+    'x = ' + '[' * 50_000 + ']' * 50_000,
+    'x = { id = "' + 'a' * 2_000_000 + '", version = "1" }',  # one huge line
+    'x = "' + ':' * 1_000_000 + '"',
+])
+def test_hostile_catalog_lines_are_refused_quickly(repo: GitRepo, hostile: str) -> None:
+    started = time.perf_counter()
+    delta = _patch(repo, "gradle/libs.versions.toml", CATALOG, CATALOG.replace('okio = "3.16.3"', hostile), 0)
+    assert time.perf_counter() - started < 5
+    assert delta.problems and {p.kind for p in delta.problems} <= {"partial", "unparsable"}

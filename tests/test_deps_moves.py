@@ -1,12 +1,13 @@
 """Moves the first readers did not pair or resolve, found on real bot update commits (bench/deps_bumps_*.tsv): a
 chart's `appVersion` without an annotation, a Go module whose major version moved in its path, and an MSBuild
-version held in a property of the same file."""
+version held in a property of the same file; a Gradle catalog entry named by its key (`alias`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from gatekeeper.deps import infra, nuget
+from gatekeeper.deps.delta import diff
 from tests.test_deps_more_ecosystems import CHART, GO_MOD, GO_SUM, _bump, _rows
 
 # Helm appVersion
@@ -180,3 +181,36 @@ def test_version_comments_with_an_at_sign_or_the_actions_own_tag_prefix(tmp_path
     other = head.replace("create-github-app-token/v0.3.1", "get-vault-secrets/v9.0.0")
     delta = _bump(tmp_path / "b", {path: flow}, {path: (flow, other)})
     assert [(c.to_tag, c.change) for c in delta.changes if c.name == "grafana/shared-workflows"] == [(None, "changed")]
+
+
+# Gradle catalog aliases
+
+CATALOG = """[versions]
+kotlin = "2.0.20"
+
+[plugins]
+kotlin-jvm = { id = "org.jetbrains.kotlin.jvm", version.ref = "kotlin" }
+mavenPublish = { id = "com.vanniktech.maven.publish", version = "0.36.0" }
+spotless = { id = "com.diffplug.spotless", version = "8.7.0" }
+
+[libraries]
+asm = "org.ow2.asm:asm:9.10"
+"""
+
+
+def test_a_catalog_entry_keeps_its_key_as_its_alias(tmp_path: Path) -> None:
+    # square/moshi bd83ec69ac60, Renovate's "Update plugin spotless to v8.8.0": the file's key names the plugin
+    delta = _bump(tmp_path, {"gradle/libs.versions.toml": CATALOG}, {"gradle/libs.versions.toml": (
+        '"8.7.0"', '"8.8.0"')})
+    assert [(c.name, c.alias, c.to_version) for c in delta.changes] == [("com.diffplug.spotless", "spotless", "8.8.0")]
+    assert delta.changes[0].to_dict()["alias"] == "spotless"
+    moved = _bump(tmp_path / "2", {"gradle/libs.versions.toml": CATALOG}, {"gradle/libs.versions.toml": (
+        "asm:9.10", "asm:9.10.1")})
+    assert [(c.name, c.alias) for c in moved.changes] == [("org.ow2.asm:asm", "asm")]
+
+
+def test_files_without_aliases_show_none() -> None:
+    change = nuget.parse_msbuild("Directory.Packages.props", b'<Project><ItemGroup><PackageVersion Include="A" '
+                                 b'Version="1.0" /></ItemGroup></Project>')[0]
+    assert change.alias == ""
+    assert "alias" not in diff([], [change], "Directory.Packages.props")[0].to_dict()

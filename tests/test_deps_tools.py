@@ -615,6 +615,34 @@ def test_a_wrapper_bump_with_its_checksum_is_only_a_bump(tmp_path: Path) -> None
     assert not truth.problems and not patch.problems
 
 
+WRAPPER = (b"distributionBase=GRADLE_USER_HOME\ndistributionPath=wrapper/dists\n"
+           b"distributionUrl=https\\://services.gradle.org/distributions/gradle-%s-bin.zip\n%s"
+           b"zipStoreBase=GRADLE_USER_HOME\nzipStorePath=wrapper/dists\n")
+
+
+@pytest.mark.parametrize("was, now", [
+    (b"", b"networkTimeout=10000\n"),  # square/moshi 9d6d84c45b56, Gradle 7.6's wrapper task
+    (b"networkTimeout=10000\n", b"networkTimeout=10000\nvalidateDistributionUrl=true\n"),  # 8.2: sqldelight
+])
+def test_keys_gradles_wrapper_task_adds_ride_with_the_bump(tmp_path: Path, was: bytes, now: bytes) -> None:
+    path = "gradle/wrapper/gradle-wrapper.properties"
+    patch, truth = _two_commits(tmp_path, {path: WRAPPER % (b"8.1.1", was)}, {path: WRAPPER % (b"8.2", now)})
+    assert _moves(truth) == _moves(patch) == {("gradle", "8.1.1", "8.2")}
+    assert not truth.problems and not patch.problems
+
+
+@pytest.mark.parametrize("now", [
+    b"validateDistributionUrl=false\n",  # the check turned off
+    b"networkTimeout=10000\ndistributionUrl=https\\://evil.example/gradle-8.2-bin.zip\n",
+    b"networkTimeout=1\\\nvalidateDistributionUrl=true\n",  # a continued line is the previous key's value
+])
+def test_other_wrapper_edits_beside_the_bump_stay_a_problem(tmp_path: Path, now: bytes) -> None:
+    path = "gradle/wrapper/gradle-wrapper.properties"
+    patch, truth = _two_commits(tmp_path, {path: WRAPPER % (b"8.1.1", b"")}, {path: WRAPPER % (b"8.2", now)})
+    for delta in (patch, truth):
+        assert [p.manifest for p in delta.problems if p.kind == "partial"] == [path], delta
+
+
 def test_a_maven_wrapper_bump_names_its_version_twice(tmp_path: Path) -> None:
     url = (b"distributionUrl=https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/%s/"
            b"apache-maven-%s-bin.zip\nwrapperUrl=https://repo.maven.apache.org/maven2/io/takari/maven-wrapper/"

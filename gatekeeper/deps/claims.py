@@ -87,10 +87,18 @@ def claims(message: str) -> tuple[Claim, ...]:
     subject: Claim | None = None
     found: list[Claim] = []
     summaries: list[Claim] = []  # `Bumps X from A to B.`: Dependabot's summary line
+    unmoved: set[Claim] = set()
+    first = re.sub(r"\s*\(#\d+\)$", "", lines[0].strip()) if lines else ""
     for number, raw in enumerate([lines[0] if lines else "", *body]):
         line = raw.strip().removeprefix("- ").removeprefix("* ")
+        if number and line == first:
+            continue  # a squash merge's bullet repeating the subject: the subject, read once as such
         m = next((m for p in _PATTERNS if (m := p.match(line)) is not None), None)
         claim = _claim(m.group("name"), m.group("to")) if m is not None else None
+        if m is not None and claim is not None and "from" in m.groupdict() \
+                and _claim(m.group("name"), m.group("from")) == claim:
+            unmoved.add(claim)  # `Updates X from 9.0.4 to 9.0.4`: a grouped update's member that did not move
+            continue
         if number == 0 and claim is None and (m := _PLAIN.match(line)) is not None:
             claim = _claim(m.group("name"), m.group("to"), True)
         if number == 0:
@@ -115,7 +123,7 @@ def claims(message: str) -> tuple[Claim, ...]:
         found.insert(0, subject)
     out: list[Claim] = []
     for claim in found:
-        if claim.name and claim not in out:
+        if claim.name and claim not in out and replace(claim, plain=False) not in unmoved:
             out.append(claim)
     return tuple(out)
 

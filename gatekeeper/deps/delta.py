@@ -24,7 +24,7 @@ def resolve(deps: Iterable[Dependency], declared: Mapping[str, Scope] | None) ->
         if d.direct is None or d.scope is None:
             direct = d.direct if d.direct is not None else (declared is None or d.name in declared)
             scope = d.scope or (declared or {}).get(d.name) or "runtime"
-            d = Dependency(d.ecosystem, d.name, d.version, d.manifest, direct, scope, d.tag)
+            d = dataclasses.replace(d, direct=direct, scope=scope)
         out.append(d)
     return out
 
@@ -74,7 +74,7 @@ def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kin
     return Change(dep.ecosystem, dep.name, purl(dep.ecosystem, dep.name, named), dep.manifest,
                   old.version if old else None, new.version if new else None, kind, dep.direct is not False,
                   dep.scope or "runtime", _pinned(dep.ecosystem, version or ""), partial,
-                  from_tag=old_tag or None, to_tag=new_tag or None, level=level)
+                  from_tag=old_tag or None, to_tag=new_tag or None, level=level, alias=dep.alias or None)
 
 
 def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:
@@ -109,7 +109,7 @@ def _group(deps: Iterable[Dependency], manifest: str,
     groups: dict[Key, dict[str, Dependency]] = {}
     for d in deps:
         if d.manifest != manifest:  # a renamed file: both sides count under its new path
-            d = Dependency(d.ecosystem, d.name, d.version, manifest, d.direct, d.scope, d.tag)
+            d = dataclasses.replace(d, manifest=manifest)
         key = (d.ecosystem, manifest, d.name, d.scope or "runtime")
         groups.setdefault(key, {}).setdefault(d.version, d)
         if sites is not None and d.ecosystem in _USE_SITES:

@@ -22,7 +22,6 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 from gatekeeper.bounded import load_json
 from gatekeeper.deps import tools
-from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.pypi import spec_of
@@ -33,8 +32,8 @@ Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 # The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
 # such as a chart's own version); ManifestError for a line that cannot be read safely. A name may carry
 # the section its line shows (`devDependencies|aws-cdk-lib`, split off by `read`).
-# A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file), and a
-# version comment fourth.
+# A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file), a
+# version comment fourth and the file's own name for the entry (model.Dependency.alias) fifth.
 LineReader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
 _SECTION_MARK = "|"
 
@@ -99,6 +98,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                 for pair in reader(side, index):
                     named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
                     tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
+                    alias = pair[4] if len(pair) > 4 else ""  # the file's own name for it (a catalog's key)
                     section, _, name = named.rpartition(_SECTION_MARK)
                     if sections[1 - which].get(name, section) != section:
                         raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
@@ -106,7 +106,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                     place = edits.setdefault(name, {}).setdefault((number, blocks[index]), ([], []))
                     if place[which]:
                         raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                    place[which].append(Dependency(kind, name, version, path, None, None, tag))
+                    place[which].append(Dependency(kind, name, version, path, None, None, tag, alias))
     sides: tuple[list[Dependency], list[Dependency]] = ([], [])
     for name, places in edits.items():
         shown = list(places.values())
@@ -251,7 +251,8 @@ def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
 _MSBUILD = lazy(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference)((?:\s+\w+\s*=\s*"[^"]*")+)'
                 r"\s*/?>\s*$")
 _MSBUILD_ATTR = lazy(r'(\w+)\s*=\s*"([^"]*)"')
-_MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "PrivateAssets", "IncludeAssets", "ExcludeAssets"})
+_MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "VersionOverride", "PrivateAssets", "IncludeAssets",
+                           "ExcludeAssets"})
 # NuGet also writes exact and interval versions: `[1.2.3]`, `[1.0,2.0)`.
 _NUGET_RANGE = lazy(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
 
@@ -262,7 +263,9 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     m = _MSBUILD.match(line)
     attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
     name = attrs.get("Include") or attrs.get("Update")
-    version = attrs.get("Version", "")
+    # a project's override of a central version; both on one line is left to --tree, which knows which wins
+    version = attrs.get("Version", "") if "VersionOverride" not in attrs else \
+        attrs["VersionOverride"] if "Version" not in attrs else ""
     if m is None or not name or not set(attrs) <= _MSBUILD_KEYS or not _NUGET_RANGE.match(version.strip()):
         raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
     return [(name, version.strip())]
@@ -284,79 +287,6 @@ def packages_config_line(side: Side, index: int) -> list[tuple[str, str]]:
         # a development dependency is `dev` in the whole file: from a hunk it would read as runtime
         raise ManifestError(f"not a one-line package of packages.config: {line.strip()[:80]!r}")
     return [(name, version.strip())]
-
-
-_HCL_ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
-_HCL_PROVIDER = lazy(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
-_HCL_MODULE = lazy(r'^\s*module\s+"[^"]*"\s*\{\s*$')
-
-
-# `image = "nginx:1.31.0"` of a Kubernetes resource stands alone (infra.parse_terraform reads the same).
-_HCL_IMAGE = lazy(r'^\s*image\s*=\s*"([^"\s$|]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
-_HCL_ONE_LINE = lazy(r"^\s*[\w-]+\s*=\s*\S.*$")  # `values = [file("${path.module}/x.yaml")]`
-_HCL_CHART = lazy(r'^\s*(chart|repository|source)\s*=\s*"([^"$]*)"\s*$')
-_HCL_OPENER = lazy(r'^\s*(?:resource|data|module)\s+"')
-
-
-def _helm_release(side: Side, index: int, version: str) -> list[tuple[str, ...]]:
-    """The `version` of a helm_release whose `chart` (and no module `source`) the hunk shows among the
-    one-line attributes of the same block, above or below it; [] when it shows none."""
-    chart = ""
-    for step in (-1, 1):
-        at = index + step
-        while 0 <= at < len(side):
-            line = side[at][0]
-            if not line.strip() or line.strip().startswith(("#", "//")):
-                at += step
-                continue
-            if _HCL_OPENER.match(line) and step == -1:
-                if not line.lstrip().startswith('resource "helm_release"'):
-                    return []
-                break
-            if not _HCL_ONE_LINE.match(line) or line.count("{") != line.count("}"):
-                break
-            if (attr := _HCL_CHART.match(line)) is not None:
-                if attr.group(1) == "source":
-                    return []  # a module's input named `chart`: the module's own version is the dependency
-                if attr.group(1) == "chart":
-                    chart = attr.group(2)
-            at += step
-    return [(chart, version, "helm")] if chart else []
-
-
-def terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
-    """A `version = "..."` line of a required_providers entry or a module block whose `source` (and,
-    for a provider, its `NAME = {` opening) the hunk shows above it in the same block; a helm_release's
-    `version` whose `chart` the hunk shows; a container `image = "name:tag"` line."""
-    line = side[index][0]
-    if (image := _HCL_IMAGE.match(line)) is not None:
-        name, tag, digest = split_image(image.group(1))
-        return [(name, image_version(tag, digest), "docker")]
-    m = _HCL_ATTR.match(line)
-    if m is not None and m.group(1) == "version" and "$" not in m.group(2) \
-            and (release := _helm_release(side, index, m.group(2).strip())):
-        return release
-    if m is None or m.group(1) != "version" or not RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
-        raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
-    source = None
-    for above, _ in reversed(side[:index]):
-        if "}" in above or "{" in above and not (_HCL_PROVIDER.match(above) or _HCL_MODULE.match(above)):
-            break
-        if (attr := _HCL_ATTR.match(above)) is not None:
-            if attr.group(1) == "version":
-                break
-            source = attr.group(2)
-            continue
-        if _HCL_ONE_LINE.match(above) and not _HCL_MODULE.match(above) and not _HCL_PROVIDER.match(above):
-            continue  # another one-line argument of the same block (`enabled = var.x`, `name = "a"`)
-        if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
-            return [(source.partition("?ref=")[0], m.group(2).strip())]
-        if source and _HCL_PROVIDER.match(above):
-            return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip())]
-        if not above.strip() or above.strip().startswith(("#", "//")):
-            continue
-        break
-    raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
 
 
 _YAML_VERSION = lazy(r"^(\s*)(-\s+)?version:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")

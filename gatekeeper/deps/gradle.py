@@ -99,6 +99,10 @@ def parse_wrapper(path: str, data: bytes) -> list[Dependency]:
 _VERSION_VALUE = lazy(r"""(?P<q>["'])v?\d[\w.+-]*(?P=q)""")
 _CHECKSUM = lazy(r"^(\s*distributionSha256Sum\s*[=:]\s*)\S+", re.MULTILINE)
 _WRAPPERS = frozenset({"gradle-wrapper.properties", "maven-wrapper.properties"})
+# Keys Gradle's own `wrapper` task adds with a release (7.6: `networkTimeout`; 8.2: `validateDistributionUrl`,
+# the check that the URL answers before it is used): a bump writes them; neither names where the tool comes
+# from, and only `true` is the check on (`false` turns it off: that stays an edit beside the bump).
+_WRAPPER_KEYS = lazy(r"^\s*(?:networkTimeout\s*[=:]\s*\d{1,9}|validateDistributionUrl\s*[=:]\s*true)\s*$")
 
 
 def is_script(name: str) -> bool:
@@ -110,7 +114,10 @@ def is_script(name: str) -> bool:
 def _masked(name: str, data: bytes) -> str:
     body = text(data)
     if name in _WRAPPERS:  # the URL's version (Maven's twice) and the checksum move with a bump; never the host
-        lines = _CHECKSUM.sub(r"\1SUM", body).splitlines()
+        raw = _CHECKSUM.sub(r"\1SUM", body).splitlines()
+        # a line after one ending in `\` continues that line's value: never dropped
+        lines = [line for n, line in enumerate(raw)
+                 if not (_WRAPPER_KEYS.match(line) and not (n and raw[n - 1].endswith("\\")))]
         return "\n".join(line.replace(m.group("version"), "VERSION") if (m := _DISTRIBUTION.match(line)) else line
                          for line in lines)
     body = _COORD.sub(lambda m: m.group(0).replace(f":{m.group('version')}", ":VERSION", 1), body)

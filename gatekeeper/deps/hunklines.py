@@ -13,12 +13,20 @@ which package it pins at which version; anything else raises ManifestError (a `p
   coordinate string `"group:artifact:version",`, and nothing else (bazel.residue).
 - `kustomization.yaml`: an `image:` line (what the whole-file reader takes from inline patches too).
 - `rust-toolchain.toml`: the `channel = "1.80.0"` line.
+- `libs.versions.toml` (a Gradle catalog): a one-line inline table of a plugin (`{ id, version }`) or a library
+  (`{ module, version }`, `{ group, name, version }`) with a literal version, whatever its section (Gradle
+  refuses those keys in any other); a string entry (`"g:a:1.0"`, `"id:1.0"`) only in a `[libraries]` or
+  `[plugins]` table the hunk shows — its header above, or such an inline table with no header between —
+  since in `[versions]` any string is a version. A `[versions]` alias and
+  a `version.ref` name no package from the hunk alone; any triple quote in the hunk (a multi-line string
+  could hold a line that looks like an entry) refuses the file.
 """
 
 from __future__ import annotations
 
 from gatekeeper.deps import bazel, precommit
 from gatekeeper.deps.edits import RANGE, Side
+from gatekeeper.deps.loaders import load_toml
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.toolfiles import parse_compose
 from gatekeeper.deps.tools import TOOL, VERSIONISH
@@ -121,3 +129,53 @@ def rust_toolchain_line(side: Side, index: int) -> list[tuple[str, ...]]:
     if m is None or not VERSIONISH.match(m.group(2)):
         raise _refuse("not a versioned toolchain channel", line)
     return [("rust", m.group(2), TOOL)]
+
+
+_CATALOG_ENTRY = lazy(r"""^\s*([A-Za-z0-9_-]+)\s*=\s*(\{[^{}]*\}|"[^"\\]*")\s*(?:#.*)?$""")
+_CATALOG_HEADER = lazy(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(?:#.*)?$")
+_CATALOG_TABLES = {frozenset({"id", "version"}), frozenset({"module", "version"}),
+                   frozenset({"group", "name", "version"})}
+
+
+def _catalog_section(side: Side, index: int) -> str | None:
+    """The table the entry at `index` sits in: the header the hunk shows above it, else what an entry of the
+    same table the hunk shows (no header between) proves — a `module`/`group` table is a library, an `id`
+    table a plugin, and Gradle refuses those keys in any other table. None when nothing shows it."""
+    for step, lines in ((-1, reversed(side[:index])), (1, iter(side[index + 1:]))):
+        for text, _ in lines:
+            if (header := _CATALOG_HEADER.match(text)) is not None:
+                if step == -1:
+                    return header.group(1)
+                break  # the next table begins: nothing below it is of this one
+            if _COMMENT.match(text):
+                continue
+            entry = _CATALOG_ENTRY.match(text)
+            if entry is None:
+                break
+            value = load_toml(f"v = {entry.group(2)}".encode())["v"]
+            if isinstance(value, dict) and frozenset(value) in _CATALOG_TABLES:
+                return "plugins" if "id" in value else "libraries"
+    return None
+
+
+def catalog_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    """One entry of a Gradle version catalog: (name, version, "maven", "", its key, the alias)."""
+    line = side[index][0]
+    if _COMMENT.match(line):
+        return []
+    m = _CATALOG_ENTRY.match(line)
+    if m is None or any("\"\"\"" in text or "\'\'\'" in text for text, _ in side):
+        raise _refuse("not a one-line catalog entry with its version", line)
+    key, value = m.group(1), load_toml(f"v = {m.group(2)}".encode())["v"]
+    if isinstance(value, dict):
+        if frozenset(value) not in _CATALOG_TABLES or not all(isinstance(v, str) for v in value.values()):
+            raise _refuse("not a catalog entry with a literal version", line)
+        name = value.get("id") or value.get("module") or f"{value.get('group')}:{value.get('name')}"
+        return [(name, value["version"], "maven", "", key)]
+    section = _catalog_section(side, index)
+    parts = value.split(":")
+    if section == "libraries" and len(parts) == 3:
+        return [(f"{parts[0]}:{parts[1]}", parts[2], "maven", "", key)]
+    if section == "plugins" and len(parts) == 2:
+        return [(parts[0], parts[1], "maven", "", key)]
+    raise _refuse("the hunk does not show this entry's [libraries] or [plugins] header", line)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 
 from gatekeeper.deps.loaders import load_toml, load_xml, mapping, string, xml_child, xml_local, xml_text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
@@ -11,11 +12,13 @@ from gatekeeper.deps.model import Dependency, ManifestError, Scope
 _PROPERTY = re.compile(r"\$\{([^}]+)\}")
 
 
-def parse_pom(path: str, data: bytes) -> list[Dependency]:
+def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
+    """The POM's dependencies; `inherited`: its parents' properties (mavenprops.py), which its own override."""
     root = load_xml(data)
     if xml_local(root.tag) != "project":
         raise ManifestError("the root element is not <project>")
-    props = {xml_local(p.tag): (p.text or "").strip() for p in (xml_child(root, "properties") or [])}
+    props = {**(inherited or {}), **{xml_local(p.tag): (p.text or "").strip()
+                                     for p in (xml_child(root, "properties") or [])}}
     props["project.version"] = xml_text(root, "version")
 
     def resolve(value: str) -> str:
@@ -66,18 +69,20 @@ def parse_version_catalog(path: str, data: bytes) -> list[Dependency]:
         return string(version)
 
     out: list[Dependency] = []
-    for entry in mapping(doc.get("libraries"), "[libraries]").values():
+    # Each entry keeps its key as its alias: the build names it so (`libs.plugins.spotless`), and so do bots.
+    for key, entry in mapping(doc.get("libraries"), "[libraries]").items():
         if isinstance(entry, str):
             group, _, rest = entry.partition(":")
             artifact, _, version = rest.partition(":")
-            out.append(Dependency("maven", f"{group}:{artifact}", version, path, True, "runtime"))
+            out.append(Dependency("maven", f"{group}:{artifact}", version, path, True, "runtime", alias=key))
         elif isinstance(entry, dict):
             module = string(entry.get("module")) or f"{string(entry.get('group'))}:{string(entry.get('name'))}"
-            out.append(Dependency("maven", module, version_of(entry), path, True, "runtime"))
-    for entry in mapping(doc.get("plugins"), "[plugins]").values():
+            out.append(Dependency("maven", module, version_of(entry), path, True, "runtime", alias=key))
+    for key, entry in mapping(doc.get("plugins"), "[plugins]").items():
         if isinstance(entry, str):
             plugin, _, version = entry.partition(":")
-            out.append(Dependency("maven", plugin, version, path, True, "build"))
+            out.append(Dependency("maven", plugin, version, path, True, "build", alias=key))
         elif isinstance(entry, dict):
-            out.append(Dependency("maven", string(entry.get("id")), version_of(entry), path, True, "build"))
+            out.append(Dependency("maven", string(entry.get("id")), version_of(entry), path, True, "build",
+                                  alias=key))
     return out

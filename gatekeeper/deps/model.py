@@ -30,6 +30,9 @@ class Dependency:
     # A sha-pinned action's trailing comment (`@<sha> # v4.1.1`): a claim of the change's author, used
     # only to order and to name the version, never to judge pinning (that is the sha's alone).
     tag: str = ""
+    # The name the file itself gives the entry where that is not the package's (a Gradle catalog's key:
+    # `spotless = { id = "com.diffplug.spotless", … }`): what a reader of the file and its bots call it.
+    alias: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,7 @@ class Change:
     # The name on BASE when the dependency moved to another name that is the same package's next major
     # (a Go module's `/v2` → `/v3` path, delta.py); None otherwise, and then left out of `to_dict`.
     from_name: str | None = None
+    alias: str | None = None  # see Dependency.alias; left out of `to_dict` when None
 
     def to_dict(self) -> dict[str, object]:
         """The change as `deps --format json` and the policy input show it."""
@@ -92,4 +96,6 @@ class Change:
         }
         if self.from_name is not None:
             out["from_name"] = self.from_name
+        if self.alias is not None:
+            out["alias"] = self.alias
         return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 
 from gatekeeper.deps.loaders import load_json, load_xml, mapping, string, xml_local, xml_text
 from gatekeeper.deps.model import Dependency, ManifestError
@@ -29,7 +30,7 @@ def parse_packages_lock(path: str, data: bytes) -> list[Dependency]:
 _PROPERTY = re.compile(r"^\$\(([A-Za-z_][\w.-]*)\)$")
 
 
-def _properties(root: ET.Element) -> dict[str, str]:
+def properties_of(root: ET.Element) -> dict[str, str]:
     """The file's own MSBuild properties (`<PropertyGroup><XUnitV3Version>4.0.0</XUnitV3Version>`): a name
     given two different values (under conditions) is left out, so its uses stay as written."""
     values: dict[str, set[str]] = {}
@@ -40,9 +41,10 @@ def _properties(root: ET.Element) -> dict[str, str]:
     return {name: next(iter(found)) for name, found in values.items() if len(found) == 1}
 
 
-def parse_msbuild(path: str, data: bytes) -> list[Dependency]:
+def parse_msbuild(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
     """Package references and central versions; a version that is exactly one `$(Property)` of the same file
-    is resolved (one level, as pom.xml properties are); any other expression is kept as written."""
+    (or of `inherited`: the Directory.Build.props it imports, msbuildprops.py) is resolved (one level, as
+    pom.xml properties are); any other expression is kept as written."""
     out: list[Dependency] = []
     root = load_xml(data)
     properties: dict[str, str] | None = None
@@ -52,7 +54,7 @@ def parse_msbuild(path: str, data: bytes) -> list[Dependency]:
         name = node.get("Include") or node.get("Update") or ""
         version = node.get("Version") or xml_text(node, "Version") or node.get("VersionOverride") or ""
         if (prop := _PROPERTY.match(version.strip())) is not None:
-            properties = _properties(root) if properties is None else properties
+            properties = {**(inherited or {}), **properties_of(root)} if properties is None else properties
             version = properties.get(prop.group(1)) or version
         if name:
             dev = (node.get("PrivateAssets") or xml_text(node, "PrivateAssets")).lower() == "all"

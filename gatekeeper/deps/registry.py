@@ -24,6 +24,7 @@ from gatekeeper.deps import (
     elixir,
     golang,
     gradle,
+    hcllines,
     helmvalues,
     hunklines,
     hunks,
@@ -104,6 +105,9 @@ _BY_NAME: dict[str, Format] = {
                               edits=_edits("nuget", edits.packages_config_line)),
     "Directory.Packages.props": Format("msbuild", nuget.parse_msbuild, False,
                                        edits=_edits("nuget", edits.msbuild_line)),
+    # imported by every project below it: its PackageReference items and the properties they read
+    **{name: Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
+       for name in ("Directory.Build.props", "Directory.Build.targets")},
     "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
     "Chart.lock": Format("Chart.lock", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
     "values.yaml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
@@ -140,9 +144,9 @@ _BY_NAME: dict[str, Format] = {
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True)
-_CATALOG = Format("versions.toml", jvm.parse_version_catalog, False)
+_CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=_edits("maven", hunklines.catalog_line))
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
-_TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", edits.terraform_line))
+_TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", hcllines.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _COMPOSE = Format("compose", toolfiles.parse_compose, True)
 _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))

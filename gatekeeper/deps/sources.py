@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.deps import hunks
+from gatekeeper.deps import hunks, mavenprops, msbuildprops
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
@@ -143,6 +143,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
     base, head = git.commit(base_rev), git.commit(head_rev)
     changes: list[Change] = []
     problems: list[Problem] = []
+    inheriting: dict[str, dict[str, tuple[bytes | None, bytes | None]]] = {}  # format → path → both sides
     for touched in _touched(git, base, head):
         path = touched.path
         gitlinks = (touched.old_mode, touched.new_mode)
@@ -154,7 +155,8 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
         for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
                                         (head, touched.new_mode, touched.new_oid, "head")):
             blobs.append(_side_blob(git, mode, oid, path, side, problems))
-            deps = _parse(fmt.parse, path, blobs[-1], problems, side)
+            parse = _INHERITING[fmt.name][0](git, commit) if fmt.name in _INHERITING else fmt.parse
+            deps = _parse(parse, path, blobs[-1], problems, side)
             if deps is not None:
                 declared = None
                 if fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
@@ -165,10 +167,23 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
             sides.append(deps)
         if sides[0] is not None and sides[1] is not None:
             changes += diff(sides[0], sides[1], path)
+            if fmt.name in _INHERITING:
+                inheriting.setdefault(fmt.name, {})[path] = (blobs[0], blobs[1])
         if moved := changed_overrides(path, blobs[0], blobs[1]):
             problems.append(Problem(path, "partial", f"{', '.join(moved)} changed: a source or version override "
                                     "the delta does not read (review it by hand)"))
+    known = {(c.manifest, c.name, c.scope, c.from_version, c.to_version) for c in changes}
+    for name, files in inheriting.items():
+        inherited, unread = _INHERITING[name][1](git, base, head, files)
+        changes += [c for c in inherited if (c.manifest, c.name, c.scope, c.from_version, c.to_version) not in known]
+        problems += unread
     return Delta(with_claims(git, base, head, changes), tuple(problems))
+
+
+# Formats whose files take properties from others (a parent POM, the Directory.Build.props above a project):
+# read with those at each side, and the untouched files that use a property a touched one moved, re-read.
+_INHERITING = {"pom.xml": (mavenprops.pom_parser, mavenprops.module_moves),
+               "msbuild": (msbuildprops.project_parser, msbuildprops.project_moves)}
 
 
 # Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):

@@ -1,0 +1,102 @@
+"""Terraform (`.tf`) lines a patch shows only as hunks: a provider's or module's `version`, a module's
+`source = "…?ref=vX"`, a helm_release's `version` beside its `chart`, a container `image`. The rules of
+edits.py hold (every changed line is one of these or blank; a refusal is a ManifestError, then a `partial`
+problem); infra.parse_terraform reads the same from a whole file."""
+
+from __future__ import annotations
+
+from gatekeeper.deps.docker import image_version, split_image
+from gatekeeper.deps.edits import RANGE, Side
+from gatekeeper.deps.model import ManifestError
+from gatekeeper.lazy_pattern import lazy
+
+_HCL_ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
+_HCL_PROVIDER = lazy(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
+_HCL_MODULE = lazy(r'^\s*module\s+"[^"]*"\s*\{\s*$')
+
+
+# `image = "nginx:1.31.0"` of a Kubernetes resource stands alone (infra.parse_terraform reads the same).
+_HCL_IMAGE = lazy(r'^\s*image\s*=\s*"([^"\s$|]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
+_HCL_ONE_LINE = lazy(r"^\s*[\w-]+\s*=\s*\S.*$")  # `values = [file("${path.module}/x.yaml")]`
+_HCL_CHART = lazy(r'^\s*(chart|repository|source)\s*=\s*"([^"$]*)"\s*$')
+_HCL_OPENER = lazy(r'^\s*(?:resource|data|module)\s+"')
+
+
+def _helm_release(side: Side, index: int, version: str) -> list[tuple[str, ...]]:
+    """The `version` of a helm_release whose `chart` (and no module `source`) the hunk shows among the
+    one-line attributes of the same block, above or below it; [] when it shows none."""
+    chart = ""
+    for step in (-1, 1):
+        at = index + step
+        while 0 <= at < len(side):
+            line = side[at][0]
+            if not line.strip() or line.strip().startswith(("#", "//")):
+                at += step
+                continue
+            if _HCL_OPENER.match(line) and step == -1:
+                if not line.lstrip().startswith('resource "helm_release"'):
+                    return []
+                break
+            if not _HCL_ONE_LINE.match(line) or line.count("{") != line.count("}"):
+                break
+            if (attr := _HCL_CHART.match(line)) is not None:
+                if attr.group(1) == "source":
+                    return []  # a module's input named `chart`: the module's own version is the dependency
+                if attr.group(1) == "chart":
+                    chart = attr.group(2)
+            at += step
+    return [(chart, version, "helm")] if chart else []
+
+
+def terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    """A `version = "..."` line of a required_providers entry or a module block whose `source` (and,
+    for a provider, its `NAME = {` opening) the hunk shows above it in the same block; a helm_release's
+    `version` whose `chart` the hunk shows; a container `image = "name:tag"` line."""
+    line = side[index][0]
+    if (image := _HCL_IMAGE.match(line)) is not None:
+        name, tag, digest = split_image(image.group(1))
+        return [(name, image_version(tag, digest), "docker")]
+    m = _HCL_ATTR.match(line)
+    if m is not None and m.group(1) == "source" and "?ref=" in m.group(2):
+        return _module_ref(side, index, m.group(2))
+    if m is not None and m.group(1) == "version" and "$" not in m.group(2) \
+            and (release := _helm_release(side, index, m.group(2).strip())):
+        return release
+    if m is None or m.group(1) != "version" or not RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
+        raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
+    source = None
+    for above, _ in reversed(side[:index]):
+        if "}" in above or "{" in above and not (_HCL_PROVIDER.match(above) or _HCL_MODULE.match(above)):
+            break
+        if (attr := _HCL_ATTR.match(above)) is not None:
+            if attr.group(1) == "version":
+                break
+            source = attr.group(2)
+            continue
+        if _HCL_ONE_LINE.match(above) and not _HCL_MODULE.match(above) and not _HCL_PROVIDER.match(above):
+            continue  # another one-line argument of the same block (`enabled = var.x`, `name = "a"`)
+        if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
+            return [(source.partition("?ref=")[0], m.group(2).strip())]
+        if source and _HCL_PROVIDER.match(above):
+            return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip())]
+        if not above.strip() or above.strip().startswith(("#", "//")):
+            continue
+        break
+    raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
+
+
+def _module_ref(side: Side, index: int, source: str) -> list[tuple[str, ...]]:
+    """A module's `source = "git::https://…?ref=v2.5.0"` line (terraform-ibm-modules): the ref is the version, as
+    infra.parse_terraform reads it, when the hunk shows the `module` block opening above it across one-line
+    arguments only (a heredoc's or a nested block's line could be anything's)."""
+    name, _, ref = source.partition("?ref=")
+    for above, _ in reversed(side[:index]):
+        if _HCL_MODULE.match(above):
+            if name.startswith(("./", "../")):
+                break
+            return [(name, ref)]
+        if "<<" in above or "{" in above or "}" in above:
+            break
+        if not (_HCL_ONE_LINE.match(above) or not above.strip() or above.strip().startswith(("#", "//"))):
+            break
+    raise ManifestError(f"the hunk does not show whose source this is: {side[index][0].strip()[:80]!r}")

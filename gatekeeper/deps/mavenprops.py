@@ -1,0 +1,133 @@
+"""Maven properties across POMs (`--tree` only): a module inherits its parent POM's `<properties>`.
+
+A bot's bump of `<feign.version>` in `logbook-parent/pom.xml` moves feign-core in `logbook-openfeign/pom.xml`,
+a file the commit does not touch. Read alone, the parent shows no dependency moved and the module is not
+read at all. Here a POM is read with the properties of its parents in the same tree (`<relativePath>`,
+default `../pom.xml`, and only while the parent's coordinates are the ones `<parent>` names), and the
+untouched POMs that use a property a touched POM moved are read at both sides: their moves are reported
+under the touched POM, the file whose edit made them. Bounded: a parent chain of at most `_MAX_DEPTH`
+POMs, at most `_MAX_POMS` untouched POMs and `MAX_BYTES` of them read; past that, a `partial` problem.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+
+from gatekeeper.deps.delta import diff
+from gatekeeper.deps.jvm import parse_pom
+from gatekeeper.deps.loaders import MAX_BYTES, load_xml, xml_child, xml_local, xml_text
+from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
+from gatekeeper.gitobjects import GitObjects, GitObjectsError
+
+_MAX_DEPTH = 8
+_MAX_POMS = 400
+
+
+def properties(root: ET.Element) -> dict[str, str]:
+    """The project's own `<properties>` (profiles' are not inherited unconditionally: left out)."""
+    return {xml_local(p.tag): (p.text or "").strip() for p in (xml_child(root, "properties") or [])}
+
+
+def _parent_path(path: str, root: ET.Element) -> str | None:
+    """The path, in the same tree, of the parent POM `root` names; None when it names none there."""
+    parent = xml_child(root, "parent")
+    if parent is None:
+        return None
+    relative = xml_child(parent, "relativePath")
+    if relative is not None and not (relative.text or "").strip():
+        return None  # `<relativePath/>`: the parent comes from a repository, not from this tree
+    rel = (relative.text or "").strip() if relative is not None else "../pom.xml"
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(path), rel))
+    if target == ".." or target.startswith(("../", "/")) or "\n" in target:
+        return None  # outside the repository: nothing of this tree
+    return target if target.endswith(".xml") else posixpath.join(target, "pom.xml")
+
+
+def _read(git: GitObjects, commit: str, path: str) -> bytes | None:
+    try:
+        return git.read(commit, path, MAX_BYTES + 1)
+    except GitObjectsError:
+        return None
+
+
+def inherited(git: GitObjects, commit: str, path: str, root: ET.Element) -> dict[str, str]:
+    """The properties the parents of the POM at `path` define in `commit`'s tree, the nearest one's first."""
+    out: dict[str, str] = {}
+    seen = {path}
+    for _ in range(_MAX_DEPTH):
+        parent_path = _parent_path(path, root)
+        parent = xml_child(root, "parent")
+        if parent_path is None or parent is None or parent_path in seen:
+            break
+        data = _read(git, commit, parent_path)
+        if data is None:
+            break
+        try:
+            parent_root = load_xml(data)
+        except ManifestError as exc:
+            raise ManifestError(f"its parent POM {parent_path} cannot be read ({exc})") from None
+        if xml_text(parent_root, "artifactId") != xml_text(parent, "artifactId"):
+            break  # another project's POM sits there: Maven would take the parent from a repository
+        for name, value in properties(parent_root).items():
+            out.setdefault(name, value)
+        seen.add(parent_path)
+        path, root = parent_path, parent_root
+    return out
+
+
+def pom_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[Dependency]]:
+    """A pom.xml parser that resolves `${name}` with the properties of the POM's parents in `commit`."""
+
+    def parse(path: str, data: bytes) -> list[Dependency]:
+        return parse_pom(path, data, inherited(git, commit, path, load_xml(data)))
+
+    return parse
+
+
+def _moved(old: bytes | None, new: bytes | None) -> set[str]:
+    """The names of the properties whose values differ between two sides of one POM."""
+    try:
+        was = properties(load_xml(old)) if old is not None else {}
+        now = properties(load_xml(new)) if new is not None else {}
+    except ManifestError:
+        return set()  # the file's own reading already reports it
+    return {name for name in was.keys() | now.keys() if was.get(name) != now.get(name)}
+
+
+def module_moves(git: GitObjects, base: str, head: str,
+                 touched: dict[str, tuple[bytes | None, bytes | None]]) -> tuple[list[Change], list[Problem]]:
+    """Dependencies of untouched POMs that moved because a touched POM (`touched`: path → both sides'
+    content) changed a property they use, reported under that touched POM."""
+    moved = {path: names for path, (old, new) in touched.items() if (names := _moved(old, new))}
+    if not moved:
+        return [], []
+    poms = [p for p, e in git.tree(head).items() if posixpath.basename(p) == "pom.xml" and p not in touched
+            and not e.is_gitlink and not e.is_symlink]
+    changes: dict[tuple[object, ...], Change] = {}
+    problems: list[Problem] = []
+    budget = MAX_BYTES
+    for count, path in enumerate(sorted(poms)):
+        if count >= _MAX_POMS or budget <= 0:
+            problems += [Problem(p, "partial", f"properties moved ({', '.join(sorted(n))[:200]}) and the "
+                                 f"repository has more POMs than are read for their uses: review them by hand")
+                         for p, n in moved.items()]
+            break
+        data = _read(git, head, path)
+        if data is None:
+            continue
+        budget -= len(data)
+        owner = next((p for p, names in moved.items() if any(f"${{{n}}}".encode() in data for n in names)), None)
+        if owner is None:
+            continue
+        try:
+            root = load_xml(data)
+            sides = [parse_pom(path, data, inherited(git, commit, path, root)) for commit in (base, head)]
+        except (ManifestError, RecursionError) as exc:
+            problems.append(Problem(owner, "partial", f"a property it moved is used by {path}, which cannot "
+                                    f"be read ({exc}): review it by hand"))
+            continue
+        for change in diff(sides[0], sides[1], owner):
+            changes.setdefault((change.name, change.scope, change.from_version, change.to_version), change)
+    return list(changes.values()), problems

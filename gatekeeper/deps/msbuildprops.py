@@ -1,0 +1,114 @@
+"""MSBuild properties a project takes from the `Directory.Build.props` above it (`--tree` only).
+
+MSBuild imports the nearest `Directory.Build.props` found walking up from a project's folder, before the
+project's own items: `<PackageReference Include="Microsoft.NET.Test.Sdk" Version="$(MicrosoftNetTestSdkVersion)" />`
+takes its version from there (bitwarden/server). So a project file (and a `Directory.Packages.props`) is read
+with that file's properties, at each side; and when a touched `Directory.Build.props` moves a property, the
+untouched project files below it that use `$(Name)` are read at both sides, their moves reported under the
+props file whose edit made them. Only the nearest file counts (one importing another explicitly is not
+followed: its properties are simply not resolved, so the version stays as written). Bounded as mavenprops is.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Mapping
+
+from gatekeeper.deps.delta import diff
+from gatekeeper.deps.loaders import MAX_BYTES, load_xml
+from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
+from gatekeeper.deps.nuget import parse_msbuild, properties_of
+from gatekeeper.gitobjects import GitObjects, GitObjectsError
+
+PROPS = "Directory.Build.props"
+_PROJECTS = (".csproj", ".fsproj", ".vbproj")
+_MAX_PROJECTS = 2000
+
+
+def _nearest(tree: Mapping[str, object], path: str) -> str | None:
+    """The `Directory.Build.props` MSBuild imports for the project at `path`; None for a props file itself."""
+    if posixpath.basename(path) == PROPS:
+        return None
+    folder = posixpath.dirname(path)
+    while True:
+        candidate = posixpath.join(folder, PROPS) if folder else PROPS
+        if candidate in tree:
+            return candidate
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+
+
+def _read(git: GitObjects, commit: str, path: str) -> bytes | None:
+    try:
+        return git.read(commit, path, MAX_BYTES + 1)
+    except GitObjectsError:
+        return None
+
+
+def inherited(git: GitObjects, commit: str, path: str) -> dict[str, str]:
+    """The properties of the `Directory.Build.props` the project at `path` imports in `commit`'s tree."""
+    props = _nearest(git.tree(commit), path)
+    data = _read(git, commit, props) if props is not None else None
+    if data is None:
+        return {}
+    try:
+        return properties_of(load_xml(data))
+    except ManifestError as exc:
+        raise ManifestError(f"its {props} cannot be read ({exc})") from None
+
+
+def project_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[Dependency]]:
+    """An MSBuild parser that resolves `$(Name)` with the imported `Directory.Build.props` of `commit`."""
+
+    def parse(path: str, data: bytes) -> list[Dependency]:
+        return parse_msbuild(path, data, inherited(git, commit, path))
+
+    return parse
+
+
+def _moved(old: bytes | None, new: bytes | None) -> set[str]:
+    try:
+        was = properties_of(load_xml(old)) if old is not None else {}
+        now = properties_of(load_xml(new)) if new is not None else {}
+    except ManifestError:
+        return set()  # the file's own reading already reports it
+    return {name for name in was.keys() | now.keys() if was.get(name) != now.get(name)}
+
+
+def project_moves(git: GitObjects, base: str, head: str,
+                  touched: dict[str, tuple[bytes | None, bytes | None]]) -> tuple[list[Change], list[Problem]]:
+    """Package moves of untouched projects whose `Directory.Build.props` (touched: path → both sides) moved a
+    property they use, reported under that props file."""
+    moved = {p: names for p, (old, new) in touched.items() if posixpath.basename(p) == PROPS
+             and (names := _moved(old, new))}
+    if not moved:
+        return [], []
+    tree = git.tree(head)
+    projects = sorted(p for p, e in tree.items() if p not in touched and not e.is_gitlink and not e.is_symlink
+                      and (p.endswith(_PROJECTS) or posixpath.basename(p) == "Directory.Packages.props")
+                      and (_nearest(tree, p) or "") in moved)
+    changes: dict[tuple[object, ...], Change] = {}
+    problems: list[Problem] = []
+    budget = MAX_BYTES
+    for count, path in enumerate(projects):
+        if count >= _MAX_PROJECTS or budget <= 0:
+            problems += [Problem(p, "partial", f"properties moved ({', '.join(sorted(n))[:200]}) and more projects "
+                                 "use them than are read: review them by hand") for p, n in moved.items()]
+            break
+        owner = _nearest(tree, path)
+        data = _read(git, head, path)
+        if data is None or owner is None:
+            continue
+        budget -= len(data)
+        if not any(f"$({n})".encode() in data for n in moved[owner]):
+            continue
+        try:
+            sides = [parse_msbuild(path, data, inherited(git, commit, path)) for commit in (base, head)]
+        except (ManifestError, RecursionError) as exc:
+            problems.append(Problem(owner, "partial", f"a property it moved is used by {path}, which cannot be "
+                                    f"read ({exc}): review it by hand"))
+            continue
+        for change in diff(sides[0], sides[1], owner):
+            changes.setdefault((change.name, change.scope, change.from_version, change.to_version), change)
+    return list(changes.values()), problems
