@@ -79,33 +79,33 @@ def inventory_script(text: str) -> tuple[str, str, str] | None:
     """An Ansible dynamic inventory script: answers `--list` with JSON whose `_meta` holds `hostvars`."""
     if (m := _INVENTORY_META.search(text)) is not None and _INVENTORY_HOSTVARS.search(text) \
             and _INVENTORY_LIST.search(text):
-        return "iac", "iac.content.inventory-script", _line(text, m)
+        return "iac", "iac.content.inventory-script", evidence_line(text, m)
     return None
 
 
 def shape(name: str, text: str) -> tuple[str, str, str] | None:
     """(bucket, rule id, evidence line) of the first shape `text` (a file's first bytes) has, or None."""
     if (m := _CLOUD_CONFIG.search(text)) is not None:
-        return "iac", "iac.content.cloud-init", _line(text, m)
+        return "iac", "iac.content.cloud-init", evidence_line(text, m)
     if (m := _SEMAPHORE_VERSION.search(text)) is not None and _SEMAPHORE_BLOCKS.search(text) \
             and _SEMAPHORE_AGENT.search(text):
-        return "ci", "ci.content.semaphore", _line(text, m)
+        return "ci", "ci.content.semaphore", evidence_line(text, m)
     if (m := _CONCOURSE_ROLE.search(text)) is not None and _CONCOURSE_ROLES.search(text) \
             and _CONCOURSE_AUTH.search(text):
-        return "ci", "ci.content.concourse-team", _line(text, m)
+        return "ci", "ci.content.concourse-team", evidence_line(text, m)
     if (m := _CF_APPLICATIONS.search(text)) is not None and _CF_KEY.search(text, m.end()):
-        return "iac", "iac.content.cloudfoundry", _line(text, m)
+        return "iac", "iac.content.cloudfoundry", evidence_line(text, m)
     if (m := _HEAT.search(text)) is not None:
-        return "iac", "iac.content.heat", _line(text, m)
+        return "iac", "iac.content.heat", evidence_line(text, m)
     if (m := _PACKER_BUILDERS.search(text)) is not None and _PACKER_TYPE.search(text[m.end():m.end() + 4096]) \
             and _PACKER_KEY.search(text):
-        return "iac", "iac.content.packer", _line(text, m)
+        return "iac", "iac.content.packer", evidence_line(text, m)
     if (m := _CFN_PARAMETER_KEY.search(text)) is not None and _CFN_PARAMETER_VALUE.search(text):
-        return "iac", "iac.content.cloudformation-parameters", _line(text, m)
+        return "iac", "iac.content.cloudformation-parameters", evidence_line(text, m)
     if name == "metadata.rb" and (m := _CHEF_NAME.search(text)) is not None and _CHEF_KEY.search(text):
-        return "iac", "iac.content.chef-metadata", _line(text, m)
+        return "iac", "iac.content.chef-metadata", evidence_line(text, m)
     if name.lower().endswith(".nix") and (m := _NIXOS.search(text)) is not None:
-        return "iac", "iac.content.nixos", _line(text, m)
+        return "iac", "iac.content.nixos", evidence_line(text, m)
     return _pipeline(text) or _compose(text)
 
 
@@ -113,15 +113,15 @@ def _pipeline(text: str) -> tuple[str, str, str] | None:
     """Cloud Build configurations and Azure Pipelines definitions under names no path rule knows."""
     if (m := _CLOUDBUILD_STEPS.search(text)) is not None and not _TOP_JOBS.search(text) \
             and _builder_step(text, m.end()):
-        return "ci", "ci.content.cloud-build", _line(text, m)
+        return "ci", "ci.content.cloud-build", evidence_line(text, m)
     if (m := _CLOUDBUILD_JSON.search(text)) is not None:
         first = text[m.end():m.end() + 4096]  # the first step object: its name and its args, in any order
         if _CLOUDBUILD_JSON_STEP.search(first) and _CLOUDBUILD_JSON_ARGS.search(first):
-            return "ci", "ci.content.cloud-build", _line(text, m)
+            return "ci", "ci.content.cloud-build", evidence_line(text, m)
     if (m := _AZURE_EXTENDS.search(text)) is not None:
-        return "ci", "ci.content.azure-pipelines", _line(text, m)
+        return "ci", "ci.content.azure-pipelines", evidence_line(text, m)
     if (m := _AZURE_TYPED.search(text)) is not None and _AZURE_TOP.search(text):
-        return "ci", "ci.content.azure-pipelines", _line(text, m)
+        return "ci", "ci.content.azure-pipelines", evidence_line(text, m)
     return None
 
 
@@ -147,11 +147,12 @@ def _builder_step(text: str, start: int) -> bool:
 
 def _compose(text: str) -> tuple[str, str, str] | None:
     if (m := _COMPOSE_SERVICES.search(text)) is not None and _COMPOSE_SERVICE_KEY.search(text, m.end()):
-        return "iac", "iac.content.compose", _line(text, m)
+        return "iac", "iac.content.compose", evidence_line(text, m)
     return None
 
 
-def _line(text: str, match: re.Match[str]) -> str:
+def evidence_line(text: str, match: re.Match[str]) -> str:
+    """The line `match` starts on (a match may span lines), stripped and cut at 120 characters: a signal's evidence."""
     start = text.rfind("\n", 0, match.start()) + 1
     end = text.find("\n", match.start())
     return text[start:end if end != -1 else len(text)].strip()[:120]

@@ -1,5 +1,6 @@
 """Tier 3: what a file's first bytes say it is (Kubernetes-family objects, CloudFormation/SAM, ARM,
-Ansible, Dockerfiles, GitHub Actions), by regular expressions over a bounded window.
+Dockerfiles, GitHub Actions; Ansible in ansible.py, other shapes in shapes.py), by regular expressions over a
+bounded window.
 
 No YAML parser: Helm templates and CloudFormation short-form tags (`!Ref`) break parsers, which is
 how the scanners that parse miss real files (research/iac-detection.md). Each signal names its rule
@@ -11,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gatekeeper.classify.ansible import ansible, setup_py
 from gatekeeper.classify.contextrules import ContextRules
-from gatekeeper.classify.shapes import shape
+from gatekeeper.classify.shapes import evidence_line, shape
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
 from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
 from gatekeeper.classify.yamlroots import yaml_signals
@@ -55,32 +57,10 @@ _API_YAML = lazy(r"""^["']?apiVersion["']?[ \t]*:[ \t]*["']?([^\s"'#]*)""", _FLA
 _KIND_YAML = lazy(r"""^["']?kind["']?[ \t]*:[ \t]*["']?([A-Za-z0-9_.{}-]+)""", _FLAGS)
 _API_JSON = lazy(r'"apiVersion"\s*:\s*"([^"]*)"')
 _KIND_JSON = lazy(r'"kind"\s*:\s*"([^"]*)"')
-_PLAY = lazy(r"^-[ \t]+(?:hosts|import_playbook|ansible\.builtin\.import_playbook)[ \t]*:", _FLAGS)
-_PLAY_HOSTS = lazy(r"^[ \t]{2}hosts[ \t]*:", _FLAGS)
-_PLAY_BODY = lazy(r"^(?:-[ \t]+|[ \t]{2})(?:tasks|roles|pre_tasks|post_tasks|handlers)[ \t]*:", _FLAGS)
-# Lines between are blank or indented: two alternatives that can never match the same text, so the scan from
-# one `all:` line is linear and stops at the next unindented line.
-_INVENTORY_YAML = lazy(
-    r"^(?:all|ungrouped)[ \t]*:[ \t]*\n(?:[ \t]*\n|[ \t]+\S[^\n]*\n)*?[ \t]+(?:hosts|children)[ \t]*:", _FLAGS)
-_INVENTORY_INI = lazy(r"^\[[A-Za-z0-9_.-]+:(?:children|vars)\][ \t]*$|\bansible_(?:host|user|connection|port)=",
-                      _FLAGS)
-# An INI inventory of bare hosts: a [group] header, then (past comments and blank lines) an unindented line that is
-# one host name or address, with at most `var=value` pairs after it. INI settings say `key = value`, TOML
-# `key = "v"`: neither has a lone word under a section.
-_INVENTORY_HOSTS = lazy(
-    r"^\[[A-Za-z0-9_.-]+\][ \t]*\r?\n(?:[ \t]*(?:[#;][^\n]*)?\r?\n)*"
-    r"[A-Za-z0-9][A-Za-z0-9_.:-]*(?:\[[0-9a-z:]+\][A-Za-z0-9_.-]*)?(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=\S+)*[ \t]*\r?$",
-    _FLAGS)
 # An IAM policy document (identity or resource policy, a trust policy): the one policy-language version and a
 # Statement list. Deployed by CloudFormation/Terraform/the CLI; it grants access, so it is infrastructure.
 _IAM_VERSION = lazy(r"""^[ \t]*["']?Version["']?[ \t]*:[ \t]*["']2012-10-17["']""", _FLAGS)
 _IAM_STATEMENT = lazy(r"""^[ \t]*["']?Statement["']?[ \t]*:""", _FLAGS)
-_FQCN_TASK = lazy(r"^[ \t]*(?:-[ \t]*)?ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
-_TASK_NAME = lazy(r"^[ \t]*-[ \t]+name[ \t]*:", _FLAGS)
-_TASK_MODULE = lazy(
-    r"^[ \t]+(?:apt|yum|dnf|package|copy|template|file|service|systemd|lineinfile|blockinfile|user|group|"
-    r"pip|get_url|unarchive|set_fact|include_tasks|import_tasks|include_role|import_role|debug|command|shell|"
-    r"uri|git|cron|mount|become|notify|register|when|with_items|loop)[ \t]*:", _FLAGS)
 _FROM = lazy(r"FROM[ \t]+\S", re.IGNORECASE)
 _ARG = lazy(r"ARG[ \t]+[A-Za-z_]", re.IGNORECASE)
 _GHA_ON = lazy(r"""^["']?on["']?[ \t]*:""", _FLAGS)
@@ -128,16 +108,7 @@ _BUILDKITE_STEP = lazy(
 # A Route 53 change batch (`aws route53 change-resource-record-sets --change-batch file://...`): DNS records.
 _ROUTE53_CHANGE = lazy(r'"Action"[ \t]*:[ \t]*"(?:CREATE|UPSERT|DELETE)"', _FLAGS)
 _ROUTE53_RECORD = lazy(r'"ResourceRecordSet"[ \t]*:', _FLAGS)
-# A play's keys (besides hosts) that only a play has; an item that imports a playbook is a play too.
-_PLAY_ITEM = lazy(r"^-([ \t]+)([A-Za-z_][\w.]*)[ \t]*:", _FLAGS)
-_PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
-_IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
-_SETUP_PACKAGING = lazy(r"^[ \t]*(?:from|import)[ \t]+(?:setuptools|distutils|skbuild)\b|\bsetup[ \t]*\(", _FLAGS)
-_ANSIBLE_MODULE = lazy(
-    r"^DOCUMENTATION[ \t]*=|^[ \t]*from[ \t]+ansible(?:_collections)?\.\S*module_utils\b", _FLAGS)
 _COMMENT = lazy(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*)?\r?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
-# An Ansible task file's folders (roles/x/tasks, tasks/, handlers/): short module names count there.
-_TASK_FOLDERS = frozenset({"tasks", "handlers"})
 
 
 # A serverless function's entry point (Lambda in each runtime, CloudFront Functions, AppSync JS resolvers), and
@@ -193,7 +164,7 @@ def iac_program(data: bytes) -> Signal | None:
     text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")  # C# files often start with a BOM
     if (m := _IAC_PROGRAM.search(text)) is None:
         return None
-    return Signal("iac", "iac.content.iac-program", _line(text, m))
+    return Signal("iac", "iac.content.iac-program", evidence_line(text, m))
 
 
 def program_evidence(data: bytes) -> Signal | None:
@@ -204,7 +175,7 @@ def program_evidence(data: bytes) -> Signal | None:
     text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")
     if b"\0" in data[:WINDOW] or (m := _HIDDEN_PROGRAM.search(text)) is None:
         return None
-    return Signal("iac", "iac.content.hidden-program", _line(text, m))
+    return Signal("iac", "iac.content.hidden-program", evidence_line(text, m))
 
 
 def function_handler(data: bytes) -> Signal | None:
@@ -215,7 +186,7 @@ def function_handler(data: bytes) -> Signal | None:
     text = data.decode("utf-8", "replace").removeprefix("\ufeff")
     if _IAC_IMPORT.search(text) or _HIDDEN_PROGRAM.search(text) or (m := _HANDLER.search(text)) is None:
         return None
-    return Signal("src", "src.content.function-handler", _line(text, m))
+    return Signal("src", "src.content.function-handler", evidence_line(text, m))
 
 
 def is_candidate(path: str) -> bool:
@@ -265,9 +236,9 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # a UTF-8 byte order mark hides nothing
     name = path.rpartition("/")[2]
     if name == "setup.py":
-        return _setup_py(text)
-    signals = (_cloud(text), *_kube(text, rules), _workflow(text), _ansible(path, text), _dockerfile(name, text),
-               _helm(name, text), Signal(*found_shape) if (found_shape := shape(name, text)) else None)
+        return _signal(setup_py(text))
+    signals = (_cloud(text), *_kube(text, rules), _workflow(text), _signal(ansible(path, text)),
+               _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)))
     found = [s for s in signals if s is not None]
     if as_yaml and len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
         text = text if whole is data else whole.decode("utf-8", "replace").removeprefix("\ufeff")
@@ -279,26 +250,23 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
 
 
 
-def _line(text: str, match: re.Match[str]) -> str:
-    start = text.rfind("\n", 0, match.start()) + 1
-    end = text.find("\n", match.start())  # the line the match starts on (a match may span lines)
-    line = text[start:end if end != -1 else len(text)].strip()
-    return line[:120]
+def _signal(found: tuple[str, str, str] | None) -> Signal | None:
+    return Signal(*found) if found is not None else None
 
 
 def _cloud(text: str) -> Signal | None:
     if (m := _ARM.search(text)) is not None:
-        return Signal("iac", "iac.content.arm", _line(text, m))
+        return Signal("iac", "iac.content.arm", evidence_line(text, m))
     if (m := _CFN_VERSION.search(text)) is not None:
-        return Signal("iac", "iac.content.cloudformation", _line(text, m))
+        return Signal("iac", "iac.content.cloudformation", evidence_line(text, m))
     if (m := _SAM.search(text)) is not None:
-        return Signal("iac", "iac.content.sam", _line(text, m))
+        return Signal("iac", "iac.content.sam", evidence_line(text, m))
     if _CFN_RESOURCES.search(text) and (m := _CFN_TYPE.search(text)) is not None:
-        return Signal("iac", "iac.content.cloudformation", _line(text, m))
+        return Signal("iac", "iac.content.cloudformation", evidence_line(text, m))
     if (m := _IAM_VERSION.search(text)) is not None and _IAM_STATEMENT.search(text):
-        return Signal("iac", "iac.content.iam-policy", _line(text, m))
+        return Signal("iac", "iac.content.iam-policy", evidence_line(text, m))
     if (m := _ROUTE53_RECORD.search(text)) is not None and _ROUTE53_CHANGE.search(text):
-        return Signal("iac", "iac.content.route53-change", _line(text, m))
+        return Signal("iac", "iac.content.route53-change", evidence_line(text, m))
     return None
 
 
@@ -309,7 +277,7 @@ def _helm(name: str, text: str) -> Signal | None:
         return None
     if _SEMGREP_RULES.search(text) and _SEMGREP_RULE_KEY.search(text):
         return None  # a semgrep rule quoting a template line
-    return Signal("iac", "iac.content.helm-template", _line(text, m))
+    return Signal("iac", "iac.content.helm-template", evidence_line(text, m))
 
 
 def _kube(text: str, rules: ContextRules) -> list[Signal | None]:
@@ -329,80 +297,39 @@ def _kube(text: str, rules: ContextRules) -> list[Signal | None]:
         group = version.rpartition("/")[0]
         rule = rules.api_rule(group, kind.group(1))
         if rule is not None:
-            out.append(Signal(rule.bucket, rule.id, f"{_line(doc, api)} / {_line(doc, kind)}"))
+            out.append(Signal(rule.bucket, rule.id, f"{evidence_line(doc, api)} / {evidence_line(doc, kind)}"))
     return out
 
 
 def _workflow(text: str) -> Signal | None:
     if _GHA_ON.search(text) and (jobs := _GHA_JOBS.search(text)) and _GHA_JOB_BODY.search(text, jobs.end()):
-        return Signal("ci", "ci.content.github-workflow", _line(text, jobs))
+        return Signal("ci", "ci.content.github-workflow", evidence_line(text, jobs))
     if (m := _GHA_ACTION.search(text)) is not None:
-        return Signal("ci", "ci.content.github-action", _line(text, m))
+        return Signal("ci", "ci.content.github-action", evidence_line(text, m))
     if (m := _CODEBUILD_PHASES.search(text)) is not None and _CODEBUILD_VERSION.search(text):
-        return Signal("ci", "ci.content.codebuild", _line(text, m))
+        return Signal("ci", "ci.content.codebuild", evidence_line(text, m))
     if (jobs := _CONCOURSE_JOBS.search(text)) is not None and _CONCOURSE_PLAN.search(text, jobs.end()):
-        return Signal("ci", "ci.content.concourse", _line(text, jobs))
+        return Signal("ci", "ci.content.concourse", evidence_line(text, jobs))
     if (m := _CONCOURSE_PLATFORM.search(text)) is not None and _CONCOURSE_RUN.search(text):
-        return Signal("ci", "ci.content.concourse", _line(text, m))
+        return Signal("ci", "ci.content.concourse", evidence_line(text, m))
     return _other_ci(text)
 
 
 def _other_ci(text: str) -> Signal | None:
     if (m := _AZURE_TASK.search(text)) is not None:
-        return Signal("ci", "ci.content.azure-pipelines", _line(text, m))
+        return Signal("ci", "ci.content.azure-pipelines", evidence_line(text, m))
     if (m := _AZURE_POOL.search(text)) is not None and _AZURE_BODY.search(text):
-        return Signal("ci", "ci.content.azure-pipelines", _line(text, m))
+        return Signal("ci", "ci.content.azure-pipelines", evidence_line(text, m))
     if (m := _GITLAB_SCRIPT.search(text)) is not None and (_GITLAB_STAGES.search(text) or _GITLAB_STAGE.search(text)):
-        return Signal("ci", "ci.content.gitlab-ci", _line(text, m))
+        return Signal("ci", "ci.content.gitlab-ci", evidence_line(text, m))
     if (m := _CIRCLE_VERSION.search(text)) is not None and _CIRCLE_BODY.search(text) and _GHA_JOBS.search(text):
-        return Signal("ci", "ci.content.circleci", _line(text, m))
+        return Signal("ci", "ci.content.circleci", evidence_line(text, m))
     if (m := _DRONE_KIND.search(text)) is not None and _STEPS.search(text):
-        return Signal("ci", "ci.content.drone-woodpecker", _line(text, m))
+        return Signal("ci", "ci.content.drone-woodpecker", evidence_line(text, m))
     if (m := _BITBUCKET.search(text)) is not None:
-        return Signal("ci", "ci.content.bitbucket", _line(text, m))
+        return Signal("ci", "ci.content.bitbucket", evidence_line(text, m))
     if (m := _STEPS.search(text)) is not None and _BUILDKITE_STEP.search(text, m.end()):
-        return Signal("ci", "ci.content.buildkite", _line(text, m))
-    return None
-
-
-def _ansible(path: str, text: str) -> Signal | None:
-    play = _PLAY.search(text)
-    if play is None and (hosts := _PLAY_HOSTS.search(text)) and text.lstrip().startswith(("- ", "---")):
-        play = hosts if _PLAY_BODY.search(text) else None
-    if play is None:
-        play = _play_item(text)
-    if play is not None:
-        return Signal("iac", "iac.content.ansible-play", _line(text, play))
-    if (m := _INVENTORY_YAML.search(text)) is not None:
-        return Signal("iac", "iac.content.ansible-inventory", _line(text, m))
-    if (m := _INVENTORY_INI.search(text)) is not None:
-        return Signal("iac", "iac.content.ansible-inventory", _line(text, m))
-    if (m := _INVENTORY_HOSTS.search(text)) is not None:
-        return Signal("iac", "iac.content.ansible-inventory", _line(text, m))
-    if (m := _FQCN_TASK.search(text)) is not None:
-        return Signal("iac", "iac.content.ansible-tasks", _line(text, m))
-    folders = set(path.lower().split("/")[:-1])
-    if folders & _TASK_FOLDERS and _TASK_NAME.search(text) and (m := _TASK_MODULE.search(text)) is not None:
-        return Signal("iac", "iac.content.ansible-tasks", _line(text, m))
-    return None
-
-
-def _play_item(text: str) -> re.Match[str] | None:
-    """A top-level list item that is a play, whatever the order of its keys, its indentation, or the comments
-    above it: `hosts:` with tasks/roles/pre_tasks/post_tasks/handlers beside it, or an `import_playbook:`.
-    Its keys are the lines indented like its first key, up to the next unindented line."""
-    for item in _PLAY_ITEM.finditer(text):
-        indent = 1 + len(item.group(1))
-        keys = {item.group(2)}
-        end = text.find("\n", item.end())
-        for line in text[end + 1:].splitlines() if end != -1 else ():
-            if line and not line[0].isspace() and not line.startswith("#"):
-                break  # the next item, or the end of the list
-            body = line[indent:]
-            if line[:indent].strip() == "" and body[:1].isalpha():
-                keys.add(body.partition(":")[0].strip())
-        if keys & _IMPORT_PLAYBOOK or ("hosts" in keys and keys & _PLAY_KEYS):
-            return item
+        return Signal("ci", "ci.content.buildkite", evidence_line(text, m))
     return None
 
 
@@ -418,13 +345,4 @@ def _dockerfile(name: str, text: str) -> Signal | None:
             continued = (continued or bool(_ARG.match(line))) and line.endswith("\\")
             continue
         return Signal("iac", "iac.content.dockerfile", line[:120]) if _FROM.match(line) else None
-    return None
-
-
-def _setup_py(text: str) -> Signal | None:
-    """A setup.py that is an Ansible module, not packaging: src (deps is lowered only on this proof)."""
-    if _SETUP_PACKAGING.search(text):
-        return None
-    if (m := _ANSIBLE_MODULE.search(text)) is not None:
-        return Signal("src", "src.content.ansible-module", _line(text, m))
     return None

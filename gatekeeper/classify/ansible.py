@@ -1,0 +1,95 @@
+"""Tier 3, continued: Ansible by content (plays, inventories in YAML and INI, task files) and a `setup.py` that is
+an Ansible module rather than packaging. Same contract as shapes.py: (bucket, rule id, evidence line) or None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.classify.shapes import evidence_line
+from gatekeeper.lazy_pattern import lazy
+
+_FLAGS = re.MULTILINE
+_PLAY = lazy(r"^-[ \t]+(?:hosts|import_playbook|ansible\.builtin\.import_playbook)[ \t]*:", _FLAGS)
+_PLAY_HOSTS = lazy(r"^[ \t]{2}hosts[ \t]*:", _FLAGS)
+_PLAY_BODY = lazy(r"^(?:-[ \t]+|[ \t]{2})(?:tasks|roles|pre_tasks|post_tasks|handlers)[ \t]*:", _FLAGS)
+# Lines between are blank or indented: two alternatives that can never match the same text, so the scan from
+# one `all:` line is linear and stops at the next unindented line.
+_INVENTORY_YAML = lazy(
+    r"^(?:all|ungrouped)[ \t]*:[ \t]*\n(?:[ \t]*\n|[ \t]+\S[^\n]*\n)*?[ \t]+(?:hosts|children)[ \t]*:", _FLAGS)
+_INVENTORY_INI = lazy(r"^\[[A-Za-z0-9_.-]+:(?:children|vars)\][ \t]*$|\bansible_(?:host|user|connection|port)=",
+                      _FLAGS)
+# An INI inventory of bare hosts: a [group] header, then (past comments and blank lines) an unindented line that is
+# one host name or address, with at most `var=value` pairs after it. INI settings say `key = value`, TOML
+# `key = "v"`: neither has a lone word under a section.
+_INVENTORY_HOSTS = lazy(
+    r"^\[[A-Za-z0-9_.-]+\][ \t]*\r?\n(?:[ \t]*(?:[#;][^\n]*)?\r?\n)*"
+    r"[A-Za-z0-9][A-Za-z0-9_.:-]*(?:\[[0-9a-z:]+\][A-Za-z0-9_.-]*)?(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=\S+)*[ \t]*\r?$",
+    _FLAGS)
+_FQCN_TASK = lazy(r"^[ \t]*(?:-[ \t]*)?ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
+_TASK_NAME = lazy(r"^[ \t]*-[ \t]+name[ \t]*:", _FLAGS)
+_TASK_MODULE = lazy(
+    r"^[ \t]+(?:apt|yum|dnf|package|copy|template|file|service|systemd|lineinfile|blockinfile|user|group|"
+    r"pip|get_url|unarchive|set_fact|include_tasks|import_tasks|include_role|import_role|debug|command|shell|"
+    r"uri|git|cron|mount|become|notify|register|when|with_items|loop)[ \t]*:", _FLAGS)
+# A play's keys (besides hosts) that only a play has; an item that imports a playbook is a play too.
+_PLAY_ITEM = lazy(r"^-([ \t]+)([A-Za-z_][\w.]*)[ \t]*:", _FLAGS)
+_PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
+_IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
+_SETUP_PACKAGING = lazy(r"^[ \t]*(?:from|import)[ \t]+(?:setuptools|distutils|skbuild)\b|\bsetup[ \t]*\(", _FLAGS)
+_ANSIBLE_MODULE = lazy(
+    r"^DOCUMENTATION[ \t]*=|^[ \t]*from[ \t]+ansible(?:_collections)?\.\S*module_utils\b", _FLAGS)
+# An Ansible task file's folders (roles/x/tasks, tasks/, handlers/): short module names count there.
+_TASK_FOLDERS = frozenset({"tasks", "handlers"})
+
+
+def ansible(path: str, text: str) -> tuple[str, str, str] | None:
+    """(bucket, rule id, evidence line) when `text` is an Ansible play, inventory or task file."""
+    play = _PLAY.search(text)
+    if play is None and (hosts := _PLAY_HOSTS.search(text)) and text.lstrip().startswith(("- ", "---")):
+        play = hosts if _PLAY_BODY.search(text) else None
+    if play is None:
+        play = _play_item(text)
+    if play is not None:
+        return "iac", "iac.content.ansible-play", evidence_line(text, play)
+    if (m := _INVENTORY_YAML.search(text)) is not None:
+        return "iac", "iac.content.ansible-inventory", evidence_line(text, m)
+    if (m := _INVENTORY_INI.search(text)) is not None:
+        return "iac", "iac.content.ansible-inventory", evidence_line(text, m)
+    if (m := _INVENTORY_HOSTS.search(text)) is not None:
+        return "iac", "iac.content.ansible-inventory", evidence_line(text, m)
+    if (m := _FQCN_TASK.search(text)) is not None:
+        return "iac", "iac.content.ansible-tasks", evidence_line(text, m)
+    folders = set(path.lower().split("/")[:-1])
+    if folders & _TASK_FOLDERS and _TASK_NAME.search(text) and (m := _TASK_MODULE.search(text)) is not None:
+        return "iac", "iac.content.ansible-tasks", evidence_line(text, m)
+    return None
+
+
+def _play_item(text: str) -> re.Match[str] | None:
+    """A top-level list item that is a play, whatever the order of its keys, its indentation, or the comments
+    above it: `hosts:` with tasks/roles/pre_tasks/post_tasks/handlers beside it, or an `import_playbook:`.
+    Its keys are the lines indented like its first key, up to the next unindented line."""
+    for item in _PLAY_ITEM.finditer(text):
+        indent = 1 + len(item.group(1))
+        keys = {item.group(2)}
+        end = text.find("\n", item.end())
+        for line in text[end + 1:].splitlines() if end != -1 else ():
+            if line and not line[0].isspace() and not line.startswith("#"):
+                break  # the next item, or the end of the list
+            body = line[indent:]
+            if line[:indent].strip() == "" and body[:1].isalpha():
+                keys.add(body.partition(":")[0].strip())
+        if keys & _IMPORT_PLAYBOOK or ("hosts" in keys and keys & _PLAY_KEYS):
+            return item
+    return None
+
+
+def setup_py(text: str) -> tuple[str, str, str] | None:
+    """A setup.py that is an Ansible module, not packaging: src (deps is lowered only on this proof)."""
+    if _SETUP_PACKAGING.search(text):
+        return None
+    if (m := _ANSIBLE_MODULE.search(text)) is not None:
+        return "src", "src.content.ansible-module", evidence_line(text, m)
+    return None
+
