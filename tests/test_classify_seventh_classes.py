@@ -46,6 +46,11 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("pkg/handlers/license.go", "src"), ("web/src/authors.ts", "src"), ("lib/notice.py", "src"),
     ("LICENSE", "other"), ("LICENSE.MIT", "other"), ("LICENSE.txt", "other"), ("NOTICE.md", "other"),
     (".github/workflows/license.py", "ci"),
+    # tests of charts and of KCL: helm-unittest suites beside templates/, KCL tests; a chart's test hooks stay iac
+    ("charts/jenkins/unittests/service-account-test.yaml", "src"), ("traefik/tests/ingress_test.yaml", "src"),
+    ("charts/web/templates/tests/connection_test.yaml", "iac"), ("helm/web/templates/tests/connection_test.yaml", "iac"),
+    ("k8s/tests/web_test.yaml", "iac"), ("tests/test-cluster/main.k", "src"), ("models/utils/quantity_test.k", "src"),
+    ("functions/cluster/main.k", "iac"), ("app/tests/main.k", "iac"),
 ])
 def test_path_rules_of_the_seventh_round(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)
@@ -114,3 +119,52 @@ def test_a_vendored_folder_does_not_hide_the_infrastructure_it_holds(git_repo: G
     assert tree["deps/sentinel/deploy.yaml"].bucket == "iac"
     assert tree["deps/server.c"].bucket == "deps"  # moved into the vendored folder: reviewed under deps
     assert patch_files(git_repo, tmp_path)["deps/sentinel/deploy.yaml"].bucket == "iac"
+
+
+SUITE = """\
+suite: Controller Service Account
+templates:
+  - service-account.yaml
+tests:
+  - it: tests defaults
+    asserts:
+      - isKind:
+          of: ServiceAccount
+"""
+POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"{{ .Release.Name }}-test\"\n  annotations:\n    helm.sh/hook: test\n"
+
+
+def test_a_charts_unit_tests_are_tests_and_its_test_hooks_are_not(git_repo: GitRepo, tmp_path: Path) -> None:
+    """A chart kept outside the chart-named and manifest folders: its marker claims the chart, but not its helm-unittest suites;
+    the test hooks in templates/tests/ stay iac (Helm renders them), and so does a suite holding a Kubernetes object."""
+    git_repo.write("packaging/storefront/Chart.yaml", "apiVersion: v2\nname: storefront\nversion: 1.0.0\n")
+    git_repo.commit("base")
+    git_repo.write("packaging/storefront/tests/service_test.yaml", SUITE)
+    git_repo.write("packaging/storefront/templates/tests/connection_test.yaml", POD)
+    git_repo.write("packaging/storefront/tests/pod_test.yaml", POD)
+    git_repo.commit("head")
+    for files in (tree_files(git_repo), patch_files(git_repo, tmp_path)):
+        assert files["packaging/storefront/tests/service_test.yaml"].bucket == "src"
+        assert files["packaging/storefront/templates/tests/connection_test.yaml"].bucket == "iac"
+        assert files["packaging/storefront/tests/pod_test.yaml"].bucket == "iac"
+
+
+def test_from_a_patch_a_named_test_file_stays_unsettled(git_repo: GitRepo, tmp_path: Path) -> None:
+    """The `src.*` rules name files by a convention a chart's test hook can also follow: a patch that shows neither
+    the chart's marker nor the object leaves such a file `needs-context` (the core policy reviews it), as the
+    catch-all would; with the commits the chart's marker makes the hook iac and leaves the suite src."""
+    labels = "".join(f"    example.invalid/label-{n}: \"{n}\"\n" for n in range(12))
+    hook = POD.replace("  annotations:\n", "  labels:\n" + labels + "  annotations:\n")
+    git_repo.write("packaging/storefront/Chart.yaml", "apiVersion: v2\nname: storefront\nversion: 1.0.0\n")
+    git_repo.write("packaging/storefront/templates/tests/connection_test.yaml", hook)
+    git_repo.write("packaging/storefront/tests/service_test.yaml", SUITE + labels.replace("    ", "# "))
+    git_repo.commit("base")
+    git_repo.write("packaging/storefront/templates/tests/connection_test.yaml", hook + "    helm.sh/hook-weight: \"1\"\n")
+    git_repo.write("packaging/storefront/tests/service_test.yaml", SUITE + labels.replace("    ", "# ") + "# more\n")
+    git_repo.commit("head")
+    patch = patch_files(git_repo, tmp_path)
+    for path in ("packaging/storefront/templates/tests/connection_test.yaml", "packaging/storefront/tests/service_test.yaml"):
+        assert patch[path].bucket == "src" and "needs-context" in patch[path].tags, patch[path]
+    tree = tree_files(git_repo)
+    assert tree["packaging/storefront/templates/tests/connection_test.yaml"].bucket == "iac"
+    assert tree["packaging/storefront/tests/service_test.yaml"].bucket == "src"
