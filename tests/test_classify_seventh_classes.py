@@ -48,7 +48,8 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     (".github/workflows/license.py", "ci"),
     # tests of charts and of KCL: helm-unittest suites beside templates/, KCL tests; a chart's test hooks stay iac
     ("charts/jenkins/unittests/service-account-test.yaml", "src"), ("traefik/tests/ingress_test.yaml", "src"),
-    ("charts/web/templates/tests/connection_test.yaml", "iac"), ("helm/web/templates/tests/connection_test.yaml", "iac"),
+    ("charts/web/templates/tests/connection_test.yaml", "iac"),
+    ("helm/web/templates/tests/connection_test.yaml", "iac"),
     ("k8s/tests/web_test.yaml", "iac"), ("tests/test-cluster/main.k", "src"), ("models/utils/quantity_test.k", "src"),
     ("functions/cluster/main.k", "iac"), ("app/tests/main.k", "iac"),
 ])
@@ -131,12 +132,14 @@ tests:
       - isKind:
           of: ServiceAccount
 """
-POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"{{ .Release.Name }}-test\"\n  annotations:\n    helm.sh/hook: test\n"
+POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"{{ .Release.Name }}-test\"\n  annotations:\n"
+       "    helm.sh/hook: test\n")
 
 
 def test_a_charts_unit_tests_are_tests_and_its_test_hooks_are_not(git_repo: GitRepo, tmp_path: Path) -> None:
-    """A chart kept outside the chart-named and manifest folders: its marker claims the chart, but not its helm-unittest suites;
-    the test hooks in templates/tests/ stay iac (Helm renders them), and so does a suite holding a Kubernetes object."""
+    """A chart kept outside the chart-named and manifest folders: its marker claims the chart, but not its
+    helm-unittest suites; the test hooks in templates/tests/ stay iac (Helm renders them), and so does a suite
+    holding a Kubernetes object."""
     git_repo.write("packaging/storefront/Chart.yaml", "apiVersion: v2\nname: storefront\nversion: 1.0.0\n")
     git_repo.commit("base")
     git_repo.write("packaging/storefront/tests/service_test.yaml", SUITE)
@@ -159,11 +162,13 @@ def test_from_a_patch_a_named_test_file_stays_unsettled(git_repo: GitRepo, tmp_p
     git_repo.write("packaging/storefront/templates/tests/connection_test.yaml", hook)
     git_repo.write("packaging/storefront/tests/service_test.yaml", SUITE + labels.replace("    ", "# "))
     git_repo.commit("base")
-    git_repo.write("packaging/storefront/templates/tests/connection_test.yaml", hook + "    helm.sh/hook-weight: \"1\"\n")
+    git_repo.write("packaging/storefront/templates/tests/connection_test.yaml",
+                   hook + "    helm.sh/hook-weight: \"1\"\n")
     git_repo.write("packaging/storefront/tests/service_test.yaml", SUITE + labels.replace("    ", "# ") + "# more\n")
     git_repo.commit("head")
     patch = patch_files(git_repo, tmp_path)
-    for path in ("packaging/storefront/templates/tests/connection_test.yaml", "packaging/storefront/tests/service_test.yaml"):
+    for path in ("packaging/storefront/templates/tests/connection_test.yaml",
+                 "packaging/storefront/tests/service_test.yaml"):
         assert patch[path].bucket == "src" and "needs-context" in patch[path].tags, patch[path]
     tree = tree_files(git_repo)
     assert tree["packaging/storefront/templates/tests/connection_test.yaml"].bucket == "iac"
