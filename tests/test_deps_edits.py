@@ -496,7 +496,10 @@ def test_lock_hunk_readers_never_pair_across_hunks(repo: GitRepo) -> None:
     # tests/test_redteam_lock_sources.py).
     swapped = head.replace('"license": "l5"', '"resolved": "https://evil.example/p5.tgz"')
     delta = _patch(repo, "package-lock.json", base, swapped, 1)
-    assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes
+    # The problem makes the deps policy review the file (deps.unreadable); the moves the hunks show are still named,
+    # and nothing at the swapped location is read as one.
+    assert [p.kind for p in delta.problems] == ["partial"]
+    assert [(name, change) for name, _, _, change in _seen(delta)] == [("p9", "upgraded")]
 
 
 PIPFILE = """{
