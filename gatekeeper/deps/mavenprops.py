@@ -77,6 +77,39 @@ def inherited(git: GitObjects, commit: str, path: str, root: ET.Element) -> dict
     return out
 
 
+def named_parents(git: GitObjects, commits: tuple[str, str], candidates: set[str]) -> set[str]:
+    """Those of `candidates` (changed .xml files no format names) a POM of either tree takes as its parent:
+    `<relativePath>` may name a file of any name (`../build/base.xml`), whose properties then move the
+    module's dependencies as a parent pom.xml's do. Past the bounds every candidate counts (fail closed)."""
+    if not candidates:
+        return set()
+    found: set[str] = set()
+    budget = MAX_BYTES
+    for commit in commits:
+        poms = sorted(p for p, e in git.tree(commit).items() if posixpath.basename(p) == "pom.xml"
+                      and not e.is_gitlink and not e.is_symlink)
+        if len(poms) > _MAX_POMS:
+            return set(candidates)
+        for path in poms:
+            for _ in range(_MAX_DEPTH):
+                data = _read(git, commit, path)
+                if data is None or b"relativePath" not in data:
+                    break
+                budget -= len(data)
+                if budget <= 0:
+                    return set(candidates)
+                try:
+                    target = _parent_path(path, load_xml(data))
+                except ManifestError:
+                    break  # the file's own reading reports it
+                if target is None or posixpath.basename(target) == "pom.xml":
+                    break
+                if target in candidates:
+                    found.add(target)
+                path = target
+    return found
+
+
 def pom_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[Dependency]]:
     """A pom.xml parser that resolves `${name}` with the properties of the POM's parents in `commit`."""
 

@@ -1,0 +1,146 @@
+"""Red team: properties a manifest takes from a file the delta did not read as that manifest's source.
+
+Each attack moves a property in a file a real build reads (a parent POM under another name than pom.xml, a
+Directory.Build.targets, an outer Directory.Build.props a nested one imports) beside a harmless in-level
+bump, so that `gate --tree --enable deps` said allow while an untouched module's dependency became a NEW
+package. The delta must name the move, or say by a problem that it cannot (fail closed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.deps import mavenprops
+from gatekeeper.deps.sources import Delta, tree_delta
+from gatekeeper.gitobjects import GitObjects
+from tests.gitrepo import GitRepo
+
+PARENT = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>org.ex</groupId>
+  <artifactId>ex-parent</artifactId>
+  <version>1.0</version>
+  <packaging>pom</packaging>
+  <properties>
+    <lib.name>commons-lang3</lib.name>
+  </properties>
+</project>
+"""
+MODULE = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <parent>
+    <groupId>org.ex</groupId>
+    <artifactId>ex-parent</artifactId>
+    <version>1.0</version>
+    <relativePath>RELATIVE</relativePath>
+  </parent>
+  <artifactId>mod</artifactId>
+  <dependencies>
+    <dependency>
+      <groupId>org.apache.commons</groupId>
+      <artifactId>${lib.name}</artifactId>
+      <version>3.12.0</version>
+    </dependency>
+  </dependencies>
+</project>
+"""
+PROJECT = """<Project Sdk="Microsoft.NET.Sdk">
+  <ItemGroup>
+    <PackageReference Include="$(JsonPackage)" Version="13.0.1" />
+  </ItemGroup>
+</Project>
+"""
+PROPERTIES = """<Project>
+  <PropertyGroup>
+    <JsonPackage>Newtonsoft.Json</JsonPackage>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="Serilog" Version="4.0.0" />
+  </ItemGroup>
+</Project>
+"""
+NESTED = """<Project>
+  <Import Project="$([MSBuild]::GetPathOfFileAbove('Directory.Build.props', '$(MSBuildThisFileDirectory)../'))" />
+</Project>
+"""
+EVIL = {"Newtonsoft.Json": "Evil.Json", '"4.0.0"': '"4.0.1"'}
+
+
+def _delta(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> Delta:
+    repo = GitRepo(tmp_path / "repo")
+    for path, body in files.items():
+        repo.write(path, body)
+    base = repo.commit()
+    for path, pairs in edits.items():
+        body = files[path]
+        for old, new in pairs.items():
+            assert old in body
+            body = body.replace(old, new)
+        repo.write(path, body)
+    head = repo.commit("bump")
+    with GitObjects(repo.root) as git:
+        return tree_delta(git, base, head)
+
+
+def _seen(delta: Delta, name: str, manifest: str) -> bool:
+    """The move to `name` is named, or the file whose edit made it carries a problem (review by hand)."""
+    return (any(c.name.endswith(name) and c.change == "added" for c in delta.changes)
+            or any(p.manifest == manifest for p in delta.problems))
+
+
+def test_a_parent_pom_under_another_name_moves_the_module(tmp_path: Path) -> None:
+    # relativePath may name any file: Maven reads build/base.xml as the parent
+    files = {"build/base.xml": PARENT, "mod/pom.xml": MODULE.replace("RELATIVE", "../build/base.xml")}
+    delta = _delta(tmp_path, files, {"build/base.xml": {"commons-lang3": "evil-lang3"}})
+    assert any(c.name == "org.apache.commons:evil-lang3" and c.change == "added" for c in delta.changes), delta
+
+
+def test_a_grandparent_under_another_name_moves_the_module(tmp_path: Path) -> None:
+    middle = PARENT.replace("<artifactId>ex-parent</artifactId>\n  <version>1.0</version>",
+                            "<parent><groupId>org.ex</groupId><artifactId>ex-root</artifactId><version>1.0</version>"
+                            "<relativePath>root.xml</relativePath></parent>\n  <artifactId>ex-parent</artifactId>"
+                            ).replace("<lib.name>commons-lang3</lib.name>", "")
+    root = PARENT.replace("ex-parent", "ex-root")
+    files = {"build/root.xml": root, "build/pom.xml": middle, "mod/pom.xml": MODULE.replace("RELATIVE", "../build")}
+    delta = _delta(tmp_path, files, {"build/root.xml": {"commons-lang3": "evil-lang3"}})
+    assert _seen(delta, "evil-lang3", "build/root.xml"), delta
+
+
+def test_a_directory_build_targets_property_reaches_the_projects_below(tmp_path: Path) -> None:
+    # MSBuild evaluates every property (targets' too) before any item: Include="$(JsonPackage)" reads it
+    files = {"Directory.Build.targets": PROPERTIES, "src/App/App.csproj": PROJECT}
+    delta = _delta(tmp_path, files, {"Directory.Build.targets": EVIL})
+    assert _seen(delta, "Evil.Json", "Directory.Build.targets"), delta
+
+
+def test_an_outer_props_file_a_nested_one_imports(tmp_path: Path) -> None:
+    files = {"Directory.Build.props": PROPERTIES, "src/Directory.Build.props": NESTED, "src/App/App.csproj": PROJECT}
+    delta = _delta(tmp_path, files, {"Directory.Build.props": EVIL})
+    assert _seen(delta, "Evil.Json", "Directory.Build.props"), delta
+
+
+def test_a_nested_props_file_without_imports_still_shields_the_outer_move(tmp_path: Path) -> None:
+    files = {"Directory.Build.props": PROPERTIES, "src/Directory.Build.props": "<Project></Project>\n",
+             "src/App/App.csproj": PROJECT}
+    delta = _delta(tmp_path, files, {"Directory.Build.props": EVIL})
+    assert not _seen(delta, "Evil.Json", "Directory.Build.props"), delta  # MSBuild imports only the nearest
+
+
+def test_an_xml_file_no_pom_names_stays_unread(tmp_path: Path) -> None:
+    files = {"build/base.xml": PARENT, "mod/pom.xml": MODULE.replace("RELATIVE", "../pom.xml"),
+             "src/main/resources/log4j2.xml": "<Configuration/>\n"}
+    delta = _delta(tmp_path, files, {"build/base.xml": {"commons-lang3": "evil-lang3"},
+                                     "src/main/resources/log4j2.xml": {"/>": "></Configuration>"}})
+    assert delta.changes == () and delta.problems == ()  # Maven never reads them: no POM names them
+
+
+def test_past_the_pom_bound_every_changed_xml_file_is_read_as_a_pom(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mavenprops, "_MAX_POMS", 0)
+    files = {"build/base.xml": PARENT, "mod/pom.xml": MODULE.replace("RELATIVE", "../build/base.xml"),
+             "src/main/resources/log4j2.xml": "<Configuration/>\n"}
+    delta = _delta(tmp_path, files, {"src/main/resources/log4j2.xml": {"/>": "></Configuration>"}})
+    assert [(p.manifest, p.kind) for p in delta.problems] == [("src/main/resources/log4j2.xml", "unparsable")] * 2
