@@ -144,3 +144,33 @@ def test_past_the_pom_bound_every_changed_xml_file_is_read_as_a_pom(tmp_path: Pa
              "src/main/resources/log4j2.xml": "<Configuration/>\n"}
     delta = _delta(tmp_path, files, {"src/main/resources/log4j2.xml": {"/>": "></Configuration>"}})
     assert [(p.manifest, p.kind) for p in delta.problems] == [("src/main/resources/log4j2.xml", "unparsable")] * 2
+
+
+def test_a_property_naming_a_moved_one_in_an_untouched_middle_parent(tmp_path: Path) -> None:
+    # Maven resolves ${lib.name} -> ${base.name} -> evil-lang3; the module names only lib.name, which did not move
+    root = PARENT.replace("ex-parent", "ex-root").replace("<lib.name>commons-lang3</lib.name>",
+                                                          "<base.name>commons-lang3</base.name>")
+    middle = PARENT.replace("<artifactId>ex-parent</artifactId>\n  <version>1.0</version>",
+                            "<parent><groupId>org.ex</groupId><artifactId>ex-root</artifactId><version>1.0</version>"
+                            "</parent>\n  <artifactId>ex-parent</artifactId>").replace("commons-lang3", "${base.name}")
+    files = {"pom.xml": root, "build/pom.xml": middle, "build/mod/pom.xml": MODULE.replace("RELATIVE", "../pom.xml")}
+    delta = _delta(tmp_path, files, {"pom.xml": {"<base.name>commons-lang3": "<base.name>evil-lang3"}})
+    assert any(c.name == "org.apache.commons:evil-lang3" and c.manifest == "pom.xml" for c in delta.changes), delta
+
+
+def test_a_property_naming_another_in_the_same_pom(tmp_path: Path) -> None:
+    module = MODULE.replace("<relativePath>RELATIVE</relativePath>", "<relativePath/>").replace(
+        "<artifactId>mod</artifactId>", "<artifactId>mod</artifactId>\n  <properties><lib.name>${base.name}</lib.name>"
+        "<base.name>commons-lang3</base.name></properties>")
+    delta = _delta(tmp_path, {"pom.xml": module}, {"pom.xml": {"<base.name>commons-lang3": "<base.name>evil-lang3"}})
+    assert any(c.name == "org.apache.commons:evil-lang3" and c.change == "added" for c in delta.changes), delta
+
+
+def test_a_doubling_property_chain_is_refused_quickly(tmp_path: Path) -> None:
+    chain = "".join(f"<p{n}>${{p{n + 1}}}${{p{n + 1}}}</p{n}>" for n in range(40)) + "<p40>x</p40>"
+    module = MODULE.replace("<relativePath>RELATIVE</relativePath>", "<relativePath/>").replace(
+        "<artifactId>mod</artifactId>", f"<artifactId>mod</artifactId>\n  <properties>{chain}"
+        "<lib.name>${p0}</lib.name></properties>")
+    delta = _delta(tmp_path, {"pom.xml": module}, {"pom.xml": {"<p40>x<": "<p40>y<"}})
+    assert [(p.manifest, p.kind) for p in delta.problems] == [("pom.xml", "unparsable")] * 2
+    assert "expands without end" in delta.problems[0].msg

@@ -10,6 +10,8 @@ from gatekeeper.deps.loaders import load_toml, load_xml, mapping, string, xml_ch
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 
 _PROPERTY = re.compile(r"\$\{([^}]+)\}")
+_MAX_EXPANSIONS = 16
+_MAX_VALUE = 4096
 
 
 def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
@@ -22,7 +24,16 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
     props["project.version"] = xml_text(root, "version")
 
     def resolve(value: str) -> str:
-        return _PROPERTY.sub(lambda m: props.get(m.group(1), m.group(0)), value)  # one level: no expansion loops
+        # Maven resolves a property naming another (`<lib.name>${base.name}</lib.name>`) to the end: so does
+        # this, bounded (a cycle or a doubling chain is refused, not left half-resolved as if unmoved)
+        for _ in range(_MAX_EXPANSIONS):
+            expanded = _PROPERTY.sub(lambda m: props.get(m.group(1), m.group(0)), value)
+            if expanded == value:
+                return value
+            if len(expanded) > _MAX_VALUE:
+                break
+            value = expanded
+        raise ManifestError(f"a property expands without end or past {_MAX_VALUE} characters ({value[:80]!r})")
 
     out: list[Dependency] = []
     holders: list[tuple[ET.Element | None, Scope]] = []

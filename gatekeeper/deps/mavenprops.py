@@ -52,28 +52,37 @@ def _read(git: GitObjects, commit: str, path: str) -> bytes | None:
         return None
 
 
-def inherited(git: GitObjects, commit: str, path: str, root: ET.Element) -> dict[str, str]:
-    """The properties the parents of the POM at `path` define in `commit`'s tree, the nearest one's first."""
-    out: dict[str, str] = {}
+def ancestors(git: GitObjects, commit: str, path: str, root: ET.Element) -> list[tuple[str, ET.Element]]:
+    """The parent POMs of the POM at `path` in `commit`'s tree, nearest first; a chain longer than
+    `_MAX_DEPTH` is a ManifestError (its farther properties would silently stay unresolved)."""
+    out: list[tuple[str, ET.Element]] = []
     seen = {path}
     for _ in range(_MAX_DEPTH):
         parent_path = _parent_path(path, root)
         parent = xml_child(root, "parent")
         if parent_path is None or parent is None or parent_path in seen:
-            break
+            return out
         data = _read(git, commit, parent_path)
         if data is None:
-            break
+            return out
         try:
             parent_root = load_xml(data)
         except ManifestError as exc:
             raise ManifestError(f"its parent POM {parent_path} cannot be read ({exc})") from None
         if xml_text(parent_root, "artifactId") != xml_text(parent, "artifactId"):
-            break  # another project's POM sits there: Maven would take the parent from a repository
-        for name, value in properties(parent_root).items():
-            out.setdefault(name, value)
+            return out  # another project's POM sits there: Maven would take the parent from a repository
+        out.append((parent_path, parent_root))
         seen.add(parent_path)
         path, root = parent_path, parent_root
+    raise ManifestError(f"a parent chain longer than {_MAX_DEPTH} POMs in this tree (not followed)")
+
+
+def inherited(git: GitObjects, commit: str, path: str, root: ET.Element) -> dict[str, str]:
+    """The properties the parents of the POM at `path` define in `commit`'s tree, the nearest one's first."""
+    out: dict[str, str] = {}
+    for _, parent_root in ancestors(git, commit, path, root):
+        for name, value in properties(parent_root).items():
+            out.setdefault(name, value)
     return out
 
 
@@ -151,15 +160,21 @@ def module_moves(git: GitObjects, base: str, head: str,
         if data is None:
             continue
         budget -= len(data)
-        owner = next((p for p, names in moved.items() if any(f"${{{n}}}".encode() in data for n in names)), None)
-        if owner is None:
+        if b"${" not in data:
             continue
+        owner = next((p for p, names in moved.items() if any(f"${{{n}}}".encode() in data for n in names)), None)
         try:
             root = load_xml(data)
+            # a property may name another (`<lib.name>${base.name}</lib.name>` in an untouched parent):
+            # any module under a POM that moved one is re-read, not only the modules naming a moved one
+            chain = [p for commit in (head, base) for p, _ in ancestors(git, commit, path, root) if p in moved]
+            owner = owner or next(iter(chain), None)
+            if owner is None:
+                continue
             sides = [parse_pom(path, data, inherited(git, commit, path, root)) for commit in (base, head)]
         except (ManifestError, RecursionError) as exc:
-            problems.append(Problem(owner, "partial", f"a property it moved is used by {path}, which cannot "
-                                    f"be read ({exc}): review it by hand"))
+            problems.append(Problem(owner or next(iter(moved)), "partial", f"a property it moved may be used by "
+                                    f"{path}, which cannot be read ({exc}): review it by hand"))
             continue
         for change in diff(sides[0], sides[1], owner):
             changes.setdefault((change.name, change.scope, change.from_version, change.to_version), change)
