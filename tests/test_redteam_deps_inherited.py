@@ -174,3 +174,46 @@ def test_a_doubling_property_chain_is_refused_quickly(tmp_path: Path) -> None:
     delta = _delta(tmp_path, {"pom.xml": module}, {"pom.xml": {"<p40>x<": "<p40>y<"}})
     assert [(p.manifest, p.kind) for p in delta.problems] == [("pom.xml", "unparsable")] * 2
     assert "expands without end" in delta.problems[0].msg
+
+
+CSPROJ = """<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <JsonPackage>Newtonsoft.Json</JsonPackage>
+    <Major>13</Major>
+    <Base>4.0.0</Base>
+    <SerilogVersion>$(Base)</SerilogVersion>
+    <Loop>$(Loop)1</Loop>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="$(JsonPackage)" Version="13.0.1" />
+    <PackageReference Include="Dapper" Version="$(Major).0.1" />
+    <PackageReference Include="Serilog" Version="$(SerilogVersion)" />
+    <PackageReference Include="Polly" Version="8.0.0" />
+  </ItemGroup>
+</Project>
+"""
+
+
+@pytest.mark.parametrize(("old", "new", "moved"), [
+    ("Newtonsoft.Json", "Evil.Json", ("Evil.Json", None, "13.0.1")),  # a property as the package's name
+    ("<Major>13", "<Major>1", ("Dapper", "13.0.1", "1.0.1")),  # a property inside a version expression
+    ("<Base>4.0.0", "<Base>1.0.0", ("Serilog", "4.0.0", "1.0.0")),  # a property naming another
+], ids=["name", "expression", "chain"])
+def test_an_msbuild_property_moved_beside_a_cover_bump(tmp_path: Path, old: str, new: str,
+                                                       moved: tuple[str, str | None, str]) -> None:
+    delta = _delta(tmp_path, {"a/a.csproj": CSPROJ}, {"a/a.csproj": {old: new, '"8.0.0"': '"8.0.1"'}})
+    assert moved in {(c.name, c.from_version, c.to_version) for c in delta.changes}, delta
+
+
+def test_a_self_referencing_msbuild_property_is_refused(tmp_path: Path) -> None:
+    project = CSPROJ.replace('Version="13.0.1"', 'Version="$(Loop)"')
+    delta = _delta(tmp_path, {"a/a.csproj": project}, {"a/a.csproj": {'"8.0.0"': '"8.0.1"'}})
+    assert [(p.manifest, p.kind) for p in delta.problems] == [("a/a.csproj", "unparsable")] * 2
+
+
+def test_a_props_property_naming_a_moved_one(tmp_path: Path) -> None:
+    props = PROPERTIES.replace("<JsonPackage>Newtonsoft.Json</JsonPackage>",
+                               "<JsonPackage>$(Base)</JsonPackage><Base>Newtonsoft.Json</Base>")
+    files = {"Directory.Build.props": props, "src/App/App.csproj": PROJECT}
+    delta = _delta(tmp_path, files, {"Directory.Build.props": EVIL})
+    assert ("Evil.Json", "Directory.Build.props") in {(c.name, c.manifest) for c in delta.changes}, delta

@@ -116,9 +116,11 @@ def project_moves(git: GitObjects, base: str, head: str,
             continue
         budget -= len(data)
         users = [p for p, names in moved.items() if any(f"$({n})".encode() in data for n in names)]
+        owner = _nearest(tree, path)
+        if owner in moved and owner not in users and b"$(" in data:
+            users.append(owner)  # a property it uses may name a moved one (`<JsonPackage>$(Base)</JsonPackage>`)
         if not users:
             continue
-        owner = _nearest(tree, path)
         problems += [Problem(p, "partial", f"a property it moved is used by {path}, which may import it: review "
                              "it by hand") for p in users if p != owner and _reaches(git, (base, head), tree, p, path)]
         if owner not in users:
