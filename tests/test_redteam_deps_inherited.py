@@ -217,3 +217,34 @@ def test_a_props_property_naming_a_moved_one(tmp_path: Path) -> None:
     files = {"Directory.Build.props": props, "src/App/App.csproj": PROJECT}
     delta = _delta(tmp_path, files, {"Directory.Build.props": EVIL})
     assert ("Evil.Json", "Directory.Build.props") in {(c.name, c.manifest) for c in delta.changes}, delta
+
+
+PROFILE = """
+  <profiles>
+    <profile>
+      <id>modern</id>
+      <activation><jdk>[17,)</jdk></activation>
+      <properties><lib.name>commons-lang3</lib.name></properties>
+    </profile>
+  </profiles>
+</project>"""
+
+
+def test_a_profile_property_moved_in_the_same_pom(tmp_path: Path) -> None:
+    # the profile is active on every JDK from 17: its lib.name is the one Maven uses there
+    module = MODULE.replace("<relativePath>RELATIVE</relativePath>", "<relativePath/>").replace(
+        "<artifactId>mod</artifactId>", "<artifactId>mod</artifactId>\n  <properties><lib.name>commons-lang3"
+        "</lib.name></properties>").replace("\n</project>", PROFILE)
+    delta = _delta(tmp_path, {"pom.xml": module}, {"pom.xml": {"<properties><lib.name>commons-lang3</lib.name></p"
+                                                               "roperties>\n    </profile>": "<properties><lib.name>"
+                                                               "evil-lang3</lib.name></properties>\n    </profile>"}})
+    assert any("evil-lang3" in c.name for c in delta.changes) or delta.problems, delta
+
+
+def test_a_profile_property_moved_in_the_parent(tmp_path: Path) -> None:
+    parent = PARENT.replace("\n</project>", PROFILE)
+    files = {"pom.xml": parent, "mod/pom.xml": MODULE.replace("RELATIVE", "../pom.xml")}
+    delta = _delta(tmp_path, files, {"pom.xml": {"<properties><lib.name>commons-lang3</lib.name></properties>\n"
+                                                 "    </profile>": "<properties><lib.name>evil-lang3</lib.name>"
+                                                 "</properties>\n    </profile>"}})
+    assert any("evil-lang3" in c.name for c in delta.changes) or delta.problems, delta

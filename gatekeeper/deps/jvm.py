@@ -14,13 +14,23 @@ _MAX_EXPANSIONS = 16
 _MAX_VALUE = 4096
 
 
+def pom_properties(root: ET.Element) -> dict[str, str]:
+    """The POM's `<properties>`, and its profiles': a profile may be active (by JDK, OS, a file, or by
+    default), so a name a profile also defines holds every value, sorted and `|`-joined. Left out, a
+    profile's `<lib.name>evil-lang3</lib.name>` moved nothing the delta saw."""
+    values: dict[str, set[str]] = {}
+    for model in [root, *(xml_child(root, "profiles") or [])]:
+        for prop in xml_child(model, "properties") or []:
+            values.setdefault(xml_local(prop.tag), set()).add((prop.text or "").strip())
+    return {name: "|".join(sorted(found)) for name, found in values.items()}
+
+
 def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
     """The POM's dependencies; `inherited`: its parents' properties (mavenprops.py), which its own override."""
     root = load_xml(data)
     if xml_local(root.tag) != "project":
         raise ManifestError("the root element is not <project>")
-    props = {**(inherited or {}), **{xml_local(p.tag): (p.text or "").strip()
-                                     for p in (xml_child(root, "properties") or [])}}
+    props = {**(inherited or {}), **pom_properties(root)}
     props["project.version"] = xml_text(root, "version")
 
     def resolve(value: str) -> str:

@@ -16,8 +16,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
 from gatekeeper.deps.delta import diff
-from gatekeeper.deps.jvm import parse_pom
-from gatekeeper.deps.loaders import MAX_BYTES, load_xml, xml_child, xml_local, xml_text
+from gatekeeper.deps.jvm import parse_pom, pom_properties
+from gatekeeper.deps.loaders import MAX_BYTES, load_xml, xml_child, xml_text
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
 from gatekeeper.gitobjects import GitObjects, GitObjectsError
 
@@ -26,8 +26,8 @@ _MAX_POMS = 400
 
 
 def properties(root: ET.Element) -> dict[str, str]:
-    """The project's own `<properties>` (profiles' are not inherited unconditionally: left out)."""
-    return {xml_local(p.tag): (p.text or "").strip() for p in (xml_child(root, "properties") or [])}
+    """The project's own `<properties>`, its profiles' joined in (jvm.pom_properties)."""
+    return pom_properties(root)
 
 
 def _parent_path(path: str, root: ET.Element) -> str | None:
