@@ -358,17 +358,22 @@ def _in_test_data(path: str, folders: frozenset[str], tests: frozenset[str]) -> 
     return False
 
 
+# Rules that name a file by a convention a manifest or pipeline can also follow (besides the catch-all).
+_CONVENTION_RULES = ("src.", "other.editor-nested")
+
+
 def _needs_context(best: ClassifiedFile, item: ClassifiedFile, rules: RuleSet) -> bool:
     """Patch only: could a marker, or content the patch does not show, still make this file ci or iac?
 
-    Asked of files the path tier left in src/other under its catch-all rule, or under a `src.*` rule: those
+    Asked of files the path tier left in src/other under its catch-all rule, a `src.*` rule or the nested
+    editor folders' rule (`_CONVENTION_RULES`): those
     name a file by a convention (a chart's `tests/*_test.yaml` suites) that a file the tiers would raise can
     also follow (a chart's `templates/tests/x_test.yaml` hook), so from a patch alone they stay as unsettled as
     the catch-all. Any other specific path rule (governance files, editor settings, docs) has said what they are.
     """
     if best.bucket in ("ci", "iac") or item.bucket not in _RAISED_BY_MARKERS:
         return False
-    if item.rule != rules.rules[-1].id and not item.rule.startswith("src."):
+    if item.rule != rules.rules[-1].id and not item.rule.startswith(_CONVENTION_RULES):
         return False
     if item.change.binary:
         # git writes a binary section for a text file whenever the author's .gitattributes say `-diff`: one named
