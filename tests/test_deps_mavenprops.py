@@ -192,9 +192,10 @@ def test_more_modules_than_are_read_is_a_partial_problem(tmp_path: Path, monkeyp
     assert "feign.version" in delta.problems[0].msg
 
 
-def test_a_self_referencing_property_is_substituted_once(tmp_path: Path) -> None:
+def test_a_self_referencing_property_is_refused_not_substituted_once(tmp_path: Path) -> None:
+    # Maven refuses the cycle; read once, `${feign.version}1` stood as a version that moved within itself
     parent = PARENT.replace("<feign.version>13.11</feign.version>", "<feign.version>${feign.version}1</feign.version>")
     delta = _delta(tmp_path, {**FILES, "logbook-parent/pom.xml": parent},
                    {"logbook-parent/pom.xml": {"${feign.version}1<": "${feign.version}2<"}})
-    assert _rows(delta) == {("logbook-parent/pom.xml", "io.github.openfeign:feign-core", "${feign.version}1",
-                             "${feign.version}2", "changed", "runtime")}
+    assert [(p.manifest, p.kind) for p in delta.problems] == [("logbook-parent/pom.xml", "partial")]
+    assert "expands without end" in delta.problems[0].msg

@@ -107,7 +107,7 @@ PACKAGES_PROPS = """\
 """
 
 
-def test_msbuild_property_of_the_same_file_is_resolved_one_level(tmp_path: Path) -> None:
+def test_msbuild_property_of_the_same_file_is_resolved(tmp_path: Path) -> None:
     delta = _bump(tmp_path, {"Directory.Packages.props": PACKAGES_PROPS}, {"Directory.Packages.props": (
         "<XUnitV3Version>4.0.0-pre.81<", "<XUnitV3Version>4.0.0-pre.154<")})
     assert _rows(delta.changes) == {
@@ -115,14 +115,16 @@ def test_msbuild_property_of_the_same_file_is_resolved_one_level(tmp_path: Path)
         for name in ("xunit.v3.extensibility.core", "xunit.v3.assert")}
 
 
-def test_an_msbuild_property_with_two_values_stays_as_written(tmp_path: Path) -> None:
-    """`WixVersion` has a conditional second value: which one applies is MSBuild's to say, not a guess."""
+def test_an_msbuild_property_with_two_values_holds_both(tmp_path: Path) -> None:
+    """`WixVersion` has a conditional second value: which one applies is MSBuild's to say, not a guess; both
+    are kept (sorted, `|`-joined), so a move of either is a change (unordered: reviewed), never no move."""
     delta = _bump(tmp_path, {"Directory.Packages.props": PACKAGES_PROPS}, {"Directory.Packages.props": (
         "<WixVersion>6.0.2<", "<WixVersion>6.0.3<")})
-    assert not delta.changes  # the use `$(WixVersion)` did not change; the deps policy calls the file unexplained
+    assert [(c.name, c.from_version, c.to_version, c.level) for c in delta.changes] == [
+        ("Microsoft.wix", "5.0.2|6.0.2", "5.0.2|6.0.3", None)]
     wix = [d for d in nuget.parse_msbuild(
         "Directory.Packages.props", PACKAGES_PROPS.encode()) if d.name == "Microsoft.wix"]
-    assert [d.version for d in wix] == ["$(WixVersion)"]
+    assert [d.version for d in wix] == ["5.0.2|6.0.2"]
 
 
 # Use sites counted line by line

@@ -79,8 +79,9 @@ class Context(Protocol):
         or of any type with `every_type`."""
         ...
 
-    def link_targets(self) -> dict[str, str]:
-        """The symlinks of the trees by the repository path each points to: {target: link}."""
+    def link_targets(self) -> dict[str, tuple[str, ...]] | None:
+        """The symlinks of the trees by the repository path each points to: {target: every link to it};
+        None when the trees hold more symlinks than are read (then every file counts as reached)."""
         ...
 
     def task_script(self, change: FileChange) -> str | None:
@@ -113,21 +114,51 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
 def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
     """A file a symlink points to, or into, is also at the link's path for whatever reads the checkout
     (`uses: ./.github/actions/setup` through `.github/actions/setup -> ../../tools/setup`): classified there too,
-    a ci or iac bucket wins."""
+    a ci or iac bucket wins. Every link to a path counts, and a link reached through another link (a chain) as
+    the kernel follows it; past the bounds (more links than are read, a chain too long) the file is ci."""
     links = context.link_targets()
-    if not links:
+    if links is not None and not links:
         return files
     out = []
     for item in files:
         for side in _sides(item.change):
-            for place in (side, *_folders(side)):
-                if (link := links.get(place)) is not None:
-                    reached = link + side[len(place):]
-                    if (match := rules.match(reached)).bucket in ("ci", "iac"):
-                        item = _raise(item, match.bucket, match.rule, "context",
-                                      f"reached as {reached} through the symlink {link}")
+            reached = _reached(side, links) if links is not None else None
+            if reached is None:
+                item = _raise(item, "ci", "ci.symlink-bound", "context", "more symlinks or longer chains of them "
+                              "than are read: it may be reached from a CI path (review)")
+                continue
+            for path, link in reached:
+                if (match := rules.match(path)).bucket in ("ci", "iac"):
+                    item = _raise(item, match.bucket, match.rule, "context",
+                                  f"reached as {path} through the symlink {link}")
         out.append(item)
     return out
+
+
+_MAX_HOPS = 8  # links followed one after another (the kernel allows 40; a chain of 8 is already contrived)
+_MAX_REACHED = 256  # paths one file is reached at
+
+
+def _reached(path: str, links: dict[str, tuple[str, ...]]) -> list[tuple[str, str]] | None:
+    """Every (path, link) `path` is reached at through the symlinks `links` (chains followed); None past the
+    bounds. A link to the repository's root (target "") reaches every path under it."""
+    seen: dict[str, str] = {}
+    frontier = [path]
+    for _ in range(_MAX_HOPS):
+        following: list[str] = []
+        for here in frontier:
+            for place in (here, *_folders(here), ""):
+                for link in links.get(place, ()):
+                    there = link + here[len(place):] if place else f"{link}/{here}"
+                    if there != path and there not in seen:
+                        seen[there] = link
+                        following.append(there)
+        if len(seen) > _MAX_REACHED:
+            return None
+        if not following:
+            return list(seen.items())
+        frontier = following
+    return None
 
 
 def _folders(path: str) -> list[str]:
@@ -327,17 +358,22 @@ def _in_test_data(path: str, folders: frozenset[str], tests: frozenset[str]) -> 
     return False
 
 
+# Rules that name a file by a convention a manifest or pipeline can also follow (besides the catch-all).
+_CONVENTION_RULES = ("src.", "other.editor-nested")
+
+
 def _needs_context(best: ClassifiedFile, item: ClassifiedFile, rules: RuleSet) -> bool:
     """Patch only: could a marker, or content the patch does not show, still make this file ci or iac?
 
-    Asked of files the path tier left in src/other under its catch-all rule, or under a `src.*` rule: those
+    Asked of files the path tier left in src/other under its catch-all rule, a `src.*` rule or the nested
+    editor folders' rule (`_CONVENTION_RULES`): those
     name a file by a convention (a chart's `tests/*_test.yaml` suites) that a file the tiers would raise can
     also follow (a chart's `templates/tests/x_test.yaml` hook), so from a patch alone they stay as unsettled as
     the catch-all. Any other specific path rule (governance files, editor settings, docs) has said what they are.
     """
     if best.bucket in ("ci", "iac") or item.bucket not in _RAISED_BY_MARKERS:
         return False
-    if item.rule != rules.rules[-1].id and not item.rule.startswith("src."):
+    if item.rule != rules.rules[-1].id and not item.rule.startswith(_CONVENTION_RULES):
         return False
     if item.change.binary:
         # git writes a binary section for a text file whenever the author's .gitattributes say `-diff`: one named

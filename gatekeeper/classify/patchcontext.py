@@ -54,7 +54,7 @@ class PatchContext:
         """The patch names an IaC library somewhere (one scan of its bytes, done once)."""
         return self.programs
 
-    def link_targets(self) -> dict[str, str]:
+    def link_targets(self) -> dict[str, tuple[str, ...]] | None:
         """A patch does not show the symlinks it leaves alone (run with --tree for the links of both trees)."""
         return {}
 

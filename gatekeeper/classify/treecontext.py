@@ -72,7 +72,8 @@ class TreeContext:
             # Heads task_script read of files the change also touches, kept until the content tier asks for them:
             # a blob is read once whichever of the two needs it first.
             self._heads: dict[str, bytes] = {}
-            self._links: dict[str, str] | None = None  # symlinks of BASE and HEAD by target, built on first use
+            # symlinks of BASE and HEAD by target, built on first use; False: more than MAX_LINKS
+            self._links: dict[str, tuple[str, ...]] | bool | None = None
         except BaseException:
             self.objects.close()
             raise
@@ -146,17 +147,28 @@ class TreeContext:
                 return True
         return False
 
-    def link_targets(self) -> dict[str, str]:
-        """Every symlink of BASE and HEAD by the repository path it points to (a file or a folder): {target: link}.
-        A checkout follows them: what a link in a CI path points to is read as that path."""
+    def link_targets(self) -> dict[str, tuple[str, ...]] | None:
+        """Every symlink of BASE and HEAD by the repository path it points to (a file or a folder): {target:
+        every link to it}. A checkout follows them: what a link in a CI path points to is read as that path.
+        None past MAX_LINKS symlinks: the ones not read could reach anything (context.py fails closed)."""
+        if self._links is False:
+            return None
         if self._links is None:
-            self._links = {}
+            links: dict[str, set[str]] = {}
+            count = 0
             for tree in (self.old_tree, self.new_tree):
                 for path, entry in tree.items():
-                    if entry.mode == "120000" and len(self._links) < MAX_LINKS:
-                        written = self.objects.blob(entry.oid, 4096).decode("utf-8", "replace")
-                        if target := resolve_link(path, written):
-                            self._links.setdefault(target, path)
+                    if entry.mode != "120000":
+                        continue
+                    count += 1
+                    if count > MAX_LINKS:
+                        self._links = False
+                        return None
+                    written = self.objects.blob(entry.oid, 4096).decode("utf-8", "replace")
+                    if (target := resolve_link(path, written)) is not None:
+                        links.setdefault(target, set()).add(path)
+            self._links = {target: tuple(sorted(paths)) for target, paths in links.items()}
+        assert isinstance(self._links, dict)
         return self._links
 
     def task_script(self, change: FileChange) -> str | None:

@@ -10,6 +10,19 @@ from gatekeeper.deps.loaders import load_toml, load_xml, mapping, string, xml_ch
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 
 _PROPERTY = re.compile(r"\$\{([^}]+)\}")
+_MAX_EXPANSIONS = 16
+_MAX_VALUE = 4096
+
+
+def pom_properties(root: ET.Element) -> dict[str, str]:
+    """The POM's `<properties>`, and its profiles': a profile may be active (by JDK, OS, a file, or by
+    default), so a name a profile also defines holds every value, sorted and `|`-joined. Left out, a
+    profile's `<lib.name>evil-lang3</lib.name>` moved nothing the delta saw."""
+    values: dict[str, set[str]] = {}
+    for model in [root, *(xml_child(root, "profiles") or [])]:
+        for prop in xml_child(model, "properties") or []:
+            values.setdefault(xml_local(prop.tag), set()).add((prop.text or "").strip())
+    return {name: "|".join(sorted(found)) for name, found in values.items()}
 
 
 def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
@@ -17,12 +30,20 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
     root = load_xml(data)
     if xml_local(root.tag) != "project":
         raise ManifestError("the root element is not <project>")
-    props = {**(inherited or {}), **{xml_local(p.tag): (p.text or "").strip()
-                                     for p in (xml_child(root, "properties") or [])}}
+    props = {**(inherited or {}), **pom_properties(root)}
     props["project.version"] = xml_text(root, "version")
 
     def resolve(value: str) -> str:
-        return _PROPERTY.sub(lambda m: props.get(m.group(1), m.group(0)), value)  # one level: no expansion loops
+        # Maven resolves a property naming another (`<lib.name>${base.name}</lib.name>`) to the end: so does
+        # this, bounded (a cycle or a doubling chain is refused, not left half-resolved as if unmoved)
+        for _ in range(_MAX_EXPANSIONS):
+            expanded = _PROPERTY.sub(lambda m: props.get(m.group(1), m.group(0)), value)
+            if expanded == value:
+                return value
+            if len(expanded) > _MAX_VALUE:
+                break
+            value = expanded
+        raise ManifestError(f"a property expands without end or past {_MAX_VALUE} characters ({value[:80]!r})")
 
     out: list[Dependency] = []
     holders: list[tuple[ET.Element | None, Scope]] = []

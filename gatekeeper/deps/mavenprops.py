@@ -16,8 +16,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
 from gatekeeper.deps.delta import diff
-from gatekeeper.deps.jvm import parse_pom
-from gatekeeper.deps.loaders import MAX_BYTES, load_xml, xml_child, xml_local, xml_text
+from gatekeeper.deps.jvm import parse_pom, pom_properties
+from gatekeeper.deps.loaders import MAX_BYTES, load_xml, xml_child, xml_text
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
 from gatekeeper.gitobjects import GitObjects, GitObjectsError
 
@@ -26,8 +26,8 @@ _MAX_POMS = 400
 
 
 def properties(root: ET.Element) -> dict[str, str]:
-    """The project's own `<properties>` (profiles' are not inherited unconditionally: left out)."""
-    return {xml_local(p.tag): (p.text or "").strip() for p in (xml_child(root, "properties") or [])}
+    """The project's own `<properties>`, its profiles' joined in (jvm.pom_properties)."""
+    return pom_properties(root)
 
 
 def _parent_path(path: str, root: ET.Element) -> str | None:
@@ -52,29 +52,71 @@ def _read(git: GitObjects, commit: str, path: str) -> bytes | None:
         return None
 
 
-def inherited(git: GitObjects, commit: str, path: str, root: ET.Element) -> dict[str, str]:
-    """The properties the parents of the POM at `path` define in `commit`'s tree, the nearest one's first."""
-    out: dict[str, str] = {}
+def ancestors(git: GitObjects, commit: str, path: str, root: ET.Element) -> list[tuple[str, ET.Element]]:
+    """The parent POMs of the POM at `path` in `commit`'s tree, nearest first; a chain longer than
+    `_MAX_DEPTH` is a ManifestError (its farther properties would silently stay unresolved)."""
+    out: list[tuple[str, ET.Element]] = []
     seen = {path}
     for _ in range(_MAX_DEPTH):
         parent_path = _parent_path(path, root)
         parent = xml_child(root, "parent")
         if parent_path is None or parent is None or parent_path in seen:
-            break
+            return out
         data = _read(git, commit, parent_path)
         if data is None:
-            break
+            return out
         try:
             parent_root = load_xml(data)
         except ManifestError as exc:
             raise ManifestError(f"its parent POM {parent_path} cannot be read ({exc})") from None
         if xml_text(parent_root, "artifactId") != xml_text(parent, "artifactId"):
-            break  # another project's POM sits there: Maven would take the parent from a repository
-        for name, value in properties(parent_root).items():
-            out.setdefault(name, value)
+            return out  # another project's POM sits there: Maven would take the parent from a repository
+        out.append((parent_path, parent_root))
         seen.add(parent_path)
         path, root = parent_path, parent_root
+    raise ManifestError(f"a parent chain longer than {_MAX_DEPTH} POMs in this tree (not followed)")
+
+
+def inherited(git: GitObjects, commit: str, path: str, root: ET.Element) -> dict[str, str]:
+    """The properties the parents of the POM at `path` define in `commit`'s tree, the nearest one's first."""
+    out: dict[str, str] = {}
+    for _, parent_root in ancestors(git, commit, path, root):
+        for name, value in properties(parent_root).items():
+            out.setdefault(name, value)
     return out
+
+
+def named_parents(git: GitObjects, commits: tuple[str, str], candidates: set[str]) -> set[str]:
+    """Those of `candidates` (changed .xml files no format names) a POM of either tree takes as its parent:
+    `<relativePath>` may name a file of any name (`../build/base.xml`), whose properties then move the
+    module's dependencies as a parent pom.xml's do. Past the bounds every candidate counts (fail closed)."""
+    if not candidates:
+        return set()
+    found: set[str] = set()
+    budget = MAX_BYTES
+    for commit in commits:
+        poms = sorted(p for p, e in git.tree(commit).items() if posixpath.basename(p) == "pom.xml"
+                      and not e.is_gitlink and not e.is_symlink)
+        if len(poms) > _MAX_POMS:
+            return set(candidates)
+        for path in poms:
+            for _ in range(_MAX_DEPTH):
+                data = _read(git, commit, path)
+                if data is None or b"relativePath" not in data:
+                    break
+                budget -= len(data)
+                if budget <= 0:
+                    return set(candidates)
+                try:
+                    target = _parent_path(path, load_xml(data))
+                except ManifestError:
+                    break  # the file's own reading reports it
+                if target is None or posixpath.basename(target) == "pom.xml":
+                    break
+                if target in candidates:
+                    found.add(target)
+                path = target
+    return found
 
 
 def pom_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[Dependency]]:
@@ -118,15 +160,21 @@ def module_moves(git: GitObjects, base: str, head: str,
         if data is None:
             continue
         budget -= len(data)
-        owner = next((p for p, names in moved.items() if any(f"${{{n}}}".encode() in data for n in names)), None)
-        if owner is None:
+        if b"${" not in data:
             continue
+        owner = next((p for p, names in moved.items() if any(f"${{{n}}}".encode() in data for n in names)), None)
         try:
             root = load_xml(data)
+            # a property may name another (`<lib.name>${base.name}</lib.name>` in an untouched parent):
+            # any module under a POM that moved one is re-read, not only the modules naming a moved one
+            chain = [p for commit in (head, base) for p, _ in ancestors(git, commit, path, root) if p in moved]
+            owner = owner or next(iter(chain), None)
+            if owner is None:
+                continue
             sides = [parse_pom(path, data, inherited(git, commit, path, root)) for commit in (base, head)]
         except (ManifestError, RecursionError) as exc:
-            problems.append(Problem(owner, "partial", f"a property it moved is used by {path}, which cannot "
-                                    f"be read ({exc}): review it by hand"))
+            problems.append(Problem(owner or next(iter(moved)), "partial", f"a property it moved may be used by "
+                                    f"{path}, which cannot be read ({exc}): review it by hand"))
             continue
         for change in diff(sides[0], sides[1], owner):
             changes.setdefault((change.name, change.scope, change.from_version, change.to_version), change)

@@ -5,8 +5,10 @@ project's own items: `<PackageReference Include="Microsoft.NET.Test.Sdk" Version
 takes its version from there (bitwarden/server). So a project file (and a `Directory.Packages.props`) is read
 with that file's properties, at each side; and when a touched `Directory.Build.props` moves a property, the
 untouched project files below it that use `$(Name)` are read at both sides, their moves reported under the
-props file whose edit made them. Only the nearest file counts (one importing another explicitly is not
-followed: its properties are simply not resolved, so the version stays as written). Bounded as mavenprops is.
+props file whose edit made them. Only the nearest file's properties are resolved; a property moved in another
+touched MSBuild file (a Directory.Build.targets above the project, an outer props file the nearest one or the
+project may `<Import>`) and used by an untouched project is a `partial` problem of that file: the import is not
+followed, so the move is reviewed by hand rather than read as no move. Bounded as mavenprops is.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from gatekeeper.gitobjects import GitObjects, GitObjectsError
 PROPS = "Directory.Build.props"
 _PROJECTS = (".csproj", ".fsproj", ".vbproj")
 _MAX_PROJECTS = 2000
+_ABOVE = ("Directory.Build.targets", "Directory.Packages.props")  # also imported into every project below
 
 
 def _nearest(tree: Mapping[str, object], path: str) -> str | None:
@@ -76,18 +79,30 @@ def _moved(old: bytes | None, new: bytes | None) -> set[str]:
     return {name for name in was.keys() | now.keys() if was.get(name) != now.get(name)}
 
 
+def _reaches(git: GitObjects, commits: tuple[str, str], tree: Mapping[str, object], owner: str, path: str) -> bool:
+    """Whether the properties of `owner` (not the project's nearest props file) may reach the project at `path`
+    by an import the delta does not follow: a Directory.Build.targets or Directory.Packages.props above it
+    (MSBuild evaluates every property, a targets file's too, before any item), or an `<Import` in the
+    project or in its nearest props file at either side (`GetPathOfFileAbove` chains props files)."""
+    folder = posixpath.dirname(owner)
+    if posixpath.basename(owner) in _ABOVE and (not folder or path.startswith(folder + "/")):
+        return True
+    nearest = _nearest(tree, path)
+    return any(b"<import" in (_read(git, commit, file) or b"").lower()
+               for commit in commits for file in (path, nearest) if file is not None)
+
+
 def project_moves(git: GitObjects, base: str, head: str,
                   touched: dict[str, tuple[bytes | None, bytes | None]]) -> tuple[list[Change], list[Problem]]:
     """Package moves of untouched projects whose `Directory.Build.props` (touched: path → both sides) moved a
-    property they use, reported under that props file."""
-    moved = {p: names for p, (old, new) in touched.items() if posixpath.basename(p) == PROPS
-             and (names := _moved(old, new))}
+    property they use, reported under that props file; a project a moved property of another touched MSBuild
+    file may reach through an import is a `partial` problem of that file (fail closed)."""
+    moved = {p: names for p, (old, new) in touched.items() if (names := _moved(old, new))}
     if not moved:
         return [], []
     tree = git.tree(head)
     projects = sorted(p for p, e in tree.items() if p not in touched and not e.is_gitlink and not e.is_symlink
-                      and (p.endswith(_PROJECTS) or posixpath.basename(p) == "Directory.Packages.props")
-                      and (_nearest(tree, p) or "") in moved)
+                      and (p.endswith(_PROJECTS) or posixpath.basename(p) == "Directory.Packages.props"))
     changes: dict[tuple[object, ...], Change] = {}
     problems: list[Problem] = []
     budget = MAX_BYTES
@@ -96,12 +111,19 @@ def project_moves(git: GitObjects, base: str, head: str,
             problems += [Problem(p, "partial", f"properties moved ({', '.join(sorted(n))[:200]}) and more projects "
                                  "use them than are read: review them by hand") for p, n in moved.items()]
             break
-        owner = _nearest(tree, path)
         data = _read(git, head, path)
-        if data is None or owner is None:
+        if data is None:
             continue
         budget -= len(data)
-        if not any(f"$({n})".encode() in data for n in moved[owner]):
+        users = [p for p, names in moved.items() if any(f"$({n})".encode() in data for n in names)]
+        owner = _nearest(tree, path)
+        if owner in moved and owner not in users and b"$(" in data:
+            users.append(owner)  # a property it uses may name a moved one (`<JsonPackage>$(Base)</JsonPackage>`)
+        if not users:
+            continue
+        problems += [Problem(p, "partial", f"a property it moved is used by {path}, which may import it: review "
+                             "it by hand") for p in users if p != owner and _reaches(git, (base, head), tree, p, path)]
+        if owner not in users:
             continue
         try:
             sides = [parse_msbuild(path, data, inherited(git, commit, path)) for commit in (base, head)]

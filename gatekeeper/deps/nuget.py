@@ -27,24 +27,41 @@ def parse_packages_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
-_PROPERTY = re.compile(r"^\$\(([A-Za-z_][\w.-]*)\)$")
+_PROPERTY = re.compile(r"\$\(([A-Za-z_][\w.-]*)\)")
+_MAX_EXPANSIONS = 16
+_MAX_VALUE = 4096
 
 
 def properties_of(root: ET.Element) -> dict[str, str]:
     """The file's own MSBuild properties (`<PropertyGroup><XUnitV3Version>4.0.0</XUnitV3Version>`): a name
-    given two different values (under conditions) is left out, so its uses stay as written."""
+    given different values (under conditions) holds them all, sorted and joined by `|`, so that a move of
+    any of them moves its uses (left out, a conditional `Evil.Json` passed as unmoved)."""
     values: dict[str, set[str]] = {}
     for group in root.iter():
         if xml_local(group.tag) == "PropertyGroup":
             for prop in group:
                 values.setdefault(xml_local(prop.tag), set()).add((prop.text or "").strip())
-    return {name: next(iter(found)) for name, found in values.items() if len(found) == 1}
+    return {name: "|".join(sorted(found)) for name, found in values.items()}
+
+
+def _resolved(value: str, properties: Mapping[str, str]) -> str:
+    """`value` with every `$(Name)` the properties define substituted to the end, as MSBuild evaluates them:
+    in a package's name too (`Include="$(JsonPackage)"`) and inside an expression (`$(Major).0.1`). A name
+    no property defines stays as written; a cycle or a doubling chain is a ManifestError."""
+    for _ in range(_MAX_EXPANSIONS):
+        expanded = _PROPERTY.sub(lambda m: properties.get(m.group(1), m.group(0)), value)
+        if expanded == value:
+            return value
+        if len(expanded) > _MAX_VALUE:
+            break
+        value = expanded
+    raise ManifestError(f"an MSBuild property expands without end or past {_MAX_VALUE} characters ({value[:80]!r})")
 
 
 def parse_msbuild(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
-    """Package references and central versions; a version that is exactly one `$(Property)` of the same file
-    (or of `inherited`: the Directory.Build.props it imports, msbuildprops.py) is resolved (one level, as
-    pom.xml properties are); any other expression is kept as written."""
+    """Package references and central versions; the `$(Property)` uses of a name or version are resolved
+    with the same file's properties (and `inherited`: the Directory.Build.props it imports, msbuildprops.py),
+    which win over inherited ones as MSBuild's later definitions do; an unknown property is kept as written."""
     out: list[Dependency] = []
     root = load_xml(data)
     properties: dict[str, str] | None = None
@@ -53,9 +70,9 @@ def parse_msbuild(path: str, data: bytes, inherited: Mapping[str, str] | None = 
             continue
         name = node.get("Include") or node.get("Update") or ""
         version = node.get("Version") or xml_text(node, "Version") or node.get("VersionOverride") or ""
-        if (prop := _PROPERTY.match(version.strip())) is not None:
+        if "$(" in name or "$(" in version:
             properties = {**(inherited or {}), **properties_of(root)} if properties is None else properties
-            version = properties.get(prop.group(1)) or version
+            name, version = _resolved(name, properties), _resolved(version.strip(), properties)
         if name:
             dev = (node.get("PrivateAssets") or xml_text(node, "PrivateAssets")).lower() == "all"
             out.append(Dependency("nuget", name, version, path, True, "dev" if dev else "runtime"))

@@ -110,8 +110,8 @@ def _touched(git: GitObjects, base: str, head: str) -> list[_Touched]:
         if not meta.startswith(b":"):
             continue
         gitlink = b" 160000 " in meta or meta.startswith(b":160000 ")
-        if not gitlink and format_for(path) is None:
-            continue
+        if not gitlink and format_for(path) is None and not path.endswith(".xml"):
+            continue  # an .xml file may be a parent POM under another name (mavenprops.named_parents)
         old_mode, new_mode, old_oid, new_oid, _status = meta[1:].decode().split(" ")
         out.append(_Touched(path, old_mode, new_mode, old_oid, new_oid))
     return out
@@ -144,10 +144,12 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
     changes: list[Change] = []
     problems: list[Problem] = []
     inheriting: dict[str, dict[str, tuple[bytes | None, bytes | None]]] = {}  # format → path → both sides
-    for touched in _touched(git, base, head):
+    every = _touched(git, base, head)
+    parents = mavenprops.named_parents(git, (base, head), {t.path for t in every if format_for(t.path) is None})
+    for touched in every:
         path = touched.path
         gitlinks = (touched.old_mode, touched.new_mode)
-        fmt = SUBMODULE if GITLINK_MODE in gitlinks else format_for(path)
+        fmt = SUBMODULE if GITLINK_MODE in gitlinks else format_for(path if path not in parents else "pom.xml")
         if fmt is None:
             continue  # a submodule replaced by a file that holds no dependencies
         sides: list[list[Dependency] | None] = []
