@@ -88,6 +88,10 @@ class Context(Protocol):
         """Evidence that a CI task definition near `change` runs it by path (tasks.py), or None."""
         ...
 
+    def ci_include(self, change: FileChange) -> str | None:
+        """Evidence that a GitLab pipeline includes a side of `change` (gitlabincludes.py), or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -219,6 +223,8 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     if best.bucket in ("src", "other", "iac") and not binary and any(is_script(side) for side in _sides(change)):
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
+    if best.bucket in ("src", "other", "iac") and (evidence := context.ci_include(change)) is not None:
+        best = _raise(best, "ci", "ci.context.gitlab-include", "content", evidence)
     best = _lower(best, rules, signals, context)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gatekeeper.classify import gitlabincludes
 from gatekeeper.classify.change import resolve_link
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.markers import MarkerIndex
@@ -74,6 +75,7 @@ class TreeContext:
             self._heads: dict[str, bytes] = {}
             # symlinks of BASE and HEAD by target, built on first use; False: more than MAX_LINKS
             self._links: dict[str, tuple[str, ...]] | bool | None = None
+            self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
         except BaseException:
             self.objects.close()
             raise
@@ -170,6 +172,34 @@ class TreeContext:
             self._links = {target: tuple(sorted(paths)) for target, paths in links.items()}
         assert isinstance(self._links, dict)
         return self._links
+
+    def ci_include(self, change: FileChange) -> str | None:
+        """Evidence that the root `.gitlab-ci.yml` of either tree, or a file it includes (followed to MAX_FILES),
+        includes a side of `change`; past MAX_FILES every YAML file counts as included."""
+        if self._included is None:
+            self._included = self._gitlab_includes()
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            for pattern in self._included:
+                if gitlabincludes.matches(pattern, side):
+                    return f"{gitlabincludes.ROOT}: include {pattern}"
+        return None
+
+    def _gitlab_includes(self) -> tuple[str, ...]:
+        found: list[str] = []
+        for tree in (self.old_tree, self.new_tree):
+            queue, seen = [gitlabincludes.ROOT], set()
+            while queue:
+                path = queue.pop()
+                entry = tree.get(path)
+                if path in seen or entry is None or entry.mode not in ("100644", "100755"):
+                    continue
+                seen.add(path)
+                if len(seen) > gitlabincludes.MAX_FILES:
+                    return ("*.yml", "*.yaml")
+                for pattern in gitlabincludes.included(self._head(entry).decode("utf-8", "replace")):
+                    found.append(pattern)
+                    queue += [p for p in tree if gitlabincludes.matches(pattern, p)][:gitlabincludes.MAX_FILES]
+        return tuple(dict.fromkeys(found))
 
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a Concourse task definition (either side) in the folder of a side of `change`, or the
