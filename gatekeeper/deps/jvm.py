@@ -6,12 +6,19 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
-from gatekeeper.deps.loaders import load_toml, load_xml, mapping, string, xml_child, xml_local, xml_text
+from gatekeeper.deps.loaders import (
+    expand_properties,
+    load_toml,
+    load_xml,
+    mapping,
+    string,
+    xml_child,
+    xml_local,
+    xml_text,
+)
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 
 _PROPERTY = re.compile(r"\$\{([^}]+)\}")
-_MAX_EXPANSIONS = 16
-_MAX_VALUE = 4096
 
 
 def pom_properties(root: ET.Element) -> dict[str, str]:
@@ -34,16 +41,7 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
     props["project.version"] = xml_text(root, "version")
 
     def resolve(value: str) -> str:
-        # Maven resolves a property naming another (`<lib.name>${base.name}</lib.name>`) to the end: so does
-        # this, bounded (a cycle or a doubling chain is refused, not left half-resolved as if unmoved)
-        for _ in range(_MAX_EXPANSIONS):
-            expanded = _PROPERTY.sub(lambda m: props.get(m.group(1), m.group(0)), value)
-            if expanded == value:
-                return value
-            if len(expanded) > _MAX_VALUE:
-                break
-            value = expanded
-        raise ManifestError(f"a property expands without end or past {_MAX_VALUE} characters ({value[:80]!r})")
+        return expand_properties(value, props, _PROPERTY, "a property")
 
     out: list[Dependency] = []
     holders: list[tuple[ET.Element | None, Scope]] = []

@@ -10,6 +10,7 @@ import json
 import re
 import tomllib
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -166,3 +167,21 @@ def xml_text(node: ET.Element, name: str) -> str:
     """The stripped text of `node`'s child `name` ("" when absent)."""
     sub = xml_child(node, name)
     return (sub.text or "").strip() if sub is not None else ""
+
+
+_MAX_EXPANSIONS = 16
+_MAX_VALUE = 4096
+
+
+def expand_properties(value: str, properties: Mapping[str, str], pattern: re.Pattern[str], what: str) -> str:
+    """`value` with every property use `pattern` finds (group 1: the name) substituted to the end, as Maven and
+    MSBuild evaluate them (a property naming another); a name no property defines stays as written. Bounded: a
+    cycle or a doubling chain is a ManifestError, never a value left half-resolved as if unmoved."""
+    for _ in range(_MAX_EXPANSIONS):
+        expanded = pattern.sub(lambda m: properties.get(m.group(1), m.group(0)), value)
+        if expanded == value:
+            return value
+        if len(expanded) > _MAX_VALUE:
+            break
+        value = expanded
+    raise ManifestError(f"{what} expands without end or past {_MAX_VALUE} characters ({value[:80]!r})")

@@ -7,7 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
-from gatekeeper.deps.loaders import load_json, load_xml, mapping, string, xml_local, xml_text
+from gatekeeper.deps.loaders import expand_properties, load_json, load_xml, mapping, string, xml_local, xml_text
 from gatekeeper.deps.model import Dependency, ManifestError
 
 
@@ -28,8 +28,6 @@ def parse_packages_lock(path: str, data: bytes) -> list[Dependency]:
 
 
 _PROPERTY = re.compile(r"\$\(([A-Za-z_][\w.-]*)\)")
-_MAX_EXPANSIONS = 16
-_MAX_VALUE = 4096
 
 
 def properties_of(root: ET.Element) -> dict[str, str]:
@@ -48,14 +46,7 @@ def _resolved(value: str, properties: Mapping[str, str]) -> str:
     """`value` with every `$(Name)` the properties define substituted to the end, as MSBuild evaluates them:
     in a package's name too (`Include="$(JsonPackage)"`) and inside an expression (`$(Major).0.1`). A name
     no property defines stays as written; a cycle or a doubling chain is a ManifestError."""
-    for _ in range(_MAX_EXPANSIONS):
-        expanded = _PROPERTY.sub(lambda m: properties.get(m.group(1), m.group(0)), value)
-        if expanded == value:
-            return value
-        if len(expanded) > _MAX_VALUE:
-            break
-        value = expanded
-    raise ManifestError(f"an MSBuild property expands without end or past {_MAX_VALUE} characters ({value[:80]!r})")
+    return expand_properties(value, properties, _PROPERTY, "an MSBuild property")
 
 
 def parse_msbuild(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
