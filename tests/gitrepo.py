@@ -79,3 +79,19 @@ class GitRepo:
     def save_patch(self, dest: Path, *extra: str) -> Path:
         dest.write_bytes(self.staged_patch(*extra))
         return dest
+
+
+def edited_commits(root: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> tuple[GitRepo, str, str]:
+    """A repository at `root` holding `files` (BASE), then the commit that makes each edit `{old: new}` in its file
+    (HEAD): (repo, base, head). Every `old` must be in its file, so an edit that no longer applies fails loudly."""
+    repo = GitRepo(root)
+    for path, body in files.items():
+        repo.write(path, body)
+    base = repo.commit()
+    for path, pairs in edits.items():
+        body = files[path]
+        for old, new in pairs.items():
+            assert old in body, (path, old)
+            body = body.replace(old, new)
+        repo.write(path, body)
+    return repo, base, repo.commit("bump")

@@ -12,7 +12,7 @@ import pytest
 from gatekeeper.deps import mavenprops
 from gatekeeper.deps.sources import Delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
-from tests.gitrepo import GitRepo
+from tests.gitrepo import edited_commits
 
 ROOT = """<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -84,17 +84,7 @@ FILES = {"pom.xml": ROOT, "logbook-parent/pom.xml": PARENT, "logbook-openfeign/p
 
 
 def _delta(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> Delta:
-    repo = GitRepo(tmp_path / "repo")
-    for path, body in files.items():
-        repo.write(path, body)
-    base = repo.commit()
-    for path, pairs in edits.items():
-        body = files[path]
-        for old, new in pairs.items():
-            assert old in body
-            body = body.replace(old, new)
-        repo.write(path, body)
-    head = repo.commit("bump")
+    repo, base, head = edited_commits(tmp_path / "repo", files, edits)
     with GitObjects(repo.root) as git:
         return tree_delta(git, base, head)
 

@@ -12,7 +12,7 @@ import pytest
 from gatekeeper.deps import msbuildprops
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
-from tests.gitrepo import GitRepo
+from tests.gitrepo import GitRepo, edited_commits
 
 PROPS = """<Project>
   <PropertyGroup>
@@ -39,17 +39,7 @@ FILES = {"Directory.Build.props": PROPS, "test/Core.Test/Core.Test.csproj": TEST
 
 
 def _commits(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> tuple[GitRepo, str, str]:
-    repo = GitRepo(tmp_path / "repo")
-    for path, body in files.items():
-        repo.write(path, body)
-    base = repo.commit()
-    for path, pairs in edits.items():
-        body = files[path]
-        for old, new in pairs.items():
-            assert old in body
-            body = body.replace(old, new)
-        repo.write(path, body)
-    return repo, base, repo.commit("bump")
+    return edited_commits(tmp_path / "repo", files, edits)
 
 
 def _tree(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> Delta:
