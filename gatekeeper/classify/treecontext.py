@@ -186,6 +186,7 @@ class TreeContext:
 
     def _gitlab_includes(self) -> tuple[str, ...]:
         found: list[str] = []
+        read: dict[str, list[str]] = {}  # by blob id: a pipeline file the two trees share is read once
         for tree in (self.old_tree, self.new_tree):
             queue, seen = [gitlabincludes.ROOT], set()
             while queue:
@@ -196,9 +197,11 @@ class TreeContext:
                 seen.add(path)
                 if len(seen) > gitlabincludes.MAX_FILES:
                     return ("*.yml", "*.yaml")
-                for pattern in gitlabincludes.included(self._head(entry).decode("utf-8", "replace")):
+                if entry.oid not in read:
+                    read[entry.oid] = gitlabincludes.included(self._head(entry).decode("utf-8", "replace"))
+                for pattern in read[entry.oid]:
                     found.append(pattern)
-                    queue += [p for p in tree if gitlabincludes.matches(pattern, p)][:gitlabincludes.MAX_FILES]
+                    queue += gitlabincludes.expand(pattern, tree)
         return tuple(dict.fromkeys(found))
 
     def task_script(self, change: FileChange) -> str | None:
