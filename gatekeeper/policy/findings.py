@@ -213,7 +213,9 @@ def check_finding(info: PolicyInfo, level: str, item: Any, modules: Mapping[str,
     paths = item.get("paths")
     if "paths" in item and (not isinstance(paths, list) or not all(isinstance(p, str) for p in paths)):
         return _raise(bad("has `paths` that is not an array of strings"))
-    return Finding(info.name, rule, level, item["msg"], bucket, None if paths is None else tuple(paths))
+    # Each path once, in the order the policy named them: a policy listing a file per dependency it moved
+    # (63 go.sum downgrades) names one file, not the same path 63 times.
+    return Finding(info.name, rule, level, item["msg"], bucket, None if paths is None else tuple(dict.fromkeys(paths)))
 
 
 def locate_runtime_error(modules: Mapping[str, str], data: Mapping[str, Any], input_doc: Mapping[str, Any],
