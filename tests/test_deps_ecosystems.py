@@ -50,6 +50,28 @@ def test_go_sum_bump_keeps_old_line() -> None:
     assert [(c.from_version, c.to_version, c.change) for c in changes] == [("v1.0.0", "v1.1.0", "upgraded")]
 
 
+def test_go_sum_is_each_module_at_its_highest_built_version() -> None:
+    data = (b"golang.org/x/net v0.0.0-20180724234803-3673e40ba225/go.mod h1:a=\n"  # consulted only: no code
+            b"golang.org/x/net v0.5.0 h1:b=\ngolang.org/x/net v0.5.0/go.mod h1:c=\n"
+            b"golang.org/x/net v0.4.0 h1:d=\n"  # an older code line left behind: the highest is built
+            b"github.com/only/graph v1.0.0/go.mod h1:e=\n"
+            b"gopkg.in/yaml.v3 v3.0.1 h1:f=\ngarbage line\n")
+    assert {(d.name, d.version) for d in golang.parse_go_sum("go.sum", data)} == {
+        ("golang.org/x/net", "v0.5.0"), ("gopkg.in/yaml.v3", "v3.0.1")}
+
+
+def test_go_sum_lines_an_upgrade_brings_in_are_no_changes() -> None:
+    base = b"github.com/a/b v1.4.2 h1:x=\ngithub.com/a/b v1.4.2/go.mod h1:y=\n"
+    head = (b"github.com/a/b v1.2.0/go.mod h1:o=\ngithub.com/a/b v1.4.2/go.mod h1:y=\n"
+            b"github.com/a/b v1.5.2 h1:z=\ngithub.com/a/b v1.5.2/go.mod h1:w=\n"
+            b"github.com/c/d v0.1.0/go.mod h1:v=\n")
+    changes = diff(golang.parse_go_sum("go.sum", base), golang.parse_go_sum("go.sum", head), "go.sum")
+    assert [(c.name, c.from_version, c.to_version, c.change) for c in changes] == [
+        ("github.com/a/b", "v1.4.2", "v1.5.2", "upgraded")]
+    down = diff(golang.parse_go_sum("go.sum", head), golang.parse_go_sum("go.sum", base), "go.sum")
+    assert [(c.from_version, c.to_version, c.change) for c in down] == [("v1.5.2", "v1.4.2", "downgraded")]
+
+
 def test_go_pseudo_versions_order() -> None:
     base = golang.parse_go_mod("go.mod", b"require x.org/y v0.0.0-20230101000000-abcdefabcdef\n")
     head = golang.parse_go_mod("go.mod", b"require x.org/y v0.0.0-20240101000000-123456123456\n")

@@ -58,7 +58,39 @@ def gate(capsys: pytest.CaptureFixture[str], case: Case, tree: bool, *args: str)
     return decision
 
 
+# A go.sum before and after `go get google.golang.org/grpc@v1.53.0` (shaped as the go command writes it): the
+# new version's graph brings `/go.mod` lines of older versions of modules already there (minimal version
+# selection read their go.mod files) and code lines of the versions that are built.
+GRPC_MOD = "module example.invalid/app\n\ngo 1.14\n\nrequire google.golang.org/grpc {v}\n"
+GRPC_SUM = (
+    "github.com/golang/protobuf v1.4.2 h1:P3YflyNX/ehuJFLhxviNdFxQPkGK5cDcApsge1SqnvM=\n"
+    "github.com/golang/protobuf v1.4.2/go.mod h1:oDoupMAO8OvCJWAcko0GGGIgR6R6ocIYbsSw735rRwI=\n"
+    "google.golang.org/grpc v1.37.0 h1:uSZWeQJX5j11bIQ4AJoj+McDBo29cY1MCoC1wO3ts+c=\n"
+    "google.golang.org/grpc v1.37.0/go.mod h1:NREThFqKR1f3iQ6oBuvc5LadQuXVGo9rkm5ZGrQdJfM=\n"
+)
+GRPC_SUM_BUMPED = (
+    "github.com/golang/protobuf v1.2.0/go.mod h1:6lQm79b+lXiMfvg/cZm0SGofjICqVBUtrP5yJMmIC1U=\n"
+    "github.com/golang/protobuf v1.3.2/go.mod h1:6lQm79b+lXiMfvg/cZm0SGofjICqVBUtrP5yJMmIC1U=\n"
+    "github.com/golang/protobuf v1.4.2/go.mod h1:oDoupMAO8OvCJWAcko0GGGIgR6R6ocIYbsSw735rRwI=\n"
+    "github.com/golang/protobuf v1.5.2 h1:ROPKBNFfQgOUMifHyP+KYbvpjbdoFNs+aK7DXlji0Tw=\n"
+    "github.com/golang/protobuf v1.5.2/go.mod h1:XVQd3VNwM+JqD3oG2Ue2ip4fOMUkwXdXDdiuN0vRsmY=\n"
+    "golang.org/x/net v0.0.0-20180724234803-3673e40ba225/go.mod h1:mL1N/T3taQHkDXs73rZJwtUhF3w3ftmwwsq0BUmARs4=\n"
+    "golang.org/x/net v0.5.0/go.mod h1:DivGGAXEgPSlEBzxGzZI+ZLohi+xUj054jfeKui00ws=\n"
+    "google.golang.org/grpc v1.19.0/go.mod h1:mqu4LbDTu4XGKhr4mRzUsmM4RtVoemTSY81AxZiDr8c=\n"
+    "google.golang.org/grpc v1.37.0/go.mod h1:NREThFqKR1f3iQ6oBuvc5LadQuXVGo9rkm5ZGrQdJfM=\n"
+    "google.golang.org/grpc v1.53.0 h1:LAv2ds7cmFV/XTS3XG1NneeENYrXGmorPxsBbptIjNc=\n"
+    "google.golang.org/grpc v1.53.0/go.mod h1:OnIrk0ipVdj4N5d9IUoFUx72/VlD7+jUsHwZgwSMQpw=\n"
+)
+
 CASES = {
+    # One minor bump: go.sum's older /go.mod lines are no dependencies (x/net's graph only), its code lines
+    # move with the bump (protobuf's code: an upgrade within the allowed level).
+    "go bump with go.sum's graph": ({"go.mod": GRPC_MOD.format(v="v1.37.0"), "go.sum": GRPC_SUM},
+                                    {"go.mod": GRPC_MOD.format(v="v1.53.0"), "go.sum": GRPC_SUM_BUMPED}, "allow", []),
+    # Two modules whose code moves down: one finding naming go.sum (and go.mod) once each.
+    "go.sum downgrades": ({"go.sum": GRPC_SUM_BUMPED},
+                          {"go.sum": GRPC_SUM_BUMPED.replace("v1.53.0 h1:", "v1.37.0 h1:").replace(
+                              "protobuf v1.5.2 h1:", "protobuf v1.4.2 h1:")}, "review", ["deps.downgrade"]),
     "new dependency": ({"requirements.txt": "requests==2.31.0\n"},
                        {"requirements.txt": "requests==2.31.0\nleftpad-py==0.1.0\n"}, "review", ["deps.new_direct"]),
     "patch bump": ({"go.mod": GO_MOD, "go.sum": GO_SUM},
@@ -93,6 +125,10 @@ def test_the_gate_judges_what_a_change_moves(capsys: pytest.CaptureFixture[str],
     assert decision["outcome"] == outcome, decision["reasons"]
     assert sorted(r["rule"] for r in decision["reasons"]) == expected
     assert decision["policies"] == [{"name": "deps", "version": "2.0.2"}]
+    for reason in decision["reasons"]:  # each path once, however many changes the policy listed it for
+        assert len(reason["paths"]) == len(set(reason["paths"])), reason
+    if name == "go.sum downgrades":
+        assert decision["reasons"][0]["paths"] == ["go.sum"]
     if name != "lockfile checksum only" and name != "new index":
         assert decision["dependencies"]["changes"], "the decision carries the delta"
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gatekeeper.deps import actions, docker, golang, gradle, helmvalues, infra, jvm, nuget, registry, toolfiles
+from gatekeeper.deps import actions, docker, golang, gradle, helmvalues, infra, jvm, npm, nuget, registry, toolfiles
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.loaders import load_yaml
 from gatekeeper.deps.model import Change, ManifestError
@@ -318,10 +318,10 @@ def test_a_use_site_moved_to_a_version_other_lines_had_is_an_upgrade() -> None:
     base = actions.parse_workflow("ci.yml", b"steps:\n" + step % b"v4" + step % b"v5")
     head = actions.parse_workflow("ci.yml", b"steps:\n" + step % b"v5" + step % b"v5")
     assert [(c.from_version, c.to_version, c.change) for c in diff(base, head, "ci.yml")] == [("v4", "v5", "upgraded")]
-    # a lockfile's copies are not use sites: one gone is a removal there (go.sum history)
-    base_sum = golang.parse_go_sum("go.sum", b"a/b v1.0.0 h1:x=\na/b v1.1.0 h1:y=\n")
-    head_sum = golang.parse_go_sum("go.sum", b"a/b v1.1.0 h1:y=\n")
-    assert [c.change for c in diff(base_sum, head_sum, "go.sum")] == ["removed"]
+    # a lockfile's copies are not use sites: one gone is a removal there (yarn's copy per range)
+    base_lock = npm.parse_yarn_lock("yarn.lock", b'a@^1.0.0:\n  version "1.0.0"\n\na@^2.0.0:\n  version "2.0.0"\n')
+    head_lock = npm.parse_yarn_lock("yarn.lock", b'a@^2.0.0:\n  version "2.0.0"\n')
+    assert [c.change for c in diff(base_lock, head_lock, "yarn.lock")] == ["removed"]
 
 
 # Attack tests: hostile lines are read as nothing or as what they are, never a crash, in bounded time.

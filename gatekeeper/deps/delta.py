@@ -166,14 +166,53 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
         if not after:
             changes += [_change(before[v], before[v], None, "removed", partial) for v in gone]
             continue
-        while gone and came:  # pair the highest old with the highest new version, and so on
-            was, now = gone.pop(), came.pop()
-            changes.append(_change(after[now], before[was], after[now], _kind_of(ecosystem, before[was], after[now]),
-                                   partial))
-        top = before[_sorted(ecosystem, before.keys())[-1]]
-        changes += [_change(after[v], top, after[v], _kind_of(ecosystem, top, after[v]), partial) for v in came]
-        changes += [_change(before[v], before[v], None, "removed", partial) for v in gone]
+        for was, now in _pairs(ecosystem, gone, came, _sorted(ecosystem, before.keys() & after.keys())):
+            if now is None:
+                assert was is not None  # _pairs never yields (None, None)
+                changes.append(_change(before[was], before[was], None, "removed", partial))
+            else:
+                old_dep = before[was] if was is not None else before[_sorted(ecosystem, before.keys())[-1]]
+                changes.append(_change(after[now], old_dep, after[now], _kind_of(ecosystem, old_dep, after[now]),
+                                       partial))
     return _major_moves(changes)
+
+
+_LINE = re.compile(r"^v?(\d+)(?:\.(\d+))?")
+
+
+def _line(version: str) -> tuple[int, ...] | None:
+    """A version's release line: its major number, or `0.minor` below 1 (what a caret range keeps)."""
+    m = _LINE.match(version)
+    if m is None:
+        return None
+    major = int(m.group(1))
+    return (major,) if major or m.group(2) is None else (0, int(m.group(2)))
+
+
+def _pairs(ecosystem: str, gone: list[str], came: list[str], kept: list[str]) -> list[tuple[str | None, str | None]]:
+    """How a name's removed versions (`gone`) became its added ones (`came`), each list sorted, beside the
+    versions both sides hold (`kept`): (old, new); (old, None) a removal; (None, new) an upgrade from the
+    highest version BASE holds. A lockfile keeps one copy per release line (picomatch 2.3.1 and 4.0.3): within
+    a line the highest old pairs with the highest new, and a new version beside a kept one of its line moved
+    from that one (2.3.1 → 2.3.2 and 4.0.4 beside 4.0.3 are two patch moves, not 2.3.1 → 4.0.4 and a downgrade
+    4.0.3 → 2.3.2). What is left pairs highest with highest across lines (1.x → 2.x is the major move it is);
+    a new version still left moved from the highest version BASE holds."""
+    pairs: list[tuple[str | None, str | None]] = []
+    for line in dict.fromkeys(_line(v) for v in came if _line(v) is not None):
+        olds = [v for v in gone if _line(v) == line]
+        news = [v for v in came if _line(v) == line]
+        while olds and news:
+            was, now = olds.pop(), news.pop()
+            pairs.append((was, now))
+            gone.remove(was)
+            came.remove(now)
+        same_line = [v for v in kept if _line(v) == line]
+        for now in news if same_line else []:
+            pairs.append((same_line[-1], now))
+            came.remove(now)
+    while gone and came:
+        pairs.append((gone.pop(), came.pop()))
+    return pairs + [(None, v) for v in came] + [(v, None) for v in gone]
 
 
 # Go's semantic import versioning: a module's major version 2 and up is in its path (`…/go-github/v89`,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, Scope
+from gatekeeper.deps.versions import compare
 from gatekeeper.lazy_pattern import lazy
 
 # A version is `vX.Y.Z[-pre]` or, as a bot or a person may write it before the go command resolves it, a
@@ -53,14 +54,21 @@ def parse_go_mod(path: str, data: bytes) -> list[Dependency]:
 
 
 def parse_go_sum(path: str, data: bytes) -> list[Dependency]:
-    out: list[Dependency] = []
-    seen: set[tuple[str, str]] = set()
+    """go.sum's modules, each at the highest version whose code it holds a checksum for.
+
+    go.sum is not a lock of what is built but the checksums of every module version the go command read:
+    adding one requirement brings in `/go.mod` lines (and sometimes code lines) for older versions of modules
+    already there, whose go.mod files minimal version selection consulted. Read version by version, a bump of
+    one module was hundreds of "added" and dozens of "downgraded" entries. What is built is a module's code,
+    at the highest version required: so a module is its highest version with a code line (no `/go.mod`
+    suffix), and a module with `/go.mod` lines only has no code in the build and is no dependency.
+    """
+    best: dict[str, str] = {}
     for line in text(data).splitlines():
         fields = line.split()
-        if len(fields) != 3:
+        if len(fields) != 3 or fields[1].endswith("/go.mod"):
             continue
-        key = (fields[0], fields[1].removesuffix("/go.mod"))
-        if key not in seen:
-            seen.add(key)
-            out.append(Dependency("go", key[0], key[1], path, None, "runtime"))
-    return out
+        name, version = fields[0], fields[1]
+        if name not in best or (compare("go", version, best[name]) or 0) > 0:
+            best[name] = version
+    return [Dependency("go", name, version, path, None, "runtime") for name, version in best.items()]
