@@ -1,4 +1,5 @@
-"""RubyGems: Gemfile.lock (line-oriented: `    name (version)` specs, DEPENDENCIES for direct ones)."""
+"""RubyGems: Gemfile.lock (line-oriented: `    name (version)` specs, DEPENDENCIES for direct ones) and the
+Gemfile's `gem` lines (the requirements a person or a bot edits: `gem "blazer", "~> 3.5.0"`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ from gatekeeper.lazy_pattern import lazy
 
 _SPEC = lazy(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
 _DIRECT = lazy(r"^ {2}([A-Za-z0-9_.\-]+)(?:!)?(?: \(|$)")
+# `gem "name"` / `gem('name', '~> 1.2', '>= 1.2.3', require: false)`: the name, then its version strings.
+_GEM = lazy(r"""^\s*gem\s*\(?\s*(["'])([A-Za-z0-9_.\-]+)\1((?:\s*,\s*(["'])[^"'\n]*\4)*)(.*)$""")
+_GEM_VERSION = lazy(r"""(["'])([^"'\n]*)\1""")
+_INLINE_GROUP = lazy(r"""\bgroups?\s*(?::|=>)\s*\[?([^\]\n]*)""")
+_OPENS = lazy(r"""^\s*(?:(group)\b(.*)\bdo\b|.*\bdo\s*(?:\|[^|]*\|)?\s*$|(?:if|unless|case|begin|while|until)\b)""")
+_END = lazy(r"^\s*end\b")
+_DEV_GROUPS = frozenset({"development", "test", "dev", "lint", "rubocop", "ci"})
 
 
 def parse_gemfile_lock(path: str, data: bytes) -> list[Dependency]:
@@ -34,3 +42,39 @@ def parse_gemfile_lock(path: str, data: bytes) -> list[Dependency]:
     if direct:
         out = [Dependency("bundler", d.name, d.version, path, d.name in direct, None) for d in out]
     return out
+
+
+def parse_gemfile(path: str, data: bytes) -> list[Dependency]:
+    """The Gemfile's `gem` lines: name and version requirements (`~> 3.5.0`, `">= 1", "< 2"` joined), at scope
+    `dev` inside a `group` block (or with a `group:` option) naming only development/test groups. A gem with a
+    `git:`/`github:`/`path:` source and no version names that source. Read line by line (a hunk's lines parse
+    alone; outside its block a line's group is unknown, and it counts as runtime)."""
+    out: list[Dependency] = []
+    blocks: list[bool | None] = []  # per open block: a development group (True), another group (False), else None
+    for line in text(data).splitlines():
+        code = line.split("#", 1)[0] if "#" in line and not _GEM.match(line) else line
+        if _END.match(code):
+            if blocks:
+                blocks.pop()
+            continue
+        gem = _GEM.match(code)
+        if gem is None:
+            opened = _OPENS.match(code)
+            if opened is not None:
+                blocks.append(_dev_groups(opened.group(2)) if opened.group(1) else None)
+            continue
+        versions = [m.group(2).strip() for m in _GEM_VERSION.finditer(gem.group(3))]
+        rest = gem.group(5)
+        inline = _INLINE_GROUP.search(rest)
+        dev = _dev_groups(inline.group(1)) if inline else any(b for b in blocks if b is not None) and all(
+            b is not False for b in blocks)
+        if not versions:
+            source = re.search(r"""\b(git|github|path)\s*(?::|=>)\s*(["'])([^"'\n]+)\2""", rest)
+            versions = [f"{source.group(1)}:{source.group(3)}"] if source else []
+        out.append(Dependency("bundler", gem.group(2), ", ".join(versions), path, True, "dev" if dev else "runtime"))
+    return out
+
+
+def _dev_groups(names: str) -> bool:
+    groups = re.findall(r"[A-Za-z_]\w*", names)
+    return bool(groups) and all(g in _DEV_GROUPS for g in groups)

@@ -1,8 +1,9 @@
-"""Go modules: go.mod (require lines, `// indirect`) and go.sum; both line-oriented, so hunks parse too."""
+"""Go modules: go.mod (require lines, `// indirect`) and go.sum, both line-oriented, so hunks parse too; and
+gomod2nix.toml (the Nix build's lock of the same modules, `[mod."name"] version = ...`)."""
 
 from __future__ import annotations
 
-from gatekeeper.deps.loaders import text
+from gatekeeper.deps.loaders import load_toml, mapping, string, text
 from gatekeeper.deps.model import Dependency, Scope
 from gatekeeper.deps.versions import compare
 from gatekeeper.lazy_pattern import lazy
@@ -72,3 +73,10 @@ def parse_go_sum(path: str, data: bytes) -> list[Dependency]:
         if name not in best or (compare("go", version, best[name]) or 0) > 0:
             best[name] = version
     return [Dependency("go", name, version, path, None, "runtime") for name, version in best.items()]
+
+
+def parse_gomod2nix(path: str, data: bytes) -> list[Dependency]:
+    """gomod2nix.toml: `[mod."github.com/x/y"]` tables with the `version` Nix builds (direct: from go.mod)."""
+    doc = load_toml(data)
+    return [Dependency("go", name, string(mapping(entry, name).get("version")), path, None, "runtime")
+            for name, entry in mapping(doc.get("mod"), "mod").items()]

@@ -97,6 +97,27 @@ def parse_pyproject(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+def parse_pipfile(path: str, data: bytes) -> list[Dependency]:
+    """Pipenv's Pipfile (TOML): `[packages]` at scope runtime, `[dev-packages]` and any other category at dev;
+    a value is the version specifier (`"==2.31.0"`, `"*"`) or a table naming one (`version`) or a source
+    (`git` with its `ref`, `path`, `file`)."""
+    doc = load_toml(data)
+    out: list[Dependency] = []
+    for section, entries in doc.items():
+        if section in ("source", "requires", "scripts", "pipenv") or not isinstance(entries, dict):
+            continue
+        scope: Scope = "runtime" if section == "packages" else "dev"
+        for name, value in entries.items():
+            if isinstance(value, dict):
+                where = string(value.get("git") or value.get("path") or value.get("file"))
+                spec = string(value.get("version")) or (f"{where}@{string(value.get('ref'))}" if value.get("ref")
+                                                        else where)
+            else:
+                spec = string(value)
+            out.append(Dependency("pip", name, spec, path, True, scope))
+    return out
+
+
 def parse_pipfile_lock(path: str, data: bytes) -> list[Dependency]:
     doc = mapping(load_json(data), "Pipfile.lock")
     out: list[Dependency] = []
