@@ -92,6 +92,10 @@ class Context(Protocol):
         """Evidence that a GitLab pipeline includes a side of `change` (gitlabincludes.py), or None."""
         ...
 
+    def terraform_ref(self, change: FileChange) -> str | None:
+        """Evidence that a Terraform module reads a side of `change` by path (tfrefs.py), or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -225,6 +229,8 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
     if best.bucket in ("src", "other", "iac") and (evidence := context.ci_include(change)) is not None:
         best = _raise(best, "ci", "ci.context.gitlab-include", "content", evidence)
+    if best.bucket in ("src", "other") and not binary and (evidence := context.terraform_ref(change)) is not None:
+        best = _raise(best, "iac", "iac.context.terraform-file", "content", evidence)
     best = _lower(best, rules, signals, context)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))

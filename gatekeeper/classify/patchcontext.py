@@ -62,6 +62,10 @@ class PatchContext:
         """A patch does not show the pipeline files it leaves alone: a YAML file the catch-all names needs context."""
         return None
 
+    def terraform_ref(self, change: FileChange) -> str | None:
+        """A patch does not show the .tf files it leaves alone (one it changes is iac itself): --tree reads them."""
+        return None
+
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a Concourse task definition the patch shows, in the folder of a side of `change` or the
         folder above, runs it by `run: path:` (tasks.py); None otherwise."""

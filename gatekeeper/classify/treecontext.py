@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gatekeeper.classify import gitlabincludes
+from gatekeeper.classify import gitlabincludes, tfrefs
 from gatekeeper.classify.change import resolve_link
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.markers import MarkerIndex
@@ -76,6 +76,8 @@ class TreeContext:
             # symlinks of BASE and HEAD by target, built on first use; False: more than MAX_LINKS
             self._links: dict[str, tuple[str, ...]] | bool | None = None
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
+            self._tf_files: dict[str, list[tuple[str, TreeEntry]]] | None = None  # .tf files by folder, on first use
+            self._tf_named: dict[tuple[str, str], tuple[set[str], set[str]]] = {}  # (folder, blob id): what it names
         except BaseException:
             self.objects.close()
             raise
@@ -203,6 +205,35 @@ class TreeContext:
                     found.append(pattern)
                     queue += gitlabincludes.expand(pattern, tree)
         return tuple(dict.fromkeys(found))
+
+    def terraform_ref(self, change: FileChange) -> str | None:
+        """Evidence that a .tf file of either tree, in the folder of a side of `change` or above it, names that
+        side (tfrefs.py); past MAX_TF_FILES read, a file above a .tf file not read counts as named."""
+        if self._tf_files is None:
+            self._tf_files = {}
+            seen: set[tuple[str, str]] = set()
+            for tree in (self.old_tree, self.new_tree):
+                for path, entry in tree.items():
+                    if path.endswith(".tf") and entry.mode in ("100644", "100755") and (path, entry.oid) not in seen:
+                        seen.add((path, entry.oid))
+                        self._tf_files.setdefault(path.rpartition("/")[0], []).append((path, entry))
+        if not self._tf_files:
+            return None
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            for folder in tfrefs.ancestors(side):
+                for where, entry in self._tf_files.get(folder, ()):
+                    key = (folder, entry.oid)
+                    if key not in self._tf_named:
+                        if len(self._tf_named) >= tfrefs.MAX_TF_FILES:
+                            return f"more than {tfrefs.MAX_TF_FILES} .tf files above it: {where} was not read (review)"
+                        text = self.objects.blob(entry.oid, FULL_READ).decode("utf-8", "replace")
+                        self._tf_named[key] = tfrefs.named_paths(folder, text)
+                    files, folders = self._tf_named[key]
+                    if side in files:
+                        return f"{where}: names {side}"
+                    if (hit := next((d for d in folders if side.startswith(f"{d}/") or not d), None)) is not None:
+                        return f"{where}: fileset({hit or '.'})"
+        return None
 
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a Concourse task definition (either side) in the folder of a side of `change`, or the

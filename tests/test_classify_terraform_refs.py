@@ -1,0 +1,92 @@
+"""Files a Terraform module reads by path are what it puts into the infrastructure: cloud-config it renders,
+IAM policy documents, external data-source programs, local-exec scripts (ninth label set: a `.conf` rendered
+by `templatefile("${path.module}/assets/default.conf")` and a script run as `program` were src under --tree).
+Named from either tree, from the module's folder or one above; a name only the change removes still counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.classify.tfrefs import named_paths
+from tests.gitrepo import GitRepo
+from tests.test_classify_context import patch_files, tree_files
+
+FORMS = {
+    'user_data = templatefile("${path.module}/assets/default.conf", { port = 443 })\n': "mod/assets/default.conf",
+    'policy = file("${path.module}/policies/s3.json")\n': "mod/policies/s3.json",
+    'program = ["bash", "${path.module}/bin/delay-vault-aws"]\n': "mod/bin/delay-vault-aws",
+    'program = ["./bin/delay-vault-aws"]\n': "mod/bin/delay-vault-aws",
+    'provisioner "local-exec" {\n  command = "sh ${path.module}/scripts/seed.sh ${var.x}"\n}\n':
+        "mod/scripts/seed.sh",
+    'content = file("policies/s3.json")\n': "mod/policies/s3.json",
+    'content = filebase64("${path.root}/certs/ca.pem")\n': "mod/certs/ca.pem",
+    'for_each = fileset("${path.module}/policies", "*.json")\n': "mod/policies/app.json",
+}
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_a_file_a_module_reads_is_iac(git_repo: GitRepo, form: str) -> None:
+    target = FORMS[form]
+    git_repo.write("mod/main.tf", f'resource "x" "y" {{\n  {form}}}\n')
+    git_repo.write(target, "placeholder\n")
+    git_repo.write("mod/docs/notes.conf", "# unread\n")
+    git_repo.commit("base")
+    git_repo.write(target, "changed by the agent\n")
+    git_repo.write("mod/docs/notes.conf", "# still unread\n")
+    git_repo.commit("change")
+    files = tree_files(git_repo)
+    assert (files[target].bucket, files[target].rule) == ("iac", "iac.context.terraform-file"), form
+    assert files[target].evidence is not None and files[target].evidence.startswith("mod/main.tf: ")
+    assert files["mod/docs/notes.conf"].rule != "iac.context.terraform-file"
+
+
+def test_a_reference_the_change_removes_still_counts(git_repo: GitRepo) -> None:
+    git_repo.write("svc/main.tf", 'resource "aws_iam_policy" "p" {\n  policy = file("${path.module}/p.json")\n}\n')
+    git_repo.write("svc/p.json", '{"Statement": []}\n')
+    git_repo.commit("base")
+    git_repo.write("svc/main.tf", 'resource "aws_iam_policy" "p" {\n  policy = "{}"\n}\n')
+    git_repo.write("svc/p.json", '{"Statement": [{"Effect": "Allow", "Action": "*"}]}\n')
+    git_repo.commit("change")
+    got = tree_files(git_repo)["svc/p.json"]
+    assert (got.bucket, got.rule) == ("iac", "iac.context.terraform-file")
+
+
+def test_a_module_above_names_a_file_below_and_a_sibling_module_does_not(git_repo: GitRepo) -> None:
+    git_repo.write("stack/main.tf", 'locals {\n  x = file("${path.module}/config/app/settings.ini")\n}\n')
+    git_repo.write("stack/config/app/settings.ini", "a=1\n")
+    git_repo.write("other/main.tf", 'locals {\n  y = file("${path.module}/data.ini")\n}\n')
+    git_repo.write("unrelated/data.ini", "b=1\n")
+    git_repo.commit("base")
+    git_repo.write("stack/config/app/settings.ini", "a=2\n")
+    git_repo.write("unrelated/data.ini", "b=2\n")
+    git_repo.commit("change")
+    files = tree_files(git_repo)
+    assert files["stack/config/app/settings.ini"].rule == "iac.context.terraform-file"
+    assert files["unrelated/data.ini"].rule != "iac.context.terraform-file"
+
+
+def test_patch_mode_does_not_see_the_module(git_repo: GitRepo, tmp_path: Path) -> None:
+    """From a patch alone the .tf files it leaves alone are not shown (documented: pass --tree)."""
+    git_repo.write("mod/main.tf", 'locals {\n  x = file("${path.module}/a.json")\n}\n')
+    git_repo.write("mod/a.json", "{}\n")
+    git_repo.commit("base")
+    git_repo.write("mod/a.json", '{"a": 1}\n')
+    git_repo.commit("change")
+    assert patch_files(git_repo, tmp_path)["mod/a.json"].rule != "iac.context.terraform-file"
+
+
+@pytest.mark.parametrize(("text", "files", "folders"), [
+    ('x = "${path.module}/../up/a.sh"', {"up/a.sh"}, set()),
+    ('x = "../../../../escape.sh"', set(), set()),  # above the repository: nothing
+    ('x = "${var.dir}/a.sh"', set(), set()),  # a variable: not a path this reads
+    ('x = file("${path.module}/a.txt")  # and "./b.txt"', {"m/a.txt", "m/b.txt"}, set()),
+    ('x = fileset(path.module, "*.json")', set(), set()),
+    # what Terraform writes is no input (terraform-aws-eks's rendered test outputs)
+    ('resource "local_file" "r" {\n  content  = "x"\n  filename = "${path.module}/rendered/a.sh"\n}\n', set(), set()),
+    ('output_path = "${path.module}/build/fn.zip"\nsource_file = "${path.module}/src/fn.py"', {"m/src/fn.py"}, set()),
+    ('x = fileset("${path.module}", "*.json")', set(), {"m"}),
+])
+def test_named_paths(text: str, files: set[str], folders: set[str]) -> None:
+    assert named_paths("m", text) == (files, folders)
