@@ -178,8 +178,11 @@ def test_a_child_that_loads_the_bundle_another_built_answers_exactly_as_that_one
     data = {"cfg": {"level": "review"}}
     inputs = [{"xs": awkward, "n": "1"}, {"xs": [], "n": "x"}, {"n": "2"}]
     engine._BUILT.clear()
+    engine._SEEN.clear()
     built = engine.start_evaluating(modules, data, inputs, "data.p.v", timeout=10).result()
-    (key,) = engine._BUILT  # the building child sent its bundle back
+    assert not engine._BUILT  # a key's first child does not save: a one-gate process never loads
+    assert engine.start_evaluating(modules, data, inputs, "data.p.v", timeout=10).result()[0] == built[0]
+    (key,) = engine._BUILT  # the second building child sent its bundle back
     assert run_isolated(lambda: engine._load(engine._BUILT[key]) is not None, timeout=10)
     loaded = engine.start_evaluating(modules, data, inputs, "data.p.v", timeout=10).result()
     for got in (built, loaded):
@@ -189,11 +192,15 @@ def test_a_child_that_loads_the_bundle_another_built_answers_exactly_as_that_one
         assert got[2] is engine.UNDEFINED
     assert loaded[0] == built[0]
     assert (built[1].what, built[1].where, built[1].hint) == (loaded[1].what, loaded[1].where, loaded[1].hint)
-    (other,) = engine.start_evaluating(modules, {"cfg": {"level": "deny"}}, inputs[:1], "data.p.v", timeout=10).result()
-    assert other["d"] == "deny" and len(engine._BUILT) == 2
+    for _ in range(2):
+        (other,) = engine.start_evaluating(modules, {"cfg": {"level": "deny"}}, inputs[:1], "data.p.v",
+                                           timeout=10).result()
+        assert other["d"] == "deny"
+    assert len(engine._BUILT) == 2
     engine._BUILT[key] = b"not a bundle"  # a memo that does not load is built again, never trusted
     (again,) = engine.start_evaluating(modules, data, inputs[:1], "data.p.v", timeout=10).result()
     assert again == built[0]
+    assert engine._BUILT[key] != b"not a bundle"  # replaced by the bundle that child built
 
 
 def test_children_that_answered_are_reaped_without_waiting_for_their_exit() -> None:
