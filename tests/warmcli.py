@@ -73,6 +73,11 @@ def handle(conn):
     conn.sendall(str(code).encode())
     os._exit(0)
 
+# Never outlive the test run that started us (a killed pytest cannot tear its fixtures down).
+import ctypes, signal
+ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+if os.getppid() != int(sys.argv[2]):
+    os._exit(0)
 server = socket.socket(socket.AF_UNIX)
 server.bind(sys.argv[1])
 server.listen(64)
@@ -125,8 +130,8 @@ def served(folder: Path, env: dict[str, str]) -> Iterator[Path]:
     client.parent.mkdir()
     client.write_text(_CLIENT.format(python=sys.executable, socket=str(socket_path)), encoding="utf-8")
     client.chmod(0o755)
-    server = subprocess.Popen([sys.executable, "-c", _SERVER, str(socket_path)], env=env, stdout=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL, start_new_session=True)
+    server = subprocess.Popen([sys.executable, "-c", _SERVER, str(socket_path), str(os.getpid())], env=env,
+                              stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         assert server.stdout is not None
         assert server.stdout.readline() == b"ready\n", "the gatekeeper server did not start"
