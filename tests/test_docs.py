@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from gitrepo import GIT_ENV
 from incli import run_cli
 from mdtables import table_rows
 from shipped import shipped_only
+from warmcli import served
 
 from gatekeeper.policy.bundle import load_bundle
 
@@ -256,13 +258,27 @@ def run_script(script: str, cwd: Path, env: dict[str, str]) -> subprocess.Comple
     )
 
 
-def run_page(page: Path, prepared: Path, tmp_path: Path) -> tuple[Path, Path, int]:
-    """Run every shell block of `page` in order in a fresh copy of the prepared folder; count the blocks run."""
+@pytest.fixture(scope="module")
+def warm_gatekeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The folder of a `gatekeeper` served from a warm interpreter (tests/warmcli.py), for the pages' scripts."""
+    root = tmp_path_factory.mktemp("warm")
+    (root / "home").mkdir()
+    with served(root / "server", page_env(root / "home")) as folder:
+        yield folder
+
+
+def run_page(page: Path, prepared: Path, tmp_path: Path, warm: Path | None = None) -> tuple[Path, Path, int]:
+    """Run every shell block of `page` in order in a fresh copy of the prepared folder; count the blocks run.
+
+    `warm`: a folder put first on PATH, whose `gatekeeper` the scripts run (tests/warmcli.py).
+    """
     ws = tmp_path / "ws"
     shutil.copytree(prepared, ws, symlinks=True)
     home = tmp_path / "home"
     home.mkdir()
     env = page_env(home)
+    if warm is not None:
+        env["PATH"] = f"{warm}{os.pathsep}{env['PATH']}"
     ran = 0
     for block in blocks_of(page):
         if block.lang not in SHELL_LANGS or block.skip is not None:
@@ -296,8 +312,8 @@ def test_every_page_is_checked() -> None:
 
 @shipped_only
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
-def test_shell_blocks_run_as_documented(page: Path, prepared: Path, tmp_path: Path) -> None:
-    ws, home, ran = run_page(page, prepared, tmp_path)
+def test_shell_blocks_run_as_documented(page: Path, prepared: Path, warm_gatekeeper: Path, tmp_path: Path) -> None:
+    ws, home, ran = run_page(page, prepared, tmp_path, warm_gatekeeper)
     shell = [block for block in blocks_of(page) if block.lang in SHELL_LANGS]
     assert ran == len([block for block in shell if block.skip is None])
     CHECKS.get(page.name, lambda ws, home: None)(ws, home)

@@ -1,0 +1,145 @@
+"""`gatekeeper` for shell scripts, served by forking an interpreter that has already imported it.
+
+The docs' shell blocks run ~70 `gatekeeper` commands; a cold one spends ~0.25 s of CPU starting Python
+and importing the command before it does anything. Here a server imports every command once; the
+`gatekeeper` that scripts find first on PATH is a small client (`python -I -S`, no site, no gatekeeper
+import) that hands the server its argv, working folder, environment, umask and its own stdin, stdout
+and stderr (the file descriptors themselves), waits, and exits with the command's status. Per command the
+server forks a process that takes those descriptors as 0, 1 and 2, enters the folder, takes the
+environment, and runs the console script's `main()` to its end (`SystemExit`: atexit handlers and
+stream flushes as in any interpreter), so the command writes to the very pipe or file the script gave
+it, reads the script's stdin, and its exit status is the script's `$?`.
+
+What a served command does not share with an installed one is its start-up: the interpreter and the
+imports (every command's module, loaded before it runs). Start-up is what tests/test_packaging.py,
+tests/test_first_run.py and the CLI boundary tests check with real `gatekeeper` processes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+_SERVER = r'''
+import importlib, json, os, socket, sys
+import regopy  # what every gate loads before it forks its engine child (policy/engine.py)
+from gatekeeper.cli import COMMAND_MODULES, main
+for module in sorted(set(COMMAND_MODULES.values())):
+    importlib.import_module(f"gatekeeper.cli.{module}")
+
+def receive(conn):
+    data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+    size = int.from_bytes(data[:8], "big")
+    data = data[8:]
+    while len(data) < size:
+        chunk = conn.recv(1 << 16)
+        if not chunk:
+            os._exit(70)
+        data += chunk
+    return json.loads(data.decode("utf-8", "surrogatepass")), fds
+
+def run(request, fds):
+    """The command, in this process, as the console script runs it: never returns."""
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.umask(request["umask"])
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    sys.argv = ["gatekeeper", *request["argv"]]
+    sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
+    # As Python sets them up: stdout line-buffered on a terminal only, stderr always line-buffered.
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1 if os.isatty(1) else -1)
+    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)
+    raise SystemExit(main())
+
+def handle(conn):
+    """One client: fork the command, wait for it, send its status back."""
+    request, fds = receive(conn)
+    pid = os.fork()
+    if pid == 0:
+        conn.close()
+        run(request, fds)
+    for fd in fds:
+        os.close(fd)
+    _, status = os.waitpid(pid, 0)
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+    conn.sendall(str(code).encode())
+    os._exit(0)
+
+# Never outlive the test run that started us (a killed pytest cannot tear its fixtures down).
+import ctypes, signal
+ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+if os.getppid() != int(sys.argv[2]):
+    os._exit(0)
+server = socket.socket(socket.AF_UNIX)
+server.bind(sys.argv[1])
+server.listen(64)
+print("ready", flush=True)
+while True:
+    conn, _ = server.accept()
+    if os.fork() == 0:
+        server.close()
+        handle(conn)
+    conn.close()
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+'''
+
+_CLIENT = r'''#!{python} -IS
+import json, os, socket, sys
+fds = []
+for fd in (0, 1, 2):
+    try:
+        os.fstat(fd)
+        fds.append(fd)
+    except OSError:  # a closed stream: the command gets /dev/null, as a fresh process would get an error
+        fds.append(os.open(os.devnull, os.O_RDWR))
+mask = os.umask(0)
+os.umask(mask)
+request = json.dumps({{"argv": sys.argv[1:], "cwd": os.getcwd(), "env": dict(os.environ), "umask": mask}})
+data = request.encode("utf-8", "surrogatepass")
+client = socket.socket(socket.AF_UNIX)
+client.connect({socket!r})
+socket.send_fds(client, [len(data).to_bytes(8, "big") + data], fds)
+answer = b""
+while chunk := client.recv(64):
+    answer += chunk
+if not answer:
+    sys.stderr.write("gatekeeper (tests/warmcli.py): the server ended without the command's status\n")
+    os._exit(70)
+os._exit(int(answer))
+'''
+
+
+@contextmanager
+def served(folder: Path, env: dict[str, str]) -> Iterator[Path]:
+    """A server for `gatekeeper` commands; yields a folder holding the `gatekeeper` client to put first on PATH."""
+    folder.mkdir(parents=True, exist_ok=True)
+    socket_path = folder / "gatekeeper.sock"
+    client = folder / "bin" / "gatekeeper"
+    client.parent.mkdir()
+    client.write_text(_CLIENT.format(python=sys.executable, socket=str(socket_path)), encoding="utf-8")
+    client.chmod(0o755)
+    server = subprocess.Popen([sys.executable, "-c", _SERVER, str(socket_path), str(os.getpid())], env=env,
+                              stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        assert server.stdout is not None
+        assert server.stdout.readline() == b"ready\n", "the gatekeeper server did not start"
+        yield client.parent
+    finally:
+        try:
+            os.killpg(server.pid, signal.SIGKILL)  # the server, and any command a failed test left running
+        except ProcessLookupError:
+            pass
+        server.wait()
+        server.stdout.close()  # type: ignore[union-attr]
