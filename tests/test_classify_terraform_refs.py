@@ -5,11 +5,12 @@ Named from either tree, from the module's folder or one above; a name only the c
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from gatekeeper.classify.tfrefs import named_paths
+from gatekeeper.classify.tfrefs import is_configuration, named_paths
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import patch_files, tree_files
 
@@ -77,12 +78,62 @@ def test_patch_mode_does_not_see_the_module(git_repo: GitRepo, tmp_path: Path) -
     assert patch_files(git_repo, tmp_path)["mod/a.json"].rule != "iac.context.terraform-file"
 
 
+LOCAL_EXEC = """\
+resource "null_resource" "confirm_rollout" {
+  provisioner "local-exec" {
+    command     = "${path.module}/scripts/confirm-rollout-status.sh ${var.name} ${var.namespace}"
+    interpreter = ["/bin/bash", "-c"]
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("configuration", "text", "script", "named"), [
+    ("modules/audit/main.tf", LOCAL_EXEC, "modules/audit/scripts/confirm-rollout-status.sh", True),
+    ("main.tf", 'data "external" "ip" {\n  program = ["bash", "./get-ip.sh"]\n}\n', "get-ip.sh", True),
+    ("live/terragrunt.hcl", 'terraform {\n  before_hook "x" {\n    execute = ["scripts/check.sh"]\n  }\n}\n',
+     "live/scripts/check.sh", True),
+    ("live/terragrunt.hcl", 'x = "${get_terragrunt_dir()}/hooks/pre.sh"\n', "live/hooks/pre.sh", True),
+    ("packer/web.pkr.hcl", 'build {\n  provisioner "shell" {\n    script = "install.sh"\n  }\n}\n',
+     "packer/install.sh", True),
+    ("m/main.tf", 'command = <<-EOT\n    bash scripts/seed.sh --all\n  EOT\n', "m/scripts/seed.sh", True),
+    # look-alikes: another folder's file of that name, a longer name, a comment, a script of another module
+    ("modules/audit/main.tf", 'command = "/usr/local/bin/confirm-rollout-status.sh"\n',
+     "modules/audit/confirm-rollout-status.sh", False),
+    ("modules/audit/main.tf", 'command = "${path.module}/scripts/pre-confirm-rollout-status.sh"\n',
+     "modules/audit/scripts/confirm-rollout-status.sh", False),
+    ("modules/audit/main.tf", '# run scripts/confirm-rollout-status.sh by hand\n',
+     "modules/audit/scripts/confirm-rollout-status.sh", False),
+    ("modules/audit/main.tf", LOCAL_EXEC, "modules/other/scripts/confirm-rollout-status.sh", False),
+    ("modules/audit/main.tf", 'command = "${var.dir}/other/scripts/confirm-rollout-status.sh"\n',
+     "modules/audit/scripts/confirm-rollout-status.sh", False),
+    ("m/main.tf", 'source = "git::https://example.invalid/m.git//scripts/x.sh"\n', "m/scripts/x.sh", False),
+])
+def test_a_configuration_names_its_script(configuration: str, text: str, script: str, named: bool) -> None:
+    files, _ = named_paths(configuration.rpartition("/")[0], text)
+    assert (script in files) == named
+
+
+@pytest.mark.parametrize("text", [
+    "# " + " x.sh" * 200_000,  # a comment line: skipped whole
+    'command = "' + "/x.sh" * 200_000 + '"',
+    ("a" * 50 + "\n") * 20_000,
+    'x = "' + "a/" * 300_000 + '"',
+])
+def test_reading_a_configuration_is_linear(text: str) -> None:
+    """1 MiB of hostile configuration is read in one pass (a long word, a long comment, many lines)."""
+    started = time.perf_counter()
+    named_paths("m", text)
+    assert time.perf_counter() - started < 2.0
+
+
 @pytest.mark.parametrize(("text", "files", "folders"), [
     ('x = "${path.module}/../up/a.sh"', {"up/a.sh"}, set()),
     ('x = "../../../../escape.sh"', set(), set()),  # above the repository: nothing
     ('x = "${var.dir}/a.sh"', set(), set()),  # a variable: not a path this reads
     ('x = file("${path.module}/a.txt")  # and "./b.txt"', {"m/a.txt", "m/b.txt"}, set()),
     ('x = fileset(path.module, "*.json")', set(), set()),
+    ('region = "us-east-1"\ncount = 3', set(), set()),
     # what Terraform writes is no input (terraform-aws-eks's rendered test outputs)
     ('resource "local_file" "r" {\n  content  = "x"\n  filename = "${path.module}/rendered/a.sh"\n}\n', set(), set()),
     ('output_path = "${path.module}/build/fn.zip"\nsource_file = "${path.module}/src/fn.py"', {"m/src/fn.py"}, set()),
@@ -90,3 +141,12 @@ def test_patch_mode_does_not_see_the_module(git_repo: GitRepo, tmp_path: Path) -
 ])
 def test_named_paths(text: str, files: set[str], folders: set[str]) -> None:
     assert named_paths("m", text) == (files, folders)
+
+
+@pytest.mark.parametrize(("path", "configuration"), [
+    ("main.tf", True), ("m/x.tofu", True), ("terragrunt.hcl", True), ("live/prod/terragrunt.hcl", True),
+    ("packer/web.pkr.hcl", True), (".copywrite.hcl", False), (".tflint.hcl", False), ("jobs/web.nomad.hcl", False),
+    (".terraform.lock.hcl", False), ("main.tf.json", False),
+])
+def test_which_files_are_read(path: str, configuration: bool) -> None:
+    assert is_configuration(path) == configuration

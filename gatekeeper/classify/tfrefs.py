@@ -5,10 +5,10 @@ IAM policy, `program = ["${path.module}/delay-vault-aws"]` runs as an external d
 command runs `${path.module}/scripts/x.sh`. None of these files says infrastructure by its name or content
 (a `.conf`, a JSON document, a script without an extension); the `.tf` file that names it does. So the
 `.tf` files of a changed file's folder and of the folders above it are read (each once, FULL_READ bytes, at
-most MAX_TF_FILES per gate) and reduced to the paths they name: `${path.module}/…`, `${path.root}/…` and
-`${path.cwd}/…` anywhere in the text (a command string too), a string starting with `./` or `../`, and the
-literal first argument of a `file*()`/`templatefile()` call; each resolved against the `.tf` file's folder
-(the module's; `path.root`/`path.cwd` usually the same). `fileset(DIR, …)` names every file below DIR.
+most MAX_TF_FILES per gate; OpenTofu's `.tofu`, Terragrunt's and Packer's `.hcl` too) and reduced to the paths
+they name: every path-shaped word outside comments (see `named_paths`: a command string's words, a hook's
+`execute`, a provisioner's `script`, `file()` arguments), resolved against the file's folder (the module's;
+`path.root`/`path.cwd` usually the same). `fileset(DIR, …)` names every file below DIR.
 A path Terraform writes (a `local_file`'s `filename`, an `archive_file`'s `output_path`: terraform-aws-eks renders
 its tests' expected user data there) is not one it reads.
 Only the `.tf` files of a changed file's own folders are read: a module that reaches a file through `../` from
@@ -21,30 +21,52 @@ from __future__ import annotations
 import posixpath
 import re
 
-MAX_TF_FILES = 512  # .tf files read per gate; a file above more unread ones counts as named (fail closed)
-_PATH_VAR = re.compile(r"\$\{path\.(?:module|root|cwd)\}/([\w.@+/=-]+)")
-_DOTTED = re.compile(r'"(\.\.?/[^"$\s{}]+)"')
-_FILE_CALL = re.compile(r'\b(file\w*|templatefile)\(\s*"([^"$\s{}]+)"')
+MAX_TF_FILES = 512  # configuration files read per gate; a file above more unread ones counts as named (fail closed)
+# Terraform, OpenTofu, Terragrunt and Packer HCL; not every `.hcl` file (a licence-header tool's `.copywrite.hcl`
+# lists paths it ignores, a Vault policy or Nomad job is no configuration of these tools).
+CONFIGURATION_SUFFIXES = (".tf", ".tofu", "/terragrunt.hcl", ".pkr.hcl")
+# A word of a configuration: what lies between blanks, quotes, brackets and separators (a command string's words).
+_WORD = re.compile(r"""[^\s"'\[\](){},;=<>|&`]+""")
+_MODULE_DIR = ("${path.module}/", "${path.root}/", "${path.cwd}/", "${get_terragrunt_dir()}/")
+_INTERPOLATION = re.compile(r"\$\{[^}\n]{0,200}\}")
+_GLOB = re.compile(r"[*?]")
+# The types of a file name without a folder that counts as a path (`script = "install.sh"`): not `var.region`.
+FILE_TYPES = frozenset({
+    "sh", "bash", "zsh", "ps1", "psm1", "py", "rb", "pl", "bat", "cmd", "js", "mjs", "json", "yaml", "yml", "tpl",
+    "tftpl", "tmpl", "conf", "cfg", "ini", "toml", "txt", "pem", "crt", "key", "pub", "xml", "sql", "j2", "zip",
+    "hcl", "env", "properties",
+})
 _FILESET = re.compile(r'\bfileset\(\s*"(?:\$\{path\.(?:module|root|cwd)\}/?)?([^"$\s{}]*)"')
-
-
 # Where Terraform writes rather than reads: local_file's `filename`, archive_file's `output_path`.
 _WRITTEN = re.compile(r"^[ \t]*(?:filename|output_path)[ \t]*=.*$", re.MULTILINE)
 
 
+def is_configuration(path: str) -> bool:
+    """A Terraform, OpenTofu, Terragrunt or Packer HCL file, which may read or run files by path."""
+    return f"/{path}".endswith(CONFIGURATION_SUFFIXES)
+
+
 def named_paths(folder: str, text: str) -> tuple[set[str], set[str]]:
-    """(files, folders): the repository paths a `.tf` file in `folder` names, and the folders whose every
-    file it may read (fileset). A path Terraform only writes to (`filename`, `output_path`) is not read."""
+    """(files, folders): the repository paths a configuration in `folder` names, and the folders whose every
+    file it may read (fileset). Every word of a line that is not a comment counts when it is path-shaped: the
+    module's folder (`${path.module}/x`, `${get_terragrunt_dir()}/x`), `./x` and `../x`, a relative path with a
+    folder (`scripts/check.sh`) or a file name of a type configurations read or run (`install.sh`), each
+    resolved against `folder`; an absolute path, a URL, a glob or another interpolation (`${var.dir}/x`) is some
+    other place. A path Terraform only writes to (`filename`, `output_path`) is not read."""
     text = _WRITTEN.sub("", text)
-    files: set[str] = set()
-    for match in _PATH_VAR.finditer(text):
-        files.add(match.group(1))
-    for match in _DOTTED.finditer(text):
-        files.add(match.group(1))
-    for match in _FILE_CALL.finditer(text):
-        if match.group(1) != "fileset":
-            files.add(match.group(2))
     folders = {match.group(1) for match in _FILESET.finditer(text)}
+    for prefix in _MODULE_DIR:
+        text = text.replace(prefix, "./")
+    text = _INTERPOLATION.sub("\x00", text)  # any other interpolation: a word holding one is no path of ours
+    files: set[str] = set()
+    for line in text.splitlines():
+        if line.lstrip().startswith(("#", "//")):
+            continue
+        for word in _WORD.findall(line):
+            if "\x00" in word or word.startswith("/") or "://" in word or "::" in word or _GLOB.search(word):
+                continue
+            if "/" in word or word.rpartition(".")[2].lower() in FILE_TYPES and word.partition(".")[0]:
+                files.add(word)
     return {_resolve(folder, f) for f in files} - {""}, {_resolve(folder, d) for d in folders}
 
 

@@ -207,14 +207,16 @@ class TreeContext:
         return tuple(dict.fromkeys(found))
 
     def terraform_ref(self, change: FileChange) -> str | None:
-        """Evidence that a .tf file of either tree, in the folder of a side of `change` or above it, names that
-        side (tfrefs.py); past MAX_TF_FILES read, a file above a .tf file not read counts as named."""
+        """Evidence that a Terraform, OpenTofu, Terragrunt or Packer HCL file of either tree, in the folder of a side
+        of `change` or above it, names that side (tfrefs.py); past MAX_TF_FILES read, a file above one not read
+        counts as named."""
         if self._tf_files is None:
             self._tf_files = {}
             seen: set[tuple[str, str]] = set()
             for tree in (self.old_tree, self.new_tree):
                 for path, entry in tree.items():
-                    if path.endswith(".tf") and entry.mode in ("100644", "100755") and (path, entry.oid) not in seen:
+                    if (tfrefs.is_configuration(path) and entry.mode in ("100644", "100755")
+                            and (path, entry.oid) not in seen):
                         seen.add((path, entry.oid))
                         self._tf_files.setdefault(path.rpartition("/")[0], []).append((path, entry))
         if not self._tf_files:
@@ -225,7 +227,7 @@ class TreeContext:
                     key = (folder, entry.oid)
                     if key not in self._tf_named:
                         if len(self._tf_named) >= tfrefs.MAX_TF_FILES:
-                            return f"more than {tfrefs.MAX_TF_FILES} .tf files above it: {where} was not read (review)"
+                            return f"more than {tfrefs.MAX_TF_FILES} configurations above it: {where} not read (review)"
                         text = self.objects.blob(entry.oid, FULL_READ).decode("utf-8", "replace")
                         self._tf_named[key] = tfrefs.named_paths(folder, text)
                     files, folders = self._tf_named[key]
