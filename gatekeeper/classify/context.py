@@ -112,7 +112,18 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
-    return _through_links(out, rules, context)
+    return _through_links(_through_includes(out, context), rules, context)
+
+
+def _through_includes(files: list[ClassifiedFile], context: Context) -> list[ClassifiedFile]:
+    """A file a GitLab pipeline includes is ci whatever any earlier rule called it: GitLab runs its jobs from a
+    test-data folder or a dependency manifest's name as from anywhere else (no rule is final against it)."""
+    out = []
+    for item in files:
+        if item.bucket != "ci" and (evidence := context.ci_include(item.change)) is not None:
+            item = _raise(item, "ci", "ci.context.gitlab-include", "content", evidence)
+        out.append(item)
+    return out
 
 
 def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
@@ -223,8 +234,6 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     if best.bucket in ("src", "other", "iac") and not binary and any(is_script(side) for side in _sides(change)):
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
-    if best.bucket in ("src", "other", "iac") and (evidence := context.ci_include(change)) is not None:
-        best = _raise(best, "ci", "ci.context.gitlab-include", "content", evidence)
     best = _lower(best, rules, signals, context)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))

@@ -9,10 +9,10 @@ merge base and HEAD: what a pull request's "files changed" shows.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from gatekeeper.classify import gitlabincludes
-from gatekeeper.classify.change import resolve_link
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
@@ -42,6 +42,42 @@ def _is_manifest(name: str) -> bool:
 
 
 MAX_LINKS = 10_000  # symlinks read per gate: bounded work, whatever the trees hold
+_MAX_FOLLOWED = 40  # links a path's folders pass through before the kernel gives up (ELOOP)
+
+
+def physical_target(link: str, written: str, tree: dict[str, TreeEntry],
+                    read: Callable[[TreeEntry], str]) -> str | None:
+    """The repository path the symlink `link` (saying `written`) points to as the kernel walks it in a checkout of
+    `tree`: a folder on the way that is itself a link is followed before a `..` after it applies (`lnk/../tools`
+    with `lnk -> deep/a/b` is `deep/a/tools`, not `tools`). The last name is left as written (a link to a link
+    is a chain, context.py follows those). None when the walk leaves the tree, enters `.git` or loops."""
+    if not written or written.startswith("/"):
+        return None
+    resolved = link.split("/")[:-1]
+    pending = written.split("/")
+    followed = 0
+    while pending:
+        name = pending.pop(0)
+        if name in ("", "."):
+            continue
+        if name == "..":
+            if not resolved:
+                return None
+            resolved.pop()
+            continue
+        resolved.append(name)
+        entry = tree.get("/".join(resolved))
+        if pending and entry is not None and entry.mode == "120000":  # a folder on the way is a link: into it
+            followed += 1
+            inner = read(entry)
+            if followed > _MAX_FOLLOWED or not inner or inner.startswith("/"):
+                return None
+            resolved.pop()
+            pending = inner.split("/") + pending
+    target = "/".join(resolved)
+    if target == ".git" or target.startswith(".git/"):
+        return None  # git's own folder is not content (as resolve_link)
+    return target
 
 
 class TreeContext:
@@ -158,6 +194,13 @@ class TreeContext:
         if self._links is None:
             links: dict[str, set[str]] = {}
             count = 0
+            written: dict[str, str] = {}  # by blob id: what a link says
+
+            def read(entry: TreeEntry) -> str:
+                if entry.oid not in written:
+                    written[entry.oid] = self.objects.blob(entry.oid, 4096).decode("utf-8", "replace")
+                return written[entry.oid]
+
             for tree in (self.old_tree, self.new_tree):
                 for path, entry in tree.items():
                     if entry.mode != "120000":
@@ -166,8 +209,7 @@ class TreeContext:
                     if count > MAX_LINKS:
                         self._links = False
                         return None
-                    written = self.objects.blob(entry.oid, 4096).decode("utf-8", "replace")
-                    if (target := resolve_link(path, written)) is not None:
+                    if (target := physical_target(path, read(entry), tree, read)) is not None:
                         links.setdefault(target, set()).add(path)
             self._links = {target: tuple(sorted(paths)) for target, paths in links.items()}
         assert isinstance(self._links, dict)
@@ -196,9 +238,12 @@ class TreeContext:
                     continue
                 seen.add(path)
                 if len(seen) > gitlabincludes.MAX_FILES:
-                    return ("*.yml", "*.yaml")
+                    return gitlabincludes.EVERY_YAML
                 if entry.oid not in read:
-                    read[entry.oid] = gitlabincludes.included(self._head(entry).decode("utf-8", "replace"))
+                    data = self._head(entry)
+                    if len(data) > FULL_READ:  # its includes may be past what is read
+                        return gitlabincludes.EVERY_YAML
+                    read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"))
                 for pattern in read[entry.oid]:
                     found.append(pattern)
                     queue += gitlabincludes.expand(pattern, tree)
