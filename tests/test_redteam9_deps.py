@@ -8,6 +8,8 @@ installs that its requirements reader dropped. Each attack queued normally under
 - requirements.txt `-e ./evil` / `-e git+https://evil/x.git#egg=x`: the option was stripped with its value, though
   pip installs the project it names; `-r tools/dev.txt` (an existing file, or a URL) pulls in every requirement
   of another file: both are dependencies now (a new one is a new direct dependency).
+- Gemfile.lock: a gem moved from the GEM section (rubygems.org) to a GIT or PATH section under a bump was
+  `upgraded`: the section was read, not kept (bundler.py: the version carries the section and its remote).
 - composer.json `repositories` (a VCS fork, a path, a private Packagist) that serve `monolog/monolog` under an
   ordinary patch bump: a new registry (facts.registries_added), as a new index in .npmrc or pip.conf is.
 Each case is gated from the patch alone and with `--tree`, which must agree."""
@@ -24,6 +26,14 @@ POETRY = ('[tool.poetry]\nname = "app"\nversion = "1"\n\n[tool.poetry.dependenci
           'requests = "2.31.0"\n')
 COMPOSER = '{"require": {"monolog/monolog": "2.0.1"}}\n'
 REQ = "requests==2.31.0\n"
+GEMFILE = "source 'https://rubygems.org'\ngem 'rails', '7.0.1'\n"
+
+
+def gemfile_lock(version: str, before: str = "") -> str:
+    specs = f"    rails ({version})\n" if not before else ""
+    return (f"{before}GEM\n  remote: https://rubygems.org/\n  specs:\n{specs}\nPLATFORMS\n  ruby\n\n"
+            f"DEPENDENCIES\n  rails (= {version})\n\nBUNDLED WITH\n   2.4.0\n")
+
 
 ATTACKS = {
     "cargo git under a bump": (
@@ -61,6 +71,14 @@ ATTACKS = {
     "pip --requirement= a URL": (
         {"requirements.txt": REQ},
         {"requirements.txt": "requests==2.31.1\n--requirement=https://evil.example/r.txt\n"}, "deps.new_direct"),
+    "Gemfile.lock: the gem moved to a GIT section under a bump": (
+        {"Gemfile": GEMFILE, "Gemfile.lock": gemfile_lock("7.0.1")},
+        {"Gemfile.lock": gemfile_lock("7.0.2", "GIT\n  remote: https://evil.example/rails.git\n  revision: abc\n"
+                                               "  specs:\n    rails (7.0.2)\n\n")}, "deps.unordered"),
+    "Gemfile.lock: the gem moved to a PATH section under a bump": (
+        {"Gemfile": GEMFILE, "Gemfile.lock": gemfile_lock("7.0.1")},
+        {"Gemfile.lock": gemfile_lock("7.0.2", "PATH\n  remote: ../evil\n  specs:\n    rails (7.0.2)\n\n")},
+        "deps.unordered"),
     "composer vcs repository under a bump": (
         {"composer.json": COMPOSER},
         {"composer.json": '{"repositories": [{"type": "vcs", "url": "https://evil.example/monolog"}],\n'
@@ -99,6 +117,8 @@ QUIET = {
         {"Cargo.toml": CARGO.replace("1.0.1", "1.0.2") + 'fork = { git = "https://example.org/fork" }\n'}),
     "pip bump beside -e . and -r": ({"requirements.txt": "-e .\n-r base.txt\n" + REQ, "base.txt": "six==1.16.0\n"},
                                     {"requirements.txt": "-e .\n-r base.txt\nrequests==2.31.1\n"}),
+    "Gemfile.lock bump": ({"Gemfile": GEMFILE, "Gemfile.lock": gemfile_lock("7.0.1")},
+                          {"Gemfile.lock": gemfile_lock("7.0.2")}),
     "composer bump beside its repository": (
         {"composer.json": '{"repositories": [{"type": "composer", "url": "https://repo.example"}],\n'
                           ' "require": {"monolog/monolog": "2.0.1"}}\n'},
