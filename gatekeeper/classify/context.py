@@ -54,7 +54,7 @@ _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
 _RAISED_BY_MARKERS = frozenset({"src", "other"})
 # Path rules whose files no tier raises: test-data folders (principle 1) and the templates and man pages a
 # product ships (principle 2: a cookiecutter skeleton's template.yaml or Dockerfile is text it emits).
-_FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
+FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
 _INVENTORY_PROGRAMS = frozenset({"php", "js", "go", "rb", "pl"})  # languages of dynamic inventory scripts
 
 
@@ -92,6 +92,10 @@ class Context(Protocol):
         """Evidence that a GitLab pipeline includes a side of `change` (gitlabincludes.py), or None."""
         ...
 
+    def kustomize_reference(self, change: FileChange) -> str | None:
+        """Evidence that a kustomization names a side of `change` by its path (kustomizerefs.py), or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -116,12 +120,15 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
 
 
 def _through_includes(files: list[ClassifiedFile], context: Context) -> list[ClassifiedFile]:
-    """A file a GitLab pipeline includes is ci whatever any earlier rule called it: GitLab runs its jobs from a
-    test-data folder or a dependency manifest's name as from anywhere else (no rule is final against it)."""
+    """A file a GitLab pipeline includes is ci, and one a kustomization names by its path is iac, whatever any
+    earlier rule called it: GitLab runs jobs from, and kustomize applies, a test-data folder's file or a dependency
+    manifest's name as any other (no rule is final against them)."""
     out = []
     for item in files:
         if item.bucket != "ci" and (evidence := context.ci_include(item.change)) is not None:
             item = _raise(item, "ci", "ci.context.gitlab-include", "content", evidence)
+        if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(item.change)) is not None:
+            item = _raise(item, "iac", "iac.context.kustomize-reference", "content", evidence)
         out.append(item)
     return out
 
@@ -191,7 +198,7 @@ def _sides(change: FileChange) -> list[str]:
 def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
     if item.bucket == "ci" or "submodule" in item.tags:
         return item  # nothing is more sensitive than ci; gitlinks have no content here
-    if item.rule.startswith(_FINAL_RULES):
+    if item.rule.startswith(FINAL_RULES):
         return _moved_into_final(item, rules, context)
     change = item.change
     best = item
@@ -266,7 +273,7 @@ def _moved_into_final(item: ClassifiedFile, rules: RuleSet, context: Context) ->
     the old side is judged as the deletion it is (a deployment leaving the folder it is applied from)."""
     change = item.change
     old = change.old_path
-    if old is None or old == change.path or rules.match(old).rule.startswith(_FINAL_RULES):
+    if old is None or old == change.path or rules.match(old).rule.startswith(FINAL_RULES):
         return item
     gone = replace(change, path=old, old_path=None, status="deleted")
     judged = _refine_one(replace(item, change=gone, rule=rules.match(old).rule), rules, context)

@@ -62,6 +62,11 @@ class PatchContext:
         """A patch does not show the pipeline files it leaves alone: a YAML file the catch-all names needs context."""
         return None
 
+    def kustomize_reference(self, change: FileChange) -> str | None:
+        """A patch does not show the kustomizations it leaves alone: a config-type file the catch-all names needs
+        context."""
+        return None
+
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a Concourse task definition the patch shows, in the folder of a side of `change` or the
         folder above, runs it by `run: path:` (tasks.py); None otherwise."""

@@ -12,9 +12,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from gatekeeper.classify import gitlabincludes
-from gatekeeper.classify.context import Shown
-from gatekeeper.classify.markers import MarkerIndex
+from gatekeeper.classify import gitlabincludes, kustomizerefs
+from gatekeeper.classify.context import FINAL_RULES, Shown
+from gatekeeper.classify.markers import KUSTOMIZATIONS, MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
@@ -88,6 +88,7 @@ class TreeContext:
 
     def __init__(self, repo: Path, base: str, head: str, rules: RuleSet) -> None:
         self.objects = GitObjects(repo)
+        self._rules = rules
         try:
             self.base_commit = self.objects.commit(base)
             self.head_commit = self.objects.commit(head)
@@ -112,6 +113,9 @@ class TreeContext:
             # symlinks of BASE and HEAD by target, built on first use; False: more than MAX_LINKS
             self._links: dict[str, tuple[str, ...]] | bool | None = None
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
+            # paths the kustomizations of both trees name: {path: kustomization}; None: not read yet; False: past
+            # kustomizerefs.MAX_FILES (every file counts as named)
+            self._kustomized: dict[str, str] | bool | None = None
         except BaseException:
             self.objects.close()
             raise
@@ -225,6 +229,36 @@ class TreeContext:
                 if gitlabincludes.matches(pattern, side):
                     return f"{gitlabincludes.ROOT}: include {pattern}"
         return None
+
+    def kustomize_reference(self, change: FileChange) -> str | None:
+        """Evidence that a kustomization of either tree names a side of `change` by its path (kustomizerefs.py)."""
+        if self._kustomized is None:
+            self._kustomized = self._kustomize_references()
+        if self._kustomized is False:
+            return f"more than {kustomizerefs.MAX_FILES} kustomizations: any of them may name it"
+        assert isinstance(self._kustomized, dict)
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            if (where := self._kustomized.get(side)) is not None:
+                return f"{where} names {side}"
+        return None
+
+    def _kustomize_references(self) -> dict[str, str] | bool:
+        found: dict[str, str] = {}
+        read: set[str] = set()  # blob ids: a kustomization the two trees share is read once
+        for tree in (self.old_tree, self.new_tree):
+            for path, entry in tree.items():
+                if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry.mode not in ("100644", "100755") \
+                        or entry.oid in read or self._rules.match(path).rule.startswith(FINAL_RULES):
+                    continue  # a test's kustomization is data: nothing applies it
+                read.add(entry.oid)
+                if len(read) > kustomizerefs.MAX_FILES:
+                    return False
+                data = self._head(entry)
+                if len(data) > FULL_READ:
+                    return False  # what it names may be past what is read
+                for named in kustomizerefs.referenced(path, data.decode("utf-8", "replace")):
+                    found.setdefault(named, path)
+        return found
 
     def _gitlab_includes(self) -> tuple[str, ...]:
         found: list[str] = []
