@@ -96,6 +96,10 @@ class Context(Protocol):
         """Evidence that a kustomization names a side of `change` by its path (kustomizerefs.py), or None."""
         ...
 
+    def local_action(self, change: FileChange) -> str | None:
+        """Evidence that a workflow runs the local action whose folder holds a side of `change`, or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -120,13 +124,16 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
 
 
 def _through_includes(files: list[ClassifiedFile], context: Context) -> list[ClassifiedFile]:
-    """A file a GitLab pipeline includes is ci, and one a kustomization names by its path is iac, whatever any
-    earlier rule called it: GitLab runs jobs from, and kustomize applies, a test-data folder's file or a dependency
-    manifest's name as any other (no rule is final against them)."""
+    """A file a GitLab pipeline includes, or in the folder of a local action a workflow runs, is ci, and one a
+    kustomization names by its path is iac, whatever any earlier rule called it: GitLab and GitHub run, and kustomize
+    applies, a test-data folder's file or a dependency manifest's name as any other (no rule is final against them).
+    """
     out = []
     for item in files:
         if item.bucket != "ci" and (evidence := context.ci_include(item.change)) is not None:
             item = _raise(item, "ci", "ci.context.gitlab-include", "content", evidence)
+        if item.bucket != "ci" and (evidence := context.local_action(item.change)) is not None:
+            item = _raise(item, "ci", "ci.context.local-action", "content", evidence)
         if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(item.change)) is not None:
             item = _raise(item, "iac", "iac.context.kustomize-reference", "content", evidence)
         out.append(item)

@@ -62,6 +62,10 @@ class PatchContext:
         """A patch does not show the pipeline files it leaves alone: a YAML file the catch-all names needs context."""
         return None
 
+    def local_action(self, change: FileChange) -> str | None:
+        """A patch does not show the workflows it leaves alone (run with --tree for the local actions they run)."""
+        return None
+
     def kustomize_reference(self, change: FileChange) -> str | None:
         """A patch does not show the kustomizations it leaves alone: a config-type file the catch-all names needs
         context."""

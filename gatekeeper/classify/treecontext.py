@@ -12,9 +12,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from gatekeeper.classify import gitlabincludes, kustomizerefs
+from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, treereads
 from gatekeeper.classify.context import FINAL_RULES, Shown
-from gatekeeper.classify.markers import KUSTOMIZATIONS, MarkerIndex
+from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
@@ -116,6 +116,8 @@ class TreeContext:
             # paths the kustomizations of both trees name: {path: kustomization}; None: not read yet; False: past
             # kustomizerefs.MAX_FILES (every file counts as named)
             self._kustomized: dict[str, str] | bool | None = None
+            # folders of the local actions workflows run: {folder: workflow}; False: past localactions.MAX_FILES
+            self._actions: dict[str, str] | bool | None = None
         except BaseException:
             self.objects.close()
             raise
@@ -223,7 +225,7 @@ class TreeContext:
         """Evidence that the root `.gitlab-ci.yml` of either tree, or a file it includes (followed to MAX_FILES),
         includes a side of `change`; past MAX_FILES every YAML file counts as included."""
         if self._included is None:
-            self._included = self._gitlab_includes()
+            self._included = treereads.gitlab_includes((self.old_tree, self.new_tree), self._head)
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for pattern in self._included:
                 if gitlabincludes.matches(pattern, side):
@@ -233,7 +235,7 @@ class TreeContext:
     def kustomize_reference(self, change: FileChange) -> str | None:
         """Evidence that a kustomization of either tree names a side of `change` by its path (kustomizerefs.py)."""
         if self._kustomized is None:
-            self._kustomized = self._kustomize_references()
+            self._kustomized = treereads.kustomize_references((self.old_tree, self.new_tree), self._head, self._is_data)
         if self._kustomized is False:
             return f"more than {kustomizerefs.MAX_FILES} kustomizations: any of them may name it"
         assert isinstance(self._kustomized, dict)
@@ -242,46 +244,23 @@ class TreeContext:
                 return f"{where} names {side}"
         return None
 
-    def _kustomize_references(self) -> dict[str, str] | bool:
-        found: dict[str, str] = {}
-        read: set[str] = set()  # blob ids: a kustomization the two trees share is read once
-        for tree in (self.old_tree, self.new_tree):
-            for path, entry in tree.items():
-                if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry.mode not in ("100644", "100755") \
-                        or entry.oid in read or self._rules.match(path).rule.startswith(FINAL_RULES):
-                    continue  # a test's kustomization is data: nothing applies it
-                read.add(entry.oid)
-                if len(read) > kustomizerefs.MAX_FILES:
-                    return False
-                data = self._head(entry)
-                if len(data) > FULL_READ:
-                    return False  # what it names may be past what is read
-                for named in kustomizerefs.referenced(path, data.decode("utf-8", "replace")):
-                    found.setdefault(named, path)
-        return found
-
-    def _gitlab_includes(self) -> tuple[str, ...]:
-        found: list[str] = []
-        read: dict[str, list[str]] = {}  # by blob id: a pipeline file the two trees share is read once
-        for tree in (self.old_tree, self.new_tree):
-            queue, seen = [gitlabincludes.ROOT], set()
-            while queue:
-                path = queue.pop()
-                entry = tree.get(path)
-                if path in seen or entry is None or entry.mode not in ("100644", "100755"):
-                    continue
-                seen.add(path)
-                if len(seen) > gitlabincludes.MAX_FILES:
-                    return gitlabincludes.EVERY_YAML
-                if entry.oid not in read:
-                    data = self._head(entry)
-                    if len(data) > FULL_READ:  # its includes may be past what is read
-                        return gitlabincludes.EVERY_YAML
-                    read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"))
-                for pattern in read[entry.oid]:
-                    found.append(pattern)
-                    queue += gitlabincludes.expand(pattern, tree)
-        return tuple(dict.fromkeys(found))
+    def local_action(self, change: FileChange) -> str | None:
+        """Evidence that a side of `change` is in the folder of a local action a workflow (or a local action) of
+        either tree runs (`uses: ./tools/setup`, localactions.py)."""
+        if self._actions is None:
+            self._actions = treereads.local_actions((self.old_tree, self.new_tree), self._head)
+        if self._actions is False:
+            return f"more than {localactions.MAX_FILES} workflows and actions: any of them may run it"
+        assert isinstance(self._actions, dict)
+        if not self._actions:
+            return None
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            folder = side
+            while folder:
+                folder = folder.rpartition("/")[0]
+                if (where := self._actions.get(folder)) is not None:
+                    return f"{where}: uses ./{folder}"
+        return None
 
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a Concourse task definition (either side) in the folder of a side of `change`, or the
@@ -312,6 +291,9 @@ class TreeContext:
                                 sibling in self.new_tree or sibling in self.old_tree):
                             return f"{where}: run.path {value} (the task's folder)"
         return None
+
+    def _is_data(self, path: str) -> bool:
+        return self._rules.match(path).rule.startswith(FINAL_RULES)  # a test's file: nothing applies or runs it
 
     def _head(self, entry: TreeEntry) -> bytes:
         # The whole blob up to one byte past FULL_READ (sniff reads its windows from it, and the file as YAML;
