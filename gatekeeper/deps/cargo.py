@@ -8,7 +8,7 @@ from gatekeeper.deps.loaders import listing, load_toml, mapping, sourced_version
 from gatekeeper.deps.model import Dependency, Scope
 
 # Where a dependency table says its crate comes from instead of crates.io.
-_SOURCES = ("git", "path", "registry", "registry-index")
+_SOURCES = ("path", "git", "registry", "registry-index")
 _TABLES: dict[str, Scope] = {"dependencies": "runtime", "dev-dependencies": "dev", "build-dependencies": "build"}
 
 

@@ -61,7 +61,7 @@ _EDITABLE = re.compile(r"^(?:-e|--editable)(?:=|\s+)(\S+)")
 # `-r FILE_OR_URL`: pip installs every requirement it holds, whether or not the change touches it.
 _NESTED = re.compile(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
 # Where a Poetry dependency table says its package comes from instead of the default index.
-_POETRY_SOURCES = ("git", "path", "url", "source")
+_POETRY_SOURCES = ("path", "git", "url", "source")
 
 
 def _url_requirement(line: str, path: str, scope: Scope) -> Dependency | None:
