@@ -16,7 +16,7 @@ import posixpath
 
 from gatekeeper.classify.yamlroots import Node, documents
 
-MAX_FILES = 1000  # kustomizations read per tree pair; past it every changed file counts as named (fail closed)
+MAX_FILES = 2000  # kustomizations read per tree pair; past it every changed file counts as named (fail closed)
 _MAX_PATH = 4096
 
 

@@ -17,7 +17,7 @@ from gatekeeper.classify.yamlroots import Node, documents
 
 WORKFLOWS = ".github/workflows/"
 DEFINITIONS = ("action.yml", "action.yaml")
-MAX_FILES = 256  # workflows and action definitions read per tree; past it every changed file counts (fail closed)
+MAX_FILES = 1000  # workflows and action definitions read per tree; past it every changed file counts (fail closed)
 
 
 def is_workflow(path: str) -> bool:
