@@ -56,6 +56,22 @@ def test_a_local_actions_files_are_ci(git_repo: GitRepo, name: str) -> None:
     assert ".github/workflows/ci.yml" in (got.evidence or "")
 
 
+@pytest.mark.parametrize(("main", "target"), [
+    ("dist/index.js", "dist/index.js"), ("dist/index.js", "dist/licenses.txt"), ("index.js", "index.js")])
+def test_the_root_action_a_workflow_runs_counts_by_what_it_runs(git_repo: GitRepo, main: str, target: str) -> None:
+    git_repo.write(".github/workflows/test.yml", WORKFLOW.format(uses="./"))
+    git_repo.write("action.yml", f"name: x\nruns:\n  using: node20\n  main: {main}\n")
+    git_repo.write(target, "1\n")
+    git_repo.write("src/main.ts", "1\n")
+    git_repo.commit("base")
+    git_repo.write(target, EVIL)
+    git_repo.write("src/main.ts", "2\n")
+    git_repo.commit("edit")
+    files = tree_files(git_repo)
+    assert files[target].rule == "ci.context.local-action"
+    assert files["src/main.ts"].bucket == "src"  # what the action's build compiles into dist/, reviewed there
+
+
 def test_the_workflow_the_change_deletes_still_counts(git_repo: GitRepo) -> None:
     git_repo.write(".github/workflows/ci.yml", WORKFLOW.format(uses="./tools/setup"))
     git_repo.write("tools/setup/action.yml", NODE)

@@ -40,9 +40,27 @@ def local_uses(text: str) -> list[str]:
                     continue
                 for written in dict.fromkeys((value.strip(), value.strip().partition("@")[0])):  # `@` kept or a ref
                     path = posixpath.normpath(written).rstrip("/")
-                    if path not in (".", "..") and not path.startswith("../"):
+                    if path == ".":
+                        found.append("")  # the repository's root action (`uses: ./`): see entry_points
+                    elif path != ".." and not path.startswith("../"):
                         found.append(path)
             stack.extend(v for vs in node.values() for v in vs)
         else:
             stack.extend(node)
+    return found
+
+
+def entry_points(text: str) -> list[str]:
+    """The files a root action.yml runs (`runs: main:`, `pre:`, `post:`): `uses: ./` runs the action at the
+    repository's root, whose folder is the whole repository, so its entry files' folders (`dist/`) stand for it."""
+    found: list[str] = []
+    for root in documents(text):
+        for runs in root.get("runs", ()) if isinstance(root, dict) else ():
+            if not isinstance(runs, dict):
+                continue
+            for key in ("main", "pre", "post"):
+                for value in runs.get(key, ()):
+                    path = posixpath.normpath(value.strip()) if isinstance(value, str) and value.strip() else "."
+                    if path not in (".", "..") and not path.startswith(("../", "/")):
+                        found.append(path.rpartition("/")[0] or path)
     return found

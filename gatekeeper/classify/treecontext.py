@@ -255,11 +255,11 @@ class TreeContext:
         if not self._actions:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
-            folder = side
+            folder = side  # the file itself (a root action's entry file), then each folder above it
             while folder:
-                folder = folder.rpartition("/")[0]
                 if (where := self._actions.get(folder)) is not None:
                     return f"{where}: uses ./{folder}"
+                folder = folder.rpartition("/")[0]
         return None
 
     def task_script(self, change: FileChange) -> str | None:

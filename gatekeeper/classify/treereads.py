@@ -65,6 +65,13 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
                     return False  # what it runs may be past what is read
                 read[entry.oid] = localactions.local_uses(data.decode("utf-8", "replace"))
             for folder in read[entry.oid]:
+                if not folder:  # the root action: what its definition runs
+                    for name in localactions.DEFINITIONS:
+                        if (root := tree.get(name)) is not None and root.mode in _REGULAR:
+                            text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
+                            for place in localactions.entry_points(text):
+                                found.setdefault(place, origin)
+                    continue
                 found.setdefault(folder, origin)
                 queue += [(f"{folder}/{name}", origin) for name in localactions.DEFINITIONS]
     return found
