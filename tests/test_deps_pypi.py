@@ -36,7 +36,8 @@ def test_requirements_options_hashes_markers() -> None:
     assert deps["pywin32"].version == "306"
     assert deps["numpy"].version == ""
     assert deps["mylib"].version == "https://example.com/mylib-1.0.tar.gz"
-    assert len(deps) == 6
+    assert deps["base.txt"].version == "requirements file"  # `-r`: its requirements are installed too
+    assert len(deps) == 7
 
 
 def test_requirements_dev_by_file_name() -> None:

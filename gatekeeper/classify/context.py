@@ -54,7 +54,7 @@ _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
 _RAISED_BY_MARKERS = frozenset({"src", "other"})
 # Path rules whose files no tier raises: test-data folders (principle 1) and the templates and man pages a
 # product ships (principle 2: a cookiecutter skeleton's template.yaml or Dockerfile is text it emits).
-_FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
+FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
 _INVENTORY_PROGRAMS = frozenset({"php", "js", "go", "rb", "pl"})  # languages of dynamic inventory scripts
 
 
@@ -96,6 +96,14 @@ class Context(Protocol):
         """Evidence that a Terraform module reads a side of `change` by path (tfrefs.py), or None."""
         ...
 
+    def kustomize_reference(self, change: FileChange) -> str | None:
+        """Evidence that a kustomization names a side of `change` by its path (kustomizerefs.py), or None."""
+        ...
+
+    def local_action(self, change: FileChange) -> str | None:
+        """Evidence that a workflow runs the local action whose folder holds a side of `change`, or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -116,7 +124,24 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
-    return _through_links(out, rules, context)
+    return _through_links(_through_includes(out, context), rules, context)
+
+
+def _through_includes(files: list[ClassifiedFile], context: Context) -> list[ClassifiedFile]:
+    """A file a GitLab pipeline includes, or in the folder of a local action a workflow runs, is ci, and one a
+    kustomization names by its path is iac, whatever any earlier rule called it: GitLab and GitHub run, and kustomize
+    applies, a test-data folder's file or a dependency manifest's name as any other (no rule is final against them).
+    """
+    out = []
+    for item in files:
+        if item.bucket != "ci" and (evidence := context.ci_include(item.change)) is not None:
+            item = _raise(item, "ci", "ci.context.gitlab-include", "content", evidence)
+        if item.bucket != "ci" and (evidence := context.local_action(item.change)) is not None:
+            item = _raise(item, "ci", "ci.context.local-action", "content", evidence)
+        if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(item.change)) is not None:
+            item = _raise(item, "iac", "iac.context.kustomize-reference", "content", evidence)
+        out.append(item)
+    return out
 
 
 def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
@@ -184,7 +209,7 @@ def _sides(change: FileChange) -> list[str]:
 def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
     if item.bucket == "ci" or "submodule" in item.tags:
         return item  # nothing is more sensitive than ci; gitlinks have no content here
-    if item.rule.startswith(_FINAL_RULES):
+    if item.rule.startswith(FINAL_RULES):
         return _moved_into_final(item, rules, context)
     change = item.change
     best = item
@@ -227,8 +252,6 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     if best.bucket in ("src", "other", "iac") and not binary and any(is_script(side) for side in _sides(change)):
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
-    if best.bucket in ("src", "other", "iac") and (evidence := context.ci_include(change)) is not None:
-        best = _raise(best, "ci", "ci.context.gitlab-include", "content", evidence)
     if best.bucket in ("src", "other") and not binary and (evidence := context.terraform_ref(change)) is not None:
         best = _raise(best, "iac", "iac.context.terraform-file", "content", evidence)
     best = _lower(best, rules, signals, context)
@@ -263,7 +286,7 @@ def _moved_into_final(item: ClassifiedFile, rules: RuleSet, context: Context) ->
     the old side is judged as the deletion it is (a deployment leaving the folder it is applied from)."""
     change = item.change
     old = change.old_path
-    if old is None or old == change.path or rules.match(old).rule.startswith(_FINAL_RULES):
+    if old is None or old == change.path or rules.match(old).rule.startswith(FINAL_RULES):
         return item
     gone = replace(change, path=old, old_path=None, status="deleted")
     judged = _refine_one(replace(item, change=gone, rule=rules.match(old).rule), rules, context)

@@ -1,29 +1,108 @@
-"""The local files a GitLab pipeline includes (`include:` of `.gitlab-ci.yml`, and of the files it includes):
-GitLab merges them into the pipeline, so each is CI whatever its name or place (a job needs no `stage:`).
+"""The local files a GitLab pipeline includes (`include:` of `.gitlab-ci.yml`, of the files it includes, and of a
+job's `trigger:` child pipeline): GitLab merges them into a pipeline, so each is CI whatever its name or place (a
+job needs no `stage:`).
 
-Read by lines, not parsed: `!reference` tags and anchors break YAML loaders, and only path-shaped values of an
-`include:` block count. Other projects' files (`project:`/`file:`), `remote:` URLs, `template:` and `component:`
-names are not this repository's files. Globs (`/ci/*.yml`) match as fnmatch does, `*` across folders too (wider
-than GitLab's, never narrower).
+Read twice, and every path either reading finds counts (fail closed): as YAML (libyaml's events, yamlroots.py:
+quoted, escaped and explicit keys, flow style, anchors, aliases and merge keys, tags such as `!reference`, a BOM,
+CR line breaks — every form GitLab's YAML reader takes), and by lines, for what follows a YAML error. A value may
+name a file by a variable (`ci/$CI_COMMIT_REF_NAME.yml`): the variable matches anything. Other projects' files
+(`project:`/`file:`), `remote:` URLs, `template:` names and components are not this repository's files, unless the
+project is named by a variable (`$CI_PROJECT_PATH`: this repository, maybe). Globs (`/ci/*.yml`) match as fnmatch
+does, `*` across folders too (wider than GitLab's, never narrower).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 from collections.abc import Iterable
 
+from gatekeeper.classify.yamlroots import Node, documents
 from gatekeeper.lazy_pattern import lazy
 
 ROOT = ".gitlab-ci.yml"
 MAX_FILES = 64  # included files followed per tree; past it every YAML file counts as included (fail closed)
+# What counts as included when a pipeline cannot be read whole (too many files, too long): every YAML file, by
+# GitLab's own test of a local include's name (`.yml`/`.yaml`, any case).
+EVERY_YAML = ("*.[yY][mM][lL]", "*.[yY][aA][mM][lL]")
 _INCLUDE = lazy(r"^include[ \t]*:(.*)$", re.MULTILINE)
-_PATH = lazy(r"""(?:^|[\s\[{,:'"-])/?([\w.*/-]*[\w*]\.ya?ml)\b""")
+_PATH = lazy(r"""(?:^|[\s\[{,:'"-])/?([\w.*/-]*[\w*]\.ya?ml)\b""", re.IGNORECASE)
 _ELSEWHERE = lazy(r"\b(?:project|file|remote|template|component)[ \t]*:")
+_VARIABLE = lazy(r"\$(?:\{[^}]*\}?|\w+)")
 
 
 def included(text: str) -> list[str]:
-    """The local paths (globs kept) the `include:` blocks of a GitLab CI file name, without a leading `/`."""
+    """The local paths (globs kept, a variable made `*`) the `include:` values of a GitLab CI file name, without a
+    leading `/`."""
+    return list(dict.fromkeys([*_by_yaml(text), *_by_lines(text)]))
+
+
+def _by_yaml(text: str) -> list[str]:
+    """Every `include:` value at any depth of every document (the root's, a child pipeline's under `trigger:`).
+    Each node is looked into once: aliases share nodes (and may hold themselves), so however often a file repeats
+    them the work stays proportional to its length."""
+    found: list[str] = []
+    seen: set[int] = set()
+    stack: list[Node] = list(documents(text))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict | list) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            for spec in node.get("include", ()):
+                found += _local(spec, set())
+            stack.extend(value for found_values in node.values() for value in found_values)
+        else:
+            stack.extend(node)
+    return found
+
+
+def _local(spec: Node, seen: set[int]) -> list[str]:
+    """The repository paths one include value names: a string, a list of them, or a mapping."""
+    if isinstance(spec, str):
+        return [] if "://" in spec else [_normal(spec)]
+    if not isinstance(spec, dict | list) or id(spec) in seen:
+        return []
+    seen.add(id(spec))
+    if isinstance(spec, list):
+        return [path for item in spec for path in _local(item, seen)]
+    found = [_normal(path) for path in _strings(spec, "local")]
+    if any("$" in project for project in _strings(spec, "project")):  # maybe this project: its files count
+        found += [_normal(path) for path in _strings(spec, "file")]
+    for component in _strings(spec, "component"):
+        project, _, name = (component.rpartition("@")[0] or component).rpartition("/")
+        if "$" in project and name:  # a component of this project: templates/NAME.yml or templates/NAME/template.yml
+            found += [_normal(f"templates/{name}.yml"), _normal(f"templates/{name}/template.yml")]
+    return found
+
+
+def _strings(mapping: dict[str, list[Node]], key: str) -> list[str]:
+    """The strings `key` holds in `mapping` and the mappings it merges (`<<:`), a list's items too; each merged
+    mapping once."""
+    found: list[str] = []
+    seen: set[int] = set()
+    stack: list[Node] = [mapping]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        for value in node.get(key, ()):
+            found += [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] \
+                if isinstance(value, list) else []
+        for merged in node.get("<<", ()):
+            stack += merged if isinstance(merged, list) else [merged]
+    return found
+
+
+def _normal(path: str) -> str:
+    """The repository path GitLab reads: no leading `/`, `./` or doubled `/`; a variable matches anything."""
+    return posixpath.normpath("/" + _VARIABLE.sub("*", path.strip())).lstrip("/")
+
+
+def _by_lines(text: str) -> list[str]:
     found: list[str] = []
     for match in _INCLUDE.finditer(text):
         block = [match.group(1)]
@@ -32,8 +111,9 @@ def included(text: str) -> list[str]:
                 break  # the next top-level key
             block.append(line)
         for line in block:
-            if not _ELSEWHERE.search(line):
-                found += [path.lstrip("/") for path in _PATH.findall(line.partition(" #")[0])]
+            line = line.partition(" #")[0]
+            if not _ELSEWHERE.search(line) and "://" not in line:  # a URL is remote
+                found += [path.lstrip("/") for path in _PATH.findall(line)]
     return found
 
 

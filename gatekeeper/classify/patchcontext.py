@@ -66,6 +66,15 @@ class PatchContext:
         """A patch does not show the .tf files it leaves alone (one it changes is iac itself): --tree reads them."""
         return None
 
+    def local_action(self, change: FileChange) -> str | None:
+        """A patch does not show the workflows it leaves alone (run with --tree for the local actions they run)."""
+        return None
+
+    def kustomize_reference(self, change: FileChange) -> str | None:
+        """A patch does not show the kustomizations it leaves alone: a config-type file the catch-all names needs
+        context."""
+        return None
+
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a Concourse task definition the patch shows, in the folder of a side of `change` or the
         folder above, runs it by `run: path:` (tasks.py); None otherwise."""

@@ -9,11 +9,11 @@ merge base and HEAD: what a pull request's "files changed" shows.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
-from gatekeeper.classify import gitlabincludes, tfrefs
-from gatekeeper.classify.change import resolve_link
-from gatekeeper.classify.context import Shown
+from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, tfrefs, treereads
+from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
@@ -42,6 +42,42 @@ def _is_manifest(name: str) -> bool:
 
 
 MAX_LINKS = 10_000  # symlinks read per gate: bounded work, whatever the trees hold
+_MAX_FOLLOWED = 40  # links a path's folders pass through before the kernel gives up (ELOOP)
+
+
+def physical_target(link: str, written: str, tree: dict[str, TreeEntry],
+                    read: Callable[[TreeEntry], str]) -> str | None:
+    """The repository path the symlink `link` (saying `written`) points to as the kernel walks it in a checkout of
+    `tree`: a folder on the way that is itself a link is followed before a `..` after it applies (`lnk/../tools`
+    with `lnk -> deep/a/b` is `deep/a/tools`, not `tools`). The last name is left as written (a link to a link
+    is a chain, context.py follows those). None when the walk leaves the tree, enters `.git` or loops."""
+    if not written or written.startswith("/"):
+        return None
+    resolved = link.split("/")[:-1]
+    pending = written.split("/")
+    followed = 0
+    while pending:
+        name = pending.pop(0)
+        if name in ("", "."):
+            continue
+        if name == "..":
+            if not resolved:
+                return None
+            resolved.pop()
+            continue
+        resolved.append(name)
+        entry = tree.get("/".join(resolved))
+        if pending and entry is not None and entry.mode == "120000":  # a folder on the way is a link: into it
+            followed += 1
+            inner = read(entry)
+            if followed > _MAX_FOLLOWED or not inner or inner.startswith("/"):
+                return None
+            resolved.pop()
+            pending = inner.split("/") + pending
+    target = "/".join(resolved)
+    if target == ".git" or target.startswith(".git/"):
+        return None  # git's own folder is not content (as resolve_link)
+    return target
 
 
 class TreeContext:
@@ -52,6 +88,7 @@ class TreeContext:
 
     def __init__(self, repo: Path, base: str, head: str, rules: RuleSet) -> None:
         self.objects = GitObjects(repo)
+        self._rules = rules
         try:
             self.base_commit = self.objects.commit(base)
             self.head_commit = self.objects.commit(head)
@@ -78,6 +115,11 @@ class TreeContext:
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
             self._tf_files: dict[str, list[tuple[str, TreeEntry]]] | None = None  # .tf files by folder, on first use
             self._tf_named: dict[tuple[str, str], tuple[set[str], set[str]]] = {}  # (folder, blob id): what it names
+            # paths the kustomizations of both trees name: {path: kustomization}; None: not read yet; False: past
+            # kustomizerefs.MAX_FILES (every file counts as named)
+            self._kustomized: dict[str, str] | bool | None = None
+            # folders of the local actions workflows run: {folder: workflow}; False: past localactions.MAX_FILES
+            self._actions: dict[str, str] | bool | None = None
         except BaseException:
             self.objects.close()
             raise
@@ -160,6 +202,13 @@ class TreeContext:
         if self._links is None:
             links: dict[str, set[str]] = {}
             count = 0
+            written: dict[str, str] = {}  # by blob id: what a link says
+
+            def read(entry: TreeEntry) -> str:
+                if entry.oid not in written:
+                    written[entry.oid] = self.objects.blob(entry.oid, 4096).decode("utf-8", "replace")
+                return written[entry.oid]
+
             for tree in (self.old_tree, self.new_tree):
                 for path, entry in tree.items():
                     if entry.mode != "120000":
@@ -168,8 +217,7 @@ class TreeContext:
                     if count > MAX_LINKS:
                         self._links = False
                         return None
-                    written = self.objects.blob(entry.oid, 4096).decode("utf-8", "replace")
-                    if (target := resolve_link(path, written)) is not None:
+                    if (target := physical_target(path, read(entry), tree, read)) is not None:
                         links.setdefault(target, set()).add(path)
             self._links = {target: tuple(sorted(paths)) for target, paths in links.items()}
         assert isinstance(self._links, dict)
@@ -179,32 +227,42 @@ class TreeContext:
         """Evidence that the root `.gitlab-ci.yml` of either tree, or a file it includes (followed to MAX_FILES),
         includes a side of `change`; past MAX_FILES every YAML file counts as included."""
         if self._included is None:
-            self._included = self._gitlab_includes()
+            self._included = treereads.gitlab_includes((self.old_tree, self.new_tree), self._head)
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for pattern in self._included:
                 if gitlabincludes.matches(pattern, side):
                     return f"{gitlabincludes.ROOT}: include {pattern}"
         return None
 
-    def _gitlab_includes(self) -> tuple[str, ...]:
-        found: list[str] = []
-        read: dict[str, list[str]] = {}  # by blob id: a pipeline file the two trees share is read once
-        for tree in (self.old_tree, self.new_tree):
-            queue, seen = [gitlabincludes.ROOT], set()
-            while queue:
-                path = queue.pop()
-                entry = tree.get(path)
-                if path in seen or entry is None or entry.mode not in ("100644", "100755"):
-                    continue
-                seen.add(path)
-                if len(seen) > gitlabincludes.MAX_FILES:
-                    return ("*.yml", "*.yaml")
-                if entry.oid not in read:
-                    read[entry.oid] = gitlabincludes.included(self._head(entry).decode("utf-8", "replace"))
-                for pattern in read[entry.oid]:
-                    found.append(pattern)
-                    queue += gitlabincludes.expand(pattern, tree)
-        return tuple(dict.fromkeys(found))
+    def kustomize_reference(self, change: FileChange) -> str | None:
+        """Evidence that a kustomization of either tree names a side of `change` by its path (kustomizerefs.py)."""
+        if self._kustomized is None:
+            self._kustomized = treereads.kustomize_references((self.old_tree, self.new_tree), self._head, self._is_data)
+        if self._kustomized is False:
+            return f"more than {kustomizerefs.MAX_FILES} kustomizations: any of them may name it"
+        assert isinstance(self._kustomized, dict)
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            if (where := self._kustomized.get(side)) is not None:
+                return f"{where} names {side}"
+        return None
+
+    def local_action(self, change: FileChange) -> str | None:
+        """Evidence that a side of `change` is in the folder of a local action a workflow (or a local action) of
+        either tree runs (`uses: ./tools/setup`, localactions.py)."""
+        if self._actions is None:
+            self._actions = treereads.local_actions((self.old_tree, self.new_tree), self._head)
+        if self._actions is False:
+            return f"more than {localactions.MAX_FILES} workflows and actions: any of them may run it"
+        assert isinstance(self._actions, dict)
+        if not self._actions:
+            return None
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            folder = side  # the file itself (a root action's entry file), then each folder above it
+            while folder:
+                if (where := self._actions.get(folder)) is not None:
+                    return f"{where}: uses ./{folder}"
+                folder = folder.rpartition("/")[0]
+        return None
 
     def terraform_ref(self, change: FileChange) -> str | None:
         """Evidence that a Terraform, OpenTofu, Terragrunt or Packer HCL file of either tree, in the folder of a side
@@ -266,6 +324,9 @@ class TreeContext:
                                 sibling in self.new_tree or sibling in self.old_tree):
                             return f"{where}: run.path {value} (the task's folder)"
         return None
+
+    def _is_data(self, path: str) -> bool:
+        return self._rules.match(path).rule.startswith(FINAL_RULES)  # a test's file: nothing applies or runs it
 
     def _head(self, entry: TreeEntry) -> bytes:
         # The whole blob up to one byte past FULL_READ (sniff reads its windows from it, and the file as YAML;

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from gatekeeper.deps.loaders import listing, load_toml, mapping, string
+from gatekeeper.deps.loaders import listing, load_toml, mapping, sourced_version, string
 from gatekeeper.deps.model import Dependency, Scope
 
+# Where a dependency table says its crate comes from instead of crates.io.
+_SOURCES = ("path", "git", "registry", "registry-index")
 _TABLES: dict[str, Scope] = {"dependencies": "runtime", "dev-dependencies": "dev", "build-dependencies": "build"}
 
 
@@ -25,7 +27,7 @@ def parse_cargo_toml(path: str, data: bytes) -> list[Dependency]:
             name = key
             if isinstance(spec, dict):
                 name = string(spec.get("package")) or key  # a renamed dependency
-                version = string(spec.get("version")) or string(spec.get("git") or spec.get("path"))
+                version = sourced_version(spec, _SOURCES)
                 if spec.get("workspace") is True:
                     version = "workspace"
             else:

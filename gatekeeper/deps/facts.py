@@ -3,12 +3,13 @@ permissions and triggers added, Kubernetes kinds. Small and bounded: lists are c
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from gatekeeper.deps import actions, docker
-from gatekeeper.deps.loaders import load_yaml, load_yaml_all, text
+from gatekeeper.deps.loaders import load_json, load_yaml, load_yaml_all, text
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
 from gatekeeper.model import FileChange
@@ -52,12 +53,15 @@ def _cap(items: list[Any]) -> tuple[Any, ...]:
     return tuple(items[:MAX_ITEMS])
 
 
+_FACT_FORMATS = frozenset({"requirements", "pyproject.toml", "composer.json", "Dockerfile", "workflow", "action"})
+
+
 def wants_facts(path: str) -> bool:
     """Whether `facts_for` may find facts for a file of this path (cheap: the name alone)."""
     fmt = format_for(path)
     name = path.rsplit("/", 1)[-1]
     return (name in _REGISTRY_FILES or path.lower().endswith((".yaml", ".yml"))
-            or fmt is not None and fmt.name in ("requirements", "pyproject.toml", "Dockerfile", "workflow", "action"))
+            or fmt is not None and fmt.name in _FACT_FORMATS)
 
 
 def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> FileFacts | None:
@@ -68,6 +72,8 @@ def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> Fil
     try:
         if base_name in _REGISTRY_FILES or fmt is not None and fmt.name in ("requirements", "pyproject.toml"):
             return _registries(base_name if base_name in _REGISTRY_FILES else fmt.name if fmt else "", base, head)
+        if fmt is not None and fmt.name == "composer.json":
+            return _moved("registries", _composer_repositories(base), _composer_repositories(head))
         if fmt is not None and fmt.name == "Dockerfile":
             return _dockerfile(base, head)
         if fmt is not None and fmt.name in ("workflow", "action"):
@@ -97,11 +103,28 @@ def _registries(kind: str, base: bytes | None, head: bytes | None) -> FileFacts 
         lines = [ln for ln in text(data).splitlines() if pattern is None or pattern.match(ln)]
         return {u.rstrip(",;)") for ln in lines for u in _URL.findall(ln)}
 
-    old, new = urls(base), urls(head)
+    return _moved("registries", urls(base), urls(head))
+
+
+def _moved(kind: str, old: set[str], new: set[str]) -> FileFacts | None:
     if old == new:
         return None
-    return FileFacts("registries", registries_added=_cap(sorted(new - old)),
-                     registries_removed=_cap(sorted(old - new)))
+    return FileFacts(kind, registries_added=_cap(sorted(new - old)), registries_removed=_cap(sorted(old - new)))
+
+
+def _composer_repositories(data: bytes | None) -> set[str]:
+    """The `repositories` of a composer.json (a VCS fork, a path, a private Packagist, `packagist.org: false`):
+    where Composer looks for packages before packagist.org, so a new one can serve any package under its
+    name. Each entry by its `url`, else by the whole entry."""
+    doc = load_json(data) if data is not None else None
+    repositories = doc.get("repositories") if isinstance(doc, dict) else None
+    entries = list(repositories.items()) if isinstance(repositories, dict) else \
+        list(enumerate(repositories)) if isinstance(repositories, list) else []
+    found = set()
+    for key, entry in entries:
+        url = entry.get("url") if isinstance(entry, dict) else None
+        found.add(url if isinstance(url, str) else json.dumps({str(key): entry}, sort_keys=True)[:200])
+    return found
 
 
 def _dockerfile(base: bytes | None, head: bytes | None) -> FileFacts:

@@ -150,6 +150,18 @@ def string(value: Any) -> str:
     return ""
 
 
+def sourced_version(spec: dict[str, Any], sources: tuple[str, ...]) -> str:
+    """A dependency table's version, with where it comes from when the table says (`1.0.2 from git https://...`):
+    a version that carries its source no longer orders against one that does not, so a source swapped under an
+    upgrade (crates.io to a fork's git, a path, another registry) is `changed`, never a plain `upgraded`. Without a
+    version, the source alone."""
+    version = string(spec.get("version"))
+    for key in sources:
+        if where := string(spec.get(key)):
+            return f"{version} from {key} {where}" if version else where
+    return version
+
+
 def xml_local(tag: str) -> str:
     """An element's tag without its namespace (`{ns}project` → `project`)."""
     return tag.rsplit("}", 1)[-1]

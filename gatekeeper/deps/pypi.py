@@ -7,7 +7,7 @@ from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from gatekeeper.deps.loaders import listing, load_json, load_toml, mapping, string, text
+from gatekeeper.deps.loaders import listing, load_json, load_toml, mapping, sourced_version, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 
 
@@ -29,13 +29,22 @@ def _requirement(line: str, path: str, scope: Scope) -> Dependency | None:
 
 
 def parse_requirements(path: str, data: bytes) -> list[Dependency]:
-    """One requirement per logical line; options (`-r`, `--index-url`, `--hash`) are not dependencies."""
+    """One requirement per logical line; options (`--index-url`, `--hash`) are not dependencies, but a project
+    `-e` installs and a requirements file `-r` names are."""
     scope: Scope = "dev" if re.search(r"(dev|test|lint|doc)", path.rsplit("/", 1)[-1]) else "runtime"
     out: list[Dependency] = []
     # A continuation at the very end (a hunk that stops inside a `--hash` list) continues into nothing.
     logical = re.sub(r"\\\s*$", "", text(data).replace("\\\r\n", " ").replace("\\\n", " "))
     for raw in logical.splitlines():
         line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+        if editable := _EDITABLE.match(line):  # an option, but pip installs what it names
+            target = editable.group(1)
+            local = Dependency("pip", target, "editable", path, True, scope)
+            out.append(_url_requirement(target, path, scope) or local)
+            continue
+        if nested := _NESTED.match(line):  # every requirement of another file (or URL): one dependency, by its name
+            out.append(Dependency("pip", nested.group(1), "requirements file", path, True, scope))
+            continue
         line = re.sub(r"\s--?[a-z][a-z-]*(=|\s+)\S+", "", f" {line}").strip()
         if not line or line.startswith("-"):
             continue
@@ -47,6 +56,12 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
 
 
 _URL = re.compile(r"^(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git)://\S+$")
+# `-e PATH_OR_URL`: pip installs the project it names (a local folder is named by its path).
+_EDITABLE = re.compile(r"^(?:-e|--editable)(?:=|\s+)(\S+)")
+# `-r FILE_OR_URL`: pip installs every requirement it holds, whether or not the change touches it.
+_NESTED = re.compile(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
+# Where a Poetry dependency table says its package comes from instead of the default index.
+_POETRY_SOURCES = ("path", "git", "url", "source")
 
 
 def _url_requirement(line: str, path: str, scope: Scope) -> Dependency | None:
@@ -91,8 +106,7 @@ def parse_pyproject(path: str, data: bytes) -> list[Dependency]:
         for name, spec in mapping(table, "tool.poetry dependencies").items():
             if name.lower() == "python":
                 continue
-            version = string(spec) if not isinstance(spec, dict) else string(spec.get("version")) or \
-                string(spec.get("git") or spec.get("path") or spec.get("url"))
+            version = string(spec) if not isinstance(spec, dict) else sourced_version(spec, _POETRY_SOURCES)
             out.append(Dependency("pip", name, version, path, True, scope))
     return out
 

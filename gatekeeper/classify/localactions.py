@@ -1,0 +1,66 @@
+"""The folders of the local actions a GitHub workflow runs (`uses: ./tools/setup`): GitHub runs the action
+defined there — its `main: dist/index.js`, the scripts its composite steps call, its Dockerfile — with the job's
+token and secrets, so every file in and below that folder is CI wherever the folder sits (`.github/actions/` is
+the convention, not a rule GitHub enforces).
+
+Read as YAML (yamlroots.documents: every form a workflow may take): every `uses:` value at any depth that starts
+with `./` names a folder relative to the checkout's root (a local action), or a file (a local reusable workflow,
+already CI by path). The action.yml of each local action is read in turn, since a composite action may use another
+local action. `docker://` images and `owner/repo@ref` actions are not this repository's files.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from gatekeeper.classify.yamlroots import Node, documents
+
+WORKFLOWS = ".github/workflows/"
+DEFINITIONS = ("action.yml", "action.yaml")
+MAX_FILES = 1000  # workflows and action definitions read per tree; past it every changed file counts (fail closed)
+
+
+def is_workflow(path: str) -> bool:
+    return path.startswith(WORKFLOWS) and path.endswith((".yml", ".yaml"))
+
+
+def local_uses(text: str) -> list[str]:
+    """The repository folders (or files) the `uses: ./...` values of a workflow or action definition name."""
+    found: list[str] = []
+    seen: set[int] = set()
+    stack: list[Node] = list(documents(text))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict | list) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            for value in node.get("uses", ()):
+                if not isinstance(value, str) or not value.strip().startswith("./"):
+                    continue
+                for written in dict.fromkeys((value.strip(), value.strip().partition("@")[0])):  # `@` kept or a ref
+                    path = posixpath.normpath(written).rstrip("/")
+                    if path == ".":
+                        found.append("")  # the repository's root action (`uses: ./`): see entry_points
+                    elif path != ".." and not path.startswith("../"):
+                        found.append(path)
+            stack.extend(v for vs in node.values() for v in vs)
+        else:
+            stack.extend(node)
+    return found
+
+
+def entry_points(text: str) -> list[str]:
+    """The files a root action.yml runs (`runs: main:`, `pre:`, `post:`): `uses: ./` runs the action at the
+    repository's root, whose folder is the whole repository, so its entry files' folders (`dist/`) stand for it."""
+    found: list[str] = []
+    for root in documents(text):
+        for runs in root.get("runs", ()) if isinstance(root, dict) else ():
+            if not isinstance(runs, dict):
+                continue
+            for key in ("main", "pre", "post"):
+                for value in runs.get(key, ()):
+                    path = posixpath.normpath(value.strip()) if isinstance(value, str) and value.strip() else "."
+                    if path not in (".", "..") and not path.startswith(("../", "/")):
+                        found.append(path.rpartition("/")[0] or path)
+    return found

@@ -1,0 +1,99 @@
+"""What the files that run or apply other files name, read from both trees of a TreeContext: the GitLab pipeline's
+includes (gitlabincludes.py), the local actions workflows run (localactions.py), the paths kustomizations name
+(kustomizerefs.py). Each blob once; each reading bounded, and past its bound the answer is "everything" (fail
+closed), as is a file longer than the FULL_READ that is read of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions
+from gatekeeper.classify.markers import KUSTOMIZATIONS
+from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.gitobjects import TreeEntry
+
+Tree = dict[str, TreeEntry]
+Read = Callable[[TreeEntry], bytes]  # a blob's first FULL_READ + 1 bytes
+_REGULAR = ("100644", "100755")
+
+
+def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read) -> tuple[str, ...]:
+    """The include patterns of `.gitlab-ci.yml` and the files it includes, followed, in every tree."""
+    found: list[str] = []
+    read: dict[str, list[str]] = {}  # by blob id: a pipeline file the two trees share is read once
+    for tree in trees:
+        queue, seen = [gitlabincludes.ROOT], set()
+        while queue:
+            path = queue.pop()
+            entry = tree.get(path)
+            if path in seen or entry is None or entry.mode not in _REGULAR:
+                continue
+            seen.add(path)
+            if len(seen) > gitlabincludes.MAX_FILES:
+                return gitlabincludes.EVERY_YAML
+            if entry.oid not in read:
+                data = read_blob(entry)
+                if len(data) > FULL_READ:  # its includes may be past what is read
+                    return gitlabincludes.EVERY_YAML
+                read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"))
+            for pattern in read[entry.oid]:
+                found.append(pattern)
+                queue += gitlabincludes.expand(pattern, tree)
+    return tuple(dict.fromkeys(found))
+
+
+def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | bool:
+    """{folder of a local action: the workflow that runs it (maybe through other local actions)}; False past
+    localactions.MAX_FILES files read in a tree."""
+    found: dict[str, str] = {}
+    read: dict[str, list[str]] = {}  # by blob id
+    for tree in trees:
+        queue = [(path, path) for path in tree if localactions.is_workflow(path)]
+        seen: set[str] = set()
+        while queue:
+            path, origin = queue.pop()
+            entry = tree.get(path)
+            if path in seen or entry is None or entry.mode not in _REGULAR:
+                continue
+            seen.add(path)
+            if len(seen) > localactions.MAX_FILES:
+                return False
+            if entry.oid not in read:
+                data = read_blob(entry)
+                if len(data) > FULL_READ:
+                    return False  # what it runs may be past what is read
+                read[entry.oid] = localactions.local_uses(data.decode("utf-8", "replace"))
+            for folder in read[entry.oid]:
+                if not folder:  # the root action: what its definition runs
+                    for name in localactions.DEFINITIONS:
+                        if (root := tree.get(name)) is not None and root.mode in _REGULAR:
+                            text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
+                            for place in localactions.entry_points(text):
+                                found.setdefault(place, origin)
+                    continue
+                found.setdefault(folder, origin)
+                queue += [(f"{folder}/{name}", origin) for name in localactions.DEFINITIONS]
+    return found
+
+
+def kustomize_references(trees: tuple[Tree, ...], read_blob: Read,
+                         is_data: Callable[[str], bool]) -> dict[str, str] | bool:
+    """{path a kustomization names: that kustomization}; False past kustomizerefs.MAX_FILES kustomizations.
+    `is_data(path)`: a kustomization that is a test's data, which nothing applies."""
+    found: dict[str, str] = {}
+    read: set[str] = set()  # blob ids: a kustomization the two trees share is read once
+    for tree in trees:
+        for path, entry in tree.items():
+            if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry.mode not in _REGULAR or entry.oid in read \
+                    or is_data(path):
+                continue
+            read.add(entry.oid)
+            if len(read) > kustomizerefs.MAX_FILES:
+                return False
+            data = read_blob(entry)
+            if len(data) > FULL_READ:
+                return False  # what it names may be past what is read
+            for named in kustomizerefs.referenced(path, data.decode("utf-8", "replace")):
+                found.setdefault(named, path)
+    return found
