@@ -41,6 +41,7 @@ from gatekeeper.classify.sniff import (
     sniff,
     unread,
 )
+from gatekeeper.classify.symlinks import reached_at
 from gatekeeper.classify.tasks import is_script
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
@@ -155,7 +156,7 @@ def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context
     out = []
     for item in files:
         for side in _sides(item.change):
-            reached = _reached(side, links) if links is not None else None
+            reached = reached_at(side, links) if links is not None else None
             if reached is None:
                 item = _raise(item, "ci", "ci.symlink-bound", "context", "more symlinks or longer chains of them "
                               "than are read: it may be reached from a CI path (review)")
@@ -166,37 +167,6 @@ def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context
                                   f"reached as {path} through the symlink {link}")
         out.append(item)
     return out
-
-
-_MAX_HOPS = 8  # links followed one after another (the kernel allows 40; a chain of 8 is already contrived)
-_MAX_REACHED = 256  # paths one file is reached at
-
-
-def _reached(path: str, links: dict[str, tuple[str, ...]]) -> list[tuple[str, str]] | None:
-    """Every (path, link) `path` is reached at through the symlinks `links` (chains followed); None past the
-    bounds. A link to the repository's root (target "") reaches every path under it."""
-    seen: dict[str, str] = {}
-    frontier = [path]
-    for _ in range(_MAX_HOPS):
-        following: list[str] = []
-        for here in frontier:
-            for place in (here, *_folders(here), ""):
-                for link in links.get(place, ()):
-                    there = link + here[len(place):] if place else f"{link}/{here}"
-                    if there != path and there not in seen:
-                        seen[there] = link
-                        following.append(there)
-        if len(seen) > _MAX_REACHED:
-            return None
-        if not following:
-            return list(seen.items())
-        frontier = following
-    return None
-
-
-def _folders(path: str) -> list[str]:
-    parts = path.split("/")[:-1]
-    return ["/".join(parts[:i]) for i in range(len(parts), 0, -1)]
 
 
 def _sides(change: FileChange) -> list[str]:
