@@ -47,7 +47,8 @@ from gatekeeper.gitobjects import GitObjects  # noqa: E402
 DATA = Path(__file__).with_name("deps_bumps.tsv")
 SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
         "formats": DATA.with_name("deps_bumps_formats.tsv"), "fifth": DATA.with_name("deps_bumps_fifth.tsv"),
-        "sixth": DATA.with_name("deps_bumps_sixth.tsv")}
+        "sixth": DATA.with_name("deps_bumps_sixth.tsv"),
+        "seventh": DATA.with_name("deps_bumps_seventh.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
