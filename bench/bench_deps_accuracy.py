@@ -60,7 +60,7 @@ def _same_version(want: str, got: str | None) -> bool:
         return False
     if "||" in got:  # a range widened to a new major (`^1.0 || ^2.0`, Renovate's "to v2"): one alternative names it
         return any(_same_version(want, alt.strip()) for alt in got.split("||")[:16])
-    want, got = want.removeprefix("v"), got.removeprefix("v")
+    want, got = re.sub(r"^[vV]", "", want), re.sub(r"^[vV]", "", got)  # a tag may say `V28`
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit
         return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got))

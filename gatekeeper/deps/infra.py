@@ -13,15 +13,18 @@ _ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"')
 _MODULE = lazy(r'^\s*module\s+"[^"]*"\s*\{')
 
 
-def parse_chart(path: str, data: bytes) -> list[Dependency]:
+def parse_chart(path: str, data: bytes, app: str = "") -> list[Dependency]:
+    """A Chart.yaml's (or Chart.lock's) chart dependencies and the application it deploys at its `appVersion`,
+    named `app` when the caller knows its image (chartapp.py), else by `_app_name`."""
     doc = mapping(load_yaml(data), path.rsplit("/", 1)[-1])
     # `# renovate: github=prometheus/prometheus` over `appVersion: v3.13.2`: the app the chart deploys
     out: list[Dependency] = read_annotations(path, text(data).splitlines(), "runtime")
     for entry in listing(doc.get("dependencies"), "dependencies"):
         if isinstance(entry, dict) and string(entry.get("name")):
             out.append(Dependency("helm", string(entry["name"]), string(entry.get("version")), path, True, "runtime"))
-    if (app := _app_version(doc, text(data).splitlines())) is not None:
-        out.append(Dependency("tool", _app_name(doc), app, path, True, "runtime"))
+    app_name = app
+    if (version := _app_version(doc, text(data).splitlines())) is not None:
+        out.append(Dependency("tool", app_name or _app_name(doc), version, path, True, "runtime"))
     return out
 
 

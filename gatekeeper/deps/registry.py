@@ -132,7 +132,8 @@ _BY_NAME: dict[str, Format] = {
     "pubspec.yaml": Format("pubspec.yaml", dart.parse_pubspec, False, edits=_edits("pub", hunklines.pubspec_line)),
     "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False),
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
-    "Package.resolved": Format("Package.resolved", swift.parse_package_resolved, False),
+    "Package.resolved": Format("Package.resolved", swift.parse_package_resolved, False,
+                                hunks=swift.package_resolved_hunks),
     **{name: Format(".pre-commit-config.yaml", precommit.parse_pre_commit, False,
                     edits=_edits("pre-commit", hunklines.precommit_line))
        for name in (".pre-commit-config.yaml", ".pre-commit-config.yml")},
