@@ -50,14 +50,14 @@ LABELS = {
     "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",
     "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
     ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel",
-    "kustomization.yaml": "kustomize",
+    "kustomization.yaml": "kustomize", "Podfile.lock": "cocoapods",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
 # collection shows what the delta misses rather than only what it already reads.
 UNREAD = {
     "mix.exs": "mix", "mix.lock": "mix", "pubspec.yaml": "pub", "pubspec.lock": "pub", "Package.swift": "swift",
     "Package.resolved": "swift", ".pre-commit-config.yaml": "pre-commit", "devcontainer.json": "devcontainer",
-    "devcontainer-lock.json": "devcontainer", "Podfile.lock": "cocoapods", "deps.edn": "clojure",
+    "devcontainer-lock.json": "devcontainer", "deps.edn": "clojure",
     "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize",
 }
 _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")

@@ -1,0 +1,365 @@
+"""Classes of misses the seventh blind set of bot update commits found (bench/deps_bumps_seventh.tsv): a chart's
+application named by its untagged image, a tool a Dockerfile stage downloads by an `<TOOL>_VERSION` ARG, a
+SwiftPM `Package.resolved` read from a patch's hunks, `bazel_dep(repo_name = None)` and CocoaPods' `Podfile.lock`.
+Each is fed the shape of the real file (cloudnative-pg's chart, grafana/tanka's Dockerfile, the Swift Package
+Index's resolved pins, aspect-build/rules_js's MODULE.bazel, tivi's Podfile.lock) through a real git repository,
+with the hostile variants beside it."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.deps import bazel, cocoapods, docker, swift
+from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.gitobjects import GitObjects
+from tests.gitrepo import GitRepo, edited_commits
+
+
+def _tree(repo: GitRepo, base: str, head: str) -> Delta:
+    with GitObjects(repo.root) as git:
+        return tree_delta(git, base, head)
+
+
+def _patch(repo: GitRepo, base: str, head: str, *extra: str) -> Delta:
+    return patch_delta(None, io.BytesIO(repo.git("diff", "--binary", *extra, base, head)))
+
+
+def _moves(delta: Delta) -> set[tuple[str, str, str | None, str | None]]:
+    return {(c.ecosystem, c.name, c.from_version, c.to_version) for c in delta.changes}
+
+
+# A chart's application, named by the image its values tag with appVersion (`helm create`'s shape)
+
+CHART = """\
+apiVersion: v2
+name: cloudnative-pg
+description: CloudNativePG Operator Helm Chart
+type: application
+# This is the chart version.
+version: "0.28.3"
+# This is the version number of the application being deployed.
+appVersion: "1.29.1"
+sources:
+  - https://github.com/cloudnative-pg/charts
+dependencies:
+  - name: cluster
+    alias: monitoring
+    version: "0.0"
+    repository: https://cloudnative-pg.github.io/grafana-dashboards
+"""
+VALUES = """\
+replicaCount: 1
+
+image:
+  repository: ghcr.io/cloudnative-pg/cloudnative-pg
+  pullPolicy: IfNotPresent
+  # -- Overrides the image tag whose default is the chart appVersion.
+  tag: ""
+
+imagePullSecrets: []
+monitoring:
+  image:
+    repository: docker.io/grafana/grafana
+    tag: "12.1.0"
+"""
+BUMP = {"charts/cloudnative-pg/Chart.yaml": {'appVersion: "1.29.1"': 'appVersion: "1.30.0"'}}
+
+
+def test_chart_app_version_names_the_untagged_image(tmp_path: Path) -> None:
+    files = {"charts/cloudnative-pg/Chart.yaml": CHART, "charts/cloudnative-pg/values.yaml": VALUES}
+    delta = _tree(*edited_commits(tmp_path, files, BUMP))
+    assert _moves(delta) == {("tool", "ghcr.io/cloudnative-pg/cloudnative-pg", "1.29.1", "1.30.0")}
+    [change] = delta.changes
+    assert (change.change, change.level, change.manifest) == ("upgraded", "minor", "charts/cloudnative-pg/Chart.yaml")
+
+
+@pytest.mark.parametrize("values", [
+    VALUES.replace('  tag: "12.1.0"\n', ""),  # two untagged images: which one appVersion tags is the templates' say
+    "image:\n  repository: ghcr.io/cloudnative-pg/cloudnative-pg\n  tag: 1.29.1\n",  # a tagged image: not appVersion's
+    "image: [unclosed\n",  # values that do not parse: a label, never a crash
+    "image:\n  repository: https://charts.example.com\n",  # a URL is no image
+    "- a list\n- at the top\n",
+])
+def test_chart_app_keeps_its_label_when_the_values_name_no_one_image(tmp_path: Path, values: str) -> None:
+    files = {"charts/cloudnative-pg/Chart.yaml": CHART, "charts/cloudnative-pg/values.yaml": values}
+    delta = _tree(*edited_commits(tmp_path, files, BUMP))
+    assert _moves(delta) == {("tool", "cloudnative-pg", "1.29.1", "1.30.0")}
+
+
+def test_chart_app_without_values_and_from_a_patch_keeps_its_label(tmp_path: Path) -> None:
+    delta = _tree(*edited_commits(tmp_path / "alone", {"charts/cloudnative-pg/Chart.yaml": CHART}, BUMP))
+    assert _moves(delta) == {("tool", "cloudnative-pg", "1.29.1", "1.30.0")}
+    files = {"charts/cloudnative-pg/Chart.yaml": CHART, "charts/cloudnative-pg/values.yaml": VALUES}
+    repo, base, head = edited_commits(tmp_path / "patch", files, BUMP)
+    # the values are not in the patch: the version is still named, under the chart's label
+    assert {(name, to) for _, name, _, to in _moves(_patch(repo, base, head))} <= {("cloudnative-pg", "1.30.0")}
+
+
+def test_values_swapping_the_untagged_image_beside_a_bump_is_no_upgrade(tmp_path: Path) -> None:
+    """The app's name follows its image at each side: a registry swapped under an appVersion bump is a removed
+    and an added application, which the deps policy reviews, never an upgrade within level."""
+    files = {"charts/cloudnative-pg/Chart.yaml": CHART, "charts/cloudnative-pg/values.yaml": VALUES}
+    edits = {**BUMP, "charts/cloudnative-pg/values.yaml": {"ghcr.io/cloudnative-pg/": "evil.example/cnpg/"}}
+    delta = _tree(*edited_commits(tmp_path, files, edits))
+    assert {(c.name, c.change) for c in delta.changes if c.ecosystem == "tool"} == {
+        ("ghcr.io/cloudnative-pg/cloudnative-pg", "removed"), ("evil.example/cnpg/cloudnative-pg", "added")}
+
+
+# A tool a Dockerfile stage downloads by version (grafana/tanka)
+
+DOCKERFILE = """\
+# download kubectl
+FROM golang:1.26.5-alpine AS kubectl
+ARG KUBECTL_VERSION=1.34.9
+RUN apk add --no-cache curl
+RUN export OS=$(go env GOOS) && \\
+    curl -o /usr/local/bin/kubectl -L https://dl.k8s.io/release/v${KUBECTL_VERSION}/bin/${OS}/kubectl
+
+FROM golang:1.26.5-alpine AS helm
+WORKDIR /tmp/helm
+ARG HELM_VERSION=3.21.0
+RUN curl -SL "https://get.helm.sh/helm-v${HELM_VERSION}-linux-amd64.tar.gz" > helm.tgz
+
+FROM alpine:3.24
+ENV NODE_VERSION 20.11.1
+ENV PATH=/usr/local/bin:$PATH
+# renovate: datasource=github-releases depName=jsonnet-bundler/jsonnet-bundler
+ARG JB_VERSION=v0.6.0
+COPY --from=kubectl /usr/local/bin/kubectl /usr/local/bin/kubectl
+"""
+
+
+def test_dockerfile_tool_versions() -> None:
+    deps = {(d.ecosystem, d.name, d.version) for d in docker.parse_dockerfile("Dockerfile", DOCKERFILE.encode())}
+    assert deps == {("docker", "golang", "1.26.5-alpine"), ("docker", "alpine", "3.24"),
+                    ("tool", "kubectl", "1.34.9"), ("tool", "helm/helm", "3.21.0"), ("tool", "node", "20.11.1"),
+                    ("tool", "jsonnet-bundler/jsonnet-bundler", "v0.6.0")}  # annotated: read once, by its annotation
+
+
+def test_dockerfile_arg_a_from_reads_is_the_image_not_a_tool() -> None:
+    body = "ARG GO_VERSION=1.22\nFROM golang:${GO_VERSION}-alpine AS build\nARG APP_VERSION=latest\nRUN make\n"
+    deps = {(d.ecosystem, d.name, d.version) for d in docker.parse_dockerfile("Dockerfile", body.encode())}
+    assert deps == {("docker", "golang", "1.22-alpine")}  # `latest` names no version
+
+
+@pytest.mark.parametrize("extra", [(), ("-U1",)])
+def test_stage_arg_bump_is_read_from_a_patch(tmp_path: Path, extra: tuple[str, ...]) -> None:
+    repo, base, head = edited_commits(tmp_path, {"Dockerfile": DOCKERFILE},
+                                      {"Dockerfile": {"KUBECTL_VERSION=1.34.9": "KUBECTL_VERSION=1.34.10"}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head, *extra)):
+        assert _moves(delta) == {("tool", "kubectl", "1.34.9", "1.34.10")}
+        assert not delta.problems
+
+
+def test_a_global_arg_whose_from_the_hunk_does_not_show_still_fails_closed(tmp_path: Path) -> None:
+    """An ARG above the first FROM may be read by any FROM below: when the hunk shows none, the image it moves is
+    unknown, and the patch alone must not call the move a tool bump."""
+    body = "ARG GO_VERSION=1.22\n" + "\n".join(f"LABEL n{i}=x" for i in range(8)) + "\nFROM golang:${GO_VERSION}\n"
+    repo, base, head = edited_commits(tmp_path, {"Dockerfile": body},
+                                      {"Dockerfile": {"GO_VERSION=1.22": "GO_VERSION=6.66"}})
+    delta = _patch(repo, base, head)
+    assert {(p.manifest, p.kind) for p in delta.problems} == {("Dockerfile", "partial")}  # one per side
+    assert not delta.changes
+    assert _moves(_tree(repo, base, head)) == {("docker", "golang", "1.22", "6.66")}
+
+
+# Swift Package.resolved from a patch's hunks (the Swift Package Index)
+
+def _pin(identity: str, location: str, revision: str, version: str | None, branch: str | None = None) -> dict:
+    state: dict[str, str] = {"revision": revision}
+    if branch is not None:
+        state["branch"] = branch
+    if version is not None:
+        state["version"] = version
+    return {"identity": identity, "kind": "remoteSourceControl", "location": location,
+            "state": dict(sorted(state.items()))}
+
+
+def _resolved(pins: list[dict]) -> str:
+    # SwiftPM writes `"key" : value` with a space before the colon, two-space indents
+    body = json.dumps({"originHash": "aaf45ceddb02850c5d6086f7000395f1a9b823249c741db3bd80dcfa4085bd7c",
+                       "pins": pins, "version": 3}, indent=2)
+    return body.replace('": ', '" : ') + "\n"
+
+
+PINS = [_pin(f"pkg{i}", f"https://github.com/acme/Pkg{i}.git", f"{i:040x}", f"1.{i}.0") for i in range(12)]
+PINS.append(_pin("sdk", "git@github.com:acme/sdk.git", "f" * 40, None, "main"))
+RESOLVED = _resolved(PINS)
+
+
+def test_package_resolved_bump_is_read_from_hunks(tmp_path: Path) -> None:
+    head = _resolved([_pin("pkg5", "https://github.com/acme/Pkg5.git", "e" * 40, "1.5.1") if p["identity"] == "pkg5"
+                      else p for p in PINS]).replace("aaf45", "c0739")
+    repo, base, head_sha = edited_commits(tmp_path, {"Package.resolved": RESOLVED},
+                                          {"Package.resolved": {RESOLVED: head}})
+    delta = _patch(repo, base, head_sha)
+    assert _moves(delta) == {("swift", "github.com/acme/Pkg5", "1.5.0", "1.5.1")}
+    assert not delta.problems
+    assert all(c.partial for c in delta.changes)
+    assert _moves(_tree(repo, base, head_sha)) == _moves(delta)
+
+
+@pytest.mark.parametrize(("why", "old", "new"), [
+    ("revision moved under its version", f'"revision" : "{5:040x}"', '"revision" : "' + "b" * 40 + '"'),
+    ("branch pin's revision moved", '"revision" : "' + "f" * 40 + '"', '"revision" : "' + "b" * 40 + '"'),
+    ("pin form not read", '"version" : "1.5.0"', '"version":"1.5.1","x":1'),
+])
+def test_package_resolved_hunks_that_hide_a_move_fail_closed(tmp_path: Path, why: str, old: str, new: str) -> None:
+    repo, base, head = edited_commits(tmp_path, {"Package.resolved": RESOLVED}, {"Package.resolved": {old: new}})
+    delta = _patch(repo, base, head)
+    assert {(p.manifest, p.kind) for p in delta.problems} == {("Package.resolved", "partial")}, why
+    assert not delta.changes
+
+
+def test_package_resolved_hunk_without_its_location_fails_closed(tmp_path: Path) -> None:
+    """With less context (-U0, or -U1 that stops short of `location`), a changed version has no pin to name."""
+    bump = {'"version" : "1.5.0"': '"version" : "1.5.1"', f'"revision" : "{5:040x}"': '"revision" : "' + "e" * 40 + '"'}
+    repo, base, head = edited_commits(tmp_path, {"Package.resolved": RESOLVED}, {"Package.resolved": bump})
+    for extra in ("-U0", "-U1"):
+        delta = _patch(repo, base, head, extra)
+        assert {p.kind for p in delta.problems} == {"partial"} and not delta.changes, extra
+
+
+def test_package_resolved_hunks_agree_with_the_whole_file_reader() -> None:
+    """Every single-pin bump and every pin added or removed: the hunk reader of each side names what the whole
+    file names of that pin."""
+    for i, pin in enumerate(PINS):
+        lines = RESOLVED.splitlines()
+        start = next(n for n, line in enumerate(lines) if f'"identity" : "{pin["identity"]}"' in line)
+        shown = "\n".join(lines[max(start - 2, 0): start + 11]).encode()
+        whole = {(d.name, d.version) for d in swift.parse_package_resolved("Package.resolved", RESOLVED.encode())}
+        assert {(d.name, d.version) for d in swift.package_resolved_hunks("Package.resolved", shown)} <= whole, i
+
+
+def test_package_resolved_hunks_of_a_v1_file() -> None:
+    v1 = ('{\n  "object": {\n    "pins": [\n      {\n        "package": "Nimble",\n'
+          '        "repositoryURL": "https://github.com/Quick/Nimble.git",\n        "state": {\n'
+          '          "branch": null,\n          "revision": "1f3bde57bde12f5e7b07909848c071e9b73d6edc",\n'
+          '          "version": "13.7.1"\n        }\n      }\n    ]\n  },\n  "version": 1\n}\n')
+    assert [(d.name, d.version) for d in swift.package_resolved_hunks("Package.resolved", v1.encode())] == [
+        ("github.com/Quick/Nimble", "13.7.1")]
+    with pytest.raises(ManifestError):
+        swift.package_resolved_hunks("Package.resolved", b'\0        "version": "13.7.2"\n')
+
+
+# MODULE.bazel
+
+def test_bazel_dep_repo_name_none_is_a_literal() -> None:
+    body = b'bazel_dep(name = "aspect_bazel_lib", version = "2.22.5", repo_name = None)\n'
+    assert [(d.name, d.version) for d in bazel.parse_module_bazel("MODULE.bazel", body)] == [("aspect_bazel_lib",
+                                                                                              "2.22.5")]
+    with pytest.raises(ManifestError, match="not a literal"):
+        bazel.parse_module_bazel("MODULE.bazel", b'bazel_dep(name = "x", version = VERSION)\n')
+
+
+# CocoaPods Podfile.lock (chrisbanes/tivi's iOS app, Renovate's cocoapods manager)
+
+PODFILE_LOCK = """\
+PODS:
+  - AppAuth (1.7.5):
+    - AppAuth/Core (= 1.7.5)
+    - AppAuth/ExternalUserAgent (= 1.7.5)
+  - AppAuth/Core (1.7.5)
+  - AppAuth/ExternalUserAgent (1.7.5):
+    - AppAuth/Core
+  - FirebaseCore (11.2.0):
+    - FirebaseCoreInternal (~> 11.0)
+  - FirebaseCoreInternal (11.2.0)
+  - FirebaseCrashlytics (11.2.0):
+    - FirebaseCore (~> 11.0)
+  - Kingfisher (8.1.0)
+  - Shared (1.0.0)
+
+DEPENDENCIES:
+  - AppAuth (= 1.7.5)
+  - FirebaseCrashlytics (= 11.2.0)
+  - Kingfisher (from `https://github.com/onevcat/Kingfisher.git`, tag `8.1.0`)
+  - Shared (from `../../shared/build/cocoapods/publish/release`)
+
+SPEC REPOS:
+  trunk:
+    - AppAuth
+    - FirebaseCore
+    - FirebaseCoreInternal
+    - FirebaseCrashlytics
+
+EXTERNAL SOURCES:
+  Kingfisher:
+    :git: https://github.com/onevcat/Kingfisher.git
+    :tag: 8.1.0
+  Shared:
+    :path: "../../shared/build/cocoapods/publish/release"
+
+CHECKOUT OPTIONS:
+  Kingfisher:
+    :commit: 2ef543ee21d63734e1c004ad6c870255e8716c50
+    :git: https://github.com/onevcat/Kingfisher.git
+
+SPEC CHECKSUMS:
+  AppAuth: 501c04eda8a8d11f179dbe8637b7a91bb7e5d2fa
+  FirebaseCore: 8344daef5e2661eb004b177488d6f9f0f24251b7
+  FirebaseCoreInternal: ef4505d2afb1d0ebbc33162cb3795382904b5679
+  FirebaseCrashlytics: cfc69af5b53565dc6a5e563788809b5778ac4eac
+
+PODFILE CHECKSUM: 9483244057ce5a93cc853948e5b45a5dfe9c39fd
+
+COCOAPODS: 1.15.2
+"""
+KINGFISHER = "Kingfisher@git+https://github.com/onevcat/Kingfisher.git"
+
+
+def test_podfile_lock_pods_sources_and_direct() -> None:
+    deps = {(d.name, d.version, d.direct) for d in cocoapods.parse_podfile_lock("Podfile.lock", PODFILE_LOCK.encode())}
+    assert deps == {("AppAuth", "1.7.5", True), ("FirebaseCore", "11.2.0", False),
+                    ("FirebaseCoreInternal", "11.2.0", False), ("FirebaseCrashlytics", "11.2.0", True),
+                    (KINGFISHER, "8.1.0@2ef543ee21d63734e1c004ad6c870255e8716c50", True),
+                    ("Shared@path+../../shared/build/cocoapods/publish/release", "1.0.0", True)}
+
+
+def test_renovate_cocoapods_bump(tmp_path: Path) -> None:
+    edits = {"ios/Podfile.lock": {"FirebaseCrashlytics (11.2.0)": "FirebaseCrashlytics (11.3.0)",
+                                  "FirebaseCrashlytics (= 11.2.0)": "FirebaseCrashlytics (= 11.3.0)",
+                                  "FirebaseCrashlytics: cfc69af5": "FirebaseCrashlytics: ba7b6a55"}}
+    repo, base, head = edited_commits(tmp_path, {"ios/Podfile.lock": PODFILE_LOCK}, edits)
+    delta = _tree(repo, base, head)
+    assert [(c.ecosystem, c.name, c.from_version, c.to_version, c.change, c.direct, c.purl) for c in delta.changes] == [
+        ("cocoapods", "FirebaseCrashlytics", "11.2.0", "11.3.0", "upgraded", True,
+         "pkg:cocoapods/FirebaseCrashlytics@11.3.0")]
+    # a patch does not show which section a line is in, nor a pod's source: the file is reviewed
+    patch = _patch(repo, base, head)
+    assert not patch.changes and {(p.manifest, p.kind) for p in patch.problems} == {("ios/Podfile.lock", "partial")}
+
+
+@pytest.mark.parametrize(("old", "new", "moves"), [
+    # another commit checked out under the same version: other code under the old label
+    ("2ef543ee21d63734e1c004ad6c870255e8716c50", "0000000000000000000000000000000000000bad", {(KINGFISHER, "changed")}),
+    # the same pod from another spec repository is another package
+    ("  trunk:\n    - AppAuth\n", "  https://evil.example/Specs.git:\n    - AppAuth\n  trunk:\n",
+     {("AppAuth", "removed"), ("AppAuth@https://evil.example/Specs.git", "added")}),
+    # the same pod from a git source instead of trunk
+    ("  Shared:\n    :path:", "  FirebaseCore:\n    :git: https://evil.example/core.git\n  Shared:\n    :path:",
+     {("FirebaseCore", "removed"), ("FirebaseCore@git+https://evil.example/core.git", "added")}),
+])
+def test_podfile_lock_source_moves_are_no_upgrades(tmp_path: Path, old: str, new: str,
+                                                   moves: set[tuple[str, str]]) -> None:
+    delta = _tree(*edited_commits(tmp_path, {"Podfile.lock": PODFILE_LOCK}, {"Podfile.lock": {old: new}}))
+    assert {(c.name, c.change) for c in delta.changes} == moves
+
+
+@pytest.mark.parametrize("body", [
+    "PODS:\n  - AppAuth 1.7.5\n",  # a pod without its version in parentheses
+    "PODS:\n  - AppAuth (1.7.5)\n  - AppAuth/Core (1.7.4)\n",  # one pod at two versions
+    "PODS: [unclosed\n",
+    "EXTERNAL SOURCES:\n  Foo:\n    :svn: https://example.com/foo\n",  # a source form not read
+    "- a\n- list\n",
+])
+def test_malformed_podfile_lock_is_a_problem(tmp_path: Path, body: str) -> None:
+    with pytest.raises(ManifestError):
+        cocoapods.parse_podfile_lock("Podfile.lock", body.encode())
+    delta = _tree(*edited_commits(tmp_path, {"Podfile.lock": PODFILE_LOCK}, {"Podfile.lock": {PODFILE_LOCK: body}}))
+    assert [(p.manifest, p.kind) for p in delta.problems] == [("Podfile.lock", "unparsable")] and not delta.changes
