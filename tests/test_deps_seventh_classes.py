@@ -363,3 +363,14 @@ def test_malformed_podfile_lock_is_a_problem(tmp_path: Path, body: str) -> None:
         cocoapods.parse_podfile_lock("Podfile.lock", body.encode())
     delta = _tree(*edited_commits(tmp_path, {"Podfile.lock": PODFILE_LOCK}, {"Podfile.lock": {PODFILE_LOCK: body}}))
     assert [(p.manifest, p.kind) for p in delta.problems] == [("Podfile.lock", "unparsable")] and not delta.changes
+
+
+def test_podspec_checksum_moved_under_its_version_is_a_problem(tmp_path: Path) -> None:
+    """Another podspec under an unchanged version may fetch other code: it must not ride on a bump beside it."""
+    edits = {"Podfile.lock": {"AppAuth: 501c04eda8a8d11f179dbe8637b7a91bb7e5d2fa": "AppAuth: " + "0" * 40,
+                              "FirebaseCrashlytics (11.2.0)": "FirebaseCrashlytics (11.3.0)",
+                              "FirebaseCrashlytics: cfc69af5": "FirebaseCrashlytics: ba7b6a55"}}
+    delta = _tree(*edited_commits(tmp_path, {"Podfile.lock": PODFILE_LOCK}, edits))
+    assert _moves(delta) == {("cocoapods", "FirebaseCrashlytics", "11.2.0", "11.3.0")}
+    [problem] = delta.problems
+    assert (problem.manifest, problem.kind) == ("Podfile.lock", "partial") and "AppAuth 1.7.5" in problem.msg

@@ -5,7 +5,9 @@
 (direct; the rest transitive). A pod comes from the CocoaPods trunk unless `SPEC REPOS:` lists it under another
 spec repository or `EXTERNAL SOURCES:` gives it a `:git:`/`:path:`/`:podspec:` (with `CHECKOUT OPTIONS:`'s
 `:commit:`/`:tag:`): such a pod is named by its source too (`Foo@git+https://…`), and its version carries the
-checked-out commit, so a move of its source or commit is never an upgrade within level. The `Podfile` (Ruby)
+checked-out commit, so a move of its source or commit is never an upgrade within level; a pod whose
+`SPEC CHECKSUMS` entry (its podspec's checksum) moves under an unchanged version is a `partial` problem
+(`moved_checksums`, overrides.py): another podspec under the old label may fetch other code. The `Podfile` (Ruby)
 is not read. From a patch, a modified lockfile is a `partial` problem: which section a hunk line is in, and
 a pod's source, are lines the hunk does not show.
 """
@@ -66,3 +68,22 @@ def parse_podfile_lock(path: str, data: bytes) -> list[Dependency]:
             raise ManifestError(f"{root}'s subspecs at two versions")
         out[name] = Dependency("cocoapods", name, version, path, root in direct, "runtime")
     return list(out.values())
+
+
+def _versions(doc: dict[str, object]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for entry in listing(doc.get("PODS"), "PODS"):
+        entry = next(iter(entry)) if isinstance(entry, dict) and len(entry) == 1 else entry
+        if isinstance(entry, str) and (m := _POD.match(entry)) is not None:
+            out[_root(m.group(1))] = m.group(2)
+    return out
+
+
+def moved_checksums(base: bytes, head: bytes) -> list[str]:
+    """Pods whose podspec checksum moved under the same version (ManifestError when a side does not parse)."""
+    sides = [mapping(load_yaml(data), "Podfile.lock") for data in (base, head)]
+    versions = [_versions(doc) for doc in sides]
+    sums = [mapping(doc.get("SPEC CHECKSUMS"), "SPEC CHECKSUMS") for doc in sides]
+    return sorted(f"the podspec checksum of {pod} {versions[1][pod]}" for pod in sums[0].keys() & sums[1].keys()
+                  if sums[0][pod] != sums[1][pod] and pod in versions[0]
+                  and versions[0][pod] == versions[1].get(pod))
