@@ -374,3 +374,16 @@ def test_podspec_checksum_moved_under_its_version_is_a_problem(tmp_path: Path) -
     assert _moves(delta) == {("cocoapods", "FirebaseCrashlytics", "11.2.0", "11.3.0")}
     [problem] = delta.problems
     assert (problem.manifest, problem.kind) == ("Podfile.lock", "partial") and "AppAuth 1.7.5" in problem.msg
+
+
+@pytest.mark.parametrize("above", [
+    "RUN echo \\\nFROM golang:1.22 AS fake\n",  # a RUN's continuation that reads FROM
+    "RUN <<EOF\nFROM golang:1.22 AS fake\nEOF\n",  # a heredoc's line
+])
+def test_a_from_that_is_no_instruction_does_not_make_a_global_arg_a_stage_one(tmp_path: Path, above: str) -> None:
+    # the FROM-looking line is part of an instruction above the first FROM: ARG GO_VERSION is global
+    body = above + "ARG GO_VERSION=1.22\n" + "LABEL x=y\n" * 8 + "FROM golang:${GO_VERSION}\n"
+    repo, base, head = edited_commits(tmp_path, {"Dockerfile": body},
+                                      {"Dockerfile": {"GO_VERSION=1.22": "GO_VERSION=6.66"}})
+    delta = _patch(repo, base, head)
+    assert {p.kind for p in delta.problems} == {"partial"} and not delta.changes

@@ -116,6 +116,15 @@ def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
         + _tools(path, body)
 
 
+def _stage_arg(above: list[str]) -> bool:
+    """The hunk lines above an ARG show a FROM instruction: one whose previous line the hunk shows and does not
+    continue (`\\`), with no heredoc (`<<`) above that could hold a line reading `FROM`."""
+    if any("<<" in line for line in above):
+        return False
+    return any(_FROM.match(line.strip()) and not above[n - 1].rstrip().endswith("\\")
+               for n, line in enumerate(above) if n > 0)
+
+
 def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
     """A Dockerfile's hunk lines (hunks.sides): its `FROM` images as the whole-file reader reads them, but a
     changed `ARG` must be used by a `FROM` the same hunk shows below it. `ARG DOTNET_VERSION=8.0` moves the
@@ -130,7 +139,7 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
             if arg is None:
                 continue
             use = re.compile(rf"\$(?:\{{)?{re.escape(arg.group(1))}\b")
-            if any(_FROM.match(line.lstrip(CHANGED).strip()) for line in lines[:index]):
+            if _stage_arg([line.lstrip(CHANGED) for line in lines[:index]]):
                 continue  # a stage's ARG (ARG GO_VERSION after FROM golang AS build) no FROM can read
             if not any(_FROM.match(line.lstrip(CHANGED).strip()) and use.search(line) for line in lines[index + 1:]):
                 raise ManifestError(f"a changed ARG whose use the hunk does not show: {raw.strip(CHANGED)[:80]!r}")
