@@ -13,7 +13,9 @@ Only that list is kept in bench/; the repositories are read from local mirrors (
 blind), `formats` (deps_bumps_formats.tsv, commits of formats read since), `fifth` (deps_bumps_fifth.tsv, 15 more
 repositories, collected, committed and first run blind in round 4), `sixth` (deps_bumps_sixth.tsv, 20 more
 repositories chosen for Gradle catalogs, Maven modules, NuGet, Composer, Cargo, Go and Terraform modules, committed
-before its first, blind run in round 5) — or reads another collection's file
+before its first, blind run in round 5), `seventh` (deps_bumps_seventh.tsv, 25 more repositories chosen for Gradle
+catalogs, mix, Swift, CocoaPods, Bazel, pnpm/yarn workspaces, uv, Go modules, Helm and images, committed before its
+first, blind run in round 6) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 

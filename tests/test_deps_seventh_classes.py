@@ -387,3 +387,35 @@ def test_a_from_that_is_no_instruction_does_not_make_a_global_arg_a_stage_one(tm
                                       {"Dockerfile": {"GO_VERSION=1.22": "GO_VERSION=6.66"}})
     delta = _patch(repo, base, head)
     assert {p.kind for p in delta.problems} == {"partial"} and not delta.changes
+
+
+# A hash-pinned requirements file (pip-compile --generate-hashes; sigstore-python's install/requirements.txt)
+
+def _pinned(name: str, version: str, via: str) -> str:
+    hashes = " \\\n".join(f"    --hash=sha256:{(name + version + str(n)).encode().hex()[:64]:0<64}" for n in range(2))
+    return f"{name}=={version} \\\n{hashes}\n    # via {via}\n"
+
+
+REQUIREMENTS = "".join(_pinned(f"pkg{i}", f"1.{i}.0", "sigstore") for i in range(40))
+
+
+def test_hash_pinned_requirements_hunks_are_read_one_by_one(tmp_path: Path) -> None:
+    """Two hunks: the first ends inside a `--hash` list (its last line ends in `\\`), the second opens with a
+    requirement. Read as one text, the two requirements joined into one line that does not parse."""
+    edits = {"install/requirements.txt": {
+        _pinned("pkg10", "1.10.0", "sigstore"): _pinned("pkg10", "1.11.0", "sigstore"),
+        _pinned("pkg20", "1.20.0", "sigstore"): _pinned("pkg20", "1.20.0", "id")}}
+    repo, base, head = edited_commits(tmp_path, {"install/requirements.txt": REQUIREMENTS}, edits)
+    delta = _patch(repo, base, head)
+    assert not delta.problems
+    assert _moves(delta) == {("pip", "pkg10", "1.10.0", "1.11.0")} == _moves(_tree(repo, base, head))
+
+
+def test_a_hunk_opening_inside_a_split_requirement_fails_closed(tmp_path: Path) -> None:
+    body = "".join(f"pkg{i}==1.{i}.0\n" for i in range(12)) + "target \\\n    ==1.0.0\n" + "".join(
+        f"other{i}==2.{i}.0\n" for i in range(12))
+    repo, base, head = edited_commits(tmp_path, {"requirements.txt": body},
+                                      {"requirements.txt": {"    ==1.0.0\n": "    ==6.6.6\n"}})
+    delta = _patch(repo, base, head, "-U0")
+    assert {p.kind for p in delta.problems} == {"partial"} and not delta.changes
+    assert _moves(_tree(repo, base, head)) == {("pip", "target", "1.0.0", "6.6.6")}

@@ -144,7 +144,7 @@ _BY_NAME: dict[str, Format] = {
     **{name: Format("devcontainer", devcontainer.parse_devcontainer_lock, False)
        for name in ("devcontainer-lock.json", ".devcontainer-lock.json")},
 }
-_REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
+_REQUIREMENTS = Format("requirements", pypi.parse_requirements, True, hunks=pypi.requirements_hunks)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=_edits("maven", hunklines.catalog_line))
