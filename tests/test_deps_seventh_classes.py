@@ -419,3 +419,12 @@ def test_a_hunk_opening_inside_a_split_requirement_fails_closed(tmp_path: Path) 
     delta = _patch(repo, base, head, "-U0")
     assert {p.kind for p in delta.problems} == {"partial"} and not delta.changes
     assert _moves(_tree(repo, base, head)) == {("pip", "target", "1.0.0", "6.6.6")}
+
+
+def test_chart_sources_repository_of_its_name_still_names_the_app_first(tmp_path: Path) -> None:
+    """argo-helm's charts name their application's GitHub repository in `sources:`, and its bots name the bump by
+    it: that stays the name even when the values leave one image untagged."""
+    chart = CHART.replace("https://github.com/cloudnative-pg/charts", "https://github.com/cloudnative-pg/cloudnative-pg")
+    files = {"charts/cloudnative-pg/Chart.yaml": chart, "charts/cloudnative-pg/values.yaml": VALUES}
+    delta = _tree(*edited_commits(tmp_path, files, BUMP))
+    assert _moves(delta) == {("tool", "cloudnative-pg/cloudnative-pg", "1.29.1", "1.30.0")}

@@ -2,11 +2,12 @@
 
 A chart made by `helm create` deploys `{{ .Values.image.repository }}:{{ .Values.image.tag | default
 .Chart.AppVersion }}` with `tag: ""` in its values, so a bump of `appVersion` moves that image, and the bots
-name it so ("update ghcr.io/cloudnative-pg/cloudnative-pg docker tag to v1.30.0"). When the chart's
-values name exactly one untagged image, the application (infra.parse_chart) is named by it; otherwise by
-the chart's label (several untagged images, none, or values that do not parse: which one the templates tag
-with appVersion would take reading them, which the delta does not do). The name is a label: the version
-and its order are what the delta judges either way.
+name it so ("update ghcr.io/cloudnative-pg/cloudnative-pg docker tag to v1.30.0"). When the chart names no
+`sources:` repository of its own name (which names the application first: argo-helm's bots name the GitHub
+release) and its values name exactly one untagged image, the application (infra.parse_chart) is named by
+that image; otherwise by the chart's label (several untagged images, none, or values that do not parse:
+which one the templates tag with appVersion would take reading them, which the delta does not do). The
+name is a label: the version and its order are what the delta judges either way.
 """
 
 from __future__ import annotations
