@@ -13,7 +13,9 @@ Only that list is kept in bench/; the repositories are read from local mirrors (
 blind), `formats` (deps_bumps_formats.tsv, commits of formats read since), `fifth` (deps_bumps_fifth.tsv, 15 more
 repositories, collected, committed and first run blind in round 4), `sixth` (deps_bumps_sixth.tsv, 20 more
 repositories chosen for Gradle catalogs, Maven modules, NuGet, Composer, Cargo, Go and Terraform modules, committed
-before its first, blind run in round 5) — or reads another collection's file
+before its first, blind run in round 5), `seventh` (deps_bumps_seventh.tsv, 25 more repositories chosen for Gradle
+catalogs, mix, Swift, CocoaPods, Bazel, pnpm/yarn workspaces, uv, Go modules, Helm and images, committed before its
+first, blind run in round 6) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -47,7 +49,8 @@ from gatekeeper.gitobjects import GitObjects  # noqa: E402
 DATA = Path(__file__).with_name("deps_bumps.tsv")
 SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
         "formats": DATA.with_name("deps_bumps_formats.tsv"), "fifth": DATA.with_name("deps_bumps_fifth.tsv"),
-        "sixth": DATA.with_name("deps_bumps_sixth.tsv")}
+        "sixth": DATA.with_name("deps_bumps_sixth.tsv"),
+        "seventh": DATA.with_name("deps_bumps_seventh.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -59,7 +62,7 @@ def _same_version(want: str, got: str | None) -> bool:
         return False
     if "||" in got:  # a range widened to a new major (`^1.0 || ^2.0`, Renovate's "to v2"): one alternative names it
         return any(_same_version(want, alt.strip()) for alt in got.split("||")[:16])
-    want, got = want.removeprefix("v"), got.removeprefix("v")
+    want, got = re.sub(r"^[vV]", "", want), re.sub(r"^[vV]", "", got)  # a tag may say `V28`
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit
         return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got))

@@ -50,14 +50,14 @@ LABELS = {
     "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",
     "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
     ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel",
-    "kustomization.yaml": "kustomize",
+    "kustomization.yaml": "kustomize", "Podfile.lock": "cocoapods",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
 # collection shows what the delta misses rather than only what it already reads.
 UNREAD = {
     "mix.exs": "mix", "mix.lock": "mix", "pubspec.yaml": "pub", "pubspec.lock": "pub", "Package.swift": "swift",
     "Package.resolved": "swift", ".pre-commit-config.yaml": "pre-commit", "devcontainer.json": "devcontainer",
-    "devcontainer-lock.json": "devcontainer", "Podfile.lock": "cocoapods", "deps.edn": "clojure",
+    "devcontainer-lock.json": "devcontainer", "deps.edn": "clojure",
     "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize",
 }
 _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
@@ -101,7 +101,8 @@ def label(paths: list[str]) -> str | None:
     return "mixed" if found else None
 
 
-def collect(root: Path, per: int, scan: int, repos: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
+def collect(root: Path, per: int, scan: int, repos: tuple[str, ...],
+            bots: re.Pattern[str] = _BOT) -> list[tuple[str, str, str, str]]:
     rows: list[tuple[str, str, str, str]] = []
     for repo in repos:
         if not mirror(root, repo).is_dir():
@@ -117,7 +118,7 @@ def collect(root: Path, per: int, scan: int, repos: tuple[str, ...]) -> list[tup
             sha, _, rest = record.strip().partition("\0")
             parents, _, message = rest.partition("\0")
             who, _, message = message.partition("\n")
-            if not _BOT.search(who) and not _BOT_TRAILER.search(message):
+            if not bots.search(who) and not _BOT_TRAILER.search(message):
                 continue  # a person's "update X to Y" is no bot's claim
             subject = message.strip().split("\n", 1)[0]
             if not sha or len(parents.split()) != 1 or re.sub(r"\s*\(#\d+\)$", "", subject) in subjects:
@@ -148,8 +149,11 @@ def main() -> None:
     parser.add_argument("--scan", type=int, default=1500, help="update commits looked at per repository")
     parser.add_argument("--out", type=Path, default=DATA)
     parser.add_argument("--append", nargs="+", default=(), metavar="REPO", help="add these repositories' cases")
+    parser.add_argument("--bots", default="", metavar="REGEX",
+                        help="more authors to read as update bots: a self-hosted Renovate's app (`OSS-Bot`)")
     args = parser.parse_args()
-    rows = collect(args.mirrors, args.per, args.scan, tuple(args.append) or REPOS)
+    bots = re.compile(f"{_BOT.pattern}|{args.bots}" if args.bots else _BOT.pattern, re.IGNORECASE)
+    rows = collect(args.mirrors, args.per, args.scan, tuple(args.append) or REPOS, bots)
     if args.append:
         with args.out.open("a") as out:
             out.write("".join("\t".join(r) + "\n" for r in rows))

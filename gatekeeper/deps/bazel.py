@@ -16,7 +16,8 @@ from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
 
 _CALL = re.compile(r"^\s*bazel_dep\s*\(([^()]*)\)", re.MULTILINE)
-_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|\d+))\s*(?:,|$)')
+# `repo_name = None` (Bazel 7.1+: no repository for the module) is a literal too
+_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|None|\d+))\s*(?:,|$)')
 OVERRIDE = re.compile(r"^\s*\w+_override\s*\([^()]*\)", re.MULTILINE)
 
 

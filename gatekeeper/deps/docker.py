@@ -1,4 +1,10 @@
-"""Dockerfile `FROM` images: registry/name, tag and digest; ARG defaults substituted; stage names skipped."""
+"""Dockerfile `FROM` images: registry/name, tag and digest; ARG defaults substituted; stage names skipped.
+
+A tool a stage downloads by version (`ARG KUBECTL_VERSION=1.34.9` above a `curl …/v${KUBECTL_VERSION}/…`,
+`ENV NODE_VERSION 20.11.1`) is a dependency too: an `ARG` or `ENV` named `<TOOL>_VERSION` whose value names a
+version and that no `FROM` reads is the tool's version (ecosystem `tool`, named as workflows name it:
+`helm/helm`), as Renovate's regex managers bump it.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,12 @@ import re
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
-from gatekeeper.deps.tools import read_annotations
+from gatekeeper.deps.tools import TOOL, VERSIONISH, annotation, read_annotations, tool_name
 from gatekeeper.lazy_pattern import lazy
 
 _ARG = lazy(r"^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?", re.IGNORECASE)
+_TOOL_VERSION = lazy(r"^(?:ARG\s+(?P<arg>[A-Za-z_][A-Za-z0-9_]*?)_VERSION=|ENV\s+(?P<env>[A-Za-z_][A-Za-z0-9_]*?)"
+                     r"_VERSION(?:=|\s+))(?P<q>[\"']?)(?P<value>[^\s\"']+)(?P=q)\s*$", re.IGNORECASE)
 _FROM = lazy(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.IGNORECASE)
 # `${NAME}`, `${NAME:-word}`, `${NAME:+word}` (the modifiers only inside braces) or a bare `$NAME`
 _VAR = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?(?P<op>[-+])(?P<word>[^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -82,17 +90,47 @@ def _frontend(body: str) -> list[tuple[str, str, str]]:
     return []
 
 
+def _tools(path: str, body: str) -> list[Dependency]:
+    """The `<TOOL>_VERSION` ARG and ENV values no `FROM` reads (an annotated one is read as annotated)."""
+    lines = [line.strip() for line in re.sub(r"\\\r?\n", " ", body).splitlines()]
+    froms = " ".join(line for line in lines if _FROM.match(line))
+    out: list[Dependency] = []
+    above = ""
+    for line in lines:
+        m = _TOOL_VERSION.match(line)
+        if m is not None and VERSIONISH.match(m.group("value")) and annotation(above) is None:
+            key = m.group("arg") or m.group("env")
+            if not re.search(rf"\$\{{?{re.escape(key)}_VERSION\b", froms):
+                dep = Dependency(TOOL, tool_name(key.lower().replace("_", "-")), m.group("value"), path, True, "build")
+                if dep not in out:
+                    out.append(dep)
+        if line:
+            above = line
+    return out
+
+
 def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
     body = text(data)
     return [Dependency("docker", name, image_version(tag, digest), path, True, "build")
-            for name, tag, digest in _frontend(body) + from_images(body)] + read_annotations(path, body.splitlines())
+            for name, tag, digest in _frontend(body) + from_images(body)] + read_annotations(path, body.splitlines()) \
+        + _tools(path, body)
+
+
+def _stage_arg(above: list[str]) -> bool:
+    """The hunk lines above an ARG show a FROM instruction: one whose previous line the hunk shows and does not
+    continue (`\\`), with no heredoc (`<<`) above that could hold a line reading `FROM`."""
+    if any("<<" in line for line in above):
+        return False
+    return any(_FROM.match(line.strip()) and not above[n - 1].rstrip().endswith("\\")
+               for n, line in enumerate(above) if n > 0)
 
 
 def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
     """A Dockerfile's hunk lines (hunks.sides): its `FROM` images as the whole-file reader reads them, but a
     changed `ARG` must be used by a `FROM` the same hunk shows below it. `ARG DOTNET_VERSION=8.0` moves the
     image of a `FROM …sdk:${DOTNET_VERSION}` the hunk may not show; read alone, the move would be no change
-    at all (jellyfin), so it fails closed (ManifestError: a `partial` problem) unless the FROM is there."""
+    at all (jellyfin), so it fails closed (ManifestError: a `partial` problem) unless the FROM is there, or a
+    `FROM` above it in the hunk shows it is a stage's: a `FROM` reads only the ARGs above the first one."""
     body = text(data)
     for hunk in body.split(HUNK):
         lines = hunk.splitlines()
@@ -101,6 +139,8 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
             if arg is None:
                 continue
             use = re.compile(rf"\$(?:\{{)?{re.escape(arg.group(1))}\b")
+            if _stage_arg([line.lstrip(CHANGED) for line in lines[:index]]):
+                continue  # a stage's ARG (ARG GO_VERSION after FROM golang AS build) no FROM can read
             if not any(_FROM.match(line.lstrip(CHANGED).strip()) and use.search(line) for line in lines[index + 1:]):
                 raise ManifestError(f"a changed ARG whose use the hunk does not show: {raw.strip(CHANGED)[:80]!r}")
     shown = "\n".join(line for line in body.replace(CHANGED, "").splitlines() if line != HUNK)

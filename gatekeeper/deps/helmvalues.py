@@ -77,6 +77,27 @@ _KEY = lazy(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w.-]+)\s*:\s*(?P<q>["']?)(?P<
 _IMAGE_KEYS = frozenset({"repository", "tag", "registry", "digest"})
 
 
+def untagged_images(data: bytes) -> set[str]:
+    """The images a chart's values name with no tag and no digest (`tag: ""`): those the chart's templates
+    tag with its `appVersion` (`{{ .Values.image.tag | default .Chart.AppVersion }}`, as `helm create` writes)."""
+    out: set[str] = set()
+    stack: list[Any] = [load_yaml(data)]
+    visited = 0
+    while stack and visited <= MAX_ENTRIES:  # aliases may share one structure many times over
+        node = stack.pop()
+        visited += 1
+        if isinstance(node, dict):
+            repository, registry = _scalar(node.get("repository")), _scalar(node.get("registry"))
+            if repository and _IMAGE_REF.match(repository) and "://" not in repository \
+                    and not _scalar(node.get("tag")) and not _scalar(node.get("digest")):
+                out.add(f"{registry.rstrip('/')}/{repository}" if registry and _IMAGE_REF.match(registry)
+                        else repository)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return out
+
+
 def values_hunks(path: str, data: bytes) -> list[Dependency]:
     """The images hunk lines of a values.yaml show (data: `hunks.sides` of one side)."""
     out: list[Dependency] = []

@@ -13,15 +13,18 @@ _ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"')
 _MODULE = lazy(r'^\s*module\s+"[^"]*"\s*\{')
 
 
-def parse_chart(path: str, data: bytes) -> list[Dependency]:
+def parse_chart(path: str, data: bytes, image: str = "") -> list[Dependency]:
+    """A Chart.yaml's (or Chart.lock's) chart dependencies and the application it deploys at its `appVersion`,
+    named by `_app_name` (`image`: the one image the chart's values tag with appVersion, when the caller knows
+    it: chartapp.py)."""
     doc = mapping(load_yaml(data), path.rsplit("/", 1)[-1])
     # `# renovate: github=prometheus/prometheus` over `appVersion: v3.13.2`: the app the chart deploys
     out: list[Dependency] = read_annotations(path, text(data).splitlines(), "runtime")
     for entry in listing(doc.get("dependencies"), "dependencies"):
         if isinstance(entry, dict) and string(entry.get("name")):
             out.append(Dependency("helm", string(entry["name"]), string(entry.get("version")), path, True, "runtime"))
-    if (app := _app_version(doc, text(data).splitlines())) is not None:
-        out.append(Dependency("tool", _app_name(doc), app, path, True, "runtime"))
+    if (version := _app_version(doc, text(data).splitlines())) is not None:
+        out.append(Dependency("tool", _app_name(doc, image), version, path, True, "runtime"))
     return out
 
 
@@ -43,18 +46,18 @@ def _app_version(doc: dict[str, object], lines: list[str]) -> str | None:
     return value
 
 
-def _app_name(doc: dict[str, object]) -> str:
+def _app_name(doc: dict[str, object], image: str) -> str:
     """The application a chart deploys, named as Renovate names a GitHub release: the `owner/repo` of the
     chart's `sources:` entry (or `home:`) whose repository is the chart's name (`argo-cd` →
-    `argoproj/argo-cd`), else the chart's own name. A label only: the version and its order are what the
-    delta judges."""
+    `argoproj/argo-cd`), else by its `image`, else the chart's own name. A label only: the version and its
+    order are what the delta judges."""
     chart = string(doc.get("name")) or "app"
     sources = doc.get("sources")
     for source in [*(sources if isinstance(sources, list) else ()), doc.get("home")]:
         if isinstance(source, str) and (m := _GITHUB_REPO.match(source.strip())) is not None:
             if m.group(1).rsplit("/", 1)[1].lower() == chart.lower():
                 return m.group(1)
-    return chart
+    return image or chart
 
 
 def parse_terraform_lock(path: str, data: bytes) -> list[Dependency]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gatekeeper.deps.bazel import OVERRIDE, residue
+from gatekeeper.deps.cocoapods import moved_checksums
 from gatekeeper.deps.devcontainer import moved_digests
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml, text
@@ -76,7 +77,7 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
     if name == "MODULE.bazel" and base is not None and head is not None and residue(base) != residue(head):
         return ["build logic or download location"]
     pinned = {"Package.resolved": moved_revisions, "devcontainer-lock.json": moved_digests,
-              ".devcontainer-lock.json": moved_digests}.get(name)
+              ".devcontainer-lock.json": moved_digests, "Podfile.lock": moved_checksums}.get(name)
     if pinned is not None and base is not None and head is not None:
         try:
             return pinned(base, head)

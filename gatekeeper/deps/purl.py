@@ -1,6 +1,6 @@
 """Package URLs (https://github.com/package-url/purl-spec) for the delta's changes.
 
-Types: npm, pypi, golang, cargo, gem, composer, maven, nuget, docker, githubactions (as GitHub's
+Types: npm, pypi, golang, cargo, gem, composer, maven, nuget, docker, cocoapods, githubactions (as GitHub's
 dependency graph writes actions), and helm / terraform, which the spec does not define yet.
 """
 
@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 _TYPES = {"npm": "npm", "pip": "pypi", "go": "golang", "cargo": "cargo", "bundler": "gem", "composer": "composer",
           "maven": "maven", "nuget": "nuget", "docker": "docker", "github-actions": "githubactions",
-          "helm": "helm", "terraform": "terraform"}
+          "helm": "helm", "terraform": "terraform", "cocoapods": "cocoapods"}
 
 
 def _enc(part: str) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import listing, load_json, load_toml, mapping, sourced_version, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 
@@ -52,6 +53,17 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
         if dep is None:
             raise ManifestError(f"not a requirement: {line[:80]!r}")
         out.append(dep)
+    return out
+
+
+def requirements_hunks(path: str, data: bytes) -> list[Dependency]:
+    """One side of a requirements file's hunks (hunks.sides), each hunk read alone: a `\\` that ends one hunk's
+    last line (a hash-pinned file's `--hash` list) must not join the next hunk's first requirement to it, and a
+    hunk that opens inside another requirement's `--hash` list shows options only, which name no dependency. A
+    hunk opening inside a requirement split over lines shows a fragment, which fails to parse (a problem)."""
+    out: list[Dependency] = []
+    for hunk in text(data).split(HUNK):
+        out += parse_requirements(path, hunk.replace(CHANGED, "").encode())
     return out
 
 

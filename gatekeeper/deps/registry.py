@@ -16,6 +16,7 @@ from gatekeeper.deps import (
     bazel,
     bundler,
     cargo,
+    cocoapods,
     composer,
     dart,
     devcontainer,
@@ -135,7 +136,9 @@ _BY_NAME: dict[str, Format] = {
     "pubspec.yaml": Format("pubspec.yaml", dart.parse_pubspec, False, edits=_edits("pub", hunklines.pubspec_line)),
     "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False),
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
-    "Package.resolved": Format("Package.resolved", swift.parse_package_resolved, False),
+    "Podfile.lock": Format("Podfile.lock", cocoapods.parse_podfile_lock, False),
+    "Package.resolved": Format("Package.resolved", swift.parse_package_resolved, False,
+                                hunks=swift.package_resolved_hunks),
     **{name: Format(".pre-commit-config.yaml", precommit.parse_pre_commit, False,
                     edits=_edits("pre-commit", hunklines.precommit_line))
        for name in (".pre-commit-config.yaml", ".pre-commit-config.yml")},
@@ -144,7 +147,7 @@ _BY_NAME: dict[str, Format] = {
     **{name: Format("devcontainer", devcontainer.parse_devcontainer_lock, False)
        for name in ("devcontainer-lock.json", ".devcontainer-lock.json")},
 }
-_REQUIREMENTS = Format("requirements", pypi.parse_requirements, True)
+_REQUIREMENTS = Format("requirements", pypi.parse_requirements, True, hunks=pypi.requirements_hunks)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=_edits("maven", hunklines.catalog_line))

@@ -11,13 +11,12 @@ import mmap
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.deps import hunks, mavenprops, msbuildprops
+from gatekeeper.deps import chartapp, hunks, mavenprops, msbuildprops
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
@@ -27,12 +26,11 @@ from gatekeeper.deps.lockedsources import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
 from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
-from gatekeeper.deps.submodule import pointer
+from gatekeeper.deps.treeblobs import sibling_blob, side_blob, touched_files
 from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import read_lines
 from gatekeeper.diff.parser import parse_lines
-from gatekeeper.gitcmd import SAFE_GIT, git_program
-from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, scrubbed_git_env
+from gatekeeper.gitobjects import GITLINK_MODE, GitObjects
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import FileChange
 
@@ -82,69 +80,13 @@ def _declared(fmt: Format, folder: str, read: dict[str, bytes | None]) -> dict[s
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class _Touched:
-    path: str
-    old_mode: str
-    new_mode: str
-    old_oid: str
-    new_oid: str
-
-
-def _touched(git: GitObjects, base: str, head: str) -> list[_Touched]:
-    """The dependency files that differ between two commits, from `git diff-tree` (proportional to the
-    change: identical subtrees are never opened), with both sides' modes and blob ids."""
-    try:
-        args = ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", base, head]
-        done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=git.repo, env=scrubbed_git_env(),
-                              stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise GitObjectsError(f"git diff-tree failed: {exc}", where=str(git.repo)) from None
-    if done.returncode != 0:
-        raise GitObjectsError("git diff-tree failed: " + done.stderr.decode(errors="replace").strip()[:200],
-                              where=str(git.repo))
-    fields = done.stdout.split(b"\0")
-    out: list[_Touched] = []
-    for meta, name in zip(fields[0::2], fields[1::2], strict=False):
-        path = os.fsdecode(name)
-        if not meta.startswith(b":"):
-            continue
-        gitlink = b" 160000 " in meta or meta.startswith(b":160000 ")
-        if not gitlink and format_for(path) is None and not path.endswith(".xml"):
-            continue  # an .xml file may be a parent POM under another name (mavenprops.named_parents)
-        old_mode, new_mode, old_oid, new_oid, _status = meta[1:].decode().split(" ")
-        out.append(_Touched(path, old_mode, new_mode, old_oid, new_oid))
-    return out
-
-
-def _side_blob(git: GitObjects, mode: str, oid: str, path: str, side: str, problems: list[Problem]) -> bytes | None:
-    if mode == "000000":
-        return None
-    if mode == GITLINK_MODE:
-        return pointer(oid)
-    if mode not in ("100644", "100755"):  # a symlink's target is no manifest
-        problems.append(Problem(path, "unparsable", f"{side}: a symlink, not read"))
-        return None
-    return git.blob(oid, MAX_BYTES + 1)
-
-
-def _sibling(git: GitObjects, commit: str, path: str) -> bytes | None:
-    """An unchanged sibling manifest at `commit`, or None (absent, or a name the batch protocol cannot carry)."""
-    if "\n" in path or "\r" in path:
-        return None
-    try:
-        return git.blob(f"{commit}:{path}", MAX_BYTES + 1)
-    except GitObjectsError:
-        return None
-
-
 def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
     """The delta between two commits, read through git objects only (the gate shares its `git`)."""
     base, head = git.commit(base_rev), git.commit(head_rev)
     changes: list[Change] = []
     problems: list[Problem] = []
     inheriting: dict[str, dict[str, tuple[bytes | None, bytes | None]]] = {}  # format → path → both sides
-    every = _touched(git, base, head)
+    every = touched_files(git, base, head)
     parents = mavenprops.named_parents(git, (base, head), {t.path for t in every if format_for(t.path) is None})
     for touched in every:
         path = touched.path
@@ -156,14 +98,14 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
         blobs: list[bytes | None] = []
         for commit, mode, oid, side in ((base, touched.old_mode, touched.old_oid, "base"),
                                         (head, touched.new_mode, touched.new_oid, "head")):
-            blobs.append(_side_blob(git, mode, oid, path, side, problems))
+            blobs.append(side_blob(git, mode, oid, path, side, problems))
             parse = _INHERITING[fmt.name][0](git, commit) if fmt.name in _INHERITING else fmt.parse
             deps = _parse(parse, path, blobs[-1], problems, side)
             if deps is not None:
                 declared = None
                 if fmt.manifests and any(d.direct is None or d.scope is None for d in deps):
                     folder = path[: path.rfind("/") + 1]
-                    siblings = {f"{folder}{m}": _sibling(git, commit, f"{folder}{m}") for m in fmt.manifests}
+                    siblings = {f"{folder}{m}": sibling_blob(git, commit, f"{folder}{m}") for m in fmt.manifests}
                     declared = _declared(fmt, folder, siblings)
                 deps = resolve(deps, declared)  # without a manifest's word: fail closed (direct)
             sides.append(deps)
@@ -185,7 +127,8 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 # Formats whose files take properties from others (a parent POM, the Directory.Build.props above a project):
 # read with those at each side, and the untouched files that use a property a touched one moved, re-read.
 _INHERITING = {"pom.xml": (mavenprops.pom_parser, mavenprops.module_moves),
-               "msbuild": (msbuildprops.project_parser, msbuildprops.project_moves)}
+               "msbuild": (msbuildprops.project_parser, msbuildprops.project_moves),
+               "Chart.yaml": (chartapp.chart_parser, chartapp.chart_moves)}
 
 
 # Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):

@@ -1,0 +1,74 @@
+"""Which dependency files two commits' trees differ in, and their blobs: what `--tree` reads.
+
+`git diff-tree` between the commits lists only the paths a registered format reads (identical subtrees
+are never opened), so the work is proportional to the change, never to the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+
+from gatekeeper.deps.loaders import MAX_BYTES
+from gatekeeper.deps.model import Problem
+from gatekeeper.deps.registry import format_for
+from gatekeeper.deps.submodule import pointer
+from gatekeeper.gitcmd import SAFE_GIT, git_program
+from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, scrubbed_git_env
+
+
+@dataclass(frozen=True, slots=True)
+class Touched:
+    path: str
+    old_mode: str
+    new_mode: str
+    old_oid: str
+    new_oid: str
+
+
+def touched_files(git: GitObjects, base: str, head: str) -> list[Touched]:
+    """The dependency files that differ between two commits, from `git diff-tree` (proportional to the
+    change: identical subtrees are never opened), with both sides' modes and blob ids."""
+    try:
+        args = ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", base, head]
+        done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=git.repo, env=scrubbed_git_env(),
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise GitObjectsError(f"git diff-tree failed: {exc}", where=str(git.repo)) from None
+    if done.returncode != 0:
+        raise GitObjectsError("git diff-tree failed: " + done.stderr.decode(errors="replace").strip()[:200],
+                              where=str(git.repo))
+    fields = done.stdout.split(b"\0")
+    out: list[Touched] = []
+    for meta, name in zip(fields[0::2], fields[1::2], strict=False):
+        path = os.fsdecode(name)
+        if not meta.startswith(b":"):
+            continue
+        gitlink = b" 160000 " in meta or meta.startswith(b":160000 ")
+        if not gitlink and format_for(path) is None and not path.endswith(".xml"):
+            continue  # an .xml file may be a parent POM under another name (mavenprops.named_parents)
+        old_mode, new_mode, old_oid, new_oid, _status = meta[1:].decode().split(" ")
+        out.append(Touched(path, old_mode, new_mode, old_oid, new_oid))
+    return out
+
+
+def side_blob(git: GitObjects, mode: str, oid: str, path: str, side: str, problems: list[Problem]) -> bytes | None:
+    if mode == "000000":
+        return None
+    if mode == GITLINK_MODE:
+        return pointer(oid)
+    if mode not in ("100644", "100755"):  # a symlink's target is no manifest
+        problems.append(Problem(path, "unparsable", f"{side}: a symlink, not read"))
+        return None
+    return git.blob(oid, MAX_BYTES + 1)
+
+
+def sibling_blob(git: GitObjects, commit: str, path: str) -> bytes | None:
+    """An unchanged sibling manifest at `commit`, or None (absent, or a name the batch protocol cannot carry)."""
+    if "\n" in path or "\r" in path:
+        return None
+    try:
+        return git.blob(f"{commit}:{path}", MAX_BYTES + 1)
+    except GitObjectsError:
+        return None
