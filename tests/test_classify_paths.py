@@ -259,6 +259,7 @@ DEPS = [
     ("MODULE.bazel.lock", "bazel", "lockfile"),
     ("WORKSPACE", "bazel", "manifest"),
     (".bazelversion", "bazel", "toolchain"),
+    ("pants.toml", "other", "toolchain"),
     ("maven_install.json", "bazel", "lockfile"),
     ("charts/web/Chart.lock", "helm", "lockfile"),
     (".terraform.lock.hcl", "terraform", "lockfile"),

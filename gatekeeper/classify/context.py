@@ -92,6 +92,11 @@ class Context(Protocol):
         """Evidence that a GitLab pipeline includes a side of `change` (gitlabincludes.py), or None."""
         ...
 
+    def terraform_script(self, change: FileChange) -> str | None:
+        """Evidence that a Terraform, Terragrunt or Packer HCL file near `change` runs it by path (tfscripts.py),
+        or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -223,6 +228,9 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     if best.bucket in ("src", "other", "iac") and not binary and any(is_script(side) for side in _sides(change)):
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
+    if best.bucket in ("src", "other") and not binary and any(is_script(side) for side in _sides(change)):
+        if (evidence := context.terraform_script(change)) is not None:
+            best = _raise(best, "iac", "iac.context.terraform-script", "content", evidence)
     if best.bucket in ("src", "other", "iac") and (evidence := context.ci_include(change)) is not None:
         best = _raise(best, "ci", "ci.context.gitlab-include", "content", evidence)
     best = _lower(best, rules, signals, context)

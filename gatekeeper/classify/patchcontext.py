@@ -18,6 +18,7 @@ from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
+from gatekeeper.classify.tfscripts import is_configuration, named_by
 from gatekeeper.model import FileChange
 
 
@@ -38,10 +39,13 @@ class PatchContext:
         self._sections = _Sections(patch)
         self._paths = frozenset(paths)  # every path the patch names (a task's script, for its helpers)
         self._definitions: dict[str, list[FileChange]] = {}  # YAML files the patch shows, by folder (either side)
+        self._configurations: dict[str, list[FileChange]] = {}  # .tf/.hcl files the patch shows, by folder
         for c in changes:
             for side in {c.path, c.old_path or c.path}:
                 if is_definition(side):
                     self._definitions.setdefault(side.rpartition("/")[0], []).append(c)
+                if is_configuration(side):
+                    self._configurations.setdefault(side.rpartition("/")[0], []).append(c)
         # Whether any source file of the patch may import an IaC library (one scan of the bytes, so that a
         # large patch without any is not read a second time file by file).
         self.programs = patch is not None and _mentions(patch, IAC_LIBRARY_NEEDLES)
@@ -77,6 +81,19 @@ class PatchContext:
                             sibling = f"{side.rpartition('/')[0]}/{value.rpartition('/')[2]}".lstrip("/")
                             if sibling != side and names(value, sibling) and sibling in self._paths:
                                 return f"{shown.path}: run.path {value} (the task's folder)"
+        return None
+
+    def terraform_script(self, change: FileChange) -> str | None:
+        """Evidence that a Terraform, Terragrunt or Packer HCL file the patch shows, in the folder of a side of
+        `change` or the folder above, runs it by path (tfscripts.py); None otherwise."""
+        if not self._configurations:
+            return None
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            for folder in folders_to_search(side):
+                for configuration in self._configurations.get(folder, ())[:MAX_DEFINITIONS]:
+                    for shown in self.content(configuration, every_type=True):
+                        if (line := named_by(shown.path, shown.data.decode("utf-8", "replace"), side)) is not None:
+                            return f"{shown.path}: {line}"
         return None
 
     def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:

@@ -18,6 +18,7 @@ from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
+from gatekeeper.classify.tfscripts import is_configuration, named_by
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
 from gatekeeper.model import FileChange
@@ -70,6 +71,8 @@ class TreeContext:
             self._folders_iac: dict[str, bool] = {}  # by folder: does a manifest there or above name one?
             self._definitions: dict[str, list[tuple[str, TreeEntry]]] | None = None  # YAML files by folder
             self._run_paths: dict[str, tuple[str, ...]] = {}  # by blob id: a Concourse definition's run paths
+            self._configurations: dict[str, list[tuple[str, TreeEntry]]] | None = None  # .tf/.hcl files by folder
+            self._configuration_text: dict[str, str] = {}  # by blob id
             # Heads task_script read of files the change also touches, kept until the content tier asks for them:
             # a blob is read once whichever of the two needs it first.
             self._heads: dict[str, bytes] = {}
@@ -232,6 +235,26 @@ class TreeContext:
                         if sibling != side and names(value, sibling) and (
                                 sibling in self.new_tree or sibling in self.old_tree):
                             return f"{where}: run.path {value} (the task's folder)"
+        return None
+
+    def terraform_script(self, change: FileChange) -> str | None:
+        """Evidence that a Terraform, Terragrunt or Packer HCL file (either side) in the folder of a side of
+        `change`, or the folder above, runs it by path (tfscripts.py); None otherwise. Each file is read once."""
+        if self._configurations is None:
+            self._configurations = {}
+            for tree in (self.old_tree, self.new_tree):
+                for path, entry in tree.items():
+                    if is_configuration(path) and entry.mode in ("100644", "100755"):
+                        self._configurations.setdefault(path.rpartition("/")[0], []).append((path, entry))
+        if not self._configurations:
+            return None
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            for folder in folders_to_search(side):
+                for where, entry in self._configurations.get(folder, ())[:2 * MAX_DEFINITIONS]:
+                    if entry.oid not in self._configuration_text:
+                        self._configuration_text[entry.oid] = self._head(entry)[:FULL_READ].decode("utf-8", "replace")
+                    if (line := named_by(where, self._configuration_text[entry.oid], side)) is not None:
+                        return f"{where}: {line}"
         return None
 
     def _head(self, entry: TreeEntry) -> bytes:
