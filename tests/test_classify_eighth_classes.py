@@ -3,7 +3,8 @@ other set holds, measured blind first), each with the look-alikes it must leave 
 configuration runs by path, Jenkins pipelines kept as `.groovy` scripts, manifest-tool specs, SAM deploy settings
 and disko layouts under other names, deploy-tool ignore files, release-please and IBM catalog settings, Pants, rvm,
 crate2nix and Go tool-module pins, Erlang, Flutter, jest and fixture test-data folders, linter and ignore files, the
-REUSE LICENSES/ folder, a Puppet repository's rspec tests and Rakefile, and a flake8 file an inventory shape took.
+REUSE LICENSES/ folder, a Puppet module's metadata.json and test fixtures list, a Puppet repository's rspec tests and
+Rakefile, and a flake8 file an inventory shape took.
 The real repositories below check them with the commits and from the patch alone, with renames."""
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("air.toml", "other"), (".php-cs-fixer.dist.php", "other"), ("eng/analyzers/SonarLint.xml", "other"),
     (".dvc/config", "other"), ("LICENSES/Apache-2.0.txt", "other"), ("licences/ISC.txt", "other"),
     ("LICENSES/go.mod", "deps"), ("src/licenses/mit.txt", "src"), (".github/issue_label_bot.yaml", "other"),
+    # the modules a Puppet module's tests fetch (puppetlabs_spec_helper)
+    (".fixtures.yml", "deps"), ("spec/fixtures/.fixtures.yml", "src"),
+    # HashiCorp's licence-header tool writes HCL; a CI folder's copy is CI
+    (".copywrite.hcl", "other"), ("copywrite.hcl", "iac"), (".github/.copywrite.hcl", "ci"),
 ])
 def test_path_rules_of_the_eighth_round(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)
@@ -134,6 +139,21 @@ DISKO = """\
   };
 }
 """
+PUPPET_METADATA = """\
+{
+  "name": "puppet-nginx",
+  "version": "7.0.1-rc0",
+  "source": "https://github.com/voxpupuli/puppet-nginx.git",
+  "dependencies": [
+    {"name": "puppetlabs/stdlib", "version_requirement": ">= 9.0.0 < 10.0.0"}
+  ],
+  "requirements": [
+    {"name": "openvox", "version_requirement": ">= 8.19.0 < 9.0.0"}
+  ],
+  "operatingsystem_support": [{"operatingsystem": "Debian", "operatingsystemrelease": ["12"]}]
+}
+"""
+APP_METADATA = '{\n  "name": "viewer",\n  "dependencies": ["core", "ui"],\n  "requirements": [{"name": "node"}]\n}\n'
 NIX_PACKAGE = "{ lib, buildGoModule }:\nbuildGoModule {\n  pname = \"disko-docs\";\n  version = \"1.0\";\n}\n"
 
 
@@ -146,6 +166,7 @@ NIX_PACKAGE = "{ lib, buildGoModule }:\nbuildGoModule {\n  pname = \"disko-docs\
     ("manifest.tmpl", MANIFEST_TOOL, "ci.content.manifest-tool"),
     ("y", SAMCONFIG, "iac.content.samconfig"),
     ("gpt-unformatted.nix", DISKO, "iac.content.nixos"),
+    ("metadata.json", PUPPET_METADATA, "deps.content.puppet-metadata"),
 ])
 def test_the_new_shapes(name: str, text: str, rule: str) -> None:
     found = shape(name, text)
@@ -155,6 +176,7 @@ def test_the_new_shapes(name: str, text: str, rule: str) -> None:
 @pytest.mark.parametrize(("name", "text"), [
     ("Greeter.groovy", GROOVY_CLASS), ("PipelineSpec.groovy", SPOCK), ("notes.txt", DECLARATIVE),
     ("values.yaml", COMPOSE_LIKE), ("pyproject.toml", PYPROJECT_LIKE), ("doc.nix", NIX_PACKAGE),
+    ("metadata.json", APP_METADATA), ("module.json", PUPPET_METADATA),
 ])
 def test_their_look_alikes(name: str, text: str) -> None:
     assert shape(name, text) is None
@@ -291,8 +313,27 @@ def test_a_puppet_repository_claims_neither_its_rspec_tests_nor_its_rakefile(git
     git_repo.commit("base")
     git_repo.write("Rakefile", "require 'voxpupuli/test/rake'\n")
     git_repo.write("spec/default_module_facts.yml", "---\nsudoversion: '1.8.23'\n")
+    git_repo.write("metadata.json", PUPPET_METADATA)
     git_repo.write("data/common.yaml", "---\nprometheus::version: '2.53.0'\n")
     git_repo.commit("head")
     files = tree_files(git_repo)
-    assert {p: files[p].bucket for p in ("Rakefile", "spec/default_module_facts.yml", "data/common.yaml")} == {
-        "Rakefile": "src", "spec/default_module_facts.yml": "src", "data/common.yaml": "iac"}
+    # Hiera's marker claims the module's settings, its metadata.json too: iac, more sensitive than what it is (deps)
+    want = {"Rakefile": "src", "spec/default_module_facts.yml": "src", "data/common.yaml": "iac",
+            "metadata.json": "iac"}
+    assert {p: files[p].bucket for p in want} == want
+
+
+def test_a_puppet_modules_metadata_is_deps_by_its_content(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.write("manifests/init.pp", "class nginx {}\n")
+    git_repo.write("metadata.json", PUPPET_METADATA)
+    git_repo.write("web/metadata.json", APP_METADATA)
+    git_repo.commit("base")
+    git_repo.write("metadata.json", PUPPET_METADATA.replace("7.0.1-rc0", "7.0.1"))
+    git_repo.write("web/metadata.json", APP_METADATA.replace("viewer", "viewer2"))
+    git_repo.commit("head")
+    tree = tree_files(git_repo)
+    assert (tree["metadata.json"].bucket, tree["metadata.json"].rule) == ("deps", "deps.content.puppet-metadata")
+    assert tree["web/metadata.json"].bucket == "src"
+    # from the patch alone the hunk does not show the keys that decide: unsettled, as any JSON the catch-all names
+    patch = patch_files(git_repo, tmp_path)
+    assert "needs-context" in patch["metadata.json"].tags or patch["metadata.json"].bucket == "deps"

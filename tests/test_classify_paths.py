@@ -834,6 +834,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 
 OTHER = [
     ".github/snippet-bot.yml",
+    ".copywrite.hcl",
     "services/api/.vscode/launch.json",
     ".config/ansible-lint.yml",
     ".ansible-lint.yaml",

@@ -1,9 +1,10 @@
 """Tier 3, continued: content shapes of machines and platforms (cloud-init, Cloud Foundry, CloudFormation
 parameter files, Packer JSON templates, OpenStack Heat templates, NixOS, home-manager and disko configurations, SAM
-CLI deploy settings under another name) and of CI settings without a fixed file name (Semaphore pipelines, Concourse
-team configurations, Jenkins pipelines kept as `.groovy` scripts, manifest-tool specs of released images). Each
-needs two keys of its format, or one that no other format uses, so that a look-alike (an application's
-`applications:` list, a Nix package, a Groovy class) stays src.
+CLI deploy settings under another name), of a Puppet module's `metadata.json`, and of CI settings without a fixed
+file name (Semaphore pipelines, Concourse team configurations, Jenkins pipelines kept as `.groovy` scripts,
+manifest-tool specs of released images). Each needs two keys of its format, or one that no other format uses, so
+that a look-alike (an application's `applications:` list, a Nix package, a Groovy class, an npm package's
+`metadata.json`) stays src.
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ _MANIFEST_TOOL_PLATFORM = re.compile(r"^[ \t]+platform[ \t]*:[ \t]*\n[ \t]+(?:ar
 _SAMCONFIG_VERSION = re.compile(r"^version[ \t]*=[ \t]*0\.1[ \t]*$", _FLAGS)
 _SAMCONFIG_TABLE = re.compile(r"^\[[\w-]+\.deploy\.parameters\][ \t]*$", _FLAGS)
 _SAMCONFIG_STACK = re.compile(r"^stack_name[ \t]*=[ \t]*[\"']", _FLAGS)
+# A Puppet module's metadata.json (a generic name): the module's `dependencies` beside the keys only Puppet's
+# metadata has (`operatingsystem_support`, or `requirements` naming `puppet`/`openvox`).
+_PUPPET_DEPENDENCIES = re.compile(r'"dependencies"[ \t]*:[ \t]*\[')
+_PUPPET_ONLY = re.compile(
+    r'"operatingsystem_support"[ \t]*:|"requirements"[ \t]*:[ \t]*\[\s*\{\s*"name"[ \t]*:[ \t]*"(?:puppet|openvox)"')
 _JENKINS_CALL = re.compile(r"^def[ \t]+call[ \t]*\(", _FLAGS)
 _JENKINS_STEP = re.compile(
     r"""^[ \t]+(?:sh|bat|powershell|pwsh|echo|stage|node|checkout|withCredentials|withEnv|archiveArtifacts|junit|"""
@@ -132,6 +138,9 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
     if (m := _MANIFEST_TOOL_LIST.search(text)) is not None and _MANIFEST_TOOL_IMAGE.search(text) \
             and _MANIFEST_TOOL_PLATFORM.search(text, m.end()):
         return "ci", "ci.content.manifest-tool", evidence_line(text, m)
+    if name.lower() == "metadata.json" and (m := _PUPPET_DEPENDENCIES.search(text)) is not None \
+            and _PUPPET_ONLY.search(text):
+        return "deps", "deps.content.puppet-metadata", evidence_line(text, m)
     if (m := _SAMCONFIG_TABLE.search(text)) is not None and _SAMCONFIG_STACK.search(text, m.end()) \
             and _SAMCONFIG_VERSION.search(text):
         return "iac", "iac.content.samconfig", evidence_line(text, m)
