@@ -9,6 +9,7 @@ The real repositories below check them with the commits and from the patch alone
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -234,6 +235,20 @@ resource "null_resource" "confirm_rollout" {
 ])
 def test_a_configuration_names_its_script(configuration: str, text: str, script: str, named: bool) -> None:
     assert (named_by(configuration, text, script) is not None) == named
+
+
+@pytest.mark.parametrize("text", [
+    "# " + " x.sh" * 200_000,  # a comment line: skipped whole
+    'command = "' + "/x.sh" * 200_000 + '"',  # another folder's file, again and again: the search stops, careful
+    ("a" * 50 + "\n") * 20_000,
+])
+def test_the_search_is_bounded(text: str) -> None:
+    """A configuration that repeats the script's name cannot make the lookup slow (a 1 MiB file of it took
+    seconds when every place was looked at); past MAX_OCCURRENCES places it counts as naming the script."""
+    started = time.perf_counter()
+    named = named_by("main.tf", text, "x.sh")
+    assert time.perf_counter() - started < 0.5
+    assert (named is not None) == text.startswith("command"), named
 
 
 def ibm_like(repo: GitRepo) -> None:

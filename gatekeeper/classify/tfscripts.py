@@ -19,6 +19,9 @@ CONFIGURATION_EXTENSIONS = frozenset({"tf", "tofu", "hcl"})  # Terraform, OpenTo
 # blank space in a command line; and what may follow it: the end of the string, an argument, a closing bracket.
 _BEFORE = frozenset("/\"' \t=([,")
 _AFTER = re.compile(r"""[\s"'),\]}]|\Z""")
+# Occurrences of the script's name looked at per configuration: past this many, the file counts as naming it (the
+# careful answer: iac), so that a configuration repeating the name cannot make the search slow.
+MAX_OCCURRENCES = 256
 
 
 def is_configuration(path: str) -> bool:
@@ -29,27 +32,32 @@ def is_configuration(path: str) -> bool:
 def named_by(configuration_path: str, text: str, script_path: str) -> str | None:
     """The line of `text` (the configuration at `configuration_path`) that names `script_path` relative to the
     configuration's folder (`scripts/x.sh`, `./x.sh`, `${path.module}/scripts/x.sh`), or None. A bare file name
-    counts only for a script in the configuration's own folder; a comment line names nothing."""
+    counts only for a script in the configuration's own folder; a comment line names nothing. Linear in `text`,
+    and at most MAX_OCCURRENCES places are looked at (past them the file counts as naming the script)."""
     folder = configuration_path.rpartition("/")[0]
     if folder and not script_path.startswith(f"{folder}/"):
         return None
     relative = script_path[len(folder) + 1:] if folder else script_path
-    start = 0
-    while (found := text.find(relative, start)) != -1:
-        start = found + 1
-        before = text[found - 1] if found else "\n"
-        if before not in _BEFORE and before != "\n":
-            continue  # a longer name that ends in this one (`other-x.sh`)
-        if before == "/" and not _module_relative(text, found):
-            continue  # `/usr/bin/x.sh`, `other/scripts/x.sh`: some other folder's file of the same name
-        if _AFTER.match(text, found + len(relative)) is None:
+    if relative not in text:
+        return None
+    seen = 0
+    for line in text.splitlines():
+        if relative not in line or line.lstrip().startswith(("#", "//")):
             continue
-        line_start = text.rfind("\n", 0, found) + 1
-        line_end = text.find("\n", found)
-        line = text[line_start:line_end if line_end != -1 else len(text)].strip()
-        if line.startswith(("#", "//")):
-            continue
-        return line[:200]
+        start = 0
+        while (found := line.find(relative, start)) != -1:
+            start = found + 1
+            seen += 1
+            if seen > MAX_OCCURRENCES:
+                return f"names {relative} more than {MAX_OCCURRENCES} times"
+            before = line[found - 1] if found else " "
+            if before not in _BEFORE:
+                continue  # a longer name that ends in this one (`other-x.sh`)
+            if before == "/" and not _module_relative(line, found):
+                continue  # `/usr/bin/x.sh`, `other/scripts/x.sh`: some other folder's file of the same name
+            if _AFTER.match(line, found + len(relative)) is None:
+                continue
+            return line.strip()[:200]
     return None
 
 
