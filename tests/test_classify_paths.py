@@ -259,6 +259,7 @@ DEPS = [
     ("MODULE.bazel.lock", "bazel", "lockfile"),
     ("WORKSPACE", "bazel", "manifest"),
     (".bazelversion", "bazel", "toolchain"),
+    ("pants.toml", "other", "toolchain"),
     ("maven_install.json", "bazel", "lockfile"),
     ("charts/web/Chart.lock", "helm", "lockfile"),
     (".terraform.lock.hcl", "terraform", "lockfile"),
@@ -833,6 +834,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 
 OTHER = [
     ".github/snippet-bot.yml",
+    ".copywrite.hcl",
     "services/api/.vscode/launch.json",
     ".config/ansible-lint.yml",
     ".ansible-lint.yaml",

@@ -35,7 +35,7 @@ KUSTOMIZATIONS = frozenset({"kustomization.yaml", "kustomization.yml", "Kustomiz
 # placeholders, which no deployment tool reads as configuration.
 _NOT_CONFIG = frozenset({
     "makefile", "gnumakefile", "license", "licence", "copying", "notice", "authors", "owners", "version",
-    "changelog", "readme", ".gitkeep", ".keep", ".gitignore", ".gitattributes",
+    "changelog", "readme", ".gitkeep", ".keep", ".gitignore", ".gitattributes", "rakefile", "justfile",
 })
 # Suffixes of a copy of a settings file kept to fill in (`hosts.example`): a `config` claim reads the type before them.
 _COPY_SUFFIXES = frozenset({"example", "sample", "dist", "template"})

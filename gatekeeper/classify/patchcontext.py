@@ -18,6 +18,7 @@ from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
+from gatekeeper.classify.tfrefs import ancestors, is_configuration, named_paths
 from gatekeeper.model import FileChange
 
 
@@ -38,10 +39,13 @@ class PatchContext:
         self._sections = _Sections(patch)
         self._paths = frozenset(paths)  # every path the patch names (a task's script, for its helpers)
         self._definitions: dict[str, list[FileChange]] = {}  # YAML files the patch shows, by folder (either side)
+        self._configurations: dict[str, list[FileChange]] = {}  # .tf/.hcl files the patch shows, by folder
         for c in changes:
             for side in {c.path, c.old_path or c.path}:
                 if is_definition(side):
                     self._definitions.setdefault(side.rpartition("/")[0], []).append(c)
+                if is_configuration(side):
+                    self._configurations.setdefault(side.rpartition("/")[0], []).append(c)
         # Whether any source file of the patch may import an IaC library (one scan of the bytes, so that a
         # large patch without any is not read a second time file by file).
         self.programs = patch is not None and _mentions(patch, IAC_LIBRARY_NEEDLES)
@@ -63,7 +67,18 @@ class PatchContext:
         return None
 
     def terraform_ref(self, change: FileChange) -> str | None:
-        """A patch does not show the .tf files it leaves alone (one it changes is iac itself): --tree reads them."""
+        """Evidence that a Terraform, OpenTofu, Terragrunt or Packer HCL file the patch shows, in the folder of a
+        side of `change` or above it, names that side (tfrefs.py); the ones it leaves alone are not shown (--tree
+        reads them), and a file is not tagged `needs-context` for them (every file of every patch would be)."""
+        if not self._configurations:
+            return None
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            for folder in ancestors(side):
+                for configuration in self._configurations.get(folder, ())[:MAX_DEFINITIONS]:
+                    for shown in self.content(configuration, every_type=True):
+                        files, folders = named_paths(folder, shown.data.decode("utf-8", "replace"))
+                        if side in files or any(side.startswith(f"{d}/") or not d for d in folders):
+                            return f"{shown.path}: names {side}"
         return None
 
     def local_action(self, change: FileChange) -> str | None:

@@ -1,8 +1,10 @@
 """Tier 3, continued: content shapes of machines and platforms (cloud-init, Cloud Foundry, CloudFormation
-parameter files, Packer JSON templates, OpenStack Heat templates, NixOS and home-manager configurations) and of
-CI settings without a fixed file name (Semaphore pipelines, Concourse team configurations). Each needs two keys of
-its format, or one that no other format uses, so that a look-alike (an application's `applications:` list, a Nix
-package) stays src.
+parameter files, Packer JSON templates, OpenStack Heat templates, NixOS, home-manager and disko configurations, SAM
+CLI deploy settings under another name), of a Puppet module's `metadata.json`, and of CI settings without a fixed
+file name (Semaphore pipelines, Concourse team configurations, Jenkins pipelines kept as `.groovy` scripts,
+manifest-tool specs of released images). Each needs two keys of its format, or one that no other format uses, so
+that a look-alike (an application's `applications:` list, a Nix package, a Groovy class, an npm package's
+`metadata.json`) stays src.
 """
 
 from __future__ import annotations
@@ -31,7 +33,32 @@ _CFN_PARAMETER_VALUE = re.compile(r'"(?:ParameterValue|UsePreviousValue)"[ \t]*:
 _NIXOS = re.compile(
     r"^[ \t]*(?:system\.stateVersion|home\.stateVersion|boot\.loader\.|boot\.initrd\.|fileSystems\.|"
     r"networking\.hostName|services\.openssh\.|users\.users\.|hardware\.[a-z]+\.enable|"
-    r"environment\.systemPackages|home\.packages)", _FLAGS)
+    r"environment\.systemPackages|home\.packages|disko\.devices)", _FLAGS)
+# A Jenkins pipeline kept as a Groovy script under any name: declarative (`pipeline {`) or scripted (`node {`,
+# `node('linux') {`) at the top level, a Job DSL script's job definition, or a step a pipeline loads (`def call(`
+# whose body runs pipeline steps: `sh`, `bat`, `stage`, `echo`, ... which plain Groovy does not have).
+_JENKINS_PIPELINE = re.compile(
+    r"^(?:pipeline[ \t]*\{|node[ \t]*(?:\([^)\n]*\))?[ \t]*\{|"
+    r"(?:pipelineJob|multibranchPipelineJob|freeStyleJob|matrixJob)[ \t]*\()", _FLAGS)
+# manifest-tool's spec of a multi-architecture image (what a release pushes under which tags; Drone's manifest plugin
+# renders it from `docker/manifest.tmpl`): a top-level `image:` and `manifests:`, each entry with its `platform:`.
+_MANIFEST_TOOL_IMAGE = re.compile(r"^image[ \t]*:[ \t]*\S", _FLAGS)
+_MANIFEST_TOOL_LIST = re.compile(r"^manifests[ \t]*:[ \t]*$", _FLAGS)
+_MANIFEST_TOOL_PLATFORM = re.compile(r"^[ \t]+platform[ \t]*:[ \t]*\n[ \t]+(?:architecture|os|variant)[ \t]*:", _FLAGS)
+# The SAM CLI's deploy settings (samconfig.toml) under another name: its `version = 0.1` and a
+# `[<env>.deploy.parameters]` table with the stack it deploys.
+_SAMCONFIG_VERSION = re.compile(r"^version[ \t]*=[ \t]*0\.1[ \t]*$", _FLAGS)
+_SAMCONFIG_TABLE = re.compile(r"^\[[\w-]+\.deploy\.parameters\][ \t]*$", _FLAGS)
+_SAMCONFIG_STACK = re.compile(r"^stack_name[ \t]*=[ \t]*[\"']", _FLAGS)
+# A Puppet module's metadata.json (a generic name): the module's `dependencies` beside the keys only Puppet's
+# metadata has (`operatingsystem_support`, or `requirements` naming `puppet`/`openvox`).
+_PUPPET_DEPENDENCIES = re.compile(r'"dependencies"[ \t]*:[ \t]*\[')
+_PUPPET_ONLY = re.compile(
+    r'"operatingsystem_support"[ \t]*:|"requirements"[ \t]*:[ \t]*\[\s*\{\s*"name"[ \t]*:[ \t]*"(?:puppet|openvox)"')
+_JENKINS_CALL = re.compile(r"^def[ \t]+call[ \t]*\(", _FLAGS)
+_JENKINS_STEP = re.compile(
+    r"""^[ \t]+(?:sh|bat|powershell|pwsh|echo|stage|node|checkout|withCredentials|withEnv|archiveArtifacts|junit|"""
+    r"""timeout|retry|parallel|unstash|stash)[ \t]*[('"{]""", _FLAGS)
 _SEMAPHORE_VERSION = re.compile(r"""^version[ \t]*:[ \t]*["']?v1\.0["']?[ \t]*(?:#.*)?$""", _FLAGS)
 _SEMAPHORE_BLOCKS = re.compile(r"^blocks[ \t]*:", _FLAGS)
 _SEMAPHORE_AGENT = re.compile(r"^(?:agent|[ \t]+task)[ \t]*:", _FLAGS)
@@ -106,7 +133,27 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.chef-metadata", evidence_line(text, m)
     if name.lower().endswith(".nix") and (m := _NIXOS.search(text)) is not None:
         return "iac", "iac.content.nixos", evidence_line(text, m)
+    if name.lower().endswith(".groovy"):
+        return _jenkins(text)
+    if (m := _MANIFEST_TOOL_LIST.search(text)) is not None and _MANIFEST_TOOL_IMAGE.search(text) \
+            and _MANIFEST_TOOL_PLATFORM.search(text, m.end()):
+        return "ci", "ci.content.manifest-tool", evidence_line(text, m)
+    if name.lower() == "metadata.json" and (m := _PUPPET_DEPENDENCIES.search(text)) is not None \
+            and _PUPPET_ONLY.search(text):
+        return "deps", "deps.content.puppet-metadata", evidence_line(text, m)
+    if (m := _SAMCONFIG_TABLE.search(text)) is not None and _SAMCONFIG_STACK.search(text, m.end()) \
+            and _SAMCONFIG_VERSION.search(text):
+        return "iac", "iac.content.samconfig", evidence_line(text, m)
     return _pipeline(text) or _compose(text)
+
+
+def _jenkins(text: str) -> tuple[str, str, str] | None:
+    """A Jenkins pipeline, Job DSL script or loadable step kept as a `.groovy` file (not named Jenkinsfile)."""
+    if (m := _JENKINS_PIPELINE.search(text)) is not None:
+        return "ci", "ci.content.jenkins-pipeline", evidence_line(text, m)
+    if (m := _JENKINS_CALL.search(text)) is not None and _JENKINS_STEP.search(text, m.end()):
+        return "ci", "ci.content.jenkins-pipeline", evidence_line(text, m)
+    return None
 
 
 def _pipeline(text: str) -> tuple[str, str, str] | None:
