@@ -25,6 +25,9 @@ def moves(base: tuple[str, ...], head: tuple[str, ...]) -> list[tuple[str | None
     return sorted((c.from_version, c.to_version, c.change, c.level) for c in changes)
 
 
+Move = tuple[str | None, str | None, str, str | None]
+
+
 @pytest.mark.parametrize(("base", "head", "expected"), [
     # TanStack/query's move: two patch moves, one per line
     (("2.3.1", "3.0.1", "4.0.3"), ("2.3.2", "3.0.1", "4.0.3", "4.0.4"),
@@ -42,15 +45,16 @@ def moves(base: tuple[str, ...], head: tuple[str, ...]) -> list[tuple[str | None
     (("4.0.4",), ("2.3.2",), [("4.0.4", "2.3.2", "downgraded", "major")]),
 ])
 def test_copies_move_within_their_release_line(base: tuple[str, ...], head: tuple[str, ...],
-                                                 expected: list[tuple[str | None, str | None, str, str | None]]) -> None:
+                                                 expected: list[Move]) -> None:
     assert moves(base, head) == expected
 
 
 def test_cargo_lock_copies_of_syn() -> None:
     def lock(*versions: str) -> bytes:
-        return "version = 3\n\n".encode() + "".join(
-            f'[[package]]\nname = "syn"\nversion = "{v}"\nsource = "registry+https://github.com/rust-lang/crates.io-index"'
-            f'\nchecksum = "{n:064x}"\n\n' for n, v in enumerate(versions)).encode()
+        source = "registry+https://github.com/rust-lang/crates.io-index"
+        return b"version = 3\n\n" + "".join(
+            f'[[package]]\nname = "syn"\nversion = "{v}"\nsource = "{source}"\nchecksum = "{n:064x}"\n\n'
+            for n, v in enumerate(versions)).encode()
 
     changes = diff(cargo.parse_cargo_lock("Cargo.lock", lock("1.0.109", "2.0.48")),
                    cargo.parse_cargo_lock("Cargo.lock", lock("1.0.109", "2.0.52")), "Cargo.lock")

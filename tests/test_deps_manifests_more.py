@@ -95,11 +95,13 @@ python_version = "3.12"
 def test_pipfile_sections() -> None:
     deps = {d.name: (d.version, d.scope) for d in pypi.parse_pipfile("Pipfile", PIPFILE)}
     assert deps == {"requests": ("==2.31.0", "runtime"), "boto3": ("*", "runtime"),
-                    "django": (">=4.2,<5", "runtime"), "mylib": ("https://github.com/example/mylib.git@v1.2.0", "runtime"),
+                    "django": (">=4.2,<5", "runtime"),
+                    "mylib": ("https://github.com/example/mylib.git@v1.2.0", "runtime"),
                     "local": ("./local", "runtime"), "pytest": ("~=8.0", "dev"), "sphinx": ("==7.2.6", "dev")}
     head = PIPFILE.replace(b'"==2.31.0"', b'"==2.32.3"')
     changes = diff(pypi.parse_pipfile("Pipfile", PIPFILE), pypi.parse_pipfile("Pipfile", head), "Pipfile")
-    assert [(c.name, c.to_version, c.change, c.level) for c in changes] == [("requests", "==2.32.3", "upgraded", "minor")]
+    assert [(c.name, c.to_version, c.change, c.level) for c in changes] == [
+        ("requests", "==2.32.3", "upgraded", "minor")]
 
 
 GOMOD2NIX = b"""schema = 3
