@@ -18,7 +18,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 
-from gatekeeper.classify.yamlroots import Node, documents
+from gatekeeper.classify.yamlroots import Node, values_under
 from gatekeeper.lazy_pattern import lazy
 
 ROOT = ".gitlab-ci.yml"
@@ -39,23 +39,10 @@ def included(text: str) -> list[str]:
 
 
 def _by_yaml(text: str) -> list[str]:
-    """Every `include:` value at any depth of every document (the root's, a child pipeline's under `trigger:`).
-    Each node is looked into once: aliases share nodes (and may hold themselves), so however often a file repeats
-    them the work stays proportional to its length."""
+    """Every `include:` value at any depth of every document (the root's, a child pipeline's under `trigger:`)."""
     found: list[str] = []
-    seen: set[int] = set()
-    stack: list[Node] = list(documents(text))
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict | list) or id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, dict):
-            for spec in node.get("include", ()):
-                found += _local(spec, set())
-            stack.extend(value for found_values in node.values() for value in found_values)
-        else:
-            stack.extend(node)
+    for spec in values_under(text, "include"):
+        found += _local(spec, set())
     return found
 
 

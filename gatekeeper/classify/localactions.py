@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import posixpath
 
-from gatekeeper.classify.yamlroots import Node, documents
+from gatekeeper.classify.yamlroots import documents, values_under
 
 WORKFLOWS = ".github/workflows/"
 DEFINITIONS = ("action.yml", "action.yaml")
@@ -27,26 +27,15 @@ def is_workflow(path: str) -> bool:
 def local_uses(text: str) -> list[str]:
     """The repository folders (or files) the `uses: ./...` values of a workflow or action definition name."""
     found: list[str] = []
-    seen: set[int] = set()
-    stack: list[Node] = list(documents(text))
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict | list) or id(node) in seen:
+    for value in values_under(text, "uses"):
+        if not isinstance(value, str) or not value.strip().startswith("./"):
             continue
-        seen.add(id(node))
-        if isinstance(node, dict):
-            for value in node.get("uses", ()):
-                if not isinstance(value, str) or not value.strip().startswith("./"):
-                    continue
-                for written in dict.fromkeys((value.strip(), value.strip().partition("@")[0])):  # `@` kept or a ref
-                    path = posixpath.normpath(written).rstrip("/")
-                    if path == ".":
-                        found.append("")  # the repository's root action (`uses: ./`): see entry_points
-                    elif path != ".." and not path.startswith("../"):
-                        found.append(path)
-            stack.extend(v for vs in node.values() for v in vs)
-        else:
-            stack.extend(node)
+        for written in dict.fromkeys((value.strip(), value.strip().partition("@")[0])):  # `@` kept or a ref
+            path = posixpath.normpath(written).rstrip("/")
+            if path == ".":
+                found.append("")  # the repository's root action (`uses: ./`): see entry_points
+            elif path != ".." and not path.startswith("../"):
+                found.append(path)
     return found
 
 

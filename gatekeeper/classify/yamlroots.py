@@ -382,3 +382,23 @@ def _flat_strings(nodes: Iterator[Node]) -> Iterator[str]:
             yield node
         elif isinstance(node, list):
             yield from (item for item in node if isinstance(item, str))
+
+
+def values_under(text: str, key: str) -> list[Node]:
+    """Every value of `key` in a mapping at any depth of any document of `text`, in no set order. Each node is
+    looked into once: aliases share nodes (and may hold themselves), so however often a file repeats them the
+    work stays proportional to its length."""
+    found: list[Node] = []
+    seen: set[int] = set()
+    stack: list[Node] = list(documents(text))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict | list) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            found += node.get(key, ())
+            stack.extend(value for values in node.values() for value in values)
+        else:
+            stack.extend(node)
+    return found

@@ -9,7 +9,6 @@ different bytes never share a key.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -19,6 +18,7 @@ from typing import Any
 from gatekeeper.atomic import write_atomic
 from gatekeeper.bounded import Limits, load_json, read_bytes
 from gatekeeper.errors import GatekeeperError, LimitError, PolicyError
+from gatekeeper.policy.engine import content_key
 from gatekeeper.policy.ref_check import unknown_refs
 from gatekeeper.policy.reference import (
     ENGINE,
@@ -66,15 +66,8 @@ def cache_dir() -> Path:
 
 
 def cache_key(modules: Mapping[str, str], data: Mapping[str, Any]) -> str:
-    """sha256 over every byte the check depends on, each part length-prefixed so no two inputs collide."""
-    digest = hashlib.sha256()
-    parts = [_SCHEME, ENGINE, ENGINE_VERSION, json.dumps(data, sort_keys=True, separators=(",", ":"))]
-    for name in sorted(modules):
-        parts += [name, modules[name]]
-    for part in parts:
-        raw = part.encode("utf-8", "surrogatepass")
-        digest.update(len(raw).to_bytes(8, "big") + raw)
-    return digest.hexdigest()
+    """sha256 over every byte the check depends on (the scheme, the engine and its version, data, modules)."""
+    return content_key([_SCHEME, ENGINE, ENGINE_VERSION], modules, data)
 
 
 _CACHE_LIMITS = Limits(max_bytes=4096, max_depth=2, max_values=8)  # {"key": ..., "compiles": true}

@@ -117,9 +117,14 @@ def start_evaluating(
 
 
 def _bundle_key(modules: Mapping[str, str], data: Mapping[str, Any], query: str) -> str:
-    """sha256 over every byte a bundle is built from, each part length-prefixed so no two builds share a key."""
+    return content_key([query], modules, data)
+
+
+def content_key(prefix: Sequence[str], modules: Mapping[str, str], data: Mapping[str, Any]) -> str:
+    """sha256 over `prefix`, the data document and every module (name and source), each part length-prefixed so
+    no two different inputs share a key: what a built bundle, or a compile check that passed, is remembered by."""
     digest = hashlib.sha256()
-    parts = [query, json.dumps(data, sort_keys=True, separators=(",", ":"))]
+    parts = [*prefix, json.dumps(data, sort_keys=True, separators=(",", ":"))]
     for name in sorted(modules):
         parts += [name, modules[name]]
     for part in parts:
