@@ -6,6 +6,8 @@ reviewed): 13 Gemfiles, 5 gomod2nix.toml and 4 Pipfiles in 2,500 real update com
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from gatekeeper.deps import bundler, golang, pypi
@@ -131,3 +133,17 @@ def test_gomod2nix_versions() -> None:
 def test_malformed_files_are_a_manifest_error(parse, data: bytes) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ManifestError):
         parse("f", data)
+
+
+@pytest.mark.parametrize("text", [
+    "x " + "do |" * 50_000,  # a block opener's `|args|` that never closes, again and again
+    'gem "a"' + ', "b' * 50_000,  # version strings that never close
+    "group " + ":a, " * 50_000 + "d",
+    "group :test do\n" * 50_000 + 'gem "x"\n' + "end\n" * 50_000,  # 50,000 nested blocks
+    'gem "a", ' + "group: " * 50_000,
+    "gem(" + '"' * 100_000,
+])
+def test_a_hostile_gemfile_is_read_in_bounded_time(text: str) -> None:
+    started = time.perf_counter()
+    bundler.parse_gemfile("Gemfile", text.encode())
+    assert time.perf_counter() - started < 2.0
