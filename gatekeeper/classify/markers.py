@@ -74,6 +74,17 @@ def extension(name: str) -> str:
     return ext.lower() if dot and stem else ""
 
 
+def ancestors(path: str) -> list[str]:
+    """The folders holding `path`, nearest first ('' is the repository root)."""
+    out = []
+    folder = path.rpartition("/")[0]
+    while True:
+        out.append(folder)
+        if not folder:
+            return out
+        folder = folder.rpartition("/")[0]
+
+
 class MarkerIndex:
     """Project roots by folder ('' is the repository root), from the paths of one or more trees."""
 

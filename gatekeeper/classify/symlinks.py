@@ -3,6 +3,8 @@ into, is also at the link's path (and at the paths of links to that link)."""
 
 from __future__ import annotations
 
+from gatekeeper.classify.markers import ancestors
+
 MAX_HOPS = 8  # links followed one after another (the kernel allows 40; a chain of 8 is already contrived)
 MAX_REACHED = 256  # paths one file is reached at
 
@@ -15,7 +17,7 @@ def reached_at(path: str, links: dict[str, tuple[str, ...]]) -> list[tuple[str, 
     for _ in range(MAX_HOPS):
         following: list[str] = []
         for here in frontier:
-            for place in (here, *_folders(here), ""):
+            for place in (here, *ancestors(here)):
                 for link in links.get(place, ()):
                     there = link + here[len(place):] if place else f"{link}/{here}"
                     if there != path and there not in seen:
@@ -27,8 +29,3 @@ def reached_at(path: str, links: dict[str, tuple[str, ...]]) -> list[tuple[str, 
             return list(seen.items())
         frontier = following
     return None
-
-
-def _folders(path: str) -> list[str]:
-    parts = path.split("/")[:-1]
-    return ["/".join(parts[:i]) for i in range(len(parts), 0, -1)]

@@ -73,14 +73,3 @@ def named_paths(folder: str, text: str) -> tuple[set[str], set[str]]:
 def _resolve(folder: str, relative: str) -> str:
     joined = posixpath.normpath(posixpath.join(folder, relative)) if folder else posixpath.normpath(relative)
     return "" if joined in (".", "") or joined.startswith("../") else joined
-
-
-def ancestors(path: str) -> list[str]:
-    """The folders holding `path`, nearest first ('' is the repository root)."""
-    out = []
-    folder = path.rpartition("/")[0]
-    while True:
-        out.append(folder)
-        if not folder:
-            return out
-        folder = folder.rpartition("/")[0]

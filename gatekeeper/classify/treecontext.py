@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, tfrefs, treereads
 from gatekeeper.classify.context import FINAL_RULES, Shown
-from gatekeeper.classify.markers import MarkerIndex
+from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
@@ -280,7 +280,7 @@ class TreeContext:
         if not self._tf_files:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
-            for folder in tfrefs.ancestors(side):
+            for folder in ancestors(side):
                 for where, entry in self._tf_files.get(folder, ()):
                     key = (folder, entry.oid)
                     if key not in self._tf_named:
