@@ -245,7 +245,8 @@ def build_input(
         for tag in item.tags:
             tags[tag] = tags.get(tag, 0) + 1
     entries = [file_entry(item, deps.facts_of) for item in derived.files]
-    summary = {"buckets": buckets, "tags": tags, "files": len(entries), "additions": additions, "deletions": deletions}
+    summary = {"buckets": buckets, "tags": tags, "files": len(entries), "additions": additions, "deletions": deletions,
+               "facts": sum(1 for entry in entries if "facts" in entry)}
     return {
         "packet": {key: value for key, value in packet.items() if key != "files"},
         "files": entries,

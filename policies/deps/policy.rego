@@ -9,7 +9,7 @@
 #   delta does not explain needs a human; a change to a version an advisory marks is denied. Without a
 #   delta every deps file needs a human.
 # custom:
-#   version: 2.0.2
+#   version: 2.0.3
 #   owner: security-engineering
 #   rules:
 #     - deps.no_delta
@@ -46,8 +46,15 @@ names(selected) := [sprintf("%s %s", [c.name, object.get(c, "to", "")]) | some c
 
 manifests(selected) := [c.manifest | some c in selected]
 
-# The files the per-file rules read, found in one pass over input.files (a 10,000-file change has few).
-noted := [f | some f in input.files; noted_file(f)]
+# The files the per-file rules read, found in one pass over input.files (a 10,000-file change has few),
+# and no pass at all when the summary says there are none (a summary without `facts` gets the pass).
+noted := [f | some f in input.files; noted_file(f)] if {
+	any_noted
+} else := []
+
+any_noted if input.summary.buckets.deps.files > 0
+
+any_noted if object.get(input.summary, "facts", 1) > 0
 
 noted_file(f) if f.bucket == "deps"
 

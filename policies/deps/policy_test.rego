@@ -79,6 +79,27 @@ test_new_registry_outside_the_deps_bucket_is_reviewed if {
 	rules([], [], [testing.file("src/a.go", "src"), conf]) == ["deps.new_registry"]
 }
 
+# A summary without `facts` (an input recorded before it existed) never lets the files go unread.
+test_a_summary_without_facts_still_reads_the_files if {
+	facts := {"kind": "registries", "registries_added": ["https://x.example/"]}
+	files := [testing.file_with("tools/pip.conf", "other", {"facts": facts})]
+	s := object.remove(testing.summary(files), ["facts"])
+	d := {"changes": [], "problems": []}
+	found := deps.review with input.files as files with input.summary as s with input.dependencies as d
+	[f.rule | some f in found] == ["deps.new_registry"]
+}
+
+# When the summary counts no deps file and no facts, the files are not read at all (the gate computes the
+# summary from the same files; here it is made to disagree, to show the pass is skipped).
+test_no_deps_file_and_no_facts_in_the_summary_skips_the_pass if {
+	files := [lock]
+	s := testing.summary([testing.file("src/a.go", "src")])
+	s.facts == 0
+	deps.noted == [] with input.files as files with input.summary as s
+	s2 := testing.summary(files)
+	deps.noted == files with input.files as files with input.summary as s2
+}
+
 test_unreadable_file_is_reviewed if {
 	rules([], [{"manifest": "package-lock.json", "kind": "unparsable", "msg": "x"}], [lock]) == ["deps.unreadable"]
 }

@@ -53,4 +53,5 @@ summary(files) := {
 	"files": count(files),
 	"additions": sum([f.additions | some f in files]),
 	"deletions": sum([f.deletions | some f in files]),
+	"facts": count([f | some f in files; f.facts]),
 }
