@@ -124,7 +124,7 @@ def test_the_gate_judges_what_a_change_moves(capsys: pytest.CaptureFixture[str],
     decision = gate(capsys, Case(tmp_path, base, head), tree)
     assert decision["outcome"] == outcome, decision["reasons"]
     assert sorted(r["rule"] for r in decision["reasons"]) == expected
-    assert decision["policies"] == [{"name": "deps", "version": "2.0.2"}]
+    assert decision["policies"] == [{"name": "deps", "version": "2.0.3"}]
     for reason in decision["reasons"]:  # each path once, however many changes the policy listed it for
         assert len(reason["paths"]) == len(set(reason["paths"])), reason
     if name == "go.sum downgrades":
@@ -204,7 +204,8 @@ def _patches() -> list[Path]:
 @pytest.mark.parametrize("patch", _patches(), ids=lambda p: p.parent.name)
 def test_the_gates_shortcuts_give_the_full_parses_delta(patch: Path) -> None:
     """The gate skips non-candidate sections (and patches with none): the delta must be the same."""
-    from gatekeeper.deps.sources import may_hold_dependencies, patch_delta
+    from gatekeeper.deps.patchscan import may_hold_dependencies
+    from gatekeeper.deps.sources import patch_delta
     from gatekeeper.errors import GatekeeperError
 
     try:
@@ -217,7 +218,8 @@ def test_the_gates_shortcuts_give_the_full_parses_delta(patch: Path) -> None:
 
 
 def test_a_gitlink_of_any_name_among_many_source_files_is_still_seen(tmp_path: Path) -> None:
-    from gatekeeper.deps.sources import may_hold_dependencies, patch_delta
+    from gatekeeper.deps.patchscan import may_hold_dependencies
+    from gatekeeper.deps.sources import patch_delta
 
     repo = GitRepo(tmp_path / "repo")
     repo.write("README.md", "x\n")

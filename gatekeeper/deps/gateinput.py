@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from gatekeeper.deps import advisories
 from gatekeeper.deps.facts import facts_for, wants_facts
 from gatekeeper.deps.model import Problem
-from gatekeeper.deps.sources import Delta, may_hold_dependencies, patch_delta, tree_delta
+from gatekeeper.deps.patchscan import may_hold_dependencies
+from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.model import FileChange
 

@@ -7,10 +7,6 @@ change touches, never to the repository.
 
 from __future__ import annotations
 
-import mmap
-import os
-import re
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,13 +21,13 @@ from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.lockedsources import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
 from gatekeeper.deps.overrides import changed_overrides
+from gatekeeper.deps.patchscan import CANDIDATE, candidates, mapped, section_lines
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
 from gatekeeper.deps.treeblobs import sibling_blob, side_blob, touched_files
 from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import read_lines
 from gatekeeper.diff.parser import parse_lines
 from gatekeeper.gitobjects import GITLINK_MODE, GitObjects
-from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import FileChange
 
 
@@ -131,16 +127,6 @@ _INHERITING = {"pom.xml": (mavenprops.pom_parser, mavenprops.module_moves),
                "Chart.yaml": (chartapp.chart_parser, chartapp.chart_moves)}
 
 
-# Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
-# a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
-_CANDIDATE = lazy(
-    rb"(package|lock|shrinkwrap|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
-    rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties"
-    rb"|\.resolved|devcontainer|dotnet-tools|module\.bazel|kustomization"
-    # and the files content facts are read from (facts.wants_facts): registry configs, YAML
-    rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
-
-
 @dataclass(slots=True)
 class _Section:
     start: int
@@ -155,58 +141,6 @@ class _Section:
     broken: bool = False
 
 
-# The same test over a whole patch at C speed: a patch none of whose sections can hold a dependency
-# file or a gitlink is not read line by line at all. The header lines are gathered and lowered first:
-# one case-sensitive search over them is ten times faster than a case-blind search per line.
-_HEADER = lazy(rb"(?:^|\n)diff --git [^\n]*")
-_CANDIDATE_LOWER = lazy(_CANDIDATE.pattern)
-
-
-def may_hold_dependencies(path: Path) -> bool:
-    """False only when the patch file certainly shows no dependency file, registry config, YAML or gitlink."""
-    with open_patch(path) as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            return True
-        if info.st_size == 0:
-            return False
-        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
-            if view.find(b"Subproject commit ") >= 0:
-                return True
-            headers = b"\n".join(_HEADER.findall(view)).lower()
-            return _CANDIDATE_LOWER.search(headers) is not None
-
-
-_GITLINK_LINES = (b"-Subproject commit ", b"+Subproject commit ")
-
-
-def _candidates(lines: Iterator[tuple[int, bytes, bool]]) -> Iterator[tuple[int, bytes, bool]]:
-    """Only the sections that can hold a dependency file (or a gitlink, of any name): the parser never
-    sees the others, so a 10,000-file patch of source code costs one read, not a second parse. A
-    section is dropped whole, so what the parser sees is still a well-formed patch."""
-    held: list[tuple[int, bytes, bool]] | None = None  # a non-candidate section not yet known to be a gitlink
-    dropping = False
-    for item in lines:
-        line = item[1]
-        if line.startswith(b"diff --git "):
-            dropping = False
-            held = None if _CANDIDATE.search(line) else [item]
-            if held is None:
-                yield item
-            continue
-        if dropping:
-            continue
-        if held is None:
-            yield item
-            continue
-        held.append(item)
-        if line.startswith(_GITLINK_LINES):
-            yield from held
-            held = None
-        elif len(held) > 1 and held[-2][1].startswith(b"@@ "):  # its first hunk line is no gitlink pointer
-            held, dropping = None, True
-
-
 def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]) -> Iterator[tuple[int, bytes, bool]]:
     """Pass patch lines on to the parser, keeping the hunk sides of candidate sections."""
     current: _Section | None = None
@@ -215,7 +149,7 @@ def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]
         yield number, line, cut
         if line.startswith(b"diff --git "):
             header = number
-            current = _Section(number, [], []) if _CANDIDATE.search(line) else None
+            current = _Section(number, [], []) if CANDIDATE.search(line) else None
             if current is not None:
                 sections[number] = current
             continue
@@ -259,9 +193,14 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
     shown: dict[str, dict[str, bytes | None]] = {"base": {}, "head": {}}  # files the patch shows whole
     problems: list[Problem] = []
     facts: list[tuple[str, dict[str, object]]] = []
-    lines = read_lines(HashingReader(handle), name)
+    view = None if parse_all else mapped(handle)
+    if view is not None:
+        lines = section_lines(view, name)
+    else:
+        lines = read_lines(HashingReader(handle), name)
+        lines = lines if parse_all else candidates(lines)
     try:
-        for change in parse_lines(_tap(lines if parse_all else _candidates(lines), sections), name):
+        for change in parse_lines(_tap(lines, sections), name):
             section = sections.pop(change.line, None)
             if section is None or change.unsafe:
                 continue
@@ -326,6 +265,8 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             if base is not None and head is not None:
                 read.append((fmt, change.path, base, head, partial))
     finally:
+        if view is not None:
+            view.close()
         if stream is None:
             handle.close()
     # Resolved after the whole patch is read: a lockfile's section comes before its manifest's

@@ -1,0 +1,109 @@
+"""The gate's second read of a patch (the delta's sections): the mapped scan must yield exactly the lines, with
+the same numbers, that the streamed filter yields, on real git patches and on mutated ones."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+
+from gatekeeper.deps.patchscan import candidates, mapped, may_hold_dependencies, section_lines
+from gatekeeper.deps.sources import patch_delta
+from gatekeeper.diff import HashingReader
+from gatekeeper.diff.lines import MAX_KEPT, read_lines
+
+NAMES = ["src/app.py", "README.md", "package.json", "web/package-lock.json", "go.sum", "svc/go.mod",
+         ".github/workflows/ci.yml", "Dockerfile", "deploy/values.YAML", "docs/guide.txt", "Cargo.toml",
+         "requirements-dev.txt", "weird name/with space.c", "tools/.npmrc", "img.png", "Sub/REQUIREMENTS.TXT"]
+
+
+def streamed(data: bytes) -> list[tuple[int, bytes, bool]]:
+    return list(candidates(read_lines(HashingReader(io.BytesIO(data)), "p")))
+
+
+def scanned(path: Path) -> list[tuple[int, bytes, bool]]:
+    with open(path, "rb") as handle:
+        view = mapped(handle)
+        assert view is not None
+        try:
+            return list(section_lines(view, "p"))
+        finally:
+            view.close()
+
+
+def _real_patch(root: Path, seed: int) -> bytes:
+    rng = random.Random(seed)
+    repo = GitRepo(root / f"repo{seed}")
+    for name in NAMES:
+        repo.write(name, "".join(f"line {i} of {name}\n" for i in range(rng.randint(1, 30))))
+    (repo.root / "img.png").write_bytes(bytes(range(256)) * 4)
+    repo.commit("base")
+    for name in rng.sample(NAMES, rng.randint(1, len(NAMES))):
+        action = rng.choice(["edit", "delete", "crlf", "rename"])
+        target = repo.root / name
+        if action == "edit":
+            target.write_bytes(target.read_bytes() + b"+Subproject commit " + b"1" * 40 + b"\nmore\n")
+        elif action == "delete":
+            target.unlink()
+        elif action == "crlf":
+            target.write_bytes(target.read_bytes().replace(b"\n", b"\r\n"))
+        else:
+            target.rename(target.with_name("moved-" + target.name))
+    repo.git("add", "-A")
+    gitlink_names = ["lib/thing", "vendor/Other Thing", "package-lock.json.d"]
+    for number, gitlink in enumerate(gitlink_names[: rng.randint(0, 3)]):
+        repo.git("update-index", "--add", "--cacheinfo", f"160000,{str(number + 1) * 40},{gitlink}")
+    return repo.git("diff", "--cached", "--binary", *(["-M"] if seed % 2 else []))
+
+
+# Mutations that move section boundaries, hunk starts and gitlink pointers, or cut lines.
+PIECES = [b"diff --git a/x b/x", b"diff --git a/go.sum b/go.sum", b"@@ -1 +1 @@", b"+Subproject commit " + b"2" * 40,
+          b"-Subproject commit " + b"3" * 40, b"\r", b"", b" context", b"\\ No newline at end of file", b"\xff\xfe"]
+# A header longer than the kept part of a line: the candidate name past the cut does not count (slow to search:
+# inserted at most once a variant).
+LONG = b"diff --git a/" + b"q" * MAX_KEPT + b"/package.json b/x"
+
+
+def _mutate(data: bytes, rng: random.Random) -> bytes:
+    lines = data.split(b"\n")[:-1]
+    for _ in range(rng.randint(1, 6)):
+        at = rng.randint(0, len(lines))
+        choice = rng.random()
+        if choice < 0.6:
+            lines.insert(at, rng.choice(PIECES))
+        elif choice < 0.8 and lines:
+            del lines[min(at, len(lines) - 1)]
+        elif lines:
+            lines.insert(at, lines[rng.randrange(len(lines))])
+    if rng.random() < 0.2:
+        lines.insert(rng.randint(0, len(lines)), LONG)
+    if rng.random() < 0.3:
+        lines.insert(0, b"From 1234 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] a preamble")
+    return b"\n".join(lines) + b"\n"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_mapped_scan_yields_the_streamed_lines(tmp_path: Path, seed: int) -> None:
+    real = _real_patch(tmp_path, seed)
+    rng = random.Random(seed)
+    variants = [real] + [_mutate(real, rng) for _ in range(30)]
+    for number, data in enumerate(variants):
+        path = tmp_path / f"v{number}.diff"
+        path.write_bytes(data)
+        assert scanned(path) == streamed(data), f"seed {seed} variant {number}"
+    path = tmp_path / "real.diff"
+    path.write_bytes(real)
+    assert patch_delta(path, parse_all=False) == patch_delta(None, io.BytesIO(real), parse_all=False)
+    assert patch_delta(path, parse_all=False) == patch_delta(path)
+    assert may_hold_dependencies(path)
+
+
+def test_a_patch_without_a_final_newline_or_of_nothing_is_streamed(tmp_path: Path) -> None:
+    for data in (b"", b"diff --git a/go.sum b/go.sum"):
+        path = tmp_path / "p.diff"
+        path.write_bytes(data)
+        with open(path, "rb") as handle:
+            assert mapped(handle) is None  # read as a stream, which reports the missing newline
