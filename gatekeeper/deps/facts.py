@@ -89,7 +89,8 @@ def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> Fil
 # Files that name where packages come from; in a requirements file only its options do, in pyproject.toml
 # only `url = ...` keys (index and source tables), elsewhere every URL.
 _REGISTRY_FILES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "pip.conf", "pip.ini", "uv.toml",
-                             "Gemfile", "nuget.config", "NuGet.Config", "NuGet.config", "settings.xml", ".pypirc"})
+                             "Gemfile", "nuget.config", "NuGet.Config", "NuGet.config", "settings.xml", ".pypirc",
+                             "Pipfile", "Pipfile.lock"})
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://[^\s\"'<>]+", re.IGNORECASE)
 _LINES = {"requirements": re.compile(r"^\s*(?:--(?:extra-)?index-url|-i|--find-links|-f|--trusted-host)\b"),
           "pyproject.toml": re.compile(r"^\s*url\s*=")}

@@ -20,12 +20,12 @@ from gatekeeper.deps import chartapp, hunks, mavenprops, msbuildprops
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
-from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.lockedsources import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
 from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
+from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.treeblobs import sibling_blob, side_blob, touched_files
 from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import read_lines
@@ -138,7 +138,7 @@ _CANDIDATE = lazy(
     rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties"
     rb"|\.resolved|devcontainer|dotnet-tools|module\.bazel|kustomization"
     # and the files content facts are read from (facts.wants_facts): registry configs, YAML
-    rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
+    rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|pipfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -287,7 +287,7 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             whole = change.submodule or change.status in ("added", "deleted") or (
                 change.status in ("renamed", "copied") and not section.hunks)
             partial = not whole
-            if partial and code_changed(change.path, old_text, new_text):
+            if partial and residue_changed(change.path, old_text, new_text):
                 problems.append(Problem(change.path, "partial", "its hunks change build logic or a download location "
                                         "beside versions: review it by hand"))
                 continue
