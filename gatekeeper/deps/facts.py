@@ -53,7 +53,8 @@ def _cap(items: list[Any]) -> tuple[Any, ...]:
     return tuple(items[:MAX_ITEMS])
 
 
-_FACT_FORMATS = frozenset({"requirements", "pyproject.toml", "composer.json", "Dockerfile", "workflow", "action"})
+_FACT_FORMATS = frozenset({"requirements", "pyproject.toml", "composer.json", "Dockerfile", "workflow", "action",
+                           "pom.xml", "msbuild"})
 
 
 def wants_facts(path: str) -> bool:
@@ -74,6 +75,8 @@ def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> Fil
             return _registries(base_name if base_name in _REGISTRY_FILES else fmt.name if fmt else "", base, head)
         if fmt is not None and fmt.name == "composer.json":
             return _moved("registries", _composer_repositories(base), _composer_repositories(head))
+        if fmt is not None and fmt.name in _XML_SOURCES:
+            return _moved("registries", _xml_sources(fmt.name, base), _xml_sources(fmt.name, head))
         if fmt is not None and fmt.name == "Dockerfile":
             return _dockerfile(base, head)
         if fmt is not None and fmt.name in ("workflow", "action"):
@@ -111,6 +114,26 @@ def _moved(kind: str, old: set[str], new: set[str]) -> FileFacts | None:
     if old == new:
         return None
     return FileFacts(kind, registries_added=_cap(sorted(new - old)), registries_removed=_cap(sorted(old - new)))
+
+
+# Where a build file sends its package manager (red team 10: a pom.xml `<repository>` or a project's
+# `<RestoreSources>` beside an in-level bump was allowed): Maven's repositories and plugin repositories (by their
+# `<url>`), MSBuild's restore feeds and folders (each `;`-separated value, a URL or a path).
+_POM_REPOSITORY = re.compile(r"<((?:plugin)?[Rr]epository)\b[^>]*>(.*?)</\1\s*>", re.DOTALL)
+_POM_URL = re.compile(r"<url>\s*([^<]*?)\s*</url>")
+_MSBUILD_SOURCES = re.compile(r"<(Restore(?:Sources|AdditionalProjectSources|FallbackFolders|ConfigFile))\b[^>]*>"
+                              r"([^<]*)</\1\s*>")
+_XML_SOURCES = frozenset({"pom.xml", "msbuild"})
+
+
+def _xml_sources(kind: str, data: bytes | None) -> set[str]:
+    if data is None:
+        return set()
+    body = text(data)
+    if kind == "pom.xml":
+        return {url for block in _POM_REPOSITORY.finditer(body) for url in _POM_URL.findall(block.group(2))}
+    return {value.strip() for m in _MSBUILD_SOURCES.finditer(body) for value in m.group(2).split(";")
+            if value.strip()}
 
 
 def _composer_repositories(data: bytes | None) -> set[str]:

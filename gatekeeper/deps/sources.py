@@ -287,7 +287,7 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             whole = change.submodule or change.status in ("added", "deleted") or (
                 change.status in ("renamed", "copied") and not section.hunks)
             partial = not whole
-            if partial and residue_changed(change.path, old_text, new_text):
+            if partial and residue_changed(change.path, old_text, new_text, whole=False):
                 problems.append(Problem(change.path, "partial", "its hunks change build logic or a download location "
                                         "beside versions: review it by hand"))
                 continue
