@@ -115,6 +115,10 @@ def _attacks() -> dict[str, tuple[dict[str, str], dict[str, str]]]:
     out["Pipfile.lock: the source URL swapped, version unchanged"] = (
         {"Pipfile.lock": pipfile_lock("2.31.0", "https://pypi.org/simple")},
         {"Pipfile.lock": pipfile_lock("2.31.0", "https://evil.example/simple")})
+    # A registry config whose facts say only "a registry was removed" counted as explained whole: what else moved in
+    # it rode along (npm's `node-options` loads a module into every npm run, yarn runs its `yarnPath` file).
+    for name, (base, head) in SETTINGS.items():
+        out[f"{name}: a registry removed beside another setting"] = ({name: base}, {name: head})
     for name, (base, head) in STRUCTURED.items():
         out[name] = ({name.split(":")[0]: base}, {name.split(":")[0]: head})
     return out
@@ -130,6 +134,14 @@ POM = ('<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>a</groupId>\
        '  </dependencies>\n</project>\n')
 CSPROJ = ('<Project Sdk="Microsoft.NET.Sdk">\n%s  <ItemGroup>\n    <PackageReference Include="Newtonsoft.Json" '
           'Version="13.0.1" />\n  </ItemGroup>\n</Project>\n')
+SETTINGS = {
+    ".npmrc": ("registry=https://registry.npmjs.org/\n@acme:registry=https://npm.acme.example/\n",
+               "registry=https://registry.npmjs.org/\nnode-options=--require ./evil.js\n"),
+    ".yarnrc.yml": ("npmRegistryServer: https://registry.npmjs.org\nunsafeHttpWhitelist:\n  - http://old.example\n",
+                    "npmRegistryServer: https://registry.npmjs.org\nyarnPath: .yarn/releases/evil.cjs\n"),
+    "pip.conf": ("[global]\nindex-url = https://pypi.org/simple\nextra-index-url = https://old.example/simple\n",
+                 "[global]\nindex-url = https://pypi.org/simple\ntrusted-host = pypi.org\n"),
+}
 # Sections beside the dependency tables that change what is installed or from where, each with a bump.
 STRUCTURED = {
     "package.json: pnpm.packageExtensions": (
@@ -205,6 +217,7 @@ QUIET = {
         {"package.json": PACKAGE.replace("4.17.20", "4.17.21") % ',\n  "scripts": {"test": "jest"}'}),
     "Cargo.toml bump": (
         {"Cargo.toml": CARGO}, {"Cargo.toml": CARGO.replace("1.0.1", "1.0.2")}),
+    "a registry removed alone": ({".npmrc": SETTINGS[".npmrc"][0]}, {".npmrc": "registry=https://registry.npmjs.org/\n"}),
     "Pipfile.lock bump": ({"Pipfile.lock": pipfile_lock("2.31.0", "https://pypi.org/simple")},
                           {"Pipfile.lock": pipfile_lock("2.31.1", "https://pypi.org/simple")}),
 }

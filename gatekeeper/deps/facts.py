@@ -24,7 +24,7 @@ RISKY_TRIGGERS = frozenset({"pull_request_target", "workflow_run", "issue_commen
 class FileFacts:
     """The facts of one file; `kind` says which fields mean something."""
 
-    kind: str  # "dockerfile" | "workflow" | "kubernetes" | "registries"
+    kind: str  # "dockerfile" | "workflow" | "kubernetes" | "registries" | "settings"
     images_added: tuple[dict[str, str], ...] = ()  # dockerfile: {"name", "tag", "digest"}
     images_removed: tuple[dict[str, str], ...] = ()
     actions_added: tuple[dict[str, object], ...] = ()  # workflow: {"name", "ref", "pinned"}
@@ -107,7 +107,27 @@ def _registries(kind: str, base: bytes | None, head: bytes | None) -> FileFacts 
         lines = [ln for ln in text(data).splitlines() if pattern is None or pattern.match(ln)]
         return {u.rstrip(",;)") for ln in lines for u in _URL.findall(ln)}
 
-    return _moved("registries", urls(base), urls(head))
+    moved = _moved("registries", urls(base), urls(head))
+    if moved is not None and kind in _SETTINGS_FILES and _settings(base) != _settings(head):
+        # Registries moved and something else too (red team 10: a registry removed beside npm's `node-options`
+        # or yarn's `yarnPath` counted as explained by the removal): `settings`, which the deps policy does not
+        # take as explained, with the same registries (an added one is still reviewed as new).
+        return FileFacts("settings", registries_added=moved.registries_added,
+                         registries_removed=moved.registries_removed)
+    return moved
+
+
+# Registry configs whose other lines are settings of the package manager (not Gemfile or Pipfile, read otherwise).
+_SETTINGS_FILES = _REGISTRY_FILES - {"Gemfile", "Pipfile", "Pipfile.lock"}
+_SETTING_COMMENT = re.compile(r"^\s*(?:[#;].*)?$")
+
+
+def _settings(data: bytes | None) -> list[str]:
+    """A config's lines that name no URL (blank lines and comments left out), in any order."""
+    if data is None:
+        return []
+    return sorted(line.strip() for line in text(data).splitlines()
+                  if not _SETTING_COMMENT.match(line) and not _URL.search(line))
 
 
 def _moved(kind: str, old: set[str], new: set[str]) -> FileFacts | None:

@@ -340,7 +340,7 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
 
 
 # Facts whose lines stand alone can be read from hunks; a workflow's or manifest's YAML cannot.
-_LINE_FACTS = frozenset({"dockerfile", "registries"})
+_LINE_FACTS = frozenset({"dockerfile", "registries", "settings"})
 
 
 def _facts(change: FileChange, section: _Section, out: list[tuple[str, dict[str, object]]]) -> None:
