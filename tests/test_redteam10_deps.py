@@ -119,6 +119,13 @@ def _attacks() -> dict[str, tuple[dict[str, str], dict[str, str]]]:
     # it rode along (npm's `node-options` loads a module into every npm run, yarn runs its `yarnPath` file).
     for name, (base, head) in SETTINGS.items():
         out[f"{name}: a registry removed beside another setting"] = ({name: base}, {name: head})
+    nix = 'schema = 3\n\n[mod]\n  [mod."golang.org/x/text"]\n    version = "{v}"\n    hash = "sha256-{h}"\n'
+    out["gomod2nix.toml: a module replaced by a fork under a bump"] = (
+        {"gomod2nix.toml": nix.format(v="v0.14.0", h="a")},
+        {"gomod2nix.toml": nix.format(v="v0.14.1", h="b") + '    replaced = "github.com/evil/text"\n'})
+    out["gomod2nix.toml: a module replaced by a fork, version unchanged"] = (
+        {"gomod2nix.toml": nix.format(v="v0.14.0", h="a")},
+        {"gomod2nix.toml": nix.format(v="v0.14.0", h="b") + '    replaced = "github.com/evil/text"\n'})
     for name, (base, head) in STRUCTURED.items():
         out[name] = ({name.split(":")[0]: base}, {name.split(":")[0]: head})
     return out
