@@ -146,7 +146,7 @@ def test_named_paths(text: str, files: set[str], folders: set[str]) -> None:
 @pytest.mark.parametrize(("path", "configuration"), [
     ("main.tf", True), ("m/x.tofu", True), ("terragrunt.hcl", True), ("live/prod/terragrunt.hcl", True),
     ("packer/web.pkr.hcl", True), (".copywrite.hcl", False), (".tflint.hcl", False), ("jobs/web.nomad.hcl", False),
-    (".terraform.lock.hcl", False), ("main.tf.json", False),
+    (".terraform.lock.hcl", False), ("main.tf.json", True), ("main.json", False),
 ])
 def test_which_files_are_read(path: str, configuration: bool) -> None:
     assert is_configuration(path) == configuration

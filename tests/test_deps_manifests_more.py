@@ -52,7 +52,7 @@ def test_gemfile_lines() -> None:
     assert deps == {
         "rails": ("~> 8.0.2", "runtime", True), "pg": (">= 0.18, < 2.0", "runtime", True),
         "webauthn": ("~> 3.4", "runtime", True), "blazer": ("~> 3.4.0", "runtime", True),
-        "avo": ("github:avo-hq/avo", "runtime", True), "rack-attack": ("", "runtime", True),
+        "avo": ("github:avo-hq/avo, branch:main", "runtime", True), "rack-attack": ("", "runtime", True),
         "rubocop": ("~> 1.60", "dev", True), "jdbc-postgres": ("", "runtime", True),
         "rspec-rails": ("~> 7.1", "dev", True), "debug": ("", "dev", True), "brakeman": ("", "dev", True),
         "lograge": ("", "runtime", True),

@@ -24,11 +24,18 @@ import re
 MAX_TF_FILES = 512  # configuration files read per gate; a file above more unread ones counts as named (fail closed)
 # Terraform, OpenTofu, Terragrunt and Packer HCL; not every `.hcl` file (a licence-header tool's `.copywrite.hcl`
 # lists paths it ignores, a Vault policy or Nomad job is no configuration of these tools).
-CONFIGURATION_SUFFIXES = (".tf", ".tofu", "/terragrunt.hcl", ".pkr.hcl")
+# Their JSON syntax too (red team 10: `main.tf.json` was not read), where every expression is an interpolation.
+CONFIGURATION_SUFFIXES = (".tf", ".tofu", "/terragrunt.hcl", ".pkr.hcl", ".tf.json", ".tofu.json",
+                          "/terragrunt.hcl.json", ".pkr.json")
 # A word of a configuration: what lies between blanks, quotes, brackets and separators (a command string's words).
 _WORD = re.compile(r"""[^\s"'\[\](){},;=<>|&`]+""")
 _MODULE_DIR = ("${path.module}/", "${path.root}/", "${path.cwd}/", "${get_terragrunt_dir()}/")
-_INTERPOLATION = re.compile(r"\$\{[^}\n]{0,200}\}")
+# An interpolation holding no other one: a reference alone (`${var.dir}`) is some other place, one that calls a
+# function or holds a string (`${file("./boot.sh")}`, Terraform 0.11's style and the JSON syntax's only one) is
+# read for the words inside it (red team 10). Innermost first, a bounded number of rounds (nesting deeper than
+# that leaves the rest to the word filter, where a `${` makes no path).
+_INTERPOLATION = re.compile(r"\$\{((?:(?!\$\{)[^}\n]){0,200})\}")
+_ROUNDS = 8
 _GLOB = re.compile(r"[*?]")
 # The types of a file name without a folder that counts as a path (`script = "install.sh"`): not `var.region`.
 FILE_TYPES = frozenset({
@@ -57,7 +64,11 @@ def named_paths(folder: str, text: str) -> tuple[set[str], set[str]]:
     folders = {match.group(1) for match in _FILESET.finditer(text)}
     for prefix in _MODULE_DIR:
         text = text.replace(prefix, "./")
-    text = _INTERPOLATION.sub("\x00", text)  # any other interpolation: a word holding one is no path of ours
+    text = text.replace('\\"', '"')  # a JSON configuration's string holds its expressions' quotes escaped
+    for _ in range(_ROUNDS):  # any other interpolation: a word holding one is no path of ours
+        text, count = _INTERPOLATION.subn(_unwrap, text)
+        if not count:
+            break
     files: set[str] = set()
     for line in text.splitlines():
         if line.lstrip().startswith(("#", "//")):
@@ -68,6 +79,11 @@ def named_paths(folder: str, text: str) -> tuple[set[str], set[str]]:
             if "/" in word or word.rpartition(".")[2].lower() in FILE_TYPES and word.partition(".")[0]:
                 files.add(word)
     return {_resolve(folder, f) for f in files} - {""}, {_resolve(folder, d) for d in folders}
+
+
+def _unwrap(match: re.Match[str]) -> str:
+    inner = match.group(1)
+    return f" {inner} " if "(" in inner or '"' in inner else "\x00"
 
 
 def _resolve(folder: str, relative: str) -> str:

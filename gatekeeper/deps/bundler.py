@@ -60,11 +60,14 @@ def parse_gemfile_lock(path: str, data: bytes) -> list[Dependency]:
 
 def parse_gemfile(path: str, data: bytes) -> list[Dependency]:
     """The Gemfile's `gem` lines: name and version requirements (`~> 3.5.0`, `">= 1", "< 2"` joined), at scope
-    `dev` inside a `group` block (or with a `group:` option) naming only development/test groups. A gem with a
-    `git:`/`github:`/`path:` source and no version names that source. Read line by line (a hunk's lines parse
-    alone; outside its block a line's group is unknown, and it counts as runtime)."""
+    `dev` inside a `group` block (or with a `group:` option) naming only development/test groups. A gem's source
+    (a `git:`/`github:`/`path:` option, any option a `git_source` of the file may define, a `github '...' do`
+    block around it) is part of its version (`7.0.2 from github: 'evil/rails'`): a gem moved to a fork under a bump
+    does not order (red team 10). Read line by line (a hunk's lines parse alone; outside its block a line's group
+    is unknown, and it counts as runtime); what the lines hold besides gems is `residue`'s."""
     out: list[Dependency] = []
-    blocks: list[bool | None] = []  # per open block: a development group (True), another group (False), else None
+    blocks: list[tuple[bool | None, str]] = []  # per open block: a development group (True), another group
+    # (False), else None; and the source it gives its gems ("" for a group, a platform or a condition)
     for line in text(data).splitlines():
         code = line.split("#", 1)[0] if "#" in line and not _GEM.match(line) else line
         if _END.match(code):
@@ -75,18 +78,51 @@ def parse_gemfile(path: str, data: bytes) -> list[Dependency]:
         if gem is None:
             opened = _OPENS.match(code)
             if opened is not None:
-                blocks.append(_dev_groups(opened.group(2)) if opened.group(1) else None)
+                group = _dev_groups(opened.group(2)) if opened.group(1) else None
+                blocks.append((group, "" if opened.group(1) or _PLAIN_BLOCK.match(code) else code.strip()))
             continue
         versions = [m.group(2).strip() for m in _GEM_VERSION.finditer(gem.group(3))]
         rest = gem.group(5)
         inline = _INLINE_GROUP.search(rest)
-        dev = _dev_groups(inline.group(1)) if inline else any(b for b in blocks if b is not None) and all(
-            b is not False for b in blocks)
-        if not versions:
-            source = re.search(r"""\b(git|github|path)\s*(?::|=>)\s*(["'])([^"'\n]+)\2""", rest)
-            versions = [f"{source.group(1)}:{source.group(3)}"] if source else []
-        out.append(Dependency("bundler", gem.group(2), ", ".join(versions), path, True, "dev" if dev else "runtime"))
+        dev = _dev_groups(inline.group(1)) if inline else any(b for b, _ in blocks if b is not None) and all(
+            b is not False for b, _ in blocks)
+        where = [f"{m.group('key')}:{m.group('value').strip(chr(34) + chr(39))}" for m in _OPTION.finditer(rest)
+                 if m.group("key") not in _PLAIN_OPTIONS]
+        where += [source for _, source in blocks if source]
+        version = ", ".join(versions)
+        if where:
+            version = f"{version} from {', '.join(where)}" if version else ", ".join(where)
+        out.append(Dependency("bundler", gem.group(2), version, path, True, "dev" if dev else "runtime"))
     return out
+
+
+# Gem options that say when or how a gem is loaded, never where it comes from; any other option (`github:`,
+# `path:`, `source:`, a name a `git_source` defines) is part of the gem's version.
+_PLAIN_OPTIONS = frozenset({"require", "group", "groups", "platform", "platforms", "install_if",
+                            "force_ruby_platform", "autorequire"})
+# Blocks that give their gems no source: conditions, groups, platforms.
+_PLAIN_BLOCK = lazy(r"^\s*(?:if|unless|case|begin|while|until|platforms?|install_if|else|elsif)\b")
+_VALUE = r"""(?:(?P<q>["'])[^"'\n]*(?P=q)|:\w+|true|false|nil|\d+|%[iIwW]?[\[(][^\])\n]*[\])]|\[[^\]\n]*\])"""
+_OPTION = lazy(rf"""\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{_VALUE})""")
+# A gem line read whole: name, version strings, then only `key: value` options and a comment.
+_READ_REST = lazy(rf"""^(?:{_OPTION.pattern})*\s*\)?\s*(?:#.*)?$""")
+_BLANK_OR_COMMENT = lazy(r"^\s*(?:#.*)?$")
+
+
+def residue(data: bytes) -> list[str]:
+    """The Gemfile's lines that are not gem lines read whole, blank or comments: statements Bundler evaluates
+    that the delta does not read (`send(:gem, ...)`, `eval_gemfile`, a source block, a gem call split over
+    lines, `gem %q(x)`). A Gemfile is a program: when these differ between the sides, a bump elsewhere in it must
+    not explain the change (red team 10: the caller reports a `partial` problem)."""
+    out = []
+    for line in text(data).splitlines():
+        if _BLANK_OR_COMMENT.match(line):
+            continue
+        gem = _GEM.match(line)
+        if gem is not None and _READ_REST.match(gem.group(5)):
+            continue
+        out.append(line.strip())
+    return sorted(out)
 
 
 def _dev_groups(names: str) -> bool:

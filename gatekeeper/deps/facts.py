@@ -24,7 +24,7 @@ RISKY_TRIGGERS = frozenset({"pull_request_target", "workflow_run", "issue_commen
 class FileFacts:
     """The facts of one file; `kind` says which fields mean something."""
 
-    kind: str  # "dockerfile" | "workflow" | "kubernetes" | "registries"
+    kind: str  # "dockerfile" | "workflow" | "kubernetes" | "registries" | "settings"
     images_added: tuple[dict[str, str], ...] = ()  # dockerfile: {"name", "tag", "digest"}
     images_removed: tuple[dict[str, str], ...] = ()
     actions_added: tuple[dict[str, object], ...] = ()  # workflow: {"name", "ref", "pinned"}
@@ -53,7 +53,8 @@ def _cap(items: list[Any]) -> tuple[Any, ...]:
     return tuple(items[:MAX_ITEMS])
 
 
-_FACT_FORMATS = frozenset({"requirements", "pyproject.toml", "composer.json", "Dockerfile", "workflow", "action"})
+_FACT_FORMATS = frozenset({"requirements", "pyproject.toml", "composer.json", "Dockerfile", "workflow", "action",
+                           "pom.xml", "msbuild"})
 
 
 def wants_facts(path: str) -> bool:
@@ -74,6 +75,8 @@ def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> Fil
             return _registries(base_name if base_name in _REGISTRY_FILES else fmt.name if fmt else "", base, head)
         if fmt is not None and fmt.name == "composer.json":
             return _moved("registries", _composer_repositories(base), _composer_repositories(head))
+        if fmt is not None and fmt.name in _XML_SOURCES:
+            return _moved("registries", _xml_sources(fmt.name, base), _xml_sources(fmt.name, head))
         if fmt is not None and fmt.name == "Dockerfile":
             return _dockerfile(base, head)
         if fmt is not None and fmt.name in ("workflow", "action"):
@@ -89,7 +92,8 @@ def facts_for(change: FileChange, base: bytes | None, head: bytes | None) -> Fil
 # Files that name where packages come from; in a requirements file only its options do, in pyproject.toml
 # only `url = ...` keys (index and source tables), elsewhere every URL.
 _REGISTRY_FILES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "pip.conf", "pip.ini", "uv.toml",
-                             "Gemfile", "nuget.config", "NuGet.Config", "NuGet.config", "settings.xml", ".pypirc"})
+                             "Gemfile", "nuget.config", "NuGet.Config", "NuGet.config", "settings.xml", ".pypirc",
+                             "Pipfile", "Pipfile.lock"})
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://[^\s\"'<>]+", re.IGNORECASE)
 _LINES = {"requirements": re.compile(r"^\s*(?:--(?:extra-)?index-url|-i|--find-links|-f|--trusted-host)\b"),
           "pyproject.toml": re.compile(r"^\s*url\s*=")}
@@ -103,13 +107,53 @@ def _registries(kind: str, base: bytes | None, head: bytes | None) -> FileFacts 
         lines = [ln for ln in text(data).splitlines() if pattern is None or pattern.match(ln)]
         return {u.rstrip(",;)") for ln in lines for u in _URL.findall(ln)}
 
-    return _moved("registries", urls(base), urls(head))
+    moved = _moved("registries", urls(base), urls(head))
+    if moved is not None and kind in _SETTINGS_FILES and _settings(base) != _settings(head):
+        # Registries moved and something else too (red team 10: a registry removed beside npm's `node-options`
+        # or yarn's `yarnPath` counted as explained by the removal): `settings`, which the deps policy does not
+        # take as explained, with the same registries (an added one is still reviewed as new).
+        return FileFacts("settings", registries_added=moved.registries_added,
+                         registries_removed=moved.registries_removed)
+    return moved
+
+
+# Registry configs whose other lines are settings of the package manager (not Gemfile or Pipfile, read otherwise).
+_SETTINGS_FILES = _REGISTRY_FILES - {"Gemfile", "Pipfile", "Pipfile.lock"}
+_SETTING_COMMENT = re.compile(r"^\s*(?:[#;].*)?$")
+
+
+def _settings(data: bytes | None) -> list[str]:
+    """A config's lines that name no URL (blank lines and comments left out), in any order."""
+    if data is None:
+        return []
+    return sorted(line.strip() for line in text(data).splitlines()
+                  if not _SETTING_COMMENT.match(line) and not _URL.search(line))
 
 
 def _moved(kind: str, old: set[str], new: set[str]) -> FileFacts | None:
     if old == new:
         return None
     return FileFacts(kind, registries_added=_cap(sorted(new - old)), registries_removed=_cap(sorted(old - new)))
+
+
+# Where a build file sends its package manager (red team 10: a pom.xml `<repository>` or a project's
+# `<RestoreSources>` beside an in-level bump was allowed): Maven's repositories and plugin repositories (by their
+# `<url>`), MSBuild's restore feeds and folders (each `;`-separated value, a URL or a path).
+_POM_REPOSITORY = re.compile(r"<((?:plugin)?[Rr]epository)\b[^>]*>(.*?)</\1\s*>", re.DOTALL)
+_POM_URL = re.compile(r"<url>\s*([^<]*?)\s*</url>")
+_MSBUILD_SOURCES = re.compile(r"<(Restore(?:Sources|AdditionalProjectSources|FallbackFolders|ConfigFile))\b[^>]*>"
+                              r"([^<]*)</\1\s*>")
+_XML_SOURCES = frozenset({"pom.xml", "msbuild"})
+
+
+def _xml_sources(kind: str, data: bytes | None) -> set[str]:
+    if data is None:
+        return set()
+    body = text(data)
+    if kind == "pom.xml":
+        return {url for block in _POM_REPOSITORY.finditer(body) for url in _POM_URL.findall(block.group(2))}
+    return {value.strip() for m in _MSBUILD_SOURCES.finditer(body) for value in m.group(2).split(";")
+            if value.strip()}
 
 
 def _composer_repositories(data: bytes | None) -> set[str]:

@@ -3,7 +3,7 @@ gomod2nix.toml (the Nix build's lock of the same modules, `[mod."name"] version 
 
 from __future__ import annotations
 
-from gatekeeper.deps.loaders import load_toml, mapping, string, text
+from gatekeeper.deps.loaders import load_toml, mapping, sourced_version, text
 from gatekeeper.deps.model import Dependency, Scope
 from gatekeeper.deps.versions import compare
 from gatekeeper.lazy_pattern import lazy
@@ -76,7 +76,9 @@ def parse_go_sum(path: str, data: bytes) -> list[Dependency]:
 
 
 def parse_gomod2nix(path: str, data: bytes) -> list[Dependency]:
-    """gomod2nix.toml: `[mod."github.com/x/y"]` tables with the `version` Nix builds (direct: from go.mod)."""
+    """gomod2nix.toml: `[mod."github.com/x/y"]` tables with the `version` Nix builds (direct: from go.mod). A
+    `replaced` module (go.mod's `replace`) is where the code comes from: part of the version (red team 10: a fork
+    swapped in under a bump was an in-level upgrade)."""
     doc = load_toml(data)
-    return [Dependency("go", name, string(mapping(entry, name).get("version")), path, None, "runtime")
+    return [Dependency("go", name, sourced_version(mapping(entry, name), ("replaced",)), path, None, "runtime")
             for name, entry in mapping(doc.get("mod"), "mod").items()]

@@ -116,12 +116,17 @@ def _composer_lock(data: bytes) -> Entries:
 def _pipfile_lock(data: bytes) -> Entries:
     doc = mapping(load_json(data), "Pipfile.lock")
     # An entry without `index` comes from the first source: pipenv writes the name only for some entries.
+    # An entry names its source; the source's URL is where it comes from (red team 10: the URL swapped under the
+    # same name moved every entry).
     sources = listing(mapping(doc.get("_meta"), "_meta").get("sources"), "sources")
+    urls = {string(s.get("name")): string(s.get("url")) for s in sources if isinstance(s, dict)}
     first = string(sources[0].get("name")) if sources and isinstance(sources[0], dict) else ""
     for section in ("default", "develop"):
         for name, entry in mapping(doc.get(section), section).items():
             if isinstance(entry, dict):
-                yield f"{section}/{name}", string(entry.get("version")), {"index": entry.get("index") or first}
+                index = entry.get("index") or first
+                yield f"{section}/{name}", string(entry.get("version")), {"index": index,
+                                                                          "url": urls.get(string(index))}
 
 
 _HASH_KEYS = frozenset({"hash", "hashes", "shasum", "checksum", "integrity", "size", "upload-time"})

@@ -14,10 +14,10 @@ from typing import Any
 from gatekeeper.deps.bazel import OVERRIDE, residue
 from gatekeeper.deps.cocoapods import moved_checksums
 from gatekeeper.deps.devcontainer import moved_digests
-from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml, text
 from gatekeeper.deps.lockedsources import moved_sources
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.swift import moved_revisions
 
 
@@ -72,7 +72,7 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
     """The override sections of `path` whose content differs between the two sides (empty when none, when the
     file is not such a manifest, or when a side does not parse: the parsers report that themselves)."""
     name = path.rsplit("/", 1)[-1]
-    if code_changed(path, base, head):
+    if residue_changed(path, base, head):
         return ["build logic or download location"]
     if name == "MODULE.bazel" and base is not None and head is not None and residue(base) != residue(head):
         return ["build logic or download location"]

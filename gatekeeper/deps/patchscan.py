@@ -31,7 +31,7 @@ CANDIDATE = lazy(
     rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties"
     rb"|\.resolved|devcontainer|dotnet-tools|module\.bazel|kustomization"
     # and the files content facts are read from (facts.wants_facts): registry configs, YAML
-    rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
+    rb"|npmrc|yarnrc|bunfig|pip\.(conf|ini)|gemfile|pipfile|nuget|settings\.xml|pypirc|\.ya?ml)", re.IGNORECASE)
 
 
 # The same test over a whole patch at C speed: a patch none of whose sections can hold a dependency

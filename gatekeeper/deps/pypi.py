@@ -56,6 +56,33 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+# Options a requirements file's residue leaves out: the delta reads `-r`/`-e` as dependencies, the file's facts read
+# an index or find-links URL as a registry (facts._registries), and a `--hash` is a checksum of what is named.
+_READ_OPTION = re.compile(r"^(?:(?:-r|--requirement|-e|--editable)(?:=|\s+)\S+"
+                          r"|(?:-i|--index-url|--extra-index-url|-f|--find-links)(?:=|\s+)[a-z][a-z0-9+.-]*://\S+"
+                          r"|--hash(?:=|\s+)\S+(?:\s+--hash(?:=|\s+)\S+)*)$", re.IGNORECASE)
+_HASHES = re.compile(r"\s+--hash(?:=|\s+)\S+")
+
+
+def requirements_residue(data: bytes) -> list[str]:
+    """The logical lines of a requirements file the delta does not read: options other than `-r`, `-e`, index
+    URLs and hashes (`-c URL` constraints, `--trusted-host`, `--no-index` with a local `--find-links` folder,
+    `--pre`), and a requirement's own options other than `--hash` (`--global-option`). When these differ between
+    the sides, a bump in the same file must not explain the change (red team 10: the caller reports a `partial`
+    problem). Each hunk of a patch side is read alone, as requirements_hunks reads it."""
+    out = []
+    for hunk in text(data).split(HUNK):
+        logical = re.sub(r"\\\s*$", "", hunk.replace(CHANGED, "").replace("\\\r\n", " ").replace("\\\n", " "))
+        for raw in logical.splitlines():
+            line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+            if not line or _READ_OPTION.match(line):
+                continue
+            if not line.startswith("-") and not re.search(r"\s-", _HASHES.sub("", f" {line}")):
+                continue  # a requirement (read by parse_requirements) with no option but hashes
+            out.append(line)
+    return sorted(out)
+
+
 def requirements_hunks(path: str, data: bytes) -> list[Dependency]:
     """One side of a requirements file's hunks (hunks.sides), each hunk read alone: a `\\` that ends one hunk's
     last line (a hash-pinned file's `--hash` list) must not join the next hunk's first requirement to it, and a
@@ -125,8 +152,8 @@ def parse_pyproject(path: str, data: bytes) -> list[Dependency]:
 
 def parse_pipfile(path: str, data: bytes) -> list[Dependency]:
     """Pipenv's Pipfile (TOML): `[packages]` at scope runtime, `[dev-packages]` and any other category at dev;
-    a value is the version specifier (`"==2.31.0"`, `"*"`) or a table naming one (`version`) or a source
-    (`git` with its `ref`, `path`, `file`)."""
+    a value is the version specifier (`"==2.31.0"`, `"*"`) or a table naming one (`version`) and where the
+    package comes from (`git` with its `ref`, `path`, `file`, `index`), which the version carries."""
     doc = load_toml(data)
     out: list[Dependency] = []
     for section, entries in doc.items():
@@ -135,9 +162,15 @@ def parse_pipfile(path: str, data: bytes) -> list[Dependency]:
         scope: Scope = "runtime" if section == "packages" else "dev"
         for name, value in entries.items():
             if isinstance(value, dict):
+                # The index a package is pinned to is where it comes from, as a git URL or a path is (red team 10:
+                # `{version = "==2.31.1", index = "mirror"}` under a bump is no upgrade of the default index's).
                 where = string(value.get("git") or value.get("path") or value.get("file"))
-                spec = string(value.get("version")) or (f"{where}@{string(value.get('ref'))}" if value.get("ref")
-                                                        else where)
+                where = f"{where}@{string(value.get('ref'))}" if where and value.get("ref") else where
+                version = string(value.get("version"))
+                index = string(value.get("index"))
+                spec = version or where or (f"index {index}" if index else "")
+                if version and (where or index):
+                    spec += f" from {where or f'index {index}'}"
             else:
                 spec = string(value)
             out.append(Dependency("pip", name, spec, path, True, scope))

@@ -16,13 +16,13 @@ from gatekeeper.deps import chartapp, hunks, mavenprops, msbuildprops
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
-from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.lockedsources import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
 from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.patchscan import CANDIDATE, candidates, mapped, section_lines
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
+from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.treeblobs import sibling_blob, side_blob, touched_files
 from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import read_lines
@@ -226,7 +226,7 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             whole = change.submodule or change.status in ("added", "deleted") or (
                 change.status in ("renamed", "copied") and not section.hunks)
             partial = not whole
-            if partial and code_changed(change.path, old_text, new_text):
+            if partial and residue_changed(change.path, old_text, new_text, whole=False):
                 problems.append(Problem(change.path, "partial", "its hunks change build logic or a download location "
                                         "beside versions: review it by hand"))
                 continue
@@ -281,7 +281,7 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
 
 
 # Facts whose lines stand alone can be read from hunks; a workflow's or manifest's YAML cannot.
-_LINE_FACTS = frozenset({"dockerfile", "registries"})
+_LINE_FACTS = frozenset({"dockerfile", "registries", "settings"})
 
 
 def _facts(change: FileChange, section: _Section, out: list[tuple[str, dict[str, object]]]) -> None:
