@@ -139,6 +139,18 @@ def test_terraform_module_block_moves_to_a_version_another_block_uses(tmp_path: 
         assert delta.changes[0].change == "upgraded" and delta.changes[0].level == "major"
 
 
+def test_terraform_version_with_a_trailing_comment_from_a_patch(tmp_path: Path) -> None:
+    body = MODULES_TF.replace('"3.15.1"', '"3.15.1" # 3.16 needs a state import')
+    repo, base, head = edited_commits(tmp_path, {"main.tf": body}, {"main.tf": {'"3.15.1"': '"4.3.0"'}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert _moves(delta) == {("terraform", "terraform-aws-modules/s3-bucket/aws", "3.15.1", "4.3.0")}, delta
+    # a second quoted value after the comment mark is still the comment's, never the version
+    hostile = MODULES_TF.replace('"3.15.1"', '"3.15.1" // "9.9.9"')
+    repo, base, head = edited_commits(tmp_path / "c", {"main.tf": hostile}, {"main.tf": {'"3.15.1"': '"3.16.0"'}})
+    assert _moves(_patch(repo, base, head)) == {("terraform", "terraform-aws-modules/s3-bucket/aws", "3.15.1",
+                                                 "3.16.0")}
+
+
 def test_terraform_module_block_removed_beside_a_kept_one_and_a_new_source(tmp_path: Path) -> None:
     """A block removed at a version another block keeps moved nothing; a block of a new source is added."""
     second = MODULES_TF.split("\n\n", 2)[2]

@@ -12,7 +12,8 @@ from gatekeeper.deps.edits import RANGE, Side
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.lazy_pattern import lazy
 
-_HCL_ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
+# a trailing comment is the author's note (`version = "2.14.0" # 2.15 pins the provider`), as parse_terraform reads it
+_HCL_ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*(?:(?:#|//).*)?$')
 _HCL_PROVIDER = lazy(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
 _HCL_MODULE = lazy(r'^\s*module\s+"[^"]*"\s*\{\s*$')
 
