@@ -15,7 +15,10 @@ repositories, collected, committed and first run blind in round 4), `sixth` (dep
 repositories chosen for Gradle catalogs, Maven modules, NuGet, Composer, Cargo, Go and Terraform modules, committed
 before its first, blind run in round 5), `seventh` (deps_bumps_seventh.tsv, 25 more repositories chosen for Gradle
 catalogs, mix, Swift, CocoaPods, Bazel, pnpm/yarn workspaces, uv, Go modules, Helm and images, committed before its
-first, blind run in round 6) — or reads another collection's file
+first, blind run in round 6), `eighth` (deps_bumps_eighth.tsv, 26 more repositories chosen for breadth:
+npm/yarn/pnpm/bun workspaces, uv/poetry/Pipfile/requirements, Go, Cargo workspaces, Bundler, Composer, Maven,
+Gradle, NuGet, actions, images in Dockerfiles, Compose and Kubernetes manifests, Helm, Terraform,
+`.tool-versions`, committed before its first, blind run in round 7) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -50,7 +53,7 @@ DATA = Path(__file__).with_name("deps_bumps.tsv")
 SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
         "formats": DATA.with_name("deps_bumps_formats.tsv"), "fifth": DATA.with_name("deps_bumps_fifth.tsv"),
         "sixth": DATA.with_name("deps_bumps_sixth.tsv"),
-        "seventh": DATA.with_name("deps_bumps_seventh.tsv")}
+        "seventh": DATA.with_name("deps_bumps_seventh.tsv"), "eighth": DATA.with_name("deps_bumps_eighth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -85,8 +88,10 @@ def _same_version(want: str, got: str | None) -> bool:
     return len(short) > 1 and want.split(".")[: len(short)] == short and bool(rest) and set(rest) == {"0"}
 
 
-# Dependabot names the build tool a wrapper downloads by the wrapper's name; the delta names the tool.
-_WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper")}
+# Dependabot names the build tool a wrapper downloads by the wrapper's name, and Renovate an asdf
+# `.tool-versions` entry by its asdf plugin (`golang`, `nodejs`); the delta names the tool.
+_WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
+             ("tool", "node", "nodejs")}
 
 
 def _same_name(want: str, change: Change) -> bool:
@@ -96,7 +101,8 @@ def _same_name(want: str, change: Change) -> bool:
     with its tag (`debian:bookworm-slim`) or without its registry (`aquasec/trivy`), a PyPI package with
     its extras (`psycopg[binary]`), a tool by its short name (`buildx` for docker/buildx), a Terraform
     module by its source without a sub-module (`//modules/x`), a wrapper's tool by the wrapper's name
-    (`gradle-wrapper`), a Go module by the path it had before its major version moved (`from_name`), a
+    (`gradle-wrapper`) or an asdf tool by its plugin (`golang`), a Go module by the path it had before its major
+    version moved (`from_name`) or without its host, a Terraform module by Dependabot's `block::repository`, a
     pre-commit hook repository by its URL (`https://github.com/crate-ci/typos`); each is the same package."""
     norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731 - PEP 503 for PyPI, harmless elsewhere
     if change.ecosystem == "pip":
@@ -114,6 +120,8 @@ def _same_name(want: str, change: Change) -> bool:
         if name.startswith("git::"):
             name = re.sub(r"-git$", "", re.sub(r"^git::https?://", "", name))
         name = re.sub(r"//.*$", "", name)
+        # Dependabot names a git-sourced module `<module block>::<repository>` (`auth0::cloud-platform-terraform-auth0`)
+        want = want.split("::")[-1]
     if (change.ecosystem, name, want) in _WRAPPERS:
         return True
     if change.ecosystem == "docker":
@@ -122,7 +130,10 @@ def _same_name(want: str, change: Change) -> bool:
         return True
     # an image named without its registry (`aquasec/trivy` for docker.io/aquasec/trivy), a tool by its short
     # name (`buildx` for docker/buildx)
-    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/"}.get(change.ecosystem)
+    # a Go module without its host (Renovate's older "update module sethgrid/pester"), a kustomize remote resource
+    # by its repository or project name (`cert-manager` for github.com/jetstack/cert-manager)
+    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/", "go": "/",
+              "kustomize": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
         return True
     return change.ecosystem == "github-actions" and want.startswith(name + "/")

@@ -251,7 +251,9 @@ def test_kustomization_image_line_and_what_fails_closed(repo: GitRepo) -> None:
     head = KUSTOMIZATION.replace("1.33.1@sha256:2f8d32fe", "1.33.2@sha256:b92be5e6")
     delta = _patch(repo, "k/kustomization.yaml", KUSTOMIZATION, head)
     assert not delta.problems and _seen(delta) == _truth("k/kustomization.yaml", KUSTOMIZATION, head)
-    assert _partial(_patch(repo, "k/kustomization.yaml", KUSTOMIZATION, KUSTOMIZATION.replace("v1.0.0", "v1.1.0")))
+    # an `images:` entry the hunk shows whole, under `images:` up to the next key (test_deps_eighth_classes.py)
+    delta = _patch(repo, "k/kustomization.yaml", KUSTOMIZATION, KUSTOMIZATION.replace("v1.0.0", "v1.1.0"))
+    assert not delta.problems and _seen(delta) == [("frontend", "v1.0.0", "v1.1.0", "upgraded")]
     renamed = KUSTOMIZATION.replace("- name: frontend", "- name: frontend\n    newName: ghcr.io/evil/frontend")
     assert _partial(_patch(repo, "k/kustomization.yaml", KUSTOMIZATION, renamed))
 

@@ -89,9 +89,10 @@ def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:
 # 3.13, Ruby 3.2 → 3.3 are each language's major release, with new semantics), so it counts as `major`.
 _RELEASE_LINES = frozenset({("go", "go"), ("tool", "go"), ("tool", "python"), ("tool", "ruby")})
 
-# Ecosystems whose entries are use sites (a workflow's `uses:` lines, a Dockerfile's `FROM` lines), not
-# copies of a package a resolver keeps side by side.
-_USE_SITES = frozenset({"github-actions", "docker"})
+# Ecosystems whose entries are use sites (a workflow's `uses:` lines, a Dockerfile's `FROM` lines, a Terraform
+# file's `module` blocks: `s3_bucket_a` at 4.3.0 beside `s3_bucket_b` moved 3.15.1 → 4.3.0 is that block's
+# upgrade), not copies of a package a resolver keeps side by side.
+_USE_SITES = frozenset({"github-actions", "docker", "terraform"})
 
 
 def _relabelled(before: Mapping[str, Dependency], after: Mapping[str, Dependency], partial: bool) -> list[Change]:

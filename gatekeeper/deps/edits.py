@@ -1,9 +1,10 @@
 """Dependency edits inside structured manifests that a patch shows only as hunks.
 
 package.json and composer.json (`"name": "range",`), Cargo.toml (`name = "req"` or a one-line inline
-table), pyproject.toml (a PEP 508 list item `"name>=1.0",`; a Poetry `name = "^1.0"` only under a
-dependency table header the hunk itself shows) and pom.xml (a `<version>` line whose `<dependency>`,
-`<plugin>` or `<parent>` element, with its groupId and artifactId, the hunk shows above it).
+table), pyproject.toml (a PEP 508 list item `"name>=1.0",`; a Poetry `name = "^1.0"`, or a whole
+PEP 735 group or extra on one line, only under a dependency table header the hunk itself shows) and
+pom.xml (a `<version>` line whose `<dependency>`, `<plugin>` or `<parent>` element, with its groupId and
+artifactId, the hunk shows above it).
 
 Fail closed: every changed line must be a dependency line of its format or blank, each name may be
 edited in one place only (a name removed in one block and added in another may have moved between
@@ -218,10 +219,35 @@ def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
             raise ManifestError(f"not a versioned PEP 508 requirement: {line[:80]!r}")
         return [(req.name, spec_of(req))]
     header = next((text for text, _ in reversed(side[:index]) if _TOML_HEADER.match(text)), None)
+    if header is not None and _LIST_TABLES.match(header.strip()):
+        return _requirement_list(line)
     if header is None or not _POETRY_HEADER.match(header.strip()):
         raise ManifestError(f"not a dependency line (no dependency table shown above it): {line[:80]!r}")
     name, value = _toml_pair(line)
     return [(name, _table_version(name, value, _POETRY_TABLE_KEYS))]
+
+
+# Tables whose every key is a list of PEP 508 requirements: PEP 735 groups and PEP 621 extras.
+_LIST_TABLES = lazy(r"^\[(?:dependency-groups|project\.optional-dependencies)\]\s*(?:#.*)?$")
+
+
+def _requirement_list(line: str) -> list[tuple[str, str]]:
+    """A whole group on one line under its table's header (`hatch = ["hatch==1.17.0", "hatch-vcs"]`): each
+    requirement under its group's name as its section, so one moved between groups is refused. An item that
+    is no requirement (PEP 735's `{include-group = "x"}`) or names a URL cannot be read from the hunk."""
+    group, items = _toml_pair(line)
+    if not isinstance(items, list):
+        raise ManifestError(f"not a list of requirements: {line[:80]!r}")
+    out: list[tuple[str, str]] = []
+    for item in items:
+        try:
+            req = Requirement(item) if isinstance(item, str) else None
+        except InvalidRequirement:
+            req = None
+        if req is None or req.url:
+            raise ManifestError(f"not a list of plain PEP 508 requirements: {line[:80]!r}")
+        out.append((f"{group}{_SECTION_MARK}{req.name}", spec_of(req)))
+    return out
 
 
 def pom_line(side: Side, index: int) -> list[tuple[str, str]]:

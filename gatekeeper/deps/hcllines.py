@@ -1,16 +1,19 @@
 """Terraform (`.tf`) lines a patch shows only as hunks: a provider's or module's `version`, a module's
-`source = "…?ref=vX"`, a helm_release's `version` beside its `chart`, a container `image`. The rules of
+`source = "…?ref=vX"`, a helm_release's `version` beside its `chart`, a container `image`, a value under a
+Renovate annotation. The rules of
 edits.py hold (every changed line is one of these or blank; a refusal is a ManifestError, then a `partial`
 problem); infra.parse_terraform reads the same from a whole file."""
 
 from __future__ import annotations
 
+from gatekeeper.deps import tools
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.edits import RANGE, Side
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.lazy_pattern import lazy
 
-_HCL_ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*$')
+# a trailing comment is the author's note (`version = "2.14.0" # 2.15 pins the provider`), as parse_terraform reads it
+_HCL_ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"\s*(?:(?:#|//).*)?$')
 _HCL_PROVIDER = lazy(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{\s*$")
 _HCL_MODULE = lazy(r'^\s*module\s+"[^"]*"\s*\{\s*$')
 
@@ -52,6 +55,18 @@ def terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """A `version = "..."` line of a required_providers entry or a module block whose `source` (and,
     for a provider, its `NAME = {` opening) the hunk shows above it in the same block; a helm_release's
     `version` whose `chart` the hunk shows; a container `image = "name:tag"` line."""
+    line = side[index][0]
+    # A value under a Renovate annotation the hunk shows directly above it (a variable's `default = "0.8.4"`),
+    # as infra.parse_terraform reads it. The annotation only adds: a module's, provider's or image's own line
+    # is still read as that, and fails closed as that when the hunk does not show whose it is.
+    named = tools.annotation(side[index - 1][0]) if index > 0 else None
+    dep = tools.annotated(line, named, "") if named is not None else None
+    if dep is not None and not _HCL_ATTR.match(line) and not _HCL_IMAGE.match(line):
+        return [(dep.name, dep.version, dep.ecosystem)]
+    return _terraform_line(side, index) + ([(dep.name, dep.version, dep.ecosystem)] if dep is not None else [])
+
+
+def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     line = side[index][0]
     if (image := _HCL_IMAGE.match(line)) is not None:
         name, tag, digest = split_image(image.group(1))

@@ -24,7 +24,8 @@ which package it pins at which version; anything else raises ManifestError (a `p
 
 from __future__ import annotations
 
-from gatekeeper.deps import bazel, precommit
+from gatekeeper.deps import bazel, kustomize, precommit
+from gatekeeper.deps.docker import image_version
 from gatekeeper.deps.edits import RANGE, Side
 from gatekeeper.deps.loaders import load_toml
 from gatekeeper.deps.model import ManifestError
@@ -115,8 +116,63 @@ def bazel_line(side: Side, index: int) -> list[tuple[str, ...]]:
     return [(f"{d.scope}|{d.name}", d.version, d.ecosystem) for d in found]
 
 
+_LIST_ITEM = lazy(r"""^\s*-\s+["']?([^"'\s#]+)["']?\s*(?:#.*)?$""")
+
+
+_IMAGE_KEY = lazy(r"""^( *)(- +)?(name|newName|newTag|digest): *(["']?)([^"'\s#]+)\4 *(?:#.*)?$""")
+
+
+def _image_entry(side: Side, index: int) -> list[tuple[str, ...]] | None:
+    """The `images:` entry (`- name: X`, `newName:`, `newTag:`, `digest:`) the key line at `index` belongs to,
+    when the hunk shows all of it: its `- name:` line, every key, the line that ends it (the next entry or a
+    shallower line), and above it `images:` across earlier entries only. None when the line is no such key;
+    ManifestError when the hunk does not show the whole entry (a `newName:` out of sight renames the image) or
+    the entry's name changes. One entry is one dependency: only its first changed line yields it."""
+    if _IMAGE_KEY.match(side[index][0]) is None:
+        return None
+    start = index
+    while start >= 0 and (m := _IMAGE_KEY.match(side[start][0])) is not None and not m.group(2):
+        start -= 1
+    head = _IMAGE_KEY.match(side[start][0]) if start >= 0 else None
+    if head is None or head.group(3) != "name":
+        raise _refuse("the hunk does not show this images entry's `- name:` line", side[index][0])
+    column = len(head.group(1))
+    keys, end = {}, start
+    while end < len(side) and (m := _IMAGE_KEY.match(side[end][0])) is not None \
+            and (end == start or not m.group(2) and len(m.group(1)) == column + len(head.group(2))):
+        if m.group(3) in keys:
+            raise _refuse("an images entry with a key twice", side[end][0])
+        keys[m.group(3)] = m.group(5)
+        end += 1
+    above = start - 1
+    while above >= 0 and (m := _IMAGE_KEY.match(side[above][0])) is not None and len(m.group(1)) >= column:
+        above -= 1
+    closed = end < len(side) and len(side[end][0]) - len(side[end][0].lstrip()) <= column
+    if end <= index or not closed or above < 0 or side[above][0].rstrip() != " " * column + "images:" \
+            and side[above][0].rstrip() != "images:":
+        raise _refuse("the hunk does not show this whole images entry under `images:`", side[index][0])
+    changed = [at for at in range(start, end) if side[at][1]]
+    if any((key := _IMAGE_KEY.match(side[at][0])) is not None and key.group(3) in ("name", "newName")
+           for at in changed):
+        # an entry renamed (or added) from a hunk: which image it replaced needs the whole file
+        raise _refuse("an images entry whose name changes", side[index][0])
+    if index != changed[0]:
+        return []
+    tag, digest = keys.get("newTag", ""), keys.get("digest", "")
+    if not tag and not digest:
+        return []  # a rename alone names no version, as kustomize.parse_kustomization reads it
+    name = keys.get("newName") or keys["name"]
+    return [(name, image_version(tag, f"sha256:{digest.removeprefix('sha256:')}" if digest else ""), "docker")]
+
+
 def kustomize_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    """An `image:` line, one key of an `images:` entry the hunk shows whole, or one list item naming a remote
+    resource on GitHub at a ref (kustomize.remote)."""
     line = side[index][0]
+    if (item := _LIST_ITEM.match(line)) is not None and (found_remote := kustomize.remote(item.group(1))):
+        return [(found_remote[0], found_remote[1], "kustomize")]
+    if (entry := _image_entry(side, index)) is not None:
+        return entry
     found = parse_compose("", line.encode())
     if not found:
         raise _refuse("not an image: line", line)

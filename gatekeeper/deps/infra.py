@@ -82,13 +82,16 @@ _ENTRY = lazy(r'^\s*([A-Za-z][\w-]*)\s*=\s*(?:\{|"([^"]*)")')
 
 
 def parse_terraform(path: str, data: bytes) -> list[Dependency]:
-    """`module` blocks (name = source; a `?ref=` becomes the version, else the `version` argument) and
+    """`module` blocks (name = source; a `?ref=` becomes the version, else the `version` argument),
     `required_providers` entries (name = source, `hashicorp/NAME` when none is given; the version
-    constraint)."""
-    out: list[Dependency] = []
+    constraint), helm_release charts, container images and Renovate-annotated values."""
+    lines = text(data).splitlines()
+    # `# renovate: datasource=github-releases depName=kro-run/kro` over a variable's `default = "0.8.4"`: a
+    # version the configuration installs that no block above names (aws-samples/eks-workshop-v2)
+    out: list[Dependency] = read_annotations(path, lines, "runtime")
     attrs: dict[str, str] | None = None
     kind, entry, depth = "", "", 0
-    for line in text(data).splitlines():
+    for line in lines:
         if (image := _IMAGE.match(line)) is not None:
             name, tag, digest = split_image(image.group(1))
             out.append(Dependency("docker", name, image_version(tag, digest), path, True, "runtime"))

@@ -5,6 +5,10 @@
 - `helmCharts:` entries (`{name, repo, version}`) are Helm charts, as a `Chart.yaml` dependency is.
 - `image:` lines anywhere in the file (inline `patches:` are YAML strings inside YAML, so their lines are read
   as lines, as Compose files are).
+- remote `resources:` / `components:` / `bases:` on GitHub, which the build fetches: a remote target
+  (`github.com/o/r/deploy?ref=v0.8.1`) at its `ref`, a release asset
+  (`https://github.com/o/r/releases/download/v1.6.1/crds.yaml`) at its tag; ecosystem `kustomize`, named
+  `github.com/o/r` (Renovate's kustomize manager and its annotated regex managers bump both).
 The file must be YAML (a problem otherwise), whichever of these it holds.
 """
 
@@ -14,6 +18,18 @@ from gatekeeper.deps.docker import image_version
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string
 from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.toolfiles import parse_compose
+from gatekeeper.lazy_pattern import lazy
+
+_REMOTE = lazy(r"^(?:https://|git::https://|ssh://git@)?github\.com[/:]([\w.-]+/[\w.-]+?)(?:\.git)?(?:/[^?\s]*)?"
+               r"\?(?:[^\s]*&)?ref=([^&\s]+)$")
+_RELEASE = lazy(r"^https://github\.com/([\w.-]+/[\w.-]+)/releases/download/([^/\s]+)/[^\s]+$")
+_REMOTE_LISTS = ("resources", "components", "bases")
+
+
+def remote(entry: str) -> tuple[str, str] | None:
+    """(`github.com/o/r`, ref) of a remote kustomize resource on GitHub; None for a local path or anything else."""
+    m = _REMOTE.match(entry) or _RELEASE.match(entry)
+    return (f"github.com/{m.group(1)}", m.group(2)) if m is not None else None
 
 
 def parse_kustomization(path: str, data: bytes) -> list[Dependency]:
@@ -30,4 +46,8 @@ def parse_kustomization(path: str, data: bytes) -> list[Dependency]:
         entry = mapping(entry, "a helmCharts entry")
         if string(entry.get("name")):
             out.append(Dependency("helm", string(entry["name"]), string(entry.get("version")), path, True, "runtime"))
+    for key in _REMOTE_LISTS:
+        for entry in listing(doc.get(key), key):
+            if isinstance(entry, str) and (found := remote(entry.strip())) is not None:
+                out.append(Dependency("kustomize", found[0], found[1], path, True, "runtime"))
     return out + parse_compose(path, data)

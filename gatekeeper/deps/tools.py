@@ -76,9 +76,12 @@ _STEP_USES = lazy(r"""^(?P<indent>\s*(?:-\s+)?)uses\s*:\s*["']?(?P<name>[^@"'\s#
 # `runs-on: ubuntu-24.04`, `runs-on: [macos-14]`, `runs-on: windows-2022`; `-latest` names no version.
 _RUNS_ON = lazy(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
                 r"""(?P<version>\d[\w.-]*)["']?""")
-# Renovate's annotation: `# renovate: datasource=docker depName=node` (its documented form) or a
-# repository's own `# renovate: github=owner/repo`; the line below it holds the version.
-_ANNOTATION = lazy(r"^\s*#\s*renovate\s*:\s*(?P<pairs>\S+=\S+(?:\s+\S+=\S+)*)\s*$", re.IGNORECASE)
+# Renovate's annotation: `# renovate: datasource=docker depName=node` (its documented form), a
+# repository's own `# renovate: github=owner/repo`, or its own prefix naming the datasource
+# (`# renovate-helm: depName=keda registryUrl=…`, aws-samples/eks-workshop-v2's regex manager); the line
+# below it holds the version.
+_ANNOTATION = lazy(r"^\s*#\s*renovate(?:-(?P<source>[A-Za-z][\w-]{0,40}))?\s*:\s*(?P<pairs>\S+=\S+(?:\s+\S+=\S+)*)\s*$",
+                   re.IGNORECASE)
 _ANNOTATED = lazy(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
                   r"""\s*(?:#.*)?$""")
 # Any assignment (`KEY: x`, `KEY=x`, `KEY := x`, `KEY ?= x`, `ENV KEY x`), for the value kept as written.
@@ -99,7 +102,7 @@ def annotation(line: str) -> tuple[str, str] | None:
         return None
     pairs = dict(p.split("=", 1) for p in m.group("pairs").split())
     name = pairs.get("depName") or pairs.get("packageName")
-    source = pairs.get("datasource", "")
+    source = pairs.get("datasource") or m.group("source") or ""
     if not name:  # `github=owner/repo`, `github-releases=owner/repo`: one pair, the source names the package
         others = [(k, v) for k, v in pairs.items() if k not in _OPTIONS]
         if len(others) != 1:
