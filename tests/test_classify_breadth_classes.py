@@ -279,3 +279,28 @@ def test_a_dashboard_moved_out_of_a_chart_keeps_its_old_side(git_repo: GitRepo) 
     git_repo.move("charts/web/dashboards/web.json", "docs/web.json")
     git_repo.commit("head")
     assert tree_files(git_repo)["docs/web.json"].bucket == "iac"
+
+
+def test_the_packages_a_test_builds_are_its_data(git_repo: GitRepo) -> None:
+    """uv's test/packages/: packages a test installs or builds. Their pins and manifests are test data (deps → src,
+    the documented lowering); a workspace's own packages/ and a Dockerfile among the test packages keep their kind."""
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    git_repo.write("test/packages/anyio_local/.python-version", "3.12\n")
+    git_repo.write("test/packages/anyio_local/pyproject.toml", '[project]\nname = "anyio"\nversion = "4.3.0"\n')
+    git_repo.write("packages/web/package.json", '{"name": "web", "dependencies": {"left-pad": "1.3.0"}}\n')
+    git_repo.write("test/packages/image/Dockerfile", "FROM python:3.12\n")
+    git_repo.commit("head")
+    tree = tree_files(git_repo)
+    want = {"test/packages/anyio_local/.python-version": "src", "test/packages/anyio_local/pyproject.toml": "src",
+            "packages/web/package.json": "deps", "test/packages/image/Dockerfile": "iac"}
+    assert {p: tree[p].bucket for p in want} == want
+    assert tree["test/packages/anyio_local/pyproject.toml"].rule == "src.context.deps-test-data"
+
+
+def test_a_manifest_moved_into_test_packages_keeps_its_old_side(git_repo: GitRepo) -> None:
+    git_repo.write("pyproject.toml", '[project]\nname = "app"\ndependencies = ["httpx"]\n')
+    git_repo.commit("base")
+    git_repo.move("pyproject.toml", "tests/packages/app/pyproject.toml")
+    git_repo.commit("head")
+    assert tree_files(git_repo)["tests/packages/app/pyproject.toml"].bucket == "deps"
