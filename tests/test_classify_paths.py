@@ -793,6 +793,7 @@ NOT_SIGNALS = [
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)
     "charts/web/tests/service_test.yaml",  # a helm-unittest suite beside the chart's templates/
     "test-resources/lib_tests/testfiles/archive.zip",  # an archive a test unpacks: test data, not an asset
+    "charts/web/hack/sync_dashboards.py",  # a chart's developer script
     "tests/test-cluster/main.k",  # a KCL composition test
     "app/models/user_data.py",
     "src/user-data.ts",
