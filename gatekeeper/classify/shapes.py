@@ -2,7 +2,8 @@
 parameter files, Packer JSON templates, OpenStack Heat templates, NixOS, home-manager and disko configurations, SAM
 CLI deploy settings under another name), of a Puppet module's `metadata.json`, and of CI settings without a fixed
 file name (Semaphore pipelines, Concourse team configurations, Jenkins pipelines kept as `.groovy` scripts,
-manifest-tool specs of released images). Each needs two keys of its format, or one that no other format uses, so
+manifest-tool specs of released images), and of monitoring content (Grafana and Cloud Monitoring dashboards,
+Prometheus rule groups: `other`). Each needs two keys of its format, or one that no other format uses, so
 that a look-alike (an application's `applications:` list, a Nix package, a Groovy class, an npm package's
 `metadata.json`) stays src.
 """
