@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gatekeeper.classify.change import classify_changes
+from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.markers import (
     CONFIG_EXTENSIONS,
     NOT_LISTED,
@@ -56,7 +57,6 @@ _RAISED_BY_MARKERS = frozenset({"src", "other"})
 # Path rules whose files no tier raises: test-data folders (principle 1) and the templates and man pages a
 # product ships (principle 2: a cookiecutter skeleton's template.yaml or Dockerfile is text it emits).
 FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
-_CODE_LOCKS = frozenset({"js", "cjs", "mjs"})  # a lock file that is code: Yarn's Plug'n'Play loader (.pnp.cjs)
 _INVENTORY_PROGRAMS = frozenset({"php", "js", "go", "rb", "pl"})  # languages of dynamic inventory scripts
 
 
@@ -138,25 +138,13 @@ def _through_includes(files: list[ClassifiedFile], context: Context) -> list[Cla
     for item in files:
         if item.bucket != "ci" and (evidence := context.ci_include(item.change)) is not None:
             item = _raise(item, "ci", "ci.context.gitlab-include", "content", evidence)
-        if item.bucket != "ci" and not _action_package(item) and (evidence := context.local_action(item.change)) \
+        if item.bucket != "ci" and not action_package(item) and (evidence := context.local_action(item.change)) \
                 is not None:
             item = _raise(item, "ci", "ci.context.local-action", "content", evidence)
         if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(item.change)) is not None:
             item = _raise(item, "iac", "iac.context.kustomize-reference", "content", evidence)
         out.append(item)
     return out
-
-
-def _action_package(item: ClassifiedFile) -> bool:
-    """A local action is a package (principle 0): its dependency manifests and lock files stay deps, as in
-    `.github/actions/`, where the deps policy reviews what it installs. Only what a deps rule tagged a manifest or
-    lock file; a rename into such a name is not one (the old side may be the action's code), nor is a lock file that
-    is code (Yarn's `.pnp.cjs` loader runs in the action), vendored code, test data or anything else in the action's
-    folder: those are ci."""
-    change = item.change
-    return (item.bucket == "deps" and item.tier == "path" and change.old_path in (None, change.path)
-            and bool({"manifest", "lockfile"} & set(item.tags))
-            and extension(change.path.rpartition("/")[2]) not in _CODE_LOCKS)
 
 
 def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:

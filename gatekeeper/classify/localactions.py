@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import posixpath
 
+from gatekeeper.classify.markers import extension
 from gatekeeper.classify.yamlroots import documents, values_under
+from gatekeeper.model import ClassifiedFile
 
 WORKFLOWS = ".github/workflows/"
 DEFINITIONS = ("action.yml", "action.yaml")
 MAX_FILES = 1000  # workflows and action definitions read per tree; past it every changed file counts (fail closed)
+CODE_LOCKS = frozenset({"js", "cjs", "mjs"})  # a lock file that is code: Yarn's Plug'n'Play loader (.pnp.cjs)
 
 
 def is_workflow(path: str) -> bool:
@@ -53,3 +56,15 @@ def entry_points(text: str) -> list[str]:
                     if path not in (".", "..") and not path.startswith(("../", "/")):
                         found.append(path.rpartition("/")[0] or path)
     return found
+
+
+def action_package(item: ClassifiedFile) -> bool:
+    """A local action is a package (principle 0): its dependency manifests and lock files stay deps, as in
+    `.github/actions/`, where the deps policy reviews what it installs. Only what a deps rule tagged a manifest or
+    lock file; a rename into such a name is not one (the old side may be the action's code), nor is a lock file that
+    is code (Yarn's `.pnp.cjs` loader runs in the action), vendored code, test data or anything else in the action's
+    folder: those are ci."""
+    change = item.change
+    return (item.bucket == "deps" and item.tier == "path" and change.old_path in (None, change.path)
+            and bool({"manifest", "lockfile"} & set(item.tags))
+            and extension(change.path.rpartition("/")[2]) not in CODE_LOCKS)
