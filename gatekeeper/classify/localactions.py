@@ -1,7 +1,8 @@
 """The folders of the local actions a GitHub workflow runs (`uses: ./tools/setup`): GitHub runs the action
 defined there — its `main: dist/index.js`, the scripts its composite steps call, its Dockerfile — with the job's
 token and secrets, so every file in and below that folder is CI wherever the folder sits (`.github/actions/` is
-the convention, not a rule GitHub enforces).
+the convention, not a rule GitHub enforces) — but its dependency manifests and lock files, which stay deps as a
+package's do (`action_package`).
 
 Read as YAML (yamlroots.documents: every form a workflow may take): every `uses:` value at any depth that starts
 with `./` names a folder relative to the checkout's root (a local action), or a file (a local reusable workflow,
