@@ -43,6 +43,8 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # checksum lists are data
     ("sig/v1.7/sha256sum.txt", "other"), ("dist/SHA256SUMS", "other"), ("bin/tool.sha256", "other"),
     ("go.sum", "deps"), ("ci/sha256-releases", "ci"),
+    # a Threat Modeling Tool model is data; Visual Studio's web project settings are editor settings
+    ("docs/threat-model/Agent-ThreatModel.tm7", "other"), ("src/vwd.webinfo", "other"),
     # the rule files every monitoring mixin renders
     ("velero-mixin/prometheus_rules_out/prometheus_alerts.yaml", "other"),
     ("istio-mixin/prometheus_rules_out/prometheus_rules.yaml", "other"),
