@@ -118,6 +118,7 @@ def test_a_fixtures_folder_outside_test_trees_is_not_test_data(rules: RuleSet) -
 
 
 DOCS = [
+    "www/content/resources/cookbooks/release-a-library.md",
     ".github/workflows/README.md",
     ".circleci/README.md",
     "ci/README",
@@ -791,6 +792,8 @@ NOT_SIGNALS = [
     "src/k8sclient.go",
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)
     "charts/web/tests/service_test.yaml",  # a helm-unittest suite beside the chart's templates/
+    "test-resources/lib_tests/testfiles/archive.zip",  # an archive a test unpacks: test data, not an asset
+    "charts/web/hack/sync_dashboards.py",  # a chart's developer script
     "tests/test-cluster/main.k",  # a KCL composition test
     "app/models/user_data.py",
     "src/user-data.ts",
@@ -833,6 +836,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 
 
 OTHER = [
+    "mixin/prometheus_rules_out/prometheus_alerts.yaml",
     ".github/snippet-bot.yml",
     ".copywrite.hcl",
     "services/api/.vscode/launch.json",

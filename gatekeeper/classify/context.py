@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gatekeeper.classify.change import classify_changes
+from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.markers import (
     CONFIG_EXTENSIONS,
     NOT_LISTED,
@@ -137,7 +138,8 @@ def _through_includes(files: list[ClassifiedFile], context: Context) -> list[Cla
     for item in files:
         if item.bucket != "ci" and (evidence := context.ci_include(item.change)) is not None:
             item = _raise(item, "ci", "ci.context.gitlab-include", "content", evidence)
-        if item.bucket != "ci" and (evidence := context.local_action(item.change)) is not None:
+        if item.bucket != "ci" and not action_package(item) and (evidence := context.local_action(item.change)) \
+                is not None:
             item = _raise(item, "ci", "ci.context.local-action", "content", evidence)
         if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(item.change)) is not None:
             item = _raise(item, "iac", "iac.context.kustomize-reference", "content", evidence)

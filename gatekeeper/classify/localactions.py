@@ -1,7 +1,8 @@
 """The folders of the local actions a GitHub workflow runs (`uses: ./tools/setup`): GitHub runs the action
 defined there — its `main: dist/index.js`, the scripts its composite steps call, its Dockerfile — with the job's
 token and secrets, so every file in and below that folder is CI wherever the folder sits (`.github/actions/` is
-the convention, not a rule GitHub enforces).
+the convention, not a rule GitHub enforces) — but its dependency manifests and lock files, which stay deps as a
+package's do (`action_package`).
 
 Read as YAML (yamlroots.documents: every form a workflow may take): every `uses:` value at any depth that starts
 with `./` names a folder relative to the checkout's root (a local action), or a file (a local reusable workflow,
@@ -13,11 +14,14 @@ from __future__ import annotations
 
 import posixpath
 
+from gatekeeper.classify.markers import extension
 from gatekeeper.classify.yamlroots import documents, values_under
+from gatekeeper.model import ClassifiedFile
 
 WORKFLOWS = ".github/workflows/"
 DEFINITIONS = ("action.yml", "action.yaml")
 MAX_FILES = 1000  # workflows and action definitions read per tree; past it every changed file counts (fail closed)
+CODE_LOCKS = frozenset({"js", "cjs", "mjs"})  # a lock file that is code: Yarn's Plug'n'Play loader (.pnp.cjs)
 
 
 def is_workflow(path: str) -> bool:
@@ -53,3 +57,15 @@ def entry_points(text: str) -> list[str]:
                     if path not in (".", "..") and not path.startswith(("../", "/")):
                         found.append(path.rpartition("/")[0] or path)
     return found
+
+
+def action_package(item: ClassifiedFile) -> bool:
+    """A local action is a package (principle 0): its dependency manifests and lock files stay deps, as in
+    `.github/actions/`, where the deps policy reviews what it installs. Only what a deps rule tagged a manifest or
+    lock file; a rename into such a name is not one (the old side may be the action's code), nor is a lock file that
+    is code (Yarn's `.pnp.cjs` loader runs in the action), vendored code, test data or anything else in the action's
+    folder: those are ci."""
+    change = item.change
+    return (item.bucket == "deps" and item.tier == "path" and change.old_path in (None, change.path)
+            and bool({"manifest", "lockfile"} & set(item.tags))
+            and extension(change.path.rpartition("/")[2]) not in CODE_LOCKS)

@@ -37,6 +37,10 @@ _NOT_CONFIG = frozenset({
     "makefile", "gnumakefile", "license", "licence", "copying", "notice", "authors", "owners", "version",
     "changelog", "readme", ".gitkeep", ".keep", ".gitignore", ".gitattributes", "rakefile", "justfile",
 })
+# Build files beside a project: no deployment tool reads them, even from a project it otherwise reads every file of
+# (a chart kept at a repository's root, an Ansible role's repository) unless the folder is one it reads whole, or
+# one an `under` names (a Jenkins shared library's resources/, which a pipeline loads and runs).
+_BUILD_FILES = frozenset({"makefile", "gnumakefile", "rakefile", "justfile"})
 # Suffixes of a copy of a settings file kept to fill in (`hosts.example`): a `config` claim reads the type before them.
 _COPY_SUFFIXES = frozenset({"example", "sample", "dist", "template"})
 # Documents no claim covers outside the folders a tool reads whole (a chart's README is documentation).
@@ -232,8 +236,13 @@ def _in_whole(rule: MarkerRule, rel: str) -> bool:
 
 
 def _skipped(rule: MarkerRule, folders: list[str]) -> bool:
-    """Whether a folder on the way from the root is one the marker never claims (`skip`, shell patterns)."""
-    return bool(rule.skip) and any(fnmatch.fnmatchcase(folder, pattern) for folder in folders for pattern in rule.skip)
+    """Whether a folder on the way from the root is one the marker never claims (`skip`, shell patterns; one that
+    starts with `/` names a folder right below the root only: a chart's `/tests`, not its `templates/tests/` hooks)."""
+    if not rule.skip:
+        return False
+    return any(fnmatch.fnmatchcase(folders[0], pattern[1:]) if pattern.startswith("/")
+               else any(fnmatch.fnmatchcase(folder, pattern) for folder in folders)
+               for pattern in rule.skip if folders)
 
 
 def _claims(rule: MarkerRule, rel: str, name: str) -> bool:
@@ -247,7 +256,9 @@ def _claims(rule: MarkerRule, rel: str, name: str) -> bool:
     if ext in _DOCUMENT_EXTENSIONS or name.upper().startswith(_DOC_NAMES):
         return False  # documentation, wherever a marker sits
     if rule.claims == "all":
-        return True
+        # what a tool reads of a chart, role or cookbook: not the build file beside it; a claim limited to sub-folders
+        # (`under`: a shared library's resources/, an orb's scripts/) covers every file there, a Makefile included
+        return bool(rule.under) or name.lower() not in _BUILD_FILES
     if rule.claims == "config":
         if ext in _COPY_SUFFIXES and extension(name[: -len(ext) - 1]):
             ext = extension(name[: -len(ext) - 1])  # a copy to fill in (`cloud.conf.example`) is its type

@@ -2,7 +2,8 @@
 parameter files, Packer JSON templates, OpenStack Heat templates, NixOS, home-manager and disko configurations, SAM
 CLI deploy settings under another name), of a Puppet module's `metadata.json`, and of CI settings without a fixed
 file name (Semaphore pipelines, Concourse team configurations, Jenkins pipelines kept as `.groovy` scripts,
-manifest-tool specs of released images). Each needs two keys of its format, or one that no other format uses, so
+manifest-tool specs of released images), and of monitoring content (Grafana and Cloud Monitoring dashboards,
+Prometheus rule groups: `other`). Each needs two keys of its format, or one that no other format uses, so
 that a look-alike (an application's `applications:` list, a Nix package, a Groovy class, an npm package's
 `metadata.json`) stays src.
 """
@@ -97,6 +98,18 @@ _COMPOSE_SERVICE_KEY = re.compile(r"^[ \t]{2,}(?:image|build)[ \t]*:", _FLAGS)
 _CHEF_NAME = re.compile(r"""^name[ \t]+["'][\w.\-]+["']""", _FLAGS)
 _CHEF_KEY = re.compile(r"""^(?:version|chef_version|depends|supports|maintainer|maintainer_email)[ \t]+["']""", _FLAGS)
 
+# Monitoring content, settings of an outside app (as principle 8 has it): a Grafana dashboard (its `panels` or
+# older `rows` list beside a key only dashboards have), a Google Cloud Monitoring dashboard (a layout beside its
+# `displayName`), Prometheus rule groups (`groups:` whose `rules:` hold an `alert:` or `record:` with its `expr:`).
+_GRAFANA_PANELS = re.compile(r'"(?:panels|rows)"[ \t]*:[ \t]*\[')
+_GRAFANA_KEY = re.compile(r'"(?:gridPos|graphTooltip|schemaVersion|templating)"[ \t]*:')
+_CLOUD_DASHBOARD = re.compile(r'"(?:mosaicLayout|gridLayout|rowLayout|columnLayout)"[ \t]*:[ \t]*\{')
+_DISPLAY_NAME = re.compile(r'"displayName"[ \t]*:[ \t]*"')
+_RULE_GROUPS = re.compile(r"^groups[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_RULE_LIST = re.compile(r"^[ \t]+rules[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_RULE_ITEM = re.compile(r"^[ \t]+-[ \t]+(?:alert|record)[ \t]*:[ \t]*\S", _FLAGS)
+_RULE_EXPR = re.compile(r"^[ \t]+expr[ \t]*:", _FLAGS)
+
 _INVENTORY_META = re.compile(r"""["']_meta["']""")
 _INVENTORY_HOSTVARS = re.compile(r"""["']hostvars["']""")
 _INVENTORY_LIST = re.compile(r"""--list\b|["']list["']""")
@@ -144,7 +157,7 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
     if (m := _SAMCONFIG_TABLE.search(text)) is not None and _SAMCONFIG_STACK.search(text, m.end()) \
             and _SAMCONFIG_VERSION.search(text):
         return "iac", "iac.content.samconfig", evidence_line(text, m)
-    return _pipeline(text) or _compose(text)
+    return _pipeline(text) or _compose(text) or _monitoring(text)
 
 
 def _jenkins(text: str) -> tuple[str, str, str] | None:
@@ -195,6 +208,19 @@ def _builder_step(text: str, start: int) -> bool:
 def _compose(text: str) -> tuple[str, str, str] | None:
     if (m := _COMPOSE_SERVICES.search(text)) is not None and _COMPOSE_SERVICE_KEY.search(text, m.end()):
         return "iac", "iac.content.compose", evidence_line(text, m)
+    return None
+
+
+def _monitoring(text: str) -> tuple[str, str, str] | None:
+    """Dashboards and alerting rules: other, raised from src only (in a chart or beside a kustomization they stay iac,
+    and a PrometheusRule object is iac by its apiVersion)."""
+    if (m := _GRAFANA_PANELS.search(text)) is not None and _GRAFANA_KEY.search(text):
+        return "other", "other.content.grafana-dashboard", evidence_line(text, m)
+    if (m := _CLOUD_DASHBOARD.search(text)) is not None and _DISPLAY_NAME.search(text):
+        return "other", "other.content.cloud-monitoring-dashboard", evidence_line(text, m)
+    if (m := _RULE_GROUPS.search(text)) is not None and (rules := _RULE_LIST.search(text, m.end())) is not None \
+            and (item := _RULE_ITEM.search(text, rules.end())) is not None and _RULE_EXPR.search(text, item.end()):
+        return "other", "other.content.prometheus-rules", evidence_line(text, m)
     return None
 
 
