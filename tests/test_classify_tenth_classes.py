@@ -320,3 +320,44 @@ def test_moving_the_script_away_from_its_dockerfile_is_judged_on_both_sides(git_
     git_repo.move("tools/install/trivy.sh", "docs/trivy.sh")
     git_repo.commit("change")
     assert tree_files(git_repo)["docs/trivy.sh"].bucket == "iac"
+
+
+# -- Atlantis' server-side workflows under any name -------------------------------------------------------------
+
+ATLANTIS_REPOS = """\
+repos:
+- id: "/.*/"
+  workflow: terrascan
+workflows:
+    terrascan:
+     plan:
+        steps:
+        - run: terraform init -input=false -no-color
+        - run: terraform plan -input=false -refresh -no-color -out $PLANFILE
+        - run: terrascan.sh
+"""
+CIRCLECI_LIKE = """\
+version: 2.1
+jobs:
+  plan:
+    steps:
+      - checkout
+workflows:
+  main:
+    jobs:
+      - plan
+"""
+
+
+def test_atlantis_server_side_workflows_are_ci_by_content(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    git_repo.write("integrations/atlantis/terrascan-workflow.yaml", ATLANTIS_REPOS)
+    git_repo.write("docs/examples/pipeline.yaml", CIRCLECI_LIKE)
+    git_repo.write("config/workflows.yaml", "workflows:\n  review:\n    states: [open, closed]\n")
+    git_repo.commit("change")
+    for files in (tree_files(git_repo), patch_files(git_repo, tmp_path)):
+        hit = files["integrations/atlantis/terrascan-workflow.yaml"]
+        assert (hit.bucket, hit.rule) == ("ci", "ci.content.atlantis")
+        assert files["docs/examples/pipeline.yaml"].rule != "ci.content.atlantis"
+        assert files["config/workflows.yaml"].bucket == "src"
