@@ -53,6 +53,9 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # images anywhere in .github/ are pictures, not definitions; YARD's options are documentation settings
     (".github/imgs/diagram.png", "other"), (".github/workflows/assets/check.png", "other"),
     (".github/workflows/assets/check.yml", "ci"), (".yardopts", "src"),
+    # an Ansible role's per-platform variables (vars/Debian.yml beside vars/main.yml), also from a patch alone
+    ("vars/Debian.yml", "iac"), ("roles/jenkins/vars/RedHat.yaml", "iac"), ("vars/main.yml", "iac"),
+    ("src/vars/colors.scss", "src"),
 ])
 def test_path_rules_of_the_tenth_round(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)
