@@ -56,6 +56,9 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # an Ansible role's per-platform variables (vars/Debian.yml beside vars/main.yml), also from a patch alone
     ("vars/Debian.yml", "iac"), ("roles/jenkins/vars/RedHat.yaml", "iac"), ("vars/main.yml", "iac"),
     ("src/vars/colors.scss", "src"),
+    # ansible-test's sanity ignore lists (and linux-system-roles' copies at the root) are linter settings
+    ("tests/sanity/ignore-2.17.txt", "other"), (".sanity-ansible-ignore-2.14.txt", "other"),
+    ("tests/sanity/test_units.py", "src"),
 ])
 def test_path_rules_of_the_tenth_round(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)
