@@ -145,6 +145,7 @@ def _role(repo: GitRepo) -> None:
     repo.write("tests/tests_bridge.yml", "- hosts: all\n  roles: [network]\n")
     repo.write("scripts/print_all_options.py", "import sys\nprint(sys.argv)\n")
     repo.write(".sanity-ansible-ignore-2.14.txt", "plugins/modules/x.py validate-modules:missing-gplv3-license\n")
+    repo.write("tools/lint.txt", "plugins/modules/x.py\n")
     repo.write("Makefile", "lint:\n\tansible-lint\n")
     repo.write("changelogs/fragments/1-fix.yaml", "bugfixes:\n  - fix the bridge\n")
 
@@ -154,7 +155,7 @@ def test_a_role_marker_claims_the_role_folders_not_its_root_tooling(git_repo: Gi
     git_repo.commit("base")
     for path in ("tasks/main.yml", "defaults/main.yml", "files/override.conf", "tests/tests_bridge.yml",
                  "scripts/print_all_options.py", ".sanity-ansible-ignore-2.14.txt", "Makefile",
-                 "changelogs/fragments/1-fix.yaml"):
+                 "changelogs/fragments/1-fix.yaml", "tools/lint.txt"):
         git_repo.write(path, (git_repo.root / path).read_text() + "# changed\n")
     git_repo.write("tasks/bridge.yml", "- name: Bridge\n  ansible.builtin.command: nmcli\n")
     git_repo.commit("change")
@@ -162,9 +163,9 @@ def test_a_role_marker_claims_the_role_folders_not_its_root_tooling(git_repo: Gi
     for path in ("tasks/main.yml", "tasks/bridge.yml", "defaults/main.yml", "files/override.conf",
                  "tests/tests_bridge.yml"):
         assert files[path].bucket == "iac", files[path]
-    for path in ("scripts/print_all_options.py", ".sanity-ansible-ignore-2.14.txt", "Makefile",
-                 "changelogs/fragments/1-fix.yaml"):
+    for path in ("scripts/print_all_options.py", "Makefile", "changelogs/fragments/1-fix.yaml", "tools/lint.txt"):
         assert files[path].bucket == "src", files[path]
+    assert files[".sanity-ansible-ignore-2.14.txt"].bucket == "other"
 
 
 def test_a_collection_changelog_fragment_is_not_a_playbook(git_repo: GitRepo) -> None:
