@@ -434,6 +434,7 @@ def test_role_and_puppet_markers_and_what_a_marker_never_renames(git_repo: GitRe
     git_repo.write("meta/main.yml", "galaxy_info:\n  role_name: docker\n")
     git_repo.write("tasks/main.yml", "- name: install\n  package: {name: docker}\n")
     git_repo.write("vars/Debian.yml", "docker_package: docker-ce\n")
+    git_repo.write("templates/daemon.json.j2", '{"log-driver": "{{ docker_log_driver }}"}\n')
     git_repo.write("control/hiera.yaml", "version: 5\n")
     git_repo.write("control/data/nodes/web.yaml", "profile::web::port: 8080\n")
     git_repo.write("charts-src/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 1.0.0\n")
@@ -442,7 +443,9 @@ def test_role_and_puppet_markers_and_what_a_marker_never_renames(git_repo: GitRe
     git_repo.write("charts-src/web/templates/README.md", m.DEPLOYMENT)
     git_repo.commit("head")
     files = tree_files(git_repo)
-    assert (files["vars/Debian.yml"].bucket, files["vars/Debian.yml"].rule) == ("iac", "iac.marker.ansible-role")
+    assert files["vars/Debian.yml"].bucket == "iac"  # a role's per-platform variables, by path since the tenth set
+    assert (files["templates/daemon.json.j2"].bucket, files["templates/daemon.json.j2"].rule) == \
+        ("iac", "iac.marker.ansible-role")
     assert files["control/data/nodes/web.yaml"].rule == "iac.marker.puppet"
     assert files["charts-src/web/charts/redis-17.0.0.tgz"].bucket == "iac"
     assert files["charts-src/web/templates/README.md"].bucket == "iac"  # a chart renders every template

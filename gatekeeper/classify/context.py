@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gatekeeper.classify.change import classify_changes
+from gatekeeper.classify.dockerrefs import is_dockerfile
 from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.markers import (
     CONFIG_EXTENSIONS,
@@ -225,7 +226,9 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
     if best.bucket in ("src", "other") and not binary and (evidence := context.terraform_ref(change)) is not None:
-        best = _raise(best, "iac", "iac.context.terraform-file", "content", evidence)
+        dockerfile = is_dockerfile(evidence.partition(":")[0])
+        rule = "iac.context.dockerfile-script" if dockerfile else "iac.context.terraform-file"
+        best = _raise(best, "iac", rule, "content", evidence)
     best = _lower(best, rules, signals, context)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))

@@ -18,7 +18,7 @@ from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
-from gatekeeper.classify.tfrefs import is_configuration, named_paths
+from gatekeeper.classify.tfrefs import is_configuration, names_in
 from gatekeeper.model import FileChange
 
 
@@ -67,16 +67,17 @@ class PatchContext:
         return None
 
     def terraform_ref(self, change: FileChange) -> str | None:
-        """Evidence that a Terraform, OpenTofu, Terragrunt or Packer HCL file the patch shows, in the folder of a
-        side of `change` or above it, names that side (tfrefs.py); the ones it leaves alone are not shown (--tree
-        reads them), and a file is not tagged `needs-context` for them (every file of every patch would be)."""
+        """Evidence that a Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file or a Dockerfile the patch shows, in
+        the folder of a side of `change` or above it, names that side (tfrefs.py); the ones it leaves alone are not
+        shown (--tree reads them), and a file is not tagged `needs-context` for them (every file of every patch would
+        be)."""
         if not self._configurations:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for folder in ancestors(side):
                 for configuration in self._configurations.get(folder, ())[:MAX_DEFINITIONS]:
                     for shown in self.content(configuration, every_type=True):
-                        files, folders = named_paths(folder, shown.data.decode("utf-8", "replace"))
+                        files, folders = names_in(shown.path, shown.data.decode("utf-8", "replace"))
                         if side in files or any(side.startswith(f"{d}/") or not d for d in folders):
                             return f"{shown.path}: names {side}"
         return None

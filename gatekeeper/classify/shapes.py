@@ -2,10 +2,10 @@
 parameter files, Packer JSON templates, OpenStack Heat templates, NixOS, home-manager and disko configurations, SAM
 CLI deploy settings under another name), of a Puppet module's `metadata.json`, and of CI settings without a fixed
 file name (Semaphore pipelines, Concourse team configurations, Jenkins pipelines kept as `.groovy` scripts,
-manifest-tool specs of released images), and of monitoring content (Grafana and Cloud Monitoring dashboards,
-Prometheus rule groups: `other`). Each needs two keys of its format, or one that no other format uses, so
-that a look-alike (an application's `applications:` list, a Nix package, a Groovy class, an npm package's
-`metadata.json`) stays src.
+manifest-tool specs of released images, Atlantis' server-side workflows), and of monitoring content (Grafana and Cloud
+Monitoring dashboards, Prometheus rule groups: `other`). Each needs two keys of its format, or one that no other
+format uses, so that a look-alike (an application's `applications:` list, a Nix package, a Groovy class, an npm
+package's `metadata.json`, CircleCI's `workflows:`) stays src.
 """
 
 from __future__ import annotations
@@ -46,6 +46,12 @@ _JENKINS_PIPELINE = re.compile(
 _MANIFEST_TOOL_IMAGE = re.compile(r"^image[ \t]*:[ \t]*\S", _FLAGS)
 _MANIFEST_TOOL_LIST = re.compile(r"^manifests[ \t]*:[ \t]*$", _FLAGS)
 _MANIFEST_TOOL_PLATFORM = re.compile(r"^[ \t]+platform[ \t]*:[ \t]*\n[ \t]+(?:architecture|os|variant)[ \t]*:", _FLAGS)
+# Atlantis' server-side repository settings (repos.yaml, under any name): custom `workflows:` whose plan or apply stage
+# lists the `steps:` Atlantis runs on every pull request with the cloud credentials. CircleCI's `workflows:` list jobs.
+_ATLANTIS_WORKFLOWS = re.compile(r"^workflows[ \t]*:", _FLAGS)
+_ATLANTIS_STAGE = re.compile(
+    r"^[ \t]+(?:plan|apply|import|state_rm|policy_check)[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+steps[ \t]*:",
+    _FLAGS)
 # The SAM CLI's deploy settings (samconfig.toml) under another name: its `version = 0.1` and a
 # `[<env>.deploy.parameters]` table with the stack it deploys.
 _SAMCONFIG_VERSION = re.compile(r"^version[ \t]*=[ \t]*0\.1[ \t]*$", _FLAGS)
@@ -151,6 +157,8 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
     if (m := _MANIFEST_TOOL_LIST.search(text)) is not None and _MANIFEST_TOOL_IMAGE.search(text) \
             and _MANIFEST_TOOL_PLATFORM.search(text, m.end()):
         return "ci", "ci.content.manifest-tool", evidence_line(text, m)
+    if (m := _ATLANTIS_WORKFLOWS.search(text)) is not None and _ATLANTIS_STAGE.search(text, m.end()):
+        return "ci", "ci.content.atlantis", evidence_line(text, m)
     if name.lower() == "metadata.json" and (m := _PUPPET_DEPENDENCIES.search(text)) is not None \
             and _PUPPET_ONLY.search(text):
         return "deps", "deps.content.puppet-metadata", evidence_line(text, m)

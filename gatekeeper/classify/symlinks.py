@@ -7,25 +7,40 @@ from gatekeeper.classify.markers import ancestors
 
 MAX_HOPS = 8  # links followed one after another (the kernel allows 40; a chain of 8 is already contrived)
 MAX_REACHED = 256  # paths one file is reached at
+LOOP_PASSES = 2  # times one path is taken through loops (links to their own folder or above)
 
 
 def reached_at(path: str, links: dict[str, tuple[str, ...]]) -> list[tuple[str, str]] | None:
     """Every (path, link) `path` is reached at through the symlinks `links` (chains followed); None past the
-    bounds. A link to the repository's root (target "") reaches every path under it."""
+    bounds. A link to the repository's root (target "") reaches every path under it.
+
+    A loop (a link to its own folder or one above it: `examples/app/lib -> ../..`, `tests/repo-root -> ../..`)
+    reaches the same files again at every pass, one copy of its name longer each time, until the kernel's
+    ELOOP. Each path is taken through loops LOOP_PASSES times: a longer name only repeats folders already
+    matched (rules anchor at the root or match any depth), and more passes would make every file of a
+    repository with two loops `ci.symlink-bound`, as if it were past the bounds."""
     seen: dict[str, str] = {}
-    frontier = [path]
+    frontier = [(path, 0)]
     for _ in range(MAX_HOPS):
-        following: list[str] = []
-        for here in frontier:
+        following: list[tuple[str, int]] = []
+        for here, passes in frontier:
             for place in (here, *ancestors(here)):
                 for link in links.get(place, ()):
+                    loop = _loops(link, place)
+                    if loop and passes >= LOOP_PASSES:
+                        continue
                     there = link + here[len(place):] if place else f"{link}/{here}"
                     if there != path and there not in seen:
                         seen[there] = link
-                        following.append(there)
+                        following.append((there, passes + loop))
         if len(seen) > MAX_REACHED:
             return None
         if not following:
             return list(seen.items())
         frontier = following
     return None
+
+
+def _loops(link: str, target: str) -> bool:
+    """Whether `link` points to its own folder or one above it (the root is above every folder)."""
+    return target == "" or link.startswith(target + "/")

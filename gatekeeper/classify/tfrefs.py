@@ -21,11 +21,15 @@ from __future__ import annotations
 import posixpath
 import re
 
+from gatekeeper.classify.dockerrefs import is_dockerfile, run_scripts
+
 MAX_TF_FILES = 512  # configuration files read per gate; a file above more unread ones counts as named (fail closed)
-# Terraform, OpenTofu, Terragrunt and Packer HCL; not every `.hcl` file (a licence-header tool's `.copywrite.hcl`
-# lists paths it ignores, a Vault policy or Nomad job is no configuration of these tools).
-# Their JSON syntax too (red team 10: `main.tf.json` was not read), where every expression is an interpolation.
-CONFIGURATION_SUFFIXES = (".tf", ".tofu", "/terragrunt.hcl", ".pkr.hcl", ".tf.json", ".tofu.json",
+# Terraform, OpenTofu, Terragrunt and Packer HCL, and Bicep (`loadTextContent('./New-SshKey.sh')` is the script a
+# deploymentScript runs, `loadTextContent('policy.xml')` an API Management policy); not every `.hcl` file (a
+# licence-header tool's `.copywrite.hcl` lists paths it ignores, a Vault policy or Nomad job is no configuration of
+# these tools). Their JSON syntax too (red team 10: `main.tf.json` was not read), where every expression is an
+# interpolation.
+CONFIGURATION_SUFFIXES = (".tf", ".tofu", "/terragrunt.hcl", ".pkr.hcl", ".bicep", ".tf.json", ".tofu.json",
                           "/terragrunt.hcl.json", ".pkr.json")
 # A word of a configuration: what lies between blanks, quotes, brackets and separators (a command string's words).
 _WORD = re.compile(r"""[^\s"'\[\](){},;=<>|&`]+""")
@@ -49,8 +53,18 @@ _WRITTEN = re.compile(r"^[ \t]*(?:filename|output_path)[ \t]*=.*$", re.MULTILINE
 
 
 def is_configuration(path: str) -> bool:
-    """A Terraform, OpenTofu, Terragrunt or Packer HCL file, which may read or run files by path."""
-    return f"/{path}".endswith(CONFIGURATION_SUFFIXES)
+    """A Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file, or a Dockerfile, which may read or run files by
+    path."""
+    return f"/{path}".endswith(CONFIGURATION_SUFFIXES) or is_dockerfile(path)
+
+
+def names_in(where: str, text: str) -> tuple[set[str], set[str]]:
+    """(files, folders) the configuration at `where` reads or runs: a Dockerfile the scripts its RUN instructions
+    run (dockerrefs.py), any other the paths of `named_paths`."""
+    folder = where.rpartition("/")[0]
+    if is_dockerfile(where):
+        return run_scripts(folder, text), set()
+    return named_paths(folder, text)
 
 
 def named_paths(folder: str, text: str) -> tuple[set[str], set[str]]:

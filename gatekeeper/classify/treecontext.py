@@ -114,7 +114,7 @@ class TreeContext:
             self._links: dict[str, tuple[str, ...]] | bool | None = None
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
             self._tf_files: dict[str, list[tuple[str, TreeEntry]]] | None = None  # .tf files by folder, on first use
-            self._tf_named: dict[tuple[str, str], tuple[set[str], set[str]]] = {}  # (folder, blob id): what it names
+            self._tf_named: dict[tuple[str, str, bool], tuple[set[str], set[str]]] = {}  # (folder, blob, Dockerfile)
             # paths the kustomizations of both trees name: {path: kustomization}; None: not read yet; False: past
             # kustomizerefs.MAX_FILES (every file counts as named)
             self._kustomized: dict[str, str] | bool | None = None
@@ -265,9 +265,9 @@ class TreeContext:
         return None
 
     def terraform_ref(self, change: FileChange) -> str | None:
-        """Evidence that a Terraform, OpenTofu, Terragrunt or Packer HCL file of either tree, in the folder of a side
-        of `change` or above it, names that side (tfrefs.py); past MAX_TF_FILES read, a file above one not read
-        counts as named."""
+        """Evidence that a Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file or a Dockerfile of either tree, in
+        the folder of a side of `change` or above it, names that side (tfrefs.py); past MAX_TF_FILES read, a file above
+        one not read counts as named."""
         if self._tf_files is None:
             self._tf_files = {}
             seen: set[tuple[str, str]] = set()
@@ -282,12 +282,12 @@ class TreeContext:
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for folder in ancestors(side):
                 for where, entry in self._tf_files.get(folder, ()):
-                    key = (folder, entry.oid)
+                    key = (folder, entry.oid, tfrefs.is_dockerfile(where))
                     if key not in self._tf_named:
                         if len(self._tf_named) >= tfrefs.MAX_TF_FILES:
                             return f"more than {tfrefs.MAX_TF_FILES} configurations above it: {where} not read (review)"
                         text = self.objects.blob(entry.oid, FULL_READ).decode("utf-8", "replace")
-                        self._tf_named[key] = tfrefs.named_paths(folder, text)
+                        self._tf_named[key] = tfrefs.names_in(where, text)
                     files, folders = self._tf_named[key]
                     if side in files:
                         return f"{where}: names {side}"

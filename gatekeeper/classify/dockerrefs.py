@@ -1,0 +1,132 @@
+"""Scripts a Dockerfile runs while it builds the image: part of the image definition, as a Packer template's
+provisioning scripts are.
+
+`COPY . /` then `RUN /build.sh` (ingress-nginx's nginx image), `COPY tools/install/ /install/` then
+`RUN /install/trivy.sh`: the script decides what the image holds, yet nothing in its name or content says so; the
+Dockerfile that copies it in and runs it does. A Dockerfile is read as its build context's definition (the
+context is taken to be the Dockerfile's folder, as `docker build DIR` and compose's default have it): every
+`COPY`/`ADD` from the context (not `--from` another stage or image) maps a container path to repository paths, and
+every command a `RUN` starts (first word of each `&&`/`;`/`|` part, after variable assignments, `sudo`, `exec`
+and a shell: `bash /tmp/x.sh`, `. ./env.sh`), when it is a path or a script name, is looked up in that map.
+Only what a RUN executes counts: a script copied for the entrypoint (`COPY docker-entrypoint.sh /usr/local/bin/`,
+run when a container starts) is the application's, and a `chmod +x` of it runs nothing.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+
+# Words that start a command without being it: the command is the next word.
+_PREFIXES = frozenset({
+    "sudo", "exec", "env", "time", "nice", "bash", "sh", "ash", "dash", "zsh", "/bin/bash", "/bin/sh",
+    "/usr/bin/env", "/usr/bin/bash", "source", ".", "pwsh", "powershell", "powershell.exe", "cmd", "/c", "call",
+})
+# What a RUN command must look like to be a file of the context: a path (`./install.sh`, `/build.sh`) or a script
+# found on PATH (`build.sh`). `python manage.py collectstatic` runs the application's code, not a build script:
+# an interpreter other than a shell is the command, and it is no file of the repository.
+_SCRIPT_TYPES = (".sh", ".bash", ".ps1", ".cmd", ".bat")
+_SEPARATORS = re.compile(r"&&|\|\||;|\|")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_INSTRUCTION = re.compile(r"^\s*([A-Za-z]+)\s+(.*)$", re.DOTALL)
+MAX_INSTRUCTIONS = 2000  # per Dockerfile: bounded work on a hostile one
+
+
+def is_dockerfile(path: str) -> bool:
+    """A Dockerfile or Containerfile by its name (`Dockerfile`, `Dockerfile.prod`, `app.Dockerfile`)."""
+    name = path.rpartition("/")[2].lower()
+    return name in ("dockerfile", "containerfile") or name.startswith(("dockerfile.", "containerfile.")) or \
+        name.endswith((".dockerfile", ".containerfile"))
+
+
+def run_scripts(folder: str, text: str) -> set[str]:
+    """The repository paths of the files the Dockerfile in `folder` copies in and then runs in a RUN instruction."""
+    copies: list[tuple[list[str], str, bool]] = []  # (repository sources, image destination, destination a folder)
+    workdir = "/"
+    found: set[str] = set()
+    for number, (keyword, rest) in enumerate(_instructions(text)):
+        if number >= MAX_INSTRUCTIONS:
+            break
+        if keyword == "WORKDIR":
+            workdir = posixpath.normpath(posixpath.join(workdir, rest.strip().strip('"')))
+        elif keyword in ("COPY", "ADD"):
+            words = _words(rest)
+            if any(w.startswith("--from") for w in words):
+                continue
+            words = [w for w in words if not w.startswith("--")]
+            if len(words) >= 2:
+                sources = [_in_context(folder, w) for w in words[:-1]]
+                into = words[-1].endswith("/") or len(sources) > 1
+                copies.append(([s for s in sources if s is not None], _absolute(workdir, words[-1]), into))
+        elif keyword == "RUN":
+            for command in _commands(rest):
+                found |= _sources(_absolute(workdir, command), command, copies)
+    return found
+
+
+def _instructions(text: str) -> list[tuple[str, str]]:
+    """(KEYWORD, arguments) of each instruction, continuation lines joined and comments dropped."""
+    out: list[tuple[str, str]] = []
+    pending = ""
+    for line in text.splitlines():
+        if line.lstrip().startswith("#") and not pending:
+            continue
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        whole, pending = pending + line, ""
+        if (match := _INSTRUCTION.match(whole)) is not None:
+            out.append((match.group(1).upper(), match.group(2)))
+    return out
+
+
+def _words(text: str) -> list[str]:
+    try:
+        return shlex.split(text, comments=False, posix=True)
+    except ValueError:
+        return text.split()
+
+
+def _commands(run: str) -> list[str]:
+    """The first word of every command a RUN line starts (`a && b; c | d`), after prefixes and assignments."""
+    out = []
+    for part in _SEPARATORS.split(run):
+        words = [w for w in _words(part) if w not in ("(", ")", "{", "}")]
+        while words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0]) or words[0].startswith("-")):
+            words.pop(0)
+        if words and not words[0].startswith("$") and ("/" in words[0] or words[0].lower().endswith(_SCRIPT_TYPES)):
+            out.append(words[0])
+    return out
+
+
+def _in_context(folder: str, source: str) -> str | None:
+    """A COPY source as a repository path (the build context is the Dockerfile's folder); None outside it."""
+    if "://" in source or source.startswith("/") or "$" in source:
+        return None
+    joined = posixpath.normpath(posixpath.join(folder, source)) if folder else posixpath.normpath(source)
+    if joined.startswith("../"):
+        return None
+    return "" if joined == "." else joined
+
+
+def _absolute(workdir: str, path: str) -> str:
+    return posixpath.normpath(path if path.startswith("/") else posixpath.join(workdir, path))
+
+
+def _sources(target: str, written: str, copies: list[tuple[list[str], str, bool]]) -> set[str]:
+    """The repository files a COPY put at `target` (the command as the RUN wrote it, made absolute)."""
+    found: set[str] = set()
+    name = target.rpartition("/")[2]
+    for sources, destination, into in copies:
+        prefix = destination.rstrip("/") + "/"
+        for source in sources:
+            base = source.rpartition("/")[2]
+            if target == destination or into and target == prefix + base:
+                found.add(source)  # the file itself, copied to that name or into that folder
+            if target.startswith(prefix):
+                rel = target[len(prefix):]
+                found.add(f"{source}/{rel}" if source else rel)  # a folder copied there: the file below it
+            if "/" not in written and base == name:
+                found.add(source)  # `RUN build.sh` found on PATH after `COPY build.sh /usr/local/bin/`
+    return found
