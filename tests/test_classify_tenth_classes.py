@@ -50,8 +50,8 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("website/i18n/ja/docs/introduction/kustomize/index.md", "src"), ("kustomize/components/x/scripts/up.sh", "src"),
     # DataDog's merge queue gates merges, as Mergify does
     ("repository.datadog.yml", "ci"), ("repository.datadog.yaml", "ci"), ("docs/repository.datadog.md", "src"),
-    # images anywhere in .github/ are pictures, not definitions; YARD's options are documentation settings
-    (".github/imgs/diagram.png", "other"), (".github/workflows/assets/check.png", "other"),
+    # images in .github/ (not inside workflows/, a CI folder: principle 0) are pictures; YARD's options are docs
+    (".github/imgs/diagram.png", "other"), (".github/workflows/assets/check.png", "ci"),
     (".github/workflows/assets/check.yml", "ci"), (".yardopts", "src"),
     # an Ansible role's per-platform variables (vars/Debian.yml beside vars/main.yml), also from a patch alone
     ("vars/Debian.yml", "iac"), ("roles/jenkins/vars/RedHat.yaml", "iac"), ("vars/main.yml", "iac"),
