@@ -4,30 +4,16 @@ repositories, with the source moves and malformed files beside it."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 
 from gatekeeper.deps import cocoapods
 from gatekeeper.deps.model import ManifestError
-from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
-from tests.gitrepo import GitRepo, edited_commits
-
-
-def _tree(repo: GitRepo, base: str, head: str) -> Delta:
-    with GitObjects(repo.root) as git:
-        return tree_delta(git, base, head)
-
-
-def _patch(repo: GitRepo, base: str, head: str) -> Delta:
-    return patch_delta(None, io.BytesIO(repo.git("diff", "--binary", base, head)))
-
-
-def _moves(delta: Delta) -> set[tuple[str, str, str | None, str | None]]:
-    return {(c.ecosystem, c.name, c.from_version, c.to_version) for c in delta.changes}
-
+from tests.deltas import moves as _moves
+from tests.deltas import patch as _patch
+from tests.deltas import tree as _tree
+from tests.gitrepo import edited_commits
 
 PODFILE_LOCK = """\
 PODS:

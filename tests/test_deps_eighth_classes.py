@@ -8,33 +8,16 @@ variants beside it."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 
 from gatekeeper.deps import kustomize, tools
-from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
-from tests.gitrepo import GitRepo, edited_commits
-
-
-def _tree(repo: GitRepo, base: str, head: str) -> Delta:
-    with GitObjects(repo.root) as git:
-        return tree_delta(git, base, head)
-
-
-def _patch(repo: GitRepo, base: str, head: str, *extra: str) -> Delta:
-    return patch_delta(None, io.BytesIO(repo.git("diff", "--binary", *extra, base, head)))
-
-
-def _moves(delta: Delta) -> set[tuple[str, str, str | None, str | None]]:
-    return {(c.ecosystem, c.name, c.from_version, c.to_version) for c in delta.changes}
-
-
-def _partial(delta: Delta, path: str) -> bool:
-    return any(p.manifest == path and p.kind == "partial" for p in delta.problems)
-
+from tests.deltas import moves as _moves
+from tests.deltas import partial as _partial
+from tests.deltas import patch as _patch
+from tests.deltas import tree as _tree
+from tests.gitrepo import edited_commits
 
 # A Terraform variable whose default a Renovate annotation names (eks-workshop-v2's regex managers)
 

@@ -1,0 +1,30 @@
+"""The dependency delta of two commits of a test repository, read both ways the gate reads it."""
+
+from __future__ import annotations
+
+import io
+
+from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.gitobjects import GitObjects
+from tests.gitrepo import GitRepo
+
+
+def tree(repo: GitRepo, base: str, head: str) -> Delta:
+    """From the commits' git objects (`--tree BASE..HEAD`)."""
+    with GitObjects(repo.root) as git:
+        return tree_delta(git, base, head)
+
+
+def patch(repo: GitRepo, base: str, head: str, *extra: str) -> Delta:
+    """From the patch git makes between them (`extra`: more `git diff` options), read from a stream."""
+    return patch_delta(None, io.BytesIO(repo.git("diff", "--binary", *extra, base, head)))
+
+
+def moves(delta: Delta) -> set[tuple[str, str, str | None, str | None]]:
+    """(ecosystem, name, from, to) of every change."""
+    return {(c.ecosystem, c.name, c.from_version, c.to_version) for c in delta.changes}
+
+
+def partial(delta: Delta, path: str) -> bool:
+    """Whether `path` has a `partial` problem (what the patch shows of it cannot be read safely)."""
+    return any(p.manifest == path and p.kind == "partial" for p in delta.problems)
