@@ -1,0 +1,163 @@
+"""Where `make test`'s CPU goes: per test file, per test, and per program the tests start.
+
+Runs the suite as `make pytest` does (two workers) with this file loaded as a pytest plugin, then prints
+CPU seconds (user + sys), because on a 2-core machine CPU is what bounds the wall time (issue 13):
+
+- per test: the worker's own CPU during the test, and its waited-for children's (subprocesses and the
+  engine's forked children: RUSAGE_CHILDREN);
+- per program: every subprocess a test started, by what it ran (`git commit`, `python -m gatekeeper`,
+  `bash`, ...), with its own rusage (`os.wait4`).
+
+    python bench/bench_suite.py [--top N] [PYTEST ARGS ...]
+
+Extra arguments go to pytest (e.g. a test file). `make bench` runs it too: it takes as long as the suite
+(~5 min on 2 idle cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_OUT = "GATEKEEPER_BENCH_SUITE_OUT"
+_tests: list[tuple[str, float, float, float]] = []
+_spawns: list[tuple[str, float, str]] = []
+
+
+# --- the plugin (loaded into each pytest worker with -p bench_suite) ---------------------------------
+
+
+def _cpu() -> tuple[float, float]:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def program(args: Any) -> str:
+    """What a subprocess ran, in a few words: `git commit`, `python -m gatekeeper`, `bash --noprofile`."""
+    argv = [os.fsdecode(args)] if isinstance(args, str | bytes) else [os.fsdecode(a) for a in args]
+    name = os.path.basename(argv[0])
+    if name == "git":
+        rest = iter(argv[1:])
+        for arg in rest:
+            if arg in ("-C", "-c"):
+                next(rest, None)
+            elif not arg.startswith("-"):
+                return f"git {arg}"
+        return "git"
+    if name.startswith("python"):
+        words = [a for a in argv[1:3] if a != "-I"]
+        if words[:1] == ["-c"]:
+            return "python -c"
+        return " ".join(["python", *words])[:60]
+    return " ".join([name, *argv[1:2]])[:60]
+
+
+def _try_wait(self: subprocess.Popen[Any], wait_flags: int) -> tuple[int, int]:
+    # Popen's own wait, with the child's rusage (os.wait4) recorded.
+    try:
+        pid, status, usage = os.wait4(self.pid, wait_flags)
+    except ChildProcessError:
+        return self.pid, 0
+    if pid == self.pid:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+        _spawns.append((program(self.args), usage.ru_utime + usage.ru_stime, test))
+    return pid, status
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get(_OUT):
+        subprocess.Popen._try_wait = _try_wait  # type: ignore[assignment,method-assign]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    own, children = _cpu()
+    began = time.perf_counter()
+    yield
+    own2, children2 = _cpu()
+    _tests.append((item.nodeid, own2 - own, children2 - children, time.perf_counter() - began))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    folder = os.environ.get(_OUT)
+    if folder and _tests:  # not xdist's controller, which runs no test
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        Path(folder, f"{worker}.json").write_text(json.dumps({"tests": _tests, "spawns": _spawns}))
+
+
+# --- the benchmark ---------------------------------------------------------------------------------
+
+
+def report(folder: Path, top: int) -> None:
+    tests: list[list[Any]] = []
+    spawns: list[list[Any]] = []
+    for part in folder.glob("*.json"):
+        data = json.loads(part.read_text())
+        tests += data["tests"]
+        spawns += data["spawns"]
+    own = sum(t[1] for t in tests)
+    children = sum(t[2] for t in tests)
+    print(f"{len(tests)} tests: {own + children:.1f} CPU-s in tests ({own:.1f} in the workers, {children:.1f} in "
+          f"their children)")
+    files: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0])
+    for nodeid, o, c, _ in tests:
+        row = files[nodeid.split("::")[0]]
+        row[0] += o
+        row[1] += c
+        row[2] += 1
+    print(f"\nper file (top {top}): CPU-s = own + children, tests")
+    for name, (o, c, n) in sorted(files.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:top]:
+        print(f"  {o + c:7.1f} = {o:6.1f} + {c:6.1f}  {int(n):5d}  {name}")
+    print(f"\nper test (top {top})")
+    for nodeid, o, c, wall in sorted(tests, key=lambda t: -(t[1] + t[2]))[:top]:
+        print(f"  {o + c:7.2f} CPU-s {wall:6.1f} s wall  {nodeid[:110]}")
+    programs: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0])
+    for name, cpu, _ in spawns:
+        programs[name][0] += cpu
+        programs[name][1] += 1
+    print(f"\nsubprocesses by program (top {top}): CPU-s, count, CPU-s each")
+    for name, (cpu, n) in sorted(programs.items(), key=lambda kv: -kv[1][0])[:top]:
+        print(f"  {cpu:7.1f} {int(n):6d} {cpu / n:6.3f}  {name}")
+    sizes = collections.Counter()
+    for _, o, c, _ in tests:
+        total = o + c
+        sizes["< 0.05 s" if total < 0.05 else "< 0.2 s" if total < 0.2 else "< 1 s" if total < 1 else ">= 1 s"] += total
+    print("\nCPU-s by test size: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(sizes.items())))
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--top", type=int, default=25)
+    args, extra = parser.parse_known_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-suite-") as folder:
+        env = {**os.environ, _OUT: folder, "PYTHONPATH": os.pathsep.join(filter(None, [
+            str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        began = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "worksteal", "-q",
+                               "-p", "bench_suite", "-p", "no:cacheprovider", *extra], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, check=False)
+        wall = time.perf_counter() - began
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        load = os.getloadavg()[0]
+        print(f"pytest exit {done.returncode}: {wall:.0f} s wall, {cpu:.0f} CPU-s in all (load {load:.1f})")
+        report(Path(folder), args.top)
+    return 0 if done.returncode == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
