@@ -625,6 +625,20 @@ def test_classification_overlay_example_loads_and_decides_as_described(tmp_path:
     assert files["renovate.json"]["rule"] != "other.outside-apps"
 
 
+# A signal's id in the code or the context tiers' data: tier 2 (markers, API groups) and tier 3 (content).
+SIGNAL_ID = re.compile(r"\b(?:ci|iac|deps|src|other)\.(?:content|context|marker)\.[a-z0-9][a-z0-9.-]*[a-z0-9]")
+
+
+def test_every_signal_is_named_in_classification_md() -> None:
+    # Issue 12: docs/classification.md explains every signal; a reader of `--explain` output finds its id there.
+    code = sorted((REPO_ROOT / "gatekeeper" / "classify").glob("*.py"))
+    sources = [POLICY_DIR / "classification-context.yaml", *code]
+    ids = {m for path in sources for m in SIGNAL_ID.findall(path.read_text(encoding="utf-8"))}
+    assert len(ids) > 60, sorted(ids)  # the pattern still finds them
+    page = (REPO_ROOT / "docs" / "classification.md").read_text(encoding="utf-8")
+    assert sorted(i for i in ids if i not in page) == []
+
+
 def test_fixture_expectation_example_is_a_valid_passing_case(tmp_path: Path) -> None:
     [expect] = [b.text for b in blocks_of(REPO_ROOT / "docs" / "testing.md") if b.text.startswith("description:")]
     case = tmp_path / "fixtures" / "ci-workflow"
