@@ -24,10 +24,14 @@ class GitRepo:
     def __init__(self, root: Path) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
-        self.git("init", "-q", "-b", "main")
-        # `git config core.autocrlf false` without a second git process (a thousand repositories per run).
+        # No template: git would copy a dozen sample hooks into every one of ~2,000 repositories a run (half
+        # of `git init`'s CPU); nothing here uses them.
+        self.git("init", "-q", "-b", "main", "--template=")
+        # Settings without a second git process: `core.autocrlf false` (patches byte for byte), and no
+        # automatic maintenance, which every `git commit` otherwise checks for in a child process of its own
+        # (~2.3 ms of a commit's ~5.5 ms CPU; ~3,300 commits a run).
         with (root / ".git" / "config").open("a", encoding="utf-8") as config:
-            config.write("[core]\n\tautocrlf = false\n")
+            config.write("[core]\n\tautocrlf = false\n[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n")
 
     def git(self, *args: str, input: bytes | None = None) -> bytes:
         env = {**os.environ, **GIT_ENV}

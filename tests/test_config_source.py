@@ -340,6 +340,7 @@ def test_the_issue_case_a_config_hidden_behind_a_header_git_reads_otherwise(
     # Issue #11, holes 1 + 3: gatekeeper.yaml as a binary section whose `diff --git` line git reads as
     # gatekeeper.yaml while a naive parser reads another name. With --tree the checkout's file is never read.
     scene = Scene(tmp_path)
+    (scene.repo.root / ".git" / "info").mkdir(exist_ok=True)
     (scene.repo.root / ".git" / "info" / "attributes").write_text("gatekeeper.yaml binary\n")
     scene.repo.write("gatekeeper.yaml", config)
     scene.repo.write(WORKFLOW, "on: push\n")

@@ -109,6 +109,7 @@ def test_symlink_into_workflows_with_a_disguised_mode_is_refused(git_repo: GitRe
 
 def _binary_patch_for(git_repo: GitRepo, path: str, content: bytes, *, modify_from: bytes | None) -> bytes:
     """A `GIT binary patch` git wrote for a regular file holding `content` (a delta when git finds one smaller)."""
+    (git_repo.root / ".git/info").mkdir(exist_ok=True)
     (git_repo.root / ".git/info/attributes").write_text("* binary\n")
     if modify_from is not None:
         git_repo.write(path, modify_from)

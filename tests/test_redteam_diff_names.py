@@ -195,6 +195,7 @@ def test_the_reported_header_is_refused_and_git_applies_dockerfile(git_repo: Git
     for path in ("Dockerfile", ".gitlab-ci.yml"):
         git_repo.write(path, "FROM a\n")
     git_repo.commit()
+    (git_repo.root / ".git/info").mkdir(exist_ok=True)
     (git_repo.root / ".git/info/attributes").write_text("* binary\n")
     for path in ("Dockerfile", ".gitlab-ci.yml"):
         git_repo.write(path, "FROM evil\n")
