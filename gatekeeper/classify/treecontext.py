@@ -114,7 +114,7 @@ class TreeContext:
             self._links: dict[str, tuple[str, ...]] | bool | None = None
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
             self._tf_files: dict[str, list[tuple[str, TreeEntry]]] | None = None  # .tf files by folder, on first use
-            self._tf_named: dict[tuple[str, str, bool], tuple[set[str], set[str]]] = {}  # (folder, blob, Dockerfile)
+            self._tf_named: dict[tuple[str, str, bool], tfrefs.Named] = {}  # (folder, blob, Dockerfile)
             # paths the kustomizations of both trees name: {path: kustomization}; None: not read yet; False: past
             # kustomizerefs.MAX_FILES (every file counts as named)
             self._kustomized: dict[str, str] | bool | None = None
@@ -290,11 +290,8 @@ class TreeContext:
                             return f"more than {tfrefs.MAX_TF_FILES} configurations above it: {where} not read (review)"
                         text = self.objects.blob(entry.oid, FULL_READ).decode("utf-8", "replace")
                         self._tf_named[key] = tfrefs.names_in(where, text)
-                    files, folders = self._tf_named[key]
-                    if side in files:
-                        return f"{where}: names {side}"
-                    if (hit := next((d for d in folders if side.startswith(f"{d}/") or not d), None)) is not None:
-                        return f"{where}: fileset({hit or '.'})"
+                    if (how := self._tf_named[key].reaches(side)) is not None:
+                        return f"{where}: {how}"
         return None
 
     def task_script(self, change: FileChange) -> str | None:
