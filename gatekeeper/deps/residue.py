@@ -49,6 +49,11 @@ _XML_ENTRIES = frozenset({"dependency", "parent", "packagereference", "packageve
 _XML_TAG = re.compile(r"<(/?)([\w:.-]+)([^>]*?)(/?)>\Z", re.DOTALL)
 _XML_VERSION = re.compile(r"\s*[\[(]?v?\d[\w.+-]*(?:\s*,\s*v?[\w.+-]*)?[\])]?\s*\Z")
 _XML_ATTRIBUTE = re.compile(r"""(=\s*)(["'])([^"']*)\2""")
+# A legacy project's `<Reference Include="Newtonsoft.Json, Version=13.0.0.0, ...">` and its `<HintPath>` into
+# `packages/Newtonsoft.Json.13.0.1/`: a bump moves the numbers inside the values (12 of 754 real bump files were
+# flagged before), so there a dotted number anywhere is a version.
+_XML_REFERENCES = frozenset({"reference", "hintpath"})
+_DOTTED = re.compile(r"\d+(?:\.\d+)+")
 
 
 def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = True) -> bool:
@@ -119,12 +124,12 @@ def xml_residue(data: bytes) -> list[str]:
     hostile file of unclosed comments or entries stays linear)."""
     text = data.decode("utf-8", "replace")
     out: list[str] = []
-    skip = at = 0
+    skip = at = loose = 0
     while at < len(text):
         start = text.find("<", at)
         chunk = text[at:start if start >= 0 else len(text)].strip()
         if chunk and not skip:
-            out.append("V" if _XML_VERSION.match(chunk) else chunk)
+            out.append("V" if _XML_VERSION.match(chunk) else _DOTTED.sub("V", chunk) if loose else chunk)
         if start < 0:
             break
         if text.startswith("<!--", start):
@@ -135,13 +140,22 @@ def xml_residue(data: bytes) -> list[str]:
         tag = text[start:] if end < 0 else text[start:end + 1]
         at = len(text) if end < 0 else end + 1
         m = _XML_TAG.match(tag)
-        if m is not None and m.group(2).rpartition(":")[2].lower() in _XML_ENTRIES:
+        name = m.group(2).rpartition(":")[2].lower() if m is not None else ""
+        if m is not None and name in _XML_ENTRIES:
             if m.group(1):
                 skip = max(0, skip - 1)
             elif not m.group(4):
                 skip += 1
             continue
+        if m is not None and name in _XML_REFERENCES and not m.group(4):
+            loose = max(0, loose - 1) if m.group(1) else loose + 1
         if not skip:
-            out.append(_XML_ATTRIBUTE.sub(lambda a: f"{a.group(1)}{a.group(2)}"
-                                          f"{'V' if _XML_VERSION.match(a.group(3)) else a.group(3)}{a.group(2)}", tag))
+            wide = bool(loose) or name in _XML_REFERENCES
+            out.append(_XML_ATTRIBUTE.sub(lambda a, wide=wide: _attribute(a, wide), tag))  # type: ignore[misc]
     return out
+
+
+def _attribute(match: re.Match[str], loose: bool) -> str:
+    value = match.group(3)
+    value = "V" if _XML_VERSION.match(value) else _DOTTED.sub("V", value) if loose else value
+    return f"{match.group(1)}{match.group(2)}{value}{match.group(2)}"
