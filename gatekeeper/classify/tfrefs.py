@@ -72,8 +72,8 @@ class Wildcard:
     name: re.Pattern[str]
 
     def names(self, side: str) -> bool:
-        if side == self.base and self.name.fullmatch("") is not None:
-            return True  # `templates/${var.t}` with `t` empty: the base itself
+        if side == self.base:  # `templates/${var.t}` with `t` empty, a COPY of one file that a glob runs
+            return self.name.fullmatch(side.rpartition("/")[2]) is not None or self.name.fullmatch("") is not None
         folder, _, name = side.rpartition("/")
         if self.base and not (folder == self.base or folder.startswith(f"{self.base}/")):
             return False
@@ -106,7 +106,9 @@ def names_in(where: str, text: str) -> Named:
     (dockerrefs.py), any other the paths of `named_paths`."""
     folder = where.rpartition("/")[0]
     if is_dockerfile(where):
-        return Named(frozenset(run_scripts(folder, text)), frozenset())
+        files, wild = run_scripts(folder, text)
+        return Named(frozenset(files), frozenset(), tuple(Wildcard(word, base, None, re.compile(name, re.DOTALL))
+                                                          for word, base, name in sorted(wild)[:MAX_PATTERNS]))
     return named_paths(folder, text)
 
 
