@@ -70,6 +70,13 @@ LOOK_ALIKES = [
     ('x = "/opt/${var.dir}/boot.sh"', "ops/vm/opt/boot.sh"),  # absolute
     ('# x = "${path.module}/${var.dir}/boot.sh"', "ops/vm/prod/boot.sh"),  # a comment
     ('filename = "${path.module}/${var.dir}/boot.sh"', "ops/vm/prod/boot.sh"),  # written, not read
+    # Resource names and object keys from the tenth and ninth label sets (each made a document or build file iac)
+    ('name = "MSCI-${var.location}-${var.cluster_name}"', "ops/vm/CHANGELOG-v9.md"),
+    ('id = "${azurerm_kubernetes_cluster.main.id}/agentPools/${each.key}"', "ops/vm/GNUmakefile"),
+    ('bucket = "s3-bucket-${random_pet.this.id}"', "ops/vm/README.md"),
+    ('prefix = "${var.bucket}/AWSLogs/${data.aws_caller_identity.this.id}/*"', "ops/vm/docs/README.md"),
+    ('name = "hub-spoke-${local.environment}"', "ops/vm/deploy.sh"),
+    ('value = "%${var.psk}"', "ops/vm/entrypoint.sh"),
 ]
 
 

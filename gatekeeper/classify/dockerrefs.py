@@ -158,8 +158,10 @@ def _wild_commands(run: str) -> list[str]:
             continue
         while words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0]) or words[0].startswith("-")):
             words.pop(0)
-        if words and _WILD.search(words[0]) and words[0].strip("\x00*?/."):
-            out.append(words[0])
+        name = words[0].rpartition("/")[2] if words else ""
+        if words and _WILD.search(words[0]) and ("/" in words[0] and name.strip("\x00*?.")
+                                                 or name.lower().endswith(_SCRIPT_TYPES)):
+            out.append(words[0])  # a path with a literal name, or a script type: `$INSTALLER`, `${APP}-bin` are not
     return out
 
 

@@ -157,8 +157,10 @@ def _wildcard(folder: str, word: str) -> tuple[str, str | None, str] | None:
     else any (a variable may be empty or hold folders: over-reading is the safe side; a value that climbs out of
     the base with `..` is not followed, as a module reaching a file through `../` is not); the name's
     variable part is any text, `*` and `?` within the name. `${path.module}/${var.file}` names every file below the
-    module; a word with nothing else literal but separators (`${var.a}/${var.b}`, `*`) names nothing: it could be
-    any file anywhere, and most configurations hold such values."""
+    module. A word names nothing when it could be any file anywhere or is no path: nothing literal but separators
+    (`${var.a}/${var.b}`, `*`), a name with nothing literal after folders that start with a variable
+    (`${var.a}/logs/${var.b}`), or no folder and no file type (`hub-spoke-${var.env}`, a resource's name: the tenth
+    and ninth label sets had six such words reaching documents and build files)."""
     literal = word.replace(_REFERENCE, "").replace("*", "").replace("?", "")
     if not literal.strip("./") and not word.startswith("./"):
         return None
@@ -171,6 +173,11 @@ def _wildcard(folder: str, word: str) -> tuple[str, str | None, str] | None:
             return None  # above the repository's root
         base = "" if joined == "." else joined
     middle, _, name = (partial + word[first:]).rpartition("/")
+    named = name.replace(_REFERENCE, "").replace("*", "").replace("?", "").strip(".")
+    if "/" not in word and not (named and name.rpartition(".")[2].lower() in FILE_TYPES):
+        return None  # a name without a folder or a file type is a resource's (`hub-${var.env}`), not a file's
+    if not named and not start:
+        return None  # nothing literal but folders in the middle (`${var.a}/logs/${var.b}`): any file anywhere
     exact = not (_REFERENCE in middle or _GLOB.search(middle) or {".", ".."} & set(middle.split("/")))
     if _REFERENCE in name:  # the variable may hold folders: the name is what follows its last one
         name, exact = _REFERENCE + name.rpartition(_REFERENCE)[2], False
