@@ -43,7 +43,7 @@ SEGMENT = st.sampled_from(["prod", "a", "b", "scripts", "templates", "x.y", ".."
 VALUES = st.lists(SEGMENT, min_size=0, max_size=4).map("/".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(form=st.sampled_from(FORMS), value=VALUES)
 def test_every_file_a_value_makes_the_word_name_is_named(form: str, value: str) -> None:
     """Soundness: whatever the variable holds, the file Terraform reads (inside the module's folder) is named. A
