@@ -2,6 +2,7 @@
 default policies and `--tree`) when a variable or a glob sat anywhere in its path:
 
 - `templatefile("${path.module}/${var.dir}/boot.sh", …)`, `"${var.dir}/boot.sh"` (a module's folder passed in),
+  `file(format("%s/scripts/%s.sh", path.module, var.role))`,
   `"${path.module}/scripts/${var.name}.sh"`, `"${path.module}/templates/${var.template}"`, a local-exec
   `bash ${path.module}/scripts/*.sh` — each was "some other place", so the file it reads was not named.
 
@@ -38,6 +39,7 @@ FORMS = [
     "./{v}/boot.sh",
     "scripts/{v}/run.sh",
     "${path.module}/{v}/../boot.sh",
+    "%s/{v}/boot.sh",  # format("%s/…", path.module)
 ]
 SEGMENT = st.sampled_from(["prod", "a", "b", "scripts", "templates", "x.y", "..", "."])
 VALUES = st.lists(SEGMENT, min_size=0, max_size=4).map("/".join)
@@ -51,7 +53,7 @@ def test_every_file_a_value_makes_the_word_name_is_named(form: str, value: str) 
     module reaching a file through `../` is not (docs/classification.md)."""
     if value and posixpath.normpath(value).partition("/")[0] == "..":
         return
-    relative = form.replace("{v}", value).replace("${path.module}/", "")
+    relative = form.replace("{v}", value).replace("${path.module}/", "").replace("%s/", "")
     read = posixpath.normpath(posixpath.join("ops/vm", relative))
     if not read.startswith("ops/vm/"):
         return  # the module's folder itself, or outside it (a configuration there would have to name it)
@@ -77,6 +79,8 @@ LOOK_ALIKES = [
     ('prefix = "${var.bucket}/AWSLogs/${data.aws_caller_identity.this.id}/*"', "ops/vm/docs/README.md"),
     ('name = "hub-spoke-${local.environment}"', "ops/vm/deploy.sh"),
     ('value = "%${var.psk}"', "ops/vm/entrypoint.sh"),
+    ('name = format("%s-%s", var.project, var.env)', "ops/vm/deploy.sh"),
+    ('description = format("rule %d of %s", 1, var.x)', "ops/vm/rule.sh"),
 ]
 
 
@@ -108,6 +112,8 @@ CONFIGS = {
                    "m5/hooks/v2/check.sh"),
     "packer": ("m6/web.pkr.hcl", 'build {\n  provisioner "shell" {\n    script = "${path.root}/${var.os}/setup"\n'
                                  "  }\n}\n", "m6/ubuntu/setup"),
+    "format": ("m8/main.tf", 'resource "aws_instance" "a" {\n  user_data = file(format("%s/scripts/%s.sh", '
+                             'path.module, var.role))\n}\n', "m8/scripts/web.sh"),
     "module-dir": ("m7/main.tf", 'data "external" "x" {\n  program = ["${var.scripts_dir}/lookup.py"]\n}\n',
                    "m7/tools/lookup.py"),
 }

@@ -43,6 +43,8 @@ _INTERPOLATION = re.compile(r"\$\{((?:(?!\$\{)[^}\n]){0,200})\}")
 _ROUNDS = 8
 _GLOB = re.compile(r"[*?]")
 _REFERENCE = "\x00"  # what an interpolation holding a reference alone (`${var.dir}`) leaves in a word
+# A `format()` verb stands for a value as an interpolation does (`format("%s/boot.sh", path.module)`: red team 11).
+_FORMAT_VERB = re.compile(r"%[-+# 0]*\d*(?:\.\d+)?[sdvq]")
 MAX_PATTERNS = 256  # words with a variable part per configuration; past that every file below it counts (fail closed)
 # The types of a file name without a folder that counts as a path (`script = "install.sh"`): not `var.region`.
 FILE_TYPES = frozenset({
@@ -130,6 +132,7 @@ def named_paths(folder: str, text: str) -> Named:
         text, count = _INTERPOLATION.subn(_unwrap, text)
         if not count:
             break
+    text = _FORMAT_VERB.sub(_REFERENCE, text)
     files: set[str] = set()
     wildcards: dict[tuple[str, str | None, str], str] = {}  # (base, middle, name pattern): the word
     for line in text.splitlines():
