@@ -128,10 +128,16 @@ def test_signal_past_the_window_is_read_as_yaml_and_after_only_comments_by_the_p
     filler = "data:\n" + "".join(f"  key{i}: {'x' * 60}\n" for i in range(200))
     assert len(filler) > WINDOW
     late = filler + m.ARGO_APPLICATION
-    # The patterns read 8 KiB; the file read as YAML, whole, still shows the Application (red team: a manifest
-    # padded past the window was `src`; tests/test_redteam_yaml_forms.py).
-    assert sniff("a.yaml", late.encode(), RULES.context) is None  # the patterns alone: 8 KiB
-    found = sniff("a.yaml", late.encode(), RULES.context, as_yaml=True)
+    # The patterns read 8 KiB first, then, finding nothing, the whole file (red team 11:
+    # tests/test_redteam11_windows.py); the file read as YAML, whole, shows the forms no line pattern sees (red
+    # team: a manifest padded past the window was `src`; tests/test_redteam_yaml_forms.py).
+    assert sniff("a.yaml", late.encode()[:WINDOW], RULES.context) is None  # the window alone
+    for as_yaml in (False, True):
+        found = sniff("a.yaml", late.encode(), RULES.context, as_yaml=as_yaml)
+        assert found is not None and found.rule == "iac.content.argocd" and "(read as YAML)" not in found.evidence
+    explicit = filler + "---\n? apiVersion\n: argoproj.io/v1alpha1\nkind: Application\n"  # no line pattern's form
+    assert sniff("a.yaml", explicit.encode(), RULES.context) is None
+    found = sniff("a.yaml", explicit.encode(), RULES.context, as_yaml=True)
     assert found is not None and found.rule == "iac.content.argocd" and "(read as YAML)" in found.evidence
     padded = "".join(f"# licence line {i} {'-' * 60}\n" for i in range(200)) + m.ARGO_APPLICATION
     assert only_comments(padded.encode()[:WINDOW])

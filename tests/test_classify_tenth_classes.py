@@ -271,16 +271,16 @@ ENTRYPOINT ["docker-entrypoint.sh"]
 
 def test_the_scripts_a_dockerfile_runs_are_its_definition() -> None:
     from gatekeeper.classify.dockerrefs import run_scripts
-    assert run_scripts("images/nginx/rootfs", NGINX_DOCKERFILE) == {"images/nginx/rootfs/build.sh"}
-    found = run_scripts("", TOOLS_DOCKERFILE)
+    assert run_scripts("images/nginx/rootfs", NGINX_DOCKERFILE)[0] == {"images/nginx/rootfs/build.sh"}
+    found = run_scripts("", TOOLS_DOCKERFILE)[0]
     assert {"tools/install/pre-commit.sh", "tools/install/trivy.sh"} <= found
     # the entrypoint script is copied and made executable, never run while building; manage.py is the app's code
     assert "docker-entrypoint.sh" not in found
     assert not any(path.endswith("manage.py") for path in found)
     # a stage's COPY --from another stage is no file of the repository
-    assert run_scripts("", "FROM a AS b\nCOPY --from=b /x.sh /x.sh\nRUN /x.sh\n") == set()
+    assert run_scripts("", "FROM a AS b\nCOPY --from=b /x.sh /x.sh\nRUN /x.sh\n")[0] == set()
     # a RUN on PATH: `COPY build.sh /usr/local/bin/` then `RUN build.sh`
-    assert run_scripts("app", "FROM a\nCOPY build.sh /usr/local/bin/\nRUN build.sh\n") == {"app/build.sh"}
+    assert run_scripts("app", "FROM a\nCOPY build.sh /usr/local/bin/\nRUN build.sh\n")[0] == {"app/build.sh"}
 
 
 def _image(repo: GitRepo) -> None:

@@ -110,8 +110,7 @@ resource "null_resource" "confirm_rollout" {
     ("m/main.tf", 'source = "git::https://example.invalid/m.git//scripts/x.sh"\n', "m/scripts/x.sh", False),
 ])
 def test_a_configuration_names_its_script(configuration: str, text: str, script: str, named: bool) -> None:
-    files, _ = named_paths(configuration.rpartition("/")[0], text)
-    assert (script in files) == named
+    assert (script in named_paths(configuration.rpartition("/")[0], text).files) == named
 
 
 @pytest.mark.parametrize("text", [
@@ -140,7 +139,8 @@ def test_reading_a_configuration_is_linear(text: str) -> None:
     ('x = fileset("${path.module}", "*.json")', set(), {"m"}),
 ])
 def test_named_paths(text: str, files: set[str], folders: set[str]) -> None:
-    assert named_paths("m", text) == (files, folders)
+    named = named_paths("m", text)
+    assert (named.files, named.folders) == (files, folders)
 
 
 @pytest.mark.parametrize(("path", "configuration"), [

@@ -187,5 +187,6 @@ def test_a_self_referencing_property_is_refused_not_substituted_once(tmp_path: P
     parent = PARENT.replace("<feign.version>13.11</feign.version>", "<feign.version>${feign.version}1</feign.version>")
     delta = _delta(tmp_path, {**FILES, "logbook-parent/pom.xml": parent},
                    {"logbook-parent/pom.xml": {"${feign.version}1<": "${feign.version}2<"}})
-    assert [(p.manifest, p.kind) for p in delta.problems] == [("logbook-parent/pom.xml", "partial")]
-    assert "expands without end" in delta.problems[0].msg
+    # (and, since red team 11, the non-version value that moved is the XML residue's partial problem too)
+    assert {(p.manifest, p.kind) for p in delta.problems} == {("logbook-parent/pom.xml", "partial")}
+    assert any("expands without end" in p.msg for p in delta.problems)

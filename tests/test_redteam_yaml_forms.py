@@ -196,7 +196,8 @@ def test_json_nested_too_deep_to_read_is_reviewed() -> None:
     from gatekeeper.classify.sniff import sniff
 
     deep = '{"metadata": {"labels": ' + json.dumps(LABELS) + '}, "x": ' + "[" * 100_000 + "]" * 100_000
-    found = sniff("app/web.json", (deep + ', "apiVersion"\n: "apps/v1", "kind"\n: "Deployment"}').encode(),
+    # (keys escaped: the line patterns read the whole file too since red team 11, and must not find them first)
+    found = sniff("app/web.json", (deep + ', "apiVersio\\u006e"\n: "apps/v1", "kin\\u0064"\n: "Deployment"}').encode(),
                   RULES.context, as_yaml=True)
     assert found is not None and found.rule == "iac.content.unread"
 

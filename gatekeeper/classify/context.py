@@ -249,7 +249,7 @@ def _inventory_named(path: str) -> bool:
 def _inventory_script(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     """An Ansible dynamic inventory script, by its content (any side): which machines the playbooks reach."""
     for shown in context.content(item.change, every_type=True):
-        text = shown.data[:WINDOW].decode("utf-8", "replace")
+        text = shown.data[:FULL_READ].decode("utf-8", "replace")  # the whole file: `_meta` may come last
         if (found := inventory_script(text)) is not None:
             bucket, rule, evidence = found
             return _raise(item, bucket, rule, "content", f"{shown.path}: {evidence}")

@@ -40,11 +40,17 @@ def is_dockerfile(path: str) -> bool:
         name.endswith((".dockerfile", ".containerfile"))
 
 
-def run_scripts(folder: str, text: str) -> set[str]:
-    """The repository paths of the files the Dockerfile in `folder` copies in and then runs in a RUN instruction."""
+Wild = tuple[str, str, str]  # (the command as written, a repository folder, a regular expression over file names)
+
+
+def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
+    """The repository paths of the files the Dockerfile in `folder` copies in and then runs in a RUN instruction,
+    and the folders (with a name pattern) a command with a variable part or a glob may run files of
+    (`/scripts/${VARIANT}.sh`, `$DIR/prod.sh`, `for f in /scripts/*.sh`, `run-parts /scripts`: red team 11)."""
     copies: list[tuple[list[str], str, bool]] = []  # (repository sources, image destination, destination a folder)
     workdir = "/"
     found: set[str] = set()
+    wild: set[Wild] = set()
     for number, (keyword, rest) in enumerate(_instructions(text)):
         if number >= MAX_INSTRUCTIONS:
             break
@@ -62,7 +68,9 @@ def run_scripts(folder: str, text: str) -> set[str]:
         elif keyword == "RUN":
             for command in _commands(rest):
                 found |= _sources(_absolute(workdir, command), command, copies)
-    return found
+            for command in _wild_commands(rest):
+                wild |= _wild_sources(workdir, command, copies)
+    return found, wild
 
 
 def _instructions(text: str) -> list[tuple[str, str]]:
@@ -129,4 +137,57 @@ def _sources(target: str, written: str, copies: list[tuple[list[str], str, bool]
                 found.add(f"{source}/{rel}" if source else rel)  # a folder copied there: the file below it
             if "/" not in written and base == name:
                 found.add(source)  # `RUN build.sh` found on PATH after `COPY build.sh /usr/local/bin/`
+    return found
+
+
+_VARIABLE = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])")
+_WILD = re.compile(r"[*?\x00]")
+
+
+def _wild_commands(run: str) -> list[str]:
+    """The files a RUN line may run by a path with a variable part or a glob, variables as NUL: a command's first
+    word (`/scripts/${V}.sh`, `$D/prod.sh`), the words a `for … in` loops over, `run-parts DIR` (`DIR/*`)."""
+    out = []
+    for part in _SEPARATORS.split(_VARIABLE.sub("\x00", run)):
+        words = [w for w in _words(part) if w not in ("(", ")", "{", "}")]
+        if words[:1] == ["run-parts"]:
+            out += [f"{w.rstrip('/')}/*" for w in words[1:] if not w.startswith("-")]
+            continue
+        if len(words) > 2 and words[0] == "for" and "in" in words:
+            out += [w for w in words[words.index("in") + 1:] if _WILD.search(w) and "/" in w]
+            continue
+        while words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0]) or words[0].startswith("-")):
+            words.pop(0)
+        name = words[0].rpartition("/")[2] if words else ""
+        if words and _WILD.search(words[0]) and ("/" in words[0] and name.strip("\x00*?.")
+                                                 or name.lower().endswith(_SCRIPT_TYPES)):
+            out.append(words[0])  # a path with a literal name, or a script type: `$INSTALLER`, `${APP}-bin` are not
+    return out
+
+
+def _wild_sources(workdir: str, command: str, copies: list[tuple[list[str], str, bool]]) -> set[Wild]:
+    """(command, repository folder, name pattern) for each COPY whose destination holds what `command` may name."""
+    first = _WILD.search(command)
+    assert first is not None
+    head = command[:first.start()]
+    anchored = bool(head)
+    prefix = _absolute(workdir, head.rpartition("/")[0] or ".") if anchored and "/" in head else workdir
+    if not anchored:
+        prefix = "/"
+    name = command.rpartition("/")[2]
+    if "\x00" in name:
+        name = "\x00" + name.rpartition("\x00")[2]  # the variable may hold folders: the name follows its last one
+    pattern = "".join(".*" if c == "\x00" else "[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c)
+                      for c in name)
+    shown = command.replace("\x00", "$…")
+    found: set[Wild] = set()
+    for sources, destination, _into in copies:
+        below = prefix == destination or prefix.startswith(destination.rstrip("/") + "/")
+        above = destination.startswith(prefix.rstrip("/") + "/") or prefix == "/"
+        for source in sources:
+            if below:
+                rel = prefix[len(destination):].strip("/")
+                found.add((shown, f"{source}/{rel}".strip("/") if rel else source, pattern))
+            elif above:
+                found.add((shown, source, pattern))
     return found

@@ -77,9 +77,9 @@ class PatchContext:
             for folder in ancestors(side):
                 for configuration in self._configurations.get(folder, ())[:MAX_DEFINITIONS]:
                     for shown in self.content(configuration, every_type=True):
-                        files, folders = names_in(shown.path, shown.data.decode("utf-8", "replace"))
-                        if side in files or any(side.startswith(f"{d}/") or not d for d in folders):
-                            return f"{shown.path}: names {side}"
+                        named = names_in(shown.path, shown.data.decode("utf-8", "replace"))
+                        if (how := named.reaches(side)) is not None:
+                            return f"{shown.path}: {how}"
         return None
 
     def local_action(self, change: FileChange) -> str | None:

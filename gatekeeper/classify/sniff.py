@@ -158,10 +158,11 @@ PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "g
 
 
 def iac_program(data: bytes) -> Signal | None:
-    """A CDK, CDKTF, cdk8s or Pulumi program recognised by its imports, or None."""
+    """A CDK, CDKTF, cdk8s or Pulumi program recognised by its imports anywhere in `data` (up to FULL_READ: a Go
+    package's doc comment or a Python module's docstring may push them past any window; red team 11), or None."""
     if b"\0" in data[:WINDOW]:
         return None
-    text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")  # C# files often start with a BOM
+    text = data[:FULL_READ].decode("utf-8", "replace").removeprefix("\ufeff")  # C# files often start with a BOM
     if (m := _IAC_PROGRAM.search(text)) is None:
         return None
     return Signal("iac", "iac.content.iac-program", evidence_line(text, m))
@@ -237,9 +238,12 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     name = path.rpartition("/")[2]
     if name == "setup.py":
         return _signal(setup_py(text))
-    signals = (_cloud(text), *_kube(text, rules), _workflow(text), _signal(ansible(path, text)),
-               _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)))
-    found = [s for s in signals if s is not None]
+    found = _patterns(path, name, text, rules)
+    if len(data) < len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
+        # The window is what honest files need (research §5), not what an author who pads a file before its
+        # deciding lines needs: a tool reads the whole file (red team 11: an ARM template's `$schema` after 8 KiB
+        # of resources, an inventory's hosts after a long first group, a Jenkins pipeline after its helpers).
+        found.extend(_patterns(path, name, whole.decode("utf-8", "replace").removeprefix("\ufeff"), rules))
     if as_yaml and len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
         text = text if whole is data else whole.decode("utf-8", "replace").removeprefix("\ufeff")
         found.extend(Signal(*signal) for signal in yaml_signals(text, rules))
@@ -248,6 +252,12 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     order = {"ci": 0, "iac": 1, "deps": 2, "other": 3, "src": 4}
     return min(found, key=lambda s: order[s.bucket])
 
+
+
+def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Signal]:
+    signals = (_cloud(text), *_kube(text, rules), _workflow(text), _signal(ansible(path, text)),
+               _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)))
+    return [s for s in signals if s is not None]
 
 
 def _signal(found: tuple[str, str, str] | None) -> Signal | None:

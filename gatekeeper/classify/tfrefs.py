@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass
 
 from gatekeeper.classify.dockerrefs import is_dockerfile, run_scripts
 
@@ -41,6 +42,10 @@ _MODULE_DIR = ("${path.module}/", "${path.root}/", "${path.cwd}/", "${get_terrag
 _INTERPOLATION = re.compile(r"\$\{((?:(?!\$\{)[^}\n]){0,200})\}")
 _ROUNDS = 8
 _GLOB = re.compile(r"[*?]")
+_REFERENCE = "\x00"  # what an interpolation holding a reference alone (`${var.dir}`) leaves in a word
+# A `format()` verb stands for a value as an interpolation does (`format("%s/boot.sh", path.module)`: red team 11).
+_FORMAT_VERB = re.compile(r"%[-+# 0]*\d*(?:\.\d+)?[sdvq]")
+MAX_PATTERNS = 256  # words with a variable part per configuration; past that every file below it counts (fail closed)
 # The types of a file name without a folder that counts as a path (`script = "install.sh"`): not `var.region`.
 FILE_TYPES = frozenset({
     "sh", "bash", "zsh", "ps1", "psm1", "py", "rb", "pl", "bat", "cmd", "js", "mjs", "json", "yaml", "yml", "tpl",
@@ -58,22 +63,66 @@ def is_configuration(path: str) -> bool:
     return f"/{path}".endswith(CONFIGURATION_SUFFIXES) or is_dockerfile(path)
 
 
-def names_in(where: str, text: str) -> tuple[set[str], set[str]]:
-    """(files, folders) the configuration at `where` reads or runs: a Dockerfile the scripts its RUN instructions
-    run (dockerrefs.py), any other the paths of `named_paths`."""
+@dataclass(frozen=True, slots=True)
+class Wildcard:
+    """A path with a variable part, as the files it may name: below `base`, at `middle` exactly (None: any folders
+    or none), whose name matches `name` (a variable part in it is any text, `*` and `?` within the name)."""
+
+    word: str  # as the configuration spells it, `${…}` for each variable part
+    base: str
+    middle: str | None
+    name: re.Pattern[str]
+
+    def names(self, side: str) -> bool:
+        if side == self.base:  # `templates/${var.t}` with `t` empty, a COPY of one file that a glob runs
+            return self.name.fullmatch(side.rpartition("/")[2]) is not None or self.name.fullmatch("") is not None
+        folder, _, name = side.rpartition("/")
+        if self.base and not (folder == self.base or folder.startswith(f"{self.base}/")):
+            return False
+        below = folder[len(self.base):].lstrip("/") if self.base else folder
+        return (self.middle is None or below == self.middle) and self.name.fullmatch(name) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """What one configuration reads or runs: files by path, folders it reads whole (fileset), and paths with a
+    variable part or a glob (`${path.module}/${var.dir}/boot.sh`)."""
+
+    files: frozenset[str]
+    folders: frozenset[str]
+    wildcards: tuple[Wildcard, ...] = ()
+
+    def reaches(self, side: str) -> str | None:
+        """How this configuration names the repository path `side` (evidence), or None."""
+        if side in self.files:
+            return f"names {side}"
+        if (hit := next((d for d in self.folders if side.startswith(f"{d}/") or not d), None)) is not None:
+            return f"fileset({hit or '.'})"
+        if (wild := next((w for w in self.wildcards if w.names(side)), None)) is not None:
+            return f"names {side} (as {wild.word})"
+        return None
+
+
+def names_in(where: str, text: str) -> Named:
+    """What the configuration at `where` reads or runs: a Dockerfile the scripts its RUN instructions run
+    (dockerrefs.py), any other the paths of `named_paths`."""
     folder = where.rpartition("/")[0]
     if is_dockerfile(where):
-        return run_scripts(folder, text), set()
+        files, wild = run_scripts(folder, text)
+        return Named(frozenset(files), frozenset(), tuple(Wildcard(word, base, None, re.compile(name, re.DOTALL))
+                                                          for word, base, name in sorted(wild)[:MAX_PATTERNS]))
     return named_paths(folder, text)
 
 
-def named_paths(folder: str, text: str) -> tuple[set[str], set[str]]:
-    """(files, folders): the repository paths a configuration in `folder` names, and the folders whose every
-    file it may read (fileset). Every word of a line that is not a comment counts when it is path-shaped: the
-    module's folder (`${path.module}/x`, `${get_terragrunt_dir()}/x`), `./x` and `../x`, a relative path with a
-    folder (`scripts/check.sh`) or a file name of a type configurations read or run (`install.sh`), each
-    resolved against `folder`; an absolute path, a URL, a glob or another interpolation (`${var.dir}/x`) is some
-    other place. A path Terraform only writes to (`filename`, `output_path`) is not read."""
+def named_paths(folder: str, text: str) -> Named:
+    """The repository paths a configuration in `folder` names, the folders whose every file it may read
+    (fileset), and the patterns of paths with a variable part. Every word of a line that is not a comment counts
+    when it is path-shaped: the module's folder (`${path.module}/x`, `${get_terragrunt_dir()}/x`), `./x` and
+    `../x`, a relative path with a folder (`scripts/check.sh`) or a file name of a type configurations read or run
+    (`install.sh`), each resolved against `folder`; an absolute path, a URL or a reference alone (`${var.script}`)
+    is some other place. A word with a variable part or a glob (`${path.module}/${var.dir}/boot.sh`,
+    `${var.dir}/boot.sh`, `scripts/*.sh`: red team 11, each was `src`) names every path its literal parts allow
+    below `folder` (see `_pattern`). A path Terraform only writes to (`filename`, `output_path`) is not read."""
     text = _WRITTEN.sub("", text)
     folders = {match.group(1) for match in _FILESET.finditer(text)}
     for prefix in _MODULE_DIR:
@@ -83,21 +132,66 @@ def named_paths(folder: str, text: str) -> tuple[set[str], set[str]]:
         text, count = _INTERPOLATION.subn(_unwrap, text)
         if not count:
             break
+    text = _FORMAT_VERB.sub(_REFERENCE, text)
     files: set[str] = set()
+    wildcards: dict[tuple[str, str | None, str], str] = {}  # (base, middle, name pattern): the word
     for line in text.splitlines():
         if line.lstrip().startswith(("#", "//")):
             continue
         for word in _WORD.findall(line):
-            if "\x00" in word or word.startswith("/") or "://" in word or "::" in word or _GLOB.search(word):
+            if word.startswith("/") or "://" in word or "::" in word:
                 continue
-            if "/" in word or word.rpartition(".")[2].lower() in FILE_TYPES and word.partition(".")[0]:
+            if _REFERENCE in word or _GLOB.search(word):
+                if (wildcard := _wildcard(folder, word)) is not None:
+                    wildcards.setdefault(wildcard, word.replace(_REFERENCE, "${…}"))
+            elif "/" in word or word.rpartition(".")[2].lower() in FILE_TYPES and word.partition(".")[0]:
                 files.add(word)
-    return {_resolve(folder, f) for f in files} - {""}, {_resolve(folder, d) for d in folders}
+    if len(wildcards) > MAX_PATTERNS:
+        wildcards = {(folder, None, ".*"): f"more than {MAX_PATTERNS} paths with a variable part"}
+    return Named(frozenset({_resolve(folder, f) for f in files} - {""}),
+                 frozenset({_resolve(folder, d) for d in folders}),
+                 tuple(Wildcard(word, base, middle, re.compile(name, re.DOTALL))
+                       for (base, middle, name), word in sorted(wildcards.items(), key=lambda item: item[1])))
+
+
+def _wildcard(folder: str, word: str) -> tuple[str, str | None, str] | None:
+    """(base, middle, name pattern) of the files `word`, which holds a variable part or a glob, may name, or None.
+    The literal start's folders resolve against `folder` (the base); the folders after it are exact when literal,
+    else any (a variable may be empty or hold folders: over-reading is the safe side; a value that climbs out of
+    the base with `..` is not followed, as a module reaching a file through `../` is not); the name's
+    variable part is any text, `*` and `?` within the name. `${path.module}/${var.file}` names every file below the
+    module. A word names nothing when it could be any file anywhere or is no path: nothing literal but separators
+    (`${var.a}/${var.b}`, `*`), a name with nothing literal after folders that start with a variable
+    (`${var.a}/logs/${var.b}`), or no folder and no file type (`hub-spoke-${var.env}`, a resource's name: the tenth
+    and ninth label sets had six such words reaching documents and build files)."""
+    literal = word.replace(_REFERENCE, "").replace("*", "").replace("?", "")
+    if not literal.strip("./") and not word.startswith("./"):
+        return None
+    first = min(at for at in (word.find(_REFERENCE), word.find("*"), word.find("?")) if at >= 0)
+    start, _, partial = word[:first].rpartition("/")
+    base = folder
+    if start:
+        joined = posixpath.normpath(posixpath.join(folder, start))
+        if joined == ".." or joined.startswith("../"):
+            return None  # above the repository's root
+        base = "" if joined == "." else joined
+    middle, _, name = (partial + word[first:]).rpartition("/")
+    named = name.replace(_REFERENCE, "").replace("*", "").replace("?", "").strip(".")
+    if "/" not in word and not (named and name.rpartition(".")[2].lower() in FILE_TYPES):
+        return None  # a name without a folder or a file type is a resource's (`hub-${var.env}`), not a file's
+    if not named and not start:
+        return None  # nothing literal but folders in the middle (`${var.a}/logs/${var.b}`): any file anywhere
+    exact = not (_REFERENCE in middle or _GLOB.search(middle) or {".", ".."} & set(middle.split("/")))
+    if _REFERENCE in name:  # the variable may hold folders: the name is what follows its last one
+        name, exact = _REFERENCE + name.rpartition(_REFERENCE)[2], False
+    pattern = "".join(".*" if c == _REFERENCE else "[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c)
+                      for c in name)
+    return base, middle if exact else None, pattern
 
 
 def _unwrap(match: re.Match[str]) -> str:
     inner = match.group(1)
-    return f" {inner} " if "(" in inner or '"' in inner else "\x00"
+    return f" {inner} " if "(" in inner or '"' in inner else _REFERENCE
 
 
 def _resolve(folder: str, relative: str) -> str:

@@ -16,7 +16,7 @@ from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, tfr
 from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
+from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
@@ -114,7 +114,7 @@ class TreeContext:
             self._links: dict[str, tuple[str, ...]] | bool | None = None
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
             self._tf_files: dict[str, list[tuple[str, TreeEntry]]] | None = None  # .tf files by folder, on first use
-            self._tf_named: dict[tuple[str, str, bool], tuple[set[str], set[str]]] = {}  # (folder, blob, Dockerfile)
+            self._tf_named: dict[tuple[str, str, bool], tfrefs.Named] = {}  # (folder, blob, Dockerfile)
             # paths the kustomizations of both trees name: {path: kustomization}; None: not read yet; False: past
             # kustomizerefs.MAX_FILES (every file counts as named)
             self._kustomized: dict[str, str] | bool | None = None
@@ -147,14 +147,14 @@ class TreeContext:
             if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path)):
                 data = self._heads.pop(entry.oid) if entry.oid in self._heads else self._head(entry)
                 if is_definition(path) and entry.oid not in self._run_paths:
-                    self._run_paths[entry.oid] = run_paths(data[:LONG_WINDOW])  # task_script need not read it again
+                    self._run_paths[entry.oid] = run_paths(data[:FULL_READ])  # task_script need not read it again
                 shown.append(Shown(path, data, True))
         return shown
 
     def may_hold_program(self, change: FileChange) -> bool:
         """A dependency manifest (go.mod, package.json, requirements.txt, pyproject.toml, *.csproj, pom.xml, ...) in
         the folder of a side of `change` or above it, on either side, names an IaC library (IAC_LIBRARY_NEEDLES).
-        Each manifest blob is read once (64 KiB: a long go.mod lists its direct requirements first)."""
+        Each manifest blob is read once, whole (up to FULL_READ)."""
         if self._manifests is None:
             self._manifests = {}
             for tree in (self.old_tree, self.new_tree):
@@ -187,8 +187,10 @@ class TreeContext:
         assert self._manifests is not None
         for entry in self._manifests.get(folder, ()):
             if entry.oid not in self._names_iac:
-                data = self.objects.blob(entry.oid, LONG_WINDOW)
-                self._names_iac[entry.oid] = any(needle in data for needle in IAC_LIBRARY_NEEDLES)
+                # Whole (red team 11: a package.json whose `@pulumi/aws` came after 64 KiB of `description`
+                # named nothing); one longer than FULL_READ may name one past it (fail closed).
+                data = self.objects.blob(entry.oid, FULL_READ + 1)
+                self._names_iac[entry.oid] = len(data) > FULL_READ or any(n in data for n in IAC_LIBRARY_NEEDLES)
             if self._names_iac[entry.oid]:
                 return True
         return False
@@ -288,11 +290,8 @@ class TreeContext:
                             return f"more than {tfrefs.MAX_TF_FILES} configurations above it: {where} not read (review)"
                         text = self.objects.blob(entry.oid, FULL_READ).decode("utf-8", "replace")
                         self._tf_named[key] = tfrefs.names_in(where, text)
-                    files, folders = self._tf_named[key]
-                    if side in files:
-                        return f"{where}: names {side}"
-                    if (hit := next((d for d in folders if side.startswith(f"{d}/") or not d), None)) is not None:
-                        return f"{where}: fileset({hit or '.'})"
+                    if (how := self._tf_named[key].reaches(side)) is not None:
+                        return f"{where}: {how}"
         return None
 
     def task_script(self, change: FileChange) -> str | None:
@@ -311,7 +310,7 @@ class TreeContext:
                 for where, entry in self._definitions.get(folder, ())[:2 * MAX_DEFINITIONS]:
                     if entry.oid not in self._run_paths:
                         data = self._head(entry)
-                        self._run_paths[entry.oid] = run_paths(data[:LONG_WINDOW])
+                        self._run_paths[entry.oid] = run_paths(data[:FULL_READ])
                         old, new = self.old_tree.get(where), self.new_tree.get(where)
                         if old is None or new is None or old.oid != new.oid:  # in the change: content() wants it
                             self._heads[entry.oid] = data
