@@ -3,8 +3,8 @@ other sets holds, measured blind first), each with the look-alikes it must leave
 singular `fixture/`, Codeception's `tests/_data/` and `test_resources/` folders, helm-unittest suites in sub-folders
 of `unittests/` (and quoting template actions), Vagrantfiles under other names, Google Cloud blueprint metadata
 (Kubernetes-shaped, never applied), a `setup.cfg` that holds only tool settings, Hugo's and pip's `_vendor/`
-folders, Buf's lock file, Packer variables kept as copies to fill in, chart-releaser's settings, and the settings of
-server applications and developer tools.
+folders, Buf's lock file, ROS packages' package.xml, Packer variables kept as copies to fill in, chart-releaser's
+settings, and the settings of server applications and developer tools.
 The real repositories below check them with the commits and, where a patch can show it, from the patch alone."""
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("proto/buf.lock", "deps"), ("docs/_vendor/github.com/imfing/hextra/layouts/llms.txt", "deps"),
     ("src/pip/_vendor/requests/api.py", "deps"), (".github/workflows/_vendor/x.yml", "ci"),
     ("src/vendor_helpers.py", "src"),
+    # a ROS (catkin/ament) or PEAR package.xml declares the package's dependencies
+    ("examples/tools/ros/rosenv/workspace/str_printer/package.xml", "deps"), ("package.xml", "deps"),
+    ("docs/package.xml.md", "src"), ("src/package_xml.py", "src"),
     # chart-releaser's settings at the root: the release job signs and publishes with them
     ("cr.yaml", "ci"), (".cr.yaml", "ci"), ("pkg/cr.yaml", "src"),
     # settings of server applications deployed or baked into images, and of developer tools
