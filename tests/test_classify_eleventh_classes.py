@@ -25,6 +25,8 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("tests/_data/dump.sql", "src"), ("tests/test_resources/cwp/Jenkinsfile", "src"),
     # ... but not outside a test tree, and never inside a CI folder (principle 0)
     ("fixture/Dockerfile", "iac"), ("src/_data/seed.yaml", "src"), ("_data/rules.yml", "src"),
+    # ansible-test's own package data is no test data: the requirements it installs stay deps
+    ("test/lib/ansible_test/_data/requirements/sanity.integration-aliases.in", "deps"),
     (".github/workflows/test_resources/x.yml", "ci"), (".github/actions/a/test_resources/action.yml", "ci"),
     ("Jenkinsfile", "ci"), ("docker/fixture.yaml", "src"),
     # helm-unittest suites at any depth below unittests/ or tests/ (the chart's templates/tests/ are hooks)
