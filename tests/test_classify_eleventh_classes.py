@@ -224,3 +224,10 @@ def test_a_long_setup_cfg_is_not_judged_by_its_head(git_repo: GitRepo) -> None:
     git_repo.write("setup.cfg", TOOLS_CFG + padding + "[options]\ninstall_requires = requests\n")
     git_repo.commit("change")
     assert tree_files(git_repo)["setup.cfg"].bucket == "deps"
+
+
+def test_the_suite_guard_stays_linear_on_hostile_input() -> None:
+    # thousands of `suite:` lines and no `tests:` after them, behind a template action: one pass, not one per line
+    text = '{{ .Values.x }}\n' + "suite:\n" * 9000
+    signal = sniff("charts/x/unittests/a_test.yaml", text.encode(), RULES.context)
+    assert signal is not None and signal.rule == "iac.content.helm-template"

@@ -78,7 +78,8 @@ _HELM_ACTION = lazy(
 _DOC_TEMPLATES = (".md.gotmpl", ".md.tpl", ".md.tmpl")  # helm-docs README templates: documentation
 _SEMGREP_RULES = lazy(r"^rules[ \t]*:", _FLAGS)
 # A helm-unittest suite (`suite:` and its `tests:`) sets values that quote template actions; Helm never renders it.
-_UNITTEST_SUITE = lazy(r"^suite[ \t]*:(?:.*\n)*?tests[ \t]*:", _FLAGS)
+_UNITTEST_SUITE = lazy(r"^suite[ \t]*:", _FLAGS)
+_UNITTEST_TESTS = lazy(r"^tests[ \t]*:", _FLAGS)
 _SEMGREP_RULE_KEY = lazy(r"^[ \t]+(?:-[ \t]+)?(?:languages|pattern|patterns|pattern-either|message)[ \t]*:",
                          _FLAGS)
 # An AWS CodeBuild build specification, whatever its name (CDK and projen keep them under any name).
@@ -281,7 +282,7 @@ def _helm(name: str, text: str) -> Signal | None:
         return None
     if _SEMGREP_RULES.search(text) and _SEMGREP_RULE_KEY.search(text):
         return None  # a semgrep rule quoting a template line
-    if _UNITTEST_SUITE.search(text):
+    if (suite := _UNITTEST_SUITE.search(text)) is not None and _UNITTEST_TESTS.search(text, suite.end()):
         return None
     return Signal("iac", "iac.content.helm-template", evidence_line(text, m))
 
