@@ -836,6 +836,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 
 
 OTHER = [
+    "examples/Caddyfile",  # a server application's settings (other.app-server-settings)
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
     ".github/snippet-bot.yml",
     ".copywrite.hcl",

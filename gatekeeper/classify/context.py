@@ -8,7 +8,7 @@ A context is where markers and content come from:
 
 Every side counts and the most sensitive result wins; tiers only raise a bucket, except two
 documented lowerings that need proof on every side (a deps manifest in test data; a setup.py that is
-an Ansible module).
+an Ansible module, a setup.cfg of tool settings only).
 """
 
 from __future__ import annotations
@@ -340,7 +340,7 @@ def _raise(item: ClassifiedFile, bucket: str, rule: str, tier: str, evidence: st
 
 def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Signal | None]],
            context: Context) -> ClassifiedFile:
-    """deps → src, only with proof on every side; never from ci or iac."""
+    """deps → src (or other), only with proof on every side; never from ci or iac."""
     if item.bucket != "deps":
         return item
     sides = _sides(item.change)
@@ -349,15 +349,20 @@ def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Sign
         return replace(item, bucket="src", rule=test_data.id, ecosystem=None, tier="context",
                        evidence=f"{sides[0]}: below a test's data folder")
     blobs = (item.change.status != "deleted") + (item.change.status != "added")  # what every side holds
-    if sides[0].rpartition("/")[2] == "setup.py" and signals and len(signals) == blobs and all(
-        shown.complete and signal is not None and signal.rule == "src.content.ansible-module"
-        for shown, signal in signals
+    proof = _LOWERING_PROOF.get(sides[0].rpartition("/")[2])
+    if proof is not None and signals and len(signals) == blobs and all(
+        shown.complete and signal is not None and signal.rule == proof for shown, signal in signals
     ):
         shown, signal = signals[0]
         assert signal is not None
-        return replace(item, bucket="src", rule=signal.rule, ecosystem=None, tier="content",
-                       evidence=f"{shown.path}: {signal.evidence}")
+        return replace(item, bucket=signal.bucket, rule=signal.rule, ecosystem=None,  # type: ignore[arg-type]
+                       tier="content", evidence=f"{shown.path}: {signal.evidence}")
     return item
+
+
+# The deps manifests content may lower, and the one signal that proves it: a setup.py that is an Ansible module (src),
+# a setup.cfg of tool settings only (other).
+_LOWERING_PROOF = {"setup.py": "src.content.ansible-module", "setup.cfg": "other.content.setup-cfg-tools"}
 
 
 def _in_test_data(path: str, folders: frozenset[str], tests: frozenset[str]) -> bool:

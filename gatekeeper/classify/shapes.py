@@ -57,6 +57,23 @@ _ATLANTIS_STAGE = re.compile(
 _SAMCONFIG_VERSION = re.compile(r"^version[ \t]*=[ \t]*0\.1[ \t]*$", _FLAGS)
 _SAMCONFIG_TABLE = re.compile(r"^\[[\w-]+\.deploy\.parameters\][ \t]*$", _FLAGS)
 _SAMCONFIG_STACK = re.compile(r"^stack_name[ \t]*=[ \t]*[\"']", _FLAGS)
+# A Vagrantfile under any name (a box builder's `check/*.tpl`, a template a tool renders): the configuration block
+# Vagrant runs to boot and provision machines. Ruby that only mentions Vagrant has no such line.
+_VAGRANT = re.compile(
+    r"""^[ \t]*Vagrant(?:\.configure[ \t]*\(?[ \t]*["']?[12]["']?[ \t]*\)?|::Config\.run)"""
+    r"[ \t]+do[ \t]*\|[ \t]*\w+[ \t]*\|", _FLAGS)
+# setuptools' setup.cfg is packaging when it names a package or its requirements ([metadata] name/version,
+# [options] and its tables, build commands' sections); many projects keep only tool settings there (flake8, isort,
+# pytest, coverage, mypy, tox), which are what tox.ini or .flake8 would hold.
+_SETUP_CFG_PACKAGING = re.compile(
+    r"^\[(?:options(?:\.[^\]\n]*)?|bdist_wheel|bdist_rpm|sdist|egg_info|easy_install|build_ext|build_py|pbr|files|"
+    r"entry_points|wheel|upload|aliases|global|install)\][ \t]*$|"
+    r"^[ \t]*(?:name|version|install_requires|setup_requires|tests_require|extras_require|python_requires|packages|"
+    r"py_modules|entry_points|dependency_links)[ \t]*[=:]", _FLAGS)
+_SETUP_CFG_TOOL = re.compile(
+    r"^\[(?:flake8|pycodestyle|pep8|pydocstyle|isort|mypy(?:-[^\]\n]+)?|tool:[\w.-]+|coverage:[\w.-]+|tox:tox|"
+    r"testenv(?::[^\]\n]+)?|yapf|pylint[\w.-]*|darglint|bandit|codespell|bumpversion(?::[^\]\n]+)?)\][ \t]*$",
+    _FLAGS)
 # A Puppet module's metadata.json (a generic name): the module's `dependencies` beside the keys only Puppet's
 # metadata has (`operatingsystem_support`, or `requirements` naming `puppet`/`openvox`).
 _PUPPET_DEPENDENCIES = re.compile(r'"dependencies"[ \t]*:[ \t]*\[')
@@ -143,6 +160,8 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.cloudfoundry", evidence_line(text, m)
     if (m := _HEAT.search(text)) is not None:
         return "iac", "iac.content.heat", evidence_line(text, m)
+    if (m := _VAGRANT.search(text)) is not None:
+        return "iac", "iac.content.vagrant", evidence_line(text, m)
     if (m := _PACKER_BUILDERS.search(text)) is not None and _PACKER_TYPE.search(text[m.end():m.end() + 4096]) \
             and _PACKER_KEY.search(text):
         return "iac", "iac.content.packer", evidence_line(text, m)
@@ -230,6 +249,14 @@ def _monitoring(text: str) -> tuple[str, str, str] | None:
             and (item := _RULE_ITEM.search(text, rules.end())) is not None and _RULE_EXPR.search(text, item.end()):
         return "other", "other.content.prometheus-rules", evidence_line(text, m)
     return None
+
+
+def setup_cfg(text: str) -> tuple[str, str, str] | None:
+    """A setup.cfg holding only tool settings (no package, no requirements): other. Lowers deps only on this
+    proof, from the whole file on every side (context.py)."""
+    if _SETUP_CFG_PACKAGING.search(text) or (m := _SETUP_CFG_TOOL.search(text)) is None:
+        return None
+    return "other", "other.content.setup-cfg-tools", evidence_line(text, m)
 
 
 def evidence_line(text: str, match: re.Match[str]) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from gatekeeper.classify.ansible import ansible, setup_py
 from gatekeeper.classify.contextrules import ContextRules
-from gatekeeper.classify.shapes import evidence_line, shape
+from gatekeeper.classify.shapes import evidence_line, setup_cfg, shape
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
 from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
 from gatekeeper.classify.yamlroots import yaml_signals
@@ -77,6 +77,9 @@ _HELM_ACTION = lazy(
     r"(?<![\w.])(?:include|tpl)[ \t]+[\"(.$])", _FLAGS)
 _DOC_TEMPLATES = (".md.gotmpl", ".md.tpl", ".md.tmpl")  # helm-docs README templates: documentation
 _SEMGREP_RULES = lazy(r"^rules[ \t]*:", _FLAGS)
+# A helm-unittest suite (`suite:` and its `tests:`) sets values that quote template actions; Helm never renders it.
+_UNITTEST_SUITE = lazy(r"^suite[ \t]*:", _FLAGS)
+_UNITTEST_TESTS = lazy(r"^tests[ \t]*:", _FLAGS)
 _SEMGREP_RULE_KEY = lazy(r"^[ \t]+(?:-[ \t]+)?(?:languages|pattern|patterns|pattern-either|message)[ \t]*:",
                          _FLAGS)
 # An AWS CodeBuild build specification, whatever its name (CDK and projen keep them under any name).
@@ -238,6 +241,8 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     name = path.rpartition("/")[2]
     if name == "setup.py":
         return _signal(setup_py(text))
+    if name == "setup.cfg":  # tool settings only, seen whole (a longer file may name a package further down)
+        return _signal(setup_cfg(text)) if len(whole) < WINDOW else None
     found = _patterns(path, name, text, rules)
     if len(data) < len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
         # The window is what honest files need (research §5), not what an author who pads a file before its
@@ -287,6 +292,8 @@ def _helm(name: str, text: str) -> Signal | None:
         return None
     if _SEMGREP_RULES.search(text) and _SEMGREP_RULE_KEY.search(text):
         return None  # a semgrep rule quoting a template line
+    if (suite := _UNITTEST_SUITE.search(text)) is not None and _UNITTEST_TESTS.search(text, suite.end()):
+        return None
     return Signal("iac", "iac.content.helm-template", evidence_line(text, m))
 
 
