@@ -94,8 +94,9 @@ def _same_version(want: str, got: str | None) -> bool:
 
 # Dependabot names the build tool a wrapper downloads by the wrapper's name, and Renovate an asdf
 # `.tool-versions` entry by its asdf plugin (`golang`, `nodejs`); the delta names the tool.
+# Renovate's github-tags datasource names a runtime by its repository (`golang/go`, `nodejs/node`).
 _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
-             ("tool", "node", "nodejs")}
+             ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node")}
 
 
 def _same_name(want: str, change: Change) -> bool:
@@ -136,9 +137,14 @@ def _same_name(want: str, change: Change) -> bool:
     # name (`buildx` for docker/buildx)
     # a Go module without its host (Renovate's older "update module sethgrid/pester"), a kustomize remote resource
     # by its repository or project name (`cert-manager` for github.com/jetstack/cert-manager)
+    # a Swift package by its repository without the host (Renovate's `pointfreeco/swift-snapshot-testing` for
+    # github.com/pointfreeco/swift-snapshot-testing), a Go module by its repository without its major version's
+    # suffix (a `# renovate: datasource=github-tags depName=onsi/ginkgo` for github.com/onsi/ginkgo/v2)
     suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/", "go": "/",
-              "kustomize": "/"}.get(change.ecosystem)
+              "kustomize": "/", "swift": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
+        return True
+    if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name).endswith("/" + want):
         return True
     return change.ecosystem == "github-actions" and want.startswith(name + "/")
 
