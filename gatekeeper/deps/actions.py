@@ -45,12 +45,12 @@ def parse_workflow(path: str, data: bytes) -> list[Dependency]:
     paired: tuple[str, str] | None = None  # (prefix, image) of the line above
     for line in text(data).splitlines():
         found = tools.line(line)
-        tag = _PAIRED_TAG.match(line) if paired is not None else None
-        if paired is not None and tag is not None and tag.group("prefix") == paired[0]:
+        version = _PAIRED_TAG.match(line) if paired is not None else None
+        if paired is not None and version is not None and version.group("prefix") == paired[0]:
             # the image is what runs: its tag replaces the tool `renovate-version:` names alone
             found = [d for d in found if d.ecosystem != TOOL]
-            found.append(Dependency("docker", paired[1], image_version(tag.group("tag"), tag.group("digest") or ""),
-                                    path, True, "build"))
+            ref = image_version(version.group("tag"), version.group("digest") or "")
+            found.append(Dependency("docker", paired[1], ref, path, True, "build"))
         out += found + installs(path, line)
         if line.strip():
             pair = _PAIRED_IMAGE.match(line)
