@@ -281,3 +281,41 @@ def test_lock_copy_dropped_with_only_lower_copies_left_stays_removed(tmp_path: P
     delta = _tree(repo, base, head)
     assert [(c.name, c.from_version, c.to_version, c.change) for c in delta.changes] == [
         ("picomatch", "4.0.5", None, "removed")], delta
+
+
+# Red team 10's leftovers: extras that pull in more packages at the same version, and one PyPI name written two ways.
+
+@pytest.mark.parametrize(("path", "old", "new"), [
+    ("requirements.txt", "requests==2.31.0\n", "requests[socks]==2.31.0\n"),
+    ("requirements/base.txt", "requests[socks,security]==2.31.0\n", "requests[socks]==2.31.0\n"),
+])
+def test_extras_at_the_same_version_are_a_change(tmp_path: Path, path: str, old: str, new: str) -> None:
+    body = "flask==3.0.0\n" + old
+    repo, base, head = edited_commits(tmp_path, {path: body}, {path: {old: new}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert [(c.name, c.from_version, c.to_version, c.change, c.alias) for c in delta.changes] == [
+            ("requests", "2.31.0", "2.31.0", "changed", new.split("=")[0])], delta
+
+
+def test_extras_in_pyproject_tree(tmp_path: Path) -> None:
+    body = '[project]\nname = "app"\nversion = "1"\ndependencies = [\n  "requests>=2.31",\n]\n'
+    repo, base, head = edited_commits(tmp_path, {"pyproject.toml": body},
+                                      {"pyproject.toml": {'"requests>=2.31"': '"requests[socks]>=2.31"'}})
+    assert [(c.name, c.change, c.alias) for c in _tree(repo, base, head).changes] == [
+        ("requests", "changed", "requests[socks]")]
+
+
+@pytest.mark.parametrize(("old", "new", "found"), [
+    ("python-dateutil==2.8.2", "python_dateutil==2.8.2", set()),  # one package: no removal, no new dependency
+    ("python-dateutil==2.8.2", "Python.Dateutil==2.9.0", {("pip", "Python.Dateutil", "2.8.2", "2.9.0")}),
+    ("requests[security,socks]==2.31.0", "requests[socks, security]==2.31.0", set()),  # the same extras
+    # look-alike: another package whose name differs by more than separators and case is a new one
+    ("python-dateutil==2.8.2", "python-dateutils==2.8.2",
+     {("pip", "python-dateutil", "2.8.2", None), ("pip", "python-dateutils", None, "2.8.2")}),
+])
+def test_pypi_names_are_compared_normalised(tmp_path: Path, old: str, new: str,
+                                            found: set[tuple[str, str, str | None, str | None]]) -> None:
+    path = "requirements.txt"
+    repo, base, head = edited_commits(tmp_path, {path: f"flask==3.0.0\n{old}\n"}, {path: {old: new}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert _moves(delta) == found, delta

@@ -8,6 +8,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from packaging.utils import canonicalize_name
+
 from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change, ChangeKind, Dependency, Scope
 from gatekeeper.deps.purl import purl
@@ -112,7 +114,10 @@ def _group(deps: Iterable[Dependency], manifest: str,
     for d in deps:
         if d.manifest != manifest:  # a renamed file: both sides count under its new path
             d = dataclasses.replace(d, manifest=manifest)
-        key = (d.ecosystem, manifest, d.name, d.scope or "runtime")
+        # PyPI names are one name however written (PEP 503): `python-dateutil` → `python_dateutil` is no
+        # removal beside a new dependency
+        name = canonicalize_name(d.name) if d.ecosystem == "pip" else d.name
+        key = (d.ecosystem, manifest, name, d.scope or "runtime")
         groups.setdefault(key, {}).setdefault(d.version, d)
         if sites is not None and d.ecosystem in _USE_SITES:
             sites.setdefault(key, Counter())[d.version] += 1
@@ -159,6 +164,9 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
             continue
         if before.keys() == after.keys():
             changes += _relabelled(before, after, partial)
+            # the same version under other extras (`requests` → `requests[socks]`): more (or fewer) packages
+            changes += [_change(after[v], before[v], after[v], "changed", partial) for v in sorted(before)
+                        if ecosystem == "pip" and before[v].alias != after[v].alias]
             continue
         gone = _sorted(ecosystem, before.keys() - after.keys())
         came = _sorted(ecosystem, after.keys() - before.keys())
