@@ -14,6 +14,7 @@ import pytest
 
 from gatekeeper.deps import runlines
 from gatekeeper.deps.actions import parse_workflow
+from gatekeeper.deps.xcodegen import parse_project_spec
 from tests.deltas import moves as _moves
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -319,3 +320,112 @@ def test_pypi_names_are_compared_normalised(tmp_path: Path, old: str, new: str,
     repo, base, head = edited_commits(tmp_path, {path: f"flask==3.0.0\n{old}\n"}, {path: {old: new}})
     for delta in (_tree(repo, base, head), _patch(repo, base, head)):
         assert _moves(delta) == found, delta
+
+
+# XcodeGen's project spec (element-hq/element-x-ios' project.yml): Renovate names the entry by its key.
+
+SPEC = """\
+name: ElementX
+attributes:
+  ORGANIZATIONNAME: Element
+options:
+  minimumXcodeGenVersion: 2.38.0
+settings:
+  MARKETING_VERSION: 25.11.3
+targets:
+  ElementX:
+    dependencies:
+      - package: MapLibre
+packages:
+  # Element/Matrix dependencies
+  MatrixRustSDK:
+    url: https://github.com/element-hq/matrix-rust-components-swift
+    exactVersion: 26.07.22
+    # path: ../matrix-rust-sdk
+  Compound:
+    path: compound-ios
+  Emojibase:
+    url: https://github.com/matrix-org/emojibase-bindings
+    revision: 60bc01f2e3b31445dc723f5af1a777b63d18e6c2 # pinned
+  Algorithms:
+    url: https://github.com/apple/swift-algorithms
+    minorVersion: 1.10.0
+  Collections:
+    github: apple/swift-collections
+    minVersion: 1.1.0
+    maxVersion: 2.0.0
+  KeychainAccess:
+    url: https://github.com/kishikawakatsumi/KeychainAccess
+    minorVersion: 4.2.2
+  MapLibre:
+    url: https://github.com/maplibre/maplibre-gl-native-distribution
+    minorVersion: 6.25.1
+  PostHog:
+    url: https://github.com/PostHog/posthog-ios
+    minorVersion: 3.56.0
+"""
+
+
+def test_xcodegen_spec_reads_its_packages() -> None:
+    found = [(d.name, d.version, d.alias) for d in parse_project_spec("project.yml", SPEC.encode())]
+    assert found == [
+        ("github.com/element-hq/matrix-rust-components-swift", "26.07.22", "MatrixRustSDK"),
+        ("github.com/matrix-org/emojibase-bindings", "60bc01f2e3b31445dc723f5af1a777b63d18e6c2", "Emojibase"),
+        ("github.com/apple/swift-algorithms", "1.10.0", "Algorithms"),  # as written, never the float 1.1
+        ("github.com/apple/swift-collections", ">=1.1.0,<2.0.0", "Collections"),
+        ("github.com/kishikawakatsumi/KeychainAccess", "4.2.2", "KeychainAccess"),
+        ("github.com/maplibre/maplibre-gl-native-distribution", "6.25.1", "MapLibre"),
+        ("github.com/PostHog/posthog-ios", "3.56.0", "PostHog")]
+
+
+@pytest.mark.parametrize(("old", "new", "moved"), [
+    ("minorVersion: 6.25.1", "minorVersion: 6.26.0",
+     ("swift", "github.com/maplibre/maplibre-gl-native-distribution", "6.25.1", "6.26.0")),
+    ("exactVersion: 26.07.22", "exactVersion: 26.08.01",
+     ("swift", "github.com/element-hq/matrix-rust-components-swift", "26.07.22", "26.08.01")),
+])
+def test_xcodegen_spec_bump_tree_and_patch(tmp_path: Path, old: str, new: str,
+                                           moved: tuple[str, str, str, str]) -> None:
+    repo, base, head = edited_commits(tmp_path, {"project.yml": SPEC}, {"project.yml": {old: new}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert _moves(delta) == {moved}, delta
+        assert delta.changes[0].alias and not delta.problems
+
+
+def test_xcodegen_spec_repository_swap_is_a_new_dependency(tmp_path: Path) -> None:
+    repo, base, head = edited_commits(tmp_path, {"project.yml": SPEC}, {"project.yml": {
+        "https://github.com/PostHog/posthog-ios": "https://github.com/evil/posthog-ios"}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert {(c.name, c.change) for c in delta.changes} == {
+            ("github.com/PostHog/posthog-ios", "removed"), ("github.com/evil/posthog-ios", "added")}, delta
+
+
+def test_xcodegen_hunk_without_the_repository_fails_closed(tmp_path: Path) -> None:
+    """A requirement changed far below its `url:` line (comments between): the hunk does not say whose it is."""
+    spaced = SPEC.replace("    minorVersion: 3.56.0", "".join(f"    # note {n}\n" for n in range(8))
+                          + "    minorVersion: 3.56.0")
+    repo, base, head = edited_commits(tmp_path, {"project.yml": spaced},
+                                      {"project.yml": {"minorVersion: 3.56.0": "minorVersion: 3.57.0"}})
+    assert _moves(_tree(repo, base, head)) == {("swift", "github.com/PostHog/posthog-ios", "3.56.0", "3.57.0")}
+    delta = _patch(repo, base, head)
+    assert not delta.changes and {p.kind for p in delta.problems} == {"partial"}, delta
+
+
+@pytest.mark.parametrize("body", [
+    # another tool's project.yml: no top-level `packages:` map, or one of other shapes
+    "name: site\nversion: 1.2.3\nurl: https://example.com\n",
+    "build:\n  packages:\n    lib:\n      url: https://github.com/a/b\n      from: 1.0.0\n",
+    "packages:\n  - name: a\n    version: 1.0.0\n",
+    "packages:\n  Local:\n    path: ../local\n    from: 1.0.0\n",
+])
+def test_xcodegen_look_alikes_hold_no_packages(body: str) -> None:
+    assert parse_project_spec("project.yml", body.encode()) == []
+
+
+def test_another_tools_project_yml_hunks_hold_no_packages(tmp_path: Path) -> None:
+    """A `project.yml` of another tool whose hunk moves a chart's `version:` under its `url:`: no Swift package,
+    in the patch as in the tree."""
+    body = "spec:\n  sources:\n    - url: https://charts.example.com\n      version: 1.2.3\n      chart: app\n"
+    repo, base, head = edited_commits(tmp_path, {"project.yml": body}, {"project.yml": {"1.2.3": "1.3.0"}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert not delta.changes and not delta.problems, delta

@@ -39,6 +39,7 @@ from gatekeeper.deps import (
     submodule,
     swift,
     toolfiles,
+    xcodegen,
 )
 from gatekeeper.deps.model import Dependency
 from gatekeeper.lazy_pattern import lazy
@@ -142,6 +143,8 @@ _BY_NAME: dict[str, Format] = {
     **{name: Format(".pre-commit-config.yaml", precommit.parse_pre_commit, False,
                     edits=_edits("pre-commit", hunklines.precommit_line))
        for name in (".pre-commit-config.yaml", ".pre-commit-config.yml")},
+    **{name: Format("project.yml", xcodegen.parse_project_spec, False, hunks=xcodegen.project_spec_hunks)
+       for name in ("project.yml", "project.yaml")},
     **{name: Format("Makefile", toolfiles.parse_makefile, True) for name in ("Makefile", "GNUmakefile", "makefile")},
     **{name: Format("devcontainer", devcontainer.parse_devcontainer, False)
        for name in ("devcontainer.json", ".devcontainer.json")},
