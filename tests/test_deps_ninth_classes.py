@@ -429,3 +429,37 @@ def test_another_tools_project_yml_hunks_hold_no_packages(tmp_path: Path) -> Non
     repo, base, head = edited_commits(tmp_path, {"project.yml": body}, {"project.yml": {"1.2.3": "1.3.0"}})
     for delta in (_tree(repo, base, head), _patch(repo, base, head)):
         assert not delta.changes and not delta.problems, delta
+
+
+# A Gradle script's version variable (fluttercommunity/plus_plugins' `ext.kotlin_version`): Dependabot names the
+# update by the variable, so the dependencies it versions keep its name as their alias.
+
+BUILD_GRADLE = """\
+buildscript {
+    ext.kotlin_version = '1.9.0'
+    repositories {
+        google()
+        mavenCentral()
+    }
+    dependencies {
+        classpath 'com.android.tools.build:gradle:8.1.1'
+        classpath "org.jetbrains.kotlin:kotlin-gradle-plugin:$kotlin_version"
+    }
+}
+dependencies {
+    implementation "org.jetbrains.kotlin:kotlin-stdlib:${kotlin_version}"
+}
+"""
+
+
+def test_gradle_variable_names_its_dependencies(tmp_path: Path) -> None:
+    path = "android/build.gradle"
+    repo, base, head = edited_commits(tmp_path, {path: BUILD_GRADLE}, {path: {"'1.9.0'": "'1.9.10'"}})
+    delta = _tree(repo, base, head)
+    assert {(c.name, c.alias, c.from_version, c.to_version) for c in delta.changes} == {
+        ("org.jetbrains.kotlin:kotlin-gradle-plugin", "kotlin_version", "1.9.0", "1.9.10"),
+        ("org.jetbrains.kotlin:kotlin-stdlib", "kotlin_version", "1.9.0", "1.9.10")}, delta
+    # a version written in the line has no variable to name it; one that names no variable stays as written
+    assert {(c.name, c.alias) for c in _tree(*edited_commits(tmp_path / "b", {path: BUILD_GRADLE}, {path: {
+        "gradle:8.1.1": "gradle:8.1.2", "${kotlin_version}": "${kotlin_ver}"}})).changes} == {
+        ("com.android.tools.build:gradle", None), ("org.jetbrains.kotlin:kotlin-stdlib", None)}
