@@ -18,7 +18,10 @@ catalogs, mix, Swift, CocoaPods, Bazel, pnpm/yarn workspaces, uv, Go modules, He
 first, blind run in round 6), `eighth` (deps_bumps_eighth.tsv, 26 more repositories chosen for breadth:
 npm/yarn/pnpm/bun workspaces, uv/poetry/Pipfile/requirements, Go, Cargo workspaces, Bundler, Composer, Maven,
 Gradle, NuGet, actions, images in Dockerfiles, Compose and Kubernetes manifests, Helm, Terraform,
-`.tool-versions`, committed before its first, blind run in round 7) — or reads another collection's file
+`.tool-versions`, committed before its first, blind run in round 7), `ninth` (deps_bumps_ninth.tsv, 26 more
+repositories chosen for breadth: Gradle catalogs and wrappers, Maven, NuGet central versions, Bundler, Composer, pub,
+mix, Swift, Cargo, pnpm/yarn workspaces, poetry/uv, Go, Helm charts and values, Terraform, kustomize, images,
+actions, committed before its first, blind run in round 8) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -53,7 +56,8 @@ DATA = Path(__file__).with_name("deps_bumps.tsv")
 SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
         "formats": DATA.with_name("deps_bumps_formats.tsv"), "fifth": DATA.with_name("deps_bumps_fifth.tsv"),
         "sixth": DATA.with_name("deps_bumps_sixth.tsv"),
-        "seventh": DATA.with_name("deps_bumps_seventh.tsv"), "eighth": DATA.with_name("deps_bumps_eighth.tsv")}
+        "seventh": DATA.with_name("deps_bumps_seventh.tsv"), "eighth": DATA.with_name("deps_bumps_eighth.tsv"),
+        "ninth": DATA.with_name("deps_bumps_ninth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -90,8 +94,9 @@ def _same_version(want: str, got: str | None) -> bool:
 
 # Dependabot names the build tool a wrapper downloads by the wrapper's name, and Renovate an asdf
 # `.tool-versions` entry by its asdf plugin (`golang`, `nodejs`); the delta names the tool.
+# Renovate's github-tags datasource names a runtime by its repository (`golang/go`, `nodejs/node`).
 _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
-             ("tool", "node", "nodejs")}
+             ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node")}
 
 
 def _same_name(want: str, change: Change) -> bool:
@@ -132,9 +137,14 @@ def _same_name(want: str, change: Change) -> bool:
     # name (`buildx` for docker/buildx)
     # a Go module without its host (Renovate's older "update module sethgrid/pester"), a kustomize remote resource
     # by its repository or project name (`cert-manager` for github.com/jetstack/cert-manager)
+    # a Swift package by its repository without the host (Renovate's `pointfreeco/swift-snapshot-testing` for
+    # github.com/pointfreeco/swift-snapshot-testing), a Go module by its repository without its major version's
+    # suffix (a `# renovate: datasource=github-tags depName=onsi/ginkgo` for github.com/onsi/ginkgo/v2)
     suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/", "go": "/",
-              "kustomize": "/"}.get(change.ecosystem)
+              "kustomize": "/", "swift": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
+        return True
+    if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name).endswith("/" + want):
         return True
     return change.ecosystem == "github-actions" and want.startswith(name + "/")
 

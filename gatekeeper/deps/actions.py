@@ -1,12 +1,15 @@
 """GitHub Actions: `uses:` of workflow steps, reusable workflows and composite actions (line-oriented),
-with the tool versions and runner images the same lines pin (tools.py)."""
+with the tool versions and runner images the same lines pin (tools.py), the packages their shell commands
+install (runlines.py), and an image an action runs named by a pair of inputs (`renovate-image:` over
+`renovate-version:`, renovatebot/github-action's documented form)."""
 
 from __future__ import annotations
 
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
-from gatekeeper.deps.tools import WorkflowTools
+from gatekeeper.deps.runlines import installs
+from gatekeeper.deps.tools import TOOL, WorkflowTools
 from gatekeeper.lazy_pattern import lazy
 
 _USES = lazy(r"""^\s*(?:-\s+)?uses\s*:\s*(?P<q>["']?)(?P<ref>[^"'\s#]+)(?P=q)\s*(?:#\s*(?P<tag>.*))?$""")
@@ -16,6 +19,12 @@ _IMAGE = lazy(r"""^\s*(?:-\s+)?(?:image|container)\s*:\s*(?P<q>["']?)(?P<ref>[^"
 # (grafana/shared-workflows) `create-github-app-token/v0.3.1`, whose prefix must be the action's own path.
 _TAG = lazy(r"^(?:tag\s*[:=]\s*|@|(?P<path>[\w.-]+(?:/[\w.-]+)*)/)?(?P<version>v?\d[\w.\-+]*)")
 FULL_SHA = lazy(r"^[0-9a-f]{40}$")
+# An input naming an image (`renovate-image: ghcr.io/renovatebot/renovate`) and, on the next line, the input of
+# the same prefix naming its tag (`renovate-version: 44.39.2@sha256:…`): the image the action runs.
+_PAIRED_IMAGE = lazy(r"""^\s*(?P<prefix>[\w-]+)-image\s*:\s*(?P<q>["']?)(?P<ref>[\w.-]+(?:/[\w.-]+)+)(?P=q)"""
+                     r"""\s*(?:#.*)?$""")
+_PAIRED_TAG = lazy(r"""^\s*(?P<prefix>[\w-]+)-version\s*:\s*(?P<q>["']?)(?P<tag>v?\d[\w.+-]*)"""
+                   r"""(?:@(?P<digest>sha256:[0-9a-f]{64}))?(?P=q)\s*(?:#.*)?$""")
 
 
 def parse_uses(raw: str) -> tuple[str, str, str] | None:
@@ -33,8 +42,19 @@ def parse_uses(raw: str) -> tuple[str, str, str] | None:
 def parse_workflow(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     tools = WorkflowTools(path)
+    paired: tuple[str, str] | None = None  # (prefix, image) of the line above
     for line in text(data).splitlines():
-        out += tools.line(line)
+        found = tools.line(line)
+        version = _PAIRED_TAG.match(line) if paired is not None else None
+        if paired is not None and version is not None and version.group("prefix") == paired[0]:
+            # the image is what runs: its tag replaces the tool `renovate-version:` names alone
+            found = [d for d in found if d.ecosystem != TOOL]
+            ref = image_version(version.group("tag"), version.group("digest") or "")
+            found.append(Dependency("docker", paired[1], ref, path, True, "build"))
+        out += found + installs(path, line)
+        if line.strip():
+            pair = _PAIRED_IMAGE.match(line)
+            paired = (pair.group("prefix"), pair.group("ref")) if pair is not None else None
         image = _IMAGE.match(line)
         # `image:` keys also appear in `with:` inputs; only a reference with a tag, digest or path counts.
         if image is not None and any(ch in image.group("ref") for ch in "/:@"):

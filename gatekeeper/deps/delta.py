@@ -8,6 +8,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from packaging.utils import canonicalize_name
+
 from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change, ChangeKind, Dependency, Scope
 from gatekeeper.deps.purl import purl
@@ -91,8 +93,9 @@ _RELEASE_LINES = frozenset({("go", "go"), ("tool", "go"), ("tool", "python"), ("
 
 # Ecosystems whose entries are use sites (a workflow's `uses:` lines, a Dockerfile's `FROM` lines, a Terraform
 # file's `module` blocks: `s3_bucket_a` at 4.3.0 beside `s3_bucket_b` moved 3.15.1 → 4.3.0 is that block's
-# upgrade), not copies of a package a resolver keeps side by side.
-_USE_SITES = frozenset({"github-actions", "docker", "terraform"})
+# upgrade; a workflow's two jobs at Go 1.25.x and 1.26.x, both now 1.26.x, moved one job's Go), not copies of a
+# package a resolver keeps side by side.
+_USE_SITES = frozenset({"github-actions", "docker", "terraform", "tool"})
 
 
 def _relabelled(before: Mapping[str, Dependency], after: Mapping[str, Dependency], partial: bool) -> list[Change]:
@@ -111,7 +114,10 @@ def _group(deps: Iterable[Dependency], manifest: str,
     for d in deps:
         if d.manifest != manifest:  # a renamed file: both sides count under its new path
             d = dataclasses.replace(d, manifest=manifest)
-        key = (d.ecosystem, manifest, d.name, d.scope or "runtime")
+        # PyPI names are one name however written (PEP 503): `python-dateutil` → `python_dateutil` is no
+        # removal beside a new dependency
+        name = canonicalize_name(d.name) if d.ecosystem == "pip" else d.name
+        key = (d.ecosystem, manifest, name, d.scope or "runtime")
         groups.setdefault(key, {}).setdefault(d.version, d)
         if sites is not None and d.ecosystem in _USE_SITES:
             sites.setdefault(key, Counter())[d.version] += 1
@@ -158,6 +164,9 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
             continue
         if before.keys() == after.keys():
             changes += _relabelled(before, after, partial)
+            # the same version under other extras (`requests` → `requests[socks]`): more (or fewer) packages
+            changes += [_change(after[v], before[v], after[v], "changed", partial) for v in sorted(before)
+                        if ecosystem == "pip" and before[v].alias != after[v].alias]
             continue
         gone = _sorted(ecosystem, before.keys() - after.keys())
         came = _sorted(ecosystem, after.keys() - before.keys())
@@ -213,7 +222,17 @@ def _pairs(ecosystem: str, gone: list[str], came: list[str], kept: list[str]) ->
             came.remove(now)
     while gone and came:
         pairs.append((gone.pop(), came.pop()))
-    return pairs + [(None, v) for v in came] + [(v, None) for v in gone]
+    return pairs + [(None, v) for v in came] + [(v, _kept_above(ecosystem, v, kept)) for v in gone]
+
+
+def _kept_above(ecosystem: str, version: str, kept: list[str]) -> str | None:
+    """Where the dependents of a copy a lockfile dropped went, when nothing new came: the nearest version above
+    it of its release line that both sides hold (picomatch 4.0.3 dropped beside 4.0.4 and 4.0.5 kept, the
+    importer's `4.0.3` now `4.0.4`: a dedupe onto an existing copy, an upgrade of those dependents). None — a
+    removal — when its line keeps nothing above it: no lockfile says which lower copy took over, if any."""
+    line = _line(version)
+    above = [v for v in kept if line is not None and _line(v) == line and (compare(ecosystem, version, v) or 0) < 0]
+    return above[0] if above else None  # `kept` is sorted: the first above is the nearest
 
 
 # Go's semantic import versioning: a module's major version 2 and up is in its path (`…/go-github/v89`,

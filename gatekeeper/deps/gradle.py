@@ -44,9 +44,11 @@ def _scope(line: str) -> Scope:
     return "runtime"
 
 
-def _resolve(version: str, variables: dict[str, str]) -> str:
+def _resolve(version: str, variables: dict[str, str]) -> tuple[str, str]:
+    """The version and, when a variable of the script gave it, the variable's name: Dependabot names such an
+    update by the variable (`Bump kotlin_version from 1.9.0 to 1.9.10`), as a catalog's by its key."""
     m = _REFERENCE.match(version)
-    return variables.get(m.group(1), version) if m else version
+    return (variables[m.group(1)], m.group(1)) if m and m.group(1) in variables else (version, "")
 
 
 def parse_build_script(path: str, data: bytes) -> list[Dependency]:
@@ -61,11 +63,12 @@ def parse_build_script(path: str, data: bytes) -> list[Dependency]:
         code = line.split("//", 1)[0] if "//" in line and "://" not in line else line
         for coord in _COORD.finditer(code):
             name = f"{coord.group('group')}:{coord.group('artifact')}"
-            out.append(Dependency("maven", name, _resolve(coord.group("version"), variables), path, True,
-                                  _scope(code)))
+            version, variable = _resolve(coord.group("version"), variables)
+            out.append(Dependency("maven", name, version, path, True, _scope(code), alias=variable))
         for plugin in _PLUGIN.finditer(code):
             name = plugin.group("id") or f"org.jetbrains.kotlin.{plugin.group('kotlin')}"
-            out.append(Dependency("maven", name, _resolve(plugin.group("version"), variables), path, True, "build"))
+            version, variable = _resolve(plugin.group("version"), variables)
+            out.append(Dependency("maven", name, version, path, True, "build", alias=variable))
     return out
 
 

@@ -26,7 +26,10 @@ def _requirement(line: str, path: str, scope: Scope) -> Dependency | None:
         req = Requirement(line)
     except InvalidRequirement:
         return None
-    return Dependency("pip", req.name, spec_of(req), path, True, scope)
+    # Extras install more packages (`requests[socks]` pulls in PySocks): the entry's own name keeps them, so a
+    # requirement that gains one at the same version is a change (delta.py), not nothing.
+    extras = f"{req.name}[{','.join(sorted(req.extras))}]" if req.extras else ""
+    return Dependency("pip", req.name, spec_of(req), path, True, scope, alias=extras)
 
 
 def parse_requirements(path: str, data: bytes) -> list[Dependency]:

@@ -39,6 +39,7 @@ from gatekeeper.deps import (
     submodule,
     swift,
     toolfiles,
+    xcodegen,
 )
 from gatekeeper.deps.model import Dependency
 from gatekeeper.lazy_pattern import lazy
@@ -142,6 +143,9 @@ _BY_NAME: dict[str, Format] = {
     **{name: Format(".pre-commit-config.yaml", precommit.parse_pre_commit, False,
                     edits=_edits("pre-commit", hunklines.precommit_line))
        for name in (".pre-commit-config.yaml", ".pre-commit-config.yml")},
+    **{name: Format("project.yml", xcodegen.parse_project_spec, False, hunks=xcodegen.project_spec_hunks)
+       for name in ("project.yml", "project.yaml")},
+    **{name: Format("Makefile", toolfiles.parse_makefile, True) for name in ("Makefile", "GNUmakefile", "makefile")},
     **{name: Format("devcontainer", devcontainer.parse_devcontainer, False)
        for name in ("devcontainer.json", ".devcontainer.json")},
     **{name: Format("devcontainer", devcontainer.parse_devcontainer_lock, False)
@@ -184,6 +188,8 @@ def format_for(path: str | None) -> Format | None:
         return _MSBUILD
     if lower.endswith(".tf"):
         return _TERRAFORM
+    if lower.endswith(".mk"):
+        return _BY_NAME["Makefile"]
     if gradle.is_script(base):
         return _GRADLE
     return None

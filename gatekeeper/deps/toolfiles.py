@@ -1,5 +1,6 @@
-"""Files that pin one tool each (`.nvmrc`, `.python-version`, `.tool-versions`, `rust-toolchain.toml`, …)
-and Compose files' service images: small, line-oriented, so a patch's hunks read them too.
+"""Files that pin one tool each (`.nvmrc`, `.python-version`, `.tool-versions`, `rust-toolchain.toml`, …),
+Compose files' service images, and the variables of a Makefile a Renovate annotation names: small,
+line-oriented, so a patch's hunks read them too.
 
 Renovate updates all of them by default (its nvm, pyenv, asdf, rust-toolchain and docker-compose
 managers), Dependabot the Compose images. A value counts only when it names a version (`lts/iron`,
@@ -14,7 +15,7 @@ import re
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import load_toml, mapping, string, text
 from gatekeeper.deps.model import Dependency
-from gatekeeper.deps.tools import TOOL, VERSIONISH, tool_name
+from gatekeeper.deps.tools import TOOL, VERSIONISH, read_annotations, tool_name
 
 # The file name → the tool it pins (one version a line; pyenv allows several, each a version in use).
 ONE_TOOL = {
@@ -69,3 +70,10 @@ def parse_compose(path: str, data: bytes) -> list[Dependency]:
             name, tag, digest = split_image(m.group("ref"))
             out.append(Dependency("docker", name, image_version(tag, digest), path, True, "runtime"))
     return out
+
+
+def parse_makefile(path: str, data: bytes) -> list[Dependency]:
+    """A Makefile's annotated variables (`# renovate: datasource=go depName=sigs.k8s.io/controller-tools` over
+    `CONTROLLER_TOOLS_VERSION ?= v0.21.0`, the kubebuilder layout Renovate's regex managers bump): the tools
+    a build downloads. A variable no annotation names is the Makefile's own business: not read."""
+    return read_annotations(path, text(data).splitlines())

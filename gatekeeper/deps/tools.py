@@ -5,7 +5,7 @@ on (`runs-on: ubuntu-24.04`), and any line a Renovate annotation comment
 
 All three are read line by line, so a patch's hunks read them too. A value counts only when it names a
 version (a digit, or `v` and a digit, first): `lts/*`, `stable`, `latest` and `${{ matrix.go }}` name
-none, and a list (`[3.11, 3.12]`) is a matrix, read by nobody.
+none, and a list (`[3.11, 3.12]`) is a matrix, read by nobody; a list of one (`[1.26.x]`) is that one version.
 """
 
 from __future__ import annotations
@@ -66,6 +66,10 @@ _BY_ACTION = {
 }
 _INPUT = lazy(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
               r"""\s*(?:#.*)?$""")
+# A matrix of one (`go-version: [1.26.x]`, `node-version: ["20"]`): one version, a pin written as a list. A list
+# of more is a matrix of versions the job is tested on, none of them "the" version: not read.
+_ONE_ITEM = lazy(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*\[\s*(?P<q>["']?)(?P<value>[^"'\s#,\[\]]+)"""
+                 r"""(?P=q)\s*\]\s*(?:#.*)?$""")
 VERSIONISH = lazy(r"^v?\d[\w.+-]*$")  # a value that names a version: `1.22`, `v4.2.0`, `3.x`
 # A workflow's environment pinning a tool by name: `GO_VERSION: '1.22.2'`, `RENOVATE_VERSION: "43.288.0"`
 # (crossplane's CI; `renovate`, `go`, `golangci`, `docker-buildx`). Upper-case keys only: an input such
@@ -171,6 +175,8 @@ class WorkflowTools:
             env_tool = tool_name(env.group("tool").lower().replace("_", "-"))
             return [Dependency(TOOL, env_tool, env.group("value"), self.path, True, "build")]
         m = _INPUT.match(line)
+        if (one := _ONE_ITEM.match(line)) is not None and one.group("key") in _KEYED:
+            m = one
         if m is None or not VERSIONISH.match(m.group("value")):
             return out
         key = m.group("key")

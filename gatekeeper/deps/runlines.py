@@ -1,0 +1,96 @@
+"""Packages a workflow's shell commands install at a version: `go install golang.org/x/tools/cmd/goimports@v0.24.0`,
+`cargo install --version 0.3.9 cargo-wix` (or `cargo install cargo-wix@0.3.9`), `pip install tox==4.11.0`,
+`npm install -g pnpm@9.1.0`, `npx prettier@3.2.5`. Renovate's custom managers bump exactly these lines, and
+each is code the job downloads and runs: a dependency of the build, as a step's `uses:` is.
+
+Read line by line (a `run: |` block's lines, or a hunk's), so a patch reads them as the tree does. Only an
+argument with an exact version counts: `@latest`, `@main`, a range (`tox>=4`), `-r requirements.txt` and a
+`$VAR` name none, and are left to the files they name (a requirements file is read as one).
+"""
+
+from __future__ import annotations
+
+from gatekeeper.deps.model import Dependency
+from gatekeeper.lazy_pattern import lazy
+
+# A command's start: at the line's start (after `run:` or a list dash), or after `&&`, `;`, `|`, `$(`, `sudo`.
+_LEAD = r"(?:^|[;&|(]\s*|\brun:\s*(?:[|>][-+]?\s*)?|^\s*-\s+|\bsudo\s+)\s*"
+_GO = lazy(_LEAD + r"go\s+install\s+(?:-[\w=.-]+\s+)*(?P<path>[\w.-]+(?:/[\w.~-]+)+)@(?P<version>v\d[\w.+-]*)"
+           r"(?=\s|$|[;&|)\"'])")
+_CARGO = lazy(_LEAD + r"cargo\s+(?:\+\S+\s+)?install\s+(?P<args>[^;&|#]*)")
+_PIP = lazy(_LEAD + r"(?:python3?\s+-m\s+)?(?:pip3?|pipx|uv\s+pip|uv\s+tool)\s+install\s+(?P<args>[^;&|#]*)")
+_NPM = lazy(_LEAD + r"(?:npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+global\s+add|npx|pnpx|bunx)"
+            r"\s+(?P<args>[^;&|#]*)")
+_EXACT = lazy(r"^v?\d+(?:\.\d+)*(?:[-+.][\w.+-]*)?$")
+_CRATE = lazy(r"^[A-Za-z][\w-]{0,63}$")
+_PYPI = lazy(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]*\])?==(?P<version>\d[\w.+!-]*)$")
+_NPM_ARG = lazy(r"^(?P<name>(?:@[\w.-]+/)?[\w.-]{1,214})@(?P<version>\d[\w.+-]*)$")
+# Hosts whose module paths are `host/owner/repo[/vN]`: the module a package path (`…/cmd/tool`) belongs to.
+_REPO_HOSTS = ("github.com/", "gitlab.com/", "bitbucket.org/", "golang.org/x/")
+_MAJOR = lazy(r"^v\d+$")
+
+
+def go_module(path: str) -> str:
+    """The module of a `go install` package path where the host's layout tells it (`github.com/onsi/ginkgo/v2`
+    for github.com/onsi/ginkgo/v2/ginkgo); any other path as written (its module root is not knowable here)."""
+    for host in _REPO_HOSTS:
+        if path.startswith(host):
+            parts = path[len(host):].split("/")
+            keep = 2 if host != "golang.org/x/" else 1
+            if len(parts) > keep and _MAJOR.match(parts[keep]):
+                keep += 1
+            return host + "/".join(parts[:keep])
+    return path
+
+
+# `cargo install` options that take a value (skipped with it), and those naming a source other than crates.io
+# (the crate is then no registry package at a version: not read).
+_CARGO_VALUED = frozenset({"--root", "--target", "--features", "-F", "--bin", "--example", "--profile", "--jobs",
+                           "-j", "--target-dir", "--config"})
+_CARGO_ELSEWHERE = frozenset({"--git", "--path", "--registry", "--index", "--branch", "--tag", "--rev"})
+
+
+def _cargo(args: str) -> tuple[str, str] | None:
+    """(crate, version) of `cargo install`'s arguments: `--version V NAME`, `NAME --vers=V`, `NAME@V`."""
+    words = args.split()
+    name = version = ""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in _CARGO_ELSEWHERE or word.partition("=")[0] in _CARGO_ELSEWHERE:
+            return None
+        if word in ("--version", "--vers"):
+            version = words[index + 1] if index + 1 < len(words) else ""
+            index += 1
+        elif word.startswith(("--version=", "--vers=")):
+            version = word.partition("=")[2]
+        elif word in _CARGO_VALUED:
+            index += 1
+        elif not word.startswith("-") and not name:
+            name = word
+        index += 1
+    name, at, pinned = name.partition("@")
+    version = (pinned if at else version).strip("\"'").lstrip("=")
+    return (name, version) if _CRATE.match(name) and _EXACT.match(version) else None
+
+
+def installs(path: str, line: str) -> list[Dependency]:
+    """The packages `line` installs at an exact version (none for most lines)."""
+    if "install" not in line and "npx" not in line and "add" not in line and "bunx" not in line \
+            and "pnpx" not in line:
+        return []  # the cheap test: most lines of a workflow are no install command
+    out: list[Dependency] = []
+    for m in _GO.finditer(line):
+        out.append(Dependency("go", go_module(m.group("path")), m.group("version"), path, True, "build"))
+    for m in _CARGO.finditer(line):
+        if (crate := _cargo(m.group("args"))) is not None:
+            out.append(Dependency("cargo", crate[0], crate[1], path, True, "build"))
+    for m in _PIP.finditer(line):
+        for word in m.group("args").split():
+            if (req := _PYPI.match(word.strip("\"'"))) is not None:
+                out.append(Dependency("pip", req.group("name"), req.group("version"), path, True, "build"))
+    for m in _NPM.finditer(line):
+        for word in m.group("args").split():
+            if (arg := _NPM_ARG.match(word.strip("\"'"))) is not None:
+                out.append(Dependency("npm", arg.group("name"), arg.group("version"), path, True, "build"))
+    return out
