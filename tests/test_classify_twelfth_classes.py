@@ -26,7 +26,8 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("devshell.toml", "deps"), ("dbt_project/package-lock.yml", "deps"), (".bazeliskrc", "deps"),
     ("toolchains/go/.bazeliskrc", "deps"),
     # ... not code or documents that share a word, and not in a CI folder
-    ("src/platformio.py", "src"), ("docs/west.md", "src"), ("pkg/rush/rush.go", "src"), ("apps/moon/toolchains.yml", "src"),
+    ("src/platformio.py", "src"), ("docs/west.md", "src"), ("pkg/rush/rush.go", "src"),
+    ("apps/moon/toolchains.yml", "src"),
     ("ci/platformio.ini", "ci"), (".github/workflows/west.yml", "ci"), ("package-lock.json", "deps"),
     # deployment descriptors of platforms
     ("dagster_cloud.yaml", "iac"), ("docker-compose.dcproj", "iac"), (".tiltignore", "iac"),
