@@ -2,8 +2,8 @@
 
 The benchmark reads it; a malformed row would silently drop out of every measurement. The sets:
 labels.tsv (development), independent.tsv (other repositories), heldout.tsv, fresh.tsv, fifth.tsv, sixth.tsv,
-seventh.tsv, eighth.tsv, ninth.tsv, tenth.tsv and twelfth.tsv (measured blind before any rule changed for them); no repository
-is in two of them, so no set can leak into another.
+seventh.tsv, eighth.tsv, ninth.tsv, tenth.tsv and twelfth.tsv (measured blind before any rule changed for them); no
+repository is in two of them, so no set can leak into another.
 """
 
 from __future__ import annotations
