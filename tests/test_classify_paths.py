@@ -156,6 +156,8 @@ def test_templates_and_docs_are_src(rules: RuleSet, path: str) -> None:
 
 DEPS = [
     ("chef/Cheffile", "chef", "manifest"),
+    ("firmware/platformio.ini", "other", "manifest"),
+    ("west.yml", "other", "manifest"),
     ("gradle/publishing.gradle", "gradle", "manifest"),
     ("settings-docker.gradle", "gradle", "manifest"),
     ("tests/XHarness/XHarness.TestApks.proj", "nuget", "manifest"),

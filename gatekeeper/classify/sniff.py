@@ -29,7 +29,7 @@ FULL_READ = 1024 * 1024
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
-    "conf", "nix", "groovy",
+    "conf", "nix", "groovy", "lock",
 })
 
 # Suffixes of a template copy of a file (`hosts.example`): the type is what comes before them.
