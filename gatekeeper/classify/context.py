@@ -29,7 +29,7 @@ from gatekeeper.classify.markers import (
     test_file,
 )
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.shapes import inventory_script
+from gatekeeper.classify.shapes import inventory_named, inventory_script
 from gatekeeper.classify.sniff import (
     FULL_READ,
     PROGRAM_EXTENSIONS,
@@ -58,7 +58,6 @@ _RAISED_BY_MARKERS = frozenset({"src", "other"})
 # Path rules whose files no tier raises: test-data folders (principle 1) and the templates and man pages a
 # product ships (principle 2: a cookiecutter skeleton's template.yaml or Dockerfile is text it emits).
 FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
-_INVENTORY_PROGRAMS = frozenset({"php", "js", "go", "rb", "pl"})  # languages of dynamic inventory scripts
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +122,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
         change = item.change
         if (not markers and change.old_path is None and item.bucket != "deps" and not _config_type(change.path)
                 and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)
-                and not is_script(change.path) and not _inventory_named(change.path)):
+                and not is_script(change.path) and not inventory_named(change.path)):
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
@@ -220,7 +219,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
     if context.programs and best.bucket == "src" and item.rule == rules.rules[-1].id:
         best = _program_by_imports(best, context)
-    if best.bucket in ("src", "other") and not binary and any(_inventory_named(side) for side in _sides(change)):
+    if best.bucket in ("src", "other") and not binary and any(inventory_named(side) for side in _sides(change)):
         best = _inventory_script(best, context)
     if best.bucket in ("src", "other", "iac") and not binary and any(is_script(side) for side in _sides(change)):
         if (evidence := context.task_script(change)) is not None:
@@ -239,11 +238,6 @@ def _listable(path: str, context: Context) -> bool:
     """A file of any type but source code and documents below a kustomization, which may list it by any name."""
     return (extension(path.rpartition("/")[2]) not in NOT_LISTED and bool(context.markers)
             and context.markers.below_kustomization(path))
-
-
-def _inventory_named(path: str) -> bool:
-    """A script or program file whose name or folder says inventory (`inventory.py`, `inventories/ec2.sh`)."""
-    return "inventor" in path.lower() and (is_script(path) or extension(path.rpartition("/")[2]) in _INVENTORY_PROGRAMS)
 
 
 def _inventory_script(item: ClassifiedFile, context: Context) -> ClassifiedFile:
@@ -360,8 +354,7 @@ def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Sign
     return item
 
 
-# The deps manifests content may lower, and the one signal that proves it: a setup.py that is an Ansible module (src),
-# a setup.cfg of tool settings only (other).
+# The deps manifests content may lower, each with the signal that proves it (an Ansible module; tool settings only).
 _LOWERING_PROOF = {"setup.py": "src.content.ansible-module", "setup.cfg": "other.content.setup-cfg-tools"}
 
 
