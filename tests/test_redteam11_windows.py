@@ -174,3 +174,29 @@ def test_modified_padded_files_are_reviewed_with_the_tree(capsys: pytest.Capture
     changed = set(touched) - {"c/tasks/build/task.yml"}
     assert set(repo.git("diff", "--name-only", base, head).decode().split()) == changed
     assert not changed - _reviewed(capsys, repo, base, head, True, tmp_path)
+
+
+# Look-alike: a document's template quotes manifests as examples (two labelled chart READMEs were raised to `iac` by
+# the whole-file read). It is prose, never applied; the same name in a chart's templates/ is rendered, and stays iac.
+ARGO_EXAMPLE = ("```yaml\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: guestbook\n"
+                "spec:\n  project: default\n```\n")
+README_TEMPLATE = "# {{ template \"chart.name\" . }}\n\n" + "Some prose about the chart.\n" * (PAD // 28) + ARGO_EXAMPLE
+
+
+# (Inside a chart's folder a `.tpl` or `.j2` file stays claimed by the chart's marker: Helm's .Files.Get may read it.)
+@pytest.mark.parametrize("name", ["charts/app/README.md.gotmpl", "README.md.tpl", "docs/index.rst.j2",
+                                  "USAGE.markdown.tmpl"])
+def test_a_document_template_quoting_manifests_stays_documentation(name: str, capsys: pytest.CaptureFixture[str],
+                                                                   tmp_path: Path) -> None:
+    for text in (README_TEMPLATE, ARGO_EXAMPLE + README_TEMPLATE):  # the example past the window, and inside it
+        repo = GitRepo(tmp_path / f"repo-{len(text)}")
+        repo.write("charts/app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\n")
+        base = repo.commit("base")
+        repo.write(name, text)
+        repo.write("charts/app/templates/app.md.tpl", ARGO_EXAMPLE)  # Helm renders every file of templates/
+        head = repo.commit("head")
+        capsys.readouterr()
+        assert main(["classify", "--tree", f"{base}..{head}", "--repo", str(repo.root), "--policy", str(POLICY_DIR),
+                     "--format", "json"]) == 0
+        buckets = {f["path"]: f["bucket"] for f in json.loads(capsys.readouterr().out)["files"]}
+        assert buckets == {name: "src", "charts/app/templates/app.md.tpl": "iac"}, buckets

@@ -193,6 +193,11 @@ def function_handler(data: bytes) -> Signal | None:
     return Signal("src", "src.content.function-handler", evidence_line(text, m))
 
 
+# A template of a document (helm-docs' README.md.gotmpl, README.md.tpl, index.rst.j2) renders documentation: the
+# examples it quotes (an Argo CD Application past 8 KiB of a chart's README) made two labelled READMEs `iac`.
+_DOCUMENT_STEMS = frozenset({"md", "markdown", "rst", "adoc", "asciidoc"})
+
+
 def is_candidate(path: str) -> bool:
     """True for the files whose content tier 3 reads: text configuration types, no-extension files, setup.py,
     metadata.rb (a Chef cookbook's, or an app's model);
@@ -202,6 +207,8 @@ def is_candidate(path: str) -> bool:
     if dot and stem and ext.lower() in _COPY_SUFFIXES:
         name = stem
         stem, dot, ext = name.rpartition(".")
+    if dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS:
+        return False  # a document's template (`README.md.gotmpl`): its YAML examples are prose, not configuration
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb")
 
 
