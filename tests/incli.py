@@ -9,11 +9,13 @@ its subprocess tests; each command and exit-code class keeps at least one.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -47,3 +49,15 @@ def run_cli(
     if text:
         return subprocess.CompletedProcess(["gatekeeper", *argv], code, stdout.decode(), stderr.decode())
     return subprocess.CompletedProcess(["gatekeeper", *argv], code, stdout, stderr)
+
+
+def tree_gate(repo: Path, base: str, head: str, policy: Path) -> tuple[int, dict[str, Any]]:
+    """`gatekeeper gate --tree BASE..HEAD --format json` on `repo`, in this process: the exit code and the decision."""
+    done = run_cli(["gate", "--tree", f"{base}..{head}", "--repo", repo, "--policy", policy, "--format", "json"],
+                   text=True)
+    return done.returncode, json.loads(done.stdout)
+
+
+def reviewed_paths(decision: Mapping[str, Any], rule: str) -> set[str]:
+    """The paths the findings of `rule` (`core.iac`) name in a decision."""
+    return {path for reason in decision["reasons"] if reason["rule"] == rule for path in reason.get("paths", ())}

