@@ -130,6 +130,13 @@ def report(folder: Path, top: int) -> None:
     print(f"\nsubprocesses by program (top {top}): CPU-s, count, CPU-s each")
     for name, (cpu, n) in sorted(programs.items(), key=lambda kv: -kv[1][0])[:top]:
         print(f"  {cpu:7.1f} {int(n):6d} {cpu / n:6.3f}  {name}")
+    print("\nwhere the costliest programs ran (top files each)")
+    for name, _ in sorted(programs.items(), key=lambda kv: -kv[1][0])[:8]:
+        by_file: collections.Counter[str] = collections.Counter()
+        for program_name, cpu, test in spawns:
+            if program_name == name:
+                by_file[test.split("::")[0] or "(outside a test)"] += cpu
+        print(f"  {name}: " + ", ".join(f"{f} {c:.1f}" for f, c in by_file.most_common(5)))
     sizes = collections.Counter()
     for _, o, c, _ in tests:
         total = o + c

@@ -10,6 +10,7 @@ matches when both parts do. The two halves can then be indexed and cached separa
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -32,6 +33,9 @@ class Glob:
     base: str  # lower-cased single-segment pattern; "**" = any file name
 
 
+# A pure function of the pattern (a bad one raises, and is not remembered): a bundle's ~1,500 rules compile
+# ~2,300 globs each time its rules are read.
+@functools.lru_cache(maxsize=8192)
 def compile_glob(pattern: str) -> Glob:
     """Normalise a gitignore-style glob into its directory and basename parts (raises GlobError)."""
     if not isinstance(pattern, str) or not pattern.strip():
