@@ -11,7 +11,8 @@ stream flushes as in any interpreter), so the command writes to the very pipe or
 it, reads the script's stdin, and its exit status is the script's `$?`.
 
 What a served command does not share with an installed one is its start-up: the interpreter and the
-imports (every command's module, loaded before it runs). Start-up is what tests/test_packaging.py,
+imports (every command's module, loaded before it runs), and what the server's reading of the shipped
+bundle left in memory (parsed rules and lint results, kept by the bytes they came from). Start-up is what tests/test_packaging.py,
 tests/test_first_run.py and the CLI boundary tests check with real `gatekeeper` processes.
 """
 
@@ -31,6 +32,11 @@ import regopy  # what every gate loads before it forks its engine child (policy/
 from gatekeeper.cli import COMMAND_MODULES, main
 for module in sorted(set(COMMAND_MODULES.values())):
     importlib.import_module(f"gatekeeper.cli.{module}")
+# The shipped bundle read once: what a process remembers of bytes it has seen (the Rego modules' lint, the globs,
+# the classification rules, by their content) every command inherits, wherever the page's copy of them lies.
+from gatekeeper.policy.bundle import load_bundle
+from gatekeeper.policy_dir import shipped_policy_dir
+load_bundle(shipped_policy_dir())
 
 def receive(conn):
     data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
