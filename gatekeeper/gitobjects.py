@@ -89,8 +89,6 @@ class GitObjects:
         self._timeout = timeout
         self._env = scrubbed_git_env()
         self._trees: dict[str, dict[str, TreeEntry]] = {}
-        self._commits: dict[str, str] = {}  # what each revision named when first asked: one answer per instance
-        self._bases: dict[tuple[str, str], str | None] = {}
         self._batch: subprocess.Popen[bytes] | None = None
         self.git_dir = self._git(["rev-parse", "--absolute-git-dir"], "not a git repository").decode().strip()
 
@@ -118,26 +116,18 @@ class GitObjects:
         """The full id of the commit `rev` names; GitObjectsError for an unknown revision."""
         if not rev or rev.startswith("-") or any(ch.isspace() or ch == "\0" for ch in rev):
             raise GitObjectsError(f"not a revision: {rev!r}", where="--tree", hint="name a commit, branch or tag")
-        known = self._commits.get(rev)
-        if known is not None:
-            return known
         out = self._git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
                         f"unknown revision {rev!r}",
                         hint="fetch the history (actions/checkout: fetch-depth: 0) or name a commit of this repository")
-        self._commits[rev] = commit = out.decode().strip()
-        self._commits.setdefault(commit, commit)
-        return commit
+        return out.decode().strip()
 
     def merge_base(self, one: str, two: str) -> str | None:
         """The single merge base of two commits; None when there is none or more than one."""
-        if (one, two) in self._bases:
-            return self._bases[(one, two)]
         try:
             out = self._git(["merge-base", "--all", one, two], "no merge base").decode().split()
         except GitObjectsError:
-            out = []
-        self._bases[(one, two)] = base = out[0] if len(out) == 1 else None
-        return base
+            return None
+        return out[0] if len(out) == 1 else None
 
     def diff_tree(self, old: str, new: str) -> bytes:
         """`git diff-tree -r -z -M --raw --numstat` between two commits (renames paired, as a patch has them)."""
