@@ -39,6 +39,7 @@ def test_the_proposals_mistakes(rules: RuleSet, path: str, bucket: str) -> None:
 
 TEST_DATA = [
     "require-labels/.chainsaw-test/chainsaw-test.yaml",
+    "tests/Aspire.Hosting.Kubernetes.Tests/Snapshots/env2/values.verified.yaml",  # Verify's snapshot of a test
     "openshift/check-routes/.kyverno-test/resources.yaml",
     "test/integration/targets/copy/tasks/main.yml",
     "tests/integration/targets/setup_docker/files/daemon.json",
@@ -792,6 +793,7 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
 
 NOT_SIGNALS = [
     "src/k8sclient.go",
+    "pkg/parser/dockerfile/dockerfile_test.go",  # a Dockerfile parser's test, named like a Dockerfile variant
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)
     "charts/web/tests/service_test.yaml",  # a helm-unittest suite beside the chart's templates/
     "test-resources/lib_tests/testfiles/archive.zip",  # an archive a test unpacks: test data, not an asset

@@ -3,9 +3,9 @@ parameter files, Packer JSON templates, OpenStack Heat templates, NixOS, home-ma
 CLI deploy settings under another name), of a Puppet module's `metadata.json`, and of CI settings without a fixed
 file name (Semaphore pipelines, Concourse team configurations, Jenkins pipelines kept as `.groovy` scripts,
 manifest-tool specs of released images, Atlantis' server-side workflows), and of monitoring content (Grafana and Cloud
-Monitoring dashboards, Prometheus rule groups: `other`). Each needs two keys of its format, or one that no other
-format uses, so that a look-alike (an application's `applications:` list, a Nix package, a Groovy class, an npm
-package's `metadata.json`, CircleCI's `workflows:`) stays src.
+Monitoring dashboards, Prometheus rule groups, Prometheus' and the OpenTelemetry Collector's settings: `other`). Each
+needs two keys of its format, or one that no other format uses, so that a look-alike (an application's `applications:`
+list, a Nix package, a Groovy class, an npm package's `metadata.json`, CircleCI's `workflows:`) stays src.
 """
 
 from __future__ import annotations
@@ -135,6 +135,14 @@ _RULE_GROUPS = re.compile(r"^groups[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
 _RULE_LIST = re.compile(r"^[ \t]+rules[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
 _RULE_ITEM = re.compile(r"^[ \t]+-[ \t]+(?:alert|record)[ \t]*:[ \t]*\S", _FLAGS)
 _RULE_EXPR = re.compile(r"^[ \t]+expr[ \t]*:", _FLAGS)
+# The settings of the servers that collect it: Prometheus' `scrape_configs:` list of jobs, the OpenTelemetry
+# Collector's top-level `receivers:` and `exporters:` wired by `service: pipelines:`.
+_SCRAPE_CONFIGS = re.compile(r"^scrape_configs[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_SCRAPE_JOB = re.compile(r"^[ \t]*-[ \t]+job_name[ \t]*:[ \t]*\S", _FLAGS)
+_OTEL_RECEIVERS = re.compile(r"^receivers[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_OTEL_EXPORTERS = re.compile(r"^exporters[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_OTEL_SERVICE = re.compile(r"^service[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_OTEL_PIPELINES = re.compile(r"^[ \t]+pipelines[ \t]*:", _FLAGS)
 
 # dbt's package list under its generic names (packages.yml, dependencies.yml): a top-level `packages:` list whose
 # items name a dbt Hub package (`- package: dbt-labs/dbt_utils`) or a git repository, with the `version:` or
@@ -304,6 +312,11 @@ def _monitoring(text: str) -> tuple[str, str, str] | None:
     if (m := _RULE_GROUPS.search(text)) is not None and (rules := _RULE_LIST.search(text, m.end())) is not None \
             and (item := _RULE_ITEM.search(text, rules.end())) is not None and _RULE_EXPR.search(text, item.end()):
         return "other", "other.content.prometheus-rules", evidence_line(text, m)
+    if (m := _SCRAPE_CONFIGS.search(text)) is not None and _SCRAPE_JOB.search(text, m.end()):
+        return "other", "other.content.prometheus-config", evidence_line(text, m)
+    if (m := _OTEL_RECEIVERS.search(text)) is not None and _OTEL_EXPORTERS.search(text) \
+            and (service := _OTEL_SERVICE.search(text)) is not None and _OTEL_PIPELINES.search(text, service.end()):
+        return "other", "other.content.otel-collector-config", evidence_line(text, m)
     return None
 
 

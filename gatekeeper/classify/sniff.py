@@ -29,7 +29,7 @@ FULL_READ = 1024 * 1024
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
-    "conf", "nix", "groovy", "lock",
+    "conf", "nix", "groovy", "lock", "config",
 })
 
 # Suffixes of a template copy of a file (`hosts.example`): the type is what comes before them.
@@ -76,6 +76,9 @@ _HELM_ACTION = lazy(
     r"\{\{-?[^{}\n]{0,200}?(?:(?<![\w)\]])\$?\.(?:Values\b|Release\.[A-Z]|Chart\.[A-Z]|Capabilities\.|Files\.)|"
     r"(?<![\w.])(?:include|tpl)[ \t]+[\"(.$])", _FLAGS)
 _DOC_TEMPLATES = (".md.gotmpl", ".md.tpl", ".md.tmpl")  # helm-docs README templates: documentation
+# A template of a source file (`fastpath.go.tmpl`, a code generator's input, where `.Values` is a Go field): code.
+_CODE_TEMPLATES = tuple(f".{code}.{kind}" for code in ("go", "py", "rs", "java", "kt", "ts", "js", "cs", "c", "h")
+                        for kind in ("tmpl", "tpl", "gotmpl"))
 _SEMGREP_RULES = lazy(r"^rules[ \t]*:", _FLAGS)
 # A helm-unittest suite (`suite:` and its `tests:`) sets values that quote template actions; Helm never renders it.
 _UNITTEST_SUITE = lazy(r"^suite[ \t]*:", _FLAGS)
@@ -293,7 +296,7 @@ def _cloud(text: str) -> Signal | None:
 
 
 def _helm(name: str, text: str) -> Signal | None:
-    if name.lower().endswith(_DOC_TEMPLATES):
+    if name.lower().endswith(_DOC_TEMPLATES + _CODE_TEMPLATES):
         return None  # helm-docs renders these into the chart's README (`range .Values` walks its values table)
     if (m := _HELM_ACTION.search(text)) is None:
         return None
