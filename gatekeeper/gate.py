@@ -23,7 +23,16 @@ from gatekeeper.attest.facts import UNCHECKED
 from gatekeeper.classify.context import Context
 from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
-from gatekeeper.deps.gateinput import DepsInput, FactsOf, Index, from_patch, from_tree
+from gatekeeper.deps.gateinput import (
+    DepsInput,
+    FactsOf,
+    Index,
+    dependencies_doc,
+    from_patch,
+    tree_dependencies,
+    tree_facts,
+)
+from gatekeeper.deps.sources import Delta
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
 from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile, Decision, Derived, Finding, outcome_of
 from gatekeeper.packet import derive, derive_from
@@ -130,24 +139,28 @@ def decide(
     `derived`: `patch` already derived with `context` (the packet of the commits was built from it).
     """
     names = list(dict.fromkeys(enabled))
-    verified, integrity = prepare(packet, patch, bundle, names, guarded=guarded, context=context,
-                                  attestation=attestation, advisories=advisories, derived=derived)
+    verified, later = prepare(packet, patch, bundle, names, guarded=guarded, context=context,
+                              attestation=attestation, advisories=advisories, derived=derived)
     # The engine child starts on the input (its `files` are most of the work) while the packet's claims are
-    # compared here: the child waits for `integrity` only when it reaches it (policy.late).
-    late = Late()
-    verified.input["integrity"] = late
+    # compared (and under --tree the delta computed) here: the child waits for each such part only when it
+    # reaches it (policy.late).
+    lates = {key: Late() for key in later}
+    verified.input.update(lates)
     try:
         evaluation = Evaluation(bundle, names, [verified.input], timeout=timeout)
     except BaseException:
-        late.close()
+        for late in lates.values():
+            late.close()
         raise
-    late.forked()
     try:
-        verified.input["integrity"] = integrity()
-        late.put(verified.input["integrity"])
+        for key, compute in later.items():
+            lates[key].forked()
+            verified.input[key] = compute()
+            lates[key].put(verified.input[key])
         digests = (digest(packet), digest(verified.input))  # while the engine child works
     except BaseException:
-        late.close()
+        for late in lates.values():
+            late.close()
         evaluation.cancel()
         raise
     (found,) = evaluation.results()
@@ -212,9 +225,10 @@ def verify(
 ) -> Verified:
     """Re-derive the patch, refuse a change to the gate's own configuration, compare the packet's claims
     with what the patch shows, and build the policy input (see `decide` for the options)."""
-    verified, integrity = prepare(packet, patch, bundle, names, guarded=guarded, context=context,
-                                  attestation=attestation, advisories=advisories, derived=derived)
-    verified.input["integrity"] = integrity()
+    verified, later = prepare(packet, patch, bundle, names, guarded=guarded, context=context,
+                              attestation=attestation, advisories=advisories, derived=derived)
+    for key, compute in later.items():
+        verified.input[key] = compute()
     return verified
 
 
@@ -229,16 +243,23 @@ def prepare(
     attestation: Mapping[str, Any] | None = None,
     advisories: Index | None = None,
     derived: Derived | None = None,
-) -> tuple[Verified, Callable[[], dict[str, Any]]]:
-    """`verify` in two steps: the Verified whose input's `integrity` is yet to come, and the function that
-    compares the packet's claims with the patch and returns that `integrity`."""
+) -> tuple[Verified, dict[str, Callable[[], dict[str, Any]]]]:
+    """`verify` in two steps: the Verified whose input lacks some parts yet, and by input key (in the input's
+    order) the function that computes each: `integrity` (the packet's claims compared with the patch), and
+    under --tree `dependencies` (the delta; the files' facts are read at once)."""
     patch = Path(patch)
     if derived is None:
         derived = derive(patch, bundle.rules, context)
     refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
     require_deciding(bundle, names)
     # The delta and facts, once: from the TreeContext's git objects, else from the patch.
-    deps = from_tree(context, advisories) if isinstance(context, TreeContext) else from_patch(patch, advisories)
+    later: dict[str, Callable[[], dict[str, Any]]] = {}
+    if isinstance(context, TreeContext):
+        deps = DepsInput(Delta((), ()), tree_facts(context))
+        tree = context
+        later["dependencies"] = lambda: dependencies_doc(tree_dependencies(tree, advisories))
+    else:
+        deps = from_patch(patch, advisories)
     input_doc = build_input(packet, derived, (), deps=deps, attestation=attestation)
     found = derived
 
@@ -256,7 +277,7 @@ def prepare(
                 patch_context.close()
         return integrity_doc(compare(packet, claimed))
 
-    return Verified(packet, derived, input_doc), integrity
+    return Verified(packet, derived, input_doc), {"integrity": integrity, **later}
 
 
 def integrity_doc(differences: Sequence[str]) -> dict[str, Any]:

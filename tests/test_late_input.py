@@ -107,3 +107,11 @@ def test_the_gate_decides_as_before_when_the_claims_are_compared_late(tmp_path: 
     time.sleep(0.1)
     after = set(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else set()
     assert len(after - before) == 0  # no writer thread left behind
+    monkeypatch.undo()
+
+    def no_delta(*args: object) -> object:
+        raise RuntimeError("delta failed")
+
+    monkeypatch.setattr(gate_module, "tree_dependencies", no_delta)  # under --tree the delta comes after the fork
+    with TreeContext(repo.root, base, head, bundle.rules) as context, pytest.raises(RuntimeError, match="delta"):
+        gate_module.decide(dict(honest), patch, bundle, names, timeout=30, context=context)
