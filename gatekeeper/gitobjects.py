@@ -25,6 +25,14 @@ from gatekeeper.gitcmd import SAFE_GIT, absolute_path, git_program
 BLOB_MODES = frozenset({"100644", "100755", "120000"})
 GITLINK_MODE = "160000"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# Objects never change: a process that opens the same repository more than once (the gate reads its configuration
+# from BASE, then classifies BASE..HEAD) lists a commit's tree and checks a full commit id once. Keyed by the git
+# folder; a few trees only (20,000 files hold ~5 MB), so a long-lived process does not gather every tree it read.
+_SHARED_TREES: dict[tuple[str, str], dict[str, TreeEntry]] = {}
+_SHARED_TREES_MAX = 4
+_KNOWN_COMMITS: dict[tuple[str, str], str] = {}
+_KNOWN_COMMITS_MAX = 64
+_FULL_ID = frozenset("0123456789abcdef")
 
 
 class GitObjectsError(GatekeeperError):
@@ -116,10 +124,19 @@ class GitObjects:
         """The full id of the commit `rev` names; GitObjectsError for an unknown revision."""
         if not rev or rev.startswith("-") or any(ch.isspace() or ch == "\0" for ch in rev):
             raise GitObjectsError(f"not a revision: {rev!r}", where="--tree", hint="name a commit, branch or tag")
+        # Only a full commit id is remembered: a branch or HEAD may move between two gates of one process.
+        key = (self.git_dir, rev) if len(rev) == 40 and _FULL_ID.issuperset(rev) else None
+        if key is not None and (known := _KNOWN_COMMITS.get(key)) is not None:
+            return known
         out = self._git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
                         f"unknown revision {rev!r}",
                         hint="fetch the history (actions/checkout: fetch-depth: 0) or name a commit of this repository")
-        return out.decode().strip()
+        commit = out.decode().strip()
+        if key is not None:
+            if len(_KNOWN_COMMITS) >= _KNOWN_COMMITS_MAX:
+                _KNOWN_COMMITS.clear()
+            _KNOWN_COMMITS[key] = commit
+        return commit
 
     def merge_base(self, one: str, two: str) -> str | None:
         """The single merge base of two commits; None when there is none or more than one."""
@@ -142,6 +159,11 @@ class GitObjects:
         cached = self._trees.get(commit)
         if cached is not None:
             return cached
+        key = (self.git_dir, commit) if len(commit) == 40 and _FULL_ID.issuperset(commit) else None
+        shared = _SHARED_TREES.get(key) if key is not None else None
+        if shared is not None:
+            self._trees[commit] = shared
+            return shared
         listing = self._git(["ls-tree", "-r", "-z", "--full-tree", commit], f"cannot list the tree of {commit}")
         entries: dict[str, TreeEntry] = {}
         for record in listing.split(b"\0"):
@@ -154,6 +176,10 @@ class GitObjects:
                                       where=f"{commit}:{os.fsdecode(name)}")
             entries[os.fsdecode(name)] = TreeEntry(mode, oid)
         self._trees[commit] = entries
+        if key is not None:
+            if len(_SHARED_TREES) >= _SHARED_TREES_MAX:
+                del _SHARED_TREES[next(iter(_SHARED_TREES))]  # the oldest
+            _SHARED_TREES[key] = entries
         return entries
 
     def blob(self, oid: str, limit: int | None = None) -> bytes:

@@ -6,6 +6,12 @@ start-up, while one gate uses a handful. `lazy(...)` returns a stand-in that com
 attribute read and then holds the compiled pattern's bound methods in its own slots, so every later
 call goes straight to `re` (no extra Python frame on the hot paths).
 
+A pattern that no match can avoid holding a literal run of text (or one of several) (`AWSTemplateFormatVersion` in
+`^[ \\t]*"?AWSTemplateFormatVersion"?[ \\t]*:`) searches only text that holds it: `re` tries a pattern
+that starts with `^` or a character class at every position, and a 1 MiB file read whole costs ~0.1 s of
+searches that a substring test (memchr-fast) answers in microseconds. The answer is the same: a text without
+the run has no match (`required_literal` takes only runs every match contains).
+
 It is typed as `re.Pattern` and answers everything a pattern does, with two exceptions: it is not
 an instance of `re.Pattern`, and it cannot be passed to the `re` module's functions (`re.sub(p, ...)`);
 call its methods instead (`p.sub(...)`), as every module that uses it does.
@@ -14,11 +20,17 @@ call its methods instead (`p.sub(...)`), as every module that uses it does.
 from __future__ import annotations
 
 import re
-from typing import AnyStr, cast
+import sys
+from collections.abc import Callable
+from re import _constants as sre  # type: ignore[attr-defined]  # CPython's own parser of pattern text
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any, AnyStr, cast
 
 # What a compiled pattern offers; read once, copied into the stand-in's slots.
 _FORWARDED = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split", "scanner", "pattern",
               "flags", "groups", "groupindex")
+# A run shorter than this is in most texts anyway: its test would only cost.
+_MIN_RUN = 3
 
 
 class _Lazy:
@@ -32,7 +44,10 @@ class _Lazy:
         compiled = re.compile(self._source, self._flags)
         for attr in _FORWARDED:
             setattr(self, attr, getattr(compiled, attr))
-        return getattr(compiled, name)
+        runs = required_literal(self._source, self._flags)
+        if runs is not None:
+            self.search = _guarded_search(compiled, runs)
+        return getattr(self, name) if name in _FORWARDED else getattr(compiled, name)
 
     def __repr__(self) -> str:
         return f"lazy({self._source!r}, {self._flags!r})"
@@ -41,3 +56,86 @@ class _Lazy:
 def lazy(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
     """`re.compile(pattern, flags)`, done at the first use (a bad pattern raises re.error then, not here)."""
     return cast("re.Pattern[AnyStr]", _Lazy(pattern, flags))
+
+
+def _guarded_search(compiled: re.Pattern[Any], runs: tuple[Any, ...]) -> Callable[..., re.Match[Any] | None]:
+    search = compiled.search
+    kind = type(runs[0])
+    if len(runs) == 1:
+        (run,) = runs
+
+        def guarded_one(text: Any, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[Any] | None:
+            # Not in the whole text: in no part of it either. Anything but str/bytes goes to `re` as it is.
+            if type(text) is kind and run not in text:
+                return None
+            return search(text, pos, endpos)
+
+        return guarded_one
+
+    def guarded(text: Any, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[Any] | None:
+        if type(text) is kind:
+            for run in runs:
+                if run in text:
+                    break
+            else:
+                return None
+        return search(text, pos, endpos)
+
+    return guarded
+
+
+def required_literal(source: str | bytes, flags: int = 0) -> tuple[str | bytes, ...] | None:
+    """Runs of literal text (each at least 3 characters) of which every match of the pattern holds one, or None.
+
+    One run when the pattern's top-level sequence must match it; several when it must match one of several
+    alternatives that each hold one (`(?:hosts|roles)`). Only what the sequence must match is looked at: literals
+    in a row, the inside of plain groups and of repeats that match at least once, and alternatives. Optional parts,
+    lookarounds, conditionals and case-insensitive parts are skipped (nothing in them is certain, or spelled one
+    way).
+    """
+    try:
+        parsed = sre_parse.parse(source, flags)
+    except re.error:
+        return None
+    if parsed.state.flags & (re.IGNORECASE | re.LOCALE):
+        return None
+    found = _required(list(parsed))
+    if found is None:
+        return None
+    if isinstance(source, bytes):
+        return tuple(bytes(run) for run in found)
+    return tuple("".join(map(chr, run)) for run in found)
+
+
+def _required(items: list[Any]) -> list[list[int]] | None:
+    """The best choice of runs for a sequence: the one whose shortest run is longest."""
+    choices: list[list[list[int]]] = []
+    run: list[int] = []
+
+    def flush() -> None:
+        if len(run) >= _MIN_RUN:
+            choices.append([list(run)])
+        run.clear()
+
+    for op, arg in items:
+        if op is sre.LITERAL:
+            run.append(arg)
+            continue
+        flush()
+        inner: list[list[int]] | None = None
+        if op is sre.SUBPATTERN and not arg[1] & (re.IGNORECASE | re.LOCALE):
+            inner = _required(list(arg[3]))
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and arg[0] >= 1:
+            inner = _required(list(arg[2]))
+        elif op is sre.ATOMIC_GROUP:
+            inner = _required(list(arg))
+        elif op is sre.BRANCH:
+            options = [_required(list(option)) for option in arg[1]]
+            if all(option is not None for option in options):
+                inner = [one for option in options if option is not None for one in option]
+        if inner is not None:
+            choices.append(inner)
+    flush()
+    if not choices:
+        return None
+    return max(choices, key=lambda runs: (min(len(one) for one in runs), -len(runs)))

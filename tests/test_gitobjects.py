@@ -84,3 +84,29 @@ def test_replace_refs_do_not_change_what_a_commit_holds(repo: GitRepo) -> None:
     assert repo.git("cat-file", "-p", f"{base}:policies/core/policy.rego") == b"package replaced\n"  # git obeys it
     with GitObjects(repo.root) as objects:
         assert objects.read(base, "policies/core/policy.rego") == b"package x\n"
+
+
+def test_a_full_commit_id_is_checked_and_listed_once_per_process(repo: GitRepo,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gate opens the repository twice (its configuration from BASE, then BASE..HEAD): objects never change,
+    so a full commit id is checked and its tree listed once; a branch name is resolved again every time."""
+    base = repo.commit()
+    calls: list[str] = []
+    real = GitObjects._git
+
+    def spy(self: GitObjects, args: list[str], *rest: object, **options: object) -> bytes:
+        calls.append(" ".join(args[:2]))
+        return real(self, args, *rest, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GitObjects, "_git", spy)
+    for _ in range(2):
+        with GitObjects(repo.root) as objects:
+            assert objects.tree(objects.commit(base))["link"].is_symlink
+            assert objects.commit("HEAD") == base
+    assert calls.count("ls-tree -r") == 1
+    assert calls.count("rev-parse --verify") == 1 + 2  # the full id once; HEAD each time
+    repo.write("new.txt", "x\n")
+    moved = repo.commit("next")
+    with GitObjects(repo.root) as objects:
+        assert objects.commit("HEAD") == moved != base
+        assert "new.txt" in objects.tree(moved) and "new.txt" not in objects.tree(base)

@@ -14,161 +14,162 @@ import re
 
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.tasks import is_script
+from gatekeeper.lazy_pattern import lazy
 
 _FLAGS = re.MULTILINE
-_CLOUD_CONFIG = re.compile(r"\A#cloud-config[ \t]*$", _FLAGS)
-_CF_APPLICATIONS = re.compile(r"^applications[ \t]*:[ \t]*$", _FLAGS)
-_CF_KEY = re.compile(
+_CLOUD_CONFIG = lazy(r"\A#cloud-config[ \t]*$", _FLAGS)
+_CF_APPLICATIONS = lazy(r"^applications[ \t]*:[ \t]*$", _FLAGS)
+_CF_KEY = lazy(
     r"^[ \t]*(?:-[ \t]+)?(?:buildpacks?|memory|disk_quota|instances|routes|random-route|health-check-type|stack)"
     r"[ \t]*:", _FLAGS)
 # Heat: its version key, the first of every template, with a date (2018-08-31) or a release name (wallaby) as value.
-_HEAT = re.compile(
+_HEAT = lazy(
     r"""(?:^|[{,])[ \t]*["']?heat_template_version["']?[ \t]*:[ \t]*"""
     r"""["']?(?:\d{4}-\d{2}-\d{2}|\d{4}\.\d|[a-z]+)["']?[ \t]*(?:[,}\r\n#]|\Z)""", _FLAGS)
 # Packer's JSON template: `builders`, a list of objects typed by builder, beside Packer's provisioners or
 # post-processors, or a builder key of its own (how to reach the machine, what image it starts from).
-_PACKER_BUILDERS = re.compile(r'"builders"[ \t]*:[ \t]*\[\s*\{')
-_PACKER_TYPE = re.compile(r'"type"[ \t]*:[ \t]*"[\w.-]+"')
-_PACKER_KEY = re.compile(
+_PACKER_BUILDERS = lazy(r'"builders"[ \t]*:[ \t]*\[\s*\{')
+_PACKER_TYPE = lazy(r'"type"[ \t]*:[ \t]*"[\w.-]+"')
+_PACKER_KEY = lazy(
     r'"(?:provisioners|post-processors|ssh_username|winrm_username|communicator|source_ami|source_ami_filter|ami_name'
     r'|iso_url|iso_checksum|boot_command|vm_name|source_image|source_image_family)"[ \t]*:')
-_CFN_PARAMETER_KEY = re.compile(r'"ParameterKey"[ \t]*:[ \t]*"')
-_CFN_PARAMETER_VALUE = re.compile(r'"(?:ParameterValue|UsePreviousValue)"[ \t]*:')
-_NIXOS = re.compile(
+_CFN_PARAMETER_KEY = lazy(r'"ParameterKey"[ \t]*:[ \t]*"')
+_CFN_PARAMETER_VALUE = lazy(r'"(?:ParameterValue|UsePreviousValue)"[ \t]*:')
+_NIXOS = lazy(
     r"^[ \t]*(?:system\.stateVersion|home\.stateVersion|boot\.loader\.|boot\.initrd\.|fileSystems\.|"
     r"networking\.hostName|services\.openssh\.|users\.users\.|hardware\.[a-z]+\.enable|"
     r"environment\.systemPackages|home\.packages|disko\.devices)", _FLAGS)
 # A Jenkins pipeline kept as a Groovy script under any name: declarative (`pipeline {`) or scripted (`node {`,
 # `node('linux') {`) at the top level, a Job DSL script's job definition, or a step a pipeline loads (`def call(`
 # whose body runs pipeline steps: `sh`, `bat`, `stage`, `echo`, ... which plain Groovy does not have).
-_JENKINS_PIPELINE = re.compile(
+_JENKINS_PIPELINE = lazy(
     r"^(?:pipeline[ \t]*\{|node[ \t]*(?:\([^)\n]*\))?[ \t]*\{|"
     r"(?:pipelineJob|multibranchPipelineJob|freeStyleJob|matrixJob)[ \t]*\()", _FLAGS)
 # manifest-tool's spec of a multi-architecture image (what a release pushes under which tags; Drone's manifest plugin
 # renders it from `docker/manifest.tmpl`): a top-level `image:` and `manifests:`, each entry with its `platform:`.
-_MANIFEST_TOOL_IMAGE = re.compile(r"^image[ \t]*:[ \t]*\S", _FLAGS)
-_MANIFEST_TOOL_LIST = re.compile(r"^manifests[ \t]*:[ \t]*$", _FLAGS)
-_MANIFEST_TOOL_PLATFORM = re.compile(r"^[ \t]+platform[ \t]*:[ \t]*\n[ \t]+(?:architecture|os|variant)[ \t]*:", _FLAGS)
+_MANIFEST_TOOL_IMAGE = lazy(r"^image[ \t]*:[ \t]*\S", _FLAGS)
+_MANIFEST_TOOL_LIST = lazy(r"^manifests[ \t]*:[ \t]*$", _FLAGS)
+_MANIFEST_TOOL_PLATFORM = lazy(r"^[ \t]+platform[ \t]*:[ \t]*\n[ \t]+(?:architecture|os|variant)[ \t]*:", _FLAGS)
 # Atlantis' server-side repository settings (repos.yaml, under any name): custom `workflows:` whose plan or apply stage
 # lists the `steps:` Atlantis runs on every pull request with the cloud credentials. CircleCI's `workflows:` list jobs.
-_ATLANTIS_WORKFLOWS = re.compile(r"^workflows[ \t]*:", _FLAGS)
-_ATLANTIS_STAGE = re.compile(
+_ATLANTIS_WORKFLOWS = lazy(r"^workflows[ \t]*:", _FLAGS)
+_ATLANTIS_STAGE = lazy(
     r"^[ \t]+(?:plan|apply|import|state_rm|policy_check)[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+steps[ \t]*:",
     _FLAGS)
 # The SAM CLI's deploy settings (samconfig.toml) under another name: its `version = 0.1` and a
 # `[<env>.deploy.parameters]` table with the stack it deploys.
-_SAMCONFIG_VERSION = re.compile(r"^version[ \t]*=[ \t]*0\.1[ \t]*$", _FLAGS)
-_SAMCONFIG_TABLE = re.compile(r"^\[[\w-]+\.deploy\.parameters\][ \t]*$", _FLAGS)
-_SAMCONFIG_STACK = re.compile(r"^stack_name[ \t]*=[ \t]*[\"']", _FLAGS)
+_SAMCONFIG_VERSION = lazy(r"^version[ \t]*=[ \t]*0\.1[ \t]*$", _FLAGS)
+_SAMCONFIG_TABLE = lazy(r"^\[[\w-]+\.deploy\.parameters\][ \t]*$", _FLAGS)
+_SAMCONFIG_STACK = lazy(r"^stack_name[ \t]*=[ \t]*[\"']", _FLAGS)
 # A Vagrantfile under any name (a box builder's `check/*.tpl`, a template a tool renders): the configuration block
 # Vagrant runs to boot and provision machines. Ruby that only mentions Vagrant has no such line.
-_VAGRANT = re.compile(
+_VAGRANT = lazy(
     r"""^[ \t]*Vagrant(?:\.configure[ \t]*\(?[ \t]*["']?[12]["']?[ \t]*\)?|::Config\.run)"""
     r"[ \t]+do[ \t]*\|[ \t]*\w+[ \t]*\|", _FLAGS)
 # setuptools' setup.cfg is packaging when it names a package or its requirements ([metadata] name/version,
 # [options] and its tables, build commands' sections); many projects keep only tool settings there (flake8, isort,
 # pytest, coverage, mypy, tox), which are what tox.ini or .flake8 would hold.
-_SETUP_CFG_PACKAGING = re.compile(
+_SETUP_CFG_PACKAGING = lazy(
     r"^\[(?:options(?:\.[^\]\n]*)?|bdist_wheel|bdist_rpm|sdist|egg_info|easy_install|build_ext|build_py|pbr|files|"
     r"entry_points|wheel|upload|aliases|global|install)\][ \t]*$|"
     r"^[ \t]*(?:name|version|install_requires|setup_requires|tests_require|extras_require|python_requires|packages|"
     r"py_modules|entry_points|dependency_links)[ \t]*[=:]", _FLAGS)
-_SETUP_CFG_TOOL = re.compile(
+_SETUP_CFG_TOOL = lazy(
     r"^\[(?:flake8|pycodestyle|pep8|pydocstyle|isort|mypy(?:-[^\]\n]+)?|tool:[\w.-]+|coverage:[\w.-]+|tox:tox|"
     r"testenv(?::[^\]\n]+)?|yapf|pylint[\w.-]*|darglint|bandit|codespell|bumpversion(?::[^\]\n]+)?)\][ \t]*$",
     _FLAGS)
 # A Puppet module's metadata.json (a generic name): the module's `dependencies` beside the keys only Puppet's
 # metadata has (`operatingsystem_support`, or `requirements` naming `puppet`/`openvox`).
-_PUPPET_DEPENDENCIES = re.compile(r'"dependencies"[ \t]*:[ \t]*\[')
-_PUPPET_ONLY = re.compile(
+_PUPPET_DEPENDENCIES = lazy(r'"dependencies"[ \t]*:[ \t]*\[')
+_PUPPET_ONLY = lazy(
     r'"operatingsystem_support"[ \t]*:|"requirements"[ \t]*:[ \t]*\[\s*\{\s*"name"[ \t]*:[ \t]*"(?:puppet|openvox)"')
-_JENKINS_CALL = re.compile(r"^def[ \t]+call[ \t]*\(", _FLAGS)
-_JENKINS_STEP = re.compile(
+_JENKINS_CALL = lazy(r"^def[ \t]+call[ \t]*\(", _FLAGS)
+_JENKINS_STEP = lazy(
     r"""^[ \t]+(?:sh|bat|powershell|pwsh|echo|stage|node|checkout|withCredentials|withEnv|archiveArtifacts|junit|"""
     r"""timeout|retry|parallel|unstash|stash)[ \t]*[('"{]""", _FLAGS)
-_SEMAPHORE_VERSION = re.compile(r"""^version[ \t]*:[ \t]*["']?v1\.0["']?[ \t]*(?:#.*)?$""", _FLAGS)
-_SEMAPHORE_BLOCKS = re.compile(r"^blocks[ \t]*:", _FLAGS)
-_SEMAPHORE_AGENT = re.compile(r"^(?:agent|[ \t]+task)[ \t]*:", _FLAGS)
-_CONCOURSE_ROLES = re.compile(r"^roles[ \t]*:", _FLAGS)
-_CONCOURSE_ROLE = re.compile(
+_SEMAPHORE_VERSION = lazy(r"""^version[ \t]*:[ \t]*["']?v1\.0["']?[ \t]*(?:#.*)?$""", _FLAGS)
+_SEMAPHORE_BLOCKS = lazy(r"^blocks[ \t]*:", _FLAGS)
+_SEMAPHORE_AGENT = lazy(r"^(?:agent|[ \t]+task)[ \t]*:", _FLAGS)
+_CONCOURSE_ROLES = lazy(r"^roles[ \t]*:", _FLAGS)
+_CONCOURSE_ROLE = lazy(
     r"""^[ \t]*-[ \t]+name[ \t]*:[ \t]*["']?(?:owner|member|pipeline-operator|viewer)["']?[ \t]*$""", _FLAGS)
-_CONCOURSE_AUTH = re.compile(
+_CONCOURSE_AUTH = lazy(
     r"^[ \t]+(?:github|gitlab|local|oidc|oauth|ldap|saml|cf|bitbucket-cloud|microsoft)[ \t]*:", _FLAGS)
 
 
 # Google Cloud Build: top-level `steps:` whose items run a builder image (`- name: gcr.io/...` or `bash`) with
 # `args:`, `entrypoint:` or `script:` beside it; a GitHub workflow's steps sit under `jobs:` and say `run:`/`uses:`.
-_CLOUDBUILD_STEPS = re.compile(r"^steps[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
-_CLOUDBUILD_ITEM = re.compile(r"^([ \t]*)-[ \t]+[A-Za-z]", _FLAGS)
+_CLOUDBUILD_STEPS = lazy(r"^steps[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_CLOUDBUILD_ITEM = lazy(r"^([ \t]*)-[ \t]+[A-Za-z]", _FLAGS)
 # The builder image: one word (`bash`, `gcr.io/cloud-builders/docker`, `node:$_NODE_VERSION`), never a sentence.
-_CLOUDBUILD_NAME = re.compile(r"""^[ \t]*(?:-[ \t]+)?name[ \t]*:[ \t]*["']?[\w$][^\s"'#]*["']?[ \t]*(?:#.*)?$""")
-_CLOUDBUILD_KEY = re.compile(r"[ \t]*(?:-[ \t]+)?(?:args|entrypoint|script)[ \t]*:")
-_CLOUDBUILD_JSON = re.compile(r'"steps"[ \t]*:[ \t]*\[[ \t\r\n]*\{')
-_CLOUDBUILD_JSON_STEP = re.compile(r'\A[^{}]*"name"[ \t]*:[ \t]*"[\w$][^"\s]*"')
-_CLOUDBUILD_JSON_ARGS = re.compile(r'\A[^{}]*"(?:args|entrypoint|script)"[ \t]*:')
-_TOP_JOBS = re.compile(r"^jobs[ \t]*:", _FLAGS)
+_CLOUDBUILD_NAME = lazy(r"""^[ \t]*(?:-[ \t]+)?name[ \t]*:[ \t]*["']?[\w$][^\s"'#]*["']?[ \t]*(?:#.*)?$""")
+_CLOUDBUILD_KEY = lazy(r"[ \t]*(?:-[ \t]+)?(?:args|entrypoint|script)[ \t]*:")
+_CLOUDBUILD_JSON = lazy(r'"steps"[ \t]*:[ \t]*\[[ \t\r\n]*\{')
+_CLOUDBUILD_JSON_STEP = lazy(r'\A[^{}]*"name"[ \t]*:[ \t]*"[\w$][^"\s]*"')
+_CLOUDBUILD_JSON_ARGS = lazy(r'\A[^{}]*"(?:args|entrypoint|script)"[ \t]*:')
+_TOP_JOBS = lazy(r"^jobs[ \t]*:", _FLAGS)
 # Azure Pipelines: a pipeline extending a template (`extends:` + `template:`, 1ES and the agent's own), or a
 # template whose parameters are typed with Azure's own types beside `steps:`/`jobs:`/`stages:`.
-_AZURE_EXTENDS = re.compile(r"^extends[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+template[ \t]*:", _FLAGS)
-_AZURE_TYPED = re.compile(
+_AZURE_EXTENDS = lazy(r"^extends[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+template[ \t]*:", _FLAGS)
+_AZURE_TYPED = lazy(
     r"^[ \t]+type[ \t]*:[ \t]*(?:step|stepList|job|jobList|deployment|deploymentList|stage|stageList)[ \t]*$", _FLAGS)
-_AZURE_TOP = re.compile(r"^(?:steps|jobs|stages|trigger|pr|resources)[ \t]*:", _FLAGS)
+_AZURE_TOP = lazy(r"^(?:steps|jobs|stages|trigger|pr|resources)[ \t]*:", _FLAGS)
 # Docker Compose / Swarm stacks under any name: a `services:` mapping of named services, one with `image:` or
 # `build:`. A GitLab job's `services:` is a list (`- postgres`), and indented.
-_COMPOSE_SERVICES = re.compile(
+_COMPOSE_SERVICES = lazy(
     r"^services[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*([ \t]+)[\w.-]+[ \t]*:[ \t]*(?:#[^\n]*)?\n", _FLAGS)
-_COMPOSE_SERVICE_KEY = re.compile(r"^[ \t]{2,}(?:image|build)[ \t]*:", _FLAGS)
+_COMPOSE_SERVICE_KEY = lazy(r"^[ \t]{2,}(?:image|build)[ \t]*:", _FLAGS)
 
 # A Chef cookbook's metadata.rb: the DSL's `name 'x'` beside `version`, `chef_version`, `depends`, `supports` or
 # `maintainer` calls at the top level; a Ruby class named Metadata has none of them.
-_CHEF_NAME = re.compile(r"""^name[ \t]+["'][\w.\-]+["']""", _FLAGS)
-_CHEF_KEY = re.compile(r"""^(?:version|chef_version|depends|supports|maintainer|maintainer_email)[ \t]+["']""", _FLAGS)
+_CHEF_NAME = lazy(r"""^name[ \t]+["'][\w.\-]+["']""", _FLAGS)
+_CHEF_KEY = lazy(r"""^(?:version|chef_version|depends|supports|maintainer|maintainer_email)[ \t]+["']""", _FLAGS)
 
 # Monitoring content, settings of an outside app (as principle 8 has it): a Grafana dashboard (its `panels` or
 # older `rows` list beside a key only dashboards have), a Google Cloud Monitoring dashboard (a layout beside its
 # `displayName`), Prometheus rule groups (`groups:` whose `rules:` hold an `alert:` or `record:` with its `expr:`).
-_GRAFANA_PANELS = re.compile(r'"(?:panels|rows)"[ \t]*:[ \t]*\[')
-_GRAFANA_KEY = re.compile(r'"(?:gridPos|graphTooltip|schemaVersion|templating)"[ \t]*:')
-_CLOUD_DASHBOARD = re.compile(r'"(?:mosaicLayout|gridLayout|rowLayout|columnLayout)"[ \t]*:[ \t]*\{')
-_DISPLAY_NAME = re.compile(r'"displayName"[ \t]*:[ \t]*"')
-_RULE_GROUPS = re.compile(r"^groups[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
-_RULE_LIST = re.compile(r"^[ \t]+rules[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
-_RULE_ITEM = re.compile(r"^[ \t]+-[ \t]+(?:alert|record)[ \t]*:[ \t]*\S", _FLAGS)
-_RULE_EXPR = re.compile(r"^[ \t]+expr[ \t]*:", _FLAGS)
+_GRAFANA_PANELS = lazy(r'"(?:panels|rows)"[ \t]*:[ \t]*\[')
+_GRAFANA_KEY = lazy(r'"(?:gridPos|graphTooltip|schemaVersion|templating)"[ \t]*:')
+_CLOUD_DASHBOARD = lazy(r'"(?:mosaicLayout|gridLayout|rowLayout|columnLayout)"[ \t]*:[ \t]*\{')
+_DISPLAY_NAME = lazy(r'"displayName"[ \t]*:[ \t]*"')
+_RULE_GROUPS = lazy(r"^groups[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_RULE_LIST = lazy(r"^[ \t]+rules[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_RULE_ITEM = lazy(r"^[ \t]+-[ \t]+(?:alert|record)[ \t]*:[ \t]*\S", _FLAGS)
+_RULE_EXPR = lazy(r"^[ \t]+expr[ \t]*:", _FLAGS)
 # The settings of the servers that collect it: Prometheus' `scrape_configs:` list of jobs, the OpenTelemetry
 # Collector's top-level `receivers:` and `exporters:` wired by `service: pipelines:`.
-_SCRAPE_CONFIGS = re.compile(r"^scrape_configs[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
-_SCRAPE_JOB = re.compile(r"^[ \t]*-[ \t]+job_name[ \t]*:[ \t]*\S", _FLAGS)
-_OTEL_RECEIVERS = re.compile(r"^receivers[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
-_OTEL_EXPORTERS = re.compile(r"^exporters[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
-_OTEL_SERVICE = re.compile(r"^service[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
-_OTEL_PIPELINES = re.compile(r"^[ \t]+pipelines[ \t]*:", _FLAGS)
+_SCRAPE_CONFIGS = lazy(r"^scrape_configs[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_SCRAPE_JOB = lazy(r"^[ \t]*-[ \t]+job_name[ \t]*:[ \t]*\S", _FLAGS)
+_OTEL_RECEIVERS = lazy(r"^receivers[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_OTEL_EXPORTERS = lazy(r"^exporters[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_OTEL_SERVICE = lazy(r"^service[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_OTEL_PIPELINES = lazy(r"^[ \t]+pipelines[ \t]*:", _FLAGS)
 
 # dbt's package list under its generic names (packages.yml, dependencies.yml): a top-level `packages:` list whose
 # items name a dbt Hub package (`- package: dbt-labs/dbt_utils`) or a git repository, with the `version:` or
 # `revision:` it pins. cloud-init's and snapcraft's `packages:` list plain names; ESPHome's is a mapping of
 # includes; an Ansible task's `package:` module takes `name=` arguments, never an owner/name.
-_DBT_PACKAGES = re.compile(r"^packages[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
-_DBT_ITEM = re.compile(
+_DBT_PACKAGES = lazy(r"^packages[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_DBT_ITEM = lazy(
     r"""^[ \t]*-[ \t]+(?:package[ \t]*:[ \t]*["']?[\w.-]+/[\w.-]+["']?|git[ \t]*:[ \t]*["']?(?:https?://|git@)\S+)"""
     r"""[ \t]*(?:#.*)?$""", _FLAGS)
-_DBT_PIN = re.compile(r"^[ \t]+(?:-[ \t]+)?(?:version|revision)[ \t]*:[ \t]*\S", _FLAGS)
+_DBT_PIN = lazy(r"^[ \t]+(?:-[ \t]+)?(?:version|revision)[ \t]*:[ \t]*\S", _FLAGS)
 # kas (Yocto/OpenEmbedded) project files: the `header:` with its format `version:`, beside the `repos:` it checks
 # out (the layers, pinned by commit or branch) -- as a west manifest pins a Zephyr SDK's modules.
-_KAS_HEADER = re.compile(r"^header[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+version[ \t]*:[ \t]*\d+", _FLAGS)
-_KAS_REPOS = re.compile(r"^repos[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
+_KAS_HEADER = lazy(r"^header[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+version[ \t]*:[ \t]*\d+", _FLAGS)
+_KAS_REPOS = lazy(r"^repos[ \t]*:[ \t]*(?:#.*)?$", _FLAGS)
 # Pants: its generated lock files (any name: `3rdparty/jvm/default.lock`, `python-default.lock`) open with its banner
 # and its metadata block; a BUILD file that declares third-party JVM artifacts (`jvm_artifact(` with the `version=`
 # it pins) is a manifest, as a pom.xml is. A BUILD file of first-party targets declares none.
-_PANTS_LOCK = re.compile(r"\A# This lockfile was autogenerated by Pants\b.*\n(?:#[^\n]*\n){0,8}"
+_PANTS_LOCK = lazy(r"\A# This lockfile was autogenerated by Pants\b.*\n(?:#[^\n]*\n){0,8}"
                          r"# --- BEGIN PANTS LOCKFILE METADATA", re.DOTALL)
-_PANTS_ARTIFACT = re.compile(r"^jvm_artifact[ \t]*\(", _FLAGS)
-_PANTS_VERSION = re.compile(r"""^[ \t]+version[ \t]*=[ \t]*["'][^"'\n]+["']""", _FLAGS)
+_PANTS_ARTIFACT = lazy(r"^jvm_artifact[ \t]*\(", _FLAGS)
+_PANTS_VERSION = lazy(r"""^[ \t]+version[ \t]*=[ \t]*["'][^"'\n]+["']""", _FLAGS)
 
 _INVENTORY_PROGRAMS = frozenset({"php", "js", "go", "rb", "pl"})  # languages of dynamic inventory scripts
-_INVENTORY_META = re.compile(r"""["']_meta["']""")
-_INVENTORY_HOSTVARS = re.compile(r"""["']hostvars["']""")
-_INVENTORY_LIST = re.compile(r"""--list\b|["']list["']""")
+_INVENTORY_META = lazy(r"""["']_meta["']""")
+_INVENTORY_HOSTVARS = lazy(r"""["']hostvars["']""")
+_INVENTORY_LIST = lazy(r"""--list\b|["']list["']""")
 
 
 def inventory_named(path: str) -> bool:

@@ -96,9 +96,10 @@ class Named:
         """How this configuration names the repository path `side` (evidence), or None."""
         if side in self.files:
             return f"names {side}"
-        if (hit := next((d for d in self.folders if side.startswith(f"{d}/") or not d), None)) is not None:
+        if self.folders and (hit := next((d for d in self.folders if side.startswith(f"{d}/") or not d),
+                                         None)) is not None:
             return f"fileset({hit or '.'})"
-        if (wild := next((w for w in self.wildcards if w.names(side)), None)) is not None:
+        if self.wildcards and (wild := next((w for w in self.wildcards if w.names(side)), None)) is not None:
             return f"names {side} (as {wild.word})"
         return None
 

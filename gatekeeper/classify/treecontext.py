@@ -113,7 +113,8 @@ class TreeContext:
             # symlinks of BASE and HEAD by target, built on first use; False: more than MAX_LINKS
             self._links: dict[str, tuple[str, ...]] | bool | None = None
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
-            self._tf_files: dict[str, list[tuple[str, TreeEntry]]] | None = None  # .tf files by folder, on first use
+            # .tf files and Dockerfiles by folder (with whether each is a Dockerfile), on first use
+            self._tf_files: dict[str, list[tuple[str, TreeEntry, bool]]] | None = None
             self._tf_named: dict[tuple[str, str, bool], tfrefs.Named] = {}  # (folder, blob, Dockerfile)
             # paths the kustomizations of both trees name: {path: kustomization}; None: not read yet; False: past
             # kustomizerefs.MAX_FILES (every file counts as named)
@@ -278,13 +279,14 @@ class TreeContext:
                     if (tfrefs.is_configuration(path) and entry.mode in ("100644", "100755")
                             and (path, entry.oid) not in seen):
                         seen.add((path, entry.oid))
-                        self._tf_files.setdefault(path.rpartition("/")[0], []).append((path, entry))
+                        self._tf_files.setdefault(path.rpartition("/")[0], []).append(
+                            (path, entry, tfrefs.is_dockerfile(path)))
         if not self._tf_files:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for folder in ancestors(side):
-                for where, entry in self._tf_files.get(folder, ()):
-                    key = (folder, entry.oid, tfrefs.is_dockerfile(where))
+                for where, entry, dockerfile in self._tf_files.get(folder, ()):
+                    key = (folder, entry.oid, dockerfile)
                     if key not in self._tf_named:
                         if len(self._tf_named) >= tfrefs.MAX_TF_FILES:
                             return f"more than {tfrefs.MAX_TF_FILES} configurations above it: {where} not read (review)"

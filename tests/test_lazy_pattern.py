@@ -1,0 +1,91 @@
+"""The lazy patterns' literal guard: a search skipped because the text lacks a required run must be one that
+finds nothing. Attacked with strings each pattern matches (hypothesis' from_regex), for every lazy pattern of the
+package, and with the regex constructs whose literals are not certain (optional parts, lookarounds, alternatives
+with an empty or short option, case-insensitive parts)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gatekeeper
+from gatekeeper.lazy_pattern import _Lazy, lazy, required_literal
+
+
+def _package_patterns() -> list[tuple[str, _Lazy]]:
+    found, seen = [], set()
+    for info in pkgutil.walk_packages(gatekeeper.__path__, "gatekeeper."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, _Lazy) and id(value) not in seen:  # once, where it is first met
+                seen.add(id(value))
+                found.append((f"{info.name}.{name}", value))
+    return found
+
+
+PATTERNS = [(name, p) for name, p in _package_patterns() if required_literal(p._source, p._flags) is not None]
+
+
+@pytest.mark.parametrize(
+    ("source", "flags", "runs"),
+    [
+        (r'^[ \t]*"?AWSTemplateFormatVersion"?[ \t]*:', re.M, ("AWSTemplateFormatVersion",)),
+        (r"^(?:hosts|roles)[ \t]*:", re.M, ("hosts", "roles")),
+        (r"(?:hosts|ro)x", 0, None),  # an option of two letters: nothing certain enough
+        (r"(?:hosts|)x", 0, None),  # an empty option
+        (r"abc(?:defgh)?", 0, ("abc",)),  # the optional part is not required
+        (r"ab(?:cdefg)*", 0, None),
+        (r"ab(?:cdefg)+", 0, ("cdefg",)),
+        (r"(?=lookahead)x", 0, None),
+        (r"(?!negative)xyz", 0, ("xyz",)),
+        (r"(?i)caseless", 0, None),
+        (r"caseless", re.I, None),
+        (r"(?i:caseless)abc", 0, ("abc",)),
+        (r"(a)?(?(1)then|else)", 0, None),
+        (rb"bytes[ \t]*=", 0, (b"bytes",)),
+        (r"\bone\b|two|three", 0, ("one", "two", "three")),
+        (r"long_run_here|ab", 0, None),
+        (r"[abc]def", 0, ("def",)),
+        (r"a\.b\.c", 0, ("a.b.c",)),
+    ],
+)
+def test_required_literal(source: str | bytes, flags: int, runs: tuple[str | bytes, ...] | None) -> None:
+    assert required_literal(source, flags) == runs
+
+
+@pytest.mark.parametrize(("name", "pattern"), PATTERNS, ids=[name for name, _ in PATTERNS])
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_guard_never_hides_a_match(name: str, pattern: _Lazy, data: st.DataObject) -> None:
+    compiled = re.compile(pattern._source, pattern._flags)
+    try:
+        strategy = st.from_regex(compiled)
+    except Exception:  # constructs hypothesis cannot generate for
+        pytest.skip("hypothesis cannot generate this pattern")
+    text = data.draw(strategy)
+    prefix = data.draw(st.sampled_from(["", "\n", "x\n", " "]))
+    text = prefix + text
+    expected = compiled.search(text)
+    got = pattern.search(text)
+    assert (got.span() if got else None) == (expected.span() if expected else None), name
+    for pos in (0, 1, len(text) // 2):
+        expected = compiled.search(text, pos)
+        got = pattern.search(text, pos)
+        assert (got.span() if got else None) == (expected.span() if expected else None), name
+
+
+def test_guard_on_text_without_the_run() -> None:
+    pattern = lazy(r"^[ \t]*Resources[ \t]*:", re.M)
+    assert pattern.search("Resource: x\nresources:\n") is None
+    assert pattern.search("x\n  Resources:\n").start() == 2
+    assert pattern.search("Resources:", 1) is None
+    assert pattern.search(b"Resources:".decode(), endpos=5) is None
+    with pytest.raises(TypeError):
+        pattern.search(b"Resources:")  # str pattern, bytes text: `re`'s own error, not a silent None
