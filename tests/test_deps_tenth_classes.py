@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.deps import precommit
+from gatekeeper.deps.jvm import parse_pom
 from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.toolfiles import parse_makefile
 from tests.deltas import moves as _moves
@@ -221,3 +222,64 @@ def test_makefile_project_image_and_version_are_not_a_dependency() -> None:
     body = "IMAGE_NAME := myorg/app\nVERSION := 1.2.3\nAPP_IMAGE := myorg/app\nAPP_VERSION := 1.2.3\n" \
            "run:\n\tdocker run ${IMAGE_NAME}:${VERSION} ${APP_IMAGE}:${APP_VERSION}\n"
     assert parse_makefile("Makefile", body.encode()) == []  # no shared word (IMAGE_NAME), no TAG (APP_VERSION)
+
+
+POM = """\
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>org.example</groupId>
+  <artifactId>core</artifactId>
+  <version>4.0.0-SNAPSHOT</version>
+  <properties>
+    <junit-framework.version>6.1.2</junit-framework.version>
+  </properties>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>com.github.siom79.japicmp</groupId>
+        <artifactId>japicmp-maven-plugin</artifactId>
+        <version>0.23.1</version>
+        <configuration>
+          <dependencies>
+            <dependency>
+              <groupId>org.junit.jupiter</groupId>
+              <artifactId>junit-jupiter-api</artifactId>
+              <version>${junit-framework.version}</version>
+            </dependency>
+          </dependencies>
+          <parameter>
+            <excludes>
+              <exclude>org.example.internal</exclude>
+            </excludes>
+          </parameter>
+        </configuration>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+"""
+
+
+def test_a_plugins_configured_dependencies_are_build_dependencies(tmp_path: Path) -> None:
+    """assertj's japicmp configuration: the artifacts an API check resolves, moved by a property (tree), or by the
+    `<version>` line itself (tree and patch)."""
+    repo, base, head = edited_commits(tmp_path, {"pom.xml": POM}, {"pom.xml": {
+        "<junit-framework.version>6.1.2<": "<junit-framework.version>6.1.3<"}})
+    delta = _tree(repo, base, head)
+    assert _moves(delta) == {("maven", "org.junit.jupiter:junit-jupiter-api", "6.1.2", "6.1.3")}, delta
+    assert delta.changes[0].scope == "build"
+    literal = POM.replace("${junit-framework.version}", "6.1.2")
+    repo, base, head = edited_commits(tmp_path / "literal", {"pom.xml": literal}, {"pom.xml": {
+        "6.1.2</version>": "6.1.3</version>"}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert _moves(delta) == {("maven", "org.junit.jupiter:junit-jupiter-api", "6.1.2", "6.1.3")}, delta
+
+
+def test_other_plugin_configuration_is_not_a_dependency() -> None:
+    """Look-alikes: a configuration's `<excludes>`, and a `<dependencies>` list nested deeper than directly under
+    `<configuration>` (another parameter's shape, which this reader does not guess at)."""
+    body = POM.replace("<dependencies>\n            <dependency>", "<extra><dependencies>\n            <dependency>")
+    body = body.replace("</dependency>\n          </dependencies>", "</dependency>\n          </dependencies></extra>")
+    names = {d.name for d in parse_pom("pom.xml", body.encode())}
+    assert names == {"com.github.siom79.japicmp:japicmp-maven-plugin"}
