@@ -81,3 +81,41 @@ def test_the_reader_is_linear_in_a_line_of_blanks_after_a_command_lead() -> None
     assert isinstance(spent, list)
     small, large = spent
     assert large < max(16 * small, 0.05) / 2, spent  # quadratic would be 16 times; linear is 4
+
+
+# The hunk line readers of YAML dependency files and the Makefile reader (round 9): the same kind of generated lines,
+# through the public readers, each line changed in a one-line hunk side.
+HUNK_SCRIPT = textwrap.dedent("""
+    import json, sys, time
+    from gatekeeper.deps import hunklines, precommit
+    from gatekeeper.deps.model import ManifestError
+    from gatekeeper.deps.toolfiles import parse_makefile
+    prefixes, fillers, ends, size = json.load(sys.stdin)
+    readers = [hunklines.precommit_line, hunklines.pubspec_line, hunklines.kustomize_line, precommit.hook_item_line]
+    worst, n = 0.0, 0
+    for prefix in prefixes:
+        for filler in fillers:
+            for end in ends:
+                line = (prefix + filler * (size // len(filler)))[:size] + end
+                started = time.process_time()
+                for read in readers:
+                    try:
+                        read([(line, True)], 0)
+                    except ManifestError:
+                        pass
+                parse_makefile("Makefile", line.encode())
+                worst, n = max(worst, time.process_time() - started), n + 1
+    print(json.dumps({"worst": worst, "lines": n}))
+""")
+HUNK_PREFIXES = ["", "  - ", "  - rev: ", "  - repo: ", "  name: ", " a: ", " a: x", "  additional_dependencies:",
+                 "  additional_dependencies: [", "  image: ", "A := ", "A", "\tdocker run ", "  - name: "]
+HUNK_FILLERS = [" ", "\t", "a", "a ", "'", "\"", "x\"", ":", "- ", "# ", "[", "1.", "@1", "=", "\\\\"]
+HUNK_ENDS = ["!", "\"", "'x", " x"]
+
+
+def test_no_generated_hostile_line_stalls_the_hunk_line_readers() -> None:
+    found = _child(HUNK_SCRIPT, json.dumps([HUNK_PREFIXES, HUNK_FILLERS, HUNK_ENDS, SIZE]))
+    assert isinstance(found, dict)
+    assert found["lines"] == len(HUNK_PREFIXES) * len(HUNK_FILLERS) * len(HUNK_ENDS)
+    # pubspec's `name: value` pattern was cubic in a line of blanks (minutes at 4 KiB); linear is well under 10 ms
+    assert found["worst"] < 0.5, found

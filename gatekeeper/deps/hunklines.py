@@ -37,7 +37,9 @@ from gatekeeper.lazy_pattern import lazy
 
 _REV = lazy(r"""^(\s*)(-\s+)?rev:\s*(["']?)([^"'\s#]+)\3\s*(?:#.*)?$""")
 _REPO = lazy(r"""^(\s*)(-\s+)repo:\s*(["']?)([^"'\s#]+)\3\s*(?:#.*)?$""")
-_PUB_ENTRY = lazy(r"""^( +)([A-Za-z_][A-Za-z0-9_]*):\s*(["']?)([^"'#]*?)\3\s*(?:#.*)?$""")
+# The value: runs of other characters with single runs of blanks between them, each taken whole (`++`, `*+`): the
+# lazy `[^"'#]*?` this replaces split a value's blanks every way against the `\s*` after it, cubic in a line of them.
+_PUB_ENTRY = lazy(r"""^( +)([A-Za-z_][A-Za-z0-9_]*):\s*+(["']?)((?:[^"'#\s]++(?:\s++[^"'#\s]++)*+)?)\3\s*+(?:#.*)?$""")
 _PUB_SECTIONS = {"dependencies": "runtime", "dev_dependencies": "dev"}
 _TOP_KEY = lazy(r"^([A-Za-z_][\w-]*):\s*(?:#.*)?$")
 _COMMENT = lazy(r"^\s*(?:#.*)?$")

@@ -34,7 +34,8 @@ _PYPI_PIN = re.compile(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]{0,200}
 # A hunk's lines: a list item (`- prettier@3.8.1`, quoted or not), the key above its items, or the key with a flow
 # list of items on its line (`additional_dependencies: [tomli, 'prettier@3.9.6']`).
 _ITEM = re.compile(r"""^(\s*)-\s+(["']?)([^"'#\s\[\]{}]+)\2\s*(?:#.*)?$""")
-_KEY = re.compile(r"^(\s*)(?:-\s+)?additional_dependencies:\s*(?:\[(?P<flow>[^\]\[{}#]*)\])?\s*(?:#.*)?$")
+# (No `\s*` beside another: blanks after the key must not be split two ways, a quadratic backtrack on a long line.)
+_KEY = re.compile(r"^(\s*)(?:-\s+)?additional_dependencies:(?:\s*\[(?P<flow>[^\]\[{}#]*)\])?\s*(?:#.*)?$")
 _BLANK = re.compile(r"^\s*(?:#.*)?$")
 
 
