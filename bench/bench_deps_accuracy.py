@@ -21,7 +21,10 @@ Gradle, NuGet, actions, images in Dockerfiles, Compose and Kubernetes manifests,
 `.tool-versions`, committed before its first, blind run in round 7), `ninth` (deps_bumps_ninth.tsv, 26 more
 repositories chosen for breadth: Gradle catalogs and wrappers, Maven, NuGet central versions, Bundler, Composer, pub,
 mix, Swift, Cargo, pnpm/yarn workspaces, poetry/uv, Go, Helm charts and values, Terraform, kustomize, images,
-actions, committed before its first, blind run in round 8) — or reads another collection's file
+actions, committed before its first, blind run in round 8), `tenth` (deps_bumps_tenth.tsv, 26 more repositories
+chosen for pnpm/yarn/bun monorepos, uv/poetry/pip-tools/Pipfile, Cargo workspaces, Go multi-module, Gradle catalogs,
+Maven modules, NuGet central versions, Composer, Bundler, mix, Terraform, Helm, images and actions, committed before
+its first, blind run in round 9) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -57,7 +60,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "formats": DATA.with_name("deps_bumps_formats.tsv"), "fifth": DATA.with_name("deps_bumps_fifth.tsv"),
         "sixth": DATA.with_name("deps_bumps_sixth.tsv"),
         "seventh": DATA.with_name("deps_bumps_seventh.tsv"), "eighth": DATA.with_name("deps_bumps_eighth.tsv"),
-        "ninth": DATA.with_name("deps_bumps_ninth.tsv")}
+        "ninth": DATA.with_name("deps_bumps_ninth.tsv"), "tenth": DATA.with_name("deps_bumps_tenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -89,8 +89,9 @@ def test_pre_commit_rev_bump_with_its_frozen_comment(repo: GitRepo) -> None:
     # the repository swapped beside its rev (a fork): the repo line is no rev line
     ("https://github.com/astral-sh/ruff-pre-commit\n    rev: " + OLD_SHA,
      "https://github.com/evil/ruff-pre-commit\n    rev: " + NEW_SHA),
-    # a hook's additional_dependencies are packages installed beside it
-    ("args: [--fix]", "args: [--fix]\n        additional_dependencies: [requests==2.0]"),
+    # a hook's additional_dependencies are packages installed beside it: one without an exact version names none
+    # (`requests==2.0` is read: test_deps_tenth_classes.py)
+    ("args: [--fix]", "args: [--fix]\n        additional_dependencies: [requests]"),
     # `rev:` first in its item, `repo:` below it
     ("  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v5.0.0",
      "  - rev: v5.1.0\n    repo: https://github.com/pre-commit/pre-commit-hooks"),

@@ -6,7 +6,9 @@ which package it pins at which version; anything else raises ManifestError (a `p
 (git's function name) is not, so it is never read.
 
 - `.pre-commit-config.yaml`: a `rev:` whose `- repo:` the hunk shows as the first key of the same list item;
-  `# frozen: vX` beside a full commit sha is the version comment, as the whole-file reader takes it.
+  `# frozen: vX` beside a full commit sha is the version comment, as the whole-file reader takes it. A hook's
+  `additional_dependencies` item whose key the hunk shows above it, or the key's one-line flow list, each item pinned
+  (precommit.hook_item_line).
 - `pubspec.yaml`: `  name: ^1.2.0` directly under a `dependencies:` or `dev_dependencies:` header the hunk
   shows (never `dependency_overrides:`, an override section, nor a nested key of another entry).
 - `MODULE.bazel`: a line that is one whole `bazel_dep(...)` call of literal arguments, or one Maven
@@ -35,7 +37,9 @@ from gatekeeper.lazy_pattern import lazy
 
 _REV = lazy(r"""^(\s*)(-\s+)?rev:\s*(["']?)([^"'\s#]+)\3\s*(?:#.*)?$""")
 _REPO = lazy(r"""^(\s*)(-\s+)repo:\s*(["']?)([^"'\s#]+)\3\s*(?:#.*)?$""")
-_PUB_ENTRY = lazy(r"""^( +)([A-Za-z_][A-Za-z0-9_]*):\s*(["']?)([^"'#]*?)\3\s*(?:#.*)?$""")
+# The value: runs of other characters with single runs of blanks between them, each taken whole (`++`, `*+`): the
+# lazy `[^"'#]*?` this replaces split a value's blanks every way against the `\s*` after it, cubic in a line of them.
+_PUB_ENTRY = lazy(r"""^( +)([A-Za-z_][A-Za-z0-9_]*):\s*+(["']?)((?:[^"'#\s]++(?:\s++[^"'#\s]++)*+)?)\3\s*+(?:#.*)?$""")
 _PUB_SECTIONS = {"dependencies": "runtime", "dev_dependencies": "dev"}
 _TOP_KEY = lazy(r"^([A-Za-z_][\w-]*):\s*(?:#.*)?$")
 _COMMENT = lazy(r"^\s*(?:#.*)?$")
@@ -48,6 +52,8 @@ def _refuse(why: str, line: str) -> ManifestError:
 
 def precommit_line(side: Side, index: int) -> list[tuple[str, ...]]:
     line = side[index][0]
+    if (packages := precommit.hook_item_line(side, index)) is not None:
+        return packages  # a hook's `additional_dependencies` (precommit.py)
     m = _REV.match(line)
     if m is None or m.group(2):
         raise _refuse("not a hook repository's rev line", line)

@@ -61,6 +61,9 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
                 holders.append((xml_child(plugin, "dependencies"), "build"))
                 # the compiler's annotation processors (error_prone_core, lombok, mapstruct) run in the build
                 holders.append((xml_child(xml_child(plugin, "configuration"), "annotationProcessorPaths"), "build"))
+                # artifacts a plugin's configuration has it resolve (japicmp's `<configuration><dependencies>`, the
+                # old release an API check compares against): Dependabot bumps them as it bumps any <dependency>
+                holders.append((xml_child(xml_child(plugin, "configuration"), "dependencies"), "build"))
     parent = xml_child(root, "parent")
     if parent is not None:
         out.append(Dependency("maven", f"{xml_text(parent, 'groupId')}:{xml_text(parent, 'artifactId')}",

@@ -170,12 +170,14 @@ def format_for(path: str | None) -> Format | None:
     if not path:
         return None
     folder, _, base = path.rpartition("/")
+    lower = base.lower()
+    # Every YAML file right in `.github/workflows/` is a workflow, whatever its name: ingress-nginx's `project.yml`
+    # is no XcodeGen spec, nor a `values.yaml` there a chart's values.
+    if folder == ".github/workflows" and lower.endswith((".yml", ".yaml")):
+        return _WORKFLOW
     known = _BY_NAME.get(base)
     if known is not None:
         return known
-    lower = base.lower()
-    if folder == ".github/workflows" and lower.endswith((".yml", ".yaml")):
-        return _WORKFLOW
     if lower in ("dockerfile", "containerfile") or lower.startswith("dockerfile.") or lower.endswith(".dockerfile"):
         return _DOCKERFILE
     if _COMPOSE_NAME.match(lower):

@@ -14,14 +14,18 @@ from gatekeeper.deps.model import Dependency
 from gatekeeper.lazy_pattern import lazy
 
 # A command's start: at the line's start (after `run:` or a list dash), or after `&&`, `;`, `|`, `$(`, `sudo`.
-_LEAD = r"(?:^|[;&|(]\s*|\brun:\s*(?:[|>][-+]?\s*)?|^\s*-\s+|\bsudo\s+)\s*"
+# No two repetitions of the same characters touch (`[;&|(]\s*` then `\s*` is quadratic in the blanks after `;`: a
+# 32 MiB line would take hours), so each alternative ends before the one `\s*` that follows them all.
+_LEAD = r"(?:^|[;&|(]|\brun:(?:\s*[|>][-+]?)?|^\s*-(?=\s)|\bsudo(?=\s))\s*"
 _GO = lazy(_LEAD + r"go\s+install\s+(?:-[\w=.-]+\s+)*(?P<path>[\w.-]+(?:/[\w.~-]+)+)@(?P<version>v\d[\w.+-]*)"
            r"(?=\s|$|[;&|)\"'])")
 _CARGO = lazy(_LEAD + r"cargo\s+(?:\+\S+\s+)?install\s+(?P<args>[^;&|#]*)")
 _PIP = lazy(_LEAD + r"(?:python3?\s+-m\s+)?(?:pip3?|pipx|uv\s+pip|uv\s+tool)\s+install\s+(?P<args>[^;&|#]*)")
 _NPM = lazy(_LEAD + r"(?:npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+global\s+add|npx|pnpx|bunx)"
             r"\s+(?P<args>[^;&|#]*)")
-_EXACT = lazy(r"^v?\d+(?:\.\d+)*(?:[-+.][\w.+-]*)?$")
+# `1.2.3`, `v0.3.9`, `2.0.0-rc.1`: digits, then anything of `[\w.+-]` after a `.`, `-` or `+` (one repetition: a
+# `(?:\.\d+)*` before it would overlap it and backtrack quadratically on `1.1.1…1!`).
+_EXACT = lazy(r"^v?\d+(?:[-+.][\w.+-]*)?$")
 _CRATE = lazy(r"^[A-Za-z][\w-]{0,63}$")
 _PYPI = lazy(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]*\])?==(?P<version>\d[\w.+!-]*)$")
 _NPM_ARG = lazy(r"^(?P<name>(?:@[\w.-]+/)?[\w.-]{1,214})@(?P<version>\d[\w.+-]*)$")

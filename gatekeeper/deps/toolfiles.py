@@ -72,8 +72,57 @@ def parse_compose(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+# `NAME := value` (`=`, `?=`, `::=`; `export` before it); the value one word.
+_MAKE_VAR = re.compile(r"^(?:export\s+)?(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,2}|\?)=\s*"
+                       r"(?P<value>[^\s#$]{1,300})\s*(?:#.*)?$")
+_IMAGE_REF = re.compile(r"^[a-z0-9][a-z0-9._/-]{0,254}$")
+_RUNS = re.compile(r"^[\s@-]*(?:sudo\s+)?(?:docker|podman)\s+(?:run|pull|create)\b")
+_PAIR_WORDS = frozenset({"DOCKER", "IMAGE", "TAG", "VERSION", "NAME"})
+
+
+def _pair_key(var: str, word: str) -> tuple[str, ...] | None:
+    words = var.split("_")
+    key = tuple(w for w in words if w not in _PAIR_WORDS)
+    return key if word in words and key else None
+
+
+def image_pairs(path: str, lines: list[str]) -> list[Dependency]:
+    """An image a Makefile's recipe runs, named by two variables that differ only in `IMAGE` and `TAG`
+    (terraform-google-modules' `DOCKER_IMAGE_DEVELOPER_TOOLS := cft/developer-tools` beside
+    `DOCKER_TAG_VERSION_DEVELOPER_TOOLS := 1.21`, which Renovate bumps), used as `${IMAGE}:${TAG}` on a `docker run`
+    (`pull`, `create`) command line, its continuation lines joined. A pair only pushed or built (`docker build -t`: the
+    project's own image), a value holding a variable, or a pair without a common word besides those, is not read."""
+    images: dict[tuple[str, ...], tuple[str, str]] = {}
+    tags: dict[tuple[str, ...], tuple[str, str]] = {}
+    runs: list[str] = []  # the command lines that run an image, continuation lines joined
+    parts: list[str] = []
+    for line in lines:
+        parts.append(line.removesuffix("\\"))
+        if not line.endswith("\\"):
+            if _RUNS.match(parts[0]):
+                runs.append(" ".join(parts))
+            parts = []
+        if (m := _MAKE_VAR.match(line)) is not None:
+            var, value = m.group("var"), m.group("value")
+            if (key := _pair_key(var, "IMAGE")) is not None and _IMAGE_REF.match(value):
+                images[key] = (var, value)
+            elif (key := _pair_key(var, "TAG")) is not None and VERSIONISH.match(value):
+                tags[key] = (var, value)
+    out: list[Dependency] = []
+    for key, (image_var, image) in images.items():
+        if key not in tags:
+            continue
+        tag_var, tag = tags[key]
+        use = re.compile(rf"[$][({{]{image_var}[)}}]:[$][({{]{tag_var}[)}}]")
+        if any(use.search(line) for line in runs):
+            out.append(Dependency("docker", image, tag, path, True, "build"))
+    return out
+
+
 def parse_makefile(path: str, data: bytes) -> list[Dependency]:
     """A Makefile's annotated variables (`# renovate: datasource=go depName=sigs.k8s.io/controller-tools` over
     `CONTROLLER_TOOLS_VERSION ?= v0.21.0`, the kubebuilder layout Renovate's regex managers bump): the tools
-    a build downloads. A variable no annotation names is the Makefile's own business: not read."""
-    return read_annotations(path, text(data).splitlines())
+    a build downloads; and the images its recipes run by an image variable and a tag variable (image_pairs). A
+    variable neither names is the Makefile's own business: not read."""
+    lines = text(data).splitlines()
+    return read_annotations(path, lines) + image_pairs(path, lines)

@@ -1,0 +1,121 @@
+"""A workflow's install-command reader (gatekeeper/deps/runlines.py) never stalls on a line the change's author chose.
+
+`installs` runs its regular expressions over every line of every workflow a change touches, and a workflow may be
+32 MiB on one line. Overlapping repetition in a pattern (`;` then blanks matched by `[;&|(]\\s*` and again by the
+`\\s*` after it; `1.1.1…1!` by `(?:\\.\\d+)*` and the `[\\w.+-]*` after it) takes time quadratic in the line: an
+8,000-blank line took 2 s, so a 32 MiB one hours. Each hostile line here is generated from the pieces the patterns
+look for — a command's lead, a command, a filler repeated to 16 KiB, an end that fails
+the match and names a command (a line naming none is passed over before any pattern runs) — and
+the reader's work is measured as the CPU time of a child process (`time.process_time`, no wall clock, no sleeps):
+per line far below what a quadratic scan of 16 KiB costs (4 s), and linear in the line's length.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+# Where a command starts (runlines._LEAD), the commands it reads, and what a backtracking pattern would chew on.
+LEADS = ["", ";", "&&", "|", "$(", "run: ", "run: |", "run: >-", "  - ", "sudo ", "; sudo "]
+COMMANDS = ["", "go install ", "go install -v ", "cargo install ", "cargo +nightly install --version ",
+            "pip install ", "python3 -m pip install ", "uv tool install ", "npm i -g ", "npx ", "pnpm add ", "bunx "]
+FILLERS = [" ", "\t", " \t", ";", "; ", "a", "-a ", "a/", "a.", "1.", "1", "v1.", "@1", "@", "==1", "=", "-",
+           "--version ", "--vers=1.", "@a/", "[", "x==1.", "sudo ", "run: ", "- ", "go install a/b", "&& "]
+# `install` at the end: a line naming no install command (`install`, `npx`, `add`, …) is passed over before any pattern
+ENDS = ["!", "@ install", " npx!"]
+# each lead alone, each command alone, and each command after the leads that reach it through blanks or a word
+PREFIXES = LEADS + COMMANDS + [lead + command for lead in ("; ", "run: |", "sudo ", "  - ") for command in COMMANDS[1:]]
+SIZE = 16 * 1024
+
+SCRIPT = textwrap.dedent("""
+    import json, sys, time
+    from gatekeeper.deps.runlines import installs
+    prefixes, fillers, ends, size = json.load(sys.stdin)
+    worst, total, n = 0.0, 0.0, 0
+    for prefix in prefixes:
+        for filler in fillers:
+            for end in ends:
+                line = (prefix + filler * (size // len(filler)))[:size] + end
+                started = time.process_time()
+                installs(".github/workflows/ci.yml", line)
+                spent = time.process_time() - started
+                worst, total, n = max(worst, spent), total + spent, n + 1
+    print(json.dumps({"worst": worst, "total": total, "lines": n}))
+""")
+
+SCALE = textwrap.dedent("""
+    import json, sys, time
+    from gatekeeper.deps.runlines import installs
+    lead, filler, end = json.load(sys.stdin)
+    spent = []
+    for times in (1, 4):
+        body = lead + filler * (16 * 1024 * times) + end
+        started = time.process_time()
+        for _ in range(5):
+            installs(".github/workflows/ci.yml", body)
+        spent.append(time.process_time() - started)
+    print(json.dumps(spent))
+""")
+
+
+def _child(script: str, stdin: str) -> object:
+    done = subprocess.run([sys.executable, "-c", script], input=stdin, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_no_generated_hostile_line_stalls_the_install_reader() -> None:
+    found = _child(SCRIPT, json.dumps([PREFIXES, FILLERS, ENDS, SIZE]))
+    assert isinstance(found, dict)
+    assert found["lines"] == len(PREFIXES) * len(FILLERS) * len(ENDS)
+    # A linear scan of 16 KiB takes well under a millisecond; the quadratic patterns took 4 s per line at this size.
+    assert found["worst"] < 0.5, found
+    assert found["total"] < 30, found
+
+
+def test_the_reader_is_linear_in_a_line_of_blanks_after_a_command_lead() -> None:
+    # the shape that was quadratic: a lead then blanks, then no command (16 KiB, then 64 KiB)
+    spent = _child(SCALE, json.dumps(["; sudo ", " ", "install!"]))
+    assert isinstance(spent, list)
+    small, large = spent
+    assert large < max(16 * small, 0.05) / 2, spent  # quadratic would be 16 times; linear is 4
+
+
+# The hunk line readers of YAML dependency files and the Makefile reader (round 9): the same kind of generated lines,
+# through the public readers, each line changed in a one-line hunk side.
+HUNK_SCRIPT = textwrap.dedent("""
+    import json, sys, time
+    from gatekeeper.deps import hunklines, precommit
+    from gatekeeper.deps.model import ManifestError
+    from gatekeeper.deps.toolfiles import parse_makefile
+    prefixes, fillers, ends, size = json.load(sys.stdin)
+    readers = [hunklines.precommit_line, hunklines.pubspec_line, hunklines.kustomize_line, precommit.hook_item_line]
+    worst, n = 0.0, 0
+    for prefix in prefixes:
+        for filler in fillers:
+            for end in ends:
+                line = (prefix + filler * (size // len(filler)))[:size] + end
+                started = time.process_time()
+                for read in readers:
+                    try:
+                        read([(line, True)], 0)
+                    except ManifestError:
+                        pass
+                parse_makefile("Makefile", line.encode())
+                worst, n = max(worst, time.process_time() - started), n + 1
+    print(json.dumps({"worst": worst, "lines": n}))
+""")
+HUNK_PREFIXES = ["", "  - ", "  - rev: ", "  - repo: ", "  name: ", " a: ", " a: x", "  additional_dependencies:",
+                 "  additional_dependencies: [", "  image: ", "A := ", "A", "\tdocker run ", "  - name: "]
+HUNK_FILLERS = [" ", "\t", "a", "a ", "'", "\"", "x\"", ":", "- ", "# ", "[", "1.", "@1", "=", "\\\\"]
+HUNK_ENDS = ["!", "\"", "'x", " x"]
+
+
+def test_no_generated_hostile_line_stalls_the_hunk_line_readers() -> None:
+    found = _child(HUNK_SCRIPT, json.dumps([HUNK_PREFIXES, HUNK_FILLERS, HUNK_ENDS, SIZE]))
+    assert isinstance(found, dict)
+    assert found["lines"] == len(HUNK_PREFIXES) * len(HUNK_FILLERS) * len(HUNK_ENDS)
+    # pubspec's `name: value` pattern was cubic in a line of blanks (minutes at 4 KiB); linear is well under 10 ms
+    assert found["worst"] < 0.5, found
