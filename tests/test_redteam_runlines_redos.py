@@ -4,10 +4,10 @@
 32 MiB on one line. Overlapping repetition in a pattern (`;` then blanks matched by `[;&|(]\\s*` and again by the
 `\\s*` after it; `1.1.1…1!` by `(?:\\.\\d+)*` and the `[\\w.+-]*` after it) takes time quadratic in the line: an
 8,000-blank line took 2 s, so a 32 MiB one hours. Each hostile line here is generated from the pieces the patterns
-look for — a command's lead, a command, a filler repeated to 16 KiB, an end that fails
+look for — a command's lead, a command, a filler repeated to 4 KiB, an end that fails
 the match and names a command (a line naming none is passed over before any pattern runs) — and
 the reader's work is measured as the CPU time of a child process (`time.process_time`, no wall clock, no sleeps):
-per line far below what a quadratic scan of 16 KiB costs (4 s), and linear in the line's length.
+per line far below what a quadratic scan of 4 KiB costs (~0.5 s), and linear in the line's length.
 """
 
 from __future__ import annotations
@@ -27,7 +27,12 @@ FILLERS = [" ", "\t", " \t", ";", "; ", "a", "-a ", "a/", "a.", "1.", "1", "v1."
 ENDS = ["!", "@ install", " npx!"]
 # each lead alone, each command alone, and each command after the leads that reach it through blanks or a word
 PREFIXES = LEADS + COMMANDS + [lead + command for lead in ("; ", "run: |", "sudo ", "  - ") for command in COMMANDS[1:]]
-SIZE = 16 * 1024
+# 4 KiB lines, and a limit that shrinks with the square of the size: a quadratic pattern costs c * n^2, so a
+# limit of 0.5 s at 16 KiB and of 0.5 / 16 s at 4 KiB catch the same ones (c >= ~1.9e-9 s per character
+# squared; the patterns this round fixed cost ~3e-8), while a linear scan of 4 KiB (~0.8 ms) stays ~40 times under
+# it. 4,779 lines at 16 KiB took 15 CPU-s of every run; the growth from 16 to 64 KiB is the test below.
+SIZE = 4 * 1024
+WORST = 0.5 / 16
 
 SCRIPT = textwrap.dedent("""
     import json, sys, time
@@ -70,9 +75,9 @@ def test_no_generated_hostile_line_stalls_the_install_reader() -> None:
     found = _child(SCRIPT, json.dumps([PREFIXES, FILLERS, ENDS, SIZE]))
     assert isinstance(found, dict)
     assert found["lines"] == len(PREFIXES) * len(FILLERS) * len(ENDS)
-    # A linear scan of 16 KiB takes well under a millisecond; the quadratic patterns took 4 s per line at this size.
-    assert found["worst"] < 0.5, found
-    assert found["total"] < 30, found
+    # A linear scan of 4 KiB takes under a millisecond; the quadratic patterns took ~0.5 s per line at this size.
+    assert found["worst"] < WORST, found
+    assert found["total"] < 30 / 4, found  # all lines together: linear in the size, a quarter of 16 KiB's
 
 
 def test_the_reader_is_linear_in_a_line_of_blanks_after_a_command_lead() -> None:
@@ -114,7 +119,7 @@ HUNK_ENDS = ["!", "\"", "'x", " x"]
 
 
 def test_no_generated_hostile_line_stalls_the_hunk_line_readers() -> None:
-    found = _child(HUNK_SCRIPT, json.dumps([HUNK_PREFIXES, HUNK_FILLERS, HUNK_ENDS, SIZE]))
+    found = _child(HUNK_SCRIPT, json.dumps([HUNK_PREFIXES, HUNK_FILLERS, HUNK_ENDS, 16 * 1024]))
     assert isinstance(found, dict)
     assert found["lines"] == len(HUNK_PREFIXES) * len(HUNK_FILLERS) * len(HUNK_ENDS)
     # pubspec's `name: value` pattern was cubic in a line of blanks (minutes at 4 KiB); linear is well under 10 ms
