@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from gatekeeper.deps import bundler, pypi
+from gatekeeper.deps import bundler, golang, pypi, toolfiles
 from gatekeeper.deps.gradle import code_changed
-from gatekeeper.deps.loaders import load_json, load_toml
+from gatekeeper.deps.loaders import load_json, load_toml, load_yaml
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
 
@@ -38,7 +38,18 @@ _READ: dict[str, tuple[Callable[[bytes], Any], tuple[Path, ...]]] = {
                                    ("tool", "poetry", "group", "*", "dependencies"))),
     # Every other top-level table of a Pipfile is a package category (`[packages]`, `[dev-packages]`, `[docs]`).
     "Pipfile": (load_toml, (("*",),)),
+    # Red team 12: a pubspec's `workspace:` or `hooks:`, a pnpm workspace's settings (pnpm 10 reads them there: which
+    # dependencies may run install scripts, `pnpmfile`, `registry`, the `packages:` globs), a Chart.lock's other
+    # `repository:` rode on a bump. Chart.lock: what is left of each entry once its version is blanked (`_ENTRIES`).
+    # (their override sections are overrides.py's, which names them)
+    "pubspec.yaml": (load_yaml, (("dependencies",), ("dev_dependencies",), ("dependency_overrides",))),
+    "pnpm-workspace.yaml": (load_yaml, (("catalog",), ("catalogs",), ("overrides",), ("patchedDependencies",),
+                                        ("packageExtensions",))),
+    "Chart.lock": (load_yaml, (("digest",), ("generated",))),
 }
+# Line-oriented formats whose residue is compared on hunk sides too.
+_LINES: dict[str, Callable[[bytes], Any]] = {"go.mod": golang.residue,
+                                             ".tool-versions": toolfiles.tool_versions_residue}
 _PIPFILE_KEPT = frozenset({"source", "requires", "scripts", "pipenv"})
 # XML build files (red team 11: a Maven plugin's `<executable>`, an MSBuild `<Target>`/`<Exec>` changed or added beside
 # an in-level bump was allowed with --tree): their residue is the markup without comments and the dependency entries
@@ -71,8 +82,12 @@ def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = Tru
         read = bundler.residue
     elif fmt is not None and fmt.name == "requirements":
         read = pypi.requirements_residue
+    elif fmt is not None and fmt.name in _LINES:
+        read = _LINES[fmt.name]
     elif fmt is not None and fmt.name in _READ and whole:
         read = _structured(fmt.name)
+    elif fmt is not None and fmt.name == "rust-toolchain" and whole:
+        read = toolfiles.rust_toolchain_residue
     elif fmt is not None and fmt.name in _XML_FORMATS and whole:
         read = xml_residue
     if read is None:
@@ -94,6 +109,9 @@ def _structured(name: str) -> Callable[[bytes], Any]:
             return {k: v for k, v in doc.items() if k in _PIPFILE_KEPT or not isinstance(v, dict)}
         for where in paths:
             doc = _without(doc, where)
+        if name == "Chart.lock" and isinstance(doc.get("dependencies"), list):
+            doc["dependencies"] = [{k: v for k, v in e.items() if k != "version"} if isinstance(e, dict) else e
+                                   for e in doc["dependencies"]]
         return doc
     return read
 
