@@ -136,18 +136,37 @@ def _without(doc: Any, where: Path) -> Any:
     return out
 
 
+# Elements whose versions no reader reads (red team 12: a Maven build `<extension>`, code loaded into the build, moved
+# to any version beside a bump; MSBuild's `<Sdk>`, an `<Import>`'s `Sdk`/`Version`, `<PackageDownload>`,
+# `<DotNetCliToolReference>`): their values are kept as written, and so is the value of a property they use.
+_XML_KEPT = frozenset({"extension", "sdk", "import", "packagedownload", "dotnetclitoolreference"})
+_XML_USE = re.compile(r"\$[{(]([\w.-]+)[})]")
+
+
 def xml_residue(data: bytes) -> list[str]:
     """A pom.xml's or MSBuild file's markup and text, in order, without comments and dependency entries, each
-    version-shaped text or attribute value as `V`. One pass of `str.find` (no regular expression spans tags: a
-    hostile file of unclosed comments or entries stays linear)."""
+    version-shaped text or attribute value as `V` (but in `_XML_KEPT` elements and the properties they use). Two
+    passes of `str.find` (no regular expression spans tags: a hostile file of unclosed comments or entries stays
+    linear): the first finds the properties the kept elements use."""
     text = data.decode("utf-8", "replace")
+    uses: set[str] = set()
+    _walk(text, set(), uses)
+    return _walk(text, {use.lower() for use in uses}, set())
+
+
+def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
     out: list[str] = []
-    skip = at = loose = 0
+    skip = at = loose = kept = 0
+    last = ""  # the element the text that follows belongs to
     while at < len(text):
         start = text.find("<", at)
         chunk = text[at:start if start >= 0 else len(text)].strip()
         if chunk and not skip:
-            out.append("V" if _XML_VERSION.match(chunk) else _DOTTED.sub("V", chunk) if loose else chunk)
+            if kept:
+                uses.update(_XML_USE.findall(chunk))
+            plain = kept or last in properties
+            out.append(chunk if plain else "V" if _XML_VERSION.match(chunk) else _DOTTED.sub("V", chunk) if loose
+                       else chunk)
         if start < 0:
             break
         if text.startswith("<!--", start):
@@ -159,6 +178,7 @@ def xml_residue(data: bytes) -> list[str]:
         at = len(text) if end < 0 else end + 1
         m = _XML_TAG.match(tag)
         name = m.group(2).rpartition(":")[2].lower() if m is not None else ""
+        last = name if m is not None and not m.group(1) else ""
         if m is not None and name in _XML_ENTRIES:
             if m.group(1):
                 skip = max(0, skip - 1)
@@ -167,9 +187,16 @@ def xml_residue(data: bytes) -> list[str]:
             continue
         if m is not None and name in _XML_REFERENCES and not m.group(4):
             loose = max(0, loose - 1) if m.group(1) else loose + 1
-        if not skip:
-            wide = bool(loose) or name in _XML_REFERENCES
-            out.append(_XML_ATTRIBUTE.sub(lambda a, wide=wide: _attribute(a, wide), tag))  # type: ignore[misc]
+        if m is not None and name in _XML_KEPT and not m.group(4):
+            kept = max(0, kept - 1) if m.group(1) else kept + 1
+        if skip:
+            continue
+        if kept or name in _XML_KEPT:
+            uses.update(_XML_USE.findall(tag))
+            out.append(tag)
+            continue
+        wide = bool(loose) or name in _XML_REFERENCES
+        out.append(_XML_ATTRIBUTE.sub(lambda a, wide=wide: _attribute(a, wide), tag))  # type: ignore[misc]
     return out
 
 
