@@ -6,7 +6,7 @@ package-lock.json says the unchanged `chalk@5.3.0` depends on it, and runs its i
 manifest did not change, so `gate --tree` allowed it, alone or beside a bump. A registry's metadata of one version
 never changes, so an entry whose version stayed while its requirements grew is now a `partial` problem (reviewed),
 as a moved download location already was (lockedsources.py). Variants: npm v3 (each requirement map, an alias swapped
-in), npm v1 `requires`, Cargo.lock, poetry.lock, uv.lock and composer.lock, each alone and beside a bump; a bump that
+in), npm v1 `requires`, poetry.lock, uv.lock and composer.lock, each alone and beside a bump; a bump that
 brings its own requirements, and Cargo's `syn` → `syn 2.0.48` disambiguation, stay quiet."""
 
 from __future__ import annotations
@@ -88,10 +88,8 @@ def _attacks() -> dict[str, tuple[dict[str, str], dict[str, str]]]:
     for bump in ("4.17.20", "4.17.21"):
         out[f"npm v1 requires, lodash at {bump}"] = ({**manifest, "package-lock.json": _npm1()},
                                                      {**manifest, "package-lock.json": _npm1(bump, True)})
-    cargo = {"Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\nbumped = "1"\nhost = "2"\n'}
     python = {"pyproject.toml": '[project]\nname = "app"\nversion = "1"\ndependencies = ["bumped>=1", "host>=2"]\n'}
-    for kind, name, sibling in (("cargo", "Cargo.lock", cargo), ("poetry", "poetry.lock", python),
-                                ("uv", "uv.lock", python)):
+    for kind, name, sibling in (("poetry", "poetry.lock", python), ("uv", "uv.lock", python)):
         for bump in ("1.0.0", "1.0.1"):
             out[f"{name}, bumped at {bump}"] = ({**sibling, name: _toml(kind)},
                                                 {**sibling, name: _toml(kind, bump, inject=True)})
@@ -106,7 +104,7 @@ ATTACKS = _attacks()
 
 
 def test_the_attacks_are_generated() -> None:
-    assert len(ATTACKS) == 17
+    assert len(ATTACKS) == 15
 
 
 @pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
