@@ -240,10 +240,19 @@ def only_comments(window: bytes) -> bool:
     return bool(_COMMENT.match(window))
 
 
+# A Git LFS pointer (red team 12): git stores these lines and a checkout with LFS writes the stored object in their
+# place, so the change holds none of the file's content (the spec: `version` first, lowercase keys, under 1 KiB).
+_LFS_POINTER = lazy(rb"\Aversion https://(?:git-lfs|hawser)\.github\.com/spec/v1\r?\n"
+                    rb"(?=(?:[a-z0-9.-]+ [^\n]*\n){1,12}\Z)")
+
+
 def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) -> Signal | None:
     """The most sensitive content signal in `data` (a file's first bytes, or the lines a patch shows).
 
     `as_yaml`: when the patterns find no ci or iac signal, also read `data` whole as YAML (yamlroots.py)."""
+    if (m := _LFS_POINTER.match(data)) is not None:
+        return Signal("iac", "iac.content.lfs-pointer", f"{m.group(0).decode().strip()}: a Git LFS pointer, whose "
+                      "content is not in the change")
     whole = data = readable(data)
     if len(data) > WINDOW:  # the same window whether the bytes came from a blob or a patch
         data = data[:LONG_WINDOW] if only_comments(data[:WINDOW]) else data[:WINDOW]

@@ -54,17 +54,86 @@ def image_version(tag: str, digest: str) -> str:
     return f"{tag}@{digest}" if digest else tag
 
 
+_DIRECTIVE = lazy(r"^#\s*([A-Za-z][A-Za-z0-9]*)\s*=\s*(.*?)\s*$")
+_HEREDOC_HOLDERS = lazy(r"^\s*(?:RUN|COPY|ADD)\s", re.IGNORECASE)
+_MARKER = lazy(r"(?:^|\s)\d*<<")
+_HEREDOC = lazy(r"^\d*<<(-?)([\"']?)([A-Za-z_][\w.-]*)\2$")
+
+
+def _heredocs(line: str) -> list[tuple[str, bool]]:
+    """The here-documents a RUN, COPY or ADD instruction opens, in order: (terminator, tabs stripped). A marker
+    the reader cannot bound as BuildKit does (a quote before it, a word that is not plain) fails closed."""
+    if not _HEREDOC_HOLDERS.match(line) or not _MARKER.search(line):
+        return []
+    out = []
+    quoted = False  # a quote in a word before: a `<<` after it may be inside a string
+    for word in line.split():
+        if "<<" not in word or not _MARKER.match(word):
+            quoted = quoted or "'" in word or '"' in word
+            continue
+        m = _HEREDOC.match(word)
+        if m is None or quoted:
+            raise ManifestError(f"a here-document the reader cannot bound: {line.strip()[:80]!r}")
+        out.append((m.group(3), bool(m.group(1))))
+    return out
+
+
+def instructions(body: str) -> list[str]:
+    """A Dockerfile's instructions as BuildKit splits them (red team 12): the escape character of an `# escape=`
+    parser directive; a continuation joined with nothing between, dropping the comment and blank lines inside it;
+    comment lines; the bodies of RUN, COPY and ADD here-documents (a body line reading `FROM` is no instruction)."""
+    lines = body.splitlines()
+    escape = "\\"
+    for line in lines:
+        m = _DIRECTIVE.match(line.strip())
+        if m is None:
+            break
+        if m.group(1).lower() == "escape" and m.group(2) in ("\\", "`"):
+            escape = m.group(2)
+    out: list[str] = []
+    current: str | None = None
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        at += 1
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue  # a comment or blank line, also inside a continuation
+        part = line.rstrip()
+        joined = part.endswith(escape)
+        current = (current or "") + (part[:-1] if joined else line)
+        if joined and at < len(lines):
+            continue
+        out.append(current.strip())
+        for word, tabs in _heredocs(current):
+            while at < len(lines) and (lines[at].lstrip("\t") if tabs else lines[at]) != word:
+                at += 1
+            if at == len(lines):
+                raise ManifestError(f"a here-document never closed: <<{word}")
+            at += 1
+        current = None
+    return out
+
+
+_FLAGS = lazy(r"^(?:COPY|ADD|RUN)((?:\s+--\S+)+)", re.IGNORECASE)  # an instruction's own flags, not its command's
+_FROM_FLAG = lazy(r"(?:^|\s)--from=(\S+)|--mount=(?:\S*,)?from=([^,\s]+)")
+
+
 def from_images(body: str) -> list[tuple[str, str, str]]:
-    """Every external base image of a Dockerfile as (name, tag, digest), in order."""
+    """Every external image a Dockerfile's build pulls as (name, tag, digest), in order: its `FROM` images and
+    those a `COPY --from=` or `RUN --mount=…,from=` names (a stage's name or number is no image)."""
     args: dict[str, str] = {}
     stages: set[str] = set()
     images: list[tuple[str, str, str]] = []
-    for line in re.sub(r"\\\r?\n", " ", body).splitlines():
-        line = line.strip()
+    for line in instructions(body):
         if m := _ARG.match(line):
             args.setdefault(m.group(1), m.group(2) or "")
             continue
         if (m := _FROM.match(line)) is None:
+            flags = _FLAGS.match(line)
+            for flag in _FROM_FLAG.finditer(flags.group(1)) if flags is not None else ():
+                ref = _substitute(flag.group(1) or flag.group(2), args).strip("\"'")
+                if ref.lower() not in stages and not ref.isdigit() and ref != "scratch":
+                    images.append(split_image(ref))
             continue
         ref = _substitute(m.group(1), args)
         if m.group(2):
@@ -93,7 +162,7 @@ def _frontend(body: str) -> list[tuple[str, str, str]]:
 def _tools(path: str, body: str) -> list[Dependency]:
     """The `<TOOL>_VERSION` ARG and ENV values no `FROM` reads (an annotated one is read as annotated)."""
     lines = [line.strip() for line in re.sub(r"\\\r?\n", " ", body).splitlines()]
-    froms = " ".join(line for line in lines if _FROM.match(line))
+    froms = " ".join(line for line in instructions(body) if _FROM.match(line))
     out: list[Dependency] = []
     above = ""
     for line in lines:

@@ -54,6 +54,39 @@ def parse_go_mod(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+# Directives that are no dependency of the build yet change what it builds or how the program behaves (`godebug
+# x509sha1=1`, a `tool`, an `exclude`): go.mod's residue (red team 12), compared by residue.py.
+_READ_DIRECTIVES = frozenset({"require", "replace", "go", "toolchain"})
+_OTHER_DIRECTIVES = frozenset({"module", "exclude", "retract", "tool", "godebug", "ignore", "go", "toolchain"})
+
+
+def residue(data: bytes) -> list[str]:
+    """go.mod without comments and the lines parse_go_mod reads (require, replace, go, toolchain, and their block
+    brackets): each other line with its directive. A hunk side's bare `path version` line (its block not shown) is
+    read as a require, as parse_go_mod reads it; any other bare line stays."""
+    out: list[str] = []
+    block = ""
+    for raw in text(data).splitlines():
+        line = raw.split("//")[0].strip()
+        word = line.split()[0] if line else ""
+        if not line or line == ")":
+            block = "" if line == ")" else block
+            continue
+        if line.endswith("(") and len(line.split()) == 2:
+            block = word
+            if block not in _READ_DIRECTIVES:
+                out.append(line)
+            continue
+        directive = block or word
+        read = _REPLACE.match(line) if directive == "replace" or "=>" in line else \
+            _GO_LINE.match(line) or _TOOLCHAIN_LINE.match(line) if not block and word in ("go", "toolchain") else \
+            _REQUIRE.match(line) if directive == "require" or (not block and word not in _OTHER_DIRECTIVES) else None
+        if read is not None:
+            continue
+        out.append(f"{block} {line}" if block else line)
+    return out
+
+
 def parse_go_sum(path: str, data: bytes) -> list[Dependency]:
     """go.sum's modules, each at the highest version whose code it holds a checksum for.
 

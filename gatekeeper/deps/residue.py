@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from gatekeeper.deps import bundler, pypi
+from gatekeeper.deps import bundler, golang, pypi, toolfiles
 from gatekeeper.deps.gradle import code_changed
-from gatekeeper.deps.loaders import load_json, load_toml
+from gatekeeper.deps.loaders import load_json, load_toml, load_yaml
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
 
@@ -38,7 +38,18 @@ _READ: dict[str, tuple[Callable[[bytes], Any], tuple[Path, ...]]] = {
                                    ("tool", "poetry", "group", "*", "dependencies"))),
     # Every other top-level table of a Pipfile is a package category (`[packages]`, `[dev-packages]`, `[docs]`).
     "Pipfile": (load_toml, (("*",),)),
+    # Red team 12: a pubspec's `workspace:` or `hooks:`, a pnpm workspace's settings (pnpm 10 reads them there: which
+    # dependencies may run install scripts, `pnpmfile`, `registry`, the `packages:` globs), a Chart.lock's other
+    # `repository:` rode on a bump. Chart.lock: what is left of each entry once its version is blanked (`_ENTRIES`).
+    # (their override sections are overrides.py's, which names them)
+    "pubspec.yaml": (load_yaml, (("dependencies",), ("dev_dependencies",), ("dependency_overrides",))),
+    "pnpm-workspace.yaml": (load_yaml, (("catalog",), ("catalogs",), ("overrides",), ("patchedDependencies",),
+                                        ("packageExtensions",))),
+    "Chart.lock": (load_yaml, (("digest",), ("generated",))),
 }
+# Line-oriented formats whose residue is compared on hunk sides too.
+_LINES: dict[str, Callable[[bytes], Any]] = {"go.mod": golang.residue,
+                                             ".tool-versions": toolfiles.tool_versions_residue}
 _PIPFILE_KEPT = frozenset({"source", "requires", "scripts", "pipenv"})
 # XML build files (red team 11: a Maven plugin's `<executable>`, an MSBuild `<Target>`/`<Exec>` changed or added beside
 # an in-level bump was allowed with --tree): their residue is the markup without comments and the dependency entries
@@ -71,8 +82,12 @@ def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = Tru
         read = bundler.residue
     elif fmt is not None and fmt.name == "requirements":
         read = pypi.requirements_residue
+    elif fmt is not None and fmt.name in _LINES:
+        read = _LINES[fmt.name]
     elif fmt is not None and fmt.name in _READ and whole:
         read = _structured(fmt.name)
+    elif fmt is not None and fmt.name == "rust-toolchain" and whole:
+        read = toolfiles.rust_toolchain_residue
     elif fmt is not None and fmt.name in _XML_FORMATS and whole:
         read = xml_residue
     if read is None:
@@ -94,6 +109,9 @@ def _structured(name: str) -> Callable[[bytes], Any]:
             return {k: v for k, v in doc.items() if k in _PIPFILE_KEPT or not isinstance(v, dict)}
         for where in paths:
             doc = _without(doc, where)
+        if name == "Chart.lock" and isinstance(doc.get("dependencies"), list):
+            doc["dependencies"] = [{k: v for k, v in e.items() if k != "version"} if isinstance(e, dict) else e
+                                   for e in doc["dependencies"]]
         return doc
     return read
 
@@ -118,18 +136,37 @@ def _without(doc: Any, where: Path) -> Any:
     return out
 
 
+# Elements whose versions no reader reads (red team 12: a Maven build `<extension>`, code loaded into the build, moved
+# to any version beside a bump; MSBuild's `<Sdk>`, an `<Import>`'s `Sdk`/`Version`, `<PackageDownload>`,
+# `<DotNetCliToolReference>`): their values are kept as written, and so is the value of a property they use.
+_XML_KEPT = frozenset({"extension", "sdk", "import", "packagedownload", "dotnetclitoolreference"})
+_XML_USE = re.compile(r"\$[{(]([\w.-]+)[})]")
+
+
 def xml_residue(data: bytes) -> list[str]:
     """A pom.xml's or MSBuild file's markup and text, in order, without comments and dependency entries, each
-    version-shaped text or attribute value as `V`. One pass of `str.find` (no regular expression spans tags: a
-    hostile file of unclosed comments or entries stays linear)."""
+    version-shaped text or attribute value as `V` (but in `_XML_KEPT` elements and the properties they use). Two
+    passes of `str.find` (no regular expression spans tags: a hostile file of unclosed comments or entries stays
+    linear): the first finds the properties the kept elements use."""
     text = data.decode("utf-8", "replace")
+    uses: set[str] = set()
+    _walk(text, set(), uses)
+    return _walk(text, {use.lower() for use in uses}, set())
+
+
+def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
     out: list[str] = []
-    skip = at = loose = 0
+    skip = at = loose = kept = 0
+    last = ""  # the element the text that follows belongs to
     while at < len(text):
         start = text.find("<", at)
         chunk = text[at:start if start >= 0 else len(text)].strip()
         if chunk and not skip:
-            out.append("V" if _XML_VERSION.match(chunk) else _DOTTED.sub("V", chunk) if loose else chunk)
+            if kept:
+                uses.update(_XML_USE.findall(chunk))
+            plain = kept or last in properties
+            out.append(chunk if plain else "V" if _XML_VERSION.match(chunk) else _DOTTED.sub("V", chunk) if loose
+                       else chunk)
         if start < 0:
             break
         if text.startswith("<!--", start):
@@ -141,6 +178,7 @@ def xml_residue(data: bytes) -> list[str]:
         at = len(text) if end < 0 else end + 1
         m = _XML_TAG.match(tag)
         name = m.group(2).rpartition(":")[2].lower() if m is not None else ""
+        last = name if m is not None and not m.group(1) else ""
         if m is not None and name in _XML_ENTRIES:
             if m.group(1):
                 skip = max(0, skip - 1)
@@ -149,9 +187,16 @@ def xml_residue(data: bytes) -> list[str]:
             continue
         if m is not None and name in _XML_REFERENCES and not m.group(4):
             loose = max(0, loose - 1) if m.group(1) else loose + 1
-        if not skip:
-            wide = bool(loose) or name in _XML_REFERENCES
-            out.append(_XML_ATTRIBUTE.sub(lambda a, wide=wide: _attribute(a, wide), tag))  # type: ignore[misc]
+        if m is not None and name in _XML_KEPT and not m.group(4):
+            kept = max(0, kept - 1) if m.group(1) else kept + 1
+        if skip:
+            continue
+        if kept or name in _XML_KEPT:
+            uses.update(_XML_USE.findall(tag))
+            out.append(tag)
+            continue
+        wide = bool(loose) or name in _XML_REFERENCES
+        out.append(_XML_ATTRIBUTE.sub(lambda a, wide=wide: _attribute(a, wide), tag))  # type: ignore[misc]
     return out
 
 

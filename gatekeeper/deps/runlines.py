@@ -13,16 +13,24 @@ from __future__ import annotations
 from gatekeeper.deps.model import Dependency
 from gatekeeper.lazy_pattern import lazy
 
-# A command's start: at the line's start (after `run:` or a list dash), or after `&&`, `;`, `|`, `$(`, `sudo`.
+# A command's start: at the line's start (after `run:` or a list dash), or after `&&`, `;`, `|`, `$(`, a shell
+# keyword (`then`, `do`, `else`), then any wrappers that run the command they are given (`sudo -E`, `env X=1`,
+# `time`, `xargs -n1`, `nohup`, `exec`, `command`) and variable assignments (`GOFLAGS=-mod=mod go install …`).
 # No two repetitions of the same characters touch (`[;&|(]\s*` then `\s*` is quadratic in the blanks after `;`: a
-# 32 MiB line would take hours), so each alternative ends before the one `\s*` that follows them all.
-_LEAD = r"(?:^|[;&|(]|\brun:(?:\s*[|>][-+]?)?|^\s*-(?=\s)|\bsudo(?=\s))\s*"
-_GO = lazy(_LEAD + r"go\s+install\s+(?:-[\w=.-]+\s+)*(?P<path>[\w.-]+(?:/[\w.~-]+)+)@(?P<version>v\d[\w.+-]*)"
+# 32 MiB line would take hours), so each alternative ends before the one `\s*` that follows them all, and each
+# wrapper starts with a word character and ends with its own blanks.
+_WRAPPER = r"(?:(?:sudo|env|time|xargs|nohup|exec|command)(?:\s+-[\w=-]+)*\s+|[A-Za-z_]\w*=[^\s;&|()]*\s+)"
+_LEAD = r"(?:^|[;&|(]|\b(?:then|do|else)(?=\s)|\brun:(?:\s*[|>][-+]?)?|^\s*-(?=\s))\s*" + _WRAPPER + "*"
+# `go install PATH@vX` and `go run PATH@vX` (red team 12: downloads and runs the module at that version)
+_GO = lazy(_LEAD + r"go\s+(?:install|run)\s+(?:-[\w=.-]+\s+)*(?P<path>[\w.-]+(?:/[\w.~-]+)+)@(?P<version>v\d[\w.+-]*)"
            r"(?=\s|$|[;&|)\"'])")
-_CARGO = lazy(_LEAD + r"cargo\s+(?:\+\S+\s+)?install\s+(?P<args>[^;&|#]*)")
-_PIP = lazy(_LEAD + r"(?:python3?\s+-m\s+)?(?:pip3?|pipx|uv\s+pip|uv\s+tool)\s+install\s+(?P<args>[^;&|#]*)")
-_NPM = lazy(_LEAD + r"(?:npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+global\s+add|npx|pnpx|bunx)"
-            r"\s+(?P<args>[^;&|#]*)")
+_CARGO = lazy(_LEAD + r"cargo\s+(?:\+\S+\s+)?b?install\s+(?P<args>[^;&|#]*)")
+# pip under any version suffix (`pip3.12`, `python3.12 -m pip`); the runners that fetch and run a package at once
+# (`uvx`, `uv tool run`, `pipx run`, their `--from`/`--spec` values read as arguments)
+_PIP = lazy(_LEAD + r"(?:(?:python[\d.]*\s+-m\s+)?(?:pip[\d.]*|pipx|uv\s+pip|uv\s+tool)\s+install|uvx|uv\s+tool\s+run"
+            r"|(?:python[\d.]*\s+-m\s+)?pipx\s+run)\s+(?P<args>[^;&|#]*)")
+_NPM = lazy(_LEAD + r"(?:npm\s+(?:install|i|add|exec|x)|pnpm\s+(?:add|install|i|dlx)|yarn\s+(?:global\s+add|dlx)"
+            r"|npx|pnpx|bunx|bun\s+(?:x|add|install|i))\s+(?P<args>[^;&|#]*)")
 # `1.2.3`, `v0.3.9`, `2.0.0-rc.1`: digits, then anything of `[\w.+-]` after a `.`, `-` or `+` (one repetition: a
 # `(?:\.\d+)*` before it would overlap it and backtrack quadratically on `1.1.1…1!`).
 _EXACT = lazy(r"^v?\d+(?:[-+.][\w.+-]*)?$")
@@ -78,23 +86,68 @@ def _cargo(args: str) -> tuple[str, str] | None:
     return (name, version) if _CRATE.match(name) and _EXACT.match(version) else None
 
 
+# `gem install NAME -v V` (or `NAME:V`), `dotnet tool install [-g] NAME --version V` (red team 12)
+_GEM = lazy(_LEAD + r"gem\s+install\s+(?P<args>[^;&|#]*)")
+_DOTNET = lazy(_LEAD + r"dotnet\s+tool\s+(?:install|update)\s+(?P<args>[^;&|#]*)")
+_PYPI_AT = lazy(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]*\])?@(?P<version>\d[\w.+!-]*)$")  # uvx tool@1.0
+_COMMANDS = ("install", "tool update", "npx", "add", "bunx", "pnpx", "go run", "uvx", "pipx", "tool run", "exec", "dlx",
+             "bun x", "npm x", "npm i")
+_VALUED = lazy(r"^--(?:from|spec|package)=(?P<value>.+)$")
+
+
+def _words(args: str) -> list[str]:
+    """A command's arguments, each `--from=X`, `--spec=X`, `--package=X` as its value X."""
+    return [m.group("value") if (m := _VALUED.match(word)) is not None else word for word in args.split()]
+
+
+def _named(args: str, options: tuple[str, ...], valued: frozenset[str]) -> tuple[str, str] | None:
+    """(name, version) of `NAME -v V` / `NAME --version=V` / `NAME:V` arguments; None without an exact version."""
+    words = args.split()
+    name = version = ""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in options:
+            version = words[index + 1] if index + 1 < len(words) else ""
+            index += 1
+        elif word.startswith(tuple(f"{o}=" for o in options)):
+            version = word.partition("=")[2]
+        elif word in valued:
+            index += 1
+        elif not word.startswith("-") and not name:
+            name = word
+        index += 1
+    name, colon, pinned = name.partition(":")
+    version = (pinned if colon else version).strip("\"'")
+    return (name, version) if name and _EXACT.match(version) else None
+
+
 def installs(path: str, line: str) -> list[Dependency]:
     """The packages `line` installs at an exact version (none for most lines)."""
-    if "install" not in line and "npx" not in line and "add" not in line and "bunx" not in line \
-            and "pnpx" not in line:
+    if not any(word in line for word in _COMMANDS):
         return []  # the cheap test: most lines of a workflow are no install command
     out: list[Dependency] = []
-    for m in _GO.finditer(line):
+    # Each pattern is searched only in a line holding the word every match of it must (`pnpm` holds `npm`, `pnpx`
+    # `npx`, `bunx` `bun`): on a long line each search tries every position (~0.35 us a character).
+    for m in _GO.finditer(line) if "go" in line else ():
         out.append(Dependency("go", go_module(m.group("path")), m.group("version"), path, True, "build"))
-    for m in _CARGO.finditer(line):
+    for m in _CARGO.finditer(line) if "cargo" in line else ():
         if (crate := _cargo(m.group("args"))) is not None:
             out.append(Dependency("cargo", crate[0], crate[1], path, True, "build"))
-    for m in _PIP.finditer(line):
-        for word in m.group("args").split():
-            if (req := _PYPI.match(word.strip("\"'"))) is not None:
+    for m in _PIP.finditer(line) if "pip" in line or "uv" in line else ():
+        for word in _words(m.group("args")):
+            if (req := _PYPI.match(word.strip("\"'")) or _PYPI_AT.match(word.strip("\"'"))) is not None:
                 out.append(Dependency("pip", req.group("name"), req.group("version"), path, True, "build"))
-    for m in _NPM.finditer(line):
-        for word in m.group("args").split():
+    for m in _NPM.finditer(line) if any(w in line for w in ("npm", "npx", "yarn", "bun")) else ():
+        for word in _words(m.group("args")):
             if (arg := _NPM_ARG.match(word.strip("\"'"))) is not None:
                 out.append(Dependency("npm", arg.group("name"), arg.group("version"), path, True, "build"))
+    for m in _GEM.finditer(line) if "gem" in line else ():
+        if (gem := _named(m.group("args"), ("-v", "--version"), frozenset({"--source", "-s", "-i", "--install-dir",
+                                                                             "-n", "--bindir", "--platform"}))):
+            out.append(Dependency("bundler", gem[0], gem[1], path, True, "build"))
+    for m in _DOTNET.finditer(line) if "dotnet" in line else ():
+        if (tool := _named(m.group("args"), ("--version",), frozenset({"--tool-path", "--add-source", "--configfile",
+                                                                        "--framework", "-a", "--arch"}))):
+            out.append(Dependency("nuget", tool[0], tool[1], path, True, "build"))
     return out

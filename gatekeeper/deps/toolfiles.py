@@ -41,13 +41,32 @@ def parser_for(tool: str) -> functools.partial[list[Dependency]]:
 
 
 def parse_tool_versions(path: str, data: bytes) -> list[Dependency]:
-    """asdf's `.tool-versions`: `nodejs 20.11.0 [fallback…]` a line; the first version is the one used."""
+    """asdf's `.tool-versions`: `nodejs 20.11.0 [fallback…]` a line; the first version is the one used. A value
+    naming where the tool comes from (`ref:BRANCH`, built from a git ref; `path:DIR`; mise's `sub-1:latest`) is
+    read as written (red team 12: a move to it was read as the tool's removal); `system`, `latest` name none."""
     out: list[Dependency] = []
     for raw in text(data).splitlines():
         fields = raw.split("#", 1)[0].split()
-        if len(fields) >= 2 and VERSIONISH.match(fields[1]):
+        if len(fields) >= 2 and (VERSIONISH.match(fields[1]) or ":" in fields[1] or "/" in fields[1]):
             out.append(Dependency(TOOL, tool_name(_ASDF.get(fields[0], fields[0])), fields[1], path, True, "build"))
     return out
+
+
+def tool_versions_residue(data: bytes) -> list[tuple[str, tuple[str, ...]]]:
+    """The fallback versions of each `.tool-versions` line (`python 3.12.1 ref:evil`: asdf uses the first one
+    installed, which the delta does not read)."""
+    lines = (raw.split("#", 1)[0].split() for raw in text(data).splitlines())
+    return [(fields[0], tuple(fields[2:])) for fields in lines if len(fields) > 2]
+
+
+def rust_toolchain_residue(data: bytes) -> object:
+    """`rust-toolchain.toml` without its `channel` (a `path` names a folder of binaries that build the crate)."""
+    if b"[toolchain]" not in data:
+        return None  # the legacy one-line file holds the channel alone
+    doc = load_toml(data)
+    toolchain = dict(mapping(doc.get("toolchain"), "[toolchain]"))
+    toolchain.pop("channel", None)
+    return {**doc, "toolchain": toolchain}
 
 
 def parse_rust_toolchain(path: str, data: bytes) -> list[Dependency]:
