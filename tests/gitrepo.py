@@ -40,7 +40,12 @@ class GitRepo:
     def __init__(self, root: Path) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
-        init_skeleton(root / ".git")
+        if (root / ".git").exists():  # an existing repository: git reinitialises it, keeping its config and HEAD
+            self.git("init", "-q", "-b", "main", "--template=")
+            with (root / ".git" / "config").open("a", encoding="utf-8") as config:
+                config.write(SETTINGS)
+        else:
+            init_skeleton(root / ".git")
 
     def git(self, *args: str, input: bytes | None = None) -> bytes:
         env = {**os.environ, **GIT_ENV}

@@ -12,8 +12,8 @@ it, reads the script's stdin, and its exit status is the script's `$?`.
 
 What a served command does not share with an installed one is its start-up: the interpreter and the
 imports (every command's module, loaded before it runs), and what the server's reading of the shipped
-bundle left in memory (parsed rules and lint results, kept by the bytes they came from). Start-up is what tests/test_packaging.py,
-tests/test_first_run.py and the CLI boundary tests check with real `gatekeeper` processes.
+bundle left in memory (parsed rules and lint results, kept by the bytes they came from). Start-up is what
+tests/test_packaging.py, tests/test_first_run.py and the CLI boundary tests check with real `gatekeeper` processes.
 """
 
 from __future__ import annotations
