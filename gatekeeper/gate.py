@@ -23,22 +23,12 @@ from gatekeeper.attest.facts import UNCHECKED
 from gatekeeper.classify.context import Context
 from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
-from gatekeeper.deps.gateinput import (
-    DepsInput,
-    FactsOf,
-    Index,
-    dependencies_doc,
-    from_patch,
-    tree_dependencies,
-    tree_facts,
-)
-from gatekeeper.deps.sources import Delta
+from gatekeeper.deps.gateinput import DepsInput, FactsOf, Index, from_patch, from_tree
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
 from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile, Decision, Derived, Finding, outcome_of
 from gatekeeper.packet import derive, derive_from
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.policy.findings import Evaluation
-from gatekeeper.policy.late import Late
 from gatekeeper.policy.rego_lint import rule_heads
 from gatekeeper.policy.selfguard import Guarded, refuse_self_change
 from gatekeeper.verify import compare, packet_context
@@ -139,28 +129,12 @@ def decide(
     `derived`: `patch` already derived with `context` (the packet of the commits was built from it).
     """
     names = list(dict.fromkeys(enabled))
-    verified, later = prepare(packet, patch, bundle, names, guarded=guarded, context=context,
-                              attestation=attestation, advisories=advisories, derived=derived)
-    # The engine child starts on the input (its `files` are most of the work) while the packet's claims are
-    # compared (and under --tree the delta computed) here: the child waits for each such part only when it
-    # reaches it (policy.late).
-    lates = {key: Late() for key in later}
-    verified.input.update(lates)
+    verified = verify(packet, patch, bundle, names, guarded=guarded, context=context, attestation=attestation,
+                      advisories=advisories, derived=derived)
+    evaluation = Evaluation(bundle, names, [verified.input], timeout=timeout)
     try:
-        evaluation = Evaluation(bundle, names, [verified.input], timeout=timeout)
-    except BaseException:
-        for late in lates.values():
-            late.close()
-        raise
-    try:
-        for key, compute in later.items():
-            lates[key].forked()
-            verified.input[key] = compute()
-            lates[key].put(verified.input[key])
         digests = (digest(packet), digest(verified.input))  # while the engine child works
     except BaseException:
-        for late in lates.values():
-            late.close()
         evaluation.cancel()
         raise
     (found,) = evaluation.results()
@@ -225,64 +199,26 @@ def verify(
 ) -> Verified:
     """Re-derive the patch, refuse a change to the gate's own configuration, compare the packet's claims
     with what the patch shows, and build the policy input (see `decide` for the options)."""
-    verified, later = prepare(packet, patch, bundle, names, guarded=guarded, context=context,
-                              attestation=attestation, advisories=advisories, derived=derived)
-    for key, compute in later.items():
-        verified.input[key] = compute()
-    return verified
-
-
-def prepare(
-    packet: Mapping[str, Any],
-    patch: Path,
-    bundle: Bundle,
-    names: Sequence[str],
-    *,
-    guarded: Sequence[Guarded] = (),
-    context: Context | None = None,
-    attestation: Mapping[str, Any] | None = None,
-    advisories: Index | None = None,
-    derived: Derived | None = None,
-) -> tuple[Verified, dict[str, Callable[[], dict[str, Any]]]]:
-    """`verify` in two steps: the Verified whose input lacks some parts yet, and by input key (in the input's
-    order) the function that computes each: `integrity` (the packet's claims compared with the patch), and
-    under --tree `dependencies` (the delta; the files' facts are read at once)."""
     patch = Path(patch)
     if derived is None:
         derived = derive(patch, bundle.rules, context)
     refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
     require_deciding(bundle, names)
+    claimed = derived
+    if packet_context(packet) == "patch" and derived.context == "tree":
+        # An honest patch-only packet still verifies: its claims are re-derived from the same parse
+        # with the patch context (which reads the patch again, for candidate files only).
+        changes = [item.change for item in derived.files]
+        patch_context = PatchContext(patch, changes, bundle.rules.context)
+        try:
+            claimed = derive_from(derived.patch, derived.sha256, derived.bytes, changes, bundle.rules,
+                                  context=patch_context)
+        finally:
+            patch_context.close()
     # The delta and facts, once: from the TreeContext's git objects, else from the patch.
-    later: dict[str, Callable[[], dict[str, Any]]] = {}
-    if isinstance(context, TreeContext):
-        deps = DepsInput(Delta((), ()), tree_facts(context))
-        tree = context
-        later["dependencies"] = lambda: dependencies_doc(tree_dependencies(tree, advisories))
-    else:
-        deps = from_patch(patch, advisories)
-    input_doc = build_input(packet, derived, (), deps=deps, attestation=attestation)
-    found = derived
-
-    def integrity() -> dict[str, Any]:
-        claimed = found
-        if packet_context(packet) == "patch" and found.context == "tree":
-            # An honest patch-only packet still verifies: its claims are re-derived from the same parse
-            # with the patch context (which reads the patch again, for candidate files only).
-            changes = [item.change for item in found.files]
-            patch_context = PatchContext(patch, changes, bundle.rules.context)
-            try:
-                claimed = derive_from(found.patch, found.sha256, found.bytes, changes, bundle.rules,
-                                      context=patch_context)
-            finally:
-                patch_context.close()
-        return integrity_doc(compare(packet, claimed))
-
-    return Verified(packet, derived, input_doc), {"integrity": integrity, **later}
-
-
-def integrity_doc(differences: Sequence[str]) -> dict[str, Any]:
-    """The input's `integrity`: whether the packet's claims match the patch, and how they differ."""
-    return {"ok": not differences, "differences": list(differences)}
+    deps = from_tree(context, advisories) if isinstance(context, TreeContext) else from_patch(patch, advisories)
+    input_doc = build_input(packet, derived, compare(packet, claimed), deps=deps, attestation=attestation)
+    return Verified(packet, derived, input_doc)
 
 
 def build_input(
@@ -315,7 +251,7 @@ def build_input(
         "packet": {key: value for key, value in packet.items() if key != "files"},
         "files": entries,
         "summary": summary,
-        "integrity": integrity_doc(differences),
+        "integrity": {"ok": not differences, "differences": list(differences)},
         "attestation": dict(attestation) if attestation is not None else UNCHECKED.to_input(),
         "dependencies": deps.to_input(),
     }

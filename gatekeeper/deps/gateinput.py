@@ -68,17 +68,8 @@ def from_patch(patch: Path, index: Index | None) -> DepsInput:
 
 def from_tree(context: TreeContext, index: Index | None) -> DepsInput:
     """The delta of the pull request's change (merge base → HEAD) and facts read from its blobs."""
-    return DepsInput(tree_dependencies(context, index), tree_facts(context))
-
-
-def tree_dependencies(context: TreeContext, index: Index | None) -> Delta:
-    """The delta of the pull request's change (merge base → HEAD), marked with `index`'s advisories."""
-    return _marked(tree_delta(context.objects, context.old_commit, context.head_commit), index)
-
-
-def tree_facts(context: TreeContext) -> FactsOf:
-    """Each changed file's facts, read from its blobs (independent of the delta: the gate may compute that later)."""
     git = context.objects
+    delta = _marked(tree_delta(git, context.old_commit, context.head_commit), index)
 
     def blob(entry: TreeEntry | None) -> bytes | None:
         if entry is None or entry.mode not in ("100644", "100755"):
@@ -95,4 +86,4 @@ def tree_facts(context: TreeContext) -> FactsOf:
         found = facts_for(change, old, new)
         return found.to_dict() if found is not None else None
 
-    return facts_of
+    return DepsInput(delta, facts_of)

@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gatekeeper.errors import PolicyError
-from gatekeeper.policy.late import Late
 
 _INT64 = 1 << 63
 # `"`, `\\`, control characters, and lone surrogates (the bytes of a non-UTF-8 path).
@@ -104,8 +103,6 @@ class InputBuilder:
                 push_int(handle, value)
             elif kind is float:
                 push_float(handle, value)
-            elif isinstance(value, Late):  # the parent's rest of the input: everything before it is built
-                push(value.get())
             elif isinstance(value, Mapping):
                 push(dict(value))
             elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
