@@ -64,25 +64,11 @@ _CARGO_ELSEWHERE = frozenset({"--git", "--path", "--registry", "--index", "--bra
 
 def _cargo(args: str) -> tuple[str, str] | None:
     """(crate, version) of `cargo install`'s arguments: `--version V NAME`, `NAME --vers=V`, `NAME@V`."""
-    words = args.split()
-    name = version = ""
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if word in _CARGO_ELSEWHERE or word.partition("=")[0] in _CARGO_ELSEWHERE:
-            return None
-        if word in ("--version", "--vers"):
-            version = words[index + 1] if index + 1 < len(words) else ""
-            index += 1
-        elif word.startswith(("--version=", "--vers=")):
-            version = word.partition("=")[2]
-        elif word in _CARGO_VALUED:
-            index += 1
-        elif not word.startswith("-") and not name:
-            name = word
-        index += 1
-    name, at, pinned = name.partition("@")
-    version = (pinned if at else version).strip("\"'").lstrip("=")
+    found = _arguments(args, ("--version", "--vers"), _CARGO_VALUED, _CARGO_ELSEWHERE)
+    if found is None:
+        return None
+    name, at, pinned = found[0].partition("@")
+    version = (pinned if at else found[1]).strip("\"'").lstrip("=")
     return (name, version) if _CRATE.match(name) and _EXACT.match(version) else None
 
 
@@ -102,11 +88,24 @@ def _words(args: str) -> list[str]:
 
 def _named(args: str, options: tuple[str, ...], valued: frozenset[str]) -> tuple[str, str] | None:
     """(name, version) of `NAME -v V` / `NAME --version=V` / `NAME:V` arguments; None without an exact version."""
+    found = _arguments(args, options, valued)
+    assert found is not None  # nothing names another source here
+    name, colon, pinned = found[0].partition(":")
+    version = (pinned if colon else found[1]).strip("\"'")
+    return (name, version) if name and _EXACT.match(version) else None
+
+
+def _arguments(args: str, options: tuple[str, ...], valued: frozenset[str],
+               elsewhere: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(the first operand, the value of the last of `options`) of a command's arguments, skipping the options in
+    `valued` with their values; None when an option of `elsewhere` names another source than the registry."""
     words = args.split()
     name = version = ""
     index = 0
     while index < len(words):
         word = words[index]
+        if word in elsewhere or word.partition("=")[0] in elsewhere:
+            return None
         if word in options:
             version = words[index + 1] if index + 1 < len(words) else ""
             index += 1
@@ -117,9 +116,7 @@ def _named(args: str, options: tuple[str, ...], valued: frozenset[str]) -> tuple
         elif not word.startswith("-") and not name:
             name = word
         index += 1
-    name, colon, pinned = name.partition(":")
-    version = (pinned if colon else version).strip("\"'")
-    return (name, version) if name and _EXACT.match(version) else None
+    return name, version
 
 
 def installs(path: str, line: str) -> list[Dependency]:
