@@ -6,6 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import gitwrite
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
     "GIT_AUTHOR_EMAIL": "test@example.invalid",
@@ -75,6 +77,11 @@ class GitRepo:
         link.symlink_to(target)
 
     def commit(self, message: str = "base") -> str:
+        """`git add -A` and `git commit -q --allow-empty -m message`: written in this process where that is certain
+        to give what git gives (tests/gitwrite.py), else by git."""
+        made = gitwrite.commit(self.root, message, GIT_ENV, INIT_CONFIG + SETTINGS)
+        if made is not None:
+            return made
         self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "-m", message)
         return self.head()
@@ -91,7 +98,8 @@ class GitRepo:
 
     def staged_patch(self, *extra: str) -> bytes:
         """Stage everything and return `git diff --cached --binary` against HEAD."""
-        self.git("add", "-A")
+        if not gitwrite.stage(self.root, INIT_CONFIG + SETTINGS):
+            self.git("add", "-A")
         return self.git("diff", "--cached", "--binary", *extra)
 
     def save_patch(self, dest: Path, *extra: str) -> Path:
