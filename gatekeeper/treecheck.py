@@ -112,7 +112,8 @@ def _merge_landings(git: _Git, base: str, head: str, base_commit: str, head_comm
     # the clone's config says; a merge with conflicts (exit 1) still writes its tree, with the conflicted paths in it.
     # Its objects land in the scratch object folder (_scratch).
     merged = git([*_MERGE, "merge-tree", "--write-tree", "--no-messages", "-z", base_commit, head_commit],
-                 "cannot merge HEAD into BASE", ok=(0, 1)).split("\0")[0]
+                 "cannot merge HEAD into BASE", ok=(0, 1),
+                 hint="the gate needs git 2.38 or newer (git merge-tree --write-tree)").split("\0")[0]
     landed = git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", base_commit, merged],
                  "cannot compare the merge with BASE").split("\0")
     changed = set(git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", merge_base, head_commit],
@@ -128,7 +129,7 @@ def _merge_landings(git: _Git, base: str, head: str, base_commit: str, head_comm
 
 class _Git(Protocol):
     def __call__(self, args: list[str], what: str, *, allow_failure: bool = False,
-                 ok: Collection[int] = (0,)) -> str: ...
+                 ok: Collection[int] = (0,), hint: str | None = None) -> str: ...
 
 
 @contextmanager
@@ -149,8 +150,9 @@ def _scratch(repo: Path) -> Iterator[_Git]:
                                GIT_OBJECT_DIRECTORY=str(Path(tmp, "objects")), GIT_ALTERNATE_OBJECT_DIRECTORIES=objects,
                                HOME=tmp)
 
-        def git(args: list[str], what: str, *, allow_failure: bool = False, ok: Collection[int] = (0,)) -> str:
-            return _run(args, work, env, what, where=repo, allow_failure=allow_failure, ok=ok)
+        def git(args: list[str], what: str, *, allow_failure: bool = False, ok: Collection[int] = (0,),
+                hint: str | None = None) -> str:
+            return _run(args, work, env, what, where=repo, allow_failure=allow_failure, ok=ok, hint=hint)
 
         yield git
 

@@ -11,11 +11,13 @@ change does not; git's own `git merge` in a checkout is the truth the variants a
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
 
+from gatekeeper import gitcmd
 from gatekeeper.cli import main
 
 SCRIPT = "#!/bin/sh\nset -eu\necho building\necho testing\necho packaging\necho done\n"
@@ -134,3 +136,19 @@ def test_an_up_to_date_branch_needs_no_merge(capsys: pytest.CaptureFixture[str],
     decision = json.loads(capsys.readouterr().out)
     assert code == 3, decision["reasons"]
     assert "gatekeeper.tree_mismatch" not in _reasons(decision)
+
+
+def test_a_git_without_merge_tree_write_tree_cannot_decide(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """git before 2.38 has no `merge-tree --write-tree`: the gate says so and does not decide (exit 2)."""
+    repo, _, head, _ = _history(tmp_path / "repo")
+    real = shutil.which("git")
+    old_git = tmp_path / "old-git"
+    old_git.write_text(f'#!/bin/sh\nfor a in "$@"; do [ "$a" = --write-tree ] && {{ echo "error: unknown option '
+                       f'\'write-tree\'" >&2; exit 129; }}; done\nexec {real} "$@"\n', encoding="utf-8")
+    old_git.chmod(0o755)
+    monkeypatch.setattr(gitcmd, "git_program", lambda: str(old_git))
+    capsys.readouterr()
+    assert main(["gate", "--tree", f"main..{head}", "--repo", str(repo.root)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot merge HEAD into BASE" in err and "git 2.38 or newer" in err, err
