@@ -17,6 +17,7 @@ from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, is_candidate
+from gatekeeper.classify.submodules import below_glob, named_inside
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
@@ -245,7 +246,7 @@ class TreeContext:
             self._included = treereads.gitlab_includes(self.trees, self._head)
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for pattern in self._included:
-                if gitlabincludes.matches(pattern, side):
+                if gitlabincludes.matches(pattern, side) or change.submodule and below_glob(pattern, side):
                     return f"{gitlabincludes.ROOT}: include {pattern}"
         return None
 
@@ -259,6 +260,10 @@ class TreeContext:
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             if (where := self._kustomized.get(side)) is not None:
                 return f"{where} names {side}"
+            if change.submodule:  # the submodule's files: what a kustomization names inside its folder
+                inside = next((named for named in self._kustomized if named.startswith(f"{side}/")), None)
+                if inside is not None:
+                    return f"{self._kustomized[inside]} names {inside}, inside the submodule {side}"
         return None
 
     def local_action(self, change: FileChange) -> str | None:
@@ -272,6 +277,8 @@ class TreeContext:
         if not self._actions:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            if change.submodule and (inside := next((f for f in self._actions if f.startswith(f"{side}/")), None)):
+                return f"{self._actions[inside]}: uses ./{inside}, inside the submodule {side}"
             folder = side  # the file itself (a root action's entry file), then each folder above it
             while folder:
                 if (where := self._actions.get(folder)) is not None:
@@ -296,7 +303,8 @@ class TreeContext:
         if not self._tf_files:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
-            for folder in ancestors(side):
+            # A submodule's files are named from anywhere (`source = "../modules/net"`): every configuration counts.
+            for folder in self._tf_files if change.submodule else ancestors(side):
                 for where, entry, dockerfile in self._tf_files.get(folder, ()):
                     key = (folder, entry.oid, dockerfile)
                     if key not in self._tf_named:
@@ -306,6 +314,8 @@ class TreeContext:
                         self._tf_named[key] = tfrefs.names_in(where, text)
                     if (how := self._tf_named[key].reaches(side)) is not None:
                         return f"{where}: {how}"
+                    if change.submodule and (inside := named_inside(side, self._tf_named[key])) is not None:
+                        return f"{where}: names {inside}, inside the submodule {side}"
         return None
 
     def task_script(self, change: FileChange) -> str | None:
@@ -320,6 +330,14 @@ class TreeContext:
         if not self._definitions:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            # A submodule's files directly inside it are searched from the folder above it: a value there names one.
+            for where, entry in self._definitions.get(side.rpartition("/")[0], ())[:2 * MAX_DEFINITIONS] \
+                    if change.submodule else ():
+                if entry.oid not in self._run_paths:
+                    self._run_paths[entry.oid] = run_paths(self._head(entry)[:FULL_READ])
+                for value in self._run_paths[entry.oid]:
+                    if names(value, f"{side}/{value.rpartition('/')[2]}"):
+                        return f"{where}: run.path {value}, inside the submodule {side}"
             for folder in folders_to_search(side):
                 for where, entry in self._definitions.get(folder, ())[:2 * MAX_DEFINITIONS]:
                     if entry.oid not in self._run_paths:
