@@ -290,8 +290,8 @@ def gate_findings(input_doc: Mapping[str, Any], tree_differences: Sequence[str] 
                              f"the patch names {len(unsafe)} unsafe path(s): {reasons}",
                              paths=tuple(f["path"] for f in unsafe)))
     if tree_differences:
-        found.append(Finding(GATE_POLICY, TREE_RULE, "deny",
-                             f"the patch is not the change the pull request makes: {'; '.join(tree_differences)}"))
+        found.append(Finding(GATE_POLICY, TREE_RULE, "deny", "the patch is not the change the pull request makes "
+                             f"(or merges): {'; '.join(tree_differences)}"))
     return found
 
 

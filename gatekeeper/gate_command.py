@@ -29,7 +29,7 @@ from gatekeeper.model import Decision, Derived
 from gatekeeper.packet import build_packet, derive, open_tree_context
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.reports import FORMATS, emit
-from gatekeeper.treecheck import parse_range, tree_differences
+from gatekeeper.treecheck import merge_differences, parse_range, tree_differences
 from gatekeeper.verify import load_packet
 
 T = TypeVar("T")
@@ -87,8 +87,9 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
     base = parse_range(options.tree)[0] if options.tree is not None else None
     # The tree check is git's work (applying the patch to a scratch index, writing the tree): it runs
     # beside the bundle and packet loading, and is collected where it has always run, so that errors
-    # still come in the same order. A patch derived from the commits is their change: nothing to bind.
-    tree_check = None if commits or options.tree is None else _Background(partial(_tree_differences, options))
+    # still come in the same order. A patch derived from the commits is their change: nothing to bind, but
+    # what merging HEAD into BASE writes is checked either way (treecheck.merge_differences).
+    tree_check = None if options.tree is None else _Background(partial(_tree_differences, options, commits))
     try:
         return _decide_and_report(options, env, commits, base, tree_check)
     finally:
@@ -231,10 +232,12 @@ class _Background(Generic[T]):
         return cast("T", self._value)
 
 
-def _tree_differences(options: GateOptions) -> list[str]:
+def _tree_differences(options: GateOptions, commits: bool) -> list[str]:
     if options.tree is None:
         return []
     base, head = parse_range(options.tree)
+    if commits:
+        return merge_differences(options.repo or Path.cwd(), base, head)
     # The packet and patch may travel in the pull request itself (.agent/): their paths are not compared.
     assert options.packet is not None and options.patch is not None  # run_gate: a packet-less gate has no binding
     return tree_differences(options.repo or Path.cwd(), base, head, options.patch,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -49,8 +49,10 @@ class GitTimeout(RunError):
 
 def run_git(
     args: Sequence[str], *, cwd: Path, env: Mapping[str, str], what: str, where: str, timeout: float | None = None,
+    ok: Collection[int] = (0,),
 ) -> str:
-    """Run `git SAFE_GIT... args`; stdout as text. RunError (GitTimeout past the limit) on failure."""
+    """Run `git SAFE_GIT... args`; stdout as text. RunError (GitTimeout past the limit) on an exit code not in
+    `ok` (`git merge-tree` exits 1 for a merge with conflicts and still writes its tree)."""
     limit = GIT_TIMEOUT if timeout is None else timeout
     try:
         done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
@@ -60,7 +62,7 @@ def run_git(
     except subprocess.TimeoutExpired:
         raise GitTimeout(f"{what or 'git'}: git {args[0]} did not finish within {limit:g} s", where=where,
                          hint="a FIFO or device file in the workspace can block git; remove it") from None
-    if done.returncode != 0:
+    if done.returncode not in ok:
         lines = [ln.strip() for ln in done.stderr.decode(errors="replace").splitlines() if ln.strip()]
         # git's own reason is its `fatal:`/`error:` line; the lines after it are often advice.
         reasons = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Protocol
 
 from gatekeeper.errors import GatekeeperError, InputFileError, RunError, UsageError
 from gatekeeper.gitcmd import run_git
@@ -23,6 +25,9 @@ MAX_SHOWN = 50
 # Repository config cannot loosen or redirect what these commands do (the repo's own hooks and
 # filters are switched off by the runner's safe flags; these cover apply and the index).
 _PINNED = ("-c", "core.splitIndex=false", "-c", "apply.whitespace=nowarn", "-c", "apply.ignoreWhitespace=no")
+# Merging follows renames as a hosting service's merge does, into renamed folders too (git's default there is a
+# conflict): the more paths the check sees moved, the fewer a change can slip past it.
+_MERGE = ("-c", "merge.renames=true", "-c", "diff.renames=true", "-c", "merge.directoryRenames=true")
 _STATUS = {
     "A": "in {head}, not in {base} + patch",
     "D": "in {base} + patch, not in {head}",
@@ -48,7 +53,8 @@ def parse_range(text: str) -> tuple[str, str]:
 def tree_differences(
     repo: Path, base: str, head: str, patch: Path, *, transport: Iterable[Path] = ()
 ) -> list[str]:
-    """How HEAD's tree differs from the merge base of BASE and HEAD with `patch` applied (empty: none).
+    """How HEAD's tree differs from the merge base of BASE and HEAD with `patch` applied (empty: none), and
+    what merging HEAD into BASE would change beyond that (`merge_differences`).
 
     `transport`: files that carried the patch and packet into the change (`.agent/patch.diff`);
     their own paths are left out of the comparison. At most MAX_SHOWN paths, then a count.
@@ -57,25 +63,8 @@ def tree_differences(
         _check_revision(rev)
     if not patch.is_file():
         raise InputFileError("the patch does not exist or is not a file", where=str(patch))
-    if not repo.is_dir():
-        raise TreeError("the repository folder does not exist", where=str(repo))
-    found = _run(["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects"],
-                 repo, scrubbed_git_env(), "not a git repository",
-                 hint="run the gate in a clone of the repository the pull request targets")
-    git_dir, objects = found.splitlines()[:2]
-    skipped = _repo_paths(repo, transport)
-    with tempfile.TemporaryDirectory(prefix="gatekeeper-tree-") as tmp:
-        work = Path(tmp, "work")
-        work.mkdir()
-        Path(tmp, "objects").mkdir()
-        # New blobs and trees land in the scratch object directory; the repository's are only read.
-        env = scrubbed_git_env(GIT_DIR=git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")),
-                        GIT_OBJECT_DIRECTORY=str(Path(tmp, "objects")), GIT_ALTERNATE_OBJECT_DIRECTORIES=objects,
-                        HOME=tmp)
-
-        def git(args: list[str], what: str, *, allow_failure: bool = False) -> str:
-            return _run(args, work, env, what, where=repo, allow_failure=allow_failure)
-
+    skipped = _repo_paths(repo, transport) if repo.is_dir() else set()
+    with _scratch(repo) as git:
         base_commit, head_commit = (_commit(rev, git, repo) for rev in (base, head))
         bases = git(["merge-base", "--all", base_commit, head_commit], "", allow_failure=True).split()
         if len(bases) != 1:
@@ -92,12 +81,80 @@ def tree_differences(
         applied = git(["write-tree"], "cannot write the patched tree")
         wanted = git(["rev-parse", "--verify", f"{head_commit}^{{tree}}"], "cannot read the tree of HEAD")
         if applied == wanted:
-            return []
+            return _merge_landings(git, base, head, base_commit, head_commit, bases[0])
         listing = git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", applied, wanted],
                       "cannot compare the trees")
     fields = listing.split("\0")
     pairs = [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
     return _describe([(status, path) for status, path in pairs if path not in skipped], base, head)
+
+
+def merge_differences(repo: Path, base: str, head: str) -> list[str]:
+    """The paths merging HEAD into BASE changes that the pull request's own change (merge base to HEAD) does not
+    (empty: none). A pull request branched before BASE renamed a file (or a folder) carries its edit of the old
+    path to BASE's new one when merged: the gate judged `tools/run.sh`, the merge writes `.github/scripts/run.sh`.
+    TreeError when the revisions are unknown; criss-cross history is left to the caller (commits.commits_patch)."""
+    for rev in (base, head):
+        _check_revision(rev)
+    with _scratch(repo) as git:
+        base_commit, head_commit = (_commit(rev, git, repo) for rev in (base, head))
+        bases = git(["merge-base", "--all", base_commit, head_commit], "", allow_failure=True).split()
+        if len(bases) != 1:
+            return []
+        return _merge_landings(git, base, head, base_commit, head_commit, bases[0])
+
+
+def _merge_landings(git: _Git, base: str, head: str, base_commit: str, head_commit: str,
+                    merge_base: str) -> list[str]:
+    if merge_base == base_commit:  # HEAD holds BASE: merging it is HEAD itself
+        return []
+    # git's own merge (merge-ort, as a hosting service merges), renames followed into renamed folders too, whatever
+    # the clone's config says; a merge with conflicts (exit 1) still writes its tree, with the conflicted paths in it.
+    # Its objects land in the scratch object folder (_scratch).
+    merged = git([*_MERGE, "merge-tree", "--write-tree", "--no-messages", "-z", base_commit, head_commit],
+                 "cannot merge HEAD into BASE", ok=(0, 1),
+                 hint="the gate needs git 2.38 or newer (git merge-tree --write-tree)").split("\0")[0]
+    landed = git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", base_commit, merged],
+                 "cannot compare the merge with BASE").split("\0")
+    changed = set(git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", merge_base, head_commit],
+                      "cannot list the change").split("\0"))
+    extra = [path for path in landed if path and path not in changed]
+    lines = [f"{printable(path)}: merging {head} into {base} changes it, the change from the merge base "
+             f"({merge_base[:12]}) does not ({base} moved a file or folder the change edits); rebase onto {base}"
+             for path in extra[:MAX_SHOWN]]
+    if len(extra) > MAX_SHOWN:
+        lines.append(f"and {len(extra) - MAX_SHOWN} more path(s) the merge changes")
+    return lines
+
+
+class _Git(Protocol):
+    def __call__(self, args: list[str], what: str, *, allow_failure: bool = False,
+                 ok: Collection[int] = (0,), hint: str | None = None) -> str: ...
+
+
+@contextmanager
+def _scratch(repo: Path) -> Iterator[_Git]:
+    """git on `repo`'s objects with a private work tree, index and object folder (the repository is only read)."""
+    if not repo.is_dir():
+        raise TreeError("the repository folder does not exist", where=str(repo))
+    found = _run(["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects"],
+                 repo, scrubbed_git_env(), "not a git repository",
+                 hint="run the gate in a clone of the repository the pull request targets")
+    git_dir, objects = found.splitlines()[:2]
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-tree-") as tmp:
+        work = Path(tmp, "work")
+        work.mkdir()
+        Path(tmp, "objects").mkdir()
+        # New blobs and trees land in the scratch object directory; the repository's are only read.
+        env = scrubbed_git_env(GIT_DIR=git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")),
+                               GIT_OBJECT_DIRECTORY=str(Path(tmp, "objects")), GIT_ALTERNATE_OBJECT_DIRECTORIES=objects,
+                               HOME=tmp)
+
+        def git(args: list[str], what: str, *, allow_failure: bool = False, ok: Collection[int] = (0,),
+                hint: str | None = None) -> str:
+            return _run(args, work, env, what, where=repo, allow_failure=allow_failure, ok=ok, hint=hint)
+
+        yield git
 
 
 def _describe(changed: Sequence[tuple[str, str]], base: str, head: str) -> list[str]:
@@ -143,10 +200,10 @@ def _repo_paths(repo: Path, files: Iterable[Path]) -> set[str]:
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str], what: str, *, where: Path | None = None,
-         hint: str | None = None, allow_failure: bool = False) -> str:
+         hint: str | None = None, allow_failure: bool = False, ok: Collection[int] = (0,)) -> str:
     """git with hooks, fsmonitor and outside config off (the runner's helper); TreeError on failure."""
     try:
-        return run_git([*_PINNED, *args], cwd=cwd, env=env, what=what, where=str(where or cwd))
+        return run_git([*_PINNED, *args], cwd=cwd, env=env, what=what, where=str(where or cwd), ok=ok)
     except RunError as exc:
         if allow_failure:
             return ""

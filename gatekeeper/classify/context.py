@@ -163,6 +163,9 @@ def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context
                 item = _raise(item, "ci", "ci.symlink-bound", "context", "more symlinks or longer chains of them "
                               "than are read: it may be reached from a CI path (review)")
                 continue
+            if "submodule" in item.tags and links:  # a link to a file or folder inside the submodule stands for it
+                reached = [*reached, *((link, link) for target, found in links.items()
+                                       if target.startswith(f"{side}/") for link in found)]
             for path, link in reached:
                 if (match := rules.match(path)).bucket in ("ci", "iac"):
                     item = _raise(item, match.bucket, match.rule, "context",
@@ -179,8 +182,13 @@ def _sides(change: FileChange) -> list[str]:
 
 
 def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
-    if item.bucket == "ci" or "submodule" in item.tags:
-        return item  # nothing is more sensitive than ci; gitlinks have no content here
+    if item.bucket == "ci":
+        return item  # nothing is more sensitive than ci
+    if "submodule" in item.tags:  # no content here, but its files may be what a task runs or a Terraform file reads
+        if (evidence := context.task_script(item.change)) is not None:
+            return _raise(item, "ci", "ci.context.task-script", "content", evidence)
+        evidence = context.terraform_ref(item.change) if item.bucket != "iac" else None
+        return item if evidence is None else _raise(item, "iac", "iac.context.terraform-file", "content", evidence)
     if item.rule.startswith(FINAL_RULES):
         return _moved_into_final(item, rules, context)
     change = item.change

@@ -17,6 +17,7 @@ from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, is_candidate
+from gatekeeper.classify.submodules import below_glob, named_inside
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
@@ -97,6 +98,12 @@ class TreeContext:
             commits = dict.fromkeys((self.old_commit, self.base_commit, self.head_commit))
             self.old_tree = self.objects.tree(self.old_commit)
             self.new_tree = self.objects.tree(self.head_commit)
+            self.base_tree = self.objects.tree(self.base_commit)
+            # Every tree whose files decide what a changed file is: the merge base, BASE and HEAD (each once).
+            # Merging HEAD into BASE puts the change beside what BASE gained since the merge base: the workflow
+            # that runs a local action, the kustomization that names a file, the content that makes a YAML file a
+            # manifest (red team 13: a branch forked before them was judged without them).
+            self.trees = tuple(self.objects.tree(commit) for commit in commits)
             paths: set[str] = set()
             for commit in commits:
                 paths.update(self.objects.tree(commit))
@@ -135,14 +142,20 @@ class TreeContext:
         self.objects.close()
 
     def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
-        """The first 8 KiB of each side (HEAD's new path, the merge base's old path) that is a regular file
-        and a candidate (any type with `every_type`)."""
+        """The first 8 KiB of each side (HEAD's new path, the merge base's old path, and BASE's copy of either when
+        BASE moved on since the merge base: the merge carries the change into it) that is a regular file and a
+        candidate (any type with `every_type`)."""
         out = []
         if change.status != "deleted":
             out.append((change.path, self.new_tree.get(change.path)))
         if change.status != "added":
             old = change.old_path or change.path
             out.append((old, self.old_tree.get(old)))
+        if self.base_tree is not self.old_tree:
+            for side in dict.fromkeys((change.path, change.old_path or change.path)):
+                entry = self.base_tree.get(side)
+                if (side, entry) not in out:  # the same blob at the same path is read once
+                    out.append((side, entry))
         shown = []
         for path, entry in out:
             if entry is not None and entry.mode in ("100644", "100755") and (every_type or is_candidate(path)):
@@ -158,7 +171,7 @@ class TreeContext:
         Each manifest blob is read once, whole (up to FULL_READ)."""
         if self._manifests is None:
             self._manifests = {}
-            for tree in (self.old_tree, self.new_tree):
+            for tree in self.trees:
                 for path, entry in tree.items():
                     if path[-4:].lower() in _MANIFEST_ENDINGS:
                         folder, _, name = path.rpartition("/")
@@ -212,7 +225,7 @@ class TreeContext:
                     written[entry.oid] = self.objects.blob(entry.oid, 4096).decode("utf-8", "replace")
                 return written[entry.oid]
 
-            for tree in (self.old_tree, self.new_tree):
+            for tree in self.trees:
                 for path, entry in tree.items():
                     if entry.mode != "120000":
                         continue
@@ -230,36 +243,42 @@ class TreeContext:
         """Evidence that the root `.gitlab-ci.yml` of either tree, or a file it includes (followed to MAX_FILES),
         includes a side of `change`; past MAX_FILES every YAML file counts as included."""
         if self._included is None:
-            self._included = treereads.gitlab_includes((self.old_tree, self.new_tree), self._head)
+            self._included = treereads.gitlab_includes(self.trees, self._head)
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for pattern in self._included:
-                if gitlabincludes.matches(pattern, side):
+                if gitlabincludes.matches(pattern, side) or change.submodule and below_glob(pattern, side):
                     return f"{gitlabincludes.ROOT}: include {pattern}"
         return None
 
     def kustomize_reference(self, change: FileChange) -> str | None:
         """Evidence that a kustomization of either tree names a side of `change` by its path (kustomizerefs.py)."""
         if self._kustomized is None:
-            self._kustomized = treereads.kustomize_references((self.old_tree, self.new_tree), self._head, self._is_data)
+            self._kustomized = treereads.kustomize_references(self.trees, self._head, self._is_data)
         if self._kustomized is False:
             return f"more than {kustomizerefs.MAX_FILES} kustomizations: any of them may name it"
         assert isinstance(self._kustomized, dict)
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             if (where := self._kustomized.get(side)) is not None:
                 return f"{where} names {side}"
+            if change.submodule:  # the submodule's files: what a kustomization names inside its folder
+                inside = next((named for named in self._kustomized if named.startswith(f"{side}/")), None)
+                if inside is not None:
+                    return f"{self._kustomized[inside]} names {inside}, inside the submodule {side}"
         return None
 
     def local_action(self, change: FileChange) -> str | None:
         """Evidence that a side of `change` is in the folder of a local action a workflow (or a local action) of
         either tree runs (`uses: ./tools/setup`, localactions.py)."""
         if self._actions is None:
-            self._actions = treereads.local_actions((self.old_tree, self.new_tree), self._head)
+            self._actions = treereads.local_actions(self.trees, self._head)
         if self._actions is False:
             return f"more than {localactions.MAX_FILES} workflows and actions: any of them may run it"
         assert isinstance(self._actions, dict)
         if not self._actions:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            if change.submodule and (inside := next((f for f in self._actions if f.startswith(f"{side}/")), None)):
+                return f"{self._actions[inside]}: uses ./{inside}, inside the submodule {side}"
             folder = side  # the file itself (a root action's entry file), then each folder above it
             while folder:
                 if (where := self._actions.get(folder)) is not None:
@@ -274,7 +293,7 @@ class TreeContext:
         if self._tf_files is None:
             self._tf_files = {}
             seen: set[tuple[str, str]] = set()
-            for tree in (self.old_tree, self.new_tree):
+            for tree in self.trees:
                 for path, entry in tree.items():
                     if (tfrefs.is_configuration(path) and entry.mode in ("100644", "100755")
                             and (path, entry.oid) not in seen):
@@ -284,7 +303,8 @@ class TreeContext:
         if not self._tf_files:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
-            for folder in ancestors(side):
+            # A submodule's files are named from anywhere (`source = "../modules/net"`): every configuration counts.
+            for folder in self._tf_files if change.submodule else ancestors(side):
                 for where, entry, dockerfile in self._tf_files.get(folder, ()):
                     key = (folder, entry.oid, dockerfile)
                     if key not in self._tf_named:
@@ -294,6 +314,8 @@ class TreeContext:
                         self._tf_named[key] = tfrefs.names_in(where, text)
                     if (how := self._tf_named[key].reaches(side)) is not None:
                         return f"{where}: {how}"
+                    if change.submodule and (inside := named_inside(side, self._tf_named[key])) is not None:
+                        return f"{where}: names {inside}, inside the submodule {side}"
         return None
 
     def task_script(self, change: FileChange) -> str | None:
@@ -301,13 +323,21 @@ class TreeContext:
         folder above, runs it by `run: path:` (tasks.py); None otherwise. Each definition is read once."""
         if self._definitions is None:
             self._definitions = {}
-            for tree in (self.old_tree, self.new_tree):
+            for tree in self.trees:
                 for path, entry in tree.items():
                     if is_definition(path) and entry.mode in ("100644", "100755"):
                         self._definitions.setdefault(path.rpartition("/")[0], []).append((path, entry))
         if not self._definitions:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            # A submodule's files directly inside it are searched from the folder above it: a value there names one.
+            for where, entry in self._definitions.get(side.rpartition("/")[0], ())[:2 * MAX_DEFINITIONS] \
+                    if change.submodule else ():
+                if entry.oid not in self._run_paths:
+                    self._run_paths[entry.oid] = run_paths(self._head(entry)[:FULL_READ])
+                for value in self._run_paths[entry.oid]:
+                    if names(value, f"{side}/{value.rpartition('/')[2]}"):
+                        return f"{where}: run.path {value}, inside the submodule {side}"
             for folder in folders_to_search(side):
                 for where, entry in self._definitions.get(folder, ())[:2 * MAX_DEFINITIONS]:
                     if entry.oid not in self._run_paths:
@@ -322,7 +352,7 @@ class TreeContext:
                         # A helper beside the script a task runs is part of that task (run.sh calls run.py).
                         sibling = f"{side.rpartition('/')[0]}/{value.rpartition('/')[2]}".lstrip("/")
                         if sibling != side and names(value, sibling) and (
-                                sibling in self.new_tree or sibling in self.old_tree):
+                                any(sibling in tree for tree in self.trees)):
                             return f"{where}: run.path {value} (the task's folder)"
         return None
 

@@ -82,18 +82,24 @@ def kustomize_references(trees: tuple[Tree, ...], read_blob: Read,
     """{path a kustomization names: that kustomization}; False past kustomizerefs.MAX_FILES kustomizations.
     `is_data(path)`: a kustomization that is a test's data, which nothing applies."""
     found: dict[str, str] = {}
-    read: set[str] = set()  # blob ids: a kustomization the two trees share is read once
+    # What a kustomization names depends on its folder as much as on its text: the same blob in two folders (an
+    # overlay copied to `dev/` and `prod/`) names two sets of files (red team 13: only the first was resolved).
+    # A path the trees share with the same blob is resolved once; a blob is read once.
+    resolved: set[tuple[str, str]] = set()
+    texts: dict[str, str] = {}  # by blob id
     for tree in trees:
         for path, entry in tree.items():
-            if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry.mode not in _REGULAR or entry.oid in read \
-                    or is_data(path):
+            if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry.mode not in _REGULAR \
+                    or (path, entry.oid) in resolved or is_data(path):
                 continue
-            read.add(entry.oid)
-            if len(read) > kustomizerefs.MAX_FILES:
+            resolved.add((path, entry.oid))
+            if len(resolved) > kustomizerefs.MAX_FILES:
                 return False
-            data = read_blob(entry)
-            if len(data) > FULL_READ:
-                return False  # what it names may be past what is read
-            for named in kustomizerefs.referenced(path, data.decode("utf-8", "replace")):
+            if entry.oid not in texts:
+                data = read_blob(entry)
+                if len(data) > FULL_READ:
+                    return False  # what it names may be past what is read
+                texts[entry.oid] = data.decode("utf-8", "replace")
+            for named in kustomizerefs.referenced(path, texts[entry.oid]):
                 found.setdefault(named, path)
     return found
