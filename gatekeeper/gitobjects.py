@@ -76,8 +76,10 @@ def scrubbed_git_env(**extra: str) -> dict[str, str]:
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_OPTIONAL_LOCKS": "0",
-        # refs/replace would let anyone who can write a ref show other content for BASE's objects.
+        # refs/replace would let anyone who can write a ref show other content for BASE's objects, and a graft file
+        # (.git/info/grafts) other parents for a commit: history is read as its commits are written.
         "GIT_NO_REPLACE_OBJECTS": "1",
+        "GIT_GRAFT_FILE": os.devnull,
         "HOME": os.devnull,
     }
     env.update(extra)
