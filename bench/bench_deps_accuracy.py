@@ -153,6 +153,12 @@ def _same_name(want: str, change: Change) -> bool:
         return True
     if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name).endswith("/" + want):
         return True
+    # Go's semantic import versioning puts a major version 2 and up in the module's path, and Renovate names a major
+    # update by the path it moves from ("update module github.com/cenkalti/backoff/v5 to v6" writes …/backoff/v6;
+    # "update module github.com/asaskevich/govalidator to v12" adds …/govalidator/v12 beside the v0 line a
+    # dependency still needs): one module, whichever major's path each names
+    if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name) == re.sub(r"/v\d+$", "", want):
+        return True
     return change.ecosystem == "github-actions" and want.startswith(name + "/")
 
 
