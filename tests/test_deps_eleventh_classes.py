@@ -6,6 +6,9 @@ files, look-alikes that must not match; one git repository per class, the hunk r
 
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -161,3 +164,21 @@ def test_package_lock_hunk_version_without_its_key_still_fails_closed() -> None:
     with pytest.raises(ManifestError):
         _hunk_pairs(["@@ -1,3 +1,3 @@", '       "dev": true,', '-      "version": "1.0.0",',
                      '+      "version": "1.0.1",'])
+
+
+def test_new_readers_are_linear_on_hostile_lines() -> None:
+    # each pattern and walk added here, fed 1 MiB lines built against it: a linear reader takes milliseconds
+    sha = "a" * 40
+    lines: list[tuple[Callable[[], object], str]] = [
+        (lambda: _package("@a/" * 350_000 + ">" + "x/" * 500_000), "override key"),
+        (lambda: package_lock_hunks("npm", "package-lock.json", ('    "' + "a/" * 500_000 + '": [').encode()),
+         "package-lock key"),
+        (lambda: parse_mix_lock("mix.lock", f'  "x": {{:git, "u", "{sha}", [tag:{" " * 1_000_000}x]}}'.encode()),
+         "mix tag"),
+        (lambda: override_pins("package.json", json.dumps({"overrides": {"x": "1" + "-1" * 500_000 + "!"}}).encode()),
+         "override version"),
+    ]
+    for call, what in lines:
+        started = time.process_time()
+        call()
+        assert time.process_time() - started < 0.5, what

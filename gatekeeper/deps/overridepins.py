@@ -25,9 +25,11 @@ def _package(key: str) -> str:
     of package names (`**/name`, `parent/name`, `@scope/parent/@scope/name`)."""
     parts = key.rsplit(">", 1)[-1].strip().split("/")
     names: list[str] = []
-    while parts:
-        part = parts.pop(0)
-        names.append(f"{part}/{parts.pop(0)}" if part.startswith("@") and parts else part)
+    i = 0
+    while i < len(parts):
+        scoped = parts[i].startswith("@") and i + 1 < len(parts)
+        names.append(f"{parts[i]}/{parts[i + 1]}" if scoped else parts[i])
+        i += 2 if scoped else 1
     last = next((n for n in reversed(names) if n != "**"), "")
     at = last.find("@", 1)  # `name@<2`, `@scope/name@^1`: the selector's range is no part of the name
     return last[:at] if at > 0 else last
