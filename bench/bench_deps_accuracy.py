@@ -24,7 +24,10 @@ mix, Swift, Cargo, pnpm/yarn workspaces, poetry/uv, Go, Helm charts and values, 
 actions, committed before its first, blind run in round 8), `tenth` (deps_bumps_tenth.tsv, 26 more repositories
 chosen for pnpm/yarn/bun monorepos, uv/poetry/pip-tools/Pipfile, Cargo workspaces, Go multi-module, Gradle catalogs,
 Maven modules, NuGet central versions, Composer, Bundler, mix, Terraform, Helm, images and actions, committed before
-its first, blind run in round 9) — or reads another collection's file
+its first, blind run in round 9), `eleventh` (deps_bumps_eleventh.tsv, 28 more repositories chosen for pnpm/yarn
+berry monorepos, Go multi-module, sha-pinned actions, Cargo, Gradle catalogs, Maven, NuGet, Composer, Bundler, mix,
+requirements/poetry/uv, Terraform, images and Compose, committed before its first, blind run in round 10) — or reads
+another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -60,7 +63,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "formats": DATA.with_name("deps_bumps_formats.tsv"), "fifth": DATA.with_name("deps_bumps_fifth.tsv"),
         "sixth": DATA.with_name("deps_bumps_sixth.tsv"),
         "seventh": DATA.with_name("deps_bumps_seventh.tsv"), "eighth": DATA.with_name("deps_bumps_eighth.tsv"),
-        "ninth": DATA.with_name("deps_bumps_ninth.tsv"), "tenth": DATA.with_name("deps_bumps_tenth.tsv")}
+        "ninth": DATA.with_name("deps_bumps_ninth.tsv"), "tenth": DATA.with_name("deps_bumps_tenth.tsv"),
+        "eleventh": DATA.with_name("deps_bumps_eleventh.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -148,6 +152,12 @@ def _same_name(want: str, change: Change) -> bool:
     if suffix and name.endswith(suffix + want):
         return True
     if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name).endswith("/" + want):
+        return True
+    # Go's semantic import versioning puts a major version 2 and up in the module's path, and Renovate names a major
+    # update by the path it moves from ("update module github.com/cenkalti/backoff/v5 to v6" writes …/backoff/v6;
+    # "update module github.com/asaskevich/govalidator to v12" adds …/govalidator/v12 beside the v0 line a
+    # dependency still needs): one module, whichever major's path each names
+    if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name) == re.sub(r"/v\d+$", "", want):
         return True
     return change.ecosystem == "github-actions" and want.startswith(name + "/")
 

@@ -14,6 +14,8 @@ from gatekeeper.deps.model import Dependency, ManifestError
 _HEX = re.compile(r'^\s*"([\w.-]+)":\s*\{:hex,\s*:"?([\w.-]+)"?,\s*"([^"]+)"')
 # `"name": {:git, "https://github.com/o/r.git", "<commit>", [branch: "main"]},`
 _GIT = re.compile(r'^\s*"([\w.-]+)":\s*\{:git,\s*"([^"]+)",\s*"([0-9a-f]{7,40})"')
+# The ref a git entry was fetched by, in its options: `[tag: "1.31.0", sparse: "icons"]` (also `ref:`, `branch:`).
+_GIT_TAG = re.compile(r'(?<![\w:])tag:\s*"([^"]*)"')
 _ENTRY = re.compile(r'^\s*"[^"]*":')
 # The end of a hex entry: `..., "<repo>", "<sha256>"}` (the repository it is fetched from), or `]}` / `"}` of the
 # older forms that name none (hexpm).
@@ -22,8 +24,9 @@ _HEX_TAIL = re.compile(r'(?:,\s*"([^"]*)",\s*"[^"]*"|\]|")\s*\},?\s*$')
 
 def parse_mix_lock(path: str, data: bytes) -> list[Dependency]:
     """Hex packages (named by package, and by repository when not hexpm) at their version, git dependencies
-    at their commit (`git:` + url is not modelled: the name and commit are). A line that opens an entry in
-    another form is a problem, never skipped."""
+    at their commit (`git:` + url is not modelled: the name and commit are), with the tag their options fetch it
+    by (`[tag: "1.31.0"]`) as the commit's label, as a sha-pinned action's version comment is. A line that opens an
+    entry in another form is a problem, never skipped."""
     out: list[Dependency] = []
     for number, line in enumerate(text(data).splitlines(), 1):
         if (hex_entry := _HEX.match(line)) is not None:
@@ -35,7 +38,8 @@ def parse_mix_lock(path: str, data: bytes) -> list[Dependency]:
             name = hex_entry.group(2) if repo == "hexpm" else f"{repo}/{hex_entry.group(2)}"
             out.append(Dependency("hex", name, hex_entry.group(3), path, None, None))
         elif (git := _GIT.match(line)) is not None:
-            out.append(Dependency("hex", git.group(1), git.group(3), path, None, None))
+            tag = _GIT_TAG.search(line, git.end())
+            out.append(Dependency("hex", git.group(1), git.group(3), path, None, None, tag.group(1) if tag else ""))
         elif _ENTRY.match(line):
             raise ManifestError(f"line {number}: a lock entry in a form this reader does not know")
     return out

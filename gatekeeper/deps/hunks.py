@@ -18,8 +18,11 @@ from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.lazy_pattern import lazy
 
-# The root entry `"": {` is named too (as ""): its version is the project's own, not a dependency's.
-_NPM_KEY = lazy(r'^\s*"((?:[^"]*/)?node_modules/(?P<name>(?:@[^"/]+/)?[^"/]+)|)":\s*\{\s*$')
+# The root entry `"": {` is named too (as ""): its version is the project's own, not a dependency's; so is a local
+# package's, keyed by its folder (a workspace member `packages/ui`, a `file:` link's target `../deps/phoenix`): a
+# path that is no `node_modules/` one and no scoped name.
+_NPM_KEY = lazy(r'^\s*"((?:[^"]*/)?node_modules/(?P<name>(?:@[^"/]+/)?[^"/]+)'
+                r'|(?!@)(?![^"]*node_modules/)(?=[^"]*/)[^"]*+|)":\s*\{\s*$')
 _NPM_LEGACY = lazy(r'^\s*"(?P<name>(?:@[^"/]+/)?[^"/]+)":\s*\{\s*$')  # `"dependencies"` v1-form entries
 _NPM_VERSION = lazy(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at two spaces, is not one
 # pnpm-lock.yaml `packages:`/`snapshots:` keys carry both: `  '@babel/core@7.23.0':`, `  /ms@2.1.3(peer):`.

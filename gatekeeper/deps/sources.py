@@ -19,6 +19,7 @@ from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.lockedsources import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
+from gatekeeper.deps.overridepins import override_pins
 from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.patchscan import CANDIDATE, candidates, mapped, section_lines
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
@@ -112,6 +113,8 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
         if moved := changed_overrides(path, blobs[0], blobs[1]):
             problems.append(Problem(path, "partial", f"{', '.join(moved)} changed: a source or version override "
                                     "the delta does not read (review it by hand)"))
+            # still reviewed; the plain versions an npm-family override section pins are named
+            changes += diff(override_pins(path, blobs[0]), override_pins(path, blobs[1]), path)
     known = {(c.manifest, c.name, c.scope, c.from_version, c.to_version) for c in changes}
     for name, files in inheriting.items():
         inherited, unread = _INHERITING[name][1](git, base, head, files)
