@@ -20,7 +20,7 @@ LABELS = SETS / "labels.tsv"
 LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv", SETS / "fresh.tsv",
               SETS / "fifth.tsv", SETS / "sixth.tsv", SETS / "seventh.tsv", SETS / "eighth.tsv",
               SETS / "ninth.tsv", SETS / "tenth.tsv", SETS / "eleventh.tsv", SETS / "twelfth.tsv",
-              SETS / "thirteenth.tsv"]
+              SETS / "thirteenth.tsv", SETS / "fourteenth.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 

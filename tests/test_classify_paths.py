@@ -120,6 +120,7 @@ def test_a_fixtures_folder_outside_test_trees_is_not_test_data(rules: RuleSet) -
 
 DOCS = [
     "www/content/resources/cookbooks/release-a-library.md",
+    "docs/README.tmpl",  # the template a README is generated from (fourteenth label set)
     ".github/workflows/README.md",
     ".circleci/README.md",
     "ci/README",
@@ -795,6 +796,7 @@ NOT_SIGNALS = [
     "src/k8sclient.go",
     "pkg/parser/dockerfile/dockerfile_test.go",  # a Dockerfile parser's test, named like a Dockerfile variant
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)
+    "internal/plugins/helm/v1/scaffolds/internal/templates/gitignore.go",  # a scaffolder's code, no chart template
     "charts/web/tests/service_test.yaml",  # a helm-unittest suite beside the chart's templates/
     "test-resources/lib_tests/testfiles/archive.zip",  # an archive a test unpacks: test data, not an asset
     "charts/web/hack/sync_dashboards.py",  # a chart's developer script
@@ -913,7 +915,9 @@ OTHER = [
     # issue 12, fourth label set: tool settings by name, and every tool's run-control file (.*rc)
     ".renovaterc.json5",
     "updatecli/values.d/scm.yaml",
+    "updatecli/values.yaml",  # the update bot's values, not a chart's (fourteenth label set)
     "updatecli.yaml",
+    ".web-docs/metadata.hcl",  # HashiCorp's integration metadata for its developer portal
     ".trivyignore.yaml",
     ".helmdocsignore",
     "web/.yamlignore",

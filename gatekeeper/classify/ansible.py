@@ -38,7 +38,12 @@ _TASK_MODULE = lazy(
 _PLAY_ITEM = lazy(r"^-([ \t]+)([A-Za-z_][\w.]*)[ \t]*:", _FLAGS)
 _PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
 _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
-_SETUP_PACKAGING = lazy(r"^[ \t]*(?:from|import)[ \t]+(?:setuptools|distutils|skbuild)\b|\bsetup[ \t]*\(", _FLAGS)
+# Packaging: an import of a build backend's setup API, or a call of setup() (not a function *named* setup: a web
+# application's `def setup():` view in a module named setup.py is no packaging).
+_SETUP_PACKAGING = lazy(
+    r"\b(?:setuptools|distutils)\b|^[ \t]*(?:from|import)[ \t]+skbuild\b|(?<!def )\bsetup[ \t]*\(", _FLAGS)
+# A Python module's own import: the proof that a setup.py which neither imports nor calls a packaging API is code.
+_PYTHON_IMPORT = lazy(r"^(?:from[ \t]+[\w.]+[ \t]+import[ \t]|import[ \t]+[\w.]+)", _FLAGS)
 _ANSIBLE_MODULE = lazy(
     r"^DOCUMENTATION[ \t]*=|^[ \t]*from[ \t]+ansible(?:_collections)?\.\S*module_utils\b", _FLAGS)
 # An Ansible task file's folders (roles/x/tasks, tasks/, handlers/): short module names count there.
@@ -88,10 +93,14 @@ def _play_item(text: str) -> re.Match[str] | None:
 
 
 def setup_py(text: str) -> tuple[str, str, str] | None:
-    """A setup.py that is an Ansible module, not packaging: src (deps is lowered only on this proof)."""
+    """A setup.py that is no packaging: an Ansible module, or a module of an application's code (a Flask view named
+    setup) that imports what it uses and neither imports a packaging API nor calls setup(): src (deps is lowered only
+    on this proof, and only on the whole file)."""
     if _SETUP_PACKAGING.search(text):
         return None
     if (m := _ANSIBLE_MODULE.search(text)) is not None:
         return "src", "src.content.ansible-module", evidence_line(text, m)
+    if (m := _PYTHON_IMPORT.search(text)) is not None:
+        return "src", "src.content.setup-not-packaging", evidence_line(text, m)
     return None
 

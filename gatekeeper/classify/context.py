@@ -347,13 +347,17 @@ def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Sign
         return item
     sides = _sides(item.change)
     test_data = rules.context.deps_test_data
-    if test_data is not None and all(_in_test_data(side, test_data.folders, test_data.tests) for side in sides):
+    # Vendored code stays vendored code below its own tests' folders (vendor/x/tests/assets/logo.png).
+    if test_data is not None and item.ecosystem != "vendored" and all(
+            _in_test_data(side, test_data.folders, test_data.tests) for side in sides):
         return replace(item, bucket="src", rule=test_data.id, ecosystem=None, tier="context",
                        evidence=f"{sides[0]}: below a test's data folder")
     blobs = (item.change.status != "deleted") + (item.change.status != "added")  # what every side holds
     proof = _LOWERING_PROOF.get(sides[0].rpartition("/")[2])
-    if proof is not None and signals and len(signals) == blobs and all(
-        shown.complete and signal is not None and signal.rule == proof for shown, signal in signals
+    if proof is not None and not all("/" in side for side in sides):
+        proof = tuple(rule for rule in proof if rule not in _NOT_AT_ROOT)  # the root's setup.py is what pip runs
+    if proof and signals and len(signals) == blobs and all(
+        shown.complete and signal is not None and signal.rule in proof for shown, signal in signals
     ):
         shown, signal = signals[0]
         assert signal is not None
@@ -363,7 +367,10 @@ def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Sign
 
 
 # The deps manifests content may lower, each with the signal that proves it (an Ansible module; tool settings only).
-_LOWERING_PROOF = {"setup.py": "src.content.ansible-module", "setup.cfg": "other.content.setup-cfg-tools"}
+_LOWERING_PROOF = {"setup.py": ("src.content.ansible-module", "src.content.setup-not-packaging"),
+                   "setup.cfg": ("other.content.setup-cfg-tools",)}
+# Proofs that never lower a file at the repository's root: `pip install .` runs the root's setup.py whatever it holds.
+_NOT_AT_ROOT = frozenset({"src.content.setup-not-packaging"})
 
 
 def _in_test_data(path: str, folders: frozenset[str], tests: frozenset[str]) -> bool:
