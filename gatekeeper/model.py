@@ -51,6 +51,12 @@ class FileChange:
     unsafe: str | None = None  # why the path is unsafe (absolute, `..`, inside .git/, control chars)
     line: int = 0  # 1-based line of this file's `diff --git` header in the patch
 
+    def sides(self) -> list[str]:
+        """The path, and the old path when the change moved the file: every place the file is or was."""
+        if self.old_path is not None and self.old_path != self.path:
+            return [self.path, self.old_path]
+        return [self.path]
+
 
 @dataclass(frozen=True, slots=True)
 class Match:

@@ -20,6 +20,7 @@ from typing import Protocol
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.dockerrefs import is_dockerfile
 from gatekeeper.classify.localactions import action_package
+from gatekeeper.classify.lowering import lower_with_proof
 from gatekeeper.classify.markers import (
     CONFIG_EXTENSIONS,
     NOT_LISTED,
@@ -157,7 +158,7 @@ def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context
         return files
     out = []
     for item in files:
-        for side in _sides(item.change):
+        for side in item.change.sides():
             reached = reached_at(side, links) if links is not None else None
             if reached is None:
                 item = _raise(item, "ci", "ci.symlink-bound", "context", "more symlinks or longer chains of them "
@@ -174,13 +175,6 @@ def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context
     return out
 
 
-def _sides(change: FileChange) -> list[str]:
-    sides = [change.path]
-    if change.old_path is not None and change.old_path != change.path:
-        sides.append(change.old_path)
-    return sides
-
-
 def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
     if item.bucket == "ci":
         return item  # nothing is more sensitive than ci
@@ -194,7 +188,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     change = item.change
     best = item
     if context.markers and item.bucket in ("src", "other", "iac"):
-        for side in _sides(change):
+        for side in change.sides():
             hit = context.markers.claim(side, added=change.status == "added")
             if hit is not None and hit.stopped:
                 best = _cut_program(best, hit, rules, context)
@@ -210,8 +204,8 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     # Whether a patch calls a file binary is the author's choice (`*.yaml -diff` in .gitattributes): with the
     # commits the blobs are read and sniff finds a NUL itself; a patch's binary section shows no content.
     binary = change.binary and context.kind != "tree"
-    listable = any(_listable(side, context) for side in _sides(change))
-    candidate = (listable or any(is_candidate(side) for side in _sides(change))) and not binary
+    listable = any(_listable(side, context) for side in change.sides())
+    candidate = (listable or any(is_candidate(side) for side in change.sides())) and not binary
     signals: list[tuple[Shown, Signal | None]] = []
     if candidate:
         # A file the path tier left in src/other is also read as YAML, whole (a manifest in any form YAML allows);
@@ -227,16 +221,16 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
     if context.programs and best.bucket == "src" and item.rule == rules.rules[-1].id:
         best = _program_by_imports(best, context)
-    if best.bucket in ("src", "other") and not binary and any(inventory_named(side) for side in _sides(change)):
+    if best.bucket in ("src", "other") and not binary and any(inventory_named(side) for side in change.sides()):
         best = _inventory_script(best, context)
-    if best.bucket in ("src", "other", "iac") and not binary and any(is_script(side) for side in _sides(change)):
+    if best.bucket in ("src", "other", "iac") and not binary and any(is_script(side) for side in change.sides()):
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
     if best.bucket in ("src", "other") and not binary and (evidence := context.terraform_ref(change)) is not None:
         dockerfile = is_dockerfile(evidence.partition(":")[0])
         rule = "iac.context.dockerfile-script" if dockerfile else "iac.context.terraform-file"
         best = _raise(best, "iac", rule, "content", evidence)
-    best = _lower(best, rules, signals, context)
+    best = lower_with_proof(best, rules, signals)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
     return best
@@ -300,7 +294,7 @@ def _program_by_imports(item: ClassifiedFile, context: Context) -> ClassifiedFil
     the context says it may be one: in a patch, when the patch's bytes name such a library at all; with the
     commits, when a dependency manifest in or above its folder does (reading every changed source file would
     cost a large change seconds)."""
-    sides = _sides(item.change)
+    sides = item.change.sides()
     if not any(extension(side.rpartition("/")[2]) in PROGRAM_EXTENSIONS for side in sides):
         return item
     if not context.may_hold_program(item.change):  # before the test-name check: cheaper, and usually no
@@ -340,47 +334,6 @@ def _raise(item: ClassifiedFile, bucket: str, rule: str, tier: str, evidence: st
     return replace(item, bucket=bucket, rule=rule, ecosystem=None, tier=tier, evidence=evidence)  # type: ignore[arg-type]
 
 
-def _lower(item: ClassifiedFile, rules: RuleSet, signals: list[tuple[Shown, Signal | None]],
-           context: Context) -> ClassifiedFile:
-    """deps → src (or other), only with proof on every side; never from ci or iac."""
-    if item.bucket != "deps":
-        return item
-    sides = _sides(item.change)
-    test_data = rules.context.deps_test_data
-    # Vendored code stays vendored code below its own tests' folders (vendor/x/tests/assets/logo.png).
-    if test_data is not None and item.ecosystem != "vendored" and all(
-            _in_test_data(side, test_data.folders, test_data.tests) for side in sides):
-        return replace(item, bucket="src", rule=test_data.id, ecosystem=None, tier="context",
-                       evidence=f"{sides[0]}: below a test's data folder")
-    blobs = (item.change.status != "deleted") + (item.change.status != "added")  # what every side holds
-    proof = _LOWERING_PROOF.get(sides[0].rpartition("/")[2])
-    if proof is not None and not all("/" in side for side in sides):
-        proof = tuple(rule for rule in proof if rule not in _NOT_AT_ROOT)  # the root's setup.py is what pip runs
-    if proof and signals and len(signals) == blobs and all(
-        shown.complete and signal is not None and signal.rule in proof for shown, signal in signals
-    ):
-        shown, signal = signals[0]
-        assert signal is not None
-        return replace(item, bucket=signal.bucket, rule=signal.rule, ecosystem=None,  # type: ignore[arg-type]
-                       tier="content", evidence=f"{shown.path}: {signal.evidence}")
-    return item
-
-
-# The deps manifests content may lower, each with the signal that proves it (an Ansible module; tool settings only).
-_LOWERING_PROOF = {"setup.py": ("src.content.ansible-module", "src.content.setup-not-packaging"),
-                   "setup.cfg": ("other.content.setup-cfg-tools",)}
-# Proofs that never lower a file at the repository's root: `pip install .` runs the root's setup.py whatever it holds.
-_NOT_AT_ROOT = frozenset({"src.content.setup-not-packaging"})
-
-
-def _in_test_data(path: str, folders: frozenset[str], tests: frozenset[str]) -> bool:
-    parts = [part.lower() for part in path.split("/")[:-1]]
-    for index, part in enumerate(parts):
-        if part in tests and any(later in folders for later in parts[index + 1:]):
-            return True
-    return False
-
-
 # Rules that name a file by a convention a manifest or pipeline can also follow (besides the catch-all).
 _CONVENTION_RULES = ("src.", "other.editor-nested")
 
@@ -401,8 +354,8 @@ def _needs_context(best: ClassifiedFile, item: ClassifiedFile, rules: RuleSet) -
     if item.change.binary:
         # git writes a binary section for a text file whenever the author's .gitattributes say `-diff`: one named
         # as a text configuration type is content the patch does not show (a compiled program has no extension).
-        return any(extension(side.rpartition("/")[2]) in CONFIG_EXTENSIONS for side in _sides(item.change))
-    return any(_config_type(side) for side in _sides(item.change))
+        return any(extension(side.rpartition("/")[2]) in CONFIG_EXTENSIONS for side in item.change.sides())
+    return any(_config_type(side) for side in item.change.sides())
 
 
 def _config_type(path: str) -> bool:
