@@ -46,6 +46,27 @@ class Case:
         assert main(["packet", str(self.patch), "--out", str(self.packet), "--policy", str(POLICY_DIR)]) == 0
 
 
+Cases = dict[str, tuple[dict[str, str], dict[str, str]]]  # name: (files at BASE, files at HEAD)
+
+
+def together(cases: Cases) -> tuple[dict[str, str], dict[str, str], dict[str, set[str]]]:
+    """Every case in a folder of its own of one repository (one gate for all): base, head, the paths of each."""
+    base: dict[str, str] = {}
+    head: dict[str, str] = {}
+    paths: dict[str, set[str]] = {}
+    for number, (name, (old, new)) in enumerate(cases.items()):
+        base |= {f"c{number}/{path}": text for path, text in old.items()}
+        head |= {f"c{number}/{path}": text for path, text in new.items()}
+        paths[name] = {f"c{number}/{path}" for path in new if old.get(path) != new[path]}
+    return base, head, paths
+
+
+def unreviewed(decision: dict[str, Any], paths: dict[str, set[str]]) -> dict[str, list[str]]:
+    """The cases (of `together`) none of whose changed files a review finding names."""
+    reviewed = {p for reason in decision["reasons"] if reason["level"] == "review" for p in reason.get("paths", ())}
+    return {name: sorted(files - reviewed) for name, files in paths.items() if not files & reviewed}
+
+
 def gate(capsys: pytest.CaptureFixture[str], case: Case, tree: bool, *args: str) -> dict[str, Any]:
     capsys.readouterr()
     where = ["--tree", f"{case.base}..{case.head}", "--repo", str(case.repo.root)] if tree else []

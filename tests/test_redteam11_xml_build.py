@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_deps_gate import Case, gate
+from test_deps_gate import Case, gate, together, unreviewed
 
 from gatekeeper.deps.residue import xml_residue
 
@@ -156,27 +156,13 @@ def _attacks() -> dict[str, tuple[dict[str, str], dict[str, str]]]:
 ATTACKS = _attacks()
 
 
-def _together(cases: dict[str, tuple[dict[str, str], dict[str, str]]]) -> tuple[dict[str, str], dict[str, str],
-                                                                            dict[str, set[str]]]:
-    """Every case in a folder of its own of one repository (one gate for all): base, head, the paths of each."""
-    base: dict[str, str] = {}
-    head: dict[str, str] = {}
-    paths: dict[str, set[str]] = {}
-    for number, (name, (old, new)) in enumerate(cases.items()):
-        base |= {f"c{number}/{path}": text for path, text in old.items()}
-        head |= {f"c{number}/{path}": text for path, text in new.items()}
-        paths[name] = {f"c{number}/{path}" for path in new if old.get(path) != new[path]}
-    return base, head, paths
-
-
 @pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
 def test_build_logic_beside_a_bump_needs_a_human(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                  tree: bool) -> None:
-    base, head, paths = _together(ATTACKS)
+    base, head, paths = together(ATTACKS)
     decision = gate(capsys, Case(tmp_path, base, head), tree)
     assert decision["outcome"] == "review", decision["reasons"]
-    reviewed = {p for reason in decision["reasons"] if reason["level"] == "review" for p in reason.get("paths", ())}
-    missed = {name: sorted(files - reviewed) for name, files in paths.items() if not files & reviewed}
+    missed = unreviewed(decision, paths)
     assert not missed, missed
 
 
@@ -200,7 +186,7 @@ QUIET = {
 
 
 def test_ordinary_bumps_still_queue_with_the_commits(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    base, head, _ = _together(QUIET)
+    base, head, _ = together(QUIET)
     decision = gate(capsys, Case(tmp_path, base, head), True)
     assert decision["outcome"] == "allow", decision["reasons"]
 

@@ -25,11 +25,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_deps_gate import Case, gate
+from test_deps_gate import Case, Cases, gate, together, unreviewed
 
 from gatekeeper.deps import toolfiles
-
-Cases = dict[str, tuple[dict[str, str], dict[str, str]]]
 
 GO_MOD = ("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/a/b v1.2.3\n"
           "\tgithub.com/c/d v1.0.0 // indirect\n)\n")
@@ -96,18 +94,6 @@ def _attacks() -> Cases:
 ATTACKS = _attacks()
 
 
-def _together(cases: Cases) -> tuple[dict[str, str], dict[str, str], dict[str, set[str]]]:
-    """Every case in a folder of its own of one repository (one gate for all): base, head, the paths of each."""
-    base: dict[str, str] = {}
-    head: dict[str, str] = {}
-    paths: dict[str, set[str]] = {}
-    for number, (name, (old, new)) in enumerate(cases.items()):
-        base |= {f"c{number}/{path}": text for path, text in old.items()}
-        head |= {f"c{number}/{path}": text for path, text in new.items()}
-        paths[name] = {f"c{number}/{path}" for path in new if old.get(path) != new[path]}
-    return base, head, paths
-
-
 def test_the_attacks_are_generated() -> None:
     assert len(ATTACKS) == 38
 
@@ -115,11 +101,10 @@ def test_the_attacks_are_generated() -> None:
 @pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
 def test_what_rides_on_a_bump_in_these_files_needs_a_human(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                            tree: bool) -> None:
-    base, head, paths = _together(ATTACKS)
+    base, head, paths = together(ATTACKS)
     decision = gate(capsys, Case(tmp_path, base, head), tree)
     assert decision["outcome"] == "review", decision["reasons"]
-    reviewed = {p for reason in decision["reasons"] if reason["level"] == "review" for p in reason.get("paths", ())}
-    missed = {name: sorted(files - reviewed) for name, files in paths.items() if not files & reviewed}
+    missed = unreviewed(decision, paths)
     assert not missed, missed
 
 
@@ -147,7 +132,7 @@ QUIET: Cases = {
 def test_ordinary_bumps_of_these_files_still_queue(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                    tree: bool) -> None:
     cases = QUIET if tree else {k: v for k, v in QUIET.items() if k.startswith(("go.mod", ".tool-versions"))}
-    base, head, _ = _together(cases)
+    base, head, _ = together(cases)
     decision = gate(capsys, Case(tmp_path, base, head), tree)
     assert decision["outcome"] == "allow", decision["reasons"]
 
