@@ -8,7 +8,7 @@ CPU seconds (user + sys), because on a 2-core machine CPU is what bounds the wal
 - per program: every subprocess a test started, by what it ran (`git commit`, `python -m gatekeeper`,
   `bash`, ...), with its own rusage (`os.wait4`).
 
-    python bench/bench_suite.py [--top N] [PYTEST ARGS ...]
+    python bench/bench_suite.py [--top N] [--save FILE] [PYTEST ARGS ...]
 
 Extra arguments go to pytest (e.g. a test file). `make bench` runs it too: it takes as long as the suite
 (~5 min on 2 idle cores).
@@ -147,6 +147,7 @@ def report(folder: Path, top: int) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--save", type=Path, help="also write the raw per-test and per-program records (JSON) here")
     args, extra = parser.parse_known_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-suite-") as folder:
         env = {**os.environ, _OUT: folder, "PYTHONPATH": os.pathsep.join(filter(None, [
@@ -163,6 +164,10 @@ def main(argv: list[str]) -> int:
         load = os.getloadavg()[0]
         print(f"pytest exit {done.returncode}: {wall:.0f} s wall, {cpu:.0f} CPU-s in all (load {load:.1f})")
         report(Path(folder), args.top)
+        if args.save:
+            parts = [json.loads(part.read_text()) for part in Path(folder).glob("*.json")]
+            args.save.write_text(json.dumps({"tests": [t for p in parts for t in p["tests"]],
+                                             "spawns": [s for p in parts for s in p["spawns"]]}))
     return 0 if done.returncode == 0 else 1
 
 

@@ -90,3 +90,27 @@ def test_no_module_runs_git_by_its_bare_name() -> None:
         for line in _spawned_by_name(ast.parse(module.read_text(encoding="utf-8"))):
             found.append(f"{module.relative_to(ROOT)}:{line}")
     assert found == []
+
+
+# Names a library may look up on PATH while the gate runs: platform's `uname -p` (regopy's import asks
+# platform.uname() for the OS name), ctypes.util's `ldconfig`/`gcc`/`objdump`, a shell, an interpreter.
+PROGRAMS = ("uname", "ldconfig", "gcc", "cc", "ld", "objdump", "file", "sh", "bash", "python3", "id", "hostname",
+            "getconf", "which", "env", "opa")
+
+
+def test_no_program_planted_in_the_checkout_runs_during_any_command(git_repo: GitRepo, tmp_path: Path) -> None:
+    """The class beyond git: whatever program a library looks up by name must not come from the checkout."""
+    canary = tmp_path / "ran-planted-program"
+    repo = _checkout(git_repo, canary)
+    for folder in ("", "node_modules/.bin", "bin"):
+        for name in PROGRAMS:
+            planted = repo.root / folder / name
+            planted.parent.mkdir(parents=True, exist_ok=True)
+            planted.write_text(FAKE_GIT.format(canary=canary))
+            planted.chmod(0o755)
+    path = f"node_modules/.bin::.:bin:{os.environ.get('PATH', os.defpath)}"
+    bundle = ROOT / "policies"
+    for args in (["gate", "--tree", "main..pr", "--policy", str(bundle)], ["test", "--policy", str(bundle)]):
+        done = _cli(args, repo.root, path)
+        assert done.returncode in (0, 3), done.stderr
+    assert not canary.exists(), canary.read_text()

@@ -9,6 +9,7 @@ them costs ~7x the start-up of one (1.04 s against 0.15 s measured on a loaded 2
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ import click
 
 from gatekeeper import __version__
 from gatekeeper.errors import EXIT_CODE_HELP, ExitCode, GatekeeperError
+from gatekeeper.gitcmd import absolute_path
 
 # Command name -> the module in gatekeeper.cli whose COMMANDS list defines it.
 COMMAND_MODULES: dict[str, str] = {
@@ -72,6 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (callable from tests)."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
+    # A relative or empty PATH entry (`node_modules/.bin`, `bin`, `::`) is searched from the working folder, which
+    # for the gate is the change under review: any program a library looks up by name (platform's `uname -p`
+    # when regopy is imported, a helper git starts) would be the change's own. Every command, and every process
+    # it starts, sees PATH's absolute entries only.
+    os.environ["PATH"] = absolute_path(os.environ.get("PATH", os.defpath))
     try:
         result = cli.main(args=args, prog_name="gatekeeper", standalone_mode=False)
     except GatekeeperError as exc:
