@@ -127,18 +127,20 @@ class GitObjects:
         if not rev or rev.startswith("-") or any(ch.isspace() or ch == "\0" for ch in rev):
             raise GitObjectsError(f"not a revision: {rev!r}", where="--tree", hint="name a commit, branch or tag")
         # Only a full commit id is remembered: a branch or HEAD may move between two gates of one process.
-        key = (self.git_dir, rev) if len(rev) == 40 and _FULL_ID.issuperset(rev) else None
-        if key is not None and (known := _KNOWN_COMMITS.get(key)) is not None:
+        if len(rev) == 40 and _FULL_ID.issuperset(rev) and (known := _KNOWN_COMMITS.get((self.git_dir, rev))):
             return known
         out = self._git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
                         f"unknown revision {rev!r}",
                         hint="fetch the history (actions/checkout: fetch-depth: 0) or name a commit of this repository")
         commit = out.decode().strip()
-        if key is not None:
+        self._known(commit)  # what a name resolved to is a commit: its full id need not be asked again
+        return commit
+
+    def _known(self, commit: str) -> None:
+        if len(commit) == 40 and _FULL_ID.issuperset(commit):
             if len(_KNOWN_COMMITS) >= _KNOWN_COMMITS_MAX:
                 _KNOWN_COMMITS.clear()
-            _KNOWN_COMMITS[key] = commit
-        return commit
+            _KNOWN_COMMITS[(self.git_dir, commit)] = commit
 
     def merge_base(self, one: str, two: str) -> str | None:
         """The single merge base of two commits; None when there is none or more than one."""
@@ -146,7 +148,10 @@ class GitObjects:
             out = self._git(["merge-base", "--all", one, two], "no merge base").decode().split()
         except GitObjectsError:
             return None
-        return out[0] if len(out) == 1 else None
+        if len(out) != 1:
+            return None
+        self._known(out[0])
+        return out[0]
 
     def diff_tree(self, old: str, new: str) -> bytes:
         """`git diff-tree -r -z -M --raw --numstat` between two commits (renames paired, as a patch has them)."""
