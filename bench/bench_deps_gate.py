@@ -6,14 +6,18 @@ makes the patch and its packet with real git and `gatekeeper packet`, then times
 --enable deps` from the patch alone and with `--tree BASE..HEAD`, and the same for a 10,000-file
 change of source files only. Target (issue 14): <= 1.5 s on a 2-core machine.
 
-    python bench/bench_deps_gate.py [--files N] [--runs R] [--python PY]
+    python bench/bench_deps_gate.py [--files N] [--runs R] [--python PY] [--against DIR]
 
-`--python` runs another checkout's interpreter on the same cases (an A/B against main).
+`--python` runs another interpreter on the same cases. `--against DIR` is an A/B against another checkout (its
+package and its policies, e.g. a `git worktree` of main): each run of this checkout's gate is followed by the same
+command on DIR's code, in alternating order, so both see the same load (the shared VM varies 15-30 % from one run
+to the next); both medians are printed, with whether every run of the two decided alike (outcome, input digest).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -25,19 +29,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_deps import build, git  # noqa: E402
-from bench_gate import adopt_orphans, compile_bytecode, reap_orphans  # noqa: E402
+from bench_gate import REPO, adopt_orphans, compile_bytecode, reap_orphans  # noqa: E402
 
 POLICIES = Path(__file__).resolve().parent.parent / "policies"
 
 
-def gate(python: str, packet: Path, patch: Path, *extra: str) -> tuple[float, float, str]:
+def gate(python: str, packet: Path, patch: Path, *extra: str, code: Path | None = None) -> tuple[float, float, str]:
     """Wall seconds, CPU seconds (user + sys of the gate and its descendants, the engine child it does not wait
-    for included: this process adopts and reaps it) and its output."""
-    command = [python, "-m", "gatekeeper", "gate", str(packet), "--patch", str(patch), "--policy", str(POLICIES),
+    for included: this process adopts and reaps it) and its output. `code`: another checkout's package and policies."""
+    policies = POLICIES if code is None else code / "policies"
+    command = [python, "-m", "gatekeeper", "gate", str(packet), "--patch", str(patch), "--policy", str(policies),
                "--format", "json", "--enable", "deps", "--timeout", "60", *extra]  # a loaded machine: no 10 s cut
+    env = None if code is None else {**os.environ, "PYTHONPATH": str(code)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True)
+    done = subprocess.run(command, capture_output=True, env=env, cwd=None if code is None else packet.parent)
     took = time.perf_counter() - started
     reap_orphans()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -81,9 +87,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--no-cli", action="store_true", help="only the in-process cost of the delta")
+    parser.add_argument("--against", type=Path, help="another checkout to interleave every run with (A/B)")
     args = parser.parse_args()
     adopt_orphans()
     compile_bytecode()
+    if args.against:
+        compile_bytecode(args.against)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, python {args.python}")
     with tempfile.TemporaryDirectory(prefix="gatekeeper-bench-") as tmp:
         root = Path(tmp)
@@ -99,17 +108,26 @@ def main() -> None:
                 print(f"delta added in-process, {label}: {added_cost(repo, start, target, patch, args.runs)}")
             tree = ("--tree", f"{start}..{target}", "--repo", str(repo))
             for mode, extra in () if args.no_cli else (("patch", ()), ("--tree", tree)):
-                times, cpus = [], []
+                sides: dict[str, tuple[list[float], list[float], set[tuple[str, str]]]] = {}
                 out = ""
-                for _ in range(args.runs):
-                    took, cpu, out = gate(args.python, packet, patch, *extra)
-                    times.append(took)
-                    cpus.append(cpu)
+                for run in range(args.runs):
+                    for side in ("this", "against")[:: 1 if run % 2 == 0 else -1][: 2 if args.against else 1]:
+                        code = (args.against if side == "against" else REPO).resolve() if args.against else None
+                        took, cpu, out = gate(args.python, packet, patch, *extra, code=code)
+                        times, cpus, decided = sides.setdefault(side, ([], [], set()))
+                        times.append(took)
+                        cpus.append(cpu)
+                        doc = json.loads(out)
+                        decided.add((doc["outcome"], doc["input_digest"]))
                 moved = out.count('"change":')
-                print(f"gate {label:<12} {mode:<6} {patch.stat().st_size:>9} patch bytes, {moved:>4} changes: "
-                      f"wall min {min(times):.3f} s, median {statistics.median(times):.3f} s; "
-                      f"cpu (user+sys) min {min(cpus):.3f} s, median {statistics.median(cpus):.3f} s "
-                      f"({args.runs} cold runs, load {os.getloadavg()[0]:.1f}, target 1.5 s)")
+                for side, (times, cpus, _decided) in sides.items():
+                    print(f"gate {label:<12} {mode:<6} {side:<7} {patch.stat().st_size:>9} patch bytes, {moved:>4} "
+                          f"changes: wall min {min(times):.3f} s, median {statistics.median(times):.3f} s; "
+                          f"cpu (user+sys) min {min(cpus):.3f} s, median {statistics.median(cpus):.3f} s "
+                          f"({args.runs} cold runs, load {os.getloadavg()[0]:.1f}, target 1.5 s)")
+                if args.against:
+                    alike = len(sides["this"][2] | sides["against"][2]) == 1
+                    print(f"  the two checkouts decided {'alike' if alike else 'DIFFERENTLY'} on every run")
 
 
 if __name__ == "__main__":

@@ -52,13 +52,13 @@ def make_case(root: Path, name: str, count: int) -> tuple[Path, Path]:
     return packet, patch
 
 
-def compile_bytecode() -> None:
-    """Write the package's .pyc files first, as an installed gatekeeper has them (pip compiles on install).
+def compile_bytecode(checkout: Path = REPO) -> None:
+    """Write `checkout`'s package .pyc files first, as an installed gatekeeper has them (pip compiles on install).
 
     Where PYTHONDONTWRITEBYTECODE is set (this VM sets it), every cold run would otherwise compile each
     module it imports from source again: ~0.2 s of CPU per gate that no installed copy spends.
     """
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "gatekeeper")], check=True,
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "gatekeeper")], check=True,
                    capture_output=True, env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
 
 

@@ -20,6 +20,7 @@ from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.attest.keys import Trust, parse_trust
 from gatekeeper.attest.verdict import apply_approvals, packet_attestation, sign_summary
 from gatekeeper.audit.sinks import log_decision, log_failure
+from gatekeeper.classify.change import bulk_allocation
 from gatekeeper.commits import commits_patch, run_id
 from gatekeeper.config_source import gate_configuration, trusted_file
 from gatekeeper.deps.advisories import load as load_advisories
@@ -63,9 +64,12 @@ class GateOptions:
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[Decision, str]:
     """Decide, append to the decision log when asked, render the report: (decision, text for stdout).
 
-    When the gate cannot decide (exit 2), that is logged too, to the destinations named by the options."""
+    When the gate cannot decide (exit 2), that is logged too, to the destinations named by the options.
+    The cyclic garbage collector is paused for the run (`bulk_allocation`): a 10,000-file gate allocates
+    ~1,000,000 objects that live until it ends, which collections would walk again and again (~10 % of its CPU)."""
     try:
-        return _run_gate(options, env=env)
+        with bulk_allocation():
+            return _run_gate(options, env=env)
     except Exception as exc:
         if not isinstance(exc, GatekeeperError) or exc.exit_code == ExitCode.ERROR:
             log_failure(exc, file=options.log, git=options.log_git, url=options.log_url, tree=options.tree,

@@ -173,6 +173,8 @@ def _compare_files(claimed: list[dict[str, Any]], actual: list[dict[str, Any]]) 
             out.append(f"files: the patch changes {path!r}, the packet does not list it")
             continue
         index, said = by_path[path]
+        if said == entry:  # the common case at C speed: every key equal, so every compared one is too
+            continue
         for key in FILE_FACTS:
             if said.get(key) != entry.get(key):
                 out.append(

@@ -183,14 +183,24 @@ _FILE = lazy(r"([^/\s\"'@:=]*)\0[^/\s\"'?#]*")
 _HASHED = lazy(r"(?:/[0-9a-f]{2}/[0-9a-f]{2}/)?(?<![0-9A-Za-z])[0-9a-fA-F]{16,}(?![0-9A-Za-z])")
 
 
-def _sources(read: Callable[[bytes], Entries], data: bytes) -> dict[str, dict[str, set[Leaf]]]:
-    """Each entry's locations (by place or name, then version) as a set of leaves (list order ignored)."""
+def _sources(read: Callable[[bytes], Entries], data: bytes, unchanged: set[tuple[str, str, str]] | None = None
+             ) -> tuple[dict[str, dict[str, set[Leaf]]], set[tuple[str, str, str]]]:
+    """Each entry's locations (by place, then version) as leaves (list order ignored); every entry's (place, version,
+    repr of its source). One found in `unchanged` (the other side's: `repr` tells 1 from true and 1.0) adds no leaf."""
     out: dict[str, dict[str, set[Leaf]]] = {}
+    entries: set[tuple[str, str, str]] = set()
     for count, (where, version, source) in enumerate(read(data)):
         if count >= MAX_ENTRIES:
             raise ManifestError(f"more than {MAX_ENTRIES} entries")
+        try:  # a source too deep for repr is not compared: its leaves are collected (iteratively)
+            key: tuple[str, str, str] | None = (where, version, repr(source))
+        except RecursionError:
+            key = None
+        if key is not None and unchanged is not None and key in unchanged:
+            continue
+        entries.update([key] if key is not None else [])
         _leaves(source, "", out.setdefault(where, {}).setdefault(version, set()))
-    return out
+    return out, entries
 
 
 def _leaves(value: Any, path: str, into: set[Leaf]) -> None:
@@ -207,8 +217,6 @@ def _leaves(value: Any, path: str, into: set[Leaf]) -> None:
 
 # Yarn writes the npm registry under either name (registry.yarnpkg.com is the same registry): one host.
 _SAME_REGISTRY = lazy(r"(?i)//registry\.yarnpkg\.com(?=[/\"'])")
-
-
 _CHECKSUM_FRAGMENT = lazy(r"#[0-9a-fA-F]{16,}\b")  # yarn classic's `#sha1` after a tarball URL
 
 
@@ -241,7 +249,8 @@ def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
     read = READERS.get(name)
     if read is None:
         return []
-    before, after = _sources(read, base), _sources(read, head)
+    before, unchanged = _sources(read, base)
+    after, _ = _sources(read, head, unchanged)
     known_hosts = _hosts({leaf for versions in before.values() for leaves in versions.values() for leaf in leaves})
     moved: list[str] = []
     for where, versions in sorted(after.items()):
