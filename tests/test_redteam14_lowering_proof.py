@@ -17,9 +17,10 @@ import warnings
 from pathlib import Path
 
 import pytest
+from test_classify_context import RULES
 from test_deps_gate import Case, Cases, gate, together, unreviewed
 
-from gatekeeper.classify.ansible import setup_py
+from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.shapes import setup_cfg
 
 TOOLS = "[flake8]\nmax-line-length = 100\n\n[isort]\nprofile = black\n"
@@ -44,6 +45,13 @@ PY_ATTACKS = {
     "a call through getattr": "import sys\n\nst = sys.modules['setup' 'tools']\n"
                               "getattr(st, 'set' 'up')(name='x', install_requires=['evil-dep'])\n",
     "a call through __import__": "import os\n\n__import__('setup' 'tools').__dict__['set' 'up'](name='x')\n",
+}
+# A module of code for its first 8 KiB (the window sniff reads) or 64 KiB (what a patch's section keeps), then packaging.
+VIEW = "from flask import render_template\n\n\ndef setup():\n    return render_template('setup.html')\n"
+PACKAGING = "\nfrom setuptools import setup\n\nsetup(name='x', install_requires=['evil-dep'])\n"
+PY_ATTACKS |= {
+    "packaging after the first 8 KiB": VIEW + "PAGES = 1\n" * 1000 + PACKAGING,
+    "packaging after the first 64 KiB": VIEW + "PAGES = 1\n" * 7000 + PACKAGING,
 }
 
 
@@ -76,7 +84,7 @@ def test_no_tools_only_proof_for_a_setup_cfg_setuptools_reads_a_requirement_from
 
 @pytest.mark.parametrize("text", PY_ATTACKS.values(), ids=PY_ATTACKS.keys())
 def test_no_proof_for_a_setup_py_that_reaches_setuptools(text: str) -> None:
-    assert setup_py(text) is None
+    assert sniff("lib/setup.py", text.encode(), RULES.context) is None
 
 
 def test_setuptools_reads_the_requirement(tmp_path: Path) -> None:

@@ -258,8 +258,9 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
         data = data[:LONG_WINDOW] if only_comments(data[:WINDOW]) else data[:WINDOW]
     text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # a UTF-8 byte order mark hides nothing
     name = path.rpartition("/")[2]
-    if name == "setup.py":
-        return _signal(setup_py(text))
+    if name == "setup.py":  # no packaging anywhere in it: read whole (a call of setup() may follow 8 KiB of code)
+        return _signal(setup_py(whole.decode("utf-8", "replace").removeprefix("\ufeff"))) \
+            if len(whole) <= FULL_READ else None
     if name == "setup.cfg":  # tool settings only, seen whole (a longer file may name a package further down)
         return _signal(setup_cfg(text)) if len(whole) < WINDOW else None
     found = _patterns(path, name, text, rules)
