@@ -20,8 +20,8 @@ import pytest
 from test_classify_context import RULES
 from test_deps_gate import Case, Cases, gate, together, unreviewed
 
-from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.shapes import setup_cfg
+from gatekeeper.classify.sniff import sniff
 
 TOOLS = "[flake8]\nmax-line-length = 100\n\n[isort]\nprofile = black\n"
 CFG_ATTACKS = {
@@ -46,7 +46,8 @@ PY_ATTACKS = {
                               "getattr(st, 'set' 'up')(name='x', install_requires=['evil-dep'])\n",
     "a call through __import__": "import os\n\n__import__('setup' 'tools').__dict__['set' 'up'](name='x')\n",
 }
-# A module of code for its first 8 KiB (the window sniff reads) or 64 KiB (what a patch's section keeps), then packaging.
+# A module of code for its first 8 KiB (the window sniff reads) or 64 KiB (what a patch's section keeps), then
+# packaging.
 VIEW = "from flask import render_template\n\n\ndef setup():\n    return render_template('setup.html')\n"
 PACKAGING = "\nfrom setuptools import setup\n\nsetup(name='x', install_requires=['evil-dep'])\n"
 PY_ATTACKS |= {
