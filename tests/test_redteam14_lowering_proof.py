@@ -30,6 +30,9 @@ CFG_ATTACKS = {
     "a header with text after its ], a dashed key": TOOLS + "\n[options]x\ninstall-requires = evil-dep>=1\n",
     "an indented header first, a dashed key": " [options]\n install-requires = evil-dep>=1\n\n" + TOOLS,
     "an indented metadata header, a dashed key": " [options.extras_require]\nEXTRA = evil-dep>=1\n\n" + TOOLS,
+    # git calls the file binary, and the content reader stops at the NUL (kubectl's YAML reader does); configparser
+    # reads on
+    "a NUL byte before the packaging": TOOLS.replace("black", "black\0") + "\n[options]\ninstall_requires = evil-dep\n",
     "the packaging key from [DEFAULT]": "[DEFAULT]\nInstall_Requires = evil-dep>=1\n\n" + TOOLS
                                         + "\n[options]  # zip\nzip_safe = false\n",
 }

@@ -253,6 +253,7 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     if (m := _LFS_POINTER.match(data)) is not None:
         return Signal("iac", "iac.content.lfs-pointer", f"{m.group(0).decode().strip()}: a Git LFS pointer, whose "
                       "content is not in the change")
+    cut = b"\0" in _decoded(data)  # nothing past a NUL is read (readable); configparser reads on
     whole = data = readable(data)
     if len(data) > WINDOW:  # the same window whether the bytes came from a blob or a patch
         data = data[:LONG_WINDOW] if only_comments(data[:WINDOW]) else data[:WINDOW]
@@ -260,9 +261,9 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     name = path.rpartition("/")[2]
     if name == "setup.py":  # no packaging anywhere in it: read whole (a call of setup() may follow 8 KiB of code)
         return _signal(setup_py(whole.decode("utf-8", "replace").removeprefix("\ufeff"))) \
-            if len(whole) <= FULL_READ else None
+            if len(whole) <= FULL_READ and not cut else None
     if name == "setup.cfg":  # tool settings only, seen whole (a longer file may name a package further down)
-        return _signal(setup_cfg(text)) if len(whole) < WINDOW else None
+        return _signal(setup_cfg(text)) if len(whole) < WINDOW and not cut else None
     found = _patterns(path, name, text, rules)
     if len(data) < len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
         # The window is what honest files need (research §5), not what an author who pads a file before its
