@@ -48,6 +48,8 @@ PY_ATTACKS = {
     "a call through getattr": "import sys\n\nst = sys.modules['setup' 'tools']\n"
                               "getattr(st, 'set' 'up')(name='x', install_requires=['evil-dep'])\n",
     "a call through __import__": "import os\n\n__import__('setup' 'tools').__dict__['set' 'up'](name='x')\n",
+    "a call through pkgutil": "import pkgutil\n\npkgutil.resolve_name('setup' 'tools:set' 'up')(name='x')\n",
+    "a call through a pickle": "import pickle\n\npickle.loads(b'csetup' b'tools\\nsetup\\n(tR.')\n",
 }
 # A module of code for its first 8 KiB (the window sniff reads) or 64 KiB (what a patch's section keeps), then
 # packaging.

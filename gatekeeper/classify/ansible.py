@@ -46,10 +46,12 @@ _SETUP_PACKAGING = lazy(
     r"\b(?:setuptools|distutils)\b|^[ \t]*(?:from|import)[ \t]+skbuild\b|(?<!def )\bsetup(?:\s|\\|#[^\n]*\n)*\(",
     _FLAGS)
 # A name computed at run time (`importlib.import_module('setup' 'tools')`, `getattr(m, 'set' 'up')`, `exec(...)`,
-# `sys.modules[...]`) may reach setuptools without naming it: no proof that the file is not packaging.
+# `sys.modules[...]`, `pkgutil.resolve_name`, `pydoc.locate`, a pickle's reduce) may reach setuptools without naming
+# it: no proof that the file is not packaging. (Code can always hide what it calls: this is a floor, not a proof.)
 _REFLECTION = lazy(
-    r"\b(?:__import__|importlib|import_module|getattr|attrgetter|methodcaller|__getattribute__|__dict__|__builtins__|"
-    r"builtins|exec|eval|runpy|modules|globals|locals|vars)\b")
+    r"\b(?:__import__|importlib|import_module|imp|getattr|attrgetter|methodcaller|__getattribute__|__dict__|"
+    r"__builtins__|builtins|exec|eval|runpy|modules|globals|locals|vars|pkgutil|pydoc|c?[Pp]ickle|dill|cloudpickle|"
+    r"jsonpickle|shelve|marshal|timeit|InteractiveConsole|InteractiveInterpreter)\b")
 # A Python module's own import: the proof that a setup.py which neither imports nor calls a packaging API is code.
 _PYTHON_IMPORT = lazy(r"^(?:from[ \t]+[\w.]+[ \t]+import[ \t]|import[ \t]+[\w.]+)", _FLAGS)
 _ANSIBLE_MODULE = lazy(
