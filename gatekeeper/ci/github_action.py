@@ -7,9 +7,10 @@ outputs `outcome`, `findings` and `report` in `$GITHUB_OUTPUT`, and exits non-ze
 deny unless dry-run. A gate that cannot decide always fails the step: the gate fails closed.
 
 For pull request events the patch is bound to the pull request (`--tree BASE..HEAD`, the event's
-base and head commits unless the inputs name others), which also makes the gate read
-`gatekeeper.yaml` and the bundle from BASE; no `--policy` is passed unless asked for, so the gate's
-own choice applies (and without --tree its self-guard sees a patch that edits `./policies`).
+base and head commits unless the inputs name others; on a merge queue's `merge_group` event, the
+group's), which also makes the gate read `gatekeeper.yaml` and the bundle from BASE; no `--policy`
+is passed unless asked for, so the gate's own choice applies (and without --tree its self-guard
+sees a patch that edits `./policies`).
 
 Run as `python -I -m gatekeeper.ci.github_action` from the action's own virtualenv: the working
 directory is the change under review, and without `-I` a `gatekeeper/` package in it would be imported
@@ -224,10 +225,11 @@ def _boolean(env: Mapping[str, str], name: str) -> bool:
 
 
 def _tree_bounds(env: Mapping[str, str]) -> dict[str, str | None]:
-    """`base` and `head`: the inputs, else the pull request's commits from the event; both or neither."""
-    event = _pull_request(env)
-    base = _get(env, "BASE") or _sha(event, "base")
-    head = _get(env, "HEAD") or _sha(event, "head")
+    """`base` and `head`: the inputs, else the commits of the event's pull request or merge group; both or
+    neither."""
+    pull, group = _event_sections(env)
+    base = _get(env, "BASE") or _sha(pull, "base") or _group_sha(group, "base")
+    head = _get(env, "HEAD") or _sha(pull, "head") or _group_sha(group, "head")
     if bool(base) != bool(head):
         missing = "head" if base else "base"
         raise UsageError(f"the '{missing}' input is needed with the other one", where=f"input {missing}",
@@ -235,16 +237,23 @@ def _tree_bounds(env: Mapping[str, str]) -> dict[str, str | None]:
     return {"base": base or None, "head": head or None}
 
 
-def _pull_request(env: Mapping[str, str]) -> Mapping[str, Any]:
+def _event_sections(env: Mapping[str, str]) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+    """The event's `pull_request` and `merge_group` objects ({} for what it does not have). A merge queue checks
+    out the merge group commit: its change is `base_sha..head_sha`, bound to the patch as a pull request's is."""
     path = env.get("GITHUB_EVENT_PATH")
     if not path:
-        return {}
+        return {}, {}
     try:
         event = load_json(read_bytes(Path(path)), f"GITHUB_EVENT_PATH={path}")
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot read the event payload: {exc}", where=f"GITHUB_EVENT_PATH={path}") from exc
-    pull = event.get("pull_request") if isinstance(event, dict) else None
-    return pull if isinstance(pull, dict) else {}
+    pull, group = (event.get(key) if isinstance(event, dict) else None for key in ("pull_request", "merge_group"))
+    return (pull if isinstance(pull, dict) else {}), (group if isinstance(group, dict) else {})
+
+
+def _group_sha(group: Mapping[str, Any], side: str) -> str:
+    sha = group.get(f"{side}_sha")
+    return sha if isinstance(sha, str) else ""
 
 
 def _sha(pull: Mapping[str, Any], side: str) -> str:

@@ -5,6 +5,7 @@ an Ansible module rather than packaging. Same contract as shapes.py: (bucket, ru
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from gatekeeper.classify.shapes import evidence_line
 from gatekeeper.lazy_pattern import lazy
@@ -39,9 +40,18 @@ _PLAY_ITEM = lazy(r"^-([ \t]+)([A-Za-z_][\w.]*)[ \t]*:", _FLAGS)
 _PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
 _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
 # Packaging: an import of a build backend's setup API, or a call of setup() (not a function *named* setup: a web
-# application's `def setup():` view in a module named setup.py is no packaging).
+# application's `def setup():` view in a module named setup.py is no packaging). Read in the text as Python reads it
+# (setup_py normalizes it first): a call may put a backslash, line breaks and comments between `setup` and `(`.
 _SETUP_PACKAGING = lazy(
-    r"\b(?:setuptools|distutils)\b|^[ \t]*(?:from|import)[ \t]+skbuild\b|(?<!def )\bsetup[ \t]*\(", _FLAGS)
+    r"\b(?:setuptools|distutils)\b|^[ \t]*(?:from|import)[ \t]+skbuild\b|(?<!def )\bsetup(?:\s|\\|#[^\n]*\n)*\(",
+    _FLAGS)
+# A name computed at run time (`importlib.import_module('setup' 'tools')`, `getattr(m, 'set' 'up')`, `exec(...)`,
+# `sys.modules[...]`, `pkgutil.resolve_name`, `pydoc.locate`, a pickle's reduce) may reach setuptools without naming
+# it: no proof that the file is not packaging. (Code can always hide what it calls: this is a floor, not a proof.)
+_REFLECTION = lazy(
+    r"\b(?:__import__|importlib|import_module|imp|getattr|attrgetter|methodcaller|__getattribute__|__dict__|"
+    r"__builtins__|builtins|exec|eval|runpy|modules|globals|locals|vars|pkgutil|pydoc|c?[Pp]ickle|dill|cloudpickle|"
+    r"jsonpickle|shelve|marshal|timeit|InteractiveConsole|InteractiveInterpreter)\b")
 # A Python module's own import: the proof that a setup.py which neither imports nor calls a packaging API is code.
 _PYTHON_IMPORT = lazy(r"^(?:from[ \t]+[\w.]+[ \t]+import[ \t]|import[ \t]+[\w.]+)", _FLAGS)
 _ANSIBLE_MODULE = lazy(
@@ -96,7 +106,9 @@ def setup_py(text: str) -> tuple[str, str, str] | None:
     """A setup.py that is no packaging: an Ansible module, or a module of an application's code (a Flask view named
     setup) that imports what it uses and neither imports a packaging API nor calls setup(): src (deps is lowered only
     on this proof, and only on the whole file)."""
-    if _SETUP_PACKAGING.search(text):
+    # Python reads identifiers NFKC-normalized (`ſetup` and `ｓｅｔｕｐ` are `setup`): so is the text the proof reads.
+    text = unicodedata.normalize("NFKC", text)
+    if _SETUP_PACKAGING.search(text) or _REFLECTION.search(text):
         return None
     if (m := _ANSIBLE_MODULE.search(text)) is not None:
         return "src", "src.content.ansible-module", evidence_line(text, m)

@@ -182,7 +182,13 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         if (evidence := context.task_script(item.change)) is not None:
             return _raise(item, "ci", "ci.context.task-script", "content", evidence)
         evidence = context.terraform_ref(item.change) if item.bucket != "iac" else None
-        return item if evidence is None else _raise(item, "iac", "iac.context.terraform-file", "content", evidence)
+        if evidence is not None:
+            return _raise(item, "iac", "iac.context.terraform-file", "content", evidence)
+        if context.kind == "patch" and item.bucket != "iac":
+            # A patch shows neither the submodule's files nor the kustomizations, includes and workflows that read
+            # them and are left alone (with the commits a gitlink is judged by its readers): unsettled.
+            return replace(item, tags=tuple(sorted({*item.tags, NEEDS_CONTEXT})))
+        return item
     if item.rule.startswith(FINAL_RULES):
         return _moved_into_final(item, rules, context)
     change = item.change

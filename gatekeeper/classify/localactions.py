@@ -43,19 +43,32 @@ def local_uses(text: str) -> list[str]:
     return found
 
 
-def entry_points(text: str) -> list[str]:
-    """The files a root action.yml runs (`runs: main:`, `pre:`, `post:`): `uses: ./` runs the action at the
-    repository's root, whose folder is the whole repository, so its entry files' folders (`dist/`) stand for it."""
+def entry_files(text: str) -> list[str]:
+    """The files an action.yml runs, as written (`runs: main:`, `pre:`, `post:`, a Docker action's `image:` when it
+    is a Dockerfile of the repository): see entry_points."""
     found: list[str] = []
     for root in documents(text):
         for runs in root.get("runs", ()) if isinstance(root, dict) else ():
             if not isinstance(runs, dict):
                 continue
-            for key in ("main", "pre", "post"):
+            for key in ("main", "pre", "post", "image"):
                 for value in runs.get(key, ()):
-                    path = posixpath.normpath(value.strip()) if isinstance(value, str) and value.strip() else "."
-                    if path not in (".", "..") and not path.startswith(("../", "/")):
-                        found.append(path.rpartition("/")[0] or path)
+                    if isinstance(value, str) and value.strip() and "://" not in value:
+                        found.append(value.strip())
+    return found
+
+
+def entry_points(written: list[str], folder: str) -> list[str]:
+    """The folders (or, at the root, files) the entry files of the action in `folder` ('' for the root) stand for.
+
+    GitHub's runner joins them to the action's folder without keeping them inside it (`main: ../../dist/setup.js`
+    runs `dist/setup.js`), so the folder of each stands for the action; at the root (`uses: ./`, whose folder is
+    the whole repository) the entry file's folder (`dist/`) does. Outside the repository: not its files."""
+    found: list[str] = []
+    for value in written:
+        path = posixpath.normpath(posixpath.join(folder, value))
+        if path not in (".", "..") and not path.startswith(("../", "/")):
+            found.append(path.rpartition("/")[0] or path)
     return found
 
 

@@ -55,8 +55,9 @@ def lower_with_proof(item: ClassifiedFile, rules: RuleSet, signals: Sequence[tup
 # The deps manifests content may lower, each with the signal that proves it (an Ansible module; tool settings only).
 _LOWERING_PROOF = {"setup.py": ("src.content.ansible-module", "src.content.setup-not-packaging"),
                    "setup.cfg": ("other.content.setup-cfg-tools",)}
-# Proofs that never lower a file at the repository's root: `pip install .` runs the root's setup.py whatever it holds.
-_NOT_AT_ROOT = frozenset({"src.content.setup-not-packaging"})
+# Proofs that never lower a file at the repository's root: `pip install .` runs the root's setup.py whatever it holds
+# (an "Ansible module" there too: DOCUMENTATION = ... above setup code is still what pip runs).
+_NOT_AT_ROOT = frozenset({"src.content.setup-not-packaging", "src.content.ansible-module"})
 
 
 def _in_test_data(path: str, folders: frozenset[str], tests: frozenset[str]) -> bool:

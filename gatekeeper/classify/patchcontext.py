@@ -119,11 +119,13 @@ class PatchContext:
             return []
         old_text, new_text = found
         out = []
+        # A side is complete when the patch shows all of it: an added (deleted) file's new (old) side, unless the
+        # section was longer than what is kept of it (LONG_WINDOW).
         if change.status != "deleted" and wanted(change.path):
-            out.append(Shown(change.path, new_text, change.status == "added"))
+            out.append(Shown(change.path, new_text, change.status == "added" and len(new_text) < LONG_WINDOW))
         old = change.old_path or change.path
         if change.status != "added" and wanted(old):
-            out.append(Shown(old, old_text, change.status == "deleted"))
+            out.append(Shown(old, old_text, change.status == "deleted" and len(old_text) < LONG_WINDOW))
         return out
 
 

@@ -26,6 +26,8 @@ LONG_WINDOW = 64 * 1024  # read when the first window held nothing but comments 
 # (context.py reviews it when no path rule named it: the deciding keys of a manifest may sit anywhere in it).
 FULL_READ = 1024 * 1024
 
+# The types whose readers (YAML, JSON: kubectl) stop at a NUL byte, as `readable` does.
+_STOP_AT_NUL = frozenset({"yaml", "yml", "json"})
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
@@ -253,21 +255,30 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     if (m := _LFS_POINTER.match(data)) is not None:
         return Signal("iac", "iac.content.lfs-pointer", f"{m.group(0).decode().strip()}: a Git LFS pointer, whose "
                       "content is not in the change")
+    raw = _decoded(data)
+    cut = b"\0" in raw  # nothing past a NUL is read (readable); configparser and Ansible's INI reader read on
     whole = data = readable(data)
     if len(data) > WINDOW:  # the same window whether the bytes came from a blob or a patch
         data = data[:LONG_WINDOW] if only_comments(data[:WINDOW]) else data[:WINDOW]
     text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # a UTF-8 byte order mark hides nothing
     name = path.rpartition("/")[2]
-    if name == "setup.py":
-        return _signal(setup_py(text))
+    if name == "setup.py":  # no packaging anywhere in it: read whole (a call of setup() may follow 8 KiB of code)
+        return _signal(setup_py(whole.decode("utf-8", "replace").removeprefix("\ufeff"))) \
+            if len(whole) <= FULL_READ and not cut else None
     if name == "setup.cfg":  # tool settings only, seen whole (a longer file may name a package further down)
-        return _signal(setup_cfg(text)) if len(whole) < WINDOW else None
+        return _signal(setup_cfg(text)) if len(whole) < WINDOW and not cut else None
     found = _patterns(path, name, text, rules)
     if len(data) < len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
         # The window is what honest files need (research §5), not what an author who pads a file before its
         # deciding lines needs: a tool reads the whole file (red team 11: an ARM template's `$schema` after 8 KiB
         # of resources, an inventory's hosts after a long first group, a Jenkins pipeline after its helpers).
         found.extend(_patterns(path, name, whole.decode("utf-8", "replace").removeprefix("\ufeff"), rules))
+    if cut and len(raw) <= FULL_READ and name.rpartition(".")[2].lower() not in _STOP_AT_NUL \
+            and not any(s.bucket in ("ci", "iac") for s in found):
+        # YAML and JSON readers stop at a NUL byte, others do not (an Ansible INI inventory below a comment ending in
+        # one): the text without its NUL bytes, for a ci or iac signal only (red team 14: test_redteam14_nul_bytes.py)
+        past = raw.replace(b"\0", b"").decode("utf-8", "replace").removeprefix("\ufeff")
+        found.extend(s for s in _patterns(path, name, past, rules) if s.bucket in ("ci", "iac"))
     if as_yaml and len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
         text = text if whole is data else whole.decode("utf-8", "replace").removeprefix("\ufeff")
         found.extend(Signal(*signal) for signal in yaml_signals(text, rules))

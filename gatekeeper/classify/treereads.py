@@ -47,7 +47,7 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
     """{folder of a local action: the workflow that runs it (maybe through other local actions)}; False past
     localactions.MAX_FILES files read in a tree."""
     found: dict[str, str] = {}
-    read: dict[str, list[str]] = {}  # by blob id
+    read: dict[str, tuple[list[str], list[str]]] = {}  # by blob id: (the local actions it uses, its entry files)
     for tree in trees:
         queue = [(path, path) for path in tree if localactions.is_workflow(path)]
         seen: set[str] = set()
@@ -63,13 +63,18 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
                 data = read_blob(entry)
                 if len(data) > FULL_READ:
                     return False  # what it runs may be past what is read
-                read[entry.oid] = localactions.local_uses(data.decode("utf-8", "replace"))
-            for folder in read[entry.oid]:
+                text = data.decode("utf-8", "replace")
+                read[entry.oid] = (localactions.local_uses(text), localactions.entry_files(text))
+            uses, entries = read[entry.oid]
+            if not localactions.is_workflow(path):  # an action's definition: the files it runs, wherever they are
+                for place in localactions.entry_points(entries, path.rpartition("/")[0]):
+                    found.setdefault(place, origin)
+            for folder in uses:
                 if not folder:  # the root action: what its definition runs
                     for name in localactions.DEFINITIONS:
                         if (root := tree.get(name)) is not None and root.mode in _REGULAR:
                             text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
-                            for place in localactions.entry_points(text):
+                            for place in localactions.entry_points(localactions.entry_files(text), ""):
                                 found.setdefault(place, origin)
                     continue
                 found.setdefault(folder, origin)
