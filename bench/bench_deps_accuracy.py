@@ -101,9 +101,11 @@ def _same_version(want: str, got: str | None) -> bool:
 
 # Dependabot names the build tool a wrapper downloads by the wrapper's name, and Renovate an asdf
 # `.tool-versions` entry by its asdf plugin (`golang`, `nodejs`); the delta names the tool.
-# Renovate's github-tags datasource names a runtime by its repository (`golang/go`, `nodejs/node`).
+# Renovate's github-tags datasource names a runtime by its repository (`golang/go`, `nodejs/node`), and its maven
+# datasource Maven itself by its core artifact (a Dockerfile's `ARG MAVEN_VERSION=3.9.12` under a custom manager).
 _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
-             ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node")}
+             ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
+             ("tool", "maven", "org-apache-maven:maven-core")}
 
 
 def _same_name(want: str, change: Change) -> bool:
@@ -133,7 +135,11 @@ def _same_name(want: str, change: Change) -> bool:
             name = re.sub(r"-git$", "", re.sub(r"^git::https?://", "", name))
         name = re.sub(r"//.*$", "", name)
         # Dependabot names a git-sourced module `<module block>::<repository>` (`auth0::cloud-platform-terraform-auth0`)
-        want = want.split("::")[-1]
+        # and, in its metadata, `<module block>::github::<owner>/<repository>::<ref>`: the repository, not the ref
+        parts = want.split("::")
+        while len(parts) > 1 and re.fullmatch(r"v?\d[\w.-]*", parts[-1]):
+            parts.pop()
+        want = parts[-1]
     if (change.ecosystem, name, want) in _WRAPPERS:
         return True
     if change.ecosystem == "docker":
