@@ -26,8 +26,11 @@ chosen for pnpm/yarn/bun monorepos, uv/poetry/pip-tools/Pipfile, Cargo workspace
 Maven modules, NuGet central versions, Composer, Bundler, mix, Terraform, Helm, images and actions, committed before
 its first, blind run in round 9), `eleventh` (deps_bumps_eleventh.tsv, 28 more repositories chosen for pnpm/yarn
 berry monorepos, Go multi-module, sha-pinned actions, Cargo, Gradle catalogs, Maven, NuGet, Composer, Bundler, mix,
-requirements/poetry/uv, Terraform, images and Compose, committed before its first, blind run in round 10) — or reads
-another collection's file
+requirements/poetry/uv, Terraform, images and Compose, committed before its first, blind run in round 10), `twelfth`
+(deps_bumps_twelfth.tsv, 28 more repositories chosen for yarn/pnpm/npm and bun beside Bundler, pip-tools/uv,
+Go multi-module with sha-pinned actions and images, Cargo workspaces, Bundler, Maven, Gradle catalogs, NuGet,
+Compose, devcontainer features and Terraform providers and modules, committed before its first, blind run in round
+11) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -64,7 +67,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "sixth": DATA.with_name("deps_bumps_sixth.tsv"),
         "seventh": DATA.with_name("deps_bumps_seventh.tsv"), "eighth": DATA.with_name("deps_bumps_eighth.tsv"),
         "ninth": DATA.with_name("deps_bumps_ninth.tsv"), "tenth": DATA.with_name("deps_bumps_tenth.tsv"),
-        "eleventh": DATA.with_name("deps_bumps_eleventh.tsv")}
+        "eleventh": DATA.with_name("deps_bumps_eleventh.tsv"), "twelfth": DATA.with_name("deps_bumps_twelfth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -101,9 +104,11 @@ def _same_version(want: str, got: str | None) -> bool:
 
 # Dependabot names the build tool a wrapper downloads by the wrapper's name, and Renovate an asdf
 # `.tool-versions` entry by its asdf plugin (`golang`, `nodejs`); the delta names the tool.
-# Renovate's github-tags datasource names a runtime by its repository (`golang/go`, `nodejs/node`).
+# Renovate's github-tags datasource names a runtime by its repository (`golang/go`, `nodejs/node`), and its maven
+# datasource Maven itself by its core artifact (a Dockerfile's `ARG MAVEN_VERSION=3.9.12` under a custom manager).
 _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
-             ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node")}
+             ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
+             ("tool", "maven", "org-apache-maven:maven-core")}
 
 
 def _same_name(want: str, change: Change) -> bool:
@@ -133,7 +138,11 @@ def _same_name(want: str, change: Change) -> bool:
             name = re.sub(r"-git$", "", re.sub(r"^git::https?://", "", name))
         name = re.sub(r"//.*$", "", name)
         # Dependabot names a git-sourced module `<module block>::<repository>` (`auth0::cloud-platform-terraform-auth0`)
-        want = want.split("::")[-1]
+        # and, in its metadata, `<module block>::github::<owner>/<repository>::<ref>`: the repository, not the ref
+        parts = want.split("::")
+        while len(parts) > 1 and re.fullmatch(r"v?\d[\w.-]*", parts[-1]):
+            parts.pop()
+        want = parts[-1]
     if (change.ecosystem, name, want) in _WRAPPERS:
         return True
     if change.ecosystem == "docker":

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from gatekeeper.deps.delta import diff
 from gatekeeper.deps.loaders import listing, load_toml, mapping, sourced_version, string
-from gatekeeper.deps.model import Dependency, Scope
+from gatekeeper.deps.model import Change, Dependency, ManifestError, Scope
 
 # Where a dependency table says its crate comes from instead of crates.io.
 _SOURCES = ("path", "git", "registry", "registry-index")
@@ -46,3 +47,31 @@ def parse_cargo_lock(path: str, data: bytes) -> list[Dependency]:
             continue  # a workspace member, not a dependency
         out.append(Dependency("cargo", entry["name"], string(entry.get("version")), path, None, None))
     return out
+
+
+def _member_edges(path: str, data: bytes) -> list[Dependency]:
+    """What the workspace's own packages (entries without a `source`) depend on at a version the lockfile spells out
+    (`"syn 3.0.3"`, written so where two versions of a crate are locked), each once per version."""
+    out: dict[tuple[str, str], Dependency] = {}
+    for entry in listing(load_toml(data).get("package"), "[[package]]"):
+        if not isinstance(entry, dict) or "source" in entry:
+            continue
+        for edge in listing(entry.get("dependencies"), "dependencies"):
+            name, _, rest = string(edge).partition(" ")
+            version = rest.split(" ")[0]
+            if name and version:
+                out.setdefault((name, version), Dependency("cargo", name, version, path, True, "runtime"))
+    return list(out.values())
+
+
+def edge_moves(path: str, base: bytes, head: bytes, moved: set[tuple[str, str | None]]) -> list[Change]:
+    """A workspace member moved onto another version a Cargo.lock already held (`"syn 2.0.119"` → `"syn 3.0.3"` in its
+    `dependencies`, with both copies locked before and after): the package list shows no change, the edges do. Only
+    an upgrade or downgrade the package list does not already show (`moved`: name and new version) is added; an
+    edge that appears or goes alone is the package list's to tell."""
+    try:
+        before, after = _member_edges(path, base), _member_edges(path, head)
+    except ManifestError:
+        return []  # the whole-file reader reports an unreadable side itself
+    return [c for c in diff(before, after, path)
+            if c.change in ("upgraded", "downgraded") and (c.name, c.to_version) not in moved]

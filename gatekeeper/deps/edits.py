@@ -9,7 +9,8 @@ artifactId, the hunk shows above it).
 Fail closed: every changed line must be a dependency line of its format or blank, each name may be
 edited in one place only (a name removed in one block and added in another may have moved between
 sections: from devDependencies to dependencies, say), and a value that is not a plain version range
-(an alias `npm:other@1`, a git URL, a path, a renamed crate) is refused. A refusal raises
+(a git URL, a path, a renamed crate; an npm alias `npm:other@1` unless both sides show the same key aliasing the
+same package) is refused. A refusal raises
 ManifestError, which the caller reports as a `partial` problem: the change then needs `--tree`.
 What is read has no scope or standing (the section header is rarely in the hunk): direct, runtime.
 """
@@ -111,6 +112,10 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
     sides: tuple[list[Dependency], list[Dependency]] = ([], [])
     for name, places in edits.items():
         shown = list(places.values())
+        if ecosystem == "npm" and any(d.alias and not (old and new and old[0].alias == new[0].alias)
+                                      for old, new in shown for d in old + new):
+            # a key pointed at another package (`lodash` → `npm:evil-lodash@4`), or an alias added or dropped
+            raise ManifestError(f"{name!r}: an npm alias the hunk does not show on both sides")
         if len(shown) > 1 and (any(len(old) != 1 or len(new) != 1 for old, new in shown)
                                or len({(old[0], new[0]) for old, new in shown}) != 1):
             raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
@@ -139,8 +144,20 @@ def _json(value: str, line: str) -> object:
 _NPM_NAME = lazy(r"^(?:@[A-Za-z0-9_.~-]+/)?[A-Za-z0-9_.~-]+$")
 
 
-def npm_line(side: Side, index: int) -> list[tuple[str, str]]:
-    found = _json_line(side, index)
+# An alias's value, `npm:<package>@<range>`: npm installs <package> under the key's name (npm.declared).
+_NPM_ALIAS = lazy(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*"npm:((?:@[A-Za-z0-9_.~-]+/)?[A-Za-z0-9_.~-]+)@([^"\\]+)"\s*,?\s*$')
+
+
+def npm_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    """A package.json dependency line; an alias (`"@nuxt/ui-pro": "npm:@nuxt/ui-pro-edge@1.4.4"`) is named by the
+    package it fetches, with its key as the alias, as npm.declared names it; `read` takes an alias only where the
+    hunk shows the same key aliasing the same package on both sides."""
+    alias = _NPM_ALIAS.match(side[index][0])
+    if alias is not None and RANGE.match(alias.group(3).strip()):
+        key = _json(alias.group(1), side[index][0])
+        if isinstance(key, str) and _NPM_NAME.match(key) and key != alias.group(2):
+            return [(alias.group(2), alias.group(3).strip(), "npm", "", key)]
+    found: list[tuple[str, ...]] = list(_json_line(side, index))
     for named, _ in found:
         if not _NPM_NAME.match(named.rpartition(_SECTION_MARK)[2]):
             raise ManifestError(f"not an npm package name (a resolution path or selector?): {named[:80]!r}")

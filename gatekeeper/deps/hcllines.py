@@ -80,24 +80,57 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     if m is None or m.group(1) != "version" or not RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
         raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
     source = None
+    top = True  # the walk up reaches the hunk's first line through the block's own lines only
     for above, _ in reversed(side[:index]):
+        top = False
         if "}" in above or "{" in above and not (_HCL_PROVIDER.match(above) or _HCL_MODULE.match(above)):
             break
         if (attr := _HCL_ATTR.match(above)) is not None:
             if attr.group(1) == "version":
                 break
             source = attr.group(2)
+            top = True
             continue
         if _HCL_ONE_LINE.match(above) and not _HCL_MODULE.match(above) and not _HCL_PROVIDER.match(above):
+            top = True
             continue  # another one-line argument of the same block (`enabled = var.x`, `name = "a"`)
         if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
             return [(source.partition("?ref=")[0], m.group(2).strip())]
-        if source and _HCL_PROVIDER.match(above):
-            return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip())]
+        if _HCL_PROVIDER.match(above):
+            source = source or _source_below(side, index)
+            if source:
+                return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip())]
+            break
         if not above.strip() or above.strip().startswith(("#", "//")):
+            top = True
             continue
         break
+    # The block opens above the hunk: only a provider's source form (`[host/]namespace/type`; a registry module's
+    # has three parts, and a module of another source takes no `version`) says whose version this is.
+    source = source or (_source_below(side, index) if top else None)
+    if top and source and _PROVIDER_SOURCE.match(source):
+        return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip())]
     raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
+
+
+_PROVIDER_SOURCE = lazy(r"^(?:[\w-]+(?:\.[\w-]+)+/)?[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w-]*$")
+
+
+def _source_below(side: Side, index: int) -> str | None:
+    """A required_providers entry written `version` first (`version = "6.9.0"`, then `source = "integrations/github"`):
+    the entry's `source` among the one-line arguments below the version line, before the entry's closing `}`."""
+    source = None
+    for below, _ in side[index + 1:]:
+        if below.strip().startswith("}"):
+            return source
+        if (attr := _HCL_ATTR.match(below)) is not None:
+            if attr.group(1) == "version" or source is not None:
+                return None
+            source = attr.group(2)
+        elif not (not below.strip() or below.strip().startswith(("#", "//"))
+                  or _HCL_ONE_LINE.match(below) and "{" not in below and "}" not in below):
+            return None
+    return None
 
 
 def _module_ref(side: Side, index: int, source: str) -> list[tuple[str, ...]]:

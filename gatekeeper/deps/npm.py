@@ -22,12 +22,26 @@ def _declared(entry: dict[str, Any]) -> dict[str, Scope]:
     return names
 
 
+# An alias (`"@nuxt/ui-pro": "npm:@nuxt/ui-pro-edge@1.4.4-28839576.e8eba4f"`): npm installs the package after
+# `npm:` under the key's folder name. The package fetched is the dependency; the key is the file's name for it.
+_ALIAS = lazy(r"^npm:((?:@[^@\s/]+/)?[^@\s/]+)@(\S+)$")
+
+
+def declared(path: str, name: str, spec: str, scope: Scope) -> Dependency:
+    """One `name: spec` entry of a package.json section or a pnpm catalog: an alias names the package it fetches
+    (a new target is another package, not a new version), with the key kept as its `alias`."""
+    alias = _ALIAS.match(spec.strip())
+    if alias is not None and alias.group(1) != name:
+        return Dependency("npm", alias.group(1), alias.group(2), path, True, scope, alias=name)
+    return Dependency("npm", name, spec, path, True, scope)
+
+
 def parse_package_json(path: str, data: bytes) -> list[Dependency]:
     doc = mapping(load_json(data), "package.json")
     out: list[Dependency] = []
     for section, scope in _SECTIONS.items():
         for name, spec in mapping(doc.get(section), section).items():
-            out.append(Dependency("npm", name, string(spec), path, True, scope))
+            out.append(declared(path, name, string(spec), scope))
     manager = string(doc.get("packageManager"))  # corepack installs and runs exactly this: `pnpm@9.1.0+sha512...`
     if manager:
         name, _, version = manager.rpartition("@") if manager.rfind("@") > 0 else (manager, "", "")
@@ -151,7 +165,7 @@ def parse_pnpm_workspace(path: str, data: bytes) -> list[Dependency]:
     for table in tables:
         for name, spec in mapping(table, "catalog").items():
             if isinstance(spec, (str, int, float)) and not isinstance(spec, bool):
-                out.append(Dependency("npm", str(name), str(spec), path, True, "runtime"))
+                out.append(declared(path, str(name), str(spec), "runtime"))
     return out
 
 

@@ -146,9 +146,10 @@ _BY_NAME: dict[str, Format] = {
     **{name: Format("project.yml", xcodegen.parse_project_spec, False, hunks=xcodegen.project_spec_hunks)
        for name in ("project.yml", "project.yaml")},
     **{name: Format("Makefile", toolfiles.parse_makefile, True) for name in ("Makefile", "GNUmakefile", "makefile")},
-    **{name: Format("devcontainer", devcontainer.parse_devcontainer, False)
+    **{name: Format("devcontainer", devcontainer.parse_devcontainer, False,
+                    edits=_edits("devcontainer", devcontainer.devcontainer_line))
        for name in ("devcontainer.json", ".devcontainer.json")},
-    **{name: Format("devcontainer", devcontainer.parse_devcontainer_lock, False)
+    **{name: Format("devcontainer", devcontainer.parse_devcontainer_lock, False, hunks=devcontainer.lock_hunks)
        for name in ("devcontainer-lock.json", ".devcontainer-lock.json")},
 }
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True, hunks=pypi.requirements_hunks)

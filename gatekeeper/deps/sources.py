@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.deps import chartapp, hunks, mavenprops, msbuildprops
+from gatekeeper.deps import cargo, chartapp, hunks, mavenprops, msbuildprops
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
@@ -70,9 +70,10 @@ def _declared(fmt: Format, folder: str, read: dict[str, bytes | None]) -> dict[s
         except (ManifestError, RecursionError):
             return None
         scopes: dict[str, Scope] = {}
-        for d in deps:
-            if scopes.get(d.name) != "runtime":
-                scopes[d.name] = d.scope or "runtime"
+        for d in deps:  # an npm alias by the package it fetches and by its key, which lockfiles may name it by
+            for named in (d.name, d.alias) if d.alias else (d.name,):
+                if scopes.get(named) != "runtime":
+                    scopes[named] = d.scope or "runtime"
         return scopes
     return None
 
@@ -107,7 +108,10 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
                 deps = resolve(deps, declared)  # without a manifest's word: fail closed (direct)
             sides.append(deps)
         if sides[0] is not None and sides[1] is not None:
-            changes += diff(sides[0], sides[1], path)
+            found = diff(sides[0], sides[1], path)
+            if fmt.name == "Cargo.lock" and blobs[0] is not None and blobs[1] is not None:
+                found += cargo.edge_moves(path, blobs[0], blobs[1], {(c.name, c.to_version) for c in found})
+            changes += found
             if fmt.name in _INHERITING:
                 inheriting.setdefault(fmt.name, {})[path] = (blobs[0], blobs[1])
         if moved := changed_overrides(path, blobs[0], blobs[1]):
