@@ -648,6 +648,7 @@ IAC = [
     "template.yaml",
     "samconfig.toml",
     "cdk.json",
+    "test/integ.bucket-policy.ts",  # a CDK integration test: integ-runner deploys it as a real stack
     "cloudformation/network.yaml",
     "infra/stack.cfn.yaml",
     "main.bicep",
