@@ -99,6 +99,7 @@ def in_process(repo: Path, patch: Path, runs: int) -> None:
     from gatekeeper.classify.patchcontext import PatchContext
     from gatekeeper.classify.treecontext import TreeContext
     from gatekeeper.diff import parse_patch
+    from gatekeeper.revrange import resolve_range
 
     rules = load_rules(POLICIES)
     changes = list(parse_patch(patch))
@@ -107,7 +108,7 @@ def in_process(repo: Path, patch: Path, runs: int) -> None:
         build, tiers = [], []
         for _ in range(runs):
             started = time.perf_counter()
-            context = (TreeContext(repo, "main~1", "main", rules) if name == "tree"
+            context = (TreeContext(resolve_range("main~1..main", repo), rules) if name == "tree"
                        else PatchContext(patch, changes, rules.context))
             built = time.perf_counter()
             refine(files, rules, context)

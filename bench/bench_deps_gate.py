@@ -59,10 +59,11 @@ def added_cost(repo: Path, start: str, target: str, patch: Path, runs: int) -> s
     from gatekeeper.classify.treecontext import TreeContext
     from gatekeeper.deps.gateinput import from_patch, from_tree
     from gatekeeper.policy.bundle import load_bundle
+    from gatekeeper.revrange import resolve_range
 
     rules = load_bundle(POLICIES).rules
     out = []
-    with TreeContext(repo, start, target, rules) as context:
+    with TreeContext(resolve_range(f"{start}..{target}", repo), rules) as context:
         changes = context.changes()
         for mode in ("patch", "--tree"):
             wall, cpu = [], []

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from gatekeeper.errors import RunError
 from gatekeeper.gitcmd import run_git
-from gatekeeper.gitobjects import scrubbed_git_env, without_attributes
-from gatekeeper.treecheck import TreeError, parse_range
+from gatekeeper.gitobjects import without_attributes
+from gatekeeper.revrange import RevRange
+from gatekeeper.treecheck import TreeError
 
 # Repository config must not change what the patch says: no external diff or textconv driver (they run
 # programs and rewrite content), fixed prefixes, full blob ids, submodules as pointers, git's renames.
@@ -31,48 +32,36 @@ RUN_ID_PREFIX = "pr-"
 
 
 @contextmanager
-def commits_patch(tree: str, repo: Path | None) -> Iterator[Path]:
+def commits_patch(revs: RevRange) -> Iterator[Path]:
     """A private file holding `git diff --binary` of merge-base(BASE, HEAD)..HEAD, removed on exit.
 
-    TreeError when the revisions are unknown or have no single merge base (the change is then undefined)."""
-    base, head = parse_range(tree)
-    folder = repo or Path.cwd()
-    env = scrubbed_git_env()
-    commits = [_git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], folder, env,
-                    f"unknown revision {rev!r}",
-                    hint="fetch the pull request's history (actions/checkout: fetch-depth: 0)") for rev in (base, head)]
-    bases = _git(["merge-base", "--all", *commits], folder, env, f"{base} and {head} have no common ancestor",
-                 hint="fetch the full history of both branches").split()
-    if len(bases) != 1:
-        raise TreeError(f"{base} and {head} have {len(bases)} merge bases (criss-cross history): the change a "
-                        "pull request makes is not defined", where=str(folder),
+    TreeError when BASE and HEAD have no single merge base (the change is then undefined)."""
+    base, head, folder = revs.base, revs.head, revs.repo
+    if not revs.merge_bases:
+        raise TreeError(f"{base} and {head} have no common ancestor", where=str(folder),
+                        hint="fetch the full history of both branches")
+    if revs.merge_base is None:
+        raise TreeError(f"{base} and {head} have {len(revs.merge_bases)} merge bases (criss-cross history): the "
+                        "change a pull request makes is not defined", where=str(folder),
                         hint="merge BASE into HEAD first, or gate a packet and its patch")
-    git_dir = _git(["rev-parse", "--absolute-git-dir"], folder, env, "not a git repository")
     # mkdtemp is private to this user (0700); the patch never lands in the checkout. git diffs without the
     # checkout's .gitattributes (gitobjects.without_attributes): the change must not choose what is binary.
-    with tempfile.TemporaryDirectory(prefix="gatekeeper-pr-") as tmp, without_attributes(git_dir) as (work, bare):
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-pr-") as tmp, without_attributes(revs.git_dir) as (work, bare):
         patch = Path(tmp, "change.diff")
-        _git([*DIFF_ARGS, f"--output={patch}", bases[0], commits[1], "--"], work, bare,
-             f"cannot write the change {base}..{head}", detail=True)
+        _git([*DIFF_ARGS, f"--output={patch}", revs.merge_base, revs.head_commit, "--"], work, bare,
+             f"cannot write the change {base}..{head}", folder)
         if not patch.exists():  # an empty change: git writes nothing
             patch.write_bytes(b"")
         yield patch
 
 
-def run_id(tree: str, repo: Path | None) -> str:
+def run_id(revs: RevRange) -> str:
     """The run id of a packet-less decision: `pr-` and HEAD's commit id (stable across reruns)."""
-    head = parse_range(tree)[1]
-    commit = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{head}^{{commit}}"], repo or Path.cwd(),
-                  scrubbed_git_env(), f"unknown revision {head!r}")
-    return RUN_ID_PREFIX + commit
+    return RUN_ID_PREFIX + revs.head_commit
 
 
-def _git(args: list[str], cwd: Path, env: dict[str, str], what: str, *, hint: str | None = None,
-         detail: bool = False) -> str:
+def _git(args: list[str], cwd: Path, env: dict[str, str], what: str, folder: Path) -> None:
     try:
-        return run_git(args, cwd=cwd, env=env, what=what, where=str(cwd))
+        run_git(args, cwd=cwd, env=env, what=what, where=str(cwd))
     except RunError as exc:
-        # rev-parse --quiet and merge-base say nothing useful; diff's own `fatal:` line does.
-        raise TreeError(exc.what if detail else what, where=str(cwd), hint=hint or exc.hint) from None
-
-
+        raise TreeError(exc.what, where=str(folder), hint=exc.hint) from None

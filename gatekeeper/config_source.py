@@ -24,11 +24,12 @@ from pathlib import Path, PurePath
 
 from gatekeeper.bounded import Limits, read_bytes
 from gatekeeper.errors import UsageError
-from gatekeeper.gitobjects import GitObjects
+from gatekeeper.gitobjects import GitObjects, GitObjectsError
 from gatekeeper.policy.bundle import Bundle, load_bundle
 from gatekeeper.policy.selfguard import Guarded, guarded_paths
 from gatekeeper.policy_dir import MANIFEST, default_policy_dir, resolve_policy_dir, shipped_policy_dir
 from gatekeeper.project_config import FILE_NAMES, ProjectConfig, load_project_config, parse_project_config
+from gatekeeper.revrange import RevRange
 
 MAX_CONFIG_BYTES = 1 << 20  # a settings file; read from git, never a reason to stream megabytes
 
@@ -45,28 +46,29 @@ class GateConfiguration:
 
 @contextmanager
 def gate_configuration(
-    policy_dir: Path | None, base: str | None, *, repo: Path | None = None, formats: tuple[str, ...] = ()
+    policy_dir: Path | None, revs: RevRange | None, *, formats: tuple[str, ...] = ()
 ) -> Iterator[GateConfiguration]:
-    """The gate's configuration: from BASE's git objects when `base` is given, else the working directory.
+    """The gate's configuration: from BASE's git objects when `revs` (the resolved --tree) is given, else the
+    working directory.
 
-    `repo`: the clone BASE lives in (default: the working directory). Paths are placed in it as the
-    working directory sits in it; a working directory outside it stands for its top.
+    Paths are placed in `revs.repo`, the clone BASE lives in, as the working directory sits in it; a working
+    directory outside it stands for its top.
     A bundle read from git is exported into a private temporary folder that lives as long as the context.
     """
-    if base is None:
+    if revs is None:
         config = load_project_config(formats=formats)
         folder = policy_dir or config.policy_dir  # gatekeeper.yaml is read once: not again to find the bundle
         bundle = load_bundle(resolve_policy_dir(folder) if folder is not None else default_policy_dir())
         yield GateConfiguration(config, bundle, guarded_paths(Path.cwd(), _in_use(policy_dir, config, bundle.root)))
         return
     cwd = Path.cwd()
+    top = _work_tree(revs)
+    base, commit = revs.base, revs.base_commit
     with tempfile.TemporaryDirectory(prefix="gatekeeper-base-") as tmp:
-        with GitObjects(repo or cwd) as objects:
-            top, _ = objects.work_tree()
+        with GitObjects(revs.repo, git_dir=revs.git_dir) as objects:
             inside = repo_path(top, cwd)
             prefix = f"{inside}/" if inside else ""
             home = cwd if inside is not None else top
-            commit = objects.commit(base)
             config = _config_at(objects, commit, base, prefix, home, formats)
             folder = policy_dir or config.policy_dir
             if folder is None:
@@ -76,18 +78,16 @@ def gate_configuration(
         yield GateConfiguration(config, bundle, (), commit)
 
 
-def trusted_file(path: Path, base: str | None, *, repo: Path | None = None, limit: int = MAX_CONFIG_BYTES
-                 ) -> tuple[bytes, str]:
-    """A file the gate trusts (an allowed-signers file): under --tree, when it lies in the checkout, BASE's
+def trusted_file(path: Path, revs: RevRange | None, *, limit: int = MAX_CONFIG_BYTES) -> tuple[bytes, str]:
+    """A file the gate trusts (an allowed-signers file): under --tree (`revs`), when it lies in the checkout, BASE's
     copy (the change under review cannot add itself a signer); else the file on disk. (bytes, label)."""
-    if base is not None:
-        with GitObjects(repo or Path.cwd()) as objects:
-            top, _ = objects.work_tree()
-            inside = repo_path(top, path if path.is_absolute() else Path.cwd() / path)
-            if inside is not None:
-                commit = objects.commit(base)
+    if revs is not None:
+        inside = repo_path(_work_tree(revs), path if path.is_absolute() else Path.cwd() / path)
+        if inside is not None:
+            with GitObjects(revs.repo, git_dir=revs.git_dir) as objects:
+                commit = revs.base_commit
                 data = objects.read(commit, inside, limit + 1)
-                label = f"{base}:{inside}"
+                label = f"{revs.base}:{inside}"
                 if data is None or objects.tree(commit)[inside].is_symlink:
                     raise UsageError("not a regular file at BASE", where=label,
                                      hint="commit the file to the base branch, or keep it outside the checkout")
@@ -98,6 +98,13 @@ def trusted_file(path: Path, base: str | None, *, repo: Path | None = None, limi
         return read_bytes(path, Limits(max_bytes=limit, max_depth=1, max_values=1)), str(path)
     except OSError as exc:
         raise UsageError(f"cannot read: {exc.strerror}", where=str(path)) from None
+
+
+def _work_tree(revs: RevRange) -> Path:
+    if revs.top is None:
+        raise GitObjectsError("not inside a git work tree", where=str(revs.repo),
+                              hint="run the gate in a clone of the repository")
+    return revs.top
 
 
 def repo_path(top: Path, path: Path) -> str | None:

@@ -30,7 +30,8 @@ from gatekeeper.model import Decision, Derived
 from gatekeeper.packet import build_packet, derive, open_tree_context
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.reports import FORMATS, emit
-from gatekeeper.treecheck import merge_differences, parse_range, tree_differences
+from gatekeeper.revrange import RevRange, resolve_option
+from gatekeeper.treecheck import merge_differences, tree_differences
 from gatekeeper.verify import load_packet
 
 T = TypeVar("T")
@@ -77,34 +78,41 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
         raise
 
 
-def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None,
-              commits: bool = False) -> tuple[Decision, str]:
+def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[Decision, str]:
     """Decide, append to the decision log when asked, render the report: (decision, text for stdout).
 
-    Without a packet (`commits`: the patch was derived from `tree`), the packet is built in memory."""
-    if not commits and (options.packet is None or options.patch is None):
+    Without a packet, the patch is derived from `tree` (commits.commits_patch) and the packet built in memory."""
+    if options.packet is None or options.patch is None:
         if options.packet is not None or options.patch is not None or options.tree is None:
             raise UsageError("gate needs PACKET and --patch, or --tree BASE..HEAD alone", where="gate",
                              hint="pass the packet and its patch, or name the pull request's commits with --tree")
-        with commits_patch(options.tree, options.repo) as patch:
-            return _run_gate(replace(options, patch=patch), env=env, commits=True)
-    base = parse_range(options.tree)[0] if options.tree is not None else None
+    # --tree is resolved once, here, and every step reads that one answer (revrange.py).
+    revs = resolve_option(options.tree, options.repo)
+    if options.patch is None:
+        assert revs is not None  # checked above
+        with commits_patch(revs) as patch:
+            return _gate_resolved(replace(options, patch=patch), env, True, revs)
+    return _gate_resolved(options, env, False, revs)
+
+
+def _gate_resolved(options: GateOptions, env: Mapping[str, str] | None, commits: bool,
+                   revs: RevRange | None) -> tuple[Decision, str]:
     # The tree check is git's work (applying the patch to a scratch index, writing the tree): it runs
     # beside the bundle and packet loading, and is collected where it has always run, so that errors
     # still come in the same order. A patch derived from the commits is their change: nothing to bind, but
     # what merging HEAD into BASE writes is checked either way (treecheck.merge_differences).
-    tree_check = None if options.tree is None else _Background(partial(_tree_differences, options, commits))
+    tree_check = None if revs is None else _Background(partial(_tree_differences, options, commits, revs))
     try:
-        return _decide_and_report(options, env, commits, base, tree_check)
+        return _decide_and_report(options, env, commits, revs, tree_check)
     finally:
         if tree_check is not None:
             tree_check.wait()  # an earlier error: git is never left running behind it
 
 
-def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, commits: bool, base: str | None,
+def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, commits: bool, revs: RevRange | None,
                        tree_check: _Background[list[str]] | None) -> tuple[Decision, str]:
     # Under --tree the settings and the bundle come from BASE, never from the checkout (config_source).
-    with gate_configuration(options.policy_dir, base, repo=options.repo, formats=FORMATS) as found:
+    with gate_configuration(options.policy_dir, revs, formats=FORMATS) as found:
         config, bundle = found.config, found.bundle
         if config.label is not None:
             for name in (*config.enable, *config.disable):
@@ -130,16 +138,17 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
         if options.advisories is not None:  # before any git work: a bad folder is reported first
             index = load_advisories(options.advisories)
         differences = tree_check.result() if tree_check is not None else []
-        trust = _trust(options, base)
+        trust = _trust(options, revs)
         attestation = NO_PACKET.to_input() if commits else None
         if trust is not None and options.packet is not None and packet is not None:
             attestation = packet_attestation(options.packet, packet, trust).to_input()
-        with open_tree_context(options.tree, options.repo, bundle.rules) as context:
+        with open_tree_context(revs, bundle.rules) as context:
             assert options.patch is not None  # run_gate derived it from the commits when none was given
             derived = None
             if packet is None:  # the commits' own packet: derived once, and the gate verifies that derivation
                 derived = derive(options.patch, bundle.rules, context)
-                packet = _commits_packet(options, bundle, derived)
+                assert revs is not None  # a packet-less gate has --tree
+                packet = _commits_packet(revs, bundle, derived)
             decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
                               guarded=found.guarded, tree_differences=differences, context=context,
                               attestation=attestation, advisories=index, derived=derived)
@@ -160,11 +169,10 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
     return decision, emit(fmt, decision, output=options.output, env=env)
 
 
-def _commits_packet(options: GateOptions, bundle: Bundle, derived: Derived) -> dict[str, Any]:
+def _commits_packet(revs: RevRange, bundle: Bundle, derived: Derived) -> dict[str, Any]:
     """The packet of a pull request without one: its facts derived from the commits, no runner claims."""
-    assert options.tree is not None  # run_gate derived the patch from the tree
     # No generator, no model, sandbox "none": claims only our runner can make are absent, not invented.
-    return build_packet(derived, bundle.rules, run_id=run_id(options.tree, options.repo),
+    return build_packet(derived, bundle.rules, run_id=run_id(revs),
                         bundle_revision=bundle.revision)
 
 
@@ -198,14 +206,14 @@ def _sources(options: GateOptions, commits: bool) -> dict[str, str | None]:
     return {"packet": inside(options.packet), "patch": None if commits else inside(options.patch)}
 
 
-def _trust(options: GateOptions, base: str | None) -> Trust | None:
+def _trust(options: GateOptions, revs: RevRange | None) -> Trust | None:
     if options.trust is None:
         if options.approvals is not None:
             raise UsageError("approvals are checked against trusted signers", where="--approvals",
                              hint="add --trust FILE (an allowed-signers file)")
         return None
 
-    data, label = trusted_file(options.trust, base, repo=options.repo)
+    data, label = trusted_file(options.trust, revs)
     return parse_trust(data.decode("utf-8", "replace"), label)
 
 
@@ -236,13 +244,10 @@ class _Background(Generic[T]):
         return cast("T", self._value)
 
 
-def _tree_differences(options: GateOptions, commits: bool) -> list[str]:
-    if options.tree is None:
-        return []
-    base, head = parse_range(options.tree)
+def _tree_differences(options: GateOptions, commits: bool, revs: RevRange) -> list[str]:
+    """Run in the tree check's thread: `revs` is handed to it, resolved once by the command (no shared state)."""
     if commits:
-        return merge_differences(options.repo or Path.cwd(), base, head)
+        return merge_differences(revs)
     # The packet and patch may travel in the pull request itself (.agent/): their paths are not compared.
     assert options.packet is not None and options.patch is not None  # run_gate: a packet-less gate has no binding
-    return tree_differences(options.repo or Path.cwd(), base, head, options.patch,
-                            transport=(options.packet, options.patch))
+    return tree_differences(revs, options.patch, transport=(options.packet, options.patch))

@@ -86,13 +86,21 @@ def scrubbed_git_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def remember_commit(git_dir: str, commit: str) -> None:
+    """`commit` (a full id git resolved a name or a merge base to) is a commit of the repository at `git_dir`."""
+    if len(commit) == 40 and _FULL_ID.issuperset(commit):
+        if len(_KNOWN_COMMITS) >= _KNOWN_COMMITS_MAX:
+            _KNOWN_COMMITS.clear()
+        _KNOWN_COMMITS[(git_dir, commit)] = commit
+
+
 class GitObjects:
     """Commits, trees and blobs of the repository at `repo`, read from its object store.
 
     Use as a context manager; `close()` ends the batch process.
     """
 
-    def __init__(self, repo: Path, *, timeout: float = 120.0) -> None:
+    def __init__(self, repo: Path, *, timeout: float = 120.0, git_dir: str | None = None) -> None:
         if not repo.is_dir():
             raise GitObjectsError("the repository folder does not exist", where=str(repo))
         self.repo = repo
@@ -100,7 +108,9 @@ class GitObjects:
         self._env = scrubbed_git_env()
         self._trees: dict[str, dict[str, TreeEntry]] = {}
         self._batch: subprocess.Popen[bytes] | None = None
-        self.git_dir = self._git(["rev-parse", "--absolute-git-dir"], "not a git repository").decode().strip()
+        # `git_dir`: as a RevRange resolved it (revrange.py), not asked again
+        self.git_dir = git_dir or self._git(["rev-parse", "--absolute-git-dir"], "not a git repository").decode()
+        self.git_dir = self.git_dir.strip()
 
     def __enter__(self) -> GitObjects:
         return self
@@ -133,25 +143,8 @@ class GitObjects:
                         f"unknown revision {rev!r}",
                         hint="fetch the history (actions/checkout: fetch-depth: 0) or name a commit of this repository")
         commit = out.decode().strip()
-        self._known(commit)  # what a name resolved to is a commit: its full id need not be asked again
+        remember_commit(self.git_dir, commit)  # a name resolved to a commit: its full id need not be asked again
         return commit
-
-    def _known(self, commit: str) -> None:
-        if len(commit) == 40 and _FULL_ID.issuperset(commit):
-            if len(_KNOWN_COMMITS) >= _KNOWN_COMMITS_MAX:
-                _KNOWN_COMMITS.clear()
-            _KNOWN_COMMITS[(self.git_dir, commit)] = commit
-
-    def merge_base(self, one: str, two: str) -> str | None:
-        """The single merge base of two commits; None when there is none or more than one."""
-        try:
-            out = self._git(["merge-base", "--all", one, two], "no merge base").decode().split()
-        except GitObjectsError:
-            return None
-        if len(out) != 1:
-            return None
-        self._known(out[0])
-        return out[0]
 
     def diff_tree(self, old: str, new: str) -> bytes:
         """`git diff-tree -r -z -M --raw --numstat` between two commits (renames paired, as a patch has them)."""
@@ -220,13 +213,6 @@ class GitObjects:
         if entry is None or entry.is_gitlink:
             return None
         return self.blob(entry.oid, limit)
-
-    def work_tree(self) -> tuple[Path, str]:
-        """The top of the work tree holding `repo`, and `repo`'s path inside it ('' at the top, else 'dir/')."""
-        out = self._git(["rev-parse", "--show-toplevel", "--show-prefix"], "not inside a git work tree",
-                        hint="run the gate in a clone of the repository")
-        top, _, prefix = os.fsdecode(out).partition("\n")
-        return Path(top), prefix.strip("\n")
 
     def last_change(self, commit: str, path: str) -> str | None:
         """The last commit at or before `commit` that changed `path` ('' for the whole tree), if any."""

@@ -22,9 +22,9 @@ from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import HashingReader, open_patch, parse_patch_stream, unsafe_reason
-from gatekeeper.errors import PatchError, UsageError, where
+from gatekeeper.errors import PatchError, where
 from gatekeeper.model import BUCKETS, ClassifiedFile, Derived, FileChange
-from gatekeeper.treecheck import parse_range
+from gatekeeper.revrange import RevRange
 from gatekeeper.verify import validate_packet
 
 SCHEMA_VERSION = 1
@@ -153,15 +153,12 @@ def build_packet(
 
 
 @contextmanager
-def open_tree_context(tree: str | None, repo: Path | None, rules: RuleSet) -> Iterator[TreeContext | None]:
-    """The TreeContext of `tree` ("BASE..HEAD") in `repo` (default: the current folder); None without `tree`."""
-    if tree is None:
-        if repo is not None:
-            raise UsageError("--repo needs --tree BASE..HEAD", where="--repo", hint="name the commits to read")
+def open_tree_context(revs: RevRange | None, rules: RuleSet) -> Iterator[TreeContext | None]:
+    """The TreeContext of the resolved `--tree` (revrange.resolve_option); None without one."""
+    if revs is None:
         yield None
         return
-    base, head = parse_range(tree)
-    with TreeContext(repo or Path.cwd(), base, head, rules) as context:
+    with TreeContext(revs, rules) as context:
         yield context
 
 

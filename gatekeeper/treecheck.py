@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
-from gatekeeper.errors import GatekeeperError, InputFileError, RunError, UsageError
+from gatekeeper.errors import GatekeeperError, InputFileError, RunError
 from gatekeeper.gitcmd import run_git
 from gatekeeper.gitobjects import scrubbed_git_env
 from gatekeeper.readable import printable
+from gatekeeper.revrange import RevRange
 
 MAX_SHOWN = 50
 # Repository config cannot loosen or redirect what these commands do (the repo's own hooks and
@@ -40,48 +41,34 @@ class TreeError(GatekeeperError):
     """The tree check cannot run: not a git repository, an unknown revision, git missing."""
 
 
-def parse_range(text: str) -> tuple[str, str]:
-    """`BASE..HEAD` → (BASE, HEAD); UsageError for any other shape."""
-    base, sep, head = text.partition("..")
-    if not sep or not base or not head or head.startswith(".") or ".." in head:
-        raise UsageError(f"not a revision range: {text!r}", where="--tree", hint="write BASE..HEAD, e.g. main..HEAD")
-    for rev in (base, head):
-        _check_revision(rev)
-    return base, head
-
-
-def tree_differences(
-    repo: Path, base: str, head: str, patch: Path, *, transport: Iterable[Path] = ()
-) -> list[str]:
+def tree_differences(revs: RevRange, patch: Path, *, transport: Iterable[Path] = ()) -> list[str]:
     """How HEAD's tree differs from the merge base of BASE and HEAD with `patch` applied (empty: none), and
     what merging HEAD into BASE would change beyond that (`merge_differences`).
 
     `transport`: files that carried the patch and packet into the change (`.agent/patch.diff`);
     their own paths are left out of the comparison. At most MAX_SHOWN paths, then a count.
     """
-    for rev in (base, head):
-        _check_revision(rev)
     if not patch.is_file():
         raise InputFileError("the patch does not exist or is not a file", where=str(patch))
-    skipped = _repo_paths(repo, transport) if repo.is_dir() else set()
-    with _scratch(repo) as git:
-        base_commit, head_commit = (_commit(rev, git, repo) for rev in (base, head))
-        bases = git(["merge-base", "--all", base_commit, head_commit], "", allow_failure=True).split()
-        if len(bases) != 1:
-            why = "no common ancestor" if not bases else f"{len(bases)} merge bases (criss-cross history)"
-            return [f"{base} and {head} have {why}: the patch cannot be compared with the change"]
-        git(["read-tree", bases[0]], "cannot read the base tree")
+    base, head = revs.base, revs.head
+    if revs.merge_base is None:
+        count = len(revs.merge_bases)
+        why = "no common ancestor" if not count else f"{count} merge bases (criss-cross history)"
+        return [f"{base} and {head} have {why}: the patch cannot be compared with the change"]
+    skipped = _repo_paths(revs.repo, revs.top, transport)
+    with _scratch(revs) as git:
+        git(["read-tree", revs.merge_base], "cannot read the base tree")
         try:
             # An empty patch is an empty change; text that holds no patch is not.
             empty = ["--allow-empty"] if patch.stat().st_size == 0 else []
             git(["apply", "--cached", "--binary", *empty, str(patch.resolve())], "git apply")
         except TreeError as exc:
-            return [f"the patch does not apply to the merge base of {base} and {head} ({bases[0][:12]}): "
+            return [f"the patch does not apply to the merge base of {base} and {head} ({revs.merge_base[:12]}): "
                     f"{exc.what.removeprefix('git apply: ')}"]
         applied = git(["write-tree"], "cannot write the patched tree")
-        wanted = git(["rev-parse", "--verify", f"{head_commit}^{{tree}}"], "cannot read the tree of HEAD")
+        wanted = git(["rev-parse", "--verify", f"{revs.head_commit}^{{tree}}"], "cannot read the tree of HEAD")
         if applied == wanted:
-            return _merge_landings(git, base, head, base_commit, head_commit, bases[0])
+            return _merge_landings(git, revs)
         listing = git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", applied, wanted],
                       "cannot compare the trees")
     fields = listing.split("\0")
@@ -89,24 +76,21 @@ def tree_differences(
     return _describe([(status, path) for status, path in pairs if path not in skipped], base, head)
 
 
-def merge_differences(repo: Path, base: str, head: str) -> list[str]:
+def merge_differences(revs: RevRange) -> list[str]:
     """The paths merging HEAD into BASE changes that the pull request's own change (merge base to HEAD) does not
     (empty: none). A pull request branched before BASE renamed a file (or a folder) carries its edit of the old
     path to BASE's new one when merged: the gate judged `tools/run.sh`, the merge writes `.github/scripts/run.sh`.
-    TreeError when the revisions are unknown; criss-cross history is left to the caller (commits.commits_patch)."""
-    for rev in (base, head):
-        _check_revision(rev)
-    with _scratch(repo) as git:
-        base_commit, head_commit = (_commit(rev, git, repo) for rev in (base, head))
-        bases = git(["merge-base", "--all", base_commit, head_commit], "", allow_failure=True).split()
-        if len(bases) != 1:
-            return []
-        return _merge_landings(git, base, head, base_commit, head_commit, bases[0])
+    Criss-cross history is left to the caller (commits.commits_patch)."""
+    if revs.merge_base is None or revs.merge_base == revs.base_commit:  # HEAD holds BASE: merging it is HEAD itself
+        return []
+    with _scratch(revs) as git:
+        return _merge_landings(git, revs)
 
 
-def _merge_landings(git: _Git, base: str, head: str, base_commit: str, head_commit: str,
-                    merge_base: str) -> list[str]:
-    if merge_base == base_commit:  # HEAD holds BASE: merging it is HEAD itself
+def _merge_landings(git: _Git, revs: RevRange) -> list[str]:
+    base, head, base_commit, head_commit, merge_base = revs.base, revs.head, revs.base_commit, revs.head_commit, \
+        revs.merge_base
+    if merge_base is None or merge_base == base_commit:  # HEAD holds BASE: merging it is HEAD itself
         return []
     # git's own merge (merge-ort, as a hosting service merges), renames followed into renamed folders too, whatever
     # the clone's config says; a merge with conflicts (exit 1) still writes its tree, with the conflicted paths in it.
@@ -133,26 +117,21 @@ class _Git(Protocol):
 
 
 @contextmanager
-def _scratch(repo: Path) -> Iterator[_Git]:
-    """git on `repo`'s objects with a private work tree, index and object folder (the repository is only read)."""
-    if not repo.is_dir():
-        raise TreeError("the repository folder does not exist", where=str(repo))
-    found = _run(["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects"],
-                 repo, scrubbed_git_env(), "not a git repository",
-                 hint="run the gate in a clone of the repository the pull request targets")
-    git_dir, objects = found.splitlines()[:2]
+def _scratch(revs: RevRange) -> Iterator[_Git]:
+    """git on the repository's objects with a private work tree, index and object folder (the repository is only
+    read); its git and object folders as `revs` resolved them."""
     with tempfile.TemporaryDirectory(prefix="gatekeeper-tree-") as tmp:
         work = Path(tmp, "work")
         work.mkdir()
         Path(tmp, "objects").mkdir()
         # New blobs and trees land in the scratch object directory; the repository's are only read.
-        env = scrubbed_git_env(GIT_DIR=git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")),
-                               GIT_OBJECT_DIRECTORY=str(Path(tmp, "objects")), GIT_ALTERNATE_OBJECT_DIRECTORIES=objects,
-                               HOME=tmp)
+        env = scrubbed_git_env(GIT_DIR=revs.git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")),
+                               GIT_OBJECT_DIRECTORY=str(Path(tmp, "objects")),
+                               GIT_ALTERNATE_OBJECT_DIRECTORIES=revs.objects_dir, HOME=tmp)
 
         def git(args: list[str], what: str, *, allow_failure: bool = False, ok: Collection[int] = (0,),
                 hint: str | None = None) -> str:
-            return _run(args, work, env, what, where=repo, allow_failure=allow_failure, ok=ok, hint=hint)
+            return _run(args, work, env, what, where=revs.repo, allow_failure=allow_failure, ok=ok, hint=hint)
 
         yield git
 
@@ -167,29 +146,11 @@ def _describe(changed: Sequence[tuple[str, str]], base: str, head: str) -> list[
     return lines
 
 
-def _check_revision(rev: str) -> None:
-    # A revision that starts with "-" would be read by git as an option.
-    if not rev or rev.startswith("-") or any(ch.isspace() or ch == "\0" for ch in rev):
-        raise UsageError(f"not a revision: {rev!r}", where="--tree", hint="name a commit, branch or tag")
-
-
-def _commit(rev: str, git: Callable[[list[str], str], str], repo: Path) -> str:
-    try:
-        return git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], "")
-    except TreeError:
-        raise TreeError(f"unknown revision {rev!r}", where=str(repo),
-                        hint="fetch the pull request's history (actions/checkout: fetch-depth: 0) "
-                        "or name a commit of this repository") from None
-
-
-def _repo_paths(repo: Path, files: Iterable[Path]) -> set[str]:
+def _repo_paths(repo: Path, top: Path | None, files: Iterable[Path]) -> set[str]:
     files = list(files)
-    if not files:
-        return set()
-    try:
-        top = Path(_run(["rev-parse", "--show-toplevel"], repo, scrubbed_git_env(), "")).resolve()
-    except TreeError:
+    if top is None:
         return set()  # a bare repository: nothing in it carried the files
+    top = top.resolve()
     found = set()
     for item in files:
         try:

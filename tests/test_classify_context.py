@@ -17,6 +17,7 @@ from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import parse_patch
 from gatekeeper.model import ClassifiedFile
+from gatekeeper.revrange import resolve_range
 from tests import manifests as m
 from tests.gitrepo import GitRepo
 from tests.incli import run_cli
@@ -30,7 +31,7 @@ NOTES = "Thank you for installing {{ .Chart.Name }}.\nVisit http://{{ .Release.N
 
 def tree_files(repo: GitRepo, rng: str = "main~1..main") -> dict[str, ClassifiedFile]:
     base, head = rng.split("..")
-    with TreeContext(repo.root, base, head, RULES) as context:
+    with TreeContext(resolve_range(f"{base}..{head}", repo.root), RULES) as context:
         files = classify_in_context(context.changes(), RULES, context)
     return {f.change.path: f for f in files}
 

@@ -12,6 +12,7 @@ from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import NEEDS_CONTEXT, classify_in_context
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.model import ClassifiedFile
+from gatekeeper.revrange import resolve_range
 from tests import manifests as m
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import patch_files, tree_files
@@ -231,7 +232,7 @@ def test_source_files_are_not_read_where_no_manifest_names_an_iac_library(git_re
         git_repo.write(f"pkg/p{i}/p.go", f"package p{i}\n")
     git_repo.write("pkg/hidden/main.go", AUTOMATION_PROGRAM)  # imports Pulumi, but no manifest names it
     git_repo.commit("head")
-    with TreeContext(git_repo.root, "main~1", "main", RULES) as context:
+    with TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
         reads: list[str] = []
         blob = context.objects.blob
 

@@ -17,6 +17,7 @@ from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import parse_patch
 from gatekeeper.errors import RulesError
 from gatekeeper.model import ClassifiedFile
+from gatekeeper.revrange import resolve_range
 from tests.gitrepo import GitRepo
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")
@@ -28,7 +29,7 @@ HANDLER = "exports.handler = async (event) => ({ statusCode: 200, body: JSON.str
 
 
 def tree_files(repo: GitRepo) -> dict[str, ClassifiedFile]:
-    with TreeContext(repo.root, "main~1", "main", RULES) as context:
+    with TreeContext(resolve_range("main~1..main", repo.root), RULES) as context:
         files = classify_in_context(context.changes(), RULES, context)
     return {f.change.path: f for f in files}
 

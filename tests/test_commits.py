@@ -12,7 +12,7 @@ from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.commits import commits_patch
-from gatekeeper.treecheck import TreeError
+from gatekeeper.revrange import RangeError, resolve_range
 
 ALLOW, DENY, ERROR, REVIEW = 0, 1, 2, 3
 
@@ -163,7 +163,7 @@ def test_repository_config_cannot_change_the_derived_patch(
 
 
 def _derived(repo: GitRepo) -> bytes:
-    with commits_patch("main..pr", repo.root) as patch:
+    with commits_patch(resolve_range("main..pr", repo.root)) as patch:
         data = patch.read_bytes()
         assert patch.stat().st_mode & 0o077 == 0 or patch.parent.stat().st_mode & 0o077 == 0
         folder = patch.parent
@@ -185,10 +185,10 @@ def test_an_empty_change_is_an_empty_patch(git_repo: GitRepo) -> None:
     assert _derived(git_repo) == b""
 
 
-def test_unknown_revision_raises_tree_error(git_repo: GitRepo) -> None:
+def test_unknown_revision_raises_range_error(git_repo: GitRepo) -> None:
     pull_request(git_repo, {"src/app.py": "x = 2\n"})
-    with pytest.raises(TreeError, match="unknown revision"), commits_patch("main..missing", git_repo.root):
-        pass
+    with pytest.raises(RangeError, match="unknown revision"):
+        resolve_range("main..missing", git_repo.root)
 
 
 def test_packet_less_sarif_is_valid_and_locates_runner_findings_at_readme(

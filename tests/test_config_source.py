@@ -373,12 +373,13 @@ def test_the_issue_case_a_config_hidden_behind_a_header_git_reads_otherwise(
 def test_repo_elsewhere_reads_base_at_its_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # For a caller that names the clone (`repo`) and runs elsewhere: BASE's top-level configuration.
     from gatekeeper.config_source import gate_configuration
+    from gatekeeper.revrange import resolve_range
 
     scene = Scene(tmp_path, base_files={"gatekeeper.yaml": "enable: [deps]\n"}).change(_lax_policies)
     elsewhere = tmp_path / "elsewhere-cwd"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    with gate_configuration(None, "main", repo=scene.repo.root) as found:
+    with gate_configuration(None, resolve_range("main..HEAD", scene.repo.root)) as found:
         assert found.config.enable == ("deps",) and found.config.label == "main:gatekeeper.yaml"
         assert found.bundle.digest == bundle_digest(POLICY_DIR) and found.guarded == ()
         assert found.base == scene.base

@@ -63,13 +63,12 @@ def test_not_a_repository(tmp_path: Path) -> None:
         GitObjects(tmp_path)
 
 
-def test_work_tree_and_last_change(repo: GitRepo) -> None:
+def test_last_change(repo: GitRepo) -> None:
     first = repo.commit()
     repo.write("src/x.py", "x\n")
     second = repo.commit("src only")
     (repo.root / "policies" / "sub").mkdir()
     with GitObjects(repo.root / "policies" / "sub") as objects:
-        assert objects.work_tree() == (repo.root.resolve(), "policies/sub/")
         assert objects.last_change(second, "policies") == first  # src/ changed later; the bundle did not
         assert objects.last_change(second, "") == second
         assert objects.last_change(second, "*") is None  # a literal path, never a glob

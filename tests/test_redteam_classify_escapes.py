@@ -14,6 +14,7 @@ from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import parse_patch
+from gatekeeper.revrange import resolve_range
 from tests.gitrepo import GitRepo
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")
@@ -92,7 +93,7 @@ def _project(repo: GitRepo) -> None:
 
 
 def _tree(repo: GitRepo) -> dict[str, tuple[str, str]]:
-    with TreeContext(repo.root, "main~1", "main", RULES) as context:
+    with TreeContext(resolve_range("main~1..main", repo.root), RULES) as context:
         return {f.change.path: (f.bucket, f.rule) for f in classify_in_context(context.changes(), RULES, context)}
 
 

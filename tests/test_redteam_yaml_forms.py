@@ -24,6 +24,7 @@ from test_classify_context import RULES
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.model import ClassifiedFile
+from gatekeeper.revrange import resolve_range
 
 LABELS = {f"t{i}": "o" * 20 for i in range(400)}
 VALUES = "".join(f"      - v{i:05d}\n" for i in range(1200))
@@ -109,7 +110,7 @@ def _tree(repo: GitRepo, files: dict[str, str]) -> dict[str, ClassifiedFile]:
     for path, text in files.items():
         repo.write(path, text.encode("utf-8"))
     repo.commit("change")
-    with TreeContext(repo.root, "main~1", "main", RULES) as context:
+    with TreeContext(resolve_range("main~1..main", repo.root), RULES) as context:
         found = classify_in_context(context.changes(), RULES, context)
     return {f.change.path: f for f in found}
 

@@ -15,6 +15,7 @@ from gatekeeper.diff import parse_patch, refuse_device
 from gatekeeper.errors import InputFileError, UsageError
 from gatekeeper.packet import open_tree_context
 from gatekeeper.policy_dir import RULES_FILE, resolve_policy_dir
+from gatekeeper.revrange import resolve_option
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
     # classify needs only the rules, so a folder holding just classification.yaml will do.
     rules = load_rules(resolve_policy_dir(request.policy_dir, marker=RULES_FILE))
     json_out = request.fmt == "json"
-    with open_tree_context(request.tree, request.repo, rules) as tree:
+    with open_tree_context(resolve_option(request.tree, request.repo), rules) as tree:
         if request.explain:
             explained = render.explain_with_context(request.explain, rules, tree)
             return (render.explain_json if json_out else render.explain_text)(request.explain, rules, explained)

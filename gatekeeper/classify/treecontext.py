@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, tfrefs, treereads
 from gatekeeper.classify.context import FINAL_RULES, Shown
@@ -22,6 +21,7 @@ from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_def
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
 from gatekeeper.model import FileChange
+from gatekeeper.revrange import RevRange
 
 _STATUS = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied", "T": "type_changed"}
 _NO_MODE = "000000"
@@ -87,14 +87,13 @@ class TreeContext:
     kind = "tree"
     programs = True  # source files are read only below a dependency manifest that names an IaC library
 
-    def __init__(self, repo: Path, base: str, head: str, rules: RuleSet) -> None:
-        self.objects = GitObjects(repo)
+    def __init__(self, revs: RevRange, rules: RuleSet) -> None:
+        self.objects = GitObjects(revs.repo, git_dir=revs.git_dir)
         self._rules = rules
         try:
-            self.base_commit = self.objects.commit(base)
-            self.head_commit = self.objects.commit(head)
+            self.base_commit, self.head_commit = revs.base_commit, revs.head_commit
             # The pull request's change starts at the merge base; BASE's own tree adds its markers too.
-            self.old_commit = self.objects.merge_base(self.base_commit, self.head_commit) or self.base_commit
+            self.old_commit = revs.merge_base or self.base_commit
             commits = dict.fromkeys((self.old_commit, self.base_commit, self.head_commit))
             self.old_tree = self.objects.tree(self.old_commit)
             self.new_tree = self.objects.tree(self.head_commit)

@@ -24,7 +24,8 @@ from gatekeeper.packet import (
 from gatekeeper.packet_text import render_text, summary
 from gatekeeper.policy_dir import resolve_policy_dir
 from gatekeeper.readable import count, printable
-from gatekeeper.treecheck import parse_range, tree_differences
+from gatekeeper.revrange import parse_range, resolve_option, resolve_range
+from gatekeeper.treecheck import tree_differences
 from gatekeeper.verify import compare, load_packet, packet_context
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
@@ -61,7 +62,7 @@ def packet(
         )
     bundle = resolve_policy_dir(policy_dir)  # --policy, else gatekeeper.yaml, else ./policies, else the shipped one
     rules = load_rules(bundle)
-    with open_tree_context(tree, repo, rules) as context:
+    with open_tree_context(resolve_option(tree, repo), rules) as context:
         derived = derive(patch, rules, context)
     built = build_packet(derived, rules, run_id=run_id, model_requested=model_requested,
                          model_reported=model_reported,
@@ -91,17 +92,19 @@ def packet(
 def verify(packet_file: Path, patch: Path, policy_dir: Path | None, tree: str | None, repo: Path | None) -> int:
     """Check PACKET against PATCH: schema, sha256, file list, statuses, buckets and counts, and with
     --tree the patch against the commits (exit 1 on any difference, 2 when they cannot be read)."""
-    bounds = parse_range(tree) if tree is not None else None
+    if tree is not None:
+        parse_range(tree)  # a malformed range is reported before the packet is read
     claimed = load_packet(packet_file)
     rules = load_rules(resolve_policy_dir(policy_dir))
+    # Resolved once: the re-derivation and the binding read the same commits.
+    revs = resolve_range(tree, repo or Path.cwd()) if tree is not None else None
     # Re-derived with the context the packet names: a packet classified with `tree` needs --tree.
-    wanted = tree if packet_context(claimed) == "tree" else None
-    with open_tree_context(wanted, repo if wanted else None, rules) as context:
+    with open_tree_context(revs if packet_context(claimed) == "tree" else None, rules) as context:
         differences = compare(claimed, derive(patch, rules, context))
     for line in differences:
         click.echo(f"gatekeeper: verify: {printable(line)}", err=True)
-    if bounds is not None:
-        found = tree_differences(repo or Path.cwd(), *bounds, patch, transport=(packet_file, patch))
+    if revs is not None:
+        found = tree_differences(revs, patch, transport=(packet_file, patch))
         for line in found:
             click.echo(f"gatekeeper: verify: tree: {line}", err=True)
         if found:

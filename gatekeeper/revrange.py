@@ -1,0 +1,124 @@
+"""`BASE..HEAD`, resolved once per command: the one way gatekeeper turns a pull request's names into commits.
+
+`resolve_range` asks git once for the repository (its git folder, object folder, work tree top and prefix),
+once per name for its commit, and once for the merge base. Every module that reads the pull request
+(config_source, treecheck, commits, classify.treecontext, the dependency delta) takes the `RevRange` it
+returns, never the names: a gate used to resolve each name four times over, in four git runners.
+
+One resolution is also one answer. A branch that moves while the gate runs (a push during CI) is read as
+the same commit by every check of this run; four resolutions were four chances to judge BASE in one step
+and a newer BASE in the next. git runs as gitobjects runs it: a scrubbed environment (no user or system
+configuration, no replace refs, no grafts), names after `--end-of-options`, and a name that could be read as
+an option (a leading `-`) or holds whitespace or NUL refused before git sees it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from gatekeeper.errors import UsageError
+from gatekeeper.gitcmd import SAFE_GIT, git_program
+from gatekeeper.gitobjects import GitObjectsError, remember_commit, scrubbed_git_env
+
+TIMEOUT = 120.0
+FETCH_HINT = "fetch the pull request's history (actions/checkout: fetch-depth: 0) or name a commit of this repository"
+
+
+class RangeError(GitObjectsError):
+    """`BASE..HEAD` cannot be resolved: no repository there, an unknown name, git failed."""
+
+
+@dataclass(frozen=True, slots=True)
+class RevRange:
+    """A pull request's two commits as one command resolved them, with what several readers ask of the repository."""
+
+    text: str  # as given ("main..HEAD"): for messages, logs and the decision record
+    base: str  # BASE as given
+    head: str  # HEAD as given
+    repo: Path  # the folder named (--repo, else the working folder), as given
+    base_commit: str  # full commit ids
+    head_commit: str
+    merge_bases: tuple[str, ...]  # none (unrelated histories), one, or several (criss-cross history)
+    git_dir: str  # absolute
+    objects_dir: str  # absolute (the scratch object folder of treecheck borrows it as an alternate)
+    top: Path | None  # the top of the work tree holding `repo`; None in a bare repository
+    prefix: str  # `repo`'s path inside the work tree ('' at the top, else 'dir/')
+
+    @property
+    def merge_base(self) -> str | None:
+        """The single merge base; None when there is none or more than one (each reader says what that means)."""
+        return self.merge_bases[0] if len(self.merge_bases) == 1 else None
+
+
+def parse_range(text: str) -> tuple[str, str]:
+    """`BASE..HEAD` → (BASE, HEAD); UsageError for any other shape."""
+    base, sep, head = text.partition("..")
+    if not sep or not base or not head or head.startswith(".") or ".." in head:
+        raise UsageError(f"not a revision range: {text!r}", where="--tree", hint="write BASE..HEAD, e.g. main..HEAD")
+    for rev in (base, head):
+        check_revision(rev)
+    return base, head
+
+
+def check_revision(rev: str) -> None:
+    """UsageError for a name git could read as an option (a leading "-"), or one holding whitespace or NUL."""
+    if not rev or rev.startswith("-") or any(ch.isspace() or ch == "\0" for ch in rev):
+        raise UsageError(f"not a revision: {rev!r}", where="--tree", hint="name a commit, branch or tag")
+
+
+def resolve_option(tree: str | None, repo: Path | None) -> RevRange | None:
+    """A command's `--tree BASE..HEAD` and `--repo DIR` resolved (None without --tree; --repo alone is refused)."""
+    if tree is None:
+        if repo is not None:
+            raise UsageError("--repo needs --tree BASE..HEAD", where="--repo", hint="name the commits to read")
+        return None
+    return resolve_range(tree, repo or Path.cwd())
+
+
+def resolve_range(text: str, repo: Path) -> RevRange:
+    """`text` ("BASE..HEAD") resolved in the repository at `repo`: UsageError for a malformed range, RangeError
+    when `repo` is no repository or a name no commit."""
+    base, head = parse_range(text)
+    if not repo.is_dir():
+        raise RangeError("the repository folder does not exist", where=str(repo))
+    env = scrubbed_git_env()
+    where = str(repo)
+    found = _git(repo, env, ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects",
+                             "--show-toplevel", "--show-prefix"])
+    if found.returncode == 0:
+        git_dir, objects, top, prefix = (os.fsdecode(line) for line in (found.stdout.split(b"\n") + [b""] * 4)[:4])
+    else:  # a bare repository (or its git folder) has no work tree: ask again without it
+        found = _git(repo, env, ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects"])
+        if found.returncode != 0:
+            reasons = [ln.strip() for ln in found.stderr.decode(errors="replace").splitlines()
+                       if ln.strip().startswith(("fatal:", "error:"))]
+            raise RangeError("not a git repository" + (f": {reasons[0]}" if reasons else ""), where=where,
+                             hint="run the gate in a clone of the repository the pull request targets")
+        git_dir, objects = (os.fsdecode(line) for line in (found.stdout.split(b"\n") + [b""] * 2)[:2])
+        top = prefix = ""
+    commits = []
+    for rev in (base, head):
+        done = _git(repo, env, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"])
+        if done.returncode != 0:
+            raise RangeError(f"unknown revision {rev!r}", where=where, hint=FETCH_HINT)
+        commits.append(done.stdout.decode().strip())
+    # merge-base exits 1 for histories without a common ancestor: no merge base, which each reader reports its way.
+    done = _git(repo, env, ["merge-base", "--all", *commits])
+    bases = tuple(done.stdout.decode().split()) if done.returncode == 0 else ()
+    for commit in (*commits, *bases):
+        remember_commit(git_dir, commit)  # what GitObjects.commit would ask again is known
+    return RevRange(text, base, head, repo, commits[0], commits[1], bases, git_dir, objects,
+                    Path(top) if top else None, prefix)
+
+
+def _git(repo: Path, env: dict[str, str], args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run([git_program(), *SAFE_GIT, *args], cwd=repo, env=env, stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=TIMEOUT)
+    except OSError as exc:
+        raise RangeError(f"cannot run git: {exc.strerror}", hint="install git") from None
+    except subprocess.TimeoutExpired:
+        raise RangeError(f"git {args[0]} did not finish within {TIMEOUT:g} s", where=str(repo)) from None
