@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
@@ -41,22 +43,27 @@ GITLINKS = {
 }
 
 
-@pytest.fixture(scope="module")
-def commits(tmp_path_factory: pytest.TempPathFactory) -> tuple[GitRepo, str, str]:
-    repo = GitRepo(tmp_path_factory.mktemp("submodules") / "repo")
+def bumped_submodules(folder: Path, gitlinks: Iterable[str] = GITLINKS) -> tuple[GitRepo, str, str]:
+    """A repository of FILES and LINKS with `gitlinks` at OLD (base), then every one of them moved to NEW (head)."""
+    repo = GitRepo(folder)
     for path, text in FILES.items():
         repo.write(path, text)
     for path, target in LINKS.items():
         repo.symlink(path, target)
     repo.git("add", "-A")
-    for path in GITLINKS:
+    for path in gitlinks:
         repo.git("update-index", "--add", "--cacheinfo", f"160000,{OLD},{path}")
     repo.git("commit", "-q", "-m", "base")
     base = repo.head()
-    for path in GITLINKS:
+    for path in gitlinks:
         repo.git("update-index", "--cacheinfo", f"160000,{NEW},{path}")
     repo.git("commit", "-q", "-m", "bump every submodule")
     return repo, base, repo.head()
+
+
+@pytest.fixture(scope="module")
+def commits(tmp_path_factory: pytest.TempPathFactory) -> tuple[GitRepo, str, str]:
+    return bumped_submodules(tmp_path_factory.mktemp("submodules") / "repo")
 
 
 def test_a_bumped_submodule_is_judged_by_what_reads_its_files(commits: tuple[GitRepo, str, str],

@@ -14,28 +14,14 @@ from pathlib import Path
 
 import pytest
 from conftest import POLICY_DIR
-from gitrepo import GitRepo
-from test_redteam13_submodules import FILES, GITLINKS, LINKS, NEW, OLD
+from test_redteam13_submodules import GITLINKS, bumped_submodules
 
 from gatekeeper.cli import main
 
 
 def test_a_bumped_submodule_needs_context_from_a_patch_alone(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    repo = GitRepo(tmp_path / "repo")
-    for path, text in FILES.items():
-        repo.write(path, text)
-    for path, target in LINKS.items():
-        repo.symlink(path, target)
-    repo.git("add", "-A")
-    for path in GITLINKS:
-        repo.git("update-index", "--add", "--cacheinfo", f"160000,{OLD},{path}")
-    repo.git("update-index", "--add", "--cacheinfo", f"160000,{OLD},.github/actions/pinned")
-    repo.git("commit", "-q", "-m", "base")
-    base = repo.head()
-    for path in [*GITLINKS, ".github/actions/pinned"]:
-        repo.git("update-index", "--cacheinfo", f"160000,{NEW},{path}")
-    repo.git("commit", "-q", "-m", "bump every submodule")
+    repo, base, _ = bumped_submodules(tmp_path / "repo", [*GITLINKS, ".github/actions/pinned"])
     patch, packet = tmp_path / "change.diff", tmp_path / "packet.json"
     patch.write_bytes(repo.git("diff", "--binary", base, "HEAD"))
     assert main(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]) == 0
