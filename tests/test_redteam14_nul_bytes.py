@@ -13,7 +13,7 @@ import pytest
 from gitrepo import GitRepo
 from test_classify_context import tree_files
 
-INVENTORY = b"[web]\nweb1 ansible_host=10.0.0.1\n\n[db:children]\nweb\n"
+INVENTORY = b"[web]\nweb1 ansible_host=10.0.0.1\n\n[db:children]\nweb\n"  # file content: not contacted
 VARIANTS = {
     "ops/a/production": b"# hosts\0\n" + INVENTORY,
     "ops/b/servers.cfg": b"\0" + INVENTORY,
