@@ -122,7 +122,7 @@ def test_the_fourteenth_classes_in_a_real_repository(git_repo: GitRepo, tmp_path
     git_repo.commit("head")
     want = {"redash/handlers/setup.py": ("src", "src.content.setup-not-packaging"),
             "setup.py": ("deps", "deps.pip.manifest"),
-            "vendor/axoasset/tests/assets/logo.png": ("deps", "deps.vendored"),
+            "vendor/axoasset/tests/assets/logo.png": ("deps", "deps.vendored-test-data"),
             "crates/app/tests/assets/package.json": ("src", "src.context.deps-test-data"),
             "docs/README.tmpl": ("src", "docs.templates.readme"),
             "generators/docker/templates/Dockerfile.ejs": ("src", "docs.templates"),

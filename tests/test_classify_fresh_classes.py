@@ -94,22 +94,22 @@ def test_chart_templates_are_iac_from_the_patch_alone_and_look_alikes_are_not(gi
 
 def test_a_helm_template_renamed_to_a_text_file_is_judged_by_its_old_side_too(git_repo: GitRepo,
                                                                               tmp_path: Path) -> None:
-    git_repo.write("ops/web.yaml.gotmpl", m.HELM_TEMPLATE)
+    git_repo.write("ops/web.yaml.tmpl", m.HELM_TEMPLATE)
     git_repo.commit("base")
-    git_repo.move("ops/web.yaml.gotmpl", "notes/web.txt")
+    git_repo.move("ops/web.yaml.tmpl", "notes/web.txt")
     git_repo.commit("head")
     tree, patch = both(git_repo, tmp_path)["notes/web.txt"]
-    assert tree.change.old_path == "ops/web.yaml.gotmpl"
+    assert tree.change.old_path == "ops/web.yaml.tmpl"
     assert (tree.bucket, tree.rule) == ("iac", "iac.content.helm-template")
     assert patch.bucket == "iac" or NEEDS_CONTEXT in patch.tags  # a pure rename shows no line of it
 
 
 def test_emptying_a_helm_template_does_not_hide_it(git_repo: GitRepo, tmp_path: Path) -> None:
-    git_repo.write("ops/web.yaml.gotmpl", m.HELM_TEMPLATE)
+    git_repo.write("ops/web.yaml.tmpl", m.HELM_TEMPLATE)
     git_repo.commit("base")
-    git_repo.write("ops/web.yaml.gotmpl", "# retired\n")
+    git_repo.write("ops/web.yaml.tmpl", "# retired\n")
     git_repo.commit("head")
-    tree, patch = both(git_repo, tmp_path)["ops/web.yaml.gotmpl"]
+    tree, patch = both(git_repo, tmp_path)["ops/web.yaml.tmpl"]
     assert (tree.bucket, tree.rule) == ("iac", "iac.content.helm-template")  # the base blob shows it
     assert (patch.bucket, patch.rule) == ("iac", "iac.content.helm-template")  # the removed lines show it
 

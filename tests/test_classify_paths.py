@@ -157,6 +157,7 @@ def test_templates_and_docs_are_src(rules: RuleSet, path: str) -> None:
 # -- 3. dependencies, every major ecosystem ----------------------------------------------------
 
 DEPS = [
+    ("vendor/github.com/onsi/gomega/matchers/test_data/xml/sample_02.xml", "vendored", None),  # vendored test data
     ("chef/Cheffile", "chef", "manifest"),
     ("firmware/platformio.ini", "other", "manifest"),
     ("west.yml", "other", "manifest"),
@@ -627,6 +628,7 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 
 IAC = [
+    "vendor/charts/web/templates/tests/test-connection.yaml",  # a vendored chart's test hook: Helm renders it
     "plugins/kasane/Kasanefile",
     "modules/asg-alb-service/user-data.sh",
     "packer/http/user-data",

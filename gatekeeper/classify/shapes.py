@@ -19,6 +19,20 @@ from gatekeeper.lazy_pattern import lazy
 
 _FLAGS = re.MULTILINE
 _CLOUD_CONFIG = lazy(r"\A#cloud-config[ \t]*$", _FLAGS)
+# A Nomad job specification under a name the path rules do not know (`nomad.job`, `gitea.job`, `web.nomad.j2`): its
+# top-level `job "name" {` block (a Jenkins Job DSL `job('name') {` has parentheses).
+_NOMAD_JOB = lazy(r'^job[ \t]+"[^"\n]+"[ \t]*\{', _FLAGS)
+# OS installer answer files a Packer build or a PXE server serves (any name: `http/preseed.cfg`, `ks.cfg`): Debian's
+# preseed `d-i owner/question type value` lines; a Red Hat kickstart's `%packages` section beside its disk or
+# boot-loader commands.
+_PRESEED = lazy(r"^d-i[ \t]+[\w.-]+/[\w./-]+[ \t]+(?:string|boolean|select|multiselect|password|note|seen)\b", _FLAGS)
+_KICKSTART_PACKAGES = lazy(r"^%packages\b", _FLAGS)
+_KICKSTART_COMMAND = lazy(r"^(?:rootpw|bootloader|clearpart|autopart|zerombr|reqpart)\b", _FLAGS)
+# A Consul service definition the agent loads (`services/web.json`): a JSON object opening with `service` or
+# `services` whose health check runs on an `interval` (the API's capitalised keys too). An app's own settings may
+# name a service and a port; they name no check interval.
+_CONSUL_SERVICE = lazy(r'\A\s*\{\s*"(?:[Ss]ervices?)"[ \t]*:[ \t]*[\[{]')
+_CONSUL_CHECK = lazy(r'"[Cc]hecks?"[ \t]*:[ \t]*[\[{][^}]*?"[Ii]nterval"[ \t]*:')
 _CF_APPLICATIONS = lazy(r"^applications[ \t]*:[ \t]*$", _FLAGS)
 _CF_KEY = lazy(
     r"^[ \t]*(?:-[ \t]+)?(?:buildpacks?|memory|disk_quota|instances|routes|random-route|health-check-type|stack)"
@@ -197,6 +211,13 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
     """(bucket, rule id, evidence line) of the first shape `text` (a file's first bytes) has, or None."""
     if (m := _CLOUD_CONFIG.search(text)) is not None:
         return "iac", "iac.content.cloud-init", evidence_line(text, m)
+    if (m := _NOMAD_JOB.search(text)) is not None:
+        return "iac", "iac.content.nomad-job", evidence_line(text, m)
+    if (m := _PRESEED.search(text)) is not None or ((m := _KICKSTART_PACKAGES.search(text)) is not None
+                                                     and _KICKSTART_COMMAND.search(text)):
+        return "iac", "iac.content.installer-answers", evidence_line(text, m)
+    if (m := _CONSUL_SERVICE.search(text)) is not None and (c := _CONSUL_CHECK.search(text, m.end())) is not None:
+        return "iac", "iac.content.consul-service", evidence_line(text, c)
     if (m := _SEMAPHORE_VERSION.search(text)) is not None and _SEMAPHORE_BLOCKS.search(text) \
             and _SEMAPHORE_AGENT.search(text):
         return "ci", "ci.content.semaphore", evidence_line(text, m)
