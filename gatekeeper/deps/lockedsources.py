@@ -19,12 +19,9 @@ measured, comparing checksums too reviewed 34 of 907 real bot bumps that touch a
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from gatekeeper.deps.hunks import CHANGED, HUNK, sides
 from gatekeeper.deps.loaders import MAX_ENTRIES, listing, load_json, load_toml, load_yaml, mapping, string, text
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.npm import pnpm_key, yarn_name
@@ -224,7 +221,7 @@ def _same(leaf: Leaf) -> Leaf:
     return leaf[0], _SAME_REGISTRY.sub("//registry.npmjs.org", leaf[1])
 
 
-def _template(leaf: Leaf, version: str) -> Leaf:
+def template(leaf: Leaf, version: str) -> Leaf:
     """A location with its release taken out: the version, content addresses, a file name's spelling past its
     package name. What stays is where it comes from and which package it is."""
     field, value = _same(leaf)
@@ -234,7 +231,7 @@ def _template(leaf: Leaf, version: str) -> Leaf:
     return field, _HASHED.sub("*", value.replace("\0", "{v}"))
 
 
-def _hosts(leaves: set[Leaf]) -> set[str]:
+def hosts(leaves: set[Leaf]) -> set[str]:
     return {f"{m.group(1).lower()}://{m.group(2).lower()}" for leaf in leaves for m in _HOST.finditer(_same(leaf)[1])}
 
 
@@ -251,11 +248,11 @@ def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
         return []
     before, unchanged = _sources(read, base)
     after, _ = _sources(read, head, unchanged)
-    known_hosts = _hosts({leaf for versions in before.values() for leaves in versions.values() for leaf in leaves})
+    known_hosts = hosts({leaf for versions in before.values() for leaves in versions.values() for leaf in leaves})
     moved: list[str] = []
     for where, versions in sorted(after.items()):
         old = before.get(where, {})
-        templates = {_template(leaf, version) for version, leaves in old.items() for leaf in leaves}
+        templates = {template(leaf, version) for version, leaves in old.items() for leaf in leaves}
         for version, leaves in sorted(versions.items()):
             # Only a location the base did not have moves code: one dropped (a platform's wheel, a bundled package's
             # `resolved`) leaves the installer the remaining ones, or the registry's own artifact of that version.
@@ -263,8 +260,8 @@ def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
                 new = {_same(leaf) for leaf in leaves} - {_same(leaf) for leaf in old[version]}
             else:
                 new = {leaf for leaf in leaves if old and not leaf[0].startswith(f".{_REQUIRES}")
-                       and _template(leaf, version) not in templates}
-            if new or _hosts(leaves) - known_hosts:
+                       and template(leaf, version) not in templates}
+            if new or hosts(leaves) - known_hosts:
                 what = "requirements" if all(leaf[0].startswith(f".{_REQUIRES}") for leaf in new) and new else \
                     "download location"
                 moved.append(f"the {what} of {where}@{version}")
@@ -272,139 +269,3 @@ def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
     if len(moved) > _SHOWN:
         shown.append(f"{len(moved) - _SHOWN} more locked sources")
     return shown
-
-
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    """How a lockfile's hunk lines show its entries: where one starts, its version line, its source lines."""
-
-    entry: re.Pattern[str]
-    version: re.Pattern[str] | None  # None: the entry's first line holds its version (pnpm's `name@1.2.3:`)
-    source: re.Pattern[str]
-    name: re.Pattern[str] | None = None  # the line naming the entry, where its first line does not
-
-
-# npm's `name` in an entry is an alias: without `resolved`, npm fetches `name@version` (a location too).
-_NPM_SHAPE = _Shape(re.compile(r'^\s*"[^"]*":\s*\{\s*$'), re.compile(r'^\s*"version"\s*:'),
-                    re.compile(r'"(?:resolved|name)"\s*:'))
-_TOML_SHAPE = _Shape(re.compile(r"^\[\[package\]\]"), re.compile(r"^version\s*="),
-                     re.compile(r"(?:^|[\s{,\[])(?:source|url|reference|registry|git|path|type)\s*="),
-                     re.compile(r"^name\s*="))
-HUNK_SHAPES: dict[str, _Shape] = {
-    "package-lock.json": _NPM_SHAPE, "npm-shrinkwrap.json": _NPM_SHAPE,
-    "yarn.lock": _Shape(re.compile(r"^\S"), re.compile(r"^\s+version:?\s"),
-                        re.compile(r"^\s+(?:resolved|resolution):?\s")),
-    "pnpm-lock.yaml": _Shape(re.compile(r"^ {2}\S"), None,  # (a key, not a package named `which-builtin-type`)
-                             re.compile(r"(?:^|[\s{,])(?:tarball|repo|commit|directory|path|type)\s*:")),
-    "Cargo.lock": _TOML_SHAPE, "poetry.lock": _TOML_SHAPE, "uv.lock": _TOML_SHAPE,
-    "composer.lock": _Shape(re.compile(r"^\s*\{\s*$"), re.compile(r'^\s*"version"\s*:'),
-                            re.compile(r'"(?:url|reference|type)"\s*:'), re.compile(r'^\s*"name"\s*:')),
-    "Pipfile.lock": _Shape(re.compile(r'^ {8}"[^"]+":\s*\{\s*$'), re.compile(r'^ {12}"version"\s*:'),
-                           re.compile(r'^ {12}"index"\s*:')),
-}
-
-
-def hunk_moves(name: str, raw: list[str]) -> str | None:
-    """From a patch's hunk lines of lockfile `name` (with their ' ', '-', '+'): the first changed source or
-    location line whose entry's version the hunks do not change, or that no entry line in its hunk owns;
-    None when there is none. What --tree reads whole (moved_sources), as far as hunks can show it."""
-    shape = HUNK_SHAPES.get(name)
-    if shape is None:
-        return None
-    # The head side only: a location line the hunks drop (a bundled package's `resolved`) moves no code, one they
-    # write does (as moved_sources compares).
-    return _unmoved_version(shape, raw, name) or _bumped_elsewhere(shape, raw, name)
-
-
-def _unmoved_version(shape: _Shape, raw: list[str], name: str) -> str | None:
-    # An entry whose first line the hunks write, under a name no base line of theirs shows, is new: it has no
-    # location to move under its version (_bumped_elsewhere checks its host).
-    base_names = set(_entries(shape, raw, name, "-"))
-    moved: str | None = None
-    owned = version_moved = False
-    for raw_line in [*text(sides(raw)[1]).splitlines(), HUNK]:
-        changed = raw_line.startswith(CHANGED)
-        line = raw_line.lstrip(CHANGED)
-        if raw_line == HUNK or shape.entry.match(line):
-            if moved is not None and not version_moved:
-                return moved
-            moved = None
-            owned = raw_line != HUNK
-            version_moved = changed and (shape.version is None or (
-                shape.name is None and _entry_name(line, name) not in base_names))
-        elif shape.version is not None and shape.version.match(line):
-            version_moved = version_moved or changed
-        elif changed and shape.source.search(line):
-            if not owned:
-                return line.strip()[:80]
-            moved = moved or line.strip()[:80]
-    return None
-
-
-_VERSION_IN_LINE = lazy(r"[0-9]+(?:\.[0-9A-Za-z+_-]+)+")
-_Entry = tuple[list[str], list[tuple[str, bool]]]  # (version lines, (source line, changed))
-_URL = lazy(r"(?i)[a-z][a-z0-9+.-]*://[^\s\"',}\]]+")
-
-
-def _entry_name(line: str, name: str) -> str:
-    """What an entry's first (or name) line says it is, the same on both sides of a bump: yarn's header names its
-    ranges, pnpm's its version."""
-    if name == "yarn.lock":
-        return yarn_name(line.strip())
-    if name == "pnpm-lock.yaml":
-        return (pnpm_key(line.strip().rstrip(":").strip("'\"")) or ("", ""))[0]
-    return "".join(line.split())
-
-
-def _entries(shape: _Shape, raw: list[str], name: str, side: str) -> dict[str, list[_Entry]]:
-    """The entries one side of the hunks shows (`-`: context and removed lines, `+`: context and added ones), by
-    name: a name may have several (nested copies)."""
-    out: dict[str, list[_Entry]] = {}
-    current: _Entry | None = None
-    for raw_line in raw:
-        sign, line = raw_line[:1], raw_line[1:]
-        if raw_line.startswith(HUNK):
-            current = None
-        elif sign not in (" ", side):
-            continue
-        elif shape.entry.match(line) or (shape.name is not None and shape.name.match(line)):
-            # An entry a name line names (TOML, Composer) is filed under its name when that line comes.
-            key = "" if shape.name is not None and shape.entry.match(line) else _entry_name(line, name)
-            current = ([line] if shape.version is None else [], [])
-            out.setdefault(key, []).append(current)
-        elif current is not None and shape.version is not None and shape.version.match(line):
-            current[0].append(line)
-        elif current is not None and shape.source.search(line):
-            current[1].append((line, sign == side))
-    out.pop("", None)
-    return out
-
-
-def _where(line: str, version: str) -> set[Leaf]:
-    """A location line's locations with their release taken out: its URLs, else the line."""
-    return {_template(("", value), version) for value in (_URL.findall(line) or [line.strip().rstrip(",")])}
-
-
-def _bumped_elsewhere(shape: _Shape, raw: list[str], name: str) -> str | None:
-    """The first location line the hunks write beside their entry's version move that is not where the entry was
-    (its release taken out, as moved_sources compares). An entry the base side of the hunks does not show is new:
-    read from hunks, a new entry counts as direct (a review), wherever it comes from. Where the base side shows the
-    entry without a location (fetched from the registry by name), a host no base line of the hunks shows is one."""
-    known_hosts = _hosts({("", line[1:]) for line in raw if line[:1] in (" ", "-")})
-    before = _entries(shape, raw, name, "-")
-    for key, entries in _entries(shape, raw, name, "+").items():
-        olds = [(_version(versions), sources) for versions, sources in before.get(key, [])]
-        was = {leaf for old, sources in olds for line, _ in sources for leaf in _where(line, old)}
-        for versions, sources in entries if olds else ():
-            new = _version(versions)
-            if any(new == old for old, _ in olds):
-                continue  # _unmoved_version's
-            for line, changed in sources:
-                if changed and (not _where(line, new) <= was if was else bool(_hosts({("", line)}) - known_hosts)):
-                    return line.strip()[:80]
-    return None
-
-
-def _version(lines: list[str]) -> str:
-    found = _VERSION_IN_LINE.search(lines[-1]) if lines else None
-    return found.group() if found else ""
