@@ -61,33 +61,60 @@ def _npm_lock(data: bytes) -> Entries:
 
 
 _YARN_FIELDS = ("resolved", "resolution")
+# Red team 15: yarn (both dialects), pnpm and bun install what an entry's requirement lists say, as npm does; a
+# project's own packages (a workspace, a link or a folder) have the requirements its package.json gives them.
+_LOCAL = ("@workspace:", "@link:", "@portal:", "@file:", "@root:")
 
 
 def _yarn_lock(data: bytes) -> Entries:
     header: str | None = None
     fields: dict[str, str] = {}
+    requires: list[str] = []
+    block = ""
     for line in [*text(data).splitlines(), "end"]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if not line.startswith(" "):
             if header is not None and not header.startswith("__metadata"):
+                local = any(mark in header for mark in _LOCAL)
                 yield (yarn_name(header), fields.get("version", ""),
-                       {key: _location(fields.get(key)) for key in _YARN_FIELDS})
-            header, fields = line.strip(), {}
+                       {**{key: _location(fields.get(key)) for key in _YARN_FIELDS},
+                        _REQUIRES: None if local else sorted(requires)})
+            header, fields, requires, block = line.strip(), {}, [], ""
         elif line.startswith("  ") and not line.startswith("   "):
             key, _, value = line.strip().partition(" ")
-            if key.rstrip(":") in (*_YARN_FIELDS, "version"):
-                fields[key.rstrip(":")] = value.strip().strip('"')
+            block = key.rstrip(":")
+            if block in (*_YARN_FIELDS, "version"):
+                fields[block] = value.strip().strip('"')
+        elif block in _NPM_REQUIRES:
+            requires.append(f"{block} {' '.join(line.split())}")
 
 
 def _pnpm_lock(data: bytes) -> Entries:
     doc = mapping(load_yaml(data), "pnpm-lock.yaml")
-    for key, entry in mapping(doc.get("packages"), "packages").items():
-        if isinstance(entry, dict):
-            name, version = pnpm_key(str(key)) or (str(key), "")
-            resolution = entry.get("resolution")
-            yield name, version, ({k: v for k, v in resolution.items() if k != "integrity"}
-                                  if isinstance(resolution, dict) else resolution)
+    for section in ("packages", "snapshots"):  # v9 keeps what an entry requires in `snapshots`
+        for key, entry in mapping(doc.get(section), section).items():
+            if isinstance(entry, dict):
+                name, version = pnpm_key(str(key)) or (str(key), "")
+                resolution = entry.get("resolution")
+                yield name, version, {"resolution": {k: v for k, v in resolution.items() if k != "integrity"}
+                                      if isinstance(resolution, dict) else resolution,
+                                      _REQUIRES: _pnpm_requires(entry)}
+
+
+def _pnpm_requires(entry: dict[str, Any]) -> list[str]:
+    """What a pnpm entry requires, by name: pnpm writes the version it resolved (which a bump of that dependency
+    moves under an unchanged parent) and a peer range its overrides rewrite, so only an alias's package
+    (`npm:evil@1.0.0`, `evil@1.0.0`) and a local or URL requirement are kept beside the name."""
+    out = []
+    for field in _NPM_REQUIRES:
+        requires = entry.get(field)
+        for name, value in (requires.items() if isinstance(requires, dict) else ()):
+            value = str(value).removeprefix("npm:")
+            alias = pnpm_key(value) if not value[:1].isdigit() and ":" not in value else None
+            kept = "" if field == "peerDependencies" else value if ":" in value else alias[0] if alias else ""
+            out.append(f"{field} {name} {kept}".rstrip())
+    return sorted(out)
 
 
 def _bun_lock(data: bytes) -> Entries:
@@ -96,7 +123,10 @@ def _bun_lock(data: bytes) -> Entries:
     for key, entry in mapping(doc.get("packages"), "packages").items():
         if isinstance(entry, list) and entry:
             package, _, version = string(entry[0]).rpartition("@")  # the package fetched: an alias names another
-            yield key, version, {"source": entry[1] if len(entry) > 1 else None, "package": package}
+            meta = entry[2] if len(entry) > 2 and isinstance(entry[2], dict) else {}
+            local = any(mark in string(entry[0]) for mark in _LOCAL)
+            yield key, version, {"source": entry[1] if len(entry) > 1 else None, "package": package,
+                                 _REQUIRES: None if local else {k: meta.get(k) for k in _NPM_REQUIRES}}
 
 
 def _toml_packages(fields: tuple[str, ...], requires: bool = True) -> Callable[[bytes], Entries]:
