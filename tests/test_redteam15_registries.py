@@ -79,3 +79,25 @@ def test_no_registry_removed_no_finding(capsys: pytest.CaptureFixture[str], tmp_
     base, head, _ = together(QUIET)
     decision = gate(capsys, Case(tmp_path, base, head), tree)
     assert "deps.removed_registry" not in {reason["rule"] for reason in decision["reasons"]}, decision["reasons"]
+
+
+# The same index under another role, beside a bump: `--index-url` to `--extra-index-url` makes pip search PyPI too and
+# take the higher version of the two. No URL moved, so no registry did: the requirements file's residue keeps which
+# line is the main index (a `partial` problem when that moves).
+ROLES = {
+    "--index-url to --extra-index-url": (
+        {"requirements.txt": f"--index-url {INDEX}\nrequests==2.31.0\ncorp-auth==1.0\n"},
+        {"requirements.txt": f"--extra-index-url {INDEX}\nrequests==2.31.1\ncorp-auth==1.0\n"}),
+    "-i to --extra-index-url=": (
+        {"requirements.txt": f"-i {INDEX}\nrequests==2.31.0\n"},
+        {"requirements.txt": f"--extra-index-url={INDEX}\nrequests==2.31.1\n"}),
+}
+
+
+@pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
+def test_an_index_made_extra_needs_a_human(capsys: pytest.CaptureFixture[str], tmp_path: Path, tree: bool) -> None:
+    base, head, paths = together(ROLES)
+    decision = gate(capsys, Case(tmp_path, base, head), tree)
+    named = {p for reason in decision["reasons"] if reason["rule"] == "deps.unreadable" for p in reason["paths"]}
+    missed = {name: sorted(files) for name, files in paths.items() if not files <= named}
+    assert not missed, (missed, decision["reasons"])

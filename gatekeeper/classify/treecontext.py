@@ -89,6 +89,7 @@ class TreeContext:
             self._kustomized: dict[str, str] | bool | None = None
             self._actions: dict[str, str] | bool | None = None
             self._by_case: dict[str, dict[str, str]] = {}  # those maps' keys casefolded: {folded: key}
+            self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
         except BaseException:
             self.objects.close()
             raise
@@ -245,6 +246,18 @@ class TreeContext:
                 if (spelled := self._spelled("actions", self._actions, folder)) is not None:
                     return f"{self._actions[spelled]}: uses ./{spelled}"
                 folder = folder.rpartition("/")[0]
+        return None
+
+    def requirements_include(self, change: FileChange) -> str | None:
+        """Evidence that a requirements file of either tree includes a side of `change` (`-r`/`-c`, followed)."""
+        if self._requirements is None:
+            self._requirements = treereads.requirements_includes(self.trees, self._head)
+        if self._requirements is False:
+            return f"more than {treereads.MAX_REQUIREMENTS} requirements files: any of them may include it"
+        assert isinstance(self._requirements, dict)
+        for side in change.sides():
+            if (spelled := self._spelled("requirements", self._requirements, side)) is not None:
+                return f"{self._requirements[spelled]} includes {spelled}"
         return None
 
     def _spelled(self, name: str, found: dict[str, str], path: str) -> str | None:
