@@ -225,7 +225,7 @@ QUIET = {
         {"package.json": PACKAGE.replace("4.17.20", "4.17.21") % ',\n  "scripts": {"test": "jest"}'}),
     "Cargo.toml bump": (
         {"Cargo.toml": CARGO}, {"Cargo.toml": CARGO.replace("1.0.1", "1.0.2")}),
-    "a registry removed alone": ({".npmrc": SETTINGS[".npmrc"][0]}, {".npmrc": "registry=https://registry.npmjs.org/\n"}),
+    # (a registry removed alone is reviewed since red team 15: tests/test_redteam15_registries.py)
     "Pipfile.lock bump": ({"Pipfile.lock": pipfile_lock("2.31.0", "https://pypi.org/simple")},
                           {"Pipfile.lock": pipfile_lock("2.31.1", "https://pypi.org/simple")}),
 }

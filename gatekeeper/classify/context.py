@@ -107,6 +107,10 @@ class Context(Protocol):
         """Evidence that a workflow runs the local action whose folder holds a side of `change`, or None."""
         ...
 
+    def requirements_include(self, change: FileChange) -> str | None:
+        """Evidence that a requirements file includes a side of `change` (`-r`/`-c`), or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -144,6 +148,8 @@ def _through_includes(files: list[ClassifiedFile], context: Context) -> list[Cla
             item = _raise(item, "ci", "ci.context.local-action", "content", evidence)
         if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(item.change)) is not None:
             item = _raise(item, "iac", "iac.context.kustomize-reference", "content", evidence)
+        if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(item.change)):
+            item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence)
         out.append(item)
     return out
 

@@ -82,6 +82,10 @@ class PatchContext:
                             return f"{shown.path}: {how}"
         return None
 
+    def requirements_include(self, change: FileChange) -> str | None:
+        """A patch does not show the requirements files it leaves alone (a `.txt` file needs context)."""
+        return None
+
     def local_action(self, change: FileChange) -> str | None:
         """A patch does not show the workflows it leaves alone (run with --tree for the local actions they run)."""
         return None

@@ -3,7 +3,10 @@ into, is also at the link's path (and at the paths of links to that link)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gatekeeper.classify.markers import ancestors
+from gatekeeper.gitobjects import TreeEntry
 
 MAX_HOPS = 8  # links followed one after another (the kernel allows 40; a chain of 8 is already contrived)
 MAX_REACHED = 256  # paths one file is reached at
@@ -44,3 +47,41 @@ def reached_at(path: str, links: dict[str, tuple[str, ...]]) -> list[tuple[str, 
 def _loops(link: str, target: str) -> bool:
     """Whether `link` points to its own folder or one above it (the root is above every folder)."""
     return target == "" or link.startswith(target + "/")
+
+
+_MAX_FOLLOWED = 40  # links a path's folders pass through before the kernel gives up (ELOOP)
+
+
+def physical_target(link: str, written: str, tree: dict[str, TreeEntry],
+                    read: Callable[[TreeEntry], str]) -> str | None:
+    """The repository path the symlink `link` (saying `written`) points to as the kernel walks it in a checkout of
+    `tree`: a folder on the way that is itself a link is followed before a `..` after it applies (`lnk/../tools`
+    with `lnk -> deep/a/b` is `deep/a/tools`, not `tools`). The last name is left as written (a link to a link
+    is a chain, context.py follows those). None when the walk leaves the tree, enters `.git` or loops."""
+    if not written or written.startswith("/"):
+        return None
+    resolved = link.split("/")[:-1]
+    pending = written.split("/")
+    followed = 0
+    while pending:
+        name = pending.pop(0)
+        if name in ("", "."):
+            continue
+        if name == "..":
+            if not resolved:
+                return None
+            resolved.pop()
+            continue
+        resolved.append(name)
+        entry = tree.get("/".join(resolved))
+        if pending and entry is not None and entry.mode == "120000":  # a folder on the way is a link: into it
+            followed += 1
+            inner = read(entry)
+            if followed > _MAX_FOLLOWED or not inner or inner.startswith("/"):
+                return None
+            resolved.pop()
+            pending = inner.split("/") + pending
+    target = "/".join(resolved)
+    if target == ".git" or target.startswith(".git/"):
+        return None  # git's own folder is not content (as resolve_link)
+    return target

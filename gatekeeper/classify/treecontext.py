@@ -9,7 +9,6 @@ merge base and HEAD: what a pull request's "files changed" shows.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, tfrefs, treereads
 from gatekeeper.classify.context import FINAL_RULES, Shown
@@ -17,6 +16,7 @@ from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, is_candidate
 from gatekeeper.classify.submodules import below_glob, named_inside
+from gatekeeper.classify.symlinks import physical_target
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
@@ -43,44 +43,6 @@ def _is_manifest(name: str) -> bool:
 
 
 MAX_LINKS = 10_000  # symlinks read per gate: bounded work, whatever the trees hold
-_MAX_FOLLOWED = 40  # links a path's folders pass through before the kernel gives up (ELOOP)
-
-
-def physical_target(link: str, written: str, tree: dict[str, TreeEntry],
-                    read: Callable[[TreeEntry], str]) -> str | None:
-    """The repository path the symlink `link` (saying `written`) points to as the kernel walks it in a checkout of
-    `tree`: a folder on the way that is itself a link is followed before a `..` after it applies (`lnk/../tools`
-    with `lnk -> deep/a/b` is `deep/a/tools`, not `tools`). The last name is left as written (a link to a link
-    is a chain, context.py follows those). None when the walk leaves the tree, enters `.git` or loops."""
-    if not written or written.startswith("/"):
-        return None
-    resolved = link.split("/")[:-1]
-    pending = written.split("/")
-    followed = 0
-    while pending:
-        name = pending.pop(0)
-        if name in ("", "."):
-            continue
-        if name == "..":
-            if not resolved:
-                return None
-            resolved.pop()
-            continue
-        resolved.append(name)
-        entry = tree.get("/".join(resolved))
-        if pending and entry is not None and entry.mode == "120000":  # a folder on the way is a link: into it
-            followed += 1
-            inner = read(entry)
-            if followed > _MAX_FOLLOWED or not inner or inner.startswith("/"):
-                return None
-            resolved.pop()
-            pending = inner.split("/") + pending
-    target = "/".join(resolved)
-    if target == ".git" or target.startswith(".git/"):
-        return None  # git's own folder is not content (as resolve_link)
-    return target
-
-
 class TreeContext:
     """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
 
@@ -122,11 +84,12 @@ class TreeContext:
             # .tf files and Dockerfiles by folder (with whether each is a Dockerfile), on first use
             self._tf_files: dict[str, list[tuple[str, TreeEntry, bool]]] | None = None
             self._tf_named: dict[tuple[str, str, bool], tfrefs.Named] = {}  # (folder, blob, Dockerfile)
-            # paths the kustomizations of both trees name: {path: kustomization}; None: not read yet; False: past
-            # kustomizerefs.MAX_FILES (every file counts as named)
+            # paths the kustomizations of both trees name: {path: kustomization}, and the folders of the local actions
+            # workflows run: {folder: workflow}; None: not read yet; False: past MAX_FILES (every file counts)
             self._kustomized: dict[str, str] | bool | None = None
-            # folders of the local actions workflows run: {folder: workflow}; False: past localactions.MAX_FILES
             self._actions: dict[str, str] | bool | None = None
+            self._by_case: dict[str, dict[str, str]] = {}  # those maps' keys casefolded: {folded: key}
+            self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
         except BaseException:
             self.objects.close()
             raise
@@ -257,8 +220,8 @@ class TreeContext:
             return f"more than {kustomizerefs.MAX_FILES} kustomizations: any of them may name it"
         assert isinstance(self._kustomized, dict)
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
-            if (where := self._kustomized.get(side)) is not None:
-                return f"{where} names {side}"
+            if (spelled := self._spelled("kustomized", self._kustomized, side)) is not None:
+                return f"{self._kustomized[spelled]} names {spelled}"
             if change.submodule:  # the submodule's files: what a kustomization names inside its folder
                 inside = next((named for named in self._kustomized if named.startswith(f"{side}/")), None)
                 if inside is not None:
@@ -280,10 +243,29 @@ class TreeContext:
                 return f"{self._actions[inside]}: uses ./{inside}, inside the submodule {side}"
             folder = side  # the file itself (a root action's entry file), then each folder above it
             while folder:
-                if (where := self._actions.get(folder)) is not None:
-                    return f"{where}: uses ./{folder}"
+                if (spelled := self._spelled("actions", self._actions, folder)) is not None:
+                    return f"{self._actions[spelled]}: uses ./{spelled}"
                 folder = folder.rpartition("/")[0]
         return None
+
+    def requirements_include(self, change: FileChange) -> str | None:
+        """Evidence that a requirements file of either tree includes a side of `change` (`-r`/`-c`, followed)."""
+        if self._requirements is None:
+            self._requirements = treereads.requirements_includes(self.trees, self._head)
+        if self._requirements is False:
+            return f"more than {treereads.MAX_REQUIREMENTS} requirements files: any of them may include it"
+        assert isinstance(self._requirements, dict)
+        for side in change.sides():
+            if (spelled := self._spelled("requirements", self._requirements, side)) is not None:
+                return f"{self._requirements[spelled]} includes {spelled}"
+        return None
+
+    def _spelled(self, name: str, found: dict[str, str], path: str) -> str | None:
+        """`path` as `found` spells it, case aside: a case-insensitive checkout (macOS, Windows runners) writes
+        `tools/setup/run.sh` into the folder `tools/Setup` a workflow runs (red team 15)."""
+        if name not in self._by_case:
+            self._by_case[name] = {key.casefold(): key for key in found}
+        return self._by_case[name].get(path.casefold())
 
     def terraform_ref(self, change: FileChange) -> str | None:
         """Evidence that a Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file or a Dockerfile of either tree, in

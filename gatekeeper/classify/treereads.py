@@ -1,7 +1,7 @@
 """What the files that run or apply other files name, read from both trees of a TreeContext: the GitLab pipeline's
 includes (gitlabincludes.py), the local actions workflows run (localactions.py), the paths kustomizations name
-(kustomizerefs.py). Each blob once; each reading bounded, and past its bound the answer is "everything" (fail
-closed), as is a file longer than the FULL_READ that is read of it.
+(kustomizerefs.py), the files requirements files include. Each blob once; each reading bounded, and past its bound
+the answer is "everything" (fail closed), as is a file longer than the FULL_READ that is read of it.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from collections.abc import Callable
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.deps.pypi import included_files
+from gatekeeper.deps.registry import format_for
 from gatekeeper.gitobjects import TreeEntry
 
 Tree = dict[str, TreeEntry]
@@ -107,4 +109,32 @@ def kustomize_references(trees: tuple[Tree, ...], read_blob: Read,
                 texts[entry.oid] = data.decode("utf-8", "replace")
             for named in kustomizerefs.referenced(path, texts[entry.oid]):
                 found.setdefault(named, path)
+    return found
+
+
+MAX_REQUIREMENTS = 1_000  # requirements files read per tree
+_REQUIREMENT_ENDINGS = (".txt", ".in", ".lock")  # a cheap first test of every path
+
+
+def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | bool:
+    """{path a requirements file of a tree includes by `-r`/`-c` (followed): that requirements file}; False past
+    MAX_REQUIREMENTS files read in a tree, or one longer than is read. pip installs (or is constrained by) every
+    line of an included file whatever its name (red team 15: `-r tools/dev.txt` made no deps file of it)."""
+    found: dict[str, str] = {}
+    for tree in trees:
+        queue = [(path, path) for path, entry in tree.items() if path[-5:].lower().endswith(_REQUIREMENT_ENDINGS)
+                 and entry.mode in _REGULAR and (fmt := format_for(path)) is not None and fmt.name == "requirements"]
+        seen: set[str] = set()
+        while queue:
+            path, origin = queue.pop()
+            entry = tree.get(path)
+            if path in seen or entry is None or entry.mode not in _REGULAR:
+                continue
+            seen.add(path)
+            data = read_blob(entry)
+            if len(seen) > MAX_REQUIREMENTS or len(data) > FULL_READ:
+                return False
+            for named in included_files(path, data):
+                found.setdefault(named, origin)
+                queue.append((named, origin))
     return found

@@ -19,12 +19,9 @@ measured, comparing checksums too reviewed 34 of 907 real bot bumps that touch a
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from gatekeeper.deps.hunks import CHANGED, HUNK, sides
 from gatekeeper.deps.loaders import MAX_ENTRIES, listing, load_json, load_toml, load_yaml, mapping, string, text
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.npm import pnpm_key, yarn_name
@@ -64,33 +61,60 @@ def _npm_lock(data: bytes) -> Entries:
 
 
 _YARN_FIELDS = ("resolved", "resolution")
+# Red team 15: yarn (both dialects), pnpm and bun install what an entry's requirement lists say, as npm does; a
+# project's own packages (a workspace, a link or a folder) have the requirements its package.json gives them.
+_LOCAL = ("@workspace:", "@link:", "@portal:", "@file:", "@root:")
 
 
 def _yarn_lock(data: bytes) -> Entries:
     header: str | None = None
     fields: dict[str, str] = {}
+    requires: list[str] = []
+    block = ""
     for line in [*text(data).splitlines(), "end"]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if not line.startswith(" "):
             if header is not None and not header.startswith("__metadata"):
+                local = any(mark in header for mark in _LOCAL)
                 yield (yarn_name(header), fields.get("version", ""),
-                       {key: _location(fields.get(key)) for key in _YARN_FIELDS})
-            header, fields = line.strip(), {}
+                       {**{key: _location(fields.get(key)) for key in _YARN_FIELDS},
+                        _REQUIRES: None if local else sorted(requires)})
+            header, fields, requires, block = line.strip(), {}, [], ""
         elif line.startswith("  ") and not line.startswith("   "):
             key, _, value = line.strip().partition(" ")
-            if key.rstrip(":") in (*_YARN_FIELDS, "version"):
-                fields[key.rstrip(":")] = value.strip().strip('"')
+            block = key.rstrip(":")
+            if block in (*_YARN_FIELDS, "version"):
+                fields[block] = value.strip().strip('"')
+        elif block in _NPM_REQUIRES:
+            requires.append(f"{block} {' '.join(line.split())}")
 
 
 def _pnpm_lock(data: bytes) -> Entries:
     doc = mapping(load_yaml(data), "pnpm-lock.yaml")
-    for key, entry in mapping(doc.get("packages"), "packages").items():
-        if isinstance(entry, dict):
-            name, version = pnpm_key(str(key)) or (str(key), "")
-            resolution = entry.get("resolution")
-            yield name, version, ({k: v for k, v in resolution.items() if k != "integrity"}
-                                  if isinstance(resolution, dict) else resolution)
+    for section in ("packages", "snapshots"):  # v9 keeps what an entry requires in `snapshots`
+        for key, entry in mapping(doc.get(section), section).items():
+            if isinstance(entry, dict):
+                name, version = pnpm_key(str(key)) or (str(key), "")
+                resolution = entry.get("resolution")
+                yield name, version, {"resolution": {k: v for k, v in resolution.items() if k != "integrity"}
+                                      if isinstance(resolution, dict) else resolution,
+                                      _REQUIRES: _pnpm_requires(entry)}
+
+
+def _pnpm_requires(entry: dict[str, Any]) -> list[str]:
+    """What a pnpm entry requires, by name: pnpm writes the version it resolved (which a bump of that dependency
+    moves under an unchanged parent) and a peer range its overrides rewrite, so only an alias's package
+    (`npm:evil@1.0.0`, `evil@1.0.0`) and a local or URL requirement are kept beside the name."""
+    out = []
+    for field in _NPM_REQUIRES:
+        requires = entry.get(field)
+        for name, value in (requires.items() if isinstance(requires, dict) else ()):
+            value = str(value).removeprefix("npm:")
+            alias = pnpm_key(value) if not value[:1].isdigit() and ":" not in value else None
+            kept = "" if field == "peerDependencies" else value if ":" in value else alias[0] if alias else ""
+            out.append(f"{field} {name} {kept}".rstrip())
+    return sorted(out)
 
 
 def _bun_lock(data: bytes) -> Entries:
@@ -99,7 +123,10 @@ def _bun_lock(data: bytes) -> Entries:
     for key, entry in mapping(doc.get("packages"), "packages").items():
         if isinstance(entry, list) and entry:
             package, _, version = string(entry[0]).rpartition("@")  # the package fetched: an alias names another
-            yield key, version, {"source": entry[1] if len(entry) > 1 else None, "package": package}
+            meta = entry[2] if len(entry) > 2 and isinstance(entry[2], dict) else {}
+            local = any(mark in string(entry[0]) for mark in _LOCAL)
+            yield key, version, {"source": entry[1] if len(entry) > 1 else None, "package": package,
+                                 _REQUIRES: None if local else {k: meta.get(k) for k in _NPM_REQUIRES}}
 
 
 def _toml_packages(fields: tuple[str, ...], requires: bool = True) -> Callable[[bytes], Entries]:
@@ -224,7 +251,7 @@ def _same(leaf: Leaf) -> Leaf:
     return leaf[0], _SAME_REGISTRY.sub("//registry.npmjs.org", leaf[1])
 
 
-def _template(leaf: Leaf, version: str) -> Leaf:
+def template(leaf: Leaf, version: str) -> Leaf:
     """A location with its release taken out: the version, content addresses, a file name's spelling past its
     package name. What stays is where it comes from and which package it is."""
     field, value = _same(leaf)
@@ -234,7 +261,7 @@ def _template(leaf: Leaf, version: str) -> Leaf:
     return field, _HASHED.sub("*", value.replace("\0", "{v}"))
 
 
-def _hosts(leaves: set[Leaf]) -> set[str]:
+def hosts(leaves: set[Leaf]) -> set[str]:
     return {f"{m.group(1).lower()}://{m.group(2).lower()}" for leaf in leaves for m in _HOST.finditer(_same(leaf)[1])}
 
 
@@ -251,11 +278,11 @@ def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
         return []
     before, unchanged = _sources(read, base)
     after, _ = _sources(read, head, unchanged)
-    known_hosts = _hosts({leaf for versions in before.values() for leaves in versions.values() for leaf in leaves})
+    known_hosts = hosts({leaf for versions in before.values() for leaves in versions.values() for leaf in leaves})
     moved: list[str] = []
     for where, versions in sorted(after.items()):
         old = before.get(where, {})
-        templates = {_template(leaf, version) for version, leaves in old.items() for leaf in leaves}
+        templates = {template(leaf, version) for version, leaves in old.items() for leaf in leaves}
         for version, leaves in sorted(versions.items()):
             # Only a location the base did not have moves code: one dropped (a platform's wheel, a bundled package's
             # `resolved`) leaves the installer the remaining ones, or the registry's own artifact of that version.
@@ -263,8 +290,8 @@ def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
                 new = {_same(leaf) for leaf in leaves} - {_same(leaf) for leaf in old[version]}
             else:
                 new = {leaf for leaf in leaves if old and not leaf[0].startswith(f".{_REQUIRES}")
-                       and _template(leaf, version) not in templates}
-            if new or _hosts(leaves) - known_hosts:
+                       and template(leaf, version) not in templates}
+            if new or hosts(leaves) - known_hosts:
                 what = "requirements" if all(leaf[0].startswith(f".{_REQUIRES}") for leaf in new) and new else \
                     "download location"
                 moved.append(f"the {what} of {where}@{version}")
@@ -272,139 +299,3 @@ def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
     if len(moved) > _SHOWN:
         shown.append(f"{len(moved) - _SHOWN} more locked sources")
     return shown
-
-
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    """How a lockfile's hunk lines show its entries: where one starts, its version line, its source lines."""
-
-    entry: re.Pattern[str]
-    version: re.Pattern[str] | None  # None: the entry's first line holds its version (pnpm's `name@1.2.3:`)
-    source: re.Pattern[str]
-    name: re.Pattern[str] | None = None  # the line naming the entry, where its first line does not
-
-
-# npm's `name` in an entry is an alias: without `resolved`, npm fetches `name@version` (a location too).
-_NPM_SHAPE = _Shape(re.compile(r'^\s*"[^"]*":\s*\{\s*$'), re.compile(r'^\s*"version"\s*:'),
-                    re.compile(r'"(?:resolved|name)"\s*:'))
-_TOML_SHAPE = _Shape(re.compile(r"^\[\[package\]\]"), re.compile(r"^version\s*="),
-                     re.compile(r"(?:^|[\s{,\[])(?:source|url|reference|registry|git|path|type)\s*="),
-                     re.compile(r"^name\s*="))
-HUNK_SHAPES: dict[str, _Shape] = {
-    "package-lock.json": _NPM_SHAPE, "npm-shrinkwrap.json": _NPM_SHAPE,
-    "yarn.lock": _Shape(re.compile(r"^\S"), re.compile(r"^\s+version:?\s"),
-                        re.compile(r"^\s+(?:resolved|resolution):?\s")),
-    "pnpm-lock.yaml": _Shape(re.compile(r"^ {2}\S"), None,  # (a key, not a package named `which-builtin-type`)
-                             re.compile(r"(?:^|[\s{,])(?:tarball|repo|commit|directory|path|type)\s*:")),
-    "Cargo.lock": _TOML_SHAPE, "poetry.lock": _TOML_SHAPE, "uv.lock": _TOML_SHAPE,
-    "composer.lock": _Shape(re.compile(r"^\s*\{\s*$"), re.compile(r'^\s*"version"\s*:'),
-                            re.compile(r'"(?:url|reference|type)"\s*:'), re.compile(r'^\s*"name"\s*:')),
-    "Pipfile.lock": _Shape(re.compile(r'^ {8}"[^"]+":\s*\{\s*$'), re.compile(r'^ {12}"version"\s*:'),
-                           re.compile(r'^ {12}"index"\s*:')),
-}
-
-
-def hunk_moves(name: str, raw: list[str]) -> str | None:
-    """From a patch's hunk lines of lockfile `name` (with their ' ', '-', '+'): the first changed source or
-    location line whose entry's version the hunks do not change, or that no entry line in its hunk owns;
-    None when there is none. What --tree reads whole (moved_sources), as far as hunks can show it."""
-    shape = HUNK_SHAPES.get(name)
-    if shape is None:
-        return None
-    # The head side only: a location line the hunks drop (a bundled package's `resolved`) moves no code, one they
-    # write does (as moved_sources compares).
-    return _unmoved_version(shape, raw, name) or _bumped_elsewhere(shape, raw, name)
-
-
-def _unmoved_version(shape: _Shape, raw: list[str], name: str) -> str | None:
-    # An entry whose first line the hunks write, under a name no base line of theirs shows, is new: it has no
-    # location to move under its version (_bumped_elsewhere checks its host).
-    base_names = set(_entries(shape, raw, name, "-"))
-    moved: str | None = None
-    owned = version_moved = False
-    for raw_line in [*text(sides(raw)[1]).splitlines(), HUNK]:
-        changed = raw_line.startswith(CHANGED)
-        line = raw_line.lstrip(CHANGED)
-        if raw_line == HUNK or shape.entry.match(line):
-            if moved is not None and not version_moved:
-                return moved
-            moved = None
-            owned = raw_line != HUNK
-            version_moved = changed and (shape.version is None or (
-                shape.name is None and _entry_name(line, name) not in base_names))
-        elif shape.version is not None and shape.version.match(line):
-            version_moved = version_moved or changed
-        elif changed and shape.source.search(line):
-            if not owned:
-                return line.strip()[:80]
-            moved = moved or line.strip()[:80]
-    return None
-
-
-_VERSION_IN_LINE = lazy(r"[0-9]+(?:\.[0-9A-Za-z+_-]+)+")
-_Entry = tuple[list[str], list[tuple[str, bool]]]  # (version lines, (source line, changed))
-_URL = lazy(r"(?i)[a-z][a-z0-9+.-]*://[^\s\"',}\]]+")
-
-
-def _entry_name(line: str, name: str) -> str:
-    """What an entry's first (or name) line says it is, the same on both sides of a bump: yarn's header names its
-    ranges, pnpm's its version."""
-    if name == "yarn.lock":
-        return yarn_name(line.strip())
-    if name == "pnpm-lock.yaml":
-        return (pnpm_key(line.strip().rstrip(":").strip("'\"")) or ("", ""))[0]
-    return "".join(line.split())
-
-
-def _entries(shape: _Shape, raw: list[str], name: str, side: str) -> dict[str, list[_Entry]]:
-    """The entries one side of the hunks shows (`-`: context and removed lines, `+`: context and added ones), by
-    name: a name may have several (nested copies)."""
-    out: dict[str, list[_Entry]] = {}
-    current: _Entry | None = None
-    for raw_line in raw:
-        sign, line = raw_line[:1], raw_line[1:]
-        if raw_line.startswith(HUNK):
-            current = None
-        elif sign not in (" ", side):
-            continue
-        elif shape.entry.match(line) or (shape.name is not None and shape.name.match(line)):
-            # An entry a name line names (TOML, Composer) is filed under its name when that line comes.
-            key = "" if shape.name is not None and shape.entry.match(line) else _entry_name(line, name)
-            current = ([line] if shape.version is None else [], [])
-            out.setdefault(key, []).append(current)
-        elif current is not None and shape.version is not None and shape.version.match(line):
-            current[0].append(line)
-        elif current is not None and shape.source.search(line):
-            current[1].append((line, sign == side))
-    out.pop("", None)
-    return out
-
-
-def _where(line: str, version: str) -> set[Leaf]:
-    """A location line's locations with their release taken out: its URLs, else the line."""
-    return {_template(("", value), version) for value in (_URL.findall(line) or [line.strip().rstrip(",")])}
-
-
-def _bumped_elsewhere(shape: _Shape, raw: list[str], name: str) -> str | None:
-    """The first location line the hunks write beside their entry's version move that is not where the entry was
-    (its release taken out, as moved_sources compares). An entry the base side of the hunks does not show is new:
-    read from hunks, a new entry counts as direct (a review), wherever it comes from. Where the base side shows the
-    entry without a location (fetched from the registry by name), a host no base line of the hunks shows is one."""
-    known_hosts = _hosts({("", line[1:]) for line in raw if line[:1] in (" ", "-")})
-    before = _entries(shape, raw, name, "-")
-    for key, entries in _entries(shape, raw, name, "+").items():
-        olds = [(_version(versions), sources) for versions, sources in before.get(key, [])]
-        was = {leaf for old, sources in olds for line, _ in sources for leaf in _where(line, old)}
-        for versions, sources in entries if olds else ():
-            new = _version(versions)
-            if any(new == old for old, _ in olds):
-                continue  # _unmoved_version's
-            for line, changed in sources:
-                if changed and (not _where(line, new) <= was if was else bool(_hosts({("", line)}) - known_hosts)):
-                    return line.strip()[:80]
-    return None
-
-
-def _version(lines: list[str]) -> str:
-    found = _VERSION_IN_LINE.search(lines[-1]) if lines else None
-    return found.group() if found else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Any
 
@@ -65,6 +66,10 @@ _READ_OPTION = re.compile(r"^(?:(?:-r|--requirement|-e|--editable)(?:=|\s+)\S+"
                           r"|(?:-i|--index-url|--extra-index-url|-f|--find-links)(?:=|\s+)[a-z][a-z0-9+.-]*://\S+"
                           r"|--hash(?:=|\s+)\S+(?:\s+--hash(?:=|\s+)\S+)*)$", re.IGNORECASE)
 _HASHES = re.compile(r"\s+--hash(?:=|\s+)\S+")
+# ...but not which of them is the main index: one moved from `--index-url` to `--extra-index-url` (the same URL, so no
+# registry moved) makes pip look on PyPI too and take the higher version of the two (dependency confusion; red team
+# 15). An extra index added or removed is a registry's move, which the facts name.
+_MAIN_INDEX = re.compile(r"^(?:-i|--index-url)(?:=|\s)", re.IGNORECASE)
 
 
 def requirements_residue(data: bytes) -> list[str]:
@@ -79,6 +84,8 @@ def requirements_residue(data: bytes) -> list[str]:
         for raw in logical.splitlines():
             line = re.sub(r"(^|\s)#.*$", "", raw).strip()
             if not line or _READ_OPTION.match(line):
+                if _MAIN_INDEX.match(line):
+                    out.append("--index-url")
                 continue
             if not line.startswith("-") and not re.search(r"\s-", _HASHES.sub("", f" {line}")):
                 continue  # a requirement (read by parse_requirements) with no option but hashes
@@ -102,6 +109,25 @@ _URL = re.compile(r"^(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git)://\S+$")
 _EDITABLE = re.compile(r"^(?:-e|--editable)(?:=|\s+)(\S+)")
 # `-r FILE_OR_URL`: pip installs every requirement it holds, whether or not the change touches it.
 _NESTED = re.compile(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
+_INCLUDE = re.compile(r"^(?:-r|--requirement|-c|--constraint)(?:=|\s+)(\S+)")
+
+
+def included_files(path: str, data: bytes) -> list[str]:
+    """The repository paths a requirements file's `-r`/`-c` options name (pip resolves them against the file's
+    folder; red team 15: an included `tools/dev.txt` was `src`, so an edit of it went unread). URLs, absolute paths
+    and paths above the root name nothing here."""
+    folder = path.rpartition("/")[0]
+    out = []
+    for raw in text(data).replace("\\\r\n", " ").replace("\\\n", " ").splitlines():
+        found = _INCLUDE.match(re.sub(r"(^|\s)#.*$", "", raw).strip())
+        target = found.group(1) if found else ""
+        if target and "://" not in target and not target.startswith("/"):
+            joined = posixpath.normpath(posixpath.join(folder, target))
+            if joined != ".." and not joined.startswith("../"):
+                out.append(joined)
+    return out
+
+
 # Where a Poetry dependency table says its package comes from instead of the default index.
 _POETRY_SOURCES = ("path", "git", "url", "source")
 

@@ -17,7 +17,7 @@ from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.loaders import MAX_BYTES
-from gatekeeper.deps.lockedsources import hunk_moves
+from gatekeeper.deps.lockhunks import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
 from gatekeeper.deps.overridepins import override_pins
 from gatekeeper.deps.overrides import changed_overrides

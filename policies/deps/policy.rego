@@ -5,11 +5,11 @@
 #   an existing dependency within params.deps.max_upgrade_level (patch | minor) queues normally; a new
 #   direct dependency, more than params.deps.max_new new ones, a downgrade, an upgrade beyond the level,
 #   a move to a version that does not order, an action not pinned to a full commit sha, a base image
-#   change, a new package registry, a dependency file not fully read, or a deps file whose change the
+#   change, a new or removed package registry, a dependency file not fully read, or a deps file whose change the
 #   delta does not explain needs a human; a change to a version an advisory marks is denied. Without a
 #   delta every deps file needs a human.
 # custom:
-#   version: 2.0.3
+#   version: 2.1.0
 #   owner: security-engineering
 #   rules:
 #     - deps.no_delta
@@ -21,6 +21,7 @@
 #     - deps.unpinned_action
 #     - deps.base_image
 #     - deps.new_registry
+#     - deps.removed_registry
 #     - deps.unreadable
 #     - deps.unexplained
 #     - deps.vulnerable
@@ -125,6 +126,18 @@ review contains finding if {
 	count(paths) > 0
 	msg := sprintf("new package registries or indexes named in %s", [lib.sample(paths)])
 	finding := lib.bucket_finding("deps.new_registry", msg, "deps", paths)
+}
+
+# A registry removed is no less a move of where packages come from (red team 15): the packages it served (a
+# private scope, an internal index) are then looked up in the registries left, the public ones, where anyone can
+# publish that name (dependency confusion). Beside a bump of the same file it rode on the bump's explanation.
+review contains finding if {
+	paths := [f.path | some f in noted; count(object.get(f, ["facts", "registries_removed"], [])) > 0]
+	count(paths) > 0
+	msg := sprintf("package registries or indexes removed from %s: what they served is looked up elsewhere", [
+		lib.sample(paths),
+	])
+	finding := lib.bucket_finding("deps.removed_registry", msg, "deps", paths)
 }
 
 review contains finding if {

@@ -123,8 +123,19 @@ test_vulnerable_version_is_denied if {
 	denied([change("lodash", "upgraded", {"vulnerabilities": ["GHSA-x"]})]) == ["deps.vulnerable"]
 }
 
-test_removed_registry_alone_queues if {
+# Red team 15: a private scope's or index's registry removed sends its packages to the public one (dependency
+# confusion), alone or beside a bump that explains the file.
+test_removed_registry_is_reviewed if {
 	facts := {"kind": "registries", "registries_removed": ["https://x.example/"]}
 	npmrc := testing.file_with(".npmrc", "deps", {"facts": facts})
-	rules([], [], [npmrc]) == []
+	rules([], [], [npmrc]) == ["deps.removed_registry"]
+	req := testing.file_with("requirements.txt", "deps", {"facts": facts})
+	rules([change("requests", "upgraded", {"manifest": "requirements.txt"})], [], [req]) == ["deps.removed_registry"]
+}
+
+test_a_registry_swapped_is_new_and_removed if {
+	moved := {"registries_added": ["https://y.example/"], "registries_removed": ["https://x.example/"]}
+	facts := object.union({"kind": "registries"}, moved)
+	npmrc := testing.file_with(".npmrc", "deps", {"facts": facts})
+	rules([], [], [npmrc]) == ["deps.new_registry", "deps.removed_registry"]
 }
