@@ -42,6 +42,11 @@ ATTESTATION_RULE = "gatekeeper.attestation"
 TREE_RULE = "gatekeeper.tree_mismatch"
 _SHOWN_DIFFERENCES = 20
 _FINDING_LEVELS = frozenset({"deny", "review", "warn"})
+# The fields a `files` entry of the policy input leaves out when they hold these values (file_entry; the input
+# schema's `default`s): absent means this value. Policies read them with `object.get(f, FIELD, DEFAULT)`, or
+# where absence answers as the default does (`"x" in f.tags`).
+FILE_DEFAULTS: dict[str, Any] = {"old_path": None, "tags": [], "ecosystem": None, "binary": False, "old_mode": None,
+                                 "new_mode": None, "symlink_target": None, "unsafe": None}
 
 
 def canonical_json(obj: Any) -> bytes:
@@ -258,11 +263,37 @@ def build_input(
 
 
 def file_entry(item: ClassifiedFile, facts_of: FactsOf | None = None) -> dict[str, Any]:
-    """One `files` entry of the policy input: the packet's file entry plus the folder (`dir`) and, when
-    the file has any, its content `facts` (gatekeeper.deps.facts)."""
-    entry = item.to_dict()
-    entry["dir"] = item.change.path.rpartition("/")[0]
-    facts = facts_of(item.change) if facts_of is not None else None
+    """One `files` entry of the policy input: the packet's file entry without the fields that hold their
+    default (`FILE_DEFAULTS`), plus the folder (`dir`) and, when the file has any, its content `facts`
+    (gatekeeper.deps.facts).
+
+    Every field is a few calls of the engine's C input builder for every file (a 10,000-file change: a field
+    left out saves 30,000 calls), and a plain source file has six of the eight at their defaults."""
+    c = item.change
+    entry: dict[str, Any] = {"path": c.path}
+    if c.old_path is not None:
+        entry["old_path"] = c.old_path
+    entry["status"] = c.status
+    entry["bucket"] = item.bucket
+    entry["rule"] = item.rule
+    if item.tags:
+        entry["tags"] = list(item.tags)
+    if item.ecosystem is not None:
+        entry["ecosystem"] = item.ecosystem
+    entry["additions"] = c.additions
+    entry["deletions"] = c.deletions
+    if c.binary:
+        entry["binary"] = True
+    if c.old_mode is not None:
+        entry["old_mode"] = c.old_mode
+    if c.new_mode is not None:
+        entry["new_mode"] = c.new_mode
+    if c.symlink_target is not None:
+        entry["symlink_target"] = c.symlink_target
+    if c.unsafe is not None:
+        entry["unsafe"] = c.unsafe
+    entry["dir"] = c.path.rpartition("/")[0]
+    facts = facts_of(c) if facts_of is not None else None
     if facts is not None:
         entry["facts"] = facts
     return entry

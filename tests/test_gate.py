@@ -18,10 +18,20 @@ from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError
-from gatekeeper.gate import build_input, canonical_json, digest, exit_code, gate_findings, start_deciding_many
-from gatekeeper.model import Decision
+from gatekeeper.gate import (
+    FILE_DEFAULTS,
+    build_input,
+    canonical_json,
+    digest,
+    exit_code,
+    file_entry,
+    gate_findings,
+    start_deciding_many,
+)
+from gatekeeper.model import ClassifiedFile, Decision, FileChange
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.findings import Evaluation
+from gatekeeper.policy.input_schema import schema as input_schema
 from gatekeeper.policy.input_schema import validate_input
 
 ALLOW, DENY, ERROR, REVIEW = 0, 1, 2, 3
@@ -431,6 +441,23 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
     (found,) = Evaluation(bundle, ["core", "deps"], [input_doc], timeout=10).results()
     assert isinstance(found, list)
     assert [finding.to_dict() for finding in gate_findings(input_doc) + found] == decision["reasons"]
+
+
+def test_a_file_entry_leaves_out_exactly_the_fields_at_their_documented_default() -> None:
+    # The same information as the packet's entry (defaults filled back in), with fewer engine nodes.
+    documented = input_schema()["properties"]["files"]["items"]["properties"]
+    assert {name: spec["default"] for name, spec in documented.items() if "default" in spec} == FILE_DEFAULTS
+    plain = ClassifiedFile(FileChange("src/a.go", None, "modified", 3, 1, old_mode="100644", new_mode="100644"),
+                           "src", "src.default")
+    odd = ClassifiedFile(FileChange("a/b.json", "old/b.json", "renamed", binary=True, old_mode="100644",
+                                    new_mode="120000", symlink_target="x", unsafe="why"),
+                         "deps", "deps.npm", ("binary", "symlink"), "npm")
+    for item in (plain, odd):
+        entry = file_entry(item)
+        assert {**FILE_DEFAULTS, **entry} == {**item.to_dict(), "dir": item.change.path.rpartition("/")[0]}
+        assert not [name for name, value in entry.items() if name in FILE_DEFAULTS and value == FILE_DEFAULTS[name]]
+    assert set(FILE_DEFAULTS) - set(file_entry(plain)) == set(FILE_DEFAULTS) - {"old_mode", "new_mode"}
+    assert set(FILE_DEFAULTS) <= set(file_entry(odd))
 
 
 def test_deciding_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:

@@ -16,22 +16,15 @@ tags := [
 	"needs-context",
 ]
 
-# A modified file entry, shaped as the gate hands it to policies.
+# A modified file entry, shaped as the gate hands it to policies (fields at their default left out:
+# `old_path`, `ecosystem`, `old_mode`, `new_mode`, `symlink_target`, `unsafe` null, `tags` [], `binary` false).
 file(path, bucket) := {
 	"path": path,
-	"old_path": null,
 	"status": "modified",
 	"bucket": bucket,
 	"rule": sprintf("test.%s", [bucket]),
-	"tags": [],
-	"ecosystem": null,
 	"additions": 1,
 	"deletions": 0,
-	"binary": false,
-	"old_mode": null,
-	"new_mode": null,
-	"symlink_target": null,
-	"unsafe": null,
 	"dir": dir_of(path),
 }
 
