@@ -123,6 +123,7 @@ def decide(
     attestation: Mapping[str, Any] | None = None,
     advisories: Index | None = None,
     derived: Derived | None = None,
+    beside: Callable[[], object] | None = None,
 ) -> Decision:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
@@ -132,13 +133,17 @@ def decide(
     patch alone). The packet's claims are re-derived with the context it names.
     `advisories`: OSV records (deps.advisories.load) that mark vulnerable changes of the dependency delta.
     `derived`: `patch` already derived with `context` (the packet of the commits was built from it).
+    `beside`: a check to run while the engine child works (the packet's schema check, gate_command): its error
+    is raised before the policies' results are read.
     """
     names = list(dict.fromkeys(enabled))
     verified = verify(packet, patch, bundle, names, guarded=guarded, context=context, attestation=attestation,
                       advisories=advisories, derived=derived)
     evaluation = Evaluation(bundle, names, [verified.input], timeout=timeout)
-    try:
-        digests = (digest(packet), digest(verified.input))  # while the engine child works
+    try:  # while the engine child works
+        if beside is not None:
+            beside()
+        digests = (digest(packet), digest(verified.input))
     except BaseException:
         evaluation.cancel()
         raise

@@ -302,8 +302,12 @@ def test_packet_under_claiming_files_is_denied(capsys: pytest.CaptureFixture[str
     [(lambda text: text[: len(text) // 2], "not valid JSON"),
      (lambda text: "[1, 2, 3]", ""),
      (lambda text: json.dumps({k: v for k, v in json.loads(text).items() if k != "diff"}), "diff"),
-     (lambda text: "", "not valid JSON")],
-    ids=["truncated", "not-an-object", "missing-field", "empty"],
+     (lambda text: "", "not valid JSON"),
+     # Checked beside the engine child: a packet the gate's own steps trip over is still refused as one.
+     (lambda text: json.dumps({**json.loads(text), "files": "src/a.go"}), "files"),
+     (lambda text: json.dumps({**json.loads(text), "classifier": "tree"}), "classifier"),
+     (lambda text: json.dumps({**json.loads(text), "run_id": 7}), "run_id")],
+    ids=["truncated", "not-an-object", "missing-field", "empty", "files-not-a-list", "classifier-text", "run-id-number"],
 )
 def test_broken_packets_cannot_be_decided(
     capsys: pytest.CaptureFixture[str], change: Change, mangle: Any, message: str
@@ -314,6 +318,16 @@ def test_broken_packets_cannot_be_decided(
     assert code == ERROR
     assert decision["stderr"].startswith("gatekeeper: error:") and message in decision["stderr"]
     assert decision["stderr"].count("\n") == 1
+
+
+def test_a_packet_refused_by_its_schema_is_reported_before_a_later_step_fails(
+    capsys: pytest.CaptureFixture[str], change: Change, tmp_path: Path
+) -> None:
+    # The schema check runs late (beside the engine child), but its error still comes first.
+    change.make({"src/a.go": "package a\n"})
+    change.edit_packet(lambda doc: doc.update(run_id=7))
+    code, decision = gate(capsys, change, "--advisories", str(tmp_path / "missing"))
+    assert code == ERROR and "run_id" in decision["stderr"] and "advisories" not in decision["stderr"].lower()
 
 
 def test_unsafe_path_is_denied(capsys: pytest.CaptureFixture[str], change: Change) -> None:
