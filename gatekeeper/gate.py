@@ -42,6 +42,7 @@ ATTESTATION_RULE = "gatekeeper.attestation"
 TREE_RULE = "gatekeeper.tree_mismatch"
 _SHOWN_DIFFERENCES = 20
 _FINDING_LEVELS = frozenset({"deny", "review", "warn"})
+_NOTABLE_BUCKETS = frozenset({"ci", "iac", "deps"})
 # The fields a `files` entry of the policy input leaves out when they hold these values (file_entry; the input
 # schema's `default`s): absent means this value. Policies read them with `object.get(f, FIELD, DEFAULT)`, or
 # where absence answers as the default does (`"x" in f.tags`).
@@ -256,7 +257,7 @@ def build_input(
             tags[tag] = tags.get(tag, 0) + 1
     entries = [file_entry(item, deps.facts_of) for item in derived.files]
     summary = {"buckets": buckets, "tags": tags, "files": len(entries), "additions": additions, "deletions": deletions,
-               "facts": sum(1 for entry in entries if "facts" in entry)}
+               "facts": sum(1 for entry in entries if "facts" in entry), "notable": notable(entries)}
     return {
         "packet": {key: value for key, value in packet.items() if key != "files"},
         "files": entries,
@@ -265,6 +266,14 @@ def build_input(
         "attestation": dict(attestation) if attestation is not None else UNCHECKED.to_input(),
         "dependencies": deps.to_input(),
     }
+
+
+def notable(entries: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The positions in `files` of the entries a policy looks at one by one (`input.summary.notable`): bucket ci,
+    iac or deps, any tag, or facts. A policy reads those through it rather than walking `files` (each walk costs the
+    engine ~0.12 s on 10,000 files, whatever it tests); a change of source files only has none."""
+    return [index for index, entry in enumerate(entries)
+            if entry["bucket"] in _NOTABLE_BUCKETS or "tags" in entry or "facts" in entry]
 
 
 def file_entry(item: ClassifiedFile, facts_of: FactsOf | None = None) -> dict[str, Any]:

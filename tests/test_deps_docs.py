@@ -28,4 +28,4 @@ def test_the_shipped_policy_defines_exactly_the_rules_it_declares() -> None:
     body = text.split("package gatekeeper.policies.deps", 1)[1]
     used = set(re.findall(r'"(deps\.[a-z_]+)"', body))
     assert used == _declared()
-    assert "# version: 2.0.3" in text.replace("#   version", "# version")
+    assert "# version: 2.0.4" in text.replace("#   version", "# version")

@@ -145,7 +145,7 @@ def test_the_gate_judges_what_a_change_moves(capsys: pytest.CaptureFixture[str],
     decision = gate(capsys, Case(tmp_path, base, head), tree)
     assert decision["outcome"] == outcome, decision["reasons"]
     assert sorted(r["rule"] for r in decision["reasons"]) == expected
-    assert decision["policies"] == [{"name": "deps", "version": "2.0.3"}]
+    assert decision["policies"] == [{"name": "deps", "version": "2.0.4"}]
     for reason in decision["reasons"]:  # each path once, however many changes the policy listed it for
         assert len(reason["paths"]) == len(set(reason["paths"])), reason
     if name == "go.sum downgrades":

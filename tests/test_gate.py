@@ -26,6 +26,7 @@ from gatekeeper.gate import (
     exit_code,
     file_entry,
     gate_findings,
+    notable,
     start_deciding_many,
 )
 from gatekeeper.model import ClassifiedFile, Decision, FileChange
@@ -106,7 +107,7 @@ def test_core_reproduces_the_proposal(
     change.make({path: "content\n"})
     got, decision = gate(capsys, change)
     assert (got, decision["outcome"]) == (code, outcome)
-    assert decision["policies"] == [{"name": "core", "version": "1.1.2"}]
+    assert decision["policies"] == [{"name": "core", "version": "1.1.3"}]
     if outcome == "review":
         assert decision["reasons"] == [
             {
@@ -307,7 +308,8 @@ def test_packet_under_claiming_files_is_denied(capsys: pytest.CaptureFixture[str
      (lambda text: json.dumps({**json.loads(text), "files": "src/a.go"}), "files"),
      (lambda text: json.dumps({**json.loads(text), "classifier": "tree"}), "classifier"),
      (lambda text: json.dumps({**json.loads(text), "run_id": 7}), "run_id")],
-    ids=["truncated", "not-an-object", "missing-field", "empty", "files-not-a-list", "classifier-text", "run-id-number"],
+    ids=["truncated", "not-an-object", "missing-field", "empty", "files-not-a-list", "classifier-text",
+         "run-id-number"],
 )
 def test_broken_packets_cannot_be_decided(
     capsys: pytest.CaptureFixture[str], change: Change, mangle: Any, message: str
@@ -472,6 +474,18 @@ def test_a_file_entry_leaves_out_exactly_the_fields_at_their_documented_default(
         assert not [name for name, value in entry.items() if name in FILE_DEFAULTS and value == FILE_DEFAULTS[name]]
     assert set(FILE_DEFAULTS) - set(file_entry(plain)) == set(FILE_DEFAULTS) - {"old_mode", "new_mode"}
     assert set(FILE_DEFAULTS) <= set(file_entry(odd))
+
+
+def test_the_summary_lists_the_notable_files_policies_walk_instead_of_every_file() -> None:
+    def item(path: str, bucket: str, tags: tuple[str, ...] = ()) -> ClassifiedFile:
+        return ClassifiedFile(FileChange(path, None, "modified", 1, 1), bucket, f"test.{bucket}", tags)  # type: ignore[arg-type]
+
+    entries = [file_entry(item("a.go", "src")), file_entry(item(".github/workflows/x.yml", "ci")),
+               file_entry(item("b.go", "src")), file_entry(item("CODEOWNERS", "other", ("guardrail",))),
+               file_entry(item("go.sum", "deps")), file_entry(item("main.tf", "iac")), file_entry(item("c", "other")),
+               {**file_entry(item("Dockerfile", "other")), "facts": {"kind": "dockerfile"}}]
+    assert notable(entries) == [1, 3, 4, 5, 7]
+    assert notable([file_entry(item(f"src/{n}.go", "src")) for n in range(50)]) == []
 
 
 def test_deciding_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:

@@ -47,4 +47,14 @@ summary(files) := {
 	"additions": sum([f.additions | some f in files]),
 	"deletions": sum([f.deletions | some f in files]),
 	"facts": count([f | some f in files; f.facts]),
+	"notable": notable_of(files),
 }
+
+# What the gate lists in `summary.notable` (gate.notable): bucket ci, iac or deps, a tag, or facts.
+notable_of(files) := [i | some i; f := files[i]; notable(f)]
+
+notable(f) if f.bucket in {"ci", "iac", "deps"}
+
+notable(f) if count(object.get(f, "tags", [])) > 0
+
+notable(f) if object.get(f, "facts", null) != null
