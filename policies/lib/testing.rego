@@ -51,10 +51,10 @@ summary(files) := {
 }
 
 # What the gate lists in `summary.notable` (gate.notable): bucket ci, iac or deps, a tag, or facts.
-notable_of(files) := [i | some i; f := files[i]; notable(f)]
+notable_of(files) := [i | some i; f := files[i]; is_notable(f)]
 
-notable(f) if f.bucket in {"ci", "iac", "deps"}
+is_notable(f) if f.bucket in {"ci", "iac", "deps"}
 
-notable(f) if count(object.get(f, "tags", [])) > 0
+is_notable(f) if count(object.get(f, "tags", [])) > 0
 
-notable(f) if object.get(f, "facts", null) != null
+is_notable(f) if object.get(f, "facts", null) != null
