@@ -11,7 +11,7 @@ change of source files only. Target (issue 14): <= 1.5 s on a 2-core machine.
 `--python` runs another interpreter on the same cases. `--against DIR` is an A/B against another checkout (its
 package and its policies, e.g. a `git worktree` of main): each run of this checkout's gate is followed by the same
 command on DIR's code, in alternating order, so both see the same load (the shared VM varies 15-30 % from one run
-to the next); both medians are printed, with whether every run of the two decided alike (outcome, input digest).
+to the next); both medians are printed, with whether every run of the two decided alike (outcome and findings).
 """
 
 from __future__ import annotations
@@ -119,7 +119,8 @@ def main() -> None:
                         times.append(took)
                         cpus.append(cpu)
                         doc = json.loads(out)
-                        decided.add((doc["outcome"], doc["input_digest"]))
+                        # The decision, not the input's digest: a checkout may hand policies a smaller input.
+                        decided.add((doc["outcome"], json.dumps(doc["reasons"], sort_keys=True)))
                 moved = out.count('"change":')
                 for side, (times, cpus, _decided) in sides.items():
                     print(f"gate {label:<12} {mode:<6} {side:<7} {patch.stat().st_size:>9} patch bytes, {moved:>4} "

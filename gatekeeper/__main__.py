@@ -1,5 +1,3 @@
-import sys
+from gatekeeper.cli import run
 
-from gatekeeper.cli import main
-
-sys.exit(main())
+run()

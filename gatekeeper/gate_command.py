@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -32,7 +33,7 @@ from gatekeeper.policy.bundle import Bundle
 from gatekeeper.reports import FORMATS, emit
 from gatekeeper.revrange import RevRange, resolve_option
 from gatekeeper.treecheck import merge_differences, tree_differences
-from gatekeeper.verify import load_packet
+from gatekeeper.verify import read_packet, validate_packet
 
 T = TypeVar("T")
 
@@ -128,30 +129,34 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
         enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
         _check_log_folder(options.log or config.log, options.log_init)
         # Without a packet (the commits alone), it is built from the one derivation the gate verifies, below.
-        packet = load_packet(options.packet) if options.packet is not None and not commits else None
-        timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
-        if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
-            raise UsageError(
-                f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
-            )
-        index = None
-        if options.advisories is not None:  # before any git work: a bad folder is reported first
-            index = load_advisories(options.advisories)
-        differences = tree_check.result() if tree_check is not None else []
-        trust = _trust(options, revs)
-        attestation = NO_PACKET.to_input() if commits else None
-        if trust is not None and options.packet is not None and packet is not None:
-            attestation = packet_attestation(options.packet, packet, trust).to_input()
-        with open_tree_context(revs, bundle.rules) as context:
-            assert options.patch is not None  # run_gate derived it from the commits when none was given
-            derived = None
-            if packet is None:  # the commits' own packet: derived once, and the gate verifies that derivation
-                derived = derive(options.patch, bundle.rules, context)
-                assert revs is not None  # a packet-less gate has --tree
-                packet = _commits_packet(revs, bundle, derived)
-            decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
-                              guarded=found.guarded, tree_differences=differences, context=context,
-                              attestation=attestation, advisories=index, derived=derived)
+        packet = read_packet(options.packet) if options.packet is not None and not commits else None
+        # Its schema check runs beside the engine child (decide's `beside`), and first when anything fails before.
+        checked = _Once(None if packet is None else partial(validate_packet, packet, str(options.packet)))
+        with checked.first_on_error():
+            timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
+            if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
+                raise UsageError(
+                    f"timeout {timeout!r} is not a number of seconds in 0 < t <= {MAX_TIMEOUT:g}", where="--timeout"
+                )
+            index = None
+            if options.advisories is not None:  # before any git work: a bad folder is reported first
+                index = load_advisories(options.advisories)
+            differences = tree_check.result() if tree_check is not None else []
+            trust = _trust(options, revs)
+            attestation = NO_PACKET.to_input() if commits else None
+            if trust is not None and options.packet is not None and packet is not None:
+                attestation = packet_attestation(options.packet, packet, trust).to_input()
+            with open_tree_context(revs, bundle.rules) as context:
+                assert options.patch is not None  # run_gate derived it from the commits when none was given
+                derived = None
+                if packet is None:  # the commits' own packet: derived once, and the gate verifies that derivation
+                    derived = derive(options.patch, bundle.rules, context)
+                    assert revs is not None  # a packet-less gate has --tree
+                    packet = _commits_packet(revs, bundle, derived)
+                decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
+                                  guarded=found.guarded, tree_differences=differences, context=context,
+                                  attestation=attestation, advisories=index, derived=derived, beside=checked)
+            checked()  # decide ran it: a gate that decided has a schema-valid packet
         if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
             decision = replace(decision, attestation=attestation)
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
@@ -215,6 +220,33 @@ def _trust(options: GateOptions, revs: RevRange | None) -> Trust | None:
 
     data, label = trusted_file(options.trust, revs)
     return parse_trust(data.decode("utf-8", "replace"), label)
+
+
+class _Once:
+    """A check run at most once (`check()`), its error kept and raised again at every later call."""
+
+    def __init__(self, check: Callable[[], object] | None) -> None:
+        self._check = check
+        self._error: Exception | None = None
+
+    def __call__(self) -> None:
+        if self._check is not None:
+            check, self._check = self._check, None
+            try:
+                check()
+            except Exception as exc:
+                self._error = exc
+        if self._error is not None:
+            raise self._error
+
+    @contextmanager
+    def first_on_error(self) -> Iterator[None]:
+        """When the body fails, the check's error is raised in its place (the body's when the check passes)."""
+        try:
+            yield
+        except Exception:
+            self()
+            raise
 
 
 class _Background(Generic[T]):

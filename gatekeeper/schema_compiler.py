@@ -27,7 +27,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "boolean": (bool,),
     "null": (type(None),),
 }
-IGNORED = frozenset({"$schema", "$id", "title", "description", "$defs", "$comment"})
+IGNORED = frozenset({"$schema", "$id", "title", "description", "default", "$defs", "$comment"})  # annotations only
 
 
 class Unsupported(Exception):

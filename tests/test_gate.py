@@ -18,10 +18,21 @@ from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError
-from gatekeeper.gate import build_input, canonical_json, digest, exit_code, gate_findings, start_deciding_many
-from gatekeeper.model import Decision
+from gatekeeper.gate import (
+    FILE_DEFAULTS,
+    build_input,
+    canonical_json,
+    digest,
+    exit_code,
+    file_entry,
+    gate_findings,
+    notable,
+    start_deciding_many,
+)
+from gatekeeper.model import ClassifiedFile, Decision, FileChange
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.findings import Evaluation
+from gatekeeper.policy.input_schema import schema as input_schema
 from gatekeeper.policy.input_schema import validate_input
 
 ALLOW, DENY, ERROR, REVIEW = 0, 1, 2, 3
@@ -96,7 +107,7 @@ def test_core_reproduces_the_proposal(
     change.make({path: "content\n"})
     got, decision = gate(capsys, change)
     assert (got, decision["outcome"]) == (code, outcome)
-    assert decision["policies"] == [{"name": "core", "version": "1.1.2"}]
+    assert decision["policies"] == [{"name": "core", "version": "1.1.3"}]
     if outcome == "review":
         assert decision["reasons"] == [
             {
@@ -292,8 +303,13 @@ def test_packet_under_claiming_files_is_denied(capsys: pytest.CaptureFixture[str
     [(lambda text: text[: len(text) // 2], "not valid JSON"),
      (lambda text: "[1, 2, 3]", ""),
      (lambda text: json.dumps({k: v for k, v in json.loads(text).items() if k != "diff"}), "diff"),
-     (lambda text: "", "not valid JSON")],
-    ids=["truncated", "not-an-object", "missing-field", "empty"],
+     (lambda text: "", "not valid JSON"),
+     # Checked beside the engine child: a packet the gate's own steps trip over is still refused as one.
+     (lambda text: json.dumps({**json.loads(text), "files": "src/a.go"}), "files"),
+     (lambda text: json.dumps({**json.loads(text), "classifier": "tree"}), "classifier"),
+     (lambda text: json.dumps({**json.loads(text), "run_id": 7}), "run_id")],
+    ids=["truncated", "not-an-object", "missing-field", "empty", "files-not-a-list", "classifier-text",
+         "run-id-number"],
 )
 def test_broken_packets_cannot_be_decided(
     capsys: pytest.CaptureFixture[str], change: Change, mangle: Any, message: str
@@ -304,6 +320,16 @@ def test_broken_packets_cannot_be_decided(
     assert code == ERROR
     assert decision["stderr"].startswith("gatekeeper: error:") and message in decision["stderr"]
     assert decision["stderr"].count("\n") == 1
+
+
+def test_a_packet_refused_by_its_schema_is_reported_before_a_later_step_fails(
+    capsys: pytest.CaptureFixture[str], change: Change, tmp_path: Path
+) -> None:
+    # The schema check runs late (beside the engine child), but its error still comes first.
+    change.make({"src/a.go": "package a\n"})
+    change.edit_packet(lambda doc: doc.update(run_id=7))
+    code, decision = gate(capsys, change, "--advisories", str(tmp_path / "missing"))
+    assert code == ERROR and "run_id" in decision["stderr"] and "advisories" not in decision["stderr"].lower()
 
 
 def test_unsafe_path_is_denied(capsys: pytest.CaptureFixture[str], change: Change) -> None:
@@ -431,6 +457,35 @@ def test_decision_records_bundle_packet_and_input_digests(capsys: pytest.Capture
     (found,) = Evaluation(bundle, ["core", "deps"], [input_doc], timeout=10).results()
     assert isinstance(found, list)
     assert [finding.to_dict() for finding in gate_findings(input_doc) + found] == decision["reasons"]
+
+
+def test_a_file_entry_leaves_out_exactly_the_fields_at_their_documented_default() -> None:
+    # The same information as the packet's entry (defaults filled back in), with fewer engine nodes.
+    documented = input_schema()["properties"]["files"]["items"]["properties"]
+    assert {name: spec["default"] for name, spec in documented.items() if "default" in spec} == FILE_DEFAULTS
+    plain = ClassifiedFile(FileChange("src/a.go", None, "modified", 3, 1, old_mode="100644", new_mode="100644"),
+                           "src", "src.default")
+    odd = ClassifiedFile(FileChange("a/b.json", "old/b.json", "renamed", binary=True, old_mode="100644",
+                                    new_mode="120000", symlink_target="x", unsafe="why"),
+                         "deps", "deps.npm", ("binary", "symlink"), "npm")
+    for item in (plain, odd):
+        entry = file_entry(item)
+        assert {**FILE_DEFAULTS, **entry} == {**item.to_dict(), "dir": item.change.path.rpartition("/")[0]}
+        assert not [name for name, value in entry.items() if name in FILE_DEFAULTS and value == FILE_DEFAULTS[name]]
+    assert set(FILE_DEFAULTS) - set(file_entry(plain)) == set(FILE_DEFAULTS) - {"old_mode", "new_mode"}
+    assert set(FILE_DEFAULTS) <= set(file_entry(odd))
+
+
+def test_the_summary_lists_the_notable_files_policies_walk_instead_of_every_file() -> None:
+    def item(path: str, bucket: str, tags: tuple[str, ...] = ()) -> ClassifiedFile:
+        return ClassifiedFile(FileChange(path, None, "modified", 1, 1), bucket, f"test.{bucket}", tags)  # type: ignore[arg-type]
+
+    entries = [file_entry(item("a.go", "src")), file_entry(item(".github/workflows/x.yml", "ci")),
+               file_entry(item("b.go", "src")), file_entry(item("CODEOWNERS", "other", ("guardrail",))),
+               file_entry(item("go.sum", "deps")), file_entry(item("main.tf", "iac")), file_entry(item("c", "other")),
+               {**file_entry(item("Dockerfile", "other")), "facts": {"kind": "dockerfile"}}]
+    assert notable(entries) == [1, 3, 4, 5, 7]
+    assert notable([file_entry(item(f"src/{n}.go", "src")) for n in range(50)]) == []
 
 
 def test_deciding_many_equals_deciding_each_case_alone(git_repo: GitRepo, tmp_path: Path) -> None:

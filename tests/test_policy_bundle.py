@@ -115,7 +115,7 @@ def test_missing_manifest_is_a_usage_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("#   version: 1.1.2\n", "#   version: 1.1\n", "is not semver"),
+        ("#   version: 1.1.3\n", "#   version: 1.1\n", "is not semver"),
         ("#     - core.iac\n", "#     - iac\n", "must look like `core.<name>`"),
         ("# title: CI and infrastructure changes need a human\n", "", "needs a non-empty `title`"),
         ("# custom:\n", "# custom: [\n", "not valid YAML"),

@@ -8,11 +8,14 @@ them costs ~7x the start-up of one (1.04 s against 0.15 s measured on a loaded 2
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import sys
+import threading
 import traceback
 from collections.abc import Sequence
+from typing import NoReturn
 
 import click
 
@@ -117,3 +120,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if result is None:
         return int(ExitCode.OK)
     return int(result)
+
+
+def run() -> NoReturn:
+    """The `gatekeeper` program (its console script, `python -m gatekeeper`): `main()`, then exit with its code.
+
+    Without the interpreter's teardown: after a 10,000-file gate, finalization (module teardown, its
+    collections over what the run left) costs ~0.1 s of CPU after the answer is out. What teardown would
+    still do for us is done first: the atexit handlers run and the streams are flushed. A flush that fails,
+    or a thread still running that is not a daemon, gets the ordinary exit, which deals with them as it
+    always did."""
+    code = main()
+    main_thread = threading.main_thread()
+    if any(t is not main_thread and not t.daemon and t.is_alive() for t in threading.enumerate()):
+        sys.exit(code)  # joined first, as the ordinary exit does
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:  # the ordinary exit reports a stream that cannot be written (EPIPE: status 120)
+        sys.exit(code)
+    os._exit(code)

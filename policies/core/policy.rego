@@ -7,7 +7,7 @@
 #   their class depends on content or marker files the patch does not show, so a human looks
 #   (pass `--tree BASE..HEAD` to the gate to classify them from the commits instead).
 # custom:
-#   version: 1.1.2
+#   version: 1.1.3
 #   owner: security-engineering
 #   rules:
 #     - core.ci
@@ -41,7 +41,8 @@ review contains finding if {
 
 review contains finding if {
 	input.summary.tags["needs-context"] > 0
-	paths := [f.path | some f in input.files; "needs-context" in f.tags; not f.bucket in {"ci", "iac"}]
+	notable := lib.notable(input.files, input.summary)
+	paths := [f.path | some f in notable; "needs-context" in f.tags; not f.bucket in {"ci", "iac"}]
 	count(paths) > 0
 	what := sprintf("%s classified without repository context (%s)", [lib.files_text(count(paths)), lib.sample(paths)])
 	# Three steps to stay within 120 columns; a string literal bound to a variable would print quoted in regopy.
@@ -50,6 +51,6 @@ review contains finding if {
 	finding := lib.paths_finding("core.needs_context", msg, paths)
 }
 
-# The ci and iac files, found in one pass over input.files (each pass over a 10,000-file change costs
-# regopy ~0.17 s); evaluated only when a rule above reads it, after the summary counted such files.
-ci_or_iac := [f | some f in input.files; f.bucket in {"ci", "iac"}]
+# The ci and iac files, found in one pass over the notable files (lib.notable: every file of an older input);
+# evaluated only when a rule above reads it, after the summary counted such files.
+ci_or_iac := [f | some f in lib.notable(input.files, input.summary); f.bucket in {"ci", "iac"}]

@@ -47,9 +47,9 @@ names(selected) := [sprintf("%s %s", [c.name, object.get(c, "to", "")]) | some c
 
 manifests(selected) := [c.manifest | some c in selected]
 
-# The files the per-file rules read, found in one pass over input.files (a 10,000-file change has few),
-# and no pass at all when the summary says there are none (a summary without `facts` gets the pass).
-noted := [f | some f in input.files; noted_file(f)] if {
+# The files the per-file rules read, found in one pass over the notable files (lib.notable: every file of an
+# older input), and no pass at all when the summary says there are none (a summary without `facts` gets the pass).
+noted := [f | some f in lib.notable(input.files, input.summary); noted_file(f)] if {
 	any_noted
 } else := []
 

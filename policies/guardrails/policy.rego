@@ -5,7 +5,7 @@
 #   classification rules: agent instructions, CODEOWNERS, this policy bundle, ...) requires a human
 #   review, whatever bucket those files fall in.
 # custom:
-#   version: 1.0.1
+#   version: 1.0.2
 #   owner: security-engineering
 #   rules:
 #     - guardrails.edit
@@ -17,7 +17,7 @@ import data.gatekeeper.lib
 
 review contains finding if {
 	input.summary.tags.guardrail > 0
-	paths := lib.paths_tagged(input.files, "guardrail")
+	paths := lib.paths_tagged(lib.notable(input.files, input.summary), "guardrail")
 	msg := sprintf("%s that steer agents or gates changed (%s): a human must approve", [
 		lib.files_text(count(paths)),
 		lib.sample(paths),

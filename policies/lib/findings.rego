@@ -17,6 +17,13 @@ paths_finding(rule, msg, paths) := {"rule": rule, "msg": msg, "paths": paths}
 # A finding about the files of one bucket.
 bucket_finding(rule, msg, bucket, paths) := {"rule": rule, "msg": msg, "bucket": bucket, "paths": paths}
 
+# The entries of `files` (input.files) that `summary` (input.summary) lists as notable: bucket ci, iac or deps,
+# a tag, or facts, in patch order. Walk these rather than every file (each walk over a 10,000-file change
+# costs regopy ~0.12 s whatever it tests); every file when the summary has no `notable` (an older input).
+notable(files, summary) := [f | some i in summary.notable; f := files[i]] if {
+	is_array(summary.notable)
+} else := files
+
 # Paths of the `files` (input.files) in `bucket`, in patch order.
 paths_in_bucket(files, bucket) := [f.path | some f in files; f.bucket == bucket]
 

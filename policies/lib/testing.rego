@@ -16,22 +16,15 @@ tags := [
 	"needs-context",
 ]
 
-# A modified file entry, shaped as the gate hands it to policies.
+# A modified file entry, shaped as the gate hands it to policies (fields at their default left out:
+# `old_path`, `ecosystem`, `old_mode`, `new_mode`, `symlink_target`, `unsafe` null, `tags` [], `binary` false).
 file(path, bucket) := {
 	"path": path,
-	"old_path": null,
 	"status": "modified",
 	"bucket": bucket,
 	"rule": sprintf("test.%s", [bucket]),
-	"tags": [],
-	"ecosystem": null,
 	"additions": 1,
 	"deletions": 0,
-	"binary": false,
-	"old_mode": null,
-	"new_mode": null,
-	"symlink_target": null,
-	"unsafe": null,
 	"dir": dir_of(path),
 }
 
@@ -54,4 +47,14 @@ summary(files) := {
 	"additions": sum([f.additions | some f in files]),
 	"deletions": sum([f.deletions | some f in files]),
 	"facts": count([f | some f in files; f.facts]),
+	"notable": notable_of(files),
 }
+
+# What the gate lists in `summary.notable` (gate.notable): bucket ci, iac or deps, a tag, or facts.
+notable_of(files) := [i | some i; f := files[i]; is_notable(f)]
+
+is_notable(f) if f.bucket in {"ci", "iac", "deps"}
+
+is_notable(f) if count(object.get(f, "tags", [])) > 0
+
+is_notable(f) if object.get(f, "facts", null) != null

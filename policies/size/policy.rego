@@ -5,7 +5,7 @@
 #   params.size.max_changed_lines added plus deleted lines, and denies any change that adds or
 #   modifies a binary executable (a file tagged both `binary` and `executable`).
 # custom:
-#   version: 1.0.1
+#   version: 1.0.2
 #   owner: security-engineering
 #   rules:
 #     - size.files
@@ -42,7 +42,7 @@ review contains finding if {
 deny contains finding if {
 	input.summary.tags.binary > 0
 	input.summary.tags.executable > 0
-	paths := [f.path | some f in input.files; "binary" in f.tags; "executable" in f.tags]
+	paths := [f.path | some f in lib.notable(input.files, input.summary); "binary" in f.tags; "executable" in f.tags]
 	count(paths) > 0
 	msg := sprintf("binary executable %s (%s): agents may not ship compiled programs", [
 		lib.files_text(count(paths)),

@@ -1,0 +1,40 @@
+"""How the `gatekeeper` program ends (cli.run): main's exit code, the atexit handlers run, the streams flushed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+PROGRAM = """
+import atexit, sys
+atexit.register(lambda: print("atexit ran", flush=False))
+sys.argv = ["gatekeeper", *sys.argv[1:]]
+from gatekeeper.cli import run
+print("before", end="")  # left in the buffer: run() flushes it
+run()
+"""
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", PROGRAM, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_the_program_exits_with_mains_code_after_the_atexit_handlers_and_a_flush() -> None:
+    done = _run("--version")
+    assert done.returncode == 0
+    assert done.stdout.startswith("before") and "version" in done.stdout and done.stdout.endswith("atexit ran\n")
+    refused = _run("no-such-command")
+    assert refused.returncode == 2 and "No such command" in refused.stderr and refused.stdout.endswith("atexit ran\n")
+
+
+def test_a_closed_stdout_gets_the_ordinary_exit() -> None:
+    # A reader that went away before the program wrote: the exit main chose (1), never a traceback.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "gatekeeper", "--help"], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
