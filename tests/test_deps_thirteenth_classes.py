@@ -1,12 +1,13 @@
 """Classes of misses the thirteenth blind set of bot update commits found (bench/deps_bumps_thirteenth.tsv): a renamed
 Cargo dependency whose inline table spans lines (oxc's `miette = { package = "oxc-miette", version = "3.0.0",
-features = [` …, which Renovate calls "rust crate miette"), a pnpm lockfile copy dropped from one scope onto a copy
-another scope keeps (rotki's dev `tough-cookie@4.1.2` beside a runtime 4.1.3), a hunk block that changes only the
-file's last newline (GitVersion's `-</Project>` `\\ No newline at end of file` `+</Project>`), a PEP 508 list item
-with a trailing comment from a patch (mitmproxy's `"cryptography>=42.0,<=49.0.0",  # relaxed …`), and, from the
-known weak spots, Cargo.lock dependency edges a patch moves onto a version no changed entry explains (a `partial`
-problem now, where they read as nothing). Real-shaped files, look-alikes and attacks that must not match; one git
-repository per class, the line readers in-process."""
+features = [` …, which Renovate calls "rust crate miette"), a pnpm-lock.yaml key written as a YAML complex key (elk's
+`? '@nuxt/vite-builder@4.4.2(…)'`, over 1,024 characters) from a patch, a pnpm lockfile copy dropped from one scope
+onto a copy another scope keeps (rotki's dev `tough-cookie@4.1.2` beside a runtime 4.1.3), a hunk block that changes
+only the file's last newline (GitVersion's `-</Project>` `\\ No newline at end of file` `+</Project>`), a PEP 508
+list item with a trailing comment from a patch (mitmproxy's `"cryptography>=42.0,<=49.0.0",  # relaxed …`), and,
+from the known weak spots, Cargo.lock dependency edges a patch moves onto a version no changed entry explains (a
+`partial` problem now, where they read as nothing). Real-shaped files, look-alikes and attacks that must not match;
+one git repository per class, the line readers in-process."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 
 from gatekeeper.deps.cargo import cargo_line, parse_cargo_toml
 from gatekeeper.deps.edits import read
-from gatekeeper.deps.hunks import cargo_edge_moves
+from gatekeeper.deps.hunks import cargo_edge_moves, pnpm_lock_hunks, sides
 from gatekeeper.deps.model import ManifestError
 from tests.deltas import partial as _partial
 from tests.deltas import patch as _patch
@@ -244,6 +245,43 @@ def test_cargo_lock_bare_edge_gaining_its_version() -> None:
     assert cargo_edge_moves(raw[:4] + ['- "libc 0.2.179",'] + raw[5:]) == '"libc 0.2.179",'
 
 
+PEERS = "(@babel/plugin-syntax-jsx@7.27.1(@babel/core@7.29.0))" + "(@types/node@25.8.0)" * 60  # over 1,024 characters
+
+
+def _complex_key(version: str) -> str:
+    return (f"  ? '@nuxt/vite-builder@{version}{PEERS}'\n  : dependencies:\n      '@nuxt/kit': {version}\n"
+            f"      vite: 7.3.1\n\n")
+
+
+def test_pnpm_complex_key_from_a_patch(tmp_path: Path) -> None:
+    # pnpm writes a key over 1,024 characters as a YAML complex key (elk's `? '@nuxt/vite-builder@4.4.2(…)'`): its
+    # snapshot's hunk failed the whole file closed
+    package = "  '@nuxt/vite-builder@{}':\n    resolution: {{integrity: sha512-a}}\n\n"
+    body = ("lockfileVersion: '9.0'\n\npackages:\n\n" + package.format("4.4.2") + "snapshots:\n\n"
+            + _complex_key("4.4.2") + "  vite@7.3.1:\n    dependencies: {}\n")
+    edit = {_complex_key("4.4.2"): _complex_key("4.4.6"), package.format("4.4.2"): package.format("4.4.6")}
+    repo, base, head = edited_commits(tmp_path, {"pnpm-lock.yaml": body}, {"pnpm-lock.yaml": edit})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert [(c.name, c.from_version, c.to_version) for c in delta.changes] == [
+            ("@nuxt/vite-builder", "4.4.2", "4.4.6")], delta
+        assert not delta.problems
+    hunk = ["@@ -1,2 +1,2 @@", "-" + _complex_key("4.4.2").split("\n")[0], "+" + _complex_key("4.4.6").split("\n")[0],
+            "   : dependencies:"]
+    assert [[(d.name, d.version) for d in pnpm_lock_hunks("l.yaml", side)] for side in sides(hunk)] == [
+        [("@nuxt/vite-builder", "4.4.2")], [("@nuxt/vite-builder", "4.4.6")]]
+
+
+@pytest.mark.parametrize("line", [
+    "  ? '@nuxt/vite-builder@4.4.6(a)",  # the key runs on to the next line: not read from the hunk
+    '  ? "@nuxt/vite-builder@4.4.6"',
+    "  ? '@nuxt/vite-builder@4.4.6' # x",
+    "  ? [a@1.0.0]",
+])
+def test_pnpm_complex_key_look_alikes_fail_closed(line: str) -> None:
+    with pytest.raises(ManifestError):
+        pnpm_lock_hunks("pnpm-lock.yaml", sides(["@@ -1 +1 @@", "+" + line])[1])
+
+
 def test_new_readers_are_linear_on_hostile_lines() -> None:
     # each pattern and walk added here, fed 1 MiB input built against it: a linear reader takes milliseconds
     many_blocks = b"@@ -1 +1 @@\n" + b"-x\n\\ No newline\n+x\n a\n" * 50_000
@@ -251,6 +289,8 @@ def test_new_readers_are_linear_on_hostile_lines() -> None:
         (lambda: cargo_edge_moves(["@@ -1 +1 @@", '- "' + "a" * 1_000_000 + " 1 (" + '"' * 1000 + '",']), "edge"),
         (lambda: cargo_edge_moves(["@@ -1 +1 @@"] + ['+ "a",', '- "a 1",'] * 50_000), "edges"),
         (lambda: read("nuget", lambda side, i: [], "p.props", many_blocks), "same-text blocks"),
+        (lambda: _raises(lambda: pnpm_lock_hunks("l.yaml", ("\0  ? 'a@1" + "(" * 1_000_000 + " '").encode())),
+         "complex key"),
         (lambda: _raises(lambda: cargo_line([("x = {" + "[" * 500_000, True)] + [("[" * 1000, False)] * 20, 0)),
          "inline table"),
     ]

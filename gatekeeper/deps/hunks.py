@@ -28,6 +28,9 @@ _NPM_VERSION = lazy(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at 
 # pnpm-lock.yaml `packages:`/`snapshots:` keys carry both: `  '@babel/core@7.23.0':`, `  /ms@2.1.3(peer):`.
 _PNPM_KEY = lazy(r"""^ {2}'?/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'?:"""
                  r"""(?:\s*\{.*\})?\s*$""")  # a snapshot's `{}` or a flow value on the key's line
+# The same key as a YAML complex key, which pnpm writes for a key over 1,024 characters (a long peer suffix): the whole
+# quoted key on its `? ` line, its value after a `: ` line below.
+_PNPM_COMPLEX_KEY = lazy(r"""^ {2}\? '/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'\s*$""")
 # A changed top-level key of another form that may name a package: double-quoted, pnpm v5's `/name/1.0.0:`,
 # a YAML complex key `? name@1`.
 _PNPM_LOOSE = lazy(r"""^ {2}(?:\?|["']?/|\S*@\d|")""")
@@ -180,7 +183,7 @@ def pnpm_lock_hunks(path: str, data: bytes) -> list[Dependency]:
     found: set[tuple[str, str]] = set()
     for raw in text(data).splitlines():
         line = raw.lstrip(CHANGED)
-        if m := _PNPM_KEY.match(line):
+        if m := _PNPM_KEY.match(line) or _PNPM_COMPLEX_KEY.match(line):
             found.add((m.group(1), m.group(2)))
         elif raw.startswith(CHANGED) and _PNPM_LOOSE.match(line):
             raise ManifestError(f"a changed key that may name a package in a form not read from hunks: {line[:80]!r}")
