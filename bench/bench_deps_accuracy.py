@@ -30,7 +30,10 @@ requirements/poetry/uv, Terraform, images and Compose, committed before its firs
 (deps_bumps_twelfth.tsv, 28 more repositories chosen for yarn/pnpm/npm and bun beside Bundler, pip-tools/uv,
 Go multi-module with sha-pinned actions and images, Cargo workspaces, Bundler, Maven, Gradle catalogs, NuGet,
 Compose, devcontainer features and Terraform providers and modules, committed before its first, blind run in round
-11) — or reads another collection's file
+11), `thirteenth` (deps_bumps_thirteenth.tsv, 28 more repositories chosen for pnpm/npm, requirements/pyproject/uv,
+Go, Cargo workspaces, Bundler, Composer, Maven, Gradle catalogs and wrappers, NuGet central versions, Helm,
+Terraform, Compose and Dockerfiles, devcontainer features and sha-pinned actions, committed before its first, blind
+run in round 13) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -67,7 +70,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "sixth": DATA.with_name("deps_bumps_sixth.tsv"),
         "seventh": DATA.with_name("deps_bumps_seventh.tsv"), "eighth": DATA.with_name("deps_bumps_eighth.tsv"),
         "ninth": DATA.with_name("deps_bumps_ninth.tsv"), "tenth": DATA.with_name("deps_bumps_tenth.tsv"),
-        "eleventh": DATA.with_name("deps_bumps_eleventh.tsv"), "twelfth": DATA.with_name("deps_bumps_twelfth.tsv")}
+        "eleventh": DATA.with_name("deps_bumps_eleventh.tsv"), "twelfth": DATA.with_name("deps_bumps_twelfth.tsv"),
+        "thirteenth": DATA.with_name("deps_bumps_thirteenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -83,6 +87,10 @@ def _same_version(want: str, got: str | None) -> bool:
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit
         return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got))
+    # Dependabot's "update urwid requirement from <=4.0.8,>=2.6.14 to >=2.6.14,<=4.0.9" widens a range to the new
+    # release by its inclusive upper bound: that bound is the version it names
+    if (upper := re.search(r"(?:^|,)\s*<=\s*v?([^\s,]+)", got)) is not None and upper.group(1) == want.lstrip("vV"):
+        return True
     # a pin written as a constraint: `==11.*` (PyPI), `[10.5.0, 11.0.0)` (NuGet) and `<6.1,>=6.0.4` (PyPI):
     # its lower bound
     if (lower := re.search(r"(?:^|,)\s*>=\s*v?([^\s,]+)", got)) is not None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import tomllib
 from typing import Any
 
 from gatekeeper.deps.delta import diff
+from gatekeeper.deps.edits import CARGO_TABLE_KEYS, SECTION_MARK, Side, table_version, toml_pair
 from gatekeeper.deps.loaders import listing, load_toml, mapping, sourced_version, string
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Scope
 
@@ -25,15 +27,18 @@ def parse_cargo_toml(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     for table, scope in _tables(load_toml(data)):
         for key, spec in table.items():
-            name = key
+            name, alias = key, ""
             if isinstance(spec, dict):
-                name = string(spec.get("package")) or key  # a renamed dependency
+                # a renamed dependency (`miette = { package = "oxc-miette", … }`): the crate it fetches, the key
+                # kept as its alias (what its bots call it: Renovate's "update rust crate miette to v4")
+                name = string(spec.get("package")) or key
+                alias = key if name != key else ""
                 version = sourced_version(spec, _SOURCES)
                 if spec.get("workspace") is True:
                     version = "workspace"
             else:
                 version = string(spec)
-            out.append(Dependency("cargo", name, version, path, True, scope))
+            out.append(Dependency("cargo", name, version, path, True, scope, alias=alias))
     return out
 
 
@@ -75,3 +80,37 @@ def edge_moves(path: str, base: bytes, head: bytes, moved: set[tuple[str, str | 
         return []  # the whole-file reader reports an unreadable side itself
     return [c for c in diff(before, after, path)
             if c.change in ("upgraded", "downgraded") and (c.name, c.to_version) not in moved]
+
+
+def _inline_table(side: Side, index: int) -> str:
+    """The changed line `side[index]`, or, where it opens an inline table its line does not close (`miette = {
+    package = "oxc-miette", version = "4.0.0", features = [` with the array's items below), it and the lines the
+    hunk shows after it up to the first that makes it one TOML key (at most 16): what `edits.toml_pair` reads. A later
+    changed line of the table is still read on its own, and fails closed."""
+    line = side[index][0]
+    if line.count("{") <= line.count("}") and line.count("[") <= line.count("]"):
+        return line
+    parts = [line]
+    for later, _ in side[index + 1:index + 16]:
+        parts.append(later)
+        try:
+            tomllib.loads("\n".join(parts).strip())
+        except tomllib.TOMLDecodeError:
+            continue
+        return "\n".join(parts)
+    return line
+
+
+def cargo_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    """`name = "req"` or an inline table (`{ version = "1", features = [...] }`, its array may span lines); a
+    renamed dependency (`miette = { package = "oxc-miette", version = "4.0.0" }`) is named by the crate it fetches,
+    the key kept as its alias, as the whole-file reader names it."""
+    name, value = toml_pair(_inline_table(side, index))
+    package = value.get("package") if isinstance(value, dict) else None
+    if package is None:
+        return [(name, table_version(name, value, CARGO_TABLE_KEYS))]
+    if not isinstance(package, str) or not package or SECTION_MARK in package:
+        raise ManifestError(f"{name!r}: not a crate's name: {package!r:.80}")
+    assert isinstance(value, dict)
+    version = table_version(name, {k: v for k, v in value.items() if k != "package"}, CARGO_TABLE_KEYS)
+    return [(package, version, "cargo", "", name if package != name else "")]

@@ -174,7 +174,8 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
             changes += [_change(after[v], None, after[v], "added", partial) for v in came]
             continue
         if not after:
-            changes += [_change(before[v], before[v], None, "removed", partial) for v in gone]
+            changes += [_other_scope(key, before[v], old, new, partial)
+                        or _change(before[v], before[v], None, "removed", partial) for v in gone]
             continue
         for was, now in _pairs(ecosystem, gone, came, _sorted(ecosystem, before.keys() & after.keys())):
             if now is None:
@@ -185,6 +186,23 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
                 changes.append(_change(after[now], old_dep, after[now], _kind_of(ecosystem, old_dep, after[now]),
                                        partial))
     return _major_moves(changes)
+
+
+def _other_scope(key: Key, dep: Dependency, old: Mapping[Key, dict[str, Dependency]],
+                 new: Mapping[Key, dict[str, Dependency]], partial: bool) -> Change | None:
+    """A lockfile's indirect copy dropped from one scope while another scope keeps a copy above it of its release
+    line (pnpm's `tough-cookie@4.1.2` with `dev: true` removed beside a runtime `4.1.3` both sides hold, the dev
+    dependents' `tough-cookie: 4.1.2` now `4.1.3`): a dedupe onto the kept copy, the dependents' upgrade, as
+    `_kept_above` reads it within one scope. None where no other scope keeps one, or the entry is direct or a use
+    site."""
+    if dep.direct is not False or key[0] in _USE_SITES:
+        return None
+    for other in sorted(k for k in old.keys() & new.keys() if k[:3] == key[:3] and k != key):
+        kept = _sorted(key[0], old[other].keys() & new[other].keys())
+        if (above := _kept_above(key[0], dep.version, kept)) is not None:
+            moved = dataclasses.replace(new[other][above], scope=dep.scope, direct=False)
+            return _change(moved, dep, moved, _kind_of(key[0], dep, moved), partial)
+    return None
 
 
 _LINE = re.compile(r"^v?(\d+)(?:\.(\d+))?")

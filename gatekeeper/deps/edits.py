@@ -1,16 +1,16 @@
 """Dependency edits inside structured manifests that a patch shows only as hunks.
 
-package.json and composer.json (`"name": "range",`), Cargo.toml (`name = "req"` or a one-line inline
-table), pyproject.toml (a PEP 508 list item `"name>=1.0",`; a Poetry `name = "^1.0"`, or a whole
-PEP 735 group or extra on one line, only under a dependency table header the hunk itself shows) and
-pom.xml (a `<version>` line whose `<dependency>`, `<plugin>` or `<parent>` element, with its groupId and
-artifactId, the hunk shows above it).
+package.json and composer.json (`"name": "range",`), Cargo.toml (`name = "req"` or an inline table, whose
+array may span lines; a renamed crate by the crate it fetches), pyproject.toml (a PEP 508 list item
+`"name>=1.0",`; a Poetry `name = "^1.0"`, or a whole PEP 735 group or extra on one line, only under a dependency
+table header the hunk itself shows) and pom.xml (a `<version>` line whose `<dependency>`, `<plugin>` or `<parent>`
+element, with its groupId and artifactId, the hunk shows above it).
 
 Fail closed: every changed line must be a dependency line of its format or blank, each name may be
 edited in one place only (a name removed in one block and added in another may have moved between
 sections: from devDependencies to dependencies, say), and a value that is not a plain version range
-(a git URL, a path, a renamed crate; an npm alias `npm:other@1` unless both sides show the same key aliasing the
-same package) is refused. A refusal raises
+(a git URL, a path; an npm alias `npm:other@1` or a renamed crate unless both sides show the same key
+aliasing the same package) is refused. A refusal raises
 ManifestError, which the caller reports as a `partial` problem: the change then needs `--tree`.
 What is read has no scope or standing (the section header is rarely in the hunk): direct, runtime.
 """
@@ -37,7 +37,7 @@ Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 # A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file), a
 # version comment fourth and the file's own name for the entry (model.Dependency.alias) fifth.
 LineReader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
-_SECTION_MARK = "|"
+SECTION_MARK = "|"
 
 _BLANK = lazy(r"^\s*,?\s*$")
 _NPM_PAIR = lazy(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
@@ -48,7 +48,7 @@ _RANGE_PART = r"(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]
 RANGE = lazy(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
 # Keys of a package's own metadata that hold a version but name no dependency.
 _OWN_KEYS = frozenset({"version", "name", "edition", "rust-version", "requires-python", "python", "php"})
-_CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "public"})
+CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "public"})
 _POETRY_TABLE_KEYS = frozenset({"version", "extras", "optional", "python", "markers", "allow-prereleases"})
 _POETRY_HEADER = lazy(r"^\[tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w.-]+\.dependencies)\]\s*$")
 _TOML_HEADER = lazy(r"^\s*\[")
@@ -62,12 +62,15 @@ def _hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
     each side's lines and the block of each line (a run of changed lines between context lines is one
     block, on both sides: the edit `-a` `+a'` is one block, a pure addition is a block of its own)."""
     hunks: list[tuple[Side, Side, list[int], list[int]]] = []
+    marked: set[int] = set()
     block, before = 0, False
     for line in text(data).splitlines():
         if line.startswith("@@"):
             hunks.append(([], [], [], []))
             block, before = 0, False
             continue
+        if hunks and line.startswith("\\"):  # `\ No newline at end of file`
+            marked.add(len(hunks) - 1)
         if not hunks or not line or line[0] not in " -+":
             continue
         old, new, old_blocks, new_blocks = hunks[-1]
@@ -81,7 +84,25 @@ def _hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
         if mark in " +":
             new.append((body, mark == "+"))
             new_blocks.append(block)
+    # a block of a hunk git marks `\ No newline` that reads the same on both sides (`-</Project>`, the marker,
+    # `+</Project>`: the file's last newline) edits nothing: it is context
+    for old, new, old_blocks, new_blocks in (hunks[i] for i in sorted(marked)):
+        shown = [_changed(old, old_blocks), _changed(new, new_blocks)]
+        same = {b for b, was in shown[0].items()
+                if [old[i][0] for i in was] == [new[i][0] for i in shown[1].get(b, ())]}
+        for side, lines in ((old, shown[0]), (new, shown[1])):
+            at = {i for b in same for i in lines.get(b, ())}
+            side[:] = [(t, c and i not in at) for i, (t, c) in enumerate(side)]
     return hunks
+
+
+def _changed(side: Side, blocks: list[int]) -> dict[int, list[int]]:
+    """The indexes of `side`'s changed lines, by block."""
+    out: dict[int, list[int]] = {}
+    for i, (_, changed) in enumerate(side):
+        if changed:
+            out.setdefault(blocks[i], []).append(i)
+    return out
 
 
 def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[list[Dependency], list[Dependency]]:
@@ -101,7 +122,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                     named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
                     tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
                     alias = pair[4] if len(pair) > 4 else ""  # the file's own name for it (a catalog's key)
-                    section, _, name = named.rpartition(_SECTION_MARK)
+                    section, _, name = named.rpartition(SECTION_MARK)
                     if sections[1 - which].get(name, section) != section:
                         raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
                     sections[which][name] = section
@@ -112,10 +133,11 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
     sides: tuple[list[Dependency], list[Dependency]] = ([], [])
     for name, places in edits.items():
         shown = list(places.values())
-        if ecosystem == "npm" and any(d.alias and not (old and new and old[0].alias == new[0].alias)
-                                      for old, new in shown for d in old + new):
-            # a key pointed at another package (`lodash` → `npm:evil-lodash@4`), or an alias added or dropped
-            raise ManifestError(f"{name!r}: an npm alias the hunk does not show on both sides")
+        if ecosystem in ("npm", "cargo") and any(d.alias and not (old and new and old[0].alias == new[0].alias)
+                                                 for old, new in shown for d in old + new):
+            # a key pointed at another package (`lodash` → `npm:evil-lodash@4`, `regex = { package = "evil-regex" }`),
+            # or an alias (a renamed crate) added or dropped
+            raise ManifestError(f"{name!r}: an alias the hunk does not show on both sides")
         if len(shown) > 1 and (any(len(old) != 1 or len(new) != 1 for old, new in shown)
                                or len({(old[0], new[0]) for old, new in shown}) != 1):
             raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
@@ -125,7 +147,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
 
 
 def _npm_pair(line: str, name: object, value: object) -> tuple[str, str]:
-    if not isinstance(name, str) or _SECTION_MARK in name or name in _OWN_KEYS or not isinstance(value, str) \
+    if not isinstance(name, str) or SECTION_MARK in name or name in _OWN_KEYS or not isinstance(value, str) \
             or not RANGE.match(value.strip()):
         raise ManifestError(f"not a plain version range: {line.strip()[:80]!r}")
     return name, value.strip()
@@ -159,7 +181,7 @@ def npm_line(side: Side, index: int) -> list[tuple[str, ...]]:
             return [(alias.group(2), alias.group(3).strip(), "npm", "", key)]
     found: list[tuple[str, ...]] = list(_json_line(side, index))
     for named, _ in found:
-        if not _NPM_NAME.match(named.rpartition(_SECTION_MARK)[2]):
+        if not _NPM_NAME.match(named.rpartition(SECTION_MARK)[2]):
             raise ManifestError(f"not an npm package name (a resolution path or selector?): {named[:80]!r}")
     return found
 
@@ -175,7 +197,7 @@ def _json_line(side: Side, index: int) -> list[tuple[str, str]]:
         name, at, version = manager.rpartition("@") if isinstance(manager, str) else ("", "", "")
         if not name or name.startswith("@") and "/" not in name or not RANGE.match(version.split("+")[0]):
             raise ManifestError(f"not a package manager at a version: {line.strip()[:80]!r}")
-        return [(f"packageManager{_SECTION_MARK}{name}", version.split("+")[0])]
+        return [(f"packageManager{SECTION_MARK}{name}", version.split("+")[0])]
     if m is not None:
         return [_npm_pair(line, _json(m.group(1), line), _json(m.group(2), line))]
     if (section := _NPM_SECTION.match(line)) is not None:
@@ -185,7 +207,7 @@ def _json_line(side: Side, index: int) -> list[tuple[str, str]]:
             table = None
         if isinstance(table, dict):
             pairs = [_npm_pair(line, name, value) for name, value in table.items()]
-            return [(f"{section.group('section')}{_SECTION_MARK}{name}", value) for name, value in pairs]
+            return [(f"{section.group('section')}{SECTION_MARK}{name}", value) for name, value in pairs]
     raise ManifestError(f"not a dependency line: {line.strip()[:80]!r}")
 
 
@@ -196,7 +218,7 @@ def composer_line(side: Side, index: int) -> list[tuple[str, str]]:
     return found
 
 
-def _toml_pair(line: str) -> tuple[str, object]:
+def toml_pair(line: str) -> tuple[str, object]:
     try:
         doc = tomllib.loads(line.strip())
     except tomllib.TOMLDecodeError:
@@ -209,7 +231,7 @@ def _toml_pair(line: str) -> tuple[str, object]:
     return name, value
 
 
-def _table_version(name: str, value: object, allowed: frozenset[str]) -> str:
+def table_version(name: str, value: object, allowed: frozenset[str]) -> str:
     if isinstance(value, dict):
         if not set(value) <= allowed or not isinstance(value.get("version"), str):
             raise ManifestError(f"{name!r}: only a version (and features) can be read from a hunk")
@@ -219,16 +241,11 @@ def _table_version(name: str, value: object, allowed: frozenset[str]) -> str:
     return value.strip()
 
 
-def cargo_line(side: Side, index: int) -> list[tuple[str, str]]:
-    name, value = _toml_pair(side[index][0])
-    return [(name, _table_version(name, value, _CARGO_TABLE_KEYS))]
-
-
 def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
     line = side[index][0].strip()
     if line.startswith(("'", '"')):
         try:
-            item = tomllib.loads(f"x = [{line.rstrip(',')}]")["x"]
+            item = tomllib.loads(f"x = [\n{line}\n]")["x"]  # one item, its comma and comment (`# relaxed …`)
             req = Requirement(item[0]) if len(item) == 1 and isinstance(item[0], str) else None
         except (tomllib.TOMLDecodeError, InvalidRequirement):
             req = None
@@ -240,8 +257,8 @@ def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
         return _requirement_list(line)
     if header is None or not _POETRY_HEADER.match(header.strip()):
         raise ManifestError(f"not a dependency line (no dependency table shown above it): {line[:80]!r}")
-    name, value = _toml_pair(line)
-    return [(name, _table_version(name, value, _POETRY_TABLE_KEYS))]
+    name, value = toml_pair(line)
+    return [(name, table_version(name, value, _POETRY_TABLE_KEYS))]
 
 
 # Tables whose every key is a list of PEP 508 requirements: PEP 735 groups and PEP 621 extras.
@@ -252,7 +269,7 @@ def _requirement_list(line: str) -> list[tuple[str, str]]:
     """A whole group on one line under its table's header (`hatch = ["hatch==1.17.0", "hatch-vcs"]`): each
     requirement under its group's name as its section, so one moved between groups is refused. An item that
     is no requirement (PEP 735's `{include-group = "x"}`) or names a URL cannot be read from the hunk."""
-    group, items = _toml_pair(line)
+    group, items = toml_pair(line)
     if not isinstance(items, list):
         raise ManifestError(f"not a list of requirements: {line[:80]!r}")
     out: list[tuple[str, str]] = []
@@ -263,7 +280,7 @@ def _requirement_list(line: str) -> list[tuple[str, str]]:
             req = None
         if req is None or req.url:
             raise ManifestError(f"not a list of plain PEP 508 requirements: {line[:80]!r}")
-        out.append((f"{group}{_SECTION_MARK}{req.name}", spec_of(req)))
+        out.append((f"{group}{SECTION_MARK}{req.name}", spec_of(req)))
     return out
 
 

@@ -28,6 +28,9 @@ _NPM_VERSION = lazy(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at 
 # pnpm-lock.yaml `packages:`/`snapshots:` keys carry both: `  '@babel/core@7.23.0':`, `  /ms@2.1.3(peer):`.
 _PNPM_KEY = lazy(r"""^ {2}'?/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'?:"""
                  r"""(?:\s*\{.*\})?\s*$""")  # a snapshot's `{}` or a flow value on the key's line
+# The same key as a YAML complex key, which pnpm writes for a key over 1,024 characters (a long peer suffix): the whole
+# quoted key on its `? ` line, its value after a `: ` line below.
+_PNPM_COMPLEX_KEY = lazy(r"""^ {2}\? '/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'\s*$""")
 # A changed top-level key of another form that may name a package: double-quoted, pnpm v5's `/name/1.0.0:`,
 # a YAML complex key `? name@1`.
 _PNPM_LOOSE = lazy(r"""^ {2}(?:\?|["']?/|\S*@\d|")""")
@@ -129,11 +132,58 @@ def toml_lock_hunks(ecosystem: str, path: str, data: bytes) -> list[Dependency]:
                   loose=_TOML_LOOSE)
 
 
+# A Cargo.lock dependency edge that names its version (`    "syn 3.0.3",`, written so where two versions of a crate are
+# locked), with its source where two sources lock one version (`"rand 0.8.5 (registry+…)"`).
+_CARGO_EDGE = lazy(r'^\s+"([A-Za-z0-9_-]+) ([^"\s(]+)(?: \([^"]*\))?",?\s*$')
+_CARGO_BARE_EDGE = lazy(r'^\s+"([A-Za-z0-9_-]+)",?\s*$')
+
+
+def cargo_edge_moves(raw: list[str]) -> str | None:
+    """From a patch's hunk lines of a Cargo.lock: the first changed versioned dependency edge that no entry the hunks
+    change on its side explains — neither the entry that lists it (a new release depends on other versions) nor its
+    crate at that version (a copy written or dropped) — nor is the same edge without its version on the other side
+    of its hunk (`"windows-sys",` → `"windows-sys 0.52.0",`: a second version was locked, every edge now spells one
+    out): a package that kept its version moved onto (or off) a copy the lockfile held before and after (a workspace
+    member's `"syn 2.0.119"` → `"syn 3.0.3"`), which the entries the hunks show do not name. An edge whose entry the
+    hunk does not show is unexplained. None when every edge is explained, or the entries cannot be read (the hunk
+    reader reports that)."""
+    old, new = sides(raw)
+    try:
+        shown = [{(d.name, d.version) for d in toml_lock_hunks("cargo", "", side)} for side in (old, new)]
+    except ManifestError:
+        return None
+    bare: list[set[tuple[int, str]]] = [set(), set()]  # (hunk, crate) of the changed edges without a version
+    for which, side in ((0, old), (1, new)):
+        number = 0
+        for line in text(side).split("\n"):
+            number += line == HUNK
+            if line.startswith(CHANGED) and (m := _CARGO_BARE_EDGE.match(line.lstrip(CHANGED))) is not None:
+                bare[which].add((number, m.group(1)))
+    for which, side in ((0, old), (1, new)):
+        moved = shown[which] - shown[1 - which]
+        name = version = None
+        number = 0
+        for raw_line in text(side).split("\n"):
+            line = raw_line.lstrip(CHANGED)
+            number += raw_line == HUNK
+            if raw_line == HUNK or line.startswith("[["):
+                name = version = None
+            elif (m := _TOML_NAME.match(line)) is not None:
+                name, version = m.group("name"), None
+            elif (v := _TOML_VERSION.match(line)) is not None:
+                version = v.group(1)
+            elif raw_line.startswith(CHANGED) and (m := _CARGO_EDGE.match(line)) is not None:
+                if (name, version) not in moved and (m.group(1), m.group(2)) not in moved \
+                        and (number, m.group(1)) not in bare[1 - which]:
+                    return line.strip()
+    return None
+
+
 def pnpm_lock_hunks(path: str, data: bytes) -> list[Dependency]:
     found: set[tuple[str, str]] = set()
     for raw in text(data).splitlines():
         line = raw.lstrip(CHANGED)
-        if m := _PNPM_KEY.match(line):
+        if m := _PNPM_KEY.match(line) or _PNPM_COMPLEX_KEY.match(line):
             found.add((m.group(1), m.group(2)))
         elif raw.startswith(CHANGED) and _PNPM_LOOSE.match(line):
             raise ManifestError(f"a changed key that may name a package in a form not read from hunks: {line[:80]!r}")

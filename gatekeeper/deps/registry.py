@@ -96,7 +96,7 @@ _BY_NAME: dict[str, Format] = {
     "go.mod": Format("go.mod", golang.parse_go_mod, True),
     "go.sum": Format("go.sum", golang.parse_go_sum, True, ("go.mod",)),
     "gomod2nix.toml": Format("gomod2nix.toml", golang.parse_gomod2nix, False, ("go.mod",)),
-    "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False, edits=_edits("cargo", edits.cargo_line)),
+    "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False, edits=_edits("cargo", cargo.cargo_line)),
     "Cargo.lock": Format("Cargo.lock", cargo.parse_cargo_lock, False, ("Cargo.toml",), _cargo_hunks),
     "Gemfile": Format("Gemfile", bundler.parse_gemfile, True),
     "Gemfile.lock": Format("Gemfile.lock", bundler.parse_gemfile_lock, True),

@@ -168,7 +168,11 @@ def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]
             current.hunks = True
             current.raw.append("@@")
             continue
-        if not current.hunks or not line or line[:1] == b"\\":
+        if not current.hunks or not line:
+            continue
+        if line[:1] == b"\\":  # `\ No newline at end of file`, kept as `\` for edits.read; the others skip it
+            if not current.cut:
+                current.raw.append("\\")
             continue
         current.size += 2 * len(line)
         current.cut |= cut or current.size > MAX_BYTES
@@ -246,6 +250,10 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
                 problems.append(Problem(change.path, "partial", f"its hunks move a locked entry's download location "
                                         f"(under its version, or elsewhere beside its bump: {moved!r}); run with "
                                         "--tree BASE..HEAD"))
+            if partial and fmt.name == "Cargo.lock" and (edge := hunks.cargo_edge_moves(section.raw)) is not None:
+                # reviewed whatever else is read: a member's edge moved onto a copy the lockfile already held
+                problems.append(Problem(change.path, "partial", f"its hunks move a dependency edge ({edge!r}) to or "
+                                        "from a version no entry they change explains; run with --tree BASE..HEAD"))
             if partial and fmt.edits is not None:
                 try:
                     edited = fmt.edits(change.path, "\n".join(section.raw).encode())
