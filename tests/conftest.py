@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,34 +15,6 @@ settings.register_profile("ci", parent=settings.get_profile("dev"), derandomize=
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 sys.path.insert(0, str(Path(__file__).parent))
-
-# The run's temporary folders (tmp_path, and every tempfile of the tests and the processes they start) in memory
-# where the machine has a tmpfs with room for them, unless TMPDIR says where: the tests build ~4,000 scratch git
-# repositories, bundle and fixture copies. On a disk mounted with `discard` (this project's 2-core VMs) creating and
-# removing such files costs ~25 times the system CPU it costs on tmpfs, and each fsync waits on the disk.
-# (Not where /dev/shm is small, e.g. Docker's 64 MiB, nor where it forbids executing: tests run scripts they write.)
-_MEMORY = Path("/dev/shm")
-_ROOM = 2 << 30
-
-
-def _memory_tmp() -> Path | None:
-    try:
-        stat = os.statvfs(_MEMORY)
-    except OSError:
-        return None
-    if stat.f_flag & (os.ST_NOEXEC | os.ST_RDONLY) or stat.f_bavail * stat.f_frsize < _ROOM:
-        return None
-    folder = _MEMORY / f"gatekeeper-tests-{os.getuid()}"
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-    except OSError:
-        return None
-    return folder if folder.is_dir() and not folder.is_symlink() and folder.stat().st_uid == os.getuid() else None
-
-
-if "TMPDIR" not in os.environ and (_tmp := _memory_tmp()) is not None:
-    os.environ["TMPDIR"] = str(_tmp)
-    tempfile.tempdir = str(_tmp)
 
 
 @pytest.fixture(autouse=True, scope="session")
