@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import sys
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from conftest import POLICY_DIR, REPO_ROOT
 from gitrepo import GitRepo
 from incli import run_cli
 from test_reports_github import parse as parse_annotations
+from warmcli import served_python
 
 from gatekeeper.ci.github_action import StepResult, gate_argv, read_inputs, run_step, set_outputs
 from gatekeeper.errors import UsageError
@@ -81,9 +82,15 @@ def read_output_file(path: Path) -> dict[str, str]:
 
 
 def run_action(
-    inputs: Mapping[str, str], workdir: Path, tmp: Path, extra_env: Mapping[str, str] | None = None
+    inputs: Mapping[str, str], workdir: Path, tmp: Path, extra_env: Mapping[str, str] | None = None,
+    python: Path | None = None,
 ) -> ActionRun:
-    """Run action.yml's steps in order in `workdir` with `inputs`; stop at the first failing step."""
+    """Run action.yml's steps in order in `workdir` with `inputs`; stop at the first failing step.
+
+    `python`: the virtualenv's interpreter the install step would leave, a warm one (the `warm` fixture) where
+    the subject is what the gate step reports, not the start of its interpreters; without it, a launcher of this
+    test run's own interpreter, started cold as the runner starts it.
+    """
     values = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}
     unknown = set(inputs) - set(values)
     assert not unknown, f"not inputs of action.yml: {unknown}"
@@ -127,7 +134,7 @@ def run_action(
         script.write_text(evaluate(step["run"]), encoding="utf-8")
         if step.get("id") == "install":
             subprocess.run(["bash", "-n", str(script)], check=True)
-            _stand_in_for_install(runner_temp)
+            _stand_in_for_install(runner_temp, python)
             continue
         output_file = tmp / f"output-{index}"
         env = {**base_env, "GITHUB_OUTPUT": str(output_file)}
@@ -150,11 +157,23 @@ def run_action(
     return ActionRun(exit_code, "".join(stdout), "".join(stderr), outputs, summary.read_text(encoding="utf-8"))
 
 
-def _stand_in_for_install(runner_temp: Path) -> None:
+def _stand_in_for_install(runner_temp: Path, warm: Path | None = None) -> None:
     python = runner_temp / "gatekeeper-venv" / "bin" / "python"
     python.parent.mkdir(parents=True, exist_ok=True)
+    if warm is not None:
+        python.symlink_to(warm)
+        return
     python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
     python.chmod(0o755)
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A `python` that serves the gate step's two interpreters from one that imported gatekeeper (tests/warmcli.py):
+    a cold start costs ~0.25 CPU-seconds each, twice a run. The hijack tests start them cold, as the runner does."""
+    root = tmp_path_factory.mktemp("warm-python")
+    with served_python(root, {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(root)}) as python:
+        yield python
 
 
 # -- the action file itself ---------------------------------------------------------------------
@@ -301,10 +320,11 @@ def test_step_with_a_missing_input_fails_closed_and_says_why(tmp_path: Path) -> 
 # -- the whole action, as the runner runs it -------------------------------------------------------
 
 
-def test_action_fails_closed_when_the_gate_cannot_decide(tmp_path: Path) -> None:
+def test_action_fails_closed_when_the_gate_cannot_decide(tmp_path: Path, warm: Path) -> None:
     workdir = tmp_path / "ws"
     workdir.mkdir()
-    run = run_action({"packet": "missing.json", "patch": "missing.diff", "dry-run": "true"}, workdir, tmp_path)
+    run = run_action({"packet": "missing.json", "patch": "missing.diff", "dry-run": "true"}, workdir, tmp_path,
+                     python=warm)
     assert run.exit_code == 2  # even in dry-run: no decision is not an allow
     assert run.outputs["outcome"] == "error" and run.outputs["findings"] == "0"
     [(kind, props, message)] = parse_annotations(run.stdout)  # one annotation, no doubled prefix
@@ -313,10 +333,10 @@ def test_action_fails_closed_when_the_gate_cannot_decide(tmp_path: Path) -> None
     assert "gatekeeper could not decide" in run.summary and "missing.json" in run.summary
 
 
-def test_action_reports_a_bad_input_as_an_error(tmp_path: Path) -> None:
+def test_action_reports_a_bad_input_as_an_error(tmp_path: Path, warm: Path) -> None:
     workdir = tmp_path / "ws"
     workdir.mkdir()
-    run = run_action({"packet": "k.json", "patch": "p.diff", "dry-run": "maybe"}, workdir, tmp_path)
+    run = run_action({"packet": "k.json", "patch": "p.diff", "dry-run": "maybe"}, workdir, tmp_path, python=warm)
     assert run.exit_code == 2 and run.outputs["outcome"] == "error"
     assert "not a boolean" in run.stdout
 
@@ -363,15 +383,15 @@ CI_CHANGE = {".github/workflows/ci.yml": "on: push\njobs: {}\n", "Jenkinsfile": 
 
 
 @needs_gate
-def test_allow_passes_with_no_annotations(change: Change, tmp_path: Path) -> None:
+def test_allow_passes_with_no_annotations(change: Change, tmp_path: Path, warm: Path) -> None:
     patch = change.patch(SRC_CHANGE)
     inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR), "log": "d.jsonl"}
-    run = run_action(inputs, change.workdir, tmp_path)
+    run = run_action(inputs, change.workdir, tmp_path, python=warm)
     assert run.exit_code == 0, run.stdout + run.stderr
     assert run.outputs["outcome"] == "allow" and run.outputs["findings"] == "0"
     assert run.outputs["report"] == ""
     (tmp_path / "sarif").mkdir()
-    sarif_run = run_action({**inputs, "log": "", "format": "sarif"}, change.workdir, tmp_path / "sarif")
+    sarif_run = run_action({**inputs, "log": "", "format": "sarif"}, change.workdir, tmp_path / "sarif", python=warm)
     assert sarif_run.exit_code == 0 and assert_valid_sarif(change.workdir / "gatekeeper-report.sarif") == []
     assert parse_annotations(run.stdout) == []
     assert "gatekeeper: allow" in run.summary
@@ -380,10 +400,10 @@ def test_allow_passes_with_no_annotations(change: Change, tmp_path: Path) -> Non
 
 
 @needs_gate
-def test_review_fails_the_step_and_annotates_each_file(change: Change, tmp_path: Path) -> None:
+def test_review_fails_the_step_and_annotates_each_file(change: Change, tmp_path: Path, warm: Path) -> None:
     patch = change.patch(CI_CHANGE)
     inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR), "format": "sarif"}
-    run = run_action(inputs, change.workdir, tmp_path)
+    run = run_action(inputs, change.workdir, tmp_path, python=warm)
     assert run.exit_code == 3, run.stdout + run.stderr
     assert run.outputs["outcome"] == "review" and int(run.outputs["findings"]) >= 1
     files = {props.get("file") for kind, props, _ in parse_annotations(run.stdout) if kind == "warning"}
@@ -394,10 +414,10 @@ def test_review_fails_the_step_and_annotates_each_file(change: Change, tmp_path:
 
 
 @needs_gate
-def test_review_in_dry_run_reports_but_passes(change: Change, tmp_path: Path) -> None:
+def test_review_in_dry_run_reports_but_passes(change: Change, tmp_path: Path, warm: Path) -> None:
     patch = change.patch(CI_CHANGE)
     inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR), "dry-run": "true"}
-    run = run_action(inputs, change.workdir, tmp_path)
+    run = run_action(inputs, change.workdir, tmp_path, python=warm)
     assert run.exit_code == 0
     assert run.outputs["outcome"] == "review"
     assert any(kind == "warning" for kind, _, _ in parse_annotations(run.stdout))
@@ -405,14 +425,13 @@ def test_review_in_dry_run_reports_but_passes(change: Change, tmp_path: Path) ->
 
 
 @needs_gate
-def test_deny_when_the_patch_is_not_the_one_the_packet_describes(change: Change, tmp_path: Path) -> None:
+def test_deny_when_the_patch_is_not_the_one_the_packet_describes(change: Change, tmp_path: Path, warm: Path) -> None:
     honest = change.patch(SRC_CHANGE)
     packet = change.packet(honest)
     swapped = change.patch(CI_CHANGE)  # the packet claims a harmless change; the patch touches CI
     run = run_action(
         {"packet": str(packet), "patch": str(swapped), "policy": str(POLICY_DIR), "format": "sarif"},
-        change.workdir, tmp_path,
-    )
+        change.workdir, tmp_path, python=warm)
     assert run.exit_code == 1, run.stdout + run.stderr
     assert run.outputs["outcome"] == "deny"
     assert_valid_sarif(change.workdir / run.outputs["report"])
@@ -422,13 +441,13 @@ def test_deny_when_the_patch_is_not_the_one_the_packet_describes(change: Change,
 
 
 @needs_gate
-def test_enable_input_switches_on_optional_policies(change: Change, tmp_path: Path) -> None:
+def test_enable_input_switches_on_optional_policies(change: Change, tmp_path: Path, warm: Path) -> None:
     patch = change.patch({"go.mod": "module example.com/x\n\ngo 1.22\n"})
     inputs = {"packet": str(change.packet(patch)), "patch": str(patch), "policy": str(POLICY_DIR)}
     (tmp_path / "default").mkdir()
     (tmp_path / "enabled").mkdir()
-    assert run_action(inputs, change.workdir, tmp_path / "default").outputs["outcome"] == "allow"
-    run = run_action({**inputs, "enable": "deps\nsize"}, change.workdir, tmp_path / "enabled")
+    assert run_action(inputs, change.workdir, tmp_path / "default", python=warm).outputs["outcome"] == "allow"
+    run = run_action({**inputs, "enable": "deps\nsize"}, change.workdir, tmp_path / "enabled", python=warm)
     assert run.outputs["outcome"] == "review" and run.exit_code == 3
 
 
@@ -436,7 +455,7 @@ def test_enable_input_switches_on_optional_policies(change: Change, tmp_path: Pa
 
 
 @needs_gate
-def test_pull_request_event_binds_the_patch_to_the_commits(tmp_path: Path) -> None:
+def test_pull_request_event_binds_the_patch_to_the_commits(tmp_path: Path, warm: Path) -> None:
     from test_treecheck import WORKFLOW, PullRequest
 
     pr = PullRequest(GitRepo(tmp_path / "repo")).change({"src/app.py": "print(2)\n"})
@@ -448,11 +467,11 @@ def test_pull_request_event_binds_the_patch_to_the_commits(tmp_path: Path) -> No
 
     inputs = {"packet": ".agent/packet.json", "patch": ".agent/patch.diff", "policy": str(POLICY_DIR)}
     (tmp_path / "honest").mkdir()
-    run = run_action(inputs, pr.repo.root, tmp_path / "honest", event())
+    run = run_action(inputs, pr.repo.root, tmp_path / "honest", event(), python=warm)
     assert run.exit_code == 0 and run.outputs["outcome"] == "allow", run.stdout + run.stderr
     pr.sneak({WORKFLOW: "on: push\njobs: {steal: {}}\n"})
     (tmp_path / "sneaky").mkdir()
-    run = run_action(inputs, pr.repo.root, tmp_path / "sneaky", event())
+    run = run_action(inputs, pr.repo.root, tmp_path / "sneaky", event(), python=warm)
     assert run.exit_code == 1 and run.outputs["outcome"] == "deny", run.stdout + run.stderr
     errors = [(props, message) for kind, props, message in parse_annotations(run.stdout) if kind == "error"]
     assert any("gatekeeper.tree_mismatch" in props["title"] and WORKFLOW in message for props, message in errors)
@@ -480,7 +499,7 @@ def _pr_event(tmp_path: Path, repo: GitRepo, user: str = "Copilot") -> dict[str,
     ({".github/workflows/ci.yml": "on: push\njobs: {x: {}}\n"}, "review", 3),
 ])
 def test_packet_less_mode_judges_the_pull_request_from_its_commits(
-    files: dict[str, str], outcome: str, status: int, tmp_path: Path
+    files: dict[str, str], outcome: str, status: int, tmp_path: Path, warm: Path
 ) -> None:
     from test_reports_sarif import VALIDATOR, github_problems
 
@@ -494,14 +513,14 @@ def test_packet_less_mode_judges_the_pull_request_from_its_commits(
     repo.commit("agent change")
     (tmp_path / "plain").mkdir()
     run = run_action({"policy": str(POLICY_DIR), "format": "sarif"}, repo.root, tmp_path / "plain",
-                     _pr_event(tmp_path, repo))
+                     _pr_event(tmp_path, repo), python=warm)
     assert (run.exit_code, run.outputs["outcome"]) == (status, outcome), run.stdout + run.stderr
     log = json.loads((repo.root / "gatekeeper-report.sarif").read_text())
     assert not list(VALIDATOR.iter_errors(log)) and not github_problems(log)
     # With the sandbox policy on, the absent runner claims go to a human, in the summary with their reason.
     (tmp_path / "sandbox").mkdir()
     run = run_action({"policy": str(POLICY_DIR), "enable": "sandbox", "format": "sarif"}, repo.root,
-                     tmp_path / "sandbox", _pr_event(tmp_path, repo))
+                     tmp_path / "sandbox", _pr_event(tmp_path, repo), python=warm)
     assert (run.exit_code, run.outputs["outcome"]) == (3, "review"), run.stdout + run.stderr
     assert "not signed by a trusted runner key" in run.summary and "no packet" in run.summary
     log = json.loads((repo.root / "gatekeeper-report.sarif").read_text())
@@ -509,23 +528,24 @@ def test_packet_less_mode_judges_the_pull_request_from_its_commits(
     assert "sandbox.unverified" in {r["ruleId"] for r in log["runs"][0]["results"]}
 
 
-def test_packet_less_mode_outside_a_pull_request_cannot_decide(tmp_path: Path) -> None:
+def test_packet_less_mode_outside_a_pull_request_cannot_decide(tmp_path: Path, warm: Path) -> None:
     workdir = tmp_path / "ws"
     workdir.mkdir()
-    run = run_action({}, workdir, tmp_path)
+    run = run_action({}, workdir, tmp_path, python=warm)
     assert run.exit_code == 2 and run.outputs["outcome"] == "error"
     [(kind, _, message)] = parse_annotations(run.stdout)
     assert kind == "error" and "pull request" in message and "could not decide" in run.summary
 
 
 @needs_gate
-def test_packet_less_mode_with_an_unfetched_base_says_why(tmp_path: Path) -> None:
+def test_packet_less_mode_with_an_unfetched_base_says_why(tmp_path: Path, warm: Path) -> None:
     repo = GitRepo(tmp_path / "repo")
     repo.write("README.md", "hello\n")
     repo.commit()
     repo.git("checkout", "-q", "-b", "pr")
     event = {"pull_request": {"base": {"sha": "1" * 40}, "head": {"sha": repo.git("rev-parse", "pr").decode().strip()}}}
-    run = run_action({"policy": str(POLICY_DIR)}, repo.root, tmp_path, {"GITHUB_EVENT_PATH": _event(tmp_path, event)})
+    run = run_action({"policy": str(POLICY_DIR)}, repo.root, tmp_path, {"GITHUB_EVENT_PATH": _event(tmp_path, event)},
+                     python=warm)
     assert run.exit_code == 2 and run.outputs["outcome"] == "error"
     [(kind, props, message)] = parse_annotations(run.stdout)
     assert "unknown revision" in message and "fetch-depth" in message and not message.startswith("gatekeeper")
@@ -533,7 +553,9 @@ def test_packet_less_mode_with_an_unfetched_base_says_why(tmp_path: Path) -> Non
 
 
 @needs_gate
-def test_a_patch_deleting_the_repository_bundle_is_refused_not_judged_by_the_fallback(tmp_path: Path) -> None:
+def test_a_patch_deleting_the_repository_bundle_is_refused_not_judged_by_the_fallback(
+    tmp_path: Path, warm: Path
+) -> None:
     repo = GitRepo(tmp_path / "repo")
     shutil.copytree(POLICY_DIR, repo.root / "policies")
     repo.write("src/main.go", "package main\n")
@@ -542,7 +564,7 @@ def test_a_patch_deleting_the_repository_bundle_is_refused_not_judged_by_the_fal
     patch = repo.save_patch(tmp_path / "change.diff")
     packet = tmp_path / "packet.json"
     assert run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]).returncode == 0
-    run = run_action({"packet": str(packet), "patch": str(patch)}, repo.root, tmp_path)
+    run = run_action({"packet": str(packet), "patch": str(patch)}, repo.root, tmp_path, python=warm)
     assert run.exit_code == 2 and run.outputs["outcome"] == "error", run.stdout + run.stderr
     assert "cannot be judged by configuration it brings along" in run.stdout + run.stderr
 
@@ -618,7 +640,7 @@ def ci_change(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
 @pytest.mark.parametrize("vectors", COMBINATIONS, ids=["+".join(c) for c in COMBINATIONS])
 def test_a_workspace_cannot_replace_the_gate(
     vectors: tuple[str, ...], ci_change: tuple[bytes, bytes], tmp_path: Path
-) -> None:
+, warm: Path) -> None:
     workdir = tmp_path / "ws"
     workdir.mkdir()
     patch, packet = workdir / "change.diff", workdir / "change.packet.json"
@@ -626,7 +648,7 @@ def test_a_workspace_cannot_replace_the_gate(
     packet.write_bytes(ci_change[1])
     inputs = {"packet": str(packet), "patch": str(patch), "policy": str(POLICY_DIR)}
     env = plant(workdir, vectors)
-    run = run_action(inputs, workdir, tmp_path, env)
+    run = run_action(inputs, workdir, tmp_path, env, python=warm)
     assert "HIJACKED" not in run.stdout + run.stderr
     assert run.exit_code == 3 and run.outputs["outcome"] == "review", run.stdout + run.stderr
     assert "review required" in run.summary

@@ -27,11 +27,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 _SERVER = r'''
-import importlib, json, os, socket, sys
+import importlib, json, os, runpy, socket, sys
 import regopy  # what every gate loads before it forks its engine child (policy/engine.py)
+import gatekeeper.ci.github_action  # what the GitHub Action's gate step runs (python mode)
 from gatekeeper.cli import COMMAND_MODULES, main
 for module in sorted(set(COMMAND_MODULES.values())):
     importlib.import_module(f"gatekeeper.cli.{module}")
+MODE = sys.argv[3]  # "gatekeeper": argv is the command's; "python": argv is `-I -m MODULE ARGS` (see served_python)
 # The shipped bundle read once: what a process remembers of bytes it has seen (the Rego modules' lint, the globs,
 # the classification rules, by their content) every command inherits, wherever the page's copy of them lies.
 from gatekeeper.policy.bundle import load_bundle
@@ -58,12 +60,23 @@ def run(request, fds):
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    if MODE == "python":
+        sys.stdin, sys.stdout, sys.stderr = streams()
+        # As `python -I -m MODULE` started as the client: the module runs as __main__ with sys.argv[0] its file, and
+        # sys.executable is the client (a virtualenv's python), so an interpreter the module starts is served too.
+        sys.executable = request["executable"]
+        sys.argv = ["-m", *request["argv"][3:]]
+        runpy.run_module(request["argv"][2], run_name="__main__", alter_sys=True)
+        raise SystemExit(0)
     sys.argv = ["gatekeeper", *request["argv"]]
-    sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
-    # As Python sets them up: stdout line-buffered on a terminal only, stderr always line-buffered.
-    sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1 if os.isatty(1) else -1)
-    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)
+    sys.stdin, sys.stdout, sys.stderr = streams()
     raise SystemExit(main())
+
+def streams():
+    # As Python sets them up: stdout line-buffered on a terminal only, stderr always line-buffered.
+    return (open(0, "r", encoding="utf-8", closefd=False),
+            open(1, "w", encoding="utf-8", closefd=False, buffering=1 if os.isatty(1) else -1),
+            open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1))
 
 def handle(conn):
     """One client: fork the command, wait for it, send its status back."""
@@ -103,7 +116,7 @@ while True:
 
 _CLIENT = r'''#!{python} -IS
 import json, os, socket, sys
-fds = []
+{select}fds = []
 for fd in (0, 1, 2):
     try:
         os.fstat(fd)
@@ -112,7 +125,8 @@ for fd in (0, 1, 2):
         fds.append(os.open(os.devnull, os.O_RDWR))
 mask = os.umask(0)
 os.umask(mask)
-request = json.dumps({{"argv": sys.argv[1:], "cwd": os.getcwd(), "env": dict(os.environ), "umask": mask}})
+request = json.dumps({{"argv": sys.argv[1:], "cwd": os.getcwd(), "env": dict(os.environ), "umask": mask,
+                      "executable": os.path.abspath(sys.argv[0])}})
 data = request.encode("utf-8", "surrogatepass")
 client = socket.socket(socket.AF_UNIX)
 client.connect({socket!r})
@@ -127,21 +141,50 @@ os._exit(int(answer))
 '''
 
 
+# The python client serves the two interpreters the GitHub Action's gate step starts (`-I -m
+# gatekeeper.ci.github_action`, which starts `-I -m gatekeeper ARGS`); any other use runs the real interpreter.
+_PYTHON_SELECT = r'''args = sys.argv[1:]
+if args[:2] != ["-I", "-m"] or not (args[2:] == ["gatekeeper.ci.github_action"] or args[2:3] == ["gatekeeper"]):
+    os.execv({python!r}, [{python!r}, *args])
+'''
+
+
 @contextmanager
 def served(folder: Path, env: dict[str, str]) -> Iterator[Path]:
     """A server for `gatekeeper` commands; yields a folder holding the `gatekeeper` client to put first on PATH."""
+    with _server(folder, env, "gatekeeper") as client:
+        yield client.parent
+
+
+@contextmanager
+def served_python(folder: Path, env: dict[str, str]) -> Iterator[Path]:
+    """A server for `python -I -m gatekeeper.ci.github_action` and `python -I -m gatekeeper ARGS`; yields the client,
+    a `python` to stand in for a virtualenv's interpreter where gatekeeper is installed.
+
+    The server runs isolated (`-I`) as the real ones do; what it cannot show is what isolation keeps out of a
+    starting interpreter (a planted `gatekeeper/` folder, sitecustomize, PYTHON* variables): tests of that run
+    the real interpreter (tests/test_action.py's hijack tests).
+    """
+    with _server(folder, env, "python") as client:
+        yield client
+
+
+@contextmanager
+def _server(folder: Path, env: dict[str, str], mode: str) -> Iterator[Path]:
     folder.mkdir(parents=True, exist_ok=True)
-    socket_path = folder / "gatekeeper.sock"
-    client = folder / "bin" / "gatekeeper"
+    socket_path = folder / f"{mode}.sock"
+    client = folder / "bin" / mode
     client.parent.mkdir()
-    client.write_text(_CLIENT.format(python=sys.executable, socket=str(socket_path)), encoding="utf-8")
+    select = _PYTHON_SELECT.format(python=sys.executable) if mode == "python" else ""
+    client.write_text(_CLIENT.format(python=sys.executable, socket=str(socket_path), select=select), encoding="utf-8")
     client.chmod(0o755)
-    server = subprocess.Popen([sys.executable, "-c", _SERVER, str(socket_path), str(os.getpid())], env=env,
-                              stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+    flags = ["-I"] if mode == "python" else []
+    server = subprocess.Popen([sys.executable, *flags, "-c", _SERVER, str(socket_path), str(os.getpid()), mode],
+                              env=env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         assert server.stdout is not None
-        assert server.stdout.readline() == b"ready\n", "the gatekeeper server did not start"
-        yield client.parent
+        assert server.stdout.readline() == b"ready\n", f"the {mode} server did not start"
+        yield client
     finally:
         try:
             os.killpg(server.pid, signal.SIGKILL)  # the server, and any command a failed test left running
