@@ -263,6 +263,7 @@ DEPS = [
     ("flake.lock", "nix", "lockfile"),
     ("MODULE.bazel", "bazel", "manifest"),
     ("MODULE.bazel.lock", "bazel", "lockfile"),
+    ("subprojects/zlib.wrap", "meson", "manifest"),
     ("WORKSPACE", "bazel", "manifest"),
     (".bazelversion", "bazel", "toolchain"),
     ("pants.toml", "other", "toolchain"),
