@@ -6,7 +6,7 @@ the answer is "everything" (fail closed), as is a file longer than the FULL_READ
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions
 from gatekeeper.classify.markers import KUSTOMIZATIONS
@@ -20,28 +20,43 @@ Read = Callable[[TreeEntry], bytes]  # a blob's first FULL_READ + 1 bytes
 _REGULAR = ("100644", "100755")
 
 
+class _PastBound(Exception):
+    """A walk read more files than its bound: the answer is "everything"."""
+
+
+def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int) -> Iterator[tuple[str, str, TreeEntry]]:
+    """Each regular file of `queue` ((path, the file that led to it), popped last first) once, with its entry, while
+    the caller appends what it names to `queue`; raises _PastBound at the file past `limit`."""
+    seen: set[str] = set()
+    while queue:
+        path, origin = queue.pop()
+        entry = tree.get(path)
+        if path in seen or entry is None or entry.mode not in _REGULAR:
+            continue
+        seen.add(path)
+        if len(seen) > limit:
+            raise _PastBound
+        yield path, origin, entry
+
+
 def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read) -> tuple[str, ...]:
     """The include patterns of `.gitlab-ci.yml` and the files it includes, followed, in every tree."""
     found: list[str] = []
     read: dict[str, list[str]] = {}  # by blob id: a pipeline file the two trees share is read once
-    for tree in trees:
-        queue, seen = [gitlabincludes.ROOT], set()
-        while queue:
-            path = queue.pop()
-            entry = tree.get(path)
-            if path in seen or entry is None or entry.mode not in _REGULAR:
-                continue
-            seen.add(path)
-            if len(seen) > gitlabincludes.MAX_FILES:
-                return gitlabincludes.EVERY_YAML
-            if entry.oid not in read:
-                data = read_blob(entry)
-                if len(data) > FULL_READ:  # its includes may be past what is read
-                    return gitlabincludes.EVERY_YAML
-                read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"))
-            for pattern in read[entry.oid]:
-                found.append(pattern)
-                queue += gitlabincludes.expand(pattern, tree)
+    try:
+        for tree in trees:
+            queue = [(gitlabincludes.ROOT, gitlabincludes.ROOT)]
+            for _path, _origin, entry in _walked(tree, queue, gitlabincludes.MAX_FILES):
+                if entry.oid not in read:
+                    data = read_blob(entry)
+                    if len(data) > FULL_READ:  # its includes may be past what is read
+                        return gitlabincludes.EVERY_YAML
+                    read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"))
+                for pattern in read[entry.oid]:
+                    found.append(pattern)
+                    queue += [(path, path) for path in gitlabincludes.expand(pattern, tree)]
+    except _PastBound:
+        return gitlabincludes.EVERY_YAML
     return tuple(dict.fromkeys(found))
 
 
@@ -50,37 +65,32 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
     localactions.MAX_FILES files read in a tree."""
     found: dict[str, str] = {}
     read: dict[str, tuple[list[str], list[str]]] = {}  # by blob id: (the local actions it uses, its entry files)
-    for tree in trees:
-        queue = [(path, path) for path in tree if localactions.is_workflow(path)]
-        seen: set[str] = set()
-        while queue:
-            path, origin = queue.pop()
-            entry = tree.get(path)
-            if path in seen or entry is None or entry.mode not in _REGULAR:
-                continue
-            seen.add(path)
-            if len(seen) > localactions.MAX_FILES:
-                return False
-            if entry.oid not in read:
-                data = read_blob(entry)
-                if len(data) > FULL_READ:
-                    return False  # what it runs may be past what is read
-                text = data.decode("utf-8", "replace")
-                read[entry.oid] = (localactions.local_uses(text), localactions.entry_files(text))
-            uses, entries = read[entry.oid]
-            if not localactions.is_workflow(path):  # an action's definition: the files it runs, wherever they are
-                for place in localactions.entry_points(entries, path.rpartition("/")[0]):
-                    found.setdefault(place, origin)
-            for folder in uses:
-                if not folder:  # the root action: what its definition runs
-                    for name in localactions.DEFINITIONS:
-                        if (root := tree.get(name)) is not None and root.mode in _REGULAR:
-                            text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
-                            for place in localactions.entry_points(localactions.entry_files(text), ""):
-                                found.setdefault(place, origin)
-                    continue
-                found.setdefault(folder, origin)
-                queue += [(f"{folder}/{name}", origin) for name in localactions.DEFINITIONS]
+    try:
+        for tree in trees:
+            queue = [(path, path) for path in tree if localactions.is_workflow(path)]
+            for path, origin, entry in _walked(tree, queue, localactions.MAX_FILES):
+                if entry.oid not in read:
+                    data = read_blob(entry)
+                    if len(data) > FULL_READ:
+                        return False  # what it runs may be past what is read
+                    text = data.decode("utf-8", "replace")
+                    read[entry.oid] = (localactions.local_uses(text), localactions.entry_files(text))
+                uses, entries = read[entry.oid]
+                if not localactions.is_workflow(path):  # an action's definition: the files it runs, wherever they are
+                    for place in localactions.entry_points(entries, path.rpartition("/")[0]):
+                        found.setdefault(place, origin)
+                for folder in uses:
+                    if not folder:  # the root action: what its definition runs
+                        for name in localactions.DEFINITIONS:
+                            if (root := tree.get(name)) is not None and root.mode in _REGULAR:
+                                text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
+                                for place in localactions.entry_points(localactions.entry_files(text), ""):
+                                    found.setdefault(place, origin)
+                        continue
+                    found.setdefault(folder, origin)
+                    queue += [(f"{folder}/{name}", origin) for name in localactions.DEFINITIONS]
+    except _PastBound:
+        return False
     return found
 
 
@@ -121,20 +131,21 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     MAX_REQUIREMENTS files read in a tree, or one longer than is read. pip installs (or is constrained by) every
     line of an included file whatever its name (red team 15: `-r tools/dev.txt` made no deps file of it)."""
     found: dict[str, str] = {}
-    for tree in trees:
-        queue = [(path, path) for path, entry in tree.items() if path[-5:].lower().endswith(_REQUIREMENT_ENDINGS)
-                 and entry.mode in _REGULAR and (fmt := format_for(path)) is not None and fmt.name == "requirements"]
-        seen: set[str] = set()
-        while queue:
-            path, origin = queue.pop()
-            entry = tree.get(path)
-            if path in seen or entry is None or entry.mode not in _REGULAR:
-                continue
-            seen.add(path)
-            data = read_blob(entry)
-            if len(seen) > MAX_REQUIREMENTS or len(data) > FULL_READ:
-                return False
-            for named in included_files(path, data):
-                found.setdefault(named, origin)
-                queue.append((named, origin))
+    try:
+        for tree in trees:
+            queue = [(path, path) for path, entry in tree.items() if _is_requirements(path, entry)]
+            for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS):
+                data = read_blob(entry)
+                if len(data) > FULL_READ:
+                    return False
+                for named in included_files(path, data):
+                    found.setdefault(named, origin)
+                    queue.append((named, origin))
+    except _PastBound:
+        return False
     return found
+
+
+def _is_requirements(path: str, entry: TreeEntry) -> bool:
+    return path[-5:].lower().endswith(_REQUIREMENT_ENDINGS) and entry.mode in _REGULAR \
+        and (fmt := format_for(path)) is not None and fmt.name == "requirements"
