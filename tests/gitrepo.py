@@ -121,3 +121,15 @@ def edited_commits(root: Path, files: dict[str, str], edits: dict[str, dict[str,
             body = body.replace(old, new)
         repo.write(path, body)
     return repo, base, repo.commit("bump")
+
+
+def two_commits(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[GitRepo, str, str]:
+    """A repository at `root` holding `base` (BASE), then a commit that writes `head` over it (HEAD): (repo, base,
+    head)."""
+    repo = GitRepo(root)
+    for path, text in base.items():
+        repo.write(path, text)
+    first = repo.commit("base")
+    for path, text in head.items():
+        repo.write(path, text)
+    return repo, first, repo.commit("head")

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gitrepo import GitRepo
+from gitrepo import two_commits
 
 from gatekeeper.cli import main
 
@@ -48,13 +48,7 @@ PLAIN = {"tools/setupx/run.sh": "echo\n", "patches/image2.json": "[]\n", "build/
 
 def test_a_case_twin_of_a_named_path_is_classified_as_it(tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    repo = GitRepo(tmp_path / "repo")
-    for path, text in BASE.items():
-        repo.write(path, text)
-    base = repo.commit("base")
-    for path, text in {**EDITED, **PLAIN}.items():
-        repo.write(path, text)
-    head = repo.commit("case twins")
+    repo, base, head = two_commits(tmp_path / "repo", BASE, {**EDITED, **PLAIN})
     # git's own order of the index (what a checkout writes first): the base's spelling of the action comes first,
     # so the lower-case twin is the one left in the folder on a case-insensitive file system.
     listed = repo.git("ls-files").decode().splitlines()

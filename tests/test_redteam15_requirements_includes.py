@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gitrepo import GitRepo
+from gitrepo import two_commits
 
 from gatekeeper.cli import main
 from gatekeeper.deps.pypi import included_files
@@ -45,13 +45,7 @@ def test_the_included_paths_resolve_as_pip_resolves_them() -> None:
 
 
 def test_an_included_file_is_a_deps_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    repo = GitRepo(tmp_path / "repo")
-    for path, text in BASE.items():
-        repo.write(path, text)
-    base = repo.commit("base")
-    for path, text in {**EDITED, **PLAIN}.items():
-        repo.write(path, text)
-    head = repo.commit("edit the included files")
+    repo, base, head = two_commits(tmp_path / "repo", BASE, {**EDITED, **PLAIN})
     capsys.readouterr()
     with contextlib.chdir(repo.root):
         assert main(["classify", "--tree", f"{base}..{head}", "--format", "json"]) == 0
