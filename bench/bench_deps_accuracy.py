@@ -33,7 +33,10 @@ Compose, devcontainer features and Terraform providers and modules, committed be
 11), `thirteenth` (deps_bumps_thirteenth.tsv, 28 more repositories chosen for pnpm/npm, requirements/pyproject/uv,
 Go, Cargo workspaces, Bundler, Composer, Maven, Gradle catalogs and wrappers, NuGet central versions, Helm,
 Terraform, Compose and Dockerfiles, devcontainer features and sha-pinned actions, committed before its first, blind
-run in round 13) — or reads another collection's file
+run in round 13), `fourteenth` (deps_bumps_fourteenth.tsv, 32 more repositories chosen for Maven properties and BOMs,
+Gradle catalogs, NuGet central versions, Swift packages, pub, mix, Composer, Bundler, uv/poetry, pre-commit hooks,
+Go workspaces, Cargo, Helm chart dependencies, Terraform, images and pnpm/yarn, committed before its first, blind
+run in round 14) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -71,7 +74,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "seventh": DATA.with_name("deps_bumps_seventh.tsv"), "eighth": DATA.with_name("deps_bumps_eighth.tsv"),
         "ninth": DATA.with_name("deps_bumps_ninth.tsv"), "tenth": DATA.with_name("deps_bumps_tenth.tsv"),
         "eleventh": DATA.with_name("deps_bumps_eleventh.tsv"), "twelfth": DATA.with_name("deps_bumps_twelfth.tsv"),
-        "thirteenth": DATA.with_name("deps_bumps_thirteenth.tsv")}
+        "thirteenth": DATA.with_name("deps_bumps_thirteenth.tsv"),
+        "fourteenth": DATA.with_name("deps_bumps_fourteenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -85,8 +89,10 @@ def _same_version(want: str, got: str | None) -> bool:
         return any(_same_version(want, alt.strip()) for alt in got.split("||")[:16])
     want, got = re.sub(r"^[vV]", "", want), re.sub(r"^[vV]", "", got)  # a tag may say `V28`
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
-        # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit
-        return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got))
+        # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit, a gem's
+        # git `ref:` (Renovate's "update erector digest to f99aecd" for `gem 'erector', github: …, ref: '<sha>'`)
+        return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got)) \
+            or f"ref:{want}" in got
     # Dependabot's "update urwid requirement from <=4.0.8,>=2.6.14 to >=2.6.14,<=4.0.9" widens a range to the new
     # release by its inclusive upper bound: that bound is the version it names
     if (upper := re.search(r"(?:^|,)\s*<=\s*v?([^\s,]+)", got)) is not None and upper.group(1) == want.lstrip("vV"):
@@ -100,6 +106,9 @@ def _same_version(want: str, got: str | None) -> bool:
         got = got.split("+")[0]
     tag = got.split("@")[0]  # a docker image's `tag@digest`
     if tag == want or tag.startswith(want + "-"):  # an image's variant: `1.26.5-alpine` is 1.26.5
+        return True
+    # Renovate names a major's pre-release by the major ("update postgres docker tag to v19" writes `19beta2`)
+    if re.fullmatch(rf"{re.escape(want)}(?:alpha|beta|rc)\d*", tag):
         return True
     got = (base_version(tag) or tag).removeprefix("v")
     # Renovate names a major or minor update by its prefix ("to v5"): 5.0.0 and 5.1.2 both fit; a version
@@ -133,7 +142,10 @@ def _same_name(want: str, change: Change) -> bool:
     if change.ecosystem == "pip":
         want = re.sub(r"\[[^\]]*\]$", "", want)  # `psycopg[binary]`: the extras are not the package's name
     if change.ecosystem == "pre-commit":
-        want = repo_name(want)  # Dependabot names a hook repository by its URL
+        # Dependabot names a hook repository by its URL, pre-commit.ci without its scheme (`github.com/o/r`)
+        want = repo_name(re.sub(r"^github\.com/", "https://github.com/", want))
+    if change.ecosystem == "npm" and ">" in want:
+        want = want.rsplit(">", 1)[-1]  # Renovate names a pnpm override by its selector (`enzyme>cheerio`)
     if change.from_name is not None and norm(change.from_name) == norm(want):
         return True  # a Go module's major version moved in its path: bots name the old path
     if change.alias is not None and norm(change.alias) == norm(want):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gatekeeper.deps.claims import claims  # noqa: E402
+from gatekeeper.deps.claims import Claim, claims  # noqa: E402
 from gatekeeper.deps.registry import format_for  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
@@ -64,6 +64,12 @@ _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
 _BOT = re.compile(r"dependabot|renovate", re.IGNORECASE)
 _BOT_TRAILER = re.compile(r"^(?:Signed-off-by|Co-authored-by): .*(?:dependabot|renovate)", re.IGNORECASE | re.MULTILINE)
 _VERSIONISH = re.compile(r"^(v?\d|[0-9a-f]{7,40}$)")
+# pre-commit.ci's autoupdate lists its moves as `- [github.com/o/r: v1.2.0 → v1.3.0](compare url)`, and Renovate
+# names a hook `update pre-commit hook o/r to v1.3.0`: neither is a format claims() reads (no policy reads a claim;
+# the collector only needs the hook and its version)
+_PRECOMMIT_CI = re.compile(r"^- \[(?P<name>[^\s:\]]+): (?P<from>\S+) (?:→|->) v?(?P<to>[^\s\]]+)\]\(", re.MULTILINE)
+_PRECOMMIT_HOOK = re.compile(r"^(?:[a-z]+(?:\([^)]*\))?!?:\s*)?update pre-commit hook (?P<name>\S+) to v?(?P<to>\S+?)"
+                             r"(?:\s+\(#\d+\))?$", re.IGNORECASE)
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -82,6 +88,16 @@ def _shows(root: Path, repo: str, sha: str, version: str) -> bool:
     done = subprocess.run(["git", "diff", "-U0", f"{sha}^", sha], cwd=mirror(root, repo), capture_output=True)
     added = "\n".join(ln for ln in done.stdout.decode(errors="replace").splitlines() if ln.startswith("+"))
     return version in added or re.search(r"@[0-9a-f]{40}\b", added) is not None
+
+
+def _hooks(message: str) -> list[Claim]:
+    """pre-commit.ci's autoupdate moves, or Renovate's one hook: (hook repository, version) claims."""
+    if "pre-commit" not in message[:2000]:
+        return []
+    subject = message.strip().split("\n", 1)[0]
+    if (hook := _PRECOMMIT_HOOK.match(subject)) is not None:
+        return [Claim(hook["name"], hook["to"])]
+    return [Claim(m["name"], m["to"]) for m in _PRECOMMIT_CI.finditer(message)]
 
 
 def label(paths: list[str]) -> str | None:
@@ -121,9 +137,13 @@ def collect(root: Path, per: int, scan: int, repos: tuple[str, ...],
             if not bots.search(who) and not _BOT_TRAILER.search(message):
                 continue  # a person's "update X to Y" is no bot's claim
             subject = message.strip().split("\n", 1)[0]
-            if not sha or len(parents.split()) != 1 or re.sub(r"\s*\(#\d+\)$", "", subject) in subjects:
+            if not sha or len(parents.split()) != 1:
                 continue
-            found = [c for c in claims(message) if _VERSIONISH.match(c.to) and not c.plain]
+            found = [c for c in claims(message) if _VERSIONISH.match(c.to) and not c.plain] or _hooks(message)
+            # a rebased copy repeats its subject; pre-commit.ci's subject is always the same, its moves are not
+            key = re.sub(r"\s*\(#\d+\)$", "", subject) + "".join(f" {c.name}@{c.to}" for c in found)
+            if key in subjects:
+                continue
             if not found or len(found) > 8 or len({c.name for c in found}) != len(found):
                 continue
             scanned += 1
@@ -136,7 +156,7 @@ def collect(root: Path, per: int, scan: int, repos: tuple[str, ...],
                 dropped += 1  # the message names a version the commit does not write: a wrong claim
                 continue
             taken[eco] += 1
-            subjects.add(re.sub(r"\s*\(#\d+\)$", "", subject))
+            subjects.add(key)
             rows += [(repo, sha, c.name, c.to) for c in found]
         print(f"{repo}: {dict(taken)}; {dropped} dropped: the version is not in the commit", file=sys.stderr)
     return rows

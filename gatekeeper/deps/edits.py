@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from packaging.requirements import InvalidRequirement, Requirement
 
 from gatekeeper.bounded import load_json
-from gatekeeper.deps import tools
+from gatekeeper.deps import nuget, tools
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.pypi import spec_of
@@ -318,8 +318,11 @@ _NUGET_RANGE = lazy(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$"
 
 
 def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
-    """`<PackageReference Include="X" Version="Y" />` (or PackageVersion): name and version on one line."""
+    """`<PackageReference Include="X" Version="Y" />` (or PackageVersion): name and version on one line; a
+    project SDK's line (nuget.sdk_line)."""
     line = side[index][0]
+    if (sdks := nuget.sdk_line(line)) is not None:
+        return sdks
     m = _MSBUILD.match(line)
     attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
     name = attrs.get("Include") or attrs.get("Update")

@@ -49,12 +49,55 @@ def _resolved(value: str, properties: Mapping[str, str]) -> str:
     return expand_properties(value, properties, _PROPERTY, "an MSBuild property")
 
 
+# An MSBuild project SDK fetched from NuGet by version: `<Project Sdk="Microsoft.Build.Traversal/4.1.82">` (several
+# joined by `;`) or `<Sdk Name="…" Version="…" />`. An SDK named without a version comes with the .NET SDK itself.
+_SDK = re.compile(r"^\s*([A-Za-z0-9_][\w.-]{0,199})\s*/\s*(\d[\w.+-]{0,99})\s*$")
+SDK_KEYS = frozenset({"Name", "Version"})
+
+
+def project_sdks(value: str) -> list[tuple[str, str]]:
+    """The (name, version) pairs of a `<Project Sdk="…">` value that name a version; the rest come with .NET."""
+    return [(m.group(1), m.group(2)) for part in value.split(";")[:32] if (m := _SDK.match(part)) is not None]
+
+
+_SDK_PROJECT_LINE = re.compile(r'^\s*<Project\s+Sdk\s*=\s*"([^"]*)"\s*>\s*$')
+_SDK_LINE = re.compile(r'^\s*<Sdk((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')
+_SDK_ATTRIBUTE = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+_SDK_VERSION = re.compile(r"^\d[\w.+-]{0,99}$")
+
+
+def sdk_line(line: str) -> list[tuple[str, str]] | None:
+    """A project SDK's line of a hunk (edits.msbuild_line): `<Project Sdk="X/1.0">` (with no other attribute: the
+    hunk's other side is not compared, and an attribute beside it would pass unread) or `<Sdk Name="X" Version="1.0"
+    />`; None for any other line. The SDKs named without a version are none; an `Sdk` value holding a property, or a
+    `<Sdk>` with other attributes, is refused."""
+    if (m := _SDK_PROJECT_LINE.match(line)) is not None:
+        value = m.group(1)
+        if "$" in value or len(project_sdks(value)) != value.count("/"):
+            raise ManifestError(f"a project SDK the reader cannot name: {line.strip()[:80]!r}")
+        return project_sdks(value)
+    if (m := _SDK_LINE.match(line)) is not None:
+        attrs = dict(_SDK_ATTRIBUTE.findall(m.group(1)))
+        if set(attrs) != SDK_KEYS or not _SDK_VERSION.match(attrs["Version"].strip()):
+            raise ManifestError(f"not a one-line project SDK with its version: {line.strip()[:80]!r}")
+        return [(attrs["Name"], attrs["Version"].strip())]
+    return None
+
+
+def _sdks(path: str, root: ET.Element) -> list[Dependency]:
+    pairs = project_sdks(root.get("Sdk") or "") if xml_local(root.tag) == "Project" else []
+    pairs += [(node.get("Name") or "", node.get("Version") or "") for node in root
+              if xml_local(node.tag) == "Sdk" and node.get("Version") and set(node.keys()) <= SDK_KEYS]
+    return [Dependency("nuget", name, version, path, True, "build") for name, version in pairs if name]
+
+
 def parse_msbuild(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
     """Package references and central versions; the `$(Property)` uses of a name or version are resolved
     with the same file's properties (and `inherited`: the Directory.Build.props it imports, msbuildprops.py),
-    which win over inherited ones as MSBuild's later definitions do; an unknown property is kept as written."""
-    out: list[Dependency] = []
+    which win over inherited ones as MSBuild's later definitions do; an unknown property is kept as written.
+    Project SDKs named with a version (`_SDK`) are `build` dependencies."""
     root = load_xml(data)
+    out: list[Dependency] = _sdks(path, root)
     properties: dict[str, str] | None = None
     for node in root.iter():
         if xml_local(node.tag) not in ("PackageReference", "PackageVersion", "GlobalPackageReference"):

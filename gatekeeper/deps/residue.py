@@ -141,6 +141,11 @@ def _without(doc: Any, where: Path) -> Any:
 # `<DotNetCliToolReference>`): their values are kept as written, and so is the value of a property they use.
 _XML_KEPT = frozenset({"extension", "sdk", "import", "packagedownload", "dotnetclitoolreference"})
 _XML_USE = re.compile(r"\$[{(]([\w.-]+)[})]")
+_PROJECT_SDK = re.compile(r"""(?<![\w:.-])Sdk\s*=\s*(["'])[^"']*\1""")
+_SDK_VERSION = re.compile(r"/\s*\d[\w.+-]*\s*(?=[;\"'])")
+_SDK_ELEMENT = re.compile(r'Name\s*=\s*"[^"$]*"\s+Version\s*=\s*"\s*\d[\w.+-]*\s*"|'
+                          r'Version\s*=\s*"\s*\d[\w.+-]*\s*"\s+Name\s*=\s*"[^"$]*"')
+_SDK_VERSION_ATTRIBUTE = re.compile(r"""(\bVersion\s*=\s*")[^"]*(")""")
 
 
 def xml_residue(data: bytes) -> list[str]:
@@ -191,10 +196,15 @@ def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
             kept = max(0, kept - 1) if m.group(1) else kept + 1
         if skip:
             continue
+        if name == "sdk" and m is not None and m.group(4) and _SDK_ELEMENT.fullmatch(m.group(3).strip()):
+            tag = _SDK_VERSION_ATTRIBUTE.sub(r"\1V\2", tag)  # `<Sdk Name="X" Version="1.0" />`: nuget.py reads it
         if kept or name in _XML_KEPT:
             uses.update(_XML_USE.findall(tag))
             out.append(tag)
             continue
+        if name == "project" and m is not None and not m.group(1):
+            # `<Project Sdk="Microsoft.Build.Traversal/4.1.82">`: the SDKs' versions are the delta's (nuget.py)
+            tag = _PROJECT_SDK.sub(lambda a: _SDK_VERSION.sub("/V", a.group(0)), tag)
         wide = bool(loose) or name in _XML_REFERENCES
         out.append(_XML_ATTRIBUTE.sub(lambda a, wide=wide: _attribute(a, wide), tag))  # type: ignore[misc]
     return out

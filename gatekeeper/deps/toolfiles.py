@@ -4,7 +4,9 @@ line-oriented, so a patch's hunks read them too.
 
 Renovate updates all of them by default (its nvm, pyenv, asdf, rust-toolchain and docker-compose
 managers), Dependabot the Compose images. A value counts only when it names a version (`lts/iron`,
-`system`, `stable`, `nightly` name none); a Compose image whose reference holds a variable is skipped.
+`system`, `stable`, `nightly` name none); a Compose image whose reference holds a variable is skipped, but for
+a whole reference that is a variable with a default (`${PHPMYADMIN_IMAGE:-phpmyadmin:5@sha256:…}`): Compose runs
+the default where the variable is unset (`:-`: or empty), and that is the image the file pins.
 """
 
 from __future__ import annotations
@@ -79,14 +81,16 @@ def parse_rust_toolchain(path: str, data: bytes) -> list[Dependency]:
 
 
 # `image: postgres:16.2`, `image: "ghcr.io/org/app@sha256:…"`; a list item `- image:` too.
-_COMPOSE_IMAGE = re.compile(r"""^\s*(?:-\s+)?image\s*:\s*(?P<q>["']?)(?P<ref>[\w][\w.\-/:@]*)(?P=q)\s*(?:#.*)?$""")
+# `image: ${NAME:-postgres:16.2}` (or `${NAME-…}`): the default, a plain reference.
+_COMPOSE_IMAGE = re.compile(r"""^\s*(?:-\s+)?image\s*:\s*(?P<q>["']?)(?:(?P<ref>[\w][\w.\-/:@]*)|"""
+                            r"""\$\{[A-Za-z_][A-Za-z0-9_]{0,99}:?-(?P<default>[\w][\w.\-/:@]*)\})(?P=q)\s*(?:#.*)?$""")
 
 
 def parse_compose(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     for line in text(data).splitlines():
         if (m := _COMPOSE_IMAGE.match(line)) is not None:
-            name, tag, digest = split_image(m.group("ref"))
+            name, tag, digest = split_image(m.group("ref") or m.group("default"))
             out.append(Dependency("docker", name, image_version(tag, digest), path, True, "runtime"))
     return out
 
