@@ -94,7 +94,10 @@ SDK_ELEMENT = """\
 
 def test_project_sdks_are_build_dependencies() -> None:
     found = parse_msbuild("Build.csproj", b'<Project Sdk="Microsoft.NET.Sdk;Microsoft.Build.NoTargets/3.7.0">'
-                          b'<Sdk Name="Arcade.Sdk" Version="9.0.0" /><Sdk Name="Other.Sdk" /></Project>')
+                          b'<Sdk Name="Arcade.Sdk" Version="9.0.0" /><Sdk Name="Other.Sdk" />'
+                          b'<Sdk Name="Prop.Sdk" Version="$(V)" />'
+                          b'<Sdk Name="More.Sdk" Version="1.0" MinimumVersion="1.0" />'
+                          b"</Project>")  # the last three: no version, a property's, an attribute beside
     assert [(d.name, d.version, d.scope) for d in found] == [("Microsoft.Build.NoTargets", "3.7.0", "build"),
                                                              ("Arcade.Sdk", "9.0.0", "build")]
 

@@ -86,8 +86,11 @@ def sdk_line(line: str) -> list[tuple[str, str]] | None:
 
 def _sdks(path: str, root: ET.Element) -> list[Dependency]:
     pairs = project_sdks(root.get("Sdk") or "") if xml_local(root.tag) == "Project" else []
-    pairs += [(node.get("Name") or "", node.get("Version") or "") for node in root
-              if xml_local(node.tag) == "Sdk" and node.get("Version") and set(node.keys()) <= SDK_KEYS]
+    # a `<Sdk>` whose version is a property's, or with more than its name and version, is the residue's (kept as
+    # written there: residue.py)
+    pairs += [(node.get("Name") or "", (node.get("Version") or "").strip()) for node in root
+              if xml_local(node.tag) == "Sdk" and _SDK_VERSION.match((node.get("Version") or "").strip())
+              and set(node.keys()) == SDK_KEYS]
     return [Dependency("nuget", name, version, path, True, "build") for name, version in pairs if name]
 
 
