@@ -245,14 +245,14 @@ def packer_repo(repo: GitRepo, marker: str = "images/ubuntu/ubuntu.pkr.hcl") -> 
     repo.write(marker, PACKER_TEMPLATE)
     repo.write("images/ubuntu/http/ks.cfg", KICKSTART)
     repo.write("images/ubuntu/scripts/cleanup.sh", "#!/bin/sh -eux\napt-get clean\n")
-    repo.write("images/ubuntu/answer_files/Autounattend.xml", ANSWER_FILE)
+    repo.write("images/ubuntu/answer_files/win.xml", ANSWER_FILE)  # Autounattend.xml is iac by its name
     repo.write("images/ubuntu/files/motd", "Built by Packer\n")
     repo.write("images/ubuntu/README.md", "# ubuntu image\n")
     repo.write("tools/lint.sh", "#!/bin/sh\nshellcheck images/**/*.sh\n")
 
 
 PACKER_FILES = ["images/ubuntu/http/ks.cfg", "images/ubuntu/scripts/cleanup.sh",
-                "images/ubuntu/answer_files/Autounattend.xml", "images/ubuntu/files/motd"]
+                "images/ubuntu/answer_files/win.xml", "images/ubuntu/files/motd"]
 
 
 @pytest.mark.parametrize("marker", ["images/ubuntu/ubuntu.pkr.hcl", "images/ubuntu/template.pkr.json"])

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from gatekeeper.classify.ansible import ansible, setup_py
 from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.classify.platformshapes import platform_shape
 from gatekeeper.classify.shapes import evidence_line, setup_cfg, shape
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
 from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
@@ -31,7 +32,7 @@ _STOP_AT_NUL = frozenset({"yaml", "yml", "json"})
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
-    "conf", "nix", "groovy", "lock", "config", "job", "ks",
+    "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc",
 })
 
 # Suffixes of a template copy of a file (`hosts.example`): the type is what comes before them.
@@ -291,7 +292,8 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
 
 def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Signal]:
     signals = (_cloud(text), *_kube(text, rules), _workflow(text), _signal(ansible(path, text)),
-               _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)))
+               _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)),
+               _signal(platform_shape(name, text)))
     return [s for s in signals if s is not None]
 
 

@@ -29,9 +29,10 @@ MAX_TF_FILES = 512  # configuration files read per gate; a file above more unrea
 # deploymentScript runs, `loadTextContent('policy.xml')` an API Management policy); not every `.hcl` file (a
 # licence-header tool's `.copywrite.hcl` lists paths it ignores, a Vault policy or Nomad job is no configuration of
 # these tools). Their JSON syntax too (red team 10: `main.tf.json` was not read), where every expression is an
-# interpolation.
+# interpolation. Variable files too: a `.tfvars` value naming a file (`source = "scripts/rover_agents.sh"`) is a path
+# the configuration is given to upload or run (the seventeenth set's Azure CAF example).
 CONFIGURATION_SUFFIXES = (".tf", ".tofu", "/terragrunt.hcl", ".pkr.hcl", ".bicep", ".tf.json", ".tofu.json",
-                          "/terragrunt.hcl.json", ".pkr.json")
+                          "/terragrunt.hcl.json", ".pkr.json", ".tfvars", ".tfvars.json")
 # A word of a configuration: what lies between blanks, quotes, brackets and separators (a command string's words).
 _WORD = re.compile(r"""[^\s"'\[\](){},;=<>|&`]+""")
 _MODULE_DIR = ("${path.module}/", "${path.root}/", "${path.cwd}/", "${get_terragrunt_dir()}/")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions
+from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, pipinstalls
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.deps.pypi import included_files
@@ -127,13 +127,17 @@ _REQUIREMENT_ENDINGS = (".txt", ".in", ".lock")  # a cheap first test of every p
 
 
 def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | bool:
-    """{path a requirements file of a tree includes by `-r`/`-c` (followed): that requirements file}; False past
-    MAX_REQUIREMENTS files read in a tree, or one longer than is read. pip installs (or is constrained by) every
-    line of an included file whatever its name (red team 15: `-r tools/dev.txt` made no deps file of it)."""
+    """{path a requirements file of a tree includes by `-r`/`-c`, or a workflow's `pip install -r` installs
+    (followed): that file}; False past MAX_REQUIREMENTS files read in a tree, or one longer than is read. pip installs
+    (or is constrained by) every line of such a file whatever its name (red team 15: `-r tools/dev.txt` made no deps
+    file of it; `pip install -r ci/deps.txt` in a workflow neither)."""
     found: dict[str, str] = {}
     try:
         for tree in trees:
             queue = [(path, path) for path, entry in tree.items() if _is_requirements(path, entry)]
+            for named, workflow in _workflow_installs(tree, read_blob):
+                found.setdefault(named, workflow)
+                queue.append((named, workflow))
             for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS):
                 data = read_blob(entry)
                 if len(data) > FULL_READ:
@@ -144,6 +148,23 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     except _PastBound:
         return False
     return found
+
+
+def _workflow_installs(tree: Tree, read_blob: Read) -> list[tuple[str, str]]:
+    """(path, workflow) for each file a workflow of `tree` installs by `pip install -r`/`-c`; raises _PastBound past
+    MAX_REQUIREMENTS workflows, or at one longer than is read."""
+    out: list[tuple[str, str]] = []
+    workflows = [(path, entry) for path, entry in tree.items()
+                 if localactions.is_workflow(path) and entry.mode in _REGULAR]
+    if len(workflows) > MAX_REQUIREMENTS:
+        raise _PastBound
+    for path, entry in workflows:
+        data = read_blob(entry)
+        if len(data) > FULL_READ:
+            raise _PastBound
+        if b"pip" in data:
+            out += [(named, path) for named in pipinstalls.installed_requirements(data.decode("utf-8", "replace"))]
+    return out
 
 
 def _is_requirements(path: str, entry: TreeEntry) -> bool:

@@ -1,0 +1,69 @@
+"""Tier 3, continued: content shapes of the seventeenth set's classes (docs/classification.md, "The fourteenth round").
+
+Packer variable files in JSON (a legacy template's `-var-file`), Talos machine configuration and its patches, a Helm
+chart repository's generated `index.yaml` (`other`), and Bazel run-control lines that move where Bazel modules come
+from (`deps`). Each needs a key of its format that no other format uses, or two keys, so that a look-alike (an
+application's settings naming a machine, a JSON 6902 patch of a Kubernetes object, a docs site's `index.yaml`, a
+`.bazelrc` of build flags) keeps its bucket.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.classify.shapes import evidence_line
+from gatekeeper.lazy_pattern import lazy
+
+_FLAGS = re.MULTILINE
+# Packer's ISO builders' keys, which nothing else names, beside a second key of a machine build: a variables file
+# `packer build -var-file=ubuntu1604-desktop.json ubuntu.json` reads (the template itself has `builders`).
+_PACKER_ISO = lazy(r'"iso_(?:url|urls|checksum|checksum_type|checksum_url|name|path)"[ \t]*:')
+_PACKER_VAR = lazy(
+    r'"(?:vm_name|disk_size|cpus|memory|headless|boot_wait|boot_command|ssh_username|ssh_password|winrm_username'
+    r'|winrm_password|guest_os_type|vagrantfile_template|box_tag|preseed|autoinstall|hyperv_switch)"[ \t]*:')
+# Talos: a machine configuration or a strategic-merge patch of one (a top-level `machine:` whose first key is one of
+# Talos' own), or a JSON 6902 patch whose operations address `/machine/` or `/cluster/` (a patch of a Kubernetes
+# object addresses `/spec/`, `/metadata/`).
+_TALOS_MACHINE = lazy(
+    r"^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+(?:install|kubelet|certSANs|sysctls|kernel|registries"
+    r"|nodeLabels|nodeTaints|features|disks|sysfs|udev|kubespan|time|files)[ \t]*:"
+    r"|^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+type:[ \t]*['\"]?(?:controlplane|worker|init)\b", _FLAGS)
+_JSON6902_OP = lazy(
+    r"""(?:^[ \t]*-[ \t]+|[{,][ \t\r\n]*)["']?op["']?[ \t]*:[ \t]*["']?(?:add|remove|replace|move|copy|test)\b""",
+    _FLAGS)
+_TALOS_PATH = lazy(r"""["']?path["']?[ \t]*:[ \t]*["']?/(?:machine|cluster)/""")
+# Amazon States Language: a state machine's `StartAt` beside its `States` map (JSON, or YAML at one indentation).
+_ASL_START = lazy(r'"StartAt"[ \t]*:[ \t]*"|^([ \t]*)StartAt[ \t]*:[ \t]*\S', _FLAGS)
+_ASL_STATES_JSON = lazy(r'"States"[ \t]*:[ \t]*\{')
+# A Helm chart repository's index, which `helm repo index` writes: `apiVersion: v1`, `entries:` and `generated:` at
+# the top level (a publishing artefact, as older sets label it).
+_HELM_INDEX_VERSION = lazy(r"^apiVersion:[ \t]*['\"]?v1['\"]?[ \t]*$", _FLAGS)
+_HELM_INDEX_ENTRIES = lazy(r"^entries:[ \t]*$", _FLAGS)
+_HELM_INDEX_GENERATED = lazy(r"^generated:[ \t]*\S", _FLAGS)
+# A Bazel run-control line that points module resolution elsewhere: another registry, a repository or module
+# overridden by a path or URL, a vendor folder (the same move as an index URL in a pip or npm settings file).
+_BAZEL_SOURCE = lazy(
+    r"^[ \t]*(?:common|build|fetch|query|cquery|aquery|sync|test|run|mod|info|coverage)(?::[\w-]+)?[ \t]+"
+    r"(?:[^\n#]*[ \t])?--(?:registry|override_repository|override_module|vendor_dir)=", _FLAGS)
+
+
+def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
+    """(bucket, rule id, evidence line) of the first of these shapes `text` has, or None."""
+    lower = name.lower()
+    if lower.endswith(".json") and (m := _PACKER_ISO.search(text)) is not None and _PACKER_VAR.search(text):
+        return "iac", "iac.content.packer-variables", evidence_line(text, m)
+    if lower.endswith((".yaml", ".yml", ".json")):
+        if (m := _TALOS_MACHINE.search(text)) is not None:
+            return "iac", "iac.content.talos", evidence_line(text, m)
+        if (m := _JSON6902_OP.search(text)) is not None and (p := _TALOS_PATH.search(text)) is not None:
+            return "iac", "iac.content.talos", evidence_line(text, p)
+    if lower.endswith((".yaml", ".yml", ".json")) and (m := _ASL_START.search(text)) is not None \
+            and (_ASL_STATES_JSON.search(text) if m.group(1) is None
+                 else re.search(rf"^{re.escape(m.group(1))}States[ \t]*:[ \t]*$", text, _FLAGS)):
+        return "iac", "iac.content.step-functions", evidence_line(text, m)
+    if lower.endswith((".yaml", ".yml")) and (m := _HELM_INDEX_ENTRIES.search(text)) is not None \
+            and _HELM_INDEX_VERSION.search(text) and _HELM_INDEX_GENERATED.search(text):
+        return "other", "other.content.helm-repository-index", evidence_line(text, m)
+    if lower.endswith("bazelrc") and (m := _BAZEL_SOURCE.search(text)) is not None:
+        return "deps", "deps.content.bazel-module-source", evidence_line(text, m)
+    return None
