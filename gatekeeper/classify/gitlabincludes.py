@@ -104,16 +104,16 @@ def _by_lines(text: str) -> list[str]:
     return found
 
 
-def _is_glob(pattern: str) -> bool:
+def is_glob(pattern: str) -> bool:
     return any(c in pattern for c in "*?[")
 
 
 def matches(pattern: str, path: str) -> bool:
-    return path == pattern or (_is_glob(pattern) and fnmatch.fnmatchcase(path, pattern))
+    return path == pattern or (is_glob(pattern) and fnmatch.fnmatchcase(path, pattern))
 
 
 def expand(pattern: str, paths: Iterable[str]) -> list[str]:
     """The paths `pattern` names (a glob: every match, up to MAX_FILES; a plain path: itself when present)."""
-    if not _is_glob(pattern):
+    if not is_glob(pattern):
         return [pattern] if pattern in paths else []
     return [path for path in paths if fnmatch.fnmatchcase(path, pattern)][:MAX_FILES]

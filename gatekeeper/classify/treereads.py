@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import opened
 from gatekeeper.deps.pypi import included_files
 from gatekeeper.deps.registry import format_for
 from gatekeeper.gitobjects import TreeEntry
@@ -18,20 +19,31 @@ from gatekeeper.gitobjects import TreeEntry
 Tree = dict[str, TreeEntry]
 Read = Callable[[TreeEntry], bytes]  # a blob's first FULL_READ + 1 bytes
 _REGULAR = ("100644", "100755")
+_LINK = "120000"
 
 
 class _PastBound(Exception):
     """A walk read more files than its bound: the answer is "everything"."""
 
 
-def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int) -> Iterator[tuple[str, str, TreeEntry]]:
-    """Each regular file of `queue` ((path, the file that led to it), popped last first) once, with its entry, while
-    the caller appends what it names to `queue`; raises _PastBound at the file past `limit`."""
+def _text(read_blob: Read) -> Callable[[TreeEntry], str]:
+    """What a symlink says, for symlinks.opened."""
+    return lambda entry: read_blob(entry).decode("utf-8", "replace")
+
+
+def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read) -> Iterator[
+        tuple[str, str, TreeEntry]]:
+    """Each file of `queue` ((path, the file that led to it), popped last first) once, with the entry of the regular
+    file a checkout opens there (through symlinks: symlinks.opened), while the caller appends what it names to
+    `queue`; raises _PastBound at the file past `limit`."""
     seen: set[str] = set()
+    text = _text(read_blob)
     while queue:
         path, origin = queue.pop()
-        entry = tree.get(path)
-        if path in seen or entry is None or entry.mode not in _REGULAR:
+        if path in seen:
+            continue
+        entry = opened(tree, path, text)
+        if entry is None:
             continue
         seen.add(path)
         if len(seen) > limit:
@@ -46,7 +58,7 @@ def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read) -> tuple[str, ...]
     try:
         for tree in trees:
             queue = [(gitlabincludes.ROOT, gitlabincludes.ROOT)]
-            for _path, _origin, entry in _walked(tree, queue, gitlabincludes.MAX_FILES):
+            for _path, _origin, entry in _walked(tree, queue, gitlabincludes.MAX_FILES, read_blob):
                 if entry.oid not in read:
                     data = read_blob(entry)
                     if len(data) > FULL_READ:  # its includes may be past what is read
@@ -54,7 +66,9 @@ def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read) -> tuple[str, ...]
                     read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"))
                 for pattern in read[entry.oid]:
                     found.append(pattern)
-                    queue += [(path, path) for path in gitlabincludes.expand(pattern, tree)]
+                    # a plain path is queued as written: it may be reached through a linked folder
+                    queue += [(path, path) for path in gitlabincludes.expand(pattern, tree)] \
+                        if gitlabincludes.is_glob(pattern) else [(pattern, pattern)]
     except _PastBound:
         return gitlabincludes.EVERY_YAML
     return tuple(dict.fromkeys(found))
@@ -68,7 +82,7 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
     try:
         for tree in trees:
             queue = [(path, path) for path in tree if localactions.is_workflow(path)]
-            for path, origin, entry in _walked(tree, queue, localactions.MAX_FILES):
+            for path, origin, entry in _walked(tree, queue, localactions.MAX_FILES, read_blob):
                 if entry.oid not in read:
                     data = read_blob(entry)
                     if len(data) > FULL_READ:
@@ -82,7 +96,7 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
                 for folder in uses:
                     if not folder:  # the root action: what its definition runs
                         for name in localactions.DEFINITIONS:
-                            if (root := tree.get(name)) is not None and root.mode in _REGULAR:
+                            if (root := opened(tree, name, _text(read_blob))) is not None:
                                 text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
                                 for place in localactions.entry_points(localactions.entry_files(text), ""):
                                     found.setdefault(place, origin)
@@ -104,9 +118,12 @@ def kustomize_references(trees: tuple[Tree, ...], read_blob: Read,
     # A path the trees share with the same blob is resolved once; a blob is read once.
     resolved: set[tuple[str, str]] = set()
     texts: dict[str, str] = {}  # by blob id
+    text = _text(read_blob)
     for tree in trees:
-        for path, entry in tree.items():
-            if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry.mode not in _REGULAR \
+        for path, listed in tree.items():
+            # a kustomization that is a link is read where it is: kustomize resolves what it names from there
+            entry = listed if listed.mode in _REGULAR else opened(tree, path, text) if listed.mode == _LINK else None
+            if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry is None \
                     or (path, entry.oid) in resolved or is_data(path):
                 continue
             resolved.add((path, entry.oid))
@@ -134,7 +151,7 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     try:
         for tree in trees:
             queue = [(path, path) for path, entry in tree.items() if _is_requirements(path, entry)]
-            for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS):
+            for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS, read_blob):
                 data = read_blob(entry)
                 if len(data) > FULL_READ:
                     return False
@@ -147,5 +164,5 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
 
 
 def _is_requirements(path: str, entry: TreeEntry) -> bool:
-    return path[-5:].lower().endswith(_REQUIREMENT_ENDINGS) and entry.mode in _REGULAR \
+    return path[-5:].lower().endswith(_REQUIREMENT_ENDINGS) and entry.mode in (*_REGULAR, _LINK) \
         and (fmt := format_for(path)) is not None and fmt.name == "requirements"
