@@ -9,8 +9,10 @@ merge base and HEAD: what a pull request's "files changed" shows.
 from __future__ import annotations
 
 import os
+import unicodedata
 
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, tfrefs, treereads
+from gatekeeper.classify.change import path_variants
 from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
@@ -43,6 +45,14 @@ def _is_manifest(name: str) -> bool:
 
 
 MAX_LINKS = 10_000  # symlinks read per gate: bounded work, whatever the trees hold
+
+
+def folded(path: str) -> str:
+    """`path` as every checkout that folds names sees it: the spelling Windows and macOS read
+    (change.path_variants: `\\` a separator, no trailing dots or spaces, no zero-width characters HFS+ ignores,
+    NFC), case aside (casefold, then NFC again: a fold may decompose)."""
+    variants = path_variants(path)
+    return unicodedata.normalize("NFC", (variants[0] if variants else path).casefold())
 class TreeContext:
     """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
 
@@ -241,7 +251,7 @@ class TreeContext:
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             if change.submodule and (inside := next((f for f in self._actions if f.startswith(f"{side}/")), None)):
                 return f"{self._actions[inside]}: uses ./{inside}, inside the submodule {side}"
-            folder = side  # the file itself (a root action's entry file), then each folder above it
+            folder = folded(side)  # the file itself (a root action's entry file), then each folder above it
             while folder:
                 if (spelled := self._spelled("actions", self._actions, folder)) is not None:
                     return f"{self._actions[spelled]}: uses ./{spelled}"
@@ -261,11 +271,13 @@ class TreeContext:
         return None
 
     def _spelled(self, name: str, found: dict[str, str], path: str) -> str | None:
-        """`path` as `found` spells it, case aside: a case-insensitive checkout (macOS, Windows runners) writes
-        `tools/setup/run.sh` into the folder `tools/Setup` a workflow runs (red team 15)."""
+        """`path` as `found` spells it, folded as some checkout folds names (`folded`): a case-insensitive checkout
+        (macOS, Windows runners) writes `tools/setup/run.sh` into the folder `tools/Setup` a workflow runs (red team
+        15), a Mac `tools/café` in NFD into the NFC folder, and Windows runs `tools/setup` for `uses: ./tools/setup.`
+        (red team 16)."""
         if name not in self._by_case:
-            self._by_case[name] = {key.casefold(): key for key in found}
-        return self._by_case[name].get(path.casefold())
+            self._by_case[name] = {folded(key): key for key in found}
+        return self._by_case[name].get(folded(path))
 
     def terraform_ref(self, change: FileChange) -> str | None:
         """Evidence that a Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file or a Dockerfile of either tree, in
