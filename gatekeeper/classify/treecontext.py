@@ -207,7 +207,9 @@ class TreeContext:
         """Evidence that the root `.gitlab-ci.yml` of either tree, or a file it includes (followed to MAX_FILES),
         includes a side of `change`; past MAX_FILES every YAML file counts as included."""
         if self._included is None:
-            self._included = treereads.gitlab_includes(self.trees, self._head)
+            own = treereads.own_projects(self.objects.git_dir) if any(gitlabincludes.ROOT in t for t in self.trees) \
+                else frozenset()
+            self._included = treereads.gitlab_includes(self.trees, self._head, own)
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for pattern in self._included:
                 if gitlabincludes.matches(pattern, side) or change.submodule and below_glob(pattern, side):

@@ -6,7 +6,9 @@ the answer is "everything" (fail closed), as is a file longer than the FULL_READ
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions
 from gatekeeper.classify.markers import KUSTOMIZATIONS
@@ -14,7 +16,8 @@ from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
 from gatekeeper.deps.pypi import included_files
 from gatekeeper.deps.registry import format_for
-from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.gitcmd import run_git
+from gatekeeper.gitobjects import TreeEntry, scrubbed_git_env
 
 Tree = dict[str, TreeEntry]
 Read = Callable[[TreeEntry], bytes]  # a blob's first FULL_READ + 1 bytes
@@ -51,8 +54,9 @@ def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Rea
         yield path, origin, entry
 
 
-def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read) -> tuple[str, ...]:
-    """The include patterns of `.gitlab-ci.yml` and the files it includes, followed, in every tree."""
+def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read, own: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The include patterns of `.gitlab-ci.yml` and the files it includes, followed, in every tree (`own`: this
+    repository's project paths, gitlabincludes.included)."""
     found: list[str] = []
     read: dict[str, list[str]] = {}  # by blob id: a pipeline file the two trees share is read once
     try:
@@ -63,7 +67,7 @@ def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read) -> tuple[str, ...]
                     data = read_blob(entry)
                     if len(data) > FULL_READ:  # its includes may be past what is read
                         return gitlabincludes.EVERY_YAML
-                    read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"))
+                    read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"), own)
                 for pattern in read[entry.oid]:
                     found.append(pattern)
                     # a plain path is queued as written: it may be reached through a linked folder
@@ -72,6 +76,17 @@ def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read) -> tuple[str, ...]
     except _PastBound:
         return gitlabincludes.EVERY_YAML
     return tuple(dict.fromkeys(found))
+
+
+def own_projects(git_dir: str) -> frozenset[str]:
+    """This repository's GitLab project paths: those its remotes' URLs name, and GitLab CI's `CI_PROJECT_PATH`."""
+    listed = run_git(["--git-dir", git_dir, "config", "--get-regexp", r"^remote\..*\.url$"], cwd=Path(git_dir),
+                     env=scrubbed_git_env(), what="cannot read the repository's remotes", where=git_dir, ok=(0, 1))
+    urls = [line.partition(" ")[2] for line in listed.splitlines()]
+    found = {path for url in urls if (path := gitlabincludes.project_path(url)) is not None}
+    if project := os.environ.get("CI_PROJECT_PATH", "").strip("/").lower():
+        found.add(project)
+    return frozenset(found)
 
 
 def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | bool:
