@@ -193,3 +193,4 @@ def test_opened_walks_links_as_the_kernel_does() -> None:
     assert opened(tree, "up", text) is None
     assert opened(tree, "a/missing", text) is None
     assert opened(tree, "b/c", text) is None  # a folder
+    assert opened(tree, "a/" * 3000 + "x.yml", text) is None  # past PATH_MAX: the kernel opens nothing there

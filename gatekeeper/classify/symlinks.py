@@ -89,6 +89,7 @@ def physical_target(link: str, written: str, tree: dict[str, TreeEntry],
 
 
 _REGULAR = ("100644", "100755")
+_PATH_MAX = 4096  # Linux's PATH_MAX, in bytes
 
 
 def opened(tree: dict[str, TreeEntry], path: str, read: Callable[[TreeEntry], str]) -> TreeEntry | None:
@@ -99,6 +100,8 @@ def opened(tree: dict[str, TreeEntry], path: str, read: Callable[[TreeEntry], st
     entry = tree.get(path)
     if entry is not None and entry.mode in _REGULAR:
         return entry  # nothing on the way can be a link: git keeps no file below a link
+    if len(path) > _PATH_MAX:
+        return None  # the kernel opens no longer name (ENAMETOOLONG); and the walk below stays bounded
     followed = 0
     resolved = ""
     pending = path.split("/")
