@@ -14,6 +14,7 @@ from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
+from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.pypi import included_files
 from gatekeeper.deps.registry import format_for
 from gatekeeper.gitcmd import run_git
@@ -170,12 +171,22 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
                 data = read_blob(entry)
                 if len(data) > FULL_READ:
                     return False
-                for named in included_files(path, data):
+                for named in _includes(path, data):
                     found.setdefault(named, origin)
                     queue.append((named, origin))
     except _PastBound:
         return False
     return found
+
+
+def _includes(path: str, data: bytes) -> list[str]:
+    """What a requirements file includes; one pip may not read (not UTF-8, an unknown codec declared: pip falls
+    back to the locale's encoding or stops) is read as Latin-1, which keeps every ASCII `-r` line of any
+    ASCII-compatible encoding (red team 16: its ManifestError stopped every `--tree` gate with an internal error)."""
+    try:
+        return included_files(path, data)
+    except ManifestError:
+        return included_files(path, data.decode("latin-1"))
 
 
 def _is_requirements(path: str, entry: TreeEntry) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import posixpath
 import re
 from typing import Any
@@ -9,8 +10,36 @@ from typing import Any
 from packaging.requirements import InvalidRequirement, Requirement
 
 from gatekeeper.deps.hunks import CHANGED, HUNK
-from gatekeeper.deps.loaders import listing, load_json, load_toml, mapping, sourced_version, string, text
+from gatekeeper.deps.loaders import MAX_BYTES, listing, load_json, load_toml, mapping, sourced_version, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
+
+# pip's reading of a requirements file (pip/_internal/req/req_file.py `_decode_req_file`): a BOM (the longer UTF-32
+# ones first: UTF-16 LE's is a prefix of UTF-32 LE's), else a PEP 263 declaration in the first two lines, else UTF-8.
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+         (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF16, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"))
+_DECLARED = re.compile(rb"coding[:=]\s*([-\w.]+)")
+
+
+def requirements_text(data: bytes) -> str:
+    """A requirements file as pip reads it (red team 16: under a declared `coding: utf-7` the comment `# +AAo-evil==1`
+    is a line `evil==1` to pip, which the delta, reading UTF-8, never saw); ManifestError when pip cannot read it."""
+    if len(data) > MAX_BYTES:
+        raise ManifestError(f"larger than {MAX_BYTES >> 20} MiB")
+    encoding, body = "utf-8", data
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            encoding, body = name, data[len(bom):]
+            break
+    else:
+        for line in data.split(b"\n")[:2]:
+            if line[:1] == b"#" and (declared := _DECLARED.search(line)) is not None:
+                encoding = declared.group(1).decode("ascii")
+                break
+    try:
+        return body.decode(encoding)
+    except (LookupError, UnicodeError, ValueError) as exc:
+        raise ManifestError(f"not readable as {encoding}: {exc}") from None
 
 
 def spec_of(req: Requirement) -> str:
@@ -39,7 +68,7 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
     scope: Scope = "dev" if re.search(r"(dev|test|lint|doc)", path.rsplit("/", 1)[-1]) else "runtime"
     out: list[Dependency] = []
     # A continuation at the very end (a hunk that stops inside a `--hash` list) continues into nothing.
-    logical = re.sub(r"\\\s*$", "", text(data).replace("\\\r\n", " ").replace("\\\n", " "))
+    logical = re.sub(r"\\\s*$", "", requirements_text(data).replace("\\\r\n", " ").replace("\\\n", " "))
     for raw in logical.splitlines():
         line = re.sub(r"(^|\s)#.*$", "", raw).strip()
         if editable := _EDITABLE.match(line):  # an option, but pip installs what it names
@@ -79,7 +108,7 @@ def requirements_residue(data: bytes) -> list[str]:
     the sides, a bump in the same file must not explain the change (red team 10: the caller reports a `partial`
     problem). Each hunk of a patch side is read alone, as requirements_hunks reads it."""
     out = []
-    for hunk in text(data).split(HUNK):
+    for hunk in requirements_text(data).split(HUNK):
         logical = re.sub(r"\\\s*$", "", hunk.replace(CHANGED, "").replace("\\\r\n", " ").replace("\\\n", " "))
         for raw in logical.splitlines():
             line = re.sub(r"(^|\s)#.*$", "", raw).strip()
@@ -112,13 +141,14 @@ _NESTED = re.compile(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
 _INCLUDE = re.compile(r"^(?:-r|--requirement|-c|--constraint)(?:=|\s+)(\S+)")
 
 
-def included_files(path: str, data: bytes) -> list[str]:
+def included_files(path: str, data: bytes | str) -> list[str]:
     """The repository paths a requirements file's `-r`/`-c` options name (pip resolves them against the file's
     folder; red team 15: an included `tools/dev.txt` was `src`, so an edit of it went unread). URLs, absolute paths
-    and paths above the root name nothing here."""
+    and paths above the root name nothing here. `data`: the file's bytes, or its text already decoded."""
     folder = path.rpartition("/")[0]
     out = []
-    for raw in text(data).replace("\\\r\n", " ").replace("\\\n", " ").splitlines():
+    body = requirements_text(data) if isinstance(data, bytes) else data
+    for raw in body.replace("\\\r\n", " ").replace("\\\n", " ").splitlines():
         found = _INCLUDE.match(re.sub(r"(^|\s)#.*$", "", raw).strip())
         target = found.group(1) if found else ""
         if target and "://" not in target and not target.startswith("/"):
