@@ -42,6 +42,31 @@ def requirements_text(data: bytes) -> str:
         raise ManifestError(f"not readable as {encoding}: {exc}") from None
 
 
+_COMMENT_LINE = re.compile(r"(^|\s+)#.*$")
+
+
+def logical_lines(body: str) -> list[str]:
+    """A requirements file's logical lines as pip joins them (`join_lines`): a line ending in `\\` continues into the
+    next, its backslashes stripped, unless it is a comment line (red team 16: joining `# pinned \\` with the next
+    line hid `evil==1.0` from the delta; pip installs it). A continuation at the very end continues into nothing."""
+    out: list[str] = []
+    pending: list[str] = []
+    for line in body.splitlines():
+        comment = _COMMENT_LINE.match(line) is not None
+        if not line.endswith("\\") or comment:
+            line = f" {line}" if comment else line
+            if pending:
+                out.append("".join([*pending, line]))
+                pending = []
+            else:
+                out.append(line)
+        else:
+            pending.append(line.strip("\\"))
+    if pending:
+        out.append("".join(pending))
+    return out
+
+
 def spec_of(req: Requirement) -> str:
     if req.url:
         return req.url
@@ -68,8 +93,7 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
     scope: Scope = "dev" if re.search(r"(dev|test|lint|doc)", path.rsplit("/", 1)[-1]) else "runtime"
     out: list[Dependency] = []
     # A continuation at the very end (a hunk that stops inside a `--hash` list) continues into nothing.
-    logical = re.sub(r"\\\s*$", "", requirements_text(data).replace("\\\r\n", " ").replace("\\\n", " "))
-    for raw in logical.splitlines():
+    for raw in logical_lines(requirements_text(data)):
         line = re.sub(r"(^|\s)#.*$", "", raw).strip()
         if editable := _EDITABLE.match(line):  # an option, but pip installs what it names
             target = editable.group(1)
@@ -109,8 +133,7 @@ def requirements_residue(data: bytes) -> list[str]:
     problem). Each hunk of a patch side is read alone, as requirements_hunks reads it."""
     out = []
     for hunk in requirements_text(data).split(HUNK):
-        logical = re.sub(r"\\\s*$", "", hunk.replace(CHANGED, "").replace("\\\r\n", " ").replace("\\\n", " "))
-        for raw in logical.splitlines():
+        for raw in logical_lines(hunk.replace(CHANGED, "")):
             line = re.sub(r"(^|\s)#.*$", "", raw).strip()
             if not line or _READ_OPTION.match(line):
                 if _MAIN_INDEX.match(line):
@@ -148,7 +171,7 @@ def included_files(path: str, data: bytes | str) -> list[str]:
     folder = path.rpartition("/")[0]
     out = []
     body = requirements_text(data) if isinstance(data, bytes) else data
-    for raw in body.replace("\\\r\n", " ").replace("\\\n", " ").splitlines():
+    for raw in logical_lines(body):
         found = _INCLUDE.match(re.sub(r"(^|\s)#.*$", "", raw).strip())
         target = found.group(1) if found else ""
         if target and "://" not in target and not target.startswith("/"):
