@@ -89,3 +89,33 @@ def test_the_gate_reviews_the_hidden_requirement(tmp_path: Path) -> None:
     decision = json.loads(out.getvalue())
     assert code == 3, decision["reasons"]
     assert "deps.new_direct" in {r["rule"] for r in decision["reasons"]}
+
+
+# `-r`/`-c` as pip's option parser (optparse) reads them: attached short values, unambiguous long prefixes, `=`,
+# quotes, several options on one line. The include reader matched `-r PATH` / `--requirement[= ]PATH` at the line's
+# start only, so a file included as `-rtools/dev.txt` or `--req tools/dev.txt` stayed `src` under `--tree`.
+INCLUDE_SPELLINGS = ["-rtools/dev.txt", "--requirem tools/dev.txt", "--requireme=tools/dev.txt",
+                     "--requirement\ttools/dev.txt",
+                     "-r tools/a.txt -r tools/dev.txt", "-ctools/dev.txt", "--constr=tools/dev.txt",
+                     "--pre -r tools/dev.txt", "-r 'tools/dev.txt'", "--no-index -c tools/dev.txt",
+                     "-r tools/a.txt --requirement=tools/dev.txt"]
+# (`--req` is ambiguous for pip: --require-hashes too)
+NOT_INCLUDES = ["# -r tools/dev.txt", "flask==3.0.1 -r tools/dev.txt", "--hash tools/dev.txt", "--req tools/dev.txt",
+                "--r=tools/dev.txt"]
+
+
+@pytest.mark.parametrize("line", INCLUDE_SPELLINGS + NOT_INCLUDES)
+def test_includes_are_read_as_pips_option_parser_reads_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            line: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools/dev.txt").write_text("evil==1.0\n")
+    (tmp_path / "tools/a.txt").write_text("six==1.16.0\n")
+    (tmp_path / "requirements.txt").write_text(f"{line}\n")
+    try:
+        pip_opens = "evil" in _pip_names(tmp_path / "requirements.txt")
+    except Exception:  # noqa: BLE001 - pip refuses the line (an ambiguous option, a requirement's unknown option)
+        pip_opens = False
+    ours = "tools/dev.txt" in included_files("requirements.txt", f"{line}\n".encode())
+    assert ours if pip_opens else (ours is False or line in INCLUDE_SPELLINGS), line  # an over-read is allowed
+    assert ours == (line in INCLUDE_SPELLINGS), line

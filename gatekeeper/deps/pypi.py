@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import codecs
+import functools
+import optparse
 import posixpath
 import re
-from typing import Any
+import shlex
+from typing import Any, NoReturn
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -161,7 +164,6 @@ _URL = re.compile(r"^(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git)://\S+$")
 _EDITABLE = re.compile(r"^(?:-e|--editable)(?:=|\s+)(\S+)")
 # `-r FILE_OR_URL`: pip installs every requirement it holds, whether or not the change touches it.
 _NESTED = re.compile(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
-_INCLUDE = re.compile(r"^(?:-r|--requirement|-c|--constraint)(?:=|\s+)(\S+)")
 
 
 def included_files(path: str, data: bytes | str) -> list[str]:
@@ -172,13 +174,56 @@ def included_files(path: str, data: bytes | str) -> list[str]:
     out = []
     body = requirements_text(data) if isinstance(data, bytes) else data
     for raw in logical_lines(body):
-        found = _INCLUDE.match(re.sub(r"(^|\s)#.*$", "", raw).strip())
-        target = found.group(1) if found else ""
-        if target and "://" not in target and not target.startswith("/"):
-            joined = posixpath.normpath(posixpath.join(folder, target))
-            if joined != ".." and not joined.startswith("../"):
-                out.append(joined)
+        for target in _included_by(re.sub(r"(^|\s)#.*$", "", raw).strip()):
+            if target and "://" not in target and not target.startswith("/"):
+                joined = posixpath.normpath(posixpath.join(folder, target))
+                if joined != ".." and not joined.startswith("../"):
+                    out.append(joined)
     return out
+
+
+# The options pip reads in a requirements file (pip/_internal/req/req_file.py SUPPORTED_OPTIONS and
+# SUPPORTED_OPTIONS_REQ), each with whether it takes a value: pip parses them with optparse, which takes `-rPATH`
+# and any unambiguous prefix of a long option (`--requirem PATH`), so the reader parses them the same way.
+_PIP_OPTIONS = (
+    (("-i", "--index-url", "--pypi-url"), True), (("--extra-index-url",), True), (("--no-index",), False),
+    (("-c", "--constraint"), True), (("-r", "--requirement"), True), (("-e", "--editable"), True),
+    (("-f", "--find-links"), True), (("--no-binary",), True), (("--only-binary",), True), (("--prefer-binary",), False),
+    (("--require-hashes",), False), (("--no-require-hashes",), False), (("--pre",), False), (("--all-releases",), True),
+    (("--only-final",), True), (("--trusted-host",), True), (("--use-feature",), True), (("--hash",), True),
+    (("-C", "--config-settings"), True),
+)
+
+
+class _Refused(Exception):
+    """pip refuses the line's options (an ambiguous or unknown option, a value missing)."""
+
+
+def _refuse(message: str) -> NoReturn:
+    raise _Refused(message)
+
+
+@functools.cache
+def _option_parser() -> optparse.OptionParser:
+    parser = optparse.OptionParser(add_help_option=False)
+    for strings, takes in _PIP_OPTIONS:
+        parser.add_option(*strings, action="append" if takes else "store_true",
+                          dest=next(s for s in strings if s.startswith("--"))[2:].replace("-", "_"))
+    parser.error = _refuse  # type: ignore[method-assign,assignment]
+    return parser
+
+
+def _included_by(line: str) -> list[str]:
+    """The files an option line's `-r`/`-c` options name, parsed as pip parses them (every one of them: pip follows
+    the first, the others over-read); none for a requirement line (pip follows no include there) or one pip refuses.
+    Red team 16: `-rtools/dev.txt`, `--requirem tools/dev.txt`, `--pre -r tools/dev.txt` were not followed."""
+    if not line.startswith("-"):
+        return []
+    try:
+        options, _ = _option_parser().parse_args(shlex.split(line))
+    except (_Refused, ValueError):
+        return []
+    return [*(options.requirement or ()), *(options.constraint or ())]
 
 
 # Where a Poetry dependency table says its package comes from instead of the default index.
