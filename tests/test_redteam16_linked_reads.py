@@ -194,3 +194,25 @@ def test_opened_walks_links_as_the_kernel_does() -> None:
     assert opened(tree, "a/missing", text) is None
     assert opened(tree, "b/c", text) is None  # a folder
     assert opened(tree, "a/" * 3000 + "x.yml", text) is None  # past PATH_MAX: the kernel opens nothing there
+
+
+# A dependency file reached through a link: pip, npm and the rest read the link's path. The symlink pass raised a
+# file to the bucket of the path it is reached at only for ci and iac, so `requirements.txt -> reqs/base.txt` left an
+# added `evil==1.0` in reqs/base.txt `src` (and no delta read it): `gate --tree --enable deps` said allow (exit 0).
+@pytest.mark.parametrize(("link", "target", "text"), [
+    ("requirements.txt", "reqs/base.txt", "flask==3.0.0\n"),
+    ("package.json", "config/pkg.json", '{"dependencies": {"left-pad": "1.3.0"}}\n'),
+    ("go.mod", "build/go.mod.txt", "module example.invalid/m\n\ngo 1.22\n"),
+])
+def test_a_dependency_file_reached_through_a_link_is_deps(tmp_path: Path, link: str, target: str, text: str) -> None:
+    repo, base, head = _repo(tmp_path / "repo", {target: text}, [(link, target)],
+                             {target: text.replace("3.0.0", "3.0.0\nevil==1.0").replace("1.3.0", "9.9.9")
+                              .replace("go 1.22", "go 1.22\n\nreplace x => ../evil")})
+    assert (repo.root / link).read_bytes() == (repo.root / target).read_bytes()  # the tool reads the target
+    got = tree_files(repo)
+    assert got[target].bucket == "deps", got[target]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["gate", "--tree", f"{base}..{head}", "--repo", str(repo.root), "--format", "json",
+                     "--enable", "deps"])
+    assert code == 3, json.loads(out.getvalue())["reasons"]

@@ -158,7 +158,7 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
 def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
     """A file a symlink points to, or into, is also at the link's path for whatever reads the checkout
     (`uses: ./.github/actions/setup` through `.github/actions/setup -> ../../tools/setup`): classified there too,
-    a ci or iac bucket wins. Every link to a path counts, and a link reached through another link (a chain) as
+    a ci, iac or deps bucket wins. Every link to a path counts, and a link reached through another link (a chain) as
     the kernel follows it; past the bounds (more links than are read, a chain too long) the file is ci."""
     links = context.link_targets()
     if links is not None and not links:
@@ -175,7 +175,8 @@ def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context
                 reached = [*reached, *((link, link) for target, found in links.items()
                                        if target.startswith(f"{side}/") for link in found)]
             for path, link in reached:
-                if (match := rules.match(path)).bucket in ("ci", "iac"):
+                # deps too (red team 16: `requirements.txt -> reqs/base.txt` is what pip reads; its target was src)
+                if (match := rules.match(path)).bucket in ("ci", "iac", "deps"):
                     item = _raise(item, match.bucket, match.rule, "context",
                                   f"reached as {path} through the symlink {link}")
                 # What a workflow, kustomization, pipeline or requirements file names there (red team 16: `uses:
