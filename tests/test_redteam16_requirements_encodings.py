@@ -26,6 +26,10 @@ from gatekeeper.deps.pypi import included_files, parse_requirements
 from gatekeeper.deps.sources import patch_delta
 from tests.gitrepo import GitRepo
 
+# setuptools first, when there is one: pip's parser imports distutils, and the stdlib's copy imported before
+# setuptools' would be the one every later setuptools test in this process gets (tests/test_redteam14_lowering_proof).
+with contextlib.suppress(ImportError):
+    import setuptools  # noqa: F401
 req_file = pytest.importorskip("pip._internal.req.req_file")
 pip_session = pytest.importorskip("pip._internal.network.session")
 

@@ -219,11 +219,14 @@ def _included_by(line: str) -> list[str]:
     Red team 16: `-rtools/dev.txt`, `--requirem tools/dev.txt`, `--pre -r tools/dev.txt` were not followed."""
     if not line.startswith("-"):
         return []
-    try:
-        options, _ = _option_parser().parse_args(shlex.split(line))
-    except (_Refused, ValueError):
-        return []
-    return [*(options.requirement or ()), *(options.constraint or ())]
+    found: list[str] = []
+    for posix in (True, False):  # pip splits as the system's shell would: Windows keeps `tools\dev.txt` whole
+        try:
+            options, _ = _option_parser().parse_args(shlex.split(line, posix=posix))
+        except (_Refused, ValueError):
+            continue
+        found += [*(options.requirement or ()), *(options.constraint or ())]
+    return list(dict.fromkeys(found))
 
 
 # Where a Poetry dependency table says its package comes from instead of the default index.
