@@ -128,6 +128,14 @@ def path_variants(path: str) -> list[str]:
     return [variant] if variant != path else []
 
 
+def folded(path: str) -> str:
+    """`path` as every checkout that folds names sees it: the spelling Windows and macOS read
+    (path_variants: `\\` a separator, no trailing dots or spaces, no zero-width characters HFS+ ignores,
+    NFC), case aside (casefold, then NFC again: a fold may decompose)."""
+    variants = path_variants(path)
+    return unicodedata.normalize("NFC", (variants[0] if variants else path).casefold())
+
+
 def most_sensitive(matches: list[Match]) -> Match:
     """The first of the most sensitive matches (ci > iac > deps > other > src)."""
     return min(matches, key=lambda m: _RANK[m.bucket])

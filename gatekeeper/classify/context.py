@@ -139,25 +139,26 @@ def _through_includes(files: list[ClassifiedFile], context: Context) -> list[Cla
     kustomization names by its path is iac, whatever any earlier rule called it: GitLab and GitHub run, and kustomize
     applies, a test-data folder's file or a dependency manifest's name as any other (no rule is final against them).
     """
-    out = []
-    for item in files:
-        if item.bucket != "ci" and (evidence := context.ci_include(item.change)) is not None:
-            item = _raise(item, "ci", "ci.context.gitlab-include", "content", evidence)
-        if item.bucket != "ci" and not action_package(item) and (evidence := context.local_action(item.change)) \
-                is not None:
-            item = _raise(item, "ci", "ci.context.local-action", "content", evidence)
-        if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(item.change)) is not None:
-            item = _raise(item, "iac", "iac.context.kustomize-reference", "content", evidence)
-        if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(item.change)):
-            item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence)
-        out.append(item)
-    return out
+    return [_included(item, item.change, context) for item in files]
+
+
+def _included(item: ClassifiedFile, change: FileChange, context: Context, how: str = "") -> ClassifiedFile:
+    """`item` raised by what the readers say of `change` (its own, or the path a symlink reaches it at: `how`)."""
+    if item.bucket != "ci" and (evidence := context.ci_include(change)) is not None:
+        item = _raise(item, "ci", "ci.context.gitlab-include", "content", evidence + how)
+    if item.bucket != "ci" and not action_package(item) and (evidence := context.local_action(change)) is not None:
+        item = _raise(item, "ci", "ci.context.local-action", "content", evidence + how)
+    if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(change)) is not None:
+        item = _raise(item, "iac", "iac.context.kustomize-reference", "content", evidence + how)
+    if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
+        item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
+    return item
 
 
 def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
     """A file a symlink points to, or into, is also at the link's path for whatever reads the checkout
     (`uses: ./.github/actions/setup` through `.github/actions/setup -> ../../tools/setup`): classified there too,
-    a ci or iac bucket wins. Every link to a path counts, and a link reached through another link (a chain) as
+    a ci, iac or deps bucket wins. Every link to a path counts, and a link reached through another link (a chain) as
     the kernel follows it; past the bounds (more links than are read, a chain too long) the file is ci."""
     links = context.link_targets()
     if links is not None and not links:
@@ -174,9 +175,14 @@ def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context
                 reached = [*reached, *((link, link) for target, found in links.items()
                                        if target.startswith(f"{side}/") for link in found)]
             for path, link in reached:
-                if (match := rules.match(path)).bucket in ("ci", "iac"):
+                # deps too (red team 16: `requirements.txt -> reqs/base.txt` is what pip reads; its target was src)
+                if (match := rules.match(path)).bucket in ("ci", "iac", "deps"):
                     item = _raise(item, match.bucket, match.rule, "context",
                                   f"reached as {path} through the symlink {link}")
+                # What a workflow, kustomization, pipeline or requirements file names there (red team 16: `uses:
+                # ./tools/setup` with `tools/setup -> ../scripts/setup` runs scripts/setup/run.sh).
+                item = _included(item, replace(item.change, path=path, old_path=None), context,
+                                 f" (reached as {path} through the symlink {link})")
         out.append(item)
     return out
 

@@ -32,21 +32,41 @@ _ELSEWHERE = lazy(r"\b(?:project|file|remote|template|component)[ \t]*:")
 _VARIABLE = lazy(r"\$(?:\{[^}]*\}?|\w+)")
 
 
-def included(text: str) -> list[str]:
+def included(text: str, own: frozenset[str] = frozenset()) -> list[str]:
     """The local paths (globs kept, a variable made `*`) the `include:` values of a GitLab CI file name, without a
-    leading `/`."""
-    return list(dict.fromkeys([*_by_yaml(text), *_by_lines(text)]))
+    leading `/`. `own`: this repository's project paths, lower case (`project_path`): a `project:` or component
+    named by one of them is this repository (red team 16: `project: acme/app` in acme/app itself was another's)."""
+    return list(dict.fromkeys([*_by_yaml(text, own), *_by_lines(text)]))
 
 
-def _by_yaml(text: str) -> list[str]:
+def project_path(url: str) -> str | None:
+    """The GitLab project path (`group/sub/app`, lower case) a remote URL names: `https://host/group/app.git`,
+    `ssh://git@host:2222/group/app`, `git@host:group/app.git`; None for a local path or a URL without one."""
+    url = url.strip()
+    if "://" in url:
+        path = url.partition("://")[2].partition("/")[2]
+    elif ":" in url.partition("/")[0]:  # scp-like `user@host:path`
+        path = url.partition(":")[2]
+    else:
+        return None
+    path = path.strip("/").removesuffix(".git").strip("/").lower()
+    return path or None
+
+
+def _by_yaml(text: str, own: frozenset[str]) -> list[str]:
     """Every `include:` value at any depth of every document (the root's, a child pipeline's under `trigger:`)."""
     found: list[str] = []
     for spec in values_under(text, "include"):
-        found += _local(spec, set())
+        found += _local(spec, set(), own)
     return found
 
 
-def _local(spec: Node, seen: set[int]) -> list[str]:
+def _this(project: str, own: frozenset[str]) -> bool:
+    """Whether a `project:` value may be this repository: a variable (`$CI_PROJECT_PATH`), or one of its paths."""
+    return "$" in project or project.strip().strip("/").lower() in own
+
+
+def _local(spec: Node, seen: set[int], own: frozenset[str]) -> list[str]:
     """The repository paths one include value names: a string, a list of them, or a mapping."""
     if isinstance(spec, str):
         return [] if "://" in spec else [_normal(spec)]
@@ -54,13 +74,15 @@ def _local(spec: Node, seen: set[int]) -> list[str]:
         return []
     seen.add(id(spec))
     if isinstance(spec, list):
-        return [path for item in spec for path in _local(item, seen)]
+        return [path for item in spec for path in _local(item, seen, own)]
     found = [_normal(path) for path in _strings(spec, "local")]
-    if any("$" in project for project in _strings(spec, "project")):  # maybe this project: its files count
+    if any(_this(project, own) for project in _strings(spec, "project")):  # maybe this project: its files count
         found += [_normal(path) for path in _strings(spec, "file")]
     for component in _strings(spec, "component"):
         project, _, name = (component.rpartition("@")[0] or component).rpartition("/")
-        if "$" in project and name:  # a component of this project: templates/NAME.yml or templates/NAME/template.yml
+        # `FQDN/group/app/NAME@version`: the project is the path after the server's name
+        if name and (_this(project, own) or _this(project.partition("/")[2], own)):
+            # a component of this project: templates/NAME.yml or templates/NAME/template.yml
             found += [_normal(f"templates/{name}.yml"), _normal(f"templates/{name}/template.yml")]
     return found
 
@@ -104,16 +126,16 @@ def _by_lines(text: str) -> list[str]:
     return found
 
 
-def _is_glob(pattern: str) -> bool:
+def is_glob(pattern: str) -> bool:
     return any(c in pattern for c in "*?[")
 
 
 def matches(pattern: str, path: str) -> bool:
-    return path == pattern or (_is_glob(pattern) and fnmatch.fnmatchcase(path, pattern))
+    return path == pattern or (is_glob(pattern) and fnmatch.fnmatchcase(path, pattern))
 
 
 def expand(pattern: str, paths: Iterable[str]) -> list[str]:
     """The paths `pattern` names (a glob: every match, up to MAX_FILES; a plain path: itself when present)."""
-    if not _is_glob(pattern):
+    if not is_glob(pattern):
         return [pattern] if pattern in paths else []
     return [path for path in paths if fnmatch.fnmatchcase(path, pattern)][:MAX_FILES]

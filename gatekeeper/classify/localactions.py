@@ -32,10 +32,11 @@ def local_uses(text: str) -> list[str]:
     """The repository folders (or files) the `uses: ./...` values of a workflow or action definition name."""
     found: list[str] = []
     for value in values_under(text, "uses"):
-        if not isinstance(value, str) or not value.strip().startswith("./"):
+        # `.\tools\setup` is a local action too (GitHub's parser takes `./` and `.\`; a Windows runner opens it)
+        if not isinstance(value, str) or not value.strip().replace("\\", "/").startswith("./"):
             continue
         for written in dict.fromkeys((value.strip(), value.strip().partition("@")[0])):  # `@` kept or a ref
-            path = posixpath.normpath(written).rstrip("/")
+            path = posixpath.normpath(written.replace("\\", "/")).rstrip("/")
             if path == ".":
                 found.append("")  # the repository's root action (`uses: ./`): see entry_points
             elif path != ".." and not path.startswith("../"):
@@ -66,7 +67,7 @@ def entry_points(written: list[str], folder: str) -> list[str]:
     the whole repository) the entry file's folder (`dist/`) does. Outside the repository: not its files."""
     found: list[str] = []
     for value in written:
-        path = posixpath.normpath(posixpath.join(folder, value))
+        path = posixpath.normpath(posixpath.join(folder, value.replace("\\", "/")))  # a Windows runner's `\\` too
         if path not in (".", "..") and not path.startswith(("../", "/")):
             found.append(path.rpartition("/")[0] or path)
     return found

@@ -85,3 +85,38 @@ def physical_target(link: str, written: str, tree: dict[str, TreeEntry],
     if target == ".git" or target.startswith(".git/"):
         return None  # git's own folder is not content (as resolve_link)
     return target
+
+
+
+_REGULAR = ("100644", "100755")
+_PATH_MAX = 4096  # Linux's PATH_MAX, in bytes
+
+
+def opened(tree: dict[str, TreeEntry], path: str, read: Callable[[TreeEntry], str]) -> TreeEntry | None:
+    """The regular file a checkout of `tree` opens at `path`, as the kernel walks it: a folder on the way, or the
+    last name, that is a link is followed (a chain of them too, up to the kernel's 40), so a runner, kustomize or
+    pip reading `tools/setup/action.yml` reads `vendor/setup/action.yml` through `tools/setup -> ../vendor/setup`
+    (red team 16). None when there is no such file, or the walk leaves the tree, enters `.git` or loops."""
+    entry = tree.get(path)
+    if entry is not None and entry.mode in _REGULAR:
+        return entry  # nothing on the way can be a link: git keeps no file below a link
+    if len(path) > _PATH_MAX:
+        return None  # the kernel opens no longer name (ENAMETOOLONG); and the walk below stays bounded
+    followed = 0
+    resolved = ""
+    pending = path.split("/")
+    while True:
+        entry = tree.get(resolved) if resolved else None
+        if entry is not None and entry.mode == "120000":
+            followed += 1
+            target = physical_target(resolved, read(entry), tree, read) if followed <= _MAX_FOLLOWED else None
+            if target is None:
+                return None
+            resolved = target
+            continue
+        if not pending:
+            return entry if entry is not None and entry.mode in _REGULAR else None
+        if entry is not None:
+            return None  # a file (or gitlink) on the way is no folder
+        name = pending.pop(0)
+        resolved = f"{resolved}/{name}" if resolved else name

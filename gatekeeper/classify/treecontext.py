@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, tfrefs, treereads
+from gatekeeper.classify.change import folded
 from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, is_candidate
 from gatekeeper.classify.submodules import below_glob, named_inside
-from gatekeeper.classify.symlinks import physical_target
+from gatekeeper.classify.symlinks import opened, physical_target
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.diff import unsafe_reason
 from gatekeeper.gitobjects import GitObjects, TreeEntry
@@ -43,6 +44,7 @@ def _is_manifest(name: str) -> bool:
 
 
 MAX_LINKS = 10_000  # symlinks read per gate: bounded work, whatever the trees hold
+
 class TreeContext:
     """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
 
@@ -137,8 +139,8 @@ class TreeContext:
                 for path, entry in tree.items():
                     if path[-4:].lower() in _MANIFEST_ENDINGS:
                         folder, _, name = path.rpartition("/")
-                        if _is_manifest(name) and entry.mode in ("100644", "100755"):
-                            self._manifests.setdefault(folder, []).append(entry)
+                        if _is_manifest(name) and (file := self._file(tree, path, entry)) is not None:
+                            self._manifests.setdefault(folder, []).append(file)
         if not self._manifests:
             return False
         sides = [change.path] if change.old_path is None else [change.path, change.old_path]
@@ -205,7 +207,9 @@ class TreeContext:
         """Evidence that the root `.gitlab-ci.yml` of either tree, or a file it includes (followed to MAX_FILES),
         includes a side of `change`; past MAX_FILES every YAML file counts as included."""
         if self._included is None:
-            self._included = treereads.gitlab_includes(self.trees, self._head)
+            own = treereads.own_projects(self.objects.git_dir) if any(gitlabincludes.ROOT in t for t in self.trees) \
+                else frozenset()
+            self._included = treereads.gitlab_includes(self.trees, self._head, own)
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             for pattern in self._included:
                 if gitlabincludes.matches(pattern, side) or change.submodule and below_glob(pattern, side):
@@ -241,7 +245,7 @@ class TreeContext:
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
             if change.submodule and (inside := next((f for f in self._actions if f.startswith(f"{side}/")), None)):
                 return f"{self._actions[inside]}: uses ./{inside}, inside the submodule {side}"
-            folder = side  # the file itself (a root action's entry file), then each folder above it
+            folder = folded(side)  # the file itself (a root action's entry file), then each folder above it
             while folder:
                 if (spelled := self._spelled("actions", self._actions, folder)) is not None:
                     return f"{self._actions[spelled]}: uses ./{spelled}"
@@ -261,11 +265,13 @@ class TreeContext:
         return None
 
     def _spelled(self, name: str, found: dict[str, str], path: str) -> str | None:
-        """`path` as `found` spells it, case aside: a case-insensitive checkout (macOS, Windows runners) writes
-        `tools/setup/run.sh` into the folder `tools/Setup` a workflow runs (red team 15)."""
+        """`path` as `found` spells it, folded as some checkout folds names (`folded`): a case-insensitive checkout
+        (macOS, Windows runners) writes `tools/setup/run.sh` into the folder `tools/Setup` a workflow runs (red team
+        15), a Mac `tools/café` in NFD into the NFC folder, and Windows runs `tools/setup` for `uses: ./tools/setup.`
+        (red team 16)."""
         if name not in self._by_case:
-            self._by_case[name] = {key.casefold(): key for key in found}
-        return self._by_case[name].get(path.casefold())
+            self._by_case[name] = {folded(key): key for key in found}
+        return self._by_case[name].get(folded(path))
 
     def terraform_ref(self, change: FileChange) -> str | None:
         """Evidence that a Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file or a Dockerfile of either tree, in
@@ -276,11 +282,11 @@ class TreeContext:
             seen: set[tuple[str, str]] = set()
             for tree in self.trees:
                 for path, entry in tree.items():
-                    if (tfrefs.is_configuration(path) and entry.mode in ("100644", "100755")
-                            and (path, entry.oid) not in seen):
-                        seen.add((path, entry.oid))
+                    if (tfrefs.is_configuration(path) and (file := self._file(tree, path, entry)) is not None
+                            and (path, file.oid) not in seen):
+                        seen.add((path, file.oid))
                         self._tf_files.setdefault(path.rpartition("/")[0], []).append(
-                            (path, entry, tfrefs.is_dockerfile(path)))
+                            (path, file, tfrefs.is_dockerfile(path)))
         if not self._tf_files:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
@@ -306,8 +312,8 @@ class TreeContext:
             self._definitions = {}
             for tree in self.trees:
                 for path, entry in tree.items():
-                    if is_definition(path) and entry.mode in ("100644", "100755"):
-                        self._definitions.setdefault(path.rpartition("/")[0], []).append((path, entry))
+                    if is_definition(path) and (file := self._file(tree, path, entry)) is not None:
+                        self._definitions.setdefault(path.rpartition("/")[0], []).append((path, file))
         if not self._definitions:
             return None
         for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
@@ -336,6 +342,13 @@ class TreeContext:
                                 any(sibling in tree for tree in self.trees)):
                             return f"{where}: run.path {value} (the task's folder)"
         return None
+
+    def _file(self, tree: dict[str, TreeEntry], path: str, entry: TreeEntry) -> TreeEntry | None:
+        """The regular file a checkout opens at `path`: a link is read from its target, in the link's folder, as
+        terraform, docker and Concourse read it (red team 16: a linked `main.tf` named nothing); else None."""
+        if entry.mode != "120000":
+            return entry if entry.mode in ("100644", "100755") else None
+        return opened(tree, path, lambda link: self.objects.blob(link.oid, 4096).decode("utf-8", "replace"))
 
     def _is_data(self, path: str) -> bool:
         return self._rules.match(path).rule.startswith(FINAL_RULES)  # a test's file: nothing applies or runs it

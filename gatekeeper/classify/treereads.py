@@ -6,32 +6,48 @@ the answer is "everything" (fail closed), as is a file longer than the FULL_READ
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, pipinstalls
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import opened
+from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.pypi import included_files
 from gatekeeper.deps.registry import format_for
-from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.gitcmd import run_git
+from gatekeeper.gitobjects import TreeEntry, scrubbed_git_env
 
 Tree = dict[str, TreeEntry]
 Read = Callable[[TreeEntry], bytes]  # a blob's first FULL_READ + 1 bytes
 _REGULAR = ("100644", "100755")
+_LINK = "120000"
 
 
 class _PastBound(Exception):
     """A walk read more files than its bound: the answer is "everything"."""
 
 
-def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int) -> Iterator[tuple[str, str, TreeEntry]]:
-    """Each regular file of `queue` ((path, the file that led to it), popped last first) once, with its entry, while
-    the caller appends what it names to `queue`; raises _PastBound at the file past `limit`."""
+def _text(read_blob: Read) -> Callable[[TreeEntry], str]:
+    """What a symlink says, for symlinks.opened."""
+    return lambda entry: read_blob(entry).decode("utf-8", "replace")
+
+
+def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read) -> Iterator[
+        tuple[str, str, TreeEntry]]:
+    """Each file of `queue` ((path, the file that led to it), popped last first) once, with the entry of the regular
+    file a checkout opens there (through symlinks: symlinks.opened), while the caller appends what it names to
+    `queue`; raises _PastBound at the file past `limit`."""
     seen: set[str] = set()
+    text = _text(read_blob)
     while queue:
         path, origin = queue.pop()
-        entry = tree.get(path)
-        if path in seen or entry is None or entry.mode not in _REGULAR:
+        if path in seen:
+            continue
+        entry = opened(tree, path, text)
+        if entry is None:
             continue
         seen.add(path)
         if len(seen) > limit:
@@ -39,25 +55,39 @@ def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int) -> Iterator[tu
         yield path, origin, entry
 
 
-def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read) -> tuple[str, ...]:
-    """The include patterns of `.gitlab-ci.yml` and the files it includes, followed, in every tree."""
+def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read, own: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The include patterns of `.gitlab-ci.yml` and the files it includes, followed, in every tree (`own`: this
+    repository's project paths, gitlabincludes.included)."""
     found: list[str] = []
     read: dict[str, list[str]] = {}  # by blob id: a pipeline file the two trees share is read once
     try:
         for tree in trees:
             queue = [(gitlabincludes.ROOT, gitlabincludes.ROOT)]
-            for _path, _origin, entry in _walked(tree, queue, gitlabincludes.MAX_FILES):
+            for _path, _origin, entry in _walked(tree, queue, gitlabincludes.MAX_FILES, read_blob):
                 if entry.oid not in read:
                     data = read_blob(entry)
                     if len(data) > FULL_READ:  # its includes may be past what is read
                         return gitlabincludes.EVERY_YAML
-                    read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"))
+                    read[entry.oid] = gitlabincludes.included(data.decode("utf-8", "replace"), own)
                 for pattern in read[entry.oid]:
                     found.append(pattern)
-                    queue += [(path, path) for path in gitlabincludes.expand(pattern, tree)]
+                    # a plain path is queued as written: it may be reached through a linked folder
+                    queue += [(path, path) for path in gitlabincludes.expand(pattern, tree)] \
+                        if gitlabincludes.is_glob(pattern) else [(pattern, pattern)]
     except _PastBound:
         return gitlabincludes.EVERY_YAML
     return tuple(dict.fromkeys(found))
+
+
+def own_projects(git_dir: str) -> frozenset[str]:
+    """This repository's GitLab project paths: those its remotes' URLs name, and GitLab CI's `CI_PROJECT_PATH`."""
+    listed = run_git(["--git-dir", git_dir, "config", "--get-regexp", r"^remote\..*\.url$"], cwd=Path(git_dir),
+                     env=scrubbed_git_env(), what="cannot read the repository's remotes", where=git_dir, ok=(0, 1))
+    urls = [line.partition(" ")[2] for line in listed.splitlines()]
+    found = {path for url in urls if (path := gitlabincludes.project_path(url)) is not None}
+    if project := os.environ.get("CI_PROJECT_PATH", "").strip("/").lower():
+        found.add(project)
+    return frozenset(found)
 
 
 def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | bool:
@@ -68,7 +98,7 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
     try:
         for tree in trees:
             queue = [(path, path) for path in tree if localactions.is_workflow(path)]
-            for path, origin, entry in _walked(tree, queue, localactions.MAX_FILES):
+            for path, origin, entry in _walked(tree, queue, localactions.MAX_FILES, read_blob):
                 if entry.oid not in read:
                     data = read_blob(entry)
                     if len(data) > FULL_READ:
@@ -82,7 +112,7 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
                 for folder in uses:
                     if not folder:  # the root action: what its definition runs
                         for name in localactions.DEFINITIONS:
-                            if (root := tree.get(name)) is not None and root.mode in _REGULAR:
+                            if (root := opened(tree, name, _text(read_blob))) is not None:
                                 text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
                                 for place in localactions.entry_points(localactions.entry_files(text), ""):
                                     found.setdefault(place, origin)
@@ -104,9 +134,12 @@ def kustomize_references(trees: tuple[Tree, ...], read_blob: Read,
     # A path the trees share with the same blob is resolved once; a blob is read once.
     resolved: set[tuple[str, str]] = set()
     texts: dict[str, str] = {}  # by blob id
+    text = _text(read_blob)
     for tree in trees:
-        for path, entry in tree.items():
-            if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry.mode not in _REGULAR \
+        for path, listed in tree.items():
+            # a kustomization that is a link is read where it is: kustomize resolves what it names from there
+            entry = listed if listed.mode in _REGULAR else opened(tree, path, text) if listed.mode == _LINK else None
+            if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry is None \
                     or (path, entry.oid) in resolved or is_data(path):
                 continue
             resolved.add((path, entry.oid))
@@ -138,11 +171,11 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
             for named, workflow in _workflow_installs(tree, read_blob):
                 found.setdefault(named, workflow)
                 queue.append((named, workflow))
-            for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS):
+            for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS, read_blob):
                 data = read_blob(entry)
                 if len(data) > FULL_READ:
                     return False
-                for named in included_files(path, data):
+                for named in _includes(path, data):
                     found.setdefault(named, origin)
                     queue.append((named, origin))
     except _PastBound:
@@ -167,6 +200,16 @@ def _workflow_installs(tree: Tree, read_blob: Read) -> list[tuple[str, str]]:
     return out
 
 
+def _includes(path: str, data: bytes) -> list[str]:
+    """What a requirements file includes; one pip may not read (not UTF-8, an unknown codec declared: pip falls
+    back to the locale's encoding or stops) is read as Latin-1, which keeps every ASCII `-r` line of any
+    ASCII-compatible encoding (red team 16: its ManifestError stopped every `--tree` gate with an internal error)."""
+    try:
+        return included_files(path, data)
+    except ManifestError:
+        return included_files(path, data.decode("latin-1"))
+
+
 def _is_requirements(path: str, entry: TreeEntry) -> bool:
-    return path[-5:].lower().endswith(_REQUIREMENT_ENDINGS) and entry.mode in _REGULAR \
+    return path[-5:].lower().endswith(_REQUIREMENT_ENDINGS) and entry.mode in (*_REGULAR, _LINK) \
         and (fmt := format_for(path)) is not None and fmt.name == "requirements"

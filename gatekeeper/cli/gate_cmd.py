@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from gatekeeper.cli.stdout import write_report
 from gatekeeper.errors import EXIT_CODE_HELP
 from gatekeeper.gate import exit_code
 from gatekeeper.gate_command import GateOptions, run_gate
@@ -76,7 +77,7 @@ def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enabl
                           sign=sign_key, advisories=advisories, log_init=log_init)
     decision, text = run_gate(options, env=os.environ)
     if text:
-        click.echo(text, nl=not text.endswith("\n"))
+        write_report(text)
     for logged in decision.decision_log or ():
         if logged["status"] == "spooled":
             click.echo(f"gatekeeper: {logged['message']}", err=True)

@@ -2,15 +2,72 @@
 
 from __future__ import annotations
 
+import codecs
+import functools
+import optparse
 import posixpath
 import re
-from typing import Any
+import shlex
+from typing import Any, NoReturn
 
 from packaging.requirements import InvalidRequirement, Requirement
 
 from gatekeeper.deps.hunks import CHANGED, HUNK
-from gatekeeper.deps.loaders import listing, load_json, load_toml, mapping, sourced_version, string, text
+from gatekeeper.deps.loaders import MAX_BYTES, listing, load_json, load_toml, mapping, sourced_version, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
+
+# pip's reading of a requirements file (pip/_internal/req/req_file.py `_decode_req_file`): a BOM (the longer UTF-32
+# ones first: UTF-16 LE's is a prefix of UTF-32 LE's), else a PEP 263 declaration in the first two lines, else UTF-8.
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+         (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF16, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"))
+_DECLARED = re.compile(rb"coding[:=]\s*([-\w.]+)")
+
+
+def requirements_text(data: bytes) -> str:
+    """A requirements file as pip reads it (red team 16: under a declared `coding: utf-7` the comment `# +AAo-evil==1`
+    is a line `evil==1` to pip, which the delta, reading UTF-8, never saw); ManifestError when pip cannot read it."""
+    if len(data) > MAX_BYTES:
+        raise ManifestError(f"larger than {MAX_BYTES >> 20} MiB")
+    encoding, body = "utf-8", data
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            encoding, body = name, data[len(bom):]
+            break
+    else:
+        for line in data.split(b"\n")[:2]:
+            if line[:1] == b"#" and (declared := _DECLARED.search(line)) is not None:
+                encoding = declared.group(1).decode("ascii")
+                break
+    try:
+        return body.decode(encoding)
+    except (LookupError, UnicodeError, ValueError) as exc:
+        raise ManifestError(f"not readable as {encoding}: {exc}") from None
+
+
+_COMMENT_LINE = re.compile(r"(^|\s+)#.*$")
+
+
+def logical_lines(body: str) -> list[str]:
+    """A requirements file's logical lines as pip joins them (`join_lines`): a line ending in `\\` continues into the
+    next, its backslashes stripped, unless it is a comment line (red team 16: joining `# pinned \\` with the next
+    line hid `evil==1.0` from the delta; pip installs it). A continuation at the very end continues into nothing."""
+    out: list[str] = []
+    pending: list[str] = []
+    for line in body.splitlines():
+        comment = _COMMENT_LINE.match(line) is not None
+        if not line.endswith("\\") or comment:
+            line = f" {line}" if comment else line
+            if pending:
+                out.append("".join([*pending, line]))
+                pending = []
+            else:
+                out.append(line)
+        else:
+            pending.append(line.strip("\\"))
+    if pending:
+        out.append("".join(pending))
+    return out
 
 
 def spec_of(req: Requirement) -> str:
@@ -39,8 +96,7 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
     scope: Scope = "dev" if re.search(r"(dev|test|lint|doc)", path.rsplit("/", 1)[-1]) else "runtime"
     out: list[Dependency] = []
     # A continuation at the very end (a hunk that stops inside a `--hash` list) continues into nothing.
-    logical = re.sub(r"\\\s*$", "", text(data).replace("\\\r\n", " ").replace("\\\n", " "))
-    for raw in logical.splitlines():
+    for raw in logical_lines(requirements_text(data)):
         line = re.sub(r"(^|\s)#.*$", "", raw).strip()
         if editable := _EDITABLE.match(line):  # an option, but pip installs what it names
             target = editable.group(1)
@@ -79,9 +135,8 @@ def requirements_residue(data: bytes) -> list[str]:
     the sides, a bump in the same file must not explain the change (red team 10: the caller reports a `partial`
     problem). Each hunk of a patch side is read alone, as requirements_hunks reads it."""
     out = []
-    for hunk in text(data).split(HUNK):
-        logical = re.sub(r"\\\s*$", "", hunk.replace(CHANGED, "").replace("\\\r\n", " ").replace("\\\n", " "))
-        for raw in logical.splitlines():
+    for hunk in requirements_text(data).split(HUNK):
+        for raw in logical_lines(hunk.replace(CHANGED, "")):
             line = re.sub(r"(^|\s)#.*$", "", raw).strip()
             if not line or _READ_OPTION.match(line):
                 if _MAIN_INDEX.match(line):
@@ -109,23 +164,69 @@ _URL = re.compile(r"^(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git)://\S+$")
 _EDITABLE = re.compile(r"^(?:-e|--editable)(?:=|\s+)(\S+)")
 # `-r FILE_OR_URL`: pip installs every requirement it holds, whether or not the change touches it.
 _NESTED = re.compile(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
-_INCLUDE = re.compile(r"^(?:-r|--requirement|-c|--constraint)(?:=|\s+)(\S+)")
 
 
-def included_files(path: str, data: bytes) -> list[str]:
+def included_files(path: str, data: bytes | str) -> list[str]:
     """The repository paths a requirements file's `-r`/`-c` options name (pip resolves them against the file's
     folder; red team 15: an included `tools/dev.txt` was `src`, so an edit of it went unread). URLs, absolute paths
-    and paths above the root name nothing here."""
+    and paths above the root name nothing here. `data`: the file's bytes, or its text already decoded."""
     folder = path.rpartition("/")[0]
     out = []
-    for raw in text(data).replace("\\\r\n", " ").replace("\\\n", " ").splitlines():
-        found = _INCLUDE.match(re.sub(r"(^|\s)#.*$", "", raw).strip())
-        target = found.group(1) if found else ""
-        if target and "://" not in target and not target.startswith("/"):
-            joined = posixpath.normpath(posixpath.join(folder, target))
-            if joined != ".." and not joined.startswith("../"):
-                out.append(joined)
+    body = requirements_text(data) if isinstance(data, bytes) else data
+    for raw in logical_lines(body):
+        for target in _included_by(re.sub(r"(^|\s)#.*$", "", raw).strip()):
+            if target and "://" not in target and not target.startswith("/"):
+                joined = posixpath.normpath(posixpath.join(folder, target))
+                if joined != ".." and not joined.startswith("../"):
+                    out.append(joined)
     return out
+
+
+# The options pip reads in a requirements file (pip/_internal/req/req_file.py SUPPORTED_OPTIONS and
+# SUPPORTED_OPTIONS_REQ), each with whether it takes a value: pip parses them with optparse, which takes `-rPATH`
+# and any unambiguous prefix of a long option (`--requirem PATH`), so the reader parses them the same way.
+_PIP_OPTIONS = (
+    (("-i", "--index-url", "--pypi-url"), True), (("--extra-index-url",), True), (("--no-index",), False),
+    (("-c", "--constraint"), True), (("-r", "--requirement"), True), (("-e", "--editable"), True),
+    (("-f", "--find-links"), True), (("--no-binary",), True), (("--only-binary",), True), (("--prefer-binary",), False),
+    (("--require-hashes",), False), (("--no-require-hashes",), False), (("--pre",), False), (("--all-releases",), True),
+    (("--only-final",), True), (("--trusted-host",), True), (("--use-feature",), True), (("--hash",), True),
+    (("-C", "--config-settings"), True),
+)
+
+
+class _Refused(Exception):
+    """pip refuses the line's options (an ambiguous or unknown option, a value missing)."""
+
+
+def _refuse(message: str) -> NoReturn:
+    raise _Refused(message)
+
+
+@functools.cache
+def _option_parser() -> optparse.OptionParser:
+    parser = optparse.OptionParser(add_help_option=False)
+    for strings, takes in _PIP_OPTIONS:
+        parser.add_option(*strings, action="append" if takes else "store_true",
+                          dest=next(s for s in strings if s.startswith("--"))[2:].replace("-", "_"))
+    parser.error = _refuse  # type: ignore[method-assign,assignment]
+    return parser
+
+
+def _included_by(line: str) -> list[str]:
+    """The files an option line's `-r`/`-c` options name, parsed as pip parses them (every one of them: pip follows
+    the first, the others over-read); none for a requirement line (pip follows no include there) or one pip refuses.
+    Red team 16: `-rtools/dev.txt`, `--requirem tools/dev.txt`, `--pre -r tools/dev.txt` were not followed."""
+    if not line.startswith("-"):
+        return []
+    found: list[str] = []
+    for posix in (True, False):  # pip splits as the system's shell would: Windows keeps `tools\dev.txt` whole
+        try:
+            options, _ = _option_parser().parse_args(shlex.split(line, posix=posix))
+        except (_Refused, ValueError):
+            continue
+        found += [*(options.requirement or ()), *(options.constraint or ())]
+    return list(dict.fromkeys(found))
 
 
 # Where a Poetry dependency table says its package comes from instead of the default index.

@@ -112,8 +112,9 @@ def start_isolated(func: Callable[..., Any], *args: Any, timeout: float) -> Isol
     """Fork a child running `func(*args)`; collect it with `.result()` while the parent does other work."""
     if timeout <= 0:
         raise ValueError("timeout must be positive")
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):  # None when the process was started with the descriptor closed
+        if stream is not None:
+            stream.flush()
     _reap_exited()
     read_fd, write_fd = os.pipe()
     pid = os.fork()
