@@ -21,12 +21,11 @@ from typing import Any
 from gatekeeper import __version__
 from gatekeeper.attest.facts import UNCHECKED
 from gatekeeper.classify.context import Context
-from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.deps.gateinput import DepsInput, FactsOf, Index, from_patch, from_tree
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
 from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile, Decision, Derived, Finding, outcome_of
-from gatekeeper.packet import derive, derive_from
+from gatekeeper.packet import derive_parsed, parse
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.policy.findings import Evaluation
 from gatekeeper.policy.rego_lint import rule_heads
@@ -211,21 +210,17 @@ def verify(
     """Re-derive the patch, refuse a change to the gate's own configuration, compare the packet's claims
     with what the patch shows, and build the policy input (see `decide` for the options)."""
     patch = Path(patch)
+    parsed = None
     if derived is None:
-        derived = derive(patch, bundle.rules, context)
+        parsed = parse(patch, bundle.rules)
+        derived = derive_parsed(parsed, bundle.rules, context)
     refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
     require_deciding(bundle, names)
     claimed = derived
     if packet_context(packet) == "patch" and derived.context == "tree":
-        # An honest patch-only packet still verifies: its claims are re-derived from the same parse
-        # with the patch context (which reads the patch again, for candidate files only).
-        changes = [item.change for item in derived.files]
-        patch_context = PatchContext(patch, changes, bundle.rules.context)
-        try:
-            claimed = derive_from(derived.patch, derived.sha256, derived.bytes, changes, bundle.rules,
-                                  context=patch_context)
-        finally:
-            patch_context.close()
+        # An honest patch-only packet still verifies: its claims are re-derived from the same parse and path
+        # tier with the patch context (which reads the patch again, for candidate files only).
+        claimed = derive_parsed(parsed or parse(patch, bundle.rules), bundle.rules)
     # The delta and facts, once: from the TreeContext's git objects, else from the patch.
     deps = from_tree(context, advisories) if isinstance(context, TreeContext) else from_patch(patch, advisories)
     input_doc = build_input(packet, derived, compare(packet, claimed), deps=deps, attestation=attestation)

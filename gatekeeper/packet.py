@@ -10,6 +10,7 @@ import re
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ from typing import Any
 from gatekeeper import __version__
 from gatekeeper.atomic import write_output
 from gatekeeper.bounded import load_json, read_bytes
-from gatekeeper.classify.context import Context, classify_in_context
+from gatekeeper.classify.change import classify_changes
+from gatekeeper.classify.context import Context, classify_in_context, refine
 from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.treecontext import TreeContext
@@ -32,18 +34,44 @@ RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")  # what `packet --run-i
 OUTSIDE_RUNNER_SANDBOX = {"backend": "none", "network": "unknown", "egress_checked": False, "env_passed": []}
 
 
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A patch read once: its bytes' sha256 and size, its file changes, and their path tier (`classify_changes`):
+    what every derivation of the changes starts from, whatever context adds markers and content to it."""
+
+    patch: Path
+    sha256: str
+    bytes: int
+    changes: tuple[FileChange, ...]
+    paths: tuple[ClassifiedFile, ...]
+
+
+def parse(patch: Path, rules: RuleSet) -> Parsed:
+    """Hash and parse `patch`, and classify its changes by their paths (PatchError / InputFileError on bad input)."""
+    with open_patch(patch) as handle:
+        reader = HashingReader(handle)
+        changes = tuple(parse_patch_stream(reader, str(patch)))
+    return Parsed(patch, reader.hexdigest(), reader.bytes, changes, tuple(classify_changes(changes, rules)))
+
+
 def derive(patch: Path, rules: RuleSet, context: Context | None = None) -> Derived:
     """Hash, parse and classify `patch` (PatchError / InputFileError on bad input).
 
     `context`: where markers and content come from (a TreeContext); by default the patch itself."""
-    with open_patch(patch) as handle:
-        reader = HashingReader(handle)
-        changes = list(parse_patch_stream(reader, str(patch)))
+    return derive_parsed(parse(patch, rules), rules, context)
+
+
+def derive_parsed(parsed: Parsed, rules: RuleSet, context: Context | None = None) -> Derived:
+    """`parsed` classified with `context` (by default the patch itself): tiers 2 and 3 on its path tier. A gate
+    that derives one patch with two contexts (a patch packet checked under `--tree`) parses it and runs the path
+    tier once."""
     if context is not None:
-        return derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=context)
-    own = PatchContext(patch, changes, rules.context)
+        return derive_from(str(parsed.patch), parsed.sha256, parsed.bytes, parsed.changes, rules, context=context,
+                           files=refine(parsed.paths, rules, context))
+    own = PatchContext(parsed.patch, parsed.changes, rules.context)
     try:
-        return derive_from(str(patch), reader.hexdigest(), reader.bytes, changes, rules, context=own)
+        return derive_from(str(parsed.patch), parsed.sha256, parsed.bytes, parsed.changes, rules, context=own,
+                           files=refine(parsed.paths, rules, own))
     finally:
         own.close()
 

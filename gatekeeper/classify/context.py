@@ -125,9 +125,10 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
     out = []
     for item in files:
         change = item.change
-        if (not markers and change.old_path is None and item.bucket != "deps" and not _config_type(change.path)
+        # (The tests cheapest first: under `--tree` every source file of a program's language takes the slow path.)
+        if (not markers and change.old_path is None and item.bucket != "deps"
                 and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)
-                and not is_script(change.path) and not inventory_named(change.path)):
+                and not _config_type(change.path) and not is_script(change.path) and not inventory_named(change.path)):
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
@@ -222,8 +223,9 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     # Whether a patch calls a file binary is the author's choice (`*.yaml -diff` in .gitattributes): with the
     # commits the blobs are read and sniff finds a NUL itself; a patch's binary section shows no content.
     binary = change.binary and context.kind != "tree"
-    listable = any(_listable(side, context) for side in change.sides())
-    candidate = (listable or any(is_candidate(side) for side in change.sides())) and not binary
+    sides = change.sides()
+    listable = bool(context.markers) and any(_listable(side, context) for side in sides)
+    candidate = (listable or any(map(is_candidate, sides))) and not binary
     signals: list[tuple[Shown, Signal | None]] = []
     if candidate:
         # A file the path tier left in src/other is also read as YAML, whole (a manifest in any form YAML allows);
@@ -239,9 +241,9 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
     if context.programs and best.bucket == "src" and item.rule == rules.rules[-1].id:
         best = _program_by_imports(best, context)
-    if best.bucket in ("src", "other") and not binary and any(inventory_named(side) for side in change.sides()):
+    if best.bucket in ("src", "other") and not binary and any(map(inventory_named, sides)):
         best = _inventory_script(best, context)
-    if best.bucket in ("src", "other", "iac") and not binary and any(is_script(side) for side in change.sides()):
+    if best.bucket in ("src", "other", "iac") and not binary and any(map(is_script, sides)):
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
     if best.bucket in ("src", "other") and not binary and (evidence := context.terraform_ref(change)) is not None:

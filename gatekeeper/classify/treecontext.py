@@ -143,8 +143,14 @@ class TreeContext:
                             self._manifests.setdefault(folder, []).append(file)
         if not self._manifests:
             return False
-        sides = [change.path] if change.old_path is None else [change.path, change.old_path]
-        return any(self._below_iac_manifest(side.rpartition("/")[0]) for side in sides)
+        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+            folder = side.rpartition("/")[0]
+            named = self._folders_iac.get(folder)  # answered already: the common case, without a call
+            if named is None:
+                named = self._below_iac_manifest(folder)
+            if named:
+                return True
+        return False
 
     def _below_iac_manifest(self, folder: str) -> bool:
         """Whether a manifest in `folder` or above names an IaC library; one answer per folder (a loop, not
