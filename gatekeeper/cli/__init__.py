@@ -9,6 +9,7 @@ them costs ~7x the start-up of one (1.04 s against 0.15 s measured on a loaded 2
 from __future__ import annotations
 
 import atexit
+import errno
 import importlib
 import os
 import sys
@@ -20,6 +21,7 @@ from typing import NoReturn
 import click
 
 from gatekeeper import __version__
+from gatekeeper.cli.stdout import unwritable
 from gatekeeper.errors import EXIT_CODE_HELP, ExitCode, GatekeeperError
 from gatekeeper.gitcmd import absolute_path
 
@@ -40,7 +42,29 @@ COMMAND_MODULES: dict[str, str] = {
 
 
 class _Commands(click.Group):
-    """The top-level group: a command's module is imported when that command is asked for."""
+    """The top-level group: a command's module is imported when that command is asked for.
+
+    A pipe whose reader is gone refuses what click prints (help and version while parsing, a command's echo);
+    click would make that EPIPE `sys.exit(1)`, the deny code, with no message: here it is an OutputError (exit 2,
+    one line) before click sees it (gatekeeper/cli/stdout.py).
+    """
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: object) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+            raise unwritable(exc) from exc
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+            raise unwritable(exc) from exc
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMAND_MODULES)

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from gatekeeper.classify.report import ClassifyRequest, classify_report
+from gatekeeper.cli.stdout import write_bytes
 from gatekeeper.errors import ExitCode
 
 
@@ -50,8 +51,7 @@ def classify(patch: Path | None, paths: str | None, policy_dir: Path | None, fmt
     request = ClassifyRequest(patch, paths, policy_dir, fmt, explain, tree, repo)
     text = classify_report(request, sys.stdin.buffer)
     # Paths may hold undecodable bytes (surrogate-escaped), so they go out as bytes, not through echo.
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    sys.stdout.buffer.flush()
+    write_bytes(text)
     return ExitCode.OK
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from gatekeeper.cli.stdout import write_bytes
 from gatekeeper.deps.report import RENDERERS, DepsRequest, deps_report
 from gatekeeper.errors import ExitCode
 
@@ -27,8 +28,7 @@ from gatekeeper.errors import ExitCode
 def deps(patch: Path | None, tree: str | None, fmt: str, advisories: Path | None) -> int:
     """Show which dependencies, actions and images PATCH (or --tree BASE..HEAD) adds, removes or moves."""
     text = deps_report(DepsRequest(patch, tree, fmt, advisories, Path.cwd()), sys.stdin.buffer)
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    sys.stdout.buffer.flush()
+    write_bytes(text)
     return ExitCode.OK
 
 
