@@ -10,6 +10,12 @@ every command a `RUN` starts (first word of each `&&`/`;`/`|` part, after variab
 and a shell: `bash /tmp/x.sh`, `. ./env.sh`), when it is a path or a script name, is looked up in that map.
 Only what a RUN executes counts: a script copied for the entrypoint (`COPY docker-entrypoint.sh /usr/local/bin/`,
 run when a container starts) is the application's, and a `chmod +x` of it runs nothing.
+
+A RUN may also reach the scripts through a BuildKit bind mount instead of a COPY into the image: `RUN
+--mount=type=bind,source=scripts,target=/s /s/build.sh` mounts a context folder, and the image-template convention
+(`FROM scratch AS ctx`, `COPY build_files /`, then `RUN --mount=type=bind,from=ctx,source=/,target=/ctx
+/ctx/build.sh`) mounts what an earlier stage copied. A COPY source is relative to the context even when it starts
+with `/` (`COPY /build_files /`).
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ _SCRIPT_TYPES = (".sh", ".bash", ".ps1", ".cmd", ".bat")
 _SEPARATORS = re.compile(r"&&|\|\||;|\|")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _INSTRUCTION = re.compile(r"^\s*([A-Za-z]+)\s+(.*)$", re.DOTALL)
+_MOUNT = re.compile(r"--mount=(\S+)")
+_STAGE = re.compile(r"\s[Aa][Ss]\s+(\S+)\s*$")
 MAX_INSTRUCTIONS = 2000  # per Dockerfile: bounded work on a hostile one
 
 
@@ -48,13 +56,17 @@ def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
     and the folders (with a name pattern) a command with a variable part or a glob may run files of
     (`/scripts/${VARIANT}.sh`, `$DIR/prod.sh`, `for f in /scripts/*.sh`, `run-parts /scripts`: red team 11)."""
     copies: list[tuple[list[str], str, bool]] = []  # (repository sources, image destination, destination a folder)
+    stages: dict[str, list[tuple[list[str], str, bool]]] = {}  # what each named stage copied from the context
+    stage = ""
     workdir = "/"
     found: set[str] = set()
     wild: set[Wild] = set()
     for number, (keyword, rest) in enumerate(_instructions(text)):
         if number >= MAX_INSTRUCTIONS:
             break
-        if keyword == "WORKDIR":
+        if keyword == "FROM":
+            stage = m.group(1).lower() if (m := _STAGE.search(" " + rest)) is not None else ""
+        elif keyword == "WORKDIR":
             workdir = posixpath.normpath(posixpath.join(workdir, rest.strip().strip('"')))
         elif keyword in ("COPY", "ADD"):
             words = _words(rest)
@@ -65,12 +77,39 @@ def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
                 sources = [_in_context(folder, w) for w in words[:-1]]
                 into = words[-1].endswith("/") or len(sources) > 1
                 copies.append(([s for s in sources if s is not None], _absolute(workdir, words[-1]), into))
+                if stage:
+                    stages.setdefault(stage, []).append(copies[-1])
         elif keyword == "RUN":
+            mounted = copies + _mounts(folder, workdir, rest, stages)
             for command in _commands(rest):
-                found |= _sources(_absolute(workdir, command), command, copies)
+                found |= _sources(_absolute(workdir, command), command, mounted)
             for command in _wild_commands(rest):
                 wild |= _wild_sources(workdir, command, copies)
     return found, wild
+
+
+def _mounts(folder: str, workdir: str, run: str, stages: dict[str, list[tuple[list[str], str, bool]]]) \
+        -> list[tuple[list[str], str, bool]]:
+    """What a RUN's bind mounts put where, as COPY entries: a context folder (no `from`), or what a named stage copied
+    below the mounted `source` (`from=ctx,source=/,target=/ctx`). Another image's files are none of the repository's."""
+    out: list[tuple[list[str], str, bool]] = []
+    for match in _MOUNT.finditer(run):
+        options = dict(part.partition("=")[::2] for part in match.group(1).split(","))
+        target = options.get("target") or options.get("dst") or options.get("destination")
+        if options.get("type", "bind") != "bind" or not target:
+            continue
+        target = _absolute(workdir, target)
+        source = options.get("source") or options.get("src") or "/"
+        origin = options.get("from")
+        if origin is None:
+            if (inside := _in_context(folder, source)) is not None:
+                out.append(([inside], target, True))
+            continue
+        root = _absolute("/", source)
+        for sources, destination, into in stages.get(origin.lower(), []):
+            if destination == root or root == "/" or destination.startswith(root.rstrip("/") + "/"):
+                out.append((sources, posixpath.normpath(target + "/" + destination[len(root):]), into))
+    return out
 
 
 def _instructions(text: str) -> list[tuple[str, str]]:
@@ -110,8 +149,9 @@ def _commands(run: str) -> list[str]:
 
 def _in_context(folder: str, source: str) -> str | None:
     """A COPY source as a repository path (the build context is the Dockerfile's folder); None outside it."""
-    if "://" in source or source.startswith("/") or "$" in source:
+    if "://" in source or "$" in source:
         return None
+    source = source.lstrip("/") or "."  # the context's root: `COPY /build_files /` copies build_files
     joined = posixpath.normpath(posixpath.join(folder, source)) if folder else posixpath.normpath(source)
     if joined.startswith("../"):
         return None

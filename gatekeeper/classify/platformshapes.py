@@ -26,8 +26,16 @@ _PACKER_VAR = lazy(
 # object addresses `/spec/`, `/metadata/`).
 _TALOS_MACHINE = lazy(
     r"^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+(?:install|kubelet|certSANs|sysctls|kernel|registries"
-    r"|nodeLabels|nodeTaints|features|disks|sysfs|udev|kubespan|time|files)[ \t]*:"
+    r"|nodeLabels|nodeTaints|nodeAnnotations|features|disks|sysfs|udev|kubespan|time|files|ca|acceptedCAs"
+    r"|seccompProfiles|systemDiskEncryption|baseRuntimeSpecOverrides)[ \t]*:"
     r"|^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+type:[ \t]*['\"]?(?:controlplane|worker|init)\b", _FLAGS)
+# A whole machine configuration also says which version of Talos' configuration it is (`talosctl gen config` writes
+# `version: v1alpha1` at the top, beside `machine:` and `cluster:`), whatever `machine:` holds first.
+_TALOS_VERSION = lazy(r"^version:[ \t]*['\"]?v1alpha1['\"]?[ \t]*(?:#[^\n]*)?$", _FLAGS)
+_TALOS_TOP = lazy(r"^machine:[ \t]*$", _FLAGS)
+# A template of such a file (`machineconfig.yaml.j2`, rendered by a task before `talosctl apply-config`) is read as the
+# file it renders.
+_TEMPLATE_SUFFIXES = (".j2", ".jinja", ".jinja2", ".tmpl", ".tpl", ".gotmpl")
 _JSON6902_OP = lazy(
     r"""(?:^[ \t]*-[ \t]+|[{,][ \t\r\n]*)["']?op["']?[ \t]*:[ \t]*["']?(?:add|remove|replace|move|copy|test)\b""",
     _FLAGS)
@@ -50,10 +58,13 @@ _BAZEL_SOURCE = lazy(
 def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
     """(bucket, rule id, evidence line) of the first of these shapes `text` has, or None."""
     lower = name.lower()
+    rendered = lower.rpartition(".")[0] if lower.endswith(_TEMPLATE_SUFFIXES) else lower
     if lower.endswith(".json") and (m := _PACKER_ISO.search(text)) is not None and _PACKER_VAR.search(text):
         return "iac", "iac.content.packer-variables", evidence_line(text, m)
-    if lower.endswith((".yaml", ".yml", ".json")):
+    if rendered.endswith((".yaml", ".yml", ".json")):
         if (m := _TALOS_MACHINE.search(text)) is not None:
+            return "iac", "iac.content.talos", evidence_line(text, m)
+        if (m := _TALOS_VERSION.search(text)) is not None and _TALOS_TOP.search(text):
             return "iac", "iac.content.talos", evidence_line(text, m)
         if (m := _JSON6902_OP.search(text)) is not None and (p := _TALOS_PATH.search(text)) is not None:
             return "iac", "iac.content.talos", evidence_line(text, p)
