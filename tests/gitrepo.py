@@ -123,7 +123,8 @@ def edited_commits(root: Path, files: dict[str, str], edits: dict[str, dict[str,
     return repo, base, repo.commit("bump")
 
 
-def two_commits(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[GitRepo, str, str]:
+def two_commits(root: Path, base: dict[str, str] | dict[str, bytes],
+                head: dict[str, str] | dict[str, bytes]) -> tuple[GitRepo, str, str]:
     """A repository at `root` holding `base` (BASE), then a commit that writes `head` over it (HEAD): (repo, base,
     head)."""
     repo = GitRepo(root)

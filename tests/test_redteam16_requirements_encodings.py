@@ -24,7 +24,7 @@ import pytest
 from gatekeeper.cli import main
 from gatekeeper.deps.pypi import included_files, parse_requirements
 from gatekeeper.deps.sources import patch_delta
-from tests.gitrepo import GitRepo
+from tests.gitrepo import GitRepo, two_commits
 
 # setuptools first, when there is one: pip's parser imports distutils, and the stdlib's copy imported before
 # setuptools' would be the one every later setuptools test in this process gets (tests/test_redteam14_lowering_proof).
@@ -82,16 +82,6 @@ def test_the_delta_reads_what_pip_reads(tmp_path: Path, variant: str, monkeypatc
     assert sorted(read) == truth, (variant, read, truth)
 
 
-def _repo(root: Path, base: dict[str, bytes], head: dict[str, bytes]) -> tuple[GitRepo, str, str]:
-    repo = GitRepo(root)
-    for path, data in base.items():
-        repo.write(path, data)
-    first = repo.commit("base")
-    for path, data in head.items():
-        repo.write(path, data)
-    return repo, first, repo.commit("head")
-
-
 def _gate(repo: GitRepo, base: str, head: str) -> tuple[int, dict[str, object]]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -104,7 +94,7 @@ def _gate(repo: GitRepo, base: str, head: str) -> tuple[int, dict[str, object]]:
                                              ("+AAo---index-url https://evil.example/simple", "deps.unreadable")])
 def test_a_line_hidden_beside_a_bump_is_reviewed(tmp_path: Path, hidden: str, rule: str) -> None:
     declared = f"# -*- coding: utf-7 -*-\n{EVIL_LINE.format(hidden=hidden)}".encode("ascii")
-    repo, base, head = _repo(tmp_path / "repo", {"requirements.txt": b"flask==3.0.0\n"},
+    repo, base, head = two_commits(tmp_path / "repo", {"requirements.txt": b"flask==3.0.0\n"},
                              {"requirements.txt": declared})
     code, decision = _gate(repo, base, head)
     assert code == 3, decision["reasons"]
@@ -119,13 +109,14 @@ def test_a_line_hidden_beside_a_bump_is_reviewed(tmp_path: Path, hidden: str, ru
 @pytest.mark.parametrize("data", [b"flask==3.0.0  # caf\xe9\n", "flask==3.0.0\n".encode("utf-16"),
                                   b"# coding: no-such-codec\nflask==3.0.0\n"], ids=["latin-1", "utf-16", "unknown"])
 def test_a_requirements_file_pip_may_not_read_as_utf8_does_not_stop_the_gate(tmp_path: Path, data: bytes) -> None:
-    repo, base, head = _repo(tmp_path / "repo", {"requirements-dev.txt": data, "a.txt": b"x\n"}, {"a.txt": b"y\n"})
+    repo, base, head = two_commits(tmp_path / "repo", {"requirements-dev.txt": data, "a.txt": b"x\n"},
+                                   {"a.txt": b"y\n"})
     code, decision = _gate(repo, base, head)
     assert code == 0, decision
 
 
 def test_an_include_in_a_latin1_requirements_file_is_followed(tmp_path: Path) -> None:
-    repo, base, head = _repo(tmp_path / "repo", {"requirements.txt": b"-r tools/dev.txt  # caf\xe9\n",
+    repo, base, head = two_commits(tmp_path / "repo", {"requirements.txt": b"-r tools/dev.txt  # caf\xe9\n",
                                                  "tools/dev.txt": b"six==1.16.0\n"},
                              {"tools/dev.txt": b"six==1.16.0\nevil==1.0\n"})
     code, decision = _gate(repo, base, head)
