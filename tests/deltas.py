@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import time
+from collections.abc import Callable, Sequence
 
+from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo
@@ -28,3 +31,20 @@ def moves(delta: Delta) -> set[tuple[str, str, str | None, str | None]]:
 def partial(delta: Delta, path: str) -> bool:
     """Whether `path` has a `partial` problem (what the patch shows of it cannot be read safely)."""
     return any(p.manifest == path and p.kind == "partial" for p in delta.problems)
+
+
+def refused(call: Callable[[], object]) -> None:
+    """Call `call`; a ManifestError (the reader refusing the input) is an answer as good as a result here."""
+    try:
+        call()
+    except ManifestError:
+        pass
+
+
+def each_fast(calls: Sequence[tuple[Callable[[], object], str]], limit: float) -> None:
+    """Every (call, what) answers within `limit` CPU seconds: fed hostile input built against its patterns, a linear
+    reader takes milliseconds, a quadratic walk minutes."""
+    for call, what in calls:
+        started = time.process_time()
+        call()
+        assert time.process_time() - started < limit, what

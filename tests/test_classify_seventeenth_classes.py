@@ -189,17 +189,3 @@ def test_a_file_a_workflow_installs_with_pip_is_a_deps_file(tmp_path: Path,
     decision = json.loads(capsys.readouterr().out)
     assert code == 3
     assert {p for r in decision["reasons"] for p in r.get("paths", ())} == {"tools/deps.txt"}, decision["reasons"]
-
-
-@pytest.mark.parametrize("path", [".markdown-lint.yml", ".chglog/config.yml", ".dredd/dredd.local.yml",
-                                  ".github/.well-known/funding-manifest-urls"])
-def test_a_manifest_saved_under_a_new_other_name_is_still_reviewed(
-        git_repo: GitRepo, tmp_path: Path, path: str) -> None:
-    # the new `other` names lower a file by name only: a Kubernetes object written into one is raised
-    git_repo.write("README.md", "# app\n")
-    git_repo.write(path, "rules: {}\n")
-    git_repo.commit("base")
-    git_repo.write(path, "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  template: {}\n")
-    git_repo.commit("head")
-    assert tree_files(git_repo)[path].bucket == "iac"
-    assert patch_files(git_repo, tmp_path)[path].bucket == "iac"

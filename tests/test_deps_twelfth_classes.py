@@ -8,7 +8,6 @@ files, look-alikes and attacks that must not match; one git repository per class
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from gatekeeper.deps.hcllines import terraform_line
 from gatekeeper.deps.hunks import sides
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.npm import parse_package_json, parse_pnpm_workspace
+from tests.deltas import each_fast, refused
 from tests.deltas import partial as _partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -272,22 +272,12 @@ def test_new_readers_are_linear_on_hostile_lines() -> None:
     calls: list[tuple[Callable[[], object], str]] = [
         (lambda: parse_package_json("p.json", ('{"dependencies": {"a": "npm:' + "@a/" * 300_000 + '"}}').encode()),
          "npm alias"),
-        (lambda: _raises(lambda: npm_line([('"a": "npm:' + "a" * 1_000_000 + '@1 !",', True)], 0)), "alias line"),
-        (lambda: _raises(lambda: devcontainer_line([('  "' + "a/" * 500_000 + '": {' + " " * 1000 + "x", True)], 0)),
+        (lambda: refused(lambda: npm_line([('"a": "npm:' + "a" * 1_000_000 + '@1 !",', True)], 0)), "alias line"),
+        (lambda: refused(lambda: devcontainer_line([('  "' + "a/" * 500_000 + '": {' + " " * 1000 + "x", True)], 0)),
          "feature key"),
         (lambda: lock_hunks("l.json", ('      "version": "' + " " * 1_000_000 + "x").encode()), "lock field"),
-        (lambda: _raises(lambda: terraform_line([('  version = "1.0.0"', True)] + [('  a = "b"', False)] * 100_000
+        (lambda: refused(lambda: terraform_line([('  version = "1.0.0"', True)] + [('  a = "b"', False)] * 100_000
                                                 + [('  source = "' + "a." * 400_000 + '/x"', False)], 0)),
          "provider source below"),
     ]
-    for call, what in calls:
-        started = time.process_time()
-        call()
-        assert time.process_time() - started < 0.5, what
-
-
-def _raises(call: Callable[[], object]) -> None:
-    try:
-        call()
-    except ManifestError:
-        pass
+    each_fast(calls, 0.5)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.cli import main
-from tests.gitrepo import GitRepo
+from tests.gitrepo import two_commits
 from tests.test_classify_context import tree_files
 
 CAFE = "caf\u00e9"  # NFC
@@ -64,21 +64,11 @@ SPELLINGS: dict[str, Callable[[str], str]] = {
 }
 
 
-def _repo(root: Path, files: dict[str, str], edits: dict[str, str]) -> tuple[GitRepo, str, str]:
-    repo = GitRepo(root)
-    for path, text in files.items():
-        repo.write(path, text)
-    base = repo.commit("base")
-    for path, text in edits.items():
-        repo.write(path, text)
-    return repo, base, repo.commit("head")
-
-
 @pytest.mark.parametrize("spelling", SPELLINGS)
 @pytest.mark.parametrize("reader", READERS)
 def test_a_name_spelled_as_a_checkout_folds_it_names_the_file(tmp_path: Path, reader: str, spelling: str) -> None:
     text, named, changed, bucket, _flags = READERS[reader]
-    repo, _base, _head = _repo(tmp_path / "repo", {**text(SPELLINGS[spelling](named)), changed: "x\n"},
+    repo, _base, _head = two_commits(tmp_path / "repo", {**text(SPELLINGS[spelling](named)), changed: "x\n"},
                                {changed: EVIL, "docs/cafe.txt": EVIL})
     got = tree_files(repo)
     assert got[changed].bucket == bucket, (reader, spelling, got[changed])
@@ -93,7 +83,7 @@ def test_a_file_added_in_the_other_normal_form_is_the_named_file(tmp_path: Path,
     text, named, changed, bucket, _flags = READERS[reader]
     other = "NFC" if form == "NFD" else "NFD"
     added = unicodedata.normalize(form, changed)
-    repo, _base, _head = _repo(tmp_path / "repo", {**text(unicodedata.normalize(other, named)),
+    repo, _base, _head = two_commits(tmp_path / "repo", {**text(unicodedata.normalize(other, named)),
                                                    unicodedata.normalize(other, changed): "x\n"}, {added: EVIL})
     got = tree_files(repo)
     assert got[added].bucket == bucket, (reader, form, got[added])
@@ -103,7 +93,7 @@ def test_names_that_differ_by_more_than_a_fold_stay_unnamed(tmp_path: Path) -> N
     text, named, _changed, _bucket, _flags = READERS["local-action"]
     lookalikes = {"tools/cafe/run.sh": EVIL, f"tools/{CAFE}x/run.sh": EVIL, f"tools/{CAFE}.x/run.sh": EVIL,
                   f"tools/{CAFE}_/run.sh": EVIL}
-    repo, _base, _head = _repo(tmp_path / "repo", {**text(named), f"tools/{CAFE}/run.sh": "x\n"}, lookalikes)
+    repo, _base, _head = two_commits(tmp_path / "repo", {**text(named), f"tools/{CAFE}/run.sh": "x\n"}, lookalikes)
     got = tree_files(repo)
     assert {p: got[p].bucket for p in lookalikes} == dict.fromkeys(lookalikes, "src"), got
 
@@ -111,7 +101,7 @@ def test_names_that_differ_by_more_than_a_fold_stay_unnamed(tmp_path: Path) -> N
 @pytest.mark.parametrize("reader", READERS)
 def test_the_gate_asks_for_a_human(tmp_path: Path, reader: str) -> None:
     text, named, changed, _bucket, flags = READERS[reader]
-    repo, base, head = _repo(tmp_path / "repo", {**text(unicodedata.normalize("NFD", named)), changed: "x\n"},
+    repo, base, head = two_commits(tmp_path / "repo", {**text(unicodedata.normalize("NFD", named)), changed: "x\n"},
                              {changed: EVIL})
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
