@@ -31,7 +31,7 @@ def repo(tmp_path: Path) -> GitRepo:
 def _patch(repo: GitRepo, path: str, base: str, head: str, context: int = 3) -> Delta:
     """The delta of the patch real git writes for `path` going from `base` to `head`."""
     repo.write(path, base)
-    repo.git("add", "-A")
+    repo.add()
     repo.write(path, head)
     patch = repo.git("diff", f"-U{context}", "--binary")
     return patch_delta(None, io.BytesIO(patch))

@@ -41,9 +41,7 @@ def manifest(revision: str, policies: dict[str, bool]) -> str:
 
 
 def commit(repo: GitRepo, message: str, author: str) -> str:
-    repo.git("add", "-A")
-    repo.git("commit", "-q", "-m", message, "--author", author)
-    return repo.git("rev-parse", "HEAD").decode().strip()
+    return repo.commit(message, author)
 
 
 @pytest.fixture

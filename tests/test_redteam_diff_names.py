@@ -141,10 +141,10 @@ def _sections(header: bytes) -> list[bytes]:
 
 def _check(patch: bytes, cwd: Path, tally: dict[str, int]) -> None:
     mine = ours(patch)
-    gits = git_numstat(patch, cwd)
-    if mine == REFUSED:
+    if mine == REFUSED:  # nothing to compare: git is asked about every patch we read (~1,300 processes fewer)
         tally["refused"] += 1
         return
+    gits = git_numstat(patch, cwd)
     assert gits is not None, f"we read {mine} where git reads nothing: {patch!r}"
     assert [path for path, _ in mine] == gits, f"git reads {gits}, we read {mine}: {patch!r}"
     tally["agreed"] += 1
@@ -314,6 +314,9 @@ def test_rename_lines_touch_what_git_touches(tmp_path: Path) -> None:
             + b"\n"
         )
         mine = ours(patch)
+        if mine == REFUSED:  # nothing to compare: git applies every patch we read
+            tally["refused"] += 1
+            continue
         applied = subprocess.run(
             ["git", "apply", "--cached", "-"],
             input=patch,
@@ -323,9 +326,6 @@ def test_rename_lines_touch_what_git_touches(tmp_path: Path) -> None:
         )
         touched = set(repo.git("diff", "--cached", "--no-renames", "--name-only", "-z").split(b"\0")) - {b""}
         repo.git("read-tree", "HEAD")
-        if mine == REFUSED:
-            tally["refused"] += 1
-            continue
         assert applied.returncode == 0, (patch, applied.stderr)
         ((path, source),) = mine
         assert touched == ({path, source} if kind == b"rename" else {path}), patch
