@@ -15,6 +15,7 @@ an option (a leading `-`) or holds whitespace or NUL refused before git sees it.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,10 @@ from gatekeeper.gitcmd import SAFE_GIT, git_program
 from gatekeeper.gitobjects import GitObjectsError, remember_commit, scrubbed_git_env
 
 TIMEOUT = 120.0
+_FULL_ID = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")
+# The repository's git folder, object folder, work tree top and prefix.
+_INFO = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects", "--show-toplevel",
+         "--show-prefix"]
 FETCH_HINT = "fetch the pull request's history (actions/checkout: fetch-depth: 0) or name a commit of this repository"
 
 
@@ -86,8 +91,10 @@ def resolve_range(text: str, repo: Path) -> RevRange:
         raise RangeError("the repository folder does not exist", where=str(repo))
     env = scrubbed_git_env()
     where = str(repo)
-    found = _git(repo, env, ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects",
-                             "--show-toplevel", "--show-prefix"])
+    quick = _in_one(text, repo, env, base, head)
+    if quick is not None:
+        return quick
+    found = _git(repo, env, _INFO)
     if found.returncode == 0:
         git_dir, objects, top, prefix = (os.fsdecode(line) for line in (found.stdout.split(b"\n") + [b""] * 4)[:4])
     else:  # a bare repository (or its git folder) has no work tree: ask again without it
@@ -105,6 +112,32 @@ def resolve_range(text: str, repo: Path) -> RevRange:
         if done.returncode != 0:
             raise RangeError(f"unknown revision {rev!r}", where=where, hint=FETCH_HINT)
         commits.append(done.stdout.decode().strip())
+    return _resolved(text, base, head, repo, env, (git_dir, objects, top, prefix), commits)
+
+
+def _in_one(text: str, repo: Path, env: dict[str, str], base: str, head: str) -> RevRange | None:
+    """The range resolved with one `git rev-parse` for the repository and both names (two processes, not four), or
+    None when that cannot be read for certain: a bare repository, an unknown name, any output but four lines and two
+    full commit ids. The caller then asks git name by name, as before, for the exact answer or error.
+
+    Without --verify (one name only) rev-parse prints a name it cannot resolve as a path when a file of that name
+    exists, and a `^`-led name as `^<id>`: neither is a full id, so neither is taken."""
+    done = _git(repo, env, [*_INFO, "--end-of-options", f"{base}^{{commit}}", f"{head}^{{commit}}"])
+    lines = done.stdout.split(b"\n")
+    if len(lines) > 4 and lines[4] == b"--end-of-options":  # git before 2.43 echoes it (names never start with "-")
+        del lines[4]
+    if done.returncode != 0 or len(lines) != 7 or lines[6] or not all(_FULL_ID.fullmatch(c) for c in lines[4:6]):
+        return None
+    git_dir, objects, top, prefix = (os.fsdecode(line) for line in lines[:4])
+    if not (git_dir and objects and top):
+        return None
+    return _resolved(text, base, head, repo, env, (git_dir, objects, top, prefix),
+                     [lines[4].decode(), lines[5].decode()])
+
+
+def _resolved(text: str, base: str, head: str, repo: Path, env: dict[str, str], info: tuple[str, str, str, str],
+              commits: list[str]) -> RevRange:
+    git_dir, objects, top, prefix = info
     # merge-base exits 1 for histories without a common ancestor: no merge base, which each reader reports its way.
     done = _git(repo, env, ["merge-base", "--all", *commits])
     bases = tuple(done.stdout.decode().split()) if done.returncode == 0 else ()
