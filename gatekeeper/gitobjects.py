@@ -139,10 +139,15 @@ class GitObjects:
         # Only a full commit id is remembered: a branch or HEAD may move between two gates of one process.
         if len(rev) == 40 and _FULL_ID.issuperset(rev) and (known := _KNOWN_COMMITS.get((self.git_dir, rev))):
             return known
-        out = self._git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
-                        f"unknown revision {rev!r}",
-                        hint="fetch the history (actions/checkout: fetch-depth: 0) or name a commit of this repository")
-        commit = out.decode().strip()
+        # Asked of the batch process that reads the blobs (it resolves a name as `rev-parse --verify` does): no
+        # process of its own per name.
+        header, _ = self._batch_read(f"{rev}^{{commit}}".encode())
+        fields = header.split()
+        if len(fields) != 3 or fields[1] != b"commit":
+            raise GitObjectsError(f"unknown revision {rev!r}", where=str(self.repo),
+                                  hint="fetch the history (actions/checkout: fetch-depth: 0) or name a commit of this "
+                                       "repository")
+        commit = fields[0].decode()
         remember_commit(self.git_dir, commit)  # a name resolved to a commit: its full id need not be asked again
         return commit
 
@@ -184,19 +189,30 @@ class GitObjects:
 
     def blob(self, oid: str, limit: int | None = None) -> bytes:
         """The content of blob `oid` (its first `limit` bytes when given)."""
+        header, data = self._batch_read(oid.encode(), b"blob", limit)
+        if data is None:
+            raise GitObjectsError(f"object {oid} is not a blob ({header.decode(errors='replace').strip()})",
+                                  where=str(self.repo))
+        return data
+
+    def _batch_read(self, name: bytes, kind: bytes | None = None,
+                    limit: int | None = None) -> tuple[bytes, bytes | None]:
+        """`git cat-file --batch`'s header line for `name` and, when the object is of `kind`, its content (its first
+        `limit` bytes when given); the rest of the object is read and dropped."""
         batch = self._start_batch()
         assert batch.stdin is not None and batch.stdout is not None
         try:
-            batch.stdin.write(oid.encode() + b"\n")
+            batch.stdin.write(name + b"\n")
             batch.stdin.flush()
             header = batch.stdout.readline()
         except (BrokenPipeError, OSError) as exc:
             raise GitObjectsError(f"git cat-file stopped: {exc}", where=str(self.repo)) from None
         fields = header.split()
-        if len(fields) != 3 or fields[1] != b"blob":
-            raise GitObjectsError(f"object {oid} is not a blob ({header.decode(errors='replace').strip()})",
-                                  where=str(self.repo))
+        if len(fields) != 3 or not fields[2].isdigit():  # `NAME missing`, `NAME ambiguous`: nothing follows
+            return header, None
         size = int(fields[2])
+        if fields[1] != kind:
+            limit = 0
         want = size if limit is None else min(size, limit)
         data = batch.stdout.read(want)
         rest = size - want + 1  # the content's remainder and git's trailing newline
@@ -205,7 +221,7 @@ class GitObjects:
             if not chunk:
                 break
             rest -= len(chunk)
-        return data
+        return header, data if fields[1] == kind else None
 
     def read(self, commit: str, path: str, limit: int | None = None) -> bytes | None:
         """The content of `path` at `commit` (None when it is not a regular file or symlink there)."""

@@ -97,13 +97,22 @@ def test_a_full_commit_id_is_checked_and_listed_once_per_process(repo: GitRepo,
         calls.append(" ".join(args[:2]))
         return real(self, args, *rest, **options)  # type: ignore[arg-type]
 
+    real_read = GitObjects._batch_read
+
+    def read_spy(self: GitObjects, name: bytes, *rest: object) -> tuple[bytes, bytes | None]:
+        if name.endswith(b"^{commit}"):
+            calls.append("resolve " + name.decode())
+        return real_read(self, name, *rest)  # type: ignore[arg-type]
+
     monkeypatch.setattr(GitObjects, "_git", spy)
+    monkeypatch.setattr(GitObjects, "_batch_read", read_spy)
     for _ in range(2):
         with GitObjects(repo.root) as objects:
             assert objects.tree(objects.commit(base))["link"].is_symlink
             assert objects.commit("HEAD") == base
     assert calls.count("ls-tree -r") == 1
-    assert calls.count("rev-parse --verify") == 1 + 2  # the full id once; HEAD each time
+    assert calls.count(f"resolve {base}^{{commit}}") == 1  # the full id once
+    assert calls.count("resolve HEAD^{commit}") == 2  # HEAD each time
     repo.write("new.txt", "x\n")
     moved = repo.commit("next")
     with GitObjects(repo.root) as objects:
