@@ -66,11 +66,12 @@ def tree_differences(revs: RevRange, patch: Path, *, transport: Iterable[Path] =
             return [f"the patch does not apply to the merge base of {base} and {head} ({revs.merge_base[:12]}): "
                     f"{exc.what.removeprefix('git apply: ')}"]
         applied = git(["write-tree"], "cannot write the patched tree")
-        wanted = git(["rev-parse", "--verify", f"{revs.head_commit}^{{tree}}"], "cannot read the tree of HEAD")
-        if applied == wanted:
-            return _merge_landings(git, revs)
-        listing = git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", applied, wanted],
+        # Compared with HEAD's tree straight away (no rev-parse for its id): no path differs, the trees are the same
+        # files (a tree holding an empty folder, which git never writes, counts as the same).
+        listing = git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", applied, revs.head_commit],
                       "cannot compare the trees")
+        if not listing:
+            return _merge_landings(git, revs)
     fields = listing.split("\0")
     pairs = [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
     return _describe([(status, path) for status, path in pairs if path not in skipped], base, head)
