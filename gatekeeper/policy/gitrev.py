@@ -6,7 +6,9 @@ import io
 import os
 import subprocess
 import tarfile
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gatekeeper.errors import AuditError
@@ -22,17 +24,69 @@ class Location:
 
     repo: Path
     prefix: str  # posix path relative to the repository, "" for the top folder
+    blobs: Blobs | None = field(default=None, compare=False)  # `show` reads through it while `reading` is open
 
     def join(self, name: str) -> str:
         """The repository path of `name` inside the bundle."""
         return f"{self.prefix}/{name}" if self.prefix else name
 
 
-def _run(repo: Path, args: tuple[str, ...]) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PATH": absolute_path(os.environ.get("PATH", os.defpath)), "GIT_PAGER": "cat", "LC_ALL": "C",
-           "GIT_OPTIONAL_LOCKS": "0"}
+class Blobs:
+    """One `git cat-file --batch` for many `commit:path` reads (a history walk reads a few files per commit)."""
+
+    def __init__(self, repo: Path) -> None:
+        try:
+            self._batch = subprocess.Popen([git_program(), *_GIT, "cat-file", "--batch"], cwd=repo, env=_env(),
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError as exc:
+            raise AuditError(f"cannot run git: {exc}", where=str(repo),
+                             hint="check git is installed and the folder exists") from exc
+
+    def blob(self, name: str) -> tuple[bool, bytes | None]:
+        """(True, the content) when `name` is a blob, (True, None) when it names nothing, (False, None) when it is
+        another object (the caller asks `git show`, which prints a tree or commit its own way)."""
+        stdin, stdout = self._batch.stdin, self._batch.stdout
+        assert stdin is not None and stdout is not None
+        try:
+            stdin.write(os.fsencode(name) + b"\n")
+            stdin.flush()
+            fields = stdout.readline().split()
+            if len(fields) != 3 or not fields[2].isdigit():  # `NAME missing` (or ambiguous): nothing follows
+                return True, None
+            data = stdout.read(int(fields[2]) + 1)[:-1]  # and git's newline
+        except OSError as exc:
+            raise AuditError(f"git cat-file stopped: {exc}", where=name) from None
+        return (True, data) if fields[1] == b"blob" else (False, None)
+
+    def close(self) -> None:
+        for pipe in (self._batch.stdin, self._batch.stdout):
+            if pipe is not None:
+                pipe.close()
+        try:
+            self._batch.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._batch.kill()
+            self._batch.wait()
+
+
+@contextmanager
+def reading(loc: Location) -> Iterator[Location]:
+    """`loc` with one batch reader for its `show` calls, closed on exit."""
+    blobs = Blobs(loc.repo)
     try:
-        return subprocess.run([git_program(), *_GIT, *args], cwd=repo, env=env, capture_output=True, timeout=120)
+        yield replace(loc, blobs=blobs)
+    finally:
+        blobs.close()
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PATH": absolute_path(os.environ.get("PATH", os.defpath)), "GIT_PAGER": "cat", "LC_ALL": "C",
+            "GIT_OPTIONAL_LOCKS": "0"}
+
+
+def _run(repo: Path, args: tuple[str, ...]) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run([git_program(), *_GIT, *args], cwd=repo, env=_env(), capture_output=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise AuditError(
             f"cannot run git: {exc}", where=str(repo), hint="check git is installed and the folder exists"
@@ -68,6 +122,10 @@ def has_commit(loc: Location, commit: str) -> bool:
 
 def show(loc: Location, commit: str, path: str) -> bytes | None:
     """The content of repository path `path` at `commit`, or None when it does not exist there."""
+    if loc.blobs is not None and "\n" not in path:
+        done_by_batch, data = loc.blobs.blob(f"{commit}:{path}")
+        if done_by_batch:
+            return data
     done = _run(loc.repo, ("show", f"{commit}:{path}"))
     return done.stdout if done.returncode == 0 else None
 

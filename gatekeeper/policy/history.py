@@ -11,7 +11,7 @@ import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
 from gatekeeper.errors import AuditError, LimitError
-from gatekeeper.policy.gitrev import Location, git, locate, show
+from gatekeeper.policy.gitrev import Location, git, locate, reading, show
 from gatekeeper.policy.history_metadata import declared_rules, version_of
 from gatekeeper.policy_dir import MANIFEST, RULES_FILE
 
@@ -82,17 +82,23 @@ def policy_history(bundle_dir: Path, *, limit: int | None = None, policy: str | 
         # Literal pathspecs: a name is a folder, never a glob or a magic pathspec.
         paths = [f":(literal){loc.join(policy)}", f":(literal){loc.join(MANIFEST)}"]
     out = git(loc.repo, *args, "--", *paths)
-    changes = []
-    for entry in out.decode("utf-8", "replace").split("\0"):
-        if not entry.strip():
-            continue
-        commit, parents, author, date, message = entry.lstrip("\n").split("\x1f", 4)
-        parent = parents.split()[0] if parents.split() else None
-        change = _describe(loc, commit, parent, author, date, message.strip())
-        if policy is None or policy in change.policies or any(name == policy for name, _, _ in change.defaults):
-            changes.append(change)
-        if limit is not None and len(changes) >= limit:
-            break
+    changes: list[Change] = []
+    entries = [entry for entry in out.decode("utf-8", "replace").split("\0") if entry.strip()]
+    if not entries:
+        return _checked(changes, bundle_dir, policy)
+    with reading(loc) as read:  # the files of every commit through one git process
+        for entry in entries:
+            commit, parents, author, date, message = entry.lstrip("\n").split("\x1f", 4)
+            parent = parents.split()[0] if parents.split() else None
+            change = _describe(read, commit, parent, author, date, message.strip())
+            if policy is None or policy in change.policies or any(name == policy for name, _, _ in change.defaults):
+                changes.append(change)
+            if limit is not None and len(changes) >= limit:
+                break
+    return _checked(changes, bundle_dir, policy)
+
+
+def _checked(changes: list[Change], bundle_dir: Path, policy: str | None) -> list[Change]:
     if policy is not None and not changes and not (bundle_dir / policy).is_dir():
         raise AuditError(f"no policy {policy!r} in the bundle or its history", where=str(bundle_dir),
                          hint="name a policy folder (see `gatekeeper policy list`)")
