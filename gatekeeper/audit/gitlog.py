@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,9 @@ def parse_spec(spec: str) -> GitLog:
     return GitLog(remote, ref)
 
 
+@lru_cache(maxsize=64)
 def _valid_ref(ref: str) -> bool:
+    """git's own verdict on a ref name (a function of the name alone: asked once a process per name)."""
     done = subprocess.run([git_program(), "check-ref-format", ref], capture_output=True, timeout=GIT_TIMEOUT)
     return done.returncode == 0
 
