@@ -8,13 +8,12 @@ from collections.abc import Callable, Sequence
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo
 
 
 def tree(repo: GitRepo, base: str, head: str) -> Delta:
     """From the commits' git objects (`--tree BASE..HEAD`)."""
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         return tree_delta(git, base, head)
 
 

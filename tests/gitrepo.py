@@ -9,6 +9,8 @@ from pathlib import Path
 
 import gitwrite
 
+from gatekeeper.gitobjects import GitObjects
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
     "GIT_AUTHOR_EMAIL": "test@example.invalid",
@@ -92,6 +94,11 @@ class GitRepo:
         self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "-m", message, *(["--author", author] if author else []))
         return self.head()
+
+    def objects(self) -> GitObjects:
+        """gatekeeper's reader of this repository's objects, told its git folder (`<root>/.git`, where this class
+        keeps it) rather than asking `git rev-parse --absolute-git-dir` again in every test."""
+        return GitObjects(self.root, git_dir=str((self.root / ".git").resolve()))
 
     def head(self) -> str:
         """HEAD's commit: read from the loose ref a commit on a branch just wrote (no third git process per

@@ -37,7 +37,6 @@ import pytest
 from gatekeeper.cli import main
 from gatekeeper.deps.claims import claimed_version, claims
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 from tests.conftest import POLICY_DIR
 from tests.gitrepo import GitRepo
 
@@ -101,7 +100,7 @@ def _deltas(tmp: Path, base: dict[str, str | bytes], head: dict[str, str | bytes
     """(patch-only delta, whole-file delta) of the patch `git diff args` writes between two real commits."""
     repo, first, second = _two_commits(tmp, base, head, moves)
     patch = repo.git("diff", *args, first, second)
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         truth = tree_delta(git, first, second)
     return patch_delta(None, io.BytesIO(patch)), truth
 
