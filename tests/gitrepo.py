@@ -95,6 +95,12 @@ class GitRepo:
         self.git("commit", "-q", "--allow-empty", "-m", message, *(["--author", author] if author else []))
         return self.head()
 
+    def branch(self, name: str) -> None:
+        """`git checkout -q -b name`: written in this process where that is certain to give what git gives
+        (tests/gitwrite.py), else by git."""
+        if not gitwrite.branch(self.root, name, GIT_ENV, INIT_CONFIG + SETTINGS):
+            self.git("checkout", "-q", "-b", name)
+
     def objects(self) -> GitObjects:
         """gatekeeper's reader of this repository's objects, told its git folder (`<root>/.git`, where this class
         keeps it) rather than asking `git rev-parse --absolute-git-dir` again in every test."""

@@ -185,3 +185,32 @@ def commit(root: Path, message: str, env: dict[str, str], config: str) -> str | 
     ref.parent.mkdir(parents=True, exist_ok=True)
     _replace(ref, f"{new}\n".encode())
     return new
+
+
+_BRANCH_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}")
+
+
+def branch(root: Path, name: str, env: dict[str, str], config: str) -> bool:
+    """`git checkout -q -b name` (a new branch at HEAD, checked out); False (nothing written) when git must do it:
+    the repository is not one `commit()` writes to, HEAD's branch has no commit, or `name` exists or is not plain."""
+    plain = _plain(root, config)
+    if plain is None or not _BRANCH_NAME.fullmatch(name):
+        return False
+    ref, current = plain
+    git_dir = root / ".git"
+    new = git_dir / "refs" / "heads" / name
+    if not ref.is_file() or new.exists() or (git_dir / "logs" / "refs" / "heads" / name).exists():
+        return False
+    commit = ref.read_text(encoding="ascii").strip()
+    committer = _signature(env, "COMMITTER")
+    _replace(new, f"{commit}\n".encode())
+    records = ((git_dir / "logs" / "refs" / "heads" / name, "0" * 40, "branch: Created from HEAD"),
+               (git_dir / "logs" / "HEAD", commit, f"checkout: moving from {current.removeprefix('refs/heads/')} to "
+                                                   f"{name}"))
+    for log, old, what in records:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "ab") as handle:
+            handle.write(f"{old} {commit} ".encode() + committer + f"\t{what}\n".encode())
+    _replace(git_dir / "HEAD", f"ref: refs/heads/{name}\n".encode())
+    return True
+

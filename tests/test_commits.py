@@ -22,7 +22,7 @@ def pull_request(repo: GitRepo, files: dict[str, str | bytes]) -> None:
     repo.write("README.md", "base\n")
     repo.write("src/app.py", "x = 1\n")
     repo.commit("base")
-    repo.git("checkout", "-q", "-b", "pr")
+    repo.branch("pr")
     for path, data in files.items():
         repo.write(path, data)
     repo.commit("change")

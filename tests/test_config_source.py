@@ -55,7 +55,7 @@ class Scene:
         for path, text in (base_files or {}).items():
             self.repo.write(path, text)
         self.base = self.repo.commit("base")
-        self.repo.git("checkout", "-q", "-b", "pr")
+        self.repo.branch("pr")
 
     def change(self, tamper: Callable[[Path], None]) -> Scene:
         """The agent's change: `tamper(root)` plus a new workflow file, committed; then patch and packet."""

@@ -99,6 +99,34 @@ def test_staging_gives_gits_patch(tmp_path: Path) -> None:
         assert git(ours.root, "diff", "--cached", "--binary") == git(theirs.root, "diff", "--cached", "--binary")
 
 
+def _git_folder(root: Path) -> dict[str, bytes]:
+    return {path.relative_to(root).as_posix(): path.read_bytes() for path in (root / ".git").rglob("*")
+            if path.is_file() and "objects" not in path.relative_to(root).parts}
+
+
+def test_a_new_branch_is_the_one_git_checkout_makes(tmp_path: Path) -> None:
+    ours, theirs = GitRepo(tmp_path / "ours"), GitRepo(tmp_path / "theirs")
+    for repo in (ours, theirs):
+        repo.write("a.txt", "one\n")
+        repo.write("tools/run", "#!/bin/sh\n", mode=0o755)
+        repo.commit()
+    index = (theirs.root / ".git" / "index").read_bytes()
+    assert gitwrite.branch(ours.root, "pr", GIT_ENV, CONFIG)
+    git(theirs.root, "checkout", "-q", "-b", "pr")
+    after = (theirs.root / ".git" / "index").read_bytes()
+    # git rewrites the index with the same entries and adds its cache-tree extension (tree ids it may reuse; no
+    # command's answer depends on it); the next commit writes the whole index again
+    assert after[:len(index) - 20] == index[:-20] and after[len(index) - 20:].startswith(b"TREE")
+    assert _git_folder(ours.root).keys() == _git_folder(theirs.root).keys()
+    for path, data in _git_folder(theirs.root).items():
+        if path != ".git/index":  # the stat data of the twins' files differs
+            assert _git_folder(ours.root)[path] == data, path
+    assert ours.commit("on pr") == by_git(theirs.root, "on pr")
+    assert git(ours.root, "status", "--porcelain") == b""
+    assert not gitwrite.branch(ours.root, "pr", GIT_ENV, CONFIG)  # it exists: git must say so
+    assert not gitwrite.branch(ours.root, "-x", GIT_ENV, CONFIG)
+
+
 @pytest.mark.parametrize("setup", [
     "ignore file", "attributes", "nested repository", "odd name", "dot-git name", "fifo", "settings", "detached",
     "packed branch", "merge in progress", "message", "environment",

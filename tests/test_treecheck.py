@@ -32,7 +32,7 @@ class PullRequest:
         repo.write(WORKFLOW, "on: push\njobs: {}\n")
         repo.write("README.md", "base\n")
         repo.commit("base")
-        repo.git("checkout", "-q", "-b", "pr")
+        repo.branch("pr")
         self.agent = repo.root / ".agent"
         self.patch, self.packet = self.agent / "patch.diff", self.agent / "packet.json"
 
