@@ -2,9 +2,9 @@
 
 The gate must judge BASE and HEAD as git stores them, never the working tree (which a job, or the
 change under review, may have altered). Tree listings come from one `git ls-tree` per commit; blob
-contents from one `git cat-file --batch` process for the whole run, so reading a thousand blobs costs
-a thousand pipe round-trips, not a thousand processes. Hooks, fsmonitor and outside configuration
-are off (gitcmd.SAFE_GIT), and the environment is scrubbed.
+contents (and names resolved to commits) from one `git cat-file --batch` process for the whole run, so
+reading a thousand blobs costs a thousand pipe round-trips, not a thousand processes. Hooks, fsmonitor and
+outside configuration are off (gitcmd.SAFE_GIT), and the environment is scrubbed.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """`BASE..HEAD`, resolved once per command: the one way gatekeeper turns a pull request's names into commits.
 
-`resolve_range` asks git once for the repository (its git folder, object folder, work tree top and prefix),
-once per name for its commit, and once for the merge base. Every module that reads the pull request
-(config_source, treecheck, commits, classify.treecontext, the dependency delta) takes the `RevRange` it
-returns, never the names: a gate used to resolve each name four times over, in four git runners.
+`resolve_range` asks git once for the repository (its git folder, object folder, work tree top and prefix) and
+both names' commits, and once for the merge base (name by name only when that one answer is not certain). Every
+module that reads the pull request (config_source, treecheck, commits, classify.treecontext, the dependency
+delta) takes the `RevRange` it returns, never the names: a gate used to resolve each name four times over, in four
+git runners.
 
 One resolution is also one answer. A branch that moves while the gate runs (a push during CI) is read as
 the same commit by every check of this run; four resolutions were four chances to judge BASE in one step
