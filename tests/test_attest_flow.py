@@ -37,13 +37,16 @@ Keys = tuple[Path, Path]  # (the keys folder, the allowed-signers file)
 
 
 def gk(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """A real `gatekeeper` process: `run` (its sandbox and signing key) and the module's key generation."""
+    """A real `gatekeeper` process: the first key generation and the first approval (each command's one run as
+    the installed program would do it)."""
     return subprocess.run([sys.executable, "-m", "gatekeeper", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=180)
 
 
 def gk_in(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """The commands that judge what a run left (gate, approve, audit), in-process (tests/incli.py)."""
+    """The runs (their sandbox hides the signing key from the generator in-process as well: the generator is the
+    runner's child either way), the other keys and the commands that judge what a run left (gate, approve,
+    audit), in-process (tests/incli.py)."""
     return run_cli(args, cwd=cwd, text=True)  # type: ignore[return-value]
 
 
@@ -52,10 +55,10 @@ def module_keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """runner, alice (both trusted, alice in group platform) and mallory (not trusted), made once."""
     home = tmp_path_factory.mktemp("attest-keys")
     folder = home / "keys"
-    lines = [gk("keys", "generate", "--name", name, "--out", str(folder), cwd=home).stdout.strip()
-             for name in ("runner", "alice")]
+    lines = [gk("keys", "generate", "--name", "runner", "--out", str(folder), cwd=home).stdout.strip(),
+             gk_in("keys", "generate", "--name", "alice", "--out", str(folder), cwd=home).stdout.strip()]
     (home / "allowed_signers").write_text(f"{lines[0]}\n{lines[1]} groups=platform\n")
-    assert gk("keys", "generate", "--name", "mallory", "--out", str(folder), cwd=home).returncode == 0
+    assert gk_in("keys", "generate", "--name", "mallory", "--out", str(folder), cwd=home).returncode == 0
     return home
 
 
@@ -72,9 +75,9 @@ def signed_run(tmp_path: Path, backend: str, key: Path, base: str = "on: push\n"
     repo.write(".github/workflows/ci.yml", base + "jobs:\n  t:\n    steps:\n")
     repo.write("gen.py", GENERATOR)
     repo.commit()
-    done = gk("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend, "--model",
-              "model-a", "--sign-key", str(key), "--policy", str(POLICY_DIR), "--format", "json", "--",
-              sys.executable, "gen.py", str(key), cwd=tmp_path)
+    done = gk_in("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend, "--model",
+                 "model-a", "--sign-key", str(key), "--policy", str(POLICY_DIR), "--format", "json", "--",
+                 sys.executable, "gen.py", str(key), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
