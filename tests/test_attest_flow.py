@@ -82,6 +82,22 @@ def signed_run(tmp_path: Path, backend: str, key: Path, base: str = "on: push\n"
     return json.loads(done.stdout)
 
 
+@pytest.fixture(scope="module")
+def module_run(tmp_path_factory: pytest.TempPathFactory, module_keys: Path) -> tuple[Path, dict[str, str]]:
+    """One signed unshare run, made once (its folder and summary): the tests that judge it take copies."""
+    home = tmp_path_factory.mktemp("attest-run")
+    return home, signed_run(home, "unshare", module_keys / "keys" / "runner.key")
+
+
+@pytest.fixture
+def unshare_run(tmp_path: Path, module_run: tuple[Path, dict[str, str]]) -> dict[str, str]:
+    """This test's copy of the module's signed run (packet, envelope, patch), its summary's paths moved along."""
+    home, run = module_run
+    shutil.copytree(home / "runs", tmp_path / "runs", symlinks=True)
+    return {key: str(tmp_path / Path(value).relative_to(home))
+            if isinstance(value, str) and value.startswith(f"{home}/") else value for key, value in run.items()}
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_runner_signs_with_a_key_the_generator_cannot_read(tmp_path: Path, backend: str, keys: Keys) -> None:
     folder, trust = keys
@@ -105,10 +121,10 @@ def _rules(decision: dict) -> set[str]:
 
 
 def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decision_is_signed(
-    tmp_path: Path, keys: Keys
+    tmp_path: Path, keys: Keys, unshare_run: dict[str, str]
 ) -> None:
     folder, trust = keys
-    run = signed_run(tmp_path, "unshare", folder / "runner.key")
+    run = unshare_run
     # Without trust the runner's claims are unverified; with it they count (only core's CI review remains).
     code, decision, _ = _gate(tmp_path, run)
     assert code == 3 and {"sandbox.unverified", "provenance.unverified", "core.ci"} <= _rules(decision)
@@ -156,9 +172,9 @@ def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decis
     assert code == 3 and "no valid signature by a trusted key" in err
 
 
-def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path, keys: Keys) -> None:
-    folder, trust = keys
-    run = signed_run(tmp_path, "unshare", folder / "runner.key")
+def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path, keys: Keys, unshare_run: dict[str, str]) -> None:
+    _, trust = keys
+    run = unshare_run
     packet = Path(run["packet"])
     original = packet.read_text()
     doc = json.loads(original)
@@ -181,8 +197,7 @@ def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path, keys: Keys) ->
     assert code == 3 and "sandbox.unverified" in _rules(decision)
 
 
-def test_approvals_need_trust(tmp_path: Path, keys: Keys) -> None:
-    folder, _ = keys
-    run = signed_run(tmp_path, "unshare", folder / "runner.key")
+def test_approvals_need_trust(tmp_path: Path, unshare_run: dict[str, str]) -> None:
+    run = unshare_run
     code, _, err = _gate(tmp_path, run, "--approvals", str(tmp_path))
     assert code == 2 and "--trust" in err
