@@ -37,13 +37,16 @@ Keys = tuple[Path, Path]  # (the keys folder, the allowed-signers file)
 
 
 def gk(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """A real `gatekeeper` process: `run` (its sandbox and signing key) and the module's key generation."""
+    """A real `gatekeeper` process: the first key generation and the first approval (each command's one run as
+    the installed program would do it)."""
     return subprocess.run([sys.executable, "-m", "gatekeeper", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=180)
 
 
 def gk_in(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """The commands that judge what a run left (gate, approve, audit), in-process (tests/incli.py)."""
+    """The runs (their sandbox hides the signing key from the generator in-process as well: the generator is the
+    runner's child either way), the other keys and the commands that judge what a run left (gate, approve,
+    audit), in-process (tests/incli.py)."""
     return run_cli(args, cwd=cwd, text=True)  # type: ignore[return-value]
 
 
@@ -52,10 +55,10 @@ def module_keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """runner, alice (both trusted, alice in group platform) and mallory (not trusted), made once."""
     home = tmp_path_factory.mktemp("attest-keys")
     folder = home / "keys"
-    lines = [gk("keys", "generate", "--name", name, "--out", str(folder), cwd=home).stdout.strip()
-             for name in ("runner", "alice")]
+    lines = [gk("keys", "generate", "--name", "runner", "--out", str(folder), cwd=home).stdout.strip(),
+             gk_in("keys", "generate", "--name", "alice", "--out", str(folder), cwd=home).stdout.strip()]
     (home / "allowed_signers").write_text(f"{lines[0]}\n{lines[1]} groups=platform\n")
-    assert gk("keys", "generate", "--name", "mallory", "--out", str(folder), cwd=home).returncode == 0
+    assert gk_in("keys", "generate", "--name", "mallory", "--out", str(folder), cwd=home).returncode == 0
     return home
 
 
@@ -72,11 +75,27 @@ def signed_run(tmp_path: Path, backend: str, key: Path, base: str = "on: push\n"
     repo.write(".github/workflows/ci.yml", base + "jobs:\n  t:\n    steps:\n")
     repo.write("gen.py", GENERATOR)
     repo.commit()
-    done = gk("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend, "--model",
-              "model-a", "--sign-key", str(key), "--policy", str(POLICY_DIR), "--format", "json", "--",
-              sys.executable, "gen.py", str(key), cwd=tmp_path)
+    done = gk_in("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend, "--model",
+                 "model-a", "--sign-key", str(key), "--policy", str(POLICY_DIR), "--format", "json", "--",
+                 sys.executable, "gen.py", str(key), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def module_run(tmp_path_factory: pytest.TempPathFactory, module_keys: Path) -> tuple[Path, dict[str, str]]:
+    """One signed unshare run, made once (its folder and summary): the tests that judge it take copies."""
+    home = tmp_path_factory.mktemp("attest-run")
+    return home, signed_run(home, "unshare", module_keys / "keys" / "runner.key")
+
+
+@pytest.fixture
+def unshare_run(tmp_path: Path, module_run: tuple[Path, dict[str, str]]) -> dict[str, str]:
+    """This test's copy of the module's signed run (packet, envelope, patch), its summary's paths moved along."""
+    home, run = module_run
+    shutil.copytree(home / "runs", tmp_path / "runs", symlinks=True)
+    return {key: str(tmp_path / Path(value).relative_to(home))
+            if isinstance(value, str) and value.startswith(f"{home}/") else value for key, value in run.items()}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -102,10 +121,10 @@ def _rules(decision: dict) -> set[str]:
 
 
 def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decision_is_signed(
-    tmp_path: Path, keys: Keys
+    tmp_path: Path, keys: Keys, unshare_run: dict[str, str]
 ) -> None:
     folder, trust = keys
-    run = signed_run(tmp_path, "unshare", folder / "runner.key")
+    run = unshare_run
     # Without trust the runner's claims are unverified; with it they count (only core's CI review remains).
     code, decision, _ = _gate(tmp_path, run)
     assert code == 3 and {"sandbox.unverified", "provenance.unverified", "core.ci"} <= _rules(decision)
@@ -153,9 +172,9 @@ def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decis
     assert code == 3 and "no valid signature by a trusted key" in err
 
 
-def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path, keys: Keys) -> None:
-    folder, trust = keys
-    run = signed_run(tmp_path, "unshare", folder / "runner.key")
+def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path, keys: Keys, unshare_run: dict[str, str]) -> None:
+    _, trust = keys
+    run = unshare_run
     packet = Path(run["packet"])
     original = packet.read_text()
     doc = json.loads(original)
@@ -178,8 +197,7 @@ def test_an_edited_or_foreign_signature_is_a_deny(tmp_path: Path, keys: Keys) ->
     assert code == 3 and "sandbox.unverified" in _rules(decision)
 
 
-def test_approvals_need_trust(tmp_path: Path, keys: Keys) -> None:
-    folder, _ = keys
-    run = signed_run(tmp_path, "unshare", folder / "runner.key")
+def test_approvals_need_trust(tmp_path: Path, unshare_run: dict[str, str]) -> None:
+    run = unshare_run
     code, _, err = _gate(tmp_path, run, "--approvals", str(tmp_path))
     assert code == 2 and "--trust" in err

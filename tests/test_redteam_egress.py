@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import errno
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS
+from runbundle import BACKENDS, gk_in
 
 from gatekeeper.runner.relay import read_log
 
@@ -100,10 +99,10 @@ def _origin(tmp_path: Path, script: str) -> Path:
 
 
 def _run(tmp_path: Path, backend: str, script: str) -> tuple[dict, Path]:
-    argv = [sys.executable, "-m", "gatekeeper", "run", "--repo", str(_origin(tmp_path, script)),
-            "--out", str(tmp_path / "runs"), "--sandbox", backend, "--policy", str(POLICIES), "--model", "m",
-            "--format", "json", "--", sys.executable, "attack.py"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=180)
+    # In-process (runbundle.gk_in): the subject is the sandbox's catch-all and what the run records of it.
+    done = gk_in("run", "--repo", str(_origin(tmp_path, script)), "--out", str(tmp_path / "runs"), "--sandbox",
+                 backend, "--policy", str(POLICIES), "--model", "m", "--format", "json", "--", sys.executable,
+                 "attack.py")
     assert done.returncode in (0, 1), done.stderr  # 1: the generator failed (killed with its sandbox)
     summary = json.loads(done.stdout)
     return summary, Path(summary["run_dir"])

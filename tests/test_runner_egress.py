@@ -105,10 +105,15 @@ def _origin(tmp_path: Path, script: str) -> Path:
 
 
 def _run(tmp_path: Path, backend: str, *wrapper: str, script: str = ATTEMPTS) -> tuple[dict, Path]:
-    argv = [*wrapper, sys.executable, "-m", "gatekeeper", "run", "--repo", str(_origin(tmp_path, script)),
-            "--out", str(tmp_path / "runs"), "--sandbox", backend, "--policy", str(POLICIES), "--model", "m",
-            "--format", "json", "--", sys.executable, "attempts.py"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    """The run in-process (runbundle.gk_in: the subject is the sandbox and what the run records); behind a
+    `wrapper` (a mount namespace of the test's own) it is a real process."""
+    args = ["run", "--repo", str(_origin(tmp_path, script)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+            "--policy", str(POLICIES), "--model", "m", "--format", "json", "--", sys.executable, "attempts.py"]
+    if wrapper:
+        done = subprocess.run([*wrapper, sys.executable, "-m", "gatekeeper", *args], capture_output=True, text=True,
+                              timeout=120)
+    else:
+        done = gk_in(*args)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     return summary, Path(summary["run_dir"])
@@ -223,8 +228,7 @@ def test_resume_after_sigkill_keeps_the_egress_log_whole(tmp_path: Path) -> None
         runner.wait()
     (log,) = out.glob("*/egress.jsonl")
     before = read_log(log)
-    done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", log.parent.name, "--out", str(out),
-                           "--format", "json"], capture_output=True, text=True, timeout=120)
+    done = gk_in("run", "--resume", log.parent.name, "--out", str(out), "--format", "json")  # the kill: a process
     assert done.returncode == 0, done.stderr
     after = read_log(log)
     assert after[: len(before)] == before and log.read_bytes().endswith(b"\n")

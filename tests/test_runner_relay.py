@@ -121,11 +121,13 @@ def lagging_log(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(RelayLog, "extend", lagging)
 
 
-def _answer(port: int, path: str, body: bytes) -> tuple[int, bytes]:
-    """One request; returns once the reply is whole (its last chunk or Content-Length), not at the close."""
+def _answer(port: int, path: str, body: bytes, close: bool = False) -> tuple[int, bytes]:
+    """One request; returns once the reply is whole (its last chunk or Content-Length), not at the close.
+    `close`: the client asks to close after the reply (`Connection: close`, as urllib does)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
     try:
-        conn.request("POST", path, body=body, headers={"content-type": "application/json"})
+        conn.request("POST", path, body=body, headers={"content-type": "application/json",
+                                                       **({"connection": "close"} if close else {})})
         reply = conn.getresponse()
         return reply.status, reply.read()
     finally:
@@ -133,11 +135,13 @@ def _answer(port: int, path: str, body: bytes) -> tuple[int, bytes]:
 
 
 @pytest.mark.usefixtures("lagging_log")
+@pytest.mark.parametrize("close", [False, True], ids=["keep-alive", "connection-close"])
 @pytest.mark.parametrize("stream", [False, True])
-def test_a_reply_ends_only_once_its_record_is_on_disk(relayed: tuple[Relay, int], stream: bool) -> None:
+def test_a_reply_ends_only_once_its_record_is_on_disk(relayed: tuple[Relay, int], stream: bool, close: bool) -> None:
     relay, port = relayed
     body = json.dumps({"model": "m", "max_tokens": 5, "stream": stream, "messages": []}).encode()
-    status, data = _answer(port, "/anthropic/v1/messages", body)
+    status, data = _answer(port, "/anthropic/v1/messages", body, close)  # http.client: a reply without its
+    # last chunk raises IncompleteRead (a client asking to close got one until the relay told the two apart)
     assert status == 200 and data
     (record,) = read_log(relay.log.path)  # the client has its whole answer: the call is in the log
     assert record["status"] == 200 and record["stream"] is stream

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, RUN_STATE, gk
+from runbundle import BACKENDS, RUN_STATE, gk_in
 
 from gatekeeper.demo_model_api import FakeModelAPI, fake_model_api
 from gatekeeper.runner.relay import read_log
@@ -94,9 +94,10 @@ def _relay_args(fake: FakeModelAPI) -> list[str]:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_sdks_reach_only_the_model_api_and_the_key_stays_outside(tmp_path: Path, fake: FakeModelAPI,
                                                                   backend: str) -> None:
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-              "--model", "claude-asked", *_relay_args(fake), "--format", "json", "--",
-              sys.executable, "agent.py", str(fake.port), env=_env(), timeout=120)
+    # In-process (runbundle.gk_in): the subject is the sandbox, the relay and what the run records.
+    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                 "--model", "claude-asked", *_relay_args(fake), "--format", "json", "--",
+                 sys.executable, "agent.py", str(fake.port), env=_env())
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     run_dir = Path(summary["run_dir"])
@@ -127,27 +128,36 @@ def test_sdks_reach_only_the_model_api_and_the_key_stays_outside(tmp_path: Path,
 
 def test_a_key_variable_that_is_not_set_or_passed_inside_is_refused(tmp_path: Path, fake: FakeModelAPI) -> None:
     args = ["run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare"]
-    unset = gk(*args, "--model-api", f"anthropic={fake.url}", "--model-key", "anthropic=NOT_SET_ANYWHERE",
-               "--", "true", timeout=60)
+    # Refusals decided in Python before anything runs: in-process (runbundle.gk_in).
+    unset = gk_in(*args, "--model-api", f"anthropic={fake.url}", "--model-key", "anthropic=NOT_SET_ANYWHERE",
+                  "--", "true")
     assert unset.returncode == 2 and "NOT_SET_ANYWHERE holds no key" in unset.stderr
-    leaked = gk(*args, "--model-api", f"anthropic={fake.url}", "--model-key", "anthropic=FAKE_ANTHROPIC_KEY",
-                "--pass-env", "FAKE_ANTHROPIC_KEY", "--", "true", env=_env(), timeout=60)
+    leaked = gk_in(*args, "--model-api", f"anthropic={fake.url}", "--model-key", "anthropic=FAKE_ANTHROPIC_KEY",
+                   "--pass-env", "FAKE_ANTHROPIC_KEY", "--", "true", env=_env())
     assert leaked.returncode == 2 and "would put the model API key inside" in leaked.stderr
-    remote = gk(*args, "--model-api", "openai=http://example.com", "--", "true", timeout=60)
+    remote = gk_in(*args, "--model-api", "openai=http://example.com", "--", "true")
     assert remote.returncode == 2 and "loopback" in remote.stderr
 
 
 # Its first attempt makes two calls, then waits to be killed (so the kill lands between calls however slow the
-# machine); a resumed attempt goes on to four.
+# machine); a resumed attempt goes on to four. Each call is the SDK's request (the SDKs themselves are the first
+# test's, on both backends) made with urllib: importing the anthropic SDK costs ~2 CPU-s per attempt.
 RESUMABLE = RUN_STATE + r"""
-import os, time, anthropic
-client = anthropic.Anthropic(max_retries=0, timeout=20)
+import json, os, time, urllib.request
+def create():
+    body = {"model": "claude-asked", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}]}
+    request = urllib.request.Request(
+        os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages", data=json.dumps(body).encode(), method="POST",
+        headers={"x-api-key": os.environ["ANTHROPIC_API_KEY"], "anthropic-version": "2023-06-01",
+                 "content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=20) as response:
+        assert json.loads(response.read())["model"]
 calls = int(open("calls.txt").read()) if os.path.exists("calls.txt") else 0
 first = run_state()["attempts"] == 1
 while calls < 4:
     if first and calls == 2:
         time.sleep(600)  # stopped by the test's kill long before
-    client.messages.create(model="claude-asked", max_tokens=8, messages=[{"role": "user", "content": "hi"}])
+    create()
     calls += 1
     open("calls.txt", "w").write(str(calls))
 """
@@ -176,8 +186,8 @@ def test_resume_after_sigkill_keeps_the_relay_log_whole(tmp_path: Path, fake: Fa
         runner.wait()
     before = read_log(log)
     assert 2 <= len(before) < 4
-    done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", log.parent.name, "--out",
-                           str(out), "--format", "json"], env=_env(), capture_output=True, text=True, timeout=120)
+    # The kill needs a process of its own; the resume runs in-process (runbundle.gk_in).
+    done = gk_in("run", "--resume", log.parent.name, "--out", str(out), "--format", "json", env=_env())
     assert done.returncode == 0, done.stderr
     after = read_log(log)
     assert after[: len(before)] == before and len(after) >= 4

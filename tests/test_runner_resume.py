@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import RUN_STATE, use_bundle
+from runbundle import RUN_STATE, gk_in, use_bundle
 
 from gatekeeper.errors import InputFileError, RunError
 from gatekeeper.runner import checkpoint, rundir, state, workspace
@@ -101,8 +101,8 @@ def test_sigkill_mid_generator_then_resume(tmp_path: Path) -> None:
     wait_for(lambda: not running(script), timeout=10)
     assert len((run.workspace / "work.txt").read_text().splitlines()) < 40
 
-    done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out", str(out),
-                           "--format", "json"], capture_output=True, text=True, timeout=60)
+    # The kill needs a process of its own; the resumes run in-process (runbundle.gk_in).
+    done = gk_in("run", "--resume", run.run_id, "--out", str(out), "--format", "json")
     assert done.returncode == 0, done.stderr
     assert "restoring the workspace from checkpoint" in done.stderr
     summary = json.loads(done.stdout)
@@ -119,8 +119,7 @@ def test_sigkill_mid_generator_then_resume(tmp_path: Path) -> None:
         c["seq"] for c in json.loads(run.state.read_text())["checkpoints"]
     ]
     assert json.loads(run.state.read_text())["stage"] == "done"
-    again = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out", str(out)],
-                           capture_output=True, text=True, timeout=60)
+    again = gk_in("run", "--resume", run.run_id, "--out", str(out))
     assert again.returncode == 0 and run.run_id in again.stdout  # resuming a finished run just reports it
 
 
@@ -193,9 +192,8 @@ def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("finished-run")
     with pytest.MonkeyPatch.context() as patch:
         use_bundle(folder, patch)
-        first = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin(folder)), "--out",
-                                str(folder / "runs"), "--format", "json", "--", "sh", "-c", "echo run >> ran.txt"],
-                               capture_output=True, text=True, timeout=60)
+        first = gk_in("run", "--repo", str(origin(folder)), "--out", str(folder / "runs"), "--format", "json", "--",
+                      "sh", "-c", "echo run >> ran.txt")
     assert first.returncode == 0, first.stderr
     return folder / "runs"
 
@@ -214,8 +212,7 @@ def test_resume_from_every_recorded_stage(tmp_path: Path, stage: str, finished_r
         run.packet.unlink()
     if stage == "created":
         shutil.rmtree(run.workspace)
-    done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out", str(out),
-                           "--format", "json"], capture_output=True, text=True, timeout=60)
+    done = gk_in("run", "--resume", run.run_id, "--out", str(out), "--format", "json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["stage"] == "done" and run.packet.exists()
@@ -235,9 +232,8 @@ def test_a_resumed_attempt_that_reports_no_model_is_null(tmp_path: Path) -> None
         'M="$(dirname "$GATEKEEPER_MODEL_REPORT")/attempted"; if [ ! -e "$M" ]; then touch "$M"; '
         'echo \'{"model": "served-1"}\' > "$GATEKEEPER_MODEL_REPORT"; fi; echo x >> work.txt'
     )
-    first = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin(tmp_path)), "--out",
-                            str(out), "--model", "asked", "--", "sh", "-c", script],
-                           capture_output=True, text=True, timeout=60)
+    first = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--model", "asked", "--", "sh", "-c",
+                  script)
     assert first.returncode == 0, first.stderr
     run = only_run(out)
     assert json.loads(run.packet.read_text())["model"]["reported"] == "served-1"
@@ -245,8 +241,7 @@ def test_a_resumed_attempt_that_reports_no_model_is_null(tmp_path: Path) -> None
     doc["stage"] = "cloned"  # as a kill during the generator would have left it
     run.state.write_text(json.dumps(doc))
     run.packet.unlink()
-    done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out", str(out)],
-                          capture_output=True, text=True, timeout=60)
+    done = gk_in("run", "--resume", run.run_id, "--out", str(out))
     assert done.returncode == 0, done.stderr
     model = json.loads(run.packet.read_text())["model"]
     assert model == {"requested": "asked", "reported": None, "reported_by": None}

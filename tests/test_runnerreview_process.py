@@ -58,8 +58,9 @@ def test_a_setsid_grandchild_dies_with_the_sandbox(tmp_path: Path, backend: str,
     limit = ["--timeout", "5"] if ending == "timeout" else []
     rest = "sleep 60" if ending == "timeout" else "exit 0"
     began = time.monotonic()
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-              *limit, "--format", "json", "--", "sh", "-c", f"{DAEMON.format(tag=tag)} {AFTER_FIRST_WRITE} {rest}")
+    # In-process (runbundle.gk_in): the sandbox, the runner's child either way, is what must take the grandchild.
+    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                 *limit, "--format", "json", "--", "sh", "-c", f"{DAEMON.format(tag=tag)} {AFTER_FIRST_WRITE} {rest}")
     took = time.monotonic() - began
     summary = json.loads(done.stdout)
     assert summary["generator"]["timed_out"] is (ending == "timeout"), done.stderr
@@ -120,8 +121,8 @@ def test_concurrent_resumes_of_one_run_one_wins(tmp_path: Path) -> None:
     # The generator holds on while the run directory has a `hold` file (60 s at most): the first resume stays
     # in its generator, holding the run, until the second has tried.
     gen = "i=0; while [ -e ../hold ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo x > x.txt"
-    first = gk("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--sandbox", "unshare",
-               "--format", "json", "--", "sh", "-c", gen)
+    first = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--sandbox", "unshare",
+                  "--format", "json", "--", "sh", "-c", gen)  # the resumes that race are real processes
     run_id = json.loads(first.stdout)["run_id"]
     state = out / run_id / "state.json"
     doc = json.loads(state.read_text())

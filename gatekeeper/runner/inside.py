@@ -1,6 +1,8 @@
 """The shim that runs first inside the sandbox: loopback up, egress probe, then the generator.
 
-Standard library only, started as `python -I`. In a PID namespace it is PID 1: it forwards
+Standard library only, started as `python -I -S` (no site: nothing of site-packages, its .pth files included,
+runs or is imported inside, and every run starts ~25 ms of CPU sooner); its modules keep their imports few for
+the same reason. In a PID namespace it is PID 1: it forwards
 termination signals to the generator and reaps orphans; when it exits the kernel ends every
 process left in the namespace, so a killed run leaves nothing behind.
 """
@@ -12,7 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 
 from gatekeeper.runner import catchall, fsguard
 from gatekeeper.runner.egress import bring_loopback_up, probe
@@ -27,8 +28,9 @@ EXIT_NOT_EXECUTABLE = 126
 
 
 def _write_json(path: str, obj: object) -> None:
-    folder = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".probe.", suffix=".tmp", dir=folder)
+    # A fresh name made here, never one found (what tempfile.mkstemp does, without importing it).
+    tmp = f"{path}.{os.urandom(8).hex()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     with os.fdopen(fd, "w", encoding="ascii") as handle:
         json.dump(obj, handle, indent=2)
         handle.write("\n")

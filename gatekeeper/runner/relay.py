@@ -310,7 +310,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("transfer-encoding", "chunked")
             self.end_headers()
             streamed = "text/event-stream" in (response.getheader("content-type") or "")
-            total, pending, kept = 0, b"", bytearray()
+            total, pending, kept, cut = 0, b"", bytearray(), False
             record.update(status=response.status, started=True, stream=streamed, bytes_out=0)
             while True:
                 chunk = response.read1(1 << 16) if self.command != "HEAD" else b""
@@ -319,7 +319,7 @@ class _Handler(BaseHTTPRequestHandler):
                 total += len(chunk)
                 if total > relay.limits.max_response_bytes:
                     record.update(error=f"response over {relay.limits.max_response_bytes} bytes: cut off")
-                    self.close_connection = True
+                    self.close_connection = cut = True
                     break
                 if streamed:
                     lines = (pending + chunk).split(b"\n")
@@ -330,7 +330,7 @@ class _Handler(BaseHTTPRequestHandler):
                     kept += chunk
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                 record["bytes_out"] = total
-            if response.length and not self.close_connection:
+            if response.length and not cut:
                 # The upstream closed before its Content-Length (http.client's read1 just stops): a cut reply
                 # must reach the client cut, never as a whole one.
                 raise http.client.IncompleteRead(b"", response.length)
@@ -339,7 +339,9 @@ class _Handler(BaseHTTPRequestHandler):
             elif response.status < 300:
                 facts.read_response(bytes(kept))
             self.wfile.flush()
-            record.update(unfinished=not self.close_connection)
+            # Whole but for its last chunk, even when the client asked to close after it (`Connection: close`,
+            # urllib's way): that closes the connection after the reply, it does not cut the reply off.
+            record.update(unfinished=not cut)
         finally:
             connection.close()
 

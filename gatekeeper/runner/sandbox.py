@@ -82,7 +82,7 @@ def _works(prefix: tuple[str, ...]) -> str | None:
     """None when a trivial command runs inside `prefix`, else why not (cached per process)."""
     try:
         done = subprocess.run(
-            [*_entered(prefix, mounts.trial()), sys.executable, "-I", "-c", "pass"],
+            [*_entered(prefix, mounts.trial()), sys.executable, "-I", "-S", "-c", "pass"],
             stdin=subprocess.DEVNULL, capture_output=True, timeout=20,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -150,7 +150,7 @@ def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], plan: Plan
         "sys.exit(main(sys.argv[2:]))"
     )
     prefix = _entered(sandbox.prefix, plan, extra) if sandbox.isolates else []
-    return [*prefix, sys.executable, "-I", "-c", shim, _PACKAGE_PARENT, "--probe-out", str(probe_out), *options,
+    return [*prefix, sys.executable, "-I", "-S", "-c", shim, _PACKAGE_PARENT, "--probe-out", str(probe_out), *options,
             "--", *command]
 
 
