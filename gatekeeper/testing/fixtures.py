@@ -124,6 +124,7 @@ def run_cases(plans: Sequence[CasePlan], bundle: Bundle, *, shown_root: Path) ->
     """
     union = tuple(p.name for p in bundle.policies if any(p.name in on for _, sets in plans for _, on in sets))
     decided = _decide_cases([case for case, _ in plans], [union] * len(plans), bundle)
+    refused = {enabled: _refusal(bundle, enabled) for _, sets in plans for _, enabled in sets}
     results: list[TestResult] = []
     for (case, sets), (decision, seconds) in zip(plans, decided, strict=True):
         share = seconds / len(sets)
@@ -131,7 +132,7 @@ def run_cases(plans: Sequence[CasePlan], bundle: Bundle, *, shown_root: Path) ->
         alone = _decide_each_set(case, sets, bundle) if retry else {}
         for policy_set, enabled in sets:
             own = alone.get(policy_set.name, decision)
-            status, message, asserted = judge(policy_set, _for_set(own, enabled, bundle))
+            status, message, asserted = judge(policy_set, _for_set(own, enabled, refused[enabled]))
             results.append(
                 TestResult(
                     suite="fixtures",
@@ -192,13 +193,21 @@ def _packet(case: Case, bundle: Bundle) -> tuple[dict[str, Any], Derived | None]
         return exc
 
 
-def _for_set(decided: Decision | GatekeeperError, enabled: Sequence[str], bundle: Bundle) -> Decision | GatekeeperError:
-    if isinstance(decided, GatekeeperError):
-        return decided
+def _refusal(bundle: Bundle, enabled: Sequence[str]) -> GatekeeperError | None:
+    """The error `gate` raises for these policies before evaluating any (none enabled, one that finds nothing)."""
     try:
-        require_deciding(bundle, enabled)  # what `gate` checks of its own policies before evaluating any
+        require_deciding(bundle, enabled)
     except GatekeeperError as exc:
         return exc
+    return None
+
+
+def _for_set(decided: Decision | GatekeeperError, enabled: Sequence[str],
+             refused: GatekeeperError | None) -> Decision | GatekeeperError:
+    if isinstance(decided, GatekeeperError):
+        return decided
+    if refused is not None:
+        return refused
     reasons = tuple(r for r in decided.reasons if r.policy == GATE_POLICY or r.policy in enabled)
     return replace(decided, outcome=outcome_of(reasons), reasons=reasons, enabled=tuple(enabled))
 
