@@ -175,13 +175,21 @@ def test_runner_passes_a_good_case_and_fails_a_wrong_one(tmp_path: Path, capsys:
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "good")
     shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "wrong")
     (fixtures / "wrong" / "expect.yaml").write_text("default:\n  outcome: review\n")
+    # Beside a set that decides, one that switches every default policy off: `gate` refuses that (no policy to
+    # ask), and so must its set, though the run decides the case once with the policies of every set it runs.
+    defaults = [name for name, on in json.loads((POLICY_DIR / ".manifest").read_text())["metadata"]["policies"].items()
+                if on["default"]]
+    shutil.copytree(FIXTURES / "k8sclient-go", fixtures / "off")
+    (fixtures / "off" / "expect.yaml").write_text(
+        f"default: {{outcome: allow}}\nnone: {{disable: [{', '.join(defaults)}], outcome: error, "
+        "error: no policy is enabled}\n")
     code = main(
         ["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), "--format", "json", *EVERY_CASE]
     )
     report = json.loads(capsys.readouterr().out)
     statuses = {r["name"]: r["status"] for r in report["results"] if r["suite"] == "fixtures"}
     assert statuses == {"good[default]": "pass", "good[deps]": "pass", "good[guardrails]": "pass", "good[size]": "pass",
-                        "wrong[default]": "fail"}
+                        "wrong[default]": "fail", "off[default]": "pass", "off[none]": "pass"}
     assert code == 1
     shutil.rmtree(fixtures / "wrong")
     assert main(["test", "--policy", str(POLICY_DIR), "--fixtures", str(fixtures), *EVERY_CASE]) == 0

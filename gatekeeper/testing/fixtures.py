@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper.errors import FixtureError, GatekeeperError, where
-from gatekeeper.gate import GATE_POLICY, start_deciding_many
+from gatekeeper.gate import GATE_POLICY, require_deciding, start_deciding_many
 from gatekeeper.model import Decision, Derived, outcome_of
 from gatekeeper.packet import build_packet, derive
 from gatekeeper.policy.bundle import Bundle
@@ -114,21 +114,25 @@ def plan_cases(cases: Sequence[Case], bundle: Bundle) -> list[CasePlan]:
 def run_cases(plans: Sequence[CasePlan], bundle: Bundle, *, shown_root: Path) -> list[TestResult]:
     """Decide every planned case under every policy set it names; one TestResult per (case, set).
 
-    Each case is decided once, by the gate itself, with every policy any of its sets enables; a set's
-    decision is then the gate's own findings plus those of the set's policies, and its outcome is
-    recomputed from them. Policies are independent packages, so this equals deciding per set, at a
-    third of the cost on a case with three sets. When the union cannot decide (a policy's error), each
-    set is decided alone, so an error is reported under the sets whose policies caused it and no other.
+    Every case is decided once, by the gate itself, with every policy any set of any case enables (one
+    engine child and one reference child for the whole run, instead of one pair per distinct set of
+    policies); a set's decision is then the gate's own findings plus those of the set's policies, and its
+    outcome is recomputed from them (a set enabling no policy, or one that can find nothing, is the gate's
+    refusal, as `gate` alone refuses it). Policies are independent packages, so this equals deciding per
+    set. When the union cannot decide a case (a policy's error), each of the case's sets is decided alone,
+    so an error is reported under the sets whose policies caused it and no other.
     """
-    unions = [tuple(p.name for p in bundle.policies if any(p.name in on for _, on in sets)) for _, sets in plans]
-    decided = _decide_cases([case for case, _ in plans], unions, bundle)
+    union = tuple(p.name for p in bundle.policies if any(p.name in on for _, sets in plans for _, on in sets))
+    decided = _decide_cases([case for case, _ in plans], [union] * len(plans), bundle)
+    refused = {enabled: _refusal(bundle, enabled) for _, sets in plans for _, enabled in sets}
     results: list[TestResult] = []
     for (case, sets), (decision, seconds) in zip(plans, decided, strict=True):
         share = seconds / len(sets)
-        alone = _decide_each_set(case, sets, bundle) if isinstance(decision, GatekeeperError) and len(sets) > 1 else {}
+        retry = isinstance(decision, GatekeeperError) and any(enabled != union for _, enabled in sets)
+        alone = _decide_each_set(case, sets, bundle) if retry else {}
         for policy_set, enabled in sets:
             own = alone.get(policy_set.name, decision)
-            status, message, asserted = judge(policy_set, _for_set(own, enabled))
+            status, message, asserted = judge(policy_set, _for_set(own, enabled, refused[enabled]))
             results.append(
                 TestResult(
                     suite="fixtures",
@@ -189,9 +193,21 @@ def _packet(case: Case, bundle: Bundle) -> tuple[dict[str, Any], Derived | None]
         return exc
 
 
-def _for_set(decided: Decision | GatekeeperError, enabled: Sequence[str]) -> Decision | GatekeeperError:
+def _refusal(bundle: Bundle, enabled: Sequence[str]) -> GatekeeperError | None:
+    """The error `gate` raises for these policies before evaluating any (none enabled, one that finds nothing)."""
+    try:
+        require_deciding(bundle, enabled)
+    except GatekeeperError as exc:
+        return exc
+    return None
+
+
+def _for_set(decided: Decision | GatekeeperError, enabled: Sequence[str],
+             refused: GatekeeperError | None) -> Decision | GatekeeperError:
     if isinstance(decided, GatekeeperError):
         return decided
+    if refused is not None:
+        return refused
     reasons = tuple(r for r in decided.reasons if r.policy == GATE_POLICY or r.policy in enabled)
     return replace(decided, outcome=outcome_of(reasons), reasons=reasons, enabled=tuple(enabled))
 
