@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
-from gatekeeper.classify.dockerrefs import is_dockerfile
 from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.lowering import lower_with_proof
 from gatekeeper.classify.markers import (
@@ -46,6 +46,7 @@ from gatekeeper.classify.sniff import (
 )
 from gatekeeper.classify.symlinks import reached_at
 from gatekeeper.classify.tasks import is_script
+from gatekeeper.classify.tfrefs import reference_rule
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
@@ -128,7 +129,8 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
         # (The tests cheapest first: under `--tree` every source file of a program's language takes the slow path.)
         if (not markers and change.old_path is None and item.bucket != "deps"
                 and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)
-                and not _config_type(change.path) and not is_script(change.path) and not inventory_named(change.path)):
+                and not _config_type(change.path) and not is_script(change.path) and not inventory_named(change.path)
+                and not is_archive(change.path)):
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))
@@ -247,9 +249,11 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
     if best.bucket in ("src", "other") and not binary and (evidence := context.terraform_ref(change)) is not None:
-        dockerfile = is_dockerfile(evidence.partition(":")[0])
-        rule = "iac.context.dockerfile-script" if dockerfile else "iac.context.terraform-file"
-        best = _raise(best, "iac", rule, "content", evidence)
+        best = _raise(best, "iac", reference_rule(evidence.partition(":")[0]), "content", evidence)
+    if best.bucket in ("src", "other") and any(map(is_archive, sides)):  # a packaged chart or npm package
+        for shown in context.content(change, every_type=True):
+            if (packed := packaged(shown.data)) is not None:
+                best = _raise(best, packed.bucket, packed.rule, "content", f"{shown.path}: {packed.evidence}")
     best = lower_with_proof(best, rules, signals)
     if context.kind == "patch" and _needs_context(best, item, rules):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))

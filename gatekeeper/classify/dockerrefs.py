@@ -28,6 +28,8 @@ import shlex
 _PREFIXES = frozenset({
     "sudo", "exec", "env", "time", "nice", "bash", "sh", "ash", "dash", "zsh", "/bin/bash", "/bin/sh",
     "/usr/bin/env", "/usr/bin/bash", "source", ".", "pwsh", "powershell", "powershell.exe", "cmd", "/c", "call",
+    # shell keywords a command follows (`if [ -x /m/prebuild ]; then /m/prebuild; fi`, `for f in ...; do /x.sh; done`)
+    "then", "do", "else", "if", "elif", "while", "until", "!",
 })
 # What a RUN command must look like to be a file of the context: a path (`./install.sh`, `/build.sh`) or a script
 # found on PATH (`build.sh`). `python manage.py collectstatic` runs the application's code, not a build script:
@@ -113,11 +115,14 @@ def _mounts(folder: str, workdir: str, run: str, stages: dict[str, list[tuple[li
 
 
 def _instructions(text: str) -> list[tuple[str, str]]:
-    """(KEYWORD, arguments) of each instruction, continuation lines joined and comments dropped."""
+    """(KEYWORD, arguments) of each instruction, continuation lines joined and comments dropped. As Docker's parser
+    does, a comment line or a blank line inside a continued instruction is dropped and the instruction goes on (the
+    nineteenth label set: a RUN whose `# note` lines sat between its `\\` lines ended at the first of them, and the
+    script it ran after them was not seen)."""
     out: list[tuple[str, str]] = []
     pending = ""
     for line in text.splitlines():
-        if line.lstrip().startswith("#") and not pending:
+        if line.lstrip().startswith("#") or pending and not line.strip():
             continue
         if line.rstrip().endswith("\\"):
             pending += line.rstrip()[:-1] + " "

@@ -58,10 +58,29 @@ _FILESET = re.compile(r'\bfileset\(\s*"(?:\$\{path\.(?:module|root|cwd)\}/?)?([^
 _WRITTEN = re.compile(r"^[ \t]*(?:filename|output_path)[ \t]*=.*$", re.MULTILINE)
 
 
+# The definitions of the machines Vagrant and Test Kitchen bring up: a Vagrantfile loads its settings and runs its
+# provisioning scripts by path (`YAML.load_file(... "config.yaml")`, `provision "shell", path: "bootstrap.sh"`), a
+# Test Kitchen file names the Vagrant blocks, playbooks and scripts it converges a machine with (`vagrantfiles:`,
+# `playbook:`): the nineteenth label set's quickstart settings and a Kitchen Vagrant block were `src`.
+_MACHINE_DEFINITION = re.compile(r"Vagrantfile|\.?kitchen(?:\.[^/]+)?\.ya?ml")
+
+
+def is_machine_definition(path: str) -> bool:
+    """A Vagrantfile or a Test Kitchen settings file (`kitchen.yml`, `.kitchen.vagrant.yml`) by its name."""
+    return _MACHINE_DEFINITION.fullmatch(path.rpartition("/")[2]) is not None
+
+
 def is_configuration(path: str) -> bool:
-    """A Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file, or a Dockerfile, which may read or run files by
-    path."""
-    return f"/{path}".endswith(CONFIGURATION_SUFFIXES) or is_dockerfile(path)
+    """A Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file, a Dockerfile, a Vagrantfile or a Test Kitchen
+    file, which may read or run files by path."""
+    return f"/{path}".endswith(CONFIGURATION_SUFFIXES) or is_dockerfile(path) or is_machine_definition(path)
+
+
+def reference_rule(where: str) -> str:
+    """The rule of a file the configuration at `where` names: what kind of definition reads or runs it."""
+    if is_dockerfile(where):
+        return "iac.context.dockerfile-script"
+    return "iac.context.machine-file" if is_machine_definition(where) else "iac.context.terraform-file"
 
 
 @dataclass(frozen=True, slots=True)
