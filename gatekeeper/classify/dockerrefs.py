@@ -23,6 +23,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from collections.abc import Callable, Iterator
 
 # Words that start a command without being it: the command is the next word.
 _PREFIXES = frozenset({
@@ -55,12 +56,36 @@ def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
     """The repository paths of the files the Dockerfile in `folder` copies in and then runs in a RUN instruction,
     and the folders (with a name pattern) a command with a variable part or a glob may run files of
     (`/scripts/${VARIANT}.sh`, `$DIR/prod.sh`, `for f in /scripts/*.sh`, `run-parts /scripts`: red team 11)."""
-    copies: list[tuple[list[str], str, bool]] = []  # (repository sources, image destination, destination a folder)
-    stages: dict[str, list[tuple[list[str], str, bool]]] = {}  # what each named stage copied from the context
-    stage = ""
-    workdir = "/"
     found: set[str] = set()
     wild: set[Wild] = set()
+    for workdir, rest, mounted, copies in _runs(folder, text):
+        for command in _commands(rest):
+            found |= _sources(_absolute(workdir, command), command, mounted)
+        for command in _wild_commands(rest):
+            wild |= _wild_sources(workdir, command, copies)
+    return found, wild
+
+
+def run_reads(folder: str, text: str, reads: Callable[[str], list[str]]) -> set[str]:
+    """The repository paths of the files a RUN instruction reads by the paths `reads(RUN's arguments)` gives
+    (`pip install -r /tmp/req.txt` after `COPY tools/deps.txt /tmp/req.txt`: pipinstalls.py), through its COPYs and
+    bind mounts."""
+    found: set[str] = set()
+    for workdir, rest, mounted, _copies in _runs(folder, text):
+        for path in reads(rest):
+            found |= _sources(_absolute(workdir, path), path, mounted)
+    return found
+
+
+Copies = list[tuple[list[str], str, bool]]  # (repository sources, image destination, destination a folder)
+
+
+def _runs(folder: str, text: str) -> Iterator[tuple[str, str, Copies, Copies]]:
+    """(WORKDIR, arguments, what the COPYs and its bind mounts put in the image, the COPYs) of each RUN."""
+    copies: Copies = []
+    stages: dict[str, Copies] = {}  # what each named stage copied from the context
+    stage = ""
+    workdir = "/"
     for number, (keyword, rest) in enumerate(_instructions(text)):
         if number >= MAX_INSTRUCTIONS:
             break
@@ -80,12 +105,7 @@ def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
                 if stage:
                     stages.setdefault(stage, []).append(copies[-1])
         elif keyword == "RUN":
-            mounted = copies + _mounts(folder, workdir, rest, stages)
-            for command in _commands(rest):
-                found |= _sources(_absolute(workdir, command), command, mounted)
-            for command in _wild_commands(rest):
-                wild |= _wild_sources(workdir, command, copies)
-    return found, wild
+            yield workdir, rest, copies + _mounts(folder, workdir, rest, stages), copies
 
 
 def _mounts(folder: str, workdir: str, run: str, stages: dict[str, list[tuple[list[str], str, bool]]]) \

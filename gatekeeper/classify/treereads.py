@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, pipinstalls
+from gatekeeper.classify import dockerrefs, gitlabincludes, kustomizerefs, localactions, pipinstalls
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
@@ -165,12 +165,14 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     (or is constrained by) every line of such a file whatever its name (red team 15: `-r tools/dev.txt` made no deps
     file of it; `pip install -r ci/deps.txt` in a workflow neither)."""
     found: dict[str, str] = {}
+    index = pipinstalls.PathIndex(path for tree in trees for path in tree)
+    texts: dict[str, list[str]] = {}  # by (blob id, path): the patterns an installer names
     try:
         for tree in trees:
             queue = [(path, path) for path, entry in tree.items() if _is_requirements(path, entry)]
-            for named, workflow in _workflow_installs(tree, read_blob):
-                found.setdefault(named, workflow)
-                queue.append((named, workflow))
+            for named, installer in _installs(tree, index, read_blob, texts):
+                found.setdefault(named, installer)
+                queue.append((named, installer))
             for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS, read_blob):
                 data = read_blob(entry)
                 if len(data) > FULL_READ:
@@ -183,20 +185,34 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     return found
 
 
-def _workflow_installs(tree: Tree, read_blob: Read) -> list[tuple[str, str]]:
-    """(path, workflow) for each file a workflow of `tree` installs by `pip install -r`/`-c`; raises _PastBound past
-    MAX_REQUIREMENTS workflows, or at one longer than is read."""
+def _installs(tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
+              read: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(path, installer) for each file an installer of `tree` (a workflow, an action, a pipeline, an image build, a
+    project's settings: pipinstalls.is_installer) installs by `pip install -r`/`-c` or names as its requirements;
+    raises _PastBound past MAX_REQUIREMENTS installers, or at one longer than is read. A link is read where it
+    points (a checkout opens it there). `read`: the paths each (blob, path) names, kept across the trees."""
     out: list[tuple[str, str]] = []
-    workflows = [(path, entry) for path, entry in tree.items()
-                 if localactions.is_workflow(path) and entry.mode in _REGULAR]
-    if len(workflows) > MAX_REQUIREMENTS:
+    text = _text(read_blob)
+    installers = [(path, entry) for path, entry in tree.items()
+                  if entry.mode in (*_REGULAR, _LINK) and pipinstalls.is_installer(path)]
+    if len(installers) > MAX_REQUIREMENTS:
         raise _PastBound
-    for path, entry in workflows:
-        data = read_blob(entry)
-        if len(data) > FULL_READ:
-            raise _PastBound
-        if b"pip" in data:
-            out += [(named, path) for named in pipinstalls.installed_requirements(data.decode("utf-8", "replace"))]
+    for path, listed in installers:
+        entry = listed if listed.mode in _REGULAR else opened(tree, path, text)
+        if entry is None:
+            continue
+        key = f"{entry.oid} {path}"
+        if key not in read:
+            data = read_blob(entry)
+            if len(data) > FULL_READ:
+                raise _PastBound
+            content = data.decode("utf-8", "replace")
+            patterns = pipinstalls.installed_requirements(content) + pipinstalls.project_requirements(path, content)
+            read[key] = index.matching(patterns, content) if patterns else []
+            if patterns and dockerrefs.is_dockerfile(path):  # what a COPY put where the RUN reads it
+                read[key] += sorted(dockerrefs.run_reads(path.rpartition("/")[0], content,
+                                                         pipinstalls.requirement_words))
+        out += [(named, path) for named in read[key] if named != path]
     return out
 
 
