@@ -111,8 +111,15 @@ class PathIndex:
     """The paths of the trees, by folded name, to match patterns against."""
 
     def __init__(self, paths: Iterable[str]) -> None:
-        self.every = list(dict.fromkeys(paths))
+        self._paths = paths
+        self.every: list[str] = []
         self.by_name: dict[str, list[tuple[str, str]]] = {}
+
+    def _indexed(self) -> None:
+        """Built at the first match: most trees hold no install that names a file."""
+        if self.every or not self._paths:
+            return
+        self.every = list(dict.fromkeys(self._paths))
         for path in self.every:
             key = folded(path)
             self.by_name.setdefault(key.rpartition("/")[2], []).append((key, path))
@@ -120,6 +127,7 @@ class PathIndex:
     def matching(self, patterns: Iterable[str], text: str) -> list[str]:
         """The paths each pattern names, folded as checkouts fold names (a pattern is a suffix of a path at a `/`;
         `*` is any run of characters); ANY stands for every word of `text`."""
+        self._indexed()
         expanded: list[str] = []
         for pattern in patterns:
             expanded += words_named(text) if pattern == ANY else [pattern]

@@ -263,7 +263,7 @@ class TreeContext:
         if self._requirements is None:
             self._requirements = treereads.requirements_includes(self.trees, self._head)
         if self._requirements is False:
-            return f"more than {treereads.MAX_REQUIREMENTS} requirements files: any of them may include it"
+            return f"more than {treereads.MAX_REQUIREMENTS} requirements files (or installers): any may include it"
         assert isinstance(self._requirements, dict)
         for side in change.sides():
             if (spelled := self._spelled("requirements", self._requirements, side)) is not None:

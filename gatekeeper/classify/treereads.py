@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from gatekeeper.classify import dockerrefs, gitlabincludes, kustomizerefs, localactions, pipinstalls
+from gatekeeper.classify.change import folded
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
@@ -38,16 +39,25 @@ def _text(read_blob: Read) -> Callable[[TreeEntry], str]:
 def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read) -> Iterator[
         tuple[str, str, TreeEntry]]:
     """Each file of `queue` ((path, the file that led to it), popped last first) once, with the entry of the regular
-    file a checkout opens there (through symlinks: symlinks.opened), while the caller appends what it names to
-    `queue`; raises _PastBound at the file past `limit`."""
+    file a checkout opens there (through symlinks: symlinks.opened; and under any spelling a checkout that folds
+    names opens for it: `tools/setup/Action.yml` for `action.yml` on a Windows or macOS runner, red team 17), while
+    the caller appends what it names to `queue`; raises _PastBound at the file past `limit`."""
     seen: set[str] = set()
+    missed: set[str] = set()
     text = _text(read_blob)
+    spellings: dict[str, list[str]] | None = None
     while queue:
         path, origin = queue.pop()
-        if path in seen:
+        if path in seen or path in missed:
             continue
         entry = opened(tree, path, text)
         if entry is None:
+            missed.add(path)
+            if spellings is None:
+                spellings = {}
+                for listed in tree:
+                    spellings.setdefault(folded(listed), []).append(listed)
+            queue += [(other, origin) for other in spellings.get(folded(path), ()) if other not in missed]
             continue
         seen.add(path)
         if len(seen) > limit:
@@ -111,7 +121,8 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
                         found.setdefault(place, origin)
                 for folder in uses:
                     if not folder:  # the root action: what its definition runs
-                        for name in localactions.DEFINITIONS:
+                        for name in [listed for listed in tree
+                                     if "/" not in listed and folded(listed) in localactions.DEFINITIONS]:
                             if (root := opened(tree, name, _text(read_blob))) is not None:
                                 text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
                                 for place in localactions.entry_points(localactions.entry_files(text), ""):
@@ -156,6 +167,7 @@ def kustomize_references(trees: tuple[Tree, ...], read_blob: Read,
 
 
 MAX_REQUIREMENTS = 1_000  # requirements files read per tree
+MAX_INSTALLERS = 4_000  # files read per tree for the installs they run (pipinstalls.is_installer)
 _REQUIREMENT_ENDINGS = (".txt", ".in", ".lock")  # a cheap first test of every path
 
 
@@ -165,7 +177,7 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     (or is constrained by) every line of such a file whatever its name (red team 15: `-r tools/dev.txt` made no deps
     file of it; `pip install -r ci/deps.txt` in a workflow neither)."""
     found: dict[str, str] = {}
-    index = pipinstalls.PathIndex(path for tree in trees for path in tree)
+    index = pipinstalls.PathIndex([path for tree in trees for path in tree])
     texts: dict[str, list[str]] = {}  # by (blob id, path): the patterns an installer names
     try:
         for tree in trees:
@@ -189,13 +201,13 @@ def _installs(tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
               read: dict[str, list[str]]) -> list[tuple[str, str]]:
     """(path, installer) for each file an installer of `tree` (a workflow, an action, a pipeline, an image build, a
     project's settings: pipinstalls.is_installer) installs by `pip install -r`/`-c` or names as its requirements;
-    raises _PastBound past MAX_REQUIREMENTS installers, or at one longer than is read. A link is read where it
+    raises _PastBound past MAX_INSTALLERS installers, or at one longer than is read. A link is read where it
     points (a checkout opens it there). `read`: the paths each (blob, path) names, kept across the trees."""
     out: list[tuple[str, str]] = []
     text = _text(read_blob)
     installers = [(path, entry) for path, entry in tree.items()
                   if entry.mode in (*_REGULAR, _LINK) and pipinstalls.is_installer(path)]
-    if len(installers) > MAX_REQUIREMENTS:
+    if len(installers) > MAX_INSTALLERS:
         raise _PastBound
     for path, listed in installers:
         entry = listed if listed.mode in _REGULAR else opened(tree, path, text)
