@@ -7,10 +7,11 @@ the answer is "everything" (fail closed), as is a file longer than the FULL_READ
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from gatekeeper.classify import dockerrefs, gitlabincludes, kustomizerefs, localactions, pipinstalls
+from gatekeeper.classify import composerefs, dockerrefs, gitlabincludes, kustomizerefs, localactions, pipinstalls
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
@@ -200,20 +201,23 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
 def _installs(tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
               read: dict[str, list[str]]) -> list[tuple[str, str]]:
     """(path, installer) for each file an installer of `tree` (a workflow, an action, a pipeline, an image build, a
-    project's settings: pipinstalls.is_installer) installs by `pip install -r`/`-c` or names as its requirements;
-    raises _PastBound past MAX_INSTALLERS installers, or at one longer than is read. A link is read where it
-    points (a checkout opens it there). `read`: the paths each (blob, path) names, kept across the trees."""
+    project's settings: pipinstalls.is_installer; a Dockerfile a Compose file builds, from its context) installs by
+    `pip install -r`/`-c` or names as its requirements; raises _PastBound past MAX_INSTALLERS installers, or at one
+    longer than is read. A link is read where it points (a checkout opens it there). `read`: the paths each (blob,
+    path, context) names, kept across the trees."""
     out: list[tuple[str, str]] = []
     text = _text(read_blob)
-    installers = [(path, entry) for path, entry in tree.items()
+    installers = [(path, path.rpartition("/")[0] if dockerrefs.is_dockerfile(path) else None)
+                  for path, entry in tree.items()
                   if entry.mode in (*_REGULAR, _LINK) and pipinstalls.is_installer(path)]
+    installers += [(path, context) for path, (_compose, context) in compose_builds(tree, read_blob).items()
+                   if context is not None]
     if len(installers) > MAX_INSTALLERS:
         raise _PastBound
-    for path, listed in installers:
-        entry = listed if listed.mode in _REGULAR else opened(tree, path, text)
-        if entry is None:
+    for path, context in installers:
+        if (entry := opened(tree, path, text)) is None:
             continue
-        key = f"{entry.oid} {path}"
+        key = f"{entry.oid} {path} {context}"
         if key not in read:
             data = read_blob(entry)
             if len(data) > FULL_READ:
@@ -221,11 +225,61 @@ def _installs(tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
             content = data.decode("utf-8", "replace")
             patterns = pipinstalls.installed_requirements(content) + pipinstalls.project_requirements(path, content)
             read[key] = index.matching(patterns, content) if patterns else []
-            if patterns and dockerrefs.is_dockerfile(path):  # what a COPY put where the RUN reads it
-                read[key] += sorted(dockerrefs.run_reads(path.rpartition("/")[0], content,
-                                                         pipinstalls.requirement_words))
+            if patterns and context is not None:  # a Dockerfile: what a COPY put where the RUN reads it
+                read[key] += sorted(dockerrefs.run_reads(context, content, pipinstalls.requirement_words))
         out += [(named, path) for named in read[key] if named != path]
     return out
+
+
+def compose_builds(tree: Tree, read_blob: Read) -> dict[str, tuple[str, str | None]]:
+    """{Dockerfile a Compose file of `tree` builds: (that file, the build's context folder)}, and {Compose file it
+    takes in: (that file, None)} (composerefs.py); a path with a variable part stands for every path of `tree` its
+    literal parts allow. Raises _PastBound past composerefs.MAX_FILES Compose files, or at one longer than is read."""
+    found: dict[str, tuple[str, str | None]] = {}
+    text = _text(read_blob)
+    files = [path for path, entry in tree.items() if entry.mode in (*_REGULAR, _LINK) and composerefs.is_compose(path)]
+    if len(files) > composerefs.MAX_FILES:
+        raise _PastBound
+    for path in files:
+        if (entry := opened(tree, path, text)) is None:
+            continue
+        data = read_blob(entry)
+        if len(data) > FULL_READ:
+            raise _PastBound
+        for named, context in composerefs.builds(path, data.decode("utf-8", "replace")):
+            wild = re.compile(".*".join(map(re.escape, named.split(composerefs.WILD))), re.DOTALL) \
+                if composerefs.WILD in named else None
+            for each in [listed for listed in tree if wild.fullmatch(listed)] if wild is not None else [named]:
+                found.setdefault(each, (path, context))
+    return found
+
+
+def applied_references(trees: tuple[Tree, ...], read_blob: Read,
+                       is_data: Callable[[str], bool]) -> dict[str, str] | bool:
+    """kustomize_references, and the Dockerfiles and Compose files a Compose file of a tree builds or takes in
+    (compose_builds), and the scripts such a Dockerfile runs from the build's context: what a tool applies or builds
+    by the path a definition names; False past the bounds. A Compose file that is a test's data names nothing."""
+    found = kustomize_references(trees, read_blob, is_data)
+    if found is False:
+        return False
+    assert isinstance(found, dict)
+    text = _text(read_blob)
+    try:
+        for tree in trees:
+            for named, (compose, context) in compose_builds(tree, read_blob).items():
+                if is_data(compose):  # a test's input (compose's own e2e tests): nothing builds it
+                    continue
+                found.setdefault(named, compose)
+                if context is not None and (entry := opened(tree, named, text)) is not None:
+                    # the scripts its RUNs run, copied from the build's context (not the Dockerfile's folder)
+                    data = read_blob(entry)
+                    if len(data) > FULL_READ:
+                        return False
+                    for script in dockerrefs.run_scripts(context, data.decode("utf-8", "replace"))[0]:
+                        found.setdefault(script, f"{compose} (building {named})")
+    except _PastBound:
+        return False
+    return found
 
 
 def _includes(path: str, data: bytes) -> list[str]:
