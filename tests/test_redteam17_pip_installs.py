@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 
+from gatekeeper.classify.dockerrefs import run_scripts
 from gatekeeper.classify.pipinstalls import PathIndex, installed_requirements, requirement_words
 from gatekeeper.cli import main
 
@@ -84,6 +85,8 @@ INSTALLS: dict[str, tuple[str, str]] = {
     "ci-script": ("ci/{n}.sh", "#!/bin/sh\nset -e\npip install -r {f}\n"),
     "makefile": ("{n}/Makefile", "install:\n\tpip install -r ../{f}\n"),
     "dockerfile": ("Dockerfile.{n}", "FROM python:3.12\nCOPY {f} /tmp/req.txt\nRUN pip install -r /tmp/req.txt\n"),
+    "multistage": ("Dockerfile.{n}", "FROM python:3.12 AS b\nCOPY tools/ /src/\nFROM python:3.12\n"
+                                     "COPY --from=b /src/{n}.txt /r.txt\nRUN pip install -r /r.txt\n"),
     "tox": ("{n}/tox.ini", "[testenv]\ndeps =\n    -r{{toxinidir}}/../{f}\ncommands = pytest\n"),
     "nox": ("{n}/noxfile.py", "import nox\n\n@nox.session\ndef t(s):\n    s.install('-r', '../{f}')\n"),
     "readthedocs": ("{n}/.readthedocs.yaml", "version: 2\npython:\n  install:\n    - requirements: {f}\n"),
@@ -127,7 +130,7 @@ def test_every_install_makes_the_file_it_reads_deps(tmp_path: Path, capsys: pyte
     assert {path: buckets[path] for path in LOOK_ALIKE_FILES} == dict.fromkeys(LOOK_ALIKE_FILES, "src")
 
 
-@pytest.mark.parametrize("name", ["folded", "cd", "cluster", "dockerfile", "setuptools"])
+@pytest.mark.parametrize("name", ["folded", "cd", "cluster", "dockerfile", "multistage", "setuptools"])
 def test_the_gate_reviews_the_edit(tmp_path: Path, name: str) -> None:
     installer, text = _installer(name)
     repo, old, new = two_commits(tmp_path / "repo", {installer: text, f"tools/{name}.txt": "six==1.16.0\n"},
@@ -139,6 +142,21 @@ def test_the_gate_reviews_the_edit(tmp_path: Path, name: str) -> None:
     reasons = json.loads(out.getvalue())["reasons"]
     assert code == 3, reasons
     assert {p for r in reasons for p in r.get("paths", ())} == {f"tools/{name}.txt"}
+
+
+@pytest.mark.parametrize(("copies", "taken", "runs"), [
+    ("COPY scripts/build.sh /opt/b.sh", "COPY --from=builder /opt/b.sh /b.sh", "/b.sh"),
+    ("COPY scripts/ /opt/", "COPY --from=builder /opt/build.sh /b.sh", "/b.sh"),
+    ("COPY scripts/build.sh /opt/", "COPY --from=0 /opt /x", "/x/build.sh"),
+    ("COPY scripts /opt/s", "COPY --from=builder /opt /x", "/x/s/build.sh"),
+    ("COPY scripts/build.sh /opt/b.sh", "COPY --from=builder /opt/b.sh /bin/", "/bin/b.sh"),
+])
+def test_a_stage_copy_carries_the_contexts_files(copies: str, taken: str, runs: str) -> None:
+    text = f"FROM alpine AS builder\n{copies}\nFROM alpine\n{taken}\nRUN {runs}\n"
+    assert "scripts/build.sh" in run_scripts("", text)[0]
+    # another image's files are none of the repository's
+    assert run_scripts("", text.replace("--from=builder", "--from=golang:1.22").replace("--from=0", "--from=x"))[0] \
+        == set()
 
 
 def test_patterns_match_as_suffixes_and_variables_match_anything() -> None:
