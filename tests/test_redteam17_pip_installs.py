@@ -35,6 +35,7 @@ from gitrepo import two_commits
 from gatekeeper.classify.dockerrefs import run_scripts
 from gatekeeper.classify.pipinstalls import PathIndex, installed_requirements, requirement_words
 from gatekeeper.cli import main
+from tests.gitrepo import GitRepo
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n{steps}"
 # name: (installer path, its text; {f} is the file it installs, tools/<name>.txt)
@@ -163,11 +164,32 @@ def test_patterns_match_as_suffixes_and_variables_match_anything() -> None:
     index = PathIndex(["tools/deps.txt", "docs/tools/deps.txt", "requirements/py311.txt", "Tools/Upper.txt",
                        "x.txt", "src/app.py"])
     text = "pip install -r deps.txt -r requirements/${{ matrix.v }}.txt -r tools/upper.txt -r /home/x/src/none.txt"
-    assert index.matching(installed_requirements(text), text) == [
-        "tools/deps.txt", "docs/tools/deps.txt", "requirements/py311.txt", "Tools/Upper.txt"]
+    in_tree = {"tools/deps.txt", "docs/tools/deps.txt", "requirements/py311.txt", "Tools/Upper.txt"}
+    found = index.matching(installed_requirements(text), text)
+    assert {path for path in found if path in index.every} == in_tree
+    # each literal path as written too, for a checkout that opens it through a linked folder
+    assert set(found) - in_tree == {"deps.txt", "tools/upper.txt", "home/x/src/none.txt"}
     # all variable: every path the text's words name
     text = "env:\n  R: x.txt\nrun: pip install -r $R\n"
-    assert index.matching(installed_requirements(text), text) == ["x.txt"]
+    assert [path for path in index.matching(installed_requirements(text), text) if path in index.every] == ["x.txt"]
+
+
+def test_a_file_installed_through_links_is_deps(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("shared/t.yml", WORKFLOW.format(steps="      - run: pip install -r req/deps.txt\n"))
+    repo.write("tools/deps.txt", "six==1.16.0\n")
+    repo.symlink(".github/workflows/t.yml", "../../shared/t.yml")  # the workflow, read where it points
+    repo.symlink("req", "tools")  # the file, opened through a linked folder
+    old = repo.commit("base")
+    repo.write("tools/deps.txt", "six==1.16.0\nevil-pkg==1.0\n")
+    new = repo.commit("head")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["gate", "--tree", f"{old}..{new}", "--repo", str(repo.root), "--format", "json",
+                     "--enable", "deps"])
+    reasons = json.loads(out.getvalue())["reasons"]
+    assert code == 3, reasons
+    assert {p for r in reasons for p in r.get("paths", ())} == {"tools/deps.txt"}
 
 
 # pip's own option parser is the truth: every file it takes as requirements or constraints, the reader names.

@@ -124,10 +124,11 @@ class PathIndex:
             key = folded(path)
             self.by_name.setdefault(key.rpartition("/")[2], []).append((key, path))
 
-    def matching(self, patterns: Iterable[str], text: str) -> list[str]:
+    def matching(self, patterns: list[str], text: str) -> list[str]:
         """The paths each pattern names, folded as checkouts fold names (a pattern is a suffix of a path at a `/`;
         `*` is any run of characters); ANY stands for every word of `text`."""
         self._indexed()
+        written = set(patterns)
         expanded: list[str] = []
         for pattern in patterns:
             expanded += words_named(text) if pattern == ANY else [pattern]
@@ -140,6 +141,8 @@ class PathIndex:
                 continue
             found += [path for full, path in self.by_name.get(key.rpartition("/")[2], ())
                       if full == key or full.endswith("/" + key)]
+            if pattern in written:  # as written too: a checkout may open it through a linked folder (`req -> tools`)
+                found.append(pattern)
         return list(dict.fromkeys(found))
 
 
