@@ -87,13 +87,16 @@ def _line_values(line: str) -> list[str]:
     """The requirements files a logical line's installs read: their options' values, and in a line that installs,
     what `cat FILE` prints or `< FILE` feeds (`xargs pip install < FILE`, `pip install $(cat FILE)`); a line that
     is a list of requirement options (tox's `deps = -r FILE`, a requirements file's own line) too."""
-    line = _GITHUB_EXPRESSION.sub(lambda m: re.sub(r"\s+", "", m.group()), line)  # one word, as the runner's
-    words = _words(line)
-    commands = _commands(words)
-    found = [value for command in commands for value in _requirement_values(command)]
-    if commands:
-        found += [words[i + 1] for i, word in enumerate(words[:-1]) if word == "cat" or word.endswith("<")]
-        found += re.findall(r"(?:\$\(|`)\s*cat\s+([^\s)`]+)", line)
+    found: list[str] = []
+    lower = line.lower()
+    if "pip" in lower or "uv" in lower:  # an installer may run: the line split as a shell splits it
+        line = _GITHUB_EXPRESSION.sub(lambda m: re.sub(r"\s+", "", m.group()), line)  # one word, as the runner's
+        words = _words(line)
+        commands = _commands(words)
+        found += [value for command in commands for value in _requirement_values(command)]
+        if commands:
+            found += [words[i + 1] for i, word in enumerate(words[:-1]) if word == "cat" or word.endswith("<")]
+            found += re.findall(r"(?:\$\(|`)\s*cat\s+([^\s)`]+)", line)
     lead = line.strip().removeprefix("- ").strip()
     lead = re.sub(r"^(?:deps|requires)[ \t]*=[ \t]*", "", lead)
     if lead.startswith(("-r", "-c", "--r", "--c")):
