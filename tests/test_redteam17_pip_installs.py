@@ -13,6 +13,8 @@ adding `evil-pkg==1.0`, `gate --tree --enable deps` said allow (exit 0) for each
 - YAML: a folded `run: >` whose `-r FILE` is on the next line, a double-quoted scalar with an escape or a fold;
 - variables: `env: REQ: FILE` then `-r $REQ` or `${{ env.REQ }}`, `${{ matrix.req }}`, `tools/${{ matrix.n }}.txt`,
   `PIP_REQUIREMENT`/`PIP_CONSTRAINT` settings;
+- conda: `conda env create -f FILE`, `micromamba create --file=FILE`, setup-miniconda's `environment-file:` (an
+  environment file's `pip:` list is installed by pip; no delta reads it, so an edit is `deps.unexplained`);
 - the files that install: a composite action, `.gitlab-ci.yml`, CircleCI, a CI folder's script, a Makefile, a
   Dockerfile's RUN (`COPY tools/v.txt /tmp/req.txt`), tox's `deps = -r FILE`, a noxfile's `session.install("-r",
   FILE)`, Read the Docs' `requirements:`, `pip.conf`, a pre-commit hook, and the project's own build:
@@ -79,6 +81,11 @@ INSTALLS: dict[str, tuple[str, str]] = {
     "uv-add": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - run: uv add -r {f}\n")),
     "uv-run": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - run: uv run --with-requirements {f} t\n")),
     "pipenv": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - run: pipenv install -r {f}\n")),
+    "conda": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - run: conda env create -f {f}\n")),
+    "mamba": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - run: micromamba create -y --file={f}\n")),
+    "miniconda": (".github/workflows/{n}.yml",
+                  WORKFLOW.format(steps="      - uses: conda-incubator/setup-miniconda@v3\n        with:\n"
+                                        "          environment-file: {f}\n")),
     "action": ("tools/actions/{n}/action.yml", "runs:\n  using: composite\n  steps:\n"
                                                "    - run: pip install -r {f}\n      shell: bash\n"),
     "gitlab": ("{n}/.gitlab-ci.yml", "test:\n  script:\n    - pip install -r {f}\n"),

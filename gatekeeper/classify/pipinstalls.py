@@ -29,13 +29,15 @@ import yaml
 from gatekeeper.classify.change import folded
 
 ANY = "*"  # a pattern that is all variable: every path the file's words name
-_MARKS = ("pip", "uv", "requirement", "constraint", "override", "-r", "-c")  # in every text that names such a file
+# in every text that names such a file
+_MARKS = ("pip", "uv", "requirement", "constraint", "override", "-r", "-c", "conda", "mamba", "environment")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # A command that installs or resolves requirements files: its last word (a path's name), lower case, `.exe` aside.
 _PIP = re.compile(r"pip(?:3(?:\.\d+)?)?")
 _PYTHON = re.compile(r"(?:python|py|pypy)(?:\d+(?:\.\d+)?)?[w]?")
 _SUBCOMMANDS = frozenset({"install", "download", "wheel", "sync", "lock", "compile", "add", "run", "tool", "pip",
                           "uv", "x"})
+_CONDAS = frozenset({"conda", "mamba", "micromamba"})
 _SYNCS = frozenset({"pip-sync", "pip-sync.exe"})  # every plain word is a requirements file
 # pip's and uv's options that take a requirements (or constraints, overrides) file, spelled in full; optparse and
 # clap take an unambiguous prefix of a long one (`--requirem`), and an ambiguous one is read too (fail closed).
@@ -46,7 +48,8 @@ _SHORT = "rcb"  # -r, -c, and uv's -b (build constraints)
 # keys of tools that install a requirements file they name (Read the Docs' `python.install[].requirements`, an
 # action's `requirements-file:` input).
 _SETTINGS = re.compile(r"(?:\b(?:PIP_[A-Z_]*(?:REQUIREMENT|CONSTRAINT)[A-Z_]*|UV_[A-Z_]*(?:CONSTRAINT|OVERRIDE)[A-Z_]*)"
-                       r"|(?:^|[\s{,])['\"]?requirements?(?:[-_ ]?(?:files?|paths?|txt))?)['\"]?[ \t]*[:=][ \t]*(.*)$",
+                       r"|(?:^|[\s{,])['\"]?(?:requirements?(?:[-_ ]?(?:files?|paths?|txt))?|environment[-_]file))"
+                       r"['\"]?[ \t]*[:=][ \t]*(.*)$",
                        re.MULTILINE | re.IGNORECASE)
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}|\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|\$[A-Za-z_0-9@*#?!-]+|%[A-Za-z_0-9]+%"
                          r"|`[^`]*`")
@@ -89,7 +92,7 @@ def _line_values(line: str) -> list[str]:
     is a list of requirement options (tox's `deps = -r FILE`, a requirements file's own line) too."""
     found: list[str] = []
     lower = line.lower()
-    if "pip" in lower or "uv" in lower:  # an installer may run: the line split as a shell splits it
+    if "pip" in lower or "uv" in lower or "conda" in lower or "mamba" in lower:  # an installer may run: split it
         line = _GITHUB_EXPRESSION.sub(lambda m: re.sub(r"\s+", "", m.group()), line)  # one word, as the runner's
         words = _words(line)
         commands = _commands(words)
@@ -268,6 +271,8 @@ def _commands(words: list[str]) -> list[list[str]]:
             out.append(["sync", *_until_end(words, index + 1)])
         elif name == "uvx":
             out.append(["uvx", *_until_end(words, index + 1)])
+        elif name in _CONDAS:  # `conda env create -f FILE`, `mamba install --file FILE`: an environment file
+            out.append(["conda", *_until_end(words, index + 1)])
         elif _PIP.fullmatch(name) or name in ("uv", "pipenv", "pipx") \
                 or (_PYTHON.fullmatch(name) and _runs_pip(words, index + 1)):
             rest = _until_end(words, index + 1)
@@ -299,6 +304,12 @@ def _requirement_values(words: list[str]) -> list[str]:
     for index, word in enumerate(words):
         sync = sync or word == "sync"
         following = words[index + 1] if index + 1 < len(words) else ""
+        if words[0] == "conda":
+            if word in ("-f", "--file"):
+                found.append(following)
+            elif word.startswith(("--file=", "-f")) and len(word) > 2:
+                found.append(word.partition("=")[2] if word.startswith("--") else word[2:])
+            continue
         if word.startswith("--"):
             option, equals, value = word.partition("=")
             if len(option) > 3 and any(name.startswith(option) for name in _LONG):
