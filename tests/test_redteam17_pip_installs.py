@@ -12,7 +12,7 @@ adding `evil-pkg==1.0`, `gate --tree --enable deps` said allow (exit 0) for each
   v.txt`, PowerShell's backtick and cmd's `^` continuations, `xargs pip install < FILE`, `pip install $(cat FILE)`;
 - YAML: a folded `run: >` whose `-r FILE` is on the next line, a double-quoted scalar with an escape or a fold;
 - variables: `env: REQ: FILE` then `-r $REQ` or `${{ env.REQ }}`, `${{ matrix.req }}`, `tools/${{ matrix.n }}.txt`,
-  `PIP_REQUIREMENT`/`PIP_CONSTRAINT` settings;
+  `PIP_REQUIREMENT`/`PIP_CONSTRAINT`/`PIP_CONFIG_FILE` settings;
 - conda: `conda env create -f FILE`, `micromamba create --file=FILE`, setup-miniconda's `environment-file:` (an
   environment file's `pip:` list is installed by pip; no delta reads it, so an edit is `deps.unexplained`);
 - the files that install: a composite action, `.gitlab-ci.yml`, CircleCI, a CI folder's script, a Makefile, a
@@ -76,6 +76,8 @@ INSTALLS: dict[str, tuple[str, str]] = {
                     WORKFLOW.format(steps="      - run: pip install -r tools/${{{{ matrix.n }}}}.txt\n")),
     "setting": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - env:\n          PIP_CONSTRAINT: {f}\n"
                                                                     "        run: pip install six\n")),
+    "pip-config": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - env:\n          PIP_CONFIG_FILE: {f}\n"
+                                                                       "        run: pip install six\n")),
     "uv-sync": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - run: uv pip sync {f}\n")),
     "pip-sync": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - run: pip-sync {f}\n")),
     "uv-add": (".github/workflows/{n}.yml", WORKFLOW.format(steps="      - run: uv add -r {f}\n")),

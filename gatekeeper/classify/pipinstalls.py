@@ -44,10 +44,12 @@ _SYNCS = frozenset({"pip-sync", "pip-sync.exe"})  # every plain word is a requir
 _LONG = ("--requirement", "--requirements", "--constraint", "--constraints", "--with-requirements", "--override",
          "--overrides", "--build-constraint", "--build-constraints", "--requirements-from-script")
 _SHORT = "rcb"  # -r, -c, and uv's -b (build constraints)
-# pip's and uv's settings naming such files (`env: PIP_CONSTRAINT: ci/pins.txt`, `ENV PIP_REQUIREMENT=...`), and the
+# pip's and uv's settings naming such files (`env: PIP_CONSTRAINT: ci/pins.txt`, `ENV PIP_REQUIREMENT=...`), or the
+# settings file that may move the index (`PIP_CONFIG_FILE: ci/pip.ini`, `UV_CONFIG_FILE`), and the
 # keys of tools that install a requirements file they name (Read the Docs' `python.install[].requirements`, an
 # action's `requirements-file:` input).
-_SETTINGS = re.compile(r"(?:\b(?:PIP_[A-Z_]*(?:REQUIREMENT|CONSTRAINT)[A-Z_]*|UV_[A-Z_]*(?:CONSTRAINT|OVERRIDE)[A-Z_]*)"
+_SETTINGS = re.compile(r"(?:\b(?:PIP_[A-Z_]*(?:REQUIREMENT|CONSTRAINT)[A-Z_]*|UV_[A-Z_]*(?:CONSTRAINT|OVERRIDE)[A-Z_]*"
+                       r"|PIP_CONFIG_FILE|UV_CONFIG_FILE)"
                        r"|(?:^|[\s{,])['\"]?(?:requirements?(?:[-_ ]?(?:files?|paths?|txt))?|environment[-_]file))"
                        r"['\"]?[ \t]*[:=][ \t]*(.*)$",
                        re.MULTILINE | re.IGNORECASE)
