@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from gitrepo import two_commits
 
-from gatekeeper.classify.pipinstalls import installed_requirements
+from gatekeeper.classify.pipinstalls import PathIndex, installed_requirements
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.cli import main
 from tests.gitrepo import GitRepo
@@ -165,8 +165,14 @@ def test_the_files_a_workflows_pip_install_names_resolve_as_the_step_runs() -> N
             "      - working-directory: docs\n        run: pip3 install --requirement=reqs.txt && pip install six\n"
             "      - run: pip install -r /etc/x.txt -r ../../x.txt -r https://x.example/r.txt\n"
             "      - run: echo requirements -r nothing.txt\n")
-    assert installed_requirements(text) == ["ci/deps.txt", "docs/ci/deps.txt", "test.in", "docs/test.in", "pins.txt",
-                                            "docs/pins.txt", "reqs.txt", "docs/reqs.txt"]
+    # red team 17: a pattern matches as a path's suffix (the root, a `working-directory:`, a `cd`); an all-variable
+    # value (`-r $REQ`) names what the workflow's words name, here nothing more that exists
+    paths = ["ci/deps.txt", "docs/ci/deps.txt", "test.in", "docs/test.in", "pins.txt", "docs/pins.txt",
+             "docs/reqs.txt", "etc/x.txt", "src/app.py", "x.example/r.txt"]
+    named = PathIndex(paths).matching(installed_requirements(text), text)
+    assert [path for path in named if path in paths] == [
+        "ci/deps.txt", "docs/ci/deps.txt", "test.in", "docs/test.in", "pins.txt", "docs/pins.txt", "docs/reqs.txt",
+        "etc/x.txt"]
 
 
 def test_a_file_a_workflow_installs_with_pip_is_a_deps_file(tmp_path: Path,

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
+from gatekeeper.classify.composerefs import is_compose
 from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.lowering import lower_with_proof
 from gatekeeper.classify.markers import (
@@ -152,7 +153,9 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
     if item.bucket != "ci" and not action_package(item) and (evidence := context.local_action(change)) is not None:
         item = _raise(item, "ci", "ci.context.local-action", "content", evidence + how)
     if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(change)) is not None:
-        item = _raise(item, "iac", "iac.context.kustomize-reference", "content", evidence + how)
+        rule = "iac.context.compose-build" if is_compose(evidence.partition(" ")[0]) else \
+            "iac.context.kustomize-reference"
+        item = _raise(item, "iac", rule, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
     return item

@@ -23,6 +23,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from collections.abc import Callable, Iterator
 
 # Words that start a command without being it: the command is the next word.
 _PREFIXES = frozenset({
@@ -57,37 +58,83 @@ def run_scripts(folder: str, text: str) -> tuple[set[str], set[Wild]]:
     """The repository paths of the files the Dockerfile in `folder` copies in and then runs in a RUN instruction,
     and the folders (with a name pattern) a command with a variable part or a glob may run files of
     (`/scripts/${VARIANT}.sh`, `$DIR/prod.sh`, `for f in /scripts/*.sh`, `run-parts /scripts`: red team 11)."""
-    copies: list[tuple[list[str], str, bool]] = []  # (repository sources, image destination, destination a folder)
-    stages: dict[str, list[tuple[list[str], str, bool]]] = {}  # what each named stage copied from the context
-    stage = ""
-    workdir = "/"
     found: set[str] = set()
     wild: set[Wild] = set()
+    for workdir, rest, mounted, copies in _runs(folder, text):
+        for command in _commands(rest):
+            found |= _sources(_absolute(workdir, command), command, mounted)
+        for command in _wild_commands(rest):
+            wild |= _wild_sources(workdir, command, copies)
+    return found, wild
+
+
+def run_reads(folder: str, text: str, reads: Callable[[str], list[str]]) -> set[str]:
+    """The repository paths of the files a RUN instruction reads by the paths `reads(RUN's arguments)` gives
+    (`pip install -r /tmp/req.txt` after `COPY tools/deps.txt /tmp/req.txt`: pipinstalls.py), through its COPYs and
+    bind mounts."""
+    found: set[str] = set()
+    for workdir, rest, mounted, _copies in _runs(folder, text):
+        for path in reads(rest):
+            found |= _sources(_absolute(workdir, path), path, mounted)
+    return found
+
+
+Copies = list[tuple[list[str], str, bool]]  # (repository sources, image destination, destination a folder)
+
+
+def _runs(folder: str, text: str) -> Iterator[tuple[str, str, Copies, Copies]]:
+    """(WORKDIR, arguments, what the COPYs and its bind mounts put in the image, the COPYs) of each RUN. A `COPY
+    --from=STAGE` takes what that stage copied from the context along (red team 17: `COPY tools/deps.txt /app/r.txt`
+    in a builder stage, `COPY --from=builder /app/r.txt /r.txt` then `RUN pip install -r /r.txt`)."""
+    copies: Copies = []
+    stages: dict[str, Copies] = {}  # what each stage (by name and by number) copied from the context
+    here: Copies = []
+    workdir = "/"
     for number, (keyword, rest) in enumerate(_instructions(text)):
         if number >= MAX_INSTRUCTIONS:
             break
         if keyword == "FROM":
-            stage = m.group(1).lower() if (m := _STAGE.search(" " + rest)) is not None else ""
+            here = []
+            stages[str(sum(1 for key in stages if key.isdigit()))] = here
+            if (m := _STAGE.search(" " + rest)) is not None:
+                stages[m.group(1).lower()] = here
         elif keyword == "WORKDIR":
             workdir = posixpath.normpath(posixpath.join(workdir, rest.strip().strip('"')))
         elif keyword in ("COPY", "ADD"):
             words = _words(rest)
-            if any(w.startswith("--from") for w in words):
-                continue
+            origin = next((w.partition("=")[2].lower() for w in words if w.startswith("--from=")), None)
             words = [w for w in words if not w.startswith("--")]
-            if len(words) >= 2:
+            if len(words) < 2:
+                continue
+            destination = _absolute(workdir, words[-1])
+            into = words[-1].endswith("/") or len(words) > 2
+            if origin is not None:
+                taken = [entry for word in words[:-1]
+                         for entry in _from_stage(_absolute("/", word), destination, into, stages.get(origin, []))]
+            else:
                 sources = [_in_context(folder, w) for w in words[:-1]]
-                into = words[-1].endswith("/") or len(sources) > 1
-                copies.append(([s for s in sources if s is not None], _absolute(workdir, words[-1]), into))
-                if stage:
-                    stages.setdefault(stage, []).append(copies[-1])
+                taken = [([s for s in sources if s is not None], destination, into)]
+            copies += taken
+            here += taken
         elif keyword == "RUN":
-            mounted = copies + _mounts(folder, workdir, rest, stages)
-            for command in _commands(rest):
-                found |= _sources(_absolute(workdir, command), command, mounted)
-            for command in _wild_commands(rest):
-                wild |= _wild_sources(workdir, command, copies)
-    return found, wild
+            yield workdir, rest, copies + _mounts(folder, workdir, rest, stages), copies
+
+
+def _from_stage(taken: str, destination: str, into: bool, stage: Copies) -> Copies:
+    """What `COPY --from=STAGE taken destination` puts where, of the files STAGE copied from the context."""
+    out: Copies = []
+    for sources, placed, placed_into in stage:
+        if placed == taken and placed_into:  # the folder the stage copied into, whole
+            out.append((sources, destination, True))
+        elif placed == taken:  # the file the stage copied
+            where = f"{destination.rstrip('/')}/{taken.rpartition('/')[2]}" if into else destination
+            out.append((sources, posixpath.normpath(where), False))
+        elif placed.startswith(taken.rstrip("/") + "/"):  # a copy below the folder taken
+            out.append((sources, posixpath.normpath(destination + placed[len(taken.rstrip("/")):]), placed_into))
+        elif taken.startswith(placed.rstrip("/") + "/"):  # a file or folder inside a folder the stage copied
+            rel = taken[len(placed.rstrip("/")) + 1:]
+            out.append(([f"{source}/{rel}" if source else rel for source in sources], destination, into))
+    return out
 
 
 def _mounts(folder: str, workdir: str, run: str, stages: dict[str, list[tuple[list[str], str, bool]]]) \

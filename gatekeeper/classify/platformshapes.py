@@ -50,9 +50,26 @@ _HELM_INDEX_ENTRIES = lazy(r"^entries:[ \t]*$", _FLAGS)
 _HELM_INDEX_GENERATED = lazy(r"^generated:[ \t]*\S", _FLAGS)
 # A Bazel run-control line that points module resolution elsewhere: another registry, a repository or module
 # overridden by a path or URL, a vendor folder (the same move as an index URL in a pip or npm settings file).
+# A run-control line of any command (`always`, `vendor`, a `:config`) whose flag moves where modules and downloads come
+# from, its value after `=` or a blank (Bazel's parser takes both): red team 17, `common --registry URL`, `always
+# --registry=`, `--downloader_config=` (URL rewrites), `--inject_repository=`, `--module_mirrors=` were `other`.
 _BAZEL_SOURCE = lazy(
-    r"^[ \t]*(?:common|build|fetch|query|cquery|aquery|sync|test|run|mod|info|coverage)(?::[\w-]+)?[ \t]+"
-    r"(?:[^\n#]*[ \t])?--(?:registry|override_repository|override_module|vendor_dir)=", _FLAGS)
+    r"^[ \t]*([A-Za-z][\w-]*)(?::[\w-]+)?[ \t]+(?:[^\n#]*[ \t])?--(?:registry|override_repository|override_module"
+    r"|vendor_dir|inject_repository|module_mirrors|(?:experimental_)?downloader_config|experimental_remote_downloader"
+    r"|remote_downloader)(?:=|[ \t]+[^\s-])", _FLAGS)
+
+
+_BAZEL_COMMANDS = frozenset({
+    "always", "common", "startup", "build", "test", "run", "coverage", "query", "cquery", "aquery", "fetch", "sync",
+    "mod", "vendor", "info", "clean", "config", "dump", "help", "license", "mobile-install", "print_action",
+    "shutdown", "version", "analyze-profile", "canonicalize-flags"})
+
+
+def is_bazelrc(name: str) -> bool:
+    """A file Bazel may read as run control: `.bazelrc`, `ci.bazelrc`, `.bazelrc.ci`, `.bazelrc.user`, and what a
+    `.bazelrc` imports by any name (`import %workspace%/tools/ci.rc`, an extensionless `tools/bazel/remote`)."""
+    lower = name.lower()
+    return "bazelrc" in lower or lower.endswith(".rc") or "." not in lower.lstrip(".")
 
 
 def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
@@ -75,6 +92,7 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
     if lower.endswith((".yaml", ".yml")) and (m := _HELM_INDEX_ENTRIES.search(text)) is not None \
             and _HELM_INDEX_VERSION.search(text) and _HELM_INDEX_GENERATED.search(text):
         return "other", "other.content.helm-repository-index", evidence_line(text, m)
-    if lower.endswith("bazelrc") and (m := _BAZEL_SOURCE.search(text)) is not None:
+    if is_bazelrc(lower) and (m := _BAZEL_SOURCE.search(text)) is not None and (
+            "bazelrc" in lower or m.group(1).lower() in _BAZEL_COMMANDS):  # another name: a Bazel command's line only
         return "deps", "deps.content.bazel-module-source", evidence_line(text, m)
     return None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from gatekeeper.classify.ansible import ansible, setup_py
 from gatekeeper.classify.contextrules import ContextRules
-from gatekeeper.classify.platformshapes import platform_shape
+from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
 from gatekeeper.classify.shapes import evidence_line, setup_cfg, shape
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
 from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
@@ -215,7 +215,8 @@ def is_candidate(path: str) -> bool:
         stem, dot, ext = name.rpartition(".")
     if dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS:
         return False  # a document's template (`README.md.gotmpl`): its YAML examples are prose, not configuration
-    return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb")
+    return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb") \
+        or is_bazelrc(name)
 
 
 def readable(data: bytes) -> bytes:

@@ -225,7 +225,7 @@ class TreeContext:
     def kustomize_reference(self, change: FileChange) -> str | None:
         """Evidence that a kustomization of either tree names a side of `change` by its path (kustomizerefs.py)."""
         if self._kustomized is None:
-            self._kustomized = treereads.kustomize_references(self.trees, self._head, self._is_data)
+            self._kustomized = treereads.applied_references(self.trees, self._head, self._is_data)
         if self._kustomized is False:
             return f"more than {kustomizerefs.MAX_FILES} kustomizations: any of them may name it"
         assert isinstance(self._kustomized, dict)
@@ -263,7 +263,7 @@ class TreeContext:
         if self._requirements is None:
             self._requirements = treereads.requirements_includes(self.trees, self._head)
         if self._requirements is False:
-            return f"more than {treereads.MAX_REQUIREMENTS} requirements files: any of them may include it"
+            return f"more than {treereads.MAX_REQUIREMENTS} requirements files (or installers): any may include it"
         assert isinstance(self._requirements, dict)
         for side in change.sides():
             if (spelled := self._spelled("requirements", self._requirements, side)) is not None:

@@ -7,10 +7,12 @@ the answer is "everything" (fail closed), as is a file longer than the FULL_READ
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, pipinstalls
+from gatekeeper.classify import composerefs, dockerrefs, gitlabincludes, kustomizerefs, localactions, pipinstalls
+from gatekeeper.classify.change import folded
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
@@ -38,16 +40,25 @@ def _text(read_blob: Read) -> Callable[[TreeEntry], str]:
 def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read) -> Iterator[
         tuple[str, str, TreeEntry]]:
     """Each file of `queue` ((path, the file that led to it), popped last first) once, with the entry of the regular
-    file a checkout opens there (through symlinks: symlinks.opened), while the caller appends what it names to
-    `queue`; raises _PastBound at the file past `limit`."""
+    file a checkout opens there (through symlinks: symlinks.opened; and under any spelling a checkout that folds
+    names opens for it: `tools/setup/Action.yml` for `action.yml` on a Windows or macOS runner, red team 17), while
+    the caller appends what it names to `queue`; raises _PastBound at the file past `limit`."""
     seen: set[str] = set()
+    missed: set[str] = set()
     text = _text(read_blob)
+    spellings: dict[str, list[str]] | None = None
     while queue:
         path, origin = queue.pop()
-        if path in seen:
+        if path in seen or path in missed:
             continue
         entry = opened(tree, path, text)
         if entry is None:
+            missed.add(path)
+            if spellings is None:
+                spellings = {}
+                for listed in tree:
+                    spellings.setdefault(folded(listed), []).append(listed)
+            queue += [(other, origin) for other in spellings.get(folded(path), ()) if other not in missed]
             continue
         seen.add(path)
         if len(seen) > limit:
@@ -111,7 +122,8 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
                         found.setdefault(place, origin)
                 for folder in uses:
                     if not folder:  # the root action: what its definition runs
-                        for name in localactions.DEFINITIONS:
+                        for name in [listed for listed in tree
+                                     if "/" not in listed and folded(listed) in localactions.DEFINITIONS]:
                             if (root := opened(tree, name, _text(read_blob))) is not None:
                                 text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
                                 for place in localactions.entry_points(localactions.entry_files(text), ""):
@@ -156,6 +168,7 @@ def kustomize_references(trees: tuple[Tree, ...], read_blob: Read,
 
 
 MAX_REQUIREMENTS = 1_000  # requirements files read per tree
+MAX_INSTALLERS = 4_000  # files read per tree for the installs they run (pipinstalls.is_installer)
 _REQUIREMENT_ENDINGS = (".txt", ".in", ".lock")  # a cheap first test of every path
 
 
@@ -165,12 +178,14 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     (or is constrained by) every line of such a file whatever its name (red team 15: `-r tools/dev.txt` made no deps
     file of it; `pip install -r ci/deps.txt` in a workflow neither)."""
     found: dict[str, str] = {}
+    index = pipinstalls.PathIndex([path for tree in trees for path in tree])
+    texts: dict[str, list[str]] = {}  # by (blob id, path): the patterns an installer names
     try:
         for tree in trees:
             queue = [(path, path) for path, entry in tree.items() if _is_requirements(path, entry)]
-            for named, workflow in _workflow_installs(tree, read_blob):
-                found.setdefault(named, workflow)
-                queue.append((named, workflow))
+            for named, installer in _installs(tree, index, read_blob, texts):
+                found.setdefault(named, installer)
+                queue.append((named, installer))
             for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS, read_blob):
                 data = read_blob(entry)
                 if len(data) > FULL_READ:
@@ -183,21 +198,88 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     return found
 
 
-def _workflow_installs(tree: Tree, read_blob: Read) -> list[tuple[str, str]]:
-    """(path, workflow) for each file a workflow of `tree` installs by `pip install -r`/`-c`; raises _PastBound past
-    MAX_REQUIREMENTS workflows, or at one longer than is read."""
+def _installs(tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
+              read: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(path, installer) for each file an installer of `tree` (a workflow, an action, a pipeline, an image build, a
+    project's settings: pipinstalls.is_installer; a Dockerfile a Compose file builds, from its context) installs by
+    `pip install -r`/`-c` or names as its requirements; raises _PastBound past MAX_INSTALLERS installers, or at one
+    longer than is read. A link is read where it points (a checkout opens it there). `read`: the paths each (blob,
+    path, context) names, kept across the trees."""
     out: list[tuple[str, str]] = []
-    workflows = [(path, entry) for path, entry in tree.items()
-                 if localactions.is_workflow(path) and entry.mode in _REGULAR]
-    if len(workflows) > MAX_REQUIREMENTS:
+    text = _text(read_blob)
+    installers = [(path, path.rpartition("/")[0] if dockerrefs.is_dockerfile(path) else None)
+                  for path, entry in tree.items()
+                  if entry.mode in (*_REGULAR, _LINK) and pipinstalls.is_installer(path)]
+    installers += [(path, context) for path, (_compose, context) in compose_builds(tree, read_blob).items()
+                   if context is not None]
+    if len(installers) > MAX_INSTALLERS:
         raise _PastBound
-    for path, entry in workflows:
+    for path, context in installers:
+        if (entry := opened(tree, path, text)) is None:
+            continue
+        key = f"{entry.oid} {path} {context}"
+        if key not in read:
+            data = read_blob(entry)
+            if len(data) > FULL_READ:
+                raise _PastBound
+            content = data.decode("utf-8", "replace")
+            patterns = pipinstalls.installed_requirements(content) + pipinstalls.project_requirements(path, content)
+            read[key] = index.matching(patterns, content) if patterns else []
+            if patterns and context is not None:  # a Dockerfile: what a COPY put where the RUN reads it
+                read[key] += sorted(dockerrefs.run_reads(context, content, pipinstalls.requirement_words))
+        out += [(named, path) for named in read[key] if named != path]
+    return out
+
+
+def compose_builds(tree: Tree, read_blob: Read) -> dict[str, tuple[str, str | None]]:
+    """{Dockerfile a Compose file of `tree` builds: (that file, the build's context folder)}, and {Compose file it
+    takes in: (that file, None)} (composerefs.py); a path with a variable part stands for every path of `tree` its
+    literal parts allow. Raises _PastBound past composerefs.MAX_FILES Compose files, or at one longer than is read."""
+    found: dict[str, tuple[str, str | None]] = {}
+    text = _text(read_blob)
+    files = [path for path, entry in tree.items() if entry.mode in (*_REGULAR, _LINK) and composerefs.is_compose(path)]
+    if len(files) > composerefs.MAX_FILES:
+        raise _PastBound
+    for path in files:
+        if (entry := opened(tree, path, text)) is None:
+            continue
         data = read_blob(entry)
         if len(data) > FULL_READ:
             raise _PastBound
-        if b"pip" in data:
-            out += [(named, path) for named in pipinstalls.installed_requirements(data.decode("utf-8", "replace"))]
-    return out
+        for named, context in composerefs.builds(path, data.decode("utf-8", "replace")):
+            wild = re.compile(".*".join(map(re.escape, named.split(composerefs.WILD))), re.DOTALL) \
+                if composerefs.WILD in named else None
+            for each in [listed for listed in tree if wild.fullmatch(listed)] if wild is not None else [named]:
+                found.setdefault(each, (path, context))
+    return found
+
+
+def applied_references(trees: tuple[Tree, ...], read_blob: Read,
+                       is_data: Callable[[str], bool]) -> dict[str, str] | bool:
+    """kustomize_references, and the Dockerfiles and Compose files a Compose file of a tree builds or takes in
+    (compose_builds), and the scripts such a Dockerfile runs from the build's context: what a tool applies or builds
+    by the path a definition names; False past the bounds. A Compose file that is a test's data names nothing."""
+    found = kustomize_references(trees, read_blob, is_data)
+    if found is False:
+        return False
+    assert isinstance(found, dict)
+    text = _text(read_blob)
+    try:
+        for tree in trees:
+            for named, (compose, context) in compose_builds(tree, read_blob).items():
+                if is_data(compose):  # a test's input (compose's own e2e tests): nothing builds it
+                    continue
+                found.setdefault(named, compose)
+                if context is not None and (entry := opened(tree, named, text)) is not None:
+                    # the scripts its RUNs run, copied from the build's context (not the Dockerfile's folder)
+                    data = read_blob(entry)
+                    if len(data) > FULL_READ:
+                        return False
+                    for script in dockerrefs.run_scripts(context, data.decode("utf-8", "replace"))[0]:
+                        found.setdefault(script, f"{compose} (building {named})")
+    except _PastBound:
+        return False
+    return found
 
 
 def _includes(path: str, data: bytes) -> list[str]:

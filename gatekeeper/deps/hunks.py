@@ -12,6 +12,7 @@ fail closed).
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable
 
 from gatekeeper.deps.loaders import text
@@ -223,3 +224,27 @@ _TOOL_END = lazy(r"^ {0,4}\}")
 def dotnet_tools_hunks(path: str, data: bytes) -> list[Dependency]:
     return _pairs("nuget", path, data, _TOOL_KEY, _TOOL_VERSION, lambda line: _TOOL_END.match(line) is not None,
                   loose=_JSON_VERSION_LOOSE)
+
+
+# Codecs a PEP 263 declaration may name that read ASCII bytes as a line break (`+AAo-`, `\\n`): pip decodes a
+# requirements file by the declaration in its first two lines (pypi.requirements_text).
+_SPLITTING_CODECS = ("utf-7", "unicode_escape", "raw_unicode_escape")
+
+
+def codec_may_split(raw: list[str]) -> bool:
+    """Whether a line the hunks of a requirements file add or remove is more than one line under a codec a
+    `coding:` declaration may name: the patch shows no declaration in lines it leaves out, and pip obeys one there
+    (red team 17: `# pinned +AAo-evil==1.0` beside a bump, under a base's `coding: utf-7`, was the bump alone)."""
+    for line in raw:
+        if line[:1] not in ("+", "-") or ("+" not in line[1:] and "\\" not in line):
+            continue
+        for codec in _SPLITTING_CODECS:
+            try:
+                with warnings.catch_warnings():  # an invalid escape (`\\p`) is a warning of unicode_escape's
+                    warnings.simplefilter("ignore")
+                    decoded = line[1:].rstrip("\r\n").encode("utf-8", "replace").decode(codec)
+            except (UnicodeError, ValueError):
+                continue  # pip stops on it (a problem with the commits)
+            if len(decoded.splitlines()) > 1:
+                return True
+    return False

@@ -241,6 +241,10 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
                 problems.append(Problem(change.path, "partial", "its hunks change build logic or a download location "
                                         "beside versions: review it by hand"))
                 continue
+            if partial and fmt.name == "requirements" and hunks.codec_may_split(section.raw):
+                problems.append(Problem(change.path, "partial", "a changed line is more than one line under a codec "
+                                        "its first lines (not shown) may declare; run with --tree BASE..HEAD"))
+                continue
             if partial and section.broken:
                 problems.append(Problem(change.path, "partial", "a hunk line holds a line break git does not "
                                         "split on (a bare CR, U+2028...); run with --tree BASE..HEAD"))

@@ -1,0 +1,94 @@
+"""The image builds a Compose file names: `build: {context: svc, dockerfile: ../images/app.build}` makes
+`images/app.build` the Dockerfile of a service's image whatever its name (`app.docker`, `images/app.build`), built
+from the context folder `svc` (red team 17, tests/test_redteam17_compose_builds.py: a Dockerfile not named as one was
+`src`, and an edit of its base image or its RUN lines was allowed). Read as YAML (yamlroots.documents): each service's
+`build` (a string is the context; `dockerfile` defaults to `Dockerfile` in it), and the other Compose files it takes
+in (`include:`, `extends: file:`). Compose's variables (`${TAG:-dev}`) keep their default; a path with any other
+variable names nothing exact but its literal parts (`images/${APP}.docker`: every file they allow, matched by
+`matches`); a URL or an absolute path names nothing (another repository, the builder's disk).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from gatekeeper.classify.yamlroots import Node, documents
+
+_NAME = re.compile(r"(?:.*[._-])?(?:docker-)?compose(?:[._-].*)?\.ya?ml")
+_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-?]([^}]*)\}")  # `${TAG:-dev}`: the default
+_VARIABLE = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
+WILD = "\x00"  # a variable part of a named path
+MAX_FILES = 2_000  # Compose files read per tree
+
+
+def is_compose(path: str) -> bool:
+    """A Compose file by its name: `compose.yaml`, `docker-compose.prod.yml`, `app.compose.yml`, `stack-compose.yml`."""
+    return _NAME.fullmatch(path.rpartition("/")[2].lower()) is not None
+
+
+def builds(path: str, text: str) -> list[tuple[str, str | None]]:
+    """(repository path, build context folder) of each Dockerfile the Compose file at `path` builds; a Compose file it
+    takes in has the context None (it is no Dockerfile). A path with a variable part holds WILD for it."""
+    folder = path.rpartition("/")[0]
+    out: list[tuple[str, str | None]] = []
+    for root in documents(text):
+        if not isinstance(root, dict):
+            continue
+        for services in root.get("services", ()):
+            for service in _values(services):
+                for build in service.get("build", ()) if isinstance(service, dict) else ():
+                    out += _build(folder, build)
+                for extends in service.get("extends", ()) if isinstance(service, dict) else ():
+                    out += [(file, None) for file in _files(folder, _strings(extends, "file"))]
+        for include in root.get("include", ()):
+            items = include if isinstance(include, list) else [include]
+            for item in items:
+                named = [item] if isinstance(item, str) else _strings(item, "path") + _strings(item, "env_file")
+                out += [(file, None) for file in _files(folder, named)]
+    return list(dict.fromkeys(out))
+
+
+def _build(folder: str, build: Node) -> list[tuple[str, str | None]]:
+    if isinstance(build, str):
+        context, dockerfiles = build, ["Dockerfile"]
+    elif isinstance(build, dict):
+        context = next(iter(_strings(build, "context")), ".")
+        dockerfiles = _strings(build, "dockerfile") or (["Dockerfile"] if not build.get("dockerfile_inline") else [])
+    else:
+        return []
+    where = _resolved(folder, context)
+    if where is None:
+        return []
+    return [(file, where) for dockerfile in dockerfiles if (file := _resolved(where, dockerfile)) is not None]
+
+
+def _values(node: Node) -> list[Node]:
+    if isinstance(node, dict):
+        return [value for values in node.values() for value in values]
+    return list(node) if isinstance(node, list) else []
+
+
+def _strings(node: Node, key: str) -> list[str]:
+    if not isinstance(node, dict):
+        return []
+    found: list[str] = []
+    for value in node.get(key, ()):
+        found += [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] \
+            if isinstance(value, list) else []
+    return found
+
+
+def _files(folder: str, written: list[str]) -> list[str]:
+    return [file for value in written if (file := _resolved(folder, value)) is not None]
+
+
+def _resolved(folder: str, value: str) -> str | None:
+    """`value` (a Compose path) against `folder`, variables read as Compose reads them; None outside the repository."""
+    value = _VARIABLE.sub(WILD, _DEFAULT.sub(lambda m: m.group(1), value.strip()))
+    if not value or "://" in value or value.startswith(("/", "~", "git@")):
+        return None
+    path = posixpath.normpath(posixpath.join(folder, value)) if folder else posixpath.normpath(value)
+    if path == ".":
+        return ""
+    return None if path == ".." or path.startswith("../") else path
