@@ -200,6 +200,6 @@ def test_iac_program_imports_in_each_language_and_their_look_alikes() -> None:
 def test_a_hostile_window_costs_a_linear_scan(fill: str) -> None:
     # 8 KiB of `{{` took 18 s before the Helm action's span was bounded (a quadratic scan); now milliseconds.
     text = (fill * (WINDOW // len(fill) + 1))[:WINDOW].encode()
-    started = time.perf_counter()
+    started = time.process_time()
     sniff("templates/x.yaml", text, RULES.context)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0

@@ -121,9 +121,9 @@ def test_a_configuration_names_its_script(configuration: str, text: str, script:
 ])
 def test_reading_a_configuration_is_linear(text: str) -> None:
     """1 MiB of hostile configuration is read in one pass (a long word, a long comment, many lines)."""
-    started = time.perf_counter()
+    started = time.process_time()
     named_paths("m", text)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
 
 
 @pytest.mark.parametrize(("text", "files", "folders"), [

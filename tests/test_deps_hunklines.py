@@ -726,7 +726,7 @@ def test_catalog_line_variants_never_disagree_with_the_file(repo: GitRepo) -> No
     'x = "' + ':' * 1_000_000 + '"',
 ])
 def test_hostile_catalog_lines_are_refused_quickly(repo: GitRepo, hostile: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     delta = _patch(repo, "gradle/libs.versions.toml", CATALOG, CATALOG.replace('okio = "3.16.3"', hostile), 0)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     assert delta.problems and {p.kind for p in delta.problems} <= {"partial", "unparsable"}

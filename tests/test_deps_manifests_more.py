@@ -144,6 +144,6 @@ def test_malformed_files_are_a_manifest_error(parse, data: bytes) -> None:  # ty
     "gem(" + '"' * 100_000,
 ])
 def test_a_hostile_gemfile_is_read_in_bounded_time(text: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     bundler.parse_gemfile("Gemfile", text.encode())
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0

@@ -186,9 +186,9 @@ def test_merge_keys_over_aliases_cannot_stall_the_gate() -> None:
     lines += [f"a{i}: &a{i} {{<<: [{', '.join([f'*a{i - 1}'] * 10)}]}}" for i in range(1, 8)]
     # `apiVersion` without a kind: the text could hold a deciding key, so it is parsed (no key, no parse at all).
     text = "\n".join(["apiVersion: apps/v1", *lines, f"<<: [{', '.join(['*a7'] * 10)}]", ""])
-    started = time.monotonic()
+    started = time.process_time()
     found = sniff("app/bomb.yaml", text.encode(), RULES.context, as_yaml=True)
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
     assert found is not None and found.rule == "iac.content.unread"
 
 
