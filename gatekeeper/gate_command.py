@@ -141,9 +141,10 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
             index = None
             if options.advisories is not None:  # before any git work: a bad folder is reported first
                 index = load_advisories(options.advisories)
-            # The tree check (git, in its thread) is collected only when decide needs it: the trust file, the packet's
-            # signature and the tree context are read meanwhile. An error of theirs comes after the check's, as when
-            # the check was collected before them (_after_tree_check).
+            # The tree check (git, in its thread) is collected by decide once the patch is verified, before it forks
+            # the engine child: the trust file, the packet's signature, the tree context and the derivation are read
+            # meanwhile. An error of theirs comes after the check's, as when the check was collected before them
+            # (_after_tree_check).
             with _after_tree_check(tree_check):
                 trust = _trust(options, revs)
                 attestation = NO_PACKET.to_input() if commits else None
@@ -156,9 +157,9 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
                         derived = derive(options.patch, bundle.rules, context)
                         assert revs is not None  # a packet-less gate has --tree
                         packet = _commits_packet(revs, bundle, derived)
-                    differences = tree_check.result() if tree_check is not None else []
                     decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run,
-                                      timeout=timeout, guarded=found.guarded, tree_differences=differences,
+                                      timeout=timeout, guarded=found.guarded,
+                                      tree_differences=tree_check.result if tree_check is not None else (),
                                       context=context, attestation=attestation, advisories=index, derived=derived,
                                       beside=checked)
             checked()  # decide ran it: a gate that decided has a schema-valid packet
