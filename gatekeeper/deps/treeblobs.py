@@ -1,7 +1,8 @@
 """Which dependency files two commits' trees differ in, and their blobs: what `--tree` reads.
 
 `git diff-tree` between the commits lists only the paths a registered format reads (identical subtrees
-are never opened), so the work is proportional to the change, never to the repository.
+are never opened), so the work is proportional to the change, never to the repository; a reader that has listed
+both trees already (the gate's tree context) compares the listings instead, with no process.
 """
 
 from __future__ import annotations
