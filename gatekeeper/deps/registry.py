@@ -167,6 +167,7 @@ _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_
 # The last suffix (lower case) of every name a rule of format_for past the Dockerfile names can match: an ASCII name
 # without a line break whose suffix is not one of these has no format (a regex's `$` also matches before a final
 # line break, and IGNORECASE matches `ı` for `i` and the Kelvin sign for `k`: such names take the rules' own tests).
+# A rule added below the shortcut in format_for must add its name's last suffix here (or sit above the shortcut).
 _SUFFIXES = frozenset({"yml", "yaml", "txt", "in", "lock", "toml", "csproj", "fsproj", "vbproj", "tf", "mk", "gradle",
                        "kts"})
 
