@@ -118,7 +118,7 @@ def decide(
     dry_run: bool = False,
     timeout: float = DEFAULT_TIMEOUT,
     guarded: Sequence[Guarded] = (),
-    tree_differences: Sequence[str] = (),
+    tree_differences: Sequence[str] | Callable[[], Sequence[str]] = (),
     context: Context | None = None,
     attestation: Mapping[str, Any] | None = None,
     advisories: Index | None = None,
@@ -128,7 +128,9 @@ def decide(
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
     `guarded`: the configuration in use where it lies in the checkout; a patch touching it is refused.
-    `tree_differences`: how the reviewed change differs from base + patch (`gatekeeper.treecheck`).
+    `tree_differences`: how the reviewed change differs from base + patch (`gatekeeper.treecheck`), or a function
+    that returns it (the tree check running in a thread): called once the patch is verified, before the engine
+    child is forked (no thread may be running then).
     `context`: the TreeContext of BASE..HEAD; the policies see files classified with it (else with the
     patch alone). The packet's claims are re-derived with the context it names.
     `advisories`: OSV records (deps.advisories.load) that mark vulnerable changes of the dependency delta.
@@ -139,6 +141,7 @@ def decide(
     names = list(dict.fromkeys(enabled))
     verified = verify(packet, patch, bundle, names, guarded=guarded, context=context, attestation=attestation,
                       advisories=advisories, derived=derived)
+    differences = tree_differences() if callable(tree_differences) else tree_differences
     evaluation = Evaluation(bundle, names, [verified.input], timeout=timeout)
     try:  # while the engine child works
         if beside is not None:
@@ -150,7 +153,7 @@ def decide(
     (found,) = evaluation.results()
     if isinstance(found, PolicyError):
         raise found
-    return conclude(verified, bundle, names, found, digests, tree_differences=tree_differences, dry_run=dry_run)
+    return conclude(verified, bundle, names, found, digests, tree_differences=differences, dry_run=dry_run)
 
 
 def start_deciding_many(

@@ -141,21 +141,27 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
             index = None
             if options.advisories is not None:  # before any git work: a bad folder is reported first
                 index = load_advisories(options.advisories)
-            differences = tree_check.result() if tree_check is not None else []
-            trust = _trust(options, revs)
-            attestation = NO_PACKET.to_input() if commits else None
-            if trust is not None and options.packet is not None and packet is not None:
-                attestation = packet_attestation(options.packet, packet, trust).to_input()
-            with open_tree_context(revs, bundle.rules) as context:
-                assert options.patch is not None  # run_gate derived it from the commits when none was given
-                derived = None
-                if packet is None:  # the commits' own packet: derived once, and the gate verifies that derivation
-                    derived = derive(options.patch, bundle.rules, context)
-                    assert revs is not None  # a packet-less gate has --tree
-                    packet = _commits_packet(revs, bundle, derived)
-                decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run, timeout=timeout,
-                                  guarded=found.guarded, tree_differences=differences, context=context,
-                                  attestation=attestation, advisories=index, derived=derived, beside=checked)
+            # The tree check (git, in its thread) is collected by decide once the patch is verified, before it forks
+            # the engine child: the trust file, the packet's signature, the tree context and the derivation are read
+            # meanwhile. An error of theirs comes after the check's, as when the check was collected before them
+            # (_after_tree_check).
+            with _after_tree_check(tree_check):
+                trust = _trust(options, revs)
+                attestation = NO_PACKET.to_input() if commits else None
+                if trust is not None and options.packet is not None and packet is not None:
+                    attestation = packet_attestation(options.packet, packet, trust).to_input()
+                with open_tree_context(revs, bundle.rules) as context:
+                    assert options.patch is not None  # run_gate derived it from the commits when none was given
+                    derived = None
+                    if packet is None:  # the commits' own packet: derived once, and the gate verifies that derivation
+                        derived = derive(options.patch, bundle.rules, context)
+                        assert revs is not None  # a packet-less gate has --tree
+                        packet = _commits_packet(revs, bundle, derived)
+                    decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run,
+                                      timeout=timeout, guarded=found.guarded,
+                                      tree_differences=tree_check.result if tree_check is not None else (),
+                                      context=context, attestation=attestation, advisories=index, derived=derived,
+                                      beside=checked)
             checked()  # decide ran it: a gate that decided has a schema-valid packet
         if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
             decision = replace(decision, attestation=attestation)
@@ -220,6 +226,18 @@ def _trust(options: GateOptions, revs: RevRange | None) -> Trust | None:
 
     data, label = trusted_file(options.trust, revs)
     return parse_trust(data.decode("utf-8", "replace"), label)
+
+
+@contextmanager
+def _after_tree_check(tree_check: _Background[list[str]] | None) -> Iterator[None]:
+    """When the body fails, the tree check's error (if it has one) is raised in its place: the body's errors come
+    after the check's, wherever the body collects it."""
+    try:
+        yield
+    except Exception:
+        if tree_check is not None:
+            tree_check.result()
+        raise
 
 
 class _Once:

@@ -187,6 +187,10 @@ class GitObjects:
             _SHARED_TREES[key] = entries
         return entries
 
+    def listed(self, commit: str) -> dict[str, TreeEntry] | None:
+        """The tree of `commit` when this reader has listed it already (`tree`), else None: no git process."""
+        return self._trees.get(commit)
+
     def blob(self, oid: str, limit: int | None = None) -> bytes:
         """The content of blob `oid` (its first `limit` bytes when given)."""
         header, data = self._batch_read(oid.encode(), b"blob", limit)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo
 
+from gatekeeper.deps import patchscan
 from gatekeeper.deps.patchscan import candidates, mapped, may_hold_dependencies, section_lines
 from gatekeeper.deps.sources import patch_delta
 from gatekeeper.diff import HashingReader
@@ -107,3 +108,35 @@ def test_a_patch_without_a_final_newline_or_of_nothing_is_streamed(tmp_path: Pat
         path.write_bytes(data)
         with open(path, "rb") as handle:
             assert mapped(handle) is None  # read as a stream, which reports the missing newline
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_may_hold_dependencies_is_whether_any_header_is_a_candidate(tmp_path: Path, seed: int) -> None:
+    """The whole-patch test stops at the first candidate header: the same answer as the set of every candidate
+    header the mapped scan keeps (empty for a patch of source files only)."""
+    rng = random.Random(seed)
+    repo = GitRepo(tmp_path / "repo")
+    names = ["src/a.c", "lib/b.py", "docs/c.md", *rng.sample(NAMES, 2)]
+    for name in names:
+        repo.write(name, "one\n")
+    repo.commit("base")
+    for name in names:
+        repo.write(name, "two\n")
+    repo.git("add", "-A")
+    real = repo.git("diff", "--cached")
+    sources_only = b"".join(b"diff --git" + part for part in real.split(b"diff --git")[1:]
+                            if b"/src/a.c " in part or b"/lib/b.py " in part or b"/docs/c.md " in part)
+    for number, data in enumerate([real, sources_only, *(_mutate(real, rng) for _ in range(10))]):
+        path = tmp_path / f"m{number}.diff"
+        path.write_bytes(data)
+        with open(path, "rb") as handle:
+            view = mapped(handle)
+            assert view is not None
+            try:
+                expected = view.find(b"Subproject commit ") >= 0 or bool(
+                    patchscan._candidate_headers(view, patchscan._header_starts(view)))
+            finally:
+                view.close()
+        assert may_hold_dependencies(path) == expected, number
+        if number == 1:
+            assert not expected

@@ -21,7 +21,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "gatekeeper"
 # jsonschema ~0.25 s, cryptography + securesystemslib ~0.2 s, regopy and opa_bindings load native libraries.
 # One standard library module joins them: urllib.request loads http.client and ssl (~40 ms), which only a
 # decision-log delivery (--log-url) needs.
-HEAVY_THIRD_PARTY = frozenset({"jsonschema", "regopy", "opa_bindings", "cryptography", "securesystemslib", "urllib"})
+HEAVY_THIRD_PARTY = frozenset({"jsonschema", "regopy", "opa_bindings", "cryptography", "securesystemslib", "urllib",
+                               "packaging"})
 
 def _modules() -> dict[str, Path]:
     found = {}
@@ -264,3 +265,16 @@ def test_no_module_grows_past_about_400_lines() -> None:
     long = {name: n for name, path in MODULES.items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
     assert long == {}
+
+
+def test_packaging_requirements_is_imported_for_a_requirement_only() -> None:
+    """packaging's requirement parser (its markers, tokenizer and grammar: 10-20 ms of CPU at every gate's start) is
+    imported when a requirement line is read, not with the gate's modules."""
+    code = ("import sys, gatekeeper.cli, gatekeeper.gate_command, gatekeeper.deps.registry, gatekeeper.deps.edits\n"
+            "assert 'packaging.requirements' not in sys.modules, 'imported with the modules'\n"
+            "from gatekeeper.deps.pypi import parse_requirements\n"
+            "assert [d.name for d in parse_requirements('r.txt', b'requests[socks]==2.31.0\\n')] == ['requests']\n"
+            "assert 'packaging.requirements' in sys.modules\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=PACKAGE.parent, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]

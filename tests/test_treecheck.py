@@ -16,7 +16,8 @@ from conftest import POLICY_DIR
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
-from gatekeeper.errors import ExitCode, InputFileError
+from gatekeeper.errors import ExitCode, InputFileError, UsageError
+from gatekeeper.gate_command import GateOptions, run_gate
 from gatekeeper.revrange import RangeError, resolve_range
 from gatekeeper.treecheck import MAX_SHOWN, tree_differences
 
@@ -287,3 +288,24 @@ def test_verify_with_tree(pr: PullRequest, capsys: pytest.CaptureFixture[str]) -
     assert f"gatekeeper: verify: tree: {WORKFLOW}: content differs" in err
     assert "the patch is not the change main..pr makes" in err
     assert main(args) == ExitCode.OK  # without --tree, packet and patch still agree
+
+
+def test_the_tree_checks_error_comes_before_what_the_gate_reads_beside_it(
+    pr: PullRequest, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tree check is collected late (the trust file, the signature, the tree context and the patch are read while
+    git works), but its error still comes first: here the missing patch (the check's), not the approvals that need a
+    trust file (read after it), nor the derivation's failure to read it."""
+    pr.change({"src/app.py": "print(2)\n"})
+    pr.patch.unlink()
+    options = GateOptions(packet=pr.packet, patch=pr.patch, policy_dir=POLICY_DIR, tree="main..pr",
+                          approvals=pr.agent / "approvals.json")
+    with pytest.raises(InputFileError, match="the patch does not exist"):
+        run_gate(options)
+    # nor the patch's own reading in decide (`cannot read`), which runs before decide collects the check
+    with pytest.raises(InputFileError, match="the patch does not exist"):
+        run_gate(GateOptions(packet=pr.packet, patch=pr.patch, policy_dir=POLICY_DIR, tree="main..pr"))
+    pr.change({"src/app.py": "print(3)\n"})  # with the check passing, the approvals' error is the one raised
+    with pytest.raises(UsageError, match="trusted signers"):
+        run_gate(GateOptions(packet=pr.packet, patch=pr.patch, policy_dir=POLICY_DIR, tree="main..pr",
+                             approvals=pr.agent / "approvals.json"))

@@ -229,7 +229,7 @@ class TreeContext:
         if self._kustomized is False:
             return f"more than {kustomizerefs.MAX_FILES} kustomizations: any of them may name it"
         assert isinstance(self._kustomized, dict)
-        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+        for side in change.sides() if self._kustomized else ():  # none found: no path to fold and look up
             if (spelled := self._spelled("kustomized", self._kustomized, side)) is not None:
                 return f"{self._kustomized[spelled]} names {spelled}"
             if change.submodule:  # the submodule's files: what a kustomization names inside its folder
@@ -265,7 +265,7 @@ class TreeContext:
         if self._requirements is False:
             return f"more than {treereads.MAX_REQUIREMENTS} requirements files (or installers): any may include it"
         assert isinstance(self._requirements, dict)
-        for side in change.sides():
+        for side in change.sides() if self._requirements else ():  # none found: no path to fold and look up
             if (spelled := self._spelled("requirements", self._requirements, side)) is not None:
                 return f"{self._requirements[spelled]} includes {spelled}"
         return None

@@ -20,8 +20,6 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Callable, Sequence
 
-from packaging.requirements import InvalidRequirement, Requirement
-
 from gatekeeper.bounded import load_json
 from gatekeeper.deps import nuget, tools
 from gatekeeper.deps.loaders import text
@@ -242,6 +240,8 @@ def table_version(name: str, value: object, allowed: frozenset[str]) -> str:
 
 
 def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
+    from packaging.requirements import InvalidRequirement, Requirement  # deferred: only a requirement needs it (pypi)
+
     line = side[index][0].strip()
     if line.startswith(("'", '"')):
         try:
@@ -269,6 +269,8 @@ def _requirement_list(line: str) -> list[tuple[str, str]]:
     """A whole group on one line under its table's header (`hatch = ["hatch==1.17.0", "hatch-vcs"]`): each
     requirement under its group's name as its section, so one moved between groups is refused. An item that
     is no requirement (PEP 735's `{include-group = "x"}`) or names a URL cannot be read from the hunk."""
+    from packaging.requirements import InvalidRequirement, Requirement  # deferred: only a requirement needs it (pypi)
+
     group, items = toml_pair(line)
     if not isinstance(items, list):
         raise ManifestError(f"not a list of requirements: {line[:80]!r}")

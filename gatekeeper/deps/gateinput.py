@@ -1,7 +1,7 @@
 """The dependency delta and content facts as the gate puts them into the policy input.
 
 Computed once per gate from the sources the gate already has: under `--tree` the TreeContext's git
-objects (its one `cat-file --batch`; the delta's `diff-tree` is the only extra process), else the
+objects (its one `cat-file --batch`; the changed files from the context's two tree listings: no extra process), else the
 patch (`patch_delta`, which also keeps the sides of the files facts are read from).
 """
 

@@ -51,7 +51,7 @@ def may_hold_dependencies(path: Path) -> bool:
         with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
             if view.find(b"Subproject commit ") >= 0:
                 return True
-            return bool(_candidate_headers(view, _header_starts(view)))
+            return _CANDIDATE_LOWER.search(_joined_headers(view, _header_starts(view))[0]) is not None
 
 
 def _header_starts(view: mmap.mmap) -> list[int]:
@@ -67,14 +67,20 @@ def _header_starts(view: mmap.mmap) -> list[int]:
 def _candidate_headers(view: mmap.mmap, starts: list[int]) -> set[int]:
     """Indexes into `starts` of the headers `CANDIDATE` matches, as `candidates` tests them (each line cut
     at MAX_KEPT): one case-sensitive search over the lowered headers, no line of which a match can cross."""
+    joined, ends = _joined_headers(view, starts)
+    return {bisect_right(ends, match.start()) for match in _CANDIDATE_LOWER.finditer(joined)}
+
+
+def _joined_headers(view: mmap.mmap, starts: list[int]) -> tuple[bytes, list[int]]:
+    """The header lines at `starts`, each cut at MAX_KEPT, lowered and joined by line breaks; and where each ends
+    (the offset past its line break)."""
     ends, lines, size = [], [], 0
     for start in starts:
         end = view.find(b"\n", start, start + MAX_KEPT)
         lines.append(view[start:end if end >= 0 else min(start + MAX_KEPT, len(view))])
         size += len(lines[-1]) + 1
         ends.append(size)
-    joined = b"\n".join(lines).lower()
-    return {bisect_right(ends, match.start()) for match in _CANDIDATE_LOWER.finditer(joined)}
+    return b"\n".join(lines).lower(), ends
 
 
 def section_lines(view: mmap.mmap, name: str) -> Iterator[tuple[int, bytes, bool]]:

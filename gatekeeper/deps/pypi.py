@@ -8,13 +8,14 @@ import optparse
 import posixpath
 import re
 import shlex
-from typing import Any, NoReturn
-
-from packaging.requirements import InvalidRequirement, Requirement
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import MAX_BYTES, listing, load_json, load_toml, mapping, sourced_version, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
+
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
 
 # pip's reading of a requirements file (pip/_internal/req/req_file.py `_decode_req_file`): a BOM (the longer UTF-32
 # ones first: UTF-16 LE's is a prefix of UTF-32 LE's), else a PEP 263 declaration in the first two lines, else UTF-8.
@@ -80,6 +81,10 @@ def spec_of(req: Requirement) -> str:
 
 
 def _requirement(line: str, path: str, scope: Scope) -> Dependency | None:
+    # deferred: packaging's requirement parser (its markers, tokenizer and grammar) costs every gate 10-20 ms of
+    # start-up, and only a requirement line needs it
+    from packaging.requirements import InvalidRequirement, Requirement
+
     try:
         req = Requirement(line)
     except InvalidRequirement:

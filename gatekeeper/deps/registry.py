@@ -164,6 +164,12 @@ _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven
 _COMPOSE_NAME = lazy(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
 # Rye's `requirements-dev.lock` holds requirement lines too (`requirements.lock` alone is Helm 2's: not read here).
 _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_].+\.lock$", re.IGNORECASE)
+# The last suffix (lower case) of every name a rule of format_for past the Dockerfile names can match: an ASCII name
+# without a line break whose suffix is not one of these has no format (a regex's `$` also matches before a final
+# line break, and IGNORECASE matches `ı` for `i` and the Kelvin sign for `k`: such names take the rules' own tests).
+# A rule added below the shortcut in format_for must add its name's last suffix here (or sit above the shortcut).
+_SUFFIXES = frozenset({"yml", "yaml", "txt", "in", "lock", "toml", "csproj", "fsproj", "vbproj", "tf", "mk", "gradle",
+                       "kts"})
 
 
 def format_for(path: str | None) -> Format | None:
@@ -181,6 +187,8 @@ def format_for(path: str | None) -> Format | None:
         return known
     if lower in ("dockerfile", "containerfile") or lower.startswith("dockerfile.") or lower.endswith(".dockerfile"):
         return _DOCKERFILE
+    if lower.rpartition(".")[2] not in _SUFFIXES and base.isascii() and "\n" not in base:
+        return None  # what most paths of a large change are: no rule below can match (_SUFFIXES)
     if _COMPOSE_NAME.match(lower):
         return _COMPOSE
     if _REQ_NAME.match(base) or folder.rsplit("/", 1)[-1] == "requirements" and lower.endswith(".txt"):

@@ -1,7 +1,8 @@
 """Which dependency files two commits' trees differ in, and their blobs: what `--tree` reads.
 
 `git diff-tree` between the commits lists only the paths a registered format reads (identical subtrees
-are never opened), so the work is proportional to the change, never to the repository.
+are never opened), so the work is proportional to the change, never to the repository; a reader that has listed
+both trees already (the gate's tree context) compares the listings instead, with no process.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from gatekeeper.deps.model import Problem
 from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.submodule import pointer
 from gatekeeper.gitcmd import SAFE_GIT, git_program
-from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, scrubbed_git_env
+from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, TreeEntry, scrubbed_git_env
+
+_ABSENT = "000000"  # the mode git gives the side of a change that has no file
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +32,11 @@ class Touched:
 
 def touched_files(git: GitObjects, base: str, head: str) -> list[Touched]:
     """The dependency files that differ between two commits, from `git diff-tree` (proportional to the
-    change: identical subtrees are never opened), with both sides' modes and blob ids."""
+    change: identical subtrees are never opened), with both sides' modes and blob ids; from both trees' listings
+    when `git` holds them already (the gate's TreeContext listed them): the same files, in the same order."""
+    old, new = git.listed(base), git.listed(head)
+    if old is not None and new is not None:
+        return _compared(old, new)
     try:
         args = ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", base, head]
         done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=git.repo, env=scrubbed_git_env(),
@@ -51,6 +58,30 @@ def touched_files(git: GitObjects, base: str, head: str) -> list[Touched]:
         old_mode, new_mode, old_oid, new_oid, _status = meta[1:].decode().split(" ")
         out.append(Touched(path, old_mode, new_mode, old_oid, new_oid))
     return out
+
+
+def _compared(old: dict[str, TreeEntry], new: dict[str, TreeEntry]) -> list[Touched]:
+    """What `git diff-tree -r --no-renames` of the two trees lists, filtered as touched_files filters it: every path
+    whose mode or blob differs, or that one side lacks (mode 000000, a zero id), ordered by the path's bytes (git's
+    order of a recursive listing: a folder's entries sort as `name/`, so a file `a` comes before `a/x`)."""
+    out: list[Touched] = []
+    for path, entry in new.items():
+        before = old.get(path)
+        if before is None:
+            if _reads(path, _ABSENT, entry.mode):
+                out.append(Touched(path, _ABSENT, entry.mode, "0" * len(entry.oid), entry.oid))
+        elif (before.oid != entry.oid or before.mode != entry.mode) and _reads(path, before.mode, entry.mode):
+            out.append(Touched(path, before.mode, entry.mode, before.oid, entry.oid))
+    for path, entry in old.items():
+        if path not in new and _reads(path, entry.mode, _ABSENT):
+            out.append(Touched(path, entry.mode, _ABSENT, entry.oid, "0" * len(entry.oid)))
+    out.sort(key=lambda touched: os.fsencode(touched.path))
+    return out
+
+
+def _reads(path: str, old_mode: str, new_mode: str) -> bool:
+    """Whether touched_files keeps a changed path: a gitlink, a file of a registered format, or an .xml file."""
+    return GITLINK_MODE in (old_mode, new_mode) or format_for(path) is not None or path.endswith(".xml")
 
 
 def side_blob(git: GitObjects, mode: str, oid: str, path: str, side: str, problems: list[Problem]) -> bytes | None:
