@@ -24,7 +24,8 @@ MAX_FILES = 2_000  # Compose files read per tree
 
 def is_compose(path: str) -> bool:
     """A Compose file by its name: `compose.yaml`, `docker-compose.prod.yml`, `app.compose.yml`, `stack-compose.yml`."""
-    return _NAME.fullmatch(path.rpartition("/")[2].lower()) is not None
+    name = path.rpartition("/")[2].lower()
+    return "compose" in name and _NAME.fullmatch(name) is not None  # the test first: most paths of a tree fail it
 
 
 def builds(path: str, text: str) -> list[tuple[str, str | None]]:
