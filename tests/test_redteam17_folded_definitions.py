@@ -9,25 +9,20 @@ definition, and an edit of `scripts/run.js` was `src`: `gate --tree` allowed it 
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
 
-from gatekeeper.cli import main
 from tests.gitrepo import GitRepo
+from tests.incli import tree_gate
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: windows-latest\n    steps:\n      - uses: ./{uses}\n"
 
 
 def _gate(repo: GitRepo, old: str, new: str, *extra: str) -> tuple[int, list[dict[str, object]]]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["gate", "--tree", f"{old}..{new}", "--repo", str(repo.root), "--format", "json", *extra])
-    return code, json.loads(out.getvalue())["reasons"]
+    code, decision = tree_gate(repo.root, old, new, None, *extra)
+    return code, decision["reasons"]
 
 
 @pytest.mark.parametrize(("uses", "definition"), [

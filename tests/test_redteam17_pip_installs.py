@@ -26,13 +26,13 @@ pip's option parser (pip._internal) is the truth for the options; over-reading a
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
+from incli import tree_gate
 
 from gatekeeper.classify.dockerrefs import run_scripts
 from gatekeeper.classify.pipinstalls import PathIndex, installed_requirements, requirement_words
@@ -145,11 +145,8 @@ def test_the_gate_reviews_the_edit(tmp_path: Path, name: str) -> None:
     installer, text = _installer(name)
     repo, old, new = two_commits(tmp_path / "repo", {installer: text, f"tools/{name}.txt": "six==1.16.0\n"},
                                  {f"tools/{name}.txt": "six==1.16.0\nevil-pkg==1.0\n"})
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["gate", "--tree", f"{old}..{new}", "--repo", str(repo.root), "--format", "json",
-                     "--enable", "deps"])
-    reasons = json.loads(out.getvalue())["reasons"]
+    code, decision = tree_gate(repo.root, old, new, None, "--enable", "deps")
+    reasons = decision["reasons"]
     assert code == 3, reasons
     assert {p for r in reasons for p in r.get("paths", ())} == {f"tools/{name}.txt"}
 
@@ -192,11 +189,8 @@ def test_a_file_installed_through_links_is_deps(tmp_path: Path) -> None:
     old = repo.commit("base")
     repo.write("tools/deps.txt", "six==1.16.0\nevil-pkg==1.0\n")
     new = repo.commit("head")
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["gate", "--tree", f"{old}..{new}", "--repo", str(repo.root), "--format", "json",
-                     "--enable", "deps"])
-    reasons = json.loads(out.getvalue())["reasons"]
+    code, decision = tree_gate(repo.root, old, new, None, "--enable", "deps")
+    reasons = decision["reasons"]
     assert code == 3, reasons
     assert {p for r in reasons for p in r.get("paths", ())} == {"tools/deps.txt"}
 
