@@ -87,6 +87,27 @@ class Scene:
         return code, (json.loads(out) if out.strip() else None), err
 
 
+Shared = Callable[[Callable[[Path], None]], "Scene"]
+
+
+def _nothing(root: Path) -> None:
+    """A change that touches nothing but adds the workflow file."""
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Shared:
+    """`Scene(tmp).change(tamper)` on the default base, built once per module for each `tamper`: for the tests that
+    only run the gate in it (which writes nothing in the checkout; their own files go to their `tmp_path`)."""
+    built: dict[Callable[[Path], None], Scene] = {}
+
+    def scene(tamper: Callable[[Path], None]) -> Scene:
+        if tamper not in built:
+            built[tamper] = Scene(tmp_path_factory.mktemp("scene")).change(tamper)
+        return built[tamper]
+
+    return scene
+
+
 def _write(path: str, text: str) -> Callable[[Path], None]:
     def tamper(root: Path) -> None:
         (root / path).parent.mkdir(parents=True, exist_ok=True)
@@ -138,9 +159,10 @@ ATTACKS: dict[str, Callable[[Path], None]] = {
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
 def test_the_change_cannot_configure_its_own_judge(
-    attack: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    attack: str, shared: Shared, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    scene = Scene(tmp_path).change(ATTACKS[attack])
+    scene = shared(ATTACKS[attack])
     code, decision, err = scene.gate(capsys, monkeypatch)
     assert code == REVIEW, err
     assert decision is not None and decision["enabled"] == ["core"]
@@ -153,9 +175,10 @@ def test_the_change_cannot_configure_its_own_judge(
 
 @pytest.mark.parametrize("policy", ["policies", "./src/../policies", "{root}/policies", "{outside_link}"])
 def test_a_policy_flag_inside_the_checkout_is_read_from_base(
-    policy: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    policy: str, tmp_path: Path, shared: Shared,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    scene = Scene(tmp_path).change(_lax_policies)
+    scene = shared(_lax_policies)
     link = tmp_path / "trusted-looking"
     link.symlink_to(scene.repo.root / "policies")  # outside the checkout, but it leads into it
     flag = policy.format(root=scene.repo.root, outside_link=link)
@@ -210,14 +233,15 @@ def test_base_configuration_is_obeyed_even_when_the_change_deletes_it(
 
 
 def test_a_policy_folder_outside_the_checkout_is_the_ci_owners_choice(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, shared: Shared, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     trusted = tmp_path / "trusted"
     shutil.copytree(POLICY_DIR, trusted)
     manifest = json.loads((trusted / ".manifest").read_text())
     manifest["metadata"]["policies"]["guardrails"]["default"] = True
     (trusted / ".manifest").write_text(json.dumps(manifest))
-    scene = Scene(tmp_path).change(_lax_policies)
+    scene = shared(_lax_policies)
     code, decision, err = scene.gate(capsys, monkeypatch, "--policy", str(trusted))
     assert code == REVIEW, err
     assert decision is not None and decision["enabled"] == ["core", "guardrails"]
@@ -237,9 +261,10 @@ def test_a_policy_folder_outside_the_checkout_is_the_ci_owners_choice(
 )
 def test_a_base_that_enables_nothing_cannot_decide(
     base_files: dict[str, str], extra: tuple[str, ...], message: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    shared: Shared, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    scene = Scene(tmp_path, base_files=base_files).change(lambda root: None)
+    scene = Scene(tmp_path, base_files=base_files).change(_nothing) if base_files else shared(_nothing)
     code, decision, err = scene.gate(capsys, monkeypatch, *extra)
     assert code == ERROR and decision is None and message in err, err
 
@@ -280,18 +305,20 @@ def test_a_base_whose_policies_folder_is_a_link_is_refused_not_replaced_by_the_s
 
 
 def test_an_unknown_base_cannot_decide(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    shared: Shared, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    scene = Scene(tmp_path).change(lambda root: None)
+    scene = shared(_nothing)
     monkeypatch.chdir(scene.repo.root)
     code = main(["gate", ".agent/packet.json", "--patch", ".agent/patch.diff", "--tree", "nosuch..pr"])
     assert code == ERROR and "unknown revision 'nosuch'" in capsys.readouterr().err
 
 
 def test_no_policy_enabled_is_never_allow_without_tree_either(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, shared: Shared, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    scene = Scene(tmp_path).change(lambda root: None)
+    scene = shared(_nothing)
     empty = tmp_path / "none-on"
     shutil.copytree(POLICY_DIR, empty)
     manifest = json.loads((empty / ".manifest").read_text())
