@@ -173,7 +173,7 @@ def _bundle_at(objects: GitObjects, commit: str, base: str, top: Path, folder: P
     dest = tmp / commit[:12] / rel
     dest.mkdir(parents=True)
     objects.export(commit, rel, dest)
-    bundle = load_bundle(dest)
+    bundle = load_bundle(dest, git_state=False)  # a folder outside any repository: its commit is BASE's
     return dataclasses.replace(bundle, commit=objects.last_change(commit, rel))
 
 

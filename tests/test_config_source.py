@@ -22,6 +22,7 @@ from shipped import bundle_name
 
 from gatekeeper.cli import main
 from gatekeeper.config_source import repo_path
+from gatekeeper.policy import bundle as policy_bundle
 from gatekeeper.policy.bundle import bundle_digest
 
 ALLOW, DENY, ERROR, REVIEW = 0, 1, 2, 3
@@ -185,6 +186,20 @@ def test_a_policy_flag_inside_the_checkout_is_read_from_base(
     code, decision, err = scene.gate(capsys, monkeypatch, "--policy", flag)
     assert code == REVIEW, err
     assert decision is not None and decision["bundle"]["digest"] == bundle_digest(POLICY_DIR)  # type: ignore[index]
+
+
+def test_the_bundle_read_from_base_asks_git_nothing_of_its_export(
+    shared: Shared, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Its commit is BASE's last change of the folder (objects.last_change); `git log`/`git status` in the exported
+    # copy, outside any repository, answered nothing the gate used: two git processes a gate, gone.
+    asked: list[Path] = []
+    monkeypatch.setattr(policy_bundle, "start_git_state", lambda folder: asked.append(folder) or (lambda: (None, None)))
+    scene = shared(_lax_policies)
+    code, decision, err = scene.gate(capsys, monkeypatch)
+    assert code == REVIEW, err
+    assert asked == []
+    assert decision is not None and decision["bundle"]["commit"] == scene.base  # type: ignore[index]
 
 
 @pytest.mark.parametrize("attack", ["gatekeeper.yaml disables core", "bundle replaced", "core left without rules"])
