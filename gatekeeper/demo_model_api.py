@@ -5,6 +5,7 @@ sent. It serves loopback only and never reaches a real provider."""
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -62,6 +63,16 @@ def _openai_stream(model: str, text: str) -> Iterator[tuple[str, dict[str, Any]]
                                    "finish_reason": None}]}
     yield "", base | {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
     yield "", base | {"choices": [], "usage": {"prompt_tokens": 13, "completion_tokens": 5, "total_tokens": 18}}
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away mid-reply (an agent killed while it waits: the runner's resume tests) is no error
+        of the fake's; anything else is printed as the standard server prints it."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -122,8 +133,7 @@ def fake_model_api(**behaviour: Any) -> Iterator[FakeModelAPI]:
     """A running fake on 127.0.0.1 (a free port) for the duration of the block."""
     fake = FakeModelAPI(**behaviour)
     handler = type("Handler", (_Handler,), {"fake": fake})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", 0), handler)
     fake.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
