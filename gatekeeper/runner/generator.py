@@ -23,6 +23,7 @@ from gatekeeper.runner.rundir import now
 
 LOG_CAP = 10 * 1024 * 1024  # bytes kept per log file, over all attempts
 KILL_GRACE = 5.0  # seconds between SIGTERM and SIGKILL on timeout
+POLL = 0.1  # seconds between looks at the generator where its exit cannot wake the loop (no pidfd)
 _PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -52,13 +53,33 @@ def _killpg(pgid: int, sig: int) -> None:
         pass
 
 
+def _group_runs(pgid: int) -> bool:
+    """Whether a process of group `pgid` still runs: a zombie, which writes nothing, is only waiting for its reaper."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                stat = handle.read()
+            state, _ppid, group = stat[stat.rindex(b")") + 2:].split(maxsplit=3)[:3]
+        except (OSError, ValueError):  # gone meanwhile
+            continue
+        if int(group) == pgid and state not in (b"Z", b"X"):
+            return True
+    return False
+
+
 def _reap_group(pgid: int, within: float = 5.0) -> None:
-    # The run moves on (capture) only once nothing of the generator can still write to the workspace.
+    # The run moves on (capture) only once nothing of the generator can still write to the workspace. A sandbox
+    # whose first process went first (bwrap on SIGTERM) leaves its child a zombie of the machine's init, which
+    # may take seconds to reap it: the group is done once nothing in it runs.
     until = time.monotonic() + within
     while time.monotonic() < until:
         try:
             os.killpg(pgid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
+            return
+        if not _group_runs(pgid):
             return
         time.sleep(0.02)
 
@@ -142,6 +163,14 @@ def run(
     )
 
 
+def _exit_watch(pid: int) -> int | None:
+    """A descriptor that turns readable when `pid` exits (Linux 5.3+), or None where there is none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
 def _loop(
     proc: subprocess.Popen[bytes], out: _Log, err: _Log, timeout: float | None,
     tick: Callable[[], None], tick_interval: float,
@@ -150,40 +179,65 @@ def _loop(
     assert proc.stdout is not None and proc.stderr is not None
     sel.register(proc.stdout, selectors.EVENT_READ, out)
     sel.register(proc.stderr, selectors.EVENT_READ, err)
+    # The generator's exit wakes the loop at once, so a run's end is not held up until the next look; where
+    # there is no pidfd the loop looks every POLL seconds.
+    exited = _exit_watch(proc.pid)
+    if exited is not None:
+        sel.register(exited, selectors.EVENT_READ, None)
     start = time.monotonic()
     deadline = start + timeout if timeout else None
     next_tick = start + tick_interval
     timed_out = False
     kill_at: float | None = None
     drain_until: float | None = None
-    while True:
-        for key, _ in sel.select(timeout=0.1):
-            chunk = os.read(key.fd, 65536)
-            if chunk:
-                key.data.write(chunk)
-            else:
-                sel.unregister(key.fileobj)
-                key.fileobj.close()  # type: ignore[union-attr]
-        moment = time.monotonic()
-        if proc.poll() is not None:
-            if drain_until is None:
-                # Anything the generator left running in its group goes with it.
+    moment = start
+    try:
+        while True:
+            due = [t for t in (None if timed_out else deadline, kill_at, drain_until,
+                               None if timed_out else next_tick) if t is not None]
+            wait = max(0.0, min(due) - moment) if due else None
+            if drain_until is None and (exited is None or exited not in sel.get_map()):
+                wait = POLL if wait is None else min(wait, POLL)
+            woke = False
+            for key, _ in sel.select(timeout=wait):
+                if key.data is None:  # the exit watch: proc.poll() reaps the generator below
+                    woke = True
+                    continue
+                chunk = os.read(key.fd, 65536)
+                if chunk:
+                    key.data.write(chunk)
+                else:
+                    sel.unregister(key.fileobj)
+                    key.fileobj.close()  # type: ignore[union-attr]
+            moment = time.monotonic()
+            if proc.poll() is not None:
+                if drain_until is None:
+                    # Anything the generator left running in its group goes with it.
+                    _killpg(proc.pid, signal.SIGKILL)
+                    drain_until = moment + 2.0
+                    if exited is not None and exited in sel.get_map():
+                        sel.unregister(exited)  # readable from now on: only the pipes are waited for
+                if not sel.get_map() or moment >= drain_until:
+                    break
+                continue
+            if woke:  # readable, yet nothing to reap: never spin on it, look every POLL seconds instead
+                sel.unregister(exited)  # type: ignore[arg-type]
+            if deadline is not None and not timed_out and moment >= deadline:
+                timed_out = True
+                _killpg(proc.pid, signal.SIGTERM)
+                kill_at = moment + KILL_GRACE
+            if kill_at is not None and moment >= kill_at:
                 _killpg(proc.pid, signal.SIGKILL)
-                drain_until = moment + 2.0
-            if not sel.get_map() or moment >= drain_until:
-                break
-            continue
-        if deadline is not None and not timed_out and moment >= deadline:
-            timed_out = True
-            _killpg(proc.pid, signal.SIGTERM)
-            kill_at = moment + KILL_GRACE
-        if kill_at is not None and moment >= kill_at:
-            _killpg(proc.pid, signal.SIGKILL)
-            kill_at = None
-        if not timed_out and moment >= next_tick:
-            tick()
-            next_tick = time.monotonic() + tick_interval
-    for key in list(sel.get_map().values()):
-        key.fileobj.close()  # type: ignore[union-attr]
-    sel.close()
+                kill_at = None
+            if not timed_out and moment >= next_tick:
+                tick()
+                moment = time.monotonic()
+                next_tick = moment + tick_interval
+    finally:
+        for key in list(sel.get_map().values()):
+            if key.data is not None:
+                key.fileobj.close()  # type: ignore[union-attr]
+        sel.close()
+        if exited is not None:
+            os.close(exited)
     return timed_out
