@@ -8,6 +8,9 @@ import socket
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -80,6 +83,28 @@ def origin_repo(tmp_path: Path) -> GitRepo:
     repo.write("README.md", "# sample\n")
     repo.commit()
     return repo
+
+
+class DeadlineClock:
+    """The generator loop's clock for a timeout test (monkeypatched over `generator.time`): the real one until
+    the generator's work is there (`ready()`), then `ahead` seconds on. The timeout strikes as soon as the runner
+    next looks (the generator prints a line after its work, which wakes it), instead of after a real wait long
+    enough for a loaded machine to get the work done first. The runner's deadline, its SIGTERM to the group and
+    the KILL_GRACE after it (in real seconds) run as they are."""
+
+    def __init__(self, ready: Callable[[], bool], ahead: float) -> None:
+        self.ready, self.ahead = ready, ahead
+        self.offset = 0.0
+        self.jumped_at: datetime | None = None  # when the clock went on, in the packet's time (UTC)
+
+    def monotonic(self) -> float:
+        if not self.offset and self.ready():
+            self.offset, self.jumped_at = self.ahead, datetime.now(UTC)
+        return time.monotonic() + self.offset
+
+    @staticmethod
+    def sleep(seconds: float) -> None:
+        time.sleep(seconds)
 
 
 def secrets_base() -> Path:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import gk, gk_in, use_bundle
+from runbundle import DeadlineClock, gk, gk_in, use_bundle
 
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner import generator, rundir
@@ -105,28 +105,44 @@ def test_unusable_model_report_is_ignored_with_a_warning(tmp_path: Path) -> None
     assert any("model report" in w for w in summary["warnings"]) and "warning" in stderr
 
 
-def test_timeout_kills_the_whole_group_and_keeps_the_work(tmp_path: Path) -> None:
+def test_timeout_kills_the_whole_group_and_keeps_the_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The timeout strikes once the partial work is written (runbundle.DeadlineClock), however long a loaded
+    # machine takes to start the sandbox; test_a_timeout_counts_real_seconds covers the real clock.
+    clock = DeadlineClock(lambda: any((tmp_path / "runs").glob("*/workspace/partial.txt")), ahead=20)
+    monkeypatch.setattr(generator, "time", clock)
     began = time.monotonic()
-    # The timeout counts from the sandbox's start (0.4 s on a busy 2-core machine before the first command
-    # runs): 5 s leave room for the partial work to be written before it strikes.
     code, summary, _ = run_json(
         tmp_path,
         "--timeout",
-        "5",
+        "20",
         "--",
         "sh",
         "-c",
-        "echo partial > partial.txt; sleep 61.5 & sleep 61.5; echo late > late.txt",
+        "echo partial > partial.txt; echo written; sleep 61.5 & sleep 61.5; echo late > late.txt",
     )
     assert time.monotonic() - began < 45  # no wait for the 61.5 s sleeps
     assert code == 1
     gen = packet_of(summary)["generator"]
     assert gen["timed_out"] is True and gen["exit_code"] != 0
-    took = datetime.fromisoformat(gen["finished_at"]) - datetime.fromisoformat(gen["started_at"])
-    assert took.total_seconds() < 5 + generator.KILL_GRACE  # SIGTERM ended the group, no SIGKILL grace needed
+    assert clock.jumped_at is not None
+    took = datetime.fromisoformat(gen["finished_at"]) - clock.jumped_at
+    assert took.total_seconds() < generator.KILL_GRACE  # SIGTERM ended the group, no SIGKILL grace needed
     patch = Path(summary["patch"]).read_text()
     assert "partial.txt" in patch and "late.txt" not in patch
     leftover = subprocess.run(["pgrep", "-f", "sleep 61.5"], capture_output=True, text=True)
+    assert leftover.stdout.strip() == ""
+
+
+def test_a_timeout_counts_real_seconds(tmp_path: Path) -> None:
+    (tmp_path / "logs").mkdir()
+    began = time.monotonic()
+    result = generator.run(
+        ["sh", "-c", "sleep 61.6 & sleep 61.6"], cwd=tmp_path, env={"PATH": os.environ["PATH"]},
+        logs=tmp_path / "logs", timeout=0.2, tick=lambda: None, tick_interval=30,
+    )
+    assert result.timed_out is True and result.exit_code != 0
+    assert 0.2 <= time.monotonic() - began < 45  # not before the timeout, and not after the 61.6 s sleeps
+    leftover = subprocess.run(["pgrep", "-f", "sleep 61.6"], capture_output=True, text=True)
     assert leftover.stdout.strip() == ""
 
 

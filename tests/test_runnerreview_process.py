@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, gk, gk_in, origin_repo
+from runbundle import BACKENDS, DeadlineClock, gk, gk_in, origin_repo
 
 from gatekeeper.runner import generator
 from gatekeeper.runner import run as runner
@@ -51,12 +51,17 @@ def wait_for(predicate, timeout: float = 20.0) -> None:  # type: ignore[no-untyp
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("ending", ["timeout", "exit"])
-def test_a_setsid_grandchild_dies_with_the_sandbox(tmp_path: Path, backend: str, ending: str) -> None:
+def test_a_setsid_grandchild_dies_with_the_sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str,
+                                                    ending: str) -> None:
     tag = f"gk-daemon-{secrets.token_hex(6)}"
-    # The timeout counts from the sandbox's start: it leaves room for a loaded machine to get the grandchild
-    # writing (the generator waits for that, then sleeps past it); the other ending needs no timeout at all.
-    limit = ["--timeout", "5"] if ending == "timeout" else []
-    rest = "sleep 60" if ending == "timeout" else "exit 0"
+    # The timeout strikes once the grandchild has written (runbundle.DeadlineClock; the generator waits for that,
+    # says so, then sleeps past it), however long a loaded machine takes to get there; the other ending needs no
+    # timeout at all.
+    clock = DeadlineClock(lambda: any(p.stat().st_size for p in (tmp_path / "runs").glob("*/workspace/alive")), 20)
+    if ending == "timeout":
+        monkeypatch.setattr(generator, "time", clock)
+    limit = ["--timeout", "20"] if ending == "timeout" else []
+    rest = "echo written; sleep 60" if ending == "timeout" else "exit 0"
     began = time.monotonic()
     # In-process (runbundle.gk_in): the sandbox, the runner's child either way, is what must take the grandchild.
     done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
@@ -70,8 +75,9 @@ def test_a_setsid_grandchild_dies_with_the_sandbox(tmp_path: Path, backend: str,
     assert took < 45  # no wait for the 60 s sleep
     if ending == "timeout":  # SIGTERM ended it: no wait for the KILL_GRACE of a group that ignores SIGTERM
         ran = json.loads(Path(summary["packet"]).read_text())["generator"]
-        took = datetime.fromisoformat(ran["finished_at"]) - datetime.fromisoformat(ran["started_at"])
-        assert took.total_seconds() < 5 + generator.KILL_GRACE, ran
+        assert clock.jumped_at is not None
+        took = datetime.fromisoformat(ran["finished_at"]) - clock.jumped_at
+        assert took.total_seconds() < generator.KILL_GRACE, ran
 
 
 def test_300_mb_on_stdout_keeps_the_log_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
