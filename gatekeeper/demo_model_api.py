@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from gatekeeper.serving import wake_and_shut_down
+
 
 @dataclass
 class FakeModelAPI:
@@ -135,10 +137,10 @@ def fake_model_api(**behaviour: Any) -> Iterator[FakeModelAPI]:
     handler = type("Handler", (_Handler,), {"fake": fake})
     server = _Server(("127.0.0.1", 0), handler)
     fake.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         yield fake
     finally:
-        server.shutdown()
+        wake_and_shut_down(server)
         server.server_close()

@@ -17,6 +17,7 @@ from gatekeeper.audit.collector import deliver, flush, opa_event, spool_dir
 from gatekeeper.audit.log import GENESIS, record_from_decision
 from gatekeeper.audit.verify import verify_log
 from gatekeeper.cli import main
+from gatekeeper.serving import wake_and_shut_down
 
 
 class Collector:
@@ -56,13 +57,12 @@ class Collector:
 
     def listen(self) -> None:
         self.server.server_activate()
-        # close() waits for the loop's next poll: the default 0.5 s was most of each test's time
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
     def close(self) -> None:
         if self.thread is not None:
-            self.server.shutdown()
+            wake_and_shut_down(self.server)  # the loop's default 0.5 s poll was most of each test's time
         self.server.server_close()
 
 

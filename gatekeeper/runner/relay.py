@@ -38,6 +38,7 @@ from gatekeeper.runner.relay_api import (
     route,
 )
 from gatekeeper.runner.relay_bridge import reachable_path
+from gatekeeper.serving import wake_and_shut_down
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +129,7 @@ class Relay:
         self._lock = threading.Lock()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
-        self._tls = ssl.create_default_context()
+        self._tls: ssl.SSLContext | None = None  # made for the first https upstream (loading the CAs costs ~50 ms)
 
     def start(self) -> Relay:
         if self.socket_path.exists() or self.socket_path.is_symlink():
@@ -144,14 +145,13 @@ class Relay:
         os.chmod(self.socket_path, 0o666)
         server.server_activate()
         self._server = server
-        # shutdown() waits for the loop's next poll: 0.05 s ends a run's relay without a visible wait (0.2 s did)
-        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(target=server.serve_forever, daemon=True)
         self._thread.start()
         return self
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
+            wake_and_shut_down(self._server)
             self._server.server_close()
             self._server = None
         self.log.close()
@@ -180,6 +180,8 @@ class Relay:
     def connect(self, upstream: Upstream) -> http.client.HTTPConnection:
         timeout = self.limits.upstream_timeout
         if upstream.scheme == "https":
+            if self._tls is None:
+                self._tls = ssl.create_default_context()
             return http.client.HTTPSConnection(upstream.host, upstream.port, timeout=timeout, context=self._tls)
         return http.client.HTTPConnection(upstream.host, upstream.port, timeout=timeout)
 
