@@ -69,7 +69,7 @@ for pid in shims:
         os.kill(pid, signal.SIGKILL)
     except OSError:
         pass
-time.sleep(1)
+# No wait after it: a kill that takes effect is settled when kill() returns (the shim runs no more of its code).
 """
 
 # A grandchild in a session of its own keeps sending after the generator has ended.
