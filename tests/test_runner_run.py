@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import time
 from datetime import datetime
@@ -146,6 +147,21 @@ def test_a_timeout_counts_real_seconds(tmp_path: Path) -> None:
     assert leftover.stdout.strip() == ""
 
 
+def test_a_group_of_zombies_runs_nothing() -> None:
+    # A sandbox whose first process went first leaves its child a zombie of the machine's init: kill() still
+    # reaches it, yet nothing of the generator runs any more, and the run goes on to the capture.
+    sleeper = subprocess.Popen(["sleep", "61.7"], start_new_session=True)
+    try:
+        assert generator._group_runs(sleeper.pid)
+        os.kill(sleeper.pid, signal.SIGKILL)
+        os.waitid(os.P_PID, sleeper.pid, os.WEXITED | os.WNOWAIT)  # dead, and left unreaped: a zombie
+        os.killpg(sleeper.pid, 0)  # the group can still be signalled
+        assert not generator._group_runs(sleeper.pid)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
 def test_failing_generator_still_gets_a_marked_packet(tmp_path: Path) -> None:
     code, summary, stderr = run_json(tmp_path, "--", "sh", "-c", "echo half > half.txt; echo boom >&2; exit 3")
     assert code == 1
@@ -267,9 +283,16 @@ def test_logs_are_bounded_and_say_so(tmp_path: Path, monkeypatch: pytest.MonkeyP
     logs = tmp_path / "logs"
     logs.mkdir()
     ticks: list[int] = []
+
+    def tick() -> None:
+        ticks.append(1)
+        (tmp_path / "ticked").touch()
+
+    # It ends once a checkpoint was asked for (20 s at most), however slow the machine.
+    wait = "i=0; until [ -e ticked ] || [ $i -ge 2000 ]; do sleep 0.01; i=$((i+1)); done"
     result = generator.run(
-        ["sh", "-c", "head -c 100000 /dev/zero | tr '\\0' a; echo tail >&2; sleep 0.5"], cwd=tmp_path,
-        env={"PATH": os.environ["PATH"]}, logs=logs, timeout=None, tick=lambda: ticks.append(1), tick_interval=0.1,
+        ["sh", "-c", f"head -c 100000 /dev/zero | tr '\\0' a; echo tail >&2; {wait}"], cwd=tmp_path,
+        env={"PATH": os.environ["PATH"]}, logs=logs, timeout=None, tick=tick, tick_interval=0.1,
     )
     assert result.exit_code == 0 and result.truncated == ("stdout.log",)
     text = (logs / "stdout.log").read_text()
