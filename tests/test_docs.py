@@ -154,10 +154,10 @@ def git(cwd: Path, *args: str) -> str:
 def init_repo(folder: Path, files: dict[str, str]) -> None:
     """A real repository whose one commit holds `files`."""
     folder.mkdir(parents=True)
-    git(folder, "init", "-q", "-b", "main")
+    git(folder, "init", "-q", "-b", "main", "--template=")  # no sample hooks: nothing here runs them
     write_files(folder, files)
     git(folder, "add", "-A")
-    git(folder, "commit", "-q", "-m", "base")
+    git(folder, "-c", "maintenance.auto=false", "commit", "-q", "-m", "base")  # no maintenance check process
 
 
 def write_files(folder: Path, files: dict[str, str]) -> None:
@@ -205,11 +205,11 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("docs")
     ws = root / "ws"
     ws.mkdir()
-    git(ws, "init", "-q", "-b", "main")
+    git(ws, "init", "-q", "-b", "main", "--template=")
     shutil.copytree(POLICY_DIR, ws / "policies")
     shutil.copytree(REPO_ROOT / "fixtures", ws / "fixtures", ignore=shutil.ignore_patterns("__pycache__"))
     git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", "Policy bundle and fixtures")
+    git(ws, "-c", "maintenance.auto=false", "commit", "-q", "-m", "Policy bundle and fixtures")
     make_change(
         root / "sample-allow",
         BASE_FILES,
