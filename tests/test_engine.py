@@ -119,9 +119,9 @@ def test_a_module_that_crashes_the_engine_is_an_error_not_a_dead_process() -> No
 
 def test_a_catastrophic_regex_is_killed_at_the_time_limit() -> None:
     started = time.monotonic()
-    with pytest.raises(EngineTimedOut, match="ran past 1 s"):
+    with pytest.raises(EngineTimedOut, match="ran past 0.3 s"):
         evaluate(
-            'x if { regex.match("^(a+)+$", concat("", [input.s, "b"])) }\n', "data.p.x", {"s": "a" * 40}, timeout=1
+            'x if { regex.match("^(a+)+$", concat("", [input.s, "b"])) }\n', "data.p.x", {"s": "a" * 40}, timeout=0.3
         )
     assert time.monotonic() - started < 10  # the regex alone runs for hours; the margin is for a loaded machine
 
@@ -149,9 +149,9 @@ def test_a_hanging_rego_test_is_pinned_on_that_test() -> None:
         HEAD
         + 'test_ok if { 1 == 1 }\ntest_hang if { regex.match("^(a+)+$", "' + "a" * 40 + 'b") }\n'
     )
-    outcomes = {o.name: o for o in engine.run_tests({"t.rego": module}, {}, "p", ["test_ok", "test_hang"], timeout=1)}
+    outcomes = {o.name: o for o in engine.run_tests({"t.rego": module}, {}, "p", ["test_ok", "test_hang"], timeout=0.3)}
     assert outcomes["test_ok"].status == "pass"
-    assert outcomes["test_hang"].status == "error" and "ran past 1 s" in outcomes["test_hang"].message
+    assert outcomes["test_hang"].status == "error" and "ran past 0.3 s" in outcomes["test_hang"].message
     assert outcomes["test_hang"].died and not outcomes["test_ok"].died
 
 
@@ -289,9 +289,9 @@ def test_cli_hang_is_exit_2_after_the_timeout(tmp_path: Path) -> None:
     bundle = _bundle_with(tmp_path, "core", hang)
     _patch_and_packet(tmp_path)  # not timed: only the gate is
     started = time.monotonic()
-    done = _gate(tmp_path, bundle, "--timeout", "1")
+    done = _gate(tmp_path, bundle, "--timeout", "0.5")
     assert done.returncode == 2
-    assert "policy evaluation ran past 1 s" in done.stderr
+    assert "policy evaluation ran past 0.5 s" in done.stderr
     assert time.monotonic() - started < 30  # the regex alone runs for hours; a loaded machine starts the CLI slowly
 
 

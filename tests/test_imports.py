@@ -8,6 +8,7 @@ path skips may be imported inside a function, each with a comment saying so.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 import textwrap
@@ -39,8 +40,11 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _deferred_imports(path: Path) -> list[tuple[int, str]]:
-    """(line, imported module) of every import statement inside a function of `path`."""
+@functools.cache
+def _imports(path: Path) -> tuple[tuple[tuple[int, str], ...], tuple[ast.Import | ast.ImportFrom, ...]]:
+    """(every import inside a function as (line, module), the import statements the top level runs) of a module,
+    parsed once a worker: three tests read every module's (~0.4 CPU-s a reading). Only these are kept, not the
+    trees (~60 MB for the package, which would slow every later fork of the worker and its garbage collections)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     found: list[tuple[int, str]] = []
     for function in ast.walk(tree):
@@ -51,7 +55,12 @@ def _deferred_imports(path: Path) -> list[tuple[int, str]]:
                 found += [(node.lineno, alias.name) for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
                 found.append((node.lineno, "." * node.level + (node.module or "")))
-    return sorted(set(found))
+    return tuple(sorted(set(found))), tuple(_executed_imports(tree.body))
+
+
+def _deferred_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, imported module) of every import statement inside a function of `path`."""
+    return list(_imports(path)[0])
 
 
 def _violations(path: Path) -> list[str]:
@@ -114,7 +123,7 @@ def _top_level_imports(name: str, path: Path) -> set[str]:
     """The gatekeeper modules `name` imports when it is executed (TYPE_CHECKING blocks and functions aside)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     targets: set[str] = set()
-    for node in _executed_imports(ast.parse(path.read_text(encoding="utf-8"), str(path)).body):
+    for node in _imports(path)[1]:
         if isinstance(node, ast.Import):
             targets.update(alias.name for alias in node.names)
         else:
@@ -195,7 +204,7 @@ def _external_top_level_imports(names: list[str]) -> set[str]:
     found: set[str] = set()
     for name in names:
         path = MODULES[name]
-        for node in _executed_imports(ast.parse(path.read_text(encoding="utf-8"), str(path)).body):
+        for node in _imports(path)[1]:
             if isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
             elif not node.level and node.module:

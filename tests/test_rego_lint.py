@@ -155,9 +155,12 @@ def bundle_copy(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def ci_change(git_repo: GitRepo, tmp_path: Path) -> tuple[Path, Path]:
-    """A real change to a CI workflow: the shipped core policy says review."""
+@pytest.fixture(scope="module")
+def ci_change(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A real change to a CI workflow: the shipped core policy says review. Made once for the module's four gates
+    (they only read the packet and the patch)."""
+    tmp_path = tmp_path_factory.mktemp("ci-change")
+    git_repo = GitRepo(tmp_path / "repo")
     git_repo.write("README.md", "x\n")
     git_repo.commit()
     git_repo.write(".github/workflows/ci.yml", "on: push\n")
