@@ -1,14 +1,16 @@
 """Read a repository's commits through git objects only: one long-lived `git cat-file --batch`.
 
 The gate must judge BASE and HEAD as git stores them, never the working tree (which a job, or the
-change under review, may have altered). Tree listings come from one `git ls-tree` per commit; blob
-contents (and names resolved to commits) from one `git cat-file --batch` process for the whole run, so
-reading a thousand blobs costs a thousand pipe round-trips, not a thousand processes. Hooks, fsmonitor and
+change under review, may have altered). Tree listings (read as tree objects), blob contents and names
+resolved to commits all come from one `git cat-file --batch` process (catfile.py), so reading a thousand
+blobs costs a thousand pipe round-trips, not a thousand processes, and the next reader of the repository
+in this process takes the same one over. Hooks, fsmonitor and
 outside configuration are off (gitcmd.SAFE_GIT), and the environment is scrubbed.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import tempfile
@@ -18,12 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
 
+from gatekeeper.catfile import CatFile, CatFileError, tree_entries
 from gatekeeper.errors import GatekeeperError
 from gatekeeper.gitcmd import SAFE_GIT, absolute_path, git_program
 
 # Only what a tree entry can really be; anything else in a listing is refused.
 BLOB_MODES = frozenset({"100644", "100755", "120000"})
 GITLINK_MODE = "160000"
+TREE_MODE = "040000"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # Objects never change: a process that opens the same repository more than once (the gate reads its configuration
 # from BASE, then classifies BASE..HEAD) lists a commit's tree and checks a full commit id once. Keyed by the git
@@ -107,10 +111,11 @@ class GitObjects:
         self._timeout = timeout
         self._env = scrubbed_git_env()
         self._trees: dict[str, dict[str, TreeEntry]] = {}
-        self._batch: subprocess.Popen[bytes] | None = None
+        self._tree_objects: dict[str, list[tuple[str, bytes, str]]] = {}  # tree id → its entries, as read
         # `git_dir`: as a RevRange resolved it (revrange.py), not asked again
         self.git_dir = git_dir or self._git(["rev-parse", "--absolute-git-dir"], "not a git repository").decode()
         self.git_dir = self.git_dir.strip()
+        self._cat = CatFile(repo, self._env, self.git_dir)
 
     def __enter__(self) -> GitObjects:
         return self
@@ -120,17 +125,8 @@ class GitObjects:
         self.close()
 
     def close(self) -> None:
-        batch, self._batch = self._batch, None
-        if batch is None:
-            return
-        assert batch.stdin is not None and batch.stdout is not None
-        batch.stdin.close()
-        batch.stdout.close()
-        try:
-            batch.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            batch.kill()
-            batch.wait()
+        """Done reading: the cat-file process is left for the repository's next reader (catfile.py)."""
+        self._cat.close()
 
     def commit(self, rev: str) -> str:
         """The full id of the commit `rev` names; GitObjectsError for an unknown revision."""
@@ -151,6 +147,29 @@ class GitObjects:
         remember_commit(self.git_dir, commit)  # a name resolved to a commit: its full id need not be asked again
         return commit
 
+    def reaches(self, upper: str, lower: str, steps: int) -> bool:
+        """Whether commit `lower` is `upper` or one of its ancestors, walking at most `steps` commits down from
+        `upper` by their parent lines (False when the walk runs out or a commit cannot be read)."""
+        seen = {upper}
+        level = [upper]
+        while level and len(seen) <= steps:
+            if lower in level:
+                return True
+            try:
+                answers = self._cat.read_many([commit.encode() for commit in level], b"commit")
+            except CatFileError:
+                return False
+            parents = []
+            for _, data in answers:
+                if data is None:
+                    return False
+                lines = data.split(b"\n\n", 1)[0].split(b"\n")[1:]  # after `tree`: the parent lines git reads
+                parents += [line[7:].decode() for line in itertools.takewhile(lambda ln: ln.startswith(b"parent "),
+                                                                              lines)]
+            level = [parent for parent in dict.fromkeys(parents) if parent not in seen]
+            seen.update(level)
+        return lower in level
+
     def diff_tree(self, old: str, new: str) -> bytes:
         """`git diff-tree -r -z -M --raw --numstat` between two commits (renames paired, as a patch has them)."""
         with without_attributes(self.git_dir) as (folder, env):  # numstat's binary files are git's, not the PR's
@@ -169,17 +188,7 @@ class GitObjects:
         if shared is not None:
             self._trees[commit] = shared
             return shared
-        listing = self._git(["ls-tree", "-r", "-z", "--full-tree", commit], f"cannot list the tree of {commit}")
-        entries: dict[str, TreeEntry] = {}
-        for record in listing.split(b"\0"):
-            if not record:
-                continue
-            meta, _, name = record.partition(b"\t")
-            mode, kind, oid = meta.decode().split(" ")
-            if kind == "blob" and mode not in BLOB_MODES or kind == "commit" and mode != GITLINK_MODE:
-                raise GitObjectsError(f"tree entry with mode {mode} that git never writes",
-                                      where=f"{commit}:{os.fsdecode(name)}")
-            entries[os.fsdecode(name)] = TreeEntry(mode, oid)
+        entries = self._list(commit)
         self._trees[commit] = entries
         if key is not None:
             if len(_SHARED_TREES) >= _SHARED_TREES_MAX:
@@ -202,30 +211,50 @@ class GitObjects:
     def _batch_read(self, name: bytes, kind: bytes | None = None,
                     limit: int | None = None) -> tuple[bytes, bytes | None]:
         """`git cat-file --batch`'s header line for `name` and, when the object is of `kind`, its content (its first
-        `limit` bytes when given); the rest of the object is read and dropped."""
-        batch = self._start_batch()
-        assert batch.stdin is not None and batch.stdout is not None
+        `limit` bytes when given)."""
         try:
-            batch.stdin.write(name + b"\n")
-            batch.stdin.flush()
-            header = batch.stdout.readline()
-        except (BrokenPipeError, OSError) as exc:
-            raise GitObjectsError(f"git cat-file stopped: {exc}", where=str(self.repo)) from None
-        fields = header.split()
-        if len(fields) != 3 or not fields[2].isdigit():  # `NAME missing`, `NAME ambiguous`: nothing follows
-            return header, None
-        size = int(fields[2])
-        if fields[1] != kind:
-            limit = 0
-        want = size if limit is None else min(size, limit)
-        data = batch.stdout.read(want)
-        rest = size - want + 1  # the content's remainder and git's trailing newline
-        while rest > 0:
-            chunk = batch.stdout.read(min(rest, 1 << 16))
-            if not chunk:
-                break
-            rest -= len(chunk)
-        return header, data if fields[1] == kind else None
+            return self._cat.read(name, kind, limit)
+        except CatFileError as exc:
+            raise GitObjectsError(exc.what, where=exc.where, hint=exc.hint) from None
+
+    def _list(self, commit: str) -> dict[str, TreeEntry]:
+        """What `git ls-tree -r --full-tree commit` lists, read as tree objects through the batch process: a subtree
+        already read (BASE and HEAD share most of theirs) is not asked again, the others a level at a time."""
+        what = f"cannot list the tree of {commit}"
+        header, root = self._batch_read(f"{commit}^{{tree}}".encode(), b"tree")
+        if root is None:
+            raise GitObjectsError(what, where=str(self.repo))
+        top = header.split()[0].decode()
+        raw = len(top) // 2
+        objects = self._tree_objects
+        try:
+            objects.setdefault(top, list(tree_entries(root, raw, commit)))
+            pending = list(dict.fromkeys(oid for mode, _, oid in objects[top]
+                                         if mode == TREE_MODE and oid not in objects))
+            while pending:
+                answers = self._cat.read_many([oid.encode() for oid in pending], b"tree")
+                for oid, (_, data) in zip(pending, answers, strict=True):
+                    if data is None:
+                        raise GitObjectsError(f"{what}: {oid} is not a tree", where=str(self.repo))
+                    objects[oid] = list(tree_entries(data, raw, f"{commit}: tree {oid}"))
+                pending = list(dict.fromkeys(oid for tree in pending for mode, _, oid in objects[tree]
+                                             if mode == TREE_MODE and oid not in objects))
+        except CatFileError as exc:
+            raise GitObjectsError(f"{what}: {exc.what}", where=exc.where) from None
+        entries: dict[str, TreeEntry] = {}
+        stack = [(b"", iter(objects[top]))]  # depth first, in each tree's order: the order ls-tree -r lists
+        while stack:
+            prefix, walking = stack[-1]
+            step = next(walking, None)
+            if step is None:
+                stack.pop()
+                continue
+            mode, name, oid = step
+            if mode == TREE_MODE:
+                stack.append((prefix + name + b"/", iter(objects[oid])))
+            else:
+                entries[os.fsdecode(prefix + name)] = TreeEntry(mode, oid)
+        return entries
 
     def read(self, commit: str, path: str, limit: int | None = None) -> bytes | None:
         """The content of `path` at `commit` (None when it is not a regular file or symlink there)."""
@@ -267,16 +296,6 @@ class GitObjects:
             target.write_bytes(self.blob(entry.oid))
             count += 1
         return count
-
-    def _start_batch(self) -> subprocess.Popen[bytes]:
-        if self._batch is None:
-            try:
-                self._batch = subprocess.Popen(
-                    [git_program(), *SAFE_GIT, "cat-file", "--batch"], cwd=self.repo, env=self._env,
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            except OSError as exc:
-                raise GitObjectsError(f"cannot run git: {exc.strerror}", hint="install git") from None
-        return self._batch
 
     def _git(self, args: list[str], what: str, *, hint: str | None = None, cwd: Path | None = None,
              env: dict[str, str] | None = None) -> bytes:
