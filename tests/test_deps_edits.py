@@ -20,6 +20,7 @@ from gatekeeper.deps.delta import diff
 from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.sources import Delta, patch_delta
+from tests.gitdiffs import file_patch
 from tests.gitrepo import GitRepo
 
 
@@ -33,7 +34,8 @@ def _patch(repo: GitRepo, path: str, base: str, head: str, context: int = 3) -> 
     repo.write(path, base)
     repo.add()
     repo.write(path, head)
-    patch = repo.git("diff", f"-U{context}", "--binary")
+    # git writes it: one long-lived git process for every such patch of the run (tests/gitdiffs.py)
+    patch = file_patch(path, base.encode(), head.encode(), f"-U{context}", "--binary")
     return patch_delta(None, io.BytesIO(patch))
 
 
