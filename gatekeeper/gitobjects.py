@@ -217,30 +217,45 @@ class GitObjects:
         except CatFileError as exc:
             raise GitObjectsError(exc.what, where=exc.where, hint=exc.hint) from None
 
+    def _root(self, commit: str) -> tuple[str, int]:
+        """(the id of `commit`'s tree, read into the tree cache; the length of a raw object id)."""
+        header, root = self._batch_read(f"{commit}^{{tree}}".encode(), b"tree")
+        if root is None:
+            raise GitObjectsError(f"cannot list the tree of {commit}", where=str(self.repo))
+        top = header.split()[0].decode()
+        if top not in self._tree_objects:
+            self._tree_objects[top] = self._entries(root, len(top) // 2, commit)
+        return top, len(top) // 2
+
+    def _entries(self, data: bytes, raw: int, where: str) -> list[tuple[str, bytes, str]]:
+        try:
+            return list(tree_entries(data, raw, where))
+        except CatFileError as exc:
+            raise GitObjectsError(exc.what, where=exc.where) from None
+
+    def _fetch(self, trees: list[str], raw: int, commit: str) -> None:
+        """Read the tree objects `trees` not read yet into the tree cache, with one round trip for many."""
+        wanted = [oid for oid in dict.fromkeys(trees) if oid not in self._tree_objects]
+        if not wanted:
+            return
+        try:
+            answers = self._cat.read_many([oid.encode() for oid in wanted], b"tree")
+        except CatFileError as exc:
+            raise GitObjectsError(f"cannot list the tree of {commit}: {exc.what}", where=exc.where) from None
+        for oid, (_, data) in zip(wanted, answers, strict=True):
+            if data is None:
+                raise GitObjectsError(f"cannot list the tree of {commit}: {oid} is not a tree", where=str(self.repo))
+            self._tree_objects[oid] = self._entries(data, raw, f"{commit}: tree {oid}")
+
     def _list(self, commit: str) -> dict[str, TreeEntry]:
         """What `git ls-tree -r --full-tree commit` lists, read as tree objects through the batch process: a subtree
         already read (BASE and HEAD share most of theirs) is not asked again, the others a level at a time."""
-        what = f"cannot list the tree of {commit}"
-        header, root = self._batch_read(f"{commit}^{{tree}}".encode(), b"tree")
-        if root is None:
-            raise GitObjectsError(what, where=str(self.repo))
-        top = header.split()[0].decode()
-        raw = len(top) // 2
+        top, raw = self._root(commit)
         objects = self._tree_objects
-        try:
-            objects.setdefault(top, list(tree_entries(root, raw, commit)))
-            pending = list(dict.fromkeys(oid for mode, _, oid in objects[top]
-                                         if mode == TREE_MODE and oid not in objects))
-            while pending:
-                answers = self._cat.read_many([oid.encode() for oid in pending], b"tree")
-                for oid, (_, data) in zip(pending, answers, strict=True):
-                    if data is None:
-                        raise GitObjectsError(f"{what}: {oid} is not a tree", where=str(self.repo))
-                    objects[oid] = list(tree_entries(data, raw, f"{commit}: tree {oid}"))
-                pending = list(dict.fromkeys(oid for tree in pending for mode, _, oid in objects[tree]
-                                             if mode == TREE_MODE and oid not in objects))
-        except CatFileError as exc:
-            raise GitObjectsError(f"{what}: {exc.what}", where=exc.where) from None
+        pending = [top]
+        while pending:
+            pending = [oid for tree in pending for mode, _, oid in objects[tree] if mode == TREE_MODE]
+            self._fetch(pending, raw, commit)
         entries: dict[str, TreeEntry] = {}
         stack = [(b"", iter(objects[top]))]  # depth first, in each tree's order: the order ls-tree -r lists
         while stack:
@@ -255,6 +270,35 @@ class GitObjects:
             else:
                 entries[os.fsdecode(prefix + name)] = TreeEntry(mode, oid)
         return entries
+
+    def changed(self, base: str, head: str) -> list[tuple[str, TreeEntry | None, TreeEntry | None]]:
+        """What `git diff-tree -r --no-renames base head` lists: (path, BASE's entry, HEAD's entry; None for the side
+        without one) for every blob, symlink or gitlink that differs, ordered by the path's bytes (git's order).
+        Only subtrees that differ are read (in proportion to the change), through the batch process."""
+        (old_top, raw), (new_top, _) = self._root(base), self._root(head)
+        objects = self._tree_objects
+        out: list[tuple[bytes, TreeEntry | None, TreeEntry | None]] = []
+        level: list[tuple[bytes, str | None, str | None]] = [(b"", old_top, new_top)] if old_top != new_top else []
+        while level:
+            self._fetch([oid for _, *pair in level for oid in pair if oid is not None], raw, head)
+            deeper: list[tuple[bytes, str | None, str | None]] = []
+            for prefix, old_tree, new_tree in level:
+                old = {name: (mode, oid) for mode, name, oid in objects[old_tree]} if old_tree else {}
+                new = {name: (mode, oid) for mode, name, oid in objects[new_tree]} if new_tree else {}
+                for name in old.keys() | new.keys():
+                    before, after = old.get(name), new.get(name)
+                    if before == after:
+                        continue
+                    below = [side[1] if side is not None and side[0] == TREE_MODE else None for side in (before, after)]
+                    if below != [None, None]:
+                        deeper.append((prefix + name + b"/", below[0], below[1]))
+                    files = [TreeEntry(*side) if side is not None and side[0] != TREE_MODE else None
+                             for side in (before, after)]
+                    if files != [None, None]:
+                        out.append((prefix + name, files[0], files[1]))
+            level = deeper
+        out.sort(key=lambda row: row[0])
+        return [(os.fsdecode(path), old_entry, new_entry) for path, old_entry, new_entry in out]
 
     def read(self, commit: str, path: str, limit: int | None = None) -> bytes | None:
         """The content of `path` at `commit` (None when it is not a regular file or symlink there)."""

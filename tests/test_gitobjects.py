@@ -160,3 +160,42 @@ def test_a_tree_is_listed_as_git_ls_tree_lists_it(repo: GitRepo) -> None:
     assert ("odd/old-mode", "100644", blob) in want and ("odd/old-exec", "100755", blob) in want
     assert ("odd/module", "160000", base) in want and ("odd/shared/b/c/deep.txt" in {p for p, _, _ in want})
     assert len(calls) == len(set(calls))  # no tree object asked twice
+
+
+def test_changed_is_what_git_diff_tree_lists(tmp_path: Path) -> None:
+    """GitObjects.changed against `git diff-tree -r --no-renames` both ways between commits that swap a file and a
+    folder of the same name, change a mode, a blob, a symlink's target, turn a file into a symlink, add and delete
+    nested folders and carry a gitlink; subtrees both sides share are never read."""
+    repo = GitRepo(tmp_path / "r")
+    for path, text in {"x": "file\n", "keep/a/b.txt": "same\n", "d/e/f.txt": "1\n", "d/g.txt": "g\n",
+                       "gone/deep/h.txt": "h\n", "t.txt": "t\n", "run.sh": "echo\n", "a.b": "dot\n"}.items():
+        repo.write(path, text)
+    repo.symlink("link", "keep")
+    first = repo.commit()
+    (repo.root / "x").unlink()
+    repo.write("x/inside.txt", "now a folder\n")
+    repo.write("d/e/f.txt", "2\n")
+    repo.write("new/deeper/n.txt", "n\n")
+    for path in ("gone/deep/h.txt", "t.txt"):
+        (repo.root / path).unlink()
+    repo.symlink("t.txt", "x")
+    repo.symlink("link", "d")
+    (repo.root / "run.sh").chmod(0o755)
+    second = repo.commit("second")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{first},module")
+    third = repo.git("commit-tree", repo.git("write-tree").decode().strip(), "-p", second, "-m", "module").decode()
+    third = third.strip()
+    with GitObjects(repo.root) as objects:
+        for old, new in ((first, second), (second, first), (first, third), (third, second), (first, first)):
+            fields = repo.git("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", old, new).split(b"\0")
+            want = []
+            for meta, name in zip(fields[0::2], fields[1::2], strict=False):
+                old_mode, new_mode, old_oid, new_oid, _ = meta[1:].decode().split(" ")
+                want.append((name.decode(), None if old_mode == "000000" else (old_mode, old_oid),
+                             None if new_mode == "000000" else (new_mode, new_oid)))
+            got = [(path, before and (before.mode, before.oid), after and (after.mode, after.oid))
+                   for path, before, after in objects.changed(old, new)]
+            assert got == want, (old, new)
+        assert len(want := [p for p, _, _ in objects.changed(first, third)]) > 8 and "module" in want
+        keep = repo.git("rev-parse", f"{first}:keep").decode().strip()
+        assert keep not in objects._tree_objects  # never opened: the same on both sides
