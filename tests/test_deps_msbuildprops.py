@@ -11,7 +11,6 @@ import pytest
 
 from gatekeeper.deps import msbuildprops
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo, edited_commits
 
 PROPS = """<Project>
@@ -44,7 +43,7 @@ def _commits(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, s
 
 def _tree(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> Delta:
     repo, base, head = _commits(tmp_path, files, edits)
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         return tree_delta(git, base, head)
 
 

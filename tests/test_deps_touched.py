@@ -72,10 +72,10 @@ def _diff_tree(repo: GitRepo, base: str, head: str) -> list[treeblobs.Touched]:
 
 def test_both_routes_list_the_same_files_in_the_same_order(commits: tuple[GitRepo, str, str]) -> None:
     repo, base, head = commits
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         assert git.listed(base) is None
         by_git = touched_files(git, base, head)
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         git.tree(base), git.tree(head)
         assert git.listed(base) is not None and git.listed(head) is not None
         by_trees = touched_files(git, base, head)
@@ -88,7 +88,7 @@ def test_both_routes_list_the_same_files_in_the_same_order(commits: tuple[GitRep
 
 def test_the_listings_route_runs_no_git(commits: tuple[GitRepo, str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     repo, base, head = commits
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         expected = touched_files(git, base, head)
         git.tree(base), git.tree(head)
 
@@ -112,7 +112,7 @@ def test_the_order_is_what_git_diff_tree_gives_for_many_names(tmp_path: Path) ->
     for index, name in enumerate(names):
         repo.write(name, f"pkg{index}==2.0\n")
     head = repo.commit("head")
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         by_git = touched_files(git, base, head)
         git.tree(base), git.tree(head)
         by_trees = touched_files(git, base, head)
@@ -121,9 +121,9 @@ def test_the_order_is_what_git_diff_tree_gives_for_many_names(tmp_path: Path) ->
 
 def test_the_delta_is_the_same_through_either_route(commits: tuple[GitRepo, str, str]) -> None:
     repo, base, head = commits
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         by_git = tree_delta(git, base, head)
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         git.tree(base), git.tree(head)
         by_trees = tree_delta(git, base, head)
     assert by_trees == by_git and by_git.changes

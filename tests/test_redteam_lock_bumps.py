@@ -20,7 +20,6 @@ from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.deps.sources import patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 
 NPM = "https://registry.npmjs.org"
 HEX = "0123456789abcdef" * 4
@@ -132,7 +131,7 @@ def _problems(repo: GitRepo, path: str, base: str, head: str) -> list[str]:
     repo.commit("base")
     repo.write(path, head)
     repo.commit("head")
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         delta = tree_delta(git, "main~1", "main")
     return [p.manifest for p in delta.problems if p.kind == "partial"]
 
@@ -169,7 +168,7 @@ def test_an_npm_alias_the_project_declares_is_a_direct_dependency(git_repo: GitR
                                              "resolved": _npm_url("evil-utils", "1.0.0")}
     git_repo.write("package-lock.json", json.dumps(doc))
     git_repo.commit("head")
-    with GitObjects(git_repo.root) as git:
+    with git_repo.objects() as git:
         delta = tree_delta(git, "main~1", "main")
     assert [(c.name, c.change, c.direct) for c in delta.changes] == [("evil-utils", "added", True)]
 
