@@ -5,22 +5,32 @@ process of its own. Here the two versions are stored as blobs and trees in one s
 `git diff-tree --stdin -p` writes the patch: git still writes every patch (the same bytes `git diff` writes in
 the test's repository; tests/test_gitdiffs.py compares the two), one process per set of options for the session.
 A line that is no object id is echoed back and flushed: the end of each answer.
+
+`commit_patch` does the same for `git diff BASE HEAD` between two commits of a test's repository (its loose objects
+linked into the scratch repository). GITDIFFS_CHECK=1 in the environment also asks git in the test's repository and
+asserts the two are the same bytes (every call site passed so when this was written).
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import zlib
 from pathlib import Path
 
-from tests.gitrepo import GIT_ENV, init_skeleton
+from tests.gitrepo import GIT_ENV, INIT_CONFIG, SETTINGS, GitRepo, init_skeleton
 from tests.gitwrite import _Writer
 
 _END = b"~~ end of answer ~~\n"  # no patch line looks like it: content lines start with " ", "+", "-" or "\\"
 _ABBREV = 7  # what `git diff` shows of a blob id in a test's small repository
+_FULL_ID = re.compile(r"[0-9a-f]{40}")
+_INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)", re.MULTILINE)
+# `git diff A B` follows renames (diff.renames is true by default); `git diff-tree` only when told
+_RENAME_OPTIONS = ("-M", "-C", "--find-renames", "--find-copies", "--no-renames", "-B", "--break-rewrites")
 
 
 class _Oracle:
@@ -97,3 +107,80 @@ def file_patch(path: str, old: bytes, new: bytes, *options: str) -> bytes:
         oracle.close()  # a fresh repository, where seven digits name each blob
         _ORACLE[0] = oracle = _Oracle()
     return oracle.ask(tuple(options), trees[0], trees[1])
+
+
+def commit_patch(repo: GitRepo, base: str, head: str, *options: str) -> bytes:
+    """What `git diff OPTIONS BASE HEAD` prints in `repo` (full commit ids; a repository of loose objects, as
+    GitRepo writes one, with no attribute files), from the session's git process: the repository's objects are
+    linked into the scratch repository. Anything else is asked of git in `repo` itself."""
+    patch = _commit_patch(repo, base, head, *options)
+    if os.environ.get("GITDIFFS_CHECK"):
+        assert patch == repo.git("diff", *options, base, head), (base, head, options)
+    return patch
+
+
+def _commit_patch(repo: GitRepo, base: str, head: str, *options: str) -> bytes:
+    git_dir = repo.root / ".git"
+    base, head = _named(git_dir, base), _named(git_dir, head)
+    if not (_FULL_ID.fullmatch(base) and _FULL_ID.fullmatch(head)) or _has_attributes(repo.root) \
+            or (git_dir / "config").read_text(encoding="utf-8") != INIT_CONFIG + SETTINGS \
+            or any((git_dir / "objects" / "pack").glob("*.pack")) or (git_dir / "info" / "attributes").exists():
+        return repo.git("diff", *options, base, head)
+    if not _ORACLE:
+        _ORACLE.append(_Oracle())
+    renames = () if any(option.startswith(_RENAME_OPTIONS) for option in options) else ("-M",)
+    for _ in range(2):
+        oracle = _ORACLE[0]
+        objects = oracle.folder / ".git" / "objects"
+        for folder in (git_dir / "objects").iterdir():
+            if len(folder.name) != 2:
+                continue
+            (objects / folder.name).mkdir(exist_ok=True)
+            for item in folder.iterdir():
+                target = objects / folder.name / item.name
+                if not target.exists():
+                    try:
+                        os.link(item, target)
+                    except OSError:
+                        shutil.copyfile(item, target)
+        trees = [_tree_of(objects, commit) for commit in (base, head)]
+        patch = oracle.ask((*renames, *options), bytes.fromhex(trees[0]), bytes.fromhex(trees[1]))
+        if all(len(oid) in (_ABBREV, 40) for pair in _INDEX_LINE.findall(patch) for oid in pair):
+            return patch
+        oracle.close()  # git needed more digits for an id in the scratch repository than in a small one
+        _ORACLE[0] = _Oracle()
+    raise AssertionError("no scratch repository gave seven-digit ids")
+
+
+def _named(git_dir: Path, name: str) -> str:
+    """A full commit id for `name`, a loose branch (or HEAD on one) or its first parent (`~1`); else `name`."""
+    branch, _, up = name.partition("~")
+    if branch == "HEAD":
+        head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+        branch = head.removeprefix("ref: refs/heads/") if head.startswith("ref: refs/heads/") else ""
+    ref = git_dir / "refs" / "heads" / branch
+    if _FULL_ID.fullmatch(name) or up not in ("", "1") or not re.fullmatch(r"[A-Za-z0-9_-]+", branch) \
+            or not ref.is_file():
+        return name
+    commit = ref.read_text(encoding="utf-8").strip()
+    if up:
+        raw = zlib.decompress((git_dir / "objects" / commit[:2] / commit[2:]).read_bytes()).split(b"\0", 1)[1]
+        parents = [line[7:] for line in raw.split(b"\n\n")[0].split(b"\n")[1:] if line.startswith(b"parent ")]
+        return parents[0].decode() if parents else name
+    return commit
+
+
+def _has_attributes(root: Path) -> bool:
+    for folder, dirs, files in os.walk(root):
+        if ".gitattributes" in files:
+            return True
+        if folder == str(root):
+            dirs[:] = [d for d in dirs if d != ".git"]
+    return False
+
+
+def _tree_of(objects: Path, commit: str) -> str:
+    raw = zlib.decompress((objects / commit[:2] / commit[2:]).read_bytes())
+    body = raw.split(b"\0", 1)[1]
+    assert body.startswith(b"tree "), commit
+    return body[5:45].decode()

@@ -18,6 +18,7 @@ from gatekeeper.diff import parse_patch
 from gatekeeper.errors import RulesError
 from gatekeeper.model import ClassifiedFile
 from gatekeeper.revrange import resolve_range
+from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")
@@ -36,7 +37,7 @@ def tree_files(repo: GitRepo) -> dict[str, ClassifiedFile]:
 
 def patch_files(repo: GitRepo, tmp: Path) -> dict[str, ClassifiedFile]:
     patch = tmp / "change.diff"
-    patch.write_bytes(repo.git("diff", "--binary", "-M", "main~1", "main"))
+    patch.write_bytes(commit_patch(repo, "main~1", "main", "--binary", "-M"))
     changes = list(parse_patch(patch))
     files = classify_in_context(changes, RULES, PatchContext(patch, changes, RULES.context))
     return {f.change.path: f for f in files}

@@ -13,6 +13,7 @@ import pytest
 from gatekeeper.deps import bazel, kustomize, nuget
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from tests.gitdiffs import commit_patch
 from tests.test_deps_more_ecosystems import bump_commits
 
 DOTNET_TOOLS = {"version": 1, "isRoot": True, "tools": {
@@ -93,7 +94,7 @@ def _bump(tmp_path: Path, files: dict[str, str], edits: dict[str, tuple[str, str
     repo, base, head = bump_commits(tmp_path, files, edits)
     with repo.objects() as git:
         tree = tree_delta(git, base, head)
-    return tree, patch_delta(None, io.BytesIO(repo.git("diff", "--binary", base, head)))
+    return tree, patch_delta(None, io.BytesIO(commit_patch(repo, base, head, "--binary")))
 
 
 def test_dotnet_local_tools() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from gatekeeper.deps import msbuildprops
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo, edited_commits
 
 PROPS = """<Project>
@@ -103,6 +104,6 @@ def test_more_projects_than_are_read_is_a_partial_problem(tmp_path: Path, monkey
 
 def test_from_a_patch_a_props_property_line_is_a_partial_problem(tmp_path: Path) -> None:
     repo, base, head = _commits(tmp_path, FILES, {"Directory.Build.props": {">2.6.6<": ">2.9.3<"}})
-    delta = patch_delta(None, io.BytesIO(repo.git("diff", "--binary", base, head)))
+    delta = patch_delta(None, io.BytesIO(commit_patch(repo, base, head, "--binary")))
     assert [(p.manifest, p.kind) for p in delta.problems] == [("Directory.Build.props", "partial")]
     assert delta.changes == ()

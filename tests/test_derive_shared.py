@@ -13,6 +13,7 @@ from gatekeeper.diff import parse_patch
 from gatekeeper.packet import derive_parsed, parse
 from gatekeeper.revrange import resolve_range
 from tests import manifests as m
+from tests.gitdiffs import commit_patch
 from tests.gitrepo import two_commits
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")
@@ -59,7 +60,7 @@ def test_one_path_tier_classifies_as_two_fresh_derivations(tmp_path: Path) -> No
     repo.git("mv", "docs/guide.md", "docs/manual.md")
     third = repo.commit("move")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(repo.git("diff", "--binary", "-M", first, third))
+    patch.write_bytes(commit_patch(repo, first, third, "--binary", "-M"))
     changes = list(parse_patch(patch))
     parsed = parse(patch, RULES)
     assert parsed.changes == tuple(changes)

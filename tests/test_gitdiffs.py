@@ -50,3 +50,29 @@ def test_a_blob_whose_seven_digits_another_object_shares_moves_to_a_fresh_reposi
     assert oracle.crowded(bytes.fromhex(oid))
     assert file_patch("a.txt", b"a\n", b"b\n") == first
     assert gitdiffs._ORACLE[0] is not oracle and not oracle.folder.exists()
+
+
+@pytest.mark.parametrize("options", [(), ("--binary",), ("-M", "--binary"), ("-C", "--find-copies-harder"),
+                                     ("--no-renames",), ("--full-index",)])
+def test_commit_patch_is_what_git_diff_writes(tmp_path: Path, options: tuple[str, ...]) -> None:
+    """commit_patch against `git diff OPTIONS BASE HEAD` in the repository itself: renames (followed by default, as
+    git diff follows them), copies, a mode, a symlink, a delete, binary content, names as `main~1` and `main`, and an
+    attribute file (then git is asked in the repository)."""
+    repo = GitRepo(tmp_path / "repo")
+    for path, text in {"a/moved.txt": TEXT, "copied.txt": TEXT * 2, "run.sh": "echo\n", "gone.txt": "bye\n",
+                       "bin.dat": "\0\1" * 40, "edit.txt": TEXT}.items():
+        repo.write(path, text)
+    base = repo.commit()
+    repo.move("a/moved.txt", "b/moved.txt")
+    repo.write("copy-of.txt", TEXT * 2)
+    (repo.root / "run.sh").chmod(0o755)
+    (repo.root / "gone.txt").unlink()
+    repo.symlink("link", "b")
+    repo.write("bin.dat", "\0\2" * 40)
+    repo.write("edit.txt", TEXT.replace("line 7\n", "seven\n"))
+    head = repo.commit("head")
+    for old, new in ((base, head), (head, base), ("main~1", "main"), (base, base)):
+        assert gitdiffs.commit_patch(repo, old, new, *options) == repo.git("diff", *options, old, new)
+    repo.write(".gitattributes", "*.txt binary\n")
+    attributed = repo.commit("attributes")
+    assert gitdiffs.commit_patch(repo, base, attributed, *options) == repo.git("diff", *options, base, attributed)

@@ -15,6 +15,7 @@ from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import parse_patch
 from gatekeeper.revrange import resolve_range
+from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")
@@ -99,7 +100,7 @@ def _tree(repo: GitRepo) -> dict[str, tuple[str, str]]:
 
 def _patch(repo: GitRepo, tmp_path: Path) -> dict[str, tuple[str, str, tuple[str, ...]]]:
     patch = tmp_path / "change.patch"
-    patch.write_bytes(repo.git("diff", "--binary", "-M", "main~1", "main"))
+    patch.write_bytes(commit_patch(repo, "main~1", "main", "--binary", "-M"))
     changes = list(parse_patch(patch))
     context = PatchContext(patch, changes, RULES.context)
     try:

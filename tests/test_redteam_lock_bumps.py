@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
@@ -193,7 +194,7 @@ def _patch_problems(repo: GitRepo, tmp_path: Path, path: str, base: str, head: s
     repo.write(path, head)
     repo.commit("head")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(repo.git("diff", "--binary", "main~1", "main"))
+    patch.write_bytes(commit_patch(repo, "main~1", "main", "--binary"))
     return [p.manifest for p in patch_delta(patch).problems]
 
 

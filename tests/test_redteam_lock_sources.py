@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
@@ -169,7 +170,7 @@ def test_from_the_patch_alone_a_moved_source_beside_a_bump_is_a_problem(git_repo
     _commit(git_repo, path, make, GOOD, SUM_GOOD, "1.0.1")
     _commit(git_repo, path, make, url, checksum, "1.0.2")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
     delta = patch_delta(patch)
     assert [p.manifest for p in delta.problems] == [path], delta
 
@@ -181,7 +182,7 @@ def test_from_the_patch_alone_a_plain_bump_reads(git_repo: GitRepo, tmp_path: Pa
     _commit(git_repo, path, LOCKFILES[path], GOOD, SUM_GOOD, "1.0.1")
     _commit(git_repo, path, LOCKFILES[path], GOOD, SUM_GOOD, "1.0.2")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
     delta = patch_delta(patch)
     if path == "packages.lock.json":
         assert {p.manifest for p in delta.problems} == {path}, delta
@@ -204,7 +205,7 @@ def test_a_checksum_alone_that_moves_is_no_problem(git_repo: GitRepo, tmp_path: 
             delta = tree_delta(git, "main~1", "main")
     else:
         patch = tmp_path / "change.diff"
-        patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+        patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
         delta = patch_delta(patch)
     moved = [p for p in delta.problems if "location" in p.msg]
     assert moved == [], delta
