@@ -7,9 +7,10 @@ import io
 import time
 from collections.abc import Callable, Sequence
 
+from gitdiffs import commit_patch
+
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo
 
 

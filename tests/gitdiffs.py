@@ -21,22 +21,38 @@ import subprocess
 import tempfile
 import zlib
 from pathlib import Path
+from typing import Protocol
 
-from tests.gitrepo import GIT_ENV, INIT_CONFIG, SETTINGS, GitRepo, init_skeleton
-from tests.gitwrite import _Writer
+from gitwrite import _Unsupported, _Writer
 
 _END = b"~~ end of answer ~~\n"  # no patch line looks like it: content lines start with " ", "+", "-" or "\\"
+# git reads no user or system settings here (tests/gitrepo.py GIT_ENV)
+_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"}
+_CONFIG = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n"
+_EMPTY_TREE = bytes.fromhex("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 _ABBREV = 7  # what `git diff` shows of a blob id in a test's small repository
 _FULL_ID = re.compile(r"[0-9a-f]{40}")
 _INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)", re.MULTILINE)
 # `git diff A B` follows renames (diff.renames is true by default); `git diff-tree` only when told
-_RENAME_OPTIONS = ("-M", "-C", "--find-renames", "--find-copies", "--no-renames", "-B", "--break-rewrites")
+_RENAME_OPTIONS = ("-M", "-C", "--find-renames", "--find-copies", "--no-renames")
+
+
+class Repo(Protocol):
+    """What is used of tests/gitrepo.GitRepo (which imports this module)."""
+
+    root: Path
+    config: str  # the settings GitRepo writes
+
+    def git(self, *args: str, input: bytes | None = None) -> bytes: ...
 
 
 class _Oracle:
     def __init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="gitdiffs-"))
-        init_skeleton(self.folder / ".git")
+        for sub in ("objects/info", "objects/pack", "refs/heads", "refs/tags"):
+            (self.folder / ".git" / sub).mkdir(parents=True)
+        (self.folder / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+        (self.folder / ".git" / "config").write_text(_CONFIG, encoding="utf-8")
         self.writer = _Writer(self.folder / ".git")
         self.running: dict[tuple[str, ...], subprocess.Popen[bytes]] = {}
 
@@ -69,7 +85,7 @@ class _Oracle:
         if process is None:
             process = subprocess.Popen(
                 ["git", "-c", f"core.abbrev={_ABBREV}", "diff-tree", "--stdin", "-p", *options],
-                cwd=self.folder, env={**os.environ, **GIT_ENV}, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                cwd=self.folder, env={**os.environ, **_ENV}, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             self.running[options] = process
         assert process.stdin is not None and process.stdout is not None
         process.stdin.write(old.hex().encode() + b" " + new.hex().encode() + b"\n" + _END)
@@ -96,9 +112,7 @@ def _close() -> None:
 def file_patch(path: str, old: bytes, new: bytes, *options: str) -> bytes:
     """What `git diff OPTIONS` prints in a repository whose index holds `path` as `old` and whose work tree holds it
     as `new` (a regular file, not executable; no attributes): the patch of that one file, or b"" when unchanged."""
-    if not _ORACLE:
-        _ORACLE.append(_Oracle())
-    oracle = _ORACLE[0]
+    oracle = _oracle()
     for _ in range(2):
         blobs = [oracle.writer.store(b"blob", data) for data in (old, new)]
         trees = [oracle.tree(path, blob) for blob in blobs]
@@ -109,47 +123,101 @@ def file_patch(path: str, old: bytes, new: bytes, *options: str) -> bytes:
     return oracle.ask(tuple(options), trees[0], trees[1])
 
 
-def commit_patch(repo: GitRepo, base: str, head: str, *options: str) -> bytes:
-    """What `git diff OPTIONS BASE HEAD` prints in `repo` (full commit ids; a repository of loose objects, as
-    GitRepo writes one, with no attribute files), from the session's git process: the repository's objects are
-    linked into the scratch repository. Anything else is asked of git in `repo` itself."""
+def commit_patch(repo: Repo, base: str, head: str, *options: str) -> bytes:
+    """What `git diff OPTIONS BASE HEAD` prints in `repo` (full commit ids, a loose branch or its `~1`; a repository
+    of loose objects, as GitRepo writes one, with no attribute files), from the session's git process: the
+    repository's objects are linked into the scratch repository. Anything else is asked of git in `repo` itself."""
     patch = _commit_patch(repo, base, head, *options)
     if os.environ.get("GITDIFFS_CHECK"):
         assert patch == repo.git("diff", *options, base, head), (base, head, options)
     return patch
 
 
-def _commit_patch(repo: GitRepo, base: str, head: str, *options: str) -> bytes:
+def index_patch(repo: Repo, *options: str) -> bytes | None:
+    """What `git diff --cached OPTIONS` prints in `repo` right after tests/gitwrite.py staged its whole work tree
+    (the index holds the work tree): HEAD's tree against the work tree's, from the session's git process; None
+    when that cannot be told for certain here (the caller asks git)."""
+    git_dir = repo.root / ".git"
+    head = _named(git_dir, "HEAD")
+    if not _FULL_ID.fullmatch(head) or not _plain(repo):
+        return None
+    for _ in range(2):
+        oracle = _oracle()
+        objects = _link_objects(git_dir, oracle)
+        try:
+            work = _Writer(oracle.folder / ".git").tree(os.fsencode(repo.root), b"") or _EMPTY_TREE
+        except _Unsupported:
+            return None
+        patch = oracle.ask((*_renames(options), *options), bytes.fromhex(_tree_of(objects, head)), work)
+        if _short_ids(patch):
+            break
+        _fresh()
+    else:
+        raise AssertionError("no scratch repository gave seven-digit ids")
+    if os.environ.get("GITDIFFS_CHECK"):
+        assert patch == repo.git("diff", "--cached", *options), options
+    return patch
+
+
+def _commit_patch(repo: Repo, base: str, head: str, *options: str) -> bytes:
     git_dir = repo.root / ".git"
     base, head = _named(git_dir, base), _named(git_dir, head)
-    if not (_FULL_ID.fullmatch(base) and _FULL_ID.fullmatch(head)) or _has_attributes(repo.root) \
-            or (git_dir / "config").read_text(encoding="utf-8") != INIT_CONFIG + SETTINGS \
-            or any((git_dir / "objects" / "pack").glob("*.pack")) or (git_dir / "info" / "attributes").exists():
+    if not (_FULL_ID.fullmatch(base) and _FULL_ID.fullmatch(head)) or not _plain(repo):
         return repo.git("diff", *options, base, head)
+    for _ in range(2):
+        objects = _link_objects(git_dir, _oracle())
+        trees = [_tree_of(objects, commit) for commit in (base, head)]
+        patch = _ORACLE[0].ask((*_renames(options), *options), bytes.fromhex(trees[0]), bytes.fromhex(trees[1]))
+        if _short_ids(patch):
+            return patch
+        _fresh()
+    raise AssertionError("no scratch repository gave seven-digit ids")
+
+
+def _plain(repo: Repo) -> bool:
+    """A repository git reads as the scratch one: GitRepo's settings, loose objects, no attribute files."""
+    git_dir = repo.root / ".git"
+    return (git_dir / "config").read_text(encoding="utf-8") == repo.config and not _has_attributes(repo.root) \
+        and not any((git_dir / "objects" / "pack").glob("*.pack")) and not (git_dir / "info" / "attributes").exists()
+
+
+def _renames(options: tuple[str, ...]) -> tuple[str, ...]:
+    """`git diff` follows renames unless told otherwise (diff.renames is true by default); `git diff-tree` only when
+    told."""
+    return () if any(option.startswith(_RENAME_OPTIONS) for option in options) else ("-M",)
+
+
+def _short_ids(patch: bytes) -> bool:
+    """Every blob id of the patch's index lines in seven digits (or full): what a small repository shows."""
+    return all(len(oid) in (_ABBREV, 40) for pair in _INDEX_LINE.findall(patch) for oid in pair)
+
+
+def _oracle() -> _Oracle:
     if not _ORACLE:
         _ORACLE.append(_Oracle())
-    renames = () if any(option.startswith(_RENAME_OPTIONS) for option in options) else ("-M",)
-    for _ in range(2):
-        oracle = _ORACLE[0]
-        objects = oracle.folder / ".git" / "objects"
-        for folder in (git_dir / "objects").iterdir():
-            if len(folder.name) != 2:
-                continue
-            (objects / folder.name).mkdir(exist_ok=True)
-            for item in folder.iterdir():
-                target = objects / folder.name / item.name
-                if not target.exists():
-                    try:
-                        os.link(item, target)
-                    except OSError:
-                        shutil.copyfile(item, target)
-        trees = [_tree_of(objects, commit) for commit in (base, head)]
-        patch = oracle.ask((*renames, *options), bytes.fromhex(trees[0]), bytes.fromhex(trees[1]))
-        if all(len(oid) in (_ABBREV, 40) for pair in _INDEX_LINE.findall(patch) for oid in pair):
-            return patch
-        oracle.close()  # git needed more digits for an id in the scratch repository than in a small one
-        _ORACLE[0] = _Oracle()
-    raise AssertionError("no scratch repository gave seven-digit ids")
+    return _ORACLE[0]
+
+
+def _fresh() -> None:
+    """A new scratch repository (git needed more digits for an id in the old one than in a small one)."""
+    _ORACLE[0].close()
+    _ORACLE[0] = _Oracle()
+
+
+def _link_objects(git_dir: Path, oracle: _Oracle) -> Path:
+    objects = oracle.folder / ".git" / "objects"
+    for folder in (git_dir / "objects").iterdir():
+        if len(folder.name) != 2:
+            continue
+        (objects / folder.name).mkdir(exist_ok=True)
+        for item in folder.iterdir():
+            target = objects / folder.name / item.name
+            if not target.exists():
+                try:
+                    os.link(item, target)
+                except OSError:
+                    shutil.copyfile(item, target)
+    return objects
 
 
 def _named(git_dir: Path, name: str) -> str:

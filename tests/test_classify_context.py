@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import NEEDS_CONTEXT, classify_in_context
@@ -19,7 +20,6 @@ from gatekeeper.diff import parse_patch
 from gatekeeper.model import ClassifiedFile
 from gatekeeper.revrange import resolve_range
 from tests import manifests as m
-from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo
 from tests.incli import run_cli
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
@@ -18,7 +19,6 @@ from gatekeeper.diff import parse_patch
 from gatekeeper.errors import RulesError
 from gatekeeper.model import ClassifiedFile
 from gatekeeper.revrange import resolve_range
-from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")

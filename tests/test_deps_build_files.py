@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.deps import bazel, kustomize, nuget
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from tests.gitdiffs import commit_patch
 from tests.test_deps_more_ecosystems import bump_commits
 
 DOTNET_TOOLS = {"version": 1, "isRoot": True, "tools": {

@@ -15,12 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gitdiffs import file_patch
 
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.sources import Delta, patch_delta
-from tests.gitdiffs import file_patch
 from tests.gitrepo import GitRepo
 
 

@@ -8,10 +8,10 @@ import io
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.deps import msbuildprops
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo, edited_commits
 
 PROPS = """<Project>

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,6 @@ from gatekeeper.deps.delta import diff
 from gatekeeper.deps.loaders import load_yaml
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo
 
 SHA_A, SHA_B = "b4ffde65f46336ab88eb53be808477a3936bae11", "9bb56186c3b09b4f86b1c65136769dd318469633"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gitdiffs import commit_patch
+
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.patchcontext import PatchContext
@@ -13,7 +15,6 @@ from gatekeeper.diff import parse_patch
 from gatekeeper.packet import derive_parsed, parse
 from gatekeeper.revrange import resolve_range
 from tests import manifests as m
-from tests.gitdiffs import commit_patch
 from tests.gitrepo import two_commits
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import gitdiffs
 import pytest
+from gitdiffs import file_patch
 
-from tests import gitdiffs
-from tests.gitdiffs import file_patch
 from tests.gitrepo import GitRepo
 
 TEXT = "".join(f"line {i}\n" for i in range(40))

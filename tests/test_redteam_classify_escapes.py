@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
@@ -15,7 +16,6 @@ from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import parse_patch
 from gatekeeper.revrange import resolve_range
-from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")

@@ -33,12 +33,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.cli import main
 from gatekeeper.deps.claims import claimed_version, claims
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from tests.conftest import POLICY_DIR
-from tests.gitdiffs import commit_patch
 from tests.gitrepo import GitRepo
 
 EVIL = [f"evil{i}" for i in range(6)]
