@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import subprocess
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
@@ -24,6 +25,7 @@ from gatekeeper.gitcmd import SAFE_GIT, git_program
 _PIPELINE = 48
 _Key = tuple[str, str, tuple[tuple[str, str], ...]]
 _IDLE: dict[_Key, subprocess.Popen[bytes]] = {}
+_IDLE_LOCK = threading.Lock()  # readers in several threads hand processes over one at a time
 
 
 class CatFileError(GatekeeperError):
@@ -48,10 +50,12 @@ class CatFile:
         if self._busy or process.poll() is not None:
             _end(process)
             return
-        for other in _IDLE.values():
+        with _IDLE_LOCK:
+            before = list(_IDLE.values())
+            _IDLE.clear()
+            _IDLE[self._key] = process
+        for other in before:
             _end(other)
-        _IDLE.clear()
-        _IDLE[self._key] = process
 
     def read(self, name: bytes, kind: bytes | None = None, limit: int | None = None) -> tuple[bytes, bytes | None]:
         """The header line for `name` and, when the object is of `kind`, its content (its first `limit` bytes when
@@ -78,7 +82,8 @@ class CatFile:
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._process is None:
-            idle = _IDLE.pop(self._key, None)
+            with _IDLE_LOCK:
+                idle = _IDLE.pop(self._key, None)
             if idle is not None and idle.poll() is None:
                 self._process = idle
                 return idle
@@ -129,9 +134,11 @@ def _end(process: subprocess.Popen[bytes]) -> None:
 
 @atexit.register
 def _end_idle() -> None:
-    for process in _IDLE.values():
+    with _IDLE_LOCK:
+        before = list(_IDLE.values())
+        _IDLE.clear()
+    for process in before:
         _end(process)
-    _IDLE.clear()
 
 
 def tree_entries(data: bytes, raw_size: int, where: str) -> Iterable[tuple[str, bytes, str]]:
