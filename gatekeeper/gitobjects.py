@@ -1,14 +1,16 @@
 """Read a repository's commits through git objects only: one long-lived `git cat-file --batch`.
 
 The gate must judge BASE and HEAD as git stores them, never the working tree (which a job, or the
-change under review, may have altered). Tree listings come from one `git ls-tree` per commit; blob
-contents (and names resolved to commits) from one `git cat-file --batch` process for the whole run, so
-reading a thousand blobs costs a thousand pipe round-trips, not a thousand processes. Hooks, fsmonitor and
+change under review, may have altered). Tree listings (read as tree objects), blob contents and names
+resolved to commits all come from one `git cat-file --batch` process (catfile.py), so reading a thousand
+blobs costs a thousand pipe round-trips, not a thousand processes, and the next reader of the repository
+in this process takes the same one over. Hooks, fsmonitor and
 outside configuration are off (gitcmd.SAFE_GIT), and the environment is scrubbed.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import tempfile
@@ -18,12 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
 
+from gatekeeper.catfile import CatFile, CatFileError, tree_entries
 from gatekeeper.errors import GatekeeperError
 from gatekeeper.gitcmd import SAFE_GIT, absolute_path, git_program
 
 # Only what a tree entry can really be; anything else in a listing is refused.
 BLOB_MODES = frozenset({"100644", "100755", "120000"})
 GITLINK_MODE = "160000"
+TREE_MODE = "040000"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 # Objects never change: a process that opens the same repository more than once (the gate reads its configuration
 # from BASE, then classifies BASE..HEAD) lists a commit's tree and checks a full commit id once. Keyed by the git
@@ -107,10 +111,11 @@ class GitObjects:
         self._timeout = timeout
         self._env = scrubbed_git_env()
         self._trees: dict[str, dict[str, TreeEntry]] = {}
-        self._batch: subprocess.Popen[bytes] | None = None
+        self._tree_objects: dict[str, list[tuple[str, bytes, str]]] = {}  # tree id → its entries, as read
         # `git_dir`: as a RevRange resolved it (revrange.py), not asked again
         self.git_dir = git_dir or self._git(["rev-parse", "--absolute-git-dir"], "not a git repository").decode()
         self.git_dir = self.git_dir.strip()
+        self._cat = CatFile(repo, self._env, self.git_dir)
 
     def __enter__(self) -> GitObjects:
         return self
@@ -120,17 +125,8 @@ class GitObjects:
         self.close()
 
     def close(self) -> None:
-        batch, self._batch = self._batch, None
-        if batch is None:
-            return
-        assert batch.stdin is not None and batch.stdout is not None
-        batch.stdin.close()
-        batch.stdout.close()
-        try:
-            batch.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            batch.kill()
-            batch.wait()
+        """Done reading: the cat-file process is left for the repository's next reader (catfile.py)."""
+        self._cat.close()
 
     def commit(self, rev: str) -> str:
         """The full id of the commit `rev` names; GitObjectsError for an unknown revision."""
@@ -151,6 +147,29 @@ class GitObjects:
         remember_commit(self.git_dir, commit)  # a name resolved to a commit: its full id need not be asked again
         return commit
 
+    def reaches(self, upper: str, lower: str, steps: int) -> bool:
+        """Whether commit `lower` is `upper` or one of its ancestors, walking at most `steps` commits down from
+        `upper` by their parent lines (False when the walk runs out or a commit cannot be read)."""
+        seen = {upper}
+        level = [upper]
+        while level and len(seen) <= steps:
+            if lower in level:
+                return True
+            try:
+                answers = self._cat.read_many([commit.encode() for commit in level], b"commit")
+            except CatFileError:
+                return False
+            parents = []
+            for _, data in answers:
+                if data is None:
+                    return False
+                lines = data.split(b"\n\n", 1)[0].split(b"\n")[1:]  # after `tree`: the parent lines git reads
+                parents += [line[7:].decode() for line in itertools.takewhile(lambda ln: ln.startswith(b"parent "),
+                                                                              lines)]
+            level = [parent for parent in dict.fromkeys(parents) if parent not in seen]
+            seen.update(level)
+        return lower in level
+
     def diff_tree(self, old: str, new: str) -> bytes:
         """`git diff-tree -r -z -M --raw --numstat` between two commits (renames paired, as a patch has them)."""
         with without_attributes(self.git_dir) as (folder, env):  # numstat's binary files are git's, not the PR's
@@ -169,17 +188,7 @@ class GitObjects:
         if shared is not None:
             self._trees[commit] = shared
             return shared
-        listing = self._git(["ls-tree", "-r", "-z", "--full-tree", commit], f"cannot list the tree of {commit}")
-        entries: dict[str, TreeEntry] = {}
-        for record in listing.split(b"\0"):
-            if not record:
-                continue
-            meta, _, name = record.partition(b"\t")
-            mode, kind, oid = meta.decode().split(" ")
-            if kind == "blob" and mode not in BLOB_MODES or kind == "commit" and mode != GITLINK_MODE:
-                raise GitObjectsError(f"tree entry with mode {mode} that git never writes",
-                                      where=f"{commit}:{os.fsdecode(name)}")
-            entries[os.fsdecode(name)] = TreeEntry(mode, oid)
+        entries = self._list(commit)
         self._trees[commit] = entries
         if key is not None:
             if len(_SHARED_TREES) >= _SHARED_TREES_MAX:
@@ -202,30 +211,94 @@ class GitObjects:
     def _batch_read(self, name: bytes, kind: bytes | None = None,
                     limit: int | None = None) -> tuple[bytes, bytes | None]:
         """`git cat-file --batch`'s header line for `name` and, when the object is of `kind`, its content (its first
-        `limit` bytes when given); the rest of the object is read and dropped."""
-        batch = self._start_batch()
-        assert batch.stdin is not None and batch.stdout is not None
+        `limit` bytes when given)."""
         try:
-            batch.stdin.write(name + b"\n")
-            batch.stdin.flush()
-            header = batch.stdout.readline()
-        except (BrokenPipeError, OSError) as exc:
-            raise GitObjectsError(f"git cat-file stopped: {exc}", where=str(self.repo)) from None
-        fields = header.split()
-        if len(fields) != 3 or not fields[2].isdigit():  # `NAME missing`, `NAME ambiguous`: nothing follows
-            return header, None
-        size = int(fields[2])
-        if fields[1] != kind:
-            limit = 0
-        want = size if limit is None else min(size, limit)
-        data = batch.stdout.read(want)
-        rest = size - want + 1  # the content's remainder and git's trailing newline
-        while rest > 0:
-            chunk = batch.stdout.read(min(rest, 1 << 16))
-            if not chunk:
-                break
-            rest -= len(chunk)
-        return header, data if fields[1] == kind else None
+            return self._cat.read(name, kind, limit)
+        except CatFileError as exc:
+            raise GitObjectsError(exc.what, where=exc.where, hint=exc.hint) from None
+
+    def _root(self, commit: str) -> tuple[str, int]:
+        """(the id of `commit`'s tree, read into the tree cache; the length of a raw object id)."""
+        header, root = self._batch_read(f"{commit}^{{tree}}".encode(), b"tree")
+        if root is None:
+            raise GitObjectsError(f"cannot list the tree of {commit}", where=str(self.repo))
+        top = header.split()[0].decode()
+        if top not in self._tree_objects:
+            self._tree_objects[top] = self._entries(root, len(top) // 2, commit)
+        return top, len(top) // 2
+
+    def _entries(self, data: bytes, raw: int, where: str) -> list[tuple[str, bytes, str]]:
+        try:
+            return list(tree_entries(data, raw, where))
+        except CatFileError as exc:
+            raise GitObjectsError(exc.what, where=exc.where) from None
+
+    def _fetch(self, trees: list[str], raw: int, commit: str) -> None:
+        """Read the tree objects `trees` not read yet into the tree cache, with one round trip for many."""
+        wanted = [oid for oid in dict.fromkeys(trees) if oid not in self._tree_objects]
+        if not wanted:
+            return
+        try:
+            answers = self._cat.read_many([oid.encode() for oid in wanted], b"tree")
+        except CatFileError as exc:
+            raise GitObjectsError(f"cannot list the tree of {commit}: {exc.what}", where=exc.where) from None
+        for oid, (_, data) in zip(wanted, answers, strict=True):
+            if data is None:
+                raise GitObjectsError(f"cannot list the tree of {commit}: {oid} is not a tree", where=str(self.repo))
+            self._tree_objects[oid] = self._entries(data, raw, f"{commit}: tree {oid}")
+
+    def _list(self, commit: str) -> dict[str, TreeEntry]:
+        """What `git ls-tree -r --full-tree commit` lists, read as tree objects through the batch process: a subtree
+        already read (BASE and HEAD share most of theirs) is not asked again, the others a level at a time."""
+        top, raw = self._root(commit)
+        objects = self._tree_objects
+        pending = [top]
+        while pending:
+            pending = [oid for tree in pending for mode, _, oid in objects[tree] if mode == TREE_MODE]
+            self._fetch(pending, raw, commit)
+        entries: dict[str, TreeEntry] = {}
+        stack = [(b"", iter(objects[top]))]  # depth first, in each tree's order: the order ls-tree -r lists
+        while stack:
+            prefix, walking = stack[-1]
+            step = next(walking, None)
+            if step is None:
+                stack.pop()
+                continue
+            mode, name, oid = step
+            if mode == TREE_MODE:
+                stack.append((prefix + name + b"/", iter(objects[oid])))
+            else:
+                entries[os.fsdecode(prefix + name)] = TreeEntry(mode, oid)
+        return entries
+
+    def changed(self, base: str, head: str) -> list[tuple[str, TreeEntry | None, TreeEntry | None]]:
+        """What `git diff-tree -r --no-renames base head` lists: (path, BASE's entry, HEAD's entry; None for the side
+        without one) for every blob, symlink or gitlink that differs, ordered by the path's bytes (git's order).
+        Only subtrees that differ are read (in proportion to the change), through the batch process."""
+        (old_top, raw), (new_top, _) = self._root(base), self._root(head)
+        objects = self._tree_objects
+        out: list[tuple[bytes, TreeEntry | None, TreeEntry | None]] = []
+        level: list[tuple[bytes, str | None, str | None]] = [(b"", old_top, new_top)] if old_top != new_top else []
+        while level:
+            self._fetch([oid for _, *pair in level for oid in pair if oid is not None], raw, head)
+            deeper: list[tuple[bytes, str | None, str | None]] = []
+            for prefix, old_tree, new_tree in level:
+                old = {name: (mode, oid) for mode, name, oid in objects[old_tree]} if old_tree else {}
+                new = {name: (mode, oid) for mode, name, oid in objects[new_tree]} if new_tree else {}
+                for name in old.keys() | new.keys():
+                    before, after = old.get(name), new.get(name)
+                    if before == after:
+                        continue
+                    below = [side[1] if side is not None and side[0] == TREE_MODE else None for side in (before, after)]
+                    if below != [None, None]:
+                        deeper.append((prefix + name + b"/", below[0], below[1]))
+                    files = [TreeEntry(*side) if side is not None and side[0] != TREE_MODE else None
+                             for side in (before, after)]
+                    if files != [None, None]:
+                        out.append((prefix + name, files[0], files[1]))
+            level = deeper
+        out.sort(key=lambda row: row[0])
+        return [(os.fsdecode(path), old_entry, new_entry) for path, old_entry, new_entry in out]
 
     def read(self, commit: str, path: str, limit: int | None = None) -> bytes | None:
         """The content of `path` at `commit` (None when it is not a regular file or symlink there)."""
@@ -267,16 +340,6 @@ class GitObjects:
             target.write_bytes(self.blob(entry.oid))
             count += 1
         return count
-
-    def _start_batch(self) -> subprocess.Popen[bytes]:
-        if self._batch is None:
-            try:
-                self._batch = subprocess.Popen(
-                    [git_program(), *SAFE_GIT, "cat-file", "--batch"], cwd=self.repo, env=self._env,
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            except OSError as exc:
-                raise GitObjectsError(f"cannot run git: {exc.strerror}", hint="install git") from None
-        return self._batch
 
     def _git(self, args: list[str], what: str, *, hint: str | None = None, cwd: Path | None = None,
              env: dict[str, str] | None = None) -> bytes:

@@ -1,7 +1,8 @@
 """`BASE..HEAD`, resolved once per command: the one way gatekeeper turns a pull request's names into commits.
 
 `resolve_range` asks git once for the repository (its git folder, object folder, work tree top and prefix) and
-both names' commits, and once for the merge base (name by name only when that one answer is not certain). Every
+both names' commits (name by name only when that one answer is not certain), and once for the merge base unless
+one commit is a near ancestor of the other (read through the batch process the gate's readers then take over). Every
 module that reads the pull request (config_source, treecheck, commits, classify.treecontext, the dependency
 delta) takes the `RevRange` it returns, never the names: a gate used to resolve each name four times over, in four
 git runners.
@@ -23,9 +24,10 @@ from pathlib import Path
 
 from gatekeeper.errors import UsageError
 from gatekeeper.gitcmd import SAFE_GIT, git_program
-from gatekeeper.gitobjects import GitObjectsError, remember_commit, scrubbed_git_env
+from gatekeeper.gitobjects import GitObjects, GitObjectsError, remember_commit, scrubbed_git_env
 
 TIMEOUT = 120.0
+ANCESTRY_STEPS = 64  # commits read below each side before `git merge-base` is asked instead
 _FULL_ID = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")
 # The repository's git folder, object folder, work tree top and prefix.
 _INFO = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects", "--show-toplevel",
@@ -139,13 +141,32 @@ def _in_one(text: str, repo: Path, env: dict[str, str], base: str, head: str) ->
 def _resolved(text: str, base: str, head: str, repo: Path, env: dict[str, str], info: tuple[str, str, str, str],
               commits: list[str]) -> RevRange:
     git_dir, objects, top, prefix = info
-    # merge-base exits 1 for histories without a common ancestor: no merge base, which each reader reports its way.
-    done = _git(repo, env, ["merge-base", "--all", *commits])
-    bases = tuple(done.stdout.decode().split()) if done.returncode == 0 else ()
+    bases = _one_above_the_other(repo, git_dir, commits[0], commits[1])
+    if bases is None:
+        # merge-base exits 1 for histories without a common ancestor: no merge base, which each reader reports its way.
+        done = _git(repo, env, ["merge-base", "--all", *commits])
+        bases = tuple(done.stdout.decode().split()) if done.returncode == 0 else ()
     for commit in (*commits, *bases):
         remember_commit(git_dir, commit)  # what GitObjects.commit would ask again is known
     return RevRange(text, base, head, repo, commits[0], commits[1], bases, git_dir, objects,
                     Path(top) if top else None, prefix)
+
+
+def _one_above_the_other(repo: Path, git_dir: str, base: str, head: str) -> tuple[str, ...] | None:
+    """The merge base when one commit is an ancestor of the other within ANCESTRY_STEPS commits (a pull request
+    branched from BASE as it is, or BASE fast-forwarded onto HEAD): that commit, which is all `git merge-base --all`
+    answers then (every other common ancestor lies below it). Read from the commit objects through the batch process
+    the gate's readers take over next (gitobjects.py), not a process of its own; None when that cannot be told: the
+    walk ran out, an object is missing, or the repository is shallow (git hides a shallow commit's parents)."""
+    if base == head:
+        return (base,)
+    if os.path.exists(os.path.join(git_dir, "shallow")):
+        return None
+    with GitObjects(repo, git_dir=git_dir) as objects:
+        for lower, upper in ((base, head), (head, base)):
+            if objects.reaches(upper, lower, ANCESTRY_STEPS):
+                return (lower,)
+    return None
 
 
 def _git(repo: Path, env: dict[str, str], args: list[str]) -> subprocess.CompletedProcess[bytes]:

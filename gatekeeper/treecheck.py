@@ -65,10 +65,10 @@ def tree_differences(revs: RevRange, patch: Path, *, transport: Iterable[Path] =
         except TreeError as exc:
             return [f"the patch does not apply to the merge base of {base} and {head} ({revs.merge_base[:12]}): "
                     f"{exc.what.removeprefix('git apply: ')}"]
-        applied = git(["write-tree"], "cannot write the patched tree")
-        # Compared with HEAD's tree straight away (no rev-parse for its id): no path differs, the trees are the same
-        # files (a tree holding an empty folder, which git never writes, counts as the same).
-        listing = git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", applied, revs.head_commit],
+        # The patched index compared with HEAD's tree straight away (-R: the index is the old side, HEAD the new, as
+        # `git diff-tree` of the written index and HEAD lists them; no write-tree, no rev-parse): no path differs,
+        # the trees are the same files (a tree holding an empty folder, which git never writes, counts as the same).
+        listing = git(["diff-index", "--cached", "-R", "-z", "--no-renames", "--name-status", revs.head_commit, "--"],
                       "cannot compare the trees")
         if not listing:
             return _merge_landings(git, revs)

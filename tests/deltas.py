@@ -7,6 +7,8 @@ import io
 import time
 from collections.abc import Callable, Sequence
 
+from gitdiffs import commit_patch
+
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from tests.gitrepo import GitRepo
@@ -20,7 +22,8 @@ def tree(repo: GitRepo, base: str, head: str) -> Delta:
 
 def patch(repo: GitRepo, base: str, head: str, *extra: str) -> Delta:
     """From the patch git makes between them (`extra`: more `git diff` options), read from a stream."""
-    return patch_delta(None, io.BytesIO(repo.git("diff", "--binary", *extra, base, head)))
+    patch = commit_patch(repo, base, head, "--binary", *extra)  # git writes it (tests/gitdiffs.py)
+    return patch_delta(None, io.BytesIO(patch))
 
 
 def moves(delta: Delta) -> set[tuple[str, str, str | None, str | None]]:

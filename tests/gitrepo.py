@@ -7,6 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import gitdiffs
 import gitwrite
 
 from gatekeeper.gitobjects import GitObjects
@@ -43,6 +44,8 @@ def init_skeleton(git_dir: Path) -> None:
 
 class GitRepo:
     """A scratch repository: write files, commit a base, stage changes, take the patch."""
+
+    config = INIT_CONFIG + SETTINGS  # what a repository this class created holds in .git/config
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -123,8 +126,14 @@ class GitRepo:
             self.git("add", "-A")
 
     def staged_patch(self, *extra: str) -> bytes:
-        """Stage everything and return `git diff --cached --binary` against HEAD."""
-        self.add()
+        """Stage everything and return `git diff --cached --binary` against HEAD: written by the session's long-lived
+        git process (tests/gitdiffs.py) when this process staged the work tree, else by git here."""
+        if gitwrite.stage(self.root, self.config):
+            patch = gitdiffs.index_patch(self, "--binary", *extra)
+            if patch is not None:
+                return patch
+        else:
+            self.git("add", "-A")
         return self.git("diff", "--cached", "--binary", *extra)
 
     def save_patch(self, dest: Path, *extra: str) -> Path:

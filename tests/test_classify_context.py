@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import NEEDS_CONTEXT, classify_in_context
@@ -39,7 +40,7 @@ def tree_files(repo: GitRepo, rng: str = "main~1..main") -> dict[str, Classified
 def patch_files(repo: GitRepo, tmp: Path, rng: str = "main~1..main") -> dict[str, ClassifiedFile]:
     base, head = rng.split("..")
     patch = tmp / "change.diff"
-    patch.write_bytes(repo.git("diff", "--binary", "-M", base, head))
+    patch.write_bytes(commit_patch(repo, base, head, "--binary", "-M"))
     changes = list(parse_patch(patch))
     files = classify_in_context(changes, RULES, PatchContext(patch, changes, RULES.context))
     return {f.change.path: f for f in files}
@@ -360,7 +361,7 @@ def test_packet_verify_and_gate_with_tree_context(git_repo: GitRepo, tmp_path: P
     git_repo.write("ops/settings.yaml", (git_repo.root / "ops/settings.yaml").read_text().replace("value50", "x"))
     git_repo.commit("head")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
     root = git_repo.root
     policy = ("--policy", str(POLICIES))
     tree_packet, patch_packet = tmp_path / "tree.json", tmp_path / "patch.json"
@@ -406,7 +407,7 @@ def test_argo_applications_among_many_new_files_are_iac_by_content(git_repo: Git
     git_repo.write("ops/web.yaml", m.DEPLOYMENT.replace("replicas: 3", "replicas: 4"))
     git_repo.commit("head")
     patch = tmp_path / "c.diff"
-    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
     whole = derive(patch, RULES)
     assert sum(f.bucket == "iac" for f in whole.files) == 40  # the Argo CD apps among the new YAML files
 
@@ -418,7 +419,7 @@ def test_sections_read_out_of_order_are_still_right(git_repo: GitRepo, tmp_path:
     git_repo.write("b/two.yaml", m.ARGO_APPLICATION)
     git_repo.commit("head")
     patch = tmp_path / "c.diff"
-    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
     changes = list(parse_patch(patch))
     context = PatchContext(patch, changes, RULES.context)
     backwards = classify_in_context(changes[::-1], RULES, context)

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
@@ -36,7 +37,7 @@ def tree_files(repo: GitRepo) -> dict[str, ClassifiedFile]:
 
 def patch_files(repo: GitRepo, tmp: Path) -> dict[str, ClassifiedFile]:
     patch = tmp / "change.diff"
-    patch.write_bytes(repo.git("diff", "--binary", "-M", "main~1", "main"))
+    patch.write_bytes(commit_patch(repo, "main~1", "main", "--binary", "-M"))
     changes = list(parse_patch(patch))
     files = classify_in_context(changes, RULES, PatchContext(patch, changes, RULES.context))
     return {f.change.path: f for f in files}

@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.deps import bazel, kustomize, nuget
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 from tests.test_deps_more_ecosystems import bump_commits
 
 DOTNET_TOOLS = {"version": 1, "isRoot": True, "tools": {
@@ -92,9 +92,9 @@ ext {
 def _bump(tmp_path: Path, files: dict[str, str], edits: dict[str, tuple[str, str]]) -> tuple[Delta, Delta]:
     """The tree delta and the patch delta of a bot's commit replacing each `old` by `new`."""
     repo, base, head = bump_commits(tmp_path, files, edits)
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         tree = tree_delta(git, base, head)
-    return tree, patch_delta(None, io.BytesIO(repo.git("diff", "--binary", base, head)))
+    return tree, patch_delta(None, io.BytesIO(commit_patch(repo, base, head, "--binary")))
 
 
 def test_dotnet_local_tools() -> None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gitdiffs import file_patch
 
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.model import Dependency
@@ -33,7 +34,8 @@ def _patch(repo: GitRepo, path: str, base: str, head: str, context: int = 3) -> 
     repo.write(path, base)
     repo.add()
     repo.write(path, head)
-    patch = repo.git("diff", f"-U{context}", "--binary")
+    # git writes it: one long-lived git process for every such patch of the run (tests/gitdiffs.py)
+    patch = file_patch(path, base.encode(), head.encode(), f"-U{context}", "--binary")
     return patch_delta(None, io.BytesIO(patch))
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import POLICY_DIR
+from gitdiffs import commit_patch
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
@@ -41,7 +42,7 @@ class Case:
             self.repo.write(path, text)
         self.head = self.repo.commit("head")
         self.patch = root / "change.diff"
-        self.patch.write_bytes(self.repo.git("diff", "--binary", self.base, self.head))
+        self.patch.write_bytes(commit_patch(self.repo, self.base, self.head, "--binary"))
         self.packet = root / "packet.json"
         assert main(["packet", str(self.patch), "--out", str(self.packet), "--policy", str(POLICY_DIR)]) == 0
 

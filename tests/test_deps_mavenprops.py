@@ -11,7 +11,6 @@ import pytest
 
 from gatekeeper.deps import mavenprops
 from gatekeeper.deps.sources import Delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import edited_commits
 
 ROOT = """<?xml version="1.0" encoding="UTF-8"?>
@@ -85,7 +84,7 @@ FILES = {"pom.xml": ROOT, "logbook-parent/pom.xml": PARENT, "logbook-openfeign/p
 
 def _delta(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> Delta:
     repo, base, head = edited_commits(tmp_path / "repo", files, edits)
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         return tree_delta(git, base, head)
 
 

@@ -15,7 +15,6 @@ import pytest
 from gatekeeper.deps import dart, devcontainer, elixir, precommit, swift
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo
 
 PUBSPEC = """\
@@ -207,7 +206,7 @@ github.com/google/go-github/v89 v89.0.0/go.mod h1:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB
 
 
 def _tree(repo: GitRepo, base: str, head: str) -> Delta:
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         return tree_delta(git, base, head)
 
 

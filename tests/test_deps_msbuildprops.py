@@ -8,10 +8,10 @@ import io
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.deps import msbuildprops
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo, edited_commits
 
 PROPS = """<Project>
@@ -44,7 +44,7 @@ def _commits(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, s
 
 def _tree(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> Delta:
     repo, base, head = _commits(tmp_path, files, edits)
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         return tree_delta(git, base, head)
 
 
@@ -104,6 +104,6 @@ def test_more_projects_than_are_read_is_a_partial_problem(tmp_path: Path, monkey
 
 def test_from_a_patch_a_props_property_line_is_a_partial_problem(tmp_path: Path) -> None:
     repo, base, head = _commits(tmp_path, FILES, {"Directory.Build.props": {">2.6.6<": ">2.9.3<"}})
-    delta = patch_delta(None, io.BytesIO(repo.git("diff", "--binary", base, head)))
+    delta = patch_delta(None, io.BytesIO(commit_patch(repo, base, head, "--binary")))
     assert [(p.manifest, p.kind) for p in delta.problems] == [("Directory.Build.props", "partial")]
     assert delta.changes == ()

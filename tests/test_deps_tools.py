@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,6 @@ from gatekeeper.deps.delta import diff
 from gatekeeper.deps.loaders import load_yaml
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo
 
 SHA_A, SHA_B = "b4ffde65f46336ab88eb53be808477a3936bae11", "9bb56186c3b09b4f86b1c65136769dd318469633"
@@ -201,9 +201,9 @@ def _two_commits(tmp: Path, files: dict[str, bytes], edits: dict[str, bytes]) ->
     for path, data in edits.items():
         repo.write(path, data)
     second = repo.commit("head")
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         truth = tree_delta(git, first, second)
-    return patch_delta(None, io.BytesIO(repo.git("diff", "--binary", first, second))), truth
+    return patch_delta(None, io.BytesIO(commit_patch(repo, first, second, "--binary"))), truth
 
 
 def _moves(delta: Delta) -> set[tuple[str, str | None, str | None]]:

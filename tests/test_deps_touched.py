@@ -1,8 +1,10 @@
-"""Which dependency files two commits differ in: from `git diff-tree`, or from both trees' listings when the reader
-holds them (the gate's TreeContext listed them). The two routes must give the same files in the same order."""
+"""Which dependency files two commits differ in: what `git diff-tree -r --no-renames` lists (read through the batch
+process, GitObjects.changed), or from both trees' listings when the reader holds them (the gate's TreeContext
+listed them). The two routes must give the same files in the same order as git diff-tree itself."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -56,16 +58,28 @@ def commits(tmp_path_factory: pytest.TempPathFactory) -> tuple[GitRepo, str, str
     return repo, base, repo.head()
 
 
+def _diff_tree(repo: GitRepo, base: str, head: str) -> list[treeblobs.Touched]:
+    """What git diff-tree itself lists, filtered as touched_files filters."""
+    fields = repo.git("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", base, head).split(b"\0")
+    out = []
+    for meta, name in zip(fields[0::2], fields[1::2], strict=False):
+        old_mode, new_mode, old_oid, new_oid, _ = meta[1:].decode().split(" ")
+        path = os.fsdecode(name)
+        if treeblobs._reads(path, old_mode, new_mode):
+            out.append(treeblobs.Touched(path, old_mode, new_mode, old_oid, new_oid))
+    return out
+
+
 def test_both_routes_list_the_same_files_in_the_same_order(commits: tuple[GitRepo, str, str]) -> None:
     repo, base, head = commits
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         assert git.listed(base) is None
         by_git = touched_files(git, base, head)
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         git.tree(base), git.tree(head)
         assert git.listed(base) is not None and git.listed(head) is not None
         by_trees = touched_files(git, base, head)
-    assert by_trees == by_git
+    assert by_trees == by_git == _diff_tree(repo, base, head)
     paths = [t.path for t in by_git]
     assert "src/main.go" not in paths and "a" not in paths  # no format reads them
     assert {"a/requirements.txt", "b/Cargo.toml", "c/go.mod", "Dockerfile", "pom.xml", "vendor/lib",
@@ -74,14 +88,14 @@ def test_both_routes_list_the_same_files_in_the_same_order(commits: tuple[GitRep
 
 def test_the_listings_route_runs_no_git(commits: tuple[GitRepo, str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     repo, base, head = commits
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         expected = touched_files(git, base, head)
         git.tree(base), git.tree(head)
 
         def refused(*args: object, **kwargs: object) -> None:
-            raise AssertionError("git diff-tree ran although both trees were listed")
+            raise AssertionError("the trees were compared again although both were listed")
 
-        monkeypatch.setattr(treeblobs.subprocess, "run", refused)
+        monkeypatch.setattr(GitObjects, "changed", refused)
         assert touched_files(git, base, head) == expected
 
 
@@ -98,18 +112,18 @@ def test_the_order_is_what_git_diff_tree_gives_for_many_names(tmp_path: Path) ->
     for index, name in enumerate(names):
         repo.write(name, f"pkg{index}==2.0\n")
     head = repo.commit("head")
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         by_git = touched_files(git, base, head)
         git.tree(base), git.tree(head)
         by_trees = touched_files(git, base, head)
-    assert len(by_git) == len(names) and by_trees == by_git
+    assert len(by_git) == len(names) and by_trees == by_git == _diff_tree(repo, base, head)
 
 
 def test_the_delta_is_the_same_through_either_route(commits: tuple[GitRepo, str, str]) -> None:
     repo, base, head = commits
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         by_git = tree_delta(git, base, head)
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         git.tree(base), git.tree(head)
         by_trees = tree_delta(git, base, head)
     assert by_trees == by_git and by_git.changes

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gitdiffs import commit_patch
+
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.patchcontext import PatchContext
@@ -59,7 +61,7 @@ def test_one_path_tier_classifies_as_two_fresh_derivations(tmp_path: Path) -> No
     repo.git("mv", "docs/guide.md", "docs/manual.md")
     third = repo.commit("move")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(repo.git("diff", "--binary", "-M", first, third))
+    patch.write_bytes(commit_patch(repo, first, third, "--binary", "-M"))
     changes = list(parse_patch(patch))
     parsed = parse(patch, RULES)
     assert parsed.changes == tuple(changes)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.classify.treecontext import physical_target
-from gatekeeper.gitobjects import GitObjects, TreeEntry
+from gatekeeper.gitobjects import TreeEntry
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import tree_files
 
@@ -74,7 +74,7 @@ def test_generated_layouts_reach_what_the_kernel_reaches(tmp_path: Path, seed: i
     repo = GitRepo(tmp_path / "r")
     links = _layout(repo, rng)
     head = repo.commit("layout")
-    with GitObjects(repo.root) as objects:
+    with repo.objects() as objects:
         tree = objects.tree(head)
 
         def read(entry: TreeEntry) -> str:

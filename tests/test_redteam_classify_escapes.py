@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
@@ -99,7 +100,7 @@ def _tree(repo: GitRepo) -> dict[str, tuple[str, str]]:
 
 def _patch(repo: GitRepo, tmp_path: Path) -> dict[str, tuple[str, str, tuple[str, ...]]]:
     patch = tmp_path / "change.patch"
-    patch.write_bytes(repo.git("diff", "--binary", "-M", "main~1", "main"))
+    patch.write_bytes(commit_patch(repo, "main~1", "main", "--binary", "-M"))
     changes = list(parse_patch(patch))
     context = PatchContext(patch, changes, RULES.context)
     try:

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 
 from gatekeeper.cli import main
 from gatekeeper.deps.claims import claimed_version, claims
@@ -99,7 +100,7 @@ def _deltas(tmp: Path, base: dict[str, str | bytes], head: dict[str, str | bytes
             moves: tuple[tuple[str, str], ...] = (), *args: str) -> tuple[Delta, Delta]:
     """(patch-only delta, whole-file delta) of the patch `git diff args` writes between two real commits."""
     repo, first, second = _two_commits(tmp, base, head, moves)
-    patch = repo.git("diff", *args, first, second)
+    patch = commit_patch(repo, first, second, *args)  # git writes it (tests/gitdiffs.py)
     with repo.objects() as git:
         truth = tree_delta(git, first, second)
     return patch_delta(None, io.BytesIO(patch)), truth

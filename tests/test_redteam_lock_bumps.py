@@ -16,11 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.deps.sources import patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 
 NPM = "https://registry.npmjs.org"
 HEX = "0123456789abcdef" * 4
@@ -132,7 +132,7 @@ def _problems(repo: GitRepo, path: str, base: str, head: str) -> list[str]:
     repo.commit("base")
     repo.write(path, head)
     repo.commit("head")
-    with GitObjects(repo.root) as git:
+    with repo.objects() as git:
         delta = tree_delta(git, "main~1", "main")
     return [p.manifest for p in delta.problems if p.kind == "partial"]
 
@@ -169,7 +169,7 @@ def test_an_npm_alias_the_project_declares_is_a_direct_dependency(git_repo: GitR
                                              "resolved": _npm_url("evil-utils", "1.0.0")}
     git_repo.write("package-lock.json", json.dumps(doc))
     git_repo.commit("head")
-    with GitObjects(git_repo.root) as git:
+    with git_repo.objects() as git:
         delta = tree_delta(git, "main~1", "main")
     assert [(c.name, c.change, c.direct) for c in delta.changes] == [("evil-utils", "added", True)]
 
@@ -194,7 +194,7 @@ def _patch_problems(repo: GitRepo, tmp_path: Path, path: str, base: str, head: s
     repo.write(path, head)
     repo.commit("head")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(repo.git("diff", "--binary", "main~1", "main"))
+    patch.write_bytes(commit_patch(repo, "main~1", "main", "--binary"))
     return [p.manifest for p in patch_delta(patch).problems]
 
 

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gitdiffs import commit_patch
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.deps.sources import patch_delta, tree_delta
-from gatekeeper.gitobjects import GitObjects
 
 GOOD, EVIL = "https://registry.example/lodash-4.17.21.tgz", "https://evil.example/lodash-4.17.21.tgz"
 SUM_GOOD, SUM_EVIL = "sha512-" + "A" * 86 + "==", "sha512-" + "B" * 86 + "=="
@@ -133,7 +133,7 @@ def test_a_locked_source_moved_under_its_version_is_a_problem(git_repo: GitRepo,
         pytest.skip("NuGet's lockfile names no download location, only a checksum")
     _commit(git_repo, path, make, GOOD, SUM_GOOD, None)
     _commit(git_repo, path, make, url, checksum, "1.0.1")
-    with GitObjects(git_repo.root) as git:
+    with git_repo.objects() as git:
         delta = tree_delta(git, "main~1", "main")
     assert [p.manifest for p in delta.problems if p.kind == "partial"] == [path], delta
 
@@ -143,7 +143,7 @@ def test_an_ordinary_lockfile_change_is_no_problem(git_repo: GitRepo, path: str)
     """A new transitive entry beside an unchanged one: the delta shows it, nothing is a problem."""
     _commit(git_repo, path, LOCKFILES[path], GOOD, SUM_GOOD, None)
     _commit(git_repo, path, LOCKFILES[path], GOOD, SUM_GOOD, "1.0.1")
-    with GitObjects(git_repo.root) as git:
+    with git_repo.objects() as git:
         delta = tree_delta(git, "main~1", "main")
     assert delta.problems == ()
 
@@ -170,7 +170,7 @@ def test_from_the_patch_alone_a_moved_source_beside_a_bump_is_a_problem(git_repo
     _commit(git_repo, path, make, GOOD, SUM_GOOD, "1.0.1")
     _commit(git_repo, path, make, url, checksum, "1.0.2")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
     delta = patch_delta(patch)
     assert [p.manifest for p in delta.problems] == [path], delta
 
@@ -182,7 +182,7 @@ def test_from_the_patch_alone_a_plain_bump_reads(git_repo: GitRepo, tmp_path: Pa
     _commit(git_repo, path, LOCKFILES[path], GOOD, SUM_GOOD, "1.0.1")
     _commit(git_repo, path, LOCKFILES[path], GOOD, SUM_GOOD, "1.0.2")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
     delta = patch_delta(patch)
     if path == "packages.lock.json":
         assert {p.manifest for p in delta.problems} == {path}, delta
@@ -201,11 +201,11 @@ def test_a_checksum_alone_that_moves_is_no_problem(git_repo: GitRepo, tmp_path: 
     _commit(git_repo, path, make, GOOD, SUM_GOOD, "1.0.1")
     _commit(git_repo, path, make, GOOD, SUM_EVIL, "1.0.2")
     if tree:
-        with GitObjects(git_repo.root) as git:
+        with git_repo.objects() as git:
             delta = tree_delta(git, "main~1", "main")
     else:
         patch = tmp_path / "change.diff"
-        patch.write_bytes(git_repo.git("diff", "--binary", "main~1", "main"))
+        patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
         delta = patch_delta(patch)
     moved = [p for p in delta.problems if "location" in p.msg]
     assert moved == [], delta

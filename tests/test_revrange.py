@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,41 @@ def test_gate_in_a_bare_repository_says_so(tmp_path: Path, capsys: pytest.Captur
     repo.git("clone", "-q", "--bare", str(repo.root), str(bare))
     assert main(["gate", "--tree", "main..pr", "--repo", str(bare), "--policy", str(POLICY_DIR)]) == 2
     assert "not inside a git work tree" in capsys.readouterr().err
+
+
+def test_merge_bases_are_git_merge_base_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A near ancestor is read from the commit objects, never `git merge-base`; every answer is what
+    `git merge-base --all` gives, whichever way it was found (criss-cross, unrelated, far and shallow included)."""
+    import gatekeeper.revrange as revrange
+
+    repo = GitRepo(tmp_path / "r")
+    repo.write("f", "0\n")
+    names = {"root": repo.commit("root")}
+    for step in range(1, 5):
+        repo.write("f", f"{step}\n")
+        names[f"main{step}"] = repo.commit(f"main {step}")
+    repo.git("checkout", "-q", "-b", "side", names["main1"])
+    repo.write("g", "side\n")
+    names["side"] = repo.commit("side")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge", "main", "-X", "theirs")
+    names["merged"] = repo.head()
+    repo.git("checkout", "-q", "--orphan", "alone")
+    names["alone"] = repo.commit("unrelated")
+    asked: list[list[str]] = []
+    real = revrange._git
+    monkeypatch.setattr(revrange, "_git", lambda r, e, args: (asked.append(args), real(r, e, args))[1])
+    for base in names.values():
+        for head in names.values():
+            before = len(asked)
+            got = resolve_range(f"{base}..{head}", repo.root).merge_bases
+            done = subprocess.run(["git", "merge-base", "--all", base, head], cwd=repo.root, capture_output=True)
+            assert sorted(got) == sorted(done.stdout.decode().split()), (base, head)
+            asked_git = any(a[0] == "merge-base" for a in asked[before:])
+            assert asked_git == (len(got) != 1 or got[0] not in (base, head)), (base, head)
+    monkeypatch.setattr(revrange, "ANCESTRY_STEPS", 1)  # too short a walk: git is asked, same answer
+    assert resolve_range(f"{names['root']}..{names['merged']}", repo.root).merge_bases == (names["root"],)
+    assert asked[-1][0] == "merge-base"
+    monkeypatch.setattr(revrange, "ANCESTRY_STEPS", 64)
+    (repo.root / ".git" / "shallow").write_text(names["main2"] + "\n")  # git hides main2's parents now
+    assert resolve_range(f"{names['root']}..{names['main4']}", repo.root).merge_bases == ()
+    assert asked[-1][0] == "merge-base"

@@ -309,3 +309,43 @@ def test_the_tree_checks_error_comes_before_what_the_gate_reads_beside_it(
     with pytest.raises(UsageError, match="trusted signers"):
         run_gate(GateOptions(packet=pr.packet, patch=pr.patch, policy_dir=POLICY_DIR, tree="main..pr",
                              approvals=pr.agent / "approvals.json"))
+
+
+def test_the_patched_index_is_compared_as_git_diff_tree_compares_its_tree(tmp_path: Path) -> None:
+    """The check lists `git diff-index --cached -R HEAD` of the patched index: what `git diff-tree` lists between the
+    index written as a tree and HEAD (a file turned folder and back, a symlink, a mode, a gitlink, adds, deletes)."""
+    from gatekeeper.treecheck import _scratch
+
+    repo = GitRepo(tmp_path / "r")
+    for path, text in {"x": "x\n", "d/a.txt": "a\n", "d/b.txt": "b\n", "run.sh": "echo\n", "keep": "k\n"}.items():
+        repo.write(path, text)
+    base = repo.commit()
+    repo.git("checkout", "-q", "-b", "pr")
+    (repo.root / "x").unlink()
+    repo.write("x/inner.txt", "inner\n")
+    repo.write("d/a.txt", "a2\n")
+    (repo.root / "d/b.txt").unlink()
+    repo.symlink("link", "keep")
+    (repo.root / "run.sh").chmod(0o755)
+    patch = tmp_path / "p.diff"
+    patch.write_bytes(repo.staged_patch("--binary"))
+    repo.commit("pr")
+    heads = [base, repo.head()]
+    repo.write("d/a.txt", "other\n")
+    repo.write("new.txt", "n\n")
+    (repo.root / "x/inner.txt").unlink()
+    (repo.root / "x").rmdir()
+    repo.write("x", "a file again\n")
+    repo.git("add", "-A")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{base},module")
+    tree = repo.git("write-tree").decode().strip()
+    heads.append(repo.git("commit-tree", tree, "-p", base, "-m", "o").decode().strip())
+    revs = resolve_range(f"{base}..{base}", repo.root)
+    for head in heads:
+        with _scratch(revs) as git:
+            git(["read-tree", base], "read")
+            git(["apply", "--cached", "--binary", str(patch)], "apply")
+            written = git(["write-tree"], "write")
+            want = git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", written, head], "diff")
+            got = git(["diff-index", "--cached", "-R", "-z", "--no-renames", "--name-status", head, "--"], "diff")
+            assert got == want and (head == heads[1]) == (not want), head

@@ -8,15 +8,13 @@ both trees already (the gate's tree context) compares the listings instead, with
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass
 
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.model import Problem
 from gatekeeper.deps.registry import format_for
 from gatekeeper.deps.submodule import pointer
-from gatekeeper.gitcmd import SAFE_GIT, git_program
-from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, TreeEntry, scrubbed_git_env
+from gatekeeper.gitobjects import GITLINK_MODE, GitObjects, GitObjectsError, TreeEntry
 
 _ABSENT = "000000"  # the mode git gives the side of a change that has no file
 
@@ -31,32 +29,20 @@ class Touched:
 
 
 def touched_files(git: GitObjects, base: str, head: str) -> list[Touched]:
-    """The dependency files that differ between two commits, from `git diff-tree` (proportional to the
-    change: identical subtrees are never opened), with both sides' modes and blob ids; from both trees' listings
+    """The dependency files that differ between two commits, as `git diff-tree -r --no-renames` lists them
+    (GitObjects.changed: proportional to the change, identical subtrees are never opened), with both sides' modes and
+    blob ids; from both trees' listings
     when `git` holds them already (the gate's TreeContext listed them): the same files, in the same order."""
     old, new = git.listed(base), git.listed(head)
     if old is not None and new is not None:
         return _compared(old, new)
-    try:
-        args = ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", base, head]
-        done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=git.repo, env=scrubbed_git_env(),
-                              stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise GitObjectsError(f"git diff-tree failed: {exc}", where=str(git.repo)) from None
-    if done.returncode != 0:
-        raise GitObjectsError("git diff-tree failed: " + done.stderr.decode(errors="replace").strip()[:200],
-                              where=str(git.repo))
-    fields = done.stdout.split(b"\0")
-    out: list[Touched] = []
-    for meta, name in zip(fields[0::2], fields[1::2], strict=False):
-        path = os.fsdecode(name)
-        if not meta.startswith(b":"):
-            continue
-        gitlink = b" 160000 " in meta or meta.startswith(b":160000 ")
-        if not gitlink and format_for(path) is None and not path.endswith(".xml"):
-            continue  # an .xml file may be a parent POM under another name (mavenprops.named_parents)
-        old_mode, new_mode, old_oid, new_oid, _status = meta[1:].decode().split(" ")
-        out.append(Touched(path, old_mode, new_mode, old_oid, new_oid))
+    out = []
+    for path, before, after in git.changed(base, head):  # git diff-tree -r --no-renames, read through the batch
+        zero = "0" * len((before or after).oid)  # type: ignore[union-attr]  # one side always holds an entry
+        old_mode, old_oid = (before.mode, before.oid) if before is not None else (_ABSENT, zero)
+        new_mode, new_oid = (after.mode, after.oid) if after is not None else (_ABSENT, zero)
+        if _reads(path, old_mode, new_mode):
+            out.append(Touched(path, old_mode, new_mode, old_oid, new_oid))
     return out
 
 
