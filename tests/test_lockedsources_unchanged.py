@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gatekeeper.deps.lockedsources import READERS, _sources, moved_sources
+from gatekeeper.deps.lockedsources import READERS, _leaves_of, _sources, moved_sources
 
 _URL = "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz"
 
@@ -70,6 +70,6 @@ def test_what_is_skipped_is_always_in_the_base_leaves_of_its_place_and_version()
         whole, _ = _sources(read, head)
         kept, _ = _sources(read, head, unchanged)
         for where, versions in whole.items():
-            for version, leaves in versions.items():
-                left_out = leaves - kept.get(where, {}).get(version, set())
-                assert left_out <= before.get(where, {}).get(version, set()), (where, version, left_out)
+            for version, sources in versions.items():
+                left_out = _leaves_of(sources) - _leaves_of(kept.get(where, {}).get(version, []))
+                assert left_out <= _leaves_of(before.get(where, {}).get(version, [])), (where, version, left_out)

@@ -8,12 +8,14 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from packaging.utils import canonicalize_name
-
 from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change, ChangeKind, Dependency, Scope
 from gatekeeper.deps.purl import purl
 from gatekeeper.deps.versions import compare, is_exact, update_level
+
+# PEP 503's name normalization (what packaging.utils.canonicalize_name does), without importing packaging.utils:
+# it imports packaging.tags and with it logging, sysconfig and platform (~20 ms of every gate's start-up).
+_PEP503_SEPARATORS = re.compile(r"[-_.]+")
 
 Key = tuple[str, str, str, str]  # ecosystem, manifest, name, scope: one declaration per table
 
@@ -116,7 +118,7 @@ def _group(deps: Iterable[Dependency], manifest: str,
             d = dataclasses.replace(d, manifest=manifest)
         # PyPI names are one name however written (PEP 503): `python-dateutil` → `python_dateutil` is no
         # removal beside a new dependency
-        name = canonicalize_name(d.name) if d.ecosystem == "pip" else d.name
+        name = _PEP503_SEPARATORS.sub("-", d.name).lower() if d.ecosystem == "pip" else d.name
         key = (d.ecosystem, manifest, name, d.scope or "runtime")
         groups.setdefault(key, {}).setdefault(d.version, d)
         if sites is not None and d.ecosystem in _USE_SITES:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from gatekeeper.deps import advisories
 from gatekeeper.deps.facts import facts_for, wants_facts
 from gatekeeper.deps.model import Problem
-from gatekeeper.deps.patchscan import may_hold_dependencies
+from gatekeeper.deps.patchscan import may_hold_dependencies, read_mapped
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.model import FileChange
@@ -61,7 +61,9 @@ def from_patch(patch: Path, index: Index | None) -> DepsInput:
         problem = Problem("", "partial", "the patch is not a regular file: no dependency delta computed")
         return DepsInput(Delta((), (problem,)), lambda change: None)
     # The gate parses (and so checks) the whole patch itself: here only sections that can matter are parsed.
-    delta = _marked(patch_delta(patch, parse_all=False), index) if may_hold_dependencies(patch) else Delta((), ())
+    # A mapped patch is scanned once, by patch_delta itself; another is tested first, at C speed.
+    scan = read_mapped(patch) or may_hold_dependencies(patch)
+    delta = _marked(patch_delta(patch, parse_all=False), index) if scan else Delta((), ())
     facts = dict(delta.facts)
     return DepsInput(delta, lambda change: facts.get(change.path))
 

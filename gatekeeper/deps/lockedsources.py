@@ -211,10 +211,11 @@ _HASHED = lazy(r"(?:/[0-9a-f]{2}/[0-9a-f]{2}/)?(?<![0-9A-Za-z])[0-9a-fA-F]{16,}(
 
 
 def _sources(read: Callable[[bytes], Entries], data: bytes, unchanged: set[tuple[str, str, str]] | None = None
-             ) -> tuple[dict[str, dict[str, set[Leaf]]], set[tuple[str, str, str]]]:
-    """Each entry's locations (by place, then version) as leaves (list order ignored); every entry's (place, version,
-    repr of its source). One found in `unchanged` (the other side's: `repr` tells 1 from true and 1.0) adds no leaf."""
-    out: dict[str, dict[str, set[Leaf]]] = {}
+             ) -> tuple[dict[str, dict[str, list[Any]]], set[tuple[str, str, str]]]:
+    """Each entry's sources (by place, then version; `_leaves_of` makes them leaves, only where they are compared);
+    every entry's (place, version, repr of its source). One found in `unchanged` (the other side's: `repr` tells 1
+    from true and 1.0) is left out."""
+    out: dict[str, dict[str, list[Any]]] = {}
     entries: set[tuple[str, str, str]] = set()
     for count, (where, version, source) in enumerate(read(data)):
         if count >= MAX_ENTRIES:
@@ -226,8 +227,16 @@ def _sources(read: Callable[[bytes], Entries], data: bytes, unchanged: set[tuple
         if key is not None and unchanged is not None and key in unchanged:
             continue
         entries.update([key] if key is not None else [])
-        _leaves(source, "", out.setdefault(where, {}).setdefault(version, set()))
+        out.setdefault(where, {}).setdefault(version, []).append(source)
     return out, entries
+
+
+def _leaves_of(sources: list[Any]) -> set[Leaf]:
+    """The locations of one place and version as leaves (list order ignored)."""
+    into: set[Leaf] = set()
+    for source in sources:
+        _leaves(source, "", into)
+    return into
 
 
 def _leaves(value: Any, path: str, into: set[Leaf]) -> None:
@@ -265,6 +274,17 @@ def hosts(leaves: set[Leaf]) -> set[str]:
     return {f"{m.group(1).lower()}://{m.group(2).lower()}" for leaf in leaves for m in _HOST.finditer(_same(leaf)[1])}
 
 
+def _hosts_found(wanted: set[str], sources: dict[str, dict[str, list[Any]]]) -> set[str]:
+    """The hosts of `wanted` that some source names (every base host a head entry could be checked against)."""
+    found: set[str] = set()
+    for versions in sources.values():
+        for entries in versions.values():
+            if found >= wanted:
+                return found
+            found |= hosts(_leaves_of(entries)) & wanted
+    return found
+
+
 def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
     """The locked entries of lockfile `name` fetched from somewhere their base entries were not (at most a few
     named, then how many more); empty for a file that is no such lockfile.
@@ -276,12 +296,18 @@ def moved_sources(name: str, base: bytes, head: bytes) -> list[str]:
     read = READERS.get(name)
     if read is None:
         return []
-    before, unchanged = _sources(read, base)
-    after, _ = _sources(read, head, unchanged)
-    known_hosts = hosts({leaf for versions in before.values() for leaves in versions.values() for leaf in leaves})
+    base_sources, unchanged = _sources(read, base)
+    after = {where: {version: _leaves_of(sources) for version, sources in versions.items()}
+             for where, versions in _sources(read, head, unchanged)[0].items()}
+    # The base's leaves only where a head entry is compared with them, and its hosts only until every host the
+    # compared head entries name is found: a 2,000-entry lockfile with one bump reads one entry's leaves, not 2,000.
+    before = {where: {version: _leaves_of(sources) for version, sources in base_sources.get(where, {}).items()}
+              for where in after}
+    named = hosts({leaf for versions in after.values() for leaves in versions.values() for leaf in leaves})
+    known_hosts = _hosts_found(named, base_sources)
     moved: list[str] = []
     for where, versions in sorted(after.items()):
-        old = before.get(where, {})
+        old = before[where]
         templates = {template(leaf, version) for version, leaves in old.items() for leaf in leaves}
         for version, leaves in sorted(versions.items()):
             # Only a location the base did not have moves code: one dropped (a platform's wheel, a bundled package's

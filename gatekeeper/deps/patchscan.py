@@ -22,7 +22,7 @@ from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import MAX_KEPT, read_lines
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["CANDIDATE", "candidates", "mapped", "may_hold_dependencies", "section_lines"]
+__all__ = ["CANDIDATE", "candidates", "mapped", "may_hold_dependencies", "read_mapped", "section_lines"]
 
 # Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
 # a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
@@ -52,6 +52,16 @@ def may_hold_dependencies(path: Path) -> bool:
             if view.find(b"Subproject commit ") >= 0:
                 return True
             return _CANDIDATE_LOWER.search(_joined_headers(view, _header_starts(view))[0]) is not None
+
+
+def read_mapped(path: Path) -> bool:
+    """Whether `mapped` takes the patch file (a regular file, not empty, ending in a line break): `patch_delta`
+    (parse_all=False) then reads it through `section_lines`, whose one pass over the headers skips a patch without
+    candidates as fast as `may_hold_dependencies` would. (Both passes cost a 10,000-file patch ~15-25 ms.)"""
+    with open_patch(path) as handle:
+        info = os.fstat(handle.fileno())
+        regular = stat.S_ISREG(info.st_mode) and info.st_size > 0
+        return regular and os.pread(handle.fileno(), 1, info.st_size - 1) == b"\n"
 
 
 def _header_starts(view: mmap.mmap) -> list[int]:
@@ -91,9 +101,11 @@ def section_lines(view: mmap.mmap, name: str) -> Iterator[tuple[int, bytes, bool
     keep = _candidate_headers(view, starts)
     bounds = [*starts, len(view)]
     ranges = [(0, bounds[0])] if bounds[0] > 0 else []
+    # No section of a patch without these bytes holds a gitlink: one search instead of three per section.
+    gitlinks = view.find(b"Subproject commit ") >= 0
     for index, start in enumerate(starts):
         end = bounds[index + 1]
-        if index in keep or _holds_gitlink(view, start, end):
+        if index in keep or (gitlinks and _holds_gitlink(view, start, end)):
             ranges.append((start, end))
     counted, lines_before = 0, 0
     for start, end in ranges:
