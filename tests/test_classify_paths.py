@@ -975,6 +975,7 @@ DOC_FILES = [
     ("charts/web/README.md.gotmpl", "src"),
     ("infra/docs/architecture.rst", "src"),
     ("mkdocs.yml", "src"),
+    ("docs/license-scanning.md", "src"),
     # look-alikes: what an earlier rule claims, and the other-rules that now also win in infra folders
     (".github/workflows/triage.md", "ci"),
     ("charts/web/templates/NOTES.md", "iac"),

@@ -1,11 +1,12 @@
 """Tier 3, continued: content shapes of machines and platforms (cloud-init, Cloud Foundry, CloudFormation
-parameter files, Packer JSON templates, OpenStack Heat templates, NixOS, home-manager and disko configurations, SAM
-CLI deploy settings under another name), of a Puppet module's `metadata.json`, and of CI settings without a fixed
-file name (Semaphore pipelines, Concourse team configurations, Jenkins pipelines kept as `.groovy` scripts,
-manifest-tool specs of released images, Atlantis' server-side workflows), and of monitoring content (Grafana and Cloud
-Monitoring dashboards, Prometheus rule groups, Prometheus' and the OpenTelemetry Collector's settings: `other`). Each
-needs two keys of its format, or one that no other format uses, so that a look-alike (an application's `applications:`
-list, a Nix package, a Groovy class, an npm package's `metadata.json`, CircleCI's `workflows:`) stays src.
+parameter files, Packer JSON templates, OpenStack Heat templates, Puppet manifests under any name, NixOS, home-manager
+and disko configurations, SAM CLI deploy settings under another name), of a Puppet module's `metadata.json`, and of CI
+settings without a fixed file name (Semaphore pipelines, Concourse team configurations, Jenkins pipelines kept as
+`.groovy` scripts, manifest-tool specs of released images, Atlantis' server-side workflows), and of monitoring content
+(Grafana and Cloud Monitoring dashboards, Prometheus rule groups, Prometheus' and the OpenTelemetry Collector's
+settings: `other`). Each needs two keys of its format, or one that no other format uses, so that a look-alike (an
+application's `applications:` list, a Nix package, a Groovy class, an npm package's `metadata.json`, CircleCI's
+`workflows:`, a Pascal `.pp` unit) stays src.
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ _KICKSTART_COMMAND = lazy(r"^(?:rootpw|bootloader|clearpart|autopart|zerombr|req
 # name a service and a port; they name no check interval.
 _CONSUL_SERVICE = lazy(r'\A\s*\{\s*"(?:[Ss]ervices?)"[ \t]*:[ \t]*[\[{]')
 _CONSUL_CHECK = lazy(r'"[Cc]hecks?"[ \t]*:[ \t]*[\[{][^}]*?"[Ii]nterval"[ \t]*:')
+# A Puppet manifest outside a module's manifests/ folder (a Heat software config's, a Vagrant provisioner's): a class,
+# defined type or node block, or a resource declaration with its `=>` attributes. Pascal, the other `.pp`, has neither.
+_PUPPET_BLOCK = lazy(
+    r"^(?:(?:class|define)[ \t]+[a-z][\w:]{0,200}[ \t]*(?:\(|\{|inherits\b)|node[ \t]+[^\n{]{1,200}\{)", _FLAGS)
+_PUPPET_RESOURCE = lazy(r"""^[ \t]*[a-z]\w*(?:::[a-z]\w*)*[ \t]*\{[ \t]*['"$\[]""", _FLAGS)
+_PUPPET_ATTRIBUTE = lazy(r"^[ \t]*[a-z_]\w*[ \t]*=>", _FLAGS)
 _CF_APPLICATIONS = lazy(r"^applications[ \t]*:[ \t]*$", _FLAGS)
 _CF_KEY = lazy(
     r"^[ \t]*(?:-[ \t]+)?(?:buildpacks?|memory|disk_quota|instances|routes|random-route|health-check-type|stack)"
@@ -241,6 +248,9 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.nixos", evidence_line(text, m)
     if name.lower().endswith(".groovy"):
         return _jenkins(text)
+    if name.lower().endswith(".pp") and ((m := _PUPPET_BLOCK.search(text)) is not None or (
+            (m := _PUPPET_RESOURCE.search(text)) is not None and _PUPPET_ATTRIBUTE.search(text, m.end()))):
+        return "iac", "iac.content.puppet", evidence_line(text, m)
     if (m := _MANIFEST_TOOL_LIST.search(text)) is not None and _MANIFEST_TOOL_IMAGE.search(text) \
             and _MANIFEST_TOOL_PLATFORM.search(text, m.end()):
         return "ci", "ci.content.manifest-tool", evidence_line(text, m)
