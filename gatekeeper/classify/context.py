@@ -113,6 +113,10 @@ class Context(Protocol):
         """Evidence that a requirements file includes a side of `change` (`-r`/`-c`), or None."""
         ...
 
+    def ci_run(self, change: FileChange) -> tuple[str, str] | None:
+        """(bucket, evidence) when a CI definition runs a side of `change` by path, or names it as a Compose file."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -158,6 +162,12 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
         item = _raise(item, "iac", rule, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
+    # A script CI runs by path (its manifests and lock files stay deps, as a local action's), a Compose file a
+    # command names (red team 18).
+    if item.bucket != "ci" and not action_package(item) and (run := context.ci_run(change)) is not None:
+        bucket, evidence = run
+        rule = "ci.context.ci-run" if bucket == "ci" else "iac.context.compose-file"
+        item = _raise(item, bucket, rule, "content", evidence + how)
     return item
 
 

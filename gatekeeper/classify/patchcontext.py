@@ -86,6 +86,10 @@ class PatchContext:
         """A patch does not show the requirements files it leaves alone (a `.txt` file needs context)."""
         return None
 
+    def ci_run(self, change: FileChange) -> tuple[str, str] | None:
+        """A patch shows neither the workflows nor the scripts they run: none (docs tell CI to pass --tree)."""
+        return None
+
     def local_action(self, change: FileChange) -> str | None:
         """A patch does not show the workflows it leaves alone (run with --tree for the local actions they run)."""
         return None
