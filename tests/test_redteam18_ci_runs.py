@@ -10,7 +10,8 @@ token and secrets; the script was `src` (`src.default`), and an edit that made i
 - a third-party action's input that names the file it runs or loads (`with: script: X`, `with: path: X`,
   `actions/github-script`'s `require('./X')`);
 - a composite action's step (an action a workflow runs), a GitLab job's `script:`, a CircleCI step, a Jenkinsfile `sh`;
-- a script such a script runs in turn (`scripts/release.sh` → `scripts/lib/publish.py`).
+- a script such a script runs in turn (`scripts/release.sh` → `scripts/lib/publish.py`), the Makefile a step's
+  `make -C pkg dist` runs (and the script its recipe runs), the script a package.json's `scripts` run by `npm run`.
 
 A Compose file a command names (`docker compose -f app/stack.json`, a fragment with no `services:`, `COMPOSE_FILE`
 in a step's `env:` or the `.env` Compose reads, `docker stack deploy -c`) is `iac` whatever its name (was `src`).
@@ -78,6 +79,12 @@ RUNS: dict[str, tuple[str, str, str]] = {
                  "version: 2.1\njobs:\n  b:\n    steps:\n      - run: bash hack/sign.sh\n", "hack/sign.sh"),
     "jenkins": ("Jenkinsfile", "pipeline { stages { stage('x') { steps { sh './jenkins-tools/up.sh' } } } }\n",
                 "jenkins-tools/up.sh"),
+    "make": (".github/workflows/make.yml", WORKFLOW.format(steps="      - run: make -C pkg dist\n"), "pkg/Makefile"),
+    "make-recipe": ("pkg/Makefile", "dist:\n\t./mk/sign-and-upload.sh\n", "pkg/mk/sign-and-upload.sh"),
+    "npm-script": ("web/package.json", '{"main": "index.js", "scripts": {"deploy": "node tools/deploy.js"}}\n',
+                   "web/tools/deploy.js"),
+    "npm": (".github/workflows/npm.yml", WORKFLOW.format(steps="      - run: npm --prefix web run deploy\n"),
+            "web/package.json"),
     "transitive": ("scripts/release.sh", "#!/bin/sh\n. \"$(dirname \"$0\")/lib/publish.py\"\n",
                    "scripts/lib/publish.py"),
 }
@@ -109,18 +116,20 @@ def _base() -> dict[str, str]:
         files[composed] = "x-common: {image: alpine}\n" if not composed.endswith(".json") else '{"x": 1}\n'
     files.update({".github/workflows/act.yml": WORKFLOW.format(steps="      - uses: ./tools/act\n"),
                   "a/one.yml": "x: 1\n", "setup.py": "from setuptools import setup\nsetup()\n",
-                  "other/free.sh": SCRIPT, "docs/conf.py": "x = 1\n"})
+                  "other/free.sh": SCRIPT, "docs/conf.py": "x = 1\n", "web/index.js": "x\n"})
     return files
 
 
 def _edited(files: dict[str, str]) -> dict[str, str]:
-    targets = [script for *_, script in RUNS.values()] + [composed for *_, composed in COMPOSED.values()]
+    targets = [script for *_, script in RUNS.values() if script != "web/package.json"]
+    targets += [composed for *_, composed in COMPOSED.values()]
     out = {path: files[path] + ("# evil\n" if not path.endswith(".json") else "") if path in targets else None
            for path in files}
     out.update({path: EVIL for path in targets if path.endswith((".sh", "bootstrap", "gradlew"))})
+    out["web/package.json"] = files["web/package.json"].replace('"main"', '"private": true, "main"')
     out["app/stack.json"] = '{"services": {"a": {"image": "evil.example/x", "privileged": true}}}\n'
     out.update({"setup.py": "from setuptools import setup\nsetup(name='x')\n", "other/free.sh": EVIL,
-                "docs/conf.py": "x = 2\n"})
+                "docs/conf.py": "x = 2\n", "web/index.js": "y\n"})
     return {path: text for path, text in out.items() if text is not None}
 
 
@@ -133,7 +142,7 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     return {f["path"]: f for f in json.loads(done.stdout)["files"]}
 
 
-@pytest.mark.parametrize("form", sorted(RUNS))
+@pytest.mark.parametrize("form", sorted(set(RUNS) - {"npm"}))
 def test_a_file_ci_runs_is_ci(classified: dict[str, dict[str, str]], form: str) -> None:
     script = RUNS[form][2]
     assert (classified[script]["bucket"], classified[script]["rule"]) == ("ci", "ci.context.ci-run"), \
@@ -148,8 +157,10 @@ def test_a_compose_file_a_command_names_is_iac(classified: dict[str, dict[str, s
 
 
 def test_what_nothing_runs_keeps_its_class(classified: dict[str, dict[str, str]]) -> None:
-    assert {path: classified[path]["bucket"] for path in ("setup.py", "other/free.sh", "docs/conf.py")} == {
-        "setup.py": "deps", "other/free.sh": "src", "docs/conf.py": "src"}
+    kept = ("setup.py", "other/free.sh", "docs/conf.py", "web/package.json", "web/index.js")
+    assert {path: classified[path]["bucket"] for path in kept} == {
+        "setup.py": "deps", "other/free.sh": "src", "docs/conf.py": "src", "web/package.json": "deps",
+        "web/index.js": "src"}
 
 
 def test_the_gate_reviews_the_release_script(tmp_path: Path) -> None:

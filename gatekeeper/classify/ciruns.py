@@ -24,6 +24,7 @@ their name: `iac` (`iac.context.compose-file`).
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 
@@ -32,7 +33,7 @@ import yaml
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, _pattern
 
-__all__ = ["ANY", "MAX_FILES", "is_definition", "may_be_named", "named", "resolved"]
+__all__ = ["ANY", "MAX_FILES", "is_definition", "may_be_named", "named", "named_in", "resolved"]
 
 # The types of file a CI step runs by path (an interpreter's script, a program without an extension).
 SCRIPT_TYPES = frozenset({"sh", "bash", "zsh", "ksh", "fish", "ps1", "psm1", "py", "rb", "pl", "js", "mjs", "cjs",
@@ -56,6 +57,14 @@ _GLOB = re.compile(r"[*?]")
 _HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to _pattern: a variable part)
 _COMPOSE_FILE = re.compile(r"\bCOMPOSE_FILE['\"]?[ \t]*[:=][ \t]*['\"]?([^\s'\"#]+)")
 _COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file")
+# A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
+# Jenkinsfile `sh '…'`), with `sudo`/`time`/`exec` before it; its words up to the command's end.
+_TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command)\b[:\s'\"]*)[ \t]*(?:-[ \t]+)?"
+                   r"(?:(?:sudo|time|exec)[ \t]+)*(g?make|just|task|npm|yarn|pnpm|bun)(?:\.exe)?(?=[ \t]|$)([^;&|\n]*)",
+                   re.IGNORECASE)
+_TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfile", "Justfile", ".justfile"),
+               "task": ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml"), "npm": ("package.json",),
+               "yarn": ("package.json",), "pnpm": ("package.json",), "bun": ("package.json",)}
 _FOLDER_WORDS = frozenset({"cd", "pushd", "-C", "--directory", "--project-directory", "Set-Location"})
 _FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir"})
 
@@ -79,9 +88,23 @@ def may_be_named(path: str) -> bool:
     return dot <= path.rfind("/") + 1 or path[dot + 1:].lower() in _NAMED_TYPES
 
 
+def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
+    """named() of the file at `path`; of a package.json, its `scripts` alone (what `npm run` runs: its `main` is
+    the package's code, not CI's)."""
+    if path.rpartition("/")[2] != "package.json":
+        return named(text)
+    try:
+        scripts = json.loads(text).get("scripts")
+    except (ValueError, AttributeError):
+        return [], [], []
+    return named("\n".join(str(value) for value in scripts.values())) if isinstance(scripts, dict) else ([], [], [])
+
+
 def named(text: str) -> tuple[list[str], list[str], list[str]]:
     """(the patterns of the scripts `text` runs or names, the patterns of the Compose files its commands name, the
-    folders its commands run in: `working-directory:` values, `cd`/`pushd` arguments)."""
+    folders its commands run in: `working-directory:` values, `cd`/`pushd` arguments). A task runner a command runs
+    (`make release`, `just ship`, `task up`, `npm run release`) names its file too: the Makefile is run as a script is
+    (`ci`), a package.json stays a manifest and is read for its scripts."""
     scripts: list[str] = []
     composed: list[str] = []
     folders: list[str] = []
@@ -92,6 +115,8 @@ def named(text: str) -> tuple[list[str], list[str], list[str]]:
             scripts += [word for word in words if _runnable(word)]
             if "compose" in line.lower() or "stack" in line:
                 composed += _compose_words(line)
+            for tool, rest in _TOOL.findall(line):
+                scripts += _tool_files(tool.lower(), rest)
             folders += [words[at + 1] for at, word in enumerate(words[:-1])
                         if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
         composed += [part for value in _COMPOSE_FILE.findall(source) for part in re.split(r"[:;,]", value)]
@@ -118,6 +143,23 @@ def _runnable(word: str) -> bool:
     if extension(name) in SCRIPT_TYPES:
         return bool(re.sub(r"\$\w*|\x01", "", name.rpartition(".")[0]))  # `$NAME.sh` alone names no file
     return word.startswith("./") and "." not in name and name.strip(_HOLE) != ""
+
+
+def _tool_files(tool: str, rest: str) -> list[str]:
+    """The files a task runner's command reads: its default names in the folder it runs in (`-C`, `--prefix`,
+    `--cwd`, `--dir`), or the file named by `-f`/`--file`/`--makefile`/`--justfile`/`-t`/`--taskfile`."""
+    words = [word for word in re.split(r"[\s'\"]+", rest) if word]
+    files: list[str] = []
+    folder = ""
+    for index, word in enumerate(words):
+        option, equals, value = word.partition("=")
+        value = value if equals else words[index + 1] if index + 1 < len(words) else ""
+        if option in ("-f", "--file", "--makefile", "--justfile", "-t", "--taskfile"):
+            files.append(value)
+        elif option in ("-C", "--directory", "--prefix", "--cwd", "--dir", "--working-directory", "-d"):
+            folder = value
+    names = files or list(_TOOL_FILES["make" if tool.endswith("make") else tool])
+    return [posixpath.join(folder, name) if folder else name for name in names if name]
 
 
 def _compose_words(line: str) -> list[str]:

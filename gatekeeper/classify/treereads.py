@@ -346,7 +346,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -
             for path, origin, entry in _walked(tree, queue, ciruns.MAX_FILES, read_blob):
                 if (entry.oid, path) not in read:
                     data = read_blob(entry)
-                    scripts, composed, folders = ciruns.named(data[:FULL_READ].decode("utf-8", "replace"))
+                    scripts, composed, folders = ciruns.named_in(path, data[:FULL_READ].decode("utf-8", "replace"))
                     definition = origin == path or path.endswith(localactions.DEFINITIONS)
                     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
