@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gatekeeper.classify import ciruns, gitlabincludes, kustomizerefs, localactions, tfrefs, treereads
+from gatekeeper.classify import (
+    ciruns,
+    gitlabincludes,
+    inlinemeta,
+    kustomizerefs,
+    localactions,
+    tfrefs,
+    treereads,
+)
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
@@ -91,6 +99,7 @@ class TreeContext:
             self._by_case: dict[str, dict[str, str]] = {}  # those maps' keys casefolded: {folded: key}
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
             self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (bucket, by)}
+            self._inline_reads = 0  # changed Python files read for PEP 723 metadata
         except BaseException:
             self.objects.close()
             raise
@@ -288,6 +297,19 @@ class TreeContext:
                 bucket, by = self._runs[spelled]
                 return bucket, f"{by} runs {spelled}" if bucket == "ci" else f"{by} names {spelled} as a Compose file"
         return None
+
+    def inline_metadata(self, change: FileChange) -> str | None:
+        """Evidence that a side of `change`, a Python script outside a package, holds PEP 723 inline script metadata
+        (inlinemeta.py); past inlinemeta.MAX_READS such files read, each further one counts (fail closed)."""
+        sides = [side for side in change.sides() if inlinemeta.is_script(side)]
+        # A package's module (an `__init__.py` beside it on either side) is imported, not run as a script.
+        if all(f"{side.rpartition('/')[0]}/__init__.py".lstrip("/") in self.new_tree
+               or f"{side.rpartition('/')[0]}/__init__.py".lstrip("/") in self.old_tree for side in sides):
+            return None
+        self._inline_reads += 1
+        if self._inline_reads > inlinemeta.MAX_READS:
+            return f"more than {inlinemeta.MAX_READS} Python files changed: not read for inline metadata (review)"
+        return inlinemeta.evidence(self.content(change, every_type=True))
 
     def _spelled(self, name: str, found: Mapping[str, object], path: str) -> str | None:
         """`path` as `found` spells it, folded as some checkout folds names (`folded`): a case-insensitive checkout
