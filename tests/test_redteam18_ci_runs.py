@@ -10,6 +10,9 @@ token and secrets; the script was `src` (`src.default`), and an edit that made i
 - a third-party action's input that names the file it runs or loads (`with: script: X`, `with: path: X`,
   `actions/github-script`'s `require('./X')`);
 - a composite action's step (an action a workflow runs), a GitLab job's `script:`, a CircleCI step, a Jenkinsfile `sh`;
+- the code and settings a package manager a step runs loads (all `deps` settings the default policy never reviews):
+  `.pnpmfile.cjs` for `pnpm install`, `.yarnrc.yml` and the `yarnPath` release it names for `yarn`, `.npmrc` and
+  the file its `node-options=--require` loads for `npm ci`;
 - a script such a script runs in turn (`scripts/release.sh` → `scripts/lib/publish.py`), the Makefile a step's
   `make -C pkg dist` runs (and the script its recipe runs), the script a package.json's `scripts` run by `npm run`.
 
@@ -85,6 +88,13 @@ RUNS: dict[str, tuple[str, str, str]] = {
                    "web/tools/deploy.js"),
     "npm": (".github/workflows/npm.yml", WORKFLOW.format(steps="      - run: npm --prefix web run deploy\n"),
             "web/package.json"),
+    "pnpmfile": (".github/workflows/pnpm.yml", WORKFLOW.format(steps="      - run: pnpm install --frozen-lockfile\n"),
+                 ".pnpmfile.cjs"),
+    "yarnrc": (".github/workflows/yarn.yml", WORKFLOW.format(steps="      - run: yarn install --immutable\n"),
+               ".yarnrc.yml"),
+    "yarn-path": (".yarnrc.yml", "yarnPath: .yarn/releases/yarn-4.1.0.cjs\n", ".yarn/releases/yarn-4.1.0.cjs"),
+    "npmrc": (".github/workflows/npm2.yml", WORKFLOW.format(steps="      - run: npm ci\n"), ".npmrc"),
+    "node-options": (".npmrc", "node-options=--require ./tools/preload.js\n", "tools/preload.js"),
     "transitive": ("scripts/release.sh", "#!/bin/sh\n. \"$(dirname \"$0\")/lib/publish.py\"\n",
                    "scripts/lib/publish.py"),
 }
@@ -142,7 +152,7 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     return {f["path"]: f for f in json.loads(done.stdout)["files"]}
 
 
-@pytest.mark.parametrize("form", sorted(set(RUNS) - {"npm"}))
+@pytest.mark.parametrize("form", sorted(set(RUNS) - {"npm", "yarnrc", "npmrc"}))
 def test_a_file_ci_runs_is_ci(classified: dict[str, dict[str, str]], form: str) -> None:
     script = RUNS[form][2]
     assert (classified[script]["bucket"], classified[script]["rule"]) == ("ci", "ci.context.ci-run"), \
@@ -154,6 +164,11 @@ def test_a_compose_file_a_command_names_is_iac(classified: dict[str, dict[str, s
     composed = COMPOSED[form][2]
     assert (classified[composed]["bucket"], classified[composed]["rule"]) == ("iac", "iac.context.compose-file"), \
         classified[composed]
+
+
+@pytest.mark.parametrize("settings", [".yarnrc.yml", ".npmrc"])
+def test_a_package_managers_settings_ci_runs_are_ci(classified: dict[str, dict[str, str]], settings: str) -> None:
+    assert classified[settings]["bucket"] == "ci", classified[settings]
 
 
 def test_what_nothing_runs_keeps_its_class(classified: dict[str, dict[str, str]]) -> None:

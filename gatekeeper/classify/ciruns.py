@@ -62,9 +62,13 @@ _COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file")
 _TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command)\b[:\s'\"]*)[ \t]*(?:-[ \t]+)?"
                    r"(?:(?:sudo|time|exec)[ \t]+)*(g?make|just|task|npm|yarn|pnpm|bun)(?:\.exe)?(?=[ \t]|$)([^;&|\n]*)",
                    re.IGNORECASE)
+# The files each runner reads, and for a package manager the code and settings it loads on every command (red team
+# 18: `.pnpmfile.cjs` hooks, `.yarnrc.yml`'s `yarnPath` and plugins, `.npmrc`'s `node-options=--require`, bunfig's
+# `preload` run code in the CI job; as deps settings the default policy never reviewed them).
 _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfile", "Justfile", ".justfile"),
-               "task": ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml"), "npm": ("package.json",),
-               "yarn": ("package.json",), "pnpm": ("package.json",), "bun": ("package.json",)}
+               "task": ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml"),
+               "npm": ("package.json", ".npmrc"), "yarn": ("package.json", ".yarnrc.yml", ".yarnrc", ".npmrc"),
+               "pnpm": ("package.json", ".pnpmfile.cjs", ".npmrc"), "bun": ("package.json", "bunfig.toml", ".npmrc")}
 _FOLDER_WORDS = frozenset({"cd", "pushd", "-C", "--directory", "--project-directory", "Set-Location"})
 _FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir"})
 
