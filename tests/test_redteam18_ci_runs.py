@@ -29,10 +29,13 @@ import json
 from pathlib import Path
 
 import pytest
+from deltas import each_fast
 from gitrepo import two_commits
 from incli import run_cli, tree_gate
 
 from gatekeeper.classify.ciruns import named
+from gatekeeper.classify.treereads import ci_runs
+from gatekeeper.gitobjects import TreeEntry
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 SCRIPT = "#!/bin/sh\necho ok\n"
@@ -192,3 +195,15 @@ def test_words_that_name_no_file() -> None:
     scripts, composed, _ = named("on:\n  push:\n    paths: ['**/*.py', 'x/*.sh']\njobs:\n  a:\n    steps:\n"
                               "      - run: echo $NAME.sh ${{ matrix.s }}.py https://x.example/i.sh\n")
     assert (scripts, composed) == ([], [])
+
+
+def test_hostile_definitions_are_read_in_bounded_time() -> None:
+    blanks = "run" + " " * 20_000 + "x"  # 23 s of CPU with the first regex of the task runners
+    calls = [(lambda text=text: named(text), what) for text, what in [
+        (blanks, "blanks after run"), ("run:" + " \t" * 20_000, "blanks and tabs"), ("- " * 30_000 + "make", "dashes"),
+        ("sudo " * 20_000 + "x", "sudo"), ("compose " + "-f " * 20_000, "compose options"),
+        ("a.sh " * 50_000, "words"), ("$a/" * 2_000 + "x.sh", "variables")]]
+    each_fast(calls, 0.5)
+    trees = ({".github/workflows/a.yml": TreeEntry("100644", "a")},)
+    text = "jobs:\n  a:\n    steps:\n      - run: tools/" + "$a/" * 50 + "x.sh\n"
+    assert ci_runs(trees, lambda entry: text.encode(), {}) is False  # too many variable parts to match: fail closed

@@ -329,10 +329,10 @@ def applied_references(trees: tuple[Tree, ...], read_blob: Read,
 def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
     """{path a CI definition of a tree (ciruns.is_definition, a workflow through a linked folder) runs or names, or a
     script it runs names in turn, or the definition of a local action a workflow runs (`actions`: local_actions)
-    does: (bucket, that definition)} (ciruns.py: `ci` for a script, `iac` for a Compose file a
-    command names); False past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition or
-    ciruns.MAX_WILD variable ones, or at a definition longer than is read (a script longer than that is read to
-    FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js` a step runs)."""
+    does: (bucket, that definition)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
+    (fail closed) past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition,
+    ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
+    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`)."""
     found: dict[str, tuple[str, str]] = {}
     read: dict[tuple[str, str], tuple[list[str], list[str]]] = {}  # by (blob id, path): the paths it names
     wild = 0
@@ -351,8 +351,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -
                     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed))
-                    if wild > ciruns.MAX_WILD:
-                        return False
+                    if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
+                        return False  # each is matched against every path: bounded work (`.*` runs backtrack)
                     read[entry.oid, path] = ([p for named in scripts[:ciruns.MAX_NAMED]
                                               for p in _expanded(tree, ciruns.resolved(named, path, folders))],
                                              [p for named in composed[:ciruns.MAX_NAMED]
