@@ -24,14 +24,15 @@ their name: `iac` (`iac.context.compose-file`).
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 
 import yaml
 
+from gatekeeper.bounded import load_json
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, _pattern
+from gatekeeper.errors import LimitError
 
 __all__ = ["ANY", "MAX_FILES", "is_definition", "may_be_named", "named", "named_in", "resolved"]
 
@@ -101,8 +102,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     if path.rpartition("/")[2] != "package.json":
         return named(text)
     try:
-        scripts = json.loads(text).get("scripts")
-    except (ValueError, AttributeError):
+        scripts = load_json(text, path).get("scripts")
+    except (ValueError, AttributeError, LimitError):
         return [], [], []
     return named("\n".join(str(value) for value in scripts.values())) if isinstance(scripts, dict) else ([], [], [])
 
