@@ -51,6 +51,8 @@ _NAMES = frozenset({
 _CI_FOLDERS = (".github/", ".gitlab/", ".circleci/", ".buildkite/", ".azure-pipelines/", ".woodpecker/", ".tekton/",
                ".ci/", "ci/", ".pipelines/", ".gitea/", ".forgejo/", ".drone/", ".semaphore/", ".builds/", ".kokoro/")
 _DEFINITION_TYPES = frozenset({"yml", "yaml", "groovy", "jenkinsfile"})
+_ENDINGS = ("yml", "yaml", "groovy", "file", ".env")  # how every definition's name ends (lower case)
+_LAST = frozenset("lLyYeEvV")  # and their last letters
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 _SPLIT = re.compile(r"[\s'\"=,;|&()<>\[\]{}`]+")
@@ -80,6 +82,8 @@ _FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "d
 def is_definition(path: str) -> bool:
     """A CI system's definition (a workflow, a pipeline), or the `.env` Compose reads by itself. An action's
     definition outside the CI folders is read when a workflow runs it (treereads.ci_runs: `actions`)."""
+    if path[-1:] not in _LAST or not path[-6:].lower().endswith(_ENDINGS):
+        return False  # most paths of a tree, at the cost of a slice (the full test costs 1.5 µs: 90 ms a gate)
     name = path.rpartition("/")[2].lower()
     if name in _NAMES or name.endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")):
         return True

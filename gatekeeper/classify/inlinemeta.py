@@ -23,12 +23,13 @@ from gatekeeper.classify.sniff import Signal
 RULE = "deps.content.inline-script-metadata"
 MAX_READS = 1_000  # changed Python files read per --tree gate; past it each further one counts (fail closed)
 _TYPES = ("py", "pyw")
+_ENDINGS = ("py", "PY", "Py", "pY", "pyw", "PYW", "pyW", "pYw", "Pyw", "PYw", "pYW", "PyW")
 _BLOCK = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$|^[+ -]?#[ \t]+(?:dependencies|requires-python)[ \t]*=")
 
 
 def is_script(path: str) -> bool:
-    """A Python file (the cheap first test)."""
-    return path.rpartition(".")[2].lower() in _TYPES
+    """A Python file (the cheap first test: a C-speed suffix test first)."""
+    return path.endswith(_ENDINGS) and path.rpartition(".")[2].lower() in _TYPES
 
 
 def evidence(shown: Sequence[Shown]) -> str | None:
