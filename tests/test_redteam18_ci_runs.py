@@ -5,14 +5,13 @@ token and secrets; the script was `src` (`src.default`), and an edit that made i
 --tree` exit 0 for every form below (before this round), now 3 (`core.ci`, rule `ci.context.ci-run`):
 
 - a step's command: `bash X`, `./X`, `python3 X`, `pwsh -File X`, `node X`, `X` after `cd`/`working-directory:`,
-  `${{ github.workspace }}/X`, a folded `run: >`, an extensionless program (`./script/bootstrap`), `./gradlew`
-  (a toolchain file, `deps`, which the default policy never reviews);
+  `${{ github.workspace }}/X`, a folded `run: >`, an extensionless program (`./script/bootstrap`);
 - a third-party action's input that names the file it runs or loads (`with: script: X`, `with: path: X`,
   `actions/github-script`'s `require('./X')`);
 - a composite action's step (an action a workflow runs), a GitLab job's `script:`, a CircleCI step, a Jenkinsfile `sh`;
-- the code and settings a package manager a step runs loads (all `deps` settings the default policy never reviews):
-  `.pnpmfile.cjs` for `pnpm install`, `.yarnrc.yml` and the `yarnPath` release it names for `yarn`, `.npmrc` and
-  the file its `node-options=--require` loads for `npm ci`;
+- the file a package manager's settings load when a step runs it: `.npmrc`'s `node-options=--require
+  ./tools/preload.js` for `npm ci` (the settings, `.yarnrc.yml`, `.pnpmfile.cjs`, `gradlew` and a `yarnPath` release
+  stay `deps` by principle 3: the deps policy reviews them, the default policy does not);
 - a script such a script runs in turn (`scripts/release.sh` → `scripts/lib/publish.py`), the Makefile a step's
   `make -C pkg dist` runs (and the script its recipe runs), the script a package.json's `scripts` run by `npm run`.
 
@@ -155,7 +154,7 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     return {f["path"]: f for f in json.loads(done.stdout)["files"]}
 
 
-@pytest.mark.parametrize("form", sorted(set(RUNS) - {"npm", "yarnrc", "npmrc"}))
+@pytest.mark.parametrize("form", sorted(set(RUNS) - {"npm", "yarnrc", "npmrc", "gradlew", "yarn-path", "pnpmfile"}))
 def test_a_file_ci_runs_is_ci(classified: dict[str, dict[str, str]], form: str) -> None:
     script = RUNS[form][2]
     assert (classified[script]["bucket"], classified[script]["rule"]) == ("ci", "ci.context.ci-run"), \
@@ -169,9 +168,12 @@ def test_a_compose_file_a_command_names_is_iac(classified: dict[str, dict[str, s
         classified[composed]
 
 
-@pytest.mark.parametrize("settings", [".yarnrc.yml", ".npmrc"])
-def test_a_package_managers_settings_ci_runs_are_ci(classified: dict[str, dict[str, str]], settings: str) -> None:
-    assert classified[settings]["bucket"] == "ci", classified[settings]
+@pytest.mark.parametrize("settings", [".yarnrc.yml", ".npmrc", "gradlew", ".yarn/releases/yarn-4.1.0.cjs",
+                                      ".pnpmfile.cjs"])
+def test_a_deps_file_ci_runs_stays_deps(classified: dict[str, dict[str, str]], settings: str) -> None:
+    # Principle 3 (the deps policy reviews them; the label sets hold 34 such files labelled deps): read for what they
+    # run (`node-options=--require ./tools/preload.js` is ci), not raised themselves.
+    assert classified[settings]["bucket"] == "deps", classified[settings]
 
 
 def test_what_nothing_runs_keeps_its_class(classified: dict[str, dict[str, str]]) -> None:
