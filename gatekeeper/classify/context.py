@@ -113,6 +113,14 @@ class Context(Protocol):
         """Evidence that a requirements file includes a side of `change` (`-r`/`-c`), or None."""
         ...
 
+    def ci_run(self, change: FileChange) -> tuple[str, str] | None:
+        """(bucket, evidence) when a CI definition runs a side of `change` by path, or names it as a Compose file."""
+        ...
+
+    def inline_metadata(self, change: FileChange) -> str | None:
+        """Evidence that a side of `change` is a Python script with PEP 723 inline metadata (inlinemeta.py), or None."""
+        ...
+
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
@@ -158,6 +166,11 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
         item = _raise(item, "iac", rule, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
+    # A script CI runs by path, a Compose file a command names (red team 18); a deps file stays deps (principle 3).
+    if item.bucket not in ("ci", "deps") and (run := context.ci_run(change)) is not None:
+        bucket, evidence = run
+        rule = "ci.context.ci-run" if bucket == "ci" else "iac.context.compose-file"
+        item = _raise(item, bucket, rule, "content", evidence + how)
     return item
 
 
@@ -246,6 +259,8 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             best = _raise(best, signal.bucket, signal.rule, "content", f"{shown.path}: {signal.evidence}")
     if context.programs and best.bucket == "src" and item.rule == rules.rules[-1].id:
         best = _program_by_imports(best, context)
+    if best.bucket in ("src", "other") and not binary and (evidence := context.inline_metadata(change)) is not None:
+        best = _raise(best, "deps", "deps.content.inline-script-metadata", "content", evidence)  # PEP 723
     if best.bucket in ("src", "other") and not binary and any(map(inventory_named, sides)):
         best = _inventory_script(best, context)
     if best.bucket in ("src", "other", "iac") and not binary and any(map(is_script, sides)):

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
+from gatekeeper.classify import inlinemeta
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.markers import MarkerIndex, ancestors
@@ -84,6 +85,15 @@ class PatchContext:
 
     def requirements_include(self, change: FileChange) -> str | None:
         """A patch does not show the requirements files it leaves alone (a `.txt` file needs context)."""
+        return None
+
+    def inline_metadata(self, change: FileChange) -> str | None:
+        """PEP 723 metadata in the lines the patch shows of a Python file (inlinemeta.py)."""
+        return inlinemeta.evidence(self.content(change, every_type=True)) \
+            if any(map(inlinemeta.is_script, change.sides())) else None
+
+    def ci_run(self, change: FileChange) -> tuple[str, str] | None:
+        """A patch shows neither the workflows nor the scripts they run: none (docs tell CI to pass --tree)."""
         return None
 
     def local_action(self, change: FileChange) -> str | None:

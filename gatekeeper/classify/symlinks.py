@@ -120,3 +120,24 @@ def opened(tree: dict[str, TreeEntry], path: str, read: Callable[[TreeEntry], st
             return None  # a file (or gitlink) on the way is no folder
         name = pending.pop(0)
         resolved = f"{resolved}/{name}" if resolved else name
+
+
+def folder_at(tree: dict[str, TreeEntry], path: str, read: Callable[[TreeEntry], str]) -> str | None:
+    """The repository folder a checkout of `tree` shows at the folder `path` when a folder on the way is a link
+    (`.github -> config/github`: `.github/workflows` is `config/github/workflows`); None when none is, or the walk
+    leaves the tree, enters `.git` or loops."""
+    resolved = ""
+    followed = 0
+    for name in path.split("/"):
+        resolved = f"{resolved}/{name}" if resolved else name
+        entry = tree.get(resolved)
+        while entry is not None and entry.mode == "120000":
+            followed += 1
+            target = physical_target(resolved, read(entry), tree, read) if followed <= _MAX_FOLLOWED else None
+            if target is None:
+                return None
+            resolved = target
+            entry = tree.get(resolved)
+        if entry is not None:
+            return None  # a file on the way is no folder
+    return resolved if followed else None

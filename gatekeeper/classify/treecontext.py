@@ -8,9 +8,17 @@ merge base and HEAD: what a pull request's "files changed" shows.
 
 from __future__ import annotations
 
-import os
+from collections.abc import Mapping
 
-from gatekeeper.classify import gitlabincludes, kustomizerefs, localactions, tfrefs, treereads
+from gatekeeper.classify import (
+    ciruns,
+    gitlabincludes,
+    inlinemeta,
+    kustomizerefs,
+    localactions,
+    tfrefs,
+    treereads,
+)
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
@@ -19,13 +27,11 @@ from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, is_candida
 from gatekeeper.classify.submodules import below_glob, named_inside
 from gatekeeper.classify.symlinks import opened, physical_target
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
-from gatekeeper.diff import unsafe_reason
+from gatekeeper.classify.treechanges import tree_changes
 from gatekeeper.gitobjects import GitObjects, TreeEntry
 from gatekeeper.model import FileChange
 from gatekeeper.revrange import RevRange
 
-_STATUS = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied", "T": "type_changed"}
-_NO_MODE = "000000"
 # Dependency manifests of the languages IaC programs are written in: one that names an IaC library makes the source
 # files in and below its folder worth reading for that library's imports.
 _MANIFESTS = frozenset({
@@ -92,6 +98,8 @@ class TreeContext:
             self._actions: dict[str, str] | bool | None = None
             self._by_case: dict[str, dict[str, str]] = {}  # those maps' keys casefolded: {folded: key}
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
+            self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (bucket, by)}
+            self._inline_reads = 0  # changed Python files read for PEP 723 metadata
         except BaseException:
             self.objects.close()
             raise
@@ -270,7 +278,40 @@ class TreeContext:
                 return f"{self._requirements[spelled]} includes {spelled}"
         return None
 
-    def _spelled(self, name: str, found: dict[str, str], path: str) -> str | None:
+    def ci_run(self, change: FileChange) -> tuple[str, str] | None:
+        """(bucket, evidence) when a CI definition of either tree runs a side of `change` by its path, or a script it
+        runs does (`ci`), or a command there names it as a Compose file (`iac`): ciruns.py."""
+        old = change.old_path
+        if not ciruns.may_be_named(change.path) and (old is None or not ciruns.may_be_named(old)):
+            return None  # the common case, without reading anything
+        if self._runs is None:
+            if self._actions is None:
+                self._actions = treereads.local_actions(self.trees, self._head)
+            actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
+            self._runs = treereads.ci_runs(self.trees, self._head, actions)
+        if self._runs is False:
+            return "ci", f"more than {ciruns.MAX_FILES} CI definitions and scripts: any of them may run it"
+        assert isinstance(self._runs, dict)
+        for side in change.sides() if self._runs else ():
+            if (spelled := self._spelled("runs", self._runs, side)) is not None:
+                bucket, by = self._runs[spelled]
+                return bucket, f"{by} runs {spelled}" if bucket == "ci" else f"{by} names {spelled} as a Compose file"
+        return None
+
+    def inline_metadata(self, change: FileChange) -> str | None:
+        """Evidence that a side of `change`, a Python script outside a package, holds PEP 723 inline script metadata
+        (inlinemeta.py); past inlinemeta.MAX_READS such files read, each further one counts (fail closed)."""
+        sides = [side for side in change.sides() if inlinemeta.is_script(side)]
+        # A package's module (an `__init__.py` beside it on either side) is imported, not run as a script.
+        if all(f"{side.rpartition('/')[0]}/__init__.py".lstrip("/") in self.new_tree
+               or f"{side.rpartition('/')[0]}/__init__.py".lstrip("/") in self.old_tree for side in sides):
+            return None
+        self._inline_reads += 1
+        if self._inline_reads > inlinemeta.MAX_READS:
+            return f"more than {inlinemeta.MAX_READS} Python files changed: not read for inline metadata (review)"
+        return inlinemeta.evidence(self.content(change, every_type=True))
+
+    def _spelled(self, name: str, found: Mapping[str, object], path: str) -> str | None:
         """`path` as `found` spells it, folded as some checkout folds names (`folded`): a case-insensitive checkout
         (macOS, Windows runners) writes `tools/setup/run.sh` into the folder `tools/Setup` a workflow runs (red team
         15), a Mac `tools/café` in NFD into the NFC folder, and Windows runs `tools/setup` for `uses: ./tools/setup.`
@@ -365,46 +406,5 @@ class TreeContext:
         return self.objects.blob(entry.oid, FULL_READ + 1)
 
     def changes(self) -> list[FileChange]:
-        """Every file the change touches (merge base → HEAD), renames paired, with line counts."""
-        fields = self.objects.diff_tree(self.old_commit, self.head_commit).split(b"\0")
-        raw: list[tuple[str, str, str, str, str, str | None, str]] = []
-        counts: list[tuple[int, int, bool]] = []
-        i = 0
-        while i < len(fields) and fields[i]:
-            record = fields[i].decode("ascii", "replace")
-            if record.startswith(":"):
-                old_mode, new_mode, old_oid, new_oid, status = record[1:].split(" ")
-                if status[:1] in ("R", "C"):
-                    source, target = os.fsdecode(fields[i + 1]), os.fsdecode(fields[i + 2])
-                    raw.append((old_mode, new_mode, old_oid, new_oid, status, source, target))
-                    i += 3
-                else:
-                    raw.append((old_mode, new_mode, old_oid, new_oid, status, None, os.fsdecode(fields[i + 1])))
-                    i += 2
-                continue
-            ins, dels, name = record.split("\t", 2)
-            counts.append((int(ins) if ins != "-" else 0, int(dels) if dels != "-" else 0, ins == "-"))
-            i += 1 if name else 3  # a rename's numstat names both paths in the next two fields
-        out = []
-        for index, (old_mode, new_mode, old_oid, new_oid, status, old, new) in enumerate(raw):
-            plus, minus, binary = counts[index] if index < len(counts) else (0, 0, False)
-            kind = _STATUS.get(status[:1], "modified")
-            if kind == "modified" and old_mode != new_mode:
-                kind = "mode_changed" if old_oid == new_oid else kind
-            out.append(FileChange(
-                path=new, old_path=old, status=kind,  # type: ignore[arg-type]
-                additions=plus, deletions=minus, binary=binary,
-                old_mode=None if old_mode == _NO_MODE else old_mode,
-                new_mode=None if new_mode == _NO_MODE else new_mode,
-                similarity=int(status[1:]) if status[1:].isdigit() else None,
-                symlink_target=self._link(new_mode, new_oid),
-                old_symlink_target=self._link(old_mode, old_oid),
-                submodule="160000" in (old_mode, new_mode),
-                unsafe=unsafe_reason(new) or (unsafe_reason(old) if old else None),
-            ))
-        return out
-
-    def _link(self, mode: str, oid: str) -> str | None:
-        if mode != "120000":
-            return None
-        return os.fsdecode(self.objects.blob(oid, 4096))
+        """Every file the change touches (merge base → HEAD), renames paired, with line counts (treechanges.py)."""
+        return tree_changes(self.objects, self.old_commit, self.head_commit)

@@ -11,11 +11,19 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from gatekeeper.classify import composerefs, dockerrefs, gitlabincludes, kustomizerefs, localactions, pipinstalls
+from gatekeeper.classify import (
+    ciruns,
+    composerefs,
+    dockerrefs,
+    gitlabincludes,
+    kustomizerefs,
+    localactions,
+    pipinstalls,
+)
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
-from gatekeeper.classify.symlinks import opened
+from gatekeeper.classify.symlinks import folder_at, opened
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.pypi import included_files
 from gatekeeper.deps.registry import format_for
@@ -26,6 +34,7 @@ Tree = dict[str, TreeEntry]
 Read = Callable[[TreeEntry], bytes]  # a blob's first FULL_READ + 1 bytes
 _REGULAR = ("100644", "100755")
 _LINK = "120000"
+_NO_ENTRY = TreeEntry("040000", "")
 
 
 class _PastBound(Exception):
@@ -79,6 +88,27 @@ def _spellings(tree: Tree) -> dict[str, list[str]]:
     return index
 
 
+_WORKFLOW_FOLDERS = (".github", ".github/workflows")
+
+
+def linked_workflows(tree: Tree, read_blob: Read) -> list[str]:
+    """The workflows a checkout shows in `.github/workflows/` through a linked folder on the way (`.github ->
+    config/github`, `.github/workflows -> ../ci/wf`): GitHub runs them, and the tree lists them only at the link's
+    target (red team 18: the local actions and installs such a workflow names were never read)."""
+    if not any(tree.get(folder, _NO_ENTRY).mode == _LINK for folder in _WORKFLOW_FOLDERS):
+        return []  # the common case: two lookups
+    folder = folder_at(tree, localactions.WORKFLOWS.rstrip("/"), _text(read_blob))
+    if folder is None:
+        return []
+    shown = [localactions.WORKFLOWS + path[len(folder) + 1:] for path in tree if path.startswith(f"{folder}/")]
+    return [path for path in shown if localactions.is_workflow(path)]
+
+
+def workflows(tree: Tree, read_blob: Read) -> list[str]:
+    """Every workflow a checkout of `tree` shows: listed, or through a linked folder (linked_workflows)."""
+    return [path for path in tree if localactions.is_workflow(path)] + linked_workflows(tree, read_blob)
+
+
 def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read, own: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The include patterns of `.gitlab-ci.yml` and the files it includes, followed, in every tree (`own`: this
     repository's project paths, gitlabincludes.included)."""
@@ -121,7 +151,7 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
     read: dict[str, tuple[list[str], list[str]]] = {}  # by blob id: (the local actions it uses, its entry files)
     try:
         for tree in trees:
-            queue = [(path, path) for path in tree if localactions.is_workflow(path)]
+            queue = [(path, path) for path in workflows(tree, read_blob)]
             for path, origin, entry in _walked(tree, queue, localactions.MAX_FILES, read_blob):
                 if entry.oid not in read:
                     data = read_blob(entry)
@@ -223,6 +253,7 @@ def _installs(tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
     installers = [(path, path.rpartition("/")[0] if dockerrefs.is_dockerfile(path) else None)
                   for path, entry in tree.items()
                   if entry.mode in (*_REGULAR, _LINK) and pipinstalls.is_installer(path)]
+    installers += [(path, None) for path in linked_workflows(tree, read_blob)]
     installers += [(path, context) for path, (_compose, context) in compose_builds(tree, read_blob).items()
                    if context is not None]
     if len(installers) > MAX_INSTALLERS:
@@ -293,6 +324,61 @@ def applied_references(trees: tuple[Tree, ...], read_blob: Read,
     except _PastBound:
         return False
     return found
+
+
+def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
+    """{path a CI definition of a tree (ciruns.is_definition, a workflow through a linked folder) runs or names, or a
+    script it runs names in turn, or the definition of a local action a workflow runs (`actions`: local_actions)
+    does: (bucket, that definition)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
+    (fail closed) past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition,
+    ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
+    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`)."""
+    found: dict[str, tuple[str, str]] = {}
+    read: dict[tuple[str, str], tuple[list[str], list[str]]] = {}  # by (blob id, path): the paths it names
+    wild = 0
+    try:
+        for tree in trees:
+            queue = [(path, path) for path, entry in tree.items()
+                     if entry.mode in (*_REGULAR, _LINK) and ciruns.is_definition(path)]
+            queue += [(path, path) for path in linked_workflows(tree, read_blob)]
+            queue += [(f"{folder}/{name}", origin) for folder, origin in actions.items() if folder
+                      for name in localactions.DEFINITIONS]
+            for path, origin, entry in _walked(tree, queue, ciruns.MAX_FILES, read_blob):
+                if (entry.oid, path) not in read:
+                    data = read_blob(entry)
+                    scripts, composed, folders = ciruns.named_in(path, data[:FULL_READ].decode("utf-8", "replace"))
+                    definition = origin == path or path.endswith(localactions.DEFINITIONS)
+                    if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
+                        return False  # what a definition runs may be past what is read
+                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed))
+                    if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
+                        return False  # each is matched against every path: bounded work (`.*` runs backtrack)
+                    read[entry.oid, path] = ([p for named in scripts[:ciruns.MAX_NAMED]
+                                              for p in _expanded(tree, ciruns.resolved(named, path, folders))],
+                                             [p for named in composed[:ciruns.MAX_NAMED]
+                                              for p in _expanded(tree, ciruns.resolved(named, path, folders))])
+                scripts, composed = read[entry.oid, path]
+                for named in scripts:
+                    if named != path and named not in found:
+                        found[named] = ("ci", origin)
+                        queue.append((named, origin))  # what the script runs in turn
+                for named in composed:
+                    found.setdefault(named, ("iac", origin))
+    except _PastBound:
+        return False
+    return found
+
+
+def _expanded(tree: Tree, paths: list[str]) -> list[str]:
+    """`paths`, each with a variable part (ciruns.ANY) standing for every path of `tree` it allows."""
+    out = []
+    for path in paths:
+        if ciruns.ANY not in path:
+            out.append(path)
+            continue
+        wild = re.compile(".*".join(map(re.escape, path.split(ciruns.ANY))), re.DOTALL)
+        out += [listed for listed in tree if wild.fullmatch(listed)]
+    return out
 
 
 def _includes(path: str, data: bytes) -> list[str]:

@@ -1,0 +1,209 @@
+"""The files a CI definition runs or hands to an action by path (red team 18, tests/test_redteam18_ci_runs.py).
+
+`run: bash scripts/release.sh` in `.github/workflows/release.yml` makes `scripts/release.sh` the release job's own
+code: it runs with the job's token and secrets as the step's inline text would, and an edit of it is an edit of the
+job. So does a third-party action's input that names a file it runs or loads (`with: script: tools/go.sh`,
+`actions/github-script`'s `require('./scripts/label.js')`), a GitLab job's `script:` line, and whatever such a
+script runs in turn (`scripts/release.sh` calling `scripts/lib/publish.py`). Two earlier rounds measured "a script CI
+names is ci" against blind labels and left it out for its false alarms (build and release helpers that people run
+too, labelled `src`); a gate that lets an agent rewrite what the release job runs is the larger cost, so under
+`--tree` such a file is `ci` (`ci.context.ci-run`) — the safe direction.
+
+Read as text, not as YAML keys: every word of the definition's lines and of its YAML strings (folded and quoted
+scalars decoded) that is a path with a script's extension (SCRIPT_TYPES), or a program run by its path
+(`./gradlew`, `./script/bootstrap`), names a file below the root, below the definition's own folder (an action's
+`${{ github.action_path }}/x.sh`, a script's `$(dirname "$0")/lib.sh`) or below a folder its commands run in (a
+`working-directory:`, a `cd`); a `${{ matrix.os }}` part matches anything, a word that is all variable or a glob
+(`paths: ['**/*.py']`) names nothing. Over-reading makes a file ci, a review; never an allow. Not suffixes, as the
+requirements reader matches: `run.sh`, `index.js` and `build.sh` are in every folder of a large repository.
+
+The Compose files a command names (`docker compose -f deploy/stack.yml`, `docker-compose --file=…`, `docker stack
+deploy -c …`, `COMPOSE_FILE=a.yml:b.yml`, also in the `.env` Compose reads by itself) are Compose definitions whatever
+their name: `iac` (`iac.context.compose-file`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+import yaml
+
+from gatekeeper.bounded import load_json
+from gatekeeper.classify.markers import extension
+from gatekeeper.classify.pipinstalls import ANY, _pattern
+from gatekeeper.errors import LimitError
+
+__all__ = ["ANY", "MAX_FILES", "is_definition", "may_be_named", "named", "named_in", "resolved"]
+
+# The types of file a CI step runs by path (an interpreter's script, a program without an extension).
+SCRIPT_TYPES = frozenset({"sh", "bash", "zsh", "ksh", "fish", "ps1", "psm1", "py", "rb", "pl", "js", "mjs", "cjs",
+                          "ts", "mts", "cts", "bat", "cmd", "php", "lua", "groovy", "kts", "r", "tcl", "nu"})
+MAX_FILES = 1_000  # definitions and scripts read per tree; past it every script counts (fail closed)
+MAX_NAMED = 256  # patterns a definition names (past it: fail closed); a script's past it are not read (bundled code)
+MAX_WILD = 64  # patterns with a variable part a tree's files name, each matched against every path (then: closed)
+_NAMES = frozenset({
+    ".appveyor.yml", ".drone.yml", ".gitlab-ci.yaml", ".gitlab-ci.yml", ".travis.yml", ".woodpecker.yml",
+    "appveyor.yml", "azure-pipelines.yaml", "azure-pipelines.yml",
+    "bitbucket-pipelines.yml", "buildspec.yml", "buildspec.yaml", "cloudbuild.yaml", "cloudbuild.yml", "codefresh.yml",
+    "jenkinsfile", ".gocd.yaml", "atlantis.yaml", ".env",
+})
+_CI_FOLDERS = (".github/", ".gitlab/", ".circleci/", ".buildkite/", ".azure-pipelines/", ".woodpecker/", ".tekton/",
+               ".ci/", "ci/", ".pipelines/", ".gitea/", ".forgejo/", ".drone/", ".semaphore/", ".builds/", ".kokoro/")
+_DEFINITION_TYPES = frozenset({"yml", "yaml", "groovy", "jenkinsfile"})
+_ENDINGS = ("yml", "yaml", "groovy", "file", ".env")  # how every definition's name ends (lower case)
+_LAST = frozenset("lLyYeEvV")  # and their last letters
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
+_SPLIT = re.compile(r"[\s'\"=,;|&()<>\[\]{}`]+")
+_GLOB = re.compile(r"[*?]")
+_HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to _pattern: a variable part)
+_COMPOSE_FILE = re.compile(r"\bCOMPOSE_FILE['\"]?[ \t]*[:=][ \t]*['\"]?([^\s'\"#]+)")
+_COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file")
+# A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
+# Jenkinsfile `sh '…'`), with `sudo`/`time`/`exec` before it; its words up to the command's end.
+# Possessive quantifiers: a run of blanks is taken once (red team 18's own hostile input: 20,000 blanks after `run`
+# took 23 s of CPU with `[:\s'"]*[ \t]*`).
+_TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
+                   r"(?:(?:sudo|time|exec)[ \t]++)*+(g?make|just|task|npm|yarn|pnpm|bun)(?:\.exe)?(?=[ \t]|$)"
+                   r"([^;&|\n]*)",
+                   re.IGNORECASE)
+# The files each runner reads, and for a package manager the code and settings it loads on every command (red team
+# 18: `.pnpmfile.cjs` hooks, `.yarnrc.yml`'s `yarnPath` and plugins, `.npmrc`'s `node-options=--require`, bunfig's
+# `preload` run code in the CI job; as deps settings the default policy never reviewed them).
+_TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfile", "Justfile", ".justfile"),
+               "task": ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml"),
+               "npm": ("package.json", ".npmrc"), "yarn": ("package.json", ".yarnrc.yml", ".yarnrc", ".npmrc"),
+               "pnpm": ("package.json", ".pnpmfile.cjs", ".npmrc"), "bun": ("package.json", "bunfig.toml", ".npmrc")}
+_FOLDER_WORDS = frozenset({"cd", "pushd", "-C", "--directory", "--project-directory", "Set-Location"})
+_FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir"})
+
+
+def is_definition(path: str) -> bool:
+    """A CI system's definition (a workflow, a pipeline), or the `.env` Compose reads by itself. An action's
+    definition outside the CI folders is read when a workflow runs it (treereads.ci_runs: `actions`)."""
+    if path[-1:] not in _LAST or not path[-6:].lower().endswith(_ENDINGS):
+        return False  # most paths of a tree, at the cost of a slice (the full test costs 1.5 µs: 90 ms a gate)
+    name = path.rpartition("/")[2].lower()
+    if name in _NAMES or name.endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")):
+        return True
+    return path.lower().startswith(_CI_FOLDERS) and extension(name) in _DEFINITION_TYPES
+
+
+_NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json"}  # and Compose files (`-f app/stack.json`: JSON is YAML)
+
+
+def may_be_named(path: str) -> bool:
+    """A file type a CI step can run by its path, or a Compose command name: the cheap first test of a changed file
+    (a file without an extension too)."""
+    dot = path.rfind(".")
+    return dot <= path.rfind("/") + 1 or path[dot + 1:].lower() in _NAMED_TYPES
+
+
+def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
+    """named() of the file at `path`; of a package.json, its `scripts` alone (what `npm run` runs: its `main` is
+    the package's code, not CI's)."""
+    if path.rpartition("/")[2] != "package.json":
+        return named(text)
+    try:
+        scripts = load_json(text, path).get("scripts")
+    except (ValueError, AttributeError, LimitError):
+        return [], [], []
+    return named("\n".join(str(value) for value in scripts.values())) if isinstance(scripts, dict) else ([], [], [])
+
+
+def named(text: str) -> tuple[list[str], list[str], list[str]]:
+    """(the patterns of the scripts `text` runs or names, the patterns of the Compose files its commands name, the
+    folders its commands run in: `working-directory:` values, `cd`/`pushd` arguments). A task runner a command runs
+    (`make release`, `just ship`, `task up`, `npm run release`) names its file too: the Makefile is run as a script is
+    (`ci`), a package.json stays a manifest and is read for its scripts."""
+    scripts: list[str] = []
+    composed: list[str] = []
+    folders: list[str] = []
+    for source in (text, *_yaml_strings(text)):
+        source = _GITHUB_EXPRESSION.sub(_HOLE, source)
+        for line in source.splitlines():
+            words = [word for word in _SPLIT.split(line) if word]
+            scripts += [word for word in words if _runnable(word)]
+            if "compose" in line.lower() or "stack" in line:
+                composed += _compose_words(line)
+            for tool, rest in _TOOL.findall(line):
+                scripts += _tool_files(tool.lower(), rest)
+            folders += [words[at + 1] for at, word in enumerate(words[:-1])
+                        if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
+        composed += [part for value in _COMPOSE_FILE.findall(source) for part in re.split(r"[:;,]", value)]
+    return _patterns(scripts), _patterns(composed), _patterns(folders)
+
+
+def resolved(pattern: str, definition: str, folders: list[str]) -> list[str]:
+    """Where a pattern a definition names may be: below the root, the definition's folder (an action's
+    `${{ github.action_path }}`, a script's `$(dirname "$0")`) or a folder its commands run in; `..` resolved."""
+    out = []
+    for base in dict.fromkeys(["", definition.rpartition("/")[0], *folders]):
+        path = posixpath.normpath(posixpath.join(base, pattern))
+        if path != "." and not path.startswith(("../", "/")) and path != "..":
+            out.append(path)
+    return out
+
+
+def _runnable(word: str) -> bool:
+    """A word that names a script by its path: a script type, or a program run from a folder (`./gradlew`)."""
+    word = word.replace("\\", "/").rstrip(":.")
+    name = word.rpartition("/")[2]
+    if not name or _GLOB.search(word) is not None or "://" in word:
+        return False  # a glob (`paths: ['**/*.py']`), a URL
+    if extension(name) in SCRIPT_TYPES:
+        return bool(re.sub(r"\$\w*|\x01", "", name.rpartition(".")[0]))  # `$NAME.sh` alone names no file
+    return word.startswith("./") and "." not in name and name.strip(_HOLE) != ""
+
+
+def _tool_files(tool: str, rest: str) -> list[str]:
+    """The files a task runner's command reads: its default names in the folder it runs in (`-C`, `--prefix`,
+    `--cwd`, `--dir`), or the file named by `-f`/`--file`/`--makefile`/`--justfile`/`-t`/`--taskfile`."""
+    words = [word for word in re.split(r"[\s'\"]+", rest) if word]
+    files: list[str] = []
+    folder = ""
+    for index, word in enumerate(words):
+        option, equals, value = word.partition("=")
+        value = value if equals else words[index + 1] if index + 1 < len(words) else ""
+        if option in ("-f", "--file", "--makefile", "--justfile", "-t", "--taskfile"):
+            files.append(value)
+        elif option in ("-C", "--directory", "--prefix", "--cwd", "--dir", "--working-directory", "-d"):
+            folder = value
+    names = files or list(_TOOL_FILES["make" if tool.endswith("make") else tool])
+    return [posixpath.join(folder, name) if folder else name for name in names if name]
+
+
+def _compose_words(line: str) -> list[str]:
+    """The files after `-f`/`--file`/`-c`/`--compose-file` on a line that runs Compose or `docker stack`."""
+    words = [word for word in re.split(r"[\s'\"]+", line) if word]
+    found: list[str] = []
+    for index, word in enumerate(words):
+        option, equals, value = word.partition("=")
+        if option in _COMPOSE_OPTIONS:
+            found.append(value if equals else words[index + 1] if index + 1 < len(words) else "")
+        elif re.fullmatch(r"-f\S+", word):
+            found.append(word[2:])
+    return [value.rstrip(";&|)") for value in found if value]
+
+
+def _patterns(words: list[str]) -> list[str]:
+    out = []
+    for word in words:
+        pattern = _pattern(word.replace(_HOLE, "${x}").rstrip(":"))
+        if pattern is not None and pattern != ANY and pattern.replace(ANY, "").strip("/"):
+            out.append(pattern)
+    return list(dict.fromkeys(out))
+
+
+def _yaml_strings(text: str) -> list[str]:
+    """Every multi-word or decoded string of `text`'s YAML documents (a folded `run: >`, an escaped quoted scalar);
+    none when `text` is not YAML."""
+    out: list[str] = []
+    try:
+        for event in yaml.parse(text, Loader=_LOADER):
+            if isinstance(event, yaml.ScalarEvent) and event.style in (">", '"', "'", "|"):
+                out.append(event.value)
+    except yaml.YAMLError:
+        pass
+    return out
