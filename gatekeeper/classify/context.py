@@ -166,8 +166,7 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
         item = _raise(item, "iac", rule, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
-    # A script CI runs by path, a Compose file a command names (red team 18); a deps file stays deps (principle 3),
-    # an iac file stays iac (a Dockerfile CI builds, values a chart step reads: the default gate reviews both alike).
+    # A script CI runs by path, a Compose file a command names (red team 18); deps and iac files keep their bucket.
     if item.bucket not in ("ci", "iac", "deps") and (run := context.ci_run(change)) is not None:
         bucket, evidence = run
         rule = "ci.context.ci-run" if bucket == "ci" else "iac.context.compose-file"
