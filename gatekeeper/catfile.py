@@ -1,18 +1,14 @@
-"""One long-lived `git cat-file --batch` per repository: objects by name, trees listed through it, and the process
-handed from one reader of the repository to the next.
+"""One long-lived `git cat-file --batch` per reader: objects by name, and trees listed through it.
 
-A gate opens the same repository several times (its range, its configuration from BASE, the tree context, the
-dependency delta): each reader used to start its own `cat-file` and one `ls-tree -r` per commit. Objects never
-change, so a reader that closes leaves its process idle for the next reader of the same repository (at most one
-idle process, ended when another is left or the interpreter exits), and a commit's tree is read as tree objects
-through the same pipe: BASE and HEAD share most subtrees, read once.
+A reader used to start its own `cat-file` and one `ls-tree -r` per commit; a commit's tree is now read as tree objects
+through the same pipe: BASE and HEAD share most subtrees, read once. The process ends when its reader closes (a
+process kept idle for the next reader of the same repository saved ~5 ms a gate and left a child running in a library
+caller that waits for its children: measured and removed at the merge).
 """
 
 from __future__ import annotations
 
-import atexit
 import subprocess
-import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
@@ -23,9 +19,6 @@ from gatekeeper.gitcmd import SAFE_GIT, git_program
 # Requests written before their answers are read: few enough that they fit in a pipe however git reads them (a
 # pipe holds 4 KiB at the least; a request is at most 66 bytes), so neither side can block the other.
 _PIPELINE = 48
-_Key = tuple[str, str, tuple[tuple[str, str], ...]]
-_IDLE: dict[_Key, subprocess.Popen[bytes]] = {}
-_IDLE_LOCK = threading.Lock()  # readers in several threads hand processes over one at a time
 
 
 class CatFileError(GatekeeperError):
@@ -33,29 +26,18 @@ class CatFileError(GatekeeperError):
 
 
 class CatFile:
-    """`git cat-file --batch` in `repo` with `env`; `key` names the repository (its git folder) for the hand-over."""
+    """`git cat-file --batch` in `repo` with `env`, started at the first read."""
 
-    def __init__(self, repo: Path, env: dict[str, str], git_dir: str) -> None:
+    def __init__(self, repo: Path, env: dict[str, str]) -> None:
         self.repo = repo
         self._env = env
-        self._key: _Key = (str(repo), git_dir, tuple(sorted(env.items())))
         self._process: subprocess.Popen[bytes] | None = None
-        self._busy = False  # a read under way: a process left mid-answer is never handed on
 
     def close(self) -> None:
-        """Leave the process idle for the next reader of this repository (ending the one idle before)."""
+        """End the process."""
         process, self._process = self._process, None
-        if process is None:
-            return
-        if self._busy or process.poll() is not None:
+        if process is not None:
             _end(process)
-            return
-        with _IDLE_LOCK:
-            before = list(_IDLE.values())
-            _IDLE.clear()
-            _IDLE[self._key] = process
-        for other in before:
-            _end(other)
 
     def read(self, name: bytes, kind: bytes | None = None, limit: int | None = None) -> tuple[bytes, bytes | None]:
         """The header line for `name` and, when the object is of `kind`, its content (its first `limit` bytes when
@@ -68,7 +50,6 @@ class CatFile:
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
         out: list[tuple[bytes, bytes | None]] = []
-        self._busy = True
         for start in range(0, len(names), _PIPELINE):
             chunk = names[start:start + _PIPELINE]
             try:
@@ -77,16 +58,10 @@ class CatFile:
                 out.extend(_answer(process.stdout, kind, limit) for _ in chunk)
             except (BrokenPipeError, OSError) as exc:
                 raise CatFileError(f"git cat-file stopped: {exc}", where=str(self.repo)) from None
-        self._busy = False
         return out
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._process is None:
-            with _IDLE_LOCK:
-                idle = _IDLE.pop(self._key, None)
-            if idle is not None and idle.poll() is None:
-                self._process = idle
-                return idle
             try:
                 self._process = subprocess.Popen(
                     [git_program(), *SAFE_GIT, "cat-file", "--batch"], cwd=self.repo, env=self._env,
@@ -130,15 +105,6 @@ def _end(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
-
-
-@atexit.register
-def _end_idle() -> None:
-    with _IDLE_LOCK:
-        before = list(_IDLE.values())
-        _IDLE.clear()
-    for process in before:
-        _end(process)
 
 
 def tree_entries(data: bytes, raw_size: int, where: str) -> Iterable[tuple[str, bytes, str]]:

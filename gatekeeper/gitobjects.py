@@ -115,7 +115,7 @@ class GitObjects:
         # `git_dir`: as a RevRange resolved it (revrange.py), not asked again
         self.git_dir = git_dir or self._git(["rev-parse", "--absolute-git-dir"], "not a git repository").decode()
         self.git_dir = self.git_dir.strip()
-        self._cat = CatFile(repo, self._env, self.git_dir)
+        self._cat = CatFile(repo, self._env)
 
     def __enter__(self) -> GitObjects:
         return self
