@@ -31,7 +31,7 @@ import yaml
 
 from gatekeeper.bounded import load_json
 from gatekeeper.classify.markers import extension
-from gatekeeper.classify.pipinstalls import ANY, _pattern
+from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
 
 __all__ = ["ANY", "MAX_FILES", "is_definition", "may_be_named", "named", "named_in", "resolved"]
@@ -57,7 +57,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 _SPLIT = re.compile(r"[\s'\"=,;|&()<>\[\]{}`]+")
 _GLOB = re.compile(r"[*?]")
-_HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to _pattern: a variable part)
+_HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
 _COMPOSE_FILE = re.compile(r"\bCOMPOSE_FILE['\"]?[ \t]*[:=][ \t]*['\"]?([^\s'\"#]+)")
 _COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file")
 # A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
@@ -190,7 +190,7 @@ def _compose_words(line: str) -> list[str]:
 def _patterns(words: list[str]) -> list[str]:
     out = []
     for word in words:
-        pattern = _pattern(word.replace(_HOLE, "${x}").rstrip(":"))
+        pattern = path_pattern(word.replace(_HOLE, "${x}").rstrip(":"))
         if pattern is not None and pattern != ANY and pattern.replace(ANY, "").strip("/"):
             out.append(pattern)
     return list(dict.fromkeys(out))

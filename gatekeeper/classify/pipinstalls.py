@@ -79,7 +79,7 @@ def installed_requirements(text: str) -> list[str]:
         for setting in _SETTINGS.findall(source):
             first = _words(setting)[:1]
             found += first[0].split() if first else []
-    return list(dict.fromkeys(pattern for value in found if (pattern := _pattern(value)) is not None))
+    return list(dict.fromkeys(pattern for value in found if (pattern := path_pattern(value)) is not None))
 
 
 def requirement_words(text: str) -> list[str]:
@@ -207,7 +207,8 @@ def project_requirements(path: str, text: str) -> list[str]:
         for key, value in re.findall(r"^[ \t]*([\w.-]+)[ \t]*=[ \t]*file:[ \t]*(.*)$", text, re.MULTILINE):
             if key.lower() not in _NOT_REQUIREMENTS:
                 found += [part.strip() for part in value.split(",")]
-    return [pattern for value in found if value and (pattern := _pattern(posixpath.join(folder, value))) is not None]
+    joined = (posixpath.join(folder, value) for value in found if value)
+    return [pattern for path in joined if (pattern := path_pattern(path)) is not None]
 
 
 def _strings(node: object) -> list[str]:
@@ -336,7 +337,7 @@ def _short_at(word: str) -> int | None:
     return None
 
 
-def _pattern(value: str) -> str | None:
+def path_pattern(value: str) -> str | None:
     """A file argument as a path pattern: variable parts `*`, a suffix of any folder; None for a URL."""
     value = value.strip().strip("'\"").replace("\\", "/")
     if not value or "://" in value or value.startswith(("git+", "hg+", "svn+", "bzr+")):
