@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, RUN_STATE, HostServer, gk, origin_repo, secrets_base, use_bundle
+from runbundle import BACKENDS, RUN_STATE, HostServer, gk, gk_in, origin_repo, secrets_base, use_bundle
 
 import gatekeeper
 from gatekeeper import gitcmd
@@ -321,9 +321,10 @@ def test_a_git_planted_in_the_workspace_never_runs_whatever_the_callers_path(tmp
     script = tmp_path / "plant.py"
     script.write_text(PLANT_GIT)
     env = {**os.environ, "PATH": f":.:bin:tools/bin:{os.environ['PATH']}:"}
-    done = gk("run", "--repo", str(origin_repo(tmp_path).root), "--out", str(tmp_path / "runs"), "--sandbox",
-              "unshare", "--checkpoint-interval", "0.2", "--format", "json", "--", sys.executable, str(script),
-              str(marker), env=env)
+    # In-process: the runner looks git up on os.environ's PATH at every call, which `env` replaces for it.
+    done = gk_in("run", "--repo", str(origin_repo(tmp_path).root), "--out", str(tmp_path / "runs"), "--sandbox",
+                 "unshare", "--checkpoint-interval", "0.2", "--format", "json", "--", sys.executable, str(script),
+                 str(marker), env=env)
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
     patch = Path(json.loads(done.stdout)["patch"]).read_text()

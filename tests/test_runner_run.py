@@ -78,8 +78,9 @@ def test_model_requested_and_reported(tmp_path: Path) -> None:
 
 def test_text_summary_says_where_things_are(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
-    done = gk("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
-              "--model", "m-1", "--", "sh", "-c", "echo x > new.txt")
+    # In-process: the text format's fields (test_text_output_and_default_runs_folder prints it from a real process).
+    done = gk_in("run", "--repo", str(repo), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+                 "--model", "m-1", "--", "sh", "-c", "echo x > new.txt")
     assert done.returncode == 0, done.stderr
     fields = dict(line.split(":", 1) for line in done.stdout.splitlines())
     assert list(fields) == ["run_id", "run_dir", "patch", "packet", "generator", "sandbox", "model"]
@@ -217,7 +218,9 @@ def test_repository_and_ref_recorded(tmp_path: Path) -> None:
 def test_uncloneable_repository_is_exit_2(tmp_path: Path, repo_arg: str) -> None:
     target = str(tmp_path / repo_arg) if "://" not in repo_arg else repo_arg
     out = tmp_path / "runs"
-    done = gk("run", "--repo", target, "--out", str(out), "--sandbox", "unshare", "--", "true")
+    # One through a real process (the exit code and message of the process), the other in-process.
+    cli = gk if repo_arg == "missing-folder" else gk_in
+    done = cli("run", "--repo", target, "--out", str(out), "--sandbox", "unshare", "--", "true")
     assert done.returncode == 2
     assert "cannot clone the repository" in done.stderr and "--repo" in done.stderr
     assert "Traceback" not in done.stderr

@@ -1,7 +1,9 @@
 """The runner's sandbox: loopback-only egress test, secrets scrubbing, bwrap, failing closed, `none`.
 
-What the sandbox lets the generator do runs in-process (runbundle.gk_in); the secrets in the runner's own
-environment, its choice of backend by PATH and failing closed go through a real process (runbundle.gk)."""
+What the sandbox lets the generator do runs in-process (runbundle.gk_in), and so does the choice of backend by
+PATH and failing closed (the backends are looked up on os.environ's PATH at the call, which the call's `env`
+replaces); the secrets in the runner's own environment go through a real process (runbundle.gk): everything the
+process and its children write to its stdout and stderr is searched for them."""
 
 from __future__ import annotations
 
@@ -156,7 +158,8 @@ def test_auto_fails_closed_when_nothing_isolates(tmp_path: Path) -> None:
     empty.mkdir()
     env = {**os.environ, "PATH": str(empty)}
     out = tmp_path / "runs"
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--", "true", env=env)
+    # In-process: the backends are looked up on os.environ's PATH at the call, which `env` replaces for it.
+    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--", "true", env=env)
     assert done.returncode == 2
     assert "cannot isolate the generator" in done.stderr and "--sandbox none" in done.stderr
     assert not out.exists()
@@ -173,7 +176,8 @@ def test_none_is_recorded_as_unrestricted(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed")
 def test_auto_prefers_bwrap(tmp_path: Path) -> None:
-    done = gk("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--format", "json", "--", "true")
+    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--format", "json", "--",
+                 "true")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sandbox"]["backend"] == "bwrap"
 

@@ -1,7 +1,7 @@
 """Review of the sandbox's egress: abstract and filesystem unix sockets, IPv6 loopback (loopback only).
 
-The generator's probes run in-process (runbundle.gk_in: the sandbox is a child either way); the run that finds
-its tool by the caller's PATH goes through a real process (runbundle.gk)."""
+The runs are in-process (runbundle.gk_in: the sandbox is a child either way), the one that finds its tool by
+the caller's PATH too: the runner reads PATH from os.environ at the call, which the call's `env` replaces."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, gk, gk_in
+from runbundle import BACKENDS, gk_in
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
@@ -149,8 +149,9 @@ def test_program_folders_under_run_stay_visible_read_only(tmp_path: Path, backen
         repo.write("README.md", "# sample\n")
         repo.commit()
         env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
-        done = gk("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-                  "--format", "json", "--", "hello-tool", env=env)
+        # In-process: the runner reads the caller's PATH from os.environ at the call, which `env` replaces for it.
+        done = gk_in("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                     "--format", "json", "--", "hello-tool", env=env)
         assert done.returncode == 0, done.stderr
         out = Path(json.loads(done.stdout)["logs"]["stdout"]).read_text()
     finally:

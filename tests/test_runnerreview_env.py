@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import gk, origin_repo
+from runbundle import gk, gk_in, origin_repo
 
 from gatekeeper.errors import UsageError
 from gatekeeper.runner import rundir
@@ -32,8 +32,9 @@ def test_a_callers_git_dir_does_not_redirect_the_clone(tmp_path: Path) -> None:
            "GIT_INDEX_FILE": str(victim.root / ".git" / "index")}
     for ref in (sha, None):
         args = ["--ref", ref] if ref else []
-        done = gk("run", "--repo", str(repo.root), *args, "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
-                  "--format", "json", "--", "sh", "-c", "echo x > x.txt", env=env)
+        # In-process: the clone's environment is made from os.environ at the call, which `env` replaces for it.
+        done = gk_in("run", "--repo", str(repo.root), *args, "--out", str(tmp_path / "runs"), "--sandbox",
+                     "unshare", "--format", "json", "--", "sh", "-c", "echo x > x.txt", env=env)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["repository"]["base_commit"] == sha
     assert not (victim.root / ".git" / "FETCH_HEAD").exists()

@@ -1,7 +1,7 @@
 """Review of the runner's own git commands: nothing the generator plants may run outside the sandbox.
 
-The runs are in-process (runbundle.gk_in): the runner's git commands are child processes either way; the
-resume after planted hooks goes through a real process (runbundle.gk)."""
+The runs and the resume after planted hooks are in-process (runbundle.gk_in): the runner's git commands are
+child processes either way."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, RUN_STATE, gk, gk_in, origin_repo
+from runbundle import BACKENDS, RUN_STATE, gk_in, origin_repo
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
@@ -218,7 +218,7 @@ def test_planted_hooks_and_config_programs_never_run_at_capture_or_resume(tmp_pa
     doc = json.loads(state.read_text())
     doc["stage"] = "cloned"  # as a kill before the generator ended would leave it: resume resets the workspace
     state.write_text(json.dumps(doc))
-    again = gk("run", "--resume", summary["run_id"], "--out", str(tmp_path / "runs"))
+    again = gk_in("run", "--resume", summary["run_id"], "--out", str(tmp_path / "runs"))
     assert again.returncode == 0, again.stderr
     assert not marker.exists(), marker.read_text()
 

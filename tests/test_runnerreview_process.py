@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from runbundle import BACKENDS, DeadlineClock, gk, gk_in, origin_repo
+from runbundle import BACKENDS, DeadlineClock, gk_in, origin_repo
 
 from gatekeeper.runner import generator
 from gatekeeper.runner import run as runner
@@ -118,7 +118,7 @@ def test_resume_after_the_workspace_was_deleted_mid_generator(tmp_path: Path) ->
     assert json.loads(done.stdout)["stage"] == "done"
     patch = (run_dir / "patch.diff").read_text()
     assert patch.count("+step") == 2, patch  # the checkpoint's step, then the second attempt's
-    again = gk("run", "--resume", summary["run_id"], "--out", str(out), "--format", "json")
+    again = gk_in("run", "--resume", summary["run_id"], "--out", str(out), "--format", "json")
     assert again.returncode == 0 and "generator starting" not in again.stderr
 
 
