@@ -12,12 +12,15 @@ import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from gatekeeper import demo_generator
 from gatekeeper.cli import main as cli_main
 from gatekeeper.demo_model_api import fake_model_api
-from gatekeeper.gitcmd import git_program
+from gatekeeper.errors import ExitCode, GatekeeperError
+from gatekeeper.gitcmd import absolute_path, git_program
 from gatekeeper.policy_dir import resolve_policy_dir
+from gatekeeper.runner.run import RunRequest, start
 
 # Run as a script inside the sandbox, never imported here (it imports the anthropic SDK).
 SAMPLE_AGENT = Path(__file__).with_name("demo_agent.py")
@@ -56,9 +59,24 @@ def make_sample_repo(folder: Path) -> Path:
     return folder
 
 
-def gatekeeper(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """The gatekeeper CLI as a subprocess; progress on stderr goes straight to the terminal."""
-    return subprocess.run([sys.executable, "-m", "gatekeeper", *args], stdout=subprocess.PIPE, text=True, env=env)
+def _progress(line: str) -> None:
+    print(f"gatekeeper run: {line}", file=sys.stderr, flush=True)
+
+
+def gatekeeper_run(request: RunRequest, out: Path, environ: dict[str, str]) -> dict[str, Any] | None:
+    """`gatekeeper run --format json` in this process (one interpreter start for the demo's two runs and three
+    gates, not one each): its progress on stderr, as the CLI prints it; the summary, or None when the run failed."""
+    try:
+        result = start(request, out=out, environ=environ, progress=_progress)
+    except GatekeeperError as exc:
+        print(f"gatekeeper: error: {exc}", file=sys.stderr, flush=True)
+        code = int(exc.exit_code)
+    else:
+        code = int(result.exit_code)
+        if result.exit_code == ExitCode.OK:
+            return result.to_dict()
+    say(f"demo: the run failed (exit code {code}); see the messages above")
+    return None
 
 
 def show_gate(packet: str, patch: str, policy: Path, extra: list[str], base: Path) -> bool:
@@ -84,21 +102,20 @@ def show_gate(packet: str, patch: str, policy: Path, extra: list[str], base: Pat
 
 def main() -> int:
     """Run the demo; 0 when every step ran (whatever the gate decided), 2 when one broke."""
+    # As the CLI does for every command: no relative PATH entry finds a program in the folder a command works in.
+    os.environ["PATH"] = absolute_path(os.environ.get("PATH", os.defpath))
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     base = Path.cwd() / ".demo" / stamp
     policy = resolve_policy_dir(None).resolve()
     repo = make_sample_repo(base / "sample-repo")
     say(f"demo: sample repository {repo}")
     say("demo: running the sample generator with `gatekeeper run` (sandbox auto, offline)")
-    run = gatekeeper(
-        "run", "--repo", str(repo), "--out", str(base / "runs"), "--model", "sample-model", "--policy", str(policy),
-        "--checkpoint-interval", "1", "--timeout", "120", "--format", "json",
-        "--", sys.executable, "-I", demo_generator.__file__,
-    )
-    if run.returncode != 0:
-        say(f"demo: the run failed (exit code {run.returncode}); see the messages above")
+    summary = gatekeeper_run(RunRequest(
+        command=(sys.executable, "-I", demo_generator.__file__), repo=str(repo), model="sample-model",
+        policy=str(policy), checkpoint_interval=1, timeout=120,
+    ), base / "runs", dict(os.environ))
+    if summary is None:
         return 2
-    summary = json.loads(run.stdout)
     packet = json.loads(Path(summary["packet"]).read_text(encoding="utf-8"))
     say(f"demo: run {summary['run_id']} in {summary['run_dir']}")
     say(f"  sandbox: {packet['sandbox']['backend']}, network {packet['sandbox']['network']}, "
@@ -120,17 +137,14 @@ def agent_through_relay(base: Path, repo: Path, policy: Path) -> int:
         return 0
     with fake_model_api(served="claude-demo-served-2026", reply=FAREWELL) as api:
         say(f"demo: running an anthropic-SDK agent through the model relay (fake model API at {api.url})")
-        run = gatekeeper(
-            "run", "--repo", str(repo), "--out", str(base / "runs"), "--model", "claude-demo", "--policy",
-            str(policy), "--model-api", f"anthropic={api.url}", "--model-key", "anthropic=DEMO_MODEL_KEY",
-            "--timeout", "120", "--format", "json", "--", sys.executable, "-I", str(SAMPLE_AGENT),
-            env={**os.environ, "DEMO_MODEL_KEY": DEMO_KEY},
-        )
+        summary = gatekeeper_run(RunRequest(
+            command=(sys.executable, "-I", str(SAMPLE_AGENT)), repo=str(repo), model="claude-demo",
+            policy=str(policy), model_apis=(f"anthropic={api.url}",), model_keys=("anthropic=DEMO_MODEL_KEY",),
+            timeout=120,
+        ), base / "runs", {**os.environ, "DEMO_MODEL_KEY": DEMO_KEY})
         keys = {call["headers"].get("x-api-key") for call in api.seen}
-    if run.returncode != 0:
-        say(f"demo: the relay run failed (exit code {run.returncode}); see the messages above")
+    if summary is None:
         return 2
-    summary = json.loads(run.stdout)
     packet = json.loads(Path(summary["packet"]).read_text(encoding="utf-8"))
     relay = packet["relay"]
     box, model = packet["sandbox"], packet["model"]
