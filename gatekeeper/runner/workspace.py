@@ -140,12 +140,11 @@ def clone(url: str, ref: str | None, run: RunDir) -> Repository:
     except RunError as exc:
         raise RunError(exc.what, where=exc.where, hint=hint) from None
     local = _local_env(run)
-    base = run_git(["rev-parse", "HEAD"], cwd=dest, env=local, what="no base commit", where=str(dest))
-    if ref is None:
-        try:
-            ref = run_git(["symbolic-ref", "--short", "HEAD"], cwd=dest, env=local, what="", where="")
-        except RunError:
-            ref = "HEAD"
+    # One git for both: `--abbrev-ref HEAD` names the branch as `symbolic-ref --short HEAD` would (the same
+    # shortening, `heads/x` where `x` is ambiguous), and says HEAD where HEAD is detached.
+    asked = ["rev-parse", "HEAD"] if ref is not None else ["rev-parse", "HEAD", "--abbrev-ref", "HEAD"]
+    base, *name = run_git(asked, cwd=dest, env=local, what="no base commit", where=str(dest)).split()
+    ref = ref if ref is not None else name[0]
     run_branch = f"gatekeeper/run/{run.run_id}"
     run_git(["checkout", "-q", "-b", run_branch], cwd=dest, env=local, what="cannot create the run branch",
          where=str(dest))
