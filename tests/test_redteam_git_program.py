@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from incli import run_cli
 
 from gatekeeper.gitcmd import absolute_path
 from gatekeeper.gitobjects import scrubbed_git_env
@@ -42,11 +43,15 @@ def _checkout(git_repo: GitRepo, canary: Path) -> GitRepo:
     return git_repo
 
 
-def _cli(args: list[str], cwd: Path, path: str) -> subprocess.CompletedProcess[str]:
+def _env(path: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("GIT_", "PYTHON"))}
     env["PATH"] = path
-    return subprocess.run([sys.executable, "-I", "-m", "gatekeeper", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120)
+    return env
+
+
+def _cli(args: list[str], cwd: Path, path: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-I", "-m", "gatekeeper", *args], cwd=cwd, env=_env(path),
+                          capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize("relative", ["node_modules/.bin", "", ".", "bin"])
@@ -54,7 +59,10 @@ def test_a_git_in_the_checkout_is_never_run_by_the_gate(git_repo: GitRepo, tmp_p
     canary = tmp_path / "ran-planted-git"
     repo = _checkout(git_repo, canary)
     real = os.environ.get("PATH", os.defpath)
-    done = _cli(["gate", "--tree", "main..pr"], repo.root, f"{relative}:{real}")
+    # In-process: every git the gate starts is looked up on os.environ's PATH at the call, which `env` replaces
+    # for it (a real process with every relative entry at once: test_no_program_planted_in_the_checkout_...).
+    done = run_cli(["gate", "--tree", "main..pr"], cwd=repo.root, env=_env(f"{relative}:{real}"), text=True)
+    assert isinstance(done.stdout, str)
     assert not canary.exists(), canary.read_text()
     assert done.returncode == 3, done.stderr  # the workflow change, judged by the real git: review
     assert "core.ci" in done.stdout
