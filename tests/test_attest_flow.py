@@ -99,9 +99,12 @@ def unshare_run(tmp_path: Path, module_run: tuple[Path, dict[str, str]]) -> dict
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_the_runner_signs_with_a_key_the_generator_cannot_read(tmp_path: Path, backend: str, keys: Keys) -> None:
+def test_the_runner_signs_with_a_key_the_generator_cannot_read(tmp_path: Path, backend: str, keys: Keys,
+                                                                request: pytest.FixtureRequest) -> None:
     folder, trust = keys
-    run = signed_run(tmp_path, backend, folder / "runner.key")
+    # unshare: the module's signed run (the same generator, the same runner key), which the gate tests judge too.
+    run = request.getfixturevalue("unshare_run") if backend == "unshare" else signed_run(
+        tmp_path, backend, folder / "runner.key")
     assert (Path(run["run_dir"]) / "workspace" / "key-probe.md").read_bytes() != b"PRIVATE"
     envelope = Path(run["packet"]).with_name("packet.intoto.json")
     opened = open_statement(envelope.read_bytes(), load_trust(trust), where="e",
