@@ -1,7 +1,8 @@
 """Review of the sandbox's egress: abstract and filesystem unix sockets, IPv6 loopback (loopback only).
 
 The runs are in-process (runbundle.gk_in: the sandbox is a child either way), the one that finds its tool by
-the caller's PATH too: the runner reads PATH from os.environ at the call, which the call's `env` replaces."""
+the caller's PATH too: the runner reads PATH from os.environ at the call, which the call's `env` replaces. The
+three socket tests judge one run per backend, whose generator tries all three sockets."""
 
 from __future__ import annotations
 
@@ -16,19 +17,20 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, gk_in
+from runbundle import BACKENDS, EVERYTHING_IS_SRC, gk_in
 
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
 
-def generate(tmp_path: Path, backend: str, script: str, *args: str) -> str:
+def generate(tmp_path: Path, backend: str, script: str, *args: str, policy: Path | None = None) -> str:
     """Run `script` as the generator; its stdout log."""
     repo = GitRepo(tmp_path / "origin")
     repo.write("README.md", "# sample\n")
     repo.commit()
     gen = tmp_path / "gen.py"
     gen.write_text(script)
-    done = gk_in("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+    chosen = ["--policy", str(policy)] if policy is not None else []
+    done = gk_in("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", backend, *chosen,
                  "--format", "json", "--", sys.executable, str(gen), *args)
     assert done.returncode == 0, done.stderr
     return Path(json.loads(done.stdout)["logs"]["stdout"]).read_text()
@@ -56,20 +58,21 @@ class Server:
         self.sock.close()
 
 
+# Every target in one generator: (label, family, address) triples; one line per target, starting with its label.
 CONNECT = """
 import socket, sys
-family, address = sys.argv[1], sys.argv[2]
-if family == "unix":
-    target, kind = address.replace("@", "\\0", 1), socket.AF_UNIX
-else:
-    target, kind = ("::1", int(address)), socket.AF_INET6
-try:
-    with socket.socket(kind, socket.SOCK_STREAM) as conn:
-        conn.settimeout(2)
-        conn.connect(target)
-        print("reached:", conn.recv(100).decode().strip())
-except OSError as exc:
-    print("unreachable:", type(exc).__name__)
+for label, family, address in zip(sys.argv[1::3], sys.argv[2::3], sys.argv[3::3]):
+    if family == "unix":
+        target, kind = address.replace("@", "\\0", 1), socket.AF_UNIX
+    else:
+        target, kind = ("::1", int(address)), socket.AF_INET6
+    try:
+        with socket.socket(kind, socket.SOCK_STREAM) as conn:
+            conn.settimeout(2)
+            conn.connect(target)
+            print(label, "reached:", conn.recv(100).decode().strip())
+    except OSError as exc:
+        print(label, "unreachable:", type(exc).__name__)
 """
 
 
@@ -78,35 +81,6 @@ def _reachable_from_host(family: int, address: object) -> bool:
         conn.settimeout(2)
         conn.connect(address)
         return conn.recv(100) == b"hello from the host\n"
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_an_abstract_unix_socket_of_the_host_is_unreachable(tmp_path: Path, backend: str) -> None:
-    # Abstract unix sockets belong to a network namespace, not to the filesystem.
-    name = f"@gatekeeper-review-{secrets.token_hex(6)}"
-    server = Server(socket.AF_UNIX, "\0" + name[1:])
-    try:
-        assert _reachable_from_host(socket.AF_UNIX, "\0" + name[1:])
-        out = generate(tmp_path, backend, CONNECT, "unix", name)
-    finally:
-        server.close()
-    assert "unreachable: ConnectionRefusedError" in out and "reached" not in out, out
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_a_filesystem_socket_under_run_is_hidden(tmp_path: Path, backend: str) -> None:
-    # A filesystem socket is reachable from any network namespace: /run (docker.sock, D-Bus) is covered.
-    if not os.access("/run", os.W_OK):
-        pytest.skip("cannot create a socket under /run here")
-    path = f"/run/gatekeeper-review-{secrets.token_hex(6)}.sock"
-    server = Server(socket.AF_UNIX, path)
-    try:
-        assert _reachable_from_host(socket.AF_UNIX, path)
-        out = generate(tmp_path, backend, CONNECT, "unix", path)
-    finally:
-        server.close()
-        os.unlink(path)
-    assert "unreachable: FileNotFoundError" in out and "reached" not in out, out
 
 
 def _have_ipv6_loopback() -> bool:
@@ -118,17 +92,57 @@ def _have_ipv6_loopback() -> bool:
         return False
 
 
-@pytest.mark.skipif(not _have_ipv6_loopback(), reason="no IPv6 loopback on this host")
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_the_host_ipv6_loopback_is_unreachable(tmp_path: Path, backend: str) -> None:
-    server = Server(socket.AF_INET6, ("::1", 0))
-    port = server.sock.getsockname()[1]
+@pytest.fixture(scope="module", params=BACKENDS)
+def reached(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """One run per backend that tries every host socket below (each served, and reached from the host, while it
+    runs): what the generator printed for each, by label. The tests below each judge one of them."""
+    backend, tmp_path = request.param, tmp_path_factory.mktemp("sockets")
+    servers, targets = [], []
+    paths = []
     try:
-        assert _reachable_from_host(socket.AF_INET6, ("::1", port))
-        out = generate(tmp_path, backend, CONNECT, "ipv6", str(port))
+        # Abstract unix sockets belong to a network namespace, not to the filesystem.
+        name = f"@gatekeeper-review-{secrets.token_hex(6)}"
+        servers.append(Server(socket.AF_UNIX, "\0" + name[1:]))
+        assert _reachable_from_host(socket.AF_UNIX, "\0" + name[1:])
+        targets += ["abstract", "unix", name]
+        if os.access("/run", os.W_OK):
+            # A filesystem socket is reachable from any network namespace: /run (docker.sock, D-Bus) is covered.
+            path = f"/run/gatekeeper-review-{secrets.token_hex(6)}.sock"
+            servers.append(Server(socket.AF_UNIX, path))
+            paths.append(path)
+            assert _reachable_from_host(socket.AF_UNIX, path)
+            targets += ["run", "unix", path]
+        if _have_ipv6_loopback():
+            servers.append(Server(socket.AF_INET6, ("::1", 0)))
+            port = servers[-1].sock.getsockname()[1]
+            assert _reachable_from_host(socket.AF_INET6, ("::1", port))
+            targets += ["ipv6", "ipv6", str(port)]
+        (tmp_path / "policies").mkdir()
+        (tmp_path / "policies" / ".manifest").write_text('{"revision": "runner-test", "roots": ["gatekeeper"]}')
+        (tmp_path / "policies" / "classification.yaml").write_text(EVERYTHING_IS_SRC)
+        out = generate(tmp_path, backend, CONNECT, *targets, policy=tmp_path / "policies")
     finally:
-        server.close()
-    assert "unreachable:" in out and "reached" not in out, out
+        for server in servers:
+            server.close()
+        for path in paths:
+            os.unlink(path)
+    lines = [line.split(" ", 1) for line in out.splitlines() if line.split(" ", 1)[0] in targets[::3]]
+    return {label: said for label, said in lines}
+
+
+def test_an_abstract_unix_socket_of_the_host_is_unreachable(reached: dict[str, str]) -> None:
+    assert reached["abstract"] == "unreachable: ConnectionRefusedError", reached
+
+
+def test_a_filesystem_socket_under_run_is_hidden(reached: dict[str, str]) -> None:
+    if "run" not in reached and not os.access("/run", os.W_OK):
+        pytest.skip("cannot create a socket under /run here")
+    assert reached["run"] == "unreachable: FileNotFoundError", reached
+
+
+@pytest.mark.skipif(not _have_ipv6_loopback(), reason="no IPv6 loopback on this host")
+def test_the_host_ipv6_loopback_is_unreachable(reached: dict[str, str]) -> None:
+    assert reached["ipv6"].startswith("unreachable:"), reached
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
