@@ -12,11 +12,12 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, HAVE_BWRAP, RUN_STATE, HostServer, gk, gk_in, origin_repo
+from runbundle import BACKENDS, EVERYTHING_IS_SRC, HAVE_BWRAP, RUN_STATE, HostServer, gk, gk_in, origin_repo
 
 from gatekeeper.runner import egress, sandbox
 
@@ -47,8 +48,31 @@ except OSError as exc:
 """
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_host_loopback_server_is_unreachable_from_the_generator(tmp_path: Path, backend: str) -> None:
+ESCAPE = """
+import os, shutil, subprocess, sys
+host_pid = sys.argv[2]
+nsenter = shutil.which("nsenter")
+for target in (f"/proc/{host_pid}/ns/net", "/proc/1/ns/net") if nsenter else ():
+    done = subprocess.run([nsenter, f"--net={target}", "cat", "/proc/net/dev"], capture_output=True, text=True)
+    names = sorted(line.split(":")[0].strip() for line in done.stdout.splitlines()[2:])
+    print("escape", target, "rc", done.returncode, "interfaces", names)
+"""
+
+
+@dataclass
+class NetworkRun:
+    """One run per backend whose generator tries the host's loopback server, then the host's network namespace."""
+
+    backend: str
+    summary: dict
+    log: str  # the generator's stdout log
+    accepted_before: int  # connections the server took from a normal host process, before the run
+    accepted_after: int
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def network_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> NetworkRun:
+    backend, tmp_path = request.param, tmp_path_factory.mktemp("network")
     server = LoopbackServer()
     try:
         script = tmp_path / "connect.py"
@@ -57,23 +81,34 @@ def test_host_loopback_server_is_unreachable_from_the_generator(tmp_path: Path, 
         normal = subprocess.run([sys.executable, str(script), str(server.port)], capture_output=True, text=True,
                                 timeout=30)
         assert "host-server: hello from the host" in normal.stdout
-        assert server.accepted == 1
+        accepted = server.accepted
+        (tmp_path / "escape.py").write_text(CONNECT + ESCAPE)
+        (tmp_path / "policies").mkdir()
+        (tmp_path / "policies" / ".manifest").write_text('{"revision": "runner-test", "roots": ["gatekeeper"]}')
+        (tmp_path / "policies" / "classification.yaml").write_text(EVERYTHING_IS_SRC)
         done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-                     "--format", "json", "--", sys.executable, str(script), str(server.port))
+                     "--policy", str(tmp_path / "policies"), "--format", "json", "--", sys.executable,
+                     str(tmp_path / "escape.py"), str(server.port), str(os.getpid()))
         assert done.returncode == 0, done.stderr
         summary = json.loads(done.stdout)
-        stdout_log = (Path(summary["run_dir"]) / "logs" / "stdout.log").read_text()
-        assert "own-loopback: ok" in stdout_log
-        assert "host-server: unreachable" in stdout_log
-        assert server.accepted == 1  # nothing from the sandbox got through
-        packet = json.loads(Path(summary["packet"]).read_text())
-        assert packet["sandbox"]["backend"] == backend
-        assert packet["sandbox"]["network"] == "denied"
-        assert packet["sandbox"]["egress_checked"] is True
-        probe = json.loads((Path(summary["run_dir"]) / "exchange" / "sandbox-probe.json").read_text())
-        assert probe["interfaces_up"] == [] and probe["routes_out"] == 0
+        log = (Path(summary["run_dir"]) / "logs" / "stdout.log").read_text()
+        return NetworkRun(backend, summary, log, accepted, server.accepted)
     finally:
         server.close()
+
+
+def test_host_loopback_server_is_unreachable_from_the_generator(network_run: NetworkRun) -> None:
+    summary, stdout_log = network_run.summary, network_run.log
+    assert network_run.accepted_before == 1
+    assert "own-loopback: ok" in stdout_log
+    assert "host-server: unreachable" in stdout_log
+    assert network_run.accepted_after == 1  # nothing from the sandbox got through
+    packet = json.loads(Path(summary["packet"]).read_text())
+    assert packet["sandbox"]["backend"] == network_run.backend
+    assert packet["sandbox"]["network"] == "denied"
+    assert packet["sandbox"]["egress_checked"] is True
+    probe = json.loads((Path(summary["run_dir"]) / "exchange" / "sandbox-probe.json").read_text())
+    assert probe["interfaces_up"] == [] and probe["routes_out"] == 0
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -101,28 +136,10 @@ def test_secrets_do_not_reach_the_generator_patch_or_packet(tmp_path: Path, back
             assert f"{name}=" not in text
 
 
-ESCAPE = """
-import os, shutil, subprocess, sys
-host_pid = sys.argv[1]
-nsenter = shutil.which("nsenter")
-for target in (f"/proc/{host_pid}/ns/net", "/proc/1/ns/net"):
-    done = subprocess.run([nsenter, f"--net={target}", "cat", "/proc/net/dev"], capture_output=True, text=True)
-    names = sorted(line.split(":")[0].strip() for line in done.stdout.splitlines()[2:])
-    print("escape", target, "rc", done.returncode, "interfaces", names)
-"""
-
-
 @pytest.mark.skipif(shutil.which("nsenter") is None, reason="nsenter not installed")
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_generator_cannot_reenter_the_host_network_namespace(tmp_path: Path, backend: str) -> None:
+def test_generator_cannot_reenter_the_host_network_namespace(network_run: NetworkRun) -> None:
     # As root, a plain `unshare --net` would let the generator `setns` back into the host's namespace.
-    script = tmp_path / "escape.py"
-    script.write_text(ESCAPE)
-    done = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
-                 "--format", "json", "--", sys.executable, str(script), str(os.getpid()))
-    assert done.returncode == 0, done.stderr
-    log = (Path(json.loads(done.stdout)["run_dir"]) / "logs" / "stdout.log").read_text()
-    attempts = [line for line in log.splitlines() if line.startswith("escape ")]
+    attempts = [line for line in network_run.log.splitlines() if line.startswith("escape ")]
     assert len(attempts) == 2
     for line in attempts:
         assert line.endswith("interfaces []") or line.endswith("interfaces ['lo']"), line
