@@ -128,7 +128,7 @@ def test_concurrent_resumes_of_one_run_one_wins(tmp_path: Path) -> None:
     # in its generator, holding the run, until the second has tried.
     gen = "i=0; while [ -e ../hold ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo x > x.txt"
     first = gk_in("run", "--repo", str(origin(tmp_path)), "--out", str(out), "--sandbox", "unshare",
-                  "--format", "json", "--", "sh", "-c", gen)  # the resumes that race are real processes
+                  "--format", "json", "--", "sh", "-c", gen)  # the resume holding the run is a real process
     run_id = json.loads(first.stdout)["run_id"]
     state = out / run_id / "state.json"
     doc = json.loads(state.read_text())
@@ -141,7 +141,8 @@ def test_concurrent_resumes_of_one_run_one_wins(tmp_path: Path) -> None:
     try:
         # Its new attempt is recorded under the lock, just before its generator starts.
         wait_for(lambda: json.loads(state.read_text())["attempts"] == doc["attempts"] + 1)
-        second = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        # The second in-process: the lock is an flock that the slow resume's process holds; no other process takes it.
+        second = gk_in(*cmd[3:])
     finally:
         hold.unlink()
     slow_out, slow_err = slow.communicate(timeout=60)
