@@ -179,9 +179,10 @@ def test_resume_refuses_a_run_in_use(tmp_path: Path) -> None:
     request = state.Request(repo=".", repo_url="file:///nowhere", ref=None, command=("true",), model=None,
                             sandbox="unshare", timeout=None, checkpoint_interval=1.0, pass_env=(), policy_dir=".")
     state.save(run, state.RunState(run_id=run.run_id, stage="generating", created_at="", request=request))
+    # In-process: the lock is an flock, held per open file, so this process's second open cannot take it either (a
+    # real process holding a run against this one: test_runnerreview_process's concurrent resumes).
     with rundir.Lock(run):
-        done = subprocess.run([sys.executable, "-m", "gatekeeper", "run", "--resume", run.run_id, "--out",
-                               str(tmp_path / "runs")], capture_output=True, text=True, timeout=60)
+        done = gk_in("run", "--resume", run.run_id, "--out", str(tmp_path / "runs"))
     assert done.returncode == 2 and "in use" in done.stderr
 
 
