@@ -121,9 +121,12 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                         raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
                     sections[which][name] = section
                     place = edits.setdefault(name, {}).setdefault((number, blocks[index]), ([], []))
+                    dep = Dependency(kind, name, version, path, None, None, tag, alias)
+                    if place[which] and kind == "kustomize" and place[which] == [dep]:
+                        continue  # files of one repository at one ref (`…/rook/v1.9.9/a.yaml`, `…/b.yaml`): one
                     if place[which]:
                         raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                    place[which].append(Dependency(kind, name, version, path, None, None, tag, alias))
+                    place[which].append(dep)
     sides: tuple[list[Dependency], list[Dependency]] = ([], [])
     for name, places in edits.items():
         shown = list(places.values())
@@ -251,14 +254,17 @@ def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
     header = next((text for text, _ in reversed(side[:index]) if _TOML_HEADER.match(text)), None)
     if header is not None and _LIST_TABLES.match(header.strip()):
         return _requirement_list(line)
+    if header is not None and header.strip() == "[build-system]" and toml_pair(line)[0] == "requires":
+        return _requirement_list(line)  # `requires = ["hatchling==1.30.1"]` (meltano): what builds the package
     if header is None or not _POETRY_HEADER.match(header.strip()):
         raise ManifestError(f"not a dependency line (no dependency table shown above it): {line[:80]!r}")
     name, value = toml_pair(line)
     return [(name, table_version(name, value, _POETRY_TABLE_KEYS))]
 
 
-# Tables whose every key is a list of PEP 508 requirements: PEP 735 groups and PEP 621 extras.
-_LIST_TABLES = lazy(r"^\[(?:dependency-groups|project\.optional-dependencies)\]\s*(?:#.*)?$")
+# Tables whose every key is a list of PEP 508 requirements: PEP 735 groups, PEP 621 extras, PDM's older dev groups.
+_LIST_TABLES = lazy(r"^\[(?:dependency-groups|project\.optional-dependencies|tool\.pdm\.dev-dependencies)\]"
+                    r"\s*(?:#.*)?$")
 
 
 def _requirement_list(line: str) -> list[tuple[str, str]]:

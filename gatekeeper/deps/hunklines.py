@@ -175,7 +175,9 @@ def kustomize_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """An `image:` line, one key of an `images:` entry the hunk shows whole, or one list item naming a remote
     resource on GitHub at a ref (kustomize.remote)."""
     line = side[index][0]
-    if (item := _LIST_ITEM.match(line)) is not None and (found_remote := kustomize.remote(item.group(1))):
+    # a generator's file may be keyed (`cp.json=https://raw.githubusercontent.com/…`), as the whole-file reader reads it
+    if (item := _LIST_ITEM.match(line)) is not None and (found_remote := kustomize.remote(item.group(1))
+                                                         or kustomize.remote(item.group(1).partition("=")[2])):
         return [(found_remote[0], found_remote[1], "kustomize")]
     if (entry := _image_entry(side, index)) is not None:
         return entry
