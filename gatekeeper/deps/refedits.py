@@ -48,17 +48,58 @@ _VERSION_KEY = lazy(r"""^\s*([A-Za-z0-9_-]+)\s*=\s*"([^"\\]*)"\s*(?:#.*)?$""")
 def _catalog_key(side: Side, index: int) -> tuple[str, str] | None:
     """(key, version) of a `[versions]` line the hunk shows under its header; None for any other line."""
     m = _VERSION_KEY.match(side[index][0])
-    if m is None or hunklines.catalog_section(side, index) != "versions":
+    if m is None:
         return None
-    if _toml_text([text for text, _ in side]):
+    sections, unsafe = _scan("catalog", side)
+    if sections[index] != "versions":
+        return None
+    if unsafe:
         raise ManifestError(f"a [versions] key in a hunk holding a multi-line string: {side[index][0].strip()[:80]!r}")
     return m.group(1), m.group(2)
+
+
+_TOML_COMMENT = lazy(r"^\s*(?:#.*)?$")
+_TABLE_KEY = lazy(r"\b(?:module|group|id)\s*=")
+# kind → (the side last scanned, what governs each of its lines from above, whether it may hold text not markup): the
+# key readers ask of every changed line what a walk up the hunk would tell; one pass a side keeps that linear
+_SCANS: dict[str, tuple[Side, list[str | None], bool]] = {}
+
+
+def _scan(kind: str, side: Side) -> tuple[list[str | None], bool]:
+    cached = _SCANS.get(kind)
+    if cached is not None and cached[0] is side:
+        return cached[1], cached[2]
+    found = (_catalog_sections(side), _toml_text([t for t, _ in side])) if kind == "catalog" else \
+        (_pom_blocks(side), _xml_text([t for t, _ in side]))
+    _SCANS[kind] = (side, *found)
+    return found
+
+
+def _catalog_sections(side: Side) -> list[str | None]:
+    """The table each line sits in as the lines above it show (hunklines.catalog_section's walk up): the header
+    above across entries and comments only; never `versions` past an inline table that may be a library's or a
+    plugin's; None when nothing shows it."""
+    out: list[str | None] = []
+    state: str | None = None
+    for text, _ in side:
+        out.append(state)
+        if (header := hunklines.CATALOG_HEADER.match(text)) is not None:
+            state = header.group(1)
+        elif (entry := hunklines.CATALOG_ENTRY.match(text)) is not None:
+            if entry.group(2).startswith("{") and _TABLE_KEY.search(entry.group(2)) is not None:
+                state = "libraries or plugins"  # what such a table may prove (never `versions`), parsed by none
+        elif not _TOML_COMMENT.match(text):
+            state = None
+    return out
+
+
+_REF = lazy(r"\bref\s*=")
 
 
 def _catalog_use(side: Side, index: int) -> tuple[str, str, str] | None:
     """(ref, name, alias) of a one-line catalog entry whose version is `version.ref = "<ref>"`."""
     m = hunklines.CATALOG_ENTRY.match(side[index][0])
-    if m is None or "ref" not in m.group(2):
+    if m is None or _REF.search(m.group(2)) is None:
         return None
     value = load_toml(f"v = {m.group(2)}".encode())["v"]
     if not isinstance(value, dict) or frozenset(value) not in hunklines.CATALOG_TABLES:
@@ -100,13 +141,17 @@ def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
     return [(pom_owner(side, index), m.group(2))]
 
 
+_OWNER_REACH = 64  # lines a `<version>`'s element may span above it: a longer walk is refused, never quadratic
+
+
 def pom_owner(side: Side, index: int) -> str:
     """`group:artifact` of the `<dependency>`, `<plugin>` (its groupId defaulted), `<parent>` or `<extension>` whose
     `<version>` line is `side[index]`, its opening and both ids shown above it; ManifestError when the hunk does not
     show them."""
     line = side[index][0]
     tags: dict[str, str] = {}
-    for above, _ in reversed(side[:index]):
+    for at in range(index - 1, max(index - _OWNER_REACH, 0) - 1, -1):
+        above = side[at][0]
         if _XML_CLOSE.match(above) or above.strip().startswith("</"):
             break
         if (opened := _XML_OPEN.match(above)) is not None:
@@ -145,21 +190,32 @@ def _pom_property(side: Side, index: int) -> tuple[str, str] | None:
     m = _PROPERTY.match(side[index][0])
     if m is None or m.group(1) in ("groupId", "artifactId", "version") or "$" in m.group(2):
         return None  # a dependency's own tag, or a property built of others (its value is not in the hunk)
-    for at in range(index - 1, -1, -1):
-        above = side[at][0]
-        if _PROPERTIES.match(above):
-            if not _project_level(side, at):
-                raise ManifestError(f"a property whose <properties> the hunk does not show to be the project's (a "
-                                    f"profile's or a developer's?): {side[index][0].strip()[:80]!r}")
-            if _xml_text([text for text, _ in side]):
-                raise ManifestError(f"a property in a hunk holding an XML comment or CDATA: "
-                                    f"{side[index][0].strip()[:80]!r}")
-            if "&" in m.group(2):
-                raise ManifestError(f"an XML character reference in a property: {side[index][0].strip()[:80]!r}")
-            return m.group(1), m.group(2)
-        if above.strip() and _PROPERTY.match(above) is None and _COMMENT_LINE.match(above) is None:
-            return None
-    return None
+    blocks, unsafe = _scan("pom", side)
+    if blocks[index] is None:
+        return None
+    if blocks[index] != "project":
+        raise ManifestError(f"a property whose <properties> the hunk does not show to be the project's (a "
+                            f"profile's or a developer's?): {side[index][0].strip()[:80]!r}")
+    if unsafe:
+        raise ManifestError(f"a property in a hunk holding an XML comment or CDATA: {side[index][0].strip()[:80]!r}")
+    if "&" in m.group(2):
+        raise ManifestError(f"an XML character reference in a property: {side[index][0].strip()[:80]!r}")
+    return m.group(1), m.group(2)
+
+
+def _pom_blocks(side: Side) -> list[str | None]:
+    """Whose `<properties>` each line sits in as the lines above it show, across properties, blank lines and
+    one-line comments only: `project`, `other` (a profile's, a developer's, or not shown to be the project's), None
+    when no `<properties>` shows."""
+    out: list[str | None] = []
+    state: str | None = None
+    for at, (text, _) in enumerate(side):
+        out.append(state)
+        if _PROPERTIES.match(text):
+            state = "project" if _project_level(side, at) else "other"
+        elif text.strip() and _PROPERTY.match(text) is None and _COMMENT_LINE.match(text) is None:
+            state = None
+    return out
 
 
 # What sits beside the project's own `<properties>` only: a profile holds no such element, nor a developer's entry
@@ -174,7 +230,8 @@ def _project_level(side: Side, at: int) -> bool:
     """The `<properties>` at `side[at]` is the project's: the nearest element the hunk shows above it is one a profile
     or a developer cannot hold (a profile's properties, which the whole-file reader joins with the project's as
     alternatives, jvm.pom_properties, and a developer's, which are no Maven properties, are refused)."""
-    for above, _ in reversed(side[:at]):
+    for before in range(at - 1, -1, -1):
+        above = side[before][0]
         if above.strip() and _COMMENT_LINE.match(above) is None:
             return _PROJECT_LEVEL.match(above) is not None
     return False
@@ -199,8 +256,19 @@ def pom_edits(path: str, data: bytes) -> Found:
                  "dependencies, plugins and child POMs ({uses})")
 
 
+_MAX_USES = 256
+
+
 def _read(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: edits.LineReader,
           unsafe: Callable[[list[str]], bool], what: str, elsewhere: str) -> Found:
+    try:
+        return _moves(path, data, keys, uses_of, reader, unsafe, what, elsewhere)
+    finally:
+        _SCANS.clear()
+
+
+def _moves(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: edits.LineReader,
+           unsafe: Callable[[list[str]], bool], what: str, elsewhere: str) -> Found:
     hunks = edits.hunks(data)
     moved: Moved = {}
     for old, new, _, _ in hunks:
@@ -225,6 +293,8 @@ def _read(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: e
         if unsafe([text for text, _ in old + new]):
             continue  # a use there may be text of a comment or string, not an element or entry
         for index, (_, changed) in enumerate(new):
+            if len(taken) > _MAX_USES:
+                break  # a catalog or POM has fewer; the rest stays what the `partial` problem says is not read
             use = None if changed else uses_of(new, index)
             if use is None or use[0] not in moved:
                 continue
@@ -236,8 +306,10 @@ def _read(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: e
             named[key].append(name)
             base.append(Dependency("maven", name, moved[key][0][0], path, None, None, "", alias))
             head.append(Dependency("maven", name, moved[key][1][0], path, None, None, "", alias))
-    summary = "; ".join(f"{what} {key!r} {moved[key][0][0]} → {moved[key][1][0]} feeds "
-                        f"{', '.join(names) if names else 'no entry the hunks show'}" for key, names in named.items())
+    shown = {key: ", ".join(names[:4]) + (" …" if len(names) > 4 else "") for key, names in named.items()}
+    summary = "; ".join(f"{what} {key!r} {moved[key][0][0][:40]} → {moved[key][1][0][:40]} feeds "
+                        f"{shown[key] or 'no entry the hunks show'}"
+                        for key in list(named)[:3]) + ("; …" if len(named) > 3 else "")
     if not any(named.values()):
         raise ManifestError(f"{summary}: which libraries it moves is not in the patch")
     raise PartialEdits(f"{summary}; other {elsewhere.format(uses='uses beyond the hunks')} are not in the patch",
