@@ -36,7 +36,7 @@ Terraform, Compose and Dockerfiles, devcontainer features and sha-pinned actions
 run in round 13), `fourteenth` (deps_bumps_fourteenth.tsv, 32 more repositories chosen for Maven properties and BOMs,
 Gradle catalogs, NuGet central versions, Swift packages, pub, mix, Composer, Bundler, uv/poetry, pre-commit hooks,
 Go workspaces, Cargo, Helm chart dependencies, Terraform, images and pnpm/yarn, committed before its first, blind
-run in round 14), `fifteenth` (deps_bumps_fifteenth.tsv, 38 more repositories chosen for Gradle catalogs, Maven
+run in round 14), `fifteenth` (deps_bumps_fifteenth.tsv, 36 more repositories chosen for Gradle catalogs, Maven
 properties, NuGet, Bundler, Composer, Helm, Terraform, kustomize, images, actions, Go, Cargo, pnpm/yarn and
 uv/poetry/PDM, committed before its first, blind run in round 15) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
