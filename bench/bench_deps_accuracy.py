@@ -36,7 +36,9 @@ Terraform, Compose and Dockerfiles, devcontainer features and sha-pinned actions
 run in round 13), `fourteenth` (deps_bumps_fourteenth.tsv, 32 more repositories chosen for Maven properties and BOMs,
 Gradle catalogs, NuGet central versions, Swift packages, pub, mix, Composer, Bundler, uv/poetry, pre-commit hooks,
 Go workspaces, Cargo, Helm chart dependencies, Terraform, images and pnpm/yarn, committed before its first, blind
-run in round 14) — or reads another collection's file
+run in round 14), `fifteenth` (deps_bumps_fifteenth.tsv, 36 more repositories chosen for Gradle catalogs, Maven
+properties, NuGet, Bundler, Composer, Helm, Terraform, kustomize, images, actions, Go, Cargo, pnpm/yarn and
+uv/poetry/PDM, committed before its first, blind run in round 15) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -75,7 +77,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "ninth": DATA.with_name("deps_bumps_ninth.tsv"), "tenth": DATA.with_name("deps_bumps_tenth.tsv"),
         "eleventh": DATA.with_name("deps_bumps_eleventh.tsv"), "twelfth": DATA.with_name("deps_bumps_twelfth.tsv"),
         "thirteenth": DATA.with_name("deps_bumps_thirteenth.tsv"),
-        "fourteenth": DATA.with_name("deps_bumps_fourteenth.tsv")}
+        "fourteenth": DATA.with_name("deps_bumps_fourteenth.tsv"),
+        "fifteenth": DATA.with_name("deps_bumps_fifteenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -87,6 +90,8 @@ def _same_version(want: str, got: str | None) -> bool:
         return False
     if "||" in got:  # a range widened to a new major (`^1.0 || ^2.0`, Renovate's "to v2"): one alternative names it
         return any(_same_version(want, alt.strip()) for alt in got.split("||")[:16])
+    if "|" in got:  # a Maven property each profile sets apart (`22.0.0.2|22.3.5|25.1.3`, jvm.pom_properties)
+        return any(_same_version(want, alt.strip()) for alt in got.split("|")[:16])
     want, got = re.sub(r"^[vV]", "", want), re.sub(r"^[vV]", "", got)  # a tag may say `V28`
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit, a gem's
@@ -96,6 +101,11 @@ def _same_version(want: str, got: str | None) -> bool:
     # Dependabot's "update urwid requirement from <=4.0.8,>=2.6.14 to >=2.6.14,<=4.0.9" widens a range to the new
     # release by its inclusive upper bound: that bound is the version it names
     if (upper := re.search(r"(?:^|,)\s*<=\s*v?([^\s,]+)", got)) is not None and upper.group(1) == want.lstrip("vV"):
+        return True
+    # Renovate's "update terraform aws to v6" widens `>= 4.9.0, < 6.0` to `< 6.28`: an exclusive upper bound alone,
+    # of the major it names and past its `.0`, admits that major (`< 6.0` would not)
+    below = re.fullmatch(r"<\s*v?(\d+)((?:\.\d+)+)", got.strip())
+    if below is not None and below.group(1) == want and set(below.group(2).replace(".", "")) != {"0"}:
         return True
     # a pin written as a constraint: `==11.*` (PyPI), `[10.5.0, 11.0.0)` (NuGet) and `<6.1,>=6.0.4` (PyPI):
     # its lower bound
@@ -141,6 +151,7 @@ def _same_name(want: str, change: Change) -> bool:
     norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()  # noqa: E731 - PEP 503 for PyPI, harmless elsewhere
     if change.ecosystem == "pip":
         want = re.sub(r"\[[^\]]*\]$", "", want)  # `psycopg[binary]`: the extras are not the package's name
+        want = want.rpartition("/")[2]  # Renovate names a PDM dev group's entry by its group (`dev/pytest`)
     if change.ecosystem == "pre-commit":
         # Dependabot names a hook repository by its URL, pre-commit.ci without its scheme (`github.com/o/r`)
         want = repo_name(re.sub(r"^github\.com/", "https://github.com/", want))

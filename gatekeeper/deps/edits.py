@@ -3,8 +3,7 @@
 package.json and composer.json (`"name": "range",`), Cargo.toml (`name = "req"` or an inline table, whose
 array may span lines; a renamed crate by the crate it fetches), pyproject.toml (a PEP 508 list item
 `"name>=1.0",`; a Poetry `name = "^1.0"`, or a whole PEP 735 group or extra on one line, only under a dependency
-table header the hunk itself shows) and pom.xml (a `<version>` line whose `<dependency>`, `<plugin>` or `<parent>`
-element, with its groupId and artifactId, the hunk shows above it).
+table header the hunk itself shows); pom.xml and Gradle catalogs are read in refedits.py.
 
 Fail closed: every changed line must be a dependency line of its format or blank, each name may be
 edited in one place only (a name removed in one block and added in another may have moved between
@@ -50,12 +49,9 @@ CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-featur
 _POETRY_TABLE_KEYS = frozenset({"version", "extras", "optional", "python", "markers", "allow-prereleases"})
 _POETRY_HEADER = lazy(r"^\[tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w.-]+\.dependencies)\]\s*$")
 _TOML_HEADER = lazy(r"^\s*\[")
-_XML_TAG = lazy(r"^\s*<(groupId|artifactId|version)>\s*([^<\s]+)\s*</\1>\s*$")
-_XML_OPEN = lazy(r"^\s*<(dependency|plugin|parent|extension|path)>\s*$")
-_XML_CLOSE = lazy(r"^\s*</(dependency|plugin|parent|extension|path)>\s*$")
 
 
-def _hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
+def hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
     """The hunks of `data` (raw hunk lines: `@@` headers, then lines with their ' ', '-', '+' prefix):
     each side's lines and the block of each line (a run of changed lines between context lines is one
     block, on both sides: the edit `-a` `+a'` is one block, a pure addition is a block of its own)."""
@@ -111,7 +107,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
     moved between sections; any other edit of a name in two places may be such a move and is refused."""
     edits: dict[str, dict[tuple[int, int], tuple[list[Dependency], list[Dependency]]]] = {}
     sections: tuple[dict[str, str], dict[str, str]] = ({}, {})  # name → the section its line shows, per side
-    for number, (old, new, old_blocks, new_blocks) in enumerate(_hunks(data)):
+    for number, (old, new, old_blocks, new_blocks) in enumerate(hunks(data)):
         for which, side, blocks in ((0, old, old_blocks), (1, new, new_blocks)):
             for index, (line, changed) in enumerate(side):
                 if not changed or _BLANK.match(line):
@@ -125,9 +121,12 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                         raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
                     sections[which][name] = section
                     place = edits.setdefault(name, {}).setdefault((number, blocks[index]), ([], []))
+                    dep = Dependency(kind, name, version, path, None, None, tag, alias)
+                    if place[which] and kind == "kustomize" and place[which] == [dep]:
+                        continue  # files of one repository at one ref (`…/rook/v1.9.9/a.yaml`, `…/b.yaml`): one
                     if place[which]:
                         raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                    place[which].append(Dependency(kind, name, version, path, None, None, tag, alias))
+                    place[which].append(dep)
     sides: tuple[list[Dependency], list[Dependency]] = ([], [])
     for name, places in edits.items():
         shown = list(places.values())
@@ -255,14 +254,17 @@ def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
     header = next((text for text, _ in reversed(side[:index]) if _TOML_HEADER.match(text)), None)
     if header is not None and _LIST_TABLES.match(header.strip()):
         return _requirement_list(line)
+    if header is not None and header.strip() == "[build-system]" and toml_pair(line)[0] == "requires":
+        return _requirement_list(line)  # `requires = ["hatchling==1.30.1"]` (meltano): what builds the package
     if header is None or not _POETRY_HEADER.match(header.strip()):
         raise ManifestError(f"not a dependency line (no dependency table shown above it): {line[:80]!r}")
     name, value = toml_pair(line)
     return [(name, table_version(name, value, _POETRY_TABLE_KEYS))]
 
 
-# Tables whose every key is a list of PEP 508 requirements: PEP 735 groups and PEP 621 extras.
-_LIST_TABLES = lazy(r"^\[(?:dependency-groups|project\.optional-dependencies)\]\s*(?:#.*)?$")
+# Tables whose every key is a list of PEP 508 requirements: PEP 735 groups, PEP 621 extras, PDM's older dev groups.
+_LIST_TABLES = lazy(r"^\[(?:dependency-groups|project\.optional-dependencies|tool\.pdm\.dev-dependencies)\]"
+                    r"\s*(?:#.*)?$")
 
 
 def _requirement_list(line: str) -> list[tuple[str, str]]:
@@ -284,30 +286,6 @@ def _requirement_list(line: str) -> list[tuple[str, str]]:
             raise ManifestError(f"not a list of plain PEP 508 requirements: {line[:80]!r}")
         out.append((f"{group}{SECTION_MARK}{req.name}", spec_of(req)))
     return out
-
-
-def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
-    line = side[index][0]
-    m = _XML_TAG.match(line)
-    if m is None or m.group(1) != "version":
-        raise ManifestError(f"not a <version> line of a dependency: {line.strip()[:80]!r}")
-    tags: dict[str, str] = {}
-    for above, _ in reversed(side[:index]):
-        if _XML_CLOSE.match(above) or above.strip().startswith("</"):
-            break
-        if (opened := _XML_OPEN.match(above)) is not None:
-            if "groupId" not in tags and opened.group(1) == "plugin":
-                tags["groupId"] = "org.apache.maven.plugins"
-            if "groupId" in tags and "artifactId" in tags and "$" not in m.group(2):
-                if "&" in m.group(2) + tags["groupId"] + tags["artifactId"]:
-                    # `&#49;.0.0` is 1.0.0 to Maven: read literally it would order nothing (or hide a
-                    # vulnerable version from the advisories)
-                    raise ManifestError(f"an XML character reference in a dependency: {line.strip()[:80]!r}")
-                return [(f"{tags['groupId']}:{tags['artifactId']}", m.group(2))]
-            break
-        if (tag := _XML_TAG.match(above)) is not None:
-            tags.setdefault(tag.group(1), tag.group(2))
-    raise ManifestError(f"the hunk does not show whose <version> this is: {line.strip()[:80]!r}")
 
 
 _MSBUILD = lazy(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference)((?:\s+\w+\s*=\s*"[^"]*")+)'

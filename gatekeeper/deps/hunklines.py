@@ -175,7 +175,9 @@ def kustomize_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """An `image:` line, one key of an `images:` entry the hunk shows whole, or one list item naming a remote
     resource on GitHub at a ref (kustomize.remote)."""
     line = side[index][0]
-    if (item := _LIST_ITEM.match(line)) is not None and (found_remote := kustomize.remote(item.group(1))):
+    # a generator's file may be keyed (`cp.json=https://raw.githubusercontent.com/…`), as the whole-file reader reads it
+    if (item := _LIST_ITEM.match(line)) is not None and (found_remote := kustomize.remote(item.group(1))
+                                                         or kustomize.remote(item.group(1).partition("=")[2])):
         return [(found_remote[0], found_remote[1], "kustomize")]
     if (entry := _image_entry(side, index)) is not None:
         return entry
@@ -193,29 +195,29 @@ def rust_toolchain_line(side: Side, index: int) -> list[tuple[str, ...]]:
     return [("rust", m.group(2), TOOL)]
 
 
-_CATALOG_ENTRY = lazy(r"""^\s*([A-Za-z0-9_-]+)\s*=\s*(\{[^{}]*\}|"[^"\\]*")\s*(?:#.*)?$""")
-_CATALOG_HEADER = lazy(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(?:#.*)?$")
-_CATALOG_TABLES = {frozenset({"id", "version"}), frozenset({"module", "version"}),
+CATALOG_ENTRY = lazy(r"""^\s*([A-Za-z0-9_-]+)\s*=\s*(\{[^{}]*\}|"[^"\\]*")\s*(?:#.*)?$""")
+CATALOG_HEADER = lazy(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(?:#.*)?$")
+CATALOG_TABLES = {frozenset({"id", "version"}), frozenset({"module", "version"}),
                    frozenset({"group", "name", "version"})}
 
 
-def _catalog_section(side: Side, index: int) -> str | None:
+def catalog_section(side: Side, index: int) -> str | None:
     """The table the entry at `index` sits in: the header the hunk shows above it, else what an entry of the
     same table the hunk shows (no header between) proves — a `module`/`group` table is a library, an `id`
     table a plugin, and Gradle refuses those keys in any other table. None when nothing shows it."""
     for step, lines in ((-1, reversed(side[:index])), (1, iter(side[index + 1:]))):
         for text, _ in lines:
-            if (header := _CATALOG_HEADER.match(text)) is not None:
+            if (header := CATALOG_HEADER.match(text)) is not None:
                 if step == -1:
                     return header.group(1)
                 break  # the next table begins: nothing below it is of this one
             if _COMMENT.match(text):
                 continue
-            entry = _CATALOG_ENTRY.match(text)
+            entry = CATALOG_ENTRY.match(text)
             if entry is None:
                 break
             value = load_toml(f"v = {entry.group(2)}".encode())["v"]
-            if isinstance(value, dict) and frozenset(value) in _CATALOG_TABLES:
+            if isinstance(value, dict) and frozenset(value) in CATALOG_TABLES:
                 return "plugins" if "id" in value else "libraries"
     return None
 
@@ -225,19 +227,25 @@ def catalog_line(side: Side, index: int) -> list[tuple[str, ...]]:
     line = side[index][0]
     if _COMMENT.match(line):
         return []
-    m = _CATALOG_ENTRY.match(line)
+    m = CATALOG_ENTRY.match(line)
     if m is None or any("\"\"\"" in text or "\'\'\'" in text for text, _ in side):
         raise _refuse("not a one-line catalog entry with its version", line)
     key, value = m.group(1), load_toml(f"v = {m.group(2)}".encode())["v"]
     if isinstance(value, dict):
-        if frozenset(value) not in _CATALOG_TABLES or not all(isinstance(v, str) for v in value.values()):
+        if frozenset(value) not in CATALOG_TABLES or not all(isinstance(v, str) for v in value.values()):
             raise _refuse("not a catalog entry with a literal version", line)
         name = value.get("id") or value.get("module") or f"{value.get('group')}:{value.get('name')}"
         return [(name, value["version"], "maven", "", key)]
-    section = _catalog_section(side, index)
+    section = catalog_section(side, index)
     parts = value.split(":")
     if section == "libraries" and len(parts) == 3:
         return [(f"{parts[0]}:{parts[1]}", parts[2], "maven", "", key)]
     if section == "plugins" and len(parts) == 2:
         return [(parts[0], parts[1], "maven", "", key)]
+    if section == "versions":
+        raise _refuse("a [versions] key that is not one plain string", line)
+    if section is None and len(parts) == 1:
+        # most often a [versions] key far below its header: the libraries it feeds are elsewhere (refedits.py)
+        raise _refuse("a string entry whose table the hunk does not show (a [versions] key, or an entry of "
+                      "[libraries] or [plugins])", line)
     raise _refuse("the hunk does not show this entry's [libraries] or [plugins] header", line)

@@ -25,7 +25,8 @@ from gatekeeper.lazy_pattern import lazy
 _NPM_KEY = lazy(r'^\s*"((?:[^"]*/)?node_modules/(?P<name>(?:@[^"/]+/)?[^"/]+)'
                 r'|(?!@)(?![^"]*node_modules/)(?=[^"]*/)[^"]*+|)":\s*\{\s*$')
 _NPM_LEGACY = lazy(r'^\s*"(?P<name>(?:@[^"/]+/)?[^"/]+)":\s*\{\s*$')  # `"dependencies"` v1-form entries
-_NPM_VERSION = lazy(r'^\s{6,}"version":\s*"([^"]+)"')  # the lockfile's own, at two spaces, is not one
+# the lockfile's own, at two spaces (or one tab: npm keeps package.json's indentation, nextcloud's tabs), is not one
+_NPM_VERSION = lazy(r'^(?:\s{6,}|\t{3,})"version":\s*"([^"]+)"')
 # pnpm-lock.yaml `packages:`/`snapshots:` keys carry both: `  '@babel/core@7.23.0':`, `  /ms@2.1.3(peer):`.
 _PNPM_KEY = lazy(r"""^ {2}'?/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'?:"""
                  r"""(?:\s*\{.*\})?\s*$""")  # a snapshot's `{}` or a flow value on the key's line
@@ -39,7 +40,7 @@ _TOML_NAME = lazy(r'^name\s*=\s*"(?P<name>[^"]+)"\s*$')
 _TOML_VERSION = lazy(r'^version\s*=\s*"([^"]+)"\s*$')
 # What the patterns above may miss in a changed line: a key naming a package or a version in any form.
 _NPM_LOOSE = lazy(r'node_modules/|"version"\s*:')
-_NPM_OWN = lazy(r'^ {2}"version":\s*"[^"]*",?\s*$')  # the lockfile's own, outside `packages`
+_NPM_OWN = lazy(r'^(?: {2}|\t)"version":\s*"[^"]*",?\s*$')  # the lockfile's own, outside `packages`
 _TOML_LOOSE = lazy(r'^\s*["\']?(?:name|version)["\']?\s*=')
 _JSON_VERSION_LOOSE = lazy(r'"version"\s*:')
 

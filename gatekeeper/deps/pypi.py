@@ -270,6 +270,14 @@ def parse_pyproject(path: str, data: bytes) -> list[Dependency]:
         add(_strings(extra, "optional-dependencies"), "runtime")
     for group in mapping(doc.get("dependency-groups"), "dependency-groups").values():
         add([g for g in listing(group, "dependency-groups") if isinstance(g, str)], "dev")
+    # PDM's development groups before PEP 735 (fpgmaas/deptry): lists of requirements, or an editable local
+    # install (`-e file:///${PROJECT_ROOT}/x`), named by its target, its whole line its version: any change of it shows
+    pdm = mapping(mapping(mapping(doc.get("tool"), "tool").get("pdm"), "tool.pdm").get("dev-dependencies"),
+                  "tool.pdm.dev-dependencies")
+    for group in pdm.values():
+        items = _strings(group, "tool.pdm.dev-dependencies")
+        add([g for g in items if not g.startswith("-e")], "dev")
+        out += [Dependency("pip", g[2:].strip(), g, path, True, "dev") for g in items if g.startswith("-e")]
     add(_strings(mapping(doc.get("build-system"), "build-system").get("requires"), "build-system.requires"), "build")
     poetry = mapping(mapping(doc.get("tool"), "tool").get("poetry"), "tool.poetry")
     sections: list[tuple[Any, Scope]] = [(poetry.get("dependencies"), "runtime"),

@@ -36,6 +36,7 @@ from gatekeeper.deps import (
     nuget,
     precommit,
     pypi,
+    refedits,
     submodule,
     swift,
     toolfiles,
@@ -104,7 +105,7 @@ _BY_NAME: dict[str, Format] = {
                             edits=_edits("composer", edits.composer_line)),
     "composer.lock": Format("composer.lock", composer.parse_composer_lock, False, ("composer.json",),
                             hunks.composer_lock_hunks),
-    "pom.xml": Format("pom.xml", jvm.parse_pom, False, edits=_edits("maven", edits.pom_line)),
+    "pom.xml": Format("pom.xml", jvm.parse_pom, False, edits=refedits.pom_edits),
     "packages.lock.json": Format("packages.lock.json", nuget.parse_packages_lock, False),
     "packages.config": Format("packages.config", nuget.parse_packages_config, False,
                               edits=_edits("nuget", edits.packages_config_line)),
@@ -155,7 +156,7 @@ _BY_NAME: dict[str, Format] = {
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True, hunks=pypi.requirements_hunks)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True)
-_CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=_edits("maven", hunklines.catalog_line))
+_CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=refedits.catalog_edits)
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", hcllines.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name

@@ -34,6 +34,7 @@ _READ: dict[str, tuple[Callable[[bytes], Any], tuple[Path, ...]]] = {
                                ("workspace", "dependencies"))),
     "pyproject.toml": (load_toml, (("project", "dependencies"), ("project", "optional-dependencies"),
                                    ("dependency-groups",), ("build-system", "requires"),
+                                   ("tool", "pdm", "dev-dependencies"),
                                    ("tool", "poetry", "dependencies"), ("tool", "poetry", "dev-dependencies"),
                                    ("tool", "poetry", "group", "*", "dependencies"))),
     # Every other top-level table of a Pipfile is a package category (`[packages]`, `[dev-packages]`, `[docs]`).

@@ -22,6 +22,7 @@ from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Sc
 from gatekeeper.deps.overridepins import override_pins
 from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.patchscan import CANDIDATE, candidates, mapped, section_lines
+from gatekeeper.deps.refedits import PartialEdits
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
 from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.treeblobs import sibling_blob, side_blob, touched_files
@@ -261,6 +262,10 @@ def patch_delta(path: Path | None, stream: BinaryIO | None = None, *, parse_all:
             if partial and fmt.edits is not None:
                 try:
                     edited = fmt.edits(change.path, "\n".join(section.raw).encode())
+                except PartialEdits as exc:  # what the hunks show is named; what they cannot show is reviewed
+                    problems.append(Problem(change.path, "partial", f"the patch shows only hunks of this file: {exc}; "
+                                            "run with --tree BASE..HEAD"))
+                    edited = exc.found
                 except ManifestError as exc:
                     problems.append(Problem(change.path, "partial", f"the patch shows only hunks of this file "
                                             f"and they cannot be read safely ({exc}); run with --tree BASE..HEAD"))
