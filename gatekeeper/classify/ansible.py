@@ -74,7 +74,7 @@ def ansible(path: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.ansible-inventory", evidence_line(text, m)
     if (m := _INVENTORY_INI.search(text)) is not None:
         return "iac", "iac.content.ansible-inventory", evidence_line(text, m)
-    if (m := _INVENTORY_HOSTS.search(text)) is not None:
+    if "[" in text and (m := _INVENTORY_HOSTS.search(text)) is not None:
         return "iac", "iac.content.ansible-inventory", evidence_line(text, m)
     if (m := _FQCN_TASK.search(text)) is not None:
         return "iac", "iac.content.ansible-tasks", evidence_line(text, m)
@@ -88,7 +88,7 @@ def _play_item(text: str) -> re.Match[str] | None:
     """A top-level list item that is a play, whatever the order of its keys, its indentation, or the comments
     above it: `hosts:` with tasks/roles/pre_tasks/post_tasks/handlers beside it, or an `import_playbook:`.
     Its keys are the lines indented like its first key, up to the next unindented line."""
-    for item in _PLAY_ITEM.finditer(text):
+    for item in _PLAY_ITEM.finditer(text) if text.startswith("-") or "\n-" in text else ():
         indent = 1 + len(item.group(1))
         keys = {item.group(2)}
         end = text.find("\n", item.end())
