@@ -149,13 +149,35 @@ INLINE = [
 ]
 
 
+Commits = Callable[[str, str, str], tuple[GitRepo, str, str, Delta]]
+
+
+@pytest.fixture(scope="module")
+def break_commits(tmp_path_factory: pytest.TempPathFactory) -> Commits:
+    """(repository, base commit, head commit, whole-file delta) of one file's base and head, made once for the
+    three context widths that ask about it (the patch differs with the width; the commits and the truth do not)."""
+    made: dict[tuple[str, str, str], tuple[GitRepo, str, str, Delta]] = {}
+
+    def commits(path: str, base: str, head: str) -> tuple[GitRepo, str, str, Delta]:
+        if (path, base, head) not in made:
+            repo, first, second = _two_commits(tmp_path_factory.mktemp("breaks"), {path: base},
+                                               {path: head.encode()}, ())
+            with repo.objects() as git:
+                made[path, base, head] = repo, first, second, tree_delta(git, first, second)
+        return made[path, base, head]
+
+    return commits
+
+
 @pytest.mark.parametrize("brk", BREAKS, ids=[f"U+{ord(b):04X}" for b in BREAKS])
 @pytest.mark.parametrize(("path", "base", "old", "new"), INLINE, ids=[i[0] for i in INLINE])
 @pytest.mark.parametrize("context", [0, 1, 3])
-def test_a_line_break_git_does_not_split_on_is_no_context_line(tmp_path: Path, brk: str, path: str, base: str,
-                                                              old: str, new: str, context: int) -> None:
+def test_a_line_break_git_does_not_split_on_is_no_context_line(break_commits: Commits, brk: str, path: str,
+                                                              base: str, old: str, new: str, context: int) -> None:
     head = base.replace(old, new.format(brk))
-    seen, truth = _deltas(tmp_path, {path: base}, {path: head.encode()}, (), f"-U{context}")
+    repo, first, second, truth = break_commits(path, base, head)
+    patch = commit_patch(repo, first, second, f"-U{context}")  # git writes it (tests/gitdiffs.py)
+    seen = patch_delta(None, io.BytesIO(patch))
     if not any(c.change == "added" for c in truth.changes):
         # the whole file does not read this break as one (or is unreadable): then no dependency may be
         # read from the hunk without a problem either

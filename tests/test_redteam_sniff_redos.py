@@ -21,12 +21,15 @@ STARTS = ["all:\n", "ungrouped:\n", "- hosts: x\n", '"$schema": "https://schema.
           '{"apiVersion": "', "runs:\n", "on:\n", "FROM ", "from setuptools", "DOCUMENTATION =", "# c\n", "---\n"]
 FILLERS = ["\n", " \n", "  \n", "\t\n", " ", "\t", "a", "deploymentTemplate", "  x\n", "  - \n", "#\n", "\r\n",
            '"', "//", "-", ":"]
+# Top-level YAML list items, each read as a possible play up to the next one: every item had the text's remaining
+# lines listed (quadratic: 36,000 items took 28 CPU-s; a 1 MiB file ~7 minutes, far past the limit here).
+ITEMS = ["- a: x\n"]
 
 SCRIPT = textwrap.dedent("""
     import json, sys
     from gatekeeper.classify.contextrules import ContextRules
-    from gatekeeper.classify.sniff import LONG_WINDOW, sniff
-    starts, fillers = json.load(sys.stdin)
+    from gatekeeper.classify.sniff import FULL_READ, LONG_WINDOW, sniff
+    starts, fillers, items = json.load(sys.stdin)
     rules = ContextRules()
     n = 0
     for start in starts:
@@ -35,13 +38,16 @@ SCRIPT = textwrap.dedent("""
             for path in ("inventory.yaml", "roles/x/tasks/main.yml", "template.json", "setup.py", "Dockerfile"):
                 sniff(path, body.encode(), rules)
                 n += 1
+    for item in items:  # a whole file (read whole: no signal in its window) of top-level list items
+        sniff("playbook.yml", (item * (FULL_READ // len(item))).encode(), rules)
+        n += 1
     print(n)
 """)
 
 
 def test_no_hostile_window_stalls_the_sniffer() -> None:
-    done = subprocess.run([sys.executable, "-c", SCRIPT], input=json.dumps([STARTS, FILLERS]),
+    done = subprocess.run([sys.executable, "-c", SCRIPT], input=json.dumps([STARTS, FILLERS, ITEMS]),
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert int(done.stdout) == len(STARTS) * len(FILLERS) * 5
+    assert int(done.stdout) == len(STARTS) * len(FILLERS) * 5 + len(ITEMS)
     assert LONG_WINDOW == 64 * 1024  # the window the sizes above are built for

@@ -83,7 +83,8 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
             return "iac", "iac.content.talos", evidence_line(text, m)
         if (m := _TALOS_VERSION.search(text)) is not None and _TALOS_TOP.search(text):
             return "iac", "iac.content.talos", evidence_line(text, m)
-        if (m := _JSON6902_OP.search(text)) is not None and (p := _TALOS_PATH.search(text)) is not None:
+        if "op" in text and (m := _JSON6902_OP.search(text)) is not None \
+                and (p := _TALOS_PATH.search(text)) is not None:
             return "iac", "iac.content.talos", evidence_line(text, p)
     if lower.endswith((".yaml", ".yml", ".json")) and (m := _ASL_START.search(text)) is not None \
             and (_ASL_STATES_JSON.search(text) if m.group(1) is None

@@ -220,15 +220,15 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.cloud-init", evidence_line(text, m)
     if (m := _NOMAD_JOB.search(text)) is not None:
         return "iac", "iac.content.nomad-job", evidence_line(text, m)
-    if (m := _PRESEED.search(text)) is not None or ((m := _KICKSTART_PACKAGES.search(text)) is not None
-                                                     and _KICKSTART_COMMAND.search(text)):
+    if ("d-i" in text and (m := _PRESEED.search(text)) is not None) \
+            or ((m := _KICKSTART_PACKAGES.search(text)) is not None and _KICKSTART_COMMAND.search(text)):
         return "iac", "iac.content.installer-answers", evidence_line(text, m)
     if (m := _CONSUL_SERVICE.search(text)) is not None and (c := _CONSUL_CHECK.search(text, m.end())) is not None:
         return "iac", "iac.content.consul-service", evidence_line(text, c)
     if (m := _SEMAPHORE_VERSION.search(text)) is not None and _SEMAPHORE_BLOCKS.search(text) \
             and _SEMAPHORE_AGENT.search(text):
         return "ci", "ci.content.semaphore", evidence_line(text, m)
-    if (m := _CONCOURSE_ROLE.search(text)) is not None and _CONCOURSE_ROLES.search(text) \
+    if "name" in text and (m := _CONCOURSE_ROLE.search(text)) is not None and _CONCOURSE_ROLES.search(text) \
             and _CONCOURSE_AUTH.search(text):
         return "ci", "ci.content.concourse-team", evidence_line(text, m)
     if (m := _CF_APPLICATIONS.search(text)) is not None and _CF_KEY.search(text, m.end()):
@@ -344,9 +344,9 @@ def _compose(text: str) -> tuple[str, str, str] | None:
 def _monitoring(text: str) -> tuple[str, str, str] | None:
     """Dashboards and alerting rules: other, raised from src only (in a chart or beside a kustomization they stay iac,
     and a PrometheusRule object is iac by its apiVersion)."""
-    if (m := _GRAFANA_PANELS.search(text)) is not None and _GRAFANA_KEY.search(text):
+    if '"' in text and (m := _GRAFANA_PANELS.search(text)) is not None and _GRAFANA_KEY.search(text):
         return "other", "other.content.grafana-dashboard", evidence_line(text, m)
-    if (m := _CLOUD_DASHBOARD.search(text)) is not None and _DISPLAY_NAME.search(text):
+    if "{" in text and (m := _CLOUD_DASHBOARD.search(text)) is not None and _DISPLAY_NAME.search(text):
         return "other", "other.content.cloud-monitoring-dashboard", evidence_line(text, m)
     if (m := _RULE_GROUPS.search(text)) is not None and (rules := _RULE_LIST.search(text, m.end())) is not None \
             and (item := _RULE_ITEM.search(text, rules.end())) is not None and _RULE_EXPR.search(text, item.end()):

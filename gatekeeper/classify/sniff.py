@@ -321,7 +321,7 @@ def _cloud(text: str) -> Signal | None:
 def _helm(name: str, text: str) -> Signal | None:
     if name.lower().endswith(_DOC_TEMPLATES + _CODE_TEMPLATES):
         return None  # helm-docs renders these into the chart's README (`range .Values` walks its values table)
-    if (m := _HELM_ACTION.search(text)) is None:
+    if "{{" not in text or (m := _HELM_ACTION.search(text)) is None:
         return None
     if _SEMGREP_RULES.search(text) and _SEMGREP_RULE_KEY.search(text):
         return None  # a semgrep rule quoting a template line
@@ -334,7 +334,8 @@ def _kube(text: str, rules: ContextRules) -> list[Signal | None]:
     """One signal per YAML document (or JSON object) holding apiVersion and kind."""
     out: list[Signal | None] = []
     stripped = text.lstrip()
-    documents = [text] if stripped.startswith(("{", "[")) else _DOC_SPLIT.split(text)
+    # No `---` in the text: no separator line, one document (the split's answer, without its scan of every line)
+    documents = [text] if stripped.startswith(("{", "[")) or "---" not in text else _DOC_SPLIT.split(text)
     for doc in documents:
         json_doc = doc.lstrip().startswith(("{", "["))
         api = (_API_JSON if json_doc else _API_YAML).search(doc)
@@ -352,7 +353,8 @@ def _kube(text: str, rules: ContextRules) -> list[Signal | None]:
 
 
 def _workflow(text: str) -> Signal | None:
-    if _GHA_ON.search(text) and (jobs := _GHA_JOBS.search(text)) and _GHA_JOB_BODY.search(text, jobs.end()):
+    if "on" in text and _GHA_ON.search(text) and (jobs := _GHA_JOBS.search(text)) \
+            and _GHA_JOB_BODY.search(text, jobs.end()):
         return Signal("ci", "ci.content.github-workflow", evidence_line(text, jobs))
     if (m := _GHA_ACTION.search(text)) is not None:
         return Signal("ci", "ci.content.github-action", evidence_line(text, m))
