@@ -5,7 +5,7 @@ secret schemas stay iac), OS installer answer files by the names installers read
 FreeBSD's `installerconfig`, OpenBSD's autoinstall answers; a generic `install.conf` only below `http/`), Helm values
 named `*-values.yaml`, a Packer template kept in a `templates/` folder (the folder above it is the image's root: the
 scripts, assets and toolsets beside `templates/`), a salt-formulas formula's reclass classes (`metadata/service/`),
-ChefSpec's `spec/` inside a cookbook and an Ansible project's `docs/` (src, not the cookbook or the role), and names
+ChefSpec's `spec/` inside a cookbook (src, not the cookbook), and names
 that are `other` (a committed virtualenv's `pyvenv.cfg`, dotagents' `agents.toml` and `agents.lock`). The real
 repository below checks them with the commits and from the patch."""
 
@@ -119,10 +119,6 @@ def test_the_twenty_first_classes_in_a_real_repository(git_repo: GitRepo, tmp_pa
         "ops/nginx/attributes/default.rb": "default['nginx']['port'] = 80\n",
         "ops/nginx/spec/spec_helper.rb": "require 'chefspec'\nrequire 'chefspec/berkshelf'\n",
         "ops/nginx/spec/recipes/default_spec.rb": "describe 'nginx::default' do\nend\n",
-        # an Ansible role's docs/ is its README generator's data; its vars stay iac
-        "ufw/ansible.cfg": "[defaults]\nroles_path = roles\n",
-        "ufw/docs/main.yml": "galaxy_name: example.ufw\ndescription: installs ufw\n",
-        "ufw/vars/main.yml": "ufw_state: enabled\n",
         # Lighthouse's scheduler in an ordinary folder
         "schedulers/environment.yaml": SCHEDULER,
     }
@@ -132,7 +128,6 @@ def test_the_twenty_first_classes_in_a_real_repository(git_repo: GitRepo, tmp_pa
         "site/templates/page.html": "src", "site/scripts/build.sh": "src",
         "ops/nginx/recipes/default.rb": "iac", "ops/nginx/attributes/default.rb": "iac",
         "ops/nginx/spec/spec_helper.rb": "src", "ops/nginx/spec/recipes/default_spec.rb": "src",
-        "ufw/docs/main.yml": "src", "ufw/vars/main.yml": "iac",
         "schedulers/environment.yaml": "ci",
     }
     for path, text in texts.items():
