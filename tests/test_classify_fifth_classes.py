@@ -243,7 +243,7 @@ ANSWER_FILE = ('<?xml version="1.0" encoding="utf-8"?>\n'
 def packer_repo(repo: GitRepo, marker: str = "images/ubuntu/ubuntu.pkr.hcl") -> None:
     repo.write("README.md", "# images\n")
     repo.write(marker, PACKER_TEMPLATE)
-    repo.write("images/ubuntu/http/ks.cfg", KICKSTART)
+    repo.write("images/ubuntu/http/rhel.cfg", KICKSTART)
     repo.write("images/ubuntu/scripts/cleanup.sh", "#!/bin/sh -eux\napt-get clean\n")
     repo.write("images/ubuntu/answer_files/win.xml", ANSWER_FILE)  # Autounattend.xml is iac by its name
     repo.write("images/ubuntu/files/motd", "Built by Packer\n")
@@ -251,7 +251,7 @@ def packer_repo(repo: GitRepo, marker: str = "images/ubuntu/ubuntu.pkr.hcl") -> 
     repo.write("tools/lint.sh", "#!/bin/sh\nshellcheck images/**/*.sh\n")
 
 
-PACKER_FILES = ["images/ubuntu/http/ks.cfg", "images/ubuntu/scripts/cleanup.sh",
+PACKER_FILES = ["images/ubuntu/http/rhel.cfg", "images/ubuntu/scripts/cleanup.sh",
                 "images/ubuntu/answer_files/win.xml", "images/ubuntu/files/motd"]
 
 
