@@ -36,9 +36,10 @@ def where(trees: tuple[Tree, ...], tree: Tree, test: Test) -> list[str]:
     function of the path alone (its answers are kept for the trees read last, by the function)."""
     if len(trees) < 2 or not any(tree is listed for listed in trees):
         return [path for path in tree if test(path)]
-    if not _LAST or _LAST[0].trees is not trees:
-        _LAST[:] = [_Tested(trees)]
-    tested = _LAST[0]
+    tested = _LAST[0] if _LAST else None
+    if tested is None or tested.trees is not trees:  # (read once: another thread's context may replace it meanwhile)
+        tested = _Tested(trees)
+        _LAST[:] = [tested]
     passed = tested.passed.get(test)
     if passed is None:
         if tested.union is None:
