@@ -122,6 +122,8 @@ class MarkerIndex:
                     files.setdefault(name, []).append(rule)
         roots: dict[str, list[MarkerHit]] = {}
         dirs: set[str] = set()
+        # The last part of every key (`hcl` of `pkr.hcl`): a name whose own last part is none of them has none.
+        endings = {key.rpartition(".")[2] for key in by_extension}
         for path in paths:
             folder, _, name = path.rpartition("/")
             for rule in files.get(name, ()):
@@ -129,7 +131,7 @@ class MarkerIndex:
             for suffix, rule in nested.get(name, ()):
                 if path == suffix or path.endswith(f"/{suffix}"):
                     roots.setdefault(path[: -len(suffix)].rstrip("/"), []).append(MarkerHit(rule, path))
-            if by_extension and (ext := _marker_extension(name, by_extension)):
+            if name.rpartition(".")[2].lower() in endings and (ext := _marker_extension(name, by_extension)):
                 for rule in by_extension[ext]:
                     if (folder, rule.id) not in marked:
                         marked.add((folder, rule.id))

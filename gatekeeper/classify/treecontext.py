@@ -10,15 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gatekeeper.classify import (
-    ciruns,
-    gitlabincludes,
-    inlinemeta,
-    kustomizerefs,
-    localactions,
-    tfrefs,
-    treereads,
-)
+from gatekeeper.classify import ciruns, gitlabincludes, inlinemeta, kustomizerefs, localactions, tfrefs, treereads
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
@@ -28,6 +20,7 @@ from gatekeeper.classify.submodules import below_glob, named_inside
 from gatekeeper.classify.symlinks import opened, physical_target
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.classify.treechanges import tree_changes
+from gatekeeper.classify.treepaths import where as passing
 from gatekeeper.gitobjects import GitObjects, TreeEntry
 from gatekeeper.model import FileChange
 from gatekeeper.revrange import RevRange
@@ -328,9 +321,8 @@ class TreeContext:
             self._tf_files = {}
             seen: set[tuple[str, str]] = set()
             for tree in self.trees:
-                for path, entry in tree.items():
-                    if (tfrefs.is_configuration(path) and (file := self._file(tree, path, entry)) is not None
-                            and (path, file.oid) not in seen):
+                for path in passing(self.trees, tree, tfrefs.is_configuration):
+                    if (file := self._file(tree, path, tree[path])) is not None and (path, file.oid) not in seen:
                         seen.add((path, file.oid))
                         self._tf_files.setdefault(path.rpartition("/")[0], []).append(
                             (path, file, tfrefs.is_dockerfile(path)))
@@ -358,8 +350,8 @@ class TreeContext:
         if self._definitions is None:
             self._definitions = {}
             for tree in self.trees:
-                for path, entry in tree.items():
-                    if is_definition(path) and (file := self._file(tree, path, entry)) is not None:
+                for path in passing(self.trees, tree, is_definition):
+                    if (file := self._file(tree, path, tree[path])) is not None:
                         self._definitions.setdefault(path.rpartition("/")[0], []).append((path, file))
         if not self._definitions:
             return None

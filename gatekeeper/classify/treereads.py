@@ -24,6 +24,7 @@ from gatekeeper.classify.change import folded
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import folder_at, opened
+from gatekeeper.classify.treepaths import where
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.pypi import included_files
 from gatekeeper.deps.registry import format_for
@@ -34,6 +35,7 @@ Tree = dict[str, TreeEntry]
 Read = Callable[[TreeEntry], bytes]  # a blob's first FULL_READ + 1 bytes
 _REGULAR = ("100644", "100755")
 _LINK = "120000"
+_FILES = (*_REGULAR, _LINK)  # what a checkout opens as a file (a link: where it points)
 _NO_ENTRY = TreeEntry("040000", "")
 
 
@@ -191,11 +193,11 @@ def kustomize_references(trees: tuple[Tree, ...], read_blob: Read,
     texts: dict[str, str] = {}  # by blob id
     text = _text(read_blob)
     for tree in trees:
-        for path, listed in tree.items():
+        for path in where(trees, tree, _is_kustomization):
             # a kustomization that is a link is read where it is: kustomize resolves what it names from there
+            listed = tree[path]
             entry = listed if listed.mode in _REGULAR else opened(tree, path, text) if listed.mode == _LINK else None
-            if path.rpartition("/")[2] not in KUSTOMIZATIONS or entry is None \
-                    or (path, entry.oid) in resolved or is_data(path):
+            if entry is None or (path, entry.oid) in resolved or is_data(path):
                 continue
             resolved.add((path, entry.oid))
             if len(resolved) > kustomizerefs.MAX_FILES:
@@ -225,8 +227,8 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     texts: dict[str, list[str]] = {}  # by (blob id, path): the patterns an installer names
     try:
         for tree in trees:
-            queue = [(path, path) for path, entry in tree.items() if _is_requirements(path, entry)]
-            for named, installer in _installs(tree, index, read_blob, texts):
+            queue = [(path, path) for path in where(trees, tree, _requirements_name) if tree[path].mode in _FILES]
+            for named, installer in _installs(trees, tree, index, read_blob, texts):
                 found.setdefault(named, installer)
                 queue.append((named, installer))
             for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS, read_blob):
@@ -241,7 +243,7 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
     return found
 
 
-def _installs(tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
+def _installs(trees: tuple[Tree, ...], tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
               read: dict[str, list[str]]) -> list[tuple[str, str]]:
     """(path, installer) for each file an installer of `tree` (a workflow, an action, a pipeline, an image build, a
     project's settings: pipinstalls.is_installer; a Dockerfile a Compose file builds, from its context) installs by
@@ -251,10 +253,9 @@ def _installs(tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
     out: list[tuple[str, str]] = []
     text = _text(read_blob)
     installers = [(path, path.rpartition("/")[0] if dockerrefs.is_dockerfile(path) else None)
-                  for path, entry in tree.items()
-                  if entry.mode in (*_REGULAR, _LINK) and pipinstalls.is_installer(path)]
+                  for path in where(trees, tree, pipinstalls.is_installer) if tree[path].mode in _FILES]
     installers += [(path, None) for path in linked_workflows(tree, read_blob)]
-    installers += [(path, context) for path, (_compose, context) in compose_builds(tree, read_blob).items()
+    installers += [(path, context) for path, (_compose, context) in compose_builds(tree, read_blob, trees).items()
                    if context is not None]
     if len(installers) > MAX_INSTALLERS:
         raise _PastBound
@@ -275,13 +276,14 @@ def _installs(tree: Tree, index: pipinstalls.PathIndex, read_blob: Read,
     return out
 
 
-def compose_builds(tree: Tree, read_blob: Read) -> dict[str, tuple[str, str | None]]:
+def compose_builds(tree: Tree, read_blob: Read, trees: tuple[Tree, ...] = ()) -> dict[str, tuple[str, str | None]]:
     """{Dockerfile a Compose file of `tree` builds: (that file, the build's context folder)}, and {Compose file it
     takes in: (that file, None)} (composerefs.py); a path with a variable part stands for every path of `tree` its
-    literal parts allow. Raises _PastBound past composerefs.MAX_FILES Compose files, or at one longer than is read."""
+    literal parts allow. Raises _PastBound past composerefs.MAX_FILES Compose files, or at one longer than is read.
+    `trees`: the context's trees, `tree` among them (each path's name tested once: treepaths.where)."""
     found: dict[str, tuple[str, str | None]] = {}
     text = _text(read_blob)
-    files = [path for path, entry in tree.items() if entry.mode in (*_REGULAR, _LINK) and composerefs.is_compose(path)]
+    files = [path for path in where(trees or (tree,), tree, composerefs.is_compose) if tree[path].mode in _FILES]
     if len(files) > composerefs.MAX_FILES:
         raise _PastBound
     for path in files:
@@ -310,7 +312,7 @@ def applied_references(trees: tuple[Tree, ...], read_blob: Read,
     text = _text(read_blob)
     try:
         for tree in trees:
-            for named, (compose, context) in compose_builds(tree, read_blob).items():
+            for named, (compose, context) in compose_builds(tree, read_blob, trees).items():
                 if is_data(compose):  # a test's input (compose's own e2e tests): nothing builds it
                     continue
                 found.setdefault(named, compose)
@@ -391,6 +393,10 @@ def _includes(path: str, data: bytes) -> list[str]:
         return included_files(path, data.decode("latin-1"))
 
 
-def _is_requirements(path: str, entry: TreeEntry) -> bool:
-    return path[-5:].lower().endswith(_REQUIREMENT_ENDINGS) and entry.mode in (*_REGULAR, _LINK) \
-        and (fmt := format_for(path)) is not None and fmt.name == "requirements"
+def _requirements_name(path: str) -> bool:
+    return path[-5:].lower().endswith(_REQUIREMENT_ENDINGS) and (fmt := format_for(path)) is not None \
+        and fmt.name == "requirements"
+
+
+def _is_kustomization(path: str) -> bool:
+    return path.rpartition("/")[2] in KUSTOMIZATIONS
