@@ -127,12 +127,6 @@ class _Scratch:
             raise AuditError(f"git {args[0]} failed: {_reason(done.stderr)}", where=self.log.name)
         return done
 
-    def fetch(self, *, depth: int | None) -> str | None:
-        """Fetch the log's ref into refs/tip; its commit id, or None when the remote has no such ref."""
-        if not self.fetched(depth=depth):
-            return None
-        return self.run("rev-parse", "--verify", "refs/tip^{commit}").stdout.decode().strip()
-
     def fetched(self, *, depth: int | None) -> bool:
         """Fetch the log's ref into refs/tip; False when the remote has no such ref."""
         shallow = [f"--depth={depth}"] if depth else []
@@ -203,8 +197,18 @@ class _Scratch:
 def _scratch(log: GitLog, env: Mapping[str, str]) -> Iterator[_Scratch]:
     with tempfile.TemporaryDirectory(prefix="gatekeeper-gitlog-") as tmp:
         repo = _Scratch(Path(tmp), log, env)
-        repo.run("init", "--quiet", "--bare")  # at GIT_DIR
+        _init_bare(Path(repo.env["GIT_DIR"]))
         yield repo
+
+
+def _init_bare(git_dir: Path) -> None:
+    """What `git init --bare --template=` writes with no user or system configuration (the scratch environment), written
+    without a git process: a private, empty repository that fetch, fast-import and push only need to find."""
+    for folder in ("objects/info", "objects/pack", "refs/heads", "refs/tags"):
+        (git_dir / folder).mkdir(parents=True)
+    (git_dir / "HEAD").write_text("ref: refs/heads/master\n", encoding="ascii")
+    (git_dir / "config").write_text("[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n",
+                                    encoding="ascii")
 
 
 def _reason(stderr: bytes) -> str:
@@ -252,12 +256,13 @@ def _tip_record(content: bytes | None, tip: str, log: GitLog) -> dict[str, Any]:
 def read_git(log: GitLog, *, env: Mapping[str, str] | None = None) -> tuple[Snapshot, str]:
     """Every record on the log's ref, oldest first, as a Snapshot; and the tip commit. AuditError when absent."""
     with _scratch(log, os.environ if env is None else env) as repo:
-        tip = repo.fetch(depth=None)
-        if tip is None:
+        if not repo.fetched(depth=None):
             raise AuditError(f"the remote has no {log.ref}", where=log.name,
                              hint="check the remote and ref; a decision log ref that vanished was deleted")
-        listing = repo.run("log", "--format=%H %T %P", "refs/tip").stdout.decode().split("\n")
+        # The walk starts at the tip alone, so the tip is listed first (no `rev-parse` of its own).
+        listing = repo.run("log", "--format=%H %T %P", "refs/tip^{commit}").stdout.decode().split("\n")
         commits = {fields[0]: (fields[1], fields[2:]) for fields in (ln.split() for ln in listing if ln)}
+        tip = listing[0].split(" ", 1)[0]
         order: list[str] = []
         at: str | None = tip
         while at is not None:
