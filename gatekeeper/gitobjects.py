@@ -3,8 +3,8 @@
 The gate must judge BASE and HEAD as git stores them, never the working tree (which a job, or the
 change under review, may have altered). Tree listings (read as tree objects), blob contents and names
 resolved to commits all come from one `git cat-file --batch` process (catfile.py), so reading a thousand
-blobs costs a thousand pipe round-trips, not a thousand processes, and the next reader of the repository
-in this process takes the same one over. Hooks, fsmonitor and
+blobs costs a thousand pipe round-trips, not a thousand processes, and inside a gate run (catfile.sharing) the
+next reader of the repository takes the same one over. Hooks, fsmonitor and
 outside configuration are off (gitcmd.SAFE_GIT), and the environment is scrubbed.
 """
 
@@ -142,7 +142,7 @@ class GitObjects:
         self.close()
 
     def close(self) -> None:
-        """Done reading: the cat-file process is left for the repository's next reader (catfile.py)."""
+        """Done reading: the cat-file process ends (inside catfile.sharing, it is left to the scope's next reader)."""
         self._cat.close()
 
     def commit(self, rev: str) -> str:
@@ -360,7 +360,7 @@ class GitObjects:
     def export(self, commit: str, prefix: str, dest: Path) -> int:
         """Write the regular files under `prefix` at `commit` into the new folder `dest`; symlinks and
         gitlinks are refused (a bundle read from git must not point outside itself). Returns the count."""
-        count = 0
+        files: list[tuple[str, str]] = []
         for rel, entry in self.walk(commit, prefix):
             if entry.is_symlink or entry.is_gitlink:
                 raise GitObjectsError("a symlink or submodule inside a folder read from git",
@@ -369,11 +369,20 @@ class GitObjects:
             if any(part in ("", ".", "..") for part in rel.split("/")):
                 raise GitObjectsError("a path that would leave the export folder",
                                       where=f"{commit[:12]}:{prefix.strip('/')}/{rel}")
+            files.append((rel, entry.oid))
+        # Every blob asked in one round trip (a few dozen at a time), not one request and answer per file.
+        try:
+            answers = self._cat.read_many([oid.encode() for _, oid in files], b"blob")
+        except CatFileError as exc:
+            raise GitObjectsError(exc.what, where=exc.where, hint=exc.hint) from None
+        for (rel, oid), (header, data) in zip(files, answers, strict=True):
+            if data is None:
+                raise GitObjectsError(f"object {oid} is not a blob ({header.decode(errors='replace').strip()})",
+                                      where=str(self.repo))
             target = dest / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(self.blob(entry.oid))
-            count += 1
-        return count
+            target.write_bytes(data)
+        return len(files)
 
     def _git(self, args: list[str], what: str, *, hint: str | None = None, cwd: Path | None = None,
              env: dict[str, str] | None = None) -> bytes:

@@ -261,3 +261,20 @@ def test_a_server_that_refuses_the_push_fails_at_once_without_retrying(tmp_path:
         append_git(parse_spec(str(remote)), decision(1), retry=Retry(5, 0.01, 0.01, slept.append))
     assert slept == []
     assert "ref is protected" in str(caught.value) or "pre-receive hook declined" in str(caught.value), caught.value
+
+
+def test_the_scratch_repository_is_what_git_init_bare_writes(tmp_path: Path) -> None:
+    # The scratch repository of every append and read is written without a git process (gitlog._init_bare): it must
+    # be the repository git itself makes there, file for file and byte for byte.
+    from gatekeeper.audit.gitlog import _init_bare
+
+    ours, theirs = tmp_path / "ours.git", tmp_path / "theirs.git"
+    _init_bare(ours)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "LC_ALL": "C",
+           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+    subprocess.run(["git", "init", "--quiet", "--bare", "--template=", str(theirs)], env=env, check=True)
+
+    def tree(root: Path) -> dict[str, bytes | None]:
+        return {str(p.relative_to(root)): p.read_bytes() if p.is_file() else None for p in root.rglob("*")}
+
+    assert tree(ours) == tree(theirs)

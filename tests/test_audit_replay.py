@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
+from incli import run_cli
 
 from gatekeeper import gate
 from gatekeeper.audit.log import append_decision
@@ -65,12 +66,15 @@ def relax_core(repo: GitRepo) -> str:
     return repo.commit("Relax core: CI changes queue normally")
 
 
-@pytest.fixture
-def scene(tmp_path: Path) -> dict:
-    """A policy repo (old commit, then a relaxed core), a project patch touching CI, and a log of the old decision."""
+@pytest.fixture(scope="module")
+def scene(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """A policy repo (old commit, then a relaxed core), a project patch touching CI, and a log of the old decision.
+
+    Built once for the module: the tests only read it (a test that edits the log edits its own copy)."""
     from gatekeeper.packet import build_packet, derive, write_packet
     from gatekeeper.policy.bundle import load_bundle
 
+    tmp_path = tmp_path_factory.mktemp("replay-scene")
     policy_repo, old_commit = make_policy_repo(tmp_path / "policy-repo")
     patch = make_patch(tmp_path / "project", tmp_path / "change.diff")
     bundle = load_bundle(policy_repo.root / "policies")
@@ -127,11 +131,12 @@ def test_replay_cli_by_hash_prefix(scene: dict, capsys: pytest.CaptureFixture[st
     assert data["today_differences"]["outcome"] == {"before": "review", "after": "allow"}
 
 
-def test_replay_reports_a_decision_that_no_longer_reproduces(scene: dict, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_reports_a_decision_that_no_longer_reproduces(scene: dict, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
     # A record that claims the old commit but holds today's decision: replay must say it does not reproduce.
     from gatekeeper.policy.bundle import load_bundle
 
-    log = scene["log"].with_name("other.jsonl")
+    log = tmp_path / "other.jsonl"
     today = load_bundle(scene["policies"])
     decision = gate.decide(json.loads(scene["packet"].read_text()), scene["patch"], today, ["core"]).to_dict()
     decision["bundle"] = {**decision["bundle"], "commit": scene["old"], "digest": scene["record"]["bundle"]["digest"]}
@@ -150,14 +155,19 @@ def test_replay_refuses_the_wrong_inputs(scene: dict, tmp_path: Path, capsys: py
     with pytest.raises(AuditError, match="no record"):
         replay_record(snapshot_file(scene["log"]), "99", scene["packet"], scene["patch"], scene["policies"])
     lines = scene["log"].read_text().splitlines(keepends=True)
-    scene["log"].write_text(lines[0].replace('"review"', '"allow"', 1) + "".join(lines[1:]))
-    assert main(["audit", "replay", str(scene["log"]), "1", "--packet", str(scene["packet"]),
+    edited = tmp_path / "edited.jsonl"  # the shared log stays as written
+    edited.write_text(lines[0].replace('"review"', '"allow"', 1) + "".join(lines[1:]))
+    assert main(["audit", "replay", str(edited), "1", "--packet", str(scene["packet"]),
                  "--patch", str(scene["patch"]), "--policy", str(scene["policies"])]) == 2
     assert "chain is broken" in capsys.readouterr().err
 
 
 def test_end_to_end_through_the_cli(tmp_path: Path) -> None:
-    """packet, then `gate --log` under the old policies, a policy commit, then `audit replay`: real processes."""
+    """packet, then `gate --log` under the old policies, a policy commit, then `audit replay`, through the CLI.
+
+    The audit commands run as real processes; the packet and the two gates in-process (tests/incli.py): their real
+    processes are other tests' subject (tests/test_audit_log.py's eight real gates logging at once), and a cold
+    interpreter costs ~0.4 CPU-seconds a command."""
     policy_repo, old_commit = make_policy_repo(tmp_path / "policy-repo")
     policies = str(policy_repo.root / "policies")
     patch = make_patch(tmp_path / "project", tmp_path / "change.diff")
@@ -166,13 +176,17 @@ def test_end_to_end_through_the_cli(tmp_path: Path) -> None:
     def gk(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "gatekeeper", *args], capture_output=True, text=True, timeout=120)
 
-    assert gk("packet", str(patch), "--out", str(packet), "--policy", policies, "--run-id", "run-e2e").returncode == 0
-    gated = gk("gate", str(packet), "--patch", str(patch), "--policy", policies, "--log", str(log), "--log-init",
-               "--format", "json")
+    def gk_in(*args: str) -> subprocess.CompletedProcess[str]:
+        return run_cli(args, text=True)  # type: ignore[return-value]
+
+    made = gk_in("packet", str(patch), "--out", str(packet), "--policy", policies, "--run-id", "run-e2e")
+    assert made.returncode == 0, made.stderr
+    gated = gk_in("gate", str(packet), "--patch", str(patch), "--policy", policies, "--log", str(log), "--log-init",
+                  "--format", "json")
     assert gated.returncode == 3, gated.stderr  # review
     assert json.loads(gated.stdout)["bundle"]["commit"] == old_commit
     relax_core(policy_repo)
-    allowed = gk("gate", str(packet), "--patch", str(patch), "--policy", policies, "--log", str(log))
+    allowed = gk_in("gate", str(packet), "--patch", str(patch), "--policy", policies, "--log", str(log))
     assert allowed.returncode == 0, allowed.stderr
     assert gk("audit", "verify", str(log)).returncode == 0
 

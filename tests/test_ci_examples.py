@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from gitrepo import GitRepo
 from incli import run_cli
 from mdtables import table_rows
 from test_action import ACTION, HAVE_GATE, needs_gate
+from warmcli import served_python
 
 from gatekeeper.errors import ExitCode
 from gatekeeper.reports import FORMATS
@@ -141,13 +143,28 @@ class MergeRequest:
         self.repo.commit("agent patch and packet")
 
 
-def stand_in_venv(folder: Path) -> Path:
-    """What the install step leaves: a virtualenv outside the checkout whose python has gatekeeper (ours)."""
+def stand_in_venv(folder: Path, warm: Path | None = None) -> Path:
+    """What the install step leaves: a virtualenv outside the checkout whose python has gatekeeper (ours); with
+    `warm`, that python is the served one (the `warm` fixture), else a real interpreter started cold."""
     python = folder / "bin" / "python"
     python.parent.mkdir(parents=True)
+    if warm is not None:
+        python.symlink_to(warm)
+        return folder
     python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
     python.chmod(0o755)
     return folder
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A `python` serving the jobs' `-I -m gatekeeper ...` and `-I -m gatekeeper.ci.gitlab` from one interpreter that
+    imported gatekeeper (tests/warmcli.py): a cold start costs ~0.25 CPU-seconds, twice a job. What `-I` keeps out of
+    a starting interpreter (a planted `gatekeeper/`, sitecustomize, PYTHON* variables) only a cold start can show:
+    one case of each job plants the hijack attempts and runs the real interpreter (`cold`), the others are served."""
+    root = tmp_path_factory.mktemp("warm-python")
+    with served_python(root, {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(root)}) as python:
+        yield python
 
 
 ALLOWED_CORE = "package gatekeeper.policies.core\n\nimport rego.v1\n\nreview contains f if { false; f := {} }\n"
@@ -155,20 +172,23 @@ ALLOWED_CORE = "package gatekeeper.policies.core\n\nimport rego.v1\n\nreview con
 
 @needs_gate
 @pytest.mark.parametrize(
-    ("files", "sneaked", "status"),
+    ("files", "sneaked", "status", "cold"),
     [
-        ({"src/main.go": "package main\n// ok\n"}, {}, ExitCode.OK),
-        ({".gitlab-ci.yml": "test:\n  script: [true]\n"}, {}, ExitCode.REVIEW),
+        ({"src/main.go": "package main\n// ok\n"}, {}, ExitCode.OK, False),
+        ({".gitlab-ci.yml": "test:\n  script: [true]\n"}, {}, ExitCode.REVIEW, False),
         # The change rewrites the bundle in ./policies to wave itself through: the target branch's decides.
-        ({".gitlab-ci.yml": "x:\n  script: [true]\n", "policies/core/policy.rego": ALLOWED_CORE}, {}, ExitCode.REVIEW),
+        ({".gitlab-ci.yml": "x:\n  script: [true]\n", "policies/core/policy.rego": ALLOWED_CORE}, {}, ExitCode.REVIEW,
+         True),
         # ... or switches the core policy off in gatekeeper.yaml.
-        ({".gitlab-ci.yml": "x:\n  script: [true]\n", "gatekeeper.yaml": "disable: [core]\n"}, {}, ExitCode.REVIEW),
+        ({".gitlab-ci.yml": "x:\n  script: [true]\n", "gatekeeper.yaml": "disable: [core]\n"}, {}, ExitCode.REVIEW,
+         False),
         # The patch is harmless; the merge request's commits also edit CI.
-        ({"src/main.go": "package main\n// ok\n"}, {".gitlab-ci.yml": "steal:\n  script: [env]\n"}, ExitCode.FAILED),
+        ({"src/main.go": "package main\n// ok\n"}, {".gitlab-ci.yml": "steal:\n  script: [env]\n"}, ExitCode.FAILED,
+         False),
     ],
 )
 def test_gitlab_job_script_runs_and_fails_on_review_and_deny(
-    tmp_path: Path, files: dict[str, str], sneaked: dict[str, str], status: int
+    tmp_path: Path, files: dict[str, str], sneaked: dict[str, str], status: int, cold: bool, warm: Path
 ) -> None:
     from test_action import VECTORS, plant
 
@@ -178,8 +198,9 @@ def test_gitlab_job_script_runs_and_fails_on_review_and_deny(
         mr.repo.write(path, text)
     if sneaked:
         mr.repo.commit("more")
-    # In the checkout the job runs in (a commit the patch does not show would be denied anyway).
-    hostile = plant(mr.repo.root, VECTORS)
+    # In the checkout the job runs in (a commit the patch does not show would be denied anyway), for the real
+    # interpreter: a served one has imported gatekeeper already.
+    hostile = plant(mr.repo.root, VECTORS) if cold else {}
     head = mr.repo.git("rev-parse", "HEAD").decode().strip()
     job = GITLAB["gatekeeper"]
     env = {
@@ -189,7 +210,7 @@ def test_gitlab_job_script_runs_and_fails_on_review_and_deny(
         "GITHUB_OUTPUT": str(tmp_path / "hijack-output"),
         "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main",
         "CI_COMMIT_SHA": head,
-        "GATEKEEPER_VENV": str(stand_in_venv(tmp_path / "venv")),
+        "GATEKEEPER_VENV": str(stand_in_venv(tmp_path / "venv", None if cold else warm)),
     }
     done = subprocess.run(
         ["sh", "-e", "-c", "\n".join(job["script"])], cwd=mr.repo.root, env=env, capture_output=True, text=True,
@@ -224,7 +245,7 @@ def _check_codequality_and_log(root: Path, log: str, status: int) -> None:
     ({"src/main.go": "package main\n// ok\n"}, ExitCode.OK),
 ])
 def test_gitlab_job_without_a_packet_judges_the_merge_request_commits(
-    tmp_path: Path, files: dict[str, str], status: int
+    tmp_path: Path, files: dict[str, str], status: int, warm: Path
 ) -> None:
     mr = MergeRequest(tmp_path)
     for path, text in files.items():
@@ -232,7 +253,7 @@ def test_gitlab_job_without_a_packet_judges_the_merge_request_commits(
     head = mr.repo.commit("hosted agent change")
     env = {**_env(tmp_path), **{key: str(value) for key, value in GITLAB["variables"].items()},
            "GATEKEEPER_PACKET": "", "GATEKEEPER_PATCH": "", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main",
-           "CI_COMMIT_SHA": head, "GATEKEEPER_VENV": str(stand_in_venv(tmp_path / "venv"))}
+           "CI_COMMIT_SHA": head, "GATEKEEPER_VENV": str(stand_in_venv(tmp_path / "venv", warm))}
     done = subprocess.run(["sh", "-e", "-c", "\n".join(GITLAB["gatekeeper"]["script"])], cwd=mr.repo.root, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == status, done.stdout + done.stderr
@@ -294,12 +315,12 @@ def _other_ci_snippet() -> str:
 
 @needs_gate
 @pytest.mark.parametrize(
-    ("files", "status"),
-    [({"src/main.go": "package main\n// ok\n"}, ExitCode.OK),
-     ({".gitlab-ci.yml": "x:\n  script: [true]\n", "gatekeeper.yaml": "disable: [core]\n"}, ExitCode.REVIEW)],
+    ("files", "status", "cold"),
+    [({"src/main.go": "package main\n// ok\n"}, ExitCode.OK, False),
+     ({".gitlab-ci.yml": "x:\n  script: [true]\n", "gatekeeper.yaml": "disable: [core]\n"}, ExitCode.REVIEW, True)],
 )
 def test_other_ci_snippet_runs_the_installed_gate_in_a_hostile_checkout(
-    tmp_path: Path, files: dict[str, str], status: int
+    tmp_path: Path, files: dict[str, str], status: int, cold: bool, warm: Path
 ) -> None:
     from test_action import VECTORS, plant
 
@@ -307,10 +328,10 @@ def test_other_ci_snippet_runs_the_installed_gate_in_a_hostile_checkout(
     assert '"$venv/bin/python" -I -m gatekeeper gate' in snippet
     mr = MergeRequest(tmp_path)
     mr.change(files)
-    hostile = plant(mr.repo.root, VECTORS)
+    hostile = plant(mr.repo.root, VECTORS) if cold else {}  # for the real interpreter (see `warm`)
     head = mr.repo.git("rev-parse", "HEAD").decode().strip()
     env = {**_env(tmp_path), **hostile, "GITHUB_OUTPUT": str(tmp_path / "hijack-output"),
-           "venv": str(stand_in_venv(tmp_path / "venv")), "BASE": mr.base, "HEAD": head}
+           "venv": str(stand_in_venv(tmp_path / "venv", None if cold else warm)), "BASE": mr.base, "HEAD": head}
     done = subprocess.run(["sh", "-e", "-c", snippet], cwd=mr.repo.root, env=env, capture_output=True, text=True,
                           timeout=120)
     assert "HIJACKED" not in done.stdout + done.stderr

@@ -33,6 +33,7 @@ _SERVER = r'''
 import atexit, importlib, json, os, runpy, socket, sys, threading
 import regopy  # what every gate loads before it forks its engine child (policy/engine.py)
 import gatekeeper.ci.github_action  # what the GitHub Action's gate step runs (python mode)
+import gatekeeper.ci.gitlab  # what examples/gitlab-ci.yml runs after the gate (python mode)
 from gatekeeper.cli import COMMAND_MODULES, main
 for module in sorted(set(COMMAND_MODULES.values())):
     importlib.import_module(f"gatekeeper.cli.{module}")
@@ -169,9 +170,11 @@ os._exit(int(answer))
 
 
 # The python client serves the two interpreters the GitHub Action's gate step starts (`-I -m
-# gatekeeper.ci.github_action`, which starts `-I -m gatekeeper ARGS`); any other use runs the real interpreter.
+# gatekeeper.ci.github_action`, which starts `-I -m gatekeeper ARGS`) and the GitLab job's report step (`-I -m
+# gatekeeper.ci.gitlab FILE`); any other use runs the real interpreter.
 _PYTHON_SELECT = r'''args = sys.argv[1:]
-if args[:2] != ["-I", "-m"] or not (args[2:] == ["gatekeeper.ci.github_action"] or args[2:3] == ["gatekeeper"]):
+if args[:2] != ["-I", "-m"] or not (args[2:] == ["gatekeeper.ci.github_action"] or args[2:3] == ["gatekeeper"]
+                                    or args[2:3] == ["gatekeeper.ci.gitlab"]):
     os.execv({python!r}, [{python!r}, *args])
 '''
 
@@ -185,8 +188,9 @@ def served(folder: Path, env: dict[str, str]) -> Iterator[Path]:
 
 @contextmanager
 def served_python(folder: Path, env: dict[str, str]) -> Iterator[Path]:
-    """A server for `python -I -m gatekeeper.ci.github_action` and `python -I -m gatekeeper ARGS`; yields the client,
-    a `python` to stand in for a virtualenv's interpreter where gatekeeper is installed.
+    """A server for `python -I -m gatekeeper.ci.github_action`, `python -I -m gatekeeper ARGS` and `python -I -m
+    gatekeeper.ci.gitlab FILE`; yields the client, a `python` to stand in for a virtualenv's interpreter where
+    gatekeeper is installed.
 
     The server runs isolated (`-I`) as the real ones do; what it cannot show is what isolation keeps out of a
     starting interpreter (a planted `gatekeeper/` folder, sitecustomize, PYTHON* variables): tests of that run

@@ -127,8 +127,8 @@ class _Scratch:
             raise AuditError(f"git {args[0]} failed: {_reason(done.stderr)}", where=self.log.name)
         return done
 
-    def fetch(self, *, depth: int | None) -> str | None:
-        """Fetch the log's ref into refs/tip; its commit id, or None when the remote has no such ref."""
+    def fetched(self, *, depth: int | None) -> bool:
+        """Fetch the log's ref into refs/tip; False when the remote has no such ref."""
         shallow = [f"--depth={depth}"] if depth else []
         done = self.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-auto-gc", *shallow, "--",
                         self.log.remote, f"+{self.log.ref}:refs/tip", check=False,
@@ -136,20 +136,48 @@ class _Scratch:
         if done.returncode != 0:
             reason = _reason(done.stderr)
             if "couldn't find remote ref" in reason:
-                return None
+                return False
             raise AuditError(f"cannot fetch the decision log: {reason}", where=self.log.name,
                              hint="check the remote exists and this job may read it")
-        return self.run("rev-parse", "--verify", "refs/tip^{commit}").stdout.decode().strip()
+        return True
 
-    def blob(self, spec: str) -> bytes:
-        return self.run("cat-file", "blob", spec).stdout
+    def tip(self) -> tuple[str, bytes | None]:
+        """The fetched tip's commit id and its record blob's content (None when its tree holds no record.json blob):
+        one `cat-file --batch` asked both, as `rev-parse --verify refs/tip^{commit}` and `cat-file blob` would."""
+        out = self.run("cat-file", "--batch", stdin=f"refs/tip^{{commit}}\nrefs/tip^{{commit}}:{RECORD_FILE}\n".encode()
+                       ).stdout
+        answers: list[tuple[list[bytes], bytes]] = []
+        at = 0
+        for _ in range(2):
+            end = out.index(b"\n", at)
+            fields = out[at:end].split()
+            size = int(fields[2]) if len(fields) == 3 and fields[2].isdigit() else -1
+            answers.append((fields, out[end + 1:end + 1 + size] if size >= 0 else b""))
+            at = end + 1 + (size + 1 if size >= 0 else 0)
+        (commit, _), (blob, data) = answers
+        if len(commit) != 3 or commit[1] != b"commit":
+            raise AuditError("git rev-parse failed: the fetched ref is not a commit", where=self.log.name)
+        return commit[0].decode(), data if len(blob) == 3 and blob[1] == b"blob" else None
 
     def commit(self, record: dict[str, Any], parent: str | None) -> str:
-        blob = self.run("hash-object", "-w", "--stdin", stdin=canonical(record) + b"\n").stdout.decode().strip()
-        tree = self.run("mktree", stdin=f"100644 blob {blob}\t{RECORD_FILE}\n".encode()).stdout.decode().strip()
+        """Write the record's blob, its one-file tree and the commit (parent `parent`) with one `git fast-import`,
+        not a hash-object, mktree and commit-tree each: the same objects (author and committer are the scratch
+        repository's identity, dated now); the new commit's id."""
+        data = canonical(record) + b"\n"
         message = f"gatekeeper decision {record['seq']}: {record['outcome']}\n".encode()
-        parents = ["-p", parent] if parent else []
-        return self.run("commit-tree", tree, *parents, stdin=message).stdout.decode().strip()
+        marks = self.folder / "marks"
+        stream = b"".join([
+            b"blob\nmark :1\ndata %d\n" % len(data), data, b"\n",
+            b"commit refs/new\nmark :2\ncommitter gatekeeper <gatekeeper@localhost> now\n",
+            b"data %d\n" % len(message), message,
+            f"from {parent}\n".encode() if parent else b"",
+            f"deleteall\nM 100644 :1 {RECORD_FILE}\n\n".encode(),  # the tree holds the record alone
+        ])
+        self.run("fast-import", "--quiet", "--force", "--date-format=now", f"--export-marks={marks}", stdin=stream)
+        found = [line.split()[1] for line in marks.read_text(encoding="ascii").splitlines() if line.startswith(":2 ")]
+        if len(found) != 1:
+            raise AuditError("git fast-import wrote no commit", where=self.log.name)
+        return found[0]
 
     def push(self, commit: str) -> tuple[bool, str]:
         """Push `commit` as the ref's new value, fast-forward only: (pushed, git's reason when not)."""
@@ -169,8 +197,18 @@ class _Scratch:
 def _scratch(log: GitLog, env: Mapping[str, str]) -> Iterator[_Scratch]:
     with tempfile.TemporaryDirectory(prefix="gatekeeper-gitlog-") as tmp:
         repo = _Scratch(Path(tmp), log, env)
-        repo.run("init", "--quiet", "--bare")  # at GIT_DIR
+        _init_bare(Path(repo.env["GIT_DIR"]))
         yield repo
+
+
+def _init_bare(git_dir: Path) -> None:
+    """What `git init --bare --template=` writes with no user or system configuration (the scratch environment), written
+    without a git process: a private, empty repository that fetch, fast-import and push only need to find."""
+    for folder in ("objects/info", "objects/pack", "refs/heads", "refs/tags"):
+        (git_dir / folder).mkdir(parents=True)
+    (git_dir / "HEAD").write_text("ref: refs/heads/master\n", encoding="ascii")
+    (git_dir / "config").write_text("[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n",
+                                    encoding="ascii")
 
 
 def _reason(stderr: bytes) -> str:
@@ -187,8 +225,10 @@ def append_git(log: GitLog, decision: dict[str, Any], *, ci: dict[str, Any] | No
     rng = random.Random()
     with _scratch(log, os.environ if env is None else env) as repo:
         for attempt in range(retry.attempts):
-            tip = repo.fetch(depth=1)
-            last = _tip_record(repo, tip, log) if tip else None
+            tip = last = None
+            if repo.fetched(depth=1):
+                tip, content = repo.tip()
+                last = _tip_record(content, tip, log)
             seq = 1 if last is None else int(last["seq"]) + 1
             prev = GENESIS if last is None else str(last["hash"])
             record = record_from_decision(decision, seq=seq, prev=prev, at=utc_now(), ci=ci, seal=seal)
@@ -202,8 +242,11 @@ def append_git(log: GitLog, decision: dict[str, Any], *, ci: dict[str, Any] | No
                      where=log.name, hint="rerun the job; if it persists, check nothing rewrites the ref")
 
 
-def _tip_record(repo: _Scratch, tip: str, log: GitLog) -> dict[str, Any]:
-    parsed = parse_line(repo.blob(f"{tip}:{RECORD_FILE}").removesuffix(b"\n"))
+def _tip_record(content: bytes | None, tip: str, log: GitLog) -> dict[str, Any]:
+    if content is None:
+        raise AuditError(f"the decision log's last commit {tip[:12]} is not a log record: it holds no {RECORD_FILE}",
+                         where=log.name, hint="run `gatekeeper audit verify --git` and repair the ref before appending")
+    parsed = parse_line(content.removesuffix(b"\n"))
     if parsed.record is None or not parsed.ok:
         raise AuditError(f"the decision log's last commit {tip[:12]} is not a log record: {parsed.reason}",
                          where=log.name, hint="run `gatekeeper audit verify --git` and repair the ref before appending")
@@ -213,12 +256,13 @@ def _tip_record(repo: _Scratch, tip: str, log: GitLog) -> dict[str, Any]:
 def read_git(log: GitLog, *, env: Mapping[str, str] | None = None) -> tuple[Snapshot, str]:
     """Every record on the log's ref, oldest first, as a Snapshot; and the tip commit. AuditError when absent."""
     with _scratch(log, os.environ if env is None else env) as repo:
-        tip = repo.fetch(depth=None)
-        if tip is None:
+        if not repo.fetched(depth=None):
             raise AuditError(f"the remote has no {log.ref}", where=log.name,
                              hint="check the remote and ref; a decision log ref that vanished was deleted")
-        listing = repo.run("log", "--format=%H %T %P", "refs/tip").stdout.decode().split("\n")
+        # The walk starts at the tip alone, so the tip is listed first (no `rev-parse` of its own).
+        listing = repo.run("log", "--format=%H %T %P", "refs/tip^{commit}").stdout.decode().split("\n")
         commits = {fields[0]: (fields[1], fields[2:]) for fields in (ln.split() for ln in listing if ln)}
+        tip = listing[0].split(" ", 1)[0]
         order: list[str] = []
         at: str | None = tip
         while at is not None:

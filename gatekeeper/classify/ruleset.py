@@ -63,8 +63,10 @@ class RuleSet:
         digest: str,
         sources: tuple[str, ...],
         context: ContextRules | None = None,
+        index: GlobIndex | None = None,
     ) -> RuleSet:
-        """Compile rule lists into a matcher (the lists are already validated)."""
+        """Compile rule lists into a matcher (the lists are already validated); `index`: the GlobIndex of these very
+        globs, built before (load_rules keeps them by digest)."""
         globs: list[Glob] = []
         owner: list[int] = []
         for position, rule in enumerate(rules):
@@ -84,7 +86,7 @@ class RuleSet:
             sources=sources,
             rules=rules,
             tag_rules=tag_rules,
-            _index=GlobIndex(globs),
+            _index=GlobIndex(globs) if index is None else index,
             _owner=tuple(owner),
             _first_tag_bit=first_tag_bit,
             _bucket_bits=(1 << first_tag_bit) - 1,
@@ -159,6 +161,9 @@ class RuleSet:
 # their bytes ~1 ms. A changed byte changes the digest, so an edited bundle is always read again.
 _BUILT: dict[tuple[str, str], RuleSet] = {}
 _BUILT_MAX = 8
+# The compiled glob index by the digest alone: the same bytes in another folder (a `--tree` gate exports BASE's bundle
+# to a new temporary folder each run) give the same globs in the same order; their rules differ only by source path.
+_INDEXES: dict[str, GlobIndex] = {}
 
 
 def load_rules(bundle_dir: str | Path) -> RuleSet:
@@ -172,7 +177,12 @@ def load_rules(bundle_dir: str | Path) -> RuleSet:
     context, data = read_context_rules(folder)
     digest = _combined_digest(loaded.digest, data)
     sources = loaded.sources if data is None else (*loaded.sources, str(context.source))
-    built = RuleSet.build(loaded.rules, loaded.tag_rules, digest=digest, sources=sources, context=context)
+    built = RuleSet.build(loaded.rules, loaded.tag_rules, digest=digest, sources=sources, context=context,
+                          index=_INDEXES.get(digest))
+    if digest not in _INDEXES:
+        if len(_INDEXES) >= _BUILT_MAX:
+            _INDEXES.clear()
+        _INDEXES[digest] = built._index
     if digest == key[1]:  # the files did not change between the two reads: safe to remember
         if len(_BUILT) >= _BUILT_MAX:
             _BUILT.clear()
