@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from gatekeeper.classify import (
     ciruns,
+    ciwalk,
     gitlabincludes,
     inlinemeta,
     kustomizerefs,
@@ -288,7 +289,7 @@ class TreeContext:
             if self._actions is None:
                 self._actions = treereads.local_actions(self.trees, self._head)
             actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
-            self._runs = treereads.ci_runs(self.trees, self._head, actions)
+            self._runs = ciwalk.ci_runs(self.trees, self._head, actions)
         if self._runs is False:
             return "ci", f"more than {ciruns.MAX_FILES} CI definitions and scripts: any of them may run it"
         assert isinstance(self._runs, dict)
