@@ -15,7 +15,9 @@ round), now `ci` (`ci.context.ci-run`; exit 3, `core.ci`):
 - the commands tox (`tox -e lint`: tox.ini's `commands`), nox (`nox -s lint`: the noxfile) and pre-commit
   (`entry:` of a `repo: local` hook) run, and tox.ini itself (was `other`);
 - a script a Dockerfile a CI step builds copies in and runs (`docker build -f build/Dockerfile .`, the context is
-  not the Dockerfile's folder; `docker/build-push-action`'s `context:`/`file:`).
+  not the Dockerfile's folder; `docker/build-push-action`'s `context:`/`file:`);
+- a file an OpenStack Heat template ships to a server (`get_file:`, also `../files/app.conf` from a sibling folder):
+  `iac` (`iac.context.heat-file`).
 
 Not raised (the false-alarm side): a script nothing runs, a Makefile nothing runs includes, a workspace package's
 `main` module, a `.mk` file of a folder no make runs, a word with a slash that is no file (`actions/checkout`).
@@ -27,8 +29,12 @@ import json
 from pathlib import Path
 
 import pytest
+from deltas import each_fast
 from gitrepo import two_commits
 from incli import run_cli, tree_gate
+
+from gatekeeper.classify.ciruns import named_in
+from gatekeeper.classify.dockerbuilds import builds
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 SCRIPT = "#!/bin/sh\necho ok\n"
@@ -111,6 +117,13 @@ ATTACKS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
                       "          file: images/app/Dockerfile\n          push: true\n"),
          "images/app/Dockerfile": "FROM alpine\nCOPY hack/ /hack/\nRUN sh /hack/install-deps.sh\n"},
         {"hack/install-deps.sh": "ci"}),
+    "heat": (
+        {"heat/server.yaml": "heat_template_version: 2018-08-31\nresources:\n  server:\n    type: OS::Nova::Server\n"
+                             "    properties:\n      user_data: {get_file: scripts/boot.sh}\n"
+                             "      personality:\n        /etc/app.conf:\n          str_replace:\n"
+                             "            template:\n              get_file: ../files/app.conf\n"
+                             "            params: {}\n"},
+        {"heat/scripts/boot.sh": "iac", "files/app.conf": "iac"}),
 }
 LEFT = {  # files nothing runs: they keep their bucket
     "free/run.sh": "src", "loose/rules.mk": "src", "ws/packages/a/index.js": "src", "actions/checkout": "src",
@@ -161,3 +174,18 @@ def test_the_gate_reviews_an_included_makefile(tmp_path: Path) -> None:
     code, decision = tree_gate(repo.root, old, new)
     assert code == 3, decision["reasons"]
     assert [(r["rule"], r["paths"]) for r in decision["reasons"]] == [("core.ci", ["build/release.mk"])]
+
+
+def test_hostile_definitions_are_read_in_bounded_time() -> None:
+    calls = [(lambda text=text, path=path: named_in(path, text), what) for path, text, what in [
+        ("a.yml", "run:" + " " * 20_000 + "x", "blanks after a key"), ("a.yml", "- " * 30_000 + "bin/x", "dashes"),
+        ("a.yml", "sudo " * 20_000 + "bin/x", "prefix words"), ("a.yml", "a=b " * 20_000 + "bin/x", "assignments"),
+        ("a.yml", "$(dirname " * 10_000 + '"$0")/x', "dirname"), ("a.yml", "&& bin/x " * 20_000, "commands"),
+        ("Makefile", "include " + "a.mk " * 20_000, "includes"), ("Makefile", "\t$(MAKE) -C " * 10_000, "recursion"),
+        ("a.yml", "include:\n" + "  - local: a.yml\n" * 5_000, "gitlab includes"),
+        ("package.json", '{"workspaces": [' + '"a/*",' * 10_000 + '"b"]}', "workspaces"),
+        ("a.yml", "docker build " * 20_000, "builds"), ("a.yml", "docker build" + " -t x" * 20_000 + " .", "options")]]
+    calls += [(lambda text=text: builds(text), what) for text, what in [
+        ("- uses: docker/build-push-action@v6\n" * 20_000, "actions"),
+        ("- uses: docker/build-push-action@v6\n  with:\n    context: a" + " " * 20_000 + "b\n", "blanks in input")]]
+    each_fast(calls, 0.5)

@@ -24,7 +24,7 @@ _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a
 def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
     """{path a CI definition of a tree (ciruns.is_definition, a workflow through a linked folder) runs or names, or a
     script it runs names in turn, or the definition of a local action a workflow runs (`actions`: local_actions)
-    does: (bucket, that definition)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
+    does: (rule, evidence)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
     (fail closed) past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition,
     ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
     (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`)."""
@@ -61,10 +61,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -
                 scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)
                 for named in scripts:
                     if named != path and named not in found:
-                        found[named] = ("ci", origin)
+                        found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         queue.append((named, origin))  # what the script runs in turn
                 for named in _expanded(tree, names.composed):
-                    found.setdefault(named, ("iac", origin))
+                    found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
     except PastBound:
         return False
     return found

@@ -28,7 +28,7 @@ _TAKES = frozenset({
     "--variant", "--manifest", "--from", "--volume", "-v", "--env", "-e", "--ignorefile", "--secret-file",
 })
 _ACTION = re.compile(r"^([ \t]*)(?:-[ \t]+)?uses[ \t]*:[ \t]*['\"]?docker/build-push-action@", re.MULTILINE)
-_INPUT = re.compile(r"^[ \t]+(context|file)[ \t]*:[ \t]*['\"]?([^'\"#\n]*?)['\"]?[ \t]*(?:#.*)?$")
+_INPUT = re.compile(r"^[ \t]+(context|file)[ \t]*:([^#\n]*)")
 _WORKSPACE = re.compile(r"^(?:\$\{\{\s*github\.workspace\s*\}\}|\$\{?(?:GITHUB_WORKSPACE|CI_PROJECT_DIR)\b\}?)/?")
 MAX_BUILDS = 64  # builds a file names that are read (past it: the rest are not; a definition's own words still are)
 
@@ -43,12 +43,12 @@ def builds(text: str) -> list[tuple[str, str]]:
         found += _command(match.group(1) if match.group(1) is not None else match.group(2))
     for match in _ACTION.finditer(text):
         inputs = {"context": ".", "file": ""}
-        for line in text[match.end():].splitlines()[1:40]:
+        for line in text[match.end():match.end() + 4_000].splitlines()[1:40]:
             if line.strip() and len(line) - len(line.lstrip()) <= len(match.group(1)) + 2 \
                     and not line.lstrip().startswith(("with", "#")):
                 break  # the step's mapping has ended
             if (value := _INPUT.match(line)) is not None:
-                inputs[value.group(1)] = value.group(2).strip()
+                inputs[value.group(1)] = value.group(2).strip().strip("'\"")
         context = _folder(inputs["context"])
         if context is not None:
             found.append((inputs["file"] or f"{context}/Dockerfile".lstrip("/"), context))
