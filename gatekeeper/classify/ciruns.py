@@ -95,6 +95,9 @@ _KEY = re.compile(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|command
 _PREFIX_WORDS = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "elif", "while",
                            "until", "@", "+", "-", "call"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+# What a line must hold for _commands to find anything: a `/` (a path) or a word an interpreter or `.` may be.
+_MAY_RUN = re.compile(r"(?:^|[\s;&|(`'\"])(?:\.|source|[a-z]*sh|py[a-z]*[0-9.]*w?|node\w*|ruby|perl|pwsh|powershell"
+                      r"|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|groovy|uv)(?:\.exe)?[ \t]", re.IGNORECASE)
 _INTERPRETER = re.compile(r"(?:ba|z|k|da|a|fi)?sh|python[0-9.]*w?|pypy[0-9.]*|node(?:js)?|ruby|perl|pwsh|powershell"
                           r"(?:\.exe)?|php|lua|tclsh|rscript|deno|bun|tsx|ts-node|source|\.|groovy|uv|-file")
 # A script's own folder (`$(dirname "$0")`, `$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)`, `${0%/*}`): `.`
@@ -106,6 +109,7 @@ _GITLAB_INCLUDE = re.compile(r"^include[ \t]*:", re.MULTILINE)
 _GLOB_PART = re.compile(r"\*+|\?|\[[^\]/]*\]")
 _FOLDER_WORDS = frozenset({"cd", "pushd", "-C", "--directory", "--project-directory", "Set-Location"})
 _FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir"})
+_FOLDER_MARKS = ("cd", "-C", "pushd", "dir", "Dir", "DIR", "Set-Location")  # in every line that holds one of them
 
 
 def is_definition(path: str) -> bool:
@@ -205,8 +209,9 @@ def named(text: str) -> tuple[list[str], list[str], list[str]]:
                 composed += _compose_words(line)
             for tool, rest in _TOOL.findall(line):
                 scripts += _tool_files(tool.lower(), rest)
-            folders += [words[at + 1] for at, word in enumerate(words[:-1])
-                        if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
+            if any(mark in line for mark in _FOLDER_MARKS):
+                folders += [words[at + 1] for at, word in enumerate(words[:-1])
+                            if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
         composed += [part for value in _COMPOSE_FILE.findall(source) for part in re.split(r"[:;,]", value)]
     return _patterns(scripts), _patterns(composed), _patterns(folders)
 
@@ -237,8 +242,8 @@ def _commands(line: str) -> list[str]:
     (`bin/release`, after `sudo`/`exec`/`env`/assignments), or the script an interpreter runs (`sh tools/publish`,
     `python3 -u tools/gen`): red team 19."""
     found = []
-    for segment in _SEGMENTS.split(line):
-        words = [word for word in re.split(r"[\s'\"]+", _KEY.sub("", segment, count=1)) if word][:12]
+    for segment in _SEGMENTS.split(line) if "/" in line or _MAY_RUN.search(line) is not None else ():
+        words = _KEY.sub("", segment, count=1).replace("'", " ").replace('"', " ").split(None, 12)
         at = 0
         while at < len(words) and (words[at] in _PREFIX_WORDS or _ASSIGNMENT.match(words[at]) is not None):
             at += 1
@@ -255,6 +260,8 @@ def _commands(line: str) -> list[str]:
 
 def _runnable(word: str) -> bool:
     """A word that names a script by its path: a script type, or a program run from a folder (`./gradlew`)."""
+    if "." not in word:
+        return False  # most words: a script's type or `./` needs a dot
     word = word.replace("\\", "/").rstrip(":.")
     name = word.rpartition("/")[2]
     if not name or _GLOB.search(word) is not None or "://" in word:
@@ -312,7 +319,9 @@ def _yaml_strings(text: str) -> list[str]:
     out: list[str] = []
     try:
         for event in yaml.parse(text, Loader=_LOADER):
-            if isinstance(event, yaml.ScalarEvent) and event.style in (">", '"', "'", "|"):
+            # not a literal block (`run: |`): its lines are the text's own lines, read already (red team 19: reading
+            # them twice was a third of the reader's CPU)
+            if isinstance(event, yaml.ScalarEvent) and event.style in (">", '"', "'"):
                 out.append(event.value)
     except yaml.YAMLError:
         pass

@@ -43,29 +43,45 @@ class Shipped:
         self._children: dict[str, list[str]] = {}  # a folder: its sub-folders that hold YAML files
         self._named: dict[tuple[str, str], tuple[str, ...]] = {}  # (template path, blob): the paths it ships
         self._folders_done: dict[str, dict[str, str]] = {}  # a folder searched: {shipped path: template}
+        self._near: dict[str, dict[str, str]] = {}  # a changed file's folder: what the templates near it ship
 
     def evidence(self, path: str) -> tuple[str, str] | None:
         """(iac.context.heat-file, `TEMPLATE ships PATH by get_file` or a bound's note); None when no template near
         `path` names it."""
         if self._by_folder is None:
-            self._by_folder = {}
-            for tree in self._trees:
-                for listed, entry in tree.items():
-                    if listed.endswith(_TYPES) and entry.mode in ("100644", "100755"):
-                        self._by_folder.setdefault(listed.rpartition("/")[0], []).append((listed, entry))
-            for folder in self._by_folder:
-                if folder:
-                    self._children.setdefault(folder.rpartition("/")[0], []).append(folder)
+            self._index()
         if not self._by_folder:
             return None
-        for folder in ancestors(path):
-            if folder not in self._folders_done:
-                if (shipped := self._search(folder)) is None:
-                    return RULE, f"more than {MAX_READS} YAML files near it read for Heat templates (review)"
-                self._folders_done[folder] = shipped
-            if (template := self._folders_done[folder].get(path)) is not None:
-                return RULE, f"{template} ships {path} by get_file"
-        return None
+        folder = path.rpartition("/")[0]
+        if (near := self._near.get(folder)) is None:  # what the templates near the folder ship, once a folder
+            near = {}
+            for above in ancestors(path):
+                if above not in self._folders_done:
+                    if (shipped := self._search(above)) is None:
+                        return RULE, f"more than {MAX_READS} YAML files near it read for Heat templates (review)"
+                    self._folders_done[above] = shipped
+                for named, template in self._folders_done[above].items():
+                    near.setdefault(named, template)
+            self._near[folder] = near
+        return (RULE, f"{near[path]} ships {path} by get_file") if path in near else None
+
+    def _index(self) -> None:
+        """The YAML files of the trees by folder; a path the tree before lists with the same blob is not tested
+        again (the trees of a gate share nearly every path)."""
+        self._by_folder = {}
+        before: Tree = {}
+        seen: list[str] = []
+        for tree in self._trees:
+            fresh = [path for path in (tree.keys() - before.keys() if before else tree) if path.endswith(_TYPES)]
+            changed = [path for path in seen if path in tree and path in before and tree[path] != before[path]]
+            for listed in (*fresh, *changed):
+                if tree[listed].mode in ("100644", "100755"):
+                    self._by_folder.setdefault(listed.rpartition("/")[0], []).append((listed, tree[listed]))
+            seen += fresh
+            before = tree
+        for folder in self._by_folder:
+            if folder:
+                self._children.setdefault(folder.rpartition("/")[0], []).append(folder)
 
     def _search(self, folder: str) -> dict[str, str] | None:
         """{path: template} of what the templates in `folder` and its direct sub-folders ship; None past MAX_READS."""
