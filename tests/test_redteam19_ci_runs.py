@@ -49,9 +49,9 @@ def _wf(name: str, steps: str) -> dict[str, str]:
 ATTACKS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     **{f"make{form}": (
         {**_wf(f"mk{form}", f"      - run: make release\n        working-directory: mk-{form}\n"),
-         f"mk-{form}/Makefile": f"{form} rules/release.mk\nall:\n\techo ok\n",
+         f"mk-{form}/Makefile": f"{form} rules/release.mk $(wildcard conf/*.mk)\nall:\n\techo ok\n",
          f"mk-{form}/rules/release.mk": "release:\n\t./tools/pub.sh\n"},
-        {f"mk-{form}/rules/release.mk": "ci", f"mk-{form}/tools/pub.sh": "ci"})
+        {f"mk-{form}/rules/release.mk": "ci", f"mk-{form}/tools/pub.sh": "ci", f"mk-{form}/conf/local.mk": "ci"})
        for form in ("include", "-include", "sinclude")},
     **{f"make-recursion-{n}": (
         {**_wf(f"rec{n}", f"      - run: make -C rec{n} dist\n"),

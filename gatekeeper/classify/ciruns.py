@@ -147,7 +147,9 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         return [f"{glob.rstrip('/')}/package.json" for glob in _workspace_globs(text)], [], []
     scripts, composed, folders = named(text)
     if _is_makefile(name):
-        scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in line.split()])
+        # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
+        scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
+                              if word and not word.startswith("$")])
     if extension(name) in ("yml", "yaml") and _GITLAB_INCLUDE.search(text) is not None:
         scripts += [_GLOB_PART.sub(ANY, pattern) for pattern in gitlabincludes.included(text)]
     return scripts, composed, folders
