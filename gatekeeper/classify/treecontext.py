@@ -296,7 +296,7 @@ class TreeContext:
             for side in change.sides() if self._runs else ():
                 if (spelled := self._spelled("runs", self._runs, side)) is not None:
                     return self._runs[spelled]
-        return next(filter(None, map(self._heat.evidence, change.sides())), None)
+        return self._heat.evidence(change.path) or (self._heat.evidence(change.old_path) if change.old_path else None)
 
     def inline_metadata(self, change: FileChange) -> str | None:
         """Evidence that a side of `change`, a Python script outside a package, holds PEP 723 inline script metadata
