@@ -127,11 +127,18 @@ ATTACKS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
 }
 LEFT = {  # files nothing runs: they keep their bucket
     "free/run.sh": "src", "loose/rules.mk": "src", "ws/packages/a/index.js": "src", "actions/checkout": "src",
+    # an action's quoted input with a variable part and a quoted `uses:` with its version (filament's monorepo-split
+    # workflow made every file below packages/ ci), a bundle's division (`e/t` in a minified dist/i.js node runs)
+    "split/a/notes": "src", "owner/action@v2": "src", "e/t": "src",
 }
 
 
 def _base() -> dict[str, str]:
-    files: dict[str, str] = {"loose/Makefile": "include rules.mk\n", "actions/checkout": "not a script\n"}
+    files: dict[str, str] = {"loose/Makefile": "include rules.mk\n", "actions/checkout": "not a script\n",
+                             **_wf("split", "      - uses: 'owner/action@v2'\n        with:\n"
+                                            "          dir: 'split/${{ matrix.package }}'\n"
+                                            "      - run: node dist/i.js\n"),
+                             "dist/i.js": "var a=1;e/t;(function(){return e/t})\n"}
     for extra, targets in ATTACKS.values():
         files.update(extra)
         for target in targets:

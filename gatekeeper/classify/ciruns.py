@@ -29,7 +29,7 @@ import re
 
 import yaml
 
-from gatekeeper.bounded import load_json
+from gatekeeper.bounded import load_json, load_yaml
 from gatekeeper.classify import gitlabincludes
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
@@ -106,6 +106,8 @@ _DIRNAME = re.compile(rf"""\$\(cd[ \t]+["']?{_OWN}["']?(?:[ \t]*&&[ \t]*pwd(?:[ 
                       r"|\$\{0%/\*\}|\$\{BASH_SOURCE(?:\[0\])?%/\*\}")
 _MAKE_INCLUDE = re.compile(r"^[ \t]*(?:-|s)?include[ \t]+([^#\n]+)", re.MULTILINE)
 _GITLAB_INCLUDE = re.compile(r"^include[ \t]*:", re.MULTILINE)
+_PROGRAM_TYPES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "json", "php", "lua", "r", "pl",
+                            "rb"})
 _GLOB_PART = re.compile(r"\*+|\?|\[[^\]/]*\]")
 _FOLDER_WORDS = frozenset({"cd", "pushd", "-C", "--directory", "--project-directory", "Set-Location"})
 _FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir"})
@@ -145,7 +147,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         return _package(path, text)
     if name == "pnpm-workspace.yaml":
         return [f"{glob.rstrip('/')}/package.json" for glob in _workspace_globs(text)], [], []
-    scripts, composed, folders = named(text)
+    # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command
+    scripts, composed, folders = named(text, extension(name) not in _PROGRAM_TYPES)
     if _is_makefile(name):
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
@@ -180,8 +183,8 @@ def _package(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
 def _workspace_globs(text: str) -> list[str]:
     """The `packages:` globs of a pnpm-workspace.yaml (a `!` exclusion names nothing)."""
     try:
-        document = yaml.load(text, Loader=_LOADER)
-    except yaml.YAMLError:
+        document = load_yaml(text, "pnpm-workspace.yaml")
+    except (yaml.YAMLError, LimitError):
         return []
     globs = document.get("packages") if isinstance(document, dict) else None
     return [_GLOB_PART.sub(ANY, glob) for glob in globs if isinstance(glob, str) and not glob.startswith("!")] \
@@ -193,7 +196,7 @@ def _is_makefile(name: str) -> bool:
     return lower.startswith(("makefile", "gnumakefile")) or lower.endswith((".mk", ".mak", ".make"))
 
 
-def named(text: str) -> tuple[list[str], list[str], list[str]]:
+def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[str]]:
     """(the patterns of the scripts `text` runs or names, the patterns of the Compose files its commands name, the
     folders its commands run in: `working-directory:` values, `cd`/`pushd` arguments). A task runner a command runs
     (`make release`, `just ship`, `task up`, `npm run release`) names its file too: the Makefile is run as a script is
@@ -206,7 +209,7 @@ def named(text: str) -> tuple[list[str], list[str], list[str]]:
         for line in source.splitlines():
             words = [word for word in _SPLIT.split(line) if word]
             scripts += [word for word in words if _runnable(word)]
-            scripts += _commands(line)
+            scripts += _commands(line) if commands else []
             if "compose" in line.lower() or "stack" in line:
                 composed += _compose_words(line)
             for tool, rest in _TOOL.findall(line):
@@ -257,7 +260,10 @@ def _commands(line: str) -> list[str]:
             found += rest[:1]
         elif "/" in first and "." not in first.rpartition("/")[2] and not first.startswith(("/", "-", "~")):
             found.append(first)
-    return [word for word in found if _GLOB.search(word) is None and "://" not in word and word.strip("$./" + _HOLE)]
+    # a variable part would name every file of a folder (`'packages/${{ matrix.package }}'`, a quoted input read as a
+    # line), `@` is an action's or a package's version (`owner/action@v2`)
+    return [word for word in found if _GLOB.search(word) is None and "://" not in word and word.strip("./")
+            and not any(mark in word for mark in ("$", _HOLE, "@", "%"))]
 
 
 def _runnable(word: str) -> bool:

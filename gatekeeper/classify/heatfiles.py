@@ -4,7 +4,8 @@
 the client reads it at `openstack stack create` time and the template carries its text to the server. The template
 is `iac` by its content (`iac.content.heat`), the script was `src` and an edit of it allowed. A file a template of
 either tree names by `get_file:` (resolved against the template's folder, as python-heatclient resolves it) is
-`iac` (`iac.context.heat-file`), whatever its type.
+`iac` (`iac.context.heat-file`): a script, a configuration, a template, a key, a unit file (a changed source file
+of a compiled language, `.go` or `.c`, is not looked up).
 
 Found without reading every YAML file of a tree: the templates looked for are the YAML files (`.yaml`, `.yml`,
 `.template`, `.hot`) in the folders above a changed file and directly inside those folders' sub-folders (a sibling
@@ -20,7 +21,8 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from gatekeeper.classify.markers import ancestors
+from gatekeeper.classify import ciruns
+from gatekeeper.classify.markers import ancestors, extension
 from gatekeeper.gitobjects import TreeEntry
 
 __all__ = ["MAX_READS", "RULE", "Shipped"]
@@ -28,6 +30,9 @@ __all__ = ["MAX_READS", "RULE", "Shipped"]
 RULE = "iac.context.heat-file"
 MAX_READS = 2_000  # template candidates read per gate
 _TYPES = (".yaml", ".yml", ".template", ".hot")
+# What a template ships besides the scripts and configurations ciruns.may_be_named takes: templates and settings files
+_SHIPPED_TYPES = frozenset({"txt", "j2", "jinja", "jinja2", "tpl", "tmpl", "template", "properties", "xml", "env",
+                            "pem", "crt", "key", "pub", "service", "timer", "cron", "repo", "list", "rules", "sql"})
 _VERSION = re.compile(rb"""(?:^|[{,\n])[ \t]*["']?heat_template_version["']?[ \t]*:""")
 _GET_FILE = re.compile(r"""["']?\bget_file["']?[ \t]*:[ \t]*(?:\n[ \t]*)?["']?([^\s"'{},\[\]#]+)""")
 Tree = dict[str, TreeEntry]
@@ -48,6 +53,8 @@ class Shipped:
     def evidence(self, path: str) -> tuple[str, str] | None:
         """(iac.context.heat-file, `TEMPLATE ships PATH by get_file` or a bound's note); None when no template near
         `path` names it."""
+        if not ciruns.may_be_named(path) and extension(path.rpartition("/")[2]) not in _SHIPPED_TYPES:
+            return None  # a source file of a compiled language (`.go`): no template reads it, and most changes are
         if self._by_folder is None:
             self._index()
         if not self._by_folder:
