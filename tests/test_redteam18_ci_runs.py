@@ -33,7 +33,7 @@ from gitrepo import two_commits
 from incli import run_cli, tree_gate
 
 from gatekeeper.classify.ciruns import named
-from gatekeeper.classify.treereads import ci_runs
+from gatekeeper.classify.ciwalk import ci_runs
 from gatekeeper.gitobjects import TreeEntry
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"

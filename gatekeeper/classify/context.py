@@ -114,7 +114,8 @@ class Context(Protocol):
         ...
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
-        """(bucket, evidence) when a CI definition runs a side of `change` by path, or names it as a Compose file."""
+        """(rule, evidence) when a CI definition runs a side of `change` by path, names it as a Compose file, or a Heat
+        template ships it."""
         ...
 
     def inline_metadata(self, change: FileChange) -> str | None:
@@ -168,9 +169,8 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
     # A script CI runs by path, a Compose file a command names (red team 18); deps and iac files keep their bucket.
     if item.bucket not in ("ci", "iac", "deps") and (run := context.ci_run(change)) is not None:
-        bucket, evidence = run
-        rule = "ci.context.ci-run" if bucket == "ci" else "iac.context.compose-file"
-        item = _raise(item, bucket, rule, "content", evidence + how)
+        rule, evidence = run  # ci.context.ci-run, iac.context.compose-file, iac.context.heat-file (red team 19)
+        item = _raise(item, rule.partition(".")[0], rule, "content", evidence + how)
     return item
 
 

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gatekeeper.classify import ciruns, gitlabincludes, inlinemeta, kustomizerefs, localactions, tfrefs, treereads
+from gatekeeper.classify import (
+    ciruns,
+    ciwalk,
+    gitlabincludes,
+    heatfiles,
+    inlinemeta,
+    kustomizerefs,
+    localactions,
+    tfrefs,
+    treereads,
+)
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.context import FINAL_RULES, Shown
 from gatekeeper.classify.markers import MarkerIndex, ancestors
@@ -91,7 +101,8 @@ class TreeContext:
             self._actions: dict[str, str] | bool | None = None
             self._by_case: dict[str, dict[str, str]] = {}  # those maps' keys casefolded: {folded: key}
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
-            self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (bucket, by)}
+            self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (rule, evidence)}
+            self._heat = heatfiles.Shipped(self.trees, self._head)  # files Heat templates ship, by folder
             self._inline_reads = 0  # changed Python files read for PEP 723 metadata
         except BaseException:
             self.objects.close()
@@ -272,24 +283,21 @@ class TreeContext:
         return None
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
-        """(bucket, evidence) when a CI definition of either tree runs a side of `change` by its path, or a script it
-        runs does (`ci`), or a command there names it as a Compose file (`iac`): ciruns.py."""
-        old = change.old_path
-        if not ciruns.may_be_named(change.path) and (old is None or not ciruns.may_be_named(old)):
-            return None  # the common case, without reading anything
-        if self._runs is None:
-            if self._actions is None:
-                self._actions = treereads.local_actions(self.trees, self._head)
-            actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
-            self._runs = treereads.ci_runs(self.trees, self._head, actions)
-        if self._runs is False:
-            return "ci", f"more than {ciruns.MAX_FILES} CI definitions and scripts: any of them may run it"
-        assert isinstance(self._runs, dict)
-        for side in change.sides() if self._runs else ():
-            if (spelled := self._spelled("runs", self._runs, side)) is not None:
-                bucket, by = self._runs[spelled]
-                return bucket, f"{by} runs {spelled}" if bucket == "ci" else f"{by} names {spelled} as a Compose file"
-        return None
+        """(rule, evidence) when a CI definition of either tree (or a script it runs) runs a side of `change` by path
+        (`ci`), names it as a Compose file or a Heat template ships it (`iac`): ciruns.py, heatfiles.py."""
+        if any(map(ciruns.may_be_named, change.sides())):
+            if self._runs is None:
+                if self._actions is None:
+                    self._actions = treereads.local_actions(self.trees, self._head)
+                actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
+                self._runs = ciwalk.ci_runs(self.trees, self._head, actions)
+            if self._runs is False:
+                return "ci.context.ci-run", f"more than {ciruns.MAX_FILES} CI definitions and scripts: any may run it"
+            assert isinstance(self._runs, dict)
+            for side in change.sides() if self._runs else ():
+                if (spelled := self._spelled("runs", self._runs, side)) is not None:
+                    return self._runs[spelled]
+        return self._heat.evidence(change.path) or (self._heat.evidence(change.old_path) if change.old_path else None)
 
     def inline_metadata(self, change: FileChange) -> str | None:
         """Evidence that a side of `change`, a Python script outside a package, holds PEP 723 inline script metadata

@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from gatekeeper.classify import (
-    ciruns,
     composerefs,
     dockerrefs,
     gitlabincludes,
@@ -39,7 +38,7 @@ _FILES = (*_REGULAR, _LINK)  # what a checkout opens as a file (a link: where it
 _NO_ENTRY = TreeEntry("040000", "")
 
 
-class _PastBound(Exception):
+class PastBound(Exception):
     """A walk read more files than its bound: the answer is "everything"."""
 
 
@@ -48,12 +47,12 @@ def _text(read_blob: Read) -> Callable[[TreeEntry], str]:
     return lambda entry: read_blob(entry).decode("utf-8", "replace")
 
 
-def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read) -> Iterator[
+def walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read) -> Iterator[
         tuple[str, str, TreeEntry]]:
     """Each file of `queue` ((path, the file that led to it), popped last first) once, with the entry of the regular
     file a checkout opens there (through symlinks: symlinks.opened; and under any spelling a checkout that folds
     names opens for it: `tools/setup/Action.yml` for `action.yml` on a Windows or macOS runner, red team 17), while
-    the caller appends what it names to `queue`; raises _PastBound at the file past `limit`."""
+    the caller appends what it names to `queue`; raises PastBound at the file past `limit`."""
     seen: set[str] = set()
     missed: set[str] = set()
     text = _text(read_blob)
@@ -68,7 +67,7 @@ def _walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Rea
             continue
         seen.add(path)
         if len(seen) > limit:
-            raise _PastBound
+            raise PastBound
         yield path, origin, entry
 
 
@@ -119,7 +118,7 @@ def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read, own: frozenset[str
     try:
         for tree in trees:
             queue = [(gitlabincludes.ROOT, gitlabincludes.ROOT)]
-            for _path, _origin, entry in _walked(tree, queue, gitlabincludes.MAX_FILES, read_blob):
+            for _path, _origin, entry in walked(tree, queue, gitlabincludes.MAX_FILES, read_blob):
                 if entry.oid not in read:
                     data = read_blob(entry)
                     if len(data) > FULL_READ:  # its includes may be past what is read
@@ -130,7 +129,7 @@ def gitlab_includes(trees: tuple[Tree, ...], read_blob: Read, own: frozenset[str
                     # a plain path is queued as written: it may be reached through a linked folder
                     queue += [(path, path) for path in gitlabincludes.expand(pattern, tree)] \
                         if gitlabincludes.is_glob(pattern) else [(pattern, pattern)]
-    except _PastBound:
+    except PastBound:
         return gitlabincludes.EVERY_YAML
     return tuple(dict.fromkeys(found))
 
@@ -154,7 +153,7 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
     try:
         for tree in trees:
             queue = [(path, path) for path in workflows(tree, read_blob)]
-            for path, origin, entry in _walked(tree, queue, localactions.MAX_FILES, read_blob):
+            for path, origin, entry in walked(tree, queue, localactions.MAX_FILES, read_blob):
                 if entry.oid not in read:
                     data = read_blob(entry)
                     if len(data) > FULL_READ:
@@ -176,7 +175,7 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
                         continue
                     found.setdefault(folder, origin)
                     queue += [(f"{folder}/{name}", origin) for name in localactions.DEFINITIONS]
-    except _PastBound:
+    except PastBound:
         return False
     return found
 
@@ -231,14 +230,14 @@ def requirements_includes(trees: tuple[Tree, ...], read_blob: Read) -> dict[str,
             for named, installer in _installs(trees, tree, index, read_blob, texts):
                 found.setdefault(named, installer)
                 queue.append((named, installer))
-            for path, origin, entry in _walked(tree, queue, MAX_REQUIREMENTS, read_blob):
+            for path, origin, entry in walked(tree, queue, MAX_REQUIREMENTS, read_blob):
                 data = read_blob(entry)
                 if len(data) > FULL_READ:
                     return False
                 for named in _includes(path, data):
                     found.setdefault(named, origin)
                     queue.append((named, origin))
-    except _PastBound:
+    except PastBound:
         return False
     return found
 
@@ -247,7 +246,7 @@ def _installs(trees: tuple[Tree, ...], tree: Tree, index: pipinstalls.PathIndex,
               read: dict[str, list[str]]) -> list[tuple[str, str]]:
     """(path, installer) for each file an installer of `tree` (a workflow, an action, a pipeline, an image build, a
     project's settings: pipinstalls.is_installer; a Dockerfile a Compose file builds, from its context) installs by
-    `pip install -r`/`-c` or names as its requirements; raises _PastBound past MAX_INSTALLERS installers, or at one
+    `pip install -r`/`-c` or names as its requirements; raises PastBound past MAX_INSTALLERS installers, or at one
     longer than is read. A link is read where it points (a checkout opens it there). `read`: the paths each (blob,
     path, context) names, kept across the trees."""
     out: list[tuple[str, str]] = []
@@ -258,7 +257,7 @@ def _installs(trees: tuple[Tree, ...], tree: Tree, index: pipinstalls.PathIndex,
     installers += [(path, context) for path, (_compose, context) in compose_builds(tree, read_blob, trees).items()
                    if context is not None]
     if len(installers) > MAX_INSTALLERS:
-        raise _PastBound
+        raise PastBound
     for path, context in installers:
         if (entry := opened(tree, path, text)) is None:
             continue
@@ -266,7 +265,7 @@ def _installs(trees: tuple[Tree, ...], tree: Tree, index: pipinstalls.PathIndex,
         if key not in read:
             data = read_blob(entry)
             if len(data) > FULL_READ:
-                raise _PastBound
+                raise PastBound
             content = data.decode("utf-8", "replace")
             patterns = pipinstalls.installed_requirements(content) + pipinstalls.project_requirements(path, content)
             read[key] = index.matching(patterns, content) if patterns else []
@@ -279,19 +278,19 @@ def _installs(trees: tuple[Tree, ...], tree: Tree, index: pipinstalls.PathIndex,
 def compose_builds(tree: Tree, read_blob: Read, trees: tuple[Tree, ...] = ()) -> dict[str, tuple[str, str | None]]:
     """{Dockerfile a Compose file of `tree` builds: (that file, the build's context folder)}, and {Compose file it
     takes in: (that file, None)} (composerefs.py); a path with a variable part stands for every path of `tree` its
-    literal parts allow. Raises _PastBound past composerefs.MAX_FILES Compose files, or at one longer than is read.
+    literal parts allow. Raises PastBound past composerefs.MAX_FILES Compose files, or at one longer than is read.
     `trees`: the context's trees, `tree` among them (each path's name tested once: treepaths.where)."""
     found: dict[str, tuple[str, str | None]] = {}
     text = _text(read_blob)
     files = [path for path in where(trees or (tree,), tree, composerefs.is_compose) if tree[path].mode in _FILES]
     if len(files) > composerefs.MAX_FILES:
-        raise _PastBound
+        raise PastBound
     for path in files:
         if (entry := opened(tree, path, text)) is None:
             continue
         data = read_blob(entry)
         if len(data) > FULL_READ:
-            raise _PastBound
+            raise PastBound
         for named, context in composerefs.builds(path, data.decode("utf-8", "replace")):
             wild = re.compile(".*".join(map(re.escape, named.split(composerefs.WILD))), re.DOTALL) \
                 if composerefs.WILD in named else None
@@ -323,64 +322,9 @@ def applied_references(trees: tuple[Tree, ...], read_blob: Read,
                         return False
                     for script in dockerrefs.run_scripts(context, data.decode("utf-8", "replace"))[0]:
                         found.setdefault(script, f"{compose} (building {named})")
-    except _PastBound:
+    except PastBound:
         return False
     return found
-
-
-def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
-    """{path a CI definition of a tree (ciruns.is_definition, a workflow through a linked folder) runs or names, or a
-    script it runs names in turn, or the definition of a local action a workflow runs (`actions`: local_actions)
-    does: (bucket, that definition)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
-    (fail closed) past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition,
-    ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
-    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`)."""
-    found: dict[str, tuple[str, str]] = {}
-    read: dict[tuple[str, str], tuple[list[str], list[str]]] = {}  # by (blob id, path): the paths it names
-    wild = 0
-    try:
-        for tree in trees:
-            queue = [(path, path) for path, entry in tree.items()
-                     if entry.mode in (*_REGULAR, _LINK) and ciruns.is_definition(path)]
-            queue += [(path, path) for path in linked_workflows(tree, read_blob)]
-            queue += [(f"{folder}/{name}", origin) for folder, origin in actions.items() if folder
-                      for name in localactions.DEFINITIONS]
-            for path, origin, entry in _walked(tree, queue, ciruns.MAX_FILES, read_blob):
-                if (entry.oid, path) not in read:
-                    data = read_blob(entry)
-                    scripts, composed, folders = ciruns.named_in(path, data[:FULL_READ].decode("utf-8", "replace"))
-                    definition = origin == path or path.endswith(localactions.DEFINITIONS)
-                    if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
-                        return False  # what a definition runs may be past what is read
-                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed))
-                    if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
-                        return False  # each is matched against every path: bounded work (`.*` runs backtrack)
-                    read[entry.oid, path] = ([p for named in scripts[:ciruns.MAX_NAMED]
-                                              for p in _expanded(tree, ciruns.resolved(named, path, folders))],
-                                             [p for named in composed[:ciruns.MAX_NAMED]
-                                              for p in _expanded(tree, ciruns.resolved(named, path, folders))])
-                scripts, composed = read[entry.oid, path]
-                for named in scripts:
-                    if named != path and named not in found:
-                        found[named] = ("ci", origin)
-                        queue.append((named, origin))  # what the script runs in turn
-                for named in composed:
-                    found.setdefault(named, ("iac", origin))
-    except _PastBound:
-        return False
-    return found
-
-
-def _expanded(tree: Tree, paths: list[str]) -> list[str]:
-    """`paths`, each with a variable part (ciruns.ANY) standing for every path of `tree` it allows."""
-    out = []
-    for path in paths:
-        if ciruns.ANY not in path:
-            out.append(path)
-            continue
-        wild = re.compile(".*".join(map(re.escape, path.split(ciruns.ANY))), re.DOTALL)
-        out += [listed for listed in tree if wild.fullmatch(listed)]
-    return out
 
 
 def _includes(path: str, data: bytes) -> list[str]:

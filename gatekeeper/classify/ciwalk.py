@@ -1,0 +1,113 @@
+"""The files CI definitions run, read from both trees of a TreeContext (ciruns.py names them; red teams 18 and 19).
+
+Moved out of treereads.py (red team 19) with what the walk follows beyond a definition's words: the scripts a
+Dockerfile a step builds runs (dockerbuilds.py).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import NamedTuple
+
+from gatekeeper.classify import ciruns, dockerbuilds, dockerrefs, localactions
+from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import opened
+from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflows, walked
+from gatekeeper.gitobjects import TreeEntry
+
+__all__ = ["ci_runs"]
+
+_FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
+
+
+def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
+    """{path a CI definition of a tree (ciruns.is_definition, a workflow through a linked folder) runs or names, or a
+    script it runs names in turn, or the definition of a local action a workflow runs (`actions`: local_actions)
+    does: (rule, evidence)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
+    (fail closed) past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition,
+    ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
+    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`)."""
+    found: dict[str, tuple[str, str]] = {}
+    read: dict[tuple[str, str], _Named] = {}  # by (blob id, path): what it names
+    built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
+    wild = 0
+    try:
+        for tree in trees:
+            queue = [(path, path) for path, entry in tree.items()
+                     if entry.mode in _FILE_MODES and ciruns.is_definition(path)]
+            queue += [(path, path) for path in linked_workflows(tree, read_blob)]
+            queue += [(f"{folder}/{name}", origin) for folder, origin in actions.items() if folder
+                      for name in localactions.DEFINITIONS]
+            for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob):
+                if (entry.oid, path) not in read:
+                    data = read_blob(entry)
+                    text = data[:FULL_READ].decode("utf-8", "replace")
+                    scripts, composed, folders = ciruns.named_in(path, text)
+                    definition = origin == path or path.endswith(localactions.DEFINITIONS)
+                    if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
+                        return False  # what a definition runs may be past what is read
+                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed))
+                    if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
+                        return False  # each is matched against every path: bounded work (`.*` runs backtrack)
+                    read[entry.oid, path] = _Named(
+                        [p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
+                        [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
+                        [(posixpath.normpath(posixpath.join(base, dockerfile)),
+                          posixpath.normpath(posixpath.join(base, context)).lstrip("."))
+                         for dockerfile, context in dockerbuilds.builds(text)
+                         for base in ciruns.bases(path, folders)])
+                names = read[entry.oid, path]
+                scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)
+                for named in scripts:
+                    if named != path and named not in found:
+                        found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
+                        queue.append((named, origin))  # what the script runs in turn
+                for named in _expanded(tree, names.composed):
+                    found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
+    except PastBound:
+        return False
+    return found
+
+
+class _Named(NamedTuple):
+    scripts: list[str]  # patterns, resolved
+    composed: list[str]
+    builds: list[tuple[str, str]]  # (a Dockerfile, its build context), resolved
+
+
+def _built(tree: Tree, builds: list[tuple[str, str]], done: dict[tuple[str, str], list[str]],
+           read_blob: Read) -> list[str]:
+    """The files the Dockerfiles a step builds copy from their contexts and RUN (dockerrefs.run_scripts), and
+    those a RUN with a variable part or a glob may run (every file of the folder with such a name)."""
+    out: list[str] = []
+
+    def text(entry: TreeEntry) -> str:  # what a symlink says, for symlinks.opened
+        return read_blob(entry).decode("utf-8", "replace")
+
+    for dockerfile, context in builds:
+        if (entry := opened(tree, dockerfile, text)) is None:
+            continue
+        if (entry.oid, context) not in done:
+            if len(done) >= dockerbuilds.MAX_BUILDS * 4:
+                raise PastBound
+            runs, wilds = dockerrefs.run_scripts(context, read_blob(entry)[:FULL_READ].decode("utf-8", "replace"))
+            done[entry.oid, context] = sorted(runs) + [
+                path for _, folder, names in wilds for path in tree
+                if path.startswith(f"{folder}/" if folder else "") and re.fullmatch(names, path.rpartition("/")[2])]
+        out += done[entry.oid, context]
+    return out
+
+
+def _expanded(tree: Tree, paths: list[str]) -> list[str]:
+    """`paths`, each with a variable part (ciruns.ANY) standing for every path of `tree` it allows."""
+    out = []
+    for path in paths:
+        if ciruns.ANY not in path:
+            out.append(path)
+            continue
+        wild = re.compile(".*".join(map(re.escape, path.split(ciruns.ANY))), re.DOTALL)
+        out += [listed for listed in tree if wild.fullmatch(listed)]
+    return out
+
+

@@ -1,0 +1,120 @@
+"""The files an OpenStack Heat template ships to the servers it creates (red team 19, tests/test_redteam19_ci_runs.py).
+
+`user_data: {get_file: scripts/boot.sh}` in a Heat template makes `scripts/boot.sh` the server's first-boot script:
+the client reads it at `openstack stack create` time and the template carries its text to the server. The template
+is `iac` by its content (`iac.content.heat`), the script was `src` and an edit of it allowed. A file a template of
+either tree names by `get_file:` (resolved against the template's folder, as python-heatclient resolves it) is
+`iac` (`iac.context.heat-file`): a script, a configuration, a template, a key, a unit file (a changed source file
+of a compiled language, `.go` or `.c`, is not looked up).
+
+Found without reading every YAML file of a tree: the templates looked for are the YAML files (`.yaml`, `.yml`,
+`.template`, `.hot`) in the folders above a changed file and directly inside those folders' sub-folders (a sibling
+`templates/` naming `../scripts/boot.sh`), each blob once a gate and its first READ bytes (the version key opens a
+template). Past MAX_READS such files a further changed file counts as shipped (fail closed, review). *Limits:* a
+template farther away (`../../../x.sh` from three folders down a sibling tree), an environment file's
+`resource_registry`, and a `get_file` whose path is built by `str_replace` or `get_param` are not followed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+
+from gatekeeper.classify import ciruns
+from gatekeeper.classify.markers import ancestors, extension
+from gatekeeper.gitobjects import TreeEntry
+
+__all__ = ["MAX_READS", "RULE", "Shipped"]
+
+RULE = "iac.context.heat-file"
+MAX_READS = 2_000  # template candidates read per gate
+_TYPES = (".yaml", ".yml", ".template", ".hot")
+# What a template ships besides the scripts and configurations ciruns.may_be_named takes: templates and settings files
+_SHIPPED_TYPES = frozenset({"txt", "j2", "jinja", "jinja2", "tpl", "tmpl", "template", "properties", "xml", "env",
+                            "pem", "crt", "key", "pub", "service", "timer", "cron", "repo", "list", "rules", "sql"})
+_VERSION = re.compile(rb"""(?:^|[{,\n])[ \t]*["']?heat_template_version["']?[ \t]*:""")
+_GET_FILE = re.compile(r"""["']?\bget_file["']?[ \t]*:[ \t]*(?:\n[ \t]*)?["']?([^\s"'{},\[\]#]+)""")
+Tree = dict[str, TreeEntry]
+
+
+class Shipped:
+    """The files the Heat templates of `trees` ship by `get_file`, looked up by the folders of a changed path."""
+
+    def __init__(self, trees: tuple[Tree, ...], read: Callable[[TreeEntry], bytes]) -> None:
+        self._trees = trees
+        self._read = read
+        self._by_folder: dict[str, list[tuple[str, TreeEntry]]] | None = None
+        self._children: dict[str, list[str]] = {}  # a folder: its sub-folders that hold YAML files
+        self._named: dict[tuple[str, str], tuple[str, ...]] = {}  # (template path, blob): the paths it ships
+        self._folders_done: dict[str, dict[str, str]] = {}  # a folder searched: {shipped path: template}
+        self._near: dict[str, dict[str, str]] = {}  # a changed file's folder: what the templates near it ship
+
+    def evidence(self, path: str) -> tuple[str, str] | None:
+        """(iac.context.heat-file, `TEMPLATE ships PATH by get_file` or a bound's note); None when no template near
+        `path` names it."""
+        if not ciruns.may_be_named(path) and extension(path.rpartition("/")[2]) not in _SHIPPED_TYPES:
+            return None  # a source file of a compiled language (`.go`): no template reads it, and most changes are
+        if self._by_folder is None:
+            self._index()
+        if not self._by_folder:
+            return None
+        folder = path.rpartition("/")[0]
+        if (near := self._near.get(folder)) is None:  # what the templates near the folder ship, once a folder
+            near = {}
+            for above in ancestors(path):
+                if above not in self._folders_done:
+                    if (shipped := self._search(above)) is None:
+                        return RULE, f"more than {MAX_READS} YAML files near it read for Heat templates (review)"
+                    self._folders_done[above] = shipped
+                for named, template in self._folders_done[above].items():
+                    near.setdefault(named, template)
+            self._near[folder] = near
+        return (RULE, f"{near[path]} ships {path} by get_file") if path in near else None
+
+    def _index(self) -> None:
+        """The YAML files of the trees by folder; a path the tree before lists with the same blob is not tested
+        again (the trees of a gate share nearly every path)."""
+        self._by_folder = {}
+        before: Tree = {}
+        seen: list[str] = []
+        for tree in self._trees:
+            fresh = [path for path in (tree.keys() - before.keys() if before else tree) if path.endswith(_TYPES)]
+            changed = [path for path in seen if path in tree and path in before and tree[path] != before[path]]
+            for listed in (*fresh, *changed):
+                if tree[listed].mode in ("100644", "100755"):
+                    self._by_folder.setdefault(listed.rpartition("/")[0], []).append((listed, tree[listed]))
+            seen += fresh
+            before = tree
+        for folder in self._by_folder:
+            if folder:
+                self._children.setdefault(folder.rpartition("/")[0], []).append(folder)
+
+    def _search(self, folder: str) -> dict[str, str] | None:
+        """{path: template} of what the templates in `folder` and its direct sub-folders ship; None past MAX_READS."""
+        assert self._by_folder is not None
+        found: dict[str, str] = {}
+        for where in (folder, *self._children.get(folder, ())):
+            for template, entry in self._by_folder.get(where, ()):
+                if (template, entry.oid) not in self._named:
+                    if len(self._named) >= MAX_READS:
+                        return None
+                    self._named[template, entry.oid] = shipped(template, self._read(entry))
+                for path in self._named[template, entry.oid]:
+                    found.setdefault(path, template)
+        return found
+
+
+def shipped(template: str, data: bytes) -> tuple[str, ...]:
+    """The repository paths a Heat template's `get_file:` values name (none when it is no template)."""
+    if _VERSION.search(data[:4096]) is None:
+        return ()
+    folder = template.rpartition("/")[0]
+    out = []
+    for value in _GET_FILE.findall(data.decode("utf-8", "replace")):
+        if "://" in value or value.startswith("/"):
+            continue
+        path = posixpath.normpath(posixpath.join(folder, value))
+        if not path.startswith("../") and path not in (".", ".."):
+            out.append(path)
+    return tuple(dict.fromkeys(out))
