@@ -4,19 +4,13 @@ A reader used to start its own `cat-file` and one `ls-tree -r` per commit; a com
 through the same pipe: BASE and HEAD share most subtrees, read once. The process ends when its reader closes (a
 process kept idle for the next reader of the same repository saved ~5 ms a gate and left a child running in a library
 caller that waits for its children: measured and removed at the merge).
-
-Inside `sharing()` (a gate run) the readers of one repository take turns on one process instead: a `--tree` gate's
-three readers (the range's ancestry walk, BASE's configuration, the tree context) started three. The scope ends the
-shared processes when its last user leaves it, so nothing outlives the gate.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
-import threading
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -32,65 +26,16 @@ class CatFileError(GatekeeperError):
     """git cat-file could not be started or stopped answering."""
 
 
-class _Shared:
-    """One process that the readers of a repository take turns on, inside `sharing()`."""
-
-    def __init__(self) -> None:
-        self.process: subprocess.Popen[bytes] | None = None
-        self.turn = threading.Lock()  # one reader's requests and answers at a time
-
-
-class _Scope:
-    """The open `sharing()` scopes of this process: how many, and their processes by repository and environment."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.users = 0
-        self.processes: dict[tuple[str, tuple[tuple[str, str], ...]], _Shared] = {}
-
-
-_SCOPE = _Scope()
-
-
-@contextmanager
-def sharing() -> Iterator[None]:
-    """Readers created inside share one process per repository and environment; the last scope to end ends them."""
-    with _SCOPE.lock:
-        _SCOPE.users += 1
-    try:
-        yield
-    finally:
-        with _SCOPE.lock:
-            _SCOPE.users -= 1
-            ended = list(_SCOPE.processes.values()) if _SCOPE.users == 0 else []
-            if ended:
-                _SCOPE.processes.clear()
-        for shared in ended:
-            with shared.turn:
-                process, shared.process = shared.process, None
-            if process is not None:
-                _end(process)
-
-
-def _shared_for(repo: Path, env: dict[str, str]) -> _Shared | None:
-    with _SCOPE.lock:
-        if _SCOPE.users == 0:
-            return None
-        return _SCOPE.processes.setdefault((str(repo), tuple(sorted(env.items()))), _Shared())
-
-
 class CatFile:
-    """`git cat-file --batch` in `repo` with `env`, started at the first read (inside `sharing()`, the scope's)."""
+    """`git cat-file --batch` in `repo` with `env`, started at the first read."""
 
     def __init__(self, repo: Path, env: dict[str, str]) -> None:
         self.repo = repo
         self._env = env
         self._process: subprocess.Popen[bytes] | None = None
-        self._shared = _shared_for(repo, env)
 
     def close(self) -> None:
-        """End the process (a shared one is left to its scope)."""
-        self._shared = None
+        """End the process."""
         process, self._process = self._process, None
         if process is not None:
             _end(process)
@@ -103,23 +48,7 @@ class CatFile:
     def read_many(self, names: Sequence[bytes], kind: bytes | None = None,
                   limit: int | None = None) -> list[tuple[bytes, bytes | None]]:
         """`read` of each name, asked a few at a time before their answers are read (one round trip for many)."""
-        shared = self._shared
-        if shared is None:
-            return self._exchange(self._start(), names, kind, limit)
-        with shared.turn:
-            if shared.process is None or shared.process.poll() is not None:
-                if shared.process is not None:  # ended (its scope, or git itself): a reader of this scope starts anew
-                    _end(shared.process)
-                shared.process = self._spawn()
-            try:
-                return self._exchange(shared.process, names, kind, limit)
-            except BaseException:
-                process, shared.process = shared.process, None  # answers may be left unread: the next reader starts
-                _end(process)  # its own process rather than read them as its own
-                raise
-
-    def _exchange(self, process: subprocess.Popen[bytes], names: Sequence[bytes], kind: bytes | None,
-                  limit: int | None) -> list[tuple[bytes, bytes | None]]:
+        process = self._start()
         assert process.stdin is not None and process.stdout is not None
         out: list[tuple[bytes, bytes | None]] = []
         for start in range(0, len(names), _PIPELINE):
@@ -134,15 +63,13 @@ class CatFile:
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._process is None:
-            self._process = self._spawn()
+            try:
+                self._process = subprocess.Popen(
+                    [git_program(), *SAFE_GIT, "cat-file", "--batch"], cwd=self.repo, env=self._env,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            except OSError as exc:
+                raise CatFileError(f"cannot run git: {exc.strerror}", hint="install git") from None
         return self._process
-
-    def _spawn(self) -> subprocess.Popen[bytes]:
-        try:
-            return subprocess.Popen([git_program(), *SAFE_GIT, "cat-file", "--batch"], cwd=self.repo, env=self._env,
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        except OSError as exc:
-            raise CatFileError(f"cannot run git: {exc.strerror}", hint="install git") from None
 
 
 def _answer(stdout: IO[bytes], kind: bytes | None, limit: int | None) -> tuple[bytes, bytes | None]:

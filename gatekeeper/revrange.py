@@ -156,7 +156,7 @@ def _one_above_the_other(repo: Path, git_dir: str, base: str, head: str) -> tupl
     """The merge base when one commit is an ancestor of the other within ANCESTRY_STEPS commits (a pull request
     branched from BASE as it is, or BASE fast-forwarded onto HEAD): that commit, which is all `git merge-base --all`
     answers then (every other common ancestor lies below it). Read from the commit objects through the batch process
-    the gate's readers take over next (catfile.sharing), not a process of its own; None when that cannot be told: the
+    the gate's readers take over next (gitobjects.py), not a process of its own; None when that cannot be told: the
     walk ran out, an object is missing, or the repository is shallow (git hides a shallow commit's parents)."""
     if base == head:
         return (base,)
