@@ -17,7 +17,10 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     assert "network denied, egress checked: True" in done.stdout
     assert f"reported {demo_generator.SERVED_MODEL!r}" in done.stdout
     (demo,) = (tmp_path / ".demo").iterdir()
-    run_dir = min((demo / "runs").iterdir())  # the first run: the offline generator
+    # The offline generator's run, told by its request: the demo's two runs may start within one second, and a run
+    # id's stamp is followed by a random part, so the names do not order them.
+    (run_dir,) = [run for run in (demo / "runs").iterdir()
+                  if json.loads((run / "state.json").read_text())["request"]["command"][-1] == demo_generator.__file__]
     packet = json.loads((run_dir / "packet.json").read_text())
     paths = {f["path"]: f["bucket"] for f in packet["files"]}
     assert paths[".github/workflows/ci.yml"] == "ci" and paths["src/app.py"] == "src"
