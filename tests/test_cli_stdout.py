@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from incli import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 PATCH = ("diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml\nnew file mode 100644\n"
@@ -53,6 +54,7 @@ def test_a_pipe_without_a_reader_is_exit_2(args: list[str], tmp_path: Path) -> N
 
 def test_a_closed_standard_output_is_exit_2(tmp_path: Path) -> None:
     _one_error(_run(["classify", "change.diff"], tmp_path, preexec_fn=lambda: os.close(1)))
-    # The same command with somewhere to write answers as ever.
-    done = _run(["classify", "change.diff", "--format", "json"], tmp_path, stdout=subprocess.PIPE)
+    # The same command with somewhere to write answers as ever (in-process, tests/incli.py: a control, not the
+    # descriptors' subject).
+    done = run_cli(["classify", "change.diff", "--format", "json"], cwd=tmp_path)
     assert done.returncode == 0 and b'"bucket": "ci"' in done.stdout, done.stderr

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
+import threading
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
+from runbundle import gk_in
 
 from gatekeeper.errors import RunError
 from gatekeeper.runner import mounts, rundir, sandbox
@@ -60,14 +61,29 @@ def test_a_missing_probe_names_the_sandboxs_last_words(tmp_path: Path) -> None:
 
 
 def _gk_run(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
+    """`gatekeeper run` in-process (runbundle.gk_in): the planted files are read by the runner's own code either way.
+    The run goes on in a thread the test waits on for at most 60 s: a runner that blocks on a planted FIFO fails the
+    test, as the subprocess's timeout did, instead of hanging the suite."""
     repo = GitRepo(tmp_path / "origin")
     repo.write("README.md", "# sample\n")
     repo.commit()
-    return subprocess.run(
-        [sys.executable, "-m", "gatekeeper", "run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"),
-         "--sandbox", "unshare", "--format", "json", "--", "sh", "-c", script],
-        capture_output=True, text=True, timeout=60,
-    )
+    args = ("run", "--repo", str(repo.root), "--out", str(tmp_path / "runs"), "--sandbox", "unshare", "--format",
+            "json", "--", "sh", "-c", script)
+    ended: list[subprocess.CompletedProcess[str] | BaseException] = []
+
+    def run() -> None:
+        try:
+            ended.append(gk_in(*args))
+        except BaseException as exc:  # raised again in the test's own thread
+            ended.append(exc)
+
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    runner.join(timeout=60)
+    assert ended, "the run did not end within 60 s"
+    if isinstance(ended[0], BaseException):
+        raise ended[0]
+    return ended[0]
 
 
 @pytest.mark.parametrize("plant", ['mkfifo "$R"', 'ln -s /dev/zero "$R"', 'ln -s /proc/self/environ "$R"'])
