@@ -128,8 +128,10 @@ def run(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.Complet
 
 
 def test_cli_both_modes(repo: tuple[GitRepo, str, str]) -> None:
+    # The two --tree reports in-process (tests/incli.py); the patch on standard input through a real process: its
+    # pipe, exit code and stdout as a shell sees them.
     r, base, head = repo
-    done = run("--tree", f"{base}..{head}", "--format", "json", cwd=r.root)
+    done = run_cli(["deps", "--tree", f"{base}..{head}", "--format", "json"], cwd=r.root)
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert set(doc) == {"changes", "problems"}
@@ -137,7 +139,7 @@ def test_cli_both_modes(repo: tuple[GitRepo, str, str]) -> None:
     assert set(first) >= {"ecosystem", "name", "purl", "manifest", "from", "to", "change", "direct", "scope"}
     react = next(c for c in doc["changes"] if c["name"] == "react")
     assert react["purl"] == "pkg:npm/react@18.3.1" and react["ecosystem"] == "npm"
-    text = run("--tree", "HEAD~1..HEAD", cwd=r.root)
+    text = run_cli(["deps", "--tree", "HEAD~1..HEAD"], cwd=r.root)
     assert text.returncode == 0 and b"apps/web/package-lock.json" in text.stdout
     assert b"upgraded" in text.stdout and b"crates/x/Cargo.toml: unparsable" in text.stdout
     patch = r.git("diff", "--binary", base, head)
@@ -153,7 +155,7 @@ def test_cli_advisories(repo: tuple[GitRepo, str, str], tmp_path: Path) -> None:
     (osv / "GHSA-x.json").write_text(json.dumps({"id": "GHSA-test-0001", "affected": [
         {"package": {"ecosystem": "PyPI", "name": "httpx"},
          "ranges": [{"type": "ECOSYSTEM", "events": [{"introduced": "0"}, {"fixed": "0.28.0"}]}]}]}))
-    done = run("--tree", f"{base}..{head}", "--format", "json", "--advisories", str(osv), cwd=r.root)
+    done = run_cli(["deps", "--tree", f"{base}..{head}", "--format", "json", "--advisories", str(osv)], cwd=r.root)
     vulns = {c["name"]: c["vulnerabilities"] for c in json.loads(done.stdout)["changes"]}
     assert vulns["httpx"] == ["GHSA-test-0001"] and vulns["attrs"] == []
 
