@@ -30,11 +30,13 @@ def run(
     return done.returncode, (json.loads(done.stdout) if done.stdout.strip() else {}), done.stderr
 
 
-# A `commondir` file makes git read its config (filters included) from another folder.
+# A `commondir` file makes git read its config (filters included) from another folder: one in the workspace, which the
+# runner's git outside the sandbox sees too (a folder outside it, e.g. beside the run directory, would be the
+# sandbox's private tmpfs under /tmp, or not writable at all under another temporary folder).
 COMMONDIR = """
 import os, sys
 marker = sys.argv[1]
-evil = os.path.abspath("../../evil-common")
+evil = os.path.abspath("evil-common")
 os.makedirs(evil, exist_ok=True)
 with open(os.path.join(evil, "config"), "w") as config:
     config.write(f'[core]\\n\\trepositoryformatversion = 0\\n[filter "evil"]\\n\\tclean = touch {marker}; cat\\n')
