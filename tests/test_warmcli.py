@@ -24,6 +24,8 @@ SCRIPTS = [
     "stat -c %a new && gatekeeper verify new/here.json --patch ../patch.diff",
     "COLUMNS=50 gatekeeper verify --help | head -4",  # the environment (help wrapped to COLUMNS), a pipe as stdout
     "gatekeeper verify missing.json --patch patch.diff 2>&1",  # exit 2 and its line, stderr into the pipe
+    # the arguments byte for byte: one not UTF-8 and holding a space, one empty
+    "gatekeeper verify \"$(printf 'p\\377 q.json')\" --patch '' 2>&1",
 ]
 
 
@@ -48,7 +50,8 @@ def run(script: str, work: Path, first_on_path: Path) -> tuple[int, str, str]:
     return done.returncode, done.stdout.replace(str(work), "WORK"), done.stderr.replace(str(work), "WORK")
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=["usage-error", "folder-umask-stdin", "env-pipe", "exit-2"])
+@pytest.mark.parametrize("script", SCRIPTS,
+                         ids=["usage-error", "folder-umask-stdin", "env-pipe", "exit-2", "argument-bytes"])
 def test_a_script_sees_the_served_command_as_the_installed_one(script: str, folders: tuple[Path, Path],
                                                                tmp_path: Path) -> None:
     work, warm = folders
