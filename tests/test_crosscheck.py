@@ -135,3 +135,65 @@ def test_an_unused_import_fails_gatekeeper_test_as_strict_mode_would(tmp_path: P
     (unused,) = [r for r in run.results if r.status == "error"]
     assert (unused.file, unused.line) == (str(policy), line) and "unused" in unused.message
     check_bundle(root)  # the gate still decides: an unused import changes no decision
+
+
+# --- OPA's test child: one compile when the exports compile, the modules' own issues otherwise -------------
+
+POLICY = 'package p\n\nimport rego.v1\n\nreview contains "x" if input.a == 1\n'
+UNIT = ("package p_test\n\nimport rego.v1\n\nimport data.p\n\n"
+        'test_a if {\n\tfound := p.review with input as {"a": 1}\n\tcount(found) == 1\n}\n')
+EXPORTED = "__gatekeeper_locals_of_test_a"
+EXPORT = UNIT.replace("test_a if {", f'{EXPORTED} contains {{"found": found}} if {{')
+WATCH = [("p_test", "test_a", EXPORTED, (("found", True),))]
+
+
+def opa_tests(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, modules: dict[str, str],
+              export: str) -> tuple[int, list, dict]:
+    """reference.start_tests over `modules` and one export module: (the compiles its child ran, issues, outcomes)."""
+    from gatekeeper.policy import reference
+
+    log = tmp_path / "compiles"
+    log.write_text("")
+    engine = reference._engine
+
+    def counted(sources, data):  # type: ignore[no-untyped-def]  # runs in the forked child
+        with log.open("a") as out:
+            out.write("compile\n")
+        return engine(sources, data)
+
+    monkeypatch.setattr(reference, "_engine", counted)
+    exports = {"unit (exported locals)": export}
+    issues, outcomes = reference.start_tests(modules, {}, WATCH, timeout=30, exports=exports)()
+    return log.read_text().count("compile"), issues, outcomes
+
+
+def test_the_opa_test_child_compiles_once_when_the_exports_compile(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    compiles, issues, outcomes = opa_tests(monkeypatch, tmp_path, {"p.rego": POLICY, "p_test.rego": UNIT}, EXPORT)
+    assert (compiles, issues) == (1, [])
+    assert outcomes == {("p_test", "test_a"): ("pass", "", {"found": ["x"]})}
+
+
+def test_exports_that_do_not_compile_leave_the_tests_running_without_their_values(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    compiles, issues, outcomes = opa_tests(monkeypatch, tmp_path, {"p.rego": POLICY, "p_test.rego": UNIT},
+                                           EXPORT.replace("count(found) == 1", "count(fund) == 1"))
+    assert (compiles, issues) == (2, [])
+    assert outcomes == {("p_test", "test_a"): ("pass", "", {"found": []})}
+
+
+def test_a_module_that_does_not_compile_reports_its_own_issues_not_the_exports(monkeypatch: pytest.MonkeyPatch,
+                                                                               tmp_path: Path) -> None:
+    broken = UNIT.replace("count(found) == 1", "count(fund) == 1")
+    compiles, issues, outcomes = opa_tests(monkeypatch, tmp_path, {"p.rego": POLICY, "p_test.rego": broken},
+                                           EXPORT.replace("count(found) == 1", "count(fund) == 1"))
+    assert compiles == 2 and outcomes == {}
+    assert [(i.file, i.line, i.code, i.name) for i in issues] == [("p_test.rego", 9, "rego_unsafe_var_error", "fund")]
+
+
+def test_a_module_naming_an_export_is_compiled_alone_first(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The one compile is sound because no module names what the exports add; a module that does is checked alone.
+    named = POLICY + f"\n# {EXPORTED}\n"
+    compiles, issues, outcomes = opa_tests(monkeypatch, tmp_path, {"p.rego": named, "p_test.rego": UNIT}, EXPORT)
+    assert (compiles, issues) == (2, [])
+    assert outcomes == {("p_test", "test_a"): ("pass", "", {"found": ["x"]})}

@@ -23,7 +23,8 @@ SCRIPTS = [
     "cd sub && umask 077 && gatekeeper packet --run-id r1 /dev/stdin --out new/here.json < ../patch.diff && "
     "stat -c %a new && gatekeeper verify new/here.json --patch ../patch.diff",
     "COLUMNS=50 gatekeeper verify --help | head -4",  # the environment (help wrapped to COLUMNS), a pipe as stdout
-    "gatekeeper verify missing.json --patch patch.diff 2>&1",  # exit 2 and its line, stderr into the pipe
+    # exit 2 and its line, stderr into the pipe; the arguments byte for byte: one not UTF-8 holding a space, one empty
+    "gatekeeper verify \"$(printf 'missing\\377 x.json')\" --patch '' 2>&1",
 ]
 
 
