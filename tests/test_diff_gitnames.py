@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gatekeeper.diff.gitnames import git_find_name, git_header_name
+from gatekeeper.diff.section import _git_reads_header_as
 
 ENV = {**os.environ, **GIT_ENV}
 
@@ -129,3 +130,27 @@ WORDS = [
 def test_header_name_agrees_with_git_on_any_word_soup(scratch: Path, words: list[bytes]) -> None:
     header = b"".join(words)
     assert git_header_name(header) == git_reads(header_patch(header), scratch)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=8), st.lists(st.sampled_from(WORDS), max_size=12))
+def test_the_parsers_answer_for_a_header_is_git_header_names(name_words: list[bytes], other_words: list[bytes]) -> None:
+    # The parser's shortcut for `a/NAME b/NAME` (section._git_reads_header_as) answers as git_header_name does, for
+    # the header git writes for the name and for any other header.
+    name = b"".join(name_words)
+    for header in (b"a/" + name + b" b/" + name, b"".join(other_words), b"a/" + name + b" b/" + b"".join(other_words)):
+        assert _git_reads_header_as(header, name) == (git_header_name(header) == name), (header, name)
+
+
+@pytest.mark.parametrize(("header", "name", "reads"), [
+    (b"a/src/x.go b/src/x.go", b"src/x.go", True),
+    (b"a/a b/a b/a b/a", b"a b/a", True),  # a space in the name: git's scan, not the shortcut
+    (b"a/x b/x", b"y", False),
+    (b"a/x b/x ", b"x", False),
+    (b"a/x\tb/x", b"x", True),  # git also splits at a tab: the scan answers
+    (b"a/x /y b/x /y", b"x /y", False),  # git gives up at a separator followed by '/'
+    (b"a/x\t/y b/x\t/y", b"x\t/y", False),
+])
+def test_the_parsers_answer_for_some_headers(header: bytes, name: bytes, reads: bool) -> None:
+    assert _git_reads_header_as(header, name) is reads
+    assert (git_header_name(header) == name) is reads

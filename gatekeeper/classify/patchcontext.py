@@ -10,6 +10,7 @@ from __future__ import annotations
 import mmap
 import os
 from collections.abc import Iterable
+from io import BufferedReader, FileIO
 from pathlib import Path
 from typing import BinaryIO
 
@@ -154,6 +155,9 @@ def _mentions(patch: Path, needles: Iterable[bytes]) -> bool:
         return True  # cannot tell: take the careful road
 
 
+_SKIP_BUFFER = 1 << 16  # the patch's read buffer: `_Sections._skip` counts the newlines of one at a time
+
+
 class _Sections:
     """(old side text, new side text) of the section whose `diff --git` line is N, read forward once.
 
@@ -163,7 +167,7 @@ class _Sections:
 
     def __init__(self, patch: Path | None) -> None:
         self._patch = patch
-        self._handle: BinaryIO | None = None
+        self._handle: BufferedReader | None = None
         self._number = 0  # lines read so far
         self._pending: int | None = None  # a `diff --git` line read but not yet handed out
 
@@ -174,6 +178,8 @@ class _Sections:
             self._restart()
         handle = self._handle
         assert handle is not None
+        if self._number < line - 1:
+            self._skip(handle, line - 1 - self._number)
         while self._pending != line:
             raw = handle.readline()
             if not raw:
@@ -192,10 +198,23 @@ class _Sections:
             self._handle.close()
             self._handle = None
 
+    def _skip(self, handle: BufferedReader, count: int) -> None:
+        """Read past up to `count` lines, whole buffers at a time while they end before the last of them: the sections
+        of 10,000 source files before a lockfile's cost one `count` of newlines per buffer, not a `readline` each."""
+        while True:
+            data = handle.peek(_SKIP_BUFFER)
+            ends = data.count(b"\n")
+            if not data or ends >= count:
+                return  # the rest, within this buffer, line by line (`get`)
+            handle.read(len(data))
+            self._number += ends
+            count -= ends
+
     def _restart(self) -> None:
         self.close()
         assert self._patch is not None
-        self._handle = open(self._patch, "rb")  # noqa: SIM115 - kept open across calls, closed on restart
+        # Kept open across calls, closed on restart; its buffer is what _skip counts through.
+        self._handle = BufferedReader(FileIO(self._patch), _SKIP_BUFFER)
         self._number, self._pending = 0, None
 
     def _collect(self, handle: BinaryIO) -> tuple[bytes, bytes]:

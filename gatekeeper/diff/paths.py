@@ -195,7 +195,8 @@ def unsafe_reason(path: str) -> str | None:
     if control:
         return f"control character {control.group()!r} in path"
     parts = path.split("/")
-    maybe_git = _MAYBE_GIT.search(HFS_IGNORED.sub("", path)) is not None
+    # HFS_IGNORED holds no ASCII character: an ASCII path (nearly every one) has nothing to drop.
+    maybe_git = _MAYBE_GIT.search(path if path.isascii() else HFS_IGNORED.sub("", path)) is not None
     for part in parts:
         if part == "":
             return "empty path component"

@@ -103,7 +103,7 @@ def _resolve_names(s: Section, name: str) -> tuple[bytes, bytes, Status | None]:
     if old is not None and new is not None:
         # git takes a new or deleted file's name from the header and checks ---/+++ against it;
         # we ask the same of every section that is not a rename or copy.
-        if status is None and git_header_name(s.header) != new:
+        if status is None and not _git_reads_header_as(s.header, new):
             raise _fail(
                 "the names in the 'diff --git' header disagree with the section's other lines (as git reads them)",
                 name,
@@ -130,6 +130,16 @@ def _resolve_names(s: Section, name: str) -> tuple[bytes, bytes, Status | None]:
 
 
 _HEADER_HINT = "git reads the header's names differently; take the patch again with `git diff --cached --binary`"
+
+
+def _git_reads_header_as(header: bytes, name: bytes) -> bool:
+    """Whether git reads `name` from the `diff --git` header (`git_header_name`). The header git writes for a name
+    without a space, tab or double quote, `a/NAME b/NAME`, is answered without git's scan: its one separator is the
+    space before `b/`, and both halves are NAME (the same answer: tests/test_diff_gitnames.py); a patch's sections are
+    nearly all of that form (~10 % of parsing a 10,000-file patch went to the scan)."""
+    if b" " not in name and b"\t" not in name and b'"' not in name and header == b"a/" + name + b" b/" + name:
+        return True
+    return git_header_name(header) == name
 
 
 def _header_form_problem(header: bytes) -> str | None:
