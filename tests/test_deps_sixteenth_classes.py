@@ -6,6 +6,7 @@ one git repository per case."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -127,6 +128,7 @@ def test_package_swift_edits_beside_a_bump_are_problems(tmp_path: Path, edit: di
     '.package(url: "https://github.com/a/b", from: version),',  # a variable's version
     '.package(url: "https://github.com/a/b", from: "1.0.0", unknown: "x"),',  # an argument not read
     '.package(url: "https://github.com/a/b"),',  # no requirement
+    '.package(url: "https://github.com/a/b", from: "1.0.0", traits: [], traits: ["X"]),',  # an argument twice
 ])
 def test_a_call_not_of_literal_arguments_is_a_problem_never_skipped(tmp_path: Path, call: str) -> None:
     added = {"    ],\n    targets": f"        {call}\n    ],\n    targets"}
@@ -220,6 +222,13 @@ def test_mise_config_names_and_look_alikes() -> None:
     assert all(format_for(p) is None for p in ("config.toml", "misc.toml", "mise.toml.bak", "src/config.toml"))
 
 
+def _each_line(reader: Callable[[list[tuple[str, bool]], int], object], side: list[tuple[str, bool]]) -> None:
+    """Read every changed line of one hunk side in order, as edits.read does."""
+    for index, (_, changed) in enumerate(side):
+        if changed:
+            reader(side, index)
+
+
 def test_hostile_input_is_read_quickly() -> None:
     big = 1 << 20
     calls = [
@@ -230,11 +239,19 @@ def test_hostile_input_is_read_quickly() -> None:
             "P", b'.package(url: "u", from: "1")' * (big // 16))), "a line of many calls"),
         (lambda: refused(lambda: swiftmanifest.parse_package_swift("P", b"// .package(\n" * (big // 8))),
          "commented openings"),
+        (lambda: refused(lambda: swiftmanifest.parse_package_swift("P", b'.package(url: "u", from: "1", ' +
+                                                                   b"traits: [], " * (big // 8) + b")")),
+         "one call of many arguments"),
         (lambda: refused(lambda: swiftmanifest.parse_package_swift("P", b".package(" + b" " * big + b"x")), "blanks"),
         (lambda: refused(lambda: swiftmanifest.package_swift_line([(".package(" + "a:" * big, True)], 0)),
          "a line of labels"),
         (lambda: refused(lambda: swiftmanifest.package_swift_line(
             [('.package(url: "u", from: "1")' + " " * big + "x", True)], 0)), "a call's trailing blanks"),
+        (lambda: _each_line(swiftmanifest.package_swift_line,
+                            [('.package(url: "https://github.com/a/b", from: "1.0.0"),', True)] * (big // 64)),
+         "a hunk of many changed calls"),
+        (lambda: _each_line(mise.mise_line, [("[tools]", False)] + [('node = "22.1.0"', True)] * (big // 64)),
+         "a hunk of many changed tools"),
         (lambda: refused(lambda: mise.mise_line([("[tools]", False), ("a" + " " * big + "=", True)], 1)),
          "a key's blanks"),
         (lambda: refused(lambda: mise.mise_line([("[tools]", False), ('"' + "a" * big, True)], 1)),

@@ -78,13 +78,24 @@ def residue(data: bytes) -> object:
 
 def mise_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
     """A changed `tool = "version"` line whose nearest header above it in the hunk is `[tools]`; any other changed
-    line (a task, an inline table, a line of a hunk holding a multi-line string) is refused."""
+    line (a task, an inline table, a line below a triple quote of its hunk) is refused."""
     line = side[index][0]
-    if any('"""' in shown or "'''" in shown for shown, _ in side):
-        raise ManifestError("a hunk holding a multi-line string: read the whole file (--tree)")
+    # Up to the nearest header, or to the changed line read before this one (edits.read reads a side's changed lines
+    # in order and stops at the first refusal, so that line was read under `[tools]` with no multi-line string above
+    # it): each stretch of a hunk is looked at once, and a hunk of many lines stays linear.
+    header: str | None = None
+    k = index
+    while k >= 0 and header is None:
+        shown, changed = side[k]
+        if '"""' in shown or "'''" in shown:
+            raise ManifestError("a hunk holding a multi-line string: read the whole file (--tree)")
+        if k < index and _HEADER.match(shown):
+            header = re.sub(r"\s+", "", shown.split("#")[0])
+        elif k < index and changed and shown.strip():
+            header = "[tools]"
+        k -= 1
     m = _TOOL_LINE.match(line)
-    header = next((shown.strip() for shown, _ in reversed(side[:index]) if _HEADER.match(shown)), None)
-    if m is None or header is None or re.sub(r"\s+", "", header.split("#")[0]) != "[tools]":
+    if m is None or header != "[tools]":
         raise ManifestError(f"not a tool's version under a [tools] header the hunk shows: {line.strip()[:80]!r}")
     key = m.group(1) or m.group(2) or m.group(3)
     version = m.group(4) if m.group(4) is not None else m.group(5)

@@ -72,14 +72,15 @@ def _requirement(label: str | None, args: tuple[str | None, ...]) -> str | None:
 def _call(path: str, arguments: str) -> Dependency:
     where: dict[str, str] = {}
     version: str | None = None
+    traits = False
     rest = arguments.strip()
     while rest:
         arg = _ARG.match(rest)
         if arg is None:
             raise ManifestError(f"a .package argument that is not a literal: {rest[:80]!r}")
         label, values = arg.group(2), arg.group(3, 4, 5, 6, 7)
-        if arg.group("traits") is not None:
-            pass  # the residue keeps it
+        if arg.group("traits") is not None and not traits:
+            traits = True  # the residue keeps it; each argument is taken once, so the loop ends within a few
         elif label in _WHERE and label not in where and values[1] is None and values[3] is None:
             where[label] = values[0] or ""
         elif version is None and (found := _requirement(label, values)) is not None:
@@ -129,10 +130,15 @@ def residue(data: bytes) -> str:
 
 def package_swift_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
     """A changed line that is one whole `.package(...)` call (a trailing comma and comment allowed) and nothing else;
-    any other changed line, or any line of a hunk holding a triple quote (a multi-line string), is refused."""
+    any other changed line, or one below a triple quote of its hunk (a multi-line string), is refused."""
     line = side[index][0]
-    if any('"""' in shown for shown, _ in side):
-        raise ManifestError("a hunk holding a multi-line string: read the whole file (--tree)")
+    # The lines above, up to the changed line read before this one: edits.read reads a side's changed lines in order
+    # and stops at the first refusal, so each stretch is looked at once and a hunk of many lines stays linear.
+    k = index
+    while k >= 0 and (k == index or not (side[k][1] and side[k][0].strip())):
+        if '"""' in side[k][0]:
+            raise ManifestError("a hunk holding a multi-line string: read the whole file (--tree)")
+        k -= 1
     calls = _calls(line)
     if len(calls) != 1 or not _LINE_REST.match(residue(line.encode())):
         raise ManifestError(f"not one whole .package call of literal arguments: {line.strip()[:80]!r}")
