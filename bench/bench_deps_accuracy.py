@@ -38,7 +38,11 @@ Gradle catalogs, NuGet central versions, Swift packages, pub, mix, Composer, Bun
 Go workspaces, Cargo, Helm chart dependencies, Terraform, images and pnpm/yarn, committed before its first, blind
 run in round 14), `fifteenth` (deps_bumps_fifteenth.tsv, 36 more repositories chosen for Gradle catalogs, Maven
 properties, NuGet, Bundler, Composer, Helm, Terraform, kustomize, images, actions, Go, Cargo, pnpm/yarn and
-uv/poetry/PDM, committed before its first, blind run in round 15) — or reads another collection's file
+uv/poetry/PDM, committed before its first, blind run in round 15), `sixteenth` (deps_bumps_sixteenth.tsv, 36 more
+repositories chosen for breadth: pnpm/yarn/npm workspaces, uv/poetry/pip-tools, pre-commit hooks, Go multi-module,
+Bazel modules, Cargo workspaces, Gradle catalogs and wrappers, Maven, NuGet, Composer, Bundler, mix, pub, Swift,
+Terraform, Helm charts and values, images in Dockerfiles and Kubernetes values, devcontainers and Renovate's regex
+managers, committed before its first, blind run in round 16) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -78,7 +82,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "eleventh": DATA.with_name("deps_bumps_eleventh.tsv"), "twelfth": DATA.with_name("deps_bumps_twelfth.tsv"),
         "thirteenth": DATA.with_name("deps_bumps_thirteenth.tsv"),
         "fourteenth": DATA.with_name("deps_bumps_fourteenth.tsv"),
-        "fifteenth": DATA.with_name("deps_bumps_fifteenth.tsv")}
+        "fifteenth": DATA.with_name("deps_bumps_fifteenth.tsv"),
+        "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -49,8 +49,8 @@ LABELS = {
     "msbuild": "nuget", "Chart.yaml": "helm", "Chart.lock": "helm", ".terraform.lock.hcl": "terraform",
     "terraform": "terraform", "action": "github-actions", "workflow": "github-actions", "Dockerfile": "docker",
     "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
-    ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel",
-    "kustomization.yaml": "kustomize", "Podfile.lock": "cocoapods",
+    "Package.swift": "swift", ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget",
+    "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize", "Podfile.lock": "cocoapods", "mise.toml": "mise",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
 # collection shows what the delta misses rather than only what it already reads.

@@ -2,7 +2,7 @@
 the delta's parsers do not model: npm/yarn/pnpm `overrides`/`resolutions` (pnpm 10 keeps them in pnpm-workspace.yaml),
 npm's install hooks (`postinstall`, ...) and which dependencies may run theirs, Composer's `scripts`,
 Cargo `[patch]`/`[replace]`, pub's `dependency_overrides`, Bazel's `*_override()` calls (and any MODULE.bazel edit
-beyond what bazel.py reads), uv's and Poetry's
+beyond what bazel.py reads; any Package.swift edit beyond its `.package(...)` calls), uv's and Poetry's
 sources and indexes. A git source swapped in there beside an ordinary bump would read as the bump alone, so a
 change in any of them is a `partial` problem (the `deps` policy reviews it), never silence.
 """
@@ -19,6 +19,7 @@ from gatekeeper.deps.lockedsources import moved_sources
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.swift import moved_revisions
+from gatekeeper.deps.swiftmanifest import residue as swift_residue
 
 
 def _get(doc: Any, *keys: str) -> Any:
@@ -76,6 +77,12 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
         return ["build logic or download location"]
     if name == "MODULE.bazel" and base is not None and head is not None and residue(base) != residue(head):
         return ["build logic or download location"]
+    if name == "Package.swift" and base is not None and head is not None:
+        try:
+            if swift_residue(base) != swift_residue(head):
+                return ["build logic or download location"]
+        except ManifestError:
+            pass  # the parser reports an unreadable side itself
     pinned = {"Package.resolved": moved_revisions, "devcontainer-lock.json": moved_digests,
               ".devcontainer-lock.json": moved_digests, "Podfile.lock": moved_checksums}.get(name)
     if pinned is not None and base is not None and head is not None:

@@ -32,6 +32,7 @@ from gatekeeper.deps import (
     infra,
     jvm,
     kustomize,
+    mise,
     npm,
     nuget,
     precommit,
@@ -39,6 +40,7 @@ from gatekeeper.deps import (
     refedits,
     submodule,
     swift,
+    swiftmanifest,
     toolfiles,
     xcodegen,
 )
@@ -141,6 +143,8 @@ _BY_NAME: dict[str, Format] = {
     "Podfile.lock": Format("Podfile.lock", cocoapods.parse_podfile_lock, False),
     "Package.resolved": Format("Package.resolved", swift.parse_package_resolved, False,
                                 hunks=swift.package_resolved_hunks),
+    "Package.swift": Format("Package.swift", swiftmanifest.parse_package_swift, False,
+                            edits=_edits("swift", swiftmanifest.package_swift_line)),
     **{name: Format(".pre-commit-config.yaml", precommit.parse_pre_commit, False,
                     edits=_edits("pre-commit", hunklines.precommit_line))
        for name in (".pre-commit-config.yaml", ".pre-commit-config.yml")},
@@ -162,6 +166,7 @@ _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("ter
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _COMPOSE = Format("compose", toolfiles.parse_compose, True)
 _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))
+_MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mise_line))
 _COMPOSE_NAME = lazy(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
 # Rye's `requirements-dev.lock` holds requirement lines too (`requirements.lock` alone is Helm 2's: not read here).
 _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_].+\.lock$", re.IGNORECASE)
@@ -196,6 +201,8 @@ def format_for(path: str | None) -> Format | None:
         return _REQUIREMENTS
     if lower.endswith(".versions.toml"):
         return _CATALOG
+    if lower.endswith(".toml") and mise.is_config(folder, base):
+        return _MISE
     if lower.endswith((".csproj", ".fsproj", ".vbproj")):
         return _MSBUILD
     if lower.endswith(".tf"):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from gatekeeper.deps import bundler, golang, pypi, toolfiles
+from gatekeeper.deps import bundler, golang, mise, pypi, toolfiles
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml
 from gatekeeper.deps.model import ManifestError
@@ -89,6 +89,8 @@ def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = Tru
         read = _structured(fmt.name)
     elif fmt is not None and fmt.name == "rust-toolchain" and whole:
         read = toolfiles.rust_toolchain_residue
+    elif fmt is not None and fmt.name == "mise.toml" and whole:
+        read = mise.residue
     elif fmt is not None and fmt.name in _XML_FORMATS and whole:
         read = xml_residue
     if read is None:

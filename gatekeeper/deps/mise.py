@@ -1,0 +1,102 @@
+"""mise's configuration (`mise.toml`, `.mise.toml`, `mise.<env>.toml`, `.config/mise.toml`, `.mise/config.toml`,
+`.rtx.toml`): the tools of its `[tools]` table, each at the version mise installs (`node = "22.11.0"`,
+`"npm:prettier" = "3.3.3"`, `python = ["3.12", "3.11"]`, `go = { version = "1.23.4" }`).
+
+Renovate's mise manager bumps these lines. What else the file holds is code or settings mise acts on (`[tasks]` run
+commands, `[env]` sets variables, a tool's `postinstall` runs after it installs): that is its residue, compared
+between the sides (residue.py), so an edit of it beside a bump is a problem. A value that names no version
+(`latest`, `lts`) is not read, as in `.tool-versions`; one naming where the tool comes from (`ref:main`, `path:…`,
+`sub-1:latest`) is read as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.loaders import load_toml, mapping, string
+from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.tools import TOOL, VERSIONISH, tool_name
+from gatekeeper.lazy_pattern import lazy
+
+_ASDF = {"nodejs": "node", "golang": "go"}  # plugin names for the tools the rest of the delta names otherwise
+_CONFIG_NAME = lazy(r"^\.?(?:mise|rtx)(?:\.[\w-]++)?\.toml$")
+_CONFIG_FOLDERS = (".mise", "mise", ".config/mise")
+# `node = "22.11.0"`, `"npm:prettier" = '3.3.3'` directly under a `[tools]` header: a changed line of a patch.
+_TOOL_LINE = lazy(r"""^\s*+(?:([\w-]++)|"([^"\\\n]++)"|'([^'\n]++)')\s*+=\s*+(?:"([^"\\\n]*+)"|'([^'\n]*+)')"""
+                  r"""\s*+(?:#.*+)?$""")
+_HEADER = lazy(r"^\s*+\[")
+
+
+def is_config(folder: str, base: str) -> bool:
+    """Whether `folder/base` is a file mise reads its configuration from."""
+    if _CONFIG_NAME.match(base):
+        return True
+    last = folder.rsplit("/", 2)
+    return base == "config.toml" and ("/".join(last[-2:]) in _CONFIG_FOLDERS or last[-1] in _CONFIG_FOLDERS) \
+        or base == "mise.toml" and last[-1] == ".config"
+
+
+def _name(key: str) -> str:
+    key = key.removeprefix("core:")
+    return tool_name(_ASDF.get(key, key))
+
+
+def _version(value: str) -> bool:
+    return bool(VERSIONISH.match(value)) or ":" in value or "/" in value
+
+
+def _versions(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for item in value for v in _versions(item)]
+    if isinstance(value, dict):
+        return [string(value.get("version"))] if "version" in value else []
+    raise ManifestError(f"a [tools] value that is no version: {str(value)[:80]!r}")
+
+
+def parse_mise(path: str, data: bytes) -> list[Dependency]:
+    """Each `[tools]` entry at each version it names."""
+    tools = mapping(load_toml(data).get("tools"), "[tools]")
+    return [Dependency(TOOL, _name(key), version, path, True, "build")
+            for key, value in tools.items() for version in _versions(value) if _version(version)]
+
+
+def residue(data: bytes) -> object:
+    """The document without the versions parse_mise reads: a tool's other options (`postinstall`, `os`) stay."""
+    doc = load_toml(data)
+    tools = mapping(doc.get("tools"), "[tools]")
+    kept: dict[str, object] = {}
+    for key, value in tools.items():
+        if isinstance(value, dict):
+            kept[key] = {k: v for k, v in value.items() if k != "version"}
+        elif isinstance(value, list):
+            kept[key] = [({k: v for k, v in item.items() if k != "version"} if isinstance(item, dict) else "")
+                         for item in value]
+    return {**doc, "tools": kept}
+
+
+def mise_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
+    """A changed `tool = "version"` line whose nearest header above it in the hunk is `[tools]`; any other changed
+    line (a task, an inline table, a line below a triple quote of its hunk) is refused."""
+    line = side[index][0]
+    # Up to the nearest header, or to the changed line read before this one (edits.read reads a side's changed lines
+    # in order and stops at the first refusal, so that line was read under `[tools]` with no multi-line string above
+    # it): each stretch of a hunk is looked at once, and a hunk of many lines stays linear.
+    header: str | None = None
+    k = index
+    while k >= 0 and header is None:
+        shown, changed = side[k]
+        if '"""' in shown or "'''" in shown:
+            raise ManifestError("a hunk holding a multi-line string: read the whole file (--tree)")
+        if k < index and _HEADER.match(shown):
+            header = re.sub(r"\s+", "", shown.split("#")[0])
+        elif k < index and changed and shown.strip():
+            header = "[tools]"
+        k -= 1
+    m = _TOOL_LINE.match(line)
+    if m is None or header != "[tools]":
+        raise ManifestError(f"not a tool's version under a [tools] header the hunk shows: {line.strip()[:80]!r}")
+    key = m.group(1) or m.group(2) or m.group(3)
+    version = m.group(4) if m.group(4) is not None else m.group(5)
+    return [(_name(key), version)] if _version(version) else []
