@@ -855,6 +855,7 @@ OTHER = [
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
     ".github/snippet-bot.yml",
     ".copywrite.hcl",
+    ".tflint.hcl",  # a linter's settings in HCL (other.tflint, before the HCL rule)
     "services/api/.vscode/launch.json",
     ".config/ansible-lint.yml",
     ".ansible-lint.yaml",
