@@ -5,7 +5,8 @@ GoReleaser settings named `.goreleaser.<part>.yml` (ci), a Go version pin named 
 `clusterctl-settings.json`, JetBrains' HTTP client environments, the OSS Review Toolkit's `.ort.yml` and `.ort/`,
 License Finder's decisions) and OpenSSH's `sshd_config` (other), a documentation site's pages named like governance
 files (`docs/**/contributing.rst`, `license.mdx`: src, keeping the guardrail tag), test projects a test builds
-(`test-project/`, `test/**/projects/`: src, not the repository's dependencies), a reckoner course (iac, by content),
+(`test-project/`, `test/**/projects/`: src, not the repository's dependencies) and test assets (`test_assets/`,
+`testfiles/`: src), a reckoner course (iac, by content),
 and the files a NixOS or home-manager configuration reads by path literal (`builtins.readFile ./kitty`: iac). The real
 repository below checks them with the commits and from the patch."""
 
@@ -51,6 +52,10 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # ... but the test suite's own dependencies, and a project folder outside a test tree, are not
     ("test/requirements.txt", "deps"), ("tests/package.json", "deps"), ("projects/app/pom.xml", "deps"),
     ("test-projectile/package.json", "deps"),
+    # test assets and files under the folder names tests give them
+    ("pkg/config/test_assets/config_test_unknown.yaml", "src"), ("e2e_playwright/test_assets/sintel-short.webm", "src"),
+    ("backend/googlephotos/testfiles/rclone-test-image2.jpg", "src"), ("tests/test_files/frame.csv", "src"),
+    ("test_assets.py", "src"), ("assets/logo.png", "other"),
 ])
 def test_path_rules_of_the_twenty_second_round(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)
@@ -170,12 +175,15 @@ def test_the_twenty_second_classes_in_a_real_repository(git_repo: GitRepo, tmp_p
         "hack/kind/course.yml": COURSE,
         # a test project the image tests build
         "containers/node/test-project/package.json": '{"name": "test-project", "dependencies": {"express": "4"}}\n',
+        # a config loader's test input shaped like a Kubernetes object is a test's asset
+        "pkg/config/test_assets/config_test_unknown.yaml": "apiVersion: k3d.io/v1alpha2\nkind: Unknown\nfoo: bar\n",
         "package.json": '{"name": "demo", "devDependencies": {"jest": "29"}}\n',
     }
     want = {
         "users/me/kitty": "iac", "users/me/RectangleConfig.json": "iac", "users/me/nvim/coc-settings.json": "iac",
         "users/me/jujutsu.toml": "src", "pkgs/tool/fix-build.patch": "src", "hack/kind/course.yml": "iac",
         "containers/node/test-project/package.json": "src", "package.json": "deps",
+        "pkg/config/test_assets/config_test_unknown.yaml": "src",
     }
     for path, text in texts.items():
         git_repo.write(path, text)
