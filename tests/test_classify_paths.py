@@ -806,7 +806,7 @@ NOT_SIGNALS = [
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)
     "internal/plugins/helm/v1/scaffolds/internal/templates/gitignore.go",  # a scaffolder's code, no chart template
     "charts/web/tests/service_test.yaml",  # a helm-unittest suite beside the chart's templates/
-    "test-resources/lib_tests/testfiles/archive.zip",  # an archive a test unpacks: test data, not an asset
+    "test-resources/lib_tests/me/raynes/archive.zip",  # an archive a test unpacks: test data, not an asset
     "charts/web/hack/sync_dashboards.py",  # a chart's developer script
     "hack/migrate/sample-v40-values.yaml",  # a developer script's sample values, not a release's
     "tests/test-cluster/main.k",  # a KCL composition test
@@ -855,6 +855,7 @@ OTHER = [
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
     ".github/snippet-bot.yml",
     ".copywrite.hcl",
+    ".tflint.hcl",  # a linter's settings in HCL (other.tflint, before the HCL rule)
     "services/api/.vscode/launch.json",
     ".config/ansible-lint.yml",
     ".ansible-lint.yaml",

@@ -2,9 +2,10 @@
 
 Packer variable files in JSON (a legacy template's `-var-file`), Talos machine configuration and its patches, a Helm
 chart repository's generated `index.yaml` (`other`), and Bazel run-control lines that move where Bazel modules come
-from (`deps`). Each needs a key of its format that no other format uses, or two keys, so that a look-alike (an
-application's settings naming a machine, a JSON 6902 patch of a Kubernetes object, a docs site's `index.yaml`, a
-`.bazelrc` of build flags) keeps its bucket.
+from (`deps`); and Fairwinds' reckoner courses (the twenty-second set: the Helm releases a course installs). Each
+needs a key of its format that no other format uses, or two keys, so that a look-alike (an application's settings
+naming a machine, a JSON 6902 patch of a Kubernetes object, a docs site's `index.yaml`, a `.bazelrc` of build flags,
+an umbrella chart's `charts:` list) keeps its bucket.
 """
 
 from __future__ import annotations
@@ -48,6 +49,13 @@ _ASL_STATES_JSON = lazy(r'"States"[ \t]*:[ \t]*\{')
 _HELM_INDEX_VERSION = lazy(r"^apiVersion:[ \t]*['\"]?v1['\"]?[ \t]*$", _FLAGS)
 _HELM_INDEX_ENTRIES = lazy(r"^entries:[ \t]*$", _FLAGS)
 _HELM_INDEX_GENERATED = lazy(r"^generated:[ \t]*\S", _FLAGS)
+# A reckoner course (Fairwinds' helmfile: `reckoner plot course.yml` installs its charts and runs their hooks): the
+# releases under a top-level `charts:` beside the reckoner version it needs (`minimum_versions:` naming `reckoner:`),
+# or beside the top-level `namespace_management:` of its second schema. A chart's own `charts:` list has neither.
+_RECKONER_CHARTS = lazy(r"^charts[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
+_RECKONER_VERSION = lazy(
+    r"^minimum_versions[ \t]*:[ \t]*\r?\n(?:[ \t]+[^\n]*\r?\n){0,8}?[ \t]+reckoner[ \t]*:|^namespace_management[ \t]*:",
+    _FLAGS)
 # A Bazel run-control line that points module resolution elsewhere: another registry, a repository or module
 # overridden by a path or URL, a vendor folder (the same move as an index URL in a pip or npm settings file).
 # A run-control line of any command (`always`, `vendor`, a `:config`) whose flag moves where modules and downloads come
@@ -93,6 +101,9 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
     if lower.endswith((".yaml", ".yml")) and (m := _HELM_INDEX_ENTRIES.search(text)) is not None \
             and _HELM_INDEX_VERSION.search(text) and _HELM_INDEX_GENERATED.search(text):
         return "other", "other.content.helm-repository-index", evidence_line(text, m)
+    if lower.endswith((".yaml", ".yml")) and (m := _RECKONER_VERSION.search(text)) is not None \
+            and _RECKONER_CHARTS.search(text):
+        return "iac", "iac.content.reckoner-course", evidence_line(text, m)
     if is_bazelrc(lower) and (m := _BAZEL_SOURCE.search(text)) is not None and (
             "bazelrc" in lower or m.group(1).lower() in _BAZEL_COMMANDS):  # another name: a Bazel command's line only
         return "deps", "deps.content.bazel-module-source", evidence_line(text, m)

@@ -57,7 +57,7 @@ _PACKER_KEY = lazy(
     r'|iso_url|iso_checksum|boot_command|vm_name|source_image|source_image_family)"[ \t]*:')
 _CFN_PARAMETER_KEY = lazy(r'"ParameterKey"[ \t]*:[ \t]*"')
 _CFN_PARAMETER_VALUE = lazy(r'"(?:ParameterValue|UsePreviousValue)"[ \t]*:')
-_NIXOS = lazy(
+NIXOS = lazy(
     r"^[ \t]*(?:system\.stateVersion|home\.stateVersion|boot\.loader\.|boot\.initrd\.|fileSystems\.|"
     r"networking\.hostName|services\.openssh\.|users\.users\.|hardware\.[a-z]+\.enable|"
     r"environment\.systemPackages|home\.packages|disko\.devices)", _FLAGS)
@@ -244,7 +244,7 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.cloudformation-parameters", evidence_line(text, m)
     if name == "metadata.rb" and (m := _CHEF_NAME.search(text)) is not None and _CHEF_KEY.search(text):
         return "iac", "iac.content.chef-metadata", evidence_line(text, m)
-    if name.lower().endswith(".nix") and (m := _NIXOS.search(text)) is not None:
+    if name.lower().endswith(".nix") and (m := NIXOS.search(text)) is not None:
         return "iac", "iac.content.nixos", evidence_line(text, m)
     if name.lower().endswith(".groovy"):
         return _jenkins(text)

@@ -11,6 +11,10 @@ they name: every path-shaped word outside comments (see `named_paths`: a command
 `path.root`/`path.cwd` usually the same). `fileset(DIR, …)` names every file below DIR.
 A path Terraform writes (a `local_file`'s `filename`, an `archive_file`'s `output_path`: terraform-aws-eks renders
 its tests' expected user data there) is not one it reads.
+A NixOS or home-manager configuration (`configuration.nix`, `home.nix`, `home-manager.nix`, ..., whose content the
+content tier calls a machine's) reads what its path literals
+name: `builtins.readFile ./kitty`, `source = ./config/nvim` (a folder: every file below it) become a machine's
+settings; a Nix package's `default.nix` or a flake names its sources, not a machine's, and is not taken.
 Only the `.tf` files of a changed file's own folders are read: a module that reaches a file through `../` from
 a folder beside it is not seen (reading every `.tf` file of a large Terraform repository for each change was
 not worth it); that file's own kind (a policy document, a template beside `.tf` files) still decides.
@@ -23,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from gatekeeper.classify.dockerrefs import is_dockerfile, run_scripts
+from gatekeeper.classify.shapes import NIXOS
 
 MAX_TF_FILES = 512  # configuration files read per gate; a file above more unread ones counts as named (fail closed)
 # Terraform, OpenTofu, Terragrunt and Packer HCL, and Bicep (`loadTextContent('./New-SshKey.sh')` is the script a
@@ -33,6 +38,10 @@ MAX_TF_FILES = 512  # configuration files read per gate; a file above more unrea
 # the configuration is given to upload or run (the seventeenth set's Azure CAF example).
 CONFIGURATION_SUFFIXES = (".tf", ".tofu", "/terragrunt.hcl", ".pkr.hcl", ".bicep", ".tf.json", ".tofu.json",
                           "/terragrunt.hcl.json", ".pkr.json", ".tfvars", ".tfvars.json")
+# A machine's Nix configuration by the names NixOS and home-manager give it (`configuration.nix`,
+# `hardware-configuration.nix`, `home.nix`, `home-manager.nix`): not every `.nix` file (an overlay's thousands of
+# manifests in one folder would all be read, and a package's expressions name its sources).
+_NIX_CONFIGURATION = re.compile(r"(?:[\w.-]*configuration|home|home-manager)\.nix")
 # A word of a configuration: what lies between blanks, quotes, brackets and separators (a command string's words).
 _WORD = re.compile(r"""[^\s"'\[\](){},;=<>|&`]+""")
 _MODULE_DIR = ("${path.module}/", "${path.root}/", "${path.cwd}/", "${get_terragrunt_dir()}/")
@@ -58,6 +67,11 @@ _FILESET = re.compile(r'\bfileset\(\s*"(?:\$\{path\.(?:module|root|cwd)\}/?)?([^
 _WRITTEN = re.compile(r"^[ \t]*(?:filename|output_path)[ \t]*=.*$", re.MULTILINE)
 
 
+# A Nix path literal: a relative path outside any string (`./kitty`, `../hosts/common`), not a URL's or a store
+# path's tail; a `#` or `/* */` comment names nothing.
+_NIX_PATH = re.compile(r"(?<![\w.+/${:-])\.\.?/[\w.+/-]*[\w+-]")
+_NIX_COMMENT = re.compile(r"/\*.*?\*/|#[^\n]*", re.DOTALL)
+
 # The definitions of the machines Vagrant and Test Kitchen bring up: a Vagrantfile loads its settings and runs its
 # provisioning scripts by path (`YAML.load_file(... "config.yaml")`, `provision "shell", path: "bootstrap.sh"`), a
 # Test Kitchen file names the Vagrant blocks, playbooks and scripts it converges a machine with (`vagrantfiles:`,
@@ -73,13 +87,16 @@ def is_machine_definition(path: str) -> bool:
 def is_configuration(path: str) -> bool:
     """A Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file, a Dockerfile, a Vagrantfile or a Test Kitchen
     file, which may read or run files by path."""
-    return f"/{path}".endswith(CONFIGURATION_SUFFIXES) or is_dockerfile(path) or is_machine_definition(path)
+    return f"/{path}".endswith(CONFIGURATION_SUFFIXES) or is_dockerfile(path) or is_machine_definition(path) \
+        or _NIX_CONFIGURATION.fullmatch(path.rpartition("/")[2]) is not None
 
 
 def reference_rule(where: str) -> str:
     """The rule of a file the configuration at `where` names: what kind of definition reads or runs it."""
     if is_dockerfile(where):
         return "iac.context.dockerfile-script"
+    if where.endswith(".nix"):
+        return "iac.context.nix-file"
     return "iac.context.machine-file" if is_machine_definition(where) else "iac.context.terraform-file"
 
 
@@ -132,7 +149,16 @@ def names_in(where: str, text: str) -> Named:
         files, wild = run_scripts(folder, text)
         return Named(frozenset(files), frozenset(), tuple(Wildcard(word, base, None, re.compile(name, re.DOTALL))
                                                           for word, base, name in sorted(wild)[:MAX_PATTERNS]))
+    if where.endswith(".nix"):
+        return nix_paths(folder, text) if NIXOS.search(text) else Named(frozenset(), frozenset())
     return named_paths(folder, text)
+
+
+def nix_paths(folder: str, text: str) -> Named:
+    """The repository paths a machine configuration in `folder` names by path literal, each as a file and as a
+    folder whose every file it may read (`home.file.".config".source = ./config` copies a folder whole)."""
+    named = {_resolve(folder, word) for word in _NIX_PATH.findall(_NIX_COMMENT.sub("", text))} - {""}
+    return Named(frozenset(named), frozenset(named))
 
 
 def named_paths(folder: str, text: str) -> Named:
