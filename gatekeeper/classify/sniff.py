@@ -54,7 +54,7 @@ _ARM = lazy(r'"\$schema"[ \t]*:[ \t]*"https?://schema\.management\.azure\.com/sc
 _CFN_VERSION = lazy(r'^[ \t]*"?AWSTemplateFormatVersion"?[ \t]*:', _FLAGS)
 _SAM = lazy(r'^[ \t]*"?Transform"?[ \t]*:[ \t]*\[?[ \t]*["\']?AWS::Serverless', _FLAGS)
 _CFN_RESOURCES = lazy(r'^[ \t]*"?Resources"?[ \t]*:', _FLAGS)
-_CFN_TYPE = lazy(r'^[ \t]*"?Type"?[ \t]*:[ \t]*["\']?(?:AWS|Alexa|Custom)::[A-Za-z0-9]', _FLAGS)
+_CFN_TYPE = lazy(r'^[ \t]*"?Type"?[ \t]*:[ \t]*["\']?(?:(?:AWS|Alexa|Custom)::\w|[A-Za-z]\w*::\w+::\w)', _FLAGS)
 _DOC_SPLIT = lazy(r"^---[ \t]*(?:#.*)?$", _FLAGS)
 _API_YAML = lazy(r"""^["']?apiVersion["']?[ \t]*:[ \t]*["']?([^\s"'#]*)""", _FLAGS)
 _KIND_YAML = lazy(r"""^["']?kind["']?[ \t]*:[ \t]*["']?([A-Za-z0-9_.{}-]+)""", _FLAGS)
@@ -199,9 +199,9 @@ def function_handler(data: bytes) -> Signal | None:
     return Signal("src", "src.content.function-handler", evidence_line(text, m))
 
 
-# A template of a document (helm-docs' README.md.gotmpl, README.md.tpl, index.rst.j2) renders documentation: the
-# examples it quotes (an Argo CD Application past 8 KiB of a chart's README) made two labelled READMEs `iac`.
-_DOCUMENT_STEMS = frozenset({"md", "markdown", "rst", "adoc", "asciidoc"})
+# A template of a document (helm-docs' README.md.gotmpl, index.rst.j2) and llmstxt.org's Markdown for language models
+# are documentation: the examples they quote (an Argo CD Application, a compose service) are prose, not configuration.
+_DOCUMENT_STEMS, _LLMS_TEXTS = frozenset({"md", "markdown", "rst", "adoc", "asciidoc"}), {"llms.txt", "llms-full.txt"}
 
 
 def is_candidate(path: str) -> bool:
@@ -213,8 +213,8 @@ def is_candidate(path: str) -> bool:
     if dot and stem and ext.lower() in _COPY_SUFFIXES:
         name = stem
         stem, dot, ext = name.rpartition(".")
-    if dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS:
-        return False  # a document's template (`README.md.gotmpl`): its YAML examples are prose, not configuration
+    if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
+        return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb") \
         or is_bazelrc(name)
 

@@ -39,7 +39,7 @@ _BUDGET = 500_000
 _JSON_LIMITS = Limits(max_bytes=4 << 20, max_depth=128, max_values=1_000_000)
 _SPENT: ContextVar[list[int]] = ContextVar("gatekeeper_yamlroots_spent")
 UNREAD_RULE = "iac.content.unread"
-_CFN_TYPE_PREFIXES = ("AWS::", "Alexa::", "Custom::")
+_CFN_TYPE = lazy(r"(?:AWS|Alexa|Custom)::\w|[A-Za-z]\w*::\w+::\w")  # AWS's, and registry types (Org::Svc::Res)
 _PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
 _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
 # What an apiVersion looks like (`v1`, `apps/v1`, `x.example.com/v1beta1`): a template or a prose value is not one.
@@ -281,7 +281,7 @@ def cloudformation(roots: list[Node]) -> str | None:
                 continue
             for resource in (r for rs in resources.values() for r in rs):
                 for kind in strings(resource, "Type"):
-                    if kind.strip().startswith(_CFN_TYPE_PREFIXES):
+                    if _CFN_TYPE.match(kind.strip()):
                         return f"Resources: ... Type: {kind.strip()[:80]}"
     return None
 
