@@ -158,7 +158,8 @@ def test_the_twenty_third_classes_in_a_real_repository(git_repo: GitRepo, tmp_pa
         "examples/awscli-ssm-get-parameter-template.yaml": "iac", "public/llms-full.txt": "src",
         "docker/php/conf.d/custom.ini": "other", "docker/customPostgresql.conf": "other", ".ddev/config.yaml": "other",
         ".github/readme/flow.gif": "other", "plugin/src/sbt-test/deps/pom-classpaths/pom.xml": "src",
-        "deployment/build-s3-dist.sh": "src", "provisioning/roles/php/tasks/main.yml": "iac", "provisioning/roles/php/files/php.ini": "iac",
+        "deployment/build-s3-dist.sh": "src", "provisioning/roles/php/tasks/main.yml": "iac",
+        "provisioning/roles/php/files/php.ini": "iac",
     }
     for path, text in texts.items():
         git_repo.write(path, text)
