@@ -392,6 +392,7 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 
 CI = [
     ".ci-mgmt.yaml",
+    ".github/actions/setup/icon.svg",
     ".bazelci/presubmit.yml",
     ".bazelci/android.yml",
     ".release-it.json",
@@ -604,6 +605,8 @@ def test_every_file_name_in_a_single_system_ci_folder_is_ci(rules: RuleSet, fold
 
 FORGE_OTHER = [
     ".github/ISSUE_TEMPLATE/bug_report.md",
+    ".github/ISSUE_TEMPLATE.txt",
+    ".github/readme-images/jetbrains.svg",
     ".github/ISSUE_TEMPLATE/config.yml",
     ".github/PULL_REQUEST_TEMPLATE.md",
     ".github/pull_request_template.md",
