@@ -8,8 +8,9 @@ import (tests/test_runner_confinement.py watches what a real runner imports), `-
 (tests/test_packaging.py, tests/test_cli_stdout.py), and what the test process already remembers (cached answers,
 parsed bundles). tests/test_runner_resume.py keeps the SIGKILL of a cold runner.
 
-The child takes files for its standard output and error and /dev/null as its input, so nothing it writes reaches
-the test runner's own descriptors, and it ends with os._exit: never back into pytest.
+The child takes files for its standard output and error and /dev/null as its input and closes every other
+descriptor it inherited (as subprocess does), so nothing it writes reaches the test runner's own, and it ends with
+os._exit: never back into pytest.
 """
 
 from __future__ import annotations
@@ -110,6 +111,8 @@ def _child_streams(stdout: Path, stderr: Path) -> None:
                                  os.open(stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))):
         os.dup2(fd, target)
         os.close(fd)
+    # Nothing else of the test process (pytest's and xdist's pipes, a server's socket): as subprocess's close_fds.
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
     sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the child's streams, for its life
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)  # noqa: SIM115
