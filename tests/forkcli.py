@@ -1,12 +1,14 @@
 """`gatekeeper` as a process of its own, forked from the test's process instead of started cold.
 
 For tests that need the command in a process of its own — one they SIGKILL with its whole group, one that holds a
-lock another command must find taken, one in a mount namespace of the test's making — but whose subject is not how
-the command starts: a cold `python -m gatekeeper` spends ~0.3 CPU-s on the interpreter's start and the imports
-before it does anything; the forked child has them already. What it does not share with a cold start: the modules'
-import (tests/test_runner_confinement.py watches what a real runner imports), `-I` and the console script
-(tests/test_packaging.py, tests/test_cli_stdout.py), and what the test process already remembers (cached answers,
-parsed bundles). tests/test_runner_resume.py keeps the SIGKILL of a cold runner.
+lock another command must find taken, one in a mount namespace of the test's making, one that may hang and must be
+stopped at a time limit — but whose subject is not how the command starts: a cold `python -m gatekeeper` spends
+~0.3 CPU-s on the interpreter's start and the imports before it does anything; the forked child has them already.
+What it does not share with a cold start: the modules' import (tests/test_runner_confinement.py watches what a real
+runner imports), `-I` and the console script (tests/test_packaging.py, tests/test_cli_stdout.py), what the test
+process already remembers (cached answers, parsed bundles), and the environment as the kernel shows it
+(/proc/PID/environ keeps the test process's: a runner whose secrets in its environment are the subject stays a real
+process, runbundle.gk). tests/test_runner_resume.py keeps the SIGKILL of a cold runner.
 
 The child takes files for its standard output and error and /dev/null as its input and closes every other
 descriptor it inherited (as subprocess does), so nothing it writes reaches the test runner's own, and it ends with
