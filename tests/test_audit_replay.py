@@ -165,9 +165,10 @@ def test_replay_refuses_the_wrong_inputs(scene: dict, tmp_path: Path, capsys: py
 def test_end_to_end_through_the_cli(tmp_path: Path) -> None:
     """packet, then `gate --log` under the old policies, a policy commit, then `audit replay`, through the CLI.
 
-    The audit commands run as real processes; the packet and the two gates in-process (tests/incli.py): their real
-    processes are other tests' subject (tests/test_audit_log.py's eight real gates logging at once), and a cold
-    interpreter costs ~0.4 CPU-seconds a command."""
+    `audit verify` and the first `audit replay` run as real processes; the packet, the two gates and the second
+    replay (its text report) in-process (tests/incli.py): the gates' real processes are other tests' subject
+    (tests/test_audit_log.py's eight real gates logging at once), and a cold interpreter costs ~0.3 CPU-seconds a
+    command."""
     policy_repo, old_commit = make_policy_repo(tmp_path / "policy-repo")
     policies = str(policy_repo.root / "policies")
     patch = make_patch(tmp_path / "project", tmp_path / "change.diff")
@@ -196,7 +197,9 @@ def test_end_to_end_through_the_cli(tmp_path: Path) -> None:
     data = json.loads(replayed.stdout)
     assert data["replayed"]["outcome"] == "review" and data["today"]["outcome"] == "allow"
     assert data["today_differences"]["outcome"] == {"before": "review", "after": "allow"}
-    second = gk("audit", "replay", str(log), "2", "--packet", str(packet), "--patch", str(patch), "--policy", policies)
+    # The text report of the same command, in-process: the real process of `audit replay` is the one above.
+    second = gk_in("audit", "replay", str(log), "2", "--packet", str(packet), "--patch", str(patch), "--policy",
+                   policies)
     assert second.returncode == 0 and "today's bundle" in second.stdout and "same outcome" in second.stdout
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from shipped import shipped_only
 
 from gatekeeper.errors import PolicyError, UsageError
 from gatekeeper.policy import engine
-from gatekeeper.policy.bundle import bundle_digest, last_commit, load_bundle
+from gatekeeper.policy.bundle import bundle_digest, git_state, last_commit, load_bundle
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "policies"
@@ -80,6 +81,51 @@ def test_commit_is_the_last_one_that_changed_the_bundle(git_repo: GitRepo) -> No
 
 def test_no_commit_outside_a_git_repository(bundle_dir: Path) -> None:
     assert last_commit(bundle_dir) is None
+
+
+def _layout(tmp_path: Path, layout: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder `policies` placed as `layout` says (see the test below)."""
+    if layout == "work-tree":
+        return GitRepo(tmp_path / "repo").root / "deep" / "policies"
+    if layout == "gitfile":  # a linked work tree or a submodule: `.git` is a file naming the git folder
+        real = GitRepo(tmp_path / "real")
+        (tmp_path / "linked").mkdir()
+        (tmp_path / "linked" / ".git").write_text(f"gitdir: {real.root / '.git'}\n")
+        return tmp_path / "linked" / "policies"
+    if layout == "inside-a-bare-repository":
+        subprocess.run(["git", "init", "-q", "--bare", str(tmp_path / "bare.git")], check=True)
+        return tmp_path / "bare.git" / "sub" / "policies"
+    if layout == "symlink-into-a-work-tree":
+        target = GitRepo(tmp_path / "repo").root / "policies"
+        target.mkdir()
+        (tmp_path / "outside").mkdir()
+        (tmp_path / "outside" / "policies").symlink_to(target)
+        return tmp_path / "outside" / "policies"
+    if layout == "GIT_DIR":
+        monkeypatch.setenv("GIT_DIR", str(GitRepo(tmp_path / "elsewhere").root / ".git"))
+    return tmp_path / "plain" / "policies"
+
+
+@pytest.mark.parametrize("layout", ["plain", "work-tree", "gitfile", "inside-a-bare-repository",
+                                    "symlink-into-a-work-tree", "GIT_DIR"])
+def test_git_is_asked_for_the_commit_wherever_git_finds_a_repository(tmp_path: Path, layout: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bundle's commit is git's answer; git is not started only where it would find no repository (git is the
+    # truth for each layout), as for a bundle copied out of a checkout or shipped in an installed package.
+    folder = _layout(tmp_path, layout, monkeypatch)
+    folder.mkdir(parents=True, exist_ok=True)
+    finds = subprocess.run(["git", "-C", str(folder), "rev-parse", "--git-dir"], capture_output=True).returncode == 0
+    assert finds == (layout != "plain")
+    started: list[list[str]] = []
+    real_popen = subprocess.Popen
+
+    def popen(args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
+        started.append(args)
+        return real_popen(args, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    assert git_state(folder) == (None, None)  # no commit changed the folder in any of them
+    assert [args[3:5] for args in started] == ([] if layout == "plain" else [["log", "-1"], ["status", "--porcelain"]])
 
 
 @pytest.mark.parametrize(

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 from conftest import POLICY_DIR
+from forkcli import fork_cli
 from gitrepo import GitRepo
 
 import gatekeeper.verify as verify
 from gatekeeper.cli import main
 from gatekeeper.errors import GatekeeperError, InputFileError, PacketError
-
-GATE = [sys.executable, "-m", "gatekeeper", "gate"]
 
 
 @pytest.fixture
@@ -30,10 +28,10 @@ def made(git_repo: GitRepo, tmp_path: Path) -> tuple[Path, Path]:
     return patch, packet
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # A child process with a time limit: a hang fails the test instead of stalling the suite (the endless devices,
-    # read by the real program).
-    return subprocess.run([*GATE, *args, "--policy", str(POLICY_DIR)], capture_output=True, text=True, timeout=60)
+    # read by the real program). Forked from this one (tests/forkcli.py): the subject is the reading, not the start.
+    return fork_cli(["gate", *args, "--policy", str(POLICY_DIR)], tmp_path / "forked").wait(timeout=60)
 
 
 def _gate(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str]:
@@ -46,16 +44,16 @@ def _gate(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *
     return code, capsys.readouterr().err
 
 
-def test_packet_from_an_endless_device_is_refused(made: tuple[Path, Path]) -> None:
+def test_packet_from_an_endless_device_is_refused(made: tuple[Path, Path], tmp_path: Path) -> None:
     patch, _ = made
-    done = _run("/dev/zero", "--patch", str(patch))
+    done = _run(tmp_path, "/dev/zero", "--patch", str(patch))
     assert done.returncode == 2, done.stderr
     assert "device" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_patch_from_an_endless_device_is_refused(made: tuple[Path, Path]) -> None:
+def test_patch_from_an_endless_device_is_refused(made: tuple[Path, Path], tmp_path: Path) -> None:
     _, packet = made
-    done = _run(str(packet), "--patch", "/dev/zero")
+    done = _run(tmp_path, str(packet), "--patch", "/dev/zero")
     assert done.returncode == 2, done.stderr
     assert "device" in done.stderr and "Traceback" not in done.stderr
 
@@ -125,11 +123,9 @@ def test_malformed_packets_are_packet_errors(tmp_path: Path, data: bytes) -> Non
         verify.load_packet(bad)
 
 
-def test_classify_path_list_from_an_endless_device_is_refused() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "gatekeeper", "classify", "--paths", "/dev/zero", "--policy", str(POLICY_DIR)],
-        capture_output=True, text=True, timeout=60,
-    )
+def test_classify_path_list_from_an_endless_device_is_refused(tmp_path: Path) -> None:
+    done = fork_cli(["classify", "--paths", "/dev/zero", "--policy", str(POLICY_DIR)], tmp_path / "forked").wait(
+        timeout=60)  # a forked process with a time limit, as _run
     assert done.returncode == 2 and "device" in done.stderr and "Traceback" not in done.stderr
 
 

@@ -9,14 +9,12 @@ catch-all device, whose shim answers every packet itself.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from forkcli import fork_cli
 from gitrepo import GitRepo
 from runbundle import BACKENDS, RUN_STATE, gk_in
 
@@ -104,14 +102,14 @@ def _origin(tmp_path: Path, script: str) -> Path:
     return repo.root
 
 
-def _run(tmp_path: Path, backend: str, *wrapper: str, script: str = ATTEMPTS) -> tuple[dict, Path]:
-    """The run in-process (runbundle.gk_in: the subject is the sandbox and what the run records); behind a
-    `wrapper` (a mount namespace of the test's own) it is a real process."""
+def _run(tmp_path: Path, backend: str, script: str = ATTEMPTS, binds: dict[str, str] | None = None
+         ) -> tuple[dict, Path]:
+    """The run in-process (runbundle.gk_in: the subject is the sandbox and what the run records); with `binds` (a
+    mount namespace of the test's own, tests/forkcli.py) in a forked process."""
     args = ["run", "--repo", str(_origin(tmp_path, script)), "--out", str(tmp_path / "runs"), "--sandbox", backend,
             "--policy", str(POLICIES), "--model", "m", "--format", "json", "--", sys.executable, "attempts.py"]
-    if wrapper:
-        done = subprocess.run([*wrapper, sys.executable, "-m", "gatekeeper", *args], capture_output=True, text=True,
-                              timeout=120)
+    if binds is not None:
+        done = fork_cli(args, tmp_path / "forked", binds=binds).wait()
     else:
         done = gk_in(*args)
     assert done.returncode == 0, done.stderr
@@ -185,9 +183,7 @@ def test_a_run_that_tries_nothing_records_nothing_and_says_so(tmp_path: Path, ba
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_without_a_working_tun_device_the_packet_says_unrecorded(tmp_path: Path, backend: str) -> None:
     # A host without TUN: /dev/net/tun is /dev/null here (in a mount namespace of the test's own).
-    wrapper = ("unshare", "--mount", "--propagation", "private", "sh", "-c",
-               'mount --bind /dev/null /dev/net/tun && exec "$@"', "sh")
-    summary, run_dir = _run(tmp_path, backend, *wrapper)
+    summary, run_dir = _run(tmp_path, backend, binds={"/dev/net/tun": "/dev/null"})
     seen = json.loads((run_dir / "workspace" / "attempts.json").read_text())
     assert seen["tcp4"] != "NOT BLOCKED" and seen["dns"] != "NOT BLOCKED"  # still no way out
     assert seen["interfaces"] == ["lo"]
@@ -214,18 +210,18 @@ if run_state()["attempts"] == 1:
 @pytest.mark.usefixtures("runner_bundle")
 def test_resume_after_sigkill_keeps_the_egress_log_whole(tmp_path: Path) -> None:
     out = tmp_path / "runs"
-    runner = subprocess.Popen(
-        [sys.executable, "-m", "gatekeeper", "run", "--repo", str(_origin(tmp_path, SLOW)), "--out", str(out),
-         "--sandbox", "unshare", "--policy", str(POLICIES), "--format", "json", "--", sys.executable, "attempts.py"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    # The runner to kill is a process of its own, forked (tests/forkcli.py); a cold one's SIGKILL is
+    # tests/test_runner_resume.py's.
+    runner = fork_cli(["run", "--repo", str(_origin(tmp_path, SLOW)), "--out", str(out), "--sandbox", "unshare",
+                       "--policy", str(POLICIES), "--format", "json", "--", sys.executable, "attempts.py"],
+                      tmp_path / "forked", new_session=True)
     try:
         until = time.monotonic() + 60
         while time.monotonic() < until and not any(r.get("refused") for log in out.glob("*/egress.jsonl")
                                                    for r in read_log(log)):
             time.sleep(0.05)
     finally:
-        os.killpg(runner.pid, signal.SIGKILL)
-        runner.wait()
+        runner.kill_group()
     (log,) = out.glob("*/egress.jsonl")
     before = read_log(log)
     done = gk_in("run", "--resume", log.parent.name, "--out", str(out), "--format", "json")  # the kill: a process

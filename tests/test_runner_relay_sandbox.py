@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from forkcli import fork_cli
 from gitrepo import GitRepo
 from runbundle import BACKENDS, RUN_STATE, gk_in
 
@@ -169,11 +168,11 @@ def test_resume_after_sigkill_keeps_the_relay_log_whole(tmp_path: Path, fake: Fa
     repo.write("agent.py", RESUMABLE)
     repo.commit()
     out = tmp_path / "runs"
-    runner = subprocess.Popen(
-        [sys.executable, "-m", "gatekeeper", "run", "--repo", str(repo.root), "--out", str(out), "--sandbox",
-         "unshare", "--checkpoint-interval", "0.1", *_relay_args(fake)[:4], "--format", "json", "--",
-         sys.executable, "agent.py"], env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        start_new_session=True)
+    # The runner to kill is a process of its own, forked (tests/forkcli.py); a cold one's SIGKILL is
+    # tests/test_runner_resume.py's.
+    runner = fork_cli(["run", "--repo", str(repo.root), "--out", str(out), "--sandbox", "unshare",
+                       "--checkpoint-interval", "0.1", *_relay_args(fake)[:4], "--format", "json", "--",
+                       sys.executable, "agent.py"], tmp_path / "forked", env=_env(), new_session=True)
     try:
         until = time.monotonic() + 60
         while time.monotonic() < until and not list(out.glob("*/relay.jsonl")):
@@ -182,8 +181,7 @@ def test_resume_after_sigkill_keeps_the_relay_log_whole(tmp_path: Path, fake: Fa
         while time.monotonic() < until and len(read_log(log)) < 2:
             time.sleep(0.05)
     finally:
-        os.killpg(runner.pid, signal.SIGKILL)
-        runner.wait()
+        runner.kill_group()
     before = read_log(log)
     assert 2 <= len(before) < 4
     # The kill needs a process of its own; the resume runs in-process (runbundle.gk_in).

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from forkcli import fork_cli
 from gitrepo import GitRepo
 from runbundle import BACKENDS, EVERYTHING_IS_SRC, HAVE_BWRAP, RUN_STATE, HostServer, gk, gk_in, origin_repo
 
@@ -257,8 +258,8 @@ WEAKER_UNSHARE = {
 @pytest.mark.parametrize("weaker", sorted(WEAKER_UNSHARE))
 def test_an_unshare_that_cannot_confine_is_refused_not_used_weaker(tmp_path: Path, weaker: str) -> None:
     # A stand-in `unshare` weaker than asked: the run must stop before the generator, whatever it says.
-    # The whole CLI runs in a throw-away mount namespace of its own, so even a shim that wrongly went on
-    # could not remount anything of the host's.
+    # The whole CLI runs in a throw-away mount namespace of its own (a forked process, tests/forkcli.py), so even a
+    # shim that wrongly went on could not remount anything of the host's.
     fake = tmp_path / "fake-bin"
     fake.mkdir()
     real = shutil.which("unshare")
@@ -266,12 +267,8 @@ def test_an_unshare_that_cannot_confine_is_refused_not_used_weaker(tmp_path: Pat
     (fake / "unshare").chmod(0o755)
     marker = tmp_path / "generator-ran"
     env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"}
-    done = subprocess.run(
-        ["unshare", "--mount", "--propagation", "private", "--", sys.executable, "-m", "gatekeeper", "run",
-         "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare", "--",
-         "touch", str(marker)],
-        capture_output=True, text=True, env=env, timeout=60,
-    )
+    done = fork_cli(["run", "--repo", str(origin(tmp_path)), "--out", str(tmp_path / "runs"), "--sandbox", "unshare",
+                     "--", "touch", str(marker)], tmp_path / "forked", env=env, binds={}).wait()
     assert done.returncode == 2, done.stderr
     assert not marker.exists()
     assert "the generator was not run" in done.stderr and "Traceback" not in done.stderr

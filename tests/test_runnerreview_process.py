@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import secrets
 import shutil
-import subprocess
-import sys
 import time
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+from forkcli import fork_cli
 from runbundle import BACKENDS, DeadlineClock, gk_in, origin_repo
 
 from gatekeeper.runner import generator
@@ -136,17 +135,17 @@ def test_concurrent_resumes_of_one_run_one_wins(tmp_path: Path) -> None:
     state.write_text(json.dumps(doc))
     hold = out / run_id / "hold"
     hold.touch()
-    cmd = [sys.executable, "-m", "gatekeeper", "run", "--resume", run_id, "--out", str(out)]
-    slow = subprocess.Popen([*cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cmd = ["run", "--resume", run_id, "--out", str(out)]
+    slow = fork_cli(cmd, tmp_path / "forked")  # a process of its own (tests/forkcli.py), not a cold one
     try:
         # Its new attempt is recorded under the lock, just before its generator starts.
         wait_for(lambda: json.loads(state.read_text())["attempts"] == doc["attempts"] + 1)
         # The second in-process: the lock is an flock that the slow resume's process holds; no other process takes it.
-        second = gk_in(*cmd[3:])
+        second = gk_in(*cmd)
     finally:
         hold.unlink()
-    slow_out, slow_err = slow.communicate(timeout=60)
-    codes = sorted([slow.returncode, second.returncode])
-    assert codes == [0, 2], (slow_err, second.stderr)
-    loser = second if second.returncode == 2 else slow
-    assert "in use by another gatekeeper process" in (loser.stderr if loser is second else slow_err)
+    slow_done = slow.wait()
+    codes = sorted([slow_done.returncode, second.returncode])
+    assert codes == [0, 2], (slow_done.stderr, second.stderr)
+    loser = second if second.returncode == 2 else slow_done
+    assert "in use by another gatekeeper process" in loser.stderr
