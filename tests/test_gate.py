@@ -18,17 +18,8 @@ from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError
-from gatekeeper.gate import (
-    FILE_DEFAULTS,
-    build_input,
-    canonical_json,
-    digest,
-    exit_code,
-    file_entry,
-    gate_findings,
-    notable,
-    start_deciding_many,
-)
+from gatekeeper.gate import canonical_json, digest, exit_code, gate_findings, start_deciding_many
+from gatekeeper.gate_input import FILE_DEFAULTS, build_input, file_entry, notable
 from gatekeeper.model import ClassifiedFile, Decision, FileChange
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.findings import Evaluation
