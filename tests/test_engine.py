@@ -358,19 +358,29 @@ def _fed_length(receive: object) -> int:
     return len(receive())
 
 
+def _stuck(receive: object) -> None:
+    time.sleep(60)
+
+
 def test_a_fed_child_gets_what_the_parent_sends_after_the_fork_even_past_the_pipe_buffer() -> None:
     from gatekeeper.policy.isolate import start_isolated
 
     job = start_isolated(_fed_length, timeout=10, fed=True)
     job.feed(b"x" * (1 << 20))  # 16 pipe buffers: the rest is written at result(), while the child reads
+    with pytest.raises(RuntimeError, match="fed already"):
+        job.feed(b"again")
     assert job.result() == 1 << 20
     unfed = start_isolated(_fed_length, timeout=10, fed=True)
     with pytest.raises(PolicyError, match="EOFError: the parent ended its feed"):  # the pipe closed before a feed
         unfed.result()
     started = time.monotonic()
+    stuck = start_isolated(_stuck, timeout=0.5, fed=True)
+    stuck.feed(b"x" * (1 << 20))  # more than the pipe holds, to a child that never reads it
+    with pytest.raises(EngineTimedOut, match="ran past 0.5 s"):
+        stuck.result()  # the limit holds while the rest of the feed waits for the child
     cancelled = start_isolated(_fed_length, timeout=10, fed=True)
     cancelled.cancel()  # a gate that fails between the fork and the feed: the waiting child is killed, not awaited
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 8  # 0.5 s, and a loaded machine's margin
 
 
 def test_an_input_completed_after_the_fork_is_the_engine_input_exactly_as_one_built_whole() -> None:

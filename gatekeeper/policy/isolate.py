@@ -77,12 +77,12 @@ class Isolated:
         self._pid, self._fd, self._deadline, self._timeout = pid, read_fd, deadline, timeout
         self._done = False
         self._feed_fd = feed_fd
-        self._unsent = memoryview(b"")
+        self._unsent: memoryview | None = None  # what `feed` has not written yet; None before it
 
     def feed(self, data: bytes) -> None:
         """Send `data` to the child (once), without waiting for it to read: what the pipe does not take now goes at
         `result()`. The time limit runs from here: the wait before was the parent's work, not the engine's."""
-        if self._feed_fd is None:
+        if self._feed_fd is None or self._unsent is not None:
             raise RuntimeError("the child was not started to be fed, or was fed already")
         self._deadline = time.monotonic() + self._timeout
         self._unsent = memoryview(_LENGTH.pack(len(data)) + data)
@@ -93,19 +93,26 @@ class Isolated:
         except (BlockingIOError, BrokenPipeError):  # full: the rest at result(); gone: result() reports the child
             pass
 
-    def _fed(self) -> None:
-        """The rest of the feed (the child reads it once it has done what it had), then the end of it."""
+    def _fed(self) -> bool:
+        """The rest of the feed (the child reads it once it has done what it had), then the end of it; False when the
+        deadline passed first (a child stuck before it reads its feed must not hang the parent)."""
         if self._feed_fd is None:
-            return
+            return True
         fd, self._feed_fd = self._feed_fd, None
         try:
-            os.set_blocking(fd, True)
-            while self._unsent:
-                self._unsent = self._unsent[os.write(fd, self._unsent):]
+            while self._unsent:  # never fed (None): the child reads the end of the pipe, and fails
+                left = self._deadline - time.monotonic()
+                if left <= 0 or not select.select([], [fd], [], left)[1]:
+                    return False
+                try:
+                    self._unsent = self._unsent[os.write(fd, self._unsent):]
+                except BlockingIOError:
+                    continue
         except BrokenPipeError:  # the child died: its status says how
             pass
         finally:
             os.close(fd)
+        return True
 
     def result(self) -> Any:
         """The child's return value, or the error it raised / its crash / its timeout."""
@@ -113,8 +120,7 @@ class Isolated:
             raise RuntimeError("result() already collected")
         self._done = True
         try:
-            self._fed()
-            payload, timed_out = _collect(self._fd, self._deadline)
+            payload, timed_out = _collect(self._fd, self._deadline) if self._fed() else (None, True)
         except BaseException:
             _kill(self._pid)
             raise
