@@ -180,6 +180,9 @@ def start_isolated(func: Callable[..., Any], *args: Any, timeout: float, fed: bo
 
 def _receive(fd: int, timeout: float) -> bytes:
     """In the child: what the parent fed it (EOFError when the parent closed the pipe without a whole feed)."""
+    # No alarm while the parent works (its dependency delta may take longer than the limit): a parent that dies
+    # closes the pipe, which ends the wait; the limit starts again from the feed, as the parent's does.
+    signal.alarm(0)
     data = bytearray()
     size: int | None = None
     while size is None or len(data) < _LENGTH.size + size:  # not to the end: the parent closes it at result()
