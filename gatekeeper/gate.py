@@ -15,16 +15,17 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from gatekeeper import __version__
-from gatekeeper.attest.facts import UNCHECKED
 from gatekeeper.classify.context import Context
 from gatekeeper.classify.treecontext import TreeContext
-from gatekeeper.deps.gateinput import DepsInput, FactsOf, Index, from_patch, from_tree
+from gatekeeper.deps.gateinput import DepsInput, Index, from_patch, from_tree
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
-from gatekeeper.model import BUCKETS, TAGS, ClassifiedFile, Decision, Derived, Finding, outcome_of
+from gatekeeper.gate_input import input_first, input_rest, whole_input
+from gatekeeper.model import Decision, Derived, Finding, outcome_of
 from gatekeeper.packet import derive_parsed, parse
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.policy.findings import Evaluation
@@ -41,12 +42,6 @@ ATTESTATION_RULE = "gatekeeper.attestation"
 TREE_RULE = "gatekeeper.tree_mismatch"
 _SHOWN_DIFFERENCES = 20
 _FINDING_LEVELS = frozenset({"deny", "review", "warn"})
-_NOTABLE_BUCKETS = frozenset({"ci", "iac", "deps"})
-# The fields a `files` entry of the policy input leaves out when they hold these values (file_entry; the input
-# schema's `default`s): absent means this value. Policies read them with `object.get(f, FIELD, DEFAULT)`, or
-# where absence answers as the default does (`"x" in f.tags`).
-FILE_DEFAULTS: dict[str, Any] = {"old_path": None, "tags": [], "ecosystem": None, "binary": False, "old_mode": None,
-                                 "new_mode": None, "symlink_target": None, "unsafe": None}
 
 
 def canonical_json(obj: Any) -> bytes:
@@ -109,6 +104,27 @@ class Verified:
     input: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the patch shows and the first part of the policy input (`input_first`: the files, the bulk of it);
+    `rest()` computes the other part (`input_rest`: the claims compared, the dependency delta), which `decide`
+    does while the engine child takes the files in."""
+
+    packet: Mapping[str, Any]
+    derived: Derived
+    first: dict[str, Any]
+    deps: DepsInput
+    # The patch derived with the packet's own context, when it is not `derived`'s: what the claims are compared with.
+    rederive: Callable[[], Derived] | None = None
+
+    def rest(self) -> dict[str, Any]:
+        claimed = self.derived if self.rederive is None else self.rederive()
+        return input_rest(compare(self.packet, claimed), self.deps)
+
+    def verified(self, rest: Mapping[str, Any]) -> Verified:
+        return Verified(self.packet, self.derived, whole_input(self.first, rest))
+
+
 def decide(
     packet: dict[str, Any],
     patch: Path,
@@ -129,8 +145,8 @@ def decide(
 
     `guarded`: the configuration in use where it lies in the checkout; a patch touching it is refused.
     `tree_differences`: how the reviewed change differs from base + patch (`gatekeeper.treecheck`), or a function
-    that returns it (the tree check running in a thread): called once the patch is verified, before the engine
-    child is forked (no thread may be running then).
+    that returns it (the tree check running in a thread): called once the patch is derived (`show`), before the
+    engine child is forked (no thread may be running then).
     `context`: the TreeContext of BASE..HEAD; the policies see files classified with it (else with the
     patch alone). The packet's claims are re-derived with the context it names.
     `advisories`: OSV records (deps.advisories.load) that mark vulnerable changes of the dependency delta.
@@ -139,11 +155,16 @@ def decide(
     is raised before the policies' results are read.
     """
     names = list(dict.fromkeys(enabled))
-    verified = verify(packet, patch, bundle, names, guarded=guarded, context=context, attestation=attestation,
-                      advisories=advisories, derived=derived)
+    shown = show(packet, patch, bundle, names, guarded=guarded, context=context, attestation=attestation,
+                 advisories=advisories, derived=derived)
     differences = tree_differences() if callable(tree_differences) else tree_differences
-    evaluation = Evaluation(bundle, names, [verified.input], timeout=timeout)
+    # The engine child starts on the files (~0.4 s of its C input builder for 10,000) while this process compares
+    # the claims and computes the dependency delta, and sends them after: one input, as `verify` builds it.
+    evaluation = Evaluation(bundle, names, [shown.first], timeout=timeout, late=True)
     try:  # while the engine child works
+        rest = shown.rest()
+        evaluation.complete([rest])
+        verified = shown.verified(rest)
         if beside is not None:
             beside()
         digests = (digest(packet), digest(verified.input))
@@ -212,6 +233,25 @@ def verify(
 ) -> Verified:
     """Re-derive the patch, refuse a change to the gate's own configuration, compare the packet's claims
     with what the patch shows, and build the policy input (see `decide` for the options)."""
+    shown = show(packet, patch, bundle, names, guarded=guarded, context=context, attestation=attestation,
+                 advisories=advisories, derived=derived)
+    return shown.verified(shown.rest())
+
+
+def show(
+    packet: Mapping[str, Any],
+    patch: Path,
+    bundle: Bundle,
+    names: Sequence[str],
+    *,
+    guarded: Sequence[Guarded] = (),
+    context: Context | None = None,
+    attestation: Mapping[str, Any] | None = None,
+    advisories: Index | None = None,
+    derived: Derived | None = None,
+) -> Shown:
+    """`verify` up to the files' part of the policy input: re-derive the patch, refuse a change to the gate's own
+    configuration, read the files' facts; `Shown.rest()` does the rest."""
     patch = Path(patch)
     parsed = None
     if derived is None:
@@ -219,96 +259,15 @@ def verify(
         derived = derive_parsed(parsed, bundle.rules, context)
     refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
     require_deciding(bundle, names)
-    claimed = derived
+    rederive = None
     if packet_context(packet) == "patch" and derived.context == "tree":
         # An honest patch-only packet still verifies: its claims are re-derived from the same parse and path
         # tier with the patch context (which reads the patch again, for candidate files only).
-        claimed = derive_parsed(parsed or parse(patch, bundle.rules), bundle.rules)
-    # The delta and facts, once: from the TreeContext's git objects, else from the patch.
+        rederive = partial(derive_parsed, parsed or parse(patch, bundle.rules), bundle.rules)
+    # The delta and facts, once: from the TreeContext's git objects (the delta at its first use), else from the patch.
     deps = from_tree(context, advisories) if isinstance(context, TreeContext) else from_patch(patch, advisories)
-    input_doc = build_input(packet, derived, compare(packet, claimed), deps=deps, attestation=attestation)
-    return Verified(packet, derived, input_doc)
-
-
-def build_input(
-    packet: Mapping[str, Any], derived: Derived, differences: Sequence[str], *, deps: DepsInput | None = None,
-    attestation: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The policy input document (schema gatekeeper/schemas/input-v1.schema.json).
-
-    `deps`: the dependency delta and facts (default: what the patch alone shows).
-    `attestation`: what the packet's signature proved (attest.packet.PacketAttestation.to_input); without
-    a trust file the packet's runner-only claims are unverified."""
-    if deps is None:
-        deps = from_patch(Path(derived.patch), None)
-    buckets = {bucket: {"files": 0, "additions": 0, "deletions": 0} for bucket in BUCKETS}
-    tags = dict.fromkeys(TAGS, 0)
-    additions = deletions = 0
-    for item in derived.files:
-        counts = buckets[item.bucket]
-        counts["files"] += 1
-        counts["additions"] += item.change.additions
-        counts["deletions"] += item.change.deletions
-        additions += item.change.additions
-        deletions += item.change.deletions
-        for tag in item.tags:
-            tags[tag] = tags.get(tag, 0) + 1
-    entries = [file_entry(item, deps.facts_of) for item in derived.files]
-    summary = {"buckets": buckets, "tags": tags, "files": len(entries), "additions": additions, "deletions": deletions,
-               "facts": sum(1 for entry in entries if "facts" in entry), "notable": notable(entries)}
-    return {
-        "packet": {key: value for key, value in packet.items() if key != "files"},
-        "files": entries,
-        "summary": summary,
-        "integrity": {"ok": not differences, "differences": list(differences)},
-        "attestation": dict(attestation) if attestation is not None else UNCHECKED.to_input(),
-        "dependencies": deps.to_input(),
-    }
-
-
-def notable(entries: Sequence[Mapping[str, Any]]) -> list[int]:
-    """The positions in `files` of the entries a policy looks at one by one (`input.summary.notable`): bucket ci,
-    iac or deps, any tag, or facts. A policy reads those through it rather than walking `files` (each walk costs the
-    engine ~0.12 s on 10,000 files, whatever it tests); a change of source files only has none."""
-    return [index for index, entry in enumerate(entries)
-            if entry["bucket"] in _NOTABLE_BUCKETS or "tags" in entry or "facts" in entry]
-
-
-def file_entry(item: ClassifiedFile, facts_of: FactsOf | None = None) -> dict[str, Any]:
-    """One `files` entry of the policy input: the packet's file entry without the fields that hold their
-    default (`FILE_DEFAULTS`), plus the folder (`dir`) and, when the file has any, its content `facts`
-    (gatekeeper.deps.facts).
-
-    Every field is a few calls of the engine's C input builder for every file (a 10,000-file change: a field
-    left out saves 30,000 calls), and a plain source file has six of the eight at their defaults."""
-    c = item.change
-    entry: dict[str, Any] = {"path": c.path}
-    if c.old_path is not None:
-        entry["old_path"] = c.old_path
-    entry["status"] = c.status
-    entry["bucket"] = item.bucket
-    entry["rule"] = item.rule
-    if item.tags:
-        entry["tags"] = list(item.tags)
-    if item.ecosystem is not None:
-        entry["ecosystem"] = item.ecosystem
-    entry["additions"] = c.additions
-    entry["deletions"] = c.deletions
-    if c.binary:
-        entry["binary"] = True
-    if c.old_mode is not None:
-        entry["old_mode"] = c.old_mode
-    if c.new_mode is not None:
-        entry["new_mode"] = c.new_mode
-    if c.symlink_target is not None:
-        entry["symlink_target"] = c.symlink_target
-    if c.unsafe is not None:
-        entry["unsafe"] = c.unsafe
-    entry["dir"] = c.path.rpartition("/")[0]
-    facts = facts_of(c) if facts_of is not None else None
-    if facts is not None:
-        entry["facts"] = facts
-    return entry
+    first = input_first(packet, derived, deps=deps, attestation=attestation)
+    return Shown(packet, derived, first, deps, rederive)
 
 
 def gate_findings(input_doc: Mapping[str, Any], tree_differences: Sequence[str] = ()) -> list[Finding]:

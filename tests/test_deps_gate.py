@@ -16,7 +16,7 @@ from gitdiffs import commit_patch
 from gitrepo import GitRepo
 
 from gatekeeper.cli import main
-from gatekeeper.gate import build_input
+from gatekeeper.gate_input import build_input
 from gatekeeper.packet import derive
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.input_schema import validate_input

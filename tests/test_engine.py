@@ -328,7 +328,8 @@ def test_the_engine_sees_the_gate_input_exactly_as_built() -> None:
     """Every fixture case's policy input, read back from the engine as `input`, is the Python document
     byte for byte (canonical JSON): the C input builder drops, reorders or retypes nothing (strings the
     engine mangles reach it percent-encoded and come back restored, see rego_values)."""
-    from gatekeeper.gate import build_input, canonical_json
+    from gatekeeper.gate import canonical_json
+    from gatekeeper.gate_input import build_input
     from gatekeeper.packet import build_packet, derive
     from gatekeeper.policy.bundle import load_bundle
     from gatekeeper.verify import compare
@@ -350,3 +351,70 @@ def test_the_engine_sees_the_gate_input_exactly_as_built() -> None:
     seen = engine.start_evaluating({"pol/p.rego": HEAD + "v := input\n"}, {}, inputs, "data.p.v", timeout=60).result()
     for built, got in zip(inputs, seen, strict=True):
         assert canonical_json(got) == canonical_json(built)
+
+
+def _fed_length(receive: object) -> int:
+    assert callable(receive)
+    return len(receive())
+
+
+def _stuck(receive: object) -> None:
+    time.sleep(60)
+
+
+def test_a_fed_child_gets_what_the_parent_sends_after_the_fork_even_past_the_pipe_buffer() -> None:
+    from gatekeeper.policy.isolate import start_isolated
+
+    job = start_isolated(_fed_length, timeout=10, fed=True)
+    job.feed(b"x" * (1 << 20))  # 16 pipe buffers: the rest is written at result(), while the child reads
+    with pytest.raises(RuntimeError, match="fed already"):
+        job.feed(b"again")
+    assert job.result() == 1 << 20
+    unfed = start_isolated(_fed_length, timeout=10, fed=True)
+    with pytest.raises(PolicyError, match="EOFError: the parent ended its feed"):  # the pipe closed before a feed
+        unfed.result()
+    started = time.monotonic()
+    stuck = start_isolated(_stuck, timeout=0.5, fed=True)
+    stuck.feed(b"x" * (1 << 20))  # more than the pipe holds, to a child that never reads it
+    with pytest.raises(EngineTimedOut, match="ran past 0.5 s"):
+        stuck.result()  # the limit holds while the rest of the feed waits for the child
+    cancelled = start_isolated(_fed_length, timeout=10, fed=True)
+    cancelled.cancel()  # a gate that fails between the fork and the feed: the waiting child is killed, not awaited
+    assert time.monotonic() - started < 8  # 0.5 s, and a loaded machine's margin
+
+
+def test_an_input_completed_after_the_fork_is_the_engine_input_exactly_as_one_built_whole() -> None:
+    """The gate forks the engine child with the files (gate.input_first) and sends `integrity` and `dependencies`
+    after (gate.input_rest): the engine sees the same document as when it gets it whole, strings it mangles in
+    either part restored, and a rest larger than a pipe's buffer arrives whole."""
+    from gatekeeper.gate import canonical_json
+
+    first = {"packet": {"run_id": "r"}, "files": [{"path": f"src/f{i}.go", "additions": i} for i in range(3000)],
+             "summary": {"files": 3000}, "attestation": {"verified": False}}
+    rest = {"integrity": {"ok": False, "differences": ['we"ird\\n\udce9']},
+            "dependencies": {"changes": [{"name": f"p{i}", "to": "1.0.1"} for i in range(5000)], "problems": []}}
+    module = {"pol/p.rego": HEAD + "v := input\n"}
+    whole = {**first, **rest}
+    job = engine.start_evaluating(module, {}, [first], "data.p.v", timeout=60, late=True)
+    job.complete([rest])
+    (seen,) = job.result()
+    (alone,) = engine.start_evaluating(module, {}, [whole], "data.p.v", timeout=60).result()
+    assert canonical_json(seen) == canonical_json(whole) == canonical_json(alone)
+
+
+def test_an_evaluation_started_late_refuses_results_before_its_rest_and_a_key_given_twice() -> None:
+    from gatekeeper.policy.bundle import load_bundle
+    from gatekeeper.policy.findings import Evaluation
+
+    bundle = load_bundle(REPO / "policies")
+    waiting = Evaluation(bundle, ["core"], [{"files": []}], timeout=10, late=True)
+    with pytest.raises(RuntimeError, match="before complete"):
+        waiting.results()
+    with pytest.raises(ValueError, match="keys given twice: \\['files'\\]"):
+        waiting.complete([{"files": [], "summary": {}}])
+    waiting.complete([{"summary": {}}])  # still waiting: the refused call sent nothing
+    assert waiting.results() == [[]]
+    whole = Evaluation(bundle, ["core"], [{"files": []}], timeout=10)
+    with pytest.raises(RuntimeError, match="without late=True"):
+        whole.complete([{}])
+    whole.cancel()

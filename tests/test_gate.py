@@ -18,17 +18,8 @@ from gitrepo import GitRepo
 
 from gatekeeper.cli import main
 from gatekeeper.errors import ExitCode, GatekeeperError, PolicyError
-from gatekeeper.gate import (
-    FILE_DEFAULTS,
-    build_input,
-    canonical_json,
-    digest,
-    exit_code,
-    file_entry,
-    gate_findings,
-    notable,
-    start_deciding_many,
-)
+from gatekeeper.gate import canonical_json, digest, exit_code, gate_findings, start_deciding_many
+from gatekeeper.gate_input import FILE_DEFAULTS, build_input, file_entry, notable
 from gatekeeper.model import ClassifiedFile, Decision, FileChange
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.findings import Evaluation
@@ -584,3 +575,43 @@ def test_gatekeeper_yaml_is_read_once_per_gate(
     assert main(["gate", str(change.packet), "--patch", str(change.patch)]) == ALLOW
     assert json.loads(capsys.readouterr().out)["outcome"] == "allow"  # the file's format was used
     assert reads == ["gatekeeper.yaml"]
+
+
+@pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
+def test_decide_hands_the_engine_verifys_input_though_in_two_parts(tmp_path: Path, tree: bool) -> None:
+    """decide forks the engine child with the files and sends the claims' comparison and the dependency delta after
+    (computed meanwhile, under --tree the delta from git objects): what it decides on is the input verify builds
+    whole, byte for byte (its digest), and the policies saw the rest (the delta's bump reviewed, the integrity)."""
+    from gitdiffs import commit_patch
+
+    from gatekeeper.classify.treecontext import TreeContext
+    from gatekeeper.gate import decide, verify
+    from gatekeeper.revrange import resolve_range
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("requirements.txt", "requests==2.31.0\n")
+    repo.write("src/app.py", "print(1)\n")
+    base = repo.commit("base")
+    repo.write("requirements.txt", "requests==3.0.0\n")
+    repo.write("src/app.py", "print(2)\n")
+    head = repo.commit("head")
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(commit_patch(repo, base, head, "--binary"))
+    assert main(["packet", str(patch), "--out", str(tmp_path / "p.json"), "--policy", str(POLICY_DIR)]) == 0
+    packet = json.loads((tmp_path / "p.json").read_text())
+    packet["diff"]["additions"] += 1  # a claim the patch does not bear out: integrity is in the late part
+    bundle = load_bundle(POLICY_DIR)
+    names = ["core", "deps"]
+    context = TreeContext(resolve_range(f"{base}..{head}", repo.root), bundle.rules) if tree else None
+    try:
+        whole = verify(packet, patch, bundle, names, context=context)
+        decision = decide(packet, patch, bundle, names, context=context, timeout=30)
+    finally:
+        if context is not None:
+            context.close()
+    assert decision.input_digest == digest(whole.input)
+    assert whole.input["integrity"]["ok"] is False and whole.input["dependencies"]["changes"]
+    found = {(reason.rule, reason.msg) for reason in decision.reasons}
+    assert any(rule == "gatekeeper.integrity" for rule, _ in found), found
+    # (the level reads `minor` from a freshly built bundle, `"minor"` from one the process saved: regopy's sprintf)
+    assert any(rule == "deps.upgrade_level" and msg.endswith(": requests 3.0.0") for rule, msg in found), found

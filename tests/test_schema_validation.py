@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from gatekeeper import schema_validation
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import PacketError
-from gatekeeper.gate import build_input
+from gatekeeper.gate_input import build_input
 from gatekeeper.packet import build_packet, derive
 from gatekeeper.verify import MAX_FILES, SCHEMA_FILE, validate_packet
 

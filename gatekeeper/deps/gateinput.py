@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,12 +32,23 @@ Index = dict[tuple[str, str], list[advisories.Affected]]
 FactsOf = Callable[[FileChange], "dict[str, object] | None"]
 
 
-@dataclass(frozen=True, slots=True)
 class DepsInput:
-    """`input.dependencies` and a way to get each file's `facts`."""
+    """`input.dependencies` and a way to get each file's `facts`.
 
-    delta: Delta
-    facts_of: FactsOf
+    `delta` may be a function that computes it, called at the first `to_input()`: under `--tree` the facts come
+    from blobs of their own, so the gate reads the files' facts first and the delta while the engine child takes
+    the files in (gate.decide)."""
+
+    __slots__ = ("_delta", "facts_of")
+
+    def __init__(self, delta: Delta | Callable[[], Delta], facts_of: FactsOf) -> None:
+        self._delta, self.facts_of = delta, facts_of
+
+    @property
+    def delta(self) -> Delta:
+        if not isinstance(self._delta, Delta):
+            self._delta = self._delta()
+        return self._delta
 
     def to_input(self) -> dict[str, Any]:
         return dependencies_doc(self.delta)
@@ -71,7 +81,9 @@ def from_patch(patch: Path, index: Index | None) -> DepsInput:
 def from_tree(context: TreeContext, index: Index | None) -> DepsInput:
     """The delta of the pull request's change (merge base → HEAD) and facts read from its blobs."""
     git = context.objects
-    delta = _marked(tree_delta(git, context.old_commit, context.head_commit), index)
+
+    def delta() -> Delta:
+        return _marked(tree_delta(git, context.old_commit, context.head_commit), index)
 
     def blob(entry: TreeEntry | None) -> bytes | None:
         if entry is None or entry.mode not in ("100644", "100755"):

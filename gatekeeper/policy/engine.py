@@ -11,8 +11,10 @@ import hashlib
 import importlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+import pickle
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from gatekeeper.errors import PolicyError
@@ -78,6 +80,10 @@ class Evaluating:
     def __init__(self, job: Isolated, key: str) -> None:
         self._job, self._key = job, key
 
+    def complete(self, rests: Sequence[Mapping[str, Any]]) -> None:
+        """Send the child the rest of each input (started with `late=True`): the keys its input lacks."""
+        self._job.feed(pickle.dumps([dict(rest) for rest in rests], protocol=pickle.HIGHEST_PROTOCOL))
+
     def result(self) -> list[Any]:
         """Per input, its value (UNDEFINED when it has none) or its PolicyError.
 
@@ -98,12 +104,14 @@ class Evaluating:
 
 def start_evaluating(
     modules: Mapping[str, str], data: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]], query: str, *,
-    timeout: float,
+    timeout: float, late: bool = False,
 ) -> Evaluating:
     """Evaluate the Rego expression `query` over each of `inputs` in one forked child with one build.
 
     The child gets the inputs through the fork (nothing is pickled on the way in); the caller works on
     and collects with `.result()`. `timeout` is for all the inputs together.
+    `late`: each input is only its first keys; the caller sends the rest with `.complete()` (pickled: keep it small)
+    while the child builds the bundle and hands the engine those first keys (a gate's `files`: the bulk of the work).
     """
     _load_library()
     key = _bundle_key(modules, data, query)
@@ -112,7 +120,8 @@ def start_evaluating(
     if len(_SEEN) >= 4 * _BUILT_MAX:
         _SEEN.clear()
     _SEEN.add(key)
-    job = start_isolated(_evaluate_here, dict(modules), data, list(inputs), query, built, save, timeout=timeout)
+    job = start_isolated(_evaluate_here, dict(modules), data, list(inputs), query, built, save, timeout=timeout,
+                         fed=late)
     return Evaluating(job, key)
 
 
@@ -193,8 +202,12 @@ def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> 
 
 
 def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], inputs: list[Any], query: str,
-                   built: bytes | None, save: bool) -> tuple[list[Any], bytes | None]:
-    """(per input, its value or error; the binary bundle when this child built it and `save`, else None)."""
+                   built: bytes | None, save: bool,
+                   receive: Callable[[], bytes] | None = None) -> tuple[list[Any], bytes | None]:
+    """(per input, its value or error; the binary bundle when this child built it and `save`, else None).
+
+    `receive`: the parent's feed (start_evaluating's `late`), the rest of every input, read when the first input's
+    first keys are in the engine."""
     from regopy.rego_shared import rego_bundle_query  # deferred: the child only (see above)
 
     loaded = _load(built) if built is not None else None
@@ -206,9 +219,16 @@ def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], inputs: lis
         (rego, bundle), saved = loaded, None
     _NEVER_FREED.extend((rego, bundle))
     results: list[Any] = []
-    for input in inputs:
+    rests: list[dict[str, Any]] = []
+
+    def rest_of(index: int) -> dict[str, Any]:
+        if receive is not None and not rests:
+            rests.extend(pickle.loads(receive()))
+        return rests[index]
+
+    for index, input in enumerate(inputs):
         try:
-            restore = _set_input(rego, input)
+            restore = _set_input(rego, input, None if receive is None else partial(rest_of, index))
             values = _read(rego_bundle_query(rego._impl, bundle._impl), modules, binding="x")
         except PolicyError as exc:  # sent as plain values: the error class takes keyword arguments
             results.append(("error", exc.what, exc.where, exc.hint))
@@ -341,14 +361,29 @@ def _read_tree(lib: Any, output: int, binding: str | None) -> Any:
     return read_node(lib, node)
 
 
-def _set_input(rego: Any, value: Mapping[str, Any]) -> dict[str, str]:
-    """Hand `value` to the engine through the C input builder; the map of encoded strings back."""
+def _set_input(rego: Any, value: Mapping[str, Any], rest: Callable[[], Mapping[str, Any]] | None = None
+               ) -> dict[str, str]:
+    """Hand `value` to the engine through the C input builder; the map of encoded strings back.
+
+    `rest`: the keys `value` lacks, asked for once `value`'s own are in (one object of both)."""
     from regopy.rego_shared import rego as lib  # deferred: the child only (see above)
     from regopy.rego_shared import rego_new_input, rego_set_input  # deferred: the child only (see above)
 
     handle = rego_new_input()  # never freed: see _NEVER_FREED
     builder = InputBuilder(lib, handle)
-    builder.value(value)
+    if rest is None:
+        builder.value(value)
+    else:  # one object: the keys the child had at the fork, then the ones the parent sent since
+        for key, inner in value.items():
+            builder.key(key)
+            builder.value(inner)
+            builder.item()
+        late = rest()
+        for key, inner in late.items():
+            builder.key(key)
+            builder.value(inner)
+            builder.item()
+        builder.object(len(value) + len(late))
     if builder.failed:
         raise PolicyError("the engine refused the policy input", hint="this is a bug in gatekeeper")
     rego_set_input(rego._impl, handle)

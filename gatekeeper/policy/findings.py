@@ -44,7 +44,8 @@ class Evaluation:
     """
 
     def __init__(self, bundle: Bundle, enabled: Sequence[str], inputs: Sequence[Mapping[str, Any]], *,
-                 timeout: float, cross_check: bool = False) -> None:
+                 timeout: float, cross_check: bool = False, late: bool = False) -> None:
+        """`late`: `inputs` are each input's first keys, the rest comes with `complete()` (before `results()`)."""
         self._bundle, self._timeout, self._cross_check = bundle, timeout, cross_check
         self._policies = [bundle.policy(name) for name in enabled]
         self._inputs = list(inputs)
@@ -53,13 +54,32 @@ class Evaluation:
         self._job: engine.Evaluating | None = None
         self._theirs: Callable[[], list[Any]] | None = None
         self._check: Callable[[], None] = _no_check
+        self._waiting = late
         if not self._policies or not self._inputs:
             return
         self._check = start_check(self._modules, bundle.data(), timeout=timeout)
-        self._job = engine.start_evaluating(self._modules, bundle.data(), self._inputs, self._query, timeout=timeout)
-        if cross_check and reference.missing_reason() is None:
-            self._theirs = reference.start_evaluating(self._modules, bundle.data(), self._inputs, self._query,
-                                                      timeout=timeout * 3)
+        self._job = engine.start_evaluating(self._modules, bundle.data(), self._inputs, self._query, timeout=timeout,
+                                            late=late)
+        if not late:
+            self._start_theirs()
+
+    def complete(self, rests: Sequence[Mapping[str, Any]]) -> None:
+        """The rest of each input (keys its first part lacks), sent to the engine child while it works."""
+        if not self._waiting:
+            raise RuntimeError("complete() without late=True, or twice")
+        for doc, rest in zip(self._inputs, rests, strict=True):
+            if doc.keys() & rest.keys():
+                raise ValueError(f"keys given twice: {sorted(doc.keys() & rest.keys())}")
+        self._waiting = False
+        self._inputs = [{**doc, **rest} for doc, rest in zip(self._inputs, rests, strict=True)]
+        if self._job is not None:
+            self._job.complete(rests)
+            self._start_theirs()
+
+    def _start_theirs(self) -> None:
+        if self._cross_check and reference.missing_reason() is None:
+            self._theirs = reference.start_evaluating(self._modules, self._bundle.data(), self._inputs, self._query,
+                                                      timeout=self._timeout * 3)
 
     def results(self) -> list[list[Finding] | PolicyError]:
         """Per input, its validated findings (each with `policy` and `level`) or the PolicyError that stopped it.
@@ -67,6 +87,8 @@ class Evaluation:
         A failure of the child as a whole is every input's error; a crash or a hang of a child shared by
         several inputs is attributed by evaluating each input alone.
         """
+        if self._waiting:
+            raise RuntimeError("results() before complete(): the engine child waits for the rest of its input")
         if self._job is None:
             return [[] for _ in self._inputs]
         try:

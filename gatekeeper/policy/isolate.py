@@ -19,6 +19,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from gatekeeper.errors import GatekeeperError, PolicyError
@@ -67,11 +68,51 @@ def run_isolated(func: Callable[..., T], *args: Any, timeout: float) -> T:
 
 
 class Isolated:
-    """A forked child at work; `result()` waits for it (the deadline runs from the fork)."""
+    """A forked child at work; `result()` waits for it (the deadline runs from the fork, or from `feed`).
 
-    def __init__(self, pid: int, read_fd: int, deadline: float, timeout: float) -> None:
+    Started with `fed=True`, the child also reads bytes the parent sends after the fork (`feed`): the parent
+    finishes what the child needs last while the child works on what it had at the fork."""
+
+    def __init__(self, pid: int, read_fd: int, deadline: float, timeout: float, feed_fd: int | None = None) -> None:
         self._pid, self._fd, self._deadline, self._timeout = pid, read_fd, deadline, timeout
         self._done = False
+        self._feed_fd = feed_fd
+        self._unsent: memoryview | None = None  # what `feed` has not written yet; None before it
+
+    def feed(self, data: bytes) -> None:
+        """Send `data` to the child (once), without waiting for it to read: what the pipe does not take now goes at
+        `result()`. The time limit runs from here: the wait before was the parent's work, not the engine's."""
+        if self._feed_fd is None or self._unsent is not None:
+            raise RuntimeError("the child was not started to be fed, or was fed already")
+        self._deadline = time.monotonic() + self._timeout
+        self._unsent = memoryview(_LENGTH.pack(len(data)) + data)
+        os.set_blocking(self._feed_fd, False)
+        try:
+            while self._unsent:
+                self._unsent = self._unsent[os.write(self._feed_fd, self._unsent):]
+        except (BlockingIOError, BrokenPipeError):  # full: the rest at result(); gone: result() reports the child
+            pass
+
+    def _fed(self) -> bool:
+        """The rest of the feed (the child reads it once it has done what it had), then the end of it; False when the
+        deadline passed first (a child stuck before it reads its feed must not hang the parent)."""
+        if self._feed_fd is None:
+            return True
+        fd, self._feed_fd = self._feed_fd, None
+        try:
+            while self._unsent:  # never fed (None): the child reads the end of the pipe, and fails
+                left = self._deadline - time.monotonic()
+                if left <= 0 or not select.select([], [fd], [], left)[1]:
+                    return False
+                try:
+                    self._unsent = self._unsent[os.write(fd, self._unsent):]
+                except BlockingIOError:
+                    continue
+        except BrokenPipeError:  # the child died: its status says how
+            pass
+        finally:
+            os.close(fd)
+        return True
 
     def result(self) -> Any:
         """The child's return value, or the error it raised / its crash / its timeout."""
@@ -79,7 +120,7 @@ class Isolated:
             raise RuntimeError("result() already collected")
         self._done = True
         try:
-            payload, timed_out = _collect(self._fd, self._deadline)
+            payload, timed_out = _collect(self._fd, self._deadline) if self._fed() else (None, True)
         except BaseException:
             _kill(self._pid)
             raise
@@ -105,11 +146,17 @@ class Isolated:
         if not self._done:
             self._done = True
             os.close(self._fd)
+            if self._feed_fd is not None:
+                os.close(self._feed_fd)
+                self._feed_fd = None
             _kill(self._pid)
 
 
-def start_isolated(func: Callable[..., Any], *args: Any, timeout: float) -> Isolated:
-    """Fork a child running `func(*args)`; collect it with `.result()` while the parent does other work."""
+def start_isolated(func: Callable[..., Any], *args: Any, timeout: float, fed: bool = False) -> Isolated:
+    """Fork a child running `func(*args)`; collect it with `.result()` while the parent does other work.
+
+    `fed`: `func` also gets a last argument, a function that returns the bytes the parent sends with `.feed()`
+    (waiting for them), so the child can start before the parent has all it needs."""
     if timeout <= 0:
         raise ValueError("timeout must be positive")
     for stream in (sys.stdout, sys.stderr):  # None when the process was started with the descriptor closed
@@ -117,12 +164,37 @@ def start_isolated(func: Callable[..., Any], *args: Any, timeout: float) -> Isol
             stream.flush()
     _reap_exited()
     read_fd, write_fd = os.pipe()
+    fed_fds = os.pipe() if fed else None
     pid = os.fork()
     if pid == 0:  # child: never returns
         os.close(read_fd)
+        if fed_fds is not None:
+            os.close(fed_fds[1])
+            args = (*args, partial(_receive, fed_fds[0], timeout))
         _child(write_fd, func, args, timeout)
     os.close(write_fd)
-    return Isolated(pid, read_fd, time.monotonic() + timeout, timeout)
+    if fed_fds is not None:
+        os.close(fed_fds[0])
+    return Isolated(pid, read_fd, time.monotonic() + timeout, timeout, None if fed_fds is None else fed_fds[1])
+
+
+def _receive(fd: int, timeout: float) -> bytes:
+    """In the child: what the parent fed it (EOFError when the parent closed the pipe without a whole feed)."""
+    # No alarm while the parent works (its dependency delta may take longer than the limit): a parent that dies
+    # closes the pipe, which ends the wait; the limit starts again from the feed, as the parent's does.
+    signal.alarm(0)
+    data = bytearray()
+    size: int | None = None
+    while size is None or len(data) < _LENGTH.size + size:  # not to the end: the parent closes it at result()
+        chunk = os.read(fd, _CHUNK)
+        if not chunk:
+            raise EOFError("the parent ended its feed before the whole of it")
+        data += chunk
+        if size is None and len(data) >= _LENGTH.size:
+            (size,) = _LENGTH.unpack_from(data)
+    os.close(fd)
+    signal.alarm(int(timeout) + 2)  # the parent's limit runs from its feed (Isolated.feed)
+    return bytes(data[_LENGTH.size:])
 
 
 def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> None:
