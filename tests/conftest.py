@@ -35,6 +35,7 @@ def _hypothesis_utf8_table() -> None:
 
 
 from gitrepo import GitRepo  # noqa: E402
+from rewrite_once import write_rewritten_bytecode  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 POLICY_DIR = REPO_ROOT / "policies"
@@ -77,6 +78,14 @@ START_FIRST = (
     "tests/test_runner_resume.py",
     "tests/test_runnerreview_process.py",
 )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """pytest-xdist's controller writes the test modules' rewritten bytecode before it starts the workers (which
+    would each rewrite every module where none is cached: tests/rewrite_once.py)."""
+    if session.config.pluginmanager.has_plugin("dsession"):
+        write_rewritten_bytecode(session.config)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -7,15 +7,19 @@
 look for — a command's lead, a command, a filler repeated to 4 KiB, an end that fails
 the match and names a command (a line naming none is passed over before any pattern runs) — and
 the reader's work is measured as the CPU time of a child process (`time.process_time`, no wall clock, no sleeps):
-per line far below what a quadratic scan of 4 KiB costs (~0.5 s), and linear in the line's length.
+per line far below what a quadratic scan of 4 KiB costs (~0.5 s), and linear in the line's length. The child is
+forked (`run_isolated`: it starts with the readers imported, and is killed past its time limit, failing the test).
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import textwrap
+import time
+
+from gatekeeper.deps import hunklines, precommit
+from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.runlines import installs
+from gatekeeper.deps.toolfiles import parse_makefile
+from gatekeeper.policy.isolate import run_isolated
 
 # Where a command starts (runlines._LEAD), the commands it reads, and what a backtracking pattern would chew on.
 LEADS = ["", ";", "&&", "|", "$(", "run: ", "run: |", "run: >-", "  - ", "sudo ", "; sudo "]
@@ -34,10 +38,8 @@ PREFIXES = LEADS + COMMANDS + [lead + command for lead in ("; ", "run: |", "sudo
 SIZE = 4 * 1024
 WORST = 0.5 / 16
 
-SCRIPT = textwrap.dedent("""
-    import json, sys, time
-    from gatekeeper.deps.runlines import installs
-    prefixes, fillers, ends, size = json.load(sys.stdin)
+
+def _read_lines(prefixes: list[str], fillers: list[str], ends: list[str], size: int) -> dict[str, float]:
     worst, total, n = 0.0, 0.0, 0
     for prefix in prefixes:
         for filler in fillers:
@@ -47,13 +49,10 @@ SCRIPT = textwrap.dedent("""
                 installs(".github/workflows/ci.yml", line)
                 spent = time.process_time() - started
                 worst, total, n = max(worst, spent), total + spent, n + 1
-    print(json.dumps({"worst": worst, "total": total, "lines": n}))
-""")
+    return {"worst": worst, "total": total, "lines": n}
 
-SCALE = textwrap.dedent("""
-    import json, sys, time
-    from gatekeeper.deps.runlines import installs
-    lead, filler, end = json.load(sys.stdin)
+
+def _scale(lead: str, filler: str, end: str) -> list[float]:
     spent = []
     for times in (1, 4):
         body = lead + filler * (16 * 1024 * times) + end
@@ -61,19 +60,11 @@ SCALE = textwrap.dedent("""
         for _ in range(5):
             installs(".github/workflows/ci.yml", body)
         spent.append(time.process_time() - started)
-    print(json.dumps(spent))
-""")
-
-
-def _child(script: str, stdin: str) -> object:
-    done = subprocess.run([sys.executable, "-c", script], input=stdin, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return spent
 
 
 def test_no_generated_hostile_line_stalls_the_install_reader() -> None:
-    found = _child(SCRIPT, json.dumps([PREFIXES, FILLERS, ENDS, SIZE]))
-    assert isinstance(found, dict)
+    found = run_isolated(_read_lines, PREFIXES, FILLERS, ENDS, SIZE, timeout=600)
     assert found["lines"] == len(PREFIXES) * len(FILLERS) * len(ENDS)
     # A linear scan of 4 KiB takes under a millisecond; the quadratic patterns took ~0.5 s per line at this size.
     assert found["worst"] < WORST, found
@@ -82,20 +73,14 @@ def test_no_generated_hostile_line_stalls_the_install_reader() -> None:
 
 def test_the_reader_is_linear_in_a_line_of_blanks_after_a_command_lead() -> None:
     # the shape that was quadratic: a lead then blanks, then no command (16 KiB, then 64 KiB)
-    spent = _child(SCALE, json.dumps(["; sudo ", " ", "install!"]))
-    assert isinstance(spent, list)
+    spent = run_isolated(_scale, "; sudo ", " ", "install!", timeout=600)
     small, large = spent
     assert large < max(16 * small, 0.05) / 2, spent  # quadratic would be 16 times; linear is 4
 
 
 # The hunk line readers of YAML dependency files and the Makefile reader (round 9): the same kind of generated lines,
 # through the public readers, each line changed in a one-line hunk side.
-HUNK_SCRIPT = textwrap.dedent("""
-    import json, sys, time
-    from gatekeeper.deps import hunklines, precommit
-    from gatekeeper.deps.model import ManifestError
-    from gatekeeper.deps.toolfiles import parse_makefile
-    prefixes, fillers, ends, size = json.load(sys.stdin)
+def _read_hunk_lines(prefixes: list[str], fillers: list[str], ends: list[str], size: int) -> dict[str, float]:
     readers = [hunklines.precommit_line, hunklines.pubspec_line, hunklines.kustomize_line, precommit.hook_item_line]
     worst, n = 0.0, 0
     for prefix in prefixes:
@@ -110,8 +95,9 @@ HUNK_SCRIPT = textwrap.dedent("""
                         pass
                 parse_makefile("Makefile", line.encode())
                 worst, n = max(worst, time.process_time() - started), n + 1
-    print(json.dumps({"worst": worst, "lines": n}))
-""")
+    return {"worst": worst, "lines": n}
+
+
 HUNK_PREFIXES = ["", "  - ", "  - rev: ", "  - repo: ", "  name: ", " a: ", " a: x", "  additional_dependencies:",
                  "  additional_dependencies: [", "  image: ", "A := ", "A", "\tdocker run ", "  - name: "]
 HUNK_FILLERS = [" ", "\t", "a", "a ", "'", "\"", "x\"", ":", "- ", "# ", "[", "1.", "@1", "=", "\\\\"]
@@ -119,8 +105,7 @@ HUNK_ENDS = ["!", "\"", "'x", " x"]
 
 
 def test_no_generated_hostile_line_stalls_the_hunk_line_readers() -> None:
-    found = _child(HUNK_SCRIPT, json.dumps([HUNK_PREFIXES, HUNK_FILLERS, HUNK_ENDS, 16 * 1024]))
-    assert isinstance(found, dict)
+    found = run_isolated(_read_hunk_lines, HUNK_PREFIXES, HUNK_FILLERS, HUNK_ENDS, 16 * 1024, timeout=600)
     assert found["lines"] == len(HUNK_PREFIXES) * len(HUNK_FILLERS) * len(HUNK_ENDS)
     # pubspec's `name: value` pattern was cubic in a line of blanks (minutes at 4 KiB); linear is well under 10 ms
     assert found["worst"] < 0.5, found
