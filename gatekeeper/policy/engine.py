@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import os
 import pickle
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -50,13 +49,17 @@ UNDEFINED: Any = _Undefined()
 # interpreter node by node first would cost more than the evaluation. Children park them here.
 _NEVER_FREED: list[Any] = []
 
-# Bundles this process's children built, as regopy's binary bundle, by the sha256 of everything that built
-# them (modules, data, query). A later child evaluating the same bytes loads the bundle (~2 ms) instead of
-# compiling and building it again (~50 ms for the shipped policies): a process that gates many changes
-# (`audit replay`, a test run) pays the build twice, not every time. Still one child per evaluation, under
-# the same limit. The first child of a key does not save (~3 ms): a one-gate process never uses the memo.
-_BUILT: dict[str, bytes] = {}
-_SEEN: set[str] = set()
+# Bundles built in this process, live (interpreter, bundle), by the sha256 of everything that built them
+# (modules, data, query). A child forked after one is held evaluates on the parent's copy (nothing to build or
+# load) instead of compiling and building again (~50 ms for the shipped policies): a process that gates many
+# changes (`audit replay`, a test run) pays the build twice, not every time. Still one child per evaluation,
+# under the same limit. The parent builds a key only after a child built it and answered (so a bundle that
+# crashes or hangs the engine is never built outside a child), and only on the key's second use: a one-gate
+# process never does. Not regopy's saved binary bundle: a bundle loaded from it prints data strings through
+# `sprintf("%s")` with quotes around them where the built one does not, so findings would depend on how many
+# gates a process had run.
+_BUILT: dict[str, tuple[Any, Any]] = {}
+_ANSWERED: set[str] = set()
 _BUILT_MAX = 16
 
 
@@ -89,11 +92,10 @@ class Evaluating:
 
         A crash, a hang or a bundle that does not build raises (EngineCrashed, EngineTimedOut, PolicyError).
         """
-        values, built = self._job.result()
-        if built is not None:
-            if len(_BUILT) >= _BUILT_MAX:
-                _BUILT.clear()
-            _BUILT[self._key] = built
+        values = self._job.result()
+        if len(_ANSWERED) >= 4 * _BUILT_MAX:
+            _ANSWERED.clear()
+        _ANSWERED.add(self._key)
         return [PolicyError(item[1], where=item[2], hint=item[3]) if isinstance(item, tuple) else item
                 for item in values]
 
@@ -116,11 +118,11 @@ def start_evaluating(
     _load_library()
     key = _bundle_key(modules, data, query)
     built = _BUILT.get(key)
-    save = built is None and key in _SEEN
-    if len(_SEEN) >= 4 * _BUILT_MAX:
-        _SEEN.clear()
-    _SEEN.add(key)
-    job = start_isolated(_evaluate_here, dict(modules), data, list(inputs), query, built, save, timeout=timeout,
+    if built is None and key in _ANSWERED:
+        if len(_BUILT) >= _BUILT_MAX:
+            _BUILT.clear()
+        built = _BUILT[key] = _built_bundle(modules, data, query)
+    job = start_isolated(_evaluate_here, dict(modules), data, list(inputs), query, built, timeout=timeout,
                          fed=late)
     return Evaluating(job, key)
 
@@ -181,8 +183,8 @@ def _load_library() -> None:
     importlib.import_module("regopy")
 
 
-# --- below runs inside the forked child only --------------------------------------------------
-# regopy is imported inside these functions: its C library is heavy, and only the child needs it.
+# --- below runs inside the forked child (and `_built_bundle` in a parent on a key's second use) ------------
+# regopy is imported inside these functions: its C library is heavy, and a one-gate parent never needs it.
 
 
 def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> Any:
@@ -201,22 +203,22 @@ def _interpreter(modules: Mapping[str, str], data: Mapping[str, Any] | None) -> 
     return rego
 
 
+def _built_bundle(modules: Mapping[str, str], data: Mapping[str, Any], query: str) -> tuple[Any, Any]:
+    """(interpreter, bundle) for `query` over `modules` and `data`, as each evaluating child builds them."""
+    rego = _interpreter(modules, data)
+    return rego, _build(rego, f"x := [v | v := ({query})]", modules)
+
+
 def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], inputs: list[Any], query: str,
-                   built: bytes | None, save: bool,
-                   receive: Callable[[], bytes] | None = None) -> tuple[list[Any], bytes | None]:
-    """(per input, its value or error; the binary bundle when this child built it and `save`, else None).
+                   built: tuple[Any, Any] | None,
+                   receive: Callable[[], bytes] | None = None) -> list[Any]:
+    """Per input, its value or error. `built`: the parent's (interpreter, bundle) for these, else built here.
 
     `receive`: the parent's feed (start_evaluating's `late`), the rest of every input, read when the first input's
     first keys are in the engine."""
     from regopy.rego_shared import rego_bundle_query  # deferred: the child only (see above)
 
-    loaded = _load(built) if built is not None else None
-    if loaded is None:
-        rego = _interpreter(modules, data)
-        bundle = _build(rego, f"x := [v | v := ({query})]", modules)
-        saved = _save(rego, bundle) if save or built is not None else None  # a memo that did not load: replace it
-    else:
-        (rego, bundle), saved = loaded, None
+    rego, bundle = built if built is not None else _built_bundle(modules, data, query)
     _NEVER_FREED.extend((rego, bundle))
     results: list[Any] = []
     rests: list[dict[str, Any]] = []
@@ -234,44 +236,7 @@ def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], inputs: lis
             results.append(("error", exc.what, exc.where, exc.hint))
             continue
         results.append(UNDEFINED if values is UNDEFINED or not values else restore_strings(values[0], restore))
-    return results, saved
-
-
-def _save(rego: Any, bundle: Any) -> bytes | None:
-    """The bundle as regopy's binary format (None where there is no memfd to write it through: no memo)."""
-    from regopy import BundleFormat  # deferred: the child only (see above)
-
-    if not hasattr(os, "memfd_create"):
-        return None
-    fd = os.memfd_create("gatekeeper-bundle")
-    try:
-        rego.save_bundle(f"/proc/self/fd/{fd}", bundle, BundleFormat.Binary)
-        size = os.fstat(fd).st_size
-        return os.pread(fd, size, 0) if size else None
-    except Exception:  # the memo is an optimisation: a bundle that cannot be saved is built again next time
-        return None
-    finally:
-        os.close(fd)
-
-
-def _load(built: bytes) -> tuple[Any, Any] | None:
-    """An interpreter (set up as `_interpreter` sets one up) holding the saved bundle; None if it does not load."""
-    from regopy import BundleFormat, Interpreter, LogLevel  # deferred: the child only (see above)
-
-    rego = Interpreter()
-    rego.log_level = LogLevel.NONE
-    rego.strict_built_in_errors = True
-    fd = os.memfd_create("gatekeeper-bundle")
-    try:
-        view = memoryview(built)
-        while view:
-            view = view[os.write(fd, view):]
-        bundle = rego.load_bundle(f"/proc/self/fd/{fd}", BundleFormat.Binary)
-    except Exception:  # a memo that does not load is no worse than none: build from the modules
-        return None
-    finally:
-        os.close(fd)
-    return (rego, bundle) if bundle.ok() else None
+    return results
 
 
 def _check_here(modules: dict[str, str]) -> None:
