@@ -42,7 +42,11 @@ uv/poetry/PDM, committed before its first, blind run in round 15), `sixteenth` (
 repositories chosen for breadth: pnpm/yarn/npm workspaces, uv/poetry/pip-tools, pre-commit hooks, Go multi-module,
 Bazel modules, Cargo workspaces, Gradle catalogs and wrappers, Maven, NuGet, Composer, Bundler, mix, pub, Swift,
 Terraform, Helm charts and values, images in Dockerfiles and Kubernetes values, devcontainers and Renovate's regex
-managers, committed before its first, blind run in round 16) — or reads another collection's file
+managers, committed before its first, blind run in round 16), `seventeenth` (deps_bumps_seventeenth.tsv, 33 more
+repositories chosen for breadth: pnpm/yarn/npm/bun workspaces, uv/poetry/requirements, pre-commit hooks, Go
+multi-module, Cargo, Gradle catalogs and wrappers, Maven, NuGet, Composer, Bundler, mix, pub, Swift, Terraform, Helm
+charts and values, images in Dockerfiles and Kubernetes manifests, kustomize, mise and Renovate's regex managers,
+committed before its first, blind run in round 17) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -83,7 +87,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "thirteenth": DATA.with_name("deps_bumps_thirteenth.tsv"),
         "fourteenth": DATA.with_name("deps_bumps_fourteenth.tsv"),
         "fifteenth": DATA.with_name("deps_bumps_fifteenth.tsv"),
-        "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv")}
+        "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv"),
+        "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
