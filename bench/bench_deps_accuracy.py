@@ -74,6 +74,7 @@ from bench_deps_collect import label, touched  # noqa: E402
 from gatekeeper.deps.model import Change  # noqa: E402
 from gatekeeper.deps.precommit import repo_name  # noqa: E402
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta  # noqa: E402
+from gatekeeper.deps.tools import tool_name  # noqa: E402
 from gatekeeper.deps.versions import base_version  # noqa: E402
 from gatekeeper.gitobjects import GitObjects  # noqa: E402
 
@@ -185,6 +186,10 @@ def _same_name(want: str, change: Change) -> bool:
             parts.pop()
         want = parts[-1]
     if (change.ecosystem, name, want) in _WRAPPERS:
+        return True
+    # a tool by the name a line spells it (`RUN install-tool docker-compose v5.5.0`), which the delta keeps under its
+    # one name (docker/compose), as a workflow's pin of it
+    if change.ecosystem == "tool" and norm(tool_name(want)) == name:
         return True
     if change.ecosystem == "docker":
         want = re.sub(r":[^/]*$", "", want)

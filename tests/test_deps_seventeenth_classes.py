@@ -1,0 +1,134 @@
+"""Classes of misses the seventeenth blind set of bot update commits found (bench/deps_bumps_seventeenth.tsv):
+containerbase's `RUN install-tool NAME VERSION` lines (containerbase/base, and renovatebot/helm-charts in the
+sixteenth set), which Renovate's regex managers bump under a `# renovate:` annotation, were read by no reader, and
+a bump of one was no change and no problem in both modes (10 commits). Real-shaped files, look-alikes and attacks;
+one git repository per case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.deps import docker
+from tests.deltas import each_fast, moves, refused
+from tests.deltas import patch as _patch
+from tests.deltas import tree as _tree
+from tests.gitrepo import edited_commits
+
+# The shape of containerbase's test images: stages, annotations naming the package Renovate looks up (or only its
+# datasource), tools installed one a line.
+DOCKERFILE = """\
+# syntax=docker/dockerfile:1.19.0@sha256:b6afd42430b15f2d2a4c5a02b919e98a525b785b1aaff16747d2f623364e39b6
+
+ARG BASE_IMAGE=ghcr.io/containerbase/ubuntu:24.04
+
+FROM ${BASE_IMAGE} AS build
+
+ARG APT_HTTP_PROXY
+ARG CONTAINERBASE_LOG_LEVEL
+
+# renovate: datasource=github-releases packageName=containerbase/node-prebuild versioning=node
+RUN install-tool node 24.19.0
+# renovate: datasource=npm
+RUN install-tool pnpm 10.34.5
+
+#--------------------------------------
+# test: sbt
+#--------------------------------------
+FROM build AS test-sbt
+
+# renovate: datasource=github-releases packageName=sbt/sbt
+RUN install-tool sbt v1.12.15
+
+RUN install-tool gradle 8.8-rc-2
+
+# renovate: datasource=github-releases packageName=docker/compose
+RUN install-tool docker-compose v5.3.1
+
+# only patch updates
+# renovate: datasource=dotnet packageName=dotnet-sdk
+RUN install-tool dotnet 8.0.424
+
+# Test duplicate install
+# renovate: datasource=dotnet packageName=dotnet-sdk
+RUN install-tool dotnet 8.0.424
+RUN set -ex; dotnet --version | grep 8.0.
+"""
+
+
+@pytest.mark.parametrize(("edit", "name", "old", "new"), [
+    ({"install-tool sbt v1.12.15": "install-tool sbt v2.0.7"}, "sbt", "v1.12.15", "v2.0.7"),
+    ({"install-tool pnpm 10.34.5": "install-tool pnpm 11.22.0"}, "pnpm", "10.34.5", "11.22.0"),
+    ({"install-tool docker-compose v5.3.1": "install-tool docker-compose v5.5.0"}, "docker/compose", "v5.3.1",
+     "v5.5.0"),
+    ({"install-tool gradle 8.8-rc-2": "install-tool gradle 8.14.3"}, "gradle", "8.8-rc-2", "8.14.3"),
+    # both stages' copies move: one tool, one move
+    ({"install-tool dotnet 8.0.424": "install-tool dotnet 10.0.400"}, "dotnet", "8.0.424", "10.0.400"),
+])
+def test_install_tool_bumps_tree_and_patch(tmp_path: Path, edit: dict[str, str], name: str, old: str,
+                                           new: str) -> None:
+    repo, base, head = edited_commits(tmp_path, {"test/Dockerfile": DOCKERFILE}, {"test/Dockerfile": edit})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert moves(delta) == {("tool", name, old, new)} and not delta.problems, delta
+
+
+def test_every_install_tool_line_is_read_once_and_look_alikes_are_not() -> None:
+    body = DOCKERFILE + """\
+RUN \\
+    install-tool kubectl v1.36.4
+RUN install-tool node 20 && install-tool yarn 1.22.22
+RUN install-tool helm $HELM_VERSION
+RUN install-tool bazelisk
+# RUN install-tool commented 1.0.0
+RUN echo install-tool echoed 1.0.0
+RUN install-tool "quoted" 1.0.0
+RUN install-tool rust "1.91.0"
+RUN <<EOF
+install-tool should-not-read 1.0.0
+RUN install-tool heredoc-body 1.0.0
+EOF
+"""
+    found = sorted((d.ecosystem, d.name, d.version) for d in docker.parse_dockerfile("Dockerfile", body.encode())
+                   if d.ecosystem == "tool")
+    assert found == [("tool", "docker/compose", "v5.3.1"), ("tool", "dotnet", "8.0.424"),
+                     ("tool", "gradle", "8.8-rc-2"), ("tool", "kubectl", "v1.36.4"), ("tool", "node", "24.19.0"),
+                     ("tool", "pnpm", "10.34.5"), ("tool", "rust", "1.91.0"), ("tool", "sbt", "v1.12.15")]
+
+
+def test_one_stage_moved_of_two_names_the_new_version(tmp_path: Path) -> None:
+    edit = {"# Test duplicate install\n# renovate: datasource=dotnet packageName=dotnet-sdk\n"
+            "RUN install-tool dotnet 8.0.424": "# Test duplicate install\n"
+            "# renovate: datasource=dotnet packageName=dotnet-sdk\nRUN install-tool dotnet 9.0.300"}
+    repo, base, head = edited_commits(tmp_path, {"Dockerfile": DOCKERFILE}, {"Dockerfile": edit})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert ("tool", "dotnet", None, "9.0.300") in moves(delta) or ("tool", "dotnet", "8.0.424", "9.0.300") in \
+            moves(delta), delta
+        assert not [c for c in delta.changes if c.name == "dotnet" and c.to_version is None], delta
+
+
+def test_an_install_tool_line_changed_into_a_look_alike_is_a_removal(tmp_path: Path) -> None:
+    """A pinned line rewritten into a form no reader reads (`$VAR`) shows the pin gone, never no change."""
+    edit = {"RUN install-tool sbt v1.12.15": "RUN install-tool sbt ${SBT_VERSION}"}
+    repo, base, head = edited_commits(tmp_path, {"Dockerfile": DOCKERFILE}, {"Dockerfile": edit})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert moves(delta) == {("tool", "sbt", "v1.12.15", None)}, delta
+
+
+def test_hostile_install_tool_lines_are_read_quickly() -> None:
+    big = 1 << 20
+    calls = [
+        (lambda: refused(lambda: docker.parse_dockerfile("D", b"RUN install-tool " + b"a" * big + b" 1.0")),
+         "a long name"),
+        (lambda: refused(lambda: docker.parse_dockerfile("D", b"RUN install-tool a " + b" " * big + b"x")),
+         "blanks before no version"),
+        (lambda: refused(lambda: docker.parse_dockerfile("D", b"RUN" + b" " * big + b"install-tool a 1")),
+         "blanks after RUN"),
+        (lambda: refused(lambda: docker.parse_dockerfile("D", b"RUN install-tool a 1" + b".1" * big + b"!")),
+         "a long version"),
+        (lambda: refused(lambda: docker.parse_dockerfile("D", b"RUN install-tool a \"1" + b"-" * big)),
+         "an unclosed quote"),
+        (lambda: refused(lambda: docker.parse_dockerfile("D", b"RUN install-tool a 1.0\n" * (big // 16))),
+         "many lines"),
+    ]
+    each_fast(calls, 2.0)
