@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gatekeeper.deps import docker
-from tests.deltas import each_fast, moves, refused
+from gatekeeper.deps import docker, nuget
+from tests.deltas import each_fast, moves, partial, refused
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
 from tests.gitrepo import edited_commits
@@ -132,3 +132,50 @@ def test_hostile_install_tool_lines_are_read_quickly() -> None:
          "many lines"),
     ]
     each_fast(calls, 2.0)
+
+
+# Humanizr/Humanizer's analyzer project: one property per Roslyn version it builds against, each under a condition,
+# and a default; Dependabot moved the 3.8 build's analyzers from 3.0.0 to 3.11.0, the value the 4.14 build has.
+ANALYZERS_CSPROJ = """\
+<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <TargetFramework>netstandard2.0</TargetFramework>
+    <RoslynVersion Condition="'$(RoslynVersion)' == ''">3.8</RoslynVersion>
+    <RoslynCSharpVersion Condition="'$(RoslynVersion)' == '3.8'">3.8.0</RoslynCSharpVersion>
+    <RoslynAnalyzerVersion Condition="'$(RoslynVersion)' == '3.8'">3.0.0</RoslynAnalyzerVersion>
+    <RoslynCSharpVersion Condition="'$(RoslynVersion)' == '4.8'">4.8.0</RoslynCSharpVersion>
+    <RoslynAnalyzerVersion Condition="'$(RoslynVersion)' == '4.8'">3.3.4</RoslynAnalyzerVersion>
+    <RoslynCSharpVersion Condition="'$(RoslynVersion)' == '4.14'">4.14.0</RoslynCSharpVersion>
+    <RoslynAnalyzerVersion Condition="'$(RoslynVersion)' == '4.14'">3.11.0</RoslynAnalyzerVersion>
+    <RoslynCSharpVersion Condition="'$(RoslynCSharpVersion)' == ''">3.8.0</RoslynCSharpVersion>
+    <RoslynAnalyzerVersion Condition="'$(RoslynAnalyzerVersion)' == ''">3.0.0</RoslynAnalyzerVersion>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="Microsoft.CodeAnalysis.CSharp" Version="$(RoslynCSharpVersion)" PrivateAssets="all" />
+    <PackageReference Include="Microsoft.CodeAnalysis.Analyzers" Version="$(RoslynAnalyzerVersion)"
+                      PrivateAssets="all" />
+  </ItemGroup>
+</Project>
+"""
+
+
+@pytest.mark.parametrize(("old", "new", "was", "now"), [
+    # to a value another condition holds: the set of values is the same, the definitions are not
+    ("== '3.8'\">3.0.0<", "== '3.8'\">3.11.0<", "3.0.0|3.0.0|3.11.0|3.3.4", "3.0.0|3.11.0|3.11.0|3.3.4"),
+    ("== '4.8'\">3.3.4<", "== '4.8'\">3.3.5<", "3.0.0|3.0.0|3.11.0|3.3.4", "3.0.0|3.0.0|3.11.0|3.3.5"),
+])
+def test_a_conditional_property_moved_to_another_conditions_value_is_a_move(tmp_path: Path, old: str, new: str,
+                                                                           was: str, now: str) -> None:
+    path = "src/Humanizer.Analyzers/Humanizer.Analyzers.csproj"
+    repo, base, head = edited_commits(tmp_path, {path: ANALYZERS_CSPROJ}, {path: {old: new}})
+    assert moves(_tree(repo, base, head)) == {("nuget", "Microsoft.CodeAnalysis.Analyzers", was, now)}
+    patched = _patch(repo, base, head)  # a property's use is not in the hunk: reviewed, never no change
+    assert partial(patched, path) and not patched.changes, patched
+
+
+def test_a_property_defined_twice_alike_is_one_value(tmp_path: Path) -> None:
+    body = ANALYZERS_CSPROJ.replace("== '4.8'\">3.3.4<", "== '4.8'\">3.0.0<").replace(
+        "== '4.14'\">3.11.0<", "== '4.14'\">3.0.0<")
+    found = {d.name: d.version for d in nuget.parse_msbuild("A.csproj", body.encode())}
+    assert found["Microsoft.CodeAnalysis.Analyzers"] == "3.0.0"
+    assert found["Microsoft.CodeAnalysis.CSharp"] == "3.8.0|3.8.0|4.14.0|4.8.0"
