@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gatekeeper.deps import docker, nuget
+from gatekeeper.deps import docker, hunklines, nuget
+from gatekeeper.deps.model import ManifestError
 from tests.deltas import each_fast, moves, partial, refused
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -179,3 +180,97 @@ def test_a_property_defined_twice_alike_is_one_value(tmp_path: Path) -> None:
     found = {d.name: d.version for d in nuget.parse_msbuild("A.csproj", body.encode())}
     assert found["Microsoft.CodeAnalysis.Analyzers"] == "3.0.0"
     assert found["Microsoft.CodeAnalysis.CSharp"] == "3.8.0|3.8.0|4.14.0|4.8.0"
+
+
+# mirceanton/home-ops's bootstrap kustomization: a chart kustomize inflates, which Renovate bumps by its version.
+KUSTOMIZATION = """\
+---
+# yaml-language-server: $schema=https://json.schemastore.org/kustomization
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+
+commonLabels:
+  app.kubernetes.io/managed-by: kustomize
+
+helmCharts:
+  - name: cilium
+    repo: https://helm.cilium.io/
+    version: 1.15.4
+    releaseName: cilium
+    includeCRDs: true
+    namespace: cilium-system
+    valuesFile: values.yaml
+  - name: coredns
+    repo: https://coredns.github.io/helm
+    version: 1.28.2
+    releaseName: coredns
+    namespace: kube-system
+    valuesInline:
+      image:
+        version: 1.11.1
+      replicaCount: 2
+"""
+
+
+def test_a_helm_charts_version_is_read_from_its_hunk(tmp_path: Path) -> None:
+    path = "clusters/home-cluster/bootstrap/integrations/cilium/kustomization.yaml"
+    repo, base, head = edited_commits(tmp_path, {path: KUSTOMIZATION}, {path: {"version: 1.15.4": "version: 1.15.5"}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert moves(delta) == {("helm", "cilium", "1.15.4", "1.15.5")} and not delta.problems, delta
+
+
+@pytest.mark.parametrize("edit", [
+    {"- name: cilium": "- name: cilium-next", "version: 1.15.4": "version: 1.15.5"},  # renamed as it moves
+    {"        version: 1.11.1": "        version: 1.11.3"},  # a key nested in the chart's values
+    {"    repo: https://helm.cilium.io/": "    repo: https://evil.example/", "version: 1.15.4": "version: 1.15.5"},
+])
+def test_helm_charts_lines_the_hunk_cannot_place_are_partial(tmp_path: Path, edit: dict[str, str]) -> None:
+    repo, base, head = edited_commits(tmp_path, {"kustomization.yaml": KUSTOMIZATION}, {"kustomization.yaml": edit})
+    assert partial(_patch(repo, base, head), "kustomization.yaml")
+    assert _tree(repo, base, head).changes or edit.get("- name: cilium") is None
+
+
+def test_a_chart_entry_out_of_sight_is_partial_never_read_alone(tmp_path: Path) -> None:
+    """A hunk that starts below the entry's `- name:` (`-U1`), or below `helmCharts:` (git's three lines, `-U9`),
+    cannot say whose version it is; one that shows both (`-U12`) reads it as the tree does."""
+    repo, base, head = edited_commits(tmp_path, {"kustomization.yaml": KUSTOMIZATION},
+                                      {"kustomization.yaml": {"version: 1.28.2": "version: 1.29.0"}})
+    for extra in ("-U1", "-U3", "-U9"):
+        assert partial(_patch(repo, base, head, extra), "kustomization.yaml")
+    for delta in (_tree(repo, base, head), _patch(repo, base, head, "-U12")):
+        assert moves(delta) == {("helm", "coredns", "1.28.2", "1.29.0")} and not delta.problems, delta
+
+
+@pytest.mark.parametrize("header", ["images:", "  helmCharts:", "helmChartInflationGenerator:", "resources:"])
+def test_a_version_under_another_list_is_no_chart(header: str) -> None:
+    side = [(header, False), ("  - name: cilium", False), ("    version: 1.15.5", True)]
+    with pytest.raises(ManifestError):
+        hunklines.kustomize_line(side, 2)
+
+
+def test_hostile_chart_hunks_are_read_quickly() -> None:
+    big = 1 << 20
+    many = [("helmCharts:", False), ("  - name: a", False)] + [("    version: 1.0.0", True)] * (big // 32)
+    calls = [
+        (lambda: _each_chart_line(many), "a hunk of many changed versions in one entry"),
+        (lambda: _each_chart_line([("    version: 1.0.0", True)] * (big // 32)), "many versions and no entry"),
+        (lambda: _each_chart_line([("helmCharts:", False)] + [("      deep: x", False)] * (big // 32)
+                                  + [("    version: 1.0.0", True)] * 64), "a long nested value above"),
+        (lambda: refused(lambda: hunklines.kustomize_line([("    version:" + " " * big + "x", True)], 0)),
+         "a value's blanks"),
+        # blanks that the colon's run and an empty value's trailing run could split two ways (quadratic before the
+        # pattern's runs were made possessive: 3 s at 16 KiB)
+        (lambda: refused(lambda: hunklines.kustomize_line([("    version:" + " " * big + '"', True)], 0)),
+         "blanks then a quote"),
+        (lambda: refused(lambda: hunklines.kustomize_line(
+            [("helmCharts:", False), ("  - name:" + " " * big + "'x", False), ("    version: 1", True)], 2)),
+         "an entry's name of blanks then a quote"),
+        (lambda: refused(lambda: hunklines.kustomize_line([(" " * big + "- version: 1", True)], 0)), "an indent"),
+    ]
+    each_fast(calls, 2.0)
+
+
+def _each_chart_line(side: list[tuple[str, bool]]) -> None:
+    for index, (_, changed) in enumerate(side):
+        if changed:
+            refused(lambda at=index: hunklines.kustomize_line(side, at))
