@@ -1,8 +1,10 @@
 """Classes of misses the seventeenth blind set of bot update commits found (bench/deps_bumps_seventeenth.tsv):
 containerbase's `RUN install-tool NAME VERSION` lines (containerbase/base, and renovatebot/helm-charts in the
 sixteenth set), which Renovate's regex managers bump under a `# renovate:` annotation, were read by no reader, and
-a bump of one was no change and no problem in both modes (10 commits). Real-shaped files, look-alikes and attacks;
-one git repository per case."""
+a bump of one was no change and no problem in both modes (10 commits); an MSBuild property defined under several
+conditions moved to the value another condition gives left the same set of values, no change and no problem with
+`--tree` (Humanizr/Humanizer, 2); a kustomization's `helmCharts:` entry `version:` was refused from its hunk
+(mirceanton/home-ops, 8, patch only). Real-shaped files, look-alikes and attacks; one git repository per case."""
 
 from __future__ import annotations
 
