@@ -42,7 +42,11 @@ uv/poetry/PDM, committed before its first, blind run in round 15), `sixteenth` (
 repositories chosen for breadth: pnpm/yarn/npm workspaces, uv/poetry/pip-tools, pre-commit hooks, Go multi-module,
 Bazel modules, Cargo workspaces, Gradle catalogs and wrappers, Maven, NuGet, Composer, Bundler, mix, pub, Swift,
 Terraform, Helm charts and values, images in Dockerfiles and Kubernetes values, devcontainers and Renovate's regex
-managers, committed before its first, blind run in round 16) — or reads another collection's file
+managers, committed before its first, blind run in round 16), `seventeenth` (deps_bumps_seventeenth.tsv, 33 more
+repositories chosen for breadth: pnpm/yarn/npm/bun workspaces, uv/poetry/requirements, pre-commit hooks, Go
+multi-module, Cargo, Gradle catalogs and wrappers, Maven, NuGet, Composer, Bundler, mix, pub, Swift, Terraform, Helm
+charts and values, images in Dockerfiles and Kubernetes manifests, kustomize, mise and Renovate's regex managers,
+committed before its first, blind run in round 17) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -70,6 +74,7 @@ from bench_deps_collect import label, touched  # noqa: E402
 from gatekeeper.deps.model import Change  # noqa: E402
 from gatekeeper.deps.precommit import repo_name  # noqa: E402
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta  # noqa: E402
+from gatekeeper.deps.tools import tool_name  # noqa: E402
 from gatekeeper.deps.versions import base_version  # noqa: E402
 from gatekeeper.gitobjects import GitObjects  # noqa: E402
 
@@ -83,7 +88,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "thirteenth": DATA.with_name("deps_bumps_thirteenth.tsv"),
         "fourteenth": DATA.with_name("deps_bumps_fourteenth.tsv"),
         "fifteenth": DATA.with_name("deps_bumps_fifteenth.tsv"),
-        "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv")}
+        "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv"),
+        "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -180,6 +186,10 @@ def _same_name(want: str, change: Change) -> bool:
             parts.pop()
         want = parts[-1]
     if (change.ecosystem, name, want) in _WRAPPERS:
+        return True
+    # a tool by the name a line spells it (`RUN install-tool docker-compose v5.5.0`), which the delta keeps under its
+    # one name (docker/compose), as a workflow's pin of it
+    if change.ecosystem == "tool" and norm(tool_name(want)) == name:
         return True
     if change.ecosystem == "docker":
         want = re.sub(r":[^/]*$", "", want)

@@ -3,7 +3,9 @@
 A tool a stage downloads by version (`ARG KUBECTL_VERSION=1.34.9` above a `curl …/v${KUBECTL_VERSION}/…`,
 `ENV NODE_VERSION 20.11.1`) is a dependency too: an `ARG` or `ENV` named `<TOOL>_VERSION` whose value names a
 version and that no `FROM` reads is the tool's version (ecosystem `tool`, named as workflows name it:
-`helm/helm`), as Renovate's regex managers bump it.
+`helm/helm`), as Renovate's regex managers bump it. So is a tool containerbase's `install-tool` installs
+(`RUN install-tool kubectl v1.36.4`, the images Renovate itself runs in): Renovate's regex managers bump these
+lines by the tool's name, whatever package the annotation above looks it up as.
 """
 
 from __future__ import annotations
@@ -178,11 +180,30 @@ def _tools(path: str, body: str) -> list[Dependency]:
     return out
 
 
+# containerbase's installer, one tool a line: `RUN install-tool dotnet 10.0.400`. Bounded runs of disjoint classes
+# (the name and version hold no blank), so a hostile line is read in linear time.
+_INSTALL_TOOL = lazy(r"""^RUN\s+install-tool\s+(?P<tool>[a-z0-9][\w.-]{0,63})\s+"""
+                     r"""(?P<q>["']?)(?P<version>v?\d[\w.+-]{0,127})(?P=q)$""", re.IGNORECASE)
+
+
+def _installed(path: str, body: str) -> list[Dependency]:
+    """The tools `RUN install-tool NAME VERSION` instructions install, named as the line names them (`docker-compose`
+    is docker/compose, as a workflow's pin of it is): a line with more on it (`&& install-tool …`) is no pin read."""
+    out: list[Dependency] = []
+    for line in instructions(body):
+        m = _INSTALL_TOOL.match(line)
+        if m is not None:
+            dep = Dependency(TOOL, tool_name(m.group("tool").lower()), m.group("version"), path, True, "build")
+            if dep not in out:
+                out.append(dep)
+    return out
+
+
 def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
     body = text(data)
     return [Dependency("docker", name, image_version(tag, digest), path, True, "build")
             for name, tag, digest in _frontend(body) + from_images(body)] + read_annotations(path, body.splitlines()) \
-        + _tools(path, body)
+        + _tools(path, body) + _installed(path, body)
 
 
 def _stage_arg(above: list[str]) -> bool:

@@ -13,7 +13,8 @@ which package it pins at which version; anything else raises ManifestError (a `p
   shows (never `dependency_overrides:`, an override section, nor a nested key of another entry).
 - `MODULE.bazel`: a line that is one whole `bazel_dep(...)` call of literal arguments, or one Maven
   coordinate string `"group:artifact:version",`, and nothing else (bazel.residue).
-- `kustomization.yaml`: an `image:` line (what the whole-file reader takes from inline patches too).
+- `kustomization.yaml`: an `image:` line (what the whole-file reader takes from inline patches too); a `helmCharts:`
+  entry's `version:` whose entry's `name:` (unchanged) and the top-level `helmCharts:` above it the hunk shows.
 - `rust-toolchain.toml`: the `channel = "1.80.0"` line.
 - `libs.versions.toml` (a Gradle catalog): a one-line inline table of a plugin (`{ id, version }`) or a library
   (`{ module, version }`, `{ group, name, version }`) with a literal version, whatever its section (Gradle
@@ -171,10 +172,74 @@ def _image_entry(side: Side, index: int) -> list[tuple[str, ...]] | None:
     return [(name, image_version(tag, f"sha256:{digest.removeprefix('sha256:')}" if digest else ""), "docker")]
 
 
+# Possessive runs (`*+`): blanks after the colon and after an empty value must not be split two ways between them, a
+# quadratic backtrack on a line of blanks ending in a quote (red team: tests/test_redteam_runlines_redos.py).
+_CHART_KEY = lazy(r"""^( *+)(- ++)?([A-Za-z][\w-]*+): *+(["']?)([^"'\s#]*+)\4 *+(?:#.*)?$""")
+_HELM_CHARTS = lazy(r"^helmCharts: *(?:#.*)?$")
+# How far a `version:` line's entry and its `helmCharts:` may lie from it: each changed line walks the hunk, so an
+# unbounded walk is quadratic in a hunk of many; an entry longer than this (a long `valuesInline:`) is refused.
+_CHART_REACH = 400
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _chart_entry(side: Side, index: int) -> list[tuple[str, ...]] | None:
+    """A `helmCharts:` entry's changed `version:` line (`- name: cilium` … `version: 1.15.5`, mirceanton/home-ops):
+    the chart the entry names, when the hunk shows the entry's `name:` among its keys, unchanged, and above the entry
+    the top-level `helmCharts:` across earlier entries only. None when the line is no `version:` key; ManifestError
+    when the hunk does not show what places it."""
+    m = _CHART_KEY.match(side[index][0])
+    if m is None or m.group(3) != "version":
+        return None
+    column = len(m.group(1)) + len(m.group(2) or "")  # the entry's keys start here
+    start, seen = index, {"version"}
+    while not m.group(2):  # up to the entry's `- ` line, over its keys and the lines nested under them
+        start -= 1
+        if start < 0 or index - start > _CHART_REACH:
+            raise _refuse("the hunk does not show this helmCharts entry's start", side[index][0])
+        line = side[start][0]
+        if _COMMENT.match(line) or _indent(line) > column:
+            continue
+        m = _CHART_KEY.match(line)
+        if m is None or _indent(line) + len(m.group(2) or "") != column:
+            raise _refuse("the hunk does not show this helmCharts entry's start", side[index][0])
+        if m.group(3) in seen:  # also what keeps a hunk of many `version:` lines linear: each walk stops at the next
+            raise _refuse("a helmCharts entry with a key twice", line)
+        seen.add(m.group(3))
+    dash = _indent(side[start][0])
+    above = start - 1
+    while above >= 0 and index - above <= _CHART_REACH and (
+            _COMMENT.match(side[above][0]) or _indent(side[above][0]) > dash
+            or _indent(side[above][0]) == dash and side[above][0].lstrip(" ").startswith("- ")):
+        above -= 1
+    if above < 0 or not _HELM_CHARTS.match(side[above][0]):
+        raise _refuse("the hunk does not show this entry's top-level `helmCharts:`", side[index][0])
+    keys: dict[str, tuple[str, bool]] = {}
+    at = start
+    while at < len(side) and at - index <= _CHART_REACH and (
+            at == start or _COMMENT.match(side[at][0]) or _indent(side[at][0]) >= column):
+        key = _CHART_KEY.match(side[at][0])
+        if key is not None and (at == start or _indent(side[at][0]) == column):
+            if key.group(3) in keys:
+                raise _refuse("a helmCharts entry with a key twice", side[at][0])
+            keys[key.group(3)] = (key.group(5), side[at][1])
+        at += 1
+    name = keys.get("name")
+    if name is None or not name[0] or name[1]:
+        raise _refuse("the hunk does not show this helmCharts entry's unchanged name", side[index][0])
+    if not keys["version"][0]:
+        raise _refuse("a helmCharts version that is no one-line value", side[index][0])
+    return [(name[0], keys["version"][0], "helm")]
+
+
 def kustomize_line(side: Side, index: int) -> list[tuple[str, ...]]:
-    """An `image:` line, one key of an `images:` entry the hunk shows whole, or one list item naming a remote
-    resource on GitHub at a ref (kustomize.remote)."""
+    """An `image:` line, one key of an `images:` entry the hunk shows whole, a `helmCharts:` entry's `version:`
+    (_chart_entry), or one list item naming a remote resource on GitHub at a ref (kustomize.remote)."""
     line = side[index][0]
+    if (chart := _chart_entry(side, index)) is not None:
+        return chart
     # a generator's file may be keyed (`cp.json=https://raw.githubusercontent.com/…`), as the whole-file reader reads it
     if (item := _LIST_ITEM.match(line)) is not None and (found_remote := kustomize.remote(item.group(1))
                                                          or kustomize.remote(item.group(1).partition("=")[2])):

@@ -33,13 +33,15 @@ _PROPERTY = re.compile(r"\$\(([A-Za-z_][\w.-]*)\)")
 def properties_of(root: ET.Element) -> dict[str, str]:
     """The file's own MSBuild properties (`<PropertyGroup><XUnitV3Version>4.0.0</XUnitV3Version>`): a name
     given different values (under conditions) holds them all, sorted and joined by `|`, so that a move of
-    any of them moves its uses (left out, a conditional `Evil.Json` passed as unmoved)."""
-    values: dict[str, set[str]] = {}
+    any of them moves its uses (left out, a conditional `Evil.Json` passed as unmoved). Each definition
+    counts, a repeated value too: Humanizer's `RoslynAnalyzerVersion` set 3.0.0 under two conditions and
+    3.11.0 under a third; one of the 3.0.0s moved to 3.11.0 leaves the same set of values, a move all the same."""
+    values: dict[str, list[str]] = {}
     for group in root.iter():
         if xml_local(group.tag) == "PropertyGroup":
             for prop in group:
-                values.setdefault(xml_local(prop.tag), set()).add((prop.text or "").strip())
-    return {name: "|".join(sorted(found)) for name, found in values.items()}
+                values.setdefault(xml_local(prop.tag), []).append((prop.text or "").strip())
+    return {name: "|".join(sorted(found) if len(set(found)) > 1 else found[:1]) for name, found in values.items()}
 
 
 def _resolved(value: str, properties: Mapping[str, str]) -> str:
