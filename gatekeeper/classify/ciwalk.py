@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from gatekeeper.classify import ciruns, dockerbuilds, dockerrefs, localactions
@@ -21,21 +22,24 @@ __all__ = ["ci_runs"]
 _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
 
 
-def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
+def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
+            defines: Callable[[str], bool] | None = None) -> dict[str, tuple[str, str]] | bool:
     """{path a CI definition of a tree (ciruns.is_definition, a workflow through a linked folder) runs or names, or a
     script it runs names in turn, or the definition of a local action a workflow runs (`actions`: local_actions)
     does: (rule, evidence)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
     (fail closed) past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition,
     ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
-    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`)."""
+    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`).
+    `defines`: whether a YAML file the fixed names and folders leave out is a definition too (the path rules' `ci`:
+    `azure-pipelines-pr.yml`, Arcade's `eng/common/` templates, `cloudbuild-tf-apply.yaml`, GoReleaser's hooks)."""
     found: dict[str, tuple[str, str]] = {}
     read: dict[tuple[str, str], _Named] = {}  # by (blob id, path): what it names
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
     wild = 0
     try:
         for tree in trees:
-            queue = [(path, path) for path, entry in tree.items()
-                     if entry.mode in _FILE_MODES and ciruns.is_definition(path)]
+            queue = [(path, path) for path, entry in tree.items() if entry.mode in _FILE_MODES and (
+                ciruns.is_definition(path) or (defines is not None and ciruns.is_yaml(path) and defines(path)))]
             queue += [(path, path) for path in linked_workflows(tree, read_blob)]
             queue += [(f"{folder}/{name}", origin) for folder, origin in actions.items() if folder
                       for name in localactions.DEFINITIONS]
