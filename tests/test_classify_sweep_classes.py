@@ -3,7 +3,8 @@ repositories classified with the commits and compared with scanners' and Renovat
 with the look-alikes it must leave alone: a templated YAML stream whose first line is a template statement or comment
 (a Jinja `{% for %}`, a Go `{{- /* */ -}}`) read as YAML, not as JSON (iac by its Kubernetes objects); the scripts a
 pipeline runs whose name only the path rules know (`azure-pipelines-pr.yml`, Arcade's `eng/common/` templates,
-`cloudbuild-tf-apply.yaml`, GoReleaser's hooks: ci with the commits); the Ruby fastlane loads beside a Fastfile (ci);
+`cloudbuild-tf-apply.yaml`, GoReleaser's hooks, a `.gitlab-ci/` folder: ci with the commits; not Arcade's shared
+`eng/common/` templates); the Ruby fastlane loads beside a Fastfile (ci);
 Terraform in a folder named `pods` (iac, not CocoaPods). The real repository below checks them with the commits and
 from the patch."""
 
@@ -110,7 +111,7 @@ def test_path_rules_of_the_sweep(path: str, bucket: str, rule: str) -> None:
 
 def test_pipelines_whose_names_only_the_path_rules_know() -> None:
     # what the walk adds through the path rules, and why it must: the fixed names and folders leave these out
-    for path in ("azure-pipelines-pr.yml", "eng/common/core-templates/steps/retain-build.yml",
+    for path in ("azure-pipelines-pr.yml", ".gitlab-ci/packet.yml",
                  "build/cloudbuild-tf-apply.yaml", ".goreleaser.yaml", ".config/goreleaser.yaml"):
         assert not is_definition(path) and is_yaml(path) and RULES.match(path).bucket == "ci", path
     assert not is_yaml("azure-pipelines.yml.md") and not is_yaml("build.sh") and is_yaml("X.YAML")
@@ -124,6 +125,11 @@ jobs:
     vmImage: ubuntu-latest
   steps:
   - script: eng/common/cibuild.sh --configuration Release
+"""
+GITLAB_FOLDER_JOB = """packet_ubuntu:
+  stage: deploy-part1
+  script:
+    - make -C test-infra/image-builder
 """
 ARCADE_TEMPLATE = """parameters:
   enabled: true
@@ -157,6 +163,9 @@ def test_the_sweep_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: Pat
         # scripts pipelines run, under names only the path rules know
         "azure-pipelines-pr.yml": AZURE_PR,
         "eng/common/cibuild.sh": "#!/usr/bin/env bash\n./build.sh --ci \"$@\"\n",
+        ".gitlab-ci/packet.yml": GITLAB_FOLDER_JOB,
+        "test-infra/image-builder/Makefile": "all:\n\tpacker build .\n",
+        # Arcade's shared templates, which its dependency flow rewrites: what they name stays as the path rules say
         "eng/common/core-templates/steps/retain-build.yml": ARCADE_TEMPLATE,
         "eng/common/retain-build.ps1": "Write-Host 'retain'\n",
         ".goreleaser.yaml": GORELEASER,
@@ -171,7 +180,8 @@ def test_the_sweep_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: Pat
         "k8s/pods/terraform/main.tf": 'resource "kubernetes_pod" "web" {}\n',
     }
     want = {"setup/bootstrap/templates/resources.yaml.j2": "iac", "talos/all/20-network-links.yaml.tpl": "iac",
-            "config/app.yaml.j2": "src", "eng/common/cibuild.sh": "ci", "eng/common/retain-build.ps1": "ci",
+            "config/app.yaml.j2": "src", "eng/common/cibuild.sh": "ci", "eng/common/retain-build.ps1": "src",
+            "test-infra/image-builder/Makefile": "ci",
             "scripts/completions.sh": "ci", ".config/goreleaser/render-manifest.sh": "ci",
             "scripts/migrate.sh": "src", "scripts/unnamed.sh": "src", "fastlane/lanes/ios.rb": "ci",
             "k8s/pods/terraform/main.tf": "iac"}
@@ -188,6 +198,6 @@ def test_the_sweep_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: Pat
     assert files["scripts/completions.sh"].evidence == ".goreleaser.yaml runs scripts/completions.sh"
     # from the patch: the path rules and the content; a patch shows no pipeline's runs (docs: pass --tree)
     patched = patch_files(git_repo, tmp_path)
-    from_patch = {**want, "eng/common/cibuild.sh": "src", "eng/common/retain-build.ps1": "src",
+    from_patch = {**want, "eng/common/cibuild.sh": "src", "test-infra/image-builder/Makefile": "src",
                   "scripts/completions.sh": "src", ".config/goreleaser/render-manifest.sh": "src"}
     assert {path: patched[path].bucket for path in want} == from_patch

@@ -31,7 +31,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
     (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`).
     `defines`: whether a YAML file the fixed names and folders leave out is a definition too (the path rules' `ci`:
-    `azure-pipelines-pr.yml`, Arcade's `eng/common/` templates, `cloudbuild-tf-apply.yaml`, GoReleaser's hooks)."""
+    `azure-pipelines-pr.yml`, a `.gitlab-ci/` folder, `cloudbuild-tf-apply.yaml`, GoReleaser's hooks)."""
     found: dict[str, tuple[str, str]] = {}
     read: dict[tuple[str, str], _Named] = {}  # by (blob id, path): what it names
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs

@@ -398,7 +398,10 @@ class TreeContext:
         return opened(tree, path, lambda link: self.objects.blob(link.oid, 4096).decode("utf-8", "replace"))
 
     def _is_ci(self, path: str) -> bool:
-        return self._rules.match(path).bucket == "ci"  # a pipeline under a name only the path rules know
+        # A pipeline under a name only the path rules know. Not Arcade's shared `eng/common/` templates: Arcade's
+        # dependency flow rewrites them (and the scripts beside them) in every .NET repository, and the label sets
+        # call the build scripts they name `src` (two files of two sets would be lost; docs/classification.md).
+        return not path.startswith("eng/common/") and self._rules.match(path).bucket == "ci"
 
     def _is_data(self, path: str) -> bool:
         return self._rules.match(path).rule.startswith(FINAL_RULES)  # a test's file: nothing applies or runs it
