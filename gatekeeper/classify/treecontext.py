@@ -290,7 +290,7 @@ class TreeContext:
                 if self._actions is None:
                     self._actions = treereads.local_actions(self.trees, self._head)
                 actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
-                self._runs = ciwalk.ci_runs(self.trees, self._head, actions, self._is_ci)
+                self._runs = ciwalk.ci_runs(self.trees, self._head, actions, self._rules)
             if self._runs is False:
                 return "ci.context.ci-run", f"more than {ciruns.MAX_FILES} CI definitions and scripts: any may run it"
             assert isinstance(self._runs, dict)
@@ -396,12 +396,6 @@ class TreeContext:
         if entry.mode != "120000":
             return entry if entry.mode in ("100644", "100755") else None
         return opened(tree, path, lambda link: self.objects.blob(link.oid, 4096).decode("utf-8", "replace"))
-
-    def _is_ci(self, path: str) -> bool:
-        # A pipeline under a name only the path rules know. Not Arcade's shared `eng/common/` templates: Arcade's
-        # dependency flow rewrites them (and the scripts beside them) in every .NET repository, and the label sets
-        # call the build scripts they name `src` (two files of two sets would be lost; docs/classification.md).
-        return not path.startswith("eng/common/") and self._rules.match(path).bucket == "ci"
 
     def _is_data(self, path: str) -> bool:
         return self._rules.match(path).rule.startswith(FINAL_RULES)  # a test's file: nothing applies or runs it
