@@ -393,6 +393,7 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 CI = [
     ".ci-mgmt.yaml",
     ".github/actions/setup/icon.svg",
+    "fastlane/lanes/ios.rb",  # the Ruby a Fastfile loads (the sweep of the mirrored repositories)
     ".bazelci/presubmit.yml",
     ".bazelci/android.yml",
     ".release-it.json",
@@ -633,6 +634,7 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 
 IAC = [
+    "manifests/modules/logging/pods/.workshop/terraform/main.tf",  # not CocoaPods' Pods/ (the sweep)
     "vendor/charts/web/templates/tests/test-connection.yaml",  # a vendored chart's test hook: Helm renders it
     "plugins/kasane/Kasanefile",
     "modules/asg-alb-service/user-data.sh",
@@ -805,6 +807,7 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
 
 NOT_SIGNALS = [
     "src/k8sclient.go",
+    "fastlane/lib/fastlane/actions/gym.rb",  # fastlane's own source, not a project's lanes (the sweep)
     "pkg/parser/dockerfile/dockerfile_test.go",  # a Dockerfile parser's test, named like a Dockerfile variant
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)
     "internal/plugins/helm/v1/scaffolds/internal/templates/gitignore.go",  # a scaffolder's code, no chart template

@@ -35,7 +35,7 @@ from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
 
-__all__ = ["ANY", "MAX_FILES", "bases", "is_definition", "may_be_named", "named", "named_in", "resolved"]
+__all__ = ["ANY", "MAX_FILES", "bases", "is_definition", "is_yaml", "may_be_named", "named", "named_in", "resolved"]
 
 # The types of file a CI step runs by path (an interpreter's script, a program without an extension).
 SCRIPT_TYPES = frozenset({"sh", "bash", "zsh", "ksh", "fish", "ps1", "psm1", "py", "rb", "pl", "js", "mjs", "cjs",
@@ -123,6 +123,11 @@ def is_definition(path: str) -> bool:
     if name in _NAMES or name.endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")) or name.startswith(".pre-commit-config"):
         return True
     return path.lower().startswith(_CI_FOLDERS) and extension(name) in _DEFINITION_TYPES
+
+
+def is_yaml(path: str) -> bool:
+    """A YAML file: the type of every definition whose name the path rules, not `is_definition`, know."""
+    return path[-4:].lower() == ".yml" or path[-5:].lower() == ".yaml"
 
 
 # and Compose files (`-f app/stack.json`: JSON is YAML), the configuration tox reads (tox.ini) and the files a

@@ -11,6 +11,7 @@ import re
 from typing import NamedTuple
 
 from gatekeeper.classify import ciruns, dockerbuilds, dockerrefs, localactions
+from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflows, walked
@@ -21,21 +22,24 @@ __all__ = ["ci_runs"]
 _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
 
 
-def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
+def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
+            rules: RuleSet | None = None) -> dict[str, tuple[str, str]] | bool:
     """{path a CI definition of a tree (ciruns.is_definition, a workflow through a linked folder) runs or names, or a
     script it runs names in turn, or the definition of a local action a workflow runs (`actions`: local_actions)
     does: (rule, evidence)} (ciruns.py: `ci` for a script, `iac` for a Compose file a command names). False
     (fail closed) past ciruns.MAX_FILES files read in a tree, ciruns.MAX_NAMED patterns of a definition,
     ciruns.MAX_WILD variable ones or one with more than four variable parts, or at a definition longer than is read
-    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`)."""
+    (a script longer than that is read to FULL_READ, its first MAX_NAMED patterns: a bundled `dist/index.js`).
+    With `rules`, a YAML file the fixed names and folders leave out is a definition too when the path rules call it
+    `ci` (_pipeline_by_rules)."""
     found: dict[str, tuple[str, str]] = {}
     read: dict[tuple[str, str], _Named] = {}  # by (blob id, path): what it names
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
     wild = 0
     try:
         for tree in trees:
-            queue = [(path, path) for path, entry in tree.items()
-                     if entry.mode in _FILE_MODES and ciruns.is_definition(path)]
+            queue = [(path, path) for path, entry in tree.items() if entry.mode in _FILE_MODES and (
+                ciruns.is_definition(path) or (rules is not None and _pipeline_by_rules(path, rules)))]
             queue += [(path, path) for path in linked_workflows(tree, read_blob)]
             queue += [(f"{folder}/{name}", origin) for folder, origin in actions.items() if folder
                       for name in localactions.DEFINITIONS]
@@ -111,3 +115,14 @@ def _expanded(tree: Tree, paths: list[str]) -> list[str]:
     return out
 
 
+
+
+def _pipeline_by_rules(path: str, rules: RuleSet) -> bool:
+    """A pipeline under a name only the path rules know (`azure-pipelines-pr.yml`, a `.gitlab-ci/` folder's jobs,
+    `cloudbuild-tf-apply.yaml`, GoReleaser's hooks; found by the sweep, docs/classification.md).
+
+    Not Arcade's shared `eng/common/` templates: its dependency flow rewrites them (and the scripts beside them) in
+    every .NET repository, and the label sets call the build scripts they name `src` (two files would be lost). Nor
+    an action's definition: its code is CI's only when a workflow runs it (localactions.py, red team 9)."""
+    return ciruns.is_yaml(path) and not path.startswith("eng/common/") \
+        and path.rpartition("/")[2] not in localactions.DEFINITIONS and rules.match(path).bucket == "ci"

@@ -333,11 +333,10 @@ def _helm(name: str, text: str) -> Signal | None:
 def _kube(text: str, rules: ContextRules) -> list[Signal | None]:
     """One signal per YAML document (or JSON object) holding apiVersion and kind."""
     out: list[Signal | None] = []
-    stripped = text.lstrip()
     # No `---` in the text: no separator line, one document (the split's answer, without its scan of every line)
-    documents = [text] if stripped.startswith(("{", "[")) or "---" not in text else _DOC_SPLIT.split(text)
+    documents = [text] if _json_text(text) or "---" not in text else _DOC_SPLIT.split(text)
     for doc in documents:
-        json_doc = doc.lstrip().startswith(("{", "["))
+        json_doc = _json_text(doc)
         api = (_API_JSON if json_doc else _API_YAML).search(doc)
         kind = (_KIND_JSON if json_doc else _KIND_YAML).search(doc)
         if api is None or kind is None:
@@ -350,6 +349,17 @@ def _kube(text: str, rules: ContextRules) -> list[Signal | None]:
         if rule is not None:
             out.append(Signal(rule.bucket, rule.id, f"{evidence_line(doc, api)} / {evidence_line(doc, kind)}"))
     return out
+
+
+def _json_text(text: str) -> bool:
+    """Whether `text` reads as JSON: it opens an object or a list, not a template's action or statement (a
+    Jinja `{% for %}` or a Go `{{- /* comment */ -}}` before the first `---` of a templated YAML stream; the sweep
+    of the mirrored repositories found such Kubernetes objects in bootstrap and Talos templates)."""
+    stripped = text.lstrip()
+    return stripped.startswith(("{", "[")) and not stripped.startswith(_TEMPLATE_OPENERS)
+
+
+_TEMPLATE_OPENERS = ("{{", "{%", "{#")
 
 
 def _workflow(text: str) -> Signal | None:

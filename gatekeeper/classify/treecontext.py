@@ -290,7 +290,7 @@ class TreeContext:
                 if self._actions is None:
                     self._actions = treereads.local_actions(self.trees, self._head)
                 actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
-                self._runs = ciwalk.ci_runs(self.trees, self._head, actions)
+                self._runs = ciwalk.ci_runs(self.trees, self._head, actions, self._rules)
             if self._runs is False:
                 return "ci.context.ci-run", f"more than {ciruns.MAX_FILES} CI definitions and scripts: any may run it"
             assert isinstance(self._runs, dict)
