@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import random
 import re
 import shutil
 import subprocess
@@ -14,7 +16,7 @@ from shipped import shipped_only
 
 from gatekeeper.errors import PolicyError, UsageError
 from gatekeeper.policy import engine
-from gatekeeper.policy.bundle import bundle_digest, git_state, last_commit, load_bundle
+from gatekeeper.policy.bundle import _git_may_find_a_repository, bundle_digest, git_state, last_commit, load_bundle
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "policies"
@@ -240,3 +242,73 @@ def test_policy_unit_tests_catch_a_broken_policy(bundle_dir: Path) -> None:
     outcomes = _rego_tests(bundle_dir, "core")
     assert outcomes["test_iac_file_needs_review"].status == "fail"
     assert outcomes["test_ci_file_needs_review"].status == "pass"
+
+
+_LOCATORS = ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"]
+
+
+def _plant(rng: random.Random, at: Path, repos: Path) -> None:
+    """One thing git's discovery may take for a repository (or a look-alike of one), planted in the folder `at`."""
+    kind = rng.choice(["git-dir", "gitfile", "gitfile-garbage", "git-symlink", "empty-git-dir", "bare", "fake-bare",
+                       "head-only", "linked-gitdir", "nothing"])
+    at.mkdir(parents=True, exist_ok=True)
+    if kind == "git-dir":
+        subprocess.run(["git", "init", "-q", str(at)], check=True)
+    elif kind in ("gitfile", "git-symlink", "linked-gitdir"):
+        real = repos / f"r{rng.randrange(10**9)}"
+        subprocess.run(["git", "init", "-q", str(real)], check=True)
+        if kind == "gitfile":
+            (at / ".git").write_text(f"gitdir: {real / '.git'}\n")
+        elif kind == "git-symlink":
+            (at / ".git").symlink_to(real / ".git")
+        else:  # a linked work tree's own git folder: HEAD and a commondir, no objects/ or refs/ of its own
+            (at / "HEAD").write_text("ref: refs/heads/main\n")
+            (at / "commondir").write_text(f"{real / '.git'}\n")
+    elif kind == "gitfile-garbage":
+        (at / ".git").write_text(rng.choice(["", "gitdir:\n", "not a gitfile\n", "gitdir: /nonexistent\n"]))
+    elif kind == "empty-git-dir":
+        (at / ".git").mkdir(exist_ok=True)
+    elif kind == "bare":
+        shutil.rmtree(at)
+        subprocess.run(["git", "init", "-q", "--bare", str(at)], check=True)
+    elif kind == "fake-bare":
+        (at / "HEAD").write_text("ref: refs/heads/main\n")
+        (at / "objects").mkdir(exist_ok=True)
+        (at / "refs").mkdir(exist_ok=True)
+    elif kind == "head-only":
+        (at / "HEAD").write_text(rng.choice(["ref: refs/heads/main\n", "0" * 40 + "\n", "text\n"]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_git_never_finds_a_repository_where_the_bundle_skips_asking(tmp_path: Path, seed: int,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # Generated layouts: at random depths above a bundle folder, things git's discovery may take for a repository
+    # and look-alikes; the folder sometimes reached through a symlink; sometimes a GIT_* variable set. Git is the
+    # truth: wherever `git -C folder rev-parse` finds a repository, the bundle must ask git.
+    rng = random.Random(seed)
+    for case in range(8):
+        root = tmp_path / f"c{case}"
+        depth = rng.randrange(1, 4)
+        levels = [root / "/".join(f"l{i}" for i in range(n)) if n else root for n in range(depth + 1)]
+        folder = levels[-1] / "policies"
+        for level in rng.sample(levels, rng.randrange(0, 3)):
+            _plant(rng, level, tmp_path / "repos")
+        folder.mkdir(parents=True, exist_ok=True)
+        reached = folder
+        if rng.random() < 0.3:
+            reached = tmp_path / f"link{case}"
+            reached.symlink_to(folder)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        for name in _LOCATORS:
+            monkeypatch.delenv(name, raising=False)
+        if rng.random() < 0.2:
+            name = rng.choice(_LOCATORS)
+            repo = tmp_path / "repos" / f"env{case}"
+            subprocess.run(["git", "init", "-q", str(repo)], check=True)
+            value = str(repo / ".git") if name != "GIT_WORK_TREE" else str(repo)
+            env[name] = value
+            monkeypatch.setenv(name, value)
+        finds = subprocess.run(["git", "-C", str(reached), "rev-parse", "--git-dir"], capture_output=True,
+                               env=env).returncode == 0
+        if finds:
+            assert _git_may_find_a_repository(reached), (seed, case, sorted(str(p) for p in root.rglob("*")))

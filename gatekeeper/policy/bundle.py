@@ -342,16 +342,15 @@ _GIT_LOCATORS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIREC
 def _git_may_find_a_repository(folder: Path) -> bool:
     """False only where `git -C folder` surely finds no repository: none of _GIT_LOCATORS is set, and neither
     `folder` nor a folder above it (as the kernel resolves it, as git's discovery walks up from its working folder)
-    holds a `.git` entry or is itself a git folder (HEAD, objects/ and refs/). A shipped bundle in an installed
+    holds a `.git` entry or a `HEAD` entry (any folder git could take for a git folder, bare or linked through a
+    `commondir`, has one; a `HEAD` that is not one only costs the two processes). A shipped bundle in an installed
     package, a copied one: the two git processes of every load would only fail (~4 ms of CPU, two process starts)."""
     if any(name in os.environ for name in _GIT_LOCATORS):
         return True
     try:
         here = folder.resolve(strict=True)
         for candidate in (here, *here.parents):
-            if os.path.lexists(candidate / ".git") or (
-                    os.path.lexists(candidate / "HEAD") and (candidate / "objects").is_dir()
-                    and (candidate / "refs").is_dir()):
+            if os.path.lexists(candidate / ".git") or os.path.lexists(candidate / "HEAD"):
                 return True
     except OSError:
         return True  # unreadable: git decides
