@@ -67,3 +67,28 @@ def test_the_served_command_is_not_the_installed_script(folders: tuple[Path, Pat
     code, out, _ = run("command -v gatekeeper", work, warm)
     assert (code, out.strip()) == (0, str(warm / "gatekeeper"))
     assert not (warm / "gatekeeper").read_text(encoding="utf-8").count("gatekeeper.cli")
+
+
+def _tracer() -> str:
+    strace = shutil.which("strace")
+    if strace is None or subprocess.run([strace, "-o", os.devnull, "true"], capture_output=True).returncode != 0:
+        pytest.skip("needs strace, allowed to trace its child, to hold the client back")
+    return strace
+
+
+def test_a_client_held_back_after_its_request_still_reports_the_command(folders: tuple[Path, Path]) -> None:
+    """On a loaded machine the server can run a quick command and close the connection before the client, which
+    sent its whole request, takes its next step. Held back there (strace delays each of its later sends and
+    receives by half a second), the client still exits with the command's status and adds nothing to its output:
+    a send of nothing to the closed server had failed with EPIPE after the command succeeded (seen once in the
+    docs' test, under load)."""
+    work, warm = folders
+    strace = _tracer()
+    held = [strace, "-f", "-o", os.devnull, "-e", "inject=sendto,recvfrom:delay_enter=500000"]
+    for args in (["--version"], ["nosuch"]):
+        expected = subprocess.run([str(warm / "gatekeeper"), *args], cwd=work, capture_output=True, text=True,
+                                  timeout=60)
+        done = subprocess.run([*held, str(warm / "gatekeeper"), *args], cwd=work, capture_output=True, text=True,
+                              timeout=60)
+        assert (done.returncode, done.stdout, done.stderr) == (expected.returncode, expected.stdout, expected.stderr)
+    assert expected.returncode == 2

@@ -169,7 +169,10 @@ client = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
 client.connect({socket!r})
 sent = client.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder)
                                                                                for fd in fds))])
-client.sendall(data[sent:])
+# Only what is left: once all is sent, the server may run the command and close before this line runs (a loaded
+# machine), and a send, even of nothing, to a closed peer fails with EPIPE after the command has succeeded.
+if sent < len(data):
+    client.sendall(data[sent:])
 answer = b""
 while chunk := client.recv(64):
     answer += chunk
