@@ -150,7 +150,8 @@ def is_yaml(path: str) -> bool:
 
 # and Compose files (`-f app/stack.json`: JSON is YAML), the configuration tox reads (tox.ini) and the files a
 # Makefile includes (`include rules/release.mk`), and a text a shell reads on its standard input (`bash < steps.txt`)
-_NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "conf", "mk", "mak", "make", "inc", "txt"}
+_NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "conf", "mk", "mak", "make", "inc", "txt",
+                               "env"}
 
 
 def may_be_named(path: str) -> bool:

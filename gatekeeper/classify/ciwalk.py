@@ -10,7 +10,7 @@ import posixpath
 import re
 from typing import NamedTuple
 
-from gatekeeper.classify import ciruns, dockerbuilds, dockerrefs, localactions
+from gatekeeper.classify import ciimports, ciruns, dockerbuilds, dockerrefs, localactions
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
@@ -38,6 +38,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     wild = 0
     try:
         for tree in trees:
+            imports = _Imports(found)
             queue = [(path, path) for path, entry in tree.items() if entry.mode in _FILE_MODES and (
                 ciruns.is_definition(path) or (rules is not None and _pipeline_by_rules(path, rules)))]
             queue += [(path, path) for path in linked_workflows(tree, read_blob)]
@@ -55,6 +56,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
                         return False  # each is matched against every path: bounded work (`.*` runs backtrack)
                     read[entry.oid, path] = _Named(
+                        ciimports.imported(path, text),
                         [p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                         [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                         [(posixpath.normpath(posixpath.join(base, dockerfile)),
@@ -67,6 +69,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path and named not in found:
                         found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         queue.append((named, origin))  # what the script runs in turn
+                queue += imports.seen(path, origin, names.imports, scripts if ciimports.passes_runs(path) else [])
                 for named in _expanded(tree, names.composed):
                     found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
     except PastBound:
@@ -75,9 +78,43 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
 
 
 class _Named(NamedTuple):
+    imports: list[str]  # the modules a script imports by a relative name (ciimports.py), from the root
     scripts: list[str]  # patterns, resolved
     composed: list[str]
     builds: list[tuple[str, str]]  # (a Dockerfile, its build context), resolved
+
+
+class _Imports:
+    """The files of one tree whose imports count (red team 12, second round; ciimports.py): those a CI definition, a
+    shell script, a Makefile or a package.json runs (ciimports.passes_runs), and the modules they import, in turn. A
+    file's imports are taken when it is known to run, whichever the walk reaches first: it may be read before."""
+
+    def __init__(self, found: dict[str, tuple[str, str]]) -> None:
+        self._found = found
+        self._run: set[str] = set()
+        self._imports: dict[str, tuple[str, list[str]]] = {}  # a file read: (its origin, what it imports)
+
+    def seen(self, path: str, origin: str, imports: list[str], runs: list[str]) -> list[tuple[str, str]]:
+        """Note `path`, read with `imports`, running `runs`; the files to walk next (the imported modules)."""
+        self._imports[path] = (origin, imports)
+        queue: list[tuple[str, str]] = []
+        todo = [path] if path in self._run else []
+        for named in runs:
+            if named not in self._run:
+                self._run.add(named)
+                todo += [named] if named in self._imports else []
+        while todo:
+            importer = todo.pop()
+            origin, modules = self._imports[importer]
+            for module in modules:
+                if module != importer:
+                    self._found.setdefault(module, ("ci.context.ci-run", f"{origin} runs {importer}, which imports "
+                                                                        f"{module}"))
+                if module not in self._run:
+                    self._run.add(module)
+                    queue.append((module, origin))
+                    todo += [module] if module in self._imports else []
+        return queue
 
 
 def _built(tree: Tree, builds: list[tuple[str, str]], done: dict[tuple[str, str], list[str]],
