@@ -12,7 +12,9 @@ it is an edit of the job, with its token and secrets), now `ci` (`ci.context.ci-
   `dart run tool/x.dart`, `swift x.swift`, `java X.java`, `elixir x.exs`, `julia x.jl`, `cmake -P x.cmake`,
   `awk -f x.awk`, `scala-cli x.sc`;
 - a Python module run by its name (`python -m tools.release`: `tools/release.py` or `tools/release/__main__.py`);
-- a script a shell reads on its standard input (`bash < tools/steps.txt`).
+- a script a shell reads on its standard input (`bash < tools/steps.txt`);
+- the manifests a package manager a step runs in a test tree installs from (`cd spec/fixtures/app && bundle install`,
+  `go build` in `testdata/mod`, cargo, composer, maven, poetry, mix, dart pub): the path rules call them test data.
 
 Not raised: a Rakefile, gulpfile or Go file nothing runs; a module `python -m` names that is not where the command
 runs (`python -m pip install` leaves `free/pip.py` alone: a root `pip.py` would shadow pip, and is ci); `go test ./...`.
@@ -61,6 +63,18 @@ ATTACKS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "python-module": ("python -m tools.release --push", "", ("tools/release.py",)),
     "python-package": ("python3 -m scripts.publish", "", ("scripts/publish/__main__.py",)),
     "stdin": ("bash < tools/steps.txt", "", ("tools/steps.txt",)),
+    # a package manager a step runs in a test tree installs from the manifests there (the path rules call them test
+    # data: `src`)
+    "bundle-fixture": ("bundle install", "spec/fixtures/app", ("spec/fixtures/app/Gemfile",
+                                                              "spec/fixtures/app/Gemfile.lock")),
+    "go-testdata": ("go build ./...", "testdata/mod", ("testdata/mod/go.mod", "testdata/mod/go.sum")),
+    "cargo-fixture": ("cargo build --locked", "tests/fixtures/crate", ("tests/fixtures/crate/Cargo.toml",)),
+    "composer-fixture": ("composer install", "tests/fixtures/php", ("tests/fixtures/php/composer.json",)),
+    "maven-resources": ("mvn -B package", "src/test/resources/proj", ("src/test/resources/proj/pom.xml",)),
+    "poetry-fixture": ("poetry install", "tests/data/pkg", ("tests/data/pkg/pyproject.toml",
+                                                          "tests/data/pkg/poetry.lock")),
+    "mix-fixture": ("mix deps.get", "test/fixtures/umbrella", ("test/fixtures/umbrella/mix.exs",)),
+    "pub-fixture": ("dart pub get", "test/fixtures/pkg", ("test/fixtures/pkg/pubspec.yaml",)),
 }
 # files nothing runs: they keep their class
 LEFT = ("free/Rakefile", "free/gulpfile.js", "free/ci.go", "free/pip.py", "free/tasks.py")
@@ -74,6 +88,7 @@ def _base() -> dict[str, str]:
     for _, _, targets in ATTACKS.values():
         files.update((target, BODY) for target in targets)
     files.update((path, BODY) for path in LEFT)
+    files["go.mod"] = "module example.invalid/x\n\ngo 1.22\n"
     return files
 
 
@@ -101,6 +116,10 @@ def test_what_a_runner_or_interpreter_runs_is_ci(classified: dict[str, dict[str,
 @pytest.mark.parametrize("path", LEFT)
 def test_what_nothing_runs_keeps_its_class(classified: dict[str, dict[str, str]], path: str) -> None:
     assert classified[path]["bucket"] == "src", classified[path]
+
+
+def test_a_manifest_a_package_manager_installs_stays_deps(classified: dict[str, dict[str, str]]) -> None:
+    assert classified["go.mod"]["bucket"] == "deps", classified["go.mod"]  # `go test ./...` at the root: deps keeps
 
 
 @pytest.mark.parametrize(("command", "target"), [("go run build/ci.go install", "build/ci.go"),

@@ -75,7 +75,8 @@ _TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|en
                    r"(?:-[ \t]++)?+[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|npx|bunx|bundle[ \t]++exec"
                    r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx))[ \t]++)*+(?:\./)?+(?:bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
-                   r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons)(?:\.exe)?(?=[ \t]|$)"
+                   r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
+                   r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t]|$)"
                    r"([^;&|\n]*)",
                    re.IGNORECASE)
 # The files each runner reads, and for a package manager the code and settings it loads on every command (red team
@@ -99,7 +100,18 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
                "grunt": ("Gruntfile.js", "Gruntfile.coffee", "Gruntfile.ts", "gruntfile.js"),
                "invoke": ("tasks.py", "tasks/__init__.py"), "fab": ("fabfile.py", "fabfile/__init__.py"),
                "mage": ("magefile.go", "magefiles/${x}.go"), "cargo-make": ("Makefile.toml",),
-               "doit": ("dodo.py",), "scons": ("SConstruct", "Sconstruct", "sconstruct", "${x}SConscript")}
+               "doit": ("dodo.py",), "scons": ("SConstruct", "Sconstruct", "sconstruct", "${x}SConscript"),
+               # the manifests a package manager installs from where it runs: one that the path rules left in a test
+               # tree (`cd tests/fixtures/app && bundle install`) is what the job installs (a deps one stays deps)
+               "bundle": ("Gemfile", "Gemfile.lock", "gems.rb", "gems.locked"), "go": ("go.mod", "go.sum", "go.work"),
+               "cargo": ("Cargo.toml", "Cargo.lock", ".cargo/config.toml"),
+               "composer": ("composer.json", "composer.lock"),
+               "poetry": ("pyproject.toml", "poetry.lock"), "pipenv": ("Pipfile", "Pipfile.lock"),
+               "uv": ("pyproject.toml", "uv.lock"), "mvn": ("pom.xml",), "mvnw": ("pom.xml",),
+               "gradle": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
+               "gradlew": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
+               "mix": ("mix.exs", "mix.lock"), "swift": ("Package.swift", "Package.resolved"),
+               "dart": ("pubspec.yaml", "pubspec.lock"), "flutter": ("pubspec.yaml", "pubspec.lock")}
 # The options that name the file a runner reads instead of its default names, by runner (`tox -c`, `nox -f`).
 _FILE_OPTIONS = {"tox": ("-c", "--conf", "--config"), "nox": ("-f", "--noxfile"),
                  "pre-commit": ("-c", "--config"), "prek": ("-c", "--config")}
@@ -149,9 +161,10 @@ def is_yaml(path: str) -> bool:
 
 
 # and Compose files (`-f app/stack.json`: JSON is YAML), the configuration tox reads (tox.ini) and the files a
-# Makefile includes (`include rules/release.mk`), and a text a shell reads on its standard input (`bash < steps.txt`)
+# Makefile includes (`include rules/release.mk`), a text a shell reads on its standard input (`bash < steps.txt`), and
+# the manifests a package manager a step runs installs from (`go.mod`, `Gemfile.lock`, `pom.xml`: red team 12)
 _NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "conf", "mk", "mak", "make", "inc", "txt",
-                               "env"}
+                               "env", "mod", "sum", "work", "lock", "locked", "exs", "xml", "gradle"}
 
 
 def may_be_named(path: str) -> bool:
@@ -322,7 +335,8 @@ def _tool_files(tool: str, rest: str) -> list[str]:
     """The files a task runner's command reads: its default names in the folder it runs in (`-C`, `--prefix`,
     `--cwd`, `--dir`), or the file named by `-f`/`--file`/`--makefile`/`--justfile`/`-t`/`--taskfile` (tox's `-c`,
     nox's `-f`, pre-commit's `-c`). A recipe's `$(MAKE)` is make."""
-    tool = "cargo-make" if tool.startswith("cargo") or tool == "makers" else "invoke" if tool == "inv" else tool
+    tool = "cargo-make" if tool.split() == ["cargo", "make"] or tool == "makers" else "invoke" if tool == "inv" \
+        else tool
     tool = "make" if "make" in tool and tool != "cargo-make" else tool
     words = [word for word in re.split(r"[\s'\"]+", rest) if word]
     files: list[str] = []
