@@ -30,7 +30,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.classify import gitlabincludes
+from gatekeeper.classify import ciloops, gitlabincludes
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
@@ -241,8 +241,10 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     scripts: list[str] = []
     composed: list[str] = []
     folders: list[str] = []
+    globs: list[str] = []
     for source in (text, *_yaml_strings(text)):
-        source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, source))
+        source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(source)))
+        globs += ciloops.globbed(source) if commands else []
         for line in source.splitlines():
             words = [word for word in _SPLIT.split(line) if word]
             scripts += [word for word in words if _runnable(word)]
@@ -255,7 +257,8 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
                 folders += [words[at + 1] for at, word in enumerate(words[:-1])
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
         composed += [part for value in _COMPOSE_FILE.findall(source) for part in re.split(r"[:;,]", value)]
-    return _patterns(scripts), _patterns(composed), _patterns(folders)
+    looped = [_GLOB_PART.sub(ANY, glob) for glob in dict.fromkeys(globs) if _HOLE not in glob and "$" not in glob]
+    return _patterns(scripts) + looped, _patterns(composed), _patterns(folders)
 
 
 def resolved(pattern: str, definition: str, folders: list[str]) -> list[str]:
