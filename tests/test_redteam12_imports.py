@@ -5,7 +5,8 @@ named none of them (no path word with a script's extension), so an edit of `scri
 `gate --tree` exit 0 while it changed what the release job runs with its secrets. Now `ci` (`ci.context.ci-run`):
 Python's `import helper` and `from lib.publish import go` (the script's folder is first on Python's path), Node's
 `require('./lib/util')` (also a folder's `index.js`) and extension-less `'./util'` (a `.ts` file), Ruby's
-`require_relative`, and a file a script sources whatever its type (`. tools/release.env`).
+`require_relative`, a file a script sources whatever its type (`. tools/release.env`), and the modules Node code
+inline in a workflow loads (`actions/github-script`'s `require('./automation/label')`, `node -e "require('./x')"`).
 
 Not raised (the false-alarm side, measured on aiohttp, prettier, Rails, vite): a package's modules reached by
 relative imports (`from .core import x`), the modules a test imports, the imports of a bundler's input (a program
@@ -23,7 +24,7 @@ from deltas import each_fast
 from gitrepo import two_commits
 from incli import run_cli, tree_gate
 
-from gatekeeper.classify.ciimports import imported
+from gatekeeper.classify.ciimports import imported, inline
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 
@@ -55,6 +56,8 @@ ATTACKS: dict[str, tuple[str, dict[str, str], str]] = {
     "sourced-env": ("bash envs/release.sh",
                     {"envs/release.sh": "#!/bin/sh\n. envs/release.env\n./publish\n", "envs/release.env": "A=1\n"},
                     "envs/release.env"),
+    "node-eval": ("node -e \"require('./gen/build').main()\"",
+                  {"gen/build.js": "exports.main = () => {}\n"}, "gen/build.js"),
     "via-package-json": ("npm run release",
                          {"package.json": '{"scripts": {"release": "node scripts/release.js"}}\n',
                           "scripts/release.js": "require('./notes')\n", "scripts/notes.js": "module.exports = 1\n"},
@@ -108,6 +111,17 @@ def test_what_ci_does_not_run_keeps_its_class(classified: dict[str, dict[str, st
     assert got["bucket"] == "src", got
 
 
+def test_a_module_github_script_requires_is_ci(tmp_path: Path) -> None:
+    steps = ("      - uses: actions/github-script@v7\n        with:\n          script: |\n"
+             "            const label = require('./automation/label')\n            await label({github, context})\n")
+    base = {".github/workflows/triage.yml": WORKFLOW.format(steps=steps),
+            "automation/label.js": "module.exports = async () => {}\n"}
+    repo, old, new = two_commits(tmp_path / "repo", base, {"automation/label.js": "module.exports = 1\n"})
+    code, decision = tree_gate(repo.root, old, new)
+    assert code == 3, decision["reasons"]
+    assert [(r["rule"], r["paths"]) for r in decision["reasons"]] == [("core.ci", ["automation/label.js"])]
+
+
 def test_the_gate_reviews_a_helper_of_the_release_script(tmp_path: Path) -> None:
     base = {".github/workflows/release.yml": WORKFLOW.format(
                 steps="      - run: python scripts/release.py\n        env:\n          TOKEN: ${{ secrets.TOKEN }}\n"),
@@ -125,4 +139,7 @@ def test_hostile_scripts_are_read_in_bounded_time() -> None:
         ("a.py", "import " + "a, " * 30_000 + "b", "names"), ("a.py", "from " + "a." * 30_000 + " x", "dots"),
         ("a.rb", "require_relative " * 30_000, "requires"), ("a.js", "import('./" + "a/" * 30_000 + "')", "deep"),
         ("a.js", "".join(f"require('./m{n}')\n" for n in range(20_000)), "many")]]
+    calls += [(lambda text=text: inline(text), what) for text, what in [
+        ("require('./" * 30_000, "unclosed requires"),
+        ("".join(f"require('./m{n}')\n" for n in range(20_000)), "inline")]]
     each_fast(calls, 0.5)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-__all__ = ["imported", "passes_runs"]
+__all__ = ["imported", "inline", "passes_runs"]
 
 _PYTHON = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
                      r"(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))", re.MULTILINE)
@@ -64,6 +64,16 @@ def imported(path: str, text: str) -> list[str]:
         names = [relative or dotted for relative, dotted in _RUBY.findall(text)[:MAX_IMPORTS]]
         return _joined(folder, [name if name.endswith(".rb") else f"{name}.rb" for name in names])
     return []
+
+
+def inline(text: str) -> list[str]:
+    """The modules the Node code inline in a definition or a command loads by a relative name, relative to where it
+    runs: `actions/github-script`'s `require('./scripts/label')`, `node -e "require('./x')"` (red team 12, second
+    round: an extension-less name was no path word, and the file stayed `src`). Not `python -c 'import pkg'`: an import
+    check of the product (`python -c "import pyarrow"` in Arrow's CI) would make the package's modules `ci`."""
+    names = [name + suffix for name in [spec.rstrip("/") for spec in _NODE.findall(text)[:MAX_IMPORTS]]
+             for suffix in _NODE_TYPES] if "./" in text else []
+    return [name for name in dict.fromkeys(names) if not name.startswith("../")]
 
 
 def _python(module: str) -> list[str]:

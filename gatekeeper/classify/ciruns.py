@@ -30,7 +30,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.classify import ciloops, gitlabincludes
+from gatekeeper.classify import ciimports, ciloops, gitlabincludes
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
@@ -245,6 +245,7 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     for source in (text, *_yaml_strings(text)):
         source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(source)))
         globs += ciloops.globbed(source) if commands else []
+        scripts += ciimports.inline(source) if commands else []
         for line in source.splitlines():
             words = [word for word in _SPLIT.split(line) if word]
             scripts += [word for word in words if _runnable(word)]
