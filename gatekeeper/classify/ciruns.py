@@ -30,16 +30,22 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.classify import gitlabincludes
+from gatekeeper.classify import ciimports, ciloops, gitlabincludes
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
 
-__all__ = ["ANY", "MAX_FILES", "bases", "is_definition", "is_yaml", "may_be_named", "named", "named_in", "resolved"]
+__all__ = ["ANY", "MAX_FILES", "SOURCES", "bases", "is_definition", "is_yaml", "may_be_named", "named", "named_in",
+           "resolved"]
 
+# Source files a language's runner runs by their path (red team 12, second round: `go run build/ci.go`, `dotnet fsi
+# build.fsx`, `swift x.swift`, `java X.java`, `cmake -P x.cmake`, `awk -f x.awk`, `rake`'s `rakelib/*.rake`); read as
+# programs, not as shell (_PROGRAM_TYPES).
+SOURCES = frozenset({"go", "swift", "dart", "java", "exs", "jl", "fsx", "csx", "cake", "cmake", "awk", "sc", "scala",
+                     "rake"})
 # The types of file a CI step runs by path (an interpreter's script, a program without an extension).
 SCRIPT_TYPES = frozenset({"sh", "bash", "zsh", "ksh", "fish", "ps1", "psm1", "py", "rb", "pl", "js", "mjs", "cjs",
-                          "ts", "mts", "cts", "bat", "cmd", "php", "lua", "groovy", "kts", "r", "tcl", "nu"})
+                          "ts", "mts", "cts", "bat", "cmd", "php", "lua", "groovy", "kts", "r", "tcl", "nu", *SOURCES})
 MAX_FILES = 1_000  # definitions and scripts read per tree; past it every script counts (fail closed)
 MAX_NAMED = 256  # patterns a definition names (past it: fail closed); a script's past it are not read (bundled code)
 MAX_WILD = 64  # patterns with a variable part a tree's files name, each matched against every path (then: closed)
@@ -66,8 +72,11 @@ _COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file")
 # Possessive quantifiers: a run of blanks is taken once (red team 18's own hostile input: 20,000 blanks after `run`
 # took 23 s of CPU with `[:\s'"]*[ \t]*`).
 _TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
-                   r"(?:-[ \t]++)?+[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run)[ \t]++)*+"
-                   r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek)(?:\.exe)?(?=[ \t]|$)"
+                   r"(?:-[ \t]++)?+[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|npx|bunx|bundle[ \t]++exec"
+                   r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx))[ \t]++)*+(?:\./)?+(?:bin/)?+"
+                   r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
+                   r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
+                   r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t]|$)"
                    r"([^;&|\n]*)",
                    re.IGNORECASE)
 # The files each runner reads, and for a package manager the code and settings it loads on every command (red team
@@ -81,7 +90,28 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
                # red team 19: the commands tox.ini's environments, a noxfile's sessions and pre-commit's hooks run
                "tox": ("tox.ini", "tox.toml"), "nox": ("noxfile.py",),
                "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
-               "prek": (".pre-commit-config.yaml", ".pre-commit-config.yml")}
+               "prek": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
+               # red team 12 (second round): the task runners of other ecosystems; rake also loads `rakelib/*.rake`
+               # and a Rails Rakefile `lib/tasks/*.rake`, SCons every SConscript its SConstruct names
+               "rake": ("Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "rakelib/${x}.rake",
+                        "lib/tasks/${x}.rake"),
+               "gulp": ("gulpfile.js", "gulpfile.mjs", "gulpfile.cjs", "gulpfile.ts", "gulpfile.babel.js",
+                        "Gulpfile.js"),
+               "grunt": ("Gruntfile.js", "Gruntfile.coffee", "Gruntfile.ts", "gruntfile.js"),
+               "invoke": ("tasks.py", "tasks/__init__.py"), "fab": ("fabfile.py", "fabfile/__init__.py"),
+               "mage": ("magefile.go", "magefiles/${x}.go"), "cargo-make": ("Makefile.toml",),
+               "doit": ("dodo.py",), "scons": ("SConstruct", "Sconstruct", "sconstruct", "${x}SConscript"),
+               # the manifests a package manager installs from where it runs: one that the path rules left in a test
+               # tree (`cd tests/fixtures/app && bundle install`) is what the job installs (a deps one stays deps)
+               "bundle": ("Gemfile", "Gemfile.lock", "gems.rb", "gems.locked"), "go": ("go.mod", "go.sum", "go.work"),
+               "cargo": ("Cargo.toml", "Cargo.lock", ".cargo/config.toml"),
+               "composer": ("composer.json", "composer.lock"),
+               "poetry": ("pyproject.toml", "poetry.lock"), "pipenv": ("Pipfile", "Pipfile.lock"),
+               "uv": ("pyproject.toml", "uv.lock"), "mvn": ("pom.xml",), "mvnw": ("pom.xml",),
+               "gradle": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
+               "gradlew": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
+               "mix": ("mix.exs", "mix.lock"), "swift": ("Package.swift", "Package.resolved"),
+               "dart": ("pubspec.yaml", "pubspec.lock"), "flutter": ("pubspec.yaml", "pubspec.lock")}
 # The options that name the file a runner reads instead of its default names, by runner (`tox -c`, `nox -f`).
 _FILE_OPTIONS = {"tox": ("-c", "--conf", "--config"), "nox": ("-f", "--noxfile"),
                  "pre-commit": ("-c", "--config"), "prek": ("-c", "--config")}
@@ -107,7 +137,7 @@ _DIRNAME = re.compile(rf"""\$\(cd[ \t]+["']?{_OWN}["']?(?:[ \t]*&&[ \t]*pwd(?:[ 
 _MAKE_INCLUDE = re.compile(r"^[ \t]*(?:-|s)?include[ \t]+([^#\n]+)", re.MULTILINE)
 _GITLAB_INCLUDE = re.compile(r"^include[ \t]*:", re.MULTILINE)
 _PROGRAM_TYPES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "json", "php", "lua", "r", "pl",
-                            "rb"})
+                            "rb", *SOURCES})
 _GLOB_PART = re.compile(r"\*+|\?|\[[^\]/]*\]")
 _FOLDER_WORDS = frozenset({"cd", "pushd", "-C", "--directory", "--project-directory", "Set-Location"})
 _FOLDER_KEYS = frozenset({"working-directory", "workingdirectory", "workdir", "dir"})
@@ -131,8 +161,10 @@ def is_yaml(path: str) -> bool:
 
 
 # and Compose files (`-f app/stack.json`: JSON is YAML), the configuration tox reads (tox.ini) and the files a
-# Makefile includes (`include rules/release.mk`)
-_NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "conf", "mk", "mak", "make", "inc"}
+# Makefile includes (`include rules/release.mk`), a text a shell reads on its standard input (`bash < steps.txt`), and
+# the manifests a package manager a step runs installs from (`go.mod`, `Gemfile.lock`, `pom.xml`: red team 12)
+_NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "conf", "mk", "mak", "make", "inc", "txt",
+                               "env", "mod", "sum", "work", "lock", "locked", "exs", "xml", "gradle"}
 
 
 def may_be_named(path: str) -> bool:
@@ -209,8 +241,11 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     scripts: list[str] = []
     composed: list[str] = []
     folders: list[str] = []
+    globs: list[str] = []
     for source in (text, *_yaml_strings(text)):
-        source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, source))
+        source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(source)))
+        globs += ciloops.globbed(source) if commands else []
+        scripts += ciimports.inline(source) if commands else []
         for line in source.splitlines():
             words = [word for word in _SPLIT.split(line) if word]
             scripts += [word for word in words if _runnable(word)]
@@ -223,7 +258,8 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
                 folders += [words[at + 1] for at, word in enumerate(words[:-1])
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
         composed += [part for value in _COMPOSE_FILE.findall(source) for part in re.split(r"[:;,]", value)]
-    return _patterns(scripts), _patterns(composed), _patterns(folders)
+    looped = [_GLOB_PART.sub(ANY, glob) for glob in dict.fromkeys(globs) if _HOLE not in glob and "$" not in glob]
+    return _patterns(scripts) + looped, _patterns(composed), _patterns(folders)
 
 
 def resolved(pattern: str, definition: str, folders: list[str]) -> list[str]:
@@ -261,7 +297,10 @@ def _commands(line: str) -> list[str]:
             continue
         first = words[at].rstrip(":")
         if _INTERPRETER.fullmatch(first.rpartition("/")[2].lower()) is not None:
-            rest = [word for word in words[at + 1:] if not word.startswith("-") and word not in ("run", "exec")]
+            found += _module(words[at + 1:]) if first.rpartition("/")[2].lower().startswith("py") else []
+            # `bash < steps.txt`: the shell reads its script on standard input (red team 12, second round)
+            rest = [word.lstrip("<") for word in words[at + 1:]
+                    if not word.startswith("-") and word not in ("run", "exec", "<")]
             found += rest[:1]
         elif "/" in first and "." not in first.rpartition("/")[2] and not first.startswith(("/", "-", "~")):
             found.append(first)
@@ -269,6 +308,18 @@ def _commands(line: str) -> list[str]:
     # line), `@` is an action's or a package's version (`owner/action@v2`)
     return [word for word in found if _GLOB.search(word) is None and "://" not in word and word.strip("./")
             and not any(mark in word for mark in ("$", _HOLE, "@", "%"))]
+
+
+def _module(words: list[str]) -> list[str]:
+    """The files `python -m tools.release` runs: the module's file or its package's `__main__.py` (red team 12, second
+    round: the release job's code, named by its module)."""
+    if "-m" not in words[:-1]:
+        return []
+    module = words[words.index("-m") + 1]
+    if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module) is None:
+        return []
+    path = module.replace(".", "/")
+    return [f"{path}.py", f"{path}/__main__.py"]
 
 
 def _runnable(word: str) -> bool:
@@ -288,7 +339,9 @@ def _tool_files(tool: str, rest: str) -> list[str]:
     """The files a task runner's command reads: its default names in the folder it runs in (`-C`, `--prefix`,
     `--cwd`, `--dir`), or the file named by `-f`/`--file`/`--makefile`/`--justfile`/`-t`/`--taskfile` (tox's `-c`,
     nox's `-f`, pre-commit's `-c`). A recipe's `$(MAKE)` is make."""
-    tool = "make" if "make" in tool else tool
+    tool = "cargo-make" if tool.split() == ["cargo", "make"] or tool == "makers" else "invoke" if tool == "inv" \
+        else tool
+    tool = "make" if "make" in tool and tool != "cargo-make" else tool
     words = [word for word in re.split(r"[\s'\"]+", rest) if word]
     files: list[str] = []
     folder = ""

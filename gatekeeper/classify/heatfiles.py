@@ -53,7 +53,8 @@ class Shipped:
     def evidence(self, path: str) -> tuple[str, str] | None:
         """(iac.context.heat-file, `TEMPLATE ships PATH by get_file` or a bound's note); None when no template near
         `path` names it."""
-        if not ciruns.may_be_named(path) and extension(path.rpartition("/")[2]) not in _SHIPPED_TYPES:
+        kind = extension(path.rpartition("/")[2])
+        if kind in ciruns.SOURCES or (not ciruns.may_be_named(path) and kind not in _SHIPPED_TYPES):
             return None  # a source file of a compiled language (`.go`): no template reads it, and most changes are
         if self._by_folder is None:
             self._index()

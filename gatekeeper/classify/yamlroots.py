@@ -21,6 +21,7 @@ from contextvars import ContextVar
 import yaml
 
 from gatekeeper.bounded import Limits, load_json_stream
+from gatekeeper.classify.composeroots import compose
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
@@ -65,7 +66,7 @@ Node = str | list["Node"] | dict[str, list["Node"]] | None  # scalar, sequence, 
 # most data and settings files, when parsing costs ~0.4 ms a KiB (tests/test_redteam_yaml_forms.py: every form).
 _MAY_HOLD_A_KEY = lazy(
     r"(?:apiVersion|AWSTemplateFormatVersion|Transform|Resources|hosts|import_playbook"
-    r"|jobs|runs|using|phases|plan|platform|pool|task|stages?|script|trigger|workflows|orbs|pipelines|steps"
+    r"|jobs|runs|using|phases|plan|platform|pool|task|stages?|script|trigger|workflows|orbs|pipelines|steps|services"
     r")[\"']?\s*:"
     r"|\*[^\s,\[\]{}]+[ \t]*:|(?:^|[\s\[{,-])\?(?:\s|$)"
     r'|"[A-Za-z._]{0,31}\\[xuU\r\n\x85\u2028\u2029]|[!:]binary|%TAG|![^\s]*%',
@@ -74,8 +75,8 @@ _MAY_HOLD_A_KEY = lazy(
 
 
 def yaml_signals(text: str, rules: ContextRules) -> list[tuple[str, str, str]]:
-    """(bucket, rule id, evidence) of each Kubernetes object, CloudFormation template or Ansible play `text` holds
-    when read as YAML."""
+    """(bucket, rule id, evidence) of each Kubernetes object, CloudFormation template, Ansible play or Compose file
+    (composeroots.py) `text` holds when read as YAML."""
     if not _MAY_HOLD_A_KEY.search(text):
         return []
     token = _SPENT.set([0])
@@ -111,6 +112,8 @@ def _signals(roots: list[Node], rules: ContextRules) -> list[tuple[str, str, str
         found.append(("iac", "iac.content.cloudformation", f"{evidence} (read as YAML)"))
     if (evidence := ansible_play(roots)) is not None:
         found.append(("iac", "iac.content.ansible-play", f"{evidence} (read as YAML)"))
+    if (evidence := compose(roots, values)) is not None:
+        found.append(("iac", "iac.content.compose", f"{evidence} (read as YAML)"))
     found.extend(("ci", rule, f"{evidence} (read as YAML)") for rule, evidence in ci_definitions(roots))
     return found
 

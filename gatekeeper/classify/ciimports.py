@@ -1,0 +1,94 @@
+"""The modules a script CI runs imports by a relative name (red team 12, second round; tests/test_redteam12_imports.py).
+
+`run: python scripts/release.py` runs `scripts/release.py`, and with it every module it imports from its own folder:
+Python puts the script's folder first on its path, so `import helper` is `scripts/helper.py` and `from lib.publish
+import go` is `scripts/lib/publish.py`. Node resolves `require('./lib/util')` and `import … from './util'` by trying
+extensions and `index` files; Ruby's `require_relative 'lib/util'` adds `.rb`. An edit of such a module changes what the
+job runs as surely as an edit of the script; the reader named none of them (no path word with a script's extension),
+so they stayed `src` and `gate --tree` allowed them.
+
+Only names relative to the importing file and below its folder are taken (a package installed from a registry is not
+this repository's file, and a Python import is looked for in the script's own folder, as Python looks), each resolved
+to the paths it may be; a path the tree lacks names nothing. Not followed: the imports of a test file or of a package's
+`__init__.py`, and a name that leaves the importing file's folder (`../src/index`). CI runs a project's tests, and the
+tests import the product: followed, every module of aiohttp, prettier or Rails became `ci` (a human for every edit of
+the product), which the label sets call `src`; a helper beside a release script is the road this closes.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+__all__ = ["imported", "inline", "passes_runs"]
+
+_PYTHON = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
+                     r"(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))", re.MULTILINE)
+# `require('./x')`, `import('./x')`, `import … from './x'`, `export … from './x'`, `import './x'`
+_NODE = re.compile(r"""(?:\brequire[ \t]*\(|\bimport[ \t]*\(|\bfrom|^[ \t]*import)[ \t]*"""
+                   r"""['"](\.{1,2}/[^'"\n]*)['"]""", re.MULTILINE)
+_RUBY = re.compile(r"""\b(?:require_relative[ \t(]*['"]([^'"\n]+)['"]|(?:require|load)[ \t(]*['"](\.{1,2}/[^'"\n]+)"""
+                   r"""['"])""")
+_NODE_TYPES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", "/index.js", "/index.mjs",
+               "/index.cjs", "/index.ts", "/index.tsx", "/package.json")
+_NODE_FILES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"})
+# a test file by its runner's conventions, or a file in a test folder
+_TEST = re.compile(r"(?:^|/)(?:tests?|__tests__|spec|specs|testing)/|(?:^|/)(?:test_[^/]*|conftest\.py|[^/]*_test\.py"
+                   r"|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_(?:test|spec)\.rb)$")
+_PROGRAMS = frozenset({"py", "pyw", "rb", "php", "lua", "pl", "r", "go", "java", "swift", "dart", *_NODE_FILES})
+MAX_IMPORTS = 128  # names read from one file; a bundle's past it are not followed
+
+
+def passes_runs(path: str) -> bool:
+    """Whether the files `path` names are run (a CI definition's, a shell script's, a Makefile's or package.json's
+    commands), not merely named by a program (a bundler's `rollup.config.js` naming its input `index.js`: the input's
+    imports are the product's modules, bundled, not run by the job)."""
+    name = path.rpartition("/")[2]
+    return "." not in name or name.rpartition(".")[2].lower() not in _PROGRAMS
+
+
+def imported(path: str, text: str) -> list[str]:
+    """The paths (from the root) the modules `text`, the file at `path`, imports by a relative name may be."""
+    folder, _, name = path.rpartition("/")
+    if _TEST.search(path) is not None or name == "__init__.py":
+        return []
+    kind = name.rpartition(".")[2].lower() if "." in name else ""
+    if kind in ("py", "pyw"):
+        found = [_python(module) for match in _PYTHON.finditer(text)
+                 for module in (match[1] or match[2]).split(",")]
+        return _joined(folder, [p for paths in found[:MAX_IMPORTS] for p in paths])
+    if kind in _NODE_FILES:
+        names = [spec.rstrip("/") for spec in _NODE.findall(text)[:MAX_IMPORTS]]
+        return _joined(folder, [name + suffix for name in names for suffix in _NODE_TYPES])
+    if kind == "rb":
+        names = [relative or dotted for relative, dotted in _RUBY.findall(text)[:MAX_IMPORTS]]
+        return _joined(folder, [name if name.endswith(".rb") else f"{name}.rb" for name in names])
+    return []
+
+
+def inline(text: str) -> list[str]:
+    """The modules the Node code inline in a definition or a command loads by a relative name, relative to where it
+    runs: `actions/github-script`'s `require('./scripts/label')`, `node -e "require('./x')"` (red team 12, second
+    round: an extension-less name was no path word, and the file stayed `src`). Not `python -c 'import pkg'`: an import
+    check of the product (`python -c "import pyarrow"` in Arrow's CI) would make the package's modules `ci`."""
+    names = [name + suffix for name in [spec.rstrip("/") for spec in _NODE.findall(text)[:MAX_IMPORTS]]
+             for suffix in _NODE_TYPES] if "./" in text else []
+    return [name for name in dict.fromkeys(names) if not name.startswith("../")]
+
+
+def _python(module: str) -> list[str]:
+    """`a.b`: `a/b.py`, `a/b/__init__.py`, `a/__init__.py`. Not a relative import (`from .x import y`): a script run
+    by its path has no package, so only a package's modules (imported, not run) hold one."""
+    parts = module.strip().split(".")
+    stem = "/".join(parts)
+    return [f"{stem}.py", f"{stem}/__init__.py", *([f"{parts[0]}/__init__.py"] if len(parts) > 1 else [])]
+
+
+def _joined(folder: str, names: list[str]) -> list[str]:
+    """The names below `folder`, from the root."""
+    out = []
+    for name in names:
+        below = posixpath.normpath(name)
+        if not below.startswith(("../", "/")) and below not in (".", ".."):
+            out.append(posixpath.join(folder, below))
+    return list(dict.fromkeys(out))

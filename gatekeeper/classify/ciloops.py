@@ -1,0 +1,85 @@
+"""What a CI command runs through a loop, a `find -exec`, `run-parts` or the checkout's root variable (red team 12,
+second round; tests/test_redteam12_ci_loops.py).
+
+The files-CI-runs reader (ciruns.py) takes a glob for a filter (`paths: ['**/*.sh']`) and names nothing by it. A glob a
+command *runs* is another thing: `for f in tools/ci/*.sh; do bash "$f"; done`, `find hooks -name '*.sh' -exec bash {}
+\\;` and `run-parts tools/hooks.d` run every file it matches, so an edit of any of them is an edit of the job. Only a
+loop whose body runs its variable (at a command's place, or after an interpreter: `bash "$f"`, `"$f"`, `. "$f"`) counts:
+`for f in *.sh; do shellcheck "$f"; done` reads the files, it does not run them. And a path written from the checkout's
+root variable (`${{ github.workspace }}/tools/release`, `$CI_PROJECT_DIR/bin/x`, Azure's `$(Build.SourcesDirectory)`)
+is the path from the root: `rooted` rewrites the variable to `.` before the words are read (an extension-less script
+named so was not found).
+"""
+
+from __future__ import annotations
+
+import itertools
+import posixpath
+import re
+
+__all__ = ["globbed", "rooted"]
+
+_ROOT = re.compile(r"\$\{\{[ \t]*github\.workspace[ \t]*\}\}|\$\{?(?:GITHUB_WORKSPACE|CI_PROJECT_DIR|CI_WORKSPACE"
+                   r"|BUILDKITE_BUILD_CHECKOUT_PATH|CIRCLE_WORKING_DIRECTORY|TRAVIS_BUILD_DIR|DRONE_WORKSPACE"
+                   r"|BITBUCKET_CLONE_DIR|CODEBUILD_SRC_DIR|BUILD_SOURCESDIRECTORY|SYSTEM_DEFAULTWORKINGDIRECTORY)\b\}?"
+                   r"|\$\((?:Build\.SourcesDirectory|System\.DefaultWorkingDirectory)\)")
+_FOR = re.compile(r"\bfor[ \t]++([A-Za-z_]\w{0,63})[ \t]++in[ \t]++([^;\n]{1,1000})")
+_RUNNER = r"(?:(?:ba|z|k|da)?sh|source|\.|python[0-9.]*|node|ruby|perl|pwsh|php|exec|sudo|command)"
+_EXEC = re.compile(r"-exec(?:dir)?[ \t]++(?:" + _RUNNER + r"[ \t]++)*+(?:-[-\w]*[ \t]++)*+['\"]?\{\}")
+_DONE = re.compile(r"\bdone\b")
+_BODY = 4096  # a loop's body read for what it runs, at most
+# what may stand before a variable a command runs: the start of a command, launchers and an interpreter, a quote, `./`
+_RUNS_BEFORE = re.compile(r"(?:^|[;&|(]|\bdo|\bthen)[ \t]*+(?:" + _RUNNER + r"[ \t]++(?:-\S+[ \t]++)*)*"
+                          r"['\"]?(?:\./)?\Z")
+_NAME = re.compile(r"-i?name[ \t]++['\"]?([^'\"\s]+)")
+_RUN_PARTS = re.compile(r"\brun-parts[ \t]++(?:-[^\s]+[ \t]++)*([^\s;|&'\"]+)")
+_GLOB = re.compile(r"^['\"]?[\w./-]*(?:\*|\?|\[[^\]/]+\])[\w./*?-]*['\"]?;?$")  # `tools/*.sh`, `hooks/[0-9]*`
+MAX_LOOPS = 32  # loops with a glob read in one text
+
+
+def _runs_variable(text: str, var: str) -> bool:
+    """Whether a command of `text` (a loop's body) runs `$var` (or `${var}`): at a command's place, or after an
+    interpreter."""
+    for spelled in (f"${var}", f"${{{var}}}"):
+        at = text.find(spelled)
+        for _ in range(MAX_LOOPS):
+            if at == -1:
+                break
+            end = at + len(spelled)
+            if end == len(text) or not (text[end].isalnum() or text[end] == "_"):
+                line = text[text.rfind("\n", 0, at) + 1:at]
+                if _RUNS_BEFORE.search(line[-200:]) is not None:
+                    return True
+            at = text.find(spelled, end)
+    return False
+
+
+def rooted(text: str) -> str:
+    """`text` with the checkout's root variables written as `.`."""
+    return _ROOT.sub(".", text) if "$" in text else text
+
+
+def globbed(text: str) -> list[str]:
+    """The globs (`*`, `?`, `[...]` kept) of the files `text`'s commands run by a loop, `find -exec` or `run-parts`
+    (a folder: every file below it, `dir/*`)."""
+    if "for" not in text and "-exec" not in text and "run-parts" not in text:
+        return []
+    found: list[str] = []
+    loops = [(loop, globs) for loop in _FOR.finditer(text)
+             if "*" in (words := loop[2]) or "?" in words or "[" in words
+             if (globs := [word.strip("'\"") for word in words.split() if _GLOB.search(word) is not None])]
+    for loop, globs in loops[:MAX_LOOPS]:  # a program's `for x in items:` has no glob: it is not read further
+        done = _DONE.search(text, loop.end(), loop.end() + _BODY)
+        if _runs_variable(text[loop.end():done.start() if done else loop.end() + _BODY], loop[1]):
+            found += globs
+    for run in itertools.islice(_EXEC.finditer(text), MAX_LOOPS) if "-exec" in text else ():
+        start = text.rfind("\n", 0, run.start()) + 1
+        at = text.rfind("find ", start, run.start())  # the `find` whose `-exec` runs each file it lists
+        if at != -1 and (at == 0 or not text[at - 1].isalnum()):
+            options = text[at + 5:run.start()]
+            folder = options.split()[0] if options.split() else "."
+            name = _NAME.search(options)  # every file below the folder, or the `-name` ones
+            found.append(posixpath.join(folder.strip("'\"").rstrip("/"), "*" + name[1] if name else "*"))
+    if "run-parts" in text:
+        found += [f"{folder.rstrip('/')}/*" for folder in _RUN_PARTS.findall(text)[:MAX_LOOPS]]
+    return [glob for glob in found if glob.strip("./*")]
