@@ -257,6 +257,8 @@ DEPS = [
     (".fvmrc", "pub", "toolchain"),
     ("vcpkg.json", "vcpkg", "manifest"),
     ("vcpkg-configuration.json", "vcpkg", "manifest"),
+    ("triplets/community/x64-linux-dynamic.cmake", "vcpkg", None),
+    ("dep/vcpkg-overlay-triplets/x86-windows-static.cmake", "vcpkg", None),
     ("conanfile.txt", "conan", "manifest"),
     ("conanfile.py", "conan", "manifest"),
     ("conan.lock", "conan", "lockfile"),
