@@ -1,12 +1,13 @@
 """Classes of misses a twenty-fourth label set found (bench/classify_accuracy/twentyfourth.tsv: 60 repositories weighted
 to dependency files, measured blind first), each with the look-alikes it must leave alone: code vendored into a
-`vendored/` folder, Perl's packaging files (Dist::Zilla's `dist.ini`, `Makefile.PL`, `Build.PL`) and vcpkg triplets
-(deps), pip-tools inputs under any `*.in` name (deps by content), Publish to BCR's `.bcr/`, Changesets' settings and a
-root `ci.sh` (ci), Azure Pipelines job and step templates outside the folders the path rules name (ci by content),
-Meson's `test cases/` and Pants' `testprojects/` (test projects: src), code named like a governance file with a
-compound suffix (`license.component.ts`, src), and test-runner, spell-checker and linter settings, a site's
-`security.txt`, a bundled tool's `COPYING_7z` and Xcode's shared workspace settings (other). The real repository below
-checks them with the commits and from the patch."""
+`vendored/` folder, the files of ecosystems no rule named (Hatch, PDM, conda-lock, Ivy, Mill, Homebrew bundle, Julia's
+prefixed manifests, LuaRocks, esy, haxelib, single tools' version files), Perl's packaging files (Dist::Zilla's
+`dist.ini`, `Makefile.PL`, `Build.PL`) and vcpkg triplets (deps), pip-tools inputs under any `*.in` name (deps by
+content), Publish to BCR's `.bcr/`, Changesets' settings and a root `ci.sh` (ci), Azure Pipelines job and step
+templates outside the folders the path rules name (ci by content), Meson's `test cases/` and Pants' `testprojects/`
+(test projects: src), code named like a governance file with a compound suffix (`license.component.ts`, src), and
+test-runner, spell-checker and linter settings, a site's `security.txt`, a bundled tool's `COPYING_7z` and Xcode's
+shared workspace settings (other). The real repository below checks them with the commits and from the patch."""
 
 from __future__ import annotations
 
@@ -26,6 +27,15 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # Perl's packaging: what cpanm and dzil install before a build
     ("dist.ini", "deps"), ("Makefile.PL", "deps"), ("Build.PL", "deps"), ("lib/Dist/Zilla/Plugin/x.pm", "src"),
     ("docs/dist.md", "src"),
+    # the ecosystems' files no rule named: Python's package managers, Ivy, Mill, pub overrides, opam, Homebrew bundle,
+    # Julia's prefixed and versioned manifests, LuaRocks, esy, haxelib, single tools' version files
+    (".pdm-python", "deps"), ("hatch.toml", "deps"), ("envs/dev.conda-lock.yml", "deps"), ("ivy.xml", "deps"),
+    ("build.mill", "deps"), ("build.sc", "deps"), ("core/package.mill", "deps"), ("pubspec_overrides.yaml", "deps"),
+    ("opam.locked", "deps"), ("Brewfile", "deps"), ("Brewfile.lock.json", "deps"), ("JuliaProject.toml", "deps"),
+    ("JuliaManifest.toml", "deps"), ("Manifest-v1.11.toml", "deps"), ("luarocks.lock", "deps"), ("esy.json", "deps"),
+    ("esy.lock/index.json", "deps"), ("haxelib.json", "deps"), (".haxerc", "deps"), ("elm-tooling.json", "deps"),
+    (".xcode-version", "deps"), (".crystal-version", "deps"), (".zig-version", "deps"),
+    ("src/mill/build.scala", "src"), ("docs/brewfile.md", "src"), (".eslintrc", "other"), ("hatch_build.py", "src"),
     # vcpkg triplets, in vcpkg's folder or an overlay folder; other CMake stays build code
     ("dep/vcpkg-overlay-triplets/fuzzing/x86-windows-static.cmake", "deps"),
     ("triplets/community/x64-linux-dynamic.cmake", "deps"), ("cmake/custom_triplets/arm64-osx.cmake", "deps"),
