@@ -291,7 +291,6 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     return min(found, key=lambda s: order[s.bucket])
 
 
-
 def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Signal]:
     signals = (_cloud(text), *_kube(text, rules), _workflow(text), _signal(ansible(path, text)),
                _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)),
