@@ -51,10 +51,12 @@ def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
     if is_requirements_input(name) and (line := _requirements(text)) is not None:
         return "deps", "deps.content.pip-compile-input", line
     if name.lower().endswith((".yml", ".yaml")):
-        if (m := _AZURE_TOP.search(text)) is not None and (job := _AZURE_JOB.search(text, m.end())) is not None \
+        # A substring test first: most YAML files have neither key, and a scan of 8 KiB costs more than the test.
+        if ("jobs" in text or "stages" in text) and (m := _AZURE_TOP.search(text)) is not None \
+                and (job := _AZURE_JOB.search(text, m.end())) is not None \
                 and _AZURE_JOB_KEY.search(text, job.end()) and _AZURE_JOB_BODY.search(text, job.end()):
             return "ci", "ci.content.azure-pipelines-template", evidence_line(text, job)
-        if (m := _AZURE_STEPS_TOP.search(text)) is not None \
+        if "steps" in text and (m := _AZURE_STEPS_TOP.search(text)) is not None \
                 and (step := _AZURE_STEP.search(text, m.end())) is not None and _AZURE_STEP_KEY.search(text, m.end()):
             return "ci", "ci.content.azure-pipelines-template", evidence_line(text, step)
     return None
