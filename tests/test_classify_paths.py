@@ -259,6 +259,7 @@ DEPS = [
     ("vcpkg-configuration.json", "vcpkg", "manifest"),
     ("triplets/community/x64-linux-dynamic.cmake", "vcpkg", None),
     ("dep/vcpkg-overlay-triplets/x86-windows-static.cmake", "vcpkg", None),
+    ("renv/activate.R", "other", None),
     ("conanfile.txt", "conan", "manifest"),
     ("conanfile.py", "conan", "manifest"),
     ("conan.lock", "conan", "lockfile"),

@@ -35,6 +35,12 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("JuliaManifest.toml", "deps"), ("Manifest-v1.11.toml", "deps"), ("luarocks.lock", "deps"), ("esy.json", "deps"),
     ("esy.lock/index.json", "deps"), ("haxelib.json", "deps"), (".haxerc", "deps"), ("elm-tooling.json", "deps"),
     (".xcode-version", "deps"), (".crystal-version", "deps"), (".zig-version", "deps"),
+    ("gemfiles/rails_7.gemfile", "deps"), ("gemfiles/rails_7.gemfile.lock", "deps"), ("Gemfile.next", "deps"),
+    ("Gemfile.next.lock", "deps"), ("Godeps/Godeps.json", "deps"), (".php-version", "deps"), (".deno-version", "deps"),
+    ("renv/activate.R", "deps"), ("renv/settings.json", "deps"), ("packrat/packrat.lock", "deps"),
+    ("rebar.config.script", "deps"), ("cabal.config", "deps"), ("melos.yaml", "deps"),
+    (".config/nextest.toml", "other"),
+    (".github/workflows/melos.yml", "ci"), ("R/activate.R", "src"), ("app/settings.json", "src"),
     ("src/mill/build.scala", "src"), ("docs/brewfile.md", "src"), (".eslintrc", "other"), ("hatch_build.py", "src"),
     # vcpkg triplets, in vcpkg's folder or an overlay folder; other CMake stays build code
     ("dep/vcpkg-overlay-triplets/fuzzing/x86-windows-static.cmake", "deps"),
