@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from gatekeeper.classify.ansible import ansible, setup_py
+from gatekeeper.classify.buildshapes import build_shape, is_requirements_input
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
 from gatekeeper.classify.shapes import evidence_line, setup_cfg, shape
@@ -206,7 +207,7 @@ _DOCUMENT_STEMS, _LLMS_TEXTS = frozenset({"md", "markdown", "rst", "adoc", "asci
 
 def is_candidate(path: str) -> bool:
     """True for the files whose content tier 3 reads: text configuration types, no-extension files, setup.py,
-    metadata.rb (a Chef cookbook's, or an app's model);
+    metadata.rb (a Chef cookbook's, or an app's model), a pip-tools input (`*.in`);
     and their copies kept as `.example`/`.sample`/`.dist` (`hosts.example`, `values.yaml.sample`)."""
     name = path.rpartition("/")[2]
     stem, dot, ext = name.rpartition(".")
@@ -216,7 +217,7 @@ def is_candidate(path: str) -> bool:
     if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
         return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb") \
-        or is_bazelrc(name)
+        or is_bazelrc(name) or is_requirements_input(name)
 
 
 def readable(data: bytes) -> bytes:
@@ -290,11 +291,10 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     return min(found, key=lambda s: order[s.bucket])
 
 
-
 def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Signal]:
     signals = (_cloud(text), *_kube(text, rules), _workflow(text), _signal(ansible(path, text)),
                _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)),
-               _signal(platform_shape(name, text)))
+               _signal(platform_shape(name, text)), _signal(build_shape(name, text)))
     return [s for s in signals if s is not None]
 
 

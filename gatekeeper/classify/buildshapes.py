@@ -1,0 +1,75 @@
+"""Tier 3, continued: content shapes of the twenty-fourth set's classes (docs/classification.md, "The twenty-first
+round").
+
+A pip-tools input under any name (`examples/sentry.in`, `dev.in`: what `pip-compile` pins into the `.txt` beside it),
+and an Azure Pipelines job or steps template kept outside the folders the path rules name (`doc/azure/*-template.yml`,
+whose `pool:` sits inside a `- job:` rather than at the top). Each needs the whole grammar of its format or two keys
+only that format has, so that a look-alike (autotools' `Makefile.in`, setuptools' `MANIFEST.in`, a word list; an
+application's `jobs:` settings) keeps its bucket.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.classify.shapes import evidence_line
+from gatekeeper.lazy_pattern import lazy
+
+_FLAGS = re.MULTILINE
+# One line of a pip requirements file: a requirement (PEP 508 name, extras, version specifiers, a marker, or a direct
+# reference `name @ url`), an option pip-compile reads (`-r`, `-c`, `-e`, an index), or a VCS or archive URL.
+_SPECIFIER = r"(?:===|==|~=|!=|<=|>=|<|>)[ \t]*[A-Za-z0-9.*+!_-]+"
+_REQUIREMENT_LINE = lazy(
+    r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
+    rf"(?:\(?{_SPECIFIER}(?:[ \t]*,[ \t]*{_SPECIFIER})*\)?|@[ \t]*\S+)?[ \t]*(?:;[^#\n]*)?"
+    r"|-[rce][ \t]+\S+|--(?:requirement|constraint|editable)[ =]\S+"
+    r"|--(?:index-url|extra-index-url|find-links|trusted-host|no-binary|only-binary)[ =]\S+|--pre"
+    r"|(?:git|hg|svn|bzr)\+[a-z]+://\S+|https?://\S+")
+_COMMENT = lazy(r"[ \t]+#.*|#.*")
+# Azure Pipelines: a top-level `jobs:` or `stages:` whose list items are `- job:`, `- deployment:` or `- stage:`
+# holding a job's keys, or a top-level `steps:` whose items are Azure's step kinds (`- task:` alone is sniff.py's).
+_AZURE_TOP = lazy(r"^(?:jobs|stages)[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
+_AZURE_JOB = lazy(r"^[ \t]*-[ \t]+(?:job|deployment|stage)[ \t]*:", _FLAGS)
+_AZURE_JOB_KEY = lazy(r"^[ \t]+(?:pool|vmImage|dependsOn|condition|displayName|strategy|timeoutInMinutes"
+                      r"|workspace|environment)[ \t]*:", _FLAGS)
+_AZURE_JOB_BODY = lazy(r"^[ \t]+(?:steps|jobs)[ \t]*:", _FLAGS)
+_AZURE_STEPS_TOP = lazy(r"^steps[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
+_AZURE_STEP = lazy(r"^[ \t]*-[ \t]+(?:script|bash|pwsh|powershell|checkout|publish|download|downloadBuild"
+                   r"|getPackage|reviewApp)[ \t]*:", _FLAGS)
+_AZURE_STEP_KEY = lazy(r"^[ \t]+(?:displayName|condition|workingDirectory|failOnStderr|env|continueOnError"
+                       r"|timeoutInMinutes|artifact|clean|fetchDepth|persistCredentials)[ \t]*:", _FLAGS)
+
+
+def is_requirements_input(name: str) -> bool:
+    """A file pip-tools may compile, by its name: `*.in` with no other dot (not `config.h.in`, `foo.pc.in`)."""
+    stem, dot, ext = name.rpartition(".")
+    return bool(dot and stem) and ext.lower() == "in" and "." not in stem
+
+
+def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
+    """(bucket, rule id, evidence line) of the first of these shapes `text` has, or None."""
+    if is_requirements_input(name) and (line := _requirements(text)) is not None:
+        return "deps", "deps.content.pip-compile-input", line
+    if name.lower().endswith((".yml", ".yaml")):
+        # A substring test first: most YAML files have neither key, and a scan of 8 KiB costs more than the test.
+        if ("jobs" in text or "stages" in text) and (m := _AZURE_TOP.search(text)) is not None \
+                and (job := _AZURE_JOB.search(text, m.end())) is not None \
+                and _AZURE_JOB_KEY.search(text, job.end()) and _AZURE_JOB_BODY.search(text, job.end()):
+            return "ci", "ci.content.azure-pipelines-template", evidence_line(text, job)
+        if "steps" in text and (m := _AZURE_STEPS_TOP.search(text)) is not None \
+                and (step := _AZURE_STEP.search(text, m.end())) is not None and _AZURE_STEP_KEY.search(text, m.end()):
+            return "ci", "ci.content.azure-pipelines-template", evidence_line(text, step)
+    return None
+
+
+def _requirements(text: str) -> str | None:
+    """The first requirement line when every line is one pip reads in a requirements file (and one at least is)."""
+    first = None
+    for raw in text.splitlines():
+        line = _COMMENT.sub("", raw.strip().rstrip("\\").strip()) if "#" in raw else raw.strip().rstrip("\\").strip()
+        if not line:
+            continue
+        if not _REQUIREMENT_LINE.fullmatch(line):
+            return None
+        first = first or line[:120]
+    return first
