@@ -46,7 +46,10 @@ managers, committed before its first, blind run in round 16), `seventeenth` (dep
 repositories chosen for breadth: pnpm/yarn/npm/bun workspaces, uv/poetry/requirements, pre-commit hooks, Go
 multi-module, Cargo, Gradle catalogs and wrappers, Maven, NuGet, Composer, Bundler, mix, pub, Swift, Terraform, Helm
 charts and values, images in Dockerfiles and Kubernetes manifests, kustomize, mise and Renovate's regex managers,
-committed before its first, blind run in round 17) — or reads another collection's file
+committed before its first, blind run in round 17), `eighteenth` (deps_bumps_eighteenth.tsv, 34 more repositories
+chosen for breadth of ecosystems and bots: Dependabot, Renovate (a self-hosted app among them), pyup and
+pre-commit.ci over yarn/npm monorepos, uv/requirements, pre-commit hooks, Go, Cargo, Maven, NuGet, Composer,
+Bundler, mix, pub, Terraform, images in Dockerfiles and Compose, committed before its first, blind run in round 18) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -89,7 +92,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "fourteenth": DATA.with_name("deps_bumps_fourteenth.tsv"),
         "fifteenth": DATA.with_name("deps_bumps_fifteenth.tsv"),
         "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv"),
-        "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv")}
+        "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv"),
+        "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
