@@ -46,7 +46,11 @@ managers, committed before its first, blind run in round 16), `seventeenth` (dep
 repositories chosen for breadth: pnpm/yarn/npm/bun workspaces, uv/poetry/requirements, pre-commit hooks, Go
 multi-module, Cargo, Gradle catalogs and wrappers, Maven, NuGet, Composer, Bundler, mix, pub, Swift, Terraform, Helm
 charts and values, images in Dockerfiles and Kubernetes manifests, kustomize, mise and Renovate's regex managers,
-committed before its first, blind run in round 17) — or reads another collection's file
+committed before its first, blind run in round 17), `eighteenth` (deps_bumps_eighteenth.tsv, 34 more repositories
+chosen for breadth of ecosystems and bots: Dependabot, Renovate (a self-hosted app among them), pyup and
+pre-commit.ci over yarn/npm monorepos, uv/requirements, pre-commit hooks, Go, Cargo, Maven, NuGet, Composer,
+Bundler, mix, pub, Terraform, images in Dockerfiles and Compose, committed before its first, blind run in round
+18) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -89,7 +93,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "fourteenth": DATA.with_name("deps_bumps_fourteenth.tsv"),
         "fifteenth": DATA.with_name("deps_bumps_fifteenth.tsv"),
         "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv"),
-        "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv")}
+        "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv"),
+        "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -173,6 +178,9 @@ def _same_name(want: str, change: Change) -> bool:
     if change.alias is not None and norm(change.alias) == norm(want):
         return True  # a Gradle catalog entry by its key (`Update plugin spotless`), which the file writes
     name, want = norm(change.name), norm(want)
+    if change.ecosystem == "go" and " => " in change.name:
+        # a `replace OLD => NEW v` directive: Renovate names it by NEW, the module whose code is built
+        name = norm(change.name.split(" => ", 1)[1])
     if change.ecosystem == "terraform":
         # `git::https://github.com/o/r.git` is the source Terraform's `github.com/o/r` shorthand stands for, and
         # Renovate names it so; a module's sub-module (`…/google//modules/x`) is the module

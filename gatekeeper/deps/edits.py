@@ -144,8 +144,10 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
 
 
 def _npm_pair(line: str, name: object, value: object) -> tuple[str, str]:
+    """A package.json or composer.json pair; `*`, the wildcard both document for any version (nextcloud/activity's
+    `"friendsofphp/php-cs-fixer": "*"` that Renovate pinned), is a range as the whole value."""
     if not isinstance(name, str) or SECTION_MARK in name or name in _OWN_KEYS or not isinstance(value, str) \
-            or not RANGE.match(value.strip()):
+            or not (RANGE.match(value.strip()) or value.strip() == "*"):
         raise ManifestError(f"not a plain version range: {line.strip()[:80]!r}")
     return name, value.strip()
 
@@ -293,6 +295,10 @@ _MSBUILD = lazy(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference
 _MSBUILD_ATTR = lazy(r'(\w+)\s*=\s*"([^"]*)"')
 _MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "VersionOverride", "PrivateAssets", "IncludeAssets",
                            "ExcludeAssets"})
+# An item may carry metadata of the project's own as attributes (VerifyTests/Verify's `Pinned="true"` on a
+# PackageVersion): NuGet reads none of it. An attribute that decides whether the item applies (`Condition`), an
+# item operation (`Remove`, `Exclude`), or a key NuGet reads spelled in another case, is refused.
+_MSBUILD_SIGNIFICANT = frozenset(k.lower() for k in _MSBUILD_KEYS) | {"condition", "remove", "exclude"}
 # NuGet also writes exact and interval versions: `[1.2.3]`, `[1.0,2.0)`.
 _NUGET_RANGE = lazy(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
 
@@ -309,7 +315,9 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     # a project's override of a central version; both on one line is left to --tree, which knows which wins
     version = attrs.get("Version", "") if "VersionOverride" not in attrs else \
         attrs["VersionOverride"] if "Version" not in attrs else ""
-    if m is None or not name or not set(attrs) <= _MSBUILD_KEYS or not _NUGET_RANGE.match(version.strip()):
+    other = [k for k in _MSBUILD_ATTR.findall(m.group(1)) if k[0] not in _MSBUILD_KEYS] if m else []
+    if m is None or not name or any(k.lower() in _MSBUILD_SIGNIFICANT for k, _ in other) \
+            or len(attrs) != len(_MSBUILD_ATTR.findall(m.group(1))) or not _NUGET_RANGE.match(version.strip()):
         raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
     return [(name, version.strip())]
 

@@ -15,14 +15,16 @@ _REQUIRE = lazy(r"^\s*(?:require\s+)?([^\s()\"=]+)\s+([^\s/()\"=]+)\s*(//\s*indi
 # `replace OLD [vX] => NEW [vY]` (in a block or alone): NEW is the code that is built, so the directive is
 # a dependency of its own, `OLD => NEW` at vY (none for a local path): a new or moved replace is a change
 # (a fork of a known module beside a bump would otherwise read as the bump). Only `replace` uses `=>`,
-# so a hunk line is read as one even when its block's `replace (` opener is not shown.
+# so a hunk line is read as one even when its block's `replace (` opener is not shown. NEW's version, like a
+# require's, may be a bare commit id as a bot writes it before the go command resolves it (cilium/hubble's
+# `=> github.com/cilium/gobgp/v3 2c4e905b1198`): read as written.
 # The `go` directive (the language version, and the least toolchain the go command will run, downloading
 # a newer one when the local one is older) and the `toolchain` directive (the toolchain it builds with):
 # both are the Go toolchain, named `go` as Renovate and Dependabot name it, the first at scope `runtime`
 # (it sets the standard library's semantics), the second at `build`.
 _GO_LINE = lazy(r"^go\s+(\d+(?:\.\d+){0,2}(?:(?:rc|beta)\d+)?)$")
 _TOOLCHAIN_LINE = lazy(r"^toolchain\s+go(\d+(?:\.\d+){0,2}(?:(?:rc|beta)\d+)?)(?:\+\S+)?$")
-_REPLACE = lazy(r"^\s*(?:replace\s+)?([^\s()\"=]+)(?:\s+v\S+)?\s*=>\s*(\S+)(?:\s+(v\S+))?\s*$")
+_REPLACE = lazy(r"^\s*(?:replace\s+)?([^\s()\"=]+)(?:\s+v\S+)?\s*=>\s*(\S+)(?:\s+([^\s/()\"=]+))?\s*$")
 
 
 def parse_go_mod(path: str, data: bytes) -> list[Dependency]:

@@ -19,6 +19,14 @@ from gatekeeper.deps.loaders import (
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 
 _PROPERTY = re.compile(r"\$\{([^}]+)\}")
+# The Spotless Maven plugin's formatter steps that take the formatter's version (`<java><palantirJavaFormat>
+# <version>2.97.0</version></palantirJavaFormat></java>`): the plugin resolves that artifact and runs it in the build,
+# and bots bump it by that artifact's name (jenkinsci/plugin-pom). The artifacts are Spotless's documented ones.
+_SPOTLESS_STEPS = {
+    "palantirJavaFormat": "com.palantir.javaformat:palantir-java-format",
+    "googleJavaFormat": "com.google.googlejavaformat:google-java-format",
+    "ktfmt": "com.facebook:ktfmt",
+}
 
 
 def pom_properties(root: ET.Element) -> dict[str, str]:
@@ -45,6 +53,7 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
 
     out: list[Dependency] = []
     holders: list[tuple[ET.Element | None, Scope]] = []
+    spotless: list[ET.Element] = []
     # The project and each of its profiles declare dependencies, managed versions and build plugins
     # (also under pluginManagement); a plugin's own <dependencies> run in the build too.
     for model in [root, *(xml_child(root, "profiles") or [])]:
@@ -64,6 +73,8 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
                 # artifacts a plugin's configuration has it resolve (japicmp's `<configuration><dependencies>`, the
                 # old release an API check compares against): Dependabot bumps them as it bumps any <dependency>
                 holders.append((xml_child(xml_child(plugin, "configuration"), "dependencies"), "build"))
+                if xml_local(plugin.tag) == "plugin" and xml_text(plugin, "artifactId") == "spotless-maven-plugin":
+                    spotless.append(plugin)
     parent = xml_child(root, "parent")
     if parent is not None:
         out.append(Dependency("maven", f"{xml_text(parent, 'groupId')}:{xml_text(parent, 'artifactId')}",
@@ -76,6 +87,12 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
             scope: Scope = "dev" if xml_text(dep, "scope") == "test" else default
             out.append(Dependency("maven", f"{resolve(group)}:{resolve(xml_text(dep, 'artifactId'))}",
                                   resolve(xml_text(dep, "version")), path, True, scope))
+    for plugin in spotless:
+        for language in xml_child(plugin, "configuration") or []:
+            for step in language:
+                artifact = _SPOTLESS_STEPS.get(xml_local(step.tag))
+                if artifact is not None and (version := xml_text(step, "version")):
+                    out.append(Dependency("maven", artifact, resolve(version), path, True, "build"))
     return out
 
 

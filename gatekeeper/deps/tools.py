@@ -10,6 +10,7 @@ none, and a list (`[3.11, 3.12]`) is a matrix, read by nobody; a list of one (`[
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from gatekeeper.deps.model import Dependency, Scope
@@ -92,6 +93,11 @@ _ANNOTATED = lazy(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["'
 _ASSIGNED = lazy(r"^\s*(?:(?:-\s+)?(?:ARG\s+)?(?P<key>[\w.-]+)\s*(?:[:?+]?=|:)|ENV\s+[\w.-]+(?:\s*=|\s))"
                  r"\s*(?P<raw>\S.*?)\s*$")
 MAX_RAW = 200
+# An image digest assigned alone: `GOLANG_IMAGE_SHA = sha256:<64 hex>`, `ARG NODE_DIGEST=@sha256:…`,
+# `digest: "sha256:…"`.
+_DIGEST_LINE = lazy(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV|export)\s+)?(?P<key>[\w.-]{1,100})\s*(?:[:?+]?=|:)\s*(?P<q>["']?)"""
+                    r"""@?sha256:(?P<hex>[0-9a-f]{64})(?P=q)\s*(?:#.*)?$""")
+_KIND_WORDS = frozenset({"VERSION", "TAG", "SHA", "SHA256", "DIGEST", "IMAGE"})
 _DATASOURCES = {"docker": "docker", "npm": "npm", "pypi": "pip", "go": "go", "maven": "maven", "nuget": "nuget",
                 "rubygems": "bundler", "crate": "cargo", "packagist": "composer", "helm": "helm"}
 # Keys of Renovate's annotation that say how to look a package up, never which package it is.
@@ -131,14 +137,35 @@ def annotated(line: str, named: tuple[str, str], path: str, scope: Scope = "buil
     return Dependency(named[0], named[1], raw.group("raw")[:MAX_RAW], path, True, scope)
 
 
+def _stem(key: str) -> tuple[str, ...]:
+    """A variable's words but those saying what kind of value it holds: `GOLANG_IMAGE_VERSION` and
+    `GOLANG_IMAGE_SHA` are both `GOLANG`."""
+    return tuple(w for w in re.split(r"[_.-]", key.upper()) if w and w not in _KIND_WORDS)
+
+
+def _with_digest(dep: Dependency, line: str, below: str) -> Dependency:
+    """An annotated image tag with the digest the line right below pins for it (cilium/hubble's Makefile:
+    `GOLANG_IMAGE_VERSION = 1.26.2-alpine` over `GOLANG_IMAGE_SHA = sha256:…`, the pair a Renovate regex manager
+    bumps as currentValue and currentDigest): `tag@sha256:…`, as an image reference writes it, so a digest-only
+    move is a change. Only for the docker datasource (a release's `_SHA256` is a file's checksum, no image
+    digest), only when both variables are the same but for the words naming the kind of value, and only a full
+    sha256 digest."""
+    key, digest = _ASSIGNED.match(line), _DIGEST_LINE.match(below)
+    if dep.ecosystem != "docker" or key is None or not key.group("key") or digest is None or "@" in dep.version \
+            or not {*re.split(r"[_.-]", digest.group("key").upper())} & {"SHA", "SHA256", "DIGEST"} \
+            or _stem(key.group("key")) != _stem(digest.group("key")):
+        return dep
+    return dataclasses.replace(dep, version=f"{dep.version}@sha256:{digest.group('hex')}")
+
+
 def read_annotations(path: str, lines: list[str], scope: Scope = "build") -> list[Dependency]:
-    """Every annotated version of a file's lines (Dockerfiles, charts, chart values; workflows read them
-    line by line in WorkflowTools)."""
+    """Every annotated version of a file's lines (Dockerfiles, charts, chart values, Makefiles; workflows read
+    them line by line in WorkflowTools); an image's tag with the digest the line below pins (_with_digest)."""
     out: list[Dependency] = []
     named: tuple[str, str] | None = None
-    for line in lines:
+    for index, line in enumerate(lines):
         if named is not None and (dep := annotated(line, named, path, scope)) is not None:
-            out.append(dep)
+            out.append(_with_digest(dep, line, lines[index + 1]) if index + 1 < len(lines) else dep)
         named = annotation(line)
     return out
 
