@@ -3,8 +3,9 @@ to CI and infrastructure, measured blind first), each with the look-alikes it mu
 definition (`plugin.yml` with the schema of its configuration: ci by content; a Bukkit or Helm plugin file is not),
 Cluster API's end-to-end data that the
 suites apply to real clusters (content decides: a Kubernetes object is iac), the settings of hadolint, hindent and
-REUSE, a `.git_hooks/` folder (other), and code named like a governance file in more languages (`maintainers.nix`:
-src). The real repository below checks them with the commits and from the patch."""
+REUSE, a `.git_hooks/` folder (other), code named like a governance file in more languages (`maintainers.nix`:
+src), and the script a legacy Packer JSON template (`packer.json`) provisions (iac). The real repository below checks
+them with the commits and from the patch."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.classify.sniff import sniff
+from gatekeeper.classify.tfrefs import is_configuration
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
@@ -100,6 +102,22 @@ spec:
 """
 
 
+PACKER_TEMPLATE = """{
+  "provisioners": [{"type": "shell", "script": "database.sh", "environment_vars": ["HELLO=world"]}],
+  "builders": [{"type": "amazon-ebs", "region": "us-west-2", "instance_type": "m5.xlarge", "ssh_username": "ubuntu"}]
+}
+"""
+
+
+@pytest.mark.parametrize(("path", "read"), [
+    ("ami/db/packer.json", True), ("packer.json", True), ("images/ubuntu.packer.json", True),
+    ("packer-base.json", True), ("packer_windows.json", True), ("package.json", False), ("packer.jsonc", False),
+    ("src/packers.json", False),
+])
+def test_legacy_packer_json_templates_are_read_by_their_names(path: str, read: bool) -> None:
+    assert is_configuration(path) is read
+
+
 def test_the_twenty_fifth_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: Path) -> None:
     git_repo.write("README.md", "# cache plugin\n")
     git_repo.commit("base")
@@ -111,11 +129,17 @@ def test_the_twenty_fifth_classes_in_a_real_repository(git_repo: GitRepo, tmp_pa
         ".hadolint.yml": "ignored:\n  - DL3018\n",
         "modules/lib/maintainers.nix": "{\n  alice = { name = \"Alice\"; github = \"alice\"; };\n}\n",
         "server/plugin.yml": BUKKIT_PLUGIN,
+        # a legacy Packer JSON template's provisioner script, and a package manifest's script beside it (not Packer)
+        "ami/db/packer.json": PACKER_TEMPLATE,
+        "ami/db/database.sh": "#!/bin/sh\nsudo -u postgres psql -f /var/data/db.sql\n",
+        "web/package.json": '{"name": "web", "scripts": {"build": "sh build.sh"}}\n',
+        "web/build.sh": "#!/bin/sh\nvite build\n",
     }
     want = {
         "plugin.yml": "ci", "test/e2e/data/autoscaler/deployment.yaml.tmpl": "iac",
         "test/e2e/data/shared/metadata.json": "src", "test/unit/data/deployment.yaml": "src", ".hadolint.yml": "other",
-        "modules/lib/maintainers.nix": "src", "server/plugin.yml": "src",
+        "modules/lib/maintainers.nix": "src", "server/plugin.yml": "src", "ami/db/database.sh": "iac",
+        "web/build.sh": "src",
     }
     for path, text in texts.items():
         git_repo.write(path, text)
