@@ -210,6 +210,15 @@ def test_templated_paths_reach_what_their_values_allow(text: str, named: list[st
     assert [path for path in not_named if any(ciwalk.reaches(p, path) for p in scripts)] == []
 
 
+def test_paths_below_the_runner_s_folders_add_no_variable_patterns() -> None:
+    # a workflow generator's steps load scripts it unpacked below the runner's temp folder: those name no folder of the
+    # repository, and each must not count among the 64 variable patterns of a tree (past them: every script is ci)
+    steps = "".join(f"      - run: node ${{{{ runner.temp }}}}/gh-aw/actions/step{n}.cjs\n" for n in range(80))
+    scripts, _composed = ciwalk.shown_names(".github/workflows/agent.lock.yml", "jobs:\n  a:\n    steps:\n" + steps)
+    assert [pattern for pattern in scripts if ciruns.ANY in pattern] == []
+    assert "gh-aw/actions/step3.cjs" in scripts  # read below the root, as before
+
+
 def test_matrix_expansion_is_bounded() -> None:
     keys = "\n".join(f"        k{n}: [a, b, c]" for n in range(5))
     text = (f"jobs:\n  a:\n    strategy:\n      matrix:\n{keys}\n    steps:\n      - run: ./x/"

@@ -28,8 +28,8 @@ import yaml
 from gatekeeper.bounded import load_yaml
 from gatekeeper.errors import LimitError
 
-__all__ = ["HOOK_FOLDERS", "earthly_commands", "expand_matrix", "is_earthfile", "is_hook", "pipeline_uploads",
-           "plugin_hooks", "rooted"]
+__all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "earthly_commands", "expand_matrix", "is_earthfile", "is_hook",
+           "pipeline_uploads", "plugin_hooks", "rooted"]
 
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
@@ -42,6 +42,13 @@ _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}")
 # The checkout's root and an action's own folder, as an expression or a variable (both: resolved by ciruns.bases).
 _ROOTS = re.compile(r"\$\{\{\s*(?:github\.(?:workspace|action_path)|env\.GITHUB_(?:WORKSPACE|ACTION_PATH))\s*\}\}"
                     r"|\$\{?GITHUB_(?:WORKSPACE|ACTION_PATH)\}?(?![\w])")
+
+
+# A path's first folder chosen by a matrix value or an input (after the start of a word: a blank, a quote, `=`, `./`).
+ANY_FOLDER = "__any_folder__"
+_CHOSEN_FOLDER = re.compile(
+    r"""((?:^|[\s'"=(])(?:\./)?)\$\{\{\s*(?:matrix|inputs|github\.event\.inputs)\.[A-Za-z_][\w-]*\s*\}\}/""",
+    re.MULTILINE)
 
 
 def is_earthfile(path: str) -> bool:
@@ -75,8 +82,13 @@ def pipeline_uploads(text: str) -> list[str]:
 
 
 def rooted(text: str) -> str:
-    """`text` with the root and own-folder expressions dropped (`${{ github.workspace }}/ci/x.sh` -> `./ci/x.sh`)."""
-    return _ROOTS.sub(".", text) if "GITHUB_" in text or "github." in text else text
+    """`text` with the root and own-folder expressions dropped (`${{ github.workspace }}/ci/x.sh` -> `./ci/x.sh`), and
+    a matrix value or an input the workflow's author chooses at a path's start marked ANY_FOLDER (`./${{ matrix.pkg
+    }}/release.sh`: below any folder). Other expressions there (`${{ runner.temp }}/x.cjs`, a step's output) name
+    no folder of the repository and stay variable parts, read as before (the first folder dropped)."""
+    if "GITHUB_" in text or "github." in text:
+        text = _ROOTS.sub(".", text)
+    return _CHOSEN_FOLDER.sub(rf"\1{ANY_FOLDER}/", text) if "${{" in text else text
 
 
 def expand_matrix(text: str) -> str:

@@ -212,7 +212,7 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     scripts: list[str] = []
     composed: list[str] = []
     folders: list[str] = []
-    text = ciforms.expand_matrix(ciforms.rooted(text))  # a workflow's root expressions and listed matrix values
+    text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
     for source in (text, *_yaml_strings(text)):
         source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, source))
         for line in source.splitlines():
@@ -334,9 +334,11 @@ def _patterns(words: list[str]) -> list[str]:
     for word in words:
         pattern = path_pattern(word.replace(_HOLE, "${x}").rstrip(":"))
         if pattern is not None and pattern != ANY and pattern.replace(ANY, "").strip("/"):
+            if pattern.startswith(f"{ciforms.ANY_FOLDER}/"):  # a chosen first folder: below any folder (ciforms.py)
+                pattern = pattern.partition("/")[2]
+                out += [pattern, f"{ANY}/{pattern}"] if pattern.replace(ANY, "").strip("/") else []
+                continue
             out.append(pattern)
-            if word.removeprefix("./").startswith(_HOLE + "/") and not pattern.startswith(ANY):
-                out.append(f"{ANY}/{pattern}")  # a variable first folder: the path below any folder (ciforms.py)
     return list(dict.fromkeys(out))
 
 
