@@ -23,7 +23,8 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
                   if json.loads((run / "state.json").read_text())["request"]["command"][-1] == demo_generator.__file__]
     packet = json.loads((run_dir / "packet.json").read_text())
     paths = {f["path"]: f["bucket"] for f in packet["files"]}
-    assert paths[".github/workflows/ci.yml"] == "ci" and paths["src/app.py"] == "src"
+    # the generator edits the workflow to run `python src/app.py`; the patch shows it: the app is the job's code
+    assert paths[".github/workflows/ci.yml"] == "ci" and paths["src/app.py"] == "ci"
     assert paths["go.mod"] == "deps" and paths["package.json"] == "deps"
     assert "gate (default policies)" in done.stdout and "gate (default policies + deps)" in done.stdout
     # The second run: an SDK agent through the model relay to the demo's fake API on loopback.

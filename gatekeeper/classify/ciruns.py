@@ -30,7 +30,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.classify import ciimports, ciloops, gitlabincludes
+from gatekeeper.classify import ciforms, ciimports, ciloops, gitlabincludes
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
@@ -53,7 +53,7 @@ _NAMES = frozenset({
     ".appveyor.yml", ".drone.yml", ".gitlab-ci.yaml", ".gitlab-ci.yml", ".travis.yml", ".woodpecker.yml",
     "appveyor.yml", "azure-pipelines.yaml", "azure-pipelines.yml",
     "bitbucket-pipelines.yml", "buildspec.yml", "buildspec.yaml", "cloudbuild.yaml", "cloudbuild.yml", "codefresh.yml",
-    "jenkinsfile", ".gocd.yaml", "atlantis.yaml", ".env",
+    "jenkinsfile", ".gocd.yaml", "atlantis.yaml", ".env", "earthfile",
 })
 _CI_FOLDERS = (".github/", ".gitlab/", ".circleci/", ".buildkite/", ".azure-pipelines/", ".woodpecker/", ".tekton/",
                ".ci/", "ci/", ".pipelines/", ".gitea/", ".forgejo/", ".drone/", ".semaphore/", ".builds/", ".kokoro/")
@@ -185,7 +185,10 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     if name == "pnpm-workspace.yaml":
         return [f"{glob.rstrip('/')}/package.json" for glob in _workspace_globs(text)], [], []
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command
-    scripts, composed, folders = named(text, extension(name) not in _PROGRAM_TYPES)
+    scripts, composed, folders = named(ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else text,
+                                       extension(name) not in _PROGRAM_TYPES)
+    # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads
+    scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text)])
     if _is_makefile(name):
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
@@ -242,6 +245,7 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     composed: list[str] = []
     folders: list[str] = []
     globs: list[str] = []
+    text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
     for source in (text, *_yaml_strings(text)):
         source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(source)))
         globs += ciloops.globbed(source) if commands else []
@@ -331,7 +335,8 @@ def _runnable(word: str) -> bool:
     if not name or _GLOB.search(word) is not None or "://" in word:
         return False  # a glob (`paths: ['**/*.py']`), a URL
     if extension(name) in SCRIPT_TYPES:
-        return bool(re.sub(r"\$\w*|\x01", "", name.rpartition(".")[0]))  # `$NAME.sh` alone names no file
+        # `$NAME.sh` alone names no file; `tools/${{ inputs.tool }}.py` names the folder's files of that type
+        return bool(re.sub(r"\$\w*|\x01", "", name.rpartition(".")[0])) or _fixed_folder(word)
     return word.startswith("./") and "." not in name and name.strip(_HOLE) != ""
 
 
@@ -370,11 +375,22 @@ def _compose_words(line: str) -> list[str]:
     return [value.rstrip(";&|)") for value in found if value]
 
 
+def _fixed_folder(word: str) -> bool:
+    """A path whose folder part is written out (`tools/${{ x }}.py`, not `${{ x }}.py` or `${{ x }}/${{ y }}.py`):
+    a variable file name there stands for the folder's files, a bounded set."""
+    folder = word.removeprefix("./").rpartition("/")[0]
+    return _HOLE in word and not folder.startswith(_HOLE) and bool(folder.replace(_HOLE, "").strip("/."))
+
+
 def _patterns(words: list[str]) -> list[str]:
     out = []
     for word in words:
         pattern = path_pattern(word.replace(_HOLE, "${x}").rstrip(":"))
         if pattern is not None and pattern != ANY and pattern.replace(ANY, "").strip("/"):
+            if pattern.startswith(f"{ciforms.ANY_FOLDER}/"):  # a chosen first folder: below any folder (ciforms.py)
+                pattern = pattern.partition("/")[2]
+                out += [pattern, f"{ANY}/{pattern}"] if pattern.replace(ANY, "").strip("/") else []
+                continue
             out.append(pattern)
     return list(dict.fromkeys(out))
 

@@ -10,14 +10,14 @@ import posixpath
 import re
 from typing import NamedTuple
 
-from gatekeeper.classify import ciimports, ciruns, dockerbuilds, dockerrefs, localactions
+from gatekeeper.classify import ciforms, ciimports, ciruns, dockerbuilds, dockerrefs, localactions
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflows, walked
 from gatekeeper.gitobjects import TreeEntry
 
-__all__ = ["ci_runs"]
+__all__ = ["ci_runs", "reaches", "shown_names"]
 
 _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
 
@@ -40,7 +40,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
         for tree in trees:
             imports = _Imports(found)
             queue = [(path, path) for path, entry in tree.items() if entry.mode in _FILE_MODES and (
-                ciruns.is_definition(path) or (rules is not None and _pipeline_by_rules(path, rules)))]
+                ciruns.is_definition(path) or ciforms.is_hook(path)
+                or (rules is not None and _pipeline_by_rules(path, rules)))]
             # a CI folder's script is read as the scripts it runs are: a bundle past what is read is no bound
             scripts_run = {path for path, _ in queue if not ciruns.is_yaml(path) and not ciruns.is_definition(path)}
             queue += [(path, path) for path in linked_workflows(tree, read_blob)]
@@ -65,7 +66,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         [(posixpath.normpath(posixpath.join(base, dockerfile)),
                           posixpath.normpath(posixpath.join(base, context)).lstrip("."))
                          for dockerfile, context in dockerbuilds.builds(text)
-                         for base in ciruns.bases(path, folders)])
+                         for base in ciruns.bases(path, folders)]
+                    # an Earthfile is read as the Dockerfile of its own folder too (COPY then RUN)
+                    + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []))
                 names = read[entry.oid, path]
                 scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)
                 for named in scripts:
@@ -155,6 +158,23 @@ def _expanded(tree: Tree, paths: list[str]) -> list[str]:
     return out
 
 
+
+
+def shown_names(path: str, text: str) -> tuple[list[str], list[str]]:
+    """(the resolved patterns of the files the definition at `path` runs, those of the Compose files it names), from
+    the text a patch shows of it (patchcontext.py): its words, and for an Earthfile its COPY-then-RUN scripts."""
+    scripts, composed, folders = ciruns.named_in(path, text)
+    own = path.rpartition("/")[0]
+    runs = sorted(dockerrefs.run_scripts(own, text)[0]) if ciforms.is_earthfile(path) else []
+    return ([p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)] + runs,
+            [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)])
+
+
+def reaches(pattern: str, path: str) -> bool:
+    """`pattern` (a variable part: ciruns.ANY) names `path`."""
+    if ciruns.ANY not in pattern:
+        return pattern == path
+    return re.fullmatch(".*".join(map(re.escape, pattern.split(ciruns.ANY))), path, re.DOTALL) is not None
 
 
 def _pipeline_by_rules(path: str, rules: RuleSet) -> bool:

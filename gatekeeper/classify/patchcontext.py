@@ -14,7 +14,7 @@ from io import BufferedReader, FileIO
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.classify import inlinemeta
+from gatekeeper.classify import ciforms, ciruns, ciwalk, inlinemeta
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.markers import MarkerIndex, ancestors
@@ -42,6 +42,11 @@ class PatchContext:
         self._paths = frozenset(paths)  # every path the patch names (a task's script, for its helpers)
         self._definitions: dict[str, list[FileChange]] = {}  # YAML files the patch shows, by folder (either side)
         self._configurations: dict[str, list[FileChange]] = {}  # .tf/.hcl files the patch shows, by folder
+        # CI definitions the patch shows (workflows, pipelines, Earthfiles, Buildkite hooks), and what each names
+        self._pipelines = [c for c in changes if c.status != "deleted"
+                           and (ciruns.is_definition(c.path) or ciforms.is_hook(c.path))][:MAX_DEFINITIONS]
+        self._pipeline_names: list[tuple[str, list[str], list[str]]] | None = None
+        self._shown = {c.path: c for c in changes if c.status != "deleted" and ciruns.may_be_named(c.path)}
         for c in changes:
             for side in {c.path, c.old_path or c.path}:
                 if is_definition(side):
@@ -94,8 +99,37 @@ class PatchContext:
             if any(map(inlinemeta.is_script, change.sides())) else None
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
-        """A patch shows neither the workflows nor the scripts they run: none (docs tell CI to pass --tree)."""
+        """(rule, evidence) when a CI definition the patch shows (its new side) runs a side of `change` by path or names
+        it as a Compose file (ciwalk.shown_names). The definitions it leaves alone, and what the scripts run in turn,
+        are not shown: docs tell CI to pass --tree."""
+        if not self._pipelines or not any(map(ciruns.may_be_named, change.sides())):
+            return None
+        if self._pipeline_names is None:
+            self._pipeline_names = self._read_pipelines()
+        for side in change.sides():
+            for definition, scripts, composed in self._pipeline_names:
+                if side != definition and any(ciwalk.reaches(pattern, side) for pattern in scripts):
+                    return "ci.context.ci-run", f"{definition} runs {side}"
+                if any(ciwalk.reaches(pattern, side) for pattern in composed):
+                    return "iac.context.compose-file", f"{definition} names {side} as a Compose file"
         return None
+
+    def _read_pipelines(self) -> list[tuple[str, list[str], list[str]]]:
+        """What each definition the patch shows names, and in turn what each file they run that the patch also shows
+        names (a pipeline a step uploads, a script's helpers); at most MAX_DEFINITIONS files read."""
+        out: list[tuple[str, list[str], list[str]]] = []
+        queue, seen = list(self._pipelines), {c.path for c in self._pipelines}
+        while queue and len(out) < MAX_DEFINITIONS:
+            change = queue.pop(0)
+            for shown in self.content(change, every_type=True):
+                if shown.path == change.path:
+                    scripts, composed = ciwalk.shown_names(shown.path, shown.data.decode("utf-8", "replace"))
+                    out.append((shown.path, scripts, composed))
+                    for path, other in self._shown.items():
+                        if path not in seen and any(ciwalk.reaches(pattern, path) for pattern in scripts):
+                            seen.add(path)
+                            queue.append(other)
+        return out
 
     def local_action(self, change: FileChange) -> str | None:
         """A patch does not show the workflows it leaves alone (run with --tree for the local actions they run)."""

@@ -5,7 +5,8 @@ chart repository's generated `index.yaml` (`other`), and Bazel run-control lines
 from (`deps`); and Fairwinds' reckoner courses (the twenty-second set: the Helm releases a course installs). Each
 needs a key of its format that no other format uses, or two keys, so that a look-alike (an application's settings
 naming a machine, a JSON 6902 patch of a Kubernetes object, a docs site's `index.yaml`, a `.bazelrc` of build flags,
-an umbrella chart's `charts:` list) keeps its bucket.
+an umbrella chart's `charts:` list) keeps its bucket. The twenty-fifth set's Buildkite plugin definitions (`ci`) are
+read here too.
 """
 
 from __future__ import annotations
@@ -56,6 +57,15 @@ _RECKONER_CHARTS = lazy(r"^charts[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
 _RECKONER_VERSION = lazy(
     r"^minimum_versions[ \t]*:[ \t]*\r?\n(?:[ \t]+[^\n]*\r?\n){0,8}?[ \t]+reckoner[ \t]*:|^namespace_management[ \t]*:",
     _FLAGS)
+# A Buildkite plugin's definition (`plugin.yml` at the plugin's root): its name beside the JSON schema of the
+# configuration steps pass it (`configuration:` holding `properties:`, ...); every pipeline that uses the plugin runs
+# its hooks with it, as a published action's action.yml. A Bukkit plugin.yml names its `main:` class, a Helm plugin's
+# plugin.yaml its `command:`: neither has such a `configuration:`.
+_BUILDKITE_PLUGIN_CONFIG = lazy(
+    r"^configuration[ \t]*:[ \t]*(?:#[^\n]*)?\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+(?:properties|additionalProperties"
+    r"|required|anyOf|oneOf|allOf|dependencies|type)[ \t]*:", _FLAGS)
+_BUILDKITE_PLUGIN_NAME = lazy(r"^name[ \t]*:[ \t]*\S", _FLAGS)
+_BUKKIT_MAIN = lazy(r"^main[ \t]*:", _FLAGS)
 # A Bazel run-control line that points module resolution elsewhere: another registry, a repository or module
 # overridden by a path or URL, a vendor folder (the same move as an index URL in a pip or npm settings file).
 # A run-control line of any command (`always`, `vendor`, a `:config`) whose flag moves where modules and downloads come
@@ -104,6 +114,9 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
     if lower.endswith((".yaml", ".yml")) and (m := _RECKONER_VERSION.search(text)) is not None \
             and _RECKONER_CHARTS.search(text):
         return "iac", "iac.content.reckoner-course", evidence_line(text, m)
+    if lower in ("plugin.yml", "plugin.yaml") and (m := _BUILDKITE_PLUGIN_CONFIG.search(text)) is not None \
+            and _BUILDKITE_PLUGIN_NAME.search(text) and not _BUKKIT_MAIN.search(text):
+        return "ci", "ci.content.buildkite-plugin", evidence_line(text, m)
     if is_bazelrc(lower) and (m := _BAZEL_SOURCE.search(text)) is not None and (
             "bazelrc" in lower or m.group(1).lower() in _BAZEL_COMMANDS):  # another name: a Bazel command's line only
         return "deps", "deps.content.bazel-module-source", evidence_line(text, m)

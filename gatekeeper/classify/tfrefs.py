@@ -36,8 +36,12 @@ MAX_TF_FILES = 512  # configuration files read per gate; a file above more unrea
 # these tools). Their JSON syntax too (red team 10: `main.tf.json` was not read), where every expression is an
 # interpolation. Variable files too: a `.tfvars` value naming a file (`source = "scripts/rover_agents.sh"`) is a path
 # the configuration is given to upload or run (the seventeenth set's Azure CAF example).
+# A legacy Packer JSON template by the names the convention gives it (`packer.json`, `ubuntu.packer.json`,
+# `packer-base.json`): its provisioners' `"script": "database.sh"` run on the machine image (the twenty-fifth set).
 CONFIGURATION_SUFFIXES = (".tf", ".tofu", "/terragrunt.hcl", ".pkr.hcl", ".bicep", ".tf.json", ".tofu.json",
-                          "/terragrunt.hcl.json", ".pkr.json", ".tfvars", ".tfvars.json")
+                          "/terragrunt.hcl.json", ".pkr.json", ".tfvars", ".tfvars.json", "/packer.json",
+                          ".packer.json", "-packer.json", "_packer.json")
+_PACKER_JSON = re.compile(r"packer[-_][\w.-]*\.json", re.IGNORECASE)
 # A machine's Nix configuration by the names NixOS and home-manager give it (`configuration.nix`,
 # `hardware-configuration.nix`, `home.nix`, `home-manager.nix`): not every `.nix` file (an overlay's thousands of
 # manifests in one folder would all be read, and a package's expressions name its sources).
@@ -88,6 +92,7 @@ def is_configuration(path: str) -> bool:
     """A Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file, a Dockerfile, a Vagrantfile or a Test Kitchen
     file, which may read or run files by path."""
     return f"/{path}".endswith(CONFIGURATION_SUFFIXES) or is_dockerfile(path) or is_machine_definition(path) \
+        or _PACKER_JSON.fullmatch(path.rpartition("/")[2]) is not None \
         or _NIX_CONFIGURATION.fullmatch(path.rpartition("/")[2]) is not None
 
 

@@ -1,0 +1,151 @@
+"""What three more CI forms run, for ciruns.named_in (tests/test_classify_twentyfifth_classes.py).
+
+- **Earthly.** An `Earthfile` is a pipeline definition: `RUN ./scripts/build.sh`, `RUN hack/gen`, `RUN bash
+  tests/run` run files of the Earthfile's folder (its build context) or of the repository (a `LOCALLY` target runs on
+  the host). The instruction keyword and its flags are dropped so that the command's own words are read as a step's
+  are (`earthly_commands`); ciwalk also reads it as a Dockerfile (a `COPY` then `RUN` of an absolute path). Every
+  Earthfile is a definition, so one a `DO`/`IMPORT`/`BUILD` names is read in its own right.
+- **Buildkite.** The agent runs a repository's hooks (`.buildkite/hooks/*`) and the hooks of each plugin a step names
+  by a local path (`plugins: [./tools/bk-cache#v1: …]`: every file of `tools/bk-cache/hooks/`) before and around each
+  command; a `buildkite-agent pipeline upload ci/deploy.yml` names a pipeline whose steps run in turn.
+- **GitHub expressions in paths.** `${{ github.workspace }}` (and `$GITHUB_WORKSPACE`, spelt in an expression or the
+  shell) is the checkout's root and `${{ github.action_path }}` the action's folder: both are dropped, so the path is
+  read below the root or the definition's folder. `${{ matrix.X }}` is each value the workflow lists for X (in any
+  job's `strategy.matrix`, its `include:` entries too) when they are all plain strings; any other expression stays a
+  variable part. A variable part at a path's start (`./${{ matrix.pkg }}/release.sh` with a computed matrix) stands
+  for any folder (ciruns: the path below any folder), and one that is a file's whole stem in a named folder
+  (`tools/${{ inputs.tool }}.py`) for any file of that type there: bounded by the fixed part, never a suffix of a
+  word.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from gatekeeper.bounded import load_yaml
+from gatekeeper.errors import LimitError
+
+__all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "earthly_commands", "expand_matrix", "is_earthfile", "is_hook",
+           "pipeline_uploads", "plugin_hooks", "rooted"]
+
+ANY = "*"
+MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
+HOOK_FOLDERS = (".buildkite/",)
+_INSTRUCTION = re.compile(r"^([ \t]*)(?:RUN|CMD|ENTRYPOINT)((?:[ \t]+--[\w-]+(?:=\S*)?)*)[ \t]+", re.MULTILINE)
+_LOCAL_PLUGIN = re.compile(
+    r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*:?[ \t]*(?:$|\{|~|null)""", re.MULTILINE)
+_UPLOAD = re.compile(r"\bpipeline[ \t]+upload\b([^;&|\n]*)")
+_MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}")
+# The checkout's root and an action's own folder, as an expression or a variable (both: resolved by ciruns.bases).
+_ROOTS = re.compile(r"\$\{\{\s*(?:github\.(?:workspace|action_path)|env\.GITHUB_(?:WORKSPACE|ACTION_PATH))\s*\}\}"
+                    r"|\$\{?GITHUB_(?:WORKSPACE|ACTION_PATH)\}?(?![\w])")
+
+
+# A path's first folder chosen by a matrix value or an input (after the start of a word: a blank, a quote, `=`, `./`).
+ANY_FOLDER = "__any_folder__"
+_CHOSEN_FOLDER = re.compile(
+    r"""((?:^|[\s'"=(])(?:\./)?)\$\{\{\s*(?:matrix|inputs|github\.event\.inputs)\.[A-Za-z_][\w-]*\s*\}\}/""",
+    re.MULTILINE)
+
+
+def is_earthfile(path: str) -> bool:
+    return path.rpartition("/")[2] == "Earthfile"
+
+
+def is_hook(path: str) -> bool:
+    """A Buildkite hook in the repository's `.buildkite/` folder (its own or a vendored plugin's `hooks/`): the agent
+    runs it around every job."""
+    return path.startswith(HOOK_FOLDERS) and "/hooks/" in path[len(".buildkite"):]
+
+
+def earthly_commands(text: str) -> str:
+    """`text` with each `RUN`/`CMD`/`ENTRYPOINT` keyword and its flags dropped: the command alone on its line."""
+    return _INSTRUCTION.sub(r"\1", text)
+
+
+def plugin_hooks(text: str) -> list[str]:
+    """The hooks folder (a pattern: every file of it) of each plugin a Buildkite pipeline names by a local path."""
+    if "plugins" not in text:
+        return []
+    return [f"{folder.rstrip('/')}/hooks/{ANY}" for folder in _LOCAL_PLUGIN.findall(text) if folder.strip("./")]
+
+
+def pipeline_uploads(text: str) -> list[str]:
+    """The pipeline files `buildkite-agent pipeline upload FILE` names (its words that are YAML or JSON files)."""
+    if "upload" not in text:
+        return []
+    return [word for rest in _UPLOAD.findall(text) for word in re.split(r"[\s'\"<>]+", rest)
+            if word.lower().endswith((".yml", ".yaml", ".json")) and not word.startswith("-")]
+
+
+def rooted(text: str) -> str:
+    """`text` with the root and own-folder expressions dropped (`${{ github.workspace }}/ci/x.sh` -> `./ci/x.sh`), and
+    a matrix value or an input the workflow's author chooses at a path's start marked ANY_FOLDER (`./${{ matrix.pkg
+    }}/release.sh`: below any folder). Other expressions there (`${{ runner.temp }}/x.cjs`, a step's output) name
+    no folder of the repository and stay variable parts, read as before (the first folder dropped)."""
+    if "GITHUB_" in text or "github." in text:
+        text = _ROOTS.sub(".", text)
+    return _CHOSEN_FOLDER.sub(rf"\1{ANY_FOLDER}/", text) if "${{" in text else text
+
+
+def expand_matrix(text: str) -> str:
+    """`text` with each line that uses `${{ matrix.X }}` replaced by a copy per value the workflow lists for X (every
+    listed value a plain string, over every job's matrix: a superset of what any job runs); a line past MAX_VARIANTS
+    copies, or with an X of unknown values, is left as is (its expressions: variable parts)."""
+    if "${{" not in text or _MATRIX.search(text) is None:
+        return text
+    values = _matrix_values(text)
+    out: list[str] = []
+    for line in text.splitlines():
+        keys = list(dict.fromkeys(_MATRIX.findall(line)))
+        variants = [line]
+        for key in keys if all(key in values for key in keys) else ():
+            variants = [_substituted(variant, key, value) for variant in variants for value in values[key]]
+            if len(variants) > MAX_VARIANTS:
+                variants = [line]
+                break
+        out += variants
+    return "\n".join(out)
+
+
+def _substituted(line: str, key: str, value: str) -> str:
+    return _MATRIX.sub(lambda match: value if match.group(1) == key else match.group(0), line)
+
+
+def _matrix_values(text: str) -> dict[str, list[str]]:
+    """{key: its values} over every `matrix:` mapping of the YAML `text`, for keys whose values are all plain
+    strings or numbers (an expression, a mapping or a `fromJSON` makes a key's values unknown: left out)."""
+    try:
+        document = load_yaml(text, "workflow")
+    except (yaml.YAMLError, LimitError, ValueError):
+        return {}
+    found: dict[str, list[str]] = {}
+    unknown: set[str] = set()
+    for matrix in _matrices(document, 0):
+        rows = [{key: value for key, value in matrix.items() if key not in ("include", "exclude")}]
+        include = matrix.get("include")
+        rows += [entry for entry in include if isinstance(entry, dict)] if isinstance(include, list) else []
+        for key in {key for row in rows[1:] for key in row} - set(rows[0]):
+            found.setdefault(str(key), []).append("")  # a key only some included rows set: empty in the others
+        for row in rows:
+            for key, value in row.items():
+                listed = value if isinstance(value, list) else [value]
+                if all(isinstance(item, (str, int, float)) and "${{" not in str(item) for item in listed):
+                    found.setdefault(str(key), []).extend(str(item) for item in listed)
+                else:
+                    unknown.add(str(key))
+    return {key: list(dict.fromkeys(items)) for key, items in found.items() if key not in unknown}
+
+
+def _matrices(node: Any, depth: int) -> list[dict[Any, Any]]:
+    if depth > 8:
+        return []
+    if isinstance(node, dict):
+        out = [node["matrix"]] if isinstance(node.get("matrix"), dict) else []
+        return out + [found for value in node.values() for found in _matrices(value, depth + 1)]
+    if isinstance(node, list):
+        return [found for item in node for found in _matrices(item, depth + 1)]
+    return []
