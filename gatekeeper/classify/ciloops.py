@@ -34,21 +34,26 @@ _RUNS_BEFORE = re.compile(r"(?:^|[;&|(]|\bdo|\bthen)[ \t]*+(?:" + _RUNNER + r"[ 
 _NAME = re.compile(r"-i?name[ \t]++['\"]?([^'\"\s]+)")
 _RUN_PARTS = re.compile(r"\brun-parts[ \t]++(?:-[^\s]+[ \t]++)*([^\s;|&'\"]+)")
 _GLOB = re.compile(r"^['\"]?[\w./-]*(?:\*|\?|\[[^\]/]+\])[\w./*?-]*['\"]?;?$")  # `tools/*.sh`, `hooks/[0-9]*`
-MAX_LOOPS = 32  # loops with a glob read in one text
+MAX_LOOPS = 32  # loops with a glob whose bodies are read in one text (past it: each later loop's globs count)
+MAX_MENTIONS = 256  # mentions of a loop's variable read in its body
+_CONTINUED = re.compile(r"\\\r?\n")  # a line continued on the next (`for f in \` then the words)
 
 
 def _runs_variable(text: str, var: str) -> bool:
     """Whether a command of `text` (a loop's body) runs `$var` (or `${var}`): at a command's place, or after an
-    interpreter."""
+    interpreter. Past MAX_MENTIONS mentions it may (fail closed: review12 found `echo "step: $f"` lines before the
+    `bash "$f"` past the bound of 32 that was here, and a body of nothing but `$f` costs a search each)."""
+    mentions = 0
     for spelled in (f"${var}", f"${{{var}}}"):
         at = text.find(spelled)
-        for _ in range(MAX_LOOPS):
-            if at == -1:
-                break
+        while at != -1:
+            mentions += 1
+            if mentions > MAX_MENTIONS:
+                return True
             end = at + len(spelled)
             if end == len(text) or not (text[end].isalnum() or text[end] == "_"):
-                line = text[text.rfind("\n", 0, at) + 1:at]
-                if _RUNS_BEFORE.search(line[-200:]) is not None:
+                start = text.rfind("\n", max(0, at - 200), at) + 1  # the line before it, its last 200 at most
+                if _RUNS_BEFORE.search(text[max(start, at - 200):at]) is not None:
                     return True
             at = text.find(spelled, end)
     return False
@@ -65,6 +70,7 @@ def globbed(text: str) -> list[str]:
     if "for" not in text and "-exec" not in text and "run-parts" not in text:
         return []
     found: list[str] = []
+    text = _CONTINUED.sub(" ", text) if "\\" in text else text
     loops = [(loop, globs) for loop in _FOR.finditer(text)
              if "*" in (words := loop[2]) or "?" in words or "[" in words
              if (globs := [word.strip("'\"") for word in words.split() if _GLOB.search(word) is not None])]
@@ -72,6 +78,7 @@ def globbed(text: str) -> list[str]:
         done = _DONE.search(text, loop.end(), loop.end() + _BODY)
         if _runs_variable(text[loop.end():done.start() if done else loop.end() + _BODY], loop[1]):
             found += globs
+    found += [glob for _, globs in loops[MAX_LOOPS:] for glob in globs]  # bodies past the bound unread: they may run
     for run in itertools.islice(_EXEC.finditer(text), MAX_LOOPS) if "-exec" in text else ():
         start = text.rfind("\n", 0, run.start()) + 1
         at = text.rfind("find ", start, run.start())  # the `find` whose `-exec` runs each file it lists
