@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from gatekeeper.classify import ciloops
+from gatekeeper.classify import ciforms, ciloops
+from gatekeeper.classify.buildshapes import build_shape
 
 
 def test_loop_body_naming_its_variable_many_times_before_running_it() -> None:
@@ -44,3 +45,19 @@ def test_glob_loop_past_the_bound_still_counts() -> None:
 @pytest.mark.parametrize("ending", ["\n", "\r\n"])
 def test_loop_word_list_continued_on_the_next_line(ending: str) -> None:
     assert ciloops.globbed(f'for f in \\{ending}    ci/*.sh; do bash "$f"; done') == ["ci/*.sh"]
+
+
+def test_crlf_buildkite_local_plugin() -> None:
+    text = "steps:\n  - label: x\n    plugins:\n      - ./tools/bk-cache#v1:\n          a: b\n    command: make\n"
+    expected = ["./tools/bk-cache/hooks/*"]
+    assert ciforms.plugin_hooks(text.replace("\n", "\r\n")) == ciforms.plugin_hooks(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "jobs:\n- job: Build\n  pool:\n    vmImage: ubuntu-latest\n  steps:\n  - script: ./build.sh\n",
+    "steps:\n- script: ./build.sh\n  displayName: build\n",
+])
+def test_crlf_azure_pipelines_template(text: str) -> None:
+    expected = build_shape("pipeline-template.yml", text)
+    assert expected is not None and expected[1] == "ci.content.azure-pipelines-template"
+    assert build_shape("pipeline-template.yml", text.replace("\n", "\r\n")) == expected

@@ -51,6 +51,7 @@ def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
     if is_requirements_input(name) and (line := _requirements(text)) is not None:
         return "deps", "deps.content.pip-compile-input", line
     if name.lower().endswith((".yml", ".yaml")):
+        text = text.replace("\r\n", "\n") if "\r" in text else text  # a template saved on Windows (review12)
         # A substring test first: most YAML files have neither key, and a scan of 8 KiB costs more than the test.
         if ("jobs" in text or "stages" in text) and (m := _AZURE_TOP.search(text)) is not None \
                 and (job := _AZURE_JOB.search(text, m.end())) is not None \

@@ -70,6 +70,7 @@ def plugin_hooks(text: str) -> list[str]:
     """The hooks folder (a pattern: every file of it) of each plugin a Buildkite pipeline names by a local path."""
     if "plugins" not in text:
         return []
+    text = text.replace("\r\n", "\n") if "\r" in text else text  # a pipeline saved on Windows (review12)
     return [f"{folder.rstrip('/')}/hooks/{ANY}" for folder in _LOCAL_PLUGIN.findall(text) if folder.strip("./")]
 
 
