@@ -14,8 +14,10 @@ import time
 
 import pytest
 
-from gatekeeper.classify import ciforms, ciloops
+from gatekeeper.classify import ciforms, ciimports, ciloops
 from gatekeeper.classify.buildshapes import build_shape
+from gatekeeper.classify.ciwalk import ci_runs
+from gatekeeper.gitobjects import TreeEntry
 
 
 def test_loop_body_naming_its_variable_many_times_before_running_it() -> None:
@@ -61,3 +63,29 @@ def test_crlf_azure_pipelines_template(text: str) -> None:
     expected = build_shape("pipeline-template.yml", text)
     assert expected is not None and expected[1] == "ci.content.azure-pipelines-template"
     assert build_shape("pipeline-template.yml", text.replace("\n", "\r\n")) == expected
+
+
+def test_python_script_past_the_import_bound_imports_its_helper() -> None:
+    text = "".join(f"import mod{i}\n" for i in range(ciimports.MAX_IMPORTS + 8)) + "import helper\nhelper.run()\n"
+    entries = {path: TreeEntry("100644", f"{n:040x}")
+               for n, path in enumerate([".github/workflows/release.yml", "scripts/release.py", "scripts/helper.py",
+                                         "src/app.py"])}
+    workflow = b"jobs:\n  r:\n    steps:\n      - run: python scripts/release.py\n"
+    blobs = {entries[".github/workflows/release.yml"].oid: workflow,
+             entries["scripts/release.py"].oid: text.encode(), entries["scripts/helper.py"].oid: b"def run(): pass\n",
+             entries["src/app.py"].oid: b"x = 1\n"}
+    found = ci_runs((entries,), lambda entry: blobs[entry.oid], {})
+    assert isinstance(found, dict) and "scripts/helper.py" in found and "src/app.py" not in found
+
+
+def test_python_script_within_the_import_bound_reads_as_before() -> None:
+    text = "import os\nimport helper\nfrom lib.publish import go\n"
+    assert ciimports.imported("scripts/release.py", text) == [
+        "scripts/os.py", "scripts/os/__init__.py", "scripts/helper.py", "scripts/helper/__init__.py",
+        "scripts/lib/publish.py", "scripts/lib/publish/__init__.py", "scripts/lib/__init__.py"]
+
+
+@pytest.mark.parametrize("line", ["import os; import helper", "import os;import helper as h",
+                                  "if True: import helper", "try: from helper import run"])
+def test_python_import_after_a_semicolon_or_a_colon(line: str) -> None:
+    assert "scripts/helper.py" in ciimports.imported("scripts/release.py", f"{line}\n")

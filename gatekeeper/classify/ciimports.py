@@ -20,9 +20,12 @@ from __future__ import annotations
 import posixpath
 import re
 
+from gatekeeper.classify.pipinstalls import ANY
+
 __all__ = ["imported", "inline", "passes_runs"]
 
-_PYTHON = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
+# at a line's start, or after `;` or a compound statement's `:` (`import os; import helper`, `try: import helper`)
+_PYTHON = re.compile(r"(?:^|[;:])[ \t]*+(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
                      r"(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))", re.MULTILINE)
 # `require('./x')`, `import('./x')`, `import … from './x'`, `export … from './x'`, `import './x'`
 _NODE = re.compile(r"""(?:\brequire[ \t]*\(|\bimport[ \t]*\(|\bfrom|^[ \t]*import)[ \t]*"""
@@ -36,7 +39,7 @@ _NODE_FILES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"})
 _TEST = re.compile(r"(?:^|/)(?:tests?|__tests__|spec|specs|testing)/|(?:^|/)(?:test_[^/]*|conftest\.py|[^/]*_test\.py"
                    r"|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_(?:test|spec)\.rb)$")
 _PROGRAMS = frozenset({"py", "pyw", "rb", "php", "lua", "pl", "r", "go", "java", "swift", "dart", *_NODE_FILES})
-MAX_IMPORTS = 128  # names read from one file; a bundle's past it are not followed
+MAX_IMPORTS = 128  # names read from one file; a bundle's past it are not followed (a Python script's: all may be)
 
 
 def passes_runs(path: str) -> bool:
@@ -48,15 +51,18 @@ def passes_runs(path: str) -> bool:
 
 
 def imported(path: str, text: str) -> list[str]:
-    """The paths (from the root) the modules `text`, the file at `path`, imports by a relative name may be."""
+    """The paths (from the root) the modules `text`, the file at `path`, imports by a relative name may be; a pattern
+    (ANY: any part) past MAX_IMPORTS of a Python script's."""
     folder, _, name = path.rpartition("/")
     if _TEST.search(path) is not None or name == "__init__.py":
         return []
     kind = name.rpartition(".")[2].lower() if "." in name else ""
     if kind in ("py", "pyw"):
-        found = [_python(module) for match in _PYTHON.finditer(text)
-                 for module in (match[1] or match[2]).split(",")]
-        return _joined(folder, [p for paths in found[:MAX_IMPORTS] for p in paths])
+        modules = list(dict.fromkeys(module.strip() for match in _PYTHON.finditer(text)
+                                     for module in (match[1] or match[2]).split(",")))
+        # past the bound (a script padded with imports before its helper's, review12): every module below its folder
+        rest = [f"{ANY}.py"] if len(modules) > MAX_IMPORTS else []
+        return _joined(folder, [p for module in modules[:MAX_IMPORTS] for p in _python(module)] + rest)
     if kind in _NODE_FILES:
         names = [spec.rstrip("/") for spec in _NODE.findall(text)[:MAX_IMPORTS]]
         return _joined(folder, [name + suffix for name in names for suffix in _NODE_TYPES])

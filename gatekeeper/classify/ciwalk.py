@@ -56,11 +56,12 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         or path.endswith(localactions.DEFINITIONS)
                     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
-                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed))
+                    modules = ciimports.imported(path, text)
+                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
                         return False  # each is matched against every path: bounded work (`.*` runs backtrack)
                     read[entry.oid, path] = _Named(
-                        ciimports.imported(path, text),
+                        modules,
                         [p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                         [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                         [(posixpath.normpath(posixpath.join(base, dockerfile)),
@@ -75,7 +76,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if named != path and named not in found:
                         found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         queue.append((named, origin))  # what the script runs in turn
-                queue += imports.seen(path, origin, names.imports, scripts if ciimports.passes_runs(path) else [])
+                queue += imports.seen(path, origin, _expanded(tree, names.imports),
+                                      scripts if ciimports.passes_runs(path) else [])
                 for named in _expanded(tree, names.composed):
                     found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
     except PastBound:
@@ -84,7 +86,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
 
 
 class _Named(NamedTuple):
-    imports: list[str]  # the modules a script imports by a relative name (ciimports.py), from the root
+    imports: list[str]  # the modules a script imports by a relative name (ciimports.py), from the root; patterns
     scripts: list[str]  # patterns, resolved
     composed: list[str]
     builds: list[tuple[str, str]]  # (a Dockerfile, its build context), resolved
