@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -103,11 +104,9 @@ def expand_matrix(text: str) -> str:
     for line in text.splitlines():
         keys = list(dict.fromkeys(_MATRIX.findall(line)))
         variants = [line]
-        for key in keys if all(key in values for key in keys) else ():
-            variants = [_substituted(variant, key, value) for variant in variants for value in values[key]]
-            if len(variants) > MAX_VARIANTS:
-                variants = [line]
-                break
+        if all(key in values for key in keys) and math.prod(len(values[key]) for key in keys) <= MAX_VARIANTS:
+            for key in keys:  # counted before any copy is made (review12: 5,000 values, 2,000 lines took 7.6 s)
+                variants = [_substituted(variant, key, value) for variant in variants for value in values[key]]
         out += variants
     return "\n".join(out)
 
