@@ -247,8 +247,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     candidate = (listable or any(map(is_candidate, sides))) and not binary
     signals: list[tuple[Shown, Signal | None]] = []
     if candidate:
-        # A file the path tier left in src/other, or a manifest of a generic YAML name (depsyaml.py), is also read
-        # as YAML, whole (any form YAML allows); one too long for that, under the catch-all, is reviewed.
+        # src/other files, generic-named manifests (depsyaml.py) are also read as YAML, whole; too long: reviewed
         as_yaml = item.bucket in _RAISED_BY_MARKERS or generic_keys(item) is not None
         for shown in context.content(change, every_type=listable):
             signals.append((shown, sniff(shown.path, shown.data, rules.context, as_yaml)))
