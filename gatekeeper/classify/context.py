@@ -20,6 +20,7 @@ from typing import Protocol
 from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.composerefs import is_compose
+from gatekeeper.classify.depsyaml import generic_keys, unsettled
 from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.lowering import lower_with_proof
 from gatekeeper.classify.markers import (
@@ -246,9 +247,8 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
     candidate = (listable or any(map(is_candidate, sides))) and not binary
     signals: list[tuple[Shown, Signal | None]] = []
     if candidate:
-        # A file the path tier left in src/other is also read as YAML, whole (a manifest in any form YAML allows);
-        # one too long for that, which no path rule named, is reviewed rather than judged by its head.
-        as_yaml = item.bucket in _RAISED_BY_MARKERS
+        # src/other files, generic-named manifests (depsyaml.py) are also read as YAML, whole; too long: reviewed
+        as_yaml = item.bucket in _RAISED_BY_MARKERS or generic_keys(item) is not None
         for shown in context.content(change, every_type=listable):
             signals.append((shown, sniff(shown.path, shown.data, rules.context, as_yaml)))
             if as_yaml and item.rule == rules.rules[-1].id and unread(shown.data):
@@ -273,7 +273,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             if (packed := packaged(shown.data)) is not None:
                 best = _raise(best, packed.bucket, packed.rule, "content", f"{shown.path}: {packed.evidence}")
     best = lower_with_proof(best, rules, signals)
-    if context.kind == "patch" and _needs_context(best, item, rules):
+    if context.kind == "patch" and (_needs_context(best, item, rules) or unsettled(best, item, signals)):
         best = replace(best, tags=tuple(sorted({*best.tags, NEEDS_CONTEXT})))
     return best
 

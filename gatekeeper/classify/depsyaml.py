@@ -1,0 +1,115 @@
+"""Dependency manifests whose YAML names are generic enough to hold infrastructure (red team 12).
+
+`stack.yaml` is Haskell Stack's manifest by name, `environment.yml` conda's, `requirements.yml` Ansible Galaxy's; a
+CloudFormation template or a Kubernetes object can be kept under the same name (`infra/stack.yaml`). With the
+commits, the content tier reads such a file as YAML in every form (iac over deps). From a patch alone it is settled
+only when the patch shows all of the file, or, on every side it shows, one of its ecosystem's own top-level keys (a
+template has none: CloudFormation and the Kubernetes API reject unknown top-level fields); otherwise it is tagged
+`needs-context`. Names that say their ecosystem (`pubspec.yaml`, `pnpm-workspace.yaml`, `vendir.yml`) and JSON
+manifests are not in this class.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Protocol
+
+from gatekeeper.model import ClassifiedFile
+
+_STACK = ("resolver", "snapshot", "compiler", "packages", "extra-deps", "flags", "extra-package-dbs", "ghc-options",
+          "allow-newer", "allow-newer-deps", "nix", "docker", "drop-packages", "require-stack-version",
+          "system-ghc", "install-ghc", "arch", "extra-include-dirs", "extra-lib-dirs", "apply-ghc-options",
+          "rebuild-ghc-options", "build", "pvp-bounds", "with-hpack", "user-message", "local-bin-path",
+          "notify-if-nix-on-path", "recommend-stack-upgrade", "templates", "save-hackage-creds", "hackage-base-url",
+          "package-indices", "concurrent-tests", "skip-msys", "modify-code-page", "setup-info", "ghc-variant")
+_HPACK = ("name", "version", "synopsis", "description", "category", "author", "maintainer", "copyright", "license",
+          "license-file", "github", "git", "homepage", "bug-reports", "stability", "tested-with", "build-type",
+          "spec-version", "extra-source-files", "extra-doc-files", "data-files", "data-dir", "dependencies",
+          "library", "internal-libraries", "executable", "executables", "tests", "benchmarks", "flags", "when",
+          "defaults", "verbatim", "custom-setup", "source-dirs", "ghc-options", "ghc-prof-options", "cpp-options",
+          "default-extensions", "other-extensions", "language", "build-tools", "build-tool-depends",
+          "system-build-tools", "c-sources", "include-dirs", "extra-libraries", "pkg-config-dependencies")
+_CONDA = ("name", "channels", "dependencies", "prefix", "variables", "platforms", "channel_priority")
+_GALAXY = ("collections", "roles", "namespace", "name", "version", "readme", "authors", "description", "license",
+           "license_file", "tags", "dependencies", "repository", "documentation", "homepage", "issues",
+           "build_ignore", "manifest")
+_AQUA = ("registries", "packages", "checksum", "import_dir")
+# (the path rule's id, the top-level keys of its ecosystem) by file name
+GENERIC: dict[str, tuple[str, tuple[str, ...]]] = {
+    "stack.yaml": ("deps.haskell.manifest", _STACK),
+    "package.yaml": ("deps.haskell.manifest", _HPACK),
+    "environment.yml": ("deps.pip.manifest", _CONDA),
+    "environment.yaml": ("deps.pip.manifest", _CONDA),
+    "requirements.yml": ("deps.ansible.manifest", _GALAXY),
+    "galaxy.yml": ("deps.ansible.manifest", _GALAXY),
+    "requirements.yaml": ("deps.helm.manifest", ("dependencies", *_GALAXY)),  # Helm 2's, or Galaxy's by a rule
+    "aqua.yaml": ("deps.toolchain.managers", _AQUA),
+    "aqua.yml": ("deps.toolchain.managers", _AQUA),
+    ".aqua.yaml": ("deps.toolchain.managers", _AQUA),
+    ".aqua.yml": ("deps.toolchain.managers", _AQUA),
+    "west.yml": ("deps.build-ecosystems", ("manifest",)),
+    ".fixtures.yml": ("deps.puppet.manifest", ("fixtures",)),
+    ".fixtures.yaml": ("deps.puppet.manifest", ("fixtures",)),
+    "devenv.yaml": ("deps.nix.manifest", ("inputs", "imports", "allowUnfree", "allowBroken", "clean", "impure",
+                                          "permittedInsecurePackages", "nixpkgs", "secretspec")),
+}
+_KEY = re.compile(rb"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t\r]|$)", re.MULTILINE)
+# Keys inside the entries of a dependency list (Helm's and Galaxy's `- name:`/`version:`, Stack's git packages).
+_ENTRY_KEYS = ("name", "version", "repository", "condition", "alias", "tags", "import-values", "enabled", "src",
+               "scm", "type", "source", "signatures", "git", "github", "commit", "subdirs", "location", "url", "pip")
+_ENTRY = re.compile(rb"[ \t]*(?:-[ \t]+)?(?:%s)[ \t]*:(?:[ \t].*)?" % b"|".join(re.escape(k.encode())
+                                                                       for k in _ENTRY_KEYS))
+# A list item naming a package, with or without a version: `- numpy=1.26`, `- python >=3.7`, `- acme-1.2@sha256:..`
+_ITEM = re.compile(rb"---|[ \t]*-[ \t]+-[re][ \t]+\S+"
+                   rb"|[ \t]*-[ \t]+['\"]?[A-Za-z0-9_][\w.@/+-]*(?::[0-9a-f]+,\d+)?"
+                   rb"(?:[ \t]*(?:==?|>=|<=|!=|~=|<|>|\^)[ \t]*"
+                   rb"[\w.*,<>=! |&-]+)?['\"]?[ \t]*")
+# What proves a hunk is a dependency list and not a template: a version on a line of that shape.
+_VERSIONED = re.compile(rb"^[ \t]*(?:-[ \t]+)?(?:version[ \t]*:[ \t]*['\"]?[~^>=<]*v?\d|commit[ \t]*:[ \t]*[0-9a-f]{7}"
+                        rb"|['\"]?[A-Za-z0-9_][\w.-]*?(?:-\d[\w.]*(?:@\S+)?|[ \t]*(?:==?|>=|<=|~=|<|>)[ \t]*\d)"
+                        rb"[^:]*$)", re.MULTILINE)
+
+
+class Side(Protocol):
+    """What a context shows of one side of a change (context.Shown)."""
+
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def complete(self) -> bool: ...
+
+
+def generic_keys(item: ClassifiedFile) -> tuple[str, ...] | None:
+    """The ecosystem's top-level keys when a manifest rule named `item` by a generic YAML name, else None."""
+    if item.bucket != "deps":
+        return None
+    for side in item.change.sides():
+        found = GENERIC.get(side.rpartition("/")[2])
+        if found is not None and found[0] == item.rule:
+            return found[1]
+    return None
+
+
+def unsettled(best: ClassifiedFile, item: ClassifiedFile, shown: Iterable[tuple[Side, object]]) -> bool:
+    """Patch only: a generic-named manifest still `deps` whose patch shows neither all of it nor, on every side it
+    shows, a top-level key of its ecosystem (what a template under that name would not have)."""
+    if best.bucket != "deps" or (keys := generic_keys(item)) is None:
+        return False
+    sides = [side for side, _ in shown]  # (what the patch shows of a side, the content signal found there)
+    if any(side.complete for side in sides):
+        return False  # read whole, as YAML: a template there is already iac
+    change = item.change
+    if change.old_path and change.similarity == 100 and generic_keys(replace(item, change=replace(
+            change, path=change.old_path, old_path=None))) == keys:
+        return False  # moved unchanged from a name of the same manifest: the content is what was there
+    wanted = {key.encode() for key in keys}
+    return not sides or not all(wanted & set(_KEY.findall(side.data)) or _entries_only(side.data) for side in sides)
+
+
+def _entries_only(data: bytes) -> bool:
+    """Every line shown is a comment or an entry of a dependency list, and one of them carries a version."""
+    lines = [line for line in data.splitlines() if line.strip() and not line.lstrip().startswith(b"#")]
+    return bool(lines) and all(_ENTRY.fullmatch(line) or _ITEM.fullmatch(line) for line in lines) \
+        and _VERSIONED.search(data) is not None
