@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from gatekeeper.bounded import load_yaml
+from gatekeeper.classify import ciloops
 from gatekeeper.errors import LimitError
 
 __all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "earthly_commands", "expand_matrix", "is_earthfile", "is_hook",
@@ -40,9 +41,6 @@ _LOCAL_PLUGIN = re.compile(
     r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*:?[ \t]*(?:$|\{|~|null)""", re.MULTILINE)
 _UPLOAD = re.compile(r"\bpipeline[ \t]+upload\b([^;&|\n]*)")
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}")
-# The checkout's root and an action's own folder, as an expression or a variable (both: resolved by ciruns.bases).
-_ROOTS = re.compile(r"\$\{\{\s*(?:github\.(?:workspace|action_path)|env\.GITHUB_(?:WORKSPACE|ACTION_PATH))\s*\}\}"
-                    r"|\$\{?GITHUB_(?:WORKSPACE|ACTION_PATH)\}?(?![\w])")
 
 
 # A path's first folder chosen by a matrix value or an input (after the start of a word: a blank, a quote, `=`, `./`).
@@ -88,8 +86,7 @@ def rooted(text: str) -> str:
     a matrix value or an input the workflow's author chooses at a path's start marked ANY_FOLDER (`./${{ matrix.pkg
     }}/release.sh`: below any folder). Other expressions there (`${{ runner.temp }}/x.cjs`, a step's output) name
     no folder of the repository and stay variable parts, read as before (the first folder dropped)."""
-    if "GITHUB_" in text or "github." in text:
-        text = _ROOTS.sub(".", text)
+    text = ciloops.rooted(text)  # the root expressions first: `./${{ matrix.pkg }}/` then starts a path
     return _CHOSEN_FOLDER.sub(rf"\1{ANY_FOLDER}/", text) if "${{" in text else text
 
 

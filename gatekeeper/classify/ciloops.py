@@ -19,7 +19,10 @@ import re
 
 __all__ = ["globbed", "rooted"]
 
-_ROOT = re.compile(r"\$\{\{[ \t]*github\.workspace[ \t]*\}\}|\$\{?(?:GITHUB_WORKSPACE|CI_PROJECT_DIR|CI_WORKSPACE"
+# The checkout's root and an action's own folder, as a GitHub expression or a CI system's variable (the one list of
+# them: ciforms.rooted marks a workflow's chosen folders after these are written as `.`; ciruns.bases resolves `.`).
+_ROOT = re.compile(r"\$\{\{\s*(?:github\.(?:workspace|action_path)|env\.GITHUB_(?:WORKSPACE|ACTION_PATH))\s*\}\}"
+                   r"|\$\{?(?:GITHUB_WORKSPACE|GITHUB_ACTION_PATH|CI_PROJECT_DIR|CI_WORKSPACE"
                    r"|BUILDKITE_BUILD_CHECKOUT_PATH|CIRCLE_WORKING_DIRECTORY|TRAVIS_BUILD_DIR|DRONE_WORKSPACE"
                    r"|BITBUCKET_CLONE_DIR|CODEBUILD_SRC_DIR|BUILD_SOURCESDIRECTORY|SYSTEM_DEFAULTWORKINGDIRECTORY)\b\}?"
                    r"|\$\((?:Build\.SourcesDirectory|System\.DefaultWorkingDirectory)\)")
@@ -60,7 +63,7 @@ def _runs_variable(text: str, var: str) -> bool:
 
 
 def rooted(text: str) -> str:
-    """`text` with the checkout's root variables written as `.`."""
+    """`text` with the checkout's root (and an action's own folder) written as `.`."""
     return _ROOT.sub(".", text) if "$" in text else text
 
 
