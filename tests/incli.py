@@ -60,6 +60,14 @@ def tree_gate(repo: Path, base: str, head: str, policy: Path | None = None, *ext
     return done.returncode, json.loads(done.stdout)
 
 
+def tree_classify(repo: Path, base: str, head: str) -> dict[str, dict[str, Any]]:
+    """`gatekeeper classify --tree BASE..HEAD --repo REPO --format json`, in this process: each changed file's entry by
+    its path (the command must succeed)."""
+    done = run_cli(["classify", "--tree", f"{base}..{head}", "--repo", repo, "--format", "json"], text=True)
+    assert done.returncode == 0, done.stderr
+    return {f["path"]: f for f in json.loads(done.stdout)["files"]}
+
+
 def reviewed_paths(decision: Mapping[str, Any], rule: str) -> set[str]:
     """The paths the findings of `rule` (`core.iac`) name in a decision."""
     return {path for reason in decision["reasons"] if reason["rule"] == rule for path in reason.get("paths", ())}

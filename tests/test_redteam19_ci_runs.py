@@ -25,13 +25,12 @@ Not raised (the false-alarm side): a script nothing runs, a Makefile nothing run
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from deltas import each_fast
 from gitrepo import two_commits
-from incli import run_cli, tree_gate
+from incli import tree_classify, tree_gate
 
 from gatekeeper.classify.ciruns import named_in
 from gatekeeper.classify.dockerbuilds import builds
@@ -158,9 +157,7 @@ def _edited(files: dict[str, str]) -> dict[str, str]:
 def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
     files = _base()
     repo, old, new = two_commits(tmp_path_factory.mktemp("runs19") / "repo", files, _edited(files))
-    done = run_cli(["classify", "--tree", f"{old}..{new}", "--repo", repo.root, "--format", "json"], text=True)
-    assert done.returncode == 0, done.stderr
-    return {f["path"]: f for f in json.loads(done.stdout)["files"]}
+    return tree_classify(repo.root, old, new)
 
 
 @pytest.mark.parametrize(("form", "target"), sorted((form, target) for form, (_, wanted) in ATTACKS.items()
