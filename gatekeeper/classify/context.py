@@ -46,7 +46,7 @@ from gatekeeper.classify.sniff import (
     sniff,
     unread,
 )
-from gatekeeper.classify.symlinks import reached_at
+from gatekeeper.classify.symlinks import reached_at, tagged_at
 from gatekeeper.classify.tasks import is_script
 from gatekeeper.classify.tfrefs import reference_rule
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
@@ -177,9 +177,9 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
 
 def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:
     """A file a symlink points to, or into, is also at the link's path for whatever reads the checkout
-    (`uses: ./.github/actions/setup` through `.github/actions/setup -> ../../tools/setup`): classified there too,
-    a ci, iac or deps bucket wins. Every link to a path counts, and a link reached through another link (a chain) as
-    the kernel follows it; past the bounds (more links than are read, a chain too long) the file is ci."""
+    (`uses: ./.github/actions/setup` through `.github/actions/setup -> ../../tools/setup`): classified there too, a
+    ci, iac or deps bucket wins (pip reads `requirements.txt -> reqs/base.txt`), the tag rules' tags join (`CLAUDE.md`).
+    Every link and chain counts as the kernel follows it; past the bounds (too many links, a long chain) it is ci."""
     links = context.link_targets()
     if links is not None and not links:
         return files
@@ -195,7 +195,7 @@ def _through_links(files: list[ClassifiedFile], rules: RuleSet, context: Context
                 reached = [*reached, *((link, link) for target, found in links.items()
                                        if target.startswith(f"{side}/") for link in found)]
             for path, link in reached:
-                # deps too (red team 16: `requirements.txt -> reqs/base.txt` is what pip reads; its target was src)
+                item = tagged_at(item, rules, path)
                 if (match := rules.match(path)).bucket in ("ci", "iac", "deps"):
                     item = _raise(item, match.bucket, match.rule, "context",
                                   f"reached as {path} through the symlink {link}")

@@ -4,9 +4,12 @@ into, is also at the link's path (and at the paths of links to that link)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from gatekeeper.classify.markers import ancestors
+from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.model import ClassifiedFile
 
 MAX_HOPS = 8  # links followed one after another (the kernel allows 40; a chain of 8 is already contrived)
 MAX_REACHED = 256  # paths one file is reached at
@@ -42,6 +45,17 @@ def reached_at(path: str, links: dict[str, tuple[str, ...]]) -> list[tuple[str, 
             return list(seen.items())
         frontier = following
     return None
+
+
+def tagged_at(item: ClassifiedFile, rules: RuleSet, path: str) -> ClassifiedFile:
+    """`item` with the tags the tag rules give `path`, a path a checkout also opens it at through a link: an agent
+    reads `CLAUDE.md -> notes/style.txt` as its instructions, GitHub `.github/CODEOWNERS -> ../team/owners` as its
+    code owners, so the target's edit is a guardrail edit (red team 13, second round: the bucket was raised, the tags
+    never were, and `--enable guardrails` allowed it)."""
+    tags = {tag for hit in rules.tag_hits(path) for tag in hit.rule.tags}
+    if tags.issubset(item.tags):
+        return item
+    return replace(item, tags=tuple(sorted(tags.union(item.tags))))
 
 
 def _loops(link: str, target: str) -> bool:
