@@ -26,7 +26,7 @@ from gatekeeper.bounded import Limits, read_bytes
 from gatekeeper.errors import UsageError
 from gatekeeper.gitobjects import GitObjects, GitObjectsError
 from gatekeeper.policy.bundle import Bundle, load_bundle
-from gatekeeper.policy.selfguard import Guarded, guarded_paths
+from gatekeeper.policy.selfguard import Guarded, guarded_paths, repository_guards
 from gatekeeper.policy_dir import MANIFEST, default_policy_dir, resolve_policy_dir, shipped_policy_dir
 from gatekeeper.project_config import FILE_NAMES, ProjectConfig, load_project_config, parse_project_config
 from gatekeeper.revrange import RevRange
@@ -42,6 +42,9 @@ class GateConfiguration:
     bundle: Bundle
     guarded: tuple[Guarded, ...]
     base: str | None = None  # the commit they were read from, under --tree
+    # Under --tree, the same files as repository paths: read from BASE, so a change to them is judged, but it is what
+    # the next gate reads (the gate tags it guardrail: config_tags).
+    in_use: tuple[Guarded, ...] = ()
 
 
 @contextmanager
@@ -75,7 +78,8 @@ def gate_configuration(
                 # The gate's own default order, decided by what BASE holds, not by what the change added.
                 folder = _default_bundle(objects, commit, base, prefix, home)
             bundle = _bundle_at(objects, commit, base, top, Path(folder), Path(tmp))
-        yield GateConfiguration(config, bundle, (), commit)
+        in_use = _repository_items(top, prefix, policy_dir, config, Path(folder))
+        yield GateConfiguration(config, bundle, (), commit, repository_guards(in_use))
 
 
 def trusted_file(path: Path, revs: RevRange | None, *, limit: int = MAX_CONFIG_BYTES) -> tuple[bytes, str]:
@@ -175,6 +179,19 @@ def _bundle_at(objects: GitObjects, commit: str, base: str, top: Path, folder: P
     objects.export(commit, rel, dest)
     bundle = load_bundle(dest, git_state=False)  # a folder outside any repository: its commit is BASE's
     return dataclasses.replace(bundle, commit=objects.last_change(commit, rel))
+
+
+def _repository_items(top: Path, prefix: str, policy_dir: Path | None, config: ProjectConfig,
+                      folder: Path) -> list[tuple[str, str, str]]:
+    """_in_use's files as repository paths, under --tree: the configuration files where the gate looks for them, the
+    bundle when it lies in the checkout, and `policies` where the gate looks for it first."""
+    items = [(f"{prefix}{name}", f"{prefix}{name}", "the gate's configuration file") for name in FILE_NAMES]
+    rel = repo_path(top, folder)  # as _bundle_at places it
+    if rel is not None:
+        items.append((rel, rel or ".", "the policy bundle in use"))
+    if policy_dir is None and config.policy_dir is None:
+        items.append((f"{prefix}policies", f"{prefix}policies", "the policy bundle the gate looks for first"))
+    return items
 
 
 def _in_use(policy_dir: Path | None, config: ProjectConfig, bundle_root: Path) -> list[tuple[Path, str]]:

@@ -22,6 +22,7 @@ from typing import Any
 from gatekeeper import __version__
 from gatekeeper.classify.context import Context
 from gatekeeper.classify.treecontext import TreeContext
+from gatekeeper.config_tags import tag_configuration
 from gatekeeper.deps.gateinput import DepsInput, Index, from_patch, from_tree
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
 from gatekeeper.gate_input import input_first, input_rest, whole_input
@@ -134,6 +135,7 @@ def decide(
     dry_run: bool = False,
     timeout: float = DEFAULT_TIMEOUT,
     guarded: Sequence[Guarded] = (),
+    in_use: Sequence[Guarded] = (),
     tree_differences: Sequence[str] | Callable[[], Sequence[str]] = (),
     context: Context | None = None,
     attestation: Mapping[str, Any] | None = None,
@@ -144,6 +146,7 @@ def decide(
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
 
     `guarded`: the configuration in use where it lies in the checkout; a patch touching it is refused.
+    `in_use`: under --tree, the configuration read from BASE; the policies see a change to it tagged guardrail.
     `tree_differences`: how the reviewed change differs from base + patch (`gatekeeper.treecheck`), or a function
     that returns it (the tree check running in a thread): called once the patch is derived (`show`), before the
     engine child is forked (no thread may be running then).
@@ -156,7 +159,7 @@ def decide(
     """
     names = list(dict.fromkeys(enabled))
     shown = show(packet, patch, bundle, names, guarded=guarded, context=context, attestation=attestation,
-                 advisories=advisories, derived=derived)
+                 advisories=advisories, derived=derived, in_use=in_use)
     differences = tree_differences() if callable(tree_differences) else tree_differences
     # The engine child starts on the files (~0.4 s of its C input builder for 10,000) while this process compares
     # the claims and computes the dependency delta, and sends them after: one input, as `verify` builds it.
@@ -249,6 +252,7 @@ def show(
     attestation: Mapping[str, Any] | None = None,
     advisories: Index | None = None,
     derived: Derived | None = None,
+    in_use: Sequence[Guarded] = (),
 ) -> Shown:
     """`verify` up to the files' part of the policy input: re-derive the patch, refuse a change to the gate's own
     configuration, read the files' facts; `Shown.rest()` does the rest."""
@@ -266,7 +270,7 @@ def show(
         rederive = partial(derive_parsed, parsed or parse(patch, bundle.rules), bundle.rules)
     # The delta and facts, once: from the TreeContext's git objects (the delta at its first use), else from the patch.
     deps = from_tree(context, advisories) if isinstance(context, TreeContext) else from_patch(patch, advisories)
-    first = input_first(packet, derived, deps=deps, attestation=attestation)
+    first = input_first(packet, tag_configuration(derived, in_use), deps=deps, attestation=attestation)
     return Shown(packet, derived, first, deps, rederive)
 
 

@@ -158,7 +158,7 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
                         assert revs is not None  # a packet-less gate has --tree
                         packet = _commits_packet(revs, bundle, derived)
                     decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run,
-                                      timeout=timeout, guarded=found.guarded,
+                                      timeout=timeout, guarded=found.guarded, in_use=found.in_use,
                                       tree_differences=tree_check.result if tree_check is not None else (),
                                       context=context, attestation=attestation, advisories=index, derived=derived,
                                       beside=checked)

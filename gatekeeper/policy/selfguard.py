@@ -9,7 +9,7 @@ gate refuses to decide instead: exit 2, naming the file.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +67,20 @@ def guarded_paths(cwd: Path, items: Iterable[tuple[Path, str]]) -> tuple[Guarded
 
 def refuse_self_change(files: Iterable[ClassifiedFile], guarded: Sequence[Guarded]) -> None:
     """Raise PolicyError when a change touches a guarded file, a file below a guarded folder, or a parent of one."""
+    for _, side, guard in touching(files, guarded):
+        raise PolicyError(
+            f"the patch changes {side!r}, part of {guard.what} ({guard.shown}): "
+            "a change cannot be judged by configuration it brings along",
+            where=str(guard.shown),
+            hint="run the gate with the target branch's gatekeeper.yaml and bundle "
+            "(check them out apart from the change and pass --policy DIR)",
+        )
+
+
+def touching(files: Iterable[ClassifiedFile],
+             guarded: Sequence[Guarded]) -> Iterator[tuple[ClassifiedFile, str, Guarded]]:
+    """Each change (with the side and the first guard it meets) that touches a guarded file, a file below a guarded
+    folder, or a parent of one, on either side of a rename, under every spelling a checkout folds together."""
     if not guarded:
         return
 
@@ -82,17 +96,26 @@ def refuse_self_change(files: Iterable[ClassifiedFile], guarded: Sequence[Guarde
     for item in files:
         change = item.change
         sides = [change.path] if change.old_path is None else [change.path, change.old_path]
-        for side in sides:
-            for spelling in (side,) if plain_spelling(side) else (side, *path_variants(side)):
-                path = spelling.casefold()
-                guard = whole or exact.get(path)
-                if guard is None and path.startswith(below):
-                    guard = next(g for g in guarded if g.path and path.startswith(g.path + "/"))
-                if guard is not None:
-                    raise PolicyError(
-                        f"the patch changes {side!r}, part of {guard.what} ({guard.shown}): "
-                        "a change cannot be judged by configuration it brings along",
-                        where=str(guard.shown),
-                        hint="run the gate with the target branch's gatekeeper.yaml and bundle "
-                        "(check them out apart from the change and pass --policy DIR)",
-                    )
+        yield from _first_guard(item, sides, exact, below, whole, guarded)
+
+
+def _first_guard(item: ClassifiedFile, sides: list[str], exact: dict[str, Guarded], below: tuple[str, ...],
+                 whole: Guarded | None, guarded: Sequence[Guarded]) -> Iterator[tuple[ClassifiedFile, str, Guarded]]:
+    for side in sides:
+        for spelling in (side,) if plain_spelling(side) else (side, *path_variants(side)):
+            path = spelling.casefold()
+            guard = whole or exact.get(path)
+            if guard is None and path.startswith(below):
+                guard = next(g for g in guarded if g.path and path.startswith(g.path + "/"))
+            if guard is not None:
+                yield item, side, guard
+                return
+
+
+def repository_guards(items: Iterable[tuple[str, str, str]]) -> tuple[Guarded, ...]:
+    """Guards for `(repository path, as shown, what)` items, folded as the patch's names are (see touching)."""
+    found: dict[str, Guarded] = {}
+    for spelled, shown, what in items:
+        for key in {spelled.casefold(), *(v.casefold() for v in path_variants(spelled))}:
+            found.setdefault(key, Guarded(key, shown, what))
+    return tuple(found.values())
