@@ -104,6 +104,15 @@ def trusted_file(path: Path, revs: RevRange | None, *, limit: int = MAX_CONFIG_B
         raise UsageError(f"cannot read: {exc.strerror}", where=str(path)) from None
 
 
+def trusted_guards(path: Path | None, revs: RevRange | None) -> tuple[Guarded, ...]:
+    """Under --tree, the file `trusted_file` reads from BASE (it lies in the checkout) as a guard: a change that adds
+    a signer to it is what the next gate trusts (config_tags). None otherwise."""
+    if path is None or revs is None:
+        return ()
+    inside = repo_path(_work_tree(revs), path if path.is_absolute() else Path.cwd() / path)
+    return () if inside is None else repository_guards([(inside, inside, "the gate's trusted signers")])
+
+
 def _work_tree(revs: RevRange) -> Path:
     if revs.top is None:
         raise GitObjectsError("not inside a git work tree", where=str(revs.repo),

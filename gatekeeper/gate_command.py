@@ -23,7 +23,7 @@ from gatekeeper.attest.verdict import apply_approvals, packet_attestation, sign_
 from gatekeeper.audit.sinks import log_decision, log_failure
 from gatekeeper.classify.change import bulk_allocation
 from gatekeeper.commits import commits_patch, run_id
-from gatekeeper.config_source import gate_configuration, trusted_file
+from gatekeeper.config_source import gate_configuration, trusted_file, trusted_guards
 from gatekeeper.deps.advisories import load as load_advisories
 from gatekeeper.errors import ExitCode, GatekeeperError, UsageError
 from gatekeeper.gate import DEFAULT_TIMEOUT, MAX_TIMEOUT, decide, resolve_enabled
@@ -157,8 +157,9 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
                         derived = derive(options.patch, bundle.rules, context)
                         assert revs is not None  # a packet-less gate has --tree
                         packet = _commits_packet(revs, bundle, derived)
+                    in_use = (*found.in_use, *trusted_guards(options.trust, revs))  # what the next gate reads
                     decision = decide(packet, options.patch, bundle, enabled, dry_run=options.dry_run,
-                                      timeout=timeout, guarded=found.guarded, in_use=found.in_use,
+                                      timeout=timeout, guarded=found.guarded, in_use=in_use,
                                       tree_differences=tree_check.result if tree_check is not None else (),
                                       context=context, attestation=attestation, advisories=index, derived=derived,
                                       beside=checked)

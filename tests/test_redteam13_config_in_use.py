@@ -106,3 +106,40 @@ def test_the_same_change_to_a_bundle_the_gate_does_not_read_stays_allowed(tmp_pa
     assert changed == ["examples/bundle/core/policy.rego"]
     code, decision = _gate(repo, base, head, LAYOUTS[layout][2], LAYOUTS[layout][3])
     assert (code, decision["outcome"], decision["reasons"]) == (0, "allow", [])
+
+
+# The allowed-signers file `--trust` names inside the checkout is read from BASE too (config_source.trusted_file): a
+# change that adds its own key there is trusted by every later gate (6 variants allowed on d650397).
+SIGNER = "ci ed25519 fbeb6fdab245b46262ac666b4aeb9566d18e5eef2530eac8910555d8790a9f6e\n"
+OTHER = "agent ed25519 0d4f1c2b3a495867768594a3b2c1d0e0f1e2d3c4b5a69788796a5b4c3d2e1f00\n"
+
+
+def _written(text: str) -> Callable[[Path], Path]:
+    def edit(path: Path) -> Path:
+        path.write_text(text)
+        return path
+    return edit
+
+
+# Each edit of the signers file at `path`: the path the change leaves it at (a finding names a rename's new path).
+TRUST_EDITS: dict[str, Callable[[Path], Path]] = {
+    "signer-added": _written(SIGNER + OTHER),
+    "key-replaced": _written(OTHER),
+    "renamed-away": lambda path: path.rename(path.parent.parent / "old-signers"),
+}
+TRUST_CASES = [(where, edit) for where in ("security/allowed_signers", "keys/ci.txt") for edit in TRUST_EDITS]
+
+
+@pytest.mark.parametrize(("where", "edit"), TRUST_CASES, ids=[f"{w}-{e}" for w, e in TRUST_CASES])
+def test_a_change_to_the_trusted_signers_the_gate_reads_is_a_guardrail_edit(tmp_path: Path, where: str,
+                                                                              edit: str) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("src/app.py", "x = 1\n")
+    repo.write(where, SIGNER)
+    repo.write("examples/signers", SIGNER)  # a copy the gate does not read: its edit stays unnamed
+    base = repo.commit("base")
+    changed = TRUST_EDITS[edit](repo.root / where).relative_to(repo.root).as_posix()
+    repo.write("examples/signers", SIGNER + OTHER)
+    code, decision = _gate(repo, base, repo.commit("head"), "", ("--trust", where))
+    assert (code, decision["outcome"]) == (3, "review"), decision["reasons"]
+    assert reviewed_paths(decision, "guardrails.edit") == {changed}
