@@ -105,10 +105,12 @@ def trusted_file(path: Path, revs: RevRange | None, *, limit: int = MAX_CONFIG_B
 
 
 def trusted_guards(path: Path | None, revs: RevRange | None) -> tuple[Guarded, ...]:
-    """Under --tree, the file `trusted_file` reads from BASE (it lies in the checkout) as a guard: a change that adds
-    a signer to it is what the next gate trusts (config_tags). None otherwise."""
-    if path is None or revs is None:
+    """The file `trusted_file` reads, as a guard where it lies in the checkout (under --tree, BASE's copy; else the
+    working directory's): a change that adds a signer to it is what the next gate trusts (config_tags)."""
+    if path is None:
         return ()
+    if revs is None:
+        return guarded_paths(Path.cwd(), [(path, "the gate's trusted signers")])
     inside = repo_path(_work_tree(revs), path if path.is_absolute() else Path.cwd() / path)
     return () if inside is None else repository_guards([(inside, inside, "the gate's trusted signers")])
 

@@ -143,3 +143,20 @@ def test_a_change_to_the_trusted_signers_the_gate_reads_is_a_guardrail_edit(tmp_
     code, decision = _gate(repo, base, repo.commit("head"), "", ("--trust", where))
     assert (code, decision["outcome"]) == (3, "review"), decision["reasons"]
     assert reviewed_paths(decision, "guardrails.edit") == {changed}
+
+
+def test_without_tree_the_working_directorys_signers_file_is_guarded_the_same(tmp_path: Path) -> None:
+    """Without --tree the file is read from the working directory (a checkout of the target branch, docs/ci.md (c)):
+    the patch that adds a key to it is a guardrail edit there too."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("keys/ci.txt", SIGNER)
+    repo.commit("base")
+    repo.write("keys/ci.txt", SIGNER + OTHER)
+    patch = repo.save_patch(tmp_path / "patch.diff")
+    repo.git("checkout", "-q", "--", ".")
+    packet = tmp_path / "packet.json"
+    assert run_cli(["packet", patch, "--out", packet]).returncode == 0
+    done = run_cli(["gate", packet, "--patch", patch, "--trust", "keys/ci.txt", "--enable", "guardrails",
+                    "--format", "json"], cwd=repo.root, text=True)
+    assert done.returncode == 3, done.stderr
+    assert reviewed_paths(json.loads(done.stdout), "guardrails.edit") == {"keys/ci.txt"}
