@@ -270,7 +270,7 @@ def show(
         rederive = partial(derive_parsed, parsed or parse(patch, bundle.rules), bundle.rules)
     # The delta and facts, once: from the TreeContext's git objects (the delta at its first use), else from the patch.
     deps = from_tree(context, advisories) if isinstance(context, TreeContext) else from_patch(patch, advisories)
-    first = input_first(packet, tag_configuration(derived, in_use), deps=deps, attestation=attestation)
+    first = input_first(packet, tag_configuration(derived, in_use, context), deps=deps, attestation=attestation)
     return Shown(packet, derived, first, deps, rederive)
 
 
