@@ -11,12 +11,13 @@ round: each was allowed by `gate --tree --enable guardrails`). Read from BASE (w
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import product
 
+from gatekeeper.bounded import Limits, load_json
+from gatekeeper.errors import LimitError
 from gatekeeper.gitobjects import TreeEntry
 
 MAX_FILES = 200  # agent configuration files read per gate (a repository has a handful)
@@ -29,6 +30,7 @@ _WORD = re.compile(r"""[^\s'"`;&|<>()=]+""")
 _PROJECT = re.compile(r"""["']?\$\{?CLAUDE_PROJECT_DIR\}?["']?/""")
 # Every spelling of the endings of the files _kind reads: one C-level `endswith` a path (names match in any case).
 _ENDINGS = tuple({"".join(chars) for word in (".md", "json") for chars in product(*({c, c.upper()} for c in word))})
+_LIMITS = Limits(max_bytes=1 << 16, max_depth=32, max_values=20_000)  # a settings file of a few hooks and servers
 _RUN_KEYS = frozenset({"command", "args", "apiKeyHelper"})  # settings values that name what runs
 
 Read = Callable[[TreeEntry], bytes]
@@ -93,9 +95,9 @@ def _imports(text: str) -> Iterator[str]:
 
 def _commands(text: str, kind: str) -> Iterator[str]:
     try:
-        document = json.loads(text)
-    except ValueError:
-        return
+        document = load_json(text, "an agent's settings", _LIMITS)
+    except (ValueError, LimitError):
+        return  # nothing read names nothing; the file itself is a guardrail by its own name
     for value in _run_values(document):
         yield from _WORD.findall(_PROJECT.sub("", value))
 
