@@ -94,3 +94,16 @@ def test_a_path_the_agent_does_not_load_stays_allowed(tmp_path: Path, case: str)
     repo, base, head = _repo(tmp_path / "repo", config, text, "docs/agent-rules.md")
     code, decision = tree_gate(repo.root, base, head, None, "--enable", "guardrails")
     assert (code, decision["outcome"], decision["reasons"]) == (0, "allow", [])
+
+
+def test_an_import_of_an_import_is_read_too(tmp_path: Path) -> None:
+    """Claude Code follows imports in imported files (five hops): CLAUDE.md -> docs/team.md -> docs/style/git.md."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("CLAUDE.md", "@docs/team.md\n")
+    repo.write("docs/team.md", "Team conventions: @style/git.md\n")
+    repo.write("docs/style/git.md", BEFORE)
+    base = repo.commit("base")
+    repo.write("docs/style/git.md", AFTER)
+    code, decision = tree_gate(repo.root, base, repo.commit("head"), None, "--enable", "guardrails")
+    assert (code, decision["outcome"]) == (3, "review"), decision["reasons"]
+    assert reviewed_paths(decision, "guardrails.edit") == {"docs/style/git.md"}

@@ -21,6 +21,7 @@ from gatekeeper.errors import LimitError
 from gatekeeper.gitobjects import TreeEntry
 
 MAX_FILES = 200  # agent configuration files read per gate (a repository has a handful)
+_IMPORT_HOPS = 5  # imports of imports Claude Code follows
 _MEMORY = frozenset({"claude.md", "claude.local.md", "gemini.md"})
 _SETTINGS = frozenset({"settings.json", "settings.local.json"})
 _MCP = frozenset({".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".gemini/settings.json"})
@@ -41,9 +42,12 @@ def agent_reads(trees: Iterable[dict[str, TreeEntry]], read: Read) -> dict[str, 
     named: dict[str, str] = {}
     done: set[tuple[str, str]] = set()
     for tree in trees:
-        for path in [path for path in tree if path.endswith(_ENDINGS)]:
-            entry, kind = tree[path], _kind(path)
-            if kind is None or entry.mode not in ("100644", "100755") or (path, entry.oid) in done:
+        # (path, kind, hops): an imported file's own imports are read too, as Claude Code does (5 hops deep)
+        queue = [(path, _kind(path), 0) for path in tree if path.endswith(_ENDINGS)]
+        while queue:
+            path, kind, hops = queue.pop()
+            entry = tree.get(path)
+            if kind is None or entry is None or entry.mode not in ("100644", "100755") or (path, entry.oid) in done:
                 continue
             done.add((path, entry.oid))
             if len(done) > MAX_FILES:
@@ -54,7 +58,9 @@ def agent_reads(trees: Iterable[dict[str, TreeEntry]], read: Read) -> dict[str, 
             for word in words:
                 found = _join(folder if kind == "memory" else root, word)
                 if found is not None:
-                    named.setdefault(found, path)
+                    named.setdefault(found, named.get(path, path))
+                    if kind == "memory" and hops < _IMPORT_HOPS:
+                        queue.append((found, "memory", hops + 1))
     return named
 
 
