@@ -29,7 +29,8 @@ _IMPORT = re.compile(r"(?:^|\s)@([^\s@`'\"()\[\]<>]+)")
 _WORD = re.compile(r"""[^\s'"`;&|<>()=]+""")
 # The project folder a hook command may start from, quoted or not (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`).
 _PROJECT = re.compile(r"""["']?\$\{?CLAUDE_PROJECT_DIR\}?["']?/""")
-# Every spelling of the endings of the files _kind reads: one C-level `endswith` a path (names match in any case).
+# Every spelling of the endings of the files _kind reads (names match in any case), tested after the last letter: a
+# 20-way `endswith` on each of 42,000 paths took 33 ms, the one-letter test first 4.5 ms (load 12, 2 cores).
 _ENDINGS = tuple({"".join(chars) for word in (".md", "json") for chars in product(*({c, c.upper()} for c in word))})
 _LIMITS = Limits(max_bytes=1 << 16, max_depth=32, max_values=20_000)  # a settings file of a few hooks and servers
 _RUN_KEYS = frozenset({"command", "args", "apiKeyHelper"})  # settings values that name what runs
@@ -43,7 +44,7 @@ def agent_reads(trees: Iterable[dict[str, TreeEntry]], read: Read) -> dict[str, 
     done: set[tuple[str, str]] = set()
     for tree in trees:
         # (path, kind, hops): an imported file's own imports are read too, as Claude Code does (5 hops deep)
-        queue = [(path, _kind(path), 0) for path in tree if path.endswith(_ENDINGS)]
+        queue = [(path, _kind(path), 0) for path in tree if path[-1:] in "dDnN" and path.endswith(_ENDINGS)]
         while queue:
             path, kind, hops = queue.pop()
             entry = tree.get(path)
