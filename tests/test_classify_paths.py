@@ -608,6 +608,7 @@ def test_every_file_name_in_a_single_system_ci_folder_is_ci(rules: RuleSet, fold
 
 
 FORGE_OTHER = [
+    "site-modules/.DS_Store",  # desktop folder metadata (other.os-metadata)
     ".github/ISSUE_TEMPLATE/bug_report.md",
     ".github/ISSUE_TEMPLATE.txt",
     ".github/readme-images/jetbrains.svg",
@@ -637,6 +638,7 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 
 IAC = [
+    "env/test/hub/forms/projects/intake/terragrunt.hcl",  # an environment named test (iac.test-environments)
     "manifests/modules/logging/pods/.workshop/terraform/main.tf",  # not CocoaPods' Pods/ (the sweep)
     "vendor/charts/web/templates/tests/test-connection.yaml",  # a vendored chart's test hook: Helm renders it
     "plugins/kasane/Kasanefile",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify.jobshapes import jjb_shape
 from gatekeeper.classify.shapes import evidence_line
 from gatekeeper.lazy_pattern import lazy
 
@@ -60,6 +61,7 @@ def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
         if "steps" in text and (m := _AZURE_STEPS_TOP.search(text)) is not None \
                 and (step := _AZURE_STEP.search(text, m.end())) is not None and _AZURE_STEP_KEY.search(text, m.end()):
             return "ci", "ci.content.azure-pipelines-template", evidence_line(text, step)
+        return jjb_shape(text)
     return None
 
 

@@ -207,7 +207,7 @@ _DOCUMENT_STEMS, _LLMS_TEXTS = frozenset({"md", "markdown", "rst", "adoc", "asci
 
 def is_candidate(path: str) -> bool:
     """True for the files whose content tier 3 reads: text configuration types, no-extension files, setup.py,
-    metadata.rb (a Chef cookbook's, or an app's model), a pip-tools input (`*.in`);
+    metadata.rb (a Chef cookbook's, or an app's model), a pip-tools input (`*.in`), `Dockerfile*`/`Containerfile*`;
     and their copies kept as `.example`/`.sample`/`.dist` (`hosts.example`, `values.yaml.sample`)."""
     name = path.rpartition("/")[2]
     stem, dot, ext = name.rpartition(".")
@@ -217,7 +217,7 @@ def is_candidate(path: str) -> bool:
     if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
         return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb") \
-        or is_bazelrc(name) or is_requirements_input(name)
+        or is_bazelrc(name) or is_requirements_input(name) or name.lower().startswith(("dockerfile", "containerfile"))
 
 
 def readable(data: bytes) -> bytes:
@@ -397,8 +397,8 @@ def _other_ci(text: str) -> Signal | None:
 
 def _dockerfile(name: str, text: str) -> Signal | None:
     stem, dot, _ = name.rpartition(".")
-    if dot and stem:
-        return None  # only files without an extension: named ones are the path rules' job
+    if dot and stem and not name.lower().startswith(("dockerfile", "containerfile")):
+        return None  # no extension, or a Dockerfile's name with a version after it (`DockerfileV0.1.1`)
     continued = False
     for raw in text.splitlines():
         line = raw.strip()
