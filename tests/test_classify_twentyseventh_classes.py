@@ -49,6 +49,9 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("docs/topics/knit.properties", "other", "other.lint-format"),
     (".vite-hooks/_/pre-commit", "other", "other.lint-format"),
     ("src/vite-hooks/plugin.ts", "src", "src.default"),
+    # found by the sweep of the set's repositories: gomodguard's settings in each Go module, Context7's claim
+    ("client/v3/.gomodguard.yaml", "other", "other.lint-format"), (".gomodguard.yml", "other", "other.lint-format"),
+    ("context7.json", "other", "other.outside-apps"), ("web/src/context7.json", "src", "src.default"),
     # editor settings below the root; SwiftPM's pins in the same folder stay a lock file
     ("bundles/org.openhab.core.karaf/.project", "other", "other.editor"),
     ("Nuke.xcodeproj/project.xcworkspace/xcshareddata/IDEWorkspaceChecks.plist", "other", "other.editor"),
