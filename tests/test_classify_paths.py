@@ -609,6 +609,7 @@ def test_every_file_name_in_a_single_system_ci_folder_is_ci(rules: RuleSet, fold
 
 FORGE_OTHER = [
     "site-modules/.DS_Store",  # desktop folder metadata (other.os-metadata)
+    ".gitlab/duo/mr-review-instructions.yaml",  # GitLab Duo's review instructions (the twenty-seventh set)
     ".github/ISSUE_TEMPLATE/bug_report.md",
     ".github/ISSUE_TEMPLATE.txt",
     ".github/readme-images/jetbrains.svg",
@@ -812,6 +813,7 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
 
 NOT_SIGNALS = [
     "src/k8sclient.go",
+    "src/NzbDrone.Core.Test/Files/TestArchive.zip",  # an archive a .NET test project unpacks (the twenty-seventh set)
     "fastlane/lib/fastlane/actions/gym.rb",  # fastlane's own source, not a project's lanes (the sweep)
     "pkg/parser/dockerfile/dockerfile_test.go",  # a Dockerfile parser's test, named like a Dockerfile variant
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)
