@@ -50,7 +50,11 @@ committed before its first, blind run in round 17), `eighteenth` (deps_bumps_eig
 chosen for breadth of ecosystems and bots: Dependabot, Renovate (a self-hosted app among them), pyup and
 pre-commit.ci over yarn/npm monorepos, uv/requirements, pre-commit hooks, Go, Cargo, Maven, NuGet, Composer,
 Bundler, mix, pub, Terraform, images in Dockerfiles and Compose, committed before its first, blind run in round
-18) — or reads another collection's file
+18), `nineteenth` (deps_bumps_nineteenth.tsv, 37 more repositories chosen for breadth of ecosystems and bots:
+Dependabot, Renovate, scala-steward, pyup and pre-commit.ci over Go multi-module, Maven, NuGet central versions,
+pub, Composer, mix, Gradle catalogs and wrappers, mise, sha-pinned actions, images, Helm, Terraform, pnpm/yarn
+workspaces, uv/requirements, Cargo workspaces, Bundler and pre-commit hooks, committed before its first, blind run
+in round 19) — or reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -94,7 +98,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "fifteenth": DATA.with_name("deps_bumps_fifteenth.tsv"),
         "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv"),
         "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv"),
-        "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv")}
+        "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv"),
+        "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -9,6 +9,9 @@ which package it pins at which version; anything else raises ManifestError (a `p
   `# frozen: vX` beside a full commit sha is the version comment, as the whole-file reader takes it. A hook's
   `additional_dependencies` item whose key the hunk shows above it, or the key's one-line flow list, each item pinned
   (precommit.hook_item_line).
+  A hook's `- id: x` item with no other key, under a `hooks:` key the hunk shows (python-poetry/poetry-core's
+  pre-commit.ci move of ruff-pre-commit that renamed `- id: ruff` to `- id: ruff-check`): which hook of the
+  repository, at the rev read beside it, runs; no package (the whole-file reader reads no id either).
 - `pubspec.yaml`: `  name: ^1.2.0` directly under a `dependencies:` or `dev_dependencies:` header the hunk
   shows (never `dependency_overrides:`, an override section, nor a nested key of another entry).
 - `MODULE.bazel`: a line that is one whole `bazel_dep(...)` call of literal arguments, or one Maven
@@ -37,6 +40,8 @@ from gatekeeper.deps.tools import TOOL, VERSIONISH
 from gatekeeper.lazy_pattern import lazy
 
 _REV = lazy(r"""^(\s*)(-\s+)?rev:\s*(["']?)([^"'\s#]+)\3\s*(?:#.*)?$""")
+_HOOK_ID = lazy(r"""^(\s*)-\s+id:\s*(["']?)[\w.-]+\2\s*(?:#.*)?$""")
+_HOOKS = lazy(r"^hooks:\s*(?:#.*)?$")
 _REPO = lazy(r"""^(\s*)(-\s+)repo:\s*(["']?)([^"'\s#]+)\3\s*(?:#.*)?$""")
 # The value: runs of other characters with single runs of blanks between them, each taken whole (`++`, `*+`): the
 # lazy `[^"'#]*?` this replaces split a value's blanks every way against the `\s*` after it, cubic in a line of them.
@@ -55,6 +60,8 @@ def precommit_line(side: Side, index: int) -> list[tuple[str, ...]]:
     line = side[index][0]
     if (packages := precommit.hook_item_line(side, index)) is not None:
         return packages  # a hook's `additional_dependencies` (precommit.py)
+    if _hook_id(side, index):
+        return []
     m = _REV.match(line)
     if m is None or m.group(2):
         raise _refuse("not a hook repository's rev line", line)
@@ -75,6 +82,38 @@ def precommit_line(side: Side, index: int) -> list[tuple[str, ...]]:
         if not stripped or len(above) - len(stripped) != indent or stripped.startswith("-"):
             break  # another list item, a nested block or the end of this one
     raise _refuse("the hunk does not show whose rev this is", line)
+
+
+def _hook_id(side: Side, index: int) -> bool:
+    """`side[index]` is a hook's `- id: x` item, its only key, in a list the hunk shows under a `hooks:` key (a
+    block sequence indented below it, or a compact one at its column): the lines above it up to that key are the
+    list's other items, and the line below it another item or a shallower key. An item with more keys is refused
+    (an id dropped from above its `entry:` would leave the keys to another item, which the whole file would not
+    parse)."""
+    m = _HOOK_ID.match(side[index][0])
+    if m is None:
+        return False
+    indent, hooks = len(m.group(1)), -1
+    for above, _ in reversed(side[:index]):
+        stripped = above.lstrip()
+        column = len(above) - len(stripped)
+        if _COMMENT.match(above) or column > indent or column == indent and stripped.startswith("- "):
+            continue  # a sibling item, or a key of one
+        if _HOOKS.match(stripped) is None:
+            return False
+        hooks = column
+        break
+    if hooks < 0:
+        return False
+    for below, _ in side[index + 1:]:
+        stripped = below.lstrip()
+        if _COMMENT.match(below):
+            continue
+        column = len(below) - len(stripped)
+        if column == indent:
+            return stripped.startswith("- ") or indent == hooks
+        return column < indent and column <= hooks
+    return True
 
 
 def _scalar_ends(side: Side, index: int, indent: int) -> bool:

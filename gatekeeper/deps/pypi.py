@@ -47,6 +47,34 @@ def requirements_text(data: bytes) -> str:
 
 
 _COMMENT_LINE = re.compile(r"(^|\s+)#.*$")
+# A templated requirements file (cookiecutter's `{{cookiecutter.project_slug}}/requirements_dev.txt`): Jinja's
+# statement and comment tags (`{% if cookiecutter.use_pytest == 'y' -%}`, `{% endif %}`, `{# … #}`) choose the
+# lines the rendered file keeps, so each requirement between them is read as one it may install (a conditional
+# one too). pip cannot read such a file as it is; an expression (`{{ cookiecutter.pkg }}==1.0`) renders to text
+# the delta cannot know, and its line stays no requirement (a problem).
+def untemplated(line: str) -> str:
+    """`line` without Jinja's statement and comment tags, each from its `{%` (`{#`) to the first `%}` (`#}`) after
+    it; an unclosed tag and all after it stay (no requirement then). One pass: each search starts past the last."""
+    if "{%" not in line and "{#" not in line:
+        return line
+    out: list[str] = []
+    pos = 0
+    opens = {"%": line.find("{%"), "#": line.find("{#")}
+    while True:
+        for kind, at in opens.items():
+            if 0 <= at < pos:
+                opens[kind] = line.find("{" + kind, pos)
+        found = [(at, kind) for kind, at in opens.items() if at >= 0]
+        if not found:
+            break
+        start, kind = min(found)
+        end = line.find(kind + "}", start + 2)
+        if end < 0:
+            break
+        out.append(line[pos:start])
+        pos = end + 2
+    out.append(line[pos:])
+    return "".join(out)
 
 
 def logical_lines(body: str) -> list[str]:
@@ -102,7 +130,7 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     # A continuation at the very end (a hunk that stops inside a `--hash` list) continues into nothing.
     for raw in logical_lines(requirements_text(data)):
-        line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+        line = re.sub(r"(^|\s)#.*$", "", untemplated(raw)).strip()
         if editable := _EDITABLE.match(line):  # an option, but pip installs what it names
             target = editable.group(1)
             local = Dependency("pip", target, "editable", path, True, scope)
@@ -142,7 +170,7 @@ def requirements_residue(data: bytes) -> list[str]:
     out = []
     for hunk in requirements_text(data).split(HUNK):
         for raw in logical_lines(hunk.replace(CHANGED, "")):
-            line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+            line = re.sub(r"(^|\s)#.*$", "", untemplated(raw)).strip()
             if not line or _READ_OPTION.match(line):
                 if _MAIN_INDEX.match(line):
                     out.append("--index-url")

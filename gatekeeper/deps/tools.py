@@ -84,9 +84,11 @@ _RUNS_ON = lazy(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|wi
 # Renovate's annotation: `# renovate: datasource=docker depName=node` (its documented form), a
 # repository's own `# renovate: github=owner/repo`, or its own prefix naming the datasource
 # (`# renovate-helm: depName=keda registryUrl=…`, aws-samples/eks-workshop-v2's regex manager); the line
-# below it holds the version.
-_ANNOTATION = lazy(r"^\s*#\s*renovate(?:-(?P<source>[A-Za-z][\w-]{0,40}))?\s*:\s*(?P<pairs>\S+=\S+(?:\s+\S+=\S+)*)\s*$",
-                   re.IGNORECASE)
+# below it holds the version. A repository's own regex manager may match the comment without its colon
+# (gabe565/charts: `# renovate datasource=docker depName=vabene1111/recipes` over a chart's `appVersion:`): that
+# form is read only when it names its datasource, so a prose comment (`# renovate later: a=b`) names nothing.
+_ANNOTATION = lazy(r"^\s*#\s*renovate(?:-(?P<source>[A-Za-z][\w-]{0,40}))?(?:\s*(?P<colon>:)\s*|\s+)"
+                   r"(?P<pairs>\S+=\S+(?:\s+\S+=\S+)*)\s*$", re.IGNORECASE)
 _ANNOTATED = lazy(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
                   r"""\s*(?:#.*)?$""")
 # Any assignment (`KEY: x`, `KEY=x`, `KEY := x`, `KEY ?= x`, `ENV KEY x`), for the value kept as written.
@@ -111,6 +113,8 @@ def annotation(line: str) -> tuple[str, str] | None:
     if m is None:
         return None
     pairs = dict(p.split("=", 1) for p in m.group("pairs").split())
+    if m.group("colon") is None and "datasource" not in pairs:
+        return None
     name = pairs.get("depName") or pairs.get("packageName")
     source = pairs.get("datasource") or m.group("source") or ""
     if not name:  # `github=owner/repo`, `github-releases=owner/repo`: one pair, the source names the package
