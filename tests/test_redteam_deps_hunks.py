@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gitdiffs import commit_patch
+from incli import run_cli
 
 from gatekeeper.cli import main
 from gatekeeper.deps.claims import claimed_version, claims
@@ -188,7 +187,8 @@ def test_a_line_break_git_does_not_split_on_is_no_context_line(break_commits: Co
 
 @pytest.mark.parametrize("brk", ["\r", "\u2028"], ids=["CR", "U+2028"])
 def test_gate_cli_reviews_the_hidden_line(tmp_path: Path, brk: str) -> None:
-    """End to end at the CLI boundary: `gatekeeper deps PATCH --format json` reports a problem."""
+    """End to end through the CLI: `gatekeeper deps PATCH --format json` reports a problem (in-process, tests/incli.py:
+    the subject is the report; tests/test_deps_cli.py runs `deps` as a real process, exit 0 and exit 2)."""
     base, old, new = INLINE[0][1], INLINE[0][2], INLINE[0][3]
     repo = GitRepo(tmp_path / "repo")
     repo.write("package.json", base)
@@ -197,8 +197,7 @@ def test_gate_cli_reviews_the_hidden_line(tmp_path: Path, brk: str) -> None:
     second = repo.commit("head")
     patch = tmp_path / "change.patch"
     patch.write_bytes(repo.git("diff", first, second))
-    done = subprocess.run([sys.executable, "-m", "gatekeeper", "deps", str(patch), "--format", "json"],
-                          capture_output=True, text=True)
+    done = run_cli(["deps", str(patch), "--format", "json"], text=True)
     report = json.loads(done.stdout)
     assert report["problems"], report
     assert not [c for c in report["changes"] if c["change"] == "upgraded"], report
