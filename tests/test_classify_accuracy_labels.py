@@ -4,8 +4,8 @@ The benchmark reads it; a malformed row would silently drop out of every measure
 labels.tsv (development), independent.tsv (other repositories), heldout.tsv, fresh.tsv, fifth.tsv, sixth.tsv,
 seventh.tsv, eighth.tsv, ninth.tsv, tenth.tsv, eleventh.tsv, twelfth.tsv, thirteenth.tsv, fourteenth.tsv,
 fifteenth.tsv, sixteenth.tsv, seventeenth.tsv, eighteenth.tsv, nineteenth.tsv, twentieth.tsv, twentyfirst.tsv,
-twentysecond.tsv, twentythird.tsv, twentyfourth.tsv, twentyfifth.tsv and twentyseventh.tsv (measured blind before any rule changed for
-them); no repository is in two of them, so no set can leak into another.
+twentysecond.tsv, twentythird.tsv, twentyfourth.tsv, twentyfifth.tsv and twentyseventh.tsv (measured blind before any
+rule changed for them); no repository is in two of them, so no set can leak into another.
 """
 
 from __future__ import annotations
