@@ -102,7 +102,8 @@ def test_the_twenty_seventh_classes_in_a_real_repository(git_repo: GitRepo, tmp_
         "buildSrc/src/main/groovy/UploadBundleTask.groovy": BUILD_SRC_TASK,
         "src/main/webapp/assets/vendors/font-awesome-4.7.0/css/font-awesome.min.css": ".fa{display:inline-block}\n",
         "src/main/webapp/assets/common/css/site.css": "body { margin: 0 }\n",
-        ".scala-steward.conf": 'updates.limit = 3\nupdates.pin = [ { groupId = "org.eclipse.jetty", version = "10." } ]\n',
+        ".scala-steward.conf": 'updates.limit = 3\n'
+                               'updates.pin = [ { groupId = "org.eclipse.jetty", version = "10." } ]\n',
         "scripts/revive.toml": "[rule.blank-imports]\n[rule.context-as-argument]\n[rule.error-return]\n",
         "bundles/core.karaf/.project": "<?xml version=\"1.0\"?>\n<projectDescription><name>core.karaf</name>"
                                        "</projectDescription>\n",
