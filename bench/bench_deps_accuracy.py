@@ -55,7 +55,8 @@ Dependabot, Renovate, scala-steward, pyup and pre-commit.ci over Go multi-module
 pub, Composer, mix, Gradle catalogs and wrappers, mise, sha-pinned actions, images, Helm, Terraform, pnpm/yarn
 workspaces, uv/requirements, Cargo workspaces, Bundler and pre-commit hooks, committed before its first, blind run
 in round 19), `sbt` (deps_bumps_sbt.tsv, scala-steward's updates of sttp, cats-effect, http4s and fs2: build.sbt,
-project/*.sbt, project/*.scala, project/build.properties, committed before its first, blind run in round 20) — or reads another collection's file
+project/*.sbt, project/*.scala, project/build.properties, committed before its first, blind run in round 20) — or
+reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
