@@ -188,3 +188,10 @@ def test_the_reader_is_linear_on_hostile_lines() -> None:
     ]
     side = [('  "o" %% "a" % someVersion', True)] * 4000
     each_fast(calls, 2)
+
+
+def test_a_def_definition_is_read_as_a_val_is() -> None:
+    body = b'def scala212 = "2.12.21"\ndef scala3 = "3.3.8"\nval scala2Versions = Seq(scala212)\n'
+    found = {(d.name, d.version, d.alias) for d in sbt.parse_build("build.sbt", body)}
+    assert found == {("org.scala-lang:scala-library", "2.12.21", "scala212"),
+                     ("org.scala-lang:scala3-library", "3.3.8", "scala3")}

@@ -27,7 +27,7 @@ _REF = r"[A-Za-z_][\w.]{0,200}+"
 _LIT = r'"(?P<v>[^"\\\n]{1,100}+)"'
 _MODULE = lazy(r'"(?P<g>[\w.\-]{1,200}+)"\s*+%%?%?\s*+"(?P<a>[\w.\-]{1,200}+)"\s*+%\s*+'
                rf'(?:{_LIT}|(?P<ref>{_REF}))(?:\s*+%\s*+"?(?P<scope>[A-Za-z]{{1,20}}+)"?)?')
-_VAL = lazy(r'^\s*+(?:(?:private|protected|final|override|lazy)\s++){0,4}+val\s++(?P<name>\w{1,200}+)\s*+'
+_VAL = lazy(r'^\s*+(?:(?:private|protected|final|override|lazy)\s++){0,4}+(?:val|def)\s++(?P<name>\w{1,200}+)\s*+'
             rf'(?::\s*+String\s*+)?=\s*+{_LIT}\s*+(?://.*+)?$')
 _SCALA = lazy(rf'^\s*+(?:ThisBuild\s*+/\s*+)?scalaVersion\s*+:=\s*+(?:{_LIT}|(?P<ref>{_REF}))')
 _CROSS = lazy(r'crossScalaVersions\s*+:=\s*+(?:Seq|List)\((?P<items>[^()\n]{0,2000}+)\)')
