@@ -54,7 +54,9 @@ Bundler, mix, pub, Terraform, images in Dockerfiles and Compose, committed befor
 Dependabot, Renovate, scala-steward, pyup and pre-commit.ci over Go multi-module, Maven, NuGet central versions,
 pub, Composer, mix, Gradle catalogs and wrappers, mise, sha-pinned actions, images, Helm, Terraform, pnpm/yarn
 workspaces, uv/requirements, Cargo workspaces, Bundler and pre-commit hooks, committed before its first, blind run
-in round 19) — or reads another collection's file
+in round 19), `sbt` (deps_bumps_sbt.tsv, scala-steward's updates of sttp, cats-effect, http4s and fs2: build.sbt,
+project/*.sbt, project/*.scala, project/build.properties, committed before its first, blind run in round 20) — or
+reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
@@ -99,7 +101,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv"),
         "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv"),
         "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv"),
-        "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv")}
+        "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:

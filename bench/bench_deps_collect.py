@@ -51,6 +51,7 @@ LABELS = {
     "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
     "Package.swift": "swift", ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget",
     "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize", "Podfile.lock": "cocoapods", "mise.toml": "mise",
+    "sbt": "sbt",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
 # collection shows what the delta misses rather than only what it already reads.
@@ -61,7 +62,7 @@ UNREAD = {
     "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize",
 }
 _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
-_BOT = re.compile(r"dependabot|renovate", re.IGNORECASE)
+_BOT = re.compile(r"dependabot|renovate|scala[- ]?steward|typelevel-steward|http4s-steward", re.IGNORECASE)
 _BOT_TRAILER = re.compile(r"^(?:Signed-off-by|Co-authored-by): .*(?:dependabot|renovate)", re.IGNORECASE | re.MULTILINE)
 _VERSIONISH = re.compile(r"^(v?\d|[0-9a-f]{7,40}$)")
 # pre-commit.ci's autoupdate lists its moves as `- [github.com/o/r: v1.2.0 → v1.3.0](compare url)`, and Renovate
@@ -70,6 +71,18 @@ _VERSIONISH = re.compile(r"^(v?\d|[0-9a-f]{7,40}$)")
 _PRECOMMIT_CI = re.compile(r"^- \[(?P<name>[^\s:\]]+): (?P<from>\S+) (?:→|->) v?(?P<to>[^\s\]]+)\]\(", re.MULTILINE)
 _PRECOMMIT_HOOK = re.compile(r"^(?:[a-z]+(?:\([^)]*\))?!?:\s*)?update pre-commit hook (?P<name>\S+) to v?(?P<to>\S+?)"
                              r"(?:\s+\(#\d+\))?$", re.IGNORECASE)
+
+# scala-steward: `Update sbt, scripted-plugin to 1.12.14`, `Update scala3-library, ... to 3.3.4 in series/3.x`, older
+# `Update sbt-scalafmt from 2.4.6 to 2.5.2`: the artifacts of one group that share the new version
+_STEWARD = re.compile(r"^Update (?P<names>[\w.\-]+(?:, (?:[\w.\-]+|\.\.\.))*) (?:from \S+ )?to v?(?P<to>\d\S*?)"
+                      r"(?: in [\w./\-]+)?(?: \(#\d+\))?$")
+
+
+def _sbt_file(path: str) -> bool:
+    """build.sbt, project/*.sbt, project/*.scala, project/build.properties: what sbt reads for its build."""
+    name = path.rsplit("/", 1)[-1]
+    return name.endswith(".sbt") or (path.startswith("project/") or "/project/" in path) and (
+        name.endswith(".scala") or name == "build.properties")
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -100,6 +113,20 @@ def _hooks(message: str) -> list[Claim]:
     return [Claim(m["name"], m["to"]) for m in _PRECOMMIT_CI.finditer(message)]
 
 
+def _steward(root: Path, repo: str, sha: str, message: str) -> list[Claim]:
+    """scala-steward's subject: the artifacts the commit's added lines spell, or the first it names when its lines
+    spell none (one `val circeVersion` moves circe-generic and circe-parser). Steward names every artifact of the
+    group that shares the version (`sbt, scripted-plugin`), most of which no build file writes."""
+    subject = message.strip().split("\n", 1)[0]
+    if (m := _STEWARD.match(subject)) is None:
+        return []
+    names = [n for n in m["names"].split(", ") if n != "..."]
+    done = subprocess.run(["git", "diff", "-U0", f"{sha}^", sha], cwd=mirror(root, repo), capture_output=True)
+    added = "\n".join(ln for ln in done.stdout.decode(errors="replace").splitlines() if ln.startswith("+"))
+    spelled = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", added)]
+    return [Claim(n, m["to"]) for n in (spelled or names[:1])]
+
+
 def label(paths: list[str]) -> str | None:
     """The ecosystem a commit's dependency files name; None when it touches none; `mixed` for several."""
     found = set()
@@ -107,6 +134,8 @@ def label(paths: list[str]) -> str | None:
         fmt = format_for(path)
         if fmt is not None:
             found.add(LABELS.get(fmt.name, fmt.name))
+        elif _sbt_file(path):
+            found.add("sbt")
         elif path.rsplit("/", 1)[-1] in UNREAD:
             found.add(UNREAD[path.rsplit("/", 1)[-1]])
     specific = [f for f in _SPECIFIC if f in found]
@@ -139,7 +168,8 @@ def collect(root: Path, per: int, scan: int, repos: tuple[str, ...],
             subject = message.strip().split("\n", 1)[0]
             if not sha or len(parents.split()) != 1:
                 continue
-            found = [c for c in claims(message) if _VERSIONISH.match(c.to) and not c.plain] or _hooks(message)
+            found = ([c for c in claims(message) if _VERSIONISH.match(c.to) and not c.plain] or _hooks(message)
+                     or _steward(root, repo, sha, message))
             # a rebased copy repeats its subject; pre-commit.ci's subject is always the same, its moves are not
             key = re.sub(r"\s*\(#\d+\)$", "", subject) + "".join(f" {c.name}@{c.to}" for c in found)
             if key in subjects:

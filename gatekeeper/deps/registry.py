@@ -38,6 +38,7 @@ from gatekeeper.deps import (
     precommit,
     pypi,
     refedits,
+    sbt,
     submodule,
     swift,
     swiftmanifest,
@@ -166,6 +167,8 @@ _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("ter
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _COMPOSE = Format("compose", toolfiles.parse_compose, True)
 _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))
+_SBT = Format("sbt", sbt.parse_build, False, edits=_edits("maven", sbt.sbt_line))
+_SBT_PROPERTIES = Format("sbt", sbt.parse_properties, True)
 _MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mise_line))
 _COMPOSE_NAME = lazy(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
 # Rye's `requirements-dev.lock` holds requirement lines too (`requirements.lock` alone is Helm 2's: not read here).
@@ -193,6 +196,8 @@ def format_for(path: str | None) -> Format | None:
         return known
     if lower in ("dockerfile", "containerfile") or lower.startswith("dockerfile.") or lower.endswith(".dockerfile"):
         return _DOCKERFILE
+    if sbt.is_build_file(folder, base):
+        return _SBT_PROPERTIES if base == "build.properties" else _SBT
     if lower.rpartition(".")[2] not in _SUFFIXES and base.isascii() and "\n" not in base:
         return None  # what most paths of a large change are: no rule below can match (_SUFFIXES)
     if _COMPOSE_NAME.match(lower):

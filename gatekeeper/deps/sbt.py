@@ -1,0 +1,158 @@
+"""sbt builds: `build.sbt` and any `*.sbt`, `project/*.scala`, `project/build.properties`.
+
+A module line names a Maven coordinate (`"org.typelevel" %% "cats-effect" % "3.5.4"`, `%%%` for Scala.js and
+Native, `% Test` for a test scope), `addSbtPlugin("org.scalameta" % "sbt-scalafmt" % "2.5.2")` a build plugin,
+`scalaVersion := "2.13.14"` and `crossScalaVersions := Seq(Scala213, "3.3.3")` the Scala library, and
+`sbt.version=1.10.0` the build tool. scala-steward bumps the version where it is written: often a definition
+(`val catsEffectV = "3.5.4"`, `lazy val`) that module lines use by name. A file's definitions are resolved within
+the file; one no module line of the file uses (its uses sit in another file) is reported by its own name.
+
+An sbt file is a Scala program; these lines are read as written, nothing is evaluated. Each line is read alone
+(a module line split over lines is not read), lines over MAX_LINE characters are skipped, and every pattern is
+bounded and possessive, so reading is linear in the file's size.
+"""
+
+from __future__ import annotations
+
+from gatekeeper.deps.loaders import text
+from gatekeeper.deps.model import Dependency, ManifestError, Scope
+from gatekeeper.deps.tools import VERSIONISH
+from gatekeeper.lazy_pattern import lazy
+
+MAX_LINE = 4000
+MAX_DEFINITIONS = 2000
+NEAR = 100  # lines of a hunk's side looked at around a changed line for a definition it uses
+SBT = "org.scala-sbt:sbt"
+_REF = r"[A-Za-z_][\w.]{0,200}+"
+_LIT = r'"(?P<v>[^"\\\n]{1,100}+)"'
+_MODULE = lazy(r'"(?P<g>[\w.\-]{1,200}+)"\s*+%%?%?\s*+"(?P<a>[\w.\-]{1,200}+)"\s*+%\s*+'
+               rf'(?:{_LIT}|(?P<ref>{_REF}))(?:\s*+%\s*+"?(?P<scope>[A-Za-z]{{1,20}}+)"?)?')
+_VAL = lazy(r'^\s*+(?:(?:private|protected|final|override|lazy)\s++){0,4}+(?:val|def)\s++(?P<name>\w{1,200}+)\s*+'
+            rf'(?::\s*+String\s*+)?=\s*+{_LIT}\s*+(?://.*+)?$')
+_SCALA = lazy(rf'^\s*+(?:ThisBuild\s*+/\s*+)?scalaVersion\s*+:=\s*+(?:{_LIT}|(?P<ref>{_REF}))')
+_CROSS = lazy(r'crossScalaVersions\s*+:=\s*+(?:Seq|List)\((?P<items>[^()\n]{0,2000}+)\)')
+_PROPERTY = lazy(r"^\s*+sbt\.version\s*+[=:]\s*+(?P<v>[^\s#]{1,100}+)\s*+$")
+# `val Scala213 = "2.13.14"`, `scala_3`, `scala212Version`: by sbt builds' convention, the Scala version itself
+_SCALA_NAME = lazy(r"^(?i:scala)_?[23](?:_?\d{1,3}+)?(?i:_?version)?$")
+_TEST_SCOPES = {"test", "it", "integrationtest", "bench"}
+
+
+def is_build_file(folder: str, base: str) -> bool:
+    """Whether `folder/base` is a file sbt reads its build from."""
+    in_project = folder == "project" or folder.endswith("/project")
+    return base.endswith(".sbt") or in_project and (base.endswith(".scala") or base == "build.properties")
+
+
+def _lines(data: bytes) -> list[str]:
+    out = []
+    for line in text(data).splitlines():
+        stripped = line.lstrip()
+        if len(line) <= MAX_LINE and not stripped.startswith(("//", "/*", "*")):
+            out.append(line)
+    return out
+
+
+def _scala(version: str) -> str:
+    return "org.scala-lang:scala3-library" if version.startswith("3") else "org.scala-lang:scala-library"
+
+
+def _scope(found: str | None, line: str) -> Scope:
+    if found is not None and found.lower() in _TEST_SCOPES:
+        return "dev"
+    return "build" if "addSbtPlugin" in line or "addCompilerPlugin" in line else "runtime"
+
+
+def _uses(line: str) -> list[tuple[str, str | None, str | None, Scope]]:
+    """(name, literal version, referenced definition, scope) of each module and Scala version a line writes."""
+    out: list[tuple[str, str | None, str | None, Scope]] = []
+    for m in _MODULE.finditer(line):
+        out.append((f"{m['g']}:{m['a']}", m["v"], m["ref"], _scope(m["scope"], line)))
+    if (s := _SCALA.match(line)) is not None:
+        out.append(("", s["v"], s["ref"], "runtime"))
+    if (c := _CROSS.search(line)) is not None:
+        for item in c["items"].split(",")[:50]:
+            item = item.strip()
+            if item.startswith('"') and item.endswith('"') and len(item) > 2:
+                out.append(("", item[1:-1], None, "runtime"))
+            elif item:
+                out.append(("", None, item, "runtime"))
+    return out
+
+
+def _defined(name: str, version: str) -> str:
+    """What a definition no module line of its file uses is reported as: the Scala library for a Scala version's
+    conventional name, else the definition's own name."""
+    return _scala(version) if _SCALA_NAME.match(name) else name
+
+
+def parse_build(path: str, data: bytes) -> list[Dependency]:
+    """Each module, plugin and Scala version at its version, a definition it uses resolved within the file; a
+    version definition no line of the file uses, by its own name."""
+    lines = _lines(data)
+    definitions: dict[str, str] = {}
+    for line in lines:
+        if (d := _VAL.match(line)) is not None and len(definitions) < MAX_DEFINITIONS:
+            definitions.setdefault(d["name"], d["v"])
+    used: set[str] = set()
+    out: list[Dependency] = []
+    for line in lines:
+        for name, version, ref, scope in _uses(line):
+            alias = ""
+            if ref is not None:
+                alias = ref.rsplit(".", 1)[-1]  # `V.catsEffect`: a definition inside an object of the file
+                if alias not in definitions:
+                    continue  # defined in another file, or computed: that file reports the definition
+                used.add(alias)
+                version = definitions[alias]
+            if version is None or not VERSIONISH.match(version):
+                continue
+            out.append(Dependency("maven", name or _scala(version), version, path, True, scope, alias=alias))
+    out += [Dependency("maven", _defined(name, version), version, path, True, "build", alias=name)
+            for name, version in definitions.items() if name not in used and VERSIONISH.match(version)]
+    return out
+
+
+def parse_properties(path: str, data: bytes) -> list[Dependency]:
+    """`project/build.properties`: the sbt version the launcher runs the build with."""
+    out = []
+    for line in _lines(data):
+        if (m := _PROPERTY.match(line)) is not None and VERSIONISH.match(m["v"]):
+            out.append(Dependency("maven", SBT, m["v"], path, True, "build"))
+    return out
+
+
+def _shown(side: list[tuple[str, bool]], index: int, name: str) -> str | None:
+    """The version a definition within NEAR lines of the hunk's side gives `name`: a changed line using
+    `Scala213` next to `val Scala213 = "2.13.14"` (bounded, so a hunk of many such lines stays linear)."""
+    for shown, _ in side[max(0, index - NEAR):index + NEAR]:
+        if name in shown and (d := _VAL.match(shown)) is not None and d["name"] == name:
+            return str(d["v"])
+    return None
+
+
+def sbt_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
+    """A changed line of a build file's hunk (edits.py's LineReader): a module line with its version written in it,
+    a Scala version, or a version definition (by its own name: its uses may be outside the hunk). A comment or a
+    blank line holds none; any other changed line is build code, and refused (read the whole file: --tree)."""
+    line = side[index][0]
+    stripped = line.strip()
+    if not stripped or stripped.startswith(("//", "/*", "*")):
+        return []
+    if len(line) > MAX_LINE:
+        raise ManifestError("a build line too long to read")
+    if (d := _VAL.match(line)) is not None:
+        version = d["v"]
+        return [(_defined(d["name"], version), version, "maven", "", d["name"])] if VERSIONISH.match(version) else []
+    found: list[tuple[str, ...]] = []
+    cross = _CROSS.search(line) is not None
+    for name, version, ref, _ in _uses(line):
+        if cross and not name and ref is not None:
+            continue  # `Seq("2.12.20", Scala213)`: the definition's own line shows where its version moves
+        alias = "" if ref is None else ref.rsplit(".", 1)[-1]
+        if version is None and (version := _shown(side, index, alias)) is None:
+            raise ManifestError(f"a module line whose version is a name the hunk does not define: {stripped[:80]!r}")
+        if VERSIONISH.match(version):
+            found.append((name or _scala(version), version, "maven", "", alias))
+    if not found:
+        raise ManifestError(f"not a dependency line of the build: {stripped[:80]!r}")
+    return found
