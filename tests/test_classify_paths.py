@@ -89,6 +89,17 @@ def test_vendored_code_is_deps(rules: RuleSet, path: str) -> None:
     assert not match.tags & {"manifest", "lockfile"}, (path, match)
 
 
+# A nested third_party/ and a web app's vendors/ folder: deps after the CI and IaC rules (attack 14: a deployment's
+# `deploy/third_party/cert-manager/kustomization.yaml` is iac; tests/test_attack14_vendored_depth.py).
+VENDORED_NESTED = ["pkg/plugin/physics/third_party/box2d/src/contact.c", "web/static/vendors/jquery/jquery.min.js"]
+
+
+@pytest.mark.parametrize("path", VENDORED_NESTED)
+def test_nested_vendored_code_is_deps(rules: RuleSet, path: str) -> None:
+    match = rules.match(path)
+    assert (match.bucket, match.rule, match.ecosystem) == ("deps", "deps.vendored-nested", "vendored"), (path, match)
+
+
 INSTALLED = [
     ("node_modules/left-pad/index.js", "npm", "deps.npm.installed"),
     ("node_modules/left-pad/package.json", "npm", "deps.npm.installed"),  # not one of our manifests
@@ -1063,7 +1074,7 @@ def test_guardrail_tag_does_not_change_the_bucket(rules: RuleSet) -> None:
 def test_every_shipped_rule_is_exercised_by_these_tables(rules: RuleSet) -> None:
     # A rule nobody can show a path for is a rule nobody can review; add a path above with a new rule.
     paths = [*TEST_DATA, *DOCS, *(p for p, _, _ in DEPS), *CI, *FORGE_OTHER, *IAC, *(p for p, _ in EXAMPLES),
-             *NOT_SIGNALS, *OTHER, *FALLBACK, *(p for p, _ in DOC_FILES), *GUARDRAIL, *VENDORED,
+             *NOT_SIGNALS, *OTHER, *FALLBACK, *(p for p, _ in DOC_FILES), *GUARDRAIL, *VENDORED, *VENDORED_NESTED,
              *(p for p, _, _ in INSTALLED)]
     decided = {rules.match(p).rule for p in paths}
     assert [r.id for r in rules.rules if r.id not in decided] == []

@@ -19,10 +19,11 @@ from tests.test_classify_context import RULES, patch_files, tree_files
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
     # client libraries, fonts and images copied into a web app's vendors/ folder are vendored code
-    ("src/main/webapp/assets/vendors/bootstrap-3.4.1/fonts/glyphicons-halflings-regular.eot", "deps", "deps.vendored"),
-    ("src/main/webapp/assets/vendors/AdminLTE-2.4.2/img/boxed-bg.jpg", "deps", "deps.vendored"),
-    ("web/static/vendors/jquery/jquery.min.js", "deps", "deps.vendored"),
-    ("public/vendors/chart.js/chart.umd.js", "deps", "deps.vendored"),
+    ("src/main/webapp/assets/vendors/bootstrap-3.4.1/fonts/glyphicons-halflings-regular.eot", "deps",
+     "deps.vendored-nested"),
+    ("src/main/webapp/assets/vendors/AdminLTE-2.4.2/img/boxed-bg.jpg", "deps", "deps.vendored-nested"),
+    ("web/static/vendors/jquery/jquery.min.js", "deps", "deps.vendored-nested"),
+    ("public/vendors/chart.js/chart.umd.js", "deps", "deps.vendored-nested"),
     # a first-party page or model named vendors (suppliers) is code, and an app's own image stays an asset
     ("src/pages/vendors/index.tsx", "src", "src.default"),
     ("app/models/vendors/supplier.rb", "src", "src.default"),

@@ -34,8 +34,9 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("charts/web/desktop.ini", "other", "other.os-metadata"), (".circleci/.DS_Store", "ci", None),
     (".github/workflows/.DS_Store", "ci", None),
     # vendored code in a third_party/ folder at any depth
-    ("pkg/plugin/physics/third_party/box2d/src/contact.c", "deps", "deps.vendored"),
-    ("lib/third-party/sha1/sha1.c", "deps", "deps.vendored"), ("third_party/zlib/inflate.c", "deps", "deps.vendored"),
+    ("pkg/plugin/physics/third_party/box2d/src/contact.c", "deps", "deps.vendored-nested"),
+    ("lib/third-party/sha1/sha1.c", "deps", "deps.vendored-nested"),
+    ("third_party/zlib/inflate.c", "deps", "deps.vendored"),
     ("src/third_party_notices.txt", "other", "other.governance"), ("src/third_partying.go", "src", None),
 ])
 def test_path_rules_of_the_twenty_sixth_round(path: str, bucket: str, rule: str | None) -> None:
