@@ -134,13 +134,39 @@ def pnpm_key(key: str) -> tuple[str, str] | None:
     return (name, version.split("_")[0]) if name else None
 
 
+def _pnpm_declared(importer: dict[str, Any], v5: bool) -> dict[str, Scope]:
+    """_declared, and the package an importer's entry locks under another name (red team 14, second round): pnpm
+    installs `lodash: {specifier: ^4.17.21, version: evil@4.17.21}` (v6 `/evil@4.17.21`, v5 `/evil/4.17.21`) as
+    `node_modules/lodash` from the `evil@4.17.21` entry (its refToRelative: a reference naming a package is a
+    dependency path), so `evil` is the project's own dependency, never a transitive one an upgrade brought."""
+    names = _declared(importer)
+    for section, scope in _SECTIONS.items():
+        for key, entry in mapping(importer.get(section), section).items():
+            ref = entry.get("version") if isinstance(entry, dict) else entry
+            target = pnpm_key(ref) if isinstance(ref, str) and _names_package(ref, v5) else None
+            if target is not None and target[0] != key and names.get(target[0]) != "runtime":
+                names[target[0]] = scope
+    return names
+
+
+def _names_package(ref: str, v5: bool) -> bool:
+    """pnpm's refToRelative: whether an importer's reference is a dependency path (`evil@1.0.0`, `@s/evil@1.0.0`,
+    `/evil@1.0.0`; lockfile v5 `/evil/1.0.0`) rather than a version of the key's own package (`1.0.0(react@18.0.0)`,
+    v5 `1.0.0_react@18.0.0`) or a link."""
+    if ref.startswith(("/", "@")) or v5:
+        return ref.startswith(("/", "@"))
+    at, colon, bracket = ref.find("@"), ref.find(":"), ref.find("(")
+    return at > 0 and (colon < 0 or at < colon) and (bracket < 0 or at < bracket)
+
+
 def parse_pnpm_lock(path: str, data: bytes) -> list[Dependency]:
     doc = mapping(load_yaml(data), "pnpm-lock.yaml")
     importers = mapping(doc.get("importers"), "importers") or {".": doc}
+    v5 = str(doc.get("lockfileVersion", "")).startswith("5")
     direct: dict[str, Scope] = {}
     for importer in importers.values():
         if isinstance(importer, dict):
-            for name, scope in _declared(importer).items():
+            for name, scope in _pnpm_declared(importer, v5).items():
                 if direct.get(name) != "runtime":
                     direct[name] = scope
     out: list[Dependency] = []
