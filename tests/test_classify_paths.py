@@ -299,6 +299,7 @@ DEPS = [
     (".go-version", "go", "toolchain"),
     (".java-version", "jvm", "toolchain"),
     (".swift-version", "swiftpm", "toolchain"),
+    (".swiftpm/configuration/mirrors.json", "swiftpm", None),
     ("charts/legacy/requirements.yaml", "helm", "manifest"),
     ("cookbooks/web/Berksfile", "chef", "manifest"),
     ("Policyfile.lock.json", "chef", "lockfile"),
