@@ -52,7 +52,8 @@ def test_compose_names_by_file_name() -> None:
 def test_what_a_compose_file_builds_and_takes_in() -> None:
     assert builds("compose.yaml", COMPOSE) == [
         ("images/app.build", "svc"), ("web/Dockerfile", "web"), ("common/base.yml", None),
-        ("build/api.docker", ""), ("variants/\x00.docker", ""), ("shared/compose.override.yml", None)]
+        ("build/api.docker", ""), ("variants/\x00.docker", ""), ("shared/compose.override.yml", None),
+        (".env", None)]  # its variables' values (red team 14, second round: tests/test_redteam14_compose_env.py)
 
 
 def test_every_file_a_build_reads_is_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,7 +5,9 @@ from the context folder `svc` (red team 17, tests/test_redteam17_compose_builds.
 `build` (a string is the context; `dockerfile` defaults to `Dockerfile` in it), and the other Compose files it takes
 in (`include:`, `extends: file:`). Compose's variables (`${TAG:-dev}`) keep their default; a path with any other
 variable names nothing exact but its literal parts (`images/${APP}.docker`: every file they allow, matched by
-`matches`); a URL or an absolute path names nothing (another repository, the builder's disk).
+`matches`); a URL or an absolute path names nothing (another repository, the builder's disk). A Compose file that
+interpolates a variable (`image: ${APP_IMAGE}`) takes in the `.env` of its folder, which Compose reads by itself for
+the values (red team 14, second round: `APP_IMAGE=evil:1` there swapped the image and `gate --tree` allowed it).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ def builds(path: str, text: str) -> list[tuple[str, str | None]]:
             for item in items:
                 named = [item] if isinstance(item, str) else _strings(item, "path") + _strings(item, "env_file")
                 out += [(file, None) for file in _files(folder, named)]
+    if _VARIABLE.search(text.replace("$$", "")):  # `$$` is a literal dollar
+        out.append((posixpath.join(folder, ".env"), None))
     return list(dict.fromkeys(out))
 
 
