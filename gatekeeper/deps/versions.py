@@ -164,6 +164,16 @@ def compare(ecosystem: str, a: str, b: str) -> int | None:
     return compare_semver(a_base, b_base)
 
 
+def moving(ecosystem: str, version: str) -> bool:
+    """A version that names no fixed code (red team 14, second round): Maven's and Gradle's `-SNAPSHOT` (the latest
+    build deployed under it, fetched again as it moves) and Composer's branch versions (`3.5.1-dev`, `dev-main`:
+    the branch's head). A move to one is a move to a branch, never an ordered upgrade."""
+    version = version.strip().lower()
+    if ecosystem == "maven":
+        return version.endswith("-snapshot")
+    return ecosystem == "composer" and (version.startswith("dev-") or version.endswith("-dev"))
+
+
 def base_version(spec: str) -> str | None:
     """The version a single-bound constraint names (`^1.2` → `1.2`); the version itself; None for a range."""
     m = _SIMPLE.match(spec)
