@@ -85,8 +85,13 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
                 continue
             group = xml_text(dep, "groupId") or ("org.apache.maven.plugins" if default == "build" else "")
             scope: Scope = "dev" if xml_text(dep, "scope") == "test" else default
+            version = resolve(xml_text(dep, "version"))
+            # `<scope>system</scope>` takes the jar at `<systemPath>`, not the repository's artifact (red team 14,
+            # second round): where it comes from is part of its version, as a Cargo table's `path` is
+            if (system := xml_text(dep, "systemPath")) or xml_text(dep, "scope") == "system":
+                version = f"{version} from systemPath {resolve(system)}"
             out.append(Dependency("maven", f"{resolve(group)}:{resolve(xml_text(dep, 'artifactId'))}",
-                                  resolve(xml_text(dep, "version")), path, True, scope))
+                                  version, path, True, scope))
     for plugin in spotless:
         for language in xml_child(plugin, "configuration") or []:
             for step in language:
