@@ -30,7 +30,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.classify import ciforms, ciimports, ciloops, gitlabincludes
+from gatekeeper.classify import ciforms, ciimports, ciloops, gitlabincludes, gorun
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
@@ -248,7 +248,7 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
     for source in (text, *_yaml_strings(text)):
         source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(source)))
-        globs += ciloops.globbed(source) if commands else []
+        globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
         scripts += ciimports.inline(source) if commands else []
         for line in source.splitlines():
             words = [word for word in _SPLIT.split(line) if word]
