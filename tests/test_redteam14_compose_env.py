@@ -25,7 +25,8 @@ ATTACKS = {  # name: (files at BASE, files at HEAD); the .env is the file that m
     "image variable": ({"compose.yaml": "services:\n  app:\n    image: ${APP_IMAGE}\n",
                         ".env": "APP_IMAGE=ghcr.io/acme/app:1.4.2\n"},
                        {".env": "APP_IMAGE=evil.example/app:1\n"}),
-    "tag variable": ({"compose.yaml": "services:\n  app:\n    image: \"ghcr.io/acme/app:${TAG}\"\n", ".env": "TAG=1.4.2\n"},
+    "tag variable": ({"compose.yaml": "services:\n  app:\n    image: \"ghcr.io/acme/app:${TAG}\"\n",
+                      ".env": "TAG=1.4.2\n"},
                      {".env": "TAG=1.4.2@sha256:" + "e" * 64 + "\n"}),
     "bare variable in a folder": ({"services/db/docker-compose.yml": "services:\n  db:\n    image: $DB_IMAGE\n",
                                    "services/db/.env": "DB_IMAGE=postgres:16\n"},
@@ -64,7 +65,8 @@ def _gate(tmp_path: Path, capsys: pytest.CaptureFixture[str], base: dict[str, st
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
-def test_the_env_a_compose_file_reads_is_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
+def test_the_env_a_compose_file_reads_is_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  name: str) -> None:
     base, head = ATTACKS[name]
     buckets, decision = _gate(tmp_path, capsys, base, head)
     assert {buckets[p] for p in head} == {"iac"}, buckets

@@ -36,8 +36,9 @@ def _pom(version: str, extra: str = "", managed: bool = False) -> str:
 
 ATTACKS = {
     "system path added under a bump": (_pom("32.1.2-jre"), _pom("32.1.3-jre", SYSTEM)),
-    "system path, scope elsewhere": (_pom("32.1.2-jre"), _pom("32.1.3-jre", "\n      <systemPath>${lib}/g.jar</systemPath>"
-                                                                            "\n      <scope>system</scope>")),
+    "system path, scope elsewhere": (_pom("32.1.2-jre"),
+                                     _pom("32.1.3-jre", "\n      <systemPath>${lib}/g.jar</systemPath>"
+                                                        "\n      <scope>system</scope>")),
     "managed system path": (_pom("32.1.2-jre", managed=True), _pom("32.1.3-jre", SYSTEM, managed=True)),
     "system path moved": (_pom("32.1.2-jre", SYSTEM), _pom("32.1.3-jre", SYSTEM.replace("guava.jar", "g2.jar"))),
 }

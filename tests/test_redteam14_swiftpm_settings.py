@@ -2,10 +2,10 @@
 
 SwiftPM reads `.swiftpm/configuration/mirrors.json` beside Package.swift (`swift package config set-mirror`, SE-0219:
 the mirror's URL is fetched instead of the original's, direct and transitive dependencies alike; the older file is
-`.swiftpm/config`) and `.swiftpm/configuration/registries.json` (`swift package-registry set`: where every `.package(id:)`
-dependency is resolved). Both were `src.default`, so `gate --enable deps` allowed (exit 0), from the patch and with
-`--tree`, a change that sends `apple/swift-log` to a fork or the registry to another host. They are `deps`
-(`deps.swiftpm.settings`) now; no reader reads them, so the deps policy sends every change of one to a human
+`.swiftpm/config`) and `.swiftpm/configuration/registries.json` (`swift package-registry set`: where every
+`.package(id:)` dependency is resolved). Both were `src.default`, so `gate --enable deps` allowed (exit 0), from the
+patch and with `--tree`, a change that sends `apple/swift-log` to a fork or the registry to another host. They are
+`deps` (`deps.swiftpm.settings`) now; no reader reads them, so the deps policy sends every change of one to a human
 (`deps.unexplained`). Look-alikes keep their class: Xcode's workspace settings under `.swiftpm/xcode/`, another JSON
 file of the folder.
 """

@@ -18,7 +18,8 @@ __all__ = ["packages"]
 
 # `go run` then its flags (`-tags=ci`, `-race`, `-tags ci`: a flag's separate value is a word without `./`), then the
 # package: `./cmd/release`, `../tools/gen/` — relative, since Go reads any other path as an import path
-_GO_RUN = re.compile(r"\bgo[ \t]++run[ \t]++(?:-[^\s]++[ \t]++(?:[^\s./-][^\s]*+[ \t]++)?)*+['\"]?(\.{1,2}/[^\s;|&'\"`)]+)")
+_GO_RUN = re.compile(r"\bgo[ \t]++run[ \t]++(?:-[^\s]++[ \t]++(?:[^\s./-][^\s]*+[ \t]++)?)*+"
+                     r"['\"]?(\.{1,2}/[^\s;|&'\"`)]+)")
 
 
 def packages(text: str) -> list[str]:
