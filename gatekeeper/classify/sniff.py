@@ -62,9 +62,9 @@ _KIND_YAML = lazy(r"""^["']?kind["']?[ \t]*:[ \t]*["']?([A-Za-z0-9_.{}-]+)""", _
 _API_JSON = lazy(r'"apiVersion"\s*:\s*"([^"]*)"')
 _KIND_JSON = lazy(r'"kind"\s*:\s*"([^"]*)"')
 # An IAM policy document (identity or resource policy, a trust policy): the one policy-language version and a
-# Statement list. Deployed by CloudFormation/Terraform/the CLI; it grants access, so it is infrastructure.
-_IAM_VERSION = lazy(r"""^[ \t]*["']?Version["']?[ \t]*:[ \t]*["']2012-10-17["']""", _FLAGS)
-_IAM_STATEMENT = lazy(r"""^[ \t]*["']?Statement["']?[ \t]*:""", _FLAGS)
+# Statement list, also minified on one line (a key after `{` or `,`: red team 14, second round). It grants access.
+_IAM_VERSION = lazy(r"""(?:^|[{,])[ \t]*["']?Version["']?[ \t]*:[ \t]*["']2012-10-17["']""", _FLAGS)
+_IAM_STATEMENT = lazy(r"""(?:^|[{,])[ \t]*["']?Statement["']?[ \t]*:""", _FLAGS)
 _FROM = lazy(r"FROM[ \t]+\S", re.IGNORECASE)
 _ARG = lazy(r"ARG[ \t]+[A-Za-z_]", re.IGNORECASE)
 _GHA_ON = lazy(r"""^["']?on["']?[ \t]*:""", _FLAGS)
