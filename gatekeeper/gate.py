@@ -27,12 +27,15 @@ from gatekeeper.deps.gateinput import DepsInput, Index, from_patch, from_tree
 from gatekeeper.errors import OUTCOME_EXIT, ExitCode, GatekeeperError, PolicyError, UsageError
 from gatekeeper.gate_input import input_first, input_rest, whole_input
 from gatekeeper.model import Decision, Derived, Finding, outcome_of
-from gatekeeper.packet import derive_parsed, parse
+from gatekeeper.packet import Parsed, derive_parsed, parse
 from gatekeeper.policy.bundle import Bundle
 from gatekeeper.policy.findings import Evaluation
 from gatekeeper.policy.rego_lint import rule_heads
 from gatekeeper.policy.selfguard import Guarded, refuse_self_change
 from gatekeeper.verify import compare, packet_context
+
+# A packet, or what reads it at its first use (the gate's packet file, read while the engine child works).
+PacketSource = Mapping[str, Any] | Callable[[], Mapping[str, Any]]
 
 DEFAULT_TIMEOUT = 10.0
 MAX_TIMEOUT = 3600.0
@@ -108,26 +111,27 @@ class Verified:
 @dataclass(frozen=True, slots=True)
 class Shown:
     """What the patch shows and the first part of the policy input (`input_first`: the files, the bulk of it);
-    `rest()` computes the other part (`input_rest`: the claims compared, the dependency delta), which `decide`
-    does while the engine child takes the files in."""
+    `rest()` computes the other part (`input_rest`: the packet, the claims compared, the dependency delta), which
+    `decide` does while the engine child takes the files in."""
 
-    packet: Mapping[str, Any]
+    packet: Callable[[], Mapping[str, Any]]  # read at its first use: in `rest()` when the gate reads it from its file
     derived: Derived
     first: dict[str, Any]
     deps: DepsInput
-    # The patch derived with the packet's own context, when it is not `derived`'s: what the claims are compared with.
-    rederive: Callable[[], Derived] | None = None
+    # What the claims are compared with, given the packet: the patch derived with the packet's own context.
+    claimed: Callable[[Mapping[str, Any]], Derived] | None = None
 
     def rest(self) -> dict[str, Any]:
-        claimed = self.derived if self.rederive is None else self.rederive()
-        return input_rest(compare(self.packet, claimed), self.deps)
+        packet = self.packet()
+        claimed = self.derived if self.claimed is None else self.claimed(packet)
+        return input_rest(packet, compare(packet, claimed), self.deps)
 
     def verified(self, rest: Mapping[str, Any]) -> Verified:
-        return Verified(self.packet, self.derived, whole_input(self.first, rest))
+        return Verified(self.packet(), self.derived, whole_input(self.first, rest))
 
 
 def decide(
-    packet: dict[str, Any],
+    packet: PacketSource,
     patch: Path,
     bundle: Bundle,
     enabled: Sequence[str],
@@ -144,6 +148,9 @@ def decide(
     beside: Callable[[], object] | None = None,
 ) -> Decision:
     """Verify `packet` against `patch`, evaluate the enabled policies, and return the Decision.
+
+    `packet`: the packet, or a function that reads it (called once the engine child is forked: the gate reads its
+    packet file while the child takes the files in; the caller raises its error first when anything fails before).
 
     `guarded`: the configuration in use where it lies in the checkout; a patch touching it is refused.
     `in_use`: under --tree, the configuration read from BASE; the policies see a change to it tagged guardrail.
@@ -170,7 +177,7 @@ def decide(
         verified = shown.verified(rest)
         if beside is not None:
             beside()
-        digests = (digest(packet), digest(verified.input))
+        digests = (digest(verified.packet), digest(verified.input))
     except BaseException:
         evaluation.cancel()
         raise
@@ -242,7 +249,7 @@ def verify(
 
 
 def show(
-    packet: Mapping[str, Any],
+    packet: PacketSource,
     patch: Path,
     bundle: Bundle,
     names: Sequence[str],
@@ -263,15 +270,28 @@ def show(
         derived = derive_parsed(parsed, bundle.rules, context)
     refuse_self_change(derived.files, guarded)  # first: it names the file that switched policies off
     require_deciding(bundle, names)
-    rederive = None
-    if packet_context(packet) == "patch" and derived.context == "tree":
-        # An honest patch-only packet still verifies: its claims are re-derived from the same parse and path
-        # tier with the patch context (which reads the patch again, for candidate files only).
-        rederive = partial(derive_parsed, parsed or parse(patch, bundle.rules), bundle.rules)
+    claimed = None
+    if derived.context == "tree":  # a patch packet's claims are compared with the patch context's derivation
+        claimed = partial(_claimed, derived, parsed, patch, bundle)
     # The delta and facts, once: from the TreeContext's git objects (the delta at its first use), else from the patch.
     deps = from_tree(context, advisories) if isinstance(context, TreeContext) else from_patch(patch, advisories)
-    first = input_first(packet, tag_configuration(derived, in_use, context), deps=deps, attestation=attestation)
-    return Shown(packet, derived, first, deps, rederive)
+    first = input_first(tag_configuration(derived, in_use, context), deps=deps, attestation=attestation)
+    source = packet if callable(packet) else partial(_given, packet)
+    return Shown(source, derived, first, deps, claimed)
+
+
+def _given(packet: Mapping[str, Any]) -> Mapping[str, Any]:
+    return packet
+
+
+def _claimed(derived: Derived, parsed: Parsed | None, patch: Path, bundle: Bundle, packet: Mapping[str, Any]
+             ) -> Derived:
+    """What the packet's claims are compared with under `--tree`: `derived`, or for an honest patch-only packet its
+    re-derivation from the same parse and path tier with the patch context (which reads the patch again, for
+    candidate files only), so that it still verifies."""
+    if packet_context(packet) != "patch":
+        return derived
+    return derive_parsed(parsed or parse(patch, bundle.rules), bundle.rules)
 
 
 def gate_findings(input_doc: Mapping[str, Any], tree_differences: Sequence[str] = ()) -> list[Finding]:

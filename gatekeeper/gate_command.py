@@ -128,10 +128,14 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
         disable = [*(n for n in config.disable if n not in options.enable), *options.disable]
         enabled = resolve_enabled(bundle, dict.fromkeys(enable), dict.fromkeys(disable))
         _check_log_folder(options.log or config.log, options.log_init)
-        # Without a packet (the commits alone), it is built from the one derivation the gate verifies, below.
-        packet = read_packet(options.packet) if options.packet is not None and not commits else None
-        # Its schema check runs beside the engine child (decide's `beside`), and first when anything fails before.
-        checked = _Once(None if packet is None else partial(validate_packet, packet, str(options.packet)))
+        # Without a packet (the commits alone), it is built from the one derivation the gate verifies, below. The
+        # packet file is read at its first use, by decide once the engine child is forked (~50 ms of a 10,000-file
+        # packet off the path to the fork), and its schema check runs beside the child (decide's `beside`); when
+        # anything fails before, the check runs first (reading the packet): the reading's error comes first, then the
+        # schema's, as when both ran here.
+        packet_file = None if commits else options.packet
+        read: _Once[dict[str, Any]] = _Once(None if packet_file is None else partial(read_packet, packet_file))
+        checked = _Once(None if packet_file is None else partial(_validate, read, str(packet_file)))
         with checked.first_on_error():
             timeout = options.timeout or config.timeout or DEFAULT_TIMEOUT
             if not 0 < timeout <= MAX_TIMEOUT:  # also NaN, which a range check on the flag lets through
@@ -148,12 +152,13 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
             with _after_tree_check(tree_check):
                 trust = _trust(options, revs)
                 attestation = NO_PACKET.to_input() if commits else None
-                if trust is not None and options.packet is not None and packet is not None:
-                    attestation = packet_attestation(options.packet, packet, trust).to_input()
+                if trust is not None and packet_file is not None:
+                    attestation = packet_attestation(packet_file, read(), trust).to_input()
                 with open_tree_context(revs, bundle.rules) as context:
                     assert options.patch is not None  # run_gate derived it from the commits when none was given
                     derived = None
-                    if packet is None:  # the commits' own packet: derived once, and the gate verifies that derivation
+                    packet: dict[str, Any] | _Once[dict[str, Any]] = read
+                    if packet_file is None:  # the commits' own packet: derived once, and the gate verifies it
                         derived = derive(options.patch, bundle.rules, context)
                         assert revs is not None  # a packet-less gate has --tree
                         packet = _commits_packet(revs, bundle, derived)
@@ -241,31 +246,38 @@ def _after_tree_check(tree_check: _Background[list[str]] | None) -> Iterator[Non
         raise
 
 
-class _Once:
-    """A check run at most once (`check()`), its error kept and raised again at every later call."""
+class _Once(Generic[T]):
+    """A function run at most once (at the first call): its value, or its error, given again at every later call.
+    None: a check with nothing to check."""
 
-    def __init__(self, check: Callable[[], object] | None) -> None:
-        self._check = check
+    def __init__(self, func: Callable[[], T] | None) -> None:
+        self._func = func
+        self._value: T | None = None
         self._error: Exception | None = None
 
-    def __call__(self) -> None:
-        if self._check is not None:
-            check, self._check = self._check, None
+    def __call__(self) -> T:
+        if self._func is not None:
+            func, self._func = self._func, None
             try:
-                check()
+                self._value = func()
             except Exception as exc:
                 self._error = exc
         if self._error is not None:
             raise self._error
+        return cast("T", self._value)
 
     @contextmanager
     def first_on_error(self) -> Iterator[None]:
-        """When the body fails, the check's error is raised in its place (the body's when the check passes)."""
+        """When the body fails, the function's error is raised in its place (the body's when it has none)."""
         try:
             yield
         except Exception:
             self()
             raise
+
+
+def _validate(read: _Once[dict[str, Any]], label: str) -> None:
+    validate_packet(read(), label)
 
 
 class _Background(Generic[T]):

@@ -1,7 +1,7 @@
 """The policy input document a gate hands the engine (schema gatekeeper/schemas/input-v1.schema.json).
 
 Built in two parts, so that the engine child can take the bulk in while the gate finishes the rest (gate.decide):
-`input_first` (the packet, the files, their summary, the attestation) and `input_rest` (the claims compared,
+`input_first` (the files, their summary, the attestation) and `input_rest` (the packet, the claims compared,
 `integrity`, and the dependency delta); `whole_input` joins them, `build_input` builds both at once.
 """
 
@@ -35,13 +35,11 @@ def build_input(
     a trust file the packet's runner-only claims are unverified."""
     if deps is None:
         deps = from_patch(Path(derived.patch), None)
-    return whole_input(input_first(packet, derived, deps=deps, attestation=attestation),
-                       input_rest(differences, deps))
+    return whole_input(input_first(derived, deps=deps, attestation=attestation), input_rest(packet, differences, deps))
 
 
-def input_first(packet: Mapping[str, Any], derived: Derived, *, deps: DepsInput,
-                attestation: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The policy input's `packet`, `files`, `summary` and `attestation` (see build_input)."""
+def input_first(derived: Derived, *, deps: DepsInput, attestation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The policy input's `files`, `summary` and `attestation` (see build_input)."""
     buckets = {bucket: {"files": 0, "additions": 0, "deletions": 0} for bucket in BUCKETS}
     tags = dict.fromkeys(TAGS, 0)
     additions = deletions = 0
@@ -58,16 +56,17 @@ def input_first(packet: Mapping[str, Any], derived: Derived, *, deps: DepsInput,
     summary = {"buckets": buckets, "tags": tags, "files": len(entries), "additions": additions, "deletions": deletions,
                "facts": sum(1 for entry in entries if "facts" in entry), "notable": notable(entries)}
     return {
-        "packet": {key: value for key, value in packet.items() if key != "files"},
         "files": entries,
         "summary": summary,
         "attestation": dict(attestation) if attestation is not None else UNCHECKED.to_input(),
     }
 
 
-def input_rest(differences: Sequence[str], deps: DepsInput) -> dict[str, Any]:
-    """The policy input's `integrity` (how the packet's claims differ from the patch) and `dependencies`."""
-    return {"integrity": {"ok": not differences, "differences": list(differences)}, "dependencies": deps.to_input()}
+def input_rest(packet: Mapping[str, Any], differences: Sequence[str], deps: DepsInput) -> dict[str, Any]:
+    """The policy input's `packet` (without its `files`), `integrity` (how the packet's claims differ from the patch)
+    and `dependencies`."""
+    return {"packet": {key: value for key, value in packet.items() if key != "files"},
+            "integrity": {"ok": not differences, "differences": list(differences)}, "dependencies": deps.to_input()}
 
 
 def whole_input(first: Mapping[str, Any], rest: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from bisect import bisect_right
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,33 @@ def test_may_hold_dependencies_is_whether_any_header_is_a_candidate(tmp_path: Pa
         assert may_hold_dependencies(path) == expected, number
         if number == 1:
             assert not expected
+
+
+def test_the_candidate_headers_found_by_their_words_are_the_ones_the_pattern_finds(tmp_path: Path) -> None:
+    """`_candidate_headers` finds each of the pattern's texts with `find` instead of searching with the pattern:
+    the same headers, over every word, each at the start, the end and inside a name, cut by the header length
+    bound, in upper case, near misses (a word with one letter changed), and random names."""
+    words = patchscan._CANDIDATE_WORDS
+    assert words is not None and b".yaml" in words and b".yml" in words and b"pip.ini" in words
+    rng = random.Random(7)
+    names = [*NAMES]
+    for word in words:
+        text = word.decode()
+        names += [f"{text}x", f"x/{text}", f"a{text}b.c", text.upper(), f"{text[:-1]}#{text[-1]}",
+                  f"{'d' * (MAX_KEPT - 20)}/{text}", f"{text[:1]}_{text[1:]}"]
+    alphabet = "abcdefghijklmnopqrstuvwxyz./-_"
+    names += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30))) for _ in range(3000)]
+    patch = b"".join(f"diff --git a/{name} b/{name}\nindex 1111111..2222222 100644\n".encode() for name in names)
+    path = tmp_path / "headers.diff"
+    path.write_bytes(patch)
+    with open(path, "rb") as handle:
+        view = mapped(handle)
+        assert view is not None
+        try:
+            starts = patchscan._header_starts(view)
+            joined, ends = patchscan._joined_headers(view, starts)
+            expected = {bisect_right(ends, m.start()) for m in patchscan._CANDIDATE_LOWER.finditer(joined)}
+            found = patchscan._candidate_headers(view, starts)
+        finally:
+            view.close()
+    assert found == expected and 0 < len(found) < len(names)

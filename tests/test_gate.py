@@ -323,6 +323,25 @@ def test_a_packet_refused_by_its_schema_is_reported_before_a_later_step_fails(
     assert code == ERROR and "run_id" in decision["stderr"] and "advisories" not in decision["stderr"].lower()
 
 
+@pytest.mark.parametrize("later", ["advisories", "patch", "trust"])
+def test_an_unreadable_packet_is_reported_before_a_later_step_fails(
+    capsys: pytest.CaptureFixture[str], change: Change, tmp_path: Path, later: str
+) -> None:
+    # The packet file is read once the engine child is forked (gate.decide), but its error still comes first: before
+    # a missing advisories folder, a malformed patch, a missing trust file, as when it was read before them.
+    change.make({"src/a.go": "package a\n"})
+    change.packet.write_text(change.packet.read_text()[:100])
+    extra: tuple[str, ...] = ()
+    if later == "advisories":
+        extra = ("--advisories", str(tmp_path / "missing"))
+    elif later == "patch":
+        change.patch.write_bytes(change.patch.read_bytes().replace(b"@@ -", b"@@ x", 1))
+    else:
+        extra = ("--trust", str(tmp_path / "missing"))
+    code, decision = gate(capsys, change, *extra)
+    assert code == ERROR and "not valid JSON" in decision["stderr"] and decision["stderr"].count("\n") == 1
+
+
 def test_unsafe_path_is_denied(capsys: pytest.CaptureFixture[str], change: Change) -> None:
     change.make({"src/a.go": "package a\n"})
     evil = change.patch.read_bytes().replace(b"src/a.go", b"../outside.go")

@@ -26,7 +26,7 @@ from hypothesis.strategies._internal.lazy import unwrap_strategies
 from hypothesis.strategies._internal.strings import OneCharStringStrategy
 
 import gatekeeper
-from gatekeeper.lazy_pattern import _Lazy, lazy, required_literal
+from gatekeeper.lazy_pattern import _Lazy, alternatives, lazy, required_literal
 
 
 def _package_patterns() -> list[tuple[str, _Lazy]]:
@@ -180,3 +180,19 @@ def test_guard_on_text_without_the_run() -> None:
     assert pattern.search(b"Resources:".decode(), endpos=5) is None
     with pytest.raises(TypeError):
         pattern.search(b"Resources:")  # str pattern, bytes text: `re`'s own error, not a silent None
+
+
+@pytest.mark.parametrize(("pattern", "texts"), [
+    (rb"(package|go\.(mod|sum)|\.ya?ml|pip\.(conf|ini))", (b"package", b"go.mod", b"go.sum", b".yml", b".yaml",
+                                                        b"pip.conf", b"pip.ini")),
+    (r"a[bc]d", ("abd", "acd")),
+    (r"(?:x|y)z?", ("x", "xz", "y", "yz")),
+    (r"ab+", None), (r"a.b", None), (r"a[^b]", None), (r"a[b-d]", None), (r"x?", None), (r"^ab", None),
+    (r"(?i)ab", None), (r"a(?i:b)", None), (r"(?=a)ab", None), (r"a{2}", None), ("[", None),
+    (r"[ab][cd][ef][gh][ij][kl][mn][op][qr]", None),  # 512 texts: more than are worth a find each
+])
+def test_alternatives_are_every_text_a_finite_pattern_matches(pattern: str | bytes,
+                                                              texts: tuple[str | bytes, ...] | None) -> None:
+    assert alternatives(pattern) == texts
+    for text in texts or ():
+        assert re.fullmatch(pattern, text) is not None

@@ -2,7 +2,7 @@
 
 Computed once per gate from the sources the gate already has: under `--tree` the TreeContext's git
 objects (its one `cat-file --batch`; the changed files from the context's two tree listings: no extra process), else the
-patch (`patch_delta`, which also keeps the sides of the files facts are read from).
+patch (`read_patch`, which also keeps the sides of the files facts are read from).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from gatekeeper.deps import advisories
 from gatekeeper.deps.facts import facts_for, wants_facts
 from gatekeeper.deps.model import Problem
 from gatekeeper.deps.patchscan import may_hold_dependencies, read_mapped
-from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.deps.sources import Delta, read_patch, tree_delta
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.model import FileChange
 
@@ -72,10 +72,12 @@ def from_patch(patch: Path, index: Index | None) -> DepsInput:
         return DepsInput(Delta((), (problem,)), lambda change: None)
     # The gate parses (and so checks) the whole patch itself: here only sections that can matter are parsed.
     # A mapped patch is scanned once, by patch_delta itself; another is tested first, at C speed.
-    scan = read_mapped(patch) or may_hold_dependencies(patch)
-    delta = _marked(patch_delta(patch, parse_all=False), index) if scan else Delta((), ())
-    facts = dict(delta.facts)
-    return DepsInput(delta, lambda change: facts.get(change.path))
+    # The facts now, the delta at its first use (PatchRead: while the engine child takes the files in, gate.decide).
+    if not (read_mapped(patch) or may_hold_dependencies(patch)):
+        return DepsInput(Delta((), ()), lambda change: None)
+    read = read_patch(patch, parse_all=False)
+    facts = dict(read.facts)
+    return DepsInput(lambda: _marked(read.delta(), index), lambda change: facts.get(change.path))
 
 
 def from_tree(context: TreeContext, index: Index | None) -> DepsInput:

@@ -20,7 +20,7 @@ from typing import BinaryIO
 
 from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import MAX_KEPT, read_lines
-from gatekeeper.lazy_pattern import lazy
+from gatekeeper.lazy_pattern import alternatives, lazy
 
 __all__ = ["CANDIDATE", "candidates", "mapped", "may_hold_dependencies", "read_mapped", "section_lines"]
 
@@ -36,8 +36,10 @@ CANDIDATE = lazy(
 
 # The same test over a whole patch at C speed: a patch none of whose sections can hold a dependency
 # file or a gitlink is not read line by line at all. The header lines are gathered and lowered first:
-# one case-sensitive search over them is ten times faster than a case-blind search per line.
+# one case-sensitive search over them is ten times faster than a case-blind search per line, and a `find` of each
+# of the texts the pattern matches (the words above, lowered) faster again than the search.
 _CANDIDATE_LOWER = lazy(CANDIDATE.pattern)
+_CANDIDATE_WORDS = alternatives(CANDIDATE.pattern)
 
 
 def may_hold_dependencies(path: Path) -> bool:
@@ -78,7 +80,16 @@ def _candidate_headers(view: mmap.mmap, starts: list[int]) -> set[int]:
     """Indexes into `starts` of the headers `CANDIDATE` matches, as `candidates` tests them (each line cut
     at MAX_KEPT): one case-sensitive search over the lowered headers, no line of which a match can cross."""
     joined, ends = _joined_headers(view, starts)
-    return {bisect_right(ends, match.start()) for match in _CANDIDATE_LOWER.finditer(joined)}
+    if _CANDIDATE_WORDS is None:  # the pattern is no longer a list of words
+        return {bisect_right(ends, match.start()) for match in _CANDIDATE_LOWER.finditer(joined)}
+    found: set[int] = set()
+    for word in _CANDIDATE_WORDS:
+        at = joined.find(word)
+        while at >= 0:
+            line = bisect_right(ends, at)
+            found.add(line)
+            at = joined.find(word, ends[line])  # in a later line: this one is a candidate
+    return found
 
 
 def _joined_headers(view: mmap.mmap, starts: list[int]) -> tuple[bytes, list[int]]:
