@@ -55,7 +55,11 @@ Dependabot, Renovate, scala-steward, pyup and pre-commit.ci over Go multi-module
 pub, Composer, mix, Gradle catalogs and wrappers, mise, sha-pinned actions, images, Helm, Terraform, pnpm/yarn
 workspaces, uv/requirements, Cargo workspaces, Bundler and pre-commit hooks, committed before its first, blind run
 in round 19), `sbt` (deps_bumps_sbt.tsv, scala-steward's updates of sttp, cats-effect, http4s and fs2: build.sbt,
-project/*.sbt, project/*.scala, project/build.properties, committed before its first, blind run in round 20) — or
+project/*.sbt, project/*.scala, project/build.properties, committed before its first, blind run in round 20),
+`twentieth` (deps_bumps_twentieth.tsv, 34 more repositories chosen for breadth of ecosystems and bots: Dependabot,
+Renovate, scala-steward and pre-commit.ci over Go multi-module, Maven, NuGet central versions, pub, Composer, mix,
+Gradle catalogs and wrappers, sbt, mise and .tool-versions, sha-pinned actions, images, Terraform, pnpm/yarn/npm
+workspaces, poetry, Cargo and Bundler, committed before its first, blind run in round 20) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -101,7 +105,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv"),
         "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv"),
         "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv"),
-        "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv")}
+        "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv"),
+        "twentieth": DATA.with_name("deps_bumps_twentieth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
