@@ -1,0 +1,138 @@
+"""Classes of misses the twentieth blind set of bot update commits found (bench/deps_bumps_twentieth.tsv): Renovate's
+update of the Gradle catalog entries that share one `[versions]` key, named by that key (skydoves/sandwich: "Update
+agp to v9.3.1" moves `agp`, which `android-application`, `android-library` and `android-test` use as `version.ref`:
+2 with `--tree`) — the entries now carry the key as `version_ref`, with `--tree` and, where the hunk shows a use, from
+the patch; and two of the benchmark's naming classes (bench/bench_deps_accuracy.py): Renovate's display name for the
+Node.js runtime (`.nvmrc`, zio/zio-json: "Update Node.js to v18.16.1", 7) and scala-steward's names for a Scala
+toolchain's artifacts released together under one build setting (circe/circe, zio/zio-json: "Update
+scala-compiler, scala-library, ... to 2.13.15" for `scalaVersion`, "Update auxlib, clib, javalib, nativelib, ... to
+0.5.5" for `addSbtPlugin(… "sbt-scala-native" …)`: 9). Real-shaped files and look-alikes."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from gatekeeper.deps.jvm import parse_version_catalog
+from gatekeeper.deps.model import Change
+from tests.deltas import moves, partial
+from tests.deltas import patch as _patch
+from tests.deltas import tree as _tree
+from tests.gitrepo import edited_commits
+
+CATALOG_PATH = "gradle/libs.versions.toml"
+# The shape of an Android library's catalog: the Android Gradle plugin's three plugin ids share `agp`.
+CATALOG = """\
+[versions]
+agp = "9.3.0"
+kotlin = "2.4.10"
+okio = "3.18.0"
+jvmTarget = "11"
+
+[libraries]
+okio = { module = "com.squareup.okio:okio", version.ref = "okio" }
+okio-fakefilesystem = { module = "com.squareup.okio:okio-fakefilesystem", version.ref = "okio" }
+junit = { module = "junit:junit", version = "4.13.2" }
+strict = { module = "org.example:strict", version = { strictly = "1.2.0" } }
+dangling = { module = "org.example:dangling", version.ref = "nowhere" }
+
+[plugins]
+android-application = { id = "com.android.application", version.ref = "agp" }
+android-library = { id = "com.android.library", version.ref = "agp" }
+kotlin-android = { id = "org.jetbrains.kotlin.android", version.ref = "kotlin" }
+android-test = { id = "com.android.test", version.ref = "agp" }
+"""
+
+
+def _refs(changes: list[Change]) -> dict[str, str | None]:
+    return {c.name: c.version_ref for c in changes}
+
+
+def test_entries_sharing_a_versions_key_carry_it_with_tree(tmp_path: Path) -> None:
+    repo, base, head = edited_commits(tmp_path, {CATALOG_PATH: CATALOG},
+                                      {CATALOG_PATH: {'agp = "9.3.0"': 'agp = "9.3.1"'}})
+    delta = _tree(repo, base, head)
+    assert moves(delta) == {("maven", f"com.android.{p}", "9.3.0", "9.3.1") for p in ("application", "library", "test")}
+    assert set(_refs(delta.changes).values()) == {"agp"}
+    shown = [c.to_dict() for c in delta.changes]
+    assert all(d["version_ref"] == "agp" and d["alias"] in ("android-application", "android-library", "android-test")
+               for d in shown), shown
+
+
+def test_only_an_entry_naming_a_key_that_exists_carries_it() -> None:
+    found = {d.name: d for d in parse_version_catalog(CATALOG_PATH, CATALOG.encode())}
+    assert found["com.squareup.okio:okio"].version_ref == "okio"
+    assert found["org.jetbrains.kotlin.android"].version_ref == "kotlin"
+    # a version written in the entry, a rich version and a reference to no key name no shared version
+    assert (found["junit:junit"].version, found["junit:junit"].version_ref) == ("4.13.2", "")
+    assert (found["org.example:strict"].version, found["org.example:strict"].version_ref) == ("1.2.0", "")
+    assert (found["org.example:dangling"].version, found["org.example:dangling"].version_ref) == ("", "")
+
+
+def test_a_change_without_a_shared_version_has_no_version_ref_key(tmp_path: Path) -> None:
+    repo, base, head = edited_commits(tmp_path, {CATALOG_PATH: CATALOG},
+                                      {CATALOG_PATH: {'version = "4.13.2"': 'version = "4.13.3"'}})
+    delta = _tree(repo, base, head)
+    assert moves(delta) == {("maven", "junit:junit", "4.13.2", "4.13.3")}
+    assert "version_ref" not in delta.changes[0].to_dict()
+
+
+def test_from_the_patch_the_entries_a_hunk_shows_carry_the_key(tmp_path: Path) -> None:
+    # okio's key is three lines above its entries: the hunk shows both uses, the build scripts stay unread
+    small = '[versions]\nokio = "3.18.0"\n\n[libraries]\nokio = { module = "com.squareup.okio:okio", ' \
+            'version.ref = "okio" }\n'
+    repo, base, head = edited_commits(tmp_path, {CATALOG_PATH: small},
+                                      {CATALOG_PATH: {'okio = "3.18.0"': 'okio = "3.18.1"'}})
+    delta = _patch(repo, base, head)
+    assert moves(delta) == {("maven", "com.squareup.okio:okio", "3.18.0", "3.18.1")}
+    assert _refs(delta.changes) == {"com.squareup.okio:okio": "okio"}
+    assert partial(delta, CATALOG_PATH)
+
+
+def _bench() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "bench" / "bench_deps_accuracy.py"
+    spec = importlib.util.spec_from_file_location("bench_deps_accuracy_under_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _change(ecosystem: str, name: str, **more: str) -> Change:
+    return Change(ecosystem, name, "", "f", "1", "2", "upgraded", True, "runtime", **more)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("want", "ecosystem", "name", "same"), [
+    ("Node.js", "tool", "node", True),  # Renovate's display name of the runtime `.nvmrc` pins
+    ("node.js", "tool", "node", True),
+    ("Node.js", "docker", "node", False),  # an image is named by its repository
+    ("Deno.js", "tool", "deno", False),
+    ("scala-compiler", "maven", "org.scala-lang:scala-library", True),  # scalaVersion's library
+    ("scala-reflect", "maven", "org.scala-lang:scala-library", True),
+    ("scala3-compiler", "maven", "org.scala-lang:scala3-library", True),
+    ("scala3-compiler", "maven", "org.scala-lang:scala-library", False),  # Scala 3 is another line
+    ("scala3-library_sjs1", "maven", "org.scala-lang:scala3-library", False),  # Scala.js's artifact, not the JVM's
+    ("scala-compiler", "maven", "com.example:scala-library", False),  # another group's artifact of that name
+    ("auxlib", "maven", "org.scala-native:sbt-scala-native", True),  # Scala Native's runtime, by its plugin
+    ("nativelib", "maven", "org.scala-native:sbt-scala-native", True),
+    ("nativelib_native0.5_3", "maven", "org.scala-native:sbt-scala-native", False),
+    ("scalajs-library", "maven", "org.scala-js:sbt-scalajs", True),
+    ("auxlib", "maven", "org.scala-js:sbt-scalajs", False),
+    ("auxlib", "cargo", "org.scala-native:sbt-scala-native", False),
+])
+def test_the_benchmark_names_a_toolchain_by_its_bots_names(want: str, ecosystem: str, name: str, same: bool) -> None:
+    assert _bench()._same_name(want, _change(ecosystem, name)) is same
+
+
+def test_the_benchmark_names_shared_catalog_entries_by_their_key() -> None:
+    bench = _bench()
+    entry = _change("maven", "com.android.application", alias="android-application", version_ref="agp")
+    assert bench._same_name("agp", entry)
+    assert bench._same_name("android-application", entry)
+    assert not bench._same_name("agp", _change("maven", "com.android.application", alias="android-application"))
+    assert not bench._same_name("kotlin", entry)
