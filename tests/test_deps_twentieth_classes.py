@@ -6,7 +6,11 @@ the patch; and two of the benchmark's naming classes (bench/bench_deps_accuracy.
 Node.js runtime (`.nvmrc`, zio/zio-json: "Update Node.js to v18.16.1", 7) and scala-steward's names for a Scala
 toolchain's artifacts released together under one build setting (circe/circe, zio/zio-json: "Update
 scala-compiler, scala-library, ... to 2.13.15" for `scalaVersion`, "Update auxlib, clib, javalib, nativelib, ... to
-0.5.5" for `addSbtPlugin(… "sbt-scala-native" …)`: 9). Real-shaped files and look-alikes."""
+0.5.5" for `addSbtPlugin(… "sbt-scala-native" …)`: 9). Then the Scala versions a workflow's build matrix lists
+(`scala: ['2.12.19', '2.13.15', '3.3.4']`, sbt-github-actions' generated workflow, the only place zio/zio-json writes
+them), read by nobody (6 with `--tree`), now the Scala library at each (scalamatrix.py); and circe/circe's
+`val Scala213V: String = "2.13.15"`, named from the patch by its own name (3), now the Scala library, as `Scala213`
+already was. Real-shaped files, look-alikes and attacks."""
 
 from __future__ import annotations
 
@@ -17,9 +21,11 @@ from types import ModuleType
 
 import pytest
 
+from gatekeeper.deps import facts, sbt
 from gatekeeper.deps.jvm import parse_version_catalog
 from gatekeeper.deps.model import Change
-from tests.deltas import moves, partial
+from gatekeeper.deps.scalamatrix import scala_versions
+from tests.deltas import each_fast, moves, partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
 from tests.gitrepo import edited_commits
@@ -136,3 +142,101 @@ def test_the_benchmark_names_shared_catalog_entries_by_their_key() -> None:
     assert bench._same_name("android-application", entry)
     assert not bench._same_name("agp", _change("maven", "com.android.application", alias="android-application"))
     assert not bench._same_name("kotlin", entry)
+
+
+WORKFLOW_PATH = ".github/workflows/ci.yml"
+# The shape of the workflow sbt-github-actions generates for a cross-built Scala library, its versions written by the
+# build's plugin (the build files name none of them).
+WORKFLOW = """\
+name: CI
+on:
+  pull_request:
+  push:
+    branches: [series/2.x]
+jobs:
+  bench:
+    runs-on: ubuntu-24.04
+    strategy:
+      matrix:
+        java: ['17', '21']
+        scala: ['2.13.13']
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-java@v4
+        with:
+          distribution: temurin
+          java-version: ${{ matrix.java }}
+      - run: sbt ++${{ matrix.scala }}! jmh:compile
+  test:
+    runs-on: ubuntu-24.04
+    strategy:
+      fail-fast: false
+      matrix:
+        java: ['17', '21']
+        scala: ['2.12.19', '2.13.13', '3.3.4']
+        platform: ['JVM', 'JS', 'Native']
+    steps:
+      - uses: actions/checkout@v4
+      - run: sbt ++${{ matrix.scala }}! test${{ matrix.platform }}
+"""
+
+
+def test_a_workflows_scala_matrix_names_the_scala_library(tmp_path: Path) -> None:
+    repo, base, head = edited_commits(tmp_path, {WORKFLOW_PATH: WORKFLOW},
+                                      {WORKFLOW_PATH: {"'2.13.13'": "'2.13.15'"}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert ("maven", "org.scala-lang:scala-library", "2.13.13", "2.13.15") in moves(delta), delta
+        assert {c.name for c in delta.changes} == {"org.scala-lang:scala-library"}, delta
+        assert all(c.scope == "build" for c in delta.changes)
+
+
+def test_a_scala_3_release_names_the_scala_3_library(tmp_path: Path) -> None:
+    repo, base, head = edited_commits(tmp_path, {WORKFLOW_PATH: WORKFLOW},
+                                      {WORKFLOW_PATH: {"'3.3.4'": "'3.3.5'"}})
+    assert moves(_tree(repo, base, head)) == {("maven", "org.scala-lang:scala3-library", "3.3.4", "3.3.5")}
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("        scala: ['2.12.19', '2.13.15', '3.3.4']",
+     {("org.scala-lang:scala-library", "2.12.19"), ("org.scala-lang:scala-library", "2.13.15"),
+      ("org.scala-lang:scala3-library", "3.3.4")}),
+    ("        scala: [2.13.15]", {("org.scala-lang:scala-library", "2.13.15")}),
+    ("          - scala: 2.13.15", {("org.scala-lang:scala-library", "2.13.15")}),  # an `include:` entry
+    ('        scala: "3.8.0-RC1" # next', {("org.scala-lang:scala3-library", "3.8.0-RC1")}),
+    ("        scala: ${{ matrix.x }}", set()),  # an expression names no version
+    ("        scala: [2.13.x, 3.3.4]", set()),  # a wildcard: the line is left unread, not half read
+    ('        scala: ["2.13.15",]', set()),
+    ("        scala: [1.0.0]", set()),  # no Scala 2 or 3 release
+    ("        scalac: [2.13.1]", set()),
+    ("        scala-version: 2.13.1", set()),
+    ("        # scala: [2.13.1]", set()),
+    ("        scala: [" + ", ".join(["2.13.1"] * 17) + "]", set()),  # more than a build cross-compiles for
+])
+def test_scala_matrix_lines(line: str, found: set[tuple[str, str]]) -> None:
+    assert {(d.name, d.version) for d in scala_versions(WORKFLOW_PATH, line)} == found
+
+
+def test_a_scala_matrix_is_no_action_of_the_workflow_facts() -> None:
+    uses = facts._uses(WORKFLOW.encode())
+    assert {u["name"] for u in uses} >= {"actions/checkout", "actions/setup-java"}
+    assert not any(str(u["name"]).startswith("org.scala-lang") for u in uses)
+
+
+def test_hostile_scala_lines_are_read_quickly() -> None:
+    each_fast([(lambda: scala_versions(WORKFLOW_PATH, "  scala: [" + "2.1," * 5000), "an unclosed long list"),
+               (lambda: scala_versions(WORKFLOW_PATH, "  scala: " + " " * 20000 + "x"), "padding"),
+               (lambda: scala_versions(WORKFLOW_PATH, "  scala: [" + "'2.13.1" * 3000 + "]"), "unclosed quotes")],
+              0.5)
+
+
+@pytest.mark.parametrize(("name", "named"), [
+    ("Scala213V", "org.scala-lang:scala-library"),  # circe/circe's definitions
+    ("Scala3V", "org.scala-lang:scala3-library"),
+    ("Scala212Version", "org.scala-lang:scala-library"),
+    ("ScalaV", "ScalaV"),  # no major: its own name, as before
+    ("Scala213v2", "Scala213v2"),
+])
+def test_a_scala_versions_short_definition_names_the_library(name: str, named: str) -> None:
+    version = "3.3.4" if name.startswith("Scala3") else "2.13.15"
+    build = f'val {name}: String = "{version}"\n'.encode()
+    assert [d.name for d in sbt.parse_build("build.sbt", build)] == [named]
