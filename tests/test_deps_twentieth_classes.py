@@ -10,6 +10,8 @@ scala-compiler, scala-library, ... to 2.13.15" for `scalaVersion`, "Update auxli
 (`scala: ['2.12.19', '2.13.15', '3.3.4']`, sbt-github-actions' generated workflow, the only place zio/zio-json writes
 them), read by nobody (6 with `--tree`), now the Scala library at each (scalamatrix.py); and circe/circe's
 `val Scala213V: String = "2.13.15"`, named from the patch by its own name (3), now the Scala library, as `Scala213`
+already was; and a Gradle wrapper bump that writes Gradle 9.5's `retries` and `retryBackOffMs` keys beside the URL
+(skydoves/sandwich, 1 from the patch: "build logic beside versions", no change) — the bump, as `networkTimeout`
 already was. Real-shaped files, look-alikes and attacks."""
 
 from __future__ import annotations
@@ -240,3 +242,34 @@ def test_a_scala_versions_short_definition_names_the_library(name: str, named: s
     version = "3.3.4" if name.startswith("Scala3") else "2.13.15"
     build = f'val {name}: String = "{version}"\n'.encode()
     assert [d.name for d in sbt.parse_build("build.sbt", build)] == [named]
+
+
+WRAPPER_PATH = "gradle/wrapper/gradle-wrapper.properties"
+WRAPPER = """\
+distributionBase=GRADLE_USER_HOME
+distributionPath=wrapper/dists
+distributionUrl=https\\\\://services.gradle.org/distributions/gradle-9.4.1-all.zip
+networkTimeout=10000
+validateDistributionUrl=true
+zipStoreBase=GRADLE_USER_HOME
+zipStorePath=wrapper/dists
+"""
+
+
+@pytest.mark.parametrize("added", ["retries=0\nretryBackOffMs=500\n", "retries=3\n", "retryBackOffMs = 1000\n"])
+def test_gradle_9_5_wrapper_retry_keys_ride_on_the_bump(tmp_path: Path, added: str) -> None:
+    # skydoves/sandwich: Renovate's "Update Gradle to v9.6.1" runs the wrapper task, which writes Gradle 9.5's keys
+    repo, base, head = edited_commits(tmp_path, {WRAPPER_PATH: WRAPPER}, {WRAPPER_PATH: {
+        "gradle-9.4.1": "gradle-9.6.1", "networkTimeout=10000\n": "networkTimeout=10000\n" + added}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert moves(delta) == {("tool", "gradle", "9.4.1", "9.6.1")}, delta
+        assert not delta.problems, delta.problems
+
+
+@pytest.mark.parametrize("added", ["retries=-1\n", "retries=1e9\n", "retryBackOffMs=soon\n", "retries=1\\\n  0\n",
+                                   "distributionSha256Sum=0\n", "retriesUrl=https\\\\://mirror.example/\n"])
+def test_other_wrapper_edits_beside_a_bump_stay_partial(tmp_path: Path, added: str) -> None:
+    repo, base, head = edited_commits(tmp_path, {WRAPPER_PATH: WRAPPER}, {WRAPPER_PATH: {
+        "gradle-9.4.1": "gradle-9.6.1", "networkTimeout=10000\n": "networkTimeout=10000\n" + added}})
+    assert partial(_tree(repo, base, head), WRAPPER_PATH)
+    assert partial(_patch(repo, base, head), WRAPPER_PATH)
