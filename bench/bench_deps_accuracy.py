@@ -55,7 +55,11 @@ Dependabot, Renovate, scala-steward, pyup and pre-commit.ci over Go multi-module
 pub, Composer, mix, Gradle catalogs and wrappers, mise, sha-pinned actions, images, Helm, Terraform, pnpm/yarn
 workspaces, uv/requirements, Cargo workspaces, Bundler and pre-commit hooks, committed before its first, blind run
 in round 19), `sbt` (deps_bumps_sbt.tsv, scala-steward's updates of sttp, cats-effect, http4s and fs2: build.sbt,
-project/*.sbt, project/*.scala, project/build.properties, committed before its first, blind run in round 20) — or
+project/*.sbt, project/*.scala, project/build.properties, committed before its first, blind run in round 20),
+`twentieth` (deps_bumps_twentieth.tsv, 34 more repositories chosen for breadth of ecosystems and bots: Dependabot,
+Renovate, scala-steward and pre-commit.ci over Go multi-module, Maven, NuGet central versions, pub, Composer, mix,
+Gradle catalogs and wrappers, sbt, mise and .tool-versions, sha-pinned actions, images, Terraform, pnpm/yarn/npm
+workspaces, poetry, Cargo and Bundler, committed before its first, blind run in round 20) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -101,7 +105,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "sixteenth": DATA.with_name("deps_bumps_sixteenth.tsv"),
         "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv"),
         "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv"),
-        "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv")}
+        "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv"),
+        "twentieth": DATA.with_name("deps_bumps_twentieth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -158,7 +163,25 @@ def _same_version(want: str, got: str | None) -> bool:
 # datasource Maven itself by its core artifact (a Dockerfile's `ARG MAVEN_VERSION=3.9.12` under a custom manager).
 _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
              ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
-             ("tool", "maven", "org-apache-maven:maven-core")}
+             ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js")}
+# Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`):
+# `node-js` above, once normalized.
+# A toolchain's artifacts released together at one version, which one build setting selects: `scalaVersion` the
+# Scala compiler, library and reflection (the delta names the library), `addSbtPlugin(… "sbt-scala-native" …)` Scala
+# Native's runtime libraries, `sbt-scalajs` Scala.js's. scala-steward names every artifact of such a group ("Update
+# scala-compiler, scala-library, ... to 2.13.15", "Update auxlib, clib, javalib, nativelib, ... to 0.5.5"), and the
+# collector keeps the first when the commit's lines spell none: each names the one setting the delta reads.
+_TOOLCHAINS = {
+    "org-scala-lang:scala-library": frozenset({"scala-compiler", "scala-library", "scala-reflect", "scalap"}),
+    "org-scala-lang:scala3-library": frozenset({"scala3-compiler", "scala3-library", "scala3-interfaces",
+                                                "tasty-core", "scala3-staging", "scala3-tasty-inspector"}),
+    "org-scala-native:sbt-scala-native": frozenset({
+        "auxlib", "clib", "javalib", "nativelib", "posixlib", "scalalib", "windowslib", "junit-runtime",
+        "test-interface", "nscplugin", "junit-plugin", "tools", "test-runner", "sbt-scala-native"}),
+    "org-scala-js:sbt-scalajs": frozenset({
+        "scalajs-library", "scalajs-compiler", "scalajs-linker", "scalajs-test-interface", "scalajs-test-bridge",
+        "scalajs-junit-test-runtime", "scalajs-javalib", "scalajs-ir", "sbt-scalajs"}),
+}
 
 
 def _same_name(want: str, change: Change) -> bool:
@@ -184,6 +207,8 @@ def _same_name(want: str, change: Change) -> bool:
         return True  # a Go module's major version moved in its path: bots name the old path
     if change.alias is not None and norm(change.alias) == norm(want):
         return True  # a Gradle catalog entry by its key (`Update plugin spotless`), which the file writes
+    if change.version_ref is not None and norm(change.version_ref) == norm(want):
+        return True  # entries sharing a catalog's `[versions]` key, by that key (Renovate's "Update agp to v9.3.1")
     name, want = norm(change.name), norm(want)
     if change.ecosystem == "go" and " => " in change.name:
         # a `replace OLD => NEW v` directive: Renovate names it by NEW, the module whose code is built
@@ -201,6 +226,10 @@ def _same_name(want: str, change: Change) -> bool:
             parts.pop()
         want = parts[-1]
     if (change.ecosystem, name, want) in _WRAPPERS:
+        return True
+    # a Scala toolchain's artifact by any of its group's names (`scala-compiler` for scalaVersion's library); an
+    # artifact with a platform suffix (`scala3-library_sjs1`, `nativelib_native0.5_3`) is another artifact
+    if change.ecosystem == "maven" and want in _TOOLCHAINS.get(name, ()):
         return True
     # a tool by the name a line spells it (`RUN install-tool docker-compose v5.5.0`), which the delta keeps under its
     # one name (docker/compose), as a workflow's pin of it

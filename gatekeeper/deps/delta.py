@@ -78,7 +78,8 @@ def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kin
     return Change(dep.ecosystem, dep.name, purl(dep.ecosystem, dep.name, named), dep.manifest,
                   old.version if old else None, new.version if new else None, kind, dep.direct is not False,
                   dep.scope or "runtime", _pinned(dep.ecosystem, version or ""), partial,
-                  from_tag=old_tag or None, to_tag=new_tag or None, level=level, alias=dep.alias or None)
+                  from_tag=old_tag or None, to_tag=new_tag or None, level=level, alias=dep.alias or None,
+                  version_ref=dep.version_ref or None)
 
 
 def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:

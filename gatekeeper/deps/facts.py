@@ -184,6 +184,8 @@ def _dockerfile(base: bytes | None, head: bytes | None) -> FileFacts:
 def _uses(data: bytes | None) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for dep in actions.parse_workflow("", data) if data is not None else []:
+        if dep.ecosystem == "maven":
+            continue  # the Scala versions a build matrix lists (scalamatrix.py): no step the workflow runs
         docker_image = dep.ecosystem == "docker"
         pinned = "@sha256:" in dep.version if docker_image else bool(actions.FULL_SHA.match(dep.version))
         out.append({"name": dep.name, "ref": dep.version, "pinned": pinned})

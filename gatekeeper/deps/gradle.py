@@ -103,9 +103,11 @@ _VERSION_VALUE = lazy(r"""(?P<q>["'])v?\d[\w.+-]*(?P=q)""")
 _CHECKSUM = lazy(r"^(\s*distributionSha256Sum\s*[=:]\s*)\S+", re.MULTILINE)
 _WRAPPERS = frozenset({"gradle-wrapper.properties", "maven-wrapper.properties"})
 # Keys Gradle's own `wrapper` task adds with a release (7.6: `networkTimeout`; 8.2: `validateDistributionUrl`,
-# the check that the URL answers before it is used): a bump writes them; neither names where the tool comes
-# from, and only `true` is the check on (`false` turns it off: that stays an edit beside the bump).
-_WRAPPER_KEYS = lazy(r"^\s*(?:networkTimeout\s*[=:]\s*\d{1,9}|validateDistributionUrl\s*[=:]\s*true)\s*$")
+# the check that the URL answers before it is used; 9.5: `retries` and `retryBackOffMs`, how often and how soon a
+# failed download is tried again): a bump writes them; none names where the tool comes from, and only `true` is the
+# check on (`false` turns it off: that stays an edit beside the bump).
+_WRAPPER_KEYS = lazy(r"^\s*(?:networkTimeout\s*[=:]\s*\d{1,9}|validateDistributionUrl\s*[=:]\s*true"
+                     r"|retries\s*[=:]\s*\d{1,3}|retryBackOffMs\s*[=:]\s*\d{1,9})\s*$")
 
 
 def is_script(name: str) -> bool:

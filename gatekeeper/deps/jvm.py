@@ -105,12 +105,15 @@ def parse_version_catalog(path: str, data: bytes) -> list[Dependency]:
     doc = load_toml(data)
     versions = {k: string(v) for k, v in mapping(doc.get("versions"), "[versions]").items()}
 
-    def version_of(entry: dict[str, object]) -> str:
+    def version_of(entry: dict[str, object]) -> tuple[str, str]:
+        """The entry's version and the `[versions]` key it names it by ("" when written in the entry)."""
         version = entry.get("version")
         if isinstance(version, dict):
             ref = version.get("ref")
-            return versions.get(str(ref), "") if ref else string(version.get("strictly") or version.get("require"))
-        return string(version)
+            if ref:
+                return versions.get(str(ref), ""), str(ref) if str(ref) in versions else ""
+            return string(version.get("strictly") or version.get("require")), ""
+        return string(version), ""
 
     out: list[Dependency] = []
     # Each entry keeps its key as its alias: the build names it so (`libs.plugins.spotless`), and so do bots.
@@ -121,12 +124,14 @@ def parse_version_catalog(path: str, data: bytes) -> list[Dependency]:
             out.append(Dependency("maven", f"{group}:{artifact}", version, path, True, "runtime", alias=key))
         elif isinstance(entry, dict):
             module = string(entry.get("module")) or f"{string(entry.get('group'))}:{string(entry.get('name'))}"
-            out.append(Dependency("maven", module, version_of(entry), path, True, "runtime", alias=key))
+            version, ref = version_of(entry)
+            out.append(Dependency("maven", module, version, path, True, "runtime", alias=key, version_ref=ref))
     for key, entry in mapping(doc.get("plugins"), "[plugins]").items():
         if isinstance(entry, str):
             plugin, _, version = entry.partition(":")
             out.append(Dependency("maven", plugin, version, path, True, "build", alias=key))
         elif isinstance(entry, dict):
-            out.append(Dependency("maven", string(entry.get("id")), version_of(entry), path, True, "build",
-                                  alias=key))
+            version, ref = version_of(entry)
+            out.append(Dependency("maven", string(entry.get("id")), version, path, True, "build", alias=key,
+                                  version_ref=ref))
     return out

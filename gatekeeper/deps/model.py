@@ -33,6 +33,9 @@ class Dependency:
     # The name the file itself gives the entry where that is not the package's (a Gradle catalog's key:
     # `spotless = { id = "com.diffplug.spotless", … }`): what a reader of the file and its bots call it.
     alias: str = ""
+    # The named version a catalog entry shares with others (`version.ref = "agp"`, a Gradle catalog's `[versions]`
+    # key): Renovate names one update of the entries sharing it by that name ("Update agp to v9.3.1").
+    version_ref: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,7 @@ class Change:
     # (a Go module's `/v2` → `/v3` path, delta.py); None otherwise, and then left out of `to_dict`.
     from_name: str | None = None
     alias: str | None = None  # see Dependency.alias; left out of `to_dict` when None
+    version_ref: str | None = None  # see Dependency.version_ref; left out of `to_dict` when None
 
     def to_dict(self) -> dict[str, object]:
         """The change as `deps --format json` and the policy input show it."""
@@ -98,4 +102,6 @@ class Change:
             out["from_name"] = self.from_name
         if self.alias is not None:
             out["alias"] = self.alias
+        if self.version_ref is not None:
+            out["version_ref"] = self.version_ref
         return out

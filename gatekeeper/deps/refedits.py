@@ -112,11 +112,14 @@ def _catalog_use(side: Side, index: int) -> tuple[str, str, str] | None:
     return ref["ref"], str(name), m.group(1)
 
 
+_CATALOG_KEY = "[versions] key"
+
+
 def catalog_edits(path: str, data: bytes) -> Found:
     """The hunks of a Gradle catalog (hunklines.catalog_line), with its `[versions]` keys' moves named through the
     entries the hunks show using them."""
     return _read(path, data, _catalog_key, _catalog_use, hunklines.catalog_line, _toml_text,
-                 "[versions] key", "entries and build scripts ({uses})")
+                 _CATALOG_KEY, "entries and build scripts ({uses})")
 
 
 _XML_TAG = lazy(r"^\s*<(groupId|artifactId|version)>\s*([^<\s]+)\s*</\1>\s*$")
@@ -304,8 +307,9 @@ def _moves(path: str, data: bytes, keys: KeyReader, uses_of: UseReader, reader: 
                                     f"(--tree)")
             taken.add(name)
             named[key].append(name)
-            base.append(Dependency("maven", name, moved[key][0][0], path, None, None, "", alias))
-            head.append(Dependency("maven", name, moved[key][1][0], path, None, None, "", alias))
+            ref = key if what == _CATALOG_KEY else ""  # a catalog entry names the key it shares, as the file reader
+            base.append(Dependency("maven", name, moved[key][0][0], path, None, None, "", alias, ref))
+            head.append(Dependency("maven", name, moved[key][1][0], path, None, None, "", alias, ref))
     shown = {key: ", ".join(names[:4]) + (" …" if len(names) > 4 else "") for key, names in named.items()}
     summary = "; ".join(f"{what} {key!r} {moved[key][0][0][:40]} → {moved[key][1][0][:40]} feeds "
                         f"{shown[key] or 'no entry the hunks show'}"

@@ -32,8 +32,9 @@ _VAL = lazy(r'^\s*+(?:(?:private|protected|final|override|lazy)\s++){0,4}+(?:val
 _SCALA = lazy(rf'^\s*+(?:ThisBuild\s*+/\s*+)?scalaVersion\s*+:=\s*+(?:{_LIT}|(?P<ref>{_REF}))')
 _CROSS = lazy(r'crossScalaVersions\s*+:=\s*+(?:Seq|List)\((?P<items>[^()\n]{0,2000}+)\)')
 _PROPERTY = lazy(r"^\s*+sbt\.version\s*+[=:]\s*+(?P<v>[^\s#]{1,100}+)\s*+$")
-# `val Scala213 = "2.13.14"`, `scala_3`, `scala212Version`: by sbt builds' convention, the Scala version itself
-_SCALA_NAME = lazy(r"^(?i:scala)_?[23](?:_?\d{1,3}+)?(?i:_?version)?$")
+# `val Scala213 = "2.13.14"`, `scala_3`, `scala212Version`, `Scala213V` (circe/circe): by sbt builds' convention, the
+# Scala version itself
+_SCALA_NAME = lazy(r"^(?i:scala)_?[23](?:_?\d{1,3}+)?(?:(?i:_?version)|V)?$")
 _TEST_SCOPES = {"test", "it", "integrationtest", "bench"}
 
 
@@ -52,7 +53,8 @@ def _lines(data: bytes) -> list[str]:
     return out
 
 
-def _scala(version: str) -> str:
+def scala_library(version: str) -> str:
+    """The Scala library a Scala version names: `scala3-library` for 3.x, else `scala-library`."""
     return "org.scala-lang:scala3-library" if version.startswith("3") else "org.scala-lang:scala-library"
 
 
@@ -82,7 +84,7 @@ def _uses(line: str) -> list[tuple[str, str | None, str | None, Scope]]:
 def _defined(name: str, version: str) -> str:
     """What a definition no module line of its file uses is reported as: the Scala library for a Scala version's
     conventional name, else the definition's own name."""
-    return _scala(version) if _SCALA_NAME.match(name) else name
+    return scala_library(version) if _SCALA_NAME.match(name) else name
 
 
 def parse_build(path: str, data: bytes) -> list[Dependency]:
@@ -106,7 +108,7 @@ def parse_build(path: str, data: bytes) -> list[Dependency]:
                 version = definitions[alias]
             if version is None or not VERSIONISH.match(version):
                 continue
-            out.append(Dependency("maven", name or _scala(version), version, path, True, scope, alias=alias))
+            out.append(Dependency("maven", name or scala_library(version), version, path, True, scope, alias=alias))
     out += [Dependency("maven", _defined(name, version), version, path, True, "build", alias=name)
             for name, version in definitions.items() if name not in used and VERSIONISH.match(version)]
     return out
@@ -152,7 +154,7 @@ def sbt_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
         if version is None and (version := _shown(side, index, alias)) is None:
             raise ManifestError(f"a module line whose version is a name the hunk does not define: {stripped[:80]!r}")
         if VERSIONISH.match(version):
-            found.append((name or _scala(version), version, "maven", "", alias))
+            found.append((name or scala_library(version), version, "maven", "", alias))
     if not found:
         raise ManifestError(f"not a dependency line of the build: {stripped[:80]!r}")
     return found
