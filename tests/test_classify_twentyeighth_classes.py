@@ -1,10 +1,10 @@
 """Classes of misses the twenty-eighth label set found (bench/classify_accuracy/twentyeighth.tsv: 60 repositories in
 sixteen languages, many repositories and few files each, measured blind first), each with the look-alikes it must
 leave alone: Bower's `bower_components/` and libraries copied with their version in the folder name under a root
-`lib/` (deps; a first-party `lib/utils/` and Python's `lib/python3.11/` are not), `3rdparty/` folders and a root
-`thirdparty/` (a test's nested copy of a fuzzer stays test code), Zig's `.zigversion` pin and cargo-vet's
-`supply-chain/` store (deps), the licence banners webpack extracts beside a bundle and a site's funding manifest list
-(other), HAProxy's and Babel's settings (other; an image test's `haproxy.cfg` stays test data), funding settings in
+`lib/` (deps; a first-party `lib/utils/` and Python's `lib/python3.11/` are not), Zig's `.zigversion` pin and
+cargo-vet's `supply-chain/` store (deps), the licence banners webpack extracts beside a bundle and a site's funding
+manifest list (other), HAProxy's and Babel's settings (other; an image test's `haproxy.cfg` and a Nomad pack's stay
+what their tree makes them), funding settings in
 `.forgejo/` and `.gitea/` (other, while their workflows stay ci), Porter bundle manifests (iac), Cloudflare's
 `cfsetup.yaml` (ci), and a Tiltfile that no longer claims a template of a non-manifest type (a WiX installer's
 `vector.wxs.tmpl`: src, while a `configmap.yaml.tmpl` beside it stays iac). The real repository below checks them with
@@ -37,11 +37,6 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("lib/utils/strings.go", "src", None), ("lib/python3.11/site.py", "src", None),
     ("lib/api-v2/handler.go", "src", None),  # a version without a dot is an API generation, not a release copy
     ("src/lib/foo-1.2/x.c", "src", None),  # anchored at the root
-    # 3rdparty/ and thirdparty/
-    ("3rdparty/zlib/inflate.c", "deps", "deps.vendored"),
-    ("modules/core/3rdparty/ittnotify/src/ittnotify.c", "deps", "deps.vendored-nested"),
-    ("thirdparty/lz4/lz4.c", "deps", "deps.vendored"),
-    ("tests/thirdparty/Fuzzer/build.sh", "src", None),  # a nested thirdparty/: a test's copy of a fuzzer
     # Zig's version pin and cargo-vet's store
     (".zigversion", "deps", "deps.toolchain.managers"), (".zig-version", "deps", "deps.toolchain.managers"),
     ("supply-chain/imports.lock", "deps", "deps.cargo.vet"), ("supply-chain/audits.toml", "deps", "deps.cargo.vet"),
@@ -57,6 +52,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("docker/haproxy/config/haproxy.cfg", "other", "other.app-server-settings"),
     ("haproxy.cfg", "other", "other.app-server-settings"),
     ("rootfs/etc/haproxy/haproxy.cfg", "other", "other.app-server-settings"),
+    ("packs/haproxy/haproxy.cfg", "src", None),  # a Nomad pack's copy: its marker claims it with the commits
     (".ci/haproxy/haproxy.cfg", "ci", None),  # a CI folder keeps everything
     ("test/tests/haproxy-basics/haproxy.cfg", "src", None),  # an image test's input
     ("babel.cfg", "other", "other.lint-format"), ("core/admin/babel.cfg", "other", "other.lint-format"),
