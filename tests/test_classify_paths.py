@@ -223,6 +223,7 @@ DEPS = [
     ("rust-toolchain", "cargo", "toolchain"),
     ("rust-toolchain.toml", "cargo", "toolchain"),
     (".cargo/config.toml", "cargo", None),
+    ("supply-chain/imports.lock", "cargo", None),  # cargo-vet's store: which versions pass `cargo vet`
     ("Gemfile", "bundler", "manifest"),
     ("Gemfile.lock", "bundler", "lockfile"),
     ("gatekeeper.gemspec", "bundler", "manifest"),

@@ -48,6 +48,10 @@ _DOC_NAMES = ("README", "CHANGELOG", "CHANGES", "LICENSE", "LICENCE", "CONTRIBUT
 _DOCUMENT_EXTENSIONS = frozenset({"md", "markdown", "rst", "adoc", "asciidoc"})
 # What a `manifests` claim covers: the file types deployment tools read as manifests, values and templates.
 _MANIFEST_EXTENSIONS = frozenset({"yaml", "yml", "gotmpl", "tpl", "tmpl", "j2", "jsonnet", "libsonnet", "cue"})
+# A template's own type is the one before its template extension: `values.yaml.gotmpl` and `_helpers.tpl` (none) are
+# what helmfile, skaffold and Tilt render; `vector.wxs.tmpl` (a WiX installer, the twenty-eighth set) is not.
+_TEMPLATE_EXTENSIONS = frozenset({"gotmpl", "tpl", "tmpl", "j2"})
+_TEMPLATED_MANIFESTS = frozenset({"", "yaml", "yml", "json"})
 _NOT_MANIFEST_FOLDERS = frozenset({"src", "docs", "doc", "test", "tests", "hack", "scripts", "testdata"})
 # What a `program` claim covers: source code of the languages IaC programs are written in.
 _PROGRAM_EXTENSIONS = frozenset({
@@ -268,6 +272,8 @@ def _claims(rule: MarkerRule, rel: str, name: str) -> bool:
     if rule.claims == "types":
         return ext in rule.types
     if rule.claims == "manifests":
+        if ext in _TEMPLATE_EXTENSIONS and extension(name[: -len(ext) - 1]) not in _TEMPLATED_MANIFESTS:
+            return False  # a template of another type (an installer's `vector.wxs.tmpl`): no deployment tool reads it
         return ext in _MANIFEST_EXTENSIONS and not any(folder in _NOT_MANIFEST_FOLDERS for folder in folders)
     # program: the program's source files, not its tests (test folders, test files by their runner's names)
     if ext not in _PROGRAM_EXTENSIONS or _TEST_NAME.match(name):
