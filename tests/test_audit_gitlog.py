@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -90,11 +91,29 @@ def test_eight_concurrent_gates_push_eight_records_once_in_one_chain(tmp_path: P
     assert [key(r) for r in shown] == [key(r) for r in records]
 
 
-def _log_of(tmp_path: Path, count: int) -> tuple[Path, list[dict]]:
-    remote = _bare(tmp_path)
-    records = [append_git(parse_spec(str(remote)), decision(n, outcome="review" if n == 2 else "allow"))
-               for n in range(count)]
-    return remote, records
+class Logs:
+    """Logs of `count` records appended by `append_git` (the third to ever be a review): each count appended once per
+    module (~8 git processes an append) and copied for each test, which then rewrites its own copy."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.built: dict[int, tuple[Path, list[dict]]] = {}
+
+    def of(self, tmp_path: Path, count: int) -> tuple[Path, list[dict]]:
+        """A bare repository in `tmp_path` holding the log of `count` records, and the records."""
+        if count not in self.built:
+            remote = _bare(self.folder / str(count))
+            self.built[count] = remote, [append_git(parse_spec(str(remote)),
+                                                    decision(n, outcome="review" if n == 2 else "allow"))
+                                         for n in range(count)]
+        built, records = self.built[count]
+        shutil.copytree(built, tmp_path / "audit.git", symlinks=True)
+        return tmp_path / "audit.git", [dict(record) for record in records]
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Logs:
+    return Logs(tmp_path_factory.mktemp("logs"))
 
 
 def _rewrite(remote: Path, blobs: list[bytes]) -> list[str]:
@@ -110,8 +129,9 @@ def _rewrite(remote: Path, blobs: list[bytes]) -> list[str]:
     return commits
 
 
-def test_a_force_pushed_edit_is_reported_at_its_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    remote, records = _log_of(tmp_path, 5)
+def test_a_force_pushed_edit_is_reported_at_its_record(tmp_path: Path, logs: Logs,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    remote, records = logs.of(tmp_path, 5)
     blobs = [canonical(r) + b"\n" for r in records]
     edited = dict(records[2], outcome="allow")  # the review decision, quietly turned into an allow
     blobs[2] = canonical(edited) + b"\n"
@@ -125,8 +145,8 @@ def test_a_force_pushed_edit_is_reported_at_its_record(tmp_path: Path, capsys: p
     assert expected in capsys.readouterr().out
 
 
-def test_a_rechained_forgery_is_caught_by_a_head_kept_elsewhere(tmp_path: Path) -> None:
-    remote, records = _log_of(tmp_path, 5)
+def test_a_rechained_forgery_is_caught_by_a_head_kept_elsewhere(tmp_path: Path, logs: Logs) -> None:
+    remote, records = logs.of(tmp_path, 5)
     saved = tmp_path / "saved.head"
     saved.write_text(json.dumps({"seq": 5, "hash": records[4]["hash"]}))
     forged = [dict(r) for r in records]
@@ -140,8 +160,8 @@ def test_a_rechained_forgery_is_caught_by_a_head_kept_elsewhere(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("damage", ["non-canonical", "deep", "two files", "merge", "crlf"])
-def test_broken_commits_are_reported_at_their_record(tmp_path: Path, damage: str) -> None:
-    remote, records = _log_of(tmp_path, 3)
+def test_broken_commits_are_reported_at_their_record(tmp_path: Path, logs: Logs, damage: str) -> None:
+    remote, records = logs.of(tmp_path, 3)
     blobs = [canonical(r) + b"\n" for r in records]
     if damage == "non-canonical":
         blobs[1] = json.dumps(records[1]).encode() + b"\n"
@@ -173,8 +193,8 @@ def test_broken_commits_are_reported_at_their_record(tmp_path: Path, damage: str
         load_entries(snapshot)
 
 
-def test_appending_on_a_broken_tip_is_refused(tmp_path: Path) -> None:
-    remote, records = _log_of(tmp_path, 2)
+def test_appending_on_a_broken_tip_is_refused(tmp_path: Path, logs: Logs) -> None:
+    remote, records = logs.of(tmp_path, 2)
     _rewrite(remote, [canonical(records[0]) + b"\n", json.dumps(records[1]).encode() + b"\n"])
     with pytest.raises(AuditError, match="not a log record: not canonical"):
         append_git(parse_spec(str(remote)), decision(9))
@@ -212,8 +232,9 @@ def test_the_jobs_git_environment_cannot_redirect_the_scratch_repository(tmp_pat
     assert _git(decoy, "count-objects").startswith("0 objects")
 
 
-def test_retries_back_off_with_jitter_and_give_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    remote, _ = _log_of(tmp_path, 1)
+def test_retries_back_off_with_jitter_and_give_up(tmp_path: Path, logs: Logs,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    remote, _ = logs.of(tmp_path, 1)
     slept: list[float] = []
     # Another gate always wins: every push of ours finds the ref moved.
     monkeypatch.setattr(gitlog._Scratch, "push", lambda self, commit: (False, "! [rejected] (fetch first)"))

@@ -72,10 +72,17 @@ def test_an_edit_reached_at_a_guardrail_path_is_a_guardrail_edit(tmp_path: Path,
     assert reviewed_paths(decision, "guardrails.edit") == {edited}
 
 
+@pytest.fixture(scope="module")
+def unlinked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, dict]:
+    """The edit of every case's file without any link (the same repository for every guardrail path: the edited
+    file is `notes/style.txt` in each layout), gated once: (its work tree, the exit code, the decision)."""
+    [edited] = {_layouts(guarded)["file-link"][1] for guarded in GUARDRAILS}
+    repo, base, head = _repo(tmp_path_factory.mktemp("unlinked") / "repo", [], edited)
+    return repo.root, *tree_gate(repo.root, base, head, None, "--enable", "guardrails")
+
+
 @pytest.mark.parametrize("guarded", GUARDRAILS)
-def test_the_same_edit_without_the_link_stays_allowed(tmp_path: Path, guarded: str) -> None:
-    _, edited = _layouts(guarded)["file-link"]
-    repo, base, head = _repo(tmp_path / "repo", [], edited)
-    assert not os.path.lexists(repo.root / guarded)
-    code, decision = tree_gate(repo.root, base, head, None, "--enable", "guardrails")
+def test_the_same_edit_without_the_link_stays_allowed(unlinked: tuple[Path, int, dict], guarded: str) -> None:
+    root, code, decision = unlinked
+    assert not os.path.lexists(root / guarded)
     assert (code, decision["outcome"], decision["reasons"]) == (0, "allow", [])
