@@ -325,9 +325,13 @@ def main() -> None:
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # commits, verified, with claims, unknowable
     misses: list[str] = []
     skipped = 0
+    absent = {repo for repo, _ in cases if not mirror(args.mirrors, repo).is_dir()}
     gits: dict[str, GitObjects] = {}
     started = time.perf_counter()
     for (repo, sha), wanted in cases.items():
+        if repo in absent:
+            skipped += 1  # no snapshot of the repository here: its commits cannot be read
+            continue
         eco = label(touched(args.mirrors, repo, sha)) or "none"
         try:
             delta = _delta(args.mirrors, repo, sha, args.mode, gits)
@@ -352,8 +356,10 @@ def main() -> None:
     for git in gits.values():
         git.close()
     total = [sum(r[i] for r in per.values()) for i in range(4)]
+    if absent:
+        print(f"{len(absent)} repositories not under {args.mirrors}, their commits skipped: {', '.join(sorted(absent))}")
     if skipped:
-        print(f"{skipped} commits skipped: the mirror lacks a blob git needs for their patch")
+        print(f"{skipped} commits skipped: no mirror, or the mirror lacks a blob git needs for their patch")
     print(f"mode {args.mode}: {len(cases) - skipped} commits, {len(per)} ecosystems, {elapsed:.1f} s "
           f"({1000 * elapsed / max(len(cases), 1):.0f} ms per commit)")
     # `no file`: commits whose version no added line writes (bare-sha action moves); `% named`: verified hits
