@@ -357,13 +357,16 @@ def main() -> None:
         git.close()
     total = [sum(r[i] for r in per.values()) for i in range(4)]
     if absent:
-        print(f"{len(absent)} repositories not under {args.mirrors}, their commits skipped: {', '.join(sorted(absent))}")
+        names = ", ".join(sorted(absent))
+        print(f"{len(absent)} repositories not under {args.mirrors}, their commits skipped: {names}")
     if skipped:
         print(f"{skipped} commits skipped: no mirror, or the mirror lacks a blob git needs for their patch")
     print(f"mode {args.mode}: {len(cases) - skipped} commits, {len(per)} ecosystems, {elapsed:.1f} s "
           f"({1000 * elapsed / max(len(cases), 1):.0f} ms per commit)")
     # `no file`: commits whose version no added line writes (bare-sha action moves); `% named`: verified hits
     # among the other commits, those whose files name the version — what a reader of files can be held to.
+    if not total[0]:
+        return  # no commit could be read here
     print(f"{'ecosystem':16} {'commits':>7} {'verified':>9} {'%':>6} {'+claimed':>9} {'%':>6} {'no file':>8} "
           f"{'% named':>8}")
     for eco, (n, hit, hit_claimed, blind) in sorted(per.items(), key=lambda kv: -kv[1][0]) + [("ALL", total)]:
