@@ -96,18 +96,25 @@ def required_literal(source: str | bytes, flags: int = 0) -> tuple[str | bytes, 
     lookarounds, conditionals and case-insensitive parts are skipped (nothing in them is certain, or spelled one
     way).
     """
+    items = _case_sensitive_items(source, flags)
+    found = None if items is None else _required(items)
+    if found is None:
+        return None
+    if isinstance(source, bytes):
+        return tuple(bytes(run) for run in found)
+    return tuple("".join(map(chr, run)) for run in found)
+
+
+def _case_sensitive_items(source: str | bytes, flags: int) -> list[Any] | None:
+    """The parsed top-level sequence of a pattern that matches case-sensitively, or None (a bad or
+    case-insensitive pattern: its texts are not spelled one way)."""
     try:
         parsed = sre_parse.parse(source, flags)
     except re.error:
         return None
     if parsed.state.flags & (re.IGNORECASE | re.LOCALE):
         return None
-    found = _required(list(parsed))
-    if found is None:
-        return None
-    if isinstance(source, bytes):
-        return tuple(bytes(run) for run in found)
-    return tuple("".join(map(chr, run)) for run in found)
+    return list(parsed)
 
 
 def _required(items: list[Any]) -> list[list[int]] | None:
@@ -154,13 +161,8 @@ def alternatives(source: AnyStr, flags: int = 0) -> tuple[AnyStr, ...] | None:
     Then a search for the pattern finds a match in a text exactly when one of them occurs in it, which `find`
     answers at C speed where `re` tries every alternative at every position (patchscan's candidate headers: 10,000
     header lines searched in ~5 ms instead of ~30)."""
-    try:
-        parsed = sre_parse.parse(source, flags)
-    except re.error:
-        return None
-    if parsed.state.flags & (re.IGNORECASE | re.LOCALE):
-        return None
-    found = _spellings(list(parsed))
+    items = _case_sensitive_items(source, flags)
+    found = None if items is None else _spellings(items)
     if found is None or not all(found):
         return None
     if isinstance(source, bytes):
