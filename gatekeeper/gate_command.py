@@ -172,7 +172,8 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
         if attestation is not None:  # the log record keeps what the signature proved (audit show, replay)
             decision = replace(decision, attestation=attestation)
     if options.approvals is not None and trust is not None:  # _trust refuses --approvals without --trust
-        decision = Decision.from_dict(apply_approvals(decision.to_dict(), options.approvals, trust, bundle.params))
+        decision = Decision.from_dict(apply_approvals(decision.to_dict(), options.approvals, trust,
+                                                     bundle.params, options.sign))
     if options.sign is not None:
         decision = replace(decision, signed_summary=str(sign_summary(decision.to_dict(), options.sign, options.output)))
     log = options.log or config.log

@@ -140,15 +140,19 @@ def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decis
               "--trust", str(trust), "--comment", "looked at it", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     log = tmp_path / "decisions.jsonl"
+    # The gate signs with a key of its own: the approver's key as the gate's would not count as an approval.
+    gate_line = gk_in("keys", "generate", "--name", "gate", "--out", str(folder), cwd=tmp_path).stdout.strip()
+    with trust.open("a") as handle:
+        handle.write(gate_line + "\n")
     code, decision, err = _gate(tmp_path, run, "--trust", str(trust), "--approvals", str(approvals),
-                                "--output", str(tmp_path / "report.json"), "--sign", str(folder / "alice.key"),
+                                "--output", str(tmp_path / "report.json"), "--sign", str(folder / "gate.key"),
                                 "--log", str(log))
     report = json.loads((tmp_path / "report.json").read_text())
     assert code == 0 and report["outcome"] == "allow", err
     assert [a["signer"] for a in report["approvals"]["approvals"]] == ["alice"]
     # The log record is signed and says who vouched for what; replay reproduces the approved allow.
     done = gk_in("audit", "verify", str(log), "--trust", str(trust), cwd=tmp_path)
-    assert done.returncode == 0 and "all signed by alice" in done.stdout, done.stdout + done.stderr
+    assert done.returncode == 0 and "all signed by gate" in done.stdout, done.stdout + done.stderr
     shown = gk_in("audit", "show", str(log), cwd=tmp_path).stdout
     assert "packet   signed by runner" in shown and "approval alice [platform] key" in shown, shown
     assert "accepted core.ci: looked at it" in shown and "signed   record signed by key" in shown, shown

@@ -1,10 +1,13 @@
 """Human approvals bound to the exact bytes of a patch, and what they may turn from review into allow.
 
 An approval is an in-toto Statement about the patch's sha256 whose predicate names the decision's
-input digest and the rule ids of the review findings the approver accepts, signed by the approver's
-key. `apply` turns a `review` into `allow` only when, for every review finding, a valid approval
-(trusted signer, this patch, this input, not expired, accepting that rule) comes from a signer the
-bundle's requirements allow; `deny` is never touched. Every approval that does not count says why.
+input digest, the digest of the policy bundle that judged it (the input does not hold the bundle: without
+it an approval given under one bundle would count under another), and the rule ids of the review findings
+the approver accepts, signed by the approver's key. `apply` turns a `review` into `allow` only when, for
+every review finding, a valid approval (trusted signer, this patch, this input, this bundle, not expired,
+accepting that rule) comes from a signer the bundle's requirements allow; `deny` is never touched. A key
+the caller names as refused (the runner's that signed the packet, the gate's own) never approves. Every
+approval that does not count says why.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class Approval:
     expires_at: str
     comment: str
     source: str
+    bundle_digest: str | None = None  # the policy bundle whose decision it approves (None: an approval of old)
 
     def to_dict(self) -> dict[str, Any]:
         return {"signer": self.signer.name, "keyid": self.signer.keyid, "groups": list(self.signer.groups),
@@ -84,17 +88,23 @@ class Outcome:
 
 
 def make(signer: KeySigner, *, patch_sha256: str, input_digest: str, rules: Sequence[str], comment: str = "",
-         now: datetime | None = None, validity: timedelta = DEFAULT_VALIDITY) -> dict[str, Any]:
-    """A signed approval (DSSE envelope) of `rules` for exactly this patch and policy input."""
+         now: datetime | None = None, validity: timedelta = DEFAULT_VALIDITY,
+         bundle_digest: str | None = None) -> dict[str, Any]:
+    """A signed approval (DSSE envelope) of `rules` for exactly this patch, policy input and bundle."""
     moment = (now or datetime.now(UTC)).replace(microsecond=0)
     predicate = {"inputDigest": input_digest, "rules": sorted(set(rules)), "comment": comment,
                  "approvedAt": moment.isoformat(), "expiresAt": (moment + validity).isoformat()}
+    if bundle_digest is not None:
+        predicate["bundleDigest"] = bundle_digest
     return sign(signer, statement("patch.diff", patch_sha256, APPROVAL_PREDICATE, predicate))
 
 
-def read(folder: Path, trust: Trust, *, patch_sha256: str, input_digest: str,
-         now: datetime | None = None) -> tuple[list[Approval], list[str]]:
-    """The valid approvals in `folder` for this patch and input, and a reason for each file that is not one."""
+def read(folder: Path, trust: Trust, *, patch_sha256: str, input_digest: str, now: datetime | None = None,
+         bundle_digest: str | None = None, refused: Mapping[str, str] | None = None
+         ) -> tuple[list[Approval], list[str]]:
+    """The valid approvals in `folder` for this patch and input, and a reason for each file that is not one.
+
+    `bundle_digest`: the approval must name this bundle. `refused`: key ids that may not approve, with why."""
     if not folder.is_dir():
         raise InputFileError("the approvals folder does not exist", where=str(folder))
     files = sorted(p for p in folder.iterdir() if p.suffix == ".json")
@@ -105,6 +115,7 @@ def read(folder: Path, trust: Trust, *, patch_sha256: str, input_digest: str,
     for path in files:
         try:
             approval = _one(path, trust, patch_sha256, input_digest, moment)
+            _check_bound(approval, path, bundle_digest, refused or {})
         except AttestationError as exc:
             problems.append(str(exc))
             continue
@@ -165,4 +176,17 @@ def _one(path: Path, trust: Trust, patch_sha256: str, input_digest: str, moment:
     if approved > moment + timedelta(minutes=5):
         raise AttestationError(f"approved in the future ({approved.isoformat()})", where=where)
     return Approval(opened.signer, tuple(rules), approved.isoformat(), expires.isoformat(),
-                    str(predicate.get("comment", ""))[:2000], path.name)
+                    str(predicate.get("comment", ""))[:2000], path.name, predicate.get("bundleDigest"))
+
+
+def _check_bound(approval: Approval, path: Path, bundle_digest: str | None, refused: Mapping[str, str]) -> None:
+    """AttestationError when `approval` names another bundle than `bundle_digest`, or its key is refused."""
+    if bundle_digest is not None and approval.bundle_digest != bundle_digest:
+        named = str(approval.bundle_digest)[:12] if approval.bundle_digest is not None else "none"
+        raise AttestationError(f"approves a decision of another policy bundle (bundle digest {named}, this gate's "
+                               f"{bundle_digest[:12]})", where=str(path),
+                               hint="approve again under the bundle the gate uses")
+    why = refused.get(approval.signer.keyid)
+    if why is not None:
+        raise AttestationError(f"{approval.signer.name} may not approve this change: {why}", where=str(path),
+                               hint="a human approver's key approves, never the runner's or the gate's")

@@ -25,12 +25,18 @@ def packet_attestation(packet_file: Path, packet: Mapping[str, Any], trust: Trus
         return PacketAttestation(False, str(exc), failed=True)
 
 
-def apply_approvals(decision: dict[str, Any], folder: Path, trust: Trust, params: Mapping[str, Any]) -> dict[str, Any]:
+def apply_approvals(decision: dict[str, Any], folder: Path, trust: Trust, params: Mapping[str, Any],
+                    sign_key: Path | None = None) -> dict[str, Any]:
     """`decision`, turned from review into allow when valid approvals accept every review finding.
 
-    The decision keeps its findings; `approvals` says which approvals counted and why others did not."""
+    An approval counts only for the bundle that decided, and never by the key that signed the packet (the runner
+    approving its own change) or the gate's own signing key (`sign_key`, gate --sign): both sit in the same
+    allowed-signers file as the approvers. The decision keeps its findings; `approvals` says which approvals
+    counted and why others did not."""
     sha256 = str(decision["packet"]["diff_sha256"])
-    found, problems = approvals.read(folder, trust, patch_sha256=sha256, input_digest=str(decision["input_digest"]))
+    found, problems = approvals.read(folder, trust, patch_sha256=sha256, input_digest=str(decision["input_digest"]),
+                                     bundle_digest=str((decision.get("bundle") or {}).get("digest")),
+                                     refused=refused_keys(decision.get("attestation"), sign_key))
     outcome = approvals.apply(decision, found, approvals.Requirements.from_params(params), problems)
     decision["approvals"] = outcome.to_dict()
     if outcome.accepted:
@@ -40,6 +46,17 @@ def apply_approvals(decision: dict[str, Any], folder: Path, trust: Trust, params
             "policy": "gatekeeper", "rule": APPROVED_RULE, "level": "warn",
             "msg": f"review accepted by signed approval of exactly this patch ({names})"}]
     return decision
+
+
+def refused_keys(attestation: Mapping[str, Any] | None, sign_key: Path | None) -> dict[str, str]:
+    """The key ids that may not approve this change, with why: the packet's signer and the gate's own key."""
+    refused: dict[str, str] = {}
+    keyid = (attestation or {}).get("keyid")
+    if isinstance(keyid, str) and keyid:
+        refused[keyid] = "its key signed the packet (the runner does not approve its own change)"
+    if sign_key is not None:
+        refused[str(load_signer(sign_key).public_key.keyid)] = "its key is the gate's own signing key (gate --sign)"
+    return refused
 
 
 def sign_summary(decision: Mapping[str, Any], key: Path, output: Path | None) -> Path:

@@ -60,7 +60,7 @@ def approve(packet: Path, patch: Path, key_file: Path, folder: Path, comment: st
                          hint="an approval never overrides a deny")
     sha256 = str(decision.packet["diff_sha256"])
     envelope = approvals.make(signer, patch_sha256=sha256, input_digest=decision.input_digest, rules=rules,
-                              comment=comment)
+                              comment=comment, bundle_digest=str(decision.bundle["digest"]))
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"approval-{sha256[:12]}-{signer.public_key.keyid[:12]}.json"
     write_json_atomic(target, envelope)
