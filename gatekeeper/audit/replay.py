@@ -112,7 +112,9 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
     try:
         decided = decide(packet, patch_path, today_bundle, [n for n in enabled if n in available], dry_run=dry_run,
                          attestation=attestation).to_dict()
-        today = _view("today", _recorded_approvals(decided, record, []))
+        today_notes: list[str] = []
+        today = _view("today", _recorded_approvals(decided, record, today_notes))
+        notes.extend(f"today: {note}" for note in today_notes)
     except GatekeeperError as exc:
         today_error = str(exc)
     recorded = View("recorded", record["outcome"], _keys(record.get("findings") or []), record["bundle"],
@@ -126,14 +128,28 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
 
 def _recorded_approvals(decision: dict[str, Any], record: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """`decision` with the approvals that counted then applied again, as recorded (their files and the trust
-    they were checked against may be gone; the record, signed with --sign, is what vouches for them)."""
+    they were checked against may be gone; the record, signed with --sign, is what vouches for them). As at the
+    gate, only when they accept every review finding of `decision`: a review they never saw (today's bundle, a
+    changed classification) stays a review."""
     approvals = record.get("approvals")
     if not isinstance(approvals, dict) or not approvals.get("accepted") or decision["outcome"] != "review":
+        return decision
+    unaccepted = sorted({str(r.get("rule")) for r in decision["reasons"] if r.get("level") == "review"}
+                        - _approved_rules(approvals))
+    if unaccepted:
+        notes.append(f"the recorded approvals do not accept {', '.join(unaccepted)}: the review stands")
         return decision
     accepted = [f for f in record.get("findings") or [] if isinstance(f, dict) and f.get("rule") == APPROVED_RULE]
     if accepted:
         notes.append("the review was accepted by the recorded approvals; replay applies them as recorded")
     return {**decision, "outcome": "allow", "reasons": [*decision["reasons"], *accepted]}
+
+
+def _approved_rules(approvals: dict[str, Any]) -> set[str]:
+    """The rule ids the recorded approvals that counted accept."""
+    listed = approvals.get("approvals")
+    return {rule for item in listed if isinstance(item, dict) and isinstance(item.get("rules"), list)
+            for rule in item["rules"] if isinstance(rule, str)} if isinstance(listed, list) else set()
 
 
 def differences(recorded: View, other: View) -> dict[str, Any]:
