@@ -15,10 +15,12 @@ from pathlib import Path
 
 from gatekeeper.errors import RunError
 
-# No hooks, no fsmonitor, and no per-user attributes or ignore files (git would read them under a HOME).
+# No hooks, no fsmonitor, and no per-user attributes or ignore files (git would read them under a HOME). No
+# signature checks: `log.showSignature` in a clone's .git/config makes `git log` run its `gpg.program` (or the ssh or
+# x509 one) on every signed commit it shows.
 SAFE_GIT = (
     "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotePath=true",
-    "-c", "core.attributesFile=/dev/null", "-c", "core.excludesFile=/dev/null",
+    "-c", "core.attributesFile=/dev/null", "-c", "core.excludesFile=/dev/null", "-c", "log.showSignature=false",
 )
 # A FIFO the generator leaves where git reads (.gitignore, .git/HEAD, a pack index) blocks git forever:
 # no runner git command may wait longer than this. Checkpoints, taken while the generator runs and
@@ -41,6 +43,21 @@ def git_program() -> str:
     if found is None:
         raise RunError("cannot find git on PATH (its absolute folders only)", where="PATH", hint="install git")
     return os.path.abspath(found)
+
+
+def filters_off(git: str, folder: Path, env: Mapping[str, str]) -> list[str]:
+    """`-c` settings that empty every content filter the repository at `folder` defines (its `.gitattributes` name
+    them; its .git/config says what they run), for a git command that may read the work tree's files (`status`
+    hashes a file whose stat changed through its clean filter). Empty when git cannot say: then it finds none."""
+    try:
+        done = subprocess.run([git, *SAFE_GIT, "-C", str(folder), "config", "-z", "--name-only", "--get-regexp",
+                               r"^filter\."], env=dict(env), stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    names = {key[len("filter."):].rpartition(".")[0] for key in done.stdout.decode("utf-8", "replace").split("\0")
+             if key.startswith("filter.")}
+    return [arg for name in sorted(names) if name for setting in ("clean=", "smudge=", "process=", "required=false")
+            for arg in ("-c", f"filter.{name}.{setting}")]
 
 
 class GitTimeout(RunError):

@@ -127,7 +127,9 @@ def test_git_is_asked_for_the_commit_wherever_git_finds_a_repository(tmp_path: P
 
     monkeypatch.setattr(subprocess, "Popen", popen)
     assert git_state(folder) == (None, None)  # no commit changed the folder in any of them
-    assert [args[3:5] for args in started] == ([] if layout == "plain" else [["log", "-1"], ["status", "--porcelain"]])
+    # After `-C FOLDER`: the commit, the content filters to turn off (test_redteam15_commits_config.py), the state.
+    commands = [args[args.index("-C") + 2:args.index("-C") + 4] for args in started]
+    assert commands == ([] if layout == "plain" else [["log", "-1"], ["config", "-z"], ["status", "--porcelain"]])
 
 
 @pytest.mark.parametrize(

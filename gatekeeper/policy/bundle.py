@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import PolicyError, RunError, UsageError, where
-from gatekeeper.gitcmd import absolute_path, git_program
+from gatekeeper.gitcmd import SAFE_GIT, absolute_path, filters_off, git_program
 from gatekeeper.policy.metadata import package_of, parse_metadata
 from gatekeeper.policy.rego_lint import check_source
 from gatekeeper.policy_dir import MANIFEST
@@ -327,9 +327,13 @@ def start_git_state(folder: Path) -> Callable[[], tuple[str | None, bool | None]
     env = {**os.environ, "PATH": absolute_path(os.environ.get("PATH", os.defpath)), "GIT_OPTIONAL_LOCKS": "0"}
     try:
         git = git_program()  # never a `git` a relative PATH entry finds in the checkout
-        commands = ([git, "-C", str(folder), "log", "-1", "--format=%H", "--", "."],
-                    [git, "-C", str(folder), "status", "--porcelain", "--untracked-files=all", "--", "."])
-        running = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env) for c in commands]
+        # The folder may lie in the checkout under review: its .git/config must not start a program (SAFE_GIT, and
+        # no content filter for the files status reads again).
+        running = [subprocess.Popen([git, *SAFE_GIT, "-C", str(folder), "log", "-1", "--format=%H", "--", "."],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)]
+        status = [git, *SAFE_GIT, *filters_off(git, folder, env), "-C", str(folder), "status", "--porcelain",
+                  "--untracked-files=all", "--ignore-submodules=all", "--", "."]
+        running.append(subprocess.Popen(status, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env))
     except (OSError, RunError):
         return lambda: (None, None)
     return lambda: _git_outputs(running)
