@@ -69,7 +69,9 @@ def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str
     if len(data) > MAX_ENVELOPE_BYTES:
         raise AttestationError(f"the envelope is over {MAX_ENVELOPE_BYTES} bytes", where=where)
     try:
-        document = load_json(data, where)
+        document = load_json(data, where, object_pairs_hook=_unique)
+    except _Duplicate as exc:
+        raise AttestationError(f"the envelope holds a duplicate key {exc}", where=where) from None
     except (ValueError, LimitError):
         raise AttestationError("not a JSON DSSE envelope", where=where) from None
     if not isinstance(document, dict) or set(document) != {"payload", "payloadType", "signatures"}:
@@ -79,6 +81,8 @@ def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str
     signatures = document["signatures"]
     if not isinstance(signatures, list) or not 1 <= len(signatures) <= MAX_SIGNATURES:
         raise AttestationError("an envelope needs 1 to 16 signatures", where=where)
+    if not all(isinstance(s, dict) for s in signatures):
+        raise AttestationError("malformed DSSE envelope (a signature that is not an object)", where=where)
     try:
         envelope = Envelope.from_dict({**document, "signatures": [dict(s) for s in signatures]})
         accepted = envelope.verify(list(_keys(trust)), 1)
@@ -90,11 +94,31 @@ def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str
         raise AttestationError("malformed DSSE envelope", where=where) from None
     signer = trust.signers[next(iter(accepted))]
     try:
-        body = load_json(base64.b64decode(document["payload"], validate=True), where)
+        body = load_json(base64.b64decode(document["payload"], validate=True), where, object_pairs_hook=_unique)
+    except _Duplicate as exc:
+        raise AttestationError(f"the signed statement holds a duplicate key {exc}", where=where,
+                               hint="another JSON reader would see another statement behind the same signature"
+                               ) from None
     except (ValueError, LimitError, binascii.Error):
         raise AttestationError("the signed payload is not JSON", where=where) from None
     _check_statement(body, where, predicate_type, sha256)
     return Opened(body, signer)
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object without a key twice: parsers differ on which of two they keep (Python the last)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(repr(key)[:80])
+            seen.add(key)
+    return found
 
 
 def _keys(trust: Trust) -> list[Any]:
