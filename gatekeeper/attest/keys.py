@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gatekeeper.attest.weakkeys import weakness
 from gatekeeper.errors import GatekeeperError, InputFileError, UsageError
 from gatekeeper.lazy_pattern import lazy
 
@@ -66,6 +67,9 @@ def public_key(hex_key: str) -> SSlibKey:
     raw = bytes.fromhex(hex_key)
     if len(raw) != 32:
         raise ValueError("an ed25519 public key has 32 bytes")
+    weak = weakness(raw)
+    if weak is not None:
+        raise ValueError(weak)
     return SSlibKey.from_crypto(Ed25519PublicKey.from_public_bytes(raw))
 
 
@@ -92,11 +96,15 @@ def parse_signer(line: str) -> Signer:
 def parse_trust(text: str, source: str) -> Trust:
     """An allowed-signers file's text → Trust (TrustError at the first bad line)."""
     signers: dict[str, Signer] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
+    # Lines end at LF (CRLF too), as git, ssh-keygen and a reviewer's diff see them: str.splitlines would also end one
+    # at U+2028, a vertical tab or a lone CR, and trust a signer the file shows inside another line or a comment.
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.removesuffix("\r").split("#", 1)[0].strip(" \t")
         if not line:
             continue
         try:
+            if not line.isascii() or not line.replace("\t", " ").isprintable():
+                raise ValueError("a character other than printable ASCII outside a comment")
             signer = parse_signer(line)
         except ValueError as exc:
             raise TrustError(str(exc), where=f"{source}:{number}",
