@@ -5,10 +5,12 @@ Stdlib only: the gate imports this on every run with `--log`.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
 import os
+import stat
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -139,10 +141,17 @@ def append_decision(log: Path, decision: dict[str, Any], *, at: str | None = Non
     log = Path(log)
     try:
         log.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(log, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        # Never through a link: a log in a checkout may be the pull request's link to any file (made if missing).
+        fd = os.open(log, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
     except OSError as exc:
-        raise AuditError(f"cannot open the decision log: {exc.strerror}", where=str(log),
-                         hint="check the folder exists and is writable") from exc
+        linked = exc.errno == errno.ELOOP
+        raise AuditError("the decision log is a symbolic link" if linked else
+                         f"cannot open the decision log: {exc.strerror}", where=str(log),
+                         hint="name the log file itself" if linked else "check the folder exists and is writable"
+                         ) from exc
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise AuditError("the decision log is not a regular file", where=str(log), hint="name a file")
     try:
         # flock, not fcntl record locks: it is per open file, so threads of one process exclude each other too.
         fcntl.flock(fd, fcntl.LOCK_EX)
