@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
+from gatekeeper.attest.envelope import AttestationError, open_statement, read_envelope, sign, statement
 from gatekeeper.attest.keys import Signer, Trust
 from gatekeeper.errors import InputFileError
 
@@ -152,11 +152,8 @@ def _member(signer: Signer, allowed: Sequence[str]) -> bool:
 
 def _one(path: Path, trust: Trust, patch_sha256: str, input_digest: str, moment: datetime) -> Approval:
     where = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise AttestationError(f"cannot read: {exc.strerror}", where=where) from None
-    opened = open_statement(data, trust, where=where, predicate_type=APPROVAL_PREDICATE, sha256=patch_sha256)
+    opened = open_statement(read_envelope(path), trust, where=where, predicate_type=APPROVAL_PREDICATE,
+                            sha256=patch_sha256)
     predicate = opened.predicate
     if predicate.get("inputDigest") != input_digest:
         raise AttestationError("approves another decision (policy input digest differs: other findings, "

@@ -11,8 +11,11 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gatekeeper.attest.keys import Signer, Trust
@@ -58,6 +61,25 @@ def sign(signer: KeySigner, body: Mapping[str, Any]) -> dict[str, Any]:
     envelope = Envelope(payload, PAYLOAD_TYPE, {})
     envelope.sign(signer)
     return envelope.to_dict()
+
+
+def read_envelope(path: Path) -> bytes:
+    """The bytes of the envelope file `path`, read only when it is a regular file and never past the limit: a FIFO
+    would block, a link to /dev/zero never end (AttestationError)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise AttestationError(f"cannot read: {exc.strerror}", where=str(path)) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise AttestationError("not a regular file", where=str(path))
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(MAX_ENVELOPE_BYTES + 1)
+    except OSError as exc:
+        raise AttestationError(f"cannot read: {exc.strerror}", where=str(path)) from None
+    finally:
+        os.close(fd)
+    return data
 
 
 def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str,

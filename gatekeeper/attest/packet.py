@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
+from gatekeeper.attest.envelope import AttestationError, open_statement, read_envelope, sign, statement
 from gatekeeper.attest.facts import PacketAttestation
 from gatekeeper.attest.keys import Trust
 
@@ -36,10 +36,7 @@ def check_packet(packet_file: Path, packet: Mapping[str, Any], trust: Trust) -> 
     found = envelope_path(packet_file)
     if not found.exists():
         return PacketAttestation(False, f"unsigned: no {found.name} beside the packet")
-    try:
-        data = found.read_bytes()
-    except OSError as exc:
-        raise AttestationError(f"cannot read the packet's signature: {exc.strerror}", where=str(found)) from None
+    data = read_envelope(found)
     sha256 = str((packet.get("diff") or {}).get("sha256", ""))
     opened = open_statement(data, trust, where=str(found), predicate_type=PACKET_PREDICATE, sha256=sha256)
     if dict(opened.predicate) != dict(packet):
