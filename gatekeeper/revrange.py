@@ -29,6 +29,7 @@ from gatekeeper.gitobjects import GitObjects, GitObjectsError, remember_commit, 
 TIMEOUT = 120.0
 ANCESTRY_STEPS = 64  # commits read below each side before `git merge-base` is asked instead
 _FULL_ID = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")
+_SHORT_ID = re.compile(r"[0-9a-fA-F]{4,63}")
 # The repository's git folder, object folder, work tree top and prefix.
 _INFO = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-path", "objects", "--show-toplevel",
          "--show-prefix"]
@@ -94,6 +95,7 @@ def resolve_range(text: str, repo: Path) -> RevRange:
         raise RangeError("the repository folder does not exist", where=str(repo))
     env = scrubbed_git_env()
     where = str(repo)
+    _refuse_ambiguous(repo, env, (base, head))
     quick = _in_one(text, repo, env, base, head)
     if quick is not None:
         return quick
@@ -116,6 +118,45 @@ def resolve_range(text: str, repo: Path) -> RevRange:
             raise RangeError(f"unknown revision {rev!r}", where=where, hint=FETCH_HINT)
         commits.append(done.stdout.decode().strip())
     return _resolved(text, base, head, repo, env, (git_dir, objects, top, prefix), commits)
+
+
+def _refuse_ambiguous(repo: Path, env: dict[str, str], names: tuple[str, ...]) -> None:
+    """RangeError when two refs answer to a name (or a ref and an abbreviated commit id): git would pick one by its
+    order (refs/NAME, tags, branches, remote-tracking refs; a ref before an abbreviation), and whoever can push a tag
+    or a branch could make `origin/main` or the pull request's own name mean its commit. One `for-each-ref` for
+    both names; a full commit id is never ambiguous (git takes the object), nor a name that is no ref at all."""
+    stems = {name: _stem(name) for name in names}
+    wanted = {stem: _dwim(stem) for stem in stems.values() if stem}
+    if not wanted:
+        return
+    patterns = sorted({ref for refs in wanted.values() for ref in refs})
+    done = _git(repo, env, ["for-each-ref", "--format=%(refname)", *patterns])
+    existing = set(done.stdout.decode(errors="replace").split("\n")) if done.returncode == 0 else set()
+    for name, stem in stems.items():
+        found = [ref for ref in wanted.get(stem, ()) if ref in existing]
+        if len(found) < 2 and found and _SHORT_ID.fullmatch(stem):
+            objects = _git(repo, env, ["rev-parse", f"--disambiguate={stem}"])
+            found += [f"commit id {stem}…"] if objects.returncode == 0 and objects.stdout.strip() else []
+        if len(found) > 1:
+            raise RangeError(f"the name {name!r} is ambiguous: {' and '.join(found)} both answer to it",
+                             where=str(repo), hint="name the commit by its full id or the ref by its full name "
+                             "(refs/remotes/origin/main)")
+
+
+def _stem(name: str) -> str:
+    """The ref part of a revision (`origin/main` of `origin/main~1^{commit}`); '' for a full id, a pseudo-ref
+    (HEAD, FETCH_HEAD: git reads them from the git folder first) or a search (`:/text`)."""
+    stem = re.split(r"[\^~:]|@\{", name, maxsplit=1)[0]
+    if stem in ("", "@") or _FULL_ID.fullmatch(stem.encode()) or re.fullmatch(r"[A-Z_]*HEAD", stem):
+        return ""
+    return stem
+
+
+def _dwim(stem: str) -> tuple[str, ...]:
+    """The refs git tries for `stem`, in its order (git's ref_rev_parse_rules)."""
+    own = (stem,) if stem.startswith("refs/") else ()
+    return (*own, f"refs/{stem}", f"refs/tags/{stem}", f"refs/heads/{stem}", f"refs/remotes/{stem}",
+            f"refs/remotes/{stem}/HEAD")
 
 
 def _in_one(text: str, repo: Path, env: dict[str, str], base: str, head: str) -> RevRange | None:
