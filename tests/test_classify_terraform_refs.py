@@ -5,11 +5,13 @@ Named from either tree, from the module's folder or one above; a name only the c
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 
 import pytest
 
+from gatekeeper.classify import tfrefs
 from gatekeeper.classify.tfrefs import is_configuration, named_paths
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import patch_files, tree_files
@@ -150,3 +152,31 @@ def test_named_paths(text: str, files: set[str], folders: set[str]) -> None:
 ])
 def test_which_files_are_read(path: str, configuration: bool) -> None:
     assert is_configuration(path) == configuration
+
+
+def test_the_cheap_first_test_of_a_configuration_name_rejects_none() -> None:
+    """is_configuration's first test (none of the endings, no Dockerfile, Containerfile or Vagrantfile in the name)
+    only ever says no where the five tests after it say no too: every configuration name in every case spelling,
+    and 4,000 other names."""
+
+    def full(path: str) -> bool:
+        name = path.rpartition("/")[2]
+        return f"/{path}".endswith(tfrefs.CONFIGURATION_SUFFIXES) or tfrefs.is_dockerfile(path) \
+            or tfrefs.is_machine_definition(path) or tfrefs._PACKER_JSON.fullmatch(name) is not None \
+            or tfrefs._NIX_CONFIGURATION.fullmatch(name) is not None
+
+    stems = ["main", "terragrunt", "packer", "ubuntu.packer", "packer-base", "configuration", "home", "home-manager",
+             "hardware-configuration", "kitchen", ".kitchen.vagrant", "Dockerfile", "app", "Containerfile", "x"]
+    ends = [*tfrefs.CONFIGURATION_SUFFIXES, ".nix", ".yml", ".yaml", ".json", "", ".prod", ".Dockerfile", "file",
+            ".containerfile", ".go", ".md", ".hcl", ".tf.bak", ".txt", ".sh"]
+    names = {f"{stem}{end.lstrip('/')}" for stem in stems for end in ends}
+    names |= {"Vagrantfile", "vagrantfile", "dockerfile", "Dockerfile.dev", "dev.dockerfile", "CONTAINERFILE.x",
+              "file1.go", "Makefile", "profile", "Vagrantfile.local", "app.Containerfile"}
+    names |= {name.upper() for name in list(names)} | {name.swapcase() for name in list(names)}
+    rng = random.Random(14)
+    letters = "abcdefgklmnoprstuvwxyzFKT.-_"
+    names |= {"".join(rng.choice(letters) for _ in range(rng.randint(1, 12))) for _ in range(4000)}
+    for name in sorted(names):
+        for path in (name, f"infra/{name}", f"a/b/{name}"):
+            assert tfrefs.is_configuration(path) == full(path), path
+    assert sum(full(name) for name in names) > 100  # the corpus holds configurations

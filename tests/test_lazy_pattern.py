@@ -26,7 +26,7 @@ from hypothesis.strategies._internal.lazy import unwrap_strategies
 from hypothesis.strategies._internal.strings import OneCharStringStrategy
 
 import gatekeeper
-from gatekeeper.lazy_pattern import _Lazy, alternatives, lazy, required_literal
+from gatekeeper.lazy_pattern import _Lazy, alternatives, lazy, line_starts, required_literal
 
 
 def _package_patterns() -> list[tuple[str, _Lazy]]:
@@ -49,7 +49,8 @@ def _package_patterns() -> list[tuple[str, _Lazy]]:
     return found
 
 
-PATTERNS = [(name, p) for name, p in _package_patterns() if required_literal(p._source, p._flags) is not None]
+PATTERNS = [(name, p) for name, p in _package_patterns()
+            if required_literal(p._source, p._flags) is not None or line_starts(p._source, p._flags) is not None]
 
 
 @pytest.mark.parametrize(
@@ -196,3 +197,35 @@ def test_alternatives_are_every_text_a_finite_pattern_matches(pattern: str | byt
     assert alternatives(pattern) == texts
     for text in texts or ():
         assert re.fullmatch(pattern, text) is not None
+
+
+@pytest.mark.parametrize(("source", "flags", "starts"), [
+    (r"^version[ \t]*:", re.M, ("version",)),
+    (r"(?m)^(?:steps|jobs|pr)[ \t]*:", 0, ("steps", "jobs", "pr")),
+    (r"""^["']?on["']?[ \t]*:""", re.M, ("on", 'on"', "on'", '"on', '"on"', "\"on'", "'on", "'on\"", "'on'")),
+    (rb"^FROM[ \t]", re.M, (b"FROM ", b"FROM\t")),
+    (r"^(?:a|)x", re.M, ("ax", "x")),
+    (r"^[ \t]+version", re.M, None),  # indented: no text right at the line's start
+    (r"^(?:|a)", re.M, None),  # an empty start
+    (r"^version", 0, None),  # the start of the text only: `re` finds that at once
+    (r"^version", re.M | re.I, None),
+    (r"^a|^b", re.M, ("a", "b")),  # re reads it as ^[ab]
+    (r"\Aversion", re.M, None),
+])
+def test_line_starts(source: str | bytes, flags: int, starts: tuple[str | bytes, ...] | None) -> None:
+    assert line_starts(source, flags) == starts
+
+
+def test_line_guard_finds_what_re_finds() -> None:
+    """Matches at the text's start, after a newline, never mid-line; `pos` and `endpos` as `re` reads them (a match
+    at pos needs the newline before it, which lies before pos)."""
+    source = r"^(?:jobs|steps)[ \t]*:"
+    pattern, compiled = lazy(source, re.M), re.compile(source, re.M)
+    texts = ["jobs:", "x\njobs:", "xjobs:\n", "  jobs:\nsteps :", "a\n\nsteps:\n", "jobs", "\njob", "steps:jobs:"]
+    for text in texts:
+        for pos in range(-1, len(text) + 2):
+            for endpos in range(-1, len(text) + 2):
+                got, expected = pattern.search(text, pos, endpos), compiled.search(text, pos, endpos)
+                assert (got.span() if got else None) == (expected.span() if expected else None), (text, pos, endpos)
+    lock = '{\n  "name": "web",\n  "version": "1.0.0",\n  "jobs": []\n}\n' * 2000
+    assert pattern.search(lock) is None and compiled.search(lock) is None

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gatekeeper.classify import gitlabincludes, localactions, treereads
+from gatekeeper.classify.change import folded
 from gatekeeper.gitobjects import TreeEntry
 
 
@@ -69,3 +70,20 @@ def test_local_actions_past_the_bound_are_everything() -> None:
     found, _ = walk({".github/workflows/ci.yml": workflow, "actions/a0/action.yml": "runs:\n  using: node20\n"},
                     treereads.local_actions)
     assert found == {"actions/a0": ".github/workflows/ci.yml"}
+
+
+def test_the_spelling_index_folds_every_path_as_folded_does() -> None:
+    """_spellings folds a plain ASCII path by lower() and keeps each path's fold for the next tree: the index is the
+    one `folded` gives, for plain paths and for every kind of other spelling, in both trees that share paths."""
+    paths = ["Tools/Setup/Action.YML", "tools/setup/action.yml", ".GitLab-CI.yml", "ci/Build.SH", "a/b.",
+             "a/b ", "a\\b", "ci/cafe\u0301.sh", "ci/caf\u00e9.sh", ".git\u200chub/workflows/x.yml", "STRASSE/x",
+             "stra\u00dfe/x", "docs/./x.md", "x/ /y", "K\u212aLVIN.txt", "kelvin.txt"]
+    entry = TreeEntry("100644", "0" * 40)
+    base = {path: entry for path in paths}
+    head = {**{path: entry for path in paths[::2]}, "new/Only.txt": entry}
+    for tree in (base, head):
+        expected: dict[str, list[str]] = {}
+        for path in tree:
+            expected.setdefault(folded(path), []).append(path)
+        assert treereads._spellings(tree) == expected
+    assert len(treereads._spellings(base)) < len(base)  # some paths share a spelling

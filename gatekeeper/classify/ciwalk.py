@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import partial
 from typing import NamedTuple
 
 from gatekeeper.classify import ciforms, ciimports, ciruns, dockerbuilds, dockerrefs, localactions
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
+from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflows, walked
 from gatekeeper.gitobjects import TreeEntry
 
@@ -37,11 +39,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
     wild = 0
     try:
+        defines = partial(_defines, rules)  # one object for every tree: each path of them all is tested once
         for tree in trees:
             imports = _Imports(found)
-            queue = [(path, path) for path, entry in tree.items() if entry.mode in _FILE_MODES and (
-                ciruns.is_definition(path) or ciforms.is_hook(path)
-                or (rules is not None and _pipeline_by_rules(path, rules)))]
+            queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             # a CI folder's script is read as the scripts it runs are: a bundle past what is read is no bound
             scripts_run = {path for path, _ in queue if not ciruns.is_yaml(path) and not ciruns.is_definition(path)}
             queue += [(path, path) for path in linked_workflows(tree, read_blob)]
@@ -177,6 +178,12 @@ def reaches(pattern: str, path: str) -> bool:
     if ciruns.ANY not in pattern:
         return pattern == path
     return re.fullmatch(".*".join(map(re.escape, pattern.split(ciruns.ANY))), path, re.DOTALL) is not None
+
+
+def _defines(rules: RuleSet | None, path: str) -> bool:
+    """What ci_runs starts its walk of a tree from: a CI definition, a hook, a pipeline the path `rules` know."""
+    return ciruns.is_definition(path) or ciforms.is_hook(path) or (
+        rules is not None and _pipeline_by_rules(path, rules))
 
 
 def _pipeline_by_rules(path: str, rules: RuleSet) -> bool:

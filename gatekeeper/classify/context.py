@@ -23,14 +23,8 @@ from gatekeeper.classify.composerefs import is_compose
 from gatekeeper.classify.depsyaml import generic_keys, unsettled
 from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.lowering import lower_with_proof
-from gatekeeper.classify.markers import (
-    CONFIG_EXTENSIONS,
-    NOT_LISTED,
-    MarkerHit,
-    MarkerIndex,
-    extension,
-    test_file,
-)
+from gatekeeper.classify.markers import CONFIG_EXTENSIONS, NOT_LISTED, MarkerHit, MarkerIndex, extension, test_file
+from gatekeeper.classify.programfiles import settled_program
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.shapes import inventory_named, inventory_script
 from gatekeeper.classify.sniff import (
@@ -134,14 +128,16 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
     # Fast path, inlined: a large change is mostly source files no tier reads and no marker claims.
     markers = bool(context.markers)
     programs = context.programs  # a patch's source files may show an IaC library's import
+    catch_all = rules.rules[-1].id
     out = []
     for item in files:
         change = item.change
-        # (The tests cheapest first: under `--tree` every source file of a program's language takes the slow path.)
+        # (The tests cheapest first; a program's source file past them only where a reader may claim it: programfiles.)
         if (not markers and change.old_path is None and item.bucket != "deps"
-                and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS)
                 and not _config_type(change.path) and not is_script(change.path) and not inventory_named(change.path)
-                and not is_archive(change.path)):
+                and not is_archive(change.path)
+                and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS
+                         and not item.rule.startswith(FINAL_RULES) and not settled_program(item, catch_all, context))):
             out.append(item)
         else:
             out.append(_refine_one(item, rules, context))

@@ -177,7 +177,7 @@ def is_installer(path: str) -> bool:
             or name.endswith((".dockerfile", ".containerfile", ".gitlab-ci.yml", ".gitlab-ci.yaml")):
         return True
     extension = name.rpartition(".")[2] if "." in name.lstrip(".") else ""
-    return path.lower().startswith(_CI_FOLDERS) and extension in _CI_EXTENSIONS
+    return extension in _CI_EXTENSIONS and path.lower().startswith(_CI_FOLDERS)  # the type first: most paths fail it
 
 
 _NOT_REQUIREMENTS = frozenset({"long_description", "description", "version", "license", "license_file",

@@ -83,6 +83,11 @@ _NIX_COMMENT = re.compile(r"/\*.*?\*/|#[^\n]*", re.DOTALL)
 _MACHINE_DEFINITION = re.compile(r"Vagrantfile|\.?kitchen(?:\.[^/]+)?\.ya?ml")
 
 
+# What the name of every configuration that is no Dockerfile, Containerfile or Vagrantfile ends with, case aside:
+# CONFIGURATION_SUFFIXES, a Test Kitchen file (YAML), a Packer JSON template, a Nix configuration.
+_CONFIGURATION_ENDINGS = ("tf", "tofu", "hcl", "bicep", "json", "tfvars", "yml", "yaml", "nix")
+
+
 def is_machine_definition(path: str) -> bool:
     """A Vagrantfile or a Test Kitchen settings file (`kitchen.yml`, `.kitchen.vagrant.yml`) by its name."""
     return _MACHINE_DEFINITION.fullmatch(path.rpartition("/")[2]) is not None
@@ -91,6 +96,10 @@ def is_machine_definition(path: str) -> bool:
 def is_configuration(path: str) -> bool:
     """A Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file, a Dockerfile, a Vagrantfile or a Test Kitchen
     file, which may read or run files by path."""
+    lower = path.rpartition("/")[2].lower()
+    if not lower.endswith(_CONFIGURATION_ENDINGS) and "dockerfile" not in lower and "containerfile" not in lower \
+            and "vagrantfile" not in lower:
+        return False  # most paths of a tree (every one of both trees is asked): C-speed tests, not five calls
     return f"/{path}".endswith(CONFIGURATION_SUFFIXES) or is_dockerfile(path) or is_machine_definition(path) \
         or _PACKER_JSON.fullmatch(path.rpartition("/")[2]) is not None \
         or _NIX_CONFIGURATION.fullmatch(path.rpartition("/")[2]) is not None

@@ -32,8 +32,9 @@ _LAST: list[_Tested] = []  # the trees of the context read last (one gate's), wi
 
 
 def where(trees: tuple[Tree, ...], tree: Tree, test: Test) -> list[str]:
-    """The paths of `tree`, one of `trees`, that `test` accepts, in `tree`'s order. `test` must be a module-level
-    function of the path alone (its answers are kept for the trees read last, by the function)."""
+    """The paths of `tree`, one of `trees`, that `test` accepts, in `tree`'s order. `test` must be a function of the
+    path alone, the same object for each tree of `trees` (its answers are kept for the trees read last, by the
+    function: a module-level one, or a `partial` made once for a walk of the trees, ciwalk.ci_runs)."""
     if len(trees) < 2 or not any(tree is listed for listed in trees):
         return [path for path in tree if test(path)]
     tested = _LAST[0] if _LAST else None

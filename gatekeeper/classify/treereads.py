@@ -19,7 +19,7 @@ from gatekeeper.classify import (
     localactions,
     pipinstalls,
 )
-from gatekeeper.classify.change import folded
+from gatekeeper.classify.change import folded, plain_spelling
 from gatekeeper.classify.markers import KUSTOMIZATIONS
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import folder_at, opened
@@ -74,6 +74,8 @@ def walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read
 # The spelling index of the trees walked last: a gate's walks (GitLab includes, local actions, requirements includes)
 # each miss a file in the same two trees, and folding every path of a 10,000-file tree costs ~25 ms a time.
 _FOLDED: list[tuple[Tree, int, dict[str, list[str]]]] = []
+_FOLDS: dict[str, str] = {}  # every path of the trees indexed last, folded (path strings are the trees' own)
+_FOLDS_MAX = 200_000
 
 
 def _spellings(tree: Tree) -> dict[str, list[str]]:
@@ -82,9 +84,15 @@ def _spellings(tree: Tree) -> dict[str, list[str]]:
     for known, size, kept in _FOLDED:
         if known is tree and size == len(tree):
             return kept
+    if len(_FOLDS) > _FOLDS_MAX:
+        _FOLDS.clear()
     index: dict[str, list[str]] = {}
     for listed in tree:
-        index.setdefault(folded(listed), []).append(listed)
+        spelled = _FOLDS.get(listed)  # BASE and HEAD share most of their paths: each folded once
+        if spelled is None:
+            # A plain ASCII path folds to its lower case (casefold is lower(), NFC changes nothing): no calls.
+            spelled = _FOLDS[listed] = listed.lower() if plain_spelling(listed) else folded(listed)
+        index.setdefault(spelled, []).append(listed)
     _FOLDED[:] = [(tree, len(tree), index), *_FOLDED[:3]]
     return index
 
