@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from gatekeeper.bounded import load_json
 from gatekeeper.deps import nuget, tools
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, PartlyShown
 from gatekeeper.deps.pypi import spec_of
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
@@ -107,12 +107,19 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
     moved between sections; any other edit of a name in two places may be such a move and is refused."""
     edits: dict[str, dict[tuple[int, int], tuple[list[Dependency], list[Dependency]]]] = {}
     sections: tuple[dict[str, str], dict[str, str]] = ({}, {})  # name → the section its line shows, per side
+    unshown: list[str] = []  # what lines read only as far as their hunk shows cannot show (PartlyShown)
     for number, (old, new, old_blocks, new_blocks) in enumerate(hunks(data)):
         for which, side, blocks in ((0, old, old_blocks), (1, new, new_blocks)):
             for index, (line, changed) in enumerate(side):
                 if not changed or _BLANK.match(line):
                     continue
-                for pair in reader(side, index):
+                try:
+                    pairs = reader(side, index)
+                except PartlyShown as exc:
+                    pairs = exc.pairs
+                    if str(exc) not in unshown:
+                        unshown.append(str(exc))
+                for pair in pairs:
                     named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
                     tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
                     alias = pair[4] if len(pair) > 4 else ""  # the file's own name for it (a catalog's key)
@@ -140,6 +147,8 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
             raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
         sides[0].extend(shown[0][0])
         sides[1].extend(shown[0][1])
+    if unshown:  # named as far as shown; the rest is a `partial` problem beside them
+        raise PartialEdits("; ".join(unshown[:3]) + ("; …" if len(unshown) > 3 else ""), sides)
     return sides
 
 

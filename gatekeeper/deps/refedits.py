@@ -24,22 +24,13 @@ from collections.abc import Callable
 from gatekeeper.deps import edits, hunklines
 from gatekeeper.deps.edits import Side
 from gatekeeper.deps.loaders import load_toml
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
 from gatekeeper.lazy_pattern import lazy
 
 Found = tuple[list[Dependency], list[Dependency]]
 Moved = dict[str, tuple[list[str], list[str]]]  # key or property → its (old, new) values the changed lines show
 KeyReader = Callable[[Side, int], "tuple[str, str] | None"]  # a changed line's (key, value), None for another line
 UseReader = Callable[[Side, int], "tuple[str, str, str] | None"]  # a line's (key it uses, package, alias)
-
-
-class PartialEdits(ManifestError):
-    """Hunks read as far as they show, with what they cannot show (`msg`): the caller reports `found` and a
-    `partial` problem."""
-
-    def __init__(self, msg: str, found: Found) -> None:
-        super().__init__(msg)
-        self.found = found
 
 
 _VERSION_KEY = lazy(r"""^\s*([A-Za-z0-9_-]+)\s*=\s*"([^"\\]*)"\s*(?:#.*)?$""")
