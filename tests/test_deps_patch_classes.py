@@ -109,6 +109,37 @@ def test_pubspec_line_says_what_it_cannot_show() -> None:
     assert not isinstance(refused.value, PartlyShown)
 
 
+# plus_plugins' SDK raise: its `dependencies:` sorted anew beside the bumps (`clock` moved from last to first).
+PUB_SORTED = [" dependencies:", "+  clock: ^1.1.2", "-  ffi: ^2.0.1", "+  ffi: ^2.2.0", "   flutter:", "     sdk: flutter",
+              "-  win32: ^5.5.3", "-  clock: ^1.1.1", "+  win32: ^6.0.0", " "]
+
+
+def test_a_pubspec_section_sorted_anew_beside_bumps_is_one_edit_per_name() -> None:
+    delta = _patch("pubspec.yaml", PUB_SORTED, start=30)
+    assert moves(delta) == {("pub", "clock", "^1.1.1", "^1.1.2"), ("pub", "ffi", "^2.0.1", "^2.2.0"),
+                            ("pub", "win32", "^5.5.3", "^6.0.0")}
+    assert not delta.problems
+
+
+def test_a_name_moved_between_places_whose_section_is_not_shown_on_both_sides_is_refused() -> None:
+    # `clock` leaves dependencies and comes back under dev_dependencies: a scope move, never a bump
+    across = [" dependencies:", "-  clock: ^1.1.1", "   ffi: ^2.2.0", " dev_dependencies:", "+  clock: ^1.1.2"]
+    # the first place's header is above the hunk: its section is not known to be the second's
+    hidden = ["-  clock: ^1.1.1", "   ffi: ^2.2.0", " ", " dependencies:", "+  clock: ^1.1.2"]
+    for hunk in (across, hidden):
+        delta = _patch("pubspec.yaml", hunk)
+        assert not delta.changes and partial(delta, "pubspec.yaml"), hunk
+
+
+def test_a_cargo_inline_table_with_the_old_default_features_spelling_is_read() -> None:
+    hunk = [" [dev-dependencies]", "-criterion = { version = \"0.3.6\", default_features = false }",
+            "+criterion = { version = \"0.5.1\", default_features = false }", " log = \"0.4.17\""]
+    delta = _patch("Cargo.toml", hunk)
+    assert moves(delta) == {("cargo", "criterion", "0.3.6", "0.5.1")} and not delta.problems
+    swapped = [hunk[0], hunk[1], "+criterion = { git = \"https://example.invalid/c\", default_features = false }"]
+    assert not _patch("Cargo.toml", swapped).changes
+
+
 MISE_BUMP = ["  # pinned: the measuring instrument", "-\"github:jdx/tak\" = \"0.0.4\"",
              "+\"github:jdx/tak\" = \"v0.0.5\"", " aube = \"latest\""]
 

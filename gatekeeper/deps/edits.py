@@ -45,7 +45,8 @@ _RANGE_PART = r"(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]
 RANGE = lazy(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
 # Keys of a package's own metadata that hold a version but name no dependency.
 _OWN_KEYS = frozenset({"version", "name", "edition", "rust-version", "requires-python", "python", "php"})
-CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "public"})
+# `default_features`: the spelling Cargo accepted before edition 2024 (tokio-rs/tracing's `criterion` entries)
+CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "default_features", "public"})
 _POETRY_TABLE_KEYS = frozenset({"version", "extras", "optional", "python", "markers", "allow-prereleases"})
 _POETRY_HEADER = lazy(r"^\[tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w.-]+\.dependencies)\]\s*$")
 _TOML_HEADER = lazy(r"^\s*\[")
@@ -144,6 +145,13 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
             raise ManifestError(f"{name!r}: an alias the hunk does not show on both sides")
         if len(shown) > 1 and (any(len(old) != 1 or len(new) != 1 for old, new in shown)
                                or len({(old[0], new[0]) for old, new in shown}) != 1):
+            was, now = [d for old, _ in shown for d in old], [d for _, new in shown for d in new]
+            if len(was) == len(now) == 1 and sections[0].get(name) and sections[0].get(name) == sections[1].get(name):
+                # removed in one place and written in another of the section the hunks show on both sides (a
+                # section sorted anew beside bumps, plus_plugins' pubspecs): one edit, its scope unmoved
+                sides[0].extend(was)
+                sides[1].extend(now)
+                continue
             raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
         sides[0].extend(shown[0][0])
         sides[1].extend(shown[0][1])
