@@ -110,8 +110,8 @@ def test_pubspec_line_says_what_it_cannot_show() -> None:
 
 
 # plus_plugins' SDK raise: its `dependencies:` sorted anew beside the bumps (`clock` moved from last to first).
-PUB_SORTED = [" dependencies:", "+  clock: ^1.1.2", "-  ffi: ^2.0.1", "+  ffi: ^2.2.0", "   flutter:", "     sdk: flutter",
-              "-  win32: ^5.5.3", "-  clock: ^1.1.1", "+  win32: ^6.0.0", " "]
+PUB_SORTED = [" dependencies:", "+  clock: ^1.1.2", "-  ffi: ^2.0.1", "+  ffi: ^2.2.0", "   flutter:",
+              "     sdk: flutter", "-  win32: ^5.5.3", "-  clock: ^1.1.1", "+  win32: ^6.0.0", " "]
 
 
 def test_a_pubspec_section_sorted_anew_beside_bumps_is_one_edit_per_name() -> None:
