@@ -16,6 +16,10 @@ cannot show is said, and the `deps` policy reviews it.
   from a patch it was named by its own name **with no problem**, so the policy allowed it as an upgrade of a "package"
   the patch never showed. Now the modules whose unchanged lines near it in the hunk use it are named, else its own
   name, beside a `partial` problem: its other uses are not in the patch.
+- A pom.xml `<version>` whose `<artifactId>` holds a property the hunk does not define (jenkinsci's
+  `bom-${jenkins.baseline}.x`): it was named as written with no problem, a name no advisory matches, so an in-level
+  bump was allowed; now beside a `partial` problem.
+- A section sorted anew beside bumps (plus_plugins) and Cargo's `default_features` spelling (tokio-rs/tracing).
 - Unchanged, by design: a Gradle `[versions]` key or a POM property whose uses are outside the hunk is a `partial`
   problem naming the key alone (no library is guessed from a key's name).
 """
@@ -184,6 +188,19 @@ def test_an_sbt_definition_names_the_modules_the_hunk_shows_using_it() -> None:
     side = [(line[1:], line[0] != " ") for line in SBT_DEFINITIONS + uses if line[0] != "-"]
     with pytest.raises(PartlyShown):
         sbt_line(side, 1)
+
+
+def test_a_pom_dependency_whose_artifact_id_holds_a_property_is_named_as_written_and_reviewed() -> None:
+    hunk = ["       <dependency>", "         <groupId>io.jenkins.tools.bom</groupId>",
+            "         <artifactId>bom-${jenkins.baseline}.x</artifactId>",
+            "-        <version>6166.va_a_8b_5eda_8ef5</version>", "+        <version>6453.v115ff6f496dd</version>",
+            "         <scope>import</scope>"]
+    delta = _patch("pom.xml", hunk)
+    assert moves(delta) == {("maven", "io.jenkins.tools.bom:bom-${jenkins.baseline}.x", "6166.va_a_8b_5eda_8ef5",
+                             "6453.v115ff6f496dd")}
+    assert "hold a property the hunk does not define" in _problem(delta, "pom.xml")
+    plain = [line.replace("bom-${jenkins.baseline}.x", "bom-2.541.x") for line in hunk]
+    assert not _patch("pom.xml", plain).problems
 
 
 def test_a_gradle_versions_key_without_its_entries_still_names_no_library() -> None:

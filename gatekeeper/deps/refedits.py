@@ -24,7 +24,7 @@ from collections.abc import Callable
 from gatekeeper.deps import edits, hunklines
 from gatekeeper.deps.edits import Side
 from gatekeeper.deps.loaders import load_toml
-from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, PartlyShown
 from gatekeeper.lazy_pattern import lazy
 
 Found = tuple[list[Dependency], list[Dependency]]
@@ -132,7 +132,12 @@ def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
         # `&#49;.0.0` is 1.0.0 to Maven: read literally it would order nothing (or hide a vulnerable version from the
         # advisories)
         raise ManifestError(f"an XML character reference in a dependency: {line.strip()[:80]!r}")
-    return [(pom_owner(side, index), m.group(2))]
+    owner = pom_owner(side, index)
+    if "${" in owner:
+        # `bom-${jenkins.baseline}.x` (jenkinsci's plugin POMs): named as written, which no advisory matches and no
+        # reader can tell from another artifact; the property is defined where the hunk does not reach
+        raise PartlyShown(f"coordinates {owner[:80]!r} hold a property the hunk does not define", [(owner, m.group(2))])
+    return [(owner, m.group(2))]
 
 
 _OWNER_REACH = 64  # lines a `<version>`'s element may span above it: a longer walk is refused, never quadratic
