@@ -169,7 +169,10 @@ def test_pubspec_edits_that_fail_closed(repo: GitRepo, old: str, new: str) -> No
 
 def test_pubspec_line_whose_section_the_hunk_hides_fails_closed(repo: GitRepo) -> None:
     head = PUBSPEC.replace("url_launcher: ^6.1.1", "url_launcher: ^6.2.0")
-    assert _partial(_patch(repo, "app/pubspec.yaml", PUBSPEC, head))  # `dependencies:` is 9 lines up
+    hidden = _patch(repo, "app/pubspec.yaml", PUBSPEC, head)  # `dependencies:` is 9 lines up
+    # named as far as the hunk shows it, beside a `partial` problem: which section (its scope) is not shown
+    assert _seen(hidden) == [("url_launcher", "^6.1.1", "^6.2.0", "upgraded")]
+    assert [p.kind for p in hidden.problems] == ["partial"] and "scope unknown" in hidden.problems[0].msg
     assert _seen(_patch(repo, "app/pubspec.yaml", PUBSPEC, head, 12)) == [
         ("url_launcher", "^6.1.1", "^6.2.0", "upgraded")]
 

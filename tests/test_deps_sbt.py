@@ -80,8 +80,6 @@ def _edit(tmp_path: Path, path: str, edit: dict[str, str]) -> tuple[GitRepo, str
     ("project/plugins.sbt", {'"sbt-scalafmt" % "2.5.2"': '"sbt-scalafmt" % "2.5.4"'}, "org.scalameta:sbt-scalafmt",
      "2.5.2", "2.5.4"),
     ("project/build.properties", {"1.10.0": "1.10.2"}, "org.scala-sbt:sbt", "1.10.0", "1.10.2"),
-    ("build.sbt", {'Scala213 = "2.13.14"': 'Scala213 = "2.13.15"'}, "org.scala-lang:scala-library", "2.13.14",
-     "2.13.15"),
 ])
 def test_a_literal_bump_is_read_from_the_tree_and_the_patch(tmp_path: Path, path: str, edit: dict[str, str],
                                                             name: str, old: str, new: str) -> None:
@@ -90,12 +88,26 @@ def test_a_literal_bump_is_read_from_the_tree_and_the_patch(tmp_path: Path, path
         assert moves(delta) == {("maven", name, old, new)} and not delta.problems, delta
 
 
+def test_a_scala_version_definition_is_the_scala_library_and_from_the_patch_a_problem(tmp_path: Path) -> None:
+    repo, base, head = _edit(tmp_path, "build.sbt", {'Scala213 = "2.13.14"': 'Scala213 = "2.13.15"'})
+    tree, patch = _tree(repo, base, head), _patch(repo, base, head)
+    for delta in (tree, patch):
+        assert moves(delta) == {("maven", "org.scala-lang:scala-library", "2.13.14", "2.13.15")}, delta
+    assert not tree.problems
+    # its uses (`scalaVersion := Scala213`) are below the hunk: named by the convention, reviewed (tests/
+    # test_deps_patch_classes.py)
+    assert [p.kind for p in patch.problems] == ["partial"] and "Scala213" in patch.problems[0].msg
+
+
 def test_a_definition_moves_every_module_of_its_file_in_the_tree(tmp_path: Path) -> None:
     repo, base, head = _edit(tmp_path, "project/Dependencies.scala", {'circe = "0.14.9"': 'circe = "0.14.10"'})
     assert moves(_tree(repo, base, head)) == {("maven", "io.circe:circe-generic", "0.14.9", "0.14.10"),
                                               ("maven", "io.circe:circe-parser", "0.14.9", "0.14.10")}
-    # the hunk shows the definition, not its uses: reported by its own name
-    assert moves(_patch(repo, base, head)) == {("maven", "circe", "0.14.9", "0.14.10")}
+    # the hunk shows the definition and one use (`circeGeneric`, three lines below): that module is named, beside a
+    # `partial` problem for the uses it does not show
+    patch = _patch(repo, base, head)
+    assert moves(patch) == {("maven", "io.circe:circe-generic", "0.14.9", "0.14.10")}
+    assert [p.kind for p in patch.problems] == ["partial"] and "other uses" in patch.problems[0].msg
 
 
 def test_a_definition_used_nowhere_in_its_file_is_reported_by_its_name() -> None:

@@ -177,12 +177,13 @@ def test_mise_tools_tree_and_patch(tmp_path: Path, path: str, edit: dict[str, st
         assert moves(delta) == {("tool", name, old, new)} and not delta.problems, delta
 
 
-def test_a_mise_entry_below_the_hunks_header_is_read_whole_and_refused_from_its_hunk(tmp_path: Path) -> None:
+def test_a_mise_entry_below_the_hunks_header_is_read_whole_and_named_partly_from_its_hunk(tmp_path: Path) -> None:
     repo, base, head = edited_commits(tmp_path, {"mise.toml": MISE},
                                       {"mise.toml": {'"npm:prettier" = "3.3.3"': '"npm:prettier" = "3.4.2"'}})
     assert moves(_tree(repo, base, head)) == {("tool", "npm:prettier", "3.3.3", "3.4.2")}
     patch = _patch(repo, base, head)
-    assert _partial(patch, "mise.toml") and not patch.changes
+    # named as a tool, its table unknown: a `partial` problem beside it (tests/test_deps_patch_classes.py)
+    assert _partial(patch, "mise.toml") and moves(patch) == {("tool", "npm:prettier", "3.3.3", "3.4.2")}
 
 
 def test_mise_inline_tables_and_lists_are_read_whole() -> None:

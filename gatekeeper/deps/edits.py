@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from gatekeeper.bounded import load_json
 from gatekeeper.deps import nuget, tools
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, PartlyShown
 from gatekeeper.deps.pypi import spec_of
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
@@ -45,7 +45,8 @@ _RANGE_PART = r"(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]
 RANGE = lazy(rf"^{_RANGE_PART}(?:\s*(?:\|\|?|,|\s-\s|\s)\s*{_RANGE_PART})*$")
 # Keys of a package's own metadata that hold a version but name no dependency.
 _OWN_KEYS = frozenset({"version", "name", "edition", "rust-version", "requires-python", "python", "php"})
-CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "public"})
+# `default_features`: the spelling Cargo accepted before edition 2024 (tokio-rs/tracing's `criterion` entries)
+CARGO_TABLE_KEYS = frozenset({"version", "features", "optional", "default-features", "default_features", "public"})
 _POETRY_TABLE_KEYS = frozenset({"version", "extras", "optional", "python", "markers", "allow-prereleases"})
 _POETRY_HEADER = lazy(r"^\[tool\.poetry\.(?:(?:dev-)?dependencies|group\.[\w.-]+\.dependencies)\]\s*$")
 _TOML_HEADER = lazy(r"^\s*\[")
@@ -107,12 +108,19 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
     moved between sections; any other edit of a name in two places may be such a move and is refused."""
     edits: dict[str, dict[tuple[int, int], tuple[list[Dependency], list[Dependency]]]] = {}
     sections: tuple[dict[str, str], dict[str, str]] = ({}, {})  # name → the section its line shows, per side
+    unshown: list[str] = []  # what lines read only as far as their hunk shows cannot show (PartlyShown)
     for number, (old, new, old_blocks, new_blocks) in enumerate(hunks(data)):
         for which, side, blocks in ((0, old, old_blocks), (1, new, new_blocks)):
             for index, (line, changed) in enumerate(side):
                 if not changed or _BLANK.match(line):
                     continue
-                for pair in reader(side, index):
+                try:
+                    pairs = reader(side, index)
+                except PartlyShown as exc:
+                    pairs = exc.pairs
+                    if str(exc) not in unshown:
+                        unshown.append(str(exc))
+                for pair in pairs:
                     named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
                     tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
                     alias = pair[4] if len(pair) > 4 else ""  # the file's own name for it (a catalog's key)
@@ -137,9 +145,18 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
             raise ManifestError(f"{name!r}: an alias the hunk does not show on both sides")
         if len(shown) > 1 and (any(len(old) != 1 or len(new) != 1 for old, new in shown)
                                or len({(old[0], new[0]) for old, new in shown}) != 1):
+            was, now = [d for old, _ in shown for d in old], [d for _, new in shown for d in new]
+            if len(was) == len(now) == 1 and sections[0].get(name) and sections[0].get(name) == sections[1].get(name):
+                # removed in one place and written in another of the section the hunks show on both sides (a
+                # section sorted anew beside bumps, plus_plugins' pubspecs): one edit, its scope unmoved
+                sides[0].extend(was)
+                sides[1].extend(now)
+                continue
             raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
         sides[0].extend(shown[0][0])
         sides[1].extend(shown[0][1])
+    if unshown:  # named as far as shown; the rest is a `partial` problem beside them
+        raise PartialEdits("; ".join(unshown[:3]) + ("; …" if len(unshown) > 3 else ""), sides)
     return sides
 
 

@@ -34,7 +34,7 @@ from gatekeeper.deps import bazel, kustomize, precommit
 from gatekeeper.deps.docker import image_version
 from gatekeeper.deps.edits import RANGE, Side
 from gatekeeper.deps.loaders import load_toml
-from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.model import ManifestError, PartlyShown
 from gatekeeper.deps.toolfiles import parse_compose
 from gatekeeper.deps.tools import TOOL, VERSIONISH
 from gatekeeper.lazy_pattern import lazy
@@ -47,6 +47,8 @@ _REPO = lazy(r"""^(\s*)(-\s+)repo:\s*(["']?)([^"'\s#]+)\3\s*(?:#.*)?$""")
 # lazy `[^"'#]*?` this replaces split a value's blanks every way against the `\s*` after it, cubic in a line of them.
 _PUB_ENTRY = lazy(r"""^( +)([A-Za-z_][A-Za-z0-9_]*):\s*+(["']?)((?:[^"'#\s]++(?:\s++[^"'#\s]++)*+)?)\3\s*+(?:#.*)?$""")
 _PUB_SECTIONS = {"dependencies": "runtime", "dev_dependencies": "dev"}
+# `environment:`'s keys: the SDK constraints (a package of these names would be an SDK dependency, `sdk: flutter`)
+_PUB_SDKS = frozenset({"sdk", "flutter"})
 _TOP_KEY = lazy(r"^([A-Za-z_][\w-]*):\s*(?:#.*)?$")
 _COMMENT = lazy(r"^\s*(?:#.*)?$")
 _CHANNEL = lazy(r"""^\s*channel\s*=\s*(["'])([^"']+)\1\s*(?:#.*)?$""")
@@ -143,9 +145,20 @@ def pubspec_line(side: Side, index: int) -> list[tuple[str, ...]]:
             break  # the line is a key nested under another entry (`version:` of a hosted source, say)
         top = _TOP_KEY.match(above)
         section = top.group(1) if top is not None else ""
+        if section == "environment" and m.group(2) in _PUB_SDKS:
+            # the SDK's constraint, no package (the whole-file reader reads none), yet build settings beside versions
+            raise PartlyShown(f"environment's {m.group(2)} constraint moves: not a dependency; review it", [])
         if section not in _PUB_SECTIONS:
-            break  # `dependency_overrides:` (an override section), `environment:`, …
+            break  # `dependency_overrides:` (an override section), `environment:`'s other keys, …
         return [(f"{section}|{m.group(2)}", m.group(4).strip())]
+    else:
+        if indent == 2 and m.group(2) not in _PUB_SDKS:
+            # Every line the hunk shows above sits at least as deep: an entry of a top-level map whose key is above
+            # the hunk. The package and its constraint are shown; not whether the map is `dependencies`,
+            # `dev_dependencies` or `dependency_overrides` (nor that no block scalar above holds the line).
+            raise PartlyShown(f"the hunk does not show the section of {m.group(2)[:80]!r} (dependencies, "
+                              "dev_dependencies or dependency_overrides): scope unknown",
+                              [(m.group(2), m.group(4).strip())])
     raise _refuse("the hunk does not show this entry's dependencies section", line)
 
 

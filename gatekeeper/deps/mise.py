@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from gatekeeper.deps.loaders import load_toml, mapping, string
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown
 from gatekeeper.deps.tools import TOOL, VERSIONISH, tool_name
 from gatekeeper.lazy_pattern import lazy
 
@@ -25,6 +25,9 @@ _CONFIG_FOLDERS = (".mise", "mise", ".config/mise")
 _TOOL_LINE = lazy(r"""^\s*+(?:([\w-]++)|"([^"\\\n]++)"|'([^'\n]++)')\s*+=\s*+(?:"([^"\\\n]*+)"|'([^'\n]*+)')"""
                   r"""\s*+(?:#.*+)?$""")
 _HEADER = lazy(r"^\s*+\[")
+# Keys a line under a table the hunk does not show may hold that are no tool: a `[tools.node]` table's `version`, the
+# root's `min_version`, an `[env]` variable (upper case by convention: `GO_VERSION = "1.23.4"`)
+_NOT_TOOL = lazy(r"^(?:version|min_version|[A-Z][A-Z0-9_]*+)$")
 
 
 def is_config(folder: str, base: str) -> bool:
@@ -82,7 +85,8 @@ def mise_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]
     line = side[index][0]
     # Up to the nearest header, or to the changed line read before this one (edits.read reads a side's changed lines
     # in order and stops at the first refusal, so that line was read under `[tools]` with no multi-line string above
-    # it): each stretch of a hunk is looked at once, and a hunk of many lines stays linear.
+    # it, or under a table the hunk does not show, which makes the file a `partial` problem all the same): each
+    # stretch of a hunk is looked at once, and a hunk of many lines stays linear.
     header: str | None = None
     k = index
     while k >= 0 and header is None:
@@ -95,8 +99,13 @@ def mise_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]
             header = "[tools]"
         k -= 1
     m = _TOOL_LINE.match(line)
+    key = "" if m is None else m.group(1) or m.group(2) or m.group(3)
+    version = "" if m is None else m.group(4) if m.group(4) is not None else m.group(5)
+    if m is not None and header is None and VERSIONISH.match(version) and not _NOT_TOOL.match(key):
+        # No header (nor a changed line read under one) above it in the hunk: a tool and its version are shown, not
+        # that its table is `[tools]` (nor that no multi-line string above holds the line)
+        raise PartlyShown(f"the hunk does not show the table of {key[:80]!r} ([tools] or another): read as a tool",
+                          [(_name(key), version)])
     if m is None or header != "[tools]":
         raise ManifestError(f"not a tool's version under a [tools] header the hunk shows: {line.strip()[:80]!r}")
-    key = m.group(1) or m.group(2) or m.group(3)
-    version = m.group(4) if m.group(4) is not None else m.group(5)
     return [(_name(key), version)] if _version(version) else []

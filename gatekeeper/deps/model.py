@@ -13,6 +13,25 @@ class ManifestError(Exception):
     """A manifest or lockfile cannot be read; becomes a `Problem`, never reaches a user as a traceback."""
 
 
+class PartlyShown(ManifestError):
+    """A changed hunk line read as far as the hunk shows it (edits.read): `pairs`, as a line reader returns them, are
+    named, and `msg` says what the hunk cannot show (the section above it, a definition's uses): a `partial` problem
+    beside them, so the change is reviewed (deps.unreadable), never allowed as an upgrade on what the patch hides."""
+
+    def __init__(self, msg: str, pairs: list[tuple[str, ...]]) -> None:
+        super().__init__(msg)
+        self.pairs = pairs
+
+
+class PartialEdits(ManifestError):
+    """Hunks read as far as they show, with what they cannot show (`msg`): the caller reports `found`, the (base,
+    head) dependencies read, and a `partial` problem."""
+
+    def __init__(self, msg: str, found: tuple[list[Dependency], list[Dependency]]) -> None:
+        super().__init__(msg)
+        self.found = found
+
+
 @dataclass(frozen=True, slots=True)
 class Dependency:
     """One dependency a file declares or locks.

@@ -24,22 +24,13 @@ from collections.abc import Callable
 from gatekeeper.deps import edits, hunklines
 from gatekeeper.deps.edits import Side
 from gatekeeper.deps.loaders import load_toml
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, PartlyShown
 from gatekeeper.lazy_pattern import lazy
 
 Found = tuple[list[Dependency], list[Dependency]]
 Moved = dict[str, tuple[list[str], list[str]]]  # key or property → its (old, new) values the changed lines show
 KeyReader = Callable[[Side, int], "tuple[str, str] | None"]  # a changed line's (key, value), None for another line
 UseReader = Callable[[Side, int], "tuple[str, str, str] | None"]  # a line's (key it uses, package, alias)
-
-
-class PartialEdits(ManifestError):
-    """Hunks read as far as they show, with what they cannot show (`msg`): the caller reports `found` and a
-    `partial` problem."""
-
-    def __init__(self, msg: str, found: Found) -> None:
-        super().__init__(msg)
-        self.found = found
 
 
 _VERSION_KEY = lazy(r"""^\s*([A-Za-z0-9_-]+)\s*=\s*"([^"\\]*)"\s*(?:#.*)?$""")
@@ -141,7 +132,12 @@ def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
         # `&#49;.0.0` is 1.0.0 to Maven: read literally it would order nothing (or hide a vulnerable version from the
         # advisories)
         raise ManifestError(f"an XML character reference in a dependency: {line.strip()[:80]!r}")
-    return [(pom_owner(side, index), m.group(2))]
+    owner = pom_owner(side, index)
+    if "${" in owner:
+        # `bom-${jenkins.baseline}.x` (jenkinsci's plugin POMs): named as written, which no advisory matches and no
+        # reader can tell from another artifact; the property is defined where the hunk does not reach
+        raise PartlyShown(f"coordinates {owner[:80]!r} hold a property the hunk does not define", [(owner, m.group(2))])
+    return [(owner, m.group(2))]
 
 
 _OWNER_REACH = 64  # lines a `<version>`'s element may span above it: a longer walk is refused, never quadratic

@@ -15,7 +15,7 @@ bounded and possessive, so reading is linear in the file's size.
 from __future__ import annotations
 
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError, Scope
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown, Scope
 from gatekeeper.deps.tools import VERSIONISH
 from gatekeeper.lazy_pattern import lazy
 
@@ -132,9 +132,21 @@ def _shown(side: list[tuple[str, bool]], index: int, name: str) -> str | None:
     return None
 
 
+def _using(side: list[tuple[str, bool]], index: int, name: str, version: str) -> list[tuple[str, ...]]:
+    """The modules that unchanged lines within NEAR lines of the definition `name` in the hunk's side use it for
+    (`"io.circe" %% "circe-core" % circeVersion` under `val circeVersion = "0.14.10"`): each at `version`."""
+    found: list[tuple[str, ...]] = []
+    for shown, changed in side[max(0, index - NEAR):index + NEAR]:
+        if not changed and name in shown and len(shown) <= MAX_LINE and not shown.lstrip().startswith(("//", "/*")):
+            found += [(module or scala_library(version), version, "maven", "", name)
+                      for module, _, ref, _ in _uses(shown) if ref is not None and ref.rsplit(".", 1)[-1] == name]
+    return list(dict.fromkeys(found))  # a module used on two lines (its JVM and JS builds) is one entry
+
+
 def sbt_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
     """A changed line of a build file's hunk (edits.py's LineReader): a module line with its version written in it,
-    a Scala version, or a version definition (by its own name: its uses may be outside the hunk). A comment or a
+    a Scala version, or a version definition (by its own name beside a `partial` problem: its uses are outside the
+    hunk, or may be). A comment or a
     blank line holds none; any other changed line is build code, and refused (read the whole file: --tree)."""
     line = side[index][0]
     stripped = line.strip()
@@ -144,7 +156,15 @@ def sbt_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
         raise ManifestError("a build line too long to read")
     if (d := _VAL.match(line)) is not None:
         version = d["v"]
-        return [(_defined(d["name"], version), version, "maven", "", d["name"])] if VERSIONISH.match(version) else []
+        if not VERSIONISH.match(version):
+            return []
+        # The modules whose unchanged lines near it in the hunk use it, else by its own name, as the whole-file reader
+        # names a definition its file does not use (a key is no library); its other uses are not in the hunk, so the
+        # move is reviewed, not allowed as an upgrade
+        uses = _using(side, index, d["name"], version)
+        shown = "its other uses are" if uses else "which modules use it is"
+        raise PartlyShown(f"definition {d['name'][:80]!r} moves; {shown} not in the hunk",
+                          uses or [(_defined(d["name"], version), version, "maven", "", d["name"])])
     found: list[tuple[str, ...]] = []
     cross = _CROSS.search(line) is not None
     for name, version, ref, _ in _uses(line):

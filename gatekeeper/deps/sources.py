@@ -18,11 +18,10 @@ from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.lockhunks import hunk_moves
-from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem, Scope
+from gatekeeper.deps.model import Change, Dependency, ManifestError, PartialEdits, Problem, Scope
 from gatekeeper.deps.overridepins import override_pins
 from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.patchscan import CANDIDATE, candidates, mapped, section_lines
-from gatekeeper.deps.refedits import PartialEdits
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
 from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.treeblobs import sibling_blob, side_blob, touched_files

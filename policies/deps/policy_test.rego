@@ -104,6 +104,18 @@ test_unreadable_file_is_reviewed if {
 	rules([], [{"manifest": "package-lock.json", "kind": "unparsable", "msg": "x"}], [lock]) == ["deps.unreadable"]
 }
 
+# From a patch alone, an entry read as far as its hunk shows it (a pubspec entry whose section is above the hunk, an
+# sbt definition whose uses are not in it) is named, partial, beside a `partial` problem: an in-level upgrade on what
+# the patch hides is reviewed, never allowed.
+test_a_partial_entry_beside_its_partial_problem_is_reviewed_not_allowed if {
+	pub := testing.file_with("pubspec.yaml", "deps", {"tags": ["manifest"], "ecosystem": "pub"})
+	entry := change("dio", "upgraded", {"ecosystem": "pub", "manifest": "pubspec.yaml", "from": "^5.4.0",
+		"to": "^5.4.1", "partial": true})
+	rules([entry], [], [pub]) == []
+	problem := {"manifest": "pubspec.yaml", "kind": "partial", "msg": "the hunk does not show the section of 'dio'"}
+	rules([entry], [problem], [pub]) == ["deps.unreadable"]
+}
+
 test_lockfile_change_without_a_moved_version_is_reviewed if {
 	rules([], [], [lock]) == ["deps.unexplained"]
 }
