@@ -59,7 +59,11 @@ project/*.sbt, project/*.scala, project/build.properties, committed before its f
 `twentieth` (deps_bumps_twentieth.tsv, 34 more repositories chosen for breadth of ecosystems and bots: Dependabot,
 Renovate, scala-steward and pre-commit.ci over Go multi-module, Maven, NuGet central versions, pub, Composer, mix,
 Gradle catalogs and wrappers, sbt, mise and .tool-versions, sha-pinned actions, images, Terraform, pnpm/yarn/npm
-workspaces, poetry, Cargo and Bundler, committed before its first, blind run in round 20) — or
+workspaces, poetry, Cargo and Bundler, committed before its first, blind run in round 20), `twentyfirst`
+(deps_bumps_twentyfirst.tsv, 32 more repositories chosen for breadth of ecosystems and bots: Dependabot, Renovate,
+scala-steward, pre-commit.ci and pyup over Go multi-module, Maven plugins and properties, NuGet central versions,
+pub, Composer, mix, sbt, sha-pinned actions, images in Dockerfiles, Compose and Kubernetes, Helm, pnpm/yarn,
+Pipenv, Bundler and pre-commit hooks, committed before its first, blind run in round 21) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -106,7 +110,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv"),
         "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv"),
         "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv"),
-        "twentieth": DATA.with_name("deps_bumps_twentieth.tsv")}
+        "twentieth": DATA.with_name("deps_bumps_twentieth.tsv"),
+        "twentyfirst": DATA.with_name("deps_bumps_twentyfirst.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
