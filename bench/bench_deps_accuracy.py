@@ -140,6 +140,14 @@ def _same_version(want: str, got: str | None) -> bool:
     below = re.fullmatch(r"<\s*v?(\d+)((?:\.\d+)+)", got.strip())
     if below is not None and below.group(1) == want and set(below.group(2).replace(".", "")) != {"0"}:
         return True
+    # Dependabot widens a library's range across a new major ("bump very_good_analysis from 5.1.0 to 6.0.0" writes
+    # `>=5.1.0 <7.0.0`, pub's and npm's widen strategy): the range keeps its lower bound, of an older major, and
+    # ends at the `.0.0` of the major after the one named — that one is what it admits
+    widened = re.fullmatch(r">=\s*v?(\d+)[\w.\-]*,?\s*<\s*v?(\d+)\.0\.0", got.strip())
+    named = re.match(r"v?(\d+)\.", want)
+    if widened is not None and named is not None \
+            and int(widened.group(1)) < int(named.group(1)) == int(widened.group(2)) - 1:
+        return True
     # a pin written as a constraint: `==11.*` (PyPI), `[10.5.0, 11.0.0)` (NuGet) and `<6.1,>=6.0.4` (PyPI):
     # its lower bound
     if (lower := re.search(r"(?:^|,)\s*>=\s*v?([^\s,]+)", got)) is not None:
