@@ -59,7 +59,11 @@ project/*.sbt, project/*.scala, project/build.properties, committed before its f
 `twentieth` (deps_bumps_twentieth.tsv, 34 more repositories chosen for breadth of ecosystems and bots: Dependabot,
 Renovate, scala-steward and pre-commit.ci over Go multi-module, Maven, NuGet central versions, pub, Composer, mix,
 Gradle catalogs and wrappers, sbt, mise and .tool-versions, sha-pinned actions, images, Terraform, pnpm/yarn/npm
-workspaces, poetry, Cargo and Bundler, committed before its first, blind run in round 20) — or
+workspaces, poetry, Cargo and Bundler, committed before its first, blind run in round 20), `twentyfirst`
+(deps_bumps_twentyfirst.tsv, 32 more repositories chosen for breadth of ecosystems and bots: Dependabot, Renovate,
+scala-steward, pre-commit.ci and pyup over Go multi-module, Maven plugins and properties, NuGet central versions,
+pub, Composer, mix, sbt, sha-pinned actions, images in Dockerfiles, Compose and Kubernetes, Helm, pnpm/yarn,
+Pipenv, Bundler and pre-commit hooks, committed before its first, blind run in round 21) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -106,7 +110,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "seventeenth": DATA.with_name("deps_bumps_seventeenth.tsv"),
         "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv"),
         "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv"),
-        "twentieth": DATA.with_name("deps_bumps_twentieth.tsv")}
+        "twentieth": DATA.with_name("deps_bumps_twentieth.tsv"),
+        "twentyfirst": DATA.with_name("deps_bumps_twentyfirst.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -134,6 +139,14 @@ def _same_version(want: str, got: str | None) -> bool:
     # of the major it names and past its `.0`, admits that major (`< 6.0` would not)
     below = re.fullmatch(r"<\s*v?(\d+)((?:\.\d+)+)", got.strip())
     if below is not None and below.group(1) == want and set(below.group(2).replace(".", "")) != {"0"}:
+        return True
+    # Dependabot widens a library's range across a new major ("bump very_good_analysis from 5.1.0 to 6.0.0" writes
+    # `>=5.1.0 <7.0.0`, pub's and npm's widen strategy): the range keeps its lower bound, of an older major, and
+    # ends at the `.0.0` of the major after the one named — that one is what it admits
+    widened = re.fullmatch(r">=\s*v?(\d+)[\w.\-]*,?\s*<\s*v?(\d+)\.0\.0", got.strip())
+    named = re.match(r"v?(\d+)\.", want)
+    if widened is not None and named is not None \
+            and int(widened.group(1)) < int(named.group(1)) == int(widened.group(2)) - 1:
         return True
     # a pin written as a constraint: `==11.*` (PyPI), `[10.5.0, 11.0.0)` (NuGet) and `<6.1,>=6.0.4` (PyPI):
     # its lower bound

@@ -20,6 +20,10 @@ _IMAGE = lazy(r"""^\s*(?:-\s+)?(?:image|container)\s*:\s*(?P<q>["']?)(?P<ref>[^"
 # A version comment: `v4.1.1`, `tag: v4`, `@v6.3.0`, and in a repository of several actions tagged per action
 # (grafana/shared-workflows) `create-github-app-token/v0.3.1`, whose prefix must be the action's own path.
 _TAG = lazy(r"^(?:tag\s*[:=]\s*|@|(?P<path>[\w.-]+(?:/[\w.-]+)*)/)?(?P<version>v?\d[\w.\-+]*)")
+# A pinning tool's comment naming the ref it pinned: sethvargo/ratchet's `ratchet:docker/build-push-action@v7.3.0`
+# (the action's own name, with its path for an action in a subfolder) and mheap/pin-github-action's `pin@v4.1.1`.
+# A ratchet comment naming another action (`ratchet:exclude`, a copied line) claims nothing about this one.
+_PINNED = lazy(r"^(?:ratchet:(?P<action>[\w.-]+/[\w.-]+(?:/[\w.-]+)*)|pin)@(?P<version>v?\d[\w.\-+]*)")
 FULL_SHA = lazy(r"^[0-9a-f]{40}$")
 # An input naming an image (`renovate-image: ghcr.io/renovatebot/renovate`) and, on the next line, the input of
 # the same prefix naming its tag (`renovate-version: 44.39.2@sha256:…`): the image the action runs.
@@ -39,6 +43,20 @@ def parse_uses(raw: str) -> tuple[str, str, str] | None:
         return "docker", name, image_version(tag, digest)
     name, at, ref = raw.partition("@")
     return "github-actions", "/".join(name.split("/")[:2]), ref if at else ""
+
+
+def _label(action: str, comment: str) -> str:
+    """The version a full-sha `uses:` line's comment names for `action` (`owner/repo[/path]`); "" for none."""
+    pinned = _PINNED.match(comment)
+    if pinned is not None:
+        own = pinned.group("action") is None or pinned.group("action").lower() == action.lower()
+        return pinned.group("version") if own else ""
+    tag = _TAG.match(comment)
+    sub = action.split("/")[2:]  # `actions/create-github-app-token`
+    if tag is not None and tag.group("path") is not None \
+            and (not sub or tag.group("path") != sub[-1] and tag.group("path") != "/".join(sub)):
+        return ""  # another action's tag in the same repository: no claim about this one
+    return tag.group("version") if tag is not None else ""
 
 
 def parse_workflow(path: str, data: bytes) -> list[Dependency]:
@@ -68,11 +86,6 @@ def parse_workflow(path: str, data: bytes) -> list[Dependency]:
             continue
         parsed = parse_uses(m.group("ref"))
         if parsed is not None:
-            comment = _TAG.match(m.group("tag") or "") if FULL_SHA.match(parsed[2]) else None
-            sub = m.group("ref").partition("@")[0].split("/")[2:]  # `actions/create-github-app-token`
-            if comment is not None and comment.group("path") is not None \
-                    and (not sub or comment.group("path") != sub[-1] and comment.group("path") != "/".join(sub)):
-                comment = None  # another action's tag in the same repository: no claim about this one
-            label = comment.group("version") if comment else ""
+            label = _label(m.group("ref").partition("@")[0], m.group("tag") or "") if FULL_SHA.match(parsed[2]) else ""
             out.append(Dependency(parsed[0], parsed[1], parsed[2], path, True, "build", label))
     return out

@@ -14,6 +14,8 @@ bounded and possessive, so reading is linear in the file's size.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown, Scope
 from gatekeeper.deps.tools import VERSIONISH
@@ -25,8 +27,11 @@ NEAR = 100  # lines of a hunk's side looked at around a changed line for a defin
 SBT = "org.scala-sbt:sbt"
 _REF = r"[A-Za-z_][\w.]{0,200}+"
 _LIT = r'"(?P<v>[^"\\\n]{1,100}+)"'
-_MODULE = lazy(r'"(?P<g>[\w.\-]{1,200}+)"\s*+%%?%?\s*+"(?P<a>[\w.\-]{1,200}+)"\s*+%\s*+'
-               rf'(?:{_LIT}|(?P<ref>{_REF}))(?:\s*+%\s*+"?(?P<scope>[A-Za-z]{{1,20}}+)"?)?')
+# The group may be a definition too (`val org = "com.disneystreaming.smithy"` then `org %% "smithytranslate-proto" %
+# v`, smithy4s): resolved as a version's definition is, and only to a string that is a group id.
+_MODULE = lazy(rf'(?:"(?P<g>[\w.\-]{{1,200}}+)"|(?<![\w."])(?P<gref>{_REF}))\s*+%%?%?\s*+"(?P<a>[\w.\-]{{1,200}}+)"'
+               rf'\s*+%\s*+(?:{_LIT}|(?P<ref>{_REF}))(?:\s*+%\s*+"?(?P<scope>[A-Za-z]{{1,20}}+)"?)?')
+_GROUP = lazy(r"^[A-Za-z][\w\-]{0,100}+(?:\.[A-Za-z_][\w\-]{0,100}+){1,20}+$")
 _VAL = lazy(r'^\s*+(?:(?:private|protected|final|override|lazy)\s++){0,4}+(?:val|def)\s++(?P<name>\w{1,200}+)\s*+'
             rf'(?::\s*+String\s*+)?=\s*+{_LIT}\s*+(?://.*+)?$')
 _SCALA = lazy(rf'^\s*+(?:ThisBuild\s*+/\s*+)?scalaVersion\s*+:=\s*+(?:{_LIT}|(?P<ref>{_REF}))')
@@ -64,11 +69,16 @@ def _scope(found: str | None, line: str) -> Scope:
     return "build" if "addSbtPlugin" in line or "addCompilerPlugin" in line else "runtime"
 
 
-def _uses(line: str) -> list[tuple[str, str | None, str | None, Scope]]:
-    """(name, literal version, referenced definition, scope) of each module and Scala version a line writes."""
+def _uses(line: str, group: Callable[[str], str | None]) -> list[tuple[str, str | None, str | None, Scope]]:
+    """(name, literal version, referenced definition, scope) of each module and Scala version a line writes; a
+    group written as a definition's name is what `group` resolves it to (a module whose group it does not resolve
+    to a group id is left out)."""
     out: list[tuple[str, str | None, str | None, Scope]] = []
     for m in _MODULE.finditer(line):
-        out.append((f"{m['g']}:{m['a']}", m["v"], m["ref"], _scope(m["scope"], line)))
+        g = m["g"]
+        if g is None and ((g := group(m["gref"].rsplit(".", 1)[-1])) is None or not _GROUP.match(g)):
+            continue
+        out.append((f"{g}:{m['a']}", m["v"], m["ref"], _scope(m["scope"], line)))
     if (s := _SCALA.match(line)) is not None:
         out.append(("", s["v"], s["ref"], "runtime"))
     if (c := _CROSS.search(line)) is not None:
@@ -97,8 +107,17 @@ def parse_build(path: str, data: bytes) -> list[Dependency]:
             definitions.setdefault(d["name"], d["v"])
     used: set[str] = set()
     out: list[Dependency] = []
+    above: dict[str, str] = {}  # the latest definition of each name above the line: a group's `val org` per block
+
+    def group(name: str) -> str | None:
+        if name in definitions:
+            used.add(name)
+        return above.get(name, definitions.get(name))
+
     for line in lines:
-        for name, version, ref, scope in _uses(line):
+        if (d := _VAL.match(line)) is not None and (d["name"] in above or len(above) < MAX_DEFINITIONS):
+            above[d["name"]] = d["v"]
+        for name, version, ref, scope in _uses(line, group):
             alias = ""
             if ref is not None:
                 alias = ref.rsplit(".", 1)[-1]  # `V.catsEffect`: a definition inside an object of the file
@@ -167,7 +186,7 @@ def sbt_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
                           uses or [(_defined(d["name"], version), version, "maven", "", d["name"])])
     found: list[tuple[str, ...]] = []
     cross = _CROSS.search(line) is not None
-    for name, version, ref, _ in _uses(line):
+    for name, version, ref, _ in _uses(line, lambda name: _shown(side, index, name)):
         if cross and not name and ref is not None:
             continue  # `Seq("2.12.20", Scala213)`: the definition's own line shows where its version moves
         alias = "" if ref is None else ref.rsplit(".", 1)[-1]
