@@ -155,10 +155,13 @@ def _using(side: list[tuple[str, bool]], index: int, name: str, version: str) ->
     """The modules that unchanged lines within NEAR lines of the definition `name` in the hunk's side use it for
     (`"io.circe" %% "circe-core" % circeVersion` under `val circeVersion = "0.14.10"`): each at `version`."""
     found: list[tuple[str, ...]] = []
+    def group(g: str) -> str | None:
+        return _shown(side, index, g)  # a group written as a definition's name, defined near the hunk too
     for shown, changed in side[max(0, index - NEAR):index + NEAR]:
         if not changed and name in shown and len(shown) <= MAX_LINE and not shown.lstrip().startswith(("//", "/*")):
             found += [(module or scala_library(version), version, "maven", "", name)
-                      for module, _, ref, _ in _uses(shown) if ref is not None and ref.rsplit(".", 1)[-1] == name]
+                      for module, _, ref, _ in _uses(shown, group)
+                      if ref is not None and ref.rsplit(".", 1)[-1] == name]
     return list(dict.fromkeys(found))  # a module used on two lines (its JVM and JS builds) is one entry
 
 
