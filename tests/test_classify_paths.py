@@ -173,6 +173,7 @@ DEPS = [
     ("chef/Cheffile", "chef", "manifest"),
     ("firmware/platformio.ini", "other", "manifest"),
     ("west.yml", "other", "manifest"),
+    ("symfony.lock", "other", "lockfile"), ("zig.mod", "other", "manifest"),
     ("gradle/publishing.gradle", "gradle", "manifest"),
     ("settings-docker.gradle", "gradle", "manifest"),
     ("tests/XHarness/XHarness.TestApks.proj", "nuget", "manifest"),
