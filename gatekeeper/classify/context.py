@@ -21,6 +21,7 @@ from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.composerefs import is_compose
 from gatekeeper.classify.depsyaml import generic_keys, unsettled
+from gatekeeper.classify.inlinemeta import is_script as inline_script
 from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.lowering import lower_with_proof
 from gatekeeper.classify.markers import CONFIG_EXTENSIONS, NOT_LISTED, MarkerHit, MarkerIndex, extension, test_file
@@ -135,7 +136,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
         # (The tests cheapest first; a program's source file past them only where a reader may claim it: programfiles.)
         if (not markers and change.old_path is None and item.bucket != "deps"
                 and not _config_type(change.path) and not is_script(change.path) and not inventory_named(change.path)
-                and not is_archive(change.path)
+                and not is_archive(change.path) and not inline_script(change.path)  # `.pyw`: PEP 723 (attack 15)
                 and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS
                          and not item.rule.startswith(FINAL_RULES) and not settled_program(item, catch_all, context))):
             out.append(item)

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from gatekeeper.classify.context import Shown
 from gatekeeper.classify.sniff import Signal
+
+if TYPE_CHECKING:  # context imports is_script (its fast path): no cycle at run time
+    from gatekeeper.classify.context import Shown
 
 RULE = "deps.content.inline-script-metadata"
 MAX_READS = 1_000  # changed Python files read per --tree gate; past it each further one counts (fail closed)

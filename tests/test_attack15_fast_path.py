@@ -1,0 +1,59 @@
+"""Attack 15: the refine fast path skipped a `.pyw` script's PEP 723 block.
+
+`uv run tools/report.pyw` installs what the script's `# /// script` block declares (uv runs `.pyw` scripts as it runs
+`.py` ones; inlinemeta reads both types), but `.pyw` is neither a task script nor a program's language, so
+`context.refine`'s fast path returned it as `src` unread: an edit adding `"evil-pkg==1.0"` to the block was allowed
+by `gate --enable deps`, with `--tree` and from the patch. Now every file inlinemeta may read takes the slow path:
+`deps.content.inline-script-metadata`, reviewed. Variants: `.pyw`, `.PYW`, `.pYw`, an added `.pyw` script; a `.pyw`
+file without the block stays allowed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo, two_commits
+from incli import run_cli, tree_gate
+
+BLOCK = '#!/usr/bin/env -S uv run --script\n# /// script\n# requires-python = ">=3.11"\n# dependencies = [\n' \
+    '#   "pywin32>=306",\n# ]\n# ///\nimport win32api\n'
+EVIL = '#   "evil-pkg==1.0",\n'
+SCRIPTS = ("tools/tray.pyw", "tools/Launcher.PYW", "scripts/odd.pYw")
+ADDED = "scripts/new.pyw"
+
+
+def _repo(tmp: Path, with_block: bool) -> tuple[Path, str, str]:
+    text = BLOCK if with_block else "import win32api\nwin32api.MessageBox(0, 'hi')\n"
+    base = {path: text for path in SCRIPTS}
+    head = {path: text.replace("# ]", EVIL + "# ]") if with_block else text + "print(2)\n" for path in SCRIPTS}
+    head[ADDED] = BLOCK.replace("# ]", EVIL + "# ]") if with_block else text
+    repo, old, new = two_commits(tmp / "repo", base, head)
+    return repo.root, old, new
+
+
+def _gate(tmp: Path, mode: str, with_block: bool) -> tuple[int, dict]:
+    root, old, new = _repo(tmp, with_block)
+    if mode == "tree":
+        return tree_gate(root, old, new, None, "--enable", "deps")
+    patch, packet = tmp / "change.diff", tmp / "packet.json"
+    patch.write_bytes(GitRepo(root).git("diff", "--binary", old, new))
+    with contextlib.chdir(root):
+        assert run_cli(["packet", patch, "--out", packet]).returncode == 0
+    done = run_cli(["gate", packet, "--patch", patch, "--format", "json", "--enable", "deps"], text=True)
+    return done.returncode, json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("mode", ["tree", "patch"])
+def test_a_pyw_scripts_inline_dependencies_are_reviewed(tmp_path: Path, mode: str) -> None:
+    code, decision = _gate(tmp_path, mode, with_block=True)
+    assert code == 3, decision["reasons"]
+    reviewed = {path for reason in decision["reasons"] for path in reason.get("paths", ())}
+    assert {*SCRIPTS, ADDED} <= reviewed, reviewed
+
+
+def test_a_pyw_file_without_a_block_stays_allowed(tmp_path: Path) -> None:
+    code, decision = _gate(tmp_path, "tree", with_block=False)
+    assert code == 0, decision["reasons"]
