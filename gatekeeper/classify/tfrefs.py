@@ -98,7 +98,7 @@ def is_configuration(path: str) -> bool:
     file, which may read or run files by path."""
     lower = path.rpartition("/")[2].lower()
     if not lower.endswith(_CONFIGURATION_ENDINGS) and "dockerfile" not in lower and "containerfile" not in lower \
-            and "vagrantfile" not in lower:
+            and "vagrantfile" not in lower and lower.isascii():  # `re`'s case-blind `ſ` is an s (attack 15)
         return False  # most paths of a tree (every one of both trees is asked): C-speed tests, not five calls
     return f"/{path}".endswith(CONFIGURATION_SUFFIXES) or is_dockerfile(path) or is_machine_definition(path) \
         or _PACKER_JSON.fullmatch(path.rpartition("/")[2]) is not None \
