@@ -18,6 +18,7 @@ from gatekeeper.classify.symlinks import opened
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflows, walked
 from gatekeeper.gitobjects import TreeEntry
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["ci_runs", "reaches", "shown_names"]
 
@@ -198,6 +199,11 @@ def _pipeline_by_rules(path: str, rules: RuleSet) -> bool:
         and path.rpartition("/")[2] not in localactions.DEFINITIONS and rules.match(path).bucket == "ci"
 
 
+# The words of _ci_script's quick test in any case (`Ci/build.sh`, `vars/deploy.GROOVY`: the path rules match
+# case-blind; attack 15), asked only of paths the plain spellings miss.
+_CI_WORD = lazy(r"ci/|jenkins|earthfile|dangerfile|\.(?:star|groovy)\Z", re.IGNORECASE)
+
+
 def _ci_script(path: str) -> bool:
     """A file the path rules may call `ci` that runs commands (red team 12, second round): a Jenkinsfile under any
     spelling (`Jenkinsfile.release`, `jenkins/Jenkinsfile.nightly`), an Earthfile, Drone's Starlark, a script in a CI
@@ -205,7 +211,8 @@ def _ci_script(path: str) -> bool:
     path is CI's as a workflow's is. The cheap test before the rules: a dot-folder or a CI word in the path."""
     if not (path[:1] == "." or "/." in path or "ci/" in path or "CI/" in path or "enkins" in path or "ENKINS" in path
             or "arthfile" in path or "angerfile" in path
-            or path.endswith((".star", ".groovy", "ARTHFILE", "ANGERFILE"))):
+            or path.endswith((".star", ".groovy", "ARTHFILE", "ANGERFILE"))) and (
+            path.islower() or _CI_WORD.search(path) is None):  # (lower case: the tests above are every spelling)
         return False  # most paths of a tree, by substring tests (~0.5 µs a path; lower() alone costs ~1 µs)
     lower = path.lower()
     name = lower.rpartition("/")[2]
