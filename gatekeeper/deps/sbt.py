@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown, Scope
+from gatekeeper.deps.sbtscopes import Scopes, ambiguous
 from gatekeeper.deps.tools import VERSIONISH
 from gatekeeper.lazy_pattern import lazy
 
@@ -76,7 +77,7 @@ def _uses(line: str, group: Callable[[str], str | None]) -> list[tuple[str, str 
     out: list[tuple[str, str | None, str | None, Scope]] = []
     for m in _MODULE.finditer(line):
         g = m["g"]
-        if g is None and ((g := group(m["gref"].rsplit(".", 1)[-1])) is None or not _GROUP.match(g)):
+        if g is None and ((g := group(m["gref"])) is None or not _GROUP.match(g)):
             continue
         out.append((f"{g}:{m['a']}", m["v"], m["ref"], _scope(m["scope"], line)))
     if (s := _SCALA.match(line)) is not None:
@@ -105,18 +106,17 @@ def parse_build(path: str, data: bytes) -> list[Dependency]:
     for line in lines:
         if (d := _VAL.match(line)) is not None and len(definitions) < MAX_DEFINITIONS:
             definitions.setdefault(d["name"], d["v"])
+    scopes = Scopes(lines, _VAL)
     used: set[str] = set()
     out: list[Dependency] = []
-    above: dict[str, str] = {}  # the latest definition of each name above the line: a group's `val org` per block
 
-    def group(name: str) -> str | None:
-        if name in definitions:
+    def group(ref: str) -> str | None:
+        if (name := ref.rsplit(".", 1)[-1]) in definitions:
             used.add(name)
-        return above.get(name, definitions.get(name))
+        return scopes.resolve(ref, definitions)
 
     for line in lines:
-        if (d := _VAL.match(line)) is not None and (d["name"] in above or len(above) < MAX_DEFINITIONS):
-            above[d["name"]] = d["v"]
+        scopes.read(line)
         for name, version, ref, scope in _uses(line, group):
             alias = ""
             if ref is not None:
@@ -124,7 +124,7 @@ def parse_build(path: str, data: bytes) -> list[Dependency]:
                 if alias not in definitions:
                     continue  # defined in another file, or computed: that file reports the definition
                 used.add(alias)
-                version = definitions[alias]
+                version = scopes.resolve(ref, definitions)
             if version is None or not VERSIONISH.match(version):
                 continue
             out.append(Dependency("maven", name or scala_library(version), version, path, True, scope, alias=alias))
@@ -145,8 +145,11 @@ def parse_properties(path: str, data: bytes) -> list[Dependency]:
 def _shown(side: list[tuple[str, bool]], index: int, name: str) -> str | None:
     """The version a definition within NEAR lines of the hunk's side gives `name`: a changed line using
     `Scala213` next to `val Scala213 = "2.13.14"` (bounded, so a hunk of many such lines stays linear)."""
-    for shown, _ in side[max(0, index - NEAR):index + NEAR]:
-        if name in shown and (d := _VAL.match(shown)) is not None and d["name"] == name:
+    near = [shown for shown, _ in side[max(0, index - NEAR):index + NEAR] if name in shown]
+    if name in ambiguous(near, _VAL):  # two blocks' definitions (attack 15): which one a line uses is not told here
+        raise ManifestError(f"the hunk defines {name[:80]!r} more than once: which definition a line uses")
+    for shown in near:
+        if (d := _VAL.match(shown)) is not None and d["name"] == name:
             return str(d["v"])
     return None
 
@@ -156,7 +159,7 @@ def _using(side: list[tuple[str, bool]], index: int, name: str, version: str) ->
     (`"io.circe" %% "circe-core" % circeVersion` under `val circeVersion = "0.14.10"`): each at `version`."""
     found: list[tuple[str, ...]] = []
     def group(g: str) -> str | None:
-        return _shown(side, index, g)  # a group written as a definition's name, defined near the hunk too
+        return _shown(side, index, g.rsplit(".", 1)[-1])  # a group written as a definition's name, defined near too
     for shown, changed in side[max(0, index - NEAR):index + NEAR]:
         if not changed and name in shown and len(shown) <= MAX_LINE and not shown.lstrip().startswith(("//", "/*")):
             found += [(module or scala_library(version), version, "maven", "", name)
@@ -189,7 +192,7 @@ def sbt_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
                           uses or [(_defined(d["name"], version), version, "maven", "", d["name"])])
     found: list[tuple[str, ...]] = []
     cross = _CROSS.search(line) is not None
-    for name, version, ref, _ in _uses(line, lambda name: _shown(side, index, name)):
+    for name, version, ref, _ in _uses(line, lambda ref: _shown(side, index, ref.rsplit(".", 1)[-1])):
         if cross and not name and ref is not None:
             continue  # `Seq("2.12.20", Scala213)`: the definition's own line shows where its version moves
         alias = "" if ref is None else ref.rsplit(".", 1)[-1]

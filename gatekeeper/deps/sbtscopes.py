@@ -1,0 +1,89 @@
+"""Which definition a name in an sbt build file means, where the file defines it more than once (attack 15).
+
+deps/sbt.py resolves a module's group or version written as a definition's name (`org %% "core" % coreV`) within
+the file. A name defined once is that definition. A name defined twice with different strings is Scala's scoping:
+`Forks.org` is the `org` of `object Forks`, `org` the innermost one in scope (smithy4s writes `val org` in each
+dependency's own `new { ... }` block). Those are resolved here by the braces around the lines read so far, and
+refused (a problem, reviewed) where the reader cannot tell: a qualified name (`Forks.org`: which object), a name no
+open block defines above its use, a definition whose value is no string alone on its line, a file whose multi-line
+strings or comments could hide a brace. Before, the name alone was resolved (the latest or the first definition), so
+`Forks.org %% "cats-core" % "2.10.1"` whose group is another author's read as `org.typelevel:cats-core`'s patch
+upgrade, allowed under `--enable deps`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.model import ManifestError
+from gatekeeper.lazy_pattern import lazy
+
+MAX_DEPTH = 200  # braces open at once; deeper is refused when a resolution needs them
+# Any definition of a name, wherever on its line (`object Forks { val org = "x" }`, `var v: String = ...`).
+ANY_DEFINITION = lazy(r"(?<![\w.])(?:val|var|def)\s++(\w{1,200}+)\s*+[:=(]")
+# What the braces are read past: strings, characters, line comments; and the definitions among them.
+_TOKEN = lazy(r'"(?:[^"\\\n]|\\.)*+"|\'(?:[^\'\\\n]|\\.)\'|//.*+|[{}]|(?<![\w.])(?:val|var|def)\s++(\w{1,200}+)'
+              r'\s*+[:=(]')
+
+
+def ambiguous(lines: list[str], strict: re.Pattern[str]) -> set[str]:
+    """The names `lines` define more than once, unless each time alone on its line (`strict`, sbt's _VAL) with one
+    and the same string."""
+    count: dict[str, int] = {}
+    read: dict[str, tuple[int, set[str]]] = {}  # the definitions alone on their line: how many, their strings
+    for line in lines:
+        if "val" in line or "def" in line or "var" in line:
+            for m in ANY_DEFINITION.finditer(line):
+                count[m[1]] = count.get(m[1], 0) + 1
+            if (d := strict.match(line)) is not None:
+                times, strings = read.get(d["name"], (0, set()))
+                read[d["name"]] = (times + 1, strings | {d["v"]})
+    return {name for name, times in count.items()
+            if times > 1 and not (read.get(name, (0, ()))[0] == times and len(read[name][1]) == 1)}
+
+
+class Scopes:
+    """The definitions of the open blocks, as a file's lines are read in order (`read` each line before resolving
+    the names it uses)."""
+
+    def __init__(self, lines: list[str], strict: re.Pattern[str]) -> None:
+        self.twice = ambiguous(lines, strict)
+        self._strict = strict
+        self._stack: list[dict[str, str | None]] = [{}]
+        self._unsure = bool(self.twice) and any('"""' in line or "/*" in line for line in lines)
+        self._deep = False
+
+    def read(self, line: str) -> None:
+        if not self.twice:
+            return
+        strict = self._strict.match(line)
+        first = True
+        for m in _TOKEN.finditer(line):
+            token = m[0]
+            if token == "{":
+                self._stack.append({})
+                self._deep = self._deep or len(self._stack) > MAX_DEPTH
+            elif token == "}":
+                if len(self._stack) > 1:
+                    self._stack.pop()
+                else:
+                    self._unsure = True  # more closed than opened: the blocks are not what they seem
+            elif m[1] is not None:
+                self._stack[-1][m[1]] = strict["v"] if first and strict is not None and strict["name"] == m[1] \
+                    else None
+                first = False
+
+    def resolve(self, ref: str, definitions: dict[str, str]) -> str | None:
+        """The string `ref` (a name, maybe qualified) means, or None when the file defines it as no string; raises
+        ManifestError where the file defines it twice and the reader cannot tell which one."""
+        name = ref.rsplit(".", 1)[-1]
+        if name not in self.twice:
+            return definitions.get(name)
+        if "." not in ref and not self._unsure and not self._deep:
+            for scope in reversed(self._stack):
+                if name in scope:
+                    if (value := scope[name]) is not None:
+                        return value
+                    break
+        raise ManifestError(f"{ref[:80]!r} names a definition the file writes more than once: which one it means "
+                            "is not read")
