@@ -1,4 +1,6 @@
-"""Attack 15: the refine fast path skipped a `.pyw` script's PEP 723 block.
+"""Attack 15: the speed round's quick tests, against the readers they stand before (three classes, each below).
+
+First, the refine fast path skipped a `.pyw` script's PEP 723 block.
 
 `uv run tools/report.pyw` installs what the script's `# /// script` block declares (uv runs `.pyw` scripts as it runs
 `.py` ones; inlinemeta reads both types), but `.pyw` is neither a task script nor a program's language, so
