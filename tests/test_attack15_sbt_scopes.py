@@ -93,3 +93,32 @@ def test_a_hunk_showing_two_values_for_a_name_refuses_the_line() -> None:
             ('libraryDependencies += "org.typelevel" %% "cats-core" % B.v', True)]
     with pytest.raises(ManifestError):
         sbt.sbt_line(side, 2)
+
+
+_MEMBER = '''object Build {{
+  val Extractor = """(\\d+)\\.(\\d+)[-.].*""".r
+  object V {{ // dependency versions
+    val cats = "2.11.0"
+    val circe = "0.14.8"
+  }}
+{more}
+  lazy val cats = Def.setting("org.typelevel" %%% "cats-core" % V.cats)
+  lazy val circe = "io.circe" %% "circe-core" % V.circe
+}}
+'''
+
+
+def test_a_qualified_name_is_the_member_of_its_object() -> None:
+    # http4s' idiom: the module's own `lazy val cats` is named like the version `V.cats` it uses
+    body = _MEMBER.format(more="").encode()
+    assert sorted((d.name, d.version) for d in sbt.parse_build("project/Build.scala", body)) == [
+        ("io.circe:circe-core", "0.14.8"), ("org.typelevel:cats-core", "2.11.0")]
+
+
+@pytest.mark.parametrize("more", [
+    '  object V {\n    val cats = "9.9.9"\n  }',  # a second `object V` giving another value: which one is not read
+    '  val s = """\n  }\n  """',  # a string over lines may hide a brace: the blocks are not read
+])
+def test_a_member_the_reader_cannot_settle_is_refused(more: str) -> None:
+    with pytest.raises(ManifestError):
+        sbt.parse_build("project/Build.scala", _MEMBER.format(more=more).encode())

@@ -4,11 +4,13 @@ deps/sbt.py resolves a module's group or version written as a definition's name 
 the file. A name defined once is that definition. A name defined twice with different strings is Scala's scoping:
 `Forks.org` is the `org` of `object Forks`, `org` the innermost one in scope (smithy4s writes `val org` in each
 dependency's own `new { ... }` block). Those are resolved here by the braces around the lines read so far, and
-refused (a problem, reviewed) where the reader cannot tell: a qualified name (`Forks.org`: which object), a name no
-open block defines above its use, a definition whose value is no string alone on its line, a file whose multi-line
-strings or comments could hide a brace. Before, the name alone was resolved (the latest or the first definition), so
-`Forks.org %% "cats-core" % "2.10.1"` whose group is another author's read as `org.typelevel:cats-core`'s patch
-upgrade, allowed under `--enable deps`.
+refused (a problem, reviewed) where the reader cannot tell: a name no open block defines above its use, a
+definition whose value is no string alone on its line, a file whose multi-line strings or comments could hide a
+brace. A qualified name (`V.cats`, `Forks.org`) is the member of that object: the definitions directly inside every
+`object V {` block of the file (one line or many), resolved when they all give one string, else refused — http4s
+writes `object V { val cats = "2.11.0" }` beside `lazy val cats = … % V.cats`, the module named like its version.
+Before, the name alone was resolved (the latest or the first definition), so `Forks.org %% "cats-core" % "2.10.1"`
+whose group is another author's read as `org.typelevel:cats-core`'s patch upgrade, allowed under `--enable deps`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,38 @@ ANY_DEFINITION = lazy(r"(?<![\w.])(?:val|var|def)\s++(\w{1,200}+)\s*+[:=(]")
 # What the braces are read past: strings, characters, line comments; and the definitions among them.
 _TOKEN = lazy(r'"(?:[^"\\\n]|\\.)*+"|\'(?:[^\'\\\n]|\\.)\'|//.*+|[{}]|(?<![\w.])(?:val|var|def)\s++(\w{1,200}+)'
               r'\s*+[:=(]')
+
+
+# A triple-quoted string opened and closed on its line with no quote inside (`"""(\d+)\.(\d+)""".r`): the
+# tokens read it as strings, so a brace in it is no block; any other `"""` may span lines and hide one.
+_ONE_LINE_TRIPLE = lazy(r'"""[^"\n]*+"""')
+# `object V {` (also `object V extends X {`): the brace that opens the object's body, on the object's own line.
+_OBJECT = lazy(r"(?<![\w.])object\s++(\w{1,200}+)[^{}\n]*+$")
+
+
+def members(lines: list[str], strict: re.Pattern[str]) -> dict[str, dict[str, set[str | None]]]:
+    """The definitions directly inside each `object NAME {` block: NAME -> name -> the strings it is given (None
+    for a value that is no string alone on its line); blocks of one name are pooled."""
+    found: dict[str, dict[str, set[str | None]]] = {}
+    stack: list[str | None] = [None]
+    for line in lines:
+        strict_match = strict.match(line)
+        first = True
+        for m in _TOKEN.finditer(line):
+            token = m[0]
+            if token == "{":
+                opened = _OBJECT.search(line, 0, m.start())
+                stack.append(opened[1] if opened is not None else None)
+            elif token == "}":
+                if len(stack) > 1:
+                    stack.pop()
+            elif m[1] is not None:
+                if stack[-1] is not None:
+                    value = strict_match["v"] if first and strict_match is not None and strict_match["name"] == m[1] \
+                        else None
+                    found.setdefault(stack[-1], {}).setdefault(m[1], set()).add(value)
+                first = False
+    return found
 
 
 def ambiguous(lines: list[str], strict: re.Pattern[str]) -> set[str]:
@@ -50,8 +84,10 @@ class Scopes:
         self.twice = ambiguous(lines, strict)
         self._strict = strict
         self._stack: list[dict[str, str | None]] = [{}]
-        self._unsure = bool(self.twice) and any('"""' in line or "/*" in line for line in lines)
+        self._unsure = bool(self.twice) and any(
+            "/*" in line or ('"""' in line and '"""' in _ONE_LINE_TRIPLE.sub("", line)) for line in lines)
         self._deep = False
+        self._members = members(lines, strict) if self.twice else {}
 
     def read(self, line: str) -> None:
         if not self.twice:
@@ -79,7 +115,12 @@ class Scopes:
         name = ref.rsplit(".", 1)[-1]
         if name not in self.twice:
             return definitions.get(name)
-        if "." not in ref and not self._unsure and not self._deep:
+        if "." in ref and not self._unsure:
+            owner = ref.rsplit(".", 1)[0].rsplit(".", 1)[-1]
+            given = self._members.get(owner, {}).get(name, set())
+            if len(given) == 1 and (value := next(iter(given))) is not None:
+                return value
+        elif not self._unsure and not self._deep:
             for scope in reversed(self._stack):
                 if name in scope:
                     if (value := scope[name]) is not None:
