@@ -118,6 +118,7 @@ def test_a_qualified_name_is_the_member_of_its_object() -> None:
 @pytest.mark.parametrize("more", [
     '  object V {\n    val cats = "9.9.9"\n  }',  # a second `object V` giving another value: which one is not read
     '  val s = """\n  }\n  """',  # a string over lines may hide a brace: the blocks are not read
+    '}\n}',  # more braces closed than opened: the blocks are not what they seem
 ])
 def test_a_member_the_reader_cannot_settle_is_refused(more: str) -> None:
     with pytest.raises(ManifestError):

@@ -16,6 +16,7 @@ whose group is another author's read as `org.typelevel:cats-core`'s patch upgrad
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.lazy_pattern import lazy
@@ -35,29 +36,40 @@ _ONE_LINE_TRIPLE = lazy(r'"""[^"\n]*+"""')
 _OBJECT = lazy(r"(?<![\w.])object\s++(\w{1,200}+)[^{}\n]*+$")
 
 
-def members(lines: list[str], strict: re.Pattern[str]) -> dict[str, dict[str, set[str | None]]]:
-    """The definitions directly inside each `object NAME {` block: NAME -> name -> the strings it is given (None
-    for a value that is no string alone on its line); blocks of one name are pooled."""
+def _walk(line: str, strict: re.Pattern[str]) -> Iterator[tuple[str, str | None]]:
+    """One line's braces and definitions in order: `("{", the object it opens or None)`, `("}", None)`, or a
+    definition's `(name, its string)` (None for a value that is no string alone on its line)."""
+    alone = strict.match(line)
+    first = True
+    for m in _TOKEN.finditer(line):
+        if m[0] == "{":
+            opened = _OBJECT.search(line, 0, m.start())
+            yield "{", opened[1] if opened is not None else None
+        elif m[0] == "}":
+            yield "}", None
+        elif m[1] is not None:
+            yield m[1], alone["v"] if first and alone is not None and alone["name"] == m[1] else None
+            first = False
+
+
+def members(lines: list[str], strict: re.Pattern[str]) -> tuple[dict[str, dict[str, set[str | None]]], bool]:
+    """The definitions directly inside each `object NAME {` block: NAME -> name -> the strings it is given (blocks
+    of one name pooled), and whether the file's braces balance (else the blocks are not what they seem)."""
     found: dict[str, dict[str, set[str | None]]] = {}
     stack: list[str | None] = [None]
+    balanced = True
     for line in lines:
-        strict_match = strict.match(line)
-        first = True
-        for m in _TOKEN.finditer(line):
-            token = m[0]
+        for token, value in _walk(line, strict):
             if token == "{":
-                opened = _OBJECT.search(line, 0, m.start())
-                stack.append(opened[1] if opened is not None else None)
+                stack.append(value)
             elif token == "}":
                 if len(stack) > 1:
                     stack.pop()
-            elif m[1] is not None:
-                if stack[-1] is not None:
-                    value = strict_match["v"] if first and strict_match is not None and strict_match["name"] == m[1] \
-                        else None
-                    found.setdefault(stack[-1], {}).setdefault(m[1], set()).add(value)
-                first = False
-    return found
+                else:
+                    balanced = False
+            elif stack[-1] is not None:
+                found.setdefault(stack[-1], {}).setdefault(token, set()).add(value)
+    return found, balanced
 
 
 def ambiguous(lines: list[str], strict: re.Pattern[str]) -> set[str]:
@@ -84,18 +96,15 @@ class Scopes:
         self.twice = ambiguous(lines, strict)
         self._strict = strict
         self._stack: list[dict[str, str | None]] = [{}]
-        self._unsure = bool(self.twice) and any(
+        self._members, balanced = members(lines, strict) if self.twice else ({}, True)
+        self._unsure = not balanced or bool(self.twice) and any(
             "/*" in line or ('"""' in line and '"""' in _ONE_LINE_TRIPLE.sub("", line)) for line in lines)
         self._deep = False
-        self._members = members(lines, strict) if self.twice else {}
 
     def read(self, line: str) -> None:
         if not self.twice:
             return
-        strict = self._strict.match(line)
-        first = True
-        for m in _TOKEN.finditer(line):
-            token = m[0]
+        for token, value in _walk(line, self._strict):
             if token == "{":
                 self._stack.append({})
                 self._deep = self._deep or len(self._stack) > MAX_DEPTH
@@ -104,10 +113,8 @@ class Scopes:
                     self._stack.pop()
                 else:
                     self._unsure = True  # more closed than opened: the blocks are not what they seem
-            elif m[1] is not None:
-                self._stack[-1][m[1]] = strict["v"] if first and strict is not None and strict["name"] == m[1] \
-                    else None
-                first = False
+            else:
+                self._stack[-1][token] = value
 
     def resolve(self, ref: str, definitions: dict[str, str]) -> str | None:
         """The string `ref` (a name, maybe qualified) means, or None when the file defines it as no string; raises
