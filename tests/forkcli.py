@@ -23,6 +23,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -46,9 +47,19 @@ class Forked:
     stderr: Path
 
     def kill_group(self) -> None:
-        """SIGKILL the command's whole process group (it must have been forked with `new_session`) and reap it."""
+        """SIGKILL the command's whole process group (it must have been forked with `new_session`), reap it, and
+        return once no member is left: a member the kill has not ended yet (the sandbox's processes, reaped by init)
+        may still hold what the command held, such as its run's lock."""
         os.killpg(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
+        until = time.monotonic() + 30
+        while time.monotonic() < until:
+            try:
+                os.killpg(self.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.01)
+        raise AssertionError(f"process group {self.pid} still has members 30 s after SIGKILL")
 
     def wait(self, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
         """Wait for the command; what `subprocess.run(..., capture_output=True, text=True, timeout=timeout)` would
