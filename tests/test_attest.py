@@ -17,7 +17,7 @@ from google.protobuf import json_format
 from in_toto_attestation.v1 import statement_pb2
 from in_toto_attestation.v1.statement import Statement
 
-from gatekeeper.attest import approvals
+from gatekeeper.attest import approvals, roles
 from gatekeeper.attest.decision import VSA_PREDICATE, sign_decision
 from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
 from gatekeeper.attest.keys import TrustError, generate, load_signer, load_trust, parse_trust
@@ -36,8 +36,11 @@ def keyring(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (folder / "platform.pub").write_text(made["alice"][2].line() + " groups=platform\n")
     trust_file = folder / "allowed_signers"
     # mallory has a key but is not trusted.
-    trust_file.write_text("# trusted\n" + made["runner"][2].line() + "\n"
-                          + made["alice"][2].line() + " groups=platform,security\n")
+    # runner may also approve here (a signer outside group platform), alice signs in every namespace.
+    trust_file.write_text("# trusted\n" + made["runner"][2].line()
+                          + ' namespaces="gatekeeper-packet,gatekeeper-approval"\n'
+                          + made["alice"][2].line() + " groups=platform,security namespaces=\"gatekeeper-approval,"
+                          "gatekeeper-gate,gatekeeper-packet\"\n")
     return {"folder": folder, "trust": load_trust(trust_file),
             **{name: load_signer(private) for name, (private, _, _) in made.items()}}
 
@@ -109,25 +112,30 @@ def _tamper(envelope: dict[str, Any], kind: str, keyring: dict[str, Any]) -> dic
 def test_forged_and_altered_envelopes_are_refused(keyring: dict[str, Any], kind: str) -> None:
     envelope = sign(keyring["runner"], statement("patch.diff", SHA, PACKET_PREDICATE, {"a": 1}))
     assert open_statement(json.dumps(envelope).encode(), keyring["trust"], where="e", predicate_type=PACKET_PREDICATE,
+                          namespace=roles.PACKET,
                           sha256=SHA).signer.name == "runner"
     bad = _tamper(envelope, kind, keyring)
     with pytest.raises(AttestationError):
         open_statement(json.dumps(bad).encode(), keyring["trust"], where="e", predicate_type=PACKET_PREDICATE,
+                       namespace=roles.PACKET,
                        sha256=SHA)
 
 
 @pytest.mark.parametrize("data", [b"", b"null", b"[]", b"{" * 100_000, b'{"payload": 1}', b"\xff\xfe", b"1e999999"])
 def test_garbage_is_an_attestation_error_not_a_crash(keyring: dict[str, Any], data: bytes) -> None:
     with pytest.raises(AttestationError):
-        open_statement(data, keyring["trust"], where="e", predicate_type=PACKET_PREDICATE, sha256=SHA)
+        open_statement(data, keyring["trust"], where="e", predicate_type=PACKET_PREDICATE,
+                       namespace=roles.PACKET, sha256=SHA)
 
 
 def test_a_statement_of_another_type_or_patch_is_refused(keyring: dict[str, Any]) -> None:
     envelope = json.dumps(sign(keyring["alice"], statement("patch.diff", SHA, VSA_PREDICATE, {"a": 1}))).encode()
     with pytest.raises(AttestationError, match="predicateType"):
-        open_statement(envelope, keyring["trust"], where="e", predicate_type=PACKET_PREDICATE, sha256=SHA)
+        open_statement(envelope, keyring["trust"], where="e", predicate_type=PACKET_PREDICATE,
+                       namespace=roles.PACKET, sha256=SHA)
     with pytest.raises(AttestationError, match="another patch"):
-        open_statement(envelope, keyring["trust"], where="e", predicate_type=VSA_PREDICATE, sha256=OTHER_SHA)
+        open_statement(envelope, keyring["trust"], where="e", predicate_type=VSA_PREDICATE,
+                       namespace=roles.GATE, sha256=OTHER_SHA)
 
 
 def _packet() -> dict[str, Any]:

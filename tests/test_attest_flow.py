@@ -57,7 +57,8 @@ def module_keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = home / "keys"
     lines = [gk("keys", "generate", "--name", "runner", "--out", str(folder), cwd=home).stdout.strip(),
              gk_in("keys", "generate", "--name", "alice", "--out", str(folder), cwd=home).stdout.strip()]
-    (home / "allowed_signers").write_text(f"{lines[0]}\n{lines[1]} groups=platform\n")
+    approver = 'groups=platform namespaces="gatekeeper-approval"'
+    (home / "allowed_signers").write_text(f"{lines[0]}\n{lines[1]} {approver}\n")
     assert gk_in("keys", "generate", "--name", "mallory", "--out", str(folder), cwd=home).returncode == 0
     return home
 
@@ -109,6 +110,7 @@ def test_the_runner_signs_with_a_key_the_generator_cannot_read(tmp_path: Path, b
     envelope = Path(run["packet"]).with_name("packet.intoto.json")
     opened = open_statement(envelope.read_bytes(), load_trust(trust), where="e",
                             predicate_type="https://gatekeeper.invalid/attestation/packet/v1",
+                            namespace="gatekeeper-packet",
                             sha256=json.loads(Path(run["packet"]).read_text())["diff"]["sha256"])
     assert opened.signer.name == "runner" and opened.predicate == json.loads(Path(run["packet"]).read_text())
 
@@ -164,7 +166,8 @@ def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decis
     assert result["approvals"]["approvals"][0]["signer"] == "alice" and result["attestation"]["signer"] == "runner"
     # The signed decision: a SLSA VSA about this patch.
     vsa = open_statement((tmp_path / "report.json.intoto.json").read_bytes(), load_trust(trust), where="v",
-                         predicate_type=VSA_PREDICATE, sha256=report["packet"]["diff_sha256"])
+                         predicate_type=VSA_PREDICATE, namespace="gatekeeper-gate",
+                         sha256=report["packet"]["diff_sha256"])
     assert vsa.predicate["verificationResult"] == "PASSED"
     # The same approval does not carry over to a later push of a different diff ...
     (tmp_path / "second").mkdir()

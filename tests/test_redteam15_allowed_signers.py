@@ -63,6 +63,7 @@ def test_an_approval_forged_for_the_identity_key_never_opens() -> None:
                 "signatures": [{"keyid": keyid, "sig": base64.b64encode(forged).decode()}]}
     with pytest.raises(AttestationError):
         open_statement(json.dumps(envelope).encode(), trust, where="forged", predicate_type=APPROVAL_PREDICATE,
+                       namespace="gatekeeper-approval",
                        sha256=SHA)
 
 

@@ -32,6 +32,10 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """runner, alice and gate in one allowed-signers file (as the docs write it), and a packet the runner signed."""
     home = tmp_path_factory.mktemp("rt15-approvals")
     lines = [generate(name, home / "keys")[2].line() for name in ("runner", "alice", "gate")]
+    # Every key listed for approvals too (the docs of that round trusted any line to approve): the gate must still
+    # refuse the packet's signer and its own --sign key as approvers (test_redteam20_roles: the line refuses first).
+    lines = [f'{line} namespaces="gatekeeper-approval,gatekeeper-{role}"'
+             for line, role in zip(lines, ("packet", "approval", "gate"), strict=True)]
     (home / "allowed_signers").write_text("\n".join(lines) + "\n")
     shutil.copyfile(PATCH, home / "patch.diff")
     done = run_cli(["packet", "patch.diff", "--out", "packet.json", "--policy", str(POLICY_DIR)], cwd=home)

@@ -31,11 +31,13 @@ def keyed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     private, _, alice = generate("alice", folder)
     signer = load_signer(private)
     envelope = sign(signer, statement("patch.diff", SHA, APPROVAL_PREDICATE, {"rules": ["core.ci"]}))
-    return {"signer": signer, "trust": parse_trust(alice.line() + "\n", "allowed_signers"), "envelope": envelope}
+    line = alice.line() + ' namespaces="gatekeeper-approval,gatekeeper-packet,gatekeeper-gate"\n'
+    return {"signer": signer, "trust": parse_trust(line, "allowed_signers"), "envelope": envelope}
 
 
 def _open(keyed: dict[str, Any], data: bytes, predicate_type: str = APPROVAL_PREDICATE) -> dict[str, Any]:
-    return dict(open_statement(data, keyed["trust"], where="e", predicate_type=predicate_type, sha256=SHA).predicate)
+    return dict(open_statement(data, keyed["trust"], where="e", predicate_type=predicate_type,
+                             namespace="gatekeeper-approval", sha256=SHA).predicate)
 
 
 def _payload(envelope: dict[str, Any]) -> bytes:

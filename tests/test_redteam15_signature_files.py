@@ -29,6 +29,7 @@ PATCH = ROOT / "fixtures" / "ci-workflow" / "patch.diff"
 def signed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("rt15-sigfiles")
     lines = [generate(name, home / "keys")[2].line() for name in ("runner", "alice")]
+    lines = [f'{line} namespaces="gatekeeper-approval"' if line.startswith("alice ") else line for line in lines]
     (home / "allowed_signers").write_text("\n".join(lines) + "\n")
     shutil.copyfile(PATCH, home / "patch.diff")
     made = run_cli(["packet", "patch.diff", "--out", "packet.json", "--policy", str(POLICY_DIR)], cwd=home)

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gatekeeper.attest import roles
 from gatekeeper.attest.envelope import AttestationError, open_statement, read_envelope, sign, statement
 from gatekeeper.attest.keys import Signer, Trust
 from gatekeeper.errors import InputFileError
@@ -50,7 +51,7 @@ class Approval:
 
 @dataclass(frozen=True, slots=True)
 class Requirements:
-    """Who may approve what: groups (or signer names) per bucket and per rule id; empty: any trusted signer."""
+    """Who may approve what: groups (or signer names) per bucket and per rule id; empty: any trusted approver."""
 
     buckets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     rules: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -67,7 +68,7 @@ class Requirements:
         return Requirements(table("buckets"), table("rules"))
 
     def allowed(self, finding: Mapping[str, Any]) -> tuple[str, ...] | None:
-        """The groups/names that may accept `finding` (None: any trusted signer)."""
+        """The groups/names that may accept `finding` (None: any trusted approver)."""
         wanted = self.rules.get(str(finding.get("rule")))
         if wanted is None and finding.get("bucket") is not None:
             wanted = self.buckets.get(str(finding["bucket"]))
@@ -136,7 +137,7 @@ def apply(decision: Mapping[str, Any], approvals: Iterable[Approval], requiremen
         rule, allowed = str(finding.get("rule")), requirements.allowed(finding)
         fitting = [a for a in approvals if rule in a.rules and (allowed is None or _member(a.signer, allowed))]
         if not fitting:
-            who = "any trusted signer" if allowed is None else f"one of {', '.join(allowed)}"
+            who = "any trusted approver" if allowed is None else f"one of {', '.join(allowed)}"
             offered = [a.signer.name for a in approvals if rule in a.rules]
             notes.append(f"{rule}: needs an approval by {who}"
                          + (f" (approved only by {', '.join(offered)})" if offered else ""))
@@ -153,7 +154,7 @@ def _member(signer: Signer, allowed: Sequence[str]) -> bool:
 def _one(path: Path, trust: Trust, patch_sha256: str, input_digest: str, moment: datetime) -> Approval:
     where = str(path)
     opened = open_statement(read_envelope(path), trust, where=where, predicate_type=APPROVAL_PREDICATE,
-                            sha256=patch_sha256)
+                            namespace=roles.APPROVAL, sha256=patch_sha256)
     predicate = opened.predicate
     if predicate.get("inputDigest") != input_digest:
         raise AttestationError("approves another decision (policy input digest differs: other findings, "

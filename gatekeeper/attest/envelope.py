@@ -1,7 +1,8 @@
 """in-toto Statements v1 in DSSE envelopes: sign one, open one against a Trust.
 
 The payload is the Statement as compact JSON with sorted keys; `open_statement` accepts an envelope
-only when one of its signatures is by a trusted key over exactly that payload (DSSE's PAE), the
+only when one of its signatures is by a trusted key over exactly that payload (DSSE's PAE), a key whose
+allowed-signers line lets it sign in the statement's namespace (attest.roles), the
 payload is an in-toto Statement of the expected predicate type, and its subject names the digest
 the caller expects. Everything else is an AttestationError saying which check failed.
 """
@@ -16,8 +17,9 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from gatekeeper.attest import roles
 from gatekeeper.attest.keys import Signer, Trust
 from gatekeeper.bounded import load_json
 from gatekeeper.errors import GatekeeperError, LimitError
@@ -82,9 +84,10 @@ def read_envelope(path: Path) -> bytes:
     return data
 
 
-def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str,
+def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str, namespace: str,
                    sha256: str | None) -> Opened:
-    """Verify the envelope in `data` and return its statement (AttestationError on any failure)."""
+    """Verify the envelope in `data`, signed by a key trusted in `namespace`, and return its statement
+    (AttestationError on any failure)."""
     from securesystemslib.dsse import Envelope  # deferred: heavy (see attest.keys.public_key)
     from securesystemslib.exceptions import FormatError, VerificationError
 
@@ -107,13 +110,14 @@ def open_statement(data: bytes, trust: Trust, *, where: str, predicate_type: str
         raise AttestationError("malformed DSSE envelope (a signature that is not an object)", where=where)
     try:
         envelope = Envelope.from_dict({**document, "signatures": [dict(s) for s in signatures]})
-        accepted = envelope.verify(list(_keys(trust)), 1)
+        allowed: list[Any] = [signer.key for signer in trust.signers.values() if signer.allows(namespace)]
+        accepted = envelope.verify(allowed, 1) if allowed else {}
     except VerificationError:
-        keyids = ", ".join(str(s.get("keyid"))[:16] for s in signatures if isinstance(s, dict))
-        raise AttestationError(f"no valid signature by a trusted key (key ids: {keyids or 'none'})", where=where,
-                               hint=f"the signer must be in {trust.source}, and the content unchanged") from None
+        accepted = {}
     except (FormatError, ValueError, TypeError, KeyError, AttributeError, binascii.Error):
         raise AttestationError("malformed DSSE envelope", where=where) from None
+    if not accepted:
+        _refuse(envelope, trust, where, namespace, signatures)
     signer = trust.signers[next(iter(accepted))]
     try:
         body = load_json(base64.b64decode(document["payload"], validate=True), where, object_pairs_hook=_unique)
@@ -143,8 +147,20 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-def _keys(trust: Trust) -> list[Any]:
-    return [signer.key for signer in trust.signers.values()]
+def _refuse(envelope: Any, trust: Trust, where: str, namespace: str, signatures: list[Any]) -> NoReturn:
+    """AttestationError for an envelope no key trusted in `namespace` signed: naming the trusted signer that did sign
+    it, when one did, and the line that does not let it."""
+    from securesystemslib.exceptions import VerificationError  # deferred: heavy (see attest.keys.public_key)
+
+    try:
+        other = envelope.verify([signer.key for signer in trust.signers.values()], 1)
+    except VerificationError:
+        keyids = ", ".join(str(s.get("keyid"))[:16] for s in signatures)
+        raise AttestationError(f"no valid signature by a trusted key (key ids: {keyids or 'none'})", where=where,
+                               hint=f"the signer must be in {trust.source}, and the content unchanged") from None
+    signer = trust.signers[next(iter(other))]
+    what, hint = roles.refusal(signer.name, signer.where or trust.source, signer.namespaces, namespace)
+    raise AttestationError(what, where=where, hint=hint)
 
 
 def _check_statement(body: object, where: str, predicate_type: str, sha256: str | None) -> None:

@@ -1,7 +1,8 @@
 """Key files and the allowed-signers file (trust), like git's SSH `allowed_signers`.
 
 A private key is a PEM PKCS#8 ed25519 key (mode 0600); its public half is one line,
-`NAME ed25519 HEX [groups=G1,G2]`, both the `.pub` file and a line of the allowed-signers file.
+`NAME ed25519 HEX [groups=G1,G2] [namespaces="NS1,NS2"]`, both the `.pub` file and a line of the allowed-signers
+file; namespaces= says what the key may sign (attest.roles).
 A signer's key id is securesystemslib's (sha256 over the canonical public key).
 """
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gatekeeper.attest import roles
 from gatekeeper.attest.weakkeys import weakness
 from gatekeeper.errors import GatekeeperError, InputFileError, UsageError
 from gatekeeper.lazy_pattern import lazy
@@ -31,11 +33,14 @@ class TrustError(GatekeeperError):
 
 @dataclass(frozen=True, slots=True)
 class Signer:
-    """A trusted signer: a name, its groups, and its public key."""
+    """A trusted signer: a name, its groups, its public key, the namespaces its line lists (None: no namespaces=
+    option, attest.roles) and where that line is (FILE:LINE)."""
 
     name: str
     groups: tuple[str, ...]
     key: SSlibKey
+    namespaces: tuple[str, ...] | None = None
+    where: str = ""
 
     @property
     def keyid(self) -> str:
@@ -43,7 +48,12 @@ class Signer:
 
     def line(self) -> str:
         groups = f" groups={','.join(self.groups)}" if self.groups else ""
-        return f"{self.name} ed25519 {self.key.keyval['public']}{groups}"
+        namespaces = f" {roles.option(self.namespaces)}" if self.namespaces is not None else ""
+        return f"{self.name} ed25519 {self.key.keyval['public']}{groups}{namespaces}"
+
+    def allows(self, namespace: str) -> bool:
+        """Whether this key may sign in `namespace` (attest.roles)."""
+        return roles.allowed(self.namespaces, namespace)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,24 +83,32 @@ def public_key(hex_key: str) -> SSlibKey:
     return SSlibKey.from_crypto(Ed25519PublicKey.from_public_bytes(raw))
 
 
-def parse_signer(line: str) -> Signer:
-    """One allowed-signers line (ValueError naming what is wrong)."""
+def parse_signer(line: str, where: str = "") -> Signer:
+    """One allowed-signers line (ValueError naming what is wrong); `where` is its FILE:LINE."""
     fields = line.split()
-    if len(fields) not in (3, 4) or fields[1] != "ed25519":
-        raise ValueError("expected NAME ed25519 HEXKEY [groups=G1,G2]")
+    if not 3 <= len(fields) <= 5 or fields[1] != "ed25519":
+        raise ValueError('expected NAME ed25519 HEXKEY [groups=G1,G2] [namespaces="NS1,NS2"]')
     if not _NAME.match(fields[0]):
         raise ValueError(f"bad signer name {fields[0]!r} (letters, digits and ._@+- only)")
-    groups: tuple[str, ...] = ()
-    if len(fields) == 4:
-        found = _GROUPS.match(fields[3])
+    groups: tuple[str, ...] | None = None
+    namespaces: tuple[str, ...] | None = None
+    for field in fields[3:]:
+        if roles.is_option(field):
+            if namespaces is not None:
+                raise ValueError("namespaces= given twice")
+            namespaces = roles.parse(field)
+            continue
+        found = _GROUPS.match(field)
         if not found:
-            raise ValueError(f"bad groups field {fields[3]!r} (groups=G1,G2)")
+            raise ValueError(f"bad field {field!r} (groups=G1,G2 or namespaces=\"NS1,NS2\")")
+        if groups is not None:
+            raise ValueError("groups= given twice")
         groups = tuple(found.group(1).split(","))
     try:
         key = public_key(fields[2])
     except ValueError as exc:
         raise ValueError(f"bad ed25519 key: {exc}") from None
-    return Signer(fields[0], groups, key)
+    return Signer(fields[0], groups or (), key, namespaces, where)
 
 
 def parse_trust(text: str, source: str) -> Trust:
@@ -105,7 +123,7 @@ def parse_trust(text: str, source: str) -> Trust:
         try:
             if not line.isascii() or not line.replace("\t", " ").isprintable():
                 raise ValueError("a character other than printable ASCII outside a comment")
-            signer = parse_signer(line)
+            signer = parse_signer(line, f"{source}:{number}")
         except ValueError as exc:
             raise TrustError(str(exc), where=f"{source}:{number}",
                              hint="lines come from `gatekeeper keys generate`") from None
@@ -143,8 +161,8 @@ def load_signer(path: Path) -> CryptoSigner:
     return CryptoSigner(private)
 
 
-def generate(name: str, folder: Path) -> tuple[Path, Path, Signer]:
-    """Write NAME.key (0600, never over an existing file) and NAME.pub into `folder`."""
+def generate(name: str, folder: Path, namespaces: tuple[str, ...] | None = None) -> tuple[Path, Path, Signer]:
+    """Write NAME.key (0600, never over an existing file) and NAME.pub (its line listing `namespaces`) into `folder`."""
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat  # deferred: heavy
     from securesystemslib.signer import CryptoSigner
 
@@ -153,7 +171,7 @@ def generate(name: str, folder: Path) -> tuple[Path, Path, Signer]:
     folder.mkdir(parents=True, exist_ok=True)
     signer = CryptoSigner.generate_ed25519()
     raw = signer.public_key._crypto_key().public_bytes(Encoding.Raw, PublicFormat.Raw)  # noqa: SLF001
-    trusted = Signer(name, (), public_key(raw.hex()))
+    trusted = Signer(name, (), public_key(raw.hex()), namespaces)
     private, public = folder / f"{name}.key", folder / f"{name}.pub"
     for target in (private, public):
         if target.exists() or target.is_symlink():

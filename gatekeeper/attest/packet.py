@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gatekeeper.attest import roles
 from gatekeeper.attest.envelope import AttestationError, open_statement, read_envelope, sign, statement
 from gatekeeper.attest.facts import PacketAttestation
 from gatekeeper.attest.keys import Trust
@@ -38,7 +39,8 @@ def check_packet(packet_file: Path, packet: Mapping[str, Any], trust: Trust) -> 
         return PacketAttestation(False, f"unsigned: no {found.name} beside the packet")
     data = read_envelope(found)
     sha256 = str((packet.get("diff") or {}).get("sha256", ""))
-    opened = open_statement(data, trust, where=str(found), predicate_type=PACKET_PREDICATE, sha256=sha256)
+    opened = open_statement(data, trust, where=str(found), predicate_type=PACKET_PREDICATE,
+                            namespace=roles.PACKET, sha256=sha256)
     if dict(opened.predicate) != dict(packet):
         changed = sorted(k for k in set(opened.predicate) | set(packet) if opened.predicate.get(k) != packet.get(k))
         raise AttestationError(f"packet.json differs from the packet the runner signed ({', '.join(changed[:8])})",

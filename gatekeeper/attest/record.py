@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gatekeeper.attest import roles
 from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
 from gatekeeper.attest.keys import Signer, Trust
 
@@ -53,7 +54,7 @@ def check_record(record: Mapping[str, Any], trust: Trust) -> RecordCheck:
                                              "signed: gate --sign KEY)")
     try:
         opened = open_statement(json.dumps(envelope).encode("utf-8"), trust, where="signature",
-                                predicate_type=RECORD_PREDICATE, sha256=None)
+                                predicate_type=RECORD_PREDICATE, namespace=roles.GATE, sha256=None)
     except AttestationError as exc:
         return RecordCheck(None, "untrusted", exc.what)
     digests = [s.get("digest", {}).get("sha256") for s in opened.statement["subject"]]

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from gatekeeper.atomic import write_json_atomic
-from gatekeeper.attest import approvals
+from gatekeeper.attest import approvals, roles
 from gatekeeper.attest.keys import generate as make_keys
 from gatekeeper.attest.keys import load_signer
 from gatekeeper.errors import ExitCode, UsageError
@@ -27,9 +27,14 @@ def keys() -> None:
 @keys.command("generate")
 @click.option("--name", required=True, help="The signer's name (letters, digits and ._@+-).")
 @click.option("--out", "folder", type=_DIR, required=True, help="Folder for NAME.key (0600) and NAME.pub.")
-def generate(name: str, folder: Path) -> int:
+@click.option("--role", "role_names", multiple=True, type=click.Choice(sorted(roles.ROLES)),
+              help="What the key signs: its line lists that namespace (runner: gatekeeper-packet, approver: "
+              "gatekeeper-approval, gate: gatekeeper-gate). Repeatable. Without it the line has no namespaces=: "
+              "such a key signs packets and gate records, never approvals.")
+def generate(name: str, folder: Path, role_names: tuple[str, ...]) -> int:
     """Write an ed25519 key pair; print the line to add to an allowed-signers file."""
-    private, public, signer = make_keys(name, folder)
+    namespaces = tuple(dict.fromkeys(roles.ROLES[role] for role in role_names)) or None
+    private, public, signer = make_keys(name, folder, namespaces)
     click.echo(f"gatekeeper: wrote {private} (private, keep it out of every sandbox and repository) "
                f"and {public}; key id {signer.keyid}", err=True)
     click.echo(signer.line())

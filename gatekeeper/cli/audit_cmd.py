@@ -42,7 +42,8 @@ def audit() -> None:
 @click.option("--head-file", type=click.Path(dir_okay=False, path_type=Path),
               help="A head ({seq, hash}) kept elsewhere (default for a LOG file: LOG.head beside it).")
 @click.option("--trust", type=click.Path(dir_okay=False, path_type=Path),
-              help="An allowed-signers file of gate keys: every record must be signed (gate --sign) by one of them.")
+              help="An allowed-signers file: every record must be signed (gate --sign) by a key it trusts in "
+              "gatekeeper-gate (its line: namespaces=\"gatekeeper-gate\", or no namespaces=).")
 @_FORMAT
 def verify(log: Path | None, git: str | None, head_file: Path | None, trust: Path | None, fmt: str) -> int:
     """Check the hash chain (and with --trust every record's signature): exit 0 intact, 1 naming the first
@@ -122,7 +123,8 @@ def stats(log: Path | None, git: str | None, since: str | None, until: str | Non
 @click.option("--policy", "policy_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Today's policy bundle, inside the git repository that holds its history.")
 @click.option("--trust", type=click.Path(dir_okay=False, path_type=Path),
-              help="An allowed-signers file of gate keys: replay only when the records up to RECORD are signed.")
+              help="An allowed-signers file (keys trusted in gatekeeper-gate): replay only when the records up to "
+              "RECORD are signed.")
 @_FORMAT
 def replay(log: Path | None, record: str | None, git: str | None, packet_path: Path, patch_path: Path,
            policy_dir: Path | None, trust: Path | None, fmt: str) -> int:
