@@ -1,6 +1,6 @@
 """in-toto Statements v1 in DSSE envelopes: sign one, open one against a Trust.
 
-The payload is the Statement as compact JSON with sorted keys; `open_statement` accepts an envelope
+The payload is the Statement as compact, ASCII-escaped JSON with sorted keys; `open_statement` accepts an envelope
 only when one of its signatures is by a trusted key over exactly that payload (DSSE's PAE), a key whose
 allowed-signers line lets it sign in the statement's namespace (attest.roles), the
 payload is an in-toto Statement of the expected predicate type, and its subject names the digest
@@ -59,7 +59,9 @@ def sign(signer: KeySigner, body: Mapping[str, Any]) -> dict[str, Any]:
     """A DSSE envelope (as JSON-ready dict) holding `body`, signed by `signer`."""
     from securesystemslib.dsse import Envelope  # deferred: heavy (see attest.keys.public_key)
 
-    payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    # ASCII-escaped, as packet.json is written: UTF-8 has no form for a lone surrogate (a JSON string's "\ud800", a
+    # file name that is not UTF-8), and a packet holding one must still be signed, not leave its run half-written.
+    payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
     envelope = Envelope(payload, PAYLOAD_TYPE, {})
     envelope.sign(signer)
     return envelope.to_dict()
