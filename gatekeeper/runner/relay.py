@@ -35,7 +35,9 @@ from gatekeeper.runner.relay_api import (
     CallFacts,
     Upstream,
     key_headers,
+    request_problem,
     route,
+    served_models,
 )
 from gatekeeper.runner.relay_bridge import reachable_path
 from gatekeeper.serving import wake_and_shut_down
@@ -97,7 +99,7 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     """The packet's view of a relay log: models that answered, counts, refused attempts by host."""
-    served = sorted({r["served"] for r in records if isinstance(r.get("served"), str) and r.get("status") == 200})
+    served = served_models(records)
     refused = Counter(str(r.get("host") or "relay") for r in records if r.get("refused"))
     return {
         "served": served,
@@ -245,6 +247,10 @@ class _Handler(BaseHTTPRequestHandler):
             host = self.path.split("/")[2] if self.path.startswith(("http://", "https://")) else None
             self._refuse(403, found, host=host or self.headers.get("host"))
             return
+        malformed = request_problem(self.path, self.headers)
+        if malformed is not None:
+            self._refuse(400, f"not relayed: {malformed}", host=self.headers.get("host"))
+            return
         flavour, api_path = found
         upstream = relay.upstreams.get(flavour)
         key = relay.keys.get(flavour)
@@ -277,14 +283,15 @@ class _Handler(BaseHTTPRequestHandler):
         failed_early = False
         try:
             self._forward(relay, upstream, api_path, body, headers, facts, record)
-        except (OSError, http.client.HTTPException) as exc:
+        except (OSError, http.client.HTTPException, ValueError) as exc:  # ValueError: what http.client cannot send
             record.update(status=502, error=f"upstream: {type(exc).__name__}: {exc}"[:300])
             failed_early = not self.wfile.closed and not record.get("started")
             self.close_connection = True
         record.pop("started", None)
         unfinished = record.pop("unfinished", False)
         relay.spend(facts.tokens)
-        record.update(requested=facts.requested, served=facts.served, input_tokens=facts.input_tokens,
+        record.update(requested=facts.requested, served=facts.served, models=facts.named,
+                      input_tokens=facts.input_tokens,
                       output_tokens=facts.output_tokens, latency_ms=round((time.monotonic() - started) * 1000, 1))
         self._log(record)
         # Every reply ends only once its record is on disk: a client (or an auditor's script) that has its
@@ -313,7 +320,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("transfer-encoding", "chunked")
             self.end_headers()
             streamed = "text/event-stream" in (response.getheader("content-type") or "")
-            total, pending, kept, cut = 0, b"", bytearray(), False
+            total, kept, cut = 0, bytearray(), False
             record.update(status=response.status, started=True, stream=streamed, bytes_out=0)
             while True:
                 chunk = response.read1(1 << 16) if self.command != "HEAD" else b""
@@ -325,10 +332,7 @@ class _Handler(BaseHTTPRequestHandler):
                     self.close_connection = cut = True
                     break
                 if streamed:
-                    lines = (pending + chunk).split(b"\n")
-                    pending = lines.pop()
-                    for line in lines:
-                        facts.read_event_line(line.rstrip(b"\r"))
+                    facts.read_stream(chunk)
                 elif len(kept) < 16 << 20:
                     kept += chunk
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
@@ -338,7 +342,7 @@ class _Handler(BaseHTTPRequestHandler):
                 # must reach the client cut, never as a whole one.
                 raise http.client.IncompleteRead(b"", response.length)
             if streamed:
-                facts.read_event_line(pending)
+                facts.read_stream(b"", end=True)
             elif response.status < 300:
                 facts.read_response(bytes(kept))
             self.wfile.flush()

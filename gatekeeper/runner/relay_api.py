@@ -9,7 +9,8 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from email.message import Message
 from urllib.parse import urlsplit
 
 from gatekeeper.bounded import load_json
@@ -25,15 +26,17 @@ _ALLOWED: Mapping[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
     "anthropic": (
         ("POST", re.compile(r"/v1/messages")),
         ("POST", re.compile(r"/v1/messages/count_tokens")),
-        ("GET", re.compile(r"/v1/models(/[A-Za-z0-9._:@-]+)?")),
+        ("GET", re.compile(r"/v1/models(/(?!\.\.?$)[A-Za-z0-9._:@-]+)?")),
     ),
     "openai": (
         ("POST", re.compile(r"/v1/chat/completions")),
         ("POST", re.compile(r"/v1/completions")),
         ("POST", re.compile(r"/v1/responses")),
-        ("GET", re.compile(r"/v1/models(/[A-Za-z0-9._:@-]+)?")),
+        ("GET", re.compile(r"/v1/models(/(?!\.\.?$)[A-Za-z0-9._:@-]+)?")),
     ),
 }
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # a header name (RFC 9110 token)
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # what no field value or target may hold (HTAB may)
 # Where each flavour's SDK finds the relay inside the sandbox, relative to http://127.0.0.1:PORT
 # (relay_bridge.client_environment sets the variables; tests hold the two tables equal).
 CLIENT_BASES: Mapping[str, str] = {"anthropic": "/anthropic", "openai": "/openai/v1"}
@@ -124,6 +127,28 @@ def route(method: str, target: str) -> tuple[str, str] | str:
     return f"{method} {path} names no model API"
 
 
+def request_problem(target: str, headers: Message) -> str | None:
+    """Why a request cannot be relayed as read (None: it can). The relay re-frames every call it forwards, but
+    forwards some header values as they came and the target's query string: refused (400, recorded) rather than
+    passed on or mended are a target with a byte other than printable ASCII, a header section the parser found
+    malformed (a line without a colon hides the headers after it), a header name that is no token (whitespace
+    before the colon: `Transfer-Encoding : chunked`), a value holding a control character (NUL, a bare CR or LF,
+    an obsolete line folding that a lenient upstream would read as a header of the agent's choosing), and two
+    Content-Lengths that differ (RFC 9112: unrecoverable)."""
+    if not target.isascii() or _CONTROL.search(target):
+        return "the request target holds a byte other than printable ASCII"
+    if headers.defects:
+        return "a malformed header section"
+    for name, value in headers.items():
+        if not _TOKEN.fullmatch(name):
+            return f"the header name {name[:40]!r} is not a token"
+        if _CONTROL.search(value):
+            return f"the {name[:40]} header holds a control character or a folded line"
+    if len(set(headers.get_all("content-length") or ())) > 1:
+        return "Content-Length headers that differ"
+    return None
+
+
 def key_headers(flavour: str, key: str) -> dict[str, str]:
     """The header(s) that carry the real key upstream."""
     if flavour == "anthropic":
@@ -131,14 +156,37 @@ def key_headers(flavour: str, key: str) -> dict[str, str]:
     return {"authorization": f"Bearer {key}"}
 
 
+# The calls whose answer comes from a model: a 200 reply to one of them that names no model the relay can read
+# (gzip, a page, JSON read two ways) is served by UNREADABLE in the packet, which no allowed model list holds.
+ANSWERING = frozenset({"/v1/messages", "/v1/chat/completions", "/v1/completions", "/v1/responses"})
+UNREADABLE = "(unreadable)"
+_LINE_END = re.compile(rb"\r\n|\r|\n")  # SSE ends a line at CRLF, LF or a bare CR
+
+
+def served_models(records: list[dict[str, object]]) -> list[str]:
+    """Every model the 200 replies of a relay log named, and UNREADABLE for a model's answer that named none."""
+    served: set[str] = set()
+    for record in (r for r in records if r.get("status") == 200):
+        named = record.get("models")
+        names = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
+        if isinstance(record.get("served"), str):
+            names.append(str(record["served"]))
+        answering = record.get("method") == "POST" and record.get("path") in ANSWERING
+        served.update(names or ([UNREADABLE] if answering else []))
+    return sorted(served)
+
+
 @dataclass(slots=True)
 class CallFacts:
-    """What one call said about its model and tokens (filled from the request, then the response)."""
+    """What one call said about its model and tokens (filled from the request, then the response): `named` holds
+    every model the reply named, in order, `served` the last."""
 
     requested: str | None = None
     served: str | None = None
     input_tokens: int = 0
     output_tokens: int = 0
+    named: list[str] = field(default_factory=list)
+    _pending: bytes = b""
 
     @property
     def tokens(self) -> int:
@@ -157,6 +205,13 @@ class CallFacts:
         if line.startswith(b"data:"):
             self._read_event(_json(line[5:].strip()))
 
+    def read_stream(self, chunk: bytes, *, end: bool = False) -> None:
+        """The next bytes of a server-sent event stream, split into lines as SSE does (`end`: the last)."""
+        lines = _LINE_END.split(self._pending + chunk)
+        self._pending = b"" if end else lines.pop()
+        for line in lines:
+            self.read_event_line(line)
+
     def _read_event(self, document: object) -> None:
         if not isinstance(document, dict):
             return
@@ -167,6 +222,8 @@ class CallFacts:
                 continue
             if isinstance(holder.get("model"), str) and holder.get("type") != "error":
                 self.served = holder["model"][:200]
+                if self.served not in self.named:
+                    self.named.append(self.served)
             usage = holder.get("usage")
             if isinstance(usage, dict):
                 self._read_usage(usage)
@@ -189,10 +246,19 @@ class CallFacts:
 
 
 def _json(data: bytes) -> object:
+    """The JSON document `data` holds; None when it holds none, or one that readers may read two ways."""
     try:
-        return load_json(data, "a model API body")
+        return load_json(data, "a model API body", object_pairs_hook=_unique)
     except (ValueError, LimitError):
         return None
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object without a key twice (parsers differ on which of two `model`s they keep): else ValueError."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise ValueError("a key twice")
+    return found
 
 
 def parse_model_keys(specs: tuple[str, ...], flavours: set[str]) -> dict[str, str]:
