@@ -186,7 +186,7 @@ class CallFacts:
     input_tokens: int = 0
     output_tokens: int = 0
     named: list[str] = field(default_factory=list)
-    _pending: bytes = b""
+    _pending: list[bytes] = field(default_factory=list)
 
     @property
     def tokens(self) -> int:
@@ -206,9 +206,13 @@ class CallFacts:
             self._read_event(_json(line[5:].strip()))
 
     def read_stream(self, chunk: bytes, *, end: bool = False) -> None:
-        """The next bytes of a server-sent event stream, split into lines as SSE does (`end`: the last)."""
-        lines = _LINE_END.split(self._pending + chunk)
-        self._pending = b"" if end else lines.pop()
+        """The next bytes of a server-sent event stream, split into lines as SSE does (`end`: the last). A line
+        still open is kept in parts, joined once it ends: a reply of one 64 MiB line costs linear time."""
+        if not end and b"\n" not in chunk and b"\r" not in chunk:
+            self._pending.append(chunk)
+            return
+        lines = _LINE_END.split(b"".join((*self._pending, chunk)))
+        self._pending = [] if end else [lines.pop()]
         for line in lines:
             self.read_event_line(line)
 
@@ -246,9 +250,11 @@ class CallFacts:
 
 
 def _json(data: bytes) -> object:
-    """The JSON document `data` holds; None when it holds none, or one that readers may read two ways."""
+    """The JSON document `data` holds; None when it holds none, or one that readers may read two ways (a key twice:
+    looked for when a `"model"` could be there twice, written out or with an escape, as the check costs time)."""
+    hook = _unique if data.count(b'"model"') > 1 or b"\\u" in data else None
     try:
-        return load_json(data, "a model API body", object_pairs_hook=_unique)
+        return load_json(data, "a model API body", object_pairs_hook=hook)
     except (ValueError, LimitError):
         return None
 
