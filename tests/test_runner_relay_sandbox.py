@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -112,6 +113,8 @@ def test_sdks_reach_only_the_model_api_and_the_key_stays_outside(tmp_path: Path,
     assert {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"} <= set(packet["sandbox"]["env_passed"])
     relay = packet["relay"]
     assert relay["requests"] == 3 and relay["refused"] == 2 and relay["apis"] == ["anthropic", "openai"]
+    # The signed summary names the log it sums up (red team 20: nothing tied relay.jsonl to the packet).
+    assert relay["log_sha256"] == hashlib.sha256((run_dir / "relay.jsonl").read_bytes()).hexdigest()
     assert relay["refused_by_host"] == [{"host": "127.0.0.1", "count": 1},
                                         {"host": "metadata.google.internal", "count": 1}]
     # Around the relay: the DNS lookup went to the sandbox's catch-all, recorded by name (A and AAAA).

@@ -6,6 +6,7 @@ any moment can be resumed from what is on disk (`resume`).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import shutil
@@ -280,7 +281,7 @@ def _generate(
         if model_relay is not None:
             model_relay.stop()
     probe = sandbox.read_probe(box, run.probe, run.logs / "stderr.log")
-    relayed = relay.summarize(relay.read_log(run.relay_log)) if model_relay else None
+    relayed = _relayed(run.relay_log) if model_relay else None
     reported, notes = _model_report(run)
     for text in notes:
         progress(f"warning: {text}")
@@ -302,6 +303,13 @@ def _generate(
         logs_truncated=tuple(sorted(set(state.logs_truncated) | set(result.truncated))),
         warnings=state.warnings + tuple(notes),
     )
+
+
+def _relayed(log: Path) -> dict[str, Any]:
+    """The packet's relay summary, bound to the log it sums up: the sha256 of relay.jsonl as the stopped relay
+    left it, so the signed packet names the one log its counts and models come from."""
+    data = log.read_bytes() if log.is_file() else b""
+    return {**relay.summarize(relay.read_log(log)), "log_sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _network(box: sandbox.Sandbox, probe: Mapping[str, Any], relayed: Mapping[str, Any] | None) -> str:
