@@ -32,6 +32,7 @@ import pytest
 
 from gatekeeper.runner.relay import Relay, read_log, summarize
 from gatekeeper.runner.relay_api import parse_model_api
+from gatekeeper.verify import validate_packet
 
 BODY = b'{"model":"asked-model","max_tokens":1}'
 
@@ -286,3 +287,55 @@ def test_an_unreadable_answer_is_reviewed(tmp_path: Path, served: list[str], out
                     str(root / "policies"), "--enable", "provenance", "--format", "json"], cwd=tmp_path, text=True)
     decision = json.loads(gate.stdout)
     assert decision["outcome"] == outcome, decision["reasons"]
+
+
+# -- a hostile upstream ------------------------------------------------------------------------------------------
+
+HOSTILE = {
+    "101-headers": b"HTTP/1.1 200 OK\r\n" + b"".join(b"x-h%d: v\r\n" % i for i in range(101)) + b"\r\n",
+    "header-line-70k": b"HTTP/1.1 200 OK\r\nx-a: " + b"a" * 70_000 + b"\r\n\r\n",
+    "status-099": b"HTTP/1.1 099 Nope\r\n\r\n",
+    "status-words": b"HTTP/1.1 OK 200\r\n\r\n",
+    "not-http": b"SSH-2.0-OpenSSH_9.2\r\n",
+    "nothing": b"",
+    "continue-flood": b"HTTP/1.1 100 Continue\r\n\r\n" * 2000 + _json_reply({"model": "late-model"}),
+    "chunk-size-garbage": b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+    "chunk-size-huge": b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n" + b"f" * 40 + b"\r\n{}\r\n",
+    "negative-length": b"HTTP/1.1 200 OK\r\ncontent-length: -5\r\ncontent-type: application/json\r\n\r\n"
+                       b'{"model":"n"}',
+    "length-words": b"HTTP/1.1 200 OK\r\ncontent-length: lots\r\n\r\n{}",
+    "short-body": b"HTTP/1.1 200 OK\r\ncontent-length: 1000\r\ncontent-type: application/json\r\n\r\n{\"model\":",
+    "gzip-bomb": _json_reply(None, gzip.compress(b"\0" * (32 << 20)), extra=b"content-encoding: gzip\r\n"),
+    "deep-json": _json_reply(None, b'{"model":"d","x":' + b"[" * 200_000 + b"]" * 200_000 + b"}"),
+    "redirect": b"HTTP/1.1 302 Found\r\nlocation: http://169.254.169.254/\r\ncontent-length: 0\r\n\r\n",
+    "set-cookie": b"HTTP/1.1 200 OK\r\nset-cookie: a=b\r\ncontent-type: application/json\r\ncontent-length: 15\r\n\r\n"
+                  b'{"model":"c"} ',
+    "usage-at-the-cap": _json_reply({"model": "m", "usage": {"input_tokens": 2**53 - 1, "output_tokens": 2**53 - 1}}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_hostile_upstream_never_crashes_the_relay_or_goes_unrecorded(
+        relay: Relay, upstream: _Upstream, capfd: pytest.CaptureFixture[str], plain_packet: dict[str, object],
+        name: str) -> None:
+    upstream.reply = HOSTILE[name]
+    answer = _send(relay, _post(b"/anthropic/v1/messages"))
+    assert answer.startswith(b"HTTP/1.1 "), (name, answer[:200])
+    assert b"location:" not in answer.lower() and b"set-cookie" not in answer.lower()
+    records = read_log(relay.log.path)
+    assert len(records) == 1 and len(upstream.seen) == 1, records
+    assert "Traceback" not in capfd.readouterr().err
+    # What the runner makes of the log must still be a packet it can write and sign.
+    validate_packet({**plain_packet, "relay": {"apis": ["anthropic"], **summarize(records)}}, "packet")
+
+
+@pytest.fixture(scope="module")
+def plain_packet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    from incli import run_cli
+
+    home = tmp_path_factory.mktemp("rt20-packet")
+    root = Path(__file__).resolve().parent.parent
+    shutil.copyfile(root / "fixtures" / "clean-src-change" / "patch.diff", home / "patch.diff")
+    made = run_cli(["packet", "patch.diff", "--out", "packet.json", "--policy", str(root / "policies")], cwd=home)
+    assert made.returncode == 0, made.stderr
+    return dict(json.loads((home / "packet.json").read_text()))

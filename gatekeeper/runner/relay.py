@@ -106,7 +106,8 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "requests": sum(1 for r in records if not r.get("refused")),
         "refused": sum(refused.values()),
         "refused_by_host": [{"host": host, "count": n} for host, n in sorted(refused.items())],
-        "tokens": sum(int(r.get("input_tokens") or 0) + int(r.get("output_tokens") or 0) for r in records),
+        # Saturated at the packet's integer limit (2**53): an upstream's usage past it must not cost the packet.
+        "tokens": min(sum(int(r.get("input_tokens") or 0) + int(r.get("output_tokens") or 0) for r in records), 2**53),
     }
 
 
