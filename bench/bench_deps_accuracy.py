@@ -63,7 +63,12 @@ workspaces, poetry, Cargo and Bundler, committed before its first, blind run in 
 (deps_bumps_twentyfirst.tsv, 32 more repositories chosen for breadth of ecosystems and bots: Dependabot, Renovate,
 scala-steward, pre-commit.ci and pyup over Go multi-module, Maven plugins and properties, NuGet central versions,
 pub, Composer, mix, sbt, sha-pinned actions, images in Dockerfiles, Compose and Kubernetes, Helm, pnpm/yarn,
-Pipenv, Bundler and pre-commit hooks, committed before its first, blind run in round 21) — or
+Pipenv, Bundler and pre-commit hooks, committed before its first, blind run in round 21), `twentysecond`
+(deps_bumps_twentysecond.tsv, 40 more repositories chosen for breadth of ecosystems and bots: Dependabot, Renovate,
+scala-steward and pre-commit.ci over Go multi-module, Maven plugins and modules, NuGet central versions, pub,
+Composer, mix, Gradle catalogs and wrappers, sbt, sha-pinned actions, images in Dockerfiles, Compose and kustomize,
+Terraform modules and providers, pnpm, uv/poetry, pre-commit hooks, Cargo and Bundler, committed before its first,
+blind run in round 22) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -111,7 +116,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv"),
         "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv"),
         "twentieth": DATA.with_name("deps_bumps_twentieth.tsv"),
-        "twentyfirst": DATA.with_name("deps_bumps_twentyfirst.tsv")}
+        "twentyfirst": DATA.with_name("deps_bumps_twentyfirst.tsv"),
+        "twentysecond": DATA.with_name("deps_bumps_twentysecond.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
