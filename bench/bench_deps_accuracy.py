@@ -63,7 +63,12 @@ workspaces, poetry, Cargo and Bundler, committed before its first, blind run in 
 (deps_bumps_twentyfirst.tsv, 32 more repositories chosen for breadth of ecosystems and bots: Dependabot, Renovate,
 scala-steward, pre-commit.ci and pyup over Go multi-module, Maven plugins and properties, NuGet central versions,
 pub, Composer, mix, sbt, sha-pinned actions, images in Dockerfiles, Compose and Kubernetes, Helm, pnpm/yarn,
-Pipenv, Bundler and pre-commit hooks, committed before its first, blind run in round 21) — or
+Pipenv, Bundler and pre-commit hooks, committed before its first, blind run in round 21), `twentysecond`
+(deps_bumps_twentysecond.tsv, 40 more repositories chosen for breadth of ecosystems and bots: Dependabot, Renovate,
+scala-steward and pre-commit.ci over Go multi-module, Maven plugins and modules, NuGet central versions, pub,
+Composer, mix, Gradle catalogs and wrappers, sbt, sha-pinned actions, images in Dockerfiles, Compose and kustomize,
+Terraform modules and providers, pnpm, uv/poetry, pre-commit hooks, Cargo and Bundler, committed before its first,
+blind run in round 22) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -111,7 +116,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "eighteenth": DATA.with_name("deps_bumps_eighteenth.tsv"),
         "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv"),
         "twentieth": DATA.with_name("deps_bumps_twentieth.tsv"),
-        "twentyfirst": DATA.with_name("deps_bumps_twentyfirst.tsv")}
+        "twentyfirst": DATA.with_name("deps_bumps_twentyfirst.tsv"),
+        "twentysecond": DATA.with_name("deps_bumps_twentysecond.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -184,10 +190,15 @@ _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrap
 # Native's runtime libraries, `sbt-scalajs` Scala.js's. scala-steward names every artifact of such a group ("Update
 # scala-compiler, scala-library, ... to 2.13.15", "Update auxlib, clib, javalib, nativelib, ... to 0.5.5"), and the
 # collector keeps the first when the commit's lines spell none: each names the one setting the delta reads.
+# In a Scala.js build on Scala 3, sbt-scalajs adds the Scala.js build of the Scala 3 library at `scalaVersion` itself
+# (`"org.scala-lang" % "scala3-library_sjs1_3" % scalaVersion.value`), and scala-steward names the update by it
+# ("Update scala3-library_sjs1_3 to 3.8.4" for `val scala3 = "3.8.4"`): the same setting, at the same version. Scala
+# Native's build of the library (`scala3lib_native0.5_3`) carries Scala Native's version too and is not in this group.
 _TOOLCHAINS = {
     "org-scala-lang:scala-library": frozenset({"scala-compiler", "scala-library", "scala-reflect", "scalap"}),
     "org-scala-lang:scala3-library": frozenset({"scala3-compiler", "scala3-library", "scala3-interfaces",
-                                                "tasty-core", "scala3-staging", "scala3-tasty-inspector"}),
+                                                "tasty-core", "scala3-staging", "scala3-tasty-inspector",
+                                                "scala3-library-sjs1", "scala3-library-sjs1-3"}),
     "org-scala-native:sbt-scala-native": frozenset({
         "auxlib", "clib", "javalib", "nativelib", "posixlib", "scalalib", "windowslib", "junit-runtime",
         "test-interface", "nscplugin", "junit-plugin", "tools", "test-runner", "sbt-scala-native"}),
@@ -240,8 +251,9 @@ def _same_name(want: str, change: Change) -> bool:
         want = parts[-1]
     if (change.ecosystem, name, want) in _WRAPPERS:
         return True
-    # a Scala toolchain's artifact by any of its group's names (`scala-compiler` for scalaVersion's library); an
-    # artifact with a platform suffix (`scala3-library_sjs1`, `nativelib_native0.5_3`) is another artifact
+    # a Scala toolchain's artifact by any of its group's names (`scala-compiler` for scalaVersion's library, the
+    # Scala.js build of the Scala 3 library, which sbt-scalajs takes at scalaVersion); any other artifact with a
+    # platform suffix (`nativelib_native0.5_3`, `cats-core_sjs1_3`) is another artifact
     if change.ecosystem == "maven" and want in _TOOLCHAINS.get(name, ()):
         return True
     # a tool by the name a line spells it (`RUN install-tool docker-compose v5.5.0`), which the delta keeps under its

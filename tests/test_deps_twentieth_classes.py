@@ -124,7 +124,7 @@ def _change(ecosystem: str, name: str, **more: str) -> Change:
     ("scala-reflect", "maven", "org.scala-lang:scala-library", True),
     ("scala3-compiler", "maven", "org.scala-lang:scala3-library", True),
     ("scala3-compiler", "maven", "org.scala-lang:scala-library", False),  # Scala 3 is another line
-    ("scala3-library_sjs1", "maven", "org.scala-lang:scala3-library", False),  # Scala.js's artifact, not the JVM's
+    ("scala3-library_sjs1", "maven", "org.scala-lang:scala-library", False),  # Scala 3's (Scala.js) build, not 2's
     ("scala-compiler", "maven", "com.example:scala-library", False),  # another group's artifact of that name
     ("auxlib", "maven", "org.scala-native:sbt-scala-native", True),  # Scala Native's runtime, by its plugin
     ("nativelib", "maven", "org.scala-native:sbt-scala-native", True),

@@ -313,8 +313,10 @@ _MSBUILD_ATTR = lazy(r'(\w+)\s*=\s*"([^"]*)"')
 _MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "VersionOverride", "PrivateAssets", "IncludeAssets",
                            "ExcludeAssets"})
 # An item may carry metadata of the project's own as attributes (VerifyTests/Verify's `Pinned="true"` on a
-# PackageVersion): NuGet reads none of it. An attribute that decides whether the item applies (`Condition`), an
-# item operation (`Remove`, `Exclude`), or a key NuGet reads spelled in another case, is refused.
+# PackageVersion): NuGet reads none of it. An item operation (`Remove`, `Exclude`), or a key NuGet reads spelled in
+# another case, is refused. The item's `Condition` (Tyrrrz/CliWrap's `Condition="$([MSBuild]::IsTargetFramework…"`
+# on a netstandard2.0 polyfill) is its line's section: a version moved under one unchanged condition is read, one
+# whose condition changed, was added or dropped moves between sections and is refused.
 _MSBUILD_SIGNIFICANT = frozenset(k.lower() for k in _MSBUILD_KEYS) | {"condition", "remove", "exclude"}
 # NuGet also writes exact and interval versions: `[1.2.3]`, `[1.0,2.0)`.
 _NUGET_RANGE = lazy(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
@@ -332,11 +334,12 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     # a project's override of a central version; both on one line is left to --tree, which knows which wins
     version = attrs.get("Version", "") if "VersionOverride" not in attrs else \
         attrs["VersionOverride"] if "Version" not in attrs else ""
-    other = [k for k in _MSBUILD_ATTR.findall(m.group(1)) if k[0] not in _MSBUILD_KEYS] if m else []
-    if m is None or not name or any(k.lower() in _MSBUILD_SIGNIFICANT for k, _ in other) \
+    other = [k for k in _MSBUILD_ATTR.findall(m.group(1)) if k[0] not in _MSBUILD_KEYS | {"Condition"}] if m else []
+    if m is None or not name or SECTION_MARK in name or any(k.lower() in _MSBUILD_SIGNIFICANT for k, _ in other) \
             or len(attrs) != len(_MSBUILD_ATTR.findall(m.group(1))) or not _NUGET_RANGE.match(version.strip()):
         raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
-    return [(name, version.strip())]
+    condition = " ".join(attrs["Condition"].split()) if "Condition" in attrs else ""
+    return [(f"{condition}{SECTION_MARK}{name}" if condition else name, version.strip())]
 
 
 _PACKAGES_CONFIG = lazy(r'^\s*<package((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')

@@ -156,7 +156,7 @@ def xml_residue(data: bytes) -> list[str]:
     version-shaped text or attribute value as `V` (but in `_XML_KEPT` elements and the properties they use). Two
     passes of `str.find` (no regular expression spans tags: a hostile file of unclosed comments or entries stays
     linear): the first finds the properties the kept elements use."""
-    text = data.decode("utf-8", "replace")
+    text = data.decode("utf-8", "replace").removeprefix("\ufeff")  # an XML parser's encoding signature, no text
     uses: set[str] = set()
     _walk(text, set(), uses)
     return _walk(text, {use.lower() for use in uses}, set())

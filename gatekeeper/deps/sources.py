@@ -29,6 +29,7 @@ from gatekeeper.diff import HashingReader, open_patch
 from gatekeeper.diff.lines import read_lines
 from gatekeeper.diff.parser import parse_lines
 from gatekeeper.gitobjects import GITLINK_MODE, GitObjects
+from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import FileChange
 
 
@@ -129,6 +130,8 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 
 # Formats whose files take properties from others (a parent POM, the Directory.Build.props above a project):
 # read with those at each side, and the untouched files that use a property a touched one moved, re-read.
+_AT_START = lazy(rb"^@@ -1(?:,\d+)? \+1(?:,\d+)? @@")  # a hunk from the first line of both sides
+_MARKED = frozenset({"msbuild", "pom.xml"})  # XML build files: a leading byte order mark is no text (_unmarked)
 _INHERITING = {"pom.xml": (mavenprops.pom_parser, mavenprops.module_moves),
                "msbuild": (msbuildprops.project_parser, msbuildprops.project_moves),
                "Chart.yaml": (chartapp.chart_parser, chartapp.chart_moves)}
@@ -146,6 +149,19 @@ class _Section:
     # A hunk line holding a line break git does not split on (a bare CR, U+2028, a form feed...): the
     # readers' splitlines() would see what follows it as a line of its own, an unchanged (context) one.
     broken: bool = False
+    first: bool = False  # the first hunk starts at line 1 on both sides (_unmarked)
+
+
+def _unmarked(section: _Section) -> None:
+    """An XML build file whose first line's only edit is a UTF-8 byte order mark dropped or added (`-\ufeff<Project
+    …>` `+<Project …>`: an editor's save, Tyrrrz/CliWrap's test project beside a package bump) shows that line as
+    context: an XML parser reads the mark as the encoding's signature, nothing more (a mark anywhere else is text;
+    in a requirements file it decides the codec, which a declaration below may name otherwise: not here)."""
+    was, now = section.raw[1:3] if len(section.raw) > 2 else ("", "")
+    if was[:1] == "-" and now[:1] == "+" and was != "-" + now[1:] \
+            and was[1:].removeprefix("\ufeff") == now[1:].removeprefix("\ufeff"):
+        section.raw[1:3] = [" " + now[1:].removeprefix("\ufeff")]
+        section.old[0] = section.new[0] = section.raw[1][1:]
 
 
 def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]) -> Iterator[tuple[int, bytes, bool]]:
@@ -166,6 +182,7 @@ def _tap(lines: Iterator[tuple[int, bytes, bool]], sections: dict[int, _Section]
             current = sections[header] = _Section(header, [], [], hunks=True)  # a gitlink of any name
         if line.startswith(b"@@ "):
             current.hunks = True
+            current.first |= not current.raw and _AT_START.match(line) is not None
             current.raw.append("@@")
             continue
         if not current.hunks or not line:
@@ -261,6 +278,8 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
             problems.append(Problem(change.path, "partial", f"the patch {change.status} this file from "
                                     f"{change.old_path} and does not show it whole; run with --tree BASE..HEAD"))
             continue
+        if section.first and fmt.name in _MARKED:
+            _unmarked(section)
         old_text = "\n".join(section.old).encode() if change.status != "added" else None
         new_text = "\n".join(section.new).encode() if change.status != "deleted" else None
         if change.status == "added":
