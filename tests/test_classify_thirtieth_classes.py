@@ -68,7 +68,8 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("phpstan.neon.dist", "other", "other.lint-format"), ("phpstan-baseline.neon", "other", "other.lint-format"),
     (".ls-lint.yml", "other", "other.lint-format"),
     ("cucumber.yml", "other", "other.lint-format"), ("config/cucumber.yml", "other", "other.lint-format"),
-    (".github/workflows/cucumber.yml", "ci", None), (".github/.coderabbit.yml", "ci", None),  # CodeRabbit reads the root file only
+    (".github/workflows/cucumber.yml", "ci", None),
+    (".github/.coderabbit.yml", "ci", None),  # CodeRabbit reads the root file only
     ("lua/plugins/stylua.lua", "src", None), ("Sources/SwiftFormat/Format.swift", "src", None),
 ])
 def test_path_rules_of_the_thirtieth_round(path: str, bucket: str, rule: str | None) -> None:
