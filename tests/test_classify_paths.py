@@ -39,6 +39,7 @@ def test_the_proposals_mistakes(rules: RuleSet, path: str, bucket: str) -> None:
 
 TEST_DATA = [
     "require-labels/.chainsaw-test/chainsaw-test.yaml",
+    "crates/oxc_linter/fixtures/import/node_modules/acorn/acorn.mjs",  # a linter's import fixture package
     "tests/Aspire.Hosting.Kubernetes.Tests/Snapshots/env2/values.verified.yaml",  # Verify's snapshot of a test
     "openshift/check-routes/.kyverno-test/resources.yaml",
     "test/integration/targets/copy/tasks/main.yml",
@@ -998,6 +999,7 @@ FALLBACK = ["src/main.go", "Makefile", "scripts/release.sh", "index.html"]
 # do not claim it; earlier rules still win. Path, bucket.
 DOC_FILES = [
     ("CHANGELOG.md", "src"),
+    ("docs/blog/authors.yml", "src"),  # a docs site's blog authors, not the governance AUTHORS file
     ("test/e2e/data/cni/calico.yaml", "src"),  # Cluster API's end-to-end data: not test data, content decides
     ("releasenotes/notes/fix-octavia-1234.yaml", "src"),
     ("deploy/RUNBOOK.md", "src"),
