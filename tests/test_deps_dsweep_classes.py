@@ -196,6 +196,20 @@ def test_a_values_mapping_whose_registry_the_hunk_shows_needs_no_problem(tmp_pat
     assert not from_patch.problems
 
 
+@pytest.mark.parametrize(("repository", "problem"), [
+    ("ghcr.io/maxmind/geoipupdate", False), ("localhost:5000/geoipupdate", False), ("localhost/geoipupdate", False),
+    ("maxmind/geoipupdate", True), ("geoipupdate", True), ("maxmind.io", True)])
+def test_a_values_repository_that_names_its_registry_needs_no_problem(tmp_path: Path, repository: str,
+                                                                      problem: bool) -> None:
+    # a first component with a dot, a port or `localhost` is a registry host: no `registry:` key joins it
+    text = ("geoip:\n  enabled: false\n  image:\n    # -- The repository for the geoip image.\n"
+            f"    repository: {repository}\n    # -- The docker tag for the geoip image.\n    tag: v7.1.1\n"
+            "  accountId: ''\n")
+    from_patch, _ = _delta(tmp_path, V_PATH, text, text.replace("v7.1.1", "v8.0.0"))
+    assert moves(from_patch) == {("docker", repository, "v7.1.1", "v8.0.0")}
+    assert bool(_problem(from_patch, V_PATH)) is problem
+
+
 def test_a_values_list_item_opens_its_own_mapping(tmp_path: Path) -> None:
     text = ("extraContainers:\n  - name: sidecar\n    args: [run]\n    env: []\n    ports: []\n  - repository: "
             "library/busybox\n    tag: 1.36.0\n    pullPolicy: Always\n")

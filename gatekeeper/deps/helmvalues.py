@@ -115,8 +115,8 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
             found = _image(block)
             if found is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
-                if changed and not opened and "registry" not in block:  # one could be above, out of sight
-                    unshown.append(found[0])
+                if changed and not opened and "registry" not in block and not _hosted(block["repository"]):
+                    unshown.append(found[0])  # a `registry:` could be above, out of sight
         elif changed:
             raise ManifestError("a changed image line whose repository or tag the hunk does not show")
         block.clear()
@@ -151,6 +151,14 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
         raise PartlyRead(f"the hunk does not show where the mapping of {', '.join(unshown[:3])[:160]} opens (a "
                          "`registry:` above it would name another image): named as shown", out)
     return out
+
+
+def _hosted(repository: str) -> bool:
+    """Whether the repository names its registry (`ghcr.io/maxmind/geoipupdate`): its first component holds a dot or
+    a port's colon or is `localhost`, as Docker tells a registry host from a Docker Hub namespace; a `registry:` key
+    would not be joined to it."""
+    first, slash, _ = repository.partition("/")
+    return bool(slash) and ("." in first or ":" in first or first == "localhost")
 
 
 _OPENING_REACH = 400  # lines an image's mapping may hold above its first image key; a longer walk is refused
