@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 
 from gatekeeper.bounded import load_json
 from gatekeeper.deps import nuget, tools
+from gatekeeper.deps.hunkends import FileEnd, ends_file
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, PartlyShown
 from gatekeeper.deps.pypi import spec_of
@@ -88,7 +89,8 @@ def hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
         for side, lines in ((old, shown[0]), (new, shown[1])):
             at = {i for b in same for i in lines.get(b, ())}
             side[:] = [(t, c and i not in at) for i, (t, c) in enumerate(side)]
-    return hunks
+    return [(FileEnd(old), FileEnd(new), ob, nb) if ends_file(old, new, number in marked) else (old, new, ob, nb)
+            for number, (old, new, ob, nb) in enumerate(hunks)]
 
 
 def _changed(side: Side, blocks: list[int]) -> dict[int, list[int]]:

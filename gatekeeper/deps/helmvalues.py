@@ -8,7 +8,9 @@ YAML does not read. Renovate annotations (`# renovate: ...`) above a value are r
 
 From a patch, hunks are read by `values_hunks`: an `image:` line stands alone; a changed `tag:` line
 pairs with the `repository:` (and `registry:`) lines of its own mapping in the same hunk, and fails
-closed (ManifestError, a `partial` problem) when the hunk does not show them.
+closed (ManifestError, a `partial` problem) when the hunk does not show them. A mapping that shows no `registry:`
+and opens above the hunk (its `image:` line out of sight) may have one there (renovatebot/helm-charts' `registry:
+ghcr.io` above `repository: renovatebot/renovate`): its image is named as shown beside a `partial` problem (PartlyRead).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 from gatekeeper.deps import hunks
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import MAX_ENTRIES, load_yaml, text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
 from gatekeeper.deps.tools import read_annotations
 from gatekeeper.lazy_pattern import lazy
 
@@ -103,7 +105,9 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     block: dict[str, str] = {}  # the repository/tag/registry/digest lines of the mapping being read
     indent = -1
-    changed = False
+    changed = opened = False
+    shown: list[str] = []  # the lines of the hunk being read, up to the line being read
+    unshown: list[str] = []  # the images named whose mapping's opening is above their hunk
 
     def close() -> None:
         nonlocal changed
@@ -111,6 +115,8 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
             found = _image(block)
             if found is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
+                if changed and not opened and "registry" not in block and not _hosted(block["repository"]):
+                    unshown.append(found[0])  # a `registry:` could be above, out of sight
         elif changed:
             raise ManifestError("a changed image line whose repository or tag the hunk does not show")
         block.clear()
@@ -120,8 +126,10 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
         if raw == hunks.HUNK:
             close()
             indent = -1
+            shown.clear()
             continue
         line = raw.lstrip(hunks.CHANGED)
+        shown.append(line)
         m = _KEY.match(line)
         if m is None:
             continue  # a list item, a block scalar's text, a comment: no key of an image
@@ -133,8 +141,34 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
             if (found := _named(value)) is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
         elif key in _IMAGE_KEYS and indent in (-1, column):
+            if indent == -1:
+                opened = line.lstrip().startswith("- ") or _opening_shown(shown, column)
             indent = column
             block[key] = value
             changed |= raw.startswith(hunks.CHANGED)
     close()
+    if unshown:
+        raise PartlyRead(f"the hunk does not show where the mapping of {', '.join(unshown[:3])[:160]} opens (a "
+                         "`registry:` above it would name another image): named as shown", out)
     return out
+
+
+def _hosted(repository: str) -> bool:
+    """Whether the repository names its registry (`ghcr.io/maxmind/geoipupdate`): its first component holds a dot or
+    a port's colon or is `localhost`, as Docker tells a registry host from a Docker Hub namespace; a `registry:` key
+    would not be joined to it."""
+    first, slash, _ = repository.partition("/")
+    return bool(slash) and ("." in first or ":" in first or first == "localhost")
+
+
+_OPENING_REACH = 400  # lines an image's mapping may hold above its first image key; a longer walk is refused
+
+
+def _opening_shown(shown: list[str], column: int) -> bool:
+    """Whether the hunk lines above the last one (the first image key of a mapping, at `column`) show the line that
+    opens the mapping (`image:`, shallower), across its other keys, deeper lines, comments and blank lines only."""
+    for line in reversed(shown[max(len(shown) - 1 - _OPENING_REACH, 0):-1]):
+        body = line.lstrip(" ")
+        if body and not body.startswith("#") and len(line) - len(body) < column:
+            return True
+    return False

@@ -33,6 +33,7 @@ from __future__ import annotations
 from gatekeeper.deps import bazel, kustomize, precommit
 from gatekeeper.deps.docker import image_version
 from gatekeeper.deps.edits import RANGE, Side
+from gatekeeper.deps.hunkends import FileEnd
 from gatekeeper.deps.loaders import load_toml
 from gatekeeper.deps.model import ManifestError, PartlyShown
 from gatekeeper.deps.toolfiles import parse_compose
@@ -206,7 +207,8 @@ def _image_entry(side: Side, index: int) -> list[tuple[str, ...]] | None:
     above = start - 1
     while above >= 0 and (m := _IMAGE_KEY.match(side[above][0])) is not None and len(m.group(1)) >= column:
         above -= 1
-    closed = end < len(side) and len(side[end][0]) - len(side[end][0].lstrip()) <= column
+    # the line after the entry, shallower, or the file's end the hunk reaches (hunkends: no `newName:` can follow)
+    closed = len(side[end][0]) - len(side[end][0].lstrip()) <= column if end < len(side) else isinstance(side, FileEnd)
     if end <= index or not closed or above < 0 or side[above][0].rstrip() != " " * column + "images:" \
             and side[above][0].rstrip() != "images:":
         raise _refuse("the hunk does not show this whole images entry under `images:`", side[index][0])

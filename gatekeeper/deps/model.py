@@ -23,6 +23,15 @@ class PartlyShown(ManifestError):
         self.pairs = pairs
 
 
+class PartlyRead(ManifestError):
+    """One side's dependencies a hunk reader (Format.hunks) read as far as its hunks show them (`found`), with what
+    they cannot show (`msg`): named beside a `partial` problem, as PartlyShown names a line reader's pairs."""
+
+    def __init__(self, msg: str, found: list[Dependency]) -> None:
+        super().__init__(msg)
+        self.found = found
+
+
 class PartialEdits(ManifestError):
     """Hunks read as far as they show, with what they cannot show (`msg`): the caller reports `found`, the (base,
     head) dependencies read, and a `partial` problem."""

@@ -120,6 +120,8 @@ _XML_CLOSE = lazy(r"^\s*</(dependency|plugin|parent|extension|path)>\s*$")
 
 def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
     line = side[index][0]
+    if _COMMENT_LINE.match(line) is not None:
+        return []  # one whole comment: no element and none of the document's data (XML 1.0 §2.5)
     m = _XML_TAG.match(line)
     if m is None and _PROPERTY.match(line) is not None:
         raise ManifestError(f"a property (or another element) whose <properties> the hunk does not show: "
@@ -149,21 +151,46 @@ def pom_owner(side: Side, index: int) -> str:
     show them."""
     line = side[index][0]
     tags: dict[str, str] = {}
+    plain = index < _OWNER_REACH  # every line from the hunk's top down to it a child element or comment of one line
     for at in range(index - 1, max(index - _OWNER_REACH, 0) - 1, -1):
         above = side[at][0]
         if _XML_CLOSE.match(above) or above.strip().startswith("</"):
             break
         if (opened := _XML_OPEN.match(above)) is not None:
-            if "groupId" not in tags and opened.group(1) == "plugin":
-                tags["groupId"] = "org.apache.maven.plugins"
-            if "groupId" in tags and "artifactId" in tags:
-                if "&" in tags["groupId"] + tags["artifactId"]:
-                    raise ManifestError(f"an XML character reference in a dependency: {line.strip()[:80]!r}")
-                return f"{tags['groupId']}:{tags['artifactId']}"
-            break
+            return _owner(opened.group(1), tags, line)
         if (tag := _XML_TAG.match(above)) is not None:
             tags.setdefault(tag.group(1), tag.group(2))
+        plain = plain and (_CHILD.match(above) is not None or _COMMENT_LINE.match(above) is not None)
+    else:
+        if plain and (closer := _closer(side, index)) is not None:
+            return _owner(closer, tags, line)
     raise ManifestError(f"the hunk does not show whose <version> this is: {line.strip()[:80]!r}")
+
+
+_CHILD = lazy(r"^\s*<([A-Za-z][\w.-]*)>[^<>&]*</\1>\s*$")  # `<scope>test</scope>`: a child element of one line
+
+
+def _owner(element: str, tags: dict[str, str], line: str) -> str:
+    if "groupId" not in tags and element == "plugin":
+        tags["groupId"] = "org.apache.maven.plugins"
+    if "groupId" not in tags or "artifactId" not in tags:
+        raise ManifestError(f"the hunk does not show whose <version> this is: {line.strip()[:80]!r}")
+    if "&" in tags["groupId"] + tags["artifactId"]:
+        raise ManifestError(f"an XML character reference in a dependency: {line.strip()[:80]!r}")
+    return f"{tags['groupId']}:{tags['artifactId']}"
+
+
+def _closer(side: Side, index: int) -> str | None:
+    """The element a `<version>` line belongs to when the hunk shows its closing tag (`</dependency>`) below it
+    across child elements and comments of one line only, its opening being above the hunk: POM children come in any
+    order (maven-4.0.0.xsd's `xs:all`), so a comment or a `<type>` line may push the opening out of the context."""
+    for at in range(index + 1, min(index + _OWNER_REACH, len(side))):
+        below = side[at][0]
+        if (closed := _XML_CLOSE.match(below)) is not None:
+            return closed.group(1)
+        if _CHILD.match(below) is None and _COMMENT_LINE.match(below) is None:
+            return None
+    return None
 
 
 _PROPERTY = lazy(r"^\s*<([A-Za-z_][\w.-]*)>\s*([^<\s]+)\s*</\1>\s*$")

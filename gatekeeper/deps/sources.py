@@ -18,7 +18,7 @@ from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.lockhunks import hunk_moves
-from gatekeeper.deps.model import Change, Dependency, ManifestError, PartialEdits, Problem, Scope
+from gatekeeper.deps.model import Change, Dependency, ManifestError, PartialEdits, PartlyRead, Problem, Scope
 from gatekeeper.deps.overridepins import override_pins
 from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.patchscan import CANDIDATE, candidates, mapped, section_lines
@@ -50,6 +50,9 @@ def _parse(parse: Parser, path: str, data: bytes | None, problems: list[Problem]
         return []
     try:
         return parse(path, data)
+    except PartlyRead as exc:  # a hunk reader's names, beside what its hunks cannot show
+        problems.append(Problem(path, "partial", f"{side}: {exc}"))
+        return exc.found
     except ManifestError as exc:
         too_large = "larger than" in str(exc)
         problems.append(Problem(path, "too-large" if too_large else "unparsable", f"{side}: {exc}"))
