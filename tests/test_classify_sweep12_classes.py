@@ -3,8 +3,10 @@ must leave alone: a committed patch file (`*.patch`) is a change a build applies
 and Yarn's patchedDependencies, patch-package, vcpkg's and Conan's PATCHES, Bazel's http_archive patches, a Nix
 derivation's patches — so it is `deps` wherever it sits (a patch of a nix dependency at the root, patches of a vendored
 llama.cpp), after every ci and iac rule (a CI folder's patch stays ci, an Ansible role's `files/` patch stays iac) and
-after test data (a diff tool's test inputs, a test tree's expected output stay src). The real repository below checks
-them with the commits and from the patch."""
+after test data (a diff tool's test inputs, a test tree's expected output stay src). The name is a weak rule
+(gatekeeper/classify/weakrules.py): a patch that a Terraform module applies, that a Helm chart or a Salt state holds,
+or that a kustomization names is what that project deploys, iac, as it was before the rule. The real repositories
+below check them with the commits and from the patch."""
 
 from __future__ import annotations
 
@@ -94,3 +96,47 @@ def test_the_sweep12_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: P
     patched = patch_files(git_repo, tmp_path)
     assert patched["nix-eval-jobs-unstable.patch"].bucket == "deps"
     assert patched["tests/expected/schema.patch"].bucket == "src"
+
+
+MODULE_TF = """resource "null_resource" "kernel" {
+  triggers = { patch = filemd5("${path.module}/sysctl.patch") }
+
+  provisioner "local-exec" {
+    command = "patch -p1 -d /etc < ${path.module}/sysctl.patch"
+  }
+}
+"""
+
+SALT_STATE = """nginx:
+  pkg.installed: []
+
+/etc/nginx/nginx.conf:
+  file.patch:
+    - source: salt://nginx/files/worker-limits.patch
+    - require:
+      - pkg: nginx
+"""
+
+
+def test_a_patch_a_deployment_applies_stays_iac(git_repo: GitRepo, tmp_path: Path) -> None:
+    # deps.patch-files is weak: the readers and markers that made such a patch iac before the rule still do.
+    git_repo.write("README.md", "# hosts and their patched settings\n")
+    git_repo.write("modules/host/main.tf", MODULE_TF)
+    git_repo.write("web/chart/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.3.1\n")
+    git_repo.write("salt/nginx/init.sls", SALT_STATE)
+    git_repo.commit("base")
+    for path in ("modules/host/sysctl.patch", "web/chart/patches/upstream-probe.patch",
+                 "salt/nginx/files/worker-limits.patch", "third_party/zlib-cve.patch"):
+        git_repo.write(path, ROLE_PATCH)
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert {path: (f.bucket, f.rule) for path, f in files.items() if path.endswith(".patch")} == {
+        "modules/host/sysctl.patch": ("iac", "iac.context.terraform-file"),
+        "web/chart/patches/upstream-probe.patch": ("iac", "iac.marker.helm-chart"),
+        "salt/nginx/files/worker-limits.patch": ("iac", "iac.config-management"),
+        "third_party/zlib-cve.patch": ("deps", "deps.vendored"),
+    }
+    # A patch alone shows neither the Terraform file nor the Chart.yaml: the name's deps, more than the src of before.
+    patched = patch_files(git_repo, tmp_path)
+    assert patched["modules/host/sysctl.patch"].bucket == "deps"
+    assert patched["web/chart/patches/upstream-probe.patch"].bucket == "deps"
