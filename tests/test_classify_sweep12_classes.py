@@ -33,8 +33,10 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("apps/frontend/deployment.patch.yaml", "src", None),  # a kustomize patch is YAML, read by its context
     ("diff/testdata/addeofnewline.patch", "src", None),  # test data
     ("pkg/patching/__fixtures__/applicable.patch", "src", None),
-    ("tests/print_schema/postgres/schema.patch", "src", "src.test-patch-files"),  # a test's expected output
-    ("cabal-testsuite/PackageTests/SDist/cabal.sub-rs.patch", "src", "src.test-patch-files"),
+    ("tests/print_schema/postgres/schema.patch", "src", "src.own-patch-files"),  # a test's expected output
+    ("cabal-testsuite/PackageTests/SDist/cabal.sub-rs.patch", "src", "src.own-patch-files"),
+    ("debian/patches/01-fix-build.patch", "src", "src.own-patch-files"),  # a Debian series patches its own source
+    ("patches/fix-build.patch", "deps", "deps.patch-files"),  # no package name and version: still a committed patch
     ("etc/examples/125-merge-conflict-1.diff", "src", None),  # .diff files are left out
     ("docs/patching.md", "src", None),
     ("src/patch.go", "src", None), ("lib/patches.rb", "src", None),

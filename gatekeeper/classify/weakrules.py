@@ -1,4 +1,4 @@
-"""Path rules that name a bucket only where no marker or reader says more: weak `deps` rules.
+"""Path rules that name a bucket only where no marker or reader says more: weak rules.
 
 A committed `*.patch` is `deps` by its name (`deps.patch-files`: a patch a build applies to a dependency's
 sources), but the same file inside a Salt state, a Helm chart, a role or a Terraform module that applies it is
@@ -19,7 +19,7 @@ from gatekeeper.model import ClassifiedFile
 if TYPE_CHECKING:
     from gatekeeper.classify.ruleset import RuleSet
 
-WEAK_RULES = frozenset({"deps.patch-files"})
+WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files"})  # the second keeps a test tree's patch raisable
 C = TypeVar("C")
 
 
