@@ -175,6 +175,7 @@ DEPS = [
     ("firmware/platformio.ini", "other", "manifest"),
     ("west.yml", "other", "manifest"),
     ("symfony.lock", "other", "lockfile"), ("zig.mod", "other", "manifest"),
+    ("nix-eval-jobs-unstable.patch", "vendored", None),  # a patch a build applies to a dependency's sources
     ("gradle/publishing.gradle", "gradle", "manifest"),
     ("settings-docker.gradle", "gradle", "manifest"),
     ("tests/XHarness/XHarness.TestApks.proj", "nuget", "manifest"),
@@ -867,6 +868,7 @@ NOT_SIGNALS = [
     "src/appspec.py",
     "src/.vault-config/secrets.yaml",  # only the root folder .NET's secret manager reads
     "docs/Vagrantfile-guide.txt",
+    "tests/print_schema/postgres/schema.patch",  # a test's expected output, not a dependency's patch
 ]
 
 

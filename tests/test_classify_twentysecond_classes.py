@@ -181,7 +181,8 @@ def test_the_twenty_second_classes_in_a_real_repository(git_repo: GitRepo, tmp_p
     }
     want = {
         "users/me/kitty": "iac", "users/me/RectangleConfig.json": "iac", "users/me/nvim/coc-settings.json": "iac",
-        "users/me/jujutsu.toml": "src", "pkgs/tool/fix-build.patch": "src", "hack/kind/course.yml": "iac",
+        # a package derivation's patch is no machine configuration (not iac); a committed patch is deps (sweep12)
+        "users/me/jujutsu.toml": "src", "pkgs/tool/fix-build.patch": "deps", "hack/kind/course.yml": "iac",
         "containers/node/test-project/package.json": "src", "package.json": "deps",
         "pkg/config/test_assets/config_test_unknown.yaml": "src",
     }

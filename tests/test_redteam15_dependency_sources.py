@@ -27,7 +27,9 @@ DEPS = {
     "patches/express@4.18.1.patch": "deps.npm.settings",
     ".pdm.toml": "deps.pip.settings",
 }
-NOT_DEPS = ["debian/patches/01-fix-build.patch", "patches/fix-build.patch", "wrap/zlib.wrap",
+# `patches/fix-build.patch` (a patch without a package's name and version) is deps since the sweep12 round, by the
+# general rule for committed patch files (deps.patch-files), not by patch-package's rule (sweep12 classes test).
+NOT_DEPS = ["debian/patches/01-fix-build.patch", "wrap/zlib.wrap",
             "subprojects/packagefiles/zlib/meson.build", "docs/pdm.toml.md"]
 
 

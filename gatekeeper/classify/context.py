@@ -44,6 +44,7 @@ from gatekeeper.classify.sniff import (
 from gatekeeper.classify.symlinks import reached_at, tagged_at
 from gatekeeper.classify.tasks import is_script
 from gatekeeper.classify.tfrefs import reference_rule
+from gatekeeper.classify.weakrules import WEAK_RULES, refine_weak
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
@@ -141,7 +142,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
                          and not item.rule.startswith(FINAL_RULES) and not settled_program(item, catch_all, context))):
             out.append(item)
         else:
-            out.append(_refine_one(item, rules, context))
+            out.append(refine_weak(item, rules, context, _refine_one))
     return _through_links(_through_includes(out, context), rules, context)
 
 
@@ -166,7 +167,7 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
     # A script CI runs by path, a Compose file a command names (red team 18); deps and iac files keep their bucket.
-    if item.bucket not in ("ci", "iac", "deps") and (run := context.ci_run(change)) is not None:
+    if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES) and (run := context.ci_run(change)):
         rule, evidence = run  # ci.context.ci-run, iac.context.compose-file, iac.context.heat-file (red team 19)
         item = _raise(item, rule.partition(".")[0], rule, "content", evidence + how)
     return item

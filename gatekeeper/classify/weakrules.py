@@ -1,0 +1,36 @@
+"""Path rules that name a bucket only where no marker or reader says more: weak rules.
+
+A committed `*.patch` is `deps` by its name (`deps.patch-files`: a patch a build applies to a dependency's
+sources), but the same file inside a Salt state, a Helm chart, a role or a Terraform module that applies it is
+what that project deploys. The context tiers raise only what the path tier left to its catch-all, so a weak rule's
+file is refined as the catch-all's file would be: a ci or iac result wins, and so does a `needs-context` tag (a
+patch that does not show what decides); otherwise the weak rule's `deps` stands. The name can only add
+sensitivity, never hide a file from the readers that make it ci or iac.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
+
+from gatekeeper.model import ClassifiedFile
+
+if TYPE_CHECKING:
+    from gatekeeper.classify.ruleset import RuleSet
+
+WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files"})  # the second keeps a test tree's patch raisable
+C = TypeVar("C")
+
+
+def refine_weak(item: ClassifiedFile, rules: RuleSet, context: C,
+                refine_one: Callable[[ClassifiedFile, RuleSet, C], ClassifiedFile]) -> ClassifiedFile:
+    """`refine_one(item)`, but a weak rule's file is refined as the catch-all's and keeps its own bucket unless
+    that says ci or iac."""
+    if item.rule not in WEAK_RULES:
+        return refine_one(item, rules, context)
+    as_source = replace(item, bucket="src", rule=rules.rules[-1].id, ecosystem=None)
+    refined = refine_one(as_source, rules, context)
+    if refined.bucket in ("ci", "iac"):
+        return refined
+    return replace(item, tags=tuple(sorted({*item.tags, *refined.tags})))
