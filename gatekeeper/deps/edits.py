@@ -340,7 +340,8 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     if m is None or not name or SECTION_MARK in name or any(k.lower() in _MSBUILD_SIGNIFICANT for k, _ in other) \
             or len(attrs) != len(_MSBUILD_ATTR.findall(m.group(1))) or not _NUGET_RANGE.match(version.strip()):
         raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
-    condition = " ".join(attrs["Condition"].split()) if "Condition" in attrs else ""
+    # as written but its ends: blanks inside its quoted strings are MSBuild's to compare (`'a  b'` is not `'a b'`)
+    condition = attrs.get("Condition", "").strip()
     return [(f"{condition}{SECTION_MARK}{name}" if condition else name, version.strip())]
 
 
