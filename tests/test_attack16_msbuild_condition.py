@@ -9,8 +9,9 @@ condition never held (`'$(Flavor)' == 'never'`) switched on (`'true' == 'true'`)
 condition never holds, beside a 13.0.1 → 13.0.3 bump, was allowed by `gate --tree --enable deps` as a patch-level
 upgrade (at the base commit too). Now the residue keeps each conditioned entry's place and own condition as written:
 such a move is a `partial` problem (reviewed). A bump under an unchanged condition is still an upgrade.
+The same class in a POM: a managed version or an inactive profile's dependency moved into <dependencies> beside a bump.
 Variants: 2 from a patch (blanks, changed condition), 4 with --tree (blanks, switched on, moved out of a group, moved
-between groups); 2 controls (bump under the same own / group condition).
+between groups), 2 POM moves; 3 controls (bump under the same own / group condition, a managed version bumped).
 """
 
 from __future__ import annotations
@@ -89,3 +90,59 @@ def test_from_a_patch_a_condition_written_otherwise_is_no_upgrade(tmp_path: Path
     assert not [c for c in delta.changes if c.change == "upgraded"], delta
     assert [p.kind for p in delta.problems] == ["partial"], delta
 
+
+
+# The same class in a POM (at the base commit too): a version only managed (<dependencyManagement>) or a dependency of
+# a profile nothing activates, moved into the project's <dependencies> beside an in-level bump, is a new dependency
+# of the build, not that bump.
+_POM = """<project>
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.acme</groupId>
+  <artifactId>app</artifactId>
+  <version>1.0.0</version>
+  <dependencies>
+    <dependency>
+      <groupId>org.slf4j</groupId>
+      <artifactId>slf4j-api</artifactId>
+      <version>2.0.9</version>
+    </dependency>
+{main}  </dependencies>
+  <dependencyManagement>
+    <dependencies>
+{managed}    </dependencies>
+  </dependencyManagement>
+  <profiles>
+    <profile>
+      <id>never</id>
+      <activation><property><name>never.set</name></property></activation>
+      <dependencies>
+{profiled}      </dependencies>
+    </profile>
+  </profiles>
+</project>
+"""
+_GUAVA = ("    <dependency>\n      <groupId>com.google.guava</groupId>\n      <artifactId>guava</artifactId>\n"
+          "      <version>{v}</version>\n    </dependency>\n")
+POM = {  # name: (base's main, managed, profiled; head's)
+    "managed-into-dependencies": (("", _GUAVA.format(v="33.0.0-jre"), ""), (_GUAVA.format(v="33.1.0-jre"), "", "")),
+    "profile-into-dependencies": (("", "", _GUAVA.format(v="33.0.0-jre")), (_GUAVA.format(v="33.1.0-jre"), "", "")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(POM))
+def test_a_pom_entry_moved_into_the_dependencies_beside_a_bump_is_reviewed(tmp_path: Path, case: str) -> None:
+    (main, managed, profiled), (main2, managed2, profiled2) = POM[case]
+    repo, old, new = two_commits(tmp_path / "repo", {"pom.xml": _POM.format(main=main, managed=managed,
+                                                                              profiled=profiled)},
+                                 {"pom.xml": _POM.format(main=main2, managed=managed2, profiled=profiled2)})
+    code, decision = tree_gate(repo.root, old, new, None, "--enable", "deps")
+    assert code == 3, decision
+    assert any("pom.xml" in reason.get("paths", ()) for reason in decision["reasons"])
+
+
+def test_a_managed_version_bumped_in_place_is_still_an_upgrade(tmp_path: Path) -> None:
+    repo, old, new = two_commits(tmp_path / "repo",
+                                 {"pom.xml": _POM.format(main="", managed=_GUAVA.format(v="33.0.0-jre"), profiled="")},
+                                 {"pom.xml": _POM.format(main="", managed=_GUAVA.format(v="33.1.0-jre"), profiled="")})
+    code, decision = tree_gate(repo.root, old, new, None, "--enable", "deps")
+    assert code == 0, decision

@@ -162,9 +162,12 @@ def xml_residue(data: bytes) -> list[str]:
     return _walk(text, {use.lower() for use in uses}, set())
 
 
-# An MSBuild item's `Condition`, or its ItemGroup's (or Choose/When's) (attack 16: a reference moved out of a group
-# whose condition never holds, or its condition changed, beside an in-level bump of it, read as that bump alone).
+# An MSBuild item's `Condition`, or its ItemGroup's (or Choose/When's), and the POM elements an entry's meaning
+# depends on (attack 16: a reference moved out of a group whose condition never holds, or its condition changed, a
+# managed version or an inactive profile's dependency moved into <dependencies>, beside an in-level bump of it, was
+# read as that bump alone): each entry inside one is kept in the residue by its place.
 _XML_CONDITION = re.compile(r"""\sCondition\s*=\s*("[^"]*"|'[^']*')""", re.IGNORECASE)
+_XML_SCOPES = frozenset({"dependencymanagement", "profile", "plugin"})
 
 
 def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
@@ -196,7 +199,8 @@ def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
         if m is not None and not skip and not m.group(4):
             if m.group(1) and held and held[-1] == name:
                 held.pop()
-            elif not m.group(1) and name not in _XML_ENTRIES and _XML_CONDITION.search(m.group(3)):
+            elif not m.group(1) and name not in _XML_ENTRIES and (name in _XML_SCOPES
+                                                                   or _XML_CONDITION.search(m.group(3))):
                 held.append(name)
         if m is not None and name in _XML_ENTRIES:
             own = _XML_CONDITION.search(m.group(3)) if not m.group(1) and not skip else None
