@@ -8,7 +8,6 @@ change touches, never to the repository.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,9 +135,9 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 # Formats whose files take properties from others (a parent POM, the Directory.Build.props above a project):
 # read with those at each side, and the untouched files that use a property a touched one moved, re-read.
 _AT_START = lazy(rb"^@@ -1(?:,\d+)? \+1(?:,\d+)? @@")  # a hunk from the first line of both sides
-_MARKED = frozenset({"msbuild", "pom.xml"})
+_MARKED = frozenset({"msbuild", "pom.xml"})  # XML build files: a leading byte order mark is no text (_unmarked)
 # A declaration naming another codec than UTF-8: without the mark a parser reads the file in it (UTF-7 can spell `<`)
-_OTHER_CODEC = lazy(r"""^.\ufeff?<\?xml[^>]*\bencoding\s*=\s*["'](?!utf-?8["'])""", re.IGNORECASE)  # XML build files: a leading byte order mark is no text (_unmarked)
+_OTHER_CODEC = lazy(r"""^.\ufeff?<\?xml[^>]*\bencoding\s*=\s*["'](?!utf-?8["'])""", re.IGNORECASE)
 _INHERITING = {"pom.xml": (mavenprops.pom_parser, mavenprops.module_moves),
                "msbuild": (msbuildprops.project_parser, msbuildprops.project_moves),
                "Chart.yaml": (chartapp.chart_parser, chartapp.chart_moves)}
