@@ -2,9 +2,9 @@
 
 - A kustomize `images:` entry at the end of its file (bjw-s/home-ops: 6 commits of the twenty-first set): the hunk
   shows the entry's last key and nothing after it, so the reader could not tell whether a `newName:` follows and
-  refused it. git writes as many context lines after a hunk's changes as before them unless the file ends first, and
-  `git apply` applies a hunk with fewer trailing than leading context lines only at the file's end (git's
-  t/t4113-apply-ending.sh); such a hunk, or one git marks `\\ No newline at end of file`, shows the file's end.
+  refused it. `git apply` holds a hunk without context after its changes to the file's end (git's
+  t/t4113-apply-ending.sh); such a hunk with leading context, or one whose last line is git's `\\ No newline at end of
+  file`, shows the file's end (one with less trailing than leading context does not: tests/test_attack16_hunk_ends.py).
 - A pom.xml `<version>` whose `<dependency>` opening is above the hunk, its groupId and artifactId shown above it and
   `</dependency>` below it (apache/maven-dependency-plugin's asm, a comment line above the groupId): POM children come
   in any order (maven-4.0.0.xsd's `xs:all`); the closing tag says whose version it is when every line between is a

@@ -59,6 +59,7 @@ def hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
     block, on both sides: the edit `-a` `+a'` is one block, a pure addition is a block of its own)."""
     hunks: list[tuple[Side, Side, list[int], list[int]]] = []
     marked: set[int] = set()
+    last: set[int] = set()  # the hunks whose last line is the marker (hunkends)
     block, before = 0, False
     for line in text(data).splitlines():
         if line.startswith("@@"):
@@ -67,8 +68,10 @@ def hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
             continue
         if hunks and line.startswith("\\"):  # `\ No newline at end of file`
             marked.add(len(hunks) - 1)
+            last.add(len(hunks) - 1)
         if not hunks or not line or line[0] not in " -+":
             continue
+        last.discard(len(hunks) - 1)
         old, new, old_blocks, new_blocks = hunks[-1]
         mark, body = line[0], line[1:]
         changed = mark != " "
@@ -89,7 +92,7 @@ def hunks(data: bytes) -> list[tuple[Side, Side, list[int], list[int]]]:
         for side, lines in ((old, shown[0]), (new, shown[1])):
             at = {i for b in same for i in lines.get(b, ())}
             side[:] = [(t, c and i not in at) for i, (t, c) in enumerate(side)]
-    return [(FileEnd(old), FileEnd(new), ob, nb) if ends_file(old, new, number in marked) else (old, new, ob, nb)
+    return [(FileEnd(old), FileEnd(new), ob, nb) if ends_file(old, new, number in last) else (old, new, ob, nb)
             for number, (old, new, ob, nb) in enumerate(hunks)]
 
 
@@ -340,7 +343,8 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
     if m is None or not name or SECTION_MARK in name or any(k.lower() in _MSBUILD_SIGNIFICANT for k, _ in other) \
             or len(attrs) != len(_MSBUILD_ATTR.findall(m.group(1))) or not _NUGET_RANGE.match(version.strip()):
         raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
-    condition = " ".join(attrs["Condition"].split()) if "Condition" in attrs else ""
+    # as written but its ends: blanks inside its quoted strings are MSBuild's to compare (`'a  b'` is not `'a b'`)
+    condition = attrs.get("Condition", "").strip()
     return [(f"{condition}{SECTION_MARK}{name}" if condition else name, version.strip())]
 
 

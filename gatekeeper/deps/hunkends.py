@@ -1,12 +1,15 @@
 """Whether a hunk's last line is its file's last line, from the hunk alone.
 
 git writes the same number of context lines (`-U`, 3 by default) before and after a hunk's changes, and fewer only
-where the file stops them: at its start (leading) or its end (trailing). So a hunk with fewer context lines after its
-last change than before its first one ends where the file ends; `git apply` holds a patch to that, applying such a
-hunk only at the file's end (git's t/t4113-apply-ending.sh: `@@ -1,2 +1,3 @@ a b +c` does not apply to a file that
-goes on after `b`). A hunk git marks `\\ No newline at end of file` ends the file too. Either way, its sides are
-`FileEnd`: a reader whose entry is closed by the line after it (kustomize's `images:` entry, whose `newName:` could
-follow) may take the file's end for that line.
+where the file stops them: at its start (leading) or its end (trailing). But a patch need not be git's, and `git
+apply` holds a hunk to the file's end only when it has no trailing context at all (apply.c: `match_end = !trailing`;
+git's t/t4113-apply-ending.sh: `@@ -1,2 +1,3 @@ a b +c` does not apply to a file that goes on after `b`): one line
+of trailing context under three leading ones applies anywhere that line matches (attack 16: a kustomize entry's
+`newName:` below the hunk, unseen, renamed the image the gate named). So a hunk ends its file when it has leading
+context and none after its last change, or when its last line is git's `\\ No newline at end of file` (the line before
+it has no newline: only a file's last line can match it; a marker inside the hunk, followed by more lines, joins two
+lines and says nothing of the end). Either way, its sides are `FileEnd`: a reader whose entry is closed by the line
+after it (kustomize's `images:` entry, whose `newName:` could follow) may take the file's end for that line.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ class FileEnd(list[tuple[str, bool]]):
 
 def ends_file(old: list[tuple[str, bool]], new: list[tuple[str, bool]], marked: bool) -> bool:
     """Whether the hunk whose sides are `old` and `new` reaches the end of its file (`marked`: git's no-newline
-    marker is among its lines). Leading context: the context lines before the first changed line of either side;
+    marker is its last line). Leading context: the context lines before the first changed line of either side;
     trailing: after the last one."""
     if marked:
         return True
@@ -26,4 +29,4 @@ def ends_file(old: list[tuple[str, bool]], new: list[tuple[str, bool]], marked: 
               if any(changed for _, changed in side)]
     lasts = [len(side) - 1 - max(i for i, (_, changed) in enumerate(side) if changed) for side in (old, new)
              if any(changed for _, changed in side)]
-    return bool(firsts) and min(lasts) < min(firsts)
+    return bool(firsts) and min(lasts) == 0 < min(firsts)

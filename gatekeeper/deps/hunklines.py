@@ -207,8 +207,13 @@ def _image_entry(side: Side, index: int) -> list[tuple[str, ...]] | None:
     above = start - 1
     while above >= 0 and (m := _IMAGE_KEY.match(side[above][0])) is not None and len(m.group(1)) >= column:
         above -= 1
-    # the line after the entry, shallower, or the file's end the hunk reaches (hunkends: no `newName:` can follow)
-    closed = len(side[end][0]) - len(side[end][0].lstrip()) <= column if end < len(side) else isinstance(side, FileEnd)
+    # the line after the entry, shallower, or the file's end the hunk reaches (hunkends: no `newName:` can follow); a
+    # blank or comment line ends no YAML mapping: the entry's `newName:` may come after it (attack 16)
+    after = end
+    while after < len(side) and (not side[after][0].strip() or side[after][0].lstrip().startswith("#")):
+        after += 1
+    closed = len(side[after][0]) - len(side[after][0].lstrip()) <= column if after < len(side) \
+        else isinstance(side, FileEnd)
     if end <= index or not closed or above < 0 or side[above][0].rstrip() != " " * column + "images:" \
             and side[above][0].rstrip() != "images:":
         raise _refuse("the hunk does not show this whole images entry under `images:`", side[index][0])

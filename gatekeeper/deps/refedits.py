@@ -121,7 +121,10 @@ _XML_CLOSE = lazy(r"^\s*</(dependency|plugin|parent|extension|path)>\s*$")
 def pom_line(side: Side, index: int) -> list[tuple[str, str]]:
     line = side[index][0]
     if _COMMENT_LINE.match(line) is not None:
-        return []  # one whole comment: no element and none of the document's data (XML 1.0 §2.5)
+        if _among_elements(side, index):
+            return []  # one whole comment: no element and none of the document's data (XML 1.0 §2.5)
+        raise ManifestError(f"a comment line the hunk does not show between elements (inside a CDATA section it is "
+                            f"text: a script's line): {line.strip()[:80]!r}")
     m = _XML_TAG.match(line)
     if m is None and _PROPERTY.match(line) is not None:
         raise ManifestError(f"a property (or another element) whose <properties> the hunk does not show: "
@@ -165,6 +168,26 @@ def pom_owner(side: Side, index: int) -> str:
         if plain and (closer := _closer(side, index)) is not None:
             return _owner(closer, tags, line)
     raise ManifestError(f"the hunk does not show whose <version> this is: {line.strip()[:80]!r}")
+
+
+# `<x>`, `</x>`, `<x a="b">`, `<x>v</x>`: a line of one element's markup
+_TAG_LINE = lazy(r"^\s*</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>(?:[^<>&]*</[A-Za-z][\w.:-]*>)?\s*$")
+
+
+def _among_elements(side: Side, index: int) -> bool:
+    """Whether the comment line at `index` stands between element lines the hunk shows (the nearest other line
+    above and below it, past comments and blank lines), and the hunk shows no CDATA section's edge: a `<!-- … -->`
+    line inside a CDATA section (an exec or antrun plugin's script, attack 16) is text the build runs, not a comment.
+    A section that opens above the hunk shows as lines that are no elements around it."""
+    if any("<![CDATA[" in text or "]]>" in text for text, _ in side):
+        return False
+    for step in (-1, 1):
+        at = index + step
+        while 0 <= at < len(side) and (not side[at][0].strip() or _COMMENT_LINE.match(side[at][0]) is not None):
+            at += step
+        if not 0 <= at < len(side) or _TAG_LINE.match(side[at][0]) is None:
+            return False
+    return True
 
 
 _CHILD = lazy(r"^\s*<([A-Za-z][\w.-]*)>[^<>&]*</\1>\s*$")  # `<scope>test</scope>`: a child element of one line

@@ -162,10 +162,19 @@ def xml_residue(data: bytes) -> list[str]:
     return _walk(text, {use.lower() for use in uses}, set())
 
 
+# An MSBuild item's `Condition`, or its ItemGroup's (or Choose/When's), and the POM elements an entry's meaning
+# depends on (attack 16: a reference moved out of a group whose condition never holds, or its condition changed, a
+# managed version or an inactive profile's dependency moved into <dependencies>, beside an in-level bump of it, was
+# read as that bump alone): each entry inside one is kept in the residue by its place.
+_XML_CONDITION = re.compile(r"""\sCondition\s*=\s*("[^"]*"|'[^']*')""", re.IGNORECASE)
+_XML_SCOPES = frozenset({"dependencymanagement", "profile", "plugin"})
+
+
 def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
     out: list[str] = []
     skip = at = loose = kept = 0
     last = ""  # the element the text that follows belongs to
+    held: list[str] = []  # the open elements that carry a Condition, innermost last
     while at < len(text):
         start = text.find("<", at)
         chunk = text[at:start if start >= 0 else len(text)].strip()
@@ -187,7 +196,18 @@ def _walk(text: str, properties: set[str], uses: set[str]) -> list[str]:
         m = _XML_TAG.match(tag)
         name = m.group(2).rpartition(":")[2].lower() if m is not None else ""
         last = name if m is not None and not m.group(1) else ""
+        if m is not None and not skip and not m.group(4):
+            if m.group(1) and held and held[-1] == name:
+                held.pop()
+            elif not m.group(1) and name not in _XML_ENTRIES and (name in _XML_SCOPES
+                                                                   or _XML_CONDITION.search(m.group(3))):
+                held.append(name)
         if m is not None and name in _XML_ENTRIES:
+            own = _XML_CONDITION.search(m.group(3)) if not m.group(1) and not skip else None
+            if own is not None or (held and not m.group(1) and not skip):
+                # where a conditioned entry stands, and its own condition as written: a move between conditions is
+                # a change of what the build restores, not a bump
+                out.append(f"<{name} Condition={own.group(1) if own else ''}>")
             if m.group(1):
                 skip = max(0, skip - 1)
             elif not m.group(4):

@@ -7,6 +7,7 @@ change touches, never to the repository.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -135,6 +136,8 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
 # read with those at each side, and the untouched files that use a property a touched one moved, re-read.
 _AT_START = lazy(rb"^@@ -1(?:,\d+)? \+1(?:,\d+)? @@")  # a hunk from the first line of both sides
 _MARKED = frozenset({"msbuild", "pom.xml"})  # XML build files: a leading byte order mark is no text (_unmarked)
+# A declaration naming another codec than UTF-8: without the mark a parser reads the file in it (UTF-7 can spell `<`)
+_OTHER_CODEC = lazy(r"""^.\ufeff?<\?xml[^>]*\bencoding\s*=\s*["'](?!utf-?8["'])""", re.IGNORECASE)
 _INHERITING = {"pom.xml": (mavenprops.pom_parser, mavenprops.module_moves),
                "msbuild": (msbuildprops.project_parser, msbuildprops.project_moves),
                "Chart.yaml": (chartapp.chart_parser, chartapp.chart_moves)}
@@ -161,7 +164,7 @@ def _unmarked(section: _Section) -> None:
     context: an XML parser reads the mark as the encoding's signature, nothing more (a mark anywhere else is text;
     in a requirements file it decides the codec, which a declaration below may name otherwise: not here)."""
     was, now = section.raw[1:3] if len(section.raw) > 2 else ("", "")
-    if was[:1] == "-" and now[:1] == "+" and was != "-" + now[1:] \
+    if was[:1] == "-" and now[:1] == "+" and was != "-" + now[1:] and not _OTHER_CODEC.search(now) \
             and was[1:].removeprefix("\ufeff") == now[1:].removeprefix("\ufeff"):
         section.raw[1:3] = [" " + now[1:].removeprefix("\ufeff")]
         section.old[0] = section.new[0] = section.raw[1][1:]
