@@ -68,7 +68,11 @@ Pipenv, Bundler and pre-commit hooks, committed before its first, blind run in r
 scala-steward and pre-commit.ci over Go multi-module, Maven plugins and modules, NuGet central versions, pub,
 Composer, mix, Gradle catalogs and wrappers, sbt, sha-pinned actions, images in Dockerfiles, Compose and kustomize,
 Terraform modules and providers, pnpm, uv/poetry, pre-commit hooks, Cargo and Bundler, committed before its first,
-blind run in round 22) — or
+blind run in round 22), `twentythird` (deps_bumps_twentythird.tsv, 36 more repositories chosen for breadth of
+ecosystems and bots: Dependabot, Renovate, scala-steward and pre-commit.ci over Go multi-module, Maven plugins, NuGet,
+mix, Composer, Gradle, sbt, sha-pinned actions, images in Dockerfiles, Compose, kustomize and Helm values, Terraform
+modules and providers, pnpm/yarn/npm, uv/poetry/pip, pre-commit hooks, Cargo and Bundler, committed before its
+first, blind run in round 23) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -117,7 +121,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv"),
         "twentieth": DATA.with_name("deps_bumps_twentieth.tsv"),
         "twentyfirst": DATA.with_name("deps_bumps_twentyfirst.tsv"),
-        "twentysecond": DATA.with_name("deps_bumps_twentysecond.tsv")}
+        "twentysecond": DATA.with_name("deps_bumps_twentysecond.tsv"),
+        "twentythird": DATA.with_name("deps_bumps_twentythird.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
