@@ -232,6 +232,8 @@ def _same_name(want: str, change: Change) -> bool:
         want = repo_name(re.sub(r"^github\.com/", "https://github.com/", want))
     if change.ecosystem == "npm" and ">" in want:
         want = want.rsplit(">", 1)[-1]  # Renovate names a pnpm override by its selector (`enzyme>cheerio`)
+    if change.ecosystem == "npm" and (selected := re.fullmatch(r"((?:@[^/@\s]+/)?[^/@\s]+)@[^@\s]+", want)):
+        want = selected.group(1)  # and one whose selector is a version range (`minimatch@3.1.2`): the package
     if change.from_name is not None and norm(change.from_name) == norm(want):
         return True  # a Go module's major version moved in its path: bots name the old path
     if change.alias is not None and norm(change.alias) == norm(want):
@@ -264,6 +266,10 @@ def _same_name(want: str, change: Change) -> bool:
     # a tool by the name a line spells it (`RUN install-tool docker-compose v5.5.0`), which the delta keeps under its
     # one name (docker/compose), as a workflow's pin of it
     if change.ecosystem == "tool" and norm(tool_name(want)) == name:
+        return True
+    # a tool the delta knows by its bare name (`HELM_SCHEMA_VERSION` beside `helm plugin install …/helm-schema`), which
+    # Renovate's github-releases datasource names by its repository (`dadav/helm-schema`)
+    if change.ecosystem == "tool" and "/" not in name and want.count("/") == 1 and norm(want).endswith("/" + name):
         return True
     if change.ecosystem == "docker":
         want = re.sub(r":[^/]*$", "", want)
