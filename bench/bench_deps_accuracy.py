@@ -68,7 +68,11 @@ Pipenv, Bundler and pre-commit hooks, committed before its first, blind run in r
 scala-steward and pre-commit.ci over Go multi-module, Maven plugins and modules, NuGet central versions, pub,
 Composer, mix, Gradle catalogs and wrappers, sbt, sha-pinned actions, images in Dockerfiles, Compose and kustomize,
 Terraform modules and providers, pnpm, uv/poetry, pre-commit hooks, Cargo and Bundler, committed before its first,
-blind run in round 22) — or
+blind run in round 22), `twentythird` (deps_bumps_twentythird.tsv, 36 more repositories chosen for breadth of
+ecosystems and bots: Dependabot, Renovate, scala-steward and pre-commit.ci over Go multi-module, Maven plugins, NuGet,
+mix, Composer, Gradle, sbt, sha-pinned actions, images in Dockerfiles, Compose, kustomize and Helm values, Terraform
+modules and providers, pnpm/yarn/npm, uv/poetry/pip, pre-commit hooks, Cargo and Bundler, committed before its
+first, blind run in round 23) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -117,7 +121,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "nineteenth": DATA.with_name("deps_bumps_nineteenth.tsv"), "sbt": DATA.with_name("deps_bumps_sbt.tsv"),
         "twentieth": DATA.with_name("deps_bumps_twentieth.tsv"),
         "twentyfirst": DATA.with_name("deps_bumps_twentyfirst.tsv"),
-        "twentysecond": DATA.with_name("deps_bumps_twentysecond.tsv")}
+        "twentysecond": DATA.with_name("deps_bumps_twentysecond.tsv"),
+        "twentythird": DATA.with_name("deps_bumps_twentythird.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -227,6 +232,8 @@ def _same_name(want: str, change: Change) -> bool:
         want = repo_name(re.sub(r"^github\.com/", "https://github.com/", want))
     if change.ecosystem == "npm" and ">" in want:
         want = want.rsplit(">", 1)[-1]  # Renovate names a pnpm override by its selector (`enzyme>cheerio`)
+    if change.ecosystem == "npm" and (selected := re.fullmatch(r"((?:@[^/@\s]+/)?[^/@\s]+)@[^@\s]+", want)):
+        want = selected.group(1)  # and one whose selector is a version range (`minimatch@3.1.2`): the package
     if change.from_name is not None and norm(change.from_name) == norm(want):
         return True  # a Go module's major version moved in its path: bots name the old path
     if change.alias is not None and norm(change.alias) == norm(want):
@@ -259,6 +266,10 @@ def _same_name(want: str, change: Change) -> bool:
     # a tool by the name a line spells it (`RUN install-tool docker-compose v5.5.0`), which the delta keeps under its
     # one name (docker/compose), as a workflow's pin of it
     if change.ecosystem == "tool" and norm(tool_name(want)) == name:
+        return True
+    # a tool the delta knows by its bare name (`HELM_SCHEMA_VERSION` beside `helm plugin install …/helm-schema`), which
+    # Renovate's github-releases datasource names by its repository (`dadav/helm-schema`)
+    if change.ecosystem == "tool" and "/" not in name and want.count("/") == 1 and norm(want).endswith("/" + name):
         return True
     if change.ecosystem == "docker":
         want = re.sub(r":[^/]*$", "", want)

@@ -34,13 +34,16 @@ _MANAGER = (r"(?:dependency|module|action|image|helm release|terraform|plugin|pa
 _PATTERNS = (
     re.compile(_PREFIX + r"(?:bumps?|updates?)\s+" + _NAME + r"(?:\s+requirement)?\s+from\s+`?(?P<from>[^\s`]+?)`?"
                r"\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE),
-    re.compile(_PREFIX + r"update\s+" + _MANAGER + r"\s+" + _NAME + r"\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE),
+    # (`Update terraform monorepo to v1.15.6` is Renovate's monorepo group `terraform`, no package `monorepo`)
+    re.compile(_PREFIX + r"update\s+" + _MANAGER + r"\s+(?!monorepo\s)" + _NAME + r"\s+to\s+" + _VERSION + _TAIL,
+               re.IGNORECASE),
     re.compile(_PREFIX + r"update\s+" + _NAME + r"\s+(?:docker tag|docker digest|action|digest|image|package|module|"
                r"orb)\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE),
 )
 # Renovate's plain `Update X to vY` names a package or a group of packages (`Update dotnet to 9.0.9`,
 # `Update kotlin to v2`): a claim of lower standing, which a body table overrides.
-_PLAIN = lazy(_PREFIX + r"update\s+" + _NAME + r"\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE)
+# Its monorepo presets' `Update X monorepo to vY` name a group the same way: X, plain.
+_PLAIN = lazy(_PREFIX + r"update\s+" + _NAME + r"(?:\s+monorepo)?\s+to\s+" + _VERSION + _TAIL, re.IGNORECASE)
 # Renovate's PR table row, its lines joined (squash commits wrap them):
 # `| [name](url) ([source](url)) | require | minor | `1.2.3` -> `1.3.0` |` (also `→`).
 _ROW = lazy(r"\|\s*\[(?P<name>[^\]\s]+)\]\([^)]*\)(?:\s*\(\[[^\]]*\]\([^)]*\)\))?\s*\|[^`|]*(?:\|[^`|]*)*?"

@@ -18,6 +18,7 @@ from gatekeeper.deps import (
     cargo,
     cocoapods,
     composer,
+    copier,
     dart,
     devcontainer,
     docker,
@@ -170,6 +171,7 @@ _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven
 _SBT = Format("sbt", sbt.parse_build, False, edits=_edits("maven", sbt.sbt_line))
 _SBT_PROPERTIES = Format("sbt", sbt.parse_properties, True)
 _MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mise_line))
+_COPIER = Format(".copier-answers.yml", copier.parse_answers, False, hunks=copier.answers_hunks)
 _COMPOSE_NAME = lazy(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
 # Rye's `requirements-dev.lock` holds requirement lines too (`requirements.lock` alone is Helm 2's: not read here).
 _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_].+\.lock$", re.IGNORECASE)
@@ -202,6 +204,8 @@ def format_for(path: str | None) -> Format | None:
         return None  # what most paths of a large change are: no rule below can match (_SUFFIXES)
     if _COMPOSE_NAME.match(lower):
         return _COMPOSE
+    if copier.is_answers(base):
+        return _COPIER
     if _REQ_NAME.match(base) or folder.rsplit("/", 1)[-1] == "requirements" and lower.endswith(".txt"):
         return _REQUIREMENTS
     if lower.endswith(".versions.toml"):
