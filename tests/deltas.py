@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import gc
+import importlib.util
 import io
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 
 from gitdiffs import commit_patch
 
-from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from tests.gitrepo import GitRepo
 
@@ -59,3 +64,20 @@ def each_fast(calls: Sequence[tuple[Callable[[], object], str]], limit: float) -
         finally:
             gc.enable()
         assert took < limit, what
+
+
+@functools.cache
+def accuracy_bench() -> ModuleType:
+    """bench/bench_deps_accuracy.py as a module, loaded once a process: the label rounds test its naming rules."""
+    path = Path(__file__).resolve().parent.parent / "bench" / "bench_deps_accuracy.py"
+    spec = importlib.util.spec_from_file_location("bench_deps_accuracy_under_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_change(ecosystem: str, name: str, **more: str) -> Change:
+    """A delta's change of `name` as the benchmark compares it with a row (versions and place do not matter)."""
+    return Change(ecosystem, name, "", "f", "1", "2", "upgraded", True, "runtime", **more)  # type: ignore[arg-type]

@@ -16,10 +16,7 @@ already was. Real-shaped files, look-alikes and attacks."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -27,6 +24,8 @@ from gatekeeper.deps import facts, sbt
 from gatekeeper.deps.jvm import parse_version_catalog
 from gatekeeper.deps.model import Change
 from gatekeeper.deps.scalamatrix import scala_versions
+from tests.deltas import accuracy_bench as _bench
+from tests.deltas import bench_change as _change
 from tests.deltas import each_fast, moves, partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -99,20 +98,6 @@ def test_from_the_patch_the_entries_a_hunk_shows_carry_the_key(tmp_path: Path) -
     assert moves(delta) == {("maven", "com.squareup.okio:okio", "3.18.0", "3.18.1")}
     assert _refs(delta.changes) == {"com.squareup.okio:okio": "okio"}
     assert partial(delta, CATALOG_PATH)
-
-
-def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "bench" / "bench_deps_accuracy.py"
-    spec = importlib.util.spec_from_file_location("bench_deps_accuracy_under_test", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _change(ecosystem: str, name: str, **more: str) -> Change:
-    return Change(ecosystem, name, "", "f", "1", "2", "upgraded", True, "runtime", **more)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("want", "ecosystem", "name", "same"), [

@@ -14,13 +14,11 @@ Real-shaped files, look-alikes and malformed input."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 from gatekeeper.deps import actions, facts, sbt
 from gatekeeper.deps.scalamatrix import scala_versions
+from tests.deltas import accuracy_bench as _bench
 from tests.deltas import each_fast, moves
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -241,16 +239,6 @@ def test_long_and_hostile_condition_lines_read_fast() -> None:
     each_fast(calls, 1.0)
     many = "if: " + " && ".join(f"matrix.scala == '2.13.{i}'" for i in range(20))  # under MAX_LINE
     assert [d.version for d in scala_versions(CI_PATH, many)] == [f"2.13.{i}" for i in range(16)]  # MAX_ITEMS
-
-
-def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "bench" / "bench_deps_accuracy.py"
-    spec = importlib.util.spec_from_file_location("bench_deps_accuracy_under_test21", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 WIDENED = [

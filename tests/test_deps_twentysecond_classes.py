@@ -12,15 +12,14 @@ files, look-alikes and malformed input."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from gatekeeper.deps.edits import msbuild_line
-from gatekeeper.deps.model import Change, ManifestError
+from gatekeeper.deps.model import ManifestError
+from tests.deltas import accuracy_bench as _bench
+from tests.deltas import bench_change as _change
 from tests.deltas import each_fast, moves, partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -155,20 +154,6 @@ def test_a_byte_order_mark_moved_at_the_files_start_is_no_edit(tmp_path: Path, b
     # three marks dropped are not one encoding's mark
     _, patch = _commits(tmp_path / "three", BOM * 3 + TEST_PROJECT, TEST_PROJECT.replace(*BUMP))
     assert partial(patch, TEST_PROJECT_PATH)
-
-
-def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "bench" / "bench_deps_accuracy.py"
-    spec = importlib.util.spec_from_file_location("bench_deps_accuracy_22", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _change(ecosystem: str, name: str) -> Change:
-    return Change(ecosystem, name, "", "f", "1", "2", "upgraded", True, "runtime")  # type: ignore[arg-type]
 
 
 def test_the_benchmark_names_the_scala3_library_by_its_scalajs_build() -> None:

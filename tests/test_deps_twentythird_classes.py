@@ -12,18 +12,17 @@ Real-shaped files, look-alikes and malformed input."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from gatekeeper.deps import hunks
 from gatekeeper.deps.claims import Claim, claims
 from gatekeeper.deps.copier import answers_hunks, parse_answers
-from gatekeeper.deps.model import Change, ManifestError
+from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
+from tests.deltas import accuracy_bench as _bench
+from tests.deltas import bench_change as _change
 from tests.deltas import each_fast, moves, partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -162,20 +161,6 @@ def test_renovates_monorepo_group_subject_is_a_plain_claim_of_the_group() -> Non
     # the terraform manager's own packages stay its claims, a name that merely starts with the word too
     assert claims("update terraform aws to v5.1.0") == (Claim("aws", "5.1.0"),)
     assert claims("update terraform monorepo-tools to v1.2.0") == (Claim("monorepo-tools", "1.2.0"),)
-
-
-def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "bench" / "bench_deps_accuracy.py"
-    spec = importlib.util.spec_from_file_location("bench_deps_accuracy_23", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _change(ecosystem: str, name: str) -> Change:
-    return Change(ecosystem, name, "", "f", "1", "2", "upgraded", True, "runtime")  # type: ignore[arg-type]
 
 
 def test_the_benchmark_names_a_selector_override_by_its_package() -> None:
