@@ -284,19 +284,19 @@ class TreeContext:
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition of either tree (or a script it runs) runs a side of `change` by path
-        (`ci`), names it as a Compose file or a Heat template ships it (`iac`): ciruns.py, heatfiles.py. Whatever the
-        file's type: an interpreter runs `bash tools/fix.patch` as it runs a `.sh` (attack 16)."""
+        (`ci`), names it as a Compose file or a Heat template ships it (`iac`): ciruns.py, heatfiles.py. Any type (`bash
+        tools/fix.patch`: attack 16); past the walk's bound, every file of a type ciruns.may_be_named takes (closed)."""
         if self._runs is None:
             if self._actions is None:
                 self._actions = treereads.local_actions(self.trees, self._head)
             actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
             self._runs = ciwalk.ci_runs(self.trees, self._head, actions, self._rules)
-        if self._runs is False:
+        if self._runs is False and any(map(ciruns.may_be_named, change.sides())):
             return "ci.context.ci-run", f"more than {ciruns.MAX_FILES} CI definitions and scripts: any may run it"
-        assert isinstance(self._runs, dict)
-        for side in change.sides() if self._runs else ():
-            if (spelled := self._spelled("runs", self._runs, side)) is not None:
-                return self._runs[spelled]
+        runs = self._runs if isinstance(self._runs, dict) else {}
+        for side in change.sides() if runs else ():
+            if (spelled := self._spelled("runs", runs, side)) is not None:
+                return runs[spelled]
         return self._heat.evidence(change.path) or (self._heat.evidence(change.old_path) if change.old_path else None)
 
     def inline_metadata(self, change: FileChange) -> str | None:
