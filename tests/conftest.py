@@ -19,6 +19,9 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 sys.path.insert(0, str(Path(__file__).parent))
 
 from hypothesis_tables import seed_utf8_table  # noqa: E402
+from loopback_only import install as _loopback_only  # noqa: E402
+
+_loopback_only()
 
 
 @pytest.fixture(autouse=True, scope="session")
