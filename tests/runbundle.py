@@ -17,6 +17,8 @@ import pytest
 from gitrepo import GitRepo
 from incli import run_cli
 
+from gatekeeper.runner.relay_bridge import reachable_path
+
 EVERYTHING_IS_SRC = """version: 1
 rules:
   - id: t.src
@@ -136,7 +138,7 @@ class HostServer:
             self.port = self.sock.getsockname()[1]
         else:
             self.sock = socket.socket(socket.AF_UNIX)
-            self.sock.bind(unix.replace("@", "\0", 1) if unix.startswith("@") else unix)
+            self.sock.bind(unix.replace("@", "\0", 1) if unix.startswith("@") else reachable_path(unix))
         self.address = unix
         self.sock.listen(8)
         self.accepted = 0

@@ -131,7 +131,11 @@ ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 if os.getppid() != int(sys.argv[2]):
     os._exit(0)
 server = socket.socket(socket.AF_UNIX)
-server.bind(sys.argv[1])
+address = sys.argv[1]
+if len(os.fsencode(address)) >= 108:  # a long TMPDIR: the folder's /proc/self/fd entry is short
+    address = "/proc/self/fd/%d/%s" % (os.open(os.path.dirname(address), os.O_PATH | os.O_DIRECTORY),
+                                       os.path.basename(address))
+server.bind(address)
 server.listen(64)
 print("ready", flush=True)
 while True:
@@ -166,7 +170,11 @@ data = b"\0".join([b"%d" % mask, os.getcwdb(), os.fsencode(os.path.abspath(sys.a
                     *(name + b"=" + value for name, value in os.environb.items())])
 data = len(data).to_bytes(8, "big") + data
 client = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-client.connect({socket!r})
+address = {socket!r}
+if len(os.fsencode(address)) >= 108:  # a long TMPDIR: the folder's /proc/self/fd entry is short
+    address = "/proc/self/fd/%d/%s" % (os.open(os.path.dirname(address), os.O_PATH | os.O_DIRECTORY),
+                                       os.path.basename(address))
+client.connect(address)
 sent = client.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder)
                                                                                for fd in fds))])
 # Only what is left: once all is sent, the server may run the command and close before this line runs (a loaded
