@@ -11,9 +11,11 @@ import click
 from gatekeeper.atomic import write_json_atomic
 from gatekeeper.attest import approvals, roles
 from gatekeeper.attest.keys import generate as make_keys
-from gatekeeper.attest.keys import load_signer
+from gatekeeper.attest.keys import load_signer, parse_trust
+from gatekeeper.config_source import trusted_file
 from gatekeeper.errors import ExitCode, UsageError
 from gatekeeper.gate_command import GateOptions, run_gate
+from gatekeeper.revrange import resolve_option
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _DIR = click.Path(file_okay=False, path_type=Path)
@@ -70,8 +72,24 @@ def approve(packet: Path, patch: Path, key_file: Path, folder: Path, comment: st
     target = folder / f"approval-{sha256[:12]}-{signer.public_key.keyid[:12]}.json"
     write_json_atomic(target, envelope)
     click.echo(f"gatekeeper: approved {', '.join(rules)} for patch {sha256[:12]}: {target}", err=True)
+    if trust is not None and (warning := _uncounted(trust, tree, str(signer.public_key.keyid))) is not None:
+        click.echo(f"gatekeeper: warning: {warning}", err=True)
     click.echo(json.dumps({"approval": str(target), "rules": rules, "patch_sha256": sha256}))
     return ExitCode.OK
+
+
+def _uncounted(trust: Path, tree: str | None, keyid: str) -> str | None:
+    """Why a gate given the same --trust (BASE's copy under --tree, as the gate reads it) will not count an approval
+    signed with `keyid`, and what to change; None when it will count as far as the key goes."""
+    data, label = trusted_file(trust, resolve_option(tree, None))
+    signer = parse_trust(data.decode("utf-8", "replace"), label).named(keyid)
+    if signer is None:
+        return (f"your key {keyid[:12]} is not in {label}: the gate will not count this approval; add the line "
+                f"`gatekeeper keys generate --role approver` printed for it")
+    if signer.allows(roles.APPROVAL):
+        return None
+    what, hint = roles.refusal(signer.name, signer.where or label, signer.namespaces, roles.APPROVAL)
+    return f"the gate will not count this approval: {what}; {hint}"
 
 
 COMMANDS: list[click.Command] = [keys, approve]
