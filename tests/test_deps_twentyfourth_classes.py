@@ -1,0 +1,107 @@
+"""Classes of misses the twenty-fourth blind set of bot update commits found (bench/deps_bumps_twentyfourth.tsv): a
+Renovate-annotated tool pinned as a shell default (`ENV BUILDX_VERSION="${BUILDX_VERSION:-v0.6.2}"` under
+`# renovate: datasource=github-releases depName=docker/buildx`, woodpecker-ci/plugin-docker-buildx's three
+Dockerfiles, 2 commits in both modes) was kept as the raw value `"${BUILDX_VERSION:-v0.6.2}"`, so the move read as a
+`changed` string and not buildx 0.6.3 — now a default that is the whole value and holds no variable pins its version
+(the one a build without that argument gets, the one Renovate's regex manager moves), in every reader of annotated
+lines, both modes. Real-shaped files, look-alikes and malformed input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.deps import tools
+from tests.deltas import each_fast, moves
+from tests.deltas import patch as _patch
+from tests.deltas import tree as _tree
+from tests.gitrepo import edited_commits
+
+ANNOTATION = "# renovate: datasource=github-releases depName=docker/buildx"
+DOCKERFILE = f"""\
+FROM docker:20.10-dind
+
+LABEL maintainer="Release Team <release@example.org>"
+LABEL org.opencontainers.image.title="buildx plugin"
+
+ARG BUILDX_VERSION
+
+{ANNOTATION}
+ENV BUILDX_VERSION="${{BUILDX_VERSION:-v0.6.2}}"
+
+ENV DOCKER_HOST=unix:///var/run/docker.sock
+
+RUN apk add --no-cache curl git && \\
+    mkdir -p /usr/lib/docker/cli-plugins && \\
+    curl -sSLo /usr/lib/docker/cli-plugins/docker-buildx \\
+      "https://github.com/docker/buildx/releases/download/${{BUILDX_VERSION}}/buildx-${{BUILDX_VERSION}}.linux-amd64"
+
+ADD release/linux/amd64/plugin /bin/
+ENTRYPOINT ["/usr/local/bin/dockerd-entrypoint.sh", "plugin"]
+"""
+BUILDX = ("tool", "docker/buildx")
+
+
+def _bumped(root: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> tuple[object, object]:
+    repo, base, head = edited_commits(root, files, edits)
+    return _tree(repo, base, head), _patch(repo, base, head)
+
+
+def test_a_shell_default_under_an_annotation_is_the_pinned_version_in_both_modes(tmp_path: Path) -> None:
+    files = {f"docker/Dockerfile.{arch}": DOCKERFILE for arch in ("amd64", "arm", "arm64")}
+    edits = {path: {":-v0.6.2}": ":-v0.6.3}"} for path in files}
+    tree, patch = _bumped(tmp_path, files, edits)
+    for delta in (tree, patch):
+        assert moves(delta) == {(*BUILDX, "v0.6.2", "v0.6.3")}, delta
+        change = next(c for c in delta.changes if c.name == "docker/buildx")
+        assert change.change == "upgraded", change
+        assert not delta.problems, delta.problems
+
+
+@pytest.mark.parametrize(("line", "version"), [
+    ('ENV BUILDX_VERSION="${BUILDX_VERSION:-v0.6.3}"', "v0.6.3"),
+    ("ENV BUILDX_VERSION=${BUILDX_VERSION:-0.6.3}", "0.6.3"),
+    ("ARG HELM_VERSION='${HELM_VERSION-3.15.2}'", "3.15.2"),  # `-` without the colon: a default too
+    ('HELM_VERSION: "${HELM_VERSION:-v3.15.2}"  # set by the pipeline', "v3.15.2"),
+    ("  - HELM_VERSION=${HELM_VERSION:-3.15.2}", "3.15.2"),
+    ('ENV BUILDX_VERSION="v0.6.3"', "v0.6.3"),  # a plain value reads as before
+])
+def test_the_default_pinned_is_read(line: str, version: str) -> None:
+    dep = tools.annotated(line, ("tool", "docker/buildx"), "Dockerfile")
+    assert dep is not None and dep.version == version, dep
+
+
+@pytest.mark.parametrize("line", [
+    'ENV BUILDX_VERSION="${BUILDX_VERSION}"',  # no default: nothing pinned
+    'ENV BUILDX_VERSION="${BUILDX_VERSION:+v0.6.3}"',  # `:+` is the value used when it IS set: no default
+    'ENV BUILDX_VERSION="${BUILDX_VERSION:=v0.6.3}"',  # an assignment form, kept as written, never guessed
+    'ENV BUILDX_VERSION="${BUILDX_VERSION:-${UPSTREAM_VERSION}}"',  # a default that is a variable itself
+    'ENV BUILDX_VERSION="${BUILDX_VERSION:-v0.6.3}-rc"',  # more beside the variable
+    'ENV BUILDX_VERSION="prefix-${BUILDX_VERSION:-v0.6.3}"',
+    'ENV BUILDX_VERSION="${BUILDX_VERSION:-latest}"',  # a default that names no version
+    "ENV BUILDX_VERSION=\"${BUILDX_VERSION:-v0.6.3}'",  # quotes that do not pair
+    "ENV BUILDX_VERSION=${BUILDX_VERSION:-v0.6.3",  # an unclosed brace
+])
+def test_look_alikes_are_kept_as_written(line: str) -> None:
+    dep = tools.annotated(line, ("tool", "docker/buildx"), "Dockerfile")
+    assert dep is not None and "$" in dep.version, dep  # raw: a move of it is `changed`, which the policy reviews
+
+
+def test_a_look_alike_move_stays_changed_in_both_modes(tmp_path: Path) -> None:
+    body = DOCKERFILE.replace("${BUILDX_VERSION:-v0.6.2}", "${BUILDX_VERSION:-${BASE_VERSION}}")
+    tree, patch = _bumped(tmp_path, {"Dockerfile": body}, {"Dockerfile": {"${BASE_VERSION}": "${NEXT_VERSION}"}})
+    for delta in (tree, patch):
+        change = next(c for c in delta.changes if c.name == "docker/buildx")
+        assert change.change == "changed", change
+
+
+def test_long_and_malformed_defaults_are_read_fast() -> None:
+    big = 200_000
+    named = ("tool", "docker/buildx")
+    each_fast([
+        (lambda: tools.annotated("ENV V=${" + "A" * big + ":-1.0}", named, "D"), "a long variable name"),
+        (lambda: tools.annotated("ENV V=${A:-" + "1." * big + "}", named, "D"), "a long default"),
+        (lambda: tools.annotated("ENV V=" + "${A:-" * big, named, "D"), "nested openings"),
+        (lambda: tools.read_annotations("D", [ANNOTATION, "ENV V=\"${A:-" + "v" * big + "\""] * 50), "many lines"),
+    ], 1.0)
