@@ -105,3 +105,32 @@ def test_long_and_malformed_defaults_are_read_fast() -> None:
         (lambda: tools.annotated("ENV V=" + "${A:-" * big, named, "D"), "nested openings"),
         (lambda: tools.read_annotations("D", [ANNOTATION, "ENV V=\"${A:-" + "v" * big + "\""] * 50), "many lines"),
     ], 1.0)
+
+
+def test_an_unannotated_tool_version_default_is_read_in_both_modes(tmp_path: Path) -> None:
+    # the same Dockerfile where a renovate.json customManager, not a comment, finds the line (kind in an ENV: an
+    # ARG whose FROM use the hunk does not show fails closed from the patch, whatever its value)
+    body = DOCKERFILE.replace(ANNOTATION + "\n", "").replace(
+        "ARG BUILDX_VERSION\n", "ARG BUILDX_VERSION\nENV KIND_VERSION=${KIND_VERSION-0.23.0}\n")
+    tree, patch = _bumped(tmp_path, {"Dockerfile": body},
+                          {"Dockerfile": {":-v0.6.2}": ":-v0.6.3}", "-0.23.0}": "-0.24.0}"}})
+    for delta in (tree, patch):
+        assert moves(delta) == {(*BUILDX, "v0.6.2", "v0.6.3"), ("tool", "kubernetes-sigs/kind", "0.23.0", "0.24.0")}, \
+            delta
+        assert not delta.problems, delta.problems
+
+
+@pytest.mark.parametrize(("value", "default"), [
+    ("${BUILDX_VERSION:-v0.6.3}", "v0.6.3"), ("${V-1.2}", "1.2"),
+    ("${V}", "${V}"), ("${V:+1.2}", "${V:+1.2}"), ("${V:-${W}}", "${V:-${W}}"), ("${V:-1.2}x", "${V:-1.2}x"),
+    ("x${V:-1.2}", "x${V:-1.2}"), ("${V:-}", "${V:-}"), ("${1V:-1.2}", "${1V:-1.2}"), ("1.2", "1.2"),
+])
+def test_shell_default_takes_only_a_whole_plain_default(value: str, default: str) -> None:
+    assert tools.shell_default(value) == default
+
+
+def test_an_unannotated_look_alike_names_no_tool(tmp_path: Path) -> None:
+    from gatekeeper.deps.docker import parse_dockerfile
+    body = "FROM alpine:3.20\nENV HELM_VERSION=${HELM_VERSION:-${PINNED}}\nENV YQ_VERSION=${YQ_VERSION:+4.44.2}\n"
+    assert [d.name for d in parse_dockerfile("Dockerfile", body.encode())] == ["alpine"]
+    each_fast([(lambda: tools.shell_default("${" + "A" * 300_000 + ":-1"), "a long unclosed default")], 1.0)

@@ -98,6 +98,14 @@ _ANNOTATED = lazy(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["'
 # is the whole value and holds no variable itself: `${A:-${B}}`, `${A:-1}-rc` are kept as written.
 _DEFAULTED = lazy(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["']?)\$\{[A-Za-z_]\w{0,100}:?-"""
                   r"""(?P<value>[^"'\s#${}]+)\}(?P=q)\s*(?:#.*)?$""")
+_DEFAULT = lazy(r"^\$\{[A-Za-z_]\w{0,100}:?-(?P<value>[^\s${}]+)\}$")
+
+
+def shell_default(value: str) -> str:
+    """The default of a value that is one shell default and nothing else (`${BUILDX_VERSION:-v0.6.3}`: v0.6.3); any
+    other value as it is."""
+    m = _DEFAULT.match(value)
+    return m.group("value") if m is not None else value
 # Any assignment (`KEY: x`, `KEY=x`, `KEY := x`, `KEY ?= x`, `ENV KEY x`), for the value kept as written.
 _ASSIGNED = lazy(r"^\s*(?:(?:-\s+)?(?:ARG\s+)?(?P<key>[\w.-]+)\s*(?:[:?+]?=|:)|ENV\s+[\w.-]+(?:\s*=|\s))"
                  r"\s*(?P<raw>\S.*?)\s*$")
