@@ -4,7 +4,12 @@ Renovate-annotated tool pinned as a shell default (`ENV BUILDX_VERSION="${BUILDX
 Dockerfiles, 2 commits in both modes) was kept as the raw value `"${BUILDX_VERSION:-v0.6.2}"`, so the move read as a
 `changed` string and not buildx 0.6.3 — now a default that is the whole value and holds no variable pins its version
 (the one a build without that argument gets, the one Renovate's regex manager moves), in every reader of annotated
-lines, both modes. Real-shaped files, look-alikes and malformed input."""
+lines, both modes; a Dockerfile's unannotated `<TOOL>_VERSION` reads such a default too. And scala-steward's commit
+that adds `libraryDependencySchemes += "org.scala-lang.modules" %% "scala-xml" % "always"` beside its bump
+(scalacenter/scalafix, "Update sbt-scoverage to 2.0.5"): from the patch the setting's line, a module with a scheme
+where a version goes, was refused as build code and the whole plugins.sbt named nothing (`partial`) — now an eviction
+scheme line names nothing, as the whole-file reader reads it, and the bump beside it is read. Real-shaped files,
+look-alikes and malformed input."""
 
 from __future__ import annotations
 
@@ -13,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.deps import tools
-from tests.deltas import each_fast, moves
+from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.sbt import sbt_line
+from tests.deltas import each_fast, moves, partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
 from tests.gitrepo import edited_commits
@@ -134,3 +141,65 @@ def test_an_unannotated_look_alike_names_no_tool(tmp_path: Path) -> None:
     body = "FROM alpine:3.20\nENV HELM_VERSION=${HELM_VERSION:-${PINNED}}\nENV YQ_VERSION=${YQ_VERSION:+4.44.2}\n"
     assert [d.name for d in parse_dockerfile("Dockerfile", body.encode())] == ["alpine"]
     each_fast([(lambda: tools.shell_default("${" + "A" * 300_000 + ":-1"), "a long unclosed default")], 1.0)
+
+
+PLUGINS_PATH = "project/plugins.sbt"
+PLUGINS = """\
+addSbtPlugin("com.github.sbt" % "sbt-ci-release" % "1.5.12")
+addSbtPlugin("com.eed3si9n" % "sbt-buildinfo" % "0.11.0")
+addSbtPlugin("org.scalameta" % "sbt-mdoc" % "2.3.6")
+addSbtPlugin("org.scoverage" % "sbt-scoverage" % "2.0.0")
+addSbtPlugin("ch.epfl.scala" % "sbt-scalafix" % "0.10.4")
+addSbtPlugin("com.eed3si9n" % "sbt-projectmatrix" % "0.9.0")
+"""
+SCOVERAGE = ("maven", "org.scoverage:sbt-scoverage", "2.0.0", "2.0.5")
+
+
+@pytest.mark.parametrize("scheme", [
+    '\n// https://github.com/scala/bug/issues/12632\n'
+    'libraryDependencySchemes += "org.scala-lang.modules" %% "scala-xml" % "always"\n',
+    '\nThisBuild / libraryDependencySchemes += "org.scala-lang.modules" %% "scala-xml" % VersionScheme.Always\n',
+    '\nlibraryDependencySchemes ++= Seq(\n  "org.scala-lang.modules" %% "scala-xml" % "early-semver",\n'
+    '  "org.typelevel" %% "cats-core" % VersionScheme.EarlySemVer\n)\n',
+])
+def test_an_eviction_scheme_added_beside_a_bump_names_nothing_and_the_bump_is_read(tmp_path: Path, scheme: str) -> None:
+    edit = {'"sbt-scoverage" % "2.0.0")\n': '"sbt-scoverage" % "2.0.5")\n'}
+    repo, base, head = edited_commits(tmp_path, {PLUGINS_PATH: PLUGINS}, {PLUGINS_PATH: edit})
+    body = PLUGINS.replace("2.0.0", "2.0.5") + scheme
+    repo.write(PLUGINS_PATH, body)
+    head = repo.commit()
+    tree, patch = _tree(repo, base, head), _patch(repo, base, head)
+    assert moves(tree) == {SCOVERAGE}, tree
+    if ")\n" in scheme:  # a Seq over lines: its closing `)` is build code, refused from the patch as before
+        assert partial(patch, PLUGINS_PATH), patch
+    else:
+        assert moves(patch) == {SCOVERAGE} and not patch.problems, patch
+
+
+def _changed_line(line: str) -> list[tuple[str, bool]]:
+    return [("addSbtPlugin(\"a.b\" % \"c\" % \"1.0\")", False), (line, True)]
+
+
+@pytest.mark.parametrize("line", [
+    '"org.scala-lang.modules" %% "scala-xml" % "latest.release"',  # a dynamic version: a dependency, not a scheme
+    '"org.scala-lang.modules" %% "scala-xml" % "always-1.0"',
+    'libraryDependencySchemes += "org.scala-lang.modules" %% "scala-xml" % schemeFor("xml")',
+    'libraryDependencySchemes += "org.scala-lang.modules" %% "scala-xml" % Schemes.Always',  # not sbt's object
+    "libraryDependencySettings += compute()",
+])
+def test_scheme_look_alikes_are_still_refused_from_the_patch(line: str) -> None:
+    with pytest.raises(ManifestError):
+        sbt_line(_changed_line(line), 1)
+
+
+def test_a_scheme_line_beside_a_real_module_keeps_the_module() -> None:
+    line = '"org.scala-lang.modules" %% "scala-xml" % "always", "org.typelevel" %% "cats-core" % "2.12.0"'
+    assert [p[:2] for p in sbt_line(_changed_line(line), 1)] == [("org.typelevel:cats-core", "2.12.0")]
+    long = "libraryDependencySchemes += " + '"a" %% "b" % "always", ' * 20_000
+    assert sbt_line(_changed_line(long[:3990].rsplit(",", 1)[0]), 1) == []  # many schemes on one line: none a version
+
+    def too_long() -> None:
+        with pytest.raises(ManifestError):
+            sbt_line(_changed_line(long), 1)
+    each_fast([(lambda: sbt_line(_changed_line(long[:3990].rsplit(",", 1)[0]), 1), "many schemes"),
+               (too_long, "a line over MAX_LINE")], 1.0)
