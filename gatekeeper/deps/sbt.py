@@ -197,12 +197,12 @@ def sbt_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
                           uses or [(_defined(d["name"], version), version, "maven", "", d["name"])])
     found: list[tuple[str, ...]] = []
     cross = _CROSS.search(line) is not None
-    uses = _uses(line, lambda ref: _shown(side, index, ref.rsplit(".", 1)[-1]))
-    if (uses or _SCHEME_SETTING.match(line)) and all((version or "").lower() in _SCHEMES
-                                                     or (ref or "").startswith("VersionScheme.")
-                                                     for _, version, ref, _ in uses):
+    modules = _uses(line, lambda ref: _shown(side, index, ref.rsplit(".", 1)[-1]))
+    if (modules or _SCHEME_SETTING.match(line)) and all((version or "").lower() in _SCHEMES
+                                                        or (ref or "").startswith("VersionScheme.")
+                                                        for _, version, ref, _ in modules):
         return []  # an eviction scheme setting, or its modules' schemes (a Seq over lines): no dependency's version
-    for name, version, ref, _ in uses:
+    for name, version, ref, _ in modules:
         if cross and not name and ref is not None:
             continue  # `Seq("2.12.20", Scala213)`: the definition's own line shows where its version moves
         alias = "" if ref is None else ref.rsplit(".", 1)[-1]
