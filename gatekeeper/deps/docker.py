@@ -15,7 +15,7 @@ import re
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
-from gatekeeper.deps.tools import TOOL, VERSIONISH, annotation, read_annotations, tool_name
+from gatekeeper.deps.tools import TOOL, VERSIONISH, annotation, read_annotations, shell_default, tool_name
 from gatekeeper.lazy_pattern import lazy
 
 _ARG = lazy(r"^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?", re.IGNORECASE)
@@ -162,17 +162,19 @@ def _frontend(body: str) -> list[tuple[str, str, str]]:
 
 
 def _tools(path: str, body: str) -> list[Dependency]:
-    """The `<TOOL>_VERSION` ARG and ENV values no `FROM` reads (an annotated one is read as annotated)."""
+    """The `<TOOL>_VERSION` ARG and ENV values no `FROM` reads (an annotated one is read as annotated); a value that
+    is one shell default (`ENV BUILDX_VERSION=${BUILDX_VERSION:-v0.6.3}`) pins its default."""
     lines = [line.strip() for line in re.sub(r"\\\r?\n", " ", body).splitlines()]
     froms = " ".join(line for line in instructions(body) if _FROM.match(line))
     out: list[Dependency] = []
     above = ""
     for line in lines:
         m = _TOOL_VERSION.match(line)
-        if m is not None and VERSIONISH.match(m.group("value")) and annotation(above) is None:
+        value = shell_default(m.group("value")) if m is not None else ""
+        if m is not None and VERSIONISH.match(value) and annotation(above) is None:
             key = m.group("arg") or m.group("env")
             if not re.search(rf"\$\{{?{re.escape(key)}_VERSION\b", froms):
-                dep = Dependency(TOOL, tool_name(key.lower().replace("_", "-")), m.group("value"), path, True, "build")
+                dep = Dependency(TOOL, tool_name(key.lower().replace("_", "-")), value, path, True, "build")
                 if dep not in out:
                     out.append(dep)
         if line:

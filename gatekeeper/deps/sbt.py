@@ -42,6 +42,11 @@ _PROPERTY = lazy(r"^\s*+sbt\.version\s*+[=:]\s*+(?P<v>[^\s#]{1,100}+)\s*+$")
 # Scala version itself
 _SCALA_NAME = lazy(r"^(?i:scala)_?[23](?:_?\d{1,3}+)?(?:(?i:_?version)|V)?$")
 _TEST_SCOPES = {"test", "it", "integrationtest", "bench"}
+# `libraryDependencySchemes += "org.scala-lang.modules" %% "scala-xml" % VersionScheme.Always` (or `% "always"`): how
+# sbt judges an eviction of that module, no version of it (scala-steward commits add them beside bumps). The whole-file
+# reader skips them (no version); a hunk's changed line of them names nothing rather than refusing the file.
+_SCHEME_SETTING = lazy(r"^\s*+(?:ThisBuild\s*+/\s*+)?libraryDependencySchemes\s*+(?:\+\+?+=|:=)")
+_SCHEMES = frozenset({"always", "early-semver", "semver-spec", "pvp", "strict"})
 
 
 def is_build_file(folder: str, base: str) -> bool:
@@ -192,7 +197,12 @@ def sbt_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
                           uses or [(_defined(d["name"], version), version, "maven", "", d["name"])])
     found: list[tuple[str, ...]] = []
     cross = _CROSS.search(line) is not None
-    for name, version, ref, _ in _uses(line, lambda ref: _shown(side, index, ref.rsplit(".", 1)[-1])):
+    modules = _uses(line, lambda ref: _shown(side, index, ref.rsplit(".", 1)[-1]))
+    if (modules or _SCHEME_SETTING.match(line)) and all((version or "").lower() in _SCHEMES
+                                                        or (ref or "").startswith("VersionScheme.")
+                                                        for _, version, ref, _ in modules):
+        return []  # an eviction scheme setting, or its modules' schemes (a Seq over lines): no dependency's version
+    for name, version, ref, _ in modules:
         if cross and not name and ref is not None:
             continue  # `Seq("2.12.20", Scala213)`: the definition's own line shows where its version moves
         alias = "" if ref is None else ref.rsplit(".", 1)[-1]

@@ -93,6 +93,19 @@ _ANNOTATION = lazy(r"^\s*#\s*renovate(?:-(?P<source>[A-Za-z][\w-]{0,40}))?(?:\s*
                    r"(?P<pairs>[^\s=]+=\S+(?:\s+[^\s=]+=\S+)*)\s*$", re.IGNORECASE)
 _ANNOTATED = lazy(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
                   r"""\s*(?:#.*)?$""")
+# A shell default in the annotated assignment: `ENV BUILDX_VERSION="${BUILDX_VERSION:-v0.6.3}"` (the build arg of that
+# name, else v0.6.3; woodpecker-ci/plugin-docker-buildx, whose regex manager bumps the default). Only a default that
+# is the whole value and holds no variable itself: `${A:-${B}}`, `${A:-1}-rc` are kept as written.
+_DEFAULTED = lazy(r"""^\s*(?:-\s+)?(?:(?:ARG|ENV)\s+)?[\w.-]+\s*[:=]\s*(?P<q>["']?)\$\{[A-Za-z_]\w{0,100}:?-"""
+                  r"""(?P<value>[^"'\s#${}]+)\}(?P=q)\s*(?:#.*)?$""")
+_DEFAULT = lazy(r"^\$\{[A-Za-z_]\w{0,100}:?-(?P<value>[^\s${}]+)\}$")
+
+
+def shell_default(value: str) -> str:
+    """The default of a value that is one shell default and nothing else (`${BUILDX_VERSION:-v0.6.3}`: v0.6.3); any
+    other value as it is."""
+    m = _DEFAULT.match(value)
+    return m.group("value") if m is not None else value
 # Any assignment (`KEY: x`, `KEY=x`, `KEY := x`, `KEY ?= x`, `ENV KEY x`), for the value kept as written.
 _ASSIGNED = lazy(r"^\s*(?:(?:-\s+)?(?:ARG\s+)?(?P<key>[\w.-]+)\s*(?:[:?+]?=|:)|ENV\s+[\w.-]+(?:\s*=|\s))"
                  r"\s*(?P<raw>\S.*?)\s*$")
@@ -131,12 +144,14 @@ def annotation(line: str) -> tuple[str, str] | None:
 
 def annotated(line: str, named: tuple[str, str], path: str, scope: Scope = "build") -> Dependency | None:
     """The dependency the line under an annotation pins: `KEY: value`, `KEY=value`, `ARG KEY=value`.
-    A value that is no plain version (an unclosed quote, `latest`, `${VAR-v1}`) is kept as written:
-    dropping it would show a pinned tool as removed when its line breaks, and removals pass a policy;
-    a raw value that changes is `changed`, which the deps policy reviews."""
-    m = _ANNOTATED.match(line)
-    if m is not None and VERSIONISH.match(m.group("value")):
-        return Dependency(named[0], named[1], m.group("value"), path, True, scope)
+    A shell default that is the whole value (`"${BUILDX_VERSION:-v0.6.3}"`, `${V-1.2}`) pins its default, the
+    version a build without that argument gets and the one Renovate moves. A value that is no plain version (an
+    unclosed quote, `latest`, `${VAR}`) is kept as written: dropping it would show a pinned tool as removed when
+    its line breaks, and removals pass a policy; a raw value that changes is `changed`, which the deps policy
+    reviews."""
+    for form in (_ANNOTATED, _DEFAULTED):
+        if (m := form.match(line)) is not None and VERSIONISH.match(m.group("value")):
+            return Dependency(named[0], named[1], m.group("value"), path, True, scope)
     raw = _ASSIGNED.match(line)
     if raw is None or raw.group("key") == "uses":  # an action's ref is read as the action it is
         return None
