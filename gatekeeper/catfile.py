@@ -1,16 +1,20 @@
 """One long-lived `git cat-file --batch` per reader: objects by name, and trees listed through it.
 
 A reader used to start its own `cat-file` and one `ls-tree -r` per commit; a commit's tree is now read as tree objects
-through the same pipe: BASE and HEAD share most subtrees, read once. The process ends when its reader closes (a
-process kept idle for the next reader of the same repository saved ~5 ms a gate and left a child running in a library
-caller that waits for its children: measured and removed at the merge).
+through the same pipe: BASE and HEAD share most subtrees, read once. The process ends when its reader closes, except
+inside `shared_processes()` (the gate command): there the next reader of the same repository and environment in the
+same thread takes it over, and the block's end ends it. A gate's readers (the range's ancestry walk, BASE's
+configuration, the tree context) then start one process instead of three. (An unscoped hand-over, a process left idle
+until the interpreter exits, left a child running in a library caller that waits for its children: removed.)
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import IO
 
@@ -20,6 +24,24 @@ from gatekeeper.gitcmd import SAFE_GIT, git_program
 # Requests written before their answers are read: few enough that they fit in a pipe however git reads them (a
 # pipe holds 4 KiB at the least; a request is at most 66 bytes), so neither side can block the other.
 _PIPELINE = 48
+_Key = tuple[str, tuple[tuple[str, str], ...]]  # what a process reads: its folder and its environment
+# The processes readers left for the next reader, within `shared_processes()`. A context variable: a thread started
+# inside the block (the gate's tree check) starts with none, so its readers never share one with the block's.
+_LEFT: ContextVar[dict[_Key, subprocess.Popen[bytes]] | None] = ContextVar("catfile_left", default=None)
+
+
+@contextmanager
+def shared_processes() -> Iterator[None]:
+    """Within the block, a reader that closes leaves its process to the next reader of the same folder and
+    environment in this thread; every process left is ended when the block ends."""
+    left: dict[_Key, subprocess.Popen[bytes]] = {}
+    token = _LEFT.set(left)
+    try:
+        yield
+    finally:
+        _LEFT.reset(token)
+        for process in left.values():
+            _end(process)
 
 
 class CatFileError(GatekeeperError):
@@ -32,13 +54,20 @@ class CatFile:
     def __init__(self, repo: Path, env: dict[str, str]) -> None:
         self.repo = repo
         self._env = env
+        self._key: _Key = (str(repo), tuple(sorted(env.items())))
         self._process: subprocess.Popen[bytes] | None = None
+        self._busy = False  # a read under way: a process left mid-answer is never taken over
 
     def close(self) -> None:
-        """End the process."""
+        """End the process, or leave it to the next reader (`shared_processes`)."""
         process, self._process = self._process, None
-        if process is not None:
+        if process is None:
+            return
+        left = _LEFT.get()
+        if left is None or self._busy or process.poll() is not None or self._key in left:
             _end(process)
+        else:
+            left[self._key] = process
 
     def read(self, name: bytes, kind: bytes | None = None, limit: int | None = None) -> tuple[bytes, bytes | None]:
         """The header line for `name` and, when the object is of `kind`, its content (its first `limit` bytes when
@@ -51,6 +80,7 @@ class CatFile:
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
         out: list[tuple[bytes, bytes | None]] = []
+        self._busy = True
         for start in range(0, len(names), _PIPELINE):
             chunk = names[start:start + _PIPELINE]
             try:
@@ -59,10 +89,17 @@ class CatFile:
                 out.extend(_answer(process.stdout, kind, limit) for _ in chunk)
             except (BrokenPipeError, OSError) as exc:
                 raise CatFileError(f"git cat-file stopped: {exc}", where=str(self.repo)) from None
+        self._busy = False
         return out
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._process is None:
+            left = _LEFT.get()
+            if left is not None and (taken := left.pop(self._key, None)) is not None:
+                if taken.poll() is None:
+                    self._process = taken
+                    return taken
+                _end(taken)
             try:
                 self._process = subprocess.Popen(
                     [git_program(), *SAFE_GIT, "cat-file", "--batch"], cwd=self.repo, env=self._env,

@@ -21,6 +21,7 @@ from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.attest.keys import Trust, parse_trust
 from gatekeeper.attest.verdict import apply_approvals, packet_attestation, sign_summary
 from gatekeeper.audit.sinks import log_decision, log_failure
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify.change import bulk_allocation
 from gatekeeper.commits import commits_patch, run_id
 from gatekeeper.config_source import gate_configuration, trusted_file, trusted_guards
@@ -68,9 +69,10 @@ def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> t
 
     When the gate cannot decide (exit 2), that is logged too, to the destinations named by the options.
     The cyclic garbage collector is paused for the run (`bulk_allocation`): a 10,000-file gate allocates
-    ~1,000,000 objects that live until it ends, which collections would walk again and again (~10 % of its CPU)."""
+    ~1,000,000 objects that live until it ends, which collections would walk again and again (~10 % of its CPU). The
+    gate's readers of the repository share one `git cat-file` process, ended with the run (`shared_processes`)."""
     try:
-        with bulk_allocation():
+        with bulk_allocation(), shared_processes():
             return _run_gate(options, env=env)
     except Exception as exc:
         if not isinstance(exc, GatekeeperError) or exc.exit_code == ExitCode.ERROR:

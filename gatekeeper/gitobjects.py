@@ -3,8 +3,8 @@
 The gate must judge BASE and HEAD as git stores them, never the working tree (which a job, or the
 change under review, may have altered). Tree listings (read as tree objects), blob contents and names
 resolved to commits all come from one `git cat-file --batch` process (catfile.py), so reading a thousand
-blobs costs a thousand pipe round-trips, not a thousand processes, and the next reader of the repository
-in this process takes the same one over. Hooks, fsmonitor and
+blobs costs a thousand pipe round-trips, not a thousand processes, and within a gate or classify the next
+reader of the repository takes the same one over (catfile.shared_processes). Hooks, fsmonitor and
 outside configuration are off (gitcmd.SAFE_GIT), and the environment is scrubbed.
 """
 
@@ -142,7 +142,7 @@ class GitObjects:
         self.close()
 
     def close(self) -> None:
-        """Done reading: the cat-file process is left for the repository's next reader (catfile.py)."""
+        """Done reading: the cat-file process ends, or is left for the repository's next reader (catfile.py)."""
         self._cat.close()
 
     def commit(self, rev: str) -> str:

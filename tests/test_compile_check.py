@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from bundlecopy import bundle_copy, check_bundle, edit, failure
 from conftest import POLICY_DIR
-from gitrepo import GitRepo
+from gitrepo import GitRepo, two_commits
+from incli import tree_gate
 
 from gatekeeper.cli import main
 from gatekeeper.errors import PolicyError
@@ -278,6 +279,33 @@ def test_keys_differ_for_any_byte_and_for_name_boundaries() -> None:
     assert cache_key({"a": "bc"}, {}) != cache_key({"ab": "c"}, {})
     assert cache_key({"a": "x"}, {}) != cache_key({"a": "x "}, {})
     assert cache_key({"a": "x"}, {"p": 1}) != cache_key({"a": "x"}, {"p": 2})
+    assert cache_key({"a": "x"}, {}) != cache_key({"a": "x", "b": "x"}, {})  # a module twice is another check
+
+
+def test_a_key_is_the_sources_not_where_the_files_lie() -> None:
+    # OPA is given the sources alone: the same bundle in another folder is the same check.
+    assert cache_key({"/tmp/a/lib/x.rego": "p", "/tmp/a/core/policy.rego": "q"}, {"d": 1}) == cache_key(
+        {"/tmp/b/core/policy.rego": "q", "/tmp/b/lib/x.rego": "p"}, {"d": 1})
+
+
+def test_tree_gates_over_the_same_bundle_from_base_compile_it_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each --tree gate exports BASE's bundle to a temporary folder of its own; the check that passed for the first
+    # gate's copy is the second's (it compiled again on every gate while the key held the folder's paths).
+    compiled: list[int] = []
+    real = compile_check.start_compile
+    monkeypatch.setattr(compile_check, "start_compile",
+                        lambda modules, data, **kw: compiled.append(len(modules)) or real(modules, data, **kw))
+    bundle = {f"policies/{p.relative_to(POLICY_DIR).as_posix()}": p.read_text(encoding="utf-8")
+              for p in POLICY_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    decisions = []
+    for name in ("one", "two"):
+        repo, base, head = two_commits(tmp_path / name, {**bundle, "README.md": "hi\n"},
+                                       {".github/workflows/ci.yml": "on: push\njobs: {}\n"})
+        code, decision = tree_gate(repo.root, base, head)
+        decisions.append((code, decision["outcome"], sorted(r["rule"] for r in decision["reasons"])))
+    assert len(compiled) == 1 and compiled[0] > 1
+    assert decisions[0] == decisions[1] and decisions[0][1] == "review" and "core.ci" in decisions[0][2]
 
 
 def test_without_the_reference_engine_the_gate_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules, render
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.patchcontext import PatchContext
@@ -48,7 +49,8 @@ def classify_report(request: ClassifyRequest, stdin: BinaryIO) -> str:
     # classify needs only the rules, so a folder holding just classification.yaml will do.
     rules = load_rules(resolve_policy_dir(request.policy_dir, marker=RULES_FILE))
     json_out = request.fmt == "json"
-    with open_tree_context(resolve_option(request.tree, request.repo), rules) as tree:
+    # The range's ancestry walk and the tree context read through one `git cat-file` (catfile.shared_processes).
+    with shared_processes(), open_tree_context(resolve_option(request.tree, request.repo), rules) as tree:
         if request.explain:
             explained = render.explain_with_context(request.explain, rules, tree)
             return (render.explain_json if json_out else render.explain_text)(request.explain, rules, explained)

@@ -2,9 +2,11 @@
 
 A bundle that OPA rejects never reaches regopy, which would evaluate a misspelt variable or helper as
 false and let the change through. A check that passed is remembered under the XDG cache folder, keyed
-by the sha256 of the exact bytes checked (module names and sources, the data document, the engine's
+by the sha256 of the exact bytes OPA is given (the modules' sources, the data document, the engine's
 version), so the next gate over the same bundle costs a file lookup; a failure is never cached, and
-different bytes never share a key.
+different bytes never share a key. A module's file name is no part of the key: OPA never sees it (it
+only places an error), and a bundle read from BASE under `--tree` is exported to a new temporary folder
+by every gate, so a key with its paths was new every time and OPA compiled the same bytes on each gate.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from gatekeeper.policy.reference import (
     start_compile,
 )
 
-_SCHEME = "gatekeeper-compile-check-1"
+_SCHEME = "gatekeeper-compile-check-2"  # 2: the modules' sources without their names
 
 
 class CompileFailed(PolicyError):
@@ -66,8 +68,9 @@ def cache_dir() -> Path:
 
 
 def cache_key(modules: Mapping[str, str], data: Mapping[str, Any]) -> str:
-    """sha256 over every byte the check depends on (the scheme, the engine and its version, data, modules)."""
-    return content_key([_SCHEME, ENGINE, ENGINE_VERSION], modules, data)
+    """sha256 over every byte the check depends on (the scheme, the engine and its version, data, the modules'
+    sources in a fixed order: OPA compiles the set of sources, whatever their names and order)."""
+    return content_key([_SCHEME, ENGINE, ENGINE_VERSION, *sorted(modules.values())], {}, data)
 
 
 _CACHE_LIMITS = Limits(max_bytes=4096, max_depth=2, max_values=8)  # {"key": ..., "compiles": true}
