@@ -7,10 +7,15 @@
   patch's hunk shows the two variables but not the recipe far below: the hunk lines named nothing and flagged
   nothing, a moved image passed the gate as no dependency change at all. Now such a pair moved is named as shown
   beside a `partial` problem (the patch cannot tell a run image from the project's own), which the gate reviews.
+- The benchmark's naming (bench/bench_deps_accuracy.py): from Scala 3.8 the standard library a Scala 3
+  `scalaVersion` selects is `org.scala-lang:scala-library` at that version (scala3-library_3 is published empty,
+  scala/scala3 #24816); scala-steward ("Update scala-library to 3.8.1", typelevel/natchez) and Dependabot ("Bump
+  org.scala-lang:scala-library from 2.13.18 to 3.8.0") name it so. The delta names the setting by the Scala 3 library.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -19,7 +24,7 @@ from test_deps_gate import Case, gate
 from gatekeeper.deps.makehunks import makefile_edits
 from gatekeeper.deps.model import PartialEdits
 from gatekeeper.deps.sources import Delta
-from tests.deltas import moves, patch, tree
+from tests.deltas import accuracy_bench, bench_change, moves, patch, tree
 from tests.gitrepo import GitRepo
 
 MAKEFILE = """# Copyright 2026 Example LLC
@@ -171,3 +176,16 @@ def test_the_gate_reviews_an_image_pair_the_patch_moves_without_its_run(
     assert "deps.unreadable" in [r["rule"] for r in from_patch["reasons"]]
     with_tree = gate(capsys, case, True)
     assert "deps.unreadable" not in [r["rule"] for r in with_tree["reasons"]]
+
+
+@pytest.mark.parametrize(("want", "version", "same"), [
+    ("scala-library", "3.8.1", True), ("scala-library", "3.10.0", True),
+    ("scala-library", "3.7.4", False),  # before 3.8 the Scala 3 library is scala3-library_3; scala-library is 2.13's
+    ("scala-library", "3.3.8", False), ("scala-reflect", "3.8.1", False), ("scala3-library", "3.8.1", True),
+])
+def test_the_benchmark_names_the_scala_3_8_library_by_scala_library(want: str, version: str, same: bool) -> None:
+    bench = accuracy_bench()
+    change = dataclasses.replace(bench_change("maven", "org.scala-lang:scala3-library"), to_version=version)
+    assert bench._same_name(want, change) is same
+    other = dataclasses.replace(bench_change("maven", "org.typelevel:cats-core"), to_version=version)
+    assert not bench._same_name(want, other)
