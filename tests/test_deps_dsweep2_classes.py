@@ -7,6 +7,12 @@
   patch's hunk shows the two variables but not the recipe far below: the hunk lines named nothing and flagged
   nothing, a moved image passed the gate as no dependency change at all. Now such a pair moved is named as shown
   beside a `partial` problem (the patch cannot tell a run image from the project's own), which the gate reviews.
+- A git-sourced locked entry moved to another commit under an unchanged version (firezone's Cargo.lock `source =
+  "git+https://github.com/aya-rs/aya#<commit>"`, Dependabot's "Updates `aya` from `15a0de1` to `0a82062`"): Cargo.lock
+  reported it as a moved download location (reviewed). Bundler's Gemfile.lock writes the same move as a `GIT`
+  section's `revision:` line above its `specs:`, which no reader compared: alone it was `deps.unexplained`, but beside
+  any other gem's bump in the same lockfile it passed as that bump. Its sections' `remote:` and git `revision:` are now
+  each gem's location (lockedsources.py, and lockhunks.py from a patch), reviewed as Cargo's are.
 - The benchmark's naming (bench/bench_deps_accuracy.py): from Scala 3.8 the standard library a Scala 3
   `scalaVersion` selects is `org.scala-lang:scala-library` at that version (scala3-library_3 is published empty,
   scala/scala3 #24816); scala-steward ("Update scala-library to 3.8.1", typelevel/natchez) and Dependabot ("Bump
@@ -189,3 +195,102 @@ def test_the_benchmark_names_the_scala_3_8_library_by_scala_library(want: str, v
     assert bench._same_name(want, change) is same
     other = dataclasses.replace(bench_change("maven", "org.typelevel:cats-core"), to_version=version)
     assert not bench._same_name(want, other)
+
+
+GEMFILE = """source "https://rubygems.org"
+
+gem "rake", "~> 13.0"
+gem "rails", github: "rails/rails", branch: "main"
+"""
+LOCK = """GIT
+  remote: https://github.com/rails/rails.git
+  revision: 5c2a5c8d3f4e6b7a8c9d0e1f2a3b4c5d6e7f8a9b
+  branch: main
+  specs:
+    actionpack (8.1.0.alpha)
+      rack (>= 2.2.4)
+    rails (8.1.0.alpha)
+      actionpack (= 8.1.0.alpha)
+
+GEM
+  remote: https://rubygems.org/
+  specs:
+    rack (3.1.8)
+    rake (13.2.1)
+
+PLATFORMS
+  ruby
+  x86_64-linux
+
+DEPENDENCIES
+  rails!
+  rake (~> 13.0)
+
+BUNDLED WITH
+   2.5.22
+"""
+OLD_REV, NEW_REV = "5c2a5c8d3f4e6b7a8c9d0e1f2a3b4c5d6e7f8a9b", "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d"
+
+
+def _gem_delta(tmp_path: Path, after: str, *extra: str) -> tuple[Delta, Delta]:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("Gemfile", GEMFILE)
+    repo.write("Gemfile.lock", LOCK)
+    base = repo.commit("base")
+    repo.write("Gemfile.lock", after)
+    head = repo.commit("head")
+    return patch(repo, base, head, *extra), tree(repo, base, head)
+
+
+@pytest.mark.parametrize("also", [False, True])
+def test_a_git_gem_moved_to_another_commit_under_its_version_is_reviewed(tmp_path: Path, also: bool) -> None:
+    after = LOCK.replace(OLD_REV, NEW_REV)
+    if also:  # beside another gem's bump of the same lockfile, which explained the file before
+        after = after.replace("rake (13.2.1)", "rake (13.3.0)")
+    from_patch, whole = _gem_delta(tmp_path, after)
+    for delta in (from_patch, whole):
+        assert "rails" in _problem(delta, "Gemfile.lock") or "revision" in _problem(delta, "Gemfile.lock")
+        assert {c.name for c in delta.changes} == ({"rake"} if also else set())
+    assert moves(whole) == ({("bundler", "rake", "13.2.1", "13.3.0")} if also else set())
+
+
+def test_a_gem_server_swapped_under_unchanged_versions_is_reviewed(tmp_path: Path) -> None:
+    from_patch, whole = _gem_delta(tmp_path, LOCK.replace("https://rubygems.org/", "https://gems.example.net/"))
+    assert _problem(whole, "Gemfile.lock")
+    assert _problem(from_patch, "Gemfile.lock")
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("rake (13.2.1)", "rake (13.3.0)"),  # an ordinary bump from the gem server
+    ("rack (3.1.8)", "rack (3.1.9)"),
+    ("   2.5.22", "   2.6.2"),  # Bundler's own version
+    ("  x86_64-linux", "  x86_64-linux\n  arm64-darwin"),  # a platform added
+])
+def test_ordinary_lockfile_edits_are_not_moved_locations(tmp_path: Path, before: str, after: str) -> None:
+    from_patch, whole = _gem_delta(tmp_path, LOCK.replace(before, after))
+    assert not _problem(whole, "Gemfile.lock")
+    assert not _problem(from_patch, "Gemfile.lock")
+
+
+def test_a_git_gem_bumped_with_its_commit_is_a_version_move_not_a_location(tmp_path: Path) -> None:
+    # the commit moves with a new version of the gems it holds: a bump of those gems, no other location
+    after = LOCK.replace(OLD_REV, NEW_REV).replace("8.1.0.alpha", "8.1.0.beta1")
+    from_patch, whole = _gem_delta(tmp_path, after)
+    assert not _problem(whole, "Gemfile.lock")
+    assert not _problem(from_patch, "Gemfile.lock")
+    assert ("bundler", "rails") in {(c.ecosystem, c.name) for c in whole.changes}
+
+
+def test_a_revision_line_whose_section_the_hunk_does_not_show_fails_closed(tmp_path: Path) -> None:
+    from_patch, _ = _gem_delta(tmp_path, LOCK.replace(OLD_REV, NEW_REV), "-U0")
+    assert _problem(from_patch, "Gemfile.lock")
+
+
+def test_the_gate_reviews_a_git_gem_moved_beside_another_bump(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    after = LOCK.replace(OLD_REV, NEW_REV).replace("rake (13.2.1)", "rake (13.2.2)")
+    case = Case(tmp_path, {"Gemfile": GEMFILE, "Gemfile.lock": LOCK}, {"Gemfile": GEMFILE, "Gemfile.lock": after})
+    for with_tree in (False, True):
+        decided = gate(capsys, case, with_tree)
+        assert decided["outcome"] == "review"
+        assert "deps.unreadable" in [r["rule"] for r in decided["reasons"]]
