@@ -267,6 +267,13 @@ def _same_name(want: str, change: Change) -> bool:
     # platform suffix (`nativelib_native0.5_3`, `cats-core_sjs1_3`) is another artifact
     if change.ecosystem == "maven" and want in _TOOLCHAINS.get(name, ()):
         return True
+    # From Scala 3.8 the standard library a Scala 3 `scalaVersion` selects is `org.scala-lang:scala-library` at that
+    # version (scala3-library_3 is published empty: scala/scala3 #24816), and bots name it so (scala-steward's "Update
+    # scala-library to 3.8.1", Dependabot's "Bump org.scala-lang:scala-library from 2.13.18 to 3.8.0"): the setting
+    # the delta names by the Scala 3 library
+    if change.ecosystem == "maven" and name == "org-scala-lang:scala3-library" and want == "scala-library" \
+            and (line := re.match(r"3\.(\d+)\.", change.to_version or "")) is not None and int(line.group(1)) >= 8:
+        return True
     # a tool by the name a line spells it (`RUN install-tool docker-compose v5.5.0`), which the delta keeps under its
     # one name (docker/compose), as a workflow's pin of it
     if change.ecosystem == "tool" and norm(tool_name(want)) == name:

@@ -3,11 +3,11 @@
 The delta compares names and versions. A lockfile also says where the installer downloads each entry (npm's
 `resolved`, yarn's `resolved`/`resolution`, pnpm's `resolution` tarball/repository/commit, bun's registry or
 URL, Cargo's `source`, Poetry's and uv's `source` and file URLs, Composer's `dist`/`source` URL and reference,
-Pipfile.lock's `index`). `npm ci` fetches the `resolved` URL and checks the `integrity` beside it: an entry
-whose URL and checksum are swapped to another tarball at the same version installs other code under the old
-label, and rode on any other change of the same file (one new transitive entry "explained" the lockfile). A
-locked entry whose location moved while its version did not is reported (overrides.py makes it a partial
-problem, which the `deps` policy reviews).
+Pipfile.lock's `index`, a Gemfile.lock section's `remote` and git `revision`). `npm ci` fetches the `resolved` URL
+and checks the `integrity` beside it: an entry whose URL and checksum are swapped to another tarball at the same
+version installs other code under the old label, and rode on any other change of the same file (one new transitive
+entry "explained" the lockfile). A locked entry whose location moved while its version did not is reported
+(overrides.py makes it a partial problem, which the `deps` policy reviews).
 
 A checksum alone (npm's `integrity`, yarn's `checksum`, Cargo's `checksum`, pip hashes, NuGet's `contentHash`)
 is not compared: from an unchanged location the installer fetches the registry's own immutable artifact and
@@ -175,6 +175,27 @@ def _pipfile_lock(data: bytes) -> Entries:
                                                                           "url": urls.get(string(index))}
 
 
+# A Gemfile.lock section's source lines (Bundler's lockfile: `GIT` with `remote:`, `revision:` and the `branch:`,
+# `tag:` or `ref:` it follows; `PATH`, `GEM` and `PLUGIN SOURCE` with `remote:`): where each gem of its `specs:` comes
+# from. A git gem moved to another commit under an unchanged version is other code under the old label, as a Cargo.lock
+# `source = "git+…#<commit>"` moved is.
+_GEM_SOURCE = lazy(r"^ {2}(remote|revision|branch|tag|ref|glob|submodules): (.*)$")
+_GEM_SPEC = lazy(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
+
+
+def _gemfile_lock(data: bytes) -> Entries:
+    section = ""
+    source: dict[str, str] = {}
+    for line in text(data).splitlines():
+        if line and not line.startswith(" "):
+            section, source = line.strip(), {}
+        elif section in ("GIT", "PATH", "GEM", "PLUGIN SOURCE"):
+            if (field := _GEM_SOURCE.match(line)) is not None:
+                source[field.group(1)] = field.group(2).strip()
+            elif (spec := _GEM_SPEC.match(line)) is not None:
+                yield f"{section} {spec.group(1)}", spec.group(2), {**source, _REQUIRES: None}
+
+
 _HASH_KEYS = frozenset({"hash", "hashes", "shasum", "checksum", "integrity", "size", "upload-time"})
 
 
@@ -199,7 +220,7 @@ READERS: dict[str, Callable[[bytes], Entries]] = {
     # unchanged version when a bump turns a feature on, 11 of 592 bot commits of the mirrors)
     "Cargo.lock": _toml_packages(("source",), requires=False), "poetry.lock": _toml_packages(("source",)),
     "uv.lock": _toml_packages(("source", "sdist", "wheels")), "composer.lock": _composer_lock,
-    "Pipfile.lock": _pipfile_lock,
+    "Pipfile.lock": _pipfile_lock, "Gemfile.lock": _gemfile_lock,
 }
 Leaf = tuple[str, str]  # (the field's path in the entry, its value as JSON)
 _HOST = lazy(r"(?i)\b([a-z][a-z0-9+.-]*)://([^/?#\s\"'\\]*)")

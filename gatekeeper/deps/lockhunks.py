@@ -29,6 +29,8 @@ _NPM_SHAPE = _Shape(re.compile(r'^\s*"[^"]*":\s*\{\s*$'), re.compile(r'^\s*"vers
 _TOML_SHAPE = _Shape(re.compile(r"^\[\[package\]\]"), re.compile(r"^version\s*="),
                      re.compile(r"(?:^|[\s{,\[])(?:source|url|reference|registry|git|path|type)\s*="),
                      re.compile(r"^name\s*="))
+_GEM_SHAPE = _Shape(re.compile(r"^[A-Z]"), re.compile(r"^ {4}\S+ \("),
+                    re.compile(r"^ {2}(?:remote|revision|branch|tag|ref|glob|submodules):"))
 HUNK_SHAPES: dict[str, _Shape] = {
     "package-lock.json": _NPM_SHAPE, "npm-shrinkwrap.json": _NPM_SHAPE,
     "yarn.lock": _Shape(re.compile(r"^\S"), re.compile(r"^\s+version:?\s"),
@@ -38,6 +40,9 @@ HUNK_SHAPES: dict[str, _Shape] = {
     "Cargo.lock": _TOML_SHAPE, "poetry.lock": _TOML_SHAPE, "uv.lock": _TOML_SHAPE,
     "composer.lock": _Shape(re.compile(r"^\s*\{\s*$"), re.compile(r'^\s*"version"\s*:'),
                             re.compile(r'"(?:url|reference|type)"\s*:'), re.compile(r'^\s*"name"\s*:')),
+    # a Gemfile.lock section (`GIT`, `GEM`, …; every top-level line opens one) holds its gems' versions (`    rails
+    # (8.1.0)`) under its source lines (`  remote:`, `  revision:`)
+    "Gemfile.lock": _GEM_SHAPE,
     "Pipfile.lock": _Shape(re.compile(r'^ {8}"[^"]+":\s*\{\s*$'), re.compile(r'^ {12}"version"\s*:'),
                            re.compile(r'^ {12}"index"\s*:')),
 }

@@ -33,6 +33,7 @@ from gatekeeper.deps import (
     infra,
     jvm,
     kustomize,
+    makehunks,
     mise,
     npm,
     nuget,
@@ -152,7 +153,8 @@ _BY_NAME: dict[str, Format] = {
        for name in (".pre-commit-config.yaml", ".pre-commit-config.yml")},
     **{name: Format("project.yml", xcodegen.parse_project_spec, False, hunks=xcodegen.project_spec_hunks)
        for name in ("project.yml", "project.yaml")},
-    **{name: Format("Makefile", toolfiles.parse_makefile, True) for name in ("Makefile", "GNUmakefile", "makefile")},
+    **{name: Format("Makefile", toolfiles.parse_makefile, True, edits=makehunks.makefile_edits)
+       for name in ("Makefile", "GNUmakefile", "makefile")},
     **{name: Format("devcontainer", devcontainer.parse_devcontainer, False,
                     edits=_edits("devcontainer", devcontainer.devcontainer_line))
        for name in ("devcontainer.json", ".devcontainer.json")},

@@ -115,8 +115,6 @@ def image_pairs(path: str, lines: list[str]) -> list[Dependency]:
     `DOCKER_TAG_VERSION_DEVELOPER_TOOLS := 1.21`, which Renovate bumps), used as `${IMAGE}:${TAG}` on a `docker run`
     (`pull`, `create`) command line, its continuation lines joined. A pair only pushed or built (`docker build -t`: the
     project's own image), a value holding a variable, or a pair without a common word besides those, is not read."""
-    images: dict[tuple[str, ...], tuple[str, str]] = {}
-    tags: dict[tuple[str, ...], tuple[str, str]] = {}
     runs: list[str] = []  # the command lines that run an image, continuation lines joined
     parts: list[str] = []
     for line in lines:
@@ -125,21 +123,27 @@ def image_pairs(path: str, lines: list[str]) -> list[Dependency]:
             if _RUNS.match(parts[0]):
                 runs.append(" ".join(parts))
             parts = []
+    out: list[Dependency] = []
+    for image_var, image, tag_var, tag in variable_pairs(lines).values():
+        use = re.compile(rf"[$][({{]{image_var}[)}}]:[$][({{]{tag_var}[)}}]")
+        if any(use.search(line) for line in runs):
+            out.append(Dependency("docker", image, tag, path, True, "build"))
+    return out
+
+
+def variable_pairs(lines: list[str]) -> dict[tuple[str, ...], tuple[str, str, str, str]]:
+    """The image and tag variables `lines` set in pairs (image_pairs), by their common words: (image variable,
+    image, tag variable, tag), whether or not a recipe line runs them."""
+    images: dict[tuple[str, ...], tuple[str, str]] = {}
+    tags: dict[tuple[str, ...], tuple[str, str]] = {}
+    for line in lines:
         if (m := _MAKE_VAR.match(line)) is not None:
             var, value = m.group("var"), m.group("value")
             if (key := _pair_key(var, "IMAGE")) is not None and _IMAGE_REF.match(value):
                 images[key] = (var, value)
             elif (key := _pair_key(var, "TAG")) is not None and VERSIONISH.match(value):
                 tags[key] = (var, value)
-    out: list[Dependency] = []
-    for key, (image_var, image) in images.items():
-        if key not in tags:
-            continue
-        tag_var, tag = tags[key]
-        use = re.compile(rf"[$][({{]{image_var}[)}}]:[$][({{]{tag_var}[)}}]")
-        if any(use.search(line) for line in runs):
-            out.append(Dependency("docker", image, tag, path, True, "build"))
-    return out
+    return {key: (*images[key], *tags[key]) for key in images if key in tags}
 
 
 def parse_makefile(path: str, data: bytes) -> list[Dependency]:
