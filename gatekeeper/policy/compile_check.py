@@ -19,6 +19,7 @@ from gatekeeper.atomic import write_atomic
 from gatekeeper.bounded import Limits, load_json, read_bytes
 from gatekeeper.errors import GatekeeperError, LimitError, PolicyError
 from gatekeeper.policy.engine import content_key
+from gatekeeper.policy.field_check import field_issues
 from gatekeeper.policy.ref_check import unknown_refs
 from gatekeeper.policy.reference import (
     ENGINE,
@@ -47,11 +48,22 @@ class CompileFailed(PolicyError):
         self.issues = tuple(issues)
 
 
+_FIELD_WORDS = ("has no field", "no input field", "no package of the bundle", "is an array")
+
+
 def _hint(issue: CompileIssue) -> str:
     if issue.code == "rego_unsafe_var_error":
         return "a variable that is never assigned: a typo, or a missing `some`/`:=`; regopy would treat it as false"
     if "undefined function" in issue.message:
         return "unknown function: a typo in a helper's name, or a helper the bundle's lib does not define"
+    if issue.code == "rego_ref_error" and (issue.message.startswith(("undefined key", "unknown tag", "unknown bucket"))
+                                           or any(word in issue.message for word in _FIELD_WORDS)):
+        return ("a name the input schema (gatekeeper/schemas), the bundle's objects, packages and params do not have: "
+                "a typo, and the rule reading it would never fire")
+    if issue.code == "rego_ref_error" and issue.message.startswith("undefined param"):
+        return "set the param in the manifest's metadata.params, or document it as `params.<path>` in a comment"
+    if issue.code == "rego_ref_error" and issue.message.startswith("rule "):
+        return "a misspelt deny, review or warn never fires: rename it, read it from another rule, or delete it"
     if issue.code == "rego_ref_error":
         return "a ref to a rule the package does not define: a typo, and the rule using it would never fire"
     if "undefined ref" in issue.message:
@@ -93,7 +105,7 @@ def start_check(modules: Mapping[str, str], data: Mapping[str, Any], *, timeout:
 
     Without the reference engine the gate cannot prove the policies safe and refuses (fails closed).
     """
-    refs = unknown_refs(modules)  # a few milliseconds of regexes: never cached
+    refs = unknown_refs(modules) + field_issues(modules, data)  # milliseconds of regexes: never cached
     key = cache_key(modules, data)
     if not refs and _passed_before(key):
         return lambda: None
