@@ -166,7 +166,7 @@ _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=refed
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", hcllines.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
-_COMPOSE = Format("compose", toolfiles.parse_compose, True)
+_COMPOSE = Format("compose", toolfiles.parse_compose, True, hunks=toolfiles.compose_hunks)
 _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))
 _SBT = Format("sbt", sbt.parse_build, False, edits=_edits("maven", sbt.sbt_line))
 _SBT_PROPERTIES = Format("sbt", sbt.parse_properties, True)
