@@ -14,10 +14,10 @@ from __future__ import annotations
 import functools
 import re
 
+from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
-from gatekeeper.deps.hunks import CHANGED, HUNK
-from gatekeeper.deps.loaders import load_toml, load_yaml_all, mapping, string, text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.loaders import load_toml, mapping, string, text
+from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.tools import TOOL, VERSIONISH, read_annotations, tool_name
 
 # The file name → the tool it pins (one version a line; pyenv allows several, each a version in use).
@@ -83,12 +83,7 @@ def parse_rust_toolchain(path: str, data: bytes) -> list[Dependency]:
 
 # `image: postgres:16.2`, `image: "ghcr.io/org/app@sha256:…"`; a list item `- image:` too.
 # `image: ${NAME:-postgres:16.2}` (or `${NAME-…}`): the default, a plain reference.
-# A YAML form a line may hide an image in: an anchor or alias, a merge key, a flow mapping or a quoted key naming
-# `image`, a tag or block scalar as an image's value.
-_YAML_FORM = re.compile(r"""(?:(?<=:[ \t])|(?<=-[ \t])|(?<=,[ \t])|(?<=[\[{,])|(?<=[\[{][ \t])|^[ \t]*)"""
-                        r"""[&*][\w-]+(?=[ \t,\]}]|$)|<<[ \t]*:"""
-                        r"""|\{[^}\n]*\bimage\b|["']image["'][ \t]*:|\bimage[ \t]*:[ \t]*(?:[!|>]|$)""", re.M)
-_OPEN_IMAGE = re.compile(r"^([ \t]*)(?:-[ \t]+)?[\"']?image[\"']?[ \t]*:[ \t]*(?:[!|>&][^\n]*)?$")
+_IMAGE_KEYS = ("image",)  # the key whose YAML forms yamlforms.py reads
 _COMPOSE_IMAGE = re.compile(r"""^\s*(?:-\s+)?image\s*:\s*(?P<q>["']?)(?:(?P<ref>[\w][\w.\-/:@]*)|"""
                             r"""\$\{[A-Za-z_][A-Za-z0-9_]{0,99}:?-(?P<default>[\w][\w.\-/:@]*)\})(?P=q)\s*(?:#.*)?$""")
 
@@ -97,37 +92,23 @@ def parse_compose(path: str, data: bytes) -> list[Dependency]:
     """Every `image:` line's image; and, when the file holds a YAML form no line shows an image in (an anchor, an
     alias, a merge key, a flow mapping, a quoted key, a tag, a block scalar), every `image` value of the file read
     as YAML: `x-img: &img nginx:1.27` used as `image: *img` (red team 21, tests/test_redteam21_compose_yaml.py)."""
-    out = _compose_lines(path, text(data).splitlines())
     body = text(data)
-    if _YAML_FORM.search(body) is None:
+    out = _compose_lines(path, body.splitlines())
+    if not yamlforms.has_form(body, _IMAGE_KEYS):
         return out
     seen = {(d.name, d.version) for d in out}
-    for doc in load_yaml_all(data, 64):
-        for value in _image_values(doc, 0):
-            for dep in _compose_lines(path, [f"image: {value}"]):
-                if (dep.name, dep.version) not in seen:
-                    seen.add((dep.name, dep.version))
-                    out.append(dep)
+    for _, value in yamlforms.values(data, _IMAGE_KEYS):
+        for dep in _compose_lines(path, [f"image: {value}"]):
+            if (dep.name, dep.version) not in seen:
+                seen.add((dep.name, dep.version))
+                out.append(dep)
     return out
 
 
 def compose_hunks(path: str, data: bytes) -> list[Dependency]:
-    """A Compose file's hunk lines (hunks.sides): a changed line in a YAML form the line pattern does not read (an
-    anchor, alias, merge key, flow mapping, ...) may move an image a line elsewhere uses: it fails closed
-    (ManifestError, a `partial` problem) rather than read as no change."""
-    lines = text(data).splitlines()
-    open_value = -1  # the indentation of an `image:` key whose value continues on the lines below, else -1
-    for raw in lines:
-        line = raw.removeprefix(CHANGED)
-        depth = len(line) - len(line.lstrip())
-        if raw == HUNK or (line.strip() and depth <= open_value):
-            open_value = -1
-        changed = raw.startswith(CHANGED)
-        if changed and (_YAML_FORM.search(line) is not None or (open_value >= 0 and line.strip())):
-            raise ManifestError(f"a changed line in a YAML form read only from the whole file: {raw[1:81]!r}")
-        if (m := _OPEN_IMAGE.match(line)) is not None:
-            open_value = len(m.group(1))
-    return _compose_lines(path, [line.removeprefix(CHANGED) for line in lines if line != HUNK])
+    """A Compose file's hunk lines (hunks.sides): a changed line in a YAML form the line pattern does not read may
+    move an image a line elsewhere uses: a `partial` problem (yamlforms.refuse_changed), never no change."""
+    return _compose_lines(path, yamlforms.refuse_changed(text(data), _IMAGE_KEYS))
 
 
 def _compose_lines(path: str, lines: list[str]) -> list[Dependency]:
@@ -137,17 +118,6 @@ def _compose_lines(path: str, lines: list[str]) -> list[Dependency]:
             name, tag, digest = split_image(m.group("ref") or m.group("default"))
             out.append(Dependency("docker", name, image_version(tag, digest), path, True, "runtime"))
     return out
-
-
-def _image_values(node: object, depth: int) -> list[str]:
-    if depth > 64:
-        return []
-    if isinstance(node, dict):
-        found = [str(v).strip() for k, v in node.items() if k == "image" and isinstance(v, str)]
-        return found + [x for v in node.values() for x in _image_values(v, depth + 1)]
-    if isinstance(node, list):
-        return [x for v in node for x in _image_values(v, depth + 1)]
-    return []
 
 
 # `NAME := value` (`=`, `?=`, `::=`; `export` before it); the value one word.
