@@ -19,7 +19,7 @@ from gatekeeper.atomic import write_atomic
 from gatekeeper.bounded import Limits, load_json, read_bytes
 from gatekeeper.errors import GatekeeperError, LimitError, PolicyError
 from gatekeeper.policy.engine import content_key
-from gatekeeper.policy.field_check import field_issues
+from gatekeeper.policy.field_check import FIELD_CHECK, field_issues, schemas_digest
 from gatekeeper.policy.ref_check import unknown_refs
 from gatekeeper.policy.reference import (
     ENGINE,
@@ -78,8 +78,8 @@ def cache_dir() -> Path:
 
 
 def cache_key(modules: Mapping[str, str], data: Mapping[str, Any]) -> str:
-    """sha256 over every byte the check depends on (the scheme, the engine and its version, data, modules)."""
-    return content_key([_SCHEME, ENGINE, ENGINE_VERSION], modules, data)
+    """sha256 over every byte the check depends on (scheme, engine, field check, schemas, data, modules)."""
+    return content_key([_SCHEME, ENGINE, ENGINE_VERSION, FIELD_CHECK, schemas_digest()], modules, data)
 
 
 _CACHE_LIMITS = Limits(max_bytes=4096, max_depth=2, max_values=8)  # {"key": ..., "compiles": true}
@@ -105,10 +105,11 @@ def start_check(modules: Mapping[str, str], data: Mapping[str, Any], *, timeout:
 
     Without the reference engine the gate cannot prove the policies safe and refuses (fails closed).
     """
-    refs = unknown_refs(modules) + field_issues(modules, data)  # milliseconds of regexes: never cached
+    refs = unknown_refs(modules)  # a few milliseconds of regexes: never cached
     key = cache_key(modules, data)
     if not refs and _passed_before(key):
-        return lambda: None
+        return lambda: None  # a pass is remembered only when the field check found nothing either
+    refs += field_issues(modules, data)  # ~20-30 ms: checked with every compile, remembered with its pass
     reason = missing_reason()
     if reason is not None:
         raise PolicyError(f"{reason}: the gate compiles every policy with it before deciding", hint=INSTALL_HINT)

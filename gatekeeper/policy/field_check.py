@@ -20,9 +20,12 @@ schema), so this lexical check does, over comment- and string-blanked source (of
 from __future__ import annotations
 
 import bisect
+import functools
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from importlib import resources
 from typing import Any
 
 from gatekeeper import schema_validation
@@ -52,6 +55,7 @@ _HEAD = lazy(rf"^(?:default\s+)?({_ID})\b(?!\s*\.)", re.M)
 _LINE_KIND = lazy(r"^[ \t]*(?:package|import)\b.*$", re.M)
 _KEYWORDS = frozenset({"package", "import", "default", "not", "some", "every", "with", "as", "if", "contains",
                        "else", "in", "true", "false", "null"})
+FIELD_CHECK = "gatekeeper-field-check-1"  # bump when what the check refuses changes: old cached passes then expire
 _ENTRY_POINTS = frozenset({"deny", "review", "warn"})
 # Built-in namespaces (`time.now_ns`, ...) are calls, skipped; these are the non-call refs no schema holds.
 _SKIP_HEADS = frozenset({"data", "input", "rego", "future"})
@@ -230,7 +234,8 @@ def _walk(node: Any, steps: list[tuple[str, bool]]) -> str | None:
                 node = node["properties"][key]
             elif isinstance(node.get("additionalProperties"), dict):
                 node = node["additionalProperties"]
-            elif node.get("additionalProperties") is False:
+            elif node.get("additionalProperties", False) is False:
+                # closed, or open with declared fields only (packet.sandbox): a policy reads what a schema declares
                 known = ", ".join(sorted(node.get("properties", {}))) or "none"
                 return f"{where} has no field `{key}` (it has: {known})"
             else:
@@ -280,6 +285,18 @@ def _has_path(params: Any, path: list[str]) -> bool:
             return False
         params = params[key]
     return True
+
+
+SCHEMAS = ("input-v1.schema.json", "packet-v1.schema.json")
+
+
+@functools.cache
+def schemas_digest() -> str:
+    """sha256 of the schemas this check reads: part of the compile cache's key (compile_check.cache_key)."""
+    digest = hashlib.sha256()
+    for name in SCHEMAS:
+        digest.update(resources.files("gatekeeper").joinpath("schemas", name).read_bytes())
+    return digest.hexdigest()
 
 
 _SCHEMA: list[dict[str, Any]] = []
