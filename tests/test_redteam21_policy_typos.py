@@ -65,6 +65,8 @@ ATTACKS = [
      'lib.param(data.gatekeeper.params, ["deps", "max_nwe"]', "the manifest's max_new is ignored"),
     ("provenance/policy.rego", 'lib.param(data.gatekeeper.params, ["provenance", "allowed_models"]',
      'lib.param(data.gatekeeper.parmas, ["provenance", "allowed_models"]', "allowed_models never read"),
+    ("lib/findings.rego", 'files_text(n) := "1 file" if n == 1', 'files_tetx(n) := "1 file" if n == 1',
+     "a one-file finding has no message: it is dropped"),
 ]
 
 
