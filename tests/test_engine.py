@@ -275,7 +275,8 @@ def _patch_and_packet(tmp_path: Path) -> Path:
 
 
 def test_cli_engine_crash_is_exit_2_naming_the_policy_file(tmp_path: Path) -> None:
-    crash = "\nn := count(input.files)\n\nboom if { n == 2 with input as {\"files\": [1, 2]} }\n"
+    # `_boom`: a rule no module reads must be private (`_`), else the field check refuses it first (red team 21)
+    crash = "\nn := count(input.files)\n\n_boom if { n == 2 with input as {\"files\": [1, 2]} }\n"
     done = _gate(tmp_path, _bundle_with(tmp_path, "core", crash))
     assert done.returncode == 2
     assert "the Rego engine crashed evaluating" in done.stderr and "core/policy.rego" in done.stderr

@@ -146,6 +146,9 @@ _AZURE_TOP = lazy(r"^(?:steps|jobs|stages|trigger|pr|resources)[ \t]*:", _FLAGS)
 # `build:`. A GitLab job's `services:` is a list (`- postgres`), and indented.
 _COMPOSE_SERVICES = lazy(
     r"^services[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*([ \t]+)[\w.-]+[ \t]*:[ \t]*(?:#[^\n]*)?\n", _FLAGS)
+# The settings Compose reads from an env file (`.env` by itself): which files, profiles and env files, which engine.
+_COMPOSE_ENV = lazy(r"^[ \t]*(?:export[ \t]+)?(?:COMPOSE_(?:FILE|PROFILES|ENV_FILES|PATH_SEPARATOR|DISABLE_ENV_FILE)"
+                     r"|DOCKER_(?:HOST|CONTEXT|DEFAULT_PLATFORM))[ \t]*=", re.M)
 _COMPOSE_SERVICE_KEY = lazy(r"^[ \t]{2,}(?:image|build)[ \t]*:", _FLAGS)
 
 # A Chef cookbook's metadata.rb: the DSL's `name 'x'` beside `version`, `chef_version`, `depends`, `supports` or
@@ -267,6 +270,8 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
     if text.startswith("# This lockfile") or name in ("BUILD", "BUILD.pants"):
         if (found := _pants(name, text)) is not None:
             return found
+    if (name.lower().startswith(".env") or name.lower().endswith(".env")) and (m := _COMPOSE_ENV.search(text)):
+        return "iac", "iac.content.compose-env", evidence_line(text, m)  # red team 21: COMPOSE_FILE in .env
     return _pipeline(text) or _compose(text) or _monitoring(text)
 
 

@@ -6,6 +6,7 @@ form)."""
 
 from __future__ import annotations
 
+from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
@@ -24,6 +25,7 @@ _TAG = lazy(r"^(?:tag\s*[:=]\s*|@|(?P<path>[\w.-]+(?:/[\w.-]+)*)/)?(?P<version>v
 # (the action's own name, with its path for an action in a subfolder) and mheap/pin-github-action's `pin@v4.1.1`.
 # A ratchet comment naming another action (`ratchet:exclude`, a copied line) claims nothing about this one.
 _PINNED = lazy(r"^(?:ratchet:(?P<action>[\w.-]+/[\w.-]+(?:/[\w.-]+)*)|pin)@(?P<version>v?\d[\w.\-+]*)")
+_KEYS = ("uses", "image", "container")  # the keys whose YAML forms yamlforms.py reads
 FULL_SHA = lazy(r"^[0-9a-f]{40}$")
 # An input naming an image (`renovate-image: ghcr.io/renovatebot/renovate`) and, on the next line, the input of
 # the same prefix naming its tag (`renovate-version: 44.39.2@sha256:…`): the image the action runs.
@@ -60,10 +62,33 @@ def _label(action: str, comment: str) -> str:
 
 
 def parse_workflow(path: str, data: bytes) -> list[Dependency]:
+    """Every line's actions, images and tools; and, when the file holds a YAML form no line shows a value in (an
+    anchor, alias, merge key, flow mapping, quoted key, JSON, tag, block scalar: yamlforms.py), every `uses`,
+    `image` and `container` value of the file read as YAML (red team 21, tests/test_redteam21_workflow_yaml.py)."""
+    body = text(data)
+    out = _workflow_lines(path, body.splitlines())
+    if not yamlforms.has_form(body, _KEYS):
+        return out
+    seen = {(d.ecosystem, d.name, d.version) for d in out}
+    for key, value in yamlforms.values(data, _KEYS):
+        for dep in _workflow_lines(path, [f"{key}: {value}"]):
+            if (dep.ecosystem, dep.name, dep.version) not in seen:
+                seen.add((dep.ecosystem, dep.name, dep.version))
+                out.append(dep)
+    return out
+
+
+def workflow_hunks(path: str, data: bytes) -> list[Dependency]:
+    """A workflow's or action's hunk lines (hunks.sides): a changed line in a YAML form the line patterns do not read
+    may move an action a line elsewhere runs: a `partial` problem (yamlforms.refuse_changed), never no change."""
+    return _workflow_lines(path, yamlforms.refuse_changed(text(data), _KEYS))
+
+
+def _workflow_lines(path: str, lines: list[str]) -> list[Dependency]:
     out: list[Dependency] = []
     tools = WorkflowTools(path)
     paired: tuple[str, str] | None = None  # (prefix, image) of the line above
-    for line in text(data).splitlines():
+    for line in lines:
         found = tools.line(line)
         version = _PAIRED_TAG.match(line) if paired is not None else None
         if paired is not None and version is not None and version.group("prefix") == paired[0]:

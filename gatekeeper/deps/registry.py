@@ -124,7 +124,7 @@ _BY_NAME: dict[str, Format] = {
     "values.yaml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     "values.yml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),
-    "action.yml": Format("action", actions.parse_workflow, True),
+    "action.yml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
     "gradle-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     "maven-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     ".tool-versions": Format(".tool-versions", toolfiles.parse_tool_versions, True),
@@ -132,7 +132,7 @@ _BY_NAME: dict[str, Format] = {
                                   edits=_edits("tool", hunklines.rust_toolchain_line)),
     "rust-toolchain": Format("rust-toolchain", toolfiles.parse_rust_toolchain, False),
     **{name: Format(name, toolfiles.parser_for(tool), True) for name, tool in toolfiles.ONE_TOOL.items()},
-    "action.yaml": Format("action", actions.parse_workflow, True),
+    "action.yaml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
     "dotnet-tools.json": Format("dotnet-tools.json", nuget.parse_dotnet_tools, False,
                                 hunks=hunks.dotnet_tools_hunks),
     "MODULE.bazel": Format("MODULE.bazel", bazel.parse_module_bazel, False,
@@ -163,12 +163,12 @@ _BY_NAME: dict[str, Format] = {
 }
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True, hunks=pypi.requirements_hunks)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
-_WORKFLOW = Format("workflow", actions.parse_workflow, True)
+_WORKFLOW = Format("workflow", actions.parse_workflow, True, hunks=actions.workflow_hunks)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=refedits.catalog_edits)
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", hcllines.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
-_COMPOSE = Format("compose", toolfiles.parse_compose, True)
+_COMPOSE = Format("compose", toolfiles.parse_compose, True, hunks=toolfiles.compose_hunks)
 _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))
 _SBT = Format("sbt", sbt.parse_build, False, edits=_edits("maven", sbt.sbt_line))
 _SBT_PROPERTIES = Format("sbt", sbt.parse_properties, True)

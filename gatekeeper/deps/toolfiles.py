@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 
+from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import load_toml, mapping, string, text
 from gatekeeper.deps.model import Dependency
@@ -82,13 +83,37 @@ def parse_rust_toolchain(path: str, data: bytes) -> list[Dependency]:
 
 # `image: postgres:16.2`, `image: "ghcr.io/org/app@sha256:…"`; a list item `- image:` too.
 # `image: ${NAME:-postgres:16.2}` (or `${NAME-…}`): the default, a plain reference.
+_IMAGE_KEYS = ("image",)  # the key whose YAML forms yamlforms.py reads
 _COMPOSE_IMAGE = re.compile(r"""^\s*(?:-\s+)?image\s*:\s*(?P<q>["']?)(?:(?P<ref>[\w][\w.\-/:@]*)|"""
                             r"""\$\{[A-Za-z_][A-Za-z0-9_]{0,99}:?-(?P<default>[\w][\w.\-/:@]*)\})(?P=q)\s*(?:#.*)?$""")
 
 
 def parse_compose(path: str, data: bytes) -> list[Dependency]:
+    """Every `image:` line's image; and, when the file holds a YAML form no line shows an image in (an anchor, an
+    alias, a merge key, a flow mapping, a quoted key, a tag, a block scalar), every `image` value of the file read
+    as YAML: `x-img: &img nginx:1.27` used as `image: *img` (red team 21, tests/test_redteam21_compose_yaml.py)."""
+    body = text(data)
+    out = _compose_lines(path, body.splitlines())
+    if not yamlforms.has_form(body, _IMAGE_KEYS):
+        return out
+    seen = {(d.name, d.version) for d in out}
+    for _, value in yamlforms.values(data, _IMAGE_KEYS):
+        for dep in _compose_lines(path, [f"image: {value}"]):
+            if (dep.name, dep.version) not in seen:
+                seen.add((dep.name, dep.version))
+                out.append(dep)
+    return out
+
+
+def compose_hunks(path: str, data: bytes) -> list[Dependency]:
+    """A Compose file's hunk lines (hunks.sides): a changed line in a YAML form the line pattern does not read may
+    move an image a line elsewhere uses: a `partial` problem (yamlforms.refuse_changed), never no change."""
+    return _compose_lines(path, yamlforms.refuse_changed(text(data), _IMAGE_KEYS))
+
+
+def _compose_lines(path: str, lines: list[str]) -> list[Dependency]:
     out: list[Dependency] = []
-    for line in text(data).splitlines():
+    for line in lines:
         if (m := _COMPOSE_IMAGE.match(line)) is not None:
             name, tag, digest = split_image(m.group("ref") or m.group("default"))
             out.append(Dependency("docker", name, image_version(tag, digest), path, True, "runtime"))

@@ -21,6 +21,7 @@ from gatekeeper.atomic import write_atomic
 from gatekeeper.bounded import Limits, load_json, read_bytes
 from gatekeeper.errors import GatekeeperError, LimitError, PolicyError
 from gatekeeper.policy.engine import content_key
+from gatekeeper.policy.field_check import FIELD_CHECK, field_issues, schemas_digest
 from gatekeeper.policy.ref_check import unknown_refs
 from gatekeeper.policy.reference import (
     ENGINE,
@@ -31,7 +32,7 @@ from gatekeeper.policy.reference import (
     start_compile,
 )
 
-_SCHEME = "gatekeeper-compile-check-2"  # 2: the modules' sources without their names
+_SCHEME = "gatekeeper-compile-check-3"  # 2: the modules' sources without their names; 3: the field check
 
 
 class CompileFailed(PolicyError):
@@ -49,11 +50,22 @@ class CompileFailed(PolicyError):
         self.issues = tuple(issues)
 
 
+_FIELD_WORDS = ("has no field", "no input field", "no package of the bundle", "is an array")
+
+
 def _hint(issue: CompileIssue) -> str:
     if issue.code == "rego_unsafe_var_error":
         return "a variable that is never assigned: a typo, or a missing `some`/`:=`; regopy would treat it as false"
     if "undefined function" in issue.message:
         return "unknown function: a typo in a helper's name, or a helper the bundle's lib does not define"
+    if issue.code == "rego_ref_error" and (issue.message.startswith(("undefined key", "unknown tag", "unknown bucket"))
+                                           or any(word in issue.message for word in _FIELD_WORDS)):
+        return ("a name the input schema (gatekeeper/schemas), the bundle's objects, packages and params do not have: "
+                "a typo, and the rule reading it would never fire")
+    if issue.code == "rego_ref_error" and issue.message.startswith("undefined param"):
+        return "set the param in the manifest's metadata.params, or document it as `params.<path>` in a comment"
+    if issue.code == "rego_ref_error" and issue.message.startswith("rule "):
+        return "a misspelt deny, review or warn never fires: rename it, read it from another rule, or delete it"
     if issue.code == "rego_ref_error":
         return "a ref to a rule the package does not define: a typo, and the rule using it would never fire"
     if "undefined ref" in issue.message:
@@ -68,9 +80,11 @@ def cache_dir() -> Path:
 
 
 def cache_key(modules: Mapping[str, str], data: Mapping[str, Any]) -> str:
-    """sha256 over every byte the check depends on (the scheme, the engine and its version, data, the modules'
-    sources in a fixed order: OPA compiles the set of sources, whatever their names and order)."""
-    return content_key([_SCHEME, ENGINE, ENGINE_VERSION, *sorted(modules.values())], {}, data)
+    """sha256 over every byte the check depends on (the scheme, the engine and its version, the field check and the
+    schemas it reads, data, the modules' sources in a fixed order: OPA compiles the set of sources, whatever their
+    names and order, and the field check reads packages, not file names)."""
+    return content_key([_SCHEME, ENGINE, ENGINE_VERSION, FIELD_CHECK, schemas_digest(), *sorted(modules.values())],
+                       {}, data)
 
 
 _CACHE_LIMITS = Limits(max_bytes=4096, max_depth=2, max_values=8)  # {"key": ..., "compiles": true}
@@ -99,7 +113,8 @@ def start_check(modules: Mapping[str, str], data: Mapping[str, Any], *, timeout:
     refs = unknown_refs(modules)  # a few milliseconds of regexes: never cached
     key = cache_key(modules, data)
     if not refs and _passed_before(key):
-        return lambda: None
+        return lambda: None  # a pass is remembered only when the field check found nothing either
+    refs += field_issues(modules, data)  # ~20-30 ms: checked with every compile, remembered with its pass
     reason = missing_reason()
     if reason is not None:
         raise PolicyError(f"{reason}: the gate compiles every policy with it before deciding", hint=INSTALL_HINT)

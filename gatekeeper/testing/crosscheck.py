@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from gatekeeper.errors import PolicyError
 from gatekeeper.policy.bundle import Bundle
+from gatekeeper.policy.field_check import field_issues
 from gatekeeper.policy.findings import check_finding
 from gatekeeper.policy.ref_check import unknown_refs, unused_imports
 from gatekeeper.policy.reference import CompileIssue, TestOutcome, Watch, missing_reason, start_tests
@@ -40,7 +41,7 @@ class ReferenceRun:
             for test_file in files:
                 if not test_file.issues:  # a file our own lint refused reports that instead
                     modules[test_file.shown] = test_file.source
-            self._refs = unknown_refs(modules) + unused_imports(modules)
+            self._refs = unknown_refs(modules) + field_issues(modules, bundle.data()) + unused_imports(modules)
             tests, exports = self._plan(files)
             self._collect = start_tests(modules, bundle.data(), tests, timeout=timeout * 3, exports=exports)
 
