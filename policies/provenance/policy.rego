@@ -46,8 +46,8 @@ answered := [] if {
 	reported == null
 }
 
-# Hosts that hand out cloud credentials: AWS/Azure/OpenStack, GCP, Alibaba, AWS over IPv6 (params.provenance.metadata_hosts
-# replaces the list).
+# Hosts that hand out cloud credentials: AWS/Azure/OpenStack, GCP, Alibaba, AWS over IPv6
+# (params.provenance.metadata_hosts replaces the list).
 default_metadata_hosts := [
 	"169.254.169.254", "metadata.google.internal", "metadata", "100.100.100.200", "fd00:ec2::254",
 ]
