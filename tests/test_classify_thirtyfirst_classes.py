@@ -1,8 +1,8 @@
 """Classes of misses the thirty-first label set found (bench/classify_accuracy/thirtyfirst.tsv: 62 repositories in
 sixteen languages, many repositories and few files each, measured blind first), each with the look-alikes it must
 leave alone: Kubernetes objects written as ERB templates (krane's `config/deploy/*.yml.erb`, in manifest folders by
-path, anywhere by content; a Rails `database.yml.erb` or an `.html.erb` view is no manifest), a Jenkins declarative
-pipeline kept without an extension (Open edX's `scripts/Jenkinsfiles/snapshot`, by its folder and by content), pip
+path, anywhere by content; a Rails `database.yml.erb` or an `.html.erb` view is no manifest), Jenkins pipelines kept
+without an extension in a `Jenkinsfiles/` folder (Open edX's `scripts/Jenkinsfiles/snapshot`), pip
 requirements in a `requirements.d/` folder, vendored code in root folders named `vendored_*`/`vendor_*`
 (difftastic's `vendored_parsers/`) and prebuilt Apple framework bundles (`Sparkle.framework/`), contributor licence
 agreements and Open edX's `openedx.yaml` (other), and a snap's recipe, whose part named `script` with a `stage:`
@@ -164,7 +164,6 @@ def test_the_thirty_first_classes_in_a_real_repository(git_repo: GitRepo, tmp_pa
         "lib/resources/ingress.yaml.erb": INGRESS_ERB,  # no manifest folder: its content says what it is
         "config/database.yml.erb": DATABASE_ERB,
         "scripts/Jenkinsfiles/snapshot": DECLARATIVE,
-        "tools/pipelines/nightly": DECLARATIVE,  # no Jenkins name, no Jenkins folder
         "notes/pipeline": NOT_A_PIPELINE,
         "snap/snapcraft.yaml": SNAPCRAFT,
         "ci/build-pipeline.yml": GITLAB,
@@ -175,7 +174,7 @@ def test_the_thirty_first_classes_in_a_real_repository(git_repo: GitRepo, tmp_pa
     }
     want = {
         "config/deploy/production/ingress.yml.erb": "iac", "lib/resources/ingress.yaml.erb": "iac",
-        "config/database.yml.erb": "src", "scripts/Jenkinsfiles/snapshot": "ci", "tools/pipelines/nightly": "ci",
+        "config/database.yml.erb": "src", "scripts/Jenkinsfiles/snapshot": "ci",
         "notes/pipeline": "src", "snap/snapcraft.yaml": "src", "ci/build-pipeline.yml": "ci",
         "requirements.d/development.txt": "deps", "vendored_parsers/tree-sitter-smali/test/corpus/params": "deps",
         "ICLA": "other", "openedx.yaml": "other",
@@ -185,7 +184,7 @@ def test_the_thirty_first_classes_in_a_real_repository(git_repo: GitRepo, tmp_pa
     git_repo.commit("head")
     files = tree_files(git_repo)
     assert {path: files[path].bucket for path in want} == want
-    assert files["tools/pipelines/nightly"].rule == "ci.content.jenkins-pipeline"
+    assert files["scripts/Jenkinsfiles/snapshot"].rule == "ci.jenkins"
     assert files["lib/resources/ingress.yaml.erb"].rule.startswith("iac.content.")
     patched = patch_files(git_repo, tmp_path)
     assert {path: patched[path].bucket for path in want} == want

@@ -67,9 +67,6 @@ NIXOS = lazy(
 _JENKINS_PIPELINE = lazy(
     r"^(?:pipeline[ \t]*\{|node[ \t]*(?:\([^)\n]*\))?[ \t]*\{|"
     r"(?:pipelineJob|multibranchPipelineJob|freeStyleJob|matrixJob)[ \t]*\()", _FLAGS)
-# A declarative pipeline in a file without an extension (Open edX's `scripts/Jenkinsfiles/snapshot`): its
-# `pipeline {` block holds `agent` and `stages {`, which no other language's file has together.
-_DECLARATIVE = lazy(r"^pipeline[ \t]*\{[ \t]*$(?=.*?^[ \t]+agent\b)(?=.*?^[ \t]+stages[ \t]*\{)", _FLAGS | re.DOTALL)
 # A snap's recipe (snapcraft.yaml): its `parts:` may be named `script` and hold `stage:`, as a GitLab job would.
 _SNAPCRAFT = lazy(r"^confinement[ \t]*:[ \t]*(?:strict|classic|devmode)\b|^grade[ \t]*:[ \t]*(?:stable|devel)\b",
                   _FLAGS)
@@ -252,7 +249,7 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.chef-metadata", evidence_line(text, m)
     if name.lower().endswith(".nix") and (m := NIXOS.search(text)) is not None:
         return "iac", "iac.content.nixos", evidence_line(text, m)
-    if name.lower().endswith(".groovy") or ("." not in name and _DECLARATIVE.search(text) is not None):
+    if name.lower().endswith(".groovy"):
         return _jenkins(text)
     if name.lower().endswith(".pp") and ((m := _PUPPET_BLOCK.search(text)) is not None or (
             (m := _PUPPET_RESOURCE.search(text)) is not None and _PUPPET_ATTRIBUTE.search(text, m.end()))):
