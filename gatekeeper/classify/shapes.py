@@ -67,6 +67,9 @@ NIXOS = lazy(
 _JENKINS_PIPELINE = lazy(
     r"^(?:pipeline[ \t]*\{|node[ \t]*(?:\([^)\n]*\))?[ \t]*\{|"
     r"(?:pipelineJob|multibranchPipelineJob|freeStyleJob|matrixJob)[ \t]*\()", _FLAGS)
+# A snap's recipe (snapcraft.yaml): its `parts:` may be named `script` and hold `stage:`, as a GitLab job would.
+_SNAPCRAFT = lazy(r"^confinement[ \t]*:[ \t]*(?:strict|classic|devmode)\b|^grade[ \t]*:[ \t]*(?:stable|devel)\b",
+                  _FLAGS)
 # manifest-tool's spec of a multi-architecture image (what a release pushes under which tags; Drone's manifest plugin
 # renders it from `docker/manifest.tmpl`): a top-level `image:` and `manifests:`, each entry with its `platform:`.
 _MANIFEST_TOOL_IMAGE = lazy(r"^image[ \t]*:[ \t]*\S", _FLAGS)
@@ -293,6 +296,11 @@ def _pants(name: str, text: str) -> tuple[str, str, str] | None:
             and _PANTS_VERSION.search(text, m.end()):
         return "deps", "deps.content.pants-artifacts", evidence_line(text, m)
     return None
+
+
+def snapcraft(text: str) -> bool:
+    """True for a snap's recipe (a top-level `confinement:` or `grade:`), which GitLab CI's keys never are."""
+    return _SNAPCRAFT.search(text) is not None
 
 
 def _jenkins(text: str) -> tuple[str, str, str] | None:

@@ -16,7 +16,7 @@ from gatekeeper.classify.ansible import ansible, setup_py
 from gatekeeper.classify.buildshapes import build_shape, is_requirements_input
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
-from gatekeeper.classify.shapes import evidence_line, setup_cfg, shape
+from gatekeeper.classify.shapes import evidence_line, setup_cfg, shape, snapcraft
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
 from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
 from gatekeeper.classify.yamlroots import yaml_signals
@@ -36,8 +36,8 @@ CANDIDATE_EXTENSIONS = frozenset({
     "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp",
 })
 
-# Suffixes of a template copy of a file (`hosts.example`): the type is what comes before them.
-_COPY_SUFFIXES = frozenset({"example", "sample", "dist"})
+# Suffixes of a template copy of a file (`hosts.example`, krane's ERB `ingress.yml.erb`): the type comes before them.
+_COPY_SUFFIXES = frozenset({"example", "sample", "dist", "erb"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +104,7 @@ _CONCOURSE_RUN = lazy(r"^run[ \t]*:", _FLAGS)
 _AZURE_TASK = lazy(r"^[ \t]*-[ \t]+task[ \t]*:[ \t]*[\"']?[A-Za-z][\w.-]*@[0-9]+", _FLAGS)
 _AZURE_POOL = lazy(r"^pool[ \t]*:", _FLAGS)
 _AZURE_BODY = lazy(r"^(?:steps|jobs|stages)[ \t]*:", _FLAGS)
-_GITLAB_STAGES = lazy(r"^stages[ \t]*:", _FLAGS)
-_GITLAB_STAGE = lazy(r"^[ \t]+stage[ \t]*:", _FLAGS)
+_GITLAB_STAGES = lazy(r"^stages[ \t]*:|^[ \t]+stage[ \t]*:", _FLAGS)
 _GITLAB_SCRIPT = lazy(r"^[ \t]+(?:script|before_script|after_script|trigger)[ \t]*:", _FLAGS)
 _CIRCLE_VERSION = lazy(r"""^version[ \t]*:[ \t]*["']?2(?:\.[01])?["']?[ \t]*$""", _FLAGS)
 _CIRCLE_BODY = lazy(r"^(?:workflows|orbs)[ \t]*:", _FLAGS)
@@ -382,7 +381,7 @@ def _other_ci(text: str) -> Signal | None:
         return Signal("ci", "ci.content.azure-pipelines", evidence_line(text, m))
     if (m := _AZURE_POOL.search(text)) is not None and _AZURE_BODY.search(text):
         return Signal("ci", "ci.content.azure-pipelines", evidence_line(text, m))
-    if (m := _GITLAB_SCRIPT.search(text)) is not None and (_GITLAB_STAGES.search(text) or _GITLAB_STAGE.search(text)):
+    if (m := _GITLAB_SCRIPT.search(text)) is not None and _GITLAB_STAGES.search(text) and not snapcraft(text):
         return Signal("ci", "ci.content.gitlab-ci", evidence_line(text, m))
     if (m := _CIRCLE_VERSION.search(text)) is not None and _CIRCLE_BODY.search(text) and _GHA_JOBS.search(text):
         return Signal("ci", "ci.content.circleci", evidence_line(text, m))
