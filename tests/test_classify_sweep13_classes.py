@@ -5,6 +5,10 @@ must leave alone:
   `root_module_directory: test/fixtures/<name>`, Google's Terraform modules with their blueprint tests, Terratest's own
   fixtures with a `local-exec` provisioner): `iac`, not test data — test-data context never lowers iac. A parser's
   fixtures (`test-fixtures/`, `testdata/`) and the fixture folder's other files stay test data.
+- The fixtures and testdata folders of end-to-end and acceptance suites hold what the suites apply to real clusters
+  (Consul's acceptance fixtures deployed with kustomize, kops' and Kargo's e2e objects), as Cluster API's
+  `test/e2e/data/` does: not final test data, content decides (a Kubernetes object is iac, a golden text output stays
+  src), and a kustomization is iac by its name. A unit test's `testdata/` stays final test data.
 - A committed Flutter web build bundles each dependency package's assets under `assets/packages/<package>/`: `deps`,
   where a font or an image was `other` and a JSON file `src`; the app's own assets (`assets/assets/`) are not.
 
@@ -36,6 +40,18 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("terraform/test-fixtures/invalid_module_attribute/module/resource.tf", "src", None),
     ("modules/terragrunt/testdata/terragrunt-multi-plan/foo/main.tf", "src", None),
     ("internal/fixtures/main.tf", "iac", "iac.terraform"),  # not a test tree: Terraform, as before
+    # end-to-end and acceptance suites' data: content decides, a kustomization by its name
+    ("test/acceptance/tests/fixtures/bases/static-metrics-app/deployment.yaml", "src", "src.e2e-data"),
+    ("test/acceptance/tests/fixtures/bases/static-metrics-app/kustomization.yaml", "iac", "iac.e2e-kustomizations"),
+    ("acceptance/tests/fixtures/cases/static-client-inject/kustomization.yaml", "iac", "iac.e2e-kustomizations"),
+    ("tests/e2e/scenarios/ai-conformance/validators/dra/testdata/cuda-smoketest.yaml", "src", "src.e2e-data"),
+    ("hack/test/e2e/suites/promotion/testdata/kargo/0_project.yaml", "src", "src.e2e-data"),
+    ("test/e2e/data/infrastructure-docker/main/cluster-template/kustomization.yaml", "iac", "iac.e2e-kustomizations"),
+    # look-alikes: unit tests' test data and an acceptance suite's testdata stay final test data
+    ("pkg/applier/testdata/manager_test/stack2/deploy.yaml", "src", "testdata.folders"),
+    ("test/unit/testdata/kustomization.yaml", "src", "testdata.folders"),
+    ("manifest/test/acceptance/testdata/Deployment/deployment.tf", "src", "testdata.folders"),
+    ("e2e/scenarios/fixtures/02_step_failure.yaml", "src", None),  # a root e2e/ folder is not a test tree
     # dependency packages' assets in a committed Flutter web build
     ("public/assets/packages/font_awesome_flutter/lib/fonts/fa-brands-400.ttf", "deps", "deps.flutter-web-packages"),
     ("public/assets/packages/intl_phone_field/assets/flags/ad.png", "deps", "deps.flutter-web-packages"),
@@ -88,6 +104,31 @@ suites:
       root_module_directory: test/fixtures/secure_cloud_run
 """
 
+DEPLOYMENT = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: static-metrics-app
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: static-metrics-app
+  template:
+    metadata:
+      labels:
+        app: static-metrics-app
+    spec:
+      containers:
+        - name: static-metrics-app
+          image: docker.mirror.hashicorp.services/hashicorpdev/static-metrics:latest
+          ports:
+            - containerPort: 9090
+"""
+
+KUSTOMIZATION = "resources:\n  - deployment.yaml\n"
+
+GOLDEN = "kind create cluster --config ./kind.yaml --name kwok-test\nkubectl apply -f ./kwok.yaml\n"
+
 FONT = b"\x00\x01\x00\x00\x00\x0f\x00\x80\x00\x03\x00pFFTM\x8a\x9b\xc3\x1d"
 
 
@@ -96,6 +137,10 @@ def test_the_sweep13_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: P
     git_repo.write("kitchen.yml", KITCHEN)
     git_repo.write("main.tf", 'resource "google_cloud_run_service" "main" {\n  name = var.name\n}\n')
     git_repo.commit("base")
+    git_repo.write("test/acceptance/tests/fixtures/bases/static-metrics-app/deployment.yaml", DEPLOYMENT)
+    git_repo.write("test/acceptance/tests/fixtures/bases/static-metrics-app/kustomization.yaml", KUSTOMIZATION)
+    git_repo.write("test/e2e/kwokctl/dryrun/testdata/kind/create_cluster.txt", GOLDEN)
+    git_repo.write("pkg/applier/testdata/stack/deploy.yaml", DEPLOYMENT)
     git_repo.write("test/fixtures/secure_cloud_run/harness.tf", HARNESS_TF)
     git_repo.write("test/fixtures/secure_cloud_run/variables.tf", VARIABLES_TF)
     git_repo.write("test/fixtures/secure_cloud_run/expected.json", '{"service": "hello"}\n')
@@ -105,6 +150,10 @@ def test_the_sweep13_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: P
     git_repo.write("public/assets/assets/images/icon.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     git_repo.commit("head")
     want = {
+        "test/acceptance/tests/fixtures/bases/static-metrics-app/deployment.yaml": "iac",
+        "test/acceptance/tests/fixtures/bases/static-metrics-app/kustomization.yaml": "iac",
+        "test/e2e/kwokctl/dryrun/testdata/kind/create_cluster.txt": "src",
+        "pkg/applier/testdata/stack/deploy.yaml": "src",  # a unit test's data: final, as before
         "test/fixtures/secure_cloud_run/harness.tf": "iac",
         "test/fixtures/secure_cloud_run/variables.tf": "iac",
         "test/fixtures/secure_cloud_run/expected.json": "src",
@@ -116,5 +165,7 @@ def test_the_sweep13_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: P
     files = tree_files(git_repo)
     assert {path: files[path].bucket for path in want} == want
     assert files["test/fixtures/secure_cloud_run/harness.tf"].rule == "iac.terraform-test-fixtures"
+    assert files["test/acceptance/tests/fixtures/bases/static-metrics-app/deployment.yaml"].rule == \
+        "iac.content.kubernetes"
     patched = patch_files(git_repo, tmp_path)
     assert {path: patched[path].bucket for path in want} == want
