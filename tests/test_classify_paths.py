@@ -172,7 +172,7 @@ def test_templates_and_docs_are_src(rules: RuleSet, path: str) -> None:
 DEPS = [
     ("vendor/github.com/onsi/gomega/matchers/test_data/xml/sample_02.xml", "vendored", None),  # vendored test data
     ("chef/Cheffile", "chef", "manifest"),
-    ("public/assets/packages/font_awesome_flutter/lib/fonts/fa-solid-900.ttf", "pub", None),  # Flutter web build
+    ("public/assets/packages/font_awesome_flutter/lib/fonts/fa-solid-900.ttf", "vendored", None),  # Flutter web build
     ("firmware/platformio.ini", "other", "manifest"),
     ("west.yml", "other", "manifest"),
     ("symfony.lock", "other", "lockfile"), ("zig.mod", "other", "manifest"),

@@ -9,8 +9,9 @@ must leave alone:
   (Consul's acceptance fixtures deployed with kustomize, kops' and Kargo's e2e objects), as Cluster API's
   `test/e2e/data/` does: not final test data, content decides (a Kubernetes object is iac, a golden text output stays
   src), and a kustomization is iac by its name. A unit test's `testdata/` stays final test data.
-- A committed Flutter web build bundles each dependency package's assets under `assets/packages/<package>/`: `deps`,
-  where a font or an image was `other` and a JSON file `src`; the app's own assets (`assets/assets/`) are not.
+- A committed Flutter web build bundles each dependency package's assets under `assets/packages/<package>/`, and
+  NuGetForUnity installs NuGet packages into a Unity project's `Assets/Packages/`: `deps`, where a font, an image or a
+  licence was `other` and a JSON file `src`; the app's own assets (`assets/assets/`) are not.
 
 The real repository below checks them with the commits and from the patch."""
 
@@ -53,9 +54,13 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("manifest/test/acceptance/testdata/Deployment/deployment.tf", "src", "testdata.folders"),
     ("e2e/scenarios/fixtures/02_step_failure.yaml", "src", None),  # a root e2e/ folder is not a test tree
     # dependency packages' assets in a committed Flutter web build
-    ("public/assets/packages/font_awesome_flutter/lib/fonts/fa-brands-400.ttf", "deps", "deps.flutter-web-packages"),
-    ("public/assets/packages/intl_phone_field/assets/flags/ad.png", "deps", "deps.flutter-web-packages"),
-    ("build/web/assets/packages/window_manager/images/ic_chrome_close.png", "deps", "deps.flutter-web-packages"),
+    ("public/assets/packages/font_awesome_flutter/lib/fonts/fa-brands-400.ttf", "deps", "deps.installed-asset-packages"),
+    ("public/assets/packages/intl_phone_field/assets/flags/ad.png", "deps", "deps.installed-asset-packages"),
+    ("build/web/assets/packages/window_manager/images/ic_chrome_close.png", "deps", "deps.installed-asset-packages"),
+    ("src/Game.Unity/Assets/Packages/Microsoft.Bcl.AsyncInterfaces.8.0.0/LICENSE.TXT", "deps",
+     "deps.installed-asset-packages"),
+    ("src/Game.Unity/Assets/Packages/System.Text.Json.8.0.0/lib/netstandard2.0/System.Text.Json.dll", "deps",
+     "deps.installed-asset-packages"),
     # look-alikes: the app's own assets, a file named packages, a CI folder's and a test tree's copies keep theirs
     ("public/assets/assets/images/icon.png", "other", "other.binary-assets"),
     ("public/assets/FontManifest.json", "src", None),
