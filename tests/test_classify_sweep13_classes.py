@@ -54,7 +54,8 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("manifest/test/acceptance/testdata/Deployment/deployment.tf", "src", "testdata.folders"),
     ("e2e/scenarios/fixtures/02_step_failure.yaml", "src", None),  # a root e2e/ folder is not a test tree
     # dependency packages' assets in a committed Flutter web build
-    ("public/assets/packages/font_awesome_flutter/lib/fonts/fa-brands-400.ttf", "deps", "deps.installed-asset-packages"),
+    ("public/assets/packages/font_awesome_flutter/lib/fonts/fa-brands-400.ttf", "deps",
+     "deps.installed-asset-packages"),
     ("public/assets/packages/intl_phone_field/assets/flags/ad.png", "deps", "deps.installed-asset-packages"),
     ("build/web/assets/packages/window_manager/images/ic_chrome_close.png", "deps", "deps.installed-asset-packages"),
     ("src/Game.Unity/Assets/Packages/Microsoft.Bcl.AsyncInterfaces.8.0.0/LICENSE.TXT", "deps",
