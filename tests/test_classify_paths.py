@@ -172,6 +172,7 @@ def test_templates_and_docs_are_src(rules: RuleSet, path: str) -> None:
 DEPS = [
     ("vendor/github.com/onsi/gomega/matchers/test_data/xml/sample_02.xml", "vendored", None),  # vendored test data
     ("chef/Cheffile", "chef", "manifest"),
+    ("public/assets/packages/font_awesome_flutter/lib/fonts/fa-solid-900.ttf", "vendored", None),  # Flutter web build
     ("firmware/platformio.ini", "other", "manifest"),
     ("west.yml", "other", "manifest"),
     ("symfony.lock", "other", "lockfile"), ("zig.mod", "other", "manifest"),
@@ -656,6 +657,8 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 IAC = [
     "env/test/hub/forms/projects/intake/terragrunt.hcl",  # an environment named test (iac.test-environments)
+    "test/fixtures/simple_cloud_run/main.tf",  # a root module the test suite applies (iac.terraform-test-fixtures)
+    "test/acceptance/tests/fixtures/bases/static-server/kustomization.yaml",  # kustomize reads it by name (sweep13)
     "manifests/modules/logging/pods/.workshop/terraform/main.tf",  # not CocoaPods' Pods/ (the sweep)
     "vendor/charts/web/templates/tests/test-connection.yaml",  # a vendored chart's test hook: Helm renders it
     "plugins/kasane/Kasanefile",

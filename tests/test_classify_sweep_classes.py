@@ -102,7 +102,7 @@ def test_templated_yaml_is_read_as_yaml(path: str, text: str, rule: str | None) 
     ("Pods/Alamofire/Source/Session.swift", "deps", "deps.cocoapods.installed"),
     ("ios/Pods/Target Support Files/Pods-App/Pods-App-frameworks.sh", "deps", "deps.cocoapods.installed"),
     ("pkg/clients/kube/corev1/pods/list.go", "src", "src.go-in-pods-folders"),
-    ("test/fixtures/pods/main.tf", "src", "testdata.test-trees"),
+    ("test/data/pods/main.tf", "src", "testdata.test-trees"),  # test data (Terraform in test/fixtures/ is applied: iac)
 ])
 def test_path_rules_of_the_sweep(path: str, bucket: str, rule: str) -> None:
     got = RULES.match(path)
