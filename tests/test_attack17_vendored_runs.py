@@ -6,7 +6,8 @@ Terraform ships is ci or iac, whatever folder holds it; vendored code nothing ru
 
 The new `*.framework/` pattern (any depth) also outranked `.github/`'s own rules, which the forge-folders guard keeps
 for the other vendored folders: a composite action's script in `.github/actions/Sign.framework/` was deps, from the
-patch alone too. Vendored code inside a forge's folder is what its jobs run: ci."""
+patch alone too. Vendored code inside a forge's folder is what its jobs run: ci. And `deps.installed-asset-packages`
+came before iac.folders: `deploy/assets/packages/app/files/app.conf` (a chart's file) went from iac to deps."""
 
 from __future__ import annotations
 
@@ -125,3 +126,13 @@ def test_composite_actions_script_in_a_framework_folder_is_ci_from_the_patch(git
     git_repo.commit("head")
     for files in (patch_files(git_repo, tmp_path), tree_files(git_repo)):
         assert files[".github/actions/Sign.framework/sign.sh"].bucket == "ci"
+
+
+@pytest.mark.parametrize("path", [
+    "deploy/assets/packages/app/files/app.conf", "infra/web/assets/packages/proxy/nginx.conf",
+    "charts/shop/assets/packages/config/templates/configmap.yaml", "terraform/assets/packages/boot/startup.ps1",
+])
+def test_asset_packages_inside_top_level_infra_folders_stay_iac(path: str) -> None:
+    # iac.folders comes after deps.installed-asset-packages: those files were iac on the base, deps on 2b24b9c
+    match = RULES.match(path)
+    assert (match.bucket, match.rule) == ("iac", "iac.folders-asset-packages"), match
