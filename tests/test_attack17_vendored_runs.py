@@ -136,3 +136,9 @@ def test_asset_packages_inside_top_level_infra_folders_stay_iac(path: str) -> No
     # iac.folders comes after deps.installed-asset-packages: those files were iac on the base, deps on 2b24b9c
     match = RULES.match(path)
     assert (match.bucket, match.rule) == ("iac", "iac.folders-asset-packages"), match
+
+
+@pytest.mark.parametrize("path", ["infra/Signing.framework/bootstrap.sh", "deploy/ios/Notary.framework/notarize.conf"])
+def test_framework_folders_inside_top_level_infra_folders_stay_iac(path: str) -> None:
+    match = RULES.match(path)
+    assert (match.bucket, match.rule) == ("iac", "iac.folders-framework-bundles"), match
