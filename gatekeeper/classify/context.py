@@ -166,8 +166,9 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
         item = _raise(item, "iac", rule, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
-    # A script CI runs by path, a Compose file a command names (red team 18); deps and iac files keep their bucket.
-    if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES) and (run := context.ci_run(change)):
+    # A script CI runs by path, a Compose file a command names (red team 18); deps but vendored code (attack 17) keeps.
+    if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES or item.ecosystem == "vendored") and (
+            run := context.ci_run(change)):
         rule, evidence = run  # ci.context.ci-run, iac.context.compose-file, iac.context.heat-file (red team 19)
         item = _raise(item, rule.partition(".")[0], rule, "content", evidence + how)
     return item
@@ -239,7 +240,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
                 break
     # Whether a patch calls a file binary is the author's choice (`*.yaml -diff` in .gitattributes): with the
     # commits the blobs are read and sniff finds a NUL itself; a patch's binary section shows no content.
-    binary = change.binary and context.kind != "tree"
+    binary, vendored = change.binary and context.kind != "tree", item.ecosystem == "vendored"  # attack 17: run, read
     sides = change.sides()
     listable = bool(context.markers) and any(_listable(side, context) for side in sides)
     candidate = (listable or any(map(is_candidate, sides))) and not binary
@@ -261,10 +262,10 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         best = _raise(best, "deps", "deps.content.inline-script-metadata", "content", evidence)  # PEP 723
     if best.bucket in ("src", "other") and not binary and any(map(inventory_named, sides)):
         best = _inventory_script(best, context)
-    if best.bucket in ("src", "other", "iac") and not binary and any(map(is_script, sides)):
+    if (best.bucket in ("src", "other", "iac") or vendored) and not binary and any(map(is_script, sides)):
         if (evidence := context.task_script(change)) is not None:
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
-    if best.bucket in ("src", "other") and not binary and (evidence := context.terraform_ref(change)) is not None:
+    if (best.bucket in ("src", "other") or vendored) and not binary and (evidence := context.terraform_ref(change)):
         best = _raise(best, "iac", reference_rule(evidence.partition(":")[0]), "content", evidence)
     if best.bucket in ("src", "other") and any(map(is_archive, sides)):  # a packaged chart or npm package
         for shown in context.content(change, every_type=True):

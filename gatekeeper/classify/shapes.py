@@ -150,8 +150,8 @@ _AZURE_TOP = lazy(r"^(?:steps|jobs|stages|trigger|pr|resources)[ \t]*:", _FLAGS)
 _COMPOSE_SERVICES = lazy(
     r"^services[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*([ \t]+)[\w.-]+[ \t]*:[ \t]*(?:#[^\n]*)?\n", _FLAGS)
 # The settings Compose reads from an env file (`.env` by itself): which files, profiles and env files, which engine.
-_COMPOSE_ENV = lazy(r"^[ \t]*(?:export[ \t]+)?(?:COMPOSE_(?:FILE|PROFILES|ENV_FILES|PATH_SEPARATOR|DISABLE_ENV_FILE)"
-                     r"|DOCKER_(?:HOST|CONTEXT|DEFAULT_PLATFORM))[ \t]*=", re.M)
+_COMPOSE_ENV = lazy(r"(?:(?<!\w)|(?<=export))(?:COMPOSE_(?:FILE|PROFILES|ENV_FILES|PATH_SEPARATOR|DISABLE_ENV_FILE)"
+                     r"|DOCKER_(?:HOST|CONTEXT|DEFAULT_PLATFORM))[^\S\n]*[=:]", re.M)  # compose-go: `K: v`, `a="" K=v`
 _COMPOSE_SERVICE_KEY = lazy(r"^[ \t]{2,}(?:image|build)[ \t]*:", _FLAGS)
 
 # A Chef cookbook's metadata.rb: the DSL's `name 'x'` beside `version`, `chef_version`, `depends`, `supports` or

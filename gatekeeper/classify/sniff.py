@@ -33,7 +33,7 @@ _STOP_AT_NUL = frozenset({"yaml", "yml", "json"})
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
-    "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp",
+    "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp", "env",
 })
 
 # Suffixes of a template copy of a file (`hosts.example`, krane's ERB `ingress.yml.erb`): the type comes before them.
@@ -205,9 +205,8 @@ _DOCUMENT_STEMS, _LLMS_TEXTS = frozenset({"md", "markdown", "rst", "adoc", "asci
 
 
 def is_candidate(path: str) -> bool:
-    """True for the files whose content tier 3 reads: text configuration types, no-extension files, setup.py,
-    metadata.rb (a Chef cookbook's, or an app's model), a pip-tools input (`*.in`), `Dockerfile*`/`Containerfile*`;
-    and their copies kept as `.example`/`.sample`/`.dist` (`hosts.example`, `values.yaml.sample`)."""
+    """True for the files tier 3 reads: text configuration types, no-extension files, setup.py, metadata.rb, `*.in`,
+    `Dockerfile*`/`Containerfile*`, `.env.*` (Compose settings), and their copies (`hosts.example`: _COPY_SUFFIXES)."""
     name = path.rpartition("/")[2]
     stem, dot, ext = name.rpartition(".")
     if dot and stem and ext.lower() in _COPY_SUFFIXES:
@@ -216,7 +215,8 @@ def is_candidate(path: str) -> bool:
     if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
         return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb") \
-        or is_bazelrc(name) or is_requirements_input(name) or name.lower().startswith(("dockerfile", "containerfile"))
+        or is_bazelrc(name) or is_requirements_input(name) \
+        or name.lower().startswith(("dockerfile", "containerfile", ".env"))
 
 
 def readable(data: bytes) -> bytes:

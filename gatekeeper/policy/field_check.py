@@ -39,6 +39,7 @@ _STEP = r"(?:\s*\.\s*" + _ID + r"|\[[^\[\]\n]*\])"
 _INPUT = lazy(rf"(?<![\w.])input((?:{_STEP})+)")
 _VAR_REF = lazy(rf"(?<![\w.])({_ID})((?:\.{_ID})+)(?![\w.]|\s*\()")
 _STEP_PART = lazy(rf"\.\s*({_ID})|\[([^\[\]\n]*)\]")
+_VAR_BRACKET = lazy(rf"(?<![\w.])({_ID})((?:{_STEP})*\[[^\[\]\n]*\](?:{_STEP})*)")
 _BIND = lazy(rf"\bsome\s+(?:{_ID}\s*,\s*)?({_ID})\s+in\s+(?:lib\.notable\(\s*)?input((?:\.{_ID})+)")
 _OBJECT_GET = lazy(rf"\bobject\.get\(\s*(input(?:\.{_ID})*|{_ID}(?:\.{_ID})*)\s*,\s*(\"[^\"\n]*\"|\[[^\]\n]*\])")
 _PARAM_CALL = lazy(r"\bparam\(\s*data\.gatekeeper\.params\s*,\s*\[([^\]\n]*)\]")
@@ -55,7 +56,7 @@ _HEAD = lazy(rf"^(?:default\s+)?({_ID})\b(?!\s*\.)", re.M)
 _LINE_KIND = lazy(r"^[ \t]*(?:package|import)\b.*$", re.M)
 _KEYWORDS = frozenset({"package", "import", "default", "not", "some", "every", "with", "as", "if", "contains",
                        "else", "in", "true", "false", "null"})
-FIELD_CHECK = "gatekeeper-field-check-1"  # bump when what the check refuses changes: old cached passes then expire
+FIELD_CHECK = "gatekeeper-field-check-2"  # bump when what the check refuses changes: old cached passes then expire
 _ENTRY_POINTS = frozenset({"deny", "review", "warn"})
 # Built-in namespaces (`time.now_ns`, ...) are calls, skipped; these are the non-call refs no schema holds.
 _SKIP_HEADS = frozenset({"data", "input", "rego", "future"})
@@ -71,8 +72,10 @@ def field_issues(modules: Mapping[str, str], data: Mapping[str, Any]) -> list[Co
     documented: set[tuple[str, ...]] = set()
     for text in modules.values():
         known.update(m.group(1) for m in _LITERAL_KEY.finditer(text))
+    for name, text in modules.items():  # in a comment: a param's own ref would document itself (attack 17)
         for hit in _PARAM_DOC.finditer(text):
-            documented.add(tuple(hit.group(1).lstrip(".").split(".")))
+            if _in_comment(text, codes[name], hit.start()):
+                documented.add(tuple(hit.group(1).lstrip(".").split(".")))
     packages = {p for p in (package_of(text) for text in modules.values()) if p}
     issues: list[CompileIssue] = []
     for name, text in modules.items():
@@ -86,6 +89,9 @@ def _module_issues(name: str, text: str, code: str, root: dict[str, Any], known:
                    data: Mapping[str, Any]) -> Iterator[CompileIssue]:
     aliases = {m.group(1) for m in re.finditer(rf"^import\s+data(?:\.{_ID})*\.({_ID})\s*$", code, re.M)}
     aliases |= {m.group(1) for m in re.finditer(rf"^import\s+\S+\s+as\s+({_ID})\s*$", code, re.M)}
+    # `import input.packet as pkt`: pkt's refs are the input's (attack 17)
+    inputs = {m.group(2): [(k, True) for k in m.group(1).split(".")[1:]]
+              for m in re.finditer(rf"^import\s+input((?:\.{_ID})*)\s+as\s+({_ID})\s*$", code, re.M)}
     skip_spans = [m.span() for m in _LINE_KIND.finditer(code)]
     skip_starts = [a for a, _ in skip_spans]
 
@@ -108,9 +114,14 @@ def _module_issues(name: str, text: str, code: str, root: dict[str, Any], known:
         for hit in _VAR_REF.finditer(chunk):
             at = chunk_start + hit.start()
             head = hit.group(1)
+            keys = hit.group(2).lstrip(".").split(".")
+            if head in inputs and not skipped(at):
+                reason = _walk(root, inputs[head] + [(k, True) for k in keys])
+                if reason:
+                    yield _issue(name, code, at, f"undefined ref: {head}.{'.'.join(keys)} ({reason})", head)
+                continue
             if skipped(at) or head in _SKIP_HEADS or head in aliases or head in _KEYWORDS:
                 continue
-            keys = hit.group(2).lstrip(".").split(".")
             if head in bound:
                 reason = _walk(bound[head], [(k, True) for k in keys])
             else:
@@ -118,6 +129,11 @@ def _module_issues(name: str, text: str, code: str, root: dict[str, Any], known:
                 reason = f"no input field, object key or param is called `{unknown[0]}`" if unknown else None
             if reason:
                 yield _issue(name, code, at, f"undefined ref: {head}.{'.'.join(keys)} ({reason})", head)
+        for hit in _VAR_BRACKET.finditer(chunk):  # `f["pth"]`, `f["b\u0075cket"]` of a bound variable (attack 17)
+            if hit.group(1) in bound and not skipped(at := chunk_start + hit.start()):
+                steps = _steps(hit.group(2), text, chunk_start + hit.start(2))
+                if reason := _walk(bound[hit.group(1)], steps):
+                    yield _issue(name, code, at, f"undefined ref: {hit.group(1)}{_shown(steps)} ({reason})", None)
     for hit in _OBJECT_GET.finditer(code):
         keys = [s.group(1) for s in _STRING.finditer(text[hit.start(2):hit.end(2)])]
         if not keys:
@@ -228,9 +244,16 @@ def _steps(chain: str, text: str, offset: int) -> list[tuple[str, bool]]:
             out.append((m.group(1), True))
             continue
         inner = text[offset + m.start(2):offset + m.end(2)].strip()
-        literal = re.fullmatch(r'"([^"\n]*)"', inner)
-        out.append((literal.group(1), True) if literal else (inner, False))
+        literal = re.fullmatch(r'"([^"\n]*)"|`([^`]*)`', inner)  # a raw string is a key too (attack 17)
+        out.append((literal.group(literal.lastindex or 1), True) if literal else (inner, False))
     return out
+
+
+def _in_comment(text: str, code: str, at: int) -> bool:
+    """Whether offset `at` is inside a comment: after a `#` of its line that no open string holds."""
+    start = text.rfind("\n", 0, at) + 1
+    hashes = (q for q in range(start, at) if text[q] == "#" and code[q] == " ")
+    return any(code.count('"', start, q) % 2 == 0 for q in hashes)
 
 
 def _shown(steps: list[tuple[str, bool]]) -> str:
