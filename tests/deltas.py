@@ -2,21 +2,42 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import importlib.util
 import io
+import json
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from gitdiffs import commit_patch
 
+from gatekeeper.cli import main
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from tests.gitrepo import GitRepo
+from tests.gitrepo import GitRepo, two_commits
+
+
+def cli_json(folder: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str], head: dict[str, str], *,
+             tree: bool) -> dict[str, list[dict[str, str]]]:
+    """`gatekeeper deps --format json` on a repository in `folder` whose second commit changes `base` into `head`:
+    with `--tree` (`tree`), else on the patch git makes between them."""
+    repo, first, last = two_commits(folder / "repo", {"README.md": "app\n", **base}, head)
+    capsys.readouterr()
+    with contextlib.chdir(repo.root):
+        if tree:
+            assert main(["deps", "--tree", f"{first}..{last}", "--format", "json"]) == 0
+        else:
+            patch = repo.root.parent / "c.diff"
+            patch.write_bytes(repo.git("diff", "--binary", first, last))
+            assert main(["deps", str(patch), "--format", "json"]) == 0
+    result: dict[str, list[dict[str, str]]] = json.loads(capsys.readouterr().out)
+    return result
 
 
 def tree(repo: GitRepo, base: str, head: str) -> Delta:

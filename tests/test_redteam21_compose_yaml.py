@@ -12,14 +12,10 @@ form is a `partial` problem (deps.unreadable: run with --tree), never "no change
 
 from __future__ import annotations
 
-import contextlib
-import json
 from pathlib import Path
 
 import pytest
-from gitrepo import two_commits
-
-from gatekeeper.cli import main
+from deltas import cli_json
 
 OLD, NEW = "nginx:1.27", "evil.example/nginx:1.27"
 FORMS = {  # a Compose file holding the image OLD; NEW swapped in by str.replace
@@ -40,19 +36,6 @@ FORMS = {  # a Compose file holding the image OLD; NEW swapped in by str.replace
 NAMES = ("compose.yaml", "docker-compose.prod.yml")
 
 
-def _deps(tmp_path: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str], head: dict[str, str],
-          *, tree: bool) -> dict[str, list[dict[str, str]]]:
-    repo, first, last = two_commits(tmp_path / "repo", {"README.md": "app\n", **base}, head)
-    capsys.readouterr()
-    with contextlib.chdir(repo.root):
-        if tree:
-            assert main(["deps", "--tree", f"{first}..{last}", "--format", "json"]) == 0
-        else:
-            patch = repo.root.parent / "c.diff"
-            patch.write_bytes(repo.git("diff", "--binary", first, last))
-            assert main(["deps", str(patch), "--format", "json"]) == 0
-    result: dict[str, list[dict[str, str]]] = json.loads(capsys.readouterr().out)
-    return result
 
 
 @pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
@@ -66,7 +49,7 @@ def test_an_image_swapped_in_any_yaml_form_is_a_change_or_a_problem(tmp_path: Pa
             path = f"stacks/{index:02d}/{name}"
             assert OLD in text, form
             base[path], head[path] = text, text.replace(OLD, NEW)
-    found = _deps(tmp_path, capsys, base, head, tree=tree)
+    found = cli_json(tmp_path, capsys, base, head, tree=tree)
     moved = {c["manifest"] for c in found["changes"] if c["name"] == "evil.example/nginx" and c["change"] == "added"}
     refused = {p["manifest"] for p in found["problems"]}
     assert moved | refused == set(head), sorted(set(head) - moved - refused)  # base: 0 of 24, tree and patch
@@ -77,7 +60,7 @@ def test_an_image_swapped_in_any_yaml_form_is_a_change_or_a_problem(tmp_path: Pa
 def test_plain_image_lines_and_commands_stay_line_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """No false problem: `&&` in a command, `*` in a shell glob and a plain image line are no YAML form."""
     text = "services:\n  app:\n    image: nginx:1.27\n    command: sh -c 'ls *.txt && echo *'\n"
-    found = _deps(tmp_path, capsys, {"compose.yaml": text}, {"compose.yaml": text.replace(OLD, NEW)}, tree=False)
+    found = cli_json(tmp_path, capsys, {"compose.yaml": text}, {"compose.yaml": text.replace(OLD, NEW)}, tree=False)
     assert found["problems"] == []
     assert {(c["name"], c["change"]) for c in found["changes"]} == {("nginx", "removed"),
                                                                     ("evil.example/nginx", "added")}

@@ -11,14 +11,11 @@ deps.unpinned_action never fired; core reviewed the file as `ci`). Now such a fi
 
 from __future__ import annotations
 
-import contextlib
-import json
 from pathlib import Path
 
 import pytest
-from gitrepo import two_commits
+from deltas import cli_json
 
-from gatekeeper.cli import main
 from gatekeeper.deps.facts import facts_for
 from gatekeeper.model import FileChange
 
@@ -48,19 +45,6 @@ WORKFLOWS.update({
 OLD, NEW = "actions/checkout", "evil/checkout"
 
 
-def _deps(tmp_path: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str], head: dict[str, str],
-          *, tree: bool) -> dict[str, list[dict[str, str]]]:
-    repo, first, last = two_commits(tmp_path / "repo", {"README.md": "app\n", **base}, head)
-    capsys.readouterr()
-    with contextlib.chdir(repo.root):
-        if tree:
-            assert main(["deps", "--tree", f"{first}..{last}", "--format", "json"]) == 0
-        else:
-            patch = repo.root.parent / "c.diff"
-            patch.write_bytes(repo.git("diff", "--binary", first, last))
-            assert main(["deps", str(patch), "--format", "json"]) == 0
-    result: dict[str, list[dict[str, str]]] = json.loads(capsys.readouterr().out)
-    return result
 
 
 @pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
@@ -77,7 +61,7 @@ def test_an_action_swapped_in_any_yaml_form_is_a_change_or_a_problem(tmp_path: P
             action = "runs:\n  using: composite\n  steps:\n" + step
             base[f"tools/a{index:02d}/action.yml"] = action
     head = {path: text.replace(OLD, NEW) for path, text in base.items()}
-    found = _deps(tmp_path, capsys, base, head, tree=tree)
+    found = cli_json(tmp_path, capsys, base, head, tree=tree)
     moved = {c["manifest"] for c in found["changes"] if c["name"].startswith(NEW) and c["change"] == "added"}
     refused = {p["manifest"] for p in found["problems"]}
     assert len(head) == 24 and moved | refused == set(head), sorted(set(head) - moved - refused)  # base: 0 of 24
@@ -99,7 +83,7 @@ def test_expressions_globs_and_plain_lines_stay_line_read(tmp_path: Path, capsys
     """No false problem: `${{ matrix.image }}`, `&&`, a glob, and a plain `uses:` line."""
     text = (HEAD + "      - uses: actions/checkout@v4\n      - run: ls *.txt && echo ok\n"
             "    container:\n      image: ${{ matrix.image }}\n")
-    found = _deps(tmp_path, capsys, {".github/workflows/ci.yml": text},
+    found = cli_json(tmp_path, capsys, {".github/workflows/ci.yml": text},
                   {".github/workflows/ci.yml": text.replace(OLD, NEW)}, tree=False)
     assert found["problems"] == []
     assert {(c["name"], c["change"]) for c in found["changes"]} == {(OLD, "removed"), (NEW, "added")}
