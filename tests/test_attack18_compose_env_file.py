@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.gitrepo import GitRepo
+from tests.incli import tree_gate
 from tests.test_classify_context import tree_files
 
 COMPOSE = "services:\n  web:\n    image: nginx:1.27\n    ports: ['8080:80']\n"
@@ -60,3 +61,14 @@ def test_env_file_compose_reads_is_iac(repo: GitRepo, path: str) -> None:
 
 def test_file_nothing_names_as_env_file_stays_src(repo: GitRepo) -> None:
     assert tree_files(repo)["config/app.conf"].bucket == "src"
+
+
+def test_gate_reviews_compose_file_set_in_the_deploy_env_file(git_repo: GitRepo) -> None:
+    git_repo.write(".github/workflows/deploy.yml", WORKFLOW)
+    git_repo.write("compose.yml", COMPOSE)
+    git_repo.write("config/staging.conf", "TAG=1.27\n")
+    git_repo.commit("base")
+    git_repo.write("config/staging.conf", "TAG=1.27\n" + SETTINGS["config/staging.conf"])
+    git_repo.commit("head")
+    code, decision = tree_gate(git_repo.root, "main~1", "main")
+    assert code == 3, decision["reasons"]  # review (0 was allow on 5fb0bf2)

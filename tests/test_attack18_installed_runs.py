@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.gitrepo import GitRepo
+from tests.incli import tree_gate
 from tests.test_classify_context import tree_files
 
 WORKFLOW = """name: release
@@ -77,3 +78,13 @@ def test_installed_script_terraform_ships_is_iac(repo: GitRepo) -> None:
 def test_installed_code_nothing_runs_and_named_manifest_stay_deps(repo: GitRepo) -> None:
     files = tree_files(repo)
     assert (files["node_modules/left-pad/index.js"].bucket, files["Gemfile"].bucket) == ("deps", "deps")
+
+
+def test_gate_reviews_a_changed_script_the_release_job_runs(git_repo: GitRepo) -> None:
+    git_repo.write(".github/workflows/release.yml", WORKFLOW)
+    git_repo.write("node_modules/.bin/release.sh", RUN["node_modules/.bin/release.sh"])
+    git_repo.commit("base")
+    git_repo.write("node_modules/.bin/release.sh", RUN["node_modules/.bin/release.sh"] + EXFIL)
+    git_repo.commit("head")
+    code, decision = tree_gate(git_repo.root, "main~1", "main")
+    assert code == 3, decision["reasons"]  # review (0 was allow on 5fb0bf2)
