@@ -19,7 +19,7 @@ requirements reader matches: `run.sh`, `index.js` and `build.sh` are in every fo
 
 The Compose files a command names (`docker compose -f deploy/stack.yml`, `docker-compose --file=…`, `docker stack
 deploy -c …`, `COMPOSE_FILE=a.yml:b.yml`, also in the `.env` Compose reads by itself) are Compose definitions whatever
-their name: `iac` (`iac.context.compose-file`).
+their name: `iac` (`iac.context.compose-file`); so are its settings files (`--env-file`, `COMPOSE_ENV_FILES`).
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 _SPLIT = re.compile(r"[\s'\"=,;|&()<>\[\]{}`]+")
 _GLOB = re.compile(r"[*?]")
 _HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
-_COMPOSE_FILE = re.compile(r"\bCOMPOSE_FILE['\"]?[ \t]*[:=][ \t]*['\"]?([^\s'\"#]+)")
-_COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file")
+_COMPOSE_FILE = re.compile(r"\bCOMPOSE_(?:ENV_)?FILES?['\"]?[ \t]*[:=][ \t]*['\"]?([^\s'\"#]+)")
+_COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file", "--env-file")  # its settings file too (attack 18)
 # A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
 # Jenkinsfile `sh '…'`), with `sudo`/`time`/`exec` before it; its words up to the command's end.
 # Possessive quantifiers: a run of blanks is taken once (red team 18's own hostile input: 20,000 blanks after `run`
@@ -363,7 +363,7 @@ def _tool_files(tool: str, rest: str) -> list[str]:
 
 
 def _compose_words(line: str) -> list[str]:
-    """The files after `-f`/`--file`/`-c`/`--compose-file` on a line that runs Compose or `docker stack`."""
+    """The files after `-f`/`--file`/`-c`/`--compose-file`/`--env-file` on a line running Compose or `docker stack`."""
     words = [word for word in re.split(r"[\s'\"]+", line) if word]
     found: list[str] = []
     for index, word in enumerate(words):

@@ -44,7 +44,7 @@ from gatekeeper.classify.sniff import (
 from gatekeeper.classify.symlinks import reached_at, tagged_at
 from gatekeeper.classify.tasks import is_script
 from gatekeeper.classify.tfrefs import reference_rule
-from gatekeeper.classify.weakrules import WEAK_RULES, refine_weak
+from gatekeeper.classify.weakrules import WEAK_RULES, installed_code, refine_weak
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
 
 NEEDS_CONTEXT = "needs-context"
@@ -166,8 +166,8 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
         item = _raise(item, "iac", rule, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
-    # A script CI runs by path, a Compose file a command names (red team 18); deps but vendored code (attack 17) keeps.
-    if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES or item.ecosystem == "vendored") and (
+    # A script CI runs by path, a Compose file a command names (red team 18); deps but installed code (attack 18) keeps.
+    if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES or installed_code(item)) and (
             run := context.ci_run(change)):
         rule, evidence = run  # ci.context.ci-run, iac.context.compose-file, iac.context.heat-file (red team 19)
         item = _raise(item, rule.partition(".")[0], rule, "content", evidence + how)
@@ -240,7 +240,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
                 break
     # Whether a patch calls a file binary is the author's choice (`*.yaml -diff` in .gitattributes): with the
     # commits the blobs are read and sniff finds a NUL itself; a patch's binary section shows no content.
-    binary, vendored = change.binary and context.kind != "tree", item.ecosystem == "vendored"  # attack 17: run, read
+    binary, vendored = change.binary and context.kind != "tree", installed_code(item)  # attack 17/18: run, read
     sides = change.sides()
     listable = bool(context.markers) and any(_listable(side, context) for side in sides)
     candidate = (listable or any(map(is_candidate, sides))) and not binary

@@ -23,6 +23,12 @@ WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files"})  # the secon
 C = TypeVar("C")
 
 
+def installed_code(item: ClassifiedFile) -> bool:
+    """Third-party code committed as installed (vendored, node_modules/, Pods/, Carthage/Checkouts/: attack 18), not
+    a manifest: its deps name yields to CI running it or Terraform shipping it, whatever ecosystem installed it."""
+    return item.ecosystem == "vendored" or item.rule.endswith(".installed")
+
+
 def refine_weak(item: ClassifiedFile, rules: RuleSet, context: C,
                 refine_one: Callable[[ClassifiedFile, RuleSet, C], ClassifiedFile]) -> ClassifiedFile:
     """`refine_one(item)`, but a weak rule's file is refined as the catch-all's and keeps its own bucket unless

@@ -42,6 +42,7 @@ _STEP_PART = lazy(rf"\.\s*({_ID})|\[([^\[\]\n]*)\]")
 _VAR_BRACKET = lazy(rf"(?<![\w.])({_ID})((?:{_STEP})*\[[^\[\]\n]*\](?:{_STEP})*)")
 _BIND = lazy(rf"\bsome\s+(?:{_ID}\s*,\s*)?({_ID})\s+in\s+(?:lib\.notable\(\s*)?input((?:\.{_ID})+)")
 _OBJECT_GET = lazy(rf"\bobject\.get\(\s*(input(?:\.{_ID})*|{_ID}(?:\.{_ID})*)\s*,\s*(\"[^\"\n]*\"|\[[^\]\n]*\])")
+_KEY_LIST = lazy(rf"\b(object|json)\.(?:filter|remove)\(\s*(input(?:\.{_ID})*|{_ID}(?:\.{_ID})*)\s*,\s*([\[{{][^)\n]*)")
 _PARAM_CALL = lazy(r"\bparam\(\s*data\.gatekeeper\.params\s*,\s*\[([^\]\n]*)\]")
 _PARAM_REF = lazy(rf"(?<![\w.])data\.gatekeeper\.params((?:\.{_ID})+)")
 _TAG_LITERAL = lazy(r'"([^"\n]*)"\s+in\s+(?:[\w.]+\.)?tags\b')
@@ -56,7 +57,7 @@ _HEAD = lazy(rf"^(?:default\s+)?({_ID})\b(?!\s*\.)", re.M)
 _LINE_KIND = lazy(r"^[ \t]*(?:package|import)\b.*$", re.M)
 _KEYWORDS = frozenset({"package", "import", "default", "not", "some", "every", "with", "as", "if", "contains",
                        "else", "in", "true", "false", "null"})
-FIELD_CHECK = "gatekeeper-field-check-2"  # bump when what the check refuses changes: old cached passes then expire
+FIELD_CHECK = "gatekeeper-field-check-3"  # bump when what the check refuses changes: old cached passes then expire
 _ENTRY_POINTS = frozenset({"deny", "review", "warn"})
 # Built-in namespaces (`time.now_ns`, ...) are calls, skipped; these are the non-call refs no schema holds.
 _SKIP_HEADS = frozenset({"data", "input", "rego", "future"})
@@ -136,16 +137,18 @@ def _module_issues(name: str, text: str, code: str, root: dict[str, Any], known:
                     yield _issue(name, code, at, f"undefined ref: {hit.group(1)}{_shown(steps)} ({reason})", None)
     for hit in _OBJECT_GET.finditer(code):
         keys = [s.group(1) for s in _STRING.finditer(text[hit.start(2):hit.end(2)])]
-        if not keys:
-            continue
-        target = hit.group(1)
-        if target == "input" or target.startswith("input."):
-            reason = _walk(root, [(s, True) for s in target.split(".")[1:]] + [(k, True) for k in keys])
-        else:
-            unknown = [k for k in keys if k not in known]
-            reason = f"no input field, object key or param is called `{unknown[0]}`" if unknown else None
-        if reason:
-            yield _issue(name, code, hit.start(2), f"undefined key: object.get({target}, {keys}) ({reason})", None)
+        if keys and (reason := _key_reason(root, known, hit.group(1), keys)):
+            yield _issue(name, code, hit.start(2), f"undefined key: object.get({hit.group(1)}, {keys}) ({reason})",
+                         None)
+    for hit in _KEY_LIST.finditer(code):  # the keys object.filter/remove, json.filter/remove keep (attack 18)
+        arg = text[hit.start(3):hit.end(3)]
+        inner = re.findall(r"\[([^\[\]]*)\]", arg[1:])  # json's `[["a", "b"]]` paths, else strings: `"a/b"`
+        paths = [[m.group(1) for m in _STRING.finditer(part)] for part in inner] if inner else [
+            m.group(1).strip("/").split("/") if hit.group(1) == "json" else [m.group(1)] for m in _STRING.finditer(arg)]
+        for keys in paths:
+            if keys and (reason := _key_reason(root, known, hit.group(2), keys)):
+                yield _issue(name, code, hit.start(3), f"undefined key: {hit.group(1)}.*({hit.group(2)}, {keys}) "
+                                                       f"({reason})", None)
     for hit in _DATA_REF.finditer(code):
         reason = _data_reason(hit.group(1).lstrip(".").split("."), packages, data)
         if reason:
@@ -167,6 +170,14 @@ def _module_issues(name: str, text: str, code: str, root: dict[str, Any], known:
             shown = ".".join(keys)
             yield _issue(name, code, at, f"undefined param: params.{shown} (the manifest sets no such param and "
                                          f"no comment of the bundle documents `params.{shown}`)", None)
+
+
+def _key_reason(root: dict[str, Any], known: set[str], target: str, keys: list[str]) -> str | None:
+    """Why `target` (input-rooted: walked; else any object: a known key) has no key path `keys`."""
+    if target == "input" or target.startswith("input."):
+        return _walk(root, [(s, True) for s in target.split(".")[1:]] + [(k, True) for k in keys])
+    unknown = [k for k in keys if k not in known and not k.isdigit()]
+    return f"no input field, object key or param is called `{unknown[0]}`" if unknown else None
 
 
 def _data_reason(path: list[str], packages: set[str], data: Mapping[str, Any]) -> str | None:
