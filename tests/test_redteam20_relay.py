@@ -33,6 +33,7 @@ import pytest
 from gatekeeper.runner.relay import Relay, read_log, summarize
 from gatekeeper.runner.relay_api import parse_model_api
 from gatekeeper.runner.relay_bridge import reachable_path
+from gatekeeper.serving import wake_and_shut_down
 from gatekeeper.verify import validate_packet
 
 BODY = b'{"model":"asked-model","max_tokens":1}'
@@ -81,7 +82,7 @@ def upstream() -> Iterator[_Upstream]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server
-    server.shutdown()
+    wake_and_shut_down(server)  # not server.shutdown(): it waits out the serve loop's 0.5 s poll, 66 times
     server.server_close()
 
 
