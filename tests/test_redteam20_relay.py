@@ -82,7 +82,7 @@ def upstream() -> Iterator[_Upstream]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server
-    wake_and_shut_down(server)  # not server.shutdown(): it waits out the serve loop's 0.5 s poll, 66 times
+    wake_and_shut_down(server)  # at once, not at the serve loop's next poll (tests/test_serving.py)
     server.server_close()
 
 
