@@ -98,9 +98,11 @@ def unsettled(best: ClassifiedFile, item: ClassifiedFile, shown: Iterable[tuple[
     shows, a top-level key of its ecosystem (what a template under that name would not have)."""
     sides = [side for side, _ in shown]  # (what the patch shows of a side, the content signal found there)
     if best.bucket == "deps" and installed_code(item) and any(
-            side.lower().endswith((".yaml", ".yml")) for side in item.change.sides()):
+            side.lower().endswith((".yaml", ".yml")) and not side.rpartition("/")[2].startswith(".")
+            for side in item.change.sides()):
         # Installed code's YAML (`manifests/pods/web.yaml`: `Pods/` ignores case; a kustomization's vendored
         # resource): a Kubernetes manifest by content, or listed from a folder the patch does not show (red team 22).
+        # Not a vendored module's own dot-file settings (`.travis.yml`, `.golangci.yml`: 1% of installed files).
         return not any(side.complete for side in sides)
     if best.bucket != "deps" or (keys := generic_keys(item)) is None:
         return False
