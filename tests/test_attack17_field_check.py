@@ -41,7 +41,7 @@ SLIPS = {
                    '\tfinding := lib.paths_finding("escapedkey.ci", "ci", [f.path])\n}\n', ""),
     "rawstring": ("review contains finding if {\n\tsome f in input[`fiels`]\n"
                   '\tfinding := lib.paths_finding("rawstring.any", "a file", [f.path])\n}\n', ""),
-    "importalias": ('deny contains finding if {\n\tpkt.sanbox.network != "none"\n'
+    "importalias": ('deny contains finding if {\n\tpkt.sanbox.network != "denied"\n'
                     '\tfinding := lib.finding("importalias.net", "network")\n}\n', "import input.packet as pkt\n"),
 }
 
@@ -56,7 +56,7 @@ def test_correct_spellings_of_the_same_forms_pass() -> None:
     body = ("# params.size.max_lines: the most changed lines before a review (optional)\n"
             "review contains finding if {\n\tsome f in input.files\n\tf[\"bucket\"] == \"ci\"\n"
             "\tinput.summary.additions > data.gatekeeper.params.size.max_lines\n"
-            "\tpkt.sandbox.network != \"none\"\n\tsome g in input[`files`]\n\tg.path == f.path\n"
+            "\tpkt.sandbox.network != \"denied\"\n\tsome g in input[`files`]\n\tg.path == f.path\n"
             "\tfinding := lib.paths_finding(\"forms.ok\", \"ok\", [f.path])\n}\n")
     assert issues("forms", body, "import input.packet as pkt\n") == []
 
@@ -92,7 +92,7 @@ deny contains finding if {
 }
 """,
     "sandboxnet": """deny contains finding if {
-	input.packet.sandbox.network != "none"
+	input.packet.sandbox.network != "denied"
 	not input.packet.sandbox.egress_checked
 	finding := lib.finding("sandboxnet.open", "the run had network access")
 }

@@ -56,7 +56,9 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("charts/web/templates/configmap.tpl", "iac"),
     # a README's template is a document; a vendored library's stays vendored code
     ("docs/README.tmpl", "src"), ("README.md.tpl", "src"),
-    ("charts/x/vendor/github.com/grafana/jsonnet-libs/tanka-util/README.md.tmpl", "deps"),
+    ("vendor/github.com/grafana/jsonnet-libs/tanka-util/README.md.tmpl", "deps"),
+    # ... unless it sits in an infrastructure folder, whose vendored code is what it deploys (red team 22)
+    ("charts/x/vendor/github.com/grafana/jsonnet-libs/tanka-util/README.md.tmpl", "iac"),
     ("deploy/readme.yaml.tmpl", "iac"),  # a YAML template named readme in deploy/ is no README template
 ])
 def test_path_rules_of_the_fourteenth_round(path: str, bucket: str) -> None:

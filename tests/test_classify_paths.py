@@ -656,6 +656,8 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 
 IAC = [
+    "deploy/chart/vendor/boot/boot.sh",  # installed code in an infrastructure folder (iac.folders-installed-code)
+    "vendor/modules/net/main.tf",  # a vendored Terraform module (iac.terraform-vendored)
     "env/test/hub/forms/projects/intake/terragrunt.hcl",  # an environment named test (iac.test-environments)
     "test/fixtures/simple_cloud_run/main.tf",  # a root module the test suite applies (iac.terraform-test-fixtures)
     "test/acceptance/tests/fixtures/bases/static-server/kustomization.yaml",  # kustomize reads it by name (sweep13)

@@ -98,7 +98,8 @@ def test_templated_yaml_is_read_as_yaml(path: str, text: str, rule: str | None) 
     ("fastlane/Pluginfile", "deps", "deps.bundler.manifest"),
     # Terraform in a Kubernetes module's pods folder; CocoaPods' Pods/ stays installed code
     ("manifests/modules/logging/pods/.workshop/terraform/main.tf", "iac", "iac.terraform-in-pods-folders"),
-    ("k8s/pods/prod.tfvars", "iac", "iac.terraform-in-pods-folders"),
+    ("platform/pods/prod.tfvars", "iac", "iac.terraform-in-pods-folders"),
+    ("k8s/pods/prod.tfvars", "iac", "iac.folders-installed-code"),  # any file there (red team 22: k8s/pods/web.yaml)
     ("Pods/Alamofire/Source/Session.swift", "deps", "deps.cocoapods.installed"),
     ("ios/Pods/Target Support Files/Pods-App/Pods-App-frameworks.sh", "deps", "deps.cocoapods.installed"),
     ("pkg/clients/kube/corev1/pods/list.go", "src", "src.go-in-pods-folders"),

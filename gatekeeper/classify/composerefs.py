@@ -3,7 +3,8 @@
 from the context folder `svc` (red team 17, tests/test_redteam17_compose_builds.py: a Dockerfile not named as one was
 `src`, and an edit of its base image or its RUN lines was allowed). Read as YAML (yamlroots.documents): each service's
 `build` (a string is the context; `dockerfile` defaults to `Dockerfile` in it), and the other Compose files it takes
-in (`include:`, `extends: file:`). Compose's variables (`${TAG:-dev}`) keep their default; a path with any other
+in (`include:`, `extends: file:`), and the files it hands its containers (a service's `env_file`/`label_file`,
+top-level `configs`/`secrets` files). Compose's variables (`${TAG:-dev}`) keep their default; a path with any other
 variable names nothing exact but its literal parts (`images/${APP}.docker`: every file they allow, matched by
 `matches`); a URL or an absolute path names nothing (another repository, the builder's disk). A Compose file that
 interpolates a variable (`image: ${APP_IMAGE}`) takes in the `.env` of its folder, which Compose reads by itself for
@@ -44,6 +45,10 @@ def builds(path: str, text: str) -> list[tuple[str, str | None]]:
                     out += _build(folder, build)
                 for extends in service.get("extends", ()) if isinstance(service, dict) else ():
                     out += [(file, None) for file in _files(folder, _strings(extends, "file"))]
+                out += [(file, None) for file in _files(folder, _env_files(service))]  # red team 22
+        for kind in ("configs", "secrets"):  # files Compose mounts into the containers (`configs: {x: {file:}}`)
+            for defined in root.get(kind, ()):
+                out += [(file, None) for item in _values(defined) for file in _files(folder, _strings(item, "file"))]
         for include in root.get("include", ()):
             items = include if isinstance(include, list) else [include]
             for item in items:
@@ -52,6 +57,19 @@ def builds(path: str, text: str) -> list[tuple[str, str | None]]:
     if _VARIABLE.search(text.replace("$$", "")):  # `$$` is a literal dollar
         out.append((posixpath.join(folder, ".env"), None))
     return list(dict.fromkeys(out))
+
+
+def _env_files(service: Node) -> list[str]:
+    """A service's `env_file` and `label_file` (a path, a list of paths or of `{path:, required:}`): the container's
+    environment and labels, as its `environment:` is (red team 22: `LD_PRELOAD=` there was `src` with the commits)."""
+    if not isinstance(service, dict):
+        return []
+    named = _strings(service, "env_file") + _strings(service, "label_file")
+    for key in ("env_file", "label_file"):
+        for value in service.get(key, ()):
+            named += [p for item in value if isinstance(item, dict) for p in _strings(item, "path")] \
+                if isinstance(value, list) else []
+    return named
 
 
 def _build(folder: str, build: Node) -> list[tuple[str, str | None]]:

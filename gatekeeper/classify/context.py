@@ -224,7 +224,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
         return _moved_into_final(item, rules, context)
     change = item.change
     best = item
-    if context.markers and item.bucket in ("src", "other", "iac"):
+    if context.markers and (item.bucket in ("src", "other", "iac") or installed_code(item)):  # red team 22
         for side in change.sides():
             hit = context.markers.claim(side, added=change.status == "added")
             if hit is not None and hit.stopped:
@@ -366,7 +366,8 @@ def _function_handler(item: ClassifiedFile, context: Context) -> tuple[str, Sign
 def _marker_may_raise(item: ClassifiedFile, hit: MarkerHit, rules: RuleSet) -> bool:
     if item.bucket == "iac":
         return hit.rule.bucket == "ci"
-    return item.bucket in _RAISED_BY_MARKERS and (item.rule == rules.rules[-1].id or hit.whole)
+    return (not hit.stopped) if installed_code(item) else item.bucket in _RAISED_BY_MARKERS and (
+        item.rule == rules.rules[-1].id or hit.whole)
 
 
 def _raise(item: ClassifiedFile, bucket: str, rule: str, tier: str, evidence: str) -> ClassifiedFile:

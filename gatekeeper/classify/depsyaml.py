@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Protocol
 
+from gatekeeper.classify.weakrules import installed_code
 from gatekeeper.model import ClassifiedFile
 
 _STACK = ("resolver", "snapshot", "compiler", "packages", "extra-deps", "flags", "extra-package-dbs", "ghc-options",
@@ -95,9 +96,16 @@ def generic_keys(item: ClassifiedFile) -> tuple[str, ...] | None:
 def unsettled(best: ClassifiedFile, item: ClassifiedFile, shown: Iterable[tuple[Side, object]]) -> bool:
     """Patch only: a generic-named manifest still `deps` whose patch shows neither all of it nor, on every side it
     shows, a top-level key of its ecosystem (what a template under that name would not have)."""
+    sides = [side for side, _ in shown]  # (what the patch shows of a side, the content signal found there)
+    if best.bucket == "deps" and installed_code(item) and any(
+            side.lower().endswith((".yaml", ".yml")) and not side.rpartition("/")[2].startswith(".")
+            for side in item.change.sides()):
+        # Installed code's YAML (`manifests/pods/web.yaml`: `Pods/` ignores case; a kustomization's vendored
+        # resource): a Kubernetes manifest by content, or listed from a folder the patch does not show (red team 22).
+        # Not a vendored module's own dot-file settings (`.travis.yml`, `.golangci.yml`: 1% of installed files).
+        return not any(side.complete for side in sides)
     if best.bucket != "deps" or (keys := generic_keys(item)) is None:
         return False
-    sides = [side for side, _ in shown]  # (what the patch shows of a side, the content signal found there)
     if any(side.complete for side in sides):
         return False  # read whole, as YAML: a template there is already iac
     change = item.change

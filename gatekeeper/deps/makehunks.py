@@ -14,11 +14,17 @@ unchanged, a tag variable without its image partner in the same hunk, and every 
 
 from __future__ import annotations
 
+import re
+
 from gatekeeper.deps.hunks import CHANGED, HUNK, sides
-from gatekeeper.deps.model import Dependency, PartialEdits
-from gatekeeper.deps.toolfiles import parse_makefile, variable_pairs
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
+from gatekeeper.deps.toolfiles import parse_makefile, set_once, variable_pairs
 
 Pair = tuple[str, str, str, str]  # image variable, image, tag variable, tag
+# A variable set in a form the pair reader does not read (`override`, `define`, a target-specific value, `$(eval)`)
+# whose name says image or tag: it may decide the image a recipe runs whatever the plain assignment shown says.
+_ODD_SET = re.compile(r"(?:\boverride\s+|\bdefine\s+|\$\(eval\s+|^[^\s:#=]+:\s+(?:export\s+)?)"
+                      r"[A-Z][A-Z0-9_]*(?:IMAGE|TAG)[A-Z0-9_]*\s*(?:(?::{0,3}|[?+!])=|$)")
 
 
 def _hunks(side: bytes) -> list[list[str]]:
@@ -33,7 +39,15 @@ def _hunks(side: bytes) -> list[list[str]]:
 
 
 def _shown(side: bytes) -> dict[tuple[int, tuple[str, ...]], Pair]:
-    return {(i, key): pair for i, lines in enumerate(_hunks(side)) for key, pair in variable_pairs(lines).items()}
+    shown = {}
+    for i, lines in enumerate(_hunks(side)):
+        if (odd := next((line for line in lines if _ODD_SET.search(line)), None)) is not None:
+            raise ManifestError(f"an image or tag variable set by override, define, a target or eval "
+                                f"({odd.strip()[:80]}): which image a recipe runs is not read")  # red team 22
+        for key, pair in variable_pairs(lines).items():
+            set_once(lines, (pair[0], pair[2]))  # a second assignment in sight decides too
+            shown[(i, key)] = pair
+    return shown
 
 
 def makefile_edits(path: str, data: bytes) -> tuple[list[Dependency], list[Dependency]]:

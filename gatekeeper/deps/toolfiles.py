@@ -17,7 +17,7 @@ import re
 from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import load_toml, mapping, string, text
-from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.tools import TOOL, VERSIONISH, read_annotations, tool_name
 
 # The file name → the tool it pins (one version a line; pyenv allows several, each a version in use).
@@ -152,8 +152,20 @@ def image_pairs(path: str, lines: list[str]) -> list[Dependency]:
     for image_var, image, tag_var, tag in variable_pairs(lines).values():
         use = re.compile(rf"[$][({{]{image_var}[)}}]:[$][({{]{tag_var}[)}}]")
         if any(use.search(line) for line in runs):
+            set_once(lines, (image_var, tag_var))
             out.append(Dependency("docker", image, tag, path, True, "build"))
     return out
+
+
+def set_once(lines: list[str], names: tuple[str, ...]) -> None:
+    """Raise ManifestError unless each of `names` is set by one line: a second assignment (`DOCKER_IMAGE_X :=
+    evil/x` above the `?=` read), `override`, `define`, a target-specific or `$(eval ...)` one decides the image
+    the recipe runs, and the line read names another (red team 22: `deps` showed no change)."""
+    for name in names:
+        setting = re.compile(rf"(?<![\w$(]){name}\s*(?::{{0,3}}|[?+!])=|\bdefine\s+{name}\b")
+        if sum(1 for line in lines if setting.search(line)) > 1:
+            raise ManifestError(f"{name} is set more than once (or by override, define, a target or eval): which "
+                                "image the recipe runs is not read")
 
 
 def variable_pairs(lines: list[str]) -> dict[tuple[str, ...], tuple[str, str, str, str]]:

@@ -32,6 +32,7 @@ from gatekeeper import schema_validation
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS, TAGS
 from gatekeeper.policy.reference import CompileIssue
+from gatekeeper.policy.value_check import enums, helpers, value_issues
 from gatekeeper.testing.rego_source import blank, package_of
 
 _ID = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -57,7 +58,7 @@ _HEAD = lazy(rf"^(?:default\s+)?({_ID})\b(?!\s*\.)", re.M)
 _LINE_KIND = lazy(r"^[ \t]*(?:package|import)\b.*$", re.M)
 _KEYWORDS = frozenset({"package", "import", "default", "not", "some", "every", "with", "as", "if", "contains",
                        "else", "in", "true", "false", "null"})
-FIELD_CHECK = "gatekeeper-field-check-3"  # bump when what the check refuses changes: old cached passes then expire
+FIELD_CHECK = "gatekeeper-field-check-4"  # bump when what the check refuses changes: old cached passes then expire
 _ENTRY_POINTS = frozenset({"deny", "review", "warn"})
 # Built-in namespaces (`time.now_ns`, ...) are calls, skipped; these are the non-call refs no schema holds.
 _SKIP_HEADS = frozenset({"data", "input", "rego", "future"})
@@ -79,8 +80,12 @@ def field_issues(modules: Mapping[str, str], data: Mapping[str, Any]) -> list[Co
                 documented.add(tuple(hit.group(1).lstrip(".").split(".")))
     packages = {p for p in (package_of(text) for text in modules.values()) if p}
     issues: list[CompileIssue] = []
+    fields = enums(root)  # value literals compared with enumerated fields, keys held in names (value_check.py)
+    called = helpers(modules, codes, fields)
     for name, text in modules.items():
         issues.extend(_module_issues(name, text, codes[name], root, known, params, documented, packages, data))
+        issues.extend(value_issues(text, codes[name], fields, functools.partial(_walk, root),
+                                   functools.partial(_located, name, codes[name]), called))
     issues.extend(_unread_rules(modules, codes))
     return issues
 
@@ -381,6 +386,10 @@ def _resolve(node: Any, defs: Mapping[str, Any] | None) -> Any:
     if isinstance(node, list):
         return [_resolve(v, defs) for v in node]
     return node
+
+
+def _located(file: str, code: str, at: int, message: str) -> CompileIssue:
+    return _issue(file, code, at, message, None)
 
 
 def _issue(file: str, code: str, at: int, message: str, name: str | None) -> CompileIssue:

@@ -1,0 +1,216 @@
+"""Value literals a policy compares with enumerated input fields must be values those fields can hold (red team 22).
+
+`f.status == "modifed"`, `network == "denid"` (network := object.get(sandbox, "network", null)) or `c.change in
+{"added", "upgarded"}` is never true, and `!=` always is: the rule silently stops firing (or fires for everything)
+and the gate allows. The field check (field_check.py) refuses misspelt NAMES; this module, called from it, refuses:
+
+- a string literal compared (`==`, `!=`, `in {...}`/`[...]`) with a field whose every schema declaration is an
+  `enum` (status, bucket, network, backend, recording, context, kind, change, scope, level, a relay api): read
+  as `x.field`, `x["field"]`, `object.get(x, "field", d)` / `object.get(x, [..., "field"], d)`, or a name
+  assigned one of those (`network := object.get(sandbox, "network", null)`);
+- a tag literal compared with an element of `tags` (`f.tags[_] == "needs-contxt"`);
+- a key held in a name (`k := "sanbox"; input.packet[k]`), a key bound by `some k, v in input.x` and compared with
+  a literal (`k == "sanbox"`), `"sanbox" in object.keys(input.x)`, and a literal path of `walk(input.x, ...)`
+  (`walk(input.packet, [["sanbox", "network"], v])`, `[p, v] := walk(input.x); p == ["sanbox"]`): walked through
+  the input schema as a literal key would be;
+- a rule id literal of a finding (`lib.finding("core.cii", ...)`) that the policy's METADATA does not declare.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from gatekeeper.lazy_pattern import lazy
+from gatekeeper.model import TAGS
+from gatekeeper.policy.reference import CompileIssue
+
+_ID = r"[A-Za-z_][A-Za-z0-9_]*"
+_STR = r'"[^"\n]*"'
+_SET = r"(?:\{[^{}\n]*\}|\[[^\[\]\n]*\])"
+# What a field is read as: `x.a.field`, `x["field"]`, `object.get(x, "field", d)`, `object.get(x, [.., "field"], d)`.
+_READ = (rf"(?:{_ID}(?:\.{_ID}|\[[^\[\]\n]*\])*\.({_ID})|{_ID}(?:\.{_ID})*\[\s*\"({_ID})\"\s*\]"
+         rf"|object\.get\(\s*[\w.]+\s*,\s*(?:\"({_ID})\"|\[[^\]\n]*\"({_ID})\"\s*\])\s*,[^()\n]*\)|({_ID})\b(?!\s*[.(\[]))")
+_LEFT = lazy(rf"(?<![\w.\"])(?:{_READ})\s*(==|!=|\bin\b)\s*({_STR}|{_SET})")
+_RIGHT = lazy(rf"({_STR})\s*(==|!=)\s*(?:{_READ})")
+_ASSIGN = lazy(rf"(?<![\w.])({_ID})\s*:=\s*(?:{_READ})\s*$", re.M)
+_CONST = lazy(rf"(?<![\w.])({_ID})\s*:=\s*({_STR})")
+_STRING = lazy(r'"([^"\n]*)"')
+_TAG_ITEM = lazy(rf"\btags\[\s*{_ID}\s*\]\s*(?:==|!=)\s*({_STR})|({_STR})\s*(?:==|!=)\s*[\w.]*\btags\[\s*{_ID}\s*\]")
+_SOME_KEY = lazy(rf"\bsome\s+({_ID})\s*,\s*{_ID}\s+in\s+(input(?:\.{_ID})*)|\bsome\s+({_ID})\s+in\s+object\.keys\("
+                 rf"\s*(input(?:\.{_ID})*)\s*\)")
+_KEYS_IN = lazy(rf"({_STR})\s+in\s+object\.keys\(\s*(input(?:\.{_ID})*)\s*\)")
+_WALK_LITERAL = lazy(rf"\bwalk\(\s*(input(?:\.{_ID})*)\s*,\s*\[\s*(\[[^\[\]\n]*\])")
+_WALK_BIND = lazy(rf"\[\s*({_ID})\s*,\s*{_ID}\s*\]\s*:=\s*walk\(\s*(input(?:\.{_ID})*)\s*\)"
+                  rf"|\bwalk\(\s*(input(?:\.{_ID})*)\s*,\s*\[\s*({_ID})\s*,\s*{_ID}\s*\]\s*\)")
+_FINDING = lazy(rf"\b(?:finding|paths_finding|bucket_finding)\(\s*({_STR})|\"rule\"\s*:\s*({_STR})")
+_DECLARED = lazy(r"^#\s+rules:\s*\n((?:#\s+-\s+\S+\s*\n)+)", re.M)
+_INPUT_KEYED = lazy(rf"(?<![\w.])input((?:\.{_ID}|\[[^\[\]\n]*\])*)\[\s*({_ID})\s*\]")
+
+_FUNCTION = lazy(rf"^({_ID})\(([^()\n]*)\)\s*(?::=|=|if\b|\{{)", re.M)
+_CALL = lazy(rf"(?<![\w])(?:{_ID}\.)?({_ID})\(")
+
+Walk = Callable[[list[tuple[str, bool]]], "str | None"]
+
+
+def enums(root: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+    """Field name -> the values it can hold, for names every declaration of which (input and packet) is an enum."""
+    seen: dict[str, set[str] | None] = {}
+
+    def visit(node: Any, name: str | None) -> None:
+        if isinstance(node, list):
+            for value in node:
+                visit(value, name)
+            return
+        if not isinstance(node, dict):
+            return
+        wrapper = any(key in node for key in ("items", "anyOf", "oneOf", "allOf"))  # its parts declare the values
+        if name is not None and ("enum" in node or not wrapper):
+            values, old = node.get("enum"), seen.get(name, set())
+            seen[name] = None if values is None or old is None else old | {v for v in values if isinstance(v, str)}
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                for field, sub in value.items():
+                    visit(sub, field)
+            elif key in ("items", "anyOf", "oneOf", "allOf"):
+                visit(value, name)
+            elif key == "additionalProperties":
+                visit(value, None)
+
+    visit(root, None)
+    return {name: frozenset(values) for name, values in seen.items() if values}
+
+
+def helpers(modules: Mapping[str, str], codes: Mapping[str, str],
+            fields: Mapping[str, frozenset[str]]) -> dict[str, dict[int, str]]:
+    """Function name -> {parameter position: the enumerated field (or `tags`) its value is compared with or
+    stored as}: `paths_in_bucket(files, bucket)` compares `f.bucket == bucket`, `bucket_finding(.., bucket, ..)`
+    stores `"bucket": bucket` (a misspelt literal argument is the misspelt comparison one call away)."""
+    out: dict[str, dict[int, str]] = {}
+    for name, text in modules.items():
+        code = _strings_back(text, codes[name])
+        for head in _FUNCTION.finditer(code):
+            end = code.find("\n", head.end())
+            while end != -1 and end + 1 < len(code) and code[end + 1] in " \t}])":  # the body's lines
+                end = code.find("\n", end + 1)
+            body = code[head.end():len(code) if end == -1 else end]
+            for i, param in enumerate(p.strip() for p in head.group(2).split(",")):
+                if not re.fullmatch(_ID, param):
+                    continue
+                p = re.escape(param)
+                found = re.search(rf"\.({_ID})\s*==\s*{p}\b|(?<![\w.]){p}\s*==\s*[\w.]*\.({_ID})\b|"
+                                  rf"\"({_ID})\"\s*:\s*{p}\b", body)
+                field = next((g for g in found.groups() if g), "") if found else ""
+                if field in fields:
+                    out.setdefault(head.group(1), {})[i] = field
+                elif re.search(rf"(?<![\w.]){p}\s+in\s+[\w.]*\btags\b", body):
+                    out.setdefault(head.group(1), {})[i] = "tags"
+    return out
+
+
+def _literal_args(code: str, helpers: Mapping[str, Mapping[int, str]]) -> Iterator[tuple[int, str, str]]:
+    """(offset, value, field) of each string literal passed where a helper compares its parameter with a field."""
+    for call in _CALL.finditer(code):
+        positions = helpers.get(call.group(1))
+        if not positions:
+            continue
+        depth, index, start = 0, 0, call.end()
+        for at in range(call.end(), min(len(code), call.end() + 2000)):
+            char = code[at]
+            if char in "([{":
+                depth += 1
+            elif char in ")]}" and depth:
+                depth -= 1
+            elif char == "," and not depth or char == ")" and not depth:
+                arg = code[start:at].strip()
+                if index in positions and re.fullmatch(r'"[^"\n]*"', arg):
+                    yield start + code[start:at].index('"'), arg[1:-1], positions[index]
+                if char == ")":
+                    break
+                index, start = index + 1, at + 1
+
+
+def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], walk: Walk,
+                 issue: Callable[[int, str], CompileIssue],
+                 helpers: Mapping[str, Mapping[int, str]] | None = None) -> Iterator[CompileIssue]:
+    """The value-literal issues of one module (`text`, and `code` with comments and strings blanked)."""
+    code = _strings_back(text, code)
+    for at, value, compared in _literal_args(code, helpers or {}):
+        allowed = frozenset(TAGS) if compared == "tags" else fields[compared]
+        if value not in allowed:
+            yield issue(at, f'a helper compares this argument with `{compared}`, which is never "{value}" (it is '
+                            f'one of: {", ".join(sorted(allowed))})')
+    named = {m.group(1): _field(m, 2) for m in _ASSIGN.finditer(code)}
+    field: str | None
+    for hit in _LEFT.finditer(code):
+        field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5))
+        if field is not None and field in fields:
+            for literal in _STRING.finditer(text[hit.start(7):hit.end(7)]):
+                if literal.group(1) not in fields[field]:
+                    yield issue(hit.start(7) + literal.start(), _unknown(field, literal.group(1), fields[field]))
+    for hit in _RIGHT.finditer(code):
+        field = _field(hit, 3) if hit.group(7) is None else named.get(hit.group(7))
+        value = text[hit.start(1) + 1:hit.end(1) - 1]
+        if field is not None and field in fields and value not in fields[field]:
+            yield issue(hit.start(1), _unknown(field, value, fields[field]))
+    for hit in _TAG_ITEM.finditer(code):
+        group = 1 if hit.group(1) is not None else 2
+        value = text[hit.start(group) + 1:hit.end(group) - 1]
+        if value not in TAGS:
+            yield issue(hit.start(group), f'unknown tag "{value}" (tags: {", ".join(TAGS)})')
+    yield from _keys(text, code, walk, issue)
+    declared = {line.split("-", 1)[1].strip() for m in _DECLARED.finditer(text) for line in m.group(1).splitlines()}
+    if declared:
+        for hit in _FINDING.finditer(code):
+            group = 1 if hit.group(1) is not None else 2
+            rule = text[hit.start(group) + 1:hit.end(group) - 1]
+            if rule not in declared:
+                yield issue(hit.start(group), f'rule id "{rule}" is not declared in this policy\'s METADATA '
+                                              f'(custom.rules: {", ".join(sorted(declared))})')
+
+
+def _keys(text: str, code: str, walk: Walk, issue: Callable[[int, str], CompileIssue]) -> Iterator[CompileIssue]:
+    """Keys reaching the input by a name, a `some k, v` binding, object.keys or walk's paths."""
+    consts = {m.group(1): text[m.start(2) + 1:m.end(2) - 1] for m in _CONST.finditer(code)}
+    for hit in _INPUT_KEYED.finditer(code):
+        if hit.group(2) in consts:
+            steps = _path(hit.group(1)) + [(consts[hit.group(2)], True)]
+            if reason := walk(steps):
+                yield issue(hit.start(2), f'undefined ref: input{hit.group(1)}[{hit.group(2)}] with {hit.group(2)} = '
+                                          f'"{consts[hit.group(2)]}" ({reason})')
+    checks: list[tuple[int, str, list[str]]] = []
+    for hit in _KEYS_IN.finditer(code):
+        checks.append((hit.start(1), hit.group(2), [text[hit.start(1) + 1:hit.end(1) - 1]]))
+    for hit in _WALK_LITERAL.finditer(code):
+        keys = [m.group(1) for m in _STRING.finditer(text[hit.start(2):hit.end(2)])]
+        checks.append((hit.start(2), hit.group(1), keys))
+    bound = {(m.group(1) or m.group(3)): m.group(2) or m.group(4) for m in _SOME_KEY.finditer(code)}
+    paths = {(m.group(1) or m.group(4)): m.group(2) or m.group(3) for m in _WALK_BIND.finditer(code)}
+    for var, target in bound.items():
+        for hit in re.finditer(rf"(?<![\w.]){var}\s*(?:==|!=)\s*({_STR})|({_STR})\s*(?:==|!=)\s*{var}(?![\w.])", code):
+            group = 1 if hit.group(1) is not None else 2
+            checks.append((hit.start(group), target, [text[hit.start(group) + 1:hit.end(group) - 1]]))
+    for var, target in paths.items():
+        for hit in re.finditer(rf"(?<![\w.]){var}\s*==\s*(\[[^\[\]\n]*\])", code):
+            checks.append((hit.start(1), target, [m.group(1) for m in _STRING.finditer(text[hit.start(1):hit.end(1)])]))
+    for at, target, keys in checks:
+        if keys and (reason := walk(_path(target[len("input"):]) + [(k, True) for k in keys])):
+            yield issue(at, f"undefined key: {target} has no {'.'.join(keys)} ({reason})")
+
+
+def _strings_back(text: str, code: str) -> str:
+    """`code` (comments and string contents blanked) with the string contents of `text` put back."""
+    return re.sub(r'"( *)"', lambda m: text[m.start():m.end()], code)
+
+
+def _path(chain: str) -> list[tuple[str, bool]]:
+    return [(k, True) for k in re.findall(_ID, chain)]
+
+
+def _field(hit: re.Match[str], first: int) -> str | None:
+    return next((hit.group(i) for i in range(first, first + 4) if hit.group(i) is not None), None)
+
+
+def _unknown(field: str, value: str, allowed: frozenset[str]) -> str:
+    return f'`{field}` is never "{value}" (it is one of: {", ".join(sorted(allowed))})'
