@@ -2,12 +2,14 @@
 must leave alone:
 
 - An installed third-party package's own CI definitions (a Go module's `vendor/<module>/.travis.yml`, an npm
-  package's `node_modules/<package>/.travis.yml`) never run here: GitHub runs only the root `.github/workflows/`,
-  Travis only the root `.travis.yml`. What such a definition names inside its own install folder keeps the vendored
-  rule its path gives (`deps`; rule `ci.context.ci-run` is not given by that naming: vendoredci.py). A file a running
-  definition reaches, in or out of the install folder, is `ci` as before, even when a vendored definition names it
-  too (running definitions are walked first); a vendored definition's names outside its install folder stay `ci`, and
-  so does anything under a `vendor/` folder the path rules do not call `deps` (test data).
+  package's `node_modules/<package>/.travis.yml`, a Composer package's workflows) never run here: GitHub runs only the
+  root `.github/workflows/`, Travis only the root `.travis.yml` (a vendored GitLab, Jenkins, AppVeyor or CircleCI
+  file, which a setting or an include can run, keeps what it names `ci`). What such a definition names inside its own
+  install folder keeps the vendored rule its path gives (`deps`; rule `ci.context.ci-run` is not given by that naming:
+  vendoredci.py). A file a running definition reaches, in or out of the install folder, is `ci` as before, even when
+  a vendored definition names it too (running definitions are walked first); a vendored definition's names outside
+  its install folder stay `ci`, and so does anything under a `vendor/` folder the path rules do not call `deps`
+  (test data).
 
 The real repository below checks them with the commits (tree context)."""
 
@@ -48,6 +50,13 @@ def test_package_root(path: str, root: str | None) -> None:
     ("vendor/github.com/acme/tool/.travis.yml", "scripts/release.sh", False),
     ("testdata/vendor/acme/.travis.yml", "testdata/vendor/acme/build.sh", False),
     ("vendor/github.com/acme/tool/.travis.yml", "vendor/github.com/acme/tool/Makefile", True),
+    ("vendor/pimple/pimple/.github/workflows/tests.yml", "vendor/pimple/pimple/Makefile", True),
+    # definitions another service can be told to run from any folder keep what they name ci
+    ("vendor/acme/ci-templates/.gitlab-ci.yml", "vendor/acme/ci-templates/deploy.sh", False),
+    ("vendor/acme/pipeline/Jenkinsfile", "vendor/acme/pipeline/release.sh", False),
+    ("vendor/acme/tool/appveyor.yml", "vendor/acme/tool/build.ps1", False),
+    ("vendor/acme/tool/.circleci/config.yml", "vendor/acme/tool/run.sh", False),
+    ("vendor/acme/tool/.github/actions/setup/action.yml", "vendor/acme/tool/setup.sh", False),
 ])
 def test_own_package_file(origin: str, named: str, own: bool) -> None:
     assert vendoredci.own_package_file(origin, named, RULES) is own
@@ -159,3 +168,23 @@ def test_the_sweep14_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: P
     files = tree_files(git_repo)
     assert {path: (files[path].bucket, files[path].rule) for path in want} == want
     assert files["vendor/github.com/acme/shared/lint.sh"].evidence.startswith(".github/workflows/ci.yml runs ")
+
+
+GITLAB_TEMPLATE = """deploy:
+  stage: deploy
+  script:
+    - ./deploy.sh production
+"""
+
+
+def test_a_vendored_gitlab_template_keeps_what_it_runs_ci(git_repo: GitRepo) -> None:
+    """A root `.gitlab-ci.yml` can include a vendored template (`include: local:`), which then runs: not root-only."""
+    git_repo.write("README.md", "# a service that includes a vendored pipeline template\n")
+    git_repo.commit("base")
+    git_repo.write(".gitlab-ci.yml", "include:\n  - local: vendor/acme/ci-templates/deploy.gitlab-ci.yml\n")
+    git_repo.write("vendor/acme/ci-templates/deploy.gitlab-ci.yml", GITLAB_TEMPLATE)
+    git_repo.write("vendor/acme/ci-templates/deploy.sh", "#!/bin/sh\nkubectl apply -f k8s/\n", mode=0o755)
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert (files["vendor/acme/ci-templates/deploy.sh"].bucket,
+            files["vendor/acme/ci-templates/deploy.sh"].rule) == ("ci", "ci.context.ci-run")
