@@ -11,7 +11,7 @@ import re
 from functools import partial
 from typing import NamedTuple
 
-from gatekeeper.classify import ciforms, ciimports, ciruns, dockerbuilds, dockerrefs, localactions
+from gatekeeper.classify import ciforms, ciimports, ciruns, dockerbuilds, dockerrefs, localactions, vendoredci
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
@@ -42,8 +42,11 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     try:
         defines = partial(_defines, rules)  # one object for every tree: each path of them all is tested once
         for tree in trees:
-            imports = _Imports(found)
+            imports = _Imports(found, rules)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
+            # an installed package's own definitions last (popped last): what a running one reaches is walked
+            # first, with its origin (vendoredci.py)
+            queue.sort(key=lambda item: vendoredci.package_root(item[0]) is None)
             # a CI folder's script is read as the scripts it runs are: a bundle past what is read is no bound
             scripts_run = {path for path, _ in queue if not ciruns.is_yaml(path) and not ciruns.is_definition(path)}
             queue += [(path, path) for path in linked_workflows(tree, read_blob)]
@@ -76,7 +79,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)
                 for named in scripts:
                     if named != path and named not in found:
-                        found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
+                        if not vendoredci.own_package_file(origin, named, rules):
+                            found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         queue.append((named, origin))  # what the script runs in turn
                 queue += imports.seen(path, origin, _expanded(tree, names.imports),
                                       scripts if ciimports.passes_runs(path) else [])
@@ -99,8 +103,9 @@ class _Imports:
     shell script, a Makefile or a package.json runs (ciimports.passes_runs), and the modules they import, in turn. A
     file's imports are taken when it is known to run, whichever the walk reaches first: it may be read before."""
 
-    def __init__(self, found: dict[str, tuple[str, str]]) -> None:
+    def __init__(self, found: dict[str, tuple[str, str]], rules: RuleSet | None) -> None:
         self._found = found
+        self._rules = rules  # an installed package's definition does not make its own files ci (vendoredci.py)
         self._run: set[str] = set()
         self._imports: dict[str, tuple[str, list[str]]] = {}  # a file read: (its origin, what it imports)
 
@@ -117,7 +122,7 @@ class _Imports:
             importer = todo.pop()
             origin, modules = self._imports[importer]
             for module in modules:
-                if module != importer:
+                if module != importer and not vendoredci.own_package_file(origin, module, self._rules):
                     self._found.setdefault(module, ("ci.context.ci-run", f"{origin} runs {importer}, which imports "
                                                                         f"{module}"))
                 if module not in self._run:

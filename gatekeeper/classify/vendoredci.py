@@ -1,0 +1,50 @@
+"""CI definitions inside installed third-party packages, which never run here (the sweep14 round, issue 12).
+
+A Go module's `vendor/github.com/pkg/errors/.travis.yml`, an npm package's `node_modules/debug/.travis.yml`, a
+Composer package's `vendor/pimple/pimple/.github/workflows/tests.yml` came with the package's copy: GitHub runs only
+the root `.github/workflows/`, Travis only the root `.travis.yml`. The definition itself stays `ci` (the safe side,
+docs/classification.md: nested CI files never run); what it names *inside its own package folder* is not CI's by that
+naming alone and keeps the vendored rule its path gives (`deps`, which reviews an edit no dependency delta explains).
+What it names outside that folder, and anything a definition that does run reaches (walked first: ciwalk.ci_runs),
+is `ci` as before: rule `ci.context.ci-run` is never given up for a file a running definition names.
+
+Only the two kinds whose service reads the root alone, by its documentation: GitHub Actions searches the
+`.github/workflows` folder in the root of the repository (docs.github.com, "Triggering a workflow"), Travis CI reads
+the `.travis.yml` at the root (docs.travis-ci.com, "Getting started"; a root file's `import:` names the file it imports,
+which the walk then reads from the root's definition). A vendored Jenkinsfile, `.gitlab-ci.yml` (a GitLab `include:
+local:` or a project's custom CI path can run one), AppVeyor or CircleCI file keeps what it names `ci`.
+"""
+
+from __future__ import annotations
+
+from gatekeeper.classify.ruleset import RuleSet
+
+__all__ = ["own_package_file", "package_root", "root_only"]
+
+# The folders package managers install third-party packages into (Go's and Composer's `vendor/`, npm's
+# `node_modules/`, Bower's `bower_components/`) and the copies the path rules call vendored (deps.vendored).
+INSTALL_FOLDERS = frozenset({"vendor", "_vendor", "vendored", "node_modules", "bower_components", "third_party",
+                             "third-party"})
+
+
+def package_root(path: str) -> str | None:
+    """The folder up to and including the first install folder of `path` (`a/vendor/`), or None outside any."""
+    parts = path.split("/")[:-1]
+    for i, part in enumerate(parts):
+        if part in INSTALL_FOLDERS:
+            return "/".join(parts[:i + 1]) + "/"
+    return None
+
+
+def root_only(path: str) -> bool:
+    """A Travis file or a GitHub workflow: a definition its service runs only at the repository's root."""
+    return path.endswith("/.travis.yml") or "/.github/workflows/" in path
+
+
+def own_package_file(origin: str, named: str, rules: RuleSet | None) -> bool:
+    """Whether `named`, which the definition `origin` names, lies in the install folder `origin` lies in, `origin` is
+    a definition run only at the root (root_only) and the path `rules` call `named` `deps`: the naming does not make it
+    `ci` (rule ci.context.ci-run not given)."""
+    root = package_root(origin)
+    return rules is not None and root is not None and root_only(origin) and named.startswith(root) \
+        and rules.match(named).bucket == "deps"
