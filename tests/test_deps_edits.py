@@ -428,13 +428,14 @@ def test_terraform_provider_and_module_bumps(repo: GitRepo) -> None:
     assert not delta.problems and _seen(delta) == sorted(want, key=str)
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ('source  = "hashicorp/google"', 'source  = "evil/google"'),
-    ('name    = "cluster"', 'name    = "other"'),
+@pytest.mark.parametrize(("old", "new", "named"), [
+    ('source  = "hashicorp/google"', 'source  = "evil/google"', []),  # in the version's own hunk: nothing named
+    # in a hunk of its own (8 lines below): that hunk is refused, the provider's hunk still read (hunkreads.py)
+    ('name    = "cluster"', 'name    = "other"', ["hashicorp/google"]),
 ])
-def test_terraform_edits_that_fail_closed(repo: GitRepo, old: str, new: str) -> None:
+def test_terraform_edits_that_fail_closed(repo: GitRepo, old: str, new: str, named: list[str]) -> None:
     delta = _patch(repo, "main.tf", PROVIDERS, PROVIDERS.replace(old, new).replace('"7.39.0"', '"7.43.0"'))
-    assert [p.kind for p in delta.problems] == ["partial"] and not delta.changes
+    assert [p.kind for p in delta.problems] == ["partial"] and [c.name for c in delta.changes] == named
 
 
 CHART = """apiVersion: v2

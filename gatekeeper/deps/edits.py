@@ -22,13 +22,13 @@ from collections.abc import Callable, Sequence
 from gatekeeper.bounded import load_json
 from gatekeeper.deps import nuget, tools
 from gatekeeper.deps.hunkends import FileEnd, ends_file
+from gatekeeper.deps.hunkreads import Side, hunk_pairs  # Side: one side of a hunk, (line, changed)
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, PartlyShown
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
 from gatekeeper.deps.pypi import spec_of
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
-Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 # The (name, version) pairs of the changed line `side[index]` ([] for a line that holds no dependency,
 # such as a chart's own version); ManifestError for a line that cannot be read safely. A name may carry
 # the section its line shows (`devDependencies|aws-cdk-lib`, split off by `read`).
@@ -37,7 +37,6 @@ Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed)
 LineReader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
 SECTION_MARK = "|"
 
-_BLANK = lazy(r"^\s*,?\s*$")
 _NPM_PAIR = lazy(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
 _NPM_SECTION = lazy(r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|peerDependencies|'
                     r'require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$')
@@ -106,40 +105,40 @@ def _changed(side: Side, blocks: list[int]) -> dict[int, list[int]]:
 
 
 def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[list[Dependency], list[Dependency]]:
-    """(base, head) dependencies the changed lines of the hunks in `data` show; ManifestError when any
-    changed line is not safely a dependency line, or one name is edited in two places in different ways.
+    """(base, head) dependencies the changed lines of the hunks in `data` show; ManifestError when no hunk can be
+    read safely (hunkreads.py; else PartialEdits), or one name is edited in two places in different ways.
     The same edit in several places (`memcached` 6.1.11 → 8.7.7 under three aliases of a chart, one hook
     repository's rev in two entries) is one move: each place shows the name on both sides, so nothing
     moved between sections; any other edit of a name in two places may be such a move and is refused."""
     edits: dict[str, dict[tuple[int, int], tuple[list[Dependency], list[Dependency]]]] = {}
     sections: tuple[dict[str, str], dict[str, str]] = ({}, {})  # name → the section its line shows, per side
     unshown: list[str] = []  # what lines read only as far as their hunk shows cannot show (PartlyShown)
+    refused: list[str] = []  # hunks with a changed line that cannot be read safely: none of their lines is named
     for number, (old, new, old_blocks, new_blocks) in enumerate(hunks(data)):
-        for which, side, blocks in ((0, old, old_blocks), (1, new, new_blocks)):
-            for index, (line, changed) in enumerate(side):
-                if not changed or _BLANK.match(line):
-                    continue
-                try:
-                    pairs = reader(side, index)
-                except PartlyShown as exc:
-                    pairs = exc.pairs
-                    if str(exc) not in unshown:
-                        unshown.append(str(exc))
-                for pair in pairs:
-                    named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
-                    tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
-                    alias = pair[4] if len(pair) > 4 else ""  # the file's own name for it (a catalog's key)
-                    section, _, name = named.rpartition(SECTION_MARK)
-                    if sections[1 - which].get(name, section) != section:
-                        raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
-                    sections[which][name] = section
-                    place = edits.setdefault(name, {}).setdefault((number, blocks[index]), ([], []))
-                    dep = Dependency(kind, name, version, path, None, None, tag, alias)
-                    if place[which] and kind == "kustomize" and place[which] == [dep]:
-                        continue  # files of one repository at one ref (`…/rook/v1.9.9/a.yaml`, `…/b.yaml`): one
-                    if place[which]:
-                        raise ManifestError(f"{name!r} appears twice on one side of an edit")
-                    place[which].append(dep)
+        try:
+            lines_read = hunk_pairs(reader, old, new)
+        except ManifestError as exc:
+            refused.append(str(exc))
+            continue
+        for which, index, pairs, why in lines_read:
+            side, blocks = (old, old_blocks) if which == 0 else (new, new_blocks)
+            if why and why not in unshown:
+                unshown.append(why)
+            for pair in pairs:
+                named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
+                tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
+                alias = pair[4] if len(pair) > 4 else ""  # the file's own name for it (a catalog's key)
+                section, _, name = named.rpartition(SECTION_MARK)
+                if sections[1 - which].get(name, section) != section:
+                    raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
+                sections[which][name] = section
+                place = edits.setdefault(name, {}).setdefault((number, blocks[index]), ([], []))
+                dep = Dependency(kind, name, version, path, None, None, tag, alias)
+                if place[which] and kind == "kustomize" and place[which] == [dep]:
+                    continue  # files of one repository at one ref (`…/rook/v1.9.9/a.yaml`, `…/b.yaml`): one
+                if place[which]:
+                    raise ManifestError(f"{name!r} appears twice on one side of an edit")
+                place[which].append(dep)
     sides: tuple[list[Dependency], list[Dependency]] = ([], [])
     for name, places in edits.items():
         shown = list(places.values())
@@ -160,8 +159,10 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
             raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
         sides[0].extend(shown[0][0])
         sides[1].extend(shown[0][1])
-    if unshown:  # named as far as shown; the rest is a `partial` problem beside them
-        raise PartialEdits("; ".join(unshown[:3]) + ("; …" if len(unshown) > 3 else ""), sides)
+    if refused and not sides[0] + sides[1]:
+        raise ManifestError(refused[0])  # nothing readable beside the hunk that is not: as before, no names
+    if said := unshown + [f"a hunk cannot be read safely ({why})" for why in refused]:  # named as far as shown
+        raise PartialEdits("; ".join(said[:3]) + ("; …" if len(said) > 3 else ""), sides)
     return sides
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from gatekeeper.deps import tools
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.edits import RANGE, Side
-from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.model import ManifestError, PartlyShown
 from gatekeeper.lazy_pattern import lazy
 
 # a trailing comment is the author's note (`version = "2.14.0" # 2.15 pins the provider`), as parse_terraform reads it
@@ -77,6 +77,8 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     if m is not None and m.group(1) == "version" and "$" not in m.group(2) \
             and (release := _helm_release(side, index, m.group(2).strip())):
         return release
+    if m is None and (legacy := _legacy_provider(side, index)) is not None:
+        return legacy
     if m is None or m.group(1) != "version" or not RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
         raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
     source = None
@@ -110,7 +112,33 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
     source = source or (_source_below(side, index) if top else None)
     if top and source and _PROVIDER_SOURCE.match(source):
         return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip())]
+    if top and source and _REGISTRY_MODULE.match(source):
+        # a registry module's three-part source (`ns/name/provider[//subdir]`) right above the version, across the
+        # block's one-line arguments; its `module "…" {` opening is above the hunk (a `count` line between):
+        # named as shown, but another block could hold such a pair, so the hunk's reading is reviewed
+        raise PartlyShown(f"the hunk does not show the opening of the block whose source is {source[:80]!r}",
+                          [(source, m.group(2).strip())])
     raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
+
+
+_REGISTRY_MODULE = lazy(r"^(?:[\w-]+(?:\.[\w-]+)+/)?[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w-]*"
+                        r"(?://[\w./-]+)?$")
+_HCL_LEGACY = lazy(r'^\s*([A-Za-z][\w-]*)\s*=\s*"([^"$]*)"\s*$')
+_HCL_REQUIRED = lazy(r"^\s*required_providers\s*\{\s*$")
+
+
+def _legacy_provider(side: Side, index: int) -> list[tuple[str, ...]] | None:
+    """A required_providers entry in the form before Terraform 0.13, `azurerm = "~> 4.0"` (hashicorp/azurerm at
+    that constraint, as infra.parse_terraform reads it), when the hunk shows the `required_providers {` opening
+    above it across other such entries, blank lines and comments only; None for anything else."""
+    if (m := _HCL_LEGACY.match(side[index][0])) is None or not RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
+        return None
+    for above, _ in reversed(side[:index]):
+        if _HCL_REQUIRED.match(above):
+            return [(f"hashicorp/{m.group(1)}", m.group(2).strip())]
+        if not (_HCL_LEGACY.match(above) or not above.strip() or above.strip().startswith(("#", "//"))):
+            return None
+    return None
 
 
 _PROVIDER_SOURCE = lazy(r"^(?:[\w-]+(?:\.[\w-]+)+/)?[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w-]*$")
