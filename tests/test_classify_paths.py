@@ -661,6 +661,7 @@ IAC = [
     "env/test/hub/forms/projects/intake/terragrunt.hcl",  # an environment named test (iac.test-environments)
     "test/fixtures/simple_cloud_run/main.tf",  # a root module the test suite applies (iac.terraform-test-fixtures)
     "test/acceptance/tests/fixtures/bases/static-server/kustomization.yaml",  # kustomize reads it by name (sweep13)
+    "connector-e2e/src/test/resources/docker-compose.yml",  # an e2e module's containers (iac.e2e-module-containers)
     "deploy/assets/packages/app/files/app.conf",  # an infra folder's asset packages (iac.folders-asset-packages)
     "infra/Signing.framework/bootstrap.sh",  # a *.framework/ in an infra folder (iac.folders-framework-bundles)
     "manifests/modules/logging/pods/.workshop/terraform/main.tf",  # not CocoaPods' Pods/ (the sweep)
