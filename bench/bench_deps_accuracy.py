@@ -196,9 +196,11 @@ def _same_version(want: str, got: str | None) -> bool:
 # datasource Maven itself by its core artifact (a Dockerfile's `ARG MAVEN_VERSION=3.9.12` under a custom manager).
 _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
              ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
-             ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js")}
-# Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`):
-# `node-js` above, once normalized.
+             ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
+             ("docker", "node", "node-js"), ("docker", "library/node", "node-js")}
+# Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`,
+# and for the official `node` image a Dockerfile's FROM names: novu's "Update Node.js to v15.14.0" moves `FROM
+# node:15.11.0` to `node:15.14.0`): `node-js` above, once normalized.
 # A toolchain's artifacts released together at one version, which one build setting selects: `scalaVersion` the
 # Scala compiler, library and reflection (the delta names the library), `addSbtPlugin(… "sbt-scala-native" …)` Scala
 # Native's runtime libraries, `sbt-scalajs` Scala.js's. scala-steward names every artifact of such a group ("Update
