@@ -75,7 +75,11 @@ modules and providers, pnpm/yarn/npm, uv/poetry/pip, pre-commit hooks, Cargo and
 first, blind run in round 23), `twentyfourth` (deps_bumps_twentyfourth.tsv, 36 more repositories chosen for breadth
 of ecosystems and bots: Dependabot, Renovate and scala-steward over Go multi-module, Maven BOMs and properties, NuGet,
 pub, Composer, sbt, sha-pinned actions, images in Dockerfiles, Compose and Helm values, Terraform providers,
-pnpm/yarn/npm, uv/pip/Pipenv, Cargo and Bundler, committed before its first, blind run in round 24) — or
+pnpm/yarn/npm, uv/pip/Pipenv, Cargo and Bundler, committed before its first, blind run in round 24), `twentyfifth`
+(deps_bumps_twentyfifth.tsv, 37 more repositories chosen for breadth of ecosystems and bots: Dependabot, Renovate,
+scala-steward and pre-commit.ci over Go multi-module, Maven plugins, NuGet, mix, Composer, Gradle catalogs, sbt, mise,
+sha-pinned actions, images in Dockerfiles, Terraform modules, pnpm/yarn/npm, uv/poetry/pip, pre-commit hooks, Cargo
+and Bundler, committed before its first, blind run in round 25) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -126,7 +130,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentyfirst": DATA.with_name("deps_bumps_twentyfirst.tsv"),
         "twentysecond": DATA.with_name("deps_bumps_twentysecond.tsv"),
         "twentythird": DATA.with_name("deps_bumps_twentythird.tsv"),
-        "twentyfourth": DATA.with_name("deps_bumps_twentyfourth.tsv")}
+        "twentyfourth": DATA.with_name("deps_bumps_twentyfourth.tsv"),
+        "twentyfifth": DATA.with_name("deps_bumps_twentyfifth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -191,9 +196,11 @@ def _same_version(want: str, got: str | None) -> bool:
 # datasource Maven itself by its core artifact (a Dockerfile's `ARG MAVEN_VERSION=3.9.12` under a custom manager).
 _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
              ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
-             ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js")}
-# Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`):
-# `node-js` above, once normalized.
+             ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
+             ("docker", "node", "node-js"), ("docker", "library/node", "node-js")}
+# Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`,
+# and for the official `node` image a Dockerfile's FROM names: novu's "Update Node.js to v15.14.0" moves `FROM
+# node:15.11.0` to `node:15.14.0`): `node-js` above, once normalized.
 # A toolchain's artifacts released together at one version, which one build setting selects: `scalaVersion` the
 # Scala compiler, library and reflection (the delta names the library), `addSbtPlugin(… "sbt-scala-native" …)` Scala
 # Native's runtime libraries, `sbt-scalajs` Scala.js's. scala-steward names every artifact of such a group ("Update

@@ -103,7 +103,10 @@ def test_from_the_patch_the_entries_a_hunk_shows_carry_the_key(tmp_path: Path) -
 @pytest.mark.parametrize(("want", "ecosystem", "name", "same"), [
     ("Node.js", "tool", "node", True),  # Renovate's display name of the runtime `.nvmrc` pins
     ("node.js", "tool", "node", True),
-    ("Node.js", "docker", "node", False),  # an image is named by its repository
+    # an image is named by its repository, but Renovate names the official `node` image by the runtime's display name
+    # too (novuhq/novu's "Update Node.js to v15.14.0" moves only `FROM node:15.11.0` lines: round 25)
+    ("Node.js", "docker", "node", True),
+    ("Node.js", "docker", "nodered/node-red", False),
     ("Deno.js", "tool", "deno", False),
     ("scala-compiler", "maven", "org.scala-lang:scala-library", True),  # scalaVersion's library
     ("scala-reflect", "maven", "org.scala-lang:scala-library", True),

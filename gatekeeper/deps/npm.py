@@ -8,14 +8,14 @@ from gatekeeper.deps.loaders import MAX_ENTRIES, load_json, load_yaml, mapping, 
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 from gatekeeper.lazy_pattern import lazy
 
-_SECTIONS: dict[str, Scope] = {"dependencies": "runtime", "optionalDependencies": "runtime",
+SECTIONS: dict[str, Scope] = {"dependencies": "runtime", "optionalDependencies": "runtime",
                                "peerDependencies": "runtime", "devDependencies": "dev"}
 
 
 def _declared(entry: dict[str, Any]) -> dict[str, Scope]:
     """Names a package.json-shaped object declares, with their scope (runtime wins over dev)."""
     names: dict[str, Scope] = {}
-    for section, scope in _SECTIONS.items():
+    for section, scope in SECTIONS.items():
         for name in mapping(entry.get(section), section):
             if names.get(name) != "runtime":
                 names[name] = scope
@@ -39,7 +39,7 @@ def declared(path: str, name: str, spec: str, scope: Scope) -> Dependency:
 def parse_package_json(path: str, data: bytes) -> list[Dependency]:
     doc = mapping(load_json(data), "package.json")
     out: list[Dependency] = []
-    for section, scope in _SECTIONS.items():
+    for section, scope in SECTIONS.items():
         for name, spec in mapping(doc.get(section), section).items():
             out.append(declared(path, name, string(spec), scope))
     manager = string(doc.get("packageManager"))  # corepack installs and runs exactly this: `pnpm@9.1.0+sha512...`
@@ -140,16 +140,16 @@ def _pnpm_declared(importer: dict[str, Any], v5: bool) -> dict[str, Scope]:
     `node_modules/lodash` from the `evil@4.17.21` entry (its refToRelative: a reference naming a package is a
     dependency path), so `evil` is the project's own dependency, never a transitive one an upgrade brought."""
     names = _declared(importer)
-    for section, scope in _SECTIONS.items():
+    for section, scope in SECTIONS.items():
         for key, entry in mapping(importer.get(section), section).items():
             ref = entry.get("version") if isinstance(entry, dict) else entry
-            target = pnpm_key(ref) if isinstance(ref, str) and _names_package(ref, v5) else None
+            target = pnpm_key(ref) if isinstance(ref, str) and names_package(ref, v5) else None
             if target is not None and target[0] != key and names.get(target[0]) != "runtime":
                 names[target[0]] = scope
     return names
 
 
-def _names_package(ref: str, v5: bool) -> bool:
+def names_package(ref: str, v5: bool) -> bool:
     """pnpm's refToRelative: whether an importer's reference is a dependency path (`evil@1.0.0`, `@s/evil@1.0.0`,
     `/evil@1.0.0`; lockfile v5 `/evil/1.0.0`) rather than a version of the key's own package (`1.0.0(react@18.0.0)`,
     v5 `1.0.0_react@18.0.0`) or a link."""

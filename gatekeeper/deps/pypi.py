@@ -10,6 +10,7 @@ import re
 import shlex
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from gatekeeper.deps.hatchenvs import hatch_envs
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import MAX_BYTES, listing, load_json, load_toml, mapping, sourced_version, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
@@ -318,7 +319,7 @@ def parse_pyproject(path: str, data: bytes) -> list[Dependency]:
                 continue
             version = string(spec) if not isinstance(spec, dict) else sourced_version(spec, _POETRY_SOURCES)
             out.append(Dependency("pip", name, version, path, True, scope))
-    return out
+    return out + hatch_envs(doc, path, _requirement)
 
 
 def parse_pipfile(path: str, data: bytes) -> list[Dependency]:

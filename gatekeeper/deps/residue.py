@@ -36,7 +36,9 @@ _READ: dict[str, tuple[Callable[[bytes], Any], tuple[Path, ...]]] = {
                                    ("dependency-groups",), ("build-system", "requires"),
                                    ("tool", "pdm", "dev-dependencies"),
                                    ("tool", "poetry", "dependencies"), ("tool", "poetry", "dev-dependencies"),
-                                   ("tool", "poetry", "group", "*", "dependencies"))),
+                                   ("tool", "poetry", "group", "*", "dependencies"),
+                                   ("tool", "hatch", "envs", "*", "dependencies"),
+                                   ("tool", "hatch", "envs", "*", "extra-dependencies"))),
     # Every other top-level table of a Pipfile is a package category (`[packages]`, `[dev-packages]`, `[docs]`).
     "Pipfile": (load_toml, (("*",),)),
     # Red team 12: a pubspec's `workspace:` or `hooks:`, a pnpm workspace's settings (pnpm 10 reads them there: which

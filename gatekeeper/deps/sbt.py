@@ -33,8 +33,20 @@ _LIT = r'"(?P<v>[^"\\\n]{1,100}+)"'
 _MODULE = lazy(rf'(?:"(?P<g>[\w.\-]{{1,200}}+)"|(?<![\w."])(?P<gref>{_REF}))\s*+%%?%?\s*+"(?P<a>[\w.\-]{{1,200}}+)"'
                rf'\s*+%\s*+(?:{_LIT}|(?P<ref>{_REF}))(?:\s*+%\s*+"?(?P<scope>[A-Za-z]{{1,20}}+)"?)?')
 _GROUP = lazy(r"^[A-Za-z][\w\-]{0,100}+(?:\.[A-Za-z_][\w\-]{0,100}+){1,20}+$")
-_VAL = lazy(r'^\s*+(?:(?:private|protected|final|override|lazy)\s++){0,4}+(?:val|def)\s++(?P<name>\w{1,200}+)\s*+'
-            rf'(?::\s*+String\s*+)?=\s*+{_LIT}\s*+(?://.*+)?$')
+# A version the environment may override, its default written in the file: `Option(System.getenv("SCALAJS_VERSION"))
+# .getOrElse("1.3.0")`, `sys.env.getOrElse("SCALAJS_VERSION", "1.3.0")`, `customScalaJSVersion.getOrElse("1.3.0")`
+# (scalameta/munit, whose scala-steward bumps the default): a build without the variable uses the default, the version
+# the definition is read at (as tools.shell_default reads `${V:-1.3.0}`).
+_ENV = (r'(?:(?:Option\(\s*+(?:System\.getenv|System\.getProperty|sys\.env\.get|sys\.props\.get)\(\s*+"[\w.\-]{1,100}+"'
+        r'\s*+\)\s*+\)|sys\.(?:env|props)\.get\(\s*+"[\w.\-]{1,100}+"\s*+\)|[A-Za-z_]\w{0,100}+)\s*+\.getOrElse\(\s*+'
+        r'|sys\.(?:env|props)\.getOrElse\(\s*+"[\w.\-]{1,100}+"\s*+,\s*+)')
+_OPEN_VAL = (r'^\s*+(?:(?:private|protected|final|override|lazy)\s++){0,4}+(?:val|def)\s++(?P<name>\w{1,200}+)\s*+'
+             r'(?::\s*+String\s*+)?=')
+_VAL = lazy(rf'{_OPEN_VAL}\s*+(?P<env>{_ENV})?{_LIT}(?(env)\s*+\))\s*+(?://.*+)?$')
+# `val scalaJSVersion =` alone, its value on the next line (munit's project/plugins.sbt): read as one line when that
+# line is an environment default and nothing else.
+_VAL_OPENS = lazy(rf'{_OPEN_VAL}\s*+$')
+_DEFAULT_ALONE = lazy(rf'^\s*+{_ENV}{_LIT}\s*+\)\s*+(?://.*+)?$')
 _SCALA = lazy(rf'^\s*+(?:ThisBuild\s*+/\s*+)?scalaVersion\s*+:=\s*+(?:{_LIT}|(?P<ref>{_REF}))')
 _CROSS = lazy(r'crossScalaVersions\s*+:=\s*+(?:Seq|List)\((?P<items>[^()\n]{0,2000}+)\)')
 _PROPERTY = lazy(r"^\s*+sbt\.version\s*+[=:]\s*+(?P<v>[^\s#]{1,100}+)\s*+$")
@@ -56,12 +68,23 @@ def is_build_file(folder: str, base: str) -> bool:
 
 
 def _lines(data: bytes) -> list[str]:
-    out = []
+    out: list[str] = []
     for line in text(data).splitlines():
         stripped = line.lstrip()
         if len(line) <= MAX_LINE and not stripped.startswith(("//", "/*", "*")):
+            if out and _DEFAULT_ALONE.match(line) and _VAL_OPENS.match(out[-1]):
+                out[-1] = f"{out[-1].rstrip()} {stripped}"  # a definition's value on the line below it
+                continue
             out.append(line)
     return out
+
+
+def _joined(side: list[tuple[str, bool]], index: int) -> str:
+    """A hunk's changed line, or, where it is an environment default alone under `val NAME =`, the two as one line."""
+    line = side[index][0]
+    if index > 0 and _DEFAULT_ALONE.match(line) and _VAL_OPENS.match(above := side[index - 1][0]):
+        return f"{above.rstrip()} {line.strip()}"
+    return line
 
 
 def scala_library(version: str) -> str:
@@ -178,7 +201,7 @@ def sbt_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
     a Scala version, or a version definition (by its own name beside a `partial` problem: its uses are outside the
     hunk, or may be). A comment or a
     blank line holds none; any other changed line is build code, and refused (read the whole file: --tree)."""
-    line = side[index][0]
+    line = _joined(side, index)
     stripped = line.strip()
     if not stripped or stripped.startswith(("//", "/*", "*")):
         return []

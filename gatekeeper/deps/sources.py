@@ -23,6 +23,7 @@ from gatekeeper.deps.model import Change, Dependency, ManifestError, PartialEdit
 from gatekeeper.deps.overridepins import override_pins
 from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.patchscan import CANDIDATE, candidates, mapped, section_lines
+from gatekeeper.deps.pnpmedges import importer_moves
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
 from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.treeblobs import sibling_blob, side_blob, touched_files
@@ -116,6 +117,8 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
             found = diff(sides[0], sides[1], path)
             if fmt.name == "Cargo.lock" and blobs[0] is not None and blobs[1] is not None:
                 found += cargo.edge_moves(path, blobs[0], blobs[1], {(c.name, c.to_version) for c in found})
+            if fmt.name == "pnpm-lock.yaml" and blobs[0] is not None and blobs[1] is not None:
+                found += importer_moves(path, blobs[0], blobs[1], {(c.name, c.to_version) for c in found})
             changes += found
             if fmt.name in _INHERITING:
                 inheriting.setdefault(fmt.name, {})[path] = (blobs[0], blobs[1])

@@ -32,6 +32,7 @@ _RELEASED = {
     "jfrog-cli": "jfrog/jfrog-cli", "syft": "anchore/syft", "ko": "ko-build/ko", "packer": "hashicorp/packer",
     "terraform": "hashicorp/terraform", "kustomize": "kubernetes-sigs/kustomize", "yq": "mikefarah/yq",
     "hadolint": "hadolint/hadolint", "shellcheck": "koalaman/shellcheck", "crane": "google/go-containerregistry",
+    "aqua": "aquaproj/aqua",
 }
 
 
@@ -49,6 +50,10 @@ _KEYED = {
     "tflint_version": "tflint", "eas-version": "eas-cli", "pnpm-version": "pnpm", "helm-version": "helm",
     "kubectl-version": "kubectl", "kind-version": "kind",
 }
+# Any other input named `<tool>_version` or `<tool>-version` whose tool is one _RELEASED names: `aqua_version: v2.62.3`
+# (aquaproj/aqua-installer, and the reusable workflows that pass it on, whose values Renovate's aqua preset bumps),
+# `helm_version`, `goreleaser-version`. A key naming no known tool (`app_version`, `schema-version`) names nothing.
+_TOOL_INPUT = lazy(r"^(?P<tool>[a-z][a-z0-9]{0,40}(?:[-_][a-z0-9]{1,40}){0,3}?)[-_]version$")
 # Actions whose generic input (`version:`, `toolchain:`) pins the tool they install, and its name.
 _BY_ACTION = {
     "azure/setup-helm": ("version", "helm"), "azure/setup-kubectl": ("version", "kubectl"),
@@ -229,6 +234,9 @@ class WorkflowTools:
             return out
         key = m.group("key")
         tool = _KEYED.get(key)
+        if tool is None and (keyed := _TOOL_INPUT.match(key)) is not None \
+                and (short := keyed.group("tool").replace("_", "-")) in _RELEASED:
+            tool = short
         if tool is None and self.action and len(m.group("indent")) > self.column:
             by_action = _BY_ACTION.get(self.action)
             tool = by_action[1] if by_action is not None and by_action[0] == key else None
