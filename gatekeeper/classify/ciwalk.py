@@ -45,8 +45,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             imports = _Imports(found, rules)
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             # an installed package's own definitions last (popped last): what a running one reaches is walked
-            # first, with its origin (vendoredci.py)
-            queue.sort(key=lambda item: vendoredci.package_root(item[0]) is None)
+            # first, with its origin (vendoredci.py); the root Travis file first, and what it imports (attack19)
+            queue.sort(key=lambda item: (vendoredci.package_root(item[0]) is None, item[0] == vendoredci.ROOT_TRAVIS))
             # a CI folder's script is read as the scripts it runs are: a bundle past what is read is no bound
             scripts_run = {path for path, _ in queue if not ciruns.is_yaml(path) and not ciruns.is_definition(path)}
             queue += [(path, path) for path in linked_workflows(tree, read_blob)]
@@ -74,8 +74,11 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                          for dockerfile, context in dockerbuilds.builds(text)
                          for base in ciruns.bases(path, folders)]
                     # an Earthfile is read as the Dockerfile of its own folder too (COPY then RUN)
-                    + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []))
+                    + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
+                    vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [])
                 names = read[entry.oid, path]
+                if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
+                    queue += [(name, origin) for name in names.travis if name != path]
                 scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)
                 for named in scripts:
                     if named != path and named not in found:
@@ -96,6 +99,7 @@ class _Named(NamedTuple):
     scripts: list[str]  # patterns, resolved
     composed: list[str]
     builds: list[tuple[str, str]]  # (a Dockerfile, its build context), resolved
+    travis: list[str]  # the files it may import when the root `.travis.yml` reaches it (vendoredci.travis_imports)
 
 
 class _Imports:

@@ -17,9 +17,17 @@ local:` or a project's custom CI path can run one), AppVeyor or CircleCI file ke
 
 from __future__ import annotations
 
+import posixpath
+import re
+
 from gatekeeper.classify.ruleset import RuleSet
 
-__all__ = ["own_package_file", "package_root", "root_only"]
+__all__ = ["own_package_file", "package_root", "root_only", "travis_imports"]
+
+ROOT_TRAVIS = ".travis.yml"
+# A YAML file's name in a Travis file's text, as `import:` gives it (attack19): a list, one value, `source:` keys,
+# quoted, `@ref`-pinned, `/` for the root; a remote `owner/repo:path` yields its path too (one more file walked)
+_YAML_NAME = re.compile(r"[^\s'\"\[\]{},:@]+\.ya?ml(?![\w.-])")
 
 # The folders package managers install third-party packages into (Go's and Composer's `vendor/`, npm's
 # `node_modules/`, Bower's `bower_components/`) and the copies the path rules call vendored (deps.vendored).
@@ -39,6 +47,18 @@ def package_root(path: str) -> str | None:
 def root_only(path: str) -> bool:
     """A Travis file or a GitHub workflow: a definition its service runs only at the repository's root."""
     return path.endswith("/.travis.yml") or "/.github/workflows/" in path
+
+
+def travis_imports(path: str, text: str) -> list[str]:
+    """The files the Travis definition `path` may import (docs.travis-ci.com, "Build Config Imports": a local path
+    is relative to the importing file, or to the root with a leading `/`): every YAML name of `text`, from the root
+    and from the folder of `path`. The walk reads them with the root `.travis.yml` as origin, before an installed
+    package's own definitions: a vendored Travis file the root imports runs (attack19; closed: a YAML name that is
+    no import only walks one more file as run)."""
+    own = path.rpartition("/")[0]
+    found = [posixpath.normpath(posixpath.join(base, name.lstrip("/")))
+             for name in _YAML_NAME.findall(text) for base in ("", own)]
+    return [name for name in dict.fromkeys(found) if not name.startswith(("../", "/")) and name not in (".", "..")]
 
 
 def own_package_file(origin: str, named: str, rules: RuleSet | None) -> bool:
