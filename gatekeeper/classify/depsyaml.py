@@ -93,16 +93,25 @@ def generic_keys(item: ClassifiedFile) -> tuple[str, ...] | None:
     return None
 
 
+# The settings files of a tool that an installed module keeps (lint, CI, coverage, release, hooks, docs builds)
+_MODULE_SETTINGS = frozenset(f".{name}.{ext}" for ext in ("yml", "yaml") for name in (
+    "travis", "codecov", "golangci", "goreleaser", "yamllint", "pre-commit-config", "pre-commit-hooks", "gitlab-ci",
+    "readthedocs", "appveyor", "codeclimate", "mergify", "markdownlint", "clang-tidy", "clang-format", "drone",
+    "cirrus", "coveralls", "github", "dependabot", "stickler", "hound", "scrutinizer", "gometalinter", "revive",
+    "mockery", "copywrite", "release-please", "releaserc", "changeset", "gitpod", "semgrep", "snyk", "lgtm"))
+
+
 def unsettled(best: ClassifiedFile, item: ClassifiedFile, shown: Iterable[tuple[Side, object]]) -> bool:
     """Patch only: a generic-named manifest still `deps` whose patch shows neither all of it nor, on every side it
     shows, a top-level key of its ecosystem (what a template under that name would not have)."""
     sides = [side for side, _ in shown]  # (what the patch shows of a side, the content signal found there)
     if best.bucket == "deps" and installed_code(item) and any(
-            side.lower().endswith((".yaml", ".yml")) and not side.rpartition("/")[2].startswith(".")
+            side.lower().endswith((".yaml", ".yml")) and side.rpartition("/")[2].lower() not in _MODULE_SETTINGS
             for side in item.change.sides()):
         # Installed code's YAML (`manifests/pods/web.yaml`: `Pods/` ignores case; a kustomization's vendored
         # resource): a Kubernetes manifest by content, or listed from a folder the patch does not show (red team 22).
-        # Not a vendored module's own dot-file settings (`.travis.yml`, `.golangci.yml`: 1% of installed files).
+        # Not a vendored module's own dot-file settings (`.travis.yml`, `.golangci.yml`: 1% of installed files), by
+        # name: any dot-named YAML is applied from a folder as any other (`pods/.rbac.yaml`: attack19).
         return not any(side.complete for side in sides)
     if best.bucket != "deps" or (keys := generic_keys(item)) is None:
         return False
