@@ -48,6 +48,8 @@ _FINDING = lazy(rf"\b(?:finding|paths_finding|bucket_finding)\(\s*({_STR})|\"rul
 _DECLARED = lazy(r"^#\s+rules:\s*\n((?:#\s+-\s+\S+\s*\n)+)", re.M)
 _INPUT_KEYED = lazy(rf"(?<![\w.])input((?:\.{_ID}|\[[^\[\]\n]*\])*)\[\s*({_ID})\s*\]")
 
+# A name bound by `:=` / `=`, or by `some` / `every` over a collection (`some k, v in x`: the value `v`).
+_BINDS = lazy(rf"(?<![\w.])({_ID})\s*:?=(?!=)()|\b(?:some|every)\s+(?:{_ID}\s*,\s*)?({_ID})\s+in\s+()")
 _FUNCTION = lazy(rf"^({_ID})\(([^()\n]*)\)\s*(?::=|=|if\b|\{{)", re.M)
 _CALL = lazy(rf"(?<![\w])(?:{_ID}\.)?({_ID})\(")
 
@@ -141,15 +143,21 @@ def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], wal
         if value not in allowed:
             yield issue(at, f'a helper compares this argument with `{compared}`, which is never "{value}" (it is '
                             f'one of: {", ".join(sorted(allowed))})')
-    named = {m.group(1): _field(m, 2) for m in _ASSIGN.finditer(code)}
+    own = _own_values(code)
+    named = {m.group(1): _field(m, 2) for m in _ASSIGN.finditer(code)
+             if _root(code[m.end(1):m.end()].partition(":=")[2]) not in own}
     field: str | None
     for hit in _LEFT.finditer(code):
+        if _root(code[hit.start():hit.start(6)]) in own:
+            continue  # the policy's own values (`item.kind == "migration"`, a param): no input field (attack19)
         field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5))
         if field is not None and field in fields:
             for literal in _STRING.finditer(text[hit.start(7):hit.end(7)]):
                 if literal.group(1) not in fields[field]:
                     yield issue(hit.start(7) + literal.start(), _unknown(field, literal.group(1), fields[field]))
     for hit in _RIGHT.finditer(code):
+        if _root(code[hit.end(2):hit.end()]) in own:
+            continue
         field = _field(hit, 3) if hit.group(7) is None else named.get(hit.group(7))
         value = text[hit.start(1) + 1:hit.end(1) - 1]
         if field is not None and field in fields and value not in fields[field]:
@@ -197,6 +205,42 @@ def _keys(text: str, code: str, walk: Walk, issue: Callable[[int, str], CompileI
     for at, target, keys in checks:
         if keys and (reason := walk(_path(target[len("input"):]) + [(k, True) for k in keys])):
             yield issue(at, f"undefined key: {target} has no {'.'.join(keys)} ({reason})")
+
+
+def _own_values(code: str) -> set[str]:
+    """`data` and the names a module binds only to the policy's own values, never to the input: a literal object or
+    array (`item := {"kind": "migration"}`, `some e in [{...}]`) or a data document (`some e in
+    data.gatekeeper.params.acme.exceptions`). Their fields are not the input's: `e.status == "approved"` compares
+    no enumerated field (attack19: such bundles were refused at load)."""
+    own: set[str] = {"data"}
+    other: set[str] = set()
+    for m in _BINDS.finditer(code):
+        name, at = (m.group(1), m.start(2)) if m.group(1) else (m.group(3), m.start(4))
+        (own if _own_value(code, at) else other).add(name)
+    return own - other
+
+
+def _own_value(code: str, at: int) -> bool:
+    """The value at `at` is a data document or a literal object or array that reads nothing of the input and is no
+    comprehension (`[f | some f in input.files]` is the input's)."""
+    rest = code[at:].lstrip()
+    if rest.startswith("data."):
+        return True
+    if not rest.startswith(("{", "[")):
+        return False
+    depth = 0
+    for end, char in enumerate(rest[:20_000]):
+        depth += (char in "{[(") - (char in "}])")
+        if depth == 0:
+            literal = rest[:end + 1]
+            return "|" not in literal and re.search(r"(?<![\w.])input\b", literal) is None
+    return False
+
+
+def _root(read: str) -> str:
+    """The name a read starts from: `e` of `e.status`, `x` of `object.get(x.a, "k", d)`."""
+    read = read.strip().removeprefix("object.get(").lstrip()
+    return m.group(0) if (m := re.match(_ID, read)) else ""
 
 
 def _strings_back(text: str, code: str) -> str:
