@@ -27,6 +27,11 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("versions/baseline.json", "deps", "deps.vcpkg.manifest"),
     ("versions/1.2/notes.json", "src", None), ("docs/versions/k-/list.json", "src", None),
     ("cmake/portfile.md", "src", None),
+    ("vcpkg/overlays/libfoo/portfile.cmake", "deps", "deps.vcpkg.manifest"),
+    # a portfile outside a ports or overlays folder is CMake code like any other (attack 19: a workflow's
+    # `cmake -P .github/workflows/portfile.cmake` was deps, so the default gate allowed editing it)
+    (".github/workflows/portfile.cmake", "ci", "ci.github-actions"),
+    ("cmake/portfile.cmake", "src", None),
     # CI: mono_repo generates the GitHub workflows; an azure-pipelines/ folder at any depth
     ("mono_repo.yaml", "ci", "ci.other-systems"),
     ("pkgs/http/mono_pkg.yaml", "ci", "ci.other-systems"),
