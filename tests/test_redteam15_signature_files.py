@@ -4,23 +4,24 @@ link to /dev/zero or /dev/urandom would read without end (not run here: it fills
 that is not a regular file is refused at once (the packet's: a deny; an approval: not counted), and one is never
 read past the envelope limit. Held before: a file over the limit was refused (after reading it whole).
 
-Each gate is a real process with a time limit, served (tests/warmcli.py): a command forked from one interpreter that
-imported gatekeeper, not a cold `python -m gatekeeper` (~0.4 CPU-s each, eight of them). What is under test is how the
-gate reads the files, not how a process starts (tests/test_packaging.py and the CLI boundary tests check that).
+Each gate is a process of its own with a time limit, forked from the test's process (tests/forkcli.py), which has
+imported gatekeeper: not a cold `python -m gatekeeper` (~0.4 CPU-s each, eight of them), nor a served one (a server's
+start and imports cost ~0.45 CPU-s, more than the eight forks). What is under test is how the gate reads the files, not
+how a process starts (tests/test_packaging.py and the CLI boundary tests check that).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from forkcli import fork_cli
 from incli import run_cli
-from warmcli import served
 
 from gatekeeper.attest.keys import generate, load_signer
 from gatekeeper.attest.packet import sign_packet
@@ -58,46 +59,38 @@ def _special(path: Path, kind: str) -> None:
             handle.truncate(17 << 20)
 
 
-@pytest.fixture(scope="module")
-def gatekeeper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The served `gatekeeper` (tests/warmcli.py); a gate still blocked when the module ends is killed with its
-    server."""
-    with served(tmp_path_factory.mktemp("rt15-sigfiles-server"), dict(os.environ)) as folder:
-        yield folder / "gatekeeper"
-
-
-def _gate(gatekeeper: Path, home: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    """A real process with a time limit: the FIFO variants blocked the gate for ever."""
+def _gate(home: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """A process of its own with a time limit (killed past it): the FIFO variants blocked the gate for ever."""
+    with contextlib.chdir(home):  # the child starts in the folder of the test's files, as `cwd=` would start it
+        forked = fork_cli(["gate", "packet.json", "--patch", "patch.diff", "--trust", "allowed_signers", "--policy",
+                           str(POLICY_DIR), "--format", "json", *extra], home.parent / "forked")
     try:
-        return subprocess.run([gatekeeper, "gate", "packet.json", "--patch", "patch.diff",
-                               "--trust", "allowed_signers", "--policy", str(POLICY_DIR), "--format", "json", *extra],
-                              cwd=home, capture_output=True, text=True, timeout=60)
+        return forked.wait(timeout=60)
     except subprocess.TimeoutExpired:
         pytest.fail("the gate blocked on a signature file")
 
 
 @pytest.mark.parametrize("kind", ["fifo", "link-to-fifo", "folder", "huge"])
-def test_a_packet_signature_that_is_no_regular_file_is_a_deny_at_once(signed: Path, tmp_path: Path, kind: str,
-                                                                        gatekeeper: Path) -> None:
+def test_a_packet_signature_that_is_no_regular_file_is_a_deny_at_once(signed: Path, tmp_path: Path, kind: str) -> None:
     home = tmp_path / "w"
     shutil.copytree(signed, home)
     _special(home / "packet.intoto.json", kind)
-    done = _gate(gatekeeper, home)
+    done = _gate(home)
     assert done.returncode == 1, done.stderr
     attestation = json.loads(done.stdout)["attestation"]
     assert attestation["failed"] is True and attestation["verified"] is False
 
 
 @pytest.mark.parametrize("kind", ["fifo", "link-to-fifo", "folder", "huge"])
-def test_an_approval_file_that_is_no_regular_file_is_not_counted_at_once(signed: Path, tmp_path: Path, kind: str,
-                                                                          gatekeeper: Path) -> None:
+def test_an_approval_file_that_is_no_regular_file_is_not_counted_at_once(signed: Path, tmp_path: Path,
+                                                                          kind: str) -> None:
     home = tmp_path / "w"
     shutil.copytree(signed, home)
     done = run_cli(["approve", "packet.json", "--patch", "patch.diff", "--trust", "allowed_signers", "--key",
                     "keys/alice.key", "--out", "approvals", "--policy", str(POLICY_DIR)], cwd=home, text=True)
     assert done.returncode == 0, done.stderr
     _special(home / "approvals" / "0-first.json", kind)
-    done = _gate(gatekeeper, home, "--approvals", "approvals")
+    done = _gate(home, "--approvals", "approvals")
     assert done.returncode == 0, done.stderr  # alice's approval still counts; the odd file does not
     problems = json.loads(done.stdout)["approvals"]["problems"]
     assert len(problems) == 1 and "0-first.json" in problems[0], problems
