@@ -52,6 +52,10 @@ def test_shipped_bundle_passes_with_full_coverage(capsys: pytest.CaptureFixture[
     assert report["notes"] == []
     assert [r for r in report["results"] if r["status"] != "pass"] == []
     assert sum(r["suite"] == "rego" for r in report["results"]) >= 30
+    # Every shipped policy's own unit tests ran, all passing (tests/test_policy_bundle.py asked this of each policy
+    # again, one engine child per policy: the same children this run starts).
+    ran = {Path(r["file"]).parent.name for r in report["results"] if r["suite"] == "rego"}
+    assert ran >= {"core", "deps", "guardrails", "provenance", "sandbox", "size"}, ran
     assert failing(report, "rego") == set() and failing(report, "fixtures") == set()
     assert report["coverage"]["missing"] == [] and report["coverage"]["percent"] == 100.0
     assert code == 0 and report["ok"] is True
