@@ -97,9 +97,9 @@ def context_bytes(bundle_dir: Path) -> bytes | None:
         raise RulesError(f"cannot read the context rules: {exc.strerror}", where=str(path)) from None
 
 
-# Valid files' tables by their bytes: the YAML costs ~4 ms, and the rules of a bundle copied to a new folder (a test's
-# copy, BASE's bundle exported by a `--tree` gate) are built anew there. The path only names the file in an error and
-# in `source`; a refusal raises and is never remembered.
+# Valid files' tables by their bytes: the YAML costs ~4 ms, and load_rules' cache is by folder, so a process that
+# loads a bundle copied to a new folder (the test suite's copies; BASE's bundle exported by each `--tree` gate) read it
+# again. The path only names the file in an error and in `source`; a refusal raises and is never remembered.
 _VALID: dict[bytes, tuple[tuple[MarkerRule, ...], tuple[ApiGroupRule, ...], TestDataRule | None]] = {}
 _VALID_MAX = 8
 

@@ -60,8 +60,9 @@ def package_of(source: str) -> tuple[str, int] | None:
 
 
 # Valid annotations by (source, policy): their YAML, read twice (limits, then the value), was a third of a bundle's
-# load, and the suite and `gatekeeper test` load the same modules again and again, often from a new folder (a copy,
-# BASE's bundle exported under `--tree`). The path only places an error; a refusal raises and is never remembered.
+# load when a process loads the same modules again (the test suite; a long-lived caller), often from a
+# new folder (a copy; BASE's bundle exported under `--tree`). A one-shot CLI loads once and gains nothing. The path
+# only places an error; a refusal raises and is never remembered.
 _VALID: dict[tuple[str, str], Metadata] = {}
 _VALID_MAX = 64
 

@@ -53,8 +53,8 @@ class LintIssue:
 def blank(source: str) -> str:
     """`source` with comments and string contents replaced by spaces; offsets and newlines kept.
 
-    Remembered for the last 64 sources: one gate or `gatekeeper test` blanks each module again and again (its package,
-    rule names, the ref and field checks; ~0.1 ms per KiB each time), and the result depends on the text alone."""
+    Remembered for the last 64 sources (the result depends on the text alone): a process that checks the same modules
+    again (the test suite's gates and mutants) blanked each for its package, rule names, ref and field checks."""
     # Plain code is copied a run at a time, up to the next `#`, `"` or backquote (a loop per
     # character cost 0.6 s of every `gatekeeper test`; tests/test_rego_tests.py holds it as the oracle).
     out: list[str] = []
