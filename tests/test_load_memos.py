@@ -1,6 +1,7 @@
-"""What a bundle's load remembers within a process: the `# METADATA` of a module, the context file's tables, a
-module's blanked code. Each is remembered by the bytes it is read from (a copy in a new folder is the same read, with
-its own path), and only when valid: a refusal is raised again, naming its own file."""
+"""What a bundle's load and check remember within a process: the `# METADATA` of a module, the context file's
+tables, a module's blanked code and its field-check issues. Each is remembered by the bytes it is read from (a copy in
+a new folder is the same read, with its own path), and a load only when valid: a refusal is raised again, naming its
+own file. A module's field-check issues are remembered with all else they read (the bundle's keys, params, data)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from conftest import POLICY_DIR
 
 from gatekeeper.classify.contextrules import CONTEXT_FILE, read_context_rules
 from gatekeeper.errors import PolicyError, RulesError
-from gatekeeper.policy import metadata
+from gatekeeper.policy import field_check, field_memo, metadata
 from gatekeeper.policy.bundle import load_bundle
+from gatekeeper.policy.field_check import field_issues
 from gatekeeper.testing.rego_source import blank
 
 _MODULE = """# METADATA
@@ -84,3 +86,33 @@ def test_blank_remembers_by_text() -> None:
     assert blank(source) == 'x := "     "          \ny := `   \n   `\n'
     assert blank(source) is blank(source)
     assert blank(source + "z") == blank(source) + "z"
+
+
+def test_field_issues_of_an_unchanged_module_are_remembered_under_the_same_context(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    bundle = load_bundle(POLICY_DIR, git_state=False)
+    modules = bundle.modules_for(p.name for p in bundle.policies)
+    core = next(key for key in modules if key.endswith("core/policy.rego"))
+    monkeypatch.setattr(field_memo, "_REMEMBERED", {})
+    read: list[str] = []
+    real = field_check._module_issues
+
+    def counting(name: str, *args: object) -> object:
+        read.append(name)
+        return real(name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(field_check, "_module_issues", counting)
+    assert field_issues(modules, bundle.data()) == [] and sorted(read) == sorted(modules)
+    read.clear()
+    assert field_issues(modules, bundle.data()) == [] and read == []  # the same bundle: nothing read again
+    typo = dict(modules, **{core: modules[core].replace("input.summary.buckets.ci.files",
+                                                        "input.summary.bucket.ci.files", 1)})
+    found = field_issues(typo, bundle.data())
+    assert read == [core] and [i.file for i in found] == [core] and "bucket" in found[0].message
+    read.clear()
+    assert field_issues(typo, {"gatekeeper": {"params": {}}}) == found  # another context: every module read again
+    assert sorted(read) == sorted(modules)
+    read.clear()
+    keyed = dict(typo, **{core: typo[core] + '# {"a_new_key": 1}\n'})  # an object key (in a comment too): known to all
+    assert [(i.line, i.message) for i in field_issues(keyed, bundle.data())] == [(i.line, i.message) for i in found]
+    assert sorted(read) == sorted(modules)
