@@ -97,12 +97,30 @@ def context_bytes(bundle_dir: Path) -> bytes | None:
         raise RulesError(f"cannot read the context rules: {exc.strerror}", where=str(path)) from None
 
 
+# Valid files' tables by their bytes: the YAML costs ~4 ms, and load_rules' cache is by folder, so a process that
+# loads a bundle copied to a new folder (the test suite's copies; BASE's bundle exported by each `--tree` gate) read it
+# again. The path only names the file in an error and in `source`; a refusal raises and is never remembered.
+_VALID: dict[bytes, tuple[tuple[MarkerRule, ...], tuple[ApiGroupRule, ...], TestDataRule | None]] = {}
+_VALID_MAX = 8
+
+
 def read_context_rules(bundle_dir: Path) -> tuple[ContextRules, bytes | None]:
     """The bundle's context data and the file's bytes (None when the bundle has none); RulesError when invalid."""
     path = bundle_dir / CONTEXT_FILE
     data = context_bytes(bundle_dir)
     if data is None:
         return ContextRules(), None
+    tables = _VALID.get(data)
+    if tables is None:
+        tables = _read_tables(data, path)
+        if len(_VALID) >= _VALID_MAX:
+            _VALID.clear()
+        _VALID[data] = tables
+    return ContextRules(*tables, str(path)), data
+
+
+def _read_tables(data: bytes, path: Path) -> tuple[tuple[MarkerRule, ...], tuple[ApiGroupRule, ...],
+                                                    TestDataRule | None]:
     try:
         doc = load_yaml(data.decode("utf-8"), str(path), loader=_Loader)
     except (UnicodeDecodeError, yaml.YAMLError) as exc:
@@ -120,7 +138,7 @@ def read_context_rules(bundle_dir: Path) -> tuple[ContextRules, bytes | None]:
     for rule_id in ids:
         if ids.count(rule_id) > 1:
             raise RulesError(f"duplicate rule id {rule_id!r}", where=str(path), hint="ids must be unique")
-    return ContextRules(markers, groups, test_data, str(path)), data
+    return markers, groups, test_data
 
 
 class _Reader:

@@ -31,6 +31,7 @@ from typing import Any
 from gatekeeper import schema_validation
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS, TAGS
+from gatekeeper.policy.field_memo import context_key, remembered
 from gatekeeper.policy.reference import CompileIssue
 from gatekeeper.policy.value_check import enums, helpers, value_issues
 from gatekeeper.testing.rego_source import blank, package_of
@@ -82,10 +83,15 @@ def field_issues(modules: Mapping[str, str], data: Mapping[str, Any]) -> list[Co
     issues: list[CompileIssue] = []
     fields = enums(root)  # value literals compared with enumerated fields, keys held in names (value_check.py)
     called = helpers(modules, codes, fields)
+
+    def issues_of(name: str, text: str, code: str) -> list[CompileIssue]:
+        return [*_module_issues(name, text, code, root, known, params, documented, packages, data),
+                *value_issues(text, code, fields, functools.partial(_walk, root),
+                              functools.partial(_issue, name, code, name=None), called)]
+
+    context = context_key(known, params, documented, packages, data, called)  # all else a module's issues read
     for name, text in modules.items():
-        issues.extend(_module_issues(name, text, codes[name], root, known, params, documented, packages, data))
-        issues.extend(value_issues(text, codes[name], fields, functools.partial(_walk, root),
-                                   functools.partial(_located, name, codes[name]), called))
+        issues.extend(remembered(context, issues_of, name, text, codes[name]))
     issues.extend(_unread_rules(modules, codes))
     return issues
 
@@ -386,10 +392,6 @@ def _resolve(node: Any, defs: Mapping[str, Any] | None) -> Any:
     if isinstance(node, list):
         return [_resolve(v, defs) for v in node]
     return node
-
-
-def _located(file: str, code: str, at: int, message: str) -> CompileIssue:
-    return _issue(file, code, at, message, None)
 
 
 def _issue(file: str, code: str, at: int, message: str, name: str | None) -> CompileIssue:

@@ -59,8 +59,26 @@ def package_of(source: str) -> tuple[str, int] | None:
     return found.group(1), source.count("\n", 0, found.start()) + 1
 
 
+# Valid annotations by (source, policy): their YAML, read twice (limits, then the value), was a third of a bundle's
+# load when a process loads the same modules again (the test suite; a long-lived caller), often from a
+# new folder (a copy; BASE's bundle exported under `--tree`). A one-shot CLI loads once and gains nothing. The path
+# only places an error; a refusal raises and is never remembered.
+_VALID: dict[tuple[str, str], Metadata] = {}
+_VALID_MAX = 64
+
+
 def parse_metadata(source: str, path: str, policy: str) -> Metadata:
     """Validate the annotation of `policy`'s module at `path`; PolicyError names the line and field."""
+    found = _VALID.get((source, policy))
+    if found is None:
+        found = _parse_metadata(source, path, policy)
+        if len(_VALID) >= _VALID_MAX:
+            _VALID.clear()
+        _VALID[source, policy] = found
+    return found
+
+
+def _parse_metadata(source: str, path: str, policy: str) -> Metadata:
     block = read_block(source)
     if block is None:
         raise PolicyError(

@@ -7,6 +7,7 @@ The engine still compiles every file and reports real syntax errors with their l
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -48,8 +49,12 @@ class LintIssue:
     name: str = "refused"  # what the report calls it: `refused` (a crashing form) or `syntax`
 
 
+@functools.lru_cache(maxsize=64)
 def blank(source: str) -> str:
-    """`source` with comments and string contents replaced by spaces; offsets and newlines kept."""
+    """`source` with comments and string contents replaced by spaces; offsets and newlines kept.
+
+    Remembered for the last 64 sources (the result depends on the text alone): a process that checks the same modules
+    again (the test suite's gates and mutants) blanked each for its package, rule names, ref and field checks."""
     # Plain code is copied a run at a time, up to the next `#`, `"` or backquote (a loop per
     # character cost 0.6 s of every `gatekeeper test`; tests/test_rego_tests.py holds it as the oracle).
     out: list[str] = []
