@@ -12,6 +12,7 @@ from functools import partial
 from typing import NamedTuple
 
 from gatekeeper.classify import (
+    cargorun,
     ciforms,
     ciimports,
     ciruns,
@@ -71,7 +72,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
-                    brought_up = devcontainers.configurations(text)  # the Dev Container a step runs in
+                    brought_up = devcontainers.configurations(text) + cargorun.packages(text)  # from the root
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
                         return False  # each is matched against every path: bounded work (`.*` runs backtrack)
