@@ -11,7 +11,17 @@ import re
 from functools import partial
 from typing import NamedTuple
 
-from gatekeeper.classify import ciforms, ciimports, ciruns, dockerbuilds, dockerrefs, localactions, vendoredci
+from gatekeeper.classify import (
+    cargorun,
+    ciforms,
+    ciimports,
+    ciruns,
+    devcontainers,
+    dockerbuilds,
+    dockerrefs,
+    localactions,
+    vendoredci,
+)
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import opened
@@ -62,12 +72,14 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
-                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules))
+                    brought_up = devcontainers.configurations(text) + cargorun.packages(text)  # from the root
+                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
                         return False  # each is matched against every path: bounded work (`.*` runs backtrack)
                     read[entry.oid, path] = _Named(
                         modules,
-                        [p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
+                        [p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)]
+                        + brought_up,
                         [p for named in composed[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                         [(posixpath.normpath(posixpath.join(base, dockerfile)),
                           posixpath.normpath(posixpath.join(base, context)).lstrip("."))

@@ -101,13 +101,32 @@ _MODULE_SETTINGS = frozenset(f".{name}.{ext}" for ext in ("yml", "yaml") for nam
     "mockery", "copywrite", "release-please", "releaserc", "changeset", "gitpod", "semgrep", "snyk", "lgtm"))
 
 
+# The folders installed code is kept in, by the names the installed-code rules give them: a module's settings sit in
+# the module's own folder below one (`vendor/github.com/acme/lib/.travis.yml`), never in it (red team 23).
+_INSTALLED_FOLDERS = frozenset({"vendor", "_vendor", "vendored", "bower_components", "node_modules", "pods",
+                                "third_party", "third-party", "deps", "carthage/checkouts", "carthage/build",
+                                ".yarn/unplugged", ".yarn/cache", "wwwroot/lib", "cue.mod/gen", "cue.mod/pkg"})
+
+
+def module_settings(side: str) -> bool:
+    """A vendored module's own tool settings (`.travis.yml`, `.golangci.yml`) by name and place: in a module's folder
+    below the installed folder (a scope `@org/` is no module), and not in a `Pods/` folder, whose pods CocoaPods
+    cleans of every file their podspec does not list (none of the 909 mirrored repositories keeps one there).
+    `manifests/pods/.travis.yml` or `vendor/.golangci.yml` holding a Deployment is applied as any YAML there."""
+    *folders, name = side.lower().split("/")
+    if name not in _MODULE_SETTINGS or not folders or "pods" in folders:
+        return False
+    parent = folders[-1]
+    return not (parent in _INSTALLED_FOLDERS or "/".join(folders[-2:]) in _INSTALLED_FOLDERS
+                or parent.startswith(("@", "vendor_", "vendored_")) or parent.endswith(".framework"))
+
+
 def unsettled(best: ClassifiedFile, item: ClassifiedFile, shown: Iterable[tuple[Side, object]]) -> bool:
     """Patch only: a generic-named manifest still `deps` whose patch shows neither all of it nor, on every side it
     shows, a top-level key of its ecosystem (what a template under that name would not have)."""
     sides = [side for side, _ in shown]  # (what the patch shows of a side, the content signal found there)
     if best.bucket == "deps" and installed_code(item) and any(
-            side.lower().endswith((".yaml", ".yml")) and side.rpartition("/")[2].lower() not in _MODULE_SETTINGS
-            for side in item.change.sides()):
+            side.lower().endswith((".yaml", ".yml")) and not module_settings(side) for side in item.change.sides()):
         # Installed code's YAML (`manifests/pods/web.yaml`: `Pods/` ignores case; a kustomization's vendored
         # resource): a Kubernetes manifest by content, or listed from a folder the patch does not show (red team 22).
         # Not a vendored module's own dot-file settings (`.travis.yml`, `.golangci.yml`: 1% of installed files), by

@@ -59,7 +59,7 @@ _HEAD = lazy(rf"^(?:default\s+)?({_ID})\b(?!\s*\.)", re.M)
 _LINE_KIND = lazy(r"^[ \t]*(?:package|import)\b.*$", re.M)
 _KEYWORDS = frozenset({"package", "import", "default", "not", "some", "every", "with", "as", "if", "contains",
                        "else", "in", "true", "false", "null"})
-FIELD_CHECK = "gatekeeper-field-check-4"  # bump when what the check refuses changes: old cached passes then expire
+FIELD_CHECK = "gatekeeper-field-check-5"  # bump when what the check refuses changes: old cached passes then expire
 _ENTRY_POINTS = frozenset({"deny", "review", "warn"})
 # Built-in namespaces (`time.now_ns`, ...) are calls, skipped; these are the non-call refs no schema holds.
 _SKIP_HEADS = frozenset({"data", "input", "rego", "future"})

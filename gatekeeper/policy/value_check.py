@@ -32,7 +32,7 @@ _SET = r"(?:\{[^{}\n]*\}|\[[^\[\]\n]*\])"
 # What a field is read as: `x.a.field`, `x["field"]`, `object.get(x, "field", d)`, `object.get(x, [.., "field"], d)`.
 _READ = (rf"(?:{_ID}(?:\.{_ID}|\[[^\[\]\n]*\])*\.({_ID})|{_ID}(?:\.{_ID})*\[\s*\"({_ID})\"\s*\]"
          rf"|object\.get\(\s*[\w.]+\s*,\s*(?:\"({_ID})\"|\[[^\]\n]*\"({_ID})\"\s*\])\s*,[^()\n]*\)|({_ID})\b(?!\s*[.(\[]))")
-_LEFT = lazy(rf"(?<![\w.\"])(?:{_READ})\s*(==|!=|\bin\b)\s*({_STR}|{_SET})")
+_LEFT = lazy(rf"(?<![\w.\"])(?:{_READ})\s*(==|!=|(?<![:=!<>])=(?!=)|\bin\b)\s*({_STR}|{_SET})")  # `=` unifies
 _RIGHT = lazy(rf"({_STR})\s*(==|!=)\s*(?:{_READ})")
 _ASSIGN = lazy(rf"(?<![\w.])({_ID})\s*:=\s*(?:{_READ})\s*$", re.M)
 _CONST = lazy(rf"(?<![\w.])({_ID})\s*:=\s*({_STR})")
@@ -47,6 +47,21 @@ _WALK_BIND = lazy(rf"\[\s*({_ID})\s*,\s*{_ID}\s*\]\s*:=\s*walk\(\s*(input(?:\.{_
 _FINDING = lazy(rf"\b(?:finding|paths_finding|bucket_finding)\(\s*({_STR})|\"rule\"\s*:\s*({_STR})")
 _DECLARED = lazy(r"^#\s+rules:\s*\n((?:#\s+-\s+\S+\s*\n)+)", re.M)
 _INPUT_KEYED = lazy(rf"(?<![\w.])input((?:\.{_ID}|\[[^\[\]\n]*\])*)\[\s*({_ID})\s*\]")
+
+# Red team 23: a literal reaching a field through a string builtin, a pattern, a name bound to a literal set, or a
+# name bound to each tag (`some t in f.tags`); a raw string (`\`cii\``) as a double-quoted one.
+_TEXT = r'(?:"[^"\n]*"|`[^`\n]*`)'
+_PREDICATE = lazy(rf"\b(startswith|endswith|contains|indexof)\(\s*(?:{_READ})\s*,\s*({_TEXT})\s*\)")
+_MATCH = lazy(rf"\b(regex\.match|glob\.match)\(\s*({_TEXT})\s*,\s*(?:\[[^\[\]\n]*\]\s*,\s*)?(?:{_READ})\s*\)")
+_NAMED_SET = lazy(rf"(?<![\w.])({_ID})\s*:=\s*({_SET})|\bsome\s+({_ID})\s+in\s+({_SET})")
+_RAW_COMPARED = lazy(rf"(?<![\w.\"])(?:{_READ})\s*(?:==|!=)\s*`([^`\n]*)`")
+_TAG_NAME = lazy(rf"\bsome\s+({_ID})\s+in\s+[\w.]*\btags\b(?!\s*[.\[])")
+_TESTS: dict[str, Callable[[str, str], bool]] = {
+    "startswith": str.startswith, "endswith": str.endswith, "contains": lambda v, s: s in v,
+    "indexof": lambda v, s: s in v,
+    "regex.match": lambda v, p: re.search(p, v) is not None,
+    "glob.match": lambda v, p: re.fullmatch(_glob(p), v) is not None,
+}
 
 # A name bound by `:=` / `=`, or by `some` / `every` over a collection (`some k, v in x`: the value `v`).
 _BINDS = lazy(rf"(?<![\w.])({_ID})\s*:?=(?!=)()|\b(?:some|every)\s+(?:{_ID}\s*,\s*)?({_ID})\s+in\s+()")
@@ -167,6 +182,7 @@ def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], wal
         value = text[hit.start(group) + 1:hit.end(group) - 1]
         if value not in TAGS:
             yield issue(hit.start(group), f'unknown tag "{value}" (tags: {", ".join(TAGS)})')
+    yield from _reached(text, code, fields, named, own, issue)
     yield from _keys(text, code, walk, issue)
     declared = {line.split("-", 1)[1].strip() for m in _DECLARED.finditer(text) for line in m.group(1).splitlines()}
     if declared:
@@ -176,6 +192,75 @@ def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], wal
             if rule not in declared:
                 yield issue(hit.start(group), f'rule id "{rule}" is not declared in this policy\'s METADATA '
                                               f'(custom.rules: {", ".join(sorted(declared))})')
+
+
+def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: Mapping[str, str | None],
+             own: set[str], issue: Callable[[int, str], CompileIssue]) -> Iterator[CompileIssue]:
+    """Literals no value of the field they reach can satisfy: `startswith(f.bucket, "cii")`, `regex.match("^cii$",
+    f.bucket)`, `f.bucket in buckets` with `buckets := {"cii", "iac"}`, `some t in f.tags; t == "needs-contxt"`."""
+    code = re.sub(r"`( *)`", lambda m: text[m.start():m.end()], code)  # raw strings' contents back
+    for regex, at_func, at_read, at_text in ((_PREDICATE, 1, 2, 7), (_MATCH, 1, 3, 2)):
+        for hit in regex.finditer(code):
+            field = _field(hit, at_read) if hit.group(at_read + 4) is None else named.get(hit.group(at_read + 4))
+            inner = code[code.index("(", hit.start()) + 1:hit.end() - 1]  # the call's arguments
+            read = inner.partition(",")[0] if regex is _PREDICATE else inner.rpartition(",")[2]
+            if field is None or field not in fields or _root(read) in own:
+                continue
+            literal, test = text[hit.start(at_text) + 1:hit.end(at_text) - 1], _TESTS[hit.group(at_func)]
+            try:
+                if not any(test(value, literal) for value in fields[field]):
+                    yield issue(hit.start(at_text), f'{hit.group(at_func)}: no value of `{field}` fits "{literal}" '
+                                                    f'(it is one of: {", ".join(sorted(fields[field]))})')
+            except re.error:
+                continue  # a pattern Python reads otherwise than RE2: not judged
+    for hit in _RAW_COMPARED.finditer(code):
+        field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5))
+        value = hit.group(6)
+        if field is not None and field in fields and value not in fields[field] \
+                and _root(code[hit.start():hit.start(6)]) not in own:
+            yield issue(hit.start(6) - 1, _unknown(field, value, fields[field]))
+    sets = {(m.group(1) or m.group(3)): (m.start(2) if m.group(1) else m.start(4), m.group(2) or m.group(4))
+            for m in _NAMED_SET.finditer(code)}
+    for var, (at, literals) in sets.items():
+        v = re.escape(var)
+        for hit in re.finditer(rf"(?<![\w.\"])(?:{_READ})\s*(?:==|\bin\b)\s*{v}(?![\w.\[])|(?<![\w.]){v}\s*==\s*"
+                               rf"(?:{_READ})", code):
+            field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5))
+            if field is None or field not in fields:
+                field = _field(hit, 6) if hit.group(10) is None else named.get(hit.group(10))
+            if field is not None and field in fields:
+                for item in _STRING.finditer(text[at:at + len(literals)]):
+                    if item.group(1) not in fields[field]:
+                        yield issue(at + item.start(), _unknown(field, item.group(1), fields[field]))
+    for bound in _TAG_NAME.finditer(code):
+        t = re.escape(bound.group(1))
+        for hit in re.finditer(rf"(?<![\w.]){t}\s*(?:==|!=)\s*({_STR})|({_STR})\s*(?:==|!=)\s*{t}(?![\w.])", code):
+            group = 1 if hit.group(1) is not None else 2
+            if (value := text[hit.start(group) + 1:hit.end(group) - 1]) not in TAGS:
+                yield issue(hit.start(group), f'unknown tag "{value}" (tags: {", ".join(TAGS)})')
+
+
+def _glob(pattern: str) -> str:
+    """A glob.match pattern as a Python regex (`*`, `?`, `**`, `[...]`, `{a,b}`)."""
+    out, depth = [], 0
+    for char in pattern:
+        if char == "*":
+            out.append(".*")
+        elif char == "?":
+            out.append(".")
+        elif char == "{":
+            out.append("(?:")
+            depth += 1
+        elif char == "}" and depth:
+            out.append(")")
+            depth -= 1
+        elif char == "," and depth:
+            out.append("|")
+        elif char in "[]":
+            out.append(char)
+        else:
+            out.append(re.escape(char))
+    return "".join(out).replace(".*.*", ".*")
 
 
 def _keys(text: str, code: str, walk: Walk, issue: Callable[[int, str], CompileIssue]) -> Iterator[CompileIssue]:
