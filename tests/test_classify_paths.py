@@ -691,6 +691,7 @@ IAC = [
     "samconfig.toml",
     "cdk.json",
     "test/integ.bucket-policy.ts",  # a CDK integration test: integ-runner deploys it as a real stack
+    "test/integ.bucket-policy.js.snapshot/BucketPolicyStack.template.json",  # the template integ-runner keeps of it
     "cloudformation/network.yaml",
     "infra/stack.cfn.yaml",
     "main.bicep",
