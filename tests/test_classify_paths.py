@@ -838,6 +838,7 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
 NOT_SIGNALS = [
     "src/k8sclient.go",
     "src/NzbDrone.Core.Test/Files/TestArchive.zip",  # an archive a .NET test project unpacks (the twenty-seventh set)
+    "v3/tasks/Taskfile.yml",  # go-task's Taskfile in a tasks/ folder, not an Ansible task file (the thirty-third set)
     "fastlane/lib/fastlane/actions/gym.rb",  # fastlane's own source, not a project's lanes (the sweep)
     "pkg/parser/dockerfile/dockerfile_test.go",  # a Dockerfile parser's test, named like a Dockerfile variant
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)
@@ -891,6 +892,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 OTHER = [
     "examples/Caddyfile",  # a server application's settings (other.app-server-settings)
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
+    ".trunk/configs/.checkov.yaml",  # trunk's linters' settings (other.dev-tool-settings, the thirty-third set)
     ".github/snippet-bot.yml",
     ".copywrite.hcl",
     ".tflint.hcl",  # a linter's settings in HCL (other.tflint, before the HCL rule)
