@@ -115,7 +115,8 @@ SNAPSHOT = 'SELECT\n  "t0"."a" AND "t0"."b" AS "x"\nFROM "t" AS "t0"\n'
 
 def _big_lock() -> str:
     """A uv lock file past the 1 MiB read bound (real ones of large projects are)."""
-    package = ('[[package]]\nname = "pkg{n}"\nversion = "1.0.{n}"\nsource = {{ registry = "https://pypi.org/simple" }}\n'
+    package = ('[[package]]\nname = "pkg{n}"\nversion = "1.0.{n}"\n'
+               'source = {{ registry = "https://pypi.org/simple" }}\n'
                'sdist = {{ url = "https://files.example.invalid/pkg{n}-1.0.{n}.tar.gz", hash = "sha256:{h}" }}\n\n')
     return "version = 1\nrequires-python = \">=3.10\"\n\n" + "".join(
         package.format(n=n, h=f"{n:064x}") for n in range(4500))
