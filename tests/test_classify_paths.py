@@ -838,7 +838,6 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
 NOT_SIGNALS = [
     "src/k8sclient.go",
     "src/NzbDrone.Core.Test/Files/TestArchive.zip",  # an archive a .NET test project unpacks (the twenty-seventh set)
-    "v3/tasks/Taskfile.yml",  # go-task's Taskfile in a tasks/ folder, not an Ansible task file (the thirty-third set)
     "fastlane/lib/fastlane/actions/gym.rb",  # fastlane's own source, not a project's lanes (the sweep)
     "pkg/parser/dockerfile/dockerfile_test.go",  # a Dockerfile parser's test, named like a Dockerfile variant
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)

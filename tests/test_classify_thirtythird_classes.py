@@ -4,8 +4,9 @@ leave alone: uv's project `uv sync` read as a requirements sync (its group and e
 argument every word of a justfile, became requirements files; one of them, a `uv.lock` over the read bound, made
 every file of the repository `deps`), Dofigen image definitions (`dofigen.yml`, from which a Dockerfile is
 generated), Gemfile fragments a Gemfile evaluates (`Gemfile-rails-dependencies`), the `.python-version-default` pin,
-go-task's Taskfile in a `tasks/` folder (not an Ansible task file), Docusaurus' translated blog authors, and
-developer tools' settings (trunk's `.trunk/`, Pint, SimpleCov, Standard Ruby, Visual Studio's CMake settings). The
+Docusaurus' translated blog authors, and developer tools' settings (trunk's `.trunk/`, Pint, SimpleCov, Standard
+Ruby, Visual Studio's CMake settings). A go-task Taskfile in a `tasks/` folder (Wails' `v3/tasks/Taskfile.yml`) stays
+with the Ansible rule: lowering it by name is the escape tests/test_classify_fifteenth_classes.py keeps shut. The
 real repositories below check them with the commits and from the patch."""
 
 from __future__ import annotations
@@ -31,11 +32,6 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # hynek's Python pin
     (".python-version-default", "deps", "deps.pip.toolchain"),
     ("docs/python-version.md", "src", None),
-    # go-task's Taskfile in a tasks/ folder; an Ansible role's task files stay Ansible
-    ("v3/tasks/Taskfile.yml", "src", "src.go-taskfiles"),
-    ("tasks/Taskfile.dist.yaml", "src", "src.go-taskfiles"),
-    ("roles/web/tasks/main.yml", "iac", "iac.ansible"),
-    ("roles/web/tasks/taskfiles.yml", "iac", "iac.ansible"),
     # Docusaurus' blog authors, translated
     ("website/i18n/fr/docusaurus-plugin-content-blog/authors.yml", "src", "docs.blog-authors"),
     ("AUTHORS", "other", "other.governance"),
@@ -149,12 +145,11 @@ def test_the_thirty_third_path_classes_in_a_real_repository(git_repo: GitRepo, t
         "apps/status-page/dofigen.yml": "builders:\n  builder:\n    fromImage: node:24-slim\n    workdir: /app\n"
                                         "fromImage: node:24-slim\ncopy:\n  - fromBuilder: builder\n    paths: [/app]\n",
         "Gemfile-rails-dependencies": 'version = ENV.fetch("RAILS_VERSION", "8.0")\ngem "rails", "~> #{version}"\n',
-        "v3/tasks/Taskfile.yml": "version: '3'\ntasks:\n  generate:\n    cmds:\n      - go generate ./...\n",
         ".trunk/configs/.checkov.yaml": "skip-check:\n  - CKV_GHA_7\n",
         "roles/web/tasks/main.yml": "- name: Install nginx\n  ansible.builtin.apt:\n    name: nginx\n",
     }
     want = {"apps/status-page/dofigen.yml": "iac", "Gemfile-rails-dependencies": "deps",
-            "v3/tasks/Taskfile.yml": "src", ".trunk/configs/.checkov.yaml": "other", "roles/web/tasks/main.yml": "iac"}
+ ".trunk/configs/.checkov.yaml": "other", "roles/web/tasks/main.yml": "iac"}
     for path, text in texts.items():
         git_repo.write(path, text)
     git_repo.commit("head")
