@@ -892,6 +892,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 OTHER = [
     "examples/Caddyfile",  # a server application's settings (other.app-server-settings)
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
+    ".trunk/configs/.checkov.yaml",  # trunk's linters' settings (other.dev-tool-settings, the thirty-third set)
     ".github/snippet-bot.yml",
     ".copywrite.hcl",
     ".tflint.hcl",  # a linter's settings in HCL (other.tflint, before the HCL rule)

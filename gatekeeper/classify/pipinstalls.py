@@ -271,7 +271,7 @@ def _commands(words: list[str]) -> list[list[str]]:
     for index, word in enumerate(words):
         name = word.replace("\\", "/").rpartition("/")[2].lower().removesuffix(".exe")
         if name in _SYNCS:
-            out.append(["sync", *_until_end(words, index + 1)])
+            out.append(["pip-sync", *_until_end(words, index + 1)])
         elif name == "uvx":
             out.append(["uvx", *_until_end(words, index + 1)])
         elif name in _CONDAS:  # `conda env create -f FILE`, `mamba install --file FILE`: an environment file
@@ -301,11 +301,13 @@ def _until_end(words: list[str], start: int) -> list[str]:
 
 def _requirement_values(words: list[str]) -> list[str]:
     """The file arguments of a command's requirement options (`-r FILE`, `-rFILE`, `-Ur FILE`, `--requirem=FILE`), and
-    every plain word of a sync (`uv pip sync FILE…`, `pip-sync FILE…`) or after a redirection of its input."""
+    every plain word of a sync (`uv pip sync FILE…`, `pip-sync FILE…`) or after a redirection of its input. uv's
+    project `uv sync` (and `pipenv sync`) takes no file: its plain words are group, extra and package names (the
+    thirty-third set: `uv sync "${args[@]}"` in a justfile made every word of it a requirements file)."""
     found: list[str] = []
     sync = False
     for index, word in enumerate(words):
-        sync = sync or word == "sync"
+        sync = sync or (word == "pip-sync" and index == 0) or (word == "sync" and "pip" in words[:index])
         following = words[index + 1] if index + 1 < len(words) else ""
         if words[0] == "conda":
             if word in ("-f", "--file"):
@@ -322,7 +324,7 @@ def _requirement_values(words: list[str]) -> list[str]:
             found += [value, value[1:]] if value.startswith("=") else [value]  # pip opens `=FILE`; uv `FILE`
         elif _REDIRECTS.match(word) and word.lstrip("0123456789").startswith("<"):
             found.append(_REDIRECTS.sub("", word) or following)
-        elif sync and word != "sync" and not word.startswith("-"):
+        elif sync and word not in ("sync", "pip-sync") and not word.startswith("-"):
             found.append(word)
     return [value for value in found if value and not value.startswith("-")]
 
