@@ -107,7 +107,7 @@ _BY_NAME: dict[str, Format] = {
     "Cargo.toml": Format("Cargo.toml", cargo.parse_cargo_toml, False, edits=_edits("cargo", cargo.cargo_line)),
     "Cargo.lock": Format("Cargo.lock", cargo.parse_cargo_lock, False, ("Cargo.toml",), _cargo_hunks),
     "Gemfile": Format("Gemfile", bundler.parse_gemfile, True),
-    "Gemfile.lock": Format("Gemfile.lock", bundler.parse_gemfile_lock, True),
+    "Gemfile.lock": Format("Gemfile.lock", bundler.parse_gemfile_lock, True, hunks=bundler.gemfile_lock_hunks),
     "composer.json": Format("composer.json", composer.parse_composer_json, False,
                             edits=_edits("composer", edits.composer_line)),
     "composer.lock": Format("composer.lock", composer.parse_composer_lock, False, ("composer.json",),
