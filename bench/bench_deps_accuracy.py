@@ -79,7 +79,11 @@ pnpm/yarn/npm, uv/pip/Pipenv, Cargo and Bundler, committed before its first, bli
 (deps_bumps_twentyfifth.tsv, 37 more repositories chosen for breadth of ecosystems and bots: Dependabot, Renovate,
 scala-steward and pre-commit.ci over Go multi-module, Maven plugins, NuGet, mix, Composer, Gradle catalogs, sbt, mise,
 sha-pinned actions, images in Dockerfiles, Terraform modules, pnpm/yarn/npm, uv/poetry/pip, pre-commit hooks, Cargo
-and Bundler, committed before its first, blind run in round 25) — or
+and Bundler, committed before its first, blind run in round 25), `twentyseventh` (deps_bumps_twentyseventh.tsv, 35 more
+repositories weighted to JS/TS, Python, Rust, GitHub Actions, images and Terraform: Dependabot, Renovate and
+pre-commit.ci over pnpm/yarn/npm workspaces, uv/poetry/pip, pre-commit hooks, Cargo, Go multi-module, Helm values,
+images in Dockerfiles and Compose, Terraform providers, Bundler, NuGet, Composer, mix and pub, committed before its
+first, blind run in round 27) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -131,7 +135,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentysecond": DATA.with_name("deps_bumps_twentysecond.tsv"),
         "twentythird": DATA.with_name("deps_bumps_twentythird.tsv"),
         "twentyfourth": DATA.with_name("deps_bumps_twentyfourth.tsv"),
-        "twentyfifth": DATA.with_name("deps_bumps_twentyfifth.tsv")}
+        "twentyfifth": DATA.with_name("deps_bumps_twentyfifth.tsv"),
+        "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
 from gatekeeper.lazy_pattern import lazy
@@ -29,11 +30,27 @@ def parse_gemfile_lock(path: str, data: bytes) -> list[Dependency]:
     """Specs of every source section; a gem of a GIT, PATH or PLUGIN SOURCE section carries its remote in its
     version (`7.0.2 from GIT https://...`): a gem moved from rubygems.org to a fork under a bump does not order, so
     it is `changed`, never an in-level `upgraded` (red team 9)."""
+    return _lock_specs(path, text(data).splitlines(), hunked=False)
+
+
+def gemfile_lock_hunks(path: str, data: bytes) -> list[Dependency]:
+    """A Gemfile.lock's hunk lines (hunks.sides): each hunk's specs under the section and remote that hunk shows, and
+    none it does not (dependabot-core's `parallel (2.1.0)` in GEM, in a hunk below one showing a PATH section, was
+    read `from PATH ../cargo`); a hunk's first lines, under a header above it, are read as the first lines of a file
+    are (a `changed` version when a GIT gem moves, the safe side, is the whole-file reader's to say)."""
+    return _lock_specs(path, text(data).splitlines(), hunked=True)
+
+
+def _lock_specs(path: str, lines: list[str], hunked: bool) -> list[Dependency]:
     out: list[Dependency] = []
     section = ""
     remote = ""
     direct: set[str] = set()
-    for line in text(data).splitlines():
+    for line in lines:
+        if hunked and line == HUNK:
+            section, remote = "", ""
+            continue
+        line = line.removeprefix(CHANGED) if hunked else line
         if line and not line.startswith(" "):
             section, remote = line.strip(), ""
             continue

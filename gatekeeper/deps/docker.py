@@ -14,7 +14,7 @@ import re
 
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
 from gatekeeper.deps.tools import TOOL, VERSIONISH, annotation, read_annotations, shell_default, tool_name
 from gatekeeper.lazy_pattern import lazy
 
@@ -221,9 +221,11 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
     """A Dockerfile's hunk lines (hunks.sides): its `FROM` images as the whole-file reader reads them, but a
     changed `ARG` must be used by a `FROM` the same hunk shows below it. `ARG DOTNET_VERSION=8.0` moves the
     image of a `FROM …sdk:${DOTNET_VERSION}` the hunk may not show; read alone, the move would be no change
-    at all (jellyfin), so it fails closed (ManifestError: a `partial` problem) unless the FROM is there, or a
-    `FROM` above it in the hunk shows it is a stage's: a `FROM` reads only the ARGs above the first one."""
+    at all (jellyfin), so it fails closed (ManifestError: a `partial` problem) unless the FROM is there, or a `FROM`
+    above it in the hunk shows it is a stage's: a `FROM` reads only the ARGs above the first one. An ARG under a
+    Renovate annotation the hunk shows is named by it, still beside the problem (PartlyRead)."""
     body = text(data)
+    unshown = ""
     for hunk in body.split(HUNK):
         lines = hunk.splitlines()
         for index, raw in enumerate(lines):
@@ -234,6 +236,15 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
             if _stage_arg([line.lstrip(CHANGED) for line in lines[:index]]):
                 continue  # a stage's ARG (ARG GO_VERSION after FROM golang AS build) no FROM can read
             if not any(_FROM.match(line.lstrip(CHANGED).strip()) and use.search(line) for line in lines[index + 1:]):
-                raise ManifestError(f"a changed ARG whose use the hunk does not show: {raw.strip(CHANGED)[:80]!r}")
+                why = f"a changed ARG whose use the hunk does not show: {raw.strip(CHANGED)[:80]!r}"
+                if index == 0 or annotation(lines[index - 1].lstrip(CHANGED)) is None:
+                    raise ManifestError(why)  # unannotated, it names nothing a reader may trust
+                unshown = why
     shown = "\n".join(line for line in body.replace(CHANGED, "").splitlines() if line != HUNK)
-    return parse_dockerfile(path, shown.encode())
+    found = parse_dockerfile(path, shown.encode())
+    if unshown:
+        # every such ARG is Renovate-annotated (`# renovate: … depName=opentofu/opentofu` over `ARG
+        # DEFAULT_OPENTOFU_VERSION=1.12.5`, runatlantis/atlantis): the annotation names what it pins, as the
+        # whole-file reader reads it; named beside the problem, for a FROM below may still build on it, unseen
+        raise PartlyRead(unshown, found)
+    return found

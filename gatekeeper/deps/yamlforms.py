@@ -21,6 +21,8 @@ from gatekeeper.deps.model import ManifestError
 _ANCHOR = (r"(?:(?<=:[ \t])|(?<=-[ \t])|(?<=,[ \t])|(?<=[\[{,])|(?<=[\[{][ \t])|^[ \t]*)"
            r"[&*][\w-]+(?=[ \t,\]}]|$)|<<[ \t]*:")
 MAX_DOCUMENTS = 64
+# A block mapping's key line: a plain key, then `:` and a space or the line's end (`node:20` is a scalar).
+_MAP_KEY = re.compile(r"^[ \t]*[A-Za-z_][\w-]*:(?:[ \t]|$)")
 _MAX_DEPTH = 64
 
 
@@ -68,9 +70,12 @@ def _walk(node: object, keys: tuple[str, ...], out: list[tuple[str, str]], depth
 
 def refuse_changed(body: str, keys: tuple[str, ...]) -> list[str]:
     """The hunk lines of `body` (hunks.sides) without markers; ManifestError when a changed line is in a YAML form
-    of `keys`, or inside a multi-line value of one of them (`uses:` with the value on the lines below)."""
+    of `keys`, or inside a multi-line value of one of them (`uses:` with the value on the lines below). A key whose
+    first line below is itself a `key:` line holds a block mapping, not a value continued (a job's `container:`
+    over its `image:`, `options:`, `credentials:`): each of its lines is read as a line of its own."""
     form, opening = _form(keys), _open(keys)
     open_value = -1  # the indentation of a key whose value continues on the lines below, else -1
+    fresh = False  # no line shown below that key yet, and nothing after its `:`
     shown: list[str] = []
     for raw in body.splitlines():
         if raw == HUNK:
@@ -80,9 +85,14 @@ def refuse_changed(body: str, keys: tuple[str, ...]) -> list[str]:
         depth = len(line) - len(line.lstrip())
         if line.strip() and depth <= open_value:
             open_value = -1
+        if open_value >= 0 and fresh and line.strip() and not line.lstrip().startswith("#"):
+            fresh = False
+            if _MAP_KEY.match(line) is not None:
+                open_value = -1  # a block mapping (`container:` over `image: node:20`): its keys are lines of their own
         if raw.startswith(CHANGED) and (form.search(line) is not None or (open_value >= 0 and line.strip())):
             raise ManifestError(f"a changed line in a YAML form read only from the whole file: {line.strip()[:80]!r}")
         if (m := opening.match(line)) is not None:
-            open_value = len(m.group(1))
+            # a block scalar (`|`), tag or anchor after the key holds text, never a mapping of lines to read
+            open_value, fresh = len(m.group(1)), line.rstrip().endswith(":")
         shown.append(line)
     return shown
