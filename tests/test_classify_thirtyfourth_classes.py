@@ -1,7 +1,7 @@
 """Classes of misses the thirty-fourth label set found (bench/classify_accuracy/thirtyfourth.tsv: 62 platform,
 operator, ML-pipeline, self-hosting and CI repositories, measured blind first), each with the look-alikes it must
 leave alone: a Kedro project's settings in `conf/base/` (a kustomize base's folder name, not one), Renovate presets
-in `.github/renovate/`, REUSE licence sidecars beside Ansible variables, prose-linter (Vale) styles and output
+in `.github/renovate/`, a CircleCI orb's commands, jobs and executors from a patch alone (`ci`), REUSE licence sidecars beside Ansible variables, prose-linter (Vale) styles and output
 templates, a security scanner's baseline, mirrord's settings, a golangci-lint backup copy and JetBrains run
 configurations (`other`); terraform-docs' one-argument `include` is not Helm's (content), and an IAM policy document
 written in the 2008 policy language (ECR and SQS keep it) grants access as a 2012 one does (content). The real
@@ -40,6 +40,12 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("group_vars/all.yml", "iac", "iac.ansible"),
     ("charts/app/templates/deployment.yaml.license", "iac", "iac.chart-templates"),
     (".github/workflows/ci.yml.license", "ci", None),
+    # a CircleCI orb's commands, jobs and executors (the steps users' jobs run), also without the orb's @orb.yml
+    ("src/commands/push_image.yml", "ci", "ci.circleci"),
+    ("src/jobs/deploy.yml", "ci", "ci.circleci"),
+    ("src/executors/default.yml", "ci", "ci.circleci"),
+    ("src/examples/push.yml", "src", None), ("app/src/commands/build.yml", "src", None),
+    ("src/commands/cluster-setslot.json", "src", None),
     # prose linters, scanners' baselines, developer tools, a linter settings copy, IDE run configurations
     ("docs/styles/Microsoft/Adverbs.yml", "other", "other.lint-format"),
     ("docs/styles/Microsoft/meta.json", "other", "other.lint-format"),
