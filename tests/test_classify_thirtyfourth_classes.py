@@ -1,11 +1,12 @@
 """Classes of misses the thirty-fourth label set found (bench/classify_accuracy/thirtyfourth.tsv: 62 platform,
 operator, ML-pipeline, self-hosting and CI repositories, measured blind first), each with the look-alikes it must
-leave alone: a Kedro project's settings in `conf/base/` (a kustomize base's folder name, not one), Renovate presets
-in `.github/renovate/`, a CircleCI orb's commands, jobs and executors from a patch alone (`ci`), REUSE licence sidecars beside Ansible variables, prose-linter (Vale) styles and output
-templates, a security scanner's baseline, mirrord's settings, a golangci-lint backup copy and JetBrains run
-configurations (`other`); terraform-docs' one-argument `include` is not Helm's (content), and an IAM policy document
-written in the 2008 policy language (ECR and SQS keep it) grants access as a 2012 one does (content). The real
-repository below checks the content classes with the commits and from the patch."""
+leave alone: a Kedro project's settings in `conf/base/` (a kustomize base's folder name, not one), a CircleCI orb's
+commands, jobs and executors from a patch alone (`ci`), Renovate presets in `.github/renovate/`, REUSE licence
+sidecars beside Ansible variables, prose-linter (Vale) styles and output templates, a security scanner's baseline,
+mirrord's settings, a golangci-lint backup copy and JetBrains run configurations (`other`); terraform-docs'
+one-argument `include` is not Helm's (content), and an IAM policy document written in the 2008 policy language (ECR
+and SQS keep it) grants access as a 2012 one does (content). The real repository below checks the content classes
+with the commits and from the patch."""
 
 from __future__ import annotations
 
