@@ -133,6 +133,7 @@ def test_a_fixtures_folder_outside_test_trees_is_not_test_data(rules: RuleSet) -
 DOCS = [
     "www/content/resources/cookbooks/release-a-library.md",
     "docs/README.tmpl",  # the template a README is generated from (fourteenth label set)
+    "conf/base/catalog.yml",  # a Kedro project's data catalog (src.kedro-config, thirty-fourth label set)
     "pkg/clients/kube/corev1/pods/resource.generated.go",  # Go code in a pods/ package (eighteenth label set)
     ".github/workflows/README.md",
     ".circleci/README.md",
@@ -890,6 +891,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 
 
 OTHER = [
+    "group_vars/web.license",  # a REUSE licence sidecar (other.reuse-sidecars, thirty-fourth label set)
     "examples/Caddyfile",  # a server application's settings (other.app-server-settings)
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
     ".trunk/configs/.checkov.yaml",  # trunk's linters' settings (other.dev-tool-settings, the thirty-third set)

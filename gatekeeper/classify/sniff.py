@@ -61,9 +61,9 @@ _API_YAML = lazy(r"""^["']?apiVersion["']?[ \t]*:[ \t]*["']?([^\s"'#]*)""", _FLA
 _KIND_YAML = lazy(r"""^["']?kind["']?[ \t]*:[ \t]*["']?([A-Za-z0-9_.{}-]+)""", _FLAGS)
 _API_JSON = lazy(r'"apiVersion"\s*:\s*"([^"]*)"')
 _KIND_JSON = lazy(r'"kind"\s*:\s*"([^"]*)"')
-# An IAM policy document (identity or resource policy, a trust policy): the one policy-language version and a
-# Statement list, also minified on one line (a key after `{` or `,`: red team 14, second round). It grants access.
-_IAM_VERSION = lazy(r"""(?:^|[{,])[ \t]*["']?Version["']?[ \t]*:[ \t]*["']2012-10-17["']""", _FLAGS)
+# An IAM policy document (identity or resource policy, a trust policy): a policy-language version (also 2008's,
+# which ECR and SQS policies keep) and a Statement list, also minified (a key after `{` or `,`: red team 14).
+_IAM_VERSION = lazy(r"""(?:^|[{,])[ \t]*["']?Version["']?[ \t]*:[ \t]*["']20(?:12|08)-10-17["']""", _FLAGS)
 _IAM_STATEMENT = lazy(r"""(?:^|[{,])[ \t]*["']?Statement["']?[ \t]*:""", _FLAGS)
 _FROM = lazy(r"FROM[ \t]+\S", re.IGNORECASE)
 _ARG = lazy(r"ARG[ \t]+[A-Za-z_]", re.IGNORECASE)
@@ -73,12 +73,12 @@ _GHA_JOB_BODY = lazy(r"^[ \t]+(?:runs-on|steps|uses)[ \t]*:", _FLAGS)
 _GHA_ACTION = lazy(r"""^runs[ \t]*:[ \t]*\n[ \t]+using[ \t]*:[ \t]*["']?(?:composite|node\d+|docker)""", _FLAGS)
 # A Helm (or helmfile) template: a Go-template action that reads what only Helm provides — the release's values,
 # name or chart (`.Values`, `$.Values`, `.Release.Name`, `.Chart.Name`, `.Capabilities`, `.Files`), or Helm's
-# `include`/`tpl`. Case matters (Jinja's `item.values` is not one), and the dot must start a field chain, not
-# follow a name (`foo.Values`). A semgrep rule quoting such a line is a look-alike (_SEMGREP_RULES). The span
+# `include NAME CONTEXT` (terraform-docs' one-argument `include "main.tf"` is not one)/`tpl`. Case matters (Jinja's
+# `item.values` is not), the dot starts a field chain (not `foo.Values`); a semgrep rule quoting one is not. The span
 # inside one action is bounded and holds no brace: a line of 8 KiB of `{{` must not cost a quadratic scan.
 _HELM_ACTION = lazy(
     r"\{\{-?[^{}\n]{0,200}?(?:(?<![\w)\]])\$?\.(?:Values\b|Release\.[A-Z]|Chart\.[A-Z]|Capabilities\.|Files\.)|"
-    r"(?<![\w.])(?:include|tpl)[ \t]+[\"(.$])", _FLAGS)
+    r"(?<![\w.])(?:include[ \t]+(?:\"[^\"\n]*\"[ \t]+[(.$]|[(.$])|tpl[ \t]+[\"(.$]))", _FLAGS)
 _DOC_TEMPLATES = (".md.gotmpl", ".md.tpl", ".md.tmpl")  # helm-docs README templates: documentation
 # A template of a source file (`fastpath.go.tmpl`, a code generator's input, where `.Values` is a Go field): code.
 _CODE_TEMPLATES = tuple(f".{code}.{kind}" for code in ("go", "py", "rs", "java", "kt", "ts", "js", "cs", "c", "h")
