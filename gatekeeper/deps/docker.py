@@ -14,7 +14,7 @@ import re
 
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
 from gatekeeper.deps.tools import TOOL, VERSIONISH, annotation, read_annotations, shell_default, tool_name
 from gatekeeper.lazy_pattern import lazy
 
@@ -221,9 +221,12 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
     """A Dockerfile's hunk lines (hunks.sides): its `FROM` images as the whole-file reader reads them, but a
     changed `ARG` must be used by a `FROM` the same hunk shows below it. `ARG DOTNET_VERSION=8.0` moves the
     image of a `FROM …sdk:${DOTNET_VERSION}` the hunk may not show; read alone, the move would be no change
-    at all (jellyfin), so it fails closed (ManifestError: a `partial` problem) unless the FROM is there, or a
-    `FROM` above it in the hunk shows it is a stage's: a `FROM` reads only the ARGs above the first one."""
+    at all (jellyfin), so it fails closed (a `partial` problem) unless the FROM is there, or a `FROM` above it in
+    the hunk shows it is a stage's: a `FROM` reads only the ARGs above the first one. The images the hunks do show
+    are still named beside that problem (PartlyRead): `ARG ALPINE_VERSION=3.24` moved with a `FROM alpine:3.24 AS
+    lint` in the same hunk (PHP-CS-Fixer) names alpine, and the gate reviews the file for the ARG's unseen uses."""
     body = text(data)
+    unseen: list[str] = []
     for hunk in body.split(HUNK):
         lines = hunk.splitlines()
         for index, raw in enumerate(lines):
@@ -234,6 +237,12 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
             if _stage_arg([line.lstrip(CHANGED) for line in lines[:index]]):
                 continue  # a stage's ARG (ARG GO_VERSION after FROM golang AS build) no FROM can read
             if not any(_FROM.match(line.lstrip(CHANGED).strip()) and use.search(line) for line in lines[index + 1:]):
-                raise ManifestError(f"a changed ARG whose use the hunk does not show: {raw.strip(CHANGED)[:80]!r}")
-    shown = "\n".join(line for line in body.replace(CHANGED, "").splitlines() if line != HUNK)
-    return parse_dockerfile(path, shown.encode())
+                unseen.append(raw)
+    # an unseen ARG's line is left out: what it moves is unknown, not a tool bump (the seventh round's class)
+    left_out = set(unseen)
+    shown = "\n".join(line.replace(CHANGED, "") for line in body.splitlines() if line != HUNK and line not in left_out)
+    found = parse_dockerfile(path, shown.encode())
+    if unseen:
+        said = [f"a changed ARG whose use the hunk does not show: {raw.strip(CHANGED)[:80]!r}" for raw in unseen[:3]]
+        raise PartlyRead("; ".join(said) + ("; …" if len(unseen) > 3 else ""), found)
+    return found
