@@ -224,9 +224,13 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
     at all (jellyfin), so it fails closed (a `partial` problem) unless the FROM is there, or a `FROM` above it in
     the hunk shows it is a stage's: a `FROM` reads only the ARGs above the first one. The images the hunks do show
     are still named beside that problem (PartlyRead): `ARG ALPINE_VERSION=3.24` moved with a `FROM alpine:3.24 AS
-    lint` in the same hunk (PHP-CS-Fixer) names alpine, and the gate reviews the file for the ARG's unseen uses."""
+    lint` in the same hunk (PHP-CS-Fixer) names alpine, and the gate reviews the file for the ARG's unseen uses.
+    When every such ARG sits under a Renovate annotation the hunk shows, the annotations name them too (deps27's
+    class, runatlantis/atlantis's `# renovate: … depName=opentofu/opentofu`); when one does not, none of their lines
+    is read: what an unannotated one moves is unknown, no tool bump (round 7's class)."""
     body = text(data)
     unseen: list[str] = []
+    annotated = True
     for hunk in body.split(HUNK):
         lines = hunk.splitlines()
         for index, raw in enumerate(lines):
@@ -238,8 +242,8 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
                 continue  # a stage's ARG (ARG GO_VERSION after FROM golang AS build) no FROM can read
             if not any(_FROM.match(line.lstrip(CHANGED).strip()) and use.search(line) for line in lines[index + 1:]):
                 unseen.append(raw)
-    # an unseen ARG's line is left out: what it moves is unknown, not a tool bump (the seventh round's class)
-    left_out = set(unseen)
+                annotated = annotated and index > 0 and annotation(lines[index - 1].lstrip(CHANGED)) is not None
+    left_out = set() if annotated else set(unseen)
     shown = "\n".join(line.replace(CHANGED, "") for line in body.splitlines() if line != HUNK and line not in left_out)
     found = parse_dockerfile(path, shown.encode())
     if unseen:
