@@ -79,11 +79,14 @@ pnpm/yarn/npm, uv/pip/Pipenv, Cargo and Bundler, committed before its first, bli
 (deps_bumps_twentyfifth.tsv, 37 more repositories chosen for breadth of ecosystems and bots: Dependabot, Renovate,
 scala-steward and pre-commit.ci over Go multi-module, Maven plugins, NuGet, mix, Composer, Gradle catalogs, sbt, mise,
 sha-pinned actions, images in Dockerfiles, Terraform modules, pnpm/yarn/npm, uv/poetry/pip, pre-commit hooks, Cargo
-and Bundler, committed before its first, blind run in round 25), `twentyseventh` (deps_bumps_twentyseventh.tsv, 35 more
-repositories weighted to JS/TS, Python, Rust, GitHub Actions, images and Terraform: Dependabot, Renovate and
-pre-commit.ci over pnpm/yarn/npm workspaces, uv/poetry/pip, pre-commit hooks, Cargo, Go multi-module, Helm values,
-images in Dockerfiles and Compose, Terraform providers, Bundler, NuGet, Composer, mix and pub, committed before its
-first, blind run in round 27) — or
+and Bundler, committed before its first, blind run in round 25), `twentysixth` (deps_bumps_twentysixth.tsv, 39 more
+repositories weighted to the JVM, .NET, Go, PHP, Ruby, Elixir, Dart and Scala: Dependabot, Renovate and scala-steward
+over Go multi-module, Maven plugins, Gradle catalogs and wrappers, sbt, NuGet, Composer, Bundler, mix, pub, Terraform
+providers, sha-pinned actions, images in Dockerfiles, yarn/npm, committed before its first, blind run in round 26),
+`twentyseventh` (deps_bumps_twentyseventh.tsv, 35 more repositories weighted to JS/TS, Python, Rust, GitHub Actions,
+images and Terraform: Dependabot, Renovate and pre-commit.ci over pnpm/yarn/npm workspaces, uv/poetry/pip,
+pre-commit hooks, Cargo, Go multi-module, Helm values, images in Dockerfiles and Compose, Terraform providers, Bundler,
+NuGet, Composer, mix and pub, committed before its first, blind run in round 27) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -136,6 +139,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentythird": DATA.with_name("deps_bumps_twentythird.tsv"),
         "twentyfourth": DATA.with_name("deps_bumps_twentyfourth.tsv"),
         "twentyfifth": DATA.with_name("deps_bumps_twentyfifth.tsv"),
+        "twentysixth": DATA.with_name("deps_bumps_twentysixth.tsv"),
         "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv")}
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gatekeeper.deps.renovatecustom import CONFIG_FILES
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from gatekeeper.gitobjects import GitObjects
 from tests.gitrepo import GitRepo
@@ -118,8 +119,9 @@ def test_tree_mode_reads_only_touched_manifests(repo: tuple[GitRepo, str, str],
     monkeypatch.setattr(GitObjects, "blob", spy)
     _tree(r.root, base, head)
     # 7 touched dependency files on both sides, 1 added (one side), and package.json once per side for
-    # yarn.lock (package-lock v3 names its direct dependencies itself); never src/main.c or unchanged files.
-    assert len(read) == 2 * 7 + 1 + 2
+    # yarn.lock (package-lock v3 names its direct dependencies itself); never src/main.c or unchanged files. And
+    # BASE's Renovate config looked up by its names (renovatecustom.py: none here, so nothing more is read).
+    assert len(read) == 2 * 7 + 1 + 2 + len(CONFIG_FILES)
 
 
 def run(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

@@ -221,11 +221,16 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
     """A Dockerfile's hunk lines (hunks.sides): its `FROM` images as the whole-file reader reads them, but a
     changed `ARG` must be used by a `FROM` the same hunk shows below it. `ARG DOTNET_VERSION=8.0` moves the
     image of a `FROM …sdk:${DOTNET_VERSION}` the hunk may not show; read alone, the move would be no change
-    at all (jellyfin), so it fails closed (ManifestError: a `partial` problem) unless the FROM is there, or a `FROM`
-    above it in the hunk shows it is a stage's: a `FROM` reads only the ARGs above the first one. An ARG under a
-    Renovate annotation the hunk shows is named by it, still beside the problem (PartlyRead)."""
+    at all (jellyfin), so it fails closed (a `partial` problem) unless the FROM is there, or a `FROM` above it in
+    the hunk shows it is a stage's: a `FROM` reads only the ARGs above the first one. The images the hunks do show
+    are still named beside that problem (PartlyRead): `ARG ALPINE_VERSION=3.24` moved with a `FROM alpine:3.24 AS
+    lint` in the same hunk (PHP-CS-Fixer) names alpine, and the gate reviews the file for the ARG's unseen uses.
+    When every such ARG sits under a Renovate annotation the hunk shows, the annotations name them too (deps27's
+    class, runatlantis/atlantis's `# renovate: … depName=opentofu/opentofu`); when one does not, none of their lines
+    is read: what an unannotated one moves is unknown, no tool bump (round 7's class)."""
     body = text(data)
-    unshown = ""
+    unseen: list[str] = []
+    annotated = True
     for hunk in body.split(HUNK):
         lines = hunk.splitlines()
         for index, raw in enumerate(lines):
@@ -236,15 +241,12 @@ def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
             if _stage_arg([line.lstrip(CHANGED) for line in lines[:index]]):
                 continue  # a stage's ARG (ARG GO_VERSION after FROM golang AS build) no FROM can read
             if not any(_FROM.match(line.lstrip(CHANGED).strip()) and use.search(line) for line in lines[index + 1:]):
-                why = f"a changed ARG whose use the hunk does not show: {raw.strip(CHANGED)[:80]!r}"
-                if index == 0 or annotation(lines[index - 1].lstrip(CHANGED)) is None:
-                    raise ManifestError(why)  # unannotated, it names nothing a reader may trust
-                unshown = why
-    shown = "\n".join(line for line in body.replace(CHANGED, "").splitlines() if line != HUNK)
+                unseen.append(raw)
+                annotated = annotated and index > 0 and annotation(lines[index - 1].lstrip(CHANGED)) is not None
+    left_out = set() if annotated else set(unseen)
+    shown = "\n".join(line.replace(CHANGED, "") for line in body.splitlines() if line != HUNK and line not in left_out)
     found = parse_dockerfile(path, shown.encode())
-    if unshown:
-        # every such ARG is Renovate-annotated (`# renovate: … depName=opentofu/opentofu` over `ARG
-        # DEFAULT_OPENTOFU_VERSION=1.12.5`, runatlantis/atlantis): the annotation names what it pins, as the
-        # whole-file reader reads it; named beside the problem, for a FROM below may still build on it, unseen
-        raise PartlyRead(unshown, found)
+    if unseen:
+        said = [f"a changed ARG whose use the hunk does not show: {raw.strip(CHANGED)[:80]!r}" for raw in unseen[:3]]
+        raise PartlyRead("; ".join(said) + ("; …" if len(unseen) > 3 else ""), found)
     return found

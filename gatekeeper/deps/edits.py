@@ -106,10 +106,9 @@ def _changed(side: Side, blocks: list[int]) -> dict[int, list[int]]:
 
 def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[list[Dependency], list[Dependency]]:
     """(base, head) dependencies the changed lines of the hunks in `data` show; ManifestError when no hunk can be
-    read safely (hunkreads.py; else PartialEdits), or one name is edited in two places in different ways.
-    The same edit in several places (`memcached` 6.1.11 → 8.7.7 under three aliases of a chart, one hook
-    repository's rev in two entries) is one move: each place shows the name on both sides, so nothing
-    moved between sections; any other edit of a name in two places may be such a move and is refused."""
+    read safely (hunkreads.py; else PartialEdits). The same edit in several places (`memcached` 6.1.11 → 8.7.7
+    under three aliases of a chart, one hook repository's rev in two entries) is one move; any other edit of a name
+    in two places may be a move between sections: that name is left unnamed beside the others (PartialEdits)."""
     edits: dict[str, dict[tuple[int, int], tuple[list[Dependency], list[Dependency]]]] = {}
     sections: tuple[dict[str, str], dict[str, str]] = ({}, {})  # name → the section its line shows, per side
     unshown: list[str] = []  # what lines read only as far as their hunk shows cannot show (PartlyShown)
@@ -156,7 +155,8 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                 sides[0].extend(was)
                 sides[1].extend(now)
                 continue
-            raise ManifestError(f"{name!r} is edited in two places: read the whole file (--tree)")
+            unshown.append(f"{name!r} is edited in two places: read the whole file (--tree)")
+            continue
         sides[0].extend(shown[0][0])
         sides[1].extend(shown[0][1])
     if refused and not sides[0] + sides[1]:

@@ -25,6 +25,7 @@ from gatekeeper.deps.overrides import changed_overrides
 from gatekeeper.deps.patchscan import CANDIDATE, candidates, mapped, section_lines
 from gatekeeper.deps.pnpmedges import importer_moves
 from gatekeeper.deps.registry import SUBMODULE, Format, Parser, format_for
+from gatekeeper.deps.renovatecustom import custom_moves
 from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.treeblobs import sibling_blob, side_blob, touched_files
 from gatekeeper.diff import HashingReader, open_patch
@@ -132,6 +133,7 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
         inherited, unread = _INHERITING[name][1](git, base, head, files)
         changes += [c for c in inherited if (c.manifest, c.name, c.scope, c.from_version, c.to_version) not in known]
         problems += unread
+    changes += custom_moves(git, base, head, {(c.name, c.to_version) for c in changes})  # the repository's own word
     return Delta(with_claims(git, base, head, changes), tuple(problems))
 
 

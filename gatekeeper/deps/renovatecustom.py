@@ -1,0 +1,160 @@
+"""Versions a repository's own Renovate custom regex managers name: `--tree` reads them beside the formats.
+
+Renovate's `customManagers` (`customType: regex`; the older `regexManagers`) tell it where a version no manager
+knows is written and what it is: gotify/server's `GO_VERSION` file holds `1.26.0`, and its manager says that is the
+`docker.io/gotify/build` image (`depNameTemplate`, `datasourceTemplate: docker`, `matchStrings: ["^(?<currentValue>
+[0-9.]+)"]`), so Renovate's "update docker.io/gotify/build docker tag to v1.26.0" moves a file no reader reads.
+The config is read at BASE only (what the change proposes cannot choose the patterns the gate runs), from the file
+JSON names Renovate looks for first; each manager's file patterns (`managerFilePatterns`: `/regex/` or a glob; the older
+`fileMatch` regexes) select changed files no larger than `_MAX_FILE`, and its match strings (JavaScript's named
+groups written as Python's) read `currentValue` at each side. A name written by a template with `{{` in it, a
+pattern Python cannot compile, or a config that is not JSON names nothing: this is a reading of the author's own
+words, never a finding. Only repositories whose BASE holds such a manager pay for more than the config lookups.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+
+from gatekeeper.deps.delta import diff
+from gatekeeper.deps.loaders import MAX_BYTES, load_json
+from gatekeeper.deps.model import Change, Dependency, ManifestError
+from gatekeeper.deps.tools import TOOL
+from gatekeeper.deps.treeblobs import sibling_blob
+from gatekeeper.gitobjects import GitObjects, GitObjectsError
+
+# Renovate's own order of its JSON config file names (the first found is the config); JSON5 files, which are
+# mostly not JSON, and package.json's `renovate` key (no place for a regex manager in practice) are not read.
+CONFIG_FILES = ("renovate.json", ".github/renovate.json", ".gitlab/renovate.json", ".renovaterc", ".renovaterc.json")
+_MAX_FILE = 64 * 1024  # a custom-managed file is a version file, a Makefile, a Dockerfile: larger ones are not read
+_MAX_MANAGERS = 32
+# Renovate's datasource → the delta's ecosystem; any other (github-releases, github-tags, custom...) is a tool.
+_ECOSYSTEMS = {"docker": "docker", "npm": "npm", "pypi": "pip", "go": "go", "maven": "maven", "nuget": "nuget",
+               "rubygems": "bundler", "crate": "cargo", "packagist": "composer", "hex": "hex", "helm": "helm",
+               "terraform-provider": "terraform", "terraform-module": "terraform"}
+_NAMED_GROUP = re.compile(r"\(\?<(?=[A-Za-z_])")  # JavaScript's `(?<name>`; `(?<=`, `(?<!` are lookbehinds
+
+
+@dataclass(frozen=True, slots=True)
+class Manager:
+    """One custom regex manager: the files it reads and how, with its fixed name and datasource when it has them."""
+    files: tuple[re.Pattern[str] | str, ...]  # a compiled regex, or a glob
+    matches: tuple[re.Pattern[str], ...]
+    name: str | None
+    datasource: str | None
+
+    def reads(self, path: str) -> bool:
+        for pattern in self.files:
+            if isinstance(pattern, str):
+                if fnmatch.fnmatchcase(path, pattern) or (pattern.startswith("**/")
+                                                          and fnmatch.fnmatchcase(path, pattern[3:])):
+                    return True
+            elif pattern.search(path):
+                return True
+        return False
+
+
+def _compiled(text: object, flags: int = 0) -> re.Pattern[str] | None:
+    if not isinstance(text, str) or not text or len(text) > 1000:
+        return None
+    try:
+        return re.compile(_NAMED_GROUP.sub("(?P<", text), flags)
+    except (re.error, RecursionError, OverflowError):
+        return None
+
+
+def _file_pattern(text: object) -> re.Pattern[str] | str | None:
+    """`managerFilePatterns` entry: `/regex/flags` or a glob."""
+    if not isinstance(text, str) or not text:
+        return None
+    if text.startswith("/") and text.rfind("/") > 0:
+        body, _, flags = text[1:].rpartition("/")
+        return _compiled(body, re.IGNORECASE if "i" in flags else 0) if set(flags) <= set("imsuy") else None
+    return text
+
+
+def _template(value: object) -> str | None:
+    return value if isinstance(value, str) and value and "{{" not in value else None
+
+
+def managers(config: bytes) -> list[Manager]:
+    """The regex managers of a Renovate config (JSON; JSON5 only as far as it is JSON), in order."""
+    try:
+        data = load_json(config)
+    except (ManifestError, RecursionError):
+        return []
+    if not isinstance(data, dict):
+        return []
+    found = [m for key in ("customManagers", "regexManagers") if isinstance(data.get(key), list) for m in data[key]]
+    out: list[Manager] = []
+    for raw in found[:_MAX_MANAGERS]:
+        if not isinstance(raw, dict) or raw.get("customType", "regex") != "regex":
+            continue
+        files = [_file_pattern(p) for p in raw.get("managerFilePatterns") or ()] if isinstance(
+            raw.get("managerFilePatterns"), list) else []
+        if isinstance(raw.get("fileMatch"), list):
+            files += [_compiled(p) for p in raw["fileMatch"]]
+        matches = [_compiled(p) for p in raw.get("matchStrings") or ()] if isinstance(
+            raw.get("matchStrings"), list) else []
+        kept = tuple(p for p in files if p is not None)
+        strings = tuple(p for p in matches if p is not None and "currentValue" in p.groupindex)
+        if kept and strings:
+            out.append(Manager(kept, strings, _template(raw.get("depNameTemplate")),
+                               _template(raw.get("datasourceTemplate"))))
+    return out
+
+
+def _read(manager: Manager, path: str, data: bytes | None) -> list[Dependency]:
+    if data is None or len(data) > _MAX_FILE:
+        return []
+    body = data.decode("utf-8", errors="replace")
+    out: list[Dependency] = []
+    for pattern in manager.matches:
+        for match in pattern.finditer(body):
+            groups = match.groupdict()
+            name = manager.name or groups.get("depName") or groups.get("packageName")
+            version = groups.get("currentValue")
+            source = manager.datasource or groups.get("datasource") or ""
+            if not name or not version or not re.match(r"^v?\d", version):
+                continue
+            ecosystem = _ECOSYSTEMS.get(source, TOOL)
+            dep = Dependency(ecosystem, name, version, path, True, "build" if ecosystem in ("docker", TOOL)
+                             else "runtime")
+            if dep not in out:
+                out.append(dep)
+    return out
+
+
+def _config(git: GitObjects, base: str, path: str) -> bytes | None:
+    """BASE's config file at `path`: from the tree's listing when the gate has listed it (no lookup for an absent
+    file), else looked up."""
+    listed = git.listed(base)
+    if listed is None:
+        return sibling_blob(git, base, path)
+    entry = listed.get(path)
+    return git.blob(entry.oid, MAX_BYTES + 1) if entry is not None and entry.mode in ("100644", "100755") else None
+
+
+def custom_moves(git: GitObjects, base: str, head: str, named: set[tuple[str, str | None]]) -> list[Change]:
+    """The moves BASE's custom regex managers read in the files the commits differ in, but for those the delta
+    names already (`named`: (name, to version))."""
+    config = next((blob for path in CONFIG_FILES if (blob := _config(git, base, path)) is not None), None)
+    found = managers(config) if config is not None else []
+    if not found:
+        return []
+    try:
+        changed = git.changed(base, head)
+    except GitObjectsError:
+        return []
+    out: list[Change] = []
+    for path, before, after in changed:
+        readers = [m for m in found if m.reads(path)]
+        if not readers or before is None or after is None or not {before.mode, after.mode} <= {"100644", "100755"}:
+            continue
+        sides = [git.blob(entry.oid, _MAX_FILE + 1) for entry in (before, after)]
+        for manager in readers:
+            out += [c for c in diff(_read(manager, path, sides[0]), _read(manager, path, sides[1]), path)
+                    if (c.name, c.to_version) not in named and c.change in ("upgraded", "downgraded", "changed")]
+    return out
