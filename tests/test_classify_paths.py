@@ -702,6 +702,7 @@ IAC = [
     "services/api/manifests/deployment.yml",
     "kustomization.yaml",
     "overlays/prod/kustomization.yaml",
+    "conf/base/parameters/kustomization.yml",  # kustomize reads it by name inside a Kedro folder (red team 20)
     "charts/web/Chart.yaml",
     "charts/web/values.yaml",
     "charts/web/values-prod.yaml",

@@ -36,7 +36,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("website/i18n/fr/docusaurus-plugin-content-blog/authors.yml", "src", "docs.blog-authors"),
     ("AUTHORS", "other", "other.governance"),
     # developer tools' settings
-    (".trunk/trunk.yaml", "other", "other.dev-tool-settings"),
+    (".trunk/trunk.yaml", "ci", "ci.other-systems"),  # its commands run in CI (red team 20)
     (".trunk/configs/.checkov.yaml", "other", "other.dev-tool-settings"),
     ("pint.json", "other", "other.dev-tool-settings"),
     (".simplecov", "other", "other.dev-tool-settings"),

@@ -36,8 +36,8 @@ CANDIDATE_EXTENSIONS = frozenset({
     "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp", "env",
 })
 
-# Suffixes of a template copy of a file (`hosts.example`, krane's ERB `ingress.yml.erb`): the type comes before them.
-_COPY_SUFFIXES = frozenset({"example", "sample", "dist", "erb"})
+# Suffixes of a template copy of a file (`hosts.example`, krane's ERB `ingress.yml.erb`), a REUSE sidecar's: the type
+_COPY_SUFFIXES = frozenset({"example", "sample", "dist", "erb", "license"})  # comes before them (x.yml.license)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,11 @@ JSON names Renovate looks for first; each manager's file patterns (`managerFileP
 groups written as Python's) read `currentValue` at each side. A name written by a template with `{{` in it, a
 pattern Python cannot compile, or a config that is not JSON names nothing: this is a reading of the author's own
 words, never a finding. Only repositories whose BASE holds such a manager pay for more than the config lookups.
+The patterns are the repository's and Python's `re` has no time limit: a pattern that backtracks (Renovate's own
+documented `(?<depName>.*?) ... .*?_VERSION` form is cubic; `(\\w+/?)+` exponential) run on a path or text the change
+wrote could hold the gate for hours. So the paths are selected and the texts read in a forked child under
+`_TIME_LIMIT` (policy/isolate.py); past it, or when the child fails, each file the managers might read is a `partial`
+problem (review it by hand), never a hang and never a silent pass.
 """
 
 from __future__ import annotations
@@ -20,16 +25,19 @@ from dataclasses import dataclass
 
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.loaders import MAX_BYTES, load_json
-from gatekeeper.deps.model import Change, Dependency, ManifestError
+from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
 from gatekeeper.deps.tools import TOOL
 from gatekeeper.deps.treeblobs import sibling_blob
+from gatekeeper.errors import GatekeeperError
 from gatekeeper.gitobjects import GitObjects, GitObjectsError
+from gatekeeper.policy.isolate import EngineTimedOut, run_isolated
 
 # Renovate's own order of its JSON config file names (the first found is the config); JSON5 files, which are
 # mostly not JSON, and package.json's `renovate` key (no place for a regex manager in practice) are not read.
 CONFIG_FILES = ("renovate.json", ".github/renovate.json", ".gitlab/renovate.json", ".renovaterc", ".renovaterc.json")
 _MAX_FILE = 64 * 1024  # a custom-managed file is a version file, a Makefile, a Dockerfile: larger ones are not read
 _MAX_MANAGERS = 32
+_TIME_LIMIT = 5.0  # seconds for each forked step (paths selected, texts read); a sane config takes milliseconds
 # Renovate's datasource → the delta's ecosystem; any other (github-releases, github-tags, custom...) is a tool.
 _ECOSYSTEMS = {"docker": "docker", "npm": "npm", "pypi": "pip", "go": "go", "maven": "maven", "nuget": "nuget",
                "rubygems": "bundler", "crate": "cargo", "packagist": "composer", "hex": "hex", "helm": "helm",
@@ -137,24 +145,52 @@ def _config(git: GitObjects, base: str, path: str) -> bytes | None:
     return git.blob(entry.oid, MAX_BYTES + 1) if entry is not None and entry.mode in ("100644", "100755") else None
 
 
-def custom_moves(git: GitObjects, base: str, head: str, named: set[tuple[str, str | None]]) -> list[Change]:
+def _selected(found: list[Manager], paths: list[str]) -> list[list[int]]:
+    """For each path, the indexes of the managers that read it (run in the child: the patterns are BASE's)."""
+    return [[n for n, m in enumerate(found) if m.reads(path)] for path in paths]
+
+
+def _read_all(jobs: list[tuple[str, list[Manager], bytes | None, bytes | None]]
+              ) -> list[tuple[str, list[Dependency], list[Dependency]]]:
+    """Each (path, managers, before, after): what each manager reads at each side (run in the child)."""
+    return [(path, _read(m, path, old), _read(m, path, new)) for path, readers, old, new in jobs for m in readers]
+
+
+def _unbounded(paths: list[str], exc: GatekeeperError) -> list[Problem]:
+    why = f"ran past {_TIME_LIMIT:g} s" if isinstance(exc, EngineTimedOut) else "failed"
+    return [Problem(path, "partial", f"the repository's Renovate custom regex managers {why} on it: the versions "
+                    "they read are unread (review it by hand)") for path in paths]
+
+
+def custom_moves(git: GitObjects, base: str, head: str, named: set[tuple[str, str | None]]
+                 ) -> tuple[list[Change], list[Problem]]:
     """The moves BASE's custom regex managers read in the files the commits differ in, but for those the delta
-    names already (`named`: (name, to version))."""
+    names already (`named`: (name, to version)); with the files whose reading ran past the time limit."""
     config = next((blob for path in CONFIG_FILES if (blob := _config(git, base, path)) is not None), None)
     found = managers(config) if config is not None else []
     if not found:
-        return []
+        return [], []
     try:
-        changed = git.changed(base, head)
+        changed = [(path, before, after) for path, before, after in git.changed(base, head) if before is not None
+                   and after is not None and {before.mode, after.mode} <= {"100644", "100755"}]
     except GitObjectsError:
-        return []
+        return [], []
+    if not changed:
+        return [], []
+    try:
+        selected = run_isolated(_selected, found, [path for path, _, _ in changed], timeout=_TIME_LIMIT)
+    except GatekeeperError as exc:
+        return [], _unbounded([path for path, _, _ in changed], exc)
+    jobs = [(path, [found[n] for n in readers], git.blob(before.oid, _MAX_FILE + 1), git.blob(after.oid, _MAX_FILE + 1))
+            for (path, before, after), readers in zip(changed, selected, strict=True) if readers]
+    if not jobs:
+        return [], []
+    try:
+        read = run_isolated(_read_all, jobs, timeout=_TIME_LIMIT)
+    except GatekeeperError as exc:
+        return [], _unbounded([path for path, _, _, _ in jobs], exc)
     out: list[Change] = []
-    for path, before, after in changed:
-        readers = [m for m in found if m.reads(path)]
-        if not readers or before is None or after is None or not {before.mode, after.mode} <= {"100644", "100755"}:
-            continue
-        sides = [git.blob(entry.oid, _MAX_FILE + 1) for entry in (before, after)]
-        for manager in readers:
-            out += [c for c in diff(_read(manager, path, sides[0]), _read(manager, path, sides[1]), path)
-                    if (c.name, c.to_version) not in named and c.change in ("upgraded", "downgraded", "changed")]
-    return out
+    for path, old, new in read:
+        out += [c for c in diff(old, new, path)
+                if (c.name, c.to_version) not in named and c.change in ("upgraded", "downgraded", "changed")]
+    return out, []

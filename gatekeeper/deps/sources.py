@@ -133,7 +133,9 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
         inherited, unread = _INHERITING[name][1](git, base, head, files)
         changes += [c for c in inherited if (c.manifest, c.name, c.scope, c.from_version, c.to_version) not in known]
         problems += unread
-    changes += custom_moves(git, base, head, {(c.name, c.to_version) for c in changes})  # the repository's own word
+    custom, unread = custom_moves(git, base, head, {(c.name, c.to_version) for c in changes})  # the repository's word
+    changes += custom
+    problems += unread
     return Delta(with_claims(git, base, head, changes), tuple(problems))
 
 
