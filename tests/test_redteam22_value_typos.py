@@ -100,12 +100,16 @@ def _issues(body: str) -> list[str]:
             if i.file == "policies/x/policy.rego"]
 
 
+def _misspelt_line(wrong: str, right: str) -> int:
+    return next(n for n, (a, b) in enumerate(zip(_module(wrong).splitlines(), _module(right).splitlines(),
+                                                 strict=True), 1) if a != b)
+
+
 @pytest.mark.parametrize("form", sorted(FORMS))
 def test_custom_policy_value_typo_is_refused_and_correct_spelling_passes(form: str) -> None:
     wrong, right = FORMS[form]
     found = _issues(wrong)
-    line = next(n for n, (a, b) in enumerate(zip(_module(wrong).splitlines(), _module(right).splitlines(),
-                                                 strict=True), 1) if a != b)  # the misspelt line
+    line = _misspelt_line(wrong, right)
     # at the misspelt line, or (a key held in a name) at the read of it on the next
     assert found and all(f.startswith((f"{line}:", f"{line + 1}:")) for f in found), (form, found)
     assert _issues(right) == [], form
@@ -118,15 +122,17 @@ def test_enumerated_fields_come_from_the_schemas() -> None:
     assert "path" not in fields and "ecosystem" not in fields  # free text: any literal may be compared
 
 
+@pytest.mark.parametrize("condition", ['f.status == "delted"', 'startswith(f.status, "delted")'])
 def test_a_misspelt_status_stops_the_gate_that_allowed_a_deleted_file(
-        tmp_path: Path, git_repo: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
-    """A security team's rule "deleting a file needs a human" with `"delted"`: base allowed the deletion (exit 0)."""
+        tmp_path: Path, git_repo: GitRepo, capsys: pytest.CaptureFixture[str], condition: str) -> None:
+    """A security team's rule "deleting a file needs a human" with `"delted"`: base allowed the deletion (exit 0);
+    99dfc95 refused `==` at load and still allowed `startswith` (red team 23)."""
     root = bundle_copy(tmp_path)
     edit(root / "core" / "policy.rego", "#     - core.needs_context\n",
          "#     - core.needs_context\n#     - core.deleted\n")
     policy = root / "core" / "policy.rego"
     policy.write_text(policy.read_text() + '\nreview contains finding if {\n\tsome f in input.files\n'
-                      '\tf.status == "delted"\n\tfinding := lib.finding("core.deleted", "a file was deleted")\n}\n')
+                      f'\t{condition}\n\tfinding := lib.finding("core.deleted", "a file was deleted")\n}}\n')
     line = policy.read_text().count("\n") - 2
     git_repo.write("README.md", "base\n")
     git_repo.write("src/old.py", "X = 1\n")
