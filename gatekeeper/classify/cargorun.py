@@ -18,9 +18,13 @@ from gatekeeper.classify.pipinstalls import ANY
 
 __all__ = ["packages"]
 
-_CARGO = re.compile(r"\bcargo(?:[ \t]++\+[\w.-]++)?[ \t]++(xtask\b|run\b[^\n;&|]*)")
+# cargo's global options may come before the command (`cargo -q run`, `cargo --locked xtask`, `cargo -C dir run`),
+# and `r` is cargo's own alias of `run` (red team 21, tests/test_attack21_cargo_spellings.py).
+_GLOBAL = r"(?:[ \t]++(?:\+[\w.-]++|(?:--color|--config|-Z|-C)[ \t]++[^\s;&|]++|-[\w-]++(?:=[^\s;&|]*+)?))*+"
+_CARGO = re.compile(rf"\bcargo{_GLOBAL}[ \t]++(xtask(?![\w-])|(?:run|r)(?![\w-])[^\n;&|]*)")
 _MANIFEST = re.compile(r"--manifest-path(?:[ \t]++|=)['\"]?([^\s'\"$]+)")
-_XTASK = re.compile(r"(?:^|[ \t])(?:-p[ \t]*+|--package(?:[ \t]++|=))['\"]?xtask\b")
+_XTASK = re.compile(r"(?:^|[ \t])(?:-p(?:[ \t]*+|=)|--package(?:[ \t]++|=))['\"]?xtask(?![\w-])")
+_ARGUMENTS = re.compile(r"[ \t]--(?:[ \t].*)?$")  # after `--`: the program's own arguments, not cargo's
 
 
 def packages(text: str) -> list[str]:
@@ -32,10 +36,11 @@ def packages(text: str) -> list[str]:
         if match.group(1) == "xtask":
             found.append(f"xtask/{ANY}.rs")
             continue
-        for manifest in _MANIFEST.findall(match.group(1)):
+        options = _ARGUMENTS.sub("", match.group(1))
+        for manifest in _MANIFEST.findall(options):
             folder = posixpath.normpath(manifest.rpartition("/")[0] or ".")
             if folder != "." and not folder.startswith(("/", "..")):  # the root's: the project itself, as `go run .`
                 found.append(f"{folder}/{ANY}.rs")
-        if _XTASK.search(match.group(1)):  # the alias spelt out: `cargo run --package xtask --`
+        if _XTASK.search(options):  # the alias spelt out: `cargo run --package xtask --`
             found.append(f"xtask/{ANY}.rs")
     return list(dict.fromkeys(found))
