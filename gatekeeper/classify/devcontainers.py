@@ -25,6 +25,8 @@ _ACTION = re.compile(r"""\buses[ \t]*:[ \t]*['"]?devcontainers/ci@|\btask[ \t]*:
 # `devcontainer up`, `npx @devcontainers/cli@0.71 exec`, `devcontainer build`, `devcontainer set-up`
 _CLI = re.compile(r"\bdevcontainers?(?:/cli(?:@[^\s'\"]*)?)?[ \t]+(?:up|build|exec|run-user-commands|set-up)\b")
 _CONFIG = re.compile(r"""(?:\bconfigFile[ \t]*:|--config(?:[ \t]+|=))[ \t]*['"]?([^\s'"#$]+)""")
+# GitHub's owner and repository names are of any case (`uses: DevContainers/ci@v0.3` runs the action: attack 21)
+_NAMED = re.compile("devcontainer", re.IGNORECASE)
 _COMMENT = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
 # Every Dev Container configuration of the tree, whichever folder a step brings up.
 _EVERY = (".devcontainer.json", f".devcontainer/{ANY}", f"{ANY}/.devcontainer.json", f"{ANY}/.devcontainer/{ANY}")
@@ -33,8 +35,8 @@ _EVERY = (".devcontainer.json", f".devcontainer/{ANY}", f"{ANY}/.devcontainer.js
 def configurations(text: str) -> list[str]:
     """The patterns (from the repository's root; ANY a variable part) of the Dev Container configuration a CI
     definition's `text` brings up, or none when it runs no Dev Container."""
-    if "evcontainer" not in text and "EVCONTAINER" not in text:
-        return []  # most definitions, by one substring test
+    if not _NAMED.search(text):
+        return []  # most definitions, by one scan
     text = _COMMENT.sub("", text)  # a comment line (YAML's or a shell's in a script block) runs nothing
     if not (_ACTION.search(text) or _CLI.search(text)):
         return []
