@@ -219,12 +219,13 @@ def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: 
         if field is not None and field in fields and value not in fields[field] \
                 and _root(code[hit.start():hit.start(6)]) not in own:
             yield issue(hit.start(6) - 1, _unknown(field, value, fields[field]))
-    sets = {(m.group(1) or m.group(3)): (m.start(2) if m.group(1) else m.start(4), m.group(2) or m.group(4))
-            for m in _NAMED_SET.finditer(code)}
-    for var, (at, literals) in sets.items():
-        v = re.escape(var)
+    for m in _NAMED_SET.finditer(code):  # each binding in its own rule (attack 21: a name reused in two rules)
+        var, at, literals = m.group(1) or m.group(3), m.start(2) if m.group(1) else m.start(4), m.group(2) or m.group(4)
+        v, (start, end) = re.escape(var), _scope(code, m.start())
         for hit in re.finditer(rf"(?<![\w.\"])(?:{_READ})\s*(?:==|\bin\b)\s*{v}(?![\w.\[])|(?<![\w.]){v}\s*==\s*"
-                               rf"(?:{_READ})", code):
+                               rf"(?:{_READ})", code[:end]):
+            if hit.start() < start:
+                continue
             field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5))
             if field is None or field not in fields:
                 field = _field(hit, 6) if hit.group(10) is None else named.get(hit.group(10))
@@ -233,11 +234,23 @@ def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: 
                     if item.group(1) not in fields[field]:
                         yield issue(at + item.start(), _unknown(field, item.group(1), fields[field]))
     for bound in _TAG_NAME.finditer(code):
-        t = re.escape(bound.group(1))
+        t, (start, end) = re.escape(bound.group(1)), _scope(code, bound.start())
         for hit in re.finditer(rf"(?<![\w.]){t}\s*(?:==|!=)\s*({_STR})|({_STR})\s*(?:==|!=)\s*{t}(?![\w.])", code):
+            if not start <= hit.start() < end:
+                continue
             group = 1 if hit.group(1) is not None else 2
             if (value := text[hit.start(group) + 1:hit.end(group) - 1]) not in TAGS:
                 yield issue(hit.start(group), f'unknown tag "{value}" (tags: {", ".join(TAGS)})')
+
+
+def _scope(code: str, at: int) -> tuple[int, int]:
+    """The offsets of the rule `at` is in (from its head's line to the next line that starts a rule), or the whole
+    module for a binding at a line's start (a rule of its own, `buckets := {"ci"}`, which every rule may read)."""
+    line = code.rfind("\n", 0, at) + 1
+    if at == line:
+        return 0, len(code)
+    heads = [m.start() for m in re.finditer(r"^[^\s}#]", code, re.M)]
+    return max((h for h in heads if h <= at), default=0), min((h for h in heads if h > at), default=len(code))
 
 
 def _glob(pattern: str) -> str:
