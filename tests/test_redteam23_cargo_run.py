@@ -35,6 +35,12 @@ FILES = {"Cargo.toml": '[workspace]\nmembers = ["xtask", "tools/gen"]\n',
     ("cargo run -p xtask -- dist", "xtask/src/main.rs"),
     ("cargo run --release --manifest-path tools/gen/Cargo.toml -- out/", "tools/gen/src/main.rs"),
     ("cargo run --manifest-path=./tools/gen/Cargo.toml", "tools/gen/src/main.rs"),
+    # attack 21: cargo's global options before the command, its `r` alias, `-p=NAME` (src on 18bf0c0)
+    ("cargo -q run --package xtask -- dist", "xtask/src/main.rs"),
+    ("cargo --locked xtask ci", "xtask/src/main.rs"),
+    ("cargo r -p xtask -- ci", "xtask/src/tidy/mod.rs"),
+    ("cargo run -p=xtask", "xtask/src/main.rs"),
+    ("cargo --frozen --color always run --manifest-path tools/gen/Cargo.toml", "tools/gen/src/main.rs"),
 ])
 def test_the_package_a_ci_job_runs_is_ci(tmp_path: Path, command: str, target: str) -> None:
     repo, base, head = two_commits(tmp_path / "repo", {**FILES, ".github/workflows/ci.yml": STEPS + f"      - run: "
