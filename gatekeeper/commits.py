@@ -15,8 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from gatekeeper.errors import RunError
-from gatekeeper.gitcmd import run_git
-from gatekeeper.gitobjects import without_attributes
+from gatekeeper.gitcmd import run_git, without_attributes
 from gatekeeper.revrange import RevRange
 from gatekeeper.treecheck import TreeError
 
@@ -45,7 +44,7 @@ def commits_patch(revs: RevRange) -> Iterator[Path]:
                         "change a pull request makes is not defined", where=str(folder),
                         hint="merge BASE into HEAD first, or gate a packet and its patch")
     # mkdtemp is private to this user (0700); the patch never lands in the checkout. git diffs without the
-    # checkout's .gitattributes (gitobjects.without_attributes): the change must not choose what is binary.
+    # checkout's .gitattributes (gitcmd.without_attributes): the change must not choose what is binary.
     with tempfile.TemporaryDirectory(prefix="gatekeeper-pr-") as tmp, without_attributes(revs.git_dir) as (work, bare):
         patch = Path(tmp, "change.diff")
         _git([*DIFF_ARGS, f"--output={patch}", revs.merge_base, revs.head_commit, "--"], work, bare,

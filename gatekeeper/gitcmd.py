@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Collection, Mapping, Sequence
+import tempfile
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -43,6 +45,37 @@ def git_program() -> str:
     if found is None:
         raise RunError("cannot find git on PATH (its absolute folders only)", where="PATH", hint="install git")
     return os.path.abspath(found)
+
+
+@contextmanager
+def without_attributes(git_dir: str) -> Iterator[tuple[Path, dict[str, str]]]:
+    """(a working folder, an environment) in which git reads the repository at `git_dir` but none of the checkout's
+    `.gitattributes` files: a private empty work tree and no index.
+
+    git takes `.gitattributes` from the work tree when it diffs two commits: the change under review could mark its
+    own files `-diff` (binary: no lines, no content for the classifier) or give them another diff driver."""
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-noattr-") as tmp:
+        yield Path(tmp), scrubbed_git_env(GIT_DIR=git_dir, GIT_WORK_TREE=tmp, GIT_INDEX_FILE=str(Path(tmp, "index")))
+
+
+def scrubbed_git_env(**extra: str) -> dict[str, str]:
+    """An environment for git that reads no user or system configuration and never prompts."""
+    env = {
+        # Absolute folders only: git looks its helpers up on PATH from inside the checkout (gitcmd.git_program).
+        "PATH": absolute_path(os.environ.get("PATH", "/usr/bin:/bin")),
+        "LC_ALL": "C",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_OPTIONAL_LOCKS": "0",
+        # refs/replace would let anyone who can write a ref show other content for BASE's objects, and a graft file
+        # (.git/info/grafts) other parents for a commit: history is read as its commits are written.
+        "GIT_NO_REPLACE_OBJECTS": "1",
+        "GIT_GRAFT_FILE": os.devnull,
+        "HOME": os.devnull,
+    }
+    env.update(extra)
+    return env
 
 
 def filters_off(git: str, folder: Path, env: Mapping[str, str]) -> list[str]:

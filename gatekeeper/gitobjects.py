@@ -5,7 +5,7 @@ change under review, may have altered). Tree listings (read as tree objects), bl
 resolved to commits all come from one `git cat-file --batch` process (catfile.py), so reading a thousand
 blobs costs a thousand pipe round-trips, not a thousand processes, and within a gate or classify the next
 reader of the repository takes the same one over (catfile.shared_processes). Hooks, fsmonitor and
-outside configuration are off (gitcmd.SAFE_GIT), and the environment is scrubbed.
+outside configuration are off (gitcmd.SAFE_GIT), and the environment is scrubbed (gitcmd.scrubbed_git_env).
 """
 
 from __future__ import annotations
@@ -14,16 +14,14 @@ import itertools
 import os
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
 
 from gatekeeper.catfile import CatFile, CatFileError, tree_entries
 from gatekeeper.errors import GatekeeperError
-from gatekeeper.gitcmd import SAFE_GIT, absolute_path, git_program
+from gatekeeper.gitcmd import SAFE_GIT, git_program, scrubbed_git_env, without_attributes
 
 # Only what a tree entry can really be; anything else in a listing is refused.
 BLOB_MODES = frozenset({"100644", "100755", "120000"})
@@ -72,37 +70,6 @@ def _tree_entry(mode: str, oid: str) -> TreeEntry:
     _set_mode(entry, mode)
     _set_oid(entry, oid)
     return entry
-
-
-@contextmanager
-def without_attributes(git_dir: str) -> Iterator[tuple[Path, dict[str, str]]]:
-    """(a working folder, an environment) in which git reads the repository at `git_dir` but none of the checkout's
-    `.gitattributes` files: a private empty work tree and no index.
-
-    git takes `.gitattributes` from the work tree when it diffs two commits: the change under review could mark its
-    own files `-diff` (binary: no lines, no content for the classifier) or give them another diff driver."""
-    with tempfile.TemporaryDirectory(prefix="gatekeeper-noattr-") as tmp:
-        yield Path(tmp), scrubbed_git_env(GIT_DIR=git_dir, GIT_WORK_TREE=tmp, GIT_INDEX_FILE=str(Path(tmp, "index")))
-
-
-def scrubbed_git_env(**extra: str) -> dict[str, str]:
-    """An environment for git that reads no user or system configuration and never prompts."""
-    env = {
-        # Absolute folders only: git looks its helpers up on PATH from inside the checkout (gitcmd.git_program).
-        "PATH": absolute_path(os.environ.get("PATH", "/usr/bin:/bin")),
-        "LC_ALL": "C",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_OPTIONAL_LOCKS": "0",
-        # refs/replace would let anyone who can write a ref show other content for BASE's objects, and a graft file
-        # (.git/info/grafts) other parents for a commit: history is read as its commits are written.
-        "GIT_NO_REPLACE_OBJECTS": "1",
-        "GIT_GRAFT_FILE": os.devnull,
-        "HOME": os.devnull,
-    }
-    env.update(extra)
-    return env
 
 
 def remember_commit(git_dir: str, commit: str) -> None:

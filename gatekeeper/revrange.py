@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gatekeeper.errors import UsageError
-from gatekeeper.gitcmd import SAFE_GIT, git_program
-from gatekeeper.gitobjects import GitObjects, GitObjectsError, remember_commit, scrubbed_git_env
+from gatekeeper.gitcmd import SAFE_GIT, git_program, scrubbed_git_env
+from gatekeeper.gitobjects import GitObjects, GitObjectsError, remember_commit
 
 TIMEOUT = 120.0
 ANCESTRY_STEPS = 64  # commits read below each side before `git merge-base` is asked instead

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from gatekeeper.errors import GatekeeperError, InputFileError, RunError
-from gatekeeper.gitcmd import run_git
-from gatekeeper.gitobjects import scrubbed_git_env
+from gatekeeper.gitcmd import run_git, scrubbed_git_env
 from gatekeeper.readable import printable
 from gatekeeper.revrange import RevRange
 

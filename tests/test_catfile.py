@@ -13,7 +13,8 @@ from incli import tree_gate
 
 from gatekeeper import catfile
 from gatekeeper.catfile import CatFile, shared_processes
-from gatekeeper.gitobjects import GitObjects, scrubbed_git_env
+from gatekeeper.gitcmd import scrubbed_git_env
+from gatekeeper.gitobjects import GitObjects
 
 
 @pytest.fixture

@@ -30,9 +30,10 @@ from pathlib import Path
 
 import pytest
 
-from gatekeeper.runner.relay import Relay, read_log, summarize
+from gatekeeper.runner.relay import Relay
 from gatekeeper.runner.relay_api import parse_model_api
 from gatekeeper.runner.relay_bridge import reachable_path
+from gatekeeper.runner.relaylog import read_log, summarize
 from gatekeeper.serving import wake_and_shut_down
 from gatekeeper.verify import validate_packet
 

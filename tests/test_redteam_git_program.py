@@ -20,8 +20,7 @@ import pytest
 from gitrepo import GitRepo
 from incli import run_cli
 
-from gatekeeper.gitcmd import absolute_path
-from gatekeeper.gitobjects import scrubbed_git_env
+from gatekeeper.gitcmd import absolute_path, scrubbed_git_env
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where a CI job's relative PATH entries point inside the checkout: each gets a planted git.

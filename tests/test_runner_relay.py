@@ -15,9 +15,10 @@ import pytest
 
 from gatekeeper.demo_model_api import FakeModelAPI, fake_model_api
 from gatekeeper.errors import UsageError
-from gatekeeper.runner.relay import Relay, RelayLimits, RelayLog, read_log, summarize
+from gatekeeper.runner.relay import Relay, RelayLimits
 from gatekeeper.runner.relay_api import CallFacts, parse_model_api, route
 from gatekeeper.runner.relay_bridge import PLACEHOLDER_KEY, start_bridge
+from gatekeeper.runner.relaylog import RelayLog, read_log, summarize
 
 if TYPE_CHECKING:
     import anthropic

@@ -16,7 +16,7 @@ from gitrepo import GitRepo
 from runbundle import BACKENDS, RUN_STATE, gk_in
 
 from gatekeeper.demo_model_api import FakeModelAPI, fake_model_api
-from gatekeeper.runner.relay import read_log
+from gatekeeper.runner.relaylog import read_log
 
 REAL_KEY = "sk-ant-REAL-KEY-0123456789-must-never-be-inside"
 # The generator: every call an agent makes, and every way out it could try. Results go to probe.json.

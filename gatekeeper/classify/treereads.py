@@ -27,8 +27,8 @@ from gatekeeper.classify.treepaths import where
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.pypi import included_files
 from gatekeeper.deps.registry import format_for
-from gatekeeper.gitcmd import run_git
-from gatekeeper.gitobjects import TreeEntry, scrubbed_git_env
+from gatekeeper.gitcmd import run_git, scrubbed_git_env
+from gatekeeper.gitobjects import TreeEntry
 
 Tree = dict[str, TreeEntry]
 Read = Callable[[TreeEntry], bytes]  # a blob's first FULL_READ + 1 bytes

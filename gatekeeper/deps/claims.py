@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 
 from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change
-from gatekeeper.gitcmd import SAFE_GIT, git_program
-from gatekeeper.gitobjects import GitObjects, scrubbed_git_env
+from gatekeeper.gitcmd import SAFE_GIT, git_program, scrubbed_git_env
+from gatekeeper.gitobjects import GitObjects
 from gatekeeper.lazy_pattern import lazy
 
 _PREFIX = r"^(?:\[[^\]]*\]\s*)?(?:[a-z]+(?:\([^)]*\))?!?:\s*)?"

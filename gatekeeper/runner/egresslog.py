@@ -19,7 +19,7 @@ from gatekeeper.bounded import Limits, load_json
 from gatekeeper.errors import LimitError
 from gatekeeper.runner import catchall
 from gatekeeper.runner.mounts import Plan
-from gatekeeper.runner.relay import RelayLog, read_log
+from gatekeeper.runner.relaylog import RelayLog, read_log
 
 MAX_RECORDS = 10_000  # per attempt; beyond it attempts are counted, not listed (a flood must not fill the disk)
 _KINDS = ("tcp", "udp", "dns", "icmp", "icmpv6", "unparsed", "error", "summary", "status")

@@ -24,7 +24,7 @@ from gatekeeper.classify import load_rules
 from gatekeeper.errors import ExitCode, LimitError, PacketError, RunError, UsageError
 from gatekeeper.packet import build_packet, derive, packet_json, read_bundle_revision
 from gatekeeper.policy_dir import resolve_policy_dir
-from gatekeeper.runner import checkpoint, egresslog, generator, mounts, relay, rundir, sandbox, workspace
+from gatekeeper.runner import checkpoint, egresslog, generator, mounts, relay, relaylog, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner.relay_api import CLIENT_VARIABLES, Upstream, parse_model_api, parse_model_keys
 from gatekeeper.runner.rundir import RunDir, now
@@ -309,7 +309,7 @@ def _relayed(log: Path) -> dict[str, Any]:
     """The packet's relay summary, bound to the log it sums up: the sha256 of relay.jsonl as the stopped relay
     left it, so the signed packet names the one log its counts and models come from."""
     data = log.read_bytes() if log.is_file() else b""
-    return {**relay.summarize(relay.read_log(log)), "log_sha256": hashlib.sha256(data).hexdigest()}
+    return {**relaylog.summarize(relaylog.read_log(log)), "log_sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _network(box: sandbox.Sandbox, probe: Mapping[str, Any], relayed: Mapping[str, Any] | None) -> str:
