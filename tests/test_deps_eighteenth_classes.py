@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.deps import golang, jvm, tools
-from gatekeeper.deps.edits import msbuild_line
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.nugetedits import msbuild_line
 from tests.deltas import each_fast, moves, partial, refused
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree

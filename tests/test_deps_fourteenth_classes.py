@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from gatekeeper.deps.edits import msbuild_line
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.nuget import parse_msbuild
+from gatekeeper.deps.nugetedits import msbuild_line
 from gatekeeper.deps.residue import xml_residue
 from gatekeeper.deps.toolfiles import parse_compose
 from tests.deltas import each_fast, moves, refused

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from gatekeeper.deps.edits import msbuild_line
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.nugetedits import msbuild_line
 from tests.deltas import accuracy_bench as _bench
 from tests.deltas import bench_change as _change
 from tests.deltas import each_fast, moves, partial

@@ -3,7 +3,8 @@
 package.json and composer.json (`"name": "range",`), Cargo.toml (`name = "req"` or an inline table, whose
 array may span lines; a renamed crate by the crate it fetches), pyproject.toml (a PEP 508 list item
 `"name>=1.0",`; a Poetry `name = "^1.0"`, or a whole PEP 735 group or extra on one line, only under a dependency
-table header the hunk itself shows); pom.xml and Gradle catalogs are read in refedits.py.
+table header the hunk itself shows); pom.xml and Gradle catalogs are read in refedits.py, NuGet's references in
+nugetedits.py.
 
 Fail closed: every changed line must be a dependency line of its format or blank, each name may be
 edited in one place only (a name removed in one block and added in another may have moved between
@@ -20,7 +21,7 @@ import tomllib
 from collections.abc import Callable, Sequence
 
 from gatekeeper.bounded import load_json
-from gatekeeper.deps import nuget, tools
+from gatekeeper.deps import tools
 from gatekeeper.deps.hunkends import FileEnd, ends_file
 from gatekeeper.deps.hunkreads import Side, hunk_pairs  # Side: one side of a hunk, (line, changed)
 from gatekeeper.deps.loaders import text
@@ -311,60 +312,6 @@ def _requirement_list(line: str) -> list[tuple[str, str]]:
             raise ManifestError(f"not a list of plain PEP 508 requirements: {line[:80]!r}")
         out.append((f"{group}{SECTION_MARK}{req.name}", spec_of(req)))
     return out
-
-
-_MSBUILD = lazy(r'^\s*<(?:PackageReference|PackageVersion|GlobalPackageReference)((?:\s+\w+\s*=\s*"[^"]*")+)'
-                r"\s*/?>\s*$")
-_MSBUILD_ATTR = lazy(r'(\w+)\s*=\s*"([^"]*)"')
-_MSBUILD_KEYS = frozenset({"Include", "Update", "Version", "VersionOverride", "PrivateAssets", "IncludeAssets",
-                           "ExcludeAssets"})
-# An item may carry metadata of the project's own as attributes (VerifyTests/Verify's `Pinned="true"` on a
-# PackageVersion): NuGet reads none of it. An item operation (`Remove`, `Exclude`), or a key NuGet reads spelled in
-# another case, is refused. The item's `Condition` (Tyrrrz/CliWrap's `Condition="$([MSBuild]::IsTargetFramework…"`
-# on a netstandard2.0 polyfill) is its line's section: a version moved under one unchanged condition is read, one
-# whose condition changed, was added or dropped moves between sections and is refused.
-_MSBUILD_SIGNIFICANT = frozenset(k.lower() for k in _MSBUILD_KEYS) | {"condition", "remove", "exclude"}
-# NuGet also writes exact and interval versions: `[1.2.3]`, `[1.0,2.0)`.
-_NUGET_RANGE = lazy(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
-
-
-def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
-    """`<PackageReference Include="X" Version="Y" />` (or PackageVersion): name and version on one line; a
-    project SDK's line (nuget.sdk_line)."""
-    line = side[index][0]
-    if (sdks := nuget.sdk_line(line)) is not None:
-        return sdks
-    m = _MSBUILD.match(line)
-    attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
-    name = attrs.get("Include") or attrs.get("Update")
-    # a project's override of a central version; both on one line is left to --tree, which knows which wins
-    version = attrs.get("Version", "") if "VersionOverride" not in attrs else \
-        attrs["VersionOverride"] if "Version" not in attrs else ""
-    other = [k for k in _MSBUILD_ATTR.findall(m.group(1)) if k[0] not in _MSBUILD_KEYS | {"Condition"}] if m else []
-    if m is None or not name or SECTION_MARK in name or any(k.lower() in _MSBUILD_SIGNIFICANT for k, _ in other) \
-            or len(attrs) != len(_MSBUILD_ATTR.findall(m.group(1))) or not _NUGET_RANGE.match(version.strip()):
-        raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
-    # as written but its ends: blanks inside its quoted strings are MSBuild's to compare (`'a  b'` is not `'a b'`)
-    condition = attrs.get("Condition", "").strip()
-    return [(f"{condition}{SECTION_MARK}{name}" if condition else name, version.strip())]
-
-
-_PACKAGES_CONFIG = lazy(r'^\s*<package((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')
-_PACKAGES_CONFIG_KEYS = frozenset({"id", "version", "targetFramework", "developmentDependency", "allowedVersions",
-                                   "requireReinstallation"})
-
-
-def packages_config_line(side: Side, index: int) -> list[tuple[str, str]]:
-    """`<package id="X" version="Y" targetFramework="net472" />` of a packages.config: one line each."""
-    line = side[index][0]
-    m = _PACKAGES_CONFIG.match(line)
-    attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
-    name, version = attrs.get("id"), attrs.get("version", "")
-    if m is None or not name or not set(attrs) <= _PACKAGES_CONFIG_KEYS or not _NUGET_RANGE.match(version.strip()) \
-            or attrs.get("developmentDependency", "false").lower() != "false":
-        # a development dependency is `dev` in the whole file: from a hunk it would read as runtime
-        raise ManifestError(f"not a one-line package of packages.config: {line.strip()[:80]!r}")
-    return [(name, version.strip())]
 
 
 _YAML_VERSION = lazy(r"^(\s*)(-\s+)?version:\s*['\"]?([^'\"\s#]+)['\"]?\s*$")

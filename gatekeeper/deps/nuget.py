@@ -69,7 +69,7 @@ _SDK_VERSION = re.compile(r"^\d[\w.+-]{0,99}$")
 
 
 def sdk_line(line: str) -> list[tuple[str, str]] | None:
-    """A project SDK's line of a hunk (edits.msbuild_line): `<Project Sdk="X/1.0">` (with no other attribute: the
+    """A project SDK's line of a hunk (nugetedits.msbuild_line): `<Project Sdk="X/1.0">` (with no other attribute: the
     hunk's other side is not compared, and an attribute beside it would pass unread) or `<Sdk Name="X" Version="1.0"
     />`; None for any other line. The SDKs named without a version are none; an `Sdk` value holding a property, or a
     `<Sdk>` with other attributes, is refused."""

@@ -37,6 +37,7 @@ from gatekeeper.deps import (
     mise,
     npm,
     nuget,
+    nugetedits,
     pnpmcatalog,
     precommit,
     pypi,
@@ -115,11 +116,11 @@ _BY_NAME: dict[str, Format] = {
     "pom.xml": Format("pom.xml", jvm.parse_pom, False, edits=refedits.pom_edits),
     "packages.lock.json": Format("packages.lock.json", nuget.parse_packages_lock, False),
     "packages.config": Format("packages.config", nuget.parse_packages_config, False,
-                              edits=_edits("nuget", edits.packages_config_line)),
+                              edits=_edits("nuget", nugetedits.packages_config_line)),
     "Directory.Packages.props": Format("msbuild", nuget.parse_msbuild, False,
-                                       edits=_edits("nuget", edits.msbuild_line)),
+                                       edits=_edits("nuget", nugetedits.msbuild_line)),
     # imported by every project below it: its PackageReference items and the properties they read
-    **{name: Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
+    **{name: Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", nugetedits.msbuild_line))
        for name in ("Directory.Build.props", "Directory.Build.targets")},
     "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
     "Chart.lock": Format("Chart.lock", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
@@ -167,7 +168,7 @@ _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True, hunks=pypi
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True, hunks=actions.workflow_hunks)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=refedits.catalog_edits)
-_MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", edits.msbuild_line))
+_MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", nugetedits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", hcllines.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
 _COMPOSE = Format("compose", toolfiles.parse_compose, True, hunks=toolfiles.compose_hunks)
