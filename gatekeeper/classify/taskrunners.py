@@ -1,0 +1,80 @@
+"""The task runners and package managers a CI command runs, and the files each one reads (ciruns.py's readers).
+
+`make release` in a workflow runs the Makefile, `npm run build` the package.json's scripts and the package manager's
+own settings and hooks, `tox -e lint` tox.ini's commands: each is the job's code as a script it names by path is.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+# A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
+# Jenkinsfile `sh '…'`), with `sudo`/`time`/`exec` before it; its words up to the command's end.
+# Possessive quantifiers: a run of blanks is taken once (red team 18's own hostile input: 20,000 blanks after `run`
+# took 23 s of CPU with `[:\s'"]*[ \t]*`).
+TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
+                   r"(?:-[ \t]++)?+[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|npx|bunx|bundle[ \t]++exec"
+                   r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx))[ \t]++)*+(?:\./)?+(?:bin/)?+"
+                   r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
+                   r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
+                   r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t]|$)"
+                   r"([^;&|\n]*)",
+                   re.IGNORECASE)
+# The files each runner reads, and for a package manager the code and settings it loads on every command (red team
+# 18: `.pnpmfile.cjs` hooks, `.yarnrc.yml`'s `yarnPath` and plugins, `.npmrc`'s `node-options=--require`, bunfig's
+# `preload` run code in the CI job; as deps settings the default policy never reviewed them).
+_TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfile", "Justfile", ".justfile"),
+               "task": ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml"),
+               "npm": ("package.json", ".npmrc"), "yarn": ("package.json", ".yarnrc.yml", ".yarnrc", ".npmrc"),
+               "pnpm": ("package.json", ".pnpmfile.cjs", ".npmrc", "pnpm-workspace.yaml"),
+               "bun": ("package.json", "bunfig.toml", ".npmrc"),
+               # red team 19: the commands tox.ini's environments, a noxfile's sessions and pre-commit's hooks run
+               "tox": ("tox.ini", "tox.toml"), "nox": ("noxfile.py",),
+               "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
+               "prek": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
+               # red team 12 (second round): the task runners of other ecosystems; rake also loads `rakelib/*.rake`
+               # and a Rails Rakefile `lib/tasks/*.rake`, SCons every SConscript its SConstruct names
+               "rake": ("Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "rakelib/${x}.rake",
+                        "lib/tasks/${x}.rake"),
+               "gulp": ("gulpfile.js", "gulpfile.mjs", "gulpfile.cjs", "gulpfile.ts", "gulpfile.babel.js",
+                        "Gulpfile.js"),
+               "grunt": ("Gruntfile.js", "Gruntfile.coffee", "Gruntfile.ts", "gruntfile.js"),
+               "invoke": ("tasks.py", "tasks/__init__.py"), "fab": ("fabfile.py", "fabfile/__init__.py"),
+               "mage": ("magefile.go", "magefiles/${x}.go"), "cargo-make": ("Makefile.toml",),
+               "doit": ("dodo.py",), "scons": ("SConstruct", "Sconstruct", "sconstruct", "${x}SConscript"),
+               # the manifests a package manager installs from where it runs: one that the path rules left in a test
+               # tree (`cd tests/fixtures/app && bundle install`) is what the job installs (a deps one stays deps)
+               "bundle": ("Gemfile", "Gemfile.lock", "gems.rb", "gems.locked"), "go": ("go.mod", "go.sum", "go.work"),
+               "cargo": ("Cargo.toml", "Cargo.lock", ".cargo/config.toml"),
+               "composer": ("composer.json", "composer.lock"),
+               "poetry": ("pyproject.toml", "poetry.lock"), "pipenv": ("Pipfile", "Pipfile.lock"),
+               "uv": ("pyproject.toml", "uv.lock"), "mvn": ("pom.xml",), "mvnw": ("pom.xml",),
+               "gradle": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
+               "gradlew": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
+               "mix": ("mix.exs", "mix.lock"), "swift": ("Package.swift", "Package.resolved"),
+               "dart": ("pubspec.yaml", "pubspec.lock"), "flutter": ("pubspec.yaml", "pubspec.lock")}
+# The options that name the file a runner reads instead of its default names, by runner (`tox -c`, `nox -f`).
+_FILE_OPTIONS = {"tox": ("-c", "--conf", "--config"), "nox": ("-f", "--noxfile"),
+                 "pre-commit": ("-c", "--config"), "prek": ("-c", "--config")}
+_MAKE_FILE_OPTIONS = ("-f", "--file", "--makefile", "--justfile", "-t", "--taskfile")
+def tool_files(tool: str, rest: str) -> list[str]:
+    """The files a task runner's command reads: its default names in the folder it runs in (`-C`, `--prefix`,
+    `--cwd`, `--dir`), or the file named by `-f`/`--file`/`--makefile`/`--justfile`/`-t`/`--taskfile` (tox's `-c`,
+    nox's `-f`, pre-commit's `-c`). A recipe's `$(MAKE)` is make."""
+    tool = "cargo-make" if tool.split() == ["cargo", "make"] or tool == "makers" else "invoke" if tool == "inv" \
+        else tool
+    tool = "make" if "make" in tool and tool != "cargo-make" else tool
+    words = [word for word in re.split(r"[\s'\"]+", rest) if word]
+    files: list[str] = []
+    folder = ""
+    options = _FILE_OPTIONS.get(tool, _MAKE_FILE_OPTIONS)
+    for index, word in enumerate(words):
+        option, equals, value = word.partition("=")
+        value = value if equals else words[index + 1] if index + 1 < len(words) else ""
+        if option in options:
+            files.append(value)
+        elif option in ("-C", "--directory", "--prefix", "--cwd", "--dir", "--working-directory", "-d"):
+            folder = value
+    names = files or list(_TOOL_FILES[tool])
+    return [posixpath.join(folder, name) if folder else name for name in names if name]
