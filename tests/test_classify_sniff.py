@@ -181,7 +181,7 @@ def test_hostile_variants_of_the_header_still_match() -> None:
 
 
 def test_iac_program_imports_in_each_language_and_their_look_alikes() -> None:
-    from gatekeeper.classify.sniff import iac_program
+    from gatekeeper.classify.iacprograms import iac_program
 
     programs = [
         "import * as cdk from 'aws-cdk-lib';\n", "from aws_cdk import Stack\n", "import pulumi_aws as aws\n",

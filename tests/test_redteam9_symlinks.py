@@ -2,7 +2,7 @@
 on the way that is itself a link is entered before a `..` after it applies. With `lnk -> deep/a/b`, the action
 link `.github/actions/setup -> ../../lnk/../tools/setup` reaches `deep/a/tools/setup` in a checkout, while the
 gate looked for `tools/setup`; an agent's `curl | sh` in `deep/a/tools/setup/run.sh` was src under `--tree`.
-TreeContext now walks every target through the tree's own links (treecontext.physical_target); the kernel
+TreeContext now walks every target through the tree's own links (symlinks.physical_target); the kernel
 (`os.path.realpath` in a real checkout) is the truth the generated layouts are compared with."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gatekeeper.classify.treecontext import physical_target
+from gatekeeper.classify.symlinks import physical_target
 from gatekeeper.gitobjects import TreeEntry
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import tree_files

@@ -11,7 +11,7 @@ import pytest
 from gitrepo import GitRepo
 from test_classify_context import tree_files
 
-from gatekeeper.classify import treecontext
+from gatekeeper.classify import symlinks
 from gatekeeper.cli import main
 
 
@@ -56,7 +56,7 @@ def test_a_link_loop_ends(git_repo: GitRepo) -> None:
 
 
 def test_past_the_link_cap_every_change_is_reviewed(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(treecontext, "MAX_LINKS", 3)
+    monkeypatch.setattr(symlinks, "MAX_LINKS", 3)
     _tools(git_repo)
     for n in range(5):
         git_repo.symlink(f"+decoy{n}", f"docs/{n}")
@@ -74,7 +74,7 @@ def test_a_link_to_the_repository_root_reaches_every_file(git_repo: GitRepo) -> 
 
 def test_the_gate_reviews_past_the_link_cap(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(treecontext, "MAX_LINKS", 2)
+    monkeypatch.setattr(symlinks, "MAX_LINKS", 2)
     _tools(git_repo)
     for n in range(3):
         git_repo.symlink(f"docs/link{n}", f"{n}.md")

@@ -21,6 +21,7 @@ from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.composerefs import is_compose
 from gatekeeper.classify.depsyaml import generic_keys, unsettled
+from gatekeeper.classify.iacprograms import PROGRAM_EXTENSIONS, function_handler, iac_program, program_evidence
 from gatekeeper.classify.inlinemeta import is_script as inline_script
 from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.lowering import lower_with_proof
@@ -28,19 +29,7 @@ from gatekeeper.classify.markers import CONFIG_EXTENSIONS, NOT_LISTED, MarkerHit
 from gatekeeper.classify.programfiles import settled_program
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.shapes import inventory_named, inventory_script
-from gatekeeper.classify.sniff import (
-    FULL_READ,
-    PROGRAM_EXTENSIONS,
-    UNREAD_RULE,
-    WINDOW,
-    Signal,
-    function_handler,
-    iac_program,
-    is_candidate,
-    program_evidence,
-    sniff,
-    unread,
-)
+from gatekeeper.classify.sniff import FULL_READ, UNREAD_RULE, WINDOW, Signal, is_candidate, sniff, unread
 from gatekeeper.classify.symlinks import reached_at, tagged_at
 from gatekeeper.classify.tasks import is_script
 from gatekeeper.classify.tfrefs import reference_rule

@@ -17,8 +17,9 @@ from typing import BinaryIO
 from gatekeeper.classify import ciforms, ciruns, ciwalk, inlinemeta
 from gatekeeper.classify.context import Shown
 from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES
 from gatekeeper.classify.markers import MarkerIndex, ancestors
-from gatekeeper.classify.sniff import IAC_LIBRARY_NEEDLES, LONG_WINDOW, is_candidate
+from gatekeeper.classify.sniff import LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.classify.tfrefs import is_configuration, names_in
 from gatekeeper.model import FileChange

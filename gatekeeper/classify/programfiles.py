@@ -1,7 +1,7 @@
 """Under `--tree`, which source files of a program's language tiers 2 and 3 leave as the path tier named them, told
 without `context._refine_one`: the fast path of `context.refine` for the bulk of a large change.
 
-With the commits, every source file of a program's language (`sniff.PROGRAM_EXTENSIONS`) could be read for an IaC
+With the commits, every source file of a program's language (`iacprograms.PROGRAM_EXTENSIONS`) could be read for an IaC
 library's imports, so each took the slow path (`_refine_one`, ~10 µs a file: 10,000 files of a change cost ~0.1 s).
 Without markers, a file that is no configuration type, script, inventory or archive (`refine`'s other tests) is raised
 by two readers only: its imports, read where a dependency manifest in or above its folder names an IaC library

@@ -11,7 +11,6 @@ application's `applications:` list, a Nix package, a Groovy class, an npm packag
 
 from __future__ import annotations
 
-import configparser
 import re
 
 from gatekeeper.classify.markers import extension
@@ -91,24 +90,6 @@ _SAMCONFIG_STACK = lazy(r"^stack_name[ \t]*=[ \t]*[\"']", _FLAGS)
 _VAGRANT = lazy(
     r"""^[ \t]*Vagrant(?:\.configure[ \t]*\(?[ \t]*["']?[12]["']?[ \t]*\)?|::Config\.run)"""
     r"[ \t]+do[ \t]*\|[ \t]*\w+[ \t]*\|", _FLAGS)
-# setuptools' setup.cfg is packaging when it names a package or its requirements ([metadata] name/version,
-# [options] and its tables, build commands' sections); many projects keep only tool settings there (flake8, isort,
-# pytest, coverage, mypy, tox), which are what tox.ini or .flake8 would hold.
-_SETUP_CFG_PACKAGING = lazy(
-    r"^\[(?:options(?:\.[^\]\n]*)?|bdist_wheel|bdist_rpm|sdist|egg_info|easy_install|build_ext|build_py|pbr|files|"
-    r"entry_points|wheel|upload|aliases|global|install)\][ \t]*$|"
-    r"^[ \t]*(?:name|version|install_requires|setup_requires|tests_require|extras_require|python_requires|packages|"
-    r"py_modules|entry_points|dependency_links)[ \t]*[=:]", _FLAGS)
-_PACKAGE_KEYS = frozenset({"name", "version", "install_requires", "setup_requires", "tests_require", "extras_require",
-                           "python_requires", "packages", "py_modules", "entry_points", "dependency_links"})
-# The sections setuptools and its commands read (`[options.extras_require]`, `[easy_install]`'s index, ...).
-_SETUPTOOLS_SECTION = lazy(
-    r"options(?:\..*)?|bdist\w*|build\w*|install\w*|sdist|egg_info|dist_info|easy_install|develop|editable_wheel|"
-    r"pbr|files|entry_points|wheel|upload\w*|aliases?|global|register|test|rotate|saveopts|setopt|check|clean|config")
-_SETUP_CFG_TOOL = lazy(
-    r"^\[(?:flake8|pycodestyle|pep8|pydocstyle|isort|mypy(?:-[^\]\n]+)?|tool:[\w.-]+|coverage:[\w.-]+|tox:tox|"
-    r"testenv(?::[^\]\n]+)?|yapf|pylint[\w.-]*|darglint|bandit|codespell|bumpversion(?::[^\]\n]+)?)\][ \t]*$",
-    _FLAGS)
 # A Puppet module's metadata.json (a generic name): the module's `dependencies` beside the keys only Puppet's
 # metadata has (`operatingsystem_support`, or `requirements` naming `puppet`/`openvox`).
 _PUPPET_DEPENDENCIES = lazy(r'"dependencies"[ \t]*:[ \t]*\[')
@@ -370,37 +351,6 @@ def _monitoring(text: str) -> tuple[str, str, str] | None:
             and (service := _OTEL_SERVICE.search(text)) is not None and _OTEL_PIPELINES.search(text, service.end()):
         return "other", "other.content.otel-collector-config", evidence_line(text, m)
     return None
-
-
-def setup_cfg(text: str) -> tuple[str, str, str] | None:
-    """A setup.cfg holding only tool settings (no package, no requirements): other. Lowers deps only on this
-    proof, from the whole file on every side (context.py)."""
-    if _SETUP_CFG_PACKAGING.search(text) or (m := _SETUP_CFG_TOOL.search(text)) is None or not _tools_only(text):
-        return None
-    return "other", "other.content.setup-cfg-tools", evidence_line(text, m)
-
-
-def _tools_only(text: str) -> bool:
-    """Whether setuptools reads no packaging from `text`: configparser as setuptools sets it up (a header may be
-    indented or have text after its `]`; keys are lowercased and dashes made underscores after reading), no section
-    setuptools or one of its commands reads but a [metadata] that names no package, and no [DEFAULT] keys, which
-    every section inherits."""
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.optionxform = str  # type: ignore[assignment,method-assign]
-    try:
-        parser.read_string(text)
-    except configparser.Error:
-        return False
-    if not parser.sections() or parser.defaults():
-        return False
-    for name in parser.sections():
-        if name == "metadata":  # a license file is no package; a name or a version is
-            keys = {key.lower().replace("-", "_") for key in parser.options(name)}
-            if keys & _PACKAGE_KEYS:
-                return False
-        elif _SETUPTOOLS_SECTION.fullmatch(name.strip().lower()):
-            return False
-    return True
 
 
 def evidence_line(text: str, match: re.Match[str]) -> str:

@@ -16,7 +16,8 @@ from gatekeeper.classify.ansible import ansible, setup_py
 from gatekeeper.classify.buildshapes import build_shape, is_requirements_input
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
-from gatekeeper.classify.shapes import evidence_line, setup_cfg, shape, snapcraft
+from gatekeeper.classify.setupcfg import setup_cfg
+from gatekeeper.classify.shapes import evidence_line, shape, snapcraft
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
 from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
 from gatekeeper.classify.yamlroots import yaml_signals
@@ -118,85 +119,6 @@ _BUILDKITE_STEP = lazy(
 _ROUTE53_CHANGE = lazy(r'"Action"[ \t]*:[ \t]*"(?:CREATE|UPSERT|DELETE)"', _FLAGS)
 _ROUTE53_RECORD = lazy(r'"ResourceRecordSet"[ \t]*:', _FLAGS)
 _COMMENT = lazy(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*)?\r?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
-
-
-# A serverless function's entry point (Lambda in each runtime, CloudFront Functions, AppSync JS resolvers), and
-# the imports an IaC program cannot do without: a file with the first and none of the second is application
-# code that a CDK or Pulumi program deploys, not the program.
-_HANDLER = lazy(
-    r"^[ \t]*(?:(?:module\.)?exports\.handler[ \t]*=|export[ \t]+(?:const|let|var)[ \t]+handler\b|"
-    r"export[ \t]+(?:default[ \t]+)?(?:async[ \t]+)?function[ \t]+handler[ \t]*\(|"
-    r"(?:async[ \t]+)?function[ \t]+handler[ \t]*\([ \t]*event\b|"
-    r"(?:async[ \t]+)?def[ \t]+\w*handler[ \t]*\([ \t]*event[ \t]*,[ \t]*context\b|"
-    r"export[ \t]+function[ \t]+(?:request|response)[ \t]*\([ \t]*ctx\b)|"
-    r"\blambda\.Start(?:WithContext)?\(|\bimplements[ \t]+Request(?:Stream)?Handler\b|\bILambdaContext\b", _FLAGS)
-_IAC_IMPORT = lazy(
-    r"aws-cdk-lib|@aws-cdk/|\baws_cdk\b|\bAmazon\.CDK\b|software\.amazon\.awscdk|aws-cdk-go|\bcdktf\b|@pulumi/|"
-    r"^[ \t]*(?:import|from)[ \t]+pulumi\b|\bpulumi_[a-z]|github\.com/pulumi/|\bcom\.pulumi\b|\busing[ \t]+Pulumi\b|"
-    r"\bconstructs\b", _FLAGS)
-
-
-# What a program hiding its IaC library does (red team, issue 12): load a module by a computed name or through
-# the loader taken as a value (`require` other than called on one string literal, `createRequire`, `import(expr)`,
-# `new Function`, importlib, __import__, builtins, eval/exec, runpy), or build resources as CDK and Pulumi programs
-# do (`new X(this, ...)`, `Role(self, "Id")`, a Stack subclass, `new aws.s3.Bucket("name", ...)`,
-# `aws.s3.Bucket("name")`). A local module re-exporting aws-cdk-lib leaves no import to see; the resources remain.
-_HIDDEN_PROGRAM = lazy(
-    r"""\brequire\b(?![ \t]*\([ \t]*['"][^'"`\n]*['"][ \t]*\))|\bcreateRequire\b|"""
-    r"""(?<![\w.])import\([ \t]*(?!['"][^'"`\n]*['"][ \t]*\))|\bnew[ \t]+Function\b|"""
-    r"\bimportlib\b|\b__import__\b|\b__builtins__\b|\bbuiltins\b|\brunpy\b|(?<![\w.])(?:eval|exec)[ \t]*\(|"
-    r"""\bnew[ \t]+[\w.]+[ \t]*\([ \t]*this[ \t]*,|\b[A-Z]\w*[ \t]*\([ \t]*self[ \t]*,[ \t]*['"]|"""
-    r"""\bnew[ \t]+\w+(?:\.\w+)+[ \t]*\([ \t]*['"`]|\b[a-z_]\w*\.[a-z_]\w*\.[A-Z]\w*[ \t]*\([ \t]*['"]|"""
-    r"\bextends[ \t]+[\w.]*Stack\b|^[ \t]*class[ \t]+\w+[ \t]*\([ \t]*[\w.]*Stack[ \t]*\)", _FLAGS)
-
-
-# An IaC program by its imports (CDK, CDKTF, cdk8s, Pulumi) in each language those programs are written in.
-_IAC_PROGRAM = lazy(
-    r"""(?:\bfrom[ \t]+|\brequire\([ \t]*|^[ \t]*import[ \t]+)["']"""
-    r"(?:aws-cdk-lib|@aws-cdk/|cdktf|@cdktf/|cdk8s|@pulumi/)|"
-    r"^[ \t]*(?:import|from)[ \t]+(?:aws_cdk|cdktf|cdk8s|pulumi|pulumi_\w+)\b|"
-    r'^[ \t]*(?:import[ \t]+)?(?:\w+[ \t]+)?"github\.com/'
-    r'(?:aws/aws-cdk-go/|pulumi/pulumi[\w-]*/sdk|hashicorp/terraform-cdk-go/)|'
-    r"^[ \t]*using[ \t]+(?:Amazon\.CDK|Pulumi|HashiCorp\.Cdktf)\b|"
-    r"^[ \t]*import[ \t]+(?:software\.amazon\.awscdk|com\.pulumi|com\.hashicorp\.cdktf|org\.cdk8s)\.", _FLAGS)
-# Byte strings one of those imports must contain (a cheap test of a whole patch before any file is read).
-IAC_LIBRARY_NEEDLES = (b"aws-cdk", b"aws_cdk", b"Amazon.CDK", b"awscdk", b"cdktf", b"Cdktf", b"cdk8s", b"pulumi",
-                       b"Pulumi")
-# The source files of those languages.
-PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "java", "kt", "scala"})
-
-
-def iac_program(data: bytes) -> Signal | None:
-    """A CDK, CDKTF, cdk8s or Pulumi program recognised by its imports anywhere in `data` (up to FULL_READ: a Go
-    package's doc comment or a Python module's docstring may push them past any window; red team 11), or None."""
-    if b"\0" in data[:WINDOW]:
-        return None
-    text = data[:FULL_READ].decode("utf-8", "replace").removeprefix("\ufeff")  # C# files often start with a BOM
-    if (m := _IAC_PROGRAM.search(text)) is None:
-        return None
-    return Signal("iac", "iac.content.iac-program", evidence_line(text, m))
-
-
-def program_evidence(data: bytes) -> Signal | None:
-    """What makes a source file an IaC program, or possibly one: its imports, or code that hides them
-    (_HIDDEN_PROGRAM). Asked of files the claim of a program's marker would cover."""
-    if (signal := iac_program(data)) is not None:
-        return signal
-    text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")
-    if b"\0" in data[:WINDOW] or (m := _HIDDEN_PROGRAM.search(text)) is None:
-        return None
-    return Signal("iac", "iac.content.hidden-program", evidence_line(text, m))
-
-
-def function_handler(data: bytes) -> Signal | None:
-    """A serverless function's entry point that imports no IaC library (see _HANDLER) and hides none
-    (_HIDDEN_PROGRAM), seen whole (a file longer than the window may import one further down), or None."""
-    if len(data) >= WINDOW or b"\0" in data:
-        return None
-    text = data.decode("utf-8", "replace").removeprefix("\ufeff")
-    if _IAC_IMPORT.search(text) or _HIDDEN_PROGRAM.search(text) or (m := _HANDLER.search(text)) is None:
-        return None
-    return Signal("src", "src.content.function-handler", evidence_line(text, m))
 
 
 # A template of a document (helm-docs' README.md.gotmpl, index.rst.j2) and llmstxt.org's Markdown for language models

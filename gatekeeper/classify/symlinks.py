@@ -3,7 +3,7 @@ into, is also at the link's path (and at the paths of links to that link)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from gatekeeper.classify.markers import ancestors
@@ -14,6 +14,7 @@ from gatekeeper.model import ClassifiedFile
 MAX_HOPS = 8  # links followed one after another (the kernel allows 40; a chain of 8 is already contrived)
 MAX_REACHED = 256  # paths one file is reached at
 LOOP_PASSES = 2  # times one path is taken through loops (links to their own folder or above)
+MAX_LINKS = 10_000  # symlinks read per gate: bounded work, whatever the trees hold
 
 
 def reached_at(path: str, links: dict[str, tuple[str, ...]]) -> list[tuple[str, str]] | None:
@@ -155,3 +156,28 @@ def folder_at(tree: dict[str, TreeEntry], path: str, read: Callable[[TreeEntry],
         if entry is not None:
             return None  # a file on the way is no folder
     return resolved if followed else None
+
+
+def links_by_target(trees: Sequence[dict[str, TreeEntry]], blob: Callable[[str, int], bytes]
+                    ) -> dict[str, tuple[str, ...]] | None:
+    """Every symlink of `trees` by the repository path it points to (a file or a folder): {target: every link to
+    it}; each link's text read once through `blob(id, limit)`. None past MAX_LINKS symlinks (treecontext.py)."""
+    links: dict[str, set[str]] = {}
+    count = 0
+    written: dict[str, str] = {}  # by blob id: what a link says
+
+    def read(entry: TreeEntry) -> str:
+        if entry.oid not in written:
+            written[entry.oid] = blob(entry.oid, 4096).decode("utf-8", "replace")
+        return written[entry.oid]
+
+    for tree in trees:
+        for path, entry in tree.items():
+            if entry.mode != "120000":
+                continue
+            count += 1
+            if count > MAX_LINKS:
+                return None
+            if (target := physical_target(path, read(entry), tree, read)) is not None:
+                links.setdefault(target, set()).add(path)
+    return {target: tuple(sorted(paths)) for target, paths in links.items()}

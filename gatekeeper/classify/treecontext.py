@@ -23,11 +23,12 @@ from gatekeeper.classify import (
 )
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.context import FINAL_RULES, Shown
+from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES, MANIFEST_ENDINGS, is_manifest
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
-from gatekeeper.classify.sniff import FULL_READ, IAC_LIBRARY_NEEDLES, is_candidate
+from gatekeeper.classify.sniff import FULL_READ, is_candidate
 from gatekeeper.classify.submodules import below_glob, named_inside
-from gatekeeper.classify.symlinks import opened, physical_target
+from gatekeeper.classify.symlinks import links_by_target, opened
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.classify.treechanges import tree_changes
 from gatekeeper.classify.treepaths import where as passing
@@ -35,24 +36,6 @@ from gatekeeper.gitobjects import GitObjects, TreeEntry
 from gatekeeper.model import FileChange
 from gatekeeper.revrange import RevRange
 
-# Dependency manifests of the languages IaC programs are written in: one that names an IaC library makes the source
-# files in and below its folder worth reading for that library's imports.
-_MANIFESTS = frozenset({
-    "go.mod", "package.json", "requirements.txt", "pyproject.toml", "pipfile", "setup.py", "setup.cfg", "pom.xml",
-    "build.gradle", "build.gradle.kts", "build.sbt", "directory.packages.props", "packages.config",
-})
-_MANIFEST_SUFFIXES = (".csproj", ".fsproj", ".vbproj")
-# The last four characters of every manifest name (lower case): a cheap first test of every path of both trees.
-_MANIFEST_ENDINGS = frozenset(name[-4:] for name in (*_MANIFESTS, *_MANIFEST_SUFFIXES, ".txt"))
-
-
-def _is_manifest(name: str) -> bool:
-    lower = name.lower()
-    return lower in _MANIFESTS or lower.endswith(_MANIFEST_SUFFIXES) or (
-        lower.startswith("requirements") and lower.endswith(".txt"))
-
-
-MAX_LINKS = 10_000  # symlinks read per gate: bounded work, whatever the trees hold
 
 class TreeContext:
     """Markers and content of BASE..HEAD; use as a context manager (it holds a git process)."""
@@ -89,7 +72,7 @@ class TreeContext:
             # Heads task_script read of files the change also touches, kept until the content tier asks for them:
             # a blob is read once whichever of the two needs it first.
             self._heads: dict[str, bytes] = {}
-            # symlinks of BASE and HEAD by target, built on first use; False: more than MAX_LINKS
+            # symlinks of BASE and HEAD by target, built on first use; False: more than symlinks.MAX_LINKS
             self._links: dict[str, tuple[str, ...]] | bool | None = None
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
             # .tf files and Dockerfiles by folder (with whether each is a Dockerfile), on first use
@@ -149,9 +132,9 @@ class TreeContext:
             self._manifests = {}
             for tree in self.trees:
                 for path, entry in tree.items():
-                    if path[-4:].lower() in _MANIFEST_ENDINGS:
+                    if path[-4:].lower() in MANIFEST_ENDINGS:
                         folder, _, name = path.rpartition("/")
-                        if _is_manifest(name) and (file := self._file(tree, path, entry)) is not None:
+                        if is_manifest(name) and (file := self._file(tree, path, entry)) is not None:
                             self._manifests.setdefault(folder, []).append(file)
         if not self._manifests:
             return False
@@ -194,30 +177,12 @@ class TreeContext:
     def link_targets(self) -> dict[str, tuple[str, ...]] | None:
         """Every symlink of BASE and HEAD by the repository path it points to (a file or a folder): {target:
         every link to it}. A checkout follows them: what a link in a CI path points to is read as that path.
-        None past MAX_LINKS symlinks: the ones not read could reach anything (context.py fails closed)."""
+        None past symlinks.MAX_LINKS symlinks: the ones not read could reach anything (context.py fails closed)."""
+        if self._links is None:
+            found = links_by_target(self.trees, self.objects.blob)
+            self._links = False if found is None else found
         if self._links is False:
             return None
-        if self._links is None:
-            links: dict[str, set[str]] = {}
-            count = 0
-            written: dict[str, str] = {}  # by blob id: what a link says
-
-            def read(entry: TreeEntry) -> str:
-                if entry.oid not in written:
-                    written[entry.oid] = self.objects.blob(entry.oid, 4096).decode("utf-8", "replace")
-                return written[entry.oid]
-
-            for tree in self.trees:
-                for path, entry in tree.items():
-                    if entry.mode != "120000":
-                        continue
-                    count += 1
-                    if count > MAX_LINKS:
-                        self._links = False
-                        return None
-                    if (target := physical_target(path, read(entry), tree, read)) is not None:
-                        links.setdefault(target, set()).add(path)
-            self._links = {target: tuple(sorted(paths)) for target, paths in links.items()}
         assert isinstance(self._links, dict)
         return self._links
 
