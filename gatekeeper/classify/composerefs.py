@@ -1,7 +1,7 @@
 """The image builds a Compose file names: `build: {context: svc, dockerfile: ../images/app.build}` makes
 `images/app.build` the Dockerfile of a service's image whatever its name (`app.docker`, `images/app.build`), built
 from the context folder `svc` (red team 17, tests/test_redteam17_compose_builds.py: a Dockerfile not named as one was
-`src`, and an edit of its base image or its RUN lines was allowed). Read as YAML (yamlroots.documents): each service's
+`src`, and an edit of its base image or its RUN lines was allowed). Read as YAML (yamlnodes.documents): each service's
 `build` (a string is the context; `dockerfile` defaults to `Dockerfile` in it), and the other Compose files it takes
 in (`include:`, `extends: file:`), and the files it hands its containers (a service's `env_file`/`label_file`,
 top-level `configs`/`secrets` files). Compose's variables (`${TAG:-dev}`) keep their default; a path with any other
@@ -16,7 +16,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from gatekeeper.classify.yamlroots import Node, documents
+from gatekeeper.classify.yamlnodes import Node, documents
 
 _NAME = re.compile(r"(?:.*[._-])?(?:docker-)?compose(?:[._-].*)?\.ya?ml")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-?]([^}]*)\}")  # `${TAG:-dev}`: the default

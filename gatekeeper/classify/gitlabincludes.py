@@ -18,7 +18,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 
-from gatekeeper.classify.yamlroots import Node, values_under
+from gatekeeper.classify.yamlnodes import Node, values_under
 from gatekeeper.lazy_pattern import lazy
 
 ROOT = ".gitlab-ci.yml"

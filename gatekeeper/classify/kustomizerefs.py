@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import posixpath
 
-from gatekeeper.classify.yamlroots import Node, documents
+from gatekeeper.classify.yamlnodes import Node, documents
 
 MAX_FILES = 2000  # kustomizations read per tree pair; past it every changed file counts as named (fail closed)
 _MAX_PATH = 4096

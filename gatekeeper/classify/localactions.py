@@ -4,7 +4,7 @@ token and secrets, so every file in and below that folder is CI wherever the fol
 the convention, not a rule GitHub enforces) — but its dependency manifests and lock files, which stay deps as a
 package's do (`action_package`).
 
-Read as YAML (yamlroots.documents: every form a workflow may take): every `uses:` value at any depth that starts
+Read as YAML (yamlnodes.documents: every form a workflow may take): every `uses:` value at any depth that starts
 with `./` names a folder relative to the checkout's root (a local action), or a file (a local reusable workflow,
 already CI by path). The action.yml of each local action is read in turn, since a composite action may use another
 local action. `docker://` images and `owner/repo@ref` actions are not this repository's files.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import posixpath
 
 from gatekeeper.classify.markers import extension
-from gatekeeper.classify.yamlroots import documents, values_under
+from gatekeeper.classify.yamlnodes import documents, values_under
 from gatekeeper.model import ClassifiedFile
 
 WORKFLOWS = ".github/workflows/"

@@ -4,7 +4,7 @@ The line patterns of sniff.py read `^apiVersion:` lines in the first 8 KiB. The 
 files read YAML: keys in flow style, an indented root, tags, anchors, aliases and merge keys, escaped or
 explicit keys, block scalars, CR/NEL/LS line breaks, the deciding keys past 8 KiB of labels — kubectl,
 kustomize, Argo CD and Flux read all of them as the same Deployment (tests/test_redteam_yaml_forms.py).
-So a candidate the patterns found nothing in is parsed here, the whole file up to FULL_READ: libyaml's
+So a candidate the patterns found nothing in is parsed here (yamlnodes.py), the whole file up to FULL_READ: libyaml's
 event stream only (nothing is constructed, no recursion, nesting bounded by libyaml), each document's
 root kept as plain nodes with aliases shared, never expanded. A document that stops parsing counts with
 what it showed before the error (fail closed: kubectl may apply the documents before it).
@@ -12,23 +12,17 @@ what it showed before the error (fail closed: kubectl may apply the documents be
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-import yaml
-
 from gatekeeper.bounded import Limits, load_json_stream
 from gatekeeper.classify.composeroots import compose
 from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.classify.yamlnodes import Node, documents
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
 
-# The C parser: 20 times faster than PyYAML's own on the same events (1 MiB: 0.2 s against 4 s).
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_BINARY = "tag:yaml.org,2002:binary"
 _MERGE = "<<"
 _MAX_MERGE_DEPTH = 8  # merge keys whose values merge further: deeper than any real file goes
 # Mappings looked into per file. Aliases share nodes, so merge keys over aliases (`<<: [*a, *a, ...]` on every
@@ -53,8 +47,6 @@ _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006
 _KUBECTL_SEPARATOR = lazy(f"^---[{_GO_SPACE.replace(chr(10), '')}]*(?:#[^\n]*)?$", re.MULTILINE)
 # What may follow `---` for YAML to read a document marker (blank, line break, or the end).
 _YAML_MARKER_ENDS = ("", " ", "\t", "\r", "\n", "\x85", "\u2028", "\u2029")
-
-Node = str | list["Node"] | dict[str, list["Node"]] | None  # scalar, sequence, mapping (every value of a key)
 
 
 # Every signal below needs one of these keys (or `jobs`, `steps`, `stage`, ... of a CI definition: each one
@@ -182,66 +174,6 @@ def _json_node(value: object) -> Node:
     if isinstance(value, list):
         return [_json_node(item) for item in value]
     return value  # type: ignore[return-value]  # str, or a mapping _json_mapping already built
-
-
-def documents(text: str) -> list[Node]:
-    """The root node of each document of `text`, as far as libyaml reads it."""
-    roots: list[Node] = []
-    anchors: dict[str, Node] = {}
-    # (node being built, the key waiting for its value in a mapping)
-    stack: list[tuple[list[Node] | dict[str, list[Node]], Node | _Pending]] = []
-
-    def add(node: Node) -> None:
-        if not stack:
-            roots.append(node)
-            return
-        parent, key = stack[-1]
-        if isinstance(parent, list):
-            parent.append(node)
-        elif isinstance(key, _Pending):
-            stack[-1] = (parent, node)  # this node is a key: its value comes next
-        else:
-            parent.setdefault(key if isinstance(key, str) else "", []).append(node)
-            stack[-1] = (parent, _PENDING)
-
-    try:
-        for event in yaml.parse(text, Loader=_LOADER):
-            if isinstance(event, yaml.ScalarEvent):
-                value = _scalar(event)
-                if event.anchor:
-                    anchors[event.anchor] = value
-                add(value)
-            elif isinstance(event, yaml.AliasEvent):
-                add(anchors.get(event.anchor or ""))
-            elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
-                node: list[Node] | dict[str, list[Node]] = {} if isinstance(event, yaml.MappingStartEvent) else []
-                add(node)
-                if event.anchor:
-                    anchors[event.anchor] = node  # filled in place: an alias after its end sees it whole
-                stack.append((node, _PENDING))
-            elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
-                stack.pop()
-            elif isinstance(event, yaml.DocumentStartEvent):
-                anchors.clear()  # anchors do not cross documents
-    except yaml.YAMLError:
-        pass  # what was read before the error counts (see the module docstring)
-    return roots
-
-
-class _Pending:
-    """The mark of a mapping waiting for its next key."""
-
-
-_PENDING = _Pending()
-
-
-def _scalar(event: yaml.ScalarEvent) -> str:
-    if event.tag == _BINARY:  # go-yaml (kubectl) decodes a !!binary scalar to the string it encodes
-        try:
-            return base64.b64decode("".join(event.value.split()), validate=True).decode("utf-8", "replace")
-        except (binascii.Error, ValueError):
-            return event.value
-    return event.value
 
 
 def values(node: Node, key: str, depth: int = 0) -> Iterator[Node]:
@@ -385,23 +317,3 @@ def _flat_strings(nodes: Iterator[Node]) -> Iterator[str]:
             yield node
         elif isinstance(node, list):
             yield from (item for item in node if isinstance(item, str))
-
-
-def values_under(text: str, key: str) -> list[Node]:
-    """Every value of `key` in a mapping at any depth of any document of `text`, in no set order. Each node is
-    looked into once: aliases share nodes (and may hold themselves), so however often a file repeats them the
-    work stays proportional to its length."""
-    found: list[Node] = []
-    seen: set[int] = set()
-    stack: list[Node] = list(documents(text))
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict | list) or id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, dict):
-            found += node.get(key, ())
-            stack.extend(value for values in node.values() for value in values)
-        else:
-            stack.extend(node)
-    return found

@@ -1,0 +1,99 @@
+"""A YAML file's documents as plain nodes: libyaml's event stream only (nothing is constructed, no recursion, nesting
+bounded by libyaml), each document's root kept as plain nodes with aliases shared, never expanded. A document that stops
+parsing counts with what it showed before the error (fail closed: kubectl may apply the documents before it).
+The readers of YAML files (yamlroots.py, composerefs.py, kustomizerefs.py, gitlabincludes.py, localactions.py) take
+their roots from here.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+import yaml
+
+# The C parser: 20 times faster than PyYAML's own on the same events (1 MiB: 0.2 s against 4 s).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BINARY = "tag:yaml.org,2002:binary"
+
+Node = str | list["Node"] | dict[str, list["Node"]] | None  # scalar, sequence, mapping (every value of a key)
+
+
+def documents(text: str) -> list[Node]:
+    """The root node of each document of `text`, as far as libyaml reads it."""
+    roots: list[Node] = []
+    anchors: dict[str, Node] = {}
+    # (node being built, the key waiting for its value in a mapping)
+    stack: list[tuple[list[Node] | dict[str, list[Node]], Node | _Pending]] = []
+
+    def add(node: Node) -> None:
+        if not stack:
+            roots.append(node)
+            return
+        parent, key = stack[-1]
+        if isinstance(parent, list):
+            parent.append(node)
+        elif isinstance(key, _Pending):
+            stack[-1] = (parent, node)  # this node is a key: its value comes next
+        else:
+            parent.setdefault(key if isinstance(key, str) else "", []).append(node)
+            stack[-1] = (parent, _PENDING)
+
+    try:
+        for event in yaml.parse(text, Loader=_LOADER):
+            if isinstance(event, yaml.ScalarEvent):
+                value = _scalar(event)
+                if event.anchor:
+                    anchors[event.anchor] = value
+                add(value)
+            elif isinstance(event, yaml.AliasEvent):
+                add(anchors.get(event.anchor or ""))
+            elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+                node: list[Node] | dict[str, list[Node]] = {} if isinstance(event, yaml.MappingStartEvent) else []
+                add(node)
+                if event.anchor:
+                    anchors[event.anchor] = node  # filled in place: an alias after its end sees it whole
+                stack.append((node, _PENDING))
+            elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+                stack.pop()
+            elif isinstance(event, yaml.DocumentStartEvent):
+                anchors.clear()  # anchors do not cross documents
+    except yaml.YAMLError:
+        pass  # what was read before the error counts (see the module docstring)
+    return roots
+
+
+class _Pending:
+    """The mark of a mapping waiting for its next key."""
+
+
+_PENDING = _Pending()
+
+
+def _scalar(event: yaml.ScalarEvent) -> str:
+    if event.tag == _BINARY:  # go-yaml (kubectl) decodes a !!binary scalar to the string it encodes
+        try:
+            return base64.b64decode("".join(event.value.split()), validate=True).decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            return event.value
+    return event.value
+
+
+def values_under(text: str, key: str) -> list[Node]:
+    """Every value of `key` in a mapping at any depth of any document of `text`, in no set order. Each node is
+    looked into once: aliases share nodes (and may hold themselves), so however often a file repeats them the
+    work stays proportional to its length."""
+    found: list[Node] = []
+    seen: set[int] = set()
+    stack: list[Node] = list(documents(text))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict | list) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            found += node.get(key, ())
+            stack.extend(value for values in node.values() for value in values)
+        else:
+            stack.extend(node)
+    return found
