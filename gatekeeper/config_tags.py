@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from gatekeeper.classify.agentreads import agent_reads, reached
-from gatekeeper.classify.context import Context
+from gatekeeper.classify.contexttypes import Context
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.model import ClassifiedFile, Derived
 from gatekeeper.policy.selfguard import Guarded, touching

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gatekeeper import __version__
-from gatekeeper.classify.context import Context
+from gatekeeper.classify.contexttypes import Context
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.config_tags import tag_configuration
 from gatekeeper.deps.gateinput import DepsInput, Index, from_patch, from_tree

@@ -19,7 +19,8 @@ from gatekeeper import __version__
 from gatekeeper.atomic import write_output
 from gatekeeper.bounded import load_json, read_bytes
 from gatekeeper.classify.change import classify_changes
-from gatekeeper.classify.context import Context, classify_in_context, refine
+from gatekeeper.classify.context import classify_in_context, refine
+from gatekeeper.classify.contexttypes import Context
 from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.treecontext import TreeContext

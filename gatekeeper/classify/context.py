@@ -1,6 +1,6 @@
 """Tiers 2 and 3 on top of the path rules: ancestor markers and content, from the best context at hand.
 
-A context is where markers and content come from:
+A context is where markers and content come from (`Context`, contexttypes.py):
 - `tree`: the git objects of BASE and HEAD (`TreeContext`, see treecontext.py): both tree listings
   for markers, the first 8 KiB of both blobs for content;
 - `patch`: the patch alone (`PatchContext`): markers among the paths it names, content of the lines
@@ -14,18 +14,18 @@ an Ansible module, a setup.cfg of tool settings only).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Protocol
+from dataclasses import replace
 
 from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.composerefs import is_compose
+from gatekeeper.classify.contexttypes import Context, Shown
 from gatekeeper.classify.depsyaml import generic_keys, unsettled
 from gatekeeper.classify.iacprograms import PROGRAM_EXTENSIONS, function_handler, iac_program, program_evidence
 from gatekeeper.classify.inlinemeta import is_script as inline_script
 from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.lowering import lower_with_proof
-from gatekeeper.classify.markers import CONFIG_EXTENSIONS, NOT_LISTED, MarkerHit, MarkerIndex, extension, test_file
+from gatekeeper.classify.markers import CONFIG_EXTENSIONS, NOT_LISTED, MarkerHit, extension, test_file
 from gatekeeper.classify.programfiles import settled_program
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.shapes import inventory_named, inventory_script
@@ -47,71 +47,6 @@ _RAISED_BY_MARKERS = frozenset({"src", "other"})
 # Path rules whose files no tier raises: test-data folders (principle 1) and the templates and man pages a
 # product ships (principle 2: a cookiecutter skeleton's template.yaml or Dockerfile is text it emits).
 FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """Content of one side of a change: its path, the bytes seen, and whether they are all of the file's head."""
-
-    path: str
-    data: bytes
-    complete: bool  # False: a patch's hunks, which may leave out the lines that decide
-
-
-class Context(Protocol):
-    """Where tiers 2 and 3 read from."""
-
-    kind: str  # "tree" or "patch"
-    markers: MarkerIndex
-    programs: bool  # search source files for IaC-library imports (see may_hold_program)
-
-    def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
-        """The first bytes of each side of `change` that exists and is a candidate (see sniff.is_candidate),
-        or of any type with `every_type`."""
-        ...
-
-    def link_targets(self) -> dict[str, tuple[str, ...]] | None:
-        """The symlinks of the trees by the repository path each points to: {target: every link to it};
-        None when the trees hold more symlinks than are read (then every file counts as reached)."""
-        ...
-
-    def task_script(self, change: FileChange) -> str | None:
-        """Evidence that a CI task definition near `change` runs it by path (tasks.py), or None."""
-        ...
-
-    def ci_include(self, change: FileChange) -> str | None:
-        """Evidence that a GitLab pipeline includes a side of `change` (gitlabincludes.py), or None."""
-        ...
-
-    def terraform_ref(self, change: FileChange) -> str | None:
-        """Evidence that a Terraform module reads a side of `change` by path (tfrefs.py), or None."""
-        ...
-
-    def kustomize_reference(self, change: FileChange) -> str | None:
-        """Evidence that a kustomization names a side of `change` by its path (kustomizerefs.py), or None."""
-        ...
-
-    def local_action(self, change: FileChange) -> str | None:
-        """Evidence that a workflow runs the local action whose folder holds a side of `change`, or None."""
-        ...
-
-    def requirements_include(self, change: FileChange) -> str | None:
-        """Evidence that a requirements file includes a side of `change` (`-r`/`-c`), or None."""
-        ...
-
-    def ci_run(self, change: FileChange) -> tuple[str, str] | None:
-        """(rule, evidence) when a CI definition runs a side of `change` by path, names it as a Compose file, or a Heat
-        template ships it."""
-        ...
-
-    def inline_metadata(self, change: FileChange) -> str | None:
-        """Evidence that a side of `change` is a Python script with PEP 723 inline metadata (inlinemeta.py), or None."""
-        ...
-
-    def may_hold_program(self, change: FileChange) -> bool:
-        """Whether a source file the path tier left in src could import an IaC library, so that it is worth
-        reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
-        ...
 
 
 def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) -> list[ClassifiedFile]:

@@ -74,7 +74,7 @@ _VERSIONED = re.compile(rb"^[ \t]*(?:-[ \t]+)?(?:version[ \t]*:[ \t]*['\"]?[~^>=
 
 
 class Side(Protocol):
-    """What a context shows of one side of a change (context.Shown)."""
+    """What a context shows of one side of a change (contexttypes.Shown)."""
 
     @property
     def data(self) -> bytes: ...

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from gatekeeper.classify.sniff import Signal
 
 if TYPE_CHECKING:  # context imports is_script (its fast path): no cycle at run time
-    from gatekeeper.classify.context import Shown
+    from gatekeeper.classify.contexttypes import Shown
 
 RULE = "deps.content.inline-script-metadata"
 MAX_READS = 1_000  # changed Python files read per --tree gate; past it each further one counts (fail closed)

@@ -17,7 +17,7 @@ from gatekeeper.model import ClassifiedFile
 
 
 class Shown(Protocol):
-    """What was read of one side of a change (context.Shown)."""
+    """What was read of one side of a change (contexttypes.Shown)."""
 
     @property
     def path(self) -> str: ...

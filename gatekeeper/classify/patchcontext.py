@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from gatekeeper.classify import ciforms, ciruns, ciwalk, inlinemeta
-from gatekeeper.classify.context import Shown
 from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.sniff import LONG_WINDOW, is_candidate

@@ -18,7 +18,7 @@ from gatekeeper.model import ClassifiedFile, FileChange
 
 
 class Readers(Protocol):
-    """What of a context (context.Context) the test asks."""
+    """What of a context (contexttypes.Context) the test asks."""
 
     kind: str
 

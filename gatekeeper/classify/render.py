@@ -20,7 +20,7 @@ from gatekeeper.model import BUCKETS, ClassifiedFile, FileChange, Match
 from gatekeeper.readable import printable
 
 if TYPE_CHECKING:
-    from gatekeeper.classify.context import Context
+    from gatekeeper.classify.contexttypes import Context
 
 
 def files_json(files: Sequence[ClassifiedFile], rules: RuleSet, context: str) -> str:

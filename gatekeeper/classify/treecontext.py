@@ -22,7 +22,8 @@ from gatekeeper.classify import (
     treereads,
 )
 from gatekeeper.classify.change import folded
-from gatekeeper.classify.context import FINAL_RULES, Shown
+from gatekeeper.classify.context import FINAL_RULES
+from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES, MANIFEST_ENDINGS, is_manifest
 from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.ruleset import RuleSet
