@@ -293,15 +293,18 @@ def test_every_module_imports_first_in_a_fresh_interpreter() -> None:
     assert done.stdout.split() == [], done.stderr[-3000:]
 
 
-# STYLE: no module past its purpose, ~400 lines. The guard allows the "~" (yamlroots.py, the YAML reader with the
-# walks over its nodes, is 404); past it, split the module by what it does.
-MAX_MODULE_LINES = 410
+# STYLE: no module past its purpose, 400 lines (issue 13). A module at the limit is doing more than one thing: move a
+# cohesive piece with one purpose (a reader, a family of patterns and their one user, a table and its lookups) into a
+# module named for it, rather than squeezing lines.
+MAX_MODULE_LINES = 400
 
 
-def test_no_module_grows_past_about_400_lines() -> None:
+def test_no_module_grows_past_400_lines() -> None:
     long = {name: n for name, path in MODULES.items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
-    assert long == {}
+    assert long == {}, (f"modules over {MAX_MODULE_LINES} lines: move a cohesive piece of each (a reader, a family of "
+                        "patterns and their user, a table and its lookups) into a new module named for its purpose "
+                        "and import it from there; do not join lines or drop comments")
 
 
 def test_packaging_requirements_is_imported_for_a_requirement_only() -> None:
