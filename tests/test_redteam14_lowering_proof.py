@@ -20,7 +20,7 @@ import pytest
 from test_classify_context import RULES
 from test_deps_gate import Case, Cases, gate, together, unreviewed
 
-from gatekeeper.classify.shapes import setup_cfg
+from gatekeeper.classify.setupcfg import setup_cfg
 from gatekeeper.classify.sniff import sniff
 
 TOOLS = "[flake8]\nmax-line-length = 100\n\n[isort]\nprofile = black\n"
