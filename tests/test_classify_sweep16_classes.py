@@ -117,3 +117,66 @@ def test_a_renamed_pin_keeps_deps_on_both_sides(git_repo: GitRepo, tmp_path: Pat
     git_repo.commit("head")
     files = tree_files(git_repo)
     assert files["tests/checker.sha256"].bucket == "deps", files["tests/checker.sha256"]
+
+
+CHART = "apiVersion: v2\nname: web\nversion: 1.0.0\n"
+ROLE_TASKS = """- name: Download the pinned tool
+  ansible.builtin.get_url:
+    url: https://downloads.example.invalid/tool/1.2.0/tool.tgz
+    dest: /opt/tool.tgz
+    checksum: "sha256:{{ lookup('file', 'tool.tgz.sha256').split()[0] }}"
+"""
+MODULE = """resource "local_file" "pin" {
+  content  = file("${path.module}/files/tool.sha256")
+  filename = "/etc/tool/pin"
+}
+"""
+KUSTOMIZATION = """apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+configMapGenerator:
+  - name: tool-pins
+    files:
+      - yq.sha256
+"""
+WORKFLOW = """on: push
+jobs:
+  verify:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: bash ci-tools/verify.sha256
+"""
+
+
+def test_a_pin_that_a_chart_a_role_terraform_kustomize_or_ci_uses_stays_what_they_make_it(
+        git_repo: GitRepo, tmp_path: Path) -> None:
+    # The checksum rule is weak (weakrules.py): with context the file is refined as the catch-all's would be and a ci or
+    # iac answer wins. Without that, the path rule lowered the chart's and the ci-run file from iac/ci to deps.
+    git_repo.write("README.md", "# platform\n")
+    git_repo.commit("base")
+    git_repo.write("charts/web/Chart.yaml", CHART)
+    git_repo.write("charts/web/files/tool.sha256", PINS)
+    git_repo.write("roles/tool/tasks/main.yml", ROLE_TASKS)
+    git_repo.write("roles/tool/files/tool.tgz.sha256", PINS)
+    git_repo.write("modules/tool/main.tf", MODULE)
+    git_repo.write("modules/tool/files/tool.sha256", PINS)
+    git_repo.write("k8s/base/kustomization.yaml", KUSTOMIZATION)
+    git_repo.write("k8s/base/yq.sha256", PINS)
+    git_repo.write(".github/workflows/verify.yml", WORKFLOW)
+    git_repo.write("ci-tools/verify.sha256", "#!/bin/sh\nsha256sum -c tools.sha256\n")  # a script CI runs by path
+    git_repo.write("tools/yq.sha256", PINS)  # named by nothing: the path rule's deps
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    got = {path: files[path].bucket for path in files if path.endswith(".sha256")}
+    assert got == {
+        "charts/web/files/tool.sha256": "iac",
+        "roles/tool/files/tool.tgz.sha256": "iac",
+        "modules/tool/files/tool.sha256": "iac",
+        "k8s/base/yq.sha256": "iac",
+        "ci-tools/verify.sha256": "ci",
+        "tools/yq.sha256": "deps",
+    }
+    patched = patch_files(git_repo, tmp_path)
+    assert patched["charts/web/files/tool.sha256"].bucket == "iac"
+    assert patched["roles/tool/files/tool.tgz.sha256"].bucket == "iac"
+    assert patched["tools/yq.sha256"].bucket == "deps"
