@@ -694,6 +694,7 @@ IAC = [
     "cdk.json",
     "test/integ.bucket-policy.ts",  # a CDK integration test: integ-runner deploys it as a real stack
     "test/integ.bucket-policy.js.snapshot/BucketPolicyStack.template.json",  # the template integ-runner keeps of it
+    "CreateADPDC.ps1.zip",  # a DSC configuration package a VM's DSC extension applies (the sweep16 round)
     "cloudformation/network.yaml",
     "infra/stack.cfn.yaml",
     "main.bicep",

@@ -11,7 +11,13 @@ must leave alone:
   test trees and the Maven Invoker's `src/it/` projects (fake repositories' `*.jar.sha1`) are test data
   (`src.test-checksums`). Earlier rules still win: vendored code, CI folders, test-data folders.
 
-The real repository below checks it with the commits and from the patch."""
+- PowerShell DSC configuration packages (`iac.dsc-packages`): `Publish-AzVMDscConfiguration` packs `<name>.ps1` and
+  the modules it imports into `<name>.ps1.zip` (its documented `-OutputArchivePath`), and the DSC extension of an
+  ARM or Bicep template's VM downloads and applies it (`Set-AzVMDscExtension -ArchiveBlobName <name>.ps1.zip`): what
+  the VM becomes. Mission LZ's `extensions/dnsForwarding.ps1.zip` and arm_demo's `CreateADPDC.ps1.zip`, both labelled
+  `iac`, were `other`. A test tree's archive stays test data, a vendored one deps, other archives `other`.
+
+The real repositories below check them with the commits and from the patch."""
 
 from __future__ import annotations
 
@@ -55,6 +61,16 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("go.sum", "deps", None),
     ("docs/sha256.md", "src", None),
     ("src/hash/sha256.go", "src", "src.default"),
+    # PowerShell DSC configuration packages an ARM/Bicep template's DSC extension applies
+    ("CreateADPDC.ps1.zip", "iac", "iac.dsc-packages"),
+    ("src/add-ons/iaas-dns-forwarders/extensions/dnsForwarding.ps1.zip", "iac", "iac.dsc-packages"),
+    ("DSC/ConfigureSqlServer.ps1.zip", "iac", "iac.dsc-packages"),
+    # look-alikes: other archives, a test's archive, vendored code, the script itself
+    ("release/tool-windows.zip", "other", "other.binary-assets"),
+    ("tests/assets/Configure.ps1.zip", "src", None),
+    ("test/fixtures/Configure.ps1.zip", "src", None),
+    ("vendor/acme/dsc/Configure.ps1.zip", "deps", "deps.vendored"),
+    ("docs/Configure.ps1.zip.md", "src", None),
 ])
 def test_path_rules_of_the_sweep16_round(path: str, bucket: str, rule: str | None) -> None:
     match = RULES.match(path)
@@ -180,3 +196,53 @@ def test_a_pin_that_a_chart_a_role_terraform_kustomize_or_ci_uses_stays_what_the
     assert patched["charts/web/files/tool.sha256"].bucket == "iac"
     assert patched["roles/tool/files/tool.tgz.sha256"].bucket == "iac"
     assert patched["tools/yq.sha256"].bucket == "deps"
+
+
+ARM_WITH_DSC = """{
+  "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+  "contentVersion": "1.0.0.0",
+  "parameters": {"_artifactsLocation": {"type": "string"}, "vmName": {"type": "string"}},
+  "resources": [
+    {
+      "type": "Microsoft.Compute/virtualMachines/extensions",
+      "apiVersion": "2023-03-01",
+      "name": "[concat(parameters('vmName'), '/CreateADForest')]",
+      "location": "[resourceGroup().location]",
+      "properties": {
+        "publisher": "Microsoft.Powershell",
+        "type": "DSC",
+        "typeHandlerVersion": "2.77",
+        "settings": {
+          "ModulesUrl": "[concat(parameters('_artifactsLocation'), '/CreateForest.ps1.zip')]",
+          "ConfigurationFunction": "CreateForest.ps1\\\\CreateForest"
+        }
+      }
+    }
+  ]
+}
+"""
+
+DSC_CONFIG = """Configuration CreateForest {
+    Import-DscResource -ModuleName ActiveDirectoryDsc
+    Node localhost {
+        WindowsFeature ADDS { Ensure = 'Present'; Name = 'AD-Domain-Services' }
+    }
+}
+"""
+
+
+def test_a_dsc_package_in_a_real_repository(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.write("README.md", "# a domain controller on Azure\n")
+    git_repo.write("azuredeploy.json", ARM_WITH_DSC)
+    git_repo.commit("base")
+    # Zip bytes as Publish-AzVMDscConfiguration writes them: the configuration script and its modules.
+    package = b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + b"CreateForest.ps1" + bytes(range(256))
+    git_repo.write("CreateForest.ps1.zip", package)
+    git_repo.write("docs/images/topology.zip", b"PK\x03\x04" + bytes(64))  # an ordinary archive
+    git_repo.commit("head")
+    want = {"CreateForest.ps1.zip": "iac", "docs/images/topology.zip": "other"}
+    files = tree_files(git_repo)
+    assert {path: files[path].bucket for path in files} == want
+    assert files["CreateForest.ps1.zip"].rule == "iac.dsc-packages"
+    patched = patch_files(git_repo, tmp_path)
+    assert {path: patched[path].bucket for path in patched} == want
