@@ -40,8 +40,8 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("provisioning/roles/newrelic/.clog.toml", "other"), (".taplo.toml", "other"), (".cz.toml", "other"),
     (".mise.toml", "deps"), (".kodiak.toml", "ci"), (".release-plz.toml", "ci"), (".cargo/config.toml", "deps"),
     ("config.toml", "src"), (".github/.typos.toml", "ci"),
-    # checksum lists are data
-    ("sig/v1.7/sha256sum.txt", "other"), ("dist/SHA256SUMS", "other"), ("bin/tool.sha256", "other"),
+    # release checksum lists are data; a per-file checksum pins a download (deps, the sweep16 round)
+    ("sig/v1.7/sha256sum.txt", "other"), ("dist/SHA256SUMS", "other"), ("bin/tool.sha256", "deps"),
     ("go.sum", "deps"), ("ci/sha256-releases", "ci"),
     # a Threat Modeling Tool model is data; Visual Studio's web project settings are editor settings
     ("docs/threat-model/Agent-ThreatModel.tm7", "other"), ("src/vwd.webinfo", "other"),

@@ -178,6 +178,7 @@ DEPS = [
     ("west.yml", "other", "manifest"),
     ("symfony.lock", "other", "lockfile"), ("zig.mod", "other", "manifest"),
     ("nix-eval-jobs-unstable.patch", "vendored", None),  # a patch a build applies to a dependency's sources
+    ("formal-verification/fizzbee.sha256", "other", None),  # the checksum pin of a downloaded tool
     ("gradle/publishing.gradle", "gradle", "manifest"),
     ("settings-docker.gradle", "gradle", "manifest"),
     ("tests/XHarness/XHarness.TestApks.proj", "nuget", "manifest"),
@@ -693,6 +694,7 @@ IAC = [
     "cdk.json",
     "test/integ.bucket-policy.ts",  # a CDK integration test: integ-runner deploys it as a real stack
     "test/integ.bucket-policy.js.snapshot/BucketPolicyStack.template.json",  # the template integ-runner keeps of it
+    "CreateADPDC.ps1.zip",  # a DSC configuration package a VM's DSC extension applies (the sweep16 round)
     "cloudformation/network.yaml",
     "infra/stack.cfn.yaml",
     "main.bicep",
@@ -841,6 +843,7 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
 NOT_SIGNALS = [
     "src/k8sclient.go",
     "src/NzbDrone.Core.Test/Files/TestArchive.zip",  # an archive a .NET test project unpacks (the twenty-seventh set)
+    "test/mbedtls/dummy_file.sha256",  # a checksum a test compares against, not a pin (the sweep16 round)
     "fastlane/lib/fastlane/actions/gym.rb",  # fastlane's own source, not a project's lanes (the sweep)
     "pkg/parser/dockerfile/dockerfile_test.go",  # a Dockerfile parser's test, named like a Dockerfile variant
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)

@@ -1,11 +1,12 @@
 """Path rules that name a bucket only where no marker or reader says more: weak rules.
 
 A committed `*.patch` is `deps` by its name (`deps.patch-files`: a patch a build applies to a dependency's
-sources), but the same file inside a Salt state, a Helm chart, a role or a Terraform module that applies it is
-what that project deploys. The context tiers raise only what the path tier left to its catch-all, so a weak rule's
-file is refined as the catch-all's file would be: a ci or iac result wins, and so does a `needs-context` tag (a
-patch that does not show what decides); otherwise the weak rule's `deps` stands. The name can only add
-sensitivity, never hide a file from the readers that make it ci or iac.
+sources), and so is a per-file checksum (`deps.checksum-pins`: the pin of a downloaded tool), but the same file inside
+a Salt state, a Helm chart, a role or a Terraform module that applies it is what that project deploys. The
+context tiers raise only what the path tier left to its catch-all, so a weak rule's file is refined as the
+catch-all's file would be: a ci or iac result wins, and so does a `needs-context` tag (a patch that does not show
+what decides); otherwise the weak rule's `deps` stands. The name can only add sensitivity, never hide a file from
+the readers that make it ci or iac.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from gatekeeper.model import ClassifiedFile
 if TYPE_CHECKING:
     from gatekeeper.classify.ruleset import RuleSet
 
-WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files"})  # the second keeps a test tree's patch raisable
+# Patch files and per-file checksum pins (the sweep16 round: a pin in a chart's or a role's folder is what it deploys);
+# the src rules keep a test tree's patch or checksum raisable.
+WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums"})
 C = TypeVar("C")
 
 
