@@ -24,11 +24,12 @@ _INVENTORY_INI = lazy(r"^\[[A-Za-z0-9_.-]+:(?:children|vars)\][ \t]*$|\bansible_
 # An INI inventory of bare hosts: a [group] header, then (past comments and blank lines) an unindented line that is
 # one host name or address, with at most `var=value` pairs after it. INI settings say `key = value`, TOML
 # `key = "v"`: neither has a lone word under a section; nor does a key whose value follows on the next lines
-# (`extend-ignore:` of flake8), which ends in a colon where a host's `name:port` never does.
+# (`extend-ignore:` of flake8), which ends in a colon where a host's `name:port` never does; nor does a host's last
+# `var=value` (a just recipe with a default argument under an attribute: `[no-cd]`, then `test filter='.*':`).
 _INVENTORY_HOSTS = lazy(
     r"^\[[A-Za-z0-9_.-]+\][ \t]*\r?\n(?:[ \t]*(?:[#;][^\n]*)?\r?\n)*"
     r"[A-Za-z0-9][A-Za-z0-9_.:-]*(?<!:)"
-    r"(?:\[[0-9a-z:]+\][A-Za-z0-9_.-]*)?(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=\S+)*[ \t]*\r?$",
+    r"(?:\[[0-9a-z:]+\][A-Za-z0-9_.-]*)?(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=\S*[^\s:])*[ \t]*\r?$",
     _FLAGS)
 _FQCN_TASK = lazy(r"^[ \t]*(?:-[ \t]*)?ansible\.(?:builtin|posix|windows)\.[a-z_]+[ \t]*:", _FLAGS)
 _TASK_NAME = lazy(r"^[ \t]*-[ \t]+name[ \t]*:", _FLAGS)
