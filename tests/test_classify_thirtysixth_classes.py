@@ -34,9 +34,13 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("GitReleaseManager.yaml", "ci", "ci.gitreleasemanager"),
     ("src/GitReleaseManager/Program.cs", "src", None),
     # vendored code under the other spellings of third_party/
-    ("3rdparty/dawn/src/tint/lang/spirv/reader/lower/decompose_strided_matrix.h", "deps", "deps.vendored"),
-    ("3rd-party/eigen-3.3.7/doc/UsingNVCC.dox", "deps", "deps.vendored"),
-    ("3rd_party/zlib/zlib.h", "deps", "deps.vendored"),
+    ("3rdparty/dawn/src/tint/lang/spirv/reader/lower/decompose_strided_matrix.h", "deps", "deps.vendored-nested"),
+    ("3rd-party/eigen-3.3.7/doc/UsingNVCC.dox", "deps", "deps.vendored-nested"),
+    ("3rd-party/tbb/examples/parallel_for/polygon_overlay/speedup.gif", "deps", "deps.vendored-nested"),
+    ("3rd_party/zlib/zlib.h", "deps", "deps.vendored-nested"),
+    # after the CI, IaC and manifest rules: what those name keeps its kind (Pants keeps its manifests there)
+    ("3rdparty/lib/Dockerfile", "iac", "iac.containers"), ("3rdparty/lib/Jenkinsfile", "ci", None),
+    ("3rdparty/python/requirements.txt", "deps", "deps.pip.manifest"),
     ("src/3rdparty.cpp", "src", None), ("docs/3rdparty/index.md", "src", None),
     # a .NET project folder named *.Framework/ holds the project's own code
     ("MonoGame.Framework/Utilities/System.Numerics.Vectors/Quaternion.cs", "src", "src.dotnet-framework-projects"),
