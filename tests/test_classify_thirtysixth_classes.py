@@ -41,6 +41,14 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # after the CI, IaC and manifest rules: what those name keeps its kind (Pants keeps its manifests there)
     ("3rdparty/lib/Dockerfile", "iac", "iac.containers"), ("3rdparty/lib/Jenkinsfile", "ci", None),
     ("3rdparty/python/requirements.txt", "deps", "deps.pip.manifest"),
+    # GoogleTest copied with its version in the folder name, at any depth
+    ("test/googletest-1.16.0/googletest/test/googletest-output-test-golden-lin.txt", "deps", "deps.vendored-nested"),
+    ("test/googletest-1.16.0/LICENSE", "deps", "deps.vendored-nested"),
+    ("test/googletest-1.16.0/docs/index.md", "deps", "deps.vendored-nested"),
+    ("tests/gtest-1.7.0/include/gtest/gtest.h", "deps", "deps.vendored-nested"),
+    ("test/googletest-1.16.0/ci/linux-presubmit.sh", "deps", "deps.vendored-nested"),
+    ("test/googletest_main.cc", "src", None), ("docs/googletest-1.16.md", "src", None),
+    ("test/googletest-1.16.0/.github/workflows/ci.yml", "deps", None),  # a copy's workflows never run
     ("src/3rdparty.cpp", "src", None), ("docs/3rdparty/index.md", "src", None),
     # a .NET project folder named *.Framework/ holds the project's own code
     ("MonoGame.Framework/Utilities/System.Numerics.Vectors/Quaternion.cs", "src", "src.dotnet-framework-projects"),
@@ -85,7 +93,8 @@ dependencies:
     ("conda.yaml", _MLFLOW_CONDA, True),
     ("sar_conda.yaml", "name: module_env\nchannels:\n- defaults\ndependencies:\n- python=3.7\n- pip:\n  - pyspark\n",
      True),
-    ("env.yml", "# an environment for the docs\r\nchannels:\r\n  - conda-forge\r\ndependencies:\r\n  - sphinx\r\n", True),
+    ("env.yml", "# an environment for the docs\r\nchannels:\r\n  - conda-forge\r\ndependencies:\r\n  - sphinx\r\n",
+     True),
     # Helm 2's requirements.yaml: dependencies, no channels
     ("requirements.yaml", "dependencies:\n  - name: redis\n    version: 17.0.0\n    repository: oci://r.invalid\n",
      False),

@@ -73,7 +73,7 @@ def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
 
 
 def _conda(text: str) -> str | None:
-    """The `dependencies:` line of a conda environment file: `channels:` and `dependencies:` at the top, no other key."""
+    """The `dependencies:` line of a conda environment: `channels:` and `dependencies:` at the top, no other key."""
     keys = {m.group(1): m for m in _TOP_KEY.finditer(text)}
     if "channels" in keys and "dependencies" in keys and keys.keys() <= _CONDA_KEYS:
         return evidence_line(text, keys["dependencies"])
