@@ -6,7 +6,7 @@ seventh.tsv, eighth.tsv, ninth.tsv, tenth.tsv, eleventh.tsv, twelfth.tsv, thirte
 fifteenth.tsv, sixteenth.tsv, seventeenth.tsv, eighteenth.tsv, nineteenth.tsv, twentieth.tsv, twentyfirst.tsv,
 twentysecond.tsv, twentythird.tsv, twentyfourth.tsv, twentyfifth.tsv, twentysixth.tsv, twentyseventh.tsv,
 twentyeighth.tsv, twentyninth.tsv, thirtieth.tsv, thirtyfirst.tsv, thirtysecond.tsv, thirtythird.tsv,
-thirtyfourth.tsv and thirtyfifth.tsv (measured blind before any rule changed for them); no repository is in two of
+thirtyfourth.tsv, thirtyfifth.tsv and thirtysixth.tsv (measured blind before any rule changed for them); no repository is in two of
 them, so no set can leak into another.
 """
 
@@ -33,7 +33,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "twentyeighth.tsv", SETS / "twentyninth.tsv",
               SETS / "thirtieth.tsv", SETS / "thirtyfirst.tsv",
               SETS / "thirtysecond.tsv", SETS / "thirtythird.tsv",
-              SETS / "thirtyfourth.tsv", SETS / "thirtyfifth.tsv"]
+              SETS / "thirtyfourth.tsv", SETS / "thirtyfifth.tsv",
+              SETS / "thirtysixth.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 

@@ -5,7 +5,9 @@ A pip-tools input under any name (`examples/sentry.in`, `dev.in`: what `pip-comp
 and an Azure Pipelines job or steps template kept outside the folders the path rules name (`doc/azure/*-template.yml`,
 whose `pool:` sits inside a `- job:` rather than at the top). Each needs the whole grammar of its format or two keys
 only that format has, so that a look-alike (autotools' `Makefile.in`, setuptools' `MANIFEST.in`, a word list; an
-application's `jobs:` settings) keeps its bucket.
+application's `jobs:` settings) keeps its bucket. A conda environment under any name (`conda.yaml` of an MLflow
+project, an Azure ML module's `sar_conda.yaml`: the thirty-sixth set) has top-level `channels:` and `dependencies:`
+and no key conda does not read (a Helm 2 `requirements.yaml` has no `channels:`, a pubspec has `environment:`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ _REQUIREMENT_LINE = lazy(
     r"|--(?:index-url|extra-index-url|find-links|trusted-host|no-binary|only-binary)[ =]\S+|--pre"
     r"|(?:git|hg|svn|bzr)\+[a-z]+://\S+|https?://\S+")
 _COMMENT = lazy(r"[ \t]+#.*|#.*")
+# conda's environment file: every top-level key is one `conda env create` reads
+_CONDA_KEYS = frozenset({"name", "channels", "dependencies", "prefix", "variables", "platforms", "channel_priority"})
+_TOP_KEY = lazy(r"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)", _FLAGS)
 # Azure Pipelines: a top-level `jobs:` or `stages:` whose list items are `- job:`, `- deployment:` or `- stage:`
 # holding a job's keys, or a top-level `steps:` whose items are Azure's step kinds (`- task:` alone is sniff.py's).
 _AZURE_TOP = lazy(r"^(?:jobs|stages)[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
@@ -53,6 +58,8 @@ def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "deps", "deps.content.pip-compile-input", line
     if name.lower().endswith((".yml", ".yaml")):
         text = text.replace("\r\n", "\n") if "\r" in text else text  # a template saved on Windows (review12)
+        if "channels" in text and (line := _conda(text)) is not None:
+            return "deps", "deps.content.conda-environment", line
         # A substring test first: most YAML files have neither key, and a scan of 8 KiB costs more than the test.
         if ("jobs" in text or "stages" in text) and (m := _AZURE_TOP.search(text)) is not None \
                 and (job := _AZURE_JOB.search(text, m.end())) is not None \
@@ -62,6 +69,14 @@ def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
                 and (step := _AZURE_STEP.search(text, m.end())) is not None and _AZURE_STEP_KEY.search(text, m.end()):
             return "ci", "ci.content.azure-pipelines-template", evidence_line(text, step)
         return jjb_shape(text)
+    return None
+
+
+def _conda(text: str) -> str | None:
+    """The `dependencies:` line of a conda environment: `channels:` and `dependencies:` at the top, no other key."""
+    keys = {m.group(1): m for m in _TOP_KEY.finditer(text)}
+    if "channels" in keys and "dependencies" in keys and keys.keys() <= _CONDA_KEYS:
+        return evidence_line(text, keys["dependencies"])
     return None
 
 
