@@ -4,6 +4,7 @@ import gc
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,11 +38,20 @@ def _hypothesis_utf8_table() -> None:
     seed_utf8_table()
 
 
+from checkout_git import checkout_state_once  # noqa: E402
 from gitrepo import GitRepo  # noqa: E402
 from rewrite_once import write_rewritten_bytecode  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 POLICY_DIR = REPO_ROOT / "policies"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _checkout_git_state() -> Iterator[None]:
+    """The git state of this checkout's `policies/`, asked of git once while nothing it depends on moves, not three
+    git processes for each of the ~700 gates that load the shipped bundle in place (tests/checkout_git.py)."""
+    with checkout_state_once():
+        yield
 
 
 @pytest.fixture

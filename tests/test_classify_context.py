@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from gitdiffs import commit_patch
 
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import NEEDS_CONTEXT, classify_in_context
 from gatekeeper.classify.markers import MarkerIndex
@@ -32,7 +33,7 @@ NOTES = "Thank you for installing {{ .Chart.Name }}.\nVisit http://{{ .Release.N
 
 def tree_files(repo: GitRepo, rng: str = "main~1..main") -> dict[str, ClassifiedFile]:
     base, head = rng.split("..")
-    with TreeContext(resolve_range(f"{base}..{head}", repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range(f"{base}..{head}", repo.root), RULES) as context:
         files = classify_in_context(context.changes(), RULES, context)
     return {f.change.path: f for f in files}
 

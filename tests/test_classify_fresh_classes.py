@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import NEEDS_CONTEXT, classify_in_context
 from gatekeeper.classify.treecontext import TreeContext
@@ -232,7 +233,7 @@ def test_source_files_are_not_read_where_no_manifest_names_an_iac_library(git_re
         git_repo.write(f"pkg/p{i}/p.go", f"package p{i}\n")
     git_repo.write("pkg/hidden/main.go", AUTOMATION_PROGRAM)  # imports Pulumi, but no manifest names it
     git_repo.commit("head")
-    with TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
         reads: list[str] = []
         blob = context.objects.blob
 

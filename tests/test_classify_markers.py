@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from gitdiffs import commit_patch
 
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.contextrules import read_context_rules
@@ -30,7 +31,7 @@ HANDLER = "exports.handler = async (event) => ({ statusCode: 200, body: JSON.str
 
 
 def tree_files(repo: GitRepo) -> dict[str, ClassifiedFile]:
-    with TreeContext(resolve_range("main~1..main", repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range("main~1..main", repo.root), RULES) as context:
         files = classify_in_context(context.changes(), RULES, context)
     return {f.change.path: f for f in files}
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gitdiffs import commit_patch
 
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.patchcontext import PatchContext
@@ -67,10 +68,10 @@ def test_one_path_tier_classifies_as_two_fresh_derivations(tmp_path: Path) -> No
     assert parsed.changes == tuple(changes)
 
     # As the gate runs them: the tree derivation first, then the patch one from the same parse and path tier.
-    with TreeContext(resolve_range(f"{first}..{third}", repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range(f"{first}..{third}", repo.root), RULES) as context:
         shared_tree = derive_parsed(parsed, RULES, context)
     shared_patch = derive_parsed(parsed, RULES)
-    with TreeContext(resolve_range(f"{first}..{third}", repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range(f"{first}..{third}", repo.root), RULES) as context:
         fresh_tree = classify_in_context(changes, RULES, context)
     own = PatchContext(patch, changes, RULES.context)
     try:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from gitdiffs import commit_patch
 
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.patchcontext import PatchContext
@@ -94,7 +95,7 @@ def _project(repo: GitRepo) -> None:
 
 
 def _tree(repo: GitRepo) -> dict[str, tuple[str, str]]:
-    with TreeContext(resolve_range("main~1..main", repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range("main~1..main", repo.root), RULES) as context:
         return {f.change.path: (f.bucket, f.rule) for f in classify_in_context(context.changes(), RULES, context)}
 
 

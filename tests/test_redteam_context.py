@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.sniff import FULL_READ
@@ -42,7 +43,7 @@ def test_change_list_matches_git_for_random_changes(git_repo: GitRepo) -> None:
             (git_repo.root / path).chmod(0o755)
     git_repo.write("added/Chart.yaml", "apiVersion: v2\nname: a\nversion: 1.0.0\n")
     git_repo.commit("head")
-    with TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
         changes = context.changes()
     truth = git_repo.git("diff", "--name-status", "-z", "-M", "main~1", "main").split(b"\0")
     expected = set()
@@ -71,7 +72,7 @@ def test_a_marker_that_is_a_symlink_or_a_folder_still_marks(git_repo: GitRepo) -
     git_repo.write("web/files/a.conf", "y\n")
     git_repo.write("svc/x.yaml", "a: 2\n")
     git_repo.commit("head")
-    with TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
         files = {f.change.path: f for f in classify_in_context(context.changes(), RULES, context)}
     assert files["web/files/a.conf"].rule == "iac.marker.helm-chart"  # helm follows the link
     assert files["svc/x.yaml"].bucket == "src"  # a folder is not a kustomization file
@@ -93,7 +94,7 @@ def test_reads_are_bounded_and_only_for_candidates(git_repo: GitRepo, monkeypatc
         return original(self, oid, limit)
 
     monkeypatch.setattr(GitObjects, "blob", spy)
-    with TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
         files = {f.change.path: f for f in classify_in_context(context.changes(), RULES, context)}
     # Two sides of one candidate, each read once up to one byte past the bound of the YAML read; the .go file never.
     assert limits == [FULL_READ + 1, FULL_READ + 1]
@@ -111,7 +112,7 @@ def test_head_cannot_launder_a_base_manifest_by_renaming_and_rewriting(git_repo:
     git_repo.write("docs/notes.md", "harmless\n")
     git_repo.write("ops/deploy.json", '{"note": "nothing to see"}\n')
     git_repo.commit("head")
-    with TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
         files = {f.change.path: f for f in classify_in_context(context.changes(), RULES, context)}
     assert files["ops/pipeline.yaml"].bucket == "ci"  # a deletion is judged by what it deletes
     assert files["ops/deploy.json"].bucket == "iac"
@@ -123,7 +124,7 @@ def test_header_variants_an_agent_might_write(git_repo: GitRepo, padding: str) -
     git_repo.commit("base")
     git_repo.write("misc/app.yaml", padding + m.ARGO_APPLICATION)
     git_repo.commit("head")
-    with TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range("main~1..main", git_repo.root), RULES) as context:
         files = classify_in_context(context.changes(), RULES, context)
     assert [f.bucket for f in files if f.change.path == "misc/app.yaml"] == ["iac"]
 

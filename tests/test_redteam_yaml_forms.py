@@ -21,6 +21,7 @@ import pytest
 from gitrepo import GitRepo
 from test_classify_context import RULES
 
+from gatekeeper.catfile import shared_processes
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.model import ClassifiedFile
@@ -110,7 +111,7 @@ def _tree(repo: GitRepo, files: dict[str, str]) -> dict[str, ClassifiedFile]:
     for path, text in files.items():
         repo.write(path, text.encode("utf-8"))
     repo.commit("change")
-    with TreeContext(resolve_range("main~1..main", repo.root), RULES) as context:
+    with shared_processes(), TreeContext(resolve_range("main~1..main", repo.root), RULES) as context:
         found = classify_in_context(context.changes(), RULES, context)
     return {f.change.path: f for f in found}
 
