@@ -152,6 +152,12 @@ def mirror(root: Path, repo: str) -> Path:
     return root / repo.replace("/", "+") / "repo"
 
 
+def _dated(want: str, got: str) -> bool:
+    """Renovate's regex versioning names a tag by the number it extracts: "update grafana/tempo-ci-tools docker tag to
+    v20260603" for `main-d182bec-20260603-154614` (branch, commit, date, time): the date is one whole `-` part."""
+    return want.isdigit() and len(want) >= 6 and want in got.split("@")[0].split("-")[1:]
+
+
 def _same_version(want: str, got: str | None) -> bool:
     if not got:
         return False
@@ -162,9 +168,10 @@ def _same_version(want: str, got: str | None) -> bool:
     want, got = re.sub(r"^[vV]", "", want), re.sub(r"^[vV]", "", got)  # a tag may say `V28`
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit, a gem's
-        # git `ref:` (Renovate's "update erector digest to f99aecd" for `gem 'erector', github: …, ref: '<sha>'`)
+        # git `ref:` (Renovate's "update erector digest to f99aecd" for `gem 'erector', github: …, ref: '<sha>'`), a
+        # Gemfile.lock GIT section's `revision:` (Dependabot's "bump fastlane-plugin-x from `b4e1e7f` to `7fbbe66`")
         return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got)) \
-            or f"ref:{want}" in got
+            or f"ref:{want}" in got or f"revision:{want}" in got or _dated(want, got)
     # Dependabot's "update urwid requirement from <=4.0.8,>=2.6.14 to >=2.6.14,<=4.0.9" widens a range to the new
     # release by its inclusive upper bound: that bound is the version it names
     if (upper := re.search(r"(?:^|,)\s*<=\s*v?([^\s,]+)", got)) is not None and upper.group(1) == want.lstrip("vV"):
