@@ -161,6 +161,10 @@ def _dated(want: str, got: str) -> bool:
 def _same_version(want: str, got: str | None) -> bool:
     if not got:
         return False
+    if " from " in got and _same_version(want, got.split(" from ", 1)[0]):
+        # a version that carries its source (`0.15.0 from git+https://… revision:…`, a Gemfile.lock GIT gem's, a
+        # git-sourced Cargo.lock entry's) names that version still
+        return True
     if "||" in got:  # a range widened to a new major (`^1.0 || ^2.0`, Renovate's "to v2"): one alternative names it
         return any(_same_version(want, alt.strip()) for alt in got.split("||")[:16])
     if "|" in got:  # a Maven property each profile sets apart (`22.0.0.2|22.3.5|25.1.3`, jvm.pom_properties)
