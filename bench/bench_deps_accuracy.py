@@ -86,7 +86,11 @@ providers, sha-pinned actions, images in Dockerfiles, yarn/npm, committed before
 `twentyseventh` (deps_bumps_twentyseventh.tsv, 35 more repositories weighted to JS/TS, Python, Rust, GitHub Actions,
 images and Terraform: Dependabot, Renovate and pre-commit.ci over pnpm/yarn/npm workspaces, uv/poetry/pip,
 pre-commit hooks, Cargo, Go multi-module, Helm values, images in Dockerfiles and Compose, Terraform providers, Bundler,
-NuGet, Composer, mix and pub, committed before its first, blind run in round 27) — or
+NuGet, Composer, mix and pub, committed before its first, blind run in round 27), `twentyeighth`
+(deps_bumps_twentyeighth.tsv, 43 more repositories weighted to the JVM, .NET, Go, PHP, Ruby, Swift, Dart, Elixir and
+Scala: Dependabot, Renovate and scala-steward over Maven BOMs and multi-module builds, Gradle catalogs and wrappers,
+sbt, NuGet, Go, Composer, Bundler (Swift and Android apps' fastlane bundles among them), mix, images in Dockerfiles and
+Compose, sha-pinned actions, npm/yarn/pnpm, committed before its first, blind run in round 28) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -140,16 +144,27 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentyfourth": DATA.with_name("deps_bumps_twentyfourth.tsv"),
         "twentyfifth": DATA.with_name("deps_bumps_twentyfifth.tsv"),
         "twentysixth": DATA.with_name("deps_bumps_twentysixth.tsv"),
-        "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv")}
+        "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv"),
+        "twentyeighth": DATA.with_name("deps_bumps_twentyeighth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
     return root / repo.replace("/", "+") / "repo"
 
 
+def _dated(want: str, got: str) -> bool:
+    """Renovate's regex versioning names a tag by the number it extracts: "update grafana/tempo-ci-tools docker tag to
+    v20260603" for `main-d182bec-20260603-154614` (branch, commit, date, time): the date is one whole `-` part."""
+    return want.isdigit() and len(want) >= 6 and want in got.split("@")[0].split("-")[1:]
+
+
 def _same_version(want: str, got: str | None) -> bool:
     if not got:
         return False
+    if " from " in got and _same_version(want, got.split(" from ", 1)[0]):
+        # a version that carries its source (`0.15.0 from git+https://… revision:…`, a Gemfile.lock GIT gem's, a
+        # git-sourced Cargo.lock entry's) names that version still
+        return True
     if "||" in got:  # a range widened to a new major (`^1.0 || ^2.0`, Renovate's "to v2"): one alternative names it
         return any(_same_version(want, alt.strip()) for alt in got.split("||")[:16])
     if "|" in got:  # a Maven property each profile sets apart (`22.0.0.2|22.3.5|25.1.3`, jvm.pom_properties)
@@ -157,9 +172,10 @@ def _same_version(want: str, got: str | None) -> bool:
     want, got = re.sub(r"^[vV]", "", want), re.sub(r"^[vV]", "", got)  # a tag may say `V28`
     if re.fullmatch(r"[0-9a-f]{7,40}", want):
         # a submodule's or action's abbreviated commit, an image digest, a Go pseudo-version's commit, a gem's
-        # git `ref:` (Renovate's "update erector digest to f99aecd" for `gem 'erector', github: …, ref: '<sha>'`)
+        # git `ref:` (Renovate's "update erector digest to f99aecd" for `gem 'erector', github: …, ref: '<sha>'`), a
+        # Gemfile.lock GIT section's `revision:` (Dependabot's "bump fastlane-plugin-x from `b4e1e7f` to `7fbbe66`")
         return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got)) \
-            or f"ref:{want}" in got
+            or f"ref:{want}" in got or f"revision:{want}" in got or _dated(want, got)
     # Dependabot's "update urwid requirement from <=4.0.8,>=2.6.14 to >=2.6.14,<=4.0.9" widens a range to the new
     # release by its inclusive upper bound: that bound is the version it names
     if (upper := re.search(r"(?:^|,)\s*<=\s*v?([^\s,]+)", got)) is not None and upper.group(1) == want.lstrip("vV"):

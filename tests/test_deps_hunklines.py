@@ -684,7 +684,6 @@ def test_catalog_entries_from_hunks_say_what_the_files_say(repo: GitRepo, old: s
 @pytest.mark.parametrize(("old", "new", "context"), [
     ('okio = "3.16.3"', 'okio = "3.17.0"', 3),  # a [versions] alias: its library is elsewhere
     ('kotlin = "2.0.20"', 'kotlin = "org.evil:x:1"', 3),  # a version that looks like a coordinate
-    ('asm = "org.ow2.asm:asm:9.10"', 'asm = "org.ow2.asm:asm:9.11"', 0),  # nothing shows its table
     ('okio = "3.16.3"', 'okio = "org.evil:x:1.0"', 1),  # [versions]: its neighbours prove no table
     ('version.ref = "okio"', 'version = "3.17.0"', 0),  # a moved reference (and a new literal)
     ('version = "2.1.0"', 'version = { strictly = "2.1.1" }', 0),  # a rich version
@@ -693,6 +692,14 @@ def test_catalog_entries_from_hunks_say_what_the_files_say(repo: GitRepo, old: s
 ])
 def test_catalog_lines_the_hunk_cannot_place_fail_closed(repo: GitRepo, old: str, new: str, context: int) -> None:
     assert _partial(_patch(repo, "gradle/libs.versions.toml", CATALOG, CATALOG.replace(old, new), context))
+
+
+def test_a_string_library_whose_table_nothing_shows_is_named_beside_a_problem(repo: GitRepo) -> None:
+    # round 28: Gradle's string notation is a library's; only a [versions] key could hold it too, so the problem stays
+    delta = _patch(repo, "gradle/libs.versions.toml", CATALOG,
+                   CATALOG.replace('asm = "org.ow2.asm:asm:9.10"', 'asm = "org.ow2.asm:asm:9.11"'), 0)
+    assert {(c.name, c.from_version, c.to_version) for c in delta.changes} == {("org.ow2.asm:asm", "9.10", "9.11")}
+    assert {p.kind for p in delta.problems} == {"partial"}
 
 
 def test_a_catalog_entry_inside_a_multiline_string_fails_closed(repo: GitRepo) -> None:

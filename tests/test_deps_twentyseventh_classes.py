@@ -218,7 +218,8 @@ def test_each_gemfile_lock_hunk_reads_its_own_section() -> None:
     found = {(d.name, d.version) for d in gemfile_lock_hunks("updater/Gemfile.lock", LOCK_HUNKS.encode())}
     assert found == {("dependabot-cargo", "0.1.0 from PATH ../cargo"), ("parallel", "2.1.0"), ("ostruct", "0.6.3"),
                      ("parser", "3.3.10.0"),
-                     ("toxiproxy", "2.0.3 from GIT https://github.com/example/fork.git")}
+                     ("toxiproxy", "2.0.3 from GIT https://github.com/example/fork.git revision:"
+                                   "1f0e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6")}
 
 
 def test_the_whole_file_reader_keeps_a_line_that_looks_like_a_hunk_marker() -> None:

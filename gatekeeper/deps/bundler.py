@@ -24,12 +24,18 @@ _DEV_GROUPS = frozenset({"development", "test", "dev", "lint", "rubocop", "ci"})
 # Sections whose gems come from somewhere else than a gem server: a git repository, a folder, a plugin's source.
 _ELSEWHERE = ("GIT", "PATH", "PLUGIN SOURCE")
 _REMOTE = lazy(r"^ {2}remote: (\S+)$")
+# A GIT section's commit: Bundler checks the gems of its `specs:` out at it, whatever their gemspec's version says
+# (Bundler::Source::Git#to_lock writes `revision:` under `remote:`).
+_REVISION = lazy(r"^ {2}revision: ([0-9a-f]{7,64})$")
 
 
 def parse_gemfile_lock(path: str, data: bytes) -> list[Dependency]:
     """Specs of every source section; a gem of a GIT, PATH or PLUGIN SOURCE section carries its remote in its
     version (`7.0.2 from GIT https://...`): a gem moved from rubygems.org to a fork under a bump does not order, so
-    it is `changed`, never an in-level `upgraded` (red team 9)."""
+    it is `changed`, never an in-level `upgraded` (red team 9). A GIT gem carries its section's `revision:` too
+    (`0.1.0 from GIT https://... revision:7fbbe66...`): a gem a Gemfile takes from a branch keeps its gemspec's
+    version while Dependabot moves it from one commit to the next ("bump fastlane-plugin-revenuecat_internal from
+    `b4e1e7f` to `7fbbe66`"), and the commit is what names the code (lockedsources.py also reports the move)."""
     return _lock_specs(path, text(data).splitlines(), hunked=False)
 
 
@@ -44,18 +50,21 @@ def gemfile_lock_hunks(path: str, data: bytes) -> list[Dependency]:
 def _lock_specs(path: str, lines: list[str], hunked: bool) -> list[Dependency]:
     out: list[Dependency] = []
     section = ""
-    remote = ""
+    remote = revision = ""
     direct: set[str] = set()
     for line in lines:
         if hunked and line == HUNK:
-            section, remote = "", ""
+            section, remote, revision = "", "", ""
             continue
         line = line.removeprefix(CHANGED) if hunked else line
         if line and not line.startswith(" "):
-            section, remote = line.strip(), ""
+            section, remote, revision = line.strip(), "", ""
             continue
         if (where := _REMOTE.match(line)) is not None:
             remote = where.group(1)
+            continue
+        if section == "GIT" and (commit := _REVISION.match(line)) is not None:
+            revision = commit.group(1)
             continue
         if section == "DEPENDENCIES":
             m = _DIRECT.match(line)
@@ -68,7 +77,7 @@ def _lock_specs(path: str, lines: list[str], hunked: bool) -> list[Dependency]:
                 version = m.group(2).split("-")[0] if re.search(r"-(x86|arm|aarch|java|universal|x64)", m.group(2)) \
                     else m.group(2)
                 if section in _ELSEWHERE:
-                    version = f"{version} from {section} {remote}"
+                    version = f"{version} from {section} {remote}" + (f" revision:{revision}" if revision else "")
                 out.append(Dependency("bundler", m.group(1), version, path, None, None))
     if direct:
         out = [Dependency("bundler", d.name, d.version, path, d.name in direct, None) for d in out]

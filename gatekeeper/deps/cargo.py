@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
+from gatekeeper.deps.cargogit import locked_version
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.edits import CARGO_TABLE_KEYS, SECTION_MARK, Side, table_version, toml_pair
 from gatekeeper.deps.loaders import listing, load_toml, mapping, sourced_version, string
@@ -50,7 +51,8 @@ def parse_cargo_lock(path: str, data: bytes) -> list[Dependency]:
             continue
         if "source" not in entry:
             continue  # a workspace member, not a dependency
-        out.append(Dependency("cargo", entry["name"], string(entry.get("version")), path, None, None))
+        out.append(Dependency("cargo", entry["name"], locked_version(string(entry.get("version")),
+                                                                   string(entry.get("source"))), path, None, None))
     return out
 
 

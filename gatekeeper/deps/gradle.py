@@ -109,6 +109,8 @@ _WRAPPERS = frozenset({"gradle-wrapper.properties", "maven-wrapper.properties"})
 _WRAPPER_KEYS = lazy(r"^\s*(?:networkTimeout\s*[=:]\s*\d{1,9}|validateDistributionUrl\s*[=:]\s*true"
                      r"|retries\s*[=:]\s*\d{1,3}|retryBackOffMs\s*[=:]\s*\d{1,9})\s*$")
 
+_PROPERTIES_COMMENT = lazy(r"^\s*[#!]")
+
 
 def is_script(name: str) -> bool:
     """A Gradle script: `build.gradle(.kts)`, `settings.gradle(.kts)` and any script a build applies
@@ -121,8 +123,11 @@ def _masked(name: str, data: bytes) -> str:
     if name in _WRAPPERS:  # the URL's version (Maven's twice) and the checksum move with a bump; never the host
         raw = _CHECKSUM.sub(r"\1SUM", body).splitlines()
         # a line after one ending in `\` continues that line's value: never dropped
+        # and a comment line (Gradle's `wrapper` task wrote a `#Fri Dec 19 09:04:47 CET 2025` timestamp before 8.x,
+        # which a bump drops): a properties file's comment is no setting
         lines = [line for n, line in enumerate(raw)
-                 if not (_WRAPPER_KEYS.match(line) and not (n and raw[n - 1].endswith("\\")))]
+                 if not ((_WRAPPER_KEYS.match(line) or _PROPERTIES_COMMENT.match(line))
+                         and not (n and raw[n - 1].endswith("\\")))]
         return "\n".join(line.replace(m.group("version"), "VERSION") if (m := _DISTRIBUTION.match(line)) else line
                          for line in lines)
     body = _COORD.sub(lambda m: m.group(0).replace(f":{m.group('version')}", ":VERSION", 1), body)

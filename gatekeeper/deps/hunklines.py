@@ -319,6 +319,7 @@ def rust_toolchain_line(side: Side, index: int) -> list[tuple[str, ...]]:
     return [("rust", m.group(2), TOOL)]
 
 
+_COORDINATE = lazy(r"^[A-Za-z0-9_][\w.+-]{0,199}$")  # one part of `group:artifact:version`
 CATALOG_ENTRY = lazy(r"""^\s*([A-Za-z0-9_-]+)\s*=\s*(\{[^{}]*\}|"[^"\\]*")\s*(?:#.*)?$""")
 CATALOG_HEADER = lazy(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(?:#.*)?$")
 CATALOG_TABLES = {frozenset({"id", "version"}), frozenset({"module", "version"}),
@@ -368,6 +369,12 @@ def catalog_line(side: Side, index: int) -> list[tuple[str, ...]]:
         return [(parts[0], parts[1], "maven", "", key)]
     if section == "versions":
         raise _refuse("a [versions] key that is not one plain string", line)
+    if section is None and len(parts) == 3 and all(_COORDINATE.match(part) for part in parts):
+        # `asm = "org.ow2.asm:asm:9.7.1"` far below `[libraries]` (JakeWharton/diffuse, Automattic's pocket-casts):
+        # Gradle's string notation of a library; only a [versions] key could hold such a string too
+        raise PartlyShown(f"the hunk does not show the table of {key[:80]!r} (a group:artifact:version string is a "
+                          "[libraries] entry, or a [versions] key's odd value)", [(f"{parts[0]}:{parts[1]}",
+                                                                                  parts[2], "maven", "", key)])
     if section is None and len(parts) == 1:
         # most often a [versions] key far below its header: the libraries it feeds are elsewhere (refedits.py)
         raise _refuse("a string entry whose table the hunk does not show (a [versions] key, or an entry of "

@@ -71,7 +71,7 @@ def makefile_edits(path: str, data: bytes) -> tuple[list[Dependency], list[Depen
             found.append(Dependency("docker", pair[1], pair[3], path, True, "build"))
         shown = after or before
         assert shown is not None
-        moved.append(f"{shown[0]}/{shown[2]}")
+        moved.append(shown[0] if shown[0] == shown[2] else f"{shown[0]}/{shown[2]}")
     if moved:
         raise PartialEdits(f"its hunks move the image set by {', '.join(moved[:3])[:160]} but do not show whether "
                            "a recipe runs it or only builds it (the project's own image)", (base, head))

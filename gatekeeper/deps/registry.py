@@ -16,6 +16,7 @@ from gatekeeper.deps import (
     bazel,
     bundler,
     cargo,
+    cargogit,
     cocoapods,
     composer,
     copier,
@@ -65,7 +66,7 @@ def _npm_hunks(path: str, data: bytes) -> list[Dependency]:
 
 
 def _cargo_hunks(path: str, data: bytes) -> list[Dependency]:
-    return hunks.toml_lock_hunks("cargo", path, data)
+    return cargogit.cargo_lock_hunks(path, data)
 
 
 def _pip_hunks(path: str, data: bytes) -> list[Dependency]:

@@ -124,7 +124,17 @@ def _compose_lines(path: str, lines: list[str]) -> list[Dependency]:
 _MAKE_VAR = re.compile(r"^(?:export\s+)?(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,2}|\?)=\s*"
                        r"(?P<value>[^\s#$]{1,300})\s*(?:#.*)?$")
 _IMAGE_REF = re.compile(r"^[a-z0-9][a-z0-9._/-]{0,254}$")
-_RUNS = re.compile(r"^[\s@-]*(?:sudo\s+)?(?:docker|podman)\s+(?:run|pull|create)\b")
+# A docker tag that names a build (`1.21`, `main-d182bec-20260603-154614`: grafana/tempo's CI tools image, which
+# Renovate bumps); one without a digit (`latest`, `main`, `edge`) is a channel that moves, no version. And an image
+# variable holding one whole reference (`TEMPO_CI_TOOLS_IMAGE ?= grafana/tempo-ci-tools:main-d182bec-…`), never a
+# digest alone (`GOLANG_IMAGE_SHA = sha256:…`, the eighteenth round's `image:tag@digest` parts).
+_TAG = re.compile(r"^(?=[\w.-]{0,127}\d)[\w][\w.-]{0,127}$")
+_WHOLE_REF = re.compile(r"^(?!sha\d+:)(?P<image>[a-z0-9][a-z0-9._/-]{0,254}):"
+                        r"(?P<tag>(?=[\w.-]{0,127}\d)[\w][\w.-]{0,127})$")
+# A command line that runs an image; also a variable holding one (`BUF = docker run … ${TEMPO_CI_TOOLS_IMAGE}`, which
+# recipes call as `$(BUF)`).
+_RUNS = re.compile(r"^(?:[A-Za-z_][\w.]{0,99}\s*(?::{0,3}|[?+!])=)?[\s@-]*(?:sudo\s+)?(?:docker|podman)\s+"
+                   r"(?:run|pull|create)\b")
 _PAIR_WORDS = frozenset({"DOCKER", "IMAGE", "TAG", "VERSION", "NAME"})
 
 
@@ -150,7 +160,8 @@ def image_pairs(path: str, lines: list[str]) -> list[Dependency]:
             parts = []
     out: list[Dependency] = []
     for image_var, image, tag_var, tag in variable_pairs(lines).values():
-        use = re.compile(rf"[$][({{]{image_var}[)}}]:[$][({{]{tag_var}[)}}]")
+        use = re.compile(rf"[$][({{]{image_var}[)}}]:[$][({{]{tag_var}[)}}]" if image_var != tag_var
+                         else rf"[$][({{]{image_var}[)}}](?![\w:])")
         if any(use.search(line) for line in runs):
             set_once(lines, (image_var, tag_var))
             out.append(Dependency("docker", image, tag, path, True, "build"))
@@ -170,17 +181,23 @@ def set_once(lines: list[str], names: tuple[str, ...]) -> None:
 
 def variable_pairs(lines: list[str]) -> dict[tuple[str, ...], tuple[str, str, str, str]]:
     """The image and tag variables `lines` set in pairs (image_pairs), by their common words: (image variable,
-    image, tag variable, tag), whether or not a recipe line runs them."""
+    image, tag variable, tag), whether or not a recipe line runs them. A variable named for a tag is a tag even when
+    its name says IMAGE too (`TOOLS_IMAGE_TAG` beside `TOOLS_IMAGE`); an image variable holding a whole `image:tag`
+    is one of its own, keyed apart: (variable, image, variable, tag)."""
     images: dict[tuple[str, ...], tuple[str, str]] = {}
     tags: dict[tuple[str, ...], tuple[str, str]] = {}
+    whole: dict[tuple[str, ...], tuple[str, str, str, str]] = {}
     for line in lines:
         if (m := _MAKE_VAR.match(line)) is not None:
             var, value = m.group("var"), m.group("value")
-            if (key := _pair_key(var, "IMAGE")) is not None and _IMAGE_REF.match(value):
+            if (key := _pair_key(var, "TAG")) is not None:
+                if _TAG.match(value):
+                    tags[key] = (var, value)
+            elif (key := _pair_key(var, "IMAGE")) is not None and _IMAGE_REF.match(value):
                 images[key] = (var, value)
-            elif (key := _pair_key(var, "TAG")) is not None and VERSIONISH.match(value):
-                tags[key] = (var, value)
-    return {key: (*images[key], *tags[key]) for key in images if key in tags}
+            elif key is not None and (ref := _WHOLE_REF.match(value)) is not None:
+                whole[("=", var)] = (var, ref.group("image"), var, ref.group("tag"))
+    return {key: (*images[key], *tags[key]) for key in images if key in tags} | whole
 
 
 def parse_makefile(path: str, data: bytes) -> list[Dependency]:
