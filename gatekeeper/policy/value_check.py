@@ -19,11 +19,12 @@ and the gate allows. The field check (field_check.py) refuses misspelt NAMES; th
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import TAGS
+from gatekeeper.policy.near_values import near_issues
 from gatekeeper.policy.reference import CompileIssue
 
 _ID = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -150,8 +151,20 @@ def _literal_args(code: str, helpers: Mapping[str, Mapping[int, str]]) -> Iterat
 
 def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], walk: Walk,
                  issue: Callable[[int, str], CompileIssue],
-                 helpers: Mapping[str, Mapping[int, str]] | None = None) -> Iterator[CompileIssue]:
-    """The value-literal issues of one module (`text`, and `code` with comments and strings blanked)."""
+                 helpers: Mapping[str, Mapping[int, str]] | None = None,
+                 known: Collection[str] = ()) -> Iterator[CompileIssue]:
+    """The value-literal issues of one module (`text`, and `code` with comments and strings blanked): those of the
+    forms below, then a literal one typo from a value on a line they did not report (near_values.py; `known`: the
+    field names of the schemas and params, no misspelt values)."""
+    found = list(_form_issues(text, code, fields, walk, issue, helpers))
+    lines = {i.line for i in found}
+    yield from found
+    yield from (i for i in near_issues(text, code, fields, known, issue) if i.line not in lines)
+
+
+def _form_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], walk: Walk,
+                 issue: Callable[[int, str], CompileIssue],
+                 helpers: Mapping[str, Mapping[int, str]] | None) -> Iterator[CompileIssue]:
     code = _strings_back(text, code)
     for at, value, compared in _literal_args(code, helpers or {}):
         allowed = frozenset(TAGS) if compared == "tags" else fields[compared]
