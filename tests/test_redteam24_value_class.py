@@ -156,3 +156,26 @@ def test_the_gate_that_allowed_a_deletion_under_a_misspelt_rule_now_stops(
     capsys.readouterr()
     assert main(["gate", str(packet), "--patch", str(patch), "--policy", str(root)]) == ERROR  # base: 0 (allow)
     assert f"{policy}:{line}:" in capsys.readouterr().err
+
+
+def _rules(*bodies: str) -> list[str]:
+    bundle = load_bundle(POLICY_DIR, git_state=False)
+    module = HEAD + "".join("review contains finding if {\n\t" + body + '\n\tfinding := lib.finding("x.r", "m")\n}\n\n'
+                            for body in bodies)
+    return [f"{i.line}: {i.message}" for i in field_issues({**bundle.modules, "policies/x/policy.rego": module},
+                                                           bundle.data()) if i.file == "policies/x/policy.rego"]
+
+
+# A name bound in two rules was read module-wide, the last binding winning: a false refusal in one order, a missed
+# typo in the other (base 443d73a: the first two refused, the last two accepted).
+@pytest.mark.parametrize(("first", "second", "refused"), [
+    ('some f in input.files\n\ts := f.path\n\ts == "README.md"',
+     'some f in input.files\n\ts := f.status\n\ts == "deleted"', []),
+    ('k := "sandbox"\n\tinput.packet[k].network == "denied"', 'k := "local"\n\tx := {"local": 1}\n\tx[k] == 1', []),
+    ('some f in input.files\n\ts := f.status\n\ts == "removed"', 'some f in input.files\n\ts := f.path\n\ts == "x"',
+     ["15"]),
+    ('k := "sanbox"\n\tinput.packet[k].network == "denied"', 'k := "sandbox"\n\tx := {"sandbox": 1}\n\tx[k] == 1',
+     ["14"]),
+])
+def test_a_name_bound_in_two_rules_is_each_rule_s_own(first: str, second: str, refused: list[str]) -> None:
+    assert [f.split(":")[0] for f in _rules(first, second)] == refused
