@@ -27,11 +27,11 @@ DEPLOYMENT = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nsp
 PLACES = ("node_modules/x/.travis.yml", "web/node_modules/left-pad/.golangci.yml", "vendor/github.com/a/b/.drone.yml")
 
 
-def _repo(tmp_path: Path, path: str, listed: bool = True) -> tuple[GitRepo, str, str]:
+def _repo(tmp_path: Path, path: str) -> tuple[GitRepo, str, str]:
     folder, _, name = path.rpartition("/")
     root = folder.split("/node_modules")[0] if "/node_modules" in folder else ""
     listing = {f"{root}/kustomization.yaml".lstrip("/"): KUSTOMIZATION.format(path=path[len(root):].lstrip("/"))}
-    return two_commits(tmp_path / "repo", {**(listing if listed else {}), path: DEPLOYMENT},
+    return two_commits(tmp_path / "repo", {**listing, path: DEPLOYMENT},
                        {path: DEPLOYMENT.replace("web:1.0", "web:6.6.6-miner")})
 
 
