@@ -102,6 +102,9 @@ def test_short_values_by_the_edits_that_make_no_other_word() -> None:
     assert [near(w, values) for w in ("cii", "ic", "CI", "iacc", "ica", "ia", "srcc")] == [
         "ci", "ci", "ci", "iac", "iac", "iac", "src"]
     assert [near(w, values) for w in ("cd", "c", "sec", "Dockerfile", "node_modules")] == [None] * 5
+    full = vocabulary(tuple(sorted(enums(_input_schema()).items())))
+    assert [near(w, full) for w in ("vendor", "modify", "node", "vendir")] == [None, None, None, None]
+    assert [near(w, full) for w in ("vendoerd", "modifeid")] == ["vendored", "modified"]
 
 
 @pytest.mark.parametrize("body", [

@@ -5,7 +5,7 @@ new form (`lower(f.bucket) == "cii"`, `{"cii"}[f.bucket]`, a function's paramete
 == b`, `every b in ["cii"]`) was a new hole: the rule silently never fired and the gate allowed. This check reads no
 syntax: any literal of a module, outside comments, that is not a value of an enumerated field (bucket, status,
 change, scope, network, ...), a tag or an ecosystem, but is within a small edit distance of one is an error at its
-place. Edits: a letter left out, added, changed or swapped with its neighbour (two such edits for values of five
+place. Edits: a letter left out, added, changed or swapped with its neighbour (two such edits for values of eight
 letters or more), another case, spaces around. Parts of a pattern (`"^(ci|iacc)$"`, `"{ci,iacc}"`) are read one by
 one. Not judged: free text (a literal with a space inside or a `%`: messages, sprintf formats), a field name of the
 schemas or of the bundle's object literals (`"path"` is no typo of `patch`), and a literal the module names as
@@ -35,6 +35,8 @@ _INTENDED = lazy(r'#.*\bgatekeeper:\s*intended\s+"([^"\n]*)"')
 _FREE_TEXT = lazy(r"\S\s+\S|%")
 _FRAGMENT_CALL = lazy(r"\b(?:startswith|endswith|contains|indexof|regex\.\w+|glob\.match|trim\w*|replace|split)\("
                       r"[^()\n]*\Z")
+# Values a letter from a common word (`vendir`: `vendor`): valid, but nothing is read as their typo.
+_WORD_NEIGHBOURS = frozenset({"vendir"})
 _OUTCOMES = frozenset({"allow", "review", "deny", "warn"})  # a decision's words and the entry points' names
 
 
@@ -100,15 +102,15 @@ def near(word: str, values: Mapping[str, str]) -> str | None:
     if lowered != stripped and lowered in values:
         return lowered
     for value in sorted(values):
-        if abs(len(value) - len(lowered)) > 2 or not set(lowered[:2]) & set(value[:2]):
+        if value in _WORD_NEIGHBOURS or abs(len(value) - len(lowered)) > 2 or not set(lowered[:2]) & set(value[:2]):
             continue
         if len(value) <= 4:
             if _short_typo(lowered, value):
                 return value
-        elif len(value) < 7:  # one edit keeps the first or the last letter
+        elif len(value) < 8:  # one edit keeps the first or the last letter
             if (lowered[0] == value[0] or lowered[-1] == value[-1]) and _distance(lowered, value) <= 1:
                 return value
-        elif _distance(lowered, value) <= 2:
+        elif abs(len(lowered) - len(value)) <= 1 and _distance(lowered, value) <= 2:  # not `vendor` for `vendored`
             return value
     return None
 
