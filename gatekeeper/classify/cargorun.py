@@ -7,40 +7,103 @@ are (gorun.py). They stayed `src`, and `gate --tree` allowed an edit to what the
 `.rs` files from the root: `xtask/`'s for `cargo xtask`, the manifest's folder for `--manifest-path`, and `xtask/`'s for
 `-p xtask` the alias spelt out. Any other `-p NAME` is not followed: the workspace's manifests are not read to find
 its folder (`-p slint-lsp` is `tools/lsp/`), and it is often the product itself, as a root `--manifest-path` is.
+Red team 24 (tests/test_redteam24_cargo_runs.py): with the commits, the root's `.cargo/config.toml` aliases (`cargo
+codegen`), a bare `cargo run` in a folder CI `cd`s to or names as `working-directory:`, and the wrappers, runners and
+linkers that configuration has every cargo command run (`build.rustc-wrapper = "tools/wrap.sh"`).
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+import tomllib
+from typing import NamedTuple
 
 from gatekeeper.classify.pipinstalls import ANY
 
-__all__ = ["packages"]
+__all__ = ["CONFIGS", "Config", "config", "packages"]
 
 # cargo's global options may come before the command (`cargo -q run`, `cargo --locked xtask`, `cargo -C dir run`),
 # and `r` is cargo's own alias of `run` (red team 21, tests/test_attack21_cargo_spellings.py).
 _GLOBAL = r"(?:[ \t]++(?:\+[\w.-]++|(?:--color|--config|-Z|-C)[ \t]++[^\s;&|]++|-[\w-]++(?:=[^\s;&|]*+)?))*+"
-_CARGO = re.compile(rf"\bcargo{_GLOBAL}[ \t]++(xtask(?![\w-])|(?:run|r)(?![\w-])[^\n;&|]*)")
+_CARGO = re.compile(rf"\bcargo{_GLOBAL}[ \t]++([\w-]++)([^\n;&|]*)")
 _MANIFEST = re.compile(r"--manifest-path(?:[ \t]++|=)['\"]?([^\s'\"$]+)")
 _XTASK = re.compile(r"(?:^|[ \t])(?:-p(?:[ \t]*+|=)|--package(?:[ \t]++|=))['\"]?xtask(?![\w-])")
+_PACKAGE = re.compile(r"(?:^|[ \t])(?:-p|--package)(?![\w-])")
 _ARGUMENTS = re.compile(r"[ \t]--(?:[ \t].*)?$")  # after `--`: the program's own arguments, not cargo's
+# The root's cargo configuration: its `[alias]` table names what `cargo x`, `cargo codegen` run (red team 24).
+CONFIGS = (".cargo/config.toml", ".cargo/config")
+_BUILD_PROGRAMS = ("rustc-wrapper", "rustc-workspace-wrapper", "rustc", "rustdoc")
+_BUILT_IN = frozenset({"run", "r", "build", "b", "check", "c", "test", "t", "doc", "d", "bench", "install"})
 
 
-def packages(text: str) -> list[str]:
-    """The globs (ANY: a variable part) of the `.rs` files of each package `text`'s commands run with cargo."""
+class Config(NamedTuple):
+    """What the root's cargo configuration makes a cargo command run (red team 24)."""
+
+    aliases: dict[str, str]  # `[alias]`: name -> its command line
+    programs: tuple[str, ...]  # the files its wrappers, runners and linkers name by a relative path
+
+
+def config(texts: list[str]) -> Config:
+    """The root's cargo configuration files (`.cargo/config.toml` first; a broken one is skipped, as cargo stops on
+    it): its aliases, and the programs any cargo command of CI runs (`build.rustc-wrapper`, `target.*.runner`, ...)."""
+    aliases: dict[str, str] = {}
+    programs: list[str] = []
+    for text in texts:
+        try:
+            table = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            continue
+        alias = table.get("alias", {})
+        for name, value in alias.items() if isinstance(alias, dict) else ():
+            line = " ".join(v for v in value if isinstance(v, str)) if isinstance(value, list) else value
+            if isinstance(line, str) and name not in aliases:
+                aliases[name] = line
+        build = table.get("build", {})
+        targets = table.get("target", {})
+        values = [build.get(key) for key in _BUILD_PROGRAMS] if isinstance(build, dict) else []
+        values += [t.get(key) for t in (targets.values() if isinstance(targets, dict) else ()) if isinstance(t, dict)
+                   for key in ("runner", "linker", "rustc-wrapper")]
+        for value in values:
+            words = value if isinstance(value, list) else str(value or "").split()
+            programs += [w for w in words if isinstance(w, str) and "/" in w and not w.startswith(("/", "../", "$"))]
+    return Config(aliases, tuple(posixpath.normpath(p) for p in dict.fromkeys(programs)))
+
+
+def packages(text: str, folders: list[str] | None = None, settings: Config | None = None) -> list[str]:
+    """The globs (ANY: a variable part) of the `.rs` files of each package `text`'s commands run with cargo: through
+    an alias of the root's configuration, and a bare `cargo run` in each of `folders` (where its commands `cd` to, a
+    step's `working-directory:`) but the root; and, when a command runs cargo at all, the programs the configuration
+    has cargo run (red team 24)."""
     if "cargo" not in text:
         return []
     found: list[str] = []
+    alias = settings.aliases if settings else {}
     for match in _CARGO.finditer(text):
-        if match.group(1) == "xtask":
-            found.append(f"xtask/{ANY}.rs")
-            continue
-        options = _ARGUMENTS.sub("", match.group(1))
-        for manifest in _MANIFEST.findall(options):
-            folder = posixpath.normpath(manifest.rpartition("/")[0] or ".")
-            if folder != "." and not folder.startswith(("/", "..")):  # the root's: the project itself, as `go run .`
-                found.append(f"{folder}/{ANY}.rs")
-        if _XTASK.search(options):  # the alias spelt out: `cargo run --package xtask --`
-            found.append(f"xtask/{ANY}.rs")
+        found += _run(match.group(1), match.group(2), folders or [], alias, 0)
+        found += settings.programs if settings else ()
     return list(dict.fromkeys(found))
+
+
+def _run(command: str, rest: str, folders: list[str], alias: dict[str, str], depth: int) -> list[str]:
+    if command in alias and command not in _BUILT_IN and depth < 4:  # cargo lets no alias shadow a built-in
+        head, _, tail = alias[command].strip().partition(" ")
+        return _run(head, f" {tail}{rest}", folders, alias, depth + 1) if head else []
+    if command == "xtask":
+        return [f"xtask/{ANY}.rs"]
+    if command not in ("run", "r"):
+        return []
+    found: list[str] = []
+    options = _ARGUMENTS.sub("", rest)
+    for manifest in _MANIFEST.findall(options):
+        folder = posixpath.normpath(manifest.rpartition("/")[0] or ".")
+        if folder != "." and not folder.startswith(("/", "..")):  # the root's: the project itself, as `go run .`
+            found.append(f"{folder}/{ANY}.rs")
+    if _XTASK.search(options):  # the alias spelt out: `cargo run --package xtask --`
+        found.append(f"xtask/{ANY}.rs")
+    if not _MANIFEST.search(options) and not _PACKAGE.search(options) and "-p=" not in options \
+            and "--package=" not in options:  # the package of the folder it runs in
+        for folder in (posixpath.normpath(f) for f in folders):
+            if folder != "." and not folder.startswith(("/", "..")):
+                found.append(f"{folder}/{ANY}.rs")
+    return found

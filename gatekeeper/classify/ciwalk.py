@@ -46,13 +46,16 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     With `rules`, a YAML file the fixed names and folders leave out is a definition too when the path rules call it
     `ci` (_pipeline_by_rules)."""
     found: dict[str, tuple[str, str]] = {}
-    read: dict[tuple[str, str], _Named] = {}  # by (blob id, path): what it names
+    read: dict[tuple[str, str, str], _Named] = {}  # by (blob id, path, the tree's cargo aliases): what it names
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
     wild = 0
     try:
         defines = partial(_defines, rules)  # one object for every tree: each path of them all is tested once
         for tree in trees:
             imports = _Imports(found, rules)
+            cargo = cargorun.config([read_blob(tree[name]).decode("utf-8", "replace") for name in cargorun.CONFIGS
+                                     if name in tree and tree[name].mode in _FILE_MODES])
+            aliased = repr(cargo)  # `cargo x` runs what this tree's alias says
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             # an installed package's own definitions last (popped last): what a running one reaches is walked
             # first, with its origin (vendoredci.py); the root Travis file first, and what it imports (attack19)
@@ -63,7 +66,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             queue += [(f"{folder}/{name}", origin) for folder, origin in actions.items() if folder
                       for name in localactions.DEFINITIONS]
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob):
-                if (entry.oid, path) not in read:
+                if (entry.oid, path, aliased) not in read:
                     data = read_blob(entry)
                     text = data[:FULL_READ].decode("utf-8", "replace")
                     scripts, composed, folders = ciruns.named_in(path, text)
@@ -72,11 +75,11 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
-                    brought_up = devcontainers.configurations(text) + cargorun.packages(text)  # from the root
+                    brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo)
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
                         return False  # each is matched against every path: bounded work (`.*` runs backtrack)
-                    read[entry.oid, path] = _Named(
+                    read[entry.oid, path, aliased] = _Named(
                         modules,
                         [p for named in scripts[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)]
                         + brought_up,
@@ -88,7 +91,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     # an Earthfile is read as the Dockerfile of its own folder too (COPY then RUN)
                     + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
                     vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [])
-                names = read[entry.oid, path]
+                names = read[entry.oid, path, aliased]
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
                 scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from gatekeeper.classify import chartfiles, composerefs
 from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
-from gatekeeper.classify.composerefs import is_compose
 from gatekeeper.classify.contexttypes import Context, Shown
 from gatekeeper.classify.depsyaml import generic_keys, unsettled
 from gatekeeper.classify.iacprograms import PROGRAM_EXTENSIONS, function_handler, iac_program, program_evidence
@@ -85,8 +85,8 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
     if item.bucket != "ci" and not action_package(item) and (evidence := context.local_action(change)) is not None:
         item = _raise(item, "ci", "ci.context.local-action", "content", evidence + how)
     if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(change)) is not None:
-        rule = "iac.context.compose-build" if is_compose(evidence.partition(" ")[0]) else \
-            "iac.context.kustomize-reference"
+        rule = "iac.context.compose-build" if composerefs.is_compose(evidence.partition(" ")[0]) else \
+            "iac.context.chart-file" if evidence.startswith(chartfiles.EVIDENCE) else "iac.context.kustomize-reference"
         item = _raise(item, "iac", rule, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)

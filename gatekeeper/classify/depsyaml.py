@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Protocol
 
+from gatekeeper.classify import devcontainers
 from gatekeeper.classify.weakrules import installed_code
 from gatekeeper.model import ClassifiedFile
 
@@ -123,7 +124,10 @@ def module_settings(side: str) -> bool:
 
 def unsettled(best: ClassifiedFile, item: ClassifiedFile, shown: Iterable[tuple[Side, object]]) -> bool:
     """Patch only: a generic-named manifest still `deps` whose patch shows neither all of it nor, on every side it
-    shows, a top-level key of its ecosystem (what a template under that name would not have)."""
+    shows, a top-level key of its ecosystem (what a template under that name would not have); a Dev Container
+    configuration whose use by CI the patch cannot show (devcontainers.unshown_use)."""
+    if devcontainers.unshown_use(best.rule, item.change.sides()):
+        return True
     sides = [side for side, _ in shown]  # (what the patch shows of a side, the content signal found there)
     if best.bucket == "deps" and installed_code(item) and any(
             side.lower().endswith((".yaml", ".yml")) and not module_settings(side) for side in item.change.sides()):

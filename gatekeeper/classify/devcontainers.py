@@ -8,7 +8,9 @@ passes; its image, Dockerfile and features are what the job runs on. The path ru
 settings (`other`), so an edit that made CI run `curl ... | sh` was allowed. With the commits, every Dev Container
 configuration of the tree (`.devcontainer/**`, `.devcontainer.json`, at any depth: `subFolder:` and
 `--workspace-folder` choose among them) and the file a `configFile:` or `--config` names are what such a definition
-runs (`ci.context.ci-run`), and the scripts their commands name in turn.
+runs (`ci.context.ci-run`), and the scripts their commands name in turn. From a patch alone (red team 24,
+tests/test_redteam24_devcontainer_patch.py) whether a CI definition brings the container up is not shown: an edited
+configuration file still in the editor's settings needs context.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import re
 
 from gatekeeper.classify.pipinstalls import ANY
 
-__all__ = ["configurations"]
+__all__ = ["configurations", "unshown_use"]
 
 _ACTION = re.compile(r"""\buses[ \t]*:[ \t]*['"]?devcontainers/ci@|\btask[ \t]*:[ \t]*['"]?DevcontainersCi@""",
                      re.IGNORECASE)
@@ -42,3 +44,11 @@ def configurations(text: str) -> list[str]:
         return []
     named = (posixpath.normpath(match.group(1)) for match in _CONFIG.finditer(text))
     return [*_EVERY, *dict.fromkeys(name for name in named if name != "." and not name.startswith(("/", "..")))]
+
+
+def unshown_use(rule: str, sides: list[str]) -> bool:
+    """Patch only: a Dev Container configuration file (`.devcontainer/**`, `.devcontainer.json`, at any depth) the path
+    rules left in the editor's settings: a CI definition the patch does not show may bring it up. Of the 3,149
+    commits touching one in 130 mirrored repositories, 1,649 are in the 5 whose CI brings it up."""
+    return rule == "other.editor" and any(
+        side.rpartition("/")[2] == ".devcontainer.json" or ".devcontainer" in side.split("/")[:-1] for side in sides)

@@ -6,12 +6,14 @@ the answer is "everything" (fail closed), as is a file longer than the FULL_READ
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from gatekeeper.classify import (
+    chartfiles,
     composerefs,
     dockerrefs,
     gitlabincludes,
@@ -330,8 +332,35 @@ def applied_references(trees: tuple[Tree, ...], read_blob: Read,
                         return False
                     for script in dockerrefs.run_scripts(context, data.decode("utf-8", "replace"))[0]:
                         found.setdefault(script, f"{compose} (building {named})")
+            read = _chart_reads(tree, read_blob, trees)
+            if read is None:
+                return False
+            found.update({named: template for named, template in read.items() if named not in found})
     except PastBound:
         return False
+    return found
+
+
+def _chart_reads(tree: Tree, read_blob: Read, trees: tuple[Tree, ...]) -> dict[str, str] | None:
+    """{a chart's file its templates read with `.Files` (chartfiles.py): the template}; None past the bounds."""
+    found: dict[str, str] = {}
+    charts = [path.removesuffix("Chart.yaml") for path in where(trees, tree, chartfiles.is_chart)]
+    if not charts:
+        return found
+    paths, read = sorted(tree), 0
+    for chart in charts:
+        start = bisect.bisect_left(paths, chart)
+        end = bisect.bisect_left(paths, chart + "\U0010ffff") if chart else len(paths)
+        below = [path for path in paths[start:end] if tree[path].mode in _FILES]
+        for template in (path for path in below if chartfiles.is_template(chart, path)):
+            read += 1
+            if read > chartfiles.MAX_TEMPLATES:
+                return None  # what the rest read is not known
+            data = read_blob(tree[template]) if tree[template].mode in _REGULAR else b""
+            if len(data) > FULL_READ:
+                return None  # what it reads may be past what is read
+            for named in chartfiles.read_by(chart, data.decode("utf-8", "replace"), below):
+                found.setdefault(named, f"{chartfiles.EVIDENCE} {template}")
     return found
 
 

@@ -59,7 +59,7 @@ _HEAD = lazy(rf"^(?:default\s+)?({_ID})\b(?!\s*\.)", re.M)
 _LINE_KIND = lazy(r"^[ \t]*(?:package|import)\b.*$", re.M)
 _KEYWORDS = frozenset({"package", "import", "default", "not", "some", "every", "with", "as", "if", "contains",
                        "else", "in", "true", "false", "null"})
-FIELD_CHECK = "gatekeeper-field-check-5"  # bump when what the check refuses changes: old cached passes then expire
+FIELD_CHECK = "gatekeeper-field-check-6"  # bump when what the check refuses changes: old cached passes then expire
 _ENTRY_POINTS = frozenset({"deny", "review", "warn"})
 # Built-in namespaces (`time.now_ns`, ...) are calls, skipped; these are the non-call refs no schema holds.
 _SKIP_HEADS = frozenset({"data", "input", "rego", "future"})
@@ -71,10 +71,9 @@ def field_issues(modules: Mapping[str, str], data: Mapping[str, Any]) -> list[Co
     root = _input_schema()
     params = data.get("gatekeeper", {}).get("params", {}) if isinstance(data.get("gatekeeper"), dict) else {}
     codes = {name: blank(text) for name, text in modules.items()}
-    known = set(_SCHEMA_NAMES[0] | _FINDING_KEYS | _param_keys(params))
+    names = _SCHEMA_NAMES[0] | _FINDING_KEYS | _param_keys(params)  # near_values: a literal key may be a misspelt value
+    known = set(names) | {m.group(1) for text in modules.values() for m in _LITERAL_KEY.finditer(text)}
     documented: set[tuple[str, ...]] = set()
-    for text in modules.values():
-        known.update(m.group(1) for m in _LITERAL_KEY.finditer(text))
     for name, text in modules.items():  # in a comment: a param's own ref would document itself (attack 17)
         for hit in _PARAM_DOC.finditer(text):
             if _in_comment(text, codes[name], hit.start()):
@@ -87,7 +86,7 @@ def field_issues(modules: Mapping[str, str], data: Mapping[str, Any]) -> list[Co
     def issues_of(name: str, text: str, code: str) -> list[CompileIssue]:
         return [*_module_issues(name, text, code, root, known, params, documented, packages, data),
                 *value_issues(text, code, fields, functools.partial(_walk, root),
-                              functools.partial(_issue, name, code, name=None), called)]
+                              functools.partial(_issue, name, code, name=None), called, names)]
 
     context = context_key(known, params, documented, packages, data, called)  # all else a module's issues read
     for name, text in modules.items():

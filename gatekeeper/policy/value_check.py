@@ -19,11 +19,12 @@ and the gate allows. The field check (field_check.py) refuses misspelt NAMES; th
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any
 
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import TAGS
+from gatekeeper.policy.near_values import near_issues
 from gatekeeper.policy.reference import CompileIssue
 
 _ID = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -150,8 +151,20 @@ def _literal_args(code: str, helpers: Mapping[str, Mapping[int, str]]) -> Iterat
 
 def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], walk: Walk,
                  issue: Callable[[int, str], CompileIssue],
-                 helpers: Mapping[str, Mapping[int, str]] | None = None) -> Iterator[CompileIssue]:
-    """The value-literal issues of one module (`text`, and `code` with comments and strings blanked)."""
+                 helpers: Mapping[str, Mapping[int, str]] | None = None,
+                 known: Collection[str] = ()) -> Iterator[CompileIssue]:
+    """The value-literal issues of one module (`text`, and `code` with comments and strings blanked): those of the
+    forms below, then a literal one typo from a value on a line they did not report (near_values.py; `known`: the
+    field names of the schemas and params, no misspelt values)."""
+    found = list(_form_issues(text, code, fields, walk, issue, helpers))
+    lines = {i.line for i in found}
+    yield from found
+    yield from (i for i in near_issues(text, code, fields, known, issue) if i.line not in lines)
+
+
+def _form_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], walk: Walk,
+                 issue: Callable[[int, str], CompileIssue],
+                 helpers: Mapping[str, Mapping[int, str]] | None) -> Iterator[CompileIssue]:
     code = _strings_back(text, code)
     for at, value, compared in _literal_args(code, helpers or {}):
         allowed = frozenset(TAGS) if compared == "tags" else fields[compared]
@@ -159,13 +172,13 @@ def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], wal
             yield issue(at, f'a helper compares this argument with `{compared}`, which is never "{value}" (it is '
                             f'one of: {", ".join(sorted(allowed))})')
     own = _own_values(code)
-    named = {m.group(1): _field(m, 2) for m in _ASSIGN.finditer(code)
-             if _root(code[m.end(1):m.end()].partition(":=")[2]) not in own}
+    named = _Scoped(code, ((m.start(1), m.group(1), None if _root(code[m.end(1):m.end()].partition(":=")[2]) in own
+                           else _field(m, 2)) for m in _ASSIGN.finditer(code)))
     field: str | None
     for hit in _LEFT.finditer(code):
         if _root(code[hit.start():hit.start(6)]) in own:
             continue  # the policy's own values (`item.kind == "migration"`, a param): no input field (attack19)
-        field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5))
+        field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5), hit.start())
         if field is not None and field in fields:
             for literal in _STRING.finditer(text[hit.start(7):hit.end(7)]):
                 if literal.group(1) not in fields[field]:
@@ -173,7 +186,7 @@ def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], wal
     for hit in _RIGHT.finditer(code):
         if _root(code[hit.end(2):hit.end()]) in own:
             continue
-        field = _field(hit, 3) if hit.group(7) is None else named.get(hit.group(7))
+        field = _field(hit, 3) if hit.group(7) is None else named.get(hit.group(7), hit.start())
         value = text[hit.start(1) + 1:hit.end(1) - 1]
         if field is not None and field in fields and value not in fields[field]:
             yield issue(hit.start(1), _unknown(field, value, fields[field]))
@@ -194,14 +207,15 @@ def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], wal
                                               f'(custom.rules: {", ".join(sorted(declared))})')
 
 
-def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: Mapping[str, str | None],
+def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: _Scoped,
              own: set[str], issue: Callable[[int, str], CompileIssue]) -> Iterator[CompileIssue]:
     """Literals no value of the field they reach can satisfy: `startswith(f.bucket, "cii")`, `regex.match("^cii$",
     f.bucket)`, `f.bucket in buckets` with `buckets := {"cii", "iac"}`, `some t in f.tags; t == "needs-contxt"`."""
     code = re.sub(r"`( *)`", lambda m: text[m.start():m.end()], code)  # raw strings' contents back
     for regex, at_func, at_read, at_text in ((_PREDICATE, 1, 2, 7), (_MATCH, 1, 3, 2)):
         for hit in regex.finditer(code):
-            field = _field(hit, at_read) if hit.group(at_read + 4) is None else named.get(hit.group(at_read + 4))
+            field = _field(hit, at_read) if hit.group(at_read + 4) is None else named.get(hit.group(at_read + 4),
+                                                                                           hit.start())
             inner = code[code.index("(", hit.start()) + 1:hit.end() - 1]  # the call's arguments
             read = inner.partition(",")[0] if regex is _PREDICATE else inner.rpartition(",")[2]
             if field is None or field not in fields or _root(read) in own:
@@ -214,7 +228,7 @@ def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: 
             except re.error:
                 continue  # a pattern Python reads otherwise than RE2: not judged
     for hit in _RAW_COMPARED.finditer(code):
-        field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5))
+        field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5), hit.start())
         value = hit.group(6)
         if field is not None and field in fields and value not in fields[field] \
                 and _root(code[hit.start():hit.start(6)]) not in own:
@@ -226,9 +240,9 @@ def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: 
                                rf"(?:{_READ})", code[:end]):
             if hit.start() < start:
                 continue
-            field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5))
+            field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5), hit.start())
             if field is None or field not in fields:
-                field = _field(hit, 6) if hit.group(10) is None else named.get(hit.group(10))
+                field = _field(hit, 6) if hit.group(10) is None else named.get(hit.group(10), hit.start())
             if field is not None and field in fields:
                 for item in _STRING.finditer(text[at:at + len(literals)]):
                     if item.group(1) not in fields[field]:
@@ -241,6 +255,22 @@ def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: 
             group = 1 if hit.group(1) is not None else 2
             if (value := text[hit.start(group) + 1:hit.end(group) - 1]) not in TAGS:
                 yield issue(hit.start(group), f'unknown tag "{value}" (tags: {", ".join(TAGS)})')
+
+
+class _Scoped:
+    """Names bound in a module (`:=` to a field or a literal), each read in the rule that binds it; one bound at a
+    line's start (a rule of its own) in every rule. A name reused by another rule is that rule's (red team 24)."""
+
+    def __init__(self, code: str, bindings: Iterable[tuple[int, str, str | None]]) -> None:
+        self._seen: dict[str, list[tuple[int, int, int, str | None]]] = {}
+        for at, name, value in bindings:
+            self._seen.setdefault(name, []).append((*_scope(code, at), at, value))
+
+    def get(self, name: str, at: int) -> str | None:
+        """What `name` holds where it is read at `at`: its last binding before `at` in that rule, else any there."""
+        here = [(bound, value) for start, end, bound, value in self._seen.get(name, ()) if start <= at < end]
+        before = [value for bound, value in here if bound <= at]
+        return before[-1] if before else here[-1][1] if here else None
 
 
 def _scope(code: str, at: int) -> tuple[int, int]:
@@ -278,28 +308,31 @@ def _glob(pattern: str) -> str:
 
 def _keys(text: str, code: str, walk: Walk, issue: Callable[[int, str], CompileIssue]) -> Iterator[CompileIssue]:
     """Keys reaching the input by a name, a `some k, v` binding, object.keys or walk's paths."""
-    consts = {m.group(1): text[m.start(2) + 1:m.end(2) - 1] for m in _CONST.finditer(code)}
+    consts = _Scoped(code, ((m.start(1), m.group(1), text[m.start(2) + 1:m.end(2) - 1]) for m in _CONST.finditer(code)))
     for hit in _INPUT_KEYED.finditer(code):
-        if hit.group(2) in consts:
-            steps = _path(hit.group(1)) + [(consts[hit.group(2)], True)]
-            if reason := walk(steps):
+        if (key := consts.get(hit.group(2), hit.start())) is not None:
+            if reason := walk(_path(hit.group(1)) + [(key, True)]):
                 yield issue(hit.start(2), f'undefined ref: input{hit.group(1)}[{hit.group(2)}] with {hit.group(2)} = '
-                                          f'"{consts[hit.group(2)]}" ({reason})')
+                                          f'"{key}" ({reason})')
     checks: list[tuple[int, str, list[str]]] = []
     for hit in _KEYS_IN.finditer(code):
         checks.append((hit.start(1), hit.group(2), [text[hit.start(1) + 1:hit.end(1) - 1]]))
     for hit in _WALK_LITERAL.finditer(code):
         keys = [m.group(1) for m in _STRING.finditer(text[hit.start(2):hit.end(2)])]
         checks.append((hit.start(2), hit.group(1), keys))
-    bound = {(m.group(1) or m.group(3)): m.group(2) or m.group(4) for m in _SOME_KEY.finditer(code)}
-    paths = {(m.group(1) or m.group(4)): m.group(2) or m.group(3) for m in _WALK_BIND.finditer(code)}
-    for var, target in bound.items():
-        for hit in re.finditer(rf"(?<![\w.]){var}\s*(?:==|!=)\s*({_STR})|({_STR})\s*(?:==|!=)\s*{var}(?![\w.])", code):
+    for m in _SOME_KEY.finditer(code):  # each binding read in the rule that binds it
+        var, target, (start, end) = m.group(1) or m.group(3), m.group(2) or m.group(4), _scope(code, m.start())
+        for hit in re.finditer(rf"(?<![\w.]){var}\s*(?:==|!=)\s*({_STR})|({_STR})\s*(?:==|!=)\s*{var}(?![\w.])",
+                               code[:end]):
             group = 1 if hit.group(1) is not None else 2
-            checks.append((hit.start(group), target, [text[hit.start(group) + 1:hit.end(group) - 1]]))
-    for var, target in paths.items():
-        for hit in re.finditer(rf"(?<![\w.]){var}\s*==\s*(\[[^\[\]\n]*\])", code):
-            checks.append((hit.start(1), target, [m.group(1) for m in _STRING.finditer(text[hit.start(1):hit.end(1)])]))
+            if hit.start() >= start:
+                checks.append((hit.start(group), target, [text[hit.start(group) + 1:hit.end(group) - 1]]))
+    for m in _WALK_BIND.finditer(code):
+        var, target, (start, end) = m.group(1) or m.group(4), m.group(2) or m.group(3), _scope(code, m.start())
+        for hit in re.finditer(rf"(?<![\w.]){var}\s*==\s*(\[[^\[\]\n]*\])", code[:end]):
+            if hit.start() >= start:
+                keys = [k.group(1) for k in _STRING.finditer(text[hit.start(1):hit.end(1)])]
+                checks.append((hit.start(1), target, keys))
     for at, target, keys in checks:
         if keys and (reason := walk(_path(target[len("input"):]) + [(k, True) for k in keys])):
             yield issue(at, f"undefined key: {target} has no {'.'.join(keys)} ({reason})")

@@ -1,0 +1,67 @@
+"""The files a Helm chart's templates read into what it deploys (red team 24, tests/test_redteam24_chart_files.py).
+
+`{{ .Files.Get "boot.sh" }}`, `.Files.Lines`, `.Files.GetBytes` and `(.Files.Glob "config/*").AsConfig` put a chart
+file's bytes into the objects Helm installs: a ConfigMap's script, a Secret. A file the path rules name by a specific
+rule (`README.md` as docs, `pint.json` or `.simplecov` as a developer tool's settings: the thirty-third set's rule took
+them out of `iac.folders`) stayed src or other, and `gate --tree` allowed an edit the cluster runs. With the commits,
+every file of a chart its templates read by a literal name or glob is iac (`iac.context.chart-file`). Not followed:
+a read by a computed name (`.Files.Get (printf "%s.json" .Values.env)`): in the mirrored repositories those are a
+library chart's (bjw-s' common library), and taking every file of the chart would make 680 of its unit tests iac.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["EVIDENCE", "MAX_TEMPLATES", "is_chart", "is_template", "read_by"]
+
+EVIDENCE = "the Helm template"  # how a read is told (context.py names its rule by it)
+MAX_TEMPLATES = 4_000  # templates read per tree: past it, every file may be read
+_CALL = re.compile(r"\.Files\.(?:Get|GetBytes|Lines|Glob)\b\s*(\"[^\"\n]*\"|`[^`\n]*`)?")
+_TEMPLATE_TYPES = (".yaml", ".yml", ".tpl", ".txt", ".json")
+
+
+def is_chart(path: str) -> bool:
+    return path == "Chart.yaml" or path.endswith("/Chart.yaml")
+
+
+def is_template(chart: str, path: str) -> bool:
+    """A file Helm renders: below the chart's `templates/` folder, of a type it reads."""
+    return path.startswith(f"{chart}templates/") and path.endswith(_TEMPLATE_TYPES)
+
+
+def read_by(chart: str, text: str, paths: list[str]) -> list[str]:
+    """The paths of the chart's files (`paths`, all below `chart`, which ends in `/` or is empty) outside `templates/`
+    a template's `text` reads by a literal name or glob (`*`, `**`, `?`, `{a,b}`, `[...]`)."""
+    if ".Files." not in text:
+        return []
+    found: list[str] = []
+    for call in _CALL.finditer(text):
+        literal = call.group(1)
+        if literal is None:
+            continue  # a computed name: not followed (a library chart's reads would take its every file)
+        try:  # a glob no regex reads: any file of the chart
+            pattern = re.compile(_glob(literal[1:-1].lstrip("/").removeprefix("./")), re.S)
+        except re.error:
+            pattern = re.compile(".*", re.S)
+        found += [path for path in paths if not path.startswith(f"{chart}templates/")
+                  and pattern.fullmatch(path[len(chart):])]
+    return list(dict.fromkeys(found))
+
+
+def _glob(pattern: str) -> str:
+    """Helm's glob (gobwas: `*` stops at `/`, `**` does not) as a regex."""
+    out, at, depth = [], 0, 0
+    while at < len(pattern):
+        char = pattern[at]
+        if pattern.startswith("**", at):
+            out.append(".*")
+            at += 2
+            continue
+        special = {"*": "[^/]*", "?": "[^/]", "{": "(?:", "[": "[", "]": "]"}.get(char)
+        if special is None:
+            special = ")" if char == "}" and depth else "|" if char == "," and depth else re.escape(char)
+        out.append(special)
+        depth += (char == "{") - (char == "}" and depth > 0)
+        at += 1
+    return "".join(out)
