@@ -86,7 +86,11 @@ providers, sha-pinned actions, images in Dockerfiles, yarn/npm, committed before
 `twentyseventh` (deps_bumps_twentyseventh.tsv, 35 more repositories weighted to JS/TS, Python, Rust, GitHub Actions,
 images and Terraform: Dependabot, Renovate and pre-commit.ci over pnpm/yarn/npm workspaces, uv/poetry/pip,
 pre-commit hooks, Cargo, Go multi-module, Helm values, images in Dockerfiles and Compose, Terraform providers, Bundler,
-NuGet, Composer, mix and pub, committed before its first, blind run in round 27) — or
+NuGet, Composer, mix and pub, committed before its first, blind run in round 27), `twentyninth`
+(deps_bumps_twentyninth.tsv, 34 more repositories weighted to JS/TS, Python, Rust, GitHub Actions, images and
+Terraform: Dependabot, Renovate and pre-commit.ci over pnpm/yarn/bun/npm workspaces, uv/poetry/pip, pip-tools,
+pre-commit hooks, Cargo workspaces, Helm charts, kustomize images, images in Dockerfiles, Terraform modules and
+providers, committed before its first, blind run in round 29) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -140,7 +144,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentyfourth": DATA.with_name("deps_bumps_twentyfourth.tsv"),
         "twentyfifth": DATA.with_name("deps_bumps_twentyfifth.tsv"),
         "twentysixth": DATA.with_name("deps_bumps_twentysixth.tsv"),
-        "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv")}
+        "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv"),
+        "twentyninth": DATA.with_name("deps_bumps_twentyninth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
