@@ -144,8 +144,8 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
         if not line or line.startswith("-"):
             continue
         dep = _requirement(line, path, scope) or _url_requirement(line, path, scope)
-        if dep is None and (local := _LOCAL.match(line)):  # named by its path, as `-e` names one
-            dep = Dependency("pip", local.group(0), "local", path, True, scope)
+        if dep is None and (at_path := _LOCAL.match(line)):  # named by its path, as `-e` names one
+            dep = Dependency("pip", at_path.group(0), "local", path, True, scope)
         if dep is None:
             raise ManifestError(f"not a requirement: {line[:80]!r}")
         out.append(dep)
