@@ -93,7 +93,9 @@ def precommit_line(side: Side, index: int) -> list[tuple[str, ...]]:
 def _moved_repo(side: Side, index: int, url: str, column: int) -> list[tuple[str, ...]]:
     """A changed `- repo: URL` line (pre-commit.ci's move of psf/black to psf/black-pre-commit-mirror): that
     repository at the `rev:` the hunk shows as the item's next key, on the line below; when that rev line changed
-    too, it names the repository itself (precommit_line)."""
+    too, it names the repository itself (precommit_line). A `local` or `meta` one has no rev: refused, as before."""
+    if url in ("local", "meta"):
+        raise _refuse("not a hook repository's rev line", side[index][0])
     for at in range(index + 1, len(side)):
         below, changed = side[at]
         if _COMMENT.match(below):
@@ -101,7 +103,7 @@ def _moved_repo(side: Side, index: int, url: str, column: int) -> list[tuple[str
         rev = _REV.match(below)
         if rev is None or rev.group(2) or len(rev.group(1)) != column or not _scalar_ends(side, at, column):
             break
-        if changed or url in ("local", "meta"):
+        if changed:
             return []
         comment = precommit.REV_COMMENT.match(below)
         tag = comment.group(2) if comment is not None and comment.group(1) == rev.group(4) else ""
