@@ -274,3 +274,30 @@ def _read(*lines: str) -> object:
 ])
 def test_a_repo_line_reads_the_rev_below_it(lines: tuple[str, ...], read: object) -> None:
     assert _read(*lines) == read
+
+
+DNS = "".join(f"""\
+module "{label}" {{
+  source      = "terraform-google-modules/cloud-dns/google"
+  version     = "~> 6.0"
+  project_id  = var.project_id
+  type        = "private"
+  name        = "${{local.dns_code}}{label}"
+  domain      = "{label}.example.com."
+  labels      = var.labels
+}}
+
+""" for label in ("googleapis", "gcr", "pkg_dev"))
+
+
+def test_one_source_moved_in_several_blocks_is_one_move_named_by_the_first_block(tmp_path: Path) -> None:
+    # terraform-google-modules/terraform-google-network 2027d0885f3f (fourteenth set): three blocks, one module
+    tree, patch = _bumped(tmp_path, {"dns.tf": DNS}, {"dns.tf": {'"~> 6.0"': '"~> 7.0"'}})
+    assert moves(tree) == moves(patch) == {("terraform", "terraform-google-modules/cloud-dns/google", "~> 6.0",
+                                            "~> 7.0")}, (tree, patch)
+    assert [c.alias for c in tree.changes] == [c.alias for c in patch.changes] == ["googleapis"]
+    assert not patch.problems
+    # two blocks moved to different versions are two edits: the patch leaves the name to the whole file, as before
+    body = DNS.replace('"~> 6.0"', '"~> 6.1"', 1)
+    _, patch = _bumped(tmp_path / "b", {"dns.tf": body}, {"dns.tf": {'"~> 6.1"': '"~> 7.1"', '"~> 6.0"': '"~> 7.0"'}})
+    assert moves(patch) == set() and partial(patch, "dns.tf")
