@@ -92,7 +92,8 @@ def test_vendored_code_is_deps(rules: RuleSet, path: str) -> None:
 
 # A nested third_party/ and a web app's vendors/ folder: deps after the CI and IaC rules (attack 14: a deployment's
 # `deploy/third_party/cert-manager/kustomization.yaml` is iac; tests/test_attack14_vendored_depth.py).
-VENDORED_NESTED = ["pkg/plugin/physics/third_party/box2d/src/contact.c", "web/static/vendors/jquery/jquery.min.js"]
+VENDORED_NESTED = ["pkg/plugin/physics/third_party/box2d/src/contact.c", "web/static/vendors/jquery/jquery.min.js",
+                   "3rdparty/dawn/src/tint/tint.h", "test/googletest-1.16.0/LICENSE"]
 
 
 @pytest.mark.parametrize("path", VENDORED_NESTED)
@@ -414,6 +415,7 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 
 CI = [
     ".ci-mgmt.yaml",
+    "taskcluster/kinds/build/kind.yml", ".obs/workflows.yml", "GitReleaseManager.yaml",  # the thirty-sixth set
     ".github/actions/setup/icon.svg",
     "fastlane/lanes/ios.rb",  # the Ruby a Fastfile loads (the sweep of the mirrored repositories)
     ".bazelci/presubmit.yml",
@@ -627,6 +629,7 @@ def test_every_file_name_in_a_single_system_ci_folder_is_ci(rules: RuleSet, fold
 
 
 FORGE_OTHER = [
+    ".cmake-format", ".codacy.yml", "dynamic_theme/idx-template.nix",  # thirty-sixth set
     "site-modules/.DS_Store",  # desktop folder metadata (other.os-metadata)
     ".gitlab/duo/mr-review-instructions.yaml",  # GitLab Duo's review instructions (the twenty-seventh set)
     ".github/ISSUE_TEMPLATE/bug_report.md",
@@ -658,6 +661,7 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 
 IAC = [
+    "samples/ServiceFabric/App/AppPkg/ServiceManifest.xml",  # iac.service-fabric (thirty-sixth set)
     "deploy/chart/vendor/boot/boot.sh",  # installed code in an infrastructure folder (iac.folders-installed-code)
     "vendor/modules/net/main.tf",  # a vendored Terraform module (iac.terraform-vendored)
     "env/test/hub/forms/projects/intake/terragrunt.hcl",  # an environment named test (iac.test-environments)
@@ -1016,6 +1020,8 @@ FALLBACK = ["src/main.go", "Makefile", "scripts/release.sh", "index.html"]
 # Documentation has a rule so that the top-level infrastructure folders (and the context tiers' markers)
 # do not claim it; earlier rules still win. Path, bucket.
 DOC_FILES = [
+    ("MonoGame.Framework/Utilities/Quaternion.cs", "src"),  # src.dotnet-framework-projects (thirty-sixth set)
+    ("3rdparty/jvm/default.lock", "src"),  # src.pants-third-party: content raises it (thirty-sixth set)
     ("CHANGELOG.md", "src"),
     ("docs/blog/authors.yml", "src"),  # a docs site's blog authors, not the governance AUTHORS file
     ("test/e2e/data/cni/calico.yaml", "src"),  # Cluster API's end-to-end data: not test data, content decides

@@ -41,6 +41,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # after the CI, IaC and manifest rules: what those name keeps its kind (Pants keeps its manifests there)
     ("3rdparty/lib/Dockerfile", "iac", "iac.containers"), ("3rdparty/lib/Jenkinsfile", "ci", None),
     ("3rdparty/python/requirements.txt", "deps", "deps.pip.manifest"),
+    ("3rdparty/jvm/default.lock", "src", "src.pants-third-party"),  # Pants' declarations: content raises them
     # GoogleTest copied with its version in the folder name, at any depth
     ("test/googletest-1.16.0/googletest/test/googletest-output-test-golden-lin.txt", "deps", "deps.vendored-nested"),
     ("test/googletest-1.16.0/LICENSE", "deps", "deps.vendored-nested"),
