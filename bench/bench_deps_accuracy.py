@@ -90,7 +90,11 @@ NuGet, Composer, mix and pub, committed before its first, blind run in round 27)
 (deps_bumps_twentyeighth.tsv, 43 more repositories weighted to the JVM, .NET, Go, PHP, Ruby, Swift, Dart, Elixir and
 Scala: Dependabot, Renovate and scala-steward over Maven BOMs and multi-module builds, Gradle catalogs and wrappers,
 sbt, NuGet, Go, Composer, Bundler (Swift and Android apps' fastlane bundles among them), mix, images in Dockerfiles and
-Compose, sha-pinned actions, npm/yarn/pnpm, committed before its first, blind run in round 28) — or
+Compose, sha-pinned actions, npm/yarn/pnpm, committed before its first, blind run in round 28), `twentyninth`
+(deps_bumps_twentyninth.tsv, 34 more repositories weighted to JS/TS, Python, Rust, GitHub Actions, images and
+Terraform: Dependabot, Renovate and pre-commit.ci over pnpm/yarn/bun/npm workspaces, uv/poetry/pip, pip-tools,
+pre-commit hooks, Cargo workspaces, Helm charts, kustomize images, images in Dockerfiles, Terraform modules and
+providers, committed before its first, blind run in round 29) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -145,7 +149,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentyfifth": DATA.with_name("deps_bumps_twentyfifth.tsv"),
         "twentysixth": DATA.with_name("deps_bumps_twentysixth.tsv"),
         "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv"),
-        "twentyeighth": DATA.with_name("deps_bumps_twentyeighth.tsv")}
+        "twentyeighth": DATA.with_name("deps_bumps_twentyeighth.tsv"),
+        "twentyninth": DATA.with_name("deps_bumps_twentyninth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:

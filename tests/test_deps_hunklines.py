@@ -85,10 +85,22 @@ def test_pre_commit_rev_bump_with_its_frozen_comment(repo: GitRepo) -> None:
                                                             "upgraded")]
 
 
+def test_pre_commit_repository_swapped_beside_its_rev_is_named_as_the_whole_file_names_it(repo: GitRepo) -> None:
+    # a fork: the old repository removed, the new one added at its rev (round 29 reads a moved `- repo:` line whose
+    # `rev:` the hunk shows below it: test_deps_twentyninth_classes.py), never an upgrade of the old one
+    head = PRE_COMMIT.replace("https://github.com/astral-sh/ruff-pre-commit\n    rev: " + OLD_SHA,
+                              "https://github.com/evil/ruff-pre-commit\n    rev: " + NEW_SHA)
+    delta = _patch(repo, ".pre-commit-config.yaml", PRE_COMMIT, head)
+    assert not delta.problems
+    assert _seen(delta) == _truth(".pre-commit-config.yaml", PRE_COMMIT, head)
+    assert {(c.name, c.change) for c in delta.changes} == {("astral-sh/ruff-pre-commit", "removed"),
+                                                           ("evil/ruff-pre-commit", "added")}
+
+
 @pytest.mark.parametrize("edit", [
-    # the repository swapped beside its rev (a fork): the repo line is no rev line
-    ("https://github.com/astral-sh/ruff-pre-commit\n    rev: " + OLD_SHA,
-     "https://github.com/evil/ruff-pre-commit\n    rev: " + NEW_SHA),
+    # the repository swapped with its rev out of the hunk's sight: the whole file is needed
+    ("  - repo: https://github.com/astral-sh/ruff-pre-commit\n", "  - repo: https://github.com/evil/ruff-pre-commit\n"
+     + "    # " + "a long note\n    # " * 4),
     # a hook's additional_dependencies are packages installed beside it: one without an exact version names none
     # (`requests==2.0` is read: test_deps_tenth_classes.py)
     ("args: [--fix]", "args: [--fix]\n        additional_dependencies: [requests]"),

@@ -25,7 +25,7 @@ from gatekeeper.deps import tools
 from gatekeeper.deps.hunkends import FileEnd, ends_file
 from gatekeeper.deps.hunkreads import Side, hunk_pairs  # Side: one side of a hunk, (line, changed)
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, edit_key
 from gatekeeper.deps.pypi import spec_of
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
@@ -148,7 +148,7 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
             # or an alias (a renamed crate) added or dropped
             raise ManifestError(f"{name!r}: an alias the hunk does not show on both sides")
         if len(shown) > 1 and (any(len(old) != 1 or len(new) != 1 for old, new in shown)
-                               or len({(old[0], new[0]) for old, new in shown}) != 1):
+                               or len({edit_key(old[0], new[0]) for old, new in shown}) != 1):
             was, now = [d for old, _ in shown for d in old], [d for _, new in shown for d in new]
             if len(was) == len(now) == 1 and sections[0].get(name) and sections[0].get(name) == sections[1].get(name):
                 # removed in one place and written in another of the section the hunks show on both sides (a

@@ -10,6 +10,7 @@ from gatekeeper.deps import tools
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.edits import RANGE, Side
 from gatekeeper.deps.model import ManifestError, PartlyShown
+from gatekeeper.deps.tfsource import module_label, module_source
 from gatekeeper.lazy_pattern import lazy
 
 # a trailing comment is the author's note (`version = "2.14.0" # 2.15 pins the provider`), as parse_terraform reads it
@@ -72,7 +73,7 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
         name, tag, digest = split_image(image.group(1))
         return [(name, image_version(tag, digest), "docker")]
     m = _HCL_ATTR.match(line)
-    if m is not None and m.group(1) == "source" and "?ref=" in m.group(2):
+    if m is not None and m.group(1) == "source" and "ref=" in m.group(2).partition("?")[2]:
         return _module_ref(side, index, m.group(2))
     if m is not None and m.group(1) == "version" and "$" not in m.group(2) \
             and (release := _helm_release(side, index, m.group(2).strip())):
@@ -97,7 +98,7 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
             top = True
             continue  # another one-line argument of the same block (`enabled = var.x`, `name = "a"`)
         if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
-            return [(source.partition("?ref=")[0], m.group(2).strip())]
+            return [(module_source(source)[0], m.group(2).strip(), "terraform", "", module_label(above))]
         if _HCL_PROVIDER.match(above):
             source = source or _source_below(side, index)
             if source:
@@ -162,15 +163,15 @@ def _source_below(side: Side, index: int) -> str | None:
 
 
 def _module_ref(side: Side, index: int, source: str) -> list[tuple[str, ...]]:
-    """A module's `source = "git::https://…?ref=v2.5.0"` line (terraform-ibm-modules): the ref is the version, as
-    infra.parse_terraform reads it, when the hunk shows the `module` block opening above it across one-line
-    arguments only (a heredoc's or a nested block's line could be anything's)."""
-    name, _, ref = source.partition("?ref=")
+    """A module's `source = "git::https://…?ref=v2.5.0"` line (terraform-ibm-modules): the ref is the version and the
+    block's label the alias, as infra.parse_terraform reads them (tfsource.py), when the hunk shows the `module` block
+    opening above it across one-line arguments only (a heredoc's or a nested block's line could be anything's)."""
+    name, ref = module_source(source)
     for above, _ in reversed(side[:index]):
         if _HCL_MODULE.match(above):
             if name.startswith(("./", "../")):
                 break
-            return [(name, ref)]
+            return [(name, ref, "terraform", "", module_label(above))]
         if "<<" in above or "{" in above or "}" in above:
             break
         if not (_HCL_ONE_LINE.match(above) or not above.strip() or above.strip().startswith(("#", "//"))):

@@ -5,7 +5,8 @@ which package it pins at which version; anything else raises ManifestError (a `p
 `--tree`). Context lines are checked by `git apply` against the base; the text after a hunk's `@@ … @@`
 (git's function name) is not, so it is never read.
 
-- `.pre-commit-config.yaml`: a `rev:` whose `- repo:` the hunk shows as the first key of the same list item;
+- `.pre-commit-config.yaml`: a `rev:` whose `- repo:` the hunk shows as the first key of the same list item, and a
+  `- repo:` line moved to another repository whose `rev:` the hunk shows as the item's next key;
   `# frozen: vX` beside a full commit sha is the version comment, as the whole-file reader takes it. A hook's
   `additional_dependencies` item whose key the hunk shows above it, or the key's one-line flow list, each item pinned
   (precommit.hook_item_line).
@@ -65,6 +66,8 @@ def precommit_line(side: Side, index: int) -> list[tuple[str, ...]]:
         return packages  # a hook's `additional_dependencies` (precommit.py)
     if _hook_id(side, index):
         return []
+    if (repo := _REPO.match(line)) is not None:
+        return _moved_repo(side, index, repo.group(4), len(repo.group(1)) + len(repo.group(2)))
     m = _REV.match(line)
     if m is None or m.group(2):
         raise _refuse("not a hook repository's rev line", line)
@@ -85,6 +88,27 @@ def precommit_line(side: Side, index: int) -> list[tuple[str, ...]]:
         if not stripped or len(above) - len(stripped) != indent or stripped.startswith("-"):
             break  # another list item, a nested block or the end of this one
     raise _refuse("the hunk does not show whose rev this is", line)
+
+
+def _moved_repo(side: Side, index: int, url: str, column: int) -> list[tuple[str, ...]]:
+    """A changed `- repo: URL` line (pre-commit.ci's move of psf/black to psf/black-pre-commit-mirror): that
+    repository at the `rev:` the hunk shows as the item's next key, on the line below; when that rev line changed
+    too, it names the repository itself (precommit_line). A `local` or `meta` one has no rev: refused, as before."""
+    if url in ("local", "meta"):
+        raise _refuse("not a hook repository's rev line", side[index][0])
+    for at in range(index + 1, len(side)):
+        below, changed = side[at]
+        if _COMMENT.match(below):
+            continue
+        rev = _REV.match(below)
+        if rev is None or rev.group(2) or len(rev.group(1)) != column or not _scalar_ends(side, at, column):
+            break
+        if changed:
+            return []
+        comment = precommit.REV_COMMENT.match(below)
+        tag = comment.group(2) if comment is not None and comment.group(1) == rev.group(4) else ""
+        return [(precommit.repo_name(url), rev.group(4), "pre-commit", tag)]
+    raise _refuse("the hunk does not show this repository's rev below it", side[index][0])
 
 
 def _hook_id(side: Side, index: int) -> bool:

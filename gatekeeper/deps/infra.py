@@ -5,6 +5,7 @@ from __future__ import annotations
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.tfsource import module_label, module_source
 from gatekeeper.deps.tools import annotation, read_annotations
 from gatekeeper.lazy_pattern import lazy
 
@@ -82,15 +83,15 @@ _ENTRY = lazy(r'^\s*([A-Za-z][\w-]*)\s*=\s*(?:\{|"([^"]*)")')
 
 
 def parse_terraform(path: str, data: bytes) -> list[Dependency]:
-    """`module` blocks (name = source; a `?ref=` becomes the version, else the `version` argument),
-    `required_providers` entries (name = source, `hashicorp/NAME` when none is given; the version
-    constraint), helm_release charts, container images and Renovate-annotated values."""
+    """`module` blocks (name = source, alias = the block's label; a `?ref=` becomes the version, else the `version`
+    argument: tfsource.py), `required_providers` entries (name = source, `hashicorp/NAME` when none is given; the
+    version constraint), helm_release charts, container images and Renovate-annotated values."""
     lines = text(data).splitlines()
     # `# renovate: datasource=github-releases depName=kro-run/kro` over a variable's `default = "0.8.4"`: a
     # version the configuration installs that no block above names (aws-samples/eks-workshop-v2)
     out: list[Dependency] = read_annotations(path, lines, "runtime")
     attrs: dict[str, str] | None = None
-    kind, entry, depth = "", "", 0
+    kind, entry, label, depth = "", "", "", 0
     for line in lines:
         if (image := _IMAGE.match(line)) is not None:
             name, tag, digest = split_image(image.group(1))
@@ -101,6 +102,7 @@ def parse_terraform(path: str, data: bytes) -> list[Dependency]:
                 attrs, kind, depth = {}, "helm", line.count("{") - line.count("}")
             elif _MODULE.match(line):
                 attrs, kind, depth = {}, "module", line.count("{") - line.count("}")
+                label = module_label(line)
             elif _REQUIRED.match(line):
                 attrs, kind, depth = {}, "providers", line.count("{") - line.count("}")
             continue
@@ -124,8 +126,9 @@ def parse_terraform(path: str, data: bytes) -> list[Dependency]:
                 out.append(Dependency("helm", attrs["chart"], attrs.get("version", ""), path, True, "runtime"))
             attrs = None
         elif depth <= 0:
-            source, _, ref = attrs.get("source", "").partition("?ref=")
+            source, ref = module_source(attrs.get("source", ""))
             if kind == "module" and source and not source.startswith(("./", "../")):
-                out.append(Dependency("terraform", source, attrs.get("version") or ref, path, True, "runtime"))
+                out.append(Dependency("terraform", source, attrs.get("version") or ref, path, True, "runtime",
+                                      alias=label))
             attrs = None
     return out

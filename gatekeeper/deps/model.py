@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 Scope = Literal["runtime", "dev", "build"]
@@ -64,6 +64,15 @@ class Dependency:
     # The named version a catalog entry shares with others (`version.ref = "agp"`, a Gradle catalog's `[versions]`
     # key): Renovate names one update of the entries sharing it by that name ("Update agp to v9.3.1").
     version_ref: str = ""
+
+
+def edit_key(old: Dependency, new: Dependency) -> tuple[Dependency, Dependency]:
+    """What one edit of a name is, to tell it from the same name's edit in another place (edits.read): both sides,
+    but a Terraform module's block label (its alias): one source moved in several `module` blocks is one move, named
+    by the first block's label, as the whole file's first block names it (delta._group)."""
+    if old.ecosystem == new.ecosystem == "terraform":
+        return replace(old, alias=""), replace(new, alias="")
+    return old, new
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,6 +144,8 @@ def parse_requirements(path: str, data: bytes) -> list[Dependency]:
         if not line or line.startswith("-"):
             continue
         dep = _requirement(line, path, scope) or _url_requirement(line, path, scope)
+        if dep is None and (at_path := _LOCAL.match(line)):  # named by its path, as `-e` names one
+            dep = Dependency("pip", at_path.group(0), "local", path, True, scope)
         if dep is None:
             raise ManifestError(f"not a requirement: {line[:80]!r}")
         out.append(dep)
@@ -196,6 +198,9 @@ def requirements_hunks(path: str, data: bytes) -> list[Dependency]:
 _URL = re.compile(r"^(?:(?:git|hg|svn|bzr)\+)?(?:https?|ssh|file|git)://\S+$")
 # `-e PATH_OR_URL`: pip installs the project it names (a local folder is named by its path).
 _EDITABLE = re.compile(r"^(?:-e|--editable)(?:=|\s+)(\S+)")
+# A local project or archive pip installs by its path: a line starting with `.` or `/` (`.[testutils,spelling]`,
+# `./packages/core`, `../dist/x-1.0-py3-none-any.whl`), its extras after it.
+_LOCAL = re.compile(r"^(?:\.{1,2}(?:/[\w.+@-]+)*/?|(?:/[\w.+@-]+)+/?)(?:\[[\w\s,.-]*\])?$")
 # `-r FILE_OR_URL`: pip installs every requirement it holds, whether or not the change touches it.
 _NESTED = re.compile(r"^(?:-r|--requirement)(?:=|\s+)(\S+)")
 
