@@ -102,13 +102,16 @@ def near(word: str, values: Mapping[str, str]) -> str | None:
     if lowered != stripped and lowered in values:
         return lowered
     for value in sorted(values):
-        if value in _WORD_NEIGHBOURS or abs(len(value) - len(lowered)) > 2 or not set(lowered[:2]) & set(value[:2]):
+        # A typo keeps the first letter or swaps the first two; another first letter makes another word, a package's
+        # name a policy compares with `name` (`hatch`, `raven`, `mocker`, `rc`, `ip`: attack 22).
+        if value in _WORD_NEIGHBOURS or abs(len(value) - len(lowered)) > 2 or not (lowered[0] == value[0] or (
+                len(lowered) == len(value) and lowered[:2] == value[1::-1])):
             continue
         if len(value) <= 4:
             if _short_typo(lowered, value):
                 return value
-        elif len(value) < 8:  # one edit keeps the first or the last letter
-            if (lowered[0] == value[0] or lowered[-1] == value[-1]) and _distance(lowered, value) <= 1:
+        elif len(value) < 8:  # one edit
+            if _distance(lowered, value) <= 1:
                 return value
         elif abs(len(lowered) - len(value)) <= 1 and _distance(lowered, value) <= 2:  # not `vendor` for `vendored`
             return value
