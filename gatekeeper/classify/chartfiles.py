@@ -7,22 +7,33 @@ them out of `iac.folders`) stayed src or other, and `gate --tree` allowed an edi
 every file of a chart its templates read by a literal name or glob is iac (`iac.context.chart-file`). Not followed:
 a read by a computed name (`.Files.Get (printf "%s.json" .Values.env)`): in the mirrored repositories those are a
 library chart's (bjw-s' common library), and taking every file of the chart would make 680 of its unit tests iac.
+`.Files` used as a value (`.Files.AsConfig`, `$f := .Files`, `with .Files`) reads every file of the chart (attack 22,
+tests/test_attack22_chart_files.py; no template of the mirrored charts does).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["EVIDENCE", "MAX_TEMPLATES", "is_chart", "is_template", "read_by"]
+__all__ = ["EVIDENCE", "MAX_TEMPLATES", "is_chart", "is_template", "parents", "read_by"]
 
 EVIDENCE = "the Helm template"  # how a read is told (context.py names its rule by it)
 MAX_TEMPLATES = 4_000  # templates read per tree: past it, every file may be read
 _CALL = re.compile(r"\.Files\.(?:Get|GetBytes|Lines|Glob)\b\s*(\"[^\"\n]*\"|`[^`\n]*`)?")
+# `.Files` itself as a value: `.Files.AsConfig`/`.AsSecrets` (every file), `$f := .Files`, `with .Files`, `dict "f"
+# .Files` (what reads through them is not followed): every file of the chart may be read (attack 22).
+_WHOLE = re.compile(r"\.Files\b(?!\.(?:Get|GetBytes|Lines|Glob)\b)")
 _TEMPLATE_TYPES = (".yaml", ".yml", ".tpl", ".txt", ".json")
 
 
 def is_chart(path: str) -> bool:
     return path == "Chart.yaml" or path.endswith("/Chart.yaml")
+
+
+def parents(chart: str, charts: list[str]) -> list[str]:
+    """The charts whose `charts/` folder holds `chart`: a subchart's helper (`include "common.files" .`, a library
+    chart's) runs with its parent's context, so its `.Files` reads are the parent's files too (attack 22)."""
+    return [other for other in charts if other != chart and chart.startswith(f"{other}charts/")]
 
 
 def is_template(chart: str, path: str) -> bool:
@@ -33,8 +44,10 @@ def is_template(chart: str, path: str) -> bool:
 def read_by(chart: str, text: str, paths: list[str]) -> list[str]:
     """The paths of the chart's files (`paths`, all below `chart`, which ends in `/` or is empty) outside `templates/`
     a template's `text` reads by a literal name or glob (`*`, `**`, `?`, `{a,b}`, `[...]`)."""
-    if ".Files." not in text:
+    if ".Files" not in text:
         return []
+    if _WHOLE.search(text):
+        return [path for path in paths if not path.startswith(f"{chart}templates/")]
     found: list[str] = []
     for call in _CALL.finditer(text):
         literal = call.group(1)
