@@ -413,6 +413,7 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 # -- 4. CI, every system ------------------------------------------------------------------------
 
 CI = [
+    "taskcluster/kinds/build/kind.yml", ".obs/workflows.yml", "GitReleaseManager.yaml",  # label36's CI rules
     ".ci-mgmt.yaml",
     ".github/actions/setup/icon.svg",
     "fastlane/lanes/ios.rb",  # the Ruby a Fastfile loads (the sweep of the mirrored repositories)
@@ -658,6 +659,7 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 
 IAC = [
+    "ServiceFabric/App/ApplicationPackageRoot/ApplicationManifest.xml",  # iac.service-fabric (label36)
     "deploy/chart/vendor/boot/boot.sh",  # installed code in an infrastructure folder (iac.folders-installed-code)
     "vendor/modules/net/main.tf",  # a vendored Terraform module (iac.terraform-vendored)
     "env/test/hub/forms/projects/intake/terragrunt.hcl",  # an environment named test (iac.test-environments)
@@ -895,6 +897,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 
 
 OTHER = [
+    ".cmake-format.yaml", ".codacy.yml", ".idx/dev.nix",  # label36's other rules
     "group_vars/web.license",  # a REUSE licence sidecar (other.reuse-sidecars, thirty-fourth label set)
     "examples/Caddyfile",  # a server application's settings (other.app-server-settings)
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
@@ -1016,6 +1019,8 @@ FALLBACK = ["src/main.go", "Makefile", "scripts/release.sh", "index.html"]
 # Documentation has a rule so that the top-level infrastructure folders (and the context tiers' markers)
 # do not claim it; earlier rules still win. Path, bucket.
 DOC_FILES = [
+    ("Acme.Framework/Build.cs", "src"),  # src.dotnet-framework-projects (label36)
+    ("test/node_modules/dep/index.js", "src"),  # src.test-packages (attack 22)
     ("CHANGELOG.md", "src"),
     ("docs/blog/authors.yml", "src"),  # a docs site's blog authors, not the governance AUTHORS file
     ("test/e2e/data/cni/calico.yaml", "src"),  # Cluster API's end-to-end data: not test data, content decides
