@@ -9,6 +9,9 @@ ConfigMap or Secret; `$f := .Files` then `$f.Get "pint.json"`, `with .Files` the
 rule) and `gate --tree` allowed turning it into `curl | sh` (exit 0 on ca36d0b). Now `.Files` used as a value reads
 every file of the chart (no template of the mirrored repositories' charts does: git grep of 1,285 mirrors' HEADs), and
 a subchart's template reads its parents' files too. Variants: 6 forms x 2 chart places, the library case x 2, gates.
+And the glob itself: translated to a backtracking regex, `.Files.Glob "**a**a**a**a**a**a**a**a**c"` against one
+chart path of 120 letters ran for minutes (a gate's DoS from a template in the change); chartglob.py matches in
+time linear in the path. Variants: 3 hostile globs x 2 paths in a child with a timeout, 23 glob cases.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from gatekeeper.classify.chartfiles import read_by
+from gatekeeper.classify.chartglob import matcher
+from gatekeeper.policy.isolate import run_isolated
 from tests.gitrepo import two_commits
 from tests.incli import reviewed_paths, tree_gate
 from tests.test_classify_context import tree_files
@@ -71,3 +77,29 @@ def test_a_chart_that_reads_no_files_raises_none(tmp_path: Path) -> None:
             "charts/web/templates/cm.yaml": _config_map("  a: b  # .Filesystem is no read")}
     repo, first, head = two_commits(tmp_path / "repo", base, {"charts/web/pint.json": EVIL})
     assert tree_files(repo, f"{first}..{head}")["charts/web/pint.json"].bucket == "other"
+
+
+def _hostile_reads() -> int:
+    paths = ["c/" + "a" * 60 + "/" + "a" * 60 + "b", "c/" + "a" * 200]
+    found = 0
+    for glob in ("**a" * 12 + "**c", "*a" * 16 + "*c", "{" + "**a," * 8 + "x}" * 1 + "**a" * 8 + "c"):
+        found += len(read_by("c/", f'{{{{ .Files.Glob "{glob}" }}}}', paths))
+    return found
+
+
+def test_a_hostile_glob_is_matched_in_linear_time() -> None:
+    assert run_isolated(_hostile_reads, timeout=60) == 0  # minutes per path on ca36d0b: killed, EngineTimedOut
+
+
+@pytest.mark.parametrize(("glob", "path", "expected"), [
+    ("pint.json", "pint.json", True), ("*.json", "pint.json", True), ("*.json", "a/pint.json", False),
+    ("**.json", "a/b.json", True), ("**/*.json", "a/b.json", True), ("files/*", "files/a", True),
+    ("files/*", "files/a/b", False), ("files/**", "files/a/b", True), ("{a,b}.txt", "b.txt", True),
+    ("{a,b}.txt", "c.txt", False), ("[ab].txt", "a.txt", True), ("[!ab].txt", "a.txt", False),
+    ("[!ab].txt", "c.txt", True), ("?.txt", "a.txt", True), ("?.txt", "/.txt", False),
+    ("{a,{b,c}}/x", "c/x", True), ("x\\*", "x*", True), ("x\\*", "xy", False), ("a**b", "a/x/b", True),
+    ("{a", "anything", True), ("[a", "anything", True),  # unreadable: every file (fail closed)
+    ("{" + ",".join("abcdefghij") + "}{" + ",".join("abcdefghij") + "}", "zz", True),  # 100 alternatives: every file
+])
+def test_helm_globs(glob: str, path: str, expected: bool) -> None:
+    assert matcher(glob)(path) is expected

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify import chartglob
+
 __all__ = ["EVIDENCE", "MAX_TEMPLATES", "is_chart", "is_template", "parents", "read_by"]
 
 EVIDENCE = "the Helm template"  # how a read is told (context.py names its rule by it)
@@ -53,28 +55,7 @@ def read_by(chart: str, text: str, paths: list[str]) -> list[str]:
         literal = call.group(1)
         if literal is None:
             continue  # a computed name: not followed (a library chart's reads would take its every file)
-        try:  # a glob no regex reads: any file of the chart
-            pattern = re.compile(_glob(literal[1:-1].lstrip("/").removeprefix("./")), re.S)
-        except re.error:
-            pattern = re.compile(".*", re.S)
-        found += [path for path in paths if not path.startswith(f"{chart}templates/")
-                  and pattern.fullmatch(path[len(chart):])]
+        matches = chartglob.matcher(literal[1:-1].lstrip("/").removeprefix("./"))  # linear in the path
+        found += [path for path in paths if not path.startswith(f"{chart}templates/") and matches(path[len(chart):])]
     return list(dict.fromkeys(found))
 
-
-def _glob(pattern: str) -> str:
-    """Helm's glob (gobwas: `*` stops at `/`, `**` does not) as a regex."""
-    out, at, depth = [], 0, 0
-    while at < len(pattern):
-        char = pattern[at]
-        if pattern.startswith("**", at):
-            out.append(".*")
-            at += 2
-            continue
-        special = {"*": "[^/]*", "?": "[^/]", "{": "(?:", "[": "[", "]": "]"}.get(char)
-        if special is None:
-            special = ")" if char == "}" and depth else "|" if char == "," and depth else re.escape(char)
-        out.append(special)
-        depth += (char == "{") - (char == "}" and depth > 0)
-        at += 1
-    return "".join(out)
