@@ -7,7 +7,8 @@ and npm packages each (/work/.library/env/packages/), 24 names were refused on c
 (-> `pip`). Each differs from the value in its FIRST letter: a real word, not a slip of the keyboard, which keeps
 the first letter (or swaps the first two). Now the first letter must be kept (or the first two swapped): 13 of the 24
 are refused still (`babel` -> `bazel`, `nx` -> `nix`, `openapi` -> `openai`, ...: the escape mark remains for
-them), and every typo red team 24's census refuses is refused still (its tests, and the cases below).
+them), and every typo red team 24's census refuses is refused still (its tests, and the cases below). And the
+`# gatekeeper: intended "x"` mark counts in a comment only, not inside a raw string's text (it exempted the typo).
 """
 
 from __future__ import annotations
@@ -41,3 +42,12 @@ def test_slips_of_the_keyboard_are_still_typos(word: str, value: str | None) -> 
 def test_a_misspelt_ecosystem_in_a_custom_policy_is_still_refused() -> None:
     issues = _issues('some c in input.dependencies.changes\n\tc.ecosystem == "mavne"')
     assert len(issues) == 1 and '"maven" misspelt?' in issues[0], issues
+
+
+@pytest.mark.parametrize(("mark", "refused"), [
+    ('msg := `# gatekeeper: intended "cii"`', 1),  # a raw string's text is no comment: exempted on ca36d0b
+    ('x := "a"  # gatekeeper: intended "cii"', 0),  # a comment after code on the line
+    ('# gatekeeper: intended "cii"', 0),
+])
+def test_the_intended_mark_counts_in_a_comment_only(mark: str, refused: int) -> None:
+    assert len(_issues(f'{mark}\n\tsome f in input.files\n\tlower(f.bucket) == "cii"')) == refused

@@ -14,6 +14,7 @@ intended in a comment: `# gatekeeper: intended "cii"` (anywhere in the module; o
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Callable, Collection, Iterator, Mapping
 
@@ -59,8 +60,12 @@ def near_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], know
     """The literals of one module (`text`, `code` its blanked form) one typo away from a value they are not."""
     key = tuple(sorted(fields.items()))
     values = vocabulary(key)
-    intended = {m.group(1) for m in _INTENDED.finditer(text)}
-    for hit in _STRING.finditer(code):
+    hits = list(_STRING.finditer(code))
+    starts = [hit.start() for hit in hits]
+    # A mark counts in a comment only: not inside a string literal (a raw string's text: attack 22)
+    intended = {m.group(1) for m in _INTENDED.finditer(text)
+                if not (at := bisect.bisect_right(starts, m.start())) or hits[at - 1].end() <= m.start()}
+    for hit in hits:
         literal = text[hit.start() + 1:hit.end() - 1]
         if literal in values or literal in intended or literal in known or _FREE_TEXT.search(literal.strip()):
             continue
