@@ -662,6 +662,7 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 IAC = [
     "samples/ServiceFabric/App/AppPkg/ServiceManifest.xml",  # iac.service-fabric (thirty-sixth set)
+    "ServiceFabric/App/ApplicationPackageRoot/ApplicationManifest.xml",  # iac.service-fabric (label36)
     "deploy/chart/vendor/boot/boot.sh",  # installed code in an infrastructure folder (iac.folders-installed-code)
     "vendor/modules/net/main.tf",  # a vendored Terraform module (iac.terraform-vendored)
     "env/test/hub/forms/projects/intake/terragrunt.hcl",  # an environment named test (iac.test-environments)
@@ -899,6 +900,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 
 
 OTHER = [
+    ".cmake-format.yaml", ".codacy.yml", ".idx/dev.nix",  # label36's other rules
     "group_vars/web.license",  # a REUSE licence sidecar (other.reuse-sidecars, thirty-fourth label set)
     "examples/Caddyfile",  # a server application's settings (other.app-server-settings)
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
@@ -1022,6 +1024,7 @@ FALLBACK = ["src/main.go", "Makefile", "scripts/release.sh", "index.html"]
 DOC_FILES = [
     ("MonoGame.Framework/Utilities/Quaternion.cs", "src"),  # src.dotnet-framework-projects (thirty-sixth set)
     ("3rdparty/jvm/default.lock", "src"),  # src.pants-third-party: content raises it (thirty-sixth set)
+    ("test/node_modules/dep/index.js", "src"),  # src.test-packages (attack 22)
     ("CHANGELOG.md", "src"),
     ("docs/blog/authors.yml", "src"),  # a docs site's blog authors, not the governance AUTHORS file
     ("test/e2e/data/cni/calico.yaml", "src"),  # Cluster API's end-to-end data: not test data, content decides

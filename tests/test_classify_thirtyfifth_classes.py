@@ -25,9 +25,9 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("OSSMETADATA", "other", "other.governance"),
     ("src/storm.xml", "src", None), ("config/phpstan.php", "src", None),
     # packages committed in a test tree's node_modules/: a bundler's resolution fixtures
-    ("test/node_modules/external-esm/package.json", "src", "testdata.fixture-packages"),
-    ("tests/node_modules/dep/index.js", "src", "testdata.fixture-packages"),
-    ("packages/vite/src/__tests__/glob/fixture-a/node_modules/framework/page.js", "src", "testdata.fixture-packages"),
+    ("test/node_modules/external-esm/package.json", "src", "src.test-packages"),
+    ("tests/node_modules/dep/index.js", "src", "src.test-packages"),
+    ("packages/vite/src/__tests__/glob/fixture-a/node_modules/framework/page.js", "src", "src.test-packages"),
     # ... but installed or vendored packages and a test project's own manifest stay deps
     ("node_modules/left-pad/package.json", "deps", None),
     ("web/node_modules/react/index.js", "deps", None),

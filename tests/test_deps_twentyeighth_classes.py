@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.deps.bundler import gemfile_lock_hunks, parse_gemfile_lock
-from gatekeeper.deps.catalogedits import catalog_line
+from gatekeeper.deps.cataloglines import catalog_line
 from gatekeeper.deps.model import ManifestError, PartlyShown
 from gatekeeper.deps.toolfiles import parse_makefile
 from tests.deltas import accuracy_bench, moves, partial

@@ -7,22 +7,35 @@ them out of `iac.folders`) stayed src or other, and `gate --tree` allowed an edi
 every file of a chart its templates read by a literal name or glob is iac (`iac.context.chart-file`). Not followed:
 a read by a computed name (`.Files.Get (printf "%s.json" .Values.env)`): in the mirrored repositories those are a
 library chart's (bjw-s' common library), and taking every file of the chart would make 680 of its unit tests iac.
+`.Files` used as a value (`.Files.AsConfig`, `$f := .Files`, `with .Files`) reads every file of the chart (attack 22,
+tests/test_attack22_chart_files.py; no template of the mirrored charts does).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["EVIDENCE", "MAX_TEMPLATES", "is_chart", "is_template", "read_by"]
+from gatekeeper.classify import chartglob
+
+__all__ = ["EVIDENCE", "MAX_TEMPLATES", "is_chart", "is_template", "parents", "read_by"]
 
 EVIDENCE = "the Helm template"  # how a read is told (context.py names its rule by it)
 MAX_TEMPLATES = 4_000  # templates read per tree: past it, every file may be read
 _CALL = re.compile(r"\.Files\.(?:Get|GetBytes|Lines|Glob)\b\s*(\"[^\"\n]*\"|`[^`\n]*`)?")
+# `.Files` itself as a value: `.Files.AsConfig`/`.AsSecrets` (every file), `$f := .Files`, `with .Files`, `dict "f"
+# .Files` (what reads through them is not followed): every file of the chart may be read (attack 22).
+_WHOLE = re.compile(r"\.Files\b(?!\.(?:Get|GetBytes|Lines|Glob)\b)")
 _TEMPLATE_TYPES = (".yaml", ".yml", ".tpl", ".txt", ".json")
 
 
 def is_chart(path: str) -> bool:
     return path == "Chart.yaml" or path.endswith("/Chart.yaml")
+
+
+def parents(chart: str, charts: list[str]) -> list[str]:
+    """The charts whose `charts/` folder holds `chart`: a subchart's helper (`include "common.files" .`, a library
+    chart's) runs with its parent's context, so its `.Files` reads are the parent's files too (attack 22)."""
+    return [other for other in charts if other != chart and chart.startswith(f"{other}charts/")]
 
 
 def is_template(chart: str, path: str) -> bool:
@@ -33,35 +46,16 @@ def is_template(chart: str, path: str) -> bool:
 def read_by(chart: str, text: str, paths: list[str]) -> list[str]:
     """The paths of the chart's files (`paths`, all below `chart`, which ends in `/` or is empty) outside `templates/`
     a template's `text` reads by a literal name or glob (`*`, `**`, `?`, `{a,b}`, `[...]`)."""
-    if ".Files." not in text:
+    if ".Files" not in text:
         return []
+    if _WHOLE.search(text):
+        return [path for path in paths if not path.startswith(f"{chart}templates/")]
     found: list[str] = []
     for call in _CALL.finditer(text):
         literal = call.group(1)
         if literal is None:
             continue  # a computed name: not followed (a library chart's reads would take its every file)
-        try:  # a glob no regex reads: any file of the chart
-            pattern = re.compile(_glob(literal[1:-1].lstrip("/").removeprefix("./")), re.S)
-        except re.error:
-            pattern = re.compile(".*", re.S)
-        found += [path for path in paths if not path.startswith(f"{chart}templates/")
-                  and pattern.fullmatch(path[len(chart):])]
+        matches = chartglob.matcher(literal[1:-1].lstrip("/").removeprefix("./"))  # linear in the path
+        found += [path for path in paths if not path.startswith(f"{chart}templates/") and matches(path[len(chart):])]
     return list(dict.fromkeys(found))
 
-
-def _glob(pattern: str) -> str:
-    """Helm's glob (gobwas: `*` stops at `/`, `**` does not) as a regex."""
-    out, at, depth = [], 0, 0
-    while at < len(pattern):
-        char = pattern[at]
-        if pattern.startswith("**", at):
-            out.append(".*")
-            at += 2
-            continue
-        special = {"*": "[^/]*", "?": "[^/]", "{": "(?:", "[": "[", "]": "]"}.get(char)
-        if special is None:
-            special = ")" if char == "}" and depth else "|" if char == "," and depth else re.escape(char)
-        out.append(special)
-        depth += (char == "{") - (char == "}" and depth > 0)
-        at += 1
-    return "".join(out)

@@ -48,7 +48,8 @@ def configurations(text: str) -> list[str]:
 
 def unshown_use(rule: str, sides: list[str]) -> bool:
     """Patch only: a Dev Container configuration file (`.devcontainer/**`, `.devcontainer.json`, at any depth) the path
-    rules left in the editor's settings: a CI definition the patch does not show may bring it up. Of the 3,149
-    commits touching one in 130 mirrored repositories, 1,649 are in the 5 whose CI brings it up."""
-    return rule == "other.editor" and any(
+    rules left in the editor's settings, or a manifest there (`setup.py`, `requirements.txt`, `package.json`: a
+    lifecycle command runs or installs it; attack 22): a CI definition the patch does not show may bring it up. Of
+    the 3,149 commits touching one in 130 mirrored repositories, 1,649 are in the 5 whose CI brings it up."""
+    return (rule == "other.editor" or rule.startswith("deps.")) and any(
         side.rpartition("/")[2] == ".devcontainer.json" or ".devcontainer" in side.split("/")[:-1] for side in sides)

@@ -347,20 +347,22 @@ def _chart_reads(tree: Tree, read_blob: Read, trees: tuple[Tree, ...]) -> dict[s
     charts = [path.removesuffix("Chart.yaml") for path in where(trees, tree, chartfiles.is_chart)]
     if not charts:
         return found
-    paths, read = sorted(tree), 0
+    paths, read, below = sorted(tree), 0, {}
     for chart in charts:
         start = bisect.bisect_left(paths, chart)
         end = bisect.bisect_left(paths, chart + "\U0010ffff") if chart else len(paths)
-        below = [path for path in paths[start:end] if tree[path].mode in _FILES]
-        for template in (path for path in below if chartfiles.is_template(chart, path)):
+        below[chart] = [path for path in paths[start:end] if tree[path].mode in _FILES]
+    for chart in charts:
+        for template in (path for path in below[chart] if chartfiles.is_template(chart, path)):
             read += 1
             if read > chartfiles.MAX_TEMPLATES:
                 return None  # what the rest read is not known
             data = read_blob(tree[template]) if tree[template].mode in _REGULAR else b""
             if len(data) > FULL_READ:
                 return None  # what it reads may be past what is read
-            for named in chartfiles.read_by(chart, data.decode("utf-8", "replace"), below):
-                found.setdefault(named, f"{chartfiles.EVIDENCE} {template}")
+            for reader in (chart, *chartfiles.parents(chart, charts)):  # a library's helper reads its parent's too
+                for named in chartfiles.read_by(reader, data.decode("utf-8", "replace"), below[reader]):
+                    found.setdefault(named, f"{chartfiles.EVIDENCE} {template}")
     return found
 
 

@@ -20,7 +20,7 @@ which package it pins at which version; anything else raises ManifestError (a `p
 - `kustomization.yaml`: an `image:` line (what the whole-file reader takes from inline patches too); a `helmCharts:`
   entry's `version:` whose entry's `name:` (unchanged) and the top-level `helmCharts:` above it the hunk shows.
 - `rust-toolchain.toml`: the `channel = "1.80.0"` line.
-- `libs.versions.toml` (a Gradle catalog): catalogedits.catalog_line.
+- `libs.versions.toml` (a Gradle catalog): cataloglines.py.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gatekeeper.deps import catalogedits, edits
+from gatekeeper.deps import cataloglines, edits
 from gatekeeper.deps.edits import Side
 from gatekeeper.deps.loaders import load_toml
 from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, PartlyShown
@@ -67,16 +67,16 @@ def _scan(kind: str, side: Side) -> tuple[list[str | None], bool]:
 
 
 def _catalog_sections(side: Side) -> list[str | None]:
-    """The table each line sits in as the lines above it show (catalogedits.catalog_section's walk up): the header
+    """The table each line sits in as the lines above it show (cataloglines.catalog_section's walk up): the header
     above across entries and comments only; never `versions` past an inline table that may be a library's or a
     plugin's; None when nothing shows it."""
     out: list[str | None] = []
     state: str | None = None
     for text, _ in side:
         out.append(state)
-        if (header := catalogedits.CATALOG_HEADER.match(text)) is not None:
+        if (header := cataloglines.CATALOG_HEADER.match(text)) is not None:
             state = header.group(1)
-        elif (entry := catalogedits.CATALOG_ENTRY.match(text)) is not None:
+        elif (entry := cataloglines.CATALOG_ENTRY.match(text)) is not None:
             if entry.group(2).startswith("{") and _TABLE_KEY.search(entry.group(2)) is not None:
                 state = "libraries or plugins"  # what such a table may prove (never `versions`), parsed by none
         elif not _TOML_COMMENT.match(text):
@@ -89,11 +89,11 @@ _REF = lazy(r"\bref\s*=")
 
 def _catalog_use(side: Side, index: int) -> tuple[str, str, str] | None:
     """(ref, name, alias) of a one-line catalog entry whose version is `version.ref = "<ref>"`."""
-    m = catalogedits.CATALOG_ENTRY.match(side[index][0])
+    m = cataloglines.CATALOG_ENTRY.match(side[index][0])
     if m is None or _REF.search(m.group(2)) is None:
         return None
     value = load_toml(f"v = {m.group(2)}".encode())["v"]
-    if not isinstance(value, dict) or frozenset(value) not in catalogedits.CATALOG_TABLES:
+    if not isinstance(value, dict) or frozenset(value) not in cataloglines.CATALOG_TABLES:
         return None
     ref = value["version"]
     if not isinstance(ref, dict) or set(ref) != {"ref"} or not isinstance(ref["ref"], str) \
@@ -107,9 +107,9 @@ _CATALOG_KEY = "[versions] key"
 
 
 def catalog_edits(path: str, data: bytes) -> Found:
-    """The hunks of a Gradle catalog (catalogedits.catalog_line), with its `[versions]` keys' moves named through the
+    """The hunks of a Gradle catalog (cataloglines.catalog_line), with its `[versions]` keys' moves named through the
     entries the hunks show using them."""
-    return _read(path, data, _catalog_key, _catalog_use, catalogedits.catalog_line, _toml_text,
+    return _read(path, data, _catalog_key, _catalog_use, cataloglines.catalog_line, _toml_text,
                  _CATALOG_KEY, "entries and build scripts ({uses})")
 
 

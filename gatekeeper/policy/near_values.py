@@ -14,6 +14,7 @@ intended in a comment: `# gatekeeper: intended "cii"` (anywhere in the module; o
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Callable, Collection, Iterator, Mapping
 
@@ -59,8 +60,12 @@ def near_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], know
     """The literals of one module (`text`, `code` its blanked form) one typo away from a value they are not."""
     key = tuple(sorted(fields.items()))
     values = vocabulary(key)
-    intended = {m.group(1) for m in _INTENDED.finditer(text)}
-    for hit in _STRING.finditer(code):
+    hits = list(_STRING.finditer(code))
+    starts = [hit.start() for hit in hits]
+    # A mark counts in a comment only: not inside a string literal (a raw string's text: attack 22)
+    intended = {m.group(1) for m in _INTENDED.finditer(text)
+                if not (at := bisect.bisect_right(starts, m.start())) or hits[at - 1].end() <= m.start()}
+    for hit in hits:
         literal = text[hit.start() + 1:hit.end() - 1]
         if literal in values or literal in intended or literal in known or _FREE_TEXT.search(literal.strip()):
             continue
@@ -102,13 +107,16 @@ def near(word: str, values: Mapping[str, str]) -> str | None:
     if lowered != stripped and lowered in values:
         return lowered
     for value in sorted(values):
-        if value in _WORD_NEIGHBOURS or abs(len(value) - len(lowered)) > 2 or not set(lowered[:2]) & set(value[:2]):
+        # A typo keeps the first letter or swaps the first two; another first letter makes another word, a package's
+        # name a policy compares with `name` (`hatch`, `raven`, `mocker`, `rc`, `ip`: attack 22).
+        if value in _WORD_NEIGHBOURS or abs(len(value) - len(lowered)) > 2 or not (lowered[0] == value[0] or (
+                len(lowered) == len(value) and lowered[:2] == value[1::-1])):
             continue
         if len(value) <= 4:
             if _short_typo(lowered, value):
                 return value
-        elif len(value) < 8:  # one edit keeps the first or the last letter
-            if (lowered[0] == value[0] or lowered[-1] == value[-1]) and _distance(lowered, value) <= 1:
+        elif len(value) < 8:  # one edit
+            if _distance(lowered, value) <= 1:
                 return value
         elif abs(len(lowered) - len(value)) <= 1 and _distance(lowered, value) <= 2:  # not `vendor` for `vendored`
             return value

@@ -1,12 +1,12 @@
-"""The line reader (edits.py's `LineReader`) for the hunks of a Gradle version catalog, `libs.versions.toml`.
+"""The hunk line reader (edits.py's `LineReader`) of a Gradle version catalog, `libs.versions.toml` (moved out of
+hunklines.py, whose other readers it shares nothing with but the refusal's form).
 
-It reads a one-line inline table of a plugin (`{ id, version }`) or a library (`{ module, version }`,
-`{ group, name, version }`) with a literal version, whatever its section (Gradle refuses those keys in any other);
-a string entry (`"g:a:1.0"`, `"id:1.0"`) only in a `[libraries]` or `[plugins]` table the hunk shows — its header
-above, or such an inline table with no header between — since in `[versions]` any string is a version. A
-`[versions]` alias and a `version.ref` name no package from the hunk alone; any triple quote in the hunk (a
-multi-line string could hold a line that looks like an entry) refuses the file. Anything else raises
-ManifestError (a `partial` problem: run with `--tree`), as hunklines.py's readers do.
+A one-line inline table of a plugin (`{ id, version }`) or a library (`{ module, version }`, `{ group, name,
+version }`) with a literal version, whatever its section (Gradle refuses those keys in any other); a string entry
+(`"g:a:1.0"`, `"id:1.0"`) only in a `[libraries]` or `[plugins]` table the hunk shows — its header above, or such an
+inline table with no header between — since in `[versions]` any string is a version. A `[versions]` alias and a
+`version.ref` name no package from the hunk alone; any triple quote in the hunk (a multi-line string could hold a
+line that looks like an entry) refuses the file.
 """
 
 from __future__ import annotations
