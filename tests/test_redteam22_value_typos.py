@@ -122,11 +122,14 @@ def test_enumerated_fields_come_from_the_schemas() -> None:
     assert "path" not in fields and "ecosystem" not in fields  # free text: any literal may be compared
 
 
-@pytest.mark.parametrize("condition", ['f.status == "delted"', 'startswith(f.status, "delted")'])
+@pytest.mark.parametrize("condition", ['f.status == "delted"', 'startswith(f.status, "delted")',
+                                       # forms no form check read; red team 24's near_values refuses them
+                                       '{"delted"}[f.status]', 'lower(f.status) == "delted"'])
 def test_a_misspelt_status_stops_the_gate_that_allowed_a_deleted_file(
         tmp_path: Path, git_repo: GitRepo, capsys: pytest.CaptureFixture[str], condition: str) -> None:
     """A security team's rule "deleting a file needs a human" with `"delted"`: base allowed the deletion (exit 0);
-    99dfc95 refused `==` at load and still allowed `startswith` (red team 23)."""
+    99dfc95 refused `==` at load and still allowed `startswith` (red team 23); 443d73a still allowed a set lookup and
+    `lower(...)` (red team 24)."""
     root = bundle_copy(tmp_path)
     edit(root / "core" / "policy.rego", "#     - core.needs_context\n",
          "#     - core.needs_context\n#     - core.deleted\n")
