@@ -4,7 +4,9 @@ hunklines.py, whose other readers it shares nothing with but the refusal's form)
 A one-line inline table of a plugin (`{ id, version }`) or a library (`{ module, version }`, `{ group, name,
 version }`) with a literal version, whatever its section (Gradle refuses those keys in any other); a string entry
 (`"g:a:1.0"`, `"id:1.0"`) only in a `[libraries]` or `[plugins]` table the hunk shows — its header above, or such an
-inline table with no header between — since in `[versions]` any string is a version. A `[versions]` alias and a
+inline table with no header between — since in `[versions]` any string is a version; a three-part `"g:a:v"` string
+whose table the hunk does not show is named as shown beside a `partial` problem (PartlyShown), since only a
+`[versions]` key could hold one too. A `[versions]` alias and a
 `version.ref` name no package from the hunk alone; any triple quote in the hunk (a multi-line string could hold a
 line that looks like an entry) refuses the file.
 """
