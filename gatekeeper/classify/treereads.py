@@ -333,16 +333,17 @@ def applied_references(trees: tuple[Tree, ...], read_blob: Read,
                     for script in dockerrefs.run_scripts(context, data.decode("utf-8", "replace"))[0]:
                         found.setdefault(script, f"{compose} (building {named})")
             read = _chart_reads(tree, read_blob, trees)
-            if read is None:
-                return False
             found.update({named: template for named, template in read.items() if named not in found})
     except PastBound:
         return False
     return found
 
 
-def _chart_reads(tree: Tree, read_blob: Read, trees: tuple[Tree, ...]) -> dict[str, str] | None:
-    """{a chart's file its templates read with `.Files` (chartfiles.py): the template}; None past the bounds."""
+def _chart_reads(tree: Tree, read_blob: Read, trees: tuple[Tree, ...]) -> dict[str, str]:
+    """{a chart's file its templates read with `.Files` (chartfiles.py): the template}. `.Files` reads inside its
+    chart only, so past a bound the files of the charts concerned count as read, never the rest of the tree: a
+    template over FULL_READ (a chart's vendored CRDs) claims its chart's and its parents'; past MAX_TEMPLATES, every
+    chart's."""
     found: dict[str, str] = {}
     charts = [path.removesuffix("Chart.yaml") for path in where(trees, tree, chartfiles.is_chart)]
     if not charts:
@@ -355,12 +356,17 @@ def _chart_reads(tree: Tree, read_blob: Read, trees: tuple[Tree, ...]) -> dict[s
     for chart in charts:
         for template in (path for path in below[chart] if chartfiles.is_template(chart, path)):
             read += 1
-            if read > chartfiles.MAX_TEMPLATES:
-                return None  # what the rest read is not known
+            if read > chartfiles.MAX_TEMPLATES:  # what the rest read is not known
+                for other in charts:
+                    found.update({p: f"{chartfiles.EVIDENCE} any template (more than {chartfiles.MAX_TEMPLATES})"
+                                  for p in below[other] if p not in found})
+                return found
             data = read_blob(tree[template]) if tree[template].mode in _REGULAR else b""
-            if len(data) > FULL_READ:
-                return None  # what it reads may be past what is read
             for reader in (chart, *chartfiles.parents(chart, charts)):  # a library's helper reads its parent's too
+                if len(data) > FULL_READ:  # what it reads may be past what is read
+                    found.update({p: f"{chartfiles.EVIDENCE} {template} (over {FULL_READ} bytes)"
+                                  for p in below[reader] if p not in found})
+                    continue
                 for named in chartfiles.read_by(reader, data.decode("utf-8", "replace"), below[reader]):
                     found.setdefault(named, f"{chartfiles.EVIDENCE} {template}")
     return found
