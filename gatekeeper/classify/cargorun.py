@@ -70,17 +70,33 @@ def config(texts: list[str]) -> Config:
     return Config(aliases, tuple(posixpath.normpath(p) for p in dict.fromkeys(programs)))
 
 
-def packages(text: str, folders: list[str] | None = None, settings: Config | None = None) -> list[str]:
+def workspaces(manifests: dict[str, str]) -> frozenset[str]:
+    """The folders of `manifests` ({folder: its Cargo.toml}) that declare a workspace with members: the project's own,
+    where a bare `cargo run` runs the product, as at the root (quickwit's `working-directory: ./quickwit`). A tool
+    opting out of its parent's workspace has an empty `[workspace]`; a manifest cargo cannot read is no workspace."""
+    found = set()
+    for folder, text in manifests.items():
+        try:
+            workspace = tomllib.loads(text).get("workspace")
+        except tomllib.TOMLDecodeError:
+            continue
+        if isinstance(workspace, dict) and workspace.get("members"):
+            found.add(posixpath.normpath(folder))
+    return frozenset(found)
+
+
+def packages(text: str, folders: list[str] | None = None, settings: Config | None = None,
+             projects: frozenset[str] = frozenset()) -> list[str]:
     """The globs (ANY: a variable part) of the `.rs` files of each package `text`'s commands run with cargo: through
     an alias of the root's configuration, and a bare `cargo run` in each of `folders` (where its commands `cd` to, a
-    step's `working-directory:`) but the root; and, when a command runs cargo at all, the programs the configuration
-    has cargo run (red team 24)."""
+    step's `working-directory:`) but the root and `projects` (workspaces()); and, when a command runs cargo at all,
+    the programs the configuration has cargo run (red team 24)."""
     if "cargo" not in text:
         return []
     found: list[str] = []
     alias = settings.aliases if settings else {}
     for match in _CARGO.finditer(text):
-        found += _run(*_expand(match.group(1), match.group(2), alias), folders or [])
+        found += _run(*_expand(match.group(1), match.group(2), alias), folders or [], projects)
         found += settings.programs if settings else ()
     return list(dict.fromkeys(found))
 
@@ -97,7 +113,7 @@ def _expand(command: str, rest: str, alias: dict[str, str]) -> tuple[str, str]:
     return command, "".join(reversed(tails))
 
 
-def _run(command: str, rest: str, folders: list[str]) -> list[str]:
+def _run(command: str, rest: str, folders: list[str], projects: frozenset[str]) -> list[str]:
     if command == "xtask":
         return [f"xtask/{ANY}.rs"]
     if command not in ("run", "r"):
@@ -113,6 +129,6 @@ def _run(command: str, rest: str, folders: list[str]) -> list[str]:
     if not _MANIFEST.search(options) and not _PACKAGE.search(options) and "-p=" not in options \
             and "--package=" not in options:  # the package of the folder it runs in
         for folder in (posixpath.normpath(f) for f in folders):
-            if folder != "." and not folder.startswith(("/", "..")):
+            if folder != "." and not folder.startswith(("/", "..")) and folder not in projects:
                 found.append(f"{folder}/{ANY}.rs")
     return found

@@ -55,7 +55,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             imports = _Imports(found, rules)
             cargo = cargorun.config([read_blob(tree[name]).decode("utf-8", "replace") for name in cargorun.CONFIGS
                                      if name in tree and tree[name].mode in _FILE_MODES])
-            aliased = repr(cargo)  # `cargo x` runs what this tree's alias says
+            projects = cargorun.workspaces({path.rpartition("/")[0]: read_blob(tree[path])[:FULL_READ].decode(
+                "utf-8", "replace") for path in tree if path.endswith("/Cargo.toml") and path.count("/") <= 2
+                and tree[path].mode in _FILE_MODES})  # deeper ones are followed: the safe side
+            aliased = repr((cargo, projects))  # `cargo x` runs what this tree's alias says
             queue = [(path, path) for path in where(trees, tree, defines) if tree[path].mode in _FILE_MODES]
             # an installed package's own definitions last (popped last): what a running one reaches is walked
             # first, with its origin (vendoredci.py); the root Travis file first, and what it imports (attack19)
@@ -75,7 +78,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
-                    brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo)
+                    brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo, projects)
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
                         return False  # each is matched against every path: bounded work (`.*` runs backtrack)
