@@ -189,33 +189,26 @@ gen-parser:
 _NEW_TAG = "main-d182bec-20260603-154614"
 
 
-def test_a_tag_variable_named_image_tag_pairs_with_its_image(tmp_path: Path) -> None:
-    assert {(d.name, d.version) for d in parse_makefile("build/tools.mk", TOOLS_MK.encode())} == {
-        ("example/project-ci-tools", "main-057ddf9-20260526-210749")}
-    whole, from_patch = _bumped(tmp_path, {"build/tools.mk": TOOLS_MK},
-                                {"build/tools.mk": {"main-057ddf9-20260526-210749": _NEW_TAG}})
-    want = {("docker", "example/project-ci-tools", "main-057ddf9-20260526-210749", _NEW_TAG)}
+@pytest.mark.parametrize(("path", "text", "parsed", "image", "tag", "far_before"), [
+    # a tag variable named `…_IMAGE_TAG` pairs with its image
+    ("build/tools.mk", TOOLS_MK, {("example/project-ci-tools", "main-057ddf9-20260526-210749")},
+     "example/project-ci-tools", "main-057ddf9-20260526-210749", "\nTOOLS_CMD ="),
+    # an image variable holding a whole reference is read where it runs
+    ("Makefile", MAKEFILE, {("example/build-image", "0.34.6"),
+                            ("example/project-ci-tools", "main-2c55cd0-20260421-172344")},
+     "example/project-ci-tools", "main-2c55cd0-20260421-172344", "\nBUF ="),
+])
+def test_a_makefile_image_tag_move_is_named(tmp_path: Path, path: str, text: str, parsed: set[tuple[str, str]],
+                                            image: str, tag: str, far_before: str) -> None:
+    assert {(d.name, d.version) for d in parse_makefile(path, text.encode())} == parsed
+    whole, from_patch = _bumped(tmp_path, {path: text}, {path: {tag: _NEW_TAG}})
+    want = {("docker", image, tag, _NEW_TAG)}
     assert moves(whole) == want and not whole.problems  # type: ignore[attr-defined]
-    assert moves(from_patch) == want and not partial(from_patch, "build/tools.mk")  # type: ignore[arg-type]
+    assert moves(from_patch) == want and not partial(from_patch, path)  # type: ignore[arg-type]
     # the run lines far below the hunk (grafana/tempo's): named as shown, beside a problem
-    far = TOOLS_MK.replace("\nTOOLS_CMD =", "\n# one\n# two\n# three\n# four\nTOOLS_CMD =")
-    _, from_patch = _bumped(tmp_path / "far", {"build/tools.mk": far},
-                            {"build/tools.mk": {"main-057ddf9-20260526-210749": _NEW_TAG}})
-    assert moves(from_patch) == want and partial(from_patch, "build/tools.mk")  # type: ignore[arg-type]
-
-
-def test_an_image_variable_holding_a_whole_reference_is_read_where_it_runs(tmp_path: Path) -> None:
-    assert {(d.name, d.version) for d in parse_makefile("Makefile", MAKEFILE.encode())} == {
-        ("example/build-image", "0.34.6"), ("example/project-ci-tools", "main-2c55cd0-20260421-172344")}
-    whole, from_patch = _bumped(tmp_path, {"Makefile": MAKEFILE},
-                                {"Makefile": {"main-2c55cd0-20260421-172344": _NEW_TAG}})
-    want = {("docker", "example/project-ci-tools", "main-2c55cd0-20260421-172344", _NEW_TAG)}
-    assert moves(whole) == want and not whole.problems  # type: ignore[attr-defined]
-    assert moves(from_patch) == want and not partial(from_patch, "Makefile")  # type: ignore[arg-type]
-    far = MAKEFILE.replace("\nBUF =", "\n# one\n# two\n# three\n# four\nBUF =")
-    _, from_patch = _bumped(tmp_path / "far", {"Makefile": far},
-                            {"Makefile": {"main-2c55cd0-20260421-172344": _NEW_TAG}})
-    assert moves(from_patch) == want and partial(from_patch, "Makefile")  # type: ignore[arg-type]
+    far = text.replace(far_before, "\n# one\n# two\n# three\n# four" + far_before)
+    _, from_patch = _bumped(tmp_path / "far", {path: far}, {path: {tag: _NEW_TAG}})
+    assert moves(from_patch) == want and partial(from_patch, path)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("old", "new"), [
