@@ -96,9 +96,12 @@ def test_short_values_by_the_edits_that_make_no_other_word() -> None:
     values = vocabulary((("bucket", frozenset({"ci", "iac", "src"})),))
     assert [near(w, values) for w in ("cii", "ic", "CI", "iacc", "ica", "ia", "srcc")] == [
         "ci", "ci", "ci", "iac", "iac", "iac", "src"]
-    assert [near(w, values) for w in ("cd", "c", "sec", "Dockerfile", "node_modules")] == [None] * 5
+    assert [near(w, values) for w in ("c", "Dockerfile", "node_modules")] == [None] * 3
+    # Red team 25: one changed letter of a short value is a typo too (`cd`, `sec`, `node`; a literal compared straight
+    # with a free-text field, or marked intended, passes: tests/test_redteam25_short_values.py).
+    assert [near(w, values) for w in ("cd", "sec")] == ["ci", "src"]
     full = vocabulary(tuple(sorted(enums(_input_schema()).items())))
-    assert [near(w, full) for w in ("vendor", "modify", "node", "vendir")] == [None, None, None, None]
+    assert [near(w, full) for w in ("vendor", "modify", "vendir", "node")] == [None, None, None, "none"]
     assert [near(w, full) for w in ("vendoerd", "modifeid")] == ["vendored", "modified"]
 
 
@@ -108,7 +111,7 @@ def test_short_values_by_the_edits_that_make_no_other_word() -> None:
     'some f in input.files\n\tregex.match(`(?i)^CI$`, f.bucket)',  # a case-blind pattern
     'some f in input.files\n\tf.bucket == "ci"\n\tmsg := sprintf("%s: the cii runner", [f.path])',  # free text
     'some f in input.files\n\tobject.get(f, "path", "") == "Dockerfile"',  # a field name, a file's name
-    'names := {"node", "main"}\n\tsome f in input.files\n\tf.path in names',  # words near no value in a useful way
+    'some f in input.files\n\tf.path in {"node", "main"}',  # compared straight with a free-text field (red team 25)
 ])
 def test_free_text_paths_fragments_and_field_names_pass(body: str) -> None:
     assert _issues(body) == [], body

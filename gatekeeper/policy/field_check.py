@@ -32,6 +32,7 @@ from gatekeeper import schema_validation
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS, TAGS
 from gatekeeper.policy.field_memo import context_key, remembered
+from gatekeeper.policy.near_values import free_text
 from gatekeeper.policy.reference import CompileIssue
 from gatekeeper.policy.value_check import enums, helpers, value_issues
 from gatekeeper.testing.rego_source import blank, package_of
@@ -59,7 +60,7 @@ _HEAD = lazy(rf"^(?:default\s+)?({_ID})\b(?!\s*\.)", re.M)
 _LINE_KIND = lazy(r"^[ \t]*(?:package|import)\b.*$", re.M)
 _KEYWORDS = frozenset({"package", "import", "default", "not", "some", "every", "with", "as", "if", "contains",
                        "else", "in", "true", "false", "null"})
-FIELD_CHECK = "gatekeeper-field-check-6"  # bump when what the check refuses changes: old cached passes then expire
+FIELD_CHECK = "gatekeeper-field-check-7"  # bump when what the check refuses changes: old cached passes then expire
 _ENTRY_POINTS = frozenset({"deny", "review", "warn"})
 # Built-in namespaces (`time.now_ns`, ...) are calls, skipped; these are the non-call refs no schema holds.
 _SKIP_HEADS = frozenset({"data", "input", "rego", "future"})
@@ -81,12 +82,12 @@ def field_issues(modules: Mapping[str, str], data: Mapping[str, Any]) -> list[Co
     packages = {p for p in (package_of(text) for text in modules.values()) if p}
     issues: list[CompileIssue] = []
     fields = enums(root)  # value literals compared with enumerated fields, keys held in names (value_check.py)
-    called = helpers(modules, codes, fields)
+    called, free = helpers(modules, codes, fields), free_text(root)  # free: near_values' free-text fields
 
     def issues_of(name: str, text: str, code: str) -> list[CompileIssue]:
         return [*_module_issues(name, text, code, root, known, params, documented, packages, data),
                 *value_issues(text, code, fields, functools.partial(_walk, root),
-                              functools.partial(_issue, name, code, name=None), called, names)]
+                              functools.partial(_issue, name, code, name=None), called, names, free)]
 
     context = context_key(known, params, documented, packages, data, called)  # all else a module's issues read
     for name, text in modules.items():

@@ -152,14 +152,15 @@ def _literal_args(code: str, helpers: Mapping[str, Mapping[int, str]]) -> Iterat
 def value_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], walk: Walk,
                  issue: Callable[[int, str], CompileIssue],
                  helpers: Mapping[str, Mapping[int, str]] | None = None,
-                 known: Collection[str] = ()) -> Iterator[CompileIssue]:
+                 known: Collection[str] = (), free: Collection[str] = ()) -> Iterator[CompileIssue]:
     """The value-literal issues of one module (`text`, and `code` with comments and strings blanked): those of the
     forms below, then a literal one typo from a value on a line they did not report (near_values.py; `known`: the
-    field names of the schemas and params, no misspelt values)."""
+    field names of the schemas and params, no misspelt values where they stand as keys; `free`: the free-text fields, a
+    literal compared straight with one is no misspelt value)."""
     found = list(_form_issues(text, code, fields, walk, issue, helpers))
     lines = {i.line for i in found}
     yield from found
-    yield from (i for i in near_issues(text, code, fields, known, issue) if i.line not in lines)
+    yield from (i for i in near_issues(text, code, fields, known, issue, free) if i.line not in lines)
 
 
 def _form_issues(text: str, code: str, fields: Mapping[str, frozenset[str]], walk: Walk,
