@@ -36,7 +36,7 @@ from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
 
 __all__ = ["ANY", "MAX_FILES", "SOURCES", "bases", "is_definition", "is_yaml", "may_be_named", "named", "named_in",
-           "resolved"]
+           "resolved", "yaml_strings"]
 
 # Source files a language's runner runs by their path (red team 12, second round: `go run build/ci.go`, `dotnet fsi
 # build.fsx`, `swift x.swift`, `java X.java`, `cmake -P x.cmake`, `awk -f x.awk`, `rake`'s `rakelib/*.rake`); read as
@@ -322,6 +322,11 @@ def _patterns(words: list[str]) -> list[str]:
                 continue
             out.append(pattern)
     return list(dict.fromkeys(out))
+
+
+def yaml_strings(text: str) -> list[str]:
+    """Every multi-word or decoded string of `text`'s YAML documents (_yaml_strings; deployruns reads them too)."""
+    return _yaml_strings(text)
 
 
 def _yaml_strings(text: str) -> list[str]:

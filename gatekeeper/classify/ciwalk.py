@@ -16,6 +16,7 @@ from gatekeeper.classify import (
     ciforms,
     ciimports,
     ciruns,
+    deployruns,
     devcontainers,
     dockerbuilds,
     dockerrefs,
@@ -48,6 +49,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     found: dict[str, tuple[str, str]] = {}
     read: dict[tuple[str, str, str], _Named] = {}  # by (blob id, path, the tree's cargo aliases): what it names
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
+    deploys: list[tuple[str, str]] = []  # (origin, a file or folder a deploy command names: deployruns.py)
     wild = 0
     try:
         defines = partial(_defines, rules)  # one object for every tree: each path of them all is tested once
@@ -78,6 +80,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
+                    deployed = deployruns.targets("\n".join([text, *ciruns.yaml_strings(text)]))[:ciruns.MAX_NAMED] \
+                        if deployruns.may_deploy(text) else []
                     brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo, projects)
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
@@ -93,7 +97,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                          for base in ciruns.bases(path, folders)]
                     # an Earthfile is read as the Dockerfile of its own folder too (COPY then RUN)
                     + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
-                    vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [])
+                    vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [],
+                    [p for named in deployed for p in ciruns.resolved(named, path, folders)])
                 names = read[entry.oid, path, aliased]
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
@@ -107,8 +112,17 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                       scripts if ciimports.passes_runs(path) else [])
                 for named in _expanded(tree, names.composed):
                     found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
+                deploys += [(origin, target) for target in names.deployed]
     except PastBound:
         return False
+    # A chart or manifests CI deploys (red team 25): matched in every tree (a script read in one tree is not read again
+    # in the other, and a file the change adds to a deployed folder is in HEAD's only).
+    if len(set(deploys)) > ciruns.MAX_NAMED:
+        return False  # each is matched against every path of both trees: bounded work (fail closed)
+    for tree in trees:
+        for origin, target in dict.fromkeys(deploys):
+            for named in _below(tree, target):
+                found.setdefault(named, (deployruns.RULE, f"{origin} deploys {target}"))
     return found
 
 
@@ -118,6 +132,7 @@ class _Named(NamedTuple):
     composed: list[str]
     builds: list[tuple[str, str]]  # (a Dockerfile, its build context), resolved
     travis: list[str]  # the files it may import when the root `.travis.yml` reaches it (vendoredci.travis_imports)
+    deployed: list[str]  # the files and folders its deploy commands name (deployruns.py), resolved
 
 
 class _Imports:
@@ -189,6 +204,15 @@ def _expanded(tree: Tree, paths: list[str]) -> list[str]:
     return out
 
 
+
+
+def _below(tree: Tree, target: str) -> list[str]:
+    """The paths of `tree` a target names: the file itself, or a file below the folder it is (a variable part,
+    ciruns.ANY, matches any text but a `/`: one folder's name)."""
+    if ciruns.ANY in target:
+        wild = re.compile("[^/]*".join(map(re.escape, target.split(ciruns.ANY))) + "(?:/.*)?", re.DOTALL)
+        return [listed for listed in tree if wild.fullmatch(listed)]
+    return [listed for listed in tree if listed == target or listed.startswith(f"{target}/")]
 
 
 def shown_names(path: str, text: str) -> tuple[list[str], list[str]]:

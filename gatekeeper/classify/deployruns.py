@@ -1,0 +1,142 @@
+"""The files a CI command deploys by path (red team 25, tests/test_redteam25_deploy_targets.py).
+
+A chart, a manifest, a kustomization or a Terraform root kept in a test-data folder (`testdata/`, `fixtures/`) is `src`
+by principle 1, whatever it holds: test data is not live. When a CI definition deploys it (`helm upgrade --install web
+./testdata/chart`, `kubectl apply -f fixtures/rbac.yaml`), it is: an edit of the chart's templates is an edit of what
+runs in the cluster. So the files such a command names, and every file below a folder it names, are `iac`
+(`iac.context.deployed`, with `--tree`: ciwalk.py reads every definition and every script it runs).
+
+Commands and the words read (each command where a command stands: a line's or a YAML key's start, after `&&`, `;`,
+`|`, `$(`, `sudo`, `env`, an assignment): `helm` (`install`, `upgrade`, `template`, also after `diff`) its positional
+words but the release name, and `-f`/`--values`/`--set-file` values; `kubectl` and `oc` `-f`/`--filename` and
+`-k`/`--kustomize` values (any subcommand but the reading ones), `kubectl kustomize DIR`; `kustomize build DIR`;
+`terraform`/`tofu` `-chdir=`; `terragrunt` `--terragrunt-working-dir`/`--working-dir`; `ansible-playbook` its
+playbooks, `-i` inventory, `-e @file` and vault files; `helmfile` `-f`/`--file`. A value no option is known to take
+may be read as a path: a folder of that name becomes `iac` (the safe side). *Limits:* `.` (the root: a chart there is
+`iac` by its marker), standard input (`-`) and URLs name nothing; a path built in a variable is read as any path with
+a variable part.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.classify.pipinstalls import path_pattern
+
+__all__ = ["RULE", "may_deploy", "targets"]
+
+RULE = "iac.context.deployed"
+_SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
+# A YAML key (`- run: |`), a JSON one (`"deploy": "helm …"`), a list item's dash before the command
+_LINE_START = re.compile(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
+                         r"""(?:-[ \t]+)?"?""")
+_WORDS = re.compile(r"""[^\s'"]+""")
+_PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "@", "+", "-", "run"})
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
+_MAY_DEPLOY = re.compile(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile)\b")
+_HELM_DEPLOYS = frozenset({"install", "upgrade", "template"})
+# helm's options that take a value (the value is no chart); `-f`/`--values`/`--set-file` values are files it reads
+_HELM_VALUED = frozenset({
+    "-n", "--namespace", "--set", "--set-string", "--set-json", "--set-literal", "--version", "--repo",
+    "--kube-context", "--kubeconfig", "-o", "--output", "--timeout", "--description", "--post-renderer",
+    "--post-renderer-args", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--history-max",
+    "--name-template", "-a", "--api-versions", "--kube-version", "-s", "--show-only", "--output-dir", "--kube-token",
+    "--kube-apiserver", "--kube-as-user", "--kube-as-group", "--kube-ca-file", "--registry-config",
+    "--repository-cache", "--repository-config", "--labels", "-l", "--wait-retries"})
+_HELM_FILES = frozenset({"-f", "--values", "--set-file"})
+_KUBECTL_READS = frozenset({"get", "describe", "logs", "explain", "version", "config", "top", "api-resources",
+                            "api-versions", "cluster-info", "auth", "wait", "port-forward", "exec", "cp"})
+_KUBECTL_FILES = frozenset({"-f", "--filename", "-k", "--kustomize"})
+_ANSIBLE_VALUED = frozenset({"-l", "--limit", "-u", "--user", "-t", "--tags", "--skip-tags", "-f", "--forks", "-c",
+                             "--connection", "-T", "--timeout", "-M", "--module-path", "--become-user",
+                             "--become-method", "--start-at-task", "--vault-id"})
+_ANSIBLE_FILES = frozenset({"-i", "--inventory", "--vault-password-file", "--private-key", "-e", "--extra-vars"})
+
+
+def may_deploy(text: str) -> bool:
+    """`text` names a deploy command somewhere (the cheap first test)."""
+    return _MAY_DEPLOY.search(text) is not None
+
+
+def targets(text: str) -> list[str]:
+    """The path patterns (pipinstalls.path_pattern: `./a/` is `a`, a variable part `*`) of the files and folders the
+    deploy commands of `text` name, in order, each once."""
+    found: list[str] = []
+    for line in _EXPRESSION.sub("${x}", text.replace("\\\n", " ")).splitlines():
+        if not _MAY_DEPLOY.search(line):
+            continue
+        for segment in _SEGMENTS.split(_LINE_START.sub("", line, count=1)):
+            words = _WORDS.findall(segment)
+            at = 0
+            while at < len(words) and (words[at] in _PREFIX or _ASSIGNMENT.match(words[at])):
+                at += 1
+            if at < len(words):
+                found += _named(words[at].rpartition("/")[2].lower().removesuffix(".exe"), words[at + 1:])
+    patterns = [path_pattern(word) for word in found if word not in ("-", "") and not word.startswith("-")]
+    return list(dict.fromkeys(p for p in patterns if p is not None and p not in (".", "*")))
+
+
+def _named(command: str, args: list[str]) -> list[str]:
+    if command in ("helm", "helm3"):
+        return _helm(args)
+    if command in ("kubectl", "oc"):
+        plain = _plain(args, frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-o", "--output", "-l",
+                                        "--selector", "--server", "--cluster", "--user", "--field-manager"}))
+        if plain[:1] == ["kustomize"]:
+            return plain[1:2]
+        return [] if plain[:1] and plain[0] in _KUBECTL_READS else _values(args, _KUBECTL_FILES)
+    if command == "kustomize":
+        plain = _plain(args, frozenset({"-o", "--output", "--load-restrictor"}))
+        return plain[1:2] if plain[:1] == ["build"] else []
+    if command in ("terraform", "tofu", "terragrunt"):
+        return _values(args, frozenset({"-chdir", "--terragrunt-working-dir", "--working-dir"}))
+    if command == "ansible-playbook":
+        values = [v.removeprefix("@") for v in _values(args, _ANSIBLE_FILES) if "=" not in v or v.startswith("@")]
+        return values + _plain(args, _ANSIBLE_VALUED | _ANSIBLE_FILES)
+    if command == "helmfile":
+        return _values(args, frozenset({"-f", "--file"}))
+    return []
+
+
+def _helm(args: list[str]) -> list[str]:
+    plain = _plain(args, _HELM_VALUED | _HELM_FILES)
+    if plain[:1] == ["diff"]:
+        plain = plain[1:]
+    if not plain or plain[0] not in _HELM_DEPLOYS:
+        return []
+    charts = plain[1:]
+    # `install NAME CHART`, `upgrade NAME CHART`, `template [NAME] CHART`; `--generate-name` takes no NAME
+    named = plain[0] != "template" or len(charts) > 1
+    if named and "--generate-name" not in args and "-g" not in args:
+        charts = charts[1:]
+    values = [v.partition("=")[2] if "=" in v else v for v in _values(args, _HELM_FILES)]
+    return charts + values
+
+
+def _plain(args: list[str], valued: frozenset[str]) -> list[str]:
+    """The positional words of `args`: not an option, not the value of an option in `valued`."""
+    out, skip = [], False
+    for word in args:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in valued
+        else:
+            out.append(word)
+    return out
+
+
+def _values(args: list[str], options: frozenset[str]) -> list[str]:
+    """The values given to `options`: `-f x`, `-f=x`, `--file=x`, `-fx` (a one-letter option)."""
+    out = []
+    for at, word in enumerate(args):
+        name, equals, value = word.partition("=")
+        if name in options:
+            if equals:
+                out.append(value)
+            elif at + 1 < len(args):
+                out.append(args[at + 1])
+        elif len(word) > 2 and word[:2] in options and not word.startswith("--"):
+            out.append(word[2:])
+    return out

