@@ -129,3 +129,24 @@ def test_a_short_value_typo_stops_the_gate_that_allowed_a_deps_change(
     capsys.readouterr()
     assert main(["gate", str(packet), "--patch", str(patch), "--policy", str(root)]) == ERROR  # 2fdd260: 0 (allow)
     assert "misspelt?" in capsys.readouterr().err
+
+
+# A value with its first letter upper-cased (`"Deps"`, `"Iac"`, `"Deleted"`): a mixed-case word was no typo (a file's
+# name, `Dockerfile`), so `{"Deps"}[f.bucket]` passed on 2fdd260. An ecosystem's capitalised name stays a name
+# (`Docker`, `Go`: attack 22), and so does a file's conventional name (`Dockerfile`: the `kind` value `dockerfile`).
+CAPITALISED = [v.capitalize() for v, names in VALUES.items()
+               if names != "`ecosystem`" and v.capitalize() != v and not v.endswith("file")]
+
+
+def test_every_capitalised_value_of_a_field_or_tag_is_a_typo() -> None:
+    missed = [w for w in CAPITALISED if near(w, VALUES) != w.lower()]
+    assert len(CAPITALISED) >= 50 and missed == [], missed
+
+
+@pytest.mark.parametrize("word", ["Docker", "Go", "Maven", "Dockerfile", "README", "GitHub"])
+def test_names_in_mixed_case_stay_names(word: str) -> None:
+    assert near(word, VALUES) is None
+
+
+def test_a_capitalised_value_in_a_set_lookup_is_refused() -> None:
+    assert any('"deps" misspelt?' in f for f in _issues('some f in input.files\n\t{"Deps"}[f.bucket]'))

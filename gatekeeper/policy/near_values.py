@@ -206,7 +206,12 @@ def near(word: str, values: Mapping[str, str]) -> str | None:
     if stripped != word and stripped in values:
         return stripped
     if stripped not in (stripped.lower(), stripped.upper()):
-        return None
+        # A field's value or a tag with its first letter upper-cased (`Deps`, `Deleted`: red team 25) is a slip; any
+        # other mixed case is a name, and so are an ecosystem's (`Docker`, `Go`: attack 22) and a file's by its
+        # convention (`Dockerfile`, `Makefile`: the `kind` value `dockerfile` written as the file's name).
+        capital = stripped.lower()
+        return capital if stripped == capital.capitalize() and not capital.endswith("file") \
+            and values.get(capital, "`ecosystem`") != "`ecosystem`" else None
     lowered = stripped.lower()
     if lowered != stripped and lowered in values:
         return lowered
