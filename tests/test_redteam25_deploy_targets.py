@@ -94,6 +94,39 @@ def test_a_test_data_file_no_command_names_stays_src(tmp_path: Path) -> None:
     assert {path: found[path]["bucket"] for path in head} == dict.fromkeys(head, "src")
 
 
+# A deploy action's inputs (each was src and allowed on 2fdd260): (the step, base files, the edited file, its text)
+ACTIONS: dict[str, tuple[str, dict[str, str], str, str]] = {
+    "k8s-deploy": ("      - uses: azure/k8s-deploy@v5\n        with:\n          namespace: prod\n"
+                   "          manifests: |\n            testdata/deploy.yaml\n            testdata/rbac.yaml\n",
+                   {"testdata/deploy.yaml": "kind: ConfigMap\n", "testdata/rbac.yaml": "kind: ConfigMap\n"},
+                   "testdata/rbac.yaml", RBAC),
+    "k8s-bake": ("      - uses: azure/k8s-bake@v3\n        with:\n          renderEngine: helm\n"
+                 "          helmChart: ./fixtures/chart/\n          overrideFiles: ./fixtures/over.yaml\n",
+                 {"fixtures/chart/Chart.yaml": CHART, "fixtures/over.yaml": "a: 1\n"},
+                 "fixtures/chart/templates/r.yaml", RBAC),
+    "helm action": ("      - uses: deliverybot/helm@v1\n        with:\n          chart: test-project/chart\n"
+                    "          value-files: >-\n            [\"test-project/values.yaml\"]\n",
+                    {"test-project/chart/Chart.yaml": CHART, "test-project/values.yaml": "a: 1\n"},
+                    "test-project/values.yaml", "rbac: {admin: true}\n"),
+    "ecs": ("      - uses: aws-actions/amazon-ecs-deploy-task-definition@v2\n        with:\n"
+            "          task-definition: testdata/task-${{ matrix.env }}.json\n",
+            {"testdata/task-prod.json": "{}\n"}, "testdata/task-prod.json",
+            '{"taskRoleArn": "arn:aws:iam::1:role/admin"}\n'),
+}
+
+
+def test_every_file_a_deploy_actions_input_names_is_iac(tmp_path: Path) -> None:
+    base: dict[str, str] = {"README.md": "x\n"}
+    head: dict[str, str] = {}
+    for _step, files, edited, text in ACTIONS.values():
+        base.update(files)
+        head[edited] = text
+    base[".github/workflows/deploy.yml"] = WORKFLOW.format(steps="".join(step for step, *_ in ACTIONS.values()))
+    repo, first, last = two_commits(tmp_path / "r", base, head)
+    found = tree_classify(repo.root, first, last)
+    assert {path: found[path]["bucket"] for path in head} == dict.fromkeys(head, "iac"), found
+
+
 @pytest.mark.parametrize(("line", "expected"), [
     ("helm upgrade --install web ./charts/web -f ci/values.yaml --set a=b", ["charts/web", "ci/values.yaml"]),
     ("helm install web bitnami/nginx --version 1.2.3", ["bitnami/nginx"]),  # a repository's chart: a path it may be
@@ -104,6 +137,7 @@ def test_a_test_data_file_no_command_names_stays_src(tmp_path: Path) -> None:
     ("ansible-playbook -i hosts.ini site.yml --limit web", ["hosts.ini", "site.yml"]),
     ("echo helm upgrade is not run here; cat testdata/x.yaml", []),
     ("kubectl get pods -o yaml", []),
+    ("metadata:\n  name: web\n  labels: {a: b}\n", []),  # a mapping below an input's name is no list of paths
 ])
 def test_the_paths_a_deploy_command_names(line: str, expected: list[str]) -> None:
     assert targets(line) == expected

@@ -11,10 +11,12 @@ Commands and the words read (each command where a command stands: a line's or a 
 words but the release name, and `-f`/`--values`/`--set-file` values; `kubectl` and `oc` `-f`/`--filename` and
 `-k`/`--kustomize` values (any subcommand but the reading ones), `kubectl kustomize DIR`; `kustomize build DIR`;
 `terraform`/`tofu` `-chdir=`; `terragrunt` `--terragrunt-working-dir`/`--working-dir`; `ansible-playbook` its
-playbooks, `-i` inventory, `-e @file` and vault files; `helmfile` `-f`/`--file`. A value no option is known to take
-may be read as a path: a folder of that name becomes `iac` (the safe side). *Limits:* `.` (the root: a chart there is
-`iac` by its marker), standard input (`-`) and URLs name nothing; a path built in a variable is read as any path with
-a variable part.
+playbooks, `-i` inventory, `-e @file` and vault files; `helmfile` `-f`/`--file`. And a deploy action's inputs that
+name what it deploys (`with: manifests: |`, `chart:`, `helmChart:`, `kustomizationPath:`, `value-files:`,
+`task-definition:`, ...: _INPUT_KEY), each word of the value or of the block or list below it. A value no option is
+known to take may be read as a path: a folder of that name becomes `iac` (the safe side). *Limits:* `.` (the root: a
+chart there is `iac` by its marker), standard input (`-`) and URLs name nothing; a path built in a variable is read as
+any path with a variable part.
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 _MAY_DEPLOY = re.compile(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile)\b")
+# The inputs of deploy actions that name what they deploy (azure/k8s-deploy `manifests`, azure/k8s-bake `helmChart`,
+# `kustomizationPath`, `overrideFiles`, deliverybot/helm `chart`, `value-files`, the ECS action's `task-definition`,
+# Cloud Run's `metadata`, Terraform actions' folders); `path` and `working-directory` are every action's: not read.
+_INPUT_KEY = re.compile(r"^([ \t]*)(?:-[ \t]+)?[\"']?(manifests|chart|chart[-_]?path|helm[-_]?chart"
+                        r"|kustomization[-_]?path|override[-_]?files|value[-_]?files|values[-_]?files?|task[-_]definition|metadata"
+                        r"|tf[-_]actions[-_]working[-_]dir|terraform[-_]dir|terragrunt[-_]dir)[\"']?[ \t]*:(?![^ \t\n])"
+                        r"[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
+_PATH_WORDS = re.compile(r"[^\s,'\"\[\]]+")
 _HELM_DEPLOYS = frozenset({"install", "upgrade", "template"})
 # helm's options that take a value (the value is no chart); `-f`/`--values`/`--set-file` values are files it reads
 _HELM_VALUED = frozenset({
@@ -56,14 +66,15 @@ _ANSIBLE_FILES = frozenset({"-i", "--inventory", "--vault-password-file", "--pri
 
 def may_deploy(text: str) -> bool:
     """`text` names a deploy command somewhere (the cheap first test)."""
-    return _MAY_DEPLOY.search(text) is not None
+    return _MAY_DEPLOY.search(text) is not None or _INPUT_KEY.search(text) is not None
 
 
 def targets(text: str) -> list[str]:
     """The path patterns (pipinstalls.path_pattern: `./a/` is `a`, a variable part `*`) of the files and folders the
-    deploy commands of `text` name, in order, each once."""
-    found: list[str] = []
-    for line in _EXPRESSION.sub("${x}", text.replace("\\\n", " ")).splitlines():
+    deploy commands of `text` name, and a deploy action's inputs (_INPUTS), in order, each once."""
+    text = _EXPRESSION.sub("${x}", text)
+    found: list[str] = _inputs(text) if _INPUT_KEY.search(text) else []
+    for line in text.replace("\\\n", " ").splitlines():
         if not _MAY_DEPLOY.search(line):
             continue
         for segment in _SEGMENTS.split(_LINE_START.sub("", line, count=1)):
@@ -75,6 +86,27 @@ def targets(text: str) -> list[str]:
                 found += _named(words[at].rpartition("/")[2].lower().removesuffix(".exe"), words[at + 1:])
     patterns = [path_pattern(word) for word in found if word not in ("-", "") and not word.startswith("-")]
     return list(dict.fromkeys(p for p in patterns if p is not None and p not in (".", "*")))
+
+
+def _inputs(text: str) -> list[str]:
+    """The values of a deploy action's inputs (`with: manifests: |` and its lines, `chart: ./testdata/chart`,
+    `value-files: a.yaml,b.yaml`): each word a path."""
+    found: list[str] = []
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
+        hit = _INPUT_KEY.match(line)
+        if hit is None:
+            continue
+        value = hit.group(3).strip()
+        if value[:1] in ("|", ">", ""):  # a block scalar or a list below: the lines indented deeper
+            for below in lines[at + 1:]:
+                if below.strip() and len(below) - len(below.lstrip()) <= len(hit.group(1)):
+                    break
+                item = below.strip().removeprefix("- ")
+                found += _PATH_WORDS.findall(item) if value or ": " not in item else []  # a mapping's keys: no path
+        else:
+            found += _PATH_WORDS.findall(value.strip("[]"))
+    return [word for word in found if not word.startswith("#")]
 
 
 def _named(command: str, args: list[str]) -> list[str]:
