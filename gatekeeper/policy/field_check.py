@@ -33,6 +33,7 @@ from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS, TAGS
 from gatekeeper.policy.field_memo import context_key, remembered
 from gatekeeper.policy.near_values import free_text
+from gatekeeper.policy.param_types import param_issues
 from gatekeeper.policy.reference import CompileIssue
 from gatekeeper.policy.value_check import enums, helpers, value_issues
 from gatekeeper.testing.rego_source import blank, package_of
@@ -80,7 +81,6 @@ def field_issues(modules: Mapping[str, str], data: Mapping[str, Any]) -> list[Co
             if _in_comment(text, codes[name], hit.start()):
                 documented.add(tuple(hit.group(1).lstrip(".").split(".")))
     packages = {p for p in (package_of(text) for text in modules.values()) if p}
-    issues: list[CompileIssue] = []
     fields = enums(root)  # value literals compared with enumerated fields, keys held in names (value_check.py)
     called, free = helpers(modules, codes, fields), free_text(root)  # free: near_values' free-text fields
 
@@ -90,10 +90,8 @@ def field_issues(modules: Mapping[str, str], data: Mapping[str, Any]) -> list[Co
                               functools.partial(_issue, name, code, name=None), called, names, free)]
 
     context = context_key(known, params, documented, packages, data, called)  # all else a module's issues read
-    for name, text in modules.items():
-        issues.extend(remembered(context, issues_of, name, text, codes[name]))
-    issues.extend(_unread_rules(modules, codes))
-    return issues
+    issues = [i for name, text in modules.items() for i in remembered(context, issues_of, name, text, codes[name])]
+    return [*issues, *_unread_rules(modules, codes), *param_issues(modules, codes, params)]  # param types: red team 25
 
 
 def _module_issues(name: str, text: str, code: str, root: dict[str, Any], known: set[str],
