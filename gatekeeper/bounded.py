@@ -183,6 +183,42 @@ def load_yaml(
     return yaml.load(text, Loader=loader)  # noqa: S506 - only SafeLoader / CSafeLoader are passed
 
 
+def duplicate_key(node: Any) -> Any:
+    """The first key node of a composed YAML document that repeats a key of its mapping (None when there is none): a
+    parser keeps the last silently, so the gate's own settings refuse it (red team 25). A merge key (`<<`) may repeat
+    what it merges; each node is visited once (aliases)."""
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            keys: set[str] = set()
+            for key, value in current.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    if key.value in keys:
+                        return key
+                    keys.add(key.value)
+                stack += [key, value]
+        elif isinstance(current, yaml.SequenceNode):
+            stack += current.value
+    return None
+
+
+def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON `object_pairs_hook` that refuses a key given twice in one object (ValueError), as duplicate_key does."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"`{key}` given twice in one object")
+            seen.add(key)
+    return obj
+
+
 def construct_yaml(node: Any) -> Any:
     """The Python value of a node from `compose_yaml` (safe constructors only; None for no node)."""
     if node is None:

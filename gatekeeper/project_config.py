@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from gatekeeper.bounded import YAML, compose_yaml, construct_yaml, read_bytes
+from gatekeeper.bounded import YAML, compose_yaml, construct_yaml, duplicate_key, read_bytes
 from gatekeeper.errors import UsageError, where
 
 FILE_NAMES = ("gatekeeper.yaml", "gatekeeper.yml")
@@ -61,6 +61,8 @@ def parse_project_config(data: bytes, path: Path, label: str, *, formats: tuple[
     try:
         text = data.decode("utf-8")
         root = compose_yaml(text, label)
+        if (twice := duplicate_key(root)) is not None:  # YAML keeps the last silently (red team 25)
+            raise UsageError(f"`{twice.value}` given twice", where=where(label, twice.start_mark.line + 1))
         doc = construct_yaml(root)
     except UnicodeDecodeError:
         raise UsageError("not UTF-8", where=label) from None

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from gatekeeper.bounded import load_yaml
+from gatekeeper.bounded import compose_yaml, construct_yaml, duplicate_key
 from gatekeeper.errors import RulesError
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import BUCKETS
@@ -122,11 +122,14 @@ def read_context_rules(bundle_dir: Path) -> tuple[ContextRules, bytes | None]:
 def _read_tables(data: bytes, path: Path) -> tuple[tuple[MarkerRule, ...], tuple[ApiGroupRule, ...],
                                                     TestDataRule | None]:
     try:
-        doc = load_yaml(data.decode("utf-8"), str(path), loader=_Loader)
+        root = compose_yaml(data.decode("utf-8"), str(path), loader=_Loader)
+        doc = construct_yaml(root)
     except (UnicodeDecodeError, yaml.YAMLError) as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
         raise RulesError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", where=where, hint=_HINT) from None
+    if (twice := duplicate_key(root)) is not None:  # YAML keeps the last silently (red team 25)
+        raise RulesError(f"`{twice.value}` given twice", where=f"{path}:{twice.start_mark.line + 1}", hint=_HINT)
     reader = _Reader(str(path))
     top = reader.mapping(doc, "the file", ("version", "markers", "api_groups", "deps_test_data"))
     if top.get("version") != 1:

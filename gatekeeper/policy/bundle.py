@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gatekeeper.bounded import load_json, read_bytes
+from gatekeeper.bounded import load_json, no_duplicates, read_bytes
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import PolicyError, RunError, UsageError, where
 from gatekeeper.gitcmd import SAFE_GIT, absolute_path, filters_off, git_program
@@ -151,13 +151,15 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True, git_st
 
 def _read_manifest(path: Path) -> dict[str, Any]:
     try:
-        doc = load_json(read_bytes(path), str(path))
+        doc = load_json(read_bytes(path), str(path), object_pairs_hook=no_duplicates)
     except OSError as exc:
         raise PolicyError(f"cannot read the manifest: {exc.strerror}", where=str(path)) from None
     except UnicodeDecodeError:
         raise PolicyError("the manifest is not UTF-8", where=str(path)) from None
     except json.JSONDecodeError as exc:
         raise PolicyError(f"the manifest is not JSON: {exc.msg}", where=where(path, exc.lineno)) from None
+    except ValueError as exc:  # a key given twice: JSON keeps the last silently (red team 25)
+        raise PolicyError(f"the manifest holds {exc}", where=str(path), hint="give each key once") from None
     if not isinstance(doc, dict):
         raise PolicyError("the manifest must be a JSON object", where=str(path))
     _need(
