@@ -58,6 +58,12 @@ DEPLOYS: dict[str, tuple[str, dict[str, str], str, str]] = {
                 "testdata/site.yml", PLAY),
     "helmfile": ("helmfile -f testdata/helmfile.yaml apply", {"testdata/helmfile.yaml": "releases: []\n"},
                  "testdata/helmfile.yaml", "releases:\n- name: x\n  chart: ./evil\n"),
+    "cloudformation": ("aws cloudformation deploy --stack-name s --template-file testdata/stack.json",
+                       {"testdata/stack.json": "{}\n"}, "testdata/stack.json", '{"Resources": {"R": {}}}\n'),
+    "az bicep": ("az deployment group create -g rg --template-file fixtures/main.bicep",
+                 {"fixtures/main.bicep": "\n"}, "fixtures/main.bicep", "param x string\n"),
+    "packer": ("packer build -force testdata/image.json", {"testdata/image.json": "{}\n"}, "testdata/image.json",
+               '{"builders": []}\n'),
 }
 
 
@@ -138,6 +144,11 @@ def test_every_file_a_deploy_actions_input_names_is_iac(tmp_path: Path) -> None:
     ("echo helm upgrade is not run here; cat testdata/x.yaml", []),
     ("kubectl get pods -o yaml", []),
     ("metadata:\n  name: web\n  labels: {a: b}\n", []),  # a mapping below an input's name is no list of paths
+    ("sam deploy -t infra/template.yaml --config-file samconfig.toml", ["infra/template.yaml", "samconfig.toml"]),
+    ("gcloud deployment-manager deployments create d --config dm/config.yaml", ["dm/config.yaml"]),
+    ("pulumi up --yes -C stacks/prod && skaffold run -f deploy/skaffold.yaml", ["stacks/prod", "deploy/skaffold.yaml"]),
+    ("nomad job run -detach jobs/web.nomad", ["jobs/web.nomad"]),
+    ("aws s3 cp testdata/x s3://b/x && az login", []),
 ])
 def test_the_paths_a_deploy_command_names(line: str, expected: list[str]) -> None:
     assert targets(line) == expected

@@ -11,7 +11,9 @@ Commands and the words read (each command where a command stands: a line's or a 
 words but the release name, and `-f`/`--values`/`--set-file` values; `kubectl` and `oc` `-f`/`--filename` and
 `-k`/`--kustomize` values (any subcommand but the reading ones), `kubectl kustomize DIR`; `kustomize build DIR`;
 `terraform`/`tofu` `-chdir=`; `terragrunt` `--terragrunt-working-dir`/`--working-dir`; `ansible-playbook` its
-playbooks, `-i` inventory, `-e @file` and vault files; `helmfile` `-f`/`--file`. And a deploy action's inputs that
+playbooks, `-i` inventory, `-e @file` and vault files; `helmfile` `-f`/`--file`; the templates of cloud and platform
+deploy commands (_CLOUD: CloudFormation, SAM, Azure deployments, Deployment Manager, Pulumi, Skaffold, kapp, Packer,
+Nomad, Serverless). And a deploy action's inputs that
 name what it deploys (`with: manifests: |`, `chart:`, `helmChart:`, `kustomizationPath:`, `value-files:`,
 `task-definition:`, ...: _INPUT_KEY), each word of the value or of the block or list below it. A value no option is
 known to take may be read as a path: a folder of that name becomes `iac` (the safe side). *Limits:* `.` (the root: a
@@ -36,7 +38,8 @@ _WORDS = re.compile(r"""[^\s'"]+""")
 _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "@", "+", "-", "run"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
-_MAY_DEPLOY = re.compile(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile)\b")
+_MAY_DEPLOY = re.compile(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile|aws|sam"
+                         r"|az|gcloud|pulumi|skaffold|kapp|packer|nomad|serverless|sls)\b")
 # The inputs of deploy actions that name what they deploy (azure/k8s-deploy `manifests`, azure/k8s-bake `helmChart`,
 # `kustomizationPath`, `overrideFiles`, deliverybot/helm `chart`, `value-files`, the ECS action's `task-definition`,
 # Cloud Run's `metadata`, Terraform actions' folders); `path` and `working-directory` are every action's: not read.
@@ -128,7 +131,38 @@ def _named(command: str, args: list[str]) -> list[str]:
         return values + _plain(args, _ANSIBLE_VALUED | _ANSIBLE_FILES)
     if command == "helmfile":
         return _values(args, frozenset({"-f", "--file"}))
-    return []
+    return _cloud(command, args)
+
+
+def _cloud(command: str, args: list[str]) -> list[str]:
+    """The templates a cloud's or a platform's deploy command names (_CLOUD): `aws cloudformation deploy
+    --template-file`, `sam deploy -t`, `az deployment group create -f`, `gcloud deployment-manager ... --config`,
+    `pulumi up -C`, `skaffold run -f`, `kapp deploy -f`, `packer build X`, `nomad job run X`, `serverless deploy -c`."""
+    if command not in _CLOUD:
+        return []
+    needs, options, positional = _CLOUD[command]
+    plain = _plain(args, options)
+    if needs and not set(needs) & set(plain):
+        return []
+    values = [v.removeprefix("file://").lstrip("@") for v in _values(args, options)]
+    return values + (plain[positional:positional + 1] if positional and len(plain) > positional else [])
+
+
+# command: (a word one of which must be there, the options whose value is a file or folder it deploys, the position
+# of a positional word it deploys, 0 for none)
+_CLOUD: dict[str, tuple[tuple[str, ...], frozenset[str], int]] = {
+    "aws": (("cloudformation",), frozenset({"--template-file", "--template-body", "--template-url"}), 0),
+    "sam": ((), frozenset({"-t", "--template", "--template-file", "--config-file"}), 0),
+    "az": (("deployment", "stack"), frozenset({"-f", "--template-file", "--parameters", "-p"}), 0),
+    "gcloud": (("deployment-manager",), frozenset({"--config", "--template"}), 0),
+    "pulumi": ((), frozenset({"-C", "--cwd"}), 0),
+    "skaffold": ((), frozenset({"-f", "--filename"}), 0),
+    "kapp": ((), frozenset({"-f", "--file"}), 0),
+    "packer": (("build",), frozenset({"-var-file"}), 1),
+    "nomad": (("run",), frozenset({"-var-file"}), 2),
+    "serverless": ((), frozenset({"-c", "--config"}), 0),
+    "sls": ((), frozenset({"-c", "--config"}), 0),
+}
 
 
 def _helm(args: list[str]) -> list[str]:
