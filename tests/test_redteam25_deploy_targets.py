@@ -90,11 +90,13 @@ def test_every_file_a_ci_deploy_command_names_is_iac(tmp_path: Path, how: str) -
     assert code == 3 and decision["outcome"] == "review"  # 2fdd260: 0, allow
 
 
-def test_a_test_data_file_no_command_names_stays_src(tmp_path: Path) -> None:
+def test_a_test_data_file_no_command_names_and_a_deployed_folders_docs_stay_src(tmp_path: Path) -> None:
     steps = "      - run: helm upgrade --install web ./testdata/chart\n      - run: kubectl apply -f fixtures/a.yaml\n"
     base = {".github/workflows/deploy.yml": WORKFLOW.format(steps=steps), "testdata/chart/Chart.yaml": CHART,
             "testdata/chart2/Chart.yaml": CHART, "fixtures/a.yaml": "x\n", "fixtures/ab.yaml": "x\n"}
-    head = {"testdata/chart2/values.yaml": "a: 1\n", "fixtures/ab.yaml": "y\n", "testdata/other.json": "{}\n"}
+    head = {"testdata/chart2/values.yaml": "a: 1\n", "fixtures/ab.yaml": "y\n", "testdata/other.json": "{}\n",
+            "testdata/chart/README.md": "# web\n", "testdata/chart/LICENSE": "MIT\n",  # a deployed chart's docs
+            "testdata/chart/tests/cm_test.yaml": "suite: cm\n"}  # and its helm-unittest suites
     repo, first, last = two_commits(tmp_path / "r", base, head)
     found = tree_classify(repo.root, first, last)
     assert {path: found[path]["bucket"] for path in head} == dict.fromkeys(head, "src")

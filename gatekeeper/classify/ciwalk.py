@@ -34,6 +34,8 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["ci_runs", "reaches", "shown_names"]
 
 _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
+_DOC_TYPES = (".md", ".markdown", ".rst", ".adoc")  # below a folder CI deploys: documentation, no deploy reads it
+_DOC_NAMES = ("readme", "license", "licence", "changelog", "notice", "authors", "contributing", "owners")
 
 
 def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
@@ -207,12 +209,20 @@ def _expanded(tree: Tree, paths: list[str]) -> list[str]:
 
 
 def _below(tree: Tree, target: str) -> list[str]:
-    """The paths of `tree` a target names: the file itself, or a file below the folder it is (a variable part,
-    ciruns.ANY, matches any text but a `/`: one folder's name)."""
+    """The paths of `tree` a target names: the file itself, or a file below the folder it is but documentation (a
+    chart's README: no deploy command reads it; a variable part, ciruns.ANY, matches any text but a `/`)."""
     if ciruns.ANY in target:
-        wild = re.compile("[^/]*".join(map(re.escape, target.split(ciruns.ANY))) + "(?:/.*)?", re.DOTALL)
-        return [listed for listed in tree if wild.fullmatch(listed)]
-    return [listed for listed in tree if listed == target or listed.startswith(f"{target}/")]
+        wild = re.compile("[^/]*".join(map(re.escape, target.split(ciruns.ANY))) + "(/.*)?", re.DOTALL)
+        return [listed for listed in tree if (hit := wild.fullmatch(listed)) and not (hit.group(1) and _doc(listed))]
+    # a chart's helm-unittest suites right below it (`/test`, `/tests`: the helm-chart marker skips them too)
+    suites = (f"{target}/test/", f"{target}/tests/") if f"{target}/Chart.yaml" in tree else ()
+    return [listed for listed in tree if listed == target
+            or listed.startswith(f"{target}/") and not _doc(listed) and not listed.startswith(suites or "\0")]
+
+
+def _doc(path: str) -> bool:
+    name = path.rpartition("/")[2].lower()
+    return name.endswith(_DOC_TYPES) or name.startswith(_DOC_NAMES)
 
 
 def shown_names(path: str, text: str) -> tuple[list[str], list[str]]:
