@@ -11,6 +11,7 @@ from the fallback's (a number's, a string's, a boolean's, an array's, an object'
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -24,6 +25,8 @@ from gitrepo import GitRepo
 from gatekeeper.cli import main
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.field_check import field_issues
+from gatekeeper.policy.param_types import param_issues
+from gatekeeper.testing.rego_source import blank
 
 ERROR, ALLOW, REVIEW = 2, 0, 3
 _CALL = re.compile(r'param\(data\.gatekeeper\.params, \[([^\]]*)\], ([^)\n]+)\)')
@@ -50,10 +53,16 @@ def _calls() -> list[tuple[str, int, list[str], Any]]:
 
 
 def _issues(params: dict[str, Any]) -> list[str]:
-    bundle = load_bundle(POLICY_DIR, git_state=False)
-    data = {"gatekeeper": {"params": params}}
+    """The param-type issues of the shipped modules under `params` (param_issues alone: the rest of the field check
+    reads no param's value)."""
+    modules = _modules()
     return [f"{Path(i.file).parent.name}/{Path(i.file).name}:{i.line}: {i.message}"
-            for i in field_issues(bundle.modules, data) if "param" in i.message]
+            for i in param_issues(modules, {name: blank(text) for name, text in modules.items()}, params)]
+
+
+@functools.cache
+def _modules() -> dict[str, str]:
+    return dict(load_bundle(POLICY_DIR, git_state=False).modules)
 
 
 def test_every_wrongly_typed_param_is_refused_at_its_call() -> None:
