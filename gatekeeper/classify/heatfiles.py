@@ -10,7 +10,10 @@ of a compiled language, `.go` or `.c`, is not looked up).
 Found without reading every YAML file of a tree: the templates looked for are the YAML files (`.yaml`, `.yml`,
 `.template`, `.hot`) in the folders above a changed file and directly inside those folders' sub-folders (a sibling
 `templates/` naming `../scripts/boot.sh`), each blob once a gate and its first READ bytes (the version key opens a
-template). Past MAX_READS such files a further changed file counts as shipped (fail closed, review). *Limits:* a
+template). A YAML file the rules call a test's data (`testdata.*`: sqlfluff's 2,493 dialect fixtures in `test/fixtures/`)
+is no template anybody deploys, so it is neither read nor counted (the thirty-seventh set: past the bound, every script,
+SQL and text file near such a suite was `iac`). Past MAX_READS such files a further changed file counts as shipped
+(fail closed, review). *Limits:* a
 template farther away (`../../../x.sh` from three folders down a sibling tree), an environment file's
 `resource_registry`, and a `get_file` whose path is built by `str_replace` or `get_param` are not followed.
 """
@@ -41,9 +44,11 @@ Tree = dict[str, TreeEntry]
 class Shipped:
     """The files the Heat templates of `trees` ship by `get_file`, looked up by the folders of a changed path."""
 
-    def __init__(self, trees: tuple[Tree, ...], read: Callable[[TreeEntry], bytes]) -> None:
+    def __init__(self, trees: tuple[Tree, ...], read: Callable[[TreeEntry], bytes],
+                 is_data: Callable[[str], bool]) -> None:
         self._trees = trees
         self._read = read
+        self._is_data = is_data  # a test's file by the rules: no template anybody deploys
         self._by_folder: dict[str, list[tuple[str, TreeEntry]]] | None = None
         self._children: dict[str, list[str]] = {}  # a folder: its sub-folders that hold YAML files
         self._named: dict[tuple[str, str], tuple[str, ...]] = {}  # (template path, blob): the paths it ships
@@ -74,8 +79,8 @@ class Shipped:
         return (RULE, f"{near[path]} ships {path} by get_file") if path in near else None
 
     def _index(self) -> None:
-        """The YAML files of the trees by folder; a path the tree before lists with the same blob is not tested
-        again (the trees of a gate share nearly every path)."""
+        """The YAML files of the trees by folder, a test's data left out; a path the tree before lists with the same
+        blob is not tested again (the trees of a gate share nearly every path)."""
         self._by_folder = {}
         before: Tree = {}
         seen: list[str] = []
@@ -83,7 +88,7 @@ class Shipped:
             fresh = [path for path in (tree.keys() - before.keys() if before else tree) if path.endswith(_TYPES)]
             changed = [path for path in seen if path in tree and path in before and tree[path] != before[path]]
             for listed in (*fresh, *changed):
-                if tree[listed].mode in ("100644", "100755"):
+                if tree[listed].mode in ("100644", "100755") and not self._is_data(listed):
                     self._by_folder.setdefault(listed.rpartition("/")[0], []).append((listed, tree[listed]))
             seen += fresh
             before = tree
