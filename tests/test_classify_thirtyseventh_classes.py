@@ -24,8 +24,8 @@ BOUND = 4  # the reader's bound for these trees; the repository below holds more
 PARSE_TREE = ("_hash: 5b6c0e0f9c8d2d1a\nfile:\n  statement:\n    alter_table_statement:\n    - keyword: ALTER\n"
               "    - keyword: TABLE\n    - table_reference:\n        naked_identifier: my_table\n")
 SQLFLUFF = "[sqlfluff]\ndialect = trino\n"
-HEAT = ("heat_template_version: 2018-08-31\ndescription: web server\nresources:\n  server:\n    type: OS::Nova::Server\n"
-        "    properties:\n      image: {get_param: image}\n      user_data_format: RAW\n"
+HEAT = ("heat_template_version: 2018-08-31\ndescription: web server\nresources:\n  server:\n"
+        "    type: OS::Nova::Server\n    properties:\n      image: {get_param: image}\n      user_data_format: RAW\n"
         "      user_data: {get_file: scripts/boot.sh}\n")
 BOOT = "#!/bin/sh\nset -eu\napt-get install -y nginx\n"
 ENV = "parameters:\n  image: ubuntu-22.04\n  flavor: m1.small\n"

@@ -10,12 +10,12 @@ of a compiled language, `.go` or `.c`, is not looked up).
 Found without reading every YAML file of a tree: the templates looked for are the YAML files (`.yaml`, `.yml`,
 `.template`, `.hot`) in the folders above a changed file and directly inside those folders' sub-folders (a sibling
 `templates/` naming `../scripts/boot.sh`), each blob once a gate and its first READ bytes (the version key opens a
-template). A YAML file the rules call a test's data (`testdata.*`: sqlfluff's 2,493 dialect fixtures in `test/fixtures/`)
-is no template anybody deploys, so it is neither read nor counted (the thirty-seventh set: past the bound, every script,
-SQL and text file near such a suite was `iac`). Past MAX_READS such files a further changed file counts as shipped
-(fail closed, review). *Limits:* a
-template farther away (`../../../x.sh` from three folders down a sibling tree), an environment file's
-`resource_registry`, and a `get_file` whose path is built by `str_replace` or `get_param` are not followed.
+template). A YAML file the rules call a test's data (`testdata.*`: sqlfluff's 2,493 dialect fixtures in
+`test/fixtures/`) is no template anybody deploys, so it is neither read nor counted (the thirty-seventh set: past the
+bound, every script, SQL and text file near such a suite was `iac`). Past MAX_READS such files a further changed file
+counts as shipped (fail closed, review). *Limits:* a template farther away (`../../../x.sh` from three folders down a
+sibling tree), an environment file's `resource_registry`, and a `get_file` whose path is built by `str_replace` or
+`get_param` are not followed.
 """
 
 from __future__ import annotations
