@@ -52,6 +52,7 @@ class Shipped:
         self._by_folder: dict[str, list[tuple[str, TreeEntry]]] | None = None
         self._children: dict[str, list[str]] = {}  # a folder: its sub-folders that hold YAML files
         self._named: dict[tuple[str, str], tuple[str, ...]] = {}  # (template path, blob): the paths it ships
+        self._reads = 0  # templates read: a test's data is not read and not counted
         self._folders_done: dict[str, dict[str, str]] = {}  # a folder searched: {shipped path: template}
         self._near: dict[str, dict[str, str]] = {}  # a changed file's folder: what the templates near it ship
 
@@ -79,8 +80,8 @@ class Shipped:
         return (RULE, f"{near[path]} ships {path} by get_file") if path in near else None
 
     def _index(self) -> None:
-        """The YAML files of the trees by folder, a test's data left out; a path the tree before lists with the same
-        blob is not tested again (the trees of a gate share nearly every path)."""
+        """The YAML files of the trees by folder; a path the tree before lists with the same blob is not tested
+        again (the trees of a gate share nearly every path)."""
         self._by_folder = {}
         before: Tree = {}
         seen: list[str] = []
@@ -88,7 +89,7 @@ class Shipped:
             fresh = [path for path in (tree.keys() - before.keys() if before else tree) if path.endswith(_TYPES)]
             changed = [path for path in seen if path in tree and path in before and tree[path] != before[path]]
             for listed in (*fresh, *changed):
-                if tree[listed].mode in ("100644", "100755") and not self._is_data(listed):
+                if tree[listed].mode in ("100644", "100755"):
                     self._by_folder.setdefault(listed.rpartition("/")[0], []).append((listed, tree[listed]))
             seen += fresh
             before = tree
@@ -103,8 +104,12 @@ class Shipped:
         for where in (folder, *self._children.get(folder, ())):
             for template, entry in self._by_folder.get(where, ()):
                 if (template, entry.oid) not in self._named:
-                    if len(self._named) >= MAX_READS:
+                    if self._is_data(template):  # matched here, near a changed file, not for every YAML file
+                        self._named[template, entry.oid] = ()
+                        continue
+                    if self._reads >= MAX_READS:
                         return None
+                    self._reads += 1
                     self._named[template, entry.oid] = shipped(template, self._read(entry))
                 for path in self._named[template, entry.oid]:
                     found.setdefault(path, template)
