@@ -10,9 +10,12 @@ of a compiled language, `.go` or `.c`, is not looked up).
 Found without reading every YAML file of a tree: the templates looked for are the YAML files (`.yaml`, `.yml`,
 `.template`, `.hot`) in the folders above a changed file and directly inside those folders' sub-folders (a sibling
 `templates/` naming `../scripts/boot.sh`), each blob once a gate and its first READ bytes (the version key opens a
-template). Past MAX_READS such files a further changed file counts as shipped (fail closed, review). *Limits:* a
-template farther away (`../../../x.sh` from three folders down a sibling tree), an environment file's
-`resource_registry`, and a `get_file` whose path is built by `str_replace` or `get_param` are not followed.
+template). A YAML file the rules call a test's data (`testdata.*`: sqlfluff's 2,493 dialect fixtures in
+`test/fixtures/`) is no template anybody deploys, so it is neither read nor counted (the thirty-seventh set: past the
+bound, every script, SQL and text file near such a suite was `iac`). Past MAX_READS such files a further changed file
+counts as shipped (fail closed, review). *Limits:* a template farther away (`../../../x.sh` from three folders down a
+sibling tree), an environment file's `resource_registry`, and a `get_file` whose path is built by `str_replace` or
+`get_param` are not followed.
 """
 
 from __future__ import annotations
@@ -41,12 +44,15 @@ Tree = dict[str, TreeEntry]
 class Shipped:
     """The files the Heat templates of `trees` ship by `get_file`, looked up by the folders of a changed path."""
 
-    def __init__(self, trees: tuple[Tree, ...], read: Callable[[TreeEntry], bytes]) -> None:
+    def __init__(self, trees: tuple[Tree, ...], read: Callable[[TreeEntry], bytes],
+                 is_data: Callable[[str], bool]) -> None:
         self._trees = trees
         self._read = read
+        self._is_data = is_data  # a test's file by the rules: no template anybody deploys
         self._by_folder: dict[str, list[tuple[str, TreeEntry]]] | None = None
         self._children: dict[str, list[str]] = {}  # a folder: its sub-folders that hold YAML files
         self._named: dict[tuple[str, str], tuple[str, ...]] = {}  # (template path, blob): the paths it ships
+        self._reads = 0  # templates read: a test's data is not read and not counted
         self._folders_done: dict[str, dict[str, str]] = {}  # a folder searched: {shipped path: template}
         self._near: dict[str, dict[str, str]] = {}  # a changed file's folder: what the templates near it ship
 
@@ -98,8 +104,12 @@ class Shipped:
         for where in (folder, *self._children.get(folder, ())):
             for template, entry in self._by_folder.get(where, ()):
                 if (template, entry.oid) not in self._named:
-                    if len(self._named) >= MAX_READS:
+                    if self._is_data(template):  # matched here, near a changed file, not for every YAML file
+                        self._named[template, entry.oid] = ()
+                        continue
+                    if self._reads >= MAX_READS:
                         return None
+                    self._reads += 1
                     self._named[template, entry.oid] = shipped(template, self._read(entry))
                 for path in self._named[template, entry.oid]:
                     found.setdefault(path, template)

@@ -86,7 +86,7 @@ class TreeContext:
             self._by_case: dict[str, dict[str, str]] = {}  # those maps' keys casefolded: {folded: key}
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
             self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (rule, evidence)}
-            self._heat = heatfiles.Shipped(self.trees, self._head)  # files Heat templates ship, by folder
+            self._heat = heatfiles.Shipped(self.trees, self._head, self._is_data)  # files Heat templates ship
             self._inline_reads = 0  # changed Python files read for PEP 723 metadata
         except BaseException:
             self.objects.close()
