@@ -94,7 +94,10 @@ Compose, sha-pinned actions, npm/yarn/pnpm, committed before its first, blind ru
 (deps_bumps_twentyninth.tsv, 34 more repositories weighted to JS/TS, Python, Rust, GitHub Actions, images and
 Terraform: Dependabot, Renovate and pre-commit.ci over pnpm/yarn/bun/npm workspaces, uv/poetry/pip, pip-tools,
 pre-commit hooks, Cargo workspaces, Helm charts, kustomize images, images in Dockerfiles, Terraform modules and
-providers, committed before its first, blind run in round 29) — or
+providers, committed before its first, blind run in round 29), `thirtyfirst` (deps_bumps_thirtyfirst.tsv, 42 more
+repositories weighted to npm/yarn/pnpm workspaces and catalogs, PyPI (pip-tools, uv, hashes), Cargo workspaces, GitHub
+Actions' own repositories and pre-commit hooks: Dependabot, Renovate and pre-commit.ci, committed before its first,
+blind run in round 31) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -150,7 +153,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentysixth": DATA.with_name("deps_bumps_twentysixth.tsv"),
         "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv"),
         "twentyeighth": DATA.with_name("deps_bumps_twentyeighth.tsv"),
-        "twentyninth": DATA.with_name("deps_bumps_twentyninth.tsv")}
+        "twentyninth": DATA.with_name("deps_bumps_twentyninth.tsv"),
+        "thirtyfirst": DATA.with_name("deps_bumps_thirtyfirst.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:

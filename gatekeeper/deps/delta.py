@@ -97,8 +97,10 @@ _RELEASE_LINES = frozenset({("go", "go"), ("tool", "go"), ("tool", "python"), ("
 # Ecosystems whose entries are use sites (a workflow's `uses:` lines, a Dockerfile's `FROM` lines, a Terraform
 # file's `module` blocks: `s3_bucket_a` at 4.3.0 beside `s3_bucket_b` moved 3.15.1 → 4.3.0 is that block's
 # upgrade; a workflow's two jobs at Go 1.25.x and 1.26.x, both now 1.26.x, moved one job's Go), not copies of a
-# package a resolver keeps side by side.
-_USE_SITES = frozenset({"github-actions", "docker", "terraform", "tool"})
+# package a resolver keeps side by side. A pre-commit config's `- repo:` items are too: one hook repository listed twice
+# (flake8 at 6.1.0 for most hooks, at 4.0.1 for a plugin that needs 4), the second moved onto the first's rev, is that
+# entry's upgrade, not 4.0.1 removed (pypa/gh-action-pypi-publish, the thirty-first set).
+_USE_SITES = frozenset({"github-actions", "docker", "terraform", "tool", "pre-commit"})
 
 
 def _relabelled(before: Mapping[str, Dependency], after: Mapping[str, Dependency], partial: bool) -> list[Change]:

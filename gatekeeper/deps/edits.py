@@ -26,6 +26,7 @@ from gatekeeper.deps.hunkends import FileEnd, ends_file
 from gatekeeper.deps.hunkreads import Side, hunk_pairs  # Side: one side of a hunk, (line, changed)
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, edit_key
+from gatekeeper.deps.npm import VOLTA_TOOLS
 from gatekeeper.deps.pypi import spec_of
 from gatekeeper.errors import LimitError
 from gatekeeper.lazy_pattern import lazy
@@ -206,7 +207,27 @@ def npm_line(side: Side, index: int) -> list[tuple[str, ...]]:
     for named, _ in found:
         if not _NPM_NAME.match(named.rpartition(SECTION_MARK)[2]):
             raise ManifestError(f"not an npm package name (a resolution path or selector?): {named[:80]!r}")
+    table = _opening(side, index) if len(found) == 1 and SECTION_MARK not in found[0][0] else None
+    if table == "engines" or table == "volta" and found[0][0] in VOLTA_TOOLS:
+        # a runtime or package manager the package names (npm.engines reads the whole file so)
+        return [(f"{table}{SECTION_MARK}{tools.tool_name(found[0][0])}", found[0][1], tools.TOOL)]
     return found
+
+
+_OPENING = lazy(r'^(\s*)"(?P<key>[^"\\]+)"\s*:\s*\{\s*$')
+
+
+def _opening(side: Side, index: int) -> str | None:
+    """The key of the object whose `"name": "value"` line `side[index]` is, where the hunk shows its opening above it
+    across the object's other pair lines only, within 32 lines (`engines` and `volta` hold a few keys; a hunk of
+    10,000 dependency lines stays linear); None where it does not."""
+    indent = len(side[index][0]) - len(side[index][0].lstrip())
+    for above, _ in reversed(side[max(0, index - 32):index]):
+        if _NPM_PAIR.match(above) and len(above) - len(above.lstrip()) == indent:
+            continue
+        m = _OPENING.match(above)
+        return m.group("key") if m is not None and len(m.group(1)) < indent else None
+    return None
 
 
 def _json_line(side: Side, index: int) -> list[tuple[str, str]]:

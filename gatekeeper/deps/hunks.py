@@ -33,8 +33,11 @@ _PNPM_KEY = lazy(r"""^ {2}'?/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?
 # The same key as a YAML complex key, which pnpm writes for a key over 1,024 characters (a long peer suffix): the whole
 # quoted key on its `? ` line, its value after a `: ` line below.
 _PNPM_COMPLEX_KEY = lazy(r"""^ {2}\? '/?((?:@[^@\s'"/]+/)?[^@\s'"/(]+)@([0-9][^(:'"\s]*)(?:\([^'"\s]*\))?'\s*$""")
-# A changed top-level key of another form that may name a package: double-quoted, pnpm v5's `/name/1.0.0:`,
-# a YAML complex key `? name@1`.
+# pnpm lockfile v5's key (`  /ip/1.1.9:`, `  /@types/react/18.0.28:`, peers after `_`:
+# `/styled-jsx/5.0.7_react@18.2.0:`), read as npm.pnpm_key reads it in the whole file.
+_PNPM_V5_KEY = lazy(r"""^ {2}/((?:@[^@\s'"/]+/)?[^@\s'"/(]+)/(\d[^/_:'"\s]*)(?:_[^/:'"\s]+)?:\s*$""")
+# A changed top-level key of another form that may name a package: double-quoted, a v5 key the pattern above does not
+# read, a YAML complex key `? name@1`.
 _PNPM_LOOSE = lazy(r"""^ {2}(?:\?|["']?/|\S*@\d|")""")
 _TOML_NAME = lazy(r'^name\s*=\s*"(?P<name>[^"]+)"\s*$')
 _TOML_VERSION = lazy(r'^version\s*=\s*"([^"]+)"\s*$')
@@ -185,7 +188,7 @@ def pnpm_lock_hunks(path: str, data: bytes) -> list[Dependency]:
     found: set[tuple[str, str]] = set()
     for raw in text(data).splitlines():
         line = raw.lstrip(CHANGED)
-        if m := _PNPM_KEY.match(line) or _PNPM_COMPLEX_KEY.match(line):
+        if m := _PNPM_KEY.match(line) or _PNPM_COMPLEX_KEY.match(line) or _PNPM_V5_KEY.match(line):
             found.add((m.group(1), m.group(2)))
         elif raw.startswith(CHANGED) and _PNPM_LOOSE.match(line):
             raise ManifestError(f"a changed key that may name a package in a form not read from hunks: {line[:80]!r}")

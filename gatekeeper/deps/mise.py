@@ -11,8 +11,11 @@ between the sides (residue.py), so an edit of it beside a bump is a problem. A v
 
 from __future__ import annotations
 
+import json
 import re
+import tomllib
 
+from gatekeeper.deps.edits import SECTION_MARK
 from gatekeeper.deps.loaders import load_toml, mapping, string
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyShown
 from gatekeeper.deps.tools import TOOL, VERSIONISH, tool_name
@@ -44,8 +47,17 @@ def _name(key: str) -> str:
     return tool_name(_ASDF.get(key, key))
 
 
+# A version requirement the backend resolves (`"cargo:cargo-deny" = "=0.20.2"`, Renovate keeps the operator): an
+# operator, then a release number. Without this a bump of such a value read as nothing at all, in both modes.
+_REQUIREMENT = lazy(r"^(?:[=!<>]=?|==|[\^~]=?)\s*+v?\d[\w.+-]*+$")
+# An inline table's keys a hunk may show beside `version`: how the backend builds the tool. Anything else (a `path`,
+# `postinstall`, `install_env`) is no plain bump.
+_BUILD_OPTIONS = frozenset({"features", "default-features", "os"})
+_INLINE_TABLE = lazy(r"""^\s*+(?:[\w-]++|"[^"\\\n]++"|'[^'\n]++')\s*+=\s*+\{""")
+
+
 def _version(value: str) -> bool:
-    return bool(VERSIONISH.match(value)) or ":" in value or "/" in value
+    return bool(VERSIONISH.match(value) or _REQUIREMENT.match(value)) or ":" in value or "/" in value
 
 
 def _versions(value: object) -> list[str]:
@@ -99,9 +111,15 @@ def mise_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]
             header = "[tools]"
         k -= 1
     m = _TOOL_LINE.match(line)
+    if m is None and header in (None, "[tools]") and (table := _inline_table(line)) is not None:
+        if header is None:  # as a string value's below: named, its table unknown
+            raise PartlyShown(f"the hunk does not show the table of {line.strip()[:80]!r} ([tools] or another): read "
+                              "as a tool", table)
+        return table
     key = "" if m is None else m.group(1) or m.group(2) or m.group(3)
     version = "" if m is None else m.group(4) if m.group(4) is not None else m.group(5)
-    if m is not None and header is None and VERSIONISH.match(version) and not _NOT_TOOL.match(key):
+    if m is not None and header is None and (VERSIONISH.match(version) or _REQUIREMENT.match(version)) \
+            and not _NOT_TOOL.match(key):
         # No header (nor a changed line read under one) above it in the hunk: a tool and its version are shown, not
         # that its table is `[tools]` (nor that no multi-line string above holds the line)
         raise PartlyShown(f"the hunk does not show the table of {key[:80]!r} ([tools] or another): read as a tool",
@@ -109,3 +127,24 @@ def mise_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]
     if m is None or header != "[tools]":
         raise ManifestError(f"not a tool's version under a [tools] header the hunk shows: {line.strip()[:80]!r}")
     return [(_name(key), version)] if _version(version) else []
+
+
+def _inline_table(line: str) -> list[tuple[str, ...]] | None:
+    """A one-line inline table under `[tools]` (`"cargo:diesel_cli" = { version = "=2.3.11", features = "postgres",
+    default-features = false }`): its tool at its version, the build options the line's section (edits.SECTION_MARK),
+    so an option changed beside the bump is a move between sections, refused. None for any other line."""
+    if _INLINE_TABLE.match(line) is None:  # a dotted key (`node.version = …`) parses to a table too
+        return None
+    try:
+        doc = tomllib.loads(line.strip())
+    except tomllib.TOMLDecodeError:
+        return None
+    if len(doc) != 1:
+        return None
+    [(key, value)] = doc.items()
+    if _NOT_TOOL.match(key) or SECTION_MARK in key or not isinstance(value, dict) \
+            or not isinstance(value.get("version"), str) \
+            or not set(value) - {"version"} <= _BUILD_OPTIONS or not _version(value["version"]):
+        return None
+    options = json.dumps({k: v for k, v in value.items() if k != "version"}, sort_keys=True)
+    return [(f"{options}{SECTION_MARK}{_name(key)}", value["version"])]

@@ -6,6 +6,7 @@ from typing import Any
 
 from gatekeeper.deps.loaders import MAX_ENTRIES, load_json, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
+from gatekeeper.deps.tools import TOOL, tool_name
 from gatekeeper.lazy_pattern import lazy
 
 SECTIONS: dict[str, Scope] = {"dependencies": "runtime", "optionalDependencies": "runtime",
@@ -46,7 +47,20 @@ def parse_package_json(path: str, data: bytes) -> list[Dependency]:
     if manager:
         name, _, version = manager.rpartition("@") if manager.rfind("@") > 0 else (manager, "", "")
         out.append(Dependency("npm", name, version.split("+")[0], path, True, "build"))
-    return out
+    return out + engines(path, doc)
+
+
+# The runtimes and package managers a package names by version: `engines` (`"node": ">=v14.17.4"`, which Renovate
+# bumps as "Update Node.js to v14") and Volta's pins of its tools. Volta's `extends` is a path, no tool.
+VOLTA_TOOLS = ("node", "npm", "pnpm", "yarn")
+
+
+def engines(path: str, doc: dict[str, Any]) -> list[Dependency]:
+    """The tools a package.json's `engines` and `volta` name, each at its version or range as written."""
+    named = [*mapping(doc.get("engines"), "engines").items(),
+             *((k, v) for k, v in mapping(doc.get("volta"), "volta").items() if k in VOLTA_TOOLS)]
+    return [Dependency(TOOL, tool_name(key), value, path, True, "build") for key, value in named
+            if isinstance(value, str) and value.strip()]
 
 
 def parse_package_lock(path: str, data: bytes) -> list[Dependency]:
@@ -125,11 +139,16 @@ def parse_yarn_lock(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+# A lockfile v6+ key's name, then `@` and its version: `@babel/core@7.23.0`, `ms@2.1.3(peer)`. A v5 key separates them
+# by `/` and may carry peers after `_`, each `name@version` (`/styled-jsx/5.0.7_react@18.2.0`): the first `@` after
+# the name is not always the version's.
+_PNPM_V6_NAME = lazy(r"^(?:@[^/@]+/)?[^/@]+@")
+
+
 def pnpm_key(key: str) -> tuple[str, str] | None:
     key = key.lstrip("/").split("(")[0]
-    at = key.find("@", 1)
-    if at > 0:
-        return key[:at], key[at + 1:]
+    if (m := _PNPM_V6_NAME.match(key)) is not None:
+        return key[:m.end() - 1], key[m.end():]
     name, _, version = key.rpartition("/")  # lockfileVersion 5: /name/1.2.3_peer
     return (name, version.split("_")[0]) if name else None
 

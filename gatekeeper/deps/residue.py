@@ -19,6 +19,7 @@ from gatekeeper.deps import bundler, golang, mise, pypi, toolfiles
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.npm import VOLTA_TOOLS
 from gatekeeper.deps.registry import format_for
 
 Path = tuple[str, ...]  # keys from the document's root; "*" is every key at that level
@@ -28,7 +29,8 @@ _READ: dict[str, tuple[Callable[[bytes], Any], tuple[Path, ...]]] = {
     # `scripts`: what installing runs is overrides.py's (install hooks); any other script is code a job runs on
     # purpose, as a test file is (red team: `npm test` changed beside a bump is no problem).
     "package.json": (load_json, (("dependencies",), ("devDependencies",), ("optionalDependencies",),
-                                 ("peerDependencies",), ("packageManager",), ("scripts",))),
+                                 ("peerDependencies",), ("packageManager",), ("scripts",), ("engines",),
+                                 *(("volta", tool) for tool in VOLTA_TOOLS))),
     "composer.json": (load_json, (("require",), ("require-dev",))),
     "Cargo.toml": (load_toml, (*((t,) for t in _CARGO_TABLES), *(("target", "*", t) for t in _CARGO_TABLES),
                                ("workspace", "dependencies"))),
