@@ -14,13 +14,22 @@ instructions, but unlike those carried no `guardrail` tag: an edit of what the r
 
 from __future__ import annotations
 
+import io
+import os
+import subprocess
+import tarfile
 from pathlib import Path
 
 import pytest
 
 from gatekeeper.classify.ruleset import load_rules
-from tests.gitrepo import GitRepo
+from tests.conftest import REPO_ROOT
+from tests.gitrepo import GIT_ENV, GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
+
+# The commit whose bundle the buckets below were read on (the trial merge's base).
+BASE = "d65039725f88f63f041d9dcf2f383d6b2acfe280"
+GIT = {**os.environ, **GIT_ENV}
 
 FOLDERS = ["deploy/third_party", "services/api/third_party", "infra/third-party", "a/b/c/third_party",
            "web/assets/vendors", "app/static/vendors", "site/public/vendors", "x/resources/vendors"]
@@ -81,12 +90,18 @@ def test_agent_instructions_in_forge_folders_are_guardrails(path: str) -> None:
     assert "guardrail" in {tag for hit in RULES.tag_hits(path) for tag in hit.rule.tags}
 
 
-def test_the_base_bundle_agreed() -> None:
-    """The buckets above are d650397's own (its bundle, checked out at /work/wt/base when present)."""
-    base = Path("/work/wt/base/policies")
-    if not base.is_dir():
-        pytest.skip("no checkout of d650397 here")
-    rules = load_rules(base)
+def test_the_base_bundle_agreed(tmp_path: Path) -> None:
+    """The buckets above are d650397's own: its classification rules, read from this repository's history (a
+    shallow clone without that commit skips)."""
+    if subprocess.run(["git", "cat-file", "-e", f"{BASE}^{{commit}}"], cwd=REPO_ROOT, env=GIT, capture_output=True,
+                      check=False).returncode != 0:
+        pytest.skip(f"commit {BASE[:7]} is not in this clone's history (a shallow clone)")
+    archive = subprocess.run(["git", "archive", "--format=tar", BASE, "policies"], cwd=REPO_ROOT, env=GIT,
+                             capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(tmp_path, filter="data")
+    rules = load_rules(tmp_path / "policies")
+    assert rules.sources and all(Path(source).is_relative_to(tmp_path) for source in rules.sources)
     assert {path: rules.match(path).bucket for path, _ in VARIANTS if "third_party" in path
             and not path.startswith("a/b/c")} == {path: bucket for path, bucket in VARIANTS if "third_party" in path
                                                   and not path.startswith("a/b/c")}

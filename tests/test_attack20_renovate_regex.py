@@ -38,6 +38,11 @@ NESTED_PATH = {
 }
 MAKEFILE = "# renovate: datasource=github-releases depName=golangci/golangci-lint\nGOLANGCI_VERSION ?= v2.1.0\n"
 OUTER_LIMIT = 30.0  # seconds; the old code needs hours, the reading now stops at renovatecustom._TIME_LIMIT
+# The module's limit here: a sane file is read in milliseconds (room to spare on a loaded machine); a hostile one runs
+# until the limit, so each of those tests burns it whole in CPU (six of them: 6 CPU-s at 1 s): a quarter of a second
+# shows the cut as well as a minute would.
+SANE_LIMIT = 1.0
+HOSTILE_LIMIT = 0.25
 
 
 def _config(*managers: dict[str, object]) -> str:
@@ -52,7 +57,12 @@ def _bounded_tree(root: Path, files: dict[str, str], edits: dict[str, dict[str, 
 
 @pytest.fixture(autouse=True)
 def _short_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(renovatecustom, "_TIME_LIMIT", 1.0, raising=False)  # absent before the fix
+    monkeypatch.setattr(renovatecustom, "_TIME_LIMIT", SANE_LIMIT, raising=False)  # absent before the fix
+
+
+@pytest.fixture
+def hostile_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(renovatecustom, "_TIME_LIMIT", HOSTILE_LIMIT, raising=False)
 
 
 def test_a_sane_makefile_is_still_read(tmp_path: Path) -> None:
@@ -64,6 +74,7 @@ def test_a_sane_makefile_is_still_read(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("filler", ["datasource=a depName=b ", "datasource=" + "a" * 40 + " depName=",
                                     "datasource= depName= versioning= "])
+@pytest.mark.usefixtures("hostile_limit")
 def test_text_written_to_backtrack_is_a_partial_problem_not_a_hang(tmp_path: Path, filler: str) -> None:
     hostile = MAKEFILE + filler * (12_000 // len(filler)) + "\n"
     delta = _bounded_tree(tmp_path, {"renovate.json": _config(CUBIC), "Makefile": MAKEFILE},
@@ -73,6 +84,7 @@ def test_text_written_to_backtrack_is_a_partial_problem_not_a_hang(tmp_path: Pat
 
 
 @pytest.mark.parametrize("name", ["a" * 40 + ".versions", "b-" * 24 + "x", "ci/" + "d" * 40 + ".txt"])
+@pytest.mark.usefixtures("hostile_limit")
 def test_a_path_written_to_backtrack_is_a_partial_problem_not_a_hang(tmp_path: Path, name: str) -> None:
     delta = _bounded_tree(tmp_path, {"renovate.json": _config(NESTED_PATH), name: "1.25.1\n", "app.version": "1.0\n"},
                           {name: {"1.25.1": "1.26.0"}})
