@@ -83,6 +83,8 @@ def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kin
 
 
 def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:
+    if old.options != new.options:  # extras, markers or features moved with the version: no upgrade of one entry
+        return "changed"
     if old.tag and new.tag:  # two pinned shas: their tags order them
         kind = _kind(ecosystem, old.tag, new.tag)
         if kind != "changed":
@@ -167,9 +169,11 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
             continue
         if before.keys() == after.keys():
             changes += _relabelled(before, after, partial)
-            # the same version under other extras (`requests` → `requests[socks]`): more (or fewer) packages
+            # the same version under other extras (`requests` → `requests[socks]`), markers or features: more (or
+            # fewer) packages, or the entry installed where it was not
             changes += [_change(after[v], before[v], after[v], "changed", partial) for v in sorted(before)
-                        if ecosystem == "pip" and before[v].alias != after[v].alias]
+                        if ecosystem == "pip" and before[v].alias != after[v].alias
+                        or before[v].options != after[v].options]
             continue
         gone = _sorted(ecosystem, before.keys() - after.keys())
         came = _sorted(ecosystem, after.keys() - before.keys())
