@@ -46,6 +46,35 @@ CARGO = [
     ('{{ version = "{v}", default_features = false }}', '{{ version = "{v}" }}'),
     ('{{ version = "{v}", optional = true }}', '"{v}"'),
 ]
+# Gemfile forms: (base lines, head lines) of `rails` at `{v}`; a platform or condition decides where it installs.
+GEMFILE = [
+    ("gem 'rails', '{v}', platforms: :jruby", "gem 'rails', '{v}'"),
+    ("gem 'rails', '{v}', platform: :mswin", "gem 'rails', '{v}', platform: :ruby"),
+    ("platforms :jruby do\n  gem 'rails', '{v}'\nend", "gem 'rails', '{v}'"),
+    ("if false\n  gem 'rails', '{v}'\nend", "gem 'rails', '{v}'"),
+    ("install_if false do\n  gem 'rails', '{v}'\nend", "gem 'rails', '{v}'"),
+]
+# NuGet references: (base attributes, head attributes) of Serilog at `{v}`; its assets decide what the build takes.
+NUGET = [
+    (' Version="{v}" ExcludeAssets="all"', ' Version="{v}"'),
+    (' Version="{v}" IncludeAssets="compile"', ' Version="{v}" IncludeAssets="all"'),
+    (' Version="{v}"><ExcludeAssets>all</ExcludeAssets></PackageReference', ' Version="{v}"'),
+]
+CSPROJ = ('<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <PackageReference Include="Newtonsoft.Json" '
+          'Version="{}" />\n    <PackageReference Include="Serilog"{} />\n  </ItemGroup>\n</Project>\n')
+# POM dependencies: (base elements, head elements) below slf4j-api's version; what of the artifact the build takes.
+EXCLUSION = "<exclusions><exclusion><groupId>{}</groupId><artifactId>{}</artifactId></exclusion></exclusions>"
+POM_FORMS = [
+    ("", "<classifier>evil</classifier>"),
+    ("", "<type>pom</type>"),
+    (EXCLUSION.format("commons-logging", "commons-logging"), ""),
+    (EXCLUSION.format("commons-logging", "commons-logging"), EXCLUSION.format("org.slf4j", "jcl-over-slf4j")),
+]
+POM = ("<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>g</groupId>\n  <artifactId>a</artifactId>\n"
+       "  <version>1</version>\n  <dependencies>\n    <dependency>\n      <groupId>com.google.guava</groupId>\n"
+       "      <artifactId>guava</artifactId>\n      <version>{}</version>\n    </dependency>\n    <dependency>\n"
+       "      <groupId>org.slf4j</groupId>\n      <artifactId>slf4j-api</artifactId>\n      <version>{}</version>\n"
+       "      {}\n    </dependency>\n  </dependencies>\n</project>\n")
 CARGO_HEAD = '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n'
 
 
@@ -92,6 +121,37 @@ def _cargo_tables() -> Cases:
     return cases
 
 
+def _gemfiles() -> Cases:
+    cases: Cases = {}
+    for number, (old, new) in enumerate(GEMFILE):
+        for own in (True, False):
+            was = f"source 'https://rubygems.org'\n\ngem 'rake', '13.0.0'\n{old.format(v='7.0.1')}\n"
+            now = (f"source 'https://rubygems.org'\n\ngem 'rake', '{'13.0.0' if own else '13.0.1'}'\n"
+                   f"{new.format(v='7.0.2' if own else '7.0.1')}\n")
+            cases[f"Gemfile {number} {'own' if own else 'other'} bump"] = ({"Gemfile": was}, {"Gemfile": now})
+    return cases
+
+
+def _projects() -> Cases:
+    cases: Cases = {}
+    for number, (old, new) in enumerate(NUGET):
+        for own in (True, False):
+            was = CSPROJ.format("13.0.1", old.format(v="3.1.0")).replace("</PackageReference />", "</PackageReference>")
+            now = CSPROJ.format("13.0.1" if own else "13.0.2", new.format(v="3.1.1" if own else "3.1.0"))
+            cases[f"csproj {number} {'own' if own else 'other'} bump"] = ({"app.csproj": was}, {"app.csproj": now})
+    return cases
+
+
+def _poms() -> Cases:
+    cases: Cases = {}
+    for number, (old, new) in enumerate(POM_FORMS):
+        for own in (True, False):
+            was = POM.format("32.1.2-jre", "2.0.9", old)
+            now = POM.format("32.1.2-jre" if own else "32.1.3-jre", "2.0.10" if own else "2.0.9", new)
+            cases[f"pom.xml {number} {'own' if own else 'other'} bump"] = ({"pom.xml": was}, {"pom.xml": now})
+    return cases
+
+
 def attacks() -> Cases:
     cases: Cases = {}
     for number, (old, new) in enumerate(PEP508):
@@ -107,15 +167,15 @@ def attacks() -> Cases:
     cases |= _tables("[packages]", "Pipfile", PIPFILE, "3.0.0", "3.0.1", other=("requests", '"==2.31.0"', '"==2.31.1"'))
     cases |= _tables("[dependencies]", "Cargo.toml", CARGO, "1.0.0", "1.0.1", CARGO_HEAD,
                      other=("log", '"0.4.20"', '"0.4.21"'))
-    return cases | _cargo_tables()
+    return cases | _cargo_tables() | _gemfiles() | _projects() | _poms()
 
 
 def test_the_attacks_are_what_they_say() -> None:
     cases = attacks()
-    assert len(cases) == 50, len(cases)
+    assert len(cases) == 74, len(cases)
     for name, (old, new) in cases.items():
         [(path, was)] = old.items()
-        assert new[path] != was and "flask" in was + new[path] or "evil" in was, name
+        assert new[path] != was and any(n in was for n in ("flask", "evil", "rails", "Serilog", "slf4j")), name
 
 
 @pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
@@ -144,6 +204,14 @@ QUIET: Cases = {
     "Cargo features kept, in another order": (
         {"Cargo.toml": CARGO_SERDE.format("1.0.190", '"derive", "rc"')},
         {"Cargo.toml": CARGO_SERDE.format("1.0.191", '"rc", "derive"')}),
+    "Gemfile platform kept": (
+        {"Gemfile": "platforms :jruby do\n  gem 'rails', '7.0.1', platforms: :jruby\nend\n"},
+        {"Gemfile": "platforms :jruby do\n  gem 'rails', '7.0.2', platforms: :jruby\nend\n"}),
+    "csproj analyzer assets kept": (
+        {"app.csproj": CSPROJ.format("13.0.1", ' Version="3.1.0" PrivateAssets="all" IncludeAssets="runtime; build; '
+                                               'analyzers"')},
+        {"app.csproj": CSPROJ.format("13.0.1", ' Version="3.1.1" PrivateAssets="all" IncludeAssets="runtime; build; '
+                                               'analyzers"')}),
     "Cargo target entry bumped in its table": (
         {"Cargo.toml": f"{CARGO_HEAD}[target.'cfg(unix)'.dependencies]\nlibc = \"0.2.150\"\n"},
         {"Cargo.toml": f"{CARGO_HEAD}[target.'cfg(unix)'.dependencies]\nlibc = \"0.2.151\"\n"}),
