@@ -179,6 +179,9 @@ _SBT = Format("sbt", sbt.parse_build, False, edits=_edits("maven", sbt.sbt_line)
 _SBT_PROPERTIES = Format("sbt", sbt.parse_properties, True)
 _MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mise_line))
 _COPIER = Format(".copier-answers.yml", copier.parse_answers, False, hunks=copier.answers_hunks)
+# Gitpod's workspace file: its `image:` is the container a workspace runs in, with the checkout and the developer's
+# git credentials inside, as a Dev Container's is; read as a Compose file's `image:` lines (red team 26).
+_WORKSPACE_IMAGES = frozenset({".gitpod.yml", ".gitpod.yaml"})
 _COMPOSE_NAME = lazy(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
 # Rye's `requirements-dev.lock` holds requirement lines too (`requirements.lock` alone is Helm 2's: not read here).
 _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_].+\.lock$", re.IGNORECASE)
@@ -209,7 +212,7 @@ def format_for(path: str | None) -> Format | None:
         return _SBT_PROPERTIES if base == "build.properties" else _SBT
     if lower.rpartition(".")[2] not in _SUFFIXES and base.isascii() and "\n" not in base:
         return None  # what most paths of a large change are: no rule below can match (_SUFFIXES)
-    if _COMPOSE_NAME.match(lower):
+    if _COMPOSE_NAME.match(lower) or base in _WORKSPACE_IMAGES:
         return _COMPOSE
     if copier.is_answers(base):
         return _COPIER
