@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from gatekeeper.deps import bundler, golang, pypi
+from gatekeeper.deps import bundler, golang, pipfile
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.model import ManifestError
 
@@ -95,13 +95,13 @@ python_version = "3.12"
 
 
 def test_pipfile_sections() -> None:
-    deps = {d.name: (d.version, d.scope) for d in pypi.parse_pipfile("Pipfile", PIPFILE)}
+    deps = {d.name: (d.version, d.scope) for d in pipfile.parse_pipfile("Pipfile", PIPFILE)}
     assert deps == {"requests": ("==2.31.0", "runtime"), "boto3": ("*", "runtime"),
                     "django": (">=4.2,<5", "runtime"),
                     "mylib": ("https://github.com/example/mylib.git@v1.2.0", "runtime"),
                     "local": ("./local", "runtime"), "pytest": ("~=8.0", "dev"), "sphinx": ("==7.2.6", "dev")}
     head = PIPFILE.replace(b'"==2.31.0"', b'"==2.32.3"')
-    changes = diff(pypi.parse_pipfile("Pipfile", PIPFILE), pypi.parse_pipfile("Pipfile", head), "Pipfile")
+    changes = diff(pipfile.parse_pipfile("Pipfile", PIPFILE), pipfile.parse_pipfile("Pipfile", head), "Pipfile")
     assert [(c.name, c.to_version, c.change, c.level) for c in changes] == [
         ("requests", "==2.32.3", "upgraded", "minor")]
 
@@ -127,8 +127,8 @@ def test_gomod2nix_versions() -> None:
 
 
 @pytest.mark.parametrize(("parse", "data"), [
-    (pypi.parse_pipfile, b"[packages\nrequests = 1"), (golang.parse_gomod2nix, b"[mod\n"),
-    (golang.parse_gomod2nix, b"mod = 3\n"), (pypi.parse_pipfile, b"[packages]\nx = {version = \n"),
+    (pipfile.parse_pipfile, b"[packages\nrequests = 1"), (golang.parse_gomod2nix, b"[mod\n"),
+    (golang.parse_gomod2nix, b"mod = 3\n"), (pipfile.parse_pipfile, b"[packages]\nx = {version = \n"),
 ])
 def test_malformed_files_are_a_manifest_error(parse, data: bytes) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ManifestError):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from gatekeeper.deps import pypi
+from gatekeeper.deps import pipfile, pypi
 from gatekeeper.deps.delta import diff
 from gatekeeper.deps.model import ManifestError
 
@@ -110,7 +110,7 @@ def test_poetry_constraint_bump_is_an_upgrade() -> None:
 def test_pipfile_lock() -> None:
     doc = {"_meta": {"hash": {"sha256": "x"}}, "default": {"requests": {"version": "==2.31.0", "hashes": []}},
            "develop": {"pytest": {"version": "==7.4.4"}}}
-    deps = _map(pypi.parse_pipfile_lock("Pipfile.lock", json.dumps(doc).encode()))
+    deps = _map(pipfile.parse_pipfile_lock("Pipfile.lock", json.dumps(doc).encode()))
     assert deps["requests"].version == "2.31.0" and deps["pytest"].scope == "dev"
 
 

@@ -84,7 +84,8 @@ def test_inline_table_reader_joins_only_a_table_it_can_close() -> None:
     lines = [('miette = { package = "oxc-miette", version = "4", features = [', True)] + [('  "a",', False)] * 20
     with pytest.raises(ManifestError):  # never closed within 16 lines: one line, which TOML refuses
         cargo_line(lines + [("] }", False)], 0)
-    assert cargo_line([('x = { version = "1.2", features = [', True), ('"a" ] }', False)], 0) == [("x", "1.2")]
+    joined = cargo_line([('x = { version = "1.2", features = [', True), ('"a" ] }', False)], 0)
+    assert joined == [("x", "1.2", "cargo", "", "", '{"features": ["a"]}')]  # the features read as its options
 
 
 PNPM = """\

@@ -92,8 +92,9 @@ def parse_gemfile(path: str, data: bytes) -> list[Dependency]:
     does not order (red team 10). Read line by line (a hunk's lines parse alone; outside its block a line's group
     is unknown, and it counts as runtime); what the lines hold besides gems is `residue`'s."""
     out: list[Dependency] = []
-    blocks: list[tuple[bool | None, str]] = []  # per open block: a development group (True), another group
-    # (False), else None; and the source it gives its gems ("" for a group, a platform or a condition)
+    blocks: list[tuple[bool | None, str, str]] = []  # per open block: a development group (True), another group
+    # (False), else None; the source it gives its gems ("" for a group, a platform or a condition); a platform's or
+    # condition's opening line, which decides where its gems install
     for line in text(data).splitlines():
         code = line.split("#", 1)[0] if "#" in line and not _GEM.match(line) else line
         if _END.match(code):
@@ -105,20 +106,26 @@ def parse_gemfile(path: str, data: bytes) -> list[Dependency]:
             opened = _OPENS.match(code)
             if opened is not None:
                 group = _dev_groups(opened.group(2)) if opened.group(1) else None
-                blocks.append((group, "" if opened.group(1) or _PLAIN_BLOCK.match(code) else code.strip()))
+                condition = code.strip() if not opened.group(1) and _PLAIN_BLOCK.match(code) else ""
+                blocks.append((group, "" if opened.group(1) or condition else code.strip(), condition))
             continue
         versions = [m.group(2).strip() for m in _GEM_VERSION.finditer(gem.group(3))]
         rest = gem.group(5)
         inline = _INLINE_GROUP.search(rest)
-        dev = _dev_groups(inline.group(1)) if inline else any(b for b, _ in blocks if b is not None) and all(
-            b is not False for b, _ in blocks)
+        dev = _dev_groups(inline.group(1)) if inline else any(b for b, _, _ in blocks if b is not None) and all(
+            b is not False for b, _, _ in blocks)
         where = [f"{m.group('key')}:{m.group('value').strip(chr(34) + chr(39))}" for m in _OPTION.finditer(rest)
                  if m.group("key") not in _PLAIN_OPTIONS]
-        where += [source for _, source in blocks if source]
+        where += [source for _, source, _ in blocks if source]
         version = ", ".join(versions)
         if where:
             version = f"{version} from {', '.join(where)}" if version else ", ".join(where)
-        out.append(Dependency("bundler", gem.group(2), version, path, True, "dev" if dev else "runtime"))
+        # where and whether it installs: `platforms: :jruby`, `install_if: -> { false }`, a condition or platform
+        # block around it (red team 26: dropped beside a bump, the gem installed where it never had)
+        when = [f"{m.group('key')}:{m.group('value')}" for m in _OPTION.finditer(rest) if m.group("key") in _WHEN]
+        when += [condition for _, _, condition in blocks if condition]
+        out.append(Dependency("bundler", gem.group(2), version, path, True, "dev" if dev else "runtime",
+                              options=", ".join(when)))
     return out
 
 
@@ -126,6 +133,8 @@ def parse_gemfile(path: str, data: bytes) -> list[Dependency]:
 # `path:`, `source:`, a name a `git_source` defines) is part of the gem's version.
 _PLAIN_OPTIONS = frozenset({"require", "group", "groups", "platform", "platforms", "install_if",
                             "force_ruby_platform", "autorequire"})
+# Options that decide where a gem installs, and whether (entryoptions.py's class: model.Dependency.options).
+_WHEN = frozenset({"platform", "platforms", "install_if", "force_ruby_platform"})
 # Blocks that give their gems no source: conditions, groups, platforms.
 _PLAIN_BLOCK = lazy(r"^\s*(?:if|unless|case|begin|while|until|platforms?|install_if|else|elsif)\b")
 _VALUE = r"""(?:(?P<q>["'])[^"'\n]*(?P=q)|:\w+|true|false|nil|\d+|%[iIwW]?[\[(][^\])\n]*[\])]|\[[^\]\n]*\])"""

@@ -7,28 +7,34 @@ from typing import Any
 
 from gatekeeper.deps.cargogit import locked_version
 from gatekeeper.deps.delta import diff
-from gatekeeper.deps.edits import CARGO_TABLE_KEYS, SECTION_MARK, Side, table_version, toml_pair
+from gatekeeper.deps.edits import CARGO_TABLE_KEYS, SECTION_MARK, Side, table_version, toml_pair, with_options
+from gatekeeper.deps.entryoptions import table_options
 from gatekeeper.deps.loaders import listing, load_toml, mapping, sourced_version, string
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Scope
 
 # Where a dependency table says its crate comes from instead of crates.io.
 _SOURCES = ("path", "git", "registry", "registry-index")
+# A table's keys its version and alias already carry.
+_READ = frozenset({"version", "package", "workspace", *_SOURCES})
 _TABLES: dict[str, Scope] = {"dependencies": "runtime", "dev-dependencies": "dev", "build-dependencies": "build"}
 
 
-def _tables(doc: dict[str, Any]) -> list[tuple[dict[str, Any], Scope]]:
-    found = [(mapping(doc.get(t), t), s) for t, s in _TABLES.items()]
-    for target in mapping(doc.get("target"), "target").values():
-        found += [(mapping(mapping(target, "target").get(t), t), s) for t, s in _TABLES.items()]
-    found.append((mapping(mapping(doc.get("workspace"), "workspace").get("dependencies"), "workspace"), "runtime"))
+def _tables(doc: dict[str, Any]) -> list[tuple[dict[str, Any], Scope, str]]:
+    """Each dependency table with its scope and where it builds: "" for everywhere, `target cfg(…)` for one
+    platform's (a `cfg(any())` table builds nowhere), `workspace` for what members may inherit (red team 26)."""
+    found = [(mapping(doc.get(t), t), s, "") for t, s in _TABLES.items()]
+    for cfg, target in mapping(doc.get("target"), "target").items():
+        found += [(mapping(mapping(target, "target").get(t), t), s, f"target {cfg}") for t, s in _TABLES.items()]
+    workspace = mapping(mapping(doc.get("workspace"), "workspace").get("dependencies"), "workspace")
+    found.append((workspace, "runtime", "workspace"))
     return found
 
 
 def parse_cargo_toml(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
-    for table, scope in _tables(load_toml(data)):
+    for table, scope, where in _tables(load_toml(data)):
         for key, spec in table.items():
-            name, alias = key, ""
+            name, alias, options = key, "", table_options({}, (), where)
             if isinstance(spec, dict):
                 # a renamed dependency (`miette = { package = "oxc-miette", … }`): the crate it fetches, the key
                 # kept as its alias (what its bots call it: Renovate's "update rust crate miette to v4")
@@ -37,9 +43,11 @@ def parse_cargo_toml(path: str, data: bytes) -> list[Dependency]:
                 version = sourced_version(spec, _SOURCES)
                 if spec.get("workspace") is True:
                     version = "workspace"
+                # `features`, `default-features`, `optional`: what the crate builds and whether (red team 26)
+                options = table_options(spec, _READ, where)
             else:
                 version = string(spec)
-            out.append(Dependency("cargo", name, version, path, True, scope, alias=alias))
+            out.append(Dependency("cargo", name, version, path, True, scope, alias=alias, options=options))
     return out
 
 
@@ -109,10 +117,11 @@ def cargo_line(side: Side, index: int) -> list[tuple[str, ...]]:
     the key kept as its alias, as the whole-file reader names it."""
     name, value = toml_pair(_inline_table(side, index))
     package = value.get("package") if isinstance(value, dict) else None
+    options = table_options(value, _READ) if isinstance(value, dict) else ""
     if package is None:
-        return [(name, table_version(name, value, CARGO_TABLE_KEYS))]
+        return [with_options((name, table_version(name, value, CARGO_TABLE_KEYS)), "cargo", options)]
     if not isinstance(package, str) or not package or SECTION_MARK in package:
         raise ManifestError(f"{name!r}: not a crate's name: {package!r:.80}")
     assert isinstance(value, dict)
     version = table_version(name, {k: v for k, v in value.items() if k != "package"}, CARGO_TABLE_KEYS)
-    return [(package, version, "cargo", "", name if package != name else "")]
+    return [with_options((package, version, "cargo", "", name if package != name else ""), "cargo", options)]

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change, ChangeKind, Dependency, Scope
 from gatekeeper.deps.purl import purl
-from gatekeeper.deps.versions import compare, is_exact, moving, update_level
+from gatekeeper.deps.versions import compare, is_exact, moving, opened, update_level
 
 # PEP 503's name normalization (what packaging.utils.canonicalize_name does), without importing packaging.utils:
 # it imports packaging.tags and with it logging, sysconfig and platform (~20 ms of every gate's start-up).
@@ -35,8 +35,8 @@ def resolve(deps: Iterable[Dependency], declared: Mapping[str, Scope] | None) ->
 
 def _kind(ecosystem: str, old: str, new: str) -> ChangeKind:
     order = compare(ecosystem, old, new)
-    if order is None or order == 0 or moving(ecosystem, new):
-        return "changed"  # a ref, a range, a digest: different but not ordered
+    if order is None or order == 0 or moving(ecosystem, new) or opened(old, new):
+        return "changed"  # a ref, a range, a digest, a pin opened to `>=`: different but not ordered
     return "upgraded" if order < 0 else "downgraded"
 
 
@@ -83,6 +83,8 @@ def _change(dep: Dependency, old: Dependency | None, new: Dependency | None, kin
 
 
 def _kind_of(ecosystem: str, old: Dependency, new: Dependency) -> ChangeKind:
+    if old.options != new.options:  # extras, markers or features moved with the version: no upgrade of one entry
+        return "changed"
     if old.tag and new.tag:  # two pinned shas: their tags order them
         kind = _kind(ecosystem, old.tag, new.tag)
         if kind != "changed":
@@ -169,9 +171,11 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
             continue
         if before.keys() == after.keys():
             changes += _relabelled(before, after, partial)
-            # the same version under other extras (`requests` → `requests[socks]`): more (or fewer) packages
+            # the same version under other extras (`requests` → `requests[socks]`), markers or features: more (or
+            # fewer) packages, or the entry installed where it was not
             changes += [_change(after[v], before[v], after[v], "changed", partial) for v in sorted(before)
-                        if ecosystem == "pip" and before[v].alias != after[v].alias]
+                        if ecosystem == "pip" and before[v].alias != after[v].alias
+                        or before[v].options != after[v].options]
             continue
         gone = _sorted(ecosystem, before.keys() - after.keys())
         came = _sorted(ecosystem, after.keys() - before.keys())

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 from gatekeeper.bounded import load_json
 from gatekeeper.deps import tools
+from gatekeeper.deps.entryoptions import requirement_options, table_options
 from gatekeeper.deps.hunkends import FileEnd, ends_file
 from gatekeeper.deps.hunkreads import Side, hunk_pairs  # Side: one side of a hunk, (line, changed)
 from gatekeeper.deps.loaders import text
@@ -35,9 +36,15 @@ from gatekeeper.lazy_pattern import lazy
 # such as a chart's own version); ManifestError for a line that cannot be read safely. A name may carry
 # the section its line shows (`devDependencies|aws-cdk-lib`, split off by `read`).
 # A reader may name a pair's ecosystem third where it is not the file's (an image in a .tf file), a
-# version comment fourth and the file's own name for the entry (model.Dependency.alias) fifth.
+# version comment fourth, the file's own name for the entry (model.Dependency.alias) fifth and what else the
+# entry asks for (model.Dependency.options: extras, markers, features) sixth: `with_options` adds it where there is one.
 LineReader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
 SECTION_MARK = "|"
+
+
+def with_options(pair: tuple[str, ...], ecosystem: str, options: str) -> tuple[str, ...]:
+    """`pair` (name, version[, ecosystem, comment, alias]) with the entry's options sixth, where it has any."""
+    return (*pair, *(ecosystem, "", "")[len(pair) - 2:], options) if options else pair
 
 _NPM_PAIR = lazy(r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
 _NPM_SECTION = lazy(r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|peerDependencies|'
@@ -129,12 +136,13 @@ def read(ecosystem: str, reader: LineReader, path: str, data: bytes) -> tuple[li
                 named, version, kind = pair[0], pair[1], pair[2] if len(pair) > 2 else ecosystem
                 tag = pair[3] if len(pair) > 3 else ""  # a version comment (pre-commit's `# frozen: v1`)
                 alias = pair[4] if len(pair) > 4 else ""  # the file's own name for it (a catalog's key)
+                options = pair[5] if len(pair) > 5 else ""  # extras, markers, features (entryoptions.py)
                 section, _, name = named.rpartition(SECTION_MARK)
                 if sections[1 - which].get(name, section) != section:
                     raise ManifestError(f"{name!r} moves between sections: read the whole file (--tree)")
                 sections[which][name] = section
                 place = edits.setdefault(name, {}).setdefault((number, blocks[index]), ([], []))
-                dep = Dependency(kind, name, version, path, None, None, tag, alias)
+                dep = Dependency(kind, name, version, path, None, None, tag, alias, options=options)
                 if place[which] and kind == "kustomize" and place[which] == [dep]:
                     continue  # files of one repository at one ref (`…/rook/v1.9.9/a.yaml`, `…/b.yaml`): one
                 if place[which]:
@@ -285,7 +293,7 @@ def table_version(name: str, value: object, allowed: frozenset[str]) -> str:
     return value.strip()
 
 
-def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
+def pyproject_line(side: Side, index: int) -> list[tuple[str, ...]]:
     from packaging.requirements import InvalidRequirement, Requirement  # deferred: only a requirement needs it (pypi)
 
     line = side[index][0].strip()
@@ -297,7 +305,7 @@ def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
             req = None
         if req is None or req.url or not req.specifier:
             raise ManifestError(f"not a versioned PEP 508 requirement: {line[:80]!r}")
-        return [(req.name, spec_of(req))]
+        return [with_options((req.name, spec_of(req)), "pip", requirement_options(req))]
     header = next((text for text, _ in reversed(side[:index]) if _TOML_HEADER.match(text)), None)
     if header is not None and _LIST_TABLES.match(header.strip()):
         return _requirement_list(line)
@@ -306,7 +314,8 @@ def pyproject_line(side: Side, index: int) -> list[tuple[str, str]]:
     if header is None or not _POETRY_HEADER.match(header.strip()):
         raise ManifestError(f"not a dependency line (no dependency table shown above it): {line[:80]!r}")
     name, value = toml_pair(line)
-    return [(name, table_version(name, value, _POETRY_TABLE_KEYS))]
+    options = table_options(value, ("version",)) if isinstance(value, dict) else ""  # `optional`, `markers`…
+    return [with_options((name, table_version(name, value, _POETRY_TABLE_KEYS)), "pip", options)]
 
 
 # Tables whose every key is a list of PEP 508 requirements: PEP 735 groups, PEP 621 extras, PDM's older dev groups.
@@ -314,7 +323,7 @@ _LIST_TABLES = lazy(r"^\[(?:dependency-groups|project\.optional-dependencies|too
                     r"\s*(?:#.*)?$")
 
 
-def _requirement_list(line: str) -> list[tuple[str, str]]:
+def _requirement_list(line: str) -> list[tuple[str, ...]]:
     """A whole group on one line under its table's header (`hatch = ["hatch==1.17.0", "hatch-vcs"]`): each
     requirement under its group's name as its section, so one moved between groups is refused. An item that
     is no requirement (PEP 735's `{include-group = "x"}`) or names a URL cannot be read from the hunk."""
@@ -323,7 +332,7 @@ def _requirement_list(line: str) -> list[tuple[str, str]]:
     group, items = toml_pair(line)
     if not isinstance(items, list):
         raise ManifestError(f"not a list of requirements: {line[:80]!r}")
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, ...]] = []
     for item in items:
         try:
             req = Requirement(item) if isinstance(item, str) else None
@@ -331,7 +340,7 @@ def _requirement_list(line: str) -> list[tuple[str, str]]:
             req = None
         if req is None or req.url:
             raise ManifestError(f"not a list of plain PEP 508 requirements: {line[:80]!r}")
-        out.append((f"{group}{SECTION_MARK}{req.name}", spec_of(req)))
+        out.append(with_options((f"{group}{SECTION_MARK}{req.name}", spec_of(req)), "pip", requirement_options(req)))
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from gatekeeper.deps.loaders import (
     expand_properties,
@@ -91,7 +91,7 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
             if (system := xml_text(dep, "systemPath")) or xml_text(dep, "scope") == "system":
                 version = f"{version} from systemPath {resolve(system)}"
             out.append(Dependency("maven", f"{resolve(group)}:{resolve(xml_text(dep, 'artifactId'))}",
-                                  version, path, True, scope))
+                                  version, path, True, scope, options=_options(dep, resolve)))
     for plugin in spotless:
         for language in xml_child(plugin, "configuration") or []:
             for step in language:
@@ -99,6 +99,17 @@ def parse_pom(path: str, data: bytes, inherited: Mapping[str, str] | None = None
                 if artifact is not None and (version := xml_text(step, "version")):
                     out.append(Dependency("maven", artifact, resolve(version), path, True, "build"))
     return out
+
+
+def _options(dep: ET.Element, resolve: Callable[[str], str]) -> str:
+    """What of an artifact the build takes (red team 26, entryoptions.py's class): another `classifier` or `type` is
+    another file of the coordinates (`pom` with `<scope>import</scope>`: a BOM's versions), and an exclusion dropped
+    lets its transitive dependency in."""
+    held = xml_child(dep, "exclusions")
+    exclusions = sorted(f"{resolve(xml_text(e, 'groupId'))}:{resolve(xml_text(e, 'artifactId'))}"
+                        for e in (held if held is not None else ()) if xml_local(e.tag) == "exclusion")
+    options = [f"{key}={value}" for key in ("classifier", "type") if (value := resolve(xml_text(dep, key)))]
+    return ", ".join(options + ([f"exclusions={' '.join(exclusions)}"] if exclusions else []))
 
 
 def parse_version_catalog(path: str, data: bytes) -> list[Dependency]:

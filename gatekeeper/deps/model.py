@@ -64,6 +64,9 @@ class Dependency:
     # The named version a catalog entry shares with others (`version.ref = "agp"`, a Gradle catalog's `[versions]`
     # key): Renovate names one update of the entries sharing it by that name ("Update agp to v9.3.1").
     version_ref: str = ""
+    # What the entry asks for besides its version and source (entryoptions.py: extras, markers, features, the
+    # table it sits in): a move in it is a change of the entry, never a rider on a bump (red team 26).
+    options: str = ""
 
 
 def edit_key(old: Dependency, new: Dependency) -> tuple[Dependency, Dependency]:

@@ -96,6 +96,16 @@ def _sdks(path: str, root: ET.Element) -> list[Dependency]:
     return [Dependency("nuget", name, version, path, True, "build") for name, version in pairs if name]
 
 
+# What of a package a project takes: `ExcludeAssets="all"` takes nothing (no build targets, analyzers or code run),
+# and dropped beside a bump the package's build logic runs where it never did (red team 26; entryoptions.py's class).
+ASSETS = ("IncludeAssets", "ExcludeAssets")
+
+
+def assets(values: Mapping[str, str | None]) -> str:
+    """A reference's asset options, as one text (`ExcludeAssets=all`), its values' case and blanks aside."""
+    return ", ".join(f"{k}={v.strip().lower()}" for k, v in values.items() if v and v.strip())
+
+
 def parse_msbuild(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
     """Package references and central versions; the `$(Property)` uses of a name or version are resolved
     with the same file's properties (and `inherited`: the Directory.Build.props it imports, msbuildprops.py),
@@ -114,7 +124,8 @@ def parse_msbuild(path: str, data: bytes, inherited: Mapping[str, str] | None = 
             name, version = _resolved(name, properties), _resolved(version.strip(), properties)
         if name:
             dev = (node.get("PrivateAssets") or xml_text(node, "PrivateAssets")).lower() == "all"
-            out.append(Dependency("nuget", name, version, path, True, "dev" if dev else "runtime"))
+            options = assets({k: node.get(k) or xml_text(node, k) for k in ASSETS})
+            out.append(Dependency("nuget", name, version, path, True, "dev" if dev else "runtime", options=options))
     return out
 
 

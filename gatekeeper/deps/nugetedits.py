@@ -6,7 +6,7 @@ fail closed, a line that is not one plain reference raises ManifestError.
 from __future__ import annotations
 
 from gatekeeper.deps import nuget
-from gatekeeper.deps.edits import SECTION_MARK
+from gatekeeper.deps.edits import SECTION_MARK, with_options
 from gatekeeper.deps.hunkreads import Side  # one side of a hunk, (line, changed)
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.lazy_pattern import lazy
@@ -26,12 +26,12 @@ _MSBUILD_SIGNIFICANT = frozenset(k.lower() for k in _MSBUILD_KEYS) | {"condition
 _NUGET_RANGE = lazy(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
 
 
-def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
+def msbuild_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """`<PackageReference Include="X" Version="Y" />` (or PackageVersion): name and version on one line; a
     project SDK's line (nuget.sdk_line)."""
     line = side[index][0]
     if (sdks := nuget.sdk_line(line)) is not None:
-        return sdks
+        return [tuple(sdk) for sdk in sdks]
     m = _MSBUILD.match(line)
     attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
     name = attrs.get("Include") or attrs.get("Update")
@@ -44,7 +44,8 @@ def msbuild_line(side: Side, index: int) -> list[tuple[str, str]]:
         raise ManifestError(f"not a one-line package reference: {line.strip()[:80]!r}")
     # as written but its ends: blanks inside its quoted strings are MSBuild's to compare (`'a  b'` is not `'a b'`)
     condition = attrs.get("Condition", "").strip()
-    return [(f"{condition}{SECTION_MARK}{name}" if condition else name, version.strip())]
+    pair = (f"{condition}{SECTION_MARK}{name}" if condition else name, version.strip())
+    return [with_options(pair, "nuget", nuget.assets({k: attrs[k] for k in nuget.ASSETS if k in attrs}))]
 
 
 _PACKAGES_CONFIG = lazy(r'^\s*<package((?:\s+\w+\s*=\s*"[^"]*")+)\s*/>\s*$')

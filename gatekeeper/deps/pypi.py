@@ -1,4 +1,4 @@
-"""PyPI files: requirements*.txt, pyproject.toml (PEP 621, PEP 735, Poetry), Pipfile.lock, poetry.lock, uv.lock."""
+"""PyPI: requirements files, pyproject.toml (PEP 621, PEP 735, Poetry), poetry.lock, uv.lock (Pipfile: pipfile.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import re
 import shlex
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from gatekeeper.deps.entryoptions import requirement_options, table_options
 from gatekeeper.deps.hatchenvs import hatch_envs
 from gatekeeper.deps.hunks import CHANGED, HUNK
-from gatekeeper.deps.loaders import MAX_BYTES, listing, load_json, load_toml, mapping, sourced_version, string, text
+from gatekeeper.deps.loaders import MAX_BYTES, listing, load_toml, mapping, sourced_version, string, text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
 
 if TYPE_CHECKING:
@@ -118,10 +119,12 @@ def _requirement(line: str, path: str, scope: Scope) -> Dependency | None:
         req = Requirement(line)
     except InvalidRequirement:
         return None
-    # Extras install more packages (`requests[socks]` pulls in PySocks): the entry's own name keeps them, so a
-    # requirement that gains one at the same version is a change (delta.py), not nothing.
+    # Extras install more packages (`requests[socks]` pulls in PySocks), a marker decides where it installs: the
+    # entry's options keep both, so a requirement that moves them, at the same version or beside a bump of it, is a
+    # change (delta.py), not nothing (red team 26). Its alias shows the extras as written.
     extras = f"{req.name}[{','.join(sorted(req.extras))}]" if req.extras else ""
-    return Dependency("pip", req.name, spec_of(req), path, True, scope, alias=extras)
+    options = requirement_options(req)
+    return Dependency("pip", req.name, spec_of(req), path, True, scope, alias=extras, options=options)
 
 
 def parse_requirements(path: str, data: bytes) -> list[Dependency]:
@@ -323,47 +326,10 @@ def parse_pyproject(path: str, data: bytes) -> list[Dependency]:
             if name.lower() == "python":
                 continue
             version = string(spec) if not isinstance(spec, dict) else sourced_version(spec, _POETRY_SOURCES)
-            out.append(Dependency("pip", name, version, path, True, scope))
+            # `optional`, `markers`, `extras`, `python`: whether and what it installs (entryoptions.py)
+            options = table_options(spec, ("version", *_POETRY_SOURCES)) if isinstance(spec, dict) else ""
+            out.append(Dependency("pip", name, version, path, True, scope, options=options))
     return out + hatch_envs(doc, path, _requirement)
-
-
-def parse_pipfile(path: str, data: bytes) -> list[Dependency]:
-    """Pipenv's Pipfile (TOML): `[packages]` at scope runtime, `[dev-packages]` and any other category at dev;
-    a value is the version specifier (`"==2.31.0"`, `"*"`) or a table naming one (`version`) and where the
-    package comes from (`git` with its `ref`, `path`, `file`, `index`), which the version carries."""
-    doc = load_toml(data)
-    out: list[Dependency] = []
-    for section, entries in doc.items():
-        if section in ("source", "requires", "scripts", "pipenv") or not isinstance(entries, dict):
-            continue
-        scope: Scope = "runtime" if section == "packages" else "dev"
-        for name, value in entries.items():
-            if isinstance(value, dict):
-                # The index a package is pinned to is where it comes from, as a git URL or a path is (red team 10:
-                # `{version = "==2.31.1", index = "mirror"}` under a bump is no upgrade of the default index's).
-                where = string(value.get("git") or value.get("path") or value.get("file"))
-                where = f"{where}@{string(value.get('ref'))}" if where and value.get("ref") else where
-                version = string(value.get("version"))
-                index = string(value.get("index"))
-                spec = version or where or (f"index {index}" if index else "")
-                if version and (where or index):
-                    spec += f" from {where or f'index {index}'}"
-            else:
-                spec = string(value)
-            out.append(Dependency("pip", name, spec, path, True, scope))
-    return out
-
-
-def parse_pipfile_lock(path: str, data: bytes) -> list[Dependency]:
-    doc = mapping(load_json(data), "Pipfile.lock")
-    out: list[Dependency] = []
-    sections: tuple[tuple[str, Scope], ...] = (("default", "runtime"), ("develop", "dev"))
-    for section, scope in sections:
-        for name, entry in mapping(doc.get(section), section).items():
-            entry = entry if isinstance(entry, dict) else {}
-            version = string(entry.get("version")).lstrip("=") or string(entry.get("git") or entry.get("path"))
-            out.append(Dependency("pip", name, version, path, None, scope))
-    return out
 
 
 def parse_poetry_lock(path: str, data: bytes) -> list[Dependency]:

@@ -39,6 +39,7 @@ from gatekeeper.deps import (
     npm,
     nuget,
     nugetedits,
+    pipfile,
     pnpmcatalog,
     precommit,
     pypi,
@@ -99,8 +100,8 @@ _BY_NAME: dict[str, Format] = {
     "bun.lock": Format("bun.lock", npm.parse_bun_lock, False, ("package.json",)),
     "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
                              edits=_edits("pip", edits.pyproject_line)),
-    "Pipfile": Format("Pipfile", pypi.parse_pipfile, False),
-    "Pipfile.lock": Format("Pipfile.lock", pypi.parse_pipfile_lock, False, hunks=hunks.pipfile_lock_hunks),
+    "Pipfile": Format("Pipfile", pipfile.parse_pipfile, False),
+    "Pipfile.lock": Format("Pipfile.lock", pipfile.parse_pipfile_lock, False, hunks=hunks.pipfile_lock_hunks),
     "poetry.lock": Format("poetry.lock", pypi.parse_poetry_lock, False, ("pyproject.toml",), _pip_hunks),
     "uv.lock": Format("uv.lock", pypi.parse_uv_lock, False, ("pyproject.toml",), _pip_hunks),
     "go.mod": Format("go.mod", golang.parse_go_mod, True),
@@ -178,6 +179,9 @@ _SBT = Format("sbt", sbt.parse_build, False, edits=_edits("maven", sbt.sbt_line)
 _SBT_PROPERTIES = Format("sbt", sbt.parse_properties, True)
 _MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mise_line))
 _COPIER = Format(".copier-answers.yml", copier.parse_answers, False, hunks=copier.answers_hunks)
+# Gitpod's workspace file: its `image:` is the container a workspace runs in, with the checkout and the developer's
+# git credentials inside, as a Dev Container's is; read as a Compose file's `image:` lines (red team 26).
+_WORKSPACE_IMAGES = frozenset({".gitpod.yml", ".gitpod.yaml"})
 _COMPOSE_NAME = lazy(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
 # Rye's `requirements-dev.lock` holds requirement lines too (`requirements.lock` alone is Helm 2's: not read here).
 _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_].+\.lock$", re.IGNORECASE)
@@ -208,7 +212,7 @@ def format_for(path: str | None) -> Format | None:
         return _SBT_PROPERTIES if base == "build.properties" else _SBT
     if lower.rpartition(".")[2] not in _SUFFIXES and base.isascii() and "\n" not in base:
         return None  # what most paths of a large change are: no rule below can match (_SUFFIXES)
-    if _COMPOSE_NAME.match(lower):
+    if _COMPOSE_NAME.match(lower) or base in _WORKSPACE_IMAGES:
         return _COMPOSE
     if copier.is_answers(base):
         return _COPIER

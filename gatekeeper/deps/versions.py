@@ -19,6 +19,7 @@ _SEMVER = lazy(
 )
 # A single constraint whose bound says where a manifest moved: `^1.2.3`, `~> 2.0`, `>=3`, `==1.0`.
 _SIMPLE = lazy(r"^\s*(?:\^|~>|~=|~|>=|==|=|v)?\s*([0-9][0-9A-Za-z.+!\-_]*)\s*$")
+_FLOOR = lazy(r"^\s*>=")  # a lower bound alone: `_SIMPLE` orders it by its bound, which caps nothing
 _COMMIT = lazy(r"^([0-9a-f]{40}|[0-9a-f]{64})$")
 
 
@@ -172,6 +173,13 @@ def moving(ecosystem: str, version: str) -> bool:
     if ecosystem == "maven":
         return version.endswith("-snapshot")
     return ecosystem == "composer" and (version.startswith("dev-") or version.endswith("-dev"))
+
+
+def opened(old: str, new: str) -> bool:
+    """A constraint with an upper bound (an exact version, `^`, `~`, `~>`, `~=`, `==`) moved to a lower bound alone
+    (`>=2.31.1`): any later release may now install, the next major included, so no update level holds the move
+    (red team 26). A floor raised (`>=2.31.0` → `>=2.31.1`) stays ordered."""
+    return bool(_FLOOR.match(new)) and not _FLOOR.match(old)
 
 
 def base_version(spec: str) -> str | None:
