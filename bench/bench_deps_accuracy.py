@@ -94,7 +94,12 @@ Compose, sha-pinned actions, npm/yarn/pnpm, committed before its first, blind ru
 (deps_bumps_twentyninth.tsv, 34 more repositories weighted to JS/TS, Python, Rust, GitHub Actions, images and
 Terraform: Dependabot, Renovate and pre-commit.ci over pnpm/yarn/bun/npm workspaces, uv/poetry/pip, pip-tools,
 pre-commit hooks, Cargo workspaces, Helm charts, kustomize images, images in Dockerfiles, Terraform modules and
-providers, committed before its first, blind run in round 29) — or
+providers, committed before its first, blind run in round 29), `thirtieth` (deps_bumps_thirtieth.tsv, 35 more
+repositories weighted to Go, Maven, Gradle, NuGet, Composer, Bundler, pub, mix, Swift, Terraform, Helm, images, mise
+and devcontainers: Dependabot, Renovate and self-hosted Renovate apps over Go multi-module, Maven plugins and
+properties, Gradle catalogs and wrappers, NuGet central versions, Composer, Bundler, pub, mix, Swift packages,
+Terraform providers and modules, kustomize, Compose and Dockerfile images, mise, devcontainer features and
+pre-commit hooks, committed before its first, blind run in round 30) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -150,7 +155,8 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentysixth": DATA.with_name("deps_bumps_twentysixth.tsv"),
         "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv"),
         "twentyeighth": DATA.with_name("deps_bumps_twentyeighth.tsv"),
-        "twentyninth": DATA.with_name("deps_bumps_twentyninth.tsv")}
+        "twentyninth": DATA.with_name("deps_bumps_twentyninth.tsv"),
+        "thirtieth": DATA.with_name("deps_bumps_thirtieth.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:
