@@ -233,7 +233,11 @@ def _same_version(want: str, got: str | None) -> bool:
 _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
              ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
              ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
-             ("docker", "node", "node-js"), ("docker", "library/node", "node-js")}
+             ("docker", "node", "node-js"), ("docker", "library/node", "node-js"),
+             ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk")}
+# Dependabot's maven ecosystem names the Maven a wrapper downloads by its distribution's coordinates ("bump
+# org.apache.maven:apache-maven from 3.9.14 to 3.9.16" for `.mvn/wrapper/maven-wrapper.properties`), and its
+# dotnet-sdk ecosystem, as Renovate, the .NET SDK global.json selects by `dotnet-sdk`: the tool the delta names.
 # Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`,
 # and for the official `node` image a Dockerfile's FROM names: novu's "Update Node.js to v15.14.0" moves `FROM
 # node:15.11.0` to `node:15.14.0`): `node-js` above, once normalized.
