@@ -94,7 +94,12 @@ Compose, sha-pinned actions, npm/yarn/pnpm, committed before its first, blind ru
 (deps_bumps_twentyninth.tsv, 34 more repositories weighted to JS/TS, Python, Rust, GitHub Actions, images and
 Terraform: Dependabot, Renovate and pre-commit.ci over pnpm/yarn/bun/npm workspaces, uv/poetry/pip, pip-tools,
 pre-commit hooks, Cargo workspaces, Helm charts, kustomize images, images in Dockerfiles, Terraform modules and
-providers, committed before its first, blind run in round 29), `thirtyfirst` (deps_bumps_thirtyfirst.tsv, 42 more
+providers, committed before its first, blind run in round 29), `thirtieth` (deps_bumps_thirtieth.tsv, 35 more
+repositories weighted to Go, Maven, Gradle, NuGet, Composer, Bundler, pub, mix, Swift, Terraform, Helm, images, mise
+and devcontainers: Dependabot, Renovate and self-hosted Renovate apps over Go multi-module, Maven plugins and
+properties, Gradle catalogs and wrappers, NuGet central versions, Composer, Bundler, pub, mix, Swift packages,
+Terraform providers and modules, kustomize, Compose and Dockerfile images, mise, devcontainer features and
+pre-commit hooks, committed before its first, blind run in round 30), `thirtyfirst` (deps_bumps_thirtyfirst.tsv, 42 more
 repositories weighted to npm/yarn/pnpm workspaces and catalogs, PyPI (pip-tools, uv, hashes), Cargo workspaces, GitHub
 Actions' own repositories and pre-commit hooks: Dependabot, Renovate and pre-commit.ci, committed before its first,
 blind run in round 31) — or
@@ -154,6 +159,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentyseventh": DATA.with_name("deps_bumps_twentyseventh.tsv"),
         "twentyeighth": DATA.with_name("deps_bumps_twentyeighth.tsv"),
         "twentyninth": DATA.with_name("deps_bumps_twentyninth.tsv"),
+        "thirtieth": DATA.with_name("deps_bumps_thirtieth.tsv"),
         "thirtyfirst": DATA.with_name("deps_bumps_thirtyfirst.tsv")}
 
 
@@ -231,7 +237,11 @@ def _same_version(want: str, got: str | None) -> bool:
 _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrapper"), ("tool", "go", "golang"),
              ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
              ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
-             ("docker", "node", "node-js"), ("docker", "library/node", "node-js")}
+             ("docker", "node", "node-js"), ("docker", "library/node", "node-js"),
+             ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk")}
+# Dependabot's maven ecosystem names the Maven a wrapper downloads by its distribution's coordinates ("bump
+# org.apache.maven:apache-maven from 3.9.14 to 3.9.16" for `.mvn/wrapper/maven-wrapper.properties`), and its
+# dotnet-sdk ecosystem, as Renovate, the .NET SDK global.json selects by `dotnet-sdk`: the tool the delta names.
 # Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`,
 # and for the official `node` image a Dockerfile's FROM names: novu's "Update Node.js to v15.14.0" moves `FROM
 # node:15.11.0` to `node:15.14.0`): `node-js` above, once normalized.

@@ -6,9 +6,9 @@ version }`) with a literal version, whatever its section (Gradle refuses those k
 (`"g:a:1.0"`, `"id:1.0"`) only in a `[libraries]` or `[plugins]` table the hunk shows — its header above, or such an
 inline table with no header between — since in `[versions]` any string is a version; a three-part `"g:a:v"` string
 whose table the hunk does not show is named as shown beside a `partial` problem (PartlyShown), since only a
-`[versions]` key could hold one too. A `[versions]` alias and a
-`version.ref` name no package from the hunk alone; any triple quote in the hunk (a multi-line string could hold a
-line that looks like an entry) refuses the file.
+`[versions]` key could hold one too, and so is a two-part `"plugin.id:1.0"` string, as a plugin. A `[versions]`
+alias and a `version.ref` name no package from the hunk alone; any triple quote in the hunk (a multi-line string
+could hold a line that looks like an entry) refuses the file.
 """
 
 from __future__ import annotations
@@ -81,6 +81,12 @@ def catalog_line(side: Side, index: int) -> list[tuple[str, ...]]:
         raise PartlyShown(f"the hunk does not show the table of {key[:80]!r} (a group:artifact:version string is a "
                           "[libraries] entry, or a [versions] key's odd value)", [(f"{parts[0]}:{parts[1]}",
                                                                                   parts[2], "maven", "", key)])
+    if section is None and len(parts) == 2 and all(_COORDINATE.match(part) for part in parts) \
+            and parts[1][:1].isdigit() and "." in parts[0]:
+        # `spotbugs = "com.github.spotbugs:6.5.11"` far below `[plugins]` (diffplug/spotless): Gradle's string
+        # notation of a plugin, its id dotted; a versionless library's `group:artifact` names no digit-led version
+        raise PartlyShown(f"the hunk does not show the table of {key[:80]!r} (an id:version string is a [plugins] "
+                          "entry, or a [versions] key's odd value)", [(parts[0], parts[1], "maven", "", key)])
     if section is None and len(parts) == 1:
         # most often a [versions] key far below its header: the libraries it feeds are elsewhere (refedits.py)
         raise _refuse("a string entry whose table the hunk does not show (a [versions] key, or an entry of "

@@ -10,6 +10,7 @@ from gatekeeper.deps.hunks import CHANGED, HUNK, sides
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.lockedsources import Leaf, hosts, template
 from gatekeeper.deps.npm import pnpm_key, yarn_name
+from gatekeeper.deps.swift import hunk_revision_moves
 from gatekeeper.lazy_pattern import lazy
 
 
@@ -52,6 +53,8 @@ def hunk_moves(name: str, raw: list[str]) -> str | None:
     """From a patch's hunk lines of lockfile `name` (with their ' ', '-', '+'): the first changed source or
     location line whose entry's version the hunks do not change, or that no entry line in its hunk owns;
     None when there is none. What --tree reads whole (moved_sources), as far as hunks can show it."""
+    if name == "Package.resolved":
+        return hunk_revision_moves(raw)
     shape = HUNK_SHAPES.get(name)
     if shape is None:
         return None

@@ -42,7 +42,8 @@ def _parent_path(path: str, root: ET.Element) -> str | None:
     target = posixpath.normpath(posixpath.join(posixpath.dirname(path), rel))
     if target == ".." or target.startswith(("../", "/")) or "\n" in target:
         return None  # outside the repository: nothing of this tree
-    return target if target.endswith(".xml") else posixpath.join(target, "pom.xml")
+    # a folder's POM (`<relativePath>../..</relativePath>`, the root's when it normalizes to `.`): the tree's own path
+    return target if target.endswith(".xml") else posixpath.normpath(posixpath.join(target, "pom.xml"))
 
 
 def _read(git: GitObjects, commit: str, path: str) -> bytes | None:

@@ -24,9 +24,11 @@ from gatekeeper.lazy_pattern import lazy
 _ASDF = {"nodejs": "node", "golang": "go"}  # plugin names for the tools the rest of the delta names otherwise
 _CONFIG_NAME = lazy(r"^\.?(?:mise|rtx)(?:\.[\w-]++)?\.toml$")
 _CONFIG_FOLDERS = (".mise", "mise", ".config/mise")
-# `node = "22.11.0"`, `"npm:prettier" = '3.3.3'` directly under a `[tools]` header: a changed line of a patch.
-_TOOL_LINE = lazy(r"""^\s*+(?:([\w-]++)|"([^"\\\n]++)"|'([^'\n]++)')\s*+=\s*+(?:"([^"\\\n]*+)"|'([^'\n]*+)')"""
-                  r"""\s*+(?:#.*+)?$""")
+# `node = "22.11.0"`, `"npm:prettier" = '3.3.3'` directly under a `[tools]` header: a changed line of a patch; so is
+# a one-line array of such strings (`go = ["1.23.4"]`, `python = ["3.12", "3.11"]`: each version mise installs).
+_STRING = r"""(?:"[^"\\\n]*+"|'[^'\n]*+')"""
+_TOOL_LINE = lazy(r"""^\s*+(?:([\w-]++)|"([^"\\\n]++)"|'([^'\n]++)')\s*+=\s*+"""
+                  rf"""({_STRING}|\[\s*+{_STRING}(?:\s*+,\s*+{_STRING}){{0,15}}+\s*+,?\s*+\])\s*+(?:#.*+)?$""")
 _HEADER = lazy(r"^\s*+\[")
 # Keys a line under a table the hunk does not show may hold that are no tool: a `[tools.node]` table's `version`, the
 # root's `min_version`, an `[env]` variable (upper case by convention: `GO_VERSION = "1.23.4"`)
@@ -117,16 +119,17 @@ def mise_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]
                               "as a tool", table)
         return table
     key = "" if m is None else m.group(1) or m.group(2) or m.group(3)
-    version = "" if m is None else m.group(4) if m.group(4) is not None else m.group(5)
-    if m is not None and header is None and (VERSIONISH.match(version) or _REQUIREMENT.match(version)) \
+    versions = [] if m is None else _versions(load_toml(f"v = {m.group(4)}".encode())["v"])
+    if m is not None and header is None and versions \
+            and all(VERSIONISH.match(v) or _REQUIREMENT.match(v) for v in versions) \
             and not _NOT_TOOL.match(key):
         # No header (nor a changed line read under one) above it in the hunk: a tool and its version are shown, not
         # that its table is `[tools]` (nor that no multi-line string above holds the line)
         raise PartlyShown(f"the hunk does not show the table of {key[:80]!r} ([tools] or another): read as a tool",
-                          [(_name(key), version)])
+                          [(_name(key), version) for version in versions])
     if m is None or header != "[tools]":
         raise ManifestError(f"not a tool's version under a [tools] header the hunk shows: {line.strip()[:80]!r}")
-    return [(_name(key), version)] if _version(version) else []
+    return [(_name(key), version) for version in versions if _version(version)]
 
 
 def _inline_table(line: str) -> list[tuple[str, ...]] | None:

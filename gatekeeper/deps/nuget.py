@@ -111,6 +111,8 @@ def parse_msbuild(path: str, data: bytes, inherited: Mapping[str, str] | None = 
     with the same file's properties (and `inherited`: the Directory.Build.props it imports, msbuildprops.py),
     which win over inherited ones as MSBuild's later definitions do; an unknown property is kept as written.
     Project SDKs named with a version (`_SDK`) are `build` dependencies."""
+    if path.endswith(".props") and not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return []  # a `.props` file that is no XML: some tools' `key=value` properties, no MSBuild file
     root = load_xml(data)
     out: list[Dependency] = _sdks(path, root)
     properties: dict[str, str] | None = None

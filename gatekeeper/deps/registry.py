@@ -25,6 +25,7 @@ from gatekeeper.deps import (
     docker,
     edits,
     elixir,
+    globaljson,
     golang,
     gradle,
     hcllines,
@@ -140,6 +141,8 @@ _BY_NAME: dict[str, Format] = {
     "action.yaml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
     "dotnet-tools.json": Format("dotnet-tools.json", nuget.parse_dotnet_tools, False,
                                 hunks=hunks.dotnet_tools_hunks),
+    "global.json": Format("global.json", globaljson.parse_global_json, False,
+                          edits=_edits("nuget", globaljson.global_json_line)),
     "MODULE.bazel": Format("MODULE.bazel", bazel.parse_module_bazel, False,
                            edits=_edits("bazel", hunklines.bazel_line)),
     **{name: Format("kustomization.yaml", kustomize.parse_kustomization, False,
@@ -189,8 +192,8 @@ _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_
 # without a line break whose suffix is not one of these has no format (a regex's `$` also matches before a final
 # line break, and IGNORECASE matches `ı` for `i` and the Kelvin sign for `k`: such names take the rules' own tests).
 # A rule added below the shortcut in format_for must add its name's last suffix here (or sit above the shortcut).
-_SUFFIXES = frozenset({"yml", "yaml", "txt", "in", "lock", "toml", "csproj", "fsproj", "vbproj", "tf", "mk", "gradle",
-                       "kts"})
+_SUFFIXES = frozenset({"yml", "yaml", "txt", "in", "lock", "toml", "csproj", "fsproj", "vbproj", "props", "tf", "mk",
+                       "gradle", "kts"})
 
 
 def format_for(path: str | None) -> Format | None:
@@ -222,7 +225,9 @@ def format_for(path: str | None) -> Format | None:
         return _CATALOG
     if lower.endswith(".toml") and mise.is_config(folder, base):
         return _MISE
-    if lower.endswith((".csproj", ".fsproj", ".vbproj")):
+    # and a props file of any name a project imports (`<Import Project="..\\Tests.props" />`): its package references
+    # are the importing projects' (graphql-dotnet's src/Tests.props holds Microsoft.NET.Test.Sdk)
+    if lower.endswith((".csproj", ".fsproj", ".vbproj", ".props")):
         return _MSBUILD
     if lower.endswith(".tf"):
         return _TERRAFORM

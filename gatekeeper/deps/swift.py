@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from gatekeeper.deps.hunks import CHANGED, HUNK
+from gatekeeper.deps.hunks import CHANGED, HUNK, sides
 from gatekeeper.deps.loaders import listing, load_json, mapping, string, text
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.lazy_pattern import lazy
@@ -65,6 +65,9 @@ def parse_package_resolved(path: str, data: bytes) -> list[Dependency]:
 
 _LOCATION = lazy(r'^\s*"(?:location|repositoryURL)"\s*:\s*"([^"]+)",?\s*$')
 _STATE = lazy(r'^\s*"(version|revision|branch)"\s*:\s*(?:"([^"]*)"|null),?\s*$')
+# The file's own format version (`"version" : 3`, a number; a pin's state is a string): a changed one is the file
+# rewritten (Dependabot's two-space indentation over Xcode's tabs shows every line changed), no pin's move.
+_FORMAT = lazy(r'^\s*"version"\s*:\s*\d{1,9},?\s*$')
 # A changed line that may name a pin or its state in a form the patterns above do not read.
 _LOOSE = lazy(r'"(?:location|repositoryURL|version|revision|branch)"')
 
@@ -109,6 +112,8 @@ def package_resolved_hunks(path: str, data: bytes) -> list[Dependency]:
             pin.state[m.group(1)] = m.group(2) or ""
             if changed:
                 pin.changed.add(m.group(1))
+        elif _FORMAT.match(line):
+            continue
         elif changed and _LOOSE.search(line):
             raise ManifestError(f"a changed line names a pin in a form not read from hunks: {line.strip()[:80]!r}")
         elif line.strip().startswith("}") and pin.state:
@@ -116,3 +121,31 @@ def package_resolved_hunks(path: str, data: bytes) -> list[Dependency]:
             pin = _Pin()
     pin.done(path, out)
     return out
+
+
+def _shown_pins(data: bytes) -> dict[str, dict[str, str]]:
+    """Each pin one side of the hunks (hunks.sides) shows: its state's values, changed lines or not."""
+    pins: dict[str, dict[str, str]] = {}
+    name = ""
+    for raw in text(data).splitlines():
+        line = raw.lstrip(CHANGED)
+        if raw == HUNK:
+            name = ""
+        elif (m := _LOCATION.match(line)) is not None:
+            name = pin_name(m.group(1))
+            pins.setdefault(name, {})
+        elif name and (m := _STATE.match(line)) is not None:
+            pins[name][m.group(1)] = m.group(2) or ""
+    return pins
+
+
+def hunk_revision_moves(raw: list[str]) -> str | None:
+    """From a patch's hunk lines (with their ' ', '-', '+'), the first pin whose revision moved under the same version
+    (or branch), both sides compared: a file rewritten whole (its indentation changed) marks every line changed, so
+    the reader's changed lines cannot tell it (what `moved_revisions` finds in whole files)."""
+    old, new = (_shown_pins(side) for side in sides(raw))
+    for name in sorted(old.keys() & new.keys()):
+        was, now = old[name], new[name]
+        if was.get("revision", "") != now.get("revision", "") and was.get("version") == now.get("version"):
+            return f"the revision of {name} under {now.get('version') or now.get('branch') or 'no version'}"
+    return None
