@@ -100,7 +100,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     # an Earthfile is read as the Dockerfile of its own folder too (COPY then RUN)
                     + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
                     vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [],
-                    [p for named in deployed for p in ciruns.resolved(named, path, folders)])
+                    [p for named in deployed for p in _deployed(named, path, folders)])
                 names = read[entry.oid, path, aliased]
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
@@ -218,6 +218,16 @@ def _below(tree: Tree, target: str) -> list[str]:
     suites = (f"{target}/test/", f"{target}/tests/") if f"{target}/Chart.yaml" in tree else ()
     return [listed for listed in tree if listed == target
             or listed.startswith(f"{target}/") and not _doc(listed) and not listed.startswith(suites or "\0")]
+
+
+def _deployed(target: str, definition: str, folders: list[str]) -> list[str]:
+    """Where a deploy target of the definition at `definition` may be; HERE (`helm upgrade web .`, `terraform apply`)
+    is each folder its commands `cd` to or name as a working directory (attack 23), not the root nor its own folder
+    (a chart at the root is iac by its marker). A wholly variable folder names nothing: every path would match."""
+    if target != deployruns.HERE:
+        return ciruns.resolved(target, definition, folders)
+    return [p for folder in folders if folder != ciruns.ANY for p in ciruns.resolved(folder, definition, [])
+            if p != definition.rpartition("/")[0]]
 
 
 def _doc(path: str) -> bool:

@@ -19,6 +19,13 @@ name what it deploys (`with: manifests: |`, `chart:`, `helmChart:`, `kustomizati
 known to take may be read as a path: a folder of that name becomes `iac` (the safe side). *Limits:* `.` (the root: a
 chart there is `iac` by its marker), standard input (`-`) and URLs name nothing; a path built in a variable is read as
 any path with a variable part.
+
+Attack 23 (tests/test_attack23_deploy_reach.py): a command deploys what it is handed by other means too. `.` (and a
+cwd-reading command with no path: `terraform apply`, `helmfile apply`, `skaffold run`, `pulumi up`, `kustomize
+build`) is the folder it runs in: HERE, which ciwalk.py reads as each folder the definition `cd`s or `pushd`s to or
+names as a `working-directory:`. `-Rf DIR` is `-f DIR`; `-f a.yaml,b.yaml` names both. A command that reads standard
+input (`-`) or a wholly variable path (`$f` of a loop) deploys what the rest of its line names: every word of that
+line that looks like a path (`cat X |`, `< X`, `for f in X/*.yaml`) is a target.
 """
 
 from __future__ import annotations
@@ -27,15 +34,29 @@ import re
 
 from gatekeeper.classify.pipinstalls import path_pattern
 
-__all__ = ["RULE", "may_deploy", "targets"]
+__all__ = ["HERE", "RULE", "may_deploy", "targets"]
 
 RULE = "iac.context.deployed"
+HERE = "."  # a deploy command's target is the folder it runs in (ciwalk.py: the folders its definition runs in)
+# the commands that deploy the folder they run in when no path is given, with the subcommands that do
+_CWD_DEPLOYS: dict[str, frozenset[str]] = {
+    "terraform": frozenset({"apply", "destroy", "plan", "import", "refresh", "run-all"}),
+    "helmfile": frozenset({"apply", "sync", "template", "diff", "destroy", "deps"}),
+    "skaffold": frozenset({"run", "deploy", "dev", "apply", "render"}),
+    "pulumi": frozenset({"up", "update", "preview", "destroy", "refresh"}),
+    "serverless": frozenset({"deploy"}),
+    "kustomize": frozenset({"build"}),
+}
+_CWD_DEPLOYS |= {"tofu": _CWD_DEPLOYS["terraform"], "terragrunt": _CWD_DEPLOYS["terraform"],
+                 "sls": _CWD_DEPLOYS["serverless"]}
+_LINE_PATH = re.compile(r"[^\s'\"<>|&;()]*(?:/|\.(?:ya?ml|json|j2|tpl|tf|hcl|bicep)\b)[^\s'\"<>|&;()]*")
 _SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 # A YAML key (`- run: |`), a JSON one (`"deploy": "helm …"`), a list item's dash before the command
 _LINE_START = re.compile(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
 _WORDS = re.compile(r"""[^\s'"]+""")
 _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "@", "+", "-", "run"})
+_XARGS_VALUED = frozenset({"-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "--max-args", "--max-procs"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 _MAY_DEPLOY = re.compile(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile|aws|sam"
@@ -82,13 +103,32 @@ def targets(text: str) -> list[str]:
             continue
         for segment in _SEGMENTS.split(_LINE_START.sub("", line, count=1)):
             words = _WORDS.findall(segment)
-            at = 0
-            while at < len(words) and (words[at] in _PREFIX or _ASSIGNMENT.match(words[at])):
-                at += 1
+            at, fed = 0, False
+            while at < len(words) and (words[at] in _PREFIX or _ASSIGNMENT.match(words[at]) or words[at] == "xargs"):
+                if words[at] == "xargs":  # the words piped in are its command's last arguments: the line's paths
+                    fed, at = True, at + 1
+                    while at < len(words) and words[at].startswith("-"):
+                        at += 2 if words[at] in _XARGS_VALUED else 1
+                else:
+                    at += 1
             if at < len(words):
-                found += _named(words[at].rpartition("/")[2].lower().removesuffix(".exe"), words[at + 1:])
+                found += _reached(words[at].rpartition("/")[2].lower().removesuffix(".exe"),
+                                  words[at + 1:] + (["-"] if fed else []), line)
+    found = [part for word in found for part in dict.fromkeys([word, *word.split(",")]) if part]
+    here = [HERE] if any(word in (".", "./") for word in found) else []
     patterns = [path_pattern(word) for word in found if word not in ("-", "") and not word.startswith("-")]
-    return list(dict.fromkeys(p for p in patterns if p is not None and p not in (".", "*")))
+    return list(dict.fromkeys([*(p for p in patterns if p is not None and p not in (".", "*")), *here]))
+
+
+def _reached(command: str, args: list[str], line: str) -> list[str]:
+    """What one command deploys: the words it names (`_named`), HERE for a cwd-reading one given none, and the line's
+    path-like words when it reads standard input (helm reads no chart there) or a wholly variable path."""
+    named = _named(command, args)
+    if not named and _CWD_DEPLOYS.get(command, frozenset()) & set(args):
+        named = [HERE]
+    if any(word == "-" and not command.startswith("helm") or path_pattern(word) == "*" for word in named):
+        named += [word for word in _LINE_PATH.findall(line) if not word.startswith("-")]
+    return named
 
 
 def _inputs(text: str) -> list[str]:
@@ -205,4 +245,6 @@ def _values(args: list[str], options: frozenset[str]) -> list[str]:
                 out.append(args[at + 1])
         elif len(word) > 2 and word[:2] in options and not word.startswith("--"):
             out.append(word[2:])
+        elif re.fullmatch(r"-[A-Za-z]{2,}", word) and f"-{word[-1]}" in options and at + 1 < len(args):
+            out.append(args[at + 1])  # flags run together, the last taking the value: `kubectl apply -Rf dir`
     return out
