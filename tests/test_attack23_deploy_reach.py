@@ -6,7 +6,7 @@ path of just as well: `cd testdata/chart && helm upgrade --install web .`, a ste
 (`-f a.yaml,b.yaml`), standard input (`cat X | kubectl apply -f -`, `-f - < X`, `envsubst < X |`), a loop's variable
 (`for f in testdata/*.yaml; do kubectl apply -f $f; done`) and `xargs`. Each edited file below was `src` (test data)
 and `gate --tree` allowed the change (exit 0) on integ 2e50026 (24 of the 39 files of each form of
-reach); now each is `iac` (deployruns.HERE, ciwalk._deployed).
+reach); now each is `iac` (deployruns.HERE, ciwalk._reached_in).
 """
 
 from __future__ import annotations
@@ -105,8 +105,9 @@ def test_a_folder_no_deploy_runs_in_stays_src(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("line", "expected"), [
-    ("cd charts/web && helm upgrade --install web .", ["."]),
-    ("terraform apply -auto-approve && terraform fmt -check", ["."]),
+    ("cd charts/web && helm upgrade --install web .", ["./Chart.yaml"]),  # the folders it runs in, holding one
+    ("terraform apply -auto-approve && terraform fmt -check",
+     ["./*.tf", "./*.tf.json", "./*.tofu", "./terragrunt.hcl"]),
     ("terraform -chdir=live apply", ["live"]),
     ("helmfile -f hf.yaml apply && helmfile lint", ["hf.yaml"]),
     ("kubectl apply -Rf deploy/ -n prod", ["deploy"]),

@@ -138,8 +138,8 @@ def test_every_file_a_deploy_actions_input_names_is_iac(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("line", "expected"), [
     ("helm upgrade --install web ./charts/web -f ci/values.yaml --set a=b", ["charts/web", "ci/values.yaml"]),
     ("helm install web bitnami/nginx --version 1.2.3", ["bitnami/nginx"]),  # a repository's chart: a path it may be
-    ("helm lint charts/web && helm upgrade web . && helm upgrade web -", ["."]),  # lint deploys nothing; `.` is
-    # where it runs (attack 23: ciwalk.py reads it as the folders the definition cds to, never the root)
+    ("helm lint charts/web && helm upgrade web . && helm upgrade web -", ["./Chart.yaml"]),  # lint
+    # deploys nothing; `.` is where it runs (attack 23: the folders the definition cds to with a chart, never the root)
     ("sudo kubectl -n prod apply --server-side -f=deploy/a.yaml -f deploy/b/", ["deploy/a.yaml", "deploy/b"]),
     ("kubectl create -k overlays/prod && kubectl kustomize base", ["overlays/prod", "base"]),
     ("terragrunt run-all apply --terragrunt-working-dir live/prod", ["live/prod"]),

@@ -6,6 +6,7 @@ Dockerfile a step builds runs (dockerbuilds.py).
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 from functools import partial
@@ -123,7 +124,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
         return False  # each is matched against every path of both trees: bounded work (fail closed)
     for tree in trees:
         for origin, target in dict.fromkeys(deploys):
-            for named in _below(tree, target):
+            for named in _reached_in(tree, target):
                 found.setdefault(named, (deployruns.RULE, f"{origin} deploys {target}"))
     return found
 
@@ -221,13 +222,24 @@ def _below(tree: Tree, target: str) -> list[str]:
 
 
 def _deployed(target: str, definition: str, folders: list[str]) -> list[str]:
-    """Where a deploy target of the definition at `definition` may be; HERE (`helm upgrade web .`, `terraform apply`)
-    is each folder its commands `cd` to or name as a working directory (attack 23), not the root nor its own folder
-    (a chart at the root is iac by its marker). A wholly variable folder names nothing: every path would match."""
-    if target != deployruns.HERE:
+    """Where a deploy target of the definition at `definition` may be. `./GLOB` (deployruns.HERE: `helm upgrade web .`,
+    `terraform apply`) is `FOLDER/./GLOB` for each folder its commands `cd` to or name as a working directory (attack
+    23; `_reached_in` keeps the folders that hold such a file), never the root (a chart there has its own marker), its
+    own folder, nor a folder that is all variable (every path would match)."""
+    if not target.startswith(deployruns.HERE):
         return ciruns.resolved(target, definition, folders)
-    return [p for folder in folders if folder != ciruns.ANY for p in ciruns.resolved(folder, definition, [])
-            if p != definition.rpartition("/")[0]]
+    return [f"{path}/{target}" for folder in folders if folder != ciruns.ANY
+            for path in ciruns.resolved(folder, definition, []) if path != definition.rpartition("/")[0]]
+
+
+def _reached_in(tree: Tree, target: str) -> list[str]:
+    """The paths of `tree` a resolved deploy target names (`_below`); `FOLDER/./GLOB`: those below FOLDER when a file
+    right in it matches GLOB, else none."""
+    folder, here, glob = target.partition(f"/{deployruns.HERE}")
+    if here and not any(fnmatch.fnmatchcase(listed[len(folder) + 1:], glob) for listed in tree
+                        if listed.startswith(f"{folder}/") and "/" not in listed[len(folder) + 1:]):
+        return []
+    return _below(tree, folder)
 
 
 def _doc(path: str) -> bool:

@@ -22,10 +22,12 @@ any path with a variable part.
 
 Attack 23 (tests/test_attack23_deploy_reach.py): a command deploys what it is handed by other means too. `.` (and a
 cwd-reading command with no path: `terraform apply`, `helmfile apply`, `skaffold run`, `pulumi up`, `kustomize
-build`) is the folder it runs in: HERE, which ciwalk.py reads as each folder the definition `cd`s or `pushd`s to or
-names as a `working-directory:`. `-Rf DIR` is `-f DIR`; `-f a.yaml,b.yaml` names both. A command that reads standard
-input (`-`) or a wholly variable path (`$f` of a loop) deploys what the rest of its line names: every word of that
-line that looks like a path (`cat X |`, `< X`, `for f in X/*.yaml`) is a target.
+build`) is the folder it runs in: `./GLOB` (HERE), which ciwalk.py reads as each folder the definition `cd`s or
+`pushd`s to or names as a `working-directory:` that holds a file GLOB matches (what the command reads there:
+`Chart.yaml` for helm, `*.tf` for terraform, ...; _HELD). `-Rf DIR` is `-f DIR`; `-f a.yaml,b.yaml` names both. A
+command that reads standard input (`-`), is fed by `xargs` or is handed a wholly variable path (`$f` of a loop) deploys
+what the rest of its line names: every word of that line that looks like a path (`cat X |`, `< X`, `for f in
+X/*.yaml`) is a target.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from gatekeeper.classify.pipinstalls import path_pattern
 __all__ = ["HERE", "RULE", "may_deploy", "targets"]
 
 RULE = "iac.context.deployed"
-HERE = "."  # a deploy command's target is the folder it runs in (ciwalk.py: the folders its definition runs in)
+HERE = "./"  # `./GLOB`: a deploy command's target is the folder it runs in, if it holds a file GLOB matches (ciwalk.py)
 # the commands that deploy the folder they run in when no path is given, with the subcommands that do
 _CWD_DEPLOYS: dict[str, frozenset[str]] = {
     "terraform": frozenset({"apply", "destroy", "plan", "import", "refresh", "run-all"}),
@@ -49,6 +51,15 @@ _CWD_DEPLOYS: dict[str, frozenset[str]] = {
 }
 _CWD_DEPLOYS |= {"tofu": _CWD_DEPLOYS["terraform"], "terragrunt": _CWD_DEPLOYS["terraform"],
                  "sls": _CWD_DEPLOYS["serverless"]}
+# what such a folder holds for the command to deploy it (its own file names: a folder that holds none is not it)
+_HELD: dict[str, tuple[str, ...]] = {
+    "helm": ("Chart.yaml",), "helm3": ("Chart.yaml",), "kustomize": ("kustomization.y*ml", "Kustomization"),
+    "kubectl": ("*.y*ml", "*.json", "Kustomization"), "terraform": ("*.tf", "*.tf.json", "*.tofu", "terragrunt.hcl"),
+    "helmfile": ("helmfile.y*ml*",), "skaffold": ("skaffold.y*ml",), "pulumi": ("Pulumi.y*ml",),
+    "serverless": ("serverless.*",),
+}
+_HELD |= {"oc": _HELD["kubectl"], "tofu": _HELD["terraform"], "terragrunt": _HELD["terraform"],
+          "sls": _HELD["serverless"]}
 _LINE_PATH = re.compile(r"[^\s'\"<>|&;()]*(?:/|\.(?:ya?ml|json|j2|tpl|tf|hcl|bicep)\b)[^\s'\"<>|&;()]*")
 _SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 # A YAML key (`- run: |`), a JSON one (`"deploy": "helm …"`), a list item's dash before the command
@@ -115,17 +126,20 @@ def targets(text: str) -> list[str]:
                 found += _reached(words[at].rpartition("/")[2].lower().removesuffix(".exe"),
                                   words[at + 1:] + (["-"] if fed else []), line)
     found = [part for word in found for part in dict.fromkeys([word, *word.split(",")]) if part]
-    here = [HERE] if any(word in (".", "./") for word in found) else []
-    patterns = [path_pattern(word) for word in found if word not in ("-", "") and not word.startswith("-")]
+    here = [word.replace("\n", "") for word in found if word.startswith(f"{HERE}\n")]  # words hold no line break
+    patterns = [path_pattern(word) for word in found if word not in ("-", "") and not word.startswith("-")
+                and "\n" not in word]
     return list(dict.fromkeys([*(p for p in patterns if p is not None and p not in (".", "*")), *here]))
 
 
 def _reached(command: str, args: list[str], line: str) -> list[str]:
-    """What one command deploys: the words it names (`_named`), HERE for a cwd-reading one given none, and the line's
+    """What one command deploys: the words it names (`_named`), `./GLOB` (HERE) for `.` or a cwd-reading one given
+    none, and the line's
     path-like words when it reads standard input (helm reads no chart there) or a wholly variable path."""
     named = _named(command, args)
-    if not named and _CWD_DEPLOYS.get(command, frozenset()) & set(args):
-        named = [HERE]
+    if not named and _CWD_DEPLOYS.get(command, frozenset()) & set(args) or any(w in (".", "./") for w in named):
+        named = [word for word in named if word not in (".", "./")]
+        named += [f"{HERE}\n{glob}" for glob in _HELD.get(command, ())]  # a token no word is (words hold no \n)
     if any(word == "-" and not command.startswith("helm") or path_pattern(word) == "*" for word in named):
         named += [word for word in _LINE_PATH.findall(line) if not word.startswith("-")]
     return named
