@@ -189,7 +189,8 @@ def test_a_mise_entry_below_the_hunks_header_is_read_whole_and_named_partly_from
 def test_mise_inline_tables_and_lists_are_read_whole() -> None:
     found = {(d.name, d.version) for d in mise.parse_mise("mise.toml", MISE.encode())}
     assert found == {("tuist", "4.37.0"), ("swiftlint", "0.54.0"), ("node", "22.11.0"), ("python", "3.12.7"),
-                     ("python", "3.11.10"), ("go", "1.23.4"), ("npm:prettier", "3.3.3")}
+                     ("python", "3.11.10"), ("go", "1.23.4"), ("npm:prettier", "3.3.3"),
+                     ("usage", "latest")}  # as written (attack 23: a pin moved to `latest` was read as removed)
 
 
 @pytest.mark.parametrize("edit", [

@@ -159,7 +159,7 @@ def test_a_format_version_look_alike_is_no_skip(line: str) -> None:
     (["[tools]", 'go = ["1.23.4"]'], [("go", "1.23.4")]),
     (["[tools]", "python = ['3.13', '3.11']"], [("python", "3.13"), ("python", "3.11")]),
     (["[tools]", '"cargo:viddy" = [ "1.1.6", ]  # pinned'], [("cargo:viddy", "1.1.6")]),
-    (["[tools]", 'node = ["latest"]'], []),
+    (["[tools]", 'node = ["latest"]'], [("node", "latest")]),  # as written (attack 23)
 ])
 def test_a_tool_at_an_array_is_each_version(lines: list[str], read: list[tuple[str, str]]) -> None:
     side = [(line, i == len(lines) - 1) for i, line in enumerate(lines)]

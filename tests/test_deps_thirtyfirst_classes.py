@@ -160,8 +160,10 @@ def test_a_changed_tool_option_is_no_bump(tmp_path: Path, edit: dict[str, str]) 
 @pytest.mark.parametrize(("value", "read"), [
     ('"=1.2.3"', ["=1.2.3"]), ('"==1.2"', ["==1.2"]), ('"~1.2"', ["~1.2"]), ('"^ 1"', ["^ 1"]),
     ('"<2"', ["<2"]), ('["=1.0", "2.0"]', ["=1.0", "2.0"]),
-    # look-alikes: no release number after the operator, a word
-    ('"=latest"', []), ('"="', []), ('"^"', []), ('"==="', []), ('"lts"', []), ('"= v"', []),
+    # look-alikes (no release number after the operator, a word) are read as written too (attack 23: dropped, a pin
+    # moved to one was read as the tool's removal, which passes)
+    ('"=latest"', ["=latest"]), ('"="', ["="]), ('"^"', ["^"]), ('"==="', ["==="]), ('"lts"', ["lts"]),
+    ('"= v"', ["= v"]),
 ])
 def test_mise_values_read_as_versions(value: str, read: list[str]) -> None:
     deps = parse_mise("mise.toml", f"[tools]\ntaplo = {value}\n".encode())
@@ -171,7 +173,7 @@ def test_mise_values_read_as_versions(value: str, read: list[str]) -> None:
 def test_an_unread_value_moved_to_an_operator_version_is_named(tmp_path: Path) -> None:
     tree, patch = _bumped(tmp_path, {"mise.toml": MISE.replace('"=0.12.0"', '"latest"')},
                           {"mise.toml": {'"latest"': '"=0.12.0"'}})
-    assert moves(tree) == {("tool", "cargo:diesel-guard", None, "=0.12.0")} and not tree.problems, tree
+    assert moves(tree) == {("tool", "cargo:diesel-guard", "latest", "=0.12.0")} and not tree.problems, tree
     # from the patch `"latest"`, under a table its hunk does not show, is no tool's version it can name: refused
     assert moves(patch) == set() and partial(patch, "mise.toml"), patch
 

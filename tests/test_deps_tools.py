@@ -499,9 +499,13 @@ def test_tool_version_files_from_tree_and_patch(tmp_path: Path, path: str, base:
 
 
 def test_tool_version_files_that_name_no_version() -> None:
-    assert registry.format_for(".nvmrc").parse(".nvmrc", b"lts/iron\n# a comment\n") == []  # type: ignore[union-attr]
-    assert toolfiles.parse_tool_versions(".tool-versions", b"python system\nruby\n") == []
-    assert toolfiles.parse_rust_toolchain("rust-toolchain.toml", b'[toolchain]\nchannel = "stable"\n') == []
+    # read as written (attack 23: dropped, a pin moved to one of them was read as the tool's removal, which passes)
+    nvmrc = registry.format_for(".nvmrc").parse(".nvmrc", b"lts/iron\n# a comment\n")  # type: ignore[union-attr]
+    assert _found(nvmrc) == {("tool", "node", "lts/iron")}
+    assert _found(toolfiles.parse_tool_versions(".tool-versions", b"python system\nruby\n")) == {
+        ("tool", "python", "system")}
+    assert _found(toolfiles.parse_rust_toolchain("rust-toolchain.toml", b'[toolchain]\nchannel = "stable"\n')) == {
+        ("tool", "rust", "stable")}
     assert _found(toolfiles.parse_rust_toolchain("rust-toolchain", b"1.79.0\n")) == {("tool", "rust", "1.79.0")}
     with pytest.raises(ManifestError):
         toolfiles.parse_rust_toolchain("rust-toolchain.toml", b"[toolchain]\nchannel = [")

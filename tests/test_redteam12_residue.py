@@ -139,4 +139,5 @@ def test_ordinary_bumps_of_these_files_still_queue(capsys: pytest.CaptureFixture
 
 def test_a_tool_versions_source_is_read_as_written() -> None:
     found = toolfiles.parse_tool_versions(".tool-versions", b"python ref:evil\nruby path:/opt/ruby\nnodejs system\n")
-    assert [(d.name, d.version) for d in found] == [("python", "ref:evil"), ("ruby", "path:/opt/ruby")]
+    assert [(d.name, d.version) for d in found] == [("python", "ref:evil"), ("ruby", "path:/opt/ruby"),
+                                                    ("node", "system")]  # attack 23: `system` as written too

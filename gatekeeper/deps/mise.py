@@ -59,7 +59,9 @@ _INLINE_TABLE = lazy(r"""^\s*+(?:[\w-]++|"[^"\\\n]++"|'[^'\n]++')\s*+=\s*+\{""")
 
 
 def _version(value: str) -> bool:
-    return bool(VERSIONISH.match(value) or _REQUIREMENT.match(value)) or ":" in value or "/" in value
+    """Any value is read as written: `latest`, `lts`, `system` too (attack 23: dropped, a pin moved to one was read as
+    the tool's removal, which the deps policy lets pass)."""
+    return bool(value.strip())
 
 
 def _versions(value: object) -> list[str]:

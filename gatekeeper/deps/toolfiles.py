@@ -18,7 +18,7 @@ from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import load_toml, mapping, string, text
 from gatekeeper.deps.model import Dependency, ManifestError
-from gatekeeper.deps.tools import TOOL, VERSIONISH, read_annotations, tool_name
+from gatekeeper.deps.tools import MAX_RAW, TOOL, read_annotations, tool_name
 
 # The file name → the tool it pins (one version a line; pyenv allows several, each a version in use).
 ONE_TOOL = {
@@ -34,8 +34,8 @@ def _one_tool(tool: str, path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     for raw in text(data).splitlines():
         line = raw.split("#", 1)[0].strip()
-        if line and VERSIONISH.match(line):
-            out.append(Dependency(TOOL, tool_name(tool), line, path, True, "build"))
+        if line:  # `node`, `lts/*`, `stable`: as written (attack 23: dropped, a pin moved to one read as removed)
+            out.append(Dependency(TOOL, tool_name(tool), line[:MAX_RAW], path, True, "build"))
     return out
 
 
@@ -46,12 +46,14 @@ def parser_for(tool: str) -> functools.partial[list[Dependency]]:
 def parse_tool_versions(path: str, data: bytes) -> list[Dependency]:
     """asdf's `.tool-versions`: `nodejs 20.11.0 [fallback…]` a line; the first version is the one used. A value
     naming where the tool comes from (`ref:BRANCH`, built from a git ref; `path:DIR`; mise's `sub-1:latest`) is
-    read as written (red team 12: a move to it was read as the tool's removal); `system`, `latest` name none."""
+    read as written (red team 12: a move to it was read as the tool's removal); so are `system`, `latest` (attack 23:
+    the same removal, which the deps policy lets pass: a pin moved to `latest` is `changed`)."""
     out: list[Dependency] = []
     for raw in text(data).splitlines():
         fields = raw.split("#", 1)[0].split()
-        if len(fields) >= 2 and (VERSIONISH.match(fields[1]) or ":" in fields[1] or "/" in fields[1]):
-            out.append(Dependency(TOOL, tool_name(_ASDF.get(fields[0], fields[0])), fields[1], path, True, "build"))
+        if len(fields) >= 2:
+            out.append(Dependency(TOOL, tool_name(_ASDF.get(fields[0], fields[0])), fields[1][:MAX_RAW], path, True,
+                                  "build"))
     return out
 
 
@@ -78,7 +80,7 @@ def parse_rust_toolchain(path: str, data: bytes) -> list[Dependency]:
     if "[toolchain]" not in body:
         return _one_tool("rust", path, data)
     channel = string(mapping(load_toml(data).get("toolchain"), "[toolchain]").get("channel"))
-    return [Dependency(TOOL, "rust", channel, path, True, "build")] if VERSIONISH.match(channel) else []
+    return [Dependency(TOOL, "rust", channel[:MAX_RAW], path, True, "build")] if channel else []  # `stable` too
 
 
 # `image: postgres:16.2`, `image: "ghcr.io/org/app@sha256:…"`; a list item `- image:` too.
