@@ -4,8 +4,9 @@ Red team 25 reads the paths a CI deploy command names. A command deploys a test-
 path of just as well: `cd testdata/chart && helm upgrade --install web .`, a step's `working-directory:` with
 `terraform apply` or `kubectl apply -k .`, flags run together (`kubectl apply -Rf testdata/m/`), a comma list
 (`-f a.yaml,b.yaml`), standard input (`cat X | kubectl apply -f -`, `-f - < X`, `envsubst < X |`), a loop's variable
-(`for f in testdata/*.yaml; do kubectl apply -f $f; done`) and `xargs`. Each edited file below was `src` (test data)
-and `gate --tree` allowed the change (exit 0) on integ 2e50026 (24 of the 39 files of each form of
+(`for f in testdata/*.yaml; do kubectl apply -f $f; done`), `xargs`, and `openstack stack create -t` (a Heat template
+the Heat reader skips as test data). Each edited file below was `src` (test data)
+and `gate --tree` allowed the change (exit 0) on integ 2e50026 (26 of the 42 files of each form of
 reach); now each is `iac` (deployruns.HERE, ciwalk._reached_in).
 """
 
@@ -47,6 +48,9 @@ FORMS: dict[str, tuple[str, str | None, dict[str, str], str]] = {
     "envsubst": ("envsubst < {d}/rbac.yaml | kubectl apply -f -", None, {"rbac.yaml": CM}, "rbac.yaml"),
     "loop": ("for f in {d}/*.yaml; do kubectl apply -f \"$f\"; done", None, {"a.yaml": CM}, "a.yaml"),
     "xargs": ("ls {d}/*.yaml | xargs -n 1 kubectl apply -f", None, {"a.yaml": CM}, "a.yaml"),
+    # a Heat template: the Heat reader skips test data (label 37), and no deploy command named `openstack stack`
+    "openstack stack": ("openstack stack create --wait -t {d}/stack.yaml web", None,
+                        {"stack.yaml": "heat_template_version: 2018-08-31\nresources: {}\n"}, "stack.yaml"),
 }
 FOLDERS = ["testdata/{n}", "fixtures/{n}", "test/fixtures/{n}"]  # test data by principle 1
 
@@ -78,7 +82,7 @@ def variants(how: str) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def test_the_variants_are_what_they_say() -> None:
-    assert len(variants("step")[1]) == len(variants("script")[1]) == 39
+    assert len(variants("step")[1]) == len(variants("script")[1]) == 42
 
 
 @pytest.mark.parametrize("how", ["step", "script"])
@@ -114,6 +118,9 @@ def test_a_folder_no_deploy_runs_in_stays_src(tmp_path: Path) -> None:
     ("kubectl apply -f a.yaml,b/c.yaml", ["a.yaml,b/c.yaml", "a.yaml", "b/c.yaml"]),
     ("cat deploy/x.yaml | kubectl apply -f -", ["deploy/x.yaml"]),
     ("kubectl get -f - < x.yaml", []),  # a reading command
+    ("openstack stack create -t heat/a.yaml -e heat/env.yaml s && openstack server list",
+     ["heat/a.yaml", "heat/env.yaml"]),
+    ("heat stack-create -f heat/b.yaml s", ["heat/b.yaml"]),
 ])
 def test_the_paths_a_deploy_command_is_handed(line: str, expected: list[str]) -> None:
     assert targets(line) == expected

@@ -13,7 +13,7 @@ words but the release name, and `-f`/`--values`/`--set-file` values; `kubectl` a
 `terraform`/`tofu` `-chdir=`; `terragrunt` `--terragrunt-working-dir`/`--working-dir`; `ansible-playbook` its
 playbooks, `-i` inventory, `-e @file` and vault files; `helmfile` `-f`/`--file`; the templates of cloud and platform
 deploy commands (_CLOUD: CloudFormation, SAM, Azure deployments, Deployment Manager, Pulumi, Skaffold, kapp, Packer,
-Nomad, Serverless). And a deploy action's inputs that
+Nomad, Serverless, OpenStack Heat). And a deploy action's inputs that
 name what it deploys (`with: manifests: |`, `chart:`, `helmChart:`, `kustomizationPath:`, `value-files:`,
 `task-definition:`, ...: _INPUT_KEY), each word of the value or of the block or list below it. A value no option is
 known to take may be read as a path: a folder of that name becomes `iac` (the safe side). *Limits:* `.` (the root: a
@@ -71,7 +71,7 @@ _XARGS_VALUED = frozenset({"-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "--ma
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 _MAY_DEPLOY = re.compile(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile|aws|sam"
-                         r"|az|gcloud|pulumi|skaffold|kapp|packer|nomad|serverless|sls)\b")
+                         r"|az|gcloud|pulumi|skaffold|kapp|packer|nomad|serverless|sls|openstack|heat)\b")
 # The inputs of deploy actions that name what they deploy (azure/k8s-deploy `manifests`, azure/k8s-bake `helmChart`,
 # `kustomizationPath`, `overrideFiles`, deliverybot/helm `chart`, `value-files`, the ECS action's `task-definition`,
 # Cloud Run's `metadata`, Terraform actions' folders); `path` and `working-directory` are every action's: not read.
@@ -216,6 +216,9 @@ _CLOUD: dict[str, tuple[tuple[str, ...], frozenset[str], int]] = {
     "nomad": (("run",), frozenset({"-var-file"}), 2),
     "serverless": ((), frozenset({"-c", "--config"}), 0),
     "sls": ((), frozenset({"-c", "--config"}), 0),
+    # OpenStack Heat (attack 23: a template in test data, which the Heat reader skips, deployed by CI)
+    "openstack": (("stack",), frozenset({"-t", "--template", "-e", "--environment"}), 0),
+    "heat": ((), frozenset({"-f", "--template-file", "-e", "--environment-file"}), 0),
 }
 
 
