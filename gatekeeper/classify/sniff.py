@@ -118,7 +118,7 @@ _BUILDKITE_STEP = lazy(
 # A Route 53 change batch (`aws route53 change-resource-record-sets --change-batch file://...`): DNS records.
 _ROUTE53_CHANGE = lazy(r'"Action"[ \t]*:[ \t]*"(?:CREATE|UPSERT|DELETE)"', _FLAGS)
 _ROUTE53_RECORD = lazy(r'"ResourceRecordSet"[ \t]*:', _FLAGS)
-_COMMENT = lazy(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*)?\r?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
+_COMMENT = lazy(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*|\r)?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
 
 
 # A template of a document (helm-docs' README.md.gotmpl, index.rst.j2) and llmstxt.org's Markdown for language models
