@@ -13,10 +13,15 @@ import re
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
 from gatekeeper.classify import ansible, platformshapes, sniff
+from gatekeeper.classify.manifestshapes import manifest_shape
+from gatekeeper.classify.shapes import shape
+from tests.gitrepo import GitRepo
+from tests.test_classify_context import RULES, patch_files, tree_files
 
 # The patterns as they were before the fix, to compare the fixed ones with where backtracking is cheap (few lines).
 _OLD_INVENTORY_HOSTS = re.compile(
@@ -91,3 +96,137 @@ def test_the_fixed_patterns_match_what_the_old_ones_matched(seed: str) -> None:
         assert (old and old.span()) == (new and new.span()), text
         assert bool(_OLD_COMMENT.match(text.encode())) == sniff.only_comments(text.encode()), text
         assert (_OLD_TALOS.search(text) is None) == (platformshapes._TALOS_MACHINE.search(text) is None), text
+
+
+@pytest.mark.parametrize(("path", "bucket", "rule"), [
+    # a dot-folder named .ci holds CI at any depth; mise's file tasks keep CI's tasks in ci/
+    ("hack/.ci/verify-commits.sh", "ci", "ci.script-folders-nested"),
+    ("tools/release/.ci/publish.py", "ci", "ci.script-folders-nested"),
+    ("mise-tasks/ci/detect.py", "ci", "ci.script-folders-nested"),
+    (".mise/tasks/ci/render", "ci", "ci.script-folders-nested"),
+    (".config/mise/tasks/ci/lint.sh", "ci", "ci.script-folders-nested"),
+    (".ci/x.sh", "ci", "ci.script-folders"),  # the root one keeps its rule
+    ("mise-tasks/packer/deregister-ami.sh", "src", None),  # other tasks are the developers'
+    ("src/ci/detect.py", "src", None), ("pkg/.cilium/config.go", "src", None), ("docs/.ci.md", "src", None),
+])
+def test_path_rules_of_the_thirty_eighth_round(path: str, bucket: str, rule: str | None) -> None:
+    match = RULES.match(path)
+    assert match.bucket == bucket, match
+    assert rule is None or match.rule == rule, match
+
+
+_ALLMAN_PIPELINE = """pipeline
+{
+   agent none
+   stages
+   {
+      stage('Install and Validate')
+      {
+        steps
+        {
+          sh 'molecule test'
+        }
+      }
+   }
+}
+"""
+_JOB_DSL_CLASS = """package analytics
+
+class WarehouseTransformsCI{
+    public static def job = { dslFactory, allVars ->
+        dslFactory.job("warehouse-transforms-ci"){
+            disabled(true)
+            steps { shell('make test') }
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(("text", "ci"), [
+    (_ALLMAN_PIPELINE, True),
+    (_ALLMAN_PIPELINE.replace("\n", "\r\n"), True),
+    ("node('linux')\n{\n  stage('build') { sh 'make' }\n}\n", True),
+    (_JOB_DSL_CLASS, True),
+    ("    factory.pipelineJob(name) {\n      definition { cps { script(readFileFromWorkspace(p)) } }\n    }\n", True),
+    ("job('seed') {\n  scm { git('https://example.invalid/jobs.git') }\n}\n", True),
+    # Groovy that is no pipeline: a method named job with no literal name, a map key, a Gradle task
+    ("def job(Map args) {\n  return args.name\n}\nprintln job(name: 'x')\n", False),
+    ("class Pipeline {\n  def pipeline = [stages: []]\n}\n", False),
+    ("task pipeline {\n  doLast { println 'x' }\n}\n", False),
+])
+def test_jenkins_pipelines_in_allman_style_and_job_dsl_on_a_factory(text: str, ci: bool) -> None:
+    found = shape("smoke-test.groovy", text)
+    assert (found is not None and found[:2] == ("ci", "ci.content.jenkins-pipeline")) == ci, found
+
+
+_YTT_OVERLAY = """#@ load("@ytt:data", "data")
+#@ load("@ytt:overlay", "overlay")
+#@ deployment = overlay.subset({"kind": "Deployment"})
+#@overlay/match by=overlay.and_op(deployment),expects="1+"
+---
+spec:
+  template:
+    spec:
+      #@overlay/match missing_ok=True
+      serviceAccountName: rabbitmq-cluster-operator
+"""
+_OLM_ANNOTATIONS = """annotations:
+  # Core bundle annotations.
+  operators.operatorframework.io.bundle.mediatype.v1: registry+v1
+  operators.operatorframework.io.bundle.manifests.v1: manifests/
+  operators.operatorframework.io.bundle.metadata.v1: metadata/
+  operators.operatorframework.io.bundle.package.v1: splunk
+  operators.operatorframework.io.bundle.channels.v1: stable
+"""
+
+
+@pytest.mark.parametrize(("name", "text", "rule"), [
+    ("cluster-operator-namespace-scope-overlay.yml", _YTT_OVERLAY, "iac.content.ytt"),
+    ("values.yml", "#@data/values\n---\nnamespace: rabbitmq-system\n", "iac.content.ytt"),
+    ("annotations.yaml", _OLM_ANNOTATIONS, "iac.content.olm-bundle-metadata"),
+    ("annotations.yaml", '{"annotations": {"operators.operatorframework.io.bundle.package.v1": "x"}}', None),  # JSON
+    # look-alikes: a YAML comment that starts with #@ but is no directive, prose about ytt, a doc's annotations
+    ("notes.yml", "#@todo: rename\nkey: value\n", None),
+    ("README.yml", "text: use ytt with #@ load(\"@ytt:overlay\")\n", None),
+    ("annotations.yaml", "annotations:\n  example.com/owner: team\n", None),
+    ("overlay.md", _YTT_OVERLAY, None),
+])
+def test_ytt_overlays_and_olm_bundle_metadata(name: str, text: str, rule: str | None) -> None:
+    found = manifest_shape(name, text)
+    assert (found[1] if found else None) == rule, found
+
+
+def test_the_thirty_eighth_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: Path) -> None:
+    """liv-io's layout: roles at the root without meta/ (tasks/main.yml marks them), beside the content classes."""
+    git_repo.write("README.md", "# Ansible roles for Debian\n")
+    git_repo.commit("base")
+    texts = {
+        "blackbox_exporter/tasks/main.yml": "---\n- name: Install\n  ansible.builtin.include_tasks: install.yml\n",
+        "blackbox_exporter/templates/blackbox.yml": "{{ansible_managed|comment(decoration='#')}}\n\nmodules:\n"
+                                                    "{% for item in blackbox_exporter_config %}\n  {{item.name}}:\n"
+                                                    "{% endfor %}\n",
+        "blackbox_exporter/templates/blackbox.cfg": "check process blackbox_exporter matching \"blackbox\"\n",
+        "grafana/tasks/main.yaml": "---\n- name: Install grafana\n  ansible.builtin.apt:\n    name: grafana\n",
+        "grafana/templates/grafana.ini": "{{ansible_managed|comment(decoration='#')}}\n[server]\nhttp_port = 3000\n",
+        "grafana/VERSION": "0.5.0\n",
+        "grafana/CHANGES.md": "# CHANGES\n",
+        "app/tasks/main.py": "print('a Python package with a tasks module')\n",
+        "app/templates/index.html": "<html></html>\n",
+        "scripts/smoke-test.groovy": _ALLMAN_PIPELINE,
+        "olm/templates/scope-overlay.yml": _YTT_OVERLAY,
+        "bundle/metadata/annotations.yaml": _OLM_ANNOTATIONS,
+    }
+    want = {"blackbox_exporter/templates/blackbox.yml": "iac", "blackbox_exporter/templates/blackbox.cfg": "iac",
+            "grafana/templates/grafana.ini": "iac", "grafana/VERSION": "src", "grafana/CHANGES.md": "src",
+            "app/templates/index.html": "src", "scripts/smoke-test.groovy": "ci",
+            "olm/templates/scope-overlay.yml": "iac", "bundle/metadata/annotations.yaml": "iac"}
+    for path, text in texts.items():
+        git_repo.write(path, text)
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert {path: files[path].bucket for path in want} == want
+    assert files["grafana/templates/grafana.ini"].rule == "iac.marker.ansible-role-tasks"
+    patched = patch_files(git_repo, tmp_path)
+    content = ["scripts/smoke-test.groovy", "olm/templates/scope-overlay.yml", "bundle/metadata/annotations.yaml"]
+    assert {path: patched[path].bucket for path in content} == {path: want[path] for path in content}
