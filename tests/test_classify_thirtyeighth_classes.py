@@ -230,3 +230,40 @@ def test_the_thirty_eighth_classes_in_a_real_repository(git_repo: GitRepo, tmp_p
     patched = patch_files(git_repo, tmp_path)
     content = ["scripts/smoke-test.groovy", "olm/templates/scope-overlay.yml", "bundle/metadata/annotations.yaml"]
     assert {path: patched[path].bucket for path in content} == {path: want[path] for path in content}
+
+
+def test_plugins_vendored_into_a_godot_projects_addons_are_deps(git_repo: GitRepo, tmp_path: Path) -> None:
+    """Pandora's layout: its own plugin beside gdUnit4, copied in from the Asset Library; a demo game in a sub-folder
+    with Dialogic; a Kubernetes add-on catalogue's addons/ (no Godot project) is left alone."""
+    git_repo.write("README.md", "# Pandora\n")
+    git_repo.write("project.godot", '; Engine configuration file.\nconfig_version=5\n\n[application]\n\n'
+                                    'config/name="Pandora"\nrun/main_scene="res://example/main.tscn"\n')
+    git_repo.write("games/demo/project.godot", '[application]\nconfig/name="Escoria Demo Game"\n')
+    git_repo.commit("base")
+    texts = {
+        "addons/gdUnit4/src/core/GdUnit4Version.gd": "class_name GdUnit4Version\nextends RefCounted\n",
+        "addons/gdUnit4/LICENSE": "MIT License\n\nCopyright (c) 2023 Mike Schulze\n",
+        "addons/gdUnit4/plugin.cfg": '[plugin]\nname="gdUnit4"\nauthor="Mike Schulze"\n',
+        "addons/gdUnit4/Dockerfile": "FROM barichello/godot-ci:4.2\n",
+        "addons/pandora/ui/texture_picker.gd": "@tool\nextends HBoxContainer\n",
+        "addons/pandora/plugin.cfg": '[plugin]\nname="Pandora"\n',
+        "games/demo/addons/dialogic/plugin.cfg": '[plugin]\nname="Dialogic"\n',
+        "games/demo/addons/escoria-core/esc_item.gd": "extends Node\n",
+        "games/demo/scenes/main.gd": "extends Node2D\n",
+        "catalog/addons/velaux/metadata.yaml": "name: velaux\nversion: v1.9.4\n",
+        "addons.gd": "extends Node\n",
+    }
+    want = {"addons/gdUnit4/src/core/GdUnit4Version.gd": "deps", "addons/gdUnit4/LICENSE": "deps",
+            "addons/gdUnit4/plugin.cfg": "deps", "addons/gdUnit4/Dockerfile": "iac",
+            "addons/pandora/ui/texture_picker.gd": "src",
+            "addons/pandora/plugin.cfg": "src", "games/demo/addons/dialogic/plugin.cfg": "deps",
+            "games/demo/addons/escoria-core/esc_item.gd": "src", "games/demo/scenes/main.gd": "src",
+            "catalog/addons/velaux/metadata.yaml": "src", "addons.gd": "src"}
+    for path, text in texts.items():
+        git_repo.write(path, text)
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert {path: files[path].bucket for path in want} == want
+    assert files["addons/gdUnit4/LICENSE"].rule == "deps.context.godot-addon"
+    patched = patch_files(git_repo, tmp_path)  # without project.godot in sight: the path tier's buckets
+    assert patched["addons/gdUnit4/src/core/GdUnit4Version.gd"].bucket == "src"
