@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.classify import ansible, platformshapes, sniff
-from gatekeeper.classify.manifestshapes import manifest_shape
+from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
 from gatekeeper.classify.shapes import shape
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
@@ -267,3 +267,40 @@ def test_plugins_vendored_into_a_godot_projects_addons_are_deps(git_repo: GitRep
     assert files["addons/gdUnit4/LICENSE"].rule == "deps.context.godot-addon"
     patched = patch_files(git_repo, tmp_path)  # without project.godot in sight: the path tier's buckets
     assert patched["addons/gdUnit4/src/core/GdUnit4Version.gd"].bucket == "src"
+
+
+_GRAFANA_DATASOURCE = """# config file version
+apiVersion: 1
+
+# list of datasources to insert/update depending
+datasources:
+  - name: Prometheus
+    type: prometheus
+    access: proxy
+    url: http://prometheus:9090
+"""
+_ALERTMANAGER = """route:
+    receiver: 'slack'
+
+receivers:
+    - name: 'slack'
+      slack_configs:
+          - send_resolved: true
+"""
+
+
+@pytest.mark.parametrize(("name", "text", "rule"), [
+    ("datasource.yml", _GRAFANA_DATASOURCE, "other.content.grafana-provisioning"),
+    ("dashboards.yaml", "apiVersion: 1\nproviders:\n  - name: default\n    folder: ''\n    type: file\n",
+     "other.content.grafana-provisioning"),
+    ("alerting.yaml", "apiVersion: 1\ngroups:\n  - orgId: 1\n    name: disk\n", "other.content.grafana-provisioning"),
+    ("config.yml", _ALERTMANAGER, "other.content.alertmanager-config"),
+    # look-alikes: a Kubernetes object (a version with a group), a values file with a datasources key, an app's routes
+    ("datasource.yaml", "apiVersion: v1\nkind: ConfigMap\ndata:\n  datasources: x\n", None),
+    ("values.yaml", "grafana:\n  datasources:\n    - name: x\n", None),
+    ("routes.yml", "route:\n  - /home\nhandlers:\n  - index\n", None),
+    ("datasource.json", '{"apiVersion": 1, "datasources": []}', None),
+])
+def test_grafana_provisioning_and_alertmanager_settings_are_other(name: str, text: str, rule: str | None) -> None:
+    found = monitoring_settings(name, text)
+    assert (found[1] if found else None) == rule, found

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from gatekeeper.classify.ansible import ansible, setup_py
 from gatekeeper.classify.buildshapes import build_shape, is_requirements_input
 from gatekeeper.classify.contextrules import ContextRules
-from gatekeeper.classify.manifestshapes import manifest_shape
+from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
 from gatekeeper.classify.setupcfg import setup_cfg
 from gatekeeper.classify.shapes import evidence_line, shape, snapcraft
@@ -217,7 +217,7 @@ def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Sign
     signals = (_cloud(text), *_kube(text, rules), _workflow(text), _signal(ansible(path, text)),
                _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)),
                _signal(platform_shape(name, text)), _signal(build_shape(name, text)),
-               _signal(manifest_shape(name, text)))
+               _signal(manifest_shape(name, text)), _signal(monitoring_settings(name, text)))
     return [s for s in signals if s is not None]
 
 
