@@ -94,6 +94,10 @@ class PatchContext:
         """A patch does not show the requirements files it leaves alone (a `.txt` file needs context)."""
         return None
 
+    def godot_addon(self, change: FileChange) -> str | None:
+        """A patch does not show the project.godot it leaves alone: a plugin's files keep their path-tier bucket."""
+        return None
+
     def inline_metadata(self, change: FileChange) -> str | None:
         """PEP 723 metadata in the lines the patch shows of a Python file (inlinemeta.py)."""
         return inlinemeta.evidence(self.content(change, every_type=True)) \

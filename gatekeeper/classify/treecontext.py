@@ -14,6 +14,7 @@ from gatekeeper.classify import (
     ciruns,
     ciwalk,
     gitlabincludes,
+    godotaddons,
     heatfiles,
     inlinemeta,
     kustomizerefs,
@@ -87,6 +88,7 @@ class TreeContext:
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
             self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (rule, evidence)}
             self._heat = heatfiles.Shipped(self.trees, self._head, self._is_data)  # files Heat templates ship
+            self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
             self._inline_reads = 0  # changed Python files read for PEP 723 metadata
         except BaseException:
             self.objects.close()
@@ -264,6 +266,10 @@ class TreeContext:
             if (spelled := self._spelled("runs", runs, side)) is not None:
                 return runs[spelled]
         return self._heat.evidence(change.path) or (self._heat.evidence(change.old_path) if change.old_path else None)
+
+    def godot_addon(self, change: FileChange) -> str | None:
+        """Evidence that a side of `change` lies in a plugin vendored into a Godot project's addons/."""
+        return next((found for side in change.sides() if (found := self._godot.evidence(side))), None)
 
     def inline_metadata(self, change: FileChange) -> str | None:
         """Evidence that a side of `change`, a Python script outside a package, holds PEP 723 inline script metadata
