@@ -123,13 +123,13 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     # in the other, and a file the change adds to a deployed folder is in HEAD's only).
     # The bound counts targets, not (definition, target) pairs: many definitions deploying the same folders (a
     # scaffolder's test projects) are one match each; the first definition that names a target is its evidence.
-    deployed: dict[str, str] = {}
+    first_origin: dict[str, str] = {}
     for origin, target in deploys:
-        deployed.setdefault(target, origin)
-    if len(deployed) > ciruns.MAX_NAMED:
+        first_origin.setdefault(target, origin)
+    if len(first_origin) > ciruns.MAX_NAMED:
         return False  # each is matched against every path of both trees: bounded work (fail closed)
     for tree in trees:
-        for target, origin in deployed.items():
+        for target, origin in first_origin.items():
             for named in _below(tree, target):
                 found.setdefault(named, (deployruns.RULE, f"{origin} deploys {target}"))
     return found
