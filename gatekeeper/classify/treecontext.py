@@ -18,6 +18,7 @@ from gatekeeper.classify import (
     inlinemeta,
     kustomizerefs,
     localactions,
+    manifestreads,
     tfrefs,
     treereads,
 )
@@ -85,6 +86,7 @@ class TreeContext:
             self._actions: dict[str, str] | bool | None = None
             self._by_case: dict[str, dict[str, str]] = {}  # those maps' keys casefolded: {folded: key}
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
+            self._manifest_reads: dict[str, str] | bool | None = None  # files manifests read: {path: MANIFEST:LINE}
             self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (rule, evidence)}
             self._heat = heatfiles.Shipped(self.trees, self._head, self._is_data)  # files Heat templates ship
             self._inline_reads = 0  # changed Python files read for PEP 723 metadata
@@ -247,6 +249,26 @@ class TreeContext:
             if (spelled := self._spelled("requirements", self._requirements, side)) is not None:
                 return f"{self._requirements[spelled]} includes {spelled}"
         return None
+
+    def manifest_include(self, change: FileChange) -> str | None:
+        """Evidence that a manifest or build program of either tree reads a side of `change` (manifestreads.py)."""
+        if self._manifest_reads is None:
+            self._manifest_reads = manifestreads.included(self.trees, self._head)
+        if self._manifest_reads is False:
+            return f"more than {manifestreads.MAX_READERS} manifests (or files they read): any may read it"
+        assert isinstance(self._manifest_reads, dict)
+        for side in change.sides() if self._manifest_reads else ():
+            if (spelled := self._spelled("manifest-reads", self._manifest_reads, side)) is not None:
+                return f"{self._manifest_reads[spelled]} reads {spelled}"
+        return None
+
+    def read_as(self) -> dict[str, str]:
+        """{path either tree's requirements files or manifests read: a name whose format the delta reads it in}."""
+        if self._requirements is None:
+            self._requirements = treereads.requirements_includes(self.trees, self._head)
+        if self._manifest_reads is None:
+            self._manifest_reads = manifestreads.included(self.trees, self._head)
+        return manifestreads.read_as(self._requirements, self._manifest_reads)
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition of either tree (or a script it runs) runs a side of `change` by path
