@@ -158,9 +158,14 @@ def test_from_the_patch_what_it_shows_is_read_and_the_rest_needs_context(
     (tmp_path / "p.diff").write_text(patch, encoding="utf-8")
     code, out = _run(["classify", str(tmp_path / "p.diff"), "--format", "json"], capsys)
     files = {f["path"]: f for f in out["files"]}
-    for target in ("ruby/Gemfile.local", "ruby3/Gemfile.shared", "ios/Podfile.shared", "py/requirements/base.pip",
+    for target in ("ruby/Gemfile.local", "ruby2/gems/extra.rb", "kts/shared/libs.kts", "ruby3/Gemfile.shared",
+                   "ios/Podfile.shared", "py/requirements/base.pip",
                    "py2/deps/pins.list", "py3/reqs.lst"):
         assert files[target]["bucket"] == "deps" or "needs-context" in files[target]["tags"], files[target]
+    assert _run(["packet", str(tmp_path / "p.diff"), "--out", str(tmp_path / "packet.json")], capsys)[0] == 0
+    code, decision = _run(["gate", str(tmp_path / "packet.json"), "--patch", str(tmp_path / "p.diff"), "--format",
+                           "json", "--enable", "deps"], capsys)
+    assert code == 3, decision  # was 0: allow
     # A patch that shows the manifest's reading line too: the file is deps from the patch alone.
     repo = GitRepo(tmp_path / "shown")
     repo.write("Gemfile", 'gem "rails", "7.1.0"\n')
@@ -197,6 +202,7 @@ def test_what_each_reader_names(path: str, reader: str, text: str, expected: lis
 
 @pytest.mark.parametrize(("path", "expected"), [
     ("Gemfile.local", True), ("ci/Podfile.shared", True), ("deps/common.pip", True), ("tools/reqs.list", True),
-    ("requirements/base.in", True), ("src/app.py", False), ("deps/main.go", False), ("docs/index.md", False)])
+    ("requirements/base.in", True), ("ruby/gems/extra.rb", True), ("kts/shared/libs.kts", True),
+    ("lib/app/models/user.rb", False), ("src/app.py", False), ("deps/main.go", False), ("docs/index.md", False)])
 def test_which_names_need_context_from_a_patch(path: str, expected: bool) -> None:
     assert may_be_read(path) is expected

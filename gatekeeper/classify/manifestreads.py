@@ -159,7 +159,7 @@ _reads_others: Callable[[str], bool] = lambda path: kind(path) is not None  # no
 
 # From a patch alone: names a manifest the patch does not show may read (an evaluated Gemfile or Podfile fragment, a
 # requirements list under another name); such a file is tagged `needs-context` (context.py).
-_MAY_BE_READ = re.compile(r"^(?:gemfile|podfile)|(?:gemfile|podfile)$|requirement|(?:^|[^a-z])(?:reqs?|deps|pins)"
+_MAY_BE_READ = re.compile(r"^(?:gemfile|podfile)|(?:gemfile|podfile)$|requirement|(?:^|[^a-z])(?:reqs?|deps|pins|gems)"
                           r"(?:[^a-z]|$)|dependencies|constraints")
 _DATA_ENDINGS = frozenset({"", ".txt", ".in", ".pip", ".list", ".lst", ".rb", ".local", ".shared", ".groovy",
                            ".gradle", ".kts", ".xml", ".cfg", ".conf", ".yml", ".yaml", ".lock"})
@@ -169,6 +169,8 @@ def may_be_read(path: str) -> bool:
     """Whether a manifest the patch does not show may read `path` as its own lines (by its name and ending)."""
     folder, _, name = path.lower().rpartition("/")
     stem, dot, ending = name.rpartition(".")
+    if ending == "kts" and dot:
+        return True  # a Kotlin script: what a Gradle build applies (`apply(from = "shared/libs.kts")`)
     return (f".{ending}" if dot and stem else "") in _DATA_ENDINGS and (
         _MAY_BE_READ.search(name) is not None or _MAY_BE_READ.search(folder.rpartition("/")[2]) is not None)
 
