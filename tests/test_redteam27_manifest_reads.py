@@ -191,6 +191,7 @@ def test_what_reads_as_a_requirements_list(text: str, expected: bool) -> None:
     ("Gemfile", "ruby", 'eval_gemfile "../up.rb"\n', []),
     ("Gemfile", "ruby", 'gem "x", path: "vendor/x"\n', []),
     ("a/Podfile", "ruby", "eval_podfile 'Podfile.common'\n", ["a/Podfile.common"]),
+    ("Podfile", "ruby", '  File.open("Pods/x.xcconfig", "w") { |f| f.write(text) }\n', ["Pods/x.xcconfig"]),
     ("build.gradle", "gradle", 'apply from: rootProject.file("gradle/deps.gradle")\n', ["gradle/deps.gradle"]),
     ("settings.gradle", "gradle", 'versionCatalogs { libs { from(files("cat/libs.toml")) } }\n', ["cat/libs.toml"]),
     ("build.gradle", "gradle", 'apply from: "${projectDir}/x/${name}.gradle"\n', []),

@@ -77,8 +77,9 @@ def _values(reader: str, line: str) -> list[str]:
     if reads is None:
         return []
     values = [_HERE.sub("", value) for value in _literals(line[reads.start():] if reader != "python" else line)]
+    values = [value for value in values if value.lower() not in _NOT_PATHS]  # an open mode, an encoding
     if reader == "python":
-        values = [value for value in values if value.lower() not in _NOT_PATHS and " " not in value]
+        values = [value for value in values if " " not in value]
         if len(values) > 1 and _PY_JOINS.search(line):
             return ["/".join(value.strip("/") for value in values)]
         return [value for value in values if "." in value or "/" in value]
@@ -91,8 +92,8 @@ def _literals(code: str) -> list[str]:
     return [double or single for double, single in _STRING.findall(code) if (double or single)]
 
 
-_NOT_PATHS = frozenset({"utf-8", "utf8", "latin-1", "ascii", "r", "rb", "w", "rt", "__main__", "setup.py", ".", "\\n",
-                        "\n", ""})
+_NOT_PATHS = frozenset({"utf-8", "utf8", "latin-1", "ascii", "r", "rb", "w", "wb", "a", "rt", "r+", "w+", "__main__",
+                        "setup.py", ".", "\\n", "\n", ""})
 
 
 def _resolved(folder: str, value: str) -> str | None:
