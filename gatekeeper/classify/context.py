@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from gatekeeper.classify import chartfiles, composerefs, manifestreads
+from gatekeeper.classify import chartfiles, composerefs, godotaddons, manifestreads
 from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.contexttypes import Context, Shown
@@ -90,6 +90,8 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
         item = _raise(item, "iac", rule, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
+    if item.bucket not in ("ci", "iac", "deps") and (evidence := context.godot_addon(change)):
+        item = _raise(item, "deps", godotaddons.RULE, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.manifest_include(change)):
         item = _raise(item, "deps", "deps.context.included", "content", evidence + how)
     elif context.kind == "patch" and item.bucket in ("src", "other") and manifestreads.may_be_read(change.path):

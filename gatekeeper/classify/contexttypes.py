@@ -70,6 +70,10 @@ class Context(Protocol):
         template ships it."""
         ...
 
+    def godot_addon(self, change: FileChange) -> str | None:
+        """Evidence that a side of `change` is a plugin vendored into a Godot project's addons/ (godotaddons.py)."""
+        ...
+
     def inline_metadata(self, change: FileChange) -> str | None:
         """Evidence that a side of `change` is a Python script with PEP 723 inline metadata (inlinemeta.py), or None."""
         ...

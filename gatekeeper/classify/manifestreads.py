@@ -13,6 +13,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
+from gatekeeper.classify.change import folded
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree, walked
@@ -174,6 +175,36 @@ def may_be_read(path: str) -> bool:
         return True  # a Kotlin script: what a Gradle build applies (`apply(from = "shared/libs.kts")`)
     return (f".{ending}" if dot and stem else "") in _DATA_ENDINGS and (
         _MAY_BE_READ.search(name) is not None or _MAY_BE_READ.search(folder.rpartition("/")[2]) is not None)
+
+
+class Reads:
+    """What the manifests of a TreeContext's trees read (`included`), walked on first use; looked up under any
+    spelling a checkout that folds names opens (change.folded, as treecontext's other readers)."""
+
+    def __init__(self, trees: tuple[Tree, ...], read_blob: Read) -> None:
+        self._trees, self._read_blob = trees, read_blob
+        self._found: dict[str, str] | bool | None = None
+        self._folded: dict[str, str] = {}
+
+    def _walked(self) -> dict[str, str] | bool:
+        if self._found is None:
+            self._found = included(self._trees, self._read_blob)
+            self._folded = {folded(path): path for path in self._found} if isinstance(self._found, dict) else {}
+        return self._found
+
+    def evidence(self, sides: list[str]) -> str | None:
+        """"MANIFEST:LINE reads PATH" for the first of `sides` a manifest reads; past the bounds, every path."""
+        found = self._walked()
+        if found is False or found is True:
+            return f"more than {MAX_READERS} manifests (or files they read): any may read it"
+        for side in sides if found else ():
+            if (spelled := self._folded.get(folded(side))) is not None:
+                return f"{found[spelled]} reads {spelled}"
+        return None
+
+    def read_as(self, requirements: dict[str, str] | bool | None) -> dict[str, str]:
+        """read_as below, of these trees' manifests and `requirements` (treereads.requirements_includes)."""
+        return read_as(requirements, self._walked())
 
 
 def read_as(requirements: dict[str, str] | bool | None, reads: dict[str, str] | bool | None) -> dict[str, str]:

@@ -97,6 +97,10 @@ class PatchContext:
         """A patch does not show the requirements files it leaves alone (a `.txt` file needs context)."""
         return None
 
+    def godot_addon(self, change: FileChange) -> str | None:
+        """A patch does not show the project.godot it leaves alone: a plugin's files keep their path-tier bucket."""
+        return None
+
     def manifest_include(self, change: FileChange) -> str | None:
         """Evidence that a manifest the patch shows (either side's lines) reads a side of `change` by path; a build
         program's line that does not say it reads requirements counts when the lines shown of the file read as a
