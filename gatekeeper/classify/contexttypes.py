@@ -61,6 +61,10 @@ class Context(Protocol):
         """Evidence that a requirements file includes a side of `change` (`-r`/`-c`), or None."""
         ...
 
+    def manifest_include(self, change: FileChange) -> str | None:
+        """Evidence that a manifest or build program reads a side of `change` by path (manifestreads.py), or None."""
+        ...
+
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition runs a side of `change` by path, names it as a Compose file, or a Heat
         template ships it."""

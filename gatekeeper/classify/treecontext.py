@@ -19,6 +19,7 @@ from gatekeeper.classify import (
     inlinemeta,
     kustomizerefs,
     localactions,
+    manifestreads,
     tfrefs,
     treereads,
 )
@@ -89,6 +90,7 @@ class TreeContext:
             self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (rule, evidence)}
             self._heat = heatfiles.Shipped(self.trees, self._head, self._is_data)  # files Heat templates ship
             self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
+            self._manifest_reads = manifestreads.Reads(self.trees, self._head)  # files manifests read, on first use
             self._inline_reads = 0  # changed Python files read for PEP 723 metadata
         except BaseException:
             self.objects.close()
@@ -249,6 +251,16 @@ class TreeContext:
             if (spelled := self._spelled("requirements", self._requirements, side)) is not None:
                 return f"{self._requirements[spelled]} includes {spelled}"
         return None
+
+    def manifest_include(self, change: FileChange) -> str | None:
+        """Evidence that a manifest or build program of either tree reads a side of `change` (manifestreads.py)."""
+        return self._manifest_reads.evidence(change.sides())
+
+    def read_as(self) -> dict[str, str]:
+        """{path either tree's requirements files or manifests read: a name whose format the delta reads it in}."""
+        if self._requirements is None:
+            self._requirements = treereads.requirements_includes(self.trees, self._head)
+        return self._manifest_reads.read_as(self._requirements)
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition of either tree (or a script it runs) runs a side of `change` by path
