@@ -416,6 +416,7 @@ def test_dependency_files_are_deps(rules: RuleSet, path: str, ecosystem: str, ta
 CI = [
     ".ci-mgmt.yaml",
     "taskcluster/kinds/build/kind.yml", ".obs/workflows.yml", "GitReleaseManager.yaml",  # the thirty-sixth set
+    "hack/.ci/verify-commits.sh", "mise-tasks/ci/detect.py",  # the thirty-eighth set
     ".github/actions/setup/icon.svg",
     "fastlane/lanes/ios.rb",  # the Ruby a Fastfile loads (the sweep of the mirrored repositories)
     ".bazelci/presubmit.yml",

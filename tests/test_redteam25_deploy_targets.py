@@ -96,6 +96,7 @@ def test_a_test_data_file_no_command_names_and_a_deployed_folders_docs_stay_src(
             "testdata/chart2/Chart.yaml": CHART, "fixtures/a.yaml": "x\n", "fixtures/ab.yaml": "x\n"}
     head = {"testdata/chart2/values.yaml": "a: 1\n", "fixtures/ab.yaml": "y\n", "testdata/other.json": "{}\n",
             "testdata/chart/README.md": "# web\n", "testdata/chart/LICENSE": "MIT\n",  # a deployed chart's docs
+            "testdata/chart/diagram.png": "\x89PNG\n", "testdata/chart/docs/flow.svg": "<svg/>\n",  # and their pictures
             "testdata/chart/tests/cm_test.yaml": "suite: cm\n"}  # and its helm-unittest suites
     repo, first, last = two_commits(tmp_path / "r", base, head)
     found = tree_classify(repo.root, first, last)
@@ -147,6 +148,13 @@ def test_every_file_a_deploy_actions_input_names_is_iac(tmp_path: Path) -> None:
     ("echo helm upgrade is not run here; cat testdata/x.yaml", []),
     ("kubectl get pods -o yaml", []),
     ("metadata:\n  name: web\n  labels: {a: b}\n", []),  # a mapping below an input's name is no list of paths
+    # nor is a manifest's metadata block, nor a template's lines in it (kubebuilder's scaffolds gave `labels:`,
+    # `annotations:`, `{{-`, `end`: 309 targets from 259 files)
+    ("metadata:\n  labels:\n    app: web\n  annotations:\n    a: b\n", []),
+    ("metadata:\n  name: {{ .Name }}\n    {{- if .Labels }}\n    labels: {{ .Labels }}\n    {{- end }}\n", []),
+    ("      - uses: google-github-actions/deploy-cloudrun@v2\n        with:\n          metadata: ./run/service.yaml\n",
+     ["run/service.yaml"]),  # Cloud Run's input: a path, given inline
+    ("        with:\n          manifests: |\n            deploy/a.yaml\n            overlays:\n", ["deploy/a.yaml"]),
     ("sam deploy -t infra/template.yaml --config-file samconfig.toml", ["infra/template.yaml", "samconfig.toml"]),
     ("gcloud deployment-manager deployments create d --config dm/config.yaml", ["dm/config.yaml"]),
     ("pulumi up --yes -C stacks/prod && skaffold run -f deploy/skaffold.yaml", ["stacks/prod", "deploy/skaffold.yaml"]),
@@ -155,3 +163,29 @@ def test_every_file_a_deploy_actions_input_names_is_iac(tmp_path: Path) -> None:
 ])
 def test_the_paths_a_deploy_command_names(line: str, expected: list[str]) -> None:
     assert targets(line) == expected
+
+
+def test_an_input_key_is_read_in_yaml_only() -> None:
+    """A Makefile target named like an action's input (kubebuilder's scaffolds: `manifests: controller-gen ##
+    Generate WebhookConfiguration, ClusterRole and ...`) names no path; in YAML an input's comment names none either."""
+    make = "manifests: controller-gen ## Generate WebhookConfiguration, ClusterRole and CRD objects.\n"
+    assert targets(make, inputs=False) == []
+    assert targets("          chart: ./charts/web  # the app, ClusterRole\n") == ["charts/web"]
+
+
+def test_many_definitions_deploying_the_same_targets_stay_within_the_bound(tmp_path: Path) -> None:
+    """The bound counts the targets, not (definition, target) pairs: 300 workflows that each deploy the same two
+    folders (kubebuilder's scaffolded test projects) made the walk give up on 4be8e14, and every file of the
+    repository was `ci` (`more than 1000 CI definitions and scripts`: its LICENSE, .gitignore, Go sources)."""
+    steps = "      - run: kubectl apply -k testdata/overlay && helm upgrade --install web testdata/chart\n"
+    base = {f".github/workflows/d{n}.yml": WORKFLOW.format(steps=steps) for n in range(300)}
+    base |= {"testdata/chart/Chart.yaml": CHART, "testdata/overlay/kustomization.yaml": "resources: [a.yaml]\n",
+             "LICENSE": "MIT\n", "pkg/main.go": "package main\n"}
+    head = {"testdata/chart/templates/r.yaml": RBAC, "testdata/overlay/a.yaml": RBAC, "LICENSE": "MIT 2\n",
+            "pkg/main.go": "package main // x\n"}
+    repo, first, last = two_commits(tmp_path / "r", base, head)
+    found = tree_classify(repo.root, first, last)
+    assert {path: (found[path]["bucket"], found[path]["rule"]) for path in head} == {
+        "testdata/chart/templates/r.yaml": ("iac", "iac.context.deployed"),
+        "testdata/overlay/a.yaml": ("iac", "iac.context.deployed"),
+        "LICENSE": ("other", "other.governance"), "pkg/main.go": ("src", "src.default")}

@@ -27,7 +27,7 @@ _INVENTORY_INI = lazy(r"^\[[A-Za-z0-9_.-]+:(?:children|vars)\][ \t]*$|\bansible_
 # (`extend-ignore:` of flake8), which ends in a colon where a host's `name:port` never does; nor does a host's last
 # `var=value` (a just recipe with a default argument under an attribute: `[no-cd]`, then `test filter='.*':`).
 _INVENTORY_HOSTS = lazy(
-    r"^\[[A-Za-z0-9_.-]+\][ \t]*\r?\n(?:[ \t]*(?:[#;][^\n]*)?\r?\n)*"
+    r"^\[[A-Za-z0-9_.-]+\][ \t]*\r?\n(?:[ \t]*(?:[#;][^\n]*|\r)?\n)*"
     r"[A-Za-z0-9][A-Za-z0-9_.:-]*(?<!:)"
     r"(?:\[[0-9a-z:]+\][A-Za-z0-9_.-]*)?(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=\S*[^\s:])*[ \t]*\r?$",
     _FLAGS)

@@ -35,7 +35,8 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["ci_runs", "reaches", "shown_names"]
 
 _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
-_DOC_TYPES = (".md", ".markdown", ".rst", ".adoc")  # below a folder CI deploys: documentation, no deploy reads it
+# Below a folder CI deploys: documentation and its pictures (a kustomize component's diagram), no deploy reads them
+_DOC_TYPES = (".md", ".markdown", ".rst", ".adoc", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")
 _DOC_NAMES = ("readme", "license", "licence", "changelog", "notice", "authors", "contributing", "owners")
 
 
@@ -83,8 +84,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
-                    deployed = deployruns.targets("\n".join([text, *ciruns.yaml_strings(text)]))[:ciruns.MAX_NAMED] \
-                        if deployruns.may_deploy(text) else []
+                    yaml = ciruns.is_yaml(path)
+                    deployed = deployruns.targets("\n".join([text, *ciruns.yaml_strings(text)]), yaml)[
+                        :ciruns.MAX_NAMED] if deployruns.may_deploy(text, yaml) else []
                     brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo, projects)
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
@@ -120,10 +122,15 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
         return False
     # A chart or manifests CI deploys (red team 25): matched in every tree (a script read in one tree is not read again
     # in the other, and a file the change adds to a deployed folder is in HEAD's only).
-    if len(set(deploys)) > ciruns.MAX_NAMED:
+    # The bound counts targets, not (definition, target) pairs: many definitions deploying the same folders (a
+    # scaffolder's test projects) are one match each; the first definition that names a target is its evidence.
+    first_origin: dict[str, str] = {}
+    for origin, target in deploys:
+        first_origin.setdefault(target, origin)
+    if len(first_origin) > ciruns.MAX_NAMED:
         return False  # each is matched against every path of both trees: bounded work (fail closed)
     for tree in trees:
-        for origin, target in dict.fromkeys(deploys):
+        for target, origin in first_origin.items():
             for named in _reached_in(tree, target):
                 found.setdefault(named, (deployruns.RULE, f"{origin} deploys {target}"))
     return found

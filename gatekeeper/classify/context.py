@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from gatekeeper.classify import chartfiles, composerefs
+from gatekeeper.classify import chartfiles, composerefs, godotaddons, manifestreads
 from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.contexttypes import Context, Shown
@@ -90,6 +90,12 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
         item = _raise(item, "iac", rule, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.requirements_include(change)):
         item = _raise(item, "deps", "deps.context.requirements-include", "content", evidence + how)
+    if item.bucket not in ("ci", "iac", "deps") and (evidence := context.godot_addon(change)):
+        item = _raise(item, "deps", godotaddons.RULE, "content", evidence + how)
+    if item.bucket not in ("ci", "iac", "deps") and (evidence := context.manifest_include(change)):
+        item = _raise(item, "deps", "deps.context.included", "content", evidence + how)
+    elif context.kind == "patch" and item.bucket in ("src", "other") and manifestreads.may_be_read(change.path):
+        item = replace(item, tags=tuple(sorted({*item.tags, NEEDS_CONTEXT})))  # a manifest not shown may read it
     # A script CI runs by path, a Compose file a command names (red team 18); deps but installed code (attack 18) keeps.
     if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES or installed_code(item)) and (
             run := context.ci_run(change)):

@@ -61,9 +61,17 @@ class Context(Protocol):
         """Evidence that a requirements file includes a side of `change` (`-r`/`-c`), or None."""
         ...
 
+    def manifest_include(self, change: FileChange) -> str | None:
+        """Evidence that a manifest or build program reads a side of `change` by path (manifestreads.py), or None."""
+        ...
+
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition runs a side of `change` by path, names it as a Compose file, or a Heat
         template ships it."""
+        ...
+
+    def godot_addon(self, change: FileChange) -> str | None:
+        """Evidence that a side of `change` is a plugin vendored into a Godot project's addons/ (godotaddons.py)."""
         ...
 
     def inline_metadata(self, change: FileChange) -> str | None:

@@ -99,16 +99,17 @@ _ANSIBLE_VALUED = frozenset({"-l", "--limit", "-u", "--user", "-t", "--tags", "-
 _ANSIBLE_FILES = frozenset({"-i", "--inventory", "--vault-password-file", "--private-key", "-e", "--extra-vars"})
 
 
-def may_deploy(text: str) -> bool:
-    """`text` names a deploy command somewhere (the cheap first test)."""
-    return _MAY_DEPLOY.search(text) is not None or _INPUT_KEY.search(text) is not None
+def may_deploy(text: str, inputs: bool = True) -> bool:
+    """`text` names a deploy command somewhere (the cheap first test); `inputs`: as targets'."""
+    return _MAY_DEPLOY.search(text) is not None or inputs and _INPUT_KEY.search(text) is not None
 
 
-def targets(text: str) -> list[str]:
+def targets(text: str, inputs: bool = True) -> list[str]:
     """The path patterns (pipinstalls.path_pattern: `./a/` is `a`, a variable part `*`) of the files and folders the
-    deploy commands of `text` name, and a deploy action's inputs (_INPUTS), in order, each once."""
+    deploy commands of `text` name, and (`inputs`: a YAML file, where an action's `with:` is) a deploy action's inputs
+    (_INPUT_KEY), in order, each once. Not a Makefile's `manifests: controller-gen ## Generate ...` target line."""
     text = _EXPRESSION.sub("${x}", text)
-    found: list[str] = _inputs(text) if _INPUT_KEY.search(text) else []
+    found: list[str] = _inputs(text) if inputs and _INPUT_KEY.search(text) else []
     for line in text.replace("\\\n", " ").splitlines():
         if not _MAY_DEPLOY.search(line):
             continue
@@ -156,14 +157,17 @@ def _inputs(text: str) -> list[str]:
             continue
         value = hit.group(3).strip()
         if value[:1] in ("|", ">", ""):  # a block scalar or a list below: the lines indented deeper
+            if hit.group(2).lower() == "metadata":  # Cloud Run's takes one path, inline; below: a manifest's block
+                continue
             for below in lines[at + 1:]:
                 if below.strip() and len(below) - len(below.lstrip()) <= len(hit.group(1)):
                     break
                 item = below.strip().removeprefix("- ")
-                found += _PATH_WORDS.findall(item) if value or ": " not in item else []  # a mapping's keys: no path
-        else:
-            found += _PATH_WORDS.findall(value.strip("[]"))
-    return [word for word in found if not word.startswith("#")]
+                # a mapping's keys (`name: web`, `labels:` opening a block below it): no path
+                found += _PATH_WORDS.findall(item) if value or not (": " in item or item.endswith(":")) else []
+        else:  # up to a comment (`chart: ./web  # the app`)
+            found += _PATH_WORDS.findall(re.split(r"\s#", value, maxsplit=1)[0].strip("[]"))
+    return [word for word in found if not word.startswith("#") and not word.endswith(":")]  # a comment, a key
 
 
 def _named(command: str, args: list[str]) -> list[str]:

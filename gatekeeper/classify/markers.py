@@ -159,6 +159,11 @@ class MarkerIndex:
                     ):
                         root = "/".join(reversed(segments[len(shape):]))
                         roots.setdefault(root, []).append(MarkerHit(rule, f"{folder}/"))
+        # Two markers in one folder (a role's meta/main.yml and tasks/main.yml): the one listed first in the rules
+        # decides, not the order a set of paths happens to iterate in (str hashes differ between processes).
+        order = {rule.id: i for i, rule in enumerate(markers)}
+        for hits in roots.values():
+            hits.sort(key=lambda hit: order[hit.rule.id])
         self._roots = roots
         stop_names = {name for rule in markers for name in rule.stop}
         self._stops_head = _folders_holding(head, stop_names)

@@ -14,7 +14,7 @@ from io import BufferedReader, FileIO
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.classify import ciforms, ciruns, ciwalk, inlinemeta
+from gatekeeper.classify import ciforms, ciruns, ciwalk, inlinemeta, manifestreads
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES
@@ -47,6 +47,9 @@ class PatchContext:
         self._pipelines = [c for c in changes if c.status != "deleted"
                            and (ciruns.is_definition(c.path) or ciforms.is_hook(c.path))][:MAX_DEFINITIONS]
         self._pipeline_names: list[tuple[str, list[str], list[str]]] | None = None
+        # Manifests the patch shows that read other files by path (manifestreads.py), and what their lines name
+        self._manifests = [c for c in changes if any(map(manifestreads.kind, c.sides()))][:MAX_DEFINITIONS]
+        self._manifest_reads: dict[str, tuple[str, bool]] | None = None
         self._shown = {c.path: c for c in changes if c.status != "deleted" and ciruns.may_be_named(c.path)}
         for c in changes:
             for side in {c.path, c.old_path or c.path}:
@@ -92,6 +95,33 @@ class PatchContext:
 
     def requirements_include(self, change: FileChange) -> str | None:
         """A patch does not show the requirements files it leaves alone (a `.txt` file needs context)."""
+        return None
+
+    def godot_addon(self, change: FileChange) -> str | None:
+        """A patch does not show the project.godot it leaves alone: a plugin's files keep their path-tier bucket."""
+        return None
+
+    def manifest_include(self, change: FileChange) -> str | None:
+        """Evidence that a manifest the patch shows (either side's lines) reads a side of `change` by path; a build
+        program's line that does not say it reads requirements counts when the lines shown of the file read as a
+        requirements list. The manifests it leaves alone are not shown: context.py tags the names such a manifest
+        may read `needs-context` (manifestreads.may_be_read)."""
+        if not self._manifests:
+            return None
+        if self._manifest_reads is None:
+            self._manifest_reads = {}
+            for manifest in self._manifests:
+                for shown in self.content(manifest, every_type=True):
+                    if (reader := manifestreads.kind(shown.path)) is not None:
+                        text = shown.data.decode("utf-8", "replace")
+                        for target, number, says in manifestreads.named(shown.path, reader, text):
+                            evaluated = says or reader != "python"  # a setup.py's read: if requirement-shaped
+                            self._manifest_reads.setdefault(target, (f"{shown.path}:{number}", evaluated))
+        for side in change.sides():
+            if (read := self._manifest_reads.get(side)) is not None and (read[1] or any(
+                    manifestreads.requirement_shaped(shown.data.decode("utf-8", "replace"))
+                    for shown in self.content(change, every_type=True))):
+                return f"{read[0]} reads {side}"
         return None
 
     def inline_metadata(self, change: FileChange) -> str | None:

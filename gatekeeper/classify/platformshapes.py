@@ -27,10 +27,10 @@ _PACKER_VAR = lazy(
 # Talos' own), or a JSON 6902 patch whose operations address `/machine/` or `/cluster/` (a patch of a Kubernetes
 # object addresses `/spec/`, `/metadata/`).
 _TALOS_MACHINE = lazy(
-    r"^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+(?:install|kubelet|certSANs|sysctls|kernel|registries"
+    r"^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*|\r)?\n)*[ \t]+(?:install|kubelet|certSANs|sysctls|kernel|registries"
     r"|nodeLabels|nodeTaints|nodeAnnotations|features|disks|sysfs|udev|kubespan|time|files|ca|acceptedCAs"
     r"|seccompProfiles|systemDiskEncryption|baseRuntimeSpecOverrides)[ \t]*:"
-    r"|^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+type:[ \t]*['\"]?(?:controlplane|worker|init)\b", _FLAGS)
+    r"|^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*|\r)?\n)*[ \t]+type:[ \t]*['\"]?(?:controlplane|worker|init)\b", _FLAGS)
 # A whole machine configuration also says which version of Talos' configuration it is (`talosctl gen config` writes
 # `version: v1alpha1` at the top, beside `machine:` and `cluster:`), whatever `machine:` holds first.
 _TALOS_VERSION = lazy(r"^version:[ \t]*['\"]?v1alpha1['\"]?[ \t]*(?:#[^\n]*)?$", _FLAGS)
@@ -55,14 +55,14 @@ _HELM_INDEX_GENERATED = lazy(r"^generated:[ \t]*\S", _FLAGS)
 # or beside the top-level `namespace_management:` of its second schema. A chart's own `charts:` list has neither.
 _RECKONER_CHARTS = lazy(r"^charts[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
 _RECKONER_VERSION = lazy(
-    r"^minimum_versions[ \t]*:[ \t]*\r?\n(?:[ \t]+[^\n]*\r?\n){0,8}?[ \t]+reckoner[ \t]*:|^namespace_management[ \t]*:",
+    r"^minimum_versions[ \t]*:[ \t]*\r?\n(?:[ \t][^\n]*\n){0,8}?[ \t]+reckoner[ \t]*:|^namespace_management[ \t]*:",
     _FLAGS)
 # A Buildkite plugin's definition (`plugin.yml` at the plugin's root): its name beside the JSON schema of the
 # configuration steps pass it (`configuration:` holding `properties:`, ...); every pipeline that uses the plugin runs
 # its hooks with it, as a published action's action.yml. A Bukkit plugin.yml names its `main:` class, a Helm plugin's
 # plugin.yaml its `command:`: neither has such a `configuration:`.
 _BUILDKITE_PLUGIN_CONFIG = lazy(
-    r"^configuration[ \t]*:[ \t]*(?:#[^\n]*)?\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+(?:properties|additionalProperties"
+    r"^configuration[ \t]*:[ \t]*(?:#[^\n]*)?\r?\n(?:[ \t]*(?:#[^\n]*|\r)?\n)*[ \t]+(?:properties|additionalProperties"
     r"|required|anyOf|oneOf|allOf|dependencies|type)[ \t]*:", _FLAGS)
 _BUILDKITE_PLUGIN_NAME = lazy(r"^name[ \t]*:[ \t]*\S", _FLAGS)
 _BUKKIT_MAIN = lazy(r"^main[ \t]*:", _FLAGS)

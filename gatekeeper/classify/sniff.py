@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from gatekeeper.classify.ansible import ansible, setup_py
 from gatekeeper.classify.buildshapes import build_shape, is_requirements_input
 from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
 from gatekeeper.classify.setupcfg import setup_cfg
 from gatekeeper.classify.shapes import evidence_line, shape, snapcraft
@@ -118,7 +119,7 @@ _BUILDKITE_STEP = lazy(
 # A Route 53 change batch (`aws route53 change-resource-record-sets --change-batch file://...`): DNS records.
 _ROUTE53_CHANGE = lazy(r'"Action"[ \t]*:[ \t]*"(?:CREATE|UPSERT|DELETE)"', _FLAGS)
 _ROUTE53_RECORD = lazy(r'"ResourceRecordSet"[ \t]*:', _FLAGS)
-_COMMENT = lazy(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*)?\r?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
+_COMMENT = lazy(rb"\A(?:[ \t]*(?:(?:#|//)[^\n]*|\r)?\n)*[ \t]*(?:(?:#|//)[^\n]*)?\Z")
 
 
 # A template of a document (helm-docs' README.md.gotmpl, index.rst.j2) and llmstxt.org's Markdown for language models
@@ -215,7 +216,8 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
 def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Signal]:
     signals = (_cloud(text), *_kube(text, rules), _workflow(text), _signal(ansible(path, text)),
                _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)),
-               _signal(platform_shape(name, text)), _signal(build_shape(name, text)))
+               _signal(platform_shape(name, text)), _signal(build_shape(name, text)),
+               _signal(manifest_shape(name, text)), _signal(monitoring_settings(name, text)))
     return [s for s in signals if s is not None]
 
 

@@ -14,10 +14,12 @@ from gatekeeper.classify import (
     ciruns,
     ciwalk,
     gitlabincludes,
+    godotaddons,
     heatfiles,
     inlinemeta,
     kustomizerefs,
     localactions,
+    manifestreads,
     tfrefs,
     treereads,
 )
@@ -87,6 +89,8 @@ class TreeContext:
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
             self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (rule, evidence)}
             self._heat = heatfiles.Shipped(self.trees, self._head, self._is_data)  # files Heat templates ship
+            self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
+            self._manifest_reads = manifestreads.Reads(self.trees, self._head)  # files manifests read, on first use
             self._inline_reads = 0  # changed Python files read for PEP 723 metadata
         except BaseException:
             self.objects.close()
@@ -248,6 +252,16 @@ class TreeContext:
                 return f"{self._requirements[spelled]} includes {spelled}"
         return None
 
+    def manifest_include(self, change: FileChange) -> str | None:
+        """Evidence that a manifest or build program of either tree reads a side of `change` (manifestreads.py)."""
+        return self._manifest_reads.evidence(change.sides())
+
+    def read_as(self) -> dict[str, str]:
+        """{path either tree's requirements files or manifests read: a name whose format the delta reads it in}."""
+        if self._requirements is None:
+            self._requirements = treereads.requirements_includes(self.trees, self._head)
+        return self._manifest_reads.read_as(self._requirements)
+
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition of either tree (or a script it runs) runs a side of `change` by path
         (`ci`), names it as a Compose file or a Heat template ships it (`iac`): ciruns.py, heatfiles.py. Any type (`bash
@@ -264,6 +278,10 @@ class TreeContext:
             if (spelled := self._spelled("runs", runs, side)) is not None:
                 return runs[spelled]
         return self._heat.evidence(change.path) or (self._heat.evidence(change.old_path) if change.old_path else None)
+
+    def godot_addon(self, change: FileChange) -> str | None:
+        """Evidence that a side of `change` lies in a plugin vendored into a Godot project's addons/."""
+        return next((found for side in change.sides() if (found := self._godot.evidence(side))), None)
 
     def inline_metadata(self, change: FileChange) -> str | None:
         """Evidence that a side of `change`, a Python script outside a package, holds PEP 723 inline script metadata

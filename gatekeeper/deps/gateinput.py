@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,7 +86,7 @@ def from_tree(context: TreeContext, index: Index | None) -> DepsInput:
     git = context.objects
 
     def delta() -> Delta:
-        return _marked(tree_delta(git, context.old_commit, context.head_commit), index)
+        return _marked(tree_delta(git, context.old_commit, context.head_commit, context.read_as()), index)
 
     def blob(entry: TreeEntry | None) -> bytes | None:
         if entry is None or entry.mode not in ("100644", "100755"):
@@ -93,13 +94,19 @@ def from_tree(context: TreeContext, index: Index | None) -> DepsInput:
         return git.blob(entry.oid, MAX_FACT_BYTES + 1)
 
     def facts_of(change: FileChange) -> dict[str, object] | None:
+        read_as = change.path
         if not wants_facts(change.path):
-            return None
+            # A file a manifest reads (requirements a setup.py or a `-r` reads, a Gemfile's fragment) has the facts
+            # of the format it is read in: an `--index-url` or `source` it adds is a new registry (red team 27).
+            named = context.read_as()
+            read_as = named.get(change.path) or named.get(change.old_path or change.path) or ""
+            if not read_as or not wants_facts(read_as):
+                return None
         new = blob(context.new_tree.get(change.path)) if change.status != "deleted" else None
         old = blob(context.old_tree.get(change.old_path or change.path)) if change.status != "added" else None
         if any(side is not None and len(side) > MAX_FACT_BYTES for side in (old, new)):
             return {"kind": "oversized", "errors": [f"larger than {MAX_FACT_BYTES} bytes: no facts read"]}
-        found = facts_for(change, old, new)
+        found = facts_for(change if read_as == change.path else replace(change, path=read_as, old_path=None), old, new)
         return found.to_dict() if found is not None else None
 
     return DepsInput(delta, facts_of)

@@ -8,7 +8,7 @@ change touches, never to the repository.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -85,18 +85,21 @@ def _declared(fmt: Format, folder: str, read: dict[str, bytes | None]) -> dict[s
     return None
 
 
-def tree_delta(git: GitObjects, base_rev: str, head_rev: str) -> Delta:
-    """The delta between two commits, read through git objects only (the gate shares its `git`)."""
+def tree_delta(git: GitObjects, base_rev: str, head_rev: str, read_as: Mapping[str, str] | None = None) -> Delta:
+    """The delta between two commits, read through git objects only (the gate shares its `git`). `read_as`: {path of
+    no dependency file's name: a name whose format reads it} (a file a requirements file or a manifest reads,
+    classify/manifestreads.read_as)."""
     base, head = git.commit(base_rev), git.commit(head_rev)
     changes: list[Change] = []
     problems: list[Problem] = []
     inheriting: dict[str, dict[str, tuple[bytes | None, bytes | None]]] = {}  # format → path → both sides
-    every = touched_files(git, base, head)
+    every = touched_files(git, base, head, read_as or frozenset())
     parents = mavenprops.named_parents(git, (base, head), {t.path for t in every if format_for(t.path) is None})
     for touched in every:
         path = touched.path
         gitlinks = (touched.old_mode, touched.new_mode)
-        fmt = SUBMODULE if GITLINK_MODE in gitlinks else format_for(path if path not in parents else "pom.xml")
+        fmt = SUBMODULE if GITLINK_MODE in gitlinks else format_for(path if path not in parents else "pom.xml") or (
+            format_for(read_as[path]) if read_as and path in read_as else None)
         if fmt is None:
             continue  # a submodule replaced by a file that holds no dependencies
         sides: list[list[Dependency] | None] = []

@@ -8,6 +8,7 @@ both trees already (the gate's tree context) compares the listings instead, with
 from __future__ import annotations
 
 import os
+from collections.abc import Container
 from dataclasses import dataclass
 
 from gatekeeper.deps.loaders import MAX_BYTES
@@ -28,25 +29,26 @@ class Touched:
     new_oid: str
 
 
-def touched_files(git: GitObjects, base: str, head: str) -> list[Touched]:
+def touched_files(git: GitObjects, base: str, head: str, also: Container[str] = frozenset()) -> list[Touched]:
     """The dependency files that differ between two commits, as `git diff-tree -r --no-renames` lists them
     (GitObjects.changed: proportional to the change, identical subtrees are never opened), with both sides' modes and
     blob ids; from both trees' listings
-    when `git` holds them already (the gate's TreeContext listed them): the same files, in the same order."""
+    when `git` holds them already (the gate's TreeContext listed them): the same files, in the same order. `also`:
+    paths of no dependency file's name that are read as one (a file a manifest reads: sources.tree_delta)."""
     old, new = git.listed(base), git.listed(head)
     if old is not None and new is not None:
-        return _compared(old, new)
+        return _compared(old, new, also)
     out = []
     for path, before, after in git.changed(base, head):  # git diff-tree -r --no-renames, read through the batch
         zero = "0" * len((before or after).oid)  # type: ignore[union-attr]  # one side always holds an entry
         old_mode, old_oid = (before.mode, before.oid) if before is not None else (_ABSENT, zero)
         new_mode, new_oid = (after.mode, after.oid) if after is not None else (_ABSENT, zero)
-        if _reads(path, old_mode, new_mode):
+        if _reads(path, old_mode, new_mode) or path in also:
             out.append(Touched(path, old_mode, new_mode, old_oid, new_oid))
     return out
 
 
-def _compared(old: dict[str, TreeEntry], new: dict[str, TreeEntry]) -> list[Touched]:
+def _compared(old: dict[str, TreeEntry], new: dict[str, TreeEntry], also: Container[str]) -> list[Touched]:
     """What `git diff-tree -r --no-renames` of the two trees lists, filtered as touched_files filters it: every path
     whose mode or blob differs, or that one side lacks (mode 000000, a zero id), ordered by the path's bytes (git's
     order of a recursive listing: a folder's entries sort as `name/`, so a file `a` comes before `a/x`)."""
@@ -54,12 +56,13 @@ def _compared(old: dict[str, TreeEntry], new: dict[str, TreeEntry]) -> list[Touc
     for path, entry in new.items():
         before = old.get(path)
         if before is None:
-            if _reads(path, _ABSENT, entry.mode):
+            if _reads(path, _ABSENT, entry.mode) or path in also:
                 out.append(Touched(path, _ABSENT, entry.mode, "0" * len(entry.oid), entry.oid))
-        elif (before.oid != entry.oid or before.mode != entry.mode) and _reads(path, before.mode, entry.mode):
+        elif (before.oid != entry.oid or before.mode != entry.mode) and (
+                _reads(path, before.mode, entry.mode) or path in also):
             out.append(Touched(path, before.mode, entry.mode, before.oid, entry.oid))
     for path, entry in old.items():
-        if path not in new and _reads(path, entry.mode, _ABSENT):
+        if path not in new and (_reads(path, entry.mode, _ABSENT) or path in also):
             out.append(Touched(path, entry.mode, _ABSENT, entry.oid, "0" * len(entry.oid)))
     out.sort(key=lambda touched: os.fsencode(touched.path))
     return out
