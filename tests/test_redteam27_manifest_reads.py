@@ -195,6 +195,13 @@ def test_what_reads_as_a_requirements_list(text: str, expected: bool) -> None:
     ("build.gradle", "gradle", 'apply from: rootProject.file("gradle/deps.gradle")\n', ["gradle/deps.gradle"]),
     ("settings.gradle", "gradle", 'versionCatalogs { libs { from(files("cat/libs.toml")) } }\n', ["cat/libs.toml"]),
     ("build.gradle", "gradle", 'apply from: "${projectDir}/x/${name}.gradle"\n', []),
+    # the build's root, not the subproject's folder (the docs review found both read at app/): every folder from the
+    # script's up to the repository's, since the root is where settings.gradle is, at or above it (fail closed)
+    ("app/build.gradle", "gradle", 'apply from: "$rootDir/shared/libs.gradle"\n',
+     ["app/shared/libs.gradle", "shared/libs.gradle"]),
+    ("android/app/build.gradle", "gradle", 'apply from: rootProject.file("deps.gradle")\n',
+     ["android/app/deps.gradle", "android/deps.gradle", "deps.gradle"]),
+    ("app/build.gradle", "gradle", 'apply from: "${projectDir}/x.gradle"\n', ["app/x.gradle"]),  # its own folder
     ("setup.py", "python", 'long_description=open("README.md").read()\n', ["README.md"]),  # kept only if shaped
 ])
 def test_what_each_reader_names(path: str, reader: str, text: str, expected: list[str]) -> None:

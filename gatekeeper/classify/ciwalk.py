@@ -85,8 +85,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
                     yaml = ciruns.is_yaml(path)
-                    deployed = deployruns.targets("\n".join([text, *ciruns.yaml_strings(text)]), yaml)[
-                        :ciruns.MAX_NAMED] if deployruns.may_deploy(text, yaml) else []
+                    deployed = deployruns.targets("\n".join([text, *ciruns.yaml_strings(text)]), yaml) \
+                        if deployruns.may_deploy(text, yaml) else []
+                    if len(deployed) > ciruns.MAX_NAMED:
+                        return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo, projects)
                     wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up))
                     if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):

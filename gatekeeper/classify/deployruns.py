@@ -16,9 +16,10 @@ deploy commands (_CLOUD: CloudFormation, SAM, Azure deployments, Deployment Mana
 Nomad, Serverless, OpenStack Heat). And a deploy action's inputs that
 name what it deploys (`with: manifests: |`, `chart:`, `helmChart:`, `kustomizationPath:`, `value-files:`,
 `task-definition:`, ...: _INPUT_KEY), each word of the value or of the block or list below it. A value no option is
-known to take may be read as a path: a folder of that name becomes `iac` (the safe side). *Limits:* `.` (the root: a
-chart there is `iac` by its marker), standard input (`-`) and URLs name nothing; a path built in a variable is read as
-any path with a variable part.
+known to take may be read as a path: a folder of that name becomes `iac` (the safe side). *Limits:* the root (`.`
+with no folder the command runs in: a chart there is `iac` by its marker) and URLs name nothing; `.`, standard input
+(`-`) and a wholly variable path are read as the attack-23 paragraph below says; a path with a variable part is read
+as a pattern.
 
 Attack 23 (tests/test_attack23_deploy_reach.py): a command deploys what it is handed by other means too. `.` (and a
 cwd-reading command with no path: `terraform apply`, `helmfile apply`, `skaffold run`, `pulumi up`, `kustomize

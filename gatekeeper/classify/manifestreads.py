@@ -1,6 +1,8 @@
 """Files a dependency manifest or build program reads by path, whatever their names (red team 27): a Gemfile's
 `eval_gemfile "Gemfile.local"` or `instance_eval(File.read("Gemfile.shared"))`, a Podfile's `eval_podfile`, a Gradle
-script's `apply from: "deps.gradle"` (or `file(...)`, a version catalog's `from(files(...))`), a POM's parent by
+script's `apply from: "deps.gradle"` (also `apply from: file(...)`, `rootProject.file(...)`, `"$rootDir/..."`: taken
+from every folder from the script's up to the repository's root, where the build's root may be; a version catalog's
+`from(files(...))`), a POM's parent by
 `<relativePath>`, a `setup.py` that reads `open("reqs.list")` or `Path("requirements/base.pip").read_text()`. What
 such a file says is installed as the manifest's own lines, so it is `deps` (`deps.context.included`, the referencing
 file and line as evidence). Read from both trees (a change cannot drop the reference to escape), the files named
@@ -31,6 +33,7 @@ _GRADLE_READS = re.compile(r"\bapply\s*\(?\s*from\s*[:=]|\bfrom\s*\(\s*files\s*\
 # The folder a manifest sits in, spelled as a variable: what follows is relative to it.
 _HERE = re.compile(r"^(?:\$\{?(?:rootDir|projectDir|rootProject\.projectDir|settingsDir|project\.rootDir)\}?|"
                    r"#\{(?:__dir__|File\.dirname\(__FILE__\)|Dir\.pwd)\})/")
+_GRADLE_ROOT = re.compile(r"\b(?:rootDir|rootProject|settingsDir)\b")  # the build's root, not the script's folder
 _RELATIVE_PATH = re.compile(r"<relativePath>\s*([^<\s]+)\s*</relativePath>")
 # Python build programs: a file opened or read by a literal path.
 _PY_READS = re.compile(r"\b(?:open|read_text|read_bytes|readlines|Path|read|fspath|join)\s*\(|\b\w*req\w*\s*\(",
@@ -60,13 +63,19 @@ def named(path: str, reader: str, text: str) -> list[tuple[str, int, bool]]:
     at `path`, read as `reader`) reads by a literal path, resolved against its folder; URLs, absolute paths, paths
     above the root and values with a variable part name nothing."""
     folder = path.rpartition("/")[0]
+    # The folders from the manifest's up to the repository's root: where a Gradle build's root may be (the folder of
+    # its settings.gradle, at or above the script), for `$rootDir/x`, `settingsDir`, `rootProject.file("x")`.
+    ancestors = [folder] + [folder.rsplit("/", depth)[0] for depth in range(1, folder.count("/") + 1)] + [""] \
+        if folder else [""]
     out: list[tuple[str, int, bool]] = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith(("#", "//")):
             continue
+        bases = ancestors if reader == "gradle" and _GRADLE_ROOT.search(line) else [folder]
         for value in _values(reader, line):
-            if (resolved := _resolved(folder, value)) is not None and resolved != path:
-                out.append((resolved, number, REQUIREMENT_WORDS.search(line) is not None))
+            for base in bases:
+                if (resolved := _resolved(base, value)) is not None and resolved != path:
+                    out.append((resolved, number, REQUIREMENT_WORDS.search(line) is not None))
     return out
 
 

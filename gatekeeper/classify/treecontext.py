@@ -272,7 +272,8 @@ class TreeContext:
             actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
             self._runs = ciwalk.ci_runs(self.trees, self._head, actions, self._rules)
         if self._runs is False and any(map(ciruns.may_be_named, change.sides())):
-            return "ci.context.ci-run", f"more than {ciruns.MAX_FILES} CI definitions and scripts: any may run it"
+            return "ci.context.ci-run", ("past the CI walk's bounds (files read, patterns or deploy targets named, "
+                                         "variable patterns): any may run it")
         runs = self._runs if isinstance(self._runs, dict) else {}
         for side in change.sides() if runs else ():
             if (spelled := self._spelled("runs", runs, side)) is not None:

@@ -4,9 +4,9 @@
 
 Renovate's mise manager bumps these lines. What else the file holds is code or settings mise acts on (`[tasks]` run
 commands, `[env]` sets variables, a tool's `postinstall` runs after it installs): that is its residue, compared
-between the sides (residue.py), so an edit of it beside a bump is a problem. A value that names no version
-(`latest`, `lts`) is not read, as in `.tool-versions`; one naming where the tool comes from (`ref:main`, `path:…`,
-`sub-1:latest`) is read as written.
+between the sides (residue.py), so an edit of it beside a bump is a problem. Any value is read as written:
+`latest`, `lts`, `system` too (attack 23: dropped, a pin moved to one read as the tool's removal), and so is one naming
+where the tool comes from (`ref:main`, `path:…`, `sub-1:latest`).
 """
 
 from __future__ import annotations
@@ -96,8 +96,9 @@ def residue(data: bytes) -> object:
 
 
 def mise_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
-    """A changed `tool = "version"` line whose nearest header above it in the hunk is `[tools]`; any other changed
-    line (a task, an inline table, a line below a triple quote of its hunk) is refused."""
+    """A changed `tool = "version"` line whose nearest header above it in the hunk is `[tools]`, or a one-line
+    inline table there whose keys besides `version` are build options (_inline_table); any other changed line (a task,
+    another inline table, a line below a triple quote of its hunk) is refused."""
     line = side[index][0]
     # Up to the nearest header, or to the changed line read before this one (edits.read reads a side's changed lines
     # in order and stops at the first refusal, so that line was read under `[tools]` with no multi-line string above

@@ -3,8 +3,9 @@ Compose files' service images, and the variables of a Makefile a Renovate annota
 line-oriented, so a patch's hunks read them too.
 
 Renovate updates all of them by default (its nvm, pyenv, asdf, rust-toolchain and docker-compose
-managers), Dependabot the Compose images. A value counts only when it names a version (`lts/iron`,
-`system`, `stable`, `nightly` name none); a Compose image whose reference holds a variable is skipped, but for
+managers), Dependabot the Compose images. A one-tool file's, `.tool-versions`' and
+`rust-toolchain`'s value is read as written, a version or not (`lts/iron`, `system`, `stable`, `nightly`: attack 23, a
+pin moved to one was read as the tool's removal); a Compose image whose reference holds a variable is skipped, but for
 a whole reference that is a variable with a default (`${PHPMYADMIN_IMAGE:-phpmyadmin:5@sha256:…}`): Compose runs
 the default where the variable is unset (`:-`: or empty), and that is the image the file pins.
 """
