@@ -52,33 +52,39 @@ _KEY_CALLS = frozenset({"object.get", "object.remove", "object.filter", "json.fi
 _LOOK_ALIKES = ("il1j|", "o0", "s5", "z2", "uv", "gq")
 
 
+def schema_nodes(node: Any, name: str | None = None, *,
+                 items_named: bool) -> Iterator[tuple[str | None, dict[str, Any]]]:
+    """Every object of a JSON schema with the field name it declares (None: the root, an `additionalProperties`
+    value; `anyOf`/`oneOf`/`allOf` parts keep their field's name, so do `items` when `items_named`), in order."""
+    if isinstance(node, list):
+        for value in node:
+            yield from schema_nodes(value, name, items_named=items_named)
+        return
+    if not isinstance(node, dict):
+        return
+    yield name, node
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            for field, sub in value.items():
+                yield from schema_nodes(sub, field, items_named=items_named)
+        elif key in ("anyOf", "oneOf", "allOf"):
+            yield from schema_nodes(value, name, items_named=items_named)
+        elif key == "items":
+            yield from schema_nodes(value, name if items_named else None, items_named=items_named)
+        elif key == "additionalProperties":
+            yield from schema_nodes(value, None, items_named=items_named)
+
+
 def free_text(root: Mapping[str, Any]) -> frozenset[str]:
     """Field names every declaration of which is a string without an enum (`path`, `name`, `purl`): a literal
     compared straight with one is a file's or a package's name, no typo of a value (a `const` declares no other)."""
     seen: dict[str, bool] = {}
-
-    def visit(node: Any, name: str | None) -> None:
-        if isinstance(node, list):
-            for value in node:
-                visit(value, name)
-            return
-        if not isinstance(node, dict):
-            return
+    for name, node in schema_nodes(root, items_named=False):
         if name is not None and "const" not in node and not any(key in node for key in ("anyOf", "oneOf", "allOf")):
             kind = node.get("type")
             free = "enum" not in node and (kind == "string" or isinstance(kind, list) and "string" in kind
                                            and set(kind) <= {"string", "null"})
             seen[name] = seen.get(name, True) and free
-        for key, value in node.items():
-            if key == "properties" and isinstance(value, dict):
-                for field, sub in value.items():
-                    visit(sub, field)
-            elif key in ("anyOf", "oneOf", "allOf"):
-                visit(value, name)
-            elif key in ("items", "additionalProperties"):
-                visit(value, None)
-
-    visit(root, None)
     return frozenset(name for name, free in seen.items() if free)
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from gatekeeper.lazy_pattern import lazy
 from gatekeeper.model import TAGS
-from gatekeeper.policy.near_values import near_issues
+from gatekeeper.policy.near_values import near_issues, schema_nodes
 from gatekeeper.policy.reference import CompileIssue
 
 _ID = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -75,28 +75,11 @@ Walk = Callable[[list[tuple[str, bool]]], "str | None"]
 def enums(root: Mapping[str, Any]) -> dict[str, frozenset[str]]:
     """Field name -> the values it can hold, for names every declaration of which (input and packet) is an enum."""
     seen: dict[str, set[str] | None] = {}
-
-    def visit(node: Any, name: str | None) -> None:
-        if isinstance(node, list):
-            for value in node:
-                visit(value, name)
-            return
-        if not isinstance(node, dict):
-            return
+    for name, node in schema_nodes(root, items_named=True):
         wrapper = any(key in node for key in ("items", "anyOf", "oneOf", "allOf"))  # its parts declare the values
         if name is not None and ("enum" in node or not wrapper):
             values, old = node.get("enum"), seen.get(name, set())
             seen[name] = None if values is None or old is None else old | {v for v in values if isinstance(v, str)}
-        for key, value in node.items():
-            if key == "properties" and isinstance(value, dict):
-                for field, sub in value.items():
-                    visit(sub, field)
-            elif key in ("items", "anyOf", "oneOf", "allOf"):
-                visit(value, name)
-            elif key == "additionalProperties":
-                visit(value, None)
-
-    visit(root, None)
     return {name: frozenset(values) for name, values in seen.items() if values}
 
 
