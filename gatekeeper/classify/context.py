@@ -19,6 +19,7 @@ from dataclasses import replace
 from gatekeeper.classify import chartfiles, composerefs, godotaddons, manifestreads
 from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
+from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.contexttypes import Context, Shown
 from gatekeeper.classify.depsyaml import generic_keys, unsettled
 from gatekeeper.classify.iacprograms import PROGRAM_EXTENSIONS, function_handler, iac_program, program_evidence
@@ -67,7 +68,10 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
             out.append(item)
         else:
             out.append(refine_weak(item, rules, context, _refine_one))
-    return _through_links(_through_includes(out, context), rules, context)
+    out = _through_links(_through_includes(out, context), rules, context)
+    rewritten = context.checkout_rewrites([item.change for item in out])  # red team 28: checkoutattrs.py
+    return [_raise(item, "iac", CHECKOUT_RULE, "content", f"{item.change.path}: {rewritten[item.change.path]}")
+            if item.change.path in rewritten else item for item in out] if rewritten else out
 
 
 def _through_includes(files: list[ClassifiedFile], context: Context) -> list[ClassifiedFile]:

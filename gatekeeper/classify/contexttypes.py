@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -81,4 +82,9 @@ class Context(Protocol):
     def may_hold_program(self, change: FileChange) -> bool:
         """Whether a source file the path tier left in src could import an IaC library, so that it is worth
         reading: the patch's bytes name one (patch), a dependency manifest above it names one (tree)."""
+        ...
+
+    def checkout_rewrites(self, changes: Sequence[FileChange]) -> dict[str, str]:
+        """{path: evidence} for the changed files an attribute of HEAD or BASE makes a checkout write otherwise than
+        their blobs (checkoutattrs.py); a patch shows no attributes but its own (sniff reads those)."""
         ...

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import mmap
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from io import BufferedReader, FileIO
 from pathlib import Path
 from typing import BinaryIO
@@ -123,6 +123,10 @@ class PatchContext:
                     for shown in self.content(change, every_type=True))):
                 return f"{read[0]} reads {side}"
         return None
+
+    def checkout_rewrites(self, changes: Sequence[FileChange]) -> dict[str, str]:
+        """None known: a patch shows no attributes but its own `.gitattributes` lines, which sniff reads."""
+        return {}
 
     def inline_metadata(self, change: FileChange) -> str | None:
         """PEP 723 metadata in the lines the patch shows of a Python file (inlinemeta.py)."""

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 from gatekeeper.classify.ansible import ansible, setup_py
 from gatekeeper.classify.buildshapes import build_shape, is_requirements_input
+from gatekeeper.classify.checkoutattrs import NAME as ATTRIBUTES
+from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
+from gatekeeper.classify.checkoutattrs import transform_line
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
@@ -177,6 +180,9 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     """The most sensitive content signal in `data` (a file's first bytes, or the lines a patch shows).
 
     `as_yaml`: when the patterns find no ci or iac signal, also read `data` whole as YAML (yamlroots.py)."""
+    if path.rpartition("/")[2] == ATTRIBUTES and (line := transform_line(data)) is not None:  # red team 28
+        return Signal("iac", CHECKOUT_RULE, f"{line}: a checkout writes the files it covers otherwise than git stores "
+                      "them")
     if (m := _LFS_POINTER.match(data)) is not None:
         return Signal("iac", "iac.content.lfs-pointer", f"{m.group(0).decode().strip()}: a Git LFS pointer, whose "
                       "content is not in the change")

@@ -8,9 +8,10 @@ merge base and HEAD: what a pull request's "files changed" shows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gatekeeper.classify import (
+    checkoutattrs,
     ciruns,
     ciwalk,
     gitlabincludes,
@@ -283,6 +284,10 @@ class TreeContext:
     def godot_addon(self, change: FileChange) -> str | None:
         """Evidence that a side of `change` lies in a plugin vendored into a Godot project's addons/."""
         return next((found for side in change.sides() if (found := self._godot.evidence(side))), None)
+
+    def checkout_rewrites(self, changes: Sequence[FileChange]) -> dict[str, str]:
+        """The changed files an attribute of HEAD or BASE rewrites in a checkout (red team 28: checkoutattrs.py)."""
+        return checkoutattrs.rewritten(self.objects, (self.head_commit, self.base_commit), changes)
 
     def inline_metadata(self, change: FileChange) -> str | None:
         """Evidence that a side of `change`, a Python script outside a package, holds PEP 723 inline script metadata
