@@ -162,3 +162,75 @@ def test_git_still_rewrites_as_the_tests_assume() -> None:
     """The git on this machine knows working-tree-encoding (2.18+): otherwise the attacks above prove nothing."""
     version = subprocess.run(["git", "--version"], capture_output=True, text=True, check=True).stdout.split()[2]
     assert tuple(int(x) for x in version.split(".")[:2]) >= (2, 18)
+
+
+# Spellings of one attribute line git reads alike: its pattern forms, separators, line ends, a byte order mark.
+FORMS = [
+    "/app/web.yaml working-tree-encoding=UTF-16LE\n", "**/web.yaml working-tree-encoding=UTF-16LE\n",
+    "app/** working-tree-encoding=UTF-16LE\n", "app/web.yam[l]\tworking-tree-encoding=UTF-16LE\n",
+    '"app/web.yaml" working-tree-encoding=UTF-16LE\n', "app/*.yaml text working-tree-encoding=utf-16le\n",
+    "app/*.yaml working-tree-encoding=UTF-16LE\r\n", "\ufeffapp/*.yaml working-tree-encoding=UTF-16LE\n",
+    "# notes\n\n*.png binary\n   app/*.yaml    -diff working-tree-encoding=UTF-16LE  \n",
+]
+
+
+@pytest.mark.parametrize("text", FORMS, ids=range(len(FORMS)))
+def test_every_spelling_of_the_line_is_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "app\n")
+    base = repo.commit("base")
+    repo.write(".gitattributes", text)
+    repo.write("app/web.yaml", MANIFEST)
+    head = repo.commit("change")
+    assert _checked_out(repo, "app/web.yaml") == MANIFEST
+    assert repo.git("cat-file", "blob", f"{head}:app/web.yaml") == ENCODINGS["UTF-16LE"][1]  # git read the line
+    code, decision = _gate(repo, base, head, capsys)
+    assert code == 3, decision
+    assert {".gitattributes", "app/web.yaml"} <= _reviewed(decision)
+
+
+@pytest.mark.parametrize("where", ["root", "folder"])
+def test_a_line_past_what_is_read_is_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    """1.5 MiB of comments before the line: past the 1 MiB the scan and sniff read, not past git."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "app\n")
+    repo.write("app/web.yaml", ENCODINGS["UTF-16LE"][1])
+    name = ".gitattributes" if where == "root" else "app/.gitattributes"
+    repo.write(name, "# padding\n" * 150_000 + "*.yaml working-tree-encoding=UTF-16LE\n")
+    repo.git("add", "-A", "--", name, "README.md")
+    # app/web.yaml as its blob is, added before the attribute applies: a plumbing add of the stored bytes
+    blob = repo.git("hash-object", "-w", "--no-filters", "app/web.yaml").decode().strip()
+    repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},app/web.yaml")
+    repo.git("commit", "-q", "-m", "padded")
+    head = repo.head()
+    repo.git("checkout", "-q", "--orphan", "empty")
+    repo.git("rm", "-rq", "--cached", ".")
+    repo.write("README.md", "app\n")
+    repo.git("add", "README.md")
+    repo.git("commit", "-q", "-m", "base")
+    base = repo.head()
+    merged = repo.git("commit-tree", "-p", base, "-m", "change", f"{head}^{{tree}}").decode().strip()
+    assert _checked_out_at(repo, merged, "app/web.yaml") == MANIFEST
+    code, decision = _gate(repo, base, merged, capsys)
+    assert code == 3, decision
+    assert "app/web.yaml" in _reviewed(decision)
+
+
+def _checked_out_at(repo: GitRepo, commit: str, path: str) -> bytes:
+    repo.git("checkout", "-q", "-f", commit)
+    return (repo.root / path).read_bytes()
+
+
+def test_a_patch_longer_than_it_shows_is_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "app\n")
+    repo.commit("base")
+    repo.write(".gitattributes", "# padding\n" * 10_000 + "* filter=crypt\n")
+    patch, packet = repo.save_patch(tmp_path / "change.diff"), tmp_path / "packet.json"
+    with contextlib.chdir(tmp_path):
+        assert main(["packet", str(patch), "--out", str(packet)]) == 0
+        capsys.readouterr()
+        code = main(["gate", str(packet), "--patch", str(patch), "--format", "json"])
+    decision = json.loads(capsys.readouterr().out)
+    assert code == 3, decision
+    assert ".gitattributes" in _reviewed(decision)

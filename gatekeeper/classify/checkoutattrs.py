@@ -8,6 +8,7 @@ sniff reads) and `ident` rewrite the file too. Line-ending attributes (`text`, `
 
 from __future__ import annotations
 
+import os
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -20,6 +21,8 @@ from gatekeeper.model import FileChange
 RULE = "iac.content.checkout-attributes"
 NAME = ".gitattributes"
 MAX_READ = 1 << 20  # an attributes file; a longer one is read this far
+MAX_WRITE = 64 << 20  # all attributes files of a commit written for git's check; more: every file counts as rewritten
+MAX_FILES = 2000  # attributes files read by the scan; more: git's check runs whatever they hold
 _ASKED = ("working-tree-encoding", "filter", "ident")
 _UTF8 = frozenset({"utf-8", "utf8"})
 _TIMEOUT = 120.0
@@ -54,8 +57,8 @@ def transform_line(data: bytes) -> str | None:
 
 def rewritten(objects: GitObjects, commits: Iterable[str], changes: Iterable[FileChange]) -> dict[str, str]:
     """{path: evidence} for each changed file (not deleted) an attribute of one of `commits` rewrites in a checkout.
-    git itself matches the attributes (`check-attr --cached` on a scratch index of the commit); it runs only when
-    an attributes file of that commit holds a rewriting line."""
+    git itself matches the attributes (`check-attr` on a scratch index and work tree of the commit: _check_attr); it
+    runs only when an attributes file of that commit holds a rewriting line."""
     wanted = sorted({change.path for change in changes if change.status != "deleted"})
     found: dict[str, str] = {}
     if not wanted:
@@ -65,7 +68,7 @@ def rewritten(objects: GitObjects, commits: Iterable[str], changes: Iterable[Fil
         if not lines:
             continue
         try:
-            checked = _check_attr(objects.git_dir, commit, wanted)
+            checked = _check_attr(objects, commit, wanted)
         except CheckoutUnknown as exc:  # fail closed: every path may be rewritten
             checked = {path: ("attributes", f"unknown ({exc})") for path in wanted}
         for path, (attribute, value) in checked.items():
@@ -76,28 +79,60 @@ def rewritten(objects: GitObjects, commits: Iterable[str], changes: Iterable[Fil
 
 
 def _rewriting_files(objects: GitObjects, tree: Mapping[str, TreeEntry]) -> dict[str, str]:
+    """{attributes file: its rewriting line}; a file longer than MAX_READ, or more files than MAX_FILES, count as
+    rewriting unread (git's check then decides: padding cannot hide a line past what is read)."""
+    named = [(path, entry) for path, entry in tree.items()
+             if (path == NAME or path.endswith("/" + NAME)) and entry.mode in ("100644", "100755")]
+    if len(named) > MAX_FILES:
+        return {f"{len(named)} {NAME} files": f"more than the {MAX_FILES} read"}
     out = {}
-    for path, entry in tree.items():
-        if (path == NAME or path.endswith("/" + NAME)) and entry.mode in ("100644", "100755"):
-            line = transform_line(objects.blob(entry.oid, MAX_READ))
-            if line is not None:
-                out[path] = line
+    for path, entry in named:
+        data = objects.blob(entry.oid, MAX_READ + 1)
+        line = transform_line(data[:MAX_READ]) or (f"longer than the {MAX_READ >> 10} KiB read"
+                                                   if len(data) > MAX_READ else None)
+        if line is not None:
+            out[path] = line
     return out
 
 
-def _check_attr(git_dir: str, commit: str, paths: list[str]) -> dict[str, tuple[str, str]]:
-    with tempfile.TemporaryDirectory(prefix="gatekeeper-attr-") as tmp:
-        env = scrubbed_git_env(GIT_DIR=git_dir, GIT_WORK_TREE=tmp, GIT_INDEX_FILE=str(Path(tmp, "index")))
-        _git(["read-tree", commit], env, tmp)
-        out = _git(["check-attr", "--cached", "-z", "--stdin", *_ASKED], env, tmp,
-                   b"".join(path.encode("utf-8", "surrogateescape") + b"\0" for path in paths))
-    fields = out.split(b"\0")
+def _check_attr(objects: GitObjects, commit: str, paths: list[str]) -> dict[str, tuple[str, str]]:
+    """git's answer for `paths` in `commit`, read both ways a checkout may read attributes: from the index
+    (`--cached`), and from the work tree, where git skips a byte order mark the index reading keeps
+    (`\ufeffapp/*.yaml` matches only there). Every attributes file of the commit is written to a scratch work tree."""
+    listed = b"".join(os.fsencode(path) + b"\0" for path in paths)
     found: dict[str, tuple[str, str]] = {}
-    for i in range(0, len(fields) - 2, 3):
-        path, attribute, value = (f.decode("utf-8", "surrogateescape") for f in fields[i:i + 3])
-        if rewrites(attribute, value) and path not in found:
-            found[path] = (attribute, value)
+    with tempfile.TemporaryDirectory(prefix="gatekeeper-attr-") as tmp:
+        work = Path(tmp, "work")
+        env = scrubbed_git_env(GIT_DIR=objects.git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")))
+        _git(["read-tree", commit], env, tmp)
+        _write_attributes(objects, objects.tree(commit), work)
+        for cached in (["--cached"], []):
+            fields = _git(["check-attr", *cached, "-z", "--stdin", *_ASKED], env, str(work), listed).split(b"\0")
+            for i in range(0, len(fields) - 2, 3):
+                path, attribute, value = (os.fsdecode(f) for f in fields[i:i + 3])
+                if rewrites(attribute, value) and path not in found:
+                    found[path] = (attribute, value)
     return found
+
+
+def _write_attributes(objects: GitObjects, tree: Mapping[str, TreeEntry], work: Path) -> None:
+    written = 0
+    for path, entry in tree.items():
+        if not (path == NAME or path.endswith("/" + NAME)) or entry.mode not in ("100644", "100755"):
+            continue
+        parts = path.split("/")
+        if any(part in ("", ".", "..") or part.lower() == ".git" for part in parts):
+            raise CheckoutUnknown(f"an attributes file at a path no checkout writes: {path!r}")
+        data = objects.blob(entry.oid, MAX_WRITE + 1 - written)
+        written += len(data)
+        if written > MAX_WRITE:
+            raise CheckoutUnknown(f"attributes files over {MAX_WRITE >> 20} MiB")
+        target = work.joinpath(*parts)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        except OSError as exc:
+            raise CheckoutUnknown(f"cannot write {path!r}: {exc.strerror}") from None
 
 
 def _git(args: list[str], env: dict[str, str], cwd: str, data: bytes | None = None) -> bytes:

@@ -180,9 +180,12 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     """The most sensitive content signal in `data` (a file's first bytes, or the lines a patch shows).
 
     `as_yaml`: when the patterns find no ci or iac signal, also read `data` whole as YAML (yamlroots.py)."""
-    if path.rpartition("/")[2] == ATTRIBUTES and (line := transform_line(data)) is not None:  # red team 28
-        return Signal("iac", CHECKOUT_RULE, f"{line}: a checkout writes the files it covers otherwise than git stores "
-                      "them")
+    if path.rpartition("/")[2] == ATTRIBUTES:  # red team 28; what is longer than a patch shows, or read, may hide one
+        line = transform_line(data) or (f"longer than the {LONG_WINDOW >> 10} KiB read" if len(data) >= LONG_WINDOW
+                                        else None)
+        if line is not None:
+            return Signal("iac", CHECKOUT_RULE, f"{line}: a checkout may write the files it covers otherwise than git "
+                          "stores them")
     if (m := _LFS_POINTER.match(data)) is not None:
         return Signal("iac", "iac.content.lfs-pointer", f"{m.group(0).decode().strip()}: a Git LFS pointer, whose "
                       "content is not in the change")
