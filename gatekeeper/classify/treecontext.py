@@ -8,10 +8,10 @@ merge base and HEAD: what a pull request's "files changed" shows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from functools import partial
 
 from gatekeeper.classify import (
-    checkoutattrs,
     ciruns,
     ciwalk,
     gitlabincludes,
@@ -25,10 +25,12 @@ from gatekeeper.classify import (
     treereads,
 )
 from gatekeeper.classify.change import folded
+from gatekeeper.classify.checkoutattrs import rewritten as checkout_rewritten
 from gatekeeper.classify.context import FINAL_RULES
 from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES, MANIFEST_ENDINGS, is_manifest
 from gatekeeper.classify.markers import MarkerIndex, ancestors
+from gatekeeper.classify.mergedcopy import shown as merged_copy
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, is_candidate
 from gatekeeper.classify.submodules import below_glob, named_inside
@@ -93,6 +95,7 @@ class TreeContext:
             self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
             self._manifest_reads = manifestreads.Reads(self.trees, self._head)  # files manifests read, on first use
             self._inline_reads = 0  # changed Python files read for PEP 723 metadata
+            self.checkout_rewrites = partial(checkout_rewritten, self.objects, (self.head_commit, self.base_commit))
         except BaseException:
             self.objects.close()
             raise
@@ -107,9 +110,9 @@ class TreeContext:
         self.objects.close()
 
     def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
-        """The first 8 KiB of each side (HEAD's new path, the merge base's old path, and BASE's copy of either when
-        BASE moved on since the merge base: the merge carries the change into it) that is a regular file and a
-        candidate (any type with `every_type`)."""
+        """The first 8 KiB of each side (HEAD's new path, the merge base's old path, BASE's copy of either when BASE
+        moved on since the merge base, and the merged file when both changed it: mergedcopy.py, red team 28) that is a
+        regular file and a candidate (any type with `every_type`)."""
         out = []
         if change.status != "deleted":
             out.append((change.path, self.new_tree.get(change.path)))
@@ -128,7 +131,7 @@ class TreeContext:
                 if is_definition(path) and entry.oid not in self._run_paths:
                     self._run_paths[entry.oid] = run_paths(data[:FULL_READ])  # task_script need not read it again
                 shown.append(Shown(path, data, True))
-        return shown
+        return shown + merged_copy(self.objects, (self.old_tree, self.base_tree, self.new_tree), change, every_type)
 
     def may_hold_program(self, change: FileChange) -> bool:
         """A dependency manifest (go.mod, package.json, requirements.txt, pyproject.toml, *.csproj, pom.xml, ...) in
@@ -284,10 +287,6 @@ class TreeContext:
     def godot_addon(self, change: FileChange) -> str | None:
         """Evidence that a side of `change` lies in a plugin vendored into a Godot project's addons/."""
         return next((found for side in change.sides() if (found := self._godot.evidence(side))), None)
-
-    def checkout_rewrites(self, changes: Sequence[FileChange]) -> dict[str, str]:
-        """The changed files an attribute of HEAD or BASE rewrites in a checkout (red team 28: checkoutattrs.py)."""
-        return checkoutattrs.rewritten(self.objects, (self.head_commit, self.base_commit), changes)
 
     def inline_metadata(self, change: FileChange) -> str | None:
         """Evidence that a side of `change`, a Python script outside a package, holds PEP 723 inline script metadata
