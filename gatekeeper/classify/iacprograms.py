@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from gatekeeper.classify.shapes import evidence_line
-from gatekeeper.classify.sniff import FULL_READ, WINDOW, Signal
+from gatekeeper.classify.sniff import FULL_READ, WINDOW, Signal, lfs_pointer
 from gatekeeper.lazy_pattern import lazy
 
 _FLAGS = re.MULTILINE
@@ -80,6 +80,8 @@ def iac_program(data: bytes) -> Signal | None:
     package's doc comment or a Python module's docstring may push them past any window; red team 11), or None."""
     if b"\0" in data[:WINDOW]:
         return None
+    if (pointer := lfs_pointer(data)) is not None:  # red team 28: LFS writes the program a checkout finds
+        return pointer
     text = data[:FULL_READ].decode("utf-8", "replace").removeprefix("\ufeff")  # C# files often start with a BOM
     if (m := _IAC_PROGRAM.search(text)) is None:
         return None

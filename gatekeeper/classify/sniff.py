@@ -176,6 +176,15 @@ _LFS_POINTER = lazy(rb"\Aversion https://(?:git-lfs|hawser)\.github\.com/spec/v1
                     rb"(?=(?:[a-z0-9.-]+ [^\n]*\n){1,12}\Z)")
 
 
+def lfs_pointer(data: bytes) -> Signal | None:
+    """`iac.content.lfs-pointer` when `data` is a Git LFS pointer (the content tier's files and, red team 28, a
+    program's source read for its imports), else None."""
+    if (m := _LFS_POINTER.match(data)) is None:
+        return None
+    return Signal("iac", "iac.content.lfs-pointer", f"{m.group(0).decode().strip()}: a Git LFS pointer, whose content "
+                  "is not in the change")
+
+
 def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) -> Signal | None:
     """The most sensitive content signal in `data` (a file's first bytes, or the lines a patch shows).
 
@@ -186,9 +195,8 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
         if line is not None:
             return Signal("iac", CHECKOUT_RULE, f"{line}: a checkout may write the files it covers otherwise than git "
                           "stores them")
-    if (m := _LFS_POINTER.match(data)) is not None:
-        return Signal("iac", "iac.content.lfs-pointer", f"{m.group(0).decode().strip()}: a Git LFS pointer, whose "
-                      "content is not in the change")
+    if (pointer := lfs_pointer(data)) is not None:
+        return pointer
     raw = _decoded(data)
     cut = b"\0" in raw  # nothing past a NUL is read (readable); configparser and Ansible's INI reader read on
     whole = data = readable(data)
