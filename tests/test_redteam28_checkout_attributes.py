@@ -234,3 +234,24 @@ def test_a_patch_longer_than_it_shows_is_reviewed(tmp_path: Path, capsys: pytest
     decision = json.loads(capsys.readouterr().out)
     assert code == 3, decision
     assert ".gitattributes" in _reviewed(decision)
+
+
+def test_attributes_only_the_merge_holds_are_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """BASE defines a re-encoding macro after the branch forked (reviewed then); the branch adds a folder's
+    `.gitattributes` that uses it and the CJK blob. Neither commit alone re-encodes the file; the merge does."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "app\n")
+    repo.commit("start")
+    repo.branch("pr")
+    repo.write("app/.gitattributes", "*.yaml wide\n")
+    repo.write("app/web.yaml", ENCODINGS["UTF-16LE"][1])
+    head = repo.commit("branch")
+    repo.git("checkout", "-q", "-b", "target", f"{head}~1")
+    repo.write(".gitattributes", "[attr]wide working-tree-encoding=UTF-16LE\n")
+    base = repo.commit("macro")
+    merged = repo.git("merge-tree", "--write-tree", base, head).split(b"\n")[0].decode()
+    repo.git("checkout", "-q", "-f", repo.git("commit-tree", "-p", base, "-m", "m", merged).decode().strip())
+    assert (repo.root / "app/web.yaml").read_bytes() == MANIFEST  # git's merge re-encodes it
+    code, decision = _gate(repo, base, head, capsys)
+    assert code == 3, decision
+    assert "app/web.yaml" in _reviewed(decision)
