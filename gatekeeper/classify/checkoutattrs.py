@@ -57,25 +57,42 @@ def transform_line(data: bytes) -> str | None:
 
 def rewritten(objects: GitObjects, commits: Iterable[str], changes: Iterable[FileChange]) -> dict[str, str]:
     """{path: evidence} for each changed file (not deleted) an attribute of one of `commits` rewrites in a checkout.
-    git itself matches the attributes (`check-attr` on a scratch index and work tree of the commit: _check_attr); it
-    runs only when an attributes file of that commit holds a rewriting line."""
+    git itself matches the attributes (`check-attr` on a scratch index and work tree of the commit: _check_attr), for
+    each commit whose attributes files hold a rewriting line, and once more for their files side by side (what
+    merging HEAD into BASE writes)."""
     wanted = sorted({change.path for change in changes if change.status != "deleted"})
     found: dict[str, str] = {}
     if not wanted:
         return found
-    for commit in dict.fromkeys(commits):
+    commits = list(dict.fromkeys(commits))
+    held: list[str] = []  # lines found, for the evidence
+    for commit in commits:
         lines = _rewriting_files(objects, objects.tree(commit))
         if not lines:
             continue
-        try:
-            checked = _check_attr(objects, commit, wanted)
-        except CheckoutUnknown as exc:  # fail closed: every path may be rewritten
-            checked = {path: ("attributes", f"unknown ({exc})") for path in wanted}
-        for path, (attribute, value) in checked.items():
-            where = ", ".join(f"{name}: {line}" for name, line in lines.items())[:300]
-            found.setdefault(path, f"a checkout writes it with {attribute}={value}, not as the change stores it "
-                                   f"(commit {commit[:12]}; {where})")
+        held.extend(f"{name}: {line}" for name, line in lines.items())
+        _note(found, _checked(objects, commit, [commit], wanted), f"commit {commit[:12]}", lines)
+    if held and len(commits) > 1:
+        # Merging puts one commit's attributes files beside the other's (BASE's macro, the change's line that uses
+        # it): each file read as both copies' lines together, in the work tree way (the copies' own runs above
+        # covered the index way).
+        _note(found, _checked(objects, None, commits, wanted), "the commits' attributes together", {"": held[0]})
     return found
+
+
+def _checked(objects: GitObjects, commit: str | None, commits: list[str],
+             wanted: list[str]) -> dict[str, tuple[str, str]]:
+    try:
+        return _check_attr(objects, commit, [objects.tree(c) for c in commits], wanted)
+    except CheckoutUnknown as exc:  # fail closed: every path may be rewritten
+        return {path: ("attributes", f"unknown ({exc})") for path in wanted}
+
+
+def _note(found: dict[str, str], checked: Mapping[str, tuple[str, str]], source: str, lines: Mapping[str, str]) -> None:
+    where = ", ".join(f"{name}: {line}" if name else line for name, line in lines.items())[:300]
+    for path, (attribute, value) in checked.items():
+        found.setdefault(path, f"a checkout writes it with {attribute}={value}, not as the change stores it "
+                               f"({source}; {where})")
 
 
 def _rewriting_files(objects: GitObjects, tree: Mapping[str, TreeEntry]) -> dict[str, str]:
@@ -95,18 +112,21 @@ def _rewriting_files(objects: GitObjects, tree: Mapping[str, TreeEntry]) -> dict
     return out
 
 
-def _check_attr(objects: GitObjects, commit: str, paths: list[str]) -> dict[str, tuple[str, str]]:
-    """git's answer for `paths` in `commit`, read both ways a checkout may read attributes: from the index
-    (`--cached`), and from the work tree, where git skips a byte order mark the index reading keeps
-    (`\ufeffapp/*.yaml` matches only there). Every attributes file of the commit is written to a scratch work tree."""
+def _check_attr(objects: GitObjects, commit: str | None, trees: list[Mapping[str, TreeEntry]],
+                paths: list[str]) -> dict[str, tuple[str, str]]:
+    """git's answer for `paths`: with `commit`, read both ways a checkout may read attributes, from the index
+    (`--cached`, a scratch index of the commit) and from the work tree, where git skips a byte order mark the index
+    reading keeps (`\ufeffapp/*.yaml` matches only there); the attributes files of `trees` are written to a scratch
+    work tree (a path in several trees: their lines together)."""
     listed = b"".join(os.fsencode(path) + b"\0" for path in paths)
     found: dict[str, tuple[str, str]] = {}
     with tempfile.TemporaryDirectory(prefix="gatekeeper-attr-") as tmp:
         work = Path(tmp, "work")
         env = scrubbed_git_env(GIT_DIR=objects.git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")))
-        _git(["read-tree", commit], env, tmp)
-        _write_attributes(objects, objects.tree(commit), work)
-        for cached in (["--cached"], []):
+        if commit is not None:
+            _git(["read-tree", commit], env, tmp)
+        _write_attributes(objects, trees, work)
+        for cached in (["--cached"], []) if commit is not None else ([],):
             fields = _git(["check-attr", *cached, "-z", "--stdin", *_ASKED], env, str(work), listed).split(b"\0")
             for i in range(0, len(fields) - 2, 3):
                 path, attribute, value = (os.fsdecode(f) for f in fields[i:i + 3])
@@ -115,18 +135,24 @@ def _check_attr(objects: GitObjects, commit: str, paths: list[str]) -> dict[str,
     return found
 
 
-def _write_attributes(objects: GitObjects, tree: Mapping[str, TreeEntry], work: Path) -> None:
+def _write_attributes(objects: GitObjects, trees: list[Mapping[str, TreeEntry]], work: Path) -> None:
+    copies: dict[str, list[str]] = {}
+    for tree in trees:
+        for path, entry in tree.items():
+            if (path == NAME or path.endswith("/" + NAME)) and entry.mode in ("100644", "100755") and \
+                    entry.oid not in copies.setdefault(path, []):
+                copies[path].append(entry.oid)
     written = 0
-    for path, entry in tree.items():
-        if not (path == NAME or path.endswith("/" + NAME)) or entry.mode not in ("100644", "100755"):
-            continue
+    for path, oids in copies.items():
         parts = path.split("/")
         if any(part in ("", ".", "..") or part.lower() == ".git" for part in parts):
             raise CheckoutUnknown(f"an attributes file at a path no checkout writes: {path!r}")
-        data = objects.blob(entry.oid, MAX_WRITE + 1 - written)
-        written += len(data)
+        blobs = [objects.blob(oid, MAX_WRITE + 1 - written) for oid in oids]
+        written += sum(map(len, blobs))
         if written > MAX_WRITE:
             raise CheckoutUnknown(f"attributes files over {MAX_WRITE >> 20} MiB")
+        # One copy as git reads it (a leading byte order mark skipped in the work tree); several: every line of each.
+        data = blobs[0] if len(blobs) == 1 else b"\n".join(blob.removeprefix(b"\xef\xbb\xbf") for blob in blobs)
         target = work.joinpath(*parts)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
