@@ -157,3 +157,169 @@ def test_a_malformed_config_is_a_finding(tmp_path: Path) -> None:
     assert tree.problems and not tree.changes, tree
     with pytest.raises(ManifestError):
         format_for(".pre-commit-config.yaml").parse(".pre-commit-config.yaml", b"repos: [\n")  # type: ignore[union-attr]
+
+
+# --- 2. CircleCI and GitLab CI configurations -------------------------------------------------------------------------
+
+CIRCLECI = """\
+version: 2.1
+
+orbs:
+  node: circleci/node@5.1.0
+  codecov: "codecov/codecov@4.0.1"  # uploads coverage
+
+commands:
+  install-mise:
+    steps:
+      - run:
+          name: Install Mise
+          command: |
+            curl https://mise.run | MISE_VERSION=v2025.7.31 sh
+      - run: npm install -g pnpm@9.1.0
+
+jobs:
+  build:
+    environment:
+      JAVA_OPTS: -Xms512m -Xmx2g -XX:+TieredCompilation -XX:TieredStopAtLevel=1
+      GO_VERSION: "1.22.5"
+    docker:
+      - image: cimg/openjdk:21.0.4
+      - image: cimg/postgres:16.3
+        environment:
+          POSTGRES_USER: circleci
+    steps:
+      - checkout
+      - node/install:
+          node-version: "20.11.1"
+      - run: ./mvnw -V -B verify
+  lint:
+    docker:
+      - image: golangci/golangci-lint:v1.59.1  # linter
+    steps:
+      - checkout
+      - run: golangci-lint run
+
+workflows:
+  main:
+    jobs:
+      - build
+      - lint
+"""
+
+GITLAB = """\
+include:
+  - component: $CI_SERVER_FQDN/components/sast/sast@2.0.2
+  - local: ci/deploy.yml
+
+variables:
+  # renovate: datasource=github-releases depName=helm/helm
+  HELM_VERSION: "v3.15.2"
+
+image: python:3.12.4-slim
+
+stages: [test, release]
+
+test:
+  stage: test
+  image:
+    name: ghcr.io/astral-sh/uv:0.4.9-python3.12-bookworm
+    entrypoint: [""]
+  script:
+    - pip install tox==4.16.0
+    - tox -e py312
+
+release:
+  stage: release
+  image: docker:27.1.1@sha256:0000000000000000000000000000000000000000000000000000000000000001
+  script:
+    - docker build -t $CI_REGISTRY_IMAGE .
+"""
+
+
+OPENJDK = "sha256:4fa07b8ba0634a2036c53d2cc5242b0d8f49d84dd3400a0b310478f1f76de55a"
+
+
+@pytest.mark.parametrize(("old", "new", "want"), [
+    # dropwizard/dropwizard's Renovate "update cimg/openjdk docker tag to v21.0.5" (b624547db6)
+    ("cimg/openjdk:21.0.4", f"cimg/openjdk:21.0.5@{OPENJDK}",
+     ("docker", "cimg/openjdk", "21.0.4", f"21.0.5@{OPENJDK}")),
+    ("circleci/node@5.1.0", "circleci/node@5.2.0", ("circleci-orb", "circleci/node", "5.1.0", "5.2.0")),
+    ('"codecov/codecov@4.0.1"', '"codecov/codecov@4.1.0"', ("circleci-orb", "codecov/codecov", "4.0.1", "4.1.0")),
+    ('node-version: "20.11.1"', 'node-version: "20.15.0"', ("tool", "node", "20.11.1", "20.15.0")),
+    ('GO_VERSION: "1.22.5"', 'GO_VERSION: "1.22.6"', ("tool", "go", "1.22.5", "1.22.6")),
+    ("pnpm@9.1.0", "pnpm@9.4.0", ("npm", "pnpm", "9.1.0", "9.4.0")),
+    ("golangci-lint:v1.59.1", "golangci-lint:v1.60.1", ("docker", "golangci/golangci-lint", "v1.59.1", "v1.60.1")),
+])
+def test_a_circleci_config_is_read(tmp_path: Path, old: str, new: str, want: tuple[str, str, str, str]) -> None:
+    tree, patch = _bumped(tmp_path, {".circleci/config.yml": CIRCLECI}, {".circleci/config.yml": {old: new}})
+    assert moves(tree) == {want} and not tree.problems, tree
+    assert moves(patch) == {want} and not patch.problems, patch
+
+
+@pytest.mark.parametrize(("old", "new", "want"), [
+    ("sast@2.0.2", "sast@2.1.0", ("gitlab-component", "$CI_SERVER_FQDN/components/sast/sast", "2.0.2", "2.1.0")),
+    ('HELM_VERSION: "v3.15.2"', 'HELM_VERSION: "v3.16.0"', ("tool", "helm/helm", "v3.15.2", "v3.16.0")),
+    ("image: python:3.12.4-slim", "image: python:3.12.5-slim", ("docker", "python", "3.12.4-slim", "3.12.5-slim")),
+    ("uv:0.4.9-python3.12-bookworm", "uv:0.4.10-python3.12-bookworm",
+     ("docker", "ghcr.io/astral-sh/uv", "0.4.9-python3.12-bookworm", "0.4.10-python3.12-bookworm")),
+    ("tox==4.16.0", "tox==4.18.0", ("pip", "tox", "4.16.0", "4.18.0")),
+    ("docker:27.1.1@sha256:" + "0" * 63 + "1", "docker:27.2.0@sha256:" + "0" * 63 + "2",
+     ("docker", "docker", "27.1.1@sha256:" + "0" * 63 + "1", "27.2.0@sha256:" + "0" * 63 + "2")),
+])
+def test_a_gitlab_ci_config_is_read(tmp_path: Path, old: str, new: str, want: tuple[str, str, str, str]) -> None:
+    tree, patch = _bumped(tmp_path, {".gitlab-ci.yml": GITLAB}, {".gitlab-ci.yml": {old: new}})
+    assert moves(tree) == {want} and not tree.problems, tree
+    assert moves(patch) == {want} and not patch.problems, patch
+
+
+@pytest.mark.parametrize("path", [".circleci/config.yml", ".circleci/continue_config.yml", ".gitlab-ci.yml",
+                                  "ci/templates/build.gitlab-ci.yml", ".gitlab-ci.yaml"])
+def test_the_ci_configs_are_formats(path: str) -> None:
+    assert format_for(path) is not None
+
+
+@pytest.mark.parametrize("path", ["docs/.circleci/config.yml", ".circleci/config.json", "gitlab-ci.txt",
+                                  ".circleci/images/Dockerfile.md", "circleci/config.yml"])
+def test_look_alike_paths_are_no_ci_config(path: str) -> None:
+    fmt = format_for(path)
+    assert fmt is None or fmt.name not in ("circleci", "gitlab-ci")
+
+
+def test_an_orb_moved_by_an_anchor_is_read_from_the_tree_and_refused_from_the_patch(tmp_path: Path) -> None:
+    # an image behind an alias: no line shows it; the whole file read as YAML does, a hunk cannot
+    body = CIRCLECI.replace("      - image: cimg/postgres:16.3\n", "      - image: &pg cimg/postgres:16.3\n")
+    tree, patch = _bumped(tmp_path, {".circleci/config.yml": body},
+                          {".circleci/config.yml": {"&pg cimg/postgres:16.3": "&pg cimg/postgres:16.4"}})
+    assert ("docker", "cimg/postgres", "16.3", "16.4") in moves(tree), tree
+    assert partial(patch, ".circleci/config.yml"), patch
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("  node: circleci/node@5.1.0\n", "  node: circleci/node@volatile\n"),  # a moving channel, kept as written
+    ("circleci/node@5.1.0", "evil/node@5.1.0"),  # another namespace's orb
+])
+def test_an_orb_swapped_or_unpinned_is_a_change(tmp_path: Path, old: str, new: str) -> None:
+    tree, patch = _bumped(tmp_path, {".circleci/config.yml": CIRCLECI}, {".circleci/config.yml": {old: new}})
+    assert tree.changes and {c.ecosystem for c in tree.changes} == {"circleci-orb"}, tree
+    assert moves(patch) == moves(tree), patch
+
+
+@pytest.mark.parametrize("line", [
+    "  executor: node/default\n",  # an orb's executor, no version
+    "      - node/install-packages\n",  # an orb's command
+    "  docs: see https://circleci.com/developer/orbs/orb/circleci/node@5.1.0 here\n",  # prose
+    "  url: git@github.com:org/repo.git\n",
+])
+def test_orb_look_alikes_name_nothing(line: str) -> None:
+    assert [d for d in format_for(".circleci/config.yml").parse(  # type: ignore[union-attr]
+        ".circleci/config.yml", line.encode()) if d.ecosystem == "circleci-orb"] == []
+
+
+@pytest.mark.parametrize("body", [b"jobs: [\n", b"\xff\xfe\x00", b"- a\n- : :\n  &x *y\n"])
+def test_a_malformed_ci_config_is_a_finding_not_a_crash(tmp_path: Path, body: bytes) -> None:
+    fmt = format_for(".circleci/config.yml")
+    assert fmt is not None
+    try:
+        fmt.parse(".circleci/config.yml", body)
+    except ManifestError:
+        pass
