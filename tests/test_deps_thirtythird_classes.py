@@ -25,6 +25,7 @@ import pytest
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.precommit import additional
 from gatekeeper.deps.registry import format_for
+from gatekeeper.deps.tools import WorkflowTools
 from tests.deltas import moves, partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -323,3 +324,30 @@ def test_a_malformed_ci_config_is_a_finding_not_a_crash(tmp_path: Path, body: by
         fmt.parse(".circleci/config.yml", body)
     except ManifestError:
         pass
+
+
+# --- 3. a released tool's version assigned on a run line ------------------------------------------------------------
+
+@pytest.mark.parametrize("path", [".circleci/config.yml", ".github/workflows/ci.yml"])
+def test_a_tool_version_assigned_on_a_run_line_is_read(tmp_path: Path, path: str) -> None:
+    # apollographql/apollo-server 929e2e6855d1: Renovate's "update dependency jdx/mise to v2025.8.1"
+    body = CIRCLECI if path.startswith(".circleci") else (
+        "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n"
+        "          curl https://mise.run | MISE_VERSION=v2025.7.31 sh\n")
+    tree, patch = _bumped(tmp_path, {path: body}, {path: {"MISE_VERSION=v2025.7.31": "MISE_VERSION=v2025.8.1"}})
+    want = {("tool", "jdx/mise", "v2025.7.31", "v2025.8.1")}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch
+
+
+@pytest.mark.parametrize(("line", "read"), [
+    ("curl https://mise.run | MISE_VERSION=v2025.8.1 sh", [("jdx/mise", "v2025.8.1")]),
+    ("export HELM_VERSION=3.15.2 && ./get_helm.sh", [("helm/helm", "3.15.2")]),
+    ("GOLANGCI_LINT_VERSION='v1.60.1' make lint", [("golangci/golangci-lint", "v1.60.1")]),
+    # look-alikes: a variable, no version, a tool no release names, a YAML key (read as an environment), prose
+    ("MISE_VERSION=$MISE_VERSION sh", []), ("MISE_VERSION=latest sh", []), ("APP_VERSION=1.2.3 make", []),
+    ("NOT_A_MISE_VERSION=1.0 sh", []), ("echo mise_version=1.0", []), ("XMISE_VERSION=1.0 sh", []),
+])
+def test_run_line_tool_assignments(line: str, read: list[tuple[str, str]]) -> None:
+    found = WorkflowTools(".github/workflows/ci.yml").line(f"        run: {line}")
+    assert [(d.name, d.version) for d in found] == read
