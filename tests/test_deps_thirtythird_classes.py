@@ -257,6 +257,15 @@ def test_a_circleci_config_is_read(tmp_path: Path, old: str, new: str, want: tup
     assert moves(patch) == {want} and not patch.problems, patch
 
 
+def test_an_orb_is_named_by_its_key_too(tmp_path: Path) -> None:
+    # cypress-io/cypress-example-kitchensink 150f39556c6d: Renovate's "update dependency win to v5.1.1"
+    body = CIRCLECI.replace("  codecov:", "  win: circleci/windows@5.1.0\n  codecov:")
+    tree, patch = _bumped(tmp_path, {".circleci/config.yml": body},
+                          {".circleci/config.yml": {"circleci/windows@5.1.0": "circleci/windows@5.1.1"}})
+    for delta in (tree, patch):
+        assert [(c.name, c.alias, c.to_version) for c in delta.changes] == [("circleci/windows", "win", "5.1.1")]
+
+
 @pytest.mark.parametrize(("old", "new", "want"), [
     ("sast@2.0.2", "sast@2.1.0", ("gitlab-component", "$CI_SERVER_FQDN/components/sast/sast", "2.0.2", "2.1.0")),
     ('HELM_VERSION: "v3.15.2"', 'HELM_VERSION: "v3.16.0"', ("tool", "helm/helm", "v3.15.2", "v3.16.0")),

@@ -91,7 +91,9 @@ def _lines(path: str, lines: list[str], *, orbs: bool, hunks: bool) -> list[Depe
                 continue
             value = shown.group("value")
             if orbs and (orb := _ORB.match(value)) is not None and key.group("key") != "image":
-                out.append(Dependency(ORB, orb.group("name"), orb.group("version"), path, True, "build"))
+                # Renovate names an orb by its key (`win: circleci/windows@5.1.1` is "update dependency win")
+                out.append(Dependency(ORB, orb.group("name"), orb.group("version"), path, True, "build",
+                                      alias=key.group("key")))
             elif key.group("key") == "component" and (component := _COMPONENT.match(value)) is not None:
                 out.append(Dependency(COMPONENT, component.group("name"), component.group("version"), path, True,
                                       "build"))
