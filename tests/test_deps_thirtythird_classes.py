@@ -360,3 +360,18 @@ def test_a_tool_version_assigned_on_a_run_line_is_read(tmp_path: Path, path: str
 def test_run_line_tool_assignments(line: str, read: list[tuple[str, str]]) -> None:
     found = WorkflowTools(".github/workflows/ci.yml").line(f"        run: {line}")
     assert [(d.name, d.version) for d in found] == read
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("- name: postgres:16.3", "- name: postgres:16.4"),
+    ("- redis:7.2.5", "- redis:7.4.0"),
+])
+def test_an_image_line_whose_key_the_hunk_does_not_show_is_refused(tmp_path: Path, old: str, new: str) -> None:
+    body = GITLAB.replace("  script:\n    - pip install", "  services:\n    - name: postgres:16.3\n      alias: db\n"
+                          "    - redis:7.2.5\n  script:\n    - pip install")
+    repo, base, head = edited_commits(tmp_path, {".gitlab-ci.yml": body}, {".gitlab-ci.yml": {old: new}})
+    name = old.removeprefix("- name: ").removeprefix("- ").split(":")[0]
+    tree = _tree(repo, base, head)
+    assert [(c.name, c.change) for c in tree.changes] == [(name, "upgraded")] and not tree.problems, tree
+    assert [c.name for c in _patch(repo, base, head).changes] == [name]  # the hunk shows `services:`
+    assert partial(_patch(repo, base, head, "-U0"), ".gitlab-ci.yml")  # it does not: refused, not nothing
