@@ -107,6 +107,14 @@ reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
 
+`--data thirtythird` reads deps_bumps_thirtythird.tsv: 32 more repositories chosen for breadth as a held-out set
+would be built — npm/yarn (berry)/pnpm monorepos and the actions' own repositories (Effect, Apollo Server,
+WebdriverIO, Kysely, Radix, supabase-js, zigbee2mqtt, docker's and actions' JavaScript actions), Python with
+uv/poetry/requirements and pre-commit.ci (typeshed, virtualenv, nox, redis-py, PyJWT, python-gitlab, the Kubernetes
+client, watchfiles, pendulum), Go (Helm, connect-go, Ginkgo, kafka-go, buildx), Cargo workspaces (wgpu, cross,
+tealdeer), Terraform and images: Dependabot, Renovate and pre-commit.ci, committed before its first, blind run in
+round 33.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -161,6 +169,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentyninth": DATA.with_name("deps_bumps_twentyninth.tsv"),
         "thirtieth": DATA.with_name("deps_bumps_thirtieth.tsv"),
         "thirtyfirst": DATA.with_name("deps_bumps_thirtyfirst.tsv")}
+SETS["thirtythird"] = DATA.with_name("deps_bumps_thirtythird.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

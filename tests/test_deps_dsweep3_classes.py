@@ -70,6 +70,9 @@ RUFF = ('rev: "v0.9.4"', 'rev: "v0.9.6"')
 PRETTIER = ('rev: "v3.4.2"', 'rev: "v3.5.0"')
 SERIAL = ('args: ["-rn", "-sn"]\n', 'args: ["-rn", "-sn"]\n        require_serial: true\n')
 TOMLI = ('["tomli>=2.1"]', '["tomli>=2.2.1"]')
+# a hook dependency's range is read since the thirty-third round (tests/test_deps_thirtythird_classes.py); one with a
+# marker still is not: the unreadable hunk of this test
+MARKED = ('["tomli>=2.1"]', '["tomli>=2.2.1; python_version < \'3.11\'"]')
 NAMED = {("pre-commit", "astral-sh/ruff-pre-commit", "v0.9.4", "v0.9.6"),
          ("pre-commit", "rbubley/mirrors-prettier", "v3.4.2", "v3.5.0")}
 
@@ -96,7 +99,7 @@ def _problem(delta: Delta, path: str) -> str:
 
 
 # the local hook's option in a hunk of its own; the extra's floor in prettier's hunk (three lines above its rev)
-@pytest.mark.parametrize(("other", "named"), [(SERIAL, NAMED), (TOMLI, {min(NAMED)})])
+@pytest.mark.parametrize(("other", "named"), [(SERIAL, NAMED), (MARKED, {min(NAMED)})])
 def test_the_hunks_that_read_are_named_beside_the_one_that_does_not(tmp_path: Path, other: tuple[str, str],
                                                                     named: set[tuple[str, ...]]) -> None:
     from_patch, whole = _delta(tmp_path, PC, PRE_COMMIT, _edit(PRE_COMMIT, RUFF, PRETTIER, other))
@@ -104,6 +107,12 @@ def test_the_hunks_that_read_are_named_beside_the_one_that_does_not(tmp_path: Pa
     assert moves(from_patch) == named
     assert all(c.partial for c in from_patch.changes)
     assert "a hunk cannot be read safely" in _problem(from_patch, PC)
+
+
+def test_the_extras_floor_raised_is_read_beside_the_revs(tmp_path: Path) -> None:
+    from_patch, whole = _delta(tmp_path, PC, PRE_COMMIT, _edit(PRE_COMMIT, RUFF, PRETTIER, TOMLI))
+    want = NAMED | {("pip", "tomli", ">=2.1", ">=2.2.1")}
+    assert moves(whole) == want and moves(from_patch) == want and not from_patch.problems, from_patch
 
 
 def test_a_file_whose_hunks_all_read_has_no_problem(tmp_path: Path) -> None:
@@ -120,7 +129,7 @@ def test_a_bump_in_the_refused_hunk_is_not_named(tmp_path: Path) -> None:
 
 
 def test_nothing_readable_is_the_whole_file_refused_as_before(tmp_path: Path) -> None:
-    from_patch, _ = _delta(tmp_path, PC, PRE_COMMIT, _edit(PRE_COMMIT, SERIAL, TOMLI))
+    from_patch, _ = _delta(tmp_path, PC, PRE_COMMIT, _edit(PRE_COMMIT, SERIAL, MARKED))
     assert not from_patch.changes
     assert "cannot be read safely" in _problem(from_patch, PC)
 

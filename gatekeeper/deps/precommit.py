@@ -20,6 +20,7 @@ import re
 
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.pypi import spec_of
 
 # Only a full commit sha carries its comment: a comment beside a branch or tag (`rev: main  # frozen: v1.2.4`)
 # would let a claim order a move to a ref that names no fixed code.
@@ -37,15 +38,30 @@ _ITEM = re.compile(r"""^(\s*)-\s+(["']?)([^"'#\s\[\]{}]+)\2\s*(?:#.*)?$""")
 # (No `\s*` beside another: blanks after the key must not be split two ways, a quadratic backtrack on a long line.)
 _KEY = re.compile(r"^(\s*)(?:-\s+)?additional_dependencies:(?:\s*\[(?P<flow>[^\]\[{}#]*)\])?\s*(?:#.*)?$")
 _BLANK = re.compile(r"^\s*(?:#.*)?$")
+# A PyPI requirement with a version specifier and nothing after it (`dependency-groups>=1.3.1`, `tox>=4.8`,
+# `flake8-2020 ~= 1.7.0`): no marker (`; python_version < "3.11"` says where it installs), no URL (`@`).
+_PYPI_RANGE = re.compile(r"^[A-Za-z0-9][\w.-]{0,99}(?:\[[\w,.\s-]{0,200}\])?\s*(?:~=|==|!=|<=|>=|<|>)[^;@]{1,300}$")
 
 
 def additional(item: str) -> tuple[str, str, str] | None:
-    """(ecosystem, name, version) of one `additional_dependencies` item pinned to an exact version; None else."""
+    """(ecosystem, name, version) of one `additional_dependencies` item pinned to an exact version, or a PyPI
+    requirement with a version specifier (its specifier the version, as a requirements file's line); None else."""
     item = item.strip()
     for ecosystem, pattern in (("go", _GO_PIN), ("npm", _NPM_PIN), ("pip", _PYPI_PIN)):
         if (m := pattern.match(item)) is not None:
             return ecosystem, m.group("name"), m.group("version")
-    return None
+    if _PYPI_RANGE.match(item) is None:
+        return None
+    # deferred, as pypi.py's: packaging's requirement parser costs start-up, and few hooks list a range
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        req = Requirement(item)
+    except InvalidRequirement:
+        return None
+    if req.url or req.marker is not None or not req.specifier:
+        return None
+    return "pip", req.name, spec_of(req)
 
 
 def _pinned(items: list[str], line: str) -> list[tuple[str, ...]]:
@@ -55,6 +71,25 @@ def _pinned(items: list[str], line: str) -> list[tuple[str, ...]]:
     return [(name, version, ecosystem) for ecosystem, name, version in (f for f in found if f is not None)]
 
 
+def _flow_items(flow: str) -> list[str]:
+    """A one-line flow list's items, a quoted one whole (`"mypy<2,>=1.10", tomli`: the range's comma splits no item);
+    one pass over the characters (no pattern to backtrack on a long line)."""
+    items: list[str] = []
+    current: list[str] = []
+    quote = ""
+    for ch in flow:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == ",":
+            items.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    return [*items, "".join(current)]
+
+
 def hook_item_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]] | None:
     """The (name, version, ecosystem) of a changed `additional_dependencies` line of a hunk: an item under the key
     the hunk shows above it (through items of the same list only), or the key's flow list; None for a line of
@@ -62,7 +97,7 @@ def hook_item_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, 
     line = side[index][0]
     key = _KEY.match(line)
     if key is not None:
-        return _pinned(key.group("flow").split(","), line) if key.group("flow") is not None else []
+        return _pinned(_flow_items(key.group("flow")), line) if key.group("flow") is not None else []
     item = _ITEM.match(line)
     if item is None:
         return None

@@ -17,6 +17,7 @@ from gatekeeper.deps import (
     bundler,
     cargo,
     cargogit,
+    ciconfigs,
     cocoapods,
     composer,
     copier,
@@ -172,6 +173,8 @@ _BY_NAME: dict[str, Format] = {
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True, hunks=pypi.requirements_hunks)
 _DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True, hunks=actions.workflow_hunks)
+_CIRCLECI = Format("circleci", ciconfigs.parse_circleci, True, hunks=ciconfigs.circleci_hunks)
+_GITLAB_CI = Format("gitlab-ci", ciconfigs.parse_gitlab_ci, True, hunks=ciconfigs.gitlab_ci_hunks)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=refedits.catalog_edits)
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", nugetedits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", hcllines.terraform_line))
@@ -206,6 +209,12 @@ def format_for(path: str | None) -> Format | None:
     # is no XcodeGen spec, nor a `values.yaml` there a chart's values.
     if folder == ".github/workflows" and lower.endswith((".yml", ".yaml")):
         return _WORKFLOW
+    # CircleCI reads `.circleci/config.yml` (and a dynamic config's continuation beside it); GitLab `.gitlab-ci.yml`
+    # and the files it includes, by convention `*.gitlab-ci.yml`
+    if folder == ".circleci" and lower.endswith((".yml", ".yaml")):
+        return _CIRCLECI
+    if lower.endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")):
+        return _GITLAB_CI
     known = _BY_NAME.get(base)
     if known is not None:
         return known

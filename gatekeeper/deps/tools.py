@@ -1,5 +1,6 @@
 """Versions a file pins outside its format's dependency syntax: the tools a workflow's setup actions
-install (`node-version: 20`) or its environment names (`GO_VERSION: 1.22`), the runner image a job runs
+install (`node-version: 20`) or its environment names (`GO_VERSION: 1.22`) or a shell line assigns for a tool released
+on GitHub (`curl https://mise.run | MISE_VERSION=v2025.8.1 sh`), the runner image a job runs
 on (`runs-on: ubuntu-24.04`), and any line a Renovate annotation comment
 (`# renovate: datasource=github-releases depName=helm/helm`) names.
 
@@ -82,6 +83,11 @@ VERSIONISH = lazy(r"^v?\d[\w.+-]*$")  # a value that names a version: `1.22`, `v
 # as `version:` belongs to its step's action.
 _ENV_VERSION = lazy(r"""^\s+(?P<tool>[A-Z][A-Z0-9_]*?)_VERSION\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
                     r"""\s*(?:#.*)?$""")
+# A released tool's version assigned on a shell line, for the command after it or the lines below
+# (`curl https://mise.run | MISE_VERSION=v2025.8.1 sh`, apollographql/apollo-server's CircleCI config, which its
+# Renovate custom manager bumps; `export HELM_VERSION=3.15.2`): only a tool _RELEASED names, at a digit-led value.
+_SHELL_VERSION = lazy(r"""(?:^|[\s;&|(])(?P<tool>[A-Z][A-Z0-9]{0,40}(?:_[A-Z0-9]{1,40}){0,3}?)_VERSION="""
+                      r"""(?P<q>["']?)(?P<value>v?\d[\w.+-]{0,100})(?P=q)(?=[\s;&|)]|$)""")
 _STEP_USES = lazy(r"""^(?P<indent>\s*(?:-\s+)?)uses\s*:\s*["']?(?P<name>[^@"'\s#]+)""")
 # `runs-on: ubuntu-24.04`, `runs-on: [macos-14]`, `runs-on: windows-2022`; `-latest` names no version.
 _RUNS_ON = lazy(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
@@ -227,6 +233,12 @@ class WorkflowTools:
         if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")):
             env_tool = tool_name(env.group("tool").lower().replace("_", "-"))
             return [Dependency(TOOL, env_tool, env.group("value"), self.path, True, "build")]
+        if "_VERSION=" in line:
+            for shell in _SHELL_VERSION.finditer(line):
+                if (short := shell.group("tool").lower().replace("_", "-")) in _RELEASED:
+                    out.append(Dependency(TOOL, tool_name(short), shell.group("value"), self.path, True, "build"))
+            if out:
+                return out
         m = _INPUT.match(line)
         if (one := _ONE_ITEM.match(line)) is not None and one.group("key") in _KEYED:
             m = one
