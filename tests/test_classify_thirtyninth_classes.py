@@ -1,0 +1,90 @@
+"""Classes of misses the thirty-ninth label set showed (bench/classify_accuracy/thirtyninth.tsv), one test each.
+
+Real git repositories shaped as the set's were, classified with the commits (`--tree`) and from the patch, with the
+look-alikes beside each positive case.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.classify.iacprograms import iac_program
+from tests.gitrepo import GitRepo
+from tests.test_classify_context import patch_files, tree_files
+
+_TROPOSPHERE_STACK = '''"""RDS Postgres for an install: security group, subnet group, secret, instance."""
+
+from troposphere import GetAtt, Output, Parameter, Ref, Template
+from troposphere.rds import DBInstance, DBSubnetGroup
+
+
+def build() -> Template:
+    t = Template()
+    subnets = t.add_parameter(Parameter("SubnetIds", Type="List<AWS::EC2::Subnet::Id>"))
+    group = t.add_resource(DBSubnetGroup("DbSubnets", DBSubnetGroupDescription="db", SubnetIds=Ref(subnets)))
+    db = t.add_resource(DBInstance("Db", Engine="postgres", DBSubnetGroupName=Ref(group)))
+    t.add_output(Output("Endpoint", Value=GetAtt(db, "Endpoint.Address")))
+    return t
+'''
+_PYINFRA_DEPLOY = '''import io
+
+from pyinfra.context import host
+from pyinfra.operations import files, server
+
+UDEV_RULES_PATH = "/etc/udev/rules.d/99-amd-kfd.rules"
+
+files.put(name="Install udev rules", src=io.StringIO('KERNEL=="kfd", MODE="0666"\\n'), dest=UDEV_RULES_PATH)
+server.shell(name="Reload udev", commands=["udevadm control --reload-rules"])
+'''
+# The libraries' own source: troposphere's modules import the package, pyinfra's operations and CLI import theirs.
+_TROPOSPHERE_OWN = "from troposphere import AWSObject, AWSProperty\n\n\nclass Server(AWSObject):\n    pass\n"
+_PYINFRA_OWN = "from pyinfra import host\nfrom pyinfra.api import operation\nfrom pyinfra.operations import files\n"
+
+
+@pytest.mark.parametrize(("path", "text", "iac"), [
+    ("src/cardinal_cfn/infra_rds.py", _TROPOSPHERE_STACK, True),
+    ("deploys/ryzen-apu-host.py", _PYINFRA_DEPLOY, True),
+    ("examples/EC2InstanceSample.py", "import troposphere.ec2 as ec2\nfrom troposphere import Template\n", True),
+    ("pyinfra/deploy.py", "from pyinfra.operations import apt\n", False),  # below a folder named as the library
+    # the libraries' own packages and companions, and pyinfra imports that run nothing
+    ("troposphere/openstack/nova.py", _TROPOSPHERE_OWN, False),
+    ("pyinfra/operations/apt.py", _PYINFRA_OWN, False),
+    ("pyinfra_cli/main.py", _PYINFRA_OWN, False),
+    ("scripts/generate_docs.py", "from pyinfra.api import FactBase\nfrom pyinfra import operations\n", False),
+    ("app/views.py", "# built with troposphere\nimport requests\n", False),
+    ("app/tropo.py", "from troposphere_helpers import x\nimport pyinfra_extras\n", False),
+])
+def test_troposphere_and_pyinfra_programs_by_their_imports(path: str, text: str, iac: bool) -> None:
+    found = iac_program(text.encode(), path)
+    assert (found is not None and found.rule == "iac.content.iac-program") == iac, found
+
+
+def test_troposphere_and_pyinfra_programs_in_repositories(git_repo: GitRepo, tmp_path: Path) -> None:
+    git_repo.write("README.md", "# lakerunner\n")
+    git_repo.write("requirements.txt", "troposphere==4.10.1\ncfn-lint==1.49.3\n")
+    git_repo.write("homelab/pyproject.toml", '[project]\nname = "homelab"\ndependencies = ["pyinfra>=3.5"]\n')
+    git_repo.write("service/requirements.txt", "flask==3.0\n")
+    git_repo.commit("base")
+    git_repo.write("src/cardinal_cfn/infra_rds.py", _TROPOSPHERE_STACK)
+    git_repo.write("tests/test_infra_rds.py", "from troposphere import Template\n\ndef test_x():\n    assert Template()\n")
+    git_repo.write("homelab/deploys/ryzen.py", _PYINFRA_DEPLOY)
+    git_repo.write("homelab/pyinfra_cli/main.py", _PYINFRA_OWN)
+    git_repo.write("service/app.py", "from flask import Flask\n\napp = Flask(__name__)\n")
+    git_repo.commit("head")
+    want = {"src/cardinal_cfn/infra_rds.py": "iac", "tests/test_infra_rds.py": "src", "homelab/deploys/ryzen.py": "iac",
+            "homelab/pyinfra_cli/main.py": "src", "service/app.py": "src"}
+    for files in (tree_files(git_repo), patch_files(git_repo, tmp_path)):
+        assert {path: files[path].bucket for path in want} == want
+        assert files["homelab/deploys/ryzen.py"].rule == "iac.content.iac-program"
+
+
+def test_a_python_program_outside_any_manifest_naming_the_library_is_not_read(git_repo: GitRepo) -> None:
+    """With the commits the imports are read only below a manifest that names the library (as for CDK and Pulumi):
+    without one, the deploy keeps the path tier's bucket."""
+    git_repo.write("requirements.txt", "requests==2.32\n")
+    git_repo.commit("base")
+    git_repo.write("deploys/ryzen.py", _PYINFRA_DEPLOY)
+    git_repo.commit("head")
+    assert tree_files(git_repo)["deploys/ryzen.py"].bucket == "src"
