@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gatekeeper.classify import siblingrefs
 from gatekeeper.classify.iacprograms import iac_program
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import patch_files, tree_files
@@ -68,7 +69,7 @@ def test_troposphere_and_pyinfra_programs_in_repositories(git_repo: GitRepo, tmp
     git_repo.write("service/requirements.txt", "flask==3.0\n")
     git_repo.commit("base")
     git_repo.write("src/cardinal_cfn/infra_rds.py", _TROPOSPHERE_STACK)
-    git_repo.write("tests/test_infra_rds.py", "from troposphere import Template\n\ndef test_x():\n    assert Template()\n")
+    git_repo.write("tests/test_infra_rds.py", "from troposphere import Template\n\nassert Template\n")
     git_repo.write("homelab/deploys/ryzen.py", _PYINFRA_DEPLOY)
     git_repo.write("homelab/pyinfra_cli/main.py", _PYINFRA_OWN)
     git_repo.write("service/app.py", "from flask import Flask\n\napp = Flask(__name__)\n")
@@ -88,3 +89,80 @@ def test_a_python_program_outside_any_manifest_naming_the_library_is_not_read(gi
     git_repo.write("deploys/ryzen.py", _PYINFRA_DEPLOY)
     git_repo.commit("head")
     assert tree_files(git_repo)["deploys/ryzen.py"].bucket == "src"
+
+
+_STACK = '''resource "kubernetes_config_map" "registry" {
+  metadata {
+    name      = "registry-config"
+    namespace = "registry"
+  }
+  data = {
+    "config.yml" = templatefile("../../modules/docker-registry/config.yaml", { host = var.host })
+  }
+}
+'''
+_PACKER = '''source "amazon-ebs" "agent" {
+  ami_name      = "agent-${local.stamp}"
+  instance_type = "t3.small"
+}
+
+build {
+  sources = ["source.amazon-ebs.agent"]
+  provisioner "shell" {
+    scripts = ["../provisioners/install-docker.sh", "${path.root}/../provisioners/harden-${var.os}.sh"]
+  }
+}
+'''
+
+
+def _estate(git_repo: GitRepo) -> None:
+    git_repo.write("README.md", "# estate\n")
+    git_repo.write("stacks/infra/main.tf", _STACK)
+    git_repo.write("modules/docker-registry/main.tf", 'variable "host" {}\n')
+    git_repo.write("images/aws/agent.pkr.hcl", _PACKER)
+    git_repo.commit("base")
+
+
+def test_files_a_configuration_names_through_dotdot_from_a_folder_beside_them(
+        git_repo: GitRepo, tmp_path: Path) -> None:
+    _estate(git_repo)
+    texts = {
+        "modules/docker-registry/config.yaml": "version: 0.1\nstorage:\n  cache:\n    blobdescriptor: inmemory\n",
+        "images/provisioners/install-docker.sh": "#!/bin/sh\napt-get install -y docker.io\n",
+        "images/provisioners/harden-ubuntu.sh": "#!/bin/sh\nsysctl -w kernel.kptr_restrict=2\n",
+        # look-alikes: beside the named files but named by nothing, and a name that only resembles one
+        "modules/docker-registry/NOTES.md": "# registry notes\n",
+        "images/provisioners/README.md": "# provisioners\n",
+        "images/provisioners/install-docker.sh.orig": "#!/bin/sh\n",
+        "docs/config.yaml": "site: estate\n",
+    }
+    for path, text in texts.items():
+        git_repo.write(path, text)
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    want = {"modules/docker-registry/config.yaml": "iac", "images/provisioners/install-docker.sh": "iac",
+            "images/provisioners/harden-ubuntu.sh": "iac", "modules/docker-registry/NOTES.md": "src",
+            "images/provisioners/README.md": "src", "images/provisioners/install-docker.sh.orig": "src",
+            "docs/config.yaml": "src"}
+    assert {path: files[path].bucket for path in want} == want
+    assert files["modules/docker-registry/config.yaml"].rule == "iac.context.terraform-file"
+    assert "stacks/infra/main.tf: names modules/docker-registry/config.yaml (through ../)" in \
+        files["modules/docker-registry/config.yaml"].evidence
+    # a patch holds the changed files, not the configurations beside them: the path tier's bucket
+    assert patch_files(git_repo, tmp_path)["modules/docker-registry/config.yaml"].bucket == "src"
+
+
+def test_a_dotdot_above_the_root_names_nothing_and_a_large_tree_is_not_indexed(
+        git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    git_repo.write("main.tf", 'locals {\n  x = file("../outside/config.yaml")\n}\n')
+    git_repo.write("a/main.tf", 'locals {\n  y = file("../../outside/config.yaml")\n}\n')
+    _estate(git_repo)
+    git_repo.write("outside/config.yaml", "x: 1\n")
+    git_repo.write("modules/docker-registry/config.yaml", "version: 0.1\n")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert files["outside/config.yaml"].bucket == "src"
+    assert files["modules/docker-registry/config.yaml"].bucket == "iac"
+    monkeypatch.setattr(siblingrefs, "MAX_CONFIGURATIONS", 3)  # five configurations: past the bound, as before
+    assert tree_files(git_repo)["modules/docker-registry/config.yaml"].bucket == "src"
+
