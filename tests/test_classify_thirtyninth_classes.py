@@ -13,7 +13,7 @@ import pytest
 from gatekeeper.classify import siblingrefs
 from gatekeeper.classify.iacprograms import iac_program
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import patch_files, tree_files
+from tests.test_classify_context import RULES, patch_files, tree_files
 
 _TROPOSPHERE_STACK = '''"""RDS Postgres for an install: security group, subnet group, secret, instance."""
 
@@ -166,3 +166,17 @@ def test_a_dotdot_above_the_root_names_nothing_and_a_large_tree_is_not_indexed(
     monkeypatch.setattr(siblingrefs, "MAX_CONFIGURATIONS", 3)  # five configurations: past the bound, as before
     assert tree_files(git_repo)["modules/docker-registry/config.yaml"].bucket == "src"
 
+
+@pytest.mark.parametrize(("path", "bucket", "rule"), [
+    # helm-unittest snapshots: the rendered output a suite compares with
+    ("charts/connect/tests/__snapshot__/hpa_test.yaml.snap", "src", "src.helm-unittest"),
+    ("charts/keycloak-operator/tests/__snapshot__/operand_test.yaml.snap", "src", "src.helm-unittest"),
+    ("mozcloud/application/tests/__snapshot__/preview_test.yaml.snap", "src", "src.helm-unittest"),
+    # look-alikes: what a chart renders keeps its rule, and a .snap file outside a tests/ folder is no suite's
+    ("charts/connect/templates/__snapshot__/hpa.yaml.snap", "iac", "iac.chart-templates"),
+    ("charts/connect/values.snap", "iac", None),
+])
+def test_helm_unittest_snapshots_are_tests(path: str, bucket: str, rule: str | None) -> None:
+    match = RULES.match(path)
+    assert match.bucket == bucket, match
+    assert rule is None or match.rule == rule, match
