@@ -120,6 +120,10 @@ def _estate(git_repo: GitRepo) -> None:
     git_repo.write("stacks/infra/main.tf", _STACK)
     git_repo.write("modules/docker-registry/main.tf", 'variable "host" {}\n')
     git_repo.write("images/aws/agent.pkr.hcl", _PACKER)
+    # a whole dbt project uploaded as bucket objects: application code the configuration deploys
+    git_repo.write("stacks/composer/objects.tf", 'resource "google_storage_bucket_object" "dbt" {\n'
+                   '  for_each = fileset("../../warehouse", "**")\n  name     = "data/${each.value}"\n'
+                   '  source   = "../../warehouse/${each.value}"\n  bucket   = "composer"\n}\n')
     git_repo.commit("base")
 
 
@@ -135,6 +139,7 @@ def test_files_a_configuration_names_through_dotdot_from_a_folder_beside_them(
         "images/provisioners/README.md": "# provisioners\n",
         "images/provisioners/install-docker.sh.orig": "#!/bin/sh\n",
         "docs/config.yaml": "site: estate\n",
+        "warehouse/models/staging/stg_trips.sql": "select * from {{ source('gtfs', 'trips') }}\n",
     }
     for path, text in texts.items():
         git_repo.write(path, text)
@@ -143,7 +148,7 @@ def test_files_a_configuration_names_through_dotdot_from_a_folder_beside_them(
     want = {"modules/docker-registry/config.yaml": "iac", "images/provisioners/install-docker.sh": "iac",
             "images/provisioners/harden-ubuntu.sh": "iac", "modules/docker-registry/NOTES.md": "src",
             "images/provisioners/README.md": "src", "images/provisioners/install-docker.sh.orig": "src",
-            "docs/config.yaml": "src"}
+            "docs/config.yaml": "src", "warehouse/models/staging/stg_trips.sql": "src"}
     assert {path: files[path].bucket for path in want} == want
     assert files["modules/docker-registry/config.yaml"].rule == "iac.context.terraform-file"
     assert "stacks/infra/main.tf: names modules/docker-registry/config.yaml (through ../)" in \
@@ -163,7 +168,7 @@ def test_a_dotdot_above_the_root_names_nothing_and_a_large_tree_is_not_indexed(
     files = tree_files(git_repo)
     assert files["outside/config.yaml"].bucket == "src"
     assert files["modules/docker-registry/config.yaml"].bucket == "iac"
-    monkeypatch.setattr(siblingrefs, "MAX_CONFIGURATIONS", 3)  # five configurations: past the bound, as before
+    monkeypatch.setattr(siblingrefs, "MAX_CONFIGURATIONS", 4)  # six configurations: past the bound, as before
     assert tree_files(git_repo)["modules/docker-registry/config.yaml"].bucket == "src"
 
 

@@ -6,7 +6,9 @@ file reaches it through `../`: a stack's `templatefile("../../modules/docker-reg
 registry's settings, a Packer template's `script = "../provisioners/install.sh"` runs on the image (the thirty-eighth
 and thirty-ninth sets: each was `src`). Here every configuration of the trees whose text holds `../` is read once and
 reduced (tfrefs.names_in) to the paths it names outside its own folder; a changed file among them is `iac` as one
-named from above is.
+named from above is. A path with a variable part counts only when its file name has a literal part
+(`../provisioners/harden-${var.os}.sh`): `../../warehouse/${each.value}` uploads a whole project's files (a dbt
+project and its DAGs as bucket objects), application code the configuration deploys rather than infrastructure.
 
 Bounded: a tree with more than MAX_CONFIGURATIONS configurations is not indexed, and its files named only from beside
 them keep their bucket, as before this reader (what the folders above name still counts, with terraform_ref's own
@@ -45,7 +47,8 @@ class Siblings:
             for path in sorted(named.files):
                 if not _below(path, folder):
                     self.files.setdefault(path, f"{where}: names {path} (through ../)")
-            escaping = tuple(w for w in named.wildcards if not _below(w.base, folder) and w.base != folder)
+            escaping = tuple(w for w in named.wildcards if not _below(w.base, folder) and w.base != folder
+                             and _literal_name(w.word))
             if escaping:
                 self.wildcards.append((where, tfrefs.Named(frozenset(), frozenset(), escaping)))
 
@@ -61,6 +64,13 @@ class Siblings:
             if (found := named.reaches(side)) is not None:
                 return f"{where}: {found} (through ../)"
         return None
+
+
+def _literal_name(word: str) -> bool:
+    """Whether the file name of a path with a variable part says something of its own (`harden-${var.os}.sh`): one
+    that is the variable alone (`../../warehouse/${each.value}`, a whole project uploaded as bucket objects: the
+    thirty-ninth set's dbt models and DAGs) names a folder's every file, application code included."""
+    return bool(word.rpartition("/")[2].replace("${…}", "").strip("*?."))
 
 
 def _below(path: str, folder: str) -> bool:
