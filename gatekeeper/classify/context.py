@@ -251,7 +251,7 @@ def _cut_program(item: ClassifiedFile, hit: MarkerHit, rules: RuleSet, context: 
         return _raise(item, hit.rule.bucket, hit.rule.id, "marker", f"{hit.marker} (a symlink past a stop file)")
     shown = context.content(item.change, every_type=True)
     for side in shown:
-        if (signal := program_evidence(side.data)) is not None:
+        if (signal := program_evidence(side.data, side.path)) is not None:
             return _raise(item, hit.rule.bucket, hit.rule.id, "content",
                           f"{side.path}: {signal.evidence} (below {hit.marker}, past a stop file)")
     if any(len(side.data) >= WINDOW for side in shown):  # a program may import its library past the window
@@ -277,7 +277,7 @@ def _program_by_imports(item: ClassifiedFile, context: Context) -> ClassifiedFil
     if all(test_file(side) for side in sides):
         return item  # a test of a stack is not deployed (as a program marker's claim leaves tests out)
     for shown in context.content(item.change, every_type=True):
-        if (signal := iac_program(shown.data)) is not None:
+        if (signal := iac_program(shown.data, shown.path)) is not None:
             return _raise(item, "iac", signal.rule, "content", f"{shown.path}: {signal.evidence}")
     return item
 

@@ -1,7 +1,7 @@
-"""Tier 3, continued: IaC programs (CDK, CDKTF, cdk8s, Pulumi) by their source: the imports that make a file one,
-the code that hides them, a serverless function's entry point that such a program deploys, and the dependency
-manifests whose naming of an IaC library makes a folder's source files worth reading (context.py, treecontext.py,
-patchcontext.py).
+"""Tier 3, continued: IaC programs (CDK, CDKTF, cdk8s, Pulumi, troposphere, pyinfra) by their source: the imports
+that make a file one, the code that hides them, a serverless function's entry point that such a program deploys,
+and the dependency manifests whose naming of an IaC library makes a folder's source files worth reading
+(context.py, treecontext.py, patchcontext.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ _HANDLER = lazy(
 _IAC_IMPORT = lazy(
     r"aws-cdk-lib|@aws-cdk/|\baws_cdk\b|\bAmazon\.CDK\b|software\.amazon\.awscdk|aws-cdk-go|\bcdktf\b|@pulumi/|"
     r"^[ \t]*(?:import|from)[ \t]+pulumi\b|\bpulumi_[a-z]|github\.com/pulumi/|\bcom\.pulumi\b|\busing[ \t]+Pulumi\b|"
-    r"\bconstructs\b", _FLAGS)
+    r"\bconstructs\b|^[ \t]*(?:import|from)[ \t]+(?:troposphere|pyinfra)\b", _FLAGS)
 
 
 # What a program hiding its IaC library does (red team, issue 12): load a module by a computed name or through
@@ -53,9 +53,16 @@ _IAC_PROGRAM = lazy(
     r'(?:aws/aws-cdk-go/|pulumi/pulumi[\w-]*/sdk|hashicorp/terraform-cdk-go/)|'
     r"^[ \t]*using[ \t]+(?:Amazon\.CDK|Pulumi|HashiCorp\.Cdktf)\b|"
     r"^[ \t]*import[ \t]+(?:software\.amazon\.awscdk|com\.pulumi|com\.hashicorp\.cdktf|org\.cdk8s)\.", _FLAGS)
+# Python libraries whose programs are infrastructure too (the thirty-ninth set): troposphere builds CloudFormation
+# templates (`from troposphere import Template`), pyinfra deploys configure machines as Ansible plays do (`from
+# pyinfra.operations import apt`: the operations are what a deploy runs; pyinfra's CLI and its docs scripts import
+# the rest of the library). Each library's own source imports itself (`pyinfra/operations/apt.py`,
+# `troposphere/openstack/nova.py`, `pyinfra_cli/main.py`): a file below a folder named as the library (or
+# `<library>_x`) is its code, not a program.
+_CONFIG_LIBRARY = lazy(r"^[ \t]*(?:import|from)[ \t]+(troposphere\b|pyinfra(?=\.operations\b))", _FLAGS)
 # Byte strings one of those imports must contain (a cheap test of a whole patch before any file is read).
 IAC_LIBRARY_NEEDLES = (b"aws-cdk", b"aws_cdk", b"Amazon.CDK", b"awscdk", b"cdktf", b"Cdktf", b"cdk8s", b"pulumi",
-                       b"Pulumi")
+                       b"Pulumi", b"troposphere", b"pyinfra")
 # The source files of those languages.
 PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "java", "kt", "scala"})
 # Dependency manifests of the languages IaC programs are written in: one that names an IaC library makes the source
@@ -75,23 +82,28 @@ def is_manifest(name: str) -> bool:
         lower.startswith("requirements") and lower.endswith(".txt"))
 
 
-def iac_program(data: bytes) -> Signal | None:
-    """A CDK, CDKTF, cdk8s or Pulumi program recognised by its imports anywhere in `data` (up to FULL_READ: a Go
-    package's doc comment or a Python module's docstring may push them past any window; red team 11), or None."""
+def iac_program(data: bytes, path: str = "") -> Signal | None:
+    """A CDK, CDKTF, cdk8s, Pulumi, troposphere or pyinfra program recognised by its imports anywhere in `data` (up
+    to FULL_READ: a Go package's doc comment or a Python module's docstring may push them past any window; red team
+    11), or None. `path` (the file's) tells a troposphere or pyinfra library's own modules from a program."""
     if b"\0" in data[:WINDOW]:
         return None
     if (pointer := lfs_pointer(data)) is not None:  # red team 28: LFS writes the program a checkout finds
         return pointer
     text = data[:FULL_READ].decode("utf-8", "replace").removeprefix("\ufeff")  # C# files often start with a BOM
-    if (m := _IAC_PROGRAM.search(text)) is None:
-        return None
-    return Signal("iac", "iac.content.iac-program", evidence_line(text, m))
+    if (m := _IAC_PROGRAM.search(text)) is not None:
+        return Signal("iac", "iac.content.iac-program", evidence_line(text, m))
+    folders = path.split("/")[:-1]
+    for m in _CONFIG_LIBRARY.finditer(text):  # not the library's own package, nor a companion (`pyinfra_cli/`)
+        if not any(f == m.group(1) or f.startswith(f"{m.group(1)}_") for f in folders):
+            return Signal("iac", "iac.content.iac-program", evidence_line(text, m))
+    return None
 
 
-def program_evidence(data: bytes) -> Signal | None:
+def program_evidence(data: bytes, path: str = "") -> Signal | None:
     """What makes a source file an IaC program, or possibly one: its imports, or code that hides them
     (_HIDDEN_PROGRAM). Asked of files the claim of a program's marker would cover."""
-    if (signal := iac_program(data)) is not None:
+    if (signal := iac_program(data, path)) is not None:
         return signal
     text = data[:WINDOW].decode("utf-8", "replace").removeprefix("\ufeff")
     if b"\0" in data[:WINDOW] or (m := _HIDDEN_PROGRAM.search(text)) is None:

@@ -15,9 +15,8 @@ A NixOS or home-manager configuration (`configuration.nix`, `home.nix`, `home-ma
 content tier calls a machine's) reads what its path literals
 name: `builtins.readFile ./kitty`, `source = ./config/nvim` (a folder: every file below it) become a machine's
 settings; a Nix package's `default.nix` or a flake names its sources, not a machine's, and is not taken.
-Only the `.tf` files of a changed file's own folders are read: a module that reaches a file through `../` from
-a folder beside it is not seen (reading every `.tf` file of a large Terraform repository for each change was
-not worth it); that file's own kind (a policy document, a template beside `.tf` files) still decides.
+The configurations of a changed file's own folders are read here; one that reaches a file through `../` from a
+folder beside it is found by siblingrefs.py (with the commits: every configuration holding `../` is read once).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from gatekeeper.classify import (
     kustomizerefs,
     localactions,
     manifestreads,
+    siblingrefs,
     tfrefs,
     treereads,
 )
@@ -83,6 +84,7 @@ class TreeContext:
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
             # .tf files and Dockerfiles by folder (with whether each is a Dockerfile), on first use
             self._tf_files: dict[str, list[tuple[str, TreeEntry, bool]]] | None = None
+            self._siblings: siblingrefs.Siblings | None = None  # what they name through ../, on first use
             self._tf_named: dict[tuple[str, str, bool], tfrefs.Named] = {}  # (folder, blob, Dockerfile)
             # paths the kustomizations of both trees name: {path: kustomization}, and the folders of the local actions
             # workflows run: {folder: workflow}; None: not read yet; False: past MAX_FILES (every file counts)
@@ -311,9 +313,9 @@ class TreeContext:
         return self._by_case[name].get(folded(path))
 
     def terraform_ref(self, change: FileChange) -> str | None:
-        """Evidence that a Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file or a Dockerfile of either tree, in
-        the folder of a side of `change` or above it, names that side (tfrefs.py); past MAX_TF_FILES read, a file above
-        one not read counts as named."""
+        """Evidence that a Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file or a Dockerfile of either tree
+        names a side of `change` (tfrefs.py): one in its folder or above (past MAX_TF_FILES read, a file above one not
+        read counts as named), or one in a folder beside it, through `../` (siblingrefs.py)."""
         if self._tf_files is None:
             self._tf_files = {}
             seen: set[tuple[str, str]] = set()
@@ -325,7 +327,8 @@ class TreeContext:
                             (path, file, tfrefs.is_dockerfile(path)))
         if not self._tf_files:
             return None
-        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
+        sides = [change.path] if change.old_path is None else [change.path, change.old_path]
+        for side in sides:
             # A submodule's files are named from anywhere (`source = "../modules/net"`): every configuration counts.
             for folder in self._tf_files if change.submodule else ancestors(side):
                 for where, entry, dockerfile in self._tf_files.get(folder, ()):
@@ -339,7 +342,9 @@ class TreeContext:
                         return f"{where}: {how}"
                     if change.submodule and (inside := named_inside(side, self._tf_named[key])) is not None:
                         return f"{where}: names {inside}, inside the submodule {side}"
-        return None
+        if self._siblings is None:  # the configurations beside it that name it through ../ (siblingrefs.py)
+            self._siblings = siblingrefs.Siblings(self._tf_files, lambda oid: self.objects.blob(oid, FULL_READ))
+        return None if change.submodule else self._siblings.first(sides)
 
     def task_script(self, change: FileChange) -> str | None:
         """Evidence that a Concourse task definition (either side) in the folder of a side of `change`, or the
