@@ -76,14 +76,11 @@ class TreeContext:
             self._folders_iac: dict[str, bool] = {}  # by folder: does a manifest there or above name one?
             self._definitions: dict[str, list[tuple[str, TreeEntry]]] | None = None  # YAML files by folder
             self._run_paths: dict[str, tuple[str, ...]] = {}  # by blob id: a Concourse definition's run paths
-            # Heads task_script read of files the change also touches, kept until the content tier asks for them:
-            # a blob is read once whichever of the two needs it first.
+            # HEAD blobs task_script read of changed files, kept for the content tier: each blob is read once.
             self._heads: dict[str, bytes] = {}
-            # symlinks of BASE and HEAD by target, built on first use; False: more than symlinks.MAX_LINKS
-            self._links: dict[str, tuple[str, ...]] | bool | None = None
+            self._links: dict[str, tuple[str, ...]] | bool | None = None  # by target; False: past MAX_LINKS
             self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
-            # .tf files and Dockerfiles by folder (with whether each is a Dockerfile), on first use
-            self._tf_files: dict[str, list[tuple[str, TreeEntry, bool]]] | None = None
+            self._tf_files: dict[str, list[tuple[str, TreeEntry, bool]]] | None = None  # .tf/Dockerfiles by folder
             self._siblings: siblingrefs.Siblings | None = None  # what they name through ../, on first use
             self._tf_named: dict[tuple[str, str, bool], tfrefs.Named] = {}  # (folder, blob, Dockerfile)
             # paths the kustomizations of both trees name: {path: kustomization}, and the folders of the local actions
@@ -327,8 +324,7 @@ class TreeContext:
                             (path, file, tfrefs.is_dockerfile(path)))
         if not self._tf_files:
             return None
-        sides = [change.path] if change.old_path is None else [change.path, change.old_path]
-        for side in sides:
+        for side in (sides := [change.path] if change.old_path is None else [change.path, change.old_path]):
             # A submodule's files are named from anywhere (`source = "../modules/net"`): every configuration counts.
             for folder in self._tf_files if change.submodule else ancestors(side):
                 for where, entry, dockerfile in self._tf_files.get(folder, ()):
