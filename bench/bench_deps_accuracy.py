@@ -102,7 +102,9 @@ Terraform providers and modules, kustomize, Compose and Dockerfile images, mise,
 pre-commit hooks, committed before its first, blind run in round 30), `thirtyfirst` (deps_bumps_thirtyfirst.tsv, 42 more
 repositories weighted to npm/yarn/pnpm workspaces and catalogs, PyPI (pip-tools, uv, hashes), Cargo workspaces, GitHub
 Actions' own repositories and pre-commit hooks: Dependabot, Renovate and pre-commit.ci, committed before its first,
-blind run in round 31) — or
+blind run in round 31), `thirtysecond` (deps_bumps_thirtysecond.tsv, 31 more repositories weighted to NuGet central
+versions, Composer, Bundler, Gradle catalogs and Kotlin scripts, Maven multi-module properties, Terraform, Helm,
+images, sha-pinned actions and mix: Dependabot and Renovate, committed before its first, blind run in round 32) — or
 reads another collection's file
 (`bench_deps_collect.py --out FILE --per 40`, say); `--unseen` keeps only its commits that bench/deps_bumps.tsv
 does not hold: a held-out check of the same kind.
@@ -168,8 +170,9 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "twentyeighth": DATA.with_name("deps_bumps_twentyeighth.tsv"),
         "twentyninth": DATA.with_name("deps_bumps_twentyninth.tsv"),
         "thirtieth": DATA.with_name("deps_bumps_thirtieth.tsv"),
-        "thirtyfirst": DATA.with_name("deps_bumps_thirtyfirst.tsv")}
-SETS["thirtythird"] = DATA.with_name("deps_bumps_thirtythird.tsv")
+        "thirtyfirst": DATA.with_name("deps_bumps_thirtyfirst.tsv"),
+        "thirtysecond": DATA.with_name("deps_bumps_thirtysecond.tsv"),
+        "thirtythird": DATA.with_name("deps_bumps_thirtythird.tsv")}
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -103,6 +103,11 @@ _RELEASE_LINES = frozenset({("go", "go"), ("tool", "go"), ("tool", "python"), ("
 # (flake8 at 6.1.0 for most hooks, at 4.0.1 for a plugin that needs 4), the second moved onto the first's rev, is that
 # entry's upgrade, not 4.0.1 removed (pypa/gh-action-pypi-publish, the thirty-first set).
 _USE_SITES = frozenset({"github-actions", "docker", "terraform", "tool", "pre-commit"})
+# An MSBuild file's PackageReference/PackageVersion items are counted as uses too, where one package is written at
+# several versions (one conditioned ItemGroup per target framework): `6.0.0` under net6.0 moved onto net7.0's `7.0.0` is
+# that reference's upgrade, not 6.0.0 removed (microsoft/fluentui-blazor, the thirty-second set). A lockfile lists a
+# version once across its frameworks: nothing to count there.
+_SIDE_BY_SIDE = "nuget"
 
 
 def _relabelled(before: Mapping[str, Dependency], after: Mapping[str, Dependency], partial: bool) -> list[Change]:
@@ -125,8 +130,12 @@ def _group(deps: Iterable[Dependency], manifest: str,
         # removal beside a new dependency
         name = _PEP503_SEPARATORS.sub("-", d.name).lower() if d.ecosystem == "pip" else d.name
         key = (d.ecosystem, manifest, name, d.scope or "runtime")
-        groups.setdefault(key, {}).setdefault(d.version, d)
-        if sites is not None and d.ecosystem in _USE_SITES:
+        kept = groups.setdefault(key, {}).setdefault(d.version, d)
+        if d.ecosystem == _SIDE_BY_SIDE and kept.options != d.options:
+            # references at one version with other asset options: the version's options are all of them
+            both = sorted(set(kept.options.split(" | ")) | {d.options})
+            groups[key][d.version] = dataclasses.replace(kept, options=" | ".join(both))
+        if sites is not None and (d.ecosystem in _USE_SITES or d.ecosystem == _SIDE_BY_SIDE):
             sites.setdefault(key, Counter())[d.version] += 1
     return groups
 
@@ -155,6 +164,26 @@ def _site_moves(ecosystem: str, before: Mapping[str, Dependency], after: Mapping
     return out
 
 
+def _reference_moves(ecosystem: str, before: Mapping[str, Dependency], after: Mapping[str, Dependency],
+                     was_sites: Counter[str], now_sites: Counter[str], partial: bool) -> list[Change]:
+    """A package's references at several versions, counted (_SIDE_BY_SIDE): the references that left a version pair
+    with those that came to one, highest with highest; one left over at a version the other side lacks is removed, one
+    come to a version BASE lacks is the upgrade from BASE's highest; an asset option moved at a version kept is a
+    change."""
+    gone = _sorted(ecosystem, (was_sites - now_sites).elements())
+    came = _sorted(ecosystem, (now_sites - was_sites).elements())
+    moves: list[tuple[str, str]] = []
+    while gone and came:
+        moves.append((gone.pop(), came.pop()))
+    top = _sorted(ecosystem, before.keys())[-1]
+    moves += [(top, v) for v in came if v not in before]
+    out = [_change(before[v], before[v], None, "removed", partial) for v in dict.fromkeys(gone) if v not in after]
+    out += [_change(after[now], before[was], after[now], _kind_of(ecosystem, before[was], after[now]), partial)
+            for was, now in dict.fromkeys(moves) if was != now]
+    return out + [_change(after[v], before[v], after[v], "changed", partial)
+                  for v in sorted(before.keys() & after.keys()) if before[v].options != after[v].options]
+
+
 def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, *,
          partial: bool = False) -> list[Change]:
     """The changes between one file's BASE and HEAD dependencies (both already resolved), sorted by name."""
@@ -168,6 +197,10 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
         if ecosystem in _USE_SITES and before and after:
             changes += _relabelled({v: d for v, d in before.items() if v in after}, after, partial)
             changes += _site_moves(ecosystem, before, after, was_sites[key], now_sites[key], partial)
+            continue
+        if ecosystem == _SIDE_BY_SIDE and before and after and len(before) + len(after) > 2 \
+                and not manifest.endswith("packages.lock.json"):
+            changes += _reference_moves(ecosystem, before, after, was_sites[key], now_sites[key], partial)
             continue
         if before.keys() == after.keys():
             changes += _relabelled(before, after, partial)

@@ -89,13 +89,35 @@ _DISTRIBUTION = lazy(r"^\s*distributionUrl\s*[=:]\s*\S*?/(?P<tool>gradle|apache-
                      r"(?:-bin|-all)?\.zip\s*$")
 
 
+# The Maven wrapper's own release (its jar and scripts, org.apache.maven.wrapper:maven-wrapper): `wrapperVersion=3.3.4`
+# from 3.3.1, the jar's `wrapperUrl=…/maven-wrapper/3.2.0/maven-wrapper-3.2.0.jar` before, and the scripts' header line
+# (`# Apache Maven Wrapper startup batch script, version 3.3.0`, `@REM` in mvnw.cmd), where a 3.3.0 `only-script`
+# wrapper alone writes it.
+MAVEN_WRAPPER = "org.apache.maven.wrapper:maven-wrapper"
+_WRAPPER_VERSION = lazy(r"^\s*wrapperVersion\s*[=:]\s*(?P<version>\S+)\s*$")
+_WRAPPER_URL = lazy(r"^\s*wrapperUrl\s*[=:]\s*\S*?/maven-wrapper/(?P<version>[\w.+-]+)/maven-wrapper-(?P=version)"
+                    r"\.jar\s*$")
+_SCRIPT_HEADER = lazy(r"^(?:#|@REM) Apache Maven Wrapper startup batch script, version (?P<version>\S+)\s*$")
+SCRIPTS = frozenset({"mvnw", "mvnw.cmd"})
+
+
 def parse_wrapper(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
+    script = path.rsplit("/", 1)[-1] in SCRIPTS
     for line in text(data).splitlines():
-        m = _DISTRIBUTION.match(line)
-        if m is not None and VERSIONISH.match(m.group("version")):
-            tool = "maven" if m.group("tool") == "apache-maven" else "gradle"
-            out.append(Dependency(TOOL, tool, m.group("version"), path, True, "build"))
+        if script:
+            found = _SCRIPT_HEADER.match(line)
+        elif (m := _DISTRIBUTION.match(line)) is not None:
+            if VERSIONISH.match(m.group("version")):
+                tool = "maven" if m.group("tool") == "apache-maven" else "gradle"
+                out.append(Dependency(TOOL, tool, m.group("version"), path, True, "build"))
+            continue
+        else:
+            found = _WRAPPER_VERSION.match(line) or _WRAPPER_URL.match(line)
+        if found is not None and VERSIONISH.match(found.group("version")):
+            dep = Dependency("maven", MAVEN_WRAPPER, found.group("version"), path, True, "build")
+            if dep not in out:
+                out.append(dep)
     return out
 
 
@@ -120,6 +142,9 @@ def is_script(name: str) -> bool:
 
 def _masked(name: str, data: bytes) -> str:
     body = text(data)
+    if name in SCRIPTS:  # a program: only its header's version moves with a bump (a comment is code here too)
+        return "\n".join(line.replace(m.group("version"), "VERSION") if (m := _SCRIPT_HEADER.match(line)) else line
+                         for line in body.splitlines())
     if name in _WRAPPERS:  # the URL's version (Maven's twice) and the checksum move with a bump; never the host
         raw = _CHECKSUM.sub(r"\1SUM", body).splitlines()
         # a line after one ending in `\` continues that line's value: never dropped
@@ -128,7 +153,9 @@ def _masked(name: str, data: bytes) -> str:
         lines = [line for n, line in enumerate(raw)
                  if not ((_WRAPPER_KEYS.match(line) or _PROPERTIES_COMMENT.match(line))
                          and not (n and raw[n - 1].endswith("\\")))]
-        return "\n".join(line.replace(m.group("version"), "VERSION") if (m := _DISTRIBUTION.match(line)) else line
+        versioned = (_DISTRIBUTION, _WRAPPER_URL, _WRAPPER_VERSION)
+        return "\n".join(line.replace(m.group("version"), "VERSION")
+                         if (m := next((found for p in versioned if (found := p.match(line))), None)) else line
                          for line in lines)
     body = _COORD.sub(lambda m: m.group(0).replace(f":{m.group('version')}", ":VERSION", 1), body)
     return _VERSION_VALUE.sub('"VERSION"', body)
@@ -140,7 +167,7 @@ def code_changed(path: str, base: bytes | None, head: bytes | None) -> bool:
     script is a program and a wrapper's URL names where the build tool is downloaded from, so any other
     edit beside a bump must not ride on the bump's explanation (the caller reports a `partial` problem)."""
     name = path.rsplit("/", 1)[-1]
-    if base is None or head is None or not (is_script(name) or name in _WRAPPERS):
+    if base is None or head is None or not (is_script(name) or name in _WRAPPERS or name in SCRIPTS):
         return False
     try:
         return _masked(name, base) != _masked(name, head)

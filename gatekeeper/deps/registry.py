@@ -134,6 +134,7 @@ _BY_NAME: dict[str, Format] = {
     "action.yml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
     "gradle-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     "maven-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
+    **{name: Format("wrapper", gradle.parse_wrapper, True) for name in gradle.SCRIPTS},  # the header's version
     ".tool-versions": Format(".tool-versions", toolfiles.parse_tool_versions, True),
     "rust-toolchain.toml": Format("rust-toolchain", toolfiles.parse_rust_toolchain, False,
                                   edits=_edits("tool", hunklines.rust_toolchain_line)),

@@ -3,38 +3,55 @@
 Renovate's `customManagers` (`customType: regex`; the older `regexManagers`) tell it where a version no manager
 knows is written and what it is: gotify/server's `GO_VERSION` file holds `1.26.0`, and its manager says that is the
 `docker.io/gotify/build` image (`depNameTemplate`, `datasourceTemplate: docker`, `matchStrings: ["^(?<currentValue>
-[0-9.]+)"]`), so Renovate's "update docker.io/gotify/build docker tag to v1.26.0" moves a file no reader reads.
-The config is read at BASE only (what the change proposes cannot choose the patterns the gate runs), from the file
-JSON names Renovate looks for first; each manager's file patterns (`managerFilePatterns`: `/regex/` or a glob; the older
-`fileMatch` regexes) select changed files no larger than `_MAX_FILE`, and its match strings (JavaScript's named
-groups written as Python's) read `currentValue` at each side. A name written by a template with `{{` in it, a
-pattern Python cannot compile, or a config that is not JSON names nothing: this is a reading of the author's own
-words, never a finding. Only repositories whose BASE holds such a manager pay for more than the config lookups.
-The patterns are the repository's and Python's `re` has no time limit: a pattern that backtracks (Renovate's own
-documented `(?<depName>.*?) ... .*?_VERSION` form is cubic; `(\\w+/?)+` exponential) run on a path or text the change
-wrote could hold the gate for hours. So the paths are selected and the texts read in a forked child under
-`_TIME_LIMIT` (policy/isolate.py); past it, or when the child fails, each file the managers might read is a `partial`
-problem (review it by hand), never a hang and never a silent pass.
+[0-9.]+)"]`), so Renovate's "update docker.io/gotify/build docker tag to v1.26.0" moves a file no reader reads. The
+config is read at BASE only (what the change proposes cannot choose the patterns the gate runs), from the file
+Renovate looks for first (its JSON and JSON5 names, in its order), as JSON and else as JSON5 (the `json5` package:
+Renovate reads a config that is not JSON so); each manager's file patterns (`managerFilePatterns`: `/regex/` or a
+glob; the older `fileMatch` regexes) select changed files no larger than `_MAX_FILE`, and its match strings
+(JavaScript's named groups written as Python's) read `currentValue` at each side. A name written by a template with
+`{{` in it, or a pattern Python cannot compile, names nothing: this is a reading of the author's own words, never a
+finding. A config that cannot be read (neither JSON nor JSON5, a key given twice in one object, nested deeper than
+the JSON bound, JSON5 past `MAX_JSON5`) and could hold such managers (it spells either key, or holds an escape that
+could) is a `partial` problem on the config: what its managers would read is unread, reviewed by hand. Only
+repositories whose BASE holds such a manager pay for more than the config lookups. The patterns are the repository's
+and Python's `re` has no time limit: a pattern that backtracks (Renovate's own documented `(?<depName>.*?) ...
+.*?_VERSION` form is cubic; `(\\w+/?)+` exponential) run on a path or text the change wrote could hold the gate for
+hours. So the paths are selected and the texts read in a forked child under `_TIME_LIMIT` (policy/isolate.py); past
+it, or when the child fails, each file the managers might read is a `partial` problem (review it by hand), never a
+hang and never a silent pass.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
+import json5
+
+from gatekeeper import bounded
 from gatekeeper.deps.delta import diff
-from gatekeeper.deps.loaders import MAX_BYTES, load_json
+from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
 from gatekeeper.deps.tools import TOOL
 from gatekeeper.deps.treeblobs import sibling_blob
-from gatekeeper.errors import GatekeeperError
+from gatekeeper.errors import GatekeeperError, LimitError
 from gatekeeper.gitobjects import GitObjects, GitObjectsError
 from gatekeeper.policy.isolate import EngineTimedOut, run_isolated
 
-# Renovate's own order of its JSON config file names (the first found is the config); JSON5 files, which are
-# mostly not JSON, and package.json's `renovate` key (no place for a regex manager in practice) are not read.
-CONFIG_FILES = ("renovate.json", ".github/renovate.json", ".gitlab/renovate.json", ".renovaterc", ".renovaterc.json")
+# Renovate's own order of its config file names (the first found is the config); package.json's `renovate` key (no
+# place for a regex manager in practice) is not read.
+CONFIG_FILES = ("renovate.json", "renovate.json5", ".github/renovate.json", ".github/renovate.json5",
+                ".gitlab/renovate.json", ".gitlab/renovate.json5", ".renovaterc", ".renovaterc.json",
+                ".renovaterc.json5")
+# The JSON5 parser is pure Python (~1 s of CPU for 30,000 values): a config past this is not read as JSON5. Renovate
+# configs are a few KiB (the largest of the benchmarks' mirrors 18 KiB, read in 0.1 s).
+MAX_JSON5 = 64 * 1024
+_LIMITS = bounded.Limits(max_bytes=MAX_BYTES, max_depth=64, max_values=250_000)
+# Either key, or an escape that could spell one (`custom\u004danagers`): what an unreadable config could name
+_COULD_HOLD_MANAGERS = re.compile(r"customManagers|regexManagers|\\")
 _MAX_FILE = 64 * 1024  # a custom-managed file is a version file, a Makefile, a Dockerfile: larger ones are not read
 _MAX_MANAGERS = 32
 _TIME_LIMIT = 5.0  # seconds for each forked step (paths selected, texts read); a sane config takes milliseconds
@@ -87,12 +104,45 @@ def _template(value: object) -> str | None:
     return value if isinstance(value, str) and value and "{{" not in value else None
 
 
-def managers(config: bytes) -> list[Manager]:
-    """The regex managers of a Renovate config (JSON; JSON5 only as far as it is JSON), in order."""
+def config_document(config: bytes) -> Any:
+    """A Renovate config as Renovate reads it: JSON, else JSON5. ManifestError when it is neither, gives a key twice
+    in one object (which value a reader takes is the reader's: the gate reads neither), or is nested deeper than 64
+    levels (JSON5 past `MAX_JSON5` bytes is not read)."""
     try:
-        data = load_json(config)
-    except (ManifestError, RecursionError):
+        body = config.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ManifestError("not UTF-8 text") from None
+    try:
+        return bounded.load_json(body, "the Renovate config", _LIMITS, object_pairs_hook=bounded.no_duplicates)
+    except LimitError as exc:
+        raise ManifestError(exc.what) from None
+    except json.JSONDecodeError:
+        pass  # not JSON: JSON5 below
+    except ValueError as exc:  # no_duplicates
+        raise ManifestError(str(exc)) from None
+    if len(config) > MAX_JSON5:
+        raise ManifestError(f"not JSON, and larger than the {MAX_JSON5 // 1024} KiB read as JSON5")
+    try:
+        data = json5.loads(body, allow_duplicate_keys=False)
+    except RecursionError:
+        raise ManifestError(f"nested deeper than {_LIMITS.max_depth} levels") from None
+    except (ValueError, OverflowError) as exc:
+        raise ManifestError(f"neither JSON nor JSON5: {str(exc)[:120]}") from None
+    if bounded.depth_of(data) > _LIMITS.max_depth:
+        raise ManifestError(f"nested deeper than {_LIMITS.max_depth} levels")
+    return data
+
+
+def managers(config: bytes) -> list[Manager]:
+    """The regex managers of a Renovate config (JSON or JSON5), in order; none when it cannot be read."""
+    try:
+        data = config_document(config)
+    except ManifestError:
         return []
+    return _managers(data)
+
+
+def _managers(data: Any) -> list[Manager]:
     if not isinstance(data, dict):
         return []
     found = [m for key in ("customManagers", "regexManagers") if isinstance(data.get(key), list) for m in data[key]]
@@ -166,8 +216,17 @@ def custom_moves(git: GitObjects, base: str, head: str, named: set[tuple[str, st
                  ) -> tuple[list[Change], list[Problem]]:
     """The moves BASE's custom regex managers read in the files the commits differ in, but for those the delta
     names already (`named`: (name, to version)); with the files whose reading ran past the time limit."""
-    config = next((blob for path in CONFIG_FILES if (blob := _config(git, base, path)) is not None), None)
-    found = managers(config) if config is not None else []
+    place, config = next(((path, blob) for path in CONFIG_FILES if (blob := _config(git, base, path)) is not None),
+                         ("", None))
+    if config is None:
+        return [], []
+    try:
+        found = _managers(config_document(config))
+    except ManifestError as exc:
+        if not _COULD_HOLD_MANAGERS.search(config.decode("utf-8", errors="replace")):
+            return [], []
+        return [], [Problem(place, "partial", f"the repository's Renovate config cannot be read ({exc}): the versions "
+                            "its custom regex managers name are unread (review them by hand)")]
     if not found:
         return [], []
     try:

@@ -308,7 +308,8 @@ def _sections_delta(sections: tuple[tuple[FileChange, _Section, Format], ...],
         if partial and residue_changed(change.path, old_text, new_text, whole=False):
             problems.append(Problem(change.path, "partial", "its hunks change build logic or a download location "
                                     "beside versions: review it by hand"))
-            continue
+            if fmt.name != "wrapper":  # a wrapper's lines are one setting each: its versions are still named
+                continue
         if partial and fmt.name == "requirements" and hunks.codec_may_split(section.raw):
             problems.append(Problem(change.path, "partial", "a changed line is more than one line under a codec "
                                     "its first lines (not shown) may declare; run with --tree BASE..HEAD"))

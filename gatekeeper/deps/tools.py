@@ -70,7 +70,11 @@ _BY_ACTION = {
     "jfrog/setup-jfrog-cli": ("version", "jfrog-cli"), "hashicorp/setup-packer": ("version", "packer"),
     "imjasonh/setup-crane": ("version", "crane"), "ko-build/setup-ko": ("version", "ko"),
     "anchore/sbom-action/download-syft": ("syft-version", "syft"),
+    "docker/setup-docker-action": ("version", "docker"),
 }
+# docker/setup-docker-action's `version:` also takes the release as a `version=28.5.2` pair (alphagov/govuk-
+# infrastructure's, which Renovate moved to `v29.7.2`): that one pair is the version; any other pair names nothing.
+_PAIRED = ("docker/setup-docker-action", "version=")
 _INPUT = lazy(r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[\w-]+)\s*:\s*(?P<q>["']?)(?P<value>[^"'\s#]+)(?P=q)"""
               r"""\s*(?:#.*)?$""")
 # A matrix of one (`go-version: [1.26.x]`, `node-version: ["20"]`): one version, a pin written as a list. A list
@@ -242,7 +246,12 @@ class WorkflowTools:
         m = _INPUT.match(line)
         if (one := _ONE_ITEM.match(line)) is not None and one.group("key") in _KEYED:
             m = one
-        if m is None or not VERSIONISH.match(m.group("value")):
+        if m is None:
+            return out
+        value = m.group("value")
+        if self.action == _PAIRED[0] and value.startswith(_PAIRED[1]) and m.group("key") == "version":
+            value = value.removeprefix(_PAIRED[1])
+        if not VERSIONISH.match(value):
             return out
         key = m.group("key")
         tool = _KEYED.get(key)
@@ -253,5 +262,5 @@ class WorkflowTools:
             by_action = _BY_ACTION.get(self.action)
             tool = by_action[1] if by_action is not None and by_action[0] == key else None
         if tool is not None:
-            out.append(Dependency(TOOL, tool_name(tool), m.group("value"), self.path, True, "build"))
+            out.append(Dependency(TOOL, tool_name(tool), value, self.path, True, "build"))
         return out
