@@ -24,8 +24,6 @@ does not read is `deps.unexplained` (reviewed) in both modes.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -34,8 +32,7 @@ import pytest
 from conftest import POLICY_DIR
 from gitdiffs import commit_patch
 from gitrepo import GitRepo
-
-from gatekeeper.cli import main
+from incli import run_cli
 
 SHA = "b4ffde65f46336ab88eb53be808477a3936bae11"
 EVIL = "https://evil.example"
@@ -110,11 +107,9 @@ def test_the_variants_are_what_they_say() -> None:
 
 
 def _run(args: list[str]) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(args)
-    assert "Traceback" not in err.getvalue(), err.getvalue()
-    return code, out.getvalue()
+    done = run_cli(args, text=True)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, str(done.stdout)
 
 
 def _commits(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[GitRepo, str, str, Path, Path]:
