@@ -52,14 +52,15 @@ def test_the_variants_are_what_they_say() -> None:
     assert len(variants()) == len(SHEBANGS) * len(PATHS) * (len(EDITS) + 1) == 36
 
 
-def _commits(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[GitRepo, str, str, Path, Path]:
+def _commits(root: Path, base: dict[str, str], head: dict[str, str],
+             mode: int = 0o755) -> tuple[GitRepo, str, str, Path, Path]:
     repo = GitRepo(root / "repo")
     repo.write("README.md", "app\n")
     for path, text in base.items():
-        repo.write(path, text, mode=0o755)
+        repo.write(path, text, mode=mode)
     first = repo.commit("base")
     for path, text in head.items():
-        repo.write(path, text, mode=0o755)
+        repo.write(path, text, mode=mode)
     second = repo.commit("head")
     patch = root / "change.diff"
     patch.write_bytes(commit_patch(repo, first, second, "--binary"))
@@ -111,3 +112,11 @@ def test_executables_without_the_block_stay_src(tmp_path: Path) -> None:
     for tree in (False, True):
         found = _classified(case, tree)
         assert {path: found[path][0] for path in LOOK_ALIKES} == dict.fromkeys(LOOK_ALIKES, "src"), (tree, found)
+
+
+def test_with_the_tree_a_file_without_a_suffix_is_read_only_when_executable(tmp_path: Path) -> None:
+    # uv runs one that is not only as `uv run --script FILE` (a CI step naming it makes it ci); the limit is documented.
+    _, base, head = variants()[0]
+    case = _commits(tmp_path, base, head, mode=0o644)
+    (path,) = head
+    assert _classified(case, True)[path] == ("src", "src.default")

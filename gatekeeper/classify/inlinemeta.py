@@ -10,6 +10,15 @@ the commits each changed Python file outside a package (no `__init__.py` beside 
 is imported, not run) has its head read (~25 µs of CPU each); past MAX_READS in one gate each further one is deps
 unread (a review under the deps policy; the default policy does not review deps). A module of a package that someone
 runs with `uv run pkg/x.py` is not read (a limit).
+
+An executable file without a suffix is read too: uv's guide makes a script an executable with the shebang
+`#!/usr/bin/env -S uv run --script` and no suffix (`bin/sync`), and running it installs what its block declares (red
+team 29, tests/test_redteam29_inline_executables.py: such a block's new package was `src` with `--tree`, and the gate
+allowed it). With `--tree` only the block's opening line `# /// script` counts there (a shell script's `# dependencies
+= curl` comment is no block); in a patch's hunks, which may not show the opening, its TOML lines count too
+(`# dependencies = [`, `# requires-python = "`). With `--tree` a file without a suffix is read only where a tree
+holds it executable (uv runs another only as `uv run --script FILE`, which a CI step naming it makes ci), so the
+MAX_READS count stays one of scripts; a script of another suffix run by `uv run --script` is not read (limits).
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gatekeeper.classify.markers import extension
 from gatekeeper.classify.sniff import Signal
 
 if TYPE_CHECKING:  # context imports is_script (its fast path): no cycle at run time
@@ -28,6 +38,10 @@ MAX_READS = 1_000  # changed Python files read per --tree gate; past it each fur
 _TYPES = ("py", "pyw")
 _ENDINGS = ("py", "PY", "Py", "pY", "pyw", "PYW", "pyW", "pYw", "Pyw", "PYw", "pYW", "PyW")
 _BLOCK = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$|^[+ -]?#[ \t]+(?:dependencies|requires-python)[ \t]*=")
+_OPENING = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$")  # what a file without a suffix must show, whole
+# ... or, in a patch's hunks, the block's TOML: `# dependencies = [` or `# requires-python = "` (no shell comment)
+_TOML = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$"
+                   rb"|^[+ -]?#[ \t]+(?:dependencies[ \t]*=[ \t]*\[|requires-python[ \t]*=[ \t]*[\"'])")
 
 
 def is_script(path: str) -> bool:
@@ -35,10 +49,15 @@ def is_script(path: str) -> bool:
     return path.endswith(_ENDINGS) and path.rpartition(".")[2].lower() in _TYPES
 
 
+def may_run(path: str) -> bool:
+    """A Python file, or a file without a suffix (an executable `uv run --script` runs through its shebang)."""
+    return is_script(path) or extension(path.rpartition("/")[2]) == ""
+
+
 def evidence(shown: Sequence[Shown]) -> str | None:
     """The evidence of the first side that holds an inline metadata block, or None."""
     for side in shown:
-        if (found := signal(side.data)) is not None:
+        if (found := signal(side.data) if is_script(side.path) else opening(side.data, side.complete)) is not None:
             return f"{side.path}: {found.evidence}"
     return None
 
@@ -49,3 +68,9 @@ def signal(data: bytes) -> Signal | None:
     if found is None:
         return None
     return Signal("deps", RULE, found.group().decode("utf-8", "replace").strip())
+
+
+def opening(data: bytes, complete: bool) -> Signal | None:
+    """The block's opening line in `data`, a file without a suffix (a hunk may show only its TOML), or None."""
+    found = (_OPENING if complete else _TOML).search(data)
+    return Signal("deps", RULE, found.group().decode("utf-8", "replace").strip()) if found is not None else None
