@@ -24,6 +24,9 @@ from gitdiffs import commit_patch
 from gitrepo import GitRepo
 from incli import run_cli
 
+from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.tflint import parse_tflint
+
 SHA = "b4ffde65f46336ab88eb53be808477a3936bae11"
 AWS = "github.com/terraform-linters/tflint-ruleset-aws"
 KEY = ("  signing_key = <<-KEY\n  -----BEGIN PGP PUBLIC KEY BLOCK-----\n  mQINBGCqS2YBEACdeadbeef\n"
@@ -129,3 +132,32 @@ def test_a_bump_or_a_rule_edit_queues_with_the_tree(tmp_path: Path, name: str) -
     old, new = QUIET[name]
     code, decision = _gate(_commits(tmp_path, {".tflint.hcl": old}, {".tflint.hcl": new}), True)
     assert (code, decision["outcome"]) == (0, "allow"), decision["reasons"]
+
+
+# Forms the reader does not follow fail closed (a problem, reviewed), never a file with fewer plugins.
+REFUSED = {
+    "template in a source": 'plugin "aws" {\n  version = "1.0.0"\n  source = "github.com/${var.org}/x"\n}\n',
+    "unterminated string": 'plugin "aws" {\n  source = "github.com/x\n}\n',
+    "unterminated comment": '/* plugin "aws" {\n  source = "github.com/x"\n}\n',
+    "unterminated heredoc": 'plugin "aws" {\n  signing_key = <<KEY\n  abc\n}\n',
+    "unterminated block": 'plugin "aws" {\n  source = "github.com/x"\n',
+    "a source that is an expression": 'plugin "aws" {\n  version = "1.0.0"\n  source = lower("GITHUB.COM/X/Y")\n}\n',
+    "a source given twice": 'plugin "aws" {\n  source = "github.com/a/b"\n  source = "github.com/x/y"\n}\n',
+    "a label twice": 'plugin "aws" {\n  enabled = true\n}\nplugin "aws" {\n  source = "github.com/x/y"\n}\n',
+    "a header of another shape": 'plugin "aws" "b" {\n  source = "github.com/x/y"\n}\n',
+    "a stray closing brace": '}\nplugin "aws" {\n  source = "github.com/x/y"\n}\n',
+}
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_forms_the_reader_does_not_follow_fail_closed(name: str) -> None:
+    with pytest.raises(ManifestError):
+        parse_tflint(".tflint.hcl", REFUSED[name].encode())
+
+
+def test_the_reader_reads_comments_heredocs_and_one_line_blocks() -> None:
+    data = ('# plugin "commented" {}\n// plugin "also" {}\nconfig {\n  plugin_dir = "~/.tflint.d/plugins"\n}\n'
+            'plugin "one" { source = "github.com/a/one" }\n' + plugin(extra=KEY) + RULE)
+    found = {(d.name, d.version, d.alias, bool(d.options)) for d in parse_tflint(".tflint.hcl", data.encode())}
+    assert found == {("plugin_dir", "~/.tflint.d/plugins", "", False), ("github.com/a/one", "", "one", False),
+                     (AWS, "0.41.0", "aws", True)}
