@@ -12,7 +12,8 @@ dependencies, and can send that tool to another registry, another download or an
   (`-Dsbt.override.build.repos=true -Dsbt.repository.config=…` swaps the resolvers, `-javaagent:` runs a jar);
 - `ivysettings.xml`: Apache Ivy's resolvers (ant's ivy tasks read it from the base folder; `ivy.xml` was `deps`);
 - `.pixi/config.toml`: pixi's project configuration (default channels, mirrors, the PyPI index);
-- `.mill-version` / `.config/mill-version`: the Mill version the launcher downloads (as `.bazelversion` for Bazel);
+- `.mill-version` / `.config/mill-version`: the Mill version the launcher downloads (as `.bazelversion` for Bazel),
+  and the launcher scripts themselves (`mill`, `millw`, `.bat` too: where it downloads Mill from, as `gradlew`);
 - `buf.yaml`: a Buf module's BSR dependencies (its lock, `buf.lock`, was `deps`);
 - `dub.json` / `dub.sdl` / `dub.selections.json`: a D package's manifest and lock.
 
@@ -67,6 +68,11 @@ FILES: list[tuple[str, str, str, list[str]]] = [
         f'[pypi-config]\n\n[mirrors]\n"https://conda.anaconda.org/conda-forge" = ["{EVIL}/conda-forge"]\n']),
     (".mill-version", "./mill __.compile", "0.11.6\n", ["0.11.7-evil\n", "0.10.0\n"]),
     (".config/mill-version", "./mill __.compile", "0.11.6\n", ["0.9.0\n"]),
+    ("mill", "./mill __.compile", "#!/usr/bin/env sh\nDEFAULT_MILL_VERSION=0.11.6\n"
+     "MILL_REPO_URL=https://github.com/com-lihaoyi/mill\n", [
+         "#!/usr/bin/env sh\nDEFAULT_MILL_VERSION=0.11.6\nMILL_REPO_URL=https://evil.example/mill\n"]),
+    ("millw.bat", "millw.bat __.compile", "@echo off\nset MILL_REPO_URL=https://github.com/com-lihaoyi/mill\n", [
+        "@echo off\nset MILL_REPO_URL=https://evil.example/mill\n"]),
     ("buf.yaml", "buf generate", "version: v2\ndeps:\n  - buf.build/googleapis/googleapis\n", [
         "version: v2\ndeps:\n  - buf.build/googleapis/googleapis\n  - buf.build/evil/protos\n",
         "version: v2\ndeps:\n  - buf.evil.example/googleapis/googleapis\n"]),
@@ -103,7 +109,7 @@ def variants() -> list[Variant]:
 
 
 def test_the_variants_are_what_they_say() -> None:
-    assert len(variants()) == 4 * sum(len(news) for *_, news in FILES) == 108
+    assert len(variants()) == 4 * sum(len(news) for *_, news in FILES) == 116
 
 
 def _run(args: list[str]) -> tuple[int, str]:
