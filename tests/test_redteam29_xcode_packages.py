@@ -68,8 +68,12 @@ ATTACKS = {
     "a local package": project(reference("AB0000000000000000000002", LOG, major("1.5.3")),
                                "\t\tAB0000000000000000000004 /* XCLocalSwiftPackageReference */ = {\n\t\t\tisa = "
                                "XCLocalSwiftPackageReference;\n\t\t\trelativePath = ../../evil;\n\t\t};\n"),
-    "a value split off its key": BASE.replace("minimumVersion = 1.5.3;", "minimumVersion =\n1.5.3;").replace(
-        "github.com/apple/swift-log.git\";", "github.com/apple/swift-log.git\"\n;"),
+    "an escaped type name": project(reference("AB0000000000000000000002", LOG, major("1.5.3")), reference(
+        "AB0000000000000000000003", "https:\\U002F/github.com/evil/kit.git", major("1.0.0")).replace(
+        "isa = XCRemoteSwiftPackageReference;", 'isa = "XCRemote\\U0053wiftPackageReference";').replace(
+        "repositoryURL =", '"repositoryUR\\U004C" =')),
+    "a value split off its key": BASE.replace("minimumVersion = 1.5.3;", "minimumVersion =\n1.5.4;").replace(
+        'repositoryURL = "https://github.com/apple/', 'repositoryURL =\n"https://github.com/evil/'),
 }
 
 
@@ -97,7 +101,7 @@ VARIANTS = [(name, folder) for name in ATTACKS for folder in ("", "ios/")]
 
 
 def test_the_variants_are_what_they_say() -> None:
-    assert len(VARIANTS) == 16
+    assert len(VARIANTS) == 18
 
 
 @pytest.mark.parametrize(("name", "folder"), VARIANTS)
@@ -119,7 +123,7 @@ def test_the_project_file_is_read_as_xcode_reads_it() -> None:
     found = {(d.name, d.version) for d in parse_pbxproj(PROJECT, ATTACKS["a new package beside a bump"].encode())}
     assert found == {("github.com/apple/swift-log", "^1.5.4"), ("github.com/evil/kit", "^1.0.0")}
     split = {(d.name, d.version) for d in parse_pbxproj(PROJECT, ATTACKS["a value split off its key"].encode())}
-    assert split == {("github.com/apple/swift-log", "^1.5.3")}
+    assert split == {("github.com/evil/swift-log", "^1.5.4")}
 
 
 @pytest.mark.parametrize("broken", [BASE.replace("};\n/* End XCRemote", "\n/* End XCRemote"),
