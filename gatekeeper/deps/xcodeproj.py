@@ -36,7 +36,7 @@ _KINDS = {"upToNextMajorVersion": "^", "upToNextMinorVersion": "~", "exactVersio
 # an escape (`\\U0053` spells a name without its letters).
 _PACKAGE_LINE = re.compile(r"Package|\\U|\\[0-7]|repositoryURL|requirement|minimumVersion|maximumVersion|\bkind\b|"
                            r"\bbranch\b|\brevision\b|\bversion\b|packageReferences|packageProductDependencies|"
-                           r"relativePath|://|^\s*=|^\s*[^=/]*[^;,{}()\s]\s*;\s*$")
+                           r"relativePath|://|^\s*=|^[^=/]*[^;,{}()\s]\s*;\s*$")
 
 
 def _tokens(body: str) -> list[str]:
