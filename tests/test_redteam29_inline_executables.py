@@ -16,11 +16,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import POLICY_DIR
 from gitdiffs import commit_patch
 from gitrepo import GitRepo
 from incli import run_cli
+from test_deps_gate import unreviewed
 
 BLOCK = '# /// script\n# requires-python = ">=3.11"\n# dependencies = [\n#   "requests<3",\n# ]\n# ///\n'
 EVIL_PKG = '#   "evil-pkg==1.0",\n# ]\n'
@@ -87,15 +87,22 @@ def _classified(case: tuple[GitRepo, str, str, Path, Path], tree: bool) -> dict[
     return {f["path"]: (f["bucket"], f["rule"]) for f in json.loads(str(done.stdout))["files"]}
 
 
-@pytest.mark.parametrize("variant", variants(), ids=lambda v: v[0])
-def test_an_executable_uv_script_is_a_dependency_manifest(tmp_path: Path, variant: Variant) -> None:
-    _, base, head = variant
+def test_an_executable_uv_script_is_a_dependency_manifest(tmp_path: Path) -> None:
+    # Every variant in a folder of its own of one repository (one packet, two classifications, two gates).
+    base: dict[str, str] = {}
+    head: dict[str, str] = {}
+    paths: dict[str, set[str]] = {}
+    for number, (name, old, new) in enumerate(variants()):
+        base |= {f"v{number}/{path}": text for path, text in old.items()}
+        head |= {f"v{number}/{path}": text for path, text in new.items()}
+        paths[name] = {f"v{number}/{path}" for path in new}
     case = _commits(tmp_path, base, head)
-    (path,) = head
     for tree in (False, True):
-        assert _classified(case, tree)[path] == ("deps", "deps.content.inline-script-metadata"), tree
+        found = _classified(case, tree)
+        assert {p: found[p] for p in head} == dict.fromkeys(head, ("deps", "deps.content.inline-script-metadata")), tree
         code, decision = _gate(case, tree)
         assert (code, decision["outcome"]) == (3, "review"), (tree, decision["reasons"])
+        assert not unreviewed(decision, paths), (tree, unreviewed(decision, paths))
         assert "deps.unexplained" in {reason["rule"] for reason in decision["reasons"]}, (tree, decision["reasons"])
 
 
