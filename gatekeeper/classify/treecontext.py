@@ -93,7 +93,7 @@ class TreeContext:
             self._heat = heatfiles.Shipped(self.trees, self._head, self._is_data)  # files Heat templates ship
             self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
             self._manifest_reads = manifestreads.Reads(self.trees, self._head)  # files manifests read, on first use
-            self._inline_reads = 0  # changed Python files read for PEP 723 metadata
+            self._inline = inlinemeta.Reads(self.new_tree, self.old_tree)  # scripts read for PEP 723 metadata
             self.checkout_rewrites = partial(checkout_rewritten, self.objects, (self.head_commit, self.base_commit))
         except BaseException:
             self.objects.close()
@@ -288,17 +288,8 @@ class TreeContext:
         return next((found for side in change.sides() if (found := self._godot.evidence(side))), None)
 
     def inline_metadata(self, change: FileChange) -> str | None:
-        """Evidence that a side of `change`, a Python script outside a package, holds PEP 723 inline script metadata
-        (inlinemeta.py); past inlinemeta.MAX_READS such files read, each further one counts (fail closed)."""
-        sides = [side for side in change.sides() if inlinemeta.is_script(side)]
-        # A package's module (an `__init__.py` beside it on either side) is imported, not run as a script.
-        if all(f"{side.rpartition('/')[0]}/__init__.py".lstrip("/") in self.new_tree
-               or f"{side.rpartition('/')[0]}/__init__.py".lstrip("/") in self.old_tree for side in sides):
-            return None
-        self._inline_reads += 1
-        if self._inline_reads > inlinemeta.MAX_READS:
-            return f"more than {inlinemeta.MAX_READS} Python files changed: not read for inline metadata (review)"
-        return inlinemeta.evidence(self.content(change, every_type=True))
+        """Evidence that a side of `change` holds PEP 723 inline script metadata (inlinemeta.Reads)."""
+        return self._inline.evidence(change, lambda: self.content(change, every_type=True))
 
     def _spelled(self, name: str, found: Mapping[str, object], path: str) -> str | None:
         """`path` as `found` spells it, folded as some checkout folds names (`folded`): a case-insensitive checkout

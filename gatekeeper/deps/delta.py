@@ -130,11 +130,14 @@ def _group(deps: Iterable[Dependency], manifest: str,
         # removal beside a new dependency
         name = _PEP503_SEPARATORS.sub("-", d.name).lower() if d.ecosystem == "pip" else d.name
         key = (d.ecosystem, manifest, name, d.scope or "runtime")
-        kept = groups.setdefault(key, {}).setdefault(d.version, d)
-        if d.ecosystem == _SIDE_BY_SIDE and kept.options != d.options:
-            # references at one version with other asset options: the version's options are all of them
-            both = sorted(set(kept.options.split(" | ")) | {d.options})
-            groups[key][d.version] = dataclasses.replace(kept, options=" | ".join(both))
+        versions = groups.setdefault(key, {})
+        if (seen := versions.setdefault(d.version, d)) is not d and d.options not in seen.options.split("\n"):
+            # The same version asked for again with other extras, markers or features (`requests==2.31.1` beside
+            # `requests[socks]==2.31.1`: pip merges them): every ask is the version's, so a new one is `changed`
+            # (red team 29, tests/test_redteam29_repeated_entries.py; red team 26 read one entry's asks only), and
+            # NuGet references at one version with other asset options (the thirty-second set)
+            asks = sorted({*seen.options.split("\n"), d.options})
+            versions[d.version] = dataclasses.replace(seen, options="\n".join(asks))
         if sites is not None and (d.ecosystem in _USE_SITES or d.ecosystem == _SIDE_BY_SIDE):
             sites.setdefault(key, Counter())[d.version] += 1
     return groups

@@ -50,8 +50,10 @@ from gatekeeper.deps import (
     submodule,
     swift,
     swiftmanifest,
+    tflint,
     toolfiles,
     xcodegen,
+    xcodeproj,
 )
 from gatekeeper.deps.model import Dependency
 from gatekeeper.lazy_pattern import lazy
@@ -131,6 +133,8 @@ _BY_NAME: dict[str, Format] = {
     "values.yaml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     "values.yml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),
+    ".tflint.hcl": Format(".tflint.hcl", tflint.parse_tflint, False),  # the plugins tflint installs and runs
+    "project.pbxproj": Format("project.pbxproj", xcodeproj.parse_pbxproj, False, hunks=xcodeproj.pbxproj_hunks),
     "action.yml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
     "gradle-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     "maven-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
