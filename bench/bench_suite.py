@@ -6,7 +6,11 @@ CPU seconds (user + sys), because on a 2-core machine CPU is what bounds the wal
 - per test: the worker's own CPU during the test, and its waited-for children's (subprocesses and the
   engine's forked children: RUSAGE_CHILDREN);
 - per program: every subprocess a test started, by what it ran (`git commit`, `python -m gatekeeper`,
-  `bash`, ...), with its own rusage (`os.wait4`).
+  `bash`, ...), with its own rusage (`os.wait4`);
+- per file: the forks its tests made in the worker (`os.fork`: the engine's children of an in-process gate,
+  `run_isolated`, tests/forkcli.py) and the worker's minor page faults. A fork of a ~160 MB worker costs the
+  worker ~3 ms more than one of a ~30 MB gate process (its page tables copied, then a write fault on every page it
+  touches again), and the child its copies: the faults of a file that forks are mostly that.
 
     python bench/bench_suite.py [--top N] [--save FILE] [PYTEST ARGS ...]
 
@@ -32,16 +36,25 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 _OUT = "GATEKEEPER_BENCH_SUITE_OUT"
-_tests: list[tuple[str, float, float, float]] = []
+_tests: list[tuple[str, float, float, float, int, int]] = []
 _spawns: list[tuple[str, float, str]] = []
+_forks = [0]
 
 
 # --- the plugin (loaded into each pytest worker with -p bench_suite) ---------------------------------
 
 
-def _cpu() -> tuple[float, float]:
+def _cpu() -> tuple[float, float, int]:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime, own.ru_minflt
+
+
+_REAL_FORK = os.fork
+
+
+def _counted_fork() -> int:
+    _forks[0] += 1
+    return _REAL_FORK()
 
 
 def program(args: Any) -> str:
@@ -79,15 +92,18 @@ def _try_wait(self: subprocess.Popen[Any], wait_flags: int) -> tuple[int, int]:
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get(_OUT):
         subprocess.Popen._try_wait = _try_wait  # type: ignore[assignment,method-assign]
+        os.fork = _counted_fork  # subprocess starts programs by vfork/posix_spawn, not os.fork: not counted
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
-    own, children = _cpu()
+    own, children, faults = _cpu()
+    forks = _forks[0]
     began = time.perf_counter()
     yield
-    own2, children2 = _cpu()
-    _tests.append((item.nodeid, own2 - own, children2 - children, time.perf_counter() - began))
+    own2, children2, faults2 = _cpu()
+    _tests.append((item.nodeid, own2 - own, children2 - children, time.perf_counter() - began, _forks[0] - forks,
+                   faults2 - faults))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -111,17 +127,22 @@ def report(folder: Path, top: int) -> None:
     children = sum(t[2] for t in tests)
     print(f"{len(tests)} tests: {own + children:.1f} CPU-s in tests ({own:.1f} in the workers, {children:.1f} in "
           f"their children)")
-    files: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0])
-    for nodeid, o, c, _ in tests:
+    forks, faults = sum(t[4] for t in tests), sum(t[5] for t in tests)
+    forking = sum(t[5] for t in tests if t[4])
+    print(f"{forks} forks in the workers; {faults} minor page faults in them, {forking} in the tests that forked")
+    files: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0, 0, 0])
+    for nodeid, o, c, _, f, m in tests:
         row = files[nodeid.split("::")[0]]
         row[0] += o
         row[1] += c
         row[2] += 1
-    print(f"\nper file (top {top}): CPU-s = own + children, tests")
-    for name, (o, c, n) in sorted(files.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:top]:
-        print(f"  {o + c:7.1f} = {o:6.1f} + {c:6.1f}  {int(n):5d}  {name}")
+        row[3] += f
+        row[4] += m
+    print(f"\nper file (top {top}): CPU-s = own + children, tests, forks, the worker's minor faults (thousands)")
+    for name, (o, c, n, f, m) in sorted(files.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:top]:
+        print(f"  {o + c:7.1f} = {o:6.1f} + {c:6.1f}  {int(n):5d} {int(f):5d} {m / 1000:7.0f}  {name}")
     print(f"\nper test (top {top})")
-    for nodeid, o, c, wall in sorted(tests, key=lambda t: -(t[1] + t[2]))[:top]:
+    for nodeid, o, c, wall, _, _ in sorted(tests, key=lambda t: -(t[1] + t[2]))[:top]:
         print(f"  {o + c:7.2f} CPU-s {wall:6.1f} s wall  {nodeid[:110]}")
     programs: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0])
     for name, cpu, _ in spawns:
@@ -138,7 +159,7 @@ def report(folder: Path, top: int) -> None:
                 by_file[test.split("::")[0] or "(outside a test)"] += cpu
         print(f"  {name}: " + ", ".join(f"{f} {c:.1f}" for f, c in by_file.most_common(5)))
     sizes = collections.Counter()
-    for _, o, c, _ in tests:
+    for _, o, c, _, _, _ in tests:
         total = o + c
         sizes["< 0.05 s" if total < 0.05 else "< 0.2 s" if total < 0.2 else "< 1 s" if total < 1 else ">= 1 s"] += total
     print("\nCPU-s by test size: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(sizes.items())))
