@@ -54,6 +54,10 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("CONTRIBUTORS.txt", "other", "other.governance"), ("CONTRIBUTORS", "other", "other.governance"),
     ("docs/.vuepress/components/Contributors.vue", "src", None), ("web/src/Authors.tsx", "src", None),
     ("docs/.zenodo.json", "src", None),
+    ("src/AdapterTestUtilities/.github/FUNDING.yml", "other", "other.nested-github-community"),
+    ("packages/ui/.github/ISSUE_TEMPLATE/bug.yml", "other", "other.nested-github-community"),
+    ("src/AsyncAwsS3/.github/workflows/close-subsplit-prs.yaml", "src", None),  # never run here
+    ("assets/vendor/hint.css/.github/FUNDING.yml", "deps", "deps.vendored"),  # part of the vendored copy
 ])
 def test_path_rules_of_the_fortieth_round(path: str, bucket: str, rule: str | None) -> None:
     match = RULES.match(path)
@@ -97,3 +101,36 @@ def test_the_fortieth_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: 
     assert {path: files[path].bucket for path in want} == want
     patched = patch_files(git_repo, tmp_path)
     assert {path: patched[path].bucket for path in want} == want
+
+
+_PROGRAM = "#!/usr/bin/env node\n\nimport { Command } from 'commander';\nconst program = new Command();\n"
+_R_PACKAGE = "Package: tidyfoo\nType: Package\nTitle: Tidy Foo\nVersion: 0.1.0\nImports:\n    dplyr (>= 1.0.0)\n"
+
+
+@pytest.mark.parametrize(("path", "text", "bucket"), [
+    ("examples/description", _PROGRAM, "src"),  # Commander's example program of that name
+    ("docs/DESCRIPTION", "A short text about the tool, shown on the download page.\n", "src"),
+    ("DESCRIPTION", _R_PACKAGE, "deps"),  # an R package's own
+    ("pkg/DESCRIPTION", "# generated\n" + _R_PACKAGE, "deps"),
+    ("examples/Description", "Title: an example\nLicense: MIT\n", "deps"),  # one R field is enough to stay deps
+])
+def test_a_file_named_like_rs_description_is_deps_only_with_its_fields(
+        git_repo: GitRepo, tmp_path: Path, path: str, text: str, bucket: str) -> None:
+    git_repo.write("README.md", "# tool\n")
+    git_repo.commit("base")
+    git_repo.write(path, text)
+    git_repo.commit("head")
+    found = tree_files(git_repo)[path]
+    assert found.bucket == bucket, found
+    assert bucket == "deps" or found.rule == "src.content.not-r-description", found
+    assert patch_files(git_repo, tmp_path)[path].bucket == bucket  # an added file: the patch shows it whole
+
+
+def test_an_r_description_rewritten_as_a_program_stays_deps(git_repo: GitRepo, tmp_path: Path) -> None:
+    """The proof is needed on every side: the old side names an R package, so the edit is a dependency change."""
+    git_repo.write("DESCRIPTION", _R_PACKAGE)
+    git_repo.commit("base")
+    git_repo.write("DESCRIPTION", _PROGRAM)
+    git_repo.commit("head")
+    assert tree_files(git_repo)["DESCRIPTION"].bucket == "deps"
+    assert patch_files(git_repo, tmp_path)["DESCRIPTION"].bucket == "deps"
