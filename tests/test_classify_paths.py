@@ -903,6 +903,7 @@ def test_a_name_is_not_a_signal(rules: RuleSet, path: str) -> None:
 OTHER = [
     ".cmake-format.yaml", ".codacy.yml", ".idx/dev.nix",  # label36's other rules
     "group_vars/web.license",  # a REUSE licence sidecar (other.reuse-sidecars, thirty-fourth label set)
+    "src/AdapterTestUtilities/.github/FUNDING.yml",  # a split package's funding links (other.nested-github-community)
     "examples/Caddyfile",  # a server application's settings (other.app-server-settings)
     "mixin/prometheus_rules_out/prometheus_alerts.yaml",
     ".trunk/configs/.checkov.yaml",  # trunk's linters' settings (other.dev-tool-settings, the thirty-third set)

@@ -39,7 +39,7 @@ def lower_with_proof(item: ClassifiedFile, rules: RuleSet, signals: Sequence[tup
         return replace(item, bucket="src", rule=test_data.id, ecosystem=None, tier="context",
                        evidence=f"{sides[0]}: below a test's data folder")
     blobs = (item.change.status != "deleted") + (item.change.status != "added")  # what every side holds
-    proof = _LOWERING_PROOF.get(sides[0].rpartition("/")[2])
+    proof = _LOWERING_PROOF.get(_proof_name(sides[0].rpartition("/")[2]))
     if proof is not None and not all("/" in side for side in sides):
         proof = tuple(rule for rule in proof if rule not in _NOT_AT_ROOT)  # the root's setup.py is what pip runs
     if proof and signals and len(signals) == blobs and all(
@@ -54,10 +54,16 @@ def lower_with_proof(item: ClassifiedFile, rules: RuleSet, signals: Sequence[tup
 
 # The deps manifests content may lower, each with the signal that proves it (an Ansible module; tool settings only).
 _LOWERING_PROOF = {"setup.py": ("src.content.ansible-module", "src.content.setup-not-packaging"),
-                   "setup.cfg": ("other.content.setup-cfg-tools",)}
+                   "setup.cfg": ("other.content.setup-cfg-tools",), "description": ("src.content.not-r-description",)}
 # Proofs that never lower a file at the repository's root: `pip install .` runs the root's setup.py whatever it holds
 # (an "Ansible module" there too: DOCUMENTATION = ... above setup code is still what pip runs).
 _NOT_AT_ROOT = frozenset({"src.content.setup-not-packaging", "src.content.ansible-module"})
+
+
+def _proof_name(name: str) -> str:
+    """The key of _LOWERING_PROOF: setup.py and setup.cfg as pip reads them, DESCRIPTION in any case (the path rules
+    ignore case)."""
+    return "description" if name.lower() == "description" else name
 
 
 def _in_test_data(path: str, folders: frozenset[str], tests: frozenset[str]) -> bool:

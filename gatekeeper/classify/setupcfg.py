@@ -1,5 +1,7 @@
 """Tier 3, continued: a setup.cfg that holds tool settings only (flake8, isort, pytest, ...) and no packaging is
 `other` (other.content.setup-cfg-tools), a lowering that needs this proof on every side (sniff.py, lowering.py).
+So is a file named like R's `DESCRIPTION` that holds none of its fields (src.content.not-r-description: Commander's
+extension-less example program `examples/description`, the fortieth set).
 """
 
 from __future__ import annotations
@@ -60,3 +62,20 @@ def _tools_only(text: str) -> bool:
         elif _SETUPTOOLS_SECTION.fullmatch(name.strip().lower()):
             return False
     return True
+
+
+# The fields an R package's DESCRIPTION (a Debian control file: `Field: value` lines) names it and its dependencies by.
+_R_DESCRIPTION_FIELD = lazy(
+    r"^(?:Package|Type|Title|Version|Authors@R|Author|Maintainer|Description|License|Depends|Imports|Suggests|"
+    r"LinkingTo|Enhances|Remotes|Encoding|RoxygenNote|Config/[\w/.-]+)[ \t]*:", _FLAGS)
+_SCRIPT = lazy(r"\A#!", 0)
+
+
+def not_r_description(text: str) -> tuple[str, str, str] | None:
+    """A file named DESCRIPTION that is no R package description: a program (`#!` first) or text with none of its
+    fields. Lowers deps only on this proof, from the whole file on every side (lowering.py)."""
+    if _R_DESCRIPTION_FIELD.search(text):
+        return None
+    first = text.lstrip().partition("\n")[0]
+    why = "a program, not an R package's fields" if _SCRIPT.match(text) else "none of an R package's fields"
+    return "src", "src.content.not-r-description", f"{first[:80]} ({why})"

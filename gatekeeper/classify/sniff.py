@@ -20,7 +20,7 @@ from gatekeeper.classify.checkoutattrs import transform_line
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
-from gatekeeper.classify.setupcfg import setup_cfg
+from gatekeeper.classify.setupcfg import not_r_description, setup_cfg
 from gatekeeper.classify.shapes import evidence_line, shape, snapcraft
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
 from gatekeeper.classify.yamlroots import UNREAD_RULE as UNREAD_RULE
@@ -224,6 +224,8 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
     if as_yaml and len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
         text = text if whole is data else whole.decode("utf-8", "replace").removeprefix("\ufeff")
         found.extend(Signal(*signal) for signal in yaml_signals(text, rules))
+    if not found and name.lower() == "description" and len(whole) <= FULL_READ and not cut:
+        found.extend(s for s in [_signal(not_r_description(whole.decode("utf-8", "replace")))] if s is not None)
     if not found:
         return None
     order = {"ci": 0, "iac": 1, "deps": 2, "other": 3, "src": 4}
