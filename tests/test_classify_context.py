@@ -166,7 +166,9 @@ def test_content_comes_from_commits_never_the_working_tree(git_repo: GitRepo) ->
     ("PulumiPolicy.yaml", "policies/s3.py", "iac"),
     ("cdk.json", "lib/network-stack.ts", "iac"),
     ("cdktf.json", "main.go", "iac"),
-    ("samconfig.toml", "events/event.json", "iac"),
+    ("samconfig.toml", "env.json", "iac"),
+    # the sample events `sam local invoke -e` reads are a test's input, as the label sets have them (fortyfirst)
+    ("samconfig.toml", "events/event.json", "src"),
     ("serverless.yml", "resources/dynamo.yml", "iac"),
     ("ansible.cfg", "site.yml", "iac"),
     ("ansible.cfg", "vars/main.yml", "iac"),

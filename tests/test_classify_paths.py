@@ -855,6 +855,7 @@ NOT_SIGNALS = [
     "pkg/handlers/license.go",  # a governance name, but code (matching ignores case)
     "internal/plugins/helm/v1/scaffolds/internal/templates/gitignore.go",  # a scaffolder's code, no chart template
     "charts/web/tests/service_test.yaml",  # a helm-unittest suite beside the chart's templates/
+    "cdk/test/app.test.ts",  # a CDK app's unit test in its cdk/ folder (the forty-first set)
     "test-resources/lib_tests/me/raynes/archive.zip",  # an archive a test unpacks: test data, not an asset
     "charts/web/hack/sync_dashboards.py",  # a chart's developer script
     "hack/migrate/sample-v40-values.yaml",  # a developer script's sample values, not a release's

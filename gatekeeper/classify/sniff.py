@@ -115,6 +115,14 @@ _CIRCLE_VERSION = lazy(r"""^version[ \t]*:[ \t]*["']?2(?:\.[01])?["']?[ \t]*$"""
 _CIRCLE_BODY = lazy(r"^(?:workflows|orbs)[ \t]*:", _FLAGS)
 _DRONE_KIND = lazy(r"""^kind[ \t]*:[ \t]*["']?pipeline\b""", _FLAGS)
 _STEPS = lazy(r"^steps[ \t]*:", _FLAGS)
+# Codefresh: `version: "1.0"` at the root and a steps map whose steps are Codefresh's step types or use its
+# `${{CF_...}}` variables; a pipeline spec (`kind: pipeline` + `spec:`) nests the steps (the forty-first set: vfarcic's
+# codefresh/codefresh-staging.yml). Not a bare `version: "1.0"` with steps: other tools write that too.
+_CODEFRESH_VERSION = lazy(r"""^version[ \t]*:[ \t]*["']?1\.0["']?[ \t]*(?:#[^\n]*)?\r?$""", _FLAGS)
+_CODEFRESH_STEPS = lazy(r"^[ \t]*steps[ \t]*:[ \t]*(?:#[^\n]*)?\r?$", _FLAGS)
+_CODEFRESH_STEP = lazy(r"""^[ \t]+type[ \t]*:[ \t]*["']?(?:freestyle|build|push|git-clone|composition|"""
+                       r"""launch-composition|deploy|helm|pending-approval|parallel|codefresh-run)["']?[ \t]*\r?$"""
+                       r"""|\$\{\{CF_[A-Z0-9_]+\}\}""", _FLAGS)
 _BITBUCKET = lazy(r"^pipelines[ \t]*:[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+(?:default|branches|pull-requests|"
                   r"tags|custom)[ \t]*:", _FLAGS)
 _BUILDKITE_STEP = lazy(
@@ -332,6 +340,9 @@ def _other_ci(text: str) -> Signal | None:
         return Signal("ci", "ci.content.drone-woodpecker", evidence_line(text, m))
     if (m := _BITBUCKET.search(text)) is not None:
         return Signal("ci", "ci.content.bitbucket", evidence_line(text, m))
+    if (m := _CODEFRESH_VERSION.search(text)) is not None and (steps := _CODEFRESH_STEPS.search(text)) is not None \
+            and _CODEFRESH_STEP.search(text, steps.end()):
+        return Signal("ci", "ci.content.codefresh", evidence_line(text, m))
     if (m := _STEPS.search(text)) is not None and _BUILDKITE_STEP.search(text, m.end()):
         return Signal("ci", "ci.content.buildkite", evidence_line(text, m))
     return None

@@ -288,9 +288,15 @@ def ci_definitions(roots: list[Node]) -> Iterator[tuple[str, str]]:
         if any(item == "wait" or _has(item, *_BUILDKITE_STEPS)
                for steps in values(root, "steps") if isinstance(steps, list) for item in steps):
             yield "ci.content.buildkite", "steps: - command: ..."
+        if _first(root, "version") == "1.0" and any(
+                _first(step, "type") in _CODEFRESH_TYPES for holder in [root, *values(root, "spec")]
+                for steps in values(holder, "steps") for step in _mappings(steps)):
+            yield "ci.content.codefresh", "version: 1.0 steps: type: ..."
 
 
 _BUILDKITE_STEPS = ("command", "commands", "trigger", "block", "wait", "input")
+_CODEFRESH_TYPES = frozenset({"freestyle", "build", "push", "git-clone", "composition", "launch-composition",
+                              "deploy", "helm", "pending-approval", "parallel", "codefresh-run"})
 _AZURE_TASK = lazy(r"[A-Za-z][\w.-]*@[0-9]+\Z")
 _MAX_WALK = 10_000  # mappings looked into for an Azure task: bounded, whatever the file holds
 
