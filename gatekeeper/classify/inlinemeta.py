@@ -45,6 +45,11 @@ _OPENING = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$")  # what a file with
 _TOML = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$"
                    rb"|^[+ -]?#[ \t]+(?:dependencies[ \t]*=[ \t]*\[|requires-python[ \t]*=[ \t]*[\"'])")
 
+# ... or, from a patch whose hunk shows neither the header nor a key, a comment line of the hunk shaped as the block's:
+# a quoted list item (`#   "evil-pkg==1.0",`), the list's or block's end (`# ]`, `# ///`) or a `# [tool.uv]` table header
+_HIDDEN = re.compile(rb"""(?m)^[+ -]?#[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*')[ \t]*(?:,[ \t]*)?(?:#[^\r\n]*)?\r?$"""
+                     rb"|^[+ -]?#[ \t]*\][ \t]*\r?$|^[+ -]?# ///[ \t]*\r?$|^[+ -]?#[ \t]+\[tool\.")
+
 
 def is_script(path: str) -> bool:
     """A Python file (the cheap first test: a C-speed suffix test first)."""
@@ -85,6 +90,10 @@ def evidence(shown: Sequence[Shown]) -> str | None:
     for side in shown:
         if (found := signal(side.data) if is_script(side.path) else opening(side.data, side.complete)) is not None:
             return f"{side.path}: {found.evidence}"
+        if is_script(side.path) and not side.complete and (line := _HIDDEN.search(side.data)) is not None:
+            shown_line = line.group().decode("utf-8", "replace").strip()
+            return (f"{side.path}: {shown_line} (a changed line shaped as an inline metadata block's, whose header the "
+                    "patch does not show: review, or pass --tree to read the whole file)")
     return None
 
 
