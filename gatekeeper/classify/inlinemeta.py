@@ -46,7 +46,7 @@ _TOML = re.compile(rb"(?m)^[+ -]?# /// script[ \t]*\r?$"
                    rb"|^[+ -]?#[ \t]+(?:dependencies[ \t]*=[ \t]*\[|requires-python[ \t]*=[ \t]*[\"'])")
 
 # ... or, from a patch whose hunk shows neither the header nor a key, a comment line of the hunk shaped as the block's:
-# a quoted list item (`#   "evil-pkg==1.0",`), the list's or block's end (`# ]`, `# ///`) or a `# [tool.uv]` table header
+# a quoted list item (`#   "evil-pkg==1.0",`), the list's or block's end (`# ]`, `# ///`), a `# [tool.uv]` header
 _HIDDEN = re.compile(rb"""(?m)^[+ -]?#[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*')[ \t]*(?:,[ \t]*)?(?:#[^\r\n]*)?\r?$"""
                      rb"|^[+ -]?#[ \t]*\][ \t]*\r?$|^[+ -]?# ///[ \t]*\r?$|^[+ -]?#[ \t]+\[tool\.")
 
