@@ -32,8 +32,9 @@ VARIANTS: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
         {"deploy/tests/__snapshot__/pod.snap": POD.format(on="true")}, "deploy/tests/__snapshot__/pod.snap"),
     "k8s-folder-added": ({}, {"k8s/app/tests/__snapshot__/pod.snap": POD.format(on="true")},
                          "k8s/app/tests/__snapshot__/pod.snap"),
-    "chart-tests-added": ({"charts/app/Chart.yaml": CHART}, {"charts/app/tests/__snapshot__/pod.snap":
-                                                             POD.format(on="true")}, "charts/app/tests/__snapshot__/pod.snap"),
+    "chart-tests-added": ({"charts/app/Chart.yaml": CHART},
+                          {"charts/app/tests/__snapshot__/pod.snap": POD.format(on="true")},
+                          "charts/app/tests/__snapshot__/pod.snap"),
     "helm-nested-multidoc": ({"helm/app/Chart.yaml": CHART}, {"helm/app/tests/unit/__snapshot__/web.snap":
                                                               "---\n" + POD.format(on="true")},
                              "helm/app/tests/unit/__snapshot__/web.snap"),
@@ -79,10 +80,17 @@ def test_a_kubernetes_object_saved_as_a_snapshot_is_reviewed(tmp_path: Path, nam
         assert code == 3 and path in named, (name, tree, decision)
 
 
-def test_a_real_helm_unittest_snapshot_stays_allowed(tmp_path: Path) -> None:
-    path = "charts/app/tests/__snapshot__/pod_test.yaml.snap"
-    case = _commits(tmp_path, {"charts/app/Chart.yaml": CHART, path: REAL_SNAPSHOT.format(on="false")},
-                    {path: REAL_SNAPSHOT.format(on="true")})
-    for tree in (False, True):
-        code, decision = _gate(case, tree)
-        assert code == 0, (tree, decision)
+def test_a_real_helm_unittest_snapshot_stays_allowed_with_the_commits(tmp_path: Path) -> None:
+    """With the commits a real snapshot is src (allowed); from the patch a snapshot the hunks show only in part is
+    needs-context, as an edited suite (`tests/d_test.yaml`) already was on b7942c9."""
+    path, suite = "charts/app/tests/__snapshot__/pod_test.yaml.snap", "charts/app/tests/pod_test.yaml"
+    asserts = "".join(f"      - equal:\n          path: a{n}\n          value: {n}\n" for n in range(12))
+    case = _commits(tmp_path, {"charts/app/Chart.yaml": CHART, path: REAL_SNAPSHOT.format(on="false"),
+                               suite: "suite: t\ntests:\n  - it: works\n    asserts:\n" + asserts},
+                    {path: REAL_SNAPSHOT.format(on="true"), suite: "suite: t\ntests:\n  - it: works\n    asserts:\n"
+                     + asserts.replace("value: 7", "value: 8")})
+    code, decision = _gate(case, True)
+    assert code == 0, decision
+    code, decision = _gate(case, False)
+    assert code == 3 and [r["rule"] for r in decision["reasons"]] == ["core.needs_context"], decision
+    assert set(decision["reasons"][0]["paths"]) == {path, suite}, decision
