@@ -23,6 +23,7 @@ from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.contexttypes import Context, Shown
 from gatekeeper.classify.depsyaml import generic_keys, unsettled
 from gatekeeper.classify.iacprograms import PROGRAM_EXTENSIONS, function_handler, iac_program, program_evidence
+from gatekeeper.classify.inlinemeta import executable as inline_executable
 from gatekeeper.classify.inlinemeta import is_script as inline_script
 from gatekeeper.classify.localactions import action_package
 from gatekeeper.classify.lowering import lower_with_proof
@@ -63,6 +64,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
         if (not markers and change.old_path is None and item.bucket != "deps"
                 and not _config_type(change.path) and not is_script(change.path) and not inventory_named(change.path)
                 and not is_archive(change.path) and not inline_script(change.path)  # `.pyw`: PEP 723 (attack 15)
+                and not inline_executable(change)  # `bin/sync.uv` run through uv's shebang: PEP 723 (attack 24)
                 and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS
                          and not item.rule.startswith(FINAL_RULES) and not settled_program(item, catch_all, context))):
             out.append(item)

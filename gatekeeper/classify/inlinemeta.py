@@ -18,7 +18,9 @@ allowed it). With `--tree` only the block's opening line `# /// script` counts t
 = curl` comment is no block); in a patch's hunks, which may not show the opening, its TOML lines count too
 (`# dependencies = [`, `# requires-python = "`). With `--tree` a file without a suffix is read only where a tree
 holds it executable (uv runs another only as `uv run --script FILE`, which a CI step naming it makes ci), so the
-MAX_READS count stays one of scripts; a script of another suffix run by `uv run --script` is not read (limits).
+MAX_READS count stays one of scripts; a script of another suffix run by `uv run --script` is not read (limits). An
+executable with a suffix other than `.py` is read as one without (attack 24: `./bin/sync.sh` with uv's shebang installs
+its block's packages as `bin/sync` does; tests/test_attack24_inline_suffixes.py), with the commits and from a patch.
 """
 
 from __future__ import annotations
@@ -61,6 +63,12 @@ def may_run(path: str) -> bool:
     return is_script(path) or extension(path.rpartition("/")[2]) == ""
 
 
+def executable(change: FileChange) -> bool:
+    """A change whose either side the patch gives at mode 100755: its shebang may run `uv run --script` whatever its
+    suffix (`bin/sync.sh`, attack 24)."""
+    return "100755" in (change.old_mode, change.new_mode)
+
+
 class Reads:
     """What a --tree gate reads for inline metadata: the changed sides that are Python scripts outside a package or
     executables without a suffix (mode 100755 in HEAD or the merge base), counted per kind; past MAX_READS of a kind,
@@ -71,7 +79,7 @@ class Reads:
         self._reads = {True: 0, False: 0}  # Python files / executables read
 
     def evidence(self, change: FileChange, content: Callable[[], Sequence[Shown]]) -> str | None:
-        sides = [side for side in change.sides() if is_script(side) or may_run(side) and any(
+        sides = [side for side in change.sides() if is_script(side) or any(  # an executable of any suffix (attack 24)
             getattr(tree.get(side), "mode", "") == "100755" for tree in self._trees)]
         # A package's module (an `__init__.py` beside it on either side) is imported, not run as a script.
         if all(is_script(side) and any(f"{side.rpartition('/')[0]}/__init__.py".lstrip("/") in tree

@@ -131,7 +131,7 @@ class PatchContext:
     def inline_metadata(self, change: FileChange) -> str | None:
         """PEP 723 metadata in the lines the patch shows of a Python file or a file without a suffix (inlinemeta.py)."""
         return inlinemeta.evidence(self.content(change, every_type=True)) \
-            if any(map(inlinemeta.may_run, change.sides())) else None
+            if any(map(inlinemeta.may_run, change.sides())) or inlinemeta.executable(change) else None
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition the patch shows (its new side) runs a side of `change` by path or names

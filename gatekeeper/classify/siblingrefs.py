@@ -34,11 +34,13 @@ class Siblings:
         whether a Dockerfile); `read`: a blob's first bytes by its id."""
         listed = sorted({(path, entry.oid) for found in configurations.values() for path, entry, _ in found})
         self.files: dict[str, str] = {}
-        self.wildcards: list[tuple[str, tfrefs.Named]] = []
+        # Paths with a variable part by the folder they lie below: (order read, configuration, pattern). A changed
+        # file asks only the folders it is in (walking every pattern for every file: attack 24's stall).
+        self.wildcards: dict[str, list[tuple[tuple[int, int], str, tfrefs.Wildcard]]] = {}
         self.indexed = len(listed) <= MAX_CONFIGURATIONS
         if not self.indexed:
             return
-        for where, oid in listed:
+        for seq, (where, oid) in enumerate(listed):
             data = read(oid)
             if b"../" not in data:
                 continue  # names nothing outside its folder and the folders below
@@ -47,10 +49,9 @@ class Siblings:
             for path in sorted(named.files):
                 if not _below(path, folder):
                     self.files.setdefault(path, f"{where}: names {path} (through ../)")
-            escaping = tuple(w for w in named.wildcards if not _below(w.base, folder) and w.base != folder
-                             and _literal_name(w.word))
-            if escaping:
-                self.wildcards.append((where, tfrefs.Named(frozenset(), frozenset(), escaping)))
+            for number, wildcard in enumerate(named.wildcards):
+                if not _below(wildcard.base, folder) and wildcard.base != folder and _literal_name(wildcard.word):
+                    self.wildcards.setdefault(wildcard.base, []).append(((seq, number), where, wildcard))
 
     def first(self, sides: Sequence[str]) -> str | None:
         """How a configuration in another folder names the first of `sides` it names, or None."""
@@ -60,10 +61,14 @@ class Siblings:
         """How a configuration in another folder names the repository path `side` through `../`, or None."""
         if (how := self.files.get(side)) is not None:
             return how
-        for where, named in self.wildcards:
-            if (found := named.reaches(side)) is not None:
-                return f"{where}: {found} (through ../)"
-        return None
+        # A pattern names `side` only when its base is `side` itself, a folder above it, or the root.
+        parts = side.split("/")
+        bases = {"", side} | {"/".join(parts[:n]) for n in range(1, len(parts))}
+        hits = [hit for base in bases for hit in self.wildcards.get(base, ()) if hit[2].names(side)]
+        if not hits:
+            return None
+        _, where, wildcard = min(hits, key=lambda hit: hit[0])  # the first the old walk met
+        return f"{where}: names {side} (as {wildcard.word}) (through ../)"
 
 
 def _literal_name(word: str) -> bool:

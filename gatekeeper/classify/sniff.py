@@ -149,8 +149,14 @@ def is_candidate(path: str) -> bool:
     if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
         return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb") \
-        or is_bazelrc(name) or is_requirements_input(name) \
+        or is_bazelrc(name) or is_requirements_input(name) or _helm_snapshot(path) \
         or name.lower().startswith(("dockerfile", "containerfile", ".env"))
+
+
+def _helm_snapshot(path: str) -> bool:
+    """A helm-unittest snapshot (`tests/__snapshot__/x.snap`, src.helm-unittest): YAML whose name says nothing of what
+    it holds, read so that a bare Kubernetes object saved under the name is raised (attack 24)."""
+    return path.endswith(".snap") and path.rpartition("/")[0].endswith("__snapshot__")
 
 
 def readable(data: bytes) -> bytes:
