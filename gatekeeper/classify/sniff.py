@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from gatekeeper.classify.ansible import ansible, setup_py
-from gatekeeper.classify.buildshapes import build_shape, is_requirements_input
+from gatekeeper.classify.buildshapes import build_shape, is_cmake, is_requirements_input
 from gatekeeper.classify.checkoutattrs import NAME as ATTRIBUTES
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.checkoutattrs import transform_line
@@ -149,7 +149,7 @@ def is_candidate(path: str) -> bool:
     if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
         return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb") \
-        or is_bazelrc(name) or is_requirements_input(name) \
+        or is_bazelrc(name) or is_requirements_input(name) or is_cmake(name) \
         or name.lower().startswith(("dockerfile", "containerfile", ".env"))
 
 
