@@ -7,7 +7,9 @@ and no delta read them: `gate --enable deps` allowed (exit 0) a new plugin, a ne
 from a patch and, where no CI step runs tox, with `--tree` too. Now a reader (gatekeeper/deps/toxconfig.py) reads
 them: a new entry, a swapped source, a moved installer setting is reviewed; an in-level bump of a pinned dependency
 still queues with `--tree` (from a patch a modified tox.ini/tox.toml is a `partial` problem: reviewed). pyproject's
-[tool.tox] is the residue of a deps file (reviewed alone and beside a bump), as it was.
+[tool.tox] is the residue of a deps file (reviewed alone and beside a bump), as it was. A setup.cfg holding only tool
+settings is `other` (setupcfg.py), and its `[tox:tox]`/`[testenv]` sections counted as tool settings: a new `deps` or
+`requires` entry there was allowed with `--tree`; now such a section naming what tox installs keeps setup.cfg `deps`.
 """
 
 from __future__ import annotations
@@ -84,12 +86,17 @@ HOSTILE: list[tuple[str, str, str]] = [
     ("pyproject.toml", PYPROJECT.format(requests="2.31.0", plugin=""),
      PYPROJECT.format(requests="2.31.1", plugin=', "tox-evil==1.0"')),
 ]
+SETUP_CFG = "[flake8]\nmax-line-length = 120\n\n[tox:tox]\nenvlist = py\n\n[testenv]\ndeps =\n    pytest==8.0.0\n"
+HOSTILE += [
+    ("setup.cfg", SETUP_CFG, SETUP_CFG + "    evil-pkg==1.0\n"),
+    ("setup.cfg", SETUP_CFG, SETUP_CFG.replace("envlist = py\n", "envlist = py\nrequires = tox-evil\n")),
+]
 WORKFLOW = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
             f"      - uses: actions/checkout@{SHA}\n      - run: pip install tox && tox\n")
 
 
 def test_the_variants_are_what_they_say() -> None:
-    assert len(HOSTILE) == 20
+    assert len(HOSTILE) == 22
 
 
 @pytest.mark.parametrize("ci", [False, True], ids=["alone", "with-ci"])
