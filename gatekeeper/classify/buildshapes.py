@@ -8,6 +8,10 @@ only that format has, so that a look-alike (autotools' `Makefile.in`, setuptools
 application's `jobs:` settings) keeps its bucket. A conda environment under any name (`conda.yaml` of an MLflow
 project, an Azure ML module's `sar_conda.yaml`: the thirty-sixth set) has top-level `channels:` and `dependencies:`
 and no key conda does not read (a Helm 2 `requirements.yaml` has no `channels:`, a pubspec has `environment:`).
+A CMake file (CMakeLists.txt, `*.cmake`, their `.in` templates) that downloads code when cmake configures (red team
+30): FetchContent, ExternalProject, CPM's calls or `file(DOWNLOAD`, or, in a hunk that shows no call, the arguments
+that name what is downloaded (`GIT_REPOSITORY`, `GIT_TAG`, `URL`, ...), or a repository's or an archive's URL (a
+wrapper function's call). Such a file is a dependency manifest, read whole with --tree.
 """
 
 from __future__ import annotations
@@ -44,6 +48,24 @@ _AZURE_STEP = lazy(r"^[ \t]*-[ \t]+(?:script|bash|pwsh|powershell|checkout|publi
                    r"|getPackage|reviewApp)[ \t]*:", _FLAGS)
 _AZURE_STEP_KEY = lazy(r"^[ \t]+(?:displayName|condition|workingDirectory|failOnStderr|env|continueOnError"
                        r"|timeoutInMinutes|artifact|clean|fetchDepth|persistCredentials)[ \t]*:", _FLAGS)
+# CMake: a call that downloads at configure time (command names ignore case), or an argument naming the download.
+_CMAKE_FETCH = lazy(
+    r"(?<![\w.])(?i:fetchcontent_declare|fetchcontent_populate|fetchcontent_makeavailable|externalproject_add"
+    r"|cpmaddpackage|cpmfindpackage|cpmdeclarepackage|cpmusepackagelock)[ \t]*\("
+    r"|(?<![\w.])(?i:file)[ \t]*\([ \t\r\n]*DOWNLOAD\b"
+    r"|(?<![\w${.])(?:GIT_REPOSITORY|GIT_TAG|GITHUB_REPOSITORY|GITLAB_REPOSITORY|BITBUCKET_REPOSITORY|SVN_REPOSITORY"
+    r"|HG_REPOSITORY|CVS_REPOSITORY|URL_HASH|URL_MD5|DOWNLOAD_COMMAND)(?![\w])"
+    r"|^[+ -]?[ \t]*URL[ \t]+\S"
+    # ... or a wrapper's call naming a repository or an archive (`fetch_dep(fmt https://x/fmt.git)`, CPM's `gh:o/r`)
+    r"|(?:https?|git|ssh)://[^\s\"')]+\.(?:git|tar\.gz|tgz|tar\.xz|tar\.bz2|tar\.zst|zip)(?![\w.])"
+    r"|[\"(\s](?:gh|gl|bb):[\w.-]+/[\w.-]+[@#]", _FLAGS)
+
+
+def is_cmake(name: str) -> bool:
+    """A file cmake reads as its language: CMakeLists.txt, an included `*.cmake`, and their `configure_file` templates
+    (`CMakeLists.txt.in`: the pattern that downloads googletest at configure time, `*.cmake.in`)."""
+    lower = name.lower().removesuffix(".in")
+    return lower == "cmakelists.txt" or lower.endswith(".cmake")
 
 
 def is_requirements_input(name: str) -> bool:
@@ -56,6 +78,9 @@ def build_shape(name: str, text: str) -> tuple[str, str, str] | None:
     """(bucket, rule id, evidence line) of the first of these shapes `text` has, or None."""
     if is_requirements_input(name) and (line := _requirements(text)) is not None:
         return "deps", "deps.content.pip-compile-input", line
+    if is_cmake(name):
+        found = _CMAKE_FETCH.search(text)
+        return ("deps", "deps.content.cmake-download", evidence_line(text, found)) if found is not None else None
     if name.lower().endswith((".yml", ".yaml")):
         text = text.replace("\r\n", "\n") if "\r" in text else text  # a template saved on Windows (review12)
         if "channels" in text and (line := _conda(text)) is not None:

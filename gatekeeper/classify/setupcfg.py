@@ -27,6 +27,9 @@ _PACKAGE_KEYS = frozenset({"name", "version", "install_requires", "setup_require
 _SETUPTOOLS_SECTION = lazy(
     r"options(?:\..*)?|bdist\w*|build\w*|install\w*|sdist|egg_info|dist_info|easy_install|develop|editable_wheel|"
     r"pbr|files|entry_points|wheel|upload\w*|aliases?|global|register|test|rotate|saveopts|setopt|check|clean|config")
+# The keys of tox's sections that name what tox installs, or how (gatekeeper/deps/toxconfig.py reads them in tox.ini).
+_TOX_INSTALLS = frozenset({"requires", "deps", "install_command", "setenv", "set_env", "pip_pre", "indexserver",
+                           "min_version", "minversion", "list_dependencies_command", "runner", "virtualenv_spec"})
 _SETUP_CFG_TOOL = lazy(
     r"^\[(?:flake8|pycodestyle|pep8|pydocstyle|isort|mypy(?:-[^\]\n]+)?|tool:[\w.-]+|coverage:[\w.-]+|tox:tox|"
     r"testenv(?::[^\]\n]+)?|yapf|pylint[\w.-]*|darglint|bandit|codespell|bumpversion(?::[^\]\n]+)?)\][ \t]*$",
@@ -61,6 +64,10 @@ def _tools_only(text: str) -> bool:
                 return False
         elif _SETUPTOOLS_SECTION.fullmatch(name.strip().lower()):
             return False
+        elif name == "tox:tox" or name == "testenv" or name.startswith("testenv:"):
+            # what tox installs (red team 30, tests/test_redteam30_tox.py): a manifest's entries, not a tool's setting
+            if {key.lower().replace("-", "_") for key in parser.options(name)} & _TOX_INSTALLS:
+                return False
     return True
 
 

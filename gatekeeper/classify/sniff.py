@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from gatekeeper.classify.ansible import ansible, setup_py
-from gatekeeper.classify.buildshapes import build_shape, is_requirements_input
+from gatekeeper.classify.buildshapes import build_shape, is_cmake, is_requirements_input
 from gatekeeper.classify.checkoutattrs import NAME as ATTRIBUTES
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.checkoutattrs import transform_line
@@ -38,7 +38,7 @@ _STOP_AT_NUL = frozenset({"yaml", "yml", "json"})
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
-    "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp", "env",
+    "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp", "env", "cmake",
 })
 
 # Suffixes of a template copy of a file (`hosts.example`, krane's ERB `ingress.yml.erb`), a REUSE sidecar's: the type
@@ -149,7 +149,7 @@ def is_candidate(path: str) -> bool:
     if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
         return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
     return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb") \
-        or is_bazelrc(name) or is_requirements_input(name) or _helm_snapshot(path) \
+        or is_bazelrc(name) or is_requirements_input(name) or _helm_snapshot(path) or is_cmake(name) \
         or name.lower().startswith(("dockerfile", "containerfile", ".env"))
 
 

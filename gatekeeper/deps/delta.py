@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from gatekeeper.deps.actions import FULL_SHA
 from gatekeeper.deps.model import Change, ChangeKind, Dependency, Scope
 from gatekeeper.deps.purl import purl
-from gatekeeper.deps.versions import compare, is_exact, moving, opened, update_level
+from gatekeeper.deps.versions import compare, is_exact, moving, opened, unreleased, update_level
 
 # PEP 503's name normalization (what packaging.utils.canonicalize_name does), without importing packaging.utils:
 # it imports packaging.tags and with it logging, sysconfig and platform (~20 ms of every gate's start-up).
@@ -35,8 +35,8 @@ def resolve(deps: Iterable[Dependency], declared: Mapping[str, Scope] | None) ->
 
 def _kind(ecosystem: str, old: str, new: str) -> ChangeKind:
     order = compare(ecosystem, old, new)
-    if order is None or order == 0 or moving(ecosystem, new) or opened(old, new):
-        return "changed"  # a ref, a range, a digest, a pin opened to `>=`: different but not ordered
+    if order is None or order == 0 or moving(ecosystem, new) or opened(old, new) or unreleased(ecosystem, old, new):
+        return "changed"  # a ref, a range, a digest, a pin opened to `>=`, a release left for a commit: not ordered
     return "upgraded" if order < 0 else "downgraded"
 
 

@@ -52,6 +52,7 @@ from gatekeeper.deps import (
     swiftmanifest,
     tflint,
     toolfiles,
+    toxconfig,
     xcodegen,
     xcodeproj,
 )
@@ -134,6 +135,7 @@ _BY_NAME: dict[str, Format] = {
     "values.yml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),
     ".tflint.hcl": Format(".tflint.hcl", tflint.parse_tflint, False),  # the plugins tflint installs and runs
+    **{name: Format(name, toxconfig.parse_tox, False) for name in ("tox.ini", "tox.toml")},  # what tox installs
     "project.pbxproj": Format("project.pbxproj", xcodeproj.parse_pbxproj, False, hunks=xcodeproj.pbxproj_hunks),
     "action.yml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
     "gradle-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),

@@ -175,6 +175,19 @@ def moving(ecosystem: str, version: str) -> bool:
     return ecosystem == "composer" and (version.startswith("dev-") or version.endswith("-dev"))
 
 
+# A Go pseudo-version (`v1.2.4-0.20240101000000-abcdefabcdef`, `v0.0.0-20240101000000-abcdefabcdef`,
+# `v1.3.0-rc.1.0.20240101000000-abcdefabcdef`): a commit's time and hash, with or without `+incompatible`.
+_GO_PSEUDO = re.compile(r"[-.]\d{14}-[0-9a-f]{12}(?:\+incompatible)?\Z")
+
+
+def unreleased(ecosystem: str, old: str, new: str) -> bool:
+    """A Go module moved from a release to a pseudo-version (red team 30): the new version names a commit no release
+    tag names (`v1.2.3` → `v1.2.4-0.2024…-abcdef`, which sorts as a patch above the release), never an ordered
+    upgrade. A move between two pseudo-versions (a module that tags no releases: `golang.org/x/exp`) stays ordered by
+    the commits' times, and a move from a pseudo-version to a release too."""
+    return ecosystem == "go" and bool(_GO_PSEUDO.search(new.strip())) and not _GO_PSEUDO.search(old.strip())
+
+
 def opened(old: str, new: str) -> bool:
     """A constraint with an upper bound (an exact version, `^`, `~`, `~>`, `~=`, `==`) moved to a lower bound alone
     (`>=2.31.1`): any later release may now install, the next major included, so no update level holds the move
