@@ -10,15 +10,10 @@ A real helm-unittest snapshot (test names mapping to the rendered documents as s
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import POLICY_DIR
-from gitdiffs import commit_patch
-from gitrepo import GitRepo
-from incli import run_cli
+from changecase import committed, gated
 
 POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  hostNetwork: true\n  containers:\n"
        "    - name: web\n      image: registry.example/web:1\n      securityContext:\n        privileged: {on}\n")
@@ -44,53 +39,31 @@ REAL_SNAPSHOT = "manifest should match snapshot:\n  1: |\n" + "".join(
     f"    {line}\n" for line in POD.format(on="{on}").splitlines())
 
 
-def _commits(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[GitRepo, str, str, Path, Path]:
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    for path, text in base.items():
-        repo.write(path, text)
-    first = repo.commit("base")
-    for path, text in head.items():
-        repo.write(path, text)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(commit_patch(repo, first, second, "--binary"))
-    packet = root / "packet.json"
-    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
-    assert done.returncode == 0, done.stderr
-    return repo, first, second, patch, packet
 
 
-def _gate(case: tuple[GitRepo, str, str, Path, Path], tree: bool) -> tuple[int, dict[str, Any]]:
-    repo, first, second, patch, packet = case
-    where = ["--tree", f"{first}..{second}", "--repo", str(repo.root)] if tree else []
-    done = run_cli(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
-                    *where], text=True)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, json.loads(str(done.stdout))
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_a_kubernetes_object_saved_as_a_snapshot_is_reviewed(tmp_path: Path, name: str) -> None:
     base, head, path = VARIANTS[name]
-    case = _commits(tmp_path, base, head)
+    case = committed(tmp_path, base, head)
     for tree in (False, True):
-        code, decision = _gate(case, tree)
+        code, decision = gated(case, tree, deps=False)
         named = {p for reason in decision["reasons"] for p in reason.get("paths", ())}
         assert code == 3 and path in named, (name, tree, decision)
 
 
-def test_a_real_helm_unittest_snapshot_stays_allowed_with_the_commits(tmp_path: Path) -> None:
+def test_a_real_helm_unittest_snapshot_stays_allowed_with_thecommitted(tmp_path: Path) -> None:
     """With the commits a real snapshot is src (allowed); from the patch a snapshot the hunks show only in part is
     needs-context, as an edited suite (`tests/d_test.yaml`) already was on b7942c9."""
     path, suite = "charts/app/tests/__snapshot__/pod_test.yaml.snap", "charts/app/tests/pod_test.yaml"
     asserts = "".join(f"      - equal:\n          path: a{n}\n          value: {n}\n" for n in range(12))
-    case = _commits(tmp_path, {"charts/app/Chart.yaml": CHART, path: REAL_SNAPSHOT.format(on="false"),
+    case = committed(tmp_path, {"charts/app/Chart.yaml": CHART, path: REAL_SNAPSHOT.format(on="false"),
                                suite: "suite: t\ntests:\n  - it: works\n    asserts:\n" + asserts},
                     {path: REAL_SNAPSHOT.format(on="true"), suite: "suite: t\ntests:\n  - it: works\n    asserts:\n"
                      + asserts.replace("value: 7", "value: 8")})
-    code, decision = _gate(case, True)
+    code, decision = gated(case, True, deps=False)
     assert code == 0, decision
-    code, decision = _gate(case, False)
+    code, decision = gated(case, False, deps=False)
     assert code == 3 and [r["rule"] for r in decision["reasons"]] == ["core.needs_context"], decision
     assert set(decision["reasons"][0]["paths"]) == {path, suite}, decision

@@ -10,15 +10,10 @@ a file nobody can execute (mode 100644, `.sh`), stay allowed."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import POLICY_DIR
-from gitdiffs import commit_patch
-from gitrepo import GitRepo
-from incli import run_cli
+from changecase import committed, gated
 from test_deps_gate import unreviewed
 
 SHEBANG = "#!/usr/bin/env -S uv run --script\n"
@@ -29,30 +24,8 @@ EDITS = {"package": ("# ]\n", '#   "evil-pkg==1.0",\n# ]\n'),
 PATHS = ["bin/sync.sh", "tools/release.uv", "bin/gen.py3", "scripts/task.pyz", "bin/notes.txt"]
 
 
-def _commits(root: Path, base: dict[str, str], head: dict[str, str], mode: int) -> tuple[GitRepo, str, str, Path, Path]:
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    for path, text in base.items():
-        repo.write(path, text, mode=mode)
-    first = repo.commit("base")
-    for path, text in head.items():
-        repo.write(path, text, mode=mode)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(commit_patch(repo, first, second, "--binary"))
-    packet = root / "packet.json"
-    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
-    assert done.returncode == 0, done.stderr
-    return repo, first, second, patch, packet
 
 
-def _gate(case: tuple[GitRepo, str, str, Path, Path], tree: bool) -> tuple[int, dict[str, Any]]:
-    repo, first, second, patch, packet = case
-    where = ["--tree", f"{first}..{second}", "--repo", str(repo.root)] if tree else []
-    done = run_cli(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
-                    "--enable", "deps", *where], text=True)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, json.loads(str(done.stdout))
 
 
 @pytest.mark.parametrize("added", [False, True], ids=["edited", "added"])
@@ -66,19 +39,19 @@ def test_a_uv_executable_of_any_suffix_is_reviewed(tmp_path: Path, added: bool) 
             base[f"v{number}/{path}"] = BODY
         head[f"v{number}/{path}"] = BODY.replace(old, new)
         paths[f"{path} {edit}"] = {f"v{number}/{path}"}
-    case = _commits(tmp_path, base, head, 0o755)
+    case = committed(tmp_path, base, head, 0o755)
     for tree in (False, True):
-        code, decision = _gate(case, tree)
+        code, decision = gated(case, tree)
         assert code == 3 and not unreviewed(decision, paths), (tree, unreviewed(decision, paths))
 
 
 def test_look_alikes_stay_allowed(tmp_path: Path) -> None:
     """An executable shell script without the block, and the block in a file no one executes (mode 100644)."""
     shell = "#!/bin/sh\n# dependencies = curl\necho {n}\n"
-    case = _commits(tmp_path, {"bin/a.sh": shell.format(n=1)}, {"bin/a.sh": shell.format(n=2)}, 0o755)
+    case = committed(tmp_path, {"bin/a.sh": shell.format(n=1)}, {"bin/a.sh": shell.format(n=2)}, 0o755)
     for tree in (False, True):
-        assert _gate(case, tree)[0] == 0, tree
-    case = _commits(tmp_path / "b", {"docs/sync.sh": BODY}, {"docs/sync.sh": BODY.replace("requests<3", "requests<4")},
+        assert gated(case, tree)[0] == 0, tree
+    case = committed(tmp_path / "b", {"docs/sync.sh": BODY}, {"docs/sync.sh": BODY.replace("requests<3", "requests<4")},
                     0o644)
     for tree in (False, True):
-        assert _gate(case, tree)[0] == 0, tree
+        assert gated(case, tree)[0] == 0, tree

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
+from changecase import committed, gated
 from conftest import POLICY_DIR
-from gitdiffs import commit_patch
 from gitrepo import GitRepo
 from incli import run_cli
 from test_deps_gate import unreviewed
@@ -52,31 +51,8 @@ def test_the_variants_are_what_they_say() -> None:
     assert len(variants()) == len(SHEBANGS) * len(PATHS) * (len(EDITS) + 1) == 36
 
 
-def _commits(root: Path, base: dict[str, str], head: dict[str, str],
-             mode: int = 0o755) -> tuple[GitRepo, str, str, Path, Path]:
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    for path, text in base.items():
-        repo.write(path, text, mode=mode)
-    first = repo.commit("base")
-    for path, text in head.items():
-        repo.write(path, text, mode=mode)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(commit_patch(repo, first, second, "--binary"))
-    packet = root / "packet.json"
-    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
-    assert done.returncode == 0, done.stderr
-    return repo, first, second, patch, packet
 
 
-def _gate(case: tuple[GitRepo, str, str, Path, Path], tree: bool) -> tuple[int, dict[str, Any]]:
-    repo, first, second, patch, packet = case
-    where = ["--tree", f"{first}..{second}", "--repo", str(repo.root)] if tree else []
-    done = run_cli(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
-                    "--enable", "deps", *where], text=True)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, json.loads(str(done.stdout))
 
 
 def _classified(case: tuple[GitRepo, str, str, Path, Path], tree: bool) -> dict[str, tuple[str, str]]:
@@ -96,11 +72,11 @@ def test_an_executable_uv_script_is_a_dependency_manifest(tmp_path: Path) -> Non
         base |= {f"v{number}/{path}": text for path, text in old.items()}
         head |= {f"v{number}/{path}": text for path, text in new.items()}
         paths[name] = {f"v{number}/{path}" for path in new}
-    case = _commits(tmp_path, base, head)
+    case = committed(tmp_path, base, head, mode=0o755)
     for tree in (False, True):
         found = _classified(case, tree)
         assert {p: found[p] for p in head} == dict.fromkeys(head, ("deps", "deps.content.inline-script-metadata")), tree
-        code, decision = _gate(case, tree)
+        code, decision = gated(case, tree)
         assert (code, decision["outcome"]) == (3, "review"), (tree, decision["reasons"])
         assert not unreviewed(decision, paths), (tree, unreviewed(decision, paths))
         assert "deps.unexplained" in {reason["rule"] for reason in decision["reasons"]}, (tree, decision["reasons"])
@@ -114,8 +90,8 @@ LOOK_ALIKES: dict[str, tuple[str, str]] = {
 
 
 def test_executables_without_the_block_stay_src(tmp_path: Path) -> None:
-    case = _commits(tmp_path, {p: old for p, (old, _) in LOOK_ALIKES.items()},
-                    {p: new for p, (_, new) in LOOK_ALIKES.items()})
+    case = committed(tmp_path, {p: old for p, (old, _) in LOOK_ALIKES.items()},
+                    {p: new for p, (_, new) in LOOK_ALIKES.items()}, mode=0o755)
     for tree in (False, True):
         found = _classified(case, tree)
         assert {path: found[path][0] for path in LOOK_ALIKES} == dict.fromkeys(LOOK_ALIKES, "src"), (tree, found)
@@ -124,6 +100,6 @@ def test_executables_without_the_block_stay_src(tmp_path: Path) -> None:
 def test_with_the_tree_a_file_without_a_suffix_is_read_only_when_executable(tmp_path: Path) -> None:
     # uv runs one that is not only as `uv run --script FILE` (a CI step naming it makes it ci); the limit is documented.
     _, base, head = variants()[0]
-    case = _commits(tmp_path, base, head, mode=0o644)
+    case = committed(tmp_path, base, head, mode=0o644)
     (path,) = head
     assert _classified(case, True)[path] == ("src", "src.default")

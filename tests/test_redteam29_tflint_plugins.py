@@ -14,15 +14,10 @@ entry of its own; a form the reader does not follow is a problem. A Renovate bum
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import POLICY_DIR
-from gitdiffs import commit_patch
-from gitrepo import GitRepo
-from incli import run_cli
+from changecase import committed, gated
 from test_deps_gate import unreviewed
 
 from gatekeeper.deps.model import ManifestError
@@ -83,30 +78,8 @@ def test_the_variants_are_what_they_say() -> None:
     assert len(variants()) == 4 * len(ATTACKS) == 40
 
 
-def _commits(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[GitRepo, str, str, Path, Path]:
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    for path, text in base.items():
-        repo.write(path, text)
-    first = repo.commit("base")
-    for path, text in head.items():
-        repo.write(path, text)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(commit_patch(repo, first, second, "--binary"))
-    packet = root / "packet.json"
-    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
-    assert done.returncode == 0, done.stderr
-    return repo, first, second, patch, packet
 
 
-def _gate(case: tuple[GitRepo, str, str, Path, Path], tree: bool) -> tuple[int, dict[str, Any]]:
-    repo, first, second, patch, packet = case
-    where = ["--tree", f"{first}..{second}", "--repo", str(repo.root)] if tree else []
-    done = run_cli(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
-                    "--enable", "deps", *where], text=True)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, json.loads(str(done.stdout))
 
 
 @pytest.mark.parametrize("ci", [False, True], ids=["alone", "with-ci"])
@@ -120,9 +93,9 @@ def test_a_tflint_plugin_moved_needs_a_human(tmp_path: Path, ci: bool) -> None:
         base |= {f"v{number}/{path}": text for path, text in old.items() if not path.startswith(".github/")}
         head |= {f"v{number}/{path}": text for path, text in new.items()}
         paths[name] = {f"v{number}/{path}" for path in new}
-    case = _commits(tmp_path, base, head)
+    case = committed(tmp_path, base, head)
     for tree in (False, True):
-        code, decision = _gate(case, tree)
+        code, decision = gated(case, tree)
         assert (code, decision["outcome"]) == (3, "review"), (tree, decision["reasons"])
         assert not unreviewed(decision, paths), (tree, unreviewed(decision, paths))
         rules = {reason["rule"] for reason in decision["reasons"]}
@@ -140,7 +113,7 @@ QUIET: dict[str, tuple[str, str]] = {
 @pytest.mark.parametrize("name", QUIET)
 def test_a_bump_or_a_rule_edit_queues_with_the_tree(tmp_path: Path, name: str) -> None:
     old, new = QUIET[name]
-    code, decision = _gate(_commits(tmp_path, {".tflint.hcl": old}, {".tflint.hcl": new}), True)
+    code, decision = gated(committed(tmp_path, {".tflint.hcl": old}, {".tflint.hcl": new}), True)
     assert (code, decision["outcome"]) == (0, "allow"), decision["reasons"]
 
 

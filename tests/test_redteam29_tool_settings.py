@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
+from changecase import Case, committed, gated
 from conftest import POLICY_DIR
-from gitdiffs import commit_patch
-from gitrepo import GitRepo
 from incli import run_cli
 from test_deps_gate import unreviewed
 
@@ -119,27 +117,8 @@ def _run(args: list[str]) -> tuple[int, str]:
     return done.returncode, str(done.stdout)
 
 
-def _commits(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[GitRepo, str, str, Path, Path]:
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    for path, text in base.items():
-        repo.write(path, text)
-    first = repo.commit("base")
-    for path, text in head.items():
-        repo.write(path, text)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(commit_patch(repo, first, second, "--binary"))
-    packet = root / "packet.json"
-    assert _run(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)])[0] == 0
-    return repo, first, second, patch, packet
 
 
-def _gate(repo: GitRepo, base: str, head: str, patch: Path, packet: Path, tree: bool) -> tuple[int, dict[str, Any]]:
-    where = ["--tree", f"{base}..{head}", "--repo", str(repo.root)] if tree else []
-    code, out = _run(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
-                      "--enable", "deps", *where])
-    return code, json.loads(out)
 
 
 @pytest.mark.parametrize("ci", [False, True], ids=["alone", "with-ci"])
@@ -156,9 +135,9 @@ def test_an_edit_of_a_tool_read_setting_needs_a_human(tmp_path: Path, ci: bool) 
     if ci:  # one workflow running every tool at the root
         tools = " && ".join(dict.fromkeys(tool for _, tool, _, _ in FILES))
         base[".github/workflows/build.yml"] = WORKFLOW.format(tools)
-    repo, first, second, patch, packet = _commits(tmp_path, base, head)
+    repo, first, second, patch, packet = committed(tmp_path, base, head)
     for tree in (False, True):
-        code, decision = _gate(repo, first, second, patch, packet, tree)
+        code, decision = gated(Case(repo, first, second, patch, packet), tree)
         assert (code, decision["outcome"]) == (3, "review"), (tree, decision["reasons"])
         assert not unreviewed(decision, paths), (tree, unreviewed(decision, paths))
 
@@ -175,7 +154,7 @@ def test_they_are_deps_by_name_with_and_without_the_tree(tmp_path: Path) -> None
 
 def test_an_unrelated_edit_beside_them_still_queues(tmp_path: Path) -> None:
     base = {path: old for path, _, old, _ in FILES} | {"src/app.py": "print(1)\n"}
-    repo, first, second, patch, packet = _commits(tmp_path, base, {"src/app.py": "print(2)\n"})
+    repo, first, second, patch, packet = committed(tmp_path, base, {"src/app.py": "print(2)\n"})
     for tree in (False, True):
-        code, decision = _gate(repo, first, second, patch, packet, tree)
+        code, decision = gated(Case(repo, first, second, patch, packet), tree)
         assert (code, decision["outcome"]) == (0, "allow"), (tree, decision["reasons"])

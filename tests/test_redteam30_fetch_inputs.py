@@ -19,13 +19,10 @@ and so did the patch alone. Now they are `deps` (the CMake files by their conten
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import POLICY_DIR
-from gitdiffs import commit_patch
+from changecase import Case, committed, gated
 from gitrepo import GitRepo
 from incli import run_cli
 from test_deps_gate import unreviewed
@@ -111,27 +108,8 @@ def _run(args: list[str]) -> tuple[int, str]:
     return done.returncode, str(done.stdout)
 
 
-def _commits(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[GitRepo, str, str, Path, Path]:
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    for path, text in base.items():
-        repo.write(path, text)
-    first = repo.commit("base")
-    for path, text in head.items():
-        repo.write(path, text)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(commit_patch(repo, first, second, "--binary"))
-    packet = root / "packet.json"
-    assert _run(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)])[0] == 0
-    return repo, first, second, patch, packet
 
 
-def _gate(repo: GitRepo, base: str, head: str, patch: Path, packet: Path, tree: bool) -> tuple[int, dict[str, Any]]:
-    where = ["--tree", f"{base}..{head}", "--repo", str(repo.root)] if tree else []
-    code, out = _run(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
-                      "--enable", "deps", *where])
-    return code, json.loads(out)
 
 
 def test_an_edit_of_a_fetching_input_needs_a_human(tmp_path: Path) -> None:
@@ -143,9 +121,9 @@ def test_an_edit_of_a_fetching_input_needs_a_human(tmp_path: Path) -> None:
         base |= {f"v{number}/{path}": text for path, text in old.items()}
         head |= {f"v{number}/{path}": text for path, text in new.items()}
         paths[name] = {f"v{number}/{path}" for path in new}
-    repo, first, second, patch, packet = _commits(tmp_path, base, head)
+    repo, first, second, patch, packet = committed(tmp_path, base, head)
     for tree in (False, True):
-        code, decision = _gate(repo, first, second, patch, packet, tree)
+        code, decision = gated(Case(repo, first, second, patch, packet), tree)
         assert (code, decision["outcome"]) == (3, "review"), (tree, decision["reasons"])
         assert not unreviewed(decision, paths), (tree, unreviewed(decision, paths))
 
@@ -154,16 +132,16 @@ def test_an_edit_of_a_fetching_input_needs_a_human(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", sorted({name for name, *_ in variants() if not name.startswith("services/")}))
 def test_each_root_variant_alone_is_reviewed(tmp_path: Path, name: str, tree: bool) -> None:
     _, old, new = next(v for v in variants() if v[0] == name)
-    repo, first, second, patch, packet = _commits(tmp_path, old, new)
-    code, decision = _gate(repo, first, second, patch, packet, tree)
+    repo, first, second, patch, packet = committed(tmp_path, old, new)
+    code, decision = gated(Case(repo, first, second, patch, packet), tree)
     assert (code, decision["outcome"]) == (3, "review"), (name, tree, decision["reasons"])
 
 
 def test_an_unrelated_edit_beside_them_still_passes(tmp_path: Path) -> None:
     base = {f"k{kind}/{path}": old for kind, (path, old, _) in enumerate(FILES)} | {"src/app.py": "print(1)\n"}
-    repo, first, second, patch, packet = _commits(tmp_path, base, {"src/app.py": "print(2)\n"})
+    repo, first, second, patch, packet = committed(tmp_path, base, {"src/app.py": "print(2)\n"})
     for tree in (False, True):
-        code, decision = _gate(repo, first, second, patch, packet, tree)
+        code, decision = gated(Case(repo, first, second, patch, packet), tree)
         assert (code, decision["outcome"]) == (0, "allow"), (tree, decision["reasons"])
 
 
@@ -171,12 +149,12 @@ def test_a_cmake_file_without_a_download_stays_src(tmp_path: Path) -> None:
     base = {"CMakeLists.txt": HEAD_CMAKE + ADD_LIBRARY, "cmake/warnings.cmake": "set(W -Wall)\n"}
     head = {"CMakeLists.txt": HEAD_CMAKE + ADD_LIBRARY + "target_compile_features(app PUBLIC cxx_std_20)\n",
             "cmake/warnings.cmake": "set(W -Wall -Wextra)\n"}
-    repo, first, second, patch, packet = _commits(tmp_path, base, head)
-    code, decision = _gate(repo, first, second, patch, packet, True)
+    repo, first, second, patch, packet = committed(tmp_path, base, head)
+    code, decision = gated(Case(repo, first, second, patch, packet), True)
     assert (code, decision["outcome"]) == (0, "allow"), decision["reasons"]
     # From the patch alone a CMakeLists.txt edit is unsettled (core's needs-context), as before; the deps policy
     # names nothing.
-    code, decision = _gate(repo, first, second, patch, packet, False)
+    code, decision = gated(Case(repo, first, second, patch, packet), False)
     assert {reason["rule"] for reason in decision["reasons"] if reason["level"] != "info"} <= {"core.needs_context"}
 
 
@@ -188,7 +166,7 @@ PSEUDO = ["v1.2.4-0.20240101000000-abcdefabcdef", "v1.3.0-rc.1.0.20240101000000-
 
 
 def _go(tmp_path: Path, old: str, new: str) -> tuple[GitRepo, str, str, Path, Path]:
-    return _commits(tmp_path, {"go.mod": GO_MOD.format(v=old), "go.sum": GO_SUM.format(v=old)},
+    return committed(tmp_path, {"go.mod": GO_MOD.format(v=old), "go.sum": GO_SUM.format(v=old)},
                     {"go.mod": GO_MOD.format(v=new), "go.sum": GO_SUM.format(v=new)})
 
 
@@ -196,7 +174,7 @@ def _go(tmp_path: Path, old: str, new: str) -> tuple[GitRepo, str, str, Path, Pa
 def test_a_move_from_a_release_to_a_pseudo_version_needs_a_human(tmp_path: Path, new: str) -> None:
     repo, first, second, patch, packet = _go(tmp_path, "v1.2.3", new)
     for tree in (False, True):
-        code, decision = _gate(repo, first, second, patch, packet, tree)
+        code, decision = gated(Case(repo, first, second, patch, packet), tree)
         assert (code, decision["outcome"]) == (3, "review"), (new, tree, decision["reasons"])
 
 
@@ -206,5 +184,5 @@ def test_a_move_from_a_release_to_a_pseudo_version_needs_a_human(tmp_path: Path,
 def test_a_release_bump_or_a_bump_between_pseudo_versions_still_passes(tmp_path: Path, old: str, new: str) -> None:
     repo, first, second, patch, packet = _go(tmp_path, old, new)
     for tree in (False, True):
-        code, decision = _gate(repo, first, second, patch, packet, tree)
+        code, decision = gated(Case(repo, first, second, patch, packet), tree)
         assert (code, decision["outcome"]) == (0, "allow"), (new, tree, decision["reasons"])

@@ -1,0 +1,49 @@
+"""A change committed in a scratch repository, with its patch and packet, gated or classified through the CLI in
+either mode: the harness the attack tests of red teams 29 and 30 and attack 24 share (each file wrote its own copy)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from conftest import POLICY_DIR
+from gitdiffs import commit_patch
+from gitrepo import GitRepo
+from incli import run_cli
+
+
+class Case(NamedTuple):
+    repo: GitRepo
+    base: str
+    head: str
+    patch: Path
+    packet: Path
+
+
+def committed(root: Path, base: dict[str, str], head: dict[str, str], mode: int | None = None) -> Case:
+    """`base` committed over a README, then `head` (files written at `mode`), the binary patch between them and its
+    packet, in `root`."""
+    repo = GitRepo(root / "repo")
+    repo.write("README.md", "app\n")
+    for path, text in base.items():
+        repo.write(path, text, mode=mode)
+    first = repo.commit("base")
+    for path, text in head.items():
+        repo.write(path, text, mode=mode)
+    second = repo.commit("head")
+    patch = root / "change.diff"
+    patch.write_bytes(commit_patch(repo, first, second, "--binary"))
+    packet = root / "packet.json"
+    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
+    assert done.returncode == 0, done.stderr
+    return Case(repo, first, second, patch, packet)
+
+
+def gated(case: Case, tree: bool, deps: bool = True) -> tuple[int, dict[str, Any]]:
+    """The gate's exit code and JSON decision on the case's packet and patch, with `--tree` when `tree`."""
+    where = ["--tree", f"{case.base}..{case.head}", "--repo", str(case.repo.root)] if tree else []
+    done = run_cli(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR), "--format",
+                    "json", *(["--enable", "deps"] if deps else []), *where], text=True)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, json.loads(str(done.stdout))
