@@ -71,7 +71,7 @@ def executable(change: FileChange) -> bool:
 
 class Reads:
     """What a --tree gate reads for inline metadata: the changed sides that are Python scripts outside a package or
-    executables without a suffix (mode 100755 in HEAD or the merge base), counted per kind; past MAX_READS of a kind,
+    executables of any other type (mode 100755 in HEAD or the merge base), counted per kind; past MAX_READS of a kind,
     each further one counts (fail closed)."""
 
     def __init__(self, new_tree: Mapping[str, TreeEntry], old_tree: Mapping[str, TreeEntry]) -> None:
@@ -88,7 +88,7 @@ class Reads:
         python = any(map(is_script, sides))  # each kind has its own count
         self._reads[python] += 1
         if self._reads[python] > MAX_READS:
-            kind = "Python files" if python else "executables without a suffix"
+            kind = "Python files" if python else "executables of other types"
             return f"more than {MAX_READS} {kind} changed: not read for inline metadata (review)"
         return evidence(content())
 
