@@ -17,8 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from changecase import Case, committed, gated
 from test_deps_gate import unreviewed
-from test_redteam30_fetch_inputs import _commits, _gate
 
 SHA = "b4ffde65f46336ab88eb53be808477a3936bae11"
 EVIL = "https://evil.example/simple"
@@ -108,9 +108,9 @@ def test_a_hostile_tox_edit_needs_a_human(tmp_path: Path, ci: bool) -> None:
         base[f"v{number}/{path}"] = old
         head[f"v{number}/{path}"] = new
         paths[f"#{number} {path}"] = {f"v{number}/{path}"}
-    repo, first, second, patch, packet = _commits(tmp_path, base, head)
+    repo, first, second, patch, packet = committed(tmp_path, base, head)
     for tree in (False, True):
-        code, decision = _gate(repo, first, second, patch, packet, tree)
+        code, decision = gated(Case(repo, first, second, patch, packet), tree)
         assert (code, decision["outcome"]) == (3, "review"), (tree, decision["reasons"])
         assert not unreviewed(decision, paths), (tree, unreviewed(decision, paths))
 
@@ -119,8 +119,8 @@ def test_a_hostile_tox_edit_needs_a_human(tmp_path: Path, ci: bool) -> None:
 @pytest.mark.parametrize("number", range(len(HOSTILE)))
 def test_each_hostile_tox_edit_alone_is_reviewed(tmp_path: Path, number: int, tree: bool) -> None:
     path, old, new = HOSTILE[number]
-    repo, first, second, patch, packet = _commits(tmp_path, {path: old}, {path: new})
-    code, decision = _gate(repo, first, second, patch, packet, tree)
+    repo, first, second, patch, packet = committed(tmp_path, {path: old}, {path: new})
+    code, decision = gated(Case(repo, first, second, patch, packet), tree)
     assert (code, decision["outcome"]) == (3, "review"), (number, tree, decision["reasons"])
 
 
@@ -131,6 +131,6 @@ def test_each_hostile_tox_edit_alone_is_reviewed(tmp_path: Path, number: int, tr
 ], ids=["ini-bump", "ini-commands", "toml-bump"])
 def test_an_in_level_bump_or_a_commands_edit_still_queues_with_the_tree(tmp_path: Path, path: str, old: str,
                                                                         new: str) -> None:
-    repo, first, second, patch, packet = _commits(tmp_path, {path: old}, {path: new})
-    code, decision = _gate(repo, first, second, patch, packet, True)
+    repo, first, second, patch, packet = committed(tmp_path, {path: old}, {path: new})
+    code, decision = gated(Case(repo, first, second, patch, packet), True)
     assert (code, decision["outcome"]) == (0, "allow"), decision["reasons"]
