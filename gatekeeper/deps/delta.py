@@ -143,6 +143,18 @@ def _group(deps: Iterable[Dependency], manifest: str,
     return groups
 
 
+def _paired(ecosystem: str, before: Mapping[str, Dependency], was_sites: Counter[str],
+            now_sites: Counter[str]) -> tuple[list[tuple[str, str]], list[str], list[str], str]:
+    """The sites that left a version paired with those that came to one, highest with highest; the sites left over on
+    either side (gone, came); and BASE's highest version."""
+    gone = _sorted(ecosystem, (was_sites - now_sites).elements())
+    came = _sorted(ecosystem, (now_sites - was_sites).elements())
+    moves: list[tuple[str, str]] = []
+    while gone and came:
+        moves.append((gone.pop(), came.pop()))
+    return moves, gone, came, _sorted(ecosystem, before.keys())[-1]
+
+
 def _site_moves(ecosystem: str, before: Mapping[str, Dependency], after: Mapping[str, Dependency],
                 was_sites: Counter[str], now_sites: Counter[str], partial: bool) -> list[Change]:
     """Use sites that moved, counted line by line: `init@A`, `autobuild@B`, `analyze@A` → `init@B`,
@@ -150,12 +162,7 @@ def _site_moves(ecosystem: str, before: Mapping[str, Dependency], after: Mapping
     lines that left a ref pair with the lines that came to one, highest with highest; a line left over at a
     ref the other side lacks moved from (or to) the highest ref that side has. One change per (from, to).
     Lines that swap refs bring in no ref that was not there: nothing moved."""
-    gone = _sorted(ecosystem, (was_sites - now_sites).elements())
-    came = _sorted(ecosystem, (now_sites - was_sites).elements())
-    moves: list[tuple[str, str]] = []
-    while gone and came:
-        moves.append((gone.pop(), came.pop()))
-    top = _sorted(ecosystem, before.keys())[-1]
+    moves, gone, came, top = _paired(ecosystem, before, was_sites, now_sites)
     kept = _sorted(ecosystem, after.keys())[-1]
     # a line added at a ref other lines already had, or removed from one others keep, moved nothing
     moves += [(top, v) for v in came if v not in before] + [(v, kept) for v in gone if v not in after]
@@ -173,12 +180,7 @@ def _reference_moves(ecosystem: str, before: Mapping[str, Dependency], after: Ma
     with those that came to one, highest with highest; one left over at a version the other side lacks is removed, one
     come to a version BASE lacks is the upgrade from BASE's highest; an asset option moved at a version kept is a
     change."""
-    gone = _sorted(ecosystem, (was_sites - now_sites).elements())
-    came = _sorted(ecosystem, (now_sites - was_sites).elements())
-    moves: list[tuple[str, str]] = []
-    while gone and came:
-        moves.append((gone.pop(), came.pop()))
-    top = _sorted(ecosystem, before.keys())[-1]
+    moves, gone, came, top = _paired(ecosystem, before, was_sites, now_sites)
     moves += [(top, v) for v in came if v not in before]
     out = [_change(before[v], before[v], None, "removed", partial) for v in dict.fromkeys(gone) if v not in after]
     out += [_change(after[now], before[was], after[now], _kind_of(ecosystem, before[was], after[now]), partial)
