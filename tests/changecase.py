@@ -47,3 +47,9 @@ def gated(case: Case, tree: bool, deps: bool = True) -> tuple[int, dict[str, Any
                     "json", *(["--enable", "deps"] if deps else []), *where], text=True)
     assert "Traceback" not in done.stderr, done.stderr
     return done.returncode, json.loads(str(done.stdout))
+
+
+def both_modes(root: Path, base: dict[str, str], head: dict[str, str]) -> list[tuple[int, dict[str, Any]]]:
+    """The deps gate's (exit code, decision) on the committed change from its patch, then with `--tree`."""
+    case = committed(root, base, head)
+    return [gated(case, False), gated(case, True)]

@@ -39,10 +39,6 @@ REAL_SNAPSHOT = "manifest should match snapshot:\n  1: |\n" + "".join(
     f"    {line}\n" for line in POD.format(on="{on}").splitlines())
 
 
-
-
-
-
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_a_kubernetes_object_saved_as_a_snapshot_is_reviewed(tmp_path: Path, name: str) -> None:
     base, head, path = VARIANTS[name]

@@ -24,10 +24,6 @@ EDITS = {"package": ("# ]\n", '#   "evil-pkg==1.0",\n# ]\n'),
 PATHS = ["bin/sync.sh", "tools/release.uv", "bin/gen.py3", "scripts/task.pyz", "bin/notes.txt"]
 
 
-
-
-
-
 @pytest.mark.parametrize("added", [False, True], ids=["edited", "added"])
 def test_a_uv_executable_of_any_suffix_is_reviewed(tmp_path: Path, added: bool) -> None:
     # Each path and edit in a folder of its own (v<n>/), one repository: every one must be named by a review finding.

@@ -51,10 +51,6 @@ def test_the_variants_are_what_they_say() -> None:
     assert len(variants()) == len(SHEBANGS) * len(PATHS) * (len(EDITS) + 1) == 36
 
 
-
-
-
-
 def _classified(case: tuple[GitRepo, str, str, Path, Path], tree: bool) -> dict[str, tuple[str, str]]:
     repo, first, second, patch, _ = case
     args = ["--tree", f"{first}..{second}", "--repo", str(repo.root)] if tree else [str(patch)]

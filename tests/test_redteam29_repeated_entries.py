@@ -12,15 +12,11 @@ bumped together still queue.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import POLICY_DIR
-from gitdiffs import commit_patch
-from gitrepo import GitRepo
-from incli import run_cli
+from changecase import both_modes
 
 PYPROJECT = '[project]\nname = "a"\nversion = "1"\ndependencies = [\n{}]\n'
 FORMS = {  # name: (path, how a list of requirements is written in it)
@@ -48,38 +44,16 @@ def test_the_variants_are_what_they_say() -> None:
     assert len(variants()) == len(FORMS) * len(ASKS) * len(SPELLINGS) == 16
 
 
-def _gate(root: Path, base: dict[str, str], head: dict[str, str]) -> list[tuple[int, dict[str, Any]]]:
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    for path, text in base.items():
-        repo.write(path, text)
-    first = repo.commit("base")
-    for path, text in head.items():
-        repo.write(path, text)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(commit_patch(repo, first, second, "--binary"))
-    packet = root / "packet.json"
-    assert run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]).returncode == 0
-    out = []
-    for where in ([], ["--tree", f"{first}..{second}", "--repo", str(repo.root)]):
-        done = run_cli(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
-                        "--enable", "deps", *where], text=True)
-        assert "Traceback" not in done.stderr, done.stderr
-        out.append((done.returncode, json.loads(str(done.stdout))))
-    return out
-
-
 @pytest.mark.parametrize("variant", variants(), ids=lambda v: v[0])
 def test_a_second_entry_asking_for_more_beside_a_bump_needs_a_human(tmp_path: Path, variant: Any) -> None:
     _, base, head = variant
-    for mode, (code, decision) in zip(("patch", "tree"), _gate(tmp_path, base, head), strict=True):
+    for mode, (code, decision) in zip(("patch", "tree"), both_modes(tmp_path, base, head), strict=True):
         assert (code, decision["outcome"]) == (3, "review"), (mode, decision["reasons"])
 
 
 def test_the_same_two_entries_bumped_together_queue(tmp_path: Path) -> None:
     old = "requests==2.31.0\nrequests[socks]==2.31.0 ; sys_platform == 'linux'\n"
-    for mode, (code, decision) in zip(("patch", "tree"), _gate(tmp_path, {"requirements.txt": old},
+    for mode, (code, decision) in zip(("patch", "tree"), both_modes(tmp_path, {"requirements.txt": old},
                                                                 {"requirements.txt": old.replace("2.31.0", "2.31.1")}),
                                       strict=True):
         assert (code, decision["outcome"]) == (0, "allow"), (mode, decision["reasons"])

@@ -78,10 +78,6 @@ def test_the_variants_are_what_they_say() -> None:
     assert len(variants()) == 4 * len(ATTACKS) == 40
 
 
-
-
-
-
 @pytest.mark.parametrize("ci", [False, True], ids=["alone", "with-ci"])
 def test_a_tflint_plugin_moved_needs_a_human(tmp_path: Path, ci: bool) -> None:
     # Every variant of one kind in a folder of its own of one repository (one packet, two gates): each variant's

@@ -117,10 +117,6 @@ def _run(args: list[str]) -> tuple[int, str]:
     return done.returncode, str(done.stdout)
 
 
-
-
-
-
 @pytest.mark.parametrize("ci", [False, True], ids=["alone", "with-ci"])
 def test_an_edit_of_a_tool_read_setting_needs_a_human(tmp_path: Path, ci: bool) -> None:
     # Every variant of one kind in a folder of its own of one repository (one packet and two gates, not 116): each

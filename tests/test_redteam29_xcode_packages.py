@@ -10,15 +10,10 @@ an ordinary edit of the project (a source file added), still queue with `--tree`
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import POLICY_DIR
-from gitdiffs import commit_patch
-from gitrepo import GitRepo
-from incli import run_cli
+from changecase import both_modes
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.xcodeproj import parse_pbxproj
@@ -77,26 +72,6 @@ ATTACKS = {
 }
 
 
-def _gates(root: Path, old: str, new: str, folder: str) -> list[tuple[int, dict[str, Any]]]:
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    repo.write(folder + PROJECT, old)
-    first = repo.commit("base")
-    repo.write(folder + PROJECT, new)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(commit_patch(repo, first, second, "--binary"))
-    packet = root / "packet.json"
-    assert run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]).returncode == 0
-    out = []
-    for where in ([], ["--tree", f"{first}..{second}", "--repo", str(repo.root)]):
-        done = run_cli(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
-                        "--enable", "deps", *where], text=True)
-        assert "Traceback" not in done.stderr, done.stderr
-        out.append((done.returncode, json.loads(str(done.stdout))))
-    return out
-
-
 VARIANTS = [(name, folder) for name in ATTACKS for folder in ("", "ios/")]
 
 
@@ -106,16 +81,18 @@ def test_the_variants_are_what_they_say() -> None:
 
 @pytest.mark.parametrize(("name", "folder"), VARIANTS)
 def test_a_swift_package_moved_in_the_project_file_needs_a_human(tmp_path: Path, name: str, folder: str) -> None:
-    for mode, (code, decision) in zip(("patch", "tree"), _gates(tmp_path, BASE, ATTACKS[name], folder), strict=True):
+    gates = both_modes(tmp_path, {folder + PROJECT: BASE}, {folder + PROJECT: ATTACKS[name]})
+    for mode, (code, decision) in zip(("patch", "tree"), gates, strict=True):
         assert (code, decision["outcome"]) == (3, "review"), (mode, decision["reasons"])
 
 
 def test_a_bump_queues_with_the_tree_and_an_ordinary_edit_in_both_modes(tmp_path: Path) -> None:
     bump = project(reference("AB0000000000000000000002", LOG, major("1.5.4")))
-    code, decision = _gates(tmp_path / "bump", BASE, bump, "")[1]
+    code, decision = both_modes(tmp_path / "bump", {PROJECT: BASE}, {PROJECT: bump})[1]
     assert (code, decision["outcome"]) == (0, "allow"), decision["reasons"]
     edit = project(reference("AB0000000000000000000002", LOG, major("1.5.3")), source="App.swift")
-    for mode, (code, decision) in zip(("patch", "tree"), _gates(tmp_path / "edit", BASE, edit, ""), strict=True):
+    gates = both_modes(tmp_path / "edit", {PROJECT: BASE}, {PROJECT: edit})
+    for mode, (code, decision) in zip(("patch", "tree"), gates, strict=True):
         assert (code, decision["outcome"]) == (0, "allow"), (mode, decision["reasons"])
 
 

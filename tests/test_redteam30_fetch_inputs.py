@@ -108,10 +108,6 @@ def _run(args: list[str]) -> tuple[int, str]:
     return done.returncode, str(done.stdout)
 
 
-
-
-
-
 def test_an_edit_of_a_fetching_input_needs_a_human(tmp_path: Path) -> None:
     # Every variant in a folder of its own of one repository: each variant's file must be named by a review finding.
     base: dict[str, str] = {}
