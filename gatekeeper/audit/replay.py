@@ -17,8 +17,11 @@ from gatekeeper.audit.show import trust_lines
 from gatekeeper.audit.verify import Head, verify_snapshot
 from gatekeeper.errors import AuditError, GatekeeperError, where
 from gatekeeper.gate import decide
+from gatekeeper.packet import open_tree_context
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.gitrev import export_bundle, has_commit, locate
+from gatekeeper.revrange import RevRange
+from gatekeeper.treecheck import tree_differences
 
 if TYPE_CHECKING:
     from gatekeeper.attest.keys import Trust
@@ -79,9 +82,13 @@ class ReplayResult:
 
 
 def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, bundle_dir: Path, *,
-                  head: Head | None = None, trust: Trust | None = None) -> ReplayResult:
+                  head: Head | None = None, trust: Trust | None = None, revs: RevRange | None = None) -> ReplayResult:
     """Replay record `ref` of `log` for the given packet and patch; AuditError when it cannot be replayed
-    (also when, with `trust`, a record up to it is not signed by a trusted key)."""
+    (also when, with `trust`, a record up to it is not signed by a trusted key).
+
+    `revs`: the commits of a record the gate decided with `--tree` (its `ci.tree`), which replay decides with as the
+    gate did (their context, the tree check); a record that names a range is never replayed without them, nor one
+    that names none with them (red team 31)."""
     entry = find_entry(load_entries(log), ref, log.name)
     if entry.record.get("outcome") == ERROR_OUTCOME:
         raise AuditError(f"record seq {entry.record['seq']} is a could-not-decide record: no policy ran, so there is "
@@ -89,19 +96,25 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
                          hint="`gatekeeper audit show` gives the error it logged")
     notes = _check_chain(log, entry, head, trust)
     record = entry.record
+    notes += _check_range(record, revs, log.where(entry.line))
     packet = _matching_packet(packet_path, record)
     _check_patch(patch_path, record)
     today_bundle = load_bundle(bundle_dir)
     enabled = list(record.get("enabled") or [p["name"] for p in record["policies"]])
     dry_run = bool(record.get("dry_run"))
 
+    # As the gate compared them: HEAD's tree against the merge base with the patch applied (empty without --tree).
+    differences = () if revs is None else tree_differences(revs, patch_path, transport=(packet_path, patch_path))
+
     with tempfile.TemporaryDirectory(prefix="gatekeeper-replay-") as tmp:
         then_bundle, how = _recorded_bundle(record, bundle_dir, today_bundle, Path(tmp))
         notes.append(how)
         # The packet's signature as verified then (its trust file may be gone): the policy input is the recorded one.
         attestation = record.get("attestation")
-        replayed = _recorded_approvals(decide(packet, patch_path, then_bundle, enabled, dry_run=dry_run,
-                                              attestation=attestation).to_dict(), record, notes)
+        with open_tree_context(revs, then_bundle.rules) as context:
+            replayed = _recorded_approvals(decide(packet, patch_path, then_bundle, enabled, dry_run=dry_run,
+                                                  attestation=attestation, context=context,
+                                                  tree_differences=differences).to_dict(), record, notes)
 
     today: View | None = None
     today_error = None
@@ -110,8 +123,10 @@ def replay_record(log: Snapshot, ref: str, packet_path: Path, patch_path: Path, 
     if gone:
         notes.append(f"today's bundle no longer has {', '.join(gone)}: evaluated without")
     try:
-        decided = decide(packet, patch_path, today_bundle, [n for n in enabled if n in available], dry_run=dry_run,
-                         attestation=attestation).to_dict()
+        with open_tree_context(revs, today_bundle.rules) as context:
+            decided = decide(packet, patch_path, today_bundle, [n for n in enabled if n in available],
+                             dry_run=dry_run, attestation=attestation, context=context,
+                             tree_differences=differences).to_dict()
         today_notes: list[str] = []
         today = _view("today", _recorded_approvals(decided, record, today_notes))
         notes.extend(f"today: {note}" for note in today_notes)
@@ -172,6 +187,35 @@ def _keys(findings: list[dict[str, Any]]) -> tuple[str, ...]:
 def _view(label: str, decision: dict[str, Any]) -> View:
     return View(label, decision["outcome"], _keys(decision.get("reasons") or []), decision.get("bundle") or {},
                 decision.get("input_digest"))
+
+
+def _check_range(record: dict[str, Any], revs: RevRange | None, at: str) -> list[str]:
+    """AuditError unless replay has the commits exactly when the gate had them: a gate with `--tree` classified every
+    file with the commits' context and denied a patch other than their change, which the packet and patch alone
+    cannot show (a forged allow of that run would replay as reproduced, an honest review as not). A side the record
+    names by its full commit id must be that commit; a name (a branch that has moved since) only gets a note."""
+    ci = record.get("ci")
+    recorded = ci.get("tree") if isinstance(ci, dict) else None
+    seq = record.get("seq")
+    if revs is None:
+        if isinstance(recorded, str):
+            raise AuditError(f"record seq {seq} was decided with the commits --tree {recorded}: from the packet and "
+                             "patch alone replay would decide without their context and tree check", where=at,
+                             hint="pass --tree BASE..HEAD with those commits, and --repo DIR where they are")
+        return []
+    if not isinstance(recorded, str):
+        raise AuditError(f"record seq {seq} was decided without --tree: replay with commits would decide another way",
+                         where=at, hint="replay it without --tree and --repo")
+    sides = recorded.split("..", 1) + [""]
+    notes = []
+    for side, commit in zip(sides[:2], (revs.base_commit, revs.head_commit), strict=True):
+        if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", side):
+            if side != commit:
+                raise AuditError(f"--tree {revs.text} resolves to {commit}, not the recorded {side}", where=at,
+                                 hint=f"replay with the recorded commits: --tree {recorded}")
+        else:
+            notes.append(f"the record names {side!r}, which is a name, not a commit: replayed with {commit[:12]}")
+    return notes
 
 
 def _check_chain(log: Snapshot, entry: Entry, head: Head | None, trust: Trust | None) -> list[str]:

@@ -23,6 +23,7 @@ from gatekeeper.audit.window import window
 from gatekeeper.errors import ExitCode, UsageError
 from gatekeeper.policy_dir import resolve_policy_dir
 from gatekeeper.readable import count
+from gatekeeper.revrange import resolve_option
 
 _LOG = click.argument("log", required=False, type=click.Path(dir_okay=False, path_type=Path))
 _GIT = click.option("--git", "git", metavar="REMOTE[#REF]",
@@ -125,9 +126,14 @@ def stats(log: Path | None, git: str | None, since: str | None, until: str | Non
 @click.option("--trust", type=click.Path(dir_okay=False, path_type=Path),
               help="An allowed-signers file (keys trusted in gatekeeper-gate): replay only when the records up to "
               "RECORD are signed.")
+@click.option("--tree", metavar="BASE..HEAD", help="The commits of a record the gate decided with --tree (its "
+              "ci.tree): decide again with their context and tree check, as the gate did. Needed for such a record, "
+              "refused for any other.")
+@click.option("--repo", type=click.Path(file_okay=False, path_type=Path),
+              help="The repository holding BASE and HEAD (default: the current folder).")
 @_FORMAT
 def replay(log: Path | None, record: str | None, git: str | None, packet_path: Path, patch_path: Path,
-           policy_dir: Path | None, trust: Path | None, fmt: str) -> int:
+           policy_dir: Path | None, trust: Path | None, tree: str | None, repo: Path | None, fmt: str) -> int:
     """Re-decide RECORD (seq or hash prefix) with the bundle as recorded, and with today's; exit 1 if it differs."""
     if git is not None and log is not None and record is None:
         log, record = None, str(log)  # with --git the one positional argument is the record
@@ -137,8 +143,9 @@ def replay(log: Path | None, record: str | None, git: str | None, packet_path: P
     if trust is not None:
 
         signers = load_trust(trust)
+    revs = resolve_option(tree, repo)
     result = replay_record(open_log(log, git), record, packet_path, patch_path, resolve_policy_dir(policy_dir),
-                           trust=signers)
+                           trust=signers, revs=revs)
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_replay(result))
     return ExitCode.OK if result.same else ExitCode.FAILED
 
