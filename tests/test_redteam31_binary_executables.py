@@ -1,0 +1,94 @@
+"""Red team 31: `--enable size` and a binary executable that was executable already.
+
+The size policy says it "denies any change that adds or modifies a binary executable": agents may not ship compiled
+programs. It read that as a file tagged both `binary` and `executable`, and the `executable` tag marks a change that
+makes a file executable (new mode 100755, old mode anything else). A compiled program already committed at 100755
+(`bin/tool`) whose bytes the change replaces keeps its mode: tagged `binary` only, so the gate allowed it (exit 0)
+from the patch, with `--tree` and from the commits alone. A binary whose new side is executable is now refused
+whatever its old mode. Every variant is a real repository, a patch git made and a packet the CLI made.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import POLICY_DIR
+from gitdiffs import commit_patch
+from gitrepo import GitRepo
+from incli import run_cli
+
+# The first bytes of three kinds of compiled program (each holds a NUL: git diffs it as binary), then a body.
+BODY = bytes(range(256)) * 8
+PROGRAMS = {
+    "elf": b"\x7fELF\x02\x01\x01" + b"\0" * 9 + b"\x02\x00\x3e\x00" + BODY,
+    "mach-o": b"\xcf\xfa\xed\xfe\x07\x00\x00\x01" + BODY,
+    "pe": b"MZ\x90\x00\x03\x00\x00\x00" + BODY,
+}
+PATHS = ["bin/tool", "tools/linux/helper"]
+FORMS = ["modified", "renamed and modified"]
+VARIANTS = [(kind, path, form) for kind in PROGRAMS for path in PATHS for form in FORMS]
+
+
+def _gates(root: Path, base: dict[str, tuple[bytes, int]], head: dict[str, tuple[bytes, int]],
+           gone: tuple[str, ...] = ()) -> list[tuple[int, dict]]:
+    """The size gate's (exit code, decision) from the patch, with --tree, and from the commits alone."""
+    repo = GitRepo(root / "repo")
+    repo.write("README.md", "app\n")
+    for path, (data, mode) in base.items():
+        repo.write(path, data, mode=mode)
+    first = repo.commit("base")
+    for path in gone:
+        repo.git("rm", "-q", "--", path)
+    for path, (data, mode) in head.items():
+        repo.write(path, data, mode=mode)
+    second = repo.commit("head")
+    patch = root / "change.diff"
+    patch.write_bytes(commit_patch(repo, first, second, "--binary", "-M"))
+    packet = root / "packet.json"
+    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
+    assert done.returncode == 0, done.stderr
+    tree = ["--tree", f"{first}..{second}", "--repo", str(repo.root)]
+    flags = ["--policy", str(POLICY_DIR), "--format", "json", "--enable", "size"]
+    out = []
+    for argv in (["gate", str(packet), "--patch", str(patch), *flags], ["gate", str(packet), "--patch", str(patch),
+                                                                        *flags, *tree], ["gate", *flags, *tree]):
+        done = run_cli(argv, text=True)
+        assert "Traceback" not in done.stderr, done.stderr
+        out.append((done.returncode, json.loads(str(done.stdout))))
+    return out
+
+
+def _rules(decision: dict) -> set[str]:
+    return {reason["rule"] for reason in decision["reasons"]}
+
+
+@pytest.mark.parametrize(("kind", "path", "form"), VARIANTS, ids=["-".join(v) for v in VARIANTS])
+def test_a_compiled_program_replaced_in_place_is_refused(tmp_path: Path, kind: str, path: str, form: str) -> None:
+    program = PROGRAMS[kind]
+    target = path + "-new" if form.startswith("renamed") else path
+    gone = (path,) if form.startswith("renamed") else ()
+    for code, decision in _gates(tmp_path, {path: (program, 0o755)}, {target: (program + b"\0evil", 0o755)}, gone):
+        assert code == 1, decision  # before: 0 (allow) in every mode
+        assert "size.binary_executable" in _rules(decision)
+        [finding] = [r for r in decision["reasons"] if r["rule"] == "size.binary_executable"]
+        assert finding["paths"] == [target]
+
+
+CONTROLS = {
+    # (base, head, files removed): what the size policy leaves alone
+    "binary not executable, modified": ({"assets/blob.bin": (PROGRAMS["elf"], 0o644)},
+                                        {"assets/blob.bin": (PROGRAMS["elf"] + b"\0x", 0o644)}, ()),
+    "executable script, modified": ({"src/run.py": (b"#!/usr/bin/env python3\nprint(1)\n", 0o755)},
+                                    {"src/run.py": (b"#!/usr/bin/env python3\nprint(2)\n", 0o755)}, ()),
+    "binary executable deleted": ({"bin/tool": (PROGRAMS["elf"], 0o755)}, {}, ("bin/tool",)),
+}
+
+
+@pytest.mark.parametrize("name", CONTROLS)
+def test_what_ships_no_new_compiled_program_stays_allowed(tmp_path: Path, name: str) -> None:
+    base, head, gone = CONTROLS[name]
+    for code, decision in _gates(tmp_path, base, head, gone):
+        assert code == 0, decision
+        assert "size.binary_executable" not in _rules(decision)
