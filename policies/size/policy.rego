@@ -3,9 +3,10 @@
 # description: >-
 #   Requires a human review above params.size.max_files changed files or
 #   params.size.max_changed_lines added plus deleted lines, and denies any change that adds or
-#   modifies a binary executable (a file tagged both `binary` and `executable`).
+#   modifies a binary executable: a file tagged `binary` whose new side is executable (tagged
+#   `executable`, or mode 100755 already: a compiled program replaced in place keeps its mode).
 # custom:
-#   version: 1.0.2
+#   version: 1.1.0
 #   owner: security-engineering
 #   rules:
 #     - size.files
@@ -41,8 +42,7 @@ review contains finding if {
 
 deny contains finding if {
 	input.summary.tags.binary > 0
-	input.summary.tags.executable > 0
-	paths := [f.path | some f in lib.notable(input.files, input.summary); "binary" in f.tags; "executable" in f.tags]
+	paths := [f.path | some f in lib.notable(input.files, input.summary); "binary" in f.tags; executable_after(f)]
 	count(paths) > 0
 	msg := sprintf("binary executable %s (%s): agents may not ship compiled programs", [
 		lib.files_text(count(paths)),
@@ -50,3 +50,9 @@ deny contains finding if {
 	])
 	finding := lib.paths_finding("size.binary_executable", msg, paths)
 }
+
+# The file is executable after the change: made so (the `executable` tag), or it was and stays so (red team 31:
+# a compiled program replaced in place at 100755 carried the `binary` tag alone).
+executable_after(f) if "executable" in f.tags
+
+executable_after(f) if object.get(f, "new_mode", null) == "100755"
