@@ -92,3 +92,24 @@ def test_what_ships_no_new_compiled_program_stays_allowed(tmp_path: Path, name: 
     for code, decision in _gates(tmp_path, base, head, gone):
         assert code == 0, decision
         assert "size.binary_executable" not in _rules(decision)
+
+
+@pytest.mark.parametrize(("kind", "path"), [(kind, path) for kind in PROGRAMS for path in PATHS],
+                         ids=[f"{kind}-{path}" for kind in PROGRAMS for path in PATHS])
+def test_a_committed_program_made_executable_is_refused_with_the_commits(tmp_path: Path, kind: str, path: str) -> None:
+    """`chmod +x` of a compiled program committed at 100644: the patch shows a mode change and no bytes, so it was
+    tagged `executable` only. With the commits HEAD's blob is read as git diffs it (a NUL in its first 8,000
+    bytes); from the patch alone the bytes are not there (docs/policies.md)."""
+    program = PROGRAMS[kind]
+    _, *with_commits = _gates(tmp_path, {path: (program, 0o644)}, {path: (program, 0o755)})
+    for code, decision in with_commits:
+        assert code == 1, decision  # before: 0 (allow) with --tree and from the commits alone
+        [finding] = [r for r in decision["reasons"] if r["rule"] == "size.binary_executable"]
+        assert finding["paths"] == [path]
+
+
+def test_a_text_script_made_executable_stays_allowed_with_the_commits(tmp_path: Path) -> None:
+    script = b"#!/usr/bin/env python3\n" + b"print('x')\n" * 1000  # past 8,000 bytes, no NUL
+    _, *with_commits = _gates(tmp_path, {"src/run.py": (script, 0o644)}, {"src/run.py": (script, 0o755)})
+    for code, decision in with_commits:
+        assert code == 0, decision
