@@ -72,8 +72,22 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
             out.append(refine_weak(item, rules, context, _refine_one))
     out = _through_links(_through_includes(out, context), rules, context)
     rewritten = context.checkout_rewrites([item.change for item in out])  # red team 28: checkoutattrs.py
-    return [_raise(item, "iac", CHECKOUT_RULE, "content", f"{item.change.path}: {rewritten[item.change.path]}")
-            if item.change.path in rewritten else item for item in out] if rewritten else out
+    out = [_raise(item, "iac", CHECKOUT_RULE, "content", f"{item.change.path}: {rewritten[item.change.path]}")
+           if item.change.path in rewritten else item for item in out] if rewritten else out
+    return [_binary_unshown(item, context) for item in out] if context.kind == "tree" else out
+
+
+def _binary_unshown(item: ClassifiedFile, context: Context) -> ClassifiedFile:
+    """Tree only: a file the change makes executable without showing its bytes (a mode change, a rename at full
+    similarity) is `binary` when HEAD's blob is, as git diffs it (a NUL in its first 8,000 bytes): `chmod +x` of a
+    committed compiled program ships a binary executable, which the size policy refuses (red team 31)."""
+    change = item.change
+    if "executable" not in item.tags or "binary" in item.tags or change.additions or change.deletions:
+        return item
+    head = [shown for shown in context.content(change, every_type=True) if shown.path == change.path][:1]
+    if not head or b"\0" not in head[0].data[:8000]:
+        return item
+    return replace(item, tags=tuple(sorted({*item.tags, "binary"})))
 
 
 def _through_includes(files: list[ClassifiedFile], context: Context) -> list[ClassifiedFile]:
