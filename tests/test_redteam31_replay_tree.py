@@ -144,3 +144,19 @@ def test_replay_refuses_other_commits_than_the_recorded_ones(tmp_path: Path) -> 
     # BASE's parent does not exist: HEAD~1 is BASE itself, so name HEAD..HEAD, another range of the same repository.
     code, out, err = _replay(log, packet, patch, "--tree", f"{head}..{head}", "--repo", str(repo.root))
     assert code == 2 and err.count("\n") == 1 and "recorded" in err
+
+
+def test_a_pull_request_record_without_a_range_gets_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forger who drops `ci.tree` gets a patch-only replay, as the record now claims; replay says that nothing
+    bound that pull request's patch to its commits."""
+    repo, base, head, patch, packet = _made(tmp_path, VARIANTS[0][1], None)
+    log = tmp_path / "alone.jsonl"
+    for name, value in {"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "acme/shop",
+                        "GITHUB_REF": "refs/pull/41/merge"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("GITHUB_EVENT_PATH", raising=False)
+    assert run_cli(["gate", str(packet), "--patch", str(patch), "--policy", str(POLICY_DIR), "--format", "json",
+                    "--log", str(log)], text=True).returncode == 0
+    assert _records(log)[0]["ci"]["number"] == 41 and _records(log)[0]["ci"]["tree"] is None
+    code, out, err = _replay(log, packet, patch)
+    assert code == 0 and "note: the record names change 41 but no --tree range" in out, out + err

@@ -202,7 +202,10 @@ def _check_range(record: dict[str, Any], revs: RevRange | None, at: str) -> list
             raise AuditError(f"record seq {seq} was decided with the commits --tree {recorded}: from the packet and "
                              "patch alone replay would decide without their context and tree check", where=at,
                              hint="pass --tree BASE..HEAD with those commits, and --repo DIR where they are")
-        return []
+        number = ci.get("number") if isinstance(ci, dict) else None
+        # Not an error (a gate may judge a packet alone), but an auditor should see that nothing bound it to the PR.
+        return [f"the record names change {number} but no --tree range: its patch was not bound to the commits"] \
+            if number is not None else []
     if not isinstance(recorded, str):
         raise AuditError(f"record seq {seq} was decided without --tree: replay with commits would decide another way",
                          where=at, hint="replay it without --tree and --repo")
