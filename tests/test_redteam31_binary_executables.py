@@ -113,3 +113,40 @@ def test_a_text_script_made_executable_stays_allowed_with_the_commits(tmp_path: 
     _, *with_commits = _gates(tmp_path, {"src/run.py": (script, 0o644)}, {"src/run.py": (script, 0o755)})
     for code, decision in with_commits:
         assert code == 0, decision
+
+
+def _text_form(tmp_path: Path, base: dict[str, tuple[bytes, int]], head: dict[str, tuple[bytes, int]]) -> list[int]:
+    """The size gate's exit codes, from the patch and with --tree, on the change written as `git diff --text` writes
+    it: a compiled program's bytes as text lines, NUL bytes and all (git applies it as any text hunk)."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "app\n")
+    for path, (data, mode) in base.items():
+        repo.write(path, data, mode=mode)
+    first = repo.commit("base")
+    for path, (data, mode) in head.items():
+        repo.write(path, data, mode=mode)
+    second = repo.commit("head")
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(repo.git("diff", "--text", "--full-index", first, second))
+    assert b"GIT binary patch" not in patch.read_bytes() and b"\0" in patch.read_bytes()
+    packet = tmp_path / "packet.json"
+    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
+    assert done.returncode == 0, done.stderr
+    flags = ["--policy", str(POLICY_DIR), "--format", "json", "--enable", "size"]
+    codes = []
+    for extra in ([], ["--tree", f"{first}..{second}", "--repo", str(repo.root)]):
+        done = run_cli(["gate", str(packet), "--patch", str(patch), *flags, *extra], text=True)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert "size.binary_executable" in _rules(json.loads(str(done.stdout))), (extra, done.returncode)
+        codes.append(done.returncode)
+    return codes
+
+
+@pytest.mark.parametrize("kind", PROGRAMS)
+@pytest.mark.parametrize("form", ["added", "replaced"])
+def test_a_compiled_program_as_text_lines_is_refused(tmp_path: Path, kind: str, form: str) -> None:
+    """A text hunk holding NUL bytes is a file git itself would diff as binary: tagged binary from the lines shown
+    (before: tagged executable only, allowed with --tree)."""
+    program = PROGRAMS[kind].replace(b"\x00\x02", b"\x00\n\x02")  # line breaks: several text lines
+    base = {"bin/tool": (program, 0o755)} if form == "replaced" else {}
+    assert _text_form(tmp_path, base, {"bin/tool": (program + b"\0evil\n", 0o755)}) == [1, 1]
