@@ -50,6 +50,9 @@ class FileChange:
     submodule: bool = False  # a gitlink (mode 160000) on either side
     unsafe: str | None = None  # why the path is unsafe (absolute, `..`, inside .git/, control chars)
     line: int = 0  # 1-based line of this file's `diff --git` header in the patch
+    # A NUL byte in a line a text hunk shows of the new side (added or context): `git diff --text` writes a compiled
+    # program so, and git diffs such a file as binary; tagged `binary` (red team 31). Not a packet field.
+    shows_nul: bool = False
 
     def sides(self) -> list[str]:
         """The path, and the old path when the change moved the file: every place the file is or was."""

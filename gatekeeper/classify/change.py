@@ -180,7 +180,7 @@ def _classify_sides(change: FileChange, rules: RuleSet) -> ClassifiedFile:
         or change.symlink_unknown
     ):
         tags.add("symlink")
-    if change.binary:
+    if change.binary or change.shows_nul:
         tags.add("binary")
     return ClassifiedFile(
         change=change, bucket=best.bucket, rule=best.rule, tags=tuple(sorted(tags)), ecosystem=best.ecosystem

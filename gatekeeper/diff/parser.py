@@ -91,6 +91,8 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
                     raise fail("more added lines than the hunk header counts", number)
                 new_left -= 1
                 section.additions += 1
+                if b"\0" in line:
+                    section.nul = True
                 if section.first_plus is None:
                     section.first_plus = line[1:]
             elif head == b"-":
@@ -106,6 +108,8 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], name: str) -> Iterator
                 old_left -= 1
                 new_left -= 1
                 section.context += 1
+                if b"\0" in line:
+                    section.nul = True
             elif head == b"\\" and marker_ok:
                 marker_ok = False
                 section.markers += 1

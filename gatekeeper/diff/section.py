@@ -49,6 +49,7 @@ class Section:
     additions: int = 0
     deletions: int = 0
     binary: bool = False
+    nul: bool = False  # a NUL byte in an added or context line: the new side holds binary content (red team 31)
     first_plus: bytes | None = None  # a symlink's new target is its only added line
     first_minus: bytes | None = None
     rank: int = 0  # the place of the last header line read, in the order git writes them
@@ -227,6 +228,7 @@ def finish(s: Section, name: str) -> FileChange:
         additions=s.additions,
         deletions=s.deletions,
         binary=s.binary,
+        shows_nul=s.nul,
         old_mode=None if old_mode is None else old_mode.decode("ascii"),
         new_mode=None if new_mode is None else new_mode.decode("ascii"),
         similarity=s.similarity,
@@ -272,6 +274,7 @@ def merge_type_change(deleted: FileChange, added: FileChange) -> FileChange | No
         additions=deleted.additions + added.additions,
         deletions=deleted.deletions + added.deletions,
         binary=deleted.binary or added.binary,
+        shows_nul=added.shows_nul,
         old_mode=deleted.old_mode,
         new_mode=added.new_mode,
         symlink_target=added.symlink_target,
