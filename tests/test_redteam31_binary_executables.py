@@ -115,7 +115,8 @@ def test_a_text_script_made_executable_stays_allowed_with_the_commits(tmp_path: 
         assert code == 0, decision
 
 
-def _text_form(tmp_path: Path, base: dict[str, tuple[bytes, int]], head: dict[str, tuple[bytes, int]]) -> list[int]:
+def _text_form(tmp_path: Path, base: dict[str, tuple[bytes, int]], head: dict[str, tuple[bytes, int]],
+               *options: str) -> list[tuple[int, set[str]]]:
     """The size gate's exit codes, from the patch and with --tree, on the change written as `git diff --text` writes
     it: a compiled program's bytes as text lines, NUL bytes and all (git applies it as any text hunk)."""
     repo = GitRepo(tmp_path / "repo")
@@ -127,19 +128,18 @@ def _text_form(tmp_path: Path, base: dict[str, tuple[bytes, int]], head: dict[st
         repo.write(path, data, mode=mode)
     second = repo.commit("head")
     patch = tmp_path / "change.diff"
-    patch.write_bytes(repo.git("diff", "--text", "--full-index", first, second))
-    assert b"GIT binary patch" not in patch.read_bytes() and b"\0" in patch.read_bytes()
+    patch.write_bytes(repo.git("diff", "--text", "--full-index", *options, first, second))
+    assert b"GIT binary patch" not in patch.read_bytes()
     packet = tmp_path / "packet.json"
     done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
     assert done.returncode == 0, done.stderr
     flags = ["--policy", str(POLICY_DIR), "--format", "json", "--enable", "size"]
-    codes = []
+    out = []
     for extra in ([], ["--tree", f"{first}..{second}", "--repo", str(repo.root)]):
         done = run_cli(["gate", str(packet), "--patch", str(patch), *flags, *extra], text=True)
         assert "Traceback" not in done.stderr, done.stderr
-        assert "size.binary_executable" in _rules(json.loads(str(done.stdout))), (extra, done.returncode)
-        codes.append(done.returncode)
-    return codes
+        out.append((done.returncode, _rules(json.loads(str(done.stdout)))))
+    return out
 
 
 @pytest.mark.parametrize("kind", PROGRAMS)
@@ -149,4 +149,16 @@ def test_a_compiled_program_as_text_lines_is_refused(tmp_path: Path, kind: str, 
     (before: tagged executable only, allowed with --tree)."""
     program = PROGRAMS[kind].replace(b"\x00\x02", b"\x00\n\x02")  # line breaks: several text lines
     base = {"bin/tool": (program, 0o755)} if form == "replaced" else {}
-    assert _text_form(tmp_path, base, {"bin/tool": (program + b"\0evil\n", 0o755)}) == [1, 1]
+    for code, rules in _text_form(tmp_path, base, {"bin/tool": (program + b"\0evil\n", 0o755)}):
+        assert code == 1 and "size.binary_executable" in rules
+
+
+@pytest.mark.parametrize("kind", PROGRAMS)
+def test_a_late_text_hunk_of_a_compiled_program_is_refused_with_the_commits(tmp_path: Path, kind: str) -> None:
+    """The text form with no context (-U0) shows only the lines it changes, past the program's NUL bytes: from the
+    patch nothing says binary; with the commits HEAD's blob is read as git diffs it (before: allowed)."""
+    program = PROGRAMS[kind].replace(b"\x00\x02", b"\x00\n\x02") + b"\nversion 1\n"
+    head = {"bin/tool": (program.replace(b"version 1", b"version 2"), 0o755)}
+    (_, shown), (code, rules) = _text_form(tmp_path, {"bin/tool": (program, 0o755)}, head, "-U0")
+    assert "size.binary_executable" not in shown  # the patch alone does not show it (docs/classification.md)
+    assert code == 1 and "size.binary_executable" in rules
