@@ -78,11 +78,12 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
 
 
 def _binary_unshown(item: ClassifiedFile, context: Context) -> ClassifiedFile:
-    """Tree only: a file the change makes executable without showing its bytes (a mode change, a rename at full
-    similarity) is `binary` when HEAD's blob is, as git diffs it (a NUL in its first 8,000 bytes): `chmod +x` of a
-    committed compiled program ships a binary executable, which the size policy refuses (red team 31)."""
+    """Tree only: a file executable after the change whose patch shows no binary content (a mode change, a rename at
+    full similarity, a text hunk past its NUL bytes) is `binary` when HEAD's blob is, as git diffs it (a NUL in its
+    first 8,000 bytes): `chmod +x` of a committed compiled program, or its bytes written as text lines, ships a binary
+    executable, which the size policy refuses (red team 31)."""
     change = item.change
-    if "executable" not in item.tags or "binary" in item.tags or change.additions or change.deletions:
+    if change.new_mode != "100755" or "binary" in item.tags:
         return item
     head = [shown for shown in context.content(change, every_type=True) if shown.path == change.path][:1]
     if not head or b"\0" not in head[0].data[:8000]:
