@@ -51,9 +51,18 @@ test_binary_executable_is_denied if {
 
 test_binary_executable_replaced_in_place_is_denied if {
 	files := [
-		testing.file_with("bin/tool", "other", {"tags": ["binary"], "binary": true, "old_mode": "100755", "new_mode": "100755"}),
-		testing.file_with("assets/blob.bin", "other", {"tags": ["binary"], "binary": true, "old_mode": "100644", "new_mode": "100644"}),
-		testing.file_with("bin/gone", "other", {"tags": ["binary"], "binary": true, "status": "deleted", "old_mode": "100755"}),
+		testing.file_with("bin/tool", "other", {
+			"tags": ["binary"], "binary": true,
+			"old_mode": "100755", "new_mode": "100755",
+		}),
+		testing.file_with("assets/blob.bin", "other", {
+			"tags": ["binary"], "binary": true,
+			"old_mode": "100644", "new_mode": "100644",
+		}),
+		testing.file_with("bin/gone", "other", {
+			"tags": ["binary"], "binary": true,
+			"status": "deleted", "old_mode": "100755",
+		}),
 	]
 	s := testing.summary(files)
 	found := size.deny with input.files as files with input.summary as s
