@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gatekeeper.lazy_pattern import lazy
@@ -20,6 +21,8 @@ _IMPORT = lazy(rf"^import\s+(?:data|input)((?:\.{_IDENT})+)(?:\s+as\s+({_IDENT})
 _WITH_INPUT = lazy(r"\bwith\s+input\s+as\b")
 _WITH_VALUE = lazy(r"\bwith\s+([^\s]+)\s+as\s+(data\b|" + _IDENT + r")(\s*\()?")
 _SPECIAL = lazy(r"[#\"`]")
+# `data` as the root of a reference (not a field `x.data`, not part of a longer name) and the dotted path after it.
+_DATA_REF = lazy(rf"(?<![\w.])data(?!\w)((?:\.{_IDENT})*)")
 # A string's body ends at its closing quote or an unescaped newline; a backslash skips the next character.
 _STRING_BODY = lazy(r"(?:[^\"\\\n]|\\[\s\S])*")
 _NOT_NEWLINE = lazy(r"[^\n]")
@@ -184,3 +187,35 @@ def named_rule_ids(body: str, candidates: set[str] | frozenset[str]) -> set[str]
             continue
         named.add(m.group(1))
     return named
+
+
+def reached_modules(modules: Mapping[str, str], source: str, package: str) -> dict[str, str]:
+    """The modules a test file in `package` can read: the closure of its `data.` references (`gatekeeper test`).
+
+    A module holds documents under its package path only, so a reference `data.a.b` reaches every module whose
+    package is `a.b`, lies under it or above it (`a` may define `b.c`); each reached module's own references count
+    too. Fail closed: a module without a readable package, or any text that reads `data` whole (`data[x]`,
+    `walk(data, ...)`, `object.get(data, ...)`), keeps every module. Comments and strings (blanked) name nothing.
+    Building fewer modules changes no result: regopy compiles only what a test's entry point reaches (the unreached
+    ones cost the build about a quarter of its time), and a module regopy cannot parse is refused before any test runs.
+    """
+    wanted: set[tuple[str, ...]] = {tuple(package.split("."))}
+    packages = {name: package_of(text) for name, text in modules.items()}
+    kept: set[str] = set()
+    pending = [source]
+    while pending:
+        for found in _DATA_REF.finditer(blank(pending.pop())):
+            if not found.group(1):
+                return dict(modules)
+            wanted.add(tuple(found.group(1)[1:].split(".")))
+        for name, text in modules.items():
+            path = packages[name]
+            if name in kept:
+                continue
+            if path is None:
+                return dict(modules)
+            here = tuple(path.split("."))
+            if any(here[: len(ref)] == ref[: len(here)] for ref in wanted):
+                kept.add(name)
+                pending.append(text)
+    return {name: text for name, text in modules.items() if name in kept}

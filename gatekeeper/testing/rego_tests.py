@@ -1,12 +1,11 @@
 """Rego unit tests: find every `*_test.rego`, refuse malformed files and forms regopy crashes on, run the rest.
 
-Each test file runs in its own forked child (the engine's `run_tests`) with the bundle's policy
-modules and never the other test files, so a segfault or a hang is an error of that file while the
-other files still run. regopy aborts building a module once any rule in it crashes, so when every
-test of a file died, each test runs again alone, in a copy of the file holding no other test, and
-the report names the one that crashed. A test passes when its rule is `true`; undefined or false
-(regopy returns a false rule as undefined) fails; an evaluation error is an error, never a pass.
-`todo_` rules are skipped.
+Each test file runs in its own forked child (the engine's `run_tests`) with the bundle's policy modules it can
+reach (`reached_modules`) and never the other test files, so a segfault or a hang is an error of that file while
+the other files still run. regopy aborts building a module once any rule in it crashes, so when every test of a
+file died, each test runs again alone, in a copy of the file holding no other test, and the report names the one
+that crashed. A test passes when its rule is `true`; undefined or false (regopy returns a false rule as
+undefined) fails; an evaluation error is an error, never a pass. `todo_` rules are skipped.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from gatekeeper.testing.rego_source import (
     lint,
     named_rule_ids,
     package_of,
+    reached_modules,
     rule_names,
     without_tests,
 )
@@ -115,6 +115,7 @@ def _run_file(test_file: TestFile, modules: Mapping[str, str], data: Mapping[str
         return skipped
     if test_file.package is None:
         return [*skipped, _result(test_file, "package", 1, "error", "test file declares no package")]
+    modules = reached_modules(modules, test_file.source, test_file.package)
     started = time.perf_counter()
     try:
         found = run_tests({**modules, test_file.shown: test_file.source}, data, test_file.package,
