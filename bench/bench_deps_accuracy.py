@@ -117,6 +117,14 @@ client, watchfiles, pendulum), Go (Helm, connect-go, Ginkgo, kafka-go, buildx), 
 tealdeer), Terraform and images: Dependabot, Renovate and pre-commit.ci, committed before its first, blind run in
 round 33.
 
+`--data thirtyfifth` reads deps_bumps_thirtyfifth.tsv: 29 more repositories weighted to the ecosystems and bots the
+earlier sets hold least of — scala-steward's sbt builds (otel4s, Slick, Monocle, scalachess, lila-ws), mix (Ash's
+Spark and JSON:API, the OpenTelemetry Erlang/Elixir contributions), pub (ubuntu-desktop-provision, dartdoc), Bazel
+modules and `.bazelversion` (bazel-lib, toolchains_llvm, Gazelle), Gradle catalogs, wrappers and a self-hosted
+Renovate (slack-gradle-plugin's OSS-Bot, Metro, SpotBugs, pgjdbc), Maven BOMs and properties (java-pubsub,
+java-storage, Truth), Nix projects' Go and actions (sops-nix, treefmt, nix-direnv, cachix), protovalidate, sequin,
+setup-beam: Dependabot, Renovate and scala-steward, committed before its first, blind run in round 35.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -173,6 +181,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "thirtyfirst": DATA.with_name("deps_bumps_thirtyfirst.tsv"),
         "thirtysecond": DATA.with_name("deps_bumps_thirtysecond.tsv"),
         "thirtythird": DATA.with_name("deps_bumps_thirtythird.tsv")}
+SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
