@@ -259,13 +259,16 @@ _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrap
              ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
              ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
              ("docker", "node", "node-js"), ("docker", "library/node", "node-js"),
-             ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk")}
+             ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk"),
+             ("maven", "org-scala-sbt:sbt", "sbt/sbt")}
 # Dependabot's maven ecosystem names the Maven a wrapper downloads by its distribution's coordinates ("bump
 # org.apache.maven:apache-maven from 3.9.14 to 3.9.16" for `.mvn/wrapper/maven-wrapper.properties`), and its
 # dotnet-sdk ecosystem, as Renovate, the .NET SDK global.json selects by `dotnet-sdk`: the tool the delta names.
 # Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`,
 # and for the official `node` image a Dockerfile's FROM names: novu's "Update Node.js to v15.14.0" moves `FROM
 # node:15.11.0` to `node:15.14.0`): `node-js` above, once normalized.
+# Renovate names sbt itself, `sbt.version` in project/build.properties, by its repository ("Update dependency sbt/sbt
+# to v1.12.15"), where scala-steward says `sbt`: the delta names the launcher's artifact, org.scala-sbt:sbt.
 # A toolchain's artifacts released together at one version, which one build setting selects: `scalaVersion` the
 # Scala compiler, library and reflection (the delta names the library), `addSbtPlugin(… "sbt-scala-native" …)` Scala
 # Native's runtime libraries, `sbt-scalajs` Scala.js's. scala-steward names every artifact of such a group ("Update

@@ -1,0 +1,180 @@
+"""Classes of misses the thirty-fifth blind set of bot update commits found (bench/deps_bumps_thirtyfifth.tsv).
+
+- A Gradle code-quality plugin's tool version (spotbugs/spotbugs' Renovate "update dependency checkstyle to v14",
+  `checkstyle { toolVersion = '12.3.1' }` → `'14.0.0'` in gradle/checkstyle.gradle, 1 both modes): the block's
+  `toolVersion` names the tool the plugin downloads, and was no line the Gradle reader read (nothing with `--tree`, a
+  `partial` problem from the patch). It is read now inside `checkstyle`, `pmd`, `jacoco`, `codenarc`, `spotbugs` and
+  `detekt` blocks, as the tool's artifact with the block as its alias; from a patch only when the hunk shows the block.
+- Renovate names sbt itself by its repository, `sbt/sbt` (slick's and pgjdbc's "update dependency sbt/sbt to
+  v1.12.15", `sbt.version` in project/build.properties, 7 in both modes): the delta named it already, as
+  org.scala-sbt:sbt; the benchmark's matcher takes the name now.
+
+Real-shaped files written for these tests, look-alikes and malformed input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.deps.gradle import gradle_line, parse_build_script
+from gatekeeper.deps.model import ManifestError
+from tests.deltas import accuracy_bench, bench_change, moves, partial
+from tests.deltas import patch as _patch
+from tests.deltas import tree as _tree
+from tests.gitrepo import edited_commits
+
+
+def _bumped(root: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> tuple[object, object]:
+    repo, base, head = edited_commits(root, files, edits)
+    return _tree(repo, base, head), _patch(repo, base, head)
+
+
+# --- 1. a code-quality plugin's toolVersion -------------------------------------------------------------------------
+
+SPOTBUGS_CHECKSTYLE = """\
+// Checkstyle configuration applied by the root project
+apply plugin: 'checkstyle'
+
+checkstyle {
+  toolVersion = '12.3.1'
+  ignoreFailures = false
+  configFile = file("${rootDir}/spotbugs/etc/checkstyle.xml")
+}
+
+tasks.withType(Checkstyle).configureEach {
+  reports {
+    xml.required = true
+    html.required = false
+  }
+}
+"""
+
+KTS = """\
+plugins {
+    java
+    jacoco
+    pmd
+    id("io.gitlab.arturbosch.detekt") version "1.23.6"
+}
+
+val pmdVersion = "7.2.0"
+
+jacoco {
+    toolVersion = "0.8.11"
+}
+
+pmd {
+    toolVersion = pmdVersion
+    isConsoleOutput = true
+}
+
+detekt {
+    toolVersion.set("1.23.6")
+    buildUponDefaultConfig = true
+}
+
+dependencies {
+    implementation("com.google.guava:guava:33.2.0-jre")
+}
+"""
+
+
+def test_a_checkstyle_tool_version_is_read_in_both_modes(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, {"gradle/checkstyle.gradle": SPOTBUGS_CHECKSTYLE},
+                          {"gradle/checkstyle.gradle": {"'12.3.1'": "'14.0.0'"}})
+    want = {("maven", "com.puppycrawl.tools:checkstyle", "12.3.1", "14.0.0")}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch
+    assert {c.alias for c in tree.changes} == {"checkstyle"}  # Renovate names it by the block
+    assert {c.scope for c in tree.changes} == {"build"}
+
+
+def test_kotlin_dsl_blocks_are_read(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, {"build.gradle.kts": KTS},
+                          {"build.gradle.kts": {'"0.8.11"': '"0.8.12"', 'toolVersion.set("1.23.6")':
+                                                'toolVersion.set("1.23.7")'}})
+    want = {("maven", "org.jacoco:org.jacoco.agent", "0.8.11", "0.8.12"),
+            ("maven", "io.gitlab.arturbosch.detekt:detekt-cli", "1.23.6", "1.23.7")}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch
+
+
+def test_a_tool_version_from_a_variable_of_the_script(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, {"build.gradle.kts": KTS},
+                          {"build.gradle.kts": {'val pmdVersion = "7.2.0"': 'val pmdVersion = "7.3.0"'}})
+    assert moves(tree) == {("maven", "net.sourceforge.pmd:pmd-java", "7.2.0", "7.3.0")}, tree
+    assert not tree.problems, tree
+    # from the patch the variable's line is not tied to its user: refused, as any other script variable
+    assert not patch.changes and partial(patch, "build.gradle.kts"), patch
+
+
+def test_a_one_line_block_is_read(tmp_path: Path) -> None:
+    body = "apply plugin: 'codenarc'\n\ncodenarc { toolVersion = '3.4.0' }\n"
+    tree, patch = _bumped(tmp_path, {"build.gradle": body}, {"build.gradle": {"'3.4.0'": "'3.5.0'"}})
+    want = {("maven", "org.codenarc:CodeNarc", "3.4.0", "3.5.0")}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch
+
+
+def test_a_tool_version_whose_block_the_hunk_does_not_show_is_refused(tmp_path: Path) -> None:
+    # git's three lines of context above `toolVersion` do not reach `checkstyle {`: whose version it is is unknown
+    body = SPOTBUGS_CHECKSTYLE.replace("checkstyle {\n", "checkstyle {\n  // one\n  // two\n  // three\n")
+    tree, patch = _bumped(tmp_path, {"build.gradle": body}, {"build.gradle": {"'12.3.1'": "'14.0.0'"}})
+    assert moves(tree) == {("maven", "com.puppycrawl.tools:checkstyle", "12.3.1", "14.0.0")}, tree
+    assert not patch.changes and partial(patch, "build.gradle"), patch
+
+
+@pytest.mark.parametrize("body", [
+    # another plugin's block, a nested block of a quality block, a task's setting, a comment
+    "ktlint {\n  toolVersion = '1.2.0'\n}\n",
+    "checkstyle {\n  reports {\n    toolVersion = '1.2.0'\n  }\n}\n",
+    "tasks.named('jacocoTestReport') {\n  toolVersion = '1.2.0'\n}\n",
+    "checkstyle {\n  // toolVersion = '1.2.0'\n}\n",
+    "// checkstyle {\n//   toolVersion = '1.2.0'\n// }\n",
+    "checkstyleMain {\n  toolVersion = '1.2.0'\n}\n",
+    "checkstyle {\n  toolVersion = \"$undefined\"\n}\n",
+])
+def test_look_alikes_name_nothing(body: str) -> None:
+    assert parse_build_script("build.gradle", body.encode()) == []
+
+
+@pytest.mark.parametrize(("lines", "index"), [
+    (["ktlint {", "  toolVersion = '1.2.0'", "}"], 1),  # another block
+    (["checkstyle {", "  reports {", "    toolVersion = '1.2.0'", "  }"], 2),  # nested one level deeper
+    (["  toolVersion = '1.2.0'", "}"], 0),  # no block above in the hunk
+    (["checkstyle {", "  toolVersion = \"${v}\"", "}"], 1),  # not written in the line
+    (["} checkstyle {", "  toolVersion = '1.2.0'"], 1),  # a block opened after another closes on one line
+])
+def test_patch_lines_of_other_blocks_are_refused(lines: list[str], index: int) -> None:
+    side = [(line, n == index) for n, line in enumerate(lines)]
+    with pytest.raises(ManifestError):
+        gradle_line(side, index)
+
+
+def test_a_patch_line_inside_the_block_is_read() -> None:
+    side = [("spotbugs {", False), ("    ignoreFailures = true", False), ('    toolVersion = "4.8.6"', True),
+            ("}", False)]
+    assert gradle_line(side, 2) == [("com.github.spotbugs:spotbugs", "4.8.6", "maven", "", "spotbugs")]
+
+
+def test_other_settings_beside_the_tool_version_still_count_as_code(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, {"gradle/checkstyle.gradle": SPOTBUGS_CHECKSTYLE},
+                          {"gradle/checkstyle.gradle": {"'12.3.1'": "'14.0.0'",
+                                                        "ignoreFailures = false": "ignoreFailures = true"}})
+    assert partial(tree, "gradle/checkstyle.gradle") and partial(patch, "gradle/checkstyle.gradle"), (tree, patch)
+
+
+# --- 2. sbt by Renovate's name ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("want", "name", "same"), [
+    ("sbt/sbt", "org.scala-sbt:sbt", True), ("sbt", "org.scala-sbt:sbt", True),
+    ("sbt/sbt", "org.scala-sbt:zinc", False), ("sbt/io", "org.scala-sbt:sbt", False),
+])
+def test_the_benchmark_names_sbt_by_renovates_repository(want: str, name: str, same: bool) -> None:
+    bench = accuracy_bench()
+    change = dataclasses.replace(bench_change("maven", name), to_version="1.12.15")
+    assert bench._same_name(want, change) is same
+    assert not bench._same_name(want, bench_change("tool", name))
