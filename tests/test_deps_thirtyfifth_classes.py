@@ -178,3 +178,31 @@ def test_the_benchmark_names_sbt_by_renovates_repository(want: str, name: str, s
     change = dataclasses.replace(bench_change("maven", name), to_version="1.12.15")
     assert bench._same_name(want, change) is same
     assert not bench._same_name(want, bench_change("tool", name))
+
+
+PGJDBC_SPOTBUGS = """\
+import com.github.spotbugs.snom.SpotBugsTask
+
+plugins {
+    id("java-base")
+    id("com.github.spotbugs")
+}
+
+spotbugs {
+    // Renovate reads the line below; toolVersion.set(..) it does not
+    val toolVersion = "4.9.3"
+    this.toolVersion.set(toolVersion)
+
+    providers.gradleProperty("spotbugs.version")
+        .orNull?.let { toolVersion.set(it) }
+}
+"""
+
+
+def test_a_local_named_tool_version_inside_the_block_is_read(tmp_path: Path) -> None:
+    # pgjdbc be15d68258b8: Renovate's "update dependency spotbugs to v4.9.4" moves the block's local
+    tree, patch = _bumped(tmp_path, {"build-logic.spotbugs.gradle.kts": PGJDBC_SPOTBUGS},
+                          {"build-logic.spotbugs.gradle.kts": {'"4.9.3"': '"4.9.4"'}})
+    want = {("maven", "com.github.spotbugs:spotbugs", "4.9.3", "4.9.4")}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch

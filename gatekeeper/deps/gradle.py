@@ -35,13 +35,15 @@ MAX_VARIABLES = 10_000
 # The code-quality plugins (Gradle's own checkstyle, pmd, jacoco and codenarc; detekt's and SpotBugs') fetch their tool
 # at the version their extension block's `toolVersion` sets (`checkstyle { toolVersion = '12.3.1' }`), and Renovate's
 # Gradle manager names an update of it by the block ("Update dependency checkstyle to v14"): the tool's artifact, with
-# the block as its alias. Only a literal (or a variable of the same script) set directly inside such a block is read.
+# the block as its alias. Only a literal (or a variable of the same script) set directly inside such a block is read,
+# and a local of the block named so (pgjdbc's `val toolVersion = "4.9.4"` then `this.toolVersion.set(toolVersion)`,
+# written for Renovate, which reads that line).
 QUALITY_TOOLS = {"checkstyle": "com.puppycrawl.tools:checkstyle", "pmd": "net.sourceforge.pmd:pmd-java",
                  "jacoco": "org.jacoco:org.jacoco.agent", "codenarc": "org.codenarc:CodeNarc",
                  "spotbugs": "com.github.spotbugs:spotbugs", "detekt": "io.gitlab.arturbosch.detekt:detekt-cli"}
 _TOOL_BLOCK = lazy(r"^\s*(?P<tool>checkstyle|pmd|jacoco|codenarc|spotbugs|detekt)\s*\{(?P<rest>.*)$")
-_TOOL_VERSION = lazy(r"""(?:^\s*|[{;]\s*)toolVersion\s*(?:=\s*|\.set\(\s*|\(\s*|(?<=n)\s+)(?P<q>["'])"""
-                     r"""(?P<version>[^"'\s]+)(?P=q)\s*\)?\s*;?\s*(?:}\s*)?$""")
+_TOOL_VERSION = lazy(r"""(?:^\s*(?:val\s+|def\s+)?|[{;]\s*)toolVersion\s*(?:=\s*|\.set\(\s*|\(\s*|(?<=n)\s+)"""
+                     r"""(?P<q>["'])(?P<version>[^"'\s]+)(?P=q)\s*\)?\s*;?\s*(?:}\s*)?$""")
 # `toolVersion = pmdVersion`: a variable of the same script by its bare name (Kotlin, Groovy)
 _TOOL_VARIABLE = lazy(r"(?:^\s*|[{;]\s*)toolVersion\s*(?:=\s*|\.set\(\s*)(?P<name>[A-Za-z_]\w*)\s*\)?\s*;?\s*"
                       r"(?:}\s*)?$")
