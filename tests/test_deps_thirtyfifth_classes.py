@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.deps.gradle import gradle_line, parse_build_script
+from gatekeeper.deps.hunklines import bazel_line
 from gatekeeper.deps.model import ManifestError
 from tests.deltas import accuracy_bench, bench_change, moves, partial
 from tests.deltas import patch as _patch
@@ -206,3 +207,82 @@ def test_a_local_named_tool_version_inside_the_block_is_read(tmp_path: Path) -> 
     want = {("maven", "com.github.spotbugs:spotbugs", "4.9.3", "4.9.4")}
     assert moves(tree) == want and not tree.problems, tree
     assert moves(patch) == want and not patch.problems, patch
+
+
+# --- 3. a multi-line bazel_dep from a patch ---------------------------------------------------------------------------
+
+BAZEL_LIB = """\
+"aspect-build/bazel-lib"
+
+module(
+    name = "aspect_bazel_lib",
+    compatibility_level = 1,
+)
+
+# Lower-bounds (minimum) versions for direct runtime dependencies
+bazel_dep(name = "bazel_skylib", version = "1.4.2")
+bazel_dep(name = "platforms", version = "0.0.7")
+
+# Development dependencies which are not exposed to users
+bazel_dep(name = "buildifier_prebuilt", version = "6.1.2", dev_dependency = True)
+bazel_dep(
+    name = "gazelle",
+    version = "0.33.0",
+    dev_dependency = True,
+    repo_name = "bazel_gazelle",
+)
+bazel_dep(
+    name = "rules_go",
+    version = "0.41.0",
+    repo_name = "io_bazel_rules_go",
+    # In released versions: dev_dependency = True
+)
+
+single_version_override(
+    module_name = "rules_cc",
+    version = "0.0.9",
+)
+"""
+
+
+def test_a_multi_line_bazel_dep_is_read_from_the_patch(tmp_path: Path) -> None:
+    # bazel-lib 87eee5d76aca and afc4b2afc697: Renovate's "update dependency rules_go to v0.46.0", gazelle's
+    tree, patch = _bumped(tmp_path, {"MODULE.bazel": BAZEL_LIB},
+                          {"MODULE.bazel": {'"0.41.0"': '"0.46.0"', '"0.33.0"': '"0.35.0"'}})
+    want = {("bazel", "rules_go", "0.41.0", "0.46.0"), ("bazel", "gazelle", "0.33.0", "0.35.0")}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch
+
+
+@pytest.mark.parametrize("edits", [
+    {'"0.0.9"': '"0.0.10"'},  # an override's version: an override section, never a bump
+    {'"0.41.0"': '"0.46.0"', '"io_bazel_rules_go"': '"rules_go"'},  # another argument of the call changed beside it
+    {'name = "rules_go"': 'name = "rules_go2"'},  # the call's module renamed
+    {'"0.33.0",\n    dev_dependency = True,': '"0.35.0",\n    dev_dependency = False,'},  # its scope moved beside it
+])
+def test_other_edits_of_multi_line_calls_stay_refused_from_the_patch(tmp_path: Path, edits: dict[str, str]) -> None:
+    tree, patch = _bumped(tmp_path, {"MODULE.bazel": BAZEL_LIB}, {"MODULE.bazel": edits})
+    assert partial(patch, "MODULE.bazel"), patch
+
+
+def test_a_multi_line_call_the_hunk_does_not_show_whole_is_refused(tmp_path: Path) -> None:
+    # five more argument lines between the opening and the version: git's three lines of context do not reach it
+    body = BAZEL_LIB.replace('    name = "rules_go",\n',
+                             '    name = "rules_go",\n' + "".join(f"    # note {n}\n" for n in range(5)))
+    tree, patch = _bumped(tmp_path, {"MODULE.bazel": body}, {"MODULE.bazel": {'"0.41.0"': '"0.46.0"'}})
+    assert moves(tree) == {("bazel", "rules_go", "0.41.0", "0.46.0")} and not tree.problems, tree
+    assert not patch.changes and partial(patch, "MODULE.bazel"), patch
+
+
+@pytest.mark.parametrize(("lines", "index"), [
+    (["bazel_dep(", '    name = "x",', '    version = "1.0",'], 2),  # no closing line in the hunk
+    (['    name = "x",', '    version = "1.0",', ")"], 1),  # no opening line
+    (["maven.artifact(", '    artifact = "x",', '    version = "1.0",', ")"], 2),  # another call
+    (["bazel_dep(", '    name = "x",', '    version = "1.0", foo()', ")"], 2),  # more than the argument
+    (["bazel_dep(", '    name = x_name,', '    version = "1.0",', ")"], 2),  # a non-literal argument
+    (["bazel_dep(", '    name = "x",', '    version = "1.0",', "), bazel_dep(", ")"], 2),  # not a closing line alone
+])
+def test_patch_lines_that_are_not_a_whole_shown_call_are_refused(lines: list[str], index: int) -> None:
+    side = [(line, n == index) for n, line in enumerate(lines)]
+    with pytest.raises(ManifestError):
+        bazel_line(side, index)
