@@ -8,6 +8,9 @@
 - Renovate names sbt itself by its repository, `sbt/sbt` (slick's and pgjdbc's "update dependency sbt/sbt to
   v1.12.15", `sbt.version` in project/build.properties, 7 in both modes): the delta named it already, as
   org.scala-sbt:sbt; the benchmark's matcher takes the name now.
+- A multi-line `bazel_dep(` call's version from a patch (aspect-build/bazel-lib's Renovate updates of rules_go and
+  gazelle, buildifier's layout of a long call, 2 from the patch): every argument line of such a call was refused
+  (`partial`). Its `version = "…",` line is read now when the hunk shows the whole call and nothing else of it changed.
 
 Real-shaped files written for these tests, look-alikes and malformed input.
 """
