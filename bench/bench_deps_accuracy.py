@@ -117,6 +117,14 @@ client, watchfiles, pendulum), Go (Helm, connect-go, Ginkgo, kafka-go, buildx), 
 tealdeer), Terraform and images: Dependabot, Renovate and pre-commit.ci, committed before its first, blind run in
 round 33.
 
+`--data thirtyfifth` reads deps_bumps_thirtyfifth.tsv: 29 more repositories weighted to the ecosystems and bots the
+earlier sets hold least of — scala-steward's sbt builds (otel4s, Slick, Monocle, scalachess, lila-ws), mix (Ash's
+Spark and JSON:API, the OpenTelemetry Erlang/Elixir contributions), pub (ubuntu-desktop-provision, dartdoc), Bazel
+modules and `.bazelversion` (bazel-lib, toolchains_llvm, Gazelle), Gradle catalogs, wrappers and a self-hosted
+Renovate (slack-gradle-plugin's OSS-Bot, Metro, SpotBugs, pgjdbc), Maven BOMs and properties (java-pubsub,
+java-storage, Truth), Nix projects' Go and actions (sops-nix, treefmt, nix-direnv, cachix), protovalidate, sequin,
+setup-beam: Dependabot, Renovate and scala-steward, committed before its first, blind run in round 35.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -173,6 +181,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "thirtyfirst": DATA.with_name("deps_bumps_thirtyfirst.tsv"),
         "thirtysecond": DATA.with_name("deps_bumps_thirtysecond.tsv"),
         "thirtythird": DATA.with_name("deps_bumps_thirtythird.tsv")}
+SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -250,13 +259,16 @@ _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrap
              ("tool", "node", "nodejs"), ("tool", "go", "golang/go"), ("tool", "node", "nodejs/node"),
              ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
              ("docker", "node", "node-js"), ("docker", "library/node", "node-js"),
-             ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk")}
+             ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk"),
+             ("maven", "org-scala-sbt:sbt", "sbt/sbt")}
 # Dependabot's maven ecosystem names the Maven a wrapper downloads by its distribution's coordinates ("bump
 # org.apache.maven:apache-maven from 3.9.14 to 3.9.16" for `.mvn/wrapper/maven-wrapper.properties`), and its
 # dotnet-sdk ecosystem, as Renovate, the .NET SDK global.json selects by `dotnet-sdk`: the tool the delta names.
 # Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`,
 # and for the official `node` image a Dockerfile's FROM names: novu's "Update Node.js to v15.14.0" moves `FROM
 # node:15.11.0` to `node:15.14.0`): `node-js` above, once normalized.
+# Renovate names sbt itself, `sbt.version` in project/build.properties, by its repository ("Update dependency sbt/sbt
+# to v1.12.15"), where scala-steward says `sbt`: the delta names the launcher's artifact, org.scala-sbt:sbt.
 # A toolchain's artifacts released together at one version, which one build setting selects: `scalaVersion` the
 # Scala compiler, library and reflection (the delta names the library), `addSbtPlugin(… "sbt-scala-native" …)` Scala
 # Native's runtime libraries, `sbt-scalajs` Scala.js's. scala-steward names every artifact of such a group ("Update

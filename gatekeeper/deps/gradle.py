@@ -32,6 +32,21 @@ _EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'
 _REFERENCE = lazy(r"^\$\{?(?:(?:rootProject\.)?(?:ext|extra|project)\.)?([A-Za-z_]\w*)\}?$")
 _CONFIGURATION = lazy(r"^\s*(\w+)\s*[(\s]")
 MAX_VARIABLES = 10_000
+# The code-quality plugins (Gradle's own checkstyle, pmd, jacoco and codenarc; detekt's and SpotBugs') fetch their tool
+# at the version their extension block's `toolVersion` sets (`checkstyle { toolVersion = '12.3.1' }`), and Renovate's
+# Gradle manager names an update of it by the block ("Update dependency checkstyle to v14"): the tool's artifact, with
+# the block as its alias. Only a literal (or a variable of the same script) set directly inside such a block is read,
+# and a local of the block named so (pgjdbc's `val toolVersion = "4.9.4"` then `this.toolVersion.set(toolVersion)`,
+# written for Renovate, which reads that line).
+QUALITY_TOOLS = {"checkstyle": "com.puppycrawl.tools:checkstyle", "pmd": "net.sourceforge.pmd:pmd-java",
+                 "jacoco": "org.jacoco:org.jacoco.agent", "codenarc": "org.codenarc:CodeNarc",
+                 "spotbugs": "com.github.spotbugs:spotbugs", "detekt": "io.gitlab.arturbosch.detekt:detekt-cli"}
+_TOOL_BLOCK = lazy(r"^\s*(?P<tool>checkstyle|pmd|jacoco|codenarc|spotbugs|detekt)\s*\{(?P<rest>.*)$")
+_TOOL_VERSION = lazy(r"""(?:^\s*(?:val\s+|def\s+)?|[{;]\s*)toolVersion\s*(?:=\s*|\.set\(\s*|\(\s*|(?<=n)\s+)"""
+                     r"""(?P<q>["'])(?P<version>[^"'\s]+)(?P=q)\s*\)?\s*;?\s*(?:}\s*)?$""")
+# `toolVersion = pmdVersion`: a variable of the same script by its bare name (Kotlin, Groovy)
+_TOOL_VARIABLE = lazy(r"(?:^\s*|[{;]\s*)toolVersion\s*(?:=\s*|\.set\(\s*)(?P<name>[A-Za-z_]\w*)\s*\)?\s*;?\s*"
+                      r"(?:}\s*)?$")
 
 
 def _scope(line: str) -> Scope:
@@ -58,7 +73,7 @@ def parse_build_script(path: str, data: bytes) -> list[Dependency]:
         m = _VARIABLE.match(line) or (_EXT_ENTRY.match(line) if "version" in line.lower() else None)
         if m is not None and len(variables) < MAX_VARIABLES:
             variables.setdefault(m.group("name"), m.group("value"))
-    out: list[Dependency] = []
+    out: list[Dependency] = _quality_tools(path, lines, variables)
     for line in lines:
         code = line.split("//", 1)[0] if "//" in line and "://" not in line else line
         for coord in _COORD.finditer(code):
@@ -72,11 +87,57 @@ def parse_build_script(path: str, data: bytes) -> list[Dependency]:
     return out
 
 
+def _code(line: str) -> str:
+    return line.split("//", 1)[0] if "//" in line and "://" not in line else line
+
+
+def _quality_tools(path: str, lines: list[str], variables: dict[str, str]) -> list[Dependency]:
+    """`toolVersion` set directly inside a code-quality plugin's block (QUALITY_TOOLS), at depth one of it."""
+    out: list[Dependency] = []
+    tool, depth = "", 0
+    for line in lines:
+        code = _code(line)
+        if not depth and (block := _TOOL_BLOCK.match(code)) is not None:
+            tool, depth, code = block.group("tool"), 1, block.group("rest")
+        if not depth:
+            continue
+        if depth == 1 and (found := _TOOL_VERSION.search(code) or _TOOL_VARIABLE.search(code)) is not None:
+            version, _ = _resolve(found.group("version") if "version" in found.re.groupindex
+                                  else "$" + found.group("name"), variables)
+            if "$" not in version:
+                out.append(Dependency("maven", QUALITY_TOOLS[tool], version, path, True, "build", alias=tool))
+        depth += code.count("{") - code.count("}")
+    return out
+
+
+def _enclosing_tool(side: list[tuple[str, bool]], index: int) -> str:
+    """The code-quality block a hunk shows `side[index]` directly inside, else ManifestError (fail closed)."""
+    depth = 0
+    for line, _ in reversed(side[:index]):
+        code = _code(line)
+        depth += code.count("}") - code.count("{")
+        if depth < 0:
+            if depth == -1 and (block := _TOOL_BLOCK.match(code)) is not None and "}" not in block.group("rest"):
+                return block.group("tool")
+            break
+    raise ManifestError(f"a toolVersion whose block the hunk does not show: {side[index][0].strip()[:80]!r}")
+
+
 def gradle_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
-    """A changed build-script line with its version written in it (edits.py's LineReader)."""
+    """A changed build-script line with its version written in it (edits.py's LineReader); a code-quality plugin's
+    `toolVersion` line when the hunk shows the block it sits in."""
     line = side[index][0]
     if line.strip().startswith(("//", "/*", "*")):
         return []  # a comment holds no dependency the build reads
+    if tools := _quality_tools("", [line], {}):  # `checkstyle { toolVersion = "10.12.0" }` on one line
+        return [(d.name, d.version, "maven", "", d.alias) for d in tools]
+    if _TOOL_VARIABLE.search(_code(line)) is not None:
+        raise ManifestError(f"a toolVersion not written in its line: {line.strip()[:80]!r}")
+    if (setting := _TOOL_VERSION.search(_code(line))) is not None:
+        tool = _enclosing_tool(side, index)
+        if "$" in setting.group("version"):
+            raise ManifestError(f"a toolVersion not written in its line: {line.strip()[:80]!r}")
+        return [(QUALITY_TOOLS[tool], setting.group("version"), "maven", "", tool)]
     found: list[tuple[str, ...]] = [(d.name, d.version) for d in parse_build_script("", line.encode())]
     if not found or any("$" in pair[1] for pair in found):
         raise ManifestError(f"not a dependency line with its version written in it: {line.strip()[:80]!r}")

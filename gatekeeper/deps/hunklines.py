@@ -16,7 +16,8 @@ which package it pins at which version; anything else raises ManifestError (a `p
 - `pubspec.yaml`: `  name: ^1.2.0` directly under a `dependencies:` or `dev_dependencies:` header the hunk
   shows (never `dependency_overrides:`, an override section, nor a nested key of another entry).
 - `MODULE.bazel`: a line that is one whole `bazel_dep(...)` call of literal arguments, or one Maven
-  coordinate string `"group:artifact:version",`, and nothing else (bazel.residue).
+  coordinate string `"group:artifact:version",`, and nothing else (bazel.residue); the `version = "…",` line of a
+  multi-line call whose opening `bazel_dep(` and closing `)` lines the hunk shows, no other line of it changed.
 - `kustomization.yaml`: an `image:` line (what the whole-file reader takes from inline patches too); a `helmCharts:`
   entry's `version:` whose entry's `name:` (unchanged) and the top-level `helmCharts:` above it the hunk shows.
 - `rust-toolchain.toml`: the `channel = "1.80.0"` line.
@@ -180,11 +181,41 @@ def pubspec_line(side: Side, index: int) -> list[tuple[str, ...]]:
     raise _refuse("the hunk does not show this entry's dependencies section", line)
 
 
+# A multi-line call (buildifier's layout of a long one): its opening and closing lines at the top level, and its
+# `version = "…",` argument line
+_BAZEL_OPEN = lazy(r"^bazel_dep\s*\(\s*(?:#.*)?$")
+_BAZEL_CLOSE = lazy(r"^\)\s*(?:#.*)?$")
+_BAZEL_VERSION = lazy(r"""^\s+version\s*=\s*"[^"\\]*"\s*,?\s*(?:#.*)?$""")
+
+
+def _bazel_call(side: Side, index: int) -> str | None:
+    """The whole multi-line `bazel_dep(` … `)` call around the version line `side[index]` when the hunk shows all of
+    it and no other line of it changed; else None."""
+    first = index - 1
+    while first >= 0 and not _BAZEL_OPEN.match(side[first][0]):
+        if side[first][1] or "(" in side[first][0] or ")" in side[first][0]:
+            return None
+        first -= 1
+    last = index + 1
+    while last < len(side) and not _BAZEL_CLOSE.match(side[last][0]):
+        if side[last][1] or "(" in side[last][0] or ")" in side[last][0]:
+            return None
+        last += 1
+    if first < 0 or last == len(side) or side[first][1] or side[last][1]:
+        return None
+    return "\n".join(line for line, _ in side[first:last + 1])
+
+
 def bazel_line(side: Side, index: int) -> list[tuple[str, ...]]:
+    """One whole `bazel_dep(...)` call or Maven coordinate on the line; or the `version` argument of a multi-line call
+    the hunk shows whole (aspect-build/bazel-lib's `bazel_dep(` / `name = "rules_go",` / `version = "0.46.0",` / … /
+    `)`), which names that call's module."""
     line = side[index][0]
     data = line.encode()
     if _COMMENT.match(line):
         return []
+    if _BAZEL_VERSION.match(line) and (call := _bazel_call(side, index)) is not None:
+        data = call.encode()
     if bazel.residue(data) not in ("", ","):
         raise _refuse("not one whole bazel_dep call or Maven coordinate", line)
     found = bazel.parse_module_bazel("", data)
