@@ -46,6 +46,10 @@ GENERIC: dict[str, tuple[str, tuple[str, ...]]] = {
     "environment.yaml": ("deps.pip.manifest", _CONDA),
     "requirements.yml": ("deps.ansible.manifest", _GALAXY),
     "galaxy.yml": ("deps.ansible.manifest", _GALAXY),
+    "ansible-role-requirements.yml": ("deps.ansible.manifest", _GALAXY),  # OpenStack-Ansible's names
+    "ansible-role-requirements.yaml": ("deps.ansible.manifest", _GALAXY),
+    "ansible-collection-requirements.yml": ("deps.ansible.manifest", _GALAXY),
+    "ansible-collection-requirements.yaml": ("deps.ansible.manifest", _GALAXY),
     "requirements.yaml": ("deps.helm.manifest", ("dependencies", *_GALAXY)),  # Helm 2's, or Galaxy's by a rule
     "aqua.yaml": ("deps.toolchain.managers", _AQUA),
     "aqua.yml": ("deps.toolchain.managers", _AQUA),
@@ -57,6 +61,9 @@ GENERIC: dict[str, tuple[str, tuple[str, ...]]] = {
     "devenv.yaml": ("deps.nix.manifest", ("inputs", "imports", "allowUnfree", "allowBroken", "clean", "impure",
                                           "permittedInsecurePackages", "nixpkgs", "secretspec")),
 }
+# Galaxy requirements named for a purpose in Ansible's own folders (`collections/requirements.packer.yml`): the
+# path rule's glob, read as the generic names above are.
+_GALAXY_PURPOSE = re.compile(r"(?:.*/)?(?:collections|roles)/requirements\.[^/]+\.ya?ml")
 _KEY = re.compile(rb"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t\r]|$)", re.MULTILINE)
 # Keys inside the entries of a dependency list (Helm's and Galaxy's `- name:`/`version:`, Stack's git packages).
 _ENTRY_KEYS = ("name", "version", "repository", "condition", "alias", "tags", "import-values", "enabled", "src",
@@ -89,6 +96,8 @@ def generic_keys(item: ClassifiedFile) -> tuple[str, ...] | None:
         return None
     for side in item.change.sides():
         found = GENERIC.get(side.rpartition("/")[2])
+        if found is None and _GALAXY_PURPOSE.fullmatch(side):
+            found = ("deps.ansible.manifest", _GALAXY)
         if found is not None and found[0] == item.rule:
             return found[1]
     return None

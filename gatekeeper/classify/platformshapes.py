@@ -6,7 +6,8 @@ from (`deps`); and Fairwinds' reckoner courses (the twenty-second set: the Helm 
 needs a key of its format that no other format uses, or two keys, so that a look-alike (an application's settings
 naming a machine, a JSON 6902 patch of a Kubernetes object, a docs site's `index.yaml`, a `.bazelrc` of build flags,
 an umbrella chart's `charts:` list) keeps its bucket. The twenty-fifth set's Buildkite plugin definitions (`ci`) are
-read here too.
+read here too. The forty-third set's HashiCorp agent configurations in JSON (Consul's and Nomad's `data_dir` beside
+a key only an agent has, Vault's `listener` block beside its storage): the `.hcl` forms are iac by path.
 """
 
 from __future__ import annotations
@@ -71,6 +72,18 @@ _BUKKIT_MAIN = lazy(r"^main[ \t]*:", _FLAGS)
 # A run-control line of any command (`always`, `vendor`, a `:config`) whose flag moves where modules and downloads come
 # from, its value after `=` or a blank (Bazel's parser takes both): red team 17, `common --registry URL`, `always
 # --registry=`, `--downloader_config=` (URL rewrites), `--inject_repository=`, `--module_mirrors=` were `other`.
+# A Consul or Nomad agent's configuration in JSON (`consul/client.json` a compose file mounts into the agent's config
+# folder, `consul.json.j2` an Ansible role renders): its `data_dir` beside a key only such an agent reads (how it
+# joins the cluster, its gossip key, the addresses it binds and advertises). An application's settings may name a
+# data folder; they name no `retry_join` or `bootstrap_expect`.
+_AGENT_DATA_DIR = lazy(r'"data_dir"[ \t]*:[ \t]*"')
+_AGENT_KEY = lazy(
+    r'"(?:retry_join|retry_join_wan|start_join|bootstrap_expect|bootstrap|encrypt|client_addr|bind_addr|advertise_addr'
+    r'|advertise_addr_wan|serf_lan|serf_wan|ui_config|auto_encrypt|auto_config|primary_datacenter)"[ \t]*:')
+# Vault's server configuration in JSON: a `listener` holding a `tcp` block, beside its `storage` (or the older
+# `backend`), `seal`, `api_addr` or `cluster_addr`.
+_VAULT_LISTENER = lazy(r'"listener"[ \t]*:[ \t]*[\[{][ \t\r\n\[{]*"tcp"[ \t]*:')
+_VAULT_KEY = lazy(r'"(?:storage|backend|ha_storage|seal|api_addr|cluster_addr)"[ \t]*:[ \t]*[{"\[]')
 _BAZEL_SOURCE = lazy(
     r"^[ \t]*([A-Za-z][\w-]*)(?::[\w-]+)?[ \t]+(?:[^\n#]*[ \t])?--(?:registry|override_repository|override_module"
     r"|vendor_dir|inject_repository|module_mirrors|(?:experimental_)?downloader_config|experimental_remote_downloader"
@@ -104,6 +117,10 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
         if "op" in text and (m := _JSON6902_OP.search(text)) is not None \
                 and (p := _TALOS_PATH.search(text)) is not None:
             return "iac", "iac.content.talos", evidence_line(text, p)
+    if rendered.endswith(".json") and (
+            ((m := _AGENT_DATA_DIR.search(text)) is not None and _AGENT_KEY.search(text))
+            or ((m := _VAULT_LISTENER.search(text)) is not None and _VAULT_KEY.search(text))):
+        return "iac", "iac.content.hashicorp-agent", evidence_line(text, m)
     if lower.endswith((".yaml", ".yml", ".json")) and (m := _ASL_START.search(text)) is not None \
             and (_ASL_STATES_JSON.search(text) if m.group(1) is None
                  else re.search(rf"^{re.escape(m.group(1))}States[ \t]*:[ \t]*$", text, _FLAGS)):

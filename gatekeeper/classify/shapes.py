@@ -18,7 +18,9 @@ from gatekeeper.classify.tasks import is_script
 from gatekeeper.lazy_pattern import lazy
 
 _FLAGS = re.MULTILINE
-_CLOUD_CONFIG = lazy(r"\A#cloud-config[ \t]*$", _FLAGS)
+# cloud-init user data by its first line: `#cloud-config`, the `#cloud-config-archive` list of parts, and either of them
+# below the `## template: jinja` line cloud-init renders first (the forty-third set).
+_CLOUD_CONFIG = lazy(r"\A(?:##[ \t]*template:[ \t]*jinja[ \t]*\r?\n)?#cloud-config(?:-archive)?[ \t]*\r?$", _FLAGS)
 # A Nomad job specification under a name the path rules do not know (`nomad.job`, `gitea.job`, `web.nomad.j2`): its
 # top-level `job "name" {` block (a Jenkins Job DSL `job('name') {` has parentheses).
 _NOMAD_JOB = lazy(r'^job[ \t]+"[^"\n]+"[ \t]*\{', _FLAGS)
