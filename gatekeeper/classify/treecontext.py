@@ -31,7 +31,7 @@ from gatekeeper.classify.context import FINAL_RULES
 from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES, MANIFEST_ENDINGS, is_manifest
 from gatekeeper.classify.markers import MarkerIndex, ancestors
-from gatekeeper.classify.mergedcopy import shown as merged_copy
+from gatekeeper.classify.mergedcopy import MergedCopies
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, is_candidate
 from gatekeeper.classify.submodules import below_glob, named_inside
@@ -94,6 +94,7 @@ class TreeContext:
             self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
             self._manifest_reads = manifestreads.Reads(self.trees, self._head)  # files manifests read, on first use
             self._inline = inlinemeta.Reads(self.new_tree, self.old_tree)  # scripts read for PEP 723 metadata
+            self._merged = MergedCopies(revs, (self.old_tree, self.base_tree, self.new_tree))  # merged on first use
             self.checkout_rewrites = partial(checkout_rewritten, self.objects, (self.head_commit, self.base_commit))
         except BaseException:
             self.objects.close()
@@ -106,6 +107,7 @@ class TreeContext:
         self.close()
 
     def close(self) -> None:
+        self._merged.close()
         self.objects.close()
 
     def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
@@ -130,7 +132,7 @@ class TreeContext:
                 if is_definition(path) and entry.oid not in self._run_paths:
                     self._run_paths[entry.oid] = run_paths(data[:FULL_READ])  # task_script need not read it again
                 shown.append(Shown(path, data, True))
-        return shown + merged_copy(self.objects, (self.old_tree, self.base_tree, self.new_tree), change, every_type)
+        return shown + self._merged.shown(change, every_type)
 
     def may_hold_program(self, change: FileChange) -> bool:
         """A dependency manifest (go.mod, package.json, requirements.txt, pyproject.toml, *.csproj, pom.xml, ...) in
