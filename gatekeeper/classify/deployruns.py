@@ -10,8 +10,9 @@ Commands and the words read (each command where a command stands: a line's or a 
 `|`, `$(`, `sudo`, `env`, an assignment): `helm` (`install`, `upgrade`, `template`, also after `diff`) its positional
 words but the release name, and `-f`/`--values`/`--set-file` values; `kubectl` and `oc` `-f`/`--filename` and
 `-k`/`--kustomize` values (any subcommand but the reading ones), `kubectl kustomize DIR`; `kustomize build DIR`;
-`terraform`/`tofu` `-chdir=` and its `-var-file`/`-backend-config` files (red team 32); `terragrunt` `--terragrunt-working-dir`/`--working-dir`; `ansible-playbook` its
-playbooks, `-i` inventory, `-e @file` and vault files; `helmfile` `-f`/`--file`; the templates of cloud and platform
+`terraform`/`tofu` `-chdir=` and its `-var-file`/`-backend-config` files (red team 32); `terragrunt`
+`--terragrunt-working-dir`/`--working-dir`; `ansible-playbook` its playbooks, `-i` inventory, `-e @file` and vault
+files; `helmfile` `-f`/`--file`; the templates of cloud and platform
 deploy commands (_CLOUD: CloudFormation, SAM, Azure deployments, Deployment Manager, Pulumi, Skaffold, kapp, Packer,
 Nomad, Serverless, OpenStack Heat). And a deploy action's inputs that
 name what it deploys (`with: manifests: |`, `chart:`, `helmChart:`, `kustomizationPath:`, `value-files:`,
