@@ -113,3 +113,14 @@ def test_a_top_level_packer_folder_is_iac(tmp_path: Path, path: str) -> None:
 def test_a_build_tools_yaml_builders_list_stays_src(tmp_path: Path) -> None:
     repo, base, head = two_commits(tmp_path / "repo", {"README.md": "x\n"}, {"book.yml": NOT_PACKER})
     assert tree_classify(repo.root, base, head)["book.yml"]["bucket"] not in ("ci", "iac")
+
+
+def test_a_variable_given_another_value_still_names_its_files(tmp_path: Path) -> None:
+    # the default names shared/setup; a -var or .tfvars may point the variable elsewhere: `${var.dir}/install.sh`
+    # still names any install.sh below the template's folder, as before this round
+    template = TEMPLATE.format(defs='variable "dir" {\n  default = "../../shared/setup"\n}\n',
+                               body='  provisioner "shell" {\n    script = "${var.dir}/install.sh"\n  }\n')
+    repo, base, head = two_commits(tmp_path / "repo", {"images/aws/main.pkr.hcl": template,
+                                                       "images/aws/other/install.sh": "echo 1\n"},
+                                   {"images/aws/other/install.sh": "echo 2\n"})
+    assert tree_classify(repo.root, base, head)["images/aws/other/install.sh"]["bucket"] == "iac"

@@ -189,8 +189,9 @@ def _with_values(text: str) -> str:
     """`text` with each `local.NAME` and `var.NAME` the same file sets to a literal string (a `locals` entry, a
     variable's `default`) written as that string: `source = "${local.setup}/limits.conf"` names
     `../../shared/setup/limits.conf` when `locals { setup = "${path.root}/../../shared/setup" }` (red team 32: the
-    thirty-ninth set's Packer setup folder, named only through a local, was `src`). A value holding another
-    interpolation than the module's folder is left alone, and so is a name set twice."""
+    thirty-ninth set's Packer setup folder, named only through a local, was `src`); a variable's default is read
+    besides (it may be overridden). A value holding another interpolation than the module's folder is left alone, and
+    so is a name set twice."""
     if "local." not in text and "var." not in text:
         return text
     values: dict[str, str | None] = {}
@@ -203,8 +204,17 @@ def _with_values(text: str) -> str:
                     plain = plain.replace(prefix, "")
                 key = f"{kind}.{name}"
                 values[key] = value if "${" not in plain and key not in values else None
-    known = {key: value for key, value in values.items() if value is not None}
-    return _NAMED_VALUE.sub(partial(_value_of, known), text) if known else text  # one pass, however many names
+    # A local is what the file sets; a variable's default may be overridden (`-var`, a .tfvars file): the line
+    # with the default is read beside the line as written, whose `${var.dir}/boot.sh` names any such file.
+    fixed = {key: value for key, value in values.items() if value is not None and key.startswith("local.")}
+    defaults = {key: value for key, value in values.items() if value is not None and key.startswith("var.")}
+    if fixed:
+        text = _NAMED_VALUE.sub(partial(_value_of, fixed), text)  # one pass, however many names
+    if defaults and (given := _NAMED_VALUE.sub(partial(_value_of, defaults), text)) != text:
+        # a value holds no line break: both texts have the same lines
+        pairs = zip(given.split("\n"), text.split("\n"), strict=True)
+        text += "\n" + "\n".join(line for line, was in pairs if line != was)
+    return text
 
 
 def nix_paths(folder: str, text: str) -> Named:
