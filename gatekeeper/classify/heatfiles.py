@@ -61,8 +61,8 @@ class Shipped:
     cdkassets.CDK), looked up by the folders of a changed path."""
 
     def __init__(self, trees: tuple[Tree, ...], read: Callable[[TreeEntry], bytes],
-                 is_data: Callable[[str], bool], shipper: Shipper | None = None) -> None:
-        self._shipper = shipper or HEAT
+                 is_data: Callable[[str], bool], shipper: Shipper) -> None:
+        self._shipper = shipper
         self._trees = trees
         self._read = read
         self._is_data = is_data  # a test's file by the rules: no template anybody deploys
@@ -97,8 +97,9 @@ class Shipped:
         return (self._shipper.rule, f"{near[path]} {self._shipper.how.format(path=path)}") if path in near else None
 
     def _index(self) -> None:
-        """The YAML files of the trees by folder; a path the tree before lists with the same blob is not tested
-        again (the trees of a gate share nearly every path)."""
+        """The definitions' files of the trees by folder (YAML for Heat; for the CDK, programs below a folder holding
+        its `cdk.json`); a path the tree before lists with the same blob is not tested again (the trees of a gate
+        share nearly every path)."""
         self._by_folder = {}
         before: Tree = {}
         seen: list[str] = []
