@@ -51,8 +51,9 @@ class CatFileError(GatekeeperError):
 class CatFile:
     """`git cat-file --batch` in `repo` with `env`, started at the first read."""
 
-    def __init__(self, repo: Path, env: dict[str, str]) -> None:
+    def __init__(self, repo: Path, env: dict[str, str], *, shareable: bool = True) -> None:
         self.repo = repo
+        self._shareable = shareable  # False: its folder goes away when it closes (mergedcopy.py), never left
         self._env = env
         self._key: _Key = (str(repo), tuple(sorted(env.items())))
         self._process: subprocess.Popen[bytes] | None = None
@@ -64,7 +65,7 @@ class CatFile:
         if process is None:
             return
         left = _LEFT.get()
-        if left is None or self._busy or process.poll() is not None or self._key in left:
+        if left is None or not self._shareable or self._busy or process.poll() is not None or self._key in left:
             _end(process)
         else:
             left[self._key] = process
@@ -95,7 +96,7 @@ class CatFile:
     def _start(self) -> subprocess.Popen[bytes]:
         if self._process is None:
             left = _LEFT.get()
-            if left is not None and (taken := left.pop(self._key, None)) is not None:
+            if left is not None and self._shareable and (taken := left.pop(self._key, None)) is not None:
                 if taken.poll() is None:
                     self._process = taken
                     return taken

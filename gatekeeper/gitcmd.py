@@ -24,6 +24,9 @@ SAFE_GIT = (
     "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotePath=true",
     "-c", "core.attributesFile=/dev/null", "-c", "core.excludesFile=/dev/null", "-c", "log.showSignature=false",
 )
+# git's merge as a hosting service merges: renames followed, into renamed folders too (git's default there is a
+# conflict), whatever the clone's config says (treecheck.py's merge check, mergedcopy.py's merged copies).
+MERGE_FOLLOWING_RENAMES = ("-c", "merge.renames=true", "-c", "diff.renames=true", "-c", "merge.directoryRenames=true")
 # A FIFO the generator leaves where git reads (.gitignore, .git/HEAD, a pack index) blocks git forever:
 # no runner git command may wait longer than this. Checkpoints, taken while the generator runs and
 # can plant one at any moment, wait less and are skipped when they time out.

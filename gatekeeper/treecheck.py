@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from gatekeeper.errors import GatekeeperError, InputFileError, RunError
-from gatekeeper.gitcmd import run_git, scrubbed_git_env
+from gatekeeper.gitcmd import MERGE_FOLLOWING_RENAMES, run_git, scrubbed_git_env
 from gatekeeper.readable import printable
 from gatekeeper.revrange import RevRange
 
@@ -25,9 +25,9 @@ MAX_SHOWN = 50
 # Repository config cannot loosen or redirect what these commands do (the repo's own hooks and
 # filters are switched off by the runner's safe flags; these cover apply and the index).
 _PINNED = ("-c", "core.splitIndex=false", "-c", "apply.whitespace=nowarn", "-c", "apply.ignoreWhitespace=no")
-# Merging follows renames as a hosting service's merge does, into renamed folders too (git's default there is a
-# conflict): the more paths the check sees moved, the fewer a change can slip past it.
-_MERGE = ("-c", "merge.renames=true", "-c", "diff.renames=true", "-c", "merge.directoryRenames=true")
+# Merging follows renames as a hosting service's merge does: the more paths the check sees moved, the fewer a change
+# can slip past it.
+_MERGE = MERGE_FOLLOWING_RENAMES
 _STATUS = {
     "A": "in {head}, not in {base} + patch",
     "D": "in {base} + patch, not in {head}",
@@ -121,19 +121,24 @@ def _scratch(revs: RevRange) -> Iterator[_Git]:
     """git on the repository's objects with a private work tree, index and object folder (the repository is only
     read); its git and object folders as `revs` resolved them."""
     with tempfile.TemporaryDirectory(prefix="gatekeeper-tree-") as tmp:
-        work = Path(tmp, "work")
-        work.mkdir()
-        Path(tmp, "objects").mkdir()
-        # New blobs and trees land in the scratch object directory; the repository's are only read.
-        env = scrubbed_git_env(GIT_DIR=revs.git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")),
-                               GIT_OBJECT_DIRECTORY=str(Path(tmp, "objects")),
-                               GIT_ALTERNATE_OBJECT_DIRECTORIES=revs.objects_dir, HOME=tmp)
+        work, env = scratch_env(revs, tmp)
 
         def git(args: list[str], what: str, *, allow_failure: bool = False, ok: Collection[int] = (0,),
                 hint: str | None = None) -> str:
             return _run(args, work, env, what, where=revs.repo, allow_failure=allow_failure, ok=ok, hint=hint)
 
         yield git
+
+
+def scratch_env(revs: RevRange, tmp: str) -> tuple[Path, dict[str, str]]:
+    """(an empty work tree in `tmp`, an environment) for git on the repository of `revs` whose index and new objects
+    (a merge's blobs and trees) land in `tmp`: the repository's own objects are only read."""
+    work = Path(tmp, "work")
+    work.mkdir()
+    Path(tmp, "objects").mkdir()
+    return work, scrubbed_git_env(GIT_DIR=revs.git_dir, GIT_WORK_TREE=str(work), GIT_INDEX_FILE=str(Path(tmp, "index")),
+                                  GIT_OBJECT_DIRECTORY=str(Path(tmp, "objects")),
+                                  GIT_ALTERNATE_OBJECT_DIRECTORIES=revs.objects_dir, HOME=tmp)
 
 
 def _describe(changed: Sequence[tuple[str, str]], base: str, head: str) -> list[str]:

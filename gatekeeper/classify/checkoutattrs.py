@@ -28,6 +28,36 @@ _UTF8 = frozenset({"utf-8", "utf8"})
 _TIMEOUT = 120.0
 
 
+# What a `working-tree-encoding` checkout can write ASCII text in (git converts through iconv): UTF-16 and UCS-2 both
+# byte orders, the EBCDIC code pages Python knows. UTF-32 cannot: ASCII bytes are no UTF-32 (git refuses to store it).
+_WRITTEN_AS = ("utf-16-le", "utf-16-be", "cp037", "cp500", "cp273", "cp1026", "cp1140")
+_TEXT_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r"  # deleted by bytes.translate: what is left is not text
+VARIANT_READ = 64 << 10  # the first bytes of a shown side re-encoded
+
+
+def checkout_variants(data: bytes) -> list[bytes]:
+    """The text a checkout could write for UTF-8 `data` under a `working-tree-encoding` the reader cannot see (BASE's
+    attributes, from a patch alone: red team 32): each re-encoding that is nearly all printable ASCII. ASCII `data`
+    is written as it is in all of them but EBCDIC, where it turns into other bytes: none."""
+    if data.isascii():
+        return []
+    try:
+        text = data[:VARIANT_READ].decode("utf-8")
+    except UnicodeDecodeError:
+        text = data[:VARIANT_READ].decode("utf-8", "ignore")  # a cut at the window's end, or not UTF-8 at all
+    out = []
+    for encoding in _WRITTEN_AS:
+        # the first 4 KiB first: most text fails there (C-speed tests, a patch may show thousands of files)
+        if _mostly_text(text[:4096].encode(encoding, "replace")) and \
+                _mostly_text(written := text.encode(encoding, "replace")):
+            out.append(written)
+    return out
+
+
+def _mostly_text(data: bytes) -> bool:
+    return bool(data) and len(data.translate(None, _TEXT_BYTES)) <= 0.05 * len(data)
+
+
 def rewrites(attribute: str, value: str) -> bool:
     """Whether `attribute` in state `value` (git check-attr's words: set, unset, unspecified, or a value) makes a
     checkout write other bytes than the blob."""

@@ -120,7 +120,7 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
     # A script CI runs by path, a Compose file a command names (red team 18); deps but installed code (attack 18) keeps.
     if (item.bucket not in ("ci", "iac", "deps") or item.rule in WEAK_RULES or installed_code(item)) and (
             run := context.ci_run(change)):
-        rule, evidence = run  # ci.context.ci-run, iac.context.compose-file, iac.context.heat-file (red team 19)
+        rule, evidence = run  # ci.context.ci-run, iac.context.compose-file, heat-file (red team 19), cdk-asset (32)
         item = _raise(item, rule.partition(".")[0], rule, "content", evidence + how)
     return item
 

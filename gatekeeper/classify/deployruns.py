@@ -10,8 +10,9 @@ Commands and the words read (each command where a command stands: a line's or a 
 `|`, `$(`, `sudo`, `env`, an assignment): `helm` (`install`, `upgrade`, `template`, also after `diff`) its positional
 words but the release name, and `-f`/`--values`/`--set-file` values; `kubectl` and `oc` `-f`/`--filename` and
 `-k`/`--kustomize` values (any subcommand but the reading ones), `kubectl kustomize DIR`; `kustomize build DIR`;
-`terraform`/`tofu` `-chdir=`; `terragrunt` `--terragrunt-working-dir`/`--working-dir`; `ansible-playbook` its
-playbooks, `-i` inventory, `-e @file` and vault files; `helmfile` `-f`/`--file`; the templates of cloud and platform
+`terraform`/`tofu` `-chdir=` and its `-var-file`/`-backend-config` files (red team 32); `terragrunt`
+`--terragrunt-working-dir`/`--working-dir`; `ansible-playbook` its playbooks, `-i` inventory, `-e @file` and vault
+files; `helmfile` `-f`/`--file`; the templates of cloud and platform
 deploy commands (_CLOUD: CloudFormation, SAM, Azure deployments, Deployment Manager, Pulumi, Skaffold, kapp, Packer,
 Nomad, Serverless, OpenStack Heat). And a deploy action's inputs that
 name what it deploys (`with: manifests: |`, `chart:`, `helmChart:`, `kustomizationPath:`, `value-files:`,
@@ -75,10 +76,14 @@ _MAY_DEPLOY = re.compile(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terra
                          r"|az|gcloud|pulumi|skaffold|kapp|packer|nomad|serverless|sls|openstack|heat)\b")
 # The inputs of deploy actions that name what they deploy (azure/k8s-deploy `manifests`, azure/k8s-bake `helmChart`,
 # `kustomizationPath`, `overrideFiles`, deliverybot/helm `chart`, `value-files`, the ECS action's `task-definition`,
-# Cloud Run's `metadata`, Terraform actions' folders); `path` and `working-directory` are every action's: not read.
+# Cloud Run's `metadata`, Terraform actions' folders; Azure Pipelines tasks': HelmDeploy's `valueFile`, the ARM template
+# task's `csmFile` and `csmParametersFile`, TerraformTask's `commandOptions`, read as Terraform's options: red team 32);
+# `path` and `working-directory` are every action's: not read.
 _INPUT_KEY = re.compile(r"^([ \t]*)(?:-[ \t]+)?[\"']?(manifests|chart|chart[-_]?path|helm[-_]?chart"
                         r"|kustomization[-_]?path|override[-_]?files|value[-_]?files|values[-_]?files?|task[-_]definition|metadata"
-                        r"|tf[-_]actions[-_]working[-_]dir|terraform[-_]dir|terragrunt[-_]dir)[\"']?[ \t]*:(?![^ \t\n])"
+                        r"|tf[-_]actions[-_]working[-_]dir|terraform[-_]dir|terragrunt[-_]dir"
+                        r"|value[-_]?file|csm[-_]?file|csm[-_]?parameters[-_]?file|command[-_]?options)"
+                        r"[\"']?[ \t]*:(?![^ \t\n])"
                         r"[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
 _PATH_WORDS = re.compile(r"[^\s,'\"\[\]]+")
 _HELM_DEPLOYS = frozenset({"install", "upgrade", "template"})
@@ -97,6 +102,8 @@ _KUBECTL_FILES = frozenset({"-f", "--filename", "-k", "--kustomize"})
 _ANSIBLE_VALUED = frozenset({"-l", "--limit", "-u", "--user", "-t", "--tags", "--skip-tags", "-f", "--forks", "-c",
                              "--connection", "-T", "--timeout", "-M", "--module-path", "--become-user",
                              "--become-method", "--start-at-task", "--vault-id"})
+# the files Terraform, OpenTofu and Terragrunt read settings from (red team 32); `-backend-config=key=value` names none
+_TERRAFORM_FILES = frozenset({"-var-file", "--var-file", "-backend-config", "--backend-config"})
 _ANSIBLE_FILES = frozenset({"-i", "--inventory", "--vault-password-file", "--private-key", "-e", "--extra-vars"})
 
 
@@ -166,6 +173,8 @@ def _inputs(text: str) -> list[str]:
                 item = below.strip().removeprefix("- ")
                 # a mapping's keys (`name: web`, `labels:` opening a block below it): no path
                 found += _PATH_WORDS.findall(item) if value or not (": " in item or item.endswith(":")) else []
+        elif hit.group(2).lower().replace("-", "").replace("_", "") == "commandoptions":  # Terraform's own options
+            found += _terraform_files(_WORDS.findall(re.split(r"\s#", value, maxsplit=1)[0]))
         else:  # up to a comment (`chart: ./web  # the app`)
             found += _PATH_WORDS.findall(re.split(r"\s#", value, maxsplit=1)[0].strip("[]"))
     return [word for word in found if not word.startswith("#") and not word.endswith(":")]  # a comment, a key
@@ -184,13 +193,20 @@ def _named(command: str, args: list[str]) -> list[str]:
         plain = _plain(args, frozenset({"-o", "--output", "--load-restrictor"}))
         return plain[1:2] if plain[:1] == ["build"] else []
     if command in ("terraform", "tofu", "terragrunt"):
-        return _values(args, frozenset({"-chdir", "--terragrunt-working-dir", "--working-dir"}))
+        folders = _values(args, frozenset({"-chdir", "--terragrunt-working-dir", "--working-dir"}))
+        return folders + _terraform_files(args)
     if command == "ansible-playbook":
         values = [v.removeprefix("@") for v in _values(args, _ANSIBLE_FILES) if "=" not in v or v.startswith("@")]
         return values + _plain(args, _ANSIBLE_VALUED | _ANSIBLE_FILES)
     if command == "helmfile":
         return _values(args, frozenset({"-f", "--file"}))
     return _cloud(command, args)
+
+
+def _terraform_files(args: list[str]) -> list[str]:
+    """The variable and backend settings files Terraform's options name (`-var-file=conf/prod.json`); a path is
+    below the root or, read from its `-chdir=` folder, below that folder, which is a target already."""
+    return [value for value in _values(args, _TERRAFORM_FILES) if "=" not in value]
 
 
 def _cloud(command: str, args: list[str]) -> list[str]:
@@ -261,8 +277,10 @@ def _values(args: list[str], options: frozenset[str]) -> list[str]:
     for at, word in enumerate(args):
         name, equals, value = word.partition("=")
         if name in options:
-            if equals:
+            if equals and (value or at + 1 == len(args)):
                 out.append(value)
+            elif equals:  # `-var-file="conf/x.json"`: the quotes split the word from its value (_WORDS)
+                out.append(args[at + 1])
             elif at + 1 < len(args):
                 out.append(args[at + 1])
         elif len(word) > 2 and word[:2] in options and not word.startswith("--"):

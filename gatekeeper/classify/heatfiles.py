@@ -23,12 +23,13 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from gatekeeper.classify import ciruns
 from gatekeeper.classify.markers import ancestors, extension
 from gatekeeper.gitobjects import TreeEntry
 
-__all__ = ["MAX_READS", "RULE", "Shipped"]
+__all__ = ["HEAT", "MAX_READS", "RULE", "Shipped", "Shipper"]
 
 RULE = "iac.context.heat-file"
 MAX_READS = 2_000  # template candidates read per gate
@@ -41,11 +42,27 @@ _GET_FILE = re.compile(r"""["']?\bget_file["']?[ \t]*:[ \t]*(?:\n[ \t]*)?["']?([
 Tree = dict[str, TreeEntry]
 
 
+@dataclass(frozen=True, slots=True)
+class Shipper:
+    """A kind of definition that ships files by path: its rule, its file types, what one ships (`names(definition,
+    data)`), how the evidence says it (`{path}` the file shipped) and, when set, the file whose folder holds them
+    (`cdk.json`: a CDK app's programs are read, no other program is)."""
+
+    rule: str
+    types: tuple[str, ...]
+    names: Callable[[str, bytes], tuple[str, ...]]
+    how: str
+    bound: str  # what the evidence past MAX_READS says was read
+    root: str | None = None
+
+
 class Shipped:
-    """The files the Heat templates of `trees` ship by `get_file`, looked up by the folders of a changed path."""
+    """The files the definitions of `trees` ship (Heat templates by `get_file`: HEAT; CDK apps' assets:
+    cdkassets.CDK), looked up by the folders of a changed path."""
 
     def __init__(self, trees: tuple[Tree, ...], read: Callable[[TreeEntry], bytes],
-                 is_data: Callable[[str], bool]) -> None:
+                 is_data: Callable[[str], bool], shipper: Shipper) -> None:
+        self._shipper = shipper
         self._trees = trees
         self._read = read
         self._is_data = is_data  # a test's file by the rules: no template anybody deploys
@@ -72,21 +89,26 @@ class Shipped:
             for above in ancestors(path):
                 if above not in self._folders_done:
                     if (shipped := self._search(above)) is None:
-                        return RULE, f"more than {MAX_READS} YAML files near it read for Heat templates (review)"
+                        return self._shipper.rule, f"more than {MAX_READS} {self._shipper.bound} (review)"
                     self._folders_done[above] = shipped
                 for named, template in self._folders_done[above].items():
                     near.setdefault(named, template)
             self._near[folder] = near
-        return (RULE, f"{near[path]} ships {path} by get_file") if path in near else None
+        return (self._shipper.rule, f"{near[path]} {self._shipper.how.format(path=path)}") if path in near else None
 
     def _index(self) -> None:
-        """The YAML files of the trees by folder; a path the tree before lists with the same blob is not tested
-        again (the trees of a gate share nearly every path)."""
+        """The definitions' files of the trees by folder (YAML for Heat; for the CDK, programs below a folder holding
+        its `cdk.json`); a path the tree before lists with the same blob is not tested again (the trees of a gate
+        share nearly every path)."""
         self._by_folder = {}
         before: Tree = {}
         seen: list[str] = []
-        for tree in self._trees:
-            fresh = [path for path in (tree.keys() - before.keys() if before else tree) if path.endswith(_TYPES)]
+        types, root = self._shipper.types, self._shipper.root
+        roots = {path.rpartition("/")[0] for tree in self._trees for path in tree
+                 if root and path.endswith(root) and path.rpartition("/")[2] == root}
+        for tree in self._trees if roots or not root else ():
+            fresh = [path for path in (tree.keys() - before.keys() if before else tree) if path.endswith(types)
+                     and (not root or any(folder in roots for folder in ancestors(path)))]
             changed = [path for path in seen if path in tree and path in before and tree[path] != before[path]]
             for listed in (*fresh, *changed):
                 if tree[listed].mode in ("100644", "100755"):
@@ -110,7 +132,7 @@ class Shipped:
                     if self._reads >= MAX_READS:
                         return None
                     self._reads += 1
-                    self._named[template, entry.oid] = shipped(template, self._read(entry))
+                    self._named[template, entry.oid] = self._shipper.names(template, self._read(entry))
                 for path in self._named[template, entry.oid]:
                     found.setdefault(path, template)
         return found
@@ -129,3 +151,6 @@ def shipped(template: str, data: bytes) -> tuple[str, ...]:
         if not path.startswith("../") and path not in (".", ".."):
             out.append(path)
     return tuple(dict.fromkeys(out))
+
+
+HEAT = Shipper(RULE, _TYPES, shipped, "ships {path} by get_file", "YAML files near it read for Heat templates")

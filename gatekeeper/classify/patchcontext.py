@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from gatekeeper.classify import ciforms, ciruns, ciwalk, inlinemeta, manifestreads
+from gatekeeper.classify.checkoutattrs import checkout_variants
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES
@@ -206,7 +207,10 @@ class PatchContext:
         # A side is complete when the patch shows all of it: an added (deleted) file's new (old) side, unless the
         # section was longer than what is kept of it (LONG_WINDOW).
         if change.status != "deleted" and wanted(change.path):
-            out.append(Shown(change.path, new_text, change.status == "added" and len(new_text) < LONG_WINDOW))
+            whole = change.status == "added" and len(new_text) < LONG_WINDOW
+            out.append(Shown(change.path, new_text, whole))
+            # BASE's attributes are not in the patch: what a re-encoding checkout would write is read too (red team 32)
+            out += [Shown(change.path, written, whole) for written in checkout_variants(new_text)]
         old = change.old_path or change.path
         if change.status != "added" and wanted(old):
             out.append(Shown(old, old_text, change.status == "deleted" and len(old_text) < LONG_WINDOW))

@@ -56,6 +56,14 @@ _PACKER_TYPE = lazy(r'"type"[ \t]*:[ \t]*"[\w.-]+"')
 _PACKER_KEY = lazy(
     r'"(?:provisioners|post-processors|ssh_username|winrm_username|communicator|source_ami|source_ami_filter|ami_name'
     r'|iso_url|iso_checksum|boot_command|vm_name|source_image|source_image_family)"[ \t]*:')
+# Its YAML form (Travis' templates, converted to JSON before `packer build`: red team 32): a top-level `builders:` whose
+# first item is typed, beside one of those keys.
+_PACKER_YAML_BUILDERS = lazy(r"^builders[ \t]*:[ \t]*(?:#[^\n]*)?\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*-[ \t]+"
+                             r"type[ \t]*:[ \t]*[\"']?[\w.-]+[\"']?[ \t]*$", _FLAGS)
+_PACKER_YAML_KEY = lazy(
+    r"^[ \t]*(?:-[ \t]+)?(?:provisioners|post-processors|ssh_username|winrm_username|communicator|source_ami"
+    r"|source_ami_filter|ami_name|iso_url|iso_checksum|boot_command|vm_name|source_image|source_image_family)[ \t]*:",
+    _FLAGS)
 _CFN_PARAMETER_KEY = lazy(r'"ParameterKey"[ \t]*:[ \t]*"')
 _CFN_PARAMETER_VALUE = lazy(r'"(?:ParameterValue|UsePreviousValue)"[ \t]*:')
 NIXOS = lazy(
@@ -232,6 +240,8 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.vagrant", evidence_line(text, m)
     if (m := _PACKER_BUILDERS.search(text)) is not None and _PACKER_TYPE.search(text[m.end():m.end() + 4096]) \
             and _PACKER_KEY.search(text):
+        return "iac", "iac.content.packer", evidence_line(text, m)
+    if "builders" in text and (m := _PACKER_YAML_BUILDERS.search(text)) is not None and _PACKER_YAML_KEY.search(text):
         return "iac", "iac.content.packer", evidence_line(text, m)
     if (m := _CFN_PARAMETER_KEY.search(text)) is not None and _CFN_PARAMETER_VALUE.search(text):
         return "iac", "iac.content.cloudformation-parameters", evidence_line(text, m)

@@ -34,6 +34,7 @@ class Siblings:
         whether a Dockerfile); `read`: a blob's first bytes by its id."""
         listed = sorted({(path, entry.oid) for found in configurations.values() for path, entry, _ in found})
         self.files: dict[str, str] = {}
+        self.folders: dict[str, str] = {}  # folders read whole (a Packer file provisioner's, a fileset's): evidence
         # Paths with a variable part by the folder they lie below: (order read, configuration, pattern). A changed
         # file asks only the folders it is in (walking every pattern for every file: attack 24's stall).
         self.wildcards: dict[str, list[tuple[tuple[int, int], str, tfrefs.Wildcard]]] = {}
@@ -49,6 +50,11 @@ class Siblings:
             for path in sorted(named.files):
                 if not _below(path, folder):
                     self.files.setdefault(path, f"{where}: names {path} (through ../)")
+            # a Packer template's folders (what a file provisioner uploads); a Terraform fileset of a folder beside
+            # it uploads a project's files, application code as often (as `../../warehouse/${each.value}` does)
+            for path in sorted(named.folders) if tfrefs.is_packer(where) else ():
+                if path and not _below(path, folder) and path != folder:
+                    self.folders.setdefault(path, f"{where}: names {path} (through ../), every file below it")
             for number, wildcard in enumerate(named.wildcards):
                 if not _below(wildcard.base, folder) and wildcard.base != folder and _literal_name(wildcard.word):
                     self.wildcards.setdefault(wildcard.base, []).append(((seq, number), where, wildcard))
@@ -63,7 +69,10 @@ class Siblings:
             return how
         # A pattern names `side` only when its base is `side` itself, a folder above it, or the root.
         parts = side.split("/")
-        bases = {"", side} | {"/".join(parts[:n]) for n in range(1, len(parts))}
+        above = ["/".join(parts[:n]) for n in range(1, len(parts))]
+        if self.folders and (folder := next((f for f in above if f in self.folders), None)) is not None:
+            return self.folders[folder]
+        bases = {"", side} | set(above)
         hits = [hit for base in bases for hit in self.wildcards.get(base, ()) if hit[2].names(side)]
         if not hits:
             return None

@@ -24,6 +24,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import partial
 
 from gatekeeper.classify.dockerrefs import is_dockerfile, run_scripts
 from gatekeeper.classify.shapes import NIXOS
@@ -66,6 +67,13 @@ FILE_TYPES = frozenset({
     "hcl", "env", "properties",
 })
 _FILESET = re.compile(r'\bfileset\(\s*"(?:\$\{path\.(?:module|root|cwd)\}/?)?([^"$\s{}]*)"')
+# A `locals` block and a `variable "NAME"` block (neither holding a nested block; an interpolation is no block), and
+# the literal strings they set.
+_LOCALS = re.compile(r"^[ \t]*(locals)[ \t]*\{((?:[^{}]|\$\{[^{}\n]*\})*)\}", re.MULTILINE)
+_VARIABLE = re.compile(r'^[ \t]*variable[ \t]+"([\w-]+)"[ \t]*\{((?:[^{}]|\$\{[^{}\n]*\})*)\}', re.MULTILINE)
+_LOCAL_ENTRY = re.compile(r'^[ \t]*([A-Za-z_][\w-]*)[ \t]*=[ \t]*"([^"\n]*)"[ \t]*$', re.MULTILINE)
+_DEFAULT = re.compile(r'^[ \t]*default[ \t]*=[ \t]*"([^"\n]*)"[ \t]*$', re.MULTILINE)
+_NAMED_VALUE = re.compile(r"\$\{(local|var)\.([A-Za-z_][\w-]*)\}|(?<![\w.])(local|var)\.([A-Za-z_][\w-]*)(?![\w-])")
 # Where Terraform writes rather than reads: local_file's `filename`, archive_file's `output_path`.
 _WRITTEN = re.compile(r"^[ \t]*(?:filename|output_path)[ \t]*=.*$", re.MULTILINE)
 
@@ -164,7 +172,49 @@ def names_in(where: str, text: str) -> Named:
                                                           for word, base, name in sorted(wild)[:MAX_PATTERNS]))
     if where.endswith(".nix"):
         return nix_paths(folder, text) if NIXOS.search(text) else Named(frozenset(), frozenset())
-    return named_paths(folder, text)
+    named = named_paths(folder, _with_values(text))
+    if is_packer(where):  # a file provisioner uploads a folder it names whole, everything below it onto the image
+        return Named(named.files, named.folders | named.files, named.wildcards)
+    return named
+
+
+def is_packer(path: str) -> bool:
+    """A Packer template by its name (HCL2, its JSON syntax, a legacy JSON template's conventional names)."""
+    name = path.rpartition("/")[2].lower()
+    return name.endswith((".pkr.hcl", ".pkr.json")) or name in ("packer.json",) \
+        or name.endswith((".packer.json", "-packer.json", "_packer.json")) or _PACKER_JSON.fullmatch(name) is not None
+
+
+def _with_values(text: str) -> str:
+    """`text` with each `local.NAME` and `var.NAME` the same file sets to a literal string (a `locals` entry, a
+    variable's `default`) written as that string: `source = "${local.setup}/limits.conf"` names
+    `../../shared/setup/limits.conf` when `locals { setup = "${path.root}/../../shared/setup" }` (red team 32: the
+    thirty-ninth set's Packer setup folder, named only through a local, was `src`); a variable's default is read
+    besides (it may be overridden). A value holding another interpolation than the module's folder is left alone, and
+    so is a name set twice."""
+    if "local." not in text and "var." not in text:
+        return text
+    values: dict[str, str | None] = {}
+    for kind, pattern in (("local", _LOCALS), ("var", _VARIABLE)):
+        for block in pattern.finditer(text):
+            for name, value in (_LOCAL_ENTRY.findall(block.group(2)) if kind == "local"
+                                else [(block.group(1), d) for d in _DEFAULT.findall(block.group(2))[:1]]):
+                plain = value
+                for prefix in _MODULE_DIR:
+                    plain = plain.replace(prefix, "")
+                key = f"{kind}.{name}"
+                values[key] = value if "${" not in plain and key not in values else None
+    # A local is what the file sets; a variable's default may be overridden (`-var`, a .tfvars file): the line
+    # with the default is read beside the line as written, whose `${var.dir}/boot.sh` names any such file.
+    fixed = {key: value for key, value in values.items() if value is not None and key.startswith("local.")}
+    defaults = {key: value for key, value in values.items() if value is not None and key.startswith("var.")}
+    if fixed:
+        text = _NAMED_VALUE.sub(partial(_value_of, fixed), text)  # one pass, however many names
+    if defaults and (given := _NAMED_VALUE.sub(partial(_value_of, defaults), text)) != text:
+        # a value holds no line break: both texts have the same lines
+        pairs = zip(given.split("\n"), text.split("\n"), strict=True)
+        text += "\n" + "\n".join(line for line, was in pairs if line != was)
+    return text
 
 
 def nix_paths(folder: str, text: str) -> Named:
@@ -247,6 +297,14 @@ def _wildcard(folder: str, word: str) -> tuple[str, str | None, str] | None:
     pattern = "".join(".*" if c == _REFERENCE else "[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c)
                       for c in name)
     return base, middle if exact else None, pattern
+
+
+def _value_of(known: dict[str, str], match: re.Match[str]) -> str:
+    """An interpolation of a known name as its value, the name alone as its value quoted; any other as it was."""
+    key = f"{match.group(1) or match.group(3)}.{match.group(2) or match.group(4)}"
+    if key not in known:
+        return match.group(0)
+    return known[key] if match.group(1) else f'"{known[key]}"'
 
 
 def _unwrap(match: re.Match[str]) -> str:

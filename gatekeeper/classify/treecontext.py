@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import partial
 
 from gatekeeper.classify import (
+    cdkassets,
     ciruns,
     ciwalk,
     gitlabincludes,
@@ -31,7 +32,7 @@ from gatekeeper.classify.context import FINAL_RULES
 from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES, MANIFEST_ENDINGS, is_manifest
 from gatekeeper.classify.markers import MarkerIndex, ancestors
-from gatekeeper.classify.mergedcopy import shown as merged_copy
+from gatekeeper.classify.mergedcopy import MergedCopies
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, is_candidate
 from gatekeeper.classify.submodules import below_glob, named_inside
@@ -90,10 +91,13 @@ class TreeContext:
             self._by_case: dict[str, dict[str, str]] = {}  # those maps' keys casefolded: {folded: key}
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
             self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (rule, evidence)}
-            self._heat = heatfiles.Shipped(self.trees, self._head, self._is_data)  # files Heat templates ship
+            # files Heat templates ship, files CDK apps upload as assets (cdkassets.py)
+            self._shipped = tuple(heatfiles.Shipped(self.trees, self._head, self._is_data, shipper)
+                                  for shipper in (heatfiles.HEAT, cdkassets.CDK))
             self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
             self._manifest_reads = manifestreads.Reads(self.trees, self._head)  # files manifests read, on first use
             self._inline = inlinemeta.Reads(self.new_tree, self.old_tree)  # scripts read for PEP 723 metadata
+            self._merged = MergedCopies(revs, (self.old_tree, self.base_tree, self.new_tree))  # merged on first use
             self.checkout_rewrites = partial(checkout_rewritten, self.objects, (self.head_commit, self.base_commit))
         except BaseException:
             self.objects.close()
@@ -106,6 +110,7 @@ class TreeContext:
         self.close()
 
     def close(self) -> None:
+        self._merged.close()
         self.objects.close()
 
     def content(self, change: FileChange, every_type: bool = False) -> list[Shown]:
@@ -130,7 +135,7 @@ class TreeContext:
                 if is_definition(path) and entry.oid not in self._run_paths:
                     self._run_paths[entry.oid] = run_paths(data[:FULL_READ])  # task_script need not read it again
                 shown.append(Shown(path, data, True))
-        return shown + merged_copy(self.objects, (self.old_tree, self.base_tree, self.new_tree), change, every_type)
+        return shown + self._merged.shown(change, every_type)
 
     def may_hold_program(self, change: FileChange) -> bool:
         """A dependency manifest (go.mod, package.json, requirements.txt, pyproject.toml, *.csproj, pom.xml, ...) in
@@ -267,7 +272,8 @@ class TreeContext:
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition of either tree (or a script it runs) runs a side of `change` by path
-        (`ci`), names it as a Compose file or a Heat template ships it (`iac`): ciruns.py, heatfiles.py. Any type (`bash
+        (`ci`), names it as a Compose file, a Heat template ships it or a CDK app uploads it (`iac`): ciruns.py,
+        heatfiles.py, cdkassets.py. Any type (`bash
         tools/fix.patch`: attack 16); past the walk's bound, every file of a type ciruns.may_be_named takes (closed)."""
         if self._runs is None:
             if self._actions is None:
@@ -281,7 +287,8 @@ class TreeContext:
         for side in change.sides() if runs else ():
             if (spelled := self._spelled("runs", runs, side)) is not None:
                 return runs[spelled]
-        return self._heat.evidence(change.path) or (self._heat.evidence(change.old_path) if change.old_path else None)
+        return next((hit for shipped in self._shipped for side in change.sides() if (hit := shipped.evidence(side))),
+                    None)
 
     def godot_addon(self, change: FileChange) -> str | None:
         """Evidence that a side of `change` lies in a plugin vendored into a Godot project's addons/."""
