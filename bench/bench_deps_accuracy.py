@@ -117,6 +117,15 @@ client, watchfiles, pendulum), Go (Helm, connect-go, Ginkgo, kafka-go, buildx), 
 tealdeer), Terraform and images: Dependabot, Renovate and pre-commit.ci, committed before its first, blind run in
 round 33.
 
+`--data thirtyfourth` reads deps_bumps_thirtyfourth.tsv: 37 more repositories chosen for breadth as a held-out set
+would be built — npm/yarn/pnpm monorepos and JavaScript actions (Ariakit, Floating UI, FormKit, Radix Vue, MDX,
+Valibot, AdonisJS, Feathers, setup-go, setup-uv, codecov-action, changed-files), Python with pip/poetry/uv and
+pre-commit.ci (instructor, briefcase, Quart, Read the Docs, scientific-python/cookie), Go (nFPM, Alloy, Datadog's
+Terraform provider), Cargo (jj, nextest, docs.rs, sentry-rust), Gradle and Maven (OpenTelemetry Java, Spring
+Security, Hibernate Validator, sentry-java), NuGet (octokit.net, sentry-dotnet, Git Credential Manager), Composer
+(solidtime, LinkAce, sentry-php), Bundler (ViewComponent, sentry-ruby) and the GitHub Actions runners' Terraform
+module: Dependabot, Renovate and pre-commit.ci, committed before its first, blind run in round 34.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -173,6 +182,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "thirtyfirst": DATA.with_name("deps_bumps_thirtyfirst.tsv"),
         "thirtysecond": DATA.with_name("deps_bumps_thirtysecond.tsv"),
         "thirtythird": DATA.with_name("deps_bumps_thirtythird.tsv")}
+SETS["thirtyfourth"] = DATA.with_name("deps_bumps_thirtyfourth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
