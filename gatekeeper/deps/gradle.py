@@ -15,6 +15,7 @@ its version written in it; a variable's definition cannot be tied to its package
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from gatekeeper.deps.loaders import text
@@ -32,6 +33,32 @@ _EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'
 _REFERENCE = lazy(r"^\$\{?(?:(?:rootProject\.)?(?:ext|extra|project)\.)?([A-Za-z_]\w*)\}?$")
 _CONFIGURATION = lazy(r"^\s*(\w+)\s*[(\s]")
 MAX_VARIABLES = 10_000
+# Gradle's code-quality plugins download their tool at the extension's `toolVersion` (`checkstyle { toolVersion =
+# "14.0.0" }`, open-telemetry/opentelemetry-java's buildSrc convention, which Renovate's Gradle manager bumps as
+# "update dependency checkstyle to v14"): the artifact each resolves, the extension's name its alias.
+QUALITY_TOOLS = {"checkstyle": "com.puppycrawl.tools:checkstyle", "pmd": "net.sourceforge.pmd:pmd-java",
+                 "jacoco": "org.jacoco:jacoco", "codenarc": "org.codenarc:CodeNarc",
+                 "spotbugs": "com.github.spotbugs:spotbugs"}
+_EXTENSION = lazy(r"^\s*+(checkstyle|pmd|jacoco|codenarc|spotbugs)\s*+\{")
+_TOOL_VERSION = r"""toolVersion(?:\s*+=\s*+|\.set\(\s*+|\s*+\(\s*+|\s++)(?P<q>["'])(?P<version>v?\d[\w.+-]*+)(?P=q)"""
+_IN_BLOCK = lazy(rf"^\s*+{_TOOL_VERSION}")
+# on one line: `checkstyle.toolVersion = "10.12.5"`, `jacoco { toolVersion = "0.8.12" }`
+_ONE_LINE = lazy(rf"^\s*+(?P<ext>checkstyle|pmd|jacoco|codenarc|spotbugs)\s*+(?:\.|\{{\s*+){_TOOL_VERSION}")
+
+
+def _braces(code: str) -> int:
+    return code.count("{") - code.count("}")
+
+
+def _quality_tool(lines: list[str], index: int, extension: str | None) -> Dependency | None:
+    """The code-quality tool line `index` sets the version of: on the line itself, or `toolVersion` directly inside
+    the extension's block (`extension`, the block the caller tracked)."""
+    line = lines[index]
+    if (m := _ONE_LINE.match(line)) is not None:
+        extension = m.group("ext")
+    elif extension is None or (m := _IN_BLOCK.match(line)) is None:
+        return None
+    return Dependency("maven", QUALITY_TOOLS[extension], m.group("version"), "", True, "build", alias=extension)
 
 
 def _scope(line: str) -> Scope:
@@ -59,8 +86,19 @@ def parse_build_script(path: str, data: bytes) -> list[Dependency]:
         if m is not None and len(variables) < MAX_VARIABLES:
             variables.setdefault(m.group("name"), m.group("value"))
     out: list[Dependency] = []
-    for line in lines:
+    # the code-quality extensions' blocks open around the line: (extension, the depth inside it)
+    depth, blocks = 0, list[tuple[str, int]]()
+    for index, line in enumerate(lines):
         code = line.split("//", 1)[0] if "//" in line and "://" not in line else line
+        inside = blocks[-1][0] if blocks and blocks[-1][1] == depth else None
+        if (tool := _quality_tool(lines, index, inside)) is not None:
+            out.append(dataclasses.replace(tool, manifest=path))
+        opened = _EXTENSION.match(code)
+        depth += _braces(code)
+        if opened is not None and depth > 0 and _ONE_LINE.match(code) is None:
+            blocks.append((opened.group(1), depth))
+        while blocks and depth < blocks[-1][1]:
+            blocks.pop()
         for coord in _COORD.finditer(code):
             name = f"{coord.group('group')}:{coord.group('artifact')}"
             version, variable = _resolve(coord.group("version"), variables)
@@ -78,6 +116,16 @@ def gradle_line(side: list[tuple[str, bool]], index: int) -> list[tuple[str, ...
     if line.strip().startswith(("//", "/*", "*")):
         return []  # a comment holds no dependency the build reads
     found: list[tuple[str, ...]] = [(d.name, d.version) for d in parse_build_script("", line.encode())]
+    if not found and _IN_BLOCK.match(line) is not None:
+        # `toolVersion = "14.0.0"`: the extension's block must open right above it in the hunk (nothing between)
+        depth = 0
+        for shown, _ in reversed(side[:index]):
+            depth += _braces(shown)
+            if depth > 0:
+                opened = _EXTENSION.match(shown)
+                tool = _quality_tool([line], 0, opened.group(1)) if opened is not None and depth == 1 else None
+                found = [] if tool is None else [(tool.name, tool.version, "maven", "", tool.alias)]
+                break
     if not found or any("$" in pair[1] for pair in found):
         raise ManifestError(f"not a dependency line with its version written in it: {line.strip()[:80]!r}")
     return found

@@ -32,11 +32,16 @@ _SPOTLESS_STEPS = {
 def pom_properties(root: ET.Element) -> dict[str, str]:
     """The POM's `<properties>`, and its profiles': a profile may be active (by JDK, OS, a file, or by
     default), so a name a profile also defines holds every value, sorted and `|`-joined. Left out, a
-    profile's `<lib.name>evil-lang3</lib.name>` moved nothing the delta saw."""
+    profile's `<lib.name>evil-lang3</lib.name>` moved nothing the delta saw. A profile's value that is the property
+    itself (getsentry/sentry-java's `<junit.version>${junit.version}</junit.version>` in its `pitest` profile) names no
+    value of its own: joined in, the name expanded into itself without end and the whole POM was unreadable."""
     values: dict[str, set[str]] = {}
     for model in [root, *(xml_child(root, "profiles") or [])]:
         for prop in xml_child(model, "properties") or []:
-            values.setdefault(xml_local(prop.tag), set()).add((prop.text or "").strip())
+            name, value = xml_local(prop.tag), (prop.text or "").strip()
+            if model is not root and value == f"${{{name}}}":
+                continue
+            values.setdefault(name, set()).add(value)
     return {name: "|".join(sorted(found)) for name, found in values.items()}
 
 

@@ -33,7 +33,7 @@ _READ: dict[str, tuple[Callable[[bytes], Any], tuple[Path, ...]]] = {
                                  *(("volta", tool) for tool in VOLTA_TOOLS))),
     "composer.json": (load_json, (("require",), ("require-dev",))),
     # global.json's other keys choose the SDK too: `sdk.paths` (.NET 10) has `dotnet` run an SDK from the repository
-    "global.json": (load_json, (("sdk", "version"), ("msbuild-sdks",))),
+    "global.json": (load_json, (("sdk", "version"), ("sdk", "workloadVersion"), ("msbuild-sdks",))),
     "Cargo.toml": (load_toml, (*((t,) for t in _CARGO_TABLES), *(("target", "*", t) for t in _CARGO_TABLES),
                                ("workspace", "dependencies"))),
     "pyproject.toml": (load_toml, (("project", "dependencies"), ("project", "optional-dependencies"),
