@@ -1,6 +1,8 @@
 """Classes of misses the thirty-fourth blind set found, continued (tests/test_deps_thirtyfourth_classes.py has the
-first three): a Gradle code-quality extension's `toolVersion`, and a pnpm importer moved onto a copy the lockfile
-already held, read from a patch.
+first three): a Gradle code-quality extension's `toolVersion`, a pnpm importer moved onto a copy the lockfile
+already held, read from a patch, and Maven's core extensions in `.mvn/extensions.xml` (hibernate-validator's
+Dependabot group bumped `com.gradle:common-custom-user-data-maven-extension` there: no format the delta read, so the
+group's third update was named nowhere, in both modes).
 
 Real-shaped files written for these tests, look-alikes and malformed input.
 """
@@ -13,6 +15,7 @@ import pytest
 
 from gatekeeper.deps.gradle import gradle_line, parse_build_script
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.registry import format_for
 from tests.deltas import moves, partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -246,3 +249,105 @@ def test_a_single_project_v6_lockfile_importer(tmp_path: Path) -> None:
     edits = {"pnpm-lock.yaml": {"    version: 4.5.3\n": "    version: 5.4.14\n"}}
     _, patch = _bumped(tmp_path, {"pnpm-lock.yaml": body}, edits)
     assert moves(patch) == {("npm", "vite", "4.5.3", "5.4.14")}, patch
+
+
+# --- 6. Maven's core extensions ---------------------------------------------------------------------------------------
+
+EXTENSIONS = """\
+<extensions>
+    <extension>
+        <groupId>com.gradle</groupId>
+        <artifactId>develocity-maven-extension</artifactId>
+        <version>2.5.0</version>
+    </extension>
+    <extension>
+        <groupId>com.gradle</groupId>
+        <artifactId>common-custom-user-data-maven-extension</artifactId>
+        <version>2.3.0</version>
+    </extension>
+</extensions>
+"""
+
+
+def test_a_core_extension_bump_is_read(tmp_path: Path) -> None:
+    # hibernate-validator e1f271a7ad42
+    tree, patch = _bumped(tmp_path, {".mvn/extensions.xml": EXTENSIONS},
+                          {".mvn/extensions.xml": {"<version>2.3.0<": "<version>2.4.0<"}})
+    want = {("maven", "com.gradle:common-custom-user-data-maven-extension", "2.3.0", "2.4.0")}
+    assert moves(tree) == want and not tree.problems, tree  # type: ignore[attr-defined]
+    assert moves(patch) == want and not patch.problems, patch  # type: ignore[attr-defined]
+
+
+def test_a_core_extension_added_is_named(tmp_path: Path) -> None:
+    added = ("    <extension>\n        <groupId>org.example</groupId>\n        <artifactId>build-hook</artifactId>\n"
+             "        <version>1.0.0</version>\n    </extension>\n</extensions>\n")
+    edits = {".mvn/extensions.xml": {"</extensions>\n": added}}
+    tree, _ = _bumped(tmp_path, {".mvn/extensions.xml": EXTENSIONS}, edits)
+    assert ("maven", "org.example:build-hook", None, "1.0.0") in moves(tree), tree
+
+
+def test_coordinates_swapped_beside_a_bump_are_a_problem(tmp_path: Path) -> None:
+    edits = {".mvn/extensions.xml": {"<version>2.3.0<": "<version>2.4.0<", "com.gradle</groupId>\n        <artifactId>"
+                                     "develocity": "org.evil</groupId>\n        <artifactId>develocity"}}
+    tree, patch = _bumped(tmp_path, {".mvn/extensions.xml": EXTENSIONS}, edits)
+    assert ("maven", "org.evil:develocity-maven-extension", None, "2.5.0") in moves(tree), tree
+    assert ("maven", "org.evil:develocity-maven-extension", None, "2.5.0") in moves(patch) \
+        or partial(patch, ".mvn/extensions.xml"), patch
+
+
+@pytest.mark.parametrize("body", [
+    "<project/>",  # another root
+    "<extensions><extension><groupId>g</groupId><version>1</version></extension></extensions>",  # no artifactId
+    '<!DOCTYPE extensions [<!ENTITY v "1">]><extensions/>',
+])
+def test_a_malformed_extensions_file_is_a_problem(tmp_path: Path, body: str) -> None:
+    tree, _ = _bumped(tmp_path, {".mvn/extensions.xml": EXTENSIONS}, {".mvn/extensions.xml": {EXTENSIONS: body}})
+    assert any(p.manifest == ".mvn/extensions.xml" for p in tree.problems), tree  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("path", "read"), [
+    (".mvn/extensions.xml", True), ("server/.mvn/extensions.xml", True), ("extensions.xml", False),
+    ("src/main/resources/extensions.xml", False), (".mvn/extensions.xml.bak", False),
+])
+def test_only_maven_s_extensions_file_is_read(path: str, read: bool) -> None:
+    fmt = format_for(path)
+    assert (fmt is not None and fmt.name == "maven-extensions") == read
+
+
+# --- 7. a catalog entry moved onto a version another entry of its artifact had ---------------------------------------
+
+CATALOG = """\
+[versions]
+kotlin = "2.1.20"
+
+[libraries]
+# tomcat libraries
+tomcat-catalina = { module = "org.apache.tomcat:tomcat-catalina", version = "9.0.108" }
+tomcat-embed-jasper = { module = "org.apache.tomcat.embed:tomcat-embed-jasper", version = "9.0.108" }
+tomcat-catalina-jakarta = { module = "org.apache.tomcat:tomcat-catalina", version = "11.0.22" }
+tomcat-embed-jasper-jakarta = { module = "org.apache.tomcat.embed:tomcat-embed-jasper", version = "11.0.22" }
+"""
+
+
+def test_an_entry_moved_onto_a_held_version_is_an_upgrade(tmp_path: Path) -> None:
+    # sentry-java 802a29491a0f: Dependabot's "bump org.apache.tomcat:tomcat-catalina" read as 9.0.108's removal
+    tree, patch = _bumped(tmp_path, {"gradle/libs.versions.toml": CATALOG},
+                          {"gradle/libs.versions.toml": {'"9.0.108" }': '"11.0.22" }'}})
+    want = {("maven", "org.apache.tomcat:tomcat-catalina", "9.0.108", "11.0.22"),
+            ("maven", "org.apache.tomcat.embed:tomcat-embed-jasper", "9.0.108", "11.0.22")}
+    assert moves(tree) == want and not tree.problems, tree  # type: ignore[attr-defined]
+    assert moves(patch) == want, patch
+
+
+def test_an_entry_removed_whole_is_still_a_removal(tmp_path: Path) -> None:
+    line = 'tomcat-catalina = { module = "org.apache.tomcat:tomcat-catalina", version = "9.0.108" }\n'
+    tree, _ = _bumped(tmp_path, {"gradle/libs.versions.toml": CATALOG}, {"gradle/libs.versions.toml": {line: ""}})
+    assert moves(tree) == {("maven", "org.apache.tomcat:tomcat-catalina", "9.0.108", None)}, tree
+
+
+def test_an_entry_renamed_onto_a_held_version_is_no_move_of_the_old_key(tmp_path: Path) -> None:
+    # the old key is gone: its version left, and nothing says the other entry took its place
+    old = 'tomcat-catalina = { module = "org.apache.tomcat:tomcat-catalina", version = "9.0.108" }\n'
+    new = 'tomcat-catalina-legacy = { module = "org.apache.tomcat:tomcat-catalina", version = "11.0.22" }\n'
+    tree, _ = _bumped(tmp_path, {"gradle/libs.versions.toml": CATALOG}, {"gradle/libs.versions.toml": {old: new}})
+    assert moves(tree) == {("maven", "org.apache.tomcat:tomcat-catalina", "9.0.108", None)}, tree

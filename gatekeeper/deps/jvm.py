@@ -117,6 +117,25 @@ def _options(dep: ET.Element, resolve: Callable[[str], str]) -> str:
     return ", ".join(options + ([f"exclusions={' '.join(exclusions)}"] if exclusions else []))
 
 
+def parse_maven_extensions(path: str, data: bytes) -> list[Dependency]:
+    """`.mvn/extensions.xml`: the core extensions Maven loads into itself before it reads a POM (Develocity's, a
+    build-cache's), each `<extension>` at its version (hibernate-validator's Dependabot group bumps
+    `com.gradle:common-custom-user-data-maven-extension` there). Code the build runs, read as a POM's plugins are;
+    a version is taken as written (no POM's properties reach this file)."""
+    root = load_xml(data)
+    if xml_local(root.tag) != "extensions":
+        raise ManifestError("the root element is not <extensions>")
+    out: list[Dependency] = []
+    for ext in root:
+        if xml_local(ext.tag) != "extension":
+            continue
+        group, artifact = xml_text(ext, "groupId"), xml_text(ext, "artifactId")
+        if not group or not artifact:
+            raise ManifestError("an <extension> without its groupId or artifactId")
+        out.append(Dependency("maven", f"{group}:{artifact}", xml_text(ext, "version"), path, True, "build"))
+    return out
+
+
 def parse_version_catalog(path: str, data: bytes) -> list[Dependency]:
     doc = load_toml(data)
     versions = {k: string(v) for k, v in mapping(doc.get("versions"), "[versions]").items()}
