@@ -351,3 +351,36 @@ def test_an_entry_renamed_onto_a_held_version_is_no_move_of_the_old_key(tmp_path
     new = 'tomcat-catalina-legacy = { module = "org.apache.tomcat:tomcat-catalina", version = "11.0.22" }\n'
     tree, _ = _bumped(tmp_path, {"gradle/libs.versions.toml": CATALOG}, {"gradle/libs.versions.toml": {old: new}})
     assert moves(tree) == {("maven", "org.apache.tomcat:tomcat-catalina", "9.0.108", None)}, tree
+
+
+# --- 8. a BOM dropped from a NuGet file's XML declaration beside a bump -----------------------------------------------
+
+PACKAGES_CONFIG = ('\ufeff<?xml version="1.0" encoding="utf-8"?>\n<packages>\n'
+                   '  <package id="Antlr" version="3.5.0.2" targetFramework="net48" />\n'
+                   '  <package id="jQuery" version="3.4.1" targetFramework="net48" />\n</packages>\n')
+
+
+CSPROJ = ('\ufeff<?xml version="1.0" encoding="utf-8"?>\n<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n'
+          '    <PackageReference Include="Antlr" Version="3.5.0.2" />\n'
+          '    <PackageReference Include="jQuery" Version="3.4.1" />\n  </ItemGroup>\n</Project>\n')
+
+
+@pytest.mark.parametrize(("path", "body"), [("samples/App/packages.config", PACKAGES_CONFIG),
+                                            ("src/App/App.csproj", CSPROJ)])
+def test_a_bom_dropped_beside_a_bump_is_no_problem(tmp_path: Path, path: str, body: str) -> None:
+    # sentry-dotnet bc0e17eb47ae: Dependabot's "bump jQuery from 3.4.1 to 3.5.0" rewrote the declaration without it
+    edits = {path: {"\ufeff": "", '"3.4.1"': '"3.5.0"'}}
+    tree, patch = _bumped(tmp_path, {path: body}, edits)
+    assert moves(tree) == moves(patch) == {("nuget", "jQuery", "3.4.1", "3.5.0")}, (tree, patch)
+    assert not patch.problems, patch  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("declaration", [
+    '<?xml version="1.0" encoding="utf-16"?>', '<?xml version="1.1"?>', "<?xml-stylesheet href='x'?>",
+    '<?xml version="1.0" encoding="utf-8"?><packages>',
+])
+def test_another_declaration_beside_a_bump_is_refused(tmp_path: Path, declaration: str) -> None:
+    path = "samples/App/packages.config"
+    edits = {path: {'\ufeff<?xml version="1.0" encoding="utf-8"?>': declaration, '"3.4.1"': '"3.5.0"'}}
+    _, patch = _bumped(tmp_path, {path: PACKAGES_CONFIG}, edits)
+    assert partial(patch, path), patch  # type: ignore[arg-type]
