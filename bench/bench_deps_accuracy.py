@@ -117,6 +117,14 @@ client, watchfiles, pendulum), Go (Helm, connect-go, Ginkgo, kafka-go, buildx), 
 tealdeer), Terraform and images: Dependabot, Renovate and pre-commit.ci, committed before its first, blind run in
 round 33.
 
+`--data thirtyfourth` reads deps_bumps_thirtyfourth.tsv: 37 more repositories chosen for breadth as a held-out set
+would be built — npm/yarn/pnpm monorepos and JavaScript actions (Ariakit, Floating UI, FormKit, Radix Vue, MDX,
+Valibot, AdonisJS, Feathers, setup-go, setup-uv, codecov-action, changed-files), Python with pip/poetry/uv and
+pre-commit.ci (instructor, briefcase, Quart, Read the Docs, scientific-python/cookie), Go (nFPM, Alloy, Datadog's
+Terraform provider), Cargo (jj, nextest, docs.rs, sentry-rust), Gradle and Maven (OpenTelemetry Java, Spring
+Security, Hibernate Validator, sentry-java), NuGet (octokit.net, sentry-dotnet, Git Credential Manager), Composer
+(solidtime, LinkAce, sentry-php), Bundler (ViewComponent, sentry-ruby) and the GitHub Actions runners' Terraform
+module: Dependabot, Renovate and pre-commit.ci, committed before its first, blind run in round 34.
 `--data thirtyfifth` reads deps_bumps_thirtyfifth.tsv: 29 more repositories weighted to the ecosystems and bots the
 earlier sets hold least of — scala-steward's sbt builds (otel4s, Slick, Monocle, scalachess, lila-ws), mix (Ash's
 Spark and JSON:API, the OpenTelemetry Erlang/Elixir contributions), pub (ubuntu-desktop-provision, dartdoc), Bazel
@@ -181,6 +189,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "thirtyfirst": DATA.with_name("deps_bumps_thirtyfirst.tsv"),
         "thirtysecond": DATA.with_name("deps_bumps_thirtysecond.tsv"),
         "thirtythird": DATA.with_name("deps_bumps_thirtythird.tsv")}
+SETS["thirtyfourth"] = DATA.with_name("deps_bumps_thirtyfourth.tsv")
 SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
 
 

@@ -284,7 +284,7 @@ def test_an_sdk_path_beside_a_bump_is_a_problem(tmp_path: Path) -> None:
     ['  "version": "9.0.304"'],  # its object not shown
     ["{", '  "tools": {', '    "version": "9.0.304"'],  # another object's
     ["{", '  "sdk": {', '    "paths": [".dotnet"]'],  # an array the reader does not read
-    ["{", '  "sdk": {', '    "workloadVersion": "9.0.100"'],  # a key it does not know
+    ["{", '  "sdk": {', '    "manifestsVersion": "9.0.100"'],  # a key it does not know
     ["{", '  "sdk": {', '    "paths": [', '      ".dotnet"', "    ],", '    "version": "9.0.304"'],
 ])
 def test_global_json_lines_the_hunk_cannot_place_are_refused(lines: list[str]) -> None:

@@ -100,8 +100,8 @@ def test_kotlin_dsl_blocks_are_read(tmp_path: Path) -> None:
     tree, patch = _bumped(tmp_path, {"build.gradle.kts": KTS},
                           {"build.gradle.kts": {'"0.8.11"': '"0.8.12"', 'toolVersion.set("1.23.6")':
                                                 'toolVersion.set("1.23.7")'}})
-    want = {("maven", "org.jacoco:org.jacoco.agent", "0.8.11", "0.8.12"),
-            ("maven", "io.gitlab.arturbosch.detekt:detekt-cli", "1.23.6", "1.23.7")}
+    want = {("maven", "org.jacoco:jacoco", "0.8.11", "0.8.12"),
+            ("maven", "io.gitlab.arturbosch.detekt:detekt-core", "1.23.6", "1.23.7")}
     assert moves(tree) == want and not tree.problems, tree
     assert moves(patch) == want and not patch.problems, patch
 
@@ -119,6 +119,17 @@ def test_a_one_line_block_is_read(tmp_path: Path) -> None:
     body = "apply plugin: 'codenarc'\n\ncodenarc { toolVersion = '3.4.0' }\n"
     tree, patch = _bumped(tmp_path, {"build.gradle": body}, {"build.gradle": {"'3.4.0'": "'3.5.0'"}})
     want = {("maven", "org.codenarc:CodeNarc", "3.4.0", "3.5.0")}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch
+
+
+@pytest.mark.parametrize("line", ["checkstyle.toolVersion = '10.12.5'", 'checkstyle.toolVersion = "10.12.5" // pinned',
+                                  "checkstyle . toolVersion = '10.12.5'"])
+def test_the_extension_setting_on_its_own_line_is_read(tmp_path: Path, line: str) -> None:
+    # `checkstyle.toolVersion = …` sets the same property outside a block (round 34 found it written so)
+    body = f"apply plugin: 'checkstyle'\n\n{line}\n\nrepositories {{ mavenCentral() }}\n"
+    tree, patch = _bumped(tmp_path, {"build.gradle": body}, {"build.gradle": {"10.12.5": "10.17.0"}})
+    want = {("maven", "com.puppycrawl.tools:checkstyle", "10.12.5", "10.17.0")}
     assert moves(tree) == want and not tree.problems, tree
     assert moves(patch) == want and not patch.problems, patch
 

@@ -118,10 +118,11 @@ def _relabelled(before: Mapping[str, Dependency], after: Mapping[str, Dependency
             if before[v].tag and after[v].tag and before[v].tag != after[v].tag]
 
 
-def _group(deps: Iterable[Dependency], manifest: str,
-           sites: dict[Key, Counter[str]] | None = None) -> dict[Key, dict[str, Dependency]]:
+def _group(deps: Iterable[Dependency], manifest: str, sites: dict[Key, Counter[str]] | None = None,
+           aliases: dict[Key, dict[str, str]] | None = None) -> dict[Key, dict[str, Dependency]]:
     """Dependencies by (ecosystem, manifest, name, scope), then by version; `sites` counts each version's
-    entries where they are use sites (a workflow's lines using one action at one ref)."""
+    entries where they are use sites (a workflow's lines using one action at one ref); `aliases` keeps the version of
+    each entry the file names (a Maven artifact's catalog key or script variable)."""
     groups: dict[Key, dict[str, Dependency]] = {}
     for d in deps:
         if d.manifest != manifest:  # a renamed file: both sides count under its new path
@@ -140,7 +141,20 @@ def _group(deps: Iterable[Dependency], manifest: str,
             versions[d.version] = dataclasses.replace(seen, options="\n".join(asks))
         if sites is not None and (d.ecosystem in _USE_SITES or d.ecosystem == _SIDE_BY_SIDE):
             sites.setdefault(key, Counter())[d.version] += 1
+        if aliases is not None and d.alias and d.ecosystem == "maven":
+            aliases.setdefault(key, {})[d.alias] = d.version
     return groups
+
+
+def _named_move(ecosystem: str, dep: Dependency, after: Mapping[str, Dependency], aliases: Mapping[str, str],
+                partial: bool) -> Change | None:
+    """An entry the file names (a Gradle catalog's key) moved onto a version another entry of the same artifact already
+    had: getsentry/sentry-java's `tomcat-catalina = {…, version = "9.0.108"}` → `"11.0.22"` beside
+    `tomcat-catalina-jakarta` at 11.0.22 left no new version, and read as 9.0.108's removal. None for any other."""
+    now = aliases.get(dep.alias or "")
+    if now is None or now == dep.version or now not in after:
+        return None
+    return _change(after[now], dep, after[now], _kind_of(ecosystem, dep, after[now]), partial)
 
 
 def _paired(ecosystem: str, before: Mapping[str, Dependency], was_sites: Counter[str],
@@ -194,7 +208,8 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
     """The changes between one file's BASE and HEAD dependencies (both already resolved), sorted by name."""
     was_sites: dict[Key, Counter[str]] = {}
     now_sites: dict[Key, Counter[str]] = {}
-    old, new = _group(base, manifest, was_sites), _group(head, manifest, now_sites)
+    named: dict[Key, dict[str, str]] = {}
+    old, new = _group(base, manifest, was_sites), _group(head, manifest, now_sites, named)
     changes: list[Change] = []
     for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[2], k[3])):
         ecosystem = key[0]
@@ -227,7 +242,8 @@ def diff(base: Iterable[Dependency], head: Iterable[Dependency], manifest: str, 
         for was, now in _pairs(ecosystem, gone, came, _sorted(ecosystem, before.keys() & after.keys())):
             if now is None:
                 assert was is not None  # _pairs never yields (None, None)
-                changes.append(_change(before[was], before[was], None, "removed", partial))
+                changes.append(_named_move(ecosystem, before[was], after, named.get(key, {}), partial)
+                               or _change(before[was], before[was], None, "removed", partial))
             else:
                 old_dep = before[was] if was is not None else before[_sorted(ecosystem, before.keys())[-1]]
                 changes.append(_change(after[now], old_dep, after[now], _kind_of(ecosystem, old_dep, after[now]),

@@ -20,6 +20,10 @@ from gatekeeper.deps.tools import TOOL
 from gatekeeper.lazy_pattern import lazy
 
 SDK = "dotnet"  # the tool's name across the delta (tools.py: setup-dotnet's `dotnet-version`)
+# `sdk.workloadVersion` (.NET 9's SDK and later): the workload set `dotnet workload` installs and restores (MAUI,
+# Android, iOS, WebAssembly tooling at that set's versions), which Dependabot moves with the SDK ("bump dotnet-sdk from
+# 10.0.302 to 10.0.400" writes both, getsentry/sentry-dotnet): a download of its own, read as this tool
+WORKLOADS = "dotnet-workload-set"
 # `sdk` keys that choose among installed SDKs or word an error, and `test`'s runner: no version of anything fetched
 _SETTINGS = {"sdk": frozenset({"rollForward", "allowPrerelease", "errorMessage"}), "test": frozenset({"runner"})}
 _PAIR = lazy(r'^\s*+"([^"\\\n]{1,200})"\s*+:\s*+("[^"\\\n]*+"|true|false|null)\s*+,?\s*+$')
@@ -28,14 +32,15 @@ _BRACE = lazy(r"^\s*+[{}],?\s*+$")
 
 
 def parse_global_json(path: str, data: bytes) -> list[Dependency]:
-    """The SDK's version (the tool `dotnet`) and each MSBuild project SDK (NuGet) at its version."""
+    """The SDK's version (the tool `dotnet`), its workload set's and each MSBuild project SDK (NuGet) at its version."""
     doc = mapping(load_json(data), "global.json")
     out: list[Dependency] = []
-    version = mapping(doc.get("sdk"), "sdk").get("version")
-    if version is not None:
-        if not isinstance(version, str):
-            raise ManifestError("sdk.version is not a string")
-        out.append(Dependency(TOOL, SDK, version, path, True, "build"))
+    sdk = mapping(doc.get("sdk"), "sdk")
+    for key, tool in (("version", SDK), ("workloadVersion", WORKLOADS)):
+        if (version := sdk.get(key)) is not None:
+            if not isinstance(version, str):
+                raise ManifestError(f"sdk.{key} is not a string")
+            out.append(Dependency(TOOL, tool, version, path, True, "build"))
     for name, value in mapping(doc.get("msbuild-sdks"), "msbuild-sdks").items():
         if not isinstance(value, str) or not name:
             raise ManifestError(f"msbuild-sdks entry {name[:80]!r} is not a name and a version string")
@@ -61,8 +66,8 @@ def _object(side: Side, index: int) -> str | None:
 
 
 def global_json_line(side: Side, index: int) -> list[tuple[str, ...]]:
-    """A changed line of a global.json hunk: the SDK's `"version"` under `"sdk": {`, an entry under
-    `"msbuild-sdks": {`, a known setting, a brace or an object's opening; any other line is refused."""
+    """A changed line of a global.json hunk: the SDK's `"version"` or `"workloadVersion"` under `"sdk": {`, an entry
+    under `"msbuild-sdks": {`, a known setting, a brace or an object's opening; any other line is refused."""
     line = side[index][0]
     if not line.strip() or _BRACE.match(line):
         return []
@@ -74,8 +79,8 @@ def global_json_line(side: Side, index: int) -> list[tuple[str, ...]]:
     if pair is None or where is None:
         raise ManifestError(f"not a global.json line under an object the hunk shows: {line.strip()[:80]!r}")
     key, value = pair.group(1), pair.group(2)
-    if where == "sdk" and key == "version" and value.startswith('"'):
-        return [(SDK, value.strip('"'), TOOL)]
+    if where == "sdk" and key in ("version", "workloadVersion") and value.startswith('"'):
+        return [(SDK if key == "version" else WORKLOADS, value.strip('"'), TOOL)]
     if where == "msbuild-sdks" and value.startswith('"'):
         return [(key, value.strip('"'), "nuget")]
     if key in _SETTINGS.get(where, ()):

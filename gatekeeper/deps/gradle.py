@@ -39,9 +39,11 @@ MAX_VARIABLES = 10_000
 # and a local of the block named so (pgjdbc's `val toolVersion = "4.9.4"` then `this.toolVersion.set(toolVersion)`,
 # written for Renovate, which reads that line).
 QUALITY_TOOLS = {"checkstyle": "com.puppycrawl.tools:checkstyle", "pmd": "net.sourceforge.pmd:pmd-java",
-                 "jacoco": "org.jacoco:org.jacoco.agent", "codenarc": "org.codenarc:CodeNarc",
-                 "spotbugs": "com.github.spotbugs:spotbugs", "detekt": "io.gitlab.arturbosch.detekt:detekt-cli"}
+                 "jacoco": "org.jacoco:jacoco", "codenarc": "org.codenarc:CodeNarc",
+                 "spotbugs": "com.github.spotbugs:spotbugs", "detekt": "io.gitlab.arturbosch.detekt:detekt-core"}
 _TOOL_BLOCK = lazy(r"^\s*(?P<tool>checkstyle|pmd|jacoco|codenarc|spotbugs|detekt)\s*\{(?P<rest>.*)$")
+# the extension's setting written on its own: `checkstyle.toolVersion = "10.12.5"`
+_TOOL_DOTTED = lazy(r"^\s*(?P<tool>checkstyle|pmd|jacoco|codenarc|spotbugs|detekt)\s*\.\s*(?P<rest>toolVersion\b.*)$")
 _TOOL_VERSION = lazy(r"""(?:^\s*(?:val\s+|def\s+)?|[{;]\s*)toolVersion\s*(?:=\s*|\.set\(\s*|\(\s*|(?<=n)\s+)"""
                      r"""(?P<q>["'])(?P<version>[^"'\s]+)(?P=q)\s*\)?\s*;?\s*(?:}\s*)?$""")
 # `toolVersion = pmdVersion`: a variable of the same script by its bare name (Kotlin, Groovy)
@@ -97,7 +99,9 @@ def _quality_tools(path: str, lines: list[str], variables: dict[str, str]) -> li
     tool, depth = "", 0
     for line in lines:
         code = _code(line)
-        if not depth and (block := _TOOL_BLOCK.match(code)) is not None:
+        if not depth and (dotted := _TOOL_DOTTED.match(code)) is not None:
+            tool, depth, code = dotted.group("tool"), 1, dotted.group("rest") + "}"
+        elif not depth and (block := _TOOL_BLOCK.match(code)) is not None:
             tool, depth, code = block.group("tool"), 1, block.group("rest")
         if not depth:
             continue

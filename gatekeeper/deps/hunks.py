@@ -184,14 +184,44 @@ def cargo_edge_moves(raw: list[str]) -> str | None:
     return None
 
 
+# An importer's dependency (lockfile v6 and v9 `importers:`, eight spaces; a v6 lockfile of one project, four): its
+# name key, then `specifier:` and `version:` lines. A bump onto a version the lockfile already held (unovue/radix-vue's
+# Dependabot "bump vite from 4.5.3 to 5.4.14": the importer's `version: 4.5.3(…)` → `5.4.14(…)`, both copies kept for
+# other packages) changes no package key: only this line says it moved.
+_PNPM_IMPORTED = lazy(r"^(?P<indent> {4}| {8})version: '?(?P<version>[^'\s(]+)")
+_PNPM_SPECIFIER = lazy(r"^(?P<indent> {4}| {8})specifier: ")
+_PNPM_IMPORTER_NAME = lazy(r"""^(?P<indent> {2}| {6})(?P<q>'?)(?P<name>(?:@[^@\s'/]+/)?[^@\s'/:]+)(?P=q):\s*$""")
+
+
+def _imported(lines: list[str], index: int) -> tuple[str, str] | None:
+    """The importer entry whose changed `version:` line is `index`: (name, version) for a registry version; None for
+    a line of no importer's shape, or a link, a file or an alias (a package key of its own says those). A changed
+    eight-space `version:` line whose name and specifier the hunk does not show is refused."""
+    line = lines[index].lstrip(CHANGED)
+    if (m := _PNPM_IMPORTED.match(line)) is None:
+        return None
+    indent = m.group("indent")
+    spec = _PNPM_SPECIFIER.match(lines[index - 1].lstrip(CHANGED)) if index > 0 else None
+    name = _PNPM_IMPORTER_NAME.match(lines[index - 2].lstrip(CHANGED)) if index > 1 else None
+    if spec is None or spec.group("indent") != indent or name is None or len(name.group("indent")) + 2 != len(indent):
+        if len(indent) == 8:
+            raise ManifestError(f"an importer's version whose package the hunk does not show: {line[:80]!r}")
+        return None  # four spaces: a v5/v6 package's own `version:` (a tarball's), no importer's
+    version = m.group("version")
+    return (name.group("name"), version) if version[:1].isdigit() and "@" not in version else None
+
+
 def pnpm_lock_hunks(path: str, data: bytes) -> list[Dependency]:
     found: set[tuple[str, str]] = set()
-    for raw in text(data).splitlines():
+    lines = text(data).splitlines()
+    for index, raw in enumerate(lines):
         line = raw.lstrip(CHANGED)
         if m := _PNPM_KEY.match(line) or _PNPM_COMPLEX_KEY.match(line) or _PNPM_V5_KEY.match(line):
             found.add((m.group(1), m.group(2)))
         elif raw.startswith(CHANGED) and _PNPM_LOOSE.match(line):
             raise ManifestError(f"a changed key that may name a package in a form not read from hunks: {line[:80]!r}")
+        elif raw.startswith(CHANGED) and (entry := _imported(lines, index)) is not None:
+            found.add(entry)
     return [Dependency("npm", name, version, path, None, None) for name, version in sorted(found)]
 
 

@@ -32,11 +32,16 @@ _SPOTLESS_STEPS = {
 def pom_properties(root: ET.Element) -> dict[str, str]:
     """The POM's `<properties>`, and its profiles': a profile may be active (by JDK, OS, a file, or by
     default), so a name a profile also defines holds every value, sorted and `|`-joined. Left out, a
-    profile's `<lib.name>evil-lang3</lib.name>` moved nothing the delta saw."""
+    profile's `<lib.name>evil-lang3</lib.name>` moved nothing the delta saw. A profile's value that is the property
+    itself (getsentry/sentry-java's `<junit.version>${junit.version}</junit.version>` in its `pitest` profile) names no
+    value of its own: joined in, the name expanded into itself without end and the whole POM was unreadable."""
     values: dict[str, set[str]] = {}
     for model in [root, *(xml_child(root, "profiles") or [])]:
         for prop in xml_child(model, "properties") or []:
-            values.setdefault(xml_local(prop.tag), set()).add((prop.text or "").strip())
+            name, value = xml_local(prop.tag), (prop.text or "").strip()
+            if model is not root and value == f"${{{name}}}":
+                continue
+            values.setdefault(name, set()).add(value)
     return {name: "|".join(sorted(found)) for name, found in values.items()}
 
 
@@ -110,6 +115,25 @@ def _options(dep: ET.Element, resolve: Callable[[str], str]) -> str:
                         for e in (held if held is not None else ()) if xml_local(e.tag) == "exclusion")
     options = [f"{key}={value}" for key in ("classifier", "type") if (value := resolve(xml_text(dep, key)))]
     return ", ".join(options + ([f"exclusions={' '.join(exclusions)}"] if exclusions else []))
+
+
+def parse_maven_extensions(path: str, data: bytes) -> list[Dependency]:
+    """`.mvn/extensions.xml`: the core extensions Maven loads into itself before it reads a POM (Develocity's, a
+    build-cache's), each `<extension>` at its version (hibernate-validator's Dependabot group bumps
+    `com.gradle:common-custom-user-data-maven-extension` there). Code the build runs, read as a POM's plugins are;
+    a version is taken as written (no POM's properties reach this file)."""
+    root = load_xml(data)
+    if xml_local(root.tag) != "extensions":
+        raise ManifestError("the root element is not <extensions>")
+    out: list[Dependency] = []
+    for ext in root:
+        if xml_local(ext.tag) != "extension":
+            continue
+        group, artifact = xml_text(ext, "groupId"), xml_text(ext, "artifactId")
+        if not group or not artifact:
+            raise ManifestError("an <extension> without its groupId or artifactId")
+        out.append(Dependency("maven", f"{group}:{artifact}", xml_text(ext, "version"), path, True, "build"))
+    return out
 
 
 def parse_version_catalog(path: str, data: bytes) -> list[Dependency]:

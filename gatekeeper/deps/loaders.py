@@ -12,6 +12,7 @@ import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
+from xml.parsers import expat
 
 import yaml
 
@@ -123,11 +124,43 @@ def load_toml(data: bytes) -> dict[str, Any]:
         raise ManifestError("TOML nested too deeply") from None
 
 
+class _RootReached(Exception):
+    """The root element began: no document type declaration can follow it."""
+
+
+def _declares_dtd(data: bytes) -> bool:
+    """Whether the document declares a DTD (where entities are declared), as the parser itself reads the prolog: in
+    the document's own encoding (a UTF-16 file's `<!DOCTYPE` is no ASCII run of bytes), past comments and processing
+    instructions, up to the root element, where the read stops. `<!DOCTYPE` written inside the root, as text of a
+    CDATA section (hibernate-validator's pom.xml holds a license-header regex that names it), declares nothing, and
+    the parser refuses one as markup there. A prolog the parser cannot read falls back to the bytes anywhere."""
+    scan = expat.ParserCreate()
+
+    def doctype(*_: object) -> None:
+        raise ManifestError("XML with a DOCTYPE or ENTITY declaration (refused: entity expansion)")
+
+    def root(*_: object) -> None:
+        raise _RootReached
+
+    scan.StartDoctypeDeclHandler = doctype
+    scan.EntityDeclHandler = doctype
+    scan.StartElementHandler = root
+    try:
+        scan.Parse(data, True)
+    except ManifestError:
+        return True
+    except _RootReached:
+        return False
+    except (expat.ExpatError, ValueError, LookupError):
+        pass
+    return _DOCTYPE.search(data) is not None
+
+
 def load_xml(data: bytes) -> ET.Element:
     """Parse XML that declares no DTD: entity declarations (XXE, "billion laughs") are refused outright."""
     if len(data) > MAX_BYTES:
         raise ManifestError(f"larger than {MAX_BYTES >> 20} MiB")
-    if _DOCTYPE.search(data):
+    if _declares_dtd(data):
         raise ManifestError("XML with a DOCTYPE or ENTITY declaration (refused: entity expansion)")
     try:
         return ET.fromstring(data)  # noqa: S314 - no DTD can reach the parser (checked above)

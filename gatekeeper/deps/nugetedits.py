@@ -26,10 +26,19 @@ _MSBUILD_SIGNIFICANT = frozenset(k.lower() for k in _MSBUILD_KEYS) | {"condition
 _NUGET_RANGE = lazy(r"^[\[(]?\s*\d[\w.+-]*\s*(?:,\s*(?:\d[\w.+-]*)?\s*)?[\])]?$")
 
 
+# A UTF-8 XML declaration, with or without the BOM before it (getsentry/sentry-dotnet's Dependabot "bump jQuery from
+# 3.4.1 to 3.5.0" dropped packages.config's BOM beside the bump): the same document either way, no dependency; any
+# other encoding or version is refused (the file would read otherwise).
+_DECLARATION = lazy(r"""^\ufeff?<\?xml\s++version\s*+=\s*+(["'])1\.0\1(?:\s++encoding\s*+=\s*+(["'])(?i:utf-8)\2)?"""
+                    r"""(?:\s++standalone\s*+=\s*+(["'])(?:yes|no)\3)?\s*+\?>\s*+$""")
+
+
 def msbuild_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """`<PackageReference Include="X" Version="Y" />` (or PackageVersion): name and version on one line; a
-    project SDK's line (nuget.sdk_line)."""
+    project SDK's line (nuget.sdk_line); a UTF-8 XML declaration (_DECLARATION) holds none."""
     line = side[index][0]
+    if _DECLARATION.match(line) is not None:
+        return []
     if (sdks := nuget.sdk_line(line)) is not None:
         return [tuple(sdk) for sdk in sdks]
     m = _MSBUILD.match(line)
@@ -54,8 +63,11 @@ _PACKAGES_CONFIG_KEYS = frozenset({"id", "version", "targetFramework", "developm
 
 
 def packages_config_line(side: Side, index: int) -> list[tuple[str, str]]:
-    """`<package id="X" version="Y" targetFramework="net472" />` of a packages.config: one line each."""
+    """`<package id="X" version="Y" targetFramework="net472" />` of a packages.config: one line each (and a UTF-8 XML
+    declaration, which holds none)."""
     line = side[index][0]
+    if _DECLARATION.match(line) is not None:
+        return []
     m = _PACKAGES_CONFIG.match(line)
     attrs = dict(_MSBUILD_ATTR.findall(m.group(1))) if m else {}
     name, version = attrs.get("id"), attrs.get("version", "")

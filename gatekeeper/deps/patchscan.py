@@ -27,7 +27,7 @@ __all__ = ["CANDIDATE", "candidates", "mapped", "may_hold_dependencies", "read_m
 # Every format's file name shares one of these (ASCII, so git never octal-escapes them in a header):
 # a section whose `diff --git` line has none cannot be a dependency file, so its lines are not kept.
 CANDIDATE = lazy(
-    rb"(package|lock|shrinkwrap|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|toml|proj|props|workflows|action\.y"
+    rb"(package|lock|shrinkwrap|require|constraint|go\.(mod|sum)|cargo|composer|pom\.xml|extensions\.xml|toml|proj|props|workflows|action\.y"
     rb"|docker|containerfile|chart\.|\.tf|compose|nvmrc|-version|bazelversion|rust-toolchain|gradle|wrapper\.properties|mvnw"
     rb"|\.resolved|devcontainer|dotnet-tools|global\.json|module\.bazel|kustomization|makefile|\.mk|\.sbt|project/|tox\.ini"
     # and the files content facts are read from (facts.wants_facts): registry configs, YAML

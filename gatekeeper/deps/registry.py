@@ -183,6 +183,8 @@ _WORKFLOW = Format("workflow", actions.parse_workflow, True, hunks=actions.workf
 _CIRCLECI = Format("circleci", ciconfigs.parse_circleci, True, hunks=ciconfigs.circleci_hunks)
 _GITLAB_CI = Format("gitlab-ci", ciconfigs.parse_gitlab_ci, True, hunks=ciconfigs.gitlab_ci_hunks)
 _CATALOG = Format("versions.toml", jvm.parse_version_catalog, False, edits=refedits.catalog_edits)
+_MAVEN_EXTENSIONS = Format("maven-extensions", jvm.parse_maven_extensions, False,
+                           edits=_edits("maven", refedits.pom_line))
 _MSBUILD = Format("msbuild", nuget.parse_msbuild, False, edits=_edits("nuget", nugetedits.msbuild_line))
 _TERRAFORM = Format("terraform", infra.parse_terraform, False, edits=_edits("terraform", hcllines.terraform_line))
 SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by mode (160000), not by name
@@ -222,6 +224,9 @@ def format_for(path: str | None) -> Format | None:
         return _CIRCLECI
     if lower.endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")):
         return _GITLAB_CI
+    # Maven reads its core extensions from `.mvn/extensions.xml` beside the top POM
+    if base == "extensions.xml" and folder.rpartition("/")[2] == ".mvn":
+        return _MAVEN_EXTENSIONS
     known = _BY_NAME.get(base)
     if known is not None:
         return known

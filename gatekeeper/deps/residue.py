@@ -12,12 +12,13 @@ between the sides is a `partial` problem (reviewed), as an unexplained deps file
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
 from gatekeeper.deps import bundler, golang, mise, pypi, toolfiles
 from gatekeeper.deps.gradle import code_changed
-from gatekeeper.deps.loaders import load_json, load_toml, load_yaml
+from gatekeeper.deps.loaders import load_json, load_toml, load_xml, load_yaml, xml_child, xml_local
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.npm import VOLTA_TOOLS
 from gatekeeper.deps.registry import format_for
@@ -33,7 +34,7 @@ _READ: dict[str, tuple[Callable[[bytes], Any], tuple[Path, ...]]] = {
                                  *(("volta", tool) for tool in VOLTA_TOOLS))),
     "composer.json": (load_json, (("require",), ("require-dev",))),
     # global.json's other keys choose the SDK too: `sdk.paths` (.NET 10) has `dotnet` run an SDK from the repository
-    "global.json": (load_json, (("sdk", "version"), ("msbuild-sdks",))),
+    "global.json": (load_json, (("sdk", "version"), ("sdk", "workloadVersion"), ("msbuild-sdks",))),
     "Cargo.toml": (load_toml, (*((t,) for t in _CARGO_TABLES), *(("target", "*", t) for t in _CARGO_TABLES),
                                ("workspace", "dependencies"))),
     "pyproject.toml": (load_toml, (("project", "dependencies"), ("project", "optional-dependencies"),
@@ -99,12 +100,24 @@ def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = Tru
         read = mise.residue
     elif fmt is not None and fmt.name in _XML_FORMATS and whole:
         read = xml_residue
+    elif fmt is not None and fmt.name == "maven-extensions" and whole:
+        read = _extensions_residue
     if read is None:
         return False
     try:
         return bool(read(base) != read(head))
     except (ManifestError, RecursionError):
         return False  # the parsers report an unreadable side themselves
+
+
+def _extensions_residue(data: bytes) -> bytes:
+    """`.mvn/extensions.xml` without its extensions' versions (jvm.parse_maven_extensions reads them): what else
+    it says (another extension's coordinates, a `<classifier>`) stays, comments aside."""
+    root = load_xml(data)
+    for ext in root:
+        if xml_local(ext.tag) == "extension" and (version := xml_child(ext, "version")) is not None:
+            version.text = "V"
+    return ET.tostring(root)
 
 
 def _structured(name: str) -> Callable[[bytes], Any]:
