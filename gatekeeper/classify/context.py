@@ -81,14 +81,18 @@ def _binary_unshown(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     """Tree only: a file executable after the change whose patch shows no binary content (a mode change, a rename at
     full similarity, a text hunk past its NUL bytes) is `binary` when HEAD's blob is, as git diffs it (a NUL in its
     first 8,000 bytes): `chmod +x` of a committed compiled program, or its bytes written as text lines, ships a binary
-    executable, which the size policy refuses (red team 31)."""
+    executable, which the size policy refuses (red team 31). A copy or rename at full similarity states no mode
+    (attack 25): HEAD's tree gives it, and the change takes it (both sides; a differing one has its mode lines)."""
     change = item.change
-    if change.new_mode != "100755" or "binary" in item.tags:
+    mode = change.new_mode or (context.head_mode(change.path) if change.status in ("copied", "renamed") else None)
+    if mode != "100755" or "binary" in item.tags:
         return item
     head = [shown for shown in context.content(change, every_type=True) if shown.path == change.path][:1]
     if not head or b"\0" not in head[0].data[:8000]:
         return item
-    return replace(item, tags=tuple(sorted({*item.tags, "binary"})))
+    if change.new_mode is None:
+        change = replace(change, old_mode=mode, new_mode=mode)
+    return replace(item, change=change, tags=tuple(sorted({*item.tags, "binary"})))
 
 
 def _through_includes(files: list[ClassifiedFile], context: Context) -> list[ClassifiedFile]:

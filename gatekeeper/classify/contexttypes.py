@@ -33,6 +33,10 @@ class Context(Protocol):
         or of any type with `every_type`."""
         ...
 
+    def head_mode(self, path: str) -> str | None:
+        """The mode of `path` in HEAD's tree, None when it is not there or not known (a patch alone)."""
+        ...
+
     def link_targets(self) -> dict[str, tuple[str, ...]] | None:
         """The symlinks of the trees by the repository path each points to: {target: every link to it};
         None when the trees hold more symlinks than are read (then every file counts as reached)."""

@@ -69,6 +69,10 @@ class PatchContext:
         """The patch names an IaC library somewhere (one scan of its bytes, done once)."""
         return self.programs
 
+    def head_mode(self, path: str) -> str | None:
+        """A patch states a mode only on its `index`, mode and `new file mode` lines (FileChange's modes)."""
+        return None
+
     def link_targets(self) -> dict[str, tuple[str, ...]] | None:
         """A patch does not show the symlinks it leaves alone (run with --tree for the links of both trees)."""
         return {}

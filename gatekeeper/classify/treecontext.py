@@ -182,6 +182,9 @@ class TreeContext:
                 return True
         return False
 
+    def head_mode(self, path: str) -> str | None:
+        return None if (entry := self.new_tree.get(path)) is None else entry.mode
+
     def link_targets(self) -> dict[str, tuple[str, ...]] | None:
         """Every symlink of BASE and HEAD by the repository path it points to (a file or a folder): {target:
         every link to it}. A checkout follows them: what a link in a CI path points to is read as that path.
