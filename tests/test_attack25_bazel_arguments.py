@@ -34,7 +34,7 @@ def test_a_call_of_very_many_arguments_is_read_in_linear_time() -> None:
     assert (dep.name, dep.version) == ("rules_go", "0.46.0")
     side = [(line, line.startswith("    version")) for line in _call("0.47.0").splitlines()]
     started = time.process_time()
-    assert bazel_line(side, len(side) - 2) == [("rules_go", "0.47.0")]
+    assert bazel_line(side, len(side) - 2) == [("runtime|rules_go", "0.47.0", "bazel")]
     assert time.process_time() - started < 1.0
 
 
