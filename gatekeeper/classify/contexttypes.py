@@ -33,8 +33,9 @@ class Context(Protocol):
         or of any type with `every_type`."""
         ...
 
-    def head_mode(self, path: str) -> str | None:
-        """The mode of `path` in HEAD's tree, None when it is not there or not known (a patch alone)."""
+    def head_blob(self, path: str, limit: int) -> tuple[str, bytes] | None:
+        """(mode, up to `limit` first bytes) of the regular file at `path` in HEAD's tree; None when it is not one
+        there or not known (a patch alone)."""
         ...
 
     def link_targets(self) -> dict[str, tuple[str, ...]] | None:

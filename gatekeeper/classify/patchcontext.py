@@ -69,8 +69,8 @@ class PatchContext:
         """The patch names an IaC library somewhere (one scan of its bytes, done once)."""
         return self.programs
 
-    def head_mode(self, path: str) -> str | None:
-        """A patch states a mode only on its `index`, mode and `new file mode` lines (FileChange's modes)."""
+    def head_blob(self, path: str, limit: int) -> tuple[str, bytes] | None:
+        """A patch shows a file only as far as its hunks do (content)."""
         return None
 
     def link_targets(self) -> dict[str, tuple[str, ...]] | None:
