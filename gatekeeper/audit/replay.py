@@ -193,7 +193,8 @@ def _check_range(record: dict[str, Any], revs: RevRange | None, at: str) -> list
     """AuditError unless replay has the commits exactly when the gate had them: a gate with `--tree` classified every
     file with the commits' context and denied a patch other than their change, which the packet and patch alone
     cannot show (a forged allow of that run would replay as reproduced, an honest review as not). A side the record
-    names by its full commit id must be that commit; a name (a branch that has moved since) only gets a note."""
+    names by its commit id (full or abbreviated, any case) must be that commit; a name (a branch that has moved since)
+    only gets a note."""
     ci = record.get("ci")
     recorded = ci.get("tree") if isinstance(ci, dict) else None
     seq = record.get("seq")
@@ -212,8 +213,9 @@ def _check_range(record: dict[str, Any], revs: RevRange | None, at: str) -> list
     sides = recorded.split("..", 1) + [""]
     notes = []
     for side, commit in zip(sides[:2], (revs.base_commit, revs.head_commit), strict=True):
-        if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", side):
-            if side != commit:
+        # An id as git takes one (attack 25): any case, or abbreviated to 4 digits or more (a hex-named branch too)
+        if re.fullmatch(r"[0-9a-fA-F]{4,64}", side):
+            if not commit.startswith(side.lower()):
                 raise AuditError(f"--tree {revs.text} resolves to {commit}, not the recorded {side}", where=at,
                                  hint=f"replay with the recorded commits: --tree {recorded}")
         else:

@@ -33,6 +33,11 @@ class Context(Protocol):
         or of any type with `every_type`."""
         ...
 
+    def head_blob(self, path: str, limit: int) -> tuple[str, bytes] | None:
+        """(mode, up to `limit` first bytes) of the regular file at `path` in HEAD's tree; None when it is not one
+        there or not known (a patch alone)."""
+        ...
+
     def link_targets(self) -> dict[str, tuple[str, ...]] | None:
         """The symlinks of the trees by the repository path each points to: {target: every link to it};
         None when the trees hold more symlinks than are read (then every file counts as reached)."""

@@ -70,6 +70,10 @@ class PatchContext:
         """The patch names an IaC library somewhere (one scan of its bytes, done once)."""
         return self.programs
 
+    def head_blob(self, path: str, limit: int) -> tuple[str, bytes] | None:
+        """A patch shows a file only as far as its hunks do (content)."""
+        return None
+
     def link_targets(self) -> dict[str, tuple[str, ...]] | None:
         """A patch does not show the symlinks it leaves alone (run with --tree for the links of both trees)."""
         return {}

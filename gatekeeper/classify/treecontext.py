@@ -187,6 +187,11 @@ class TreeContext:
                 return True
         return False
 
+    def head_blob(self, path: str, limit: int) -> tuple[str, bytes] | None:
+        entry = self.new_tree.get(path)
+        ok = entry is not None and entry.mode in ("100644", "100755")
+        return (entry.mode, self.objects.blob(entry.oid, limit)) if entry is not None and ok else None
+
     def link_targets(self) -> dict[str, tuple[str, ...]] | None:
         """Every symlink of BASE and HEAD by the repository path it points to (a file or a folder): {target:
         every link to it}. A checkout follows them: what a link in a CI path points to is read as that path.

@@ -18,6 +18,7 @@ from gatekeeper.deps.model import Dependency, ManifestError
 _CALL = re.compile(r"^\s*bazel_dep\s*\(([^()]*)\)", re.MULTILINE)
 # `repo_name = None` (Bazel 7.1+: no repository for the module) is a literal too
 _ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|None|\d+))\s*(?:,|$)')
+_TEXT = re.compile(r"\S")
 OVERRIDE = re.compile(r"^\s*\w+_override\s*\([^()]*\)", re.MULTILINE)
 
 
@@ -40,13 +41,14 @@ def parse_module_bazel(path: str, data: bytes) -> list[Dependency]:
     for call in _CALL.finditer(body):
         args: dict[str, str] = {}
         rest = call.group(1).strip()
-        while rest:
-            arg = _ARG.match(rest)
+        at = 0  # read in place: copying the rest after each argument made a long call quadratic (attack 25)
+        while _TEXT.search(rest, at) is not None:
+            arg = _ARG.match(rest, at)
             if arg is None:
                 line = body.count("\n", 0, call.start()) + 1
                 raise ManifestError(f"line {line}: a bazel_dep argument that is not a literal")
             args[arg.group(1)] = arg.group(2) if arg.group(2) is not None else arg.group(3)
-            rest = rest[arg.end():].strip()
+            at = arg.end()
         if not args.get("name"):
             raise ManifestError("a bazel_dep without a name")
         dev = args.get("dev_dependency") == "True"

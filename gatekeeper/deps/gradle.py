@@ -32,6 +32,9 @@ _EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'
 _REFERENCE = lazy(r"^\$\{?(?:(?:rootProject\.)?(?:ext|extra|project)\.)?([A-Za-z_]\w*)\}?$")
 _CONFIGURATION = lazy(r"^\s*(\w+)\s*[(\s]")
 MAX_VARIABLES = 10_000
+# How far above a changed `toolVersion` line a patch's block is looked for: every such line walking back to the top
+# made a hunk of many of them quadratic (attack 25); a block further up is not read from the patch (pass --tree).
+MAX_BLOCK_WALK = 100
 # The code-quality plugins (Gradle's own checkstyle, pmd, jacoco and codenarc; detekt's and SpotBugs') fetch their tool
 # at the version their extension block's `toolVersion` sets (`checkstyle { toolVersion = '12.3.1' }`), and Renovate's
 # Gradle manager names an update of it by the block ("Update dependency checkstyle to v14"): the tool's artifact, with
@@ -115,9 +118,10 @@ def _quality_tools(path: str, lines: list[str], variables: dict[str, str]) -> li
 
 
 def _enclosing_tool(side: list[tuple[str, bool]], index: int) -> str:
-    """The code-quality block a hunk shows `side[index]` directly inside, else ManifestError (fail closed)."""
+    """The code-quality block a hunk shows `side[index]` directly inside, within MAX_BLOCK_WALK lines above it, else
+    ManifestError (fail closed)."""
     depth = 0
-    for line, _ in reversed(side[:index]):
+    for line, _ in reversed(side[max(0, index - MAX_BLOCK_WALK):index]):
         code = _code(line)
         depth += code.count("}") - code.count("{")
         if depth < 0:
