@@ -67,9 +67,7 @@ class TreeContext:
             # that runs a local action, the kustomization that names a file, the content that makes a YAML file a
             # manifest (red team 13: a branch forked before them was judged without them).
             self.trees = tuple(self.objects.tree(commit) for commit in commits)
-            paths: set[str] = set()
-            for commit in commits:
-                paths.update(self.objects.tree(commit))
+            paths = set[str]().union(*self.trees)
             kept = self.old_tree.keys() & self.new_tree.keys()  # a `stop` file on both sides (markers.py)
             self.markers = MarkerIndex(paths, rules.context.markers, self.new_tree.keys(), kept)
             self._manifests: dict[str, list[TreeEntry]] | None = None  # by folder, built on first use
@@ -91,9 +89,8 @@ class TreeContext:
             self._by_case: dict[str, dict[str, str]] = {}  # those maps' keys casefolded: {folded: key}
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
             self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (rule, evidence)}
-            # files Heat templates ship, files CDK apps upload as assets (cdkassets.py)
-            self._shipped = tuple(heatfiles.Shipped(self.trees, self._head, self._is_data, shipper)
-                                  for shipper in (heatfiles.HEAT, cdkassets.CDK))
+            self._shipped = tuple(heatfiles.Shipped(self.trees, self._head, self._is_data, shipper)  # files Heat
+                                  for shipper in (heatfiles.HEAT, cdkassets.CDK))  # ships, CDK apps upload as assets
             self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
             self._manifest_reads = manifestreads.Reads(self.trees, self._head)  # files manifests read, on first use
             self._inline = inlinemeta.Reads(self.new_tree, self.old_tree)  # scripts read for PEP 723 metadata
@@ -278,8 +275,8 @@ class TreeContext:
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition of either tree (or a script it runs) runs a side of `change` by path
         (`ci`), names it as a Compose file, a Heat template ships it or a CDK app uploads it (`iac`): ciruns.py,
-        heatfiles.py, cdkassets.py. Any type (`bash
-        tools/fix.patch`: attack 16); past the walk's bound, every file of a type ciruns.may_be_named takes (closed)."""
+        heatfiles.py, cdkassets.py. Any type (`bash tools/fix.patch`: attack 16); past the walk's bound, every file of
+        a type ciruns.may_be_named takes (closed)."""
         if self._runs is None:
             if self._actions is None:
                 self._actions = treereads.local_actions(self.trees, self._head)
