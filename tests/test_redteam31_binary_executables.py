@@ -106,26 +106,31 @@ def test_a_committed_program_made_executable_is_refused_with_the_commits(tmp_pat
         assert code_ == 1, decision_  # before: 0 (allow) with --tree and from the commits alone
         [finding] = [r for r in decision_["reasons"] if r["rule"] == "size.binary_executable"]
         assert finding["paths"] == [path]
-    # From the patch alone the bytes made executable are not there: needs-context, which core reviews (the docs
-    # review 49 found this allowed, exit 0)
-    assert code == 1, decision
+    # From the patch alone the bytes made executable are not there: needs-context, which core reviews (exit 3)
+    assert code == 3, decision
     assert [r["paths"] for r in decision["reasons"] if r["rule"] == "core.needs_context"] == [[path]], decision
 
 
-@pytest.mark.parametrize("edit", ["mode only", "mode and a hunk"])
-def test_a_file_made_executable_whose_bytes_the_patch_does_not_show_needs_context(tmp_path: Path, edit: str) -> None:
+@pytest.mark.parametrize("name", ["tools/run.sh", "tools/run.py", "lib/run.so.txt", "app/run.js"])
+def test_a_file_made_executable_whose_bytes_the_patch_does_not_show_needs_context(tmp_path: Path, name: str) -> None:
     """From the patch alone: a file made executable (100644 -> 100755) keeps bytes the patch does not show, which may
-    be a compiled program; `--tree` reads them. An added executable (its whole text shown) and an edit of a file that
-    was executable already stay allowed: what they make executable is shown, or was executable before."""
+    be a compiled program whatever its name (a suffix-less one is needs-context already); `--tree` reads them. The
+    docs review of stop 49 found `chmod +x` of a committed program named `x/tool.py` allowed (exit 0) from the patch
+    with `--enable size`. An added executable (its whole text shown) and an edit of a file that was executable already
+    stay allowed: what they make executable is shown, or was executable before."""
+    program = PROGRAMS["elf"]  # committed at 100644, then only its mode changes (a hunk would show its bytes)
+    old, new = name.replace("run", "old"), name.replace("run", "new")
     script = b"#!/bin/sh\n" + b"echo step\n" * 50
-    changed = script + b"echo more\n" if edit == "mode and a hunk" else script
-    (code, decision), *with_commits = _gates(tmp_path, {"tools/run": (script, 0o644), "tools/old": (script, 0o755)},
-                                             {"tools/run": (changed, 0o755), "tools/old": (script + b"echo x\n", 0o755),
-                                              "tools/new": (script, 0o755)})
-    assert code == 1, decision
-    assert [r["paths"] for r in decision["reasons"] if r["rule"] == "core.needs_context"] == [["tools/run"]], decision
+    (code, decision), *with_commits = _gates(tmp_path, {name: (program, 0o644), old: (script, 0o755)},
+                                             {name: (program, 0o755), old: (script + b"echo x\n", 0o755),
+                                              new: (script, 0o755)})
+    assert code == 3, decision  # before: 0 (allow)
+    [flagged] = [r["paths"] for r in decision["reasons"] if r["rule"] == "core.needs_context"]
+    # an executable `.txt` is needs-context whatever its mode change (a text type no runner takes: may be anything)
+    assert flagged == ([name] if not name.endswith(".txt") else sorted([name, old, new])), decision
     for code_, decision_ in with_commits:
-        assert code_ == 0, decision_  # the commits show a shell script: nothing to review
+        assert code_ == 1, decision_  # the commits show the program: size refuses it
+        assert [r["paths"] for r in decision_["reasons"] if r["rule"] == "size.binary_executable"] == [[name]]
 
 
 def test_a_text_script_made_executable_stays_allowed_with_the_commits(tmp_path: Path) -> None:

@@ -75,7 +75,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
     rewritten = context.checkout_rewrites([item.change for item in out])  # red team 28: checkoutattrs.py
     out = [_raise(item, "iac", CHECKOUT_RULE, "content", f"{item.change.path}: {rewritten[item.change.path]}")
            if item.change.path in rewritten else item for item in out] if rewritten else out
-    return [_binary_unshown(item, context) for item in out] if context.kind == "tree" else out
+    return [_binary_unshown(item, context) if context.kind == "tree" else _executable_unshown(item) for item in out]
 
 
 def _binary_unshown(item: ClassifiedFile, context: Context) -> ClassifiedFile:
@@ -95,6 +95,17 @@ def _binary_unshown(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     if change.new_mode is None:
         change = replace(change, old_mode=mode, new_mode=mode)
     return replace(item, change=change, tags=tuple(sorted({*item.tags, "binary"})))
+
+
+def _executable_unshown(item: ClassifiedFile) -> ClassifiedFile:
+    """Patch only: a file the change makes executable (100755 from another regular mode) keeps bytes the patch does not
+    show, which may be a compiled program under any name (`chmod +x tools/run.py`): needs-context, so that a gate
+    without the commits sends it to a human (the docs review of stop 49); `--tree` reads HEAD's blob instead
+    (_binary_unshown). A binary patch shows its bytes: tagged `binary`, which the size policy judges."""
+    change = item.change
+    if "binary" in item.tags or change.new_mode != "100755" or change.old_mode not in ("100644", "100664"):
+        return item
+    return replace(item, tags=tuple(sorted({*item.tags, NEEDS_CONTEXT})))
 
 
 def _holds_nul(context: Context, path: str, data: bytes) -> bool:
