@@ -12,51 +12,26 @@ are a needs-context review (the bytes are not there). Real repositories, patches
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from conftest import POLICY_DIR
-from gitrepo import GitRepo
-from incli import run_cli
+from sizecase import PROGRAMS, rule_ids, size_gates
 
-BODY = bytes(range(256)) * 8
-PROGRAMS = {
-    "elf": b"\x7fELF\x02\x01\x01" + b"\0" * 9 + b"\x02\x00\x3e\x00" + BODY,
-    "mach-o": b"\xcf\xfa\xed\xfe\x07\x00\x00\x01" + BODY,
-    "pe": b"MZ\x90\x00\x03\x00\x00\x00" + BODY,
-}
 FORMS = {"copied": ("--binary", "-C", "--find-copies-harder"), "renamed": ("--binary", "-M")}
 
 
 def _gates(root: Path, data: bytes, form: str, mode: int = 0o755) -> list[tuple[int, set[str]]]:
     """(exit code, rules) of the size gate from the patch, with the packet and --tree, and from the commits alone, for
     `bin/tool` (`data` at `mode`) copied or renamed whole to `bin/tool2`."""
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    repo.write("bin/tool", data, mode=mode)
-    first = repo.commit("base")
-    if form == "renamed":
-        repo.git("mv", "bin/tool", "bin/tool2")
-    else:
-        repo.write("bin/tool2", data, mode=mode)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(repo.git("diff", "--full-index", *FORMS[form], first, second))
     verb = b"copy" if form == "copied" else b"rename"
-    assert patch.read_bytes().split(b"\n")[1:3] == [b"similarity index 100%", verb + b" from bin/tool"]  # no mode
-    packet = root / "packet.json"
-    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
-    assert done.returncode == 0, done.stderr
-    flags = ["--policy", str(POLICY_DIR), "--format", "json", "--enable", "size"]
-    tree = ["--tree", f"{first}..{second}", "--repo", str(repo.root)]
-    out = []
-    for argv in (["gate", str(packet), "--patch", str(patch), *flags],
-                 ["gate", str(packet), "--patch", str(patch), *flags, *tree], ["gate", *flags, *tree]):
-        done = run_cli(argv, text=True)
-        assert "Traceback" not in done.stderr, done.stderr
-        out.append((done.returncode, {r["rule"] for r in json.loads(str(done.stdout))["reasons"]}))
-    return out
+
+    def no_mode(patch: bytes) -> None:
+        assert patch.split(b"\n")[1:3] == [b"similarity index 100%", verb + b" from bin/tool"]  # no mode line
+
+    gone = ("bin/tool",) if form == "renamed" else ()
+    return [(code, rule_ids(decision)) for code, decision in size_gates(
+        root, {"bin/tool": (data, mode)}, {"bin/tool2": (data, mode)}, ("--full-index", *FORMS[form]), gone=gone,
+        check=no_mode)]
 
 
 @pytest.mark.parametrize("form", FORMS)

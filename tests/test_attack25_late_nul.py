@@ -13,15 +13,12 @@ Real repositories, patches git made, packets the CLI made.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from conftest import POLICY_DIR
-from gitrepo import GitRepo
-from incli import run_cli
+from sizecase import PROGRAMS, Files, rule_ids, size_gates
 
-ELF = b"\x7fELF\x02\x01\x01" + b"\0" * 9 + b"\x02\x00\x3e\x00" + bytes(range(256)) * 8
+ELF = PROGRAMS["elf"]
 
 
 def _installer(pad: int, code: bytes = b"exit 0") -> bytes:
@@ -32,33 +29,13 @@ def _installer(pad: int, code: bytes = b"exit 0") -> bytes:
 SMALL, LONG = 800, 100_000  # ~9.6 KB of header, past git's 8,000 bytes; ~1.2 MB, past the tree context's 1 MiB
 
 
-def _gates(root: Path, base: dict[str, tuple[bytes, int]], head: dict[str, tuple[bytes, int]],
-           *options: str) -> list[tuple[int, set[str]]]:
+def _gates(root: Path, base: Files, head: Files, *options: str) -> list[tuple[int, set[str]]]:
     """(exit code, rules) of the size gate with the packet and --tree, and from the commits alone."""
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    for path, (data, mode) in base.items():
-        repo.write(path, data, mode=mode)
-    first = repo.commit("base")
-    for path, (data, mode) in head.items():
-        repo.write(path, data, mode=mode)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(repo.git("diff", "--binary", "--full-index", *options, first, second))
-    packet = root / "packet.json"
-    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
-    assert done.returncode == 0, done.stderr
-    flags = ["--policy", str(POLICY_DIR), "--format", "json", "--enable", "size"]
-    tree = ["--tree", f"{first}..{second}", "--repo", str(repo.root)]
-    out = []
-    for argv in (["gate", str(packet), "--patch", str(patch), *flags, *tree], ["gate", *flags, *tree]):
-        done = run_cli(argv, text=True)
-        assert "Traceback" not in done.stderr, done.stderr
-        out.append((done.returncode, {r["rule"] for r in json.loads(str(done.stdout))["reasons"]}))
-    return out
+    return [(code, rule_ids(decision)) for code, decision in size_gates(
+        root, base, head, ("--binary", "--full-index", *options), modes=("packet and tree", "tree"))]
 
 
-def _variant(form: str, pad: int) -> tuple[dict[str, tuple[bytes, int]], dict[str, tuple[bytes, int]], tuple[str, ...]]:
+def _variant(form: str, pad: int) -> tuple[Files, Files, tuple[str, ...]]:
     data = _installer(pad)
     if form == "made executable":
         return {"tools/setup": (data, 0o644)}, {"tools/setup": (data, 0o755)}, ()

@@ -10,58 +10,20 @@ whatever its old mode. Every variant is a real repository, a patch git made and 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import POLICY_DIR
-from gitdiffs import commit_patch
-from gitrepo import GitRepo
-from incli import run_cli
+from sizecase import PROGRAMS, Files, rule_ids, size_gates
 
-# The first bytes of three kinds of compiled program (each holds a NUL: git diffs it as binary), then a body.
-BODY = bytes(range(256)) * 8
-PROGRAMS = {
-    "elf": b"\x7fELF\x02\x01\x01" + b"\0" * 9 + b"\x02\x00\x3e\x00" + BODY,
-    "mach-o": b"\xcf\xfa\xed\xfe\x07\x00\x00\x01" + BODY,
-    "pe": b"MZ\x90\x00\x03\x00\x00\x00" + BODY,
-}
 PATHS = ["bin/tool", "tools/linux/helper"]
 FORMS = ["modified", "renamed and modified"]
 VARIANTS = [(kind, path, form) for kind in PROGRAMS for path in PATHS for form in FORMS]
 
 
-def _gates(root: Path, base: dict[str, tuple[bytes, int]], head: dict[str, tuple[bytes, int]],
-           gone: tuple[str, ...] = ()) -> list[tuple[int, dict]]:
+def _gates(root: Path, base: Files, head: Files, gone: tuple[str, ...] = ()) -> list[tuple[int, dict[str, Any]]]:
     """The size gate's (exit code, decision) from the patch, with --tree, and from the commits alone."""
-    repo = GitRepo(root / "repo")
-    repo.write("README.md", "app\n")
-    for path, (data, mode) in base.items():
-        repo.write(path, data, mode=mode)
-    first = repo.commit("base")
-    for path in gone:
-        repo.git("rm", "-q", "--", path)
-    for path, (data, mode) in head.items():
-        repo.write(path, data, mode=mode)
-    second = repo.commit("head")
-    patch = root / "change.diff"
-    patch.write_bytes(commit_patch(repo, first, second, "--binary", "-M"))
-    packet = root / "packet.json"
-    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
-    assert done.returncode == 0, done.stderr
-    tree = ["--tree", f"{first}..{second}", "--repo", str(repo.root)]
-    flags = ["--policy", str(POLICY_DIR), "--format", "json", "--enable", "size"]
-    out = []
-    for argv in (["gate", str(packet), "--patch", str(patch), *flags], ["gate", str(packet), "--patch", str(patch),
-                                                                        *flags, *tree], ["gate", *flags, *tree]):
-        done = run_cli(argv, text=True)
-        assert "Traceback" not in done.stderr, done.stderr
-        out.append((done.returncode, json.loads(str(done.stdout))))
-    return out
-
-
-def _rules(decision: dict) -> set[str]:
-    return {reason["rule"] for reason in decision["reasons"]}
+    return size_gates(root, base, head, ("--binary", "-M"), gone=gone)
 
 
 @pytest.mark.parametrize(("kind", "path", "form"), VARIANTS, ids=["-".join(v) for v in VARIANTS])
@@ -71,7 +33,7 @@ def test_a_compiled_program_replaced_in_place_is_refused(tmp_path: Path, kind: s
     gone = (path,) if form.startswith("renamed") else ()
     for code, decision in _gates(tmp_path, {path: (program, 0o755)}, {target: (program + b"\0evil", 0o755)}, gone):
         assert code == 1, decision  # before: 0 (allow) in every mode
-        assert "size.binary_executable" in _rules(decision)
+        assert "size.binary_executable" in rule_ids(decision)
         [finding] = [r for r in decision["reasons"] if r["rule"] == "size.binary_executable"]
         assert finding["paths"] == [target]
 
@@ -91,7 +53,7 @@ def test_what_ships_no_new_compiled_program_stays_allowed(tmp_path: Path, name: 
     base, head, gone = CONTROLS[name]
     for code, decision in _gates(tmp_path, base, head, gone):
         assert code == 0, decision
-        assert "size.binary_executable" not in _rules(decision)
+        assert "size.binary_executable" not in rule_ids(decision)
 
 
 @pytest.mark.parametrize(("kind", "path"), [(kind, path) for kind in PROGRAMS for path in PATHS],
@@ -140,31 +102,15 @@ def test_a_text_script_made_executable_stays_allowed_with_the_commits(tmp_path: 
         assert code == 0, decision
 
 
-def _text_form(tmp_path: Path, base: dict[str, tuple[bytes, int]], head: dict[str, tuple[bytes, int]],
-               *options: str) -> list[tuple[int, set[str]]]:
+def _text_form(tmp_path: Path, base: Files, head: Files, *options: str) -> list[tuple[int, set[str]]]:
     """The size gate's exit codes, from the patch and with --tree, on the change written as `git diff --text` writes
     it: a compiled program's bytes as text lines, NUL bytes and all (git applies it as any text hunk)."""
-    repo = GitRepo(tmp_path / "repo")
-    repo.write("README.md", "app\n")
-    for path, (data, mode) in base.items():
-        repo.write(path, data, mode=mode)
-    first = repo.commit("base")
-    for path, (data, mode) in head.items():
-        repo.write(path, data, mode=mode)
-    second = repo.commit("head")
-    patch = tmp_path / "change.diff"
-    patch.write_bytes(repo.git("diff", "--text", "--full-index", *options, first, second))
-    assert b"GIT binary patch" not in patch.read_bytes()
-    packet = tmp_path / "packet.json"
-    done = run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)], text=True)
-    assert done.returncode == 0, done.stderr
-    flags = ["--policy", str(POLICY_DIR), "--format", "json", "--enable", "size"]
-    out = []
-    for extra in ([], ["--tree", f"{first}..{second}", "--repo", str(repo.root)]):
-        done = run_cli(["gate", str(packet), "--patch", str(patch), *flags, *extra], text=True)
-        assert "Traceback" not in done.stderr, done.stderr
-        out.append((done.returncode, _rules(json.loads(str(done.stdout)))))
-    return out
+
+    def as_text(patch: bytes) -> None:
+        assert b"GIT binary patch" not in patch
+
+    return [(code, rule_ids(decision)) for code, decision in size_gates(
+        tmp_path, base, head, ("--text", "--full-index", *options), modes=("patch", "packet and tree"), check=as_text)]
 
 
 @pytest.mark.parametrize("kind", PROGRAMS)
