@@ -4,6 +4,7 @@ either mode: the harness the attack tests of red teams 29 and 30 and attack 24 s
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -53,3 +54,14 @@ def both_modes(root: Path, base: dict[str, str], head: dict[str, str]) -> list[t
     """The deps gate's (exit code, decision) on the committed change from its patch, then with `--tree`."""
     case = committed(root, base, head)
     return [gated(case, False), gated(case, True)]
+
+
+def patch_entries(repo: Path, base: str, head: str, tmp: Path) -> dict[str, dict[str, Any]]:
+    """Each file's entry, by path, when the change BASE..HEAD of the repository at `repo` is classified from its patch
+    alone (no --tree): red team 32's readers in patch mode."""
+    patch = tmp / "change.diff"
+    patch.write_bytes(subprocess.run(["git", "-C", str(repo), "diff", "--binary", base, head], check=True,
+                                     capture_output=True).stdout)
+    done = run_cli(["classify", str(patch), "--format", "json"], text=True)
+    assert done.returncode == 0, done.stderr
+    return {f["path"]: f for f in json.loads(str(done.stdout))["files"]}

@@ -6,7 +6,8 @@ ignore list (what the agent may not see) or a script the agent's sandbox runs at
 (read before AGENTS.md), Qwen Code's QWEN.md and .qwen/, Crush's CRUSH.md and crush.json, opencode's opencode.json and
 .opencode/, OpenHands' .openhands/ (repository microagents, setup.sh), Trae's .trae/rules/, Augment's
 .augment-guidelines and .augment/, Continue's .continuerules, Factory's .factory/, Warp's WARP.md, and the ignore files
-of Cursor, Windsurf, Gemini CLI, Cline and Roo. Each was src or other with no tag: `gate --enable guardrails` allowed
+of Cursor, Windsurf, Gemini CLI, Cline and Roo; attack 25 added Kilo Code, Tabnine and `.aiexclude` (the table says
+which). Each was src or other with no tag: `gate --enable guardrails` allowed
 an agent's edit to them (exit 0) from the patch and with --tree. Every variant is a real repository, a patch git made
 and a packet the CLI made.
 """
@@ -37,6 +38,12 @@ FILES = {
     "WARP.md": TEXT,
     ".cursorignore": "src/secrets/\n", ".cursorindexingignore": "src/\n", ".codeiumignore": "src/\n",
     ".geminiignore": "src/\n", ".clineignore": "src/\n", ".rooignore": "src/\n",
+    # Attack 25 (allowed, exit 0, on ccf1de7): Kilo Code's rules, modes and legacy rules files, Tabnine's guidelines
+    # (its agent's system prompt), Gemini in Android Studio's `.aiexclude` anywhere in the project (an ignore file).
+    ".kilocode/rules/release.md": TEXT, ".kilocode/rules-code/ship.md": TEXT, ".kilocode/mcp.json": SETTINGS,
+    ".kilocodemodes": "customModes: []\n", ".kilocoderules": TEXT,
+    ".tabnine/guidelines/release.md": TEXT,
+    ".aiexclude": "secrets/\n", "app/.aiexclude": "secrets/\n",
 }
 
 

@@ -12,13 +12,12 @@ Look-alikes stay as they were: the command echoed, in a comment, a `-backend-con
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
+from changecase import patch_entries
 from gitrepo import two_commits
-from incli import run_cli, tree_classify, tree_gate
+from incli import tree_classify, tree_gate
 
 GH = "on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 AZ = "trigger: [main]\npool:\n  vmImage: ubuntu-latest\nsteps:\n- task: {task}\n  inputs:\n{inputs}"
@@ -73,16 +72,6 @@ LOOK_ALIKES: dict[str, tuple[str, str]] = {
 }
 
 
-def _patch_bucket(repo: Path, base: str, head: str, path: str, tmp: Path) -> dict:
-    """The entry of `path` when the change is classified from its patch alone (no --tree)."""
-    patch = tmp / "change.diff"
-    patch.write_bytes(subprocess.run(["git", "-C", str(repo), "diff", "--binary", base, head], check=True,
-                                     capture_output=True).stdout)
-    done = run_cli(["classify", str(patch), "--format", "json"], text=True)
-    assert done.returncode == 0, done.stderr
-    return {f["path"]: f for f in json.loads(done.stdout)["files"]}[path]
-
-
 @pytest.mark.parametrize("case", sorted(DEPLOYS))
 def test_a_settings_file_a_deploy_command_names_is_iac(tmp_path: Path, case: str) -> None:
     definition, text, beside, target = DEPLOYS[case]
@@ -92,7 +81,7 @@ def test_a_settings_file_a_deploy_command_names_is_iac(tmp_path: Path, case: str
     assert (found["bucket"], found["rule"]) == ("iac", "iac.context.deployed"), found
     code, decision = tree_gate(repo.root, base, head)
     assert code == 3, decision
-    shown = _patch_bucket(repo.root, base, head, target, tmp_path)
+    shown = patch_entries(repo.root, base, head, tmp_path)[target]
     assert shown["bucket"] in ("ci", "iac") or "needs-context" in shown["tags"], shown
 
 

@@ -18,13 +18,12 @@ not make the folder's other files iac; a build tool's YAML `builders:` list with
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
+from changecase import patch_entries
 from gitrepo import two_commits
-from incli import run_cli, tree_classify, tree_gate
+from incli import tree_classify, tree_gate
 
 LIMITS = "* soft nofile 1024\n"
 EVIL = "* soft nofile 1024\n* hard core unlimited\n"
@@ -62,15 +61,6 @@ PACKER_YAML_DOCKER = ("builders:\n  - type: docker\n    image: ubuntu:22.04\n   
 NOT_PACKER = ("builders:\n- type: html\n  output: site/\n- type: pdf\n  output: book.pdf\nchapters:\n- intro.md\n")
 
 
-def _patch_entry(repo: Path, base: str, head: str, path: str, tmp: Path) -> dict:
-    patch = tmp / "change.diff"
-    patch.write_bytes(subprocess.run(["git", "-C", str(repo), "diff", "--binary", base, head], check=True,
-                                     capture_output=True).stdout)
-    done = run_cli(["classify", str(patch), "--format", "json"], text=True)
-    assert done.returncode == 0, done.stderr
-    return {f["path"]: f for f in json.loads(done.stdout)["files"]}[path]
-
-
 @pytest.mark.parametrize("case", sorted(NAMED))
 def test_a_file_a_packer_template_names_through_a_variable_is_iac(tmp_path: Path, case: str) -> None:
     template, text, target = NAMED[case]
@@ -97,7 +87,7 @@ def test_a_yaml_packer_template_is_iac_in_both_modes(tmp_path: Path, text: str, 
     repo, base, head = two_commits(tmp_path / "repo", {"README.md": "x\n"}, {path: text})
     found = tree_classify(repo.root, base, head)[path]
     assert (found["bucket"], found["rule"]) == ("iac", "iac.content.packer"), found
-    shown = _patch_entry(repo.root, base, head, path, tmp_path)
+    shown = patch_entries(repo.root, base, head, tmp_path)[path]
     assert (shown["bucket"], shown["rule"]) == ("iac", "iac.content.packer"), shown
 
 
@@ -107,7 +97,7 @@ def test_a_top_level_packer_folder_is_iac(tmp_path: Path, path: str) -> None:
     # Travis' templates run `packer-scripts/*` and upload `packer-assets/*` (the thirty-ninth set's two misses)
     repo, base, head = two_commits(tmp_path / "repo", {path: "a\n"}, {path: "a\nb\n"})
     assert tree_classify(repo.root, base, head)[path]["rule"] == "iac.folders"
-    assert _patch_entry(repo.root, base, head, path, tmp_path)["rule"] == "iac.folders"
+    assert patch_entries(repo.root, base, head, tmp_path)[path]["rule"] == "iac.folders"
 
 
 def test_a_build_tools_yaml_builders_list_stays_src(tmp_path: Path) -> None:
