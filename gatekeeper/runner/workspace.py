@@ -112,12 +112,27 @@ def _check_git_dir(run: RunDir) -> Path:
     return git_dir
 
 
+def git_links(git_dir: Path) -> list[str]:
+    """Symbolic links anywhere below `git_dir` (never followed), relative to it: git writes through them (an object
+    folder, a reflog such as `logs/HEAD`), and the runner's git runs outside the sandbox."""
+    found = []
+    for folder, dirs, files in os.walk(git_dir):  # a linked folder is listed among `dirs`, not entered
+        found += [os.path.relpath(os.path.join(folder, n), git_dir) for n in dirs + files
+                  if os.path.islink(os.path.join(folder, n))]
+    return sorted(found)
+
+
 def _guard_config(run: RunDir) -> None:
     git_dir = _check_git_dir(run)
     saved = run.git_config_copy
     if saved.is_file():
         # Replaced, not written through: a link the generator left is swapped out, never followed.
         write_atomic(git_dir / "config", saved.read_bytes())
+    links = git_links(git_dir)
+    if links:
+        # A clone has none; the generator's links would take the runner's own git writes outside the sandbox.
+        raise RunError(f"the generator left a link inside the workspace's .git folder: {', '.join(links[:5])}",
+                       where=str(git_dir), hint="generators must leave .git alone; start a new run")
 
 
 def clone(url: str, ref: str | None, run: RunDir) -> Repository:
@@ -262,7 +277,8 @@ def snapshot(run: RunDir, base: str, dest: Path) -> Snapshot:
 
 
 def _usable(run: RunDir, repo: Repository) -> bool:
-    if not (run.workspace / ".git").is_dir():
+    git_dir = run.workspace / ".git"
+    if git_dir.is_symlink() or not git_dir.is_dir() or git_links(git_dir):  # links: cloned again, not followed
         return False
     try:
         run_git(["cat-file", "-e", f"{repo.base_commit}^{{commit}}"], cwd=run.workspace, env=_local_env(run),
