@@ -13,6 +13,7 @@ import fcntl
 import functools
 import gzip
 import json
+import re
 import time
 import urllib.error
 import urllib.parse
@@ -73,8 +74,14 @@ class Retry:
 
 def check_url(url: str) -> str:
     """`--log-url`: an http(s) URL with a host; UsageError otherwise."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(c in url for c in "\0\r\n "):
+    try:  # a stray bracket, a non-address in brackets, a host NFKC changes: refused by Python's splitter itself
+        parts = urllib.parse.urlsplit(url)
+        after_bracket = parts.netloc.rpartition("]")[2] if "]" in parts.netloc else ""  # `[::1]junk` drops junk
+        port_ok = parts.port is not None or re.fullmatch(r"(:[0-9]*)?", after_bracket) is not None
+    except ValueError:
+        parts, port_ok = None, False
+    if (parts is None or not port_ok or parts.scheme not in ("http", "https") or not parts.hostname
+            or any(c in url for c in "\0\r\n ")):
         raise UsageError(f"not an http(s) URL: {redact(url)!r}", where="--log-url",
                          hint="give the collector's endpoint, e.g. https://collector.example/logs")
     return url

@@ -85,10 +85,15 @@ def parse_model_api(text: str) -> Upstream:
 
 def parse_upstream(flavour: str, url: str) -> Upstream:
     """The upstream at `url`: https anywhere, plain http only on a loopback address."""
-    parts = urlsplit(url)
     where = f"--model-api {flavour}={url}"
+    try:  # a stray bracket, a non-address in brackets, a host that NFKC changes: Python's splitter refuses them
+        parts = urlsplit(url)
+    except ValueError as exc:
+        raise UsageError(f"the model API URL cannot be read ({exc})", where=where) from None
     if parts.scheme not in ("https", "http") or not parts.hostname:
         raise UsageError("the model API URL must be http(s)://HOST[:PORT][/PATH]", where=where)
+    if not bracket_port_ok(parts.netloc):
+        raise UsageError("the model API URL has a bad port", where=where)
     if parts.username or parts.password or parts.query or parts.fragment:
         raise UsageError("the model API URL may not carry credentials, a query or a fragment", where=where,
                          hint="pass the key with --model-key NAME=VARIABLE")
@@ -100,6 +105,11 @@ def parse_upstream(flavour: str, url: str) -> Upstream:
     except ValueError:
         raise UsageError("the model API URL has a bad port", where=where) from None
     return Upstream(flavour, parts.scheme, parts.hostname, port, parts.path.rstrip("/"))
+
+
+def bracket_port_ok(netloc: str) -> bool:
+    """False for `[::1]junk`: Python's splitter reads it as `[::1]` and drops what follows the bracket."""
+    return "]" not in netloc or re.fullmatch(r"(:[0-9]*)?", netloc.rpartition("]")[2]) is not None
 
 
 def is_loopback(host: str) -> bool:

@@ -14,7 +14,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -112,12 +112,58 @@ def _check_git_dir(run: RunDir) -> Path:
     return git_dir
 
 
+def _entries(root: Path) -> Iterator[tuple[str, int]]:
+    """(path, lstat mode) of everything below `root`, links never followed. Its own stack: os.walk recurses once per
+    level on Python 3.11, and a generator's 1,100-level nest would end the runner in a RecursionError."""
+    stack = [str(root)]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as found:
+                entries = list(found)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            yield entry.path, mode
+            if stat.S_ISDIR(mode):
+                stack.append(entry.path)
+
+
+def remove_tree(root: Path) -> None:
+    """Delete `root` and everything below it, links not followed, however deep (shutil.rmtree recurses on 3.11)."""
+    if not root.is_dir() or root.is_symlink():
+        root.unlink(missing_ok=True)
+        return
+    folders = [str(root)]
+    for path, mode in _entries(root):
+        if stat.S_ISDIR(mode):
+            folders.append(path)  # a folder comes before what is in it: removed in reverse order
+        else:
+            os.unlink(path)
+    for folder in reversed(folders):
+        os.rmdir(folder)
+
+
+def git_links(git_dir: Path) -> list[str]:
+    """Symbolic links anywhere below `git_dir` (never followed), relative to it: git writes through them (an object
+    folder, a reflog such as `logs/HEAD`), and the runner's git runs outside the sandbox."""
+    return sorted(os.path.relpath(path, git_dir) for path, mode in _entries(git_dir) if stat.S_ISLNK(mode))
+
+
 def _guard_config(run: RunDir) -> None:
     git_dir = _check_git_dir(run)
     saved = run.git_config_copy
     if saved.is_file():
         # Replaced, not written through: a link the generator left is swapped out, never followed.
         write_atomic(git_dir / "config", saved.read_bytes())
+    links = git_links(git_dir)
+    if links:
+        # A clone has none; the generator's links would take the runner's own git writes outside the sandbox.
+        raise RunError(f"the generator left a link inside the workspace's .git folder: {', '.join(links[:5])}",
+                       where=str(git_dir), hint="generators must leave .git alone; start a new run")
 
 
 def clone(url: str, ref: str | None, run: RunDir) -> Repository:
@@ -207,16 +253,10 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], ti
 def remove_special_files(root: Path) -> list[str]:
     """Delete FIFOs, sockets and device files under `root` (git cannot record them; opening one can block)."""
     removed = []
-    for folder, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = os.path.join(folder, name)
-            try:
-                mode = os.lstat(path).st_mode
-            except OSError:
-                continue
-            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-                os.unlink(path)
-                removed.append(os.path.relpath(path, root))
+    for path, mode in _entries(root):
+        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            os.unlink(path)
+            removed.append(os.path.relpath(path, root))
     return removed
 
 
@@ -262,7 +302,8 @@ def snapshot(run: RunDir, base: str, dest: Path) -> Snapshot:
 
 
 def _usable(run: RunDir, repo: Repository) -> bool:
-    if not (run.workspace / ".git").is_dir():
+    git_dir = run.workspace / ".git"
+    if git_dir.is_symlink() or not git_dir.is_dir() or git_links(git_dir):  # links: cloned again, not followed
         return False
     try:
         run_git(["cat-file", "-e", f"{repo.base_commit}^{{commit}}"], cwd=run.workspace, env=_local_env(run),
@@ -283,7 +324,7 @@ def restore(run: RunDir, repo: Repository, checkpoint: Path | None) -> None:
         run_git(["clean", "-ffdxq"], cwd=run.workspace, env=env, what="cannot clean the workspace",
              where=str(run.workspace))
     else:
-        shutil.rmtree(run.workspace, ignore_errors=True)
+        remove_tree(run.workspace)  # a generator's nest may be deeper than shutil.rmtree can recurse
         # Same run id, so the fresh clone's run branch has the recorded name.
         clone(repo.url, repo.base_commit, run)
     run.checkpoint_index.unlink(missing_ok=True)
