@@ -45,6 +45,19 @@ def test_ps_modules_paths(path: str, bucket: str, rule: str | None) -> None:
     assert rule is None or match.rule == rule, match
 
 
+INFRA_FOLDERS = ["infra", "infrastructure", "terraform", "opentofu", "deploy", "deployment", "deployments", "k8s",
+                 "kubernetes", "helm", "charts", "pulumi", "packer"]
+
+
+@pytest.mark.parametrize("folder", INFRA_FOLDERS)
+def test_ps_modules_inside_an_infrastructure_folder_stay_iac(folder: str) -> None:
+    """Installed code inside a top-level infrastructure folder is deployed with it (iac.folders-installed-code, as
+    node_modules/ there): the new deps rule must not lower `deploy/ps_modules/x.ps1` from iac to deps, which the
+    default policy allows (the lead's review of this round: 13 of 13 folders were lowered)."""
+    match = RULES.match(f"{folder}/scripts/ps_modules/VstsTaskSdk/Deploy.ps1")
+    assert (match.bucket, match.rule) == ("iac", "iac.folders-installed-code"), match
+
+
 def test_ps_modules_in_a_real_repository(git_repo: GitRepo, tmp_path: Path) -> None:
     """A task that ships the SDK, read with the tree's context and as a patch: the folder decides, both ways."""
     git_repo.write("README.md", "# extension\n")
