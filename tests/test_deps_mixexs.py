@@ -45,7 +45,7 @@ defmodule OpentelemetryNebulex.MixProject do
     [
       # {:commented, "~> 1.0"},
       {:dialyxir, "== 1.4.7", only: [:dev, :test], runtime: false},
-      {:ex_doc, "== 0.40.3", only: [:dev], runtime: false},
+      {:ex_doc, "== 0.40.3", only: ~w(dev)a, runtime: false},
       {:nebulex, "== 2.6.6", only: [:dev, :test]},
       {:opentelemetry_api, "~> 1.4"},
       {:decimal, "== 3.1.1", only: [:dev, :test], override: true},
@@ -53,7 +53,8 @@ defmodule OpentelemetryNebulex.MixProject do
       {:private, "~> 2.0", organization: "acme"},
       {:telemetry, github: "beam-telemetry/telemetry", tag: "v1.3.0"},
       {:sibling, in_umbrella: true},
-      {:local, path: "../local"}
+      {:local, path: "../local"},
+      {:esbuild, "~> 0.10", runtime: Mix.env() == :dev}
     ]
   end
 end
@@ -84,12 +85,13 @@ def test_the_whole_list_is_read_and_nothing_else() -> None:
         "telemetry@git+https://github.com/beam-telemetry/telemetry.git": ("v1.3.0", "runtime", ""),
         "sibling@umbrella": ("", "runtime", ""),
         "local@path:../local": ("", "runtime", ""),
+        "esbuild": ("~> 0.10", "runtime", "runtime=Mix.env() == :dev"),
     }  # not the comment's, the @moduledoc heredoc's nor the sigil's tuple
 
 
 @pytest.mark.parametrize(("edit", "name", "old", "new"), [
     ({'"== 2.6.6"': '"== 3.0.4"'}, "nebulex", "== 2.6.6", "== 3.0.4"),
-    ({'"== 0.40.3", only: [:dev], runtime: false': '"== 0.40.4", only: [:dev], runtime: false'},
+    ({'"== 0.40.3", only: ~w(dev)a, runtime: false': '"== 0.40.4", only: ~w(dev)a, runtime: false'},
      "ex_doc", "== 0.40.3", "== 0.40.4"),
     ({'"~> 1.4"}': '"~> 1.5"}'}, "opentelemetry_api", "~> 1.4", "~> 1.5"),
 ])
@@ -132,6 +134,7 @@ def test_build_logic_beside_a_bump_is_a_problem(tmp_path: Path, edit: dict[str, 
     {'{:nebulex, "== 2.6.6", only: [:dev, :test]}': '{:nebulex, "== 3.0.4", hex: :nebulex_evil}'},
     {'github: "beam-telemetry/telemetry"': 'github: "evil/telemetry"'},
     {'{:nebulex, "== 2.6.6", only: [:dev, :test]}': '{:nebulex, "== 3.0.4"}'},  # a test dependency into prod
+    {"runtime: Mix.env() == :dev}": "runtime: Mix.env() != :dev}"},
 ])
 def test_a_source_or_option_move_is_never_a_plain_bump(tmp_path: Path, edit: dict[str, str]) -> None:
     repo, base, head = _commits(tmp_path, edit)
@@ -147,7 +150,7 @@ def test_a_scope_move_is_seen_from_the_tree(tmp_path: Path) -> None:
 
 
 COMPUTED = [
-    MIX_EXS.replace("      {:local, path: \"../local\"}\n    ]\n  end", "      {:local, path: \"../local\"}\n"
+    MIX_EXS.replace("runtime: Mix.env() == :dev}\n    ]\n  end", "runtime: Mix.env() == :dev}\n"
                     "    ] ++ extra_deps()\n  end"),
     MIX_EXS.replace("defp deps do", "defp deps(:test) do"),
     MIX_EXS.replace("deps: deps(),", "deps: deps(Mix.env()),"),
@@ -155,6 +158,10 @@ COMPUTED = [
     MIX_EXS.replace('{:opentelemetry_api, "~> 1.4"},', '{:opentelemetry_api, System.get_env("V")},'),
     MIX_EXS.replace('{:opentelemetry_api, "~> 1.4"},', '{:opentelemetry_api, "~> #{@v}"},'),
     MIX_EXS.replace('{:opentelemetry_api, "~> 1.4"},', "dep(:opentelemetry_api),"),
+    MIX_EXS.replace("runtime: Mix.env() == :dev", "runtime: System.get_env(\"X\") == :dev"),
+    MIX_EXS.replace("runtime: Mix.env() == :dev", "only: Mix.env()"),
+    MIX_EXS.replace("only: ~w(dev)a", "only: ~w(dev)"),  # strings, not atoms
+    MIX_EXS.replace("only: ~w(dev)a", "only: ~w(#{@env})a"),
     MIX_EXS.replace("defp deps do", "defp deps do\n    Enum.map(@names, & &1)\n  end\n\n  defp old_deps do"),
     MIX_EXS.replace("  defp deps do", "  defp deps do\n    []\n  end\n\n  defp deps do"),
 ]

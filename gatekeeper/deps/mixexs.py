@@ -42,6 +42,10 @@ _ATOM = lazy(r"^:([a-z_]\w*[?!]?)$")
 _OPTION = lazy(r"^([a-z_]\w*):\s++(.+)$", re.DOTALL)
 _ATOMS = lazy(r"^\[\s*+(?::[a-z_]\w*\s*+(?:,\s*+:[a-z_]\w*\s*+)*+)?\]$")
 _LITERAL = lazy(r'^(?:"\s*+"|:[a-z_]\w*|true|false|nil|\d+)$')
+# Phoenix's generator writes `runtime: Mix.env() == :dev` (esbuild, tailwind): which environment starts the app.
+_ENV_TEST = lazy(r"^Mix\.env(?:\(\))?+\s*+[!=]=\s*+:[a-z_]\w*$")
+# A word list of atoms (`only: ~w(dev test)a`), written as the list it is.
+_WORD_ATOMS = lazy(r"^~w(?:\(([a-z_\s]*+)\)|\[([a-z_\s]*+)\])a$")
 _LINE = lazy(r"^\s*+(\{.*\})\s*+,?\s*+$", re.DOTALL)
 _SOURCES = frozenset({"github", "git", "path", "in_umbrella"})
 _REFS = {"tag": "", "ref": "", "branch": "branch:"}
@@ -136,10 +140,12 @@ def _split(masked: str, start: int, end: int) -> list[tuple[int, int]]:
     return fields
 
 
-def _value(body: str, masked: str, start: int, end: int) -> str:
-    """A literal option value as written; ManifestError for anything computed."""
+def _value(body: str, masked: str, start: int, end: int, key: str = "") -> str:
+    """A literal option value as written (`runtime:` also a test of Mix.env); ManifestError for anything computed."""
     shown = masked[start:end]
-    if not (_LITERAL.match(shown) or _ATOMS.match(shown)):
+    if (words := _WORD_ATOMS.match(body[start:end])) is not None:
+        return "[" + ", ".join(f":{word}" for word in (words.group(1) or words.group(2) or "").split()) + "]"
+    if not (_LITERAL.match(shown) or _ATOMS.match(shown) or key == "runtime" and _ENV_TEST.match(shown)):
         raise ManifestError(f"a deps option that is not a literal: {body[start:end][:80]!r}")
     value = body[start:end]
     if shown.startswith('"'):
@@ -163,10 +169,10 @@ def _tuple(path: str, body: str, masked: str, start: int, end: int) -> Dependenc
         if index == 0 and masked[s] == '"':
             requirement = _value(body, masked, s, e)
             continue
-        option = _OPTION.match(masked[s:e])
-        if option is None or option.group(1) in options:
+        option = _OPTION.match(body[s:e])  # the text as written: a sigil's blanks are not the option's spacing
+        if option is None or option.group(1) in options or not masked.startswith(option.group(1) + ":", s):
             raise ManifestError(f"a deps tuple field that is not one keyword option: {where}")
-        options[option.group(1)] = _value(body, masked, s + option.start(2), e)
+        options[option.group(1)] = _value(body, masked, s + option.start(2), e, option.group(1))
     return _dependency(path, app.group(1), requirement, options)
 
 
