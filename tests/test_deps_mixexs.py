@@ -200,6 +200,9 @@ def test_a_line_with_a_trailing_comment_is_read() -> None:
     assert [p[:2] for p in pairs] == [("plug", "== 1.20.2")]
 
 
+NESTED = ("deps: [" * 30000 + "]" * 30000).encode()  # each inner list scanned anew: 424 CPU-s before the fix
+
+
 def test_hostile_input_stays_linear() -> None:
     big = "defp deps do\n  [\n" + '    {:a, "1", only: [:dev]},\n' * 20000 + "  ]\nend\n"
     each_fast([
@@ -207,5 +210,8 @@ def test_hostile_input_stays_linear() -> None:
         (lambda: refused(lambda: mixexs.parse_mix_exs("mix.exs", ('"#{' * 50000).encode())), "open interpolations"),
         (lambda: refused(lambda: mixexs.parse_mix_exs("mix.exs", ("[" * 100000).encode())), "open brackets"),
         (lambda: refused(lambda: mixexs.parse_mix_exs("mix.exs", ("deps " * 50000).encode())), "bare words"),
+        (lambda: refused(lambda: mixexs.parse_mix_exs("mix.exs", NESTED)), "nested lists"),
+        (lambda: refused(lambda: mixexs.parse_mix_exs("mix.exs", ("~w(" * 50000).encode())), "open sigils"),
+        (lambda: refused(lambda: mixexs.parse_mix_exs("mix.exs", ('"""\n' * 50000).encode())), "heredoc quotes"),
         (lambda: refused(lambda: mixexs.mix_exs_line([("{:a, " + '"x", ' * 20000 + "}", True)], 0)), "a long line"),
     ], 2.0)

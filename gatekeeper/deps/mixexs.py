@@ -222,6 +222,8 @@ def _lists(masked: str) -> list[tuple[int, int]]:
         at = word.start()
         if at == skip:
             continue
+        if spans and at < spans[-1][1]:  # each list is scanned once: a `deps` inside one is no dependency tuple
+            raise ManifestError(f"line {masked.count(chr(10), 0, at) + 1}: `deps` inside a deps list")
         if _DEF_HEAD.search(masked, max(0, at - 12), at) is not None:
             found = _DEF.match(masked, at)
             if found is None or defined:
