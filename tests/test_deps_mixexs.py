@@ -14,6 +14,7 @@ from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
 from tests.deltas import each_fast, moves, partial, patch, refused, tree
 from tests.gitrepo import edited_commits
+from tests.test_deps_gate import Case, gate
 
 MIX_EXS = '''\
 defmodule OpentelemetryNebulex.MixProject do
@@ -215,3 +216,19 @@ def test_hostile_input_stays_linear() -> None:
         (lambda: refused(lambda: mixexs.parse_mix_exs("mix.exs", ('"""\n' * 50000).encode())), "heredoc quotes"),
         (lambda: refused(lambda: mixexs.mix_exs_line([("{:a, " + '"x", ' * 20000 + "}", True)], 0)), "a long line"),
     ], 2.0)
+
+
+@pytest.mark.parametrize("tree", [False, True], ids=["patch", "tree"])
+@pytest.mark.parametrize(("edit", "outcome"), [
+    ({'"== 1.4.7"': '"== 1.4.8"'}, "allow"),  # a patch-level bump of a dev tool
+    ({'"== 1.4.7"': '"== 1.4.8"', 'aliases: [setup: ["deps.get"]]': 'aliases: [setup: ["cmd sh evil.sh"]]'}, "review"),
+    ({'"== 1.4.7"': '"== 1.4.8"', '{:local, path: "../local"}': '{:local, path: "../local"}, {:evil, "1.0.0"}'},
+     "review"),  # a new dependency beside the bump
+])
+def test_the_gate_allows_a_bump_and_reviews_what_rides_on_it(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                             edit: dict[str, str], outcome: str, tree: bool) -> None:
+    head = MIX_EXS
+    for old, new in edit.items():
+        head = head.replace(old, new)
+    decision = gate(capsys, Case(tmp_path, {PATH: MIX_EXS}, {PATH: head}), tree)
+    assert decision["outcome"] == outcome, decision["reasons"]
