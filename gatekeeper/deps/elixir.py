@@ -1,6 +1,7 @@
 """Elixir packages (Hex): `mix.lock`, an Elixir map literal with one entry per line.
 
-`mix.exs` is an Elixir program, not data, and is not read: every lock entry counts as direct (fail closed).
+`mix.exs` is not read as the lock's manifest (its literal deps list is read on its own, mixexs.py): every lock entry
+counts as direct (fail closed).
 """
 
 from __future__ import annotations

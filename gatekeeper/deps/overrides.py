@@ -2,9 +2,9 @@
 the delta's parsers do not model: npm/yarn/pnpm `overrides`/`resolutions` (pnpm 10 keeps them in pnpm-workspace.yaml),
 npm's install hooks (`postinstall`, ...) and which dependencies may run theirs, Composer's `scripts`,
 Cargo `[patch]`/`[replace]`, pub's `dependency_overrides`, Bazel's `*_override()` calls (and any MODULE.bazel edit
-beyond what bazel.py reads; any Package.swift edit beyond its `.package(...)` calls), uv's and Poetry's
-sources and indexes. A git source swapped in there beside an ordinary bump would read as the bump alone, so a
-change in any of them is a `partial` problem (the `deps` policy reviews it), never silence.
+beyond what bazel.py reads; any Package.swift edit beyond its `.package(...)` calls, any mix.exs edit beyond its deps
+list), uv's and Poetry's sources and indexes. A git source swapped in there beside an ordinary bump would read as
+the bump alone, so a change in any of them is a `partial` problem (the `deps` policy reviews it), never silence.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from gatekeeper.deps.cocoapods import moved_checksums
 from gatekeeper.deps.devcontainer import moved_digests
 from gatekeeper.deps.loaders import load_json, load_toml, load_yaml, text
 from gatekeeper.deps.lockedsources import moved_sources
+from gatekeeper.deps.mixexs import residue as mix_residue
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.swift import moved_revisions
@@ -77,9 +78,10 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
         return ["build logic or download location"]
     if name == "MODULE.bazel" and base is not None and head is not None and residue(base) != residue(head):
         return ["build logic or download location"]
-    if name == "Package.swift" and base is not None and head is not None:
+    if name in ("Package.swift", "mix.exs") and base is not None and head is not None:
+        left_over = swift_residue if name == "Package.swift" else mix_residue
         try:
-            if swift_residue(base) != swift_residue(head):
+            if left_over(base) != left_over(head):
                 return ["build logic or download location"]
         except ManifestError:
             pass  # the parser reports an unreadable side itself
