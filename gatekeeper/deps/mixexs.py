@@ -14,9 +14,11 @@ requirement. `only:` without `:prod` is the dev scope. Every other option (`only
 `compile:`, `manager:`, …) is the entry's options: a move in it is a change of the entry.
 
 Fail closed: comments, strings, charlists, sigils and heredocs (`@moduledoc \"""…\"""`) are blanked before the
-structure is read, so a tuple there is not a dependency. Any use of `deps` other than the project's `deps:` key, its
-`deps()` call and one `def(p) deps do [ … ] end` (a `defp deps(:test)` clause, `deps() ++ …`, a list computed by
-code, a tuple with a non-literal field) makes the file unreadable (a problem), never skipped. What the reader leaves
+structure is read, so a tuple there is not a dependency; one whose end could differ from Elixir's (heredoc quotes
+not first on their line, a literal inside an interpolation) is refused, so no real tuple is blanked as text. Any
+use of `deps` other than the project's `deps:` key, its `deps()` call and one `def(p) deps do [ … ] end` (a
+`defp deps(:test)` clause, `deps() ++ …`, a list computed by code, a tuple with a non-literal field) makes the file
+unreadable (a problem), never skipped. What the reader leaves
 (`residue`: the program without the lists it read) is compared between the sides (overrides.py), so build logic
 edited beside a bump is a problem, as in Package.swift.
 """
@@ -54,16 +56,20 @@ _NAMING = frozenset({"hex", "organization", "repo", *_SOURCES, *_REFS})
 _PATCH_OPTIONS = frozenset({"only", "runtime", "optional", "hex"})
 
 
-def _skip_to(body: str, at: int, close: str) -> int:
-    """The index past the unescaped `close` from `at` (an interpolation `#{…}` skipped by its braces)."""
+def _skip_to(body: str, at: int, close: str, interpolates: bool = True) -> int:
+    """The index past the unescaped `close` from `at` (an interpolation `#{…}` skipped by its braces). A quote, a
+    sigil or a comment inside an interpolation is refused: skipping it by its braces alone would end the literal
+    where Elixir does not (`~c(#{nil && ")"})`), so real code would be read as text or text as code."""
     while at < len(body):
         char = body[at]
         if char == "\\":
             at += 2
             continue
-        if char == "#" and body.startswith("#{", at) and close in "\"'":
+        if char == "#" and body.startswith("#{", at) and interpolates:
             depth, at = 1, at + 2
             while at < len(body) and depth:
+                if body[at] in "\"'~#?":
+                    raise ManifestError(f"line {body.count(chr(10), 0, at) + 1}: a literal inside an interpolation")
                 depth += {"{": 1, "}": -1}.get(body[at], 0)
                 at += 1
             continue
@@ -71,6 +77,17 @@ def _skip_to(body: str, at: int, close: str) -> int:
         if char == close:
             return at
     raise ManifestError(f"an unclosed {close} literal")
+
+
+def _heredoc_end(body: str, at: int, start: int, quote: str) -> int:
+    """The index of the quotes closing the heredoc opened at `at`: Elixir ends it only at quotes first on their line,
+    so three quotes elsewhere in its text (after an escaped quote, say) are refused rather than taken as its end."""
+    end = body.find(quote, start)
+    if end < 0:
+        raise ManifestError(f"line {body.count(chr(10), 0, at) + 1}: an unclosed heredoc")
+    if body[body.rfind("\n", 0, end) + 1:end].strip():
+        raise ManifestError(f"line {body.count(chr(10), 0, end) + 1}: heredoc quotes that are not first on their line")
+    return end
 
 
 def mask(body: str) -> str:
@@ -94,10 +111,7 @@ def mask(body: str) -> str:
         elif char == "?" and (at == 0 or not (body[at - 1].isalnum() or body[at - 1] in "_)]}")):
             at += 3 if body.startswith("?\\", at) else 2  # a character literal (`?"`, `?#`)
         elif body.startswith(('"""', "'''"), at):
-            quote = body[at:at + 3]
-            end = body.find(quote, at + 3)
-            if end < 0:
-                raise ManifestError(f"line {body.count(chr(10), 0, at) + 1}: an unclosed heredoc")
+            end = _heredoc_end(body, at, at + 3, body[at:at + 3])
             blank(at, end + 3)
             at = end + 3
         elif char in "\"'":
@@ -107,12 +121,9 @@ def mask(body: str) -> str:
         elif char == "~" and (sigil := _SIGIL.match(body, at)) is not None:
             opening = sigil.group(1)
             if len(opening) == 3:
-                end = body.find(opening, sigil.end())
-                if end < 0:
-                    raise ManifestError(f"line {body.count(chr(10), 0, at) + 1}: an unclosed sigil heredoc")
-                end += 3
+                end = _heredoc_end(body, at, sigil.end(), opening) + 3
             else:
-                end = _skip_to(body, sigil.end(), _CLOSE.get(opening, opening))
+                end = _skip_to(body, sigil.end(), _CLOSE.get(opening, opening), body[at + 1].islower())
             blank(at, end)
             at = end
         else:
