@@ -47,6 +47,27 @@ def patch_files(repo: GitRepo, tmp: Path, rng: str = "main~1..main") -> dict[str
     return {f.change.path: f for f in files}
 
 
+def assert_path_rule(path: str, bucket: str, rule: str | None) -> None:
+    """The path rules alone put `path` in `bucket` (by `rule`, when one is named): the label rounds' path tables."""
+    match = RULES.match(path)
+    assert match.bucket == bucket, match
+    assert rule is None or match.rule == rule, match
+
+
+def both_ways(repo: GitRepo, tmp: Path, texts: dict[str, str],
+              want: dict[str, str]) -> tuple[dict[str, ClassifiedFile], dict[str, ClassifiedFile]]:
+    """`texts` committed as the change on `main`, then classified with the commits' context and from its patch alone:
+    each path of `want` in its bucket both ways. Returns (tree, patch) files for further checks."""
+    for path, text in texts.items():
+        repo.write(path, text)
+    repo.commit("head")
+    files = tree_files(repo)
+    assert {path: files[path].bucket for path in want} == want
+    patched = patch_files(repo, tmp)
+    assert {path: patched[path].bucket for path in want} == want
+    return files, patched
+
+
 def shop(repo: GitRepo) -> None:
     """A realistic service repository: code, a Helm chart outside any chart-named folder, settings."""
     repo.write("README.md", "# storefront\n")

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, both_ways, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -60,9 +60,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("assets/vendor/hint.css/.github/FUNDING.yml", "deps", "deps.vendored"),  # part of the vendored copy
 ])
 def test_path_rules_of_the_fortieth_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 _DSC = ("# the profile every user gets\n$schema: https://aka.ms/dsc/schemas/v3/bundled/config/document.json\n"
@@ -94,13 +92,7 @@ def test_the_fortieth_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: 
             "versions.properties": "deps", "jitpack.yml": "ci", "zizmor.yml": "ci",
             "test/powershell/dsc/psprofile_export.dsc.yaml": "iac", "NOTICES": "other",
             "docs/.vuepress/components/Contributors.vue": "src", "src/main/resources/versions.properties": "src"}
-    for path, text in texts.items():
-        git_repo.write(path, text)
-    git_repo.commit("head")
-    files = tree_files(git_repo)
-    assert {path: files[path].bucket for path in want} == want
-    patched = patch_files(git_repo, tmp_path)
-    assert {path: patched[path].bucket for path in want} == want
+    both_ways(git_repo, tmp_path, texts, want)
 
 
 _PROGRAM = "#!/usr/bin/env node\n\nimport { Command } from 'commander';\nconst program = new Command();\n"

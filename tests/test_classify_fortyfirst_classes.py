@@ -11,7 +11,7 @@ import pytest
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.yamlroots import yaml_signals
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -36,9 +36,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("infra/cdk/test/app.test.ts", "src", None),
 ])
 def test_cdk_unit_tests_in_a_cdk_folder_are_source_code(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 _CODEFRESH_SPEC = """version: "1.0"

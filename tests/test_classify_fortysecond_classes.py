@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, both_ways
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -61,9 +61,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("app/src/main/res/drawable/logo.png", "other", "other.binary-assets"),
 ])
 def test_path_rules_of_the_fortysecond_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 _CONDA = "name: build\nchannels:\n  - conda-forge\ndependencies:\n  - cmake\n  - swig\n  - numpy\n"
@@ -88,10 +86,4 @@ def test_the_fortysecond_classes_in_a_real_repository(git_repo: GitRepo, tmp_pat
             "src/base/3rdparty/lua/CMakeLists.txt": "deps", "cextern/cfitsio/lib/fitscore.c": "deps",
             "tests/3rdparty/catch.hpp": "src", "test_requirements/django-5.2.txt": "deps", "CREDITS": "other",
             ".uncrustify.cfg": "other", "common/src/screenshotTestDebug/reference/io/app/Card_Light_0.png": "src"}
-    for path, text in texts.items():
-        git_repo.write(path, text)
-    git_repo.commit("head")
-    files = tree_files(git_repo)
-    assert {path: files[path].bucket for path in want} == want
-    patched = patch_files(git_repo, tmp_path)
-    assert {path: patched[path].bucket for path in want} == want
+    both_ways(git_repo, tmp_path, texts, want)

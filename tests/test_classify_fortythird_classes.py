@@ -11,7 +11,7 @@ import pytest
 
 from gatekeeper.classify.sniff import sniff
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
 
 # learn-consul-docker's client agent, as a compose file mounts it into /consul/config/
 _CONSUL_CLIENT = """{
@@ -85,9 +85,7 @@ def test_hashicorp_agent_configurations_in_json(path: str, text: str, rule: str 
     ("collections/ansible_collections/acme/tools/requirements.txt", "deps", None),
 ])
 def test_ansible_requirements_under_other_names(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 @pytest.mark.parametrize(("path", "bucket"), [

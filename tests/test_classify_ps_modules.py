@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import RULES, assert_path_rule, both_ways
 
 _TASK = "BuildTasks/markStale"
 _SDK = f"{_TASK}/ps_modules/VstsTaskSdk"
@@ -40,9 +40,7 @@ _SDK = f"{_TASK}/ps_modules/VstsTaskSdk"
     ("ci/tasks/ps_modules/VstsTaskSdk/VstsTaskSdk.psm1", "ci", "ci.script-folders"),
 ])
 def test_ps_modules_paths(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 INFRA_FOLDERS = ["infra", "infrastructure", "terraform", "opentofu", "deploy", "deployment", "deployments", "k8s",
@@ -72,11 +70,5 @@ def test_ps_modules_in_a_real_repository(git_repo: GitRepo, tmp_path: Path) -> N
     want = {f"{_SDK}/VstsTaskSdk.psd1": "deps", f"{_SDK}/VstsTaskSdk.psm1": "deps",
             f"{_TASK}/markStale.ps1": "src", f"{_TASK}/task.json": "src",
             "src/my_ps_modules/Helpers.psm1": "src"}
-    for path, text in texts.items():
-        git_repo.write(path, text)
-    git_repo.commit("head")
-    files = tree_files(git_repo)
-    assert {path: files[path].bucket for path in want} == want
-    patched = patch_files(git_repo, tmp_path)
-    assert {path: patched[path].bucket for path in want} == want
+    _, patched = both_ways(git_repo, tmp_path, texts, want)
     assert {patched[path].rule for path in want if want[path] == "deps"} == {"deps.vendored-nested"}

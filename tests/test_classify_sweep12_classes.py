@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -42,9 +42,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("src/patch.go", "src", None), ("lib/patches.rb", "src", None),
 ])
 def test_path_rules_of_the_sweep12_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 NIX_PATCH = """diff --git a/src/nix-eval-jobs.cc b/src/nix-eval-jobs.cc

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -72,9 +72,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("test/fixtures/assets/packages/icons/logo.png", "src", None),
 ])
 def test_path_rules_of_the_sweep13_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 HARNESS_TF = """module "cloud_run" {

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -46,9 +46,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("test/fixtures/app.snapshot/Stack.template.json", "src", "testdata.test-trees"),  # a test's own data
 ])
 def test_path_rules_of_the_sweep15_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 # The template CDK synthesises for a stack with no resources of its own (an integ test's assertion stack).

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -73,9 +73,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("docs/Configure.ps1.zip.md", "src", None),
 ])
 def test_path_rules_of_the_sweep16_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 INSTALL_TOOL = """#!/usr/bin/env bash

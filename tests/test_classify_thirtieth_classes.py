@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -73,9 +73,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("lua/plugins/stylua.lua", "src", None), ("Sources/SwiftFormat/Format.swift", "src", None),
 ])
 def test_path_rules_of_the_thirtieth_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 EVERGREEN = """functions:

@@ -21,7 +21,7 @@ from gatekeeper.classify import ansible, platformshapes, sniff
 from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
 from gatekeeper.classify.shapes import shape
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 # The patterns as they were before the fix, to compare the fixed ones with where backtracking is cheap (few lines).
 _OLD_INVENTORY_HOSTS = re.compile(
@@ -110,9 +110,7 @@ def test_the_fixed_patterns_match_what_the_old_ones_matched(seed: str) -> None:
     ("src/ci/detect.py", "src", None), ("pkg/.cilium/config.go", "src", None), ("docs/.ci.md", "src", None),
 ])
 def test_path_rules_of_the_thirty_eighth_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 _ALLMAN_PIPELINE = """pipeline

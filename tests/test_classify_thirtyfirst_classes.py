@@ -17,7 +17,7 @@ import pytest
 
 from gatekeeper.classify.sniff import is_candidate
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -53,9 +53,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("config/openedx.yaml", "src", None),  # the tooling reads the root file only
 ])
 def test_path_rules_of_the_thirty_first_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 @pytest.mark.parametrize(("path", "candidate"), [

@@ -13,7 +13,7 @@ import pytest
 from gatekeeper.classify import siblingrefs
 from gatekeeper.classify.iacprograms import iac_program
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 _TROPOSPHERE_STACK = '''"""RDS Postgres for an install: security group, subnet group, secret, instance."""
 
@@ -182,6 +182,4 @@ def test_a_dotdot_above_the_root_names_nothing_and_a_large_tree_is_not_indexed(
     ("charts/connect/values.snap", "iac", None),
 ])
 def test_helm_unittest_snapshots_are_tests(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)

@@ -14,7 +14,7 @@ import pytest
 
 from gatekeeper.classify.buildshapes import build_shape
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -73,9 +73,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("cmake/format.cmake", "src", None), ("nix/modules/idx.nix", "src", None),
 ])
 def test_path_rules_of_the_thirty_sixth_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 _MLFLOW_CONDA = """name: tutorial

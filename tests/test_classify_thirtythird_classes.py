@@ -17,7 +17,7 @@ import pytest
 
 from gatekeeper.classify.pipinstalls import installed_requirements
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, both_ways, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -48,9 +48,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     (".github/workflows/trunk-check.yml", "ci", None),
 ])
 def test_path_rules_of_the_thirty_third_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 @pytest.mark.parametrize(("line", "files"), [
@@ -150,10 +148,4 @@ def test_the_thirty_third_path_classes_in_a_real_repository(git_repo: GitRepo, t
     }
     want = {"apps/status-page/dofigen.yml": "iac", "Gemfile-rails-dependencies": "deps",
  ".trunk/configs/.checkov.yaml": "other", "roles/web/tasks/main.yml": "iac"}
-    for path, text in texts.items():
-        git_repo.write(path, text)
-    git_repo.commit("head")
-    files = tree_files(git_repo)
-    assert {path: files[path].bucket for path in want} == want
-    patched = patch_files(git_repo, tmp_path)
-    assert {path: patched[path].bucket for path in want} == want
+    both_ways(git_repo, tmp_path, texts, want)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -67,9 +67,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("cfsetup.yaml", "ci", "ci.other-systems"), ("docs/cfsetup.yaml", "src", None),
 ])
 def test_path_rules_of_the_twenty_eighth_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 WIX_TEMPLATE = """<?xml version="1.0" encoding="utf-8"?>

@@ -16,7 +16,7 @@ import pytest
 
 from gatekeeper.classify.sniff import is_candidate, sniff
 from tests.gitrepo import GitRepo
-from tests.test_classify_context import RULES, patch_files, tree_files
+from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
@@ -40,9 +40,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("src/third_party_notices.txt", "other", "other.governance"), ("src/third_partying.go", "src", None),
 ])
 def test_path_rules_of_the_twenty_sixth_round(path: str, bucket: str, rule: str | None) -> None:
-    match = RULES.match(path)
-    assert match.bucket == bucket, match
-    assert rule is None or match.rule == rule, match
+    assert_path_rule(path, bucket, rule)
 
 
 JJB_PIPELINE_JOB = """- job:
