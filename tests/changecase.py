@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -65,3 +66,22 @@ def patch_entries(repo: Path, base: str, head: str, tmp: Path) -> dict[str, dict
     done = run_cli(["classify", str(patch), "--format", "json"], text=True)
     assert done.returncode == 0, done.stderr
     return {f["path"]: f for f in json.loads(str(done.stdout))["files"]}
+
+
+Variant = tuple[str, dict[str, str], dict[str, str]]  # name, files at BASE, files at HEAD
+
+
+def in_folders(variants: Iterable[Variant],
+               base_without: str = "") -> tuple[dict[str, str], dict[str, str], dict[str, set[str]]]:
+    """Every variant in a folder of its own (`v<number>/`) of one repository: BASE's files, HEAD's files and each
+    variant's changed paths by its name. BASE's files whose path starts with `base_without` (when given) are left out:
+    a file the caller writes once at the root instead."""
+    base: dict[str, str] = {}
+    head: dict[str, str] = {}
+    paths: dict[str, set[str]] = {}
+    for number, (name, old, new) in enumerate(variants):
+        base |= {f"v{number}/{path}": text for path, text in old.items()
+                 if not (base_without and path.startswith(base_without))}
+        head |= {f"v{number}/{path}": text for path, text in new.items()}
+        paths[name] = {f"v{number}/{path}" for path in new}
+    return base, head, paths

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from changecase import committed, gated
+from changecase import committed, gated, in_folders
 from conftest import POLICY_DIR
 from gitrepo import GitRepo
 from incli import run_cli
@@ -61,13 +61,7 @@ def _classified(case: tuple[GitRepo, str, str, Path, Path], tree: bool) -> dict[
 
 def test_an_executable_uv_script_is_a_dependency_manifest(tmp_path: Path) -> None:
     # Every variant in a folder of its own of one repository (one packet, two classifications, two gates).
-    base: dict[str, str] = {}
-    head: dict[str, str] = {}
-    paths: dict[str, set[str]] = {}
-    for number, (name, old, new) in enumerate(variants()):
-        base |= {f"v{number}/{path}": text for path, text in old.items()}
-        head |= {f"v{number}/{path}": text for path, text in new.items()}
-        paths[name] = {f"v{number}/{path}" for path in new}
+    base, head, paths = in_folders(variants())
     case = committed(tmp_path, base, head, mode=0o755)
     for tree in (False, True):
         found = _classified(case, tree)

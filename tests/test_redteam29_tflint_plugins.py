@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from changecase import committed, gated
+from changecase import committed, gated, in_folders
 from test_deps_gate import unreviewed
 
 from gatekeeper.deps.model import ManifestError
@@ -82,13 +82,8 @@ def test_the_variants_are_what_they_say() -> None:
 def test_a_tflint_plugin_moved_needs_a_human(tmp_path: Path, ci: bool) -> None:
     # Every variant of one kind in a folder of its own of one repository (one packet, two gates): each variant's
     # settings file must be named by a review finding, with the tree and from the patch.
-    base: dict[str, str] = {".github/workflows/lint.yml": WORKFLOW} if ci else {}
-    head: dict[str, str] = {}
-    paths: dict[str, set[str]] = {}
-    for number, (name, old, new) in enumerate((n, b, h) for n, b, h in variants() if n.endswith(" +ci") == ci):
-        base |= {f"v{number}/{path}": text for path, text in old.items() if not path.startswith(".github/")}
-        head |= {f"v{number}/{path}": text for path, text in new.items()}
-        paths[name] = {f"v{number}/{path}" for path in new}
+    base, head, paths = in_folders((v for v in variants() if v[0].endswith(" +ci") == ci), base_without=".github/")
+    base = ({".github/workflows/lint.yml": WORKFLOW} if ci else {}) | base
     case = committed(tmp_path, base, head)
     for tree in (False, True):
         code, decision = gated(case, tree)

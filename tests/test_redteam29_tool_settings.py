@@ -29,7 +29,7 @@ import json
 from pathlib import Path
 
 import pytest
-from changecase import Case, committed, gated
+from changecase import Case, committed, gated, in_folders
 from conftest import POLICY_DIR
 from incli import run_cli
 from test_deps_gate import unreviewed
@@ -121,13 +121,7 @@ def _run(args: list[str]) -> tuple[int, str]:
 def test_an_edit_of_a_tool_read_setting_needs_a_human(tmp_path: Path, ci: bool) -> None:
     # Every variant of one kind in a folder of its own of one repository (one packet and two gates, not 116): each
     # variant's file must be named by a review finding, with the tree and from the patch.
-    base: dict[str, str] = {}
-    head: dict[str, str] = {}
-    paths: dict[str, set[str]] = {}
-    for number, (name, old, new) in enumerate((n, b, h) for n, b, h in variants() if n.endswith(" +ci") == ci):
-        base |= {f"v{number}/{path}": text for path, text in old.items() if not path.startswith(".github/")}
-        head |= {f"v{number}/{path}": text for path, text in new.items()}
-        paths[name] = {f"v{number}/{path}" for path in new}
+    base, head, paths = in_folders((v for v in variants() if v[0].endswith(" +ci") == ci), base_without=".github/")
     if ci:  # one workflow running every tool at the root
         tools = " && ".join(dict.fromkeys(tool for _, tool, _, _ in FILES))
         base[".github/workflows/build.yml"] = WORKFLOW.format(tools)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from changecase import Case, committed, gated
+from changecase import Case, committed, gated, in_folders
 from gitrepo import GitRepo
 from incli import run_cli
 from test_deps_gate import unreviewed
@@ -110,13 +110,7 @@ def _run(args: list[str]) -> tuple[int, str]:
 
 def test_an_edit_of_a_fetching_input_needs_a_human(tmp_path: Path) -> None:
     # Every variant in a folder of its own of one repository: each variant's file must be named by a review finding.
-    base: dict[str, str] = {}
-    head: dict[str, str] = {}
-    paths: dict[str, set[str]] = {}
-    for number, (name, old, new) in enumerate(variants()):
-        base |= {f"v{number}/{path}": text for path, text in old.items()}
-        head |= {f"v{number}/{path}": text for path, text in new.items()}
-        paths[name] = {f"v{number}/{path}" for path in new}
+    base, head, paths = in_folders(variants())
     repo, first, second, patch, packet = committed(tmp_path, base, head)
     for tree in (False, True):
         code, decision = gated(Case(repo, first, second, patch, packet), tree)
