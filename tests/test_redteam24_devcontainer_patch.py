@@ -55,11 +55,16 @@ def test_with_the_commits_a_container_no_ci_brings_up_stays_an_editor_setting(tm
     repo, base, head = two_commits(tmp_path / "repo", BASE, {".devcontainer/setup.sh": EDITS[".devcontainer/setup.sh"],
                                                             ".vscode/settings.json": "{}\n"})
     found = tree_files(repo, f"{base}..{head}")
-    assert found[".devcontainer/setup.sh"].bucket == "other" and not found[".devcontainer/setup.sh"].tags
+    # tagged guardrail since red team 35 (guardrail.autorun: a Dev Container's files run in Codespaces prebuilds and on
+    # a developer's machine), which only the optional guardrails policy reads
+    assert (found[".devcontainer/setup.sh"].bucket, found[".devcontainer/setup.sh"].tags) == ("other", ("guardrail",))
 
 
 def test_other_editor_settings_stay_settled_from_a_patch(tmp_path: Path) -> None:
     repo, base, head = two_commits(tmp_path / "repo", {".vscode/settings.json": "{}\n", ".idea/misc.xml": "<a/>\n"},
                                    {".vscode/settings.json": '{"a": 1}\n', ".idea/misc.xml": "<b/>\n"})
     found = patch_files(repo, tmp_path, f"{base}..{head}")
-    assert [(f.bucket, f.tags) for f in found.values()] == [("other", ()), ("other", ())]
+    # .vscode/settings.json is tagged guardrail since red team 35 (autorun.py): the lines a patch leaves out may hold
+    # an agent's auto-approval; the optional guardrails policy reads the tag, the core policy does not
+    assert [(f.change.path, f.bucket, f.tags) for f in found.values()] == [
+        (".idea/misc.xml", "other", ()), (".vscode/settings.json", "other", ("guardrail",))]

@@ -87,6 +87,9 @@ AUTORUN: dict[str, tuple[str | bytes | None, str | bytes]] = {
     ".devcontainer.json": (DEVCONTAINER, HOST_ARRAY),
     ".devcontainer/py/devcontainer.json": (DEVCONTAINER, HOST_ESCAPED),
     "svc/.devcontainer.json": (None, HOST),
+    # a comment holding a quote before the task; a stray quote after an escaped one (the file does not scan: ci)
+    "cm/.vscode/tasks.json": (TASKS, '/* say "hi */ ' + FOLDER_OPEN % EVIL),
+    "odd/.vscode/tasks.json": (TASKS, ESCAPED + '"\n'),
     # not read whole: longer than the 1 MiB read, or in UTF-16 (a NUL in every other byte)
     "big/.vscode/tasks.json": (TASKS, "{\n" + PAD + (FOLDER_OPEN % EVIL)[1:]),
     "u16/.vscode/tasks.json": (TASKS, (FOLDER_OPEN % EVIL).encode("utf-16")),
@@ -99,6 +102,7 @@ SETTING_VARIANTS = {
     "terminal": '"chat.tools.terminal.autoApprove": {"/.*/": true}',
     "nested": '"chat": {"tools": {"autoApprove": true}}',
     "escaped": '"chat.tools.auto\\u0041pprove": true',
+    "comment": '"chat.tools.autoApprove" /* on */ : true',
     "copilot": '"github.copilot.chat.agent.terminal.allowList": {"rm": true}',
     "mcp": '"mcp": {"servers": {"x": {"command": "sh", "args": ["-c", "' + EVIL + '"]}}}',
     "env": '"terminal.integrated.env.linux": {"NODE_OPTIONS": "--require ./tools/x.js"}',
@@ -192,12 +196,14 @@ def test_files_that_approve_or_run_code_are_guardrails(tmp_path: Path, tree: boo
 
 def test_ordinary_editor_settings_stay_allowed(tmp_path: Path) -> None:
     """With the commits: no finding under the default policy nor with guardrails on; from the patch alone the
-    default policy allows them too, but a task file it cannot read whole and an editor folder below the root, whose
-    files a pipeline may read (core.needs_context, as before)."""
+    default policy allows them too, but the task and workspace files it does not show whole (a folder-open task may
+    be in the lines it leaves out) and an editor folder below the root, whose files a pipeline may read
+    (core.needs_context, as before)."""
     case = _case(tmp_path, ORDINARY)
     assert _gate(case, True) == (0, {})
     assert _gate(case, True, "guardrails") == (0, {})
-    assert _gate(case, False) == (3, {"core.needs_context": [".vscode/tasks.json", "web/.vscode/settings.json"]})
+    assert _gate(case, False) == (3, {"core.needs_context": [
+        ".vscode/tasks.json", "tools/dev.code-workspace", "web/.vscode/settings.json"]})
 
 
 def test_folder_open_tasks_are_ci_when_classified(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from gatekeeper.classify import chartfiles, composerefs, godotaddons, manifestreads
+from gatekeeper.classify import autorun, chartfiles, composerefs, godotaddons, manifestreads
 from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
@@ -75,6 +75,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
     rewritten = context.checkout_rewrites([item.change for item in out])  # red team 28: checkoutattrs.py
     out = [_raise(item, "iac", CHECKOUT_RULE, "content", f"{item.change.path}: {rewritten[item.change.path]}")
            if item.change.path in rewritten else item for item in out] if rewritten else out
+    out = [autorun.judged(item, context) for item in out]  # tasks run on folder open, agents' approvals (red team 35)
     return [_binary_unshown(item, context) if context.kind == "tree" else _executable_unshown(item) for item in out]
 
 

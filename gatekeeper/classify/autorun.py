@@ -1,0 +1,140 @@
+"""Editor files read for what they run, or let an agent do, without anyone asking (red team 35,
+tests/test_redteam35_tool_autorun.py; docs/classification.md, "Files developer tools run or obey").
+
+Two kinds of settings file are read as JSON with comments (JSONC), as their editors read them:
+- `run` files may start a program by themselves: VS Code runs a task whose `runOptions.runOn` is `folderOpen` when
+  the folder opens (`.vscode/tasks.json` at any depth, the `tasks` of a `*.code-workspace`); the Dev Containers
+  extension and CLI run a configuration's `initializeCommand` on the host before any container exists
+  (`.devcontainer.json`, any `*.json` in a `.devcontainer/` folder). Either, on any side, makes the file `ci`
+  (`RULE`), which the default policy reviews; an edit elsewhere in such a file counts too (the task a folder-open
+  task depends on, its command ten lines from its `runOn`).
+- `settings` files (`.vscode/settings.json` and `.zed/settings.json` at any depth, a `*.code-workspace`'s
+  `settings`) hold such keys now and then: an agent's tools approved without asking (`chat.tools.autoApprove`, the
+  terminal's auto-approve list: CVE-2025-53773), MCP servers, the terminal's environment and shell, tasks allowed to
+  run automatically, the interpreter or server an extension starts. A key of `SETTINGS` (or a folder of one:
+  `"chat": {"tools": ...}`), of `ZED` in Zed's file, or holding a word of `FRAGMENTS` tags the file `guardrail`
+  (the optional guardrails policy); formatting settings and extension recommendations do not.
+Fail closed: strings are decoded before they are compared (`"run\\u004fn"` is `runOn`); a side longer than FULL_READ,
+holding a NUL (UTF-16) or not scanning as JSONC (an unterminated string or comment) holds every signal. From a patch
+alone the lines it shows are read, and a side it does not show whole may hold a signal elsewhere: a `run` file is
+`needs-context` (the core policy reviews it; `--tree` reads the blobs), a `settings` file is tagged `guardrail`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+
+from gatekeeper.classify.contexttypes import Context, Shown
+from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.model import ClassifiedFile
+
+__all__ = ["RULE", "judged"]
+
+RULE = "ci.content.editor-autorun"
+GUARDRAIL = "guardrail"
+NEEDS_CONTEXT = "needs-context"
+RUN, SETTINGS_FILE = "run", "settings"
+# Keys (lowercase; a key names them, is below one, or is a folder of one) that let an agent act unasked or make the
+# editor start a program or shell.
+SETTINGS = (
+    "chat", "github.copilot", "mcp", "amp", "cline", "roo-cline", "kilo-code", "claude-code", "claudecode",
+    "continue", "codeium", "windsurf", "geminicodeassist", "cody", "augment", "chatgpt", "codex",
+    "terminal.integrated.env", "terminal.integrated.profiles", "terminal.integrated.defaultprofile",
+    "terminal.integrated.automationprofile", "terminal.integrated.shell", "terminal.integrated.shellargs",
+    "task.allowautomatictasks", "security.workspace.trust",
+)
+# Zed's settings.json: its agent's tool permissions, MCP servers, terminal, the program a language server runs
+# (`lsp.<name>.binary`; not `lsp` itself, which 4 of the 8 mirrored files set for a server's options only)
+ZED = ("agent", "assistant", "context_servers", "language_models", "terminal", "binary")
+# Not `typescript.tsdk` (36 of the 152 settings files of the mirrored repositories: VS Code asks before it runs a
+# workspace's TypeScript) nor the retired `python.pythonPath`.
+FRAGMENTS = ("autoapprove", "allowlist", "alwaysallow", "always_allow", "allowedcommands", "dangerous", "yolo",
+             "mcpservers", "mcp_servers", "executablepath", "interpreterpath", "serverpath", "binarypath")
+_RUN_WORDS = ("folderopen", "initializecommand")  # a decoded string holding one, key or value
+# A JSONC token: a string (no line break inside, as JSON), a line comment, a block comment. Between tokens only
+# punctuation, whitespace, literals and numbers may stand; a quote or slash there is a file that does not scan.
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+_GAP_BAD = re.compile(r'["/]')
+_KEY_END = re.compile(r"\s*[:/]")
+
+
+def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
+    """`item` raised to ci, tagged `guardrail` or `needs-context` by what its sides show (see the module)."""
+    kinds = {kind for side in item.change.sides() if (kind := _kind(side)) is not None}
+    if not kinds:
+        return item
+    shown = context.content(item.change, every_type=True)
+    run = RUN in kinds
+    found = [(side, _signals(side, run)) for side in shown]
+    evidence = next((f"{side.path}: {what}" for side, (what, _) in found if what), None)
+    guarded = any(guard for _, (_, guard) in found) or evidence is not None
+    unshown = context.kind == "patch" and (not shown or not all(side.complete for side in shown))
+    tags = set(item.tags)
+    if evidence is not None and item.bucket != "ci":
+        item = replace(item, bucket="ci", rule=RULE, ecosystem=None, tier="content", evidence=evidence)
+    elif evidence is None and run and unshown and item.bucket != "ci":
+        tags.add(NEEDS_CONTEXT)  # the lines that decide may be the ones the patch leaves out
+    if guarded or unshown:
+        tags.add(GUARDRAIL)
+    return replace(item, tags=tuple(sorted(tags))) if tags != set(item.tags) else item
+
+
+def _kind(path: str) -> str | None:
+    """`run`, `settings` or None for a path (compared in lowercase: a checkout on a case-insensitive disk opens
+    `.VSCode/Tasks.json` as `.vscode/tasks.json`)."""
+    parts = path.lower().split("/")
+    name, folder = parts[-1], parts[-2] if len(parts) > 1 else ""
+    if name.endswith(".code-workspace") or name == "tasks.json" and folder == ".vscode":
+        return RUN
+    if name == ".devcontainer.json" or name.endswith(".json") and ".devcontainer" in parts[:-1]:
+        return RUN
+    if name == "settings.json" and folder in (".vscode", ".zed"):
+        return SETTINGS_FILE
+    return None
+
+
+def _signals(side: Shown, run: bool) -> tuple[str | None, bool]:
+    """(what makes the side ci, or None; whether it holds a guardrail key) for one side's bytes."""
+    data = side.data
+    if b"\0" in data or len(data) > FULL_READ:
+        why = "holds a NUL byte" if b"\0" in data else f"longer than the {FULL_READ // 1024} KiB read"
+        return (f"{why}: not read as JSONC, may run a task or host command" if run else None), True
+    scanned = _strings(data.decode("utf-8", "replace"))
+    if scanned is None:
+        fail = run and side.complete  # a patch's hunk may cut a comment or string in two: needs-context instead
+        return ("does not scan as JSONC: may run a task or host command" if fail else None), True
+    if run and (word := next((w for s, _ in scanned for w in _RUN_WORDS if w in s), None)):
+        return ("a task run on folder open (runOn: folderOpen)" if word == "folderopen" else
+                "initializeCommand (run on the host)"), True
+    path = side.path.lower()
+    if not path.endswith(("/settings.json", ".code-workspace")) and path != "settings.json":
+        return None, False  # a task's `"task":` key is no editor setting (a Dev Container's files are tagged by path)
+    names = SETTINGS + ZED if path.endswith(".zed/settings.json") else SETTINGS
+    return None, any(_guarded(s, names) for s, key in scanned if key)
+
+
+def _guarded(key: str, names: Iterable[str]) -> bool:
+    if any(fragment in key for fragment in FRAGMENTS):
+        return True
+    return any(key == name or key.startswith(f"{name}.") or name.startswith(f"{key}.") for name in names)
+
+
+def _strings(text: str) -> list[tuple[str, bool]] | None:
+    """Every string of a JSONC text, decoded and in lowercase, and whether it may be a key (a colon or a comment
+    follows it), or None when the text does not scan."""
+    out: list[tuple[str, bool]] = []
+    end = 0
+    for match in _TOKEN.finditer(text):
+        if _GAP_BAD.search(text, end, match.start()):
+            return None
+        end = match.end()
+        token = match.group()
+        if token.startswith('"'):
+            try:
+                out.append((str(json.loads(token)).lower(), _KEY_END.match(text, end) is not None))
+            except ValueError:  # an escape JSON does not know
+                return None
+    return None if _GAP_BAD.search(text, end) else out
