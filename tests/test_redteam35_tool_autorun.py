@@ -222,22 +222,30 @@ def test_folder_open_tasks_are_ci_when_classified(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
 def test_a_task_file_reached_through_a_symlink_is_read_at_the_links_path(tmp_path: Path, tree: bool) -> None:
-    """`.vscode/tasks.json -> ../tools/tasks.json` and `.devcontainer -> tools/container`, committed before: the
-    change edits the targets, which VS Code and the Dev Containers CLI open at the links' paths."""
+    """`.vscode/tasks.json -> ../tools/tasks.json`, `.devcontainer -> tools/container` and `.vscode/settings.json ->
+    ../tools/editor.json`, committed before: the change edits the targets, which VS Code and the Dev Containers CLI
+    open at the links' paths."""
     repo = GitRepo(tmp_path / "repo")
     repo.write("README.md", "app\n")
     repo.write("tools/tasks.json", TASKS)
     repo.write("tools/container/devcontainer.json", DEVCONTAINER)
     repo.symlink(".vscode/tasks.json", "../tools/tasks.json")
     repo.symlink(".devcontainer", "tools/container")
+    repo.write("tools/editor.json", SETTINGS)
+    repo.symlink(".vscode/settings.json", "../tools/editor.json")
     base = repo.commit("base")
     repo.write("tools/tasks.json", FOLDER_OPEN % EVIL)
     repo.write("tools/container/devcontainer.json", HOST)
+    repo.write("tools/editor.json", SETTINGS.replace("{\n", "{\n  " + SETTING_VARIANTS["yolo"] + ",\n", 1))
     head = repo.commit("head")
     patch = tmp_path / "change.diff"
     patch.write_bytes(commit_patch(repo, base, head, "--binary"))
     packet = tmp_path / "packet.json"
     assert run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]).returncode == 0
-    code, named = _gate(Case(repo, base, head, patch, packet), tree)
+    case = Case(repo, base, head, patch, packet)
+    code, named = _gate(case, tree)
     reviewed = set(named.get("core.ci", [])) | (set() if tree else set(named.get("core.needs_context", [])))
-    assert (code, sorted(reviewed)) == (3, ["tools/container/devcontainer.json", "tools/tasks.json"]), named
+    assert (code, sorted(reviewed - {"tools/editor.json"})) == (
+        3, ["tools/container/devcontainer.json", "tools/tasks.json"]), named
+    if tree:  # the settings file's approval, read where VS Code opens it (the patch shows no link: core reviews it)
+        assert "tools/editor.json" in _gate(case, tree, "guardrails")[1]["guardrails.edit"]

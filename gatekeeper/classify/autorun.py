@@ -29,6 +29,7 @@ from dataclasses import replace
 
 from gatekeeper.classify.contexttypes import Context, Shown
 from gatekeeper.classify.sniff import FULL_READ
+from gatekeeper.classify.symlinks import reached_at
 from gatekeeper.model import ClassifiedFile
 
 __all__ = ["RULE", "judged"]
@@ -63,12 +64,13 @@ _KEY_END = re.compile(r"\s*[:/]")
 
 def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     """`item` raised to ci, tagged `guardrail` or `needs-context` by what its sides show (see the module)."""
-    kinds = {kind for side in item.change.sides() if (kind := _kind(side)) is not None}
+    places = _places(item, context)
+    kinds = {kind for side in places if (kind := _kind(side)) is not None}
     if not kinds:
         return item
     shown = context.content(item.change, every_type=True)
     run = RUN in kinds
-    found = [(side, _signals(side, run)) for side in shown]
+    found = [(side, _signals(side, run, _settings_keys(places))) for side in shown]
     evidence = next((f"{side.path}: {what}" for side, (what, _) in found if what), None)
     guarded = any(guard for _, (_, guard) in found) or evidence is not None
     unshown = context.kind == "patch" and (not shown or not all(side.complete for side in shown))
@@ -80,6 +82,26 @@ def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     if guarded or unshown:
         tags.add(GUARDRAIL)
     return replace(item, tags=tuple(sorted(tags))) if tags != set(item.tags) else item
+
+
+def _places(item: ClassifiedFile, context: Context) -> list[str]:
+    """Where the file is opened: its sides, and the paths symlinks of either tree reach it at (`.vscode/tasks.json ->
+    ../tools/tasks.json`: VS Code reads the target there). Past the symlinks read, context.py made the file ci."""
+    sides = item.change.sides()
+    links = context.link_targets()
+    if not links:
+        return sides
+    return [*sides, *(path for side in sides for path, _ in reached_at(side, links) or ())]
+
+
+def _settings_keys(places: list[str]) -> tuple[str, ...]:
+    """The keys read as guardrail settings where the file is opened as an editor's settings (none in a task file: its
+    `"task":` key is no setting; a Dev Container's files are tagged by path)."""
+    lowered = [place.lower() for place in places]
+    if any(place.endswith(".zed/settings.json") for place in lowered):
+        return SETTINGS + ZED
+    keyed = any(place.endswith(".code-workspace") or _kind(place) == SETTINGS_FILE for place in lowered)
+    return SETTINGS if keyed else ()
 
 
 def _kind(path: str) -> str | None:
@@ -96,8 +118,8 @@ def _kind(path: str) -> str | None:
     return None
 
 
-def _signals(side: Shown, run: bool) -> tuple[str | None, bool]:
-    """(what makes the side ci, or None; whether it holds a guardrail key) for one side's bytes."""
+def _signals(side: Shown, run: bool, names: tuple[str, ...]) -> tuple[str | None, bool]:
+    """(what makes the side ci, or None; whether it holds a guardrail key: one of `names`) for one side's bytes."""
     data = side.data
     if b"\0" in data or len(data) > FULL_READ:
         why = "holds a NUL byte" if b"\0" in data else f"longer than the {FULL_READ // 1024} KiB read"
@@ -109,11 +131,7 @@ def _signals(side: Shown, run: bool) -> tuple[str | None, bool]:
     if run and (word := next((w for s, _ in scanned for w in _RUN_WORDS if w in s), None)):
         return ("a task run on folder open (runOn: folderOpen)" if word == "folderopen" else
                 "initializeCommand (run on the host)"), True
-    path = side.path.lower()
-    if not path.endswith(("/settings.json", ".code-workspace")) and path != "settings.json":
-        return None, False  # a task's `"task":` key is no editor setting (a Dev Container's files are tagged by path)
-    names = SETTINGS + ZED if path.endswith(".zed/settings.json") else SETTINGS
-    return None, any(_guarded(s, names) for s, key in scanned if key)
+    return None, bool(names) and any(_guarded(s, names) for s, key in scanned if key)
 
 
 def _guarded(key: str, names: Iterable[str]) -> bool:
