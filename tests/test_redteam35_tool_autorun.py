@@ -249,3 +249,24 @@ def test_a_task_file_reached_through_a_symlink_is_read_at_the_links_path(tmp_pat
         3, ["tools/container/devcontainer.json", "tools/tasks.json"]), named
     if tree:  # the settings file's approval, read where VS Code opens it (the patch shows no link: core reviews it)
         assert "tools/editor.json" in _gate(case, tree, "guardrails")[1]["guardrails.edit"]
+
+
+SCRIPT = "#!/bin/sh\nmake watch\n"
+# A folder-open task or a host command that runs a script by its path: the change edits only the script.
+SCRIPTS_RUN: dict[str, tuple[str | None, str]] = {
+    ".vscode/tasks.json": (FOLDER_OPEN % "./scripts/dev.sh", FOLDER_OPEN % "./scripts/dev.sh"),
+    "scripts/dev.sh": (SCRIPT, SCRIPT + EVIL + "\n"),
+    "dev.code-workspace": (WORKSPACE_TASK.replace(EVIL, "${workspaceFolder}/tools/watch.sh"),
+                           WORKSPACE_TASK.replace(EVIL, "${workspaceFolder}/tools/watch.sh")),
+    "tools/watch.sh": (SCRIPT, SCRIPT + EVIL + "\n"),
+    ".devcontainer/devcontainer.json": (HOST.replace(EVIL, "bash .devcontainer/init.sh"),
+                                        HOST.replace(EVIL, "bash .devcontainer/init.sh")),
+    ".devcontainer/init.sh": (SCRIPT, SCRIPT + EVIL + "\n"),
+}
+
+
+def test_a_script_a_folder_open_task_or_host_command_runs_needs_a_human(tmp_path: Path) -> None:
+    """With the commits, the scripts they run by path are ci (ci.context.ci-run), as a workflow's are."""
+    code, named = _gate(_case(tmp_path, SCRIPTS_RUN), True)
+    scripts = {".devcontainer/init.sh", "scripts/dev.sh", "tools/watch.sh"}
+    assert (code, sorted(scripts - set(named.get("core.ci", [])))) == (3, []), named
