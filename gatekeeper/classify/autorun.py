@@ -32,7 +32,7 @@ from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import reached_at
 from gatekeeper.model import ClassifiedFile
 
-__all__ = ["RULE", "judged"]
+__all__ = ["RULE", "is_run_file", "judged", "runs_unasked"]
 
 RULE = "ci.content.editor-autorun"
 GUARDRAIL = "guardrail"
@@ -82,6 +82,17 @@ def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     if guarded or unshown:
         tags.add(GUARDRAIL)
     return replace(item, tags=tuple(sorted(tags))) if tags != set(item.tags) else item
+
+
+def is_run_file(path: str) -> bool:
+    """A task, workspace or Dev Container file (a `run` file); the last letter first: asked of every path of a tree."""
+    return path[-1:] in "nNeE" and _kind(path) == RUN
+
+
+def runs_unasked(path: str, data: bytes) -> bool:
+    """Whether the `run` file at `path` holding `data` runs a command with nobody asking (folderOpen, initializeCommand;
+    a file not read whole counts): the CI walk (ciwalk.py) then follows the scripts it names, as a workflow's."""
+    return _signals(Shown(path, data, True), True, ())[0] is not None
 
 
 def _places(item: ClassifiedFile, context: Context) -> list[str]:

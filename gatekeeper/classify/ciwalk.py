@@ -13,6 +13,7 @@ from functools import partial
 from typing import NamedTuple
 
 from gatekeeper.classify import (
+    autorun,
     cargorun,
     ciforms,
     ciimports,
@@ -77,6 +78,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob):
                 if (entry.oid, path, aliased) not in read:
                     data = read_blob(entry)
+                    if origin == path and autorun.is_run_file(path) and not autorun.runs_unasked(path, data):
+                        continue  # tasks run by hand, a container's commands: only what runs unasked (red team 35)
                     text = data[:FULL_READ].decode("utf-8", "replace")
                     scripts, composed, folders = ciruns.named_in(path, text)
                     definition = (origin == path and path not in scripts_run) \
@@ -274,8 +277,9 @@ def reaches(pattern: str, path: str) -> bool:
 
 
 def _defines(rules: RuleSet | None, path: str) -> bool:
-    """What ci_runs starts its walk of a tree from: a CI definition, a hook, a pipeline the path `rules` know."""
-    return ciruns.is_definition(path) or ciforms.is_hook(path) or (
+    """What ci_runs starts its walk of a tree from: a CI definition, a hook, a pipeline the path `rules` know, a task or
+    Dev Container file (autorun.py: read on only when it runs a command unasked)."""
+    return ciruns.is_definition(path) or ciforms.is_hook(path) or autorun.is_run_file(path) or (
         rules is not None and _pipeline_by_rules(path, rules))
 
 
