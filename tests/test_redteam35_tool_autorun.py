@@ -270,3 +270,30 @@ def test_a_script_a_folder_open_task_or_host_command_runs_needs_a_human(tmp_path
     code, named = _gate(_case(tmp_path, SCRIPTS_RUN), True)
     scripts = {".devcontainer/init.sh", "scripts/dev.sh", "tools/watch.sh"}
     assert (code, sorted(scripts - set(named.get("core.ci", [])))) == (3, []), named
+
+
+@pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
+def test_a_symlink_to_a_task_file_committed_before_needs_a_human(tmp_path: Path, tree: bool) -> None:
+    """The targets, with their folder-open task and host command, came in an earlier change as ordinary files; this
+    one only adds the links VS Code and the Dev Containers CLI open them through."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("README.md", "app\n")
+    repo.write("tools/tasks.json", FOLDER_OPEN % EVIL)
+    repo.write("tools/container/devcontainer.json", HOST)
+    base = repo.commit("base")
+    repo.symlink(".vscode/tasks.json", "../tools/tasks.json")
+    repo.symlink(".devcontainer", "tools/container")
+    head = repo.commit("head")
+    patch = tmp_path / "change.diff"
+    patch.write_bytes(commit_patch(repo, base, head, "--binary"))
+    packet = tmp_path / "packet.json"
+    assert run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]).returncode == 0
+    code, named = _gate(Case(repo, base, head, patch, packet), tree)
+    assert (code, sorted(named.get("core.ci", []))) == (3, [".devcontainer", ".vscode/tasks.json"]), named
+
+
+def test_a_folder_open_task_in_workspace_settings_is_ci(tmp_path: Path) -> None:
+    """VS Code reads tasks from a `tasks` key of settings too: a folder-open task there counts as in tasks.json."""
+    settings = SETTINGS.replace("{\n", '{\n  "tasks": ' + (FOLDER_OPEN % EVIL).replace("\n", "\n  ") + ",\n", 1)
+    code, named = _gate(_case(tmp_path, {".vscode/settings.json": (SETTINGS, settings)}), True)
+    assert (code, named.get("core.ci")) == (3, [".vscode/settings.json"]), named
