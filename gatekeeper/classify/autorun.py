@@ -66,6 +66,8 @@ def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     """`item` raised to ci, tagged `guardrail` or `needs-context` by what its sides show (see the module)."""
     places = _places(item, context)
     kinds = {kind for side in places if (kind := _kind(side)) is not None}
+    if "symlink" in item.tags:
+        return _linked(item, kinds | {kind for side in places if (kind := _folder_kind(side)) is not None})
     if not kinds:
         return item
     shown = context.content(item.change, every_type=True)
@@ -93,6 +95,25 @@ def runs_unasked(path: str, data: bytes) -> bool:
     """Whether the `run` file at `path` holding `data` runs a command with nobody asking (folderOpen, initializeCommand;
     a file not read whole counts): the CI walk (ciwalk.py) then follows the scripts it names, as a workflow's."""
     return _signals(Shown(path, data, True), True, ())[0] is not None
+
+
+def _linked(item: ClassifiedFile, kinds: set[str]) -> ClassifiedFile:
+    """A symlink where an editor opens a task, workspace, settings or Dev Container file or folder: its target, which
+    an earlier change may have brought in as an ordinary file, is what runs there. Not read through: a `run` place
+    is ci, a `settings` one tagged guardrail (fail closed)."""
+    if not kinds:
+        return item
+    tags = tuple(sorted({*item.tags, GUARDRAIL}))
+    if RUN in kinds and item.bucket != "ci":
+        return replace(item, bucket="ci", rule=RULE, ecosystem=None, tier="content", tags=tags,
+                       evidence=f"{item.change.path}: a symlink where a task or Dev Container file is opened")
+    return replace(item, tags=tags)
+
+
+def _folder_kind(path: str) -> str | None:
+    """The kind of the files a symlinked folder holds (`.vscode`, `.devcontainer`: run files; `.zed`: settings)."""
+    name = path.rpartition("/")[2].lower()
+    return RUN if name in (".vscode", ".devcontainer") else SETTINGS_FILE if name == ".zed" else None
 
 
 def _places(item: ClassifiedFile, context: Context) -> list[str]:
@@ -139,7 +160,8 @@ def _signals(side: Shown, run: bool, names: tuple[str, ...]) -> tuple[str | None
     if scanned is None:
         fail = run and side.complete  # a patch's hunk may cut a comment or string in two: needs-context instead
         return ("does not scan as JSONC: may run a task or host command" if fail else None), True
-    if run and (word := next((w for s, _ in scanned for w in _RUN_WORDS if w in s), None)):
+    # a settings file may hold tasks too (a `tasks` key, as a workspace file's): a folder-open one counts there
+    if word := next((w for s, _ in scanned for w in (_RUN_WORDS if run else _RUN_WORDS[:1]) if w in s), None):
         return ("a task run on folder open (runOn: folderOpen)" if word == "folderopen" else
                 "initializeCommand (run on the host)"), True
     return None, bool(names) and any(_guarded(s, names) for s, key in scanned if key)
