@@ -146,6 +146,13 @@ GUARDED: dict[str, tuple[str | None, str]] = {
     ".vim/coc-settings.json": (None, '{"languageserver": {"x": {"command": "./tools/x"}}}\n'),
     "app.sublime-project": (None, '{"build_systems": [{"name": "x", "shell_cmd": "' + EVIL + '"}]}\n'),
     ".amp/settings.json": (None, '{"amp.dangerouslyAllowAll": true}\n'),
+    # development environments entered on `cd` (mise's hooks and env, devbox's and devenv's shell hooks through direnv)
+    "mise.toml": ('[tools]\nnode = "22"\n', '[tools]\nnode = "22"\n[hooks]\nenter = "' + EVIL + '"\n'),
+    "api/.mise.toml": (None, '[env]\n_.source = "./tools/env.sh"\n'),
+    ".config/mise/config.toml": (None, '[hooks]\ncd = "' + EVIL + '"\n'),
+    "devbox.json": ('{"packages": ["go@1.22"]}\n',
+                    '{"packages": ["go@1.22"], "shell": {"init_hook": ["' + EVIL + '"]}}\n'),
+    "devenv.nix": (None, "{ pkgs, ... }: { enterShell = ''" + EVIL + "''; }\n"),
     ".devcontainer/post-create.sh": ("#!/bin/sh\nmake setup\n", "#!/bin/sh\n" + EVIL + "\n"),
     ".devcontainer/devcontainer.json": (DEVCONTAINER, DEVCONTAINER.replace("make setup", EVIL)),
 }
