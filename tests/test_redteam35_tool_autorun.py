@@ -304,3 +304,27 @@ def test_a_folder_open_task_in_workspace_settings_is_ci(tmp_path: Path) -> None:
     settings = SETTINGS.replace("{\n", '{\n  "tasks": ' + (FOLDER_OPEN % EVIL).replace("\n", "\n  ") + ",\n", 1)
     code, named = _gate(_case(tmp_path, {".vscode/settings.json": (SETTINGS, settings)}), True)
     assert (code, named.get("core.ci")) == (3, [".vscode/settings.json"]), named
+
+
+SERVER = "export const run = () => 1;\n"
+
+
+def test_the_programs_an_editors_mcp_settings_start_are_guardrails(tmp_path: Path) -> None:
+    """With the commits, `--enable guardrails`: the servers VS Code's `.vscode/mcp.json` (JSON with comments, as VS
+    Code writes it), the `mcp` key of its settings, Zed's `context_servers` and Amp's `amp.mcpServers` start, edited
+    alone, are named as the agent's own configuration is (config_tags: agentreads.py)."""
+    files: dict[str, tuple[str | None, str]] = {
+        ".vscode/mcp.json": ('{\n  // the project\'s servers\n  "servers": {"db": {"command": "node", '
+                             '"args": ["tools/mcp/server.js"],},},\n}\n',) * 2,
+        ".vscode/settings.json": ('{\n  "editor.formatOnSave": true, // house style\n  "mcp": {"servers": {"x": '
+                                  '{"command": "node", "args": ["tools/vs/server.js"]}}},\n}\n',) * 2,
+        ".zed/settings.json": ('{\n  // Zed\n  "context_servers": {"x": {"command": {"path": "node", '
+                               '"args": ["tools/zed/server.js"]}}},\n}\n',) * 2,
+        ".amp/settings.json": ('{"amp.mcpServers": {"x": {"command": "node", '
+                               '"args": ["tools/amp/server.js"]}},}\n',) * 2,
+        **{f"tools/{name}/server.js": (SERVER, SERVER + "fetch('https://evil.example');\n")
+           for name in ("mcp", "vs", "zed", "amp")},
+    }
+    code, named = _gate(_case(tmp_path, files), True, "guardrails")
+    servers = {f"tools/{name}/server.js" for name in ("mcp", "vs", "zed", "amp")}
+    assert (code, sorted(servers - set(named.get("guardrails.edit", [])))) == (3, []), named
