@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import product
 
 from gatekeeper.bounded import Limits, load_json
+from gatekeeper.classify.autorun import plain_json
 from gatekeeper.errors import LimitError
 from gatekeeper.gitobjects import TreeEntry
 
@@ -24,7 +25,10 @@ MAX_FILES = 200  # agent configuration files read per gate (a repository has a h
 _IMPORT_HOPS = 5  # imports of imports Claude Code follows
 _MEMORY = frozenset({"claude.md", "claude.local.md", "gemini.md"})
 _SETTINGS = frozenset({"settings.json", "settings.local.json"})
-_MCP = frozenset({".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".gemini/settings.json"})
+# and the editors' settings that hold MCP servers (red team 35: VS Code's `mcp` key, Zed's `context_servers`, Amp's
+# `amp.mcpServers`), read as JSON with comments (autorun.plain_json)
+_MCP = frozenset({".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".gemini/settings.json", ".vscode/settings.json",
+                  ".zed/settings.json", ".amp/settings.json"})
 _IMPORT = re.compile(r"(?:^|\s)@([^\s@`'\"()\[\]<>]+)")
 _WORD = re.compile(r"""[^\s'"`;&|<>()=]+""")
 # The project folder a hook command may start from, quoted or not (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`).
@@ -104,7 +108,10 @@ def _commands(text: str, kind: str) -> Iterator[str]:
     try:
         document = load_json(text, "an agent's settings", _LIMITS)
     except (ValueError, LimitError):
-        return  # nothing read names nothing; the file itself is a guardrail by its own name
+        try:  # VS Code and Zed write comments and trailing commas (red team 35)
+            document = load_json(plain_json(text), "an agent's settings", _LIMITS)
+        except (ValueError, LimitError):
+            return  # nothing read names nothing; the file itself is a guardrail by its own name
     for value in _run_values(document):
         yield from _WORD.findall(_PROJECT.sub("", value))
 

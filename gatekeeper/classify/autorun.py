@@ -32,7 +32,7 @@ from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import reached_at
 from gatekeeper.model import ClassifiedFile
 
-__all__ = ["RULE", "is_run_file", "judged", "runs_unasked"]
+__all__ = ["RULE", "is_run_file", "judged", "plain_json", "runs_unasked"]
 
 RULE = "ci.content.editor-autorun"
 GUARDRAIL = "guardrail"
@@ -189,3 +189,29 @@ def _strings(text: str) -> list[tuple[str, bool]] | None:
             except ValueError:  # an escape JSON does not know
                 return None
     return None if _GAP_BAD.search(text, end) else out
+
+
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
+def plain_json(text: str) -> str:
+    """A JSONC text as strict JSON: comments blanked, trailing commas dropped, strings untouched (what VS Code's and
+    Zed's readers accept, for agentreads.py's strict reader). A text that does not scan comes back as it is."""
+    pieces: list[tuple[str, bool]] = []  # (text, a string token)
+    end = 0
+    for match in _TOKEN.finditer(text):
+        pieces.append((text[end:match.start()], False))
+        token = match.group()
+        pieces.append((token, True) if token.startswith('"') else (" ", False))
+        end = match.end()
+    pieces.append((text[end:], False))
+    out: list[str] = []
+    plain = ""
+    for piece, string in pieces:
+        if string:
+            out += [_TRAILING_COMMA.sub(r"\1", plain), piece]
+            plain = ""
+        else:
+            plain += piece
+    return "".join([*out, _TRAILING_COMMA.sub(r"\1", plain)])
+
