@@ -11,6 +11,9 @@
   whose members module lines use as `Version.fs2`. Where the file also defines the name elsewhere (`lazy val
   scalacheck = crossProject(…)`) the qualified name was refused (the file unparsable); it resolves now within that
   block as it does within an `object V {` block.
+- An sbt module line whose version is an environment default (play-json's `addSbtPlugin("com.typesafe.play" %
+  "play-docs-sbt-plugin" % sys.props.getOrElse("play.version", "2.8.2"))`, 1 both modes): read as a definition's
+  default already was (`sbt._ENV`); before, the line named nothing.
 
 Real-shaped files written for these tests, look-alikes and malformed input.
 """
@@ -210,3 +213,38 @@ def test_two_structural_values_of_one_name_with_other_strings_are_refused() -> N
     body = WEAVER_BUILD + '\nval Version = new {\n  val scalacheck = "1.18.0"\n}\n'
     with pytest.raises(ManifestError, match="more than once"):
         parse_build("build.sbt", body.encode())
+
+
+# --- 3. an sbt module line whose version is an environment default ---------------------------------------------------
+
+PLAY_JSON_PLUGINS = """\
+resolvers += Resolver.typesafeRepo("releases")
+
+addSbtPlugin("com.typesafe.play" % "interplay" % sys.props.get("interplay.version").getOrElse("3.0.0"))
+
+addSbtPlugin("com.typesafe.play" % "play-docs-sbt-plugin" % sys.props.getOrElse("play.version", "2.8.1"))
+
+addSbtPlugin("pl.project13.scala" % "sbt-jmh" % "0.3.7")
+"""
+
+
+def test_a_plugin_whose_version_is_a_system_property_default_is_read(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, {"project/plugins.sbt": PLAY_JSON_PLUGINS},
+                          {"project/plugins.sbt": {'"2.8.1"': '"2.8.2"'}})
+    want = {("maven", "com.typesafe.play:play-docs-sbt-plugin", "2.8.1", "2.8.2")}
+    assert moves(tree) == want and not tree.problems, tree
+    assert moves(patch) == want and not patch.problems, patch
+    found = {(d.name, d.version) for d in parse_build("project/plugins.sbt", PLAY_JSON_PLUGINS.encode())}
+    assert ("com.typesafe.play:interplay", "3.0.0") in found
+
+
+@pytest.mark.parametrize("version", [
+    'sys.props.getOrElse("play.version", playVersion)',  # a default that is no literal
+    'sys.props.getOrElse("play.version", "2.8.1" + suffix)',  # more than the literal
+    'sys.props("play.version")',  # no default: the build fails without the property
+    'foo("2.8.1")',  # a call of the build's own
+    'sys.props.getOrElse("play.version", "2.8.1").trim',
+])
+def test_other_expressions_name_no_version(version: str) -> None:
+    body = f'addSbtPlugin("com.typesafe.play" % "play-docs-sbt-plugin" % {version})\n'
+    assert [d.version for d in parse_build("project/plugins.sbt", body.encode())] == []
