@@ -132,6 +132,13 @@ modules and `.bazelversion` (bazel-lib, toolchains_llvm, Gazelle), Gradle catalo
 Renovate (slack-gradle-plugin's OSS-Bot, Metro, SpotBugs, pgjdbc), Maven BOMs and properties (java-pubsub,
 java-storage, Truth), Nix projects' Go and actions (sops-nix, treefmt, nix-direnv, cachix), protovalidate, sequin,
 setup-beam: Dependabot, Renovate and scala-steward, committed before its first, blind run in round 35.
+`--data thirtysixth` reads deps_bumps_thirtysixth.tsv: 37 more repositories weighted to Gradle plugins, catalogs
+and wrappers (Anvil, Burst, Licensee, CatchUp, Redacted, Emoji, the dependency-analysis plugin), Maven BOMs and
+properties (java-spanner, java-bigtable, the Cloud SQL and AlloyDB connectors, Jdbi, a Jenkins plugin), sbt and
+scala-steward (doobie, Skunk, play-json, weaver, ElasticMQ, refined, mdoc, sbt-typelevel), pub (dart-lang/test), mix
+(Igniter), Bazel modules (rules_py, rules_ts), Nix projects' Cargo and actions (Nickel, Lanzaboote, Crane, Attic,
+magic-nix-cache), devcontainers/ci, sigstore-js, Allstar, wolfictl and vcpkg-tool: Dependabot, Renovate and
+scala-steward, committed before its first, blind run in round 36.
 
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
@@ -191,6 +198,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "thirtythird": DATA.with_name("deps_bumps_thirtythird.tsv")}
 SETS["thirtyfourth"] = DATA.with_name("deps_bumps_thirtyfourth.tsv")
 SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
+SETS["thirtysixth"] = DATA.with_name("deps_bumps_thirtysixth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

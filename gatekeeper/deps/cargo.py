@@ -7,7 +7,7 @@ from typing import Any
 
 from gatekeeper.deps.cargogit import locked_version
 from gatekeeper.deps.delta import diff
-from gatekeeper.deps.edits import CARGO_TABLE_KEYS, SECTION_MARK, Side, table_version, toml_pair, with_options
+from gatekeeper.deps.edits import CARGO_TABLE_KEYS, RANGE, SECTION_MARK, Side, table_version, toml_pair, with_options
 from gatekeeper.deps.entryoptions import table_options
 from gatekeeper.deps.loaders import listing, load_toml, mapping, sourced_version, string
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Scope
@@ -16,6 +16,9 @@ from gatekeeper.deps.model import Change, Dependency, ManifestError, Scope
 _SOURCES = ("path", "git", "registry", "registry-index")
 # A table's keys its version and alias already carry.
 _READ = frozenset({"version", "package", "workspace", *_SOURCES})
+# Which commit of a `git` source Cargo checks out: named in the version (as Cargo.lock's `revision:`), so a bot's
+# "update uv-virtualenv digest to 6df4b71" (a `rev` moved) is the crate at that revision, not an options edit.
+_GIT_REFS = (("rev", "revision"), ("tag", "tag"), ("branch", "branch"))
 _TABLES: dict[str, Scope] = {"dependencies": "runtime", "dev-dependencies": "dev", "build-dependencies": "build"}
 
 
@@ -30,6 +33,17 @@ def _tables(doc: dict[str, Any]) -> list[tuple[dict[str, Any], Scope, str]]:
     return found
 
 
+def _git_version(spec: dict[str, Any], version: str) -> tuple[str, frozenset[str]]:
+    """`version` with the one `rev`, `tag` or `branch` of a `git` source (`https://github.com/astral-sh/uv
+    revision:6df4b71…`), and the keys it carries; a table with two of them, or one that is no string, is left to
+    the entry's options (read as they are)."""
+    given = [(key, label, spec[key]) for key, label in _GIT_REFS if key in spec]
+    if not isinstance(spec.get("git"), str) or len(given) != 1 or not isinstance(given[0][2], str) or not given[0][2]:
+        return version, _READ
+    key, label, ref = given[0]
+    return f"{version} {label}:{ref}", _READ | {key}
+
+
 def parse_cargo_toml(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
     for table, scope, where in _tables(load_toml(data)):
@@ -40,11 +54,11 @@ def parse_cargo_toml(path: str, data: bytes) -> list[Dependency]:
                 # kept as its alias (what its bots call it: Renovate's "update rust crate miette to v4")
                 name = string(spec.get("package")) or key
                 alias = key if name != key else ""
-                version = sourced_version(spec, _SOURCES)
+                version, read = _git_version(spec, sourced_version(spec, _SOURCES))
                 if spec.get("workspace") is True:
                     version = "workspace"
                 # `features`, `default-features`, `optional`: what the crate builds and whether (red team 26)
-                options = table_options(spec, _READ, where)
+                options = table_options(spec, read, where)
             else:
                 version = string(spec)
             out.append(Dependency("cargo", name, version, path, True, scope, alias=alias, options=options))
@@ -111,6 +125,21 @@ def _inline_table(side: Side, index: int) -> str:
     return line
 
 
+def _git_line(name: str, value: dict[str, Any]) -> tuple[str, ...]:
+    """`uv-cache = { git = "https://github.com/astral-sh/uv", rev = "6df4b71…" }` on one changed line: the crate at
+    that repository and revision, as the whole-file reader names it (a version beside it, features and the like
+    read too). Any other key (`path`, `registry`, a second ref) or a ref that is no string: refused."""
+    version, read = _git_version(value, sourced_version(value, _SOURCES))
+    if read == _READ or not set(value) <= CARGO_TABLE_KEYS | read - {"package", "workspace", "path", "registry",
+                                                                      "registry-index"}:
+        raise ManifestError(f"{name!r}: a git source is read from a hunk only with one rev, tag or branch")
+    if "version" in value and not (isinstance(value["version"], str) and RANGE.match(value["version"].strip())):
+        raise ManifestError(f"{name!r}: not a plain version requirement")
+    if not isinstance(value["git"], str) or not value["git"].startswith("https://") or SECTION_MARK in value["git"]:
+        raise ManifestError(f"{name!r}: not a git repository's address")
+    return with_options((name, version), "cargo", table_options(value, read))
+
+
 def cargo_line(side: Side, index: int) -> list[tuple[str, ...]]:
     """`name = "req"` or an inline table (`{ version = "1", features = [...] }`, its array may span lines); a
     renamed dependency (`miette = { package = "oxc-miette", version = "4.0.0" }`) is named by the crate it fetches,
@@ -118,6 +147,8 @@ def cargo_line(side: Side, index: int) -> list[tuple[str, ...]]:
     name, value = toml_pair(_inline_table(side, index))
     package = value.get("package") if isinstance(value, dict) else None
     options = table_options(value, _READ) if isinstance(value, dict) else ""
+    if isinstance(value, dict) and "git" in value and package is None:
+        return [_git_line(name, value)]
     if package is None:
         return [with_options((name, table_version(name, value, CARGO_TABLE_KEYS)), "cargo", options)]
     if not isinstance(package, str) or not package or SECTION_MARK in package:

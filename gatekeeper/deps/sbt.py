@@ -30,8 +30,6 @@ _REF = r"[A-Za-z_][\w.]{0,200}+"
 _LIT = r'"(?P<v>[^"\\\n]{1,100}+)"'
 # The group may be a definition too (`val org = "com.disneystreaming.smithy"` then `org %% "smithytranslate-proto" %
 # v`, smithy4s): resolved as a version's definition is, and only to a string that is a group id.
-_MODULE = lazy(rf'(?:"(?P<g>[\w.\-]{{1,200}}+)"|(?<![\w."])(?P<gref>{_REF}))\s*+%%?%?\s*+"(?P<a>[\w.\-]{{1,200}}+)"'
-               rf'\s*+%\s*+(?:{_LIT}|(?P<ref>{_REF}))(?:\s*+%\s*+"?(?P<scope>[A-Za-z]{{1,20}}+)"?)?')
 _GROUP = lazy(r"^[A-Za-z][\w\-]{0,100}+(?:\.[A-Za-z_][\w\-]{0,100}+){1,20}+$")
 # A version the environment may override, its default written in the file: `Option(System.getenv("SCALAJS_VERSION"))
 # .getOrElse("1.3.0")`, `sys.env.getOrElse("SCALAJS_VERSION", "1.3.0")`, `customScalaJSVersion.getOrElse("1.3.0")`
@@ -40,6 +38,11 @@ _GROUP = lazy(r"^[A-Za-z][\w\-]{0,100}+(?:\.[A-Za-z_][\w\-]{0,100}+){1,20}+$")
 _ENV = (r'(?:(?:Option\(\s*+(?:System\.getenv|System\.getProperty|sys\.env\.get|sys\.props\.get)\(\s*+"[\w.\-]{1,100}+"'
         r'\s*+\)\s*+\)|sys\.(?:env|props)\.get\(\s*+"[\w.\-]{1,100}+"\s*+\)|[A-Za-z_]\w{0,100}+)\s*+\.getOrElse\(\s*+'
         r'|sys\.(?:env|props)\.getOrElse\(\s*+"[\w.\-]{1,100}+"\s*+,\s*+)')
+# A module line's version may be an environment default too (play-json's `addSbtPlugin("com.typesafe.play" %
+# "play-docs-sbt-plugin" % sys.props.getOrElse("play.version", "2.8.2"))`): the default, as a definition's is read.
+_MODULE = lazy(rf'(?:"(?P<g>[\w.\-]{{1,200}}+)"|(?<![\w."])(?P<gref>{_REF}))\s*+%%?%?\s*+"(?P<a>[\w.\-]{{1,200}}+)"'
+               rf'\s*+%\s*+(?:{_LIT}|{_ENV}"(?P<dv>[^"\\\n]{{1,100}}+)"\s*+\)(?!\s*+\.)|(?P<ref>{_REF}))'
+               rf'(?:\s*+%\s*+"?(?P<scope>[A-Za-z]{{1,20}}+)"?)?')
 _OPEN_VAL = (r'^\s*+(?:(?:private|protected|final|override|lazy)\s++){0,4}+(?:val|def)\s++(?P<name>\w{1,200}+)\s*+'
              r'(?::\s*+String\s*+)?=')
 _VAL = lazy(rf'{_OPEN_VAL}\s*+(?P<env>{_ENV})?{_LIT}(?(env)\s*+\))\s*+(?://.*+)?$')
@@ -107,7 +110,7 @@ def _uses(line: str, group: Callable[[str], str | None]) -> list[tuple[str, str 
         g = m["g"]
         if g is None and ((g := group(m["gref"])) is None or not _GROUP.match(g)):
             continue
-        out.append((f"{g}:{m['a']}", m["v"], m["ref"], _scope(m["scope"], line)))
+        out.append((f"{g}:{m['a']}", m["v"] or m["dv"], m["ref"], _scope(m["scope"], line)))
     if (s := _SCALA.match(line)) is not None:
         out.append(("", s["v"], s["ref"], "runtime"))
     if (c := _CROSS.search(line)) is not None:

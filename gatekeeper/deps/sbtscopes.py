@@ -7,8 +7,9 @@ dependency's own `new { ... }` block). Those are resolved here by the braces aro
 refused (a problem, reviewed) where the reader cannot tell: a name no open block defines above its use, a
 definition whose value is no string alone on its line, a file whose multi-line strings or comments could hide a
 brace. A qualified name (`V.cats`, `Forks.org`) is the member of that object: the definitions directly inside every
-`object V {` block of the file (one line or many), resolved when they all give one string, else refused — http4s
-writes `object V { val cats = "2.11.0" }` beside `lazy val cats = … % V.cats`, the module named like its version.
+`object V {` block of the file (one line or many; a structural value's `val V = new {` block too, weaver-test's
+`Version.fs2`), resolved when they all give one string, else refused — http4s writes `object V { val cats =
+"2.11.0" }` beside `lazy val cats = … % V.cats`, the module named like its version.
 Before, the name alone was resolved (the latest or the first definition), so `Forks.org %% "cats-core" % "2.10.1"`
 whose group is another author's read as `org.typelevel:cats-core`'s patch upgrade, allowed under `--enable deps`.
 """
@@ -32,8 +33,9 @@ _TOKEN = lazy(r'"(?:[^"\\\n]|\\.)*+"|\'(?:[^\'\\\n]|\\.)\'|//.*+|[{}]|(?<![\w.])
 # A triple-quoted string opened and closed on its line with no quote inside (`"""(\d+)\.(\d+)""".r`): the
 # tokens read it as strings, so a brace in it is no block; any other `"""` may span lines and hide one.
 _ONE_LINE_TRIPLE = lazy(r'"""[^"\n]*+"""')
-# `object V {` (also `object V extends X {`): the brace that opens the object's body, on the object's own line.
-_OBJECT = lazy(r"(?<![\w.])object\s++(\w{1,200}+)[^{}\n]*+$")
+# `object V {` (also `object V extends X {`): the brace that opens the object's body, on the object's own line; or
+# `val Version = new {` (weaver-test): a value of an anonymous class whose members are read as `Version.http4s` too.
+_OBJECT = lazy(r"(?<![\w.])(?:object\s++(\w{1,200}+)[^{}\n]*+|(?:lazy\s++)?val\s++(\w{1,200}+)\s*+=\s*+new\s*+)$")
 
 
 def _walk(line: str, strict: re.Pattern[str]) -> Iterator[tuple[str, str | None]]:
@@ -44,7 +46,7 @@ def _walk(line: str, strict: re.Pattern[str]) -> Iterator[tuple[str, str | None]
     for m in _TOKEN.finditer(line):
         if m[0] == "{":
             opened = _OBJECT.search(line, 0, m.start())
-            yield "{", opened[1] if opened is not None else None
+            yield "{", (opened[1] or opened[2]) if opened is not None else None
         elif m[0] == "}":
             yield "}", None
         elif m[1] is not None:
