@@ -103,6 +103,7 @@ def _shown(value: object) -> str:
 def _check(request: RunRequest) -> None:
     if not request.command:
         raise UsageError("no generator command", hint="put the command after `--`: gatekeeper run -- COMMAND [ARG]...")
+    workspace.check_repo(request.repo)
     # `not 0 < x < inf` rather than `x <= 0`: NaN compares false both ways and must be refused too.
     if request.timeout is not None and not (0 < request.timeout < math.inf):
         raise UsageError(
