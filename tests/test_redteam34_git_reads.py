@@ -195,3 +195,41 @@ def test_resume_checks_out_the_real_base(tmp_path: Path, mode: str) -> None:
     assert "TOP SECRET" not in _everything_written(run_dir)
     patch = (run_dir / "patch.diff").read_text()
     assert "+README.md" in patch and "planted" not in patch, patch
+
+
+# argv: the nested form, a host repository's git folder. A folder holding `.git` is recorded as a gitlink: git reads
+# that repository's HEAD (through a `.git` file's `gitdir:`, a nested `.git/commondir`, or a linked nested HEAD).
+NESTED = r"""
+import os, sys
+form, host = sys.argv[1], sys.argv[2]
+os.makedirs("sub/.git" if form != "gitfile" else "sub", exist_ok=True)
+if form == "gitfile":
+    open("sub/.git", "w").write("gitdir: " + host + "\n")
+elif form == "commondir":
+    open("sub/.git/HEAD", "w").write("ref: refs/heads/main\n")
+    os.makedirs("sub/.git/objects")
+    os.makedirs("sub/.git/refs")
+    open("sub/.git/commondir", "w").write(host + "\n")
+else:
+    os.makedirs("sub/.git/objects")
+    os.makedirs("sub/.git/refs")
+    os.symlink(os.path.join(host, "refs", "heads", "main"), "sub/.git/HEAD")
+open("sub/file.txt", "w").write("x\n")
+"""
+
+
+@pytest.mark.parametrize("form", ["gitfile", "commondir", "linked-head"])
+def test_capture_reads_no_host_repository_through_a_nested_git(tmp_path: Path, form: str) -> None:
+    host = GitRepo(tmp_path / "host")
+    host.write("private.txt", "private\n")
+    head = host.commit()
+    subprocess.run(["git", "-C", str(host.root), "branch", "-M", "main"], check=True)
+    script = tmp_path / "nested.py"
+    script.write_text(NESTED)
+    out = tmp_path / "runs"
+    done = gk_in("run", "--repo", str(origin_repo(tmp_path).root), "--out", str(out), "--sandbox", "unshare",
+                 "--format", "json", "--", sys.executable, str(script), form, str(host.root / ".git"))
+    run_dir = out / next(p.name for p in out.iterdir() if p.is_dir())
+    assert head not in _everything_written(run_dir) + done.stdout + done.stderr
+    assert done.returncode == 2, done.stderr
+    assert "sub/.git" in done.stderr

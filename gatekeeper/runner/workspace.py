@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from gatekeeper.atomic import fsync_dir, write_atomic
-from gatekeeper.errors import RunError, UsageError
+from gatekeeper.errors import RunError
 from gatekeeper.gitcmd import (
     CHECKPOINT_GIT_TIMEOUT,
     GIT_TIMEOUT,
@@ -53,18 +53,6 @@ class Snapshot:
     path: Path
     sha256: str
     bytes: int
-
-
-_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)@")
-
-
-def check_repo(repo: str) -> None:
-    """UsageError for a `--repo` URL that carries credentials: git keeps the URL as given in the clone's .git/config
-    (read inside the sandbox) and the packet's `repository.url` names it. A user name alone is fine for ssh."""
-    found = _USERINFO.match(repo)
-    if found is not None and (":" in found.group(2) or found.group(1).lower() in ("http", "https", "ftp", "ftps")):
-        raise UsageError("the repository URL carries credentials, which the sandbox and the packet would see",
-                         where="--repo", hint="drop them from the URL; give them through a git credential helper")
 
 
 def repo_url(repo: str) -> str:
@@ -175,8 +163,20 @@ OBJECT_SOURCES = ("objects/info/alternates", "objects/info/http-alternates")
 
 
 def object_sources(git_dir: Path) -> list[str]:
-    """The object-source files present in `git_dir` (as paths relative to it; links included, never followed)."""
+    """The object-source files present in `git_dir` (relative to it; links included, never followed)."""
     return [name for name in OBJECT_SOURCES if os.path.lexists(git_dir / name)]
+
+
+def nested_git_redirects(root: Path) -> list[str]:
+    """Nested `.git` entries below `root` that make git read elsewhere (a file, a link, a folder with `commondir` or a
+    link): `git add -A` records their folder as a gitlink, reading HEAD there (a host repository's commit id)."""
+    found = []
+    for path, mode in _entries(root):
+        if os.path.basename(path) != ".git" or os.path.dirname(path) == str(root):
+            continue
+        if not stat.S_ISDIR(mode) or os.path.lexists(os.path.join(path, "commondir")) or git_links(Path(path)):
+            found.append(os.path.relpath(path, root))
+    return sorted(found)
 
 
 def _guard_config(run: RunDir) -> None:
@@ -296,6 +296,10 @@ def capture(run: RunDir, base: str) -> Snapshot:
     """Stage everything in the work tree and write patch.diff (the diff against `base`), as the checkpoints do."""
     _guard_config(run)
     remove_special_files(run.workspace)  # the generator has ended: nothing can plant them again
+    nested = nested_git_redirects(run.workspace)
+    if nested:
+        raise RunError(f"a nested .git in the work tree points outside it: {', '.join(nested[:5])}",
+                       where=str(run.workspace), hint="generators must not plant git files; start a new run")
     # Not the generator's index: an entry whose stat matches keeps the object id written there (not the file's),
     # `--assume-unchanged`/`--skip-worktree` hide a change, its `info/exclude` hides a file. The patch is the work
     # tree the generator left, as its `.gitignore` files (part of the patch) say.
