@@ -23,6 +23,8 @@ import pytest
 from gitrepo import GitRepo
 from runbundle import gk_in
 
+from gatekeeper.serving import wake_and_shut_down
+
 pytestmark = pytest.mark.usefixtures("runner_bundle")
 
 SECRET = "s3cret-34"
@@ -73,7 +75,7 @@ def smart_http(tmp_path: Path) -> Iterator[str]:
     try:
         yield f"127.0.0.1:{server.server_address[1]}/repo.git"
     finally:
-        server.shutdown()
+        wake_and_shut_down(server)
         server.server_close()
 
 
