@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar, cast
 
+from gatekeeper.attest.binding import bind, ci_repository
 from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.attest.keys import Trust, parse_trust
 from gatekeeper.attest.verdict import apply_approvals, packet_attestation, sign_summary
@@ -155,7 +156,10 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
                 trust = _trust(options, revs)
                 attestation = NO_PACKET.to_input() if commits else None
                 if trust is not None and packet_file is not None:
-                    attestation = packet_attestation(packet_file, read(), trust).to_input()
+                    # A signature counts for this change only: the run's base and repository are the ones judged.
+                    attestation = bind(packet_attestation(packet_file, read(), trust), read(),
+                                       merge_base=None if revs is None else revs.merge_base, tree=revs is not None,
+                                       repository=ci_repository(os.environ if env is None else env)).to_input()
                 with open_tree_context(revs, bundle.rules) as context:
                     assert options.patch is not None  # run_gate derived it from the commits when none was given
                     derived = None

@@ -27,6 +27,7 @@ from gatekeeper.policy_dir import resolve_policy_dir
 from gatekeeper.runner import checkpoint, egresslog, generator, mounts, relay, relaylog, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner.relay_api import CLIENT_VARIABLES, Upstream, parse_model_api, parse_model_keys
+from gatekeeper.runner.repocheck import check_repo
 from gatekeeper.runner.rundir import RunDir, now
 from gatekeeper.runner.state import Request, RunState, load, save
 
@@ -103,6 +104,7 @@ def _shown(value: object) -> str:
 def _check(request: RunRequest) -> None:
     if not request.command:
         raise UsageError("no generator command", hint="put the command after `--`: gatekeeper run -- COMMAND [ARG]...")
+    check_repo(request.repo)
     # `not 0 < x < inf` rather than `x <= 0`: NaN compares false both ways and must be refused too.
     if request.timeout is not None and not (0 < request.timeout < math.inf):
         raise UsageError(

@@ -98,6 +98,10 @@ def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str,
         # (filters and all) from a folder of the generator's choosing.
         "GIT_COMMON_DIR": str(run.workspace / ".git"),
         "GIT_WORK_TREE": str(run.workspace),
+        # A replace ref (`refs/replace/<BASE>`) would make a resume's `git checkout BASE` check out a tree of the
+        # generator's; a graft file (`info/grafts`) gives commits other parents. Both are read as written, never.
+        "GIT_NO_REPLACE_OBJECTS": "1",
+        "GIT_GRAFT_FILE": os.devnull,
     }
     env.update(extra or {})
     return env
@@ -153,6 +157,28 @@ def git_links(git_dir: Path) -> list[str]:
     return sorted(os.path.relpath(path, git_dir) for path, mode in _entries(git_dir) if stat.S_ISLNK(mode))
 
 
+# Files that add object stores to the workspace's: git reads objects (a forged index entry's, a replaced base's) from
+# any folder they name, absolute or relative, chained up to five deep. A clone has none.
+OBJECT_SOURCES = ("objects/info/alternates", "objects/info/http-alternates")
+
+
+def object_sources(git_dir: Path) -> list[str]:
+    """The object-source files present in `git_dir` (relative to it; links included, never followed)."""
+    return [name for name in OBJECT_SOURCES if os.path.lexists(git_dir / name)]
+
+
+def nested_git_redirects(root: Path) -> list[str]:
+    """Nested `.git` entries below `root` that make git read elsewhere (a file, a link, a folder with `commondir` or a
+    link): `git add -A` records their folder as a gitlink, reading HEAD there (a host repository's commit id)."""
+    found = []
+    for path, mode in _entries(root):
+        if os.path.basename(path) != ".git" or os.path.dirname(path) == str(root):
+            continue
+        if not stat.S_ISDIR(mode) or os.path.lexists(os.path.join(path, "commondir")) or git_links(Path(path)):
+            found.append(os.path.relpath(path, root))
+    return sorted(found)
+
+
 def _guard_config(run: RunDir) -> None:
     git_dir = _check_git_dir(run)
     saved = run.git_config_copy
@@ -163,6 +189,11 @@ def _guard_config(run: RunDir) -> None:
     if links:
         # A clone has none; the generator's links would take the runner's own git writes outside the sandbox.
         raise RunError(f"the generator left a link inside the workspace's .git folder: {', '.join(links[:5])}",
+                       where=str(git_dir), hint="generators must leave .git alone; start a new run")
+    sources = object_sources(git_dir)
+    if sources:
+        # The runner's git would read objects of the host's stores there (and a resume would check them out).
+        raise RunError(f"the generator added object stores to the workspace's .git folder: {', '.join(sources)}",
                        where=str(git_dir), hint="generators must leave .git alone; start a new run")
 
 
@@ -195,6 +226,7 @@ def clone(url: str, ref: str | None, run: RunDir) -> Repository:
     run_git(["checkout", "-q", "-b", run_branch], cwd=dest, env=local, what="cannot create the run branch",
          where=str(dest))
     write_atomic(run.git_config_copy, (dest / ".git" / "config").read_bytes())
+    _make_snapshot_git(run)
     return Repository(url=url, base_ref=ref, base_commit=base, run_branch=run_branch)
 
 
@@ -204,7 +236,7 @@ def _stream_patch(run: RunDir, base: str, dest: Path, env: Mapping[str, str], ti
     git takes attributes from the work tree's `.gitattributes` files (falling back to the index's) and from the git
     folder's `info/attributes`, all of them the generator's: `-diff` there would make its text files binary sections
     (no lines to count, no text to classify). So the staged tree is diffed as two trees, in the runner's own git
-    folder (the workspace's objects as alternates), with an empty work tree and no index: no attributes at all.
+    folder (`_make_snapshot_git`), with an empty work tree and no index: no attributes at all.
     """
     tree = run_git(["write-tree"], cwd=run.workspace, env=env, what="cannot record the staged tree",
                    where=str(run.workspace), timeout=timeout)
@@ -261,35 +293,54 @@ def remove_special_files(root: Path) -> list[str]:
 
 
 def capture(run: RunDir, base: str) -> Snapshot:
-    """Stage everything in the workspace and write patch.diff (the diff against `base`)."""
+    """Stage everything in the work tree and write patch.diff (the diff against `base`), as the checkpoints do."""
     _guard_config(run)
     remove_special_files(run.workspace)  # the generator has ended: nothing can plant them again
-    env = _local_env(run)
-    run_git(["add", "-A"], cwd=run.workspace, env=env, what="cannot stage the changes", where=str(run.workspace))
-    return _stream_patch(run, base, run.patch, env, GIT_TIMEOUT)
+    nested = nested_git_redirects(run.workspace)
+    if nested:
+        raise RunError(f"a nested .git in the work tree points outside it: {', '.join(nested[:5])}",
+                       where=str(run.workspace), hint="generators must not plant git files; start a new run")
+    # Not the generator's index: an entry whose stat matches keeps the object id written there (not the file's),
+    # `--assume-unchanged`/`--skip-worktree` hide a change, its `info/exclude` hides a file. The patch is the work
+    # tree the generator left, as its `.gitignore` files (part of the patch) say.
+    return snapshot(run, base, run.patch, limit=GIT_TIMEOUT)
 
 
 def _snapshot_git_dir(run: RunDir) -> Path:
-    """The runner's own git folder for checkpoints: its config, the workspace's objects as alternates."""
     git_dir = run.snapshot_git
-    if not (git_dir / "HEAD").is_file():
-        for sub in ("objects/info", "refs"):
-            (git_dir / sub).mkdir(parents=True, exist_ok=True)
-        write_atomic(git_dir / "config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n")
-        write_atomic(git_dir / "objects" / "info" / "alternates", f"{run.workspace / '.git' / 'objects'}\n")
-        write_atomic(git_dir / "HEAD", "ref: refs/heads/checkpoints\n")  # last: it marks the folder complete
+    if not (git_dir / "HEAD").is_file() or os.path.lexists(git_dir / "objects" / "info" / "alternates"):
+        # Made at clone time; a run folder from before has the workspace's objects as alternates: resume clones again.
+        raise RunError("the runner's checkpoint.git folder is missing or incomplete", where=str(git_dir),
+                       hint="resume the run: it clones the base again")
     return git_dir
 
 
-def snapshot(run: RunDir, base: str, dest: Path) -> Snapshot:
-    """The workspace diff against `base` into `dest`, through a private index (the workspace's is untouched)."""
-    # The generator is still running and may rewrite anything in the workspace's .git at any moment,
-    # so checkpoints use a git folder of the runner's (read-only inside the sandbox), never that one.
+def _make_snapshot_git(run: RunDir) -> None:
+    """The runner's own git folder for the checkpoints and the capture: its config, and a copy of the fresh clone's
+    objects (the base), made before the generator starts. Never the workspace's objects as alternates: the generator
+    rewrites that store at will (an alternates file, a pack whose objects are not what their ids say)."""
+    git_dir = run.snapshot_git
+    remove_tree(git_dir)
+    run.checkpoint_index.unlink(missing_ok=True)
+    shutil.copytree(run.workspace / ".git" / "objects", git_dir / "objects", symlinks=True)
+    (git_dir / "refs").mkdir()
+    shallow = run.workspace / ".git" / "shallow"
+    if shallow.is_file():
+        write_atomic(git_dir / "shallow", shallow.read_bytes())
+    write_atomic(git_dir / "config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n")
+    write_atomic(git_dir / "HEAD", "ref: refs/heads/checkpoints\n")  # last: it marks the folder complete
+
+
+def snapshot(run: RunDir, base: str, dest: Path, *, limit: float | None = None) -> Snapshot:
+    """The work tree's diff against `base` into `dest`, through the runner's own git folder and index (within
+    `limit` seconds a git command; default: a checkpoint's limit)."""
+    # The generator may rewrite anything in the workspace's .git at any moment (and has at capture), so the runner
+    # reads nothing there: its own objects, index, config and excludes (read-only inside the sandbox).
     _check_git_dir(run)
     git_dir = _snapshot_git_dir(run)
     env = _local_env(run, {"GIT_DIR": str(git_dir), "GIT_COMMON_DIR": str(git_dir),
                            "GIT_INDEX_FILE": str(run.checkpoint_index)})
-    limit = CHECKPOINT_GIT_TIMEOUT
+    limit = CHECKPOINT_GIT_TIMEOUT if limit is None else limit
     # Left by a checkpoint git that was killed at its time limit; only this runner (it holds the run's lock)
     # uses that index.
     Path(f"{run.checkpoint_index}.lock").unlink(missing_ok=True)
@@ -303,7 +354,11 @@ def snapshot(run: RunDir, base: str, dest: Path) -> Snapshot:
 
 def _usable(run: RunDir, repo: Repository) -> bool:
     git_dir = run.workspace / ".git"
-    if git_dir.is_symlink() or not git_dir.is_dir() or git_links(git_dir):  # links: cloned again, not followed
+    if git_dir.is_symlink() or not git_dir.is_dir() or git_links(git_dir) or object_sources(git_dir):
+        return False  # links, host object stores: cloned again, never followed or read
+    try:
+        _snapshot_git_dir(run)
+    except RunError:
         return False
     try:
         run_git(["cat-file", "-e", f"{repo.base_commit}^{{commit}}"], cwd=run.workspace, env=_local_env(run),

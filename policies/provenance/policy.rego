@@ -8,10 +8,12 @@
 #   `params.provenance.allowed_models` when that list is set, and denies a run whose generator tried to
 #   reach a cloud metadata address, through the relay (`packet.relay.refused_by_host`) or around it (a
 #   direct connection or a DNS lookup recorded by the sandbox: `packet.sandbox.egress.refused_by_host`).
+#   Reviews a model the generator reports when no relay ran and the sandbox denied all network: no model
+#   outside could have answered, so the report is the generator's word alone (`provenance.unreachable`).
 #   The model facts are the runner's claims: unless the runner signed the packet with a key the gate
 #   trusts (`input.attestation.verified`, gate --trust), they are unverified and the run needs review too.
 # custom:
-#   version: 1.3.0
+#   version: 1.4.0
 #   owner: security-engineering
 #   rules:
 #     - provenance.unreported
@@ -19,6 +21,7 @@
 #     - provenance.not_allowed
 #     - provenance.metadata_egress
 #     - provenance.unverified
+#     - provenance.unreachable
 package gatekeeper.policies.provenance
 
 import rego.v1
@@ -73,6 +76,18 @@ review contains finding if {
 	count(outside) > 0
 	msg := sprintf("%s answered, which is not among the allowed models", [names(outside)])
 	finding := lib.finding("provenance.not_allowed", msg)
+}
+
+# The runner's own signed claims say nothing could leave the sandbox and no relay ran: the generator's report names
+# a model no request could have reached (a script, or a local model under any name). `served` is null without a relay.
+review contains finding if {
+	served == null
+	reported != null
+	object.get(object.get(input.packet, "sandbox", {}), "network", null) == "denied"
+	msg := sprintf("the generator reports %s, but no model relay ran and the sandbox denied all network: %s", [
+		describe(reported), "no model outside could have answered; the report is the generator's word alone",
+	])
+	finding := lib.finding("provenance.unreachable", msg)
 }
 
 deny contains finding if {

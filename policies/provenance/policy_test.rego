@@ -111,3 +111,22 @@ test_unverified_model_facts_need_review if {
 	some f in found
 	contains(f.msg, "unsigned")
 }
+
+test_a_self_report_from_a_closed_sandbox_without_relay_needs_review if {
+	model := {"requested": "model-a", "reported": "model-a", "reported_by": "generator", "served": null}
+	sandbox := {"backend": "unshare", "network": "denied", "egress_checked": true}
+	found := provenance.review with input.attestation.verified as true with input.packet.model as model
+		with input.packet.sandbox as sandbox
+	[f.rule | some f in found] == ["provenance.unreachable"]
+}
+
+test_a_relayed_or_open_run_is_not_unreachable if {
+	relayed := {"requested": "model-a", "reported": "model-a", "reported_by": "generator", "served": ["model-a"]}
+	closed := {"backend": "unshare", "network": "allowlist", "egress_checked": true}
+	count(provenance.review) == 0 with input.attestation.verified as true with input.packet.model as relayed
+		with input.packet.sandbox as closed
+	open := {"backend": "none", "network": "unrestricted", "egress_checked": true}
+	unrelayed := {"requested": "model-a", "reported": "model-a", "reported_by": "generator"}
+	count(provenance.review) == 0 with input.attestation.verified as true with input.packet.model as unrelayed
+		with input.packet.sandbox as open
+}
