@@ -17,6 +17,13 @@ settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", parent=settings.get_profile("dev"), derandomize=True, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# The suite judges as a developer's machine does, outside any CI job: the gate reads the job's identity and event
+# from GitHub Actions' and GitLab CI's variables (a signed packet must name the CI's repository, the PR base comes
+# from the event), so a run of this suite inside such a job would judge as that job. Tests that need a CI set the
+# variables themselves.
+for _name in [name for name in os.environ if name.startswith(("GITHUB_", "GITLAB_", "CI_"))]:
+    del os.environ[_name]
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from hypothesis_tables import seed_utf8_table  # noqa: E402
