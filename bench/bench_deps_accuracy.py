@@ -133,6 +133,15 @@ Renovate (slack-gradle-plugin's OSS-Bot, Metro, SpotBugs, pgjdbc), Maven BOMs an
 java-storage, Truth), Nix projects' Go and actions (sops-nix, treefmt, nix-direnv, cachix), protovalidate, sequin,
 setup-beam: Dependabot, Renovate and scala-steward, committed before its first, blind run in round 35.
 
+`--data thirtyseventh` reads deps_bumps_thirtyseventh.tsv: 35 more repositories chosen for breadth as a held-out set
+would be built, with people's own "bump X to Y" commits beside the bots' (70 of its 335 commits) — Erlang rebar3
+projects (ejabberd, VerneMQ, elvis, emqtt, hackney, erlang_ls), Deno's lint and Docker images, changesets/
+release-please monorepos (wagmi, TanStack Form, Orama, react-three-fiber, release-please, wrangler-action, Flarum),
+uv/poetry/PEP 621 Python (LangGraph's workspace, FastMCP, python-semantic-release, the OpenAI Agents SDK, ruff's
+pre-commit hook), Go (Supabase CLI, gosec, lefthook), Cargo (the Lambda Rust runtime, image, async-graphql,
+minijinja), NuGet (MySqlConnector), Gradle (Timber, Accompanist), Maven (Spring Data JPA), Bundler
+(jsbundling-rails) and a Renovate home-ops repository: committed before its first, blind run in round 37.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -191,6 +200,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
         "thirtythird": DATA.with_name("deps_bumps_thirtythird.tsv")}
 SETS["thirtyfourth"] = DATA.with_name("deps_bumps_thirtyfourth.tsv")
 SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
+SETS["thirtyseventh"] = DATA.with_name("deps_bumps_thirtyseventh.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -60,6 +60,8 @@ UNREAD = {
     "Package.resolved": "swift", ".pre-commit-config.yaml": "pre-commit", "devcontainer.json": "devcontainer",
     "devcontainer-lock.json": "devcontainer", "deps.edn": "clojure",
     "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize",
+    "rebar.config": "rebar", "rebar.lock": "rebar", "deno.json": "deno", "deno.jsonc": "deno", "deno.lock": "deno",
+    "helmfile.yaml": "helmfile",
 }
 _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
 _BOT = re.compile(r"dependabot|renovate|scala[- ]?steward|typelevel-steward|http4s-steward", re.IGNORECASE)
