@@ -235,6 +235,12 @@ def _same_version(want: str, got: str | None) -> bool:
     # release by its inclusive upper bound: that bound is the version it names
     if (upper := re.search(r"(?:^|,)\s*<=\s*v?([^\s,]+)", got)) is not None and upper.group(1) == want.lstrip("vV"):
         return True
+    # Renovate's "update dependency google.longrunning to v3" widens NuGet's `[2.3.0, 3.0.0)` to `[2.3.0,3.5.0]`: an
+    # inclusive upper bound (`]`) is a release the range takes, and names the major (or the version) it is of
+    if (inclusive := re.fullmatch(r"\[\s*v?[^\s,\]]*\s*,\s*v?([^\s,\]]+)\s*\]", got.strip())) is not None:
+        bound = inclusive.group(1)
+        if bound == want.lstrip("vV") or bound.split(".")[: len(want.split("."))] == want.lstrip("vV").split("."):
+            return True
     # Renovate's "update terraform aws to v6" widens `>= 4.9.0, < 6.0` to `< 6.28`: an exclusive upper bound alone,
     # of the major it names and past its `.0`, admits that major (`< 6.0` would not)
     below = re.fullmatch(r"<\s*v?(\d+)((?:\.\d+)+)", got.strip())
