@@ -134,7 +134,7 @@ java-storage, Truth), Nix projects' Go and actions (sops-nix, treefmt, nix-diren
 setup-beam: Dependabot, Renovate and scala-steward, committed before its first, blind run in round 35.
 
 `--data thirtyseventh` reads deps_bumps_thirtyseventh.tsv: 35 more repositories chosen for breadth as a held-out set
-would be built, with people's own "bump X to Y" commits beside the bots' (70 of its 335 commits) — Erlang rebar3
+would be built, with people's own "bump X to Y" commits beside the bots' (70 of the 335 collected) — Erlang rebar3
 projects (ejabberd, VerneMQ, elvis, emqtt, hackney, erlang_ls), Deno's lint and Docker images, changesets/
 release-please monorepos (wagmi, TanStack Form, Orama, react-three-fiber, release-please, wrangler-action, Flarum),
 uv/poetry/PEP 621 Python (LangGraph's workspace, FastMCP, python-semantic-release, the OpenAI Agents SDK, ruff's
