@@ -151,7 +151,7 @@ def consult(data: bytes) -> list[Any]:
 
 
 _LISTS = ("deps", "plugins", "project_plugins")
-_SOURCES = ("git", "git_subdir", "hg")
+_SOURCES = frozenset({"git", "git_subdir", "hg"})  # rebar3's source kinds (a set: no command line)
 
 
 def _pairs(value: Any, where: str) -> list[tuple[Atom, Any]]:
