@@ -140,6 +140,15 @@ scala-steward (doobie, Skunk, play-json, weaver, ElasticMQ, refined, mdoc, sbt-t
 magic-nix-cache), devcontainers/ci, sigstore-js, Allstar, wolfictl and vcpkg-tool: Dependabot, Renovate and
 scala-steward, committed before its first, blind run in round 36.
 
+`--data thirtyseventh` reads deps_bumps_thirtyseventh.tsv: 35 more repositories chosen for breadth as a held-out set
+would be built, with people's own "bump X to Y" commits beside the bots' (70 of the 335 collected) — Erlang rebar3
+projects (ejabberd, VerneMQ, elvis, emqtt, hackney, erlang_ls), Deno's lint and Docker images, changesets/
+release-please monorepos (wagmi, TanStack Form, Orama, react-three-fiber, release-please, wrangler-action, Flarum),
+uv/poetry/PEP 621 Python (LangGraph's workspace, FastMCP, python-semantic-release, the OpenAI Agents SDK, ruff's
+pre-commit hook), Go (Supabase CLI, gosec, lefthook), Cargo (the Lambda Rust runtime, image, async-graphql,
+minijinja), NuGet (MySqlConnector), Gradle (Timber, Accompanist), Maven (Spring Data JPA), Bundler
+(jsbundling-rails) and a Renovate home-ops repository: committed before its first, blind run in round 37.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -199,6 +208,7 @@ SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": 
 SETS["thirtyfourth"] = DATA.with_name("deps_bumps_thirtyfourth.tsv")
 SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
 SETS["thirtysixth"] = DATA.with_name("deps_bumps_thirtysixth.tsv")
+SETS["thirtyseventh"] = DATA.with_name("deps_bumps_thirtyseventh.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -233,6 +243,12 @@ def _same_version(want: str, got: str | None) -> bool:
     # release by its inclusive upper bound: that bound is the version it names
     if (upper := re.search(r"(?:^|,)\s*<=\s*v?([^\s,]+)", got)) is not None and upper.group(1) == want.lstrip("vV"):
         return True
+    # Renovate's "update dependency google.longrunning to v3" widens NuGet's `[2.3.0, 3.0.0)` to `[2.3.0,3.5.0]`: an
+    # inclusive upper bound (`]`) is a release the range takes, and names the major (or the version) it is of
+    if (inclusive := re.fullmatch(r"\[\s*v?[^\s,\]]*\s*,\s*v?([^\s,\]]+)\s*\]", got.strip())) is not None:
+        bound = inclusive.group(1)
+        if bound == want.lstrip("vV") or bound.split(".")[: len(want.split("."))] == want.lstrip("vV").split("."):
+            return True
     # Renovate's "update terraform aws to v6" widens `>= 4.9.0, < 6.0` to `< 6.28`: an exclusive upper bound alone,
     # of the major it names and past its `.0`, admits that major (`< 6.0` would not)
     below = re.fullmatch(r"<\s*v?(\d+)((?:\.\d+)+)", got.strip())

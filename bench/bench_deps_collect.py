@@ -51,7 +51,7 @@ LABELS = {
     "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
     "Package.swift": "swift", ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget",
     "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize", "Podfile.lock": "cocoapods", "mise.toml": "mise",
-    "sbt": "sbt",
+    "sbt": "sbt", "rebar.config": "rebar", "rebar.lock": "rebar",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
 # collection shows what the delta misses rather than only what it already reads.
@@ -60,6 +60,8 @@ UNREAD = {
     "Package.resolved": "swift", ".pre-commit-config.yaml": "pre-commit", "devcontainer.json": "devcontainer",
     "devcontainer-lock.json": "devcontainer", "deps.edn": "clojure",
     "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize",
+    "rebar.config": "rebar", "rebar.lock": "rebar", "deno.json": "deno", "deno.jsonc": "deno", "deno.lock": "deno",
+    "helmfile.yaml": "helmfile",
 }
 _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
 _BOT = re.compile(r"dependabot|renovate|scala[- ]?steward|typelevel-steward|http4s-steward", re.IGNORECASE)

@@ -18,6 +18,7 @@ from gatekeeper.deps.loaders import load_json, load_toml, load_yaml, text
 from gatekeeper.deps.lockedsources import moved_sources
 from gatekeeper.deps.mixexs import residue as mix_residue
 from gatekeeper.deps.model import ManifestError
+from gatekeeper.deps.rebar import moved_hashes
 from gatekeeper.deps.residue import changed as residue_changed
 from gatekeeper.deps.swift import moved_revisions
 from gatekeeper.deps.swiftmanifest import residue as swift_residue
@@ -86,7 +87,8 @@ def changed_overrides(path: str, base: bytes | None, head: bytes | None) -> list
         except ManifestError:
             pass  # the parser reports an unreadable side itself
     pinned = {"Package.resolved": moved_revisions, "devcontainer-lock.json": moved_digests,
-              ".devcontainer-lock.json": moved_digests, "Podfile.lock": moved_checksums}.get(name)
+              ".devcontainer-lock.json": moved_digests, "Podfile.lock": moved_checksums,
+              "rebar.lock": moved_hashes}.get(name)
     if pinned is not None and base is not None and head is not None:
         try:
             return pinned(base, head)

@@ -46,6 +46,7 @@ from gatekeeper.deps import (
     pnpmcatalog,
     precommit,
     pypi,
+    rebar,
     refedits,
     sbt,
     submodule,
@@ -161,6 +162,10 @@ _BY_NAME: dict[str, Format] = {
     "pubspec.lock": Format("pubspec.lock", dart.parse_pubspec_lock, False),
     "mix.lock": Format("mix.lock", elixir.parse_mix_lock, True),
     "mix.exs": Format("mix.exs", mixexs.parse_mix_exs, False, edits=_edits("hex", mixexs.mix_exs_line)),
+    # rebar3's (Erlang terms): from a patch, the config's one-line entries of a top-level list, the lock's Hex lines
+    "rebar.config": Format("rebar.config", rebar.parse_rebar_config, False,
+                           edits=_edits("hex", rebar.rebar_config_line)),
+    "rebar.lock": Format("rebar.lock", rebar.parse_rebar_lock, False, edits=_edits("hex", rebar.rebar_lock_line)),
     "Podfile.lock": Format("Podfile.lock", cocoapods.parse_podfile_lock, False),
     "Package.resolved": Format("Package.resolved", swift.parse_package_resolved, False,
                                 hunks=swift.package_resolved_hunks),

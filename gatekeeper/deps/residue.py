@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
-from gatekeeper.deps import bundler, golang, mise, pypi, toolfiles
+from gatekeeper.deps import bundler, golang, mise, pypi, rebar, toolfiles
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_xml, load_yaml, xml_child, xml_local
 from gatekeeper.deps.model import ManifestError
@@ -98,6 +98,8 @@ def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = Tru
         read = toolfiles.rust_toolchain_residue
     elif fmt is not None and fmt.name == "mise.toml" and whole:
         read = mise.residue
+    elif fmt is not None and fmt.name == "rebar.config" and whole:
+        read = rebar.residue
     elif fmt is not None and fmt.name in _XML_FORMATS and whole:
         read = xml_residue
     elif fmt is not None and fmt.name == "maven-extensions" and whole:
