@@ -12,10 +12,12 @@ Found without reading every YAML file of a tree: the templates looked for are th
 `templates/` naming `../scripts/boot.sh`), each blob once a gate and its first READ bytes (the version key opens a
 template). A YAML file the rules call a test's data (`testdata.*`: sqlfluff's 2,493 dialect fixtures in
 `test/fixtures/`) is no template anybody deploys, so it is neither read nor counted (the thirty-seventh set: past the
-bound, every script, SQL and text file near such a suite was `iac`). Past MAX_READS such files a further changed file
-counts as shipped (fail closed, review). *Limits:* a template farther away (`../../../x.sh` from three folders down a
-sibling tree), an environment file's `resource_registry`, and a `get_file` whose path is built by `str_replace` or
-`get_param` are not followed.
+bound, every script, SQL and text file near such a suite was `iac`), and so is a reno release note (Qiskit's
+2,097 notes in `releasenotes/notes/<version>/`, the forty-fifth set; a template written under a note's name is still
+`iac` by its own content, but what it names by `get_file` is not looked up). Past MAX_READS such files a further
+changed file counts as shipped (fail closed, review). *Limits:* a template farther away (`../../../x.sh` from three
+folders down a sibling tree), an environment file's `resource_registry`, and a `get_file` whose path is built by
+`str_replace` or `get_param` are not followed.
 """
 
 from __future__ import annotations

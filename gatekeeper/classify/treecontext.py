@@ -28,7 +28,7 @@ from gatekeeper.classify import (
 )
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.checkoutattrs import rewritten as checkout_rewritten
-from gatekeeper.classify.context import FINAL_RULES
+from gatekeeper.classify.context import UNDEPLOYED_RULES
 from gatekeeper.classify.contexttypes import Shown
 from gatekeeper.classify.iacprograms import IAC_LIBRARY_NEEDLES, MANIFEST_ENDINGS, is_manifest
 from gatekeeper.classify.markers import MarkerIndex, ancestors
@@ -388,7 +388,7 @@ class TreeContext:
         return opened(tree, path, lambda link: self.objects.blob(link.oid, 4096).decode("utf-8", "replace"))
 
     def _is_data(self, path: str) -> bool:
-        return self._rules.match(path).rule.startswith(FINAL_RULES)  # a test's file: nothing applies or runs it
+        return self._rules.match(path).rule.startswith(UNDEPLOYED_RULES)  # a test's file, a reno note: nothing runs it
 
     def _head(self, entry: TreeEntry) -> bytes:
         # The whole blob up to one byte past FULL_READ (sniff reads its windows from it, and the file as YAML;
