@@ -30,7 +30,8 @@ _PACKER_VAR = lazy(
 _TALOS_MACHINE = lazy(
     r"^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*|\r)?\n)*[ \t]+(?:install|kubelet|certSANs|sysctls|kernel|registries"
     r"|nodeLabels|nodeTaints|nodeAnnotations|features|disks|sysfs|udev|kubespan|time|files|ca|acceptedCAs"
-    r"|seccompProfiles|systemDiskEncryption|baseRuntimeSpecOverrides)[ \t]*:"
+    r"|seccompProfiles|systemDiskEncryption|baseRuntimeSpecOverrides|network|env|logging|pods|controlPlane|token"
+    r"|userVolumes)[ \t]*:"
     r"|^machine:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*|\r)?\n)*[ \t]+type:[ \t]*['\"]?(?:controlplane|worker|init)\b", _FLAGS)
 # A whole machine configuration also says which version of Talos' configuration it is (`talosctl gen config` writes
 # `version: v1alpha1` at the top, beside `machine:` and `cluster:`), whatever `machine:` holds first.

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from functools import partial
 
 from gatekeeper.classify import (
-    cdkassets,
     ciruns,
     ciwalk,
     gitlabincludes,
@@ -22,6 +21,7 @@ from gatekeeper.classify import (
     kustomizerefs,
     localactions,
     manifestreads,
+    saltfiles,
     siblingrefs,
     tfrefs,
     treereads,
@@ -90,7 +90,7 @@ class TreeContext:
             self._requirements: dict[str, str] | bool | None = None  # files requirements files include: {path: by}
             self._runs: dict[str, tuple[str, str]] | bool | None = None  # files CI runs: {path: (rule, evidence)}
             self._shipped = tuple(heatfiles.Shipped(self.trees, self._head, self._is_data, shipper)  # files Heat
-                                  for shipper in (heatfiles.HEAT, cdkassets.CDK))  # ships, CDK apps upload as assets
+                                  for shipper in saltfiles.SHIPPERS)  # ships, CDK apps upload, Salt states install
             self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
             self._manifest_reads = manifestreads.Reads(self.trees, self._head)  # files manifests read, on first use
             self._inline = inlinemeta.Reads(self.new_tree, self.old_tree)  # scripts read for PEP 723 metadata
@@ -274,9 +274,9 @@ class TreeContext:
 
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition of either tree (or a script it runs) runs a side of `change` by path
-        (`ci`), names it as a Compose file, a Heat template ships it or a CDK app uploads it (`iac`): ciruns.py,
-        heatfiles.py, cdkassets.py. Any type (`bash tools/fix.patch`: attack 16); past the walk's bound, every file of
-        a type ciruns.may_be_named takes (closed)."""
+        (`ci`), names it as a Compose file, a Heat template ships it, a CDK app uploads it or a Salt state installs it
+        (`iac`): ciruns.py, heatfiles.py, cdkassets.py, saltfiles.py. Any type (`bash tools/fix.patch`: attack 16);
+        past the walk's bound, every file of a type ciruns.may_be_named takes (closed)."""
         if self._runs is None:
             if self._actions is None:
                 self._actions = treereads.local_actions(self.trees, self._head)

@@ -1,0 +1,55 @@
+"""The files a Salt state reads or installs by path (the forty-fourth set, tests/test_classify_fortyfourth_classes.py).
+
+`{% import_yaml 'data/kernel_params.yaml' as kp %}` in a state renders the state from that file's data (the packages
+to install, the kernel parameters to set, the services to watch), and `- source: salt://configs/loki.yaml` under a
+`file.managed` copies that file onto the minion. The state is `iac` by its path (`iac.salt`); the data file and the
+file it installs were `src` or `other` (the forty-fourth set: neg-serg/salt's `states/data/*.yaml`, a Grafana
+provisioning file in `states/configs/`), and an edit of them changes what every minion gets. A file a state of
+either tree names so is `iac` (`iac.context.salt-file`).
+
+Found as heatfiles.py finds what Heat templates ship (its `Shipped`): the `.sls` files in the folders above a changed
+file and directly inside those folders' sub-folders. Salt resolves both forms against its file roots, which live in
+the master's settings, not in the state; the state's own folder and every folder above it are taken as roots
+(over-reading makes a file `iac`, a review). Read: `import_yaml`, `import_json` and `import_text` with a quoted path,
+and every quoted or bare `salt://PATH` (a `source:`, a `template:` file, a `file.recurse` folder's files are not
+expanded). *Limits:* a path built by Jinja (`'salt://build/' ~ name`) is read up to its first expression, a state
+farther away than a sibling folder is not read, and neither is the master's `file_roots`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from gatekeeper.classify.cdkassets import CDK
+from gatekeeper.classify.heatfiles import HEAT, Shipper
+from gatekeeper.classify.markers import ancestors
+
+__all__ = ["RULE", "SALT", "SHIPPERS", "named"]
+
+RULE = "iac.context.salt-file"
+_IMPORT = re.compile(r"""\{%-?\s*import_(?:yaml|json|text)\s+(["'])([^"'\n{}]{1,300})\1""")
+_SOURCE = re.compile(r"""\bsalt://([^\s"'{}?#,\]\[]{1,300})""")
+
+
+def named(state: str, data: bytes) -> tuple[str, ...]:
+    """The repository paths a Salt state's imports and `salt://` sources name, against each folder from the state's
+    own up to the root (the file roots are the master's settings)."""
+    text = data.decode("utf-8", "replace")
+    words = [path for _, path in _IMPORT.findall(text)] + _SOURCE.findall(text)
+    out: list[str] = []
+    for word in words:
+        word = word.strip()
+        if not word or word.startswith("/") or "://" in word:
+            continue
+        for base in ancestors(state):
+            path = posixpath.normpath(posixpath.join(base, word)) if base else posixpath.normpath(word)
+            if path not in (".", "..") and not path.startswith("../"):
+                out.append(path)
+    return tuple(dict.fromkeys(out))
+
+
+SALT = Shipper(RULE, (".sls",), named, "reads or installs {path} (a Salt state's import or salt:// source)",
+               "Salt states near it read for the files they import or install")
+# Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt.
+SHIPPERS = (HEAT, CDK, SALT)
