@@ -65,6 +65,7 @@ def test_other_editor_settings_stay_settled_from_a_patch(tmp_path: Path) -> None
                                    {".vscode/settings.json": '{"a": 1}\n', ".idea/misc.xml": "<b/>\n"})
     found = patch_files(repo, tmp_path, f"{base}..{head}")
     # .vscode/settings.json is tagged guardrail since red team 35 (autorun.py): the lines a patch leaves out may hold
-    # an agent's auto-approval; the optional guardrails policy reads the tag, the core policy does not
+    # an agent's auto-approval (the optional guardrails policy reads the tag), and needs-context since docs review 50:
+    # they may hold a folder-open task under its `tasks` key, which VS Code runs as one of tasks.json (core reviews)
     assert [(f.change.path, f.bucket, f.tags) for f in found.values()] == [
-        (".idea/misc.xml", "other", ()), (".vscode/settings.json", "other", ("guardrail",))]
+        (".idea/misc.xml", "other", ()), (".vscode/settings.json", "other", ("guardrail", "needs-context"))]

@@ -211,8 +211,8 @@ def test_ordinary_editor_settings_stay_allowed(tmp_path: Path) -> None:
     case = _case(tmp_path, ORDINARY)
     assert _gate(case, True) == (0, {})
     assert _gate(case, True, "guardrails") == (0, {})
-    assert _gate(case, False) == (3, {"core.needs_context": [
-        ".vscode/tasks.json", "tools/dev.code-workspace", "web/.vscode/settings.json"]})
+    assert _gate(case, False) == (3, {"core.needs_context": [  # a VS Code settings file may hold tasks (docs review 50)
+        ".vscode/settings.json", ".vscode/tasks.json", "tools/dev.code-workspace", "web/.vscode/settings.json"]})
 
 
 def test_folder_open_tasks_are_ci_when_classified(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ def test_a_manifest_under_a_lowering_rule_needs_context_from_a_patch(git_repo: G
     assert tree_files(git_repo)[place].bucket == "iac"
 
 
-@pytest.mark.parametrize("place", [".vscode/settings.json", "deploy/.vscode/launch.md", "releasenotes/README.md"])
+@pytest.mark.parametrize("place", [".vscode/extensions.json", "deploy/.vscode/launch.md", "releasenotes/README.md"])
 def test_the_rules_still_settle_what_no_content_can_raise(git_repo: GitRepo, tmp_path: Path, place: str) -> None:
     git_repo.write(place, "{}\n" + "\n" * 12 + "x\n")
     git_repo.commit("base")

@@ -66,7 +66,7 @@ def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     places = _places(item, context)
     kinds = {kind for side in places if (kind := _kind(side)) is not None}
     if "symlink" in item.tags:
-        return _linked(item, kinds | {kind for side in places if (kind := _folder_kind(side)) is not None})
+        return _linked(item, kinds | {kind for side in places if (kind := _folder_kind(side)) is not None}, places)
     if not kinds:
         return item
     shown = context.content(item.change, every_type=True)
@@ -74,11 +74,13 @@ def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     found = [(side, _signals(side, run, _settings_keys(places))) for side in shown]
     evidence = next((f"{side.path}: {what}" for side, (what, _) in found if what), None)
     guarded = any(guard for _, (_, guard) in found) or evidence is not None
-    unshown = context.kind == "patch" and (not shown or not all(side.complete for side in shown))
+    # a binary section shows no line of the file (UTF-16, a NUL): nothing of it is in sight (docs review 50)
+    unshown = context.kind == "patch" and (
+        not shown or "binary" in item.tags or not all(side.complete for side in shown))
     tags = set(item.tags)
     if evidence is not None and item.bucket != "ci":
         item = replace(item, bucket="ci", rule=RULE, ecosystem=None, tier="content", evidence=evidence)
-    elif evidence is None and run and unshown and item.bucket != "ci":
+    elif evidence is None and (run or _holds_tasks(places)) and unshown and item.bucket != "ci":
         tags.add(NEEDS_CONTEXT)  # the lines that decide may be the ones the patch leaves out
     if guarded or unshown:
         tags.add(GUARDRAIL)
@@ -96,14 +98,19 @@ def runs_unasked(path: str, data: bytes) -> bool:
     return _signals(Shown(path, data, True), True, ())[0] is not None
 
 
-def _linked(item: ClassifiedFile, kinds: set[str]) -> ClassifiedFile:
+def _holds_tasks(places: Iterable[str]) -> bool:
+    """A VS Code settings file, whose `tasks` key is read as a task file's (a folder-open task there counts)."""
+    return any(place.lower().split("/")[-2:] == [".vscode", "settings.json"] for place in places)
+
+
+def _linked(item: ClassifiedFile, kinds: set[str], places: Iterable[str]) -> ClassifiedFile:
     """A symlink where an editor opens a task, workspace, settings or Dev Container file or folder: its target, which
     an earlier change may have brought in as an ordinary file, is what runs there. Not read through: a `run` place
-    is ci, a `settings` one tagged guardrail (fail closed)."""
+    or a VS Code settings file (its `tasks` key) is ci, another `settings` one tagged guardrail (fail closed)."""
     if not kinds:
         return item
     tags = tuple(sorted({*item.tags, GUARDRAIL}))
-    if RUN in kinds and item.bucket != "ci":
+    if (RUN in kinds or _holds_tasks(places)) and item.bucket != "ci":
         return replace(item, bucket="ci", rule=RULE, ecosystem=None, tier="content", tags=tags,
                        evidence=f"{item.change.path}: a symlink where a task or Dev Container file is opened")
     return replace(item, tags=tags)
