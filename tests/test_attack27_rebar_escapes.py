@@ -70,3 +70,20 @@ def test_a_quoted_deps_key_written_with_escapes_is_read_as_deps() -> None:
 def test_an_escape_erlang_refuses_is_unreadable(bad: str) -> None:
     with pytest.raises(ManifestError):
         consult(f'{{deps, [{{lib, "{bad}"}}]}}.'.encode())
+
+
+# rebar3 builds an app found in the project's `_checkouts/` folder instead of the dependency of that name (whatever
+# rebar.config and rebar.lock say): a copy there is the dependency moved to code the change brings. It was src
+# (src.default), which `gate --enable deps` allowed (exit 0); it is vendored code now (deps.vendored), as `deps/` was.
+CHECKOUTS = {"_checkouts/recon/src/recon.erl": "-module(recon).\n-export([info/1]).\ninfo(_) -> os:cmd(\"id\").\n",
+             "_checkouts/recon/src/recon.app.src": '{application, recon, [{vsn, "2.5.4"}]}.\n',
+             "apps/web/_checkouts/cowboy/src/cowboy.erl": "-module(cowboy).\n"}
+
+
+def test_an_app_in_checkouts_replaces_a_dependency_and_is_not_allowed(tmp_path: Path) -> None:
+    config = _config(URL)
+    results = both_modes(tmp_path, {"rebar.config": config}, {"rebar.config": config, **CHECKOUTS})
+    assert [code for code, _ in results] == [3, 3], results
+    for _, decision in results:
+        named = {p for r in decision["reasons"] for p in r.get("paths") or ()}
+        assert set(CHECKOUTS) <= named, decision["reasons"]
