@@ -99,3 +99,13 @@ def test_ordinary_crlf_task_files_stay_allowed(tmp_path: Path) -> None:
     assert not runs_unasked(".vscode/tasks.json", crlf.encode())
     case = _case(tmp_path, {".vscode/tasks.json": (TASKS, crlf)})
     assert _gate(case, True) == (0, {})
+
+
+@pytest.mark.parametrize("space", ["\ufeff", "\u200b"], ids=["bom", "zwsp"])
+@pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
+def test_a_key_followed_by_a_space_python_does_not_know_is_a_key(tmp_path: Path, tree: bool, space: str) -> None:
+    """VS Code's scanner skips U+FEFF and U+200B as whitespace between a key and its colon; Python's `\\s` does not,
+    so `"chat.tools.autoApprove"<U+200B>: true` was no key to the gate: `--enable guardrails` allowed it (exit 0)."""
+    head = SETTINGS.replace("{\n", '{\n  "chat.tools.autoApprove"' + space + ": true,\n", 1)
+    code, named = _gate(_case(tmp_path, {".vscode/settings.json": (SETTINGS, head)}), tree, "guardrails")
+    assert (code, named.get("guardrails.edit")) == (3, [".vscode/settings.json"]), named
