@@ -59,7 +59,7 @@ _RUN_WORDS = ("folderopen", "initializecommand")  # a decoded string holding one
 # Line breaks are VS Code's: LF, CR, U+2028 and U+2029 end a `//` comment there, and a string (attack 27).
 _TOKEN = re.compile(r'"(?:[^"\\\n\r\u2028\u2029]|\\.)*"|//[^\n\r\u2028\u2029]*|/\*.*?\*/', re.DOTALL)
 _GAP_BAD = re.compile(r'["/]')
-_KEY_END = re.compile(r"\s*[:/]")
+_KEY_END = re.compile(r"[\s\u200b\ufeff]*[:/]")  # VS Code skips U+200B and U+FEFF too; Python's \s does not
 
 
 def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
