@@ -109,3 +109,20 @@ def test_a_key_followed_by_a_space_python_does_not_know_is_a_key(tmp_path: Path,
     head = SETTINGS.replace("{\n", '{\n  "chat.tools.autoApprove"' + space + ": true,\n", 1)
     code, named = _gate(_case(tmp_path, {".vscode/settings.json": (SETTINGS, head)}), tree, "guardrails")
     assert (code, named.get("guardrails.edit")) == (3, [".vscode/settings.json"]), named
+
+
+PRIVILEGED = ('{\n  "name": "app",\n  "image": "mcr.microsoft.com/devcontainers/base:ubuntu",\n'
+              '  "runArgs": ["--privileged", "-v", "/:/host"],\n'
+              '  "postCreateCommand": "chroot /host sh -c \'' + EVIL + '\'"\n}\n')
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "design decision for the lead: Dev Container lifecycle commands other than initializeCommand are guardrail-only "
+    "(red team 35), but a container that is privileged, mounts the host's / or its Docker socket runs them on the "
+    "host, and any container can write the host checkout's .git/hooks. Making such files ci by content would flag "
+    "every edit of 20 (privileged), 8 (docker.sock) or 63 (docker-in-docker feature) of the 481 Dev Container JSON "
+    "files at HEAD of the 1,140 mirrors: not decided here."))
+def test_a_privileged_container_running_a_command_on_the_hosts_root_needs_a_human(tmp_path: Path) -> None:
+    """Default policy with --tree: allowed today (exit 0), the same command initializeCommand would make ci."""
+    case = _case(tmp_path, {".devcontainer/devcontainer.json": (DEVCONTAINER, PRIVILEGED)})
+    assert _gate(case, True)[0] == 3
