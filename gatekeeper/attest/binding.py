@@ -20,7 +20,10 @@ from typing import Any
 
 from gatekeeper.attest.facts import PacketAttestation
 
-_SCHEME = re.compile(r"(?i)[a-z][a-z0-9+.-]*://(?:[^@/]*@)?([^/?#]*)(/[^?#]*)?")
+# An authority ends at its first `/`, `?` or `#` (RFC 3986; curl, which git's HTTP transport uses): the user part
+# is what comes before an `@` inside it (`https://evil.example#@github.com/x/y` is fetched from evil.example: attack
+# 27). A backslash there names nothing (URL readers disagree on it).
+_SCHEME = re.compile(r"(?i)([a-z][a-z0-9+.-]*)://(?:[^@/?#\\]*@)?([^/?#\\]*)(/[^?#\\]*)?")
 _SCP = re.compile(r"(?:[^@/:]+@)?([^/:]+):(?!//)(.+)")
 _PORT = re.compile(r":\d*\Z")
 
@@ -33,7 +36,11 @@ def repository_name(url: object) -> str | None:
     text = url.strip()
     found = _SCHEME.fullmatch(text)
     if found is not None:
-        host, path = _PORT.sub("", found.group(1)), found.group(2) or ""
+        if found.group(1).lower() == "file":
+            return None  # a path on the runner's disk, whatever host it names
+        host, path = _PORT.sub("", found.group(2)), found.group(3) or ""
+    elif "://" in text:
+        return None  # a scheme's URL it does not read (a query, a fragment, a backslash): no repository
     elif (scp := _SCP.fullmatch(text)) is not None and "/" not in scp.group(1):
         host, path = scp.group(1), scp.group(2)
     elif "/" in text and not text.startswith(("/", ".", "~")):

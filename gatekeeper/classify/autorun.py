@@ -56,9 +56,10 @@ FRAGMENTS = ("autoapprove", "allowlist", "alwaysallow", "always_allow", "allowed
 _RUN_WORDS = ("folderopen", "initializecommand")  # a decoded string holding one, key or value
 # A JSONC token: a string (no line break inside, as JSON), a line comment, a block comment. Between tokens only
 # punctuation, whitespace, literals and numbers may stand; a quote or slash there is a file that does not scan.
-_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+# Line breaks are VS Code's: LF, CR, U+2028 and U+2029 end a `//` comment there, and a string (attack 27).
+_TOKEN = re.compile(r'"(?:[^"\\\n\r\u2028\u2029]|\\.)*"|//[^\n\r\u2028\u2029]*|/\*.*?\*/', re.DOTALL)
 _GAP_BAD = re.compile(r'["/]')
-_KEY_END = re.compile(r"\s*[:/]")
+_KEY_END = re.compile(r"[\s\u200b\ufeff]*[:/]")  # VS Code skips U+200B and U+FEFF too; Python's \s does not
 
 
 def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
@@ -221,6 +222,7 @@ def _decoded(body: str) -> str | None:
 
 
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+_SEPARATORS = {0x2028: " ", 0x2029: " "}  # line breaks to VS Code, not whitespace to a strict JSON reader
 
 
 def plain_json(text: str) -> str:
@@ -229,11 +231,11 @@ def plain_json(text: str) -> str:
     pieces: list[tuple[str, bool]] = []  # (text, a string token)
     end = 0
     for match in _TOKEN.finditer(text):
-        pieces.append((text[end:match.start()], False))
+        pieces.append((text[end:match.start()].translate(_SEPARATORS), False))
         token = match.group()
         pieces.append((token, True) if token.startswith('"') else (" ", False))
         end = match.end()
-    pieces.append((text[end:], False))
+    pieces.append((text[end:].translate(_SEPARATORS), False))
     out: list[str] = []
     plain = ""
     for piece, string in pieces:
