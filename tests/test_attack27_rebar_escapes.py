@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from changecase import both_modes
+from test_classify_context import assert_path_rule
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.rebar import consult
@@ -87,3 +88,13 @@ def test_an_app_in_checkouts_replaces_a_dependency_and_is_not_allowed(tmp_path: 
     for _, decision in results:
         named = {p for r in decision["reasons"] for p in r.get("paths") or ()}
         assert set(CHECKOUTS) <= named, decision["reasons"]
+
+
+# The lead's check of the new vendored folder: it lowers nothing that was ci or iac. A Terraform module in it stays
+# iac (iac.terraform-vendored, as in vendor/ or node_modules/: a `source = "./_checkouts/net"` applies it), and
+# installed code inside an infrastructure folder stays iac (iac.folders-installed-code), by path in every mode.
+@pytest.mark.parametrize("path", ["_checkouts/net/main.tf", "apps/x/_checkouts/net/vars.tf.json",
+                                  "_checkouts/net/mod.tofu", "infra/_checkouts/recon/src/recon.erl",
+                                  "deploy/app/_checkouts/x/rebar.config"])
+def test_checkouts_lowers_no_infrastructure(path: str) -> None:
+    assert_path_rule(path, "iac", None)
