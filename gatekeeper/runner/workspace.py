@@ -29,6 +29,7 @@ from gatekeeper.gitcmd import (
     git_program,
     run_git,
 )
+from gatekeeper.runner import stagecheck
 from gatekeeper.runner.rundir import RunDir
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
@@ -349,6 +350,13 @@ def snapshot(run: RunDir, base: str, dest: Path, *, limit: float | None = None) 
              where=str(run.workspace), timeout=limit)
     run_git(["add", "-A"], cwd=run.workspace, env=env, what="cannot snapshot the workspace", where=str(run.workspace),
          timeout=limit)
+    differing = stagecheck.changed_files(run.workspace, base, env, limit)
+    if differing:
+        # Read through a link swapped in after git's lstat, or changed meanwhile: never written, and the index (whose
+        # entries keep that stat) is read afresh next time.
+        run.checkpoint_index.unlink(missing_ok=True)
+        raise RunError(f"files changed while the runner read them (or were read through a link): "
+                       f"{', '.join(differing[:5])}", where=str(run.workspace), hint="take the snapshot again")
     return _stream_patch(run, base, dest, env, limit)
 
 

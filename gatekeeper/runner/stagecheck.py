@@ -1,0 +1,120 @@
+"""The staged files against the work tree, read without following a link anywhere in their path.
+
+The runner's `git add` (outside the sandbox) lstats a file and then opens it, and open follows links: a generator that
+swaps a file, or a folder above it, for a link to a host file between the two (while a checkpoint runs) has git read
+the host file into the checkpoint, and a resume writes that checkpoint into the work tree. After each `git add` every
+staged regular file is read again here, each path component opened with O_NOFOLLOW, and its blob id compared with the
+index's. A file that differs (changed meanwhile, or read through a link) makes the snapshot fail: a checkpoint is
+skipped, the capture stops (the generator has ended by then, so nothing can change a file under it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+from gatekeeper.errors import RunError
+from gatekeeper.gitcmd import SAFE_GIT, git_program
+
+_REGULAR = (b"100644", b"100755")
+_GITLINK = b"160000"
+
+
+def _open_no_links(root: Path, rel: bytes) -> int:
+    """A descriptor of `root/rel` opened with no link followed in any component (OSError otherwise)."""
+    parts = rel.split(b"/")
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        for part in parts[:-1]:
+            inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        # O_NONBLOCK: a FIFO put there meanwhile does not block the runner; it is not a regular file anyway.
+        return os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
+    finally:
+        os.close(fd)
+
+
+def _read_regular(root: Path, rel: bytes) -> bytes | None:
+    try:
+        fd = _open_no_links(root, rel)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        return handle.read()
+
+
+def _blob_id(data: bytes, oid_length: int) -> str:
+    algorithm = hashlib.sha256 if oid_length == 64 else hashlib.sha1
+    return algorithm(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _git(args: list[str], env: Mapping[str, str], cwd: Path, data: bytes | None, timeout: float) -> bytes:
+    try:
+        done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=cwd, env=dict(env), input=data,
+                              stdin=None if data is not None else subprocess.DEVNULL, capture_output=True,
+                              timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise RunError(f"cannot check the snapshot against the work tree: git {args[0]}: {exc}",
+                       where=str(cwd)) from None
+    if done.returncode != 0:
+        detail = done.stderr.decode(errors="replace").strip()[:300]
+        raise RunError(f"cannot check the snapshot against the work tree: {detail}", where=str(cwd))
+    return done.stdout
+
+
+def _gitlink_head(root: Path, rel: bytes) -> str | None:
+    """The commit a nested repository's HEAD names, read with no link followed (a `.git` file, a `commondir` or a
+    link in the way gives None: git would have read another repository)."""
+    git_dir = rel + b"/.git"
+    if _read_regular(root, git_dir + b"/commondir") is not None:
+        return None
+    head = _read_regular(root, git_dir + b"/HEAD")
+    if head is None or not head.startswith(b"ref: "):
+        return head.strip().decode(errors="replace") if head is not None else None
+    name = head[5:].strip()
+    if not name.startswith(b"refs/") or b".." in name.split(b"/"):
+        return None
+    loose = _read_regular(root, git_dir + b"/" + name)
+    if loose is not None:
+        return loose.strip().decode(errors="replace")
+    for line in (_read_regular(root, git_dir + b"/packed-refs") or b"").splitlines():
+        oid, _, ref = line.partition(b" ")
+        if ref == name:
+            return oid.decode(errors="replace")
+    return None
+
+
+def changed_files(root: Path, base: str, env: Mapping[str, str], timeout: float) -> list[str]:
+    """Staged regular files (added or changed against `base`) whose content in the work tree, read with no link
+    followed, is not what the index holds (after git's own conversions of `.gitattributes`: eol, ident, encoding), and
+    nested repositories (gitlinks) whose HEAD, read the same way, is not the staged commit."""
+    raw = _git(["diff-index", "--cached", "--raw", "-z", "--no-renames", base, "--"], env, root, None, timeout)
+    fields = raw.split(b"\0")
+    differing = []
+    for at in range(0, len(fields) - 1, 2):
+        meta, rel = fields[at].split(b" "), fields[at + 1]
+        if len(meta) < 5 or meta[1] not in (*_REGULAR, _GITLINK):
+            continue  # deleted, or a link (its target is what git read with readlink)
+        staged = meta[3].decode()
+        if meta[1] == _GITLINK:
+            # git read the nested repository's HEAD: a `.git` file or `commondir` swapped in names a host repository.
+            if _gitlink_head(root, rel) != staged:
+                differing.append(os.fsdecode(rel))
+            continue
+        data = _read_regular(root, rel)
+        if data is not None and _blob_id(data, len(staged)) == staged:
+            continue
+        if data is not None:
+            # A `.gitattributes` conversion (no filters: the runner's git has no driver configured) changes the blob.
+            converted = _git(["hash-object", "--stdin", "--path", os.fsdecode(rel)], env, root, data, timeout)
+            if converted.decode().strip() == staged:
+                continue
+        differing.append(os.fsdecode(rel))
+    return differing
