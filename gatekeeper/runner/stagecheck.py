@@ -118,3 +118,13 @@ def changed_files(root: Path, base: str, env: Mapping[str, str], timeout: float)
                 continue
         differing.append(os.fsdecode(rel))
     return differing
+
+
+def require_work_tree(root: Path, base: str, env: Mapping[str, str], timeout: float, index: Path) -> None:
+    """RunError when the staged tree is not the work tree (`changed_files`). `index` (the runner's, whose entries keep
+    the stat git saw) is removed, so that the next snapshot reads every file afresh."""
+    differing = changed_files(root, base, env, timeout)
+    if differing:
+        index.unlink(missing_ok=True)
+        raise RunError(f"files changed while the runner read them (or were read through a link): "
+                       f"{', '.join(differing[:5])}", where=str(root), hint="take the snapshot again")

@@ -350,13 +350,7 @@ def snapshot(run: RunDir, base: str, dest: Path, *, limit: float | None = None) 
              where=str(run.workspace), timeout=limit)
     run_git(["add", "-A"], cwd=run.workspace, env=env, what="cannot snapshot the workspace", where=str(run.workspace),
          timeout=limit)
-    differing = stagecheck.changed_files(run.workspace, base, env, limit)
-    if differing:
-        # Read through a link swapped in after git's lstat, or changed meanwhile: never written, and the index (whose
-        # entries keep that stat) is read afresh next time.
-        run.checkpoint_index.unlink(missing_ok=True)
-        raise RunError(f"files changed while the runner read them (or were read through a link): "
-                       f"{', '.join(differing[:5])}", where=str(run.workspace), hint="take the snapshot again")
+    stagecheck.require_work_tree(run.workspace, base, env, limit, run.checkpoint_index)
     return _stream_patch(run, base, dest, env, limit)
 
 
@@ -382,7 +376,11 @@ def restore(run: RunDir, repo: Repository, checkpoint: Path | None) -> None:
     remove_special_files(run.workspace)  # before any git command reads there
     if _usable(run, repo):
         _guard_config(run)
-        run_git(["checkout", "-q", "-f", "-B", repo.run_branch, repo.base_commit], cwd=run.workspace, env=env,
+        # Neither the generator's index (an entry keeping a rewritten file's stat with the base's blob id kept that
+        # file) nor its objects (git does not check an id on read): the runner's copy of the base's objects.
+        remove_tree(run.workspace / ".git" / "index")
+        base = _local_env(run, {"GIT_OBJECT_DIRECTORY": str(_snapshot_git_dir(run) / "objects")})
+        run_git(["checkout", "-q", "-f", "-B", repo.run_branch, repo.base_commit], cwd=run.workspace, env=base,
              what="cannot reset the workspace", where=str(run.workspace))
         run_git(["clean", "-ffdxq"], cwd=run.workspace, env=env, what="cannot clean the workspace",
              where=str(run.workspace))
