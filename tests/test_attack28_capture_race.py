@@ -88,6 +88,9 @@ def test_git_conversions_of_gitattributes_are_not_a_difference(tmp_path: Path) -
     (run.workspace / "tool.sh").write_text("#!/bin/sh\n")
     (run.workspace / "tool.sh").chmod(0o755)
     (run.workspace / "link").symlink_to("/etc/passwd")  # recorded as a link: git reads its target, not the file
+    (run.workspace / "big.bin").write_bytes(os.urandom(3 << 20))  # hashed in chunks, never held whole
+    with open(run.workspace / "big.crlf", "wb") as big:  # converted, and streamed to git from the checked descriptor
+        big.write(b"line\r\n" * (1 << 19))
     env = _stage(run)
     assert stagecheck.changed_files(run.workspace, repo.base_commit, env, 30.0) == []
     snap = workspace.snapshot(run, repo.base_commit, run.path / "check.diff")

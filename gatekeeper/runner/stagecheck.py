@@ -39,26 +39,47 @@ def _open_no_links(root: Path, rel: bytes) -> int:
         os.close(fd)
 
 
-def _read_regular(root: Path, rel: bytes) -> bytes | None:
+def _open_regular(root: Path, rel: bytes) -> int | None:
+    """A descriptor of the regular file `root/rel` (no link followed), or None."""
     try:
         fd = _open_no_links(root, rel)
     except OSError:
         return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
+def _read_regular(root: Path, rel: bytes, limit: int = 1 << 20) -> bytes | None:
+    """A small git file (HEAD, a ref, packed-refs) of a nested repository: None when absent, not a regular file, or
+    over `limit` bytes (a generator's huge file is not read into the runner's memory)."""
+    fd = _open_regular(root, rel)
+    if fd is None:
+        return None
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        data = handle.read(limit + 1)
+    return data if len(data) <= limit else None
+
+
+def _blob_id(fd: int, oid_length: int) -> str | None:
+    """The blob id of the file open at `fd`, streamed (a huge sparse file is never held in memory); None when its size
+    changes while read."""
+    size = os.fstat(fd).st_size
+    digest = (hashlib.sha256 if oid_length == 64 else hashlib.sha1)(b"blob %d\0" % size)
+    done = 0
+    while chunk := os.read(fd, 1 << 20):
+        done += len(chunk)
+        if done > size:
             return None
-        return handle.read()
+        digest.update(chunk)
+    return digest.hexdigest() if done == size else None
 
 
-def _blob_id(data: bytes, oid_length: int) -> str:
-    algorithm = hashlib.sha256 if oid_length == 64 else hashlib.sha1
-    return algorithm(b"blob %d\0" % len(data) + data).hexdigest()
-
-
-def _git(args: list[str], env: Mapping[str, str], cwd: Path, data: bytes | None, timeout: float) -> bytes:
+def _git(args: list[str], env: Mapping[str, str], cwd: Path, stdin: int | None, timeout: float) -> bytes:
     try:
-        done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=cwd, env=dict(env), input=data,
-                              stdin=None if data is not None else subprocess.DEVNULL, capture_output=True,
+        done = subprocess.run([git_program(), *SAFE_GIT, *args], cwd=cwd, env=dict(env),
+                              stdin=subprocess.DEVNULL if stdin is None else stdin, capture_output=True,
                               timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RunError(f"cannot check the snapshot against the work tree: git {args[0]}: {exc}",
@@ -67,6 +88,22 @@ def _git(args: list[str], env: Mapping[str, str], cwd: Path, data: bytes | None,
         detail = done.stderr.decode(errors="replace").strip()[:300]
         raise RunError(f"cannot check the snapshot against the work tree: {detail}", where=str(cwd))
     return done.stdout
+
+
+def _file_matches(root: Path, rel: bytes, staged: str, env: Mapping[str, str], timeout: float) -> bool:
+    fd = _open_regular(root, rel)
+    if fd is None:
+        return False
+    try:
+        if _blob_id(fd, len(staged)) == staged:
+            return True
+        # A `.gitattributes` conversion (no filters: the runner's git has no driver configured) changes the blob:
+        # git hashes the very bytes read here, from this descriptor.
+        os.lseek(fd, 0, os.SEEK_SET)
+        converted = _git(["hash-object", "--stdin", "--path", os.fsdecode(rel)], env, root, fd, timeout)
+        return converted.decode().strip() == staged
+    finally:
+        os.close(fd)
 
 
 def _gitlink_head(root: Path, rel: bytes) -> str | None:
@@ -84,7 +121,7 @@ def _gitlink_head(root: Path, rel: bytes) -> str | None:
     loose = _read_regular(root, git_dir + b"/" + name)
     if loose is not None:
         return loose.strip().decode(errors="replace")
-    for line in (_read_regular(root, git_dir + b"/packed-refs") or b"").splitlines():
+    for line in (_read_regular(root, git_dir + b"/packed-refs", 64 << 20) or b"").splitlines():
         oid, _, ref = line.partition(b" ")
         if ref == name:
             return oid.decode(errors="replace")
@@ -108,15 +145,8 @@ def changed_files(root: Path, base: str, env: Mapping[str, str], timeout: float)
             if _gitlink_head(root, rel) != staged:
                 differing.append(os.fsdecode(rel))
             continue
-        data = _read_regular(root, rel)
-        if data is not None and _blob_id(data, len(staged)) == staged:
-            continue
-        if data is not None:
-            # A `.gitattributes` conversion (no filters: the runner's git has no driver configured) changes the blob.
-            converted = _git(["hash-object", "--stdin", "--path", os.fsdecode(rel)], env, root, data, timeout)
-            if converted.decode().strip() == staged:
-                continue
-        differing.append(os.fsdecode(rel))
+        if not _file_matches(root, rel, staged, env, timeout):
+            differing.append(os.fsdecode(rel))
     return differing
 
 
