@@ -17,11 +17,26 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+from gatekeeper.atomic import write_atomic
 from gatekeeper.errors import RunError
 from gatekeeper.gitcmd import SAFE_GIT, git_program
 
 _REGULAR = (b"100644", b"100755")
+# What the runner's git runs as `git` (GIT_EXEC_PATH): for a gitlink whose HEAD is unchanged, `git add` runs
+# `git status` inside that nested repository, whose `.git/config` and `.gitattributes` are the generator's (a filter
+# driver there ran outside the sandbox). This one reads nothing, runs nothing, and says "clean".
+QUIET_GIT = "#!/bin/sh\nexit 0\n"
 _GITLINK = b"160000"
+
+
+def quiet_exec_path(run_path: Path) -> str:
+    """A folder of the runner's (outside the sandbox's reach, read-only inside it) holding only QUIET_GIT as `git`."""
+    folder = run_path / "quiet-git"
+    program = folder / "git"
+    if not program.is_file() or program.is_symlink() or program.read_text() != QUIET_GIT:
+        folder.mkdir(exist_ok=True)
+        write_atomic(program, QUIET_GIT, mode=0o755)
+    return str(folder)
 
 
 def _open_no_links(root: Path, rel: bytes) -> int:

@@ -103,6 +103,7 @@ def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str,
         # generator's; a graft file (`info/grafts`) gives commits other parents. Both are read as written, never.
         "GIT_NO_REPLACE_OBJECTS": "1",
         "GIT_GRAFT_FILE": os.devnull,
+        "GIT_EXEC_PATH": stagecheck.quiet_exec_path(run.path),  # never a nested repository's filters (stagecheck.py)
     }
     env.update(extra or {})
     return env
