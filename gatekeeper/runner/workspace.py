@@ -29,6 +29,7 @@ from gatekeeper.gitcmd import (
     git_program,
     run_git,
 )
+from gatekeeper.runner import stagecheck
 from gatekeeper.runner.rundir import RunDir
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
@@ -102,6 +103,7 @@ def _local_env(run: RunDir, extra: Mapping[str, str] | None = None) -> dict[str,
         # generator's; a graft file (`info/grafts`) gives commits other parents. Both are read as written, never.
         "GIT_NO_REPLACE_OBJECTS": "1",
         "GIT_GRAFT_FILE": os.devnull,
+        "GIT_EXEC_PATH": stagecheck.quiet_exec_path(run.path),  # never a nested repository's filters (stagecheck.py)
     }
     env.update(extra or {})
     return env
@@ -349,6 +351,7 @@ def snapshot(run: RunDir, base: str, dest: Path, *, limit: float | None = None) 
              where=str(run.workspace), timeout=limit)
     run_git(["add", "-A"], cwd=run.workspace, env=env, what="cannot snapshot the workspace", where=str(run.workspace),
          timeout=limit)
+    stagecheck.require_work_tree(run.workspace, base, env, limit, run.checkpoint_index)
     return _stream_patch(run, base, dest, env, limit)
 
 
@@ -374,7 +377,11 @@ def restore(run: RunDir, repo: Repository, checkpoint: Path | None) -> None:
     remove_special_files(run.workspace)  # before any git command reads there
     if _usable(run, repo):
         _guard_config(run)
-        run_git(["checkout", "-q", "-f", "-B", repo.run_branch, repo.base_commit], cwd=run.workspace, env=env,
+        # Neither the generator's index (an entry keeping a rewritten file's stat with the base's blob id kept that
+        # file) nor its objects (git does not check an id on read): the runner's copy of the base's objects.
+        remove_tree(run.workspace / ".git" / "index")
+        base = _local_env(run, {"GIT_OBJECT_DIRECTORY": str(_snapshot_git_dir(run) / "objects")})
+        run_git(["checkout", "-q", "-f", "-B", repo.run_branch, repo.base_commit], cwd=run.workspace, env=base,
              what="cannot reset the workspace", where=str(run.workspace))
         run_git(["clean", "-ffdxq"], cwd=run.workspace, env=env, what="cannot clean the workspace",
              where=str(run.workspace))
