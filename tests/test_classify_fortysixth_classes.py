@@ -27,9 +27,9 @@ from tests.test_classify_context import assert_path_rule, both_ways, tree_files
 
 
 @pytest.mark.parametrize(("path", "bucket", "rule"), [
-    ("_checkouts/configure_deps/src/configure_deps_prv.erl", "deps", "deps.vendored-nested"),
+    ("_checkouts/configure_deps/src/configure_deps_prv.erl", "deps", "deps.vendored"),
     ("_checkouts/configure_deps/rebar.config", "deps", None),
-    ("apps/chat/_checkouts/lager/src/lager.erl", "deps", "deps.vendored-nested"),
+    ("apps/chat/_checkouts/lager/src/lager.erl", "deps", "deps.vendored"),
     ("src/checkouts/cart.erl", "src", None), ("lib/checkout.ex", "src", None),
     ("crates/rolldown/tests/esbuild/default/node_modules/artifacts.snap", "src", "src.test-packages"),
     ("crates/rolldown/tests/rolldown/cjs/node_modules/namespace-barrel/package.json", "src", "src.test-packages"),
