@@ -15,6 +15,7 @@ from typing import NamedTuple
 from gatekeeper.classify import (
     autorun,
     cargorun,
+    ciconfigs,
     ciforms,
     ciimports,
     ciruns,
@@ -84,7 +85,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     scripts, composed, folders = ciruns.named_in(path, text)
                     definition = (origin == path and path not in scripts_run) \
                         or path.endswith(localactions.DEFINITIONS)
-                    if definition and (len(data) > FULL_READ or len(scripts) + len(composed) > ciruns.MAX_NAMED):
+                    configs = ciconfigs.named(text) if ciconfigs.may_name(text) else []  # a release tool's settings
+                    if definition and (len(data) > FULL_READ
+                                       or len(scripts) + len(composed) + len(configs) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
                     yaml = ciruns.is_yaml(path)
@@ -93,8 +96,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo, projects)
-                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up))
-                    if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed)):
+                    wild += sum(ciruns.ANY in pattern for pattern in (*scripts, *composed, *modules, *brought_up,
+                                                                      *configs))
+                    if wild > ciruns.MAX_WILD or any(p.count(ciruns.ANY) > 4 for p in (*scripts, *composed, *configs)):
                         return False  # each is matched against every path: bounded work (`.*` runs backtrack)
                     read[entry.oid, path, aliased] = _Named(
                         modules,
@@ -108,7 +112,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     # an Earthfile is read as the Dockerfile of its own folder too (COPY then RUN)
                     + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
                     vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [],
-                    [p for named in deployed for p in _deployed(named, path, folders)])
+                    [p for named in deployed for p in _deployed(named, path, folders)],
+                    [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)])
                 names = read[entry.oid, path, aliased]
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
@@ -118,6 +123,11 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         if not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         queue.append((named, origin))  # what the script runs in turn
+                for named in _expanded(tree, names.configs):  # the settings a release tool runs from (issue 12)
+                    if named != path and named not in found:
+                        if not vendoredci.own_package_file(origin, named, rules):
+                            found[named] = ("ci.context.ci-run", f"{origin} hands {named} to a tool as its settings")
+                        queue.append((named, origin))  # what its hooks run in turn
                 queue += imports.seen(path, origin, _expanded(tree, names.imports),
                                       scripts if ciimports.passes_runs(path) else [])
                 for named in _expanded(tree, names.composed):
@@ -148,6 +158,7 @@ class _Named(NamedTuple):
     builds: list[tuple[str, str]]  # (a Dockerfile, its build context), resolved
     travis: list[str]  # the files it may import when the root `.travis.yml` reaches it (vendoredci.travis_imports)
     deployed: list[str]  # the files and folders its deploy commands name (deployruns.py), resolved
+    configs: list[str]  # the settings files it hands a release or pipeline tool (ciconfigs.py), resolved
 
 
 class _Imports:
