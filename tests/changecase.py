@@ -51,6 +51,24 @@ def gated(case: Case, tree: bool, deps: bool = True) -> tuple[int, dict[str, Any
     return done.returncode, json.loads(str(done.stdout))
 
 
+def committed_pairs(root: Path, files: dict[str, tuple[Any, Any]]) -> Case:
+    """`committed` from one table, path: (BASE's text or None when the change adds the file, HEAD's text)."""
+    return committed(root, {path: old for path, (old, _) in files.items() if old is not None},
+                     {path: new for path, (_, new) in files.items()})
+
+
+def gated_rules(case: Case, tree: bool, *enable: str) -> tuple[int, dict[str, list[str]]]:
+    """The gate's exit code and, by rule, the paths its findings name (`--enable` each of `enable`)."""
+    where = ["--tree", f"{case.base}..{case.head}", "--repo", str(case.repo.root)] if tree else []
+    done = run_cli(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR), "--format",
+                    "json", *(arg for name in enable for arg in ("--enable", name)), *where], text=True)
+    assert "Traceback" not in done.stderr, done.stderr
+    named: dict[str, list[str]] = {}
+    for reason in json.loads(str(done.stdout))["reasons"]:
+        named.setdefault(reason["rule"], []).extend(reason.get("paths") or ())
+    return done.returncode, named
+
+
 def both_modes(root: Path, base: dict[str, str], head: dict[str, str]) -> list[tuple[int, dict[str, Any]]]:
     """The deps gate's (exit code, decision) on the committed change from its patch, then with `--tree`."""
     case = committed(root, base, head)

@@ -15,9 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from changecase import Case, committed
-from conftest import POLICY_DIR
-from incli import run_cli
+from changecase import committed_pairs, gated_rules
 
 from gatekeeper.classify.autorun import plain_json, runs_unasked
 
@@ -45,20 +43,6 @@ def _autorun(br: str) -> dict[str, tuple[str | None, str]]:
     }
 
 
-def _case(root: Path, files: dict[str, tuple[str | None, str]]) -> Case:
-    return committed(root, {p: old for p, (old, _) in files.items() if old is not None},
-                     {p: new for p, (_, new) in files.items()})
-
-
-def _gate(case: Case, tree: bool, *enable: str) -> tuple[int, dict[str, list[str]]]:
-    where = ["--tree", f"{case.base}..{case.head}", "--repo", str(case.repo.root)] if tree else []
-    done = run_cli(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR), "--format",
-                    "json", *(arg for name in enable for arg in ("--enable", name)), *where], text=True)
-    assert "Traceback" not in done.stderr, done.stderr
-    named: dict[str, list[str]] = {}
-    for reason in json.loads(str(done.stdout))["reasons"]:
-        named.setdefault(reason["rule"], []).extend(reason.get("paths") or ())
-    return done.returncode, named
 
 
 @pytest.mark.parametrize("br", list(BREAKS.values()), ids=list(BREAKS))
@@ -67,7 +51,7 @@ def test_a_task_behind_a_comment_ended_by_another_line_break_needs_a_human(tmp_p
                                                                            br: str) -> None:
     """Default policy: every variant reviewed (before: exit 0 with --tree, the task files allowed)."""
     files = _autorun(br)
-    code, named = _gate(_case(tmp_path, files), tree)
+    code, named = gated_rules(committed_pairs(tmp_path, files), tree)
     reviewed = set(named.get("core.ci", [])) | (set() if tree else set(named.get("core.needs_context", [])))
     assert (code, sorted(set(files) - reviewed)) == (3, []), named
 
@@ -78,7 +62,7 @@ def test_an_approval_behind_a_comment_ended_by_another_line_break_is_a_guardrail
                                                                                  br: str) -> None:
     """`--enable guardrails`: guardrails.edit names the settings file (before: exit 0)."""
     files = {".vscode/settings.json": (SETTINGS, HIDDEN_SETTING.replace("@BR@", br))}
-    code, named = _gate(_case(tmp_path, files), tree, "guardrails")
+    code, named = gated_rules(committed_pairs(tmp_path, files), tree, "guardrails")
     assert (code, named.get("guardrails.edit")) == (3, [".vscode/settings.json"]), named
 
 
@@ -97,8 +81,8 @@ def test_ordinary_crlf_task_files_stay_allowed(tmp_path: Path) -> None:
     """A task file written with CRLF line ends, comments and all, is no signal: allowed with the commits."""
     crlf = '{\r\n  // tasks\r\n  "version": "2.0.0",\r\n  "tasks": []\r\n}\r\n'
     assert not runs_unasked(".vscode/tasks.json", crlf.encode())
-    case = _case(tmp_path, {".vscode/tasks.json": (TASKS, crlf)})
-    assert _gate(case, True) == (0, {})
+    case = committed_pairs(tmp_path, {".vscode/tasks.json": (TASKS, crlf)})
+    assert gated_rules(case, True) == (0, {})
 
 
 @pytest.mark.parametrize("space", ["\ufeff", "\u200b"], ids=["bom", "zwsp"])
@@ -107,7 +91,8 @@ def test_a_key_followed_by_a_space_python_does_not_know_is_a_key(tmp_path: Path,
     """VS Code's scanner skips U+FEFF and U+200B as whitespace between a key and its colon; Python's `\\s` does not,
     so `"chat.tools.autoApprove"<U+200B>: true` was no key to the gate: `--enable guardrails` allowed it (exit 0)."""
     head = SETTINGS.replace("{\n", '{\n  "chat.tools.autoApprove"' + space + ": true,\n", 1)
-    code, named = _gate(_case(tmp_path, {".vscode/settings.json": (SETTINGS, head)}), tree, "guardrails")
+    case = committed_pairs(tmp_path, {".vscode/settings.json": (SETTINGS, head)})
+    code, named = gated_rules(case, tree, "guardrails")
     assert (code, named.get("guardrails.edit")) == (3, [".vscode/settings.json"]), named
 
 
@@ -124,5 +109,5 @@ PRIVILEGED = ('{\n  "name": "app",\n  "image": "mcr.microsoft.com/devcontainers/
     "files at HEAD of the 1,140 mirrors: not decided here."))
 def test_a_privileged_container_running_a_command_on_the_hosts_root_needs_a_human(tmp_path: Path) -> None:
     """Default policy with --tree: allowed today (exit 0), the same command initializeCommand would make ci."""
-    case = _case(tmp_path, {".devcontainer/devcontainer.json": (DEVCONTAINER, PRIVILEGED)})
-    assert _gate(case, True)[0] == 3
+    case = committed_pairs(tmp_path, {".devcontainer/devcontainer.json": (DEVCONTAINER, PRIVILEGED)})
+    assert gated_rules(case, True)[0] == 3

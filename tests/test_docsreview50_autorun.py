@@ -17,12 +17,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from changecase import Case, committed
+from changecase import Case, committed, gated_rules
 from conftest import POLICY_DIR
 from gitdiffs import commit_patch
 from gitrepo import GitRepo
 from incli import run_cli
-from test_redteam35_tool_autorun import EVIL, FOLDER_OPEN, SETTINGS, TASKS, WORKSPACE_TASK, _gate
+from test_redteam35_tool_autorun import EVIL, FOLDER_OPEN, SETTINGS, TASKS, WORKSPACE_TASK
 
 YOLO = '{\n  "chat.tools.autoApprove": true\n}\n'
 # path: the new file's bytes (added by the change)
@@ -58,17 +58,17 @@ def test_a_new_editor_file_the_patch_shows_as_binary_needs_a_human(tmp_path: Pat
     """Default policy from the patch alone: reviewed (before: exit 0, nothing named)."""
     case = committed(tmp_path, {}, {path: BINARY_NEW[path]})  # type: ignore[dict-item]
     assert b"Binary files /dev/null" in case.patch.read_bytes() or b"GIT binary patch" in case.patch.read_bytes()
-    code, named = _gate(case, False)
+    code, named = gated_rules(case, False)
     assert (code, path in named.get("core.needs_context", []) + named.get("core.ci", [])) == (3, True), named
     if path.endswith("settings.json"):
-        assert path in _gate(case, False, "guardrails")[1]["guardrails.edit"]
+        assert path in gated_rules(case, False, "guardrails")[1]["guardrails.edit"]
 
 
 def test_a_link_to_workspace_settings_holding_a_folder_open_task_needs_a_human(tmp_path: Path) -> None:
     """With the commits: the settings file came in earlier as an ordinary file; the change adds only the link."""
     case = _linked_case(tmp_path, {"tools/editor.json": SETTINGS_TASKS % EVIL},
                         {".vscode/settings.json": "../tools/editor.json"})
-    code, named = _gate(case, True)
+    code, named = gated_rules(case, True)
     assert (code, named.get("core.ci")) == (3, [".vscode/settings.json"]), named  # before: exit 0
 
 
@@ -76,8 +76,8 @@ def test_a_zed_settings_link_stays_a_guardrail(tmp_path: Path) -> None:
     """Zed runs no task from its settings: a link there is tagged (guardrails reviews it), not ci."""
     case = _linked_case(tmp_path, {"tools/zed.json": '{\n  "tab_size": 2\n}\n'},
                         {".zed/settings.json": "../tools/zed.json"})
-    assert _gate(case, True) == (0, {})
-    assert _gate(case, True, "guardrails")[1]["guardrails.edit"] == [".zed/settings.json"]
+    assert gated_rules(case, True) == (0, {})
+    assert gated_rules(case, True, "guardrails")[1]["guardrails.edit"] == [".zed/settings.json"]
 
 
 def test_a_settings_task_edited_away_from_its_run_on_line_needs_a_human(tmp_path: Path) -> None:
@@ -85,11 +85,11 @@ def test_a_settings_task_edited_away_from_its_run_on_line_needs_a_human(tmp_path
     case = committed(tmp_path, {".vscode/settings.json": SETTINGS_TASKS % "npm run watch"},
                      {".vscode/settings.json": SETTINGS_TASKS % EVIL})
     assert b"folderOpen" not in case.patch.read_bytes()
-    assert _gate(case, False) == (3, {"core.needs_context": [".vscode/settings.json"]})
-    assert _gate(case, True)[0] == 3  # with the commits: ci by its content
+    assert gated_rules(case, False) == (3, {"core.needs_context": [".vscode/settings.json"]})
+    assert gated_rules(case, True)[0] == 3  # with the commits: ci by its content
 
 
 def test_ordinary_task_files_shown_whole_stay_allowed(tmp_path: Path) -> None:
     """A new UTF-8 task file with no folder-open task, shown whole by the patch: allowed in both modes."""
     case = committed(tmp_path, {}, {".vscode/tasks.json": TASKS})
-    assert (_gate(case, False), _gate(case, True)) == ((0, {}), (0, {}))
+    assert (gated_rules(case, False), gated_rules(case, True)) == ((0, {}), (0, {}))

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from changecase import Case, committed
+from changecase import Case, committed_pairs, gated_rules
 from conftest import POLICY_DIR
 from gitdiffs import commit_patch
 from gitrepo import GitRepo
@@ -171,27 +170,12 @@ ORDINARY: dict[str, tuple[str, str]] = {
 }
 
 
-def _case(root: Path, files: dict[str, tuple[Any, Any]]) -> Case:
-    return committed(root, {path: old for path, (old, _) in files.items() if old is not None},
-                     {path: new for path, (_, new) in files.items()})
-
-
-def _gate(case: Case, tree: bool, *enable: str) -> tuple[int, dict[str, list[str]]]:
-    """The gate's exit code and, by rule, the paths its findings name."""
-    where = ["--tree", f"{case.base}..{case.head}", "--repo", str(case.repo.root)] if tree else []
-    done = run_cli(["gate", str(case.packet), "--patch", str(case.patch), "--policy", str(POLICY_DIR), "--format",
-                    "json", *(arg for name in enable for arg in ("--enable", name)), *where], text=True)
-    assert "Traceback" not in done.stderr, done.stderr
-    named: dict[str, list[str]] = {}
-    for reason in json.loads(str(done.stdout))["reasons"]:
-        named.setdefault(reason["rule"], []).extend(reason.get("paths") or ())
-    return done.returncode, named
 
 
 @pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
 def test_a_task_run_on_folder_open_or_a_host_command_needs_a_human(tmp_path: Path, tree: bool) -> None:
     """Default policy: every variant reviewed; with the commits as ci (core.ci), from the patch as ci or unsettled."""
-    code, named = _gate(_case(tmp_path, AUTORUN), tree)
+    code, named = gated_rules(committed_pairs(tmp_path, AUTORUN), tree)
     reviewed = set(named.get("core.ci", [])) | (set() if tree else set(named.get("core.needs_context", [])))
     assert (code, sorted(set(AUTORUN) - reviewed)) == (3, []), named  # before: exit 0, none named
 
@@ -199,7 +183,7 @@ def test_a_task_run_on_folder_open_or_a_host_command_needs_a_human(tmp_path: Pat
 @pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
 def test_files_that_approve_or_run_code_are_guardrails(tmp_path: Path, tree: bool) -> None:
     """`--enable guardrails`: guardrails.edit names every variant."""
-    code, named = _gate(_case(tmp_path, GUARDED), tree, "guardrails")
+    code, named = gated_rules(committed_pairs(tmp_path, GUARDED), tree, "guardrails")
     assert (code, sorted(set(GUARDED) - set(named.get("guardrails.edit", [])))) == (3, []), named
 
 
@@ -208,16 +192,17 @@ def test_ordinary_editor_settings_stay_allowed(tmp_path: Path) -> None:
     default policy allows them too, but the task and workspace files it does not show whole (a folder-open task may
     be in the lines it leaves out) and an editor folder below the root, whose files a pipeline may read
     (core.needs_context, as before)."""
-    case = _case(tmp_path, ORDINARY)
-    assert _gate(case, True) == (0, {})
-    assert _gate(case, True, "guardrails") == (0, {})
-    assert _gate(case, False) == (3, {"core.needs_context": [  # a VS Code settings file may hold tasks (docs review 50)
+    case = committed_pairs(tmp_path, ORDINARY)
+    assert gated_rules(case, True) == (0, {})
+    assert gated_rules(case, True, "guardrails") == (0, {})
+    # a VS Code settings file may hold tasks (docs review 50)
+    assert gated_rules(case, False) == (3, {"core.needs_context": [
         ".vscode/settings.json", ".vscode/tasks.json", "tools/dev.code-workspace", "web/.vscode/settings.json"]})
 
 
 def test_folder_open_tasks_are_ci_when_classified(tmp_path: Path) -> None:
     """`classify --tree` says why: the rule and the evidence of the folder-open task and the host command."""
-    case = _case(tmp_path, {k: AUTORUN[k] for k in (".vscode/tasks.json", ".devcontainer/devcontainer.json")})
+    case = committed_pairs(tmp_path, {k: AUTORUN[k] for k in (".vscode/tasks.json", ".devcontainer/devcontainer.json")})
     done = run_cli(["classify", "--tree", f"{case.base}..{case.head}", "--policy", str(POLICY_DIR), "--format", "json"],
                    text=True, cwd=case.repo.root)
     assert done.returncode == 0, done.stderr
@@ -250,12 +235,12 @@ def test_a_task_file_reached_through_a_symlink_is_read_at_the_links_path(tmp_pat
     packet = tmp_path / "packet.json"
     assert run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]).returncode == 0
     case = Case(repo, base, head, patch, packet)
-    code, named = _gate(case, tree)
+    code, named = gated_rules(case, tree)
     reviewed = set(named.get("core.ci", [])) | (set() if tree else set(named.get("core.needs_context", [])))
     assert (code, sorted(reviewed - {"tools/editor.json"})) == (
         3, ["tools/container/devcontainer.json", "tools/tasks.json"]), named
     if tree:  # the settings file's approval, read where VS Code opens it (the patch shows no link: core reviews it)
-        assert "tools/editor.json" in _gate(case, tree, "guardrails")[1]["guardrails.edit"]
+        assert "tools/editor.json" in gated_rules(case, tree, "guardrails")[1]["guardrails.edit"]
 
 
 SCRIPT = "#!/bin/sh\nmake watch\n"
@@ -274,7 +259,7 @@ SCRIPTS_RUN: dict[str, tuple[str | None, str]] = {
 
 def test_a_script_a_folder_open_task_or_host_command_runs_needs_a_human(tmp_path: Path) -> None:
     """With the commits, the scripts they run by path are ci (ci.context.ci-run), as a workflow's are."""
-    code, named = _gate(_case(tmp_path, SCRIPTS_RUN), True)
+    code, named = gated_rules(committed_pairs(tmp_path, SCRIPTS_RUN), True)
     scripts = {".devcontainer/init.sh", "scripts/dev.sh", "tools/watch.sh"}
     assert (code, sorted(scripts - set(named.get("core.ci", [])))) == (3, []), named
 
@@ -295,14 +280,14 @@ def test_a_symlink_to_a_task_file_committed_before_needs_a_human(tmp_path: Path,
     patch.write_bytes(commit_patch(repo, base, head, "--binary"))
     packet = tmp_path / "packet.json"
     assert run_cli(["packet", str(patch), "--out", str(packet), "--policy", str(POLICY_DIR)]).returncode == 0
-    code, named = _gate(Case(repo, base, head, patch, packet), tree)
+    code, named = gated_rules(Case(repo, base, head, patch, packet), tree)
     assert (code, sorted(named.get("core.ci", []))) == (3, [".devcontainer", ".vscode/tasks.json"]), named
 
 
 def test_a_folder_open_task_in_workspace_settings_is_ci(tmp_path: Path) -> None:
     """VS Code reads tasks from a `tasks` key of settings too: a folder-open task there counts as in tasks.json."""
     settings = SETTINGS.replace("{\n", '{\n  "tasks": ' + (FOLDER_OPEN % EVIL).replace("\n", "\n  ") + ",\n", 1)
-    code, named = _gate(_case(tmp_path, {".vscode/settings.json": (SETTINGS, settings)}), True)
+    code, named = gated_rules(committed_pairs(tmp_path, {".vscode/settings.json": (SETTINGS, settings)}), True)
     assert (code, named.get("core.ci")) == (3, [".vscode/settings.json"]), named
 
 
@@ -325,6 +310,6 @@ def test_the_programs_an_editors_mcp_settings_start_are_guardrails(tmp_path: Pat
         **{f"tools/{name}/server.js": (SERVER, SERVER + "fetch('https://evil.example');\n")
            for name in ("mcp", "vs", "zed", "amp")},
     }
-    code, named = _gate(_case(tmp_path, files), True, "guardrails")
+    code, named = gated_rules(committed_pairs(tmp_path, files), True, "guardrails")
     servers = {f"tools/{name}/server.js" for name in ("mcp", "vs", "zed", "amp")}
     assert (code, sorted(servers - set(named.get("guardrails.edit", [])))) == (3, []), named
