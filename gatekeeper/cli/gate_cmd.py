@@ -53,7 +53,10 @@ _DIR = click.Path(file_okay=False, path_type=Path)
 @click.option("--repo", type=_DIR, help="The clone holding BASE and HEAD (default: the current folder).")
 @click.option("--trust", type=_FILE, metavar="FILE",
               help="Allowed signers: verify the runner's packet.intoto.json beside PACKET (a bad signature is a "
-              "deny; unsigned claims stay unverified). Under --tree a FILE in the checkout is read from BASE.")
+              "deny; unsigned claims stay unverified). A signature counts only for its change: under --tree the "
+              "run's base commit must be the merge base, in GitHub Actions or GitLab CI its URL the CI's repository "
+              "(from a patch alone elsewhere, nothing binds it to this repository). Under --tree a FILE in the "
+              "checkout is read from BASE.")
 @click.option("--approvals", type=_DIR, metavar="DIR",
               help="Signed approvals (gatekeeper approve) that may turn exactly this review into allow; needs --trust.")
 @click.option("--sign", "sign_key", type=_FILE, metavar="KEY",
