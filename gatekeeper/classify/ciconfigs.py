@@ -12,8 +12,10 @@ Only these tools (_TOOLS), never every `--config`: a scan of every labelled repo
 there, against one `ci` file the current rules missed. Deploy tools' files are deployruns.py's (`iac`).
 
 Each command where a command stands (deployruns.py's segments: after `&&`, `;`, `|`, `$(`, `sudo`, `npx`, an
-assignment); a commented line names nothing; a wholly variable value names nothing (no path to match); a value with a
-variable part is a pattern (ciruns.ANY).
+assignment), and wherever a command names a tool (`timeout 600 goreleaser`, `docker run ... goreleaser/goreleaser`,
+`go run github.com/goreleaser/goreleaser/v2@latest`; attack 29); goreleaser-action's `args:`; a commented line names
+nothing; a wholly variable value (`$X`, `${X}`, `${{ env.X }}`) is each value the same text sets X to, else nothing
+(no path to match); a value with a variable part is a pattern (ciruns.ANY).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ __all__ = ["may_name", "named"]
 _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "goreleaser": (frozenset(), frozenset({"--config", "-f"})),
     "release-please": (frozenset(), frozenset({"--config-file", "--manifest-file"})),
-    "gcloud": (frozenset({"builds"}), frozenset({"--config"})),
+    "gcloud": (frozenset({"builds"}), frozenset({"--config", "--build-config", "--inline-config"})),
     "catalog-cd": (frozenset(), frozenset({"--config"})),
 }
 _MAY_NAME = re.compile(r"\b(?:goreleaser|release-please|gcloud|catalog-cd)\b")
@@ -40,6 +42,17 @@ _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", 
                      "if", "@", "-", "+"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
+# goreleaser-action's `with: args:` are goreleaser's own arguments (attack 29)
+_ITEM = re.compile(r"([ \t]*)-[ \t]")
+_ACTION_ARGS = re.compile(r"([ \t]*-?[ \t]*)args[ \t]*:[ \t]*(?:[>|][-+]?[ \t]*\Z)?(.*)")
+# a tool named by a module or image: `go run github.com/goreleaser/goreleaser/v2@latest`, `goreleaser/goreleaser:v2`
+_VERSION_PART = re.compile(r"v\d+")
+# a value set by a shell assignment or a YAML key (a step's `env:`), for a path handed as `$NAME` (attack 29)
+_SET = re.compile(r"""(?:^|[\s;])(?:export[ \t]+)?([A-Za-z_]\w*)=["']?([^\s;'"]+)|"""
+                  r"""^[ \t]*(?:-[ \t]+)?([A-Za-z_]\w*)[ \t]*:[ \t]*["']?([^\s'"#]+)["']?[ \t]*$""", re.MULTILINE)
+_VARIABLE = re.compile(r"\$([A-Za-z_]\w*)")
+_BRACED = re.compile(r"\$\{\{\s*env\.([A-Za-z_]\w*)\s*\}\}|\$\{([A-Za-z_]\w*)\}")  # `${{ env.X }}`, `${X}`: `$X`
+_ALIASES = {"goreleaser-pro": "goreleaser", "goreleaser-cross": "goreleaser", "goreleaser-cross-pro": "goreleaser"}
 
 
 def may_name(text: str) -> bool:
@@ -51,18 +64,76 @@ def named(text: str) -> list[str]:
     """The path patterns (pipinstalls.path_pattern) of the settings files the tools' commands in `text` are handed, in
     order, each once."""
     found: list[str] = []
+    if "goreleaser-action" in text:
+        text = _action_args(text)
+    text = _BRACED.sub(lambda hit: f"${hit[1] or hit[2]}", text)
     for line in _EXPRESSION.sub("$x", text).replace("\\\n", " ").splitlines():
         if not _MAY_NAME.search(line) or line.lstrip().startswith("#"):
             continue
         for segment in _SEGMENTS.split(_LINE_START.sub("", line, count=1)):
             words = _WORDS.findall(segment)
-            at = 0
-            while at < len(words) and (words[at] in _PREFIX or _ASSIGNMENT.match(words[at])):
-                at += 1
+            # the first word naming a tool, wherever it stands (`timeout 600 goreleaser`, `bash -c 'goreleaser ..'`,
+            # `docker run ... goreleaser/goreleaser`, `go run github.com/goreleaser/goreleaser/v2@latest`; attack 29)
+            at = next((at for at, word in enumerate(words) if _tool(word) in _TOOLS), len(words))
             if at < len(words):
-                found += _handed(words[at].rpartition("/")[2].lower().removesuffix(".exe"), words[at + 1:])
+                found += _handed(_tool(words[at]), words[at + 1:])
+    if any(_VARIABLE.fullmatch(word) for word in found):
+        values: dict[str, list[str]] = {}
+        for hit in _SET.finditer(text):
+            values.setdefault(hit[1] or hit[3], []).append(hit[2] or hit[4])
+        found = [value for word in found for value in _value(word, values)]
     patterns = [path_pattern(word) for word in found]
     return list(dict.fromkeys(p for p in patterns if p is not None and p.replace("*", "").strip("/.")))
+
+
+def _action_args(text: str) -> str:
+    """`text` with each `args:` value of a list item (a step) that names goreleaser-action (a block's, a plain scalar's
+    more indented lines joined) read as goreleaser's; other steps' `args:` (golangci-lint-action's) stay."""
+    lines = text.splitlines()
+    steps = [False] * len(lines)
+    for at, line in enumerate(lines):
+        if (item := _ITEM.match(line)) is not None:
+            end = at + 1
+            while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > len(item[1])):
+                end += 1
+            if any("goreleaser-action" in within for within in lines[at:end]):
+                steps[at:end] = [True] * (end - at)
+    out: list[str] = []
+    at = 0
+    while at < len(lines):
+        args = _ACTION_ARGS.fullmatch(lines[at]) if steps[at] else None
+        at += 1
+        if args is None:
+            out.append(lines[at - 1])
+            continue
+        value = [args[2]]
+        while at < len(lines) and lines[at].strip() and _indent(lines[at]) > len(args[1]):
+            value.append(lines[at].strip())
+            at += 1
+        out.append(f"{args[1]}args: goreleaser {' '.join(value)}")
+    return "\n".join(out)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _value(word: str, values: dict[str, list[str]]) -> list[str]:
+    """A handed `$NAME`: every value the text sets NAME to (none known: nothing, as before)."""
+    variable = _VARIABLE.fullmatch(word)
+    return values.get(variable[1], []) if variable else [word]
+
+
+def _tool(word: str) -> str:
+    """The tool a command word names: its file name, or a Go module's or container image's last part."""
+    word = word.partition("@")[0].lower()
+    if word.startswith("-") or "=" in word:
+        return ""
+    parts = word.split("/")
+    if len(parts) > 1 and _VERSION_PART.fullmatch(parts[-1]):
+        parts.pop()
+    name = parts[-1].partition(":")[0].removesuffix(".exe")
+    return _ALIASES.get(name, name)
 
 
 def _handed(command: str, args: list[str]) -> list[str]:
@@ -72,6 +143,8 @@ def _handed(command: str, args: list[str]) -> list[str]:
     out = []
     for at, word in enumerate(args):
         name, equals, value = word.partition("=")
-        if name in options:
-            out.append(value if equals else args[at + 1] if at + 1 < len(args) else "")
+        if name in options:  # `--config="x"` is the words `--config=` and `x`
+            out.append(value if value else args[at + 1] if at + 1 < len(args) else "")
+        elif not equals and name[:1] == "-" and name[1:2] != "-" and name[:2] in options and len(name) > 2:
+            out.append(name[2:])  # `-fFILE`
     return [word for word in out if word and not word.startswith("-")]

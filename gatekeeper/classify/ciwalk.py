@@ -85,7 +85,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     scripts, composed, folders = ciruns.named_in(path, text)
                     definition = (origin == path and path not in scripts_run) \
                         or path.endswith(localactions.DEFINITIONS)
-                    configs = ciconfigs.named(text) if ciconfigs.may_name(text) else []  # a release tool's settings
+                    # a release tool's settings; a folded `run: >` is one command over lines: its string too (attack 29)
+                    configs = ciconfigs.named("\n".join([text, *ciruns.yaml_strings(text)]) if ciruns.is_yaml(path)
+                                              else text) if ciconfigs.may_name(text) else []
                     if definition and (len(data) > FULL_READ
                                        or len(scripts) + len(composed) + len(configs) > ciruns.MAX_NAMED):
                         return False  # what a definition runs may be past what is read

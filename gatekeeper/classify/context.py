@@ -344,10 +344,15 @@ def _function_handler(item: ClassifiedFile, context: Context) -> tuple[str, Sign
     return path, signal
 
 
+_TEST_PACKAGES = "src.test-packages"  # packages committed in a test tree's node_modules/ (attack 22, label 46)
+
+
 def _marker_may_raise(item: ClassifiedFile, hit: MarkerHit, rules: RuleSet) -> bool:
     if item.bucket == "iac":
         return hit.rule.bucket == "ci"
-    return (not hit.stopped) if installed_code(item) else item.bucket in _RAISED_BY_MARKERS and (
+    # a test tree's committed packages are installed code too: a chart's own Chart.yaml there is raised (attack 29)
+    installed = installed_code(item) or item.rule == _TEST_PACKAGES
+    return (not hit.stopped) if installed else item.bucket in _RAISED_BY_MARKERS and (
         item.rule == rules.rules[-1].id or hit.whole)
 
 
