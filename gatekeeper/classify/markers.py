@@ -108,6 +108,7 @@ class MarkerIndex:
         nested: dict[str, list[tuple[str, MarkerRule]]] = {}  # "meta/main.yml": by its file name, with its path
         # "vars/*.groovy": a file-name pattern in a folder, by the folder's name and with the folders above it
         patterned: dict[str, list[tuple[str, str, MarkerRule]]] = {}
+        wild: list[tuple[tuple[str, ...], str, MarkerRule]] = []  # the same with a `*` among the folders
         folders: list[tuple[tuple[str, ...], MarkerRule]] = []  # folder shapes, last segment first
         by_extension: dict[str, list[MarkerRule]] = {}  # "*.tf": any file of that type marks its folder
         marked: set[tuple[str, str]] = set()  # (folder, rule id) already marked by a file of that type
@@ -117,7 +118,10 @@ class MarkerIndex:
                     folders.append((tuple(reversed(name.rstrip("/").split("/"))), rule))
                 elif "/" in name and "*" in name.rpartition("/")[2]:
                     above, _, pattern = name.rpartition("/")
-                    patterned.setdefault(above.rpartition("/")[2], []).append((above, pattern, rule))
+                    if "*" in above:  # "manifests/*/*.pp": any folder at that place, matched segment by segment
+                        wild.append((tuple(above.split("/")), pattern, rule))
+                    else:
+                        patterned.setdefault(above.rpartition("/")[2], []).append((above, pattern, rule))
                 elif "/" in name:
                     nested.setdefault(name.rpartition("/")[2], []).append((name, rule))
                 elif name.startswith("*."):
@@ -144,6 +148,13 @@ class MarkerIndex:
                 for above, pattern, rule in patterned.get(folder.rpartition("/")[2], ()):
                     if (folder == above or folder.endswith(f"/{above}")) and fnmatch.fnmatchcase(name, pattern):
                         roots.setdefault(folder[: -len(above)].rstrip("/"), []).append(MarkerHit(rule, path))
+            for shape, pattern, rule in wild:
+                if not fnmatch.fnmatchcase(name, pattern):
+                    continue
+                parts = folder.split("/")
+                if len(parts) >= len(shape) and all(
+                        fnmatch.fnmatchcase(part, want) for part, want in zip(parts[-len(shape):], shape, strict=True)):
+                    roots.setdefault("/".join(parts[:-len(shape)]), []).append(MarkerHit(rule, path))
             # Every folder once: stop at the first ancestor already seen.
             while folder not in dirs:
                 dirs.add(folder)

@@ -24,6 +24,7 @@ import re
 from gatekeeper.classify.cdkassets import CDK
 from gatekeeper.classify.heatfiles import HEAT, Shipper
 from gatekeeper.classify.markers import ancestors
+from gatekeeper.classify.vagrantfiles import VAGRANT
 
 __all__ = ["RULE", "SALT", "SHIPPERS", "named"]
 
@@ -51,5 +52,6 @@ def named(state: str, data: bytes) -> tuple[str, ...]:
 
 SALT = Shipper(RULE, (".sls",), named, "reads or installs {path} (a Salt state's import or salt:// source)",
                "Salt states near it read for the files they import or install")
-# Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt.
-SHIPPERS = (HEAT, CDK, SALT)
+# Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt, Vagrant's
+# provisioning (vagrantfiles.py).
+SHIPPERS = (HEAT, CDK, SALT, VAGRANT)
