@@ -11,6 +11,8 @@ repository's labels (`@rules_go//go:deps.bzl`) and a commented flag name nothing
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -110,3 +112,14 @@ def test_what_the_reader_names() -> None:
     # a relative value from the workspace (where Bazel runs) and from the imported file's folder: both
     assert found == {"cfg/d.txt": "ci/x.rc:1", "ci/cfg/d.txt": "ci/x.rc:1",
                      "sub/bazel/deps.bzl": "sub/WORKSPACE.bazel:1"}
+
+
+def test_from_a_patch_a_downloader_configuration_needs_context(tmp_path: Path) -> None:
+    """The `.bazelrc` naming it is out of a patch's sight: the file is `needs-context` (the core policy reviews it)."""
+    base, path, after = CASES["downloader config"]
+    repo, first, last = two_commits(tmp_path / "r", {"README.md": "x\n", **base}, {path: after})
+    patch = subprocess.run(["git", "-C", str(repo.root), "diff", first, last], check=True, capture_output=True).stdout
+    (tmp_path / "p.diff").write_bytes(patch)
+    done = run_cli(["classify", str(tmp_path / "p.diff"), "--format", "json"], text=True)
+    found = {f["path"]: f for f in json.loads(str(done.stdout))["files"]}[path]
+    assert "needs-context" in found["tags"], found
