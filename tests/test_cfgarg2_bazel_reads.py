@@ -77,6 +77,9 @@ def test_a_change_cannot_drop_the_naming_line_to_escape(tmp_path: Path) -> None:
     assert found["dl.cfg"]["bucket"] == "deps" and found["ext.bzl"]["bucket"] == "deps", found
     done = run_cli(["classify", "--tree", f"{first}..{last}", "--repo", repo.root, "--explain", "dl.cfg"], text=True)
     assert done.returncode == 0 and ".bazelrc:1 reads dl.cfg" in str(done.stdout), done.stdout
+    # the evidence is the loading line (the base's MODULE.bazel line 1), not the fetch's line in the .bzl file
+    done = run_cli(["classify", "--tree", f"{first}..{last}", "--repo", repo.root, "--explain", "ext.bzl"], text=True)
+    assert done.returncode == 0 and "MODULE.bazel:1 reads ext.bzl" in str(done.stdout), done.stdout
 
 
 def test_look_alikes_keep_their_class(tmp_path: Path) -> None:

@@ -52,23 +52,25 @@ def included(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | bool:
     found: dict[str, str] = {}
     try:
         for tree in trees:
+            loaded_at: dict[str, str] = {}  # a file loaded or imported: "LOADER:LINE"
             queue = [(path, path) for path in where(trees, tree, _is_start)]
             # what each file is read as (run control: "rc/ROOT"; loads: "/ROOT"), ROOT its workspace's folder
             kinds = {path: ("rc" if "bazelrc" in path.rpartition("/")[2].lower() else "")
                      + f"/{path.rpartition('/')[0]}" for path, _ in queue}
-            for path, origin, entry in walked(tree, queue, MAX_READ, read_blob):
+            for path, _origin, entry in walked(tree, queue, MAX_READ, read_blob):
                 data = read_blob(entry)
                 if len(data) > FULL_READ:
                     raise PastBound
                 text = data.decode("utf-8", "replace")
                 kind, folder = kinds[path], path.rpartition("/")[0]
-                if path.endswith(".bzl") and (fetch := _FETCH.search(text)) is not None:
-                    found.setdefault(path, f"{origin}:{_line(text, fetch.start())}")  # loaded by origin; fetches
+                if path.endswith(".bzl") and _FETCH.search(text) is not None:
+                    found.setdefault(path, loaded_at.get(path, path))  # the line that loads it, which fetches
                 for target, at, named_kind in _named(text, kind, folder):
                     if named_kind == "":  # a downloader configuration: named, not read for more names
                         found.setdefault(target, f"{path}:{_line(text, at)}")
                     elif target not in kinds:
                         kinds[target] = named_kind
+                        loaded_at.setdefault(target, f"{path}:{_line(text, at)}")
                         queue.append((target, path))
     except PastBound:
         return False
