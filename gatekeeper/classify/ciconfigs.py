@@ -32,8 +32,22 @@ _TOOLS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "release-please": (frozenset(), frozenset({"--config-file", "--manifest-file"})),
     "gcloud": (frozenset({"builds"}), frozenset({"--config", "--build-config", "--inline-config"})),
     "catalog-cd": (frozenset(), frozenset({"--config"})),
+    # cfgarg2: the release module semantic-release loads, what docker bake builds and pushes, the cluster kind makes
+    # for the tests, what skaffold and tilt build and deploy, release-it's and JReleaser's hooks, what release-plz
+    # publishes, the flags (and status command) a CI build of Bazel runs with
+    "semantic-release": (frozenset(), frozenset({"--extends", "-e"})),
+    "docker": (frozenset({"bake"}), frozenset({"-f", "--file"})),
+    "docker-buildx": (frozenset({"bake"}), frozenset({"-f", "--file"})),
+    "kind": (frozenset({"create"}), frozenset({"--config"})),
+    "skaffold": (frozenset(), frozenset({"-f", "--filename"})),
+    "tilt": (frozenset(), frozenset({"-f", "--file"})),
+    "release-it": (frozenset(), frozenset({"--config", "-c"})),
+    "release-plz": (frozenset(), frozenset({"--config"})),
+    "jreleaser": (frozenset(), frozenset({"--config-file"})),
+    "bazel": (frozenset(), frozenset({"--bazelrc"})),
 }
-_MAY_NAME = re.compile(r"\b(?:goreleaser|release-please|gcloud|catalog-cd)\b")
+_MAY_NAME = re.compile(r"\b(?:goreleaser|release-please|gcloud|catalog-cd|semantic-release|bake|kind|skaffold|tilt|"
+                       r"release-it|release-plz|jreleaser|bazel(?:isk)?)\b")
 _SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _LINE_START = re.compile(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
@@ -42,9 +56,20 @@ _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", 
                      "if", "@", "-", "+"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
-# goreleaser-action's `with: args:` are goreleaser's own arguments (attack 29)
+# An action's inputs that are its tool's arguments or settings files: goreleaser-action's `with: args:` (attack 29);
+# release-please-action's files, docker/bake-action's `files:`, helm/kind-action's `config:`, semantic-release-action's
+# `extends:` (cfgarg2). {part of the `uses:` value: {input: the command it stands for ("... " takes the arguments)}}
+_ACTIONS: dict[str, dict[str, str]] = {
+    "goreleaser-action": {"args": "goreleaser "},
+    "release-please-action": {"config-file": "release-please --config-file",
+                              "manifest-file": "release-please --manifest-file"},
+    "/bake-action": {"files": "docker buildx bake -f"},
+    "/kind-action": {"config": "kind create cluster --config"},
+    "semantic-release-action": {"extends": "semantic-release --extends"},
+}
+_MAY_USE = re.compile("|".join(map(re.escape, _ACTIONS)))
 _ITEM = re.compile(r"([ \t]*)-[ \t]")
-_ACTION_ARGS = re.compile(r"([ \t]*-?[ \t]*)args[ \t]*:[ \t]*(?:[>|][-+]?[ \t]*\Z)?(.*)")
+_ACTION_INPUT = re.compile(r"([ \t]*-?[ \t]*)([\w-]+)[ \t]*:[ \t]*(?:[>|][-+]?[ \t]*\Z)?(.*)")
 # a tool named by a module or image: `go run github.com/goreleaser/goreleaser/v2@latest`, `goreleaser/goreleaser:v2`
 _VERSION_PART = re.compile(r"v\d+")
 # a value set by a shell assignment or a YAML key (a step's `env:`), for a path handed as `$NAME` (attack 29)
@@ -52,7 +77,8 @@ _SET = re.compile(r"""(?:^|[\s;])(?:export[ \t]+)?([A-Za-z_]\w*)=["']?([^\s;'"]+
                   r"""^[ \t]*(?:-[ \t]+)?([A-Za-z_]\w*)[ \t]*:[ \t]*["']?([^\s'"#]+)["']?[ \t]*$""", re.MULTILINE)
 _VARIABLE = re.compile(r"\$([A-Za-z_]\w*)")
 _BRACED = re.compile(r"\$\{\{\s*env\.([A-Za-z_]\w*)\s*\}\}|\$\{([A-Za-z_]\w*)\}")  # `${{ env.X }}`, `${X}`: `$X`
-_ALIASES = {"goreleaser-pro": "goreleaser", "goreleaser-cross": "goreleaser", "goreleaser-cross-pro": "goreleaser"}
+_ALIASES = {"goreleaser-pro": "goreleaser", "goreleaser-cross": "goreleaser", "goreleaser-cross-pro": "goreleaser",
+            "bazelisk": "bazel", "jreleaser-native": "jreleaser"}
 
 
 def may_name(text: str) -> bool:
@@ -64,7 +90,7 @@ def named(text: str) -> list[str]:
     """The path patterns (pipinstalls.path_pattern) of the settings files the tools' commands in `text` are handed, in
     order, each once."""
     found: list[str] = []
-    if "goreleaser-action" in text:
+    if _MAY_USE.search(text) is not None:
         text = _action_args(text)
     text = _BRACED.sub(lambda hit: f"${hit[1] or hit[2]}", text)
     for line in _EXPRESSION.sub("$x", text).replace("\\\n", " ").splitlines():
@@ -74,9 +100,9 @@ def named(text: str) -> list[str]:
             words = _WORDS.findall(segment)
             # the first word naming a tool, wherever it stands (`timeout 600 goreleaser`, `bash -c 'goreleaser ..'`,
             # `docker run ... goreleaser/goreleaser`, `go run github.com/goreleaser/goreleaser/v2@latest`; attack 29)
-            at = next((at for at, word in enumerate(words) if _tool(word) in _TOOLS), len(words))
-            if at < len(words):
-                found += _handed(_tool(words[at]), words[at + 1:])
+            for at, word in enumerate(words):  # each, not the first only: `docker run ... goreleaser/goreleaser`
+                if _tool(word) in _TOOLS:
+                    found += _handed(_tool(word), words[at + 1:])
     if any(_VARIABLE.fullmatch(word) for word in found):
         values: dict[str, list[str]] = {}
         for hit in _SET.finditer(text):
@@ -87,30 +113,39 @@ def named(text: str) -> list[str]:
 
 
 def _action_args(text: str) -> str:
-    """`text` with each `args:` value of a list item (a step) that names goreleaser-action (a block's, a plain scalar's
-    more indented lines joined) read as goreleaser's; other steps' `args:` (golangci-lint-action's) stay."""
+    """`text` with each input of a list item (a step) that names one of _ACTIONS read as its tool's command line: an
+    `args:` value (a block's, a plain scalar's more indented lines joined) as goreleaser's arguments, a file input
+    (`config-file:`, `files:`) as the tool's option for each file it lists (a line or a comma apart); other steps'
+    inputs of the same name (golangci-lint-action's `args:`, a labeler's `config:`) stay."""
     lines = text.splitlines()
-    steps = [False] * len(lines)
+    steps: list[dict[str, str]] = [{}] * len(lines)
     for at, line in enumerate(lines):
         if (item := _ITEM.match(line)) is not None:
             end = at + 1
             while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > len(item[1])):
                 end += 1
-            if any("goreleaser-action" in within for within in lines[at:end]):
-                steps[at:end] = [True] * (end - at)
+            inputs = next((inputs for action, inputs in _ACTIONS.items()
+                           if any(action in within for within in lines[at:end])), None)
+            if inputs is not None:
+                steps[at:end] = [inputs] * (end - at)
     out: list[str] = []
     at = 0
     while at < len(lines):
-        args = _ACTION_ARGS.fullmatch(lines[at]) if steps[at] else None
+        given = _ACTION_INPUT.fullmatch(lines[at])
+        command = steps[at].get(given[2]) if given is not None else None
         at += 1
-        if args is None:
+        if given is None or command is None:
             out.append(lines[at - 1])
             continue
-        value = [args[2]]
-        while at < len(lines) and lines[at].strip() and _indent(lines[at]) > len(args[1]):
+        value = [given[3]]
+        while at < len(lines) and lines[at].strip() and _indent(lines[at]) > len(given[1]):
             value.append(lines[at].strip())
             at += 1
-        out.append(f"{args[1]}args: goreleaser {' '.join(value)}")
+        if command.endswith(" "):  # the tool's own arguments
+            out.append(f"{given[1]}{given[2]}: {command}{' '.join(value)}")
+        else:  # files, a line or a comma apart
+            out += [f"{given[1]}{given[2]}: {command} {name}" for part in value
+                    for name in part.split(",") if name.strip()]
     return "\n".join(out)
 
 
@@ -147,4 +182,4 @@ def _handed(command: str, args: list[str]) -> list[str]:
             out.append(value if value else args[at + 1] if at + 1 < len(args) else "")
         elif not equals and name[:1] == "-" and name[1:2] != "-" and name[:2] in options and len(name) > 2:
             out.append(name[2:])  # `-fFILE`
-    return [word for word in out if word and not word.startswith("-")]
+    return [word for word in out if word and not word.startswith(("-", "@"))]  # `@scope/config`: a package

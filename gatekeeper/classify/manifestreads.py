@@ -15,6 +15,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
+from gatekeeper.classify import bazelreads
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
@@ -152,7 +153,11 @@ def included(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | bool:
                         queue.append((target, path))
     except PastBound:
         return False
-    return found
+    bazel = bazelreads.included(trees, read_blob)  # a downloader configuration, a .bzl file pinning archives
+    if bazel is False:
+        return False
+    assert isinstance(bazel, dict)
+    return {**bazel, **found}
 
 
 def _shaped(tree: Tree, path: str, texts: dict[str, str], read_blob: Read) -> bool:
