@@ -73,6 +73,7 @@ def test_a_generator_cannot_leave_its_run_half_signed(tmp_path: Path) -> None:
     packet = json.loads(packet_file.read_text())
     assert packet["model"]["reported"] == "model-\ud800-a"
     gate = run_cli(["gate", str(packet_file), "--patch", run["patch"], "--trust", "allowed_signers", "--policy",
-                    str(POLICY_DIR), "--format", "json"], cwd=tmp_path, text=True)
+                    str(POLICY_DIR), "--base-commit", packet["repository"]["base_commit"], "--format", "json"],
+                   cwd=tmp_path, text=True)
     attestation = json.loads(gate.stdout)["attestation"]
     assert attestation["verified"] is True and attestation["signer"] == "runner", attestation
