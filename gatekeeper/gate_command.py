@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar, cast
 
-from gatekeeper.attest.binding import bind, ci_repository
+from gatekeeper.attest.binding import Binding, bind, check_options, ci_repository, repository_name
 from gatekeeper.attest.facts import NO_PACKET
 from gatekeeper.attest.keys import Trust, parse_trust
 from gatekeeper.attest.verdict import apply_approvals, packet_attestation, sign_summary
@@ -63,6 +63,8 @@ class GateOptions:
     advisories: Path | None = None  # OSV records that mark vulnerable dependency changes (deps.advisories)
     sign: Path | None = None  # a key to sign the decision with (a SLSA verification summary beside the report)
     log_init: bool = False  # the decision log's folder may be created: a new chain by intent
+    base_commit: str | None = None  # from a patch alone: the commit it applies to, which a signed packet must name
+    repository: str | None = None  # the repository judged, which a signed packet's URL must name (beside the CI's)
 
 
 def run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> tuple[Decision, str]:
@@ -90,6 +92,8 @@ def _run_gate(options: GateOptions, *, env: Mapping[str, str] | None = None) -> 
         if options.packet is not None or options.patch is not None or options.tree is None:
             raise UsageError("gate needs PACKET and --patch, or --tree BASE..HEAD alone", where="gate",
                              hint="pass the packet and its patch, or name the pull request's commits with --tree")
+    check_options(options.base_commit, options.repository, tree=options.tree is not None,
+                  trust=options.trust is not None)
     # --tree is resolved once, here, and every step reads that one answer (revrange.py).
     revs = resolve_option(options.tree, options.repo)
     if options.patch is None:
@@ -158,8 +162,7 @@ def _decide_and_report(options: GateOptions, env: Mapping[str, str] | None, comm
                 if trust is not None and packet_file is not None:
                     # A signature counts for this change only: the run's base and repository are the ones judged.
                     attestation = bind(packet_attestation(packet_file, read(), trust), read(),
-                                       merge_base=None if revs is None else revs.merge_base, tree=revs is not None,
-                                       repository=ci_repository(os.environ if env is None else env)).to_input()
+                                       _binding(options, revs, env)).to_input()
                 with open_tree_context(revs, bundle.rules) as context:
                     assert options.patch is not None  # run_gate derived it from the commits when none was given
                     derived = None
@@ -198,6 +201,13 @@ def _commits_packet(revs: RevRange, bundle: Bundle, derived: Derived) -> dict[st
     # No generator, no model, sandbox "none": claims only our runner can make are absent, not invented.
     return build_packet(derived, bundle.rules, run_id=run_id(revs),
                         bundle_revision=bundle.revision)
+
+
+def _binding(options: GateOptions, revs: RevRange | None, env: Mapping[str, str] | None) -> Binding:
+    """What binds a signed packet to this change: the merge base or the named base, the CI's and named repository."""
+    named = (ci_repository(os.environ if env is None else env), repository_name(options.repository))
+    return Binding(tree=revs is not None, merge_base=None if revs is None else revs.merge_base,
+                   base_commit=options.base_commit, repositories=tuple(n for n in named if n is not None))
 
 
 def _check_log_folder(log: Path | None, init: bool) -> None:

@@ -29,7 +29,9 @@ def test_transport_prefixed_credentials_never_reach_the_sandbox_or_the_packet(tm
     assert code == 2 and "credentials" in stderr, stderr
 
 
-def test_the_transport_form_without_credentials_runs(tmp_path: Path, smart_http: str) -> None:  # noqa: F811
-    """The control: git's `http::` form with no user part clones and runs."""
-    code, stdout, stderr, _ = _run(tmp_path, f"http::http://{smart_http}")
-    assert code == 0, stderr
+def test_the_transport_form_without_credentials_is_refused_too(tmp_path: Path, smart_http: str) -> None:  # noqa: F811
+    """git's `<transport>::` form starts the remote helper `git-remote-<transport>`, a program found on PATH outside
+    the sandbox: refused whatever follows (runner 36; the plain `http://` URL is the control there)."""
+    code, stdout, stderr, out = _run(tmp_path, f"http::http://{smart_http}")
+    assert code == 2 and "remote helper" in stderr, stderr
+    assert not out.exists() or not any(out.iterdir())

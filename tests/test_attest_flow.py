@@ -115,9 +115,15 @@ def test_the_runner_signs_with_a_key_the_generator_cannot_read(tmp_path: Path, b
     assert opened.signer.name == "runner" and opened.predicate == json.loads(Path(run["packet"]).read_text())
 
 
+def _base(run: dict[str, str]) -> tuple[str, str]:
+    """`--base-commit` naming the run's own base: what binds its signed packet when gated from the patch alone."""
+    return "--base-commit", json.loads(Path(run["packet"]).read_text())["repository"]["base_commit"]
+
+
 def _gate(tmp_path: Path, run: dict[str, str], *extra: str) -> tuple[int, dict, str]:
+    bound = _base(run) if "--trust" in extra else ()
     done = gk_in("gate", run["packet"], "--patch", run["patch"], "--policy", str(POLICY_DIR), "--enable", "sandbox",
-              "--enable", "provenance", "--format", "json", *extra, cwd=tmp_path)
+              "--enable", "provenance", "--format", "json", *bound, *extra, cwd=tmp_path)
     return done.returncode, (json.loads(done.stdout) if done.stdout.strip() else {}), done.stderr
 
 
@@ -140,7 +146,7 @@ def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decis
     approvals = tmp_path / "approvals"
     done = gk("approve", run["packet"], "--patch", run["patch"], "--key", str(folder / "alice.key"), "--out",
               str(approvals), "--policy", str(POLICY_DIR), "--enable", "sandbox", "--enable", "provenance",
-              "--trust", str(trust), "--comment", "looked at it", cwd=tmp_path)
+              "--trust", str(trust), *_base(run), "--comment", "looked at it", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     log = tmp_path / "decisions.jsonl"
     # The gate signs with a key of its own: the approver's key as the gate's would not count as an approval.
@@ -160,6 +166,10 @@ def test_trust_verifies_claims_approvals_accept_exactly_this_patch_and_the_decis
     assert "packet   signed by runner" in shown and "approval alice [platform] key" in shown, shown
     assert "accepted core.ci, provenance.unreachable: looked at it" in shown, shown
     assert "signed   record signed by key" in shown, shown
+    # Unbound (no --base-commit), the runner's claims are unverified again: the approval named another decision.
+    done = gk_in("gate", run["packet"], "--patch", run["patch"], "--policy", str(POLICY_DIR), "--enable", "sandbox",
+                 "--enable", "provenance", "--trust", str(trust), "--approvals", str(approvals), cwd=tmp_path)
+    assert done.returncode == 3 and "sandbox.unverified" in done.stdout, done.stdout + done.stderr
     replayed = gk_in("audit", "replay", str(log), "1", "--packet", run["packet"], "--patch", run["patch"], "--policy",
                   str(POLICY_DIR), "--format", "json", cwd=tmp_path)
     result = json.loads(replayed.stdout)

@@ -284,10 +284,13 @@ def test_an_unreadable_answer_is_reviewed(tmp_path: Path, served: list[str], out
     assert made.returncode == 0, made.stderr
     packet = json.loads((tmp_path / "packet.json").read_text())
     packet["model"]["served"] = served
+    # As the runner records it: the commit it cloned, which the gate names to bind the packet (--base-commit).
+    packet["repository"] = {"url": None, "base_ref": None, "base_commit": "a" * 40, "run_branch": None}
     (tmp_path / "packet.json").write_text(json.dumps(packet))
     (tmp_path / "packet.intoto.json").write_text(json.dumps(sign_packet(load_signer(private), packet)))
     gate = run_cli(["gate", "packet.json", "--patch", "patch.diff", "--trust", "allowed_signers", "--policy",
-                    str(root / "policies"), "--enable", "provenance", "--format", "json"], cwd=tmp_path, text=True)
+                    str(root / "policies"), "--enable", "provenance", "--base-commit", "a" * 40, "--format", "json"],
+                   cwd=tmp_path, text=True)
     decision = json.loads(gate.stdout)
     assert decision["outcome"] == outcome, decision["reasons"]
 

@@ -58,7 +58,8 @@ def test_a_self_reported_model_without_a_relay_is_not_the_model_that_answered(tm
     assert packet["sandbox"]["network"] == "denied" and packet.get("relay") is None
     assert packet["model"]["reported"] == "model-a" and packet["model"].get("served") is None
     gate = _cli("gate", summary["packet"], "--patch", summary["patch"], "--policy", str(POLICY_DIR), "--enable",
-                "provenance", "--enable", "sandbox", "--trust", str(signers), "--format", "json", cwd=tmp_path)
+                "provenance", "--enable", "sandbox", "--trust", str(signers), "--base-commit",
+                packet["repository"]["base_commit"], "--format", "json", cwd=tmp_path)
     decision = json.loads(gate.stdout)
     assert decision["attestation"]["verified"] is True, gate.stderr
     rules = {r["rule"] for r in decision["reasons"]}

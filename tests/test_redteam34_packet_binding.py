@@ -138,8 +138,10 @@ def test_the_ci_repository_must_be_the_one_the_runner_cloned(tmp_path: Path, sig
     assert decision, err
     assert _unverified(decision) == {"provenance.unverified", "sandbox.unverified"}, decision["reasons"]
     assert "github.com/acme/upstream" in decision["attestation"]["reason"]
-    # Outside a CI the gate does not know the repository: the same gate verifies (the base is the run's own).
+    # Outside a CI the gate does not know the repository: the same gate verifies (the base is the run's own; from
+    # the patch alone, named with --base-commit: runner 36).
     env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "GITLAB_CI")}
+    extra = extra or ("--base-commit", _fork_base(summary))
     code, decision, err = _gate(checkout, summary, trust, *extra, env=env)
     assert decision["attestation"]["verified"] is True, decision.get("attestation", err)
 
@@ -179,6 +181,8 @@ def test_a_packet_without_repository_is_not_bound(tmp_path: Path, signed) -> Non
     code, decision, err = _gate(checkout, copy, trust, "--tree", "main..pr")
     assert decision["attestation"]["verified"] is False, err
     assert "not named" in decision["attestation"]["reason"]
-    # Patch mode outside a CI has nothing to bind it to: it verifies, as before.
-    code, decision, err = _gate(checkout, copy, trust)
-    assert decision["attestation"]["verified"] is True, decision.get("attestation", err)
+    # From the patch alone, the base named (--base-commit): the packet names none, so it is not bound either (before
+    # runner 36, patch mode outside a CI bound nothing and this verified).
+    code, decision, err = _gate(checkout, copy, trust, "--base-commit", _fork_base(summary))
+    assert decision["attestation"]["verified"] is False, err
+    assert "not named" in decision["attestation"]["reason"]

@@ -55,12 +55,16 @@ def generate(name: str, folder: Path, role_names: tuple[str, ...]) -> int:
 @click.option("--tree", metavar="BASE..HEAD", help="As for gate.")
 @click.option("--trust", type=_FILE, metavar="FILE", help="As for gate (the packet's verified claims are part of "
               "the decision you approve).")
+@click.option("--base-commit", metavar="COMMIT", help="As for gate (what binds the signed packet to this change).")
+@click.option("--repository", metavar="URL", help="As for gate.")
 def approve(packet: Path, patch: Path, key_file: Path, folder: Path, comment: str, policy_dir: Path | None,
-            enable: tuple[str, ...], disable: tuple[str, ...], tree: str | None, trust: Path | None) -> int:
+            enable: tuple[str, ...], disable: tuple[str, ...], tree: str | None, trust: Path | None,
+            base_commit: str | None, repository: str | None) -> int:
     """Sign an approval of the review findings of exactly this patch's decision."""
     signer = load_signer(key_file)
     decision, _ = run_gate(GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable,
-                                       disable=disable, format="json", tree=tree, trust=trust), env=os.environ)
+                                       disable=disable, format="json", tree=tree, trust=trust,
+                                       base_commit=base_commit, repository=repository), env=os.environ)
     rules = sorted({finding.rule for finding in decision.reasons if finding.level == "review"})
     if decision.outcome != "review":
         raise UsageError(f"the decision is {decision.outcome}, not review: nothing to approve", where=str(packet),

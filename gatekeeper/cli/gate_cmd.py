@@ -53,10 +53,16 @@ _DIR = click.Path(file_okay=False, path_type=Path)
 @click.option("--repo", type=_DIR, help="The clone holding BASE and HEAD (default: the current folder).")
 @click.option("--trust", type=_FILE, metavar="FILE",
               help="Allowed signers: verify the runner's packet.intoto.json beside PACKET (a bad signature is a "
-              "deny; unsigned claims stay unverified). A signature counts only for its change: under --tree the "
-              "run's base commit must be the merge base, in GitHub Actions or GitLab CI its URL the CI's repository "
-              "(from a patch alone elsewhere, nothing binds it to this repository). Under --tree a FILE in the "
-              "checkout is read from BASE.")
+              "deny; unsigned claims stay unverified). A signature counts only for its change: the run's base "
+              "commit must be --tree's merge base or, from a patch alone, --base-commit (without either the claims "
+              "are unverified), and its URL the repository GitHub Actions, GitLab CI or --repository names. Under "
+              "--tree a FILE in the checkout is read from BASE.")
+@click.option("--base-commit", metavar="COMMIT",
+              help="From a patch alone (no --tree): the full id of the commit the patch applies to (the pull "
+              "request's merge base); a signed packet's claims count only when its run cloned that commit.")
+@click.option("--repository", metavar="URL",
+              help="The repository judged (e.g. https://github.com/acme/app), for CIs that do not name it: a signed "
+              "packet's claims count only when its run cloned that repository.")
 @click.option("--approvals", type=_DIR, metavar="DIR",
               help="Signed approvals (gatekeeper approve) that may turn exactly this review into allow; needs --trust.")
 @click.option("--sign", "sign_key", type=_FILE, metavar="KEY",
@@ -69,7 +75,7 @@ def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enabl
          disable: tuple[str, ...], fmt: str | None, output: Path | None, log: Path | None, log_git: str | None,
          log_url: str | None, dry_run: bool, timeout: float | None, tree: str | None, repo: Path | None,
          trust: Path | None, approvals: Path | None, sign_key: Path | None, advisories: Path | None,
-         log_init: bool) -> int:
+         log_init: bool, base_commit: str | None, repository: str | None) -> int:
     """Decide on PACKET and its patch, or without PACKET on the pull request --tree BASE..HEAD from its
     commits alone: exit 0 allow, 1 deny, 3 review, 2 could not decide.
 
@@ -77,7 +83,8 @@ def gate(packet: Path | None, patch: Path | None, policy_dir: Path | None, enabl
     options = GateOptions(packet=packet, patch=patch, policy_dir=policy_dir, enable=enable, disable=disable,
                           format=fmt, output=output, log=log, dry_run=dry_run, timeout=timeout, tree=tree,
                           log_git=log_git, log_url=log_url, repo=repo, trust=trust, approvals=approvals,
-                          sign=sign_key, advisories=advisories, log_init=log_init)
+                          sign=sign_key, advisories=advisories, log_init=log_init, base_commit=base_commit,
+                          repository=repository)
     decision, text = run_gate(options, env=os.environ)
     if text:
         write_report(text)

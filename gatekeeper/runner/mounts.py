@@ -154,6 +154,37 @@ def secret_places(environ: Mapping[str, str]) -> tuple[list[str], list[str]]:
     return _existing([*HIDDEN_ALWAYS, *homes]), _existing([*stores, *HOST_SECRETS, *host_keys])
 
 
+def key_files(key: Path, limit: int = 4096) -> list[str]:
+    """The runner's signing key and every private key in its folder (resolved): `keys generate --out` writes every
+    role's key into one folder, and an approver's or the gate's key beside the runner's would sign for the generator.
+    A key is a regular file (a link counted by its target) named `*.key`/`*.pem`, or holding `PRIVATE KEY` in its
+    first 4 KiB. The first `limit` entries of the folder are read."""
+    found = [str(key)]
+    try:
+        with os.scandir(key.parent) as entries:
+            names = [entry.path for _, entry in zip(range(limit), entries, strict=False)]
+    except OSError:
+        return found
+    for path in names:
+        real = os.path.realpath(path)
+        if path.endswith((".key", ".pem")) or _holds_private_key(real):
+            found.append(real)
+    return list(dict.fromkeys(found))
+
+
+def _holds_private_key(path: str) -> bool:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO there must not block the run
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and b"PRIVATE KEY" in os.read(fd, 4096)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
 def listening_sockets(table: str = "/proc/net/unix") -> list[str]:
     """Paths of the unix sockets bound in the runner's network namespace (a socket file crosses netns)."""
     try:
@@ -194,9 +225,9 @@ def plan(
 ) -> Plan:
     """The mounts for one run: read-only everything, hidden secrets, `needed` shown, `writable` bound writable,
     `private` folders (the generator's HOME) private writable tmpfs like /tmp; `keys` (the runner's own
-    signing key) covered wherever they are, like a credential store."""
+    signing key, and the private keys beside it: key_files) covered wherever they are, like a credential store."""
     containers, stores = secret_places(environ)
-    stores = list(dict.fromkeys([*stores, *_existing(str(p) for p in keys)]))
+    stores = list(dict.fromkeys([*stores, *_existing(f for p in keys for f in key_files(p))]))
     socket_paths = listening_sockets() if sockets is None else list(sockets)
     places = [*containers, *stores]
     folders = [p for p in places if os.path.isdir(p) and not os.path.islink(p)]

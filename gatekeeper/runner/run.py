@@ -24,6 +24,7 @@ from gatekeeper.classify import load_rules
 from gatekeeper.errors import ExitCode, LimitError, PacketError, RunError, UsageError
 from gatekeeper.packet import build_packet, derive, packet_json, read_bundle_revision
 from gatekeeper.policy_dir import resolve_policy_dir
+from gatekeeper.readable import printable
 from gatekeeper.runner import checkpoint, egresslog, generator, mounts, relay, relaylog, rundir, sandbox, workspace
 from gatekeeper.runner import env as genenv
 from gatekeeper.runner.relay_api import CLIENT_VARIABLES, Upstream, parse_model_api, parse_model_keys
@@ -92,13 +93,15 @@ class RunResult:
             f"generator: exit code {gen['exit_code']}" + (" (timed out)" if gen["timed_out"] else "") + "\n",
             f"sandbox:   {box['backend']}, network {box['network']}\n",
             f"model:     requested {_shown(model['requested'])}, reported {_shown(model['reported'])}"
-            + (f", served {', '.join(model['served']) or 'none'}" if model.get("served") is not None else "") + "\n",
+            + (f", served {', '.join(map(_shown, model['served'])) or 'none'}" if model.get("served") is not None
+               else "") + "\n",
         ])
 
 
 def _shown(value: object) -> str:
-    # The packet says null for "nothing reported"; Python's None would read like a model name.
-    return "null" if value is None else str(value)
+    # The packet says null for "nothing reported"; Python's None would read like a model name. Escaped: the
+    # served names come from the upstream's replies.
+    return "null" if value is None else printable(str(value))
 
 
 def _check(request: RunRequest) -> None:
@@ -371,8 +374,9 @@ def _model_report(run: RunDir) -> tuple[dict[str, Any], list[str]]:
     except LimitError as exc:
         return nothing, [f"the model report is unusable ({exc.what}); ignored"]
     model = doc.get("model") if isinstance(doc, dict) else None
-    if not isinstance(model, str) or not model.strip() or len(model) > 200:
-        return nothing, ['the model report has no usable "model" string; ignored']
+    # A control, format or separator character would write a line (a CI log's `::` command) or drive a terminal.
+    if not isinstance(model, str) or not model.strip() or len(model) > 200 or not model.strip().isprintable():
+        return nothing, ['the model report has no usable "model" string (at most 200 printable characters); ignored']
     return {"reported": model.strip(), "reported_by": "generator"}, []
 
 

@@ -208,7 +208,7 @@ def clone(url: str, ref: str | None, run: RunDir) -> Repository:
         if ref is not None and _FULL_SHA.match(ref):
             dest.mkdir()
             run_git(["init", "-q"], cwd=dest, env=env, what="cannot create the workspace", where=str(dest))
-            run_git(["fetch", "-q", "--depth", "1", "--no-tags", url, ref], cwd=dest, env=env,
+            run_git(["fetch", "-q", "--depth", "1", "--no-tags", "--", url, ref], cwd=dest, env=env,
                  what=f"cannot fetch commit {ref}", where=url)
             run_git(["checkout", "-q", "--detach", "FETCH_HEAD"], cwd=dest, env=env,
                  what="cannot check out the base", where=str(dest))
