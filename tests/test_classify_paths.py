@@ -582,15 +582,20 @@ def test_ci_is_ci(rules: RuleSet, path: str) -> None:
     check(rules, path, "ci")
 
 
-def _file_names_the_rules_know(rules: RuleSet) -> set[str]:
-    """One concrete file name for every basename pattern of every rule (wildcards filled in)."""
+def _file_names_the_rules_know(rules: RuleSet, tails: tuple[str, ...] = ()) -> set[str]:
+    """One concrete file name for every basename pattern of every rule (wildcards filled in); with `tails`, a name
+    whose pattern ends open (`*.verified.*`, `Gemfile-*`) also ends in each tail (`x.verified.yml`, `Gemfile-x.tf`):
+    an open end claims every file type, including the ones a folder runs or loads by extension."""
     names = set()
     for rule in rules.rules:
         for glob in rule.globs:
             if glob.base == "**":
                 continue
-            name = re.sub(r"\[!?[^\]]*\]", "1", glob.base).replace("*", "x").replace("?", "x").replace("\\", "")
-            names.add(name)
+            base = re.sub(r"\[!?[^\]]*\]", "1", glob.base).replace("\\", "")
+            names.add(base.replace("*", "x").replace("?", "x"))
+            if base.endswith("*"):
+                stem = base[:-1].replace("*", "x").replace("?", "x")
+                names |= {stem + middle + tail for tail in tails for middle in ("", "x.")}
     return names
 
 
@@ -606,8 +611,8 @@ def _is_readme_document(name: str) -> bool:
 def test_every_yaml_file_name_in_a_workflows_folder_is_ci(rules: RuleSet, folder: str) -> None:
     # The forge runs every .yml/.yaml there, whatever its name: no dependency, docs or test-data
     # rule may claim one. Derived from the rules, so a new deps rule with a YAML name fails here.
-    names = {n for n in _file_names_the_rules_know(rules) if n.lower().endswith((".yml", ".yaml"))}
-    names |= {"README.yml", "readme.yaml", "README-deploy.yml", "README.md.yml"}
+    names = {n for n in _file_names_the_rules_know(rules, ("yml", "yaml")) if n.lower().endswith((".yml", ".yaml"))}
+    names |= {"README.yml", "readme.yaml", "README-deploy.yml", "README.md.yml", "x.verified.yml", "Gemfile-ci.yml"}
     wrong = {n: rules.match(f"{folder}/{n}").rule for n in names if rules.match(f"{folder}/{n}").bucket != "ci"}
     assert wrong == {}
 
@@ -626,6 +631,22 @@ def test_every_file_name_in_a_single_system_ci_folder_is_ci(rules: RuleSet, fold
         expected = "src" if _is_readme_document(path.rsplit("/", 1)[1]) else "ci"
         if match.bucket != expected:
             wrong[path] = match.rule
+    assert wrong == {}
+
+
+REVIEWED = {"ci", "iac"}  # what the default policy reviews
+TERRAFORM_TAILS = ("tf", "tf.json", "tofu", "tofu.json", "pkr.hcl", "pkr.json")
+
+
+@pytest.mark.parametrize("folder", ["infra/prod", "terraform", "deploy/packer"])
+def test_every_open_name_with_a_terraform_extension_is_reviewed(rules: RuleSet, folder: str) -> None:
+    # Terraform, OpenTofu and Packer load every file of their extensions in the folder they run in: a snapshot-test,
+    # syntax-test or dependency rule's open-ended name (`backdoor.verified.tf`, `Gemfile-x.tf`) must not make one src
+    # or deps (the default policy would let it through). Derived from the rules, so a new open-ended name rule fails.
+    dotted = tuple(f".{tail}" for tail in TERRAFORM_TAILS)
+    names = {n for n in _file_names_the_rules_know(rules, TERRAFORM_TAILS) if n.lower().endswith(dotted)}
+    names |= {"backdoor.verified.tf", "main.received.tf.json", "syntax_test_x.tofu", "Gemfile-x.tf", "a.verified.b.tf"}
+    wrong = {n: rules.match(f"{folder}/{n}").rule for n in names if rules.match(f"{folder}/{n}").bucket not in REVIEWED}
     assert wrong == {}
 
 

