@@ -59,6 +59,7 @@ _MATCH = lazy(rf"\b(regex\.match|glob\.match)\(\s*({_TEXT})\s*,\s*(?:\[[^\[\]\n]
 _NAMED_SET = lazy(rf"(?<![\w.])({_ID})\s*:=\s*({_SET})|\bsome\s+({_ID})\s+in\s+({_SET})")
 _RAW_COMPARED = lazy(rf"(?<![\w.\"])(?:{_READ})\s*(?:==|!=)\s*`([^`\n]*)`")
 _HEAD_LINE = lazy(r"^[^\s}#]", re.M)
+_RUNS_ON = '_])=["(.,'  # with a word character (`\w`, `[\w.]+`): what a part of a read ends in before a `\s*`
 _TAG_NAME = lazy(rf"\bsome\s+({_ID})\s+in\s+[\w.]*\btags\b(?!\s*[.\[])")
 _TESTS: dict[str, Callable[[str, str], bool]] = {
     "startswith": str.startswith, "endswith": str.endswith, "contains": lambda v, s: s in v,
@@ -226,8 +227,13 @@ def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: 
         if not items:
             continue  # no literal to judge (`[f | some f in ...]`): the reads need not be found
         v, (start, end) = re.escape(var), _scope(code, m.start())
-        for hit in re.finditer(rf"(?<![\w.\"])(?:{_READ})\s*(?:==|\bin\b)\s*{v}(?![\w.\[])|(?<![\w.]){v}\s*==\s*"
-                               rf"(?:{_READ})", code[:end]):
+        reads = re.compile(rf"(?<![\w.\"])(?:{_READ})\s*(?:==|\bin\b)\s*{v}(?![\w.\[])|(?<![\w.]){v}\s*==\s*"
+                           rf"(?:{_READ})")
+        # A read that starts above the rule and runs on into it crosses the newline before its head in a `\s*` that
+        # follows a word character or one of _RUNS_ON: else the reads found from the head are those found from the top.
+        above = code[:start].rstrip()[-1:]
+        runs_on = above != "" and (above.isalnum() or above in _RUNS_ON)
+        for hit in reads.finditer(code, 0 if runs_on else start, end):
             if hit.start() < start:
                 continue
             field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5), hit.start())
