@@ -293,6 +293,23 @@ def test_every_module_imports_first_in_a_fresh_interpreter() -> None:
     assert done.stdout.split() == [], done.stderr[-3000:]
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_the_probe_fails_a_module_that_imports_only_after_another(tmp_path: Path) -> None:
+    # `reader` reads a sibling as an attribute of the package without importing it: it imports only when `table` was
+    # imported before it, as in the scout and in any one interpreter that imports them in this order. Its own forked
+    # child, with no gatekeeper module loaded, must fail it, and only it.
+    package = tmp_path / "gatekeeper"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "table.py").write_text("ROWS = 3\n", encoding="utf-8")
+    (package / "reader.py").write_text("import gatekeeper\n\nROWS = gatekeeper.table.ROWS\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _PROBE, "json", "gatekeeper.table", "gatekeeper.reader"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["gatekeeper.reader"], done.stderr[-3000:]
+    assert "has no attribute 'table'" in done.stderr, done.stderr[-3000:]
+
+
 # STYLE: no module past its purpose, 400 lines (issue 13). A module at the limit is doing more than one thing: move a
 # cohesive piece with one purpose (a reader, a family of patterns and their one user, a table and its lookups) into a
 # module named for it, rather than squeezing lines.

@@ -143,28 +143,51 @@ def header_candidates(rest: bytes, want: tuple[bytes, bytes] | None = None) -> l
 def _unquoted_splits(rest: bytes, want: tuple[bytes, bytes] | None, out: list[tuple[bytes, bytes]]) -> None:
     # A split at space `at` reads rest[:at] and rest[at+1:], each minus its first component
     # (as strip_prefix): the first name runs from after the first slash to `at`, the second from
-    # after the first slash past `at` to the end. Only lengths are compared until they fit.
+    # after the first slash past `at` to the end. At most one space splits the header into names of
+    # equal lengths (the first grows and the second does not as `at` moves right), so that space is
+    # found by bisection (or, for `want`, by the first name's length), never by a try at every space.
     size = len(rest)
     first_slash = rest.find(b"/")
-    next_slash = -1
-    at = rest.find(b" ")
-    while at >= 0:
-        if next_slash <= at:
-            next_slash = rest.find(b"/", at + 1)
-            if next_slash < 0:
-                return
-        if 0 < first_slash < at - 1 and at + 1 < next_slash < size - 1:
-            old_len, new_len = at - first_slash - 1, size - next_slash - 1
-            if want is None:
-                if old_len == new_len and rest[first_slash + 1 : at] == rest[next_slash + 1 :]:
-                    name = rest[next_slash + 1 :]
-                    out.append((name, name))
-            elif (old_len, new_len) == (len(want[0]), len(want[1])) and (
-                rest[first_slash + 1 : at],
-                rest[next_slash + 1 :],
-            ) == want:
-                out.append(want)
-        at = rest.find(b" ", at + 1)
+    if first_slash <= 0:
+        return
+    if want is None:
+        at = _equal_split(rest, first_slash)
+    else:
+        at = first_slash + 1 + len(want[0])
+        if rest[at : at + 1] != b" ":
+            return
+    next_slash = rest.find(b"/", at + 1) if at >= 0 else -1
+    if not (next_slash >= 0 and first_slash < at - 1 and at + 1 < next_slash < size - 1):
+        return
+    old, new = rest[first_slash + 1 : at], rest[next_slash + 1 :]
+    if want is None and old == new:
+        out.append((new, new))
+    elif want is not None and (old, new) == want:
+        out.append(want)
+
+
+def _equal_split(rest: bytes, first_slash: int) -> int:
+    """The space after which the two names (each past its first slash) are of equal length, or -1. A space with no
+    slash after it splits no second name; neither does any later space."""
+    size = len(rest)
+
+    def past(position: int) -> bool:  # the first space from `position` is at or past the equal split (or none is)
+        at = rest.find(b" ", position)
+        if at < 0:
+            return True
+        next_slash = rest.find(b"/", at + 1)
+        return next_slash < 0 or at - first_slash >= size - next_slash
+
+    low, high = 0, size
+    while low < high:
+        middle = (low + high) // 2
+        if past(middle):
+            high = middle
+        else:
+            low = middle + 1
+    at = rest.find(b" ", low)
+    next_slash = rest.find(b"/", at + 1) if at >= 0 else -1
+    return at if next_slash >= 0 and at - first_slash == size - next_slash else -1
 
 
 def decode(name: bytes) -> str:

@@ -47,6 +47,8 @@ _NOT_FREE = frozenset({"ecosystem", "tags"})  # named by values (ECOSYSTEMS, TAG
 _KEY_AFTER = lazy(r"[ \t]*:(?!=)|\s+in\s+object\.keys\(")
 _INDEX_BEFORE = lazy(r"[\w\])]\[\s*\Z")
 _CALL_NAME = lazy(rf"((?:{_ID}\.)?{_ID})\s*\Z")
+_MARKS = lazy(r"[()\[\]{},]")
+_NAME_RUN = lazy(r"[\w.\s]*")
 _KEY_CALLS = frozenset({"object.get", "object.remove", "object.filter", "json.filter", "json.remove", "walk"})
 # Letters an eye takes for one another: a first letter replaced by its look-alike is a typo still (`lac`, `1ac`).
 _LOOK_ALIKES = ("il1j|", "o0", "s5", "z2", "uv", "gq")
@@ -167,9 +169,10 @@ def _keyed(code: str, start: int, end: int) -> bool:
     before = code[max(0, start - 2000):start]
     if _INDEX_BEFORE.search(before):
         return True
-    depth, arg = 0, 0
-    for at in range(len(before) - 1, -1, -1):
-        char = before[at]
+    depth, arg, last = 0, 0, len(before) - 1
+    backwards = before[::-1]  # the brackets and commas from `start` back, found at C speed
+    for mark in _MARKS.finditer(backwards):
+        at, char = last - mark.start(), mark.group()
         if char in ")]}":
             depth += 1
         elif char in "([{" and depth:
@@ -177,7 +180,10 @@ def _keyed(code: str, start: int, end: int) -> bool:
         elif char in "[{":
             arg = 0  # a key path or key set: count the arguments of the call around it
         elif char == "(":
-            call = _CALL_NAME.search(before, 0, at)
+            # Every match ends at `at` and holds only name characters, dots and spaces: none starts before the run of
+            # those that ends there, so the search starts at the run (the same leftmost match, not a try per position).
+            run = _NAME_RUN.match(backwards, last + 1 - at)  # always matches (maybe nothing)
+            call = _CALL_NAME.search(before, at - (run.end() - run.start() if run else 0), at)
             return call is not None and call.group(1) in _KEY_CALLS and arg == 1
         elif char == "," and not depth:
             arg += 1

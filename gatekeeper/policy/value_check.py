@@ -18,6 +18,8 @@ and the gate allows. The field check (field_check.py) refuses misspelt NAMES; th
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any
@@ -56,6 +58,8 @@ _PREDICATE = lazy(rf"\b(startswith|endswith|contains|indexof)\(\s*(?:{_READ})\s*
 _MATCH = lazy(rf"\b(regex\.match|glob\.match)\(\s*({_TEXT})\s*,\s*(?:\[[^\[\]\n]*\]\s*,\s*)?(?:{_READ})\s*\)")
 _NAMED_SET = lazy(rf"(?<![\w.])({_ID})\s*:=\s*({_SET})|\bsome\s+({_ID})\s+in\s+({_SET})")
 _RAW_COMPARED = lazy(rf"(?<![\w.\"])(?:{_READ})\s*(?:==|!=)\s*`([^`\n]*)`")
+_HEAD_LINE = lazy(r"^[^\s}#]", re.M)
+_RUNS_ON = '_])=["(.,'  # with a word character (`\w`, `[\w.]+`): what a part of a read ends in before a `\s*`
 _TAG_NAME = lazy(rf"\bsome\s+({_ID})\s+in\s+[\w.]*\btags\b(?!\s*[.\[])")
 _TESTS: dict[str, Callable[[str, str], bool]] = {
     "startswith": str.startswith, "endswith": str.endswith, "contains": lambda v, s: s in v,
@@ -211,7 +215,7 @@ def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: 
                                                     f'(it is one of: {", ".join(sorted(fields[field]))})')
             except re.error:
                 continue  # a pattern Python reads otherwise than RE2: not judged
-    for hit in _RAW_COMPARED.finditer(code):
+    for hit in _RAW_COMPARED.finditer(code) if "`" in code else ():  # each match holds a raw string
         field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5), hit.start())
         value = hit.group(6)
         if field is not None and field in fields and value not in fields[field] \
@@ -219,16 +223,24 @@ def _reached(text: str, code: str, fields: Mapping[str, frozenset[str]], named: 
             yield issue(hit.start(6) - 1, _unknown(field, value, fields[field]))
     for m in _NAMED_SET.finditer(code):  # each binding in its own rule (attack 21: a name reused in two rules)
         var, at, literals = m.group(1) or m.group(3), m.start(2) if m.group(1) else m.start(4), m.group(2) or m.group(4)
+        items = list(_STRING.finditer(text[at:at + len(literals)]))
+        if not items:
+            continue  # no literal to judge (`[f | some f in ...]`): the reads need not be found
         v, (start, end) = re.escape(var), _scope(code, m.start())
-        for hit in re.finditer(rf"(?<![\w.\"])(?:{_READ})\s*(?:==|\bin\b)\s*{v}(?![\w.\[])|(?<![\w.]){v}\s*==\s*"
-                               rf"(?:{_READ})", code[:end]):
+        reads = re.compile(rf"(?<![\w.\"])(?:{_READ})\s*(?:==|\bin\b)\s*{v}(?![\w.\[])|(?<![\w.]){v}\s*==\s*"
+                           rf"(?:{_READ})")
+        # A read that starts above the rule and runs on into it crosses the newline before its head in a `\s*` that
+        # follows a word character or one of _RUNS_ON: else the reads found from the head are those found from the top.
+        above = code[:start].rstrip()[-1:]
+        runs_on = above != "" and (above.isalnum() or above in _RUNS_ON)
+        for hit in reads.finditer(code, 0 if runs_on else start, end):
             if hit.start() < start:
                 continue
             field = _field(hit, 1) if hit.group(5) is None else named.get(hit.group(5), hit.start())
             if field is None or field not in fields:
                 field = _field(hit, 6) if hit.group(10) is None else named.get(hit.group(10), hit.start())
             if field is not None and field in fields:
-                for item in _STRING.finditer(text[at:at + len(literals)]):
+                for item in items:
                     if item.group(1) not in fields[field]:
                         yield issue(at + item.start(), _unknown(field, item.group(1), fields[field]))
     for bound in _TAG_NAME.finditer(code):
@@ -263,8 +275,15 @@ def _scope(code: str, at: int) -> tuple[int, int]:
     line = code.rfind("\n", 0, at) + 1
     if at == line:
         return 0, len(code)
-    heads = [m.start() for m in re.finditer(r"^[^\s}#]", code, re.M)]
-    return max((h for h in heads if h <= at), default=0), min((h for h in heads if h > at), default=len(code))
+    heads = _heads(code)
+    after = bisect.bisect_right(heads, at)
+    return heads[after - 1] if after else 0, heads[after] if after < len(heads) else len(code)
+
+
+@functools.lru_cache(maxsize=4)
+def _heads(code: str) -> tuple[int, ...]:
+    """The offsets of the lines of `code` that start a rule, in order (one list per module, not one per binding)."""
+    return tuple(m.start() for m in _HEAD_LINE.finditer(code))
 
 
 def _glob(pattern: str) -> str:
