@@ -443,6 +443,7 @@ CI = [
     ".github/scripts/release.sh",
     ".github/docker/Dockerfile",
     ".gitea/workflows/build.yaml",
+    ".gitea/scripts/build.sh",  # ci.gitea-forgejo: the rest of the folder (its workflows: ci.workflows-folder)
     ".gitea/actions/lint/action.yml",
     ".forgejo/workflows/test.yml",
     ".gitlab-ci.yml",
@@ -683,6 +684,7 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 
 IAC = [
+    "infra/backdoor.verified.tf",  # iac.open-names-terraform: an open-ended name does not make a .tf file test data
     "samples/ServiceFabric/App/AppPkg/ServiceManifest.xml",  # iac.service-fabric (thirty-sixth set)
     "ServiceFabric/App/ApplicationPackageRoot/ApplicationManifest.xml",  # iac.service-fabric (label36)
     "deploy/chart/vendor/boot/boot.sh",  # installed code in an infrastructure folder (iac.folders-installed-code)
