@@ -138,8 +138,10 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command
     scripts, composed, folders = named(ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else text,
                                        extension(name) not in _PROGRAM_TYPES)
-    # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads
-    scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text)])
+    # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads; Azure's
+    # templates and CircleCI's continuation files (red team 36)
+    scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
+                          *(ciforms.pipeline_files(path, text) if is_yaml(path) else ())])
     if _is_makefile(name):
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
