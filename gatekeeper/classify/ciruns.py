@@ -146,6 +146,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
                               if word and not word.startswith("$")])
+    if taskrunners.is_justfile(name) or taskrunners.is_taskfile(name):  # just's imports, Task's includes
+        scripts += _patterns(taskrunners.included(name, text))
     if extension(name) in ("yml", "yaml") and _GITLAB_INCLUDE.search(text) is not None:
         scripts += [_GLOB_PART.sub(ANY, pattern) for pattern in gitlabincludes.included(text)]
     return scripts, composed, folders
