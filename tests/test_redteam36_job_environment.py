@@ -6,8 +6,8 @@ of the job's later steps; `$GITHUB_PATH`'s lines go before PATH. So `cat build/c
 and `cat build/ci.path >> "$GITHUB_PATH"` puts a folder of the repository before the system's programs: code of the
 change runs in the job with its token and secrets. A script a step runs by path was `ci.context.ci-run`, as was a file
 it sources; a file it hands to the runner's environment was `src`, and `gate --tree` allowed (exit 0) an edit adding
-`BASH_ENV=./build/hook.sh`. A value read out of a file (`echo "VERSION=$(jq -r .version package.json)"`) sets one
-variable the workflow names: that file stays what it was.
+`BASH_ENV=./build/hook.sh`. A path written as a value (`echo "APP_CONFIG=config/app.yml"`) feeds nothing: that file
+stays what it was.
 
 Each variant is one real repository, git's own patch and the CLI's packet, gated by the default policy with --tree.
 """
@@ -45,12 +45,11 @@ VARIANTS = {
                      "scripts/setup.sh": '#!/bin/sh\ncat build/ci.env >> "$GITHUB_ENV"\n', "build/ci.env": ENV},
                     "build/ci.env", EVIL_ENV),
 }
-# One value read out of a manifest: the workflow names the variable (a version bump stays an allowed deps change).
+# A path the step writes as a value (the later steps read the file as the application's settings): not fed whole.
 CONTROLS = {
-    "jq-value": ({".github/workflows/ci.yml": WORKFLOW.format(
-        step='      - run: echo "VERSION=$(jq -r .version package.json)" >> "$GITHUB_ENV"\n'),
-        "package.json": '{"name": "app", "version": "1.0.0"}\n'}, "package.json",
-        '{"name": "app", "version": "1.0.1"}\n'),
+    "path-as-value": ({".github/workflows/ci.yml": WORKFLOW.format(
+        step='      - run: echo "APP_CONFIG=config/app.yml" >> "$GITHUB_ENV"\n'),
+        "config/app.yml": "port: 8080\n"}, "config/app.yml", "port: 8081\n"),
 }
 
 
@@ -63,7 +62,7 @@ def test_a_file_fed_to_the_jobs_environment_is_ci(tmp_path: Path, name: str) -> 
 
 
 @pytest.mark.parametrize("name", CONTROLS)
-def test_a_value_read_out_of_a_file_leaves_it_alone(tmp_path: Path, name: str) -> None:
+def test_a_path_written_as_a_value_leaves_the_file_alone(tmp_path: Path, name: str) -> None:
     base, path, text = CONTROLS[name]
     case = committed(tmp_path, base, {path: text})
     assert gated_rules(case, True) == (0, {})
