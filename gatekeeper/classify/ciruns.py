@@ -30,7 +30,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.classify import ciforms, ciimports, ciloops, gitlabincludes, gorun, taskrunners
+from gatekeeper.classify import ciforms, ciimports, ciloops, gitlabincludes, gorun, jobenv, taskrunners
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
@@ -204,7 +204,7 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     for source in (text, *_yaml_strings(text)):
         source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(source)))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
-        scripts += ciimports.inline(source) if commands else []
+        scripts += ciimports.inline(source) + jobenv.fed(source) if commands else []  # red team 36: $GITHUB_ENV
         for line in source.splitlines():
             words = [word for word in _SPLIT.split(line) if word]
             scripts += [word for word in words if _runnable(word)]
