@@ -55,12 +55,15 @@ VARIANTS = {
     "circleci-path-filtering": ({".circleci/config.yml": FILTER.format(path="build/workflows.yml"),
                                  "build/workflows.yml": CONTINUE}, "build/workflows.yml", EVIL_CONTINUE),
 }
-# A template of another repository (`@templates`): the file of the same name here is not what the pipeline runs.
+# A template of another repository (`@templates`), or GitLab's own: the file of that name here is not what runs.
 CONTROLS = {
     "azure-other-repository": ({"azure-pipelines.yml": "resources:\n  repositories:\n  - repository: templates\n"
                                 "    type: github\n    name: acme/templates\nsteps:\n"
                                 "- template: build/steps.yml@templates\n", "build/steps.yml": STEPS},
                                "build/steps.yml", EVIL_STEPS),
+    # GitLab's `include: - template:` names one of GitLab's own templates (the full suite's one real failure).
+    "gitlab-include-template": ({".gitlab-ci.yml": "include:\n  - template: build/steps.yml\ntest:\n  script: make\n",
+                                 "build/steps.yml": STEPS}, "build/steps.yml", EVIL_STEPS),
 }
 
 

@@ -140,8 +140,9 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
                                        extension(name) not in _PROGRAM_TYPES)
     # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads; Azure's
     # templates and CircleCI's continuation files (red team 36)
+    azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
-                          *(ciforms.pipeline_files(path, text) if is_yaml(path) else ())])
+                          *(ciforms.pipeline_files(path, text) if azure else ())])
     if _is_makefile(name):
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
@@ -184,6 +185,11 @@ def _workspace_globs(text: str) -> list[str]:
     globs = document.get("packages") if isinstance(document, dict) else None
     return [_GLOB_PART.sub(ANY, glob) for glob in globs if isinstance(glob, str) and not glob.startswith("!")] \
         if isinstance(globs, list) else []
+
+
+def _is_gitlab(name: str, text: str) -> bool:
+    """A GitLab pipeline file, whose `include: - template:` names one of GitLab's own templates, not a file here."""
+    return name.lower().endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")) or _GITLAB_INCLUDE.search(text) is not None
 
 
 def _is_makefile(name: str) -> bool:
