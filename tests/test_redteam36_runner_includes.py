@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from changecase import committed, gated_rules
 
+from gatekeeper.classify import ciruns
+
 WORKFLOW = ("on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
             "      - run: {command}\n")
 RECIPE = "build:\n    cargo build\n"
@@ -68,3 +70,8 @@ def test_a_recipe_file_nothing_includes_stays_allowed(tmp_path: Path, name: str)
     base, path, _, text = CONTROLS[name]
     case = committed(tmp_path, base, {path: text})
     assert gated_rules(case, True) == (0, {})
+
+
+def test_a_just_file_counts_past_the_walks_bounds() -> None:
+    """Past the CI walk's bounds every file of a type a step may name is ci (fail closed): `.just` files too."""
+    assert ciruns.may_be_named("tools/build.just") and ciruns.may_be_named("recipes/mod.just")

@@ -115,7 +115,7 @@ def is_yaml(path: str) -> bool:
 # Makefile includes (`include rules/release.mk`), a text a shell reads on its standard input (`bash < steps.txt`), and
 # the manifests a package manager a step runs installs from (`go.mod`, `Gemfile.lock`, `pom.xml`: red team 12)
 _NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "conf", "mk", "mak", "make", "inc", "txt",
-                               "env", "mod", "sum", "work", "lock", "locked", "exs", "xml", "gradle"}
+                               "env", "mod", "sum", "work", "lock", "locked", "exs", "xml", "gradle", "just"}
 
 
 def may_be_named(path: str) -> bool:
