@@ -149,6 +149,15 @@ pre-commit hook), Go (Supabase CLI, gosec, lefthook), Cargo (the Lambda Rust run
 minijinja), NuGet (MySqlConnector), Gradle (Timber, Accompanist), Maven (Spring Data JPA), Bundler
 (jsbundling-rails) and a Renovate home-ops repository: committed before its first, blind run in round 37.
 
+`--data thirtyeighth` reads deps_bumps_thirtyeighth.tsv: 25 more repositories (30 fetched) with people's own "bump X
+to Y" commits read by the collector's `_person` (83 of the 241 collected) beside the bots' — Deno projects (Fedify's
+deno.json and mise, Cliffy, deno_core's V8 crates), Bun (Eden, create-hono), changesets monorepos (GraphiQL,
+XState, GraphQL Yoga, SolidStart), uv workspaces and pip (crewAI, llm, smolagents, the Mistral client), Go
+(go-github), Cargo (rye), NuGet Central Package Management (Wolverine, Specification), Maven (google-java-format,
+json-schema-validator), Gradle plugins and wrappers (gradle-versions-plugin), Composer (Larastan) and two GitOps
+home labs' Terraform, Kustomize, Helmfile and pre-commit (ishioni/homelab-ops, angelnu/k8s-gitops): committed before
+its first, blind run in round 38.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -209,6 +218,7 @@ SETS["thirtyfourth"] = DATA.with_name("deps_bumps_thirtyfourth.tsv")
 SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
 SETS["thirtysixth"] = DATA.with_name("deps_bumps_thirtysixth.tsv")
 SETS["thirtyseventh"] = DATA.with_name("deps_bumps_thirtyseventh.tsv")
+SETS["thirtyeighth"] = DATA.with_name("deps_bumps_thirtyeighth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
