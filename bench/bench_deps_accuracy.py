@@ -184,7 +184,7 @@ from gatekeeper.deps.precommit import repo_name  # noqa: E402
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta  # noqa: E402
 from gatekeeper.deps.tools import tool_name  # noqa: E402
 from gatekeeper.deps.versions import base_version  # noqa: E402
-from gatekeeper.gitobjects import GitObjects  # noqa: E402
+from gatekeeper.gitobjects import GitObjects, GitObjectsError  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
 SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
@@ -500,8 +500,8 @@ def main() -> None:
         eco = label(touched(args.mirrors, repo, sha)) or "none"
         try:
             delta = _delta(args.mirrors, repo, sha, args.mode, gits)
-        except subprocess.CalledProcessError:
-            skipped += 1  # the snapshot lacks a blob of the commit (files of 4 MiB and more): git cannot diff it
+        except (subprocess.CalledProcessError, GitObjectsError):
+            skipped += 1  # the snapshot lacks a blob of the commit (files of 4 MiB and more): git cannot read it
             continue
         verified = all(_found(n, v, delta, False) for n, v in wanted)
         claimed = all(_found(n, v, delta, True) for n, v in wanted)
