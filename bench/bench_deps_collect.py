@@ -51,7 +51,7 @@ LABELS = {
     "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
     "Package.swift": "swift", ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget",
     "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize", "Podfile.lock": "cocoapods", "mise.toml": "mise",
-    "sbt": "sbt", "rebar.config": "rebar", "rebar.lock": "rebar",
+    "sbt": "sbt", "rebar.config": "rebar", "rebar.lock": "rebar", "deno.json": "deno", "helmfile.yaml": "helmfile",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
 # collection shows what the delta misses rather than only what it already reads.
