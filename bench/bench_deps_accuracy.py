@@ -411,8 +411,9 @@ def _same_name(want: str, change: Change) -> bool:
     # a Swift package by its repository without the host (Renovate's `pointfreeco/swift-snapshot-testing` for
     # github.com/pointfreeco/swift-snapshot-testing), a Go module by its repository without its major version's
     # suffix (a `# renovate: datasource=github-tags depName=onsi/ginkgo` for github.com/onsi/ginkgo/v2)
+    # a deno.land module by its name (`pagic` for deno.land/x/pagic)
     suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/", "go": "/",
-              "kustomize": "/", "swift": "/"}.get(change.ecosystem)
+              "kustomize": "/", "swift": "/", "deno": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
         return True
     if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name).endswith("/" + want):

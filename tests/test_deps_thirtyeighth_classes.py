@@ -13,6 +13,9 @@
   v19.0.0" moves a release's `version` beside its `chart: oci://…`, 2 commits): `helmfile.yaml` is read now
   (gatekeeper/deps/helmfile.py), the chart named by its last segment with its source as the entry's options; from a
   patch a `version:` line whose release item the hunk shows.
+- A workflow's `deno install … https://deno.land/x/pagic@v1.4.0/mod.ts` (Cliffy's "update pagic to v1.4.0"): Deno's
+  `install`, `run` and `x` of a module at an exact version are run lines the delta reads now (runlines.py), as
+  `npx NAME@V` was.
 
 Real-shaped files written for these tests (the layouts of those repositories), look-alikes and malformed input.
 """
@@ -28,6 +31,7 @@ from gatekeeper.deps.helmfile import helmfile_line, parse_helmfile
 from gatekeeper.deps.infra import parse_terraform, provider_alias
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.registry import format_for
+from gatekeeper.deps.runlines import installs
 from tests.deltas import accuracy_bench, bench_change, moves, partial
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -355,3 +359,42 @@ def test_other_helmfile_lines_are_refused(lines: list[str], index: int) -> None:
 def test_an_unreadable_helmfile_is_a_problem(body: str) -> None:
     with pytest.raises(ManifestError):
         parse_helmfile("helmfile.yaml", body.encode())
+
+
+WORKFLOW = """\
+name: release
+on: {push: {tags: ["v*"]}}
+jobs:
+  docs:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: denoland/setup-deno@v1
+      - name: Setup pagic
+        run: >
+          deno install -f --unstable --allow-read --allow-run --name pagic https://deno.land/x/pagic@v1.2.0/mod.ts &&
+          pagic build
+"""
+
+
+def test_a_module_a_workflow_installs_with_deno(tmp_path: Path) -> None:
+    # c4spar/deno-cliffy 5fc11b8 "chore(ci): update pagic to v1.4.0"
+    repo, base, head = edited_commits(tmp_path, {".github/workflows/release.yml": WORKFLOW},
+                                      {".github/workflows/release.yml": {"pagic@v1.2.0": "pagic@v1.4.0"}})
+    for delta in (_tree(repo, base, head), _patch(repo, base, head)):
+        assert moves(delta) == {("deno", "deno.land/x/pagic", "v1.2.0", "v1.4.0")}, delta
+        assert not delta.problems, delta.problems
+        assert accuracy_bench()._same_name("pagic", delta.changes[0])
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    ("deno run -A jsr:@std/http@1.0.0/file-server", [("jsr", "@std/http", "1.0.0")]),
+    ("- run: deno x npm:cowsay@1.6.0 hello", [("npm", "cowsay", "1.6.0")]),
+    ("cd site && deno install -gAf 'https://deno.land/std@0.224.0/http/file_server.ts'",
+     [("deno", "deno.land/std", "0.224.0")]),
+    ("deno run -A jsr:@std/http@^1.0.0", []),  # a range: the version is chosen elsewhere
+    ("deno run -A https://esm.sh/x@1.0.0", []),  # a URL of another host: no package this reader names
+    ("deno run main.ts", []), ("deno install", []), ("echo deno install https://deno.land/x/a@v1.0.0/m.ts", []),
+    ("deno run jsr:@a/b@1.0.0$(id)", []), ("deno run npm:", []),
+])
+def test_deno_run_lines(line: str, want: list[tuple[str, str, str]]) -> None:
+    assert [(d.ecosystem, d.name, d.version) for d in installs("w.yml", line)] == want
