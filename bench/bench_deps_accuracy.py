@@ -149,6 +149,15 @@ pre-commit hook), Go (Supabase CLI, gosec, lefthook), Cargo (the Lambda Rust run
 minijinja), NuGet (MySqlConnector), Gradle (Timber, Accompanist), Maven (Spring Data JPA), Bundler
 (jsbundling-rails) and a Renovate home-ops repository: committed before its first, blind run in round 37.
 
+`--data thirtyeighth` reads deps_bumps_thirtyeighth.tsv: 25 more repositories (30 fetched) with people's own "bump X
+to Y" commits read by the collector's `_person` (83 of the 241 collected) beside the bots' — Deno projects (Fedify's
+deno.json and mise, Cliffy, deno_core's V8 crates), Bun (Eden, create-hono), changesets monorepos (GraphiQL,
+XState, GraphQL Yoga, SolidStart), uv workspaces and pip (crewAI, llm, smolagents, the Mistral client), Go
+(go-github), Cargo (rye), NuGet Central Package Management (Wolverine, Specification), Maven (google-java-format,
+json-schema-validator), Gradle plugins and wrappers (gradle-versions-plugin), Composer (Larastan) and two GitOps
+home labs' Terraform, Kustomize, Helmfile and pre-commit (ishioni/homelab-ops, angelnu/k8s-gitops): committed before
+its first, blind run in round 38.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -175,7 +184,7 @@ from gatekeeper.deps.precommit import repo_name  # noqa: E402
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta  # noqa: E402
 from gatekeeper.deps.tools import tool_name  # noqa: E402
 from gatekeeper.deps.versions import base_version  # noqa: E402
-from gatekeeper.gitobjects import GitObjects  # noqa: E402
+from gatekeeper.gitobjects import GitObjects, GitObjectsError  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
 SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
@@ -209,6 +218,7 @@ SETS["thirtyfourth"] = DATA.with_name("deps_bumps_thirtyfourth.tsv")
 SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
 SETS["thirtysixth"] = DATA.with_name("deps_bumps_thirtysixth.tsv")
 SETS["thirtyseventh"] = DATA.with_name("deps_bumps_thirtyseventh.tsv")
+SETS["thirtyeighth"] = DATA.with_name("deps_bumps_thirtyeighth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -401,8 +411,9 @@ def _same_name(want: str, change: Change) -> bool:
     # a Swift package by its repository without the host (Renovate's `pointfreeco/swift-snapshot-testing` for
     # github.com/pointfreeco/swift-snapshot-testing), a Go module by its repository without its major version's
     # suffix (a `# renovate: datasource=github-tags depName=onsi/ginkgo` for github.com/onsi/ginkgo/v2)
+    # a deno.land module by its name (`pagic` for deno.land/x/pagic)
     suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/", "go": "/",
-              "kustomize": "/", "swift": "/"}.get(change.ecosystem)
+              "kustomize": "/", "swift": "/", "deno": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
         return True
     if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name).endswith("/" + want):
@@ -490,8 +501,8 @@ def main() -> None:
         eco = label(touched(args.mirrors, repo, sha)) or "none"
         try:
             delta = _delta(args.mirrors, repo, sha, args.mode, gits)
-        except subprocess.CalledProcessError:
-            skipped += 1  # the snapshot lacks a blob of the commit (files of 4 MiB and more): git cannot diff it
+        except (subprocess.CalledProcessError, GitObjectsError):
+            skipped += 1  # the snapshot lacks a blob of the commit (files of 4 MiB and more): git cannot read it
             continue
         verified = all(_found(n, v, delta, False) for n, v in wanted)
         claimed = all(_found(n, v, delta, True) for n, v in wanted)
