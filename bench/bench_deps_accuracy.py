@@ -149,6 +149,17 @@ pre-commit hook), Go (Supabase CLI, gosec, lefthook), Cargo (the Lambda Rust run
 minijinja), NuGet (MySqlConnector), Gradle (Timber, Accompanist), Maven (Spring Data JPA), Bundler
 (jsbundling-rails) and a Renovate home-ops repository: committed before its first, blind run in round 37.
 
+`--data thirtyninth` reads deps_bumps_thirtyninth.tsv: 43 more repositories, none in an earlier deps set but all
+mirrored for the label sets (their files' classification was studied, not their dependency commits), chosen for
+breadth as a held-out set would be built, people's own "bump X to Y" commits beside the bots' — Renovate home-ops and
+Argo CD repositories (kustomize, mise, bun, Helm values, devcontainers), uv/Poetry Python (Prefect, Hatchet, Synapse,
+nf-core/tools, dbt-core, cal-itp's data-infra, MNE's pre-commit hooks), Cargo and Rust toolchains (arrow-rs, Embassy,
+SQLx, Cargo itself, a Stackable operator), NuGet central versions and global.json (osu!, ILSpy, eShopOnWeb, v2rayN),
+Go (etcd, Dex, Tailscale, yq), Gradle and Maven (JabRef, Home Assistant's Android app, Javalin, Kyuubi, HiveMQ's
+charts), changesets/pnpm monorepos (Payload, Hydrogen, Langfuse, Decap CMS, Netlify's Next.js runtime), Bundler
+(chef-workstation, Lago), Composer (Leantime), pub (Flutter Gallery), Helm (teutonet), Docker and Compose
+(nextcloud/docker, deploy-sourcegraph-docker) and Kong: committed before its first, blind run in round 39.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -209,6 +220,7 @@ SETS["thirtyfourth"] = DATA.with_name("deps_bumps_thirtyfourth.tsv")
 SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
 SETS["thirtysixth"] = DATA.with_name("deps_bumps_thirtysixth.tsv")
 SETS["thirtyseventh"] = DATA.with_name("deps_bumps_thirtyseventh.tsv")
+SETS["thirtyninth"] = DATA.with_name("deps_bumps_thirtyninth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
