@@ -305,13 +305,15 @@ _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrap
              ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
              ("docker", "node", "node-js"), ("docker", "library/node", "node-js"),
              ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk"),
-             ("maven", "org-scala-sbt:sbt", "sbt/sbt")}
+             ("maven", "org-scala-sbt:sbt", "sbt/sbt"), ("tool", "rust", "rust-toolchain")}
 # Dependabot's maven ecosystem names the Maven a wrapper downloads by its distribution's coordinates ("bump
 # org.apache.maven:apache-maven from 3.9.14 to 3.9.16" for `.mvn/wrapper/maven-wrapper.properties`), and its
 # dotnet-sdk ecosystem, as Renovate, the .NET SDK global.json selects by `dotnet-sdk`: the tool the delta names.
 # Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`,
 # and for the official `node` image a Dockerfile's FROM names: novu's "Update Node.js to v15.14.0" moves `FROM
 # node:15.11.0` to `node:15.14.0`): `node-js` above, once normalized.
+# Dependabot's rust-toolchain ecosystem names the channel a `rust-toolchain.toml` pins by the file ("bump rust-toolchain
+# from 1.97.1 to 1.98.0", apache/arrow-rs): the Rust toolchain, which the delta names `rust`.
 # Renovate names sbt itself, `sbt.version` in project/build.properties, by its repository ("Update dependency sbt/sbt
 # to v1.12.15"), where scala-steward says `sbt`: the delta names the launcher's artifact, org.scala-sbt:sbt.
 # A toolchain's artifacts released together at one version, which one build setting selects: `scalaVersion` the
