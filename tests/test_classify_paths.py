@@ -636,7 +636,7 @@ def test_every_file_name_in_a_single_system_ci_folder_is_ci(rules: RuleSet, fold
 
 
 REVIEWED = {"ci", "iac"}  # what the default policy reviews
-TERRAFORM_TAILS = ("tf", "tf.json", "tofu", "tofu.json", "pkr.hcl", "pkr.json")
+TERRAFORM_TAILS = ("tf", "tf.json", "tofu", "tofu.json", "pkr.hcl", "pkr.json", "pkrvars.hcl", "pkrvars.json")
 
 
 @pytest.mark.parametrize("folder", ["infra/prod", "terraform", "deploy/packer"])

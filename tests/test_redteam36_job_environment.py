@@ -31,6 +31,10 @@ def _run(command: str, path: str = "build/ci.env", old: str = ENV, new: str = EV
 
 VARIANTS = {
     "cat-env": _run('cat build/ci.env >> "$GITHUB_ENV"'),
+    # docs review 52: the file copied over the one $GITHUB_ENV names is the job's environment file
+    "cp-env": _run('cp build/ci.env "$GITHUB_ENV"'),
+    "install-path": _run("install -m 644 build/ci.path $GITHUB_PATH", "build/ci.path", "/opt/tool/bin\n",
+                         "./tools/shims\n/opt/tool/bin\n"),
     "grep-env-braces": _run("grep -v '^#' build/ci.env >> ${GITHUB_ENV}"),
     "no-extension": _run('cat build/ci-vars | tee -a "$GITHUB_ENV"', "build/ci-vars"),
     "while-read-block": ({".github/workflows/ci.yml": WORKFLOW.format(

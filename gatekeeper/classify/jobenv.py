@@ -20,6 +20,8 @@ _MARKS = ("GITHUB_ENV", "GITHUB_PATH")
 # Commands whose output is a file's lines (or some of them), as they were.
 _DUMPERS = frozenset({"cat", "tac", "grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "sort", "uniq", "envsubst",
                       "head", "tail", "cut", "tr", "column", "xargs"})
+# Commands that put a file where $GITHUB_ENV/$GITHUB_PATH point (docs review 52: `cp FILE "$GITHUB_ENV"`).
+_COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "dd"})
 _SEGMENTS = re.compile(r"&&|\|\||[;|(`{]|\b(?:then|do|else)\b")
 _BACKQUOTED = re.compile(r"`[^`\n]*`")
 _LOOP_INPUT = re.compile(r"\bdone[ \t]*<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
@@ -45,7 +47,8 @@ def fed(text: str) -> list[str]:
             words = [word.strip("'\"") for word in segment.split()]
             while words and (words[0] in _PREFIXES or "=" in words[0]):
                 words = words[1:]
-            if words and words[0].rpartition("/")[2] in _DUMPERS:
+            copier = bool(words) and words[0].rpartition("/")[2] in _COPIERS and any(m in segment for m in _MARKS)
+            if words and (words[0].rpartition("/")[2] in _DUMPERS or copier):
                 found += [word for word in words[1:] if word and not word.startswith(("-", "$", ">", "<", "^"))
                           and ("/" in word or "." in word) and "=" not in word]
     return list(dict.fromkeys(found))

@@ -23,7 +23,9 @@ __all__ = ["is_shell", "judged"]
 
 GUARDRAIL = "guardrail"
 _SHELLS = ("flake.nix", "shell.nix", "default.nix")
-_USES = re.compile(rb"^[ \t]*use[ \t]+(?:flake|nix)\b", re.MULTILINE)
+# `use flake`, `use_flake` (the function behind it), after `has nix &&` or inside an `if ... then`: on any line that is
+# not a comment (docs review 52: jenkinsci/kubernetes-operator's `has nix && use flake`, zhaofengli/attic's `use_flake`)
+_USES = re.compile(rb"^(?![ \t]*#)[^\n]*?(?<![\w-])use[ \t_]+(?:flake|nix)\b", re.MULTILINE)
 _ENVRC_READ = 64 * 1024
 
 
