@@ -21,6 +21,7 @@ from gatekeeper.classify.yamlnodes import Node, documents
 _NAME = re.compile(r"(?:.*[._-])?(?:docker-)?compose(?:[._-].*)?\.ya?ml")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-?]([^}]*)\}")  # `${TAG:-dev}`: the default
 _VARIABLE = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
+_UNIT_FOLDERS = ("/etc/systemd/", "/lib/systemd/", "/usr/lib/systemd/", "/run/systemd/")  # where systemd loads units
 WILD = "\x00"  # a variable part of a named path
 MAX_FILES = 2_000  # Compose files read per tree
 
@@ -46,6 +47,7 @@ def builds(path: str, text: str) -> list[tuple[str, str | None]]:
                 for extends in service.get("extends", ()) if isinstance(service, dict) else ():
                     out += [(file, None) for file in _files(folder, _strings(extends, "file"))]
                 out += [(file, None) for file in _files(folder, _env_files(service))]  # red team 22
+                out += [(file, None) for file in _files(folder, _bind_sources(service))]  # the forty-ninth set
         for kind in ("configs", "secrets"):  # files Compose mounts into the containers (`configs: {x: {file:}}`)
             for defined in root.get(kind, ()):
                 out += [(file, None) for item in _values(defined) for file in _files(folder, _strings(item, "file"))]
@@ -69,6 +71,30 @@ def _env_files(service: Node) -> list[str]:
         for value in service.get(key, ()):
             named += [p for item in value if isinstance(item, dict) for p in _strings(item, "path")] \
                 if isinstance(value, list) else []
+    return named
+
+
+def _bind_sources(service: Node) -> list[str]:
+    """The host files a service bind-mounts where systemd loads its units (`./k3s.service:/etc/systemd/system/
+    k3s.service:ro`, or the long form's `source:` and `target:` beside `type: bind`): the container's init runs them as
+    a machine's units (the forty-ninth set's example k3s nodes). A relative path only (Compose reads a bare word as a
+    named volume). Other mounts are left alone: the settings of an outside app mounted into its container
+    (Prometheus', Grafana's, an nginx.conf) are `other` or `src` in the label sets, and a folder names no file."""
+    if not isinstance(service, dict):
+        return []
+    named: list[str] = []
+    for volumes in service.get("volumes", ()):
+        for item in volumes if isinstance(volumes, list) else ():
+            if isinstance(item, str):
+                source, _, rest = item.partition(":")
+                target = rest.partition(":")[0]
+            elif isinstance(item, dict) and "bind" in _strings(item, "type"):
+                source = next(iter(_strings(item, "source")), "")
+                target = next(iter(_strings(item, "target")), "")
+            else:
+                continue
+            if source.startswith(".") and target.startswith(_UNIT_FOLDERS):
+                named.append(source)
     return named
 
 

@@ -85,6 +85,23 @@ _AGENT_KEY = lazy(
 # `backend`), `seal`, `api_addr` or `cluster_addr`.
 _VAULT_LISTENER = lazy(r'"listener"[ \t]*:[ \t]*[\[{][ \t\r\n\[{]*"tcp"[ \t]*:')
 _VAULT_KEY = lazy(r'"(?:storage|backend|ha_storage|seal|api_addr|cluster_addr)"[ \t]*:[ \t]*[{"\[]')
+# App Engine's deploy descriptor in any folder (`gcloud app deploy services/api/app.yaml`; the path rules know a root
+# app.yaml only: the forty-ninth set's samples keep one per sample folder): a top-level `runtime:` naming one of App
+# Engine's runtimes (`go`, `python312`, `custom`; a Lambda's `python3.9` is none) beside a top-level key only App Engine
+# reads (the flexible environment, a scaling block, URL handlers, an entrypoint). Pulumi.yaml names a runtime too but
+# none of these keys (and is iac by name).
+_GAE_RUNTIME = lazy(
+    r"^runtime[ \t]*:[ \t]*['\"]?(?:python|go|nodejs|java|php|ruby|custom|aspnetcore|dotnet)\d*['\"]?"
+    r"[ \t]*(?:#[^\n]*)?\r?$", _FLAGS)
+_GAE_KEY = lazy(
+    r"^(?:env[ \t]*:[ \t]*['\"]?(?:flex|flexible)\b|(?:automatic|manual|basic)_scaling[ \t]*:|instance_class[ \t]*:"
+    r"|handlers[ \t]*:|runtime_config[ \t]*:|threadsafe[ \t]*:|vpc_access_connector[ \t]*:|inbound_services[ \t]*:"
+    r"|app_engine_apis[ \t]*:|liveness_check[ \t]*:|readiness_check[ \t]*:|entrypoint[ \t]*:)", _FLAGS)
+# A Cloud Endpoints service configuration (`gcloud endpoints services deploy api_config.yaml`): Service Management's
+# `type: google.api.Service` naming a service Endpoints hosts (`*.endpoints.PROJECT.cloud.goog`, `*.appspot.com`).
+# Google's own API definitions (googleapis' `*_v1.yaml`) name `*.googleapis.com` services: they stay as they are.
+_ENDPOINTS_TYPE = lazy(r"^type[ \t]*:[ \t]*['\"]?google\.api\.Service\b", _FLAGS)
+_ENDPOINTS_NAME = lazy(r"^name[ \t]*:[ \t]*['\"]?[\w.-]+\.(?:cloud\.goog|appspot\.com)['\"]?[ \t]*\r?$", _FLAGS)
 _BAZEL_SOURCE = lazy(
     r"^[ \t]*([A-Za-z][\w-]*)(?::[\w-]+)?[ \t]+(?:[^\n#]*[ \t])?--(?:registry|override_repository|override_module"
     r"|vendor_dir|inject_repository|module_mirrors|(?:experimental_)?downloader_config|experimental_remote_downloader"
@@ -126,6 +143,11 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
             and (_ASL_STATES_JSON.search(text) if m.group(1) is None
                  else re.search(rf"^{re.escape(m.group(1))}States[ \t]*:[ \t]*$", text, _FLAGS)):
         return "iac", "iac.content.step-functions", evidence_line(text, m)
+    if lower.endswith((".yaml", ".yml")) and (m := _GAE_RUNTIME.search(text)) is not None and _GAE_KEY.search(text):
+        return "iac", "iac.content.app-engine", evidence_line(text, m)
+    if lower.endswith((".yaml", ".yml")) and (m := _ENDPOINTS_TYPE.search(text)) is not None \
+            and _ENDPOINTS_NAME.search(text):
+        return "iac", "iac.content.endpoints-service", evidence_line(text, m)
     if lower.endswith((".yaml", ".yml")) and (m := _HELM_INDEX_ENTRIES.search(text)) is not None \
             and _HELM_INDEX_VERSION.search(text) and _HELM_INDEX_GENERATED.search(text):
         return "other", "other.content.helm-repository-index", evidence_line(text, m)
