@@ -59,3 +59,25 @@ def test_a_gemfile_fragment_and_a_snapshot_output_stay_what_they_are(tmp_path: P
     assert code == 0, decision.get("findings")
     buckets = decision["summary"]["buckets"]
     assert (buckets["deps"]["files"], buckets["src"]["files"]) == (1, 1), buckets
+
+
+# Names a dependency rule claims by their whole name: in a variables or inventory folder Ansible still loads them.
+FIXED = {
+    "inventory/group_vars/all/requirements.yml": PROXY,
+    "inventory/group_vars/all/pnpm-lock.yaml": PROXY,
+    "group_vars/all/environment.yml": PROXY,
+    "group_vars/all/.aqua.yaml": PROXY,
+    "host_vars/web1/package.json": '{"ansible_host": "evil.example"}\n',
+    "host_vars/web1/pubspec.yaml": "ansible_host: evil.example\n",
+    "inventory/galaxy.yml": "all:\n  hosts:\n    web1:\n      " + PROXY,
+    "inventory/stack.yaml": "all:\n  hosts:\n    web1:\n      " + PROXY,
+}
+
+
+@pytest.mark.parametrize("path", sorted(FIXED))
+@pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
+def test_an_ansible_variables_file_named_like_a_dependency_file_is_reviewed(tmp_path: Path, path: str,
+                                                                             tree: bool) -> None:
+    case = committed(tmp_path, BASE, {path: FIXED[path]})
+    code, decision = gated(case, tree, deps=False)
+    assert code == 3, (code, [(f["path"], f["bucket"], f["rule"]) for f in decision.get("files", ())])
