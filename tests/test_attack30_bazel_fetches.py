@@ -25,10 +25,10 @@ GOOD, EVIL = "https://zlib.net/zlib-1.3.tar.gz", "https://evil.example/zlib.tar.
 
 # name: (base files, the file edited, its text with {url})
 CASES: dict[str, tuple[dict[str, str], str, str]] = {
-    "aliased http_archive, WORKSPACE": ({"WORKSPACE": 'load("//tools:deps.bzl", "deps")\ndeps()\n'},
-                                        "tools/deps.bzl", ALIASED),
+    "aliased http_archive, WORKSPACE": ({"WORKSPACE": 'load("//tools:pins.bzl", "deps")\ndeps()\n'},
+                                        "tools/pins.bzl", ALIASED),
     "aliased http_archive, module extension": (
-        {"MODULE.bazel": 'ext = use_extension("//tools:deps.bzl", "ext")\n'}, "tools/deps.bzl",
+        {"MODULE.bazel": 'ext = use_extension("//tools:pins.bzl", "ext")\n'}, "tools/pins.bzl",
         ALIASED + "ext = module_extension(implementation = lambda ctx: deps())\n"),
     "repository rule": ({"WORKSPACE": 'load("//tools:repo.bzl", "tools_repo")\ntools_repo(name = "t")\n'},
                         "tools/repo.bzl", RULE),
