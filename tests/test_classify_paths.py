@@ -232,6 +232,7 @@ DEPS = [
     (".cargo/config.toml", "cargo", None),
     ("supply-chain/imports.lock", "cargo", None),  # cargo-vet's store: which versions pass `cargo vet`
     ("Gemfile", "bundler", "manifest"),
+    ("Gemfile-ci.yml", "bundler", "manifest"),  # deps.bundler.fragments, weak (attack 30)
     ("Gemfile.lock", "bundler", "lockfile"),
     ("gatekeeper.gemspec", "bundler", "manifest"),
     (".ruby-version", "bundler", "toolchain"),
