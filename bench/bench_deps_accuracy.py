@@ -149,6 +149,25 @@ pre-commit hook), Go (Supabase CLI, gosec, lefthook), Cargo (the Lambda Rust run
 minijinja), NuGet (MySqlConnector), Gradle (Timber, Accompanist), Maven (Spring Data JPA), Bundler
 (jsbundling-rails) and a Renovate home-ops repository: committed before its first, blind run in round 37.
 
+`--data thirtyeighth` reads deps_bumps_thirtyeighth.tsv: 25 more repositories (30 fetched) with people's own "bump X
+to Y" commits read by the collector's `_person` (83 of the 241 collected) beside the bots' — Deno projects (Fedify's
+deno.json and mise, Cliffy, deno_core's V8 crates), Bun (Eden, create-hono), changesets monorepos (GraphiQL,
+XState, GraphQL Yoga, SolidStart), uv workspaces and pip (crewAI, llm, smolagents, the Mistral client), Go
+(go-github), Cargo (rye), NuGet Central Package Management (Wolverine, Specification), Maven (google-java-format,
+json-schema-validator), Gradle plugins and wrappers (gradle-versions-plugin), Composer (Larastan) and two GitOps
+home labs' Terraform, Kustomize, Helmfile and pre-commit (ishioni/homelab-ops, angelnu/k8s-gitops): committed before
+its first, blind run in round 38.
+`--data thirtyninth` reads deps_bumps_thirtyninth.tsv: 43 more repositories, none in an earlier deps set but all
+mirrored for the label sets (their files' classification was studied, not their dependency commits), chosen for
+breadth as a held-out set would be built, people's own "bump X to Y" commits beside the bots' — Renovate home-ops and
+Argo CD repositories (kustomize, mise, bun, Helm values, devcontainers), uv/Poetry Python (Prefect, Hatchet, Synapse,
+nf-core/tools, dbt-core, cal-itp's data-infra, MNE's pre-commit hooks), Cargo and Rust toolchains (arrow-rs, Embassy,
+SQLx, Cargo itself, a Stackable operator), NuGet central versions and global.json (osu!, ILSpy, eShopOnWeb, v2rayN),
+Go (etcd, Dex, Tailscale, yq), Gradle and Maven (JabRef, Home Assistant's Android app, Javalin, Kyuubi, HiveMQ's
+charts), changesets/pnpm monorepos (Payload, Hydrogen, Langfuse, Decap CMS, Netlify's Next.js runtime), Bundler
+(chef-workstation, Lago), Composer (Leantime), pub (Flutter Gallery), Helm (teutonet), Docker and Compose
+(nextcloud/docker, deploy-sourcegraph-docker) and Kong: committed before its first, blind run in round 39.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -175,7 +194,7 @@ from gatekeeper.deps.precommit import repo_name  # noqa: E402
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta  # noqa: E402
 from gatekeeper.deps.tools import tool_name  # noqa: E402
 from gatekeeper.deps.versions import base_version  # noqa: E402
-from gatekeeper.gitobjects import GitObjects  # noqa: E402
+from gatekeeper.gitobjects import GitObjects, GitObjectsError  # noqa: E402
 
 DATA = Path(__file__).with_name("deps_bumps.tsv")
 SETS = {"main": DATA, "other": DATA.with_name("deps_bumps_other.tsv"), "third": DATA.with_name("deps_bumps_third.tsv"),
@@ -209,6 +228,8 @@ SETS["thirtyfourth"] = DATA.with_name("deps_bumps_thirtyfourth.tsv")
 SETS["thirtyfifth"] = DATA.with_name("deps_bumps_thirtyfifth.tsv")
 SETS["thirtysixth"] = DATA.with_name("deps_bumps_thirtysixth.tsv")
 SETS["thirtyseventh"] = DATA.with_name("deps_bumps_thirtyseventh.tsv")
+SETS["thirtyeighth"] = DATA.with_name("deps_bumps_thirtyeighth.tsv")
+SETS["thirtyninth"] = DATA.with_name("deps_bumps_thirtyninth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -293,13 +314,15 @@ _WRAPPERS = {("tool", "gradle", "gradle-wrapper"), ("tool", "maven", "maven-wrap
              ("tool", "maven", "org-apache-maven:maven-core"), ("tool", "node", "node-js"),
              ("docker", "node", "node-js"), ("docker", "library/node", "node-js"),
              ("tool", "maven", "org-apache-maven:apache-maven"), ("tool", "dotnet", "dotnet-sdk"),
-             ("maven", "org-scala-sbt:sbt", "sbt/sbt")}
+             ("maven", "org-scala-sbt:sbt", "sbt/sbt"), ("tool", "rust", "rust-toolchain")}
 # Dependabot's maven ecosystem names the Maven a wrapper downloads by its distribution's coordinates ("bump
 # org.apache.maven:apache-maven from 3.9.14 to 3.9.16" for `.mvn/wrapper/maven-wrapper.properties`), and its
 # dotnet-sdk ecosystem, as Renovate, the .NET SDK global.json selects by `dotnet-sdk`: the tool the delta names.
 # Renovate's node presets name the runtime by its display name ("Update Node.js to v18.16.1" for `.nvmrc`'s `18.16.0`,
 # and for the official `node` image a Dockerfile's FROM names: novu's "Update Node.js to v15.14.0" moves `FROM
 # node:15.11.0` to `node:15.14.0`): `node-js` above, once normalized.
+# Dependabot's rust-toolchain ecosystem names the channel a `rust-toolchain.toml` pins by the file ("bump rust-toolchain
+# from 1.97.1 to 1.98.0", apache/arrow-rs): the Rust toolchain, which the delta names `rust`.
 # Renovate names sbt itself, `sbt.version` in project/build.properties, by its repository ("Update dependency sbt/sbt
 # to v1.12.15"), where scala-steward says `sbt`: the delta names the launcher's artifact, org.scala-sbt:sbt.
 # A toolchain's artifacts released together at one version, which one build setting selects: `scalaVersion` the
@@ -401,8 +424,9 @@ def _same_name(want: str, change: Change) -> bool:
     # a Swift package by its repository without the host (Renovate's `pointfreeco/swift-snapshot-testing` for
     # github.com/pointfreeco/swift-snapshot-testing), a Go module by its repository without its major version's
     # suffix (a `# renovate: datasource=github-tags depName=onsi/ginkgo` for github.com/onsi/ginkgo/v2)
+    # a deno.land module by its name (`pagic` for deno.land/x/pagic)
     suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/", "go": "/",
-              "kustomize": "/", "swift": "/"}.get(change.ecosystem)
+              "kustomize": "/", "swift": "/", "deno": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
         return True
     if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name).endswith("/" + want):
@@ -490,8 +514,8 @@ def main() -> None:
         eco = label(touched(args.mirrors, repo, sha)) or "none"
         try:
             delta = _delta(args.mirrors, repo, sha, args.mode, gits)
-        except subprocess.CalledProcessError:
-            skipped += 1  # the snapshot lacks a blob of the commit (files of 4 MiB and more): git cannot diff it
+        except (subprocess.CalledProcessError, GitObjectsError):
+            skipped += 1  # the snapshot lacks a blob of the commit (files of 4 MiB and more): git cannot read it
             continue
         verified = all(_found(n, v, delta, False) for n, v in wanted)
         claimed = all(_found(n, v, delta, True) for n, v in wanted)

@@ -51,7 +51,7 @@ LABELS = {
     "pubspec.yaml": "pub", "pubspec.lock": "pub", "mix.lock": "mix", "Package.resolved": "swift",
     "Package.swift": "swift", ".pre-commit-config.yaml": "pre-commit", "dotnet-tools.json": "nuget",
     "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize", "Podfile.lock": "cocoapods", "mise.toml": "mise",
-    "sbt": "sbt", "rebar.config": "rebar", "rebar.lock": "rebar",
+    "sbt": "sbt", "rebar.config": "rebar", "rebar.lock": "rebar", "deno.json": "deno", "helmfile.yaml": "helmfile",
 }
 # Files of ecosystems the delta may not read (yet): a bot's commit touching only these is still a case, so a
 # collection shows what the delta misses rather than only what it already reads.
@@ -78,6 +78,32 @@ _PRECOMMIT_HOOK = re.compile(r"^(?:[a-z]+(?:\([^)]*\))?!?:\s*)?update pre-commit
 # `Update sbt-scalafmt from 2.4.6 to 2.5.2`: the artifacts of one group that share the new version
 _STEWARD = re.compile(r"^Update (?P<names>[\w.\-]+(?:, (?:[\w.\-]+|\.\.\.))*) (?:from \S+ )?to v?(?P<to>\d\S*?)"
                       r"(?: in [\w./\-]+)?(?: \(#\d+\))?$")
+
+# a person's own subject, which claims() does not read (it reads bots' formats): `chore(deps): bump vite-plugin-solid
+# to 3.0.0-next.20`, `bump solid to 2.0.0-beta.30 and dom-expressions to 0.50.0-next.35`, `update giget-core to v0.1.6`,
+# `Bump seroval@1.6.0`; every item of the list must read as NAME [from A] to VERSION (or NAME@VERSION), and _shows
+# keeps a commit only when its added lines write each version. Informal names ("solid") are corrected by hand.
+_PERSON = re.compile(r"^(?:[a-z]+(?:\([^)]*\))?!?:\s*)?(?:bump|update|upgrade)\s+(?:(?:deps?|dependency)\s+)?"
+                     r"(?P<items>.+?)\.?(?:\s+\(#\d+\))?$", re.IGNORECASE)
+_PERSON_ITEM = re.compile(r"^(?P<name>@?[\w.\-]+(?:/[\w.\-]+)*)(?:\s+(?:from\s+\S+\s+)?to\s+v?|@v?)"
+                          r"(?P<to>\d[\w.\-+]*)$", re.IGNORECASE)
+
+# words a person's subject moves that name no package: the project's own version (`Bump versions to 1.15.17`), a
+# lockfile, a branch alias, a major tag (`update v1 to 2`)
+_NOT_A_PACKAGE = re.compile(r"^(?:to|all|deps|dependencies|packages?|versions?|lockfiles?|.*\.lock|branch-alias|"
+                            r"v\d+|node_modules|docs?|readme|changelog|copyright)$", re.IGNORECASE)
+
+
+def _person(message: str) -> list[Claim]:
+    """A person's `bump X to Y[, Z to W][ and V to U]` subject: a claim an item, none when any item reads otherwise."""
+    subject = message.strip().split("\n", 1)[0]
+    if (m := _PERSON.match(subject)) is None:
+        return []
+    items = re.split(r",\s*(?:and\s+)?|\s+and\s+", m["items"])
+    found = [_PERSON_ITEM.match(item.strip()) for item in items]
+    if not all(found) or any(_NOT_A_PACKAGE.match(f["name"]) for f in found if f):
+        return []
+    return [Claim(f["name"], f["to"]) for f in found if f]
 
 
 def _sbt_file(path: str) -> bool:
@@ -171,7 +197,7 @@ def collect(root: Path, per: int, scan: int, repos: tuple[str, ...],
             if not sha or len(parents.split()) != 1:
                 continue
             found = ([c for c in claims(message) if _VERSIONISH.match(c.to) and not c.plain] or _hooks(message)
-                     or _steward(root, repo, sha, message))
+                     or _steward(root, repo, sha, message) or _person(message))
             # a rebased copy repeats its subject; pre-commit.ci's subject is always the same, its moves are not
             key = re.sub(r"\s*\(#\d+\)$", "", subject) + "".join(f" {c.name}@{c.to}" for c in found)
             if key in subjects:

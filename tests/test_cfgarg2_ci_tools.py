@@ -54,6 +54,10 @@ ACTION_STEPS: dict[str, tuple[str, str, str, str]] = {
     "bake-action": ("      - uses: docker/bake-action@v5\n        with:\n          push: true\n          files: |\n"
                     "            ./build/base.json\n            ./build/extra.json\n",
                     "build/extra.json", '{"target": {}}\n', '{"target": {"x": {"tags": ["evil/x"]}}}\n'),
+    # docs review 52: bake-action v6 names a local file beside a Git context with `cwd://`
+    "bake-action cwd://": ("      - uses: docker/bake-action@v6\n        with:\n          push: true\n"
+                           "          files: |\n            cwd://build/local.json\n",
+                           "build/local.json", '{"target": {}}\n', '{"target": {"x": {"tags": ["evil/x"]}}}\n'),
     "semantic-release-action": ("      - uses: cycjimmy/semantic-release-action@v4\n        with:\n"
                                 "          extends: ./tools/sr.js\n",
                                 "tools/sr.js", "module.exports = {}\n", "module.exports = {x: 1}\n"),

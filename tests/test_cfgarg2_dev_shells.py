@@ -31,6 +31,12 @@ ENTERED: dict[str, dict[str, tuple[str | None, str | None]]] = {
                          ".envrc": ("use flake\n", "use flake\n")},
     "shell.nix in a folder, use nix": {"tools/dev/shell.nix": (SHELL.format(hook=GOOD), SHELL.format(hook=EVIL)),
                                        "tools/dev/.envrc": ("dotenv_if_exists\nuse nix\n",) * 2},
+    # docs review 52: the forms real .envrc files use (jenkinsci/kubernetes-operator, zhaofengli/attic)
+    "has nix && use flake": {"flake.nix": (FLAKE.format(hook=GOOD), FLAKE.format(hook=EVIL)),
+                             ".envrc": ("has nix && use flake\n",) * 2},
+    "use_flake": {"flake.nix": (FLAKE.format(hook=GOOD), FLAKE.format(hook=EVIL)), ".envrc": ("use_flake\n",) * 2},
+    "if has nix; then use flake; fi": {"flake.nix": (FLAKE.format(hook=GOOD), FLAKE.format(hook=EVIL)),
+                                       ".envrc": ("if has nix; then use flake; fi\n",) * 2},
     "hook added": {"default.nix": (SHELL.replace("shellHook", "buildInputs").format(hook="[ ]"),
                                    SHELL.format(hook=EVIL)), ".envrc": ("use nix\n", "use nix\n")},
 }

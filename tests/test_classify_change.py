@@ -28,8 +28,8 @@ def change(path: str, status: str = "modified", **kw: object) -> FileChange:
 @pytest.mark.parametrize(
     ("old", "new", "bucket", "rule"),
     [
-        (".github/workflows/ci.yml", "docs/ci.yml", "ci", "ci.github-actions"),
-        ("docs/ci.yml", ".github/workflows/ci.yml", "ci", "ci.github-actions"),
+        (".github/workflows/ci.yml", "docs/ci.yml", "ci", "ci.workflows-folder"),
+        ("docs/ci.yml", ".github/workflows/ci.yml", "ci", "ci.workflows-folder"),
         ("main.tf", "src/main.go", "iac", "iac.terraform"),
         ("package-lock.json", "old/package-lock.json.bak", "deps", "deps.npm.lockfile"),
         ("assets/a.png", "src/a.go", "other", "other.binary-assets"),
@@ -59,7 +59,7 @@ def test_deletion_is_classified_by_the_deleted_path(rules: RuleSet) -> None:
 @pytest.mark.parametrize(
     ("link", "target", "bucket", "rule"),
     [
-        ("src/wf.yml", "../.github/workflows/x.yml", "ci", "ci.github-actions"),
+        ("src/wf.yml", "../.github/workflows/x.yml", "ci", "ci.workflows-folder"),
         ("src/x", "../.circleci", "ci", "ci.circleci"),  # a link to a CI folder
         ("tools/ci", "../ci", "ci", "ci.script-folders"),
         ("src/Dockerfile.link", "../deploy/Dockerfile", "iac", "iac.containers"),
@@ -67,7 +67,7 @@ def test_deletion_is_classified_by_the_deleted_path(rules: RuleSet) -> None:
         ("src/passwd", "../../../etc/passwd", "other", "builtin.symlink-outside-repo"),
         ("src/abs", "/etc/shadow", "other", "builtin.symlink-outside-repo"),
         ("src/hook", "../.git/hooks/pre-commit", "other", "builtin.symlink-outside-repo"),
-        (".github/workflows/x.yml", "../../src/a.yml", "ci", "ci.github-actions"),  # the link itself is CI
+        (".github/workflows/x.yml", "../../src/a.yml", "ci", "ci.workflows-folder"),  # the link itself is CI
     ],
 )
 def test_symlinks_are_classified_by_their_target_too(
@@ -150,7 +150,7 @@ def test_real_patch_renames_and_symlinks(git_repo: GitRepo, tmp_path: Path, rule
     files = {f.change.path: f for f in classify_changes(parse_patch(patch), rules)}
     moved = files["docs/old-ci.yml"]
     assert (moved.change.status, moved.change.old_path, moved.bucket, moved.rule) == (
-        "renamed", ".github/workflows/ci.yml", "ci", "ci.github-actions"
+        "renamed", ".github/workflows/ci.yml", "ci", "ci.workflows-folder"
     )
     assert (files["src/ci-link"].bucket, files["src/ci-link"].tags) == ("ci", ("symlink",))
     assert files["src/wf.yml"].bucket == "src"

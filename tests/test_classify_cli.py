@@ -81,7 +81,7 @@ def test_paths_from_stdin_as_json_in_input_order() -> None:
     first = doc["files"][0]
     assert (first["bucket"], first["rule"], first["status"], first["old_path"]) == (
         "ci",
-        "ci.github-actions",
+        "ci.workflows-folder",
         "modified",
         None,
     )
@@ -125,7 +125,7 @@ def test_patch_mode_with_a_real_git_patch(git_repo, tmp_path: Path) -> None:  # 
     assert set(by_path) == {"docs/ci.yml", "main.tf", "src/app.go", "go.sum"}
     moved = by_path["docs/ci.yml"]
     assert (moved["status"], moved["old_path"], moved["bucket"], moved["rule"]) == (
-        "renamed", ".github/workflows/ci.yml", "ci", "ci.github-actions"
+        "renamed", ".github/workflows/ci.yml", "ci", "ci.workflows-folder"
     )
     assert (by_path["main.tf"]["bucket"], by_path["main.tf"]["additions"], by_path["main.tf"]["deletions"]) == (
         "iac",

@@ -13,7 +13,8 @@ measured blind first), each with the look-alikes it must leave alone.
   (Accompanist's `greclipse.properties`) and Eclipse import orders (`*.importorder`); the licence-header template
   beside them (`spotless/copyright.xml`, `copyright.kt`) stays src.
 - A patch in an end-to-end suite's `e2e/` folder (PHPStan's `e2e/result-cache-6/patch-1.patch`, which the test applies
-  to its own project) is test data (src), as one in `tests/` is; a patch elsewhere stays deps.
+  to its own project) was made test data (src) here, and taken back at the merge (docs review 52): pnpm applies a patch
+  there when package.json's `pnpm.patchedDependencies` names it, so it stays deps (tests/test_lead51_open_names.py).
 - The build logic of an included `build-logic/` build (Accompanist's and ktor's convention plugins) is deps, as
   `buildSrc/` is.
 - typeshed's `stubs/<distribution>/METADATA.toml` (the version and dependencies each stub package is published with)
@@ -60,7 +61,7 @@ from tests.test_classify_context import assert_path_rule, both_ways, tree_files
     ("spotless/greclipse.properties", "other", "other.lint-format"),
     ("ide-config/eclipse.importorder", "other", "other.lint-format"),
     ("spotless/copyright.xml", "src", None), ("spotless/copyright.kt", "src", None),
-    ("e2e/result-cache-6/patch-1.patch", "src", "src.own-patch-files"),
+    ("e2e/result-cache-6/patch-1.patch", "deps", "deps.patch-files"),  # taken back at the merge (docs review 52)
     ("packages/app/__tests__/fixtures/fix.patch", "src", None),
     ("patches/left-pad+1.3.0.patch", "deps", None), ("third_party/zlib-fix.patch", "deps", None),
     ("deploy/e2e/fix.patch", "iac", None),
@@ -99,7 +100,7 @@ def test_the_fortyseventh_classes_in_a_real_repository(git_repo: GitRepo, tmp_pa
             "hie.yaml": "other", "webapp/testem.js": "other", "tests/config/behat.yml": "other",
             "docs/.custom_wordlist.txt": "other", "triagebot.toml": "other",
             "build-logic/convention/src/main/kotlin/KotlinAndroid.kt": "deps", "stubs/hnswlib/METADATA.toml": "deps",
-            "spotless/greclipse.properties": "other", "e2e/result-cache-6/patch-1.patch": "src"}
+            "spotless/greclipse.properties": "other", "e2e/result-cache-6/patch-1.patch": "deps"}
     both_ways(git_repo, tmp_path, texts, want)
 
 

@@ -34,8 +34,8 @@ from tests.test_classify_context import assert_path_rule, patch_files, tree_file
     ("stack-ghc-9.8.yaml", "deps", "deps.haskell.manifest"),
     ("stack-nightly.yaml", "deps", "deps.haskell.manifest"),
     ("stack-lts-22.yaml.lock", "deps", "deps.haskell.lockfile"),
-    (".github/workflows/stack-lts-22.yaml", "ci", "ci.workflow-names"),  # the forge runs it
-    (".gitea/workflows/stack-nightly.yml", "ci", "ci.workflow-names"),
+    (".github/workflows/stack-lts-22.yaml", "ci", "ci.workflows-folder"),  # the forge runs it
+    (".gitea/workflows/stack-nightly.yml", "ci", "ci.workflows-folder"),
     ("deploy/stack-prod.yaml", "iac", None),  # a CloudFormation stack is no Stack project
     ("templates/stack.template.yaml", "src", None),
     ("crate_locks/atc_router.Cargo.lock", "deps", "deps.cargo.lockfile"),

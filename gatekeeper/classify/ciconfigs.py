@@ -146,7 +146,8 @@ def _action_args(text: str) -> str:
         if command.endswith(" "):  # the tool's own arguments
             out.append(f"{given[1]}{given[2]}: {command}{' '.join(value)}")
         else:  # files, a line or a comma apart
-            out += [f"{given[1]}{given[2]}: {command} {name}" for part in value
+            # bake-action v6 marks a local file beside a Git context `cwd://FILE` (docs review 52)
+            out += [f"{given[1]}{given[2]}: {command} {name.strip().removeprefix('cwd://')}" for part in value
                     for name in part.split(",") if name.strip()]
     return "\n".join(out)
 

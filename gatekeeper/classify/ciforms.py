@@ -8,6 +8,12 @@
 - **Buildkite.** The agent runs a repository's hooks (`.buildkite/hooks/*`) and the hooks of each plugin a step names
   by a local path (`plugins: [./tools/bk-cache#v1: …]`: every file of `tools/bk-cache/hooks/`) before and around each
   command; a `buildkite-agent pipeline upload ci/deploy.yml` names a pipeline whose steps run in turn.
+- **Pipeline files pulled in by path** (red team 36). Azure Pipelines inserts a template's steps, jobs, stages or
+  variables where a file says `template: FILE` (a list item's, `extends:`'s, or a parameter a template is handed under
+  a `…Template` key), FILE from the including file's folder (`/FILE`: the root; `FILE@self`: this repository;
+  `FILE@alias`: another one, named nothing here); CircleCI's setup workflow continues with the file its continuation
+  orb is handed (`configuration_path:`, path-filtering's `config-path:`, from the root). Each is read as a pipeline.
+  Not in `.github/`: a workflow's `template:` inputs are its actions' (an issue or pull request body to fill in).
 - **GitHub expressions in paths.** `${{ github.workspace }}` (and `$GITHUB_WORKSPACE`, spelt in an expression or the
   shell) is the checkout's root and `${{ github.action_path }}` the action's folder: both are dropped, so the path is
   read below the root or the definition's folder. `${{ matrix.X }}` is each value the workflow lists for X (in any
@@ -21,6 +27,7 @@
 from __future__ import annotations
 
 import math
+import posixpath
 import re
 from typing import Any
 
@@ -31,7 +38,7 @@ from gatekeeper.classify import ciloops
 from gatekeeper.errors import LimitError
 
 __all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "earthly_commands", "expand_matrix", "is_earthfile", "is_hook",
-           "pipeline_uploads", "plugin_hooks", "rooted"]
+           "pipeline_files", "pipeline_uploads", "plugin_hooks", "rooted"]
 
 ANY = "*"
 MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: the expressions stay variable)
@@ -40,6 +47,10 @@ _INSTRUCTION = re.compile(r"^([ \t]*)(?:RUN|CMD|ENTRYPOINT)((?:[ \t]+--[\w-]+(?:
 _LOCAL_PLUGIN = re.compile(
     r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*:?[ \t]*(?:$|\{|~|null)""", re.MULTILINE)
 _UPLOAD = re.compile(r"\bpipeline[ \t]+upload\b([^;&|\n]*)")
+_TEMPLATE = re.compile(r"""^[ \t]*(?:-[ \t]+)?['"]?[\w-]*(?:template|Template)[\w-]*['"]?[ \t]*:[ \t]*(['"]?)"""
+                       r"""([^'"#\n]*?)\1[ \t]*(?:#.*)?$""", re.MULTILINE)
+_CONTINUATION = re.compile(r"""^[ \t]*(?:-[ \t]+)?['"]?(?:configuration_path|config-path)['"]?[ \t]*:[ \t]*(['"]?)"""
+                           r"""([^'"#\n]*?)\1[ \t]*(?:#.*)?$""", re.MULTILINE)
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}")
 
 
@@ -79,6 +90,26 @@ def pipeline_uploads(text: str) -> list[str]:
         return []
     return [word for rest in _UPLOAD.findall(text) for word in re.split(r"[\s'\"<>]+", rest)
             if word.lower().endswith((".yml", ".yaml", ".json")) and not word.startswith("-")]
+
+
+def pipeline_files(path: str, text: str) -> list[str]:
+    """The YAML files of this repository the pipeline file at `path` pulls in (module docstring): each as written
+    (ciwalk resolves it below the root and `path`'s folder) and from `path`'s folder (`../eng/steps.yml`)."""
+    if ("emplate" not in text and "path" not in text) or path.startswith(".github/"):
+        return []  # a workflow's `template:` inputs are its actions' (an issue or release body), not pipelines
+    text = text.replace("\r\n", "\n") if "\r" in text else text
+    folder = path.rpartition("/")[0]
+    out: list[str] = []
+    for _, value in _TEMPLATE.findall(text):
+        value, at, repository = value.strip().partition("@")
+        if (at and repository != "self") or not value.lower().endswith((".yml", ".yaml")):
+            continue
+        out += [value[1:]] if value.startswith("/") else [value, posixpath.join(folder, value)]
+    if path.lower().startswith(".circleci/"):
+        out += [value.strip().lstrip("/") for _, value in _CONTINUATION.findall(text)
+                if value.strip().lower().endswith((".yml", ".yaml"))]
+    return [found for found in dict.fromkeys(posixpath.normpath(value) for value in out if value)
+            if not found.startswith(("../", "/")) and found != ".."]
 
 
 def rooted(text: str) -> str:

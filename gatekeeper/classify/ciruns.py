@@ -30,7 +30,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.classify import ciforms, ciimports, ciloops, gitlabincludes, gorun, taskrunners
+from gatekeeper.classify import ciforms, ciimports, ciloops, gitlabincludes, gorun, jobenv, taskrunners
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
@@ -115,7 +115,7 @@ def is_yaml(path: str) -> bool:
 # Makefile includes (`include rules/release.mk`), a text a shell reads on its standard input (`bash < steps.txt`), and
 # the manifests a package manager a step runs installs from (`go.mod`, `Gemfile.lock`, `pom.xml`: red team 12)
 _NAMED_TYPES = SCRIPT_TYPES | {"yml", "yaml", "json", "ini", "toml", "cfg", "conf", "mk", "mak", "make", "inc", "txt",
-                               "env", "mod", "sum", "work", "lock", "locked", "exs", "xml", "gradle"}
+                               "env", "mod", "sum", "work", "lock", "locked", "exs", "xml", "gradle", "just"}
 
 
 def may_be_named(path: str) -> bool:
@@ -138,12 +138,17 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command
     scripts, composed, folders = named(ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else text,
                                        extension(name) not in _PROGRAM_TYPES)
-    # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads
-    scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text)])
+    # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads; Azure's
+    # templates and CircleCI's continuation files (red team 36)
+    azure = is_yaml(path) and not _is_gitlab(name, text)
+    scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
+                          *(ciforms.pipeline_files(path, text) if azure else ())])
     if _is_makefile(name):
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
                               if word and not word.startswith("$")])
+    if taskrunners.is_justfile(name) or taskrunners.is_taskfile(name):  # just's imports, Task's includes
+        scripts += _patterns(taskrunners.included(name, text))
     if extension(name) in ("yml", "yaml") and _GITLAB_INCLUDE.search(text) is not None:
         scripts += [_GLOB_PART.sub(ANY, pattern) for pattern in gitlabincludes.included(text)]
     return scripts, composed, folders
@@ -182,6 +187,11 @@ def _workspace_globs(text: str) -> list[str]:
         if isinstance(globs, list) else []
 
 
+def _is_gitlab(name: str, text: str) -> bool:
+    """A GitLab pipeline file, whose `include: - template:` names one of GitLab's own templates, not a file here."""
+    return name.lower().endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")) or _GITLAB_INCLUDE.search(text) is not None
+
+
 def _is_makefile(name: str) -> bool:
     lower = name.lower()
     return lower.startswith(("makefile", "gnumakefile")) or lower.endswith((".mk", ".mak", ".make"))
@@ -200,7 +210,7 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     for source in (text, *_yaml_strings(text)):
         source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(source)))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
-        scripts += ciimports.inline(source) if commands else []
+        scripts += ciimports.inline(source) + jobenv.fed(source) if commands else []  # red team 36: $GITHUB_ENV
         for line in source.splitlines():
             words = [word for word in _SPLIT.split(line) if word]
             scripts += [word for word in words if _runnable(word)]

@@ -97,9 +97,9 @@ class Shipped:
                 for named, template in self._folders_done[above].items():
                     near.setdefault(named, template)
             self._near[folder] = near
-        named = path if path in near else next((folder for folder in ancestors(path)
-                                                 if folder and self._shipper.folders and folder in near), None)
-        return (self._shipper.rule, f"{near[named]} {self._shipper.how.format(path=named)}") if named else None
+        hit = path if path in near else next((folder for folder in ancestors(path)
+                                               if folder and self._shipper.folders and folder in near), None)
+        return (self._shipper.rule, f"{near[hit]} {self._shipper.how.format(path=hit)}") if hit else None
 
     def _index(self) -> None:
         """The definitions' files of the trees by folder (YAML for Heat; for the CDK, programs below a folder holding

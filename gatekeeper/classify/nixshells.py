@@ -34,10 +34,11 @@ __all__ = ["is_shell", "judged"]
 
 GUARDRAIL = "guardrail"
 _SHELLS = ("flake.nix", "shell.nix", "default.nix")
-# `use flake [REF]`, `use nix [FILE]` (or the stdlib functions `use_flake`, `use_nix`) anywhere in the bash direnv runs,
-# with the word after it; lorri and `nix print-dev-env`/`nix develop` enter the folder's shell.nix or flake
-_USES = re.compile(rb"""\buse[ \t_]+(flake|nix)\b((?:[ \t]+(?:-[^\s;&|)]*|[^\s;&|)#-][^\s;&|)]*))*)""")
-_OTHERS = re.compile(rb"\blorri\b|\bnix[ \t]+(?:print-dev-env|develop)\b")
+# `use flake [REF]`, `use nix [FILE]` (or `use_flake`, `use_nix`, the functions behind them) anywhere on a line that is
+# not a comment, with the word after it (`has nix && use flake`, inside `if ... then`: docs review 52 and attack 30);
+# lorri and `nix print-dev-env`/`nix develop` enter the folder's shell.nix or flake
+_USES = re.compile(rb"""(?<![\w-])use[ \t_]+(flake|nix)\b((?:[ \t]+(?:-[^\s;&|)]*|[^\s;&|)#-][^\s;&|)]*))*)""")
+_OTHERS = re.compile(rb"(?<![\w-])lorri\b|\bnix[ \t]+(?:print-dev-env|develop)\b")
 _ENVRC_READ = 64 * 1024
 
 
@@ -67,6 +68,7 @@ def _entered(path: str, context: Context) -> bool:
 def _targets(envrc: bytes) -> list[str | None]:
     """The paths an `.envrc`'s words name, relative to its folder ('' for the folder itself, None for any shell below
     it: a word built from a variable)."""
+    envrc = b"\n".join(line for line in envrc.splitlines() if not line.lstrip().startswith(b"#"))
     out: list[str | None] = ["" for _ in _OTHERS.finditer(envrc)]
     for hit in _USES.finditer(envrc):
         words = [word for word in hit[2].decode("utf-8", "replace").split() if not word.startswith("-")]

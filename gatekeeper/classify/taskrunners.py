@@ -9,6 +9,11 @@ from __future__ import annotations
 import posixpath
 import re
 
+import yaml
+
+from gatekeeper.bounded import load_yaml
+from gatekeeper.errors import LimitError
+
 # A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
 # Jenkinsfile `sh '…'`), with `sudo`/`time`/`exec` before it; its words up to the command's end.
 # Possessive quantifiers: a run of blanks is taken once (red team 18's own hostile input: 20,000 blanks after `run`
@@ -78,3 +83,49 @@ def tool_files(tool: str, rest: str) -> list[str]:
             folder = value
     names = files or list(_TOOL_FILES[tool])
     return [posixpath.join(folder, name) if folder else name for name in names if name]
+
+
+# just's imports (`import 'x.just'`, `import? …`) and modules (`mod name 'path'`, `mod? name`): red team 36.
+_JUST_IMPORT = re.compile(r"""^[ \t]*import\??[ \t]+(?:'([^'\n]*)'|"([^"\n]*)")""", re.MULTILINE)
+_JUST_MOD = re.compile(r"""^[ \t]*mod\??[ \t]+([A-Za-z_][\w-]*)(?:[ \t]+(?:'([^'\n]*)'|"([^"\n]*)"))?[ \t]*(?:#.*)?$""",
+                       re.MULTILINE)
+_TASKFILES = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml",
+              "Taskfile.dist.yaml", "taskfile.dist.yml", "taskfile.dist.yaml")
+
+
+def is_justfile(name: str) -> bool:
+    """A file just reads as recipes: a justfile, or a `.just` file a justfile imports."""
+    return name.lower() in ("justfile", ".justfile") or name.lower().endswith(".just")
+
+
+def is_taskfile(name: str) -> bool:
+    """A Taskfile (Task's default names, and a `.yml` a Taskfile includes is read through `included` too)."""
+    return name in _TASKFILES
+
+
+def included(name: str, text: str) -> list[str]:
+    """The files a justfile imports and declares as modules (a module's path, else `NAME.just`, `NAME/mod.just`,
+    `NAME/justfile`), or a Taskfile's `includes:` (a file, a `taskfile:` key, a folder's Taskfile), each relative to
+    the including file's folder; a Taskfile that does not parse includes every YAML file (fail closed: `*.yml`)."""
+    if is_justfile(name):
+        found = [single or double for single, double in _JUST_IMPORT.findall(text)]
+        for module, single, double in _JUST_MOD.findall(text):
+            found += [single or double] if single or double else \
+                [f"{module}.just", f"{module}/mod.just", f"{module}/justfile", f"{module}/.justfile"]
+        return [path for path in found if path]
+    if "includes" not in text:
+        return []
+    try:
+        document = load_yaml(text, name)
+    except (yaml.YAMLError, LimitError):
+        return ["*.yml", "*.yaml"]
+    includes = document.get("includes") if isinstance(document, dict) else None
+    out: list[str] = []
+    for value in includes.values() if isinstance(includes, dict) else ():
+        value = value.get("taskfile") if isinstance(value, dict) else value
+        if not isinstance(value, str) or "://" in value or not value.strip():
+            continue
+        value = value.strip()
+        out += [value] if value.lower().endswith((".yml", ".yaml")) else \
+            [posixpath.join(value, taskfile) for taskfile in _TASKFILES]
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 from gatekeeper.deps import tools
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.edits import RANGE, Side
+from gatekeeper.deps.infra import provider_alias
 from gatekeeper.deps.model import ManifestError, PartlyShown
 from gatekeeper.deps.tfsource import module_label, module_source
 from gatekeeper.lazy_pattern import lazy
@@ -99,10 +100,11 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
             continue  # another one-line argument of the same block (`enabled = var.x`, `name = "a"`)
         if source and _HCL_MODULE.match(above) and not source.startswith(("./", "../")):
             return [(module_source(source)[0], m.group(2).strip(), "terraform", "", module_label(above))]
-        if _HCL_PROVIDER.match(above):
+        if (local := _HCL_PROVIDER.match(above)) is not None:
             source = source or _source_below(side, index)
             if source:
-                return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip())]
+                return [(source.removeprefix("registry.terraform.io/"), m.group(2).strip(), "terraform", "",
+                         provider_alias(local.group(1), source))]
             break
         if not above.strip() or above.strip().startswith(("#", "//")):
             top = True

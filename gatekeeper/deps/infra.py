@@ -82,10 +82,18 @@ _IMAGE = lazy(r'^\s*image\s*=\s*"([^"\s$]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))
 _ENTRY = lazy(r'^\s*([A-Za-z][\w-]*)\s*=\s*(?:\{|"([^"]*)")')
 
 
+def provider_alias(local: str, source: str) -> str:
+    """A required_providers entry's own name where it is not its source's type (`proxmox-bpg = { source =
+    "bpg/proxmox" }`): the name the configuration and Renovate call it by ("update terraform proxmox-bpg to 0.111.1");
+    "" where they agree (`aws` for hashicorp/aws)."""
+    return local if local.lower() != source.rpartition("/")[2].lower() else ""
+
+
 def parse_terraform(path: str, data: bytes) -> list[Dependency]:
     """`module` blocks (name = source, alias = the block's label; a `?ref=` becomes the version, else the `version`
     argument: tfsource.py), `required_providers` entries (name = source, `hashicorp/NAME` when none is given; the
-    version constraint), helm_release charts, container images and Renovate-annotated values."""
+    version constraint; alias = the entry's own name where it is not the source's type), helm_release charts,
+    container images and Renovate-annotated values."""
     lines = text(data).splitlines()
     # `# renovate: datasource=github-releases depName=kro-run/kro` over a variable's `default = "0.8.4"`: a
     # version the configuration installs that no block above names (aws-samples/eks-workshop-v2)
@@ -119,7 +127,7 @@ def parse_terraform(path: str, data: bytes) -> list[Dependency]:
         if kind == "providers" and depth == 1 and entry:
             source = attrs.get("source") or f"hashicorp/{entry}"
             out.append(Dependency("terraform", source.removeprefix("registry.terraform.io/"),
-                                  attrs.get("version", ""), path, True, "runtime"))
+                                  attrs.get("version", ""), path, True, "runtime", alias=provider_alias(entry, source)))
             entry, attrs = "", {}
         if depth <= 0 and kind == "helm":
             if attrs.get("chart"):

@@ -22,6 +22,7 @@ from gatekeeper.deps import (
     composer,
     copier,
     dart,
+    deno,
     devcontainer,
     docker,
     edits,
@@ -30,6 +31,7 @@ from gatekeeper.deps import (
     golang,
     gradle,
     hcllines,
+    helmfile,
     helmvalues,
     hunklines,
     hunks,
@@ -105,6 +107,9 @@ _BY_NAME: dict[str, Format] = {
     "pnpm-workspace.yaml": Format("pnpm-workspace.yaml", npm.parse_pnpm_workspace, False,
                                   edits=_edits("npm", pnpmcatalog.workspace_line)),
     "bun.lock": Format("bun.lock", npm.parse_bun_lock, False, ("package.json",)),
+    # Deno's import maps (deno.py): jsr:, npm: and deno.land specifiers
+    **{name: Format("deno.json", deno.parse_deno_json, False, edits=_edits("jsr", deno.deno_json_line))
+       for name in deno.NAMES},
     "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
                              edits=_edits("pip", edits.pyproject_line)),
     "Pipfile": Format("Pipfile", pipfile.parse_pipfile, False),
@@ -133,6 +138,8 @@ _BY_NAME: dict[str, Format] = {
        for name in ("Directory.Build.props", "Directory.Build.targets")},
     "Chart.yaml": Format("Chart.yaml", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
     "Chart.lock": Format("Chart.lock", infra.parse_chart, False, edits=_edits("helm", edits.helm_line)),
+    **{name: Format("helmfile.yaml", helmfile.parse_helmfile, False, edits=_edits("helm", helmfile.helmfile_line))
+       for name in helmfile.NAMES},  # the charts a helmfile's releases install (helmfile.py)
     "values.yaml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     "values.yml": Format("values.yaml", helmvalues.parse_values, False, hunks=helmvalues.values_hunks),
     ".terraform.lock.hcl": Format(".terraform.lock.hcl", infra.parse_terraform_lock, True),

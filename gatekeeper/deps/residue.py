@@ -16,7 +16,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
-from gatekeeper.deps import bundler, golang, mise, pypi, rebar, toolfiles
+from gatekeeper.deps import bundler, golang, helmfile, mise, pypi, rebar, toolfiles
+from gatekeeper.deps.devcontainer import jsonc
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_xml, load_yaml, xml_child, xml_local
 from gatekeeper.deps.model import ManifestError
@@ -54,6 +55,9 @@ _READ: dict[str, tuple[Callable[[bytes], Any], tuple[Path, ...]]] = {
     "pnpm-workspace.yaml": (load_yaml, (("catalog",), ("catalogs",), ("overrides",), ("patchedDependencies",),
                                         ("packageExtensions",))),
     "Chart.lock": (load_yaml, (("digest",), ("generated",))),
+    # Deno's import map; `tasks` are code a job runs on purpose, as package.json's scripts (the rest — `lock`,
+    # `nodeModulesDir`, `unstable`, compiler options — is residue)
+    "deno.json": (jsonc, (("imports",), ("scopes",), ("tasks",))),
 }
 # Line-oriented formats whose residue is compared on hunk sides too.
 _LINES: dict[str, Callable[[bytes], Any]] = {"go.mod": golang.residue,
@@ -100,6 +104,8 @@ def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = Tru
         read = mise.residue
     elif fmt is not None and fmt.name == "rebar.config" and whole:
         read = rebar.residue
+    elif fmt is not None and fmt.name == "helmfile.yaml" and whole:
+        read = helmfile.residue
     elif fmt is not None and fmt.name in _XML_FORMATS and whole:
         read = xml_residue
     elif fmt is not None and fmt.name == "maven-extensions" and whole:

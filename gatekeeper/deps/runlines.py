@@ -10,7 +10,8 @@ argument with an exact version counts: `@latest`, `@main`, a range (`tox>=4`), `
 
 from __future__ import annotations
 
-from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.deno import specifier
+from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.lazy_pattern import lazy
 
 # A command's start: at the line's start (after `run:` or a list dash), or after `&&`, `;`, `|`, `$(`, a shell
@@ -31,6 +32,9 @@ _PIP = lazy(_LEAD + r"(?:(?:python[\d.]*\s+-m\s+)?(?:pip[\d.]*|pipx|uv\s+pip|uv\
             r"|(?:python[\d.]*\s+-m\s+)?pipx\s+run)\s+(?P<args>[^;&|#]*)")
 _NPM = lazy(_LEAD + r"(?:npm\s+(?:install|i|add|exec|x)|pnpm\s+(?:add|install|i|dlx)|yarn\s+(?:global\s+add|dlx)"
             r"|npx|pnpx|bunx|bun\s+(?:x|add|install|i))\s+(?P<args>[^;&|#]*)")
+# Deno fetches and runs (or installs as a command) a module by its specifier: `deno install -f … --name pagic
+# https://deno.land/x/pagic@v1.4.0/mod.ts`, `deno run -A jsr:@std/http@1.0.0/file-server`, `deno x npm:cowsay@1.6.0`
+_DENO = lazy(_LEAD + r"deno\s+(?:install|run|x)\s+(?P<args>[^;&|#]*)")
 # `1.2.3`, `v0.3.9`, `2.0.0-rc.1`: digits, then anything of `[\w.+-]` after a `.`, `-` or `+` (one repetition: a
 # `(?:\.\d+)*` before it would overlap it and backtrack quadratically on `1.1.1…1!`).
 _EXACT = lazy(r"^v?\d+(?:[-+.][\w.+-]*)?$")
@@ -76,8 +80,8 @@ def _cargo(args: str) -> tuple[str, str] | None:
 _GEM = lazy(_LEAD + r"gem\s+install\s+(?P<args>[^;&|#]*)")
 _DOTNET = lazy(_LEAD + r"dotnet\s+tool\s+(?:install|update)\s+(?P<args>[^;&|#]*)")
 _PYPI_AT = lazy(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]*\])?@(?P<version>\d[\w.+!-]*)$")  # uvx tool@1.0
-_COMMANDS = ("install", "tool update", "npx", "add", "bunx", "pnpx", "go run", "uvx", "pipx", "tool run", "exec", "dlx",
-             "bun x", "npm x", "npm i")
+_COMMANDS = ("install", "deno", "tool update", "npx", "add", "bunx", "pnpx", "go run", "uvx", "pipx", "tool run",
+             "exec", "dlx", "bun x", "npm x", "npm i")
 _VALUED = lazy(r"^--(?:from|spec|package)=(?P<value>.+)$")
 
 
@@ -139,6 +143,15 @@ def installs(path: str, line: str) -> list[Dependency]:
         for word in _words(m.group("args")):
             if (arg := _NPM_ARG.match(word.strip("\"'"))) is not None:
                 out.append(Dependency("npm", arg.group("name"), arg.group("version"), path, True, "build"))
+    for m in _DENO.finditer(line) if "deno" in line else ():
+        for word in _words(m.group("args")):
+            if word.strip("\"'").startswith(("jsr:", "npm:", "https://deno.land/")):
+                try:
+                    module = specifier(word.strip("\"'"))
+                except ManifestError:
+                    continue  # not a module this reader knows: it names nothing
+                if module is not None and _EXACT.match(module[2]):
+                    out.append(Dependency(module[0], module[1], module[2], path, True, "build"))
     for m in _GEM.finditer(line) if "gem" in line else ():
         if (gem := _named(m.group("args"), ("-v", "--version"), frozenset({"--source", "-s", "-i", "--install-dir",
                                                                              "-n", "--bindir", "--platform"}))):

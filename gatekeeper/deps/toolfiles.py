@@ -19,7 +19,7 @@ from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import load_toml, mapping, string, text
 from gatekeeper.deps.model import Dependency, ManifestError
-from gatekeeper.deps.tools import MAX_RAW, TOOL, read_annotations, tool_name
+from gatekeeper.deps.tools import MAX_RAW, TOOL, annotation, read_annotations, released, tool_name
 
 # The file name → the tool it pins (one version a line; pyenv allows several, each a version in use).
 ONE_TOOL = {
@@ -203,10 +203,39 @@ def variable_pairs(lines: list[str]) -> dict[tuple[str, ...], tuple[str, str, st
     return {key: (*images[key], *tags[key]) for key in images if key in tags} | whole
 
 
+# `GOLANGCI_VERSION = 2.12.2`, `GRPCURL_VERSION ?= 1.9.2`: a variable named for a tool released on GitHub that the
+# build downloads at that version (dexidp/dex's and Kong's Makefiles, which people and Renovate bump by hand)
+_TOOL_VAR = re.compile(r"^(?P<tool>[A-Z][A-Z0-9]{0,40}(?:_[A-Z0-9]{1,40}){0,3}?)_VERSION$")
+_VERSIONISH = re.compile(r"^v?\d[\w.+-]*$")
+
+
+def tool_variables(path: str, lines: list[str]) -> list[Dependency]:
+    """The `<TOOL>_VERSION` variables of a Makefile whose tool is one released on GitHub the delta knows by name
+    (tools._RELEASED), at a version (a digit, or `v` and a digit, first). A variable under a Renovate annotation is the
+    annotation's (read_annotations); one set more than once, or by override, define, a target or eval, is not read:
+    which value the build uses is the Makefile's own logic. Any other variable names nothing, as before."""
+    found: dict[str, tuple[str, str]] = {}  # variable → (tool, version); at most one per known tool's spellings
+    for index, line in enumerate(lines):
+        if (m := _MAKE_VAR.match(line)) is None or (var := _TOOL_VAR.match(m.group("var"))) is None \
+                or not _VERSIONISH.match(m.group("value")) or index and annotation(lines[index - 1]) is not None:
+            continue
+        if (tool := released(var.group("tool").lower().replace("_", "-"))) is not None:
+            found.setdefault(m.group("var"), (tool, m.group("value")))
+    out: list[Dependency] = []
+    for name, (tool, version) in found.items():  # each distinct variable's lines counted once: linear in the file
+        try:
+            set_once(lines, (name,))
+        except ManifestError:
+            continue
+        out.append(Dependency(TOOL, tool_name(tool), version[:MAX_RAW], path, True, "build"))
+    return out
+
+
 def parse_makefile(path: str, data: bytes) -> list[Dependency]:
     """A Makefile's annotated variables (`# renovate: datasource=go depName=sigs.k8s.io/controller-tools` over
     `CONTROLLER_TOOLS_VERSION ?= v0.21.0`, the kubebuilder layout Renovate's regex managers bump): the tools
-    a build downloads; and the images its recipes run by an image variable and a tag variable (image_pairs). A
-    variable neither names is the Makefile's own business: not read."""
+    a build downloads; a known tool's `<TOOL>_VERSION` variable (tool_variables); and the images its recipes run by
+    an image variable and a tag variable (image_pairs). A variable none of them names is the Makefile's own business:
+    not read."""
     lines = text(data).splitlines()
-    return read_annotations(path, lines) + image_pairs(path, lines)
+    return read_annotations(path, lines) + tool_variables(path, lines) + image_pairs(path, lines)

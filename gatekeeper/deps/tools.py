@@ -33,13 +33,18 @@ _RELEASED = {
     "jfrog-cli": "jfrog/jfrog-cli", "syft": "anchore/syft", "ko": "ko-build/ko", "packer": "hashicorp/packer",
     "terraform": "hashicorp/terraform", "kustomize": "kubernetes-sigs/kustomize", "yq": "mikefarah/yq",
     "hadolint": "hadolint/hadolint", "shellcheck": "koalaman/shellcheck", "crane": "google/go-containerregistry",
-    "aqua": "aquaproj/aqua",
+    "aqua": "aquaproj/aqua", "grpcurl": "fullstorydev/grpcurl",
 }
 
 
 def tool_name(tool: str) -> str:
     """The one name of a tool, however a line spells it (`GOLANGCI_VERSION`, `golangci-lint-action`)."""
     return _RELEASED.get(tool, tool)
+
+
+def released(short: str) -> str | None:
+    """The repository of a tool released on GitHub by its short name (`golangci`: golangci/golangci-lint), else None."""
+    return _RELEASED.get(short)
 
 
 # Inputs whose key names the tool in any step (also a matrix `include:` entry a step reads).

@@ -1,0 +1,80 @@
+"""The files a CI step feeds whole to the runner's environment files (red team 36, test_redteam36_job_environment.py).
+
+GitHub's runner sets every `NAME=value` line of the file `$GITHUB_ENV` names in the environment of the job's later
+steps, and puts every line of `$GITHUB_PATH`'s file before PATH. A file of the repository dumped into either
+(`cat build/ci.env >> "$GITHUB_ENV"`, `grep … FILE`, `… done < FILE`, an action's `env-file:` input) chooses
+`BASH_ENV`, `LD_PRELOAD`, `NODE_OPTIONS` or the programs later steps find: it is the job's code as a script it runs is.
+Read from a text that mentions either file: on a line that names one, the path arguments of the commands that print a
+file (cat, grep, sed, ...) and what a `<` redirects from, outside `$(…)`; a loop's input (`done < FILE`) anywhere. A
+path written as a value (`echo "CONFIG=config/app.yml"`) feeds nothing. *Limit:* a value a step reads out of a file
+(`$(jq -r .version package.json)`) is not followed, though a newline in it would add a line of its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["fed"]
+
+_MARKS = ("GITHUB_ENV", "GITHUB_PATH")
+# Commands whose output is a file's lines (or some of them), as they were.
+_DUMPERS = frozenset({"cat", "tac", "grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "sort", "uniq", "envsubst",
+                      "head", "tail", "cut", "tr", "column", "xargs"})
+# Commands that put a file where $GITHUB_ENV/$GITHUB_PATH point (docs review 52: `cp FILE "$GITHUB_ENV"`).
+_COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync", "dd"})
+_SEGMENTS = re.compile(r"&&|\|\||[;|(`{]|\b(?:then|do|else)\b")
+_BACKQUOTED = re.compile(r"`[^`\n]*`")
+_LOOP_INPUT = re.compile(r"\bdone[ \t]*<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
+_PREFIXES = frozenset({"sudo", "exec", "env", "time", "nice", "command", "-", "run:", "run"})
+_REDIRECT = re.compile(r"(?<![<>&0-9])<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
+_ENV_FILE_INPUT = re.compile(r"""^[ \t]*['"]?(?:env[-_]?files?|dotenv(?:[-_]?(?:file|path))?)['"]?[ \t]*:[ \t]*['"]?"""
+                             r"""([^\s'"#]+)""", re.MULTILINE | re.IGNORECASE)
+
+
+def fed(text: str) -> list[str]:
+    """The paths `text` (a definition, a script, one YAML string of a definition) feeds to the runner's environment."""
+    found = [value for value in _ENV_FILE_INPUT.findall(text) if not value.startswith(("$", "-"))] \
+        if "env" in text.lower() else []
+    if not any(mark in text for mark in _MARKS):
+        return found
+    found += [path for path in _LOOP_INPUT.findall(text) if not path.startswith("$")]  # `while read …; done < FILE`
+    for line in text.splitlines():
+        if not any(mark in line for mark in _MARKS):
+            continue
+        line = _without_substitutions(_BACKQUOTED.sub(" ", line))  # a value read out of a file (the limit above)
+        found += [path for path in _REDIRECT.findall(line) if not path.startswith("$")]
+        for segment in _SEGMENTS.split(line):
+            words = [word.strip("'\"") for word in segment.split()]
+            while words and (words[0] in _PREFIXES or "=" in words[0]):
+                words = words[1:]
+            copier = bool(words) and words[0].rpartition("/")[2] in _COPIERS and any(m in segment for m in _MARKS)
+            if words and (words[0].rpartition("/")[2] in _DUMPERS or copier):
+                found += [word for word in words[1:] if word and not word.startswith(("-", "$", ">", "<", "^"))
+                          and ("/" in word or "." in word) and "=" not in word]
+    return list(dict.fromkeys(found))
+
+
+def _without_substitutions(line: str) -> str:
+    """`line` with each `$(…)` blanked, to its matching parenthesis (quoted ones skipped) or the line's end."""
+    out: list[str] = []
+    at = 0
+    while (start := line.find("$(", at)) >= 0:
+        out.append(line[at:start])
+        depth, quote, end = 0, "", start + 1
+        while end < len(line):
+            char = line[end]
+            if quote:
+                quote = "" if char == quote else quote
+            elif char in "'\"":
+                quote = char
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if not depth:
+                    break
+            end += 1
+        out.append(" ")
+        at = end + 1
+    out.append(line[at:])
+    return "".join(out)
