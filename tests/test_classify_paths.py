@@ -232,6 +232,7 @@ DEPS = [
     (".cargo/config.toml", "cargo", None),
     ("supply-chain/imports.lock", "cargo", None),  # cargo-vet's store: which versions pass `cargo vet`
     ("Gemfile", "bundler", "manifest"),
+    ("Gemfile-ci.yml", "bundler", "manifest"),  # deps.bundler.fragments, weak (attack 30)
     ("Gemfile.lock", "bundler", "lockfile"),
     ("gatekeeper.gemspec", "bundler", "manifest"),
     (".ruby-version", "bundler", "toolchain"),
@@ -651,6 +652,35 @@ def test_every_open_name_with_a_terraform_extension_is_reviewed(rules: RuleSet, 
     assert wrong == {}
 
 
+LOADED_TAILS = {  # the folders a tool loads by extension, with those extensions
+    "infra/tests": ("tftest.hcl",), "infra": ("tfquery.hcl",),
+    "stack": ("tfstack.hcl", "tfdeploy.hcl", "tfcomponent.hcl"),
+    "packer": ("auto.pkrvars.hcl",), "nomad": ("nomad.hcl", "nomad"), "manifests": ("pp",),
+    "environments/production/manifests": ("pp",)}
+
+
+@pytest.mark.parametrize("folder", sorted(LOADED_TAILS))
+def test_every_open_name_with_a_type_its_folder_loads_is_reviewed(rules: RuleSet, folder: str) -> None:
+    # Attack 30: Terraform stacks, tests and queries, Packer's auto-loaded variables and a Puppet environment's
+    # manifests/ are loaded by folder and extension too; an open-ended name must not make one src or deps.
+    tails = LOADED_TAILS[folder]
+    dotted = tuple(f".{tail}" for tail in tails)
+    names = {n for n in _file_names_the_rules_know(rules, tails) if n.lower().endswith(dotted)}
+    stems = ("x.verified", "a.received.b", "syntax_test_x", "Gemfile-x")
+    names |= {f"{stem}.{tail}" for stem in stems for tail in tails}
+    wrong = {n: rules.match(f"{folder}/{n}").rule for n in names if rules.match(f"{folder}/{n}").bucket not in REVIEWED}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("folder", ["group_vars/all", "inventory/group_vars/web", "host_vars/web1", "inventory/prod"])
+def test_every_open_name_in_an_ansible_variables_folder_is_reviewed(rules: RuleSet, folder: str) -> None:
+    # Ansible reads every file of a group's or host's variables folder and of an inventory folder.
+    names = {n for n in _file_names_the_rules_know(rules, ("yml", "yaml")) if n.lower().endswith((".yml", ".yaml"))}
+    names |= {"Gemfile-x.yml", "x.verified.yaml", "syntax_test_x.yml"}
+    wrong = {n: rules.match(f"{folder}/{n}").rule for n in names if rules.match(f"{folder}/{n}").bucket not in REVIEWED}
+    assert wrong == {}
+
+
 FORGE_OTHER = [
     ".cmake-format", ".codacy.yml", "dynamic_theme/idx-template.nix",  # thirty-sixth set
     "site-modules/.DS_Store",  # desktop folder metadata (other.os-metadata)
@@ -685,6 +715,8 @@ def test_forge_community_files_are_other(rules: RuleSet, path: str) -> None:
 
 IAC = [
     "infra/backdoor.verified.tf",  # iac.open-names-terraform: an open-ended name does not make a .tf file test data
+    "stack/Gemfile-x.tfdeploy.hcl",  # iac.open-names-loaded (attack 30)
+    "inventory/group_vars/all/requirements.yml",  # iac.ansible-variable-folders (attack 30)
     "samples/ServiceFabric/App/AppPkg/ServiceManifest.xml",  # iac.service-fabric (thirty-sixth set)
     "ServiceFabric/App/ApplicationPackageRoot/ApplicationManifest.xml",  # iac.service-fabric (label36)
     "deploy/chart/vendor/boot/boot.sh",  # installed code in an infrastructure folder (iac.folders-installed-code)

@@ -38,7 +38,7 @@ from tests.test_classify_context import assert_path_rule, patch_files, tree_file
     ("group_vars/matrix_servers.license", "other", "other.reuse-sidecars"),
     ("roles/web/defaults/main.yml.license", "other", "other.reuse-sidecars"),
     ("group_vars/matrix_servers", "iac", "iac.ansible"),
-    ("group_vars/all.yml", "iac", "iac.ansible"),
+    ("group_vars/all.yml", "iac", "iac.ansible-variable-folders"),  # attack 30: the folder rule before deps names
     ("charts/app/templates/deployment.yaml.license", "iac", "iac.chart-templates"),
     (".github/workflows/ci.yml.license", "ci", None),
     # a CircleCI orb's commands, jobs and executors (the steps users' jobs run), also without the orb's @orb.yml

@@ -38,7 +38,10 @@ _LOADS = re.compile(r"\b(?:load|use_extension|use_repo_rule|include)\s*\(\s*(?:\
 _FETCHES = (r"http_archive|http_file|http_jar|git_repository|new_git_repository|go_repository|maven_install|"
             r"jvm_maven_import_external|npm_translate_lock|pip_parse|crates_repository|oci_pull|container_pull|"
             r"archive_override|git_override")
-_FETCH = re.compile(rf"^(?![ \t]*def[ \t]).*?\b(?:{_FETCHES})\s*\(|\bmaybe\s*\(\s*(?:{_FETCHES})\b", re.MULTILINE)
+# a fetch rule called, or loaded under another name (`_archive = "http_archive"`), or a repository rule or module
+# extension defined here, whose implementation downloads or runs commands when Bazel fetches (attack 30)
+_FETCH = re.compile(rf"^(?![ \t]*def[ \t]).*?\b(?:{_FETCHES})\s*\(|\bmaybe\s*\(\s*(?:{_FETCHES})\b"
+                    rf"|[\"'](?:{_FETCHES})[\"']|\b(?:repository_rule|module_extension)\s*\(", re.MULTILINE)
 
 
 def _is_start(path: str) -> bool:

@@ -56,6 +56,8 @@ _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", 
                      "if", "@", "-", "+"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
+# a line continued on the next: sh's backslash, PowerShell's backtick, cmd's caret at the line's end (attack 30)
+_CONTINUED = re.compile(r"[\\`^][ \t]*\r?\n")
 # An action's inputs that are its tool's arguments or settings files: goreleaser-action's `with: args:` (attack 29);
 # release-please-action's files, docker/bake-action's `files:`, helm/kind-action's `config:`, semantic-release-action's
 # `extends:` (cfgarg2). {part of the `uses:` value: {input: the command it stands for ("... " takes the arguments)}}
@@ -93,7 +95,7 @@ def named(text: str) -> list[str]:
     if _MAY_USE.search(text) is not None:
         text = _action_args(text)
     text = _BRACED.sub(lambda hit: f"${hit[1] or hit[2]}", text)
-    for line in _EXPRESSION.sub("$x", text).replace("\\\n", " ").splitlines():
+    for line in _CONTINUED.sub(" ", _EXPRESSION.sub("$x", text)).splitlines():
         if not _MAY_NAME.search(line) or line.lstrip().startswith("#"):
             continue
         for segment in _SEGMENTS.split(_LINE_START.sub("", line, count=1)):

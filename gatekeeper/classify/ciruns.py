@@ -339,6 +339,12 @@ def yaml_strings(text: str) -> list[str]:
     return _yaml_strings(text)
 
 
+def _lines(mark: object) -> int:
+    """The line a YAML event's mark stands on (-1 without one)."""
+    line = getattr(mark, "line", -1)
+    return line if isinstance(line, int) else -1
+
+
 def _yaml_strings(text: str) -> list[str]:
     """Every multi-word or decoded string of `text`'s YAML documents (a folded `run: >`, an escaped quoted scalar);
     none when `text` is not YAML."""
@@ -346,8 +352,10 @@ def _yaml_strings(text: str) -> list[str]:
     try:
         for event in yaml.parse(text, Loader=_LOADER):
             # not a literal block (`run: |`): its lines are the text's own lines, read already (red team 19: reading
-            # them twice was a third of the reader's CPU)
-            if isinstance(event, yaml.ScalarEvent) and event.style in (">", '"', "'"):
+            # them twice was a third of the reader's CPU); a plain scalar over several lines is folded as `>` is
+            # (`run: release-plz release` and `--config x.toml` on the next, more indented line: attack 30)
+            if isinstance(event, yaml.ScalarEvent) and (event.style in (">", '"', "'") or (
+                    not event.style and _lines(event.start_mark) != _lines(event.end_mark))):
                 out.append(event.value)
     except yaml.YAMLError:
         pass

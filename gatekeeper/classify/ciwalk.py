@@ -125,6 +125,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         if not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         queue.append((named, origin))  # what the script runs in turn
+                for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
+                    if dockerfile != path:
+                        found.setdefault(dockerfile, ("iac.context.ci-build", f"{origin} builds an image from "
+                                                                             f"{dockerfile}"))
                 for named in _expanded(tree, names.configs):  # the settings a release tool runs from (issue 12)
                     if named != path and named not in found:
                         if not vendoredci.own_package_file(origin, named, rules):

@@ -56,6 +56,7 @@ class Shipper:
     how: str
     bound: str  # what the evidence past MAX_READS says was read
     root: str | None = None
+    folders: bool = False  # a name may be a folder it ships whole (Vagrant's `cp -r /vagrant/units ...`: attack 30)
 
 
 class Shipped:
@@ -96,7 +97,9 @@ class Shipped:
                 for named, template in self._folders_done[above].items():
                     near.setdefault(named, template)
             self._near[folder] = near
-        return (self._shipper.rule, f"{near[path]} {self._shipper.how.format(path=path)}") if path in near else None
+        hit = path if path in near else next((folder for folder in ancestors(path)
+                                               if folder and self._shipper.folders and folder in near), None)
+        return (self._shipper.rule, f"{near[hit]} {self._shipper.how.format(path=hit)}") if hit else None
 
     def _index(self) -> None:
         """The definitions' files of the trees by folder (YAML for Heat; for the CDK, programs below a folder holding

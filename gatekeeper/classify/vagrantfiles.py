@@ -12,8 +12,10 @@ Found as heatfiles.py finds what Heat templates ship (its `Shipped`, rooted like
 scripts in the folders above a changed file and directly inside those folders' sub-folders. The synced folder is the
 Vagrantfile's folder unless the Vagrantfile says otherwise, so each folder from the script's own up to the root is
 taken as its root (over-reading makes a file `iac`, a review). `/home/vagrant/...` and other paths that only end in
-`/vagrant/` name nothing. *Limits:* a path built from a variable (`$SYNC/x`) or a glob (`/vagrant/units/*.service`) is
-not expanded, and a synced folder mounted elsewhere (`config.vm.synced_folder ".", "/srv"`) is not read.
+`/vagrant/` name nothing. A named folder ships every file below it (`cp -r /vagrant/units /etc/systemd/system/`,
+`rsync -a /vagrant/config/nginx/ /etc/nginx/`: attack 30). *Limits:* a path built from a variable (`$SYNC/x`) or a
+glob (`/vagrant/units/*.service`) is not expanded, and a synced folder mounted elsewhere (`config.vm.synced_folder
+".", "/srv"`) is not read.
 """
 
 from __future__ import annotations
@@ -51,4 +53,5 @@ def named(script: str, data: bytes) -> tuple[str, ...]:
 
 
 VAGRANT = Shipper(RULE, _TYPES, named, "installs {path} from the machine's /vagrant synced folder",
-                  "provisioning scripts of Vagrant projects near it read for the files they copy", root="Vagrantfile")
+                  "provisioning scripts of Vagrant projects near it read for the files they copy", root="Vagrantfile",
+                  folders=True)

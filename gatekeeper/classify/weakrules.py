@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 
 # Patch files and per-file checksum pins (the sweep16 round: a pin in a chart's or a role's folder is what it deploys);
 # the src rules keep a test tree's patch or checksum raisable. Snapshot-test outputs and syntax-test inputs are named,
-# not placed: a Kubernetes object named `web.verified.yaml` in a manifests folder is applied with the folder.
+# not placed: a Kubernetes object named `web.verified.yaml` in a manifests folder is applied with the folder; so are
+# YAML and JSON files named like Gemfile fragments (a GitLab job `Gemfile-ci.yml` a pipeline includes; attack 30).
 WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums",
-                        "testdata.snapshot-files"})
+                        "testdata.snapshot-files", "deps.bundler.fragments"})
 C = TypeVar("C")
 
 
