@@ -22,7 +22,6 @@ MAX_READ manifests a tree, or at one longer than is read, every changed `.patch`
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from collections.abc import Callable, Iterator
@@ -30,10 +29,12 @@ from typing import Any
 
 import yaml
 
+from gatekeeper.bounded import load_json, load_yaml
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import Read, Tree
+from gatekeeper.errors import LimitError
 from gatekeeper.model import Match
 
 __all__ = ["MAX_READ", "RULE", "Applied", "is_manifest", "named"]
@@ -66,10 +67,10 @@ def named(path: str, text: str) -> list[tuple[str, int]]:
                 ".diff" in line.lower()) and not line.lstrip().startswith("#") for value in _PORT_PATCH.findall(line)
                 if (resolved := _resolved(folder, value)) is not None]
     try:
-        data = yaml.safe_load(text) if path.lower().endswith((".yaml", ".yml")) else json.loads(text)
+        data = load_yaml(text, path) if path.lower().endswith((".yaml", ".yml")) else load_json(text, path)
         values = list(_values(data)) if isinstance(data, dict) else None
-    except (ValueError, yaml.YAMLError, RecursionError):
-        values = None
+    except (ValueError, yaml.YAMLError, LimitError, RecursionError):
+        values = None  # read line by line (fail closed)
     out: list[tuple[str, int]] = []
     lines = text.splitlines()
     for value in values if values is not None else _line_values(lines):
