@@ -40,6 +40,12 @@ CASES: list[tuple[str, str, str]] = [
     ("ports/zlib/portfile.cmake", "vcpkg_from_github(\n    OUT_SOURCE_PATH SOURCE_PATH\n    REPO madler/zlib\n"
      "    PATCHES\n        fix-install.diff\n        ${CMAKE_CURRENT_LIST_DIR}/0002-mingw.patch\n)\n",
      "ports/zlib/fix-install.diff"),
+    ("MODULE.bazel", 'bazel_dep(name = "zlib", version = "1.3")\nsingle_version_override(\n    module_name = "zlib",\n'
+     '    patches = ["//tests/bazel:zlib.patch"],\n    patch_strip = 1,\n)\n', "tests/bazel/zlib.patch"),
+    ("bazel/repos.bzl", 'def repos():\n    http_archive(\n        name = "x",\n'
+     '        patches = ["@//tools/tests:x.diff", ":local.patch"],\n    )\n', "tools/tests/x.diff"),
+    ("nix/pkgs/tool.nix", "{ stdenv }: stdenv.mkDerivation {\n  patches = [ ./tests/tool-fix.patch ];\n}\n",
+     "nix/pkgs/tests/tool-fix.patch"),
     ("other/package.json", json.dumps({"pnpm": {"patchedDependencies": {"ms@2.1.3": "tests/fixtures/ms-fix.txt"}}}),
      "other/tests/fixtures/ms-fix.txt"),
 ]
@@ -174,6 +180,11 @@ def test_from_the_patch_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ("x/package.json", '{"dependencies": {"ts": "patch:typescript@^5#optional!builtin<compat/typescript>"}}', []),
     ("x/package.json", '{"dependencies": {"a": "1.0.0"}, "scripts": {"p": "patch < t/a.patch"}}', []),
     ("x/pnpm-workspace.yaml", "patchedDependencies:\n  a@1: patches/a.patch\n", ["x/patches/a.patch"]),
+    ("x/MODULE.bazel", 'patches = ["//p:a.patch", "@other//p:b.patch", ":c.diff", "@@//:d.patch"]\n',
+     ["x/p/a.patch", "x/c.diff", "x/d.patch"]),  # a nested module's `//` is its own folder
+    ("b/defs.bzl", 'patches = ["//p:a.patch"]\n', ["p/a.patch"]),
+    ("x/default.nix", "patches = [ ./a.patch ../b.diff ];\n# patches = [ ./old.patch ];\nsrc = ./c.patch.nix;\n",
+     ["x/a.patch", "b.diff"]),
     ("ports/z/portfile.cmake", 'vcpkg_from_github(\n  PATCHES\n    "a.diff"\n    ${CMAKE_CURRENT_LIST_DIR}/b.patch\n'
      '    # old.diff\n    ${VAR}/c.patch\n)\n', ["ports/z/a.diff", "ports/z/b.patch"]),
     ("x/package.json", '{"pnpm": {"patchedDependencies": {"a@1": "../../up.patch", "b": "/abs.patch"}}}', []),

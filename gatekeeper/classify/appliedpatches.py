@@ -10,10 +10,14 @@
 - vcpkg: a port's `portfile.cmake` applies the files its `PATCHES` list names, from the port's folder, `.diff` ones
   too (`deps.patch-files` leaves `.diff` out: 557 of them in microsoft/vcpkg's ports were `src`); every `.patch` or
   `.diff` name outside a comment counts.
+- Bazel: a quoted `.patch`/`.diff` label in a `MODULE.bazel`, `WORKSPACE` or `.bzl` file (`patches = [...]` of
+  http_archive, single_version_override: bazel-gazelle's `tests/bcr/go_mod/patches/testify.patch`, once `src`).
+- Nix: a path literal `./fix.patch` in a `.nix` file (`patches = [ ./fix.patch ]`).
 
 Such a file is what an install runs into a dependency's code, so it is `deps` (`deps.context.applied-patch`, evidence
 `MANIFEST:LINE applies PATH`), though its path says test data (`tests/x.patch`, `src.own-patch-files`) or nothing.
-Both trees are read (a change cannot drop the naming line to escape), only manifests that mention `patch`. A manifest
+Both trees are read (a change cannot drop the naming line to escape), only manifests that mention `patch` and that
+the rule set does not call test data (a fixture's package.json). A manifest
 that does not parse (a patch's hunk, broken JSON) is read line by line, failing closed: a quoted value on a line whose
 key is `name@version`, a path after a `patch:` descriptor's `#`, and any value ending in `.patch` or `.diff`. Past
 MAX_READ manifests a tree, or at one longer than is read, every changed `.patch` or `.diff` file counts as applied
@@ -42,7 +46,10 @@ __all__ = ["MAX_READ", "RULE", "Applied", "is_manifest", "named"]
 RULE = "deps.context.applied-patch"
 MAX_READ = 5_000  # package.json and pnpm-workspace.yaml files read per tree
 
-_MANIFESTS = frozenset({"package.json", "pnpm-workspace.yaml", "pnpm-workspace.yml", "portfile.cmake"})
+_MANIFESTS = frozenset({"package.json", "pnpm-workspace.yaml", "pnpm-workspace.yml"})
+_PATCHING = frozenset({"portfile.cmake", "module.bazel", "workspace", "workspace.bazel", "workspace.bzlmod"})
+_BAZEL_PATCH = re.compile(r"""["']([^"'\s]+\.(?:patch|diff))["']""", re.IGNORECASE)
+_NIX_PATCH = re.compile(r"""(?<![\w/.])(\.{1,2}/[^\s;\])}"']+\.(?:patch|diff))(?![\w.])""", re.IGNORECASE)
 _DEPENDENCY_MAPS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "resolutions",
                     "overrides")
 _QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
@@ -54,18 +61,24 @@ _PORT_PATCH = re.compile(r"""(?:\$\{CMAKE_CURRENT_LIST_DIR\}/)?([^\s"'()$;]+\.(?
 
 
 def is_manifest(path: str) -> bool:
-    """Whether `path` is a manifest this module reads (package.json, pnpm-workspace.yaml)."""
-    return path.rpartition("/")[2].lower() in _MANIFESTS
+    """Whether `path` is a manifest this module reads (package.json, pnpm-workspace.yaml, a vcpkg portfile, a Bazel
+    module, workspace or .bzl file, a Nix file)."""
+    name = path.rpartition("/")[2].lower()
+    return name in _MANIFESTS or _is_port(path)
 
 
 def named(path: str, text: str) -> list[tuple[str, int]]:
     """(repository path, line number) of each file the manifest at `path` (its `text`) has a package manager apply as
     a patch; URLs, absolute paths and paths above the root name nothing."""
     folder = path.rpartition("/")[0]
-    if path.lower().endswith(".cmake"):
+    if _is_port(path):
+        name = path.rpartition("/")[2].lower()
+        root = folder if name in _PATCHING or name.endswith(".module.bazel") else ""  # a module's `//` is its folder
+        pattern, resolve = (_PORT_PATCH, _resolved) if name.endswith(".cmake") else (_NIX_PATCH, _resolved) \
+            if name.endswith(".nix") else (_BAZEL_PATCH, lambda here, value: _label(here, value, root))
         return [(resolved, number) for number, line in enumerate(text.splitlines(), 1) if (".patch" in line.lower() or
-                ".diff" in line.lower()) and not line.lstrip().startswith("#") for value in _PORT_PATCH.findall(line)
-                if (resolved := _resolved(folder, value)) is not None]
+                ".diff" in line.lower()) and not line.lstrip().startswith("#") for value in pattern.findall(line)
+                if (resolved := resolve(folder, value)) is not None]
     try:
         data = load_yaml(text, path) if path.lower().endswith((".yaml", ".yml")) else load_json(text, path)
         values = list(_values(data)) if isinstance(data, dict) else None
@@ -127,8 +140,9 @@ def _resolved(folder: str, value: str) -> str | None:
 def applied(trees: tuple[Tree, ...], read_blob: Read, match: Callable[[str], Match] | None = None,
             ports: bool = False) -> dict[str, str] | bool:
     """{path a manifest of either tree has applied as a patch: "MANIFEST:LINE"}; False past the bounds. With `match`
-    (the rule set's), only manifests it calls `deps` count: a test fixture's package.json is test data, and so is what
-    it names (pnpm's own `test/fixtures/simple-with-patch/`). `ports`: vcpkg's portfiles, else the JavaScript ones."""
+    (the rule set's), a manifest it calls test data (`testdata.*`) does not count, nor what it names (pnpm's own
+    `test/fixtures/simple-with-patch/`). `ports`: the files that name only `.patch`/`.diff` files (vcpkg, Bazel, Nix),
+    else the JavaScript ones."""
     found: dict[str, str] = {}
     read: set[tuple[str, str]] = set()  # (path, blob): the trees share most manifests, each is read once
     counts: dict[str, bool] = {}  # by path: does the rule set call the manifest deps (asked only of one naming patches)
@@ -145,7 +159,7 @@ def applied(trees: tuple[Tree, ...], read_blob: Read, match: Callable[[str], Mat
             if b"patch" not in data and b"PATCH" not in data:
                 continue
             if match is not None and path not in counts:
-                counts[path] = match(path).bucket == "deps"
+                counts[path] = not match(path).rule.startswith("testdata.")
             if match is not None and not counts[path]:
                 continue
             if len(data) > FULL_READ:
@@ -182,7 +196,23 @@ class Applied:
 
 
 def _is_port(path: str) -> bool:
-    return path.rpartition("/")[2].lower() == "portfile.cmake"
+    """A file that names patches by a `.patch` or `.diff` name: a vcpkg portfile, a Bazel module, workspace or .bzl
+    file (`patches = ["//third_party:fix.patch"]` of http_archive, single_version_override, ...), a Nix file
+    (`patches = [ ./fix.patch ]`)."""
+    name = path.rpartition("/")[2].lower()
+    return name in _PATCHING or name.endswith((".bzl", ".module.bazel", ".nix"))
+
+
+def _label(folder: str, value: str, root: str) -> str | None:
+    """The repository path of a Bazel label (`//pkg:f.patch` below `root`, `@//pkg:f.patch`, `:f.patch`, `f.patch`:
+    the file's package taken as the folder of the file naming it); another repository's (`@name//...`) is none."""
+    value = value.removeprefix("@@").removeprefix("@") if value.startswith(("@//", "@@//")) else value
+    if value.startswith("@"):
+        return None
+    if value.startswith("//"):
+        package, _, name = value[2:].partition(":")
+        return _resolved(root, posixpath.join(package, name) if name else package)
+    return _resolved(folder, value.removeprefix(":"))
 
 
 def _is_package(path: str) -> bool:
