@@ -15,11 +15,12 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from gatekeeper.classify import bazelreads
+from gatekeeper.classify import appliedpatches, bazelreads
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree, walked
+from gatekeeper.model import Match
 
 MAX_READERS = 2_000  # manifests and the files they name, read per tree; past it every changed file counts as read
 
@@ -185,8 +186,8 @@ def may_be_read(path: str) -> bool:
     """Whether a manifest the patch does not show may read `path` as its own lines (by its name and ending)."""
     folder, _, name = path.lower().rpartition("/")
     stem, dot, ending = name.rpartition(".")
-    if ending == "kts" and dot:
-        return True  # a Kotlin script: what a Gradle build applies (`apply(from = "shared/libs.kts")`)
+    if ending in ("kts", "patch") and dot or ending == "diff" and "ports/" in f"/{folder}/":
+        return True  # a Kotlin script (`apply(from = "shared/libs.kts")`), a patch pnpm, Yarn or a vcpkg port applies
     return (f".{ending}" if dot and stem else "") in _DATA_ENDINGS and (
         _MAY_BE_READ.search(name) is not None or _MAY_BE_READ.search(folder.rpartition("/")[2]) is not None)
 
@@ -195,10 +196,11 @@ class Reads:
     """What the manifests of a TreeContext's trees read (`included`), walked on first use; looked up under any
     spelling a checkout that folds names opens (change.folded, as treecontext's other readers)."""
 
-    def __init__(self, trees: tuple[Tree, ...], read_blob: Read) -> None:
+    def __init__(self, trees: tuple[Tree, ...], read_blob: Read, match: Callable[[str], Match] | None = None) -> None:
         self._trees, self._read_blob = trees, read_blob
         self._found: dict[str, str] | bool | None = None
         self._folded: dict[str, str] = {}
+        self._applied = appliedpatches.Applied(trees, read_blob, match)  # patches package.json files apply
 
     def _walked(self) -> dict[str, str] | bool:
         if self._found is None:
@@ -208,6 +210,8 @@ class Reads:
 
     def evidence(self, sides: list[str]) -> str | None:
         """"MANIFEST:LINE reads PATH" for the first of `sides` a manifest reads; past the bounds, every path."""
+        if (applied := self._applied.evidence(sides)) is not None:
+            return applied
         found = self._walked()
         if found is False or found is True:
             return f"more than {MAX_READERS} manifests (or files they read): any may read it"

@@ -14,7 +14,7 @@ from io import BufferedReader, FileIO
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.classify import ciforms, ciruns, ciwalk, inlinemeta, manifestreads
+from gatekeeper.classify import appliedpatches, ciforms, ciruns, ciwalk, inlinemeta, manifestreads
 from gatekeeper.classify.checkoutattrs import checkout_variants
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.contexttypes import Shown
@@ -49,7 +49,8 @@ class PatchContext:
                            and (ciruns.is_definition(c.path) or ciforms.is_hook(c.path))][:MAX_DEFINITIONS]
         self._pipeline_names: list[tuple[str, list[str], list[str]]] | None = None
         # Manifests the patch shows that read other files by path (manifestreads.py), and what their lines name
-        self._manifests = [c for c in changes if any(map(manifestreads.kind, c.sides()))][:MAX_DEFINITIONS]
+        self._manifests = [c for c in changes if any(manifestreads.kind(side) or appliedpatches.is_manifest(side)
+                                                     for side in c.sides())][:MAX_DEFINITIONS]
         self._manifest_reads: dict[str, tuple[str, bool]] | None = None
         self._shown = {c.path: c for c in changes if c.status != "deleted" and ciruns.may_be_named(c.path)}
         for c in changes:
@@ -121,12 +122,15 @@ class PatchContext:
                         text = shown.data.decode("utf-8", "replace")
                         for target, number, says in manifestreads.named(shown.path, reader, text):
                             evaluated = says or reader != "python"  # a setup.py's read: if requirement-shaped
-                            self._manifest_reads.setdefault(target, (f"{shown.path}:{number}", evaluated))
+                            self._manifest_reads.setdefault(target, (f"{shown.path}:{number} reads", evaluated))
+                    if appliedpatches.is_manifest(shown.path):  # a hunk too: read line by line (appliedpatches.py)
+                        for target, number in appliedpatches.named(shown.path, shown.data.decode("utf-8", "replace")):
+                            self._manifest_reads.setdefault(target, (f"{shown.path}:{number} applies", True))
         for side in change.sides():
             if (read := self._manifest_reads.get(side)) is not None and (read[1] or any(
                     manifestreads.requirement_shaped(shown.data.decode("utf-8", "replace"))
                     for shown in self.content(change, every_type=True))):
-                return f"{read[0]} reads {side}"
+                return f"{read[0]} {side}"
         return None
 
     def checkout_rewrites(self, changes: Sequence[FileChange]) -> dict[str, str]:

@@ -92,7 +92,7 @@ class TreeContext:
             self._shipped = tuple(heatfiles.Shipped(self.trees, self._head, self._is_data, shipper)  # files Heat
                                   for shipper in saltfiles.SHIPPERS)  # ships, CDK apps upload, Salt states install
             self._godot = godotaddons.Addons(self.trees, self._head)  # Godot projects' vendored plugins
-            self._manifest_reads = manifestreads.Reads(self.trees, self._head)  # files manifests read, on first use
+            self._manifest_reads = manifestreads.Reads(self.trees, self._head, rules.match)  # on first use
             self._inline = inlinemeta.Reads(self.new_tree, self.old_tree)  # scripts read for PEP 723 metadata
             self._merged = MergedCopies(revs, (self.old_tree, self.base_tree, self.new_tree))  # merged on first use
             self.checkout_rewrites = partial(checkout_rewritten, self.objects, (self.head_commit, self.base_commit))
