@@ -51,6 +51,13 @@ def run_cli(
     return subprocess.CompletedProcess(["gatekeeper", *argv], code, stdout, stderr)
 
 
+def cli_result(args: Sequence[str]) -> tuple[int, Any]:
+    """`gatekeeper ARGS...` in this process: the exit code and the JSON document it printed (else its text)."""
+    done = run_cli(list(args), text=True)
+    out = str(done.stdout)
+    return done.returncode, json.loads(out) if out.strip().startswith("{") else out
+
+
 def tree_gate(repo: Path, base: str, head: str, policy: Path | None = None, *extra: str) -> tuple[int, dict[str, Any]]:
     """`gatekeeper gate --tree BASE..HEAD --format json [--policy POLICY] EXTRA...` on `repo`, in this process: the
     exit code and the decision."""

@@ -17,12 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from citools import WORKFLOW, release_repo
 from gitrepo import two_commits
 from incli import tree_classify, tree_gate
 
 from gatekeeper.classify.ciconfigs import named
-
-WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 
 # name: (the step's command, the file it hands the tool, the file's base text, its new text)
 HANDED: dict[str, tuple[str, str, str, str]] = {
@@ -82,17 +81,6 @@ LOOK_ALIKES: dict[str, tuple[str, str]] = {
 }
 
 
-def _repo(tmp_path: Path, how: str, edited: dict[str, str], lines: list[str],
-          base: dict[str, str]) -> tuple[Path, str, str]:
-    if how == "step":
-        base[".github/workflows/release.yml"] = WORKFLOW.format(steps="".join(f"      - run: {c}\n" for c in lines))
-    else:
-        base[".github/workflows/release.yml"] = WORKFLOW.format(steps="      - run: bash scripts/release.sh\n")
-        base["scripts/release.sh"] = "#!/bin/sh\nset -e\n" + "".join(f"{c}\n" for c in lines)
-    repo, first, last = two_commits(tmp_path / "r", base, edited)
-    return repo.root, first, last
-
-
 def _assert_reviewed(root: Path, first: str, last: str, path: str) -> None:
     found = tree_classify(root, first, last)
     assert found[path]["bucket"] == "ci", found
@@ -106,7 +94,7 @@ def _assert_reviewed(root: Path, first: str, last: str, path: str) -> None:
 def test_a_file_ci_hands_a_build_or_release_tool_is_ci(tmp_path: Path, how: str, case: str) -> None:
     """Each file edited alone: src/other and allowed (exit 0) on f1405b6; now ci and reviewed."""
     command, path, before, after = HANDED[case]
-    root, first, last = _repo(tmp_path, how, {path: after}, [command], {"README.md": "x\n", path: before})
+    root, first, last = release_repo(tmp_path, how, {path: after}, [command], {"README.md": "x\n", path: before})
     _assert_reviewed(root, first, last, path)
 
 
@@ -132,7 +120,7 @@ def test_a_handed_cluster_or_deploy_setting_stays_iac(tmp_path: Path, case: str)
 def test_the_same_words_in_other_commands_stay_as_they_were(tmp_path: Path, how: str) -> None:
     base = {"README.md": "x\n", **{path: "a: 1\n" for _c, path in LOOK_ALIKES.values()}}
     edited = {path: "a: 2\n" for _c, path in LOOK_ALIKES.values()}
-    root, first, last = _repo(tmp_path, how, edited, [c for c, _p in LOOK_ALIKES.values()], base)
+    root, first, last = release_repo(tmp_path, how, edited, [c for c, _p in LOOK_ALIKES.values()], base)
     found = tree_classify(root, first, last)
     assert all(found[path]["bucket"] != "ci" for path in edited), found
 

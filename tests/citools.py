@@ -1,0 +1,23 @@
+"""A release workflow whose steps (or a script one step runs) hand tools their settings files: the repository the
+tests of ciconfigs.py build (tests/test_ci_tool_settings.py, tests/test_cfgarg2_ci_tools.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitrepo import two_commits
+
+WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
+
+
+def release_repo(tmp_path: Path, how: str, edited: dict[str, str], lines: list[str],
+                 base: dict[str, str]) -> tuple[Path, str, str]:
+    """`base` with a release workflow that runs `lines` as steps (`how` "step") or from `scripts/release.sh`
+    ("script"), then a commit writing `edited`: (the repository's folder, BASE, HEAD)."""
+    if how == "step":
+        base[".github/workflows/release.yml"] = WORKFLOW.format(steps="".join(f"      - run: {c}\n" for c in lines))
+    else:
+        base[".github/workflows/release.yml"] = WORKFLOW.format(steps="      - run: bash scripts/release.sh\n")
+        base["scripts/release.sh"] = "#!/bin/sh\nset -e\n" + "".join(f"{c}\n" for c in lines)
+    repo, first, last = two_commits(tmp_path / "r", base, edited)
+    return repo.root, first, last
