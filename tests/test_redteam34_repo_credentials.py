@@ -104,9 +104,9 @@ def test_credentials_in_the_repo_url_never_reach_the_sandbox_or_the_packet(tmp_p
     assert "credentials" in stderr and "--repo" in stderr
 
 
-@pytest.mark.parametrize("url", [f"https://user:{SECRET}@example.invalid/r.git", f"https://{SECRET}@example.invalid/r",
-                                 f"ssh://git:{SECRET}@example.invalid/r.git", f"HTTPS://{SECRET}@example.invalid/r",
-                                 f"ftp://u:{SECRET}@example.invalid/r"])
+@pytest.mark.parametrize("url", [f"https://user:{SECRET}@127.0.0.1:1/r.git", f"https://{SECRET}@127.0.0.1:1/r",
+                                 f"ssh://git:{SECRET}@127.0.0.1:1/r.git", f"HTTPS://{SECRET}@127.0.0.1:1/r",
+                                 f"ftp://u:{SECRET}@127.0.0.1:1/r"])  # loopback, a closed port: nothing off the machine
 def test_credential_forms_are_refused_before_any_clone(tmp_path: Path, url: str) -> None:
     code, stdout, stderr, out = _run(tmp_path, url)
     assert code == 2 and "credentials" in stderr, stderr

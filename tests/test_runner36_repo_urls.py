@@ -34,21 +34,23 @@ SECRET = "Tok3nR36secret"
 SHA = "8bdd39d9a4c1a38b4783298cc88bf215d9641a10"
 smart_http = rt34.smart_http  # git's smart HTTP on loopback: `127.0.0.1:PORT/repo.git`
 
-# {s}: the secret, {h}: the loopback server's `host:port/repo.git`.
+# {s}: the secret, {h}: the loopback server's `host:port/repo.git`. Every host a run hands git is loopback (a closed
+# port 1 where no server listens): were the check to let a form through, git would reach nothing off the machine.
 LEAKING = [
     "http://{h}?token={s}", "http://{h}?access_token={s}", "http://{h}?private_token={s}", "http://{h}#{s}",
     "http://{h}/?x=1&token={s}", "http://{h}%3Ftoken%3D{s}", "http://{h}%23{s}", "http://{h}%253Ftoken={s}",
     "http://127.0.0.1%40{s}:1/r", "http://{h}/ghp_{s}abcdefghijklmnopqrstu", "http://{h}/glpat-{s}abcdefgh",
-    "{s}@example.invalid:acme/app.git", "ghp_{s}abcdefghijklmnopqrstu@example.invalid:acme/app.git",
-    "ssh://{s}@example.invalid/acme/app.git", "ssh://x-access-token@example.invalid/acme/app?t={s}",
-    "git://{s}@example.invalid/acme/app.git", "file://{s}@localhost/srv/app",
+    "{s}@127.0.0.1:acme/app.git", "ghp_{s}abcdefghijklmnopqrstu@127.0.0.1:acme/app.git",
+    "ssh://{s}@127.0.0.1:1/acme/app.git", "ssh://x-access-token@127.0.0.1:1/acme/app?t={s}",
+    "git://{s}@127.0.0.1:1/acme/app.git", "file://{s}@localhost/srv/app",
 ]
 # Forms that start a program or name what git does not read as written (no secret needed).
 PROGRAMS = [
-    "r36::anything", "r36://host/x", "R36://host/x", "ext::sh -c true", "fd::3", "fd::3,4/x", "git::https://x/y",
-    "testgit::/srv/x", "HTTPS://example.invalid/acme/app", "ftp://example.invalid/r.git",
+    "r36::anything", "r36://127.0.0.1:1/x", "R36://127.0.0.1:1/x", "ext::sh -c true", "fd::3", "fd::3,4/x",
+    "git::https://127.0.0.1:1/y",
+    "testgit::/srv/x", "HTTPS://127.0.0.1:1/acme/app", "ftp://127.0.0.1:1/r.git",
     "file://otherhost/srv/app", "--upload-pack=touch PWNED;:", "-oProxyCommand=touch PWNED:x",
-    "ssh://-oProxyCommand=x/y", "http://example.invalid/r\n", "http://example.invalid/r x", "\thttp://h/x",
+    "ssh://-oProxyCommand=x/y", "http://127.0.0.1:1/r\n", "http://127.0.0.1:1/r x", "\thttp://127.0.0.1:1/x",
 ]
 
 
