@@ -9,6 +9,7 @@ Looking a path up walks its ancestor folders, one dictionary lookup each.
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -91,6 +92,17 @@ def ancestors(path: str) -> list[str]:
         if not folder:
             return out
         folder = folder.rpartition("/")[0]
+
+
+def against_ancestors(path: str, word: str) -> list[str]:
+    """`word`, a relative path a file at `path` names, resolved against each folder holding `path`, nearest first;
+    those that leave the repository are dropped."""
+    out = []
+    for base in ancestors(path):
+        found = posixpath.normpath(posixpath.join(base, word)) if base else posixpath.normpath(word)
+        if found not in (".", "..") and not found.startswith("../"):
+            out.append(found)
+    return out
 
 
 class MarkerIndex:

@@ -18,12 +18,11 @@ farther away than a sibling folder is not read, and neither is the master's `fil
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 from gatekeeper.classify.cdkassets import CDK
 from gatekeeper.classify.heatfiles import HEAT, Shipper
-from gatekeeper.classify.markers import ancestors
+from gatekeeper.classify.markers import against_ancestors
 from gatekeeper.classify.vagrantfiles import VAGRANT
 
 __all__ = ["RULE", "SALT", "SHIPPERS", "named"]
@@ -43,10 +42,7 @@ def named(state: str, data: bytes) -> tuple[str, ...]:
         word = word.strip()
         if not word or word.startswith("/") or "://" in word:
             continue
-        for base in ancestors(state):
-            path = posixpath.normpath(posixpath.join(base, word)) if base else posixpath.normpath(word)
-            if path not in (".", "..") and not path.startswith("../"):
-                out.append(path)
+        out += against_ancestors(state, word)
     return tuple(dict.fromkeys(out))
 
 

@@ -20,11 +20,10 @@ glob (`/vagrant/units/*.service`) is not expanded, and a synced folder mounted e
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 from gatekeeper.classify.heatfiles import Shipper
-from gatekeeper.classify.markers import ancestors
+from gatekeeper.classify.markers import against_ancestors
 
 __all__ = ["RULE", "VAGRANT", "named"]
 
@@ -45,10 +44,7 @@ def named(script: str, data: bytes) -> tuple[str, ...]:
         word = word.rstrip(".:")
         if not word or _EXPANDED.search(word):
             continue
-        for base in ancestors(script):
-            path = posixpath.normpath(posixpath.join(base, word)) if base else posixpath.normpath(word)
-            if path not in (".", "..") and not path.startswith("../"):
-                out.append(path)
+        out += against_ancestors(script, word)
     return tuple(dict.fromkeys(out))
 
 
