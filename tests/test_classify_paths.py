@@ -40,25 +40,15 @@ def test_the_proposals_mistakes(rules: RuleSet, path: str, bucket: str) -> None:
 TEST_DATA = [
     "require-labels/.chainsaw-test/chainsaw-test.yaml",
     "crates/oxc_linter/fixtures/import/node_modules/acorn/acorn.mjs",  # a linter's import fixture package
-    "tests/Aspire.Hosting.Kubernetes.Tests/Snapshots/env2/values.verified.yaml",  # Verify's snapshot of a test
-    "openshift/check-routes/.kyverno-test/resources.yaml",
-    "test/integration/targets/copy/tasks/main.yml",
     "tests/integration/targets/setup_docker/files/daemon.json",
-    "testdata/Dockerfile",
-    "pkg/parser/testdata/.github/workflows/ci.yml",
-    "internal/hcl/testdata/main.tf",
+    "pkg/parser/testdata/.github/workflows/ci.yml",  # GitHub runs only the root's workflows: its content decides
     "src/__fixtures__/package.json",
-    "packages/cli/src/__tests__/fixtures/Jenkinsfile",
-    "test/fixtures/.gitlab-ci.yml",
     "tests/fixtures/projects/app/Cargo.lock",
     "spec/fixtures/files/Gemfile.lock",
-    "tests/data/docker-compose.yml",
-    "test/integration/data/values.yaml",
     "tests/cases/circleci/.circleci/config.yml",
-    "src/test/resources/k8s/deployment.yaml",
-    "test-cases/terraform/main.tf",
-    "web/__snapshots__/Dockerfile.snap",
     "lib/rules/__testfixtures__/package.json",
+    "test-cases/ci/params.json",
+    "src/Api.Tests/Snapshots/OrderTests.Renders.verified.txt",  # Verify's snapshot of a test's output
 ]
 
 
@@ -67,6 +57,33 @@ def test_test_data_is_src(rules: RuleSet, path: str) -> None:
     match = rules.match(path)
     assert match.bucket == "src" and match.rule.startswith("testdata."), (path, match)
     assert "lockfile" not in match.tags and "manifest" not in match.tags
+
+
+# Test-data context lowers deps, never ci or iac (issue 12 item 6): where a ci or iac rule below the test-data rules
+# also names the file, it decides (a Dockerfile, a Terraform file, a playbook's tasks, Helm values in a test's data).
+TEST_DATA_CI_IAC = [
+    ("tests/Aspire.Hosting.Kubernetes.Tests/Snapshots/env2/values.verified.yaml", "iac.helm"),  # Verify's snapshot
+    ("openshift/check-routes/.kyverno-test/resources.yaml", "iac.kubernetes"),
+    ("test/integration/targets/copy/tasks/main.yml", "iac.ansible"),  # ansible-test runs the target's tasks
+    ("testdata/Dockerfile", "iac.containers"),
+    ("internal/hcl/testdata/main.tf", "iac.terraform"),
+    ("packages/cli/src/__tests__/fixtures/Jenkinsfile", "ci.jenkins"),
+    ("test/fixtures/.gitlab-ci.yml", "ci.gitlab"),
+    ("tests/data/docker-compose.yml", "iac.containers"),
+    ("test/integration/data/values.yaml", "iac.helm"),
+    ("src/test/resources/k8s/deployment.yaml", "iac.kubernetes"),
+    ("test-cases/terraform/main.tf", "iac.terraform"),
+    ("web/__snapshots__/Dockerfile.snap", "iac.containers"),  # a Dockerfile's snapshot: the safe side
+]
+
+
+@pytest.mark.parametrize(("path", "rule"), TEST_DATA_CI_IAC)
+def test_test_data_never_lowers_a_ci_or_iac_rule(rules: RuleSet, path: str, rule: str) -> None:
+    match = rules.match(path)
+    assert (match.bucket, match.rule) == (rule.partition(".")[0], rule), (path, match)
+    hits = rules.explain(path)  # --explain agrees: the ci/iac rule decides, the test-data rule is shown below it
+    assert hits[0].rule.id == rule and hits[0].decides and not any(hit.decides for hit in hits[1:]), path
+    assert any(hit.rule.id.startswith("testdata.") for hit in hits[1:]), path
 
 
 VENDORED = [
@@ -1163,7 +1180,8 @@ def test_guardrail_tag_does_not_change_the_bucket(rules: RuleSet) -> None:
 
 def test_every_shipped_rule_is_exercised_by_these_tables(rules: RuleSet) -> None:
     # A rule nobody can show a path for is a rule nobody can review; add a path above with a new rule.
-    paths = [*TEST_DATA, *DOCS, *(p for p, _, _ in DEPS), *CI, *FORGE_OTHER, *IAC, *(p for p, _ in EXAMPLES),
+    paths = [*TEST_DATA, *(p for p, _ in TEST_DATA_CI_IAC), *DOCS, *(p for p, _, _ in DEPS), *CI, *FORGE_OTHER, *IAC,
+             *(p for p, _ in EXAMPLES),
              *NOT_SIGNALS, *OTHER, *FALLBACK, *(p for p, _ in DOC_FILES), *GUARDRAIL, *VENDORED, *VENDORED_NESTED,
              *(p for p, _, _ in INSTALLED)]
     decided = {rules.match(p).rule for p in paths}

@@ -34,6 +34,7 @@ from gatekeeper.classify.shapes import inventory_named, inventory_script
 from gatekeeper.classify.sniff import FULL_READ, UNREAD_RULE, WINDOW, Signal, is_candidate, sniff, unread
 from gatekeeper.classify.symlinks import reached_at, tagged_at
 from gatekeeper.classify.tasks import is_script
+from gatekeeper.classify.testdatacontent import unlowered
 from gatekeeper.classify.tfrefs import reference_rule
 from gatekeeper.classify.weakrules import WEAK_RULES, installed_code, refine_weak
 from gatekeeper.model import SENSITIVITY, ClassifiedFile, FileChange
@@ -42,13 +43,13 @@ NEEDS_CONTEXT = "needs-context"
 CONTEXTS = ("tree", "patch")
 MAX_NUL_READ = 32 << 20  # how much of an executable's blob is read for a NUL (_holds_nul)
 _RANK = {bucket: rank for rank, bucket in enumerate(SENSITIVITY)}
-# A marker raises what the path tier could only call source by its catch-all rule; a file a specific rule
-# named (LICENSE, .gitignore, editor settings, images, a README) keeps that name, except inside the
-# folders the marker's tool reads whole (`whole:` in the context rules: a chart renders every file of
-# `templates/`, Ansible copies every file of a role's `files/`). A ci marker also raises iac.
+# A marker raises what the path tier could only call source by its catch-all rule; a file a specific rule named
+# (LICENSE, .gitignore, editor settings, images, a README) keeps that name, except inside the folders the marker's
+# tool reads whole (`whole:` in the context rules: a chart renders every file of `templates/`, Ansible copies every
+# file of a role's `files/`). A ci marker also raises iac.
 _RAISED_BY_MARKERS = frozenset({"src", "other"})
-# Path rules whose files no tier raises: test-data folders (principle 1) and the templates and man pages a
-# product ships (principle 2: a cookiecutter skeleton's template.yaml or Dockerfile is text it emits).
+# Path rules whose files no marker raises: test-data folders (principle 1; content still shows ci or iac there:
+# testdatacontent.py), the templates and man pages a product ships (principle 2: a skeleton's Dockerfile is text).
 FINAL_RULES = ("testdata.", "docs.templates", "docs.man-pages")
 # What the tree readers neither read nor count as a shipper (a Heat template, a kustomization): those files and
 # reno's release notes (Qiskit keeps 2,097 in version folders; the forty-fifth set). Not final: content still raises.
@@ -206,7 +207,7 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             return replace(item, tags=tuple(sorted({*item.tags, NEEDS_CONTEXT})))
         return item
     if item.rule.startswith(FINAL_RULES):
-        return _moved_into_final(item, rules, context)
+        return unlowered(_moved_into_final(item, rules, context), rules, context, _raise)
     change = item.change
     best = item
     if context.markers and (item.bucket in ("src", "other", "iac") or installed_code(item)):  # red team 22
@@ -281,8 +282,7 @@ def _inventory_script(item: ClassifiedFile, context: Context) -> ClassifiedFile:
 def _moved_into_final(item: ClassifiedFile, rules: RuleSet, context: Context) -> ClassifiedFile:
     """Test data, templates: final, unless the change moved the file there from a path no final rule holds. Then
     the old side is judged as the deletion it is (a deployment leaving the folder it is applied from)."""
-    change = item.change
-    old = change.old_path
+    change, old = item.change, item.change.old_path
     if old is None or old == change.path or rules.match(old).rule.startswith(FINAL_RULES):
         return item
     gone = replace(change, path=old, old_path=None, status="deleted")

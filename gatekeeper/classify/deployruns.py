@@ -1,7 +1,7 @@
 """The files a CI command deploys by path (red team 25, tests/test_redteam25_deploy_targets.py).
 
-A chart, a manifest, a kustomization or a Terraform root kept in a test-data folder (`testdata/`, `fixtures/`) is `src`
-by principle 1, whatever it holds: test data is not live. When a CI definition deploys it (`helm upgrade --install web
+A file kept in a test-data folder (`testdata/`, `fixtures/`) is `src` by principle 1 unless its name or content is ci
+or iac (testdatacontent.py): test data is not live. When a CI definition deploys it (`helm upgrade --install web
 ./testdata/chart`, `kubectl apply -f fixtures/rbac.yaml`), it is: an edit of the chart's templates is an edit of what
 runs in the cluster. So the files such a command names, and every file below a folder it names, are `iac`
 (`iac.context.deployed`, with `--tree`: ciwalk.py reads every definition and every script it runs).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gatekeeper.classify.contextrules import ContextRules, context_bytes, read_context_rules
@@ -37,6 +37,13 @@ class RuleHit:
         }
 
 
+# Test-data rules (principle 1) lower what a file's name would make `deps` (a Cargo.toml in a test's expected output,
+# a package.json under test assets), never `ci` or `iac` (issue 12 item 6): where a later ci or iac rule also matches
+# (`testdata/Dockerfile`, `tests/integration/targets/x/tasks/main.yml`), that rule decides. An overlay's rule joins
+# them by its id.
+TEST_DATA = "testdata."
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """A compiled, ordered rule list (first match wins) plus tag rules."""
@@ -51,6 +58,8 @@ class RuleSet:
     _first_tag_bit: int = field(repr=False, compare=False)
     _bucket_bits: int = field(repr=False, compare=False)
     _decided: tuple[Match, ...] = field(repr=False, compare=False)
+    _test_data: frozenset[int] = field(repr=False, compare=False)  # positions of the test-data rules (TEST_DATA)
+    _raising_bits: int = field(repr=False, compare=False)  # the globs of ci and iac rules
     _with_tags: dict[tuple[int, int], Match] = field(repr=False, compare=False, default_factory=dict)
     context: ContextRules = field(default_factory=ContextRules)  # tiers 2 and 3 (classification-context.yaml)
 
@@ -80,6 +89,8 @@ class RuleSet:
             Match(bucket=r.bucket, rule=r.id, ecosystem=r.ecosystem, tags=r.tags)  # type: ignore[arg-type]
             for r in rules
         )
+        raising = sum(1 << bit for bit, position in enumerate(owner[:first_tag_bit])
+                      if rules[position].bucket in ("ci", "iac"))
         return cls(
             digest=digest,
             source=sources[0],
@@ -91,6 +102,8 @@ class RuleSet:
             _first_tag_bit=first_tag_bit,
             _bucket_bits=(1 << first_tag_bit) - 1,
             _decided=decided,
+            _test_data=frozenset(i for i, rule in enumerate(rules) if rule.id.startswith(TEST_DATA)),
+            _raising_bits=raising,
             context=context or ContextRules(),
         )
 
@@ -108,6 +121,8 @@ class RuleSet:
         mask = dmask & bmask
         bucket_bits = mask & self._bucket_bits
         position = self._owner[(bucket_bits & -bucket_bits).bit_length() - 1]
+        if position in self._test_data and (raised := bucket_bits & self._raising_bits):
+            position = self._owner[(raised & -raised).bit_length() - 1]  # test data never lowers ci or iac
         decided = self._decided[position]
         tag_bits = mask >> self._first_tag_bit
         if not tag_bits:
@@ -126,7 +141,13 @@ class RuleSet:
     def explain(self, path: str) -> list[RuleHit]:
         """Every bucket rule matching `path`, in order: the deciding rule first, then the later ones."""
         mask = self._index.mask(path) & self._bucket_bits
-        return self._hits(mask, self.rules, 0)
+        hits = self._hits(mask, self.rules, 0)
+        if hits and hits[0].rule.id.startswith(TEST_DATA):  # a later ci or iac rule decides (match above)
+            raising = next((i for i, hit in enumerate(hits) if hit.rule.bucket in ("ci", "iac")), None)
+            if raising is not None:
+                hits = [replace(hits[raising], decides=True), replace(hits[0], decides=False),
+                        *hits[1:raising], *hits[raising + 1:]]
+        return hits
 
     def tag_hits(self, path: str) -> list[RuleHit]:
         """Every tag rule matching `path`, in file order."""
