@@ -102,7 +102,7 @@ def test_a_folder_no_deploy_runs_in_stays_src(tmp_path: Path) -> None:
              "      - run: kubectl get pods -o yaml > testdata/pods.yaml\n")
     base = {".github/workflows/ci.yml": WORKFLOW.format(steps=steps), "testdata/docs/a.yaml": CM,
             "testdata/pods.yaml": CM}
-    head = {"testdata/docs/a.yaml": RBAC, "testdata/pods.yaml": RBAC}
+    head = {"testdata/docs/a.yaml": "a: 2\n", "testdata/pods.yaml": "a: 2\n"}  # (a Kubernetes object there is iac)
     repo, first, last = two_commits(tmp_path / "r", base, head)
     found = tree_classify(repo.root, first, last)
     assert {path: found[path]["bucket"] for path in head} == dict.fromkeys(head, "src")

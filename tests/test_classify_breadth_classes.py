@@ -331,7 +331,7 @@ def test_a_shared_librarys_resources_keep_their_makefile(git_repo: GitRepo) -> N
     ("test/cookbooks/test/recipes/site.rb", "iac"), ("deploy/test/values.yaml", "iac"),
     # YAML and JSON below a Maven-style src/test/ are what tests read (SchemaStore's schema tests)
     ("src/test/github-workflow/fail-fast.yaml", "src"), ("src/test/kustomization/labels.json", "src"),
-    ("app/src/test/k8s/deploy.yml", "src"), ("src/main/jkube/deployment.yml", "iac"),
+    ("app/src/test/k8s/deploy.yml", "iac"), ("src/main/jkube/deployment.yml", "iac"),
 ])
 def test_dev_scripts_and_maven_test_trees(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)

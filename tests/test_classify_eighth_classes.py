@@ -35,7 +35,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("src/tools.go", "src"),
     # test data: Erlang Common Test data folders, Flutter golden images, jest image snapshots, fixture projects,
     # case folders of test trees named test-*
-    ("apps/rebar/test/rebar_unlock_SUITE_data/rebar.lock", "src"), ("test/x_SUITE_data/Dockerfile", "src"),
+    ("apps/rebar/test/rebar_unlock_SUITE_data/rebar.lock", "src"), ("test/x_SUITE_data/Dockerfile", "iac"),
     ("packages/flame_tiled/test/goldens/map.png", "src"), ("src/__image_snapshots__/button.png", "src"),
     ("packages/fresh/tests/fixture_precompile/valid/deno.json", "src"),
     ("test-output/cases/echo_bool/gleam.toml", "src"), ("assets/goldens/logo.png", "other"),

@@ -20,9 +20,9 @@ from tests.test_classify_context import RULES, patch_files, tree_files
 
 @pytest.mark.parametrize(("path", "bucket"), [
     # a singular fixture/ folder and Codeception's _data/ inside test trees are test data, as fixtures/ is
-    ("test/fixture/node_modules/@fixture/lib/package.json", "src"), ("test/fixture/wrangler.toml", "src"),
-    ("packages/app/tests/fixture/Dockerfile", "src"), ("tests/_data/.gitignore", "src"),
-    ("tests/_data/dump.sql", "src"), ("tests/test_resources/cwp/Jenkinsfile", "src"),
+    ("test/fixture/node_modules/@fixture/lib/package.json", "src"), ("test/fixture/wrangler.toml", "iac"),
+    ("packages/app/tests/fixture/Dockerfile", "iac"), ("tests/_data/.gitignore", "src"),
+    ("tests/_data/dump.sql", "src"), ("tests/test_resources/cwp/Jenkinsfile", "ci"),
     # ... but not outside a test tree, and never inside a CI folder (principle 0)
     ("fixture/Dockerfile", "iac"), ("src/_data/seed.yaml", "src"), ("_data/rules.yml", "src"),
     # ansible-test's own package data is no test data: the requirements it installs stay deps

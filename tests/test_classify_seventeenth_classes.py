@@ -27,7 +27,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
 @pytest.mark.parametrize(("path", "bucket"), [
     # what an OS installer reads unattended, by the names the installers look for
     ("answer_files/2012_r2/Autounattend.xml", "iac"), ("windows/unattend.xml", "iac"), ("http/meta-data", "iac"),
-    ("seed/vendor-data", "iac"), ("testdata/meta-data", "src"), ("docs/unattend.md", "src"),
+    ("seed/vendor-data", "iac"), ("testdata/meta-data", "iac"), ("docs/unattend.md", "src"),
     ("config/metadata.xml", "src"),
     # Packer variables in JSON; Step Functions state machines by AWS's name for them
     ("builds/ubuntu.pkrvars.json", "iac"), ("states/invoke.asl.json", "iac"), ("statemachine/flow.asl.yaml", "iac"),

@@ -38,8 +38,8 @@ from tests.test_classify_context import assert_path_rule, patch_files, tree_file
     ("test/fixtures/catalog/app/.gitkeep", "src", "testdata.test-trees"),
     ("test/fixtures/copy-folder-contents/foo.txt", "src", "testdata.test-trees"),
     ("test/fixtures/sample/config.json", "src", "testdata.test-trees"),
-    ("terraform/test-fixtures/invalid_module_attribute/module/resource.tf", "src", None),
-    ("modules/terragrunt/testdata/terragrunt-multi-plan/foo/main.tf", "src", None),
+    ("terraform/test-fixtures/invalid_module_attribute/module/resource.tf", "iac", None),
+    ("modules/terragrunt/testdata/terragrunt-multi-plan/foo/main.tf", "iac", None),
     ("internal/fixtures/main.tf", "iac", "iac.terraform"),  # not a test tree: Terraform, as before
     # end-to-end and acceptance suites' data: content decides, a kustomization by its name
     ("test/acceptance/tests/fixtures/bases/static-metrics-app/deployment.yaml", "src", "src.e2e-data"),
@@ -50,8 +50,8 @@ from tests.test_classify_context import assert_path_rule, patch_files, tree_file
     ("test/e2e/data/infrastructure-docker/main/cluster-template/kustomization.yaml", "iac", "iac.e2e-kustomizations"),
     # look-alikes: unit tests' test data and an acceptance suite's testdata stay final test data
     ("pkg/applier/testdata/manager_test/stack2/deploy.yaml", "src", "testdata.folders"),
-    ("test/unit/testdata/kustomization.yaml", "src", "testdata.folders"),
-    ("manifest/test/acceptance/testdata/Deployment/deployment.tf", "src", "testdata.folders"),
+    ("test/unit/testdata/kustomization.yaml", "iac", "iac.kubernetes"),
+    ("manifest/test/acceptance/testdata/Deployment/deployment.tf", "iac", "iac.terraform"),
     ("e2e/scenarios/fixtures/02_step_failure.yaml", "src", None),  # a root e2e/ folder is not a test tree
     # dependency packages' assets in a committed Flutter web build
     ("public/assets/packages/font_awesome_flutter/lib/fonts/fa-brands-400.ttf", "deps",
@@ -157,11 +157,11 @@ def test_the_sweep13_classes_in_a_real_repository(git_repo: GitRepo, tmp_path: P
         "test/acceptance/tests/fixtures/bases/static-metrics-app/deployment.yaml": "iac",
         "test/acceptance/tests/fixtures/bases/static-metrics-app/kustomization.yaml": "iac",
         "test/e2e/kwokctl/dryrun/testdata/kind/create_cluster.txt": "src",
-        "pkg/applier/testdata/stack/deploy.yaml": "src",  # a unit test's data: final, as before
+        "pkg/applier/testdata/stack/deploy.yaml": "iac",  # an object in test data: deps only are lowered
         "test/fixtures/secure_cloud_run/harness.tf": "iac",
         "test/fixtures/secure_cloud_run/variables.tf": "iac",
         "test/fixtures/secure_cloud_run/expected.json": "src",
-        "terraform/test-fixtures/parse/resource.tf": "src",
+        "terraform/test-fixtures/parse/resource.tf": "iac",  # a .tf file: test data lowers deps only
         "public/assets/packages/font_awesome_flutter/lib/fonts/fa-brands-400.ttf": "deps",
         "public/assets/packages/intl_phone_field/assets/countries.json": "deps",
         "public/assets/assets/images/icon.png": "other",

@@ -43,7 +43,7 @@ from tests.test_classify_context import assert_path_rule, patch_files, tree_file
     ("test/__snapshots__/stack.template.json", "src", "testdata.folders"),
     ("src/templates/invoice.template.json", "src", "src.default"),
     ("docs/snapshot/report.template.json", "src", None),
-    ("test/fixtures/app.snapshot/Stack.template.json", "src", "testdata.test-trees"),  # a test's own data
+    ("test/fixtures/app.snapshot/Stack.template.json", "iac", "iac.cdk-assembly-templates"),  # test data: deps only
 ])
 def test_path_rules_of_the_sweep15_round(path: str, bucket: str, rule: str | None) -> None:
     assert_path_rule(path, bucket, rule)

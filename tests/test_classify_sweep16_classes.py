@@ -68,7 +68,7 @@ from tests.test_classify_context import assert_path_rule, patch_files, tree_file
     # look-alikes: other archives, a test's archive, vendored code, the script itself
     ("release/tool-windows.zip", "other", "other.binary-assets"),
     ("tests/assets/Configure.ps1.zip", "src", None),
-    ("test/fixtures/Configure.ps1.zip", "src", None),
+    ("test/fixtures/Configure.ps1.zip", "iac", None),
     ("vendor/acme/dsc/Configure.ps1.zip", "deps", "deps.vendored"),
     ("docs/Configure.ps1.zip.md", "src", None),
 ])

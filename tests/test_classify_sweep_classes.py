@@ -94,7 +94,7 @@ def test_templated_yaml_is_read_as_yaml(path: str, text: str, rule: str | None) 
     ("fastlane/lib/fastlane/actions/gym.rb", "src", "src.fastlane-gem-source"),
     ("fastlane-plugin-sentry/lib/fastlane/plugin/sentry/actions/sentry_upload.rb", "src", "src.fastlane-gem-source"),
     ("fastlane/spec/runner_spec.rb", "src", "src.dev-scripts"), ("fastlane/README.md", "src", "docs.readme"),
-    ("test/fixtures/fastlane/actions/x.rb", "src", "testdata.test-trees"),
+    ("test/fixtures/fastlane/actions/x.rb", "ci", "ci.fastlane-code"),
     ("fastlane/Pluginfile", "deps", "deps.bundler.manifest"),
     # Terraform in a Kubernetes module's pods folder; CocoaPods' Pods/ stays installed code
     ("manifests/modules/logging/pods/.workshop/terraform/main.tf", "iac", "iac.terraform-in-pods-folders"),
@@ -103,7 +103,7 @@ def test_templated_yaml_is_read_as_yaml(path: str, text: str, rule: str | None) 
     ("Pods/Alamofire/Source/Session.swift", "deps", "deps.cocoapods.installed"),
     ("ios/Pods/Target Support Files/Pods-App/Pods-App-frameworks.sh", "deps", "deps.cocoapods.installed"),
     ("pkg/clients/kube/corev1/pods/list.go", "src", "src.go-in-pods-folders"),
-    ("test/data/pods/main.tf", "src", "testdata.test-trees"),  # test data (Terraform in test/fixtures/ is applied: iac)
+    ("test/data/pods/main.tf", "iac", "iac.terraform-in-pods-folders"),  # test data lowers deps only (issue 12 item 6)
 ])
 def test_path_rules_of_the_sweep(path: str, bucket: str, rule: str) -> None:
     got = RULES.match(path)

@@ -25,11 +25,11 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("okhttp/src/jvmTest/resources/okhttp3/internal/publicsuffix/NOTICE", "src"),
     ("lib/src/commonTest/resources/data.json", "src"), ("lib/src/testFixtures/resources/app.yaml", "src"),
     ("tests/translator/input/api_with_auth.yaml", "src"), ("tests/translator/output/api_with_auth.json", "src"),
-    ("test/parser/input/Dockerfile", "src"),
+    ("test/parser/input/Dockerfile", "iac"),
     ("tests/Docker.Tests/Snapshots/PublishAsync.verified.env", "src"),
-    ("tests/Kubernetes.Tests/Snapshots/env2/values.verified.yaml", "src"),
+    ("tests/Kubernetes.Tests/Snapshots/env2/values.verified.yaml", "iac"),
     ("tests/Snapshots/Chart.received.yaml", "src"),
-    ("tests/syntax-tests/source/Terraform/main.tf", "src"),
+    ("tests/syntax-tests/source/Terraform/main.tf", "iac"),
     ("tests/syntax-tests/source/TOML/Cargo.toml", "src"), ("tests/syntax-tests/source/XML/console.csproj", "src"),
     # a Sublime syntax test named *.tf is loaded by Terraform if it ever runs there: a name cannot make a .tf file test
     # data (iac.open-names-terraform; tests/test_lead51_open_names.py), the label's src is the price
@@ -130,7 +130,7 @@ def test_the_thirteenth_classes_in_a_real_repository(git_repo: GitRepo, tmp_path
     want = {"vendor/github.com/ugorji/go/codec/fastpath.go.tmpl": "deps",
             "acceptance/framework/environment/kind/kind-ipv6.config": "iac",
             "src/Web/web.config": "src",
-            "tests/translator/input/api.yaml": "src",
+            "tests/translator/input/api.yaml": "iac",  # a SAM template as a test's input: test data lowers deps only
             "components/vpc/.plat-ue2-dev-vpc.terraform.lock.hcl": "deps"}
     tree = tree_files(git_repo)
     assert {p: tree[p].bucket for p in want} == want

@@ -61,7 +61,7 @@ from tests.test_classify_context import assert_path_rule, patch_files, tree_file
     ("app-e2e/src/test/resources/compose.yaml", "iac", "iac.e2e-module-containers"),
     ("app-e2e/src/test/resources/images/Dockerfile", "iac", "iac.e2e-module-containers"),
     ("app-e2e/src/test/resources/config.yaml", "src", None),
-    ("core/src/test/resources/docker-compose.yml", "src", "testdata.test-trees"),  # a parser's input, as before
+    ("core/src/test/resources/docker-compose.yml", "iac", "iac.containers"),  # test data lowers deps only
     # other: an extension-less PR template, Dart DevTools settings, GIMP images
     (".github/PULL_REQUEST_TEMPLATE", "other", "other.github-community"),
     ("example/devtools_options.yaml", "other", "other.editor"),
@@ -124,7 +124,7 @@ def test_the_thirty_second_classes_in_a_real_repository(git_repo: GitRepo, tmp_p
         "ports/libfoo/portfile.cmake": "deps", "mono_repo.yaml": "ci",
         "scripts/docker/docker-compose-smp.env": "iac",
         "shop-e2e/src/test/resources/docker-compose.yml": "iac",
-        "core/src/test/resources/docker-compose.yml": "src",
+        "core/src/test/resources/docker-compose.yml": "iac",  # test data lowers deps only
         ".github/PULL_REQUEST_TEMPLATE": "other",
     }
     for path, text in texts.items():

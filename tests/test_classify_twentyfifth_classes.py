@@ -137,7 +137,7 @@ def test_the_twenty_fifth_classes_in_a_real_repository(git_repo: GitRepo, tmp_pa
     }
     want = {
         "plugin.yml": "ci", "test/e2e/data/autoscaler/deployment.yaml.tmpl": "iac",
-        "test/e2e/data/shared/metadata.json": "src", "test/unit/data/deployment.yaml": "src", ".hadolint.yml": "other",
+        "test/e2e/data/shared/metadata.json": "src", "test/unit/data/deployment.yaml": "iac", ".hadolint.yml": "other",
         "modules/lib/maintainers.nix": "src", "server/plugin.yml": "src", "ami/db/database.sh": "iac",
         "web/build.sh": "src",
     }

