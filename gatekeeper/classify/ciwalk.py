@@ -76,6 +76,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             queue += [(path, path) for path in linked_workflows(tree, read_blob)]
             queue += [(f"{folder}/{name}", origin) for folder, origin in actions.items() if folder
                       for name in localactions.DEFINITIONS]
+            # the root action (`action.yml`, ci by path: the action this repository publishes, and the one a `uses: ./`
+            # step runs) is a definition: a script its composite steps run by `${{ github.action_path }}` is its code
+            # (the fiftieth set: codecov-action's dist/codecov.sh)
+            queue += [(path, path) for path in tree if "/" not in path and path.lower() in localactions.DEFINITIONS]
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob):
                 if (entry.oid, path, aliased) not in read:
                     data = read_blob(entry)
