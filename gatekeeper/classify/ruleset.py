@@ -1,16 +1,24 @@
-"""The compiled rule set: first bucket rule that matches decides, every matching tag rule adds tags."""
+"""The compiled rule set: first bucket rule that matches decides, every matching tag rule adds tags.
+
+One exception, structural (issue 12, classes52): a name glob with an open end (`*.verified.*`, `syntax_test_*`,
+`Gemfile-*`, `LICENSE.*`) claims every file type, so it does not decide a path that a ci/iac glob naming the file (by
+extension or name: `*.tf`, `.github/workflows/*.yml`, not a whole folder) also matches; the path is then decided as if
+the open-ended globs of rules that are not ci/iac were absent. A rule written later is covered without a line for it.
+"""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gatekeeper.classify.contextrules import ContextRules, context_bytes, read_context_rules
-from gatekeeper.classify.glob import Glob
+from gatekeeper.classify.glob import ANY, Glob
 from gatekeeper.classify.index import GlobIndex
 from gatekeeper.classify.rules import Rule, read_rules, rules_digest
 from gatekeeper.model import Match
+
+REVIEWED = frozenset({"ci", "iac"})  # the buckets an open-ended name may not hide (the default policy reviews them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +59,8 @@ class RuleSet:
     _first_tag_bit: int = field(repr=False, compare=False)
     _bucket_bits: int = field(repr=False, compare=False)
     _decided: tuple[Match, ...] = field(repr=False, compare=False)
+    _open_bits: int = field(repr=False, compare=False)  # open-ended name globs of rules that are not ci/iac
+    _typed_bits: int = field(repr=False, compare=False)  # ci/iac globs that name the file, not only its folder
     _with_tags: dict[tuple[int, int], Match] = field(repr=False, compare=False, default_factory=dict)
     context: ContextRules = field(default_factory=ContextRules)  # tiers 2 and 3 (classification-context.yaml)
 
@@ -73,6 +83,15 @@ class RuleSet:
             globs.extend(rule.globs)
             owner.extend([position] * len(rule.globs))
         first_tag_bit = len(globs)
+        open_bits = typed_bits = 0
+        for bit, glob in enumerate(globs):
+            reviewed = rules[owner[bit]].bucket in REVIEWED
+            if glob.base in (ANY, "*"):
+                continue
+            if reviewed:
+                typed_bits |= 1 << bit
+            elif glob.base.endswith("*"):
+                open_bits |= 1 << bit
         for position, rule in enumerate(tag_rules):
             globs.extend(rule.globs)
             owner.extend([position] * len(rule.globs))
@@ -91,6 +110,8 @@ class RuleSet:
             _first_tag_bit=first_tag_bit,
             _bucket_bits=(1 << first_tag_bit) - 1,
             _decided=decided,
+            _open_bits=open_bits,
+            _typed_bits=typed_bits,
             context=context or ContextRules(),
         )
 
@@ -107,7 +128,11 @@ class RuleSet:
             bmask = index.base_mask(name)
         mask = dmask & bmask
         bucket_bits = mask & self._bucket_bits
-        position = self._owner[(bucket_bits & -bucket_bits).bit_length() - 1]
+        first = bucket_bits & -bucket_bits
+        if first & self._open_bits and bucket_bits & self._typed_bits:  # see the module: an open end yields
+            rest = bucket_bits & ~self._open_bits
+            first = rest & -rest
+        position = self._owner[first.bit_length() - 1]
         decided = self._decided[position]
         tag_bits = mask >> self._first_tag_bit
         if not tag_bits:
@@ -124,9 +149,16 @@ class RuleSet:
         return found
 
     def explain(self, path: str) -> list[RuleHit]:
-        """Every bucket rule matching `path`, in order: the deciding rule first, then the later ones."""
+        """Every bucket rule matching `path`: the deciding rule first, then the others in order."""
         mask = self._index.mask(path) & self._bucket_bits
-        return self._hits(mask, self.rules, 0)
+        first = mask & -mask
+        if first & self._open_bits and mask & self._typed_bits:  # an open-ended name yields (see the module)
+            rest = mask & ~self._open_bits
+            first = rest & -rest
+        deciding = self._hits(first, self.rules, 0)
+        others = [replace(hit, decides=False) for hit in self._hits(mask & ~first, self.rules, 0)
+                  if hit.rule.id != deciding[0].rule.id]
+        return deciding + others
 
     def tag_hits(self, path: str) -> list[RuleHit]:
         """Every tag rule matching `path`, in file order."""
