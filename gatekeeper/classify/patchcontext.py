@@ -14,7 +14,7 @@ from io import BufferedReader, FileIO
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.classify import appliedpatches, ciforms, ciruns, ciwalk, inlinemeta, manifestreads
+from gatekeeper.classify import appliedpatches, ciforms, ciruns, ciwalk, inlinemeta, manifestreads, zuuljobs
 from gatekeeper.classify.checkoutattrs import checkout_variants
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.contexttypes import Shown
@@ -48,6 +48,8 @@ class PatchContext:
         self._pipelines = [c for c in changes if c.status != "deleted"
                            and (ciruns.is_definition(c.path) or ciforms.is_hook(c.path))][:MAX_DEFINITIONS]
         self._pipeline_names: list[tuple[str, list[str], list[str]]] | None = None
+        self._zuul = [c for c in changes if c.status != "deleted" and zuuljobs.is_config(c.path)][:MAX_DEFINITIONS]
+        self._zuul_runs: tuple[tuple[str, str], ...] | None = None  # what the Zuul files shown name (classes52)
         # Manifests the patch shows that read other files by path (manifestreads.py), and what their lines name
         self._manifests = [c for c in changes if any(manifestreads.kind(side) or appliedpatches.is_manifest(side)
                                                      for side in c.sides())][:MAX_DEFINITIONS]
@@ -80,8 +82,13 @@ class PatchContext:
         return {}
 
     def ci_include(self, change: FileChange) -> str | None:
-        """A patch does not show the pipeline files it leaves alone: a YAML file the catch-all names needs context."""
-        return None
+        """Evidence that a Zuul file the patch shows names a side of `change` as a job's playbook, its folder or the
+        roles (zuuljobs.py), as far as the patch shows it (a hunk's `run:` line counts). The pipeline files a patch
+        leaves alone are not shown: a YAML file the catch-all names needs context."""
+        if self._zuul_runs is None:
+            self._zuul_runs = tuple(hit for config in self._zuul for shown in self.content(config, every_type=True)
+                                    for hit in zuuljobs.named(config.path, shown.data.decode("utf-8", "replace")))
+        return zuuljobs.include_evidence(self._zuul_runs, change) if self._zuul_runs else None
 
     def terraform_ref(self, change: FileChange) -> str | None:
         """Evidence that a Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file or a Dockerfile the patch shows, in
