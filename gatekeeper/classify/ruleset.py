@@ -2,8 +2,9 @@
 
 One exception, structural (issue 12, classes52): a name glob with an open end (`*.verified.*`, `syntax_test_*`,
 `Gemfile-*`, `LICENSE.*`) claims every file type, so it does not decide a path that a ci/iac glob naming the file (by
-extension or name: `*.tf`, `.github/workflows/*.yml`, not a whole folder) also matches; the path is then decided as if
-the open-ended globs of rules that are not ci/iac were absent. A rule written later is covered without a line for it.
+extension or name: `*.tf`, `.github/workflows/*.yml`, not a whole folder) also matches: when the rules without the
+open-ended globs of rules that are not ci/iac decide ci/iac there, their first match decides (otherwise the open-ended
+name still does: it never lowers). A rule written later is covered without a line for it.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ class RuleSet:
     _bucket_bits: int = field(repr=False, compare=False)
     _decided: tuple[Match, ...] = field(repr=False, compare=False)
     _open_bits: int = field(repr=False, compare=False)  # open-ended name globs of rules that are not ci/iac
+    _is_open: tuple[bool, ...] = field(repr=False, compare=False)  # the same by bit (an index is cheaper than a mask)
     _typed_bits: int = field(repr=False, compare=False)  # ci/iac globs that name the file, not only its folder
+    _reviewed_bits: int = field(repr=False, compare=False)  # every glob of a ci/iac rule
     _with_tags: dict[tuple[int, int], Match] = field(repr=False, compare=False, default_factory=dict)
     context: ContextRules = field(default_factory=ContextRules)  # tiers 2 and 3 (classification-context.yaml)
 
@@ -83,9 +86,10 @@ class RuleSet:
             globs.extend(rule.globs)
             owner.extend([position] * len(rule.globs))
         first_tag_bit = len(globs)
-        open_bits = typed_bits = 0
+        open_bits = typed_bits = reviewed_bits = 0
         for bit, glob in enumerate(globs):
             reviewed = rules[owner[bit]].bucket in REVIEWED
+            reviewed_bits |= reviewed << bit
             if glob.base in (ANY, "*"):
                 continue
             if reviewed:
@@ -111,7 +115,9 @@ class RuleSet:
             _bucket_bits=(1 << first_tag_bit) - 1,
             _decided=decided,
             _open_bits=open_bits,
+            _is_open=tuple(bool(open_bits >> bit & 1) for bit in range(len(globs))),
             _typed_bits=typed_bits,
+            _reviewed_bits=reviewed_bits,
             context=context or ContextRules(),
         )
 
@@ -128,11 +134,12 @@ class RuleSet:
             bmask = index.base_mask(name)
         mask = dmask & bmask
         bucket_bits = mask & self._bucket_bits
-        first = bucket_bits & -bucket_bits
-        if first & self._open_bits and bucket_bits & self._typed_bits:  # see the module: an open end yields
+        bit = (bucket_bits & -bucket_bits).bit_length() - 1
+        if self._is_open[bit] and bucket_bits & self._typed_bits:  # see the module: an open end yields
             rest = bucket_bits & ~self._open_bits
-            first = rest & -rest
-        position = self._owner[first.bit_length() - 1]
+            if (rest & -rest) & self._reviewed_bits:  # only to ci/iac: it never lowers what it decided
+                bit = (rest & -rest).bit_length() - 1
+        position = self._owner[bit]
         decided = self._decided[position]
         tag_bits = mask >> self._first_tag_bit
         if not tag_bits:
@@ -154,7 +161,8 @@ class RuleSet:
         first = mask & -mask
         if first & self._open_bits and mask & self._typed_bits:  # an open-ended name yields (see the module)
             rest = mask & ~self._open_bits
-            first = rest & -rest
+            if (rest & -rest) & self._reviewed_bits:
+                first = rest & -rest
         deciding = self._hits(first, self.rules, 0)
         others = [replace(hit, decides=False) for hit in self._hits(mask & ~first, self.rules, 0)
                   if hit.rule.id != deciding[0].rule.id]
