@@ -68,6 +68,15 @@ def test_the_gate_reviews_an_edit_of_the_workspace_status_script(tmp_path: Path)
     assert code == 3 and "tools/status.sh" in named.get("core.ci", []), named
 
 
+def test_from_a_patch_that_shows_the_bazelrc(tmp_path: Path) -> None:
+    # A patch adding the option and the script together: the line it shows names the script.
+    case = committed(tmp_path, {".bazelrc": "build --jobs=8\n"},
+                     {".bazelrc": "build --jobs=8\nbuild --credential_helper=%workspace%/tools/creds.sh\n",
+                      "tools/creds.sh": EVIL})
+    code, named = gated_rules(case, False)
+    assert code == 3 and "tools/creds.sh" in named.get("core.ci", []), named
+
+
 ENVRC_ROOT = "source_env tools/env.sh\nPATH_add bin\ndotenv\nload_prefix .local\neval \"$(./scripts/dev-env)\"\n"
 ENVRC_SERVICE = "# the api's own settings\nsource_up\nsource ./dev/api.sh\nexport CONFIG=$PWD/config/app.toml\n"
 LOADED = ["tools/env.sh", "bin/git", ".env", ".local/bin/make", "scripts/dev-env", "services/api/dev/api.sh",

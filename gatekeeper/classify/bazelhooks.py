@@ -6,7 +6,7 @@ that program whenever Bazel fetches from a remote cache, executor or download ho
 the credentials it prints. Both run on an ordinary `bazel build`, unasked, on every developer's machine and in every
 CI job that builds with Bazel; a credential helper also sees every secret it prints. `--run_under=tools/wrap.sh` runs
 before every `bazel run` and `bazel test` target. The scripts were `src` (the catch-all) and an edit of them allowed.
-A file any Bazel run-control file of any tree (a file whose name holds `bazelrc`: `.bazelrc`, `ci.bazelrc`,
+A file any Bazel run-control file of any tree (a file whose name ends in `bazelrc`: `.bazelrc`, `ci.bazelrc`,
 `tools/remote.bazelrc`) names so is `ci` (`ci.context.bazel-hook`), as a file a CI step runs by path is: the
 principle of docs/classification.md's "Files developer tools run or obey" (a machine runs it by itself on an ordinary
 action: `ci`). A path is resolved against the run-control file's folder and each folder above it (the workspace root
@@ -14,7 +14,8 @@ is one of them); `%workspace%/` and `$(pwd)/` are taken off; a word with a varia
 (`//tools:wrap`) is a target, not looked up. Found as heatfiles.Shipped finds what Heat templates ship (the
 run-control files in the folders above a changed file and their direct sub-folders). *Limits:* a run-control file
 under another name (`.bazelrc.ci`, what `import` names as `tools/ci.rc`) is not read, nor a `--bazelrc=` a command
-line passes (ciconfigs.py makes that file `ci` when CI passes it).
+line passes (ciconfigs.py makes that file `ci` when CI passes it). From a patch alone, the run-control files the patch
+shows, as far as it shows them (patchcontext.py).
 """
 
 from __future__ import annotations
@@ -24,12 +25,17 @@ import re
 from gatekeeper.classify.heatfiles import Shipper
 from gatekeeper.classify.markers import against_ancestors
 
-__all__ = ["BAZEL", "RULE", "named"]
+__all__ = ["BAZEL", "RULE", "is_rc", "named"]
 
 RULE = "ci.context.bazel-hook"
 _OPTION = re.compile(r"""--(workspace_status_command|credential_helper|run_under)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|"""
                      r"""[^\s"']+)""")
 _PREFIXES = ("%workspace%/", "$(pwd)/", "${PWD}/", "$PWD/", "./")
+
+
+def is_rc(path: str) -> bool:
+    """A file read as Bazel run control: its name ends in `bazelrc` (`.bazelrc`, `ci.bazelrc`), as BAZEL's types."""
+    return path.lower().endswith("bazelrc")
 
 
 def named(rc: str, data: bytes) -> tuple[str, ...]:
