@@ -174,10 +174,10 @@ def test_explain_json() -> None:
     entry = doc["explain"][0]
     # Test data lowers deps only: the Dockerfile rule below the test-data rule decides (issue 12 item 6).
     assert (entry["path"], entry["bucket"], entry["rule"]) == ("testdata/Dockerfile", "iac", "iac.containers")
-    ids = [m["id"] for m in entry["matches"]]
-    assert ids == ["testdata.folders", "iac.containers", "src.default"]
-    assert [m["decides"] for m in entry["matches"]] == [False, True, False]
-    assert entry["matches"][1]["pattern"] == "Dockerfile"
+    ids = [m["id"] for m in entry["matches"]]  # the deciding rule first, then the others in file order
+    assert ids == ["iac.containers", "testdata.folders", "src.default"]
+    assert [m["decides"] for m in entry["matches"]] == [True, False, False]
+    assert entry["matches"][0]["pattern"] == "Dockerfile"
     assert entry["matches"][0]["line"] > 0 and entry["matches"][0]["source"].endswith("classification.yaml")
 
 

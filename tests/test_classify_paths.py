@@ -40,6 +40,7 @@ def test_the_proposals_mistakes(rules: RuleSet, path: str, bucket: str) -> None:
 TEST_DATA = [
     "require-labels/.chainsaw-test/chainsaw-test.yaml",
     "crates/oxc_linter/fixtures/import/node_modules/acorn/acorn.mjs",  # a linter's import fixture package
+    "tests/Aspire.Hosting.Kubernetes.Tests/Snapshots/env2/Deployment.verified.yaml",  # Verify's snapshot of a test
     "tests/integration/targets/setup_docker/files/daemon.json",
     "pkg/parser/testdata/.github/workflows/ci.yml",  # GitHub runs only the root's workflows: its content decides
     "src/__fixtures__/package.json",

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from gatekeeper.classify import nixshells
+from gatekeeper.classify import envrcloads, nixshells
 from gatekeeper.classify.contexttypes import Context, Shown
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.symlinks import reached_at
@@ -65,6 +65,7 @@ _KEY_END = re.compile(r"[\s\u200b\ufeff]*[:/]")  # VS Code skips U+200B and U+FE
 
 def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     """`item` raised to ci, tagged `guardrail` or `needs-context` by what its sides show (see the module)."""
+    item = envrcloads.judged(item, context)  # a file an `.envrc` above it loads (classes52)
     if nixshells.is_shell(item.change.sides()):  # a Nix shell direnv enters (cfgarg2)
         return nixshells.judged(item, context)
     places = _places(item, context)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from gatekeeper.classify import appliedpatches, autorun, chartfiles, composerefs, godotaddons, manifestreads
+from gatekeeper.classify import appliedpatches, autorun, chartfiles, composerefs, godotaddons, manifestreads, zuuljobs
 from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
@@ -133,7 +133,7 @@ def _through_includes(files: list[ClassifiedFile], context: Context) -> list[Cla
 def _included(item: ClassifiedFile, change: FileChange, context: Context, how: str = "") -> ClassifiedFile:
     """`item` raised by what the readers say of `change` (its own, or the path a symlink reaches it at: `how`)."""
     if item.bucket != "ci" and (evidence := context.ci_include(change)) is not None:
-        item = _raise(item, "ci", "ci.context.gitlab-include", "content", evidence + how)
+        item = _raise(item, "ci", zuuljobs.rule_of(evidence), "content", evidence + how)  # or ci.context.zuul-job
     if item.bucket != "ci" and not action_package(item) and (evidence := context.local_action(change)) is not None:
         item = _raise(item, "ci", "ci.context.local-action", "content", evidence + how)
     if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(change)) is not None:

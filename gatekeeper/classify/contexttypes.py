@@ -48,7 +48,7 @@ class Context(Protocol):
         ...
 
     def ci_include(self, change: FileChange) -> str | None:
-        """Evidence that a GitLab pipeline includes a side of `change` (gitlabincludes.py), or None."""
+        """Evidence that a GitLab pipeline includes a side of `change` or a Zuul job runs it (zuuljobs.py), or None."""
         ...
 
     def terraform_ref(self, change: FileChange) -> str | None:

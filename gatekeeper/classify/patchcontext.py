@@ -14,7 +14,7 @@ from io import BufferedReader, FileIO
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.classify import appliedpatches, ciforms, ciruns, ciwalk, inlinemeta, manifestreads
+from gatekeeper.classify import appliedpatches, bazelhooks, ciforms, ciruns, ciwalk, inlinemeta, manifestreads, zuuljobs
 from gatekeeper.classify.checkoutattrs import checkout_variants
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.contexttypes import Shown
@@ -48,6 +48,10 @@ class PatchContext:
         self._pipelines = [c for c in changes if c.status != "deleted"
                            and (ciruns.is_definition(c.path) or ciforms.is_hook(c.path))][:MAX_DEFINITIONS]
         self._pipeline_names: list[tuple[str, list[str], list[str]]] | None = None
+        self._zuul = [c for c in changes if c.status != "deleted" and zuuljobs.is_config(c.path)][:MAX_DEFINITIONS]
+        self._zuul_runs: tuple[tuple[str, str], ...] | None = None  # what the Zuul files shown name (classes52)
+        self._bazelrcs = [c for c in changes if c.status != "deleted" and bazelhooks.is_rc(c.path)][:MAX_DEFINITIONS]
+        self._hooks: dict[str, str] | None = None  # {path a .bazelrc shown makes Bazel run: the .bazelrc} (classes52)
         # Manifests the patch shows that read other files by path (manifestreads.py), and what their lines name
         self._manifests = [c for c in changes if any(manifestreads.kind(side) or appliedpatches.is_manifest(side)
                                                      for side in c.sides())][:MAX_DEFINITIONS]
@@ -80,8 +84,13 @@ class PatchContext:
         return {}
 
     def ci_include(self, change: FileChange) -> str | None:
-        """A patch does not show the pipeline files it leaves alone: a YAML file the catch-all names needs context."""
-        return None
+        """Evidence that a Zuul file the patch shows names a side of `change` as a job's playbook, its folder or the
+        roles (zuuljobs.py), as far as the patch shows it (a hunk's `run:` line counts). The pipeline files a patch
+        leaves alone are not shown: a YAML file the catch-all names needs context."""
+        if self._zuul_runs is None:
+            self._zuul_runs = tuple(hit for config in self._zuul for shown in self.content(config, every_type=True)
+                                    for hit in zuuljobs.named(config.path, shown.data.decode("utf-8", "replace")))
+        return zuuljobs.include_evidence(self._zuul_runs, change) if self._zuul_runs else None
 
     def terraform_ref(self, change: FileChange) -> str | None:
         """Evidence that a Terraform, OpenTofu, Terragrunt, Packer HCL or Bicep file or a Dockerfile the patch shows, in
@@ -145,7 +154,13 @@ class PatchContext:
     def ci_run(self, change: FileChange) -> tuple[str, str] | None:
         """(rule, evidence) when a CI definition the patch shows (its new side) runs a side of `change` by path or names
         it as a Compose file (ciwalk.shown_names). The definitions it leaves alone, and what the scripts run in turn,
-        are not shown: docs tell CI to pass --tree."""
+        are not shown: docs tell CI to pass --tree. A Bazel run-control file the patch shows names the programs Bazel
+        runs on every build (bazelhooks.py), as far as the patch shows its lines."""
+        if self._hooks is None:
+            self._hooks = {path: rc.path for rc in self._bazelrcs for shown in self.content(rc, every_type=True)
+                           for path in bazelhooks.named(rc.path, shown.data)}
+        if hook := next((side for side in change.sides() if side in self._hooks), None):
+            return bazelhooks.RULE, f"{self._hooks[hook]} makes Bazel run {hook} on every build"
         if not self._pipelines:  # any type: an interpreter runs `bash tools/fix.patch` as a `.sh` (attack 16)
             return None
         if self._pipeline_names is None:

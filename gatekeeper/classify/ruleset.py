@@ -1,4 +1,16 @@
-"""The compiled rule set: first bucket rule that matches decides, every matching tag rule adds tags."""
+"""The compiled rule set: first bucket rule that matches decides, every matching tag rule adds tags.
+
+One exception, structural (issue 12, classes52): a name glob with an open end (`*.verified.*`, `syntax_test_*`,
+`Gemfile-*`, `LICENSE.*`) claims every file type, so it does not decide a path that a ci/iac glob naming the file (by
+extension or name: `*.tf`, `.github/workflows/*.yml`, not a whole folder) also matches: when the rules without the
+open-ended globs of rules that are not ci/iac decide ci/iac there, their first match decides (otherwise the open-ended
+name still does: it never lowers). A rule written later is covered without a line for it.
+
+And test data lowers `deps` only, never `ci` or `iac` (issue 12 item 6): a test-data rule (TEST_DATA) that decides a
+path a ci or iac rule below it also matches yields to the first such rule (`testdata/Dockerfile` is
+`iac.containers`, `test/fixtures/.gitlab-ci.yml` `ci.gitlab`); the tree readers that leave a test's own files unread
+ask `first_rule`.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +19,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gatekeeper.classify.contextrules import ContextRules, context_bytes, read_context_rules
-from gatekeeper.classify.glob import Glob
+from gatekeeper.classify.glob import ANY, Glob
 from gatekeeper.classify.index import GlobIndex
 from gatekeeper.classify.rules import Rule, read_rules, rules_digest
 from gatekeeper.model import Match
+
+REVIEWED = frozenset({"ci", "iac"})  # the buckets an open-ended name may not hide (the default policy reviews them)
+TEST_DATA = "testdata."  # the ids of the test-data rules (principle 1); an overlay's rule joins them by its id
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +52,6 @@ class RuleHit:
         }
 
 
-# Test-data rules (principle 1) lower what a file's name would make `deps` (a Cargo.toml in a test's expected output,
-# a package.json under test assets), never `ci` or `iac` (issue 12 item 6): where a later ci or iac rule also matches
-# (`testdata/Dockerfile`, `tests/integration/targets/x/tasks/main.yml`), that rule decides. An overlay's rule joins
-# them by its id.
-TEST_DATA = "testdata."
-
-
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """A compiled, ordered rule list (first match wins) plus tag rules."""
@@ -58,8 +66,11 @@ class RuleSet:
     _first_tag_bit: int = field(repr=False, compare=False)
     _bucket_bits: int = field(repr=False, compare=False)
     _decided: tuple[Match, ...] = field(repr=False, compare=False)
+    _open_bits: int = field(repr=False, compare=False)  # open-ended name globs of rules that are not ci/iac
+    _is_open: tuple[bool, ...] = field(repr=False, compare=False)  # the same by bit (an index is cheaper than a mask)
+    _typed_bits: int = field(repr=False, compare=False)  # ci/iac globs that name the file, not only its folder
+    _reviewed_bits: int = field(repr=False, compare=False)  # every glob of a ci/iac rule
     _test_data: frozenset[int] = field(repr=False, compare=False)  # positions of the test-data rules (TEST_DATA)
-    _raising_bits: int = field(repr=False, compare=False)  # the globs of ci and iac rules
     _with_tags: dict[tuple[int, int], Match] = field(repr=False, compare=False, default_factory=dict)
     context: ContextRules = field(default_factory=ContextRules)  # tiers 2 and 3 (classification-context.yaml)
 
@@ -82,6 +93,16 @@ class RuleSet:
             globs.extend(rule.globs)
             owner.extend([position] * len(rule.globs))
         first_tag_bit = len(globs)
+        open_bits = typed_bits = reviewed_bits = 0
+        for bit, glob in enumerate(globs):
+            reviewed = rules[owner[bit]].bucket in REVIEWED
+            reviewed_bits |= reviewed << bit
+            if glob.base in (ANY, "*"):
+                continue
+            if reviewed:
+                typed_bits |= 1 << bit
+            elif glob.base.endswith("*"):
+                open_bits |= 1 << bit
         for position, rule in enumerate(tag_rules):
             globs.extend(rule.globs)
             owner.extend([position] * len(rule.globs))
@@ -89,8 +110,6 @@ class RuleSet:
             Match(bucket=r.bucket, rule=r.id, ecosystem=r.ecosystem, tags=r.tags)  # type: ignore[arg-type]
             for r in rules
         )
-        raising = sum(1 << bit for bit, position in enumerate(owner[:first_tag_bit])
-                      if rules[position].bucket in ("ci", "iac"))
         return cls(
             digest=digest,
             source=sources[0],
@@ -102,8 +121,11 @@ class RuleSet:
             _first_tag_bit=first_tag_bit,
             _bucket_bits=(1 << first_tag_bit) - 1,
             _decided=decided,
+            _open_bits=open_bits,
+            _is_open=tuple(bool(open_bits >> bit & 1) for bit in range(len(globs))),
+            _typed_bits=typed_bits,
+            _reviewed_bits=reviewed_bits,
             _test_data=frozenset(i for i, rule in enumerate(rules) if rule.id.startswith(TEST_DATA)),
-            _raising_bits=raising,
             context=context or ContextRules(),
         )
 
@@ -120,8 +142,13 @@ class RuleSet:
             bmask = index.base_mask(name)
         mask = dmask & bmask
         bucket_bits = mask & self._bucket_bits
-        position = self._owner[(bucket_bits & -bucket_bits).bit_length() - 1]
-        if position in self._test_data and (raised := bucket_bits & self._raising_bits):
+        bit = (bucket_bits & -bucket_bits).bit_length() - 1
+        if self._is_open[bit] and bucket_bits & self._typed_bits:  # see the module: an open end yields
+            rest = bucket_bits & ~self._open_bits
+            if (rest & -rest) & self._reviewed_bits:  # only to ci/iac: it never lowers what it decided
+                bit = (rest & -rest).bit_length() - 1
+        position = self._owner[bit]
+        if position in self._test_data and (raised := bucket_bits & self._reviewed_bits):
             position = self._owner[(raised & -raised).bit_length() - 1]  # test data never lowers ci or iac
         decided = self._decided[position]
         tag_bits = mask >> self._first_tag_bit
@@ -146,15 +173,19 @@ class RuleSet:
         return self.rules[self._owner[(bits & -bits).bit_length() - 1]].id
 
     def explain(self, path: str) -> list[RuleHit]:
-        """Every bucket rule matching `path`, in file order; the deciding one is the first, or the first ci or iac rule
-        after a test-data rule (TEST_DATA)."""
+        """Every bucket rule matching `path`: the deciding rule first, then the others in order."""
         mask = self._index.mask(path) & self._bucket_bits
-        hits = self._hits(mask, self.rules, 0)
-        if hits and hits[0].rule.id.startswith(TEST_DATA):  # a later ci or iac rule decides (match above)
-            raising = next((i for i, hit in enumerate(hits) if hit.rule.bucket in ("ci", "iac")), None)
-            if raising is not None:
-                hits = [replace(hit, decides=i == raising) for i, hit in enumerate(hits)]
-        return hits
+        first = mask & -mask
+        if first & self._open_bits and mask & self._typed_bits:  # an open-ended name yields (see the module)
+            rest = mask & ~self._open_bits
+            if (rest & -rest) & self._reviewed_bits:
+                first = rest & -rest
+        if self._owner[first.bit_length() - 1] in self._test_data and (raised := mask & self._reviewed_bits):
+            first = raised & -raised  # test data never lowers ci or iac (match)
+        deciding = self._hits(first, self.rules, 0)
+        others = [replace(hit, decides=False) for hit in self._hits(mask & ~first, self.rules, 0)
+                  if hit.rule.id != deciding[0].rule.id]
+        return deciding + others
 
     def tag_hits(self, path: str) -> list[RuleHit]:
         """Every tag rule matching `path`, in file order."""

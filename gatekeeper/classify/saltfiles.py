@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify.bazelhooks import BAZEL
 from gatekeeper.classify.cdkassets import CDK
 from gatekeeper.classify.heatfiles import HEAT, Shipper
 from gatekeeper.classify.markers import against_ancestors
@@ -49,5 +50,5 @@ def named(state: str, data: bytes) -> tuple[str, ...]:
 SALT = Shipper(RULE, (".sls",), named, "reads or installs {path} (a Salt state's import or salt:// source)",
                "Salt states near it read for the files they import or install")
 # Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt, Vagrant's
-# provisioning (vagrantfiles.py).
-SHIPPERS = (HEAT, CDK, SALT, VAGRANT)
+# provisioning (vagrantfiles.py), and the programs a `.bazelrc` makes Bazel run (bazelhooks.py, classes52: `ci`).
+SHIPPERS = (HEAT, CDK, SALT, VAGRANT, BAZEL)

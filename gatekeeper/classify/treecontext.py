@@ -14,7 +14,6 @@ from functools import partial
 from gatekeeper.classify import (
     ciruns,
     ciwalk,
-    gitlabincludes,
     godotaddons,
     heatfiles,
     inlinemeta,
@@ -25,6 +24,7 @@ from gatekeeper.classify import (
     siblingrefs,
     tfrefs,
     treereads,
+    zuuljobs,
 )
 from gatekeeper.classify.change import folded
 from gatekeeper.classify.checkoutattrs import rewritten as checkout_rewritten
@@ -35,7 +35,7 @@ from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.mergedcopy import MergedCopies
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, is_candidate
-from gatekeeper.classify.submodules import below_glob, named_inside
+from gatekeeper.classify.submodules import named_inside
 from gatekeeper.classify.symlinks import links_by_target, opened
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.classify.treechanges import tree_changes
@@ -78,7 +78,7 @@ class TreeContext:
             # HEAD blobs task_script read of changed files, kept for the content tier: each blob is read once.
             self._heads: dict[str, bytes] = {}
             self._links: dict[str, tuple[str, ...]] | bool | None = None  # by target; False: past MAX_LINKS
-            self._included: tuple[str, ...] | None = None  # GitLab include paths of both trees, built on first use
+            self._included: tuple[tuple[str, str], ...] | None = None  # (GitLab include or Zuul run path, evidence)
             self._tf_files: dict[str, list[tuple[str, TreeEntry, bool]]] | None = None  # .tf/Dockerfiles by folder
             self._siblings: siblingrefs.Siblings | None = None  # what they name through ../, on first use
             self._tf_named: dict[tuple[str, str, bool], tfrefs.Named] = {}  # (folder, blob, Dockerfile)
@@ -203,16 +203,10 @@ class TreeContext:
 
     def ci_include(self, change: FileChange) -> str | None:
         """Evidence that the root `.gitlab-ci.yml` of either tree, or a file it includes (followed to MAX_FILES),
-        includes a side of `change`; past MAX_FILES every YAML file counts as included."""
-        if self._included is None:
-            own = treereads.own_projects(self.objects.git_dir) if any(gitlabincludes.ROOT in t for t in self.trees) \
-                else frozenset()
-            self._included = treereads.gitlab_includes(self.trees, self._head, own)
-        for side in [change.path] if change.old_path is None else [change.path, change.old_path]:
-            for pattern in self._included:
-                if gitlabincludes.matches(pattern, side) or change.submodule and below_glob(pattern, side):
-                    return f"{gitlabincludes.ROOT}: include {pattern}"
-        return None
+        includes a side of `change` (past MAX_FILES every YAML file counts), or a Zuul job runs it (zuuljobs.py)."""
+        if self._included is None:  # and what Zuul jobs run (zuuljobs.py, classes52)
+            self._included = zuuljobs.ci_included(self.trees, self._head, self.objects.git_dir)
+        return zuuljobs.include_evidence(self._included, change)
 
     def kustomize_reference(self, change: FileChange) -> str | None:
         """Evidence that a kustomization of either tree names a side of `change` by its path (kustomizerefs.py)."""

@@ -1,0 +1,80 @@
+"""Files direnv runs or loads through an `.envrc`, in its folder or any folder above (issue 12, classes52).
+
+direnv loads the `.envrc` of the folder a shell enters or of the nearest folder above it, so a root `.envrc` acts in
+every sub-folder of the repository. It asks once (`direnv allow`) and again after each change of the `.envrc` itself,
+but not after a change of what the `.envrc` loads: `source_env tools/env.sh`, `source`/`.` of a script, `dotenv
+.env.dev` (bare `dotenv`: `.env`; its variables reach the shell: `PROMPT_COMMAND`, `PATH`), a script it runs by path
+(`./scripts/dev-setup`, `eval "$(bin/env)"`), and the folders it puts first on the `PATH` (`PATH_add bin`, `path_add
+PATH tools`, `load_prefix .local`: its `bin/`), whose programs then shadow `git` or `make`. Such a file runs on the
+next `cd`, unasked; it was `src` and untagged. It is tagged `guardrail` (bucket unchanged), as the `.envrc` itself
+is (`guardrail.autorun`) and as nixshells.py tags the Nix shell an `.envrc` enters: direnv is a step each developer
+installs and confirms, not CI (docs/classification.md, "Files developer tools run or obey without being asked").
+
+With the commits, HEAD's `.envrc` of each folder above a changed file is read (64 KiB, each once a gate); every word
+of a line that is not a comment, taken relative to the `.envrc`'s folder (`./`, `$PWD/`, `$(pwd)/` taken off), that
+is the file, or a `PATH_add`/`path_add`/`load_prefix` folder holding it, counts. From a patch alone the `.envrc` is
+out of sight (an `.envrc` the patch changes is tagged by its path). *Limits:* a path built from a variable or a
+loop, and what a loaded script loads in turn, are not followed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import replace
+from weakref import WeakKeyDictionary
+
+from gatekeeper.classify.contexttypes import Context
+from gatekeeper.classify.markers import ancestors
+from gatekeeper.model import ClassifiedFile
+
+__all__ = ["judged", "loads"]
+
+GUARDRAIL = "guardrail"
+_READ = 64 * 1024
+_PREFIXES = re.compile(r"\$\(pwd\)/|\$\{PWD\}/|\$PWD/|\$\(expand_path \.\)/")
+_SPLIT = re.compile(r"[\s;&|()<>\"'`=]+")
+_PATHS = re.compile(r"(?<![\w-])(?:PATH_add|path_add[ \t]+\w+|load_prefix)[ \t]+([^;&|#\n]+)")
+_DOTENV = re.compile(r"(?<![\w-])dotenv(?:_if_exists)?[ \t]*(?:$|[;&|#])", re.MULTILINE)
+# {folder: (files named, folders put on the PATH)} of each `.envrc` read, per context (a gate's contexts live once)
+_READ_BY: WeakKeyDictionary[Context, dict[str, tuple[frozenset[str], frozenset[str]]]] = WeakKeyDictionary()
+
+
+def loads(envrc: bytes) -> tuple[frozenset[str], frozenset[str]]:
+    """(files, folders) an `.envrc` names, relative to its folder: every word that may be a path, and the folders
+    `PATH_add`, `path_add VAR` and `load_prefix` (its `bin/`) put on the PATH."""
+    text = "\n".join(line for line in envrc.decode("utf-8", "replace").splitlines()
+                     if not line.lstrip().startswith("#"))
+    text = _PREFIXES.sub("", text)
+    files = {_normal(word) for word in _SPLIT.split(text) if word and "$" not in word}
+    if _DOTENV.search(text):
+        files.add(".env")
+    folders: set[str] = set()
+    for match in _PATHS.finditer(text):
+        words = [_normal(word) for word in match.group(1).split() if "$" not in word]
+        folders |= set(words) | ({f"{w}/bin" for w in words} if match.group(0).startswith("load_prefix") else set())
+    return frozenset(files - {""}), frozenset(folders - {""})
+
+
+def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
+    """`item` tagged `guardrail` when an `.envrc` in a folder holding a side of it loads that side (the module)."""
+    if GUARDRAIL in item.tags or context.kind != "tree":
+        return item
+    read = _READ_BY.setdefault(context, {})
+    for side in item.change.sides():
+        if side.rpartition("/")[2] == ".envrc":
+            continue
+        for folder in ancestors(side):
+            if folder not in read:
+                found = context.head_blob(f"{folder}/.envrc" if folder else ".envrc", _READ)
+                read[folder] = loads(found[1]) if found is not None else (frozenset(), frozenset())
+            files, folders = read[folder]
+            inside = side[len(folder) + 1:] if folder else side
+            if inside in files or inside.rpartition("/")[0] in folders:
+                return replace(item, tags=tuple(sorted({*item.tags, GUARDRAIL})))
+    return item
+
+
+def _normal(word: str) -> str:
+    path = posixpath.normpath(word.strip())
+    return "" if path in (".", "..") or path.startswith(("../", "/")) else path
