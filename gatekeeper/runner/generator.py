@@ -121,12 +121,13 @@ def run(
     tick: Callable[[], None],
     tick_interval: float,
     attempt: int = 1,
-    hand_over: tuple[int, ...] = (),
+    hand_over: tuple[int | None, ...] = (),
 ) -> GeneratorResult:
     """Run `argv` to its end (or the timeout), calling `tick()` every `tick_interval` seconds meanwhile.
 
     `hand_over`: descriptors the sandbox inherits and the runner closes once it has started (the egress pipe's
-    writing end, so that its reader sees the end when the sandbox ends)."""
+    writing end, so that its reader sees the end when the sandbox ends; the relay's secret pipe); None: none."""
+    fds = tuple(fd for fd in hand_over if fd is not None)
     started_at = now()
     header = f"=== gatekeeper: attempt {attempt} started at {started_at} ===\n"
     out, err = _Log(logs / "stdout.log", header), _Log(logs / "stderr.log", header)
@@ -134,14 +135,14 @@ def run(
         proc = subprocess.Popen(
             list(argv), cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, preexec_fn=partial(_die_with_parent, os.getpid()),
-            pass_fds=hand_over,
+            pass_fds=fds,
         )
     except OSError as exc:
         out.close()
         err.close()
         raise RunError(f"cannot start the generator: {exc.strerror}", where=str(argv[0])) from exc
     finally:
-        for fd in hand_over:
+        for fd in fds:
             os.close(fd)
     try:
         timed_out = _loop(proc, out, err, timeout, tick, tick_interval)

@@ -10,9 +10,11 @@ the relay is not a proxy, so it sees each request and response whole.
 
 from __future__ import annotations
 
+import hmac
 import http.client
 import json
 import os
+import secrets
 import socket
 import socketserver
 import ssl
@@ -74,6 +76,9 @@ class Relay:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._tls: ssl.SSLContext | None = None  # made for the first https upstream (loading the CAs costs ~50 ms)
+        # What a connection must open with: the socket is 0666 and in sight of other runs' sandboxes (one started
+        # before this socket existed is not covered) and of every host process; only this run's shim learns it.
+        self.secret = secrets.token_hex(32).encode()
 
     def start(self) -> Relay:
         if self.socket_path.exists() or self.socket_path.is_symlink():
@@ -103,6 +108,14 @@ class Relay:
             self.socket_path.unlink()
         except FileNotFoundError:
             pass
+
+    def key_pipe(self) -> int:
+        """A pipe's reading end holding the secret (then its end): for the sandbox's first process to inherit and
+        read before the generator starts (relay_bridge.read_secret); whoever takes it closes it."""
+        read, write = os.pipe()
+        os.write(write, self.secret + b"\n")
+        os.close(write)
+        return read
 
     def admit(self) -> str | None:
         """None when one more request fits the rate and token caps, else why not."""
@@ -136,6 +149,17 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         """The relay log is the record; nothing goes to stderr."""
+
+    def handle(self) -> None:
+        # A connection that does not open with the secret of this run's sandbox gets nothing, not even a record in
+        # this run's log: it is not this run's generator (runner 37: another run's generator, another user).
+        expected = self.server.relay.secret + b"\n"
+        try:
+            opening = self.rfile.readline(len(expected) + 1)
+        except (ConnectionError, TimeoutError):
+            return
+        if hmac.compare_digest(opening, expected):
+            super().handle()
 
     def handle_one_request(self) -> None:
         try:
