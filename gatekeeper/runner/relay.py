@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ from gatekeeper.runner.relay_api import (
     route,
 )
 from gatekeeper.runner.relay_bridge import reachable_path
-from gatekeeper.runner.relaylog import RelayLog, read_log
+from gatekeeper.runner.relaylog import Call, Calls, RelayLog, read_log
 from gatekeeper.serving import wake_and_shut_down
 
 
@@ -69,6 +70,7 @@ class Relay:
         self.keys = dict(keys)
         self.limits = limits or RelayLimits()
         self.log = RelayLog(log_path)
+        self.calls = Calls(self.log)
         self._recent: deque[float] = deque()
         self._tokens = sum(int(r.get("input_tokens") or 0) + int(r.get("output_tokens") or 0)
                            for r in read_log(log_path))  # a resumed run keeps its budget spent
@@ -103,6 +105,7 @@ class Relay:
             wake_and_shut_down(self._server)
             self._server.server_close()
             self._server = None
+        self.calls.cut_all()  # the sandbox has ended: a call still under way is cut off, and recorded
         self.log.close()
         try:
             self.socket_path.unlink()
@@ -246,20 +249,20 @@ class _Handler(BaseHTTPRequestHandler):
         headers["host"] = upstream.host if upstream.port in (80, 443) else f"{upstream.host}:{upstream.port}"
         record: dict[str, Any] = {"api": flavour, "method": self.command, "path": api_path.partition("?")[0],
                                   "upstream": f"{upstream.host}:{upstream.port}", "bytes_in": length}
+        call = relay.calls.begin(Call(record, partial(_finished, facts=facts, started=started)))
         failed_early = False
         try:
-            self._forward(relay, upstream, api_path, body, headers, facts, record)
+            self._forward(relay, upstream, api_path, body, headers, facts, record, call)
         except (OSError, http.client.HTTPException, ValueError) as exc:  # ValueError: what http.client cannot send
             record.update(status=502, error=f"upstream: {type(exc).__name__}: {exc}"[:300])
             failed_early = not self.wfile.closed and not record.get("started")
             self.close_connection = True
-        record.pop("started", None)
-        unfinished = record.pop("unfinished", False)
+        unfinished = record.get("unfinished", False) and not call.cut
+        if call.cut:
+            record["error"] = "the run ended during the call: cut off"
         relay.spend(facts.tokens)
-        record.update(requested=facts.requested, served=facts.served, models=facts.named,
-                      input_tokens=facts.input_tokens,
-                      output_tokens=facts.output_tokens, latency_ms=round((time.monotonic() - started) * 1000, 1))
-        self._log(record)
+        if not relay.calls.end(call, _finished(record, facts=facts, started=started)):
+            return  # recorded when the relay stopped
         # Every reply ends only once its record is on disk: a client (or an auditor's script) that has its
         # answer reads the log with the call in it.
         if failed_early:
@@ -272,12 +275,13 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
 
     def _forward(self, relay: Relay, upstream: Upstream, api_path: str, body: bytes, headers: dict[str, str],
-                 facts: CallFacts, record: dict[str, Any]) -> None:
+                 facts: CallFacts, record: dict[str, Any], call: Call) -> None:
         """Pass the call on and its reply back, all but the last chunk; `record` learns as it goes (once
         `started`, the reply's status line is out and an error can only cut the reply off)."""
         connection = relay.connect(upstream)
         try:
             connection.request(self.command, upstream.base_path + api_path, body=body or None, headers=headers)
+            relay.calls.connected(call, connection.sock)
             response = connection.getresponse()
             self.send_response(response.status)
             for name, value in response.getheaders():
@@ -337,6 +341,17 @@ class _Handler(BaseHTTPRequestHandler):
     def _log(self, record: dict[str, Any]) -> None:
         record["time"] = datetime.now(UTC).isoformat(timespec="milliseconds")
         self.server.relay.log.append(record)
+
+
+def _finished(record: dict[str, Any], *, facts: CallFacts, started: float) -> dict[str, Any]:
+    """A call's `record` made whole: what it said of its models and tokens, its latency, the time."""
+    record.pop("started", None)
+    record.pop("unfinished", None)
+    record.update(requested=facts.requested, served=facts.served, models=list(facts.named),
+                  input_tokens=facts.input_tokens, output_tokens=facts.output_tokens,
+                  latency_ms=round((time.monotonic() - started) * 1000, 1),
+                  time=datetime.now(UTC).isoformat(timespec="milliseconds"))
+    return record
 
 
 def _hostname(authority: str | None) -> str | None:

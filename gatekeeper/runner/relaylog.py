@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import threading
+import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,75 @@ class RelayLog:
     def close(self) -> None:
         with self._lock:
             self._handle.close()
+
+
+@dataclass(eq=False)
+class Call:
+    """One call the relay passed on and has not recorded yet: its record so far, made whole by `finish`, and the
+    upstream connection's socket (set once connected), which stopping the relay shuts."""
+
+    record: dict[str, Any]
+    finish: Callable[[dict[str, Any]], dict[str, Any]]
+    upstream: socket.socket | None = None
+    cut: bool = False
+    recorded: bool = field(default=False)
+
+
+class Calls:
+    """The calls under way. The relay records a call when it ends, and a generator that read a streamed answer's
+    first events can leave while the upstream still streams: its record came after the runner had stopped the relay
+    and closed the log, and was lost (runner 37). `cut_all` ends each call, waits for its record, and writes the
+    record itself for a call that does not end in time: nothing relayed goes unrecorded."""
+
+    def __init__(self, log: RelayLog) -> None:
+        self._log = log
+        self._calls: set[Call] = set()
+        self._lock = threading.Lock()
+
+    def begin(self, call: Call) -> Call:
+        with self._lock:
+            self._calls.add(call)
+        return call
+
+    def connected(self, call: Call, upstream: socket.socket | None) -> None:
+        with self._lock:
+            call.upstream = upstream
+            if call.cut:
+                _shut(upstream)
+
+    def end(self, call: Call, record: Mapping[str, Any]) -> bool:
+        """Append `record` unless the call was recorded already (cut_all gave up waiting on it); whether it was."""
+        with self._lock:
+            self._calls.discard(call)
+            if call.recorded:
+                return False
+            call.recorded = True
+            self._log.append(record)
+            return True
+
+    def cut_all(self, within: float = 5.0) -> None:
+        with self._lock:
+            for call in self._calls:
+                call.cut = True
+                _shut(call.upstream)
+        until = time.monotonic() + within
+        while self._calls and time.monotonic() < until:
+            time.sleep(0.01)
+        with self._lock:
+            for call in list(self._calls):
+                call.recorded = True
+                record = call.finish(dict(call.record))
+                record["error"] = "the run ended during the call: cut off"
+                self._log.append(record)
+            self._calls.clear()
+
+
+def _shut(upstream: socket.socket | None) -> None:
+    if upstream is not None:
+        try:
+            upstream.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
