@@ -96,19 +96,29 @@ class _Log:
 
     def write(self, data: bytes) -> None:
         room = max(0, LOG_CAP - self.kept)
-        if room:
-            self.handle.write(data[:room])
-            self.kept += min(room, len(data))
+        try:
+            if room:
+                self.handle.write(data[:room])
+                self.kept += min(room, len(data))
+        except OSError:  # a full disk (the generator's doing, say): dropped, and the log says it was truncated
+            room = 0
         self.dropped += max(0, len(data) - room)
 
     def close(self) -> None:
-        if self.dropped:
-            self.handle.write(
-                f"\n[gatekeeper: log truncated at {LOG_CAP} bytes; {self.dropped} bytes dropped]\n".encode()
-            )
-        self.handle.flush()
-        os.fsync(self.handle.fileno())
-        self.handle.close()
+        try:
+            if self.dropped:
+                self.handle.write(
+                    f"\n[gatekeeper: log truncated at {LOG_CAP} bytes; {self.dropped} bytes dropped]\n".encode()
+                )
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
+        except OSError:
+            self.dropped = max(self.dropped, 1)
+        finally:
+            try:
+                self.handle.close()
+            except OSError:
+                self.dropped = max(self.dropped, 1)
 
 
 def run(

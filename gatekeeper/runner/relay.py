@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from gatekeeper.errors import RunError
 from gatekeeper.runner.relay_api import (
     FORWARDED_REQUEST_HEADERS,
     FORWARDED_RESPONSE_HEADERS,
@@ -40,7 +41,7 @@ from gatekeeper.runner.relay_api import (
     route,
 )
 from gatekeeper.runner.relay_bridge import reachable_path
-from gatekeeper.runner.relaylog import Call, Calls, RelayLog, read_log
+from gatekeeper.runner.relaylog import Call, Calls, RelayLog, closed, opened, read_log
 from gatekeeper.serving import wake_and_shut_down
 
 
@@ -85,6 +86,7 @@ class Relay:
     def start(self) -> Relay:
         if self.socket_path.exists() or self.socket_path.is_symlink():
             self.socket_path.unlink()
+        opened(self.log.path)
         server = _Server(reachable_path(str(self.socket_path)), _Handler, bind_and_activate=False)
         server.relay = self
         old = os.umask(0o077)
@@ -106,7 +108,14 @@ class Relay:
             self._server.server_close()
             self._server = None
         self.calls.cut_all()  # the sandbox has ended: a call still under way is cut off, and recorded
-        self.log.close()
+        try:
+            self.log.close()
+        except OSError as exc:
+            # A record may be lost (a full disk): the run stops; resumed, its packet serves UNRECORDED (relaylog).
+            raise RunError(f"the model relay could not write its log whole ({exc.strerror or exc})",
+                           where=str(self.log.path), hint="free space there and resume the run: its packet will "
+                           "then name an unrecorded model") from None
+        closed(self.log.path, whole=not self.log.failed)
         try:
             self.socket_path.unlink()
         except FileNotFoundError:
@@ -340,7 +349,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _log(self, record: dict[str, Any]) -> None:
         record["time"] = datetime.now(UTC).isoformat(timespec="milliseconds")
-        self.server.relay.log.append(record)
+        try:
+            self.server.relay.log.append(record)
+        except OSError:
+            pass  # kept in the log's buffer: stop() writes it, or stops the run
 
 
 def _finished(record: dict[str, Any], *, facts: CallFacts, started: float) -> dict[str, Any]:

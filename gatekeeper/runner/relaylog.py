@@ -4,6 +4,7 @@ record), and summarised for the packet. The egress recorder (egresslog.py) keeps
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -19,6 +20,9 @@ from gatekeeper.bounded import load_json
 from gatekeeper.errors import LimitError
 from gatekeeper.runner.relay_api import served_models
 
+# A model no allowed list holds, served by a call whose record an earlier attempt may have lost (runner 37).
+UNRECORDED = "(unrecorded)"
+
 
 class RelayLog:
     """The append-only relay log (JSON lines): each record flushed and fsynced before the reply ends."""
@@ -28,6 +32,8 @@ class RelayLog:
         _drop_torn_tail(path)
         self._handle = open(path, "ab")  # noqa: SIM115 - kept open for the relay's lifetime
         self._lock = threading.Lock()
+        # A write that failed (a full disk) may have lost records: the buffer keeps what fits, not all (runner 37).
+        self.failed = False
 
     def append(self, record: Mapping[str, Any]) -> None:
         self.extend([record])
@@ -39,9 +45,13 @@ class RelayLog:
         data = b"".join(json.dumps(r, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
                         for r in records)
         with self._lock:
-            self._handle.write(data)
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
+            try:
+                self._handle.write(data)
+                self._handle.flush()
+                os.fsync(self._handle.fileno())
+            except OSError:
+                self.failed = True
+                raise
 
     def close(self) -> None:
         with self._lock:
@@ -89,7 +99,10 @@ class Calls:
             if call.recorded:
                 return False
             call.recorded = True
-            self._log.append(record)
+            try:
+                self._log.append(record)
+            except OSError:
+                pass  # kept in the log's buffer: the relay's stop writes it, or stops the run (relay.Relay.stop)
             return True
 
     def cut_all(self, within: float = 5.0) -> None:
@@ -132,9 +145,34 @@ def read_log(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+def opened(log: Path) -> None:
+    """Mark `log` in use by a relay, before its first record: `log`.open, removed by `closed` once the log is whole.
+    One left by an earlier attempt (its runner killed, its log not closed whole) becomes `log`.unclean, for good."""
+    marker = Path(f"{log}.open")
+    if marker.exists():
+        os.replace(marker, f"{log}.unclean")
+    marker.touch()
+
+
+def closed(log: Path, *, whole: bool) -> None:
+    """The relay closed `log`: whole (every record written), or not (a write failed: `log`.unclean, for good)."""
+    if whole:
+        Path(f"{log}.open").unlink(missing_ok=True)
+    else:
+        os.replace(f"{log}.open", f"{log}.unclean")
+
+
+def summarize_log(log: Path) -> dict[str, Any]:
+    """The packet's relay summary of the whole log, with its sha256 as read (the signed packet names the log its
+    counts and models come from); `served` names UNRECORDED when an attempt's relay did not close its log whole."""
+    data = log.read_bytes() if log.is_file() else b""
+    unclean = os.path.lexists(f"{log}.unclean") or os.path.lexists(f"{log}.open")
+    return {**summarize(read_log(log), unclean=unclean), "log_sha256": hashlib.sha256(data).hexdigest()}
+
+
+def summarize(records: list[dict[str, Any]], *, unclean: bool = False) -> dict[str, Any]:
     """The packet's view of a relay log: models that answered, counts, refused attempts by host."""
-    served = served_models(records)
+    served = sorted({*served_models(records), *([UNRECORDED] if unclean else [])})
     refused = Counter(str(r.get("host") or "relay") for r in records if r.get("refused"))
     return {
         "served": served,

@@ -6,7 +6,6 @@ any moment can be resumed from what is on disk (`resume`).
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import shutil
@@ -313,8 +312,7 @@ def _generate(
 
 def _relayed(log: Path) -> dict[str, Any]:
     """The packet's relay summary, with the sha256 of relay.jsonl as the stopped relay left it (the log it sums up)."""
-    data = log.read_bytes() if log.is_file() else b""
-    return {**relaylog.summarize(relaylog.read_log(log)), "log_sha256": hashlib.sha256(data).hexdigest()}
+    return relaylog.summarize_log(log)  # its `served` names a model an earlier attempt may have left unrecorded
 
 
 def _network(box: sandbox.Sandbox, probe: Mapping[str, Any], relayed: Mapping[str, Any] | None) -> str:
