@@ -33,6 +33,8 @@ from gatekeeper.runner.relay import Relay
 from gatekeeper.runner.relay_api import parse_model_api
 from gatekeeper.serving import wake_and_shut_down
 
+POLICY_DIR = Path(__file__).resolve().parent.parent / "policies"
+
 # First attempt: a streamed call, read until the answer is in (the runner is killed then); a resumed one calls
 # nothing.
 READER = RUN_STATE + r"""
@@ -106,7 +108,8 @@ def test_a_call_lost_with_a_killed_runner_is_named_after_resume(tmp_path: Path, 
     env = {**os.environ, "RELAY_KEY": "k-1"}
     runner = subprocess.Popen(
         [sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin.root), "--out", str(out), "--sandbox",
-         "unshare", "--model-api", f"anthropic=http://127.0.0.1:{upstream}", "--model-key", "anthropic=RELAY_KEY",
+         "unshare", "--model", "asked-model", "--model-api", f"anthropic=http://127.0.0.1:{upstream}",
+         "--model-key", "anthropic=RELAY_KEY",
          "--format", "json", "--", sys.executable, str(tmp_path / "reader.py")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, env=env)
     try:
@@ -124,6 +127,12 @@ def test_a_call_lost_with_a_killed_runner_is_named_after_resume(tmp_path: Path, 
     packet = json.loads(Path(summary["packet"]).read_text())
     assert "(unrecorded)" in packet["model"]["served"], packet["model"]
     assert "(unrecorded)" in packet["relay"]["served"], packet["relay"]
+    # The gate's provenance policy: a model was requested, and "(unrecorded)" is not it.
+    gate = gk_in("gate", summary["packet"], "--patch", summary["patch"], "--policy", str(POLICY_DIR), "--enable",
+                 "provenance", "--format", "json")
+    decision = json.loads(gate.stdout)
+    found = [str(r) for r in decision["reasons"] if r["rule"] == "provenance.mismatch"]
+    assert gate.returncode == 3 and any("(unrecorded)" in m for m in found), decision["reasons"]
 
 
 def test_a_relay_stopped_whole_leaves_nothing_unclean(tmp_path: Path, upstream: int) -> None:
