@@ -1,8 +1,10 @@
 """Runner 37: the model relay's socket served whoever connected to it, not only its own sandbox.
 
 The relay listens on `<run>/relay/relay.sock` (mode 0666, so a mapped root inside its sandbox can connect). The
-mount plan covers the unix sockets that listen when a sandbox starts; a run started later in the same runs folder
-(`--out`, outside a hidden home) brings its relay socket after that plan, in sight of the earlier run's generator.
+mount plan covers the unix sockets that listen when a sandbox starts; a run started later in another runs folder
+outside the hidden ones (`--out`; its own runs folder is hidden since, tests/test_runner37_other_runs.py; on
+53a70ac the same runs folder did too) brings its relay socket after that plan, in sight of the earlier run's
+generator.
 That generator (run A, no relay of its own: its packet says the network was denied) called run B's relay: B's
 relay added B's real key, passed the call to B's upstream, and logged it as B's, so B's signed packet named a model
 call B's generator never made, and A's generator had a model's answer that no record of A holds. Any other
@@ -119,18 +121,18 @@ def test_a_generator_cannot_call_another_runs_relay(tmp_path: Path, shared: Path
     thief, wait = shared / "sync" / "thief.py", shared / "sync" / "wait.py"
     thief.write_text(THIEF)
     wait.write_text(WAIT)
-    runs, go = shared / "runs", shared / "sync" / "go"
+    runs, theirs, go = shared / "runs", shared / "runs-b", shared / "sync" / "go"
     # Run A: no relay. Its sandbox is planned before B's relay socket exists.
     a = subprocess.Popen(
         [sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin.root), "--out", str(runs), "--sandbox",
-         backend, "--format", "json", "--", sys.executable, str(thief), str(runs), REQUEST.hex()],
+         backend, "--format", "json", "--", sys.executable, str(thief), str(theirs), REQUEST.hex()],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.getcwd())
     try:
         _wait_for("runs/*/workspace/started", shared, a)
         # Run B, with a relay to its upstream and its key, started while A's generator runs; B's generator waits
         # in its sandbox until A has finished.
         env = {**os.environ, "B_KEY": B_KEY}
-        b_args = ["run", "--repo", str(origin.root), "--out", str(runs), "--sandbox", backend, "--model",
+        b_args = ["run", "--repo", str(origin.root), "--out", str(theirs), "--sandbox", backend, "--model",
                   "model-of-run-B", "--model-api", f"anthropic={fake.url}", "--model-key", "anthropic=B_KEY",
                   "--format", "json", "--", sys.executable, str(wait), str(go)]
         result: dict[str, subprocess.CompletedProcess[str]] = {}
