@@ -40,7 +40,7 @@ def main() -> int:
         relay = Relay(Path(tmp, "relay.sock"), Path(tmp, "relay.jsonl"),
                       {"anthropic": parse_model_api(f"anthropic={fake.url}")}, {"anthropic": "real-key"},
                       RelayLimits(max_requests_per_minute=1_000_000)).start()
-        bridge = start_bridge(str(Path(tmp, "relay.sock")))
+        bridge = start_bridge(str(Path(tmp, "relay.sock")), relay.secret)
         try:
             for stream in (False, True):
                 for _ in range(20):  # warm up both paths

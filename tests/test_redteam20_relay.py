@@ -102,7 +102,7 @@ def _send(relay: Relay, raw: bytes) -> bytes:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
         client.settimeout(20)
         client.connect(reachable_path(str(relay.socket_path)))  # a long TMPDIR passes 108 bytes
-        client.sendall(raw)
+        client.sendall(relay.secret + b"\n" + raw)  # what the sandbox's bridge opens with (runner 37)
         out = b""
         while chunk := client.recv(65536):
             out += chunk

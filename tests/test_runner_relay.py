@@ -40,7 +40,7 @@ def _relay(tmp_path: Path, fake: FakeModelAPI, limits: RelayLimits | None = None
     upstreams = {name: parse_model_api(f"{name}={fake.url}") for name in ("anthropic", "openai")}
     relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", upstreams,
                   {"anthropic": REAL_KEY, "openai": REAL_KEY}, limits).start()
-    return relay, start_bridge(str(tmp_path / "relay.sock"))
+    return relay, start_bridge(str(tmp_path / "relay.sock"), relay.secret)
 
 
 @pytest.fixture()
@@ -156,7 +156,8 @@ def test_an_upstream_that_is_down_is_answered_502_after_its_record(tmp_path: Pat
         relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"anthropic": upstream},
                       {"anthropic": REAL_KEY}).start()
         try:
-            status, data = _answer(start_bridge(str(tmp_path / "relay.sock")), "/anthropic/v1/messages", b"{}")
+            bridge = start_bridge(str(tmp_path / "relay.sock"), relay.secret)
+            status, data = _answer(bridge, "/anthropic/v1/messages", b"{}")
             assert status == 502 and b"ConnectionRefusedError" in data
             (record,) = read_log(relay.log.path)
             assert record["status"] == 502 and "ConnectionRefusedError" in record["error"]
@@ -287,7 +288,7 @@ def test_an_upstream_that_dies_mid_reply_cuts_the_reply_off(tmp_path: Path, fram
         relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"anthropic": upstream},
                       {"anthropic": REAL_KEY}).start()
         try:
-            port = start_bridge(str(tmp_path / "relay.sock"))
+            port = start_bridge(str(tmp_path / "relay.sock"), relay.secret)
             data = _raw(port, b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\n{}")
             answering.join(timeout=10)
             (record,) = read_log(relay.log.path)

@@ -16,7 +16,7 @@ from typing import Any
 
 from gatekeeper.atomic import write_atomic
 from gatekeeper.bounded import Limits, load_json
-from gatekeeper.errors import LimitError
+from gatekeeper.errors import LimitError, RunError
 from gatekeeper.runner import catchall
 from gatekeeper.runner.mounts import Plan
 from gatekeeper.runner.relaylog import RelayLog, read_log
@@ -89,10 +89,16 @@ class EgressRecorder:
                     continue
                 kept += record["kind"] not in _NOT_ATTEMPTS
                 records.append(record)
-            self.log.extend(records)
+            try:
+                self.log.extend(records)
+            except OSError:
+                pass  # the log says it failed (a full disk): the attempt's egress is `unavailable`
         if over:
-            self.log.extend([{"kind": "overflow", "count": over, "refused": "attempts beyond the log's cap",
-                              "host": "unrecorded"}])
+            try:
+                self.log.extend([{"kind": "overflow", "count": over, "refused": "attempts beyond the log's cap",
+                                  "host": "unrecorded"}])
+            except OSError:
+                pass  # as above
 
     def hand_over(self) -> int:
         """The writing end, for the sandbox to inherit; whoever takes it closes it (generator.run does)."""
@@ -106,7 +112,11 @@ class EgressRecorder:
             self.fd = -1
         self._thread.join(timeout)
         os.close(self._read)
-        self.log.close()
+        try:
+            self.log.close()
+        except OSError as exc:
+            raise RunError(f"the record of network attempts could not be written whole ({exc.strerror or exc})",
+                           where=str(self.log.path), hint="free space there and resume the run") from None
 
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -162,6 +172,8 @@ def sandbox_egress(recorder: EgressRecorder) -> dict[str, Any]:
         recording, reason = "unavailable", "the sandbox sent no egress status"
     elif unavailable:
         recording, reason = "unavailable", str(unavailable[-1].get("error") or "an attempt could not record egress")
+    if recorder.log.failed:
+        recording, reason = "unavailable", reason or "the egress log could not be written whole (a full disk?)"
     if summary.pop("errors"):
         recording, reason = "unavailable", reason or "the catch-all stopped while the generator ran"
     if _unfinished(records):

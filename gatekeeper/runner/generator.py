@@ -96,19 +96,29 @@ class _Log:
 
     def write(self, data: bytes) -> None:
         room = max(0, LOG_CAP - self.kept)
-        if room:
-            self.handle.write(data[:room])
-            self.kept += min(room, len(data))
+        try:
+            if room:
+                self.handle.write(data[:room])
+                self.kept += min(room, len(data))
+        except OSError:  # a full disk (the generator's doing, say): dropped, and the log says it was truncated
+            room = 0
         self.dropped += max(0, len(data) - room)
 
     def close(self) -> None:
-        if self.dropped:
-            self.handle.write(
-                f"\n[gatekeeper: log truncated at {LOG_CAP} bytes; {self.dropped} bytes dropped]\n".encode()
-            )
-        self.handle.flush()
-        os.fsync(self.handle.fileno())
-        self.handle.close()
+        try:
+            if self.dropped:
+                self.handle.write(
+                    f"\n[gatekeeper: log truncated at {LOG_CAP} bytes; {self.dropped} bytes dropped]\n".encode()
+                )
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
+        except OSError:
+            self.dropped = max(self.dropped, 1)
+        finally:
+            try:
+                self.handle.close()
+            except OSError:
+                self.dropped = max(self.dropped, 1)
 
 
 def run(
@@ -121,12 +131,13 @@ def run(
     tick: Callable[[], None],
     tick_interval: float,
     attempt: int = 1,
-    hand_over: tuple[int, ...] = (),
+    hand_over: tuple[int | None, ...] = (),
 ) -> GeneratorResult:
     """Run `argv` to its end (or the timeout), calling `tick()` every `tick_interval` seconds meanwhile.
 
     `hand_over`: descriptors the sandbox inherits and the runner closes once it has started (the egress pipe's
-    writing end, so that its reader sees the end when the sandbox ends)."""
+    writing end, so that its reader sees the end when the sandbox ends; the relay's secret pipe); None: none."""
+    fds = tuple(fd for fd in hand_over if fd is not None)
     started_at = now()
     header = f"=== gatekeeper: attempt {attempt} started at {started_at} ===\n"
     out, err = _Log(logs / "stdout.log", header), _Log(logs / "stderr.log", header)
@@ -134,14 +145,14 @@ def run(
         proc = subprocess.Popen(
             list(argv), cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, preexec_fn=partial(_die_with_parent, os.getpid()),
-            pass_fds=hand_over,
+            pass_fds=fds,
         )
     except OSError as exc:
         out.close()
         err.close()
         raise RunError(f"cannot start the generator: {exc.strerror}", where=str(argv[0])) from exc
     finally:
-        for fd in hand_over:
+        for fd in fds:
             os.close(fd)
     try:
         timed_out = _loop(proc, out, err, timeout, tick, tick_interval)

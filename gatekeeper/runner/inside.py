@@ -16,7 +16,7 @@ import sys
 
 from gatekeeper.runner import catchall, fsguard
 from gatekeeper.runner.egress import bring_loopback_up, probe
-from gatekeeper.runner.relay_bridge import client_environment, start_bridge
+from gatekeeper.runner.relay_bridge import client_environment, read_secret, start_bridge
 
 EXIT_NOT_ISOLATED = 97  # the probe found a way out although isolation was required
 EXIT_NOT_PROTECTED = 96  # the filesystem could not be confined as planned
@@ -161,8 +161,10 @@ def main(argv: list[str]) -> int:
     if "--relay" in options:
         apis = [options[i + 1] for i, opt in enumerate(options) if opt == "--relay-api"]
         try:
-            port = start_bridge(options[options.index("--relay") + 1])
-        except OSError as exc:
+            # The relay serves only connections that open with its secret, which the runner hands this process alone.
+            secret = read_secret(int(options[options.index("--relay-key-fd") + 1]))
+            port = start_bridge(options[options.index("--relay") + 1], secret)
+        except (OSError, ValueError) as exc:
             print(f"gatekeeper sandbox: cannot reach the model relay: {exc}; refusing to run the generator",
                   file=sys.stderr)
             return EXIT_NO_RELAY

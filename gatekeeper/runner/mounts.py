@@ -227,6 +227,9 @@ def plan(
     `private` folders (the generator's HOME) private writable tmpfs like /tmp; `keys` (the runner's own
     signing key, and the private keys beside it: key_files) covered wherever they are, like a credential store."""
     containers, stores = secret_places(environ)
+    # The runs folder holds the other runs (their work trees, patches, logs): hidden like a home, with this run's
+    # folder shown again below (runner 37: a generator read an earlier run's work through `../..`).
+    containers = list(dict.fromkeys([*containers, *_existing([str(run_dir.parent)])]))
     stores = list(dict.fromkeys([*stores, *_existing(f for p in keys for f in key_files(p))]))
     socket_paths = listening_sockets() if sockets is None else list(sockets)
     places = [*containers, *stores]

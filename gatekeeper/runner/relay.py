@@ -10,9 +10,11 @@ the relay is not a proxy, so it sees each request and response whole.
 
 from __future__ import annotations
 
+import hmac
 import http.client
 import json
 import os
+import secrets
 import socket
 import socketserver
 import ssl
@@ -22,11 +24,13 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from gatekeeper.errors import RunError
 from gatekeeper.runner.relay_api import (
     FORWARDED_REQUEST_HEADERS,
     FORWARDED_RESPONSE_HEADERS,
@@ -37,7 +41,7 @@ from gatekeeper.runner.relay_api import (
     route,
 )
 from gatekeeper.runner.relay_bridge import reachable_path
-from gatekeeper.runner.relaylog import RelayLog, read_log
+from gatekeeper.runner.relaylog import Call, Calls, RelayLog, closed, opened, read_log
 from gatekeeper.serving import wake_and_shut_down
 
 
@@ -67,6 +71,7 @@ class Relay:
         self.keys = dict(keys)
         self.limits = limits or RelayLimits()
         self.log = RelayLog(log_path)
+        self.calls = Calls(self.log)
         self._recent: deque[float] = deque()
         self._tokens = sum(int(r.get("input_tokens") or 0) + int(r.get("output_tokens") or 0)
                            for r in read_log(log_path))  # a resumed run keeps its budget spent
@@ -74,10 +79,14 @@ class Relay:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._tls: ssl.SSLContext | None = None  # made for the first https upstream (loading the CAs costs ~50 ms)
+        # What a connection must open with: the socket is 0666 and in sight of other runs' sandboxes (one started
+        # before this socket existed is not covered) and of every host process; only this run's shim learns it.
+        self.secret = secrets.token_hex(32).encode()
 
     def start(self) -> Relay:
         if self.socket_path.exists() or self.socket_path.is_symlink():
             self.socket_path.unlink()
+        opened(self.log.path)
         server = _Server(reachable_path(str(self.socket_path)), _Handler, bind_and_activate=False)
         server.relay = self
         old = os.umask(0o077)
@@ -98,11 +107,27 @@ class Relay:
             wake_and_shut_down(self._server)
             self._server.server_close()
             self._server = None
-        self.log.close()
+        self.calls.cut_all()  # the sandbox has ended: a call still under way is cut off, and recorded
+        try:
+            self.log.close()
+        except OSError as exc:
+            # A record may be lost (a full disk): the run stops; resumed, its packet serves UNRECORDED (relaylog).
+            raise RunError(f"the model relay could not write its log whole ({exc.strerror or exc})",
+                           where=str(self.log.path), hint="free space there and resume the run: its packet will "
+                           "then name an unrecorded model") from None
+        closed(self.log.path, whole=not self.log.failed)
         try:
             self.socket_path.unlink()
         except FileNotFoundError:
             pass
+
+    def key_pipe(self) -> int:
+        """A pipe's reading end holding the secret (then its end): for the sandbox's first process to inherit and
+        read before the generator starts (relay_bridge.read_secret); whoever takes it closes it."""
+        read, write = os.pipe()
+        os.write(write, self.secret + b"\n")
+        os.close(write)
+        return read
 
     def admit(self) -> str | None:
         """None when one more request fits the rate and token caps, else why not."""
@@ -136,6 +161,17 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         """The relay log is the record; nothing goes to stderr."""
+
+    def handle(self) -> None:
+        # A connection that does not open with the secret of this run's sandbox gets nothing, not even a record in
+        # this run's log: it is not this run's generator (runner 37: another run's generator, another user).
+        expected = self.server.relay.secret + b"\n"
+        try:
+            opening = self.rfile.readline(len(expected) + 1)
+        except (ConnectionError, TimeoutError):
+            return
+        if hmac.compare_digest(opening, expected):
+            super().handle()
 
     def handle_one_request(self) -> None:
         try:
@@ -222,20 +258,20 @@ class _Handler(BaseHTTPRequestHandler):
         headers["host"] = upstream.host if upstream.port in (80, 443) else f"{upstream.host}:{upstream.port}"
         record: dict[str, Any] = {"api": flavour, "method": self.command, "path": api_path.partition("?")[0],
                                   "upstream": f"{upstream.host}:{upstream.port}", "bytes_in": length}
+        call = relay.calls.begin(Call(record, partial(_finished, facts=facts, started=started)))
         failed_early = False
         try:
-            self._forward(relay, upstream, api_path, body, headers, facts, record)
+            self._forward(relay, upstream, api_path, body, headers, facts, record, call)
         except (OSError, http.client.HTTPException, ValueError) as exc:  # ValueError: what http.client cannot send
             record.update(status=502, error=f"upstream: {type(exc).__name__}: {exc}"[:300])
             failed_early = not self.wfile.closed and not record.get("started")
             self.close_connection = True
-        record.pop("started", None)
-        unfinished = record.pop("unfinished", False)
+        unfinished = record.get("unfinished", False) and not call.cut
+        if call.cut:
+            record["error"] = "the run ended during the call: cut off"
         relay.spend(facts.tokens)
-        record.update(requested=facts.requested, served=facts.served, models=facts.named,
-                      input_tokens=facts.input_tokens,
-                      output_tokens=facts.output_tokens, latency_ms=round((time.monotonic() - started) * 1000, 1))
-        self._log(record)
+        if not relay.calls.end(call, _finished(record, facts=facts, started=started)):
+            return  # recorded when the relay stopped
         # Every reply ends only once its record is on disk: a client (or an auditor's script) that has its
         # answer reads the log with the call in it.
         if failed_early:
@@ -248,12 +284,13 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
 
     def _forward(self, relay: Relay, upstream: Upstream, api_path: str, body: bytes, headers: dict[str, str],
-                 facts: CallFacts, record: dict[str, Any]) -> None:
+                 facts: CallFacts, record: dict[str, Any], call: Call) -> None:
         """Pass the call on and its reply back, all but the last chunk; `record` learns as it goes (once
         `started`, the reply's status line is out and an error can only cut the reply off)."""
         connection = relay.connect(upstream)
         try:
             connection.request(self.command, upstream.base_path + api_path, body=body or None, headers=headers)
+            relay.calls.connected(call, connection.sock)
             response = connection.getresponse()
             self.send_response(response.status)
             for name, value in response.getheaders():
@@ -312,7 +349,21 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _log(self, record: dict[str, Any]) -> None:
         record["time"] = datetime.now(UTC).isoformat(timespec="milliseconds")
-        self.server.relay.log.append(record)
+        try:
+            self.server.relay.log.append(record)
+        except OSError:
+            pass  # kept in the log's buffer: stop() writes it, or stops the run
+
+
+def _finished(record: dict[str, Any], *, facts: CallFacts, started: float) -> dict[str, Any]:
+    """A call's `record` made whole: what it said of its models and tokens, its latency, the time."""
+    record.pop("started", None)
+    record.pop("unfinished", None)
+    record.update(requested=facts.requested, served=facts.served, models=list(facts.named),
+                  input_tokens=facts.input_tokens, output_tokens=facts.output_tokens,
+                  latency_ms=round((time.monotonic() - started) * 1000, 1),
+                  time=datetime.now(UTC).isoformat(timespec="milliseconds"))
+    return record
 
 
 def _hostname(authority: str | None) -> str | None:

@@ -41,23 +41,42 @@ def client_environment(port: int, apis: Iterable[str]) -> dict[str, str]:
     return values
 
 
-def start_bridge(relay_socket: str) -> int:
-    """Listen on 127.0.0.1 (a free port) and bridge every connection to `relay_socket`; the port."""
+SECRET_MAX = 128  # the relay's secret (64 hex digits) and its newline fit
+
+
+def read_secret(fd: int) -> bytes:
+    """The relay's secret from the pipe `fd` (relay.Relay.key_pipe), which is closed; ValueError without one."""
+    data = b""
+    try:
+        while len(data) <= SECRET_MAX and (chunk := os.read(fd, SECRET_MAX + 1)):
+            data += chunk
+    finally:
+        os.close(fd)
+    secret = data.removesuffix(b"\n")
+    if not secret or len(data) > SECRET_MAX or not secret.isalnum():
+        raise ValueError("no secret from the runner")
+    return secret
+
+
+def start_bridge(relay_socket: str, secret: bytes) -> int:
+    """Listen on 127.0.0.1 (a free port) and bridge every connection to `relay_socket`, each opened with the relay's
+    `secret` (the relay serves no other); the port."""
     relay_socket = reachable_path(relay_socket)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
-    threading.Thread(target=_accept, args=(listener, relay_socket), daemon=True).start()
+    threading.Thread(target=_accept, args=(listener, relay_socket, secret + b"\n"), daemon=True).start()
     return int(listener.getsockname()[1])
 
 
-def _accept(listener: socket.socket, relay_socket: str) -> None:
+def _accept(listener: socket.socket, relay_socket: str, opening: bytes) -> None:
     while True:
         client, _ = listener.accept()
         upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             upstream.connect(relay_socket)
+            upstream.sendall(opening)
         except OSError:
             client.close()
             upstream.close()

@@ -6,7 +6,6 @@ any moment can be resumed from what is on disk (`resume`).
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import shutil
@@ -264,14 +263,15 @@ def _generate(
             egress = egresslog.EgressRecorder(run.egress_log) if box.isolates else None
             if egress is not None:
                 plan = egresslog.show_resolver(plan, run.resolv_conf)
+            pipe = model_relay.key_pipe() if model_relay else None  # the relay's secret, for this start's shim alone
             argv = sandbox.wrap(box, run.probe, req.command, plan, relay=run.relay_socket if model_relay else None,
-                                relay_apis=relay_apis, egress_fd=egress.fd if egress else None)
+                                relay_apis=relay_apis, egress_fd=egress.fd if egress else None, relay_key_fd=pipe)
             progress(f"generator starting in sandbox {box.backend} (attempt {state.attempts}): "
                      f"{' '.join(req.command)}")
             try:
                 result = generator.run(argv, cwd=run.workspace, env=gen_env.values, logs=run.logs,
                                        timeout=req.timeout, tick=tick, tick_interval=req.checkpoint_interval,
-                                       attempt=state.attempts, hand_over=(egress.hand_over(),) if egress else ())
+                                       attempt=state.attempts, hand_over=(egress.hand_over() if egress else None, pipe))
             finally:
                 if egress is not None:
                     egress.stop()
@@ -311,10 +311,8 @@ def _generate(
 
 
 def _relayed(log: Path) -> dict[str, Any]:
-    """The packet's relay summary, bound to the log it sums up: the sha256 of relay.jsonl as the stopped relay
-    left it, so the signed packet names the one log its counts and models come from."""
-    data = log.read_bytes() if log.is_file() else b""
-    return {**relaylog.summarize(relaylog.read_log(log)), "log_sha256": hashlib.sha256(data).hexdigest()}
+    """The packet's relay summary, with the sha256 of relay.jsonl as the stopped relay left it (the log it sums up)."""
+    return relaylog.summarize_log(log)  # its `served` names a model an earlier attempt may have left unrecorded
 
 
 def _network(box: sandbox.Sandbox, probe: Mapping[str, Any], relayed: Mapping[str, Any] | None) -> str:

@@ -120,13 +120,16 @@ def select(requested: str) -> Sandbox:
 
 
 def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], plan: Plan, *,
-         relay: Path | None = None, relay_apis: tuple[str, ...] = (), egress_fd: int | None = None) -> list[str]:
+         relay: Path | None = None, relay_apis: tuple[str, ...] = (), egress_fd: int | None = None,
+         relay_key_fd: int | None = None) -> list[str]:
     """The full argv: sandbox prefix (bwrap: with `plan` as its mounts), the shim (`unshare`: carrying out
     `plan`; both: checking it is in force), then the generator command.
 
     With `relay` (the model relay's socket), the shim bridges http://127.0.0.1:PORT inside to it and points
-    the generator's SDKs (`relay_apis`) there. With `egress_fd` (an inherited pipe), the shim routes the
-    sandbox's network to its catch-all device and records every attempt there (catchall.py)."""
+    the generator's SDKs (`relay_apis`) there, opening each connection with the relay's secret, which it reads
+    from the inherited pipe `relay_key_fd` (without it, it refuses to run the generator). With `egress_fd` (an
+    inherited pipe), the shim routes the sandbox's network to its catch-all device and records every attempt there
+    (catchall.py)."""
     options: list[str] = []
     extra: tuple[str, ...] = ()
     if sandbox.isolates:
@@ -145,6 +148,7 @@ def wrap(sandbox: Sandbox, probe_out: Path, command: tuple[str, ...], plan: Plan
             options += ["--apply-mounts", os.readlink("/proc/self/ns/mnt")]
     if relay is not None:
         options += ["--relay", str(relay), *(arg for api in relay_apis for arg in ("--relay-api", api))]
+        options += [] if relay_key_fd is None else ["--relay-key-fd", str(relay_key_fd)]
     shim = (
         "import sys; sys.path.insert(0, sys.argv[1]); from gatekeeper.runner.inside import main; "
         "sys.exit(main(sys.argv[2:]))"

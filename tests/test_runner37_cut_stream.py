@@ -1,0 +1,115 @@
+"""Runner 37: a streamed model answer that the generator read, then left, went unrecorded.
+
+The relay writes a call's record when the call ends (the upstream's last byte, or an error). A generator that reads
+a streamed answer's first events (the model's name, its text) and then exits, while the upstream is still
+streaming, ends its sandbox; the runner then stopped the relay and closed its log at once. The relay's handler was
+still waiting for the upstream's next bytes, and its record came after the log was closed: lost (the write raised
+in a thread nobody watched). The signed packet said no call was made and no model served, although the generator had
+the model's answer in its patch.
+
+The fix: stopping the relay cuts every call still under way (its upstream connection is shut), waits for their
+records, and writes one itself for a call whose handler does not finish in time, with every model named so far.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+from runbundle import BACKENDS, gk_in
+
+from gatekeeper.runner.relaylog import read_log
+from gatekeeper.serving import wake_and_shut_down
+
+# The generator: a streamed call through the relay (raw HTTP), read until the answer's text is in, then leave.
+READER = r"""
+import json, os, socket, urllib.parse
+base = urllib.parse.urlsplit(os.environ["ANTHROPIC_BASE_URL"])
+body = json.dumps({"model": "asked-model", "max_tokens": 9, "stream": True,
+                   "messages": [{"role": "user", "content": "hi"}]}).encode()
+sock = socket.create_connection((base.hostname, base.port), timeout=20)
+sock.sendall(b"POST " + base.path.encode() + b"/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+seen = b""
+while b"the answer the generator keeps" not in seen:
+    chunk = sock.recv(65536)
+    if not chunk:
+        break
+    seen += chunk
+open("answer.txt", "wb").write(seen)
+"""
+
+
+class _Upstream(BaseHTTPRequestHandler):
+    released: threading.Event
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("connection", "close")
+        self.end_headers()
+        start = {"type": "message_start", "message": {"model": "streamed-model", "usage": {"input_tokens": 7}}}
+        text = "the answer the generator keeps"
+        delta = {"type": "content_block_delta", "delta": {"type": "text_delta", "text": text}}
+        for event in (start, delta):
+            self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
+        self.wfile.flush()
+        # Still thinking: the rest comes only once the test lets it (after the run), or never.
+        self.released.wait(30)
+        try:
+            self.wfile.write(b'event: message_stop\ndata: {"type": "message_stop"}\n\n')
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def upstream() -> Iterator[tuple[int, threading.Event]]:
+    released = threading.Event()
+    handler = type("Handler", (_Upstream,), {"released": released})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1], released
+    finally:
+        released.set()
+        wake_and_shut_down(server)
+        server.server_close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_stream_the_generator_left_is_in_the_packet(tmp_path: Path, upstream: tuple[int, threading.Event],
+                                                      backend: str) -> None:
+    port, released = upstream
+    origin = GitRepo(tmp_path / "origin")
+    origin.write("a.py", "x = 1\n")
+    origin.commit()
+    (tmp_path / "reader.py").write_text(READER)
+    try:
+        done = gk_in("run", "--repo", str(origin.root), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                     "--model-api", f"anthropic=http://127.0.0.1:{port}", "--model-key", "anthropic=RELAY_KEY",
+                     "--format", "json", "--", sys.executable, str(tmp_path / "reader.py"),
+                     env={**os.environ, "RELAY_KEY": "k-123"})
+    finally:
+        released.set()
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads(done.stdout)
+    answer = (Path(summary["run_dir"]) / "workspace" / "answer.txt").read_bytes()
+    assert b"the answer the generator keeps" in answer and b"streamed-model" in answer  # the generator had it
+    packet = json.loads(Path(summary["packet"]).read_text())
+    records = read_log(Path(summary["run_dir"]) / "relay.jsonl")
+    assert [r.get("models") for r in records] == [["streamed-model"]], records
+    assert packet["relay"]["requests"] == 1 and packet["model"]["served"] == ["streamed-model"]
+    assert packet["relay"]["tokens"] == 7

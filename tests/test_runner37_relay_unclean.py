@@ -1,0 +1,143 @@
+"""Runner 37: a resumed run's packet named no model for a call whose record the earlier attempt lost.
+
+The relay writes a call's record when the call ends. A runner that dies meanwhile (SIGKILL, the machine reclaimed,
+or a disk the generator filled so that the log cannot be written: the runner then stopped with "internal error")
+loses it, and `--resume` runs the generator again and summarises the log as it is: the signed packet said no call
+was made and no model served, although the first attempt's generator had a model's answer. The egress log has
+status and summary records per attempt for this; the relay log had nothing.
+
+The fix: the relay keeps `relay.jsonl.open` (in the run folder, read-only inside) while it runs and removes it only
+once its log is closed whole; a relay that finds it at its start renames it `relay.jsonl.unclean`, and the packet's
+`model.served` and `relay.served` then name `(unrecorded)`, which no allowed model list holds: the run is reviewed.
+A log that cannot be closed whole stops the run with exit 2 and a clear message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+from runbundle import RUN_STATE, gk_in
+
+from gatekeeper.runner.relay import Relay
+from gatekeeper.runner.relay_api import parse_model_api
+from gatekeeper.serving import wake_and_shut_down
+
+POLICY_DIR = Path(__file__).resolve().parent.parent / "policies"
+
+# First attempt: a streamed call, read until the answer is in (the runner is killed then); a resumed one calls
+# nothing.
+READER = RUN_STATE + r"""
+import json, os, socket, time, urllib.parse
+if run_state()["attempts"] == 1:
+    base = urllib.parse.urlsplit(os.environ["ANTHROPIC_BASE_URL"])
+    body = json.dumps({"model": "asked-model", "max_tokens": 9, "stream": True,
+                       "messages": [{"role": "user", "content": "hi"}]}).encode()
+    sock = socket.create_connection((base.hostname, base.port), timeout=20)
+    sock.sendall(b"POST " + base.path.encode() + b"/v1/messages HTTP/1.1\r\nHost: x\r\n"
+                 + b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    seen = b""
+    while b"kept answer" not in seen:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        seen += chunk
+    open("answer.txt", "wb").write(seen)
+    time.sleep(60)  # the runner is killed meanwhile
+open("resumed.txt", "w").write("1")
+"""
+
+
+class _Stalling(BaseHTTPRequestHandler):
+    released: threading.Event
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("connection", "close")
+        self.end_headers()
+        start = {"type": "message_start", "message": {"model": "lost-model", "usage": {"input_tokens": 3}}}
+        delta = {"type": "content_block_delta", "delta": {"type": "text_delta", "text": "kept answer"}}
+        for event in (start, delta):
+            self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
+        self.wfile.flush()
+        self.released.wait(30)
+
+
+@pytest.fixture
+def upstream() -> Iterator[int]:
+    released = threading.Event()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (_Stalling,), {"released": released}))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1]
+    finally:
+        released.set()
+        wake_and_shut_down(server)
+        server.server_close()
+
+
+def _wait_for(found: object, within: float = 60.0) -> None:
+    until = time.monotonic() + within
+    while not found():  # type: ignore[operator]
+        assert time.monotonic() < until, "never happened"
+        time.sleep(0.05)
+
+
+def test_a_call_lost_with_a_killed_runner_is_named_after_resume(tmp_path: Path, upstream: int) -> None:
+    origin = GitRepo(tmp_path / "origin")
+    origin.write("a.py", "x = 1\n")
+    origin.commit()
+    (tmp_path / "reader.py").write_text(READER)
+    out = tmp_path / "runs"
+    env = {**os.environ, "RELAY_KEY": "k-1"}
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "gatekeeper", "run", "--repo", str(origin.root), "--out", str(out), "--sandbox",
+         "unshare", "--model", "asked-model", "--model-api", f"anthropic=http://127.0.0.1:{upstream}",
+         "--model-key", "anthropic=RELAY_KEY",
+         "--format", "json", "--", sys.executable, str(tmp_path / "reader.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, env=env)
+    try:
+        _wait_for(lambda: list(out.glob("*/workspace/answer.txt")))
+    finally:
+        os.killpg(runner.pid, signal.SIGKILL)
+        runner.wait()
+    (answer,) = out.glob("*/workspace/answer.txt")
+    assert b"lost-model" in answer.read_bytes() and b"kept answer" in answer.read_bytes()
+    run_id = answer.parent.parent.name
+    done = gk_in("run", "--resume", run_id, "--out", str(out), "--format", "json", env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads(done.stdout)
+    assert summary["attempts"] == 2 and (Path(summary["run_dir"]) / "workspace" / "resumed.txt").exists()
+    packet = json.loads(Path(summary["packet"]).read_text())
+    assert "(unrecorded)" in packet["model"]["served"], packet["model"]
+    assert "(unrecorded)" in packet["relay"]["served"], packet["relay"]
+    # The gate's provenance policy: a model was requested, and "(unrecorded)" is not it.
+    gate = gk_in("gate", summary["packet"], "--patch", summary["patch"], "--policy", str(POLICY_DIR), "--enable",
+                 "provenance", "--format", "json")
+    decision = json.loads(gate.stdout)
+    found = [str(r) for r in decision["reasons"] if r["rule"] == "provenance.mismatch"]
+    assert gate.returncode == 3 and any("(unrecorded)" in m for m in found), decision["reasons"]
+
+
+def test_a_relay_stopped_whole_leaves_nothing_unclean(tmp_path: Path, upstream: int) -> None:
+    # The control: a relay that starts and stops twice (a resume) over a whole log names nothing unrecorded.
+    upstreams = {"anthropic": parse_model_api(f"anthropic=http://127.0.0.1:{upstream}")}
+    for _ in range(2):
+        Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", upstreams, {"anthropic": "k"}).start().stop()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["relay.jsonl"]
