@@ -40,8 +40,8 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[s
     """(home, allowed-signers, the run's summary, upstream's main commit): a signed run on a FORK of upstream whose
     tip has one commit upstream does not have (the fork's README, the file the agent read)."""
     home = tmp_path_factory.mktemp("binding")
-    line = subprocess.run([sys.executable, "-m", "gatekeeper", "keys", "generate", "--name", "runner", "--out",
-                           str(home / "keys")], cwd=home, capture_output=True, text=True, timeout=120)
+    # In-process: the key is this fixture's setup (the real `keys generate` process is tests/test_attest_flow.py's).
+    line = _cli("keys", "generate", "--name", "runner", "--out", str(home / "keys"), cwd=home)
     assert line.returncode == 0, line.stderr
     (home / "allowed_signers").write_text(line.stdout.strip() + "\n")
     upstream = GitRepo(home / "upstream")
