@@ -120,9 +120,11 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
                 scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)
+                # Queued in every tree, even when found in an earlier one: HEAD's copy of a file BASE's walk reached
+                # (a package.json, an .npmrc, deps by name and so never reviewed as ci) may run more (red team 37).
                 for named in scripts:
-                    if named != path and named not in found:
-                        if not vendoredci.own_package_file(origin, named, rules):
+                    if named != path:
+                        if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         queue.append((named, origin))  # what the script runs in turn
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
@@ -130,8 +132,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         found.setdefault(dockerfile, ("iac.context.ci-build", f"{origin} builds an image from "
                                                                              f"{dockerfile}"))
                 for named in _expanded(tree, names.configs):  # the settings a release tool runs from (issue 12)
-                    if named != path and named not in found:
-                        if not vendoredci.own_package_file(origin, named, rules):
+                    if named != path:
+                        if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} hands {named} to a tool as its settings")
                         queue.append((named, origin))  # what its hooks run in turn
                 queue += imports.seen(path, origin, _expanded(tree, names.imports),
@@ -141,8 +143,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 deploys += [(origin, target) for target in names.deployed]
     except PastBound:
         return False
-    # A chart or manifests CI deploys (red team 25): matched in every tree (a script read in one tree is not read again
-    # in the other, and a file the change adds to a deployed folder is in HEAD's only).
+    # A chart or manifests CI deploys (red team 25): matched in every tree (a deploy target named in one tree only
+    # counts in both, and a file the change adds to a deployed folder is in HEAD's only).
     # The bound counts targets, not (definition, target) pairs: many definitions deploying the same folders (a
     # scaffolder's test projects) are one match each; the first definition that names a target is its evidence.
     first_origin: dict[str, str] = {}
