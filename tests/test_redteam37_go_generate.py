@@ -28,6 +28,8 @@ VARIANTS = {
     "file-added": ("go generate ./...", {}, "internal/gen/gen.go", None, EVIL),
     "package-pattern": ("go generate ./kinds/...", {}, "kinds/kind.go", GO, EVIL),
     "through-make": ("make generate", {"Makefile": "generate:\n\tgo generate ./...\n"}, "kinds/kind.go", GO, EVIL),
+    "through-make-variable": ("make gen", {"Makefile": "GO ?= go\ngen:\n\t$(GO) generate ./...\n"}, "kinds/kind.go",
+                              GO, EVIL),
     "through-script": ("./scripts/gen.sh", {"scripts/gen.sh": "#!/bin/sh\nset -e\ngo generate -x ./...\n"},
                        "kinds/kind.go", GO, EVIL),
 }
