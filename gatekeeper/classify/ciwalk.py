@@ -9,6 +9,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
+from collections.abc import Iterable
 from functools import partial
 from typing import NamedTuple
 
@@ -34,7 +35,13 @@ from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflow
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["ci_runs", "reaches", "shown_names"]
+__all__ = ["GO_GENERATE", "ci_runs", "go_generated", "reaches", "shown_names"]
+
+# A key of ci_runs' answer no path can be (NUL): a text the walk read runs `go generate`, which runs the command of
+# every `//go:generate` line of the Go files of the packages it names (red team 37; go_generated reads changed ones).
+GO_GENERATE = "\0go generate"
+_GENERATE = lazy(r"(?:\bgo|\$[({]GO[)}])[ \t]++generate\b")  # also a Makefile's `$(GO) generate`
+_DIRECTIVE = lazy(rb"(?m)^//go:generate[ \t]")
 
 _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
 # Below a folder CI deploys: documentation and its pictures (a kustomize component's diagram), no deploy reads them
@@ -115,8 +122,11 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
                     vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [],
                     [p for named in deployed for p in _deployed(named, path, folders)],
-                    [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)])
+                    [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
+                    _GENERATE.search(text) is not None)
                 names = read[entry.oid, path, aliased]
+                if names.generates:
+                    found.setdefault(GO_GENERATE, ("ci.context.ci-run", f"{origin} runs go generate"))
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
                 scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)
@@ -167,6 +177,7 @@ class _Named(NamedTuple):
     travis: list[str]  # the files it may import when the root `.travis.yml` reaches it (vendoredci.travis_imports)
     deployed: list[str]  # the files and folders its deploy commands name (deployruns.py), resolved
     configs: list[str]  # the settings files it hands a release or pipeline tool (ciconfigs.py), resolved
+    generates: bool  # it runs `go generate` (GO_GENERATE)
 
 
 class _Imports:
@@ -224,6 +235,20 @@ def _built(tree: Tree, builds: list[tuple[str, str]], done: dict[tuple[str, str]
                 if path.startswith(f"{folder}/" if folder else "") and re.fullmatch(names, path.rpartition("/")[2])]
         out += done[entry.oid, context]
     return out
+
+
+def go_generated(runs: dict[str, tuple[str, str]], sides: Iterable[str], trees: tuple[Tree, ...],
+                 read_blob: Read) -> tuple[str, str] | None:
+    """(rule, evidence) when the walk saw `go generate` run (GO_GENERATE in `runs`) and a side of a change is a Go file
+    holding a `//go:generate` line in a tree (its command runs in that job; the package pattern is not narrowed)."""
+    if GO_GENERATE not in runs:
+        return None
+    rule, evidence = runs[GO_GENERATE]
+    for side in sides:
+        if side.endswith(".go") and any(_DIRECTIVE.search(read_blob(tree[side])) for tree in trees
+                                        if side in tree and tree[side].mode in ("100644", "100755")):
+            return rule, f"{evidence}, which runs the //go:generate lines of {side}"
+    return None
 
 
 def _expanded(tree: Tree, paths: list[str]) -> list[str]:
