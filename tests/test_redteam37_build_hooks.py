@@ -5,7 +5,8 @@ Cargo compiles and runs a package's `build.rs` before the package (any `cargo bu
 also of a dependency taken by path or git); `zig build` runs `build.zig`; Cabal runs `Setup.hs` (`Setup.lhs`) for a
 package of `build-type: Custom`; RubyGems runs a native extension's `extconf.rb` on `gem install`; npm runs
 `node-gyp rebuild` for a package holding `binding.gyp`, whose `<!(...)` expansions run commands; pdm-backend runs the
-root's `pdm_build.py` on every build of the package. Each runs with whatever the build or install step holds (a CI
+root's `pdm_build.py` on every build of the package; the Nim compiler runs the NimScript of a `config.nims`
+in the project's folder at every compile. Each runs with whatever the build or install step holds (a CI
 job's tokens, a developer's keys). Their manifests and siblings are `deps` (`Cargo.toml`, `build.zig.zon`,
 `*.cabal`, `*.gemspec`, `package.json`, `pyproject.toml`, and so are `setup.py`, `Makefile.PL`, `build.xml` and
 `rebar.config.script`, the same kind of code); these names were `src`, so `gate --enable deps` allowed an edit that
@@ -55,6 +56,8 @@ HOOKS = {
     "node-gyp": ({"package.json": '{"name": "addon"}\n', "binding.gyp": GYP}, {"binding.gyp": GYP_EVIL}),
     "node-gyp-added": ({"packages/addon/package.json": '{"name": "addon"}\n'},
                        {"packages/addon/binding.gyp": GYP_EVIL}),
+    "nim-config": ({"app.nimble": 'version = "0.1.0"\n', "config.nims": 'switch("opt", "speed")\n'},
+                   {"config.nims": f'switch("opt", "speed")\nexec "{FETCH}"\n'}),
     "pdm-build": ({"pyproject.toml": '[build-system]\nbuild-backend = "pdm.backend"\n', "pdm_build.py": PDM},
                   {"pdm_build.py": PDM_EVIL}),
 }
