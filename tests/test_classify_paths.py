@@ -238,6 +238,7 @@ DEPS = [
     ("ext/fast/extconf.rb", "other", None),
     ("binding.gyp", "other", None),
     ("pdm_build.py", "other", None),
+    ("config.nims", "other", None),
     ("Gemfile", "bundler", "manifest"),
     ("Gemfile-ci.yml", "bundler", "manifest"),  # deps.bundler.fragments, weak (attack 30)
     ("Gemfile.lock", "bundler", "lockfile"),
