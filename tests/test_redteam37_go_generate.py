@@ -58,3 +58,12 @@ def test_go_code_without_a_directive_stays_source(tmp_path: Path) -> None:
     case = committed(tmp_path, {".github/workflows/ci.yml": STEPS.format("go generate ./..."), "go.mod": "module x\n",
                                 "kinds/kind.go": PLAIN}, {"kinds/kind.go": PLAIN + "\nconst Max = 3\n"})
     assert gated_rules(case, True) == (0, {})
+
+
+
+def test_an_installed_package_s_own_workflow_does_not_count(tmp_path: Path) -> None:
+    """A vendored module's GitHub workflow runs `go generate`, but GitHub runs only the root's workflows."""
+    case = committed(tmp_path, {".github/workflows/ci.yml": STEPS.format("go test ./..."), "go.mod": "module x\n",
+                                "vendor/example.com/lib/.github/workflows/gen.yml": STEPS.format("go generate ./..."),
+                                "kinds/kind.go": GO}, {"kinds/kind.go": EVIL})
+    assert gated_rules(case, True) == (0, {})

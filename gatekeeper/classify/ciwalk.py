@@ -125,7 +125,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                     _GENERATE.search(text) is not None)
                 names = read[entry.oid, path, aliased]
-                if names.generates:
+                # not a definition that came with an installed package and runs only at its root (vendoredci.py)
+                if names.generates and not (vendoredci.package_root(origin) and vendoredci.root_only(origin)):
                     found.setdefault(GO_GENERATE, ("ci.context.ci-run", f"{origin} runs go generate"))
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
