@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from gatekeeper.classify.cdkassets import CDK
+from gatekeeper.classify.docdeploys import DOCS
 from gatekeeper.classify.heatfiles import HEAT, Shipper
 from gatekeeper.classify.markers import against_ancestors
 from gatekeeper.classify.vagrantfiles import VAGRANT
@@ -50,4 +51,4 @@ SALT = Shipper(RULE, (".sls",), named, "reads or installs {path} (a Salt state's
                "Salt states near it read for the files they import or install")
 # Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt, Vagrant's
 # provisioning (vagrantfiles.py).
-SHIPPERS = (HEAT, CDK, SALT, VAGRANT)
+SHIPPERS = (HEAT, CDK, SALT, VAGRANT, DOCS)
