@@ -1,0 +1,225 @@
+"""Classes of misses the fortieth blind set of update commits found (bench/deps_bumps_fortieth.tsv).
+
+- A MODULE.bazel `bazel_dep` whose keyword names a constant (aspect-build/rules_lint's `IS_RELEASE = False` and
+  `dev_dependency = IS_RELEASE`, beside published modules) made the whole file unparsable with `--tree`, so a person's
+  "Update bazel_skylib to 1.8.1" named nothing. A name the file binds exactly once, at the top level, to a literal is
+  that literal now; a name bound again (an `if` block, augmented, a loop), to an expression, or not at all is the
+  problem it was.
+- Rust installed by actions-rs/toolchain (`toolchain: 1.58.0`, moonrepo/moon's "Update Rust to 1.58") or
+  hecrj/setup-rust-action (`rust-version: "1.75"  # msrv`, hyperium/tonic), and Flutter by a `flutter-version:` key
+  (leancodepl/patrol's one-item matrix `['3.38.x']`), named nothing: they are read as the tools `rust` and `flutter`,
+  as dtolnay/rust-toolchain's `toolchain:` and `node-version:` were.
+- The benchmark's matcher: a pub git dependency is named `git+URL@<commit>`; Ente's "Update flutter_sodium to
+  33fe482" names that commit by its prefix.
+
+Real-shaped files written for these tests (the layouts of those repositories), look-alikes and hostile input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.deps.bazel import parse_module_bazel
+from gatekeeper.deps.model import ManifestError
+from tests.deltas import accuracy_bench, each_fast, moves
+from tests.deltas import patch as _patch
+from tests.deltas import tree as _tree
+from tests.gitrepo import edited_commits
+
+# aspect-build/rules_lint's layout: published deps, then dev deps guarded by a release switch the BCR patch flips
+RULES_LINT = """\
+"Bazel dependencies"
+
+module(
+    name = "aspect_rules_lint",
+    compatibility_level = 1,
+)
+
+bazel_dep(name = "aspect_bazel_lib", version = "2.22.0", repo_name = None)
+bazel_dep(name = "aspect_tools_telemetry", version = "0.2.8")
+bazel_dep(name = "bazel_skylib", version = "1.4.2")
+bazel_dep(name = "platforms", version = "0.0.7")
+
+####### Dev dependencies ########
+
+bazel_dep(name = "bazelrc-preset.bzl", version = "1.1.0", dev_dependency = True)
+
+# NOTE: when publishing to BCR, we patch this to be True
+IS_RELEASE = False
+
+bazel_dep(
+    name = "toolchains_protoc",
+    version = "0.6.0",
+    dev_dependency = IS_RELEASE,
+)
+
+protoc = use_extension("@toolchains_protoc//protoc:extensions.bzl", "protoc", dev_dependency = IS_RELEASE)
+protoc.toolchain(version = "v32.0")
+
+bazel_dep(
+    name = "rules_go",
+    version = "0.59.0",
+    dev_dependency = IS_RELEASE,
+    repo_name = "io_bazel_rules_go",
+)
+"""
+
+# moonrepo/moon's CI before its toolchain file: actions-rs installs the Rust each job builds with
+MOON = """\
+name: Build
+on: [push, pull_request]
+jobs:
+  format:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v2
+      - uses: actions-rs/toolchain@v1
+        with:
+          toolchain: 1.56.1
+          profile: minimal
+          components: rustfmt
+      - uses: actions-rs/cargo@v1
+        with:
+          command: fmt
+"""
+
+# hyperium/tonic's msrv job
+TONIC = """\
+name: CI
+on: [push]
+jobs:
+  msrv:
+    runs-on: ubuntu-latest
+    steps:
+    - uses: actions/checkout@v4
+    - uses: hecrj/setup-rust-action@v2
+      with:
+        rust-version: "1.71.1"    # msrv
+    - run: cargo check --all-features
+"""
+
+# leancodepl/patrol's semver check: one Flutter in a matrix the setup step reads
+PATROL = """\
+name: patrol check semver
+on: [pull_request]
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        flutter-version: ['3.32.x']
+        flutter-channel: ['stable']
+    steps:
+      - uses: actions/checkout@v5
+      - uses: subosito/flutter-action@v2
+        with:
+          flutter-version: ${{ matrix.flutter-version }}
+          channel: ${{ matrix.flutter-channel }}
+"""
+
+
+def _bumped(root: Path, name: str, body: str, edits: dict[str, str]) -> tuple[object, object]:
+    repo, base, head = edited_commits(root, {name: body}, {name: edits})
+    return _tree(repo, base, head), _patch(repo, base, head)
+
+
+def _deps(body: str) -> dict[str, tuple[str, str]]:
+    return {d.name: (d.version, d.scope or "") for d in parse_module_bazel("MODULE.bazel", body.encode())}
+
+
+def test_rules_lint_skylib_bump_is_read_with_tree_and_from_the_patch(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, "MODULE.bazel", RULES_LINT, {
+        'bazel_dep(name = "bazel_skylib", version = "1.4.2")': 'bazel_dep(name = "bazel_skylib", version = "1.8.1")'})
+    want = {("bazel", "bazel_skylib", "1.4.2", "1.8.1")}
+    assert moves(tree) == moves(patch) == want, (tree, patch)  # type: ignore[arg-type]
+    assert not tree.problems, tree.problems  # type: ignore[attr-defined]
+
+
+def test_a_constant_bound_once_is_its_literal() -> None:
+    found = _deps(RULES_LINT)
+    assert found["toolchains_protoc"] == ("0.6.0", "runtime")  # IS_RELEASE = False: not a dev dependency
+    assert found["rules_go"] == ("0.59.0", "runtime")
+    assert found["bazelrc-preset.bzl"] == ("1.1.0", "dev")
+    flipped = _deps(RULES_LINT.replace("IS_RELEASE = False", "IS_RELEASE = True"))
+    assert flipped["toolchains_protoc"] == ("0.6.0", "dev") and flipped["rules_go"] == ("0.59.0", "dev")
+    # a version named by a constant is that version
+    versioned = 'SKYLIB = "1.8.1"\nbazel_dep(name = "bazel_skylib", version = SKYLIB)\n'
+    assert _deps(versioned) == {"bazel_skylib": ("1.8.1", "runtime")}
+
+
+@pytest.mark.parametrize("body", [
+    # bound twice: which value the call sees is the program's
+    'IS_RELEASE = False\nIS_RELEASE = True\nbazel_dep(name = "a", version = "1", dev_dependency = IS_RELEASE)\n',
+    # bound again in a block, augmented, in a loop, as a function
+    'V = "1"\nif True:\n    V = "2"\nbazel_dep(name = "a", version = V)\n',
+    'V = "1"\nV += ".1"\nbazel_dep(name = "a", version = V)\n',
+    'V = "1"\nfor V in ["2"]:\n    pass\nbazel_dep(name = "a", version = V)\n',
+    'def V():\n    pass\nV = "1"\nbazel_dep(name = "a", version = V)\n',
+    # bound to an expression, indented only, or not bound at all
+    'V = "1" + "2"\nbazel_dep(name = "a", version = V)\n',
+    'V = OTHER\nbazel_dep(name = "a", version = V)\n',
+    '  V = "1"\nbazel_dep(name = "a", version = V)\n',
+    'bazel_dep(name = "a", version = UNBOUND)\n',
+    # a name that shadows a keyword argument elsewhere is bound more than once
+    'version = "1"\nbazel_dep(name = "a", version = version)\n',
+    # an attribute or an item is no constant
+    'V = "1"\nbazel_dep(name = "a", version = V.x)\n',
+    'V = "1"\nbazel_dep(name = "a", version = V[0])\n',
+])
+def test_names_not_bound_once_to_a_literal_are_refused(body: str) -> None:
+    with pytest.raises(ManifestError):
+        parse_module_bazel("MODULE.bazel", body.encode())
+
+
+def test_a_refused_constant_is_a_problem_not_a_crash_with_tree(tmp_path: Path) -> None:
+    twice = RULES_LINT.replace("IS_RELEASE = False\n", "IS_RELEASE = False\nIS_RELEASE = True\n")
+    tree, _ = _bumped(tmp_path, "MODULE.bazel", twice, {'version = "1.4.2"': 'version = "1.8.1"'})
+    assert any(p.manifest == "MODULE.bazel" and p.kind == "unparsable" for p in tree.problems), tree  # type: ignore[attr-defined]
+
+
+def test_many_constants_are_read_in_linear_time() -> None:
+    names = "".join(f'C{i} = "{i}.0"\n' for i in range(20_000))
+    calls = "".join(f'bazel_dep(name = "m{i}", version = C{i}, dev_dependency = C{i})\n' for i in range(20_000))
+    body = (names + calls).encode()
+    each_fast([(lambda: parse_module_bazel("MODULE.bazel", body), "20,000 calls naming 20,000 constants")], 2.0)
+    assert len(parse_module_bazel("MODULE.bazel", body)) == 20_000
+
+
+def test_moon_actions_rs_toolchain_is_rust(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, ".github/workflows/build.yml", MOON, {"toolchain: 1.56.1": "toolchain: 1.58.0"})
+    assert ("tool", "rust", "1.56.1", "1.58.0") in moves(tree), tree  # type: ignore[arg-type]
+    assert ("tool", "rust", "1.56.1", "1.58.0") in moves(patch), patch  # type: ignore[arg-type]
+
+
+def test_tonic_setup_rust_action_msrv_is_rust(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, ".github/workflows/CI.yml", TONIC, {'"1.71.1"': '"1.75"'})
+    assert ("tool", "rust", "1.71.1", "1.75") in moves(tree), tree  # type: ignore[arg-type]
+    assert ("tool", "rust", "1.71.1", "1.75") in moves(patch), patch  # type: ignore[arg-type]
+
+
+def test_patrol_flutter_version_is_flutter(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, ".github/workflows/patrol-check-semver.yaml", PATROL, {"'3.32.x'": "'3.38.x'"})
+    assert ("tool", "flutter", "3.32.x", "3.38.x") in moves(tree), tree  # type: ignore[arg-type]
+    assert ("tool", "flutter", "3.32.x", "3.38.x") in moves(patch), patch  # type: ignore[arg-type]
+
+
+def test_look_alike_inputs_name_nothing(tmp_path: Path) -> None:
+    # another action's `toolchain:` input, a channel instead of a version, an expression: no rust
+    other = MOON.replace("actions-rs/toolchain@v1", "some-org/toolchain@v1")
+    tree, _ = _bumped(tmp_path, ".github/workflows/build.yml", other, {"toolchain: 1.56.1": "toolchain: 1.58.0"})
+    assert not any(c.name == "rust" for c in tree.changes), tree  # type: ignore[attr-defined]
+    tree, _ = _bumped(tmp_path / "b", ".github/workflows/build.yml", MOON, {"toolchain: 1.56.1": "toolchain: stable"})
+    assert not any(c.name == "rust" and c.to_version for c in tree.changes), tree  # type: ignore[attr-defined]
+    # a matrix of two Flutters is a matrix, not the version
+    tree, _ = _bumped(tmp_path / "c", ".github/workflows/x.yaml", PATROL, {"['3.32.x']": "['3.32.x', '3.38.x']"})
+    assert not any(c.name == "flutter" and c.to_version for c in tree.changes), tree  # type: ignore[attr-defined]
+
+
+def test_the_bench_takes_a_pub_git_commit_by_its_prefix() -> None:
+    bench = accuracy_bench()
+    got = "git+https://github.com/ente-io/flutter_sodium@33fe482088f582cc4202b35cdd47a5bc84da45bc"
+    assert bench._same_version("33fe482", got)
+    assert not bench._same_version("33fe483", got)
+    assert not bench._same_version("33fe482", "git+https://github.com/o/r@a33fe482088f582cc4202b35cdd47a5bc84da45b")
