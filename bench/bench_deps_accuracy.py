@@ -272,8 +272,7 @@ def _same_version(want: str, got: str | None) -> bool:
         # git `ref:` (Renovate's "update erector digest to f99aecd" for `gem 'erector', github: …, ref: '<sha>'`), a
         # Gemfile.lock GIT section's `revision:` (Dependabot's "bump fastlane-plugin-x from `b4e1e7f` to `7fbbe66`")
         return got.startswith(want) or f"@sha256:{want}" in got or bool(re.search(rf"-{want}[0-9a-f]*$", got)) \
-            or f"ref:{want}" in got or f"revision:{want}" in got or _dated(want, got) \
-            or bool(re.search(rf"^git\+\S+@{want}[0-9a-f]*$", got))  # a pub git dependency's `url@commit`
+            or f"ref:{want}" in got or f"revision:{want}" in got or _dated(want, got)
     # Dependabot's "update urwid requirement from <=4.0.8,>=2.6.14 to >=2.6.14,<=4.0.9" widens a range to the new
     # release by its inclusive upper bound: that bound is the version it names
     if (upper := re.search(r"(?:^|,)\s*<=\s*v?([^\s,]+)", got)) is not None and upper.group(1) == want.lstrip("vV"):
@@ -390,6 +389,8 @@ def _same_name(want: str, change: Change) -> bool:
     if change.version_ref is not None and norm(change.version_ref) == norm(want):
         return True  # entries sharing a catalog's `[versions]` key, by that key (Renovate's "Update agp to v9.3.1")
     name, want = norm(change.name), norm(want)
+    if change.ecosystem == "pub":
+        name = name.split("@git+", 1)[0]  # a git dependency is named with its source (`flutter_sodium@git+https://…`)
     if change.ecosystem == "go" and " => " in change.name:
         # a `replace OLD => NEW v` directive: Renovate names it by NEW, the module whose code is built
         name = norm(change.name.split(" => ", 1)[1])

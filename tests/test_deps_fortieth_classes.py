@@ -9,8 +9,11 @@
   hecrj/setup-rust-action (`rust-version: "1.75"  # msrv`, hyperium/tonic), and Flutter by a `flutter-version:` key
   (leancodepl/patrol's one-item matrix `['3.38.x']`), named nothing: they are read as the tools `rust` and `flutter`,
   as dtolnay/rust-toolchain's `toolchain:` and `node-version:` were.
-- The benchmark's matcher: a pub git dependency is named `git+URL@<commit>`; Ente's "Update flutter_sodium to
-  33fe482" names that commit by its prefix.
+- A Gemfile.lock's `BUNDLED WITH` Bundler was read by nothing: GitLab's Renovate moved it in omnibus-gitlab's locks
+  ("Update dependency bundler to v4.0.12") and the delta named no change. It is the `build` dependency `bundler` now,
+  both modes (unless the lock lists a bundler gem among its specs: that one names it).
+- The benchmark's matcher: the delta names a pub git dependency with its source (`flutter_sodium@git+https://…`);
+  Ente's "Update flutter_sodium to 33fe482" names the package.
 
 Real-shaped files written for these tests (the layouts of those repositories), look-alikes and hostile input.
 """
@@ -22,8 +25,9 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.deps.bazel import parse_module_bazel
+from gatekeeper.deps.bundler import parse_gemfile_lock
 from gatekeeper.deps.model import ManifestError
-from tests.deltas import accuracy_bench, each_fast, moves
+from tests.deltas import accuracy_bench, bench_change, each_fast, moves
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
 from tests.gitrepo import edited_commits
@@ -217,9 +221,60 @@ def test_look_alike_inputs_name_nothing(tmp_path: Path) -> None:
     assert not any(c.name == "flutter" and c.to_version for c in tree.changes), tree  # type: ignore[attr-defined]
 
 
-def test_the_bench_takes_a_pub_git_commit_by_its_prefix() -> None:
+def test_the_bench_names_a_pub_git_dependency_by_its_package() -> None:
     bench = accuracy_bench()
-    got = "git+https://github.com/ente-io/flutter_sodium@33fe482088f582cc4202b35cdd47a5bc84da45bc"
-    assert bench._same_version("33fe482", got)
-    assert not bench._same_version("33fe483", got)
-    assert not bench._same_version("33fe482", "git+https://github.com/o/r@a33fe482088f582cc4202b35cdd47a5bc84da45b")
+    named = "flutter_sodium@git+https://github.com/ente-io/flutter_sodium"
+    assert bench._same_name("flutter_sodium", bench_change("pub", named))
+    assert not bench._same_name("flutter_sodium", bench_change("pub", "sodium@git+https://github.com/o/flutter_sodium"))
+    assert not bench._same_name("flutter", bench_change("pub", named))
+
+
+# omnibus-gitlab's root Gemfile.lock, its tail
+OMNIBUS_LOCK = """\
+GEM
+  remote: https://rubygems.org/
+  specs:
+    rake (13.2.1)
+    rspec (3.13.0)
+      rspec-core (~> 3.13.0)
+    rspec-core (3.13.2)
+
+PLATFORMS
+  ruby
+  x86_64-linux
+
+DEPENDENCIES
+  rake
+  rspec
+
+BUNDLED WITH
+   4.0.11
+"""
+
+
+def test_omnibus_bundled_with_is_bundler_with_tree_and_from_the_patch(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, "Gemfile.lock", OMNIBUS_LOCK, {"   4.0.11\n": "   4.0.12\n"})
+    want = {("bundler", "bundler", "4.0.11", "4.0.12")}
+    assert moves(tree) == moves(patch) == want, (tree, patch)  # type: ignore[arg-type]
+    [change] = tree.changes  # type: ignore[attr-defined]
+    assert (change.change, change.direct, change.scope) == ("upgraded", True, "build")
+
+
+def test_bundled_with_look_alikes() -> None:
+    def bundler_of(body: str) -> list[str]:
+        return [d.version for d in parse_gemfile_lock("Gemfile.lock", body.encode()) if d.name == "bundler"]
+    assert bundler_of(OMNIBUS_LOCK) == ["4.0.11"]
+    # a lock listing bundler as a gem: that spec names it, BUNDLED WITH adds no second bundler
+    listed = OMNIBUS_LOCK.replace("    rake (13.2.1)\n", "    bundler (2.6.9)\n    rake (13.2.1)\n")
+    assert bundler_of(listed) == ["2.6.9"]
+    # not a version, not three spaces, not under BUNDLED WITH, or no BUNDLED WITH at all: no bundler
+    for odd in (OMNIBUS_LOCK.replace("   4.0.11", "   latest"), OMNIBUS_LOCK.replace("   4.0.11", "    4.0.11"),
+                OMNIBUS_LOCK.replace("BUNDLED WITH", "RUBY VERSION"), OMNIBUS_LOCK.split("BUNDLED WITH")[0],
+                OMNIBUS_LOCK.replace("   4.0.11", "   4.0.11; rm -rf /")):
+        assert bundler_of(odd) == [], odd
+
+
+def test_a_long_lock_is_read_in_linear_time() -> None:
+    specs = "".join(f"    gem{i} (1.{i})\n" for i in range(60_000))
+    body = ("GEM\n  remote: https://rubygems.org/\n  specs:\n" + specs + "\nBUNDLED WITH\n" + "   4.0.11\n" * 60_000)
+    each_fast([(lambda: parse_gemfile_lock("Gemfile.lock", body.encode()), "60,000 specs, 60,000 version lines")], 2.0)
