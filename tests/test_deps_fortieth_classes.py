@@ -12,6 +12,10 @@
 - A Gemfile.lock's `BUNDLED WITH` Bundler was read by nothing: GitLab's Renovate moved it in omnibus-gitlab's locks
   ("Update dependency bundler to v4.0.12") and the delta named no change. It is the `build` dependency `bundler` now,
   both modes (unless the lock lists a bundler gem among its specs: that one names it).
+- A chart values' environment variable holding an image (damacus/home-ops' system-upgrade-controller values:
+  `SYSTEM_UPGRADE_JOB_KUBECTL_IMAGE: registry.k8s.io/kubectl:v1.36.4@sha256:…`, Renovate's "update registry.k8s.io/
+  kubectl docker tag to v1.36.4") named nothing: only an `image` key's string was read. A key whose last word is
+  image (`…_IMAGE`, `kubectlImage`, `init-image`) is read as that string is now, both modes.
 - The benchmark's matcher: the delta names a pub git dependency with its source (`flutter_sodium@git+https://…`);
   Ente's "Update flutter_sodium to 33fe482" names the package.
 
@@ -26,6 +30,7 @@ import pytest
 
 from gatekeeper.deps.bazel import parse_module_bazel
 from gatekeeper.deps.bundler import parse_gemfile_lock
+from gatekeeper.deps.helmvalues import parse_values
 from gatekeeper.deps.model import ManifestError
 from tests.deltas import accuracy_bench, bench_change, each_fast, moves
 from tests.deltas import patch as _patch
@@ -278,3 +283,51 @@ def test_a_long_lock_is_read_in_linear_time() -> None:
     specs = "".join(f"    gem{i} (1.{i})\n" for i in range(60_000))
     body = ("GEM\n  remote: https://rubygems.org/\n  specs:\n" + specs + "\nBUNDLED WITH\n" + "   4.0.11\n" * 60_000)
     each_fast([(lambda: parse_gemfile_lock("Gemfile.lock", body.encode()), "60,000 specs, 60,000 version lines")], 2.0)
+
+
+# damacus/home-ops' system-upgrade-controller values (bjw-s app-template)
+OLD_KUBECTL = "v1.36.3@sha256:6e4fce3c83651edb91b74bc67701c5cd263dd8aa3cd4254b1798d6425a5ab789"
+DAMACUS = f"""\
+---
+controllers:
+  system-upgrade-controller:
+    strategy: RollingUpdate
+    containers:
+      app:
+        image:
+          repository: docker.io/rancher/system-upgrade-controller
+          tag: v0.20.1@sha256:aaf4dbf640579a6abfa6390aab927ee664f06814e33c371e69df9dd451ca153a
+        env:
+          SYSTEM_UPGRADE_CONTROLLER_DEBUG: false
+          SYSTEM_UPGRADE_JOB_BACKOFF_LIMIT: 99
+          SYSTEM_UPGRADE_JOB_IMAGE_PULL_POLICY: IfNotPresent
+          SYSTEM_UPGRADE_JOB_KUBECTL_IMAGE: registry.k8s.io/kubectl:{OLD_KUBECTL}
+          SYSTEM_UPGRADE_JOB_PRIVILEGED: true
+          SYSTEM_UPGRADE_PLAN_POLLING_INTERVAL: 15m
+"""
+NEW_KUBECTL = "v1.36.4@sha256:b8d523e7b8cdc5e3caa0f8891ee9f504abf137dec786e6e0ddd33e4f272c2f13"
+
+
+def test_damacus_kubectl_image_variable_is_read_with_tree_and_from_the_patch(tmp_path: Path) -> None:
+    old = OLD_KUBECTL
+    path = "kubernetes/apps/system-upgrade/system-upgrade-controller/app/config/values.yaml"
+    tree, patch = _bumped(tmp_path, path, DAMACUS, {old: NEW_KUBECTL})
+    want = {("docker", "registry.k8s.io/kubectl", old, NEW_KUBECTL)}
+    assert moves(tree) == moves(patch) == want, (tree, patch)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("key", "value", "named"), [
+    ("kubectlImage", "bitnami/kubectl:1.31.0", ("bitnami/kubectl", "1.31.0")),
+    ("init-image", "busybox:1.37", ("busybox", "1.37")),
+    ("JOB_IMAGE", "ghcr.io/o/r@sha256:" + "a" * 64, ("ghcr.io/o/r", "@sha256:" + "a" * 64)),
+    # no tag nor digest, a policy, pull secrets, a word ending in "image" that is no last word, prose
+    ("JOB_IMAGE", "ghcr.io/o/r", None),
+    ("imagePullPolicy", "Always:now", None),
+    ("SYSTEM_UPGRADE_JOB_IMAGE_PULL_POLICY", "x:1", None),
+    ("myimage", "busybox:1.37", None),
+    ("IMAGES", "busybox:1.37", None),
+    ("bannerImage", "see the docs: 1", None),
+])
+def test_image_keys_and_look_alikes(key: str, value: str, named: tuple[str, str] | None) -> None:
+    found = [(d.name, d.version) for d in parse_values("values.yaml", f"app:\n  {key}: {value!r}\n".encode())]
+    assert found == ([named] if named else []), found

@@ -2,7 +2,8 @@
 
 Charts name their images in two shapes, which Renovate's helm-values manager reads too:
 `image: {registry?, repository, tag, digest?}` (any mapping holding `repository` and `tag`) and
-`image: "registry/name:tag"` (an `image` key whose string has a tag or digest). An empty tag (the
+`image: "registry/name:tag"` (an `image` key whose string has a tag or digest; also a key whose last word is
+`image`, `kubectlImage`, `SYSTEM_UPGRADE_JOB_KUBECTL_IMAGE`, round 40). An empty tag (the
 chart's `appVersion` is used) names no version and is skipped; so are commented-out examples, which
 YAML does not read. Renovate annotations (`# renovate: ...`) above a value are read as in workflows.
 
@@ -25,6 +26,10 @@ from gatekeeper.deps.tools import read_annotations
 from gatekeeper.lazy_pattern import lazy
 
 _IMAGE_REF = lazy(r"^[\w][\w.\-/:@]*$")
+# A key naming an image by its last word: `image`, an environment variable a chart passes on
+# (`SYSTEM_UPGRADE_JOB_KUBECTL_IMAGE: registry.k8s.io/kubectl:v1.36.4@sha256:…`, damacus/home-ops), `kubectlImage`,
+# `init-image`; its string is read as an `image:` string is (a tag or digest, else nothing). `imagePullPolicy` is not.
+_IMAGE_KEY = lazy(r"^(?:image|[\w.\-]*[_.\-](?:image|IMAGE|Image)|[a-z][A-Za-z0-9]*Image)$")
 
 
 def _scalar(value: Any) -> str:
@@ -68,6 +73,10 @@ def parse_values(path: str, data: bytes) -> list[Dependency]:
                 found = _named(node["image"])
             if found is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
+            for key, value in node.items():
+                if key != "image" and isinstance(key, str) and isinstance(value, str) and _IMAGE_KEY.match(key) \
+                        and (named := _named(value)) is not None:
+                    out.append(Dependency("docker", named[0], named[1], path, True, "runtime"))
             stack.extend(reversed(list(node.values())))
         elif isinstance(node, list):
             stack.extend(reversed(node))
@@ -137,7 +146,7 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
         if indent != -1 and (column < indent or column == indent and line.lstrip().startswith("- ")):
             close()  # a shallower key, or the next item of a list: the mapping being read ended
             indent = -1
-        if key == "image" and value:
+        if _IMAGE_KEY.match(key) and value:
             if (found := _named(value)) is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
         elif key in _IMAGE_KEYS and indent in (-1, column):
