@@ -265,6 +265,12 @@ def test_omnibus_bundled_with_is_bundler_with_tree_and_from_the_patch(tmp_path: 
     assert (change.change, change.direct, change.scope) == ("upgraded", True, "build")
 
 
+def test_bundler_4_two_space_bundled_with_moves_from_the_patch(tmp_path: Path) -> None:
+    two = OMNIBUS_LOCK.replace("   4.0.11", "  4.0.11")
+    tree, patch = _bumped(tmp_path, "Gemfile.lock", two, {"  4.0.11\n": "  4.0.12\n"})
+    assert moves(tree) == moves(patch) == {("bundler", "bundler", "4.0.11", "4.0.12")}, (tree, patch)  # type: ignore
+
+
 def test_bundled_with_look_alikes() -> None:
     def bundler_of(body: str) -> list[str]:
         return [d.version for d in parse_gemfile_lock("Gemfile.lock", body.encode()) if d.name == "bundler"]
@@ -272,8 +278,11 @@ def test_bundled_with_look_alikes() -> None:
     # a lock listing bundler as a gem: that spec names it, BUNDLED WITH adds no second bundler
     listed = OMNIBUS_LOCK.replace("    rake (13.2.1)\n", "    bundler (2.6.9)\n    rake (13.2.1)\n")
     assert bundler_of(listed) == ["2.6.9"]
-    # not a version, not three spaces, not under BUNDLED WITH, or no BUNDLED WITH at all: no bundler
+    # Bundler 4 indents it by two spaces (omnibus-gitlab's 4.0.12), and a move from three to two is one upgrade
+    assert bundler_of(OMNIBUS_LOCK.replace("   4.0.11", "  4.0.12")) == ["4.0.12"]
+    # not a version, not two or three spaces, not under BUNDLED WITH, or no BUNDLED WITH at all: no bundler
     for odd in (OMNIBUS_LOCK.replace("   4.0.11", "   latest"), OMNIBUS_LOCK.replace("   4.0.11", "    4.0.11"),
+                OMNIBUS_LOCK.replace("   4.0.11", " 4.0.11"),
                 OMNIBUS_LOCK.replace("BUNDLED WITH", "RUBY VERSION"), OMNIBUS_LOCK.split("BUNDLED WITH")[0],
                 OMNIBUS_LOCK.replace("   4.0.11", "   4.0.11; rm -rf /")):
         assert bundler_of(odd) == [], odd

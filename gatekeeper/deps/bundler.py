@@ -28,8 +28,9 @@ _REMOTE = lazy(r"^ {2}remote: (\S+)$")
 # (Bundler::Source::Git#to_lock writes `revision:` under `remote:`).
 _REVISION = lazy(r"^ {2}revision: ([0-9a-f]{7,64})$")
 # The Bundler that wrote the lock, which `bundle install` then runs as (Bundler 2.3+ installs it): `BUNDLED WITH` and
-# its version indented by three spaces. Renovate and Dependabot move it ("update dependency bundler to v4.0.12").
-_BUNDLED = lazy(r"^ {3}(\d+(?:\.[0-9A-Za-z]+){1,5})$")
+# its version indented by three spaces (two since Bundler 4). Renovate and Dependabot move it ("update dependency
+# bundler to v4.0.12").
+_BUNDLED = lazy(r"^ {2,3}(\d+(?:\.[0-9A-Za-z]+){1,5})$")
 
 
 def parse_gemfile_lock(path: str, data: bytes) -> list[Dependency]:
