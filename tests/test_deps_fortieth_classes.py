@@ -16,6 +16,10 @@
   `SYSTEM_UPGRADE_JOB_KUBECTL_IMAGE: registry.k8s.io/kubectl:v1.36.4@sha256:…`, Renovate's "update registry.k8s.io/
   kubectl docker tag to v1.36.4") named nothing: only an `image` key's string was read. A key whose last word is
   image (`…_IMAGE`, `kubectlImage`, `init-image`) is read as that string is now, both modes.
+- An apps chart's Argo CD Helm sources (adfinis/helm-charts' infra-apps values: `repoURL:`, `chart: cert-manager`,
+  `targetRevision: 1.20.3` under `certManager:`; a person's "Update cert-manager from 1.20.2 to 1.20.3") named
+  nothing. Such a mapping is the chart at that revision now; from a patch when the hunk shows the `chart:` line of the
+  changed revision's mapping (else nothing, as before). A source without `chart:` (a git path) names nothing.
 - The benchmark's matcher: the delta names a pub git dependency with its source (`flutter_sodium@git+https://…`);
   Ente's "Update flutter_sodium to 33fe482" names the package.
 
@@ -340,3 +344,57 @@ def test_damacus_kubectl_image_variable_is_read_with_tree_and_from_the_patch(tmp
 def test_image_keys_and_look_alikes(key: str, value: str, named: tuple[str, str] | None) -> None:
     found = [(d.name, d.version) for d in parse_values("values.yaml", f"app:\n  {key}: {value!r}\n".encode())]
     assert found == ([named] if named else []), found
+
+
+# adfinis/helm-charts' infra-apps values: Argo CD applications the chart templates, one Helm source each
+ADFINIS = """\
+certManager:
+  # -- Enable cert-manager
+  enabled: false
+  # -- Helm chart repo
+  repoURL: https://charts.jetstack.io
+  # -- Chart
+  chart: cert-manager
+  # -- [cert-manager Helm chart](https://github.com/cert-manager/cert-manager) version
+  targetRevision: 1.20.2
+
+  # -- Helm values
+  values: {}
+
+gitApp:
+  repoURL: https://github.com/adfinis/argocd-apps.git
+  path: apps/thing
+  targetRevision: 1.2.3
+
+velero:
+  enabled: false
+  repoURL: https://vmware-tanzu.github.io/helm-charts
+  chart: velero
+  targetRevision: 12.0.0
+"""
+
+
+def test_adfinis_argo_source_is_read_with_tree_and_from_the_patch(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, "charts/infra-apps/values.yaml", ADFINIS,
+                          {"targetRevision: 1.20.2": "targetRevision: 1.20.3"})
+    assert moves(tree) == moves(patch) == {("helm", "cert-manager", "1.20.2", "1.20.3")}, (tree, patch)  # type: ignore
+    tree, patch = _bumped(tmp_path / "v", "charts/infra-apps/values.yaml", ADFINIS,
+                          {"targetRevision: 12.0.0": "targetRevision: 12.1.0"})
+    assert moves(tree) == moves(patch) == {("helm", "velero", "12.0.0", "12.1.0")}, (tree, patch)  # type: ignore
+
+
+def test_argo_look_alikes(tmp_path: Path) -> None:
+    # a git source's revision names nothing, with --tree or from the patch
+    tree, patch = _bumped(tmp_path, "values.yaml", ADFINIS, {"targetRevision: 1.2.3": "targetRevision: 1.2.4"})
+    assert not tree.changes and not patch.changes, (tree, patch)  # type: ignore[attr-defined]
+    names = {d.name: d.version for d in parse_values("values.yaml", ADFINIS.encode()) if d.ecosystem == "helm"}
+    assert names == {"cert-manager": "1.20.2", "velero": "12.0.0"}, names
+    # no repoURL, a revision that is a branch, a chart that is no name: nothing
+    for body in ("a:\n  chart: x\n  targetRevision: 1.0.0\n",
+                 "a:\n  repoURL: https://h\n  chart: x\n  targetRevision: main\n",
+                 "a:\n  repoURL: https://h\n  chart: ../x\n  targetRevision: 1.0.0\n"):
+        assert [d for d in parse_values("values.yaml", body.encode()) if d.ecosystem == "helm"] == [], body
+    # from a patch, a chart: line of a sibling mapping does not pair with another mapping's revision
+    sibling = "a:\n  repoURL: https://h\n  chart: x\nb:\n  repoURL: https://h\n  path: p\n  targetRevision: 1.0.0\n"
+    _, patch = _bumped(tmp_path / "s", "values.yaml", sibling, {"targetRevision: 1.0.0": "targetRevision: 1.0.1"})
+    assert not patch.changes, patch  # type: ignore[attr-defined]
