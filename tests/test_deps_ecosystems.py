@@ -148,7 +148,9 @@ BUNDLED WITH
 def test_gemfile_lock() -> None:
     deps = _map(bundler.parse_gemfile_lock("Gemfile.lock", GEMFILE_LOCK))
     assert deps["nokogiri"].version == "1.16.0" and deps["nokogiri"].direct is True
-    assert deps["rack"].direct is False and set(deps) == {"actionpack", "nokogiri", "rack", "racc"}
+    assert deps["rack"].direct is False and set(deps) == {"actionpack", "nokogiri", "rack", "racc", "bundler"}
+    # the Bundler of BUNDLED WITH, which `bundle install` runs as (round 40)
+    assert (deps["bundler"].version, deps["bundler"].direct, deps["bundler"].scope) == ("2.5.3", True, "build")
 
 
 def test_gem_prerelease_ordering() -> None:

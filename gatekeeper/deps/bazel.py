@@ -2,7 +2,9 @@
 
 MODULE.bazel is Starlark, but a restricted dialect: `bazel_dep` takes literal keyword arguments only, so
 each call is read by its literal `name`, `version` and `dev_dependency`. A call whose arguments are not
-such literals is a problem, never skipped. Maven coordinates written as `"group:artifact:version"` strings
+such literals is a problem, never skipped; a keyword naming a constant the file binds once, at the top level, to
+such a literal (aspect-build/rules_lint's `IS_RELEASE = False` for `dev_dependency = IS_RELEASE`) takes that
+literal. Maven coordinates written as `"group:artifact:version"` strings
 (rules_jvm_external's `maven.install(artifacts = [...])`) are `maven` dependencies. Overrides
 (`*_override(...)`) are override sections (overrides.py): any change in one is a problem.
 """
@@ -10,6 +12,7 @@ such literals is a problem, never skipped. Maven coordinates written as `"group:
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from gatekeeper.deps.gradle import COORDINATE
 from gatekeeper.deps.loaders import text
@@ -17,7 +20,9 @@ from gatekeeper.deps.model import Dependency, ManifestError
 
 _CALL = re.compile(r"^\s*bazel_dep\s*\(([^()]*)\)", re.MULTILINE)
 # `repo_name = None` (Bazel 7.1+: no repository for the module) is a literal too
-_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|None|\d+))\s*(?:,|$)')
+_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|None|\d+)|([A-Za-z_]\w*))\s*(?:,|$)')
+# a top-level constant: `IS_RELEASE = False` (column 0, one literal, nothing after it but a comment)
+_CONST = re.compile(r'^([A-Za-z_]\w*)[ \t]*=[ \t]*(?:"([^"\\\n]*)"|(True|False|None|\d+))[ \t]*$', re.MULTILINE)
 _TEXT = re.compile(r"\S")
 OVERRIDE = re.compile(r"^\s*\w+_override\s*\([^()]*\)", re.MULTILINE)
 
@@ -35,9 +40,23 @@ def residue(data: bytes) -> str:
     return re.sub(r"\s+", " ", body).strip()
 
 
+# every binding of a name, to count them: `X = …`, `X += …`, a keyword argument, `for X in`, `as X`, `def X`
+_BIND = re.compile(r"(?<![\w.])(?:(?:for|as|def)\s+([A-Za-z_]\w*)\b|"
+                   r"([A-Za-z_]\w*)\s*(?:[-+*/|&%^]|//|\*\*|<<|>>)?=(?!=))")
+
+
+def _constants(body: str) -> dict[str, str]:
+    """The names the file binds exactly once, at the top level, to a literal, with that literal. A name bound twice
+    (again, augmented, as a keyword, in a loop or a block) is left out: which value a call sees is unknown. One pass."""
+    binds = Counter(m.group(1) or m.group(2) for m in _BIND.finditer(body))
+    return {m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+            for m in _CONST.finditer(body) if binds[m.group(1)] == 1}
+
+
 def parse_module_bazel(path: str, data: bytes) -> list[Dependency]:
     body = _body(data)
     out: list[Dependency] = []
+    constants: dict[str, str] | None = None  # read once, and only for a call naming one
     for call in _CALL.finditer(body):
         args: dict[str, str] = {}
         rest = call.group(1).strip()
@@ -47,7 +66,15 @@ def parse_module_bazel(path: str, data: bytes) -> list[Dependency]:
             if arg is None:
                 line = body.count("\n", 0, call.start()) + 1
                 raise ManifestError(f"line {line}: a bazel_dep argument that is not a literal")
-            args[arg.group(1)] = arg.group(2) if arg.group(2) is not None else arg.group(3)
+            value = arg.group(2) if arg.group(2) is not None else arg.group(3)
+            if arg.group(4) is not None:
+                constants = _constants(body) if constants is None else constants
+                value = constants.get(arg.group(4))
+            if value is None:
+                line = body.count("\n", 0, call.start()) + 1
+                raise ManifestError(f"line {line}: a bazel_dep argument that is not a literal ({arg.group(4)} is not "
+                                    "bound once, at the top level, to one)")
+            args[arg.group(1)] = value
             at = arg.end()
         if not args.get("name"):
             raise ManifestError("a bazel_dep without a name")

@@ -27,15 +27,20 @@ _REMOTE = lazy(r"^ {2}remote: (\S+)$")
 # A GIT section's commit: Bundler checks the gems of its `specs:` out at it, whatever their gemspec's version says
 # (Bundler::Source::Git#to_lock writes `revision:` under `remote:`).
 _REVISION = lazy(r"^ {2}revision: ([0-9a-f]{7,64})$")
+# The Bundler that wrote the lock, which `bundle install` then runs as (Bundler 2.3+ installs it): `BUNDLED WITH` and
+# its version indented by three spaces (two since Bundler 4). Renovate and Dependabot move it ("update dependency
+# bundler to v4.0.12").
+_BUNDLED = lazy(r"^ {2,3}(\d+(?:\.[0-9A-Za-z]+){1,5})$")
 
 
 def parse_gemfile_lock(path: str, data: bytes) -> list[Dependency]:
-    """Specs of every source section; a gem of a GIT, PATH or PLUGIN SOURCE section carries its remote in its
-    version (`7.0.2 from GIT https://...`): a gem moved from rubygems.org to a fork under a bump does not order, so
-    it is `changed`, never an in-level `upgraded` (red team 9). A GIT gem carries its section's `revision:` too
-    (`0.1.0 from GIT https://... revision:7fbbe66...`): a gem a Gemfile takes from a branch keeps its gemspec's
-    version while Dependabot moves it from one commit to the next ("bump fastlane-plugin-revenuecat_internal from
-    `b4e1e7f` to `7fbbe66`"), and the commit is what names the code (lockedsources.py also reports the move)."""
+    """Specs of every source section, and the Bundler of `BUNDLED WITH` (a `build` dependency named bundler); a gem
+    of a GIT, PATH or PLUGIN SOURCE section carries its remote in its version (`7.0.2 from GIT https://...`): a gem
+    moved from rubygems.org to a fork under a bump does not order, so it is `changed`, never an in-level `upgraded`
+    (red team 9). A GIT gem carries its section's `revision:` too (`0.1.0 from GIT https://... revision:7fbbe66...`):
+    a gem a Gemfile takes from a branch keeps its gemspec's version while Dependabot moves it from one commit to the
+    next ("bump fastlane-plugin-revenuecat_internal from `b4e1e7f` to `7fbbe66`"), and the commit is what names the
+    code (lockedsources.py also reports the move)."""
     return _lock_specs(path, text(data).splitlines(), hunked=False)
 
 
@@ -52,6 +57,7 @@ def _lock_specs(path: str, lines: list[str], hunked: bool) -> list[Dependency]:
     section = ""
     remote = revision = ""
     direct: set[str] = set()
+    bundler = ""
     for line in lines:
         if hunked and line == HUNK:
             section, remote, revision = "", "", ""
@@ -65,6 +71,9 @@ def _lock_specs(path: str, lines: list[str], hunked: bool) -> list[Dependency]:
             continue
         if section == "GIT" and (commit := _REVISION.match(line)) is not None:
             revision = commit.group(1)
+            continue
+        if section == "BUNDLED WITH" and (bundled := _BUNDLED.match(line)) is not None:
+            bundler = bundled.group(1)
             continue
         if section == "DEPENDENCIES":
             m = _DIRECT.match(line)
@@ -81,6 +90,8 @@ def _lock_specs(path: str, lines: list[str], hunked: bool) -> list[Dependency]:
                 out.append(Dependency("bundler", m.group(1), version, path, None, None))
     if direct:
         out = [Dependency("bundler", d.name, d.version, path, d.name in direct, None) for d in out]
+    if bundler and not any(d.name == "bundler" for d in out):  # a lock listing bundler as a gem: that one names it
+        out.append(Dependency("bundler", "bundler", bundler, path, True, "build"))
     return out
 
 

@@ -2,7 +2,10 @@
 
 Charts name their images in two shapes, which Renovate's helm-values manager reads too:
 `image: {registry?, repository, tag, digest?}` (any mapping holding `repository` and `tag`) and
-`image: "registry/name:tag"` (an `image` key whose string has a tag or digest). An empty tag (the
+`image: "registry/name:tag"` (an `image` key whose string has a tag or digest; also a key whose last word is
+`image`, `kubectlImage`, `SYSTEM_UPGRADE_JOB_KUBECTL_IMAGE`, round 40), and the Argo CD Helm sources an apps
+chart templates (`repoURL`, `chart`, `targetRevision`: the chart at that revision; from a patch when the hunk shows
+the `chart:` line of the changed revision's mapping, else nothing, as before; round 40). An empty tag (the
 chart's `appVersion` is used) names no version and is skipped; so are commented-out examples, which
 YAML does not read. Renovate annotations (`# renovate: ...`) above a value are read as in workflows.
 
@@ -25,6 +28,10 @@ from gatekeeper.deps.tools import read_annotations
 from gatekeeper.lazy_pattern import lazy
 
 _IMAGE_REF = lazy(r"^[\w][\w.\-/:@]*$")
+# A key naming an image by its last word: `image`, an environment variable a chart passes on
+# (`SYSTEM_UPGRADE_JOB_KUBECTL_IMAGE: registry.k8s.io/kubectl:v1.36.4@sha256:…`, damacus/home-ops), `kubectlImage`,
+# `init-image`; its string is read as an `image:` string is (a tag or digest, else nothing). `imagePullPolicy` is not.
+_IMAGE_KEY = lazy(r"^(?:image|[\w.\-]*[_.\-](?:image|IMAGE|Image)|[a-z][A-Za-z0-9]*Image)$")
 
 
 def _scalar(value: Any) -> str:
@@ -51,6 +58,19 @@ def _named(ref: str) -> tuple[str, str] | None:
     return name, image_version(tag, digest)
 
 
+# An Argo CD application's Helm source an apps chart templates (adfinis/helm-charts' infra-apps: `repoURL:`,
+# `chart: cert-manager`, `targetRevision: 1.20.3` under one key): the chart at that version. A source without `chart:`
+# (a git path at a revision) names nothing.
+_CHART_NAME = lazy(r"^[A-Za-z0-9][\w.\-]{0,200}$")
+
+
+def _argo_source(node: dict[Any, Any]) -> tuple[str, str] | None:
+    chart, revision = _scalar(node.get("chart")), _scalar(node.get("targetRevision"))
+    if not _scalar(node.get("repoURL")) or not _CHART_NAME.match(chart) or not revision[:1].isdigit():
+        return None
+    return chart, revision
+
+
 def parse_values(path: str, data: bytes) -> list[Dependency]:
     body = text(data)
     out = read_annotations(path, body.splitlines(), "runtime")
@@ -68,6 +88,12 @@ def parse_values(path: str, data: bytes) -> list[Dependency]:
                 found = _named(node["image"])
             if found is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
+            if (source := _argo_source(node)) is not None:
+                out.append(Dependency("helm", source[0], source[1], path, True, "runtime"))
+            for key, value in node.items():
+                if key != "image" and isinstance(key, str) and isinstance(value, str) and _IMAGE_KEY.match(key) \
+                        and (named := _named(value)) is not None:
+                    out.append(Dependency("docker", named[0], named[1], path, True, "runtime"))
             stack.extend(reversed(list(node.values())))
         elif isinstance(node, list):
             stack.extend(reversed(node))
@@ -108,6 +134,7 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
     changed = opened = False
     shown: list[str] = []  # the lines of the hunk being read, up to the line being read
     unshown: list[str] = []  # the images named whose mapping's opening is above their hunk
+    chart: tuple[int, str] = (-1, "")  # the column and name of the last `chart:` line of the hunk's mapping
 
     def close() -> None:
         nonlocal changed
@@ -126,6 +153,7 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
         if raw == hunks.HUNK:
             close()
             indent = -1
+            chart = (-1, "")
             shown.clear()
             continue
         line = raw.lstrip(hunks.CHANGED)
@@ -134,10 +162,16 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
         if m is None:
             continue  # a list item, a block scalar's text, a comment: no key of an image
         key, value, column = m.group("key"), m.group("value"), m.start("key")
+        if column < chart[0] or column == chart[0] and line.lstrip().startswith("- "):
+            chart = (-1, "")  # the mapping the chart: line was in ended
         if indent != -1 and (column < indent or column == indent and line.lstrip().startswith("- ")):
             close()  # a shallower key, or the next item of a list: the mapping being read ended
             indent = -1
-        if key == "image" and value:
+        if key == "chart":
+            chart = (column, value) if _CHART_NAME.match(value) else (-1, "")
+        elif key == "targetRevision" and chart[0] == column and value[:1].isdigit():
+            out.append(Dependency("helm", chart[1], value, path, True, "runtime"))  # Argo CD's source (above)
+        if _IMAGE_KEY.match(key) and value:
             if (found := _named(value)) is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
         elif key in _IMAGE_KEYS and indent in (-1, column):

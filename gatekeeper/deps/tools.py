@@ -54,7 +54,7 @@ _KEYED = {
     "terraform_version": "terraform", "gradle-version": "gradle", "hugo-version": "hugo",
     "just-version": "just", "pixi-version": "pixi", "cosign-release": "cosign", "renovate-version": "renovate",
     "tflint_version": "tflint", "eas-version": "eas-cli", "pnpm-version": "pnpm", "helm-version": "helm",
-    "kubectl-version": "kubectl", "kind-version": "kind",
+    "kubectl-version": "kubectl", "kind-version": "kind", "flutter-version": "flutter",
 }
 # Any other input named `<tool>_version` or `<tool>-version` whose tool is one _RELEASED names: `aqua_version: v2.62.3`
 # (aquaproj/aqua-installer, and the reusable workflows that pass it on, whose values Renovate's aqua preset bumps),
@@ -76,6 +76,7 @@ _BY_ACTION = {
     "imjasonh/setup-crane": ("version", "crane"), "ko-build/setup-ko": ("version", "ko"),
     "anchore/sbom-action/download-syft": ("syft-version", "syft"),
     "docker/setup-docker-action": ("version", "docker"),
+    "actions-rs/toolchain": ("toolchain", "rust"), "hecrj/setup-rust-action": ("rust-version", "rust"),
 }
 # docker/setup-docker-action's `version:` also takes the release as a `version=28.5.2` pair (alphagov/govuk-
 # infrastructure's, which Renovate moved to `v29.7.2`): that one pair is the version; any other pair names nothing.
