@@ -209,6 +209,14 @@ def test_s6_overlay_release_url_names_the_repository(tmp_path: Path) -> None:
     assert ("tool", "s6-overlay", "3.1.6.2", "3.2.0.0") in moves(patch), patch
 
 
+def test_an_add_of_a_release_url_names_the_repository_and_runs_nothing() -> None:
+    body = ('FROM alpine:3.12\nARG OVERLAY_VERSION="v2.1.0.0"\nADD https://github.com/just-containers/s6-overlay/'
+            'releases/download/${OVERLAY_VERSION}/s6-overlay-amd64-installer /tmp/\nADD pip-install-a==1.txt /x\n')
+    found = {(d.ecosystem, d.name, d.version) for d in parse_dockerfile("Dockerfile", body.encode())}
+    assert found == {("docker", "alpine", "3.12"), ("tool", "overlay", "v2.1.0.0"),
+                     ("tool", "just-containers/s6-overlay", "v2.1.0.0")}, found
+
+
 def test_tools_image_installs_and_an_env_substituted() -> None:
     found = {(d.ecosystem, d.name, d.version) for d in parse_dockerfile("Dockerfile", TOOLS.encode())}
     assert {("composer", "phpstan/phpstan", "1.12.7"), ("composer", "friendsofphp/php-cs-fixer", "3.64.0"),
@@ -226,6 +234,18 @@ def test_a_hunk_that_begins_inside_a_run_reads_its_command_and_hunks_stay_apart(
     assert {(d.name, d.version) for d in dockerfile_hunks("Dockerfile", two.encode())} == {("a", "1")}
     # a fragment is read only in a hunk: in a whole file a line starting with no keyword is no RUN
     assert runs("Dockerfile", "apt-get install a=1\n") == []
+
+
+def test_an_image_used_twice_stays_two_use_sites_and_a_heredoc_across_hunks_reads_as_before() -> None:
+    body = "FROM node:18 AS a\nRUN npm i -g pnpm@9.1.0\nFROM node:18\nRUN npm i -g pnpm@9.1.0\n"
+    found = [(d.ecosystem, d.name, d.version) for d in parse_dockerfile("Dockerfile", body.encode())]
+    assert found == [("docker", "node", "18"), ("docker", "node", "18"), ("npm", "pnpm", "9.1.0")], found
+    # a here-document the first hunk opens and the second closes: the RUN reading of that hunk is skipped, the
+    # images are read as docker.dockerfile_hunks reads them (no new problem from the RUN reader)
+    hunks = "\n".join(["FROM debian:12", "RUN <<EOF", "apt-get install -y a=1", HUNK, "EOF",
+                        CHANGED + "RUN apk add b=2"])
+    assert {(d.name, d.version) for d in dockerfile_hunks("Dockerfile", hunks.encode())} == {("debian", "12"),
+                                                                                               ("b", "2")}
 
 
 def test_purls_and_version_order_of_the_new_ecosystems() -> None:

@@ -2,8 +2,8 @@
 `<TOOL>_VERSION` values, install-tool lines): the same install commands a workflow's run lines are read for
 (runlines.installs: pip, npm, go, cargo, gem, dotnet, apt, apk, pecl, composer), and the GitHub releases a RUN line
 downloads by version (`curl -fsSL https://github.com/just-containers/s6-overlay/releases/download/v${S6_VERSION}/…`:
-the repository is the tool's name, whatever the ARG is called). ARG defaults and ENV values above a RUN are
-substituted into it as the builder does without --build-arg (`pecl install redis-${REDIS_VERSION}`).
+the repository is the tool's name, whatever the ARG is called; an `ADD` of such a URL too). ARG defaults and ENV
+values above a RUN are substituted into it as the builder does without --build-arg (`pecl install redis-${REDIS_V}`).
 
 Not read: a here-document's body (`RUN <<EOF … EOF`: docker.instructions skips it), the exec form (`RUN ["pip", …]`),
 a version from a --build-arg or a file the build copies in. A Dockerfile is in the `iac` bucket, which core reviews
@@ -17,7 +17,7 @@ import re
 from gatekeeper.deps import docker
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, PartlyRead
+from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
 from gatekeeper.deps.runlines import installs
 from gatekeeper.deps.tools import TOOL, VERSIONISH
 from gatekeeper.lazy_pattern import lazy
@@ -58,32 +58,45 @@ def runs(path: str, body: str, fragments: bool = False) -> list[Dependency]:
             _assign(line, values)
             continue
         run = _RUN.match(line)
-        if run is None and not (fragments and keyword not in _KEYWORDS):
+        if run is None and keyword != "add" and not (fragments and keyword not in _KEYWORDS):
             continue
         command = docker.substitute(line[run.end():] if run is not None else line, values)
-        found = installs(path, command) + [Dependency(TOOL, m.group("repo"), m.group("tag"), path, True, "build")
-                                           for m in _RELEASE_URL.finditer(command) if VERSIONISH.match(m.group("tag"))]
+        found = [] if keyword == "add" else installs(path, command)  # ADD downloads a URL, runs no command
+        found += [Dependency(TOOL, m.group("repo"), m.group("tag"), path, True, "build")
+                  for m in _RELEASE_URL.finditer(command) if VERSIONISH.match(m.group("tag"))]
         out.update(dict.fromkeys(found))
     return list(out)
 
 
 def parse_dockerfile(path: str, data: bytes) -> list[Dependency]:
-    """docker.parse_dockerfile's dependencies and those the RUN instructions install."""
-    return _joined(docker.parse_dockerfile(path, data), runs(path, text(data)))
+    """docker.parse_dockerfile's dependencies (as it lists them: an image used twice is two use sites) and those the
+    RUN instructions install that it does not name."""
+    return _beside(docker.parse_dockerfile(path, data), [runs(path, text(data))])
 
 
-def _joined(*parts: list[Dependency]) -> list[Dependency]:
-    """The dependencies of `parts` in order, each once."""
-    return list(dict.fromkeys(dep for part in parts for dep in part))
+def _beside(found: list[Dependency], more: list[list[Dependency]]) -> list[Dependency]:
+    """`found` as it is, then each dependency of `more` it does not hold, once."""
+    seen = set(found)
+    added = dict.fromkeys(dep for part in more for dep in part if dep not in seen)
+    return found + list(added)
+
+
+def _hunk_runs(path: str, hunk: str) -> list[Dependency]:
+    """One hunk's RUN installs; none when the hunk cannot be split into instructions alone (a here-document it opens
+    and a later hunk closes): docker.dockerfile_hunks judges the file, and the Dockerfile is reviewed as `iac`."""
+    try:
+        return runs(path, hunk, True)
+    except ManifestError:
+        return []
 
 
 def dockerfile_hunks(path: str, data: bytes) -> list[Dependency]:
     """docker.dockerfile_hunks's dependencies and those each hunk's RUN lines install (one hunk apart from the next:
     a hunk's last line continues into no other hunk's first). Beside a `partial` problem (PartlyRead) too."""
-    hunks = [hunk.replace(CHANGED, "") for hunk in text(data).split(HUNK)]
+    hunks = [_hunk_runs(path, hunk.replace(CHANGED, "")) for hunk in text(data).split(HUNK)]
     try:
         found = docker.dockerfile_hunks(path, data)
     except PartlyRead as partly:
-        partly.found = _joined(partly.found, *(runs(path, hunk, True) for hunk in hunks))
+        partly.found = _beside(partly.found, hunks)
         raise
-    return _joined(found, *(runs(path, hunk, True) for hunk in hunks))
+    return _beside(found, hunks)
