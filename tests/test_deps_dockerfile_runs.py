@@ -22,6 +22,7 @@ from gatekeeper.deps.purl import purl
 from gatekeeper.deps.runlines import installs
 from gatekeeper.deps.sources import Delta
 from gatekeeper.deps.versions import compare, update_level
+from tests.changecase import committed, gated_rules
 from tests.deltas import each_fast, moves
 from tests.deltas import patch as _patch
 from tests.deltas import tree as _tree
@@ -261,3 +262,24 @@ def test_purls_and_version_order_of_the_new_ecosystems() -> None:
     assert update_level("deb", "1:2.0-1", "2:1.0-1") == "major"  # an epoch restarts the numbering
     assert update_level("apk", "2.45.2-r0", "2.46.0-r0") == "minor"
     assert compare("deb", "abc", "1.0") is None  # no version: not ordered, the delta says `changed`
+
+
+# --- the deps policy: a RUN install is judged as any dependency change ---------------------------------------------
+def _rules(root: Path, head: str, tree: bool) -> dict[str, list[str]]:
+    _, named = gated_rules(committed(root, {"docker/Dockerfile": NEXTCLOUD}, {"docker/Dockerfile": head}), tree, "deps")
+    return named
+
+
+@pytest.mark.parametrize("tree", [False, True])
+def test_the_policy_reviews_a_new_pinned_package_and_an_upgrade_beyond_the_level_not_one_within(
+        tmp_path: Path, tree: bool) -> None:
+    within = _rules(tmp_path / "a", NEXTCLOUD.replace("memcached-3.1.2", "memcached-3.1.3"), tree)
+    line = "pecl install redis-4.2.0; \\\n"
+    added = _rules(tmp_path / "b", NEXTCLOUD.replace(line, line + "    pecl install xdebug-3.3.2; \\\n"), tree)
+    major = _rules(tmp_path / "c", NEXTCLOUD.replace("rsync=3.2.7-r4", "rsync=4.0.0-r0"), tree)
+    deps_rules = {rule for rule in within if rule.startswith("deps.")}
+    assert not deps_rules, within  # an upgrade within the default level (minor) queues as any other
+    assert added.get("deps.new_direct") == ["docker/Dockerfile"], added
+    assert major.get("deps.upgrade_level") == ["docker/Dockerfile"], major
+    # and the Dockerfile itself is in the iac bucket, which core reviews whatever the delta says
+    assert all("docker/Dockerfile" in named.get("core.iac", []) for named in (within, added, major))
