@@ -5,7 +5,7 @@ pin inside a long `apt-get install` RUN), nextcloud/docker's "Update memcached t
 memcached-3.1.3;` in a `set -ex; \\` RUN with a comment line inside), linuxserver's s6-overlay (a release URL whose
 version is an ARG named unlike the repository). The RUN lines are read by the installer reader the workflows' run
 lines already use (runlines.installs), with --tree and from the patch. Attack cases first: 1 MiB lines of each
-command's pieces, a RUN of 100,000 continuation lines, here-documents, look-alikes that install nothing pinned.
+command's pieces, a RUN of 30,000 pinned continuation lines, here-documents, look-alikes that install nothing pinned.
 """
 
 from __future__ import annotations
@@ -44,14 +44,14 @@ def test_one_mib_lines_of_each_command_are_read_in_linear_time(command: str) -> 
                for line in lines], 2.0)  # ~0.35 s a pattern searched; a quadratic one would take hours
 
 
-def test_a_run_of_100000_continuation_lines_is_read_in_linear_time() -> None:
-    pins = "RUN apt-get install -y \\\n" + "".join(f"    p{i}=1.{i}-1 \\\n" for i in range(100_000)) + "    last=1\n"
+def test_a_run_of_30000_continuation_lines_is_read_in_linear_time() -> None:
+    pins = "RUN apt-get install -y \\\n" + "".join(f"    p{i}=1.{i}-1 \\\n" for i in range(30_000)) + "    last=1\n"
     blanks = "RUN " + "\\\n" * 100_000 + "apt-get install a=1\n"
     found: dict[str, list[Dependency]] = {}
-    each_fast([(lambda: found.setdefault("pins", parse_dockerfile("Dockerfile", pins.encode())), "100,000 pins"),
+    each_fast([(lambda: found.setdefault("pins", parse_dockerfile("Dockerfile", pins.encode())), "30,000 pins"),
                (lambda: found.setdefault("blanks", parse_dockerfile("Dockerfile", blanks.encode())), "100,000 `\\`")],
               5.0)
-    assert len(found["pins"]) == 100_001  # each pin once, in order (0.8 CPU-s; a list's `not in` took minutes)
+    assert len(found["pins"]) == 30_001  # each pin once, in order (~0.25 CPU-s; a list's `not in` took minutes)
     assert [(d.name, d.version) for d in found["blanks"]] == [("a", "1")]
 
 
