@@ -6,7 +6,11 @@ such literals is a problem, never skipped; a keyword naming a constant the file 
 such a literal (aspect-build/rules_lint's `IS_RELEASE = False` for `dev_dependency = IS_RELEASE`) takes that
 literal. Maven coordinates written as `"group:artifact:version"` strings
 (rules_jvm_external's `maven.install(artifacts = [...])`) are `maven` dependencies. Overrides
-(`*_override(...)`) are override sections (overrides.py): any change in one is a problem.
+(`*_override(...)`) are override sections (overrides.py): any change in one is a problem. A rules_oci
+`oci.pull(name = "distroless", image = "gcr.io/distroless/cc-debian12", digest = "sha256:…", tag = "…")` call
+of literals (string lists allowed, `platforms = ["linux/amd64"]`) is the `docker` image it pulls, named by
+`image` with its `name` as the alias (Renovate's "update distroless docker digest"); one of other arguments stays
+in the residue, where any change of it is a problem, as before.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from gatekeeper.deps.docker import image_version
 from gatekeeper.deps.gradle import COORDINATE
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError
@@ -25,6 +30,27 @@ _ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|(True|False|None|\d+)|([A-Za-z
 _CONST = re.compile(r'^([A-Za-z_]\w*)[ \t]*=[ \t]*(?:"([^"\\\n]*)"|(True|False|None|\d+))[ \t]*$', re.MULTILINE)
 _TEXT = re.compile(r"\S")
 OVERRIDE = re.compile(r"^\s*\w+_override\s*\([^()]*\)", re.MULTILINE)
+_PULL = re.compile(r"^\s*oci\.pull\s*\(([^()]*)\)", re.MULTILINE)
+# a literal argument of oci.pull: a string, a list of strings (blanks only before each item: one way to split them)
+_PULL_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|\[(?:\s*"[^"\\]*",?)*\s*\]|True|False|None|\d+)\s*(?:,|$)')
+
+
+def _pull(call: str) -> dict[str, str] | None:
+    """The string arguments of one `oci.pull(...)` call's text; None when one argument is no literal."""
+    args: dict[str, str] = {}
+    at = 0
+    while _TEXT.search(call, at) is not None:
+        arg = _PULL_ARG.match(call, at)
+        if arg is None:
+            return None
+        if arg.group(2) is not None:
+            args[arg.group(1)] = arg.group(2)
+        at = arg.end()
+    return args if args.get("image") else None
+
+
+def _pulls(body: str) -> list[tuple[re.Match[str], dict[str, str]]]:
+    return [(m, args) for m in _PULL.finditer(body) if (args := _pull(m.group(1))) is not None]
 
 
 def _body(data: bytes) -> str:
@@ -36,6 +62,8 @@ def residue(data: bytes) -> str:
     Maven coordinates, whitespace collapsed. MODULE.bazel is a program (repository rules, extensions,
     statements after a `;`), so a difference here must not ride on a bump's explanation (overrides.py)."""
     body = _CALL.sub("", _body(data))
+    for call, _ in reversed(_pulls(body)):  # the calls read as images; one of other arguments stays
+        body = body[:call.start()] + body[call.end():]
     body = COORDINATE.sub("", body)
     return re.sub(r"\s+", " ", body).strip()
 
@@ -80,6 +108,9 @@ def parse_module_bazel(path: str, data: bytes) -> list[Dependency]:
             raise ManifestError("a bazel_dep without a name")
         dev = args.get("dev_dependency") == "True"
         out.append(Dependency("bazel", args["name"], args.get("version", ""), path, True, "dev" if dev else "runtime"))
+    for _, args in _pulls(body):
+        out.append(Dependency("docker", args["image"], image_version(args.get("tag", ""), args.get("digest", "")),
+                              path, True, "build", alias=args.get("name", "")))
     for coord in COORDINATE.finditer(body):
         out.append(Dependency("maven", f"{coord.group('group')}:{coord.group('artifact')}", coord.group("version"),
                               path, True, "runtime"))

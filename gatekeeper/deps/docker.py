@@ -26,7 +26,7 @@ _FROM = lazy(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.IGNORECASE)
 _VAR = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?(?P<op>[-+])(?P<word>[^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _substitute(ref: str, args: dict[str, str]) -> str:
+def substitute(ref: str, args: dict[str, str]) -> str:
     """`${NAME}` and `$NAME` from the ARG defaults; `${NAME:-word}` is `word` when NAME has none (as the
     builder does with no --build-arg), `${NAME:+word}` is `word` when it has one."""
     def value(m: re.Match[str]) -> str:
@@ -133,11 +133,11 @@ def from_images(body: str) -> list[tuple[str, str, str]]:
         if (m := _FROM.match(line)) is None:
             flags = _FLAGS.match(line)
             for flag in _FROM_FLAG.finditer(flags.group(1)) if flags is not None else ():
-                ref = _substitute(flag.group(1) or flag.group(2), args).strip("\"'")
+                ref = substitute(flag.group(1) or flag.group(2), args).strip("\"'")
                 if ref.lower() not in stages and not ref.isdigit() and ref != "scratch":
                     images.append(split_image(ref))
             continue
-        ref = _substitute(m.group(1), args)
+        ref = substitute(m.group(1), args)
         if m.group(2):
             stages.add(m.group(2).lower())
         if ref.lower() in stages or ref == "scratch":

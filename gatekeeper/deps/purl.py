@@ -1,7 +1,8 @@
 """Package URLs (https://github.com/package-url/purl-spec) for the delta's changes.
 
 Types: npm, pypi, golang, cargo, gem, composer, maven, nuget, docker, cocoapods, githubactions (as GitHub's
-dependency graph writes actions), and helm / terraform, which the spec does not define yet.
+dependency graph writes actions), deb and apk (a Dockerfile's system packages; the distribution, which the line does
+not name, is left out), and helm / terraform / pecl, which the spec does not define yet.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from urllib.parse import quote
 
 _TYPES = {"npm": "npm", "pip": "pypi", "go": "golang", "cargo": "cargo", "bundler": "gem", "composer": "composer",
           "maven": "maven", "nuget": "nuget", "docker": "docker", "github-actions": "githubactions",
-          "helm": "helm", "terraform": "terraform", "cocoapods": "cocoapods"}
+          "helm": "helm", "terraform": "terraform", "cocoapods": "cocoapods", "deb": "deb", "apk": "apk",
+          "pecl": "pecl"}
 
 
 def _enc(part: str) -> str:

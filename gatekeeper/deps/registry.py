@@ -24,7 +24,7 @@ from gatekeeper.deps import (
     dart,
     deno,
     devcontainer,
-    docker,
+    dockerruns,
     edits,
     elixir,
     globaljson,
@@ -192,7 +192,7 @@ _BY_NAME: dict[str, Format] = {
        for name in ("devcontainer-lock.json", ".devcontainer-lock.json")},
 }
 _REQUIREMENTS = Format("requirements", pypi.parse_requirements, True, hunks=pypi.requirements_hunks)
-_DOCKERFILE = Format("Dockerfile", docker.parse_dockerfile, True, hunks=docker.dockerfile_hunks)
+_DOCKERFILE = Format("Dockerfile", dockerruns.parse_dockerfile, True, hunks=dockerruns.dockerfile_hunks)
 _WORKFLOW = Format("workflow", actions.parse_workflow, True, hunks=actions.workflow_hunks)
 _CIRCLECI = Format("circleci", ciconfigs.parse_circleci, True, hunks=ciconfigs.circleci_hunks)
 _GITLAB_CI = Format("gitlab-ci", ciconfigs.parse_gitlab_ci, True, hunks=ciconfigs.gitlab_ci_hunks)

@@ -1,7 +1,9 @@
-"""Packages a workflow's shell commands install at a version: `go install golang.org/x/tools/cmd/goimports@v0.24.0`,
-`cargo install --version 0.3.9 cargo-wix` (or `cargo install cargo-wix@0.3.9`), `pip install tox==4.11.0`,
-`npm install -g pnpm@9.1.0`, `npx prettier@3.2.5`. Renovate's custom managers bump exactly these lines, and
-each is code the job downloads and runs: a dependency of the build, as a step's `uses:` is.
+"""Packages a workflow's shell commands (and a Dockerfile's RUN lines: dockerruns.py) install at a version:
+`go install golang.org/x/tools/cmd/goimports@v0.24.0`, `cargo install --version 0.3.9 cargo-wix` (or `cargo install
+cargo-wix@0.3.9`), `pip install tox==4.11.0`, `npm install -g pnpm@9.1.0`, `npx prettier@3.2.5`, `apt-get install -y
+libpq-dev=13.23-0+deb11u2`, `apk add git=2.45.2-r0`, `pecl install APCu-5.1.17`, `composer global require a/b:1.2.3`.
+Renovate's custom managers bump exactly these lines, and each is code the job downloads and runs: a dependency
+of the build, as a step's `uses:` is.
 
 Read line by line (a `run: |` block's lines, or a hunk's), so a patch reads them as the tree does. Only an
 argument with an exact version counts: `@latest`, `@main`, a range (`tox>=4`), `-r requirements.txt` and a
@@ -81,8 +83,27 @@ _GEM = lazy(_LEAD + r"gem\s+install\s+(?P<args>[^;&|#]*)")
 _DOTNET = lazy(_LEAD + r"dotnet\s+tool\s+(?:install|update)\s+(?P<args>[^;&|#]*)")
 _PYPI_AT = lazy(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]*\])?@(?P<version>\d[\w.+!-]*)$")  # uvx tool@1.0
 _COMMANDS = ("install", "deno", "tool update", "npx", "add", "bunx", "pnpx", "go run", "uvx", "pipx", "tool run",
-             "exec", "dlx", "bun x", "npm x", "npm i")
+             "exec", "dlx", "bun x", "npm x", "npm i", "require")
 _VALUED = lazy(r"^--(?:from|spec|package)=(?P<value>.+)$")
+# What a container image's build installs (a Dockerfile's RUN lines, docker.py): Debian's and Alpine's packages pinned
+# as `NAME=VERSION` (`apt-get install -y libpq-dev=13.23-0+deb11u2`, `apk add --no-cache git=2.45.2-r0`), PHP
+# extensions as `NAME-VERSION` (`pecl install APCu-5.1.17`, mlocati's `install-php-extensions redis-6.0.2`) and
+# Composer packages as `VENDOR/NAME:VERSION` (`composer global require phpstan/phpstan:1.12.7`). The options before
+# the subcommand are words of their own that start with `-` (no two repetitions share a character: linear).
+_APT = lazy(_LEAD + r"apt(?:-get)?\s+(?:-\S+\s+)*install\s+(?P<args>[^;&|#]*)")
+_APK = lazy(_LEAD + r"apk\s+(?:-\S+\s+)*add\s+(?P<args>[^;&|#]*)")
+_PECL = lazy(_LEAD + r"(?:pecl\s+(?:-\S+\s+)*install|install-php-extensions)\s+(?P<args>[^;&|#]*)")
+_COMPOSER = lazy(_LEAD + r"composer(?:\.phar)?\s+(?:-\S+\s+)*(?:global\s+)?require\s+(?P<args>[^;&|#]*)")
+# `libpq-dev=13.23-0+deb11u2`, `libc6:amd64=2.36-9` (an architecture), `openssh-client=1:8.4p1-5` (an epoch)
+_DEB_ARG = lazy(r"^(?P<name>[a-z0-9][a-z0-9+.-]{0,99})(?::[a-z0-9-]{1,20})?="
+                r"(?P<version>(?:\d{1,9}:)?\d[A-Za-z0-9.+~-]{0,127})$")
+_APK_ARG = lazy(r"^(?P<name>[a-z0-9][\w+.-]{0,99})=(?P<version>\d[\w.+~-]{0,127})$")
+_PECL_ARG = lazy(r"^(?:channel://[\w.-]{1,100}/)?(?P<name>[A-Za-z][A-Za-z0-9_]{0,63})-(?P<version>\d[\w.]{0,63})$")
+_COMPOSER_ARG = lazy(r"^(?P<name>[a-z0-9][\w.-]{0,99}/[a-z0-9][\w.-]{0,99})[:=](?P<version>v?\d[\w.+-]{0,63})$")
+# (pattern, words one of which a line must hold to be searched, the pattern of one exact argument, the ecosystem)
+_SYSTEM = ((_APT, ("apt",), _DEB_ARG, "deb"), (_APK, ("apk",), _APK_ARG, "apk"),
+           (_PECL, ("pecl", "php-extensions"), _PECL_ARG, "pecl"),
+           (_COMPOSER, ("composer",), _COMPOSER_ARG, "composer"))
 
 
 def _words(args: str) -> list[str]:
@@ -156,6 +177,12 @@ def installs(path: str, line: str) -> list[Dependency]:
         if (gem := _named(m.group("args"), ("-v", "--version"), frozenset({"--source", "-s", "-i", "--install-dir",
                                                                              "-n", "--bindir", "--platform"}))):
             out.append(Dependency("bundler", gem[0], gem[1], path, True, "build"))
+    for pattern, words, arg_pattern, ecosystem in _SYSTEM:
+        for m in pattern.finditer(line) if any(word in line for word in words) else ():
+            for operand in m.group("args").split():
+                exact = arg_pattern.match(operand.strip("\"'"))
+                if exact is not None and _EXACT.match(exact.group("version").rpartition(":")[2]):  # a Debian epoch
+                    out.append(Dependency(ecosystem, exact.group("name"), exact.group("version"), path, True, "build"))
     for m in _DOTNET.finditer(line) if "dotnet" in line else ():
         if (tool := _named(m.group("args"), ("--version",), frozenset({"--tool-path", "--add-source", "--configfile",
                                                                         "--framework", "-a", "--arch"}))):

@@ -145,6 +145,56 @@ def compare_docker_tag(a: str, b: str) -> int | None:
     return compare_semver(va, vb)
 
 
+def _dpkg_order(c: str) -> int:
+    """A character's weight in Debian's comparison of the non-digit runs: `~` before the end, the end before letters,
+    letters before anything else (deb-version(7))."""
+    return -1 if c == "~" else 0 if not c or c.isdigit() else ord(c) if c.isalpha() else ord(c) + 256
+
+
+def _dpkg_part(a: str, b: str) -> int:
+    """Debian's comparison of two upstream versions (or two revisions): non-digit runs by _dpkg_order, then digit
+    runs as numbers, alternately (one pass over each string)."""
+    i = j = 0
+    while i < len(a) or j < len(b):
+        while i < len(a) and not a[i].isdigit() or j < len(b) and not b[j].isdigit():
+            ca = _dpkg_order(a[i] if i < len(a) and not a[i].isdigit() else "")
+            cb = _dpkg_order(b[j] if j < len(b) and not b[j].isdigit() else "")
+            if ca != cb:
+                return -1 if ca < cb else 1
+            i, j = i + 1, j + 1
+        da, i = _digits(a, i)
+        db, j = _digits(b, j)
+        if da != db:
+            return -1 if da < db else 1
+    return 0
+
+
+def _digits(text: str, at: int) -> tuple[int, int]:
+    end = at
+    while end < len(text) and text[end].isdigit():
+        end += 1
+    return (int(text[at:end]) if end > at else 0), end
+
+
+_DPKG = lazy(r"^(?:(\d{1,9}):)?([0-9][A-Za-z0-9.+~:-]*?)(?:-([A-Za-z0-9.+~]+))?$")
+_APK_PRE = lazy(r"_(alpha|beta|pre|rc)")
+
+
+def compare_dpkg(a: str, b: str, apk: bool = False) -> int | None:
+    """Debian's order (`epoch:upstream-revision`, deb-version(7)): `13.23-0+deb11u1` < `13.23-0+deb11u2`,
+    `1.0~rc1` < `1.0`. Alpine's (`2.45.2-r1`, `1.0_rc1`) read through it: its pre-release suffixes sort below the
+    release as Debian's `~` does, its `-rN` is the revision. None for what is neither."""
+    if apk:
+        a, b = _APK_PRE.sub(r"~\1", a), _APK_PRE.sub(r"~\1", b)
+    ma, mb = _DPKG.match(a), _DPKG.match(b)
+    if ma is None or mb is None:
+        return None
+    epoch_a, epoch_b = int(ma.group(1) or 0), int(mb.group(1) or 0)
+    if epoch_a != epoch_b:
+        return -1 if epoch_a < epoch_b else 1
+    return _dpkg_part(ma.group(2), mb.group(2)) or _dpkg_part(ma.group(3) or "", mb.group(3) or "")
+
+
 def compare(ecosystem: str, a: str, b: str) -> int | None:
     """Order two versions (or two single-bound constraints) of `ecosystem`; None when they do not order."""
     if a == b:
@@ -153,6 +203,8 @@ def compare(ecosystem: str, a: str, b: str) -> int | None:
         return None  # a commit id, even one of digits only, is no version
     if ecosystem == "docker":
         return compare_docker_tag(a, b)
+    if ecosystem in ("deb", "apk"):
+        return compare_dpkg(a, b, ecosystem == "apk")
     a_base, b_base = base_version(a), base_version(b)
     if a_base is None or b_base is None:
         return None
@@ -206,6 +258,10 @@ def update_level(ecosystem: str, old: str, new: str) -> str | None:
     two ordered versions (a tag or comment label for pinned shas works too); None when either has none."""
     if ecosystem == "docker":
         old, new = old.split("@")[0].partition("-")[0], new.split("@")[0].partition("-")[0]
+    if ecosystem in ("deb", "apk"):  # a Debian epoch restarts the numbering; the levels are the upstream version's
+        (epoch_a, _, old), (epoch_b, _, new) = old.rpartition(":"), new.rpartition(":")
+        if epoch_a != epoch_b:
+            return "major"
     a, b = base_version(old), base_version(new)
     if a is None or b is None:
         return None
