@@ -118,3 +118,23 @@ def test_the_reader_of_an_envrc() -> None:
     assert {".envrc.private", ".env.dev", "bin", "node_modules/.bin", "lib"} <= files
     assert "old.sh" not in files and not any(f.startswith(("..", "/")) or "$" in f for f in files)
     assert folders == {"bin", "node_modules/.bin", "lib"}
+
+
+# Docs review 53: an `.envrc` that sets PATH itself (`export PATH="$PWD/bin:$PATH"`) puts the folder first as PATH_add
+# does, but only the direnv functions were read: `bin/git` was untagged and `gate --tree --enable guardrails` exit 0.
+PATH_FORMS = [
+    'export PATH="$PWD/bin:$PATH"', "export PATH=$PWD/bin:$PATH", 'PATH="$(pwd)/bin:$PATH"',
+    'export PATH="${PWD}/bin:${PATH}"', "export PATH=bin:$PATH", "export PATH=./bin:$PATH",
+    'export PATH="$PATH:$PWD/bin"', "PATH=$PWD/tools:$PWD/bin:$PATH; export PATH", "export PATH='./bin':$PATH",
+    'export PATH="$(expand_path .)/bin:$PATH"',
+]
+
+
+@pytest.mark.parametrize("line", PATH_FORMS)
+def test_a_folder_an_envrc_puts_on_the_path_by_assignment(tmp_path: Path, line: str) -> None:
+    repo, base, head = two_commits(tmp_path / "r", {".envrc": line + "\n", "bin/git": "echo ok\n", "lib/x.sh": "x\n"},
+                                   {"bin/git": EVIL, "lib/x.sh": EVIL})
+    found = tree_classify(repo.root, base, head)
+    assert "guardrail" in found["bin/git"]["tags"], (line, found["bin/git"])
+    assert "guardrail" not in found["lib/x.sh"]["tags"], line
+    assert "bin" in envrcloads.loads(line.encode())[1], line

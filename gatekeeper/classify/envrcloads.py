@@ -12,7 +12,8 @@ installs and confirms, not CI (docs/classification.md, "Files developer tools ru
 
 With the commits, HEAD's `.envrc` of each folder above a changed file is read (64 KiB, each once a gate); every word
 of a line that is not a comment, taken relative to the `.envrc`'s folder (`./`, `$PWD/`, `$(pwd)/` taken off), that
-is the file, or a `PATH_add`/`path_add`/`load_prefix` folder holding it, counts. From a patch alone the `.envrc` is
+is the file, or a `PATH_add`/`path_add`/`load_prefix` folder holding it, or a folder a `PATH=` assignment names
+(`export PATH="$PWD/bin:$PATH"`, docs review 53), counts. From a patch alone the `.envrc` is
 out of sight (an `.envrc` the patch changes is tagged by its path). *Limits:* a path built from a variable or a
 loop, and what a loaded script loads in turn, are not followed.
 """
@@ -35,6 +36,8 @@ _READ = 64 * 1024
 _PREFIXES = re.compile(r"\$\(pwd\)/|\$\{PWD\}/|\$PWD/|\$\(expand_path \.\)/")
 _SPLIT = re.compile(r"[\s;&|()<>\"'`=]+")
 _PATHS = re.compile(r"(?<![\w-])(?:PATH_add|path_add[ \t]+\w+|load_prefix)[ \t]+([^;&|#\n]+)")
+# A PATH set by assignment (`export PATH="$PWD/bin:$PATH"`, docs review 53): its value, quoted or not.
+_PATH_SET = re.compile(r"""(?<![\w-])PATH=((?:"[^"\n]*"|'[^'\n]*'|[^\s;&|#"'])+)""")
 _DOTENV = re.compile(r"(?<![\w-])dotenv(?:_if_exists)?[ \t]*(?:$|[;&|#])", re.MULTILINE)
 # {folder: (files named, folders put on the PATH)} of each `.envrc` read, per context (a gate's contexts live once)
 _READ_BY: WeakKeyDictionary[Context, dict[str, tuple[frozenset[str], frozenset[str]]]] = WeakKeyDictionary()
@@ -53,6 +56,9 @@ def loads(envrc: bytes) -> tuple[frozenset[str], frozenset[str]]:
     for match in _PATHS.finditer(text):
         words = [_normal(word) for word in match.group(1).split() if "$" not in word]
         folders |= set(words) | ({f"{w}/bin" for w in words} if match.group(0).startswith("load_prefix") else set())
+    for match in _PATH_SET.finditer(text):  # each entry of the new PATH that is not a variable
+        value = match.group(1).replace('"', "").replace("'", "")
+        folders |= {_normal(part) for part in value.split(":") if part and "$" not in part}
     return frozenset(files - {""}), frozenset(folders - {""})
 
 
