@@ -10,6 +10,7 @@ only the run's own folder is shown in it.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import uuid
@@ -61,6 +62,30 @@ def test_a_generator_sees_no_other_run(tmp_path: Path, runs: Path, backend: str)
                    "--", sys.executable, str(tmp_path / "nosy.py"))
     assert second.returncode == 0, second.stderr[-3000:]
     workspace = Path(json.loads(second.stdout)["run_dir"]) / "workspace"
+    assert (workspace / "own.txt").read_text().startswith("{")
+    found = (workspace / "found.txt").read_text()
+    assert found == "nothing", found[:400]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_generator_beside_the_runs_folder_still_runs_and_sees_no_other_run(tmp_path: Path, backend: str) -> None:
+    """Docs review 53: a generator found on the PATH in a folder that holds the runs folder (`s/nosy` with `--out
+    s/runs`) was not shown in the sandbox (the runs folder counted as a secret inside the folder to show): "command
+    not found", where 53a70ac ran it. The folder is shown, and the runs folder hidden again inside it."""
+    origin = GitRepo(tmp_path / "origin")
+    origin.write("a.py", "x = 1\n")
+    origin.commit()
+    beside = tmp_path / "s"
+    beside.mkdir()
+    for name, body in (("earlier", EARLIER), ("nosy", NOSY)):
+        (beside / name).write_text(f"#!{sys.executable}\n{body}")
+        (beside / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{beside}:{os.environ['PATH']}"}
+    for name in ("earlier", "nosy"):
+        done = gk_in("run", "--repo", str(origin.root), "--out", str(beside / "runs"), "--sandbox", backend,
+                     "--format", "json", "--", name, env=env)
+        assert done.returncode == 0, done.stderr[-3000:]
+    workspace = Path(json.loads(done.stdout)["run_dir"]) / "workspace"
     assert (workspace / "own.txt").read_text().startswith("{")
     found = (workspace / "found.txt").read_text()
     assert found == "nothing", found[:400]

@@ -200,8 +200,8 @@ def listening_sockets(table: str = "/proc/net/unix") -> list[str]:
     return list(dict.fromkeys(paths))
 
 
-def _shown(needed: Iterable[str], folders: Sequence[str], secrets: Sequence[str], stores: Sequence[str]
-           ) -> list[str]:
+def _shown(needed: Iterable[str], folders: Sequence[str], secrets: Sequence[str], stores: Sequence[str],
+           rehidden: Sequence[str] = ()) -> list[str]:
     # A needed path strictly below a hidden folder is bound back read-only, unless it holds a secret place
     # or lies in a credential store: a PATH entry naming a home must not bring the home (and ~/.ssh) back,
     # and no argument brings back a key (`-- agent ~/.ssh/id_ed25519` sees nothing there).
@@ -212,7 +212,8 @@ def _shown(needed: Iterable[str], folders: Sequence[str], secrets: Sequence[str]
         path, real = os.path.normpath(path), os.path.realpath(path)
         below = any(_under(path, f) and path != f for f in folders)
         # Judged by where it leads: a link in a PATH folder may point at the home itself.
-        holds = any(_under(s, real) for s in [*secrets, *folders])
+        # (`rehidden`: hidden again after the binds, so a folder holding one may be shown: plan's runs folder.)
+        holds = any(_under(s, real) for s in [*secrets, *folders] if s not in rehidden)
         inside = any(_under(real, s) for s in stores)
         if below and not holds and not inside:
             shown.append(path)
@@ -229,7 +230,8 @@ def plan(
     containers, stores = secret_places(environ)
     # The runs folder holds the other runs (their work trees, patches, logs): hidden like a home, with this run's
     # folder shown again below (runner 37: a generator read an earlier run's work through `../..`).
-    containers = list(dict.fromkeys([*containers, *_existing([str(run_dir.parent)])]))
+    runs = _existing([str(run_dir.parent)])
+    containers = list(dict.fromkeys([*containers, *runs]))
     stores = list(dict.fromkeys([*stores, *_existing(f for p in keys for f in key_files(p))]))
     socket_paths = listening_sockets() if sockets is None else list(sockets)
     places = [*containers, *stores]
@@ -240,9 +242,11 @@ def plan(
     out_of_sight = [*hidden, *_OWN_MOUNTS]
     mounts = list(BASE.mounts)
     mounts += [Mount("hide", h) for h in hidden]
-    secrets = [*stores, *[c for c in containers if c not in hidden]]
-    shown = _shown([*RUNNER_FILES, *needed], out_of_sight, secrets, stores)
+    secrets = [*stores, *[c for c in containers if c not in hidden and c not in runs]]
+    shown = _shown([*RUNNER_FILES, *needed], out_of_sight, secrets, stores, runs)
     mounts += [Mount("ro", path, os.path.realpath(path)) for path in shown]
+    # A shown folder holding the runs folder (a generator beside `--out`, docs review 53) brings it back: hide it again.
+    mounts += [Mount("hide", r) for r in runs if any(_under(r, os.path.realpath(p)) for p in shown)]
     mounts.append(Mount("ro", str(run_dir), str(run_dir)))
     mounts += [Mount("rw", str(p), str(p)) for p in writable]
     mounts += [Mount("tmp", str(p)) for p in private]
