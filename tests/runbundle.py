@@ -74,6 +74,25 @@ def wait_for_state(predicate, timeout=60.0):
         _time.sleep(0.02)
 """
 
+# For a generator script (Python): one streamed call through the relay (raw HTTP, so it can leave mid-answer), read
+# until MARKER is in, the bytes kept in answer.txt. `.replace("MARKER", ...)`; runner 37's cut-stream tests.
+STREAM_CALL = r"""
+import json, os, socket, urllib.parse
+base = urllib.parse.urlsplit(os.environ["ANTHROPIC_BASE_URL"])
+body = json.dumps({"model": "asked-model", "max_tokens": 9, "stream": True,
+                   "messages": [{"role": "user", "content": "hi"}]}).encode()
+sock = socket.create_connection((base.hostname, base.port), timeout=20)
+sock.sendall(b"POST " + base.path.encode() + b"/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+seen = b""
+while b"MARKER" not in seen:
+    chunk = sock.recv(65536)
+    if not chunk:
+        break
+    seen += chunk
+open("answer.txt", "wb").write(seen)
+"""
+
 HAVE_BWRAP = shutil.which("bwrap") is not None
 # Every sandbox test runs on both backends; bwrap's only where the machine has it (.ci/run installs it).
 BACKENDS = ["unshare", pytest.param("bwrap", marks=pytest.mark.skipif(not HAVE_BWRAP, reason="bwrap not installed"))]

@@ -23,28 +23,13 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, gk_in
+from runbundle import BACKENDS, STREAM_CALL, gk_in
 
 from gatekeeper.runner.relaylog import read_log
 from gatekeeper.serving import wake_and_shut_down
 
 # The generator: a streamed call through the relay (raw HTTP), read until the answer's text is in, then leave.
-READER = r"""
-import json, os, socket, urllib.parse
-base = urllib.parse.urlsplit(os.environ["ANTHROPIC_BASE_URL"])
-body = json.dumps({"model": "asked-model", "max_tokens": 9, "stream": True,
-                   "messages": [{"role": "user", "content": "hi"}]}).encode()
-sock = socket.create_connection((base.hostname, base.port), timeout=20)
-sock.sendall(b"POST " + base.path.encode() + b"/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-             + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-seen = b""
-while b"the answer the generator keeps" not in seen:
-    chunk = sock.recv(65536)
-    if not chunk:
-        break
-    seen += chunk
-open("answer.txt", "wb").write(seen)
-"""
+READER = STREAM_CALL.replace("MARKER", "the answer the generator keeps")
 
 
 class _Upstream(BaseHTTPRequestHandler):

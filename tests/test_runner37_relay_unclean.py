@@ -19,6 +19,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import RUN_STATE, gk_in
+from runbundle import RUN_STATE, STREAM_CALL, gk_in
 
 from gatekeeper.runner.relay import Relay
 from gatekeeper.runner.relay_api import parse_model_api
@@ -37,25 +38,9 @@ POLICY_DIR = Path(__file__).resolve().parent.parent / "policies"
 
 # First attempt: a streamed call, read until the answer is in (the runner is killed then); a resumed one calls
 # nothing.
-READER = RUN_STATE + r"""
-import json, os, socket, time, urllib.parse
-if run_state()["attempts"] == 1:
-    base = urllib.parse.urlsplit(os.environ["ANTHROPIC_BASE_URL"])
-    body = json.dumps({"model": "asked-model", "max_tokens": 9, "stream": True,
-                       "messages": [{"role": "user", "content": "hi"}]}).encode()
-    sock = socket.create_connection((base.hostname, base.port), timeout=20)
-    sock.sendall(b"POST " + base.path.encode() + b"/v1/messages HTTP/1.1\r\nHost: x\r\n"
-                 + b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-    seen = b""
-    while b"kept answer" not in seen:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        seen += chunk
-    open("answer.txt", "wb").write(seen)
-    time.sleep(60)  # the runner is killed meanwhile
-open("resumed.txt", "w").write("1")
-"""
+READER = (RUN_STATE + "import time\nif run_state()['attempts'] == 1:\n"
+          + textwrap.indent(STREAM_CALL.replace("MARKER", "kept answer"), "    ")
+          + "    time.sleep(60)  # the runner is killed meanwhile\nopen('resumed.txt', 'w').write('1')\n")
 
 
 class _Stalling(BaseHTTPRequestHandler):
