@@ -249,6 +249,14 @@ DEPS = [
     ("rust-toolchain.toml", "cargo", "toolchain"),
     (".cargo/config.toml", "cargo", None),
     ("supply-chain/imports.lock", "cargo", None),  # cargo-vet's store: which versions pass `cargo vet`
+    ("build.rs", "other", None),  # deps.build-hooks, weak (red team 37): the code cargo runs before the build
+    ("crates/core/build.rs", "other", None),
+    ("native/css/build.zig", "other", None),
+    ("Setup.hs", "other", None),
+    ("ext/fast/extconf.rb", "other", None),
+    ("binding.gyp", "other", None),
+    ("pdm_build.py", "other", None),
+    ("config.nims", "other", None),
     ("Gemfile", "bundler", "manifest"),
     ("Gemfile-ci.yml", "bundler", "manifest"),  # deps.bundler.fragments, weak (attack 30)
     ("Gemfile.lock", "bundler", "lockfile"),

@@ -28,7 +28,7 @@ from gatekeeper.classify.heatfiles import Shipper
 from gatekeeper.classify.markers import ancestors
 
 RULE = "iac.context.cdk-asset"
-_TYPES = (".ts", ".js", ".mjs", ".cjs", ".py", ".java", ".cs", ".go")
+_TYPES = (".ts", ".js", ".mjs", ".cjs", ".py", ".java", ".cs", ".go", ".scala", ".kt")
 _CDK = re.compile(rb"aws-cdk|aws_cdk|awscdk|Amazon\.CDK|software\.amazon\.awscdk")
 # The calls that upload a file as an asset, put one onto a machine, or read one at synth time (not `Code.fromAsset`,
 # not `DockerImageAsset`: `\b` keeps a longer name's `...Asset` out).
@@ -42,7 +42,7 @@ _REGION = 600  # characters of a call's arguments read
 # A test's program by the conventions of the CDK's languages (`test/app.test.ts`, `tests/test_stack.py`, `*_test.go`,
 # `StackTest.java`): a rule's test data is not read either (Shipped), but these are `src` by their rules.
 _TEST = re.compile(r"(?:^|/)(?:tests?|__tests__|spec)/|\.(?:test|spec)\.[cm]?[jt]s$|(?:^|/)test_[^/]*\.py$"
-                   r"|_test\.(?:py|go)$|Tests?\.(?:java|cs)$")
+                   r"|_test\.(?:py|go)$|Tests?\.(?:java|cs|kt)$|(?:Spec|Suite|Tests?)\.scala$")
 
 
 def names(program: str, data: bytes) -> tuple[str, ...]:
@@ -95,4 +95,4 @@ def _resolved(word: str, folder: str, from_program: bool) -> list[str]:
 
 
 CDK = Shipper(RULE, _TYPES, names, "uploads or reads {path} (a CDK asset)",
-              "program files of CDK apps near it read for assets", root="cdk.json")
+              "program files of CDK apps near it read for assets", root="cdk.json", nested=("src/main/",))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
+from collections.abc import Iterable
 from functools import partial
 from typing import NamedTuple
 
@@ -34,7 +35,13 @@ from gatekeeper.classify.treereads import PastBound, Read, Tree, linked_workflow
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["ci_runs", "reaches", "shown_names"]
+__all__ = ["GO_GENERATE", "ci_runs", "go_generated", "reaches", "shown_names"]
+
+# A key of ci_runs' answer no path can be (NUL): a text the walk read runs `go generate`, which runs the command of
+# every `//go:generate` line of the Go files of the packages it names (red team 37; go_generated reads changed ones).
+GO_GENERATE = "\0go generate"
+_GENERATE = lazy(r"(?:\bgo|\$[({]GO[)}])[ \t]++generate\b")  # also a Makefile's `$(GO) generate`
+_DIRECTIVE = lazy(rb"(?m)^//go:generate[ \t]")
 
 _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
 # Below a folder CI deploys: documentation and its pictures (a kustomize component's diagram), no deploy reads them
@@ -119,14 +126,20 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
                     vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [],
                     [p for named in deployed for p in _deployed(named, path, folders)],
-                    [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)])
+                    [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
+                    _GENERATE.search(text) is not None)
                 names = read[entry.oid, path, aliased]
+                # not a definition that came with an installed package and runs only at its root (vendoredci.py)
+                if names.generates and not (vendoredci.package_root(origin) and vendoredci.root_only(origin)):
+                    found.setdefault(GO_GENERATE, ("ci.context.ci-run", f"{origin} runs go generate"))
                 if origin == vendoredci.ROOT_TRAVIS and ciruns.is_yaml(path):  # what the root Travis file imports
                     queue += [(name, origin) for name in names.travis if name != path]
                 scripts = _expanded(tree, names.scripts) + _built(tree, names.builds, built, read_blob)
+                # Queued in every tree, even when found in an earlier one: HEAD's copy of a file BASE's walk reached
+                # (a package.json, an .npmrc, deps by name and so never reviewed as ci) may run more (red team 37).
                 for named in scripts:
-                    if named != path and named not in found:
-                        if not vendoredci.own_package_file(origin, named, rules):
+                    if named != path:
+                        if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} runs {named}")
                         queue.append((named, origin))  # what the script runs in turn
                 for dockerfile, _context in names.builds:  # the image a step builds is what that file says (attack 30)
@@ -134,8 +147,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         found.setdefault(dockerfile, ("iac.context.ci-build", f"{origin} builds an image from "
                                                                              f"{dockerfile}"))
                 for named in _expanded(tree, names.configs):  # the settings a release tool runs from (issue 12)
-                    if named != path and named not in found:
-                        if not vendoredci.own_package_file(origin, named, rules):
+                    if named != path:
+                        if named not in found and not vendoredci.own_package_file(origin, named, rules):
                             found[named] = ("ci.context.ci-run", f"{origin} hands {named} to a tool as its settings")
                         queue.append((named, origin))  # what its hooks run in turn
                 queue += imports.seen(path, origin, _expanded(tree, names.imports),
@@ -145,8 +158,8 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 deploys += [(origin, target) for target in names.deployed]
     except PastBound:
         return False
-    # A chart or manifests CI deploys (red team 25): matched in every tree (a script read in one tree is not read again
-    # in the other, and a file the change adds to a deployed folder is in HEAD's only).
+    # A chart or manifests CI deploys (red team 25): matched in every tree (a deploy target named in one tree only
+    # counts in both, and a file the change adds to a deployed folder is in HEAD's only).
     # The bound counts targets, not (definition, target) pairs: many definitions deploying the same folders (a
     # scaffolder's test projects) are one match each; the first definition that names a target is its evidence.
     first_origin: dict[str, str] = {}
@@ -169,6 +182,7 @@ class _Named(NamedTuple):
     travis: list[str]  # the files it may import when the root `.travis.yml` reaches it (vendoredci.travis_imports)
     deployed: list[str]  # the files and folders its deploy commands name (deployruns.py), resolved
     configs: list[str]  # the settings files it hands a release or pipeline tool (ciconfigs.py), resolved
+    generates: bool  # it runs `go generate` (GO_GENERATE)
 
 
 class _Imports:
@@ -226,6 +240,20 @@ def _built(tree: Tree, builds: list[tuple[str, str]], done: dict[tuple[str, str]
                 if path.startswith(f"{folder}/" if folder else "") and re.fullmatch(names, path.rpartition("/")[2])]
         out += done[entry.oid, context]
     return out
+
+
+def go_generated(runs: dict[str, tuple[str, str]], sides: Iterable[str], trees: tuple[Tree, ...],
+                 read_blob: Read) -> tuple[str, str] | None:
+    """(rule, evidence) when the walk saw `go generate` run (GO_GENERATE in `runs`) and a side of a change is a Go file
+    holding a `//go:generate` line in a tree (its command runs in that job; the package pattern is not narrowed)."""
+    if GO_GENERATE not in runs:
+        return None
+    rule, evidence = runs[GO_GENERATE]
+    for side in sides:
+        if side.endswith(".go") and any(_DIRECTIVE.search(read_blob(tree[side])) for tree in trees
+                                        if side in tree and tree[side].mode in ("100644", "100755")):
+            return rule, f"{evidence}, which runs the //go:generate lines of {side}"
+    return None
 
 
 def _expanded(tree: Tree, paths: list[str]) -> list[str]:

@@ -57,6 +57,7 @@ class Shipper:
     bound: str  # what the evidence past MAX_READS says was read
     root: str | None = None
     folders: bool = False  # a name may be a folder it ships whole (Vagrant's `cp -r /vagrant/units ...`: attack 30)
+    nested: tuple[str, ...] = ()  # below a root, folders whose programs are read whole (a JVM app's `src/main/`)
 
 
 class Shipped:
@@ -70,6 +71,7 @@ class Shipped:
         self._read = read
         self._is_data = is_data  # a test's file by the rules: no template anybody deploys
         self._by_folder: dict[str, list[tuple[str, TreeEntry]]] | None = None
+        self._roots: set[str] = set()  # the folders that hold the shipper's root file
         self._children: dict[str, list[str]] = {}  # a folder: its sub-folders that hold YAML files
         self._named: dict[tuple[str, str], tuple[str, ...]] = {}  # (template path, blob): the paths it ships
         self._reads = 0  # templates read: a test's data is not read and not counted
@@ -111,6 +113,7 @@ class Shipped:
         types, root = self._shipper.types, self._shipper.root
         roots = {path.rpartition("/")[0] for tree in self._trees for path in tree
                  if root and path.endswith(root) and path.rpartition("/")[2] == root}
+        self._roots = roots
         for tree in self._trees if roots or not root else ():
             fresh = [path for path in (tree.keys() - before.keys() if before else tree) if path.endswith(types)
                      and (not root or any(folder in roots for folder in ancestors(path)))]
@@ -128,7 +131,11 @@ class Shipped:
         """{path: template} of what the templates in `folder` and its direct sub-folders ship; None past MAX_READS."""
         assert self._by_folder is not None
         found: dict[str, str] = {}
-        for where in (folder, *self._children.get(folder, ())):
+        wheres = [folder, *self._children.get(folder, ())]
+        if folder in self._roots and self._shipper.nested:  # the JVM layout: `src/main/scala/me/app/Stack.scala`
+            inner = tuple(f"{folder}/{sub}" if folder else sub for sub in self._shipper.nested)
+            wheres += sorted(where for where in self._by_folder if where.startswith(inner) and where not in wheres)
+        for where in wheres:
             for template, entry in self._by_folder.get(where, ()):
                 if (template, entry.oid) not in self._named:
                     if self._is_data(template):  # matched here, near a changed file, not for every YAML file

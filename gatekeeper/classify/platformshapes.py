@@ -102,6 +102,15 @@ _GAE_KEY = lazy(
 # Google's own API definitions (googleapis' `*_v1.yaml`) name `*.googleapis.com` services: they stay as they are.
 _ENDPOINTS_TYPE = lazy(r"^type[ \t]*:[ \t]*['\"]?google\.api\.Service\b", _FLAGS)
 _ENDPOINTS_NAME = lazy(r"^name[ \t]*:[ \t]*['\"]?[\w.-]+\.(?:cloud\.goog|appspot\.com)['\"]?[ \t]*\r?$", _FLAGS)
+# cloud-init data embedded in a machine definition under another format (the fifty-first set): a Multipass blueprint's
+# instance holds a `cloud-init:` block whose `vendor-data:` or `user-data:` boots the VM, and an LXD or Incus profile or
+# instance sets the `cloud-init.user-data` / `user.user-data` configuration keys. Each key names cloud-init's payload
+# by its own words; an application's settings name neither.
+_EMBEDDED_CLOUD_INIT = lazy(
+    r"^([ \t]*)cloud-init[ \t]*:[ \t]*(?:#[^\n]*)?\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*\1[ \t]+"
+    r"(?:vendor|user)-data[ \t]*:"
+    r"|^[ \t]+['\"]?(?:cloud-init|user)\.(?:user-data|vendor-data|network-config)['\"]?[ \t]*:[ \t]*(?:[|>]|\S)",
+    _FLAGS)
 _BAZEL_SOURCE = lazy(
     r"^[ \t]*([A-Za-z][\w-]*)(?::[\w-]+)?[ \t]+(?:[^\n#]*[ \t])?--(?:registry|override_repository|override_module"
     r"|vendor_dir|inject_repository|module_mirrors|(?:experimental_)?downloader_config|experimental_remote_downloader"
@@ -148,6 +157,9 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
     if lower.endswith((".yaml", ".yml")) and (m := _ENDPOINTS_TYPE.search(text)) is not None \
             and _ENDPOINTS_NAME.search(text):
         return "iac", "iac.content.endpoints-service", evidence_line(text, m)
+    if rendered.endswith((".yaml", ".yml")) and "-data" in text \
+            and (m := _EMBEDDED_CLOUD_INIT.search(text)) is not None:
+        return "iac", "iac.content.cloud-init-embedded", evidence_line(text, m)
     if lower.endswith((".yaml", ".yml")) and (m := _HELM_INDEX_ENTRIES.search(text)) is not None \
             and _HELM_INDEX_VERSION.search(text) and _HELM_INDEX_GENERATED.search(text):
         return "other", "other.content.helm-repository-index", evidence_line(text, m)

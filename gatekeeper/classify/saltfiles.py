@@ -22,6 +22,7 @@ import re
 
 from gatekeeper.classify.bazelhooks import BAZEL
 from gatekeeper.classify.cdkassets import CDK
+from gatekeeper.classify.docdeploys import DOCS
 from gatekeeper.classify.heatfiles import HEAT, Shipper
 from gatekeeper.classify.markers import against_ancestors
 from gatekeeper.classify.vagrantfiles import VAGRANT
@@ -50,5 +51,6 @@ def named(state: str, data: bytes) -> tuple[str, ...]:
 SALT = Shipper(RULE, (".sls",), named, "reads or installs {path} (a Salt state's import or salt:// source)",
                "Salt states near it read for the files they import or install")
 # Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt, Vagrant's
-# provisioning (vagrantfiles.py), and the programs a `.bazelrc` makes Bazel run (bazelhooks.py, classes52: `ci`).
-SHIPPERS = (HEAT, CDK, SALT, VAGRANT, BAZEL)
+# provisioning (vagrantfiles.py), the programs a `.bazelrc` makes Bazel run (bazelhooks.py, classes52: `ci`) and the
+# files a README's deploy commands name (docdeploys.py, label51).
+SHIPPERS = (HEAT, CDK, SALT, VAGRANT, BAZEL, DOCS)

@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 # the src rules keep a test tree's patch or checksum raisable. Snapshot-test outputs and syntax-test inputs are named,
 # not placed: a Kubernetes object named `web.verified.yaml` in a manifests folder is applied with the folder; so are
 # YAML and JSON files named like Gemfile fragments (a GitLab job `Gemfile-ci.yml` a pipeline includes; attack 30).
+# Build hooks a tool runs by name (`build.rs`, red team 37) are code: a crate CI runs by path keeps its ci.
 WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums",
-                        "testdata.snapshot-files", "deps.bundler.fragments"})
+                        "testdata.snapshot-files", "deps.bundler.fragments", "deps.build-hooks"})
 C = TypeVar("C")
 
 

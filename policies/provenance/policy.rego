@@ -10,10 +10,12 @@
 #   direct connection or a DNS lookup recorded by the sandbox: `packet.sandbox.egress.refused_by_host`).
 #   Reviews a model the generator reports when no relay ran and the sandbox denied all network: no model
 #   outside could have answered, so the report is the generator's word alone (`provenance.unreachable`).
+#   Reviews a relay record that names no model for some call (`(unreadable)`: an answer naming none it could read;
+#   `(unrecorded)`: a log it could not close whole), whatever was requested (`provenance.unreported`).
 #   The model facts are the runner's claims: unless the runner signed the packet with a key the gate
 #   trusts (`input.attestation.verified`, gate --trust), they are unverified and the run needs review too.
 # custom:
-#   version: 1.4.0
+#   version: 1.5.0
 #   owner: security-engineering
 #   rules:
 #     - provenance.unreported
@@ -58,6 +60,14 @@ default_metadata_hosts := [
 review contains finding if {
 	count(answered) == 0
 	msg := sprintf("no model was recorded as serving the run (requested: %s)", [describe(requested)])
+	finding := lib.finding("provenance.unreported", msg)
+}
+
+# The relay's placeholders: some call's model is not known, so which model answered the run is not either.
+review contains finding if {
+	unknown := [m | some m in answered; m in {"(unreadable)", "(unrecorded)"}]
+	count(unknown) > 0
+	msg := sprintf("the model relay could not say which model answered every call (%s)", [names(unknown)])
 	finding := lib.finding("provenance.unreported", msg)
 }
 

@@ -54,6 +54,22 @@ test_relay_where_no_model_answered_needs_review if {
 	[f.rule | some f in found] == ["provenance.unreported"]
 }
 
+test_an_unrecorded_call_needs_review_without_a_requested_model if {
+	model := {"requested": null, "reported": null, "reported_by": null, "served": ["model-a", "(unrecorded)"]}
+	found := provenance.review with input.attestation.verified as true with input.packet.model as model
+	[f.rule | some f in found] == ["provenance.unreported"]
+	some f in found
+	contains(f.msg, "(unrecorded)")
+}
+
+test_an_unreadable_answer_needs_review_without_a_requested_model if {
+	model := {"requested": null, "reported": null, "reported_by": null, "served": ["(unreadable)"]}
+	found := provenance.review with input.attestation.verified as true with input.packet.model as model
+	[f.rule | some f in found] == ["provenance.unreported"]
+	some f in found
+	contains(f.msg, "(unreadable)")
+}
+
 test_models_outside_the_allowlist_need_review if {
 	model := {"requested": "model-a", "reported": null, "reported_by": null, "served": ["model-a"]}
 	found := provenance.review with input.attestation.verified as true with input.packet.model as model

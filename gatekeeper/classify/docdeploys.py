@@ -1,0 +1,64 @@
+"""The files a README tells its reader to deploy by path (the fifty-first set, test_classify_fiftyfirst_classes.py).
+
+A tutorial's README runs the deploy commands CI would: `helm install --values consul/config.yaml consul
+hashicorp/consul` in hashicorp-education/learn-consul-kubernetes' `api-gateway/local/README.md` installs the Consul
+chart with `consul/config.yaml`, a Helm values file under a name no rule knows; it was `src`, and an edit of it
+changes what runs in the reader's cluster. A file that a deploy command in a README's code (a fenced block or an
+inline code span) names is `iac` (`iac.context.doc-deployed`), as the same command in a CI definition makes it
+(deployruns.py reads the commands: `helm` `-f`/`--values` and its chart, `kubectl apply -f`/`-k`, `kustomize build`,
+`terraform -chdir`/`-var-file`, `ansible-playbook`, the cloud deploy commands).
+
+Found as heatfiles.py finds what Heat templates ship (its `Shipped`, without a root file): the READMEs in the folders
+above a changed file and directly inside those folders' sub-folders, each word resolved against each folder from the
+README's own up to the root (the reader runs the commands from one of them; over-reading makes a file `iac`, a
+review). Only README documents are read (`README.md`, `README.markdown`, `README.rst`, any case), not other docs,
+and only their code: prose naming a file deploys nothing. *Limits:* a command's `.` (the folder the reader stands in),
+a path with a variable part and a URL name nothing; a named folder claims nothing below it (a chart's or a manifest
+folder's files are known by their own rules; claiming a folder raised its docs and test suites in the older sets); a
+README in test data is not read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.classify import deployruns
+from gatekeeper.classify.heatfiles import Shipper
+from gatekeeper.classify.markers import against_ancestors
+
+__all__ = ["DOCS", "RULE", "named"]
+
+RULE = "iac.context.doc-deployed"
+_TYPES = ("README.md", "readme.md", "Readme.md", "README.markdown", "README.rst", "readme.rst")
+_NAMES = ("readme.md", "readme.markdown", "readme.rst")
+# A fenced block (``` or ~~~, its info string dropped), a reStructuredText literal block is read as its lines, and an
+# inline code span of one line.
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(.*?)^[ \t]*\1", re.MULTILINE | re.DOTALL)
+_INLINE = re.compile(r"(?<!`)(`{1,2})([^`\n]{1,2000})\1(?!`)")
+_PROMPT = re.compile(r"^[ \t]*(?:\$|>|#|PS>)[ \t]+", re.MULTILINE)  # a shell prompt before a command
+# A README in a test-data folder (principle 1) describes fixtures: it is not read (the rules call any README a document,
+# so the Shipped test of a test's file does not see it).
+_TEST_DATA = re.compile(r"(?:^|/)(?:testdata|test-data|test_data|__fixtures__|fixtures|__snapshots__)/", re.IGNORECASE)
+_MAX_WORDS = 256  # paths one README names (deployruns' bound for a definition); past it the rest are not taken
+
+
+def named(readme: str, data: bytes) -> tuple[str, ...]:
+    """The repository paths the deploy commands of a README's code name, against each folder from the README's own up
+    to the root (none when `readme` is no README document, or its code names no deploy command)."""
+    if readme.rpartition("/")[2].lower() not in _NAMES or _TEST_DATA.search(readme) is not None:
+        return ()
+    text = data.decode("utf-8", "replace")
+    if not deployruns.may_deploy(text, False):
+        return ()
+    code = [body for _, body in _FENCE.findall(text)] + [span for _, span in _INLINE.findall(_FENCE.sub("", text))]
+    words = deployruns.targets(_PROMPT.sub("", "\n".join(code)), False)
+    out: list[str] = []
+    for word in words[:_MAX_WORDS]:
+        if word.startswith(deployruns.HERE) or "*" in word or "://" in word or word.startswith("/"):
+            continue  # the folder the reader stands in, a variable part, a URL, an absolute path: no file of ours
+        out += against_ancestors(readme, word)
+    return tuple(dict.fromkeys(out))
+
+
+DOCS = Shipper(RULE, _TYPES, named, "tells its reader to deploy {path}",
+               "READMEs near it read for the files their deploy commands name")
