@@ -271,15 +271,10 @@ class TreeContext:
         (`ci`), names it as a Compose file, a Heat template ships it, a CDK app uploads it or a Salt state installs it
         (`iac`): ciruns.py, heatfiles.py, cdkassets.py, saltfiles.py. Any type (`bash tools/fix.patch`: attack 16);
         past the walk's bound, every file of a type ciruns.may_be_named takes (closed)."""
-        if self._runs is None:
-            if self._actions is None:
-                self._actions = treereads.local_actions(self.trees, self._head)
-            actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
-            self._runs = ciwalk.ci_runs(self.trees, self._head, actions, self._rules)
-        if self._runs is False and any(map(ciruns.may_be_named, change.sides())):
+        if (runs := self._ci_runs()) is False and any(map(ciruns.may_be_named, change.sides())):
             return "ci.context.ci-run", ("past the CI walk's bounds (files read, patterns or deploy targets named, "
                                          "variable patterns): any may run it")
-        runs = self._runs if isinstance(self._runs, dict) else {}
+        runs = runs if isinstance(runs, dict) else {}
         for side in change.sides() if runs else ():
             if (spelled := self._spelled("runs", runs, side)) is not None:
                 return runs[spelled]
@@ -381,8 +376,19 @@ class TreeContext:
             return entry if entry.mode in ("100644", "100755") else None
         return opened(tree, path, lambda link: self.objects.blob(link.oid, 4096).decode("utf-8", "replace"))
 
+    def _ci_runs(self) -> dict[str, tuple[str, str]] | bool:
+        if self._runs is None:
+            if self._actions is None:
+                self._actions = treereads.local_actions(self.trees, self._head)
+            actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
+            self._runs = ciwalk.ci_runs(self.trees, self._head, actions, self._rules)
+        return self._runs
+
     def _is_data(self, path: str) -> bool:
-        return self._rules.first_rule(path).startswith(UNDEPLOYED_RULES)  # a test's file, a reno note: nothing runs it
+        # A test's file, a reno note: left unread (nothing applies it) unless CI runs, composes or deploys it by path
+        # (`kubectl apply -k testdata/overlay`: attack 31); past the CI walk's bounds, any may be (closed).
+        return self._rules.first_rule(path).startswith(UNDEPLOYED_RULES) and isinstance(
+            runs := self._ci_runs(), dict) and self._spelled("runs", runs, path) is None
 
     def _head(self, entry: TreeEntry) -> bytes:
         # The whole blob up to one byte past FULL_READ (sniff reads its windows from it, and the file as YAML;
