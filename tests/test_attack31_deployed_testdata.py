@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitrepo import two_commits
+from gitrepo import GitRepo, two_commits
 from incli import tree_classify, tree_gate
 
 WORKFLOW = ("on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
@@ -76,3 +76,25 @@ def test_a_test_data_definition_nothing_deploys_still_names_nothing(tmp_path: Pa
     assert {path: files[path]["bucket"] for path in named} == dict.fromkeys(named, "src"), files
     code, decision = tree_gate(repo, base, head)
     assert code == 0, decision
+
+
+@pytest.mark.parametrize("command", ["kubectl apply -k deploy/overlay", "make test"])
+def test_a_test_data_kustomization_linked_from_a_live_folder_is_read(tmp_path: Path, command: str) -> None:
+    """`deploy/overlay -> ../testdata/overlay`: the kustomization is also at `deploy/overlay/kustomization.yaml`, no
+    test's file, whether or not CI names it (kustomize and a human's `kubectl apply -k deploy/overlay` read it there).
+    Allowed on integ f046511 (and after the first fix of this file, which looked up its own path only)."""
+    repo = GitRepo(tmp_path / "r")
+    repo.write(".github/workflows/deploy.yml", WORKFLOW.format(command=command))
+    repo.write("testdata/overlay/kustomization.yaml", KUSTOMIZATION.format(up="../../"))
+    repo.write("testdata/overlay/a.yaml", "kind: ConfigMap\n")
+    repo.write("app/settings.json", '{"a": 1}\n')
+    repo.write("tools/patch.json", "[]\n")
+    (tmp_path / "r" / "deploy").mkdir()
+    (tmp_path / "r" / "deploy" / "overlay").symlink_to("../testdata/overlay")
+    base = repo.commit("base")
+    repo.write("app/settings.json", '{"a": 2}\n')
+    head = repo.commit("head")
+    files = tree_classify(repo.root, base, head)
+    assert files["app/settings.json"]["bucket"] == "iac", files
+    code, decision = tree_gate(repo.root, base, head)
+    assert code == 3, decision

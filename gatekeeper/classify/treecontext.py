@@ -36,7 +36,7 @@ from gatekeeper.classify.mergedcopy import MergedCopies
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, is_candidate
 from gatekeeper.classify.submodules import named_inside
-from gatekeeper.classify.symlinks import links_by_target, opened
+from gatekeeper.classify.symlinks import every_path, links_by_target, opened
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.classify.treechanges import tree_changes
 from gatekeeper.classify.treepaths import where as passing
@@ -196,10 +196,7 @@ class TreeContext:
         if self._links is None:
             found = links_by_target(self.trees, self.objects.blob)
             self._links = False if found is None else found
-        if self._links is False:
-            return None
-        assert isinstance(self._links, dict)
-        return self._links
+        return self._links if isinstance(self._links, dict) else None
 
     def ci_include(self, change: FileChange) -> str | None:
         """Evidence that the root `.gitlab-ci.yml` of either tree, or a file it includes (followed to MAX_FILES),
@@ -385,10 +382,13 @@ class TreeContext:
         return self._runs
 
     def _is_data(self, path: str) -> bool:
-        # A test's file, a reno note: left unread (nothing applies it) unless CI runs, composes or deploys it by path
-        # (`kubectl apply -k testdata/overlay`: attack 31); past the CI walk's bounds, any may be (closed).
-        return self._rules.first_rule(path).startswith(UNDEPLOYED_RULES) and isinstance(
-            runs := self._ci_runs(), dict) and self._spelled("runs", runs, path) is None
+        # A test's file, a reno note: left unread (nothing applies it) unless CI runs, composes or deploys it, or a link
+        # puts it elsewhere (`kubectl apply -k testdata/overlay`, `deploy -> testdata`: attack 31); past bounds, read.
+        if not self._rules.first_rule(path).startswith(UNDEPLOYED_RULES):
+            return False
+        paths, runs = every_path(path, self.link_targets()), self._ci_runs()
+        return paths is not None and isinstance(runs, dict) and all(self._rules.first_rule(at).startswith(
+            UNDEPLOYED_RULES) and self._spelled("runs", runs, at) is None for at in paths)
 
     def _head(self, entry: TreeEntry) -> bytes:
         # The whole blob up to one byte past FULL_READ (sniff reads its windows from it, and the file as YAML;
