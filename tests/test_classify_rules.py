@@ -13,7 +13,6 @@ import pytest
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.glob import full_regex
 from gatekeeper.classify.index import GlobIndex
-from gatekeeper.classify.ruleset import TEST_DATA
 from gatekeeper.errors import RulesError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
