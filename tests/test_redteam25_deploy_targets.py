@@ -189,5 +189,6 @@ def test_many_definitions_deploying_the_same_targets_stay_within_the_bound(tmp_p
     assert {path: (found[path]["bucket"], found[path]["rule"]) for path in head} == {
         # (A chart's templates are iac by their own rule, test data or not: issue 12 item 6.)
         "testdata/chart/templates/r.yaml": ("iac", "iac.chart-templates"),
-        "testdata/overlay/a.yaml": ("iac", "iac.context.deployed"),
+        # (The deployed kustomization is read, test data or not, and names it first: attack 31.)
+        "testdata/overlay/a.yaml": ("iac", "iac.context.kustomize-reference"),
         "LICENSE": ("other", "other.governance"), "pkg/main.go": ("src", "src.default")}

@@ -12,10 +12,13 @@ principle of docs/classification.md's "Files developer tools run or obey" (a mac
 action: `ci`). A path is resolved against the run-control file's folder and each folder above it (the workspace root
 is one of them); `%workspace%/` and `$(pwd)/` are taken off; a word with a variable matches nothing; a label
 (`//tools:wrap`) is a target, not looked up. Found as heatfiles.Shipped finds what Heat templates ship (the
-run-control files in the folders above a changed file and their direct sub-folders). *Limits:* a run-control file
-under another name (`.bazelrc.ci`, what `import` names as `tools/ci.rc`) is not read, nor a `--bazelrc=` a command
-line passes (ciconfigs.py makes that file `ci` when CI passes it). From a patch alone, the run-control files the patch
-shows, as far as it shows them (patchcontext.py).
+run-control files in the folders above a changed file and their direct sub-folders), and those of every other folder
+(`everywhere`: `.bazelrc` imports `%workspace%/config/bazel/remote.bazelrc`, whose paths are the workspace's; attack
+31); `--experimental_credential_helper` is the credential helper's name before Bazel 6.3. The workspace's
+`tools/bazel`, which Bazel's launcher and Bazelisk run instead of Bazel, is `ci` by its path rule. *Limits:* a
+run-control file under another name (`.bazelrc.ci`, what `import` names as `tools/ci.rc`) is not read, nor a
+`--bazelrc=` a command line passes (ciconfigs.py makes that file `ci` when CI passes it). From a patch alone, the
+run-control files the patch shows, as far as it shows them (patchcontext.py).
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from gatekeeper.classify.markers import against_ancestors
 __all__ = ["BAZEL", "RULE", "is_rc", "named"]
 
 RULE = "ci.context.bazel-hook"
-_OPTION = re.compile(r"""--(workspace_status_command|credential_helper|run_under)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|"""
-                     r"""[^\s"']+)""")
+_OPTION = re.compile(r"""--(?:experimental_)?(workspace_status_command|credential_helper|run_under)(?:=|[ \t]+)"""
+                     r"""("[^"\n]*"|'[^'\n]*'|[^\s"']+)""")  # experimental_: the credential helper before 6.3
 _PREFIXES = ("%workspace%/", "$(pwd)/", "${PWD}/", "$PWD/", "./")
 
 
@@ -57,4 +60,4 @@ def named(rc: str, data: bytes) -> tuple[str, ...]:
 
 
 BAZEL = Shipper(RULE, ("bazelrc",), named, "makes Bazel run {path} on every build (workspace status, credential "
-                "helper or run_under)", "Bazel run-control files near it read for the programs they run")
+                "helper or run_under)", "Bazel run-control files read for the programs they run", everywhere=True)

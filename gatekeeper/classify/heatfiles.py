@@ -58,6 +58,7 @@ class Shipper:
     root: str | None = None
     folders: bool = False  # a name may be a folder it ships whole (Vagrant's `cp -r /vagrant/units ...`: attack 30)
     nested: tuple[str, ...] = ()  # below a root, folders whose programs are read whole (a JVM app's `src/main/`)
+    everywhere: bool = False  # every folder's definitions are read, not only those near a changed file (few: .bazelrc)
 
 
 class Shipped:
@@ -91,7 +92,7 @@ class Shipped:
         folder = path.rpartition("/")[0]
         if (near := self._near.get(folder)) is None:  # what the templates near the folder ship, once a folder
             near = {}
-            for above in ancestors(path):
+            for above in list(self._by_folder) if self._shipper.everywhere else ancestors(path):
                 if above not in self._folders_done:
                     if (shipped := self._search(above)) is None:
                         return self._shipper.rule, f"more than {MAX_READS} {self._shipper.bound} (review)"

@@ -181,3 +181,10 @@ def links_by_target(trees: Sequence[dict[str, TreeEntry]], blob: Callable[[str, 
             if (target := physical_target(path, read(entry), tree, read)) is not None:
                 links.setdefault(target, set()).add(path)
     return {target: tuple(sorted(paths)) for target, paths in links.items()}
+
+
+def every_path(path: str, links: dict[str, tuple[str, ...]] | None) -> list[str] | None:
+    """`path` and every path a checkout reaches it at through the symlinks `links` (links_by_target); None past the
+    bounds (`links` None: too many links to read)."""
+    reached = reached_at(path, links) if links else []
+    return None if reached is None else [path, *(at for at, _link in reached)]

@@ -36,7 +36,7 @@ from gatekeeper.classify.mergedcopy import MergedCopies
 from gatekeeper.classify.ruleset import RuleSet
 from gatekeeper.classify.sniff import FULL_READ, is_candidate
 from gatekeeper.classify.submodules import named_inside
-from gatekeeper.classify.symlinks import links_by_target, opened
+from gatekeeper.classify.symlinks import every_path, links_by_target, opened
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.classify.treechanges import tree_changes
 from gatekeeper.classify.treepaths import where as passing
@@ -196,10 +196,7 @@ class TreeContext:
         if self._links is None:
             found = links_by_target(self.trees, self.objects.blob)
             self._links = False if found is None else found
-        if self._links is False:
-            return None
-        assert isinstance(self._links, dict)
-        return self._links
+        return self._links if isinstance(self._links, dict) else None
 
     def ci_include(self, change: FileChange) -> str | None:
         """Evidence that the root `.gitlab-ci.yml` of either tree, or a file it includes (followed to MAX_FILES),
@@ -271,15 +268,10 @@ class TreeContext:
         (`ci`), names it as a Compose file, a Heat template ships it, a CDK app uploads it or a Salt state installs it
         (`iac`): ciruns.py, heatfiles.py, cdkassets.py, saltfiles.py. Any type (`bash tools/fix.patch`: attack 16);
         past the walk's bound, every file of a type ciruns.may_be_named takes (closed)."""
-        if self._runs is None:
-            if self._actions is None:
-                self._actions = treereads.local_actions(self.trees, self._head)
-            actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
-            self._runs = ciwalk.ci_runs(self.trees, self._head, actions, self._rules)
-        if self._runs is False and any(map(ciruns.may_be_named, change.sides())):
+        if (runs := self._ci_runs()) is False and any(map(ciruns.may_be_named, change.sides())):
             return "ci.context.ci-run", ("past the CI walk's bounds (files read, patterns or deploy targets named, "
                                          "variable patterns): any may run it")
-        runs = self._runs if isinstance(self._runs, dict) else {}
+        runs = runs if isinstance(runs, dict) else {}
         for side in change.sides() if runs else ():
             if (spelled := self._spelled("runs", runs, side)) is not None:
                 return runs[spelled]
@@ -381,8 +373,22 @@ class TreeContext:
             return entry if entry.mode in ("100644", "100755") else None
         return opened(tree, path, lambda link: self.objects.blob(link.oid, 4096).decode("utf-8", "replace"))
 
+    def _ci_runs(self) -> dict[str, tuple[str, str]] | bool:
+        if self._runs is None:
+            if self._actions is None:
+                self._actions = treereads.local_actions(self.trees, self._head)
+            actions = self._actions if isinstance(self._actions, dict) else {}  # False: local_action says ci
+            self._runs = ciwalk.ci_runs(self.trees, self._head, actions, self._rules)
+        return self._runs
+
     def _is_data(self, path: str) -> bool:
-        return self._rules.first_rule(path).startswith(UNDEPLOYED_RULES)  # a test's file, a reno note: nothing runs it
+        # A test's file, a reno note: left unread (nothing applies it) unless CI runs, composes or deploys it, or a link
+        # puts it elsewhere (`kubectl apply -k testdata/overlay`, `deploy -> testdata`: attack 31); past bounds, read.
+        if not self._rules.first_rule(path).startswith(UNDEPLOYED_RULES):
+            return False
+        paths, runs = every_path(path, self.link_targets()), self._ci_runs()
+        return paths is not None and isinstance(runs, dict) and all(self._rules.first_rule(at).startswith(
+            UNDEPLOYED_RULES) and self._spelled("runs", runs, at) is None for at in paths)
 
     def _head(self, entry: TreeEntry) -> bytes:
         # The whole blob up to one byte past FULL_READ (sniff reads its windows from it, and the file as YAML;

@@ -175,16 +175,9 @@ def local_actions(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | 
                     for place in localactions.entry_points(entries, path.rpartition("/")[0]):
                         found.setdefault(place, origin)
                 for folder in uses:
-                    if not folder:  # the root action: what its definition runs
-                        for name in [listed for listed in tree
-                                     if "/" not in listed and folded(listed) in localactions.DEFINITIONS]:
-                            if (root := opened(tree, name, _text(read_blob))) is not None:
-                                text = read_blob(root)[:FULL_READ].decode("utf-8", "replace")
-                                for place in localactions.entry_points(localactions.entry_files(text), ""):
-                                    found.setdefault(place, origin)
-                        continue
-                    found.setdefault(folder, origin)
-                    queue += [(f"{folder}/{name}", origin) for name in localactions.DEFINITIONS]
+                    if folder:  # the root action's folder is not one (it holds everything): its definition is read
+                        found.setdefault(folder, origin)  # for what it runs, and the local actions it uses (attack 31)
+                    queue += [(f"{folder}/{name}".lstrip("/"), origin) for name in localactions.DEFINITIONS]
     except PastBound:
         return False
     return found
