@@ -26,7 +26,6 @@ from dataclasses import replace
 from weakref import WeakKeyDictionary
 
 from gatekeeper.classify.contexttypes import Context
-from gatekeeper.classify.markers import ancestors
 from gatekeeper.model import ClassifiedFile
 
 __all__ = ["judged", "loads"]
@@ -39,8 +38,10 @@ _PATHS = re.compile(r"(?<![\w-])(?:PATH_add|path_add[ \t]+\w+|load_prefix)[ \t]+
 # A PATH set by assignment (`export PATH="$PWD/bin:$PATH"`, docs review 53): its value, quoted or not.
 _PATH_SET = re.compile(r"""(?<![\w-])PATH=((?:"[^"\n]*"|'[^'\n]*'|[^\s;&|#"'])+)""")
 _DOTENV = re.compile(r"(?<![\w-])dotenv(?:_if_exists)?[ \t]*(?:$|[;&|#])", re.MULTILINE)
-# {folder: (files named, folders put on the PATH)} of each `.envrc` read, per context (a gate's contexts live once)
-_READ_BY: WeakKeyDictionary[Context, dict[str, tuple[frozenset[str], frozenset[str]]]] = WeakKeyDictionary()
+# A folder's chain: ((folder, (files named, folders put on the PATH)), ...) of the `.envrc` files of it and every folder
+# above that name something, nearest first; by folder, per context (a gate's contexts live once).
+_Chain = tuple[tuple[str, tuple[frozenset[str], frozenset[str]]], ...]
+_READ_BY: WeakKeyDictionary[Context, dict[str, _Chain]] = WeakKeyDictionary()
 
 
 def loads(envrc: bytes) -> tuple[frozenset[str], frozenset[str]]:
@@ -66,19 +67,32 @@ def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
     """`item` tagged `guardrail` when an `.envrc` in a folder holding a side of it loads that side (the module)."""
     if GUARDRAIL in item.tags or context.kind != "tree":
         return item
-    read = _READ_BY.setdefault(context, {})
+    chains = _READ_BY.setdefault(context, {})
     for side in item.change.sides():
         if side.rpartition("/")[2] == ".envrc":
             continue
-        for folder in ancestors(side):
-            if folder not in read:
-                found = context.head_blob(f"{folder}/.envrc" if folder else ".envrc", _READ)
-                read[folder] = loads(found[1]) if found is not None else (frozenset(), frozenset())
-            files, folders = read[folder]
+        for folder, (files, folders) in _chain(side.rpartition("/")[0], context, chains):
             inside = side[len(folder) + 1:] if folder else side
             if inside in files or inside.rpartition("/")[0] in folders:
                 return replace(item, tags=tuple(sorted({*item.tags, GUARDRAIL})))
     return item
+
+
+def _chain(parent: str, context: Context, chains: dict[str, _Chain]) -> _Chain:
+    """The `.envrc` files of `parent` and every folder above that name something, nearest first: each folder's read
+    once and its chain built once a gate (most files share a folder, most trees hold none); a loop, not recursion."""
+    missing, folder = [], parent
+    while folder not in chains:
+        missing.append(folder)
+        if not folder:
+            break
+        folder = folder.rpartition("/")[0]
+    above = chains.get(folder, ())
+    for folder in reversed(missing):
+        blob = context.head_blob(f"{folder}/.envrc" if folder else ".envrc", _READ)
+        named = loads(blob[1]) if blob is not None else (frozenset(), frozenset())
+        above = chains[folder] = (((folder, named),) if any(named) else ()) + above
+    return chains[parent]
 
 
 def _normal(word: str) -> str:
