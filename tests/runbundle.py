@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
 import socket
@@ -9,8 +11,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ from gitrepo import GitRepo
 from incli import run_cli
 
 from gatekeeper.runner.relay_bridge import reachable_path
+from gatekeeper.serving import wake_and_shut_down
 
 EVERYTHING_IS_SRC = """version: 1
 rules:
@@ -92,6 +96,44 @@ while b"MARKER" not in seen:
     seen += chunk
 open("answer.txt", "wb").write(seen)
 """
+
+
+
+@contextlib.contextmanager
+def stalled_stream(model: str, text: str) -> Iterator[tuple[int, threading.Event]]:
+    """A loopback model API whose streamed answer names `model` and sends `text`, then stalls until the event is set
+    (the test's, or the end of the block) before it ends the stream: (port, event). Runner 37's cut-stream tests."""
+    released = threading.Event()
+
+    class Stalling(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+            pass
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("connection", "close")
+            self.end_headers()
+            start = {"type": "message_start", "message": {"model": model, "usage": {"input_tokens": 7}}}
+            delta = {"type": "content_block_delta", "delta": {"type": "text_delta", "text": text}}
+            for event in (start, delta):
+                self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
+            self.wfile.flush()
+            released.wait(30)  # still thinking: the rest comes once the test lets it (after the run), or never
+            with contextlib.suppress(OSError):
+                self.wfile.write(b'event: message_stop\ndata: {"type": "message_stop"}\n\n')
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Stalling)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1], released
+    finally:
+        released.set()
+        wake_and_shut_down(server)
+        server.server_close()
+
 
 HAVE_BWRAP = shutil.which("bwrap") is not None
 # Every sandbox test runs on both backends; bwrap's only where the machine has it (.ci/run installs it).

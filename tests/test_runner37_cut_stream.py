@@ -18,60 +18,23 @@ import os
 import sys
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import BACKENDS, STREAM_CALL, gk_in
+from runbundle import BACKENDS, STREAM_CALL, gk_in, stalled_stream
 
 from gatekeeper.runner.relaylog import read_log
-from gatekeeper.serving import wake_and_shut_down
 
 # The generator: a streamed call through the relay (raw HTTP), read until the answer's text is in, then leave.
 READER = STREAM_CALL.replace("MARKER", "the answer the generator keeps")
 
 
-class _Upstream(BaseHTTPRequestHandler):
-    released: threading.Event
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        pass
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("connection", "close")
-        self.end_headers()
-        start = {"type": "message_start", "message": {"model": "streamed-model", "usage": {"input_tokens": 7}}}
-        text = "the answer the generator keeps"
-        delta = {"type": "content_block_delta", "delta": {"type": "text_delta", "text": text}}
-        for event in (start, delta):
-            self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
-        self.wfile.flush()
-        # Still thinking: the rest comes only once the test lets it (after the run), or never.
-        self.released.wait(30)
-        try:
-            self.wfile.write(b'event: message_stop\ndata: {"type": "message_stop"}\n\n')
-        except OSError:
-            pass
-
-
 @pytest.fixture
 def upstream() -> Iterator[tuple[int, threading.Event]]:
-    released = threading.Event()
-    handler = type("Handler", (_Upstream,), {"released": released})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1], released
-    finally:
-        released.set()
-        wake_and_shut_down(server)
-        server.server_close()
+    with stalled_stream("streamed-model", "the answer the generator keeps") as served:
+        yield served
+
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

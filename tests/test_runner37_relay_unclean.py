@@ -20,19 +20,16 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from runbundle import RUN_STATE, STREAM_CALL, gk_in
+from runbundle import RUN_STATE, STREAM_CALL, gk_in, stalled_stream
 
 from gatekeeper.runner.relay import Relay
 from gatekeeper.runner.relay_api import parse_model_api
-from gatekeeper.serving import wake_and_shut_down
 
 POLICY_DIR = Path(__file__).resolve().parent.parent / "policies"
 
@@ -43,38 +40,11 @@ READER = (RUN_STATE + "import time\nif run_state()['attempts'] == 1:\n"
           + "    time.sleep(60)  # the runner is killed meanwhile\nopen('resumed.txt', 'w').write('1')\n")
 
 
-class _Stalling(BaseHTTPRequestHandler):
-    released: threading.Event
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        pass
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("connection", "close")
-        self.end_headers()
-        start = {"type": "message_start", "message": {"model": "lost-model", "usage": {"input_tokens": 3}}}
-        delta = {"type": "content_block_delta", "delta": {"type": "text_delta", "text": "kept answer"}}
-        for event in (start, delta):
-            self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
-        self.wfile.flush()
-        self.released.wait(30)
-
-
 @pytest.fixture
 def upstream() -> Iterator[int]:
-    released = threading.Event()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (_Stalling,), {"released": released}))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield server.server_address[1]
-    finally:
-        released.set()
-        wake_and_shut_down(server)
-        server.server_close()
+    with stalled_stream("lost-model", "kept answer") as (port, _):
+        yield port
+
 
 
 def _wait_for(found: object, within: float = 60.0) -> None:
