@@ -212,8 +212,9 @@ def _shown(needed: Iterable[str], folders: Sequence[str], secrets: Sequence[str]
         path, real = os.path.normpath(path), os.path.realpath(path)
         below = any(_under(path, f) and path != f for f in folders)
         # Judged by where it leads: a link in a PATH folder may point at the home itself.
-        # (`rehidden`: hidden again after the binds, so a folder holding one may be shown: plan's runs folder.)
-        holds = any(_under(s, real) for s in [*secrets, *folders] if s not in rehidden)
+        # (`rehidden`: hidden again after the binds, so a folder holding one may be shown: plan's runs folder; a secret
+        # file is covered after every bind too, so only a secret folder keeps the folder holding it out of sight.)
+        holds = any(_under(s, real) for s in [*secrets, *folders] if s not in rehidden and not os.path.isfile(s))
         inside = any(_under(real, s) for s in stores)
         if below and not holds and not inside:
             shown.append(path)
