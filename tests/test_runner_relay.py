@@ -373,3 +373,37 @@ def test_facts_from_events_keep_the_largest_usage() -> None:
     facts.read_event_line(b"data: [DONE]")
     facts.read_event_line(b"event: ping")
     assert (facts.requested, facts.served, facts.tokens) == ("asked", "m1", 13)
+
+
+def test_a_stream_that_named_its_model_and_died_still_names_it_in_served(tmp_path: Path) -> None:
+    """Docs review 53: a chunked stream whose first event named the model, then broke, was recorded as a 502 (as it
+    must: the reply was cut) and `served` counted 200 replies only, so the signed packet named no model although the
+    generator had read the model's events. A model a reply named counts whatever the reply's end."""
+    event = b'event: message_start\ndata: {"type": "message_start", "message": {"model": "named-model"}}\n\n'
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+
+        def named_then_gone() -> None:
+            conn, _ = server.accept()
+            with conn:
+                seen = b"-"
+                while seen and not seen.endswith(b"\r\n\r\n{}"):
+                    seen = (part := conn.recv(65536)) and seen + part
+                conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+                             + f"{len(event):x}\r\n".encode() + event + b"\r\n" + b"ff\r\n{\"partial")
+
+        answering = threading.Thread(target=named_then_gone)
+        answering.start()
+        upstream = parse_model_api(f"anthropic=http://127.0.0.1:{server.getsockname()[1]}")
+        relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"anthropic": upstream},
+                      {"anthropic": REAL_KEY}).start()
+        try:
+            port = start_bridge(str(tmp_path / "relay.sock"), relay.secret)
+            _raw(port, b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\n{}")
+            answering.join(timeout=10)
+            records = read_log(relay.log.path)
+        finally:
+            relay.stop()
+    assert [r["status"] for r in records] == [502] and records[0]["models"] == ["named-model"]
+    assert summarize(records)["served"] == ["named-model"]

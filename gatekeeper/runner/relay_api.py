@@ -174,15 +174,20 @@ _LINE_END = re.compile(rb"\r\n|\r|\n")  # SSE ends a line at CRLF, LF or a bare 
 
 
 def served_models(records: list[dict[str, object]]) -> list[str]:
-    """Every model the 200 replies of a relay log named, and UNREADABLE for a model's answer that named none."""
+    """Every model the replies of a relay log named, and UNREADABLE for a model's 200 answer that named none. A reply
+    cut off after it named its model (a 502 record: a stream that broke) counts too: the generator read that model's
+    events (docs review 53)."""
     served: set[str] = set()
-    for record in (r for r in records if r.get("status") == 200):
+    for record in records:
         named = record.get("models")
         names = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
         if isinstance(record.get("served"), str):
             names.append(str(record["served"]))
         answering = record.get("method") == "POST" and record.get("path") in ANSWERING
-        served.update(names or ([UNREADABLE] if answering else []))
+        if record.get("status") == 200:
+            served.update(names or ([UNREADABLE] if answering else []))
+        else:
+            served.update(names)
     return sorted(served)
 
 
