@@ -267,22 +267,22 @@ def test_rate_cap(tmp_path: Path, fake: FakeModelAPI) -> None:
         relay.stop()
 
 
-@pytest.mark.parametrize("framing", [b"content-type: application/json\r\ncontent-length: 100\r\n\r\n",
-                                     b"content-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\nb\r\n"])
-def test_an_upstream_that_dies_mid_reply_cuts_the_reply_off(tmp_path: Path, framing: bytes) -> None:
+def _reply_then_gone(tmp_path: Path, reply: bytes) -> tuple[bytes, list[dict[str, object]]]:
+    """One call through a real relay to a raw upstream that reads the whole request, sends `reply` and closes: what
+    the client got, and the relay's records."""
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
 
-        def half_an_answer() -> None:
+        def answer() -> None:
             conn, _ = server.accept()
             with conn:
                 seen = b"-"
                 while seen and not seen.endswith(b"\r\n\r\n{}"):  # all of it: unread bytes make the close a reset
                     seen = (part := conn.recv(65536)) and seen + part
-                conn.sendall(b"HTTP/1.1 200 OK\r\n" + framing + b'{"partial":')
+                conn.sendall(reply)
 
-        answering = threading.Thread(target=half_an_answer)
+        answering = threading.Thread(target=answer)
         answering.start()
         upstream = parse_model_api(f"anthropic=http://127.0.0.1:{server.getsockname()[1]}")
         relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"anthropic": upstream},
@@ -291,9 +291,15 @@ def test_an_upstream_that_dies_mid_reply_cuts_the_reply_off(tmp_path: Path, fram
             port = start_bridge(str(tmp_path / "relay.sock"), relay.secret)
             data = _raw(port, b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\n{}")
             answering.join(timeout=10)
-            (record,) = read_log(relay.log.path)
+            return data, read_log(relay.log.path)
         finally:
             relay.stop()
+
+
+@pytest.mark.parametrize("framing", [b"content-type: application/json\r\ncontent-length: 100\r\n\r\n",
+                                     b"content-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\nb\r\n"])
+def test_an_upstream_that_dies_mid_reply_cuts_the_reply_off(tmp_path: Path, framing: bytes) -> None:
+    data, (record,) = _reply_then_gone(tmp_path, b"HTTP/1.1 200 OK\r\n" + framing + b'{"partial":')
     head, _, rest = data.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.") and b" 200 " in head.split(b"\r\n")[0]
     assert rest.startswith(b'b\r\n{"partial":\r\n') and b"HTTP/1." not in rest  # cut off: no 502 inside the body
@@ -380,30 +386,8 @@ def test_a_stream_that_named_its_model_and_died_still_names_it_in_served(tmp_pat
     must: the reply was cut) and `served` counted 200 replies only, so the signed packet named no model although the
     generator had read the model's events. A model a reply named counts whatever the reply's end."""
     event = b'event: message_start\ndata: {"type": "message_start", "message": {"model": "named-model"}}\n\n'
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen()
-
-        def named_then_gone() -> None:
-            conn, _ = server.accept()
-            with conn:
-                seen = b"-"
-                while seen and not seen.endswith(b"\r\n\r\n{}"):
-                    seen = (part := conn.recv(65536)) and seen + part
-                conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
-                             + f"{len(event):x}\r\n".encode() + event + b"\r\n" + b"ff\r\n{\"partial")
-
-        answering = threading.Thread(target=named_then_gone)
-        answering.start()
-        upstream = parse_model_api(f"anthropic=http://127.0.0.1:{server.getsockname()[1]}")
-        relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"anthropic": upstream},
-                      {"anthropic": REAL_KEY}).start()
-        try:
-            port = start_bridge(str(tmp_path / "relay.sock"), relay.secret)
-            _raw(port, b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\n{}")
-            answering.join(timeout=10)
-            records = read_log(relay.log.path)
-        finally:
-            relay.stop()
+    _, records = _reply_then_gone(tmp_path, b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                                  b"transfer-encoding: chunked\r\n\r\n" + f"{len(event):x}\r\n".encode() + event
+                                  + b'\r\nff\r\n{"partial')
     assert [r["status"] for r in records] == [502] and records[0]["models"] == ["named-model"]
     assert summarize(records)["served"] == ["named-model"]
