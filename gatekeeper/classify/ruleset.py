@@ -141,15 +141,7 @@ class RuleSet:
         if bmask is None:
             bmask = index.base_mask(name)
         mask = dmask & bmask
-        bucket_bits = mask & self._bucket_bits
-        bit = (bucket_bits & -bucket_bits).bit_length() - 1
-        if self._is_open[bit] and bucket_bits & self._typed_bits:  # see the module: an open end yields
-            rest = bucket_bits & ~self._open_bits
-            if (rest & -rest) & self._reviewed_bits:  # only to ci/iac: it never lowers what it decided
-                bit = (rest & -rest).bit_length() - 1
-        position = self._owner[bit]
-        if position in self._test_data and (raised := bucket_bits & self._reviewed_bits):
-            position = self._owner[(raised & -raised).bit_length() - 1]  # test data never lowers ci or iac
+        position = self._owner[self._deciding(mask & self._bucket_bits)]
         decided = self._decided[position]
         tag_bits = mask >> self._first_tag_bit
         if not tag_bits:
@@ -165,6 +157,19 @@ class RuleSet:
             found = self._with_tags[key] = Match(decided.bucket, decided.rule, decided.ecosystem, frozenset(tags))
         return found
 
+    def _deciding(self, bits: int) -> int:
+        """The bit of the glob that decides among `bits` (the bucket globs matching a path): the first, unless it is an
+        open-ended name a ci/iac glob naming the file also fits, or a test-data rule's a ci/iac rule below also
+        matches (see the module); both yield only to ci/iac, so neither lowers what it decided."""
+        bit = (bits & -bits).bit_length() - 1
+        if self._is_open[bit] and bits & self._typed_bits:
+            rest = bits & ~self._open_bits
+            if (rest & -rest) & self._reviewed_bits:
+                bit = (rest & -rest).bit_length() - 1
+        if self._owner[bit] in self._test_data and (raised := bits & self._reviewed_bits):
+            bit = (raised & -raised).bit_length() - 1
+        return bit
+
     def first_rule(self, path: str) -> str:
         """The id of the first bucket rule that matches `path`, before a ci or iac rule lifts a test-data file (match):
         what the tree readers ask to leave a test's own files unread (a kustomization kept as test data names nothing
@@ -175,13 +180,7 @@ class RuleSet:
     def explain(self, path: str) -> list[RuleHit]:
         """Every bucket rule matching `path`: the deciding rule first, then the others in order."""
         mask = self._index.mask(path) & self._bucket_bits
-        first = mask & -mask
-        if first & self._open_bits and mask & self._typed_bits:  # an open-ended name yields (see the module)
-            rest = mask & ~self._open_bits
-            if (rest & -rest) & self._reviewed_bits:
-                first = rest & -rest
-        if self._owner[first.bit_length() - 1] in self._test_data and (raised := mask & self._reviewed_bits):
-            first = raised & -raised  # test data never lowers ci or iac (match)
+        first = 1 << self._deciding(mask)
         deciding = self._hits(first, self.rules, 0)
         others = [replace(hit, decides=False) for hit in self._hits(mask & ~first, self.rules, 0)
                   if hit.rule.id != deciding[0].rule.id]
