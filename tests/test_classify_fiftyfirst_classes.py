@@ -5,12 +5,14 @@ commands name (a tutorial's Helm values under a generic name)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from gatekeeper.classify.docdeploys import named
 from gatekeeper.classify.sniff import sniff
+from gatekeeper.policy.isolate import run_isolated
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
@@ -231,3 +233,31 @@ def test_a_readme_renamed_away_still_names_what_it_deployed(git_repo: GitRepo) -
     git_repo.commit("head")
     files = tree_files(git_repo)
     assert (files["lab/env/prod.yaml"].bucket, files["lab/env/prod.yaml"].rule) == ("iac", "iac.context.doc-deployed")
+
+
+# The README reader's regexes (fences with a back-reference, inline spans, prompts) on hostile READMEs: generated
+# shapes at two sizes, CPU in a child (no wall clock); a quadratic reading would cost 16 times for 4 times the text.
+HOSTILE_READMES = {
+    "unclosed fences": "```\nhelm install web -f a.yaml\n",
+    "tilde fences": "~~~~\n",
+    "open backticks": "`helm install -f a.yaml ",
+    "double backticks": "``kubectl apply -f x.yaml` ",
+    "prompts": "$ kubectl apply -f x.yaml\n",
+    "rst literal": "::\n\n    helm install web -f v.yaml\n",
+}
+
+
+def _readme_cost(unit: str) -> list[float]:
+    spent = []
+    for times in (1, 4):
+        data = (unit * (32 * 1024 * times // len(unit))).encode()
+        started = time.process_time()
+        named("docs/README.md", data)
+        spent.append(time.process_time() - started)
+    return spent
+
+
+@pytest.mark.parametrize("shape", list(HOSTILE_READMES))
+def test_a_hostile_readme_is_read_in_linear_time(shape: str) -> None:
+    small, large = run_isolated(_readme_cost, HOSTILE_READMES[shape], timeout=120)
+    assert large < max(16 * small, 0.05) / 2, (shape, small, large)
