@@ -9,7 +9,15 @@ from __future__ import annotations
 from gatekeeper.deps import tools
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.edits import RANGE, Side
-from gatekeeper.deps.infra import provider_alias
+from gatekeeper.deps.infra import (
+    REQUIRED_VERSION,
+    SET_NAME,
+    SET_ONE_LINE,
+    SET_OPEN,
+    SET_VALUE,
+    TERRAFORM_BLOCK,
+    provider_alias,
+)
 from gatekeeper.deps.model import ManifestError, PartlyShown
 from gatekeeper.deps.tfsource import module_label, module_source
 from gatekeeper.lazy_pattern import lazy
@@ -81,6 +89,11 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
         return release
     if m is None and (legacy := _legacy_provider(side, index)) is not None:
         return legacy
+    if m is None and (required := REQUIRED_VERSION.match(line)) is not None:
+        return _required_version(side, index, required.group(1).strip())
+    if m is None and (value := SET_VALUE.match(line)) is not None and _set_image(side, index):
+        name, tag, digest = split_image(value.group(1))
+        return [(name, image_version(tag, digest), "docker")]
     if m is None or m.group(1) != "version" or not RANGE.match(m.group(2).strip().lstrip("~>=<! ")):
         raise ManifestError(f"not a version line of a provider or module: {line.strip()[:80]!r}")
     source = None
@@ -122,6 +135,40 @@ def _terraform_line(side: Side, index: int) -> list[tuple[str, ...]]:
         raise PartlyShown(f"the hunk does not show the opening of the block whose source is {source[:80]!r}",
                           [(source, m.group(2).strip())])
     raise ManifestError(f"the hunk does not show whose version this is: {line.strip()[:80]!r}")
+
+
+def _set_image(side: Side, index: int) -> bool:
+    """Whether a `value = "app:tag"` line is a helm_release setting's image (infra.SET_NAME): the hunk shows its
+    `set {` opening above and its closing `}` below across one-line arguments only, one of them an image key's
+    `name`. Otherwise the line is refused as before (whose value it is, the hunk does not show)."""
+    up = index - 1
+    while up >= 0 and SET_ONE_LINE.match(side[up][0]) and "<<" not in side[up][0]:
+        up -= 1
+    down = index + 1
+    while down < len(side) and SET_ONE_LINE.match(side[down][0]) and "<<" not in side[down][0]:
+        down += 1
+    if up < 0 or down >= len(side) or not SET_OPEN.match(side[up][0]) or side[down][0].strip() != "}":
+        return False
+    return any(SET_NAME.match(line) for line, _ in side[up + 1:down])
+
+
+def _required_version(side: Side, index: int, constraint: str) -> list[tuple[str, ...]]:
+    """A `required_version` line: Terraform's own constraint (tools.TOOL hashicorp/terraform, as
+    infra.parse_terraform reads it) when the block holding it, found by its braces walking up, is the top-level
+    `terraform {` block, or opens above the hunk (the lines between may close a `required_providers` block opened
+    there too, as vmware-samples' versions.tf hunks show); a block the hunk shows opening that is not `terraform {`
+    (a module's input of that name) is refused. A module input so named whose `module` line is above the hunk is read
+    as Terraform's: no other block takes the argument, and `--tree` reads the whole file."""
+    depth = 0
+    for above, _ in reversed(side[:index]):
+        depth += above.count("}") - above.count("{")
+        if depth < 0:
+            if TERRAFORM_BLOCK.match(above) and depth == -1:
+                break
+            raise ManifestError(f"a required_version argument of another block: {above.strip()[:80]!r}")
+        if "<<" in above:
+            raise ManifestError("a required_version line below a heredoc the hunk cuts")
+    return [(tools.tool_name("terraform"), constraint, tools.TOOL)]
 
 
 _REGISTRY_MODULE = lazy(r"^(?:[\w-]+(?:\.[\w-]+)+/)?[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w-]*"

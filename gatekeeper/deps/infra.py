@@ -6,12 +6,26 @@ from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import listing, load_yaml, mapping, string, text
 from gatekeeper.deps.model import Dependency
 from gatekeeper.deps.tfsource import module_label, module_source
-from gatekeeper.deps.tools import annotation, read_annotations
+from gatekeeper.deps.tools import TOOL, annotation, read_annotations, tool_name
 from gatekeeper.lazy_pattern import lazy
 
 _PROVIDER = lazy(r'^\s*provider\s+"([^"]+)"\s*\{')
 _ATTR = lazy(r'^\s*(source|version)\s*=\s*"([^"]*)"')
 _MODULE = lazy(r'^\s*module\s+"[^"]*"\s*\{')
+# `required_version = ">= 1.7.1"` of a `terraform {` block: the Terraform CLI the configuration takes, which bots
+# move as the tool hashicorp/terraform (vmware-samples' "bump terraform from v1.6.0 to v1.7.1"); a literal constraint
+# only (`~> 1.5`, `>= 1.3, < 2.0`), never an expression
+TERRAFORM_BLOCK = lazy(r"^terraform\s*\{\s*(?:(?:#|//).*)?$")
+# A helm_release's `set { name = "image" value = "registry/app:v0.0.24" }` (zopdev/opentofu-modules' zop-system
+# releases): the value of a setting whose last dotted word is an image key (`image`, `controller.image`,
+# `proxy.initImage`, `sidecar_image`) holding a whole reference with a tag or digest is that image; `image.tag` or
+# `image.repository` alone names nothing (its other half is elsewhere)
+SET_OPEN = lazy(r"^\s*set\s*\{\s*$")
+SET_NAME = lazy(r'^\s*name\s*=\s*"(?:[\w\-]+\.){0,16}(?:image|[\w\-]*[_\-](?:image|IMAGE)|[a-z][A-Za-z0-9]*Image)"\s*$')
+SET_VALUE = lazy(r'^\s*value\s*=\s*"([^"\s$]+(?::[\w][\w.-]*|@sha256:[0-9a-f]{64}))"\s*$')
+SET_ONE_LINE = lazy(r'^\s*[\w-]+\s*=\s*[^{}]*$')
+REQUIRED_VERSION = lazy(r'^\s*required_version\s*=\s*"\s*((?:[~>=<!]{0,2}\s*v?\d[\w.+-]*\s*,\s*){0,7}'
+                        r'[~>=<!]{0,2}\s*v?\d[\w.+-]*)\s*"\s*(?:(?:#|//).*)?$')
 
 
 def parse_chart(path: str, data: bytes, image: str = "") -> list[Dependency]:
@@ -97,7 +111,8 @@ def parse_terraform(path: str, data: bytes) -> list[Dependency]:
     lines = text(data).splitlines()
     # `# renovate: datasource=github-releases depName=kro-run/kro` over a variable's `default = "0.8.4"`: a
     # version the configuration installs that no block above names (aws-samples/eks-workshop-v2)
-    out: list[Dependency] = read_annotations(path, lines, "runtime")
+    out: list[Dependency] = read_annotations(path, lines, "runtime") + _required_version(path, lines) \
+        + _set_images(path, lines)
     attrs: dict[str, str] | None = None
     kind, entry, label, depth = "", "", "", 0
     for line in lines:
@@ -139,4 +154,42 @@ def parse_terraform(path: str, data: bytes) -> list[Dependency]:
                 out.append(Dependency("terraform", source, attrs.get("version") or ref, path, True, "runtime",
                                       alias=label))
             attrs = None
+    return out
+
+
+def _required_version(path: str, lines: list[str]) -> list[Dependency]:
+    """The `required_version` arguments of the top-level `terraform {` blocks (the tool hashicorp/terraform at that
+    constraint); the same argument in any other block (a module's input of that name) or nested deeper is not read."""
+    out: list[Dependency] = []
+    depth, inside = 0, False
+    for line in lines:
+        if depth == 0:
+            inside = TERRAFORM_BLOCK.match(line) is not None
+        elif inside and depth == 1 and (m := REQUIRED_VERSION.match(line)) is not None:
+            out.append(Dependency(TOOL, tool_name("terraform"), m.group(1).strip(), path, True, "build"))
+        depth = max(depth + line.count("{") - line.count("}"), 0)
+    return out
+
+
+def _set_images(path: str, lines: list[str]) -> list[Dependency]:
+    """The images `set { … }` blocks pass a chart (SET_NAME, SET_VALUE): a block of one-line arguments only, read as a
+    whole; a block holding anything else (a nested block, a heredoc) names nothing."""
+    out: list[Dependency] = []
+    at = 0
+    while at < len(lines):
+        if not SET_OPEN.match(lines[at]):
+            at += 1
+            continue
+        named, value, end = False, None, at + 1
+        while end < len(lines) and end - at <= 8 and lines[end].strip() != "}":
+            line = lines[end]
+            if not (SET_ONE_LINE.match(line) and "<<" not in line or not line.strip()):
+                break
+            named = named or SET_NAME.match(line) is not None
+            value = (m.group(1) if (m := SET_VALUE.match(line)) is not None else value)
+            end += 1
+        if end < len(lines) and lines[end].strip() == "}" and named and value is not None:
+            name, tag, digest = split_image(value)
+            out.append(Dependency("docker", name, image_version(tag, digest), path, True, "runtime"))
+        at = end
     return out
