@@ -11,6 +11,12 @@
   `controller.image`, `proxy.initImage`) and whose `value` is a whole reference with a tag or digest is that image
   now; from a patch when the hunk shows the block's `set {` and `}` around it. `image.tag`, `image.repository`, a
   value without a tag, a `set_sensitive`/`dynamic` block or a nested block name nothing.
+- A Makefile's Go toolchain (`GO_VERSION ?= 1.21`, buildkite/elastic-ci-stack-for-aws' "Update Go to 1.22 in
+  Makefile", passed on as `golang:$(GO_VERSION)`) and controller-gen (stefanprodan/timoni's `CONTROLLER_GEN_VERSION ?=
+  v0.20.0`, "build: Update controller-gen to v0.21.0" x2; dash0-operator's kubebuilder `CONTROLLER_TOOLS_VERSION`)
+  named nothing: a `<TOOL>_VERSION` variable was read only for a tool released on GitHub the delta knew. `GO_VERSION`
+  and `GOLANG_VERSION` are the tool `go` now, controller-gen and controller-tools are
+  kubernetes-sigs/controller-tools; both modes, with the same rules (set once, a literal version, no annotation).
 
 Real-shaped files written for these tests (the layouts of those repositories), look-alikes and hostile input.
 """
@@ -59,6 +65,37 @@ variable "required_version" {
 """
 
 TERRAFORM = ("tool", "hashicorp/terraform")
+
+# stefanprodan/timoni's Makefile head and buildkite/elastic-ci-stack-for-aws' Go line used as an image tag
+TIMONI_MAKEFILE = """\
+# timoni test, build, install makefile
+
+.ONESHELL:
+.SHELLFLAGS += -e
+
+REPOSITORY_ROOT := $(shell git rev-parse --show-toplevel)
+BIN_DIR := $(REPOSITORY_ROOT)/bin
+
+# API gen tool
+CONTROLLER_GEN_VERSION ?= v0.20.0
+
+# Kubernetes env test
+ENVTEST_ARCH?=amd64
+ENVTEST_KUBERNETES_VERSION?=1.35
+
+all: test build
+"""
+BUILDKITE_MAKEFILE = """\
+SHELL := /bin/bash -o pipefail
+
+PACKER_VERSION ?= 1.10.2
+GO_VERSION ?= 1.21
+ARCH ?= amd64
+
+build/fix-perms: go.mod go.sum
+\tdocker run --rm -v "$(PWD):/work" -w /work golang:$(GO_VERSION) \\
+\t\tgo build -o build/fix-perms ./internal/fix-perms
+"""
 
 # zopdev/opentofu-modules' zop-system/aws/main.tf: the service chart, its name and the image it runs passed by `set`
 ZOP_SYSTEM = """\
@@ -202,3 +239,46 @@ def test_many_set_blocks_are_read_in_linear_time() -> None:
         body = block * copies
         each_fast([(lambda body=body: parse_terraform("main.tf", body.encode()), "main.tf")], 5.0)
         assert _images(body) == {("app", "1.0")}
+
+
+def test_timoni_controller_gen_is_read_with_tree_and_from_the_patch(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, "Makefile", TIMONI_MAKEFILE, {"v0.20.0": "v0.21.0"})
+    want = {("tool", "kubernetes-sigs/controller-tools", "v0.20.0", "v0.21.0")}
+    assert moves(tree) == moves(patch) == want, (tree, patch)  # type: ignore[arg-type]
+    assert accuracy_bench()._same_name("controller-gen", bench_change("tool", "kubernetes-sigs/controller-tools"))
+    kubebuilder = TIMONI_MAKEFILE.replace("CONTROLLER_GEN_VERSION", "CONTROLLER_TOOLS_VERSION")
+    tree, patch = _bumped(tmp_path / "b", "Makefile", kubebuilder, {"v0.20.0": "v0.21.0"})
+    assert moves(tree) == moves(patch) == want, (tree, patch)  # type: ignore[arg-type]
+
+
+def test_buildkite_go_version_is_go_with_tree_and_from_the_patch(tmp_path: Path) -> None:
+    tree, patch = _bumped(tmp_path, "Makefile", BUILDKITE_MAKEFILE, {"GO_VERSION ?= 1.21": "GO_VERSION ?= 1.22"})
+    want = {("tool", "go", "1.21", "1.22")}
+    assert moves(tree) == moves(patch) == want, (tree, patch)  # type: ignore[arg-type]
+    golang = BUILDKITE_MAKEFILE.replace("GO_VERSION", "GOLANG_VERSION")
+    tree, _ = _bumped(tmp_path / "b", "Makefile", golang, {"GOLANG_VERSION ?= 1.21": "GOLANG_VERSION ?= 1.22"})
+    assert moves(tree) == want, tree  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("line", [
+    "GO_VERSION ?= $(shell go env GOVERSION)",  # computed
+    "GO_VERSION ?= stable",  # a channel, no version
+    "GOPROXY_VERSION ?= 1.21",  # another word
+    "MY_GO_VERSION ?= 1.21",  # a prefix makes it another variable
+    "CONTROLLER_GEN ?= v0.20.0",  # no _VERSION
+])
+def test_makefile_look_alikes_name_nothing(tmp_path: Path, line: str) -> None:
+    body = BUILDKITE_MAKEFILE.replace("GO_VERSION ?= 1.21", line)
+    new = line.replace("1.21", "1.22").replace("v0.20.0", "v0.21.0").replace("stable", "oldstable")
+    tree, _ = _bumped(tmp_path, "Makefile", body, {line: new})
+    assert not any(c.name in ("go", "kubernetes-sigs/controller-tools") for c in tree.changes), tree  # type: ignore
+
+
+def test_a_go_version_set_twice_or_annotated_is_not_the_toolchain(tmp_path: Path) -> None:
+    twice = BUILDKITE_MAKEFILE.replace("ARCH ?= amd64", "ARCH ?= amd64\nifeq ($(CI),true)\nGO_VERSION := 1.20\nendif")
+    tree, _ = _bumped(tmp_path, "Makefile", twice, {"GO_VERSION ?= 1.21": "GO_VERSION ?= 1.22"})
+    assert not any(c.name == "go" for c in tree.changes), tree  # type: ignore[attr-defined]
+    annotated = BUILDKITE_MAKEFILE.replace("GO_VERSION ?= 1.21",
+                                           "# renovate: datasource=golang-version depName=golang\nGO_VERSION ?= 1.21")
+    tree, _ = _bumped(tmp_path / "b", "Makefile", annotated, {"GO_VERSION ?= 1.21": "GO_VERSION ?= 1.22"})
+    assert [c.name for c in tree.changes] == ["golang"], tree  # type: ignore[attr-defined]

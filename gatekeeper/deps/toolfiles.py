@@ -207,19 +207,24 @@ def variable_pairs(lines: list[str]) -> dict[tuple[str, ...], tuple[str, str, st
 # build downloads at that version (dexidp/dex's and Kong's Makefiles, which people and Renovate bump by hand)
 _TOOL_VAR = re.compile(r"^(?P<tool>[A-Z][A-Z0-9]{0,40}(?:_[A-Z0-9]{1,40}){0,3}?)_VERSION$")
 _VERSIONISH = re.compile(r"^v?\d[\w.+-]*$")
+# and the Go toolchain a Makefile builds with (`GO_VERSION ?= 1.22`, buildkite's elastic-ci-stack and metal3's CAPM3,
+# which people bump by hand and pass on as `golang:$(GO_VERSION)` or a build argument): a runtime, no GitHub release
+_TOOLCHAINS = {"go": "go", "golang": "go"}
 
 
 def tool_variables(path: str, lines: list[str]) -> list[Dependency]:
     """The `<TOOL>_VERSION` variables of a Makefile whose tool is one released on GitHub the delta knows by name
-    (tools._RELEASED), at a version (a digit, or `v` and a digit, first). A variable under a Renovate annotation is the
-    annotation's (read_annotations); one set more than once, or by override, define, a target or eval, is not read:
-    which value the build uses is the Makefile's own logic. Any other variable names nothing, as before."""
+    (tools._RELEASED) or the Go toolchain (`GO_VERSION`, `GOLANG_VERSION`), at a version (a digit, or `v` and a
+    digit, first). A variable under a Renovate annotation is the annotation's (read_annotations); one set more than
+    once, or by override, define, a target or eval, is not read: which value the build uses is the Makefile's own
+    logic. Any other variable names nothing, as before."""
     found: dict[str, tuple[str, str]] = {}  # variable → (tool, version); at most one per known tool's spellings
     for index, line in enumerate(lines):
         if (m := _MAKE_VAR.match(line)) is None or (var := _TOOL_VAR.match(m.group("var"))) is None \
                 or not _VERSIONISH.match(m.group("value")) or index and annotation(lines[index - 1]) is not None:
             continue
-        if (tool := released(var.group("tool").lower().replace("_", "-"))) is not None:
+        short = var.group("tool").lower().replace("_", "-")
+        if (tool := released(short) or _TOOLCHAINS.get(short)) is not None:
             found.setdefault(m.group("var"), (tool, m.group("value")))
     out: list[Dependency] = []
     for name, (tool, version) in found.items():  # each distinct variable's lines counted once: linear in the file

@@ -34,6 +34,9 @@ _RELEASED = {
     "terraform": "hashicorp/terraform", "kustomize": "kubernetes-sigs/kustomize", "yq": "mikefarah/yq",
     "hadolint": "hadolint/hadolint", "shellcheck": "koalaman/shellcheck", "crane": "google/go-containerregistry",
     "aqua": "aquaproj/aqua", "grpcurl": "fullstorydev/grpcurl",
+    # controller-gen ships in kubernetes-sigs/controller-tools' releases (timoni's `CONTROLLER_GEN_VERSION ?= v0.21.0`,
+    # the kubebuilder layout's `CONTROLLER_TOOLS_VERSION`): one name for both spellings
+    "controller-gen": "kubernetes-sigs/controller-tools", "controller-tools": "kubernetes-sigs/controller-tools",
 }
 
 
