@@ -180,6 +180,17 @@ values, kustomize, Terraform and pre-commit (newrelic and adfinis charts, cteren
 Nebari, KEDA's http-add-on, astropy), mise (mash-playbook), Makefiles and images (LocalAI, logging-operator, E2B):
 committed before its first, blind run in round 40.
 
+`--data fortyfirst` reads deps_bumps_fortyfirst.tsv: 45 more repositories, none in an earlier deps set, all mirrored
+already (some for the label sets), chosen for kinds earlier sets hold few of and for people's own bumps (160 of the
+510) — pnpm/yarn monorepos (Unkey, Plane, APISIX, Penpot, CircleCI's node orb), Go operators and workspaces (dash0,
+minio, jenkinsci, Altinity, lnd, a Pulumi go.work), Cargo (youki, Qiskit, limbo, Rancher's fleet addon), NuGet and
+packages.config (Hangfire, BTCPay Server, Aiursoft), Swift and Bundler (RxSwift), Helm charts and values (sapcc,
+Redpanda, CockroachDB, PostHog, Mozilla), kustomize (Kubeflow's manifests and pipelines), compose (Network Service
+Mesh, Grafana's jsonnet-libs), Terraform (vmware's packer examples, zopdev, azurerm modules, logscale), pre-commit
+(SchemaStore, Cosmos, MetalK8s), Makefiles and `.go-version` (metal3, timoni, OPA's Envoy plugin, buildkite), mise and
+uv (okf-crossplane), Maven, Gradle and wrappers (gitops-playground, Feast, Kestra, DataDog's serverless sample app):
+committed before its first, blind run in round 41.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -243,6 +254,7 @@ SETS["thirtyseventh"] = DATA.with_name("deps_bumps_thirtyseventh.tsv")
 SETS["thirtyeighth"] = DATA.with_name("deps_bumps_thirtyeighth.tsv")
 SETS["thirtyninth"] = DATA.with_name("deps_bumps_thirtyninth.tsv")
 SETS["fortieth"] = DATA.with_name("deps_bumps_fortieth.tsv")
+SETS["fortyfirst"] = DATA.with_name("deps_bumps_fortyfirst.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
