@@ -16,7 +16,8 @@ from gitrepo import GIT_ENV, INIT_CONFIG, SETTINGS, GitRepo
 
 CONFIG = INIT_CONFIG + SETTINGS
 NAMES = ["a", "b", "a-b", "a.b", "a0", "A", "_x", "z+1", "v@2", "deep", "src", "x.yaml",
-         "caf\u00e9", "cafe\u0301", "\u65e5\u672c", "\u00c9t\u00e9.md"]  # NFC and NFD: two names to git
+         "caf\u00e9", "cafe\u0301", "\u65e5\u672c", "\u00c9t\u00e9.md",  # NFC and NFD: two names to git
+         "two words", "a b.txt"]
 
 
 def git(root: Path, *args: str) -> bytes:
@@ -146,7 +147,7 @@ def test_git_does_what_might_differ(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     elif setup == "nested repository":
         GitRepo(repo.root / "sub").commit()
     elif setup == "odd name":
-        repo.write("with space.txt", "x\n")
+        repo.write("trailing space ", "x\n")
     elif setup == "dot-git name":
         repo.write("docs/.GIT./x", "x\n")
     elif setup == "zero-width name":
