@@ -8,7 +8,8 @@ the two, tree for tree, and has `git status`, `git diff` and `git fsck --strict`
 It does only what is certain to match: `commit()` returns None, and the caller runs git, whenever anything could
 make git behave otherwise: settings other than tests/gitrepo.py's own, a branch not written as a loose ref, an
 operation in progress, ignore or attribute files, nested repositories, special files, a path component that is
-not plain (only `A-Za-z0-9._+@-`, not starting `.git` or `git~`), or a message that is not one plain line.
+not plain (only `A-Za-z0-9._+@-`, inner spaces and non-ASCII letters and combining marks in UTF-8, not starting
+`.git` or `git~`), or a message that is not one plain line.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ import os
 import re
 import stat
 import struct
+import unicodedata
 import zlib
 from datetime import datetime
 from pathlib import Path
 
 _PLAIN_NAME = re.compile(rb"[A-Za-z0-9._+@-]+")
+_PLAIN_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+@- ")
 _DOT_GIT = re.compile(rb"(?i)\.git\.*")  # what git refuses as a path component (with core.protectNTFS, its default)
 _PLAIN_MESSAGE = re.compile(r"[!-~](?:[ -~]*[!-~])?")
 _UNSUPPORTED = ("packed-refs", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply",
@@ -36,6 +39,23 @@ _NETWORK_VARIABLES = ("GIT_SSL_", "GIT_HTTP_", "GIT_SSH", "GIT_PROXY_", "GIT_TRA
 
 class _Unsupported(Exception):
     """Something in the work tree git might treat differently: let git do it."""
+
+
+def _plain_name(name: bytes) -> bool:
+    """A name git (with GitRepo's settings, on Linux) stores as its bytes: plain ASCII (inner spaces too), or
+    UTF-8 whose other characters are letters or combining marks (`café` in NFC or NFD, `日本`: Linux git folds no
+    normal form). Not a format or zero-width character (HFS+ ignores them, and git's `.git` guard with it), nor bytes
+    that are not UTF-8: git may do otherwise there (tests/test_gitwrite.py compares the names allowed with git's)."""
+    if _PLAIN_NAME.fullmatch(name):
+        return True
+    if name.startswith(b" ") or name.endswith(b" "):  # NTFS drops a trailing space: keep to inner ones
+        return False
+    try:
+        text = name.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return bool(text) and all(char in _PLAIN_ASCII or (char > "\x7f" and unicodedata.category(char)[0] in "LM")
+                              for char in text)
 
 
 def _signature(env: dict[str, str], who: str) -> bytes:
@@ -72,7 +92,7 @@ class _Writer:
                 name = entry.name
                 if not prefix and name == b".git":
                     continue
-                if not _PLAIN_NAME.fullmatch(name) or _DOT_GIT.fullmatch(name) or name in _SKIP_FILES:
+                if not _plain_name(name) or _DOT_GIT.fullmatch(name) or name in _SKIP_FILES:
                     raise _Unsupported(name)
                 info = entry.stat(follow_symlinks=False)
                 path = prefix + name

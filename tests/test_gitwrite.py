@@ -15,7 +15,9 @@ import pytest
 from gitrepo import GIT_ENV, INIT_CONFIG, SETTINGS, GitRepo
 
 CONFIG = INIT_CONFIG + SETTINGS
-NAMES = ["a", "b", "a-b", "a.b", "a0", "A", "_x", "z+1", "v@2", "deep", "src", "x.yaml"]
+NAMES = ["a", "b", "a-b", "a.b", "a0", "A", "_x", "z+1", "v@2", "deep", "src", "x.yaml",
+         "caf\u00e9", "cafe\u0301", "\u65e5\u672c", "\u00c9t\u00e9.md",  # NFC and NFD: two names to git
+         "two words", "a b.txt"]
 
 
 def git(root: Path, *args: str) -> bytes:
@@ -128,7 +130,8 @@ def test_a_new_branch_is_the_one_git_checkout_makes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("setup", [
-    "ignore file", "attributes", "nested repository", "odd name", "dot-git name", "fifo", "settings", "detached",
+    "ignore file", "attributes", "nested repository", "odd name", "dot-git name", "zero-width name", "not utf-8 name",
+    "fifo", "settings", "detached",
     "packed branch", "merge in progress", "message", "environment",
 ])
 def test_git_does_what_might_differ(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str) -> None:
@@ -144,9 +147,13 @@ def test_git_does_what_might_differ(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     elif setup == "nested repository":
         GitRepo(repo.root / "sub").commit()
     elif setup == "odd name":
-        repo.write("with space.txt", "x\n")
+        repo.write("trailing space ", "x\n")
     elif setup == "dot-git name":
         repo.write("docs/.GIT./x", "x\n")
+    elif setup == "zero-width name":
+        repo.write(".g\u200cit/x", "x\n")  # HFS+ reads `.git`
+    elif setup == "not utf-8 name":
+        repo.write(b"caf\xe9.txt", "x\n")
     elif setup == "fifo":
         os.mkfifo(repo.root / "pipe")
     elif setup == "settings":

@@ -40,9 +40,10 @@ def _signed_commit(repo: Path, tree: str, parent: str | None, message: str, sign
     return _git(repo, "hash-object", "-t", "commit", "-w", "--stdin", input=(header + f"\n{message}\n").encode())
 
 
-def _repo(tmp_path: Path, signature: str) -> tuple[Path, Path]:
-    repo = tmp_path / "clone"
-    repo.mkdir()
+def _build(folder: Path, signature: str) -> Path:
+    """The clone (BASE on main, HEAD on pr, both signed), built once per module and signature: the tests copy it."""
+    repo = folder / "clone"
+    repo.mkdir(parents=True)
     _git(repo, "init", "-q", "-b", "main", "--template=")
     shutil.copytree(POLICY_DIR, repo / "policies", ignore=shutil.ignore_patterns("__pycache__"))
     (repo / ".github" / "workflows").mkdir(parents=True)
@@ -59,6 +60,23 @@ def _repo(tmp_path: Path, signature: str) -> tuple[Path, Path]:
     head = _signed_commit(repo, _git(repo, "write-tree"), base, "head, signed", signature)
     _git(repo, "update-ref", "refs/heads/pr", head)
     _git(repo, "symbolic-ref", "HEAD", "refs/heads/pr")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def clones(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One clone per signature kind (gpg, ssh, x509), 11 git processes each, not 11 for each of the 20 tests: every
+    test copies one (its own .git/config, hooks and marker), so no test sees another's settings or runs."""
+    folder = tmp_path_factory.mktemp("clones")
+    kinds = {"gpg": SIGNATURE, **SIGNATURES}
+    return {kind: _build(folder / kind, signature) for kind, signature in kinds.items()}
+
+
+def _repo(tmp_path: Path, template: Path) -> tuple[Path, Path]:
+    """A copy of `template` in `tmp_path` (the copied index's stat data no longer matches the files, so git looks at
+    their content again, as after a fresh checkout), and the marker script beside it."""
+    repo = tmp_path / "clone"
+    shutil.copytree(template, repo, symlinks=True)
     marker = tmp_path / "ran.txt"
     script = tmp_path / "prog.sh"
     script.write_text(f"#!/bin/sh\necho \"$0 $*\" >> {marker}\ncat >/dev/null 2>&1\nexit 0\n")
@@ -84,8 +102,8 @@ CONFIGS = {
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_a_clones_config_starts_no_program(tmp_path: Path, name: str) -> None:
-    repo, script = _configured(tmp_path, name)
+def test_a_clones_config_starts_no_program(tmp_path: Path, name: str, clones: dict[str, Path]) -> None:
+    repo, script = _configured(tmp_path, name, clones)
     done = run_cli(["gate", "--tree", "main..pr", "--format", "json"], cwd=repo, text=True)
     assert done.returncode == 3, done.stderr  # core.ci: a workflow changed
     marker = tmp_path / "ran.txt"
@@ -93,9 +111,10 @@ def test_a_clones_config_starts_no_program(tmp_path: Path, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_a_packet_gate_in_such_a_checkout_starts_no_program_either(tmp_path: Path, name: str) -> None:
+def test_a_packet_gate_in_such_a_checkout_starts_no_program_either(tmp_path: Path, name: str,
+                                                                  clones: dict[str, Path]) -> None:
     """Without --tree the bundle is the checkout's ./policies, and the gate asks git for its commit and state."""
-    repo, script = _configured(tmp_path, name)
+    repo, script = _configured(tmp_path, name, clones)
     patch = tmp_path / "change.diff"
     patch.write_text(_git(repo, "diff", "--binary", "--no-ext-diff", "--no-textconv", "main", "pr", strip=False))
     (tmp_path / "ran.txt").unlink(missing_ok=True)  # the test's own git diff is not the gate's
@@ -109,8 +128,9 @@ def test_a_packet_gate_in_such_a_checkout_starts_no_program_either(tmp_path: Pat
     assert not marker.exists(), f"{name}: git ran {marker.read_text()!r}"
 
 
-def _configured(tmp_path: Path, name: str) -> tuple[Path, Path]:
-    repo, script = _repo(tmp_path, SIGNATURES.get(name.split("-")[0], SIGNATURE))
+def _configured(tmp_path: Path, name: str, clones: dict[str, Path]) -> tuple[Path, Path]:
+    kind = name.split("-")[0]
+    repo, script = _repo(tmp_path, clones[kind if kind in SIGNATURES else "gpg"])
     hooks = tmp_path / "hooks"
     hooks.mkdir()
     for hook in ("post-checkout", "post-index-change", "reference-transaction", "fsmonitor-watchman"):

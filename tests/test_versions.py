@@ -106,3 +106,43 @@ def test_audit_show_prints_that_the_bundle_had_uncommitted_changes(tmp_path: Pat
     assert main(["audit", "show", str(log)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert sum("uncommitted" in line for line in out) == 1 and any("eeeeeeeeeeee" in line for line in out)
+
+
+def test_old_sources_are_the_blobs_git_show_prints_one_batch_for_the_bundle(git_repo: GitRepo) -> None:
+    """The old modules come from one `git cat-file --batch` (not a `git show` each): the same bytes `git show REV:path`
+    prints for every file, whatever its name (spaces, a colon, non-ASCII, a leading dash); a newline in the name goes
+    to `git show` itself; a symlink is read where it resolves (as before); no text for a folder, a path missing at REV
+    or one outside the repository."""
+    import subprocess
+
+    from gatekeeper.catfile import CatFile
+    from gatekeeper.testing.versions import _old_sources
+
+    names = ["p/policy.rego", "p/two words.rego", "p/a:b.rego", "p/d\u00e9j\u00e0.rego", "p/-dash.rego", "p/nl\nx.rego"]
+    for number, name in enumerate(names):
+        git_repo.write(name, f"package p{number}\n# {name!r}\n\xff".encode("utf-8", "surrogateescape") + b"\xfe\n")
+    git_repo.symlink("p/link.rego", "policy.rego")
+    git_repo.write("p/folder/x.rego", "package x\n")
+    git_repo.commit()
+    root = git_repo.root
+    keys = [str(root / name) for name in [*names, "p/link.rego", "p/folder", "p/absent.rego"]] + ["/elsewhere.rego"]
+    calls: list[list[str]] = []
+    real_run = subprocess.run
+
+    def counted(argv: list[str], *args: object, **kwargs: object) -> object:
+        calls.append(argv)
+        return real_run(argv, *args, **kwargs)  # type: ignore[call-overload]
+
+    objects = CatFile(root, {}, shareable=False)
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(subprocess, "run", counted)
+            old = _old_sources(keys, "HEAD", root, objects)
+    finally:
+        objects.close()
+    for name, shown_name in [*zip(names, names, strict=True), ("p/link.rego", "p/policy.rego")]:  # a link: resolved
+        shown = real_run(["git", "show", f"HEAD:{shown_name}"], cwd=root, capture_output=True, check=True).stdout
+        assert old[str(root / name)] == shown.decode("utf-8", "surrogateescape"), name
+    assert [old[str(root / name)] for name in ("p/folder", "p/absent.rego")] == [None, None]
+    assert old["/elsewhere.rego"] is None
+    assert [argv[1:] for argv in calls] == [["show", "HEAD:p/nl\nx.rego"]]  # only the newline name: one process

@@ -4,15 +4,19 @@ As the gatekeeper-library does for its templates: a change to a policy's modules
 any other non-test module in its folder) needs a greater `custom.version`; a rule id added needs at
 least a minor bump, a rule id removed or renamed a major one (docs/policies.md, "Versioning"). Test
 files do not count (they change no decision); the shared `lib/` is versioned by the bundle revision.
-The old files are read from git (`git show REV:path`), never from the working tree.
+The old files are read from git (what `git show REV:path` prints of a file: its blob), never from the working tree,
+through one `git cat-file --batch` for the whole bundle (one `git show` each cost a process per module).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
 
+from gatekeeper.catfile import CatFile
 from gatekeeper.errors import GatekeeperError, UsageError
 from gatekeeper.gitcmd import git_program
 from gatekeeper.policy.bundle import Bundle, PolicyInfo
@@ -31,13 +35,19 @@ def check_versions(bundle: Bundle, since: str) -> list[TestResult]:
     if _git_ok(root, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}") is None:
         raise UsageError(f"--since: {since!r} is not a commit of this repository", where=str(root),
                          hint="pass a branch, tag or commit, e.g. --since origin/main")
-    return [_check(info, bundle, since, Path(top)) for info in bundle.policies]
+    # git show's environment: this process's own (the author's repository, as before); git's settings as every
+    # reader of objects takes them (catfile.py).
+    objects = CatFile(Path(top), dict(os.environ), shareable=False)
+    try:
+        return [_check(info, bundle, since, Path(top), objects) for info in bundle.policies]
+    finally:
+        objects.close()
 
 
-def _check(info: PolicyInfo, bundle: Bundle, since: str, top: Path) -> TestResult:
+def _check(info: PolicyInfo, bundle: Bundle, since: str, top: Path, objects: CatFile) -> TestResult:
     module = str(info.module_path)
     result = TestResult(suite="versions", name=f"version {info.name}", file=module, line=1, status="pass")
-    old_sources = {key: _old(Path(key), since, top) for key in info.modules}
+    old_sources = _old_sources(info.modules, since, top, objects)
     old_main = old_sources.get(module)
     if old_main is None:
         return result  # a policy new since REV: nothing to compare
@@ -77,12 +87,29 @@ def _semver(text: str) -> tuple[int, int, int] | None:
     return (int(hit.group(1)), int(hit.group(2)), int(hit.group(3))) if hit else None
 
 
-def _old(path: Path, since: str, top: Path) -> str | None:
-    try:
-        relative = path.resolve().relative_to(top.resolve()).as_posix()
-    except ValueError:
-        return None
-    return _git_ok(top, "show", f"{since}:{relative}")
+def _old_sources(keys: Iterable[str], since: str, top: Path, objects: CatFile) -> dict[str, str | None]:
+    """Each module's text at `since` (None: not a file there, or outside the repository), asked of `objects` in one
+    round trip. A name holding a newline cannot be one request line: `git show` reads it."""
+    names: dict[str, bytes | None] = {}
+    for key in keys:
+        try:
+            relative = Path(key).resolve().relative_to(top.resolve()).as_posix()
+        except ValueError:
+            names[key] = None
+            continue
+        names[key] = os.fsencode(f"{since}:{relative}")
+    asked = [name for name in names.values() if name is not None and b"\n" not in name]
+    found = dict(zip(asked, objects.read_many(asked, b"blob"), strict=True))
+    old: dict[str, str | None] = {}
+    for key, name in names.items():
+        if name is None:
+            old[key] = None
+        elif name in found:
+            data = found[name][1]
+            old[key] = None if data is None else data.decode("utf-8", "surrogateescape")
+        else:
+            old[key] = _git_ok(top, "show", os.fsdecode(name))
+    return old
 
 
 def _git(cwd: Path, *args: str) -> str:
