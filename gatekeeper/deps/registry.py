@@ -30,6 +30,7 @@ from gatekeeper.deps import (
     globaljson,
     golang,
     gradle,
+    gradleprops,
     hcllines,
     helmfile,
     helmvalues,
@@ -147,6 +148,9 @@ _BY_NAME: dict[str, Format] = {
     **{name: Format(name, toxconfig.parse_tox, False) for name in ("tox.ini", "tox.toml")},  # what tox installs
     "project.pbxproj": Format("project.pbxproj", xcodeproj.parse_pbxproj, False, hunks=xcodeproj.pbxproj_hunks),
     "action.yml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
+    # versions the build scripts of its folder and below use (gradleprops.py): read with them under --tree
+    "gradle.properties": Format("gradle", gradleprops.parse_nothing, False,
+                                edits=_edits("maven", gradleprops.properties_line)),
     "gradle-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     "maven-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     **{name: Format("wrapper", gradle.parse_wrapper, True) for name in gradle.SCRIPTS},  # the header's version
