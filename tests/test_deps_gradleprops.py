@@ -231,3 +231,48 @@ def test_a_properties_file_elsewhere_is_not_gradles(tmp_path: Path) -> None:
     files = {**FILES, "config/app.properties": "junitVersion=5.0\n"}
     tree, _ = _delta(tmp_path, files, {"config/app.properties": {"5.0": "5.1"}})
     assert (tree.changes, tree.problems) == ((), ())
+
+
+# --- an `ext.versions = [...]` map (JakeWharton/timber's root build.gradle) ---
+
+TIMBER = """\
+buildscript {
+  ext.versions = [
+      'minSdk': 9,
+      'kotlin': '1.3.21',
+      'androidTools': '26.3.2',
+  ]
+
+  ext.deps = [
+      'kotlin': [
+          'stdlib': "org.jetbrains.kotlin:kotlin-stdlib:${versions.kotlin}",
+      ],
+      'lint': [
+          'core': "com.android.tools.lint:lint:${versions.androidTools}",
+          'api': "com.android.tools.lint:lint-api:$versions.androidTools",
+      ],
+      junit: 'junit:junit:4.12',
+  ]
+}
+"""
+
+
+def test_a_version_map_entry_moves_the_coordinates_that_use_it(tmp_path: Path) -> None:
+    tree, patch = _delta(tmp_path, {"build.gradle": TIMBER}, {"build.gradle": {"'26.3.2'": "'26.4.0'"}})
+    assert _rows(tree) == {("build.gradle", "com.android.tools.lint:lint", "26.3.2", "26.4.0", "runtime"),
+                           ("build.gradle", "com.android.tools.lint:lint-api", "26.3.2", "26.4.0", "runtime")}
+    assert patch.changes == () and [p.kind for p in patch.problems] == ["partial"]  # the entry's users unseen
+
+
+def test_a_nested_map_entry_or_a_list_is_no_version_variable() -> None:
+    from gatekeeper.deps.gradle import script_variables
+    found = script_variables(TIMBER.encode() + b"ext.names = [\n  'a',\n  'b',\n]\n")
+    assert found == {"versions.kotlin": "1.3.21", "versions.androidTools": "26.3.2"}  # minSdk: a number
+
+
+def test_an_unclosed_map_is_read_in_linear_time() -> None:
+    from gatekeeper.deps.gradle import parse_build_script
+    body = "ext.versions = [\n" + "  'a': '1.0', [[[[\n" * 100_000 + 'implementation "g:a:${versions.a}"\n'
+    start = time.process_time()
+    parse_build_script("build.gradle", body.encode())
+    assert time.process_time() - start < 5

@@ -32,7 +32,14 @@ _VARIABLE = lazy(r"""^\s*(?:(?:const\s+)?(?:val|var|def|String)\s+|ext\.|project
                  r"""(?P<name>[A-Za-z_]\w*)["']?\s*(?::\s*String\s*)?[=,]\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)""")
 _EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)\s*$""")
 # `$name`, `${ext.name}`, `$rootProject.name`, `${rootProject.ext.name}`, `$project.name`
-_REFERENCE = lazy(r"^\$\{?(?:rootProject\.|project\.rootProject\.)?(?:(?:ext|extra|project)\.)?([A-Za-z_]\w*)\}?$")
+# and `${versions.kotlin}`: an entry of an `ext.versions = [...]` map (_MAP_START)
+_REFERENCE = lazy(r"^\$\{?(?:rootProject\.|project\.rootProject\.)?(?:(?:ext|extra|project)\.)?"
+                  r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\}?$")
+# `ext.versions = [` … `]` (JakeWharton/timber's root build.gradle): its flat `'kotlin': '1.3.21',` entries are the
+# variables `versions.kotlin`; a nested map's entries (`'lint': [ 'core': "…" ]`) are coordinates, not read as such
+_MAP_START = lazy(r"^\s*(?:project\.)?ext\.(?P<name>[A-Za-z_]\w*)\s*=\s*\[\s*$")
+_MAP_ENTRY = lazy(r"""^\s*(?P<kq>["']?)(?P<key>[A-Za-z_]\w*)(?P=kq)\s*:\s*"""
+                  r"""(?P<q>["'])(?P<value>[^"'$:\s]+)(?P=q)\s*,?\s*$""")
 _CONFIGURATION = lazy(r"^\s*(\w+)\s*[(\s]")
 MAX_VARIABLES = 10_000
 # How far above a changed `toolVersion` line a patch's block is looked for: every such line walking back to the top
@@ -76,7 +83,18 @@ def _resolve(version: str, variables: dict[str, str]) -> tuple[str, str]:
 
 def _variables(lines: list[str]) -> dict[str, str]:
     variables: dict[str, str] = {}
+    mapping, depth = "", 0  # inside `ext.NAME = [`: its name and the brackets' depth
     for line in lines:
+        if mapping:
+            code = _code(line)
+            if depth == 1 and (entry := _MAP_ENTRY.match(code)) is not None and len(variables) < MAX_VARIABLES:
+                variables.setdefault(f"{mapping}.{entry.group('key')}", entry.group("value"))
+            depth += code.count("[") - code.count("]")
+            mapping = mapping if depth > 0 else ""
+            continue
+        if (start := _MAP_START.match(line)) is not None:
+            mapping, depth = start.group("name"), 1
+            continue
         m = _VARIABLE.match(line) or (_EXT_ENTRY.match(line) if "version" in line.lower() else None)
         if m is not None and len(variables) < MAX_VARIABLES:
             variables.setdefault(m.group("name"), m.group("value"))
