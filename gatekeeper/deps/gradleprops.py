@@ -125,8 +125,9 @@ def script_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[D
     def parse(path: str, data: bytes) -> list[Dependency]:
         if posixpath.basename(path) == PROPERTIES:
             return parse_nothing(path, data)
-        if posixpath.basename(path) not in _SCRIPTS:
-            return parse_build_script(path, data)  # an applied script: its project is not known here
+        if posixpath.basename(path) not in _SCRIPTS or b"$" not in data:
+            # an applied script (its project is not known here), or one that uses no variable: nothing above read
+            return parse_build_script(path, data)
         return parse_build_script(path, data, inherited(git, commit, path))
 
     return parse
