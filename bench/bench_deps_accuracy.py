@@ -452,7 +452,8 @@ def _same_name(want: str, change: Change) -> bool:
     # github.com/pointfreeco/swift-snapshot-testing), a Go module by its repository without its major version's
     # suffix (a `# renovate: datasource=github-tags depName=onsi/ginkgo` for github.com/onsi/ginkgo/v2)
     # a deno.land module by its name (`pagic` for deno.land/x/pagic)
-    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "docker": "/", "tool": "/", "go": "/",
+    # a repository a Makefile pins to a commit (`git`, makepins.py) by its owner/name or name (`ggerganov/llama.cpp`)
+    suffix = {"maven": ":", "terraform": "/", "git-submodule": "/", "git": "/", "docker": "/", "tool": "/", "go": "/",
               "kustomize": "/", "swift": "/", "deno": "/"}.get(change.ecosystem)
     if suffix and name.endswith(suffix + want):
         return True

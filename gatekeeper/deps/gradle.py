@@ -5,9 +5,10 @@ A build script is a program; what is read is what Dependabot's and Renovate's Gr
 coordinates `"group:artifact:version"` in any configuration (`implementation("…")`, `testImplementation '…'`,
 `classpath(…)`, `platform(…)`), plugins `id("x") version "1.2"` / `kotlin("jvm") version "2.0.0"`, and a
 version written as a variable of the same script (`val ktor = "2.3.7"`, `ext.ktor = '2.3.7'`,
-`def ktor = "2.3.7"`) and used as `$ktor` / `${ktor}` (one level, as pom.xml properties). A version from
-anywhere else (gradle.properties, a buildSrc constant) is not resolved: the entry is kept with the version
-as written, so a move of the reference is still seen.
+`def ktor = "2.3.7"`) and used as `$ktor` / `${ktor}` (one level, as pom.xml properties). With `--tree`, the
+variables of gradle.properties and of the build scripts of the folders above resolve too (gradleprops.py); a
+version from anywhere else (a buildSrc constant) is not resolved: the entry is kept with the version as written,
+so a move of the reference is still seen.
 
 From a patch (`gradle_line`, edits.py's rules): a changed line must be a coordinate or plugin line with
 its version written in it; a variable's definition cannot be tied to its package there (fail closed).
@@ -16,6 +17,7 @@ its version written in it; a variable's definition cannot be tied to its package
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, Scope
@@ -29,7 +31,15 @@ _PLUGIN = lazy(r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
 _VARIABLE = lazy(r"""^\s*(?:(?:const\s+)?(?:val|var|def|String)\s+|ext\.|project\.ext\.|set\(\s*["'])"""
                  r"""(?P<name>[A-Za-z_]\w*)["']?\s*(?::\s*String\s*)?[=,]\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)""")
 _EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)\s*$""")
-_REFERENCE = lazy(r"^\$\{?(?:(?:rootProject\.)?(?:ext|extra|project)\.)?([A-Za-z_]\w*)\}?$")
+# `$name`, `${ext.name}`, `$rootProject.name`, `${rootProject.ext.name}`, `$project.name`
+# and `${versions.kotlin}`: an entry of an `ext.versions = [...]` map (_MAP_START)
+_REFERENCE = lazy(r"^\$\{?(?:rootProject\.|project\.rootProject\.)?(?:(?:ext|extra|project)\.)?"
+                  r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\}?$")
+# `ext.versions = [` … `]` (JakeWharton/timber's root build.gradle): its flat `'kotlin': '1.3.21',` entries are the
+# variables `versions.kotlin`; a nested map's entries (`'lint': [ 'core': "…" ]`) are coordinates, not read as such
+_MAP_START = lazy(r"^\s*(?:project\.)?ext\.(?P<name>[A-Za-z_]\w*)\s*=\s*\[\s*$")
+_MAP_ENTRY = lazy(r"""^\s*(?P<kq>["']?)(?P<key>[A-Za-z_]\w*)(?P=kq)\s*:\s*"""
+                  r"""(?P<q>["'])(?P<value>[^"'$:\s]+)(?P=q)\s*,?\s*$""")
 _CONFIGURATION = lazy(r"^\s*(\w+)\s*[(\s]")
 MAX_VARIABLES = 10_000
 # How far above a changed `toolVersion` line a patch's block is looked for: every such line walking back to the top
@@ -71,13 +81,38 @@ def _resolve(version: str, variables: dict[str, str]) -> tuple[str, str]:
     return (variables[m.group(1)], m.group(1)) if m and m.group(1) in variables else (version, "")
 
 
-def parse_build_script(path: str, data: bytes) -> list[Dependency]:
-    lines = text(data).splitlines()
+def _variables(lines: list[str]) -> dict[str, str]:
     variables: dict[str, str] = {}
+    mapping, depth = "", 0  # inside `ext.NAME = [`: its name and the brackets' depth
     for line in lines:
+        if mapping:
+            code = _code(line)
+            if depth == 1 and (entry := _MAP_ENTRY.match(code)) is not None and len(variables) < MAX_VARIABLES:
+                variables.setdefault(f"{mapping}.{entry.group('key')}", entry.group("value"))
+            depth += code.count("[") - code.count("]")
+            mapping = mapping if depth > 0 else ""
+            continue
+        if (start := _MAP_START.match(line)) is not None:
+            mapping, depth = start.group("name"), 1
+            continue
         m = _VARIABLE.match(line) or (_EXT_ENTRY.match(line) if "version" in line.lower() else None)
         if m is not None and len(variables) < MAX_VARIABLES:
             variables.setdefault(m.group("name"), m.group("value"))
+    return variables
+
+
+def script_variables(data: bytes) -> dict[str, str]:
+    """The variables a script defines (`ext.x = '1'`, an `ext {}` block's `xVersion = '1'`, `val x = "1"`)."""
+    return _variables(text(data).splitlines())
+
+
+def parse_build_script(path: str, data: bytes, inherited: Mapping[str, str] | None = None) -> list[Dependency]:
+    """`inherited`: variables of other files of the build (gradleprops.py), which the script's own override."""
+    lines = text(data).splitlines()
+    variables = _variables(lines)
+    for name, value in (inherited or {}).items():
+        if len(variables) < MAX_VARIABLES:
+            variables.setdefault(name, value)
     out: list[Dependency] = _quality_tools(path, lines, variables)
     for line in lines:
         code = line.split("//", 1)[0] if "//" in line and "://" not in line else line

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from gatekeeper.deps.hunks import CHANGED, HUNK, sides
+from gatekeeper.deps.makepins import unshown_pins
 from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
 from gatekeeper.deps.toolfiles import parse_makefile, set_once, variable_pairs
 
@@ -75,4 +76,7 @@ def makefile_edits(path: str, data: bytes) -> tuple[list[Dependency], list[Depen
     if moved:
         raise PartialEdits(f"its hunks move the image set by {', '.join(moved[:3])[:160]} but do not show whether "
                            "a recipe runs it or only builds it (the project's own image)", (base, head))
+    if pins := unshown_pins(raw, base, head):  # makepins.py: a commit moved, its repository out of sight
+        raise PartialEdits(f"its hunks move the commit pin {', '.join(pins[:3])[:160]} but do not show the "
+                           "repository it checks out", (base, head))
     return base, head

@@ -30,6 +30,7 @@ from gatekeeper.deps import (
     globaljson,
     golang,
     gradle,
+    gradleprops,
     hcllines,
     helmfile,
     helmvalues,
@@ -44,6 +45,7 @@ from gatekeeper.deps import (
     npm,
     nuget,
     nugetedits,
+    omnibus,
     pipfile,
     pnpmcatalog,
     precommit,
@@ -147,6 +149,9 @@ _BY_NAME: dict[str, Format] = {
     **{name: Format(name, toxconfig.parse_tox, False) for name in ("tox.ini", "tox.toml")},  # what tox installs
     "project.pbxproj": Format("project.pbxproj", xcodeproj.parse_pbxproj, False, hunks=xcodeproj.pbxproj_hunks),
     "action.yml": Format("action", actions.parse_workflow, True, hunks=actions.workflow_hunks),
+    # versions the build scripts of its folder and below use (gradleprops.py): read with them under --tree
+    "gradle.properties": Format("gradle", gradleprops.parse_nothing, False,
+                                edits=_edits("maven", gradleprops.properties_line)),
     "gradle-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     "maven-wrapper.properties": Format("wrapper", gradle.parse_wrapper, True),
     **{name: Format("wrapper", gradle.parse_wrapper, True) for name in gradle.SCRIPTS},  # the header's version
@@ -205,6 +210,7 @@ SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by 
 _COMPOSE = Format("compose", toolfiles.parse_compose, True, hunks=toolfiles.compose_hunks)
 _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))
 _SBT = Format("sbt", sbt.parse_build, False, edits=_edits("maven", sbt.sbt_line))
+_OMNIBUS = Format("omnibus", omnibus.parse_definition, False, edits=omnibus.definition_edits)  # config/software/*.rb
 _SBT_PROPERTIES = Format("sbt", sbt.parse_properties, True)
 _MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mise_line))
 _COPIER = Format(".copier-answers.yml", copier.parse_answers, False, hunks=copier.answers_hunks)
@@ -219,7 +225,7 @@ _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_
 # line break, and IGNORECASE matches `ı` for `i` and the Kelvin sign for `k`: such names take the rules' own tests).
 # A rule added below the shortcut in format_for must add its name's last suffix here (or sit above the shortcut).
 _SUFFIXES = frozenset({"yml", "yaml", "txt", "in", "lock", "toml", "csproj", "fsproj", "vbproj", "props", "tf", "mk",
-                       "gradle", "kts"})
+                       "gradle", "kts", "rb"})
 
 
 def format_for(path: str | None) -> Format | None:
@@ -266,6 +272,8 @@ def format_for(path: str | None) -> Format | None:
         return _MSBUILD
     if lower.endswith(".tf"):
         return _TERRAFORM
+    if omnibus.is_definition(folder, base):
+        return _OMNIBUS
     if lower.endswith(".mk"):
         return _BY_NAME["Makefile"]
     if gradle.is_script(base):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from gatekeeper.deps import cargo, chartapp, hunks, mavenprops, msbuildprops
+from gatekeeper.deps import cargo, chartapp, gradleprops, hunks, mavenprops, msbuildprops
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
@@ -150,7 +150,8 @@ _MARKED = frozenset({"msbuild", "pom.xml"})  # XML build files: a leading byte o
 _OTHER_CODEC = lazy(r"""^.\ufeff?<\?xml[^>]*\bencoding\s*=\s*["'](?!utf-?8["'])""", re.IGNORECASE)
 _INHERITING = {"pom.xml": (mavenprops.pom_parser, mavenprops.module_moves),
                "msbuild": (msbuildprops.project_parser, msbuildprops.project_moves),
-               "Chart.yaml": (chartapp.chart_parser, chartapp.chart_moves)}
+               "Chart.yaml": (chartapp.chart_parser, chartapp.chart_moves),
+               "gradle": (gradleprops.script_parser, gradleprops.script_moves)}
 
 
 @dataclass(slots=True)

@@ -1,0 +1,190 @@
+"""Gradle versions defined in another file of the build (`--tree`): `gradle.properties` and a parent project's `ext`.
+
+Android's template and many builds keep versions out of the scripts that use them: `ext { roomVersion =
+'2.1.0-rc01' }` in the root `build.gradle`, used as `"androidx.room:room-runtime:$rootProject.roomVersion"` in
+`app/build.gradle`, or `kotlinVersion=1.9.22` in `gradle.properties`, used as `$kotlinVersion`. Gradle hands a
+project the `ext` properties of the projects above it and the properties of the build's `gradle.properties`. A
+commit that moves only the definition moves the dependencies of scripts it does not touch.
+
+Here a build script is read with the variables of the folders above it in the same tree: each folder's
+`gradle.properties` and its `build.gradle(.kts)` (the script's own variables first, then the nearest folder's,
+then the next one up), so a touched script names what it uses at both sides; and when a touched script or
+`gradle.properties` moves a variable, the untouched build scripts at and below its folder that name it are read at
+both sides and their moves reported under the touched file, the file whose edit made them (mavenprops.py's way
+for POM properties). Bounded: at most `_MAX_DEPTH` folders up, `_MAX_SCRIPTS` untouched scripts and `MAX_BYTES` of
+them read; past that, a `partial` problem. An ancestor's file that cannot be read (too large, not UTF-8, a
+symlink) makes the script unreadable at that side (fail closed: nothing named from a guess).
+
+From a patch the users are not shown: a changed `gradle.properties` line whose key or value is a version is a
+`partial` problem naming the key (the scripts that use it are not in the patch; `--tree` reads them), and a changed
+`ext` line was refused already (gradle.gradle_line). Not read: `buildSrc`/`build-logic` constants (`Versions.kt`),
+versions set through `apply from:` scripts, included builds' own `gradle.properties`, Kotlin `extra["name"]` reads.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Sequence
+
+from gatekeeper.deps.delta import diff
+from gatekeeper.deps.gradle import parse_build_script, script_variables
+from gatekeeper.deps.loaders import MAX_BYTES, text
+from gatekeeper.deps.model import Change, Dependency, ManifestError, Problem
+from gatekeeper.deps.tools import VERSIONISH
+from gatekeeper.gitobjects import GitObjects, GitObjectsError
+from gatekeeper.lazy_pattern import lazy
+
+PROPERTIES = "gradle.properties"
+_SCRIPTS = ("build.gradle", "build.gradle.kts")
+_MAX_DEPTH = 16
+_MAX_SCRIPTS = 400
+_MAX_PROPERTIES = 10_000
+_KEY = lazy(r"^\s*(?P<key>[A-Za-z_][\w.-]*)\s*(?:[=:]\s*|\s+)(?P<value>.*?)\s*$")
+_COMMENT = lazy(r"^\s*(?:[#!]|$)")
+
+
+def parse_properties(data: bytes) -> dict[str, str]:
+    """`key=value` (`key: value`, `key value`) lines of a Java properties file, continuation lines joined; the first
+    binding of a key is kept. ManifestError when too large or not UTF-8."""
+    out: dict[str, str] = {}
+    pending = ""
+    for raw in text(data).splitlines():
+        line = pending + raw.lstrip() if pending else raw
+        if line.endswith("\\") and not line.endswith("\\\\"):
+            pending = line[:-1]
+            continue
+        pending = ""
+        if _COMMENT.match(line) or (m := _KEY.match(line)) is None or len(out) >= _MAX_PROPERTIES:
+            continue
+        out.setdefault(m.group("key"), m.group("value"))
+    return out
+
+
+def parse_nothing(path: str, data: bytes) -> list[Dependency]:
+    """gradle.properties names no dependency itself; its values are read by the scripts that use them."""
+    parse_properties(data)  # an unreadable file is a finding of its own
+    return []
+
+
+def properties_line(side: Sequence[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
+    """A changed gradle.properties line (edits.py's LineReader): nothing for a setting, ManifestError for a version
+    (the build scripts that use it are not in the patch)."""
+    line = side[index][0]
+    if _COMMENT.match(line) or (m := _KEY.match(line)) is None:
+        return []
+    key, value = m.group("key"), m.group("value")
+    if "version" in key.lower() or VERSIONISH.match(value.removeprefix("v")):
+        raise ManifestError(f"the version property {key!r} moved; the build scripts that use it are not in the "
+                            "patch")
+    return []
+
+
+def _read(git: GitObjects, commit: str, path: str) -> bytes | None:
+    """A regular file's content at `commit`; None when absent. ManifestError for a symlink (never followed)."""
+    entry = git.tree(commit).get(path)
+    if entry is None or entry.is_gitlink:
+        return None
+    if entry.is_symlink:
+        raise ManifestError(f"{path} is a symlink (not followed)")
+    try:
+        return git.blob(entry.oid, MAX_BYTES + 1)
+    except GitObjectsError:
+        return None
+
+
+def _variables(name: str, data: bytes) -> dict[str, str]:
+    return parse_properties(data) if name == PROPERTIES else script_variables(data)
+
+
+def inherited(git: GitObjects, commit: str, path: str) -> dict[str, str]:
+    """The variables the folders above the script at `path` (its own folder's gradle.properties included) give it in
+    `commit`'s tree, the nearest first. ManifestError when one of those files cannot be read."""
+    out: dict[str, str] = {}
+    folder = posixpath.dirname(path)
+    for _ in range(_MAX_DEPTH + 1):
+        for name in (PROPERTIES, *(s for s in _SCRIPTS if folder != posixpath.dirname(path))):
+            file = posixpath.join(folder, name) if folder else name
+            data = _read(git, commit, file)
+            if data is not None:
+                try:
+                    found = _variables(name, data)
+                except ManifestError as exc:
+                    raise ManifestError(f"{file}, whose variables it may use, cannot be read ({exc})") from None
+                for key, value in found.items():
+                    out.setdefault(key, value)
+        if not folder:
+            return out
+        folder = posixpath.dirname(folder)
+    raise ManifestError(f"more than {_MAX_DEPTH} folders deep: the variables above it are not read")
+
+
+def script_parser(git: GitObjects, commit: str) -> Callable[[str, bytes], list[Dependency]]:
+    """A build-script parser resolving `$name` / `$rootProject.name` with the variables above it in `commit`; a
+    gradle.properties file itself names nothing."""
+
+    def parse(path: str, data: bytes) -> list[Dependency]:
+        if posixpath.basename(path) == PROPERTIES:
+            return parse_nothing(path, data)
+        if posixpath.basename(path) not in _SCRIPTS or b"$" not in data:
+            # an applied script (its project is not known here), or one that uses no variable: nothing above read
+            return parse_build_script(path, data)
+        return parse_build_script(path, data, inherited(git, commit, path))
+
+    return parse
+
+
+def _moved(path: str, old: bytes | None, new: bytes | None) -> set[str]:
+    name = posixpath.basename(path)
+    if name != PROPERTIES and name not in _SCRIPTS:
+        return set()
+    try:
+        was = _variables(name, old) if old is not None else {}
+        now = _variables(name, new) if new is not None else {}
+    except ManifestError:
+        return set()  # the file's own reading reports it
+    return {key for key in was.keys() | now.keys() if was.get(key) != now.get(key)}
+
+
+def _under(folder: str, path: str) -> bool:
+    return not folder or path.startswith(folder + "/")
+
+
+def script_moves(git: GitObjects, base: str, head: str,
+                 touched: dict[str, tuple[bytes | None, bytes | None]]) -> tuple[list[Change], list[Problem]]:
+    """Dependencies of untouched build scripts that moved because a touched gradle.properties or build script
+    (`touched`: path → both sides) changed a variable they name, reported under that touched file."""
+    moved = {path: names for path, (old, new) in touched.items() if (names := _moved(path, old, new))}
+    if not moved:
+        return [], []
+    folders = {path: posixpath.dirname(path) for path in moved}
+    scripts = sorted(p for p, e in git.tree(head).items() if posixpath.basename(p) in _SCRIPTS and p not in touched
+                     and not e.is_gitlink and not e.is_symlink and any(_under(f, p) for f in folders.values()))
+    changes: dict[tuple[object, ...], Change] = {}
+    problems: list[Problem] = []
+    budget = MAX_BYTES
+    for count, path in enumerate(scripts):
+        if count >= _MAX_SCRIPTS or budget <= 0:
+            problems += [Problem(p, "partial", f"versions moved ({', '.join(sorted(n))[:200]}) and the build has "
+                                 "more scripts than are read for their uses: review them by hand")
+                         for p, n in moved.items()]
+            break
+        try:
+            data = _read(git, head, path)
+        except ManifestError:
+            continue  # a symlink: listed out above; a race with the listing reads nothing
+        if data is None:
+            continue
+        budget -= len(data)
+        owner = next((p for p, names in moved.items() if _under(folders[p], path)
+                      and any(name.encode() in data for name in names)), None)
+        if owner is None:
+            continue
+        try:
+            sides = [parse_build_script(path, data, inherited(git, commit, path)) for commit in (base, head)]
+        except (ManifestError, RecursionError) as exc:
+            problems.append(Problem(owner, "partial", f"a version it moved may be used by {path}, which cannot be "
+                                    f"read ({exc}): review it by hand"))
+            continue
+        for change in diff(sides[0], sides[1], owner):
+            changes.setdefault((change.name, change.scope, change.from_version, change.to_version), change)
+    return list(changes.values()), problems
