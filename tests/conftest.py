@@ -73,6 +73,7 @@ def fork_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
         monkeypatch.setattr(forkserver, "ENABLED", False)
         yield None
         return
+    monkeypatch.setattr(forkserver, "ENABLED", True)
     served = forkserver.restart(engine._PRELOAD)
     assert served is not None and not served.dead
     yield served
