@@ -74,6 +74,7 @@ def fork_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
         yield None
         return
     monkeypatch.setattr(forkserver, "ENABLED", True)
+    monkeypatch.setattr(forkserver, "MIN_RESIDENT_MB", 0)  # whatever this process's size
     served = forkserver.restart(engine._PRELOAD)
     assert served is not None and not served.dead
     yield served

@@ -110,6 +110,7 @@ _CALLER = """
 import sys, time
 from gatekeeper.policy import engine, forkserver
 forkserver.ENABLED = sys.argv[1] == "served"
+forkserver.MIN_RESIDENT_MB = 0  # a small process: started anyway, for the test
 head = "package p\\n\\nimport rego.v1\\n\\n"
 for _ in range(2):
     engine.start_evaluating({"p.rego": head + "v := 1\\n"}, {}, [{}], "data.p.v", timeout=10).result()
@@ -149,3 +150,27 @@ def test_a_killed_server_is_replaced_and_its_evaluation_reported(fork_path: fork
     fork_path.process.wait(5)  # reaped: no zombie left of it
     fork_path.dead = False  # for the fixture's check: this one was killed on purpose
     fork_path.process = forkserver.restart(engine._PRELOAD).process  # type: ignore[union-attr]
+
+
+_STARTS = """
+import sys
+from gatekeeper.policy import engine, forkserver
+forkserver.MIN_RESIDENT_MB = float(sys.argv[1])
+seen = []
+for n in range(3):
+    assert engine.start_evaluating({"p.rego": "package p\\nv := %d\\n" % n}, {}, [{}], "data.p.v", timeout=10
+                                   ).result() == [n]
+    seen.append(forkserver._state["server"] is not None)
+print(seen)
+"""
+
+
+def test_a_server_starts_on_the_second_evaluation_of_a_big_process_only() -> None:
+    # A one-gate process forks its one child itself; a small one (a cold `gatekeeper test`, ~60 MB) too: there a
+    # server's start (~0.3 CPU-s) costs more than the forks it saves.
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    big = subprocess.run([sys.executable, "-c", _STARTS, "0"], capture_output=True, text=True, env=env, timeout=120)
+    assert big.stdout == "[False, True, True]\n", big.stderr
+    small = subprocess.run([sys.executable, "-c", _STARTS, "100000"], capture_output=True, text=True, env=env,
+                           timeout=120)
+    assert small.stdout == "[False, False, False]\n", small.stderr
