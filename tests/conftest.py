@@ -4,11 +4,14 @@ import gc
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from gatekeeper.policy import engine, forkserver
 
 # No per-example deadline (hypothesis's default is 200 ms): on a loaded 2-core machine an example's wall time
 # says nothing about the property, and one slow example fails the run as "unreliable". Timing is for bench/.
@@ -28,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from hypothesis_tables import seed_utf8_table  # noqa: E402
 from loopback_only import install as _loopback_only  # noqa: E402
+from proctree import living_children  # noqa: E402
 
 _loopback_only()
 
@@ -59,6 +63,26 @@ def _checkout_git_state() -> Iterator[None]:
     git processes for each of the ~700 gates that load the shipped bundle in place (tests/checkout_git.py)."""
     with checkout_state_once():
         yield
+
+
+@pytest.fixture(params=["plain", "served"])
+def fork_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[forkserver.Server | None]:
+    """The engine's children forked by this process (None) or by a fresh fork server (gatekeeper/policy/forkserver.py):
+    a behaviour of the engine's isolation holds on both."""
+    if request.param == "plain":
+        monkeypatch.setattr(forkserver, "ENABLED", False)
+        yield None
+        return
+    monkeypatch.setattr(forkserver, "ENABLED", True)
+    monkeypatch.setattr(forkserver, "MIN_RESIDENT_MB", 0)  # whatever this process's size
+    served = forkserver.restart(engine._PRELOAD)
+    assert served is not None and not served.dead
+    yield served
+    assert not served.dead  # no test here may have broken it by accident
+    until = time.monotonic() + 10  # a child that answered may still be exiting (freeing its heap)
+    while living_children(served.process.pid) and time.monotonic() < until:
+        time.sleep(0.01)
+    assert living_children(served.process.pid) == []  # every child it forked ended once its caller was done
 
 
 @pytest.fixture

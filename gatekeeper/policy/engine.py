@@ -17,11 +17,11 @@ from functools import partial
 from typing import Any
 
 from gatekeeper.errors import PolicyError
+from gatekeeper.policy import forkserver
 from gatekeeper.policy.isolate import (
     EngineCrashed,
     EngineTimedOut,
     Isolated,
-    run_isolated,
     signal_name,
     start_isolated,
 )
@@ -57,10 +57,13 @@ _NEVER_FREED: list[Any] = []
 # crashes or hangs the engine is never built outside a child), and only on the key's second use: a one-gate
 # process never does. Not regopy's saved binary bundle: a bundle loaded from it prints data strings through
 # `sprintf("%s")` with quotes around them where the built one does not, so findings would depend on how many
-# gates a process had run.
+# gates a process had run. With a fork server (forkserver.py) the server holds them, under the same rule: this
+# process says when a key answered (`_hold` runs there before the fork).
 _BUILT: dict[str, tuple[Any, Any]] = {}
 _ANSWERED: set[str] = set()
 _BUILT_MAX = 16
+# What a fork server (forkserver.py) imports before its first child: this module and the C library.
+_PRELOAD = ("regopy", __name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +120,15 @@ def start_evaluating(
     """
     _load_library()
     key = _bundle_key(modules, data, query)
+    served = forkserver.server(_PRELOAD)
+    if served is not None:  # the server holds the bundles (the same rule), not this process
+        sent = dict(modules)
+        prepare = partial(_hold, key, sent, data, query) if key in _ANSWERED else None
+        try:
+            return Evaluating(served.start(_evaluate_held, (key, sent, data, list(inputs), query), timeout=timeout,
+                                           fed=late, prepare=prepare), key)
+        except forkserver.ServerGone:
+            pass
     built = _BUILT.get(key)
     if built is None and key in _ANSWERED:
         if len(_BUILT) >= _BUILT_MAX:
@@ -147,7 +159,7 @@ def content_key(prefix: Sequence[str], modules: Mapping[str, str], data: Mapping
 def check_modules(modules: Mapping[str, str], *, timeout: float) -> None:
     """Compile `modules` in a child; raise PolicyError naming `file:line:col` when one does not compile."""
     _load_library()
-    run_isolated(_check_here, dict(modules), timeout=timeout)
+    _start(_check_here, dict(modules), timeout=timeout).result()
 
 
 def run_tests(
@@ -160,19 +172,30 @@ def run_tests(
     """
     _load_library()
     try:
-        return run_isolated(_tests_here, dict(modules), data, package, list(tests), timeout=timeout)
+        return _start(_tests_here, dict(modules), data, package, list(tests), timeout=timeout).result()
     except (EngineCrashed, EngineTimedOut):
         pass
     outcomes: list[RegoTestOutcome] = []
     for name in tests:
         try:
-            outcomes.extend(run_isolated(_tests_here, dict(modules), data, package, [name], timeout=timeout))
+            outcomes.extend(_start(_tests_here, dict(modules), data, package, [name], timeout=timeout).result())
         except EngineCrashed as exc:
             crashed = f"the Rego engine crashed running this test ({signal_name(exc.signal_number)})"
             outcomes.append(RegoTestOutcome(name, "error", crashed, died=True))
         except EngineTimedOut:
             outcomes.append(RegoTestOutcome(name, "error", f"the test ran past {timeout:g} s", died=True))
     return outcomes
+
+
+def _start(func: Callable[..., Any], *args: Any, timeout: float) -> Isolated:
+    """`func(*args)` in a child of the fork server when this process has one, else forked here."""
+    served = forkserver.server(_PRELOAD)
+    if served is not None:
+        try:
+            return served.start(func, args, timeout=timeout, fed=False, prepare=None)
+        except forkserver.ServerGone:
+            pass
+    return start_isolated(func, *args, timeout=timeout)
 
 
 def _load_library() -> None:
@@ -237,6 +260,25 @@ def _evaluate_here(modules: dict[str, str], data: Mapping[str, Any], inputs: lis
             continue
         results.append(UNDEFINED if values is UNDEFINED or not values else restore_strings(values[0], restore))
     return results
+
+
+def _hold(key: str, modules: Mapping[str, str], data: Mapping[str, Any], query: str) -> None:
+    """In a fork server, before it forks: build and hold `key`'s bundle (the caller says a child answered for it)."""
+    if key not in _BUILT:
+        if len(_BUILT) >= _BUILT_MAX:
+            _BUILT.clear()
+        _BUILT[key] = _built_bundle(modules, data, query)
+
+
+def held_keys() -> list[str]:
+    """The keys of the bundles this process holds built (a fork server's: through its `call`)."""
+    return sorted(_BUILT)
+
+
+def _evaluate_held(key: str, modules: dict[str, str], data: Mapping[str, Any], inputs: list[Any], query: str,
+                   receive: Callable[[], bytes] | None = None) -> list[Any]:
+    """_evaluate_here in a fork server's child: on the bundle the server holds for `key`, if it holds one."""
+    return _evaluate_here(modules, data, inputs, query, _BUILT.get(key), receive)
 
 
 def _check_here(modules: dict[str, str]) -> None:

@@ -16,11 +16,12 @@ import select
 import signal
 import struct
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from gatekeeper.errors import GatekeeperError, PolicyError
 
@@ -67,14 +68,25 @@ def run_isolated(func: Callable[..., T], *args: Any, timeout: float) -> T:
     return start_isolated(func, *args, timeout=timeout).result()
 
 
+class Reaper(Protocol):
+    """Who reaps a child that is not ours (forkserver.py's server): its status, its kill, its release."""
+
+    def status(self, pid: int) -> int | None: ...
+    def kill(self, pid: int) -> None: ...
+    def release(self, pid: int) -> None: ...
+
+
 class Isolated:
     """A forked child at work; `result()` waits for it (the deadline runs from the fork, or from `feed`).
 
     Started with `fed=True`, the child also reads bytes the parent sends after the fork (`feed`): the parent
-    finishes what the child needs last while the child works on what it had at the fork."""
+    finishes what the child needs last while the child works on what it had at the fork. `reaper`: the child is
+    another process's (a fork server's), which reaps it when asked."""
 
-    def __init__(self, pid: int, read_fd: int, deadline: float, timeout: float, feed_fd: int | None = None) -> None:
+    def __init__(self, pid: int, read_fd: int, deadline: float, timeout: float, feed_fd: int | None = None,
+                 reaper: Reaper | None = None) -> None:
         self._pid, self._fd, self._deadline, self._timeout = pid, read_fd, deadline, timeout
+        self._reaper = reaper
         self._done = False
         self._feed_fd = feed_fd
         self._unsent: memoryview | None = None  # what `feed` has not written yet; None before it
@@ -122,12 +134,12 @@ class Isolated:
         try:
             payload, timed_out = _collect(self._fd, self._deadline) if self._fed() else (None, True)
         except BaseException:
-            _kill(self._pid)
+            self._kill()
             raise
         finally:
             os.close(self._fd)
         if timed_out:
-            _kill(self._pid)
+            self._kill()
             raise EngineTimedOut(
                 f"policy evaluation ran past {self._timeout:g} s",
                 timeout=self._timeout,
@@ -135,11 +147,20 @@ class Isolated:
                 "raise --timeout only if the bundle is known to be slow",
             )
         if payload is None:  # the child ended without a whole answer
-            _, status = os.waitpid(self._pid, 0)
-            number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+            status = os.waitpid(self._pid, 0)[1] if self._reaper is None else self._reaper.status(self._pid)
+            number = os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None
             raise EngineCrashed(f"the Rego engine crashed ({signal_name(number)})", signal_number=number)
-        _reap_later(self._pid)
+        if self._reaper is None:
+            _reap_later(self._pid)
+        else:
+            self._reaper.release(self._pid)
         return _unpack(payload)
+
+    def _kill(self) -> None:
+        if self._reaper is None:
+            _kill(self._pid)
+        else:
+            self._reaper.kill(self._pid)
 
     def cancel(self) -> None:
         """Kill the child and forget it (when the caller fails before collecting the result)."""
@@ -149,7 +170,7 @@ class Isolated:
             if self._feed_fd is not None:
                 os.close(self._feed_fd)
                 self._feed_fd = None
-            _kill(self._pid)
+            self._kill()
 
 
 def start_isolated(func: Callable[..., Any], *args: Any, timeout: float, fed: bool = False) -> Isolated:
@@ -165,17 +186,23 @@ def start_isolated(func: Callable[..., Any], *args: Any, timeout: float, fed: bo
     _reap_exited()
     read_fd, write_fd = os.pipe()
     fed_fds = os.pipe() if fed else None
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # child: never returns
         os.close(read_fd)
         if fed_fds is not None:
             os.close(fed_fds[1])
             args = (*args, partial(_receive, fed_fds[0], timeout))
-        _child(write_fd, func, args, timeout)
+        _child(write_fd, func, args, timeout, parent)
     os.close(write_fd)
     if fed_fds is not None:
         os.close(fed_fds[0])
-    return Isolated(pid, read_fd, time.monotonic() + timeout, timeout, None if fed_fds is None else fed_fds[1])
+    return new_isolated(pid, read_fd, timeout, None if fed_fds is None else fed_fds[1])
+
+
+def new_isolated(pid: int, read_fd: int, timeout: float, feed_fd: int | None, reaper: Reaper | None = None) -> Isolated:
+    """The caller's handle on a child just forked (here, or by a fork server: `reaper`); the deadline runs from now."""
+    return Isolated(pid, read_fd, time.monotonic() + timeout, timeout, feed_fd, reaper)
 
 
 def _receive(fd: int, timeout: float) -> bytes:
@@ -197,7 +224,7 @@ def _receive(fd: int, timeout: float) -> bytes:
     return bytes(data[_LENGTH.size:])
 
 
-def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> None:
+def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeout: float, parent: int) -> None:
     code = 0
     faulthandler.disable()  # it writes to its own copy of stderr; a crash is reported by the parent
     try:
@@ -205,7 +232,7 @@ def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeo
         # ends a child stuck in C code past its deadline, and on Linux the parent's death ends it too.
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
         signal.alarm(int(timeout) + 2)
-        _die_with_parent()
+        _die_with_parent(parent)
         # The C library writes diagnostics straight to fd 1/2; our stdout carries reports only.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
@@ -232,13 +259,16 @@ def _child(write_fd: int, func: Callable[..., Any], args: tuple[Any, ...], timeo
         os._exit(code)
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(parent: int) -> None:
+    """SIGKILL when the parent dies; exit now when it died before this was set (the signal would never come)."""
     if not sys.platform.startswith("linux"):
         return
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
-        pass
+        return
+    if os.getppid() != parent:
+        os._exit(70)
 
 
 def _collect(read_fd: int, deadline: float) -> tuple[bytes | None, bool]:
@@ -264,21 +294,24 @@ def _collect(read_fd: int, deadline: float) -> tuple[bytes | None, bool]:
 # Children that answered but may still be exiting (unmapping a large engine heap takes tens of
 # milliseconds): nobody waits for that; they are reaped without blocking at the next fork.
 _EXITING: list[int] = []
+_EXITING_LOCK = threading.Lock()  # two threads evaluating at once must not reap (or forget) the same pid twice
 
 
 def _reap_later(pid: int) -> None:
-    _EXITING.append(pid)
+    with _EXITING_LOCK:
+        _EXITING.append(pid)
     _reap_exited()
 
 
 def _reap_exited() -> None:
-    for waiting in list(_EXITING):
-        try:
-            done, _ = os.waitpid(waiting, os.WNOHANG)
-        except ChildProcessError:
-            done = waiting
-        if done:
-            _EXITING.remove(waiting)
+    with _EXITING_LOCK:
+        for waiting in list(_EXITING):
+            try:
+                done, _ = os.waitpid(waiting, os.WNOHANG)
+            except ChildProcessError:
+                done = waiting
+            if done:
+                _EXITING.remove(waiting)
 
 
 def _kill(pid: int) -> None:
