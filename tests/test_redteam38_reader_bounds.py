@@ -86,3 +86,14 @@ def test_a_script_a_long_run_control_file_names_is_ci(tmp_path: Path, rc: str) -
                      {"tools/st.sh": FETCH})
     code, named = gated_rules(case, True)
     assert code == 3 and named.get("core.ci") == ["tools/st.sh"], named  # before: src, exit 0
+
+
+def test_a_script_a_long_heat_template_ships_is_iac(tmp_path: Path) -> None:
+    """The Heat reader (heatfiles.py) read a template up to 1 MiB: a `get_file:` past it left the boot script `src`."""
+    pad = "".join(f"  # parameter group {i} of the site's settings, kept for the operators\n" for i in range(16_000))
+    template = ("heat_template_version: 2018-08-31\nresources:\n" + pad
+                + "  server:\n    type: OS::Nova::Server\n    properties:\n      user_data: {get_file: boot/init.sh}\n")
+    case = committed(tmp_path, {"stack/server.yaml": template, "stack/boot/init.sh": CALM},
+                     {"stack/boot/init.sh": FETCH})
+    code, named = gated_rules(case, True)
+    assert code == 3 and named.get("core.iac") == ["stack/boot/init.sh"], named  # before: src, exit 0
