@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 
-from gatekeeper.classify.heatfiles import Shipper
+from gatekeeper.classify.heatfiles import PAST, Shipper
 from gatekeeper.classify.markers import against_ancestors
+from gatekeeper.classify.sniff import FULL_READ
 
 __all__ = ["BAZEL", "RULE", "is_rc", "named"]
 
@@ -60,6 +61,8 @@ def named(rc: str, data: bytes) -> tuple[str, ...]:
                     word = word.removeprefix(prefix)
                 if word and not word.startswith(("/", "//", "@", "-")) and not any(c in word for c in "$`*?"):
                     out += against_ancestors(rc, word)
+    if len(data) > FULL_READ:
+        out.append(PAST)  # a hook line may follow what is read (red team 38: every file near counts)
     return tuple(dict.fromkeys(out))
 
 
