@@ -99,3 +99,27 @@ def test_a_quoted_whole_module_source_line_is_deps() -> None:
     """The same quoting for the module-source lines (red team 17's reader): `other` on e3004c0, added with the fix."""
     shape = platform_shape(".bazelrc", 'common "--registry=https://evil.example/"\n')
     assert shape is not None and shape[:2] == ("deps", "deps.content.bazel-module-source")
+
+
+# More options that make Bazel run a program of the change's choosing: the shell of every genrule and shell action
+# (`--shell_executable`), the JVM the Bazel server itself runs on (`startup --server_javabase`), and a Java agent
+# loaded into the server (`startup --host_jvm_args=-javaagent:...`). None is in the 276 mirrored run-control files.
+PROGRAMS = {
+    "shell-executable": ("build --shell_executable=tools/sh", "tools/sh"),
+    "shell-executable-spaced": ("build:ci --shell_executable %workspace%/tools/sh", "tools/sh"),
+    "server-javabase": ("startup --server_javabase=tools/jdk/bin/java", "tools/jdk/bin/java"),
+    "java-agent": ("startup --host_jvm_args=-javaagent:tools/agent.jar", "tools/agent.jar"),
+}
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_a_program_bazel_runs_as_its_shell_or_server_is_ci(tmp_path: Path, program: str) -> None:
+    line, path = PROGRAMS[program]
+    case = committed(tmp_path, _base(".bazelrc"), {".bazelrc": FLAGS + line + "\n"})
+    for tree in (False, True):
+        code, named = gated_rules(case, tree)
+        assert code == 3 and named.get("core.ci") == [".bazelrc"], (tree, named)  # before: other, exit 0
+    base = _base(".bazelrc") | {".bazelrc": FLAGS + line + "\n", path: "#!/bin/sh\nexec /bin/sh \"$@\"\n"}
+    case = committed(tmp_path / "named", base, {path: f"#!/bin/sh\n{FETCH}\nexec /bin/sh \"$@\"\n"})
+    code, named = gated_rules(case, True)
+    assert code == 3 and named.get("core.ci") == [path], named  # before: src, exit 0
