@@ -32,12 +32,14 @@ from gatekeeper.classify.sniff import FULL_READ
 __all__ = ["BAZEL", "RULE", "is_rc", "named"]
 
 RULE = "ci.context.bazel-hook"
-_OPTION = re.compile(r"""--(?:experimental_)?(workspace_status_command|credential_helper|run_under)(?:=|[ \t]+)"""
-                     r"""("[^"\n]*"|'[^'\n]*'|[^\s"']+)""")  # experimental_: the credential helper before 6.3
+_OPTION = re.compile(r"""--(?:experimental_)?(workspace_status_command|credential_helper|run_under|shell_executable"""
+                     r"""|server_javabase|host_jvm_args)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s"']+)""")
+_AGENT = re.compile(r"^-(?:javaagent|agentpath):([^=\s]+)")  # a --host_jvm_args agent's file (red team 38)
 _PREFIXES = ("%workspace%/", "$(pwd)/", "${PWD}/", "$PWD/", "./")
 # A quoted whole option (`build "--workspace_status_command=bash tools/st.sh"`, red team 38) is one word to Bazel's
 # run-control parser: its quote moves after the option's `=`, where _OPTION reads a quoted value.
-_WHOLE = re.compile(r"""(["'])--((?:experimental_)?(?:workspace_status_command|credential_helper|run_under))"""
+_WHOLE = re.compile(r"""(["'])--((?:experimental_)?(?:workspace_status_command|credential_helper|run_under"""
+                    r"""|shell_executable|server_javabase|host_jvm_args))"""
                     r"""(=|[ \t]+)""")
 
 
@@ -56,6 +58,8 @@ def named(rc: str, data: bytes) -> tuple[str, ...]:
             value = value.strip("\"'")
             if option == "credential_helper" and "=" in value:
                 value = value.rpartition("=")[2]  # SCOPE=PATH
+            if option == "host_jvm_args":
+                value = agent.group(1) if (agent := _AGENT.match(value)) else ""
             for word in value.split():
                 for prefix in _PREFIXES:
                     word = word.removeprefix(prefix)

@@ -117,11 +117,14 @@ _BAZEL_SOURCE = lazy(
     r"|remote_downloader)(?:=|[ \t]+[^\s-])", _FLAGS)
 # A line that makes Bazel run a program (red team 38): `--workspace_status_command` at the start of every build,
 # `--credential_helper` (`--experimental_` before 6.3) at every remote fetch, `--run_under` before every run and test
-# target. bazelhooks.py makes the script such a line names `ci`; the line itself, an inline command or a program of
-# no repository path, is the same hook. A quoted whole option (`build "--run_under=sh x"`) is one word to Bazel.
+# target, `--shell_executable` as the shell of every genrule and shell action, `startup --server_javabase` and a
+# `--host_jvm_args` agent in the Bazel server. bazelhooks.py makes the script such a line names `ci`; the line itself,
+# an inline command or a program of no repository path, is the same hook. A quoted whole option (`build "--run_under=sh
+# x"`) is one word to Bazel.
 _BAZEL_HOOK = lazy(
-    r"^[ \t]*([A-Za-z][\w-]*)(?::[\w-]+)?[ \t]+(?:[^\n#]*[ \t])?[\"']?--(?:experimental_)?(?:workspace_status_command"
-    r"|credential_helper|run_under)(?:=|[ \t]+[^\s-])", _FLAGS)
+    r"^[ \t]*([A-Za-z][\w-]*)(?::[\w-]+)?[ \t]+(?:[^\n#]*[ \t])?[\"']?--(?:(?:experimental_)?"
+    r"(?:workspace_status_command|credential_helper|run_under|shell_executable|server_javabase)(?:=|[ \t]+[^\s-])"
+    r"|host_jvm_args(?:=|[ \t]+)[\"']?-(?:javaagent|agentpath|agentlib))", _FLAGS)
 
 
 _BAZEL_COMMANDS = frozenset({
