@@ -25,15 +25,22 @@ from __future__ import annotations
 
 import re
 
-from gatekeeper.classify.heatfiles import Shipper
+from gatekeeper.classify.heatfiles import PAST, Shipper
 from gatekeeper.classify.markers import against_ancestors
+from gatekeeper.classify.sniff import FULL_READ
 
 __all__ = ["BAZEL", "RULE", "is_rc", "named"]
 
 RULE = "ci.context.bazel-hook"
-_OPTION = re.compile(r"""--(?:experimental_)?(workspace_status_command|credential_helper|run_under)(?:=|[ \t]+)"""
-                     r"""("[^"\n]*"|'[^'\n]*'|[^\s"']+)""")  # experimental_: the credential helper before 6.3
+_OPTION = re.compile(r"""--(?:experimental_)?(workspace_status_command|credential_helper|run_under|shell_executable"""
+                     r"""|server_javabase|host_jvm_args)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s"']+)""")
+_AGENT = re.compile(r"^-(?:javaagent|agentpath):([^=\s]+)")  # a --host_jvm_args agent's file (red team 38)
 _PREFIXES = ("%workspace%/", "$(pwd)/", "${PWD}/", "$PWD/", "./")
+# A quoted whole option (`build "--workspace_status_command=bash tools/st.sh"`, red team 38) is one word to Bazel's
+# run-control parser: its quote moves after the option's `=`, where _OPTION reads a quoted value.
+_WHOLE = re.compile(r"""(["'])--((?:experimental_)?(?:workspace_status_command|credential_helper|run_under"""
+                    r"""|shell_executable|server_javabase|host_jvm_args))"""
+                    r"""(=|[ \t]+)""")
 
 
 def is_rc(path: str) -> bool:
@@ -47,15 +54,19 @@ def named(rc: str, data: bytes) -> tuple[str, ...]:
     for line in data.decode("utf-8", "replace").splitlines():
         if line.lstrip().startswith("#"):
             continue
-        for option, value in _OPTION.findall(line):
+        for option, value in _OPTION.findall(_WHOLE.sub(r"--\2\3\1", line)):
             value = value.strip("\"'")
             if option == "credential_helper" and "=" in value:
                 value = value.rpartition("=")[2]  # SCOPE=PATH
+            if option == "host_jvm_args":
+                value = agent.group(1) if (agent := _AGENT.match(value)) else ""
             for word in value.split():
                 for prefix in _PREFIXES:
                     word = word.removeprefix(prefix)
                 if word and not word.startswith(("/", "//", "@", "-")) and not any(c in word for c in "$`*?"):
                     out += against_ancestors(rc, word)
+    if len(data) > FULL_READ:
+        out.append(PAST)  # a hook line may follow what is read (red team 38: every file near counts)
     return tuple(dict.fromkeys(out))
 
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 
 from gatekeeper.classify import deployruns
-from gatekeeper.classify.heatfiles import Shipper
+from gatekeeper.classify.heatfiles import PAST, Shipper
 from gatekeeper.classify.markers import against_ancestors
+from gatekeeper.classify.sniff import FULL_READ
 
 __all__ = ["DOCS", "RULE", "named"]
 
@@ -39,7 +40,7 @@ _PROMPT = re.compile(r"^[ \t]*(?:\$|>|#|PS>)[ \t]+", re.MULTILINE)  # a shell pr
 # A README in a test-data folder (principle 1) describes fixtures: it is not read (the rules call any README a document,
 # so the Shipped test of a test's file does not see it).
 _TEST_DATA = re.compile(r"(?:^|/)(?:testdata|test-data|test_data|__fixtures__|fixtures|__snapshots__)/", re.IGNORECASE)
-_MAX_WORDS = 256  # paths one README names (deployruns' bound for a definition); past it the rest are not taken
+_MAX_WORDS = 256  # paths one README names (deployruns' bound for a definition); past it every file near counts (PAST)
 
 
 def named(readme: str, data: bytes) -> tuple[str, ...]:
@@ -49,7 +50,7 @@ def named(readme: str, data: bytes) -> tuple[str, ...]:
         return ()
     text = data.decode("utf-8", "replace")
     if not deployruns.may_deploy(text, False):
-        return ()
+        return (PAST,) if len(data) > FULL_READ else ()
     code = [body for _, body in _FENCE.findall(text)] + [span for _, span in _INLINE.findall(_FENCE.sub("", text))]
     words = deployruns.targets(_PROMPT.sub("", "\n".join(code)), False)
     out: list[str] = []
@@ -57,6 +58,8 @@ def named(readme: str, data: bytes) -> tuple[str, ...]:
         if word.startswith(deployruns.HERE) or "*" in word or "://" in word or word.startswith("/"):
             continue  # the folder the reader stands in, a variable part, a URL, an absolute path: no file of ours
         out += against_ancestors(readme, word)
+    if len(words) > _MAX_WORDS or len(data) > FULL_READ:
+        out.append(PAST)  # what it names past the bound is not known (red team 38: fail closed)
     return tuple(dict.fromkeys(out))
 
 

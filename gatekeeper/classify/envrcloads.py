@@ -14,8 +14,9 @@ With the commits, HEAD's `.envrc` of each folder above a changed file is read (6
 of a line that is not a comment, taken relative to the `.envrc`'s folder (`./`, `$PWD/`, `$(pwd)/` taken off), that
 is the file, or a `PATH_add`/`path_add`/`load_prefix` folder holding it, or a folder a `PATH=` assignment names
 (`export PATH="$PWD/bin:$PATH"`, docs review 53), counts. From a patch alone the `.envrc` is
-out of sight (an `.envrc` the patch changes is tagged by its path). *Limits:* a path built from a variable or a
-loop, and what a loaded script loads in turn, are not followed.
+out of sight (an `.envrc` the patch changes is tagged by its path). A longer `.envrc` may load anything past its read:
+every file below its folder is tagged (red team 38: a `source_env` after 64 KiB of comments was unread). *Limits:*
+a path built from a variable or a loop, and what a loaded script loads in turn, are not followed.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ __all__ = ["judged", "loads"]
 
 GUARDRAIL = "guardrail"
 _READ = 64 * 1024
+_EVERY = "\0every"  # a longer `.envrc` names what is past its read too: every file below its folder (red team 38)
 _PREFIXES = re.compile(r"\$\(pwd\)/|\$\{PWD\}/|\$PWD/|\$\(expand_path \.\)/")
 _SPLIT = re.compile(r"[\s;&|()<>\"'`=]+")
 _PATHS = re.compile(r"(?<![\w-])(?:PATH_add|path_add[ \t]+\w+|load_prefix)[ \t]+([^;&|#\n]+)")
@@ -73,7 +75,7 @@ def judged(item: ClassifiedFile, context: Context) -> ClassifiedFile:
             continue
         for folder, (files, folders) in _chain(side.rpartition("/")[0], context, chains):
             inside = side[len(folder) + 1:] if folder else side
-            if inside in files or inside.rpartition("/")[0] in folders:
+            if inside in files or inside.rpartition("/")[0] in folders or _EVERY in files:
                 return replace(item, tags=tuple(sorted({*item.tags, GUARDRAIL})))
     return item
 
@@ -89,8 +91,9 @@ def _chain(parent: str, context: Context, chains: dict[str, _Chain]) -> _Chain:
         folder = folder.rpartition("/")[0]
     above = chains.get(folder, ())
     for folder in reversed(missing):
-        blob = context.head_blob(f"{folder}/.envrc" if folder else ".envrc", _READ)
-        named = loads(blob[1]) if blob is not None else (frozenset(), frozenset())
+        blob = context.head_blob(f"{folder}/.envrc" if folder else ".envrc", _READ + 1)
+        named = (frozenset({_EVERY}), frozenset()) if blob is not None and len(blob[1]) > _READ \
+            else loads(blob[1]) if blob is not None else (frozenset(), frozenset())
         above = chains[folder] = (((folder, named),) if any(named) else ()) + above
     return chains[parent]
 

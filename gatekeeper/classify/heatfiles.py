@@ -15,7 +15,8 @@ template). A YAML file the rules call a test's data (`testdata.*`: sqlfluff's 2,
 bound, every script, SQL and text file near such a suite was `iac`), and so is a reno release note (Qiskit's
 2,097 notes in `releasenotes/notes/<version>/`, the forty-fifth set; a template written under a note's name is still
 `iac` by its own content, but what it names by `get_file` is not looked up). Past MAX_READS such files a further
-changed file counts as shipped (fail closed, review). *Limits:* a template farther away (`../../../x.sh` from three
+changed file counts as shipped (fail closed, review), and so does one near a template longer than read (PAST, red
+team 38; the README and Bazel readers share it). *Limits:* a template farther away (`../../../x.sh` from three
 folders down a sibling tree), an environment file's `resource_registry`, and a `get_file` whose path is built by
 `str_replace` or `get_param` are not followed.
 """
@@ -29,12 +30,16 @@ from dataclasses import dataclass
 
 from gatekeeper.classify import ciruns
 from gatekeeper.classify.markers import ancestors, extension
+from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.gitobjects import TreeEntry
 
-__all__ = ["HEAT", "MAX_READS", "RULE", "Shipped", "Shipper"]
+__all__ = ["HEAT", "MAX_READS", "PAST", "RULE", "Shipped", "Shipper"]
 
 RULE = "iac.context.heat-file"
 MAX_READS = 2_000  # template candidates read per gate
+# What a definition's `names` returns past its own bound (a README's 256 paths, a file longer than read: red team 38):
+# every file near it counts as shipped (fail closed), as past MAX_READS.
+PAST = "\0past"
 _TYPES = (".yaml", ".yml", ".template", ".hot")
 # What a template ships besides the scripts and configurations ciruns.may_be_named takes: templates and settings files
 _SHIPPED_TYPES = frozenset({"txt", "j2", "jinja", "jinja2", "tpl", "tmpl", "template", "properties", "xml", "env",
@@ -102,6 +107,8 @@ class Shipped:
             self._near[folder] = near
         hit = path if path in near else next((folder for folder in ancestors(path)
                                                if folder and self._shipper.folders and folder in near), None)
+        if hit is None and PAST in near:
+            return self._shipper.rule, f"{near[PAST]} is longer than read ({self._shipper.bound}; review)"
         return (self._shipper.rule, f"{near[hit]} {self._shipper.how.format(path=hit)}") if hit else None
 
     def _index(self) -> None:
@@ -155,6 +162,7 @@ def shipped(template: str, data: bytes) -> tuple[str, ...]:
     """The repository paths a Heat template's `get_file:` values name (none when it is no template)."""
     if _VERSION.search(data[:4096]) is None:
         return ()
+    past = (PAST,) if len(data) > FULL_READ else ()  # a get_file past what is read (red team 38)
     folder = template.rpartition("/")[0]
     out = []
     for value in _GET_FILE.findall(data.decode("utf-8", "replace")):
@@ -163,7 +171,7 @@ def shipped(template: str, data: bytes) -> tuple[str, ...]:
         path = posixpath.normpath(posixpath.join(folder, value))
         if not path.startswith("../") and path not in (".", ".."):
             out.append(path)
-    return tuple(dict.fromkeys(out))
+    return tuple(dict.fromkeys(out)) + past
 
 
 HEAT = Shipper(RULE, _TYPES, shipped, "ships {path} by get_file", "YAML files near it read for Heat templates")
