@@ -50,8 +50,9 @@ def test_a_declarative_pipeline_without_an_extension_is_ci(path: str, text: str)
     ("NOTES", "The pipeline {build, test} runs on every push.\n  agent: any\n"),
     ("docs/build", "pipeline {\n  description 'no stages here'\n}\n"),
     ("tools/run", "node {\n    sh 'make'\n}\n"),
-    # a text file quoting one is not read for the shape (it has an extension)
+    # a text file quoting one is not read for the shape (it has an extension); a Jenkinsfile is the path rules' to name
     ("docs/example.txt", _DECLARATIVE),
+    ("Jenkinsfile", _DECLARATIVE),
 ])
 def test_declarative_pipeline_look_alikes_keep_their_bucket(path: str, text: str) -> None:
     signal = sniff(path, text.encode(), RULES.context)

@@ -3,7 +3,8 @@ tests/test_classify_fiftyfourth_classes.py).
 
 - A Jenkins declarative pipeline in a file without an extension (`jenkins`, `ci/deploy-pipeline`): a job's script path
   may name any file; only `.groovy` files were read for one (shapes.py). Declarative only (`pipeline {` with `agent` and
-  `stages {` inside): a scripted `node {` is too plain a shape for files whose name says nothing.
+  `stages {` inside): a scripted `node {` is too plain a shape for files whose name says nothing. Not a `Jenkinsfile*`:
+  the path rules name those (and tests/test_test_cmd.py proves a fixture fails when those rules are deleted).
 - A Tekton object whose `apiVersion` line is missing (`kind: Task` with a `spec:` of `steps:` that run images, or
   `kind: Pipeline` whose `tasks:` refer to tasks): the pipeline's definition still, which the API-group rules never
   saw (they need both lines).
@@ -51,8 +52,8 @@ def loose_shape(path: str, name: str, text: str, rules: ContextRules) -> tuple[s
     """(bucket, rule id, evidence line) of the first of these shapes `text` (a file's first bytes) has, or None."""
     stem, dot, ext = name.rpartition(".")
     ext = ext.lower() if dot and stem else ""
-    if not ext and (m := _DECLARATIVE.search(text)) is not None and _DECLARATIVE_AGENT.search(text, m.end()) \
-            and _DECLARATIVE_STAGES.search(text, m.end()):
+    if not ext and not name.lower().startswith("jenkinsfile") and (m := _DECLARATIVE.search(text)) is not None \
+            and _DECLARATIVE_AGENT.search(text, m.end()) and _DECLARATIVE_STAGES.search(text, m.end()):
         return "ci", "ci.content.jenkins-pipeline", evidence_line(text, m)
     if ext in ("yaml", "yml") and (m := _TEKTON_KIND.search(text)) is not None and not _ANY_API.search(text) \
             and (spec := _SPEC.search(text)) is not None and _TEKTON_BODY.search(text, spec.end()):
