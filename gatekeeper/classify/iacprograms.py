@@ -1,5 +1,5 @@
-"""Tier 3, continued: IaC programs (CDK, CDKTF, cdk8s, Pulumi, troposphere, pyinfra) by their source: the imports
-that make a file one, the code that hides them, a serverless function's entry point that such a program deploys,
+"""Tier 3, continued: IaC programs (CDK, CDKTF, cdk8s, Pulumi, troposphere, pyinfra, cfndsl) by their source: the
+imports that make a file one, the code that hides them, a serverless function's entry point that such a program deploys,
 and the dependency manifests whose naming of an IaC library makes a folder's source files worth reading
 (context.py, treecontext.py, patchcontext.py).
 """
@@ -27,7 +27,7 @@ _HANDLER = lazy(
 _IAC_IMPORT = lazy(
     r"aws-cdk-lib|@aws-cdk/|\baws_cdk\b|\bAmazon\.CDK\b|software\.amazon\.awscdk|aws-cdk-go|\bcdktf\b|@pulumi/|"
     r"^[ \t]*(?:import|from)[ \t]+pulumi\b|\bpulumi_[a-z]|github\.com/pulumi/|\bcom\.pulumi\b|\busing[ \t]+Pulumi\b|"
-    r"\bconstructs\b|^[ \t]*(?:import|from)[ \t]+(?:troposphere|pyinfra)\b", _FLAGS)
+    r"\bconstructs\b|^[ \t]*(?:import|from)[ \t]+(?:troposphere|pyinfra)\b|\bcfndsl\b|^CloudFormation\b", _FLAGS)
 
 
 # What a program hiding its IaC library does (red team, issue 12): load a module by a computed name or through
@@ -52,26 +52,31 @@ _IAC_PROGRAM = lazy(
     r'^[ \t]*(?:import[ \t]+)?(?:\w+[ \t]+)?"github\.com/'
     r'(?:aws/aws-cdk-go/|pulumi/pulumi[\w-]*/sdk|hashicorp/terraform-cdk-go/)|'
     r"^[ \t]*using[ \t]+(?:Amazon\.CDK|Pulumi|HashiCorp\.Cdktf)\b|"
-    r"^[ \t]*import[ \t]+(?:software\.amazon\.awscdk|com\.pulumi|com\.hashicorp\.cdktf|org\.cdk8s)\.", _FLAGS)
+    r"^[ \t]*import[ \t]+(?:software\.amazon\.awscdk|com\.pulumi|com\.hashicorp\.cdktf|org\.cdk8s)\.|"
+    r"^CloudFormation[ \t]*(?:do\b|\{)", _FLAGS)
 # Python libraries whose programs are infrastructure too (the thirty-ninth set): troposphere builds CloudFormation
 # templates (`from troposphere import Template`), pyinfra deploys configure machines as Ansible plays do (`from
 # pyinfra.operations import apt`: the operations are what a deploy runs; pyinfra's CLI and its docs scripts import
 # the rest of the library). Each library's own source imports itself (`pyinfra/operations/apt.py`,
 # `troposphere/openstack/nova.py`, `pyinfra_cli/main.py`): a file below a folder named as the library (or
 # `<library>_x`) is its code, not a program.
-_CONFIG_LIBRARY = lazy(r"^[ \t]*(?:import|from)[ \t]+(troposphere\b|pyinfra(?=\.operations\b))", _FLAGS)
+# cfndsl (Ruby, the fifty-fourth set: base2Services' ciinabox-ecs `templates/*.rb`) builds CloudFormation templates as
+# troposphere does: `require 'cfndsl'`, or a template the cfndsl command loads, which opens a `CloudFormation do` block.
+_CONFIG_LIBRARY = lazy(r"^[ \t]*(?:(?:import|from)[ \t]+(troposphere\b|pyinfra(?=\.operations\b))|"
+                       r"""require[ \t]*\(?[ \t]*["'](cfndsl)["'])""", _FLAGS)
 # Byte strings one of those imports must contain (a cheap test of a whole patch before any file is read).
 IAC_LIBRARY_NEEDLES = (b"aws-cdk", b"aws_cdk", b"Amazon.CDK", b"awscdk", b"cdktf", b"Cdktf", b"cdk8s", b"pulumi",
-                       b"Pulumi", b"troposphere", b"pyinfra")
+                       b"Pulumi", b"troposphere", b"pyinfra", b"cfndsl")
 # The source files of those languages.
-PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "java", "kt", "scala"})
+PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "java", "kt", "scala",
+                                "rb"})
 # Dependency manifests of the languages IaC programs are written in: one that names an IaC library makes the source
 # files in and below its folder worth reading for that library's imports.
 _MANIFESTS = frozenset({
     "go.mod", "package.json", "requirements.txt", "pyproject.toml", "pipfile", "setup.py", "setup.cfg", "pom.xml",
-    "build.gradle", "build.gradle.kts", "build.sbt", "directory.packages.props", "packages.config",
+    "build.gradle", "build.gradle.kts", "build.sbt", "directory.packages.props", "packages.config", "gemfile",
 })
-_MANIFEST_SUFFIXES = (".csproj", ".fsproj", ".vbproj")
+_MANIFEST_SUFFIXES = (".csproj", ".fsproj", ".vbproj", ".gemspec")
 # The last four characters of every manifest name (lower case): a cheap first test of every path of both trees.
 MANIFEST_ENDINGS = frozenset(name[-4:] for name in (*_MANIFESTS, *_MANIFEST_SUFFIXES, ".txt"))
 
@@ -83,8 +88,8 @@ def is_manifest(name: str) -> bool:
 
 
 def iac_program(data: bytes, path: str = "") -> Signal | None:
-    """A CDK, CDKTF, cdk8s, Pulumi, troposphere or pyinfra program recognised by its imports anywhere in `data` (up
-    to FULL_READ: a Go package's doc comment or a Python module's docstring may push them past any window; red team
+    """A CDK, CDKTF, cdk8s, Pulumi, troposphere, pyinfra or cfndsl program recognised by its imports anywhere in `data`
+    (up to FULL_READ: a Go package's doc comment or a Python module's docstring may push them past any window; red team
     11), or None. `path` (the file's) tells a troposphere or pyinfra library's own modules from a program."""
     if b"\0" in data[:WINDOW]:
         return None
@@ -95,7 +100,8 @@ def iac_program(data: bytes, path: str = "") -> Signal | None:
         return Signal("iac", "iac.content.iac-program", evidence_line(text, m))
     folders = path.split("/")[:-1]
     for m in _CONFIG_LIBRARY.finditer(text):  # not the library's own package, nor a companion (`pyinfra_cli/`)
-        if not any(f == m.group(1) or f.startswith(f"{m.group(1)}_") for f in folders):
+        library = m.group(1) or m.group(2)
+        if not any(f == library or f.startswith(f"{library}_") for f in folders):
             return Signal("iac", "iac.content.iac-program", evidence_line(text, m))
     return None
 

@@ -11,9 +11,11 @@ Found as heatfiles.py finds what Heat templates ship (its `Shipped`): the `.sls`
 file and directly inside those folders' sub-folders. Salt resolves both forms against its file roots, which live in
 the master's settings, not in the state; the state's own folder and every folder above it are taken as roots
 (over-reading makes a file `iac`, a review). Read: `import_yaml`, `import_json` and `import_text` with a quoted path,
-and every quoted or bare `salt://PATH` (a `source:`, a `template:` file, a `file.recurse` folder's files are not
-expanded). *Limits:* a path built by Jinja (`'salt://build/' ~ name`) is read up to its first expression, a state
-farther away than a sibling folder is not read, and neither is the master's `file_roots`.
+and every quoted or bare `salt://PATH` (a `source:`, a `template:` file, a `file.recurse` folder). A named folder
+ships every file below it (the fifty-fourth set: `file.recurse` of `salt://asterisk/conf`), and so does the folder a
+path built by Jinja names before its first expression (`salt://login/keys/{{ admin }}`, `'salt://build/' ~ name`:
+each file in `login/keys/`, `build/`). *Limits:* a state farther away than a sibling folder is not read, and neither
+is the master's `file_roots`.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def named(state: str, data: bytes) -> tuple[str, ...]:
     out: list[str] = []
     for word in words:
         word = word.strip()
+        if word and not word.endswith("/") and f"salt://{word}{{" in text:
+            word = word.rpartition("/")[0]  # cut by an expression inside its last name: the folder before it
         if not word or word.startswith("/") or "://" in word:
             continue
         out += against_ancestors(state, word)
@@ -49,7 +53,7 @@ def named(state: str, data: bytes) -> tuple[str, ...]:
 
 
 SALT = Shipper(RULE, (".sls",), named, "reads or installs {path} (a Salt state's import or salt:// source)",
-               "Salt states near it read for the files they import or install")
+               "Salt states near it read for the files they import or install", folders=True)
 # Every kind of definition treecontext.py asks what it ships (heatfiles.Shipped each): Heat, the CDK, Salt, Vagrant's
 # provisioning (vagrantfiles.py), the programs a `.bazelrc` makes Bazel run (bazelhooks.py, classes52: `ci`) and the
 # files a README's deploy commands name (docdeploys.py, label51).

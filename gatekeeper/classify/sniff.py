@@ -18,6 +18,7 @@ from gatekeeper.classify.checkoutattrs import NAME as ATTRIBUTES
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.checkoutattrs import transform_line
 from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.classify.looseshapes import loose_shape
 from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
 from gatekeeper.classify.setupcfg import not_r_description, setup_cfg
@@ -38,7 +39,7 @@ _STOP_AT_NUL = frozenset({"yaml", "yml", "json"})
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
-    "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp", "env", "cmake",
+    "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp", "env", "cmake", "cue",
 })
 
 # Suffixes of a template copy of a file (`hosts.example`, krane's ERB `ingress.yml.erb`), a REUSE sidecar's: the type
@@ -250,7 +251,8 @@ def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Sign
     signals = (_cloud(text), *_kube(text, rules), _workflow(text), _signal(ansible(path, text)),
                _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)),
                _signal(platform_shape(name, text)), _signal(build_shape(name, text)),
-               _signal(manifest_shape(name, text)), _signal(monitoring_settings(name, text)))
+               _signal(manifest_shape(name, text)), _signal(monitoring_settings(name, text)),
+               _signal(loose_shape(path, name, text, rules)))
     return [s for s in signals if s is not None]
 
 

@@ -1,0 +1,79 @@
+"""Tier 3, continued: definitions kept under names that say nothing of them (the fifty-fourth set,
+tests/test_classify_fiftyfourth_classes.py).
+
+- A Jenkins declarative pipeline in a file without an extension (`jenkins`, `ci/deploy-pipeline`): a job's script path
+  may name any file; only `.groovy` files were read for one (shapes.py). Declarative only (`pipeline {` with `agent` and
+  `stages {` inside): a scripted `node {` is too plain a shape for files whose name says nothing. Not a `Jenkinsfile*`:
+  the path rules name those (and tests/test_test_cmd.py proves a fixture fails when those rules are deleted).
+- A Tekton object whose `apiVersion` line is missing (`kind: Task` with a `spec:` of `steps:` that run images, or
+  `kind: Pipeline` whose `tasks:` refer to tasks): the pipeline's definition still, which the API-group rules never
+  saw (they need both lines).
+- Salt's own settings: a minion's or master's (`file_roots:`/`pillar_roots:` with an environment under it: where
+  the states and the pillar data come from) and a Saltfile (`salt-call:`/`salt-ssh:` with the options each command
+  runs with). They decide what every state run applies, as `ansible.cfg` does for Ansible.
+- CUE that defines Kubernetes objects (`apiVersion: "batch/v1"` and `kind: "Job"` as CUE fields, at any depth): the
+  objects the project renders and applies; the API-group rules decide the bucket and name the rule, as for YAML
+  (Tekton's are `ci`). Not below
+  `cue.mod/` (imported and generated packages: dependencies) and not a schema (no quoted values there).
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.classify.contextrules import ContextRules
+from gatekeeper.classify.shapes import evidence_line
+from gatekeeper.classify.yamlroots import API_VERSION
+from gatekeeper.lazy_pattern import lazy
+
+_FLAGS = re.MULTILINE
+
+_DECLARATIVE = lazy(r"^pipeline[ \t]*(?:\r?\n[ \t]*)?\{", _FLAGS)
+_DECLARATIVE_AGENT = lazy(r"^[ \t]+agent\b", _FLAGS)
+_DECLARATIVE_STAGES = lazy(r"^[ \t]+stages[ \t]*(?:\r?\n[ \t]*)?\{", _FLAGS)
+
+_TEKTON_KIND = lazy(r"""^kind[ \t]*:[ \t]*["']?(Task|ClusterTask|Pipeline|TaskRun|PipelineRun)["']?[ \t]*\r?$""",
+                    _FLAGS)
+_ANY_API = lazy(r"""^["']?apiVersion["']?[ \t]*:""", _FLAGS)
+_SPEC = lazy(r"^spec[ \t]*:[ \t]*\r?$", _FLAGS)
+# A step that runs an image, or a pipeline task that names its task (or spells it inline), or a run's reference.
+_TEKTON_BODY = lazy(r"^[ \t]+(?:-[ \t]+)?(?:image|taskRef|taskSpec|pipelineRef|pipelineSpec)[ \t]*:", _FLAGS)
+
+_SALT_ROOTS = lazy(r"^(?:file_roots|pillar_roots)[ \t]*:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+[\w-]+[ \t]*:",
+                   _FLAGS)
+_SALTFILE = lazy(r"^salt-(?:call|ssh|run|key|cp|cloud)[ \t]*:[ \t]*\r?\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]+[\w-]+"
+                 r"[ \t]*:", _FLAGS)
+
+_CUE_API = lazy(r"""^[ \t]*"?apiVersion"?[ \t]*:[ \t]*"([^"\n]{1,120})"[ \t]*,?[ \t]*(?://[^\n]*)?\r?$""", _FLAGS)
+_CUE_KIND = lazy(r"""^[ \t]*"?kind"?[ \t]*:[ \t]*"([A-Z][A-Za-z0-9]{0,80})"[ \t]*,?[ \t]*(?://[^\n]*)?\r?$""", _FLAGS)
+
+
+def loose_shape(path: str, name: str, text: str, rules: ContextRules) -> tuple[str, str, str] | None:
+    """(bucket, rule id, evidence line) of the first of these shapes `text` (a file's first bytes) has, or None."""
+    stem, dot, ext = name.rpartition(".")
+    ext = ext.lower() if dot and stem else ""
+    if not ext and not name.lower().startswith("jenkinsfile") and (m := _DECLARATIVE.search(text)) is not None \
+            and _DECLARATIVE_AGENT.search(text, m.end()) and _DECLARATIVE_STAGES.search(text, m.end()):
+        return "ci", "ci.content.jenkins-pipeline", evidence_line(text, m)
+    if ext in ("yaml", "yml") and (m := _TEKTON_KIND.search(text)) is not None and not _ANY_API.search(text) \
+            and (spec := _SPEC.search(text)) is not None and _TEKTON_BODY.search(text, spec.end()):
+        return "ci", "ci.content.tekton-unversioned", evidence_line(text, m)
+    if ext in ("", "conf", "yaml", "yml") and ((m := _SALT_ROOTS.search(text)) is not None
+                                               or (m := _SALTFILE.search(text)) is not None):
+        return "iac", "iac.content.salt-settings", evidence_line(text, m)
+    if ext == "cue" and not path.startswith("cue.mod/") and "/cue.mod/" not in path:
+        return _cue_object(text, rules)
+    return None
+
+
+def _cue_object(text: str, rules: ContextRules) -> tuple[str, str, str] | None:
+    """A CUE file's Kubernetes object: a quoted apiVersion and a quoted kind the API-group rules know."""
+    if (api := _CUE_API.search(text)) is None or (kind := _CUE_KIND.search(text)) is None:
+        return None
+    version = api.group(1).strip().lower()
+    if not API_VERSION.match(version):
+        return None
+    rule = rules.api_rule(version.rpartition("/")[0], kind.group(1))
+    if rule is None:
+        return None
+    return rule.bucket, rule.id, f"{evidence_line(text, api)} / {evidence_line(text, kind)}"
