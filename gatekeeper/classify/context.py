@@ -8,7 +8,7 @@ A context is where markers and content come from (`Context`, contexttypes.py):
 
 Every side counts and the most sensitive result wins; tiers only raise a bucket, except two
 documented lowerings that need proof on every side (a deps manifest in test data; a setup.py that is
-an Ansible module, a setup.cfg of tool settings only).
+an Ansible module, a setup.cfg or pyproject.toml of tool settings only).
 """
 
 from __future__ import annotations
