@@ -127,3 +127,37 @@ def test_diagram_names(tmp_path: Path, path: str, bucket: str) -> None:
     done = run_cli(["classify", "--paths", listing, "--format", "json"], text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["files"][0]["bucket"] == bucket, done.stdout
+
+
+# Maven settings under an ordinary name (argo-workflows' `sdks/java/settings.xml`, labelled deps): the repositories,
+# mirrors and credentials every dependency is fetched with. Raised to deps by the root element, never lowered.
+SETTINGS_NS = ('<settings xmlns="http://maven.apache.org/SETTINGS/1.0.0"\n'
+               '  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"\n'
+               '  xsi:schemaLocation="http://maven.apache.org/SETTINGS/1.0.0 '
+               'http://maven.apache.org/xsd/settings-1.0.0.xsd">\n  <servers>\n    <server>\n      <id>ossrh</id>\n'
+               '      <username>${env.OSSRH_USER}</username>\n    </server>\n  </servers>\n</settings>\n')
+SETTINGS_BARE = ('<?xml version="1.0" encoding="UTF-8"?>\n<!-- CI mirror -->\n<settings>\n  <mirrors>\n    <mirror>\n'
+                 '      <id>corp</id><url>https://repo.example.invalid/maven</url><mirrorOf>*</mirrorOf>\n'
+                 '    </mirror>\n  </mirrors>\n</settings>\n')
+ANDROID_PREFS = ('<?xml version="1.0" encoding="utf-8"?>\n<PreferenceScreen xmlns:android="http://schemas.android.com/apk/'
+                 'res/android">\n  <SwitchPreference android:key="sync" />\n</PreferenceScreen>\n')
+APP_SETTINGS = '<settings>\n  <theme>dark</theme>\n  <servers>later</servers>\n</settings>\n'  # an app's own settings
+
+
+@pytest.mark.parametrize(("text", "rule"), [(SETTINGS_NS, "deps.content.maven-settings"),
+                                            (SETTINGS_BARE, "deps.content.maven-settings"),
+                                            (ANDROID_PREFS, None), (APP_SETTINGS, None)],
+                         ids=["namespace", "bare", "android", "app"])
+def test_maven_settings_by_root(text: str, rule: str | None) -> None:
+    signal = by_head("sdks/java/settings.xml", text.encode())
+    assert (signal.rule if signal is not None else None) == rule, signal
+    assert by_head("sdks/java/settings", text.encode()) is None or rule is None  # `.xml` names only
+
+
+def test_maven_settings_with_the_commits(tmp_path: Path) -> None:
+    files = {"sdks/java/settings.xml": SETTINGS_NS, "tools/maven-settings.xml": SETTINGS_BARE,
+             "app/src/main/res/xml/settings.xml": ANDROID_PREFS, "conf/settings.xml": APP_SETTINGS}
+    repo, base, head = two_commits(tmp_path / "repo", files, {p: t + "\n" for p, t in files.items()})
+    got = {p: e["bucket"] for p, e in tree_classify(repo.root, base, head).items()}
+    assert got == {"sdks/java/settings.xml": "deps", "tools/maven-settings.xml": "deps",
+                   "app/src/main/res/xml/settings.xml": "src", "conf/settings.xml": "src"}, got
