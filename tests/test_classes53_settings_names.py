@@ -1,6 +1,6 @@
 """Outside services' and tools' settings the rules did not name are `other` (issue 12, classes53).
 
-Five labelled files of four sets were `src` by the fallback: publiccode.yml catalogue metadata (teutonet's charts),
+Five labelled files of three sets were `src` by the fallback: publiccode.yml catalogue metadata (teutonet's charts),
 Microsoft's service-ownership es-metadata.yml (arcade) and security-scan filing settings .config/tsaoptions.json
 (command-line-api), Redocly's API linter settings (e2b's infra) and gitleaks' settings without the leading dot (a
 Tekton catalogue sample). What a CI folder, a chart's templates or an IaC path rule holds keeps its class.
