@@ -1,0 +1,199 @@
+"""Runner 38: the relay's record of a reply against what the generator's client read from the same bytes.
+
+The relay forwards every byte it reads and reads the model's name from those bytes, so the two can differ only where
+they are *parsed* differently. Found on integ 00d44cb (each test below failed there):
+- A server-sent event whose JSON spans two `data:` lines (the SSE rule: an event's data lines are joined with a
+  newline) named its model to the SDK while the relay, reading line by line, read nothing of it; an earlier line the
+  SDK skips (an event without a type) named a decoy: the packet said `served: [decoy]`, the generator read the other.
+- An event (or a reply) whose JSON the relay refuses (a key twice: readers keep different ones) named nothing in the
+  record; the SDK reads it. In a stream with a readable decoy event beside it, `served` named the decoy alone.
+- A model answer with a 2xx status other than 200 (201, 203) that names no model the relay can read: the SDK reads
+  it as a success, the record named nothing and `served` gained no `(unreadable)` (only 200 counted).
+Held (kept as tests): a model name only in a chunked reply's trailer never reaches the client (the relay re-frames);
+a CRLF split across two reads of the stream is one line end.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from gatekeeper.runner.relay import Relay
+from gatekeeper.runner.relay_api import UNREADABLE, CallFacts, parse_model_api
+from gatekeeper.runner.relay_bridge import PLACEHOLDER_KEY, start_bridge
+from gatekeeper.runner.relaylog import read_log, summarize
+
+
+@contextmanager
+def raw_upstream(replies: list[bytes]) -> Iterator[int]:
+    """A loopback model API that answers its n-th connection with `replies[n]` (raw bytes), then closes it."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def answer() -> None:
+        for reply in replies:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                seen = b""
+                while b"\r\n\r\n" not in seen:
+                    seen += conn.recv(65536) or b"\r\n\r\n"
+                head, _, body = seen.partition(b"\r\n\r\n")
+                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                               if line.lower().startswith(b"content-length:")), 0)
+                while len(body) < length:  # all of it: unread bytes would make the close a reset
+                    body += conn.recv(65536) or b"x" * length
+                conn.sendall(reply)
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        server.close()
+        thread.join(timeout=10)
+
+
+@contextmanager
+def relayed(tmp_path: Path, replies: list[bytes]) -> Iterator[tuple[Relay, int]]:
+    """A real relay (and bridge) in front of `raw_upstream(replies)`: (relay, bridge port)."""
+    with raw_upstream(replies) as port:
+        upstream = parse_model_api(f"anthropic=http://127.0.0.1:{port}")
+        relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"anthropic": upstream},
+                      {"anthropic": "sk-real"}).start()
+        try:
+            yield relay, start_bridge(str(tmp_path / "relay.sock"), relay.secret)
+        finally:
+            relay.stop()
+
+
+def _reply(status: bytes, content_type: bytes, body: bytes) -> bytes:
+    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: " + content_type + b"\r\ncontent-length: "
+            + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body)
+
+
+def _message(model: str) -> dict[str, object]:
+    return {"id": "msg_1", "type": "message", "role": "assistant", "model": model, "content": [],
+            "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 3, "output_tokens": 1}}
+
+
+def _stream(*events: bytes) -> bytes:
+    return _reply(b"200 OK", b"text/event-stream", b"".join(events))
+
+
+DECOY = b'data: {"type": "ping", "message": {"model": "decoy-model"}}\n\n'  # no `event:`: the SDK skips it
+TEXT = (b'event: content_block_start\ndata: {"type": "content_block_start", "index": 0, "content_block": '
+        b'{"type": "text", "text": ""}}\n\nevent: content_block_delta\ndata: {"type": "content_block_delta", '
+        b'"index": 0, "delta": {"type": "text_delta", "text": "the hidden answer"}}\n\n'
+        b'event: content_block_stop\ndata: {"type": "content_block_stop", "index": 0}\n\n'
+        b'event: message_stop\ndata: {"type": "message_stop"}\n\n')
+
+
+def _split_start(model: str) -> bytes:
+    """message_start with its JSON over two data lines, cut right before the model's name."""
+    text = json.dumps({"type": "message_start", "message": _message(model)})
+    cut = text.index('"model"') + len('"model":')
+    return f"event: message_start\ndata: {text[:cut]}\ndata: {text[cut:]}\n\n".encode()
+
+
+def _twice_start(model: str) -> bytes:
+    """message_start whose `message` key is there twice: json (the SDK) keeps the last."""
+    first = json.dumps(_message("decoy-model"))
+    second = json.dumps(_message(model))
+    return f'event: message_start\ndata: {{"type": "message_start", "message": {first}, "message": {second}}}\n\n' \
+        .encode()
+
+
+def _sdk_stream(port: int) -> tuple[str, str]:
+    """What the anthropic SDK read of a streamed call through the bridge: (model, text)."""
+    import anthropic
+
+    client = anthropic.Anthropic(base_url=f"http://127.0.0.1:{port}/anthropic", api_key=PLACEHOLDER_KEY,
+                                 max_retries=0, timeout=10)
+    model, text = "", ""
+    for event in client.messages.create(model="asked-model", max_tokens=9, stream=True,
+                                        messages=[{"role": "user", "content": "hi"}]):
+        if event.type == "message_start":
+            model = event.message.model
+        elif event.type == "content_block_delta" and event.delta.type == "text_delta":
+            text += event.delta.text
+    return model, text
+
+
+@pytest.mark.parametrize("start", [_split_start, _twice_start], ids=["data-lines", "key-twice"])
+def test_the_model_the_sdk_read_in_a_stream_is_served(tmp_path: Path, start: object) -> None:
+    with relayed(tmp_path, [_stream(DECOY, start("hidden-model"), TEXT)]) as (relay, port):  # type: ignore[operator]
+        model, text = _sdk_stream(port)
+    assert (model, text) == ("hidden-model", "the hidden answer")  # the generator read the hidden model's answer
+    served = summarize(read_log(relay.log.path))["served"]
+    # The record names the model the SDK read, or says it could not read one: never the decoy alone.
+    assert "hidden-model" in served or UNREADABLE in served, served
+
+
+def test_a_split_event_names_its_model(tmp_path: Path) -> None:
+    with relayed(tmp_path, [_stream(_split_start("hidden-model"), TEXT)]) as (relay, port):
+        assert _sdk_stream(port)[0] == "hidden-model"
+    (record,) = read_log(relay.log.path)
+    assert record["models"] == ["hidden-model"] and record["input_tokens"] == 3
+
+
+@pytest.mark.parametrize("status", [b"201 Created", b"203 Non-Authoritative Information", b"200 OK"])
+def test_a_2xx_answer_naming_no_readable_model_is_unreadable(tmp_path: Path, status: bytes) -> None:
+    import anthropic
+
+    body = json.dumps(_message("decoy-model"))[:-1] + ', "model": "hidden-model"}'  # a key twice
+    with relayed(tmp_path, [_reply(status, b"application/json", body.encode())]) as (relay, port):
+        client = anthropic.Anthropic(base_url=f"http://127.0.0.1:{port}/anthropic", api_key=PLACEHOLDER_KEY,
+                                     max_retries=0, timeout=10)
+        answer = client.messages.create(model="asked-model", max_tokens=9,
+                                        messages=[{"role": "user", "content": "hi"}])
+    assert answer.model == "hidden-model"  # a success to the SDK
+    assert summarize(read_log(relay.log.path))["served"] == [UNREADABLE]
+
+
+def test_an_error_reply_is_not_an_unreadable_model(tmp_path: Path) -> None:
+    """Errors stay what they were: a 4xx/5xx naming no model adds nothing to `served`."""
+    error = b'{"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}'
+    with relayed(tmp_path, [_reply(b"529 Overloaded", b"application/json", error)]) as (relay, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n"
+                         b"connection: close\r\n\r\n{}")
+            while conn.recv(65536):
+                pass
+    assert summarize(read_log(relay.log.path))["served"] == []
+
+
+def test_a_model_only_in_a_trailer_never_reaches_the_client(tmp_path: Path) -> None:
+    body = json.dumps(_message("named-model")).encode()
+    reply = (b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n"
+             b"trailer: x-model\r\n\r\n" + f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n"
+             b"x-model: trailer-model\r\n\r\n")
+    with relayed(tmp_path, [reply]) as (relay, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n"
+                         b"connection: close\r\n\r\n{}")
+            got = b""
+            while chunk := conn.recv(65536):
+                got += chunk
+    assert b"named-model" in got and b"trailer-model" not in got
+    assert summarize(read_log(relay.log.path))["served"] == ["named-model"]
+
+
+def test_a_crlf_split_across_reads_is_one_line_end() -> None:
+    text = json.dumps({"type": "message_start", "message": _message("m1")}).encode()
+    cut = text.index(b'"model"') + 8
+    facts = CallFacts()
+    for part in (b"event: message_start\r", b"\ndata: " + text[:cut] + b"\r", b"\ndata: " + text[cut:] + b"\r",
+                 b"\n\r", b"\n"):
+        facts.read_stream(part)
+    facts.read_stream(b"", end=True)
+    assert facts.named == ["m1"] and facts.input_tokens == 3
