@@ -16,13 +16,17 @@ a CRLF split across two reads of the stream is one line end.
 from __future__ import annotations
 
 import json
+import os
 import socket
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from gitrepo import GitRepo
+from runbundle import BACKENDS, gk_in
 
 from gatekeeper.runner.relay import Relay
 from gatekeeper.runner.relay_api import UNREADABLE, CallFacts, parse_model_api
@@ -197,3 +201,49 @@ def test_a_crlf_split_across_reads_is_one_line_end() -> None:
         facts.read_stream(part)
     facts.read_stream(b"", end=True)
     assert facts.named == ["m1"] and facts.input_tokens == 3
+
+
+def test_an_event_a_broken_stream_left_open_still_names_its_model(tmp_path: Path) -> None:
+    event = _split_start("hidden-model")[:-1]  # its data lines whole, the blank line that ends it not yet sent
+    reply = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+             + f"{len(event):x}\r\n".encode() + event + b"\r\nff\r\n: partial")
+    with relayed(tmp_path, [reply]) as (relay, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\n{}")
+            got = b""
+            while chunk := conn.recv(65536):
+                got += chunk
+    assert b"hidden-model" in got  # a raw client read the name
+    (record,) = read_log(relay.log.path)
+    assert record["status"] == 502 and record["models"] == ["hidden-model"]
+
+
+# End to end: a generator in each sandbox reads the stream raw through the relay; the signed packet's `served`.
+GENERATOR = r"""
+import json, os, urllib.request
+base = os.environ["ANTHROPIC_BASE_URL"]
+body = json.dumps({"model": "asked-model", "max_tokens": 9, "stream": True,
+                   "messages": [{"role": "user", "content": "hi"}]}).encode()
+request = urllib.request.Request(base + "/v1/messages", data=body, headers={"content-type": "application/json"})
+with urllib.request.urlopen(request, timeout=20) as answer:
+    open("answer.txt", "wb").write(answer.read())
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_signed_packet_serves_the_model_a_sandboxed_generator_read(tmp_path: Path, backend: str) -> None:
+    origin = GitRepo(tmp_path / "origin")
+    origin.write("a.py", "x = 1\n")
+    origin.commit()
+    (tmp_path / "gen.py").write_text(GENERATOR)
+    with raw_upstream([_stream(DECOY, _split_start("hidden-model"), TEXT)]) as port:
+        done = gk_in("run", "--repo", str(origin.root), "--out", str(tmp_path / "runs"), "--sandbox", backend,
+                     "--model-api", f"anthropic=http://127.0.0.1:{port}", "--model-key", "anthropic=RELAY_KEY",
+                     "--format", "json", "--", sys.executable, str(tmp_path / "gen.py"),
+                     env={**os.environ, "RELAY_KEY": "k-123"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads(done.stdout)
+    answer = (Path(summary["run_dir"]) / "workspace" / "answer.txt").read_bytes()
+    assert b"hidden-model" in answer and b"the hidden answer" in answer
+    packet = json.loads(Path(summary["packet"]).read_text())
+    assert packet["model"]["served"] == packet["relay"]["served"] == ["decoy-model", "hidden-model"]
