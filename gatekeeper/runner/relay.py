@@ -266,6 +266,8 @@ class _Handler(BaseHTTPRequestHandler):
             record.update(status=502, error=f"upstream: {type(exc).__name__}: {exc}"[:300])
             failed_early = not self.wfile.closed and not record.get("started")
             self.close_connection = True
+            if record.get("stream"):
+                facts.read_stream(b"", end=True)  # an event the cut left open may have named a model to the client
         unfinished = record.get("unfinished", False) and not call.cut
         if call.cut:
             record["error"] = "the run ended during the call: cut off"
