@@ -247,3 +247,18 @@ def test_the_signed_packet_serves_the_model_a_sandboxed_generator_read(tmp_path:
     assert b"hidden-model" in answer and b"the hidden answer" in answer
     packet = json.loads(Path(summary["packet"]).read_text())
     assert packet["model"]["served"] == packet["relay"]["served"] == ["decoy-model", "hidden-model"]
+
+
+def test_an_event_after_a_byte_order_mark_names_its_model(tmp_path: Path) -> None:
+    """An SSE client drops a byte order mark that opens the stream (the spec; the SDKs do not, so they skip the event):
+    a raw reader reads the model, and so must the record."""
+    opening = b"\xef\xbb\xbf" + _split_start("hidden-model").removeprefix(b"event: message_start\n")  # data first
+    with relayed(tmp_path, [_stream(opening, DECOY, TEXT)]) as (relay, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n"
+                         b"connection: close\r\n\r\n{}")
+            got = b""
+            while chunk := conn.recv(65536):
+                got += chunk
+    assert b"hidden-model" in got
+    assert summarize(read_log(relay.log.path))["served"] == ["decoy-model", "hidden-model"]
