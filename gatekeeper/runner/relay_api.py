@@ -206,6 +206,7 @@ class CallFacts:
     _pending: list[bytes] = field(default_factory=list)
     _data: list[bytes] = field(default_factory=list)  # the data lines of the stream's event under way
     _cr: bool = False  # the last read ended in CR
+    _first: bool = True  # no line of the stream read yet
 
     @property
     def tokens(self) -> int:
@@ -239,6 +240,8 @@ class CallFacts:
             self._dispatch()  # an event the stream did not end with a blank line: read too (a name more, never less)
 
     def _read_line(self, line: bytes) -> None:
+        if self._first:  # a stream may open with a byte order mark, which an SSE client drops
+            self._first, line = False, line.removeprefix(b"\xef\xbb\xbf")
         if not line:
             self._dispatch()
             return
