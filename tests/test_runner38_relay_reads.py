@@ -262,3 +262,54 @@ def test_an_event_after_a_byte_order_mark_names_its_model(tmp_path: Path) -> Non
                 got += chunk
     assert b"hidden-model" in got
     assert summarize(read_log(relay.log.path))["served"] == ["decoy-model", "hidden-model"]
+
+
+def _exchange(port: int, requests: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(requests)
+        got = b""
+        while chunk := conn.recv(65536):
+            got += chunk
+    return got
+
+
+CALL = b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\n{}"
+LAST_CALL = b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}"
+
+
+def test_pipelined_calls_are_each_recorded_with_their_model(tmp_path: Path) -> None:
+    """Held: two calls sent at once on one connection (pipelining, keep-alive) are two records, each naming its own
+    reply's model, and the client reads the two replies in order."""
+    replies = [_reply(b"200 OK", b"application/json", json.dumps(_message(name)).encode())
+               for name in ("first-model", "second-model")]
+    with relayed(tmp_path, replies) as (relay, port):
+        got = _exchange(port, CALL + LAST_CALL)
+    assert got.count(b"HTTP/1.1 200") == 2 and got.index(b"first-model") < got.index(b"second-model")
+    assert [r["models"] for r in read_log(relay.log.path)] == [["first-model"], ["second-model"]]
+
+
+@pytest.mark.parametrize("reply", [
+    b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n"
+    + json.dumps(_message("hidden-model")).encode(),
+    b"HTTP/1.1 103 Early Hints\r\nlink: </x>\r\n\r\n" + _reply(b"200 OK", b"application/json",
+                                                              json.dumps(_message("hidden-model")).encode()),
+], ids=["101", "103-then-200"])
+def test_an_informational_reply_passes_nothing_after_it(tmp_path: Path, reply: bytes) -> None:
+    """Held: what an upstream sends after a 101 or a 1xx it calls final never reaches the client (the relay reads one
+    response and re-frames it), so a model named there is neither read nor recorded."""
+    with relayed(tmp_path, [reply]) as (relay, port):
+        got = _exchange(port, LAST_CALL)
+    assert b"hidden-model" not in got
+    assert summarize(read_log(relay.log.path))["served"] == []
+
+
+def test_a_reply_with_two_framings_is_read_as_forwarded(tmp_path: Path) -> None:
+    """Held: chunked and a Content-Length: the relay reads the chunks (RFC 9112) and forwards what it read, so the
+    record names the model in what the client got, not in the bytes after the Content-Length's end."""
+    body = json.dumps(_message("chunked-model")).encode()
+    reply = (b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 5\r\ntransfer-encoding: chunked"
+             b"\r\n\r\n" + f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n")
+    with relayed(tmp_path, [reply]) as (relay, port):
+        got = _exchange(port, LAST_CALL)
+    assert b"chunked-model" in got
+    assert summarize(read_log(relay.log.path))["served"] == ["chunked-model"]
