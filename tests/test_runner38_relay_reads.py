@@ -313,3 +313,45 @@ def test_a_reply_with_two_framings_is_read_as_forwarded(tmp_path: Path) -> None:
         got = _exchange(port, LAST_CALL)
     assert b"chunked-model" in got
     assert summarize(read_log(relay.log.path))["served"] == ["chunked-model"]
+
+
+def _chunk(model: str, text: str) -> str:
+    return json.dumps({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": model,
+                       "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]})
+
+
+def test_openai_a_chunk_over_two_data_lines_names_its_model(tmp_path: Path) -> None:
+    import openai
+
+    split = _chunk("hidden-model", "the hidden answer")
+    cut = split.index('"model"') + len('"model":')
+    stream = (f"data: {_chunk('decoy-model', '')}\n\ndata: {split[:cut]}\ndata: {split[cut:]}\n\n"
+              "data: [DONE]\n\n").encode()
+    with raw_upstream([_stream(stream)]) as upstream_port:
+        upstream = parse_model_api(f"openai=http://127.0.0.1:{upstream_port}")
+        relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"openai": upstream},
+                      {"openai": "sk-real"}).start()
+        try:
+            port = start_bridge(str(tmp_path / "relay.sock"), relay.secret)
+            client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/openai/v1", api_key=PLACEHOLDER_KEY,
+                                   max_retries=0, timeout=10)
+            chunks = list(client.chat.completions.create(model="asked-model", stream=True,
+                                                         messages=[{"role": "user", "content": "hi"}]))
+        finally:
+            relay.stop()
+    assert [(c.model, c.choices[0].delta.content) for c in chunks][-1] == ("hidden-model", "the hidden answer")
+    assert summarize(read_log(relay.log.path))["served"] == ["decoy-model", "hidden-model"]
+
+
+def test_a_compressed_answer_is_unreadable_and_reaches_the_client_unmarked(tmp_path: Path) -> None:
+    """Held: the relay asks for no encoding and forwards no Content-Encoding, so a compressed answer reaches the client
+    as bytes it must guess at; its record serves `(unreadable)`."""
+    import gzip
+
+    body = gzip.compress(json.dumps(_message("hidden-model")).encode())
+    reply = (b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: "
+             + str(len(body)).encode() + b"\r\n\r\n" + body)
+    with relayed(tmp_path, [reply]) as (relay, port):
+        got = _exchange(port, LAST_CALL)
+    assert b"content-encoding" not in got.partition(b"\r\n\r\n")[0].lower()
+    assert summarize(read_log(relay.log.path))["served"] == [UNREADABLE]
