@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import sys
 import threading
@@ -355,3 +356,38 @@ def test_a_compressed_answer_is_unreadable_and_reaches_the_client_unmarked(tmp_p
         got = _exchange(port, LAST_CALL)
     assert b"content-encoding" not in got.partition(b"\r\n\r\n")[0].lower()
     assert summarize(read_log(relay.log.path))["served"] == [UNREADABLE]
+
+
+def test_the_record_names_every_model_the_sdk_decoder_reads_from_random_streams() -> None:
+    """Differential: 600 seeded streams (events over 1-3 data lines, `data:` with and without its space, CR, LF and
+    CRLF line ends, comments, random read borders) through the anthropic SDK's SSE decoder and the relay's reader:
+    every model the SDK read is named, and no (unreadable) where the SDK read every event (integ: 6,674 of 20,000
+    streams missed a model)."""
+    from anthropic._streaming import SSEDecoder
+
+    rng = random.Random(38)
+    for _ in range(600):
+        events = []
+        for n in range(rng.randint(1, 4)):
+            doc = json.dumps({"type": "x", "message": {"model": f"m{n}"}})
+            cuts = sorted(rng.sample(range(1, len(doc)), rng.randint(0, 2)))
+            ends = [rng.choice(["\n", "\r", "\r\n"]) for _ in range(4)]
+            event = ("event: x" + ends[0] if rng.random() < 0.5 else "") + "".join(
+                rng.choice(["data: ", "data:"]) + doc[a:b] + ends[1]
+                for a, b in zip([0, *cuts], [*cuts, len(doc)], strict=True))
+            events.append(event + (": note" + ends[2] if rng.random() < 0.2 else "") + ends[3])
+        data = "".join(events).encode() + b"\n\n"
+        borders = sorted(rng.sample(range(1, len(data)), rng.randint(0, 6)))
+        chunks = [data[a:b] for a, b in zip([0, *borders], [*borders, len(data)], strict=True)]
+        read, failed = set(), False
+        for sse in SSEDecoder().iter_bytes(iter(chunks)):
+            try:
+                read.add(sse.json()["message"]["model"])
+            except ValueError:
+                failed = True  # two events run together ("\r" then "\n" is one line end): the SDK cannot read it
+        facts = CallFacts()
+        for chunk in chunks:
+            facts.read_stream(chunk)
+        facts.read_stream(b"", end=True)
+        assert read <= set(facts.named) or UNREADABLE in facts.named, (data, chunks)
+        assert failed or UNREADABLE not in facts.named, (data, chunks)
