@@ -391,3 +391,15 @@ def test_the_record_names_every_model_the_sdk_decoder_reads_from_random_streams(
         facts.read_stream(b"", end=True)
         assert read <= set(facts.named) or UNREADABLE in facts.named, (data, chunks)
         assert failed or UNREADABLE not in facts.named, (data, chunks)
+
+
+def test_a_holder_twice_with_one_model_is_unreadable(tmp_path: Path) -> None:
+    """`message` twice, the model in the first only: a reader that keeps the first key (some JSON parsers do) reads
+    hidden-model, Python's (the last) reads none. Beside a decoy, integ's record served the decoy alone."""
+    message = json.dumps(_message("hidden-model"))
+    start = f'event: message_start\ndata: {{"type": "message_start", "message": {message}, "message": {{}}}}\n\n'
+    first_wins = json.loads(start.split("data: ")[1], object_pairs_hook=lambda pairs: dict(reversed(pairs)))
+    assert first_wins["message"]["model"] == "hidden-model"
+    with relayed(tmp_path, [_stream(DECOY, start.encode(), TEXT)]) as (relay, port):
+        assert b"hidden-model" in _exchange(port, LAST_CALL)
+    assert summarize(read_log(relay.log.path))["served"] == ["(unreadable)", "decoy-model"]
