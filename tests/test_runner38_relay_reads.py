@@ -21,6 +21,7 @@ import random
 import socket
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -403,3 +404,46 @@ def test_a_holder_twice_with_one_model_is_unreadable(tmp_path: Path) -> None:
     with relayed(tmp_path, [_stream(DECOY, start.encode(), TEXT)]) as (relay, port):
         assert b"hidden-model" in _exchange(port, LAST_CALL)
     assert summarize(read_log(relay.log.path))["served"] == ["(unreadable)", "decoy-model"]
+
+
+def test_a_call_stuck_sending_to_its_upstream_is_cut_when_the_run_ends(tmp_path: Path) -> None:
+    """An upstream that accepts but does not read: the relay's handler sat in sending the request, its upstream socket
+    not yet known to the relay, so stopping the relay could not cut it: stop() waited its whole 5 s, wrote the record
+    itself, and the call went on after the run (the request, with the run's key, could still reach the upstream whole
+    once it read). Now the socket is known once connected: cut at once, recorded by its handler."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    accepted: list[socket.socket] = []
+    threading.Thread(target=lambda: accepted.append(server.accept()[0]), daemon=True).start()
+    upstream = parse_model_api(f"anthropic=http://127.0.0.1:{server.getsockname()[1]}")
+    relay = Relay(tmp_path / "relay.sock", tmp_path / "relay.jsonl", {"anthropic": upstream},
+                  {"anthropic": "sk-real"}).start()
+    body = b'{"model": "asked-model", "pad": "' + b"x" * (8 << 19) + b'"}'
+    try:
+        port = start_bridge(str(tmp_path / "relay.sock"), relay.secret)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"POST /anthropic/v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: "
+                           + str(len(body)).encode() + b"\r\n\r\n" + body)
+            until = time.monotonic() + 10
+            while not accepted and time.monotonic() < until:
+                time.sleep(0.01)
+            time.sleep(0.2)  # the relay fills the socket's buffers and blocks
+        started = time.monotonic()
+        relay.stop()
+        took = time.monotonic() - started
+        (conn,) = accepted
+        conn.settimeout(5)
+        received = 0
+        try:
+            while part := conn.recv(1 << 20):
+                received += len(part)
+        except OSError:
+            pass
+        conn.close()
+    finally:
+        server.close()
+    (record,) = read_log(tmp_path / "relay.jsonl")
+    assert record["requested"] == "asked-model" and "cut off" in record["error"]
+    assert took < 2.5, took
+    assert received < len(body)  # the upstream never got the whole request
