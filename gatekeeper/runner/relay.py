@@ -291,8 +291,10 @@ class _Handler(BaseHTTPRequestHandler):
         `started`, the reply's status line is out and an error can only cut the reply off)."""
         connection = relay.connect(upstream)
         try:
-            connection.request(self.command, upstream.base_path + api_path, body=body or None, headers=headers)
+            connection.connect()
+            # Known before the request goes: a call stuck sending (an upstream that does not read) is cut too.
             relay.calls.connected(call, connection.sock)
+            connection.request(self.command, upstream.base_path + api_path, body=body or None, headers=headers)
             response = connection.getresponse()
             self.send_response(response.status)
             for name, value in response.getheaders():
