@@ -447,3 +447,12 @@ def test_a_call_stuck_sending_to_its_upstream_is_cut_when_the_run_ends(tmp_path:
     assert record["requested"] == "asked-model" and "cut off" in record["error"]
     assert took < 2.5, took
     assert received < len(body)  # the upstream never got the whole request
+
+
+def test_a_model_named_in_an_error_reply_is_served(tmp_path: Path) -> None:
+    """A reply with a 4xx/5xx status whose body is a model's answer (a hostile or broken upstream): a raw generator
+    reads it. The record names the model its body names, as for a stream."""
+    body = json.dumps(_message("hidden-model")).encode()
+    with relayed(tmp_path, [_reply(b"400 Bad Request", b"application/json", body)]) as (relay, port):
+        assert b"hidden-model" in _exchange(port, LAST_CALL)
+    assert summarize(read_log(relay.log.path))["served"] == ["hidden-model"]
