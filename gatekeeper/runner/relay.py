@@ -326,7 +326,7 @@ class _Handler(BaseHTTPRequestHandler):
                 raise http.client.IncompleteRead(b"", response.length)
             if streamed:
                 facts.read_stream(b"", end=True)
-            elif response.status < 300:
+            else:  # an error's body too: a model it names was read by the client all the same (runner 38)
                 facts.read_response(bytes(kept))
             self.wfile.flush()
             # Whole but for its last chunk, even when the client asked to close after it (`Connection: close`,
