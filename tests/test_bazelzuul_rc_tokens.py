@@ -6,7 +6,7 @@ its command with any `:config` name after the colon. The readers matched one reg
 hook or module-source option continued onto the next line, a config name holding `.`, `/` or `+`
 (`build:ci.linux`, rules_foreign_cc's `common:bazel-8.x`), a quoted command word (`"build"`, `buil"d"`) or a quoted or
 backslash-escaped option name (`--workspace_status_"command=..."`, `--workspace_status_comman\\d=`) left the file
-`other`, and the default gate allowed it from the patch and with --tree (exit 0 on integ e216271). Also: a
+`other`, and the default gate allowed it from the patch and with --tree (exit 0 on integ 894a6f7). Also: a
 run-control file longer than is read, from a patch (the tree mode already failed closed), and a file `.bazelrc`
 imports under any name (`tools/bazel.cfg`).
 

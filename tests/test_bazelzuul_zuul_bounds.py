@@ -3,7 +3,7 @@
 Past the bounds (a playbook or an included task file longer than is read, more included files than are read), every
 YAML file and everything under `playbooks/` and `roles/` counted as run, but a script the playbook runs by a path
 outside them (`script: ../tools/setup.sh`) stayed `src` and its edit was allowed with --tree (exit 0 on integ
-e216271); so was a script named in the module's mapping form (`script: {cmd: ...}`) and a file `copy` or `template`
+894a6f7); so was a script named in the module's mapping form (`script: {cmd: ...}`) and a file `copy` or `template`
 puts on the node (`src:`). Past the bounds every file of the tree counts now (docs/classification.md says why).
 
 Every variant is one real repository, git's own patch and the CLI's packet, gated by the default policy with --tree.
