@@ -45,6 +45,11 @@ def _logical(lines: list[str]) -> list[str]:
 
 def commit_pins(path: str, lines: list[str]) -> list[Dependency]:
     """The `git` dependencies the Makefile's commit pins name (see the module's docstring)."""
+    return [dep for _, dep in pin_variables(path, lines)]
+
+
+def pin_variables(path: str, lines: list[str]) -> list[tuple[str, Dependency]]:
+    """(pin variable, its `git` dependency) of each commit pin commit_pins reads."""
     values: dict[str, list[str]] = {}
     settings: dict[str, int] = {}
     for line in lines:
@@ -73,10 +78,10 @@ def commit_pins(path: str, lines: list[str]) -> list[Dependency]:
             for pin in used & pins.keys():
                 if len(named) == 1:
                     ties.setdefault(pin, set()).update(named)
-    out: list[Dependency] = []
+    out: list[tuple[str, Dependency]] = []
     for pin, tied in ties.items():
         if len({repos[var] for var in tied}) == 1:
-            out.append(Dependency("git", repos[next(iter(tied))], pins[pin], path, True, "build"))
+            out.append((pin, Dependency("git", repos[next(iter(tied))], pins[pin], path, True, "build")))
     return out
 
 
