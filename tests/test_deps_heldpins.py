@@ -9,12 +9,14 @@ sides."""
 from __future__ import annotations
 
 import io
+import time
 from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
 from gitdiffs import commit_patch
 
+from gatekeeper.deps.heldvars import unresolved
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
 from tests.gitrepo import two_commits
 
@@ -32,6 +34,7 @@ VARIANTS = [
     ("pin overridden", "Makefile", PIN, PIN + f"override LLAMA_VERSION={S2}\n"),
     ("pin set by a target", "Makefile", PIN, PIN + f"all: LLAMA_VERSION={S2}\n"),
     ("pin set by define", "Makefile", PIN, PIN + "define LLAMA_VERSION\nx\nendef\n"),
+    ("pin set by eval", "Makefile", PIN, PIN + f"$(eval LLAMA_VERSION={S2})\n"),
     ("pin abbreviated", "Makefile", PIN, PIN.replace(S1, "deadbeef")),
     ("pin to a variable", "Makefile", PIN, PIN.replace(S1, "$(OTHER_SHA)") + f"OTHER_SHA={S2}\n"),
     ("repository to a variable", "Makefile", PIN,
@@ -55,6 +58,27 @@ def _deltas(tmp_path: Path, path: str, base: str, head: str) -> tuple[Delta, Del
     with repo.objects() as git:
         tree = tree_delta(git, old, new)
     return tree, patch_delta(None, io.BytesIO(commit_patch(repo, old, new)))
+
+
+# --- attack cases: the check reads both sides of a hostile file in bounded time ---
+
+@pytest.mark.parametrize("body", [
+    "A" * 100 + " " + ("B" * 99 + " ") * 20_000,  # long names that never reach `=`
+    "X_VERSION = 1\n" * 100_000,  # one variable set 100,000 times
+    "".join(f"V{n}_VERSION ?= $(Y)\n" for n in range(50_000)),  # 50,000 variables, none read
+])
+def test_a_hostile_makefile_is_checked_in_linear_time(body: str) -> None:
+    start = time.process_time()
+    assert unresolved("Makefile", "Makefile", (PIN.encode(), body.encode()), ([], [])) == ([], set())
+    assert time.process_time() - start < 5
+
+
+def test_a_hostile_definition_is_checked_in_linear_time() -> None:
+    body = SOFT + "default_version x\n" * 100_000
+    start = time.process_time()
+    problems, keys = unresolved("omnibus", RB, (SOFT.encode(), body.encode()), ([], []))
+    assert keys == {("tool", "mylib")} and [p.kind for p in problems] == ["unparsable"]
+    assert time.process_time() - start < 5
 
 
 @pytest.mark.parametrize(("path", "base", "head"), CASES)
