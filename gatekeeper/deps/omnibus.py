@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from gatekeeper.deps import edits
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
 from gatekeeper.deps.tools import TOOL
 from gatekeeper.lazy_pattern import lazy
 
@@ -40,6 +40,11 @@ def _software(path: str) -> str:
     return posixpath.basename(path).removesuffix(".rb")
 
 
+def setting(line: str) -> bool:
+    """Whether the line sets the version (`default_version …` or `version = …`), read or not (heldvars.py)."""
+    return _SETS.match(line) is not None
+
+
 def parse_definition(path: str, data: bytes) -> list[Dependency]:
     lines = text(data).splitlines()
     defaults = sum(1 for line in lines if _SETS_DEFAULT.match(line))
@@ -55,7 +60,8 @@ def parse_definition(path: str, data: bytes) -> list[Dependency]:
 
 def definition_edits(path: str, data: bytes) -> tuple[list[Dependency], list[Dependency]]:
     """(base, head) of a definition's hunks (edits.read): a changed literal `default_version` line or helper line,
-    named by the file; another changed line setting a version is refused (ManifestError: a partial problem)."""
+    named by the file; another changed line setting a version is refused (ManifestError: a partial problem), and a
+    version line the hunks change on one side only is named beside a partial problem (PartialEdits)."""
     name = _software(path)
 
     def line_reader(side: Sequence[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
@@ -66,4 +72,8 @@ def definition_edits(path: str, data: bytes) -> tuple[list[Dependency], list[Dep
             raise ManifestError(f"a version not written in its line: {line.strip()[:80]!r}")
         return []
 
-    return edits.read(TOOL, line_reader, path, data)
+    base, head = edits.read(TOOL, line_reader, path, data)
+    if bool(base) != bool(head):  # a version line gone (or come) alone: the definition may set it elsewhere
+        raise PartialEdits("its hunks change a version line on one side only: whether the definition still sets "
+                           "another is out of sight (heldvars.py)", (base, head))
+    return base, head

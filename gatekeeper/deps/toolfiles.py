@@ -219,6 +219,11 @@ def tool_variables(path: str, lines: list[str]) -> list[Dependency]:
     digit, first). A variable under a Renovate annotation is the annotation's (read_annotations); one set more than
     once, or by override, define, a target or eval, is not read: which value the build uses is the Makefile's own
     logic. Any other variable names nothing, as before."""
+    return [dep for _, dep in tool_variable_names(path, lines)]
+
+
+def tool_variable_names(path: str, lines: list[str]) -> list[tuple[str, Dependency]]:
+    """(variable, its dependency) of each `<TOOL>_VERSION` variable tool_variables reads."""
     found: dict[str, tuple[str, str]] = {}  # variable → (tool, version); at most one per known tool's spellings
     for index, line in enumerate(lines):
         if (m := _MAKE_VAR.match(line)) is None or (var := _TOOL_VAR.match(m.group("var"))) is None \
@@ -227,13 +232,13 @@ def tool_variables(path: str, lines: list[str]) -> list[Dependency]:
         short = var.group("tool").lower().replace("_", "-")
         if (tool := released(short) or _TOOLCHAINS.get(short)) is not None:
             found.setdefault(m.group("var"), (tool, m.group("value")))
-    out: list[Dependency] = []
+    out: list[tuple[str, Dependency]] = []
     for name, (tool, version) in found.items():  # each distinct variable's lines counted once: linear in the file
         try:
             set_once(lines, (name,))
         except ManifestError:
             continue
-        out.append(Dependency(TOOL, tool_name(tool), version[:MAX_RAW], path, True, "build"))
+        out.append((name, Dependency(TOOL, tool_name(tool), version[:MAX_RAW], path, True, "build")))
     return out
 
 
