@@ -81,3 +81,30 @@ def test_java_properties_forms(text: str, want: dict[str, str]) -> None:
 def test_what_java_refuses_or_past_the_bound_is_unreadable(text: str) -> None:
     with pytest.raises(ManifestError):
         parse_properties(text.encode())
+
+
+# Continued lines and escaped keys that move okhttpVersion: (BASE's gradle.properties, HEAD's). These held on 00d44cb
+# (refused in both modes: from the patch a changed gradle.properties names nothing, so it is unexplained) and must
+# hold with the Java reading (with --tree a downgrade or an unexplained change).
+PATCH_PAIRS = {
+    # `note` stops continuing: the line below, 4.9.0, binds again over the 5.0.0 above (a downgrade)
+    "freed-line": ("okhttpVersion=5.0.0\nnote=a\\\nokhttpVersion=4.9.0\n",
+                   "okhttpVersion=5.0.0\nnote=a\nokhttpVersion=4.9.0\n"),
+    "freed-by-jvmargs": ("okhttpVersion=5.0.0\norg.gradle.jvmargs=-Xmx2g \\\nokhttpVersion=4.9.0\n",
+                         "okhttpVersion=5.0.0\norg.gradle.jvmargs=-Xmx2g\nokhttpVersion=4.9.0\n"),
+    # the value on a continued line of its own
+    "continued-value": ("okhttpVersion=\\\n    4.9.0\n", "okhttpVersion=\\\n    3.0.0\n"),
+    "continued-split-key": ("okhttpV\\\n  ersion=4.9.0\n", "okhttpV\\\n  ersion=3.0.0\n"),
+    # an escaped key added below: the last binding wins
+    "escaped-key-added": ("okhttpVersion=4.9.0\n", "okhttpVersion=4.9.0\nokhttp\\Version=3.0.0\n"),
+    "unicode-key-added": ("okhttpVersion=4.9.0\n", "okhttpVersion=4.9.0\nokhttp\\u0056ersion=3.0.0\n"),
+}
+
+
+@pytest.mark.parametrize("form", sorted(PATCH_PAIRS))
+def test_a_version_moved_by_continuation_or_escape_is_refused(tmp_path: Path, form: str) -> None:
+    old, new = PATCH_PAIRS[form]
+    case = committed(tmp_path, {**BASE, "gradle.properties": old}, {"gradle.properties": new})
+    for tree in (False, True):
+        code, named = gated_rules(case, tree, "deps")
+        assert code == 3, (tree, named)
