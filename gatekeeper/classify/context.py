@@ -8,7 +8,7 @@ A context is where markers and content come from (`Context`, contexttypes.py):
 
 Every side counts and the most sensitive result wins; tiers only raise a bucket, except two
 documented lowerings that need proof on every side (a deps manifest in test data; a setup.py that is
-an Ansible module, a setup.cfg of tool settings only).
+an Ansible module, a setup.cfg or pyproject.toml of tool settings only).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from gatekeeper.classify import appliedpatches, autorun, chartfiles, composerefs, godotaddons, manifestreads, zuuljobs
-from gatekeeper.classify.archives import is_archive, packaged
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.contexttypes import Context, Shown
 from gatekeeper.classify.depsyaml import generic_keys, unsettled
+from gatekeeper.classify.diagrams import by_head, read_by_head
 from gatekeeper.classify.iacprograms import PROGRAM_EXTENSIONS, function_handler, iac_program, program_evidence
 from gatekeeper.classify.inlinemeta import executable as inline_executable
 from gatekeeper.classify.inlinemeta import is_script as inline_script
@@ -68,7 +68,7 @@ def refine(files: Sequence[ClassifiedFile], rules: RuleSet, context: Context) ->
         # (The tests cheapest first; a program's source file past them only where a reader may claim it: programfiles.)
         if (not markers and change.old_path is None and item.bucket != "deps"
                 and not _config_type(change.path) and not is_script(change.path) and not inventory_named(change.path)
-                and not is_archive(change.path) and not inline_script(change.path)  # `.pyw`: PEP 723 (attack 15)
+                and not read_by_head(change.path) and not inline_script(change.path)  # `.pyw`: PEP 723 (attack 15)
                 and not inline_executable(change)  # `bin/sync.uv` run through uv's shebang: PEP 723 (attack 24)
                 and not (programs and extension(change.path.rpartition("/")[2]) in PROGRAM_EXTENSIONS
                          and not item.rule.startswith(FINAL_RULES) and not settled_program(item, catch_all, context))):
@@ -253,9 +253,9 @@ def _refine_one(item: ClassifiedFile, rules: RuleSet, context: Context) -> Class
             best = _raise(best, "ci", "ci.context.task-script", "content", evidence)
     if (best.bucket in ("src", "other") or vendored) and not binary and (evidence := context.terraform_ref(change)):
         best = _raise(best, "iac", reference_rule(evidence.partition(":")[0]), "content", evidence)
-    if best.bucket in ("src", "other") and any(map(is_archive, sides)):  # a packaged chart or npm package
+    if best.bucket in ("src", "other") and any(map(read_by_head, sides)):  # a packed chart or npm package, a diagram
         for shown in context.content(change, every_type=True):
-            if (packed := packaged(shown.data)) is not None:
+            if (packed := by_head(shown.path, shown.data)) is not None:
                 best = _raise(best, packed.bucket, packed.rule, "content", f"{shown.path}: {packed.evidence}")
     best = lower_with_proof(best, rules, signals)
     if context.kind == "patch" and (_needs_context(best, item, rules) or unsettled(best, item, signals)):

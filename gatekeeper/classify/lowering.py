@@ -52,9 +52,11 @@ def lower_with_proof(item: ClassifiedFile, rules: RuleSet, signals: Sequence[tup
     return item
 
 
-# The deps manifests content may lower, each with the signal that proves it (an Ansible module; tool settings only).
+# The deps manifests content may lower, each with the signal that proves it (an Ansible module; tool settings only:
+# setup.cfg, pyproject.toml).
 _LOWERING_PROOF = {"setup.py": ("src.content.ansible-module", "src.content.setup-not-packaging"),
-                   "setup.cfg": ("other.content.setup-cfg-tools",), "description": ("src.content.not-r-description",)}
+                   "setup.cfg": ("other.content.setup-cfg-tools",), "description": ("src.content.not-r-description",),
+                   "pyproject.toml": ("other.content.pyproject-tools",)}
 # Proofs that never lower a file at the repository's root: `pip install .` runs the root's setup.py whatever it holds
 # (an "Ansible module" there too: DOCUMENTATION = ... above setup code is still what pip runs).
 _NOT_AT_ROOT = frozenset({"src.content.setup-not-packaging", "src.content.ansible-module"})

@@ -21,6 +21,7 @@ from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.looseshapes import loose_shape
 from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
 from gatekeeper.classify.platformshapes import is_bazelrc, platform_shape
+from gatekeeper.classify.pyprojecttools import PYPROJECT, pyproject_tools
 from gatekeeper.classify.setupcfg import not_r_description, setup_cfg
 from gatekeeper.classify.shapes import evidence_line, shape, snapcraft
 from gatekeeper.classify.yamlroots import API_VERSION as _API_VERSION
@@ -149,7 +150,7 @@ def is_candidate(path: str) -> bool:
         stem, dot, ext = name.rpartition(".")
     if (dot and stem.rpartition(".")[2].lower() in _DOCUMENT_STEMS) or name.lower() in _LLMS_TEXTS:
         return False  # a document's template (`README.md.gotmpl`), llms.txt: their YAML examples are prose
-    return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb") \
+    return not (dot and stem) or ext.lower() in CANDIDATE_EXTENSIONS or name in ("setup.py", "metadata.rb", PYPROJECT) \
         or is_bazelrc(name) or is_requirements_input(name) or _helm_snapshot(path) or is_cmake(name) \
         or name.lower().startswith(("dockerfile", "containerfile", ".env"))
 
@@ -224,6 +225,8 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
             if len(whole) <= FULL_READ and not cut else None
     if name == "setup.cfg":  # tool settings only, seen whole (a longer file may name a package further down)
         return _signal(setup_cfg(text)) if len(whole) < WINDOW and not cut else None
+    if name == PYPROJECT and len(whole) < WINDOW and not cut and (tools := pyproject_tools(text)) is not None:
+        return Signal(*tools)  # the same proof, whole (pyprojecttools.py): a file of TOML tables holds nothing else
     found = _patterns(path, name, text, rules)
     if len(data) < len(whole) <= FULL_READ and not any(s.bucket in ("ci", "iac") for s in found):
         # The window is what honest files need (research §5), not what an author who pads a file before its
