@@ -74,3 +74,23 @@ def test_one_value_set_in_both_branches_is_that_value(tmp_path: Path) -> None:
 def test_a_plain_bump_stays_allowed(tmp_path: Path, path: str, base: str, head: str) -> None:
     _, tree = _gate(tmp_path, {path: base}, {path: head})
     assert tree == (0, {}), tree
+
+
+# A Makefile's commit pin (makepins.py, this stop): set twice or by override at HEAD, it named nothing with --tree
+# (the llama.cpp pin "removed", exit 0) while a patch refused it. An abbreviated commit or a branch at HEAD still
+# names nothing with --tree (a residual: any `_VERSION` variable may hold such a value; docs/dependencies.md).
+PINNED = ("LLAMA_REPO ?= https://github.com/ggerganov/llama.cpp\nLLAMA_VERSION ?= PIN\n\nbuild:\n"
+          "\tgit clone $(LLAMA_REPO) && git -C llama.cpp checkout $(LLAMA_VERSION)\n")
+OLD, NEW = "a" * 40, "b" * 40
+PIN_HIDDEN = {
+    "twice": PINNED.replace("PIN", NEW) + f"LLAMA_VERSION ?= {NEW}\n",
+    "override": PINNED.replace("LLAMA_VERSION ?= PIN", f"override LLAMA_VERSION = {NEW}"),
+    "override-beside": PINNED.replace("PIN", OLD) + f"override LLAMA_VERSION = {NEW}\n",
+    "target-specific": PINNED.replace("PIN", OLD) + f"build: LLAMA_VERSION := {NEW}\n",
+}
+
+
+@pytest.mark.parametrize("form", sorted(PIN_HIDDEN))
+def test_a_commit_pin_set_twice_is_not_a_removal(tmp_path: Path, form: str) -> None:
+    for code, named in _gate(tmp_path, {"Makefile": PINNED.replace("PIN", OLD)}, {"Makefile": PIN_HIDDEN[form]}):
+        assert code == 3, named
