@@ -374,11 +374,11 @@ def test_route(method: str, target: str, allowed: bool) -> None:
 def test_facts_from_events_keep_the_largest_usage() -> None:
     facts = CallFacts()
     facts.read_request(b'{"model": "asked"}')
-    facts.read_event_line(b'data: {"type":"message_start","message":{"model":"m1","usage":{"input_tokens":9}}}')
-    facts.read_event_line(b'data: {"type":"message_delta","usage":{"output_tokens":4}}')
-    facts.read_event_line(b"data: [DONE]")
-    facts.read_event_line(b"event: ping")
-    assert (facts.requested, facts.served, facts.tokens) == ("asked", "m1", 13)
+    facts.read_stream(b'data: {"type":"message_start","message":{"model":"m1","usage":{"input_tokens":9}}}\n\n')
+    facts.read_stream(b'data: {"type":"message_delta","usage":{"output_tokens":4}}\n\n')
+    facts.read_stream(b"data: [DONE]\n\n")
+    facts.read_stream(b"event: ping\n\n", end=True)
+    assert (facts.requested, facts.served, facts.tokens, facts.named) == ("asked", "m1", 13, ["m1"])
 
 
 def test_a_stream_that_named_its_model_and_died_still_names_it_in_served(tmp_path: Path) -> None:

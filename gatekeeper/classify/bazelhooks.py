@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify.bazelrc import option_values, rc_lines
 from gatekeeper.classify.heatfiles import PAST, Shipper
 from gatekeeper.classify.markers import against_ancestors
 from gatekeeper.classify.sniff import FULL_READ
@@ -32,15 +33,11 @@ from gatekeeper.classify.sniff import FULL_READ
 __all__ = ["BAZEL", "RULE", "is_rc", "named"]
 
 RULE = "ci.context.bazel-hook"
-_OPTION = re.compile(r"""--(?:experimental_)?(workspace_status_command|credential_helper|run_under|shell_executable"""
-                     r"""|server_javabase|host_jvm_args)(?:=|[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s"']+)""")
+_HOOKS = tuple(f"{prefix}{name}" for prefix in ("", "experimental_") for name in (
+    "workspace_status_command", "credential_helper", "run_under", "shell_executable", "server_javabase",
+    "host_jvm_args"))
 _AGENT = re.compile(r"^-(?:javaagent|agentpath):([^=\s]+)")  # a --host_jvm_args agent's file (red team 38)
 _PREFIXES = ("%workspace%/", "$(pwd)/", "${PWD}/", "$PWD/", "./")
-# A quoted whole option (`build "--workspace_status_command=bash tools/st.sh"`, red team 38) is one word to Bazel's
-# run-control parser: its quote moves after the option's `=`, where _OPTION reads a quoted value.
-_WHOLE = re.compile(r"""(["'])--((?:experimental_)?(?:workspace_status_command|credential_helper|run_under"""
-                    r"""|shell_executable|server_javabase|host_jvm_args))"""
-                    r"""(=|[ \t]+)""")
 
 
 def is_rc(path: str) -> bool:
@@ -51,11 +48,9 @@ def is_rc(path: str) -> bool:
 def named(rc: str, data: bytes) -> tuple[str, ...]:
     """The repository paths a run-control file's hook options name, against each folder above it."""
     out: list[str] = []
-    for line in data.decode("utf-8", "replace").splitlines():
-        if line.lstrip().startswith("#"):
-            continue
-        for option, value in _OPTION.findall(_WHOLE.sub(r"--\2\3\1", line)):
-            value = value.strip("\"'")
+    for line in rc_lines(data.decode("utf-8", "replace")):  # as Bazel reads it: quotes, escapes, continuations
+        for option, value in option_values(line, _HOOKS):
+            option = option.removeprefix("experimental_")
             if option == "credential_helper" and "=" in value:
                 value = value.rpartition("=")[2]  # SCOPE=PATH
             if option == "host_jvm_args":

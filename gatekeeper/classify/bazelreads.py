@@ -12,6 +12,10 @@
   Names no rule knows (`private/extensions/busybox.bzl`) were `src`. A `.bzl` file that only defines rules or
   macros is build logic, not read so (the labelled sets' rule files stay as they were).
 
+- A file a run-control file imports (`import`, `try-import`) under a name no `*bazelrc*` rule reads (`tools/bazel.cfg`;
+  docs review 54), read as run control: a line that runs a program makes it `ci` (`ci.context.bazel-hook`), one that
+  moves where modules come from `deps`.
+
 Both trees are read (a change cannot drop the naming line to escape). Each file is `deps` (`deps.context.included`,
 evidence `ORIGIN:LINE reads PATH`, manifestreads.Reads). Past MAX_READ files a tree, or at one longer than is read,
 every changed file counts as read (fail closed).
@@ -22,17 +26,19 @@ from __future__ import annotations
 import posixpath
 import re
 
+from gatekeeper.classify.bazelrc import option_values, rc_lines
+from gatekeeper.classify.platformshapes import bazel_line, is_bazelrc
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree, walked
 
-__all__ = ["MAX_READ", "included"]
+__all__ = ["HOOK", "MAX_READ", "included"]
 
 MAX_READ = 500  # run-control, workspace and .bzl files read per tree
+HOOK = " imports as run control"  # what an imported file's origin says when a line of it runs a program
 
 _WORKSPACES = frozenset({"module.bazel", "workspace", "workspace.bazel", "workspace.bzlmod"})
-_DOWNLOADER = re.compile(r"--(?:experimental_)?downloader_config(?:=|[ \t]+)[\"']?([^\s\"']+)")
-_IMPORT = re.compile(r"^[ \t]*(?:try-)?import[ \t]+[\"']?([^\s\"']+)", re.MULTILINE)
+_DOWNLOADERS = ("downloader_config", "experimental_downloader_config")
 # What a workspace or .bzl loads: `load("//x:y.bzl"`, `use_extension("@//x:y.bzl"`, `include("//:m.MODULE.bazel"`
 _LOADS = re.compile(r"\b(?:load|use_extension|use_repo_rule|include)\s*\(\s*(?:\w+\s*=\s*)?[\"']([^\"'\n]+)[\"']")
 _FETCHES = (r"http_archive|http_file|http_jar|git_repository|new_git_repository|go_repository|maven_install|"
@@ -68,6 +74,9 @@ def included(trees: tuple[Tree, ...], read_blob: Read) -> dict[str, str] | bool:
                 kind, folder = kinds[path], path.rpartition("/")[0]
                 if path.endswith(".bzl") and _FETCH.search(text) is not None:
                     found.setdefault(path, loaded_at.get(path, path))  # the line that loads it, which fetches
+                if kind.startswith("rc") and not is_bazelrc(path.rpartition("/")[2]) \
+                        and (shape := bazel_line(text, True)) is not None:  # imported by any name (docs review 54)
+                    found.setdefault(path, loaded_at.get(path, path) + (HOOK if shape[0] == "ci" else ""))
                 for target, at, named_kind in _named(text, kind, folder):
                     if named_kind == "":  # a downloader configuration: named, not read for more names
                         found.setdefault(target, f"{path}:{_line(text, at)}")
@@ -87,25 +96,15 @@ def _named(text: str, kind: str, folder: str) -> list[tuple[str, int, str]]:
     out: list[tuple[str, int, str]] = []
     rc, _, root = kind.partition("/")
     if rc:
-        for line_start, line in _lines(text):
-            if line.lstrip().startswith("#"):
-                continue
-            for hit in _DOWNLOADER.finditer(line):
-                out += [(p, line_start, "") for p in _resolved(hit[1], root, folder)]
-            if (imported := _IMPORT.match(line)) is not None:
-                out += [(p, line_start, kind) for p in _resolved(imported[1], root, folder)]
+        for line in rc_lines(text):  # as Bazel reads it (bazelrc.py)
+            for _name, value in option_values(line, _DOWNLOADERS):
+                out += [(p, line.start, "") for p in _resolved(value, root, folder)]
+            if line.command in ("import", "try-import") and line.words:
+                out += [(p, line.start, kind) for p in _resolved(line.words[0], root, folder)]
         return out
     for hit in _LOADS.finditer(text):
         if (target := _label(hit[1], root, folder)) is not None and target.endswith((".bzl", ".bazel")):
             out.append((target, hit.start(), kind))
-    return out
-
-
-def _lines(text: str) -> list[tuple[int, str]]:
-    out, at = [], 0
-    for line in text.splitlines(keepends=True):
-        out.append((at, line))
-        at += len(line)
     return out
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from gatekeeper.classify import appliedpatches, autorun, chartfiles, composerefs, godotaddons, manifestreads, zuuljobs
+from gatekeeper.classify import autorun, chartfiles, composerefs, godotaddons, manifestreads, zuuljobs
 from gatekeeper.classify.change import classify_changes
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.contexttypes import Context, Shown
@@ -145,8 +145,7 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.godot_addon(change)):
         item = _raise(item, "deps", godotaddons.RULE, "content", evidence + how)
     if item.bucket not in ("ci", "iac", "deps") and (evidence := context.manifest_include(change)):
-        rule = appliedpatches.RULE if " applies " in evidence else "deps.context.included"  # a patch an install applies
-        item = _raise(item, "deps", rule, "content", evidence + how)
+        item = _raise(item, *manifestreads.raised_as(evidence), "content", evidence + how)  # deps; a Bazel hook: ci
     elif context.kind == "patch" and item.bucket in ("src", "other") and manifestreads.may_be_read(change.path):
         item = replace(item, tags=tuple(sorted({*item.tags, NEEDS_CONTEXT})))  # a manifest not shown may read it
     # A script CI runs by path, a Compose file a command names (red team 18); deps by name keeps (principle 3) but

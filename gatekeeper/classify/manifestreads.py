@@ -217,7 +217,10 @@ class Reads:
             return f"more than {MAX_READERS} manifests (or files they read): any may read it"
         for side in sides if found else ():
             if (spelled := self._folded.get(folded(side))) is not None:
-                return f"{found[spelled]} reads {spelled}"
+                origin = found[spelled]
+                if origin.endswith(bazelreads.HOOK):  # read as run control: a line of it makes Bazel run a program
+                    return f"{origin.removesuffix(bazelreads.HOOK)} imports {spelled}, {HOOK_EVIDENCE}"
+                return f"{origin} reads {spelled}"
         return None
 
     def read_as(self, requirements: dict[str, str] | bool | None) -> dict[str, str]:
@@ -239,3 +242,14 @@ def read_as(requirements: dict[str, str] | bool | None, reads: dict[str, str] | 
         if name is not None:
             out.setdefault(path, name)
     return out
+
+
+HOOK_EVIDENCE = "whose lines make Bazel run a program"
+
+
+def raised_as(evidence: str) -> tuple[str, str]:
+    """(bucket, rule) a file Reads.evidence names is raised to: deps, or ci for a Bazel run-control file it imports
+    whose lines make Bazel run a program (bazelreads.py)."""
+    if evidence.endswith(HOOK_EVIDENCE):
+        return "ci", "ci.context.bazel-hook"
+    return "deps", appliedpatches.RULE if " applies " in evidence else "deps.context.included"  # a patch an install

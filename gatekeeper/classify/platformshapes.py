@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify.bazelrc import option_values, rc_lines
 from gatekeeper.classify.shapes import evidence_line
 from gatekeeper.lazy_pattern import lazy
 
@@ -111,20 +112,18 @@ _EMBEDDED_CLOUD_INIT = lazy(
     r"(?:vendor|user)-data[ \t]*:"
     r"|^[ \t]+['\"]?(?:cloud-init|user)\.(?:user-data|vendor-data|network-config)['\"]?[ \t]*:[ \t]*(?:[|>]|\S)",
     _FLAGS)
-_BAZEL_SOURCE = lazy(
-    r"^[ \t]*([A-Za-z][\w-]*)(?::[\w-]+)?[ \t]+(?:[^\n#]*[ \t])?[\"']?--(?:registry|override_repository|override_module"
-    r"|vendor_dir|inject_repository|module_mirrors|(?:experimental_)?downloader_config|experimental_remote_downloader"
-    r"|remote_downloader)(?:=|[ \t]+[^\s-])", _FLAGS)
+_BAZEL_SOURCES = ("registry", "override_repository", "override_module", "vendor_dir", "inject_repository",
+                  "module_mirrors", "downloader_config", "experimental_downloader_config",
+                  "experimental_remote_downloader", "remote_downloader")
 # A line that makes Bazel run a program (red team 38): `--workspace_status_command` at the start of every build,
 # `--credential_helper` (`--experimental_` before 6.3) at every remote fetch, `--run_under` before every run and test
 # target, `--shell_executable` as the shell of every genrule and shell action, `startup --server_javabase` and a
 # `--host_jvm_args` agent in the Bazel server. bazelhooks.py makes the script such a line names `ci`; the line itself,
-# an inline command or a program of no repository path, is the same hook. A quoted whole option (`build "--run_under=sh
-# x"`) is one word to Bazel.
-_BAZEL_HOOK = lazy(
-    r"^[ \t]*([A-Za-z][\w-]*)(?::[\w-]+)?[ \t]+(?:[^\n#]*[ \t])?[\"']?--(?:(?:experimental_)?"
-    r"(?:workspace_status_command|credential_helper|run_under|shell_executable|server_javabase)(?:=|[ \t]+[^\s-])"
-    r"|host_jvm_args(?:=|[ \t]+)[\"']?-(?:javaagent|agentpath|agentlib))", _FLAGS)
+# an inline command or a program of no repository path, is the same hook. Each line is read as Bazel's parser reads
+# it (bazelrc.py: continuations, quotes, escapes, any config name; docs review 54).
+_BAZEL_HOOKS = tuple(f"{prefix}{name}" for prefix in ("", "experimental_") for name in (
+    "workspace_status_command", "credential_helper", "run_under", "shell_executable", "server_javabase"))
+_AGENTS = ("-javaagent", "-agentpath", "-agentlib")
 
 
 _BAZEL_COMMANDS = frozenset({
@@ -179,10 +178,20 @@ def platform_shape(name: str, text: str) -> tuple[str, str, str] | None:
     if lower in ("plugin.yml", "plugin.yaml") and (m := _BUILDKITE_PLUGIN_CONFIG.search(text)) is not None \
             and _BUILDKITE_PLUGIN_NAME.search(text) and not _BUKKIT_MAIN.search(text):
         return "ci", "ci.content.buildkite-plugin", evidence_line(text, m)
-    if is_bazelrc(lower) and (m := _BAZEL_HOOK.search(text)) is not None and (
-            "bazelrc" in lower or m.group(1).lower() in _BAZEL_COMMANDS):  # red team 38: ci, before the sources' deps
-        return "ci", "ci.content.bazel-hook", evidence_line(text, m)
-    if is_bazelrc(lower) and (m := _BAZEL_SOURCE.search(text)) is not None and (
-            "bazelrc" in lower or m.group(1).lower() in _BAZEL_COMMANDS):  # another name: a Bazel command's line only
-        return "deps", "deps.content.bazel-module-source", evidence_line(text, m)
+    if is_bazelrc(lower) and "-" in text:
+        return bazel_line(text, "bazelrc" in lower)
+    return None
+
+
+def bazel_line(text: str, any_command: bool) -> tuple[str, str, str] | None:
+    """A run-control line that runs a program (`ci`, red team 38: before the sources' `deps`) or moves where modules
+    come from; a file of another name than `*bazelrc*` (`any_command` False): a Bazel command's line only."""
+    lines = [line for line in rc_lines(text) if any_command or line.command.lower() in _BAZEL_COMMANDS]
+    for line in lines:
+        for name, value in option_values(line, (*_BAZEL_HOOKS, "host_jvm_args")):
+            if name != "host_jvm_args" or value.startswith(_AGENTS):
+                return "ci", "ci.content.bazel-hook", line.text
+    for line in lines:
+        if option_values(line, _BAZEL_SOURCES):
+            return "deps", "deps.content.bazel-module-source", line.text
     return None

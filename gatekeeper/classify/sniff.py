@@ -213,6 +213,9 @@ def sniff(path: str, data: bytes, rules: ContextRules, as_yaml: bool = False) ->
                           "stores them")
     if (pointer := lfs_pointer(data)) is not None:
         return pointer
+    if "bazelrc" in path.rpartition("/")[2].lower() and len(data) >= LONG_WINDOW:  # docs review 54: what a patch
+        return Signal("ci", "ci.content.bazel-hook", f"{LONG_WINDOW >> 10} KiB or longer (what a patch shows of a "
+                      "file): a line past it may make Bazel run a program")  # keeps; real run-control files are short
     raw = _decoded(data)
     cut = b"\0" in raw  # nothing past a NUL is read (readable); configparser and Ansible's INI reader read on
     whole = data = readable(data)

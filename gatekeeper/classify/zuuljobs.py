@@ -9,14 +9,15 @@ keeps one folder per job) and, once any job here runs a playbook of this project
 ...}]`), every file under the root `roles/` is `ci` (`ci.context.zuul-job`), whatever the path rules said
 (`iac.ansible` for `playbooks/`, `src` elsewhere).
 
-Read as GitLab includes are (treecontext.ci_include): with the commits, every Zuul file of every tree, each blob once,
-as YAML (yamlnodes.py: the keys at any depth, so a job variant inside a project's pipeline counts too) and by lines
-(what follows a YAML error); past MAX_FILES files or FULL_READ bytes, every YAML file and everything under
-`playbooks/` and `roles/` counts (fail closed). From a patch alone, the Zuul files the patch shows, as far as it shows
-them (a hunk's `run:` line counts). With the commits, what a named playbook includes, runs or reads by a path
-(`include_tasks`, `import_tasks`, `import_playbook`, `include_vars`, `vars_files`, `script`, an include's `file:`;
-against its folder and its `files/`) is `ci` too, followed through the YAML files it reaches (red team 38: a task file
-in `lib/` was `src`); past MAX_INCLUDED files or FULL_READ bytes, as past MAX_FILES. *Limits:* roles of another
+Read as GitLab includes are (treecontext.ci_include): with the commits, every Zuul file of every tree, each blob
+once, as YAML (yamlnodes.py: the keys at any depth, so a job variant inside a project's pipeline counts too) and by
+lines (what follows a YAML error); past MAX_FILES files or FULL_READ bytes, every file of the tree counts (fail
+closed: a playbook past what is read may run a script anywhere by `../`; docs review 54). From a patch alone, the
+Zuul files the patch shows, as far as it shows them (a hunk's `run:` line counts). With the commits, what a named
+playbook includes, runs or reads by a path (`include_tasks`, `import_tasks`, `import_playbook`, `include_vars`,
+`vars_files`, `script`, an include's `file:`, a script's `cmd:`, the `src:` of `copy` and `template`; against its
+folder, its `files/` and `templates/`) is `ci` too, followed through the YAML files it reaches (red team 38: a task
+file in `lib/` was `src`); past MAX_INCLUDED files or FULL_READ bytes, as past MAX_FILES. *Limits:* roles of another
 project, a project that is itself one role (`tasks/` at its root), a path with a Jinja expression and, from a patch
 alone, a playbook's includes are not looked for.
 """
@@ -42,12 +43,16 @@ MAX_FILES = 64  # Zuul files read per tree; past it, everything a job could run 
 MAX_INCLUDED = 256  # playbook and task files read per tree for what they include; past it, as past MAX_FILES
 # What a playbook or task file reads by a path (red team 38): a task file, a playbook, a vars file, a script it runs on
 # the node, the `file:` of an include's mapping form; by lines, the value or the list items below the key.
+# `cmd:` is the script module's mapping form (`script: {cmd: ../tools/setup.sh}`), `src:` what `copy` and `template`
+# put on the node for a later task to run (docs review 54).
 _INCLUDE = lazy(r"^[ \t-]*(?:ansible\.builtin\.)?(?:include_tasks|import_tasks|import_playbook|include_vars|include"
-                r"|vars_files|script|file)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
+                r"|vars_files|script|file|cmd|src)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 _ROOTS = frozenset({"zuul.yaml", ".zuul.yaml", "zuul.yml", ".zuul.yml"})
 _FOLDERS = ("zuul.d/", ".zuul.d/")
 _RUN_KEYS = ("run", "pre-run", "post-run", "cleanup-run")
-_EVERY = ("*.yaml", "*.yml", "playbooks/*", "roles/*")  # past the bounds
+# Past the bounds, every file counts (docs review 54): a playbook's `script:`, `copy`/`template` `src:` name any file by
+# a path relative to its folder (`../tools/setup.sh`), so no narrower set (YAML, `playbooks/`, `roles/`) holds them all.
+_EVERY = ("*",)
 PAST = "more Zuul configuration than is read: any job may run it"
 _KEY_LINE = lazy(r"^[ \t-]*(?:pre-run|post-run|cleanup-run|run)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 _ZUUL_KEY = lazy(r"^[ \t-]*zuul[ \t]*:", re.MULTILINE)  # a `roles:` entry's project, by lines
@@ -121,7 +126,7 @@ def _included(tree: Tree, read_blob: Callable[[TreeEntry], bytes],
             return None
         folder = path.rpartition("/")[0]
         for word in _include_words(data.decode("utf-8", "replace")):
-            for base in (folder, f"{folder}/files" if folder else "files"):
+            for base in (folder, *(f"{folder}/{sub}" if folder else sub for sub in ("files", "templates"))):
                 target = _normal(posixpath.join(base, word))
                 if target and target in tree:
                     out.append((target, f"{how}, which reads {target} ({path})"))

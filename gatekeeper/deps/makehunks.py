@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.deps.heldvars import unresolved
 from gatekeeper.deps.hunks import CHANGED, HUNK, sides
 from gatekeeper.deps.makepins import unshown_pins
 from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
@@ -56,8 +57,8 @@ def makefile_edits(path: str, data: bytes) -> tuple[list[Dependency], list[Depen
     image pairs that moved without their run in sight, named beside a PartialEdits."""
     raw = data.decode("utf-8", "replace").split("\n")
     old, new = sides([line for line in raw if line != "\\"])
-    base = parse_makefile(path, "\n".join(ln for h in _hunks(old) for ln in h).encode())
-    head = parse_makefile(path, "\n".join(ln for h in _hunks(new) for ln in h).encode())
+    texts = ["\n".join(ln for h in _hunks(side) for ln in h).encode() for side in (old, new)]
+    base, head = parse_makefile(path, texts[0]), parse_makefile(path, texts[1])
     was, now = _shown(old), _shown(new)
     moved: list[str] = []
     for at in dict.fromkeys([*was, *now]):
@@ -76,6 +77,11 @@ def makefile_edits(path: str, data: bytes) -> tuple[list[Dependency], list[Depen
     if moved:
         raise PartialEdits(f"its hunks move the image set by {', '.join(moved[:3])[:160]} but do not show whether "
                            "a recipe runs it or only builds it (the project's own image)", (base, head))
+    held, dropped = unresolved("Makefile", path, texts, (base, head), hunks=True)  # heldvars.py, on the hunks' lines
+    if held:
+        raise PartialEdits(f"its hunks {held[0].msg.split(': ', 1)[1]}", (
+            [d for d in base if (d.ecosystem, d.name) not in dropped],
+            [d for d in head if (d.ecosystem, d.name) not in dropped]))
     if pins := unshown_pins(raw, base, head):  # makepins.py: a commit moved, its repository out of sight
         raise PartialEdits(f"its hunks move the commit pin {', '.join(pins[:3])[:160]} but do not show the "
                            "repository it checks out", (base, head))

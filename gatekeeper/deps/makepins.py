@@ -6,18 +6,15 @@ another pin to the same recipe (`LLAMA_REPO=$(LLAMA_REPO) LLAMA_VERSION=$(TURBOQ
 the code the build compiles in, and no reader named it. Here a variable `<STEM>_VERSION` (or `_COMMIT`, `_SHA`,
 `_REF`) holding a full 40-hex commit is the ecosystem `git` dependency named by the repository URL (host and path,
 `github.com/ggerganov/llama.cpp`) of the variable `<STEM>_REPO` (or `_REPOSITORY`, `_REPO_URL`, `_GIT_URL`) of the
-same file, or of the one repository variable a logical line (continuations joined) uses beside the pin. A pin
-holding a commit set more than once (or by override/define/a target: the build's own logic decides) is ManifestError
-(attack 32: naming nothing read as the pin's removal with `--tree`). Not read: a pin tied to two repositories, an
-abbreviated commit, a repository variable that is no plain https URL, a pin handed to another
+same file, or of the one repository variable a logical line (continuations joined) uses beside the pin. Not read:
+a pin tied to two repositories, one set more than once (or by override/define/a target/eval: the build's own logic
+decides), an abbreviated commit, a repository variable that is no plain https URL, a pin handed to another
 Makefile (`LLAMA_VERSION=$(CPPLLAMA_VERSION) $(MAKE) -C backend/cpp/llama`: that file's repository is not read).
 """
 
 from __future__ import annotations
 
-import re
-
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency
 from gatekeeper.lazy_pattern import lazy
 
 _ASSIGN = lazy(r"^(?:export\s+)?(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])=\s*(?P<value>[^\s#$]{1,300})\s*"
@@ -25,9 +22,11 @@ _ASSIGN = lazy(r"^(?:export\s+)?(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])
 _PIN_VAR = lazy(r"^(?P<stem>[A-Z][A-Z0-9_]*?)_(?:VERSION|COMMIT|SHA|REF)$")
 _REPO_VAR = lazy(r"^(?P<stem>[A-Z][A-Z0-9_]*?)_(?:REPO|REPOSITORY|REPO_URL|GIT_URL)$")
 _COMMIT = lazy(r"^[0-9a-f]{40}$")
-_ANY_COMMIT = lazy(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
 _URL = lazy(r"^https://(?P<where>[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/[\w.-]{1,100}(?:/[\w.-]{1,100}){1,4}?)"
             r"(?:\.git)?/?$")
+# a setting by override, define, a target or `$(eval ...)` (docs review 54: eval went uncounted)
+_OTHER_SET = lazy(r"^\s*(?:override|define)\s+([A-Z][A-Z0-9_]{0,99})|^[^\s:#=]+:\s+(?:export\s+)?([A-Z][A-Z0-9_]{0,99})"
+                  r"\s*(?::{0,3}|[?+!])=|\$\(eval\s+(?:override\s+)?([A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])=")
 _USE = lazy(r"\$[({](?P<var>[A-Z][A-Z0-9_]{0,99})[)}]")
 MAX_LINE = 8192  # a logical line longer than this (continuations joined) ties nothing
 
@@ -47,21 +46,19 @@ def _logical(lines: list[str]) -> list[str]:
 
 def commit_pins(path: str, lines: list[str]) -> list[Dependency]:
     """The `git` dependencies the Makefile's commit pins name (see the module's docstring)."""
+    return [dep for _, dep in pin_variables(path, lines)]
+
+
+def pin_variables(path: str, lines: list[str]) -> list[tuple[str, Dependency]]:
+    """(pin variable, its `git` dependency) of each commit pin commit_pins reads."""
     values: dict[str, list[str]] = {}
     settings: dict[str, int] = {}
     for line in lines:
         if (m := _ASSIGN.match(line)) is not None:
             values.setdefault(m.group("var"), []).append(m.group("value"))
-        elif (word := re.match(r"^\s*(?:override|define)\s+([A-Z][A-Z0-9_]{0,99})|^[^\s:#=]+:\s+(?:export\s+)?"
-                                r"([A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])=", line)) is not None:
-            name = word.group(1) or word.group(2)
+        elif (word := _OTHER_SET.search(line)) is not None:
+            name = word.group(1) or word.group(2) or word.group(3)
             settings[name] = settings.get(name, 0) + 1  # set another way: the build's own logic decides
-    for var in {*values, *settings}:
-        commits = [v for v in values.get(var, []) if _COMMIT.match(v)] or (
-            [var] if var in settings and any(var in line and _ANY_COMMIT.search(line) for line in lines) else [])
-        if commits and _PIN_VAR.match(var) and (var in settings or len(values.get(var, [])) > 1):
-            raise ManifestError(f"the commit pin {var} is set more than once (or by override, define or a target): "
-                                "which commit the build checks out is the Makefile's own logic")  # attack 32
     once = {var: found[0] for var, found in values.items() if len(found) == 1 and var not in settings}
     pins = {var: value for var, value in once.items() if _PIN_VAR.match(var) and _COMMIT.match(value)}
     if not pins:
@@ -81,10 +78,10 @@ def commit_pins(path: str, lines: list[str]) -> list[Dependency]:
             for pin in used & pins.keys():
                 if len(named) == 1:
                     ties.setdefault(pin, set()).update(named)
-    out: list[Dependency] = []
+    out: list[tuple[str, Dependency]] = []
     for pin, tied in ties.items():
         if len({repos[var] for var in tied}) == 1:
-            out.append(Dependency("git", repos[next(iter(tied))], pins[pin], path, True, "build"))
+            out.append((pin, Dependency("git", repos[next(iter(tied))], pins[pin], path, True, "build")))
     return out
 
 

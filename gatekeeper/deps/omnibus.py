@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from gatekeeper.deps import edits
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits
 from gatekeeper.deps.tools import TOOL
 from gatekeeper.lazy_pattern import lazy
 
@@ -40,38 +40,28 @@ def _software(path: str) -> str:
     return posixpath.basename(path).removesuffix(".rb")
 
 
+def setting(line: str) -> bool:
+    """Whether the line sets the version (`default_version …` or `version = …`), read or not (heldvars.py)."""
+    return _SETS.match(line) is not None
+
+
 def parse_definition(path: str, data: bytes) -> list[Dependency]:
-    """The definition's version: its literal `default_version` (every such line one value), or the helper's version
-    `default_version version.print` prints (every helper line one value). A written version beside another, or
-    beside a `default_version` line of another form, is ManifestError, as from a patch (attack 32: naming nothing
-    there read as the software's removal with `--tree`); a definition whose versions are all computed
-    (`default_version current_ruby_version`, an environment lookup) names nothing, as before."""
     lines = text(data).splitlines()
-    defaults = [line for line in lines if _SETS_DEFAULT.match(line)]
-    literal = {m.group("version") for line in defaults if (m := _DEFAULT.match(line)) is not None}
-    printed = sum(1 for line in defaults if _PRINTED.match(line))
-    helpers = [line for line in lines if _SETS.match(line) and not _SETS_DEFAULT.match(line)]
-    helped = {m.group("version") for line in helpers if (m := _HELPER.match(line)) is not None}
-    if literal:
-        if len(literal) > 1 or any(_DEFAULT.match(line) is None for line in defaults):
-            raise ManifestError(_TWICE)
-        version = next(iter(literal))
-    elif printed and helped:
-        if len(helped) > 1 or printed < len(defaults) or any(_HELPER.match(line) is None for line in helpers):
-            raise ManifestError(_TWICE)
-        version = next(iter(helped))
-    else:
+    defaults = sum(1 for line in lines if _SETS_DEFAULT.match(line))
+    if defaults > 1 or sum(1 for line in lines if _SETS.match(line)) - defaults > 1:
+        return []  # set more than once (branches of the program): which one the build takes is the program's
+    default = next((m.group("version") for line in lines if (m := _DEFAULT.match(line)) is not None), None)
+    if default is None and any(_PRINTED.match(line) for line in lines):
+        default = next((m.group("version") for line in lines if (m := _HELPER.match(line)) is not None), None)
+    if default is None or default in ("master", "main", "HEAD"):
         return []
-    return [Dependency(TOOL, _software(path), version, path, True, "runtime")]
-
-
-_TWICE = ("default_version is set more than once or in a form not read: which version the build takes is the "
-          "program's own logic")
+    return [Dependency(TOOL, _software(path), default, path, True, "runtime")]
 
 
 def definition_edits(path: str, data: bytes) -> tuple[list[Dependency], list[Dependency]]:
     """(base, head) of a definition's hunks (edits.read): a changed literal `default_version` line or helper line,
-    named by the file; another changed line setting a version is refused (ManifestError: a partial problem)."""
+    named by the file; another changed line setting a version is refused (ManifestError: a partial problem), and a
+    version line the hunks change on one side only is named beside a partial problem (PartialEdits)."""
     name = _software(path)
 
     def line_reader(side: Sequence[tuple[str, bool]], index: int) -> list[tuple[str, ...]]:
@@ -82,4 +72,8 @@ def definition_edits(path: str, data: bytes) -> tuple[list[Dependency], list[Dep
             raise ManifestError(f"a version not written in its line: {line.strip()[:80]!r}")
         return []
 
-    return edits.read(TOOL, line_reader, path, data)
+    base, head = edits.read(TOOL, line_reader, path, data)
+    if bool(base) != bool(head):  # a version line gone (or come) alone: the definition may set it elsewhere
+        raise PartialEdits("its hunks change a version line on one side only: whether the definition still sets "
+                           "another is out of sight (heldvars.py)", (base, head))
+    return base, head

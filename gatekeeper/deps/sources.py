@@ -17,6 +17,7 @@ from gatekeeper.deps import cargo, chartapp, gradleprops, hunks, mavenprops, msb
 from gatekeeper.deps.claims import with_claims
 from gatekeeper.deps.delta import diff, resolve
 from gatekeeper.deps.facts import FileFacts, facts_for, wants_facts
+from gatekeeper.deps.heldvars import unresolved
 from gatekeeper.deps.loaders import MAX_BYTES
 from gatekeeper.deps.lockhunks import hunk_moves
 from gatekeeper.deps.model import Change, Dependency, ManifestError, PartialEdits, PartlyRead, Problem, Scope
@@ -118,7 +119,9 @@ def tree_delta(git: GitObjects, base_rev: str, head_rev: str, read_as: Mapping[s
                 deps = resolve(deps, declared)  # without a manifest's word: fail closed (direct)
             sides.append(deps)
         if sides[0] is not None and sides[1] is not None:
-            found = diff(sides[0], sides[1], path)
+            held, dropped = unresolved(fmt.name, path, blobs, (sides[0], sides[1]))  # heldvars.py: no removal
+            problems += held
+            found = [c for c in diff(sides[0], sides[1], path) if (c.ecosystem, c.name) not in dropped]
             if fmt.name == "Cargo.lock" and blobs[0] is not None and blobs[1] is not None:
                 found += cargo.edge_moves(path, blobs[0], blobs[1], {(c.name, c.to_version) for c in found})
             if fmt.name == "pnpm-lock.yaml" and blobs[0] is not None and blobs[1] is not None:

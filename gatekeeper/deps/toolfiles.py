@@ -177,7 +177,9 @@ def set_once(lines: list[str], names: tuple[str, ...]) -> None:
     evil/x` above the `?=` read), `override`, `define`, a target-specific or `$(eval ...)` one decides the image
     the recipe runs, and the line read names another (red team 22: `deps` showed no change)."""
     for name in names:
-        setting = re.compile(rf"(?<![\w$(]){name}\s*(?::{{0,3}}|[?+!])=|\bdefine\s+{name}\b")
+        # `NAME=$(NAME)` (a recipe's `--build-arg GO_VERSION=$(GO_VERSION)`) hands the value on: no setting (attack 32)
+        setting = re.compile(rf"(?<![\w$(]){name}\s*(?::{{1,3}}|[?+!])=|(?<![\w$(]){name}\s*=(?!\$[({{]{name}[)}}])"
+                             rf"|\bdefine\s+{name}\b")
         if sum(1 for line in lines if setting.search(line)) > 1:
             raise ManifestError(f"{name} is set more than once (or by override, define, a target or eval): which "
                                 "image the recipe runs is not read")
@@ -213,65 +215,33 @@ _VERSIONISH = re.compile(r"^v?\d[\w.+-]*$")
 _TOOLCHAINS = {"go": "go", "golang": "go"}
 
 
-# Any line that sets a `<TOOL>_VERSION` variable, as make reads one (set_once's spellings, with the name captured):
-# plain, `override`, `export`, target-specific, inside `$(eval ...)`, indented, or a `define`.
-_TOOL_SETTING = re.compile(r"(?<![\w$(])(?P<var>[A-Z][A-Z0-9_]{0,99}_VERSION)\s*(?::{0,3}|[?+!])=(?P<rest>.{0,300})"
-                           r"|\bdefine\s+(?P<defined>[A-Z][A-Z0-9_]{0,99}_VERSION)\b")
-
-
-_OVERRIDE = re.compile(r"^override\s+")
-_WRITTEN = re.compile(r"^\s*v?\d")  # a value that starts as a version does
-
-
-def _known_tool(var: str) -> str | None:
-    if (m := _TOOL_VAR.match(var)) is None:
-        return None
-    short = m.group("tool").lower().replace("_", "-")
-    return released(short) or _TOOLCHAINS.get(short)
-
-
 def tool_variables(path: str, lines: list[str]) -> list[Dependency]:
     """The `<TOOL>_VERSION` variables of a Makefile whose tool is one released on GitHub the delta knows by name
     (tools._RELEASED) or the Go toolchain (`GO_VERSION`, `GOLANG_VERSION`), at a version (a digit, or `v` and a
-    digit, first). A variable under a Renovate annotation is the annotation's (read_annotations). A variable is named
-    when every line setting it is a plain (or `override`, `export`, blank-indented) assignment of one same version; a
-    recipe handing it on (`--build-arg GO_VERSION=$(GO_VERSION)`) sets nothing. Set to two values, a version beside a
-    value not read (`$(shell ...)`), or a version by define, a target, eval or a tab-indented line, it is
-    ManifestError (attack 32: naming nothing there read as the tool's removal with `--tree`; from a patch such a line
-    was refused already). Set only to values the build computes, it names nothing, as before."""
-    settings: dict[str, list[str | None]] = {}  # variable → each setting's literal version, None when not read
-    hidden: set[str] = set()  # variables a line not read sets to a written version (eval, a target, define, a tab)
-    annotated: set[str] = set()
+    digit, first). A variable under a Renovate annotation is the annotation's (read_annotations); one set more than
+    once, or by override, define, a target or eval, is not read: which value the build uses is the Makefile's own
+    logic. Any other variable names nothing, as before."""
+    return [dep for _, dep in tool_variable_names(path, lines)]
+
+
+def tool_variable_names(path: str, lines: list[str]) -> list[tuple[str, Dependency]]:
+    """(variable, its dependency) of each `<TOOL>_VERSION` variable tool_variables reads."""
+    found: dict[str, tuple[str, str]] = {}  # variable → (tool, version); at most one per known tool's spellings
     for index, line in enumerate(lines):
-        code = line if line.startswith("\t") else line.partition("#")[0]  # make's comments; a recipe's is the shell's
-        for found in _TOOL_SETTING.finditer(code):
-            var = found.group("var") or found.group("defined")
-            if _known_tool(var) is None or found.group("var") and _hands_on(var, found.group("rest")):
-                continue
-            if index and annotation(lines[index - 1]) is not None:
-                annotated.add(var)
-            m = None if line.startswith("\t") else _MAKE_VAR.match(_OVERRIDE.sub("", line.lstrip(" "), 1))
-            ok = m is not None and m.group("var") == var and _VERSIONISH.match(m.group("value")) is not None
-            settings.setdefault(var, []).append(m.group("value") if ok and m is not None else None)
-            if not ok and (found.group("defined") or _WRITTEN.match(found.group("rest") or "")):
-                hidden.add(var)
-    out: list[Dependency] = []
-    for var, values in settings.items():
-        literal = {value for value in values if value is not None}
-        if var in hidden or literal and (None in values or len(literal) > 1):  # an annotated one too
-            raise ManifestError(f"{var} is set more than once, or in a form not read: which version the build "
-                                "uses is the Makefile's own logic")
-        if var in annotated or not literal:
-            continue  # the annotation's; or only values the build computes (`$(shell cat .go-version)`): as before
-        tool = _known_tool(var)
-        assert tool is not None
-        out.append(Dependency(TOOL, tool_name(tool), literal.pop()[:MAX_RAW], path, True, "build"))
+        if (m := _MAKE_VAR.match(line)) is None or (var := _TOOL_VAR.match(m.group("var"))) is None \
+                or not _VERSIONISH.match(m.group("value")) or index and annotation(lines[index - 1]) is not None:
+            continue
+        short = var.group("tool").lower().replace("_", "-")
+        if (tool := released(short) or _TOOLCHAINS.get(short)) is not None:
+            found.setdefault(m.group("var"), (tool, m.group("value")))
+    out: list[tuple[str, Dependency]] = []
+    for name, (tool, version) in found.items():  # each distinct variable's lines counted once: linear in the file
+        try:
+            set_once(lines, (name,))
+        except ManifestError:
+            continue
+        out.append((name, Dependency(TOOL, tool_name(tool), version[:MAX_RAW], path, True, "build")))
     return out
-
-
-def _hands_on(var: str, rest: str) -> bool:
-    """`VAR=$(VAR)` / `VAR=${VAR}`: a recipe passing the variable on (a build argument), no setting."""
-    return rest.startswith((f"$({var})", f"${{{var}}}"))
 
 
 def parse_makefile(path: str, data: bytes) -> list[Dependency]:

@@ -266,6 +266,8 @@ class _Handler(BaseHTTPRequestHandler):
             record.update(status=502, error=f"upstream: {type(exc).__name__}: {exc}"[:300])
             failed_early = not self.wfile.closed and not record.get("started")
             self.close_connection = True
+            if record.get("stream"):
+                facts.read_stream(b"", end=True)  # an event the cut left open may have named a model to the client
         unfinished = record.get("unfinished", False) and not call.cut
         if call.cut:
             record["error"] = "the run ended during the call: cut off"
@@ -289,8 +291,10 @@ class _Handler(BaseHTTPRequestHandler):
         `started`, the reply's status line is out and an error can only cut the reply off)."""
         connection = relay.connect(upstream)
         try:
-            connection.request(self.command, upstream.base_path + api_path, body=body or None, headers=headers)
+            connection.connect()
+            # Known before the request goes: a call stuck sending (an upstream that does not read) is cut too.
             relay.calls.connected(call, connection.sock)
+            connection.request(self.command, upstream.base_path + api_path, body=body or None, headers=headers)
             response = connection.getresponse()
             self.send_response(response.status)
             for name, value in response.getheaders():
@@ -322,7 +326,7 @@ class _Handler(BaseHTTPRequestHandler):
                 raise http.client.IncompleteRead(b"", response.length)
             if streamed:
                 facts.read_stream(b"", end=True)
-            elif response.status < 300:
+            else:  # an error's body too: a model it names was read by the client all the same (runner 38)
                 facts.read_response(bytes(kept))
             self.wfile.flush()
             # Whole but for its last chunk, even when the client asked to close after it (`Connection: close`,

@@ -1,0 +1,75 @@
+"""A dependency one side names and the other side still sets in a form the reader does not resolve (docs review 54,
+item 9; issue 14).
+
+A Makefile's commit pin (makepins.py) and `<TOOL>_VERSION` variable (toolfiles.tool_variables) and an Omnibus
+definition's `default_version` (omnibus.py) are read only when set once, to a literal the reader knows: a second
+assignment, `override`, `define`, a target-specific or `$(eval ...)` setting, a value holding a variable, an
+abbreviated commit, a repository variable that is no plain URL, `default_version ENV[...]` name nothing, since which
+value the build takes is the program's own logic. Read side by side, such a side made the other side's dependency a
+`removed` (or `added`) change, and a deny-free gate allowed it. Here, when the variable (or definition) that named a
+dependency on one side is still set on the other side but names nothing there, and that side names the dependency
+nowhere else, the file is an `unparsable` problem (reviewed) and that dependency's change is dropped. A variable gone
+from the file is a removal, as before; a variable read on both sides (a pin moved to another repository) is a change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from gatekeeper.deps import omnibus
+from gatekeeper.deps.loaders import text
+from gatekeeper.deps.makepins import pin_variables
+from gatekeeper.deps.model import Dependency, ManifestError, Problem
+from gatekeeper.deps.toolfiles import tool_variable_names
+
+Key = tuple[str, str]  # (ecosystem, name)
+# any setting of a variable: `X = `, `X ?= `, `X := `, `override X = `, `target: X = `, `$(eval X = )`, `define X`
+_SETTING = re.compile(r"(?<![\w$(])(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])=|\bdefine\s+(?P<defined>[A-Z]"
+                      r"[A-Z0-9_]{0,99})\b")
+_DEFAULT = "default_version"  # an Omnibus definition's one handle: it names the file's software
+
+
+def _makefile(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]:
+    named = {(dep.ecosystem, dep.name): var for var, dep in pin_variables(path, lines)}
+    for var, dep in tool_variable_names(path, lines):
+        named.setdefault((dep.ecosystem, dep.name), var)
+    held = {m.group("var") or m.group("defined") for line in lines for m in _SETTING.finditer(line)}
+    return named, held
+
+
+def _omnibus(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]:
+    try:
+        deps = omnibus.parse_definition(path, "\n".join(lines).encode())
+    except ManifestError:
+        deps = []
+    return {(d.ecosystem, d.name): _DEFAULT for d in deps}, {_DEFAULT} if any(
+        omnibus.setting(line) for line in lines) else set()
+
+
+_READERS: dict[str, Callable[[str, list[str]], tuple[dict[Key, str], set[str]]]] = {
+    "Makefile": _makefile, "omnibus": _omnibus}
+
+
+def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequence[Sequence[Dependency]],
+               hunks: bool = False) -> tuple[list[Problem], set[Key]]:
+    """The problems of a file whose one side names a dependency its other side still sets unresolved, and those
+    dependencies' keys (their changes are no removal or addition: the caller drops them). `hunks`: the sides are a
+    patch's hunk lines, where a variable the head lines do not set at all may still be set out of sight: a removal
+    so is one too."""
+    reader = _READERS.get(fmt)
+    if reader is None or blobs[0] is None or blobs[1] is None:
+        return [], set()
+    read = [reader(path, text(blob).splitlines()) for blob in (blobs[0], blobs[1])]
+    problems: list[Problem] = []
+    keys: set[Key] = set()
+    for one, other, label in ((0, 1, "head"), (1, 0, "base")):
+        named, held = read[other]
+        there = {(d.ecosystem, d.name) for d in sides[other]}
+        for key, var in read[one][0].items():
+            if key not in there and (var in held - set(named.values()) or hunks and one == 0 and var not in held):
+                keys.add(key)
+                problems.append(Problem(path, "unparsable", f"{label}: {var} may still set {key[1][:80]!r} in a form "
+                                        "not read (set more than once, overridden, not a literal, or abbreviated): "
+                                        "not read as a removal or an addition"))
+    return problems, keys
