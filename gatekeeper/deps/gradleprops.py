@@ -41,23 +41,83 @@ _MAX_SCRIPTS = 400
 _MAX_PROPERTIES = 10_000
 _KEY = lazy(r"^\s*(?P<key>[A-Za-z_][\w.-]*)\s*(?:[=:]\s*|\s+)(?P<value>.*?)\s*$")
 _COMMENT = lazy(r"^\s*(?:[#!]|$)")
+_NEWLINE = lazy(r"\r\n|\r|\n")
+_BLANK = " \t\f"
 
 
 def parse_properties(data: bytes) -> dict[str, str]:
-    """`key=value` (`key: value`, `key value`) lines of a Java properties file, continuation lines joined; the first
-    binding of a key is kept. ManifestError when too large or not UTF-8."""
+    """A Java properties file as java.util.Properties loads it, which is how Gradle reads gradle.properties (attack
+    32): lines end at LF, CR or CRLF only; a line ending in an odd run of backslashes continues (a comment line never
+    does; a continued last line still binds); the key ends at the first unescaped `=`, `:` or blank; escapes
+    (`\\uXXXX`, `\\t`, `\\x` -> `x`) are undone in key and value; the LAST binding of a key wins. ManifestError when
+    too large, not UTF-8, a malformed `\\u` escape (Java refuses the file) or more than `_MAX_PROPERTIES` keys (a
+    later binding could not be read)."""
     out: dict[str, str] = {}
-    pending = ""
-    for raw in text(data).splitlines():
-        line = pending + raw.lstrip() if pending else raw
-        if line.endswith("\\") and not line.endswith("\\\\"):
-            pending = line[:-1]
-            continue
-        pending = ""
-        if _COMMENT.match(line) or (m := _KEY.match(line)) is None or len(out) >= _MAX_PROPERTIES:
-            continue
-        out.setdefault(m.group("key"), m.group("value"))
+    for line in _logical_lines(_NEWLINE.split(text(data))):
+        key, value = _binding(line)
+        out.pop(key, None)
+        if len(out) >= _MAX_PROPERTIES:
+            raise ManifestError(f"more than {_MAX_PROPERTIES} properties")
+        out[key] = value.rstrip(_BLANK)
     return out
+
+
+def _logical_lines(lines: list[str]) -> list[str]:
+    """The logical lines that are neither blank nor comments, continuations joined (leading blanks dropped)."""
+    out: list[str] = []
+    pending: list[str] = []  # the parts of a continued logical line (joined once: a long chain stays linear)
+    for raw in lines:
+        line = raw.lstrip(_BLANK)
+        if not pending and (not line or line[0] in "#!"):
+            continue
+        if (len(line) - len(line.rstrip("\\"))) % 2:
+            pending.append(line[:-1])
+            continue
+        out.append("".join(pending) + line)
+        pending = []
+    if pending:
+        out.append("".join(pending))
+    return out
+
+
+def _binding(line: str) -> tuple[str, str]:
+    """(key, value) of one logical line, escapes undone."""
+    index, escaped = 0, False
+    while index < len(line):
+        char = line[index]
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in "=:" or char in _BLANK:
+            break
+        index += 1
+    key, rest = line[:index], line[index:].lstrip(_BLANK)
+    if rest[:1] in ("=", ":"):
+        rest = rest[1:].lstrip(_BLANK)
+    return _unescape(key), _unescape(rest)
+
+
+def _unescape(value: str) -> str:
+    if "\\" not in value:
+        return value
+    parts: list[str] = []
+    index = 0
+    while index < len(value):
+        char = value[index]
+        index += 1
+        if char != "\\" or index >= len(value):
+            parts.append(char if char != "\\" else "")
+            continue
+        code, index = value[index], index + 1
+        if code == "u":
+            digits, index = value[index:index + 4], index + 4
+            if len(digits) != 4 or any(c not in "0123456789abcdefABCDEF" for c in digits):
+                raise ManifestError("a malformed \\uXXXX escape (Java refuses the file)")
+            parts.append(chr(int(digits, 16)))
+        else:
+            parts.append({"t": "\t", "n": "\n", "r": "\r", "f": "\f"}.get(code, code))
+    return "".join(parts)
 
 
 def parse_nothing(path: str, data: bytes) -> list[Dependency]:

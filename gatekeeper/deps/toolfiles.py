@@ -177,7 +177,9 @@ def set_once(lines: list[str], names: tuple[str, ...]) -> None:
     evil/x` above the `?=` read), `override`, `define`, a target-specific or `$(eval ...)` one decides the image
     the recipe runs, and the line read names another (red team 22: `deps` showed no change)."""
     for name in names:
-        setting = re.compile(rf"(?<![\w$(]){name}\s*(?::{{0,3}}|[?+!])=|\bdefine\s+{name}\b")
+        # `NAME=$(NAME)` (a recipe's `--build-arg GO_VERSION=$(GO_VERSION)`) hands the value on: no setting (attack 32)
+        setting = re.compile(rf"(?<![\w$(]){name}\s*(?::{{1,3}}|[?+!])=|(?<![\w$(]){name}\s*=(?!\$[({{]{name}[)}}])"
+                             rf"|\bdefine\s+{name}\b")
         if sum(1 for line in lines if setting.search(line)) > 1:
             raise ManifestError(f"{name} is set more than once (or by override, define, a target or eval): which "
                                 "image the recipe runs is not read")
