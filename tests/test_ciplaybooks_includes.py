@@ -129,3 +129,30 @@ def test_an_include_of_a_collection_test_target_keeps_its_class(tmp_path: Path) 
     case = committed(tmp_path, base, {"tests/integration/targets/setup_web/tasks/steps.yml": EVIL})
     code, named = gated_rules(case, True)
     assert "core.ci" not in named, named
+
+
+def _chain(length: int, cycle: bool = False) -> dict[str, str]:
+    """deploy/site.yml, run by a workflow, including lib/t0.yml, which includes t1.yml, ... (the last back to t0)."""
+    files = {"deploy/site.yml": PLAY.format("include_tasks: ../lib/t0.yml"),
+             ".github/workflows/deploy.yml": ("on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                              "      - run: ansible-playbook deploy/site.yml\n")}
+    for at in range(length):
+        after = at + 1 if at + 1 < length else 0 if cycle else None
+        files[f"lib/t{at}.yml"] = f"- include_tasks: t{after}.yml\n" if after is not None else CALM
+    return files
+
+
+def test_a_cycle_of_includes_ends_and_reaches_each(tmp_path: Path) -> None:
+    case = committed(tmp_path, _chain(5, cycle=True), {"lib/t4.yml": EVIL + "- include_tasks: t0.yml\n"})
+    code, named = gated_rules(case, True)
+    assert code == 3 and "lib/t4.yml" in named.get("core.ci", []), named
+
+
+def test_past_the_bound_of_files_read_every_runnable_file_is_ci(tmp_path: Path) -> None:
+    """More than playbookreads.MAX_INCLUDED files a chain reads: what lies past it is unknown, so the CI walk fails
+    closed and a script no playbook names is ci; a short chain leaves it alone (the control)."""
+    short = committed(tmp_path / "short", {**_chain(10), "src/app.py": "print(1)\n"}, {"src/app.py": "print(2)\n"})
+    assert gated_rules(short, True) == (0, {})
+    long = committed(tmp_path / "long", {**_chain(300), "src/app.py": "print(1)\n"}, {"src/app.py": "print(2)\n"})
+    code, named = gated_rules(long, True)
+    assert code == 3 and named.get("core.ci") == ["src/app.py"], named

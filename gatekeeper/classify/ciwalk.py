@@ -25,6 +25,7 @@ from gatekeeper.classify import (
     dockerbuilds,
     dockerrefs,
     localactions,
+    playbookreads,
     vendoredci,
 )
 from gatekeeper.classify.ruleset import RuleSet
@@ -63,6 +64,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     read: dict[tuple[str, str, str], _Named] = {}  # by (blob id, path, the tree's cargo aliases): what it names
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
     deploys: list[tuple[str, str]] = []  # (origin, a file or folder a deploy command names: deployruns.py)
+    plays: dict[tuple[str, str], None] = {}  # (origin, a playbook `ansible-playbook` runs): playbookreads.py
     wild = 0
     try:
         defines = partial(_defines, rules)  # one object for every tree: each path of them all is tested once
@@ -104,8 +106,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
                     yaml = ciruns.is_yaml(path)
-                    deployed = deployruns.targets("\n".join([text, *ciruns.yaml_strings(text)]), yaml) \
-                        if deployruns.may_deploy(text, yaml) else []
+                    joined = "\n".join([text, *ciruns.yaml_strings(text)])
+                    deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []
+                    played = deployruns.targets(joined, False, "ansible-playbook") if "ansible-playbook" in text else []
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo, projects)
@@ -126,6 +129,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
                     vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [],
                     [p for named in deployed for p in _deployed(named, path, folders)],
+                    [p for named in played for p in _deployed(named, path, folders)],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                     _GENERATE.search(text) is not None)
                 names = read[entry.oid, path, aliased]
@@ -156,6 +160,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                 for named in _expanded(tree, names.composed):
                     found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
                 deploys += [(origin, target) for target in names.deployed]
+                plays.update(((origin, target), None) for target in names.played)
     except PastBound:
         return False
     # A chart or manifests CI deploys (red team 25): matched in every tree (a deploy target named in one tree only
@@ -171,6 +176,14 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
         for target, origin in first_origin.items():
             for named in _reached_in(tree, target):
                 found.setdefault(named, (deployruns.RULE, f"{origin} deploys {target}"))
+        # what a playbook CI runs includes, runs or reads by a path or runs as a role (issue 12): ci; past the bound,
+        # fail closed
+        starts = [(path, f"{origin} runs the playbook {path}") for origin, target in plays
+                  for path in _reached_in(tree, target)]
+        if (reached := playbookreads.reached(tree, read_blob, starts)) is None:
+            return False
+        for named, evidence in reached:
+            found.setdefault(named, ("ci.context.ci-run", evidence))
     return found
 
 
@@ -181,6 +194,7 @@ class _Named(NamedTuple):
     builds: list[tuple[str, str]]  # (a Dockerfile, its build context), resolved
     travis: list[str]  # the files it may import when the root `.travis.yml` reaches it (vendoredci.travis_imports)
     deployed: list[str]  # the files and folders its deploy commands name (deployruns.py), resolved
+    played: list[str]  # the playbooks its `ansible-playbook` commands run, resolved (playbookreads.py)
     configs: list[str]  # the settings files it hands a release or pipeline tool (ciconfigs.py), resolved
     generates: bool  # it runs `go generate` (GO_GENERATE)
 
