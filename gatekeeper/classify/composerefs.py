@@ -22,6 +22,8 @@ _NAME = re.compile(r"(?:.*[._-])?(?:docker-)?compose(?:[._-].*)?\.ya?ml")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-?]([^}]*)\}")  # `${TAG:-dev}`: the default
 _VARIABLE = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
 _UNIT_FOLDERS = ("/etc/systemd/", "/lib/systemd/", "/usr/lib/systemd/", "/run/systemd/")  # where systemd loads units
+# and where an image's entrypoint runs every script at start (postgres, mysql, mariadb, mongo; nginx): ciplaybooks
+_RUN_FOLDERS = (*_UNIT_FOLDERS, "/docker-entrypoint-initdb.d", "/docker-entrypoint.d")
 WILD = "\x00"  # a variable part of a named path
 MAX_FILES = 2_000  # Compose files read per tree
 
@@ -77,9 +79,10 @@ def _env_files(service: Node) -> list[str]:
 def _bind_sources(service: Node) -> list[str]:
     """The host files a service bind-mounts where systemd loads its units (`./k3s.service:/etc/systemd/system/
     k3s.service:ro`, or the long form's `source:` and `target:` beside `type: bind`): the container's init runs them as
-    a machine's units (the forty-ninth set's example k3s nodes). A relative path only (Compose reads a bare word as a
-    named volume). Other mounts are left alone: the settings of an outside app mounted into its container
-    (Prometheus', Grafana's, an nginx.conf) are `other` or `src` in the label sets, and a folder names no file."""
+    a machine's units (the forty-ninth set's example k3s nodes), or where the image's entrypoint runs every script at
+    start (`./init:/docker-entrypoint-initdb.d`: a folder, every file below it). A relative path only (Compose reads
+    a bare word as a named volume). Other mounts are left alone: the settings of an outside app mounted into its
+    container (Prometheus', Grafana's, an nginx.conf) are `other` or `src` in the label sets."""
     if not isinstance(service, dict):
         return []
     named: list[str] = []
@@ -93,7 +96,7 @@ def _bind_sources(service: Node) -> list[str]:
                 target = next(iter(_strings(item, "target")), "")
             else:
                 continue
-            if source.startswith(".") and target.startswith(_UNIT_FOLDERS):
+            if source.startswith(".") and target.startswith(_RUN_FOLDERS):
                 named.append(source)
     return named
 

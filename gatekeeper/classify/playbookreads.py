@@ -25,7 +25,7 @@ from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["ITEM", "MAX_INCLUDED", "WORD", "reached"]
+__all__ = ["ITEM", "MAX_INCLUDED", "WORD", "below", "normal", "reached"]
 
 MAX_INCLUDED = 256  # playbook, task and role files read per tree; past it, the caller fails closed
 _FILES = ("100644", "100755")
@@ -73,7 +73,7 @@ def reached(tree: Tree, read_blob: Callable[[TreeEntry], bytes],
                         seen.add(target)
                         queue.append((target, how, target.rpartition("/")[0]))
         for role in _roles(tree, read_blob, text, play, listed):
-            hits += [(below, f"{how}, which runs the role {role} ({path})") for below in _below(listed, role)]
+            hits += [(below, f"{how}, which runs the role {role} ({path})") for below in below(listed, role)]
         for target, evidence in hits:
             out.append((target, evidence))
             if target not in seen and target.endswith((".yaml", ".yml")):
@@ -142,13 +142,13 @@ def _roles(tree: Tree, read_blob: Callable[[TreeEntry], bytes], text: str, play:
     for name in names:
         for folder in folders:
             role = normal(posixpath.join(folder, name))
-            if role and _below(listed, role):
+            if role and below(listed, role):
                 found.append(role)
                 break
     return found
 
 
-def _below(listed: list[str], folder: str) -> list[str]:
+def below(listed: list[str], folder: str) -> list[str]:
     """The paths of the sorted `listed` below `folder`."""
     out = []
     for path in listed[bisect.bisect_left(listed, f"{folder}/"):]:
