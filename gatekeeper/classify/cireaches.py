@@ -57,7 +57,7 @@ def reached(tree: Tree, read_blob: Read, plays: list[tuple[str, str]], composed:
     if texts is None:
         return None
     for path, origin in composed:
-        for named, _context in composerefs.builds(path, texts.get(path, "")):
+        for named, _context in composerefs.builds(path, texts.get(path, ""), run=True):
             out += [(each, ("iac.context.compose-build", f"{origin} names {path} as a Compose file, which takes in "
                                                          f"{named}")) for each in _matching(tree, named)]
     deployed = _helmfiles(tree, read_blob, helmfiles)

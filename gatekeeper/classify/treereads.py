@@ -20,7 +20,6 @@ from gatekeeper.classify import (
     kustomizerefs,
     localactions,
     pipinstalls,
-    playbookreads,
 )
 from gatekeeper.classify.change import folded, plain_spelling
 from gatekeeper.classify.markers import KUSTOMIZATIONS
@@ -289,7 +288,6 @@ def compose_builds(tree: Tree, read_blob: Read, trees: tuple[Tree, ...] = ()) ->
     files = [path for path in where(trees or (tree,), tree, composerefs.is_compose) if tree[path].mode in _FILES]
     if len(files) > composerefs.MAX_FILES:
         raise PastBound
-    listed = sorted(tree) if files else []
     for path in files:
         if (entry := opened(tree, path, text)) is None:
             continue
@@ -299,8 +297,7 @@ def compose_builds(tree: Tree, read_blob: Read, trees: tuple[Tree, ...] = ()) ->
         for named, context in composerefs.builds(path, data.decode("utf-8", "replace")):
             wild = re.compile(".*".join(map(re.escape, named.split(composerefs.WILD))), re.DOTALL) \
                 if composerefs.WILD in named else None
-            below = [] if wild is not None or named in tree else playbookreads.below(listed, named)  # a mounted folder
-            for each in [listed for listed in tree if wild.fullmatch(listed)] if wild is not None else below or [named]:
+            for each in [listed for listed in tree if wild.fullmatch(listed)] if wild is not None else [named]:
                 found.setdefault(each, (path, context))
     return found
 
