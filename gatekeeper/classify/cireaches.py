@@ -56,10 +56,11 @@ def reached(tree: Tree, read_blob: Read, plays: list[tuple[str, str]], composed:
     texts = _texts(tree, read_blob, [path for path, _ in composed]) if len(composed) <= MAX_READ else None
     if texts is None:
         return None
+    listed = sorted(tree) if composed else []
     for path, origin in composed:
         for named, _context in composerefs.builds(path, texts.get(path, ""), run=True):
             out += [(each, ("iac.context.compose-build", f"{origin} names {path} as a Compose file, which takes in "
-                                                         f"{named}")) for each in _matching(tree, named)]
+                                                         f"{named}")) for each in _matching(tree, listed, named)]
     deployed = _helmfiles(tree, read_blob, helmfiles)
     modules = _terraform(tree, read_blob, terraform)
     return None if deployed is None or modules is None else out + deployed + modules
@@ -71,16 +72,22 @@ def _terraform(tree: Tree, read_blob: Read, folders: list[tuple[str, str]]) -> F
     own folders leave alone (principle 1) unless CI runs it, as here."""
     queue = [(folder, f"{origin} runs terraform in {folder}") for folder, origin in folders]
     seen = {folder for folder, _ in queue}
+    listed = sorted(tree) if queue else []
     out: Found = []
     while queue:
         folder, how = queue.pop()
-        configs = [p for p in tree if p.rpartition("/")[0] == folder and p.endswith((".tf", ".tf.json", ".tofu"))]
+        configs = [p for p in playbookreads.below(listed, folder) if "/" not in p[len(folder) + 1:]
+                   and p.endswith((".tf", ".tf.json", ".tofu"))]
         if len(seen) + len(configs) > MAX_READ or (texts := _texts(tree, read_blob, configs)) is None:
             return None
         for path, text in texts.items():
             named = tfrefs.names_in(path, text)
-            out += [(each, ("iac.context.deployed", f"{how}: {path} {hit}")) for each in tree
-                    if (hit := named.reaches(each)) is not None and each.rpartition("/")[0] != folder]
+            hits = [*(file for file in named.files if file in tree), *(each for below in named.folders if below
+                                                                      for each in playbookreads.below(listed, below))]
+            hits += [each for each in tree if any(wild.names(each) for wild in named.wildcards)] if named.wildcards \
+                else []
+            out += [(each, ("iac.context.deployed", f"{how}: {path} {named.reaches(each)}")) for each in hits
+                    if each.rpartition("/")[0] != folder]
             for source in _MODULE.findall(text):
                 if (module := playbookreads.normal(posixpath.join(folder, source))) and module not in seen:
                     seen.add(module)
@@ -92,6 +99,7 @@ def _helmfiles(tree: Tree, read_blob: Read, helmfiles: list[tuple[str, str]]) ->
     """What the helmfiles (and the sub-helmfiles they name, in turn) deploy or run, by a path that is in `tree`."""
     queue = [(path, f"{origin} runs helmfile {path}") for path, origin in helmfiles if path in tree]
     seen = {path for path, _ in queue}
+    listed = sorted(tree) if queue else []
     out: Found = []
     while queue:
         path, how = queue.pop()
@@ -105,7 +113,7 @@ def _helmfiles(tree: Tree, read_blob: Read, helmfiles: list[tuple[str, str]]) ->
             target = playbookreads.normal(posixpath.join(folder, word))
             if target is None:
                 continue
-            below = [target] if target in tree else [p for p in tree if p.startswith(f"{target}/")]
+            below = [target] if target in tree else playbookreads.below(listed, target)
             rule = "ci.context.ci-run" if key in ("command", "args") else "iac.context.deployed"
             out += [(each, (rule, f"{how}, which {'runs' if rule[:2] == 'ci' else 'deploys'} {target}"))
                     for each in below]
@@ -147,9 +155,9 @@ def _texts(tree: Tree, read_blob: Read, paths: list[str]) -> dict[str, str] | No
     return out
 
 
-def _matching(tree: Tree, named: str) -> list[str]:
+def _matching(tree: Tree, listed: list[str], named: str) -> list[str]:
     """The paths of `tree` a composerefs path stands for (WILD: a variable part; a folder: the files below it)."""
     if composerefs.WILD in named:
         wild = re.compile(".*".join(map(re.escape, named.split(composerefs.WILD))), re.DOTALL)
         return [listed for listed in tree if wild.fullmatch(listed)]
-    return [named] if named in tree else [listed for listed in tree if listed.startswith(f"{named}/")]
+    return [named] if named in tree else playbookreads.below(listed, named) if named else []
