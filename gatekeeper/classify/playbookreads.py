@@ -8,10 +8,10 @@ list items below the key; `ansible.builtin.` forms too), against the reading fil
 (`roles:` items, `role:`/`name:` of an item, a role's `meta/main.yml` `dependencies:`, `include_role`/`import_role`'s
 `name:`), looked for as Ansible does: `roles/NAME` beside the playbook, each `roles_path` folder of an `ansible.cfg` at
 the root or beside the playbook (relative to that file), and the playbook's own folder. Every file below a role found
-counts. The YAML files reached are read in turn (a chain, each file once: cycles end). Past MAX_INCLUDED files read
-or a file longer than FULL_READ, None: the caller fails closed. *Limits:* a path or a role name with a Jinja
-expression, a role of a collection (`acme.tools.web`), `ANSIBLE_ROLES_PATH` set by the step and the default role
-folders outside the repository are not followed.
+counts but its documentation. The YAML files reached are read in turn (a chain, each file once: cycles end). Past
+MAX_INCLUDED files read or a file longer than FULL_READ, None: the caller fails closed. *Limits:* a path or a role
+name with a Jinja expression, a role of a collection (`acme.tools.web`), `ANSIBLE_ROLES_PATH` set by the step and the
+default role folders outside the repository are not followed.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ _ROLES_PATH = lazy(r"^[ \t]*roles_path[ \t]*=[ \t]*(.*)$", re.MULTILINE)
 ITEM = lazy(r"""^[ \t]*-[ \t]*(?:name[ \t]*:[ \t]*)?["']?([^\s"'#{}\[\],]+)""")
 WORD = lazy(r"""["']?([^\s"'#{}\[\],]+)""")
 _BASES = ("", "/files", "/vars", "/tasks", "/templates")
+# A role's documentation: no play reads it (stackhpc/ansible-slurm-appliance's roles/systemd/README.md, thirtyninth set)
+_DOC = lazy(r"(?:\.(?:md|markdown|rst|adoc)|/(?:readme|license|licence|changelog|authors)[^/]*)\Z", re.IGNORECASE)
 Tree = dict[str, TreeEntry]
 
 
@@ -73,7 +75,8 @@ def reached(tree: Tree, read_blob: Callable[[TreeEntry], bytes],
                         seen.add(target)
                         queue.append((target, how, target.rpartition("/")[0]))
         for role in _roles(tree, read_blob, text, play, listed):
-            hits += [(below, f"{how}, which runs the role {role} ({path})") for below in below(listed, role)]
+            hits += [(file, f"{how}, which runs the role {role} ({path})") for file in below(listed, role)
+                     if not _DOC.search(file)]
         for target, evidence in hits:
             out.append((target, evidence))
             if target not in seen and target.endswith((".yaml", ".yml")):
