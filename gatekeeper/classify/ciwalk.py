@@ -19,6 +19,7 @@ from gatekeeper.classify import (
     ciconfigs,
     ciforms,
     ciimports,
+    cireaches,
     ciruns,
     deployruns,
     devcontainers,
@@ -43,6 +44,8 @@ GO_GENERATE = "\0go generate"
 _GENERATE = lazy(r"(?:\bgo|\$[({]GO[)}])[ \t]++generate\b")  # also a Makefile's `$(GO) generate`
 _DIRECTIVE = lazy(rb"(?m)^//go:generate[ \t]")
 
+_RUNNERS = ("ansible-playbook", "helmfile", "terraform")  # whose entry files cireaches.py reads (and Compose's)
+_HELMFILE = lazy(r"(?:\A|/)helmfile[^/]*\Z|(?:\A|/)helmfile\.d/[^/]+\.ya?ml\Z")  # one `helmfile -f DIR` reads
 _FILE_MODES = ("100644", "100755", "120000")  # a regular file, an executable, a symlink
 # Below a folder CI deploys: documentation and its pictures (a kustomize component's diagram), no deploy reads them
 _DOC_TYPES = (".md", ".markdown", ".rst", ".adoc", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")
@@ -63,6 +66,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
     read: dict[tuple[str, str, str], _Named] = {}  # by (blob id, path, the tree's cargo aliases): what it names
     built: dict[tuple[str, str], list[str]] = {}  # by (a Dockerfile's blob id, its context): the scripts it runs
     deploys: list[tuple[str, str]] = []  # (origin, a file or folder a deploy command names: deployruns.py)
+    entries: dict[tuple[str, str, str], None] = {}  # (origin, runner, the file it starts from): cireaches.py
     wild = 0
     try:
         defines = partial(_defines, rules)  # one object for every tree: each path of them all is tested once
@@ -104,8 +108,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                         return False  # what a definition runs may be past what is read
                     modules = ciimports.imported(path, text)
                     yaml = ciruns.is_yaml(path)
-                    deployed = deployruns.targets("\n".join([text, *ciruns.yaml_strings(text)]), yaml) \
-                        if deployruns.may_deploy(text, yaml) else []
+                    joined = "\n".join([text, *ciruns.yaml_strings(text)])
+                    deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []
+                    entered = [(runner, named) for runner in _RUNNERS if runner in text
+                               for named in deployruns.targets(joined, False, runner)]
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
                     brought_up = devcontainers.configurations(text) + cargorun.packages(text, folders, cargo, projects)
@@ -126,6 +132,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     + ([(path, path.rpartition("/")[0])] if ciforms.is_earthfile(path) else []),
                     vendoredci.travis_imports(path, text) if ciruns.is_yaml(path) else [],
                     [p for named in deployed for p in _deployed(named, path, folders)],
+                    [(runner, p) for runner, named in entered for p in _deployed(named, path, folders)],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
                     _GENERATE.search(text) is not None)
                 names = read[entry.oid, path, aliased]
@@ -155,7 +162,9 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                                       scripts if ciimports.passes_runs(path) else [])
                 for named in _expanded(tree, names.composed):
                     found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
+                    entries[origin, "compose", named] = None
                 deploys += [(origin, target) for target in names.deployed]
+                entries.update(((origin, runner, target), None) for runner, target in names.entered)
     except PastBound:
         return False
     # A chart or manifests CI deploys (red team 25): matched in every tree (a deploy target named in one tree only
@@ -171,6 +180,15 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
         for target, origin in first_origin.items():
             for named in _reached_in(tree, target):
                 found.setdefault(named, (deployruns.RULE, f"{origin} deploys {target}"))
+        # what a playbook, a Compose file or a helmfile CI runs reaches (issue 12); past the bounds, fail closed
+        started = [[(path, origin) for origin, kind, target in entries if kind == runner
+                    for path in (_reached_in(tree, target) if runner not in ("compose", "terraform")
+                                 else [target.partition(f"/{deployruns.HERE}")[0]])
+                    if runner != "helmfile" or _HELMFILE.search(path)] for runner in cireaches.RUNNERS]
+        if (reached := cireaches.reached(tree, read_blob, *started)) is None:
+            return False
+        for named, rule_evidence in reached:
+            found.setdefault(named, rule_evidence)
     return found
 
 
@@ -181,6 +199,7 @@ class _Named(NamedTuple):
     builds: list[tuple[str, str]]  # (a Dockerfile, its build context), resolved
     travis: list[str]  # the files it may import when the root `.travis.yml` reaches it (vendoredci.travis_imports)
     deployed: list[str]  # the files and folders its deploy commands name (deployruns.py), resolved
+    entered: list[tuple[str, str]]  # (runner, the file its `ansible-playbook`/`helmfile` starts from), resolved
     configs: list[str]  # the settings files it hands a release or pipeline tool (ciconfigs.py), resolved
     generates: bool  # it runs `go generate` (GO_GENERATE)
 

@@ -22,6 +22,9 @@ _NAME = re.compile(r"(?:.*[._-])?(?:docker-)?compose(?:[._-].*)?\.ya?ml")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-?]([^}]*)\}")  # `${TAG:-dev}`: the default
 _VARIABLE = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
 _UNIT_FOLDERS = ("/etc/systemd/", "/lib/systemd/", "/usr/lib/systemd/", "/run/systemd/")  # where systemd loads units
+# and, in a Compose file CI brings up, where an image's entrypoint runs every script at start (postgres, mysql,
+# mariadb, mongo; nginx): cireaches.py
+_RUN_FOLDERS = (*_UNIT_FOLDERS, "/docker-entrypoint-initdb.d", "/docker-entrypoint.d")
 WILD = "\x00"  # a variable part of a named path
 MAX_FILES = 2_000  # Compose files read per tree
 
@@ -32,9 +35,10 @@ def is_compose(path: str) -> bool:
     return "compose" in name and _NAME.fullmatch(name) is not None  # the test first: most paths of a tree fail it
 
 
-def builds(path: str, text: str) -> list[tuple[str, str | None]]:
+def builds(path: str, text: str, run: bool = False) -> list[tuple[str, str | None]]:
     """(repository path, build context folder) of each Dockerfile the Compose file at `path` builds; a Compose file it
-    takes in has the context None (it is no Dockerfile). A path with a variable part holds WILD for it."""
+    takes in has the context None (it is no Dockerfile). A path with a variable part holds WILD for it. `run`: a CI
+    step brings it up (cireaches.py), so an entrypoint's init-script mount counts too (_bind_sources)."""
     folder = path.rpartition("/")[0]
     out: list[tuple[str, str | None]] = []
     for root in documents(text):
@@ -47,7 +51,7 @@ def builds(path: str, text: str) -> list[tuple[str, str | None]]:
                 for extends in service.get("extends", ()) if isinstance(service, dict) else ():
                     out += [(file, None) for file in _files(folder, _strings(extends, "file"))]
                 out += [(file, None) for file in _files(folder, _env_files(service))]  # red team 22
-                out += [(file, None) for file in _files(folder, _bind_sources(service))]  # the forty-ninth set
+                out += [(file, None) for file in _files(folder, _bind_sources(service, run))]  # the forty-ninth set
         for kind in ("configs", "secrets"):  # files Compose mounts into the containers (`configs: {x: {file:}}`)
             for defined in root.get(kind, ()):
                 out += [(file, None) for item in _values(defined) for file in _files(folder, _strings(item, "file"))]
@@ -74,12 +78,14 @@ def _env_files(service: Node) -> list[str]:
     return named
 
 
-def _bind_sources(service: Node) -> list[str]:
+def _bind_sources(service: Node, run: bool) -> list[str]:
     """The host files a service bind-mounts where systemd loads its units (`./k3s.service:/etc/systemd/system/
     k3s.service:ro`, or the long form's `source:` and `target:` beside `type: bind`): the container's init runs them as
-    a machine's units (the forty-ninth set's example k3s nodes). A relative path only (Compose reads a bare word as a
-    named volume). Other mounts are left alone: the settings of an outside app mounted into its container
-    (Prometheus', Grafana's, an nginx.conf) are `other` or `src` in the label sets, and a folder names no file."""
+    a machine's units (the forty-ninth set's example k3s nodes), or, in a Compose file a CI step brings up (`run`),
+    where the image's entrypoint runs every script at start (`./init:/docker-entrypoint-initdb.d`: a folder, every
+    file below it; a developer's Compose file keeps its init scripts `src`: the eighteenth set). A relative path only
+    (Compose reads a bare word as a named volume). Other mounts are left alone: the settings of an outside app mounted
+    into its container (Prometheus', Grafana's, an nginx.conf) are `other` or `src` in the label sets."""
     if not isinstance(service, dict):
         return []
     named: list[str] = []
@@ -93,7 +99,7 @@ def _bind_sources(service: Node) -> list[str]:
                 target = next(iter(_strings(item, "target")), "")
             else:
                 continue
-            if source.startswith(".") and target.startswith(_UNIT_FOLDERS):
+            if source.startswith(".") and target.startswith(_RUN_FOLDERS if run else _UNIT_FOLDERS):
                 named.append(source)
     return named
 

@@ -112,10 +112,11 @@ def may_deploy(text: str, inputs: bool = True) -> bool:
     return _MAY_DEPLOY.search(text) is not None or inputs and _INPUT_KEY.search(text) is not None
 
 
-def targets(text: str, inputs: bool = True) -> list[str]:
+def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
     """The path patterns (pipinstalls.path_pattern: `./a/` is `a`, a variable part `*`) of the files and folders the
     deploy commands of `text` name, and (`inputs`: a YAML file, where an action's `with:` is) a deploy action's inputs
-    (_INPUT_KEY), in order, each once. Not a Makefile's `manifests: controller-gen ## Generate ...` target line."""
+    (_INPUT_KEY), in order, each once. Not a Makefile's `manifests: controller-gen ## Generate ...` target line.
+    `only`: the words of that one command (`ansible-playbook`: the playbooks ciwalk.py reads for what they include)."""
     text = _EXPRESSION.sub("${x}", text)
     found: list[str] = _inputs(text) if inputs and _INPUT_KEY.search(text) else []
     for line in text.replace("\\\n", " ").splitlines():
@@ -131,7 +132,7 @@ def targets(text: str, inputs: bool = True) -> list[str]:
                         at += 2 if words[at] in _XARGS_VALUED else 1
                 else:
                     at += 1
-            if at < len(words):
+            if at < len(words) and (not only or words[at].rpartition("/")[2].lower() == only):
                 found += _reached(words[at].rpartition("/")[2].lower().removesuffix(".exe"),
                                   words[at + 1:] + (["-"] if fed else []), line)
     found = [part for word in found for part in dict.fromkeys([word, *word.split(",")]) if part]

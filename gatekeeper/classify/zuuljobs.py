@@ -9,26 +9,26 @@ keeps one folder per job) and, once any job here runs a playbook of this project
 ...}]`), every file under the root `roles/` is `ci` (`ci.context.zuul-job`), whatever the path rules said
 (`iac.ansible` for `playbooks/`, `src` elsewhere).
 
-Read as GitLab includes are (treecontext.ci_include): with the commits, every Zuul file of every tree, each blob
-once, as YAML (yamlnodes.py: the keys at any depth, so a job variant inside a project's pipeline counts too) and by
-lines (what follows a YAML error); past MAX_FILES files or FULL_READ bytes, every file of the tree counts (fail
-closed: a playbook past what is read may run a script anywhere by `../`; docs review 54). From a patch alone, the
-Zuul files the patch shows, as far as it shows them (a hunk's `run:` line counts). With the commits, what a named
-playbook includes, runs or reads by a path (`include_tasks`, `import_tasks`, `import_playbook`, `include_vars`,
-`vars_files`, `script`, an include's `file:`, a script's `cmd:`, the `src:` of `copy` and `template`; against its
-folder, its `files/` and `templates/`) is `ci` too, followed through the YAML files it reaches (red team 38: a task
-file in `lib/` was `src`); past MAX_INCLUDED files or FULL_READ bytes, as past MAX_FILES. *Limits:* roles of another
-project, a project that is itself one role (`tasks/` at its root), a path with a Jinja expression and, from a patch
-alone, a playbook's includes are not looked for.
+Read as GitLab includes are (treecontext.ci_include): with the commits, every Zuul file of every tree, each blob once,
+as YAML (yamlnodes.py: the keys at any depth, so a job variant inside a project's pipeline counts too) and by lines
+(what follows a YAML error); past MAX_FILES files or FULL_READ bytes, every file of the tree counts (fail
+closed: a playbook past what is read may run a script anywhere by `../`; docs review 54). From a patch alone, the Zuul files the patch shows, as far as it shows
+them (a hunk's `run:` line counts). With the commits, what a named playbook includes, runs or reads by a path
+or runs as a role by name (playbookreads.py, the reader ciwalk.py shares for `ansible-playbook`: `include_tasks`,
+`import_tasks`, `import_playbook`, `include_vars`, `vars_files`, `script`, an include's `file:`, a script's `cmd:`, the `src:` of `copy` and `template`,
+`roles:`) is `ci`
+too, followed through the YAML files it reaches (red team 38: a task file in `lib/` was `src`); past
+playbookreads.MAX_INCLUDED files or FULL_READ bytes, as past MAX_FILES. *Limits:* roles of another project, a project
+that is itself one role (`tasks/` at its root), a path with a Jinja expression and, from a patch alone, a playbook's
+includes are not looked for.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Callable, Iterable
 
-from gatekeeper.classify import gitlabincludes, treereads
+from gatekeeper.classify import gitlabincludes, playbookreads, treereads
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.submodules import below_glob
 from gatekeeper.classify.yamlnodes import Node, values_under
@@ -40,13 +40,6 @@ __all__ = ["MAX_FILES", "PAST", "RULE", "ci_included", "include_evidence", "is_c
 
 RULE = "ci.context.zuul-job"
 MAX_FILES = 64  # Zuul files read per tree; past it, everything a job could run counts (fail closed)
-MAX_INCLUDED = 256  # playbook and task files read per tree for what they include; past it, as past MAX_FILES
-# What a playbook or task file reads by a path (red team 38): a task file, a playbook, a vars file, a script it runs on
-# the node, the `file:` of an include's mapping form; by lines, the value or the list items below the key.
-# `cmd:` is the script module's mapping form (`script: {cmd: ../tools/setup.sh}`), `src:` what `copy` and `template`
-# put on the node for a later task to run (docs review 54).
-_INCLUDE = lazy(r"^[ \t-]*(?:ansible\.builtin\.)?(?:include_tasks|import_tasks|import_playbook|include_vars|include"
-                r"|vars_files|script|file|cmd|src)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 _ROOTS = frozenset({"zuul.yaml", ".zuul.yaml", "zuul.yml", ".zuul.yml"})
 _FOLDERS = ("zuul.d/", ".zuul.d/")
 _RUN_KEYS = ("run", "pre-run", "post-run", "cleanup-run")
@@ -56,8 +49,8 @@ _EVERY = ("*",)
 PAST = "more Zuul configuration than is read: any job may run it"
 _KEY_LINE = lazy(r"^[ \t-]*(?:pre-run|post-run|cleanup-run|run)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 _ZUUL_KEY = lazy(r"^[ \t-]*zuul[ \t]*:", re.MULTILINE)  # a `roles:` entry's project, by lines
-_ITEM = lazy(r"""^[ \t]*-[ \t]*(?:name[ \t]*:[ \t]*)?["']?([^\s"'#{}\[\],]+)""")
-_WORD = lazy(r"""["']?([^\s"'#{}\[\],]+)""")
+_ITEM = playbookreads.ITEM
+_WORD = playbookreads.WORD
 Tree = dict[str, TreeEntry]
 
 
@@ -74,7 +67,7 @@ def rule_of(evidence: str) -> str:
 def named(config: str, text: str) -> list[tuple[str, str]]:
     """(pattern, evidence) for what the jobs of one Zuul file name: each playbook (with `.yaml`/`.yml` when the name
     has neither), every file of its folder below the root, and `roles/*` when a job runs one or names roles."""
-    playbooks = [path for value in _values(text) if (path := _normal(value))]
+    playbooks = [path for value in _values(text) if (path := playbookreads.normal(value))]
     out: list[tuple[str, str]] = []
     for playbook in dict.fromkeys(playbooks):
         how = f"{config}: a Zuul job runs {playbook}"
@@ -101,56 +94,11 @@ def run_files(trees: Iterable[Tree], read_blob: Callable[[TreeEntry], bytes]) ->
                 if len(data) > FULL_READ:  # what it names may be past what is read
                     return [(pattern, PAST) for pattern in _EVERY]
                 found[key] = named(config, data.decode("utf-8", "replace"))
-        included = _included(tree, read_blob, [hit for hits in found.values() for hit in hits])
+        included = playbookreads.reached(tree, read_blob, [hit for hits in found.values() for hit in hits])
         if included is None:
             return [(pattern, PAST) for pattern in _EVERY]
         reached += included
     return list(dict.fromkeys([*(hit for hits in found.values() for hit in hits), *reached]))
-
-
-def _included(tree: Tree, read_blob: Callable[[TreeEntry], bytes],
-              hits: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
-    """(path, evidence) for what the playbooks the jobs name include, run or read by a path outside their folder,
-    followed through what those files include (red team 38); None past MAX_INCLUDED files or FULL_READ bytes."""
-    queue = [(path, how) for path, how in hits if path in tree and path.endswith((".yaml", ".yml"))]
-    seen = {path for path, _ in queue}
-    out: list[tuple[str, str]] = []
-    while queue:
-        path, how = queue.pop()
-        if len(seen) > MAX_INCLUDED:
-            return None
-        if tree[path].mode not in ("100644", "100755"):
-            continue
-        data = read_blob(tree[path])
-        if len(data) > FULL_READ:
-            return None
-        folder = path.rpartition("/")[0]
-        for word in _include_words(data.decode("utf-8", "replace")):
-            for base in (folder, *(f"{folder}/{sub}" if folder else sub for sub in ("files", "templates"))):
-                target = _normal(posixpath.join(base, word))
-                if target and target in tree:
-                    out.append((target, f"{how}, which reads {target} ({path})"))
-                    if target not in seen and target.endswith((".yaml", ".yml")):
-                        seen.add(target)
-                        queue.append((target, how))
-    return out
-
-
-def _include_words(text: str) -> list[str]:
-    """The paths the include, script and vars keys of a playbook or task file name (the value, or list items below)."""
-    out: list[str] = []
-    for match in _INCLUDE.finditer(text):
-        value = match.group(1).partition(" #")[0].strip()
-        if value:
-            out += [word.group(1)] if (word := _WORD.match(value)) else []
-            continue
-        indent = len(match.group(0)) - len(match.group(0).lstrip(" \t-"))
-        for line in text[match.end() + 1:].splitlines():
-            item = _ITEM.match(line)
-            if item is None or len(line) - len(line.lstrip()) < indent:
-                break
-            out.append(item.group(1))
-    return [word for word in out if "{{" not in word]
 
 
 def ci_included(trees: tuple[Tree, ...], read_blob: Callable[[TreeEntry], bytes], git_dir: str) -> tuple[
@@ -205,13 +153,3 @@ def _strings(value: Node) -> list[str]:
 def _names_roles(text: str) -> bool:
     entries = [item for value in values_under(text, "roles") for item in (value if isinstance(value, list) else [])]
     return any(isinstance(item, dict) and "zuul" in item for item in entries) or bool(_ZUUL_KEY.search(text))
-
-
-def _normal(value: str) -> str | None:
-    """The repository path a run value names (no leading `/` or `./`), or None (a URL, a path out of the
-    repository)."""
-    value = value.strip()
-    if not value or "://" in value:
-        return None
-    path = posixpath.normpath(value.lstrip("/"))
-    return path if path not in (".", "..") and not path.startswith("../") else None
