@@ -11,16 +11,15 @@ keeps one folder per job) and, once any job here runs a playbook of this project
 
 Read as GitLab includes are (treecontext.ci_include): with the commits, every Zuul file of every tree, each blob once,
 as YAML (yamlnodes.py: the keys at any depth, so a job variant inside a project's pipeline counts too) and by lines
-(what follows a YAML error); past MAX_FILES files or FULL_READ bytes, every file of the tree counts (fail
-closed: a playbook past what is read may run a script anywhere by `../`; docs review 54). From a patch alone, the Zuul files the patch shows, as far as it shows
-them (a hunk's `run:` line counts). With the commits, what a named playbook includes, runs or reads by a path
-or runs as a role by name (playbookreads.py, the reader ciwalk.py shares for `ansible-playbook`: `include_tasks`,
-`import_tasks`, `import_playbook`, `include_vars`, `vars_files`, `script`, an include's `file:`, a script's `cmd:`, the `src:` of `copy` and `template`,
-`roles:`) is `ci`
-too, followed through the YAML files it reaches (red team 38: a task file in `lib/` was `src`); past
-playbookreads.MAX_INCLUDED files or FULL_READ bytes, as past MAX_FILES. *Limits:* roles of another project, a project
-that is itself one role (`tasks/` at its root), a path with a Jinja expression and, from a patch alone, a playbook's
-includes are not looked for.
+(what follows a YAML error); past MAX_FILES files or FULL_READ bytes, every file of the tree counts (fail closed: a
+playbook past what is read may run a script anywhere by `../`; docs review 54). From a patch alone, the Zuul files the
+patch shows, as far as it shows them (a hunk's `run:` line counts). With the commits, what a named playbook includes,
+runs or reads by a path or runs as a role by name (playbookreads.py, the reader ciwalk.py shares for `ansible-playbook`:
+`include_tasks`, `import_tasks`, `import_playbook`, `include_vars`, `vars_files`, `script`, an include's `file:`, a
+script's `cmd:`, the `src:` of `copy` and `template`, `roles:`) is `ci` too, followed through the YAML files it reaches
+(red team 38: a task file in `lib/` was `src`); past playbookreads.MAX_INCLUDED files or FULL_READ bytes, as past
+MAX_FILES. *Limits:* roles of another project, a project that is itself one role (`tasks/` at its root), a path with a
+Jinja expression and, from a patch alone, a playbook's includes are not looked for.
 """
 
 from __future__ import annotations
