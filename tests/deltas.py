@@ -20,7 +20,7 @@ from gitdiffs import commit_patch
 from gatekeeper.cli import main
 from gatekeeper.deps.model import Change, ManifestError
 from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from tests.gitrepo import GitRepo, two_commits
+from tests.gitrepo import GitRepo, edited_commits, two_commits
 
 
 def cli_json(folder: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str], head: dict[str, str], *,
@@ -44,6 +44,12 @@ def tree(repo: GitRepo, base: str, head: str) -> Delta:
     """From the commits' git objects (`--tree BASE..HEAD`)."""
     with repo.objects() as git:
         return tree_delta(git, base, head)
+
+
+def both_edited(root: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> tuple[Delta, Delta]:
+    """The delta of `edited_commits(root / "repo", files, edits)` with the commits, then from git's patch of them."""
+    repo, base, head = edited_commits(root / "repo", files, edits)
+    return tree(repo, base, head), patch_delta(None, io.BytesIO(commit_patch(repo, base, head)))
 
 
 def patch(repo: GitRepo, base: str, head: str, *extra: str) -> Delta:

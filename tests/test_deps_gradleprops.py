@@ -7,17 +7,16 @@ bounded, no traceback, fail closed. Real git repositories."""
 
 from __future__ import annotations
 
-import io
 import time
 from pathlib import Path
 
 import pytest
-from gitdiffs import commit_patch
+from deltas import both_edited
 
 from gatekeeper.deps import gradleprops
 from gatekeeper.deps.model import ManifestError
-from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from tests.gitrepo import GitRepo, edited_commits
+from gatekeeper.deps.sources import Delta, tree_delta
+from tests.gitrepo import GitRepo
 
 ROOT = """\
 // Top-level build file where you can add configuration options common to all sub-projects/modules.
@@ -72,10 +71,7 @@ FILES = {"build.gradle": ROOT, "app/build.gradle": APP, "gradle.properties": PRO
 
 
 def _delta(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> tuple[Delta, Delta]:
-    repo, base, head = edited_commits(tmp_path / "repo", files, edits)
-    with repo.objects() as git:
-        tree = tree_delta(git, base, head)
-    return tree, patch_delta(None, io.BytesIO(commit_patch(repo, base, head)))
+    return both_edited(tmp_path, files, edits)
 
 
 def _rows(delta: Delta) -> set[tuple[object, ...]]:

@@ -5,17 +5,15 @@ classes and their look-alikes, through real git repositories (--tree and the pat
 
 from __future__ import annotations
 
-import io
 import time
 from pathlib import Path
 
 import pytest
-from gitdiffs import commit_patch
+from deltas import both_edited
 
 from gatekeeper.deps.makepins import commit_pins
-from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
+from gatekeeper.deps.sources import Delta
 from gatekeeper.deps.toolfiles import parse_makefile
-from tests.gitrepo import edited_commits
 
 OLD, NEW = "5a4cd6741fc33227cdacb329f355ab21f8481de2", "0d0764dfd257c0ae862525c05778207f87b99b1c"
 LLAMA = f"""
@@ -60,10 +58,7 @@ endef
 
 
 def _delta(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> tuple[Delta, Delta]:
-    repo, base, head = edited_commits(tmp_path / "repo", files, edits)
-    with repo.objects() as git:
-        tree = tree_delta(git, base, head)
-    return tree, patch_delta(None, io.BytesIO(commit_patch(repo, base, head)))
+    return both_edited(tmp_path, files, edits)
 
 
 def _rows(delta: Delta) -> set[tuple[object, ...]]:

@@ -6,17 +6,15 @@ classes and look-alikes, through real git repositories (--tree and the patch).""
 
 from __future__ import annotations
 
-import io
 import time
 from pathlib import Path
 
 import pytest
-from gitdiffs import commit_patch
+from deltas import both_edited
 
 from gatekeeper.deps.omnibus import parse_definition
 from gatekeeper.deps.registry import format_for
-from gatekeeper.deps.sources import Delta, patch_delta, tree_delta
-from tests.gitrepo import edited_commits
+from gatekeeper.deps.sources import Delta
 
 RUBYGEMS = """\
 #
@@ -59,10 +57,7 @@ end
 
 
 def _delta(tmp_path: Path, files: dict[str, str], edits: dict[str, dict[str, str]]) -> tuple[Delta, Delta]:
-    repo, base, head = edited_commits(tmp_path / "repo", files, edits)
-    with repo.objects() as git:
-        tree = tree_delta(git, base, head)
-    return tree, patch_delta(None, io.BytesIO(commit_patch(repo, base, head)))
+    return both_edited(tmp_path, files, edits)
 
 
 def _rows(delta: Delta) -> set[tuple[object, ...]]:
