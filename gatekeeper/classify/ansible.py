@@ -93,7 +93,7 @@ def _play_item(text: str) -> re.Match[str] | None:
         indent = 1 + len(item.group(1))
         keys = {item.group(2)}
         end = text.find("\n", item.end())
-        for line in _lines_from(text, end + 1) if end != -1 else ():
+        for line in lines_from(text, end + 1) if end != -1 else ():
             if line and not line[0].isspace() and not line.startswith("#"):
                 break  # the next item, or the end of the list
             body = line[indent:]
@@ -104,12 +104,13 @@ def _play_item(text: str) -> re.Match[str] | None:
     return None
 
 
-def _lines_from(text: str, start: int) -> Iterator[str]:
-    """`text[start:].splitlines()`, one newline-ended piece at a time. An item's keys end at the next unindented
-    line, so each item reads only its own lines; the list of every line to the end of the text, made for each
-    item, was quadratic in the items (`- a: x` 36,000 times, 250 KB: 28 CPU-seconds). The lines are the same: a
-    piece's own breaks (`\r`, `\u2028`, ...) are split as splitlines splits them, and an empty line, the only
-    kind a piece of nothing drops, ends no item and is no key."""
+def lines_from(text: str, start: int) -> Iterator[str]:
+    """`text[start:].splitlines()`, one newline-ended piece at a time (every reader of the lines below a YAML key by
+    lines uses it: the Zuul jobs, the playbooks' includes and roles, GitLab includes, the runners CI starts). An
+    item's keys end at the next unindented line, so each item reads only its own lines; the list of every line to
+    the end of the text, made for each item, was quadratic in the items (`- a: x` 36,000 times, 250 KB: 28
+    CPU-seconds). The lines are the same: a piece's own breaks (`\r`, `\u2028`, ...) are split as splitlines splits
+    them, and an empty line, the only kind a piece of nothing drops, ends no item and is no key."""
     while True:
         end = text.find("\n", start)
         yield from (text[start:] if end == -1 else text[start:end]).splitlines()

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 
 from gatekeeper.classify import composerefs, playbookreads, tfrefs
+from gatekeeper.classify.ansible import lines_from
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
@@ -133,7 +134,7 @@ def _helmfile_words(text: str) -> list[tuple[str, str]]:
             out += [(key, word) for word in _WORDS.findall(value)]
             continue
         indent = len(match.group(1))
-        for line in text[match.end() + 1:].splitlines():
+        for line in lines_from(text, match.end() + 1):
             if line.strip() and len(line) - len(line.lstrip()) < indent or not line.lstrip().startswith(("-", "#")) \
                     and line.strip():
                 break

@@ -18,6 +18,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 
+from gatekeeper.classify.ansible import lines_from
 from gatekeeper.classify.yamlnodes import Node, values_under
 from gatekeeper.lazy_pattern import lazy
 
@@ -115,7 +116,7 @@ def _by_lines(text: str) -> list[str]:
     found: list[str] = []
     for match in _INCLUDE.finditer(text):
         block = [match.group(1)]
-        for line in text[match.end() + 1:].splitlines():
+        for line in lines_from(text, match.end() + 1):
             if line and not line[0].isspace() and not line.startswith(("#", "-")):
                 break  # the next top-level key
             block.append(line)

@@ -21,6 +21,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
+from gatekeeper.classify.ansible import lines_from
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.gitobjects import TreeEntry
 from gatekeeper.lazy_pattern import lazy
@@ -95,7 +96,7 @@ def _include_words(text: str) -> list[tuple[str, str]]:
             out += [(match.group(1), word.group(1))] if (word := WORD.match(value)) else []
             continue
         indent = len(match.group(0)) - len(match.group(0).lstrip(" \t-"))
-        for line in text[match.end() + 1:].splitlines():
+        for line in lines_from(text, match.end() + 1):
             item = ITEM.match(line)
             if item is None or len(line) - len(line.lstrip()) < indent:
                 break
@@ -112,7 +113,7 @@ def _role_names(text: str) -> list[str]:
             names += [word.strip(" '\"") for word in match.group(2).strip().strip("[]").split(",")]
             continue
         indent = len(match.group(1))  # the key's column: items may stand at it
-        for line in text[match.end() + 1:].splitlines():
+        for line in lines_from(text, match.end() + 1):
             if line.strip() and len(line) - len(line.lstrip()) < indent or line.strip() and \
                     len(line) - len(line.lstrip()) == indent and not line.lstrip().startswith("-"):
                 break
@@ -121,7 +122,7 @@ def _role_names(text: str) -> list[str]:
     for match in _ROLE_TASK.finditer(text):
         indent = len(match.group(1))
         below = [match.group(2)]
-        for line in text[match.end() + 1:].splitlines():
+        for line in lines_from(text, match.end() + 1):
             if line.strip() and len(line) - len(line.lstrip()) <= indent:
                 break
             below.append(line)

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from gatekeeper.classify import gitlabincludes, playbookreads, treereads
+from gatekeeper.classify.ansible import lines_from
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.classify.submodules import below_glob
 from gatekeeper.classify.yamlnodes import Node, values_under
@@ -131,7 +132,7 @@ def _values(text: str) -> list[str]:
             out += [word.group(1)] if (word := _WORD.match(value)) else []
             continue
         key_indent = len(match.group(0)) - len(match.group(0).lstrip(" \t-"))
-        for line in text[match.end() + 1:].splitlines():  # the list items below an empty value
+        for line in lines_from(text, match.end() + 1):  # the list items below an empty value
             item = _ITEM.match(line)
             if item is None or len(line) - len(line.lstrip()) < key_indent or item.group(1).endswith(":"):
                 break

@@ -1,0 +1,71 @@
+"""This stop's line readers on hostile text, CPU seconds (load cannot flake them), the least of three, the collector
+off; a quadratic reading costs 16 times for 4 times the text, a linear one ~4.
+
+- The run-control tokenizer (bazelrc.py, docs review 54's fix): quotes left open, escapes, continuations and comment
+  marks over the 64 KiB it reads before a file is `ci` unread (2-42 ms at 64 KiB).
+- The readers of the lines below a YAML key (a playbook's includes and roles, playbookreads.py; a Zuul job's run keys;
+  GitLab includes; a helmfile's keys, cireaches.py): each listed `text[end:].splitlines()` again for every key, so a
+  playbook of `roles:` lines cost 16 CPU-s at 256 KiB (and ~4 minutes at the 1 MiB read) on `17f70ab`; they now read
+  one line at a time (ansible.lines_from), 11-48 ms at 256 KiB.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+
+import pytest
+
+from gatekeeper.classify import cireaches, gitlabincludes, playbookreads, zuuljobs
+from gatekeeper.classify.bazelrc import rc_lines
+
+RC_SHAPES = {"double quotes": '"', "single quotes": "'", "mixed quotes and escapes": "\"'\\",
+             "continuations": "\\\n", "CRLF continuations": "\\\r\n", "escapes": "\\a",
+             "open quoted options": 'build "--x=a ', "comment marks": "#'\"", "config names": "build:a.b/c+d "}
+
+
+def _playbook(text: str) -> object:
+    return playbookreads._include_words(text), playbookreads._role_names(text)
+
+
+KEY_READERS: dict[str, tuple[Callable[[str], object], str]] = {
+    "playbook include keys": (_playbook, "include_tasks:\n"),
+    "playbook include lists": (_playbook, "include_tasks:\n  - x\n  - y\n"),
+    "playbook roles keys": (_playbook, "roles:\n"),
+    "playbook role dependencies": (_playbook, "dependencies:\n  - { role: a\n"),
+    "zuul run keys": (zuuljobs._values, "run:\n"),
+    "zuul run lists": (zuuljobs._values, "- run:\n    - a.yaml\n"),
+    "gitlab include keys": (gitlabincludes._by_lines, "include:\n"),
+    "helmfile keys": (cireaches._helmfile_words, "values:\n"),
+    "helmfile lists": (cireaches._helmfile_words, "- bases:\n  - a.yaml\n"),
+}
+
+
+def _cost(read: Callable[[str], object], text: str) -> float:
+    gc.disable()
+    try:
+        runs = []
+        for _ in range(3):
+            started = time.process_time()
+            read(text)
+            runs.append(time.process_time() - started)
+        return min(runs)
+    finally:
+        gc.enable()
+
+
+def _linear(read: Callable[[str], object], unit: str, kib: int, budget: float) -> None:
+    small, large = (_cost(read, unit * (size * 1024 // len(unit))) for size in (kib // 4, kib))
+    assert large < budget, large
+    assert large < max(16 * small, 0.02) / 2, (small, large)
+
+
+@pytest.mark.parametrize("unit", list(RC_SHAPES.values()), ids=list(RC_SHAPES))
+def test_a_hostile_run_control_file_is_read_in_linear_time(unit: str) -> None:
+    _linear(rc_lines, unit, 64, 0.5)
+
+
+@pytest.mark.parametrize(("read", "unit"), list(KEY_READERS.values()), ids=list(KEY_READERS))
+def test_keys_over_hostile_lines_are_read_in_linear_time(read: Callable[[str], object], unit: str) -> None:
+    _linear(read, unit, 256, 1.0)
