@@ -119,7 +119,7 @@ def _inline_table(side: Side, index: int) -> str:
         parts.append(later)
         try:
             tomllib.loads("\n".join(parts).strip())
-        except tomllib.TOMLDecodeError:
+        except (tomllib.TOMLDecodeError, RecursionError):
             continue
         return "\n".join(parts)
     return line

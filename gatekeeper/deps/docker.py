@@ -39,6 +39,15 @@ def substitute(ref: str, args: dict[str, str]) -> str:
     return _VAR.sub(value, ref)
 
 
+def arg_value(value: str) -> str:
+    """An ARG default as the builder reads it: one pair of matching quotes around the whole value removed
+    (`ARG BCI="registry.suse.com/bci/bci-base:15.7"`, rancher's system-upgrade-controller); a lone or unmatched
+    quote is kept, so the reference it makes stays unreadable rather than naming another image."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" and value[0] not in value[1:-1]:
+        return value[1:-1]
+    return value
+
+
 def split_image(ref: str) -> tuple[str, str, str]:
     """(name, tag, digest) of an image reference; the tag is "latest" only when neither is given."""
     name, _, digest = ref.partition("@")
@@ -128,7 +137,7 @@ def from_images(body: str) -> list[tuple[str, str, str]]:
     images: list[tuple[str, str, str]] = []
     for line in instructions(body):
         if m := _ARG.match(line):
-            args.setdefault(m.group(1), m.group(2) or "")
+            args.setdefault(m.group(1), arg_value(m.group(2) or ""))
             continue
         if (m := _FROM.match(line)) is None:
             flags = _FLAGS.match(line)

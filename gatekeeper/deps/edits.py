@@ -273,7 +273,7 @@ def composer_line(side: Side, index: int) -> list[tuple[str, str]]:
 def toml_pair(line: str) -> tuple[str, object]:
     try:
         doc = tomllib.loads(line.strip())
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # `x = [[[[…`: tomllib recurses a level a bracket
         raise ManifestError(f"not a one-line TOML key: {line.strip()[:80]!r}") from None
     if len(doc) != 1:
         raise ManifestError(f"not a one-line TOML key: {line.strip()[:80]!r}")
@@ -301,7 +301,7 @@ def pyproject_line(side: Side, index: int) -> list[tuple[str, ...]]:
         try:
             item = tomllib.loads(f"x = [\n{line}\n]")["x"]  # one item, its comma and comment (`# relaxed …`)
             req = Requirement(item[0]) if len(item) == 1 and isinstance(item[0], str) else None
-        except (tomllib.TOMLDecodeError, InvalidRequirement):
+        except (tomllib.TOMLDecodeError, RecursionError, InvalidRequirement):
             req = None
         if req is None or req.url or not req.specifier:
             raise ManifestError(f"not a versioned PEP 508 requirement: {line[:80]!r}")

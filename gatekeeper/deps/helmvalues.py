@@ -5,7 +5,9 @@ Charts name their images in two shapes, which Renovate's helm-values manager rea
 `image: "registry/name:tag"` (an `image` key whose string has a tag or digest; also a key whose last word is
 `image`, `kubectlImage`, `SYSTEM_UPGRADE_JOB_KUBECTL_IMAGE`, round 40), and the Argo CD Helm sources an apps
 chart templates (`repoURL`, `chart`, `targetRevision`: the chart at that revision; from a patch when the hunk shows
-the `chart:` line of the changed revision's mapping, else nothing, as before; round 40). An empty tag (the
+the `chart:` line of the changed revision's mapping, else nothing, as before; round 40), and the older charts'
+`image: "daskdev/dask"` with the tag in a sibling `imageTag: "0.17.0"` (round 42; from a patch when the hunk shows
+the untagged `image:` line above the `imageTag:` line, in the same mapping). An empty tag (the
 chart's `appVersion` is used) names no version and is skipped; so are commented-out examples, which
 YAML does not read. Renovate annotations (`# renovate: ...`) above a value are read as in workflows.
 
@@ -51,6 +53,18 @@ def _image(node: dict[Any, Any]) -> tuple[str, str] | None:
     return name, image_version(tag, digest)
 
 
+# An image tagged apart from its name, `image: "daskdev/dask"` beside `imageTag: "0.17.0"` in one mapping (the older
+# charts' shape: dask/helm-chart, elastic/helm-charts); the tag one Docker accepts, at most 128 characters.
+_TAG = lazy(r"^\w[\w.\-]{0,127}$")
+
+
+def _tagged_apart(image: str, tag: str) -> tuple[str, str] | None:
+    if not _IMAGE_REF.match(image) or "://" in image or ":" in image.rpartition("/")[2] or "@" in image \
+            or not _TAG.match(tag):
+        return None
+    return image, tag
+
+
 def _named(ref: str) -> tuple[str, str] | None:
     if not _IMAGE_REF.match(ref) or not (":" in ref.rpartition("/")[2] or "@" in ref):
         return None
@@ -85,7 +99,7 @@ def parse_values(path: str, data: bytes) -> list[Dependency]:
         if isinstance(node, dict):
             found = _image(node)
             if found is None and isinstance(node.get("image"), str):
-                found = _named(node["image"])
+                found = _named(node["image"]) or _tagged_apart(node["image"], _scalar(node.get("imageTag")))
             if found is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
             if (source := _argo_source(node)) is not None:
@@ -135,6 +149,7 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
     shown: list[str] = []  # the lines of the hunk being read, up to the line being read
     unshown: list[str] = []  # the images named whose mapping's opening is above their hunk
     chart: tuple[int, str] = (-1, "")  # the column and name of the last `chart:` line of the hunk's mapping
+    bare: tuple[int, str] = (-1, "")  # the column and name of the last untagged `image:` line of the hunk's mapping
 
     def close() -> None:
         nonlocal changed
@@ -153,7 +168,7 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
         if raw == hunks.HUNK:
             close()
             indent = -1
-            chart = (-1, "")
+            chart = bare = (-1, "")
             shown.clear()
             continue
         line = raw.lstrip(hunks.CHANGED)
@@ -164,6 +179,8 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
         key, value, column = m.group("key"), m.group("value"), m.start("key")
         if column < chart[0] or column == chart[0] and line.lstrip().startswith("- "):
             chart = (-1, "")  # the mapping the chart: line was in ended
+        if column < bare[0] or column == bare[0] and line.lstrip().startswith("- "):
+            bare = (-1, "")
         if indent != -1 and (column < indent or column == indent and line.lstrip().startswith("- ")):
             close()  # a shallower key, or the next item of a list: the mapping being read ended
             indent = -1
@@ -171,9 +188,13 @@ def values_hunks(path: str, data: bytes) -> list[Dependency]:
             chart = (column, value) if _CHART_NAME.match(value) else (-1, "")
         elif key == "targetRevision" and chart[0] == column and value[:1].isdigit():
             out.append(Dependency("helm", chart[1], value, path, True, "runtime"))  # Argo CD's source (above)
+        elif key == "imageTag" and bare[0] == column and (found := _tagged_apart(bare[1], value)) is not None:
+            out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))  # `image:` above, untagged
         if _IMAGE_KEY.match(key) and value:
             if (found := _named(value)) is not None:
                 out.append(Dependency("docker", found[0], found[1], path, True, "runtime"))
+            elif key == "image":
+                bare = (column, value)
         elif key in _IMAGE_KEYS and indent in (-1, column):
             if indent == -1:
                 opened = line.lstrip().startswith("- ") or _opening_shown(shown, column)

@@ -143,7 +143,7 @@ def _inline_table(line: str) -> list[tuple[str, ...]] | None:
         return None
     try:
         doc = tomllib.loads(line.strip())
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return None
     if len(doc) != 1:
         return None

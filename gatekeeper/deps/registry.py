@@ -114,7 +114,7 @@ _BY_NAME: dict[str, Format] = {
        for name in deno.NAMES},
     "pyproject.toml": Format("pyproject.toml", pypi.parse_pyproject, False,
                              edits=_edits("pip", edits.pyproject_line)),
-    "Pipfile": Format("Pipfile", pipfile.parse_pipfile, False),
+    "Pipfile": Format("Pipfile", pipfile.parse_pipfile, False, edits=_edits("pip", pipfile.pipfile_line)),
     "Pipfile.lock": Format("Pipfile.lock", pipfile.parse_pipfile_lock, False, hunks=hunks.pipfile_lock_hunks),
     "poetry.lock": Format("poetry.lock", pypi.parse_poetry_lock, False, ("pyproject.toml",), _pip_hunks),
     "uv.lock": Format("uv.lock", pypi.parse_uv_lock, False, ("pyproject.toml",), _pip_hunks),
