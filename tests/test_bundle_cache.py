@@ -23,7 +23,16 @@ from gatekeeper.policy.ref_check import unknown_refs
 BROKEN = "\ndeny contains f if { ]\n"
 
 
-def _fresh(monkeypatch: pytest.MonkeyPatch, root: Path):  # type: ignore[no-untyped-def]
+def _held(root: Path) -> None:
+    """Load `root` until this process holds it (its first load is the plain one), and check that it does."""
+    load_bundle(root)
+    load_bundle(root)
+    place = bundle_module._HELD.place(root, "lint_tests=True")
+    digest = contents_digest(root)
+    assert digest is not None and bundle_module._HELD.get(place, digest) is not None
+
+
+def _fresh(monkeypatch: pytest.MonkeyPatch, root: Path) -> bundle_module.Bundle:
     """A load of `root` by a process that holds nothing."""
     with monkeypatch.context() as patched:
         patched.setattr(bundle_module, "_HELD", Held(8))
@@ -40,6 +49,7 @@ def test_the_walk_gives_the_bundle_digest(tmp_path: Path) -> None:
 
 def test_a_held_load_equals_a_fresh_one_and_is_not_shared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = bundle_copy(tmp_path)
+    _held(root)
     first = load_bundle(root)
     first.modules.clear()  # a caller that spoils its copy spoils no other load's
     first.params.clear()
@@ -51,7 +61,7 @@ def test_a_held_load_equals_a_fresh_one_and_is_not_shared(tmp_path: Path, monkey
 @pytest.mark.parametrize("where", ["core/policy.rego", "lib/findings.rego", "core/policy_test.rego"])
 def test_a_changed_module_is_checked_again(tmp_path: Path, where: str) -> None:
     root = bundle_copy(tmp_path)
-    load_bundle(root)
+    _held(root)
     path = root / where
     stat = path.stat()
     path.write_text(path.read_text() + BROKEN)
@@ -62,6 +72,7 @@ def test_a_changed_module_is_checked_again(tmp_path: Path, where: str) -> None:
 
 def test_a_same_size_edit_changes_what_is_loaded(tmp_path: Path) -> None:
     root = bundle_copy(tmp_path)
+    _held(root)
     before = load_bundle(root)
     manifest = root / ".manifest"
     text = manifest.read_text()
@@ -76,12 +87,12 @@ def test_a_same_size_edit_changes_what_is_loaded(tmp_path: Path) -> None:
 
 def test_a_new_or_removed_file_is_loaded_again(tmp_path: Path) -> None:
     root = bundle_copy(tmp_path)
-    load_bundle(root)
+    _held(root)
     (root / "size" / "extra_test.rego").write_text("package gatekeeper.policies.size_test\n" + BROKEN)
     with pytest.raises(PolicyError):
         load_bundle(root)
     (root / "size" / "extra_test.rego").unlink()
-    load_bundle(root)
+    _held(root)
     (root / "size" / "policy.rego").unlink()
     with pytest.raises(PolicyError, match="no size/policy.rego"):
         load_bundle(root)
@@ -91,6 +102,7 @@ def test_a_folder_the_digest_skips_is_never_held(tmp_path: Path) -> None:
     root = bundle_copy(tmp_path)
     (root / "__pycache__").mkdir()
     assert contents_digest(root) is None
+    load_bundle(root)
     load_bundle(root)
     # The test-file lint reads it, the digest does not: a second load must lint it again.
     (root / "__pycache__" / "x_test.rego").write_text("package gatekeeper.policies.x_test\n" + BROKEN)
@@ -105,6 +117,7 @@ def test_a_symlinked_folder_is_never_held(tmp_path: Path) -> None:
     (root / "lib").symlink_to(outside, target_is_directory=True)
     assert contents_digest(root) is None
     load_bundle(root)
+    load_bundle(root)
     target = outside / "findings.rego"
     target.write_text(target.read_text() + BROKEN)  # the digest does not follow the link; the loader does
     with pytest.raises(PolicyError):
@@ -116,9 +129,27 @@ def test_a_relative_folder_is_its_working_folders(tmp_path: Path, monkeypatch: p
     edit(bad / "core" / "policy.rego", "package gatekeeper.policies.core", "package gatekeeper.policies.other")
     monkeypatch.chdir(good.parent)
     load_bundle("policies")
+    load_bundle("policies")
     monkeypatch.chdir(bad.parent)
     with pytest.raises(PolicyError, match="package gatekeeper.policies.core"):
         load_bundle("policies")
+
+
+def test_a_folders_first_load_is_not_walked_for_a_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-gate process (the CLI) reads and hashes the bundle once, as before the cache."""
+    root = bundle_copy(tmp_path)
+    walks: list[Path] = []
+
+    def counted(folder: Path) -> str | None:
+        walks.append(folder)
+        return contents_digest(folder)
+
+    monkeypatch.setattr(bundle_module, "contents_digest", counted)
+    load_bundle(root)
+    assert walks == []
+    load_bundle(root)
+    load_bundle(root)
+    assert walks == [root, root]
 
 
 def test_unknown_refs_answers_by_the_exact_sources() -> None:

@@ -123,16 +123,16 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True, git_st
             where=str(folder),
             hint="pass --policy DIR naming a bundle folder",
         )
-    before = contents_digest(folder)  # held by these bytes (bundle_cache.py); the git state is asked every time
-    key = _HELD.key(folder, f"lint_tests={lint_tests}", before) if before is not None else None
-    held = _HELD.get(key) if key is not None else None
-    if held is not None:
+    place = _HELD.place(folder, f"lint_tests={lint_tests}")  # held by its bytes from its second load (bundle_cache.py)
+    before = contents_digest(folder) if _HELD.seen(place) else None
+    held = _HELD.get(place, before) if before is not None else None
+    if held is not None:  # the git state is asked every time
         commit, uncommitted = start_git_state(folder)() if git_state else (None, None)
         return replace(held, commit=commit, uncommitted=uncommitted, modules=dict(held.modules),
                        params=copy.deepcopy(held.params))
     loaded = _load_bundle(folder, manifest_path, lint_tests=lint_tests, git_state=git_state)
-    if key is not None and loaded.digest == before:  # no byte changed while it loaded
-        _HELD.put(key, replace(loaded, modules=dict(loaded.modules), params=copy.deepcopy(loaded.params)))
+    if before is not None and loaded.digest == before:  # no byte changed while it loaded
+        _HELD.put(place, before, replace(loaded, modules=dict(loaded.modules), params=copy.deepcopy(loaded.params)))
     return loaded
 
 

@@ -7,7 +7,8 @@ or an mtime: one walk reads and hashes every file (the bundle's digest, which ea
 changed, added or removed byte is a new key, loaded and checked in full. A folder whose contents the walk cannot vouch
 for is never held: any symbolic link (the loader reads through it, the digest does not), a `.git` or `__pycache__`
 folder (the digest skips it, the loader's globs may not), anything but plain files and folders, or an error reading.
-A load that fails is never held: its error comes again. A one-gate process loads once and gains nothing.
+A load that fails is never held: its error comes again. A folder's first load in a process is the plain one (no
+walk for a key): a one-gate process (the CLI) pays nothing for it, and gains nothing.
 """
 
 from __future__ import annotations
@@ -53,21 +54,34 @@ def contents_digest(folder: Path) -> str | None:
 
 
 class Held(Generic[T]):
-    """Loaded values by (the folder as named, the folder absolute, the load's options, the contents' digest)."""
+    """Loaded values by (the folder as named, the folder absolute, the load's options, the contents' digest).
+
+    A folder's first load in a process is not held, nor walked for a key (`seen` says False): a one-gate process
+    (the CLI) loads once and would only read and hash every file twice. From its second load on, it is."""
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
         self._values: dict[tuple[str, str, str, str], T] = {}
+        self._seen: set[tuple[str, str, str]] = set()
 
     @staticmethod
-    def key(folder: Path, options: str, digest: str) -> tuple[str, str, str, str]:
+    def place(folder: Path, options: str) -> tuple[str, str, str]:
         # The folder as named appears in the loaded value (module paths); relative, it depends on the working folder.
-        return os.fspath(folder), os.path.abspath(folder), options, digest
+        return os.fspath(folder), os.path.abspath(folder), options
 
-    def get(self, key: tuple[str, str, str, str]) -> T | None:
-        return self._values.get(key)
+    def seen(self, place: tuple[str, str, str]) -> bool:
+        """Whether `place` was loaded before in this process (and from now on, it was)."""
+        if place in self._seen:
+            return True
+        if len(self._seen) >= 4 * self._limit:
+            self._seen.clear()
+        self._seen.add(place)
+        return False
 
-    def put(self, key: tuple[str, str, str, str], value: T) -> None:
+    def get(self, place: tuple[str, str, str], digest: str) -> T | None:
+        return self._values.get((*place, digest))
+
+    def put(self, place: tuple[str, str, str], digest: str, value: T) -> None:
         if len(self._values) >= self._limit:
             self._values.clear()
-        self._values[key] = value
+        self._values[(*place, digest)] = value
