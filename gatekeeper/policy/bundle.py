@@ -10,13 +10,14 @@ one of the bundle's modules, which `gatekeeper test` loads, but never one a gate
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
 import re
 import subprocess
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from gatekeeper.bounded import load_json, no_duplicates, read_bytes
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import PolicyError, RunError, UsageError, where
 from gatekeeper.gitcmd import SAFE_GIT, absolute_path, filters_off, git_program
+from gatekeeper.policy.bundle_cache import SKIPPED_DIRS, Held, contents_digest
 from gatekeeper.policy.metadata import package_of, parse_metadata
 from gatekeeper.policy.rego_lint import check_source
 from gatekeeper.policy_dir import MANIFEST
@@ -37,7 +39,6 @@ LIB_DIR = "lib"
 TEST_HELPERS = "testing"  # the last part of a shared package that only tests load
 POLICY_PACKAGE = "gatekeeper.policies"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-_SKIP_DIRS = frozenset({".git", "__pycache__"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,9 @@ class Bundle:
                 "uncommitted": self.uncommitted, "digest": self.digest}
 
 
+_HELD: Held[Bundle] = Held(8)  # bundles loaded in this process, by their bytes (bundle_cache.py)
+
+
 def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True, git_state: bool = True) -> Bundle:
     """Load and validate the bundle at `root` (PolicyError / RulesError say what and where).
 
@@ -119,6 +123,20 @@ def load_bundle(root: str | os.PathLike[str], *, lint_tests: bool = True, git_st
             where=str(folder),
             hint="pass --policy DIR naming a bundle folder",
         )
+    place = _HELD.place(folder, f"lint_tests={lint_tests}")  # held by its bytes from its second load (bundle_cache.py)
+    before = contents_digest(folder) if _HELD.seen(place) else None
+    held = _HELD.get(place, before) if before is not None else None
+    if held is not None:  # the git state is asked every time
+        commit, uncommitted = start_git_state(folder)() if git_state else (None, None)
+        return replace(held, commit=commit, uncommitted=uncommitted, modules=dict(held.modules),
+                       params=copy.deepcopy(held.params))
+    loaded = _load_bundle(folder, manifest_path, lint_tests=lint_tests, git_state=git_state)
+    if before is not None and loaded.digest == before:  # no byte changed while it loaded
+        _HELD.put(place, before, replace(loaded, modules=dict(loaded.modules), params=copy.deepcopy(loaded.params)))
+    return loaded
+
+
+def _load_bundle(folder: Path, manifest_path: Path, *, lint_tests: bool, git_state: bool) -> Bundle:
     manifest = _read_manifest(manifest_path)
     git_state_of = start_git_state(folder) if git_state else lambda: (None, None)  # git works while the bundle loads
     try:
@@ -298,7 +316,7 @@ def bundle_digest(root: str | os.PathLike[str]) -> str:
     folder = Path(root)
     entries: list[tuple[str, str]] = []
     for current, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
         for file_name in files:
             path = Path(current) / file_name
             try:

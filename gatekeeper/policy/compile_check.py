@@ -110,7 +110,7 @@ def start_check(modules: Mapping[str, str], data: Mapping[str, Any], *, timeout:
 
     Without the reference engine the gate cannot prove the policies safe and refuses (fails closed).
     """
-    refs = unknown_refs(modules)  # a few milliseconds of regexes: never cached
+    refs = unknown_refs(modules)  # a few milliseconds of regexes: never in the disk cache (held by bytes in memory)
     key = cache_key(modules, data)
     if not refs and _passed_before(key):
         return lambda: None  # a pass is remembered only when the field check found nothing either

@@ -1,0 +1,87 @@
+"""Bundles already loaded in this process, by the folder and every byte under it.
+
+Loading a bundle parses the manifest, lints every Rego module, reads each policy's `# METADATA` and builds the
+classification rules: ~2 ms for the shipped one, paid by every gate. A process that gates many times (the test
+suite's in-process gates, `audit replay`) loaded the same bytes again each time. The key is the content, never a path
+or an mtime: one walk reads and hashes every file (the bundle's digest, which each load computes anyway), and a
+changed, added or removed byte is a new key, loaded and checked in full. A folder whose contents the walk cannot vouch
+for is never held: any symbolic link (the loader reads through it, the digest does not), a `.git` or `__pycache__`
+folder (the digest skips it, the loader's globs may not), anything but plain files and folders, or an error reading.
+A load that fails is never held: its error comes again. A folder's first load in a process is the plain one (no
+walk for a key): a one-gate process (the CLI) pays nothing for it, and gains nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+SKIPPED_DIRS = frozenset({".git", "__pycache__"})  # what bundle_digest leaves out
+
+
+def contents_digest(folder: Path) -> str | None:
+    """`bundle.bundle_digest(folder)` when every entry under `folder` is a plain file or folder and none is a skipped
+    folder; None when it is not, or when anything cannot be read (the caller then loads as always)."""
+    entries: list[tuple[str, str]] = []
+    pending = [("", os.fspath(folder))]
+    try:
+        while pending:
+            relative, path = pending.pop()
+            with os.scandir(path) as found:
+                for entry in found:
+                    if entry.is_symlink():
+                        return None
+                    name = relative + entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name in SKIPPED_DIRS:
+                            return None
+                        pending.append((name + "/", entry.path))
+                    elif entry.is_file(follow_symlinks=False):
+                        with open(entry.path, "rb") as handle:
+                            entries.append((name, hashlib.sha256(handle.read()).hexdigest()))
+                    else:  # a socket, a pipe, a device: the plain load decides what it is
+                        return None
+    except OSError:
+        return None
+    outer = hashlib.sha256()
+    for relative, inner in sorted(entries):
+        outer.update(relative.encode("utf-8", "surrogateescape") + b"\0" + inner.encode("ascii") + b"\n")
+    return outer.hexdigest()
+
+
+class Held(Generic[T]):
+    """Loaded values by (the folder as named, the folder absolute, the load's options, the contents' digest).
+
+    A folder's first load in a process is not held, nor walked for a key (`seen` says False): a one-gate process
+    (the CLI) loads once and would only read and hash every file twice. From its second load on, it is."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._values: dict[tuple[str, str, str, str], T] = {}
+        self._seen: set[tuple[str, str, str]] = set()
+
+    @staticmethod
+    def place(folder: Path, options: str) -> tuple[str, str, str]:
+        # The folder as named appears in the loaded value (module paths); relative, it depends on the working folder.
+        return os.fspath(folder), os.path.abspath(folder), options
+
+    def seen(self, place: tuple[str, str, str]) -> bool:
+        """Whether `place` was loaded before in this process (and from now on, it was)."""
+        if place in self._seen:
+            return True
+        if len(self._seen) >= 4 * self._limit:
+            self._seen.clear()
+        self._seen.add(place)
+        return False
+
+    def get(self, place: tuple[str, str, str], digest: str) -> T | None:
+        return self._values.get((*place, digest))
+
+    def put(self, place: tuple[str, str, str], digest: str, value: T) -> None:
+        if len(self._values) >= self._limit:
+            self._values.clear()
+        self._values[(*place, digest)] = value
