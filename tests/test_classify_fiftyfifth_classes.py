@@ -60,8 +60,8 @@ WORKFLOW = "on: issues\njobs:\n  assign:\n    runs-on: ubuntu-latest\n    steps:
     ("integration/_fixtures/main.tf", "iac", None),
     ("integration/_fixtures/.gitlab-ci.yml", "ci", None),  # nor ci
     (".github/integration/_fixtures/go.mod", "ci", None),  # a CI folder's test data is CI
-    ("vendor/github.com/onsi/ginkgo/integration/_fixtures/x/go.mod", "deps", "deps.vendored-test-data"),
-    ("_vendor/x/integration/_fixtures/go.mod", "deps", "deps.vendored-test-data"),
+    ("vendor/github.com/onsi/ginkgo/integration/_fixtures/x/go.mod", "deps", "deps.vendored"),
+    ("_vendor/x/integration/_fixtures/go.mod", "deps", "deps.vendored"),
     ("_fixtures/requirements.lock", "deps", None),  # outside a test tree the name decides nothing
     ("ginkgo/performance/_fixtures/performance_fixture/go.mod", "deps", None),
     ("integrations/_fixtures/go.mod", "deps", None), ("integration/my_fixtures/go.mod", "deps", None),

@@ -63,8 +63,8 @@ JEST_ENDS = (".js", ".ts", ".cjs", ".mjs", ".json")
     ("__tests__/data/main.tf", "iac", None),
     ("__tests__/data/.github/workflows/ci.yml", "src", None),  # a nested project's workflow GitHub never runs
     (".github/actions/setup/__tests__/data/go.mod", "ci", None),  # a CI folder's test data is CI
-    ("vendor/github.com/x/y/__tests__/data/go.mod", "deps", "deps.vendored-test-data"),
-    ("_vendor/x/__tests__/data/package.json", "deps", "deps.vendored-test-data"),
+    ("vendor/github.com/x/y/__tests__/data/go.mod", "deps", "deps.vendored"),
+    ("_vendor/x/__tests__/data/package.json", "deps", "deps.vendored"),
     ("data/go.mod", "deps", None),  # no test tree
     ("__tests__/go.mod", "deps", None),  # a test tree, no test-data folder
     ("jest.config.cli.js", "other", "other.lint-format"),

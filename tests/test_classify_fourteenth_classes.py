@@ -124,7 +124,7 @@ def test_the_fourteenth_classes_in_a_real_repository(git_repo: GitRepo, tmp_path
     git_repo.commit("head")
     want = {"redash/handlers/setup.py": ("src", "src.content.setup-not-packaging"),
             "setup.py": ("deps", "deps.pip.manifest"),
-            "vendor/axoasset/tests/assets/logo.png": ("deps", "deps.vendored-test-data"),
+            "vendor/axoasset/tests/assets/logo.png": ("deps", "deps.vendored"),
             "crates/app/tests/assets/package.json": ("src", "src.context.deps-test-data"),
             "docs/README.tmpl": ("src", "docs.templates.readme"),
             "generators/docker/templates/Dockerfile.ejs": ("src", "docs.templates"),

@@ -131,6 +131,7 @@ INSTALLED = [
     ("Pods/Alamofire/Source/Session.swift", "cocoapods", "deps.cocoapods.installed"),
     ("ios/Pods/Manifest.lock", "cocoapods", "deps.cocoapods.installed"),
     ("Carthage/Checkouts/Alamofire/Source/Session.swift", "carthage", "deps.carthage.installed"),
+    ("node_modules/resolve/test/resolver/node_modules/dep/index.js", "vendored", "deps.vendored-test-data"),
 ]
 
 

@@ -35,7 +35,8 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     # vendored code's own test data is vendored code; a vendor/ folder inside test data stays test data
     ("vendor/github.com/onsi/gomega/matchers/test_data/xml/sample_02.xml", "deps"),
     ("vendor/github.com/go-openapi/spec/fixtures/expansion/schemas1.json", "deps"),
-    ("vendor/github.com/x/y/testdata/Dockerfile", "deps"), ("lib/_vendor/pkg/tests/data.json", "deps"),
+    # a vendored module's test Dockerfile: test data yields to ci/iac before the copy (classes56; never lowers)
+    ("vendor/github.com/x/y/testdata/Dockerfile", "iac"), ("lib/_vendor/pkg/tests/data.json", "deps"),
     ("testdata/mod/vendor/github.com/x/y/y.go", "src"), ("pkg/testdata/input.json", "src"),
     (".github/actions/x/vendor/lib/testdata/action.yml", "ci"),
     # ... but Helm renders a chart's templates wherever they sit: in a vendor/ folder, or vendored (vendir)

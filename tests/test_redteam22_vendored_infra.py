@@ -110,7 +110,8 @@ def test_default_gate_reviews_a_vendored_script_a_chart_reads(tmp_path: Path) ->
     # controls: vendored code outside infrastructure folders, and no Terraform, stays deps
     ("vendor/github.com/acme/lib/lib.go", "deps"), ("web/node_modules/left-pad/index.js", "deps"),
     ("Pods/Alamofire/Source/Request.swift", "deps"), ("src/deploy/vendor/x.go", "deps"),
-    ("vendor/modules.txt", "deps"), ("vendor/github.com/acme/tfmod/testdata/main.tf", "deps"),
+    ("vendor/modules.txt", "deps"), ("vendor/github.com/acme/tfmod/testdata/main.tf", "iac"),
+    # (a vendored Terraform module is iac, iac.terraform-vendored; its test data yields to it first: classes56)
 ])
 def test_path_rules(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket, RULES.match(path)

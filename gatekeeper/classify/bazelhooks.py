@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify.bazelenv import env_programs
 from gatekeeper.classify.bazelrc import option_values, rc_lines
 from gatekeeper.classify.heatfiles import PAST, Shipper
 from gatekeeper.classify.markers import against_ancestors
@@ -49,7 +50,7 @@ def named(rc: str, data: bytes) -> tuple[str, ...]:
     """The repository paths a run-control file's hook options name, against each folder above it."""
     out: list[str] = []
     for line in rc_lines(data.decode("utf-8", "replace")):  # as Bazel reads it: quotes, escapes, continuations
-        for option, value in option_values(line, _HOOKS):
+        for option, value in [*option_values(line, _HOOKS), *(("env", v) for v in env_programs(line))]:
             option = option.removeprefix("experimental_")
             if option == "credential_helper" and "=" in value:
                 value = value.rpartition("=")[2]  # SCOPE=PATH

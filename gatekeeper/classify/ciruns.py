@@ -45,7 +45,8 @@ SOURCES = frozenset({"go", "swift", "dart", "java", "exs", "jl", "fsx", "csx", "
                      "rake"})
 # The types of file a CI step runs by path (an interpreter's script, a program without an extension).
 SCRIPT_TYPES = frozenset({"sh", "bash", "zsh", "ksh", "fish", "ps1", "psm1", "py", "rb", "pl", "js", "mjs", "cjs",
-                          "ts", "mts", "cts", "bat", "cmd", "php", "lua", "groovy", "kts", "r", "tcl", "nu", *SOURCES})
+                          "ts", "mts", "cts", "bat", "cmd", "php", "lua", "groovy", "gvy", "kts", "r", "tcl", "nu",
+                          *SOURCES})  # gvy: Groovy's other extension (a Jenkinsfile's `load "lib/deploy.gvy"`)
 MAX_FILES = 1_000  # definitions and scripts read per tree; past it every script counts (fail closed)
 MAX_NAMED = 256  # patterns a definition names (past it: fail closed); a script's past it are not read (bundled code)
 MAX_WILD = 64  # patterns with a variable part a tree's files name, each matched against every path (then: closed)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify.bazelenv import env_effect
 from gatekeeper.classify.bazelrc import option_values, rc_lines
 from gatekeeper.classify.shapes import evidence_line
 from gatekeeper.lazy_pattern import lazy
@@ -191,7 +192,9 @@ def bazel_line(text: str, any_command: bool) -> tuple[str, str, str] | None:
         for name, value in option_values(line, (*_BAZEL_HOOKS, "host_jvm_args")):
             if name != "host_jvm_args" or value.startswith(_AGENTS):
                 return "ci", "ci.content.bazel-hook", line.text
+        if env_effect(line) == "ci":  # `--repo_env=CC=...`: another compiler, shell, interpreter (bazelenv.py)
+            return "ci", "ci.content.bazel-hook", line.text
     for line in lines:
-        if option_values(line, _BAZEL_SOURCES):
+        if option_values(line, _BAZEL_SOURCES) or env_effect(line) == "deps":
             return "deps", "deps.content.bazel-module-source", line.text
     return None

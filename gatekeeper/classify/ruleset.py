@@ -10,6 +10,13 @@ And test data lowers `deps` only, never `ci` or `iac` (issue 12 item 6): a test-
 path a ci or iac rule below it also matches yields to the first such rule (`testdata/Dockerfile` is
 `iac.containers`, `test/fixtures/.gitlab-ci.yml` `ci.gitlab`); the tree readers that leave a test's own files unread
 ask `first_rule`.
+
+And test data inside a committed copy of other code is the copy's (principle 3, the classes56 round): a test-data rule
+(or `src.e2e-data`, `src.test-packages`) that decides a path a vendored/installed-copy rule below also matches
+(COPY_RULES: vendor/, third_party/, node_modules/, Pods/, ...) yields to that rule when the copy's folder lies above the
+test data's (`third_party/lib/test/data/x` is deps; `testdata/mod/vendor/x`, a copy kept as a test's input, stays test
+data). Which folder is outer is asked of the rules themselves: the shortest folder prefix of the path at which each
+rule matches (`copy_outer`). The ci/iac yield above comes first, so this never lowers a ci or iac file.
 """
 
 from __future__ import annotations
@@ -26,6 +33,11 @@ from gatekeeper.model import Match
 
 REVIEWED = frozenset({"ci", "iac"})  # the buckets an open-ended name may not hide (the default policy reviews them)
 TEST_DATA = "testdata."  # the ids of the test-data rules (principle 1); an overlay's rule joins them by its id
+# The rules that yield to an outer copy of other code, and the copy rules (by id: an overlay's rule joins by its id).
+YIELDS_TO_COPY = (TEST_DATA, "src.e2e-data", "src.test-packages")
+_NO_NAME = "\x00"  # a file name no file-name glob matches (git forbids NUL in names): a copy rule's folder alone
+COPY_RULES = ("deps.vendored", "deps.installed-", "deps.npm.installed", "deps.cocoapods.installed",
+              "deps.carthage.installed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +83,8 @@ class RuleSet:
     _typed_bits: int = field(repr=False, compare=False)  # ci/iac globs that name the file, not only its folder
     _reviewed_bits: int = field(repr=False, compare=False)  # every glob of a ci/iac rule
     _test_data: frozenset[int] = field(repr=False, compare=False)  # positions of the test-data rules (TEST_DATA)
+    _yields: int = field(repr=False, compare=False)  # globs of the rules that yield to an outer copy (YIELDS_TO_COPY)
+    _copy_bits: int = field(repr=False, compare=False)  # globs of the copy rules (COPY_RULES)
     _with_tags: dict[tuple[int, int], Match] = field(repr=False, compare=False, default_factory=dict)
     context: ContextRules = field(default_factory=ContextRules)  # tiers 2 and 3 (classification-context.yaml)
 
@@ -126,6 +140,8 @@ class RuleSet:
             _typed_bits=typed_bits,
             _reviewed_bits=reviewed_bits,
             _test_data=frozenset(i for i, rule in enumerate(rules) if rule.id.startswith(TEST_DATA)),
+            _yields=_bits_of(rules, owner, first_tag_bit, YIELDS_TO_COPY),
+            _copy_bits=_bits_of(rules, owner, first_tag_bit, COPY_RULES),
             context=context or ContextRules(),
         )
 
@@ -141,7 +157,7 @@ class RuleSet:
         if bmask is None:
             bmask = index.base_mask(name)
         mask = dmask & bmask
-        position = self._owner[self._deciding(mask & self._bucket_bits)]
+        position = self._owner[self._deciding(mask & self._bucket_bits, path)]
         decided = self._decided[position]
         tag_bits = mask >> self._first_tag_bit
         if not tag_bits:
@@ -157,30 +173,50 @@ class RuleSet:
             found = self._with_tags[key] = Match(decided.bucket, decided.rule, decided.ecosystem, frozenset(tags))
         return found
 
-    def _deciding(self, bits: int) -> int:
-        """The bit of the glob that decides among `bits` (the bucket globs matching a path): the first, unless it is an
+    def _deciding(self, bits: int, path: str, *, lift: bool = True) -> int:
+        """The bit of the glob that decides among `bits` (the bucket globs matching `path`): the first, unless it is an
         open-ended name a ci/iac glob naming the file also fits, or a test-data rule's a ci/iac rule below also
-        matches (see the module); both yield only to ci/iac, so neither lowers what it decided."""
+        matches, or test data inside an outer copy of other code (see the module); the first two yield only to ci/iac,
+        the third runs after them, so none lowers a ci or iac decision. `lift=False`: without the ci/iac yields."""
         bit = (bits & -bits).bit_length() - 1
-        if self._is_open[bit] and bits & self._typed_bits:
+        if lift and self._is_open[bit] and bits & self._typed_bits:
             rest = bits & ~self._open_bits
             if (rest & -rest) & self._reviewed_bits:
                 bit = (rest & -rest).bit_length() - 1
-        if self._owner[bit] in self._test_data and (raised := bits & self._reviewed_bits):
-            bit = (raised & -raised).bit_length() - 1
+        if lift and self._owner[bit] in self._test_data and (raised := bits & self._reviewed_bits):
+            return (raised & -raised).bit_length() - 1
+        if (copies := bits & self._copy_bits) and self._yields >> bit & 1 and self.copy_outer(path):
+            bit = (copies & -copies).bit_length() - 1
         return bit
 
+    def copy_outer(self, path: str) -> bool:
+        """Whether a copy rule matches `path` at a shorter folder prefix than any rule that yields to it: the copy's
+        folder holds the test data (`third_party/lib/test/data/x`), not the reverse (`testdata/mod/vendor/x`). Each
+        prefix is probed for the test-data rules with the path's own file name (globs that name a file type,
+        `**/src/test/**/*.yaml`, answer as for the path) and for the copy rules with a name no file glob names: only a
+        copy's folder counts (a versioned `*-1.0.min.js` kept in test resources stays test data). At equal depth the
+        test data stays."""
+        parts = path.split("/")
+        name = parts[-1]
+        for depth in range(1, len(parts)):
+            folder = "/".join(parts[:depth]) + "/"
+            if self._index.mask(folder + name) & self._yields:
+                return False
+            if self._index.mask(folder + _NO_NAME) & self._copy_bits:
+                return True
+        return False
+
     def first_rule(self, path: str) -> str:
-        """The id of the first bucket rule that matches `path`, before a ci or iac rule lifts a test-data file (match):
-        what the tree readers ask to leave a test's own files unread (a kustomization kept as test data names nothing
-        live; the file itself is still iac)."""
+        """The id of the first bucket rule that matches `path`, before a ci or iac rule lifts a test-data file (match),
+        after an outer copy claims its test data: what the tree readers ask to leave a test's own files unread (a
+        kustomization kept as test data names nothing live; the file itself is still iac)."""
         bits = self._index.mask(path) & self._bucket_bits
-        return self.rules[self._owner[(bits & -bits).bit_length() - 1]].id
+        return self.rules[self._owner[self._deciding(bits, path, lift=False)]].id
 
     def explain(self, path: str) -> list[RuleHit]:
         """Every bucket rule matching `path`: the deciding rule first, then the others in order."""
         mask = self._index.mask(path) & self._bucket_bits
-        first = 1 << self._deciding(mask)
+        first = 1 << self._deciding(mask, path)
         deciding = self._hits(first, self.rules, 0)
         others = [replace(hit, decides=False) for hit in self._hits(mask & ~first, self.rules, 0)
                   if hit.rule.id != deciding[0].rule.id]
@@ -246,6 +282,11 @@ def load_rules(bundle_dir: str | Path) -> RuleSet:
             _BUILT.clear()
         _BUILT[key] = built
     return built
+
+
+def _bits_of(rules: tuple[Rule, ...], owner: list[int], bucket_bits: int, ids: tuple[str, ...]) -> int:
+    """The glob bits of the bucket rules whose id is or starts with one of `ids`."""
+    return sum(1 << bit for bit in range(bucket_bits) if rules[owner[bit]].id.startswith(ids))
 
 
 def _combined_digest(rules_digest_hex: str, context_data: bytes | None) -> str:

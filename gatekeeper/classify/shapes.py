@@ -249,7 +249,7 @@ def shape(name: str, text: str) -> tuple[str, str, str] | None:
         return "iac", "iac.content.chef-metadata", evidence_line(text, m)
     if name.lower().endswith(".nix") and (m := NIXOS.search(text)) is not None:
         return "iac", "iac.content.nixos", evidence_line(text, m)
-    if name.lower().endswith(".groovy"):
+    if name.lower().endswith((".groovy", ".gvy", ".pipeline")):  # Groovy's two extensions, a `*.pipeline` script
         return _jenkins(text)
     if name.lower().endswith(".pp") and ((m := _PUPPET_BLOCK.search(text)) is not None or (
             (m := _PUPPET_RESOURCE.search(text)) is not None and _PUPPET_ATTRIBUTE.search(text, m.end()))):
