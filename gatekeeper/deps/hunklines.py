@@ -17,7 +17,8 @@ which package it pins at which version; anything else raises ManifestError (a `p
   shows (never `dependency_overrides:`, an override section, nor a nested key of another entry).
 - `MODULE.bazel`: a line that is one whole `bazel_dep(...)` call of literal arguments, or one Maven
   coordinate string `"group:artifact:version",`, and nothing else (bazel.residue); the `version = "…",` line of a
-  multi-line call whose opening `bazel_dep(` and closing `)` lines the hunk shows, no other line of it changed.
+  multi-line call whose opening `bazel_dep(` and closing `)` lines the hunk shows, no other line of it changed; so
+  the `commit = "…",` line of a `git_override(` call of literals (bazelpins.py).
 - `kustomization.yaml`: an `image:` line (what the whole-file reader takes from inline patches too); a `helmCharts:`
   entry's `version:` whose entry's `name:` (unchanged) and the top-level `helmCharts:` above it the hunk shows.
 - `rust-toolchain.toml`: the `channel = "1.80.0"` line.
@@ -183,9 +184,9 @@ def pubspec_line(side: Side, index: int) -> list[tuple[str, ...]]:
 
 # A multi-line call (buildifier's layout of a long one): its opening and closing lines at the top level, and its
 # `version = "…",` argument line
-_BAZEL_OPEN = lazy(r"^bazel_dep\s*\(\s*(?:#.*)?$")
+_BAZEL_OPEN = lazy(r"^(?:bazel_dep|git_override)\s*\(\s*(?:#.*)?$")
 _BAZEL_CLOSE = lazy(r"^\)\s*(?:#.*)?$")
-_BAZEL_VERSION = lazy(r"""^\s+version\s*=\s*"[^"\\]*"\s*,?\s*(?:#.*)?$""")
+_BAZEL_VERSION = lazy(r"""^\s+(?:version|commit)\s*=\s*"[^"\\]*"\s*,?\s*(?:#.*)?$""")
 
 
 def _bazel_call(side: Side, index: int) -> str | None:
