@@ -66,8 +66,8 @@ def test_a_git_override_commit_moves(tmp_path: Path) -> None:
 
 
 def test_a_commit_line_whose_call_the_hunk_does_not_show_whole_stays_partial(tmp_path: Path) -> None:
-    long_call = MODULE.replace('    commit = "', '    patches = [],\n    patch_strip = 1,\n    init_submodules = True,\n'
-                                                  '    strip_prefix = "",\n    commit = "')
+    more = '    patches = [],\n    patch_strip = 1,\n    init_submodules = True,\n    strip_prefix = "",\n'
+    long_call = MODULE.replace('    commit = "', more + '    commit = "')
     _, patch = both_edited(tmp_path, {"MODULE.bazel": long_call}, {"MODULE.bazel": {OLD: NEW}})
     assert patch.changes == ()
     assert [p.kind for p in patch.problems] == ["partial"]
@@ -93,3 +93,34 @@ def test_a_commented_out_override_or_another_call_names_nothing() -> None:
     assert _pins("\n".join("# " + line for line in MODULE.splitlines())) == []
     assert _pins(MODULE.replace("git_override(", "archive_override(")) == []
     assert _pins(MODULE.replace("git_override(", "my_git_override(")) == []
+
+
+PULL = """oci = use_extension("@rules_oci//oci:extensions.bzl", "oci")
+oci.pull(
+    name = "distroless_java",
+    digest = "sha256:97891db4665b347af579b94f324f94f984a1e2e6d009b0015a1d2d214a0389d3",
+    image = "gcr.io/distroless/java17",
+)
+use_repo(oci, "distroless_java")
+"""
+DIGEST = "sha256:f4329451b879886de6e0f1ac58ab3ca5adee9faeeb1f58ded0ad545afc7d4a31"
+
+
+def test_an_oci_pull_digest_line_the_hunk_shows_with_its_call(tmp_path: Path) -> None:
+    old = "sha256:97891db4665b347af579b94f324f94f984a1e2e6d009b0015a1d2d214a0389d3"
+    tree, patch = both_edited(tmp_path, {"java-maven/MODULE.bazel": PULL}, {"java-maven/MODULE.bazel": {old: DIGEST}})
+    assert {(c.ecosystem, c.name, c.to_version) for c in tree.changes} \
+        == {(c.ecosystem, c.name, c.to_version) for c in patch.changes} == {
+            ("docker", "gcr.io/distroless/java17", "@" + DIGEST)}
+    assert patch.problems == ()
+
+
+def test_an_oci_pull_whose_other_argument_moved_or_is_cut_stays_partial(tmp_path: Path) -> None:
+    old = "sha256:97891db4665b347af579b94f324f94f984a1e2e6d009b0015a1d2d214a0389d3"
+    _, moved = both_edited(tmp_path / "a", {"MODULE.bazel": PULL},
+                           {"MODULE.bazel": {old: DIGEST, "java17": "java21"}})
+    assert all(c.name != "gcr.io/distroless/java17" or c.change != "changed" for c in moved.changes)
+    cut = PULL.replace('    image = "gcr.io/distroless/java17",\n',
+                       '    image = "gcr.io/distroless/java17",\n' + '    platforms = ["linux/amd64"],\n' * 4)
+    _, unseen = both_edited(tmp_path / "b", {"MODULE.bazel": cut}, {"MODULE.bazel": {old: DIGEST}})
+    assert unseen.changes == () and [p.kind for p in unseen.problems] == ["partial"]
