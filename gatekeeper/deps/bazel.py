@@ -6,7 +6,8 @@ such literals is a problem, never skipped; a keyword naming a constant the file 
 such a literal (aspect-build/rules_lint's `IS_RELEASE = False` for `dev_dependency = IS_RELEASE`) takes that
 literal. Maven coordinates written as `"group:artifact:version"` strings
 (rules_jvm_external's `maven.install(artifacts = [...])`) are `maven` dependencies. Overrides
-(`*_override(...)`) are override sections (overrides.py): any change in one is a problem. A rules_oci
+(`*_override(...)`) are override sections (overrides.py): any change in one is a problem; a `git_override` of
+literals is also the `git` dependency it pins (bazelpins.py). A rules_oci
 `oci.pull(name = "distroless", image = "gcr.io/distroless/cc-debian12", digest = "sha256:…", tag = "…")` call
 of literals (string lists allowed, `platforms = ["linux/amd64"]`) is the `docker` image it pulls, named by
 `image` with its `name` as the alias (Renovate's "update distroless docker digest"); one of other arguments stays
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from gatekeeper.deps.bazelpins import git_overrides, pins_read
 from gatekeeper.deps.docker import image_version
 from gatekeeper.deps.gradle import COORDINATE
 from gatekeeper.deps.loaders import text
@@ -65,7 +67,7 @@ def residue(data: bytes) -> str:
     for call, _ in reversed(_pulls(body)):  # the calls read as images; one of other arguments stays
         body = body[:call.start()] + body[call.end():]
     body = COORDINATE.sub("", body)
-    return re.sub(r"\s+", " ", body).strip()
+    return re.sub(r"\s+", " ", pins_read(body)).strip()  # bazelpins.py: a git_override read; overrides.py compares it
 
 
 # every binding of a name, to count them: `X = …`, `X += …`, a keyword argument, `for X in`, `as X`, `def X`
@@ -114,4 +116,4 @@ def parse_module_bazel(path: str, data: bytes) -> list[Dependency]:
     for coord in COORDINATE.finditer(body):
         out.append(Dependency("maven", f"{coord.group('group')}:{coord.group('artifact')}", coord.group("version"),
                               path, True, "runtime"))
-    return out
+    return out + git_overrides(path, body)  # bazelpins.py: a module built from a repository at a commit

@@ -18,8 +18,7 @@ from gatekeeper.deps import docker
 from gatekeeper.deps.hunks import CHANGED, HUNK
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartlyRead
-from gatekeeper.deps.runlines import installs
-from gatekeeper.deps.tools import TOOL, VERSIONISH
+from gatekeeper.deps.runlines import installs, releases
 from gatekeeper.lazy_pattern import lazy
 
 # The keywords an instruction starts with: in a hunk, a line starting with none continues a RUN the hunk cuts
@@ -28,8 +27,6 @@ _KEYWORDS = frozenset({"from", "run", "cmd", "label", "maintainer", "expose", "e
 _RUN = lazy(r"^RUN(?:\s+--\S+)*\s+", re.IGNORECASE)  # the instruction and its own flags (`--mount=…`, `--network=…`)
 _ARG = lazy(r"^ARG\s+([A-Za-z_]\w*)(?:=[\"']?([^\"'\s]*)[\"']?)?\s*$", re.IGNORECASE)
 _PAIR = lazy(r"^([A-Za-z_]\w*)=[\"']?([^\"'\s]*)[\"']?$")
-_RELEASE_URL = lazy(r"https?://github\.com/(?P<repo>[\w.-]{1,100}/[\w.-]{1,100})/releases/download/"
-                    r"(?P<tag>[^/\s\"']{1,128})/")
 
 
 def _assign(line: str, values: dict[str, str]) -> None:
@@ -62,8 +59,7 @@ def runs(path: str, body: str, fragments: bool = False) -> list[Dependency]:
             continue
         command = docker.substitute(line[run.end():] if run is not None else line, values)
         found = [] if keyword == "add" else installs(path, command)  # ADD downloads a URL, runs no command
-        found += [Dependency(TOOL, m.group("repo"), m.group("tag"), path, True, "build")
-                  for m in _RELEASE_URL.finditer(command) if VERSIONISH.match(m.group("tag"))]
+        found += releases(path, command)
         out.update(dict.fromkeys(found))
     return list(out)
 

@@ -1,8 +1,9 @@
 """A dependency one side names and the other side still sets in a form the reader does not resolve (docs review 54,
 item 9; issue 14).
 
-A Makefile's commit pin (makepins.py) and `<TOOL>_VERSION` variable (toolfiles.tool_variables) and an Omnibus
-definition's `default_version` (omnibus.py) are read only when set once, to a literal the reader knows: a second
+A Makefile's commit pin (makepins.py), `<TOOL>_VERSION` variable (toolfiles.tool_variables) and recipe install
+(makerecipes.py: its version variable, or a side's install line left unresolved) and an Omnibus definition's
+`default_version` (omnibus.py) are read only when set once, to a literal the reader knows: a second
 assignment, `override`, `define`, a target-specific or `$(eval ...)` setting, a value holding a variable, an
 abbreviated commit, a repository variable that is no plain URL, `default_version ENV[...]` name nothing, since which
 value the build takes is the program's own logic. Read side by side, such a side made the other side's dependency a
@@ -20,6 +21,7 @@ from collections.abc import Callable, Sequence
 from gatekeeper.deps import omnibus
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.makepins import pin_variables
+from gatekeeper.deps.makerecipes import RECIPE, recipe_installs
 from gatekeeper.deps.model import Dependency, ManifestError, Problem
 from gatekeeper.deps.toolfiles import tool_variable_names
 
@@ -35,7 +37,10 @@ def _makefile(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]:
     for var, dep in tool_variable_names(path, lines):
         named.setdefault((dep.ecosystem, dep.name), var)
     held = {m.group("var") or m.group("defined") for line in lines for m in _SETTING.finditer(line)}
-    return named, held
+    recipes, unread = recipe_installs(path, lines)  # makerecipes.py: a version variable's or an install line's
+    for var, dep in recipes:
+        named.setdefault((dep.ecosystem, dep.name), var)
+    return named, held | ({RECIPE} if unread else set())
 
 
 def _omnibus(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]:
@@ -66,8 +71,11 @@ def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequen
     for one, other, label in ((0, 1, "head"), (1, 0, "base")):
         named, held = read[other]
         there = {(d.ecosystem, d.name) for d in sides[other]}
+        # RECIPE is held by a side with an install line left unresolved, whatever else its install lines name; a
+        # literal install line a patch's head lines do not show was deleted in sight (a removal)
+        unread = held - set(named.values()) | (held & {RECIPE})
         for key, var in read[one][0].items():
-            if key not in there and (var in held - set(named.values()) or hunks and one == 0 and var not in held):
+            if key not in there and (var in unread or hunks and one == 0 and var not in held and var != RECIPE):
                 keys.add(key)
                 problems.append(Problem(path, "unparsable", f"{label}: {var} may still set {key[1][:80]!r} in a form "
                                         "not read (set more than once, overridden, not a literal, or abbreviated): "

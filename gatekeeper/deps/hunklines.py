@@ -17,7 +17,9 @@ which package it pins at which version; anything else raises ManifestError (a `p
   shows (never `dependency_overrides:`, an override section, nor a nested key of another entry).
 - `MODULE.bazel`: a line that is one whole `bazel_dep(...)` call of literal arguments, or one Maven
   coordinate string `"group:artifact:version",`, and nothing else (bazel.residue); the `version = "…",` line of a
-  multi-line call whose opening `bazel_dep(` and closing `)` lines the hunk shows, no other line of it changed.
+  multi-line call whose opening `bazel_dep(` and closing `)` lines the hunk shows, no other line of it changed; so
+  the `commit = "…",` line of a `git_override(` call of literals (bazelpins.py) and the `digest`/`tag` line of an
+  `oci.pull(` call (bazel.py reads it as the image it pulls).
 - `kustomization.yaml`: an `image:` line (what the whole-file reader takes from inline patches too); a `helmCharts:`
   entry's `version:` whose entry's `name:` (unchanged) and the top-level `helmCharts:` above it the hunk shows.
 - `rust-toolchain.toml`: the `channel = "1.80.0"` line.
@@ -183,9 +185,9 @@ def pubspec_line(side: Side, index: int) -> list[tuple[str, ...]]:
 
 # A multi-line call (buildifier's layout of a long one): its opening and closing lines at the top level, and its
 # `version = "…",` argument line
-_BAZEL_OPEN = lazy(r"^bazel_dep\s*\(\s*(?:#.*)?$")
+_BAZEL_OPEN = lazy(r"^(?:bazel_dep|git_override|oci\.pull)\s*\(\s*(?:#.*)?$")
 _BAZEL_CLOSE = lazy(r"^\)\s*(?:#.*)?$")
-_BAZEL_VERSION = lazy(r"""^\s+version\s*=\s*"[^"\\]*"\s*,?\s*(?:#.*)?$""")
+_BAZEL_VERSION = lazy(r"""^\s+(?:version|commit|digest|tag)\s*=\s*"[^"\\]*"\s*,?\s*(?:#.*)?$""")
 
 
 def _bazel_call(side: Side, index: int) -> str | None:
@@ -221,7 +223,8 @@ def bazel_line(side: Side, index: int) -> list[tuple[str, ...]]:
     found = bazel.parse_module_bazel("", data)
     if not found:
         raise _refuse("not one whole bazel_dep call or Maven coordinate", line)
-    return [(f"{d.scope}|{d.name}", d.version, d.ecosystem) for d in found]
+    return [(f"{d.scope}|{d.name}", d.version, d.ecosystem, *(("", d.alias) if d.alias else ()))  # the call's name
+            for d in found]
 
 
 _LIST_ITEM = lazy(r"""^\s*-\s+["']?([^"'\s#]+)["']?\s*(?:#.*)?$""")

@@ -31,7 +31,8 @@ _USE = lazy(r"\$[({](?P<var>[A-Z][A-Z0-9_]{0,99})[)}]")
 MAX_LINE = 8192  # a logical line longer than this (continuations joined) ties nothing
 
 
-def _logical(lines: list[str]) -> list[str]:
+def logical(lines: list[str]) -> list[str]:
+    """The Makefile's logical lines: continuation lines joined (each at most MAX_LINE characters)."""
     out: list[str] = []
     pending = ""
     for line in lines:
@@ -49,8 +50,8 @@ def commit_pins(path: str, lines: list[str]) -> list[Dependency]:
     return [dep for _, dep in pin_variables(path, lines)]
 
 
-def pin_variables(path: str, lines: list[str]) -> list[tuple[str, Dependency]]:
-    """(pin variable, its `git` dependency) of each commit pin commit_pins reads."""
+def literal_values(lines: list[str]) -> dict[str, str]:
+    """The variables `lines` set once, by a plain assignment, to a literal (no variable in it): their values."""
     values: dict[str, list[str]] = {}
     settings: dict[str, int] = {}
     for line in lines:
@@ -59,7 +60,12 @@ def pin_variables(path: str, lines: list[str]) -> list[tuple[str, Dependency]]:
         elif (word := _OTHER_SET.search(line)) is not None:
             name = word.group(1) or word.group(2) or word.group(3)
             settings[name] = settings.get(name, 0) + 1  # set another way: the build's own logic decides
-    once = {var: found[0] for var, found in values.items() if len(found) == 1 and var not in settings}
+    return {var: found[0] for var, found in values.items() if len(found) == 1 and var not in settings}
+
+
+def pin_variables(path: str, lines: list[str]) -> list[tuple[str, Dependency]]:
+    """(pin variable, its `git` dependency) of each commit pin commit_pins reads."""
+    once = literal_values(lines)
     pins = {var: value for var, value in once.items() if _PIN_VAR.match(var) and _COMMIT.match(value)}
     if not pins:
         return []
@@ -72,7 +78,7 @@ def pin_variables(path: str, lines: list[str]) -> list[tuple[str, Dependency]]:
         if stem is not None and stem.group("stem") in stems:
             ties.setdefault(pin, set()).add(stems[stem.group("stem")])
     if repos and any("$" in line for line in lines):
-        for line in _logical(lines):
+        for line in logical(lines):
             used = {m.group("var") for m in _USE.finditer(line)}
             named = used & repos.keys()
             for pin in used & pins.keys():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from gatekeeper.deps.deno import specifier
 from gatekeeper.deps.model import Dependency, ManifestError
+from gatekeeper.deps.tools import TOOL, VERSIONISH
 from gatekeeper.lazy_pattern import lazy
 
 # A command's start: at the line's start (after `run:` or a list dash), or after `&&`, `;`, `|`, `$(`, a shell
@@ -46,6 +47,9 @@ _NPM_ARG = lazy(r"^(?P<name>(?:@[\w.-]+/)?[\w.-]{1,214})@(?P<version>\d[\w.+-]*)
 # Hosts whose module paths are `host/owner/repo[/vN]`: the module a package path (`…/cmd/tool`) belongs to.
 _REPO_HOSTS = ("github.com/", "gitlab.com/", "bitbucket.org/", "golang.org/x/")
 _MAJOR = lazy(r"^v\d+$")
+# a GitHub release asset a command downloads by its tag (`curl -fsSL https://github.com/o/r/releases/download/v1.2/…`)
+_RELEASE_URL = lazy(r"https?://github\.com/(?P<repo>[\w.-]{1,100}/[\w.-]{1,100})/releases/download/"
+                    r"(?P<tag>[^/\s\"']{1,128})/")
 
 
 def go_module(path: str) -> str:
@@ -188,3 +192,11 @@ def installs(path: str, line: str) -> list[Dependency]:
                                                                         "--framework", "-a", "--arch"}))):
             out.append(Dependency("nuget", tool[0], tool[1], path, True, "build"))
     return out
+
+
+def releases(path: str, command: str) -> list[Dependency]:
+    """The GitHub releases `command` downloads at a tag that names a version: the tool named by its repository."""
+    if "releases/download/" not in command:
+        return []
+    return [Dependency(TOOL, m.group("repo"), m.group("tag"), path, True, "build")
+            for m in _RELEASE_URL.finditer(command) if VERSIONISH.match(m.group("tag"))]

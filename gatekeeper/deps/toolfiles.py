@@ -19,6 +19,7 @@ from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import load_toml, mapping, string, text
 from gatekeeper.deps.makepins import commit_pins
+from gatekeeper.deps.makerecipes import parse_recipes
 from gatekeeper.deps.model import Dependency, ManifestError
 from gatekeeper.deps.tools import MAX_RAW, TOOL, annotation, read_annotations, released, tool_name
 
@@ -248,9 +249,11 @@ def parse_makefile(path: str, data: bytes) -> list[Dependency]:
     """A Makefile's annotated variables (`# renovate: datasource=go depName=sigs.k8s.io/controller-tools` over
     `CONTROLLER_TOOLS_VERSION ?= v0.21.0`, the kubebuilder layout Renovate's regex managers bump): the tools
     a build downloads; a known tool's `<TOOL>_VERSION` variable (tool_variables); and the images its recipes run by
-    an image variable and a tag variable (image_pairs); a repository checked out at a commit pin (makepins.py). A
-    variable none of them names is the Makefile's own business:
+    an image variable and a tag variable (image_pairs); a repository checked out at a commit pin (makepins.py); what
+    its recipes install at a version (makerecipes.py). A variable none of them names is the Makefile's own business:
     not read."""
     lines = text(data).splitlines()
-    return read_annotations(path, lines) + tool_variables(path, lines) + image_pairs(path, lines) \
+    found = read_annotations(path, lines) + tool_variables(path, lines) + image_pairs(path, lines) \
         + commit_pins(path, lines)
+    named = {(dep.ecosystem, dep.name) for dep in found}  # a variable's tool a recipe downloads: named once, as before
+    return found + [dep for dep in parse_recipes(path, lines) if (dep.ecosystem, dep.name) not in named]

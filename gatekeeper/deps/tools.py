@@ -33,7 +33,7 @@ _RELEASED = {
     "jfrog-cli": "jfrog/jfrog-cli", "syft": "anchore/syft", "ko": "ko-build/ko", "packer": "hashicorp/packer",
     "terraform": "hashicorp/terraform", "kustomize": "kubernetes-sigs/kustomize", "yq": "mikefarah/yq",
     "hadolint": "hadolint/hadolint", "shellcheck": "koalaman/shellcheck", "crane": "google/go-containerregistry",
-    "aqua": "aquaproj/aqua", "grpcurl": "fullstorydev/grpcurl",
+    "aqua": "aquaproj/aqua", "grpcurl": "fullstorydev/grpcurl", "staticcheck": "dominikh/go-tools",
     # controller-gen ships in kubernetes-sigs/controller-tools' releases (timoni's `CONTROLLER_GEN_VERSION ?= v0.21.0`,
     # the kubebuilder layout's `CONTROLLER_TOOLS_VERSION`): one name for both spellings
     "controller-gen": "kubernetes-sigs/controller-tools", "controller-tools": "kubernetes-sigs/controller-tools",

@@ -1,0 +1,71 @@
+"""A Bazel module's `git_override`: the module built from a repository at a commit instead of the registry's
+release (aspect-build/rules_py's `git_override(module_name = "container_structure_test", commit = "63ee63e1…",
+remote = "https://github.com/GoogleContainerTools/container-structure-test.git")`, which Renovate bumps).
+
+The call's `bazel_dep` names the module at the version the registry would give, which the override replaces: the
+code the build fetches is the commit. A call of literal keyword arguments with a full 40-hex `commit` and a plain
+https `remote` is the ecosystem `git` dependency named by the remote's host and path (as makepins.py names a
+Makefile's commit pin), its `module_name` the alias. Any other override (another argument that is no literal, an
+abbreviated commit, a `tag` or `branch`, `archive_override`'s URLs) names nothing here; overrides.py reports every
+change of an override call as a problem either way (the build's download location moved).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from gatekeeper.deps.model import Dependency
+
+# one call, its arguments at most 4 KiB (a `git_override(` never closed is scanned that far, not to the file's end)
+_CALL = re.compile(r"^[ \t]*git_override[ \t]*\(([^()]{0,4096})\)", re.MULTILINE)
+# a literal argument: a string, a list of strings, True/False/None, a number
+_ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|\[(?:\s*"[^"\\]*",?)*\s*\]|True|False|None|\d+)\s*(?:,|$)')
+_TEXT = re.compile(r"\S")
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+_REMOTE = re.compile(r"^https://(?P<where>[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/[\w.-]{1,100}(?:/[\w.-]{1,100}){1,4}?)"
+                     r"(?:\.git)?/?$")
+
+
+def _arguments(call: str) -> dict[str, str] | None:
+    """The string arguments of one call's text; None when one argument is no literal."""
+    args: dict[str, str] = {}
+    at = 0
+    while _TEXT.search(call, at) is not None:
+        arg = _ARG.match(call, at)
+        if arg is None:
+            return None
+        if arg.group(2) is not None:
+            args[arg.group(1)] = arg.group(2)
+        at = arg.end()
+    return args
+
+
+def _read(body: str) -> list[tuple[re.Match[str], Dependency]]:
+    out: list[tuple[re.Match[str], Dependency]] = []
+    for call in _CALL.finditer(body):
+        args = _arguments(call.group(1))
+        if args is None or not _COMMIT.match(args.get("commit", "")) or not args.get("module_name"):
+            continue
+        if (remote := _REMOTE.match(args.get("remote", ""))) is None:
+            continue
+        out.append((call, Dependency("git", remote.group("where").removesuffix(".git"), args["commit"], "", True,
+                                     "runtime", alias=args["module_name"])))
+    return out
+
+
+def pins_read(body: str) -> str:
+    """`body` without the `git_override` calls git_overrides reads (bazel.residue: what no reader models). Every
+    override call, these too, stays an override section that overrides.py compares between the sides."""
+    if "git_override" not in body:
+        return body
+    for call, _ in reversed(_read(body)):
+        body = body[:call.start()] + body[call.end():]
+    return body
+
+
+def git_overrides(path: str, body: str) -> list[Dependency]:
+    """The `git` dependencies the `git_override` calls of `body` (a MODULE.bazel without its comments) pin."""
+    if "git_override" not in body:
+        return []
+    return [dataclasses.replace(dep, manifest=path) for _, dep in _read(body)]

@@ -1,0 +1,77 @@
+"""What a Makefile's recipes install at an exact version: the install commands a workflow's run lines are read for
+(runlines.installs: `go install …@v1.62.0`, `pip install x==1.2`, `npm i -g x@1.2`, `cargo install x --version 1.2`,
+…) and the GitHub releases a recipe downloads by tag (`wget https://github.com/dominikh/go-tools/releases/download/
+2025.1.1/staticcheck_….tar.gz`), as jenkinsci/kubernetes-operator's lint targets do, bumped by hand ("Update
+golangci-lint to v1.62.0"). Each is code the build downloads and runs.
+
+A recipe line is a logical line (continuations joined) that starts with a tab; its `@`, `-`, `+` prefixes are
+dropped. A variable reference (`$(GO)`, `${LINT_VERSION}`) is replaced by the variable's value where the file sets
+it once, by a plain assignment, to a literal (makepins.literal_values); any other reference (set twice, by
+override/define/a target/eval, from `$(shell …)`, or from another file by `include`, a shell variable) stays
+unresolved and names no version: `go install x@$(V)` names nothing then. heldvars.py reads the pairs (version
+variable, dependency) and the sides that hold an unresolved install, so a dependency one side names and the other
+side installs through a variable not read is `unparsable`, never a removal. A tool another Makefile reader already
+names (Kong's `GRPCURL_VERSION` that its recipe downloads) is named once, by that reader (toolfiles.parse_makefile).
+"""
+
+from __future__ import annotations
+
+import re
+
+from gatekeeper.deps.makepins import MAX_LINE, literal_values, logical
+from gatekeeper.deps.model import Dependency
+from gatekeeper.deps.runlines import installs, releases
+from gatekeeper.lazy_pattern import lazy
+
+RECIPE = "an install line of a recipe"  # heldvars' name for a recipe's install line whose version is no variable
+_REF = lazy(r"\$[({](?P<var>[A-Za-z_][\w.]{0,99})[)}]")
+_UNREAD = "_UNREAD_"  # what an unresolved reference becomes: no version, no command word
+# the words of a line that may install something (an unresolved one of them is held by heldvars)
+_INSTALLING = lazy(r"\b(?:install|add|require|npx|uvx|dlx|run)\b|releases/download/")
+
+
+def _substitute(line: str, values: dict[str, str]) -> tuple[str, list[str]]:
+    """`line` with each reference to a variable of `values` replaced by its value (one pass: a value holds no
+    reference), the others by _UNREAD; and the variables replaced, in order."""
+    used: list[str] = []
+
+    def value(m: re.Match[str]) -> str:
+        var = m.group("var")
+        if var in values:
+            used.append(var)
+            return values[var]
+        return _UNREAD
+
+    return _REF.sub(value, line), used
+
+
+def recipe_lines(lines: list[str], values: dict[str, str]) -> list[tuple[str, list[str]]]:
+    """Each recipe line of the Makefile, the variables of `values` substituted, with the variables it used."""
+    out: list[tuple[str, list[str]]] = []
+    for line in logical(lines):
+        if line.startswith("\t") and len(line) < MAX_LINE:
+            out.append(_substitute(line[1:].lstrip("@+- \t"), values))
+    return out
+
+
+def recipe_installs(path: str, lines: list[str]) -> tuple[list[tuple[str, Dependency]], bool]:
+    """(version variable or RECIPE, dependency) of each package or release the recipes install at an exact version,
+    each once; and whether some recipe line installs through a reference left unresolved."""
+    if not any(line.startswith("\t") for line in lines):
+        return [], False  # no recipe: the variables need not be read
+    found: dict[Dependency, str] = {}
+    unread = False
+    values = literal_values(lines)
+    for command, used in recipe_lines(lines, values):
+        deps = installs(path, command) + releases(path, command)
+        for dep in deps:
+            var = next((v for v in used if values[v] and values[v] in dep.version), RECIPE)
+            found.setdefault(dep, var)
+        if (_UNREAD in command or "$(" in command or "${" in command) and _INSTALLING.search(command):
+            unread = True
+    return [(var, dep) for dep, var in found.items()], unread
+
+
+def parse_recipes(path: str, lines: list[str]) -> list[Dependency]:
+    """The dependencies the Makefile's recipes install (recipe_installs)."""
+    return [dep for _, dep in recipe_installs(path, lines)[0]]
