@@ -22,7 +22,7 @@ import re
 
 from gatekeeper.classify.pipinstalls import ANY
 
-__all__ = ["imported", "inline", "passes_runs"]
+__all__ = ["imported", "inline", "passes_runs", "unimported"]
 
 # at a line's start, or after `;` or a compound statement's `:` (`import os; import helper`, `try: import helper`)
 _PYTHON = re.compile(r"(?:^|[;:])[ \t]*+(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
@@ -80,6 +80,18 @@ def inline(text: str) -> list[str]:
     names = [name + suffix for name in [spec.rstrip("/") for spec in _NODE.findall(text)[:MAX_IMPORTS]]
              for suffix in _NODE_TYPES] if "./" in text else []
     return [name for name in dict.fromkeys(names) if not name.startswith("../")]
+
+
+def unimported(path: str, text: str) -> str:
+    """`text`, a test file's Node or Ruby code, without the relative names its imports take (`import './compile.js'`,
+    `require_relative 'helper.rb'`): imported() follows none of a test's imports, and the word scan of what a file CI
+    runs names took them for scripts it runs (the fifty-eighth set: a workspace's test entry `test/index.js` that CI
+    runs made every test module it imports `ci`). A name in any other place (`spawn('node', ['./x.js'])`) stays."""
+    name = path.rpartition("/")[2]
+    kind = name.rpartition(".")[2].lower() if "." in name else ""
+    if _TEST.search(path) is None or (kind not in _NODE_FILES and kind != "rb"):
+        return text
+    return _RUBY.sub(" ", _NODE.sub(" ", text))
 
 
 def _python(module: str) -> list[str]:

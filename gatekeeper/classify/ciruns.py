@@ -136,7 +136,9 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         return _package(path, text)
     if name == "pnpm-workspace.yaml":
         return [f"{glob.rstrip('/')}/package.json" for glob in _workspace_globs(text)], [], []
-    # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command
+    # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
+    # imports are no commands (ciimports.unimported)
+    text = ciimports.unimported(path, text)
     scripts, composed, folders = named(ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else text,
                                        extension(name) not in _PROGRAM_TYPES)
     # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads; Azure's
