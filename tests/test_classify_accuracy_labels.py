@@ -14,6 +14,7 @@ and fiftythird.tsv
 set can leak into another.
 The fifty-fourth set (fiftyfourth.tsv, 27 newly fetched repositories) and the fifty-fifth (fiftyfifth.tsv, 22 mirrored
 repositories) were measured blind the same way.
+The fifty-sixth (fiftysixth.tsv, 26 mirrored and 10 newly fetched repositories) was measured blind the same way.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "fiftysecond.tsv",
               SETS / "fiftythird.tsv",
               SETS / "fiftyfourth.tsv",
-              SETS / "fiftyfifth.tsv"]
+              SETS / "fiftyfifth.tsv",
+              SETS / "fiftysixth.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 
