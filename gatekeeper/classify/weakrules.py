@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 # not placed: a Kubernetes object named `web.verified.yaml` in a manifests folder is applied with the folder; so are
 # YAML and JSON files named like Gemfile fragments (a GitLab job `Gemfile-ci.yml` a pipeline includes; attack 30).
 # Build hooks a tool runs by name (`build.rs`, red team 37) are code: a crate CI runs by path keeps its ci.
+# Dotfiles kept without their dot (the fifty-sixth set) are settings, unless a Salt state, role or image installs them.
 WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums",
-                        "testdata.snapshot-files", "deps.bundler.fragments", "deps.build-hooks"})
+                        "testdata.snapshot-files", "deps.bundler.fragments", "deps.build-hooks",
+                        "other.dotfiles"})
 C = TypeVar("C")
 
 
