@@ -40,7 +40,8 @@ _STOP_AT_NUL = frozenset({"yaml", "yml", "json"})
 # File types worth reading (lower-case extensions; files without one, and setup.py, too).
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
-    "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp", "env", "cmake", "cue",
+    "conf", "nix", "groovy", "lock", "config", "job", "ks", "bazelrc", "pp", "env", "cmake", "cue", "jsonnet",
+    "libsonnet",
 })
 
 # Suffixes of a template copy of a file (`hosts.example`, krane's ERB `ingress.yml.erb`), a REUSE sidecar's: the type
