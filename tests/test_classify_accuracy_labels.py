@@ -14,8 +14,8 @@ and fiftythird.tsv
 set can leak into another.
 The fifty-fourth set (fiftyfourth.tsv, 27 newly fetched repositories) and the fifty-fifth (fiftyfifth.tsv, 22 mirrored
 repositories) were measured blind the same way.
-The fifty-seventh set (fiftyseventh.tsv, 25 newly fetched infrastructure and CI repositories) was measured blind the same
-way.
+The fifty-seventh set (fiftyseventh.tsv, 25 newly fetched infrastructure and CI repositories) was measured blind the
+same way.
 """
 
 from __future__ import annotations
