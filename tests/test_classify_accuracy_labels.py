@@ -14,9 +14,9 @@ and fiftythird.tsv
 set can leak into another.
 The fifty-fourth set (fiftyfourth.tsv, 27 newly fetched repositories) and the fifty-fifth (fiftyfifth.tsv, 22 mirrored
 repositories) were measured blind the same way.
-The fifty-sixth (fiftysixth.tsv, 26 mirrored and 10 newly fetched repositories) was measured blind the same way, and so
-was the fifty-eighth (fiftyeighth.tsv, 35 mirrored repositories, 245 files: 3 a repository from the path rules'
-ci/iac/deps groups, 4 uniformly at random).
+The fifty-sixth (fiftysixth.tsv, 26 mirrored and 10 newly fetched repositories), the fifty-seventh (fiftyseventh.tsv, 25
+newly fetched infrastructure and CI repositories) and the fifty-eighth (fiftyeighth.tsv, 35 mirrored repositories, 245
+files: 3 a repository from the path rules' ci/iac/deps groups, 4 uniformly at random) were measured blind the same way.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "fiftyfourth.tsv",
               SETS / "fiftyfifth.tsv",
               SETS / "fiftysixth.tsv",
+              SETS / "fiftyseventh.tsv",
               SETS / "fiftyeighth.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 

@@ -15,6 +15,12 @@ tests/test_classify_fiftyfourth_classes.py).
   objects the project renders and applies; the API-group rules decide the bucket and name the rule, as for YAML
   (Tekton's are `ci`). Not below
   `cue.mod/` (imported and generated packages: dependencies) and not a schema (no quoted values there).
+- Jsonnet that builds a CI object (`apiVersion: 'tekton.dev/v1beta1'` and `kind: 'Pipeline'` as jsonnet fields, the
+  fifty-seventh set): the path rules call every jsonnet file `iac` (it renders manifests); the API-group rules raise
+  the ones whose objects are `ci` (Tekton, Argo Workflows). A Kubernetes object in jsonnet is `iac` by its path
+  already, so only a `ci` answer is returned (a library's test input stays what its folder says).
+- A Firecracker microVM's settings (`"boot-source"` and `"machine-config"` in JSON: the kernel, root drive and vCPUs
+  `firecracker --config-file` boots; the fifty-seventh set): a machine's definition, as a Vagrantfile is.
 """
 
 from __future__ import annotations
@@ -46,6 +52,13 @@ _SALTFILE = lazy(r"^salt-(?:call|ssh|run|key|cp|cloud)[ \t]*:[ \t]*\r?\n(?:[ \t]
 
 _CUE_API = lazy(r"""^[ \t]*"?apiVersion"?[ \t]*:[ \t]*"([^"\n]{1,120})"[ \t]*,?[ \t]*(?://[^\n]*)?\r?$""", _FLAGS)
 _CUE_KIND = lazy(r"""^[ \t]*"?kind"?[ \t]*:[ \t]*"([A-Z][A-Za-z0-9]{0,80})"[ \t]*,?[ \t]*(?://[^\n]*)?\r?$""", _FLAGS)
+# Jsonnet fields: an identifier or a quoted name, then a single- or double-quoted string (`apiVersion: 'v1',`).
+_JSONNET_API = lazy(r"""^[ \t]*["']?apiVersion["']?[ \t]*:{1,3}[ \t]*(["'])([^"'\n]{1,120})\1[ \t]*,?[ \t]*(?://[^\n]*)?\r?$""",
+                    _FLAGS)
+_JSONNET_KIND = lazy(r"""^[ \t]*["']?kind["']?[ \t]*:{1,3}[ \t]*(["'])([A-Z][A-Za-z0-9]{0,80})\1[ \t]*,?[ \t]*(?://[^\n]*)?\r?$""",
+                     _FLAGS)
+_FIRECRACKER_BOOT = lazy(r"""^[ \t]*"boot-source"[ \t]*:""", _FLAGS)
+_FIRECRACKER_MACHINE = lazy(r"""^[ \t]*"machine-config"[ \t]*:""", _FLAGS)
 
 
 def loose_shape(path: str, name: str, text: str, rules: ContextRules) -> tuple[str, str, str] | None:
@@ -63,6 +76,10 @@ def loose_shape(path: str, name: str, text: str, rules: ContextRules) -> tuple[s
         return "iac", "iac.content.salt-settings", evidence_line(text, m)
     if ext == "cue" and not path.startswith("cue.mod/") and "/cue.mod/" not in path:
         return _cue_object(text, rules)
+    if ext in ("jsonnet", "libsonnet"):
+        return _jsonnet_ci_object(text, rules)
+    if ext == "json" and (m := _FIRECRACKER_BOOT.search(text)) is not None and _FIRECRACKER_MACHINE.search(text):
+        return "iac", "iac.content.firecracker-vm", evidence_line(text, m)
     return None
 
 
@@ -77,3 +94,21 @@ def _cue_object(text: str, rules: ContextRules) -> tuple[str, str, str] | None:
     if rule is None:
         return None
     return rule.bucket, rule.id, f"{evidence_line(text, api)} / {evidence_line(text, kind)}"
+
+
+def _jsonnet_ci_object(text: str, rules: ContextRules) -> tuple[str, str, str] | None:
+    """A jsonnet file's CI object: a quoted kind, with the quoted apiVersion nearest before it (or the first one, for a
+    kind written first), whose API-group rule is a `ci` one. One pass over each: linear in the text."""
+    apis = list(_JSONNET_API.finditer(text))
+    if not apis:
+        return None
+    at = 0
+    for kind in _JSONNET_KIND.finditer(text):
+        while at + 1 < len(apis) and apis[at + 1].start() < kind.start():
+            at += 1
+        api = apis[at]
+        version = api.group(2).strip().lower()
+        rule = rules.api_rule(version.rpartition("/")[0], kind.group(2)) if API_VERSION.match(version) else None
+        if rule is not None and rule.bucket == "ci":
+            return rule.bucket, rule.id, f"{evidence_line(text, api)} / {evidence_line(text, kind)}"
+    return None

@@ -41,6 +41,7 @@ _STOP_AT_NUL = frozenset({"yaml", "yml", "json"})
 CANDIDATE_EXTENSIONS = frozenset({
     "yaml", "yml", "json", "jsonc", "json5", "template", "tpl", "tmpl", "gotmpl", "txt", "j2", "ini", "cfg",
     "conf", "nix", "groovy", "gvy", "pipeline", "lock", "config", "job", "ks", "bazelrc", "pp", "env", "cmake", "cue",
+    "jsonnet", "libsonnet",
 })
 
 # Suffixes of a template copy of a file (`hosts.example`, krane's ERB `ingress.yml.erb`), a REUSE sidecar's: the type
