@@ -60,3 +60,22 @@ def test_a_file_the_launched_command_does_not_name_stays_src(tmp_path: Path) -> 
     case = committed(tmp_path, {".github/workflows/d.yml": workflow, "conf/other.yaml": "a: 1\n"},
                      {"conf/other.yaml": "a: 2\n"})
     assert gated_rules(case, True) == (0, {})
+
+
+VARIABLES = {  # name: the step (a playbook named through a variable the same workflow sets)
+    "shell-variable": "      - run: ansible-playbook $PLAY\n        env:\n          PLAY: deploy/site.yml\n",
+    "braced-variable": "      - run: ansible-playbook -i inv ${PLAY}\n        env:\n          PLAY: deploy/site.yml\n",
+    "expression": "      - run: ansible-playbook ${{ env.PLAY }}\n        env:\n          PLAY: deploy/site.yml\n",
+    "assignment": "      - run: |\n          PLAY=deploy/site.yml\n          ansible-playbook \"$PLAY\"\n",
+}
+
+
+@pytest.mark.parametrize("name", VARIABLES)
+def test_a_playbook_named_through_a_variable_is_read(tmp_path: Path, name: str) -> None:
+    workflow = ("on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+                + VARIABLES[name])
+    run, target, before, after = COMMANDS["ansible"]
+    case = committed(tmp_path, {".github/workflows/d.yml": workflow, "deploy/site.yml": PLAY, target: before},
+                     {target: after})
+    code, named = gated_rules(case, True)
+    assert code == 3 and target in named.get("core.ci", []), named  # on 41076f0: src, exit 0
