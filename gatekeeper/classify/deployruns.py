@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify import ciconfigs
 from gatekeeper.classify.pipinstalls import path_pattern
 
 __all__ = ["HERE", "RULE", "may_deploy", "targets"]
@@ -122,7 +123,7 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
     deploy commands of `text` name, and (`inputs`: a YAML file, where an action's `with:` is) a deploy action's inputs
     (_INPUT_KEY), in order, each once. Not a Makefile's `manifests: controller-gen ## Generate ...` target line.
     `only`: the words of that one command (`ansible-playbook`: the playbooks ciwalk.py reads for what they include)."""
-    text = _EXPRESSION.sub("${x}", text)
+    text = _EXPRESSION.sub("${x}", ciconfigs.plain_variables(text))  # `${{ env.X }}`, `${X}`: `$X` (red team 39)
     found: list[str] = _inputs(text) if inputs and _INPUT_KEY.search(text) else []
     for line in text.replace("\\\n", " ").splitlines():
         if not _MAY_DEPLOY.search(line):
@@ -144,6 +145,8 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
                 at = next((later for later in range(at, len(words)) if _command(words[later]) in _COMMANDS), at)
             if at < len(words) and (not only or _command(words[at]) == only):
                 found += _reached(_command(words[at]), words[at + 1:] + (["-"] if fed else []), line)
+    # a wholly variable path is also each value the same text sets that name to (as attack 29 reads settings files)
+    found = ciconfigs.variable_values(found, text)
     found = [part for word in found for part in dict.fromkeys([word, *word.split(",")]) if part]
     here = [word.replace("\n", "") for word in found if word.startswith(f"{HERE}\n")]  # words hold no line break
     patterns = [path_pattern(word) for word in found if word not in ("-", "") and not word.startswith("-")
