@@ -75,6 +75,7 @@ _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", 
 # Commands whose words are text they print, search or test, never a command they start
 _PRINTS = frozenset({"echo", "printf", "print", "logger", "cat", "grep", "egrep", "fgrep", "rg", "sed", "awk", "test",
                      "[", "[[", "which", "type", "hash", "man", "git", "gh"})
+_REDIRECT = re.compile(r"[0-9&]?(?:>>?|<)(?!\()(&[0-9-]|[^\s&(].*)?")
 _XARGS_VALUED = frozenset({"-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "--max-args", "--max-procs"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
@@ -144,7 +145,7 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
             if at < len(words) and _command(words[at]) not in _PRINTS and not words[at].startswith("#"):
                 at = next((later for later in range(at, len(words)) if _command(words[later]) in _COMMANDS), at)
             if at < len(words) and (not only or _command(words[at]) == only):
-                found += _reached(_command(words[at]), words[at + 1:] + (["-"] if fed else []), line)
+                found += _reached(_command(words[at]), _unredirected(words[at + 1:]) + (["-"] if fed else []), line)
     # a wholly variable path is also each value the same text sets that name to (as attack 29 reads settings files)
     found = ciconfigs.variable_values(found, text)
     found = [part for word in found for part in dict.fromkeys([word, *word.split(",")]) if part]
@@ -152,6 +153,19 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
     patterns = [path_pattern(word) for word in found if word not in ("-", "") and not word.startswith("-")
                 and "\n" not in word]
     return list(dict.fromkeys([*(p for p in patterns if p is not None and p not in (".", "*")), *here]))
+
+
+def _unredirected(args: list[str]) -> list[str]:
+    """`args` without a redirection and its file (`helm template . > out.yaml` names `.`, not `out.yaml`)."""
+    out, skip = [], False
+    for word in args:
+        if skip:
+            skip = False
+        elif (hit := _REDIRECT.fullmatch(word)) is not None:
+            skip = not hit.group(1)  # `>` alone: its file is the next word; `>out.yaml`: in the word
+        else:
+            out.append(word)
+    return out
 
 
 def _command(word: str) -> str:
