@@ -114,6 +114,21 @@ def named(text: str) -> list[str]:
     return list(dict.fromkeys(p for p in patterns if p is not None and p.replace("*", "").strip("/.")))
 
 
+def plain_variables(text: str) -> str:
+    """`text` with `${{ env.X }}` and `${X}` written `$X`."""
+    return _BRACED.sub(lambda hit: f"${hit[1] or hit[2]}", text)
+
+
+def variable_values(words: list[str], text: str) -> list[str]:
+    """`words`, each wholly variable one (`$X`) followed by every value `text` sets X to (`X=...`, an `env:` key)."""
+    if not any(_VARIABLE.fullmatch(word) for word in words):
+        return words
+    values: dict[str, list[str]] = {}
+    for hit in _SET.finditer(text):
+        values.setdefault(hit[1] or hit[3], []).append(hit[2] or hit[4])
+    return [value for word in words for value in [word, *_value(word, values)] if value] if values else words
+
+
 def _action_args(text: str) -> str:
     """`text` with each input of a list item (a step) that names one of _ACTIONS read as its tool's command line: an
     `args:` value (a block's, a plain scalar's more indented lines joined) as goreleaser's arguments, a file input

@@ -7,7 +7,9 @@ runs in the cluster. So the files such a command names, and every file below a f
 (`iac.context.deployed`, with `--tree`: ciwalk.py reads every definition and every script it runs).
 
 Commands and the words read (each command where a command stands: a line's or a YAML key's start, after `&&`, `;`,
-`|`, `$(`, `sudo`, `env`, an assignment): `helm` (`install`, `upgrade`, `template`, also after `diff`) its positional
+`|`, `$(`, `sudo`, `env`, an assignment; or behind a launcher, `poetry run`, `timeout 600`, `docker run IMAGE`: the
+first such command anywhere in the command, unless that is one that prints or searches text, red team 39): `helm`
+(`install`, `upgrade`, `template`, also after `diff`) its positional
 words but the release name, and `-f`/`--values`/`--set-file` values; `kubectl` and `oc` `-f`/`--filename` and
 `-k`/`--kustomize` values (any subcommand but the reading ones), `kubectl kustomize DIR`; `kustomize build DIR`;
 `terraform`/`tofu` `-chdir=` and its `-var-file`/`-backend-config` files (red team 32); `terragrunt`
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import re
 
+from gatekeeper.classify import ciconfigs
 from gatekeeper.classify.pipinstalls import path_pattern
 
 __all__ = ["HERE", "RULE", "may_deploy", "targets"]
@@ -69,6 +72,10 @@ _LINE_START = re.compile(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[
                          r"""(?:-[ \t]+)?"?""")
 _WORDS = re.compile(r"""[^\s'"]+""")
 _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "@", "+", "-", "run"})
+# Commands whose words are text they print, search or test, never a command they start
+_PRINTS = frozenset({"echo", "printf", "print", "logger", "cat", "grep", "egrep", "fgrep", "rg", "sed", "awk", "test",
+                     "[", "[[", "which", "type", "hash", "man", "git", "gh"})
+_REDIRECT = re.compile(r"[0-9&]?(?:>>?|<)(?!\()(&[0-9-]|[^\s&(].*)?")
 _XARGS_VALUED = frozenset({"-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "--max-args", "--max-procs"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
@@ -117,7 +124,7 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
     deploy commands of `text` name, and (`inputs`: a YAML file, where an action's `with:` is) a deploy action's inputs
     (_INPUT_KEY), in order, each once. Not a Makefile's `manifests: controller-gen ## Generate ...` target line.
     `only`: the words of that one command (`ansible-playbook`: the playbooks ciwalk.py reads for what they include)."""
-    text = _EXPRESSION.sub("${x}", text)
+    text = _EXPRESSION.sub("${x}", ciconfigs.plain_variables(text))  # `${{ env.X }}`, `${X}`: `$X` (red team 39)
     found: list[str] = _inputs(text) if inputs and _INPUT_KEY.search(text) else []
     for line in text.replace("\\\n", " ").splitlines():
         if not _MAY_DEPLOY.search(line):
@@ -132,14 +139,38 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
                         at += 2 if words[at] in _XARGS_VALUED else 1
                 else:
                     at += 1
-            if at < len(words) and (not only or words[at].rpartition("/")[2].lower() == only):
-                found += _reached(words[at].rpartition("/")[2].lower().removesuffix(".exe"),
-                                  words[at + 1:] + (["-"] if fed else []), line)
+            # behind a launcher (`poetry run`, `timeout 600`, `aws-vault exec prod --`, `docker run IMAGE`): the first
+            # deploy command named anywhere in the segment (red team 39)
+            # `echo helm upgrade ...` and a comment run nothing
+            if at < len(words) and _command(words[at]) not in _PRINTS and not words[at].startswith("#"):
+                at = next((later for later in range(at, len(words)) if _command(words[later]) in _COMMANDS), at)
+            if at < len(words) and (not only or _command(words[at]) == only):
+                found += _reached(_command(words[at]), _unredirected(words[at + 1:]) + (["-"] if fed else []), line)
+    # a wholly variable path is also each value the same text sets that name to (as attack 29 reads settings files)
+    found = ciconfigs.variable_values(found, text)
     found = [part for word in found for part in dict.fromkeys([word, *word.split(",")]) if part]
     here = [word.replace("\n", "") for word in found if word.startswith(f"{HERE}\n")]  # words hold no line break
     patterns = [path_pattern(word) for word in found if word not in ("-", "") and not word.startswith("-")
                 and "\n" not in word]
     return list(dict.fromkeys([*(p for p in patterns if p is not None and p not in (".", "*")), *here]))
+
+
+def _unredirected(args: list[str]) -> list[str]:
+    """`args` without a redirection and its file (`helm template . > out.yaml` names `.`, not `out.yaml`)."""
+    out, skip = [], False
+    for word in args:
+        if skip:
+            skip = False
+        elif (hit := _REDIRECT.fullmatch(word)) is not None:
+            skip = not hit.group(1)  # `>` alone: its file is the next word; `>out.yaml`: in the word
+        else:
+            out.append(word)
+    return out
+
+
+def _command(word: str) -> str:
+    """The command a word runs: its file name, lower case, without `.exe`."""
+    return word.rpartition("/")[2].lower().removesuffix(".exe")
 
 
 def _reached(command: str, args: list[str], line: str) -> list[str]:
@@ -242,6 +273,10 @@ _CLOUD: dict[str, tuple[tuple[str, ...], frozenset[str], int]] = {
     "openstack": (("stack",), frozenset({"-t", "--template", "-e", "--environment"}), 0),
     "heat": ((), frozenset({"-f", "--template-file", "-e", "--environment-file"}), 0),
 }
+
+
+_COMMANDS = frozenset({"helm", "helm3", "kubectl", "oc", "kustomize", "terraform", "tofu", "terragrunt",
+                       "ansible-playbook", "helmfile", *_CLOUD})  # what _named reads
 
 
 def _helm(args: list[str]) -> list[str]:

@@ -6,7 +6,8 @@ commits, the content tier reads such a file as YAML in every form (iac over deps
 only when the patch shows all of the file, or, on every side it shows, one of its ecosystem's own top-level keys (a
 template has none: CloudFormation and the Kubernetes API reject unknown top-level fields); otherwise it is tagged
 `needs-context`. Names that say their ecosystem (`pubspec.yaml`, `pnpm-workspace.yaml`, `vendir.yml`) and JSON
-manifests are not in this class.
+manifests are not in this class. The same holds from a patch for YAML settings a name rule lowers to `other` or the
+docs (`.golangci.yml`, `codecov.yml`, `mkdocs.yml`): a GitLab job file may carry any such name (red team 39).
 """
 
 from __future__ import annotations
@@ -131,6 +132,21 @@ def module_settings(side: str) -> bool:
                 or parent.startswith(("@", "vendor_", "vendored_")) or parent.endswith(".framework"))
 
 
+def named_settings_unshown(best: ClassifiedFile, item: ClassifiedFile, sides: list[Side]) -> bool:
+    """A YAML file a specific name rule put in `other` or the docs (a linter's, a formatter's or an outside service's
+    settings, `mkdocs.yml`) that the patch does not show whole and that nothing it shows raised: a GitLab pipeline
+    includes a job file under any `.yml` name (attack 32: `redocly.yaml`), so an edit out of sight of the job's keys
+    is unsettled (red team 39). Test data (`testdata.*`) keeps principle 1: not deployed unless CI names it."""
+    if best.bucket not in ("src", "other") or not item.rule.startswith(_NAMED_SETTINGS):
+        return False
+    if not any(side.lower().endswith((".yml", ".yaml")) for side in item.change.sides()):
+        return False
+    return not any(side.complete for side in sides)
+
+
+_NAMED_SETTINGS = ("other.", "docs.")  # the name rules that lower a settings file (not test data: principle 1)
+
+
 def unsettled(best: ClassifiedFile, item: ClassifiedFile, shown: Iterable[tuple[Side, object]]) -> bool:
     """Patch only: a generic-named manifest still `deps` whose patch shows neither all of it nor, on every side it
     shows, a top-level key of its ecosystem (what a template under that name would not have); a Dev Container
@@ -138,6 +154,8 @@ def unsettled(best: ClassifiedFile, item: ClassifiedFile, shown: Iterable[tuple[
     if devcontainers.unshown_use(best.rule, item.change.sides()):
         return True
     sides = [side for side, _ in shown]  # (what the patch shows of a side, the content signal found there)
+    if named_settings_unshown(best, item, sides):
+        return True
     if best.bucket == "deps" and installed_code(item) and any(
             side.lower().endswith((".yaml", ".yml")) and not module_settings(side) for side in item.change.sides()):
         # Installed code's YAML (`manifests/pods/web.yaml`: `Pods/` ignores case; a kustomization's vendored

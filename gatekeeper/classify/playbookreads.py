@@ -2,16 +2,18 @@
 38) and of a playbook a CI step runs with `ansible-playbook` (ciwalk.py, issue 12).
 
 From each playbook named, read by lines: the files `include_tasks`, `import_tasks`, `import_playbook`,
-`include_vars`, `include`, `vars_files`, `script`, an include's `file:` and a module's `src:` name (the value, or the
-list items below the key; `ansible.builtin.` forms too), against the reading file's folder, its `files/`, `vars/`,
-`tasks/` and `templates/`, and the folder of the playbook that started the chain; and the roles it runs by name
-(`roles:` items, `role:`/`name:` of an item, a role's `meta/main.yml` `dependencies:`, `include_role`/`import_role`'s
-`name:`), looked for as Ansible does: `roles/NAME` beside the playbook, each `roles_path` folder of an `ansible.cfg` at
-the root or beside the playbook (relative to that file), and the playbook's own folder. Every file below a role found
-counts but its documentation. The YAML files reached are read in turn (a chain, each file once: cycles end). Past
-MAX_INCLUDED files read or a file longer than FULL_READ, None: the caller fails closed. *Limits:* a path or a role
-name with a Jinja expression, a role of a collection (`acme.tools.web`), `ANSIBLE_ROLES_PATH` set by the step and the
-default role folders outside the repository are not followed.
+`include_vars`, `include`, `vars_files`, an include's `file:` and a module's `src:` name, and every word of a command
+key (`script`, `shell`, `command`, ...) that names a file (playbookwords.py: quoted keys, flow mappings, blocks,
+`key=value` arguments, `{{ playbook_dir }}` and `{{ role_path }}` too), against the reading file's folder, its
+`files/`, `vars/`, `tasks/` and `templates/`, and the folder of the playbook that started the chain; and the roles it
+runs by name (`roles:` items, `role:`/`name:` of an item, a role's `meta/main.yml` `dependencies:`,
+`include_role`/`import_role`'s `name:`), looked for as Ansible does: `roles/NAME` beside the playbook, each
+`roles_path` folder of an `ansible.cfg` at the root or beside the playbook (relative to that file), and the
+playbook's own folder. Every file below a role found counts but its documentation. The YAML files reached are read in
+turn (a chain, each file once: cycles end). Past MAX_INCLUDED files read or a file longer than FULL_READ, None: the
+caller fails closed. *Limits:* a path or a role name with another Jinja expression, a role of a collection
+(`acme.tools.web`), `ANSIBLE_ROLES_PATH` set by the step and the default role folders outside the repository are not
+followed.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
+from gatekeeper.classify import playbookwords
 from gatekeeper.classify.ansible import lines_from
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.gitobjects import TreeEntry
@@ -30,11 +33,6 @@ __all__ = ["ITEM", "MAX_INCLUDED", "WORD", "below", "normal", "reached"]
 
 MAX_INCLUDED = 256  # playbook, task and role files read per tree; past it, the caller fails closed
 _FILES = ("100644", "100755")
-# What a playbook or task file reads by a path: a task file, a playbook, a vars file, a script it runs, the `file:` of
-# an include's mapping form, a script's `cmd:` (`script: {cmd: ../tools/setup.sh}`, docs review 54), the `src:` a copy
-# or template task ships; by lines, the value or the list items below
-_INCLUDE = lazy(r"^[ \t-]*(?:ansible\.builtin\.)?(include_tasks|import_tasks|import_playbook|include_vars|include"
-                r"|vars_files|script|file|cmd|src)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 _ROLE_LIST = lazy(r"^([ \t-]*)(?:roles|dependencies)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 _ROLE_TASK = lazy(r"^([ \t-]*)(?:ansible\.builtin\.)?(?:include_role|import_role)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 _ROLE_ITEM = lazy(r"""^[ \t]*-[ \t]*\{?[ \t]*(?:(?:role|name)[ \t]*:[ \t]*)?["']?([^\s"'#{}\[\],:=]+)[ \t,}]*""")
@@ -69,8 +67,9 @@ def reached(tree: Tree, read_blob: Callable[[TreeEntry], bytes],
         text = data.decode("utf-8", "replace")
         folder = path.rpartition("/")[0]
         hits: list[tuple[str, str]] = []
-        for key, word in _include_words(text):
-            for base in dict.fromkeys([*(f"{folder}{tail}".lstrip("/") for tail in _BASES), play]):
+        for key, word, rooted in playbookwords.words(text, path, play):
+            bases = [""] if rooted else [*(f"{folder}{tail}".lstrip("/") for tail in _BASES), play]
+            for base in dict.fromkeys(bases):
                 if (target := normal(posixpath.join(base, word))) and target in tree:
                     hits.append((target, f"{how}, which reads {target} ({path})"))
                     if key == "import_playbook" and target not in seen:  # its own folder starts its chain
@@ -85,23 +84,6 @@ def reached(tree: Tree, read_blob: Callable[[TreeEntry], bytes],
                 seen.add(target)
                 queue.append((target, how, play))
     return out
-
-
-def _include_words(text: str) -> list[tuple[str, str]]:
-    """(key, path) for what the include, script and vars keys of a playbook or task file name."""
-    out: list[tuple[str, str]] = []
-    for match in _INCLUDE.finditer(text):
-        value = match.group(2).partition(" #")[0].strip()
-        if value:
-            out += [(match.group(1), word.group(1))] if (word := WORD.match(value)) else []
-            continue
-        indent = len(match.group(0)) - len(match.group(0).lstrip(" \t-"))
-        for line in lines_from(text, match.end() + 1):
-            item = ITEM.match(line)
-            if item is None or len(line) - len(line.lstrip()) < indent:
-                break
-            out.append((match.group(1), item.group(1)))
-    return [(key, word) for key, word in out if "{{" not in word]
 
 
 def _role_names(text: str) -> list[str]:

@@ -1,0 +1,96 @@
+"""The paths a playbook or task file names to Ansible: what playbookreads.py follows (red team 39).
+
+Two kinds of key. A *path key* names one file by its value's first word, or by the items of a list below it:
+`include_tasks`, `import_tasks`, `import_playbook`, `include_vars`, `include`, `vars_files`, an include's `file:`, a
+module's `src:`. A *command key* runs a command line, and every word of it that is a relative path may be a file of
+the repository the command runs: `script`, `cmd`, `command`, `shell`, `raw`, `win_shell`, `win_command`, `argv`,
+`local_action` (`shell: bash ../tools/setup.sh`, `local_action: script ../tools/setup.sh`). An absolute word there is a
+path on the managed host, not in the repository, and is left out.
+
+Each key is read where Ansible reads it: at a line's start after list dashes, quoted or not, with any collection's
+prefix (`ansible.windows.win_shell`), and inside a flow mapping (`- {name: x, script: ../x.sh}`); its value on the
+line, in a folded or literal block below it (`shell: |`), or as the items of a list below it. The free-form
+`key=value` arguments name files too (`copy: src=../x.sh dest=/opt/x`, `local_action: module=copy src=...`). A path
+written from `{{ playbook_dir }}` is the playbook's folder, from `{{ role_path }}` the role's folder (the reading file's
+folder below `roles/NAME/`, else its own folder); any other Jinja expression names nothing (a stated limit).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from gatekeeper.classify.ansible import lines_from
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["Word", "words"]
+
+PATH_KEYS = ("include_tasks", "import_tasks", "import_playbook", "include_vars", "include", "vars_files", "file", "src")
+COMMAND_KEYS = ("script", "cmd", "command", "shell", "raw", "win_shell", "win_command", "argv", "local_action")
+_HOST_KEYS = frozenset({"command", "shell", "raw", "win_shell", "win_command", "argv"})  # run on the managed host
+_KEYS = "|".join(PATH_KEYS + COMMAND_KEYS)
+_LINE_KEY = lazy(rf"""^([ \t-]*)["']?(?:[A-Za-z_]\w*\.[A-Za-z_]\w*\.)?({_KEYS})["']?[ \t]*:(?:[ \t]+(.*))?$""",
+                 re.MULTILINE)
+_FLOW_KEY = lazy(rf"""[{{,][ \t]*["']?(?:[A-Za-z_]\w*\.[A-Za-z_]\w*\.)?({_KEYS})["']?[ \t]*:[ \t]*([^,}}]*)""")
+_KEY_VALUE = lazy(r"""(?:^|[\s"'])(?:src|file|cmd|_raw_params)=["']?([^\s"',}]+)""")
+_BLOCK = lazy(r"[>|][+-]?[1-9]?[+-]?\Z")
+_ITEM = lazy(r"""^[ \t]*-[ \t]*(?:name[ \t]*:[ \t]*)?(.*)$""")
+_TOKEN = lazy(r"""[^\s"'{}\[\],;&|<>()`]+|\{\{[^}]*\}\}[^\s"'{}\[\],;&|<>()`]*""")
+_JINJA_DIR = lazy(r"\A\{\{-?[ \t]*(playbook_dir|role_path)[ \t]*-?\}\}")
+_ROLE = lazy(r"\A(.*?(?:\A|/)roles/[^/]+)/")
+
+
+class Word(NamedTuple):
+    key: str  # the key that named it
+    path: str  # as written, or rooted at the repository (`rooted`) when it was written from a Jinja folder
+    rooted: bool
+
+
+def words(text: str, path: str, play: str) -> list[Word]:
+    """The paths `text` (the file at `path`, read for the playbook in folder `play`) names by its keys."""
+    out: list[Word] = []
+    for match in _LINE_KEY.finditer(text):
+        key, value = match.group(2), (match.group(3) or "").partition(" #")[0].strip()
+        if value and not _BLOCK.match(value):
+            out += _value_words(key, value, path, play)
+            continue
+        indent = len(match.group(1))
+        for line in lines_from(text, match.end() + 1):
+            if line.strip() and len(line) - len(line.lstrip()) <= indent and not (
+                    not value and line.lstrip().startswith("-") and len(line) - len(line.lstrip()) == indent):
+                break
+            item = _ITEM.match(line)
+            if value or item is None:  # a block's lines are one command over lines
+                out += _value_words(key, line.strip(), path, play) if value else []
+            else:
+                out += _value_words(key, item.group(1).strip(), path, play)
+    for match in _FLOW_KEY.finditer(text):
+        out += _value_words(match.group(1), match.group(2).strip(), path, play)
+    out += [word for match in _KEY_VALUE.finditer(text) for word in _value_words("src", match.group(1), path, play)]
+    return list(dict.fromkeys(out))
+
+
+def _value_words(key: str, value: str, path: str, play: str) -> list[Word]:
+    tokens = [token.group(0) for token in _TOKEN.finditer(value)]
+    if key in PATH_KEYS:
+        tokens = tokens[:1]
+    out = []
+    for index, token in enumerate(tokens):
+        token = token.rpartition("=")[2] if "=" in token.partition("{{")[0] else token
+        rooted = (jinja := _JINJA_DIR.match(token)) is not None
+        if jinja is not None:
+            token = _folder(jinja.group(1), path, play) + token[jinja.end():]
+        if not token or "{{" in token or "://" in token or token.startswith(("-", "~", "$", "%")):
+            continue
+        if token.startswith("/") and not rooted and (index or key in _HOST_KEYS):
+            continue  # a path on the managed host (a script's or an include's first word is read as before)
+        out.append(Word(key, token, rooted))
+    return out
+
+
+def _folder(name: str, path: str, play: str) -> str:
+    """The repository folder `{{ playbook_dir }}` or `{{ role_path }}` stands for, from the root (`/` first)."""
+    if name == "playbook_dir":
+        return f"/{play}"
+    role = _ROLE.match(path)
+    return f"/{role.group(1) if role else path.rpartition('/')[0]}"
