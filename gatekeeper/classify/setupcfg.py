@@ -16,9 +16,9 @@ _FLAGS = re.MULTILINE
 # setuptools' setup.cfg is packaging when it names a package or its requirements ([metadata] name/version,
 # [options] and its tables, build commands' sections); many projects keep only tool settings there (flake8, isort,
 # pytest, coverage, mypy, tox), which are what tox.ini or .flake8 would hold.
+# A section header of setuptools or of one of its commands is packaging when it holds a key (_tools_only): an empty
+# `[wheel]` above pytest and pycodestyle settings sets nothing (httpie's setup.cfg, the fifty-ninth set).
 _SETUP_CFG_PACKAGING = lazy(
-    r"^\[(?:options(?:\.[^\]\n]*)?|bdist_wheel|bdist_rpm|sdist|egg_info|easy_install|build_ext|build_py|pbr|files|"
-    r"entry_points|wheel|upload|aliases|global|install)\][ \t]*$|"
     r"^[ \t]*(?:name|version|install_requires|setup_requires|tests_require|extras_require|python_requires|packages|"
     r"py_modules|entry_points|dependency_links)[ \t]*[=:]", _FLAGS)
 _PACKAGE_KEYS = frozenset({"name", "version", "install_requires", "setup_requires", "tests_require", "extras_require",
@@ -47,8 +47,8 @@ def setup_cfg(text: str) -> tuple[str, str, str] | None:
 def _tools_only(text: str) -> bool:
     """Whether setuptools reads no packaging from `text`: configparser as setuptools sets it up (a header may be
     indented or have text after its `]`; keys are lowercased and dashes made underscores after reading), no section
-    setuptools or one of its commands reads but a [metadata] that names no package, and no [DEFAULT] keys, which
-    every section inherits."""
+    setuptools or one of its commands reads that holds a key, but a [metadata] that names no package, and no [DEFAULT]
+    keys, which every section inherits."""
     parser = configparser.ConfigParser(interpolation=None)
     parser.optionxform = str  # type: ignore[assignment,method-assign]
     try:
@@ -62,8 +62,8 @@ def _tools_only(text: str) -> bool:
             keys = {key.lower().replace("-", "_") for key in parser.options(name)}
             if keys & _PACKAGE_KEYS:
                 return False
-        elif _SETUPTOOLS_SECTION.fullmatch(name.strip().lower()):
-            return False
+        elif _SETUPTOOLS_SECTION.fullmatch(name.strip().lower()) and parser.options(name):
+            return False  # an empty one (`[wheel]` alone) configures nothing
         elif name == "tox:tox" or name == "testenv" or name.startswith("testenv:"):
             # what tox installs (red team 30, tests/test_redteam30_tox.py): a manifest's entries, not a tool's setting
             if {key.lower().replace("-", "_") for key in parser.options(name)} & _TOX_INSTALLS:
