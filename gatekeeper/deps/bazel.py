@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from gatekeeper.deps import bazelrepos
 from gatekeeper.deps.bazelpins import git_overrides, pins_read
 from gatekeeper.deps.docker import image_version
 from gatekeeper.deps.gradle import COORDINATE
@@ -116,4 +117,5 @@ def parse_module_bazel(path: str, data: bytes) -> list[Dependency]:
     for coord in COORDINATE.finditer(body):
         out.append(Dependency("maven", f"{coord.group('group')}:{coord.group('artifact')}", coord.group("version"),
                               path, True, "runtime"))
-    return out + git_overrides(path, body)  # bazelpins.py: a module built from a repository at a commit
+    # bazelpins.py: a module built from a repository at a commit; bazelrepos.py: a `use_repo_rule` download
+    return out + git_overrides(path, body) + [dep for _, dep in bazelrepos.read(path, body)[0]]

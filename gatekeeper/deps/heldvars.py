@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from gatekeeper.deps import omnibus
+from gatekeeper.deps import bazelrepos, omnibus
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.makepins import pin_variables
 from gatekeeper.deps.makerecipes import RECIPE, recipe_installs
@@ -52,8 +52,15 @@ def _omnibus(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]:
         omnibus.setting(line) for line in lines) else set()
 
 
+def _bazel_repos(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]:
+    """bazelrepos.py: each download read, by its call's name; the names of the calls not read (or UNNAMED)."""
+    read, unread = bazelrepos.read(path, bazelrepos.strip_comments("\n".join(lines)))
+    named = {(dep.ecosystem, dep.name): name for name, dep in read}
+    return named, unread
+
+
 _READERS: dict[str, Callable[[str, list[str]], tuple[dict[Key, str], set[str]]]] = {
-    "Makefile": _makefile, "omnibus": _omnibus}
+    "Makefile": _makefile, "omnibus": _omnibus, "bazel-repos": _bazel_repos, "MODULE.bazel": _bazel_repos}
 
 
 def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequence[Sequence[Dependency]],
@@ -73,9 +80,12 @@ def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequen
         there = {(d.ecosystem, d.name) for d in sides[other]}
         # RECIPE is held by a side with an install line left unresolved, whatever else its install lines name; a
         # literal install line a patch's head lines do not show was deleted in sight (a removal)
-        unread = held - set(named.values()) | (held & {RECIPE})
+        # so is a side with a download call whose name is not read (bazelrepos.UNNAMED): it may be any of them
+        unread = held - set(named.values()) | (held & {RECIPE, bazelrepos.UNNAMED})
         for key, var in read[one][0].items():
-            if key not in there and (var in unread or hunks and one == 0 and var not in held and var != RECIPE):
+            anywhere = bazelrepos.UNNAMED in unread
+            if key not in there and (var in unread or anywhere or hunks and one == 0 and var not in held
+                                     and var != RECIPE):
                 keys.add(key)
                 problems.append(Problem(path, "unparsable", f"{label}: {var} may still set {key[1][:80]!r} in a form "
                                         "not read (set more than once, overridden, not a literal, or abbreviated): "

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from gatekeeper.deps import (
     actions,
     bazel,
+    bazelrepos,
     bundler,
     cargo,
     cargogit,
@@ -167,6 +168,9 @@ _BY_NAME: dict[str, Format] = {
                           edits=_edits("nuget", globaljson.global_json_line)),
     "MODULE.bazel": Format("MODULE.bazel", bazel.parse_module_bazel, False,
                            edits=_edits("bazel", hunklines.bazel_line)),
+    # the GitHub releases a WORKSPACE's http_archive/http_file calls download (bazelrepos.py); `.bzl` files below
+    **{name: Format("bazel-repos", bazelrepos.parse_repos, False, hunks=bazelrepos.repos_hunks)
+       for name in ("WORKSPACE", "WORKSPACE.bazel", "WORKSPACE.bzlmod")},
     **{name: Format("kustomization.yaml", kustomize.parse_kustomization, False,
                     edits=_edits("docker", hunklines.kustomize_line))
        for name in ("kustomization.yaml", "kustomization.yml", "Kustomization")},
@@ -225,7 +229,7 @@ _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_
 # line break, and IGNORECASE matches `ı` for `i` and the Kelvin sign for `k`: such names take the rules' own tests).
 # A rule added below the shortcut in format_for must add its name's last suffix here (or sit above the shortcut).
 _SUFFIXES = frozenset({"yml", "yaml", "txt", "in", "lock", "toml", "csproj", "fsproj", "vbproj", "props", "tf", "mk",
-                       "gradle", "kts", "rb"})
+                       "gradle", "kts", "rb", "bzl"})
 
 
 def format_for(path: str | None) -> Format | None:
@@ -276,6 +280,8 @@ def format_for(path: str | None) -> Format | None:
         return _OMNIBUS
     if lower.endswith(".mk"):
         return _BY_NAME["Makefile"]
+    if base.endswith(".bzl"):
+        return _BY_NAME["WORKSPACE"]  # Starlark macros: their http_archive/http_file calls (bazelrepos.py)
     if gradle.is_script(base):
         return _GRADLE
     return None

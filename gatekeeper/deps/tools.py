@@ -37,6 +37,8 @@ _RELEASED = {
     # controller-gen ships in kubernetes-sigs/controller-tools' releases (timoni's `CONTROLLER_GEN_VERSION ?= v0.21.0`,
     # the kubebuilder layout's `CONTROLLER_TOOLS_VERSION`): one name for both spellings
     "controller-gen": "kubernetes-sigs/controller-tools", "controller-tools": "kubernetes-sigs/controller-tools",
+    # Bazel's BUILD formatter and editor ship in bazelbuild/buildtools' releases (rules_jvm_external's http_files)
+    "buildifier": "bazelbuild/buildtools", "buildozer": "bazelbuild/buildtools",
 }
 
 
