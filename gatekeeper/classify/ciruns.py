@@ -60,6 +60,9 @@ _CI_FOLDERS = (".github/", ".gitlab/", ".circleci/", ".buildkite/", ".azure-pipe
                ".ci/", "ci/", ".pipelines/", ".gitea/", ".forgejo/", ".drone/", ".semaphore/", ".builds/", ".kokoro/")
 _DEFINITION_TYPES = frozenset({"yml", "yaml", "groovy", "jenkinsfile"})
 _ENDINGS = ("yml", "yaml", "groovy", "file", ".env")  # how every definition's name ends (lower case)
+# a `.env`'s whole-line comments, dropped only when no line is continued into one and no here-document holds one
+_ENV_COMMENT = re.compile(r"^[ \t]*#[^\n]*$", re.M)
+_CONTINUED = re.compile(r"\\\r?$", re.M)
 _LAST = frozenset("lLyYeEvV")  # and their last letters
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
@@ -136,6 +139,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         return _package(path, text)
     if name == "pnpm-workspace.yaml":
         return [f"{glob.rstrip('/')}/package.json" for glob in _workspace_globs(text)], [], []
+    if name.lower() == ".env":
+        text = _uncommented_env(text)
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, text)
@@ -155,6 +160,17 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     if extension(name) in ("yml", "yaml") and _GITLAB_INCLUDE.search(text) is not None:
         scripts += [_GLOB_PART.sub(ANY, pattern) for pattern in gitlabincludes.included(text)]
     return scripts, composed, folders
+
+
+def _uncommented_env(text: str) -> str:
+    """A `.env` without its whole-line comments: a comment runs nothing, whether Compose reads the file or a shell
+    sources it (heroku's `# This is used by gunicorn.conf.py` made the file ci; the classes57 round). Kept whole when a
+    comment line may be something else: a line continued into it, a here-document, a quote a value leaves open."""
+    values = _ENV_COMMENT.sub("", text)
+    if "<<" in text or _CONTINUED.search(text) or any(line.count('"') % 2 or line.count("'") % 2
+                                                      for line in values.splitlines()):
+        return text
+    return values
 
 
 def _package(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
