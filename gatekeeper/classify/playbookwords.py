@@ -4,15 +4,16 @@ Two kinds of key. A *path key* names one file by its value's first word, or by t
 `include_tasks`, `import_tasks`, `import_playbook`, `include_vars`, `include`, `vars_files`, an include's `file:`, a
 module's `src:`. A *command key* runs a command line, and every word of it that is a relative path may be a file of
 the repository the command runs: `script`, `cmd`, `command`, `shell`, `raw`, `win_shell`, `win_command`, `argv`,
-`local_action` (`shell: bash ../tools/setup.sh`, `local_action: script ../tools/setup.sh`). An absolute word there is a
-path on the managed host, not in the repository, and is left out.
+`local_action`, a module's free-form `_raw_params` (`shell: bash ../tools/setup.sh`, `local_action: script
+../tools/setup.sh`). An absolute word there is a path on the managed host, not in the repository, and is left out.
 
 Each key is read where Ansible reads it: at a line's start after list dashes, quoted or not, with any collection's
 prefix (`ansible.windows.win_shell`), and inside a flow mapping (`- {name: x, script: ../x.sh}`); its value on the
 line, in a folded or literal block below it (`shell: |`), or as the items of a list below it. The free-form
 `key=value` arguments name files too (`copy: src=../x.sh dest=/opt/x`, `local_action: module=copy src=...`). A path
 written from `{{ playbook_dir }}` is the playbook's folder, from `{{ role_path }}` the role's folder (the reading file's
-folder below `roles/NAME/`, else its own folder); any other Jinja expression names nothing (a stated limit).
+folder below `roles/NAME/`, else its own folder); any other Jinja expression names nothing (a stated limit). A YAML
+alias reads as the scalar its anchor holds on its line (`x: &tool ../x.sh` ... `script: *tool`; attack 33).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["Word", "words"]
 
 PATH_KEYS = ("include_tasks", "import_tasks", "import_playbook", "include_vars", "include", "vars_files", "file", "src")
-COMMAND_KEYS = ("script", "cmd", "command", "shell", "raw", "win_shell", "win_command", "argv", "local_action")
+COMMAND_KEYS = ("script", "cmd", "command", "shell", "raw", "win_shell", "win_command", "argv", "local_action",
+                "_raw_params")  # a module's free-form argument as a mapping key (attack 33)
 _HOST_KEYS = frozenset({"command", "shell", "raw", "win_shell", "win_command", "argv"})  # run on the managed host
 _KEYS = "|".join(PATH_KEYS + COMMAND_KEYS)
 _LINE_KEY = lazy(rf"""^([ \t-]*)["']?(?:[A-Za-z_]\w*\.[A-Za-z_]\w*\.)?({_KEYS})["']?[ \t]*:(?:[ \t]+(.*))?$""",
@@ -38,6 +40,8 @@ _ITEM = lazy(r"""^[ \t]*-[ \t]*(?:name[ \t]*:[ \t]*)?(.*)$""")
 _TOKEN = lazy(r"""[^\s"'{}\[\],;&|<>()`]+|\{\{[^}]*\}\}[^\s"'{}\[\],;&|<>()`]*""")
 _JINJA_DIR = lazy(r"\A\{\{-?[ \t]*(playbook_dir|role_path)[ \t]*-?\}\}")
 _ROLE = lazy(r"\A(.*?(?:\A|/)roles/[^/]+)/")
+_ANCHOR = lazy(r"""&([^\s,\[\]{}&*]++)[ \t]++([^\s#&*|>'"{\[][^\n#]*+)""")  # `&name value`: a scalar on its line
+MAX_ANCHORED = 1_024  # of an anchored scalar read for its alias (a path or a command line is shorter)
 
 
 class Word(NamedTuple):
@@ -49,10 +53,12 @@ class Word(NamedTuple):
 def words(text: str, path: str, play: str) -> list[Word]:
     """The paths `text` (the file at `path`, read for the playbook in folder `play`) names by its keys."""
     out: list[Word] = []
+    # an alias standing for a key's value or an item reads as the scalar its anchor holds (attack 33: `script: *tool`)
+    anchors = {m.group(1): m.group(2).strip()[:MAX_ANCHORED] for m in _ANCHOR.finditer(text)} if "&" in text else {}
     for match in _LINE_KEY.finditer(text):
         key, value = match.group(2), (match.group(3) or "").partition(" #")[0].strip()
         if value and not _BLOCK.match(value):
-            out += _value_words(key, value, path, play)
+            out += _value_words(key, value, path, play, anchors)
             continue
         indent = len(match.group(1))
         for line in lines_from(text, match.end() + 1):
@@ -61,16 +67,19 @@ def words(text: str, path: str, play: str) -> list[Word]:
                 break
             item = _ITEM.match(line)
             if value or item is None:  # a block's lines are one command over lines
-                out += _value_words(key, line.strip(), path, play) if value else []
+                out += _value_words(key, line.strip(), path, play, anchors) if value else []
             else:
-                out += _value_words(key, item.group(1).strip(), path, play)
+                out += _value_words(key, item.group(1).strip(), path, play, anchors)
     for match in _FLOW_KEY.finditer(text):
-        out += _value_words(match.group(1), match.group(2).strip(), path, play)
-    out += [word for match in _KEY_VALUE.finditer(text) for word in _value_words("src", match.group(1), path, play)]
+        out += _value_words(match.group(1), match.group(2).strip(), path, play, anchors)
+    out += [word for match in _KEY_VALUE.finditer(text)
+            for word in _value_words("src", match.group(1), path, play, anchors)]
     return list(dict.fromkeys(out))
 
 
-def _value_words(key: str, value: str, path: str, play: str) -> list[Word]:
+def _value_words(key: str, value: str, path: str, play: str, anchors: dict[str, str]) -> list[Word]:
+    if value.startswith("*"):
+        value = anchors.get(value[1:].strip(), value)
     tokens = [token.group(0) for token in _TOKEN.finditer(value)]
     if key in PATH_KEYS:
         tokens = tokens[:1]

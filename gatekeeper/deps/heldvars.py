@@ -11,6 +11,9 @@ value the build takes is the program's own logic. Read side by side, such a side
 dependency on one side is still set on the other side but names nothing there, and that side names the dependency
 nowhere else, the file is an `unparsable` problem (reviewed) and that dependency's change is dropped. A variable gone
 from the file is a removal, as before; a variable read on both sides (a pin moved to another repository) is a change.
+A Makefile's dependency one side names that the other side still mentions by name without naming it (`sh -c 'go
+install …'`, `target: ; go install …`, a `define`, a loop: forms the recipe reader does not read) is one too, and so
+is a side holding a recipe install line past the reader's bound the other side does not (attack 33).
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from collections.abc import Callable, Sequence
 
 from gatekeeper.deps import bazelrepos, omnibus
 from gatekeeper.deps.loaders import text
-from gatekeeper.deps.makepins import pin_variables
-from gatekeeper.deps.makerecipes import RECIPE, recipe_installs
+from gatekeeper.deps.makepins import MAX_LINE, pin_variables
+from gatekeeper.deps.makerecipes import RECIPE, long_installs, recipe_installs
 from gatekeeper.deps.model import Dependency, ManifestError, Problem
 from gatekeeper.deps.toolfiles import tool_variable_names
 
@@ -75,9 +78,13 @@ def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequen
     read = [reader(path, text(blob).splitlines()) for blob in (blobs[0], blobs[1])]
     problems: list[Problem] = []
     keys: set[Key] = set()
+    texts = [text(blob) for blob in (blobs[0], blobs[1])]
     for one, other, label in ((0, 1, "head"), (1, 0, "base")):
         named, held = read[other]
         there = {(d.ecosystem, d.name) for d in sides[other]}
+        if fmt == "Makefile" and long_installs(texts[other].splitlines()) - long_installs(texts[one].splitlines()):
+            problems.append(Problem(path, "unparsable", f"{label}: a recipe line longer than {MAX_LINE} characters "
+                                    "may install something: not read"))
         # RECIPE is held by a side with an install line left unresolved, whatever else its install lines name; a
         # literal install line a patch's head lines do not show was deleted in sight (a removal)
         # so is a side with a download call whose name is not read (bazelrepos.UNNAMED): it may be any of them
@@ -85,9 +92,15 @@ def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequen
         for key, var in read[one][0].items():
             anywhere = bazelrepos.UNNAMED in unread
             if key not in there and (var in unread or anywhere or hunks and one == 0 and var not in held
-                                     and var != RECIPE):
+                                     and var != RECIPE or fmt == "Makefile" and _mentioned(key[1], texts[other])):
                 keys.add(key)
                 problems.append(Problem(path, "unparsable", f"{label}: {var} may still set {key[1][:80]!r} in a form "
                                         "not read (set more than once, overridden, not a literal, or abbreviated): "
                                         "not read as a removal or an addition"))
     return problems, keys
+
+
+def _mentioned(name: str, data: str) -> bool:
+    """Whether `name` (a package, module or tool name) stands in `data` as a word of its own: a Makefile that still
+    names the dependency somewhere installs it, maybe, in a form not read."""
+    return bool(name) and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", data, re.IGNORECASE) is not None

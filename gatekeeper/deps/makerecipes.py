@@ -72,6 +72,13 @@ def recipe_installs(path: str, lines: list[str]) -> tuple[list[tuple[str, Depend
     return [(var, dep) for dep, var in found.items()], unread
 
 
+def long_installs(lines: list[str]) -> set[str]:
+    """The recipe lines past the reader's bound (MAX_LINE) that may install something: never read, so a side holding
+    one the other side does not is reviewed (heldvars.py), not taken for naming nothing (attack 33)."""
+    return {line for line in logical(lines) if line.startswith("\t") and len(line) >= MAX_LINE
+            and _INSTALLING.search(line)}
+
+
 def parse_recipes(path: str, lines: list[str]) -> list[Dependency]:
     """The dependencies the Makefile's recipes install (recipe_installs)."""
     return [dep for _, dep in recipe_installs(path, lines)[0]]
