@@ -3,7 +3,8 @@ off; a quadratic reading costs 16 times for 4 times the text, a linear one ~4.
 
 - The run-control tokenizer (bazelrc.py, docs review 54's fix): quotes left open, escapes, continuations and comment
   marks over the 64 KiB it reads before a file is `ci` unread (2-42 ms at 64 KiB).
-- The readers of the lines below a YAML key (a playbook's includes and roles, playbookreads.py; a Zuul job's run keys;
+- The readers of the lines below a YAML key (a playbook's includes and roles: playbookwords.py since red team 39,
+  playbookreads.py; a Zuul job's run keys;
   GitLab includes; a helmfile's keys, cireaches.py): each listed `text[end:].splitlines()` again for every key, so a
   playbook of `roles:` lines cost 16 CPU-s at 256 KiB (and ~4 minutes at the 1 MiB read) on `17f70ab`; they now read
   one line at a time (ansible.lines_from), 11-48 ms at 256 KiB.
@@ -17,7 +18,7 @@ from collections.abc import Callable
 
 import pytest
 
-from gatekeeper.classify import cireaches, gitlabincludes, playbookreads, zuuljobs
+from gatekeeper.classify import cireaches, gitlabincludes, playbookreads, playbookwords, zuuljobs
 from gatekeeper.classify.bazelrc import rc_lines
 
 RC_SHAPES = {"double quotes": '"', "single quotes": "'", "mixed quotes and escapes": "\"'\\",
@@ -26,7 +27,7 @@ RC_SHAPES = {"double quotes": '"', "single quotes": "'", "mixed quotes and escap
 
 
 def _playbook(text: str) -> object:
-    return playbookreads._include_words(text), playbookreads._role_names(text)
+    return playbookwords.words(text, "site.yml", ""), playbookreads._role_names(text)
 
 
 KEY_READERS: dict[str, tuple[Callable[[str], object], str]] = {
