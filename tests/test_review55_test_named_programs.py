@@ -30,7 +30,7 @@ ENTRIES = {  # name: (the command that runs the entry, the entry, its text, the 
     "python tests folder": ("python {d}/tests/run_e2e.py", "{d}/tests/run_e2e.py", "import uploader\nuploader.go()\n",
                             "{d}/tests/uploader.py"),
     "python test_-name": ("python3 {d}/scripts/test_deploy.py", "{d}/scripts/test_deploy.py",
-                          "from release import upload\nupload()\n", "{d}/scripts/release/upload.py"),
+                          "from release.upload import go\ngo()\n", "{d}/scripts/release/upload.py"),
     "ruby spec folder": ("ruby {d}/spec/support/deploy.rb", "{d}/spec/support/deploy.rb", "require_relative 'upload'\n",
                          "{d}/spec/support/upload.rb"),
     "ruby _test.rb": ("ruby {d}/script/release_test.rb", "{d}/script/release_test.rb",
