@@ -168,16 +168,21 @@ def _unredirected(args: list[str]) -> tuple[list[str], list[str]]:
     operator = ""
     for word in args:
         if operator:
-            read += [word] if operator in ("<", "<>") and not word.startswith("/dev/") else []
+            read += [word] if operator in ("<", "<>") and _read_file(word) else []
             operator = ""
         elif (hit := _REDIRECT.fullmatch(word)) is not None:
             if hit.group(2) is not None:  # `>out.yaml`, `<conf/x.yaml`: the file in the word
-                read += [hit.group(2)] if hit.group(1) in ("<", "<>") and not hit.group(2).startswith("/dev/") else []
+                read += [hit.group(2)] if hit.group(1) in ("<", "<>") and _read_file(hit.group(2)) else []
             elif "&" not in word.lstrip("&"):  # `>` alone: its file is the next word; `2>&1`: none
                 operator = hit.group(1)
         else:
             out.append(word)
     return out, read
+
+
+def _read_file(word: str) -> bool:
+    """An input redirection's word is a file: not a device, nor a `<placeholder>` in a usage line (`import x <id>`)."""
+    return not word.startswith("/dev/") and ">" not in word
 
 
 def _command(word: str) -> str:
