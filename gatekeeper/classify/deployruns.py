@@ -32,7 +32,7 @@ build`) is the folder it runs in: `./GLOB` (HERE), which ciwalk.py reads as each
 command that reads standard input (`-`), is fed by `xargs` or is handed a wholly variable path (`$f` of a loop) deploys
 what the rest of its line names: every word of that line that looks like a path (`cat X |`, `< X`, `for f in
 X/*.yaml`) is a target. Review 55: helm reading its values there (`-f -`) too; a deploying command's input redirection
-(`< conf/prod.yaml`) names its file, an output one (`> out.yaml`) not; `)` ends a `$(…)`'s command.
+(`< conf/prod.yaml`) names its file, an output one (`> out.yaml`) not; `)` ends a word.
 """
 
 from __future__ import annotations
@@ -67,8 +67,7 @@ _HELD: dict[str, tuple[str, ...]] = {
 _HELD |= {"oc": _HELD["kubectl"], "tofu": _HELD["terraform"], "terragrunt": _HELD["terraform"],
           "sls": _HELD["serverless"]}
 _LINE_PATH = re.compile(r"[^\s'\"<>|&;()]*(?:/|\.(?:ya?ml|json|j2|tpl|tf|hcl|bicep)\b)[^\s'\"<>|&;()]*")
-# where a command ends or a new one starts; `)` closes a `$(…)` as the shell reads it (review 55)
-_SEGMENTS = re.compile(r"&&|\|\||[;&|()`{]|\$\(|\b(?:then|do|else)\b")
+_SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 # A YAML key (`- run: |`), a JSON one (`"deploy": "helm …"`), a list item's dash before the command
 _LINE_START = re.compile(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
@@ -134,7 +133,9 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
         if not _MAY_DEPLOY.search(line):
             continue
         for segment in _SEGMENTS.split(_LINE_START.sub("", line, count=1)):
-            words, read = _unredirected(_WORDS.findall(segment))  # `< conf/x.yaml helm …` too
+            # `)` ends a word as the shell reads it (`$(helm … --values conf/prod.yaml)`, review 55); the words after a
+            # `<(…)` are still the outer command's; a redirection before the command too (`< conf/x.yaml helm …`)
+            words, read = _unredirected([word for word in (w.rstrip(")") for w in _WORDS.findall(segment)) if word])
             at, fed = 0, False
             while at < len(words) and (words[at] in _PREFIX or _ASSIGNMENT.match(words[at]) or words[at] == "xargs"):
                 if words[at] == "xargs":  # the words piped in are its command's last arguments: the line's paths
