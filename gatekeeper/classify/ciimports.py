@@ -4,15 +4,18 @@
 Python puts the script's folder first on its path, so `import helper` is `scripts/helper.py` and `from lib.publish
 import go` is `scripts/lib/publish.py`. Node resolves `require('./lib/util')` and `import … from './util'` by trying
 extensions and `index` files; Ruby's `require_relative 'lib/util'` adds `.rb`. An edit of such a module changes what the
-job runs as surely as an edit of the script; the reader named none of them (no path word with a script's extension),
-so they stayed `src` and `gate --tree` allowed them.
+job runs as surely as an edit of the script; the reader named none of them (no path word with a script's extension), so
+they stayed `src` and `gate --tree` allowed them.
 
 Only names relative to the importing file and below its folder are taken (a package installed from a registry is not
-this repository's file, and a Python import is looked for in the script's own folder, as Python looks), each resolved
-to the paths it may be; a path the tree lacks names nothing. Not followed: the imports of a test file or of a package's
-`__init__.py`, and a name that leaves the importing file's folder (`../src/index`). CI runs a project's tests, and the
-tests import the product: followed, every module of aiohttp, prettier or Rails became `ci` (a human for every edit of
-the product), which the label sets call `src`; a helper beside a release script is the road this closes.
+this repository's file, and a Python import is looked for in the script's own folder, as Python looks), each resolved to
+the paths it may be; a path the tree lacks names nothing. Not followed: the imports of a package's `__init__.py`, a name
+that leaves the importing file's folder (`../src/index`), and those of a test file (is_test) that only a package.json's
+scripts or a test runner run (`npm test`, `pytest tests/test_api.py`: a suite; ciwalk._Imports). CI runs a project's
+tests, and the tests import the product: followed, every module of aiohttp, prettier or Rails became `ci` (a human for
+every edit of the product), which the label sets call `src`; a helper beside a release script is the road this closes. A
+test-named file a CI definition, a shell script or a Makefile runs by its path (`node scripts/test_release.js`, `python
+tests/run_e2e.py`) is CI's program, and its imports count (review 55: its module was `src` and allowed).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import re
 
 from gatekeeper.classify.pipinstalls import ANY
 
-__all__ = ["imported", "inline", "passes_runs", "unimported"]
+__all__ = ["imported", "inline", "is_test", "passes_runs", "runner_lines", "through_runner", "unimported"]
 
 # at a line's start, or after `;` or a compound statement's `:` (`import os; import helper`, `try: import helper`)
 _PYTHON = re.compile(r"(?:^|[;:])[ \t]*+(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*"
@@ -38,8 +41,29 @@ _NODE_FILES = frozenset({"js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"})
 # a test file by its runner's conventions, or a file in a test folder
 _TEST = re.compile(r"(?:^|/)(?:tests?|__tests__|spec|specs|testing)/|(?:^|/)(?:test_[^/]*|conftest\.py|[^/]*_test\.py"
                    r"|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_(?:test|spec)\.rb)$")
+# a test runner's command, before the test file it is handed (review 55)
+_RUNNER = re.compile(r"(?:^|[\s/'\"])(?:py\.?test|pytest|jest|mocha|vitest|ava|tape|tap|rspec|unittest|nose2|nosetests"
+                     r"|jasmine|karma|playwright|cypress|minitest|phpunit|(?:bun|deno|go)[ \t]+test)(?=\s)|--test\b")
 _PROGRAMS = frozenset({"py", "pyw", "rb", "php", "lua", "pl", "r", "go", "java", "swift", "dart", *_NODE_FILES})
 MAX_IMPORTS = 128  # names read from one file; a bundle's past it are not followed (a Python script's: all may be)
+
+
+def is_test(path: str) -> bool:
+    """A test file by its runner's conventions or its folder: its imports count only when CI runs it by path
+    (ciwalk._Imports; review 55), not as a suite a package.json's scripts run."""
+    return _TEST.search(path) is not None
+
+
+def through_runner(text: str, path: str) -> bool:
+    """Whether a line of `text` names the file at `path` after a test runner's command (`pytest tests/test_api.py`,
+    `npx jest test/a.test.js`, `node --test test/index.js`): a test CI reaches through its runner, not its program."""
+    name = path.rpartition("/")[2]
+    return any(_RUNNER.search(line[:line.index(name)]) is not None for line in text.splitlines() if name in line)
+
+
+def runner_lines(text: str) -> str:
+    """The lines of `text` that start a test runner (what through_runner reads, kept with a file's reading)."""
+    return "\n".join(line for line in text.splitlines() if _RUNNER.search(line) is not None)
 
 
 def passes_runs(path: str) -> bool:
@@ -54,7 +78,7 @@ def imported(path: str, text: str) -> list[str]:
     """The paths (from the root) the modules `text`, the file at `path`, imports by a relative name may be; a pattern
     (ANY: any part) past MAX_IMPORTS of a Python script's."""
     folder, _, name = path.rpartition("/")
-    if _TEST.search(path) is not None or name == "__init__.py":
+    if name == "__init__.py":
         return []
     kind = name.rpartition(".")[2].lower() if "." in name else ""
     if kind in ("py", "pyw"):

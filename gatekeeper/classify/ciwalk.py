@@ -134,7 +134,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     [p for named in deployed for p in _deployed(named, path, folders)],
                     [(runner, p) for runner, named in entered for p in _deployed(named, path, folders)],
                     [p for named in configs[:ciruns.MAX_NAMED] for p in ciruns.resolved(named, path, folders)],
-                    _GENERATE.search(text) is not None)
+                    _GENERATE.search(text) is not None, ciimports.runner_lines(text))
                 names = read[entry.oid, path, aliased]
                 # not a definition that came with an installed package and runs only at its root (vendoredci.py)
                 if names.generates and not (vendoredci.package_root(origin) and vendoredci.root_only(origin)):
@@ -159,7 +159,10 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                             found[named] = ("ci.context.ci-run", f"{origin} hands {named} to a tool as its settings")
                         queue.append((named, origin))  # what its hooks run in turn
                 queue += imports.seen(path, origin, _expanded(tree, names.imports),
-                                      scripts if ciimports.passes_runs(path) else [])
+                                      scripts if ciimports.passes_runs(path) else [],
+                                      {named for named in scripts if ciimports.is_test(named) and (
+                                          path.endswith("package.json") or ciimports.through_runner(names.runners,
+                                                                                                    named))})
                 for named in _expanded(tree, names.composed):
                     found.setdefault(named, ("iac.context.compose-file", f"{origin} names {named} as a Compose file"))
                     entries[origin, "compose", named] = None
@@ -202,6 +205,7 @@ class _Named(NamedTuple):
     entered: list[tuple[str, str]]  # (runner, the file its `ansible-playbook`/`helmfile` starts from), resolved
     configs: list[str]  # the settings files it hands a release or pipeline tool (ciconfigs.py), resolved
     generates: bool  # it runs `go generate` (GO_GENERATE)
+    runners: str  # its lines that start a test runner: the tests they name are a suite (ciimports.through_runner)
 
 
 class _Imports:
@@ -213,16 +217,24 @@ class _Imports:
         self._found = found
         self._rules = rules  # an installed package's definition does not make its own files ci (vendoredci.py)
         self._run: set[str] = set()
+        self._suite: set[str] = set()  # test files only a package.json's scripts run: their imports do not count
         self._imports: dict[str, tuple[str, list[str]]] = {}  # a file read: (its origin, what it imports)
 
-    def seen(self, path: str, origin: str, imports: list[str], runs: list[str]) -> list[tuple[str, str]]:
-        """Note `path`, read with `imports`, running `runs`; the files to walk next (the imported modules)."""
+    def seen(self, path: str, origin: str, imports: list[str], runs: list[str],
+             suite: set[str]) -> list[tuple[str, str]]:
+        """Note `path`, read with `imports`, running `runs`, of which `suite` are tests it runs as a suite (from a
+        package.json's scripts or by a test runner: their imports do not count, review 55); the files to walk next
+        (the imported modules)."""
         self._imports[path] = (origin, imports)
         queue: list[tuple[str, str]] = []
-        todo = [path] if path in self._run else []
+        todo = [path] if path in self._run and path not in self._suite else []
         for named in runs:
-            if named not in self._run:
+            if named not in self._run or named in self._suite and named not in suite:  # a suite's test run by path
                 self._run.add(named)
+                if named in suite:
+                    self._suite.add(named)
+                    continue
+                self._suite.discard(named)
                 todo += [named] if named in self._imports else []
         while todo:
             importer = todo.pop()
@@ -231,7 +243,8 @@ class _Imports:
                 if module != importer and not vendoredci.own_package_file(origin, module, self._rules):
                     self._found.setdefault(module, ("ci.context.ci-run", f"{origin} runs {importer}, which imports "
                                                                         f"{module}"))
-                if module not in self._run:
+                if module not in self._run or module in self._suite:
+                    self._suite.discard(module)
                     self._run.add(module)
                     queue.append((module, origin))
                     todo += [module] if module in self._imports else []

@@ -31,7 +31,8 @@ build`) is the folder it runs in: `./GLOB` (HERE), which ciwalk.py reads as each
 `Chart.yaml` for helm, `*.tf` for terraform, ...; _HELD). `-Rf DIR` is `-f DIR`; `-f a.yaml,b.yaml` names both. A
 command that reads standard input (`-`), is fed by `xargs` or is handed a wholly variable path (`$f` of a loop) deploys
 what the rest of its line names: every word of that line that looks like a path (`cat X |`, `< X`, `for f in
-X/*.yaml`) is a target.
+X/*.yaml`) is a target. Review 55: helm reading its values there (`-f -`) too; a deploying command's input redirection
+(`< conf/prod.yaml`) names its file, an output one (`> out.yaml`) not; `)` ends a word.
 """
 
 from __future__ import annotations
@@ -75,7 +76,9 @@ _PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", 
 # Commands whose words are text they print, search or test, never a command they start
 _PRINTS = frozenset({"echo", "printf", "print", "logger", "cat", "grep", "egrep", "fgrep", "rg", "sed", "awk", "test",
                      "[", "[[", "which", "type", "hash", "man", "git", "gh"})
-_REDIRECT = re.compile(r"[0-9&]?(?:>>?|<)(?!\()(&[0-9-]|[^\s&(].*)?")
+# a redirection: its operator (output, input, here-document), a descriptor it copies (`2>&1`) or its file in the word
+_REDIRECT = re.compile(r"(?:[0-9]+|&)?(>>|>\||>|<<<|<<-?|<>|<)(?:&[0-9]*-?|([^\s&(].*))?")
+_STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})  # a file argument that is standard input
 _XARGS_VALUED = frozenset({"-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "--max-args", "--max-procs"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
@@ -130,7 +133,9 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
         if not _MAY_DEPLOY.search(line):
             continue
         for segment in _SEGMENTS.split(_LINE_START.sub("", line, count=1)):
-            words = _WORDS.findall(segment)
+            # `)` ends a word as the shell reads it (`$(helm … --values conf/prod.yaml)`, review 55); the words after a
+            # `<(…)` are still the outer command's; a redirection before the command too (`< conf/x.yaml helm …`)
+            words, read = _unredirected([word for word in (w.rstrip(")") for w in _WORDS.findall(segment)) if word])
             at, fed = 0, False
             while at < len(words) and (words[at] in _PREFIX or _ASSIGNMENT.match(words[at]) or words[at] == "xargs"):
                 if words[at] == "xargs":  # the words piped in are its command's last arguments: the line's paths
@@ -145,27 +150,40 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
             if at < len(words) and _command(words[at]) not in _PRINTS and not words[at].startswith("#"):
                 at = next((later for later in range(at, len(words)) if _command(words[later]) in _COMMANDS), at)
             if at < len(words) and (not only or _command(words[at]) == only):
-                found += _reached(_command(words[at]), _unredirected(words[at + 1:]) + (["-"] if fed else []), line)
+                found += _reached(_command(words[at]), words[at + 1:] + (["-"] if fed else []), line, read)
     # a wholly variable path is also each value the same text sets that name to (as attack 29 reads settings files)
     found = ciconfigs.variable_values(found, text)
     found = [part for word in found for part in dict.fromkeys([word, *word.split(",")]) if part]
     here = [word.replace("\n", "") for word in found if word.startswith(f"{HERE}\n")]  # words hold no line break
-    patterns = [path_pattern(word) for word in found if word not in ("-", "") and not word.startswith("-")
+    patterns = [path_pattern(word) for word in found if word not in _STDIN and word and not word.startswith("-")
                 and "\n" not in word]
     return list(dict.fromkeys([*(p for p in patterns if p is not None and p not in (".", "*")), *here]))
 
 
-def _unredirected(args: list[str]) -> list[str]:
-    """`args` without a redirection and its file (`helm template . > out.yaml` names `.`, not `out.yaml`)."""
-    out, skip = [], False
+def _unredirected(args: list[str]) -> tuple[list[str], list[str]]:
+    """`args` without a redirection and its file (`helm template . > out.yaml` names `.`, not `out.yaml`), and the
+    files an input redirection reads (`< conf/prod.yaml`, `0<x`, `<> x`: what the command reads, review 55). A
+    here-document's delimiter and a here-string's text (`<<EOF`, `<<< "$X"`) are no file; `<&3` copies one."""
+    out: list[str] = []
+    read: list[str] = []
+    operator = ""
     for word in args:
-        if skip:
-            skip = False
+        if operator:
+            read += [word] if operator in ("<", "<>") and _read_file(word) else []
+            operator = ""
         elif (hit := _REDIRECT.fullmatch(word)) is not None:
-            skip = not hit.group(1)  # `>` alone: its file is the next word; `>out.yaml`: in the word
+            if hit.group(2) is not None:  # `>out.yaml`, `<conf/x.yaml`: the file in the word
+                read += [hit.group(2)] if hit.group(1) in ("<", "<>") and _read_file(hit.group(2)) else []
+            elif "&" not in word.lstrip("&"):  # `>` alone: its file is the next word; `2>&1`: none
+                operator = hit.group(1)
         else:
             out.append(word)
-    return out
+    return out, read
+
+
+def _read_file(word: str) -> bool:
+    """An input redirection's word is a file: not a device, nor a `<placeholder>` in a usage line (`import x <id>`)."""
+    return not word.startswith("/dev/") and ">" not in word
 
 
 def _command(word: str) -> str:
@@ -173,15 +191,16 @@ def _command(word: str) -> str:
     return word.rpartition("/")[2].lower().removesuffix(".exe")
 
 
-def _reached(command: str, args: list[str], line: str) -> list[str]:
+def _reached(command: str, args: list[str], line: str, read: list[str]) -> list[str]:
     """What one command deploys: the words it names (`_named`), `./GLOB` (HERE) for `.` or a cwd-reading one given
-    none, and the line's
-    path-like words when it reads standard input (helm reads no chart there) or a wholly variable path."""
+    none, the files its input redirections `read` when it deploys at all, and the line's path-like words when it reads
+    standard input (`-`, `/dev/stdin`: helm's values too, review 55) or a wholly variable path."""
     named = _named(command, args)
     if not named and _CWD_DEPLOYS.get(command, frozenset()) & set(args) or any(w in (".", "./") for w in named):
         named = [word for word in named if word not in (".", "./")]
         named += [f"{HERE}\n{glob}" for glob in _HELD.get(command, ())]  # a token no word is (words hold no \n)
-    if any(word == "-" and not command.startswith("helm") or path_pattern(word) == "*" for word in named):
+    named += read if named else []  # `helm upgrade app ./chart -f - < conf/prod.yaml`; not `kubectl get -f - < x`
+    if any(word in _STDIN or path_pattern(word) == "*" for word in named):
         named += [word for word in _LINE_PATH.findall(line) if not word.startswith("-")]
     return named
 
@@ -291,7 +310,7 @@ def _helm(args: list[str]) -> list[str]:
     if named and "--generate-name" not in args and "-g" not in args:
         charts = charts[1:]
     values = [v.partition("=")[2] if "=" in v else v for v in _values(args, _HELM_FILES)]
-    return charts + values
+    return [chart for chart in charts if chart not in _STDIN] + values  # helm reads no chart from standard input
 
 
 def _plain(args: list[str], valued: frozenset[str]) -> list[str]:
