@@ -931,7 +931,7 @@ def test_examples_are_labelled_by_what_they_are(rules: RuleSet, path: str, bucke
 NOT_SIGNALS = [
     "src/k8sclient.go",
     "src/NzbDrone.Core.Test/Files/TestArchive.zip",  # an archive a .NET test project unpacks (the twenty-seventh set)
-    "src/Foo.Tests/Images/logo.png",  # a .NET test project's image outside Resources/ and Files/ (src.test-assets-dotnet)
+    "src/Foo.Tests/Images/logo.png",  # a .NET test image outside Resources/ and Files/ (src.test-assets-dotnet)
     "test/mbedtls/dummy_file.sha256",  # a checksum a test compares against, not a pin (the sweep16 round)
     "fastlane/lib/fastlane/actions/gym.rb",  # fastlane's own source, not a project's lanes (the sweep)
     "pkg/parser/dockerfile/dockerfile_test.go",  # a Dockerfile parser's test, named like a Dockerfile variant
