@@ -58,7 +58,7 @@ from tests.test_classify_context import RULES, patch_files, tree_files
     ("Nuke.xcodeproj/project.xcworkspace/xcshareddata/IDEWorkspaceChecks.plist", "other", "other.editor"),
     ("Nuke.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved", "deps", "deps.swiftpm.lockfile"),
     # .NET test projects' archives and tables are test data; their code and the app's assets keep their rules
-    ("src/NzbDrone.Core.Test/Files/TestArchive.zip", "src", "src.test-assets-dotnet"),
+    ("src/NzbDrone.Core.Test/Files/TestArchive.zip", "src", "testdata.test-trees"),  # Files/: the classes57 round
     ("src/Shop.Api.IntegrationTests/Data/orders.csv", "src", "src.test-assets-dotnet"),
     ("tests/Shop.UnitTests/Images/avatar.png", "src", "src.test-assets"),
     ("src/Shop.Api/wwwroot/images/logo.png", "other", "other.binary-assets"),
