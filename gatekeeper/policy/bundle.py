@@ -25,7 +25,7 @@ from gatekeeper.bounded import load_json, no_duplicates, read_bytes
 from gatekeeper.classify import load_rules
 from gatekeeper.errors import PolicyError, RunError, UsageError, where
 from gatekeeper.gitcmd import SAFE_GIT, absolute_path, filters_off, git_program
-from gatekeeper.policy.bundle_cache import SKIPPED_DIRS, Held, contents_digest
+from gatekeeper.policy.bundle_cache import SKIPPED_DIRS, Held, contents_digest, fold
 from gatekeeper.policy.metadata import package_of, parse_metadata
 from gatekeeper.policy.rego_lint import check_source
 from gatekeeper.policy_dir import MANIFEST
@@ -324,10 +324,7 @@ def bundle_digest(root: str | os.PathLike[str]) -> str:
             except OSError as exc:
                 raise PolicyError(f"cannot read a bundle file: {exc.strerror}", where=str(path)) from None
             entries.append((path.relative_to(folder).as_posix(), hashlib.sha256(content).hexdigest()))
-    outer = hashlib.sha256()
-    for relative, inner in sorted(entries):
-        outer.update(relative.encode("utf-8", "surrogateescape") + b"\0" + inner.encode("ascii") + b"\n")
-    return outer.hexdigest()
+    return fold(entries)
 
 
 def last_commit(folder: Path) -> str | None:

@@ -47,6 +47,12 @@ def contents_digest(folder: Path) -> str | None:
                         return None
     except OSError:
         return None
+    return fold(entries)
+
+
+def fold(entries: list[tuple[str, str]]) -> str:
+    """sha256 over `<relative path>\\0<sha256 of content>\\n` for every (path, content digest), sorted by path: the
+    bundle's digest, whichever walk listed its files."""
     outer = hashlib.sha256()
     for relative, inner in sorted(entries):
         outer.update(relative.encode("utf-8", "surrogateescape") + b"\0" + inner.encode("ascii") + b"\n")
