@@ -18,6 +18,7 @@ The fifty-sixth (fiftysixth.tsv, 26 mirrored and 10 newly fetched repositories),
 newly fetched infrastructure and CI repositories) and the fifty-eighth (fiftyeighth.tsv, 35 mirrored repositories, 245
 files: 3 a repository from the path rules' ci/iac/deps groups, 4 uniformly at random) were measured blind the same way.
 The fifty-ninth (fiftyninth.tsv, 22 more mirrored repositories, 154 files, drawn the same way) was measured blind too.
+The sixty-first (sixtyfirst.tsv, 24 newly fetched repositories weighted to CI, 218 files) was measured blind too.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "fiftysixth.tsv",
               SETS / "fiftyseventh.tsv",
               SETS / "fiftyeighth.tsv",
-              SETS / "fiftyninth.tsv"]
+              SETS / "fiftyninth.tsv",
+              SETS / "sixtyfirst.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 
