@@ -58,6 +58,11 @@ _CASC_LIBRARIES = """unclassified:
     ("settings/tabs.yaml", "jenkins:\n\tviewsTabBar: standard\n"),  # a tab-indented child
     # kept as a test's input: test data never lowers ci (issue 12 item 6)
     ("src/test/resources/smoke/jenkins.yaml", _CASC_SYSTEM),
+    # Minreaux/jenkins-test's configs/jenkins.yaml, casc/tools.yaml and casc/jobs.yaml shapes, in our words
+    ("configs/jenkins.yaml", "credentials:\n  system:\n    domainCredentials:\n    - credentials: []\n"),
+    ("configs/casc/tools.yaml", "tool:\n  # git\n  git:\n    installations:\n    - name: Default\n"),
+    ("configs/casc/jobs.yaml", "# seed\njobs:\n  - providedEnv:\n      BRANCH: main\n  - file: ./seed.groovy\n"),
+    ("casc/jobs.yml", "jobs:\n  - script: >\n      pipelineJob('build') {}\n"),
 ])
 def test_jenkins_configuration_as_code_is_ci(path: str, text: str) -> None:
     signal = sniff(path, text.encode(), RULES.context)
@@ -71,6 +76,8 @@ def test_jenkins_configuration_as_code_is_ci(path: str, text: str) -> None:
     ("app/settings.yaml", "systemMessage: hello\nnumExecutors: 3\n"),  # the keys at the top, no root
     ("docs/casc.md", _CASC_SYSTEM),  # prose quoting it
     ("configs/casc/system.json", '{"jenkins": {"systemMessage": "x"}}\n'),  # not YAML by name
+    ("app/jobs.yaml", "jobs:\n  build:\n    - file: a.txt\n"),  # job ids first, as a workflow's jobs
+    ("app/creds.yaml", "credentials:\n  aws:\n    profile: default\n"),  # no key only JCasC writes
 ])
 def test_jcasc_look_alikes_are_not_raised_to_ci(path: str, text: str) -> None:
     signal = sniff(path, text.encode(), RULES.context)

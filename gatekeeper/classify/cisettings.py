@@ -6,8 +6,10 @@ tests/test_classify_sixtyfirst_classes.py).
   credentials providers, views, shared libraries). A top-level JCasC root key (`jenkins:`, `security:`,
   `unclassified:`, `credentials:`, `tool:`, `appearance:`) whose own child keys (the first indentation level below it)
   include one only that plugin writes (`numExecutors`, `nodeMonitors`, `securityRealm`, `scriptApproval`,
-  `globalLibraries`, ...), or a top-level `globalCredentialsConfiguration:`. A deeper key does not count: a Helm values
-  file that configures a `jenkins:` subchart keeps `numExecutors` under `controller:`.
+  `globalLibraries`, ...), a `domainCredentials` below `credentials:` or `installations` below `tool:` at any depth, a
+  top-level `jobs:` list whose first item is the job-dsl plugin's (`- file:`, `- script:`, `- url:`, `- providedEnv:`;
+  a workflow's `jobs:` holds job ids), or a top-level `globalCredentialsConfiguration:`. Any other deeper key does not
+  count: a Helm values file that configures a `jenkins:` subchart keeps `numExecutors` under `controller:`.
 - A CircleCI orb's source (`src/orbs/<name>.yml`, orb-tools' `src/@orb.yml`): `version: 2.x` with top-level
   `commands:` or `executors:` whose entries run `steps:` or name a `docker:`/`machine:` image (an orb publishes jobs
   and commands for pipelines, and the repository's own config may use it), or an `@orb.yml` with `version: 2.x`. The
@@ -26,15 +28,19 @@ from gatekeeper.lazy_pattern import lazy
 
 _FLAGS = re.MULTILINE
 
-_CASC_ROOTS = frozenset({"jenkins", "security", "unclassified", "credentials", "tool", "appearance"})
+_CASC_ROOTS = frozenset({"jenkins", "security", "unclassified", "credentials", "tool", "appearance", "jobs"})
 _CASC_KEYS = frozenset({
     "systemMessage", "numExecutors", "nodeMonitors", "securityRealm", "authorizationStrategy", "viewsTabBar",
     "myViewsTabBar", "labelString", "scmCheckoutRetryCount", "primaryView", "projectNamingStrategy", "crumbIssuer",
     "remotingSecurity", "globalNodeProperties", "markupFormatter", "slaveAgentPort", "agentProtocols",
     "disabledAdministrativeMonitors", "noUsageStatistics", "scriptApproval", "globalJobDslSecurityConfiguration",
     "gitHostKeyVerificationConfiguration", "queueItemAuthenticator", "globalLibraries", "domainCredentials",
-    "themeManager", "apiToken", "sSHD",
+    "themeManager", "apiToken", "sSHD", "updateCenter", "disableRememberMe", "pipelineGraphView",
 })
+# Keys at any depth below a root that only JCasC writes there (`credentials: system: domainCredentials:`, `tool: git:
+# installations:`), and the job-dsl plugin's `jobs:` list items (`- file: seed.groovy`, `- script: >`).
+_CASC_DEEP = {"credentials": frozenset({"domainCredentials"}), "tool": frozenset({"installations"})}
+_CASC_JOB_ITEM = re.compile(r"[ \t]*-[ \t]+(?:file|script|url|providedEnv)[ \t]*:")
 _CASC_ONLY_ROOT = lazy(r"^globalCredentialsConfiguration[ \t]*:[ \t]*(?:#[^\n]*)?$", _FLAGS)
 _KEY_LINE = re.compile(r"([ \t]*)([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|$)")
 
@@ -80,11 +86,18 @@ def _jcasc(text: str) -> str | None:
             root = key.group(2) if key is not None and key.group(2) in _CASC_ROOTS else ""
             child = ""
             continue
-        if not root or (key := _KEY_LINE.match(line)) is None:
+        if not root:
+            continue
+        if root == "jobs":  # the job-dsl plugin's list: its first item at the first level (not a workflow's job ids)
+            if not child and _CASC_JOB_ITEM.match(line):
+                return stripped[:120]
+            child = child or "-"
+            continue
+        if (key := _KEY_LINE.match(line)) is None:
             continue
         indent = key.group(1)
         if not child:
             child = indent
-        if indent == child and key.group(2) in _CASC_KEYS:
+        if (indent == child and key.group(2) in _CASC_KEYS) or key.group(2) in _CASC_DEEP.get(root, ()):
             return stripped[:120]
     return None
