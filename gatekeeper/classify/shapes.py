@@ -73,13 +73,14 @@ NIXOS = lazy(
 # A Jenkins pipeline kept as a Groovy script under any name: declarative (`pipeline {`) or scripted (`node {`,
 # `node('linux') {`) at the top level, its brace on the same line or, in Allman style, the next (Graylog's
 # `scripts/smoke-test.groovy`), a Job DSL script's job definition, also called on the DSL factory a class is handed
-# (edX's `dslFactory.job("warehouse-transforms-ci"){`; a bare `job(` counts with a literal name only), or a step a
-# pipeline loads (`def call(` whose body runs pipeline steps: `sh`, `bat`, `stage`, `echo`, ... which plain Groovy
-# does not have).
+# (edX's `dslFactory.job("warehouse-transforms-ci"){`; a bare `job(` or view, `listView('Tech') {`, with a literal
+# name only: the sixty-first set), or a step a pipeline loads (`def call(` whose body runs pipeline steps: `sh`, `bat`,
+# `stage`, `echo`, ... which plain Groovy does not have).
 _JENKINS_PIPELINE = lazy(
     r"^(?:pipeline[ \t]*(?:\r?\n[ \t]*)?\{|node[ \t]*(?:\([^)\n]*\))?[ \t]*(?:\r?\n[ \t]*)?\{|"
     r"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)?(?:(?:pipelineJob|multibranchPipelineJob|freeStyleJob|matrixJob)[ \t]*\(|"
-    r"job[ \t]*\([ \t]*[\"']))", _FLAGS)
+    r"(?:job|listView|nestedView|sectionedView|categorizedJobsView|buildPipelineView|deliveryPipelineView|"
+    r"buildMonitorView|dashboardView|organizationFolder)[ \t]*\([ \t]*[\"']))", _FLAGS)
 # A snap's recipe (snapcraft.yaml): its `parts:` may be named `script` and hold `stage:`, as a GitLab job would.
 _SNAPCRAFT = lazy(r"^confinement[ \t]*:[ \t]*(?:strict|classic|devmode)\b|^grade[ \t]*:[ \t]*(?:stable|devel)\b",
                   _FLAGS)

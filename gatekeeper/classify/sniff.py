@@ -17,6 +17,7 @@ from gatekeeper.classify.buildshapes import build_shape, is_cmake, is_requiremen
 from gatekeeper.classify.checkoutattrs import NAME as ATTRIBUTES
 from gatekeeper.classify.checkoutattrs import RULE as CHECKOUT_RULE
 from gatekeeper.classify.checkoutattrs import transform_line
+from gatekeeper.classify.cisettings import ci_settings
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.looseshapes import loose_shape
 from gatekeeper.classify.manifestshapes import manifest_shape, monitoring_settings
@@ -259,7 +260,7 @@ def _patterns(path: str, name: str, text: str, rules: ContextRules) -> list[Sign
                _dockerfile(name, text), _helm(name, text), _signal(shape(name, text)),
                _signal(platform_shape(name, text)), _signal(build_shape(name, text)),
                _signal(manifest_shape(name, text)), _signal(monitoring_settings(name, text)),
-               _signal(loose_shape(path, name, text, rules)))
+               _signal(loose_shape(path, name, text, rules)), _signal(ci_settings(name, text)))
     return [s for s in signals if s is not None]
 
 
