@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from gitdiffs import commit_patch
 
-from gatekeeper.classify import load_rules
+from gatekeeper.classify import ciwalk, load_rules
 from gatekeeper.classify.patchcontext import _SKIP_BUFFER, PatchContext, _Sections
 from gatekeeper.classify.sniff import LONG_WINDOW
+from gatekeeper.classify.tasks import MAX_DEFINITIONS
 from gatekeeper.diff import parse_patch
+from gatekeeper.model import FileChange
 from tests.gitrepo import GitRepo
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "policies")
@@ -138,3 +140,79 @@ def test_a_header_on_the_edge_of_the_read_buffer(git_repo: GitRepo, tmp_path: Pa
         assert sections.get(line) == _reference(data)[line] == (b"", b"b\n")
     finally:
         sections.close()
+
+
+def _plain_ci_run(context: PatchContext, change: FileChange) -> tuple[str, str] | None:
+    """`ci_run` for a patch without a .bazelrc, the plain way: every pattern each definition (and each file it runs
+    that the patch shows, in patch order) names, compared with every path by `ciwalk.reaches`."""
+    walked: list[tuple[str, list[str], list[str]]] = []
+    queue, seen = list(context._pipelines), {c.path for c in context._pipelines}
+    while queue and len(walked) < MAX_DEFINITIONS:
+        definition = queue.pop(0)
+        for shown in context.content(definition, every_type=True):
+            if shown.path == definition.path:
+                scripts, composed = ciwalk.shown_names(shown.path, shown.data.decode("utf-8", "replace"))
+                walked.append((shown.path, scripts, composed))
+                for path, other in context._shown.items():
+                    if path not in seen and any(ciwalk.reaches(pattern, path) for pattern in scripts):
+                        seen.add(path)
+                        queue.append(other)
+    for side in change.sides():
+        for path, scripts, composed in walked:
+            if side != path and any(ciwalk.reaches(pattern, side) for pattern in scripts):
+                return "ci.context.ci-run", f"{path} runs {side}"
+            if any(ciwalk.reaches(pattern, side) for pattern in composed):
+                return "iac.context.compose-file", f"{path} names {side} as a Compose file"
+    return None
+
+
+_WORKFLOW = "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+
+
+def test_what_ci_runs_is_found_as_every_pattern_against_every_path_finds_it(git_repo: GitRepo, tmp_path: Path) -> None:
+    """ci_run looks a path up among each definition's exact names and tries only the variable patterns (`*`): on a
+    real patch of variable and exact names, a script named by two definitions, a file named first as a Compose file,
+    scripts that run scripts (queued in patch order, whatever order they are named in) and a workflow naming itself,
+    every file gets what comparing every pattern with every path gives."""
+    git_repo.write("README.md", "x\n")
+    git_repo.commit("base")
+    steps = {
+        ".github/workflows/a.yml": ["docker compose -f deploy/compose.yml -f deploy/only.yml up",
+                                    "./scripts/${{ matrix.name }}.sh", "sh ci/$STAGE/run.sh"],
+        ".github/workflows/b.yml": ["bash deploy/compose.yml", "bash .github/workflows/b.yml", "bash tools/only.sh",
+                                    "bash zz/last.sh && bash aa/first.sh"],  # exact names only, not in patch order
+    }
+    for path, runs in steps.items():
+        git_repo.write(path, _WORKFLOW + "".join(f"      - run: {run}\n" for run in runs))
+    git_repo.write(".gitlab-ci.yml", "include:\n  - local: ci/*.yml\n  - local: ci/jobs/build.yml\n")
+    git_repo.write("zz/last.sh", "bash common/x.sh\n./lib/run_$X.sh\n")
+    git_repo.write("aa/first.sh", "bash common/x.sh\nbash tools/build.sh\n")
+    for path in ("deploy/compose.yml", "deploy/only.yml", "scripts/lint.sh", "ci/jobs/build.yml", "ci/deploy.yml",
+                 "ci/stage1/run.sh", "common/x.sh", "lib/run_fast.sh", "tools/build.sh", "tools/only.sh",
+                 "tools/other.sh"):
+        git_repo.write(path, "echo ok\n")
+    for i in range(300):
+        git_repo.write(f"src/p{i % 7}/f{i}.go", f"package p\n\n// {i}\n")
+    git_repo.commit("head")
+    patch = tmp_path / "c.diff"
+    patch.write_bytes(commit_patch(git_repo, "main~1", "main", "--binary"))
+    changes = list(parse_patch(patch))
+    indexed, plain = PatchContext(patch, changes, RULES.context), PatchContext(patch, changes, RULES.context)
+    try:
+        found = {c.path: indexed.ci_run(c) for c in changes}
+        assert found == {c.path: _plain_ci_run(plain, c) for c in changes}
+    finally:
+        indexed.close()
+        plain.close()
+    assert found["common/x.sh"] == ("ci.context.ci-run", "aa/first.sh runs common/x.sh")  # queued in patch order
+    assert found["tools/build.sh"] == ("ci.context.ci-run", "aa/first.sh runs tools/build.sh")  # a script's script
+    assert found["deploy/compose.yml"] == ("iac.context.compose-file",
+                                           ".github/workflows/a.yml names deploy/compose.yml as a Compose file")
+    assert found["deploy/only.yml"] == ("iac.context.compose-file",
+                                        ".github/workflows/a.yml names deploy/only.yml as a Compose file")
+    assert found[".github/workflows/b.yml"] is None  # naming itself is not running another file
+    for path, by in (("scripts/lint.sh", ".github/workflows/a.yml"), ("ci/stage1/run.sh", ".github/workflows/a.yml"),
+                     ("ci/deploy.yml", ".gitlab-ci.yml"), ("lib/run_fast.sh", "zz/last.sh"),
+                     ("tools/only.sh", ".github/workflows/b.yml")):
+        assert found[path] == ("ci.context.ci-run", f"{by} runs {path}"), path
+    assert found["tools/other.sh"] is None and found["src/p0/f0.go"] is None
