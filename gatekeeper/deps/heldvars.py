@@ -13,7 +13,8 @@ nowhere else, the file is an `unparsable` problem (reviewed) and that dependency
 from the file is a removal, as before; a variable read on both sides (a pin moved to another repository) is a change.
 A Makefile's dependency one side names that the other side still mentions by name without naming it (`sh -c 'go
 install …'`, `target: ; go install …`, a `define`, a loop: forms the recipe reader does not read) is one too, and so
-is a side holding a recipe install line past the reader's bound the other side does not (attack 33).
+is a side holding a recipe install line past the reader's bound the other side does not (attack 33); a mention
+inside a longer name that side reads (the module's next major, `…/golangci-lint/v2`) is none.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequen
         for key, var in read[one][0].items():
             anywhere = bazelrepos.UNNAMED in unread
             if key not in there and (var in unread or anywhere or hunks and one == 0 and var not in held
-                                     and var != RECIPE or fmt == "Makefile" and _mentioned(key[1], texts[other])):
+                                     and var != RECIPE or fmt == "Makefile"
+                                     and _mentioned(key[1], texts[other], sides[other])):
                 keys.add(key)
                 problems.append(Problem(path, "unparsable", f"{label}: {var} may still set {key[1][:80]!r} in a form "
                                         "not read (set more than once, overridden, not a literal, or abbreviated): "
@@ -100,7 +102,10 @@ def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequen
     return problems, keys
 
 
-def _mentioned(name: str, data: str) -> bool:
+def _mentioned(name: str, data: str, read: Sequence[Dependency]) -> bool:
     """Whether `name` (a package, module or tool name) stands in `data` as a word of its own: a Makefile that still
-    names the dependency somewhere installs it, maybe, in a form not read."""
+    names the dependency somewhere installs it, maybe, in a form not read. A dependency `data`'s side reads under a
+    longer name (`github.com/golangci/golangci-lint/v2` for the module's new major) does not mention it."""
+    for longer in sorted({d.name for d in read if d.name.startswith(name + "/")}, key=len, reverse=True)[:64]:
+        data = data.replace(longer, " ")
     return bool(name) and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", data, re.IGNORECASE) is not None
