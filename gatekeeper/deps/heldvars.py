@@ -14,7 +14,9 @@ from the file is a removal, as before; a variable read on both sides (a pin move
 A Makefile's dependency one side names that the other side still mentions by name without naming it (`sh -c 'go
 install …'`, `target: ; go install …`, a `define`, a loop: forms the recipe reader does not read) is one too, and so
 is a side holding a recipe install line past the reader's bound the other side does not (attack 33); a mention
-inside a longer name that side reads (the module's next major, `…/golangci-lint/v2`) is none.
+inside a longer name that side reads (the module's next major, `…/golangci-lint/v2`) is none. A MODULE.bazel's
+`git_override` (bazelpins.py) read on one side and moved to a form not read on the other (an abbreviated commit, a
+`tag`, an argument no literal) is held by its module_name the same way: no removal.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from gatekeeper.deps import bazelrepos, omnibus
+from gatekeeper.deps import bazelpins, bazelrepos, omnibus
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.makepins import MAX_LINE, pin_variables
 from gatekeeper.deps.makerecipes import RECIPE, long_installs, recipe_installs
@@ -63,8 +65,15 @@ def _bazel_repos(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]
     return named, unread
 
 
+def _module_bazel(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]:
+    """The downloads (_bazel_repos) and the `git_override` pins (bazelpins.held) of a MODULE.bazel."""
+    named, held = _bazel_repos(path, lines)
+    pins, overrides = bazelpins.held(bazelrepos.strip_comments("\n".join(lines)), bazelrepos.UNNAMED)
+    return named | pins, held | overrides
+
+
 _READERS: dict[str, Callable[[str, list[str]], tuple[dict[Key, str], set[str]]]] = {
-    "Makefile": _makefile, "omnibus": _omnibus, "bazel-repos": _bazel_repos, "MODULE.bazel": _bazel_repos}
+    "Makefile": _makefile, "omnibus": _omnibus, "bazel-repos": _bazel_repos, "MODULE.bazel": _module_bazel}
 
 
 def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequence[Sequence[Dependency]],
