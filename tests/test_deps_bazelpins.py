@@ -53,6 +53,27 @@ def test_an_override_of_other_than_literals_names_nothing() -> None:
     assert _pins(MODULE.replace("https://github.com/", "git@github.com:")) == []
 
 
+def test_an_override_moved_to_a_form_not_read_is_no_removal(tmp_path: Path) -> None:
+    # `commit = "63ee63e"` (abbreviated), a `tag`, a module_name no literal: the override still replaces the module
+    for n, swap in enumerate(('commit = "63ee63e",', 'tag = "v1.19.3",', f'commit = "{NEW}", init_submodules = X,')):
+        tree, patch = both_edited(tmp_path / str(n), {"MODULE.bazel": MODULE},
+                                  {"MODULE.bazel": {f'commit = "{OLD}",': swap}})
+        for delta in (tree, patch):
+            assert not any(c.change == "removed" for c in delta.changes), (swap, delta.changes)
+            assert delta.problems, swap
+        assert "unparsable" in [p.kind for p in tree.problems], swap
+    # an override call whose module_name is no literal may override any module: held for all
+    tree, _ = both_edited(tmp_path / "n", {"MODULE.bazel": MODULE}, {"MODULE.bazel": {
+        f'commit = "{OLD}",': 'commit = "63ee63e",', 'module_name = "container_structure_test"': "module_name = M"}})
+    assert not any(c.change == "removed" for c in tree.changes) and "unparsable" in [p.kind for p in tree.problems]
+
+
+def test_an_override_deleted_with_its_call_is_a_removal(tmp_path: Path) -> None:
+    call = MODULE[MODULE.index("git_override("):]
+    tree, _ = both_edited(tmp_path, {"MODULE.bazel": MODULE}, {"MODULE.bazel": {call: ""}})
+    assert ("git", "github.com/GoogleContainerTools/container-structure-test", OLD, None, "removed") in _rows(tree)
+
+
 # --- the class ---
 
 def test_a_git_override_commit_moves(tmp_path: Path) -> None:

@@ -22,6 +22,9 @@ _CALL = re.compile(r"^[ \t]*git_override[ \t]*\(([^()]{0,4096})\)", re.MULTILINE
 # a literal argument: a string, a list of strings, True/False/None, a number
 _ARG = re.compile(r'\s*(\w+)\s*=\s*(?:"([^"\\]*)"|\[(?:\s*"[^"\\]*",?)*\s*\]|True|False|None|\d+)\s*(?:,|$)')
 _TEXT = re.compile(r"\S")
+_OPEN = re.compile(r"^[ \t]*git_override[ \t]*\(", re.MULTILINE)
+_MODULE = re.compile(r'(?<![\w.])module_name\s*=\s*"([^"\\\n]{1,200})"')
+HELD = "git_override "  # heldvars' handle of an override: this and the module_name
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 _REMOTE = re.compile(r"^https://(?P<where>[A-Za-z0-9.-]{1,253}(?::\d{1,5})?/[\w.-]{1,100}(?:/[\w.-]{1,100}){1,4}?)"
                      r"(?:\.git)?/?$")
@@ -69,3 +72,17 @@ def git_overrides(path: str, body: str) -> list[Dependency]:
     if "git_override" not in body:
         return []
     return [dataclasses.replace(dep, manifest=path) for _, dep in _read(body)]
+
+
+def held(body: str, unnamed: str) -> tuple[dict[tuple[str, str], str], set[str]]:
+    """For heldvars.py: the `git` dependency each override read names, by its handle (HELD + module_name), and the
+    handles of every `git_override` call (`unnamed` for one whose module_name is no literal). An override moved to a
+    form not read (an abbreviated commit, a `tag`) still overrides its module: its dependency is no removal."""
+    if "git_override" not in body:
+        return {}, set()
+    named = {(dep.ecosystem, dep.name): HELD + dep.alias for _, dep in _read(body)}
+    handles: set[str] = set()
+    for opened in _OPEN.finditer(body):
+        module = _MODULE.search(body, opened.end(), opened.end() + 4096)
+        handles.add(HELD + module.group(1) if module is not None else unnamed)
+    return named, handles

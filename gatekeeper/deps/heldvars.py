@@ -13,7 +13,11 @@ nowhere else, the file is an `unparsable` problem (reviewed) and that dependency
 from the file is a removal, as before; a variable read on both sides (a pin moved to another repository) is a change.
 A Makefile's dependency one side names that the other side still mentions by name without naming it (`sh -c 'go
 install …'`, `target: ; go install …`, a `define`, a loop: forms the recipe reader does not read) is one too, and so
-is a side holding a recipe install line past the reader's bound the other side does not (attack 33).
+is a side holding a recipe install line past the reader's bound the other side does not (attack 33); a mention
+inside a longer name that side reads (the module's next major, `…/golangci-lint/v2`) is none, and a Go module the
+other side reads at another major's path is that move, never held. A MODULE.bazel's
+`git_override` (bazelpins.py) read on one side and moved to a form not read on the other (an abbreviated commit, a
+`tag`, an argument no literal) is held by its module_name the same way: no removal.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from gatekeeper.deps import bazelrepos, omnibus
+from gatekeeper.deps import bazelpins, bazelrepos, omnibus
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.makepins import MAX_LINE, pin_variables
 from gatekeeper.deps.makerecipes import RECIPE, long_installs, recipe_installs
@@ -32,6 +36,7 @@ Key = tuple[str, str]  # (ecosystem, name)
 # any setting of a variable: `X = `, `X ?= `, `X := `, `override X = `, `target: X = `, `$(eval X = )`, `define X`
 _SETTING = re.compile(r"(?<![\w$(])(?P<var>[A-Z][A-Z0-9_]{0,99})\s*(?::{0,3}|[?+!])=|\bdefine\s+(?P<defined>[A-Z]"
                       r"[A-Z0-9_]{0,99})\b")
+_GO_MAJOR = re.compile(r"/v\d{1,9}$")  # a Go module path's major version suffix (`…/golangci-lint/v2`)
 _DEFAULT = "default_version"  # an Omnibus definition's one handle: it names the file's software
 
 
@@ -62,8 +67,15 @@ def _bazel_repos(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]
     return named, unread
 
 
+def _module_bazel(path: str, lines: list[str]) -> tuple[dict[Key, str], set[str]]:
+    """The downloads (_bazel_repos) and the `git_override` pins (bazelpins.held) of a MODULE.bazel."""
+    named, held = _bazel_repos(path, lines)
+    pins, overrides = bazelpins.held(bazelrepos.strip_comments("\n".join(lines)), bazelrepos.UNNAMED)
+    return named | pins, held | overrides
+
+
 _READERS: dict[str, Callable[[str, list[str]], tuple[dict[Key, str], set[str]]]] = {
-    "Makefile": _makefile, "omnibus": _omnibus, "bazel-repos": _bazel_repos, "MODULE.bazel": _bazel_repos}
+    "Makefile": _makefile, "omnibus": _omnibus, "bazel-repos": _bazel_repos, "MODULE.bazel": _module_bazel}
 
 
 def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequence[Sequence[Dependency]],
@@ -82,6 +94,7 @@ def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequen
     for one, other, label in ((0, 1, "head"), (1, 0, "base")):
         named, held = read[other]
         there = {(d.ecosystem, d.name) for d in sides[other]}
+        majors = {_GO_MAJOR.sub("", name) for eco, name in there if eco == "go"}
         if fmt == "Makefile" and long_installs(texts[other].splitlines()) - long_installs(texts[one].splitlines()):
             problems.append(Problem(path, "unparsable", f"{label}: a recipe line longer than {MAX_LINE} characters "
                                     "may install something: not read"))
@@ -91,8 +104,12 @@ def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequen
         unread = held - set(named.values()) | (held & {RECIPE, bazelrepos.UNNAMED})
         for key, var in read[one][0].items():
             anywhere = bazelrepos.UNNAMED in unread
-            if key not in there and (var in unread or anywhere or hunks and one == 0 and var not in held
-                                     and var != RECIPE or fmt == "Makefile" and _mentioned(key[1], texts[other])):
+            # the other side reads the module at another major's path: a move (delta._major_moves), held only by a
+            # mention of its own
+            moved = key[0] == "go" and _GO_MAJOR.sub("", key[1]) in majors
+            if key not in there and (not moved and (var in unread or anywhere or hunks and one == 0 and var not in held
+                                                    and var != RECIPE) or fmt == "Makefile"
+                                     and _mentioned(key[1], texts[other], sides[other])):
                 keys.add(key)
                 problems.append(Problem(path, "unparsable", f"{label}: {var} may still set {key[1][:80]!r} in a form "
                                         "not read (set more than once, overridden, not a literal, or abbreviated): "
@@ -100,7 +117,10 @@ def unresolved(fmt: str, path: str, blobs: Sequence[bytes | None], sides: Sequen
     return problems, keys
 
 
-def _mentioned(name: str, data: str) -> bool:
+def _mentioned(name: str, data: str, read: Sequence[Dependency]) -> bool:
     """Whether `name` (a package, module or tool name) stands in `data` as a word of its own: a Makefile that still
-    names the dependency somewhere installs it, maybe, in a form not read."""
+    names the dependency somewhere installs it, maybe, in a form not read. A dependency `data`'s side reads under a
+    longer name (`github.com/golangci/golangci-lint/v2` for the module's new major) does not mention it."""
+    for longer in sorted({d.name for d in read if d.name.startswith(name + "/")}, key=len, reverse=True)[:64]:
+        data = data.replace(longer, " ")
     return bool(name) and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", data, re.IGNORECASE) is not None

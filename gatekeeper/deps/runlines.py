@@ -50,6 +50,13 @@ _MAJOR = lazy(r"^v\d+$")
 # a GitHub release asset a command downloads by its tag (`curl -fsSL https://github.com/o/r/releases/download/v1.2/…`)
 _RELEASE_URL = lazy(r"https?://github\.com/(?P<repo>[\w.-]{1,100}/[\w.-]{1,100})/releases/download/"
                     r"(?P<tag>[^/\s\"']{1,128})/")
+# an installer script of a repository piped to a shell with its release tag as the operand (godownloader's, which
+# golangci-lint documents: `curl -sSfL https://raw.githubusercontent.com/golangci/golangci-lint/master/install.sh | sh
+# -s -- -b $(GOBIN) v1.62.0`); the script fetches that release. At most 8 words after `--`, each bounded.
+_SCRIPT = lazy(r"https://raw\.githubusercontent\.com/(?P<repo>[\w.-]{1,100}/[\w.-]{1,100})/[\w.-]{1,128}/"
+               r"(?:[\w.-]{1,100}/){0,4}install\.sh[\"']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:ba)?sh[ \t]+-s[ \t]+--"
+               r"(?P<args>(?:[ \t]+[^\s;&|#]{1,300}){1,8})")
+_SUBSHELL = lazy(r"\$\([^()]{0,300}\)")
 
 
 def go_module(path: str) -> str:
@@ -195,8 +202,27 @@ def installs(path: str, line: str) -> list[Dependency]:
 
 
 def releases(path: str, command: str) -> list[Dependency]:
-    """The GitHub releases `command` downloads at a tag that names a version: the tool named by its repository."""
-    if "releases/download/" not in command:
-        return []
-    return [Dependency(TOOL, m.group("repo"), m.group("tag"), path, True, "build")
-            for m in _RELEASE_URL.finditer(command) if VERSIONISH.match(m.group("tag"))]
+    """The GitHub releases `command` downloads at a tag that names a version, by URL or through the repository's
+    installer script given the tag (_SCRIPT): the tool named by its repository."""
+    out = [Dependency(TOOL, m.group("repo"), m.group("tag"), path, True, "build")
+           for m in _RELEASE_URL.finditer(command) if VERSIONISH.match(m.group("tag"))] \
+        if "releases/download/" in command else []
+    for m in _SCRIPT.finditer(command) if "install.sh" in command else ():
+        if (tag := _script_tag(m.group("args"))) is not None:
+            out.append(Dependency(TOOL, m.group("repo"), tag, path, True, "build"))
+    return out
+
+
+def _script_tag(args: str) -> str | None:
+    """The release tag an installer script is given: its first operand (`-b DIR v1.62.0`, the `-b` value skipped, a
+    `$(go env GOPATH)` one word), when it names a version (`latest`, a `$(...)` left unresolved: None)."""
+    words = _SUBSHELL.sub("_", args).split()
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word == "-b"
+        else:
+            return word.strip("\"'") if VERSIONISH.match(word.strip("\"'")) else None
+    return None
