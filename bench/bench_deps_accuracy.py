@@ -477,6 +477,14 @@ def _same_name(want: str, change: Change) -> bool:
     # dependency still needs): one module, whichever major's path each names
     if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name) == re.sub(r"/v\d+$", "", want):
         return True
+    # a GitLab CI component by its project (Renovate's "update dependency apricote/releaser-pleaser" for `- component:
+    # $CI_SERVER_FQDN/apricote/releaser-pleaser/run@v0.9.0`): the address less its host (a CI variable such as
+    # `$CI_SERVER_FQDN`, or a host name) and its last part, the component's name
+    if change.ecosystem == "gitlab-component":
+        host = change.name.partition("/")[0]
+        project = name.partition("/")[2].rpartition("/")[0]
+        if (host.startswith("$") or "." in host) and "/" in project and project == want:
+            return True
     return change.ecosystem == "github-actions" and want.startswith(name + "/")
 
 

@@ -107,6 +107,10 @@ _STEP_USES = lazy(r"""^(?P<indent>\s*(?:-\s+)?)uses\s*:\s*["']?(?P<name>[^@"'\s#
 # `runs-on: ubuntu-24.04`, `runs-on: [macos-14]`, `runs-on: windows-2022`; `-latest` names no version.
 _RUNS_ON = lazy(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
                 r"""(?P<version>\d[\w.-]*)["']?""")
+# A job's runner from its matrix: `runs-on: ${{ matrix.os }}` over `os: [ubuntu-16.04]` (CocoaPods' specs): a flow
+# list of an `os:` key, each item a GitHub-hosted runner's label at a version (not `-latest`, not another name)
+_MATRIX_OS = lazy(r"""^\s*(?:-\s+)?os\s*:\s*\[(?P<items>[^\[\]#]{1,2000})\]\s*(?:#.*)?$""")
+_RUNNER_LABEL = lazy(r"""^["']?(?P<os>ubuntu|macos|windows)-(?P<version>\d[\w.-]{0,100})["']?$""")
 # Renovate's annotation: `# renovate: datasource=docker depName=node` (its documented form), a
 # repository's own `# renovate: github=owner/repo`, or its own prefix naming the datasource
 # (`# renovate-helm: depName=keda registryUrl=…`, aws-samples/eks-workshop-v2's regex manager); the line
@@ -245,6 +249,10 @@ class WorkflowTools:
             return out
         if (runner := _RUNS_ON.match(line)) is not None:
             return [Dependency(RUNNER, runner.group("os"), runner.group("version"), self.path, True, "build")]
+        if (matrix := _MATRIX_OS.match(line)) is not None:
+            labels = (_RUNNER_LABEL.match(item.strip()) for item in matrix.group("items").split(","))
+            return [Dependency(RUNNER, m.group("os"), m.group("version"), self.path, True, "build")
+                    for m in labels if m is not None]
         if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")):
             env_tool = tool_name(env.group("tool").lower().replace("_", "-"))
             return [Dependency(TOOL, env_tool, env.group("value"), self.path, True, "build")]
