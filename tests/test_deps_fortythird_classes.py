@@ -11,9 +11,10 @@
   workflow's, CircleCI's or GitLab's lines read it now (the tool named by its repository), both modes.
 - A runner a job takes from its matrix, `runs-on: ${{ matrix.os }}` over `os: [ubuntu-16.04]` (CocoaPods' lint and
   specs workflows, "Update ubuntu to 18.04"), was read by nothing: `runs-on:` names a GitHub-hosted runner only when
-  written on its line. A flow list of an `os:` key whose items are GitHub-hosted runner labels (`ubuntu-18.04`,
-  `macos-14`, `windows-2022`) names those runners now, both modes; `-latest` labels, other names, and block lists are
-  not read.
+  written on its line. An `os:` key's GitHub-hosted runner labels (`ubuntu-18.04`, `macos-14`, `windows-2022`) name
+  those runners now, both modes: a flow list, a block list below the key, and an include entry's `- os: ubuntu-22.04`;
+  `-latest` labels, other names, and a scalar `os:` without its item's dash (an action's input as often) are not
+  read.
 - A chart's `appVersion` bump without an annotation (dexidp's "Bump Dex to v2.44.0", Unleash's edge and server charts,
   5) was named with `--tree` and nothing from the patch, no problem either: its name comes from the whole file.
   From a patch it is named now when the hunk shows the chart's top-level `name:`, as parse_chart names it from what
@@ -210,9 +211,62 @@ def test_matrix_runner_shapes_and_look_alikes(line: str, named: set[tuple[str, s
     assert {(d.name, d.version) for d in deps if d.ecosystem == tools.RUNNER} == named
 
 
-def test_a_block_list_of_runners_is_not_read() -> None:
-    body = b"on: push\njobs:\n  a:\n    strategy:\n      matrix:\n        os:\n          - ubuntu-22.04\n"
-    assert [d for d in actions.parse_workflow("w.yml", body) if d.ecosystem == tools.RUNNER] == []
+MATRIX_BLOCK = """\
+on: push
+jobs:
+  test:
+    runs-on: ${{ matrix.os }}
+    strategy:
+      matrix:
+        os:
+          - ubuntu-22.04
+          # the Apple silicon runner
+          - 'macos-14'
+          - windows-latest
+        ruby: ['3.2']
+        include:
+          - os: ubuntu-20.04
+            ruby: '2.7'
+    steps:
+      - uses: actions/checkout@v4
+      - run: echo done
+"""
+
+
+def test_a_block_list_and_include_entries_of_runners_are_read() -> None:
+    deps = actions.parse_workflow("w.yml", MATRIX_BLOCK.encode())
+    assert sorted((d.name, d.version) for d in deps if d.ecosystem == tools.RUNNER) == [
+        ("macos", "14"), ("ubuntu", "20.04"), ("ubuntu", "22.04")]
+
+
+def test_a_block_list_runner_bump_is_read_with_tree_and_from_the_patch(tmp_path: Path) -> None:
+    path = ".github/workflows/test.yml"
+    tree, patch = both_edited(tmp_path, {path: MATRIX_BLOCK}, {path: {"- ubuntu-22.04": "- ubuntu-24.04"}})
+    want = {("github-runner", "ubuntu", "22.04", "24.04")}
+    assert moves(tree) == moves(patch) == want, (tree, patch)
+    assert not partial(patch, path)
+    tree, patch = both_edited(tmp_path / "include", {path: MATRIX_BLOCK},
+                              {path: {"- os: ubuntu-20.04": "- os: ubuntu-24.04"}})
+    assert moves(tree) == moves(patch) == {("github-runner", "ubuntu", "20.04", "24.04")}, (tree, patch)
+
+
+@pytest.mark.parametrize("body, named", [
+    # the list ends at the next key: a later item is no runner of it
+    ("os:\n  - ubuntu-22.04\nnames:\n  - ubuntu-20.04\n", [("ubuntu", "22.04")]),
+    # an item shallower than the key belongs to another list
+    ("    os:\n  - ubuntu-22.04\n", []),
+    # an item at the key's own column is the key's (YAML allows it)
+    ("os:\n- ubuntu-22.04\n", [("ubuntu", "22.04")]),
+    # a list under another key, a scalar os: (an action's input as often as a matrix's)
+    ("targets:\n  - ubuntu-22.04\n", []),
+    ("with:\n  os: ubuntu-22.04\n", []),
+    # an item that is a mapping or a flow list names nothing and does not end the list
+    ("os:\n  - {name: x}\n  - ubuntu-22.04\n", [("ubuntu", "22.04")]),
+])
+def test_block_list_runner_shapes_and_look_alikes(body: str, named: list[tuple[str, str]]) -> None:
+    reader = tools.WorkflowTools("w.yml")
+    deps = [d for line in body.splitlines() for d in reader.line(line)]
+    assert [(d.name, d.version) for d in deps if d.ecosystem == tools.RUNNER] == named
 
 
 def test_hostile_lines_are_read_in_linear_time() -> None:
@@ -222,6 +276,9 @@ def test_hostile_lines_are_read_in_linear_time() -> None:
             (lambda s=size: tools.WorkflowTools("w.yml").line("os: [" + "ubuntu-1," * s + "]"), f"{size} runners"),
             (lambda s=size: tools.WorkflowTools("w.yml").line("os: [" + "ubuntu-" * s), f"{size} unclosed"),
             (lambda s=size: tools.WorkflowTools("w.yml").line("os: [" + " " * s + "x"), f"{size} spaces"),
+            (lambda s=size: [tools.WorkflowTools("w.yml").line(x) for x in ["os:"] + ["- " + "u" * 100] * (s // 10)],
+             f"{size // 10} block items"),
+            (lambda s=size: tools.WorkflowTools("w.yml").line("- os: " + "ubuntu-" * s), f"{size} include"),
             (lambda s=size: runlines.releases("w.yml", "https://github.com/o/r/releases/download/" * s),
              f"{size} release prefixes"),
             (lambda s=size: actions.parse_workflow("w.yml", ("run: curl https://github.com/" + "a/" * s
