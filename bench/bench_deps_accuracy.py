@@ -202,6 +202,17 @@ architecture-samples), Swift and Bundler (lottie-ios), Maven (Seata, the Flink o
 (Mistral's client), mise (pulumi-awsx), Terraform (konstructio), images in Cloud Build samples and builders:
 committed before its first, blind run in round 42.
 
+`--data fortythird` reads deps_bumps_fortythird.tsv: 57 more repositories (53 keep a row once the wrong ones are
+dropped), none in a deps set, all mirrored already (some for the label sets), chosen by the kinds of dependency file
+they hold and for people's own bumps (106 of the 252) — PHP Composer projects (pimcore, Rector, October CMS, Laravel's
+Jetstream and laravel.io), scientific Python with pre-commit and requirements folders (SciPy, scikit-image, GeoPandas,
+Snakemake, Idris2's docs), Maven (ShenYu, Flyway, Canal, xgboost's JVM packages, Atlassian's Data Center charts), Helm
+charts and values (Pulsar, Dex, Unleash, RADAR-base, GOV.UK), a GitLab CI with components and pre-commit (Hetzner's
+fleeting plugin), Go and a submodule (Pulumi YAML, the Linode cluster-api provider, Vault's provider), Swift
+Package.resolved (isowords), Elixir (ecto_sql, lexical), Bundler and gemspecs (CocoaPods, rake, Sinatra, Icinga),
+Cargo (trunk, Fyrox, jsr), npm (video.js, Colyseus, Apostrophe, t3-env), CircleCI, compose, kustomize, Terraform, uv
+and `.tool-versions`: committed before its first, blind run in round 43.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -267,6 +278,7 @@ SETS["thirtyninth"] = DATA.with_name("deps_bumps_thirtyninth.tsv")
 SETS["fortieth"] = DATA.with_name("deps_bumps_fortieth.tsv")
 SETS["fortyfirst"] = DATA.with_name("deps_bumps_fortyfirst.tsv")
 SETS["fortysecond"] = DATA.with_name("deps_bumps_fortysecond.tsv")
+SETS["fortythird"] = DATA.with_name("deps_bumps_fortythird.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:
@@ -477,6 +489,14 @@ def _same_name(want: str, change: Change) -> bool:
     # dependency still needs): one module, whichever major's path each names
     if change.ecosystem == "go" and re.sub(r"/v\d+$", "", name) == re.sub(r"/v\d+$", "", want):
         return True
+    # a GitLab CI component by its project (Renovate's "update dependency apricote/releaser-pleaser" for `- component:
+    # $CI_SERVER_FQDN/apricote/releaser-pleaser/run@v0.9.0`): the address less its host (a CI variable such as
+    # `$CI_SERVER_FQDN`, or a host name) and its last part, the component's name
+    if change.ecosystem == "gitlab-component":
+        host = change.name.partition("/")[0]
+        project = name.partition("/")[2].rpartition("/")[0]
+        if (host.startswith("$") or "." in host) and "/" in project and project == want:
+            return True
     return change.ecosystem == "github-actions" and want.startswith(name + "/")
 
 

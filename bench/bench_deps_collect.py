@@ -61,7 +61,8 @@ UNREAD = {
     "devcontainer-lock.json": "devcontainer", "deps.edn": "clojure",
     "dotnet-tools.json": "nuget", "MODULE.bazel": "bazel", "kustomization.yaml": "kustomize",
     "rebar.config": "rebar", "rebar.lock": "rebar", "deno.json": "deno", "deno.jsonc": "deno", "deno.lock": "deno",
-    "helmfile.yaml": "helmfile",
+    "helmfile.yaml": "helmfile", "flake.lock": "nix", "flake.nix": "nix", "environment.yml": "conda",
+    "environment.yaml": "conda",
 }
 _SPECIFIC = ("yarn", "pnpm", "bun", "poetry", "uv", "pipenv")
 _BOT = re.compile(r"dependabot|renovate|scala[- ]?steward|typelevel-steward|http4s-steward", re.IGNORECASE)

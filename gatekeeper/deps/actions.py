@@ -1,8 +1,8 @@
 """GitHub Actions: `uses:` of workflow steps, reusable workflows and composite actions (line-oriented),
 with the tool versions and runner images the same lines pin (tools.py), the packages their shell commands
-install (runlines.py), the Scala versions a build matrix lists (scalamatrix.py), and an image an action runs
-named by a pair of inputs (`renovate-image:` over `renovate-version:`, renovatebot/github-action's documented
-form)."""
+install and the GitHub releases they download by tag (runlines.py), the Scala versions a build matrix lists
+(scalamatrix.py), and an image an action runs named by a pair of inputs (`renovate-image:` over
+`renovate-version:`, renovatebot/github-action's documented form)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from gatekeeper.deps import yamlforms
 from gatekeeper.deps.docker import image_version, split_image
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency
-from gatekeeper.deps.runlines import installs
+from gatekeeper.deps.runlines import installs, releases
 from gatekeeper.deps.scalamatrix import scala_versions
 from gatekeeper.deps.tools import TOOL, WorkflowTools
 from gatekeeper.lazy_pattern import lazy
@@ -96,7 +96,7 @@ def _workflow_lines(path: str, lines: list[str]) -> list[Dependency]:
             found = [d for d in found if d.ecosystem != TOOL]
             ref = image_version(version.group("tag"), version.group("digest") or "")
             found.append(Dependency("docker", paired[1], ref, path, True, "build"))
-        out += found + installs(path, line) + scala_versions(path, line)
+        out += found + installs(path, line) + releases(path, line) + scala_versions(path, line)
         if line.strip():
             pair = _PAIRED_IMAGE.match(line)
             paired = (pair.group("prefix"), pair.group("ref")) if pair is not None else None

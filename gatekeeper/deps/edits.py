@@ -25,6 +25,7 @@ from gatekeeper.deps import tools
 from gatekeeper.deps.entryoptions import requirement_options, table_options
 from gatekeeper.deps.hunkends import FileEnd, ends_file
 from gatekeeper.deps.hunkreads import Side, hunk_pairs  # Side: one side of a hunk, (line, changed)
+from gatekeeper.deps.infra import hunk_app
 from gatekeeper.deps.loaders import text
 from gatekeeper.deps.model import Dependency, ManifestError, PartialEdits, edit_key
 from gatekeeper.deps.npm import VOLTA_TOOLS
@@ -372,7 +373,9 @@ def helm_line(side: Side, index: int) -> list[tuple[str, ...]]:
         # `# renovate: github=prometheus/prometheus` over `appVersion:` names the app (as parse_chart reads it)
         named = tools.annotation(side[index - 1][0]) if index > 0 else None
         dep = tools.annotated(line, named, "") if named is not None else None
-        return [(dep.name, dep.version, dep.ecosystem)] if dep is not None else []
+        # an unannotated appVersion: the application, when the hunk shows the chart's name (infra.hunk_app)
+        app = hunk_app([above for above, _ in side], index) if named is None else None
+        return [(dep.name, dep.version, dep.ecosystem)] if dep is not None else [(*app, tools.TOOL)] if app else []
     m = _YAML_VERSION.match(line)
     if m is None or m.group(2):
         raise ManifestError(f"not a dependency's version line: {line.strip()[:80]!r}")

@@ -44,6 +44,36 @@ def parse_chart(path: str, data: bytes, image: str = "") -> list[Dependency]:
 
 
 _GITHUB_REPO = lazy(r"^https?://github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
+# What a patch's hunk shows of a chart's top level: its `name:`, `home:` and `appVersion:` (one plain or quoted word),
+# and the items of its `sources:` list
+_TOP_KEY = lazy(r"""^(?P<key>name|home|appVersion)[ \t]*:[ \t]*(?P<q>["']?)(?P<value>[^"'\s#{}\[\]]{1,300})(?P=q)"""
+                r"""[ \t]*(?:#.*)?$""")
+_LIST_ITEM = lazy(r"""^[ \t]*-[ \t]+(?P<q>["']?)(?P<value>[^"'\s#]{1,300})(?P=q)[ \t]*$""")
+
+
+def hunk_app(lines: list[str], index: int) -> tuple[str, str] | None:
+    """From a patch: (application, version) of the unannotated `appVersion:` at `lines[index]` (one side of a hunk),
+    named as parse_chart names it from what the hunk shows (a shown `home:` or `sources:` entry whose repository is
+    the chart's name, else the chart's `name:`); None when the line is no such key or the hunk shows no top-level
+    `name:` (which application it is the rest of the file says)."""
+    version = _TOP_KEY.match(lines[index])
+    if version is None or version.group("key") != "appVersion":
+        return None
+    doc: dict[str, object] = {}
+    sources: list[str] = []
+    in_sources = False
+    for line in lines:
+        if line[:1].isspace() or line.startswith("-"):
+            if in_sources and (item := _LIST_ITEM.match(line)) is not None:
+                sources.append(item.group("value"))
+            continue
+        in_sources = line.rstrip() == "sources:"
+        if (key := _TOP_KEY.match(line)) is not None and key.group("key") != "appVersion":
+            doc.setdefault(key.group("key"), key.group("value"))
+    if not isinstance(doc.get("name"), str):
+        return None
+    doc["sources"] = sources
+    return _app_name(doc, ""), version.group("value")
 
 
 def _app_version(doc: dict[str, object], lines: list[str]) -> str | None:

@@ -107,6 +107,14 @@ _STEP_USES = lazy(r"""^(?P<indent>\s*(?:-\s+)?)uses\s*:\s*["']?(?P<name>[^@"'\s#
 # `runs-on: ubuntu-24.04`, `runs-on: [macos-14]`, `runs-on: windows-2022`; `-latest` names no version.
 _RUNS_ON = lazy(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
                 r"""(?P<version>\d[\w.-]*)["']?""")
+# A job's runner from its matrix: `runs-on: ${{ matrix.os }}` over `os: [ubuntu-16.04]` (CocoaPods' specs): an `os:`
+# key's flow list, its block list below it (`os:` then `- ubuntu-22.04` lines), or an include entry's `- os: macos-14`,
+# each item a GitHub-hosted runner's label at a version (not `-latest`, not another name)
+_MATRIX_OS = lazy(r"""^\s*(?:-\s+)?os\s*:\s*\[(?P<items>[^\[\]#]{1,2000})\]\s*(?:#.*)?$""")
+_INCLUDE_OS = lazy(r"""^\s*-\s+os\s*:\s*(?P<item>[^\s#]{1,120})\s*(?:#.*)?$""")
+_OS_KEY = lazy(r"""^(?P<indent>\s*)os\s*:\s*(?:#.*)?$""")
+_OS_ITEM = lazy(r"""^(?P<indent>\s*)-\s+(?P<item>[^\s#][^#]{0,200}?)\s*(?:#.*)?$""")
+_RUNNER_LABEL = lazy(r"""^["']?(?P<os>ubuntu|macos|windows)-(?P<version>\d[\w.-]{0,100})["']?$""")
 # Renovate's annotation: `# renovate: datasource=docker depName=node` (its documented form), a
 # repository's own `# renovate: github=owner/repo`, or its own prefix naming the datasource
 # (`# renovate-helm: depName=keda registryUrl=…`, aws-samples/eks-workshop-v2's regex manager); the line
@@ -226,6 +234,13 @@ class WorkflowTools:
         self.action = ""
         self.column = -1  # where the step's keys start
         self.named: tuple[str, str] | None = None
+        self.os_list = -1  # the column of an `os:` key whose block list the next lines may be
+
+    def _runners(self, items: list[str]) -> list[Dependency]:
+        """The GitHub-hosted runners of a matrix's `os:` items (a label at a version; any other item names none)."""
+        labels = (_RUNNER_LABEL.match(item.strip()) for item in items)
+        return [Dependency(RUNNER, m.group("os"), m.group("version"), self.path, True, "build")
+                for m in labels if m is not None]
 
     def line(self, line: str) -> list[Dependency]:
         """The tool versions `line` pins (after the lines before it)."""
@@ -234,6 +249,10 @@ class WorkflowTools:
         if self.named is not None:
             return out
         stripped = line.lstrip()
+        if self.os_list >= 0 and stripped and not stripped.startswith("#"):
+            if (item := _OS_ITEM.match(line)) is not None and len(item.group("indent")) >= self.os_list:
+                return self._runners([item.group("item")])
+            self.os_list = -1  # another key or text: the list has ended
         if stripped and not stripped.startswith("#"):
             column = len(line) - len(stripped)
             if column < self.column or column == self.column and stripped.startswith("- "):
@@ -245,6 +264,13 @@ class WorkflowTools:
             return out
         if (runner := _RUNS_ON.match(line)) is not None:
             return [Dependency(RUNNER, runner.group("os"), runner.group("version"), self.path, True, "build")]
+        if (matrix := _MATRIX_OS.match(line)) is not None:
+            return self._runners(matrix.group("items").split(","))
+        if (entry := _INCLUDE_OS.match(line)) is not None:
+            return self._runners([entry.group("item")])
+        if (os_key := _OS_KEY.match(line)) is not None:
+            self.os_list = len(os_key.group("indent"))
+            return out
         if (env := _ENV_VERSION.match(line)) is not None and VERSIONISH.match(env.group("value")):
             env_tool = tool_name(env.group("tool").lower().replace("_", "-"))
             return [Dependency(TOOL, env_tool, env.group("value"), self.path, True, "build")]
