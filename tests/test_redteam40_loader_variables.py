@@ -59,6 +59,8 @@ VARIANTS: dict[str, tuple[dict[str, str], str]] = {
                          "t18/ci-env"),
     "script-export": ({".github/workflows/r.yml": _workflow(run="bash scripts/ci.sh"),
                        "scripts/ci.sh": "#!/bin/bash\nexport BASH_ENV=t19/ci-env\nmake test\n"}, "t19/ci-env"),
+    "makefile-export": ({".github/workflows/s.yml": _workflow(run="make -f t20/ci.mk all"),
+                         "t20/ci.mk": "export BASH_ENV := t20/ci-env\nall:\n\tbash -c true\n"}, "t20/ci-env"),
 }
 
 
