@@ -59,6 +59,12 @@ VARIANTS: dict[str, tuple[dict[str, str], str]] = {
                          "t18/ci-env"),
     "script-export": ({".github/workflows/r.yml": _workflow(run="bash scripts/ci.sh"),
                        "scripts/ci.sh": "#!/bin/bash\nexport BASH_ENV=t19/ci-env\nmake test\n"}, "t19/ci-env"),
+    "azure-name-value": ({"azure-pipelines.yml": "variables:\n- name: BASH_ENV\n  value: t21/ci-env\nsteps:\n"
+                                                   "- script: make test\n"}, "t21/ci-env"),
+    "gitlab-expanded": ({".gitlab/ci/expanded.yml": "variables:\n  BASH_ENV:\n    value: t22/ci-env\n"
+                                                    "    description: x\ntest:\n  script: [make]\n"}, "t22/ci-env"),
+    "gitlab-flow": ({".gitlab/ci/flow.yml": "variables:\n  BASH_ENV: {value: t23/ci-env, description: x}\n"
+                                       "test:\n  script:\n    - make\n"}, "t23/ci-env"),
     "makefile-export": ({".github/workflows/s.yml": _workflow(run="make -f t20/ci.mk all"),
                          "t20/ci.mk": "export BASH_ENV := t20/ci-env\nall:\n\tbash -c true\n"}, "t20/ci-env"),
 }
