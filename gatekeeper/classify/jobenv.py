@@ -39,7 +39,11 @@ _ENV_FILE_INPUT = re.compile(r"""^[ \t]*['"]?(?:env[-_]?files?|dotenv(?:[-_]?(?:
 
 # A variable whose value is one file the shell, git or python loads; PYTHONPATH's is a list of folders.
 _LOADER = re.compile(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)['"]?"""
-                     r"""[ \t]*(?:[:?+]?=|:)[ \t]*['"]?([^\s'"#;&|]+)""")  # YAML, shell, make (`:=`, `?=`)
+                     r"""[ \t]*(?:[:?+]?=|:)[ \t]*['"]?([^\s'"#;&|{]+)""")  # YAML, shell, make (`:=`, `?=`)
+# The same as a `value:` key: Azure's `- name: BASH_ENV` / `value: x`, GitLab's `BASH_ENV: {value: x}` or the block form
+_LOADER_VALUE = re.compile(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)"""
+                           r"""['"]?[ \t]*:?[ \t]*\{?[ \t]*(?:\r?\n[ \t]*(?:-[ \t]*)?)?value[ \t]*:[ \t]*['"]?"""
+                           r"""([^\s'"#;&|,}]+)""")
 # A git setting naming a file git reads, a program it runs or a folder of hooks (`include.path=x`, `core.hooksPath x`)
 _GIT_SETTING = re.compile(r"""\b(include(?:If\.[^\s=]*)?\.path|core\.(?:hookspath|sshcommand|fsmonitor))['"]?"""
                           r"""(?:[ \t]*=[ \t]*|[ \t]+)['"]?([^\s'"#;&|]+)""", re.IGNORECASE)
@@ -48,7 +52,7 @@ _GIT_SETTING = re.compile(r"""\b(include(?:If\.[^\s=]*)?\.path|core\.(?:hookspat
 def loaded(text: str) -> list[str]:
     """The paths (patterns) of the files `text` makes every later process load through a variable or a git setting."""
     found: list[str] = []
-    for name, value in [*_LOADER.findall(text), *_GIT_SETTING.findall(text)]:
+    for name, value in [*_LOADER.findall(text), *_LOADER_VALUE.findall(text), *_GIT_SETTING.findall(text)]:
         name = name.lower()
         if name == "pythonpath":
             found += [f"{folder}/{file}" for folder in value.split(":") if folder and not folder.startswith("$")
