@@ -229,10 +229,12 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     for source in (text, *_yaml_strings(text)):
         source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(source)))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
-        scripts += ciimports.inline(source) + jobenv.fed(source) if commands else []  # red team 36: $GITHUB_ENV
+        # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
+        scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) if commands else []
         for line in source.splitlines():
             words = [word for word in _SPLIT.split(line) if word]
-            scripts += [word for word in words if _runnable(word)]
+            scripts += [word for word in words if _runnable(word)]  # and `-r./boot.rb` (ruby, RUBYOPT: red team 40)
+            scripts += [word[2:] for word in words if word[:1] == "-" and word[1:2].isalpha() and _runnable(word[2:])]
             scripts += _commands(line) if commands else []
             if "compose" in line.lower() or "stack" in line:
                 composed += _compose_words(line)

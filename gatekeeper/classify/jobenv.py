@@ -8,13 +8,19 @@ Read from a text that mentions either file: on a line that names one, the path a
 file (cat, grep, sed, ...) and what a `<` redirects from, outside `$(…)`; a loop's input (`done < FILE`) anywhere. A
 path written as a value (`echo "CONFIG=config/app.yml"`) feeds nothing. *Limit:* a value a step reads out of a file
 (`$(jq -r .version package.json)`) is not followed, though a newline in it would add a line of its own.
+
+And the files a variable or a git setting makes every later process load (red team 40, `loaded`): `BASH_ENV` (every
+non-interactive bash sources it: each later `run:` step), `GIT_CONFIG_GLOBAL`/`GIT_CONFIG_SYSTEM`/`GIT_CONFIG`,
+`PYTHONSTARTUP`, `include.path` and `core.sshCommand`/`core.fsmonitor` (git obeys or runs them), each folder of
+`PYTHONPATH` (its `sitecustomize.py` and `usercustomize.py` run first) and of `core.hooksPath` (git runs its hooks),
+set as a YAML key, an assignment, an `export`, a line written to `$GITHUB_ENV` or a `git config`/`git -c` argument.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["fed"]
+__all__ = ["fed", "loaded"]
 
 _MARKS = ("GITHUB_ENV", "GITHUB_PATH")
 # Commands whose output is a file's lines (or some of them), as they were.
@@ -29,6 +35,33 @@ _PREFIXES = frozenset({"sudo", "exec", "env", "time", "nice", "command", "-", "r
 _REDIRECT = re.compile(r"(?<![<>&0-9])<[ \t]*(?!\()['\"]?([^\s'\"<>|;&()]+)")
 _ENV_FILE_INPUT = re.compile(r"""^[ \t]*['"]?(?:env[-_]?files?|dotenv(?:[-_]?(?:file|path))?)['"]?[ \t]*:[ \t]*['"]?"""
                              r"""([^\s'"#]+)""", re.MULTILINE | re.IGNORECASE)
+
+
+# A variable whose value is one file the shell, git or python loads; PYTHONPATH's is a list of folders.
+_LOADER = re.compile(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)['"]?"""
+                     r"""[ \t]*(?:[:?+]?=|:)[ \t]*['"]?([^\s'"#;&|{]+)""")  # YAML, shell, make (`:=`, `?=`)
+# The same as a `value:` key: Azure's `- name: BASH_ENV` / `value: x`, GitLab's `BASH_ENV: {value: x}` or the block form
+_LOADER_VALUE = re.compile(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)"""
+                           r"""['"]?[ \t]*:?[ \t]*\{?[ \t]*(?:\r?\n[ \t]*(?:-[ \t]*)?)?value[ \t]*:[ \t]*['"]?"""
+                           r"""([^\s'"#;&|,}]+)""")
+# A git setting naming a file git reads, a program it runs or a folder of hooks (`include.path=x`, `core.hooksPath x`)
+_GIT_SETTING = re.compile(r"""\b(include(?:If\.[^\s=]*)?\.path|core\.(?:hookspath|sshcommand|fsmonitor))['"]?"""
+                          r"""(?:[ \t]*=[ \t]*|[ \t]+)['"]?([^\s'"#;&|]+)""", re.IGNORECASE)
+
+
+def loaded(text: str) -> list[str]:
+    """The paths (patterns) of the files `text` makes every later process load through a variable or a git setting."""
+    found: list[str] = []
+    for name, value in [*_LOADER.findall(text), *_LOADER_VALUE.findall(text), *_GIT_SETTING.findall(text)]:
+        name = name.lower()
+        if name == "pythonpath":
+            found += [f"{folder}/{file}" for folder in value.split(":") if folder and not folder.startswith("$")
+                      for file in ("sitecustomize.py", "usercustomize.py")]
+        elif name == "core.hookspath":
+            found.append(f"{value.rstrip('/')}/${{x}}")  # every hook of the folder
+        else:
+            found.append(value)
+    return found
 
 
 def fed(text: str) -> list[str]:

@@ -111,6 +111,11 @@ _PUPPET_DEPENDENCIES = lazy(r'"dependencies"[ \t]*:[ \t]*\[')
 _PUPPET_ONLY = lazy(
     r'"operatingsystem_support"[ \t]*:|"requirements"[ \t]*:[ \t]*\[\s*\{\s*"name"[ \t]*:[ \t]*"(?:puppet|openvox)"')
 _JENKINS_CALL = lazy(r"^def[ \t]+call[ \t]*\(", _FLAGS)
+# The same pipeline inside a block (red team 40): `podTemplate(...) {`, `timestamps {`, `timeout(...) {`, `try {`, a
+# library step's `def call(Map cfg) {` hold an indented `node(...) {` or `pipeline {`, with a pipeline step after it.
+_JENKINS_NESTED = lazy(r"^[ \t]+(?:pipeline|node[ \t]*(?:\([^)\n]*\))?)[ \t]*(?:\r?\n[ \t]*)?\{", _FLAGS)
+_JENKINS_NESTED_STEP = lazy(r"""(?<![\w.$])(?:sh|bat|powershell|pwsh|checkout|stage|steps|container)[ \t]*[('"{]""",
+                            _FLAGS)
 _JENKINS_STEP = lazy(
     r"""^[ \t]+(?:sh|bat|powershell|pwsh|echo|stage|node|checkout|withCredentials|withEnv|archiveArtifacts|junit|"""
     r"""timeout|retry|parallel|unstash|stash)[ \t]*[('"{]""", _FLAGS)
@@ -306,6 +311,8 @@ def _jenkins(text: str) -> tuple[str, str, str] | None:
     if (m := _JENKINS_PIPELINE.search(text)) is not None:
         return "ci", "ci.content.jenkins-pipeline", evidence_line(text, m)
     if (m := _JENKINS_CALL.search(text)) is not None and _JENKINS_STEP.search(text, m.end()):
+        return "ci", "ci.content.jenkins-pipeline", evidence_line(text, m)
+    if (m := _JENKINS_NESTED.search(text)) is not None and _JENKINS_NESTED_STEP.search(text, m.end()):
         return "ci", "ci.content.jenkins-pipeline", evidence_line(text, m)
     return None
 
