@@ -271,6 +271,7 @@ DEPS = [
     ("app/build.gradle.kts", "gradle", "manifest"),
     ("settings.gradle.kts", "gradle", "manifest"),
     ("gradle.properties", "gradle", None),
+    ("app/dependencies/releaseRuntimeClasspath.txt", "gradle", None),  # dependency-guard's baseline (weak: attack 34)
     ("gradle/libs.versions.toml", "gradle", "manifest"),
     ("gradle/wrapper/gradle-wrapper.properties", "gradle", "toolchain"),
     ("gradle/wrapper/gradle-wrapper.jar", "gradle", "toolchain"),

@@ -50,9 +50,9 @@ WORKFLOW = ("name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n 
     ("cpp.hint", "other", "other.editor"),
     ("godot-git-plugin/cpp.hint", "other", "other.editor"),
     ("src/hint.cpp", "src", None),
-    ("compiler/dependencies/runtimeClasspath.txt", "deps", "deps.gradle.settings"),
-    ("app/dependencies/prodReleaseRuntimeClasspath.txt", "deps", "deps.gradle.settings"),
-    ("dependencies/jvmRuntimeClasspath.tree.txt", "deps", "deps.gradle.settings"),
+    ("compiler/dependencies/runtimeClasspath.txt", "deps", "deps.gradle.dependency-guard"),
+    ("app/dependencies/prodReleaseRuntimeClasspath.txt", "deps", "deps.gradle.dependency-guard"),
+    ("dependencies/jvmRuntimeClasspath.tree.txt", "deps", "deps.gradle.dependency-guard"),
     ("app/dependencies/notes.txt", "src", None),  # any other text in such a folder stays src
     ("dependencies/README.txt", "src", None),
     ("docs/classpath.txt", "src", None),

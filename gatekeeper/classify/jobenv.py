@@ -38,30 +38,56 @@ _ENV_FILE_INPUT = re.compile(r"""^[ \t]*['"]?(?:env[-_]?files?|dotenv(?:[-_]?(?:
 
 
 # A variable whose value is one file the shell, git or python loads; PYTHONPATH's is a list of folders.
+# YAML, shell, make (`:=`, `?=`); a `${VAR}` in the value is part of it (`${PYTHONPATH}:tools`: attack 34), a
+# `{value: …}` is not
 _LOADER = re.compile(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)['"]?"""
-                     r"""[ \t]*(?:[:?+]?=|:)[ \t]*['"]?([^\s'"#;&|{]+)""")  # YAML, shell, make (`:=`, `?=`)
+                     r"""[ \t]*(?:[:?+]?=|:)[ \t]*['"]?((?:\$\{[^\s'"{}]{1,100}\}|[^\s'"#;&|{])+)""")
 # The same as a `value:` key: Azure's `- name: BASH_ENV` / `value: x`, GitLab's `BASH_ENV: {value: x}` or the block form
 _LOADER_VALUE = re.compile(r"""\b(BASH_ENV|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|PYTHONSTARTUP|PYTHONPATH)"""
-                           r"""['"]?[ \t]*:?[ \t]*\{?[ \t]*(?:\r?\n[ \t]*(?:-[ \t]*)?)?value[ \t]*:[ \t]*['"]?"""
-                           r"""([^\s'"#;&|,}]+)""")
-# A git setting naming a file git reads, a program it runs or a folder of hooks (`include.path=x`, `core.hooksPath x`)
-_GIT_SETTING = re.compile(r"""\b(include(?:If\.[^\s=]*)?\.path|core\.(?:hookspath|sshcommand|fsmonitor))['"]?"""
-                          r"""(?:[ \t]*=[ \t]*|[ \t]+)['"]?([^\s'"#;&|]+)""", re.IGNORECASE)
+                           r"""['"]?[ \t]*(?::[ \t]*)?(?:\{[ \t]*)?(?:\r?\n[ \t]*(?:-[ \t]*)?)?value[ \t]*:"""
+                           r"""[ \t]*['"]?([^\s'"#;&|,}]+)""")  # each optional token with its own blanks: linear
+# A git setting naming a file git reads, a program it runs or a folder of hooks (`include.path=x`, `core.hooksPath x`);
+# attack 34: every other setting whose value git runs as a program (`credential.helper '!tools/cred'`, `core.askPass`,
+# `gpg.program`, a filter's `smudge`, a diff or merge driver, the pager and editors)
+# (a condition or URL in the key up to 1,000 characters: each start scans at most that far, linear)
+_GIT_SETTING = re.compile(r"""\b(include(?:If\.[^\s=]{0,1000})?\.path|core\.(?:hookspath|sshcommand|fsmonitor|"""
+                          r"""askpass|pager|editor|gitproxy)|credential(?:\.[^\s=]{0,1000})?\.helper|"""
+                          r"""gpg(?:\.[a-z0-9]{1,20})?\.program|"""
+                          r"""diff\.external|sequence\.editor|(?:diff|filter|merge)\.[^\s=]{1,1000}\."""
+                          r"""(?:command|textconv|clean|smudge|process|driver))['"]?"""
+                          r"""(?:[ \t]*=[ \t]*|[ \t]+)['"]?!?([^\s'"#;&|!]+)""", re.IGNORECASE)
+# red team 40's names take any value (an include.path too); attack 34's programs only a path with a folder
+_READS = frozenset({"bash_env", "git_config_global", "git_config_system", "git_config", "pythonstartup",
+                    "core.sshcommand", "core.fsmonitor"})
+# The same settings given through the environment: GIT_CONFIG_KEY_<n> and GIT_CONFIG_VALUE_<n> (git 2.31+)
+_CONFIG_PAIR = re.compile(r"""\bGIT_CONFIG_(KEY|VALUE)_(\d{1,4})['"]?[ \t]*[:=][ \t]*['"]?([^\s'"#;&|]+)""")
 
 
 def loaded(text: str) -> list[str]:
     """The paths (patterns) of the files `text` makes every later process load through a variable or a git setting."""
     found: list[str] = []
-    for name, value in [*_LOADER.findall(text), *_LOADER_VALUE.findall(text), *_GIT_SETTING.findall(text)]:
+    for name, value in [*_LOADER.findall(text), *_LOADER_VALUE.findall(text), *_GIT_SETTING.findall(text),
+                        *_GIT_SETTING.findall(_config_pairs(text))]:
         name = name.lower()
-        if name == "pythonpath":
-            found += [f"{folder}/{file}" for folder in value.split(":") if folder and not folder.startswith("$")
-                      for file in ("sitecustomize.py", "usercustomize.py")]
+        if name == "pythonpath":  # a folder after a variable (`$PWD/tools`) is one; a bare `$PYTHONPATH` is not
+            found += [f"{folder}/{file}" for folder in value.split(":") if folder and "/" in folder.lstrip("$/")
+                      or folder and not folder.startswith("$") for file in ("sitecustomize.py", "usercustomize.py")]
         elif name == "core.hookspath":
             found.append(f"{value.rstrip('/')}/${{x}}")  # every hook of the folder
-        else:
+        elif name in _READS or name.endswith(".path") or "/" in value:  # else a program on PATH (`store`)
             found.append(value)
     return found
+
+
+def _config_pairs(text: str) -> str:
+    """`key=value` lines of the GIT_CONFIG_KEY_<n>/GIT_CONFIG_VALUE_<n> pairs `text` sets (for _GIT_SETTING)."""
+    if "GIT_CONFIG_" not in text:
+        return ""
+    keys: dict[str, str] = {}
+    values: dict[str, str] = {}
+    for part, index, word in _CONFIG_PAIR.findall(text):
+        (keys if part == "KEY" else values)[index] = word
+    return "\n".join(f"{key}={values[index]}" for index, key in keys.items() if index in values)
 
 
 def fed(text: str) -> list[str]:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # Dotfiles kept without their dot (the fifty-sixth set) are settings, unless a Salt state, role or image installs them.
 WEAK_RULES = frozenset({"deps.patch-files", "src.own-patch-files", "deps.checksum-pins", "src.test-checksums",
                         "testdata.snapshot-files", "deps.bundler.fragments", "deps.build-hooks",
-                        "other.dotfiles"})
+                        "other.dotfiles", "deps.gradle.dependency-guard"})
 C = TypeVar("C")
 
 
