@@ -76,8 +76,11 @@ NIXOS = lazy(
 # (edX's `dslFactory.job("warehouse-transforms-ci"){`; a bare `job(` or view, `listView('Tech') {`, with a literal
 # name only: the sixty-first set), or a step a pipeline loads (`def call(` whose body runs pipeline steps: `sh`, `bat`,
 # `stage`, `echo`, ... which plain Groovy does not have).
+# A node's arguments: a label expression may hold parentheses (`'linux && (java8 || java11)'`), named arguments may
+# span lines (attack 34); bounded, so a run of `(` stays linear.
+_NODE_ARGS = r"\((?:[^()]|\([^()\n]{0,200}\)){0,500}\)"
 _JENKINS_PIPELINE = lazy(
-    r"^(?:pipeline[ \t]*(?:\r?\n[ \t]*)?\{|node(?:[ \t]*\([^)\n]*\))?[ \t]*(?:\r?\n[ \t]*)?\{|"
+    r"^(?:pipeline[ \t]*(?:\r?\n[ \t]*)?\{|node(?:[ \t]*" + _NODE_ARGS + r")?[ \t]*(?:\r?\n[ \t]*)?\{|"
     r"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)?(?:(?:pipelineJob|multibranchPipelineJob|freeStyleJob|matrixJob)[ \t]*\(|"
     r"(?:job|listView|nestedView|sectionedView|categorizedJobsView|buildPipelineView|deliveryPipelineView|"
     r"buildMonitorView|dashboardView|organizationFolder)[ \t]*\([ \t]*[\"']))", _FLAGS)
@@ -114,7 +117,9 @@ _JENKINS_CALL = lazy(r"^def[ \t]+call[ \t]*\(", _FLAGS)
 # The same pipeline inside a block (red team 40): `podTemplate(...) {`, `timestamps {`, `timeout(...) {`, `try {`, a
 # library step's `def call(Map cfg) {` hold an indented `node(...) {` or `pipeline {`, with a pipeline step after it.
 # (`node(?:[ \t]*(...))?[ \t]*`, not `node[ \t]*(...)?[ \t]*`: two blank runs in a row were quadratic, attack 34)
-_JENKINS_NESTED = lazy(r"^[ \t]+(?:pipeline|node(?:[ \t]*\([^)\n]*\))?)[ \t]*(?:\r?\n[ \t]*)?\{", _FLAGS)
+# An indented one, or one opened on the line of the block that wraps it (`timestamps { node {`: attack 34).
+_JENKINS_NESTED = lazy(r"(?:^[ \t\f]+|\{[ \t]*)(?:pipeline|node(?:[ \t]*" + _NODE_ARGS + r")?)[ \t]*(?:\r?\n[ \t]*)?\{",
+                       _FLAGS)
 _JENKINS_NESTED_STEP = lazy(r"""(?<![\w.$])(?:sh|bat|powershell|pwsh|checkout|stage|steps|container)[ \t]*[('"{]""",
                             _FLAGS)
 _JENKINS_STEP = lazy(
