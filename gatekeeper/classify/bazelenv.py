@@ -39,7 +39,13 @@ _PROGRAMS = frozenset({
     # what the shell, interpreters, the JVM, git and compiler drivers load or run (red team 40)
     "BASH_ENV", "ENV", "ZDOTDIR", "PYTHONSTARTUP", "PYTHONHOME", "RUBYOPT", "RUBYLIB", "PERL5OPT", "PERL5LIB",
     "PERLLIB", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG_PARAMETERS", "GIT_TEMPLATE_DIR", "PKG_CONFIG", "MAKE", "LD_AUDIT", "LDSHARED"})
+    "GIT_CONFIG_PARAMETERS", "GIT_TEMPLATE_DIR", "PKG_CONFIG", "MAKE", "LD_AUDIT", "LDSHARED",
+    # files make and CMake read as code, ccache's prefix program, npm's config (its script-shell) (attack 34)
+    "MAKEFILES", "CMAKE_TOOLCHAIN_FILE", "CMAKE_PROJECT_INCLUDE", "CMAKE_PROJECT_INCLUDE_BEFORE",
+    "CMAKE_PROJECT_TOP_LEVEL_INCLUDES", "CCACHE_PREFIX", "NPM_CONFIG_USERCONFIG", "NPM_CONFIG_GLOBALCONFIG"})
+# git settings through the environment (`GIT_CONFIG_KEY_0=core.sshCommand`), an exported bash function (attack 34)
+_PROGRAM_PREFIXES = ("GIT_CONFIG_", "BASH_FUNC_")
+_NOT_FILES = ("GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_")  # a count and a setting's name: no file
 _PROGRAM_SUFFIXES = ("_BIN", "_BIN_PATH", "_BINARY", "_COMPILER", "_EXECUTABLE", "_WRAPPER", "_HOME", "PATH", "FLAGS",
                      "OPTS", "_OPTIONS", "_COMMAND", "_LINKER", "_ENV")
 _HOSTS = frozenset({"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "GOPROXY", "GOSUMDB", "GONOSUMDB", "GONOSUMCHECK",
@@ -64,7 +70,7 @@ def _settings(line: RcLine) -> list[tuple[str, str]]:
 
 
 def _is_program(name: str) -> bool:
-    return name in _PROGRAMS or name.endswith(_PROGRAM_SUFFIXES)
+    return name in _PROGRAMS or name.endswith(_PROGRAM_SUFFIXES) or name.startswith(_PROGRAM_PREFIXES)
 
 
 def env_effect(line: RcLine) -> str | None:
@@ -83,7 +89,7 @@ def env_programs(line: RcLine) -> list[str]:
     an option's `=` or `:` (`--require=x.js`, `-javaagent:x.jar`) or a glued short option's letter (`-rboot.rb`)."""
     out = []
     for name, value in _settings(line):
-        if not _is_program(name) or name in _FOLDERS or name.endswith("_HOME"):
+        if not _is_program(name) or name in _FOLDERS or name.endswith("_HOME") or name.startswith(_NOT_FILES):
             continue
         for word in value.split():
             out.append(word)
