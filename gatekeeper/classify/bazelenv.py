@@ -11,7 +11,9 @@ as the hook lines are (platformshapes.bazel_line):
   `BASH_ENV` (every non-interactive bash sources it), `NODE_OPTIONS`, `JAVA_TOOL_OPTIONS`, `RUBYOPT`, `PERL5OPT`,
   `GIT_SSH_COMMAND`, `GIT_CONFIG_GLOBAL`, `PKG_CONFIG`, and any `*PATH` (`PYTHONPATH`: a `sitecustomize.py` runs first),
   `*FLAGS` (`CFLAGS=-B…`, `RUSTFLAGS=-Clinker=…`, `GOFLAGS=-toolexec=…`), `*OPTS` (`BAZEL_CXXOPTS`, `JAVA_OPTS`),
-  `*_OPTIONS`, `*_COMMAND`, `*_LINKER`, `*_ENV`. A repository file such a line names
+  `*_OPTIONS`, `*_COMMAND`, `*_LINKER`, `*_ENV`; git settings through the environment (`GIT_CONFIG_KEY_<n>`), an
+  exported bash function (`BASH_FUNC_git%%`), `MAKEFILES`, CMake's toolchain and project-include files,
+  `CCACHE_PREFIX`, npm's user or global config (attack 34). A repository file such a line names
   (`--repo_env=CC=%workspace%/tools/cc_wrapper.sh`, `NODE_OPTIONS=--require=%workspace%/tools/hook.js`: each word, and
   what follows an option's `=` or `:` or a glued short option's letter) is `ci` too (bazelhooks.named).
 - **changes what the build fetches** (`deps`, as `--registry`): a proxy, index, registry or mirror variable
