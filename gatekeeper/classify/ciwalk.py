@@ -110,7 +110,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     yaml = ciruns.is_yaml(path)
                     joined = "\n".join([text, *ciruns.yaml_strings(text)])
                     deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []
-                    entered = [(runner, named) for runner in _RUNNERS if runner in text
+                    entered = [(runner, named) for runner in _RUNNERS if deployruns.runs(runner, text)
                                for named in deployruns.targets(joined, False, runner)]
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)

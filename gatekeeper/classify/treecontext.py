@@ -208,7 +208,7 @@ class TreeContext:
     def kustomize_reference(self, change: FileChange) -> str | None:
         """Evidence that a kustomization of either tree names a side of `change` by its path (kustomizerefs.py)."""
         if self._kustomized is None:
-            self._kustomized = treereads.applied_references(self.trees, self._head, self._is_data)
+            self._kustomized = treereads.applied_references(self.trees, self._head, self._is_data, self.objects.blob)
         if self._kustomized is False:
             return f"more than {kustomizerefs.MAX_FILES} kustomizations: any of them may name it"
         assert isinstance(self._kustomized, dict)
