@@ -275,8 +275,8 @@ class TreeContext:
         for side in change.sides() if runs else ():
             if (spelled := self._spelled("runs", runs, side)) is not None:
                 return runs[spelled]
-        return ciwalk.go_generated(runs, change.sides(), self.trees, self._head) or next(
-            (hit for shipped in self._shipped for side in change.sides() if (hit := shipped.evidence(side))), None)
+        return ciwalk.go_generated(runs, change.sides(), self.trees, self._head) or heatfiles.first_shipped(
+            self._shipped, change.sides())
 
     def godot_addon(self, change: FileChange) -> str | None:
         """Evidence that a side of `change` lies in a plugin vendored into a Godot project's addons/."""

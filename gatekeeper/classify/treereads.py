@@ -65,7 +65,7 @@ def walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read
         entry = opened(tree, path, text)
         if entry is None:
             missed.add(path)
-            queue += [(other, origin) for other in _spellings(tree).get(folded(path), ()) if other not in missed]
+            queue += [(other, origin) for other in _spelled(tree, path) if other not in missed]
             continue
         seen.add(path)
         if len(seen) > limit:
@@ -78,6 +78,17 @@ def walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read
 _FOLDED: list[tuple[Tree, int, dict[str, list[str]]]] = []
 _FOLDS: dict[str, str] = {}  # every path of the trees indexed last, folded (path strings are the trees' own)
 _FOLDS_MAX = 200_000
+
+
+def _spelled(tree: Tree, path: str) -> list[str]:
+    """The paths of `tree` a folding checkout opens for `path`, in the tree's order (_spellings). Folding turns a `\\`
+    into a `/` and makes or drops no other: a root file's spellings are root entries, asked of those alone (the common
+    miss, a root `.gitlab-ci.yml`, then folds no path of a 20,000-file tree)."""
+    key = folded(path)
+    if "/" in key:
+        return _spellings(tree).get(key, [])
+    return [listed for listed in tree if "/" not in listed and "\\" not in listed and (
+        listed.lower() if plain_spelling(listed) else folded(listed)) == key]
 
 
 def _spellings(tree: Tree) -> dict[str, list[str]]:
