@@ -370,8 +370,7 @@ def _chart_reads(tree: Tree, read_blob: Read, trees: tuple[Tree, ...],
                 return found
             data = read_blob(tree[template]) if tree[template].mode in _REGULAR else b""
             bound = FULL_READ if whole is None else chartfiles.MAX_TEMPLATE_BYTES
-            if len(data) > FULL_READ and whole is not None:  # git streams the whole blob either way
-                data = whole(tree[template].oid, bound + 1)
+            data = whole(tree[template].oid, bound + 1) if len(data) > FULL_READ and whole else data  # git streams it
             for reader in (chart, *chartfiles.parents(chart, charts)):  # a library's helper reads its parent's too
                 if len(data) > bound:  # what it reads may be past what is read
                     found.update({p: f"{chartfiles.EVIDENCE} {template} (over {bound} bytes)"
