@@ -35,8 +35,8 @@ from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
 
-__all__ = ["ANY", "MAX_FILES", "SOURCES", "bases", "is_definition", "is_yaml", "may_be_named", "named", "named_in",
-           "resolved", "yaml_strings"]
+__all__ = ["ANY", "FORGE_SETTINGS", "MAX_FILES", "SOURCES", "bases", "is_definition", "is_yaml", "may_be_named",
+           "named", "named_in", "resolved", "yaml_strings"]
 
 # Source files a language's runner runs by their path (red team 12, second round: `go run build/ci.go`, `dotnet fsi
 # build.fsx`, `swift x.swift`, `java X.java`, `cmake -P x.cmake`, `awk -f x.awk`, `rake`'s `rakelib/*.rake`); read as
@@ -47,6 +47,12 @@ SOURCES = frozenset({"go", "swift", "dart", "java", "exs", "jl", "fsx", "csx", "
 SCRIPT_TYPES = frozenset({"sh", "bash", "zsh", "ksh", "fish", "ps1", "psm1", "py", "rb", "pl", "js", "mjs", "cjs",
                           "ts", "mts", "cts", "bat", "cmd", "php", "lua", "groovy", "gvy", "kts", "r", "tcl", "nu",
                           *SOURCES})  # gvy: Groovy's other extension (a Jenkinsfile's `load "lib/deploy.gvy"`)
+# The path rules of a forge folder's files no runner loads (community files, outside apps' settings, agent
+# instructions: issue forms, `release.yml`, Codecov's and stale's settings): YAML there is no definition for ciwalk, so
+# what one names runs nothing (the sixty-second set: crowdsec's `.github/codecov.yml` lists generated Go files to leave
+# out of coverage, and each was read as run by CI).
+FORGE_SETTINGS = frozenset({"other.github-community", "other.github-apps", "other.github-agents", "other.gitlab-agents",
+                            "other.forge-community"})
 MAX_FILES = 1_000  # definitions and scripts read per tree; past it every script counts (fail closed)
 MAX_NAMED = 256  # patterns a definition names (past it: fail closed); a script's past it are not read (bundled code)
 MAX_WILD = 64  # patterns with a variable part a tree's files name, each matched against every path (then: closed)

@@ -358,10 +358,11 @@ def reaches(pattern: str, path: str) -> bool:
 
 
 def _defines(rules: RuleSet | None, path: str) -> bool:
-    """What ci_runs starts its walk of a tree from: a CI definition, a hook, a pipeline the path `rules` know, a task or
-    Dev Container file (autorun.py: read on only when it runs a command unasked)."""
-    return ciruns.is_definition(path) or ciforms.is_hook(path) or autorun.is_run_file(path) or (
-        rules is not None and _pipeline_by_rules(path, rules))
+    """What ci_runs starts its walk of a tree from: a CI definition (not a forge folder's settings file the `rules`
+    know, ciruns.FORGE_SETTINGS), a hook, a pipeline the path `rules` know, a task or Dev Container file (autorun.py:
+    read on only when it runs a command unasked)."""
+    return ciruns.is_definition(path) and (rules is None or rules.match(path).rule not in ciruns.FORGE_SETTINGS) \
+        or ciforms.is_hook(path) or autorun.is_run_file(path) or (rules is not None and _pipeline_by_rules(path, rules))
 
 
 def _pipeline_by_rules(path: str, rules: RuleSet) -> bool:
