@@ -81,6 +81,11 @@ def _jcasc(text: str) -> str | None:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
+        if line[0] == "-" and root:  # a block list at its key's own column (`jobs:` then `- script: >`): the value
+            if root == "jobs" and not child and _CASC_JOB_ITEM.match(line):
+                return stripped[:120]
+            child = child or "-"
+            continue
         if not line[0].isspace():  # a top-level line: a new root (or another key, which ends the block)
             key = _KEY_LINE.match(line)
             root = key.group(2) if key is not None and key.group(2) in _CASC_ROOTS else ""
