@@ -91,3 +91,35 @@ def test_the_gate_reviews_an_edit(tmp_path: Path, path: str, text: str, old: str
     assert code == 3 and named.get("core.ci") == [path], (code, named)  # integ d83e1fa: exit 0
     code, named = gated_rules(case, False)  # a patch that does not show the file whole: core.needs_context
     assert code == 3 and path in named.get("core.ci", []) + named.get("core.needs_context", []), (code, named)
+
+
+# The YAML read behind the line patterns (yamlroots.py: flow style, quoted keys, JSON) did not know the sixty-first
+# round's JCasC and hidden-job shapes: a JCasC file in flow style in the folder Jenkins loads was `src`.
+YAML_FORMS = {
+    "casc-flow": "jenkins: {numExecutors: 0, securityRealm: {local: {allowsSignup: false}}}\n",
+    "casc-quoted": "\"jenkins\":\n  \"numExecutors\": 0\n",
+    "casc-json": "{\"unclassified\": {\"globalLibraries\": {\"libraries\": [{\"name\": \"lib\"}]}}}\n",
+    "casc-deep-flow": "credentials: {system: {domainCredentials: [{credentials: []}]}}\n",
+    "casc-jobs-flow": "jobs: [{script: \"pipelineJob('x') {}\"}]\n",
+    "casc-global-json": "{\"globalCredentialsConfiguration\": {\"configuration\": {}}}\n",
+    "hidden-job-flow": ".setup: {before_script: [./setup.sh], image: python}\n",
+    "hidden-job-quoted": "\".deploy\":\n  \"script\":\n    - make deploy\n",
+}
+YAML_LOOK_ALIKES = {
+    "values-flow": "jenkins: {controller: {numExecutors: 0}}\n",
+    "settings-flow": "security: {enabled: true}\n",
+    "jobs-ids-flow": "jobs: {build: {steps: 3}}\n",
+    "anchor-flow": "{\".defaults\": {\"retries\": 3}}\n",
+    "snap-flow": "{name: x, confinement: strict, parts: {}, \".x\": {script: y}}\n",
+}
+
+
+def test_the_ci_settings_shapes_read_as_yaml_are_ci(git_repo: GitRepo, tmp_path: Path) -> None:
+    files = {f"casc/{name}.yaml": text for name, text in YAML_FORMS.items()}
+    files |= {f"conf/{name}.yaml": text for name, text in YAML_LOOK_ALIKES.items()}
+    for got in _classified(git_repo, tmp_path, files):
+        for name in YAML_FORMS:
+            want = "ci.content.gitlab-ci" if name.startswith("hidden") else "ci.content.jenkins-casc"
+            assert got[f"casc/{name}.yaml"] == ("ci", want), (name, got)
+        for name in YAML_LOOK_ALIKES:
+            assert got[f"conf/{name}.yaml"][0] == "src", (name, got)
