@@ -67,7 +67,7 @@ def test_a_jcasc_job_dsl_list_at_its_key_column_is_ci(git_repo: GitRepo, tmp_pat
         for name in CASC:
             assert got[f"casc/{name}.yaml"] == ("ci", "ci.content.jenkins-casc"), (name, got)
         for name in CASC_LOOK_ALIKES:
-            assert got[f"conf/{name}.yaml"][0] == "src", (name, got)
+            assert got[f"conf/{name}.yaml"][0] == "src", (name, got[f"conf/{name}.yaml"])
 
 
 @pytest.mark.parametrize("extension", ("groovy", "gvy", "pipeline"))
@@ -106,7 +106,7 @@ YAML_FORMS = {
     "hidden-job-quoted": "\".deploy\":\n  \"script\":\n    - make deploy\n",
 }
 YAML_LOOK_ALIKES = {
-    "values-flow": "jenkins: {controller: {numExecutors: 0}}\n",
+    "chart-values-flow": "jenkins: {controller: {numExecutors: 0}}\n",
     "settings-flow": "security: {enabled: true}\n",
     "jobs-ids-flow": "jobs: {build: {steps: 3}}\n",
     "anchor-flow": "{\".defaults\": {\"retries\": 3}}\n",
@@ -121,5 +121,5 @@ def test_the_ci_settings_shapes_read_as_yaml_are_ci(git_repo: GitRepo, tmp_path:
         for name in YAML_FORMS:
             want = "ci.content.gitlab-ci" if name.startswith("hidden") else "ci.content.jenkins-casc"
             assert got[f"casc/{name}.yaml"] == ("ci", want), (name, got)
-        for name in YAML_LOOK_ALIKES:
-            assert got[f"conf/{name}.yaml"][0] == "src", (name, got)
+        for name in YAML_LOOK_ALIKES:  # none is ci (chart-values-flow.yaml: iac.helm by its name)
+            assert got[f"conf/{name}.yaml"][0] != "ci", (name, got[f"conf/{name}.yaml"])
