@@ -112,8 +112,11 @@ _PUPPET_ONLY = lazy(
     r'"operatingsystem_support"[ \t]*:|"requirements"[ \t]*:[ \t]*\[\s*\{\s*"name"[ \t]*:[ \t]*"(?:puppet|openvox)"')
 _JENKINS_CALL = lazy(r"^def[ \t]+call[ \t]*\(", _FLAGS)
 # The same pipeline inside a block (red team 40): `podTemplate(...) {`, `timestamps {`, `timeout(...) {`, `try {`, a
-# library step's `def call(Map cfg) {` hold an indented `node(...) {` or `pipeline {`, with a pipeline step after it.
-_JENKINS_NESTED = lazy(r"^[ \t]+(?:pipeline|node[ \t]*(?:\([^)\n]*\))?)[ \t]*(?:\r?\n[ \t]*)?\{", _FLAGS)
+# library step's `def call(Map cfg) {` hold an indented `node(...) {` or `pipeline {`, or one after the block's `{` on
+# its line (`podTemplate(...) { node(POD_LABEL) {`; its label may call, `node(label())`: docs review 56), with a
+# pipeline step after it.
+_JENKINS_NESTED = lazy(r"(?:^[ \t]+|\{[ \t]*)(?:pipeline|node[ \t]*(?:\((?:[^()\n]|\([^()\n]*\))*\))?)"
+                       r"[ \t]*(?:\r?\n[ \t]*)?\{", _FLAGS)
 _JENKINS_NESTED_STEP = lazy(r"""(?<![\w.$])(?:sh|bat|powershell|pwsh|checkout|stage|steps|container)[ \t]*[('"{]""",
                             _FLAGS)
 _JENKINS_STEP = lazy(
