@@ -30,7 +30,16 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.classify import ciforms, ciimports, ciloops, gitlabincludes, gorun, jobenv, taskrunners
+from gatekeeper.classify import (
+    ciforms,
+    ciimports,
+    ciloops,
+    gitlabincludes,
+    gorun,
+    jobenv,
+    shellvars,
+    taskrunners,
+)
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
@@ -141,6 +150,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         return [f"{glob.rstrip('/')}/package.json" for glob in _workspace_globs(text)], [], []
     if name.lower() == ".env":
         text = _uncommented_env(text)
+    elif shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
+        text = f"{text}\n{again}"  # its lines again with the folders its own variables hold (`"$DIR/lib/x"`)
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, text)
