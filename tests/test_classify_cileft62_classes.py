@@ -169,3 +169,59 @@ def test_a_task_file_that_runs_no_script_of_the_tree_starts_nothing(tmp_path: Pa
     files = _repo(tmp_path, base, {"helpers/targeting.sh": HELPER})
     assert files["helpers/targeting.sh"]["bucket"] == "src"
 
+
+MODULE_GO = "package main\n\ntype Flow struct{}\n\nfunc (m *Flow) Build() string { return \"ok\" }\n"
+DAGGER_JSON = '{\n  "name": "flow",\n  "engineVersion": "v0.18.6",\n  "sdk": {"source": "go"}%s\n}\n'
+
+
+@pytest.mark.parametrize(("run", "manifest", "module"), [
+    ("dagger -m flow/ call build", ("flow/dagger.json", DAGGER_JSON % ""), "flow"),
+    ("dagger --mod=flow functions", ("flow/dagger.json", DAGGER_JSON % ""), "flow"),
+    ("cd flow && dagger call build --src=.", ("flow/dagger.json", DAGGER_JSON % ""), "flow"),
+    ("dagger call test", ("dagger.json", DAGGER_JSON % ',\n  "source": "build/dagger"'), "build/dagger"),
+    ('dagger call -m tests all', ("tests/dagger.json", DAGGER_JSON % ',\n  "dependencies": [{"name": "flow", '
+                                                                       '"source": "../flow"}]'), "flow"),
+])
+def test_the_code_of_a_dagger_module_ci_calls_is_ci(tmp_path: Path, run: str, manifest: tuple[str, str],
+                                                    module: str) -> None:
+    base = {".github/workflows/ci.yml": WORKFLOW.format(run=run), manifest[0]: manifest[1],
+            f"{module}/main.go": MODULE_GO, f"{module}/go.mod": "module flow\n\ngo 1.22\n", "app/main.go": MODULE_GO}
+    if module == "flow" and manifest[0] != "flow/dagger.json":
+        base["flow/dagger.json"] = DAGGER_JSON % ""
+    files = _repo(tmp_path, base, {f"{module}/main.go": MODULE_GO + "// x\n", f"{module}/go.mod": "module flow\n",
+                                   "app/main.go": MODULE_GO + "// y\n"})
+    assert (files[f"{module}/main.go"]["bucket"], files[f"{module}/main.go"]["rule"]) == ("ci", "ci.context.ci-run")
+    assert files[f"{module}/go.mod"]["bucket"] == "deps"  # principle 3
+    assert files["app/main.go"]["bucket"] == "src"  # the application the module builds
+
+
+@pytest.mark.parametrize(("run", "manifest"), [
+    ("go test ./...", ("flow/dagger.json", DAGGER_JSON % "")),  # no workflow calls the module
+    ("dagger -m github.com/o/r/flow@v1.0.0 call build", ("flow/dagger.json", DAGGER_JSON % "")),  # a remote module
+    ("dagger -m $MODULE call build", ("flow/dagger.json", DAGGER_JSON % "")),  # a variable
+    ("dagger version", ("flow/dagger.json", DAGGER_JSON % "")),
+    ("dagger call build", ("dagger.json", DAGGER_JSON % "")),  # the module is the whole repository: not claimed
+    ("dagger call build", ("dagger.json", DAGGER_JSON % ',\n  "source": "../outside"')),
+    ("dagger call build", ("dagger.json", '{"source": "flow", "sdk": {"source": "https://example.invalid/sdk"}}')),
+    ("dagger call build", ("dagger.json", '{"source": "flow", "sdk": ')),  # not JSON
+    ("dagger call build", ("dagger.json", '["flow"]')),
+])
+def test_a_dagger_module_no_ci_step_calls_keeps_its_code_src(tmp_path: Path, run: str,
+                                                            manifest: tuple[str, str]) -> None:
+    base = {".github/workflows/ci.yml": WORKFLOW.format(run=run), manifest[0]: manifest[1],
+            "flow/main.go": MODULE_GO, "app/main.go": MODULE_GO, "docs/dagger.md": "run `dagger -m flow call build`\n"}
+    files = _repo(tmp_path, base, {"flow/main.go": MODULE_GO + "// x\n", "app/main.go": MODULE_GO + "// y\n"})
+    assert files["flow/main.go"]["bucket"] == "src"
+    assert files["app/main.go"]["bucket"] == "src"
+
+
+def test_a_dagger_manifest_is_bounded() -> None:
+    from gatekeeper.classify import daggermods
+    listed = ",".join(f'{{"source": "../d{i}"}}' for i in range(10_000))
+    many = f'{{"source": "m", "sdk": "go", "dependencies": [{listed}]}}'
+    started = time.process_time()
+    out = daggermods.module_code("ci/dagger.json", many)
+    assert len(out) == 1 + daggermods.MAX_DEPENDENCIES and out[0] == "ci/m/*.go"
+    assert daggermods.named("dagger call x\n" * 50_000) == ["dagger.json"]
+    assert time.process_time() - started < 3.0
+

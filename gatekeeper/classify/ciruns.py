@@ -34,6 +34,7 @@ from gatekeeper.classify import (
     ciforms,
     ciimports,
     ciloops,
+    daggermods,
     gitlabincludes,
     gorun,
     jobenv,
@@ -146,6 +147,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     name = path.rpartition("/")[2]
     if name == "package.json":
         return _package(path, text)
+    if name == "dagger.json":  # the code of a Dagger module CI calls, the local modules it uses (daggermods.py)
+        return daggermods.module_code(path, text), [], []
     if name == "pnpm-workspace.yaml":
         return [f"{glob.rstrip('/')}/package.json" for glob in _workspace_globs(text)], [], []
     if name.lower() == ".env":
@@ -161,7 +164,7 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # templates and CircleCI's continuation files (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
-                          *(ciforms.pipeline_files(path, text) if azure else ())])
+                          *(ciforms.pipeline_files(path, text) if azure else ()), *daggermods.named(text)])
     if _is_makefile(name):
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
