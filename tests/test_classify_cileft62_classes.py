@@ -225,3 +225,59 @@ def test_a_dagger_manifest_is_bounded() -> None:
     assert daggermods.named("dagger call x\n" * 50_000) == ["dagger.json"]
     assert time.process_time() - started < 3.0
 
+
+SEED = ("job('seed') {\n  steps {\n    dsl {\n      external 'jobs/release-dsl.groovy'\n"
+        "      removeAction('DELETE')\n    }\n  }\n}\n")
+MISSPELT = "pipelinejob('release') {\n  definition { cpsScm { scriptPath('ci/Jenkinsfile.release') } }\n}\n"
+READER = ("import groovy.json.JsonSlurper\n\nString jobList = 'configuration/jobs.json'\n\n"
+          "def jobs = new JsonSlurper().parseText(readFileFromWorkspace(jobList))\n"
+          "jobs.each { item ->\n  pipelineJob(item.name) {\n    description('built')\n  }\n}\n")
+
+
+@pytest.mark.parametrize(("seed", "named"), [
+    (("jobs/seed.groovy", SEED), "jobs/release-dsl.groovy"),  # a script whose own call is misspelt
+    (("seed/seedJob.groovy", SEED.replace("external 'jobs/release-dsl.groovy'", "targets('jobs/*-dsl.groovy')")),
+     "jobs/release-dsl.groovy"),
+    (("jobs/build.groovy", READER), "configuration/jobs.json"),  # read through a string variable
+    (("dsl/docker.groovy", READER.replace("readFileFromWorkspace(jobList)",
+                                          "readFileFromWorkspace('configuration/jobs.json')")),
+     "configuration/jobs.json"),
+    (("Jenkinsfile", "pipeline {\n  agent any\n  stages { stage('seed') { steps {\n"
+                     "    jobDsl targets: 'jobs/**/*.groovy', removedJobAction: 'DELETE'\n  } } }\n}\n"),
+     "jobs/release-dsl.groovy"),
+    (("jobs/seed.groovy", SEED + "pipelineJob('x') {\n  definition { cpsScm { scriptPath('ops/release.pipe') } }\n}\n"),
+     "ops/release.pipe"),
+])
+def test_what_a_job_dsl_seed_or_script_names_is_ci(tmp_path: Path, seed: tuple[str, str], named: str) -> None:
+    base = {seed[0]: seed[1], "jobs/release-dsl.groovy": MISSPELT, "configuration/jobs.json": '[{"name": "a"}]\n',
+            "ops/release.pipe": "echo\n", "configuration/other.json": "{}\n", "src/app/Main.groovy": "class M {}\n"}
+    head = {named: base[named] + "\n", "configuration/other.json": '{"a": 1}\n', "src/app/Main.groovy": "class N {}\n"}
+    files = _repo(tmp_path, base, head)
+    assert (files[named]["bucket"], files[named]["rule"]) == ("ci", "ci.context.ci-run"), files[named]
+    assert files["configuration/other.json"]["bucket"] != "ci"  # nothing names it
+    assert files["src/app/Main.groovy"]["bucket"] == "src"
+
+
+@pytest.mark.parametrize("seed", [
+    # a Groovy class of an application that calls a method named `external`: no Jenkins shape
+    ("jobs/Client.groovy", "class Client {\n  def run() {\n    external 'jobs/release-dsl.groovy'\n  }\n}\n"),
+    # the seed outside any Job DSL-hinted path: not started
+    ("src/main/groovy/Build.groovy", SEED),
+    # a variable that names nothing the script set, an absolute path, a URL
+    ("jobs/seed.groovy", SEED.replace("external 'jobs/release-dsl.groovy'", "external(env.SCRIPTS)")),
+    ("jobs/seed.groovy", SEED.replace("'jobs/release-dsl.groovy'", "'/var/lib/jobs/release-dsl.groovy'")),
+    ("docs/seed.md", "```groovy\n" + SEED + "```\n"),  # prose quoting it
+])
+def test_look_alikes_of_a_seed_name_nothing(tmp_path: Path, seed: tuple[str, str]) -> None:
+    base = {seed[0]: seed[1], "jobs/release-dsl.groovy": MISSPELT}
+    files = _repo(tmp_path, base, {"jobs/release-dsl.groovy": MISSPELT + "\n"})
+    assert files["jobs/release-dsl.groovy"]["bucket"] == "src", files["jobs/release-dsl.groovy"]
+
+
+def test_job_dsl_names_are_bounded() -> None:
+    from gatekeeper.classify import jobdsl
+    hostile = "String a = 'x.json'\n" * 20_000 + "readFileFromWorkspace(a)\n" * 20_000 + "external '" + "y" * 60_000
+    started = time.process_time()
+    assert jobdsl.named("seed.groovy", hostile) == ["x.json"]
+    assert jobdsl.named("seed.yml", "targets: 'localhost:9090'\n") == []  # a YAML file's `targets:` is not Job DSL
+    assert time.process_time() - started < 3.0

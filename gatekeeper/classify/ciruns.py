@@ -37,6 +37,7 @@ from gatekeeper.classify import (
     daggermods,
     gitlabincludes,
     gorun,
+    jobdsl,
     jobenv,
     shellvars,
     taskrunners,
@@ -164,7 +165,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # templates and CircleCI's continuation files (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
-                          *(ciforms.pipeline_files(path, text) if azure else ()), *daggermods.named(text)])
+                          *(ciforms.pipeline_files(path, text) if azure else ()),
+                          *daggermods.named(text), *jobdsl.named(name, text)])
     if _is_makefile(name):
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)

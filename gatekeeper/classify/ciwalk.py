@@ -25,6 +25,7 @@ from gatekeeper.classify import (
     devcontainers,
     dockerbuilds,
     dockerrefs,
+    jobdsl,
     localactions,
     taskstarts,
     vendoredci,
@@ -92,7 +93,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             # step runs) is a definition: a script its composite steps run by `${{ github.action_path }}` is its code
             # (the fiftieth set: codecov-action's dist/codecov.sh)
             queue += [(path, path) for path in tree if "/" not in path and path.lower() in localactions.DEFINITIONS]
-            queue += taskstarts.starts(trees, tree, read_blob)  # Concourse task scripts: what they source (cileft62)
+            queue += taskstarts.starts(trees, tree, read_blob) + jobdsl.starts(trees, tree, read_blob)  # cileft62
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob):
                 if (entry.oid, path, aliased) not in read:
                     data = read_blob(entry)
