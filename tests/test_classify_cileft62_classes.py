@@ -51,6 +51,11 @@ IDIOMS = [
     ('DIR=$(dirname "$0")\nLIB="$DIR/../lib"', ". $LIB/log", "scripts/lib/log"),
     ('DIR=$(dirname "$0")\nUP="$(cd "$DIR/.." && pwd)"', ". $UP/shared/log", "scripts/shared/log"),
     ('local dir; dir="${BASH_SOURCE[0]%/*}"', "source \"$dir/../lib/x.sh\"", "scripts/lib/x.sh"),
+    # the idiom in the line itself, a step up after it (read as `.` before: `lib/log` below the root or `scripts/ci`)
+    (":", '. "$(dirname "$0")/../lib/log"', "scripts/lib/log"),
+    (":", '"${BASH_SOURCE%/*}"/../tool/pack', "scripts/tool/pack"),
+    (":", '$(cd "$(dirname "$0")/.." && pwd)/bin/release --now', "scripts/bin/release"),
+    (":", "source $(dirname $0)/../../top.sh", "top.sh"),
 ]
 
 
@@ -90,7 +95,7 @@ def test_the_rewritten_lines_are_bounded() -> None:
     assert len(out) <= shellvars.MAX_OUT
     assert shellvars.resolved_lines("ci/x.sh", f"A={value}b\n. $A/x\n") == ""  # a longer value: no folder
     many = "DIR=$(dirname $0)\n" + "x=1\n" * 100_000 + ". $DIR/lib\n"
-    assert shellvars.resolved_lines("ci/x.sh", many) == ". ci/lib"
+    assert shellvars.resolved_lines("ci/x.sh", many) == "DIR=ci\n. ci/lib"
     assert time.process_time() - started < 2.0
 
 

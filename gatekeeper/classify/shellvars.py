@@ -45,6 +45,12 @@ _OWN_WORDS = lazy(r"""[ \t]++|["'`]|\$\(|\)|\$\{0%/\*\}|\$\{BASH_SOURCE(?:\[0\])
                   r"""|\brev-parse\b|--show-toplevel\b|--(?=[ \t"'])|-[PLfem]\b|&&|;|&>|2>&1|>|/dev/null"""
                   r"""|/\.\.(?=/|\W|$)|/(?=[)"'`])""")
 _SELF = ("$0", "${0}", "${0%/*}", "BASH_SOURCE")
+# The own-folder idioms written in a line itself (`. "$(dirname "$0")/../lib/log"`, `"${BASH_SOURCE%/*}"/../x`,
+# `$(cd "$(dirname "$0")/.." && pwd)/bin/x`): ciruns reads them as `.`, which the `..` after them then leaves
+_SELF_WORD = r"""["']?\$(?:0|\{0\}|\{?BASH_SOURCE(?:\[0\])?\}?)["']?"""
+_IN_LINE = r"""\$\(dirname[ \t]++(?:--[ \t]++)?""" + _SELF_WORD + r"""[ \t]*+\)|\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}"""
+_DIRECT = lazy(r'"?(?:\$\(cd[ \t]++(?:--[ \t]++)?"?(' + _IN_LINE + r')((?:/\.\.)*+)"?[ \t]*+(?:&&|;)[ \t]*+pwd'
+               r'(?:[ \t]++-[PL])?[ \t]*+\)|(' + _IN_LINE + r'))"?')
 _LITERAL = lazy(r"[A-Za-z0-9_.+@-]++(?:/[A-Za-z0-9_.+@-]++)*+/?")
 # a known folder made absolute (`$(cd "$DIR/.." && pwd)`, `$(realpath "$DIR/..")`, `$(readlink -f "$DIR")`): the folder
 _WRAPPED = lazy(r"""\$\((?:cd[ \t]++(?:--[ \t]++)?|realpath[ \t]++|readlink[ \t]++-[fem][ \t]++)"""
@@ -61,21 +67,22 @@ def is_shell(name: str) -> bool:
 def resolved_lines(path: str, text: str) -> str:
     """The lines of the script at `path` that use a variable it set earlier to a folder (module docstring), written
     again with that folder in place of the variable; "" when there is none."""
-    if "=" not in text or "$" not in text:
+    if "$" not in text or ("=" not in text and "dirname" not in text and "%/*}" not in text):
         return ""
     own = path.rpartition("/")[0]
     known: dict[str, str] = {}
     out: list[str] = []
     size = 0
     for line in text.splitlines():
-        written = line
-        if known and "$" in line:
-            written = _USE.sub(lambda hit: known.get(next(g for g in hit.groups() if g), hit.group(0)), line)
-            if written != line:
-                size += len(written)
-                if size > MAX_OUT:
-                    break
-                out.append(written)
+        written = _DIRECT.sub(lambda hit: _up(own, hit), line) if (
+            "dirname" in line or "%/*}" in line) else line
+        if known and "$" in written:
+            written = _USE.sub(lambda hit: known.get(next(g for g in hit.groups() if g), hit.group(0)), written)
+        if written != line:
+            size += len(written)
+            if size > MAX_OUT:
+                break
+            out.append(written)
         if "=" in line and (assigned := _ASSIGN.match(line)) is not None:
             value = _folder(assigned.group(2), own, written != line and _ASSIGN.match(written) or None)
             if value is None:
@@ -83,6 +90,13 @@ def resolved_lines(path: str, text: str) -> str:
             else:
                 known[assigned.group(1)] = value
     return "\n".join(out)
+
+
+def _up(own: str, hit: re.Match[str]) -> str:
+    """The folder an own-folder idiom of a line stands for (its `/..` steps up), from the root (`.`: the root); the
+    idiom as written when it steps above the root."""
+    folder = posixpath.normpath(posixpath.join(own or ".", *[".."] * (hit.group(2) or "").count("/..")))
+    return hit.group(0) if folder.startswith("..") else folder
 
 
 def _folder(value: str, own: str, written: re.Match[str] | None) -> str | None:
