@@ -25,7 +25,9 @@ from gatekeeper.classify import (
     devcontainers,
     dockerbuilds,
     dockerrefs,
+    jobdsl,
     localactions,
+    taskstarts,
     vendoredci,
 )
 from gatekeeper.classify.ruleset import RuleSet
@@ -91,6 +93,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             # step runs) is a definition: a script its composite steps run by `${{ github.action_path }}` is its code
             # (the fiftieth set: codecov-action's dist/codecov.sh)
             queue += [(path, path) for path in tree if "/" not in path and path.lower() in localactions.DEFINITIONS]
+            queue += taskstarts.starts(trees, tree, read_blob) + jobdsl.starts(trees, tree, read_blob)  # cileft62
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob):
                 if (entry.oid, path, aliased) not in read:
                     data = read_blob(entry)
@@ -298,8 +301,6 @@ def _expanded(tree: Tree, paths: list[str]) -> list[str]:
         wild = re.compile(".*".join(map(re.escape, path.split(ciruns.ANY))), re.DOTALL)
         out += [listed for listed in tree if wild.fullmatch(listed)]
     return out
-
-
 
 
 def _below(tree: Tree, target: str) -> list[str]:
