@@ -213,6 +213,15 @@ Package.resolved (isowords), Elixir (ecto_sql, lexical), Bundler and gemspecs (C
 Cargo (trunk, Fyrox, jsr), npm (video.js, Colyseus, Apostrophe, t3-env), CircleCI, compose, kustomize, Terraform, uv
 and `.tool-versions`: committed before its first, blind run in round 43.
 
+`--data fortyfourth` reads deps_bumps_fortyfourth.tsv: 40 more repositories, none in a deps set, all mirrored already
+(_notes/nodeps55.txt less round 43's candidates), drawn at random (seed 44) from the 215 that gave update commits, no
+other choice — bots' and people's commits as they come (55 of the 173 people's): npm and yarn (Leaflet, mocha, zx,
+commander.js, Dark Reader, refined-github, Ghostfolio's Angular, the Kubernetes JavaScript client, ajv, Firebase's
+samples), Python requirements (cloud-init, Klipper, This Week in Rust, Ansible collections and roles), Go with
+Makefile pins and images (the OpenStack cluster-api provider, the host-path CSI driver, colly, drone-docker, Radix),
+Bundler (Leaflet, Salt formulas), Helm (Authelia's charts), pre-commit (qBittorrent) and actions: committed
+before its first, blind run in round 44.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -279,6 +288,7 @@ SETS["fortieth"] = DATA.with_name("deps_bumps_fortieth.tsv")
 SETS["fortyfirst"] = DATA.with_name("deps_bumps_fortyfirst.tsv")
 SETS["fortysecond"] = DATA.with_name("deps_bumps_fortysecond.tsv")
 SETS["fortythird"] = DATA.with_name("deps_bumps_fortythird.tsv")
+SETS["fortyfourth"] = DATA.with_name("deps_bumps_fortyfourth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -22,6 +22,8 @@ The sixtieth (sixtieth.tsv, the last 20 mirrored repositories in no set and 12 n
 hold few of, 192 files: 3 a repository from the path rules' ci/iac/deps groups, 3 uniformly at random) was measured
 blind the same way. The sixty-first (sixtyfirst.tsv, 24 newly fetched repositories weighted to CI, 218 files) was
 measured blind too.
+The sixty-second (sixtysecond.tsv, 22 newly fetched ordinary repositories, 132 files drawn as the sixtieth's) was
+measured blind the same way.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ LABEL_SETS = [SETS / "labels.tsv", SETS / "independent.tsv", SETS / "heldout.tsv
               SETS / "fiftyeighth.tsv",
               SETS / "fiftyninth.tsv",
               SETS / "sixtieth.tsv",
-              SETS / "sixtyfirst.tsv"]
+              SETS / "sixtyfirst.tsv",
+              SETS / "sixtysecond.tsv"]
 BUCKETS = {"ci", "iac", "deps", "src", "other"}
 
 

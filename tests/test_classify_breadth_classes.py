@@ -299,7 +299,7 @@ def test_the_packages_a_test_builds_are_its_data(git_repo: GitRepo) -> None:
     want = {"test/packages/anyio_local/.python-version": "src", "test/packages/anyio_local/pyproject.toml": "src",
             "packages/web/package.json": "deps", "test/packages/image/Dockerfile": "iac"}
     assert {p: tree[p].bucket for p in want} == want
-    assert tree["test/packages/anyio_local/pyproject.toml"].rule == "src.context.deps-test-data"
+    assert tree["test/packages/anyio_local/pyproject.toml"].rule == "testdata.test-trees"  # the sixtieth round's rule
 
 
 def test_a_manifest_moved_into_test_packages_keeps_its_old_side(git_repo: GitRepo) -> None:

@@ -4,6 +4,7 @@ build files, tests), folders a tool reads whole, skipped folders, `stop` files t
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from gatekeeper.catfile import shared_processes
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.context import classify_in_context
 from gatekeeper.classify.contextrules import read_context_rules
+from gatekeeper.classify.markers import MarkerIndex
 from gatekeeper.classify.patchcontext import PatchContext
 from gatekeeper.classify.treecontext import TreeContext
 from gatekeeper.diff import parse_patch
@@ -233,3 +235,25 @@ def test_marker_keys_are_validated(tmp_path: Path, marker: str, message: str) ->
         f"version: 1\nmarkers:\n  - id: x.marker\n    description: d\n    names: [x.cfg]\n    {lines}\n")
     with pytest.raises(RulesError, match=re.escape(message)):
         read_context_rules(tmp_path)
+
+
+
+# -- the evidence a claim names does not depend on the order the paths come in -----------------------------------------
+
+
+@pytest.mark.parametrize(("paths", "evidence"), [
+    # a Puppet module: several manifests mark the module (gatepath22 saw the evidence change from run to run: the
+    # trees' paths come as a set, whose order differs between processes)
+    (["mod/manifests/zeta.pp", "mod/manifests/alpha.pp", "mod/manifests/init.pp", "mod/templates/site.conf.erb"],
+     "mod/manifests/alpha.pp"),
+    # a marker by extension: the first .tf file met marked the folder
+    (["infra/zz.tf", "infra/aa.tf", "infra/main.tf", "infra/templates/user-data.tftpl"], "infra/aa.tf"),
+], ids=["named-pattern", "by-extension"])
+def test_the_claims_evidence_is_the_same_whatever_order_the_paths_come_in(paths: list[str], evidence: str) -> None:
+    answers = set()
+    for order in itertools.permutations(paths):
+        index = MarkerIndex(order, RULES.context.markers, order, order)
+        answers.add(tuple((path, hit.rule.id, hit.marker) if (hit := index.claim(path)) else (path,)
+                          for path in paths))
+    assert len(answers) == 1, answers
+    assert answers.pop()[-1][2] == evidence  # the first marker path in byte order, whatever the order met

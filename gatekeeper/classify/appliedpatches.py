@@ -190,7 +190,7 @@ class Applied:
                 if not isinstance(found, dict):
                     if side.lower().endswith(_PATCH_ENDINGS):
                         return f"more than {MAX_READ} manifests (or a longer one): any may be what applies {side}"
-                elif (spelled := self._folded[ports].get(folded(side))) is not None:
+                elif found and (spelled := self._folded[ports].get(folded(side))) is not None:  # none: no fold
                     return f"{found[spelled]} applies {spelled}"
         return None
 

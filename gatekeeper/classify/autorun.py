@@ -150,6 +150,8 @@ def _settings_keys(places: list[str]) -> tuple[str, ...]:
 def _kind(path: str) -> str | None:
     """`run`, `settings` or None for a path (compared in lowercase: a checkout on a case-insensitive disk opens
     `.VSCode/Tasks.json` as `.vscode/tasks.json`)."""
+    if path[-1:] not in "nNeE":  # each name below ends in `json` or `workspace` (no other letter lowers to n or e)
+        return None
     parts = path.lower().split("/")
     name, folder = parts[-1], parts[-2] if len(parts) > 1 else ""
     if name.endswith(".code-workspace") or name == "tasks.json" and folder == ".vscode":

@@ -4,24 +4,21 @@
 code: it runs with the job's token and secrets as the step's inline text would, and an edit of it is an edit of the
 job. So does a third-party action's input that names a file it runs or loads (`with: script: tools/go.sh`,
 `actions/github-script`'s `require('./scripts/label.js')`), a GitLab job's `script:` line, and whatever such a
-script runs in turn (`scripts/release.sh` calling `scripts/lib/publish.py`). Two earlier rounds measured "a script CI
-names is ci" against blind labels and left it out for its false alarms (build and release helpers that people run
-too, labelled `src`); a gate that lets an agent rewrite what the release job runs is the larger cost, so under
-`--tree` such a file is `ci` (`ci.context.ci-run`) — the safe direction.
+script runs in turn. Two earlier rounds measured "a script CI names is ci" against blind labels and left it out for
+its false alarms (helpers people run too, labelled `src`); a gate that lets an agent rewrite what the release job runs
+is the larger cost, so under `--tree` such a file is `ci` (`ci.context.ci-run`) — the safe direction.
 
 Read as text, not as YAML keys: every word of the definition's lines and of its YAML strings (folded and quoted
-scalars decoded) that is a path with a script's extension (SCRIPT_TYPES), or a program run by its path
-(`./gradlew`, `./script/bootstrap`), names a file below the root, below the definition's own folder (an action's
-`${{ github.action_path }}/x.sh`, a script's `$(dirname "$0")/lib.sh`) or below a folder its commands run in (a
-`working-directory:`, a `cd`); a `${{ matrix.os }}` part matches anything, a word that is all variable or a glob
-(`paths: ['**/*.py']`) names nothing. Over-reading makes a file ci, a review; never an allow. Not suffixes, as the
-requirements reader matches: `run.sh`, `index.js` and `build.sh` are in every folder of a large repository.
+scalars decoded) that is a path with a script's extension (SCRIPT_TYPES), or a program run by its path (`./gradlew`),
+names a file below the root, below the definition's own folder (`${{ github.action_path }}/x.sh`, `$(dirname
+"$0")/lib.sh`) or below a folder its commands run in (`working-directory:`, `cd`); a `${{ matrix.os }}` part matches
+anything, a word that is all variable or a glob names nothing. Over-reading makes a file ci, a review; never an allow.
+Not suffixes: `run.sh`, `index.js` and `build.sh` are in every folder of a large repository.
 
-The Compose files a command names (`docker compose -f deploy/stack.yml`, `docker-compose --file=…`, `docker stack
-deploy -c …`, `COMPOSE_FILE=a.yml:b.yml`, also in the `.env` Compose reads by itself) are Compose definitions whatever
-their name: `iac` (`iac.context.compose-file`); so are its settings files (`--env-file`, `COMPOSE_ENV_FILES`).
+The Compose files a command names (`docker compose -f deploy/stack.yml`, `--file=…`, `docker stack deploy -c …`,
+`COMPOSE_FILE=a.yml:b.yml`, also in the `.env` Compose reads) are Compose definitions whatever their name: `iac`
+(`iac.context.compose-file`); so are its settings files (`--env-file`, `COMPOSE_ENV_FILES`).
 """
-
 from __future__ import annotations
 
 import posixpath
@@ -30,13 +27,24 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_json, load_yaml
-from gatekeeper.classify import ciforms, ciimports, ciloops, gitlabincludes, gorun, jobenv, taskrunners
+from gatekeeper.classify import (
+    ciforms,
+    ciimports,
+    ciloops,
+    daggermods,
+    gitlabincludes,
+    gorun,
+    jobdsl,
+    jobenv,
+    shellvars,
+    taskrunners,
+)
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
 from gatekeeper.errors import LimitError
 
-__all__ = ["ANY", "MAX_FILES", "SOURCES", "bases", "is_definition", "is_yaml", "may_be_named", "named", "named_in",
-           "resolved", "yaml_strings"]
+__all__ = ["ANY", "FORGE_SETTINGS", "MAX_FILES", "SOURCES", "bases", "is_definition", "is_yaml", "may_be_named",
+           "named", "named_in", "resolved", "yaml_strings"]
 
 # Source files a language's runner runs by their path (red team 12, second round: `go run build/ci.go`, `dotnet fsi
 # build.fsx`, `swift x.swift`, `java X.java`, `cmake -P x.cmake`, `awk -f x.awk`, `rake`'s `rakelib/*.rake`); read as
@@ -47,6 +55,10 @@ SOURCES = frozenset({"go", "swift", "dart", "java", "exs", "jl", "fsx", "csx", "
 SCRIPT_TYPES = frozenset({"sh", "bash", "zsh", "ksh", "fish", "ps1", "psm1", "py", "rb", "pl", "js", "mjs", "cjs",
                           "ts", "mts", "cts", "bat", "cmd", "php", "lua", "groovy", "gvy", "kts", "r", "tcl", "nu",
                           *SOURCES})  # gvy: Groovy's other extension (a Jenkinsfile's `load "lib/deploy.gvy"`)
+# The rules of forge-folder files no runner loads (issue forms, `release.yml`, Codecov's and stale's settings): no
+# definition for ciwalk (the sixty-second set: crowdsec's `.github/codecov.yml` named generated Go files as run by CI).
+FORGE_SETTINGS = frozenset({"other.github-community", "other.github-apps", "other.github-agents", "other.gitlab-agents",
+                            "other.forge-community"})
 MAX_FILES = 1_000  # definitions and scripts read per tree; past it every script counts (fail closed)
 MAX_NAMED = 256  # patterns a definition names (past it: fail closed); a script's past it are not read (bundled code)
 MAX_WILD = 64  # patterns with a variable part a tree's files name, each matched against every path (then: closed)
@@ -137,10 +149,14 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     name = path.rpartition("/")[2]
     if name == "package.json":
         return _package(path, text)
+    if name == "dagger.json":  # the code of a Dagger module CI calls, the local modules it uses (daggermods.py)
+        return daggermods.module_code(path, text), [], []
     if name == "pnpm-workspace.yaml":
         return [f"{glob.rstrip('/')}/package.json" for glob in _workspace_globs(text)], [], []
     if name.lower() == ".env":
         text = _uncommented_env(text)
+    elif shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
+        text = f"{text}\n{again}"  # its lines again with the folders its own variables hold (`"$DIR/lib/x"`)
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, text)
@@ -150,7 +166,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # templates and CircleCI's continuation files (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
-                          *(ciforms.pipeline_files(path, text) if azure else ())])
+                          *(ciforms.pipeline_files(path, text) if azure else ()),
+                          *daggermods.named(text), *jobdsl.named(name, text)])
     if _is_makefile(name):
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)

@@ -17,6 +17,9 @@ tests/test_classify_sixtyfirst_classes.py).
 - A GitLab CI template made of hidden jobs (`.dev_setup:` with `before_script:`, `extends:` targets other pipelines
   include): a top-level key starting with a dot and an indented `script:`/`before_script:`/`after_script:`. The older
   GitLab signal needed `stage:`/`stages:`, which a setup template need not have. Not a snap's recipe.
+
+`casc_node` and `hidden_job_node` read the first and the last of these from a document's parsed root, for yamlroots.py
+(the file in flow style, with quoted keys or as JSON: docs review 56).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ _CASC_KEYS = frozenset({
     "gitHostKeyVerificationConfiguration", "queueItemAuthenticator", "globalLibraries", "domainCredentials",
     "themeManager", "apiToken", "sSHD", "updateCenter", "disableRememberMe", "pipelineGraphView",
 })
+CASC_KEY_WORDS = "|".join(sorted(_CASC_KEYS))  # for yamlroots' test of whether a file's text could hold such a key
 # Keys at any depth below a root that only JCasC writes there (`credentials: system: domainCredentials:`, `tool: git:
 # installations:`), and the job-dsl plugin's `jobs:` list items (`- file: seed.groovy`, `- script: >`).
 _CASC_DEEP = {"credentials": frozenset({"domainCredentials"}), "tool": frozenset({"installations"})}
@@ -52,6 +56,43 @@ _GITLAB_HIDDEN = lazy(r"^\.[A-Za-z0-9_][\w.-]*[ \t]*:", _FLAGS)
 _GITLAB_SCRIPT = lazy(r"^[ \t]+(?:script|before_script|after_script)[ \t]*:", _FLAGS)
 _SNAPCRAFT = lazy(r"^confinement[ \t]*:[ \t]*(?:strict|classic|devmode)\b|^grade[ \t]*:[ \t]*(?:stable|devel)\b",
                   _FLAGS)
+
+
+def casc_node(root: object) -> bool:
+    """Whether a YAML document's root (yamlroots' plain nodes: a mapping holds every value of a key) is JCasC, by the
+    keys `_jcasc` reads in its lines, for the same file written in flow style, with quoted keys or as JSON."""
+    if not isinstance(root, dict):
+        return False
+    if "globalCredentialsConfiguration" in root:
+        return True
+    for item in root.get("jobs", ()):
+        first = item[0] if isinstance(item, list) and item else None  # its first item's first key, as in its lines
+        if isinstance(first, dict) and next(iter(first), "") in ("file", "script", "url", "providedEnv"):
+            return True
+    for name in _CASC_ROOTS - {"jobs"}:
+        for value in root.get(name, ()):
+            if isinstance(value, dict) and (any(key in _CASC_KEYS for key in value)
+                                            or _deep_key(value, _CASC_DEEP.get(name, frozenset()), 0)):
+                return True
+    return False
+
+
+def hidden_job_node(root: object) -> bool:
+    """Whether a YAML document's root is a GitLab template of hidden jobs (`.setup: {script: ...}`), not a snap's."""
+    if not isinstance(root, dict) or "confinement" in root or "grade" in root:
+        return False
+    return any(key.startswith(".") and isinstance(job, dict)
+               and any(step in job for step in ("script", "before_script", "after_script"))
+               for key, jobs in root.items() for job in jobs)
+
+
+def _deep_key(node: object, keys: frozenset[str], depth: int) -> bool:
+    if not keys or depth > 8:
+        return False
+    if isinstance(node, dict):
+        return any(key in keys for key in node) or any(_deep_key(v, keys, depth + 1) for vs in node.values()
+                                                       for v in vs)
+    return isinstance(node, list) and any(_deep_key(v, keys, depth + 1) for v in node)
 
 
 def ci_settings(name: str, text: str) -> tuple[str, str, str] | None:
@@ -80,6 +121,11 @@ def _jcasc(text: str) -> str | None:
     for line in text.splitlines():
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
+            continue
+        if line[0] == "-" and root:  # a block list at its key's own column (`jobs:` then `- script: >`): the value
+            if root == "jobs" and not child and _CASC_JOB_ITEM.match(line):
+                return stripped[:120]
+            child = child or "-"
             continue
         if not line[0].isspace():  # a top-level line: a new root (or another key, which ends the block)
             key = _KEY_LINE.match(line)

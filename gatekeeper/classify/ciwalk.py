@@ -25,7 +25,9 @@ from gatekeeper.classify import (
     devcontainers,
     dockerbuilds,
     dockerrefs,
+    jobdsl,
     localactions,
+    taskstarts,
     vendoredci,
 )
 from gatekeeper.classify.ruleset import RuleSet
@@ -91,6 +93,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
             # step runs) is a definition: a script its composite steps run by `${{ github.action_path }}` is its code
             # (the fiftieth set: codecov-action's dist/codecov.sh)
             queue += [(path, path) for path in tree if "/" not in path and path.lower() in localactions.DEFINITIONS]
+            queue += taskstarts.starts(trees, tree, read_blob) + jobdsl.starts(trees, tree, read_blob)  # cileft62
             for path, origin, entry in walked(tree, queue, ciruns.MAX_FILES, read_blob):
                 if (entry.oid, path, aliased) not in read:
                     data = read_blob(entry)
@@ -110,7 +113,7 @@ def ci_runs(trees: tuple[Tree, ...], read_blob: Read, actions: dict[str, str],
                     yaml = ciruns.is_yaml(path)
                     joined = "\n".join([text, *ciruns.yaml_strings(text)])
                     deployed = deployruns.targets(joined, yaml) if deployruns.may_deploy(text, yaml) else []
-                    entered = [(runner, named) for runner in _RUNNERS if runner in text
+                    entered = [(runner, named) for runner in _RUNNERS if deployruns.runs(runner, text)
                                for named in deployruns.targets(joined, False, runner)]
                     if len(deployed) > ciruns.MAX_NAMED:
                         return False  # what a file deploys may be past what is matched (fail closed, not cut)
@@ -300,8 +303,6 @@ def _expanded(tree: Tree, paths: list[str]) -> list[str]:
     return out
 
 
-
-
 def _below(tree: Tree, target: str) -> list[str]:
     """The paths of `tree` a target names: the file itself, or a file below the folder it is but documentation (a
     chart's README: no deploy command reads it; a variable part, ciruns.ANY, matches any text but a `/`)."""
@@ -358,10 +359,11 @@ def reaches(pattern: str, path: str) -> bool:
 
 
 def _defines(rules: RuleSet | None, path: str) -> bool:
-    """What ci_runs starts its walk of a tree from: a CI definition, a hook, a pipeline the path `rules` know, a task or
-    Dev Container file (autorun.py: read on only when it runs a command unasked)."""
-    return ciruns.is_definition(path) or ciforms.is_hook(path) or autorun.is_run_file(path) or (
-        rules is not None and _pipeline_by_rules(path, rules))
+    """What ci_runs starts its walk of a tree from: a CI definition (not a forge folder's settings file the `rules`
+    know, ciruns.FORGE_SETTINGS), a hook, a pipeline the path `rules` know, a task or Dev Container file (autorun.py:
+    read on only when it runs a command unasked)."""
+    return ciruns.is_definition(path) and (rules is None or rules.match(path).rule not in ciruns.FORGE_SETTINGS) \
+        or ciforms.is_hook(path) or autorun.is_run_file(path) or (rules is not None and _pipeline_by_rules(path, rules))
 
 
 def _pipeline_by_rules(path: str, rules: RuleSet) -> bool:

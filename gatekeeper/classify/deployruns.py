@@ -42,7 +42,7 @@ import re
 from gatekeeper.classify import ciconfigs
 from gatekeeper.classify.pipinstalls import path_pattern
 
-__all__ = ["HERE", "RULE", "may_deploy", "targets"]
+__all__ = ["HERE", "RULE", "may_deploy", "runs", "targets"]
 
 RULE = "iac.context.deployed"
 HERE = "./"  # `./GLOB`: a deploy command's target is the folder it runs in, if it holds a file GLOB matches (ciwalk.py)
@@ -83,7 +83,19 @@ _XARGS_VALUED = frozenset({"-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "--ma
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 _MAY_DEPLOY = re.compile(r"\b(?:helm3?|kubectl|oc|kustomize|terraform|tofu|terragrunt|ansible-playbook|helmfile|aws|sam"
-                         r"|az|gcloud|pulumi|skaffold|kapp|packer|nomad|serverless|sls|openstack|heat)\b")
+                         r"|az|gcloud|pulumi|skaffold|kapp|packer|nomad|serverless|sls|openstack|heat"
+                         r"|ansible-navigator)\b|-m[ \t]+ansible(?:[ \t]+playbook\b|\.cli\.playbook\b)")
+_PYTHON_ANSIBLE = re.compile(r"-m[ \t]+ansible(?:[ \t]+playbook\b|\.cli\.playbook\b)")
+# ansible-playbook under other names (classes58): `ansible-navigator run PLAYBOOK` (in an execution environment or
+# not) and `python -m ansible playbook` / `python -m ansible.cli.playbook` run the same playbook with the same options;
+# the navigator's own options that take a value are left out (`--mode stdout` names no playbook)
+_NAVIGATOR_VALUED = frozenset({
+    "-m", "--mode", "--ee", "--execution-environment", "--eei", "--execution-environment-image", "--pp",
+    "--pull-policy", "--ce", "--container-engine", "--cmdline", "--lf", "--log-file", "--ll", "--log-level", "--la",
+    "--log-append", "--pa", "--pull-arguments", "--penv", "--pass-environment-variable", "--senv",
+    "--set-environment-variable", "--eev", "--execution-environment-volume-mounts", "--co", "--container-options",
+    "--pae", "--playbook-artifact-enable", "--pas", "--playbook-artifact-save-as", "--dc", "--display-color",
+    "--ecmd", "--exec-command", "--osc4", "--osc4-enable"})
 # The inputs of deploy actions that name what they deploy (azure/k8s-deploy `manifests`, azure/k8s-bake `helmChart`,
 # `kustomizationPath`, `overrideFiles`, deliverybot/helm `chart`, `value-files`, the ECS action's `task-definition`,
 # Cloud Run's `metadata`, Terraform actions' folders; Azure Pipelines tasks': HelmDeploy's `valueFile`, the ARM template
@@ -136,6 +148,7 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
             # `)` ends a word as the shell reads it (`$(helm … --values conf/prod.yaml)`, review 55); the words after a
             # `<(…)` are still the outer command's; a redirection before the command too (`< conf/x.yaml helm …`)
             words, read = _unredirected([word for word in (w.rstrip(")") for w in _WORDS.findall(segment)) if word])
+            words = _ansible_aliases(words)
             at, fed = 0, False
             while at < len(words) and (words[at] in _PREFIX or _ASSIGNMENT.match(words[at]) or words[at] == "xargs"):
                 if words[at] == "xargs":  # the words piped in are its command's last arguments: the line's paths
@@ -158,6 +171,43 @@ def targets(text: str, inputs: bool = True, only: str = "") -> list[str]:
     patterns = [path_pattern(word) for word in found if word not in _STDIN and word and not word.startswith("-")
                 and "\n" not in word]
     return list(dict.fromkeys([*(p for p in patterns if p is not None and p not in (".", "*")), *here]))
+
+
+def runs(runner: str, text: str) -> bool:
+    """`text` may run `runner` (ciwalk's entry runners): its name, or for ansible-playbook one of its other names."""
+    return runner in text or runner == "ansible-playbook" and (
+        "ansible-navigator" in text or _PYTHON_ANSIBLE.search(text) is not None)
+
+
+def _ansible_aliases(words: list[str]) -> list[str]:
+    """`words` with ansible-playbook's other names spelled `ansible-playbook` (_NAVIGATOR_VALUED): `ansible-navigator
+    [options] run ...`, `python3 -m ansible playbook ...`, `python -m ansible.cli.playbook ...`."""
+    for at, word in enumerate(words):
+        if _command(word) == "ansible-navigator":
+            rest = _navigator_free(words[at + 1:])
+            plain = [item for item in rest if not item.startswith("-")]
+            if plain[:1] == ["run"]:  # not `images`, `collections`, `exec -- …` (read as any launcher)
+                rest.remove("run")
+                return [*words[:at], "ansible-playbook", *rest]
+        elif _command(word).startswith("python") and words[at + 1:at + 2] == ["-m"]:
+            if words[at + 2:at + 3] == ["ansible.cli.playbook"]:
+                return [*words[:at], "ansible-playbook", *words[at + 3:]]
+            if words[at + 2:at + 4] == ["ansible", "playbook"]:
+                return [*words[:at], "ansible-playbook", *words[at + 4:]]
+    return words
+
+
+def _navigator_free(args: list[str]) -> list[str]:
+    """`args` without the navigator's own options and their values (`--mode stdout`, `--ee false`, `-m=stdout`)."""
+    out, skip = [], False
+    for word in args:
+        if skip:
+            skip = False
+        elif word.partition("=")[0] in _NAVIGATOR_VALUED:
+            skip = "=" not in word
+        else:
+            out.append(word)
+    return out
 
 
 def _unredirected(args: list[str]) -> tuple[list[str], list[str]]:

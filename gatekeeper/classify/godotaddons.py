@@ -46,6 +46,8 @@ class Addons:
 
     def evidence(self, path: str) -> str | None:
         """`ADDON is a plugin of the Godot project ROOT/project.godot ("NAME")`, or None."""
+        if "addons/" not in path:  # no folder of it is an addons/ (most paths: at once)
+            return None
         parts = path.split("/")
         for i, part in enumerate(parts[:-2]):
             if part != "addons":

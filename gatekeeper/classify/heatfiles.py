@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gatekeeper.classify import ciruns
@@ -33,7 +33,7 @@ from gatekeeper.classify.markers import ancestors, extension
 from gatekeeper.classify.sniff import FULL_READ
 from gatekeeper.gitobjects import TreeEntry
 
-__all__ = ["HEAT", "MAX_READS", "PAST", "RULE", "Shipped", "Shipper"]
+__all__ = ["HEAT", "MAX_READS", "PAST", "RULE", "Shipped", "Shipper", "first_shipped", "may_ship"]
 
 RULE = "iac.context.heat-file"
 MAX_READS = 2_000  # template candidates read per gate
@@ -66,6 +66,20 @@ class Shipper:
     everywhere: bool = False  # every folder's definitions are read, not only those near a changed file (few: .bazelrc)
 
 
+def may_ship(path: str) -> bool:
+    """Whether a definition may ship `path` by its type, whatever the shipper (asked once a path, not once a shipper):
+    not a source file of a compiled language (`.go`): no template reads it, and most changes are."""
+    kind = extension(path.rpartition("/")[2])
+    return kind not in ciruns.SOURCES and (ciruns.may_be_named(path) or kind in _SHIPPED_TYPES)
+
+
+def first_shipped(shipped: Sequence[Shipped], sides: Sequence[str]) -> tuple[str, str] | None:
+    """The first evidence of `shipped`'s definitions (in their order) for `sides` (in theirs), each side's type asked
+    once (may_ship), not once a kind of definition: a change's `.go` files ask none of them."""
+    sides = [side for side in sides if may_ship(side)]
+    return next((hit for each in shipped for side in sides if (hit := each.evidence(side))), None) if sides else None
+
+
 class Shipped:
     """The files the definitions of `trees` ship (Heat templates by `get_file`: HEAT; CDK apps' assets:
     cdkassets.CDK), looked up by the folders of a changed path."""
@@ -87,9 +101,8 @@ class Shipped:
     def evidence(self, path: str) -> tuple[str, str] | None:
         """(iac.context.heat-file, `TEMPLATE ships PATH by get_file` or a bound's note); None when no template near
         `path` names it."""
-        kind = extension(path.rpartition("/")[2])
-        if kind in ciruns.SOURCES or (not ciruns.may_be_named(path) and kind not in _SHIPPED_TYPES):
-            return None  # a source file of a compiled language (`.go`): no template reads it, and most changes are
+        if not may_ship(path):
+            return None
         if self._by_folder is None:
             self._index()
         if not self._by_folder:

@@ -190,6 +190,9 @@ class _BaseIndex:
     suffixes: _Affixes = field(default_factory=lambda: _Affixes(suffix=True))  # "*_install.json"
     prefixes: _Affixes = field(default_factory=lambda: _Affixes(suffix=False))  # "Dockerfile.*"
     fallback: list[Check] = field(default_factory=list)
+    # "*.verified.*", "*-license.*": an ASCII text anywhere in the name, found by a substring test in an ASCII name
+    # without a `/` (what the regex, kept for any other name, answers there: it ignores ASCII case only)
+    infixes: list[tuple[str, int, re.Pattern[str]]] = field(default_factory=list)
 
     def add(self, base: str, bit: int) -> None:
         if base in (ANY, "*"):
@@ -202,6 +205,8 @@ class _BaseIndex:
             self.suffixes.add(base[1:], bit, None)
         elif base.endswith("*") and is_literal(base[:-1]):
             self.prefixes.add(base[:-1], bit, None)
+        elif base.startswith("*") and base.endswith("*") and is_literal(core := base.strip("*")) and core.isascii():
+            self.infixes.append((core.lower(), bit, base_regex(base)))
         else:
             regex = base_regex(base)
             lead, tail = _literal_prefix(base), _literal_suffix(base)
@@ -241,6 +246,11 @@ class _BaseIndex:
         for bit, regex in self.fallback:
             if not mask & bit and regex.fullmatch(name):
                 mask |= bit
+        if self.infixes:
+            plain = name.lower() if name.isascii() and "/" not in name else None
+            for text, bit, regex in self.infixes:
+                if not mask & bit and (text in plain if plain is not None else regex.fullmatch(name) is not None):
+                    mask |= bit
         return mask
 
 

@@ -123,7 +123,7 @@ class MarkerIndex:
         wild: list[tuple[tuple[str, ...], str, MarkerRule]] = []  # the same with a `*` among the folders
         folders: list[tuple[tuple[str, ...], MarkerRule]] = []  # folder shapes, last segment first
         by_extension: dict[str, list[MarkerRule]] = {}  # "*.tf": any file of that type marks its folder
-        marked: set[tuple[str, str]] = set()  # (folder, rule id) already marked by a file of that type
+        marked: dict[tuple[str, str], str] = {}  # (folder, rule id): the first file of that type in byte order
         for rule in markers:
             for name in rule.names:
                 if name.endswith("/"):
@@ -153,9 +153,8 @@ class MarkerIndex:
                     roots.setdefault(path[: -len(suffix)].rstrip("/"), []).append(MarkerHit(rule, path))
             if name.rpartition(".")[2].lower() in endings and (ext := _marker_extension(name, by_extension)):
                 for rule in by_extension[ext]:
-                    if (folder, rule.id) not in marked:
-                        marked.add((folder, rule.id))
-                        roots.setdefault(folder, []).append(MarkerHit(rule, path))
+                    if path < marked.get((folder, rule.id), "\U0010ffff"):
+                        marked[(folder, rule.id)] = path
             if patterned:
                 for above, pattern, rule in patterned.get(folder.rpartition("/")[2], ()):
                     if (folder == above or folder.endswith(f"/{above}")) and fnmatch.fnmatchcase(name, pattern):
@@ -182,11 +181,15 @@ class MarkerIndex:
                     ):
                         root = "/".join(reversed(segments[len(shape):]))
                         roots.setdefault(root, []).append(MarkerHit(rule, f"{folder}/"))
+        rules = {rule.id: rule for rule in markers}
+        for (folder, rule_id), path in marked.items():
+            roots.setdefault(folder, []).append(MarkerHit(rules[rule_id], path))
         # Two markers in one folder (a role's meta/main.yml and tasks/main.yml): the one listed first in the rules
-        # decides, not the order a set of paths happens to iterate in (str hashes differ between processes).
+        # decides, then the first marker path in byte order, not the order a set of paths happens to iterate in (str
+        # hashes differ between processes; the evidence a decision records must replay alike).
         order = {rule.id: i for i, rule in enumerate(markers)}
         for hits in roots.values():
-            hits.sort(key=lambda hit: order[hit.rule.id])
+            hits.sort(key=lambda hit: (order[hit.rule.id], hit.marker))
         self._roots = roots
         stop_names = {name for rule in markers for name in rule.stop}
         self._stops_head = _folders_holding(head, stop_names)

@@ -55,7 +55,13 @@ def reached(tree: Tree, read_blob: Callable[[TreeEntry], bytes],
     seen = {path for path, _, _ in queue}
     listed = sorted(tree)
     out: list[tuple[str, str]] = []
-    while queue:
+    # the variables every file read sets (classes58: a vars file included after the play that uses them), and the
+    # files using one, read again once when the chain is done with all of them
+    names: dict[str, list[str]] = {}
+    again: list[tuple[str, str, str]] = []
+    while queue or again:
+        if not queue:
+            queue, again, names = again, [], {**names, "": []}  # `""`: the second reading (no variable is named so)
         path, how, play = queue.pop()
         if len(seen) > MAX_INCLUDED:
             return None
@@ -67,8 +73,17 @@ def reached(tree: Tree, read_blob: Callable[[TreeEntry], bytes],
         text = data.decode("utf-8", "replace")
         folder = path.rpartition("/")[0]
         hits: list[tuple[str, str]] = []
-        for key, word, rooted in playbookwords.words(text, path, play):
+        if "{{" in text or ":" in text:
+            playbookwords.variables(text, names)
+            if "{{" in text and "" not in names:
+                again.append((path, how, play))
+        found = playbookwords.words(text, path, play, names)
+        chdirs = [word for word in found if word.key == "chdir"]  # where a task's command runs
+        for key, word, rooted in found:
+            if key == "chdir":
+                continue
             bases = [""] if rooted else [*(f"{folder}{tail}".lstrip("/") for tail in _BASES), play]
+            bases += [target for each in chdirs for target in _chdir_bases(each, folder, play)]
             for base in dict.fromkeys(bases):
                 if (target := normal(posixpath.join(base, word))) and target in tree:
                     hits.append((target, f"{how}, which reads {target} ({path})"))
@@ -83,7 +98,14 @@ def reached(tree: Tree, read_blob: Callable[[TreeEntry], bytes],
             if target not in seen and target.endswith((".yaml", ".yml")):
                 seen.add(target)
                 queue.append((target, how, play))
-    return out
+    return list(dict.fromkeys(out))
+
+
+def _chdir_bases(chdir: playbookwords.Word, folder: str, play: str) -> list[str]:
+    """The repository folders a task's `chdir:` may be: from the root when written from a Jinja folder, else from
+    the reading file's folder, the playbook's or the root (a local task runs where ansible-playbook was started)."""
+    starts = [""] if chdir.rooted else [folder, play, ""]
+    return [target for start in dict.fromkeys(starts) if (target := normal(posixpath.join(start, chdir.path)))]
 
 
 def _role_names(text: str) -> list[str]:

@@ -115,9 +115,10 @@ _PUPPET_ONLY = lazy(
     r'"operatingsystem_support"[ \t]*:|"requirements"[ \t]*:[ \t]*\[\s*\{\s*"name"[ \t]*:[ \t]*"(?:puppet|openvox)"')
 _JENKINS_CALL = lazy(r"^def[ \t]+call[ \t]*\(", _FLAGS)
 # The same pipeline inside a block (red team 40): `podTemplate(...) {`, `timestamps {`, `timeout(...) {`, `try {`, a
-# library step's `def call(Map cfg) {` hold an indented `node(...) {` or `pipeline {`, with a pipeline step after it.
-# (`node(?:[ \t]*(...))?[ \t]*`, not `node[ \t]*(...)?[ \t]*`: two blank runs in a row were quadratic, attack 34)
-# An indented one, or one opened on the line of the block that wraps it (`timestamps { node {`: attack 34).
+# library step's `def call(Map cfg) {` hold an indented `node(...) {` or `pipeline {`, or one after the block's `{` on
+# its line (`podTemplate(...) { node(POD_LABEL) {`; its label may call, `node(label())`: docs review 56; attack 34:
+# `timestamps { node {`, a form-feed indent), with a pipeline step after it. `node(?:[ \t]*(...))?[ \t]*`, not
+# `node[ \t]*(...)?[ \t]*`: two blank runs in a row were quadratic (attack 34).
 _JENKINS_NESTED = lazy(r"(?:^[ \t\f]+|\{[ \t]*)(?:pipeline|node(?:[ \t]*" + _NODE_ARGS + r")?)[ \t]*(?:\r?\n[ \t]*)?\{",
                        _FLAGS)
 _JENKINS_NESTED_STEP = lazy(r"""(?<![\w.$])(?:sh|bat|powershell|pwsh|checkout|stage|steps|container)[ \t]*[('"{]""",

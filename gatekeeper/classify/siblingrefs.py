@@ -67,6 +67,8 @@ class Siblings:
         """How a configuration in another folder names the repository path `side` through `../`, or None."""
         if (how := self.files.get(side)) is not None:
             return how
+        if not self.folders and not self.wildcards:  # nothing named through ../ but files: the common case, at once
+            return None
         # A pattern names `side` only when its base is `side` itself, a folder above it, or the root.
         parts = side.split("/")
         above = ["/".join(parts[:n]) for n in range(1, len(parts))]

@@ -277,7 +277,7 @@ def _cloud(text: str) -> Signal | None:
         return Signal("iac", "iac.content.sam", evidence_line(text, m))
     if _CFN_RESOURCES.search(text) and (m := _CFN_TYPE.search(text)) is not None:
         return Signal("iac", "iac.content.cloudformation", evidence_line(text, m))
-    if (m := _IAM_VERSION.search(text)) is not None and _IAM_STATEMENT.search(text):
+    if _IAM_STATEMENT.search(text) and (m := _IAM_VERSION.search(text)) is not None:  # (`Version` is in most JSON)
         return Signal("iac", "iac.content.iam-policy", evidence_line(text, m))
     if (m := _ROUTE53_RECORD.search(text)) is not None and _ROUTE53_CHANGE.search(text):
         return Signal("iac", "iac.content.route53-change", evidence_line(text, m))

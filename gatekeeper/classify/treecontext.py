@@ -208,7 +208,7 @@ class TreeContext:
     def kustomize_reference(self, change: FileChange) -> str | None:
         """Evidence that a kustomization of either tree names a side of `change` by its path (kustomizerefs.py)."""
         if self._kustomized is None:
-            self._kustomized = treereads.applied_references(self.trees, self._head, self._is_data)
+            self._kustomized = treereads.applied_references(self.trees, self._head, self._is_data, self.objects.blob)
         if self._kustomized is False:
             return f"more than {kustomizerefs.MAX_FILES} kustomizations: any of them may name it"
         assert isinstance(self._kustomized, dict)
@@ -275,8 +275,8 @@ class TreeContext:
         for side in change.sides() if runs else ():
             if (spelled := self._spelled("runs", runs, side)) is not None:
                 return runs[spelled]
-        return ciwalk.go_generated(runs, change.sides(), self.trees, self._head) or next(
-            (hit for shipped in self._shipped for side in change.sides() if (hit := shipped.evidence(side))), None)
+        return ciwalk.go_generated(runs, change.sides(), self.trees, self._head) or heatfiles.first_shipped(
+            self._shipped, change.sides())
 
     def godot_addon(self, change: FileChange) -> str | None:
         """Evidence that a side of `change` lies in a plugin vendored into a Godot project's addons/."""

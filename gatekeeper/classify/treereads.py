@@ -65,7 +65,7 @@ def walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read
         entry = opened(tree, path, text)
         if entry is None:
             missed.add(path)
-            queue += [(other, origin) for other in _spellings(tree).get(folded(path), ()) if other not in missed]
+            queue += [(other, origin) for other in _spelled(tree, path) if other not in missed]
             continue
         seen.add(path)
         if len(seen) > limit:
@@ -78,6 +78,17 @@ def walked(tree: Tree, queue: list[tuple[str, str]], limit: int, read_blob: Read
 _FOLDED: list[tuple[Tree, int, dict[str, list[str]]]] = []
 _FOLDS: dict[str, str] = {}  # every path of the trees indexed last, folded (path strings are the trees' own)
 _FOLDS_MAX = 200_000
+
+
+def _spelled(tree: Tree, path: str) -> list[str]:
+    """The paths of `tree` a folding checkout opens for `path`, in the tree's order (_spellings). Folding turns a `\\`
+    into a `/` and makes or drops no other: a root file's spellings are root entries, asked of those alone (the common
+    miss, a root `.gitlab-ci.yml`, then folds no path of a 20,000-file tree)."""
+    key = folded(path)
+    if "/" in key:
+        return _spellings(tree).get(key, [])
+    return [listed for listed in tree if "/" not in listed and "\\" not in listed and (
+        listed.lower() if plain_spelling(listed) else folded(listed)) == key]
 
 
 def _spellings(tree: Tree) -> dict[str, list[str]]:
@@ -302,11 +313,12 @@ def compose_builds(tree: Tree, read_blob: Read, trees: tuple[Tree, ...] = ()) ->
     return found
 
 
-def applied_references(trees: tuple[Tree, ...], read_blob: Read,
-                       is_data: Callable[[str], bool]) -> dict[str, str] | bool:
+def applied_references(trees: tuple[Tree, ...], read_blob: Read, is_data: Callable[[str], bool],
+                       whole: Callable[[str, int], bytes] | None = None) -> dict[str, str] | bool:
     """kustomize_references, and the Dockerfiles and Compose files a Compose file of a tree builds or takes in
     (compose_builds), and the scripts such a Dockerfile runs from the build's context: what a tool applies or builds
-    by the path a definition names; False past the bounds. A Compose file that is a test's data names nothing."""
+    by the path a definition names; False past the bounds. A Compose file that is a test's data names nothing.
+    `whole(oid, limit)`: a blob's first `limit` bytes, to read a chart template past FULL_READ (_chart_reads)."""
     found = kustomize_references(trees, read_blob, is_data)
     if found is False:
         return False
@@ -325,18 +337,20 @@ def applied_references(trees: tuple[Tree, ...], read_blob: Read,
                         return False
                     for script in dockerrefs.run_scripts(context, data.decode("utf-8", "replace"))[0]:
                         found.setdefault(script, f"{compose} (building {named})")
-            read = _chart_reads(tree, read_blob, trees)
+            read = _chart_reads(tree, read_blob, trees, whole)
             found.update({named: template for named, template in read.items() if named not in found})
     except PastBound:
         return False
     return found
 
 
-def _chart_reads(tree: Tree, read_blob: Read, trees: tuple[Tree, ...]) -> dict[str, str]:
+def _chart_reads(tree: Tree, read_blob: Read, trees: tuple[Tree, ...],
+                 whole: Callable[[str, int], bytes] | None = None) -> dict[str, str]:
     """{a chart's file its templates read with `.Files` (chartfiles.py): the template}. `.Files` reads inside its
     chart only, so past a bound the files of the charts concerned count as read, never the rest of the tree: a
-    template over FULL_READ (a chart's vendored CRDs) claims its chart's and its parents'; past MAX_TEMPLATES, every
-    chart's."""
+    template over the bytes read of it claims its chart's and its parents'; past MAX_TEMPLATES, every chart's. A
+    template over FULL_READ (a chart's vendored CRDs) is read whole through `whole` up to chartfiles.MAX_TEMPLATE_BYTES
+    (classes58: such a template made its chart's `Chart.lock` iac though nothing reads it)."""
     found: dict[str, str] = {}
     charts = [path.removesuffix("Chart.yaml") for path in where(trees, tree, chartfiles.is_chart)]
     if not charts:
@@ -355,9 +369,11 @@ def _chart_reads(tree: Tree, read_blob: Read, trees: tuple[Tree, ...]) -> dict[s
                                   for p in below[other] if p not in found})
                 return found
             data = read_blob(tree[template]) if tree[template].mode in _REGULAR else b""
+            bound = FULL_READ if whole is None else chartfiles.MAX_TEMPLATE_BYTES
+            data = whole(tree[template].oid, bound + 1) if len(data) > FULL_READ and whole else data  # git streams it
             for reader in (chart, *chartfiles.parents(chart, charts)):  # a library's helper reads its parent's too
-                if len(data) > FULL_READ:  # what it reads may be past what is read
-                    found.update({p: f"{chartfiles.EVIDENCE} {template} (over {FULL_READ} bytes)"
+                if len(data) > bound:  # what it reads may be past what is read
+                    found.update({p: f"{chartfiles.EVIDENCE} {template} (over {bound} bytes)"
                                   for p in below[reader] if p not in found})
                     continue
                 for named in chartfiles.read_by(reader, data.decode("utf-8", "replace"), below[reader]):

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 
 from gatekeeper.bounded import Limits, load_json_stream
+from gatekeeper.classify.cisettings import CASC_KEY_WORDS, casc_node, hidden_job_node
 from gatekeeper.classify.composeroots import compose
 from gatekeeper.classify.contextrules import ContextRules
 from gatekeeper.classify.yamlnodes import Node, documents
@@ -59,6 +60,7 @@ _YAML_MARKER_ENDS = ("", " ", "\t", "\r", "\n", "\x85", "\u2028", "\u2029")
 _MAY_HOLD_A_KEY = lazy(
     r"(?:apiVersion|AWSTemplateFormatVersion|Transform|Resources|hosts|import_playbook"
     r"|jobs|runs|using|phases|plan|platform|pool|task|stages?|script|trigger|workflows|orbs|pipelines|steps|services"
+    r"|before_script|after_script|globalCredentialsConfiguration|domainCredentials|installations|" + CASC_KEY_WORDS +
     r")[\"']?\s*:"
     r"|\*[^\s,\[\]{}]+[ \t]*:|(?:^|[\s\[{,-])\?(?:\s|$)"
     r'|"[A-Za-z._]{0,31}\\[xuU\r\n\x85\u2028\u2029]|[!:]binary|%TAG|![^\s]*%',
@@ -292,6 +294,10 @@ def ci_definitions(roots: list[Node]) -> Iterator[tuple[str, str]]:
                 _first(step, "type") in _CODEFRESH_TYPES for holder in [root, *values(root, "spec")]
                 for steps in values(holder, "steps") for step in _mappings(steps)):
             yield "ci.content.codefresh", "version: 1.0 steps: type: ..."
+        if casc_node(root):  # the sixty-first round's shapes (cisettings.py), in flow style too: docs review 56
+            yield "ci.content.jenkins-casc", "jenkins: numExecutors: ... (Configuration as Code)"
+        if hidden_job_node(root):
+            yield "ci.content.gitlab-ci", ".hidden: script: ..."
 
 
 _BUILDKITE_STEPS = ("command", "commands", "trigger", "block", "wait", "input")

@@ -93,12 +93,16 @@ def from_tree(context: TreeContext, index: Index | None) -> DepsInput:
             return None
         return git.blob(entry.oid, MAX_FACT_BYTES + 1)
 
+    read_as_once: list[dict[str, str]] = []  # context.read_as(), asked at the first file that needs it
+
     def facts_of(change: FileChange) -> dict[str, object] | None:
         read_as = change.path
         if not wants_facts(change.path):
             # A file a manifest reads (requirements a setup.py or a `-r` reads, a Gemfile's fragment) has the facts
             # of the format it is read in: an `--index-url` or `source` it adds is a new registry (red team 27).
-            named = context.read_as()
+            if not read_as_once:  # the same answer for every file of the gate: the trees' readers ran once
+                read_as_once.append(context.read_as())
+            named = read_as_once[0]
             read_as = named.get(change.path) or named.get(change.old_path or change.path) or ""
             if not read_as or not wants_facts(read_as):
                 return None

@@ -7,7 +7,10 @@ of the build, as a step's `uses:` is.
 
 Read line by line (a `run: |` block's lines, or a hunk's), so a patch reads them as the tree does. Only an
 argument with an exact version counts: `@latest`, `@main`, a range (`tox>=4`), `-r requirements.txt` and a
-`$VAR` name none, and are left to the files they name (a requirements file is read as one).
+`$VAR` name none, and are left to the files they name (a requirements file is read as one). pip's git URL at a
+tag or commit (`pip install "git+https://github.com/linux-system-roles/tox-lsr@3.13.0"`, round 44) is named by the
+repository's last part, its version the ref with its source (`3.13.0 from git+https://github.com/…/tox-lsr`, as a
+git-sourced Cargo entry's): a branch (`@main`), a `$VAR` ref or no ref names none.
 """
 
 from __future__ import annotations
@@ -43,6 +46,12 @@ _DENO = lazy(_LEAD + r"deno\s+(?:install|run|x)\s+(?P<args>[^;&|#]*)")
 _EXACT = lazy(r"^v?\d+(?:[-+.][\w.+-]*)?$")
 _CRATE = lazy(r"^[A-Za-z][\w-]{0,63}$")
 _PYPI = lazy(r"^(?P<name>[A-Za-z0-9][\w.-]{0,99})(?:\[[\w,.\s-]*\])?==(?P<version>\d[\w.+!-]*)$")
+# pip's git URL at a ref: `git+https://host/owner/repo(.git)@REF`, `git+ssh://git@host/o/r.git@REF` (the user part
+# is left out of the version: it may hold a token). No two parts share a character class at their seams (`/`, `@`
+# end the user part and the path; the ref holds neither): linear on any word.
+_VCS_ARG = lazy(r"^git\+(?P<scheme>https?|ssh|git)://(?:[^\s@/]{1,200}@)?(?P<path>[^\s@#?]{1,300})"
+                r"@(?P<ref>[^\s@#?/]{1,128})(?:[#?]\S{0,300})?$")
+_COMMIT = lazy(r"^[0-9a-f]{7,40}$")
 _NPM_ARG = lazy(r"^(?P<name>(?:@[\w.-]+/)?[\w.-]{1,214})@(?P<version>\d[\w.+-]*)$")
 # Hosts whose module paths are `host/owner/repo[/vN]`: the module a package path (`…/cmd/tool`) belongs to.
 _REPO_HOSTS = ("github.com/", "gitlab.com/", "bitbucket.org/", "golang.org/x/")
@@ -171,6 +180,8 @@ def installs(path: str, line: str) -> list[Dependency]:
         for word in _words(m.group("args")):
             if (req := _PYPI.match(word.strip("\"'")) or _PYPI_AT.match(word.strip("\"'"))) is not None:
                 out.append(Dependency("pip", req.group("name"), req.group("version"), path, True, "build"))
+            elif (vcs := _vcs(word.strip("\"'"))) is not None:
+                out.append(Dependency("pip", vcs[0], vcs[1], path, True, "build"))
     for m in _NPM.finditer(line) if any(w in line for w in ("npm", "npx", "yarn", "bun")) else ():
         for word in _words(m.group("args")):
             if (arg := _NPM_ARG.match(word.strip("\"'"))) is not None:
@@ -199,6 +210,18 @@ def installs(path: str, line: str) -> list[Dependency]:
                                                                         "--framework", "-a", "--arch"}))):
             out.append(Dependency("nuget", tool[0], tool[1], path, True, "build"))
     return out
+
+
+def _vcs(word: str) -> tuple[str, str] | None:
+    """(name, version) of pip's git URL operand at a tag or commit: the repository's last part, and the ref with its
+    source (`3.13.0 from git+https://github.com/o/tox-lsr`); None for a branch, a variable or no ref."""
+    if not word.startswith("git+") or (m := _VCS_ARG.match(word)) is None:
+        return None
+    ref, where = m.group("ref"), m.group("path").rstrip("/")
+    name = where.rpartition("/")[2].removesuffix(".git")
+    if "/" not in where or not name or not (VERSIONISH.match(ref) or _COMMIT.match(ref)):
+        return None
+    return name, f"{ref} from git+{m.group('scheme')}://{where}"
 
 
 def releases(path: str, command: str) -> list[Dependency]:

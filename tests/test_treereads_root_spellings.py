@@ -1,0 +1,34 @@
+"""A walk's missing file is looked up under every spelling a folding checkout opens (treereads._spellings); for a
+root file only the root's entries are folded (treereads._spelled). Both answer the same, in the tree's order: a
+`\\` turns into a folder separator (`a\\.gitlab-ci.yml` is no root file), zero-width characters and a trailing dot
+go, case and Unicode forms fold."""
+
+from __future__ import annotations
+
+import pytest
+
+from gatekeeper.classify import treereads
+from gatekeeper.classify.change import folded
+from gatekeeper.gitobjects import TreeEntry
+
+_ENTRY = TreeEntry("100644", "0" * 40)
+_TREE = {name: _ENTRY for name in (
+    "README", ".GitLab-CI.yml", "x/.gitlab-ci.yml", ".gitlab-ci.yml\u200c", "a\\.gitlab-ci.yml", ".GITLAB-CI.YML.",
+    "Readme\u0301", "re\u0301adme", "r\u00e9adme", "docs/README", "caf\u00e9", "cafe\u0301", ".Gitlab-ci.yml",
+)}
+
+
+@pytest.mark.parametrize("path", [
+    ".gitlab-ci.yml", "README", "readme", "r\u00e9adme", "caf\u00e9", "a/.gitlab-ci.yml", "x\\.gitlab-ci.yml",
+    "docs/readme", "missing", "x/.GITLAB-CI.YML",
+])
+def test_root_lookup_answers_as_the_whole_index(path: str) -> None:
+    treereads._FOLDED.clear()
+    expected = treereads._spellings(_TREE).get(folded(path), [])
+    assert treereads._spelled(_TREE, path) == expected
+
+
+def test_a_root_file_finds_each_spelling_in_the_tree_order() -> None:
+    found = treereads._spelled(_TREE, ".gitlab-ci.yml")
+    assert found == [".GitLab-CI.yml", ".gitlab-ci.yml\u200c", ".GITLAB-CI.YML.", ".Gitlab-ci.yml"]
+    assert "a\\.gitlab-ci.yml" not in found  # a Windows checkout opens it as a/.gitlab-ci.yml
