@@ -10,13 +10,14 @@ and past that bound the rewritten lines stopped: a use after 64 KiB of them name
 from __future__ import annotations
 
 import gc
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gitrepo import two_commits
-from incli import tree_classify
+from incli import run_cli, tree_classify
 
 from gatekeeper.classify import ciruns, daggermods, jobdsl, shellvars, tasks
 from gatekeeper.classify.treereads import PastBound
@@ -147,3 +148,19 @@ def test_hostile_reader_input_is_read_in_linear_time(read: Callable[[str], objec
     small, large = (_cost(read, head + unit * (size * 1024 // len(unit))) for size in (64, 256))
     assert large < 1.0, large
     assert large < max(16 * small, 0.02) / 2, (small, large)
+
+
+def test_a_patch_showing_a_script_past_the_bound_names_every_file(tmp_path: Path) -> None:
+    """Patch mode reads the definitions a patch shows (patchcontext.py; a Buildkite hook): past the bound, every shown
+    file is named (on the first fix, PastBound left the command as an internal error, exit 2)."""
+    value = "a" * shellvars.MAX_VALUE
+    script = f"#!/bin/bash\nA={value}\nDIR=$(dirname \"$0\")\n" + ": $A\n" * 300 + '. "$DIR/../lib/log"\n'
+    base = {".buildkite/hooks/pre-command": "#!/bin/bash\n", "tools/deploy": HELPER}
+    repo, first, second = two_commits(tmp_path / "r", base, {".buildkite/hooks/pre-command": script,
+                                                            "tools/deploy": HELPER + "id\n"})
+    patch = tmp_path / "change.patch"
+    patch.write_bytes(repo.git("diff", first, second))
+    done = run_cli(["classify", str(patch), "--format", "json"], text=True)
+    assert done.returncode == 0, done.stderr
+    files = {f["path"]: f for f in json.loads(done.stdout)["files"]}
+    assert files["tools/deploy"]["bucket"] == "ci", files["tools/deploy"]
