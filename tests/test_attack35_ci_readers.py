@@ -96,9 +96,9 @@ def test_dagger_action_inputs_name_the_module(text: str, manifest: str) -> None:
 
 @pytest.mark.parametrize(("manifest", "pattern"), [
     ('{"name": "x", "sdk": "go", "dependencies": ["../lib"]}', "lib/dagger.json"),  # the older list of strings
-    # an SDK by its full address, and one the reader does not know: the whole source folder (the safe side)
-    ('{"name": "x", "sdk": "github.com/dagger/dagger/sdk/go@v0.9.0", "source": "mod"}', "ci/mod/*"),
-    ('{"name": "x", "sdk": {"source": "./sdks/rust"}, "source": "mod"}', "ci/mod/*"),
+    # an SDK by its full address, and one the reader does not know: code of any SDK's types (the safe side)
+    ('{"name": "x", "sdk": "github.com/dagger/dagger/sdk/go@v0.9.0", "source": "mod"}', "ci/mod/*.go"),
+    ('{"name": "x", "sdk": {"source": "./sdks/rust"}, "source": "mod"}', "ci/mod/*.rs"),
 ])
 def test_dagger_manifest_variants_name_the_code(manifest: str, pattern: str) -> None:
     assert pattern in daggermods.module_code("ci/dagger.json", manifest)
@@ -164,3 +164,20 @@ def test_a_patch_showing_a_script_past_the_bound_names_every_file(tmp_path: Path
     assert done.returncode == 0, done.stderr
     files = {f["path"]: f for f in json.loads(done.stdout)["files"]}
     assert files["tools/deploy"]["bucket"] == "ci", files["tools/deploy"]
+
+
+@pytest.mark.parametrize(("step", "manifest", "sdk"), [
+    ("      - uses: dagger/dagger-for-github@v7\n        with:\n          workdir: ci\n          verb: call\n",
+     "ci/dagger.json", '"go"'),
+    ("      - run: dagger call build\n", "dagger.json", '{"source": "https://example.invalid/sdk"}'),
+])
+def test_a_module_named_by_its_workdir_or_of_an_unlisted_sdk_is_ci(tmp_path: Path, step: str, manifest: str,
+                                                                    sdk: str) -> None:
+    workflow = WORKFLOW.format(run="echo").replace("      - run: echo\n", step)
+    own = manifest.rpartition("/")[0]
+    module = f"{own}/flow".lstrip("/")
+    base = {".github/workflows/ci.yml": workflow, manifest: f'{{"name": "x", "sdk": {sdk}, "source": "flow"}}\n',
+            f"{module}/main.go": "package main\n", "app/main.go": "package main\n"}
+    files = _repo(tmp_path, base, {f"{module}/main.go": "package main\n// x\n", "app/main.go": "package main\n// y\n"})
+    assert files[f"{module}/main.go"]["bucket"] == "ci", files[f"{module}/main.go"]
+    assert files["app/main.go"]["bucket"] == "src"
