@@ -181,3 +181,41 @@ def test_a_module_named_by_its_workdir_or_of_an_unlisted_sdk_is_ci(tmp_path: Pat
     files = _repo(tmp_path, base, {f"{module}/main.go": "package main\n// x\n", "app/main.go": "package main\n// y\n"})
     assert files[f"{module}/main.go"]["bucket"] == "ci", files[f"{module}/main.go"]
     assert files["app/main.go"]["bucket"] == "src"
+
+
+DIR_TASK = ("platform: linux\nimage_resource:\n  type: registry-image\n  source: {repository: busybox}\ninputs:\n"
+            "- name: source-code\nrun:\n  dir: source-code/tools/tasks\n  path: ./build.sh\n")
+BUILD_SOURCING = '#!/bin/bash\nsource "$(dirname "$0")/../lib/env.sh"\n'
+
+
+def test_a_concourse_run_path_below_its_dir_starts_the_walk(tmp_path: Path) -> None:
+    base = {"pipelines/build/task.yml": DIR_TASK, "tools/tasks/build.sh": BUILD_SOURCING,
+            "tools/lib/env.sh": HELPER, "tools/lib/other.sh": HELPER}
+    files = _repo(tmp_path, base, {"tools/lib/env.sh": HELPER + "id\n", "tools/lib/other.sh": HELPER + "id\n"})
+    assert files["tools/lib/env.sh"]["bucket"] == "ci", files["tools/lib/env.sh"]
+    assert files["tools/lib/other.sh"]["bucket"] == "src"  # nothing sources it
+
+
+def test_a_helper_renamed_in_the_change_is_ci(tmp_path: Path) -> None:
+    """HEAD's script sources the helper under its new name through a default folder variable; BASE's under the old."""
+    build = '#!/bin/bash\nDIR="${DIR:-$(dirname "$0")}"\n. "$DIR/../lib/log"\n'
+    base = {".github/workflows/ci.yml": WORKFLOW.format(run="bash scripts/ci/build.sh"), "scripts/ci/build.sh": build,
+            "scripts/lib/log": HELPER + "# a long enough body to be read as a rename\n" * 4}
+    repo, first, _ = two_commits(tmp_path / "r", base, {})
+    repo.move("scripts/lib/log", "scripts/lib/logging")
+    repo.write("scripts/lib/logging", base["scripts/lib/log"] + "id\n")
+    repo.write("scripts/ci/build.sh", build.replace("lib/log", "lib/logging"))
+    files = tree_classify(repo.root, first, repo.commit("rename"))
+    assert files["scripts/lib/logging"]["old_path"] == "scripts/lib/log"
+    assert files["scripts/lib/logging"]["bucket"] == "ci", files["scripts/lib/logging"]
+
+
+def test_a_job_dsl_file_read_from_the_workspace_is_ci(tmp_path: Path) -> None:
+    seed = ("import groovy.json.JsonSlurper\n\n"
+            "def jobs = new JsonSlurper().parseText(readFileFromWorkspace(\"${WORKSPACE}/configuration/jobs.json\"))\n"
+            "jobs.each { item ->\n  pipelineJob(item.name) {\n    description('built')\n  }\n}\n")
+    base = {"jobs/seed.groovy": seed, "configuration/jobs.json": "[]\n", "configuration/other.json": "{}\n"}
+    files = _repo(tmp_path, base, {"configuration/jobs.json": '[{"name": "a"}]\n',
+                                   "configuration/other.json": '{"a": 1}\n'})
+    assert files["configuration/jobs.json"]["bucket"] == "ci", files["configuration/jobs.json"]
+    assert files["configuration/other.json"]["bucket"] != "ci"
