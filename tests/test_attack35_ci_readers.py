@@ -85,15 +85,6 @@ def test_job_dsl_names_in_other_spellings(text: str, named: str) -> None:
     assert named in jobdsl.named("jobs/seed.groovy", text)
 
 
-@pytest.mark.parametrize(("text", "manifest"), [
-    ("- uses: dagger/dagger-for-github@v7\n  with:\n    workdir: ci\n    verb: call\n    args: build\n",
-     "ci/dagger.json"),
-    ("- uses: dagger/dagger-for-github@v7\n  with:\n    workdir: ci\n    module: flow\n", "ci/flow/dagger.json"),
-])
-def test_dagger_action_inputs_name_the_module(text: str, manifest: str) -> None:
-    assert manifest in daggermods.named(text)
-
-
 @pytest.mark.parametrize(("manifest", "pattern"), [
     ('{"name": "x", "sdk": "go", "dependencies": ["../lib"]}', "lib/dagger.json"),  # the older list of strings
     # an SDK by its full address, and one the reader does not know: code of any SDK's types (the safe side)
@@ -167,8 +158,9 @@ def test_a_patch_showing_a_script_past_the_bound_names_every_file(tmp_path: Path
 
 
 @pytest.mark.parametrize(("step", "manifest", "sdk"), [
-    ("      - uses: dagger/dagger-for-github@v7\n        with:\n          workdir: ci\n          verb: call\n",
-     "ci/dagger.json", '"go"'),
+    # held on integ: the action's workdir: is a working folder the walk resolves `dagger.json` from
+    ("      - uses: dagger/dagger-for-github@v7\n        with:\n          workdir: build\n          module: m\n",
+     "build/m/dagger.json", '"go"'),
     ("      - run: dagger call build\n", "dagger.json", '{"source": "https://example.invalid/sdk"}'),
 ])
 def test_a_module_named_by_its_workdir_or_of_an_unlisted_sdk_is_ci(tmp_path: Path, step: str, manifest: str,
