@@ -7,12 +7,14 @@ repository's root file), else the `dagger.json`'s own folder; the path rules kno
 
 - `named(text)`: the `dagger.json` of each module a text's `dagger` commands call (`dagger call`, `dagger functions`,
   `dagger shell`, `dagger run`, any `dagger -m DIR …`; a remote module, `-m github.com/o/r/mod@v1`, or one named by a
-  variable, names nothing), and `dagger.json` for the `dagger/dagger-for-github` action (with its `module:` input);
+  variable, names nothing), and `dagger.json` for the `dagger/dagger-for-github` action (with its `module:` input,
+  below its `workdir:`);
 - `module_code(path, text)`: for a `dagger.json` the walk reached, the files of its module's code (`SOURCE/*.go` for
-  the Go SDK, `*.py`, `*.ts`, `*.php`, `*.java`, `*.ex` for the others; an SDK it does not know: none) and the
-  `dagger.json` of each local module it depends on (`"source": "../lib"`). Never the root folder's files (a module
-  whose code is the whole repository: its `dagger.json` stays what the path rules say), nor a folder outside the
-  checkout. Its go.mod and lock files stay `deps` (principle 3).
+  the Go SDK, `*.py`, `*.ts`, `*.php`, `*.java`, `*.ex` for the others; an SDK by its address or one it does not
+  know: code of any of these types and a few more, the safe side: attack 35) and the `dagger.json` of each local
+  module it depends on (`"source": "../lib"`, or the older plain string `"../lib"`). Never the root folder's files
+  (a module whose code is the whole repository: its `dagger.json` stays what the path rules say), nor a folder
+  outside the checkout. Its go.mod and lock files stay `deps` (principle 3).
 """
 
 from __future__ import annotations
@@ -30,9 +32,12 @@ __all__ = ["MAX_DEPENDENCIES", "module_code", "named"]
 MAX_DEPENDENCIES = 64  # local modules a dagger.json's dependencies name, read (the rest name nothing)
 _SDK_TYPES = {"go": ("go",), "python": ("py",), "typescript": ("ts", "mts"), "php": ("php",), "java": ("java",),
               "elixir": ("ex", "exs")}
+# an SDK by its address (`github.com/dagger/dagger/sdk/go@v0.9.0`) or one not listed: code of any of these (attack 35)
+_ANY_SDK = (*sorted({ext for exts in _SDK_TYPES.values() for ext in exts}), "rs", "js", "mjs", "kt", "cs", "rb", "sh")
 _CALL = lazy(r"(?:^|[\s;&|(`'\"])dagger[ \t]++([^\n]*)", re.MULTILINE)
 _VERBS = frozenset({"call", "functions", "shell", "run", "-m", "--mod"})
 _MOD = lazy(r"""(?:^|[ \t])(?:-m|--mod)(?:[ \t]++|=)["']?([^\s"';&|)`]+)""")
+_ACTION_WORKDIR = lazy(r"""^[ \t]*workdir[ \t]*:[ \t]*["']?([^\s"'#]+)""", re.MULTILINE)
 _ACTION_MODULE = lazy(r"""^[ \t]*module[ \t]*:[ \t]*["']?([^\s"'#]+)""", re.MULTILINE)
 _HOST = lazy(r"[\w-]+(?:\.[\w-]+)+/")
 
@@ -49,8 +54,11 @@ def named(text: str) -> list[str]:
         modules = _MOD.findall(f" {call.group(1)}")
         found += [f"{module.rstrip('/')}/dagger.json" for module in modules if _local(module)] if modules \
             else ["dagger.json"]
-    if "dagger/dagger-for-github" in text:
-        found += ["dagger.json", *(f"{m.rstrip('/')}/dagger.json" for m in _ACTION_MODULE.findall(text) if _local(m))]
+    if "dagger/dagger-for-github" in text:  # its `module:` below its `workdir:` (attack 35), each as given
+        modules = [m.rstrip("/") for m in _ACTION_MODULE.findall(text) if _local(m)]
+        found += ["dagger.json", *(f"{m}/dagger.json" for m in modules)]
+        for workdir in [w.rstrip("/") for w in _ACTION_WORKDIR.findall(text)[:MAX_DEPENDENCIES] if _local(w)]:
+            found += [f"{workdir}/dagger.json", *(f"{workdir}/{m}/dagger.json" for m in modules[:MAX_DEPENDENCIES])]
     return [path.removeprefix("./") for path in dict.fromkeys(found)]
 
 
@@ -75,10 +83,10 @@ def module_code(path: str, text: str) -> list[str]:
     sdk = sdk.get("source") if isinstance(sdk, dict) else sdk
     source = manifest.get("source", ".")
     if isinstance(source, str) and isinstance(sdk, str) and (folder := _inside(own, source)) not in (None, ""):
-        out += [f"{folder}/{ANY}.{ext}" for ext in _SDK_TYPES.get(sdk.lower(), ())]
+        out += [f"{folder}/{ANY}.{ext}" for ext in _SDK_TYPES.get(sdk.lower(), _ANY_SDK)]
     dependencies = manifest.get("dependencies")
     for dependency in dependencies[:MAX_DEPENDENCIES] if isinstance(dependencies, list) else ():
-        ref = dependency.get("source") if isinstance(dependency, dict) else None
+        ref = dependency.get("source") if isinstance(dependency, dict) else dependency  # or a string (attack 35)
         if isinstance(ref, str) and _local(ref) and (folder := _inside(own, ref)) is not None:
             out.append(f"{folder}/dagger.json".lstrip("/"))
     return out

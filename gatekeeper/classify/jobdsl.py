@@ -12,8 +12,9 @@ but the seed that names it still runs it.
   a tree (the rest are not started: what they name keeps its bucket, as before), that has a Jenkins shape
   (shapes.py's `ci.content.jenkins-pipeline`) and calls one of the four (its other words are read as any script's:
   a seed's list of script paths in a variable).
-- `named(name, text)`: what a Groovy file or a Jenkinsfile names that way (a glob: a pattern; a variable or an
-  absolute path: nothing).
+- `named(name, text)`: what a Groovy file or a Jenkinsfile names that way (a glob: a pattern; a variable alone or
+  an absolute path: nothing; attack 35: `${WORKSPACE}/x`, the checkout's x, from the root; a variable inside a
+  path, any name there, `jobs/${n}.groovy` as `jobs/*.groovy`; each of a list `['a', 'b']`).
 """
 
 from __future__ import annotations
@@ -30,11 +31,14 @@ __all__ = ["MAX_SEEDS", "named", "starts"]
 MAX_SEEDS = 64  # Job DSL-hinted Groovy files read per tree to find seeds
 _FILE_MODES = ("100644", "100755")
 _HINT = lazy(r"(?:\A|/)(?:\.?jobs?|seed[^/]*|dsl|job-?dsl|\.?jenkins)/|seed|dsl|job[^/]*\Z", re.IGNORECASE)
-_NAMES = lazy(r"""\b(?:targets|external|readFileFromWorkspace|scriptPath)\b[ \t]*(?::|\()?[ \t]*"""
+_NAMES = lazy(r"""\b(?:targets|external|readFileFromWorkspace|scriptPath)\b[ \t]*(?::|\()?[ \t]*\[?[ \t]*"""
               r"""((?:(?:["'][^"'\n]*["']|[A-Za-z_][A-Za-z0-9_]*)[ \t]*,?[ \t]*)+)""")
 _QUOTED = lazy(r"""["']([^"'\n]*)["']|([A-Za-z_][A-Za-z0-9_]*)""")
 _STRING = lazy(r"""^[ \t]*(?:(?:final|static|private|def|String)[ \t]++)++([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*"""
                r"""["']([^"'$\n]+)["'][ \t]*;?[ \t]*(?://[^\n]*)?$""", re.MULTILINE)
+# the workspace (the checkout) a path starts from; a variable elsewhere in it: any name there (attack 35)
+_WORKSPACE = lazy(r"\A\$(?:\{(?:env\.)?WORKSPACE\}|WORKSPACE\b)/")
+_VARIABLE = lazy(r"\$(?:\{[^{}\n]*+\}|[A-Za-z_][A-Za-z0-9_]*+)")
 _MAY_NAME = ("targets", "external", "readFileFromWorkspace", "scriptPath")
 
 
@@ -49,7 +53,8 @@ def named(name: str, text: str) -> list[str]:
         for literal, variable in _QUOTED.findall(call.group(1)):
             value = literal if not variable else strings.get(variable, "")
             # `targets` takes several globs, one a line or blank-separated (`\n` written in the string too)
-            parts = [part for part in re.split(r"\s+|\\n", value) if part and "$" not in part
+            parts = [_VARIABLE.sub("*", _WORKSPACE.sub("", part)) for part in re.split(r"\s+|\\n", value)]
+            parts = [part for part in parts if part.replace("*", "").strip("/") and "$" not in part
                      and not part.startswith(("/", "~")) and "://" not in part]
             found += [glob for part in parts for glob in (part, part.replace("**/", ""))]  # Ant's `**/`: any depth
     return list(dict.fromkeys(found))

@@ -23,6 +23,7 @@ from gatekeeper.classify.markers import MarkerIndex, ancestors
 from gatekeeper.classify.sniff import LONG_WINDOW, is_candidate
 from gatekeeper.classify.tasks import MAX_DEFINITIONS, folders_to_search, is_definition, names, run_paths
 from gatekeeper.classify.tfrefs import is_configuration, names_in
+from gatekeeper.classify.treereads import PastBound
 from gatekeeper.model import FileChange
 
 
@@ -208,7 +209,10 @@ class PatchContext:
             for shown in self.content(change, every_type=True):
                 if shown.path == change.path:
                     text = shown.data.decode("utf-8", "replace")
-                    scripts, composed = map(_Named, ciwalk.shown_names(shown.path, text))
+                    try:
+                        scripts, composed = map(_Named, ciwalk.shown_names(shown.path, text))
+                    except PastBound:  # what it names cannot be told (shellvars.MAX_OUT): every path (attack 35)
+                        scripts, composed = _Named([ciruns.ANY]), _Named(())
                     out.append((shown.path, scripts, composed))
                     # The shown files it names, in the patch's order: with no variable pattern, only its exact names.
                     named = order if scripts.variable else sorted(scripts.exact & order.keys(), key=order.__getitem__)

@@ -14,10 +14,14 @@ the original words named is still named):
 - the repository's root (`$(git rev-parse --show-toplevel)`): `.`;
 - a literal relative path (`tools/lib`, `../common`), or one built from a variable already known (`"$DIR/../lib"`).
 
-Only a variable the script assigned on an earlier line counts, with its last such value; one reassigned to anything
+A default the caller may override (`${DIR:-$(dirname "$0")}`) is read as its fallback, a variable holding the
+script's own path (`SCRIPT=$(readlink -f "$0")`, `SELF="${BASH_SOURCE[0]}"`) as `$0` where a later value uses it, and
+a rewritten line without its quotes (`"$DIR/"../lib`: one word; attack 35). Only a variable the script assigned on an
+earlier line counts, with its last such value; one reassigned to anything
 else (`DIR=$1`, `DIR=$HOME/x`) is forgotten, and one it never assigned (the environment's `$WORKSPACE`, `$HOME`) is
 left as it was. Bounded: one pass over the lines, values at most MAX_VALUE characters, the lines written again at
-most MAX_OUT characters in all.
+most MAX_OUT characters in all, counted as each use is written; past it PastBound (what a later line names cannot be
+told: the walk closes, and patch mode names every shown file; attack 35: a cut left the uses after it unnamed).
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from __future__ import annotations
 import posixpath
 import re
 
+from gatekeeper.classify.treereads import PastBound
 from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["MAX_OUT", "MAX_VALUE", "is_shell", "resolved_lines"]
 
 MAX_VALUE = 256  # characters of a literal value kept (a longer one is no folder a script names)
-MAX_OUT = 64 * 1024  # characters of rewritten lines per script (`$A$A$A…` with a long A: bounded, not quadratic)
+MAX_OUT = 64 * 1024  # characters of rewritten lines per script; past it PastBound: the walk closes (attack 35)
 _SHELL_TYPES = ("sh", "bash", "zsh", "ksh", "")  # a shell script's extension (or none: `ci/build`, `task`)
 # `NAME=value`, after `export`/`local`/... and after a declaration of its own (`local dir; dir=…`)
 _ASSIGN = lazy(r"^[ \t]*+(?:(?:local|declare|typeset)[ \t]++[A-Za-z_][A-Za-z0-9_]*+[ \t]*+;[ \t]*+)?+"
@@ -41,8 +46,8 @@ _USE = lazy(r'"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*+))"|\$(
             r"|([A-Za-z_][A-Za-z0-9_]*+))")
 # The words the own-folder idioms are made of; a value that is anything else is not one of them.
 _OWN_WORDS = lazy(r"""[ \t]++|["'`]|\$\(|\)|\$\{0%/\*\}|\$\{BASH_SOURCE(?:\[0\])?%/\*\}|\$0\b|\$\{0\}"""
-                  r"""|\$\{?BASH_SOURCE(?:\[0\])?\}?|\bcd\b|\bdirname\b|\bpwd\b|\brealpath\b|\breadlink\b|\bgit\b"""
-                  r"""|\brev-parse\b|--show-toplevel\b|--(?=[ \t"'])|-[PLfem]\b|&&|;|&>|2>&1|>|/dev/null"""
+                  r"""|\$\{BASH_SOURCE(?:\[0\])?:-\$0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?|\bcd\b|\bdirname\b|\bpwd\b|\brealpath\b|\breadlink\b|\bgit\b"""
+                  r"""|\brev-parse\b|--show-toplevel\b|--(?=[ \t"'])|-[PLfems]\b|&&|;|&>|2>&1|>|/dev/null"""
                   r"""|/\.\.(?=/|\W|$)|/(?=[)"'`])""")
 _SELF = ("$0", "${0}", "${0%/*}", "BASH_SOURCE")
 # The own-folder idioms written in a line itself (`. "$(dirname "$0")/../lib/log"`, `"${BASH_SOURCE%/*}"/../x`,
@@ -51,9 +56,12 @@ _SELF_WORD = r"""["']?\$(?:0|\{0\}|\{?BASH_SOURCE(?:\[0\])?\}?)["']?"""
 _IN_LINE = r"""\$\(dirname[ \t]++(?:--[ \t]++)?""" + _SELF_WORD + r"""[ \t]*+\)|\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}"""
 _DIRECT = lazy(r'"?(?:\$\(cd[ \t]++(?:--[ \t]++)?"?(' + _IN_LINE + r')((?:/\.\.)*+)"?[ \t]*+(?:&&|;)[ \t]*+pwd'
                r'(?:[ \t]++-[PL])?[ \t]*+\)|(' + _IN_LINE + r'))"?')
+# a default the caller may override (`${DIR:-$(dirname "$0")}`): the value it falls back to (attack 35)
+_DEFAULT = lazy(r"""["']?\$\{[A-Za-z_][A-Za-z0-9_]*+:?[-=](.*)\}["']?""")
+_SELF_PATH = "\0"  # _folder's answer for the script's own path (`SCRIPT=$(readlink -f "$0")`): read as `$0` later
 _LITERAL = lazy(r"[A-Za-z0-9_.+@-]++(?:/[A-Za-z0-9_.+@-]++)*+/?")
 # a known folder made absolute (`$(cd "$DIR/.." && pwd)`, `$(realpath "$DIR/..")`, `$(readlink -f "$DIR")`): the folder
-_WRAPPED = lazy(r"""\$\((?:cd[ \t]++(?:--[ \t]++)?|realpath[ \t]++|readlink[ \t]++-[fem][ \t]++)"""
+_WRAPPED = lazy(r"""\$\((?:cd[ \t]++(?:--[ \t]++)?|realpath[ \t]++(?:-s[ \t]++)?|readlink[ \t]++-[fem][ \t]++)"""
                 r"""["']?([^"'$()`;&|\s]++)["']?(?:[ \t]*+(?:&&|;)[ \t]*+pwd(?:[ \t]++-[PL])?)?[ \t]*+\)""")
 
 
@@ -71,21 +79,36 @@ def resolved_lines(path: str, text: str) -> str:
         return ""
     own = path.rpartition("/")[0]
     known: dict[str, str] = {}
+    selves: set[str] = set()  # the variables holding the script's own path (`SCRIPT="${BASH_SOURCE[0]}"`)
     out: list[str] = []
-    size = 0
+    size = [0]
+
+    def put(hit: re.Match[str]) -> str:  # a known folder in place of a use, counted as it is written
+        value = known.get(next(g for g in hit.groups() if g), hit.group(0))
+        size[0] += len(value)
+        if size[0] > MAX_OUT:
+            raise PastBound  # what a later line names cannot be told: the walk closes (attack 35), not cut
+        return value
+
     for line in text.splitlines():
         written = _DIRECT.sub(lambda hit: _up(own, hit), line) if (
             "dirname" in line or "%/*}" in line) else line
         if known and "$" in written:
-            written = _USE.sub(lambda hit: known.get(next(g for g in hit.groups() if g), hit.group(0)), written)
+            written = _USE.sub(put, written)
         if written != line:
-            size += len(written)
-            if size > MAX_OUT:
-                break
+            written = written.replace('"', "").replace("'", "")  # `"$DIR/"../lib`, `"$DIR"'/x'`: one word
+            size[0] += len(written)
+            if size[0] > MAX_OUT:
+                raise PastBound
             out.append(written)
         if "=" in line and (assigned := _ASSIGN.match(line)) is not None:
-            value = _folder(assigned.group(2), own, written != line and _ASSIGN.match(written) or None)
-            if value is None:
+            source = _USE.sub(lambda hit: "$0" if next(g for g in hit.groups() if g) in selves else hit.group(0),
+                              assigned.group(2)) if selves else assigned.group(2)
+            value = _folder(source, own, written != line and _ASSIGN.match(written) or None)
+            selves.discard(assigned.group(1))
+            if value == _SELF_PATH:
+                selves.add(assigned.group(1))
+            if value is None or value == _SELF_PATH:
                 known.pop(assigned.group(1), None)
             else:
                 known[assigned.group(1)] = value
@@ -102,6 +125,7 @@ def _up(own: str, hit: re.Match[str]) -> str:
 def _folder(value: str, own: str, written: re.Match[str] | None) -> str | None:
     """The folder an assigned value stands for, from the root (`.`: the root); None for anything else."""
     value = value.split(" #", 1)[0].strip().rstrip(";").strip()
+    value = default.group(1) if (default := _DEFAULT.fullmatch(value)) is not None else value
     words = [hit.group(0) for hit in _OWN_WORDS.finditer(value)]
     if value and "".join(words) == value and any(word.startswith("$") for word in words):
         if "--show-toplevel" in words:
@@ -110,6 +134,8 @@ def _folder(value: str, own: str, written: re.Match[str] | None) -> str | None:
             return None
         ups = words.count("dirname") + sum(word.startswith("${") and "%/*" in word for word in words) - 1
         ups += words.count("/..")
+        if ups == -1 and "/.." not in words:
+            return _SELF_PATH
         folder = posixpath.normpath(posixpath.join(own or ".", *[".."] * ups)) if ups >= 0 else None
         return folder if folder is not None and not folder.startswith("..") else None
     if written is not None:  # built from a variable already known (`"$DIR/../lib"`): its value as written

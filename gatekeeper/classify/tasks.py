@@ -63,7 +63,8 @@ def run_paths(data: bytes) -> tuple[str, ...]:
             continue
         indent = len(run.group(1).expandtabs())
         in_args = None  # the indent of an `args:` key whose block list follows
-        for child in lines[number + 1:]:
+        for index in range(number + 1, len(lines)):  # no copy of the rest per key: linear (attack 35)
+            child = lines[index]
             key = _KEY.match(child)
             if key is None or child.lstrip().startswith("#"):
                 continue  # blank or comment lines inside the block

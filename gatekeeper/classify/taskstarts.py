@@ -7,20 +7,28 @@ repository's `helpers/` folder) stayed `src`. The definitions read here are the 
 (`task.yml`, `task.yaml`, anywhere in the tree; a pipeline in a CI folder is a definition already), at most MAX_TASKS
 a tree (past it: PastBound, every script counts). A run path names the script at the root (`ci/build.sh`), at the
 root without its first segment (the input folder the repository is checked out into: `repo/ci/build.sh`), or in the
-definition's own folder (`task` beside `task.yml`); a script the tree does not hold names nothing.
+definition's own folder (`task` beside `task.yml`), or below its `run: dir:` (with or without the input folder:
+attack 35); a script the tree does not hold names nothing.
 """
 
 from __future__ import annotations
 
+import posixpath
+import re
+
 from gatekeeper.classify import tasks
 from gatekeeper.classify.treepaths import where
 from gatekeeper.classify.treereads import PastBound, Read, Tree
+from gatekeeper.lazy_pattern import lazy
 
 __all__ = ["MAX_TASKS", "starts"]
 
 MAX_TASKS = 256  # task definitions read per tree
 _NAMES = ("task.yml", "task.yaml")
 _FILE_MODES = ("100644", "100755")
+# `run: dir:`, the folder the path is relative to (`dir: repo/tools/tasks`, `path: ./build.sh`; attack 35)
+_DIR = lazy(r"""^[ \t]++dir[ \t]*+:[ \t]*+["']?([^\s"'#]++)""", re.MULTILINE)
+MAX_DIRS = 16  # `dir:` values read per definition
 
 
 def _is_task_file(path: str) -> bool:
@@ -36,11 +44,15 @@ def starts(trees: tuple[Tree, ...], tree: Tree, read_blob: Read) -> list[tuple[s
         raise PastBound
     for definition in definitions:
         own = definition.rpartition("/")[0]
-        for value in tasks.run_paths(read_blob(tree[definition])):
+        data = read_blob(tree[definition])
+        dirs = [d.strip("/") for d in _DIR.findall(data.decode("utf-8", "replace"))[:MAX_DIRS]
+                if not d.startswith(("/", "$", "~")) and ".." not in d.split("/")]
+        for value in tasks.run_paths(data):
             value = value.removeprefix("./")
             if not value or value.startswith(("/", "$", "~")) or ".." in value.split("/"):
                 continue  # an absolute command (`/bin/sh`), a variable, a path out of the checkout
-            for script in (value, value.partition("/")[2], f"{own}/{value.rpartition('/')[2]}".lstrip("/")):
+            below = [posixpath.normpath(f"{base}/{value}") for d in dirs for base in (d, d.partition("/")[2]) if base]
+            for script in (value, value.partition("/")[2], f"{own}/{value.rpartition('/')[2]}".lstrip("/"), *below):
                 if script and script in tree and script != definition:
                     found.append((script, definition))
     return found
