@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import pytest
 
-from gatekeeper.classify import playbookreads
+from gatekeeper.classify import ciconfigs, playbookreads
 from gatekeeper.deps import edits, tools
 from gatekeeper.deps.model import ManifestError
 
@@ -31,6 +31,10 @@ def _npm(line: str) -> object:
         return edits.npm_line([("{", False), (line, True)], 1)
     except ManifestError:  # fail closed: an unread line is an error, which is fine here; its cost is what counts
         return None
+
+
+def _action_inputs(line: str) -> object:
+    return ciconfigs.named(f"steps:\n  - uses: goreleaser/goreleaser-action@v6\n    with:\n{line}\n")
 
 
 def _roles(line: str) -> object:
@@ -47,6 +51,8 @@ SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     "npm pair blanks": (_npm, '  "a": "1.0.0"', " ", "x"),
     "npm pair blanks around a comma": (_npm, '  "a": "1.0.0" ', " ", ", x"),
     "npm alias blanks": (_npm, '  "a": "npm:b@^1.0.0"', " ", "x"),
+    "action input blanks": (_action_inputs, "      ", " ", "x"),
+    "action input blanks after a dash": (_action_inputs, "    ", "\t", "-\t\t"),
     "npm section blanks": (_npm, '  "dependencies": { "a": "1.0.0" }', " ", "x"),
 }
 
@@ -85,6 +91,7 @@ OLD = {
     "_NPM_PAIR": (edits._NPM_PAIR, r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$'),
     "_NPM_ALIAS": (edits._NPM_ALIAS, r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*"npm:((?:@[A-Za-z0-9_.~-]+/)?[A-Za-z0-9_.~-]+)'
                                      r'@([^"\\]+)"\s*,?\s*$'),
+    "_ACTION_INPUT": (ciconfigs._ACTION_INPUT, r"([ \t]*-?[ \t]*)([\w-]+)[ \t]*:[ \t]*(?:[>|][-+]?[ \t]*\Z)?(.*)"),
     "_NPM_SECTION": (edits._NPM_SECTION, r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|'
                                          r'peerDependencies|require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$'),
 }
@@ -102,6 +109,8 @@ LINES = {
                   '  "": "1"', '  "h": "1"\t,\t', '  "i\\\\": "2"'],
     "_NPM_ALIAS": ['    "x": "npm:y@^1.2.0",', '  "@a/b": "npm:@c/d@1.0.0"', '  "x": "npm:y@"', '"x":"npm:@s/y@~2" , ',
                    '  "x": "npm:y"', '  "x": "npm:y@1 || 2",,', '  "x": "npm:y@1\\"",'],
+    "_ACTION_INPUT": ["      args: release --clean", "    - args: >-", "  -  config-file: a.json", "-x: y", "-: y",
+                      "  -  : y", "  - -x: |+  ", "files:", "  with:", "  - name: build", "x", "  a b: c"],
     "_NPM_SECTION": ['  "dependencies": { "a": "1" },', '"devDependencies":{}', '  "require": {"php": ">=8"} , ',
                      '  "peerDependencies": { "a": "1" } }', '  "dependencies": {', '  "require-dev": {} x'],
 }
@@ -123,14 +132,14 @@ def _variants(line: str, rng: random.Random, count: int) -> list[str]:
 
 
 def _answer(pattern: re.Pattern[str], line: str) -> object:
-    m = pattern.match(line)
+    m = (pattern.fullmatch if pattern.pattern.startswith("([") else pattern.match)(line)  # as each reader calls it
     return None if m is None else (m.span(), m.groups(), m.groupdict())
 
 
 @pytest.mark.parametrize("name", list(OLD))
 def test_the_linear_patterns_match_as_the_old_ones_did(name: str) -> None:
     new, source = OLD[name]
-    old = re.compile(source)
+    old = re.compile(source, new.flags)
     assert new.pattern != source  # rewritten
     rng = random.Random(name)
     lines = [variant for line in LINES[name] for variant in [line, *_variants(line, rng, 400)]]
