@@ -82,6 +82,18 @@ def test_a_hostile_line_is_read_in_linear_time(read: Callable[[str], object], he
     assert large < max(16 * small, 0.02) / 2, (small, large)  # 4 times the line: ~4 times the CPU, never ~16
 
 
+def test_a_hostile_version_range_is_read_in_linear_time() -> None:
+    """edits.RANGE, every npm/composer/cargo version value: four runs of blanks between two parts (the separator's
+    `\\s*(?:...|\\s)\\s*` and the next part's `\\s*`): 512 blanks cost 0.48 CPU-s on 1234c59, a 4 KiB value minutes."""
+    for filler in (" ", "\t", " -"):
+        def line(kib: int, filler: str = filler) -> str:
+            return '  "a": "1' + filler * (kib * 1024 // len(filler)) + 'x"'
+        assert _cost(_npm, line(1), runs=1) < 0.05
+        small, large = _cost(_npm, line(64)), _cost(_npm, line(256))
+        assert large < 0.5, large
+        assert large < max(16 * small, 0.02) / 2, (small, large)
+
+
 # The patterns as they were (1accc98): the new ones must answer every line the same, spans and groups.
 OLD = {
     "_RUNS_ON": (tools._RUNS_ON, r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
@@ -92,6 +104,9 @@ OLD = {
     "_NPM_ALIAS": (edits._NPM_ALIAS, r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*"npm:((?:@[A-Za-z0-9_.~-]+/)?[A-Za-z0-9_.~-]+)'
                                      r'@([^"\\]+)"\s*,?\s*$'),
     "_ACTION_INPUT": (ciconfigs._ACTION_INPUT, r"([ \t]*-?[ \t]*)([\w-]+)[ \t]*:[ \t]*(?:[>|][-+]?[ \t]*\Z)?(.*)"),
+    "RANGE": (edits.RANGE, r"^(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?"
+                          r"(?:@\w+)?(?:\s*(?:\|\|?|,|\s-\s|\s)\s*(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*"
+                          r"(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?(?:@\w+)?)*$"),
     "_NPM_SECTION": (edits._NPM_SECTION, r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|'
                                          r'peerDependencies|require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$'),
 }
@@ -111,6 +126,8 @@ LINES = {
                    '  "x": "npm:y"', '  "x": "npm:y@1 || 2",,', '  "x": "npm:y@1\\"",'],
     "_ACTION_INPUT": ["      args: release --clean", "    - args: >-", "  -  config-file: a.json", "-x: y", "-: y",
                       "  -  : y", "  - -x: |+  ", "files:", "  with:", "  - name: build", "x", "  a b: c"],
+    "RANGE": ["^1.2.3", ">=1.0 <2", "1.2.3 - 1.4", "^7.4 || ^8.0", "v1.2.3-rc.1", "~1.2", "1.x", ">= 1.0, < 2",
+              "1 - 2", "1 -2", "1- 2", "=1.0", " 1.0", "1.0.0+build.1", "1@beta", "^1 | ^2", "1.2.*", "> 1  <  2"],
     "_NPM_SECTION": ['  "dependencies": { "a": "1" },', '"devDependencies":{}', '  "require": {"php": ">=8"} , ',
                      '  "peerDependencies": { "a": "1" } }', '  "dependencies": {', '  "require-dev": {} x'],
 }
