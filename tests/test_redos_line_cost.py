@@ -89,8 +89,8 @@ def test_a_hostile_version_range_is_read_in_linear_time() -> None:
         def line(kib: int, filler: str = filler) -> str:
             return '  "a": "1' + filler * (kib * 1024 // len(filler)) + 'x"'
         assert _cost(_npm, line(1), runs=1) < 0.05
-        small, large = _cost(_npm, line(64)), _cost(_npm, line(256))
-        assert large < 0.5, large
+        small, large = _cost(_npm, line(256)), _cost(_npm, line(1024))  # the reader around it: ~0.1 CPU-s a MiB
+        assert large < 1.0, large
         assert large < max(16 * small, 0.02) / 2, (small, large)
 
 
