@@ -35,7 +35,8 @@ MAX_INCLUDED = 256  # playbook, task and role files read per tree; past it, the 
 _FILES = ("100644", "100755")
 _ROLE_LIST = lazy(r"^([ \t-]*)(?:roles|dependencies)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 _ROLE_TASK = lazy(r"^([ \t-]*)(?:ansible\.builtin\.)?(?:include_role|import_role)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
-_ROLE_ITEM = lazy(r"""^[ \t]*-[ \t]*\{?[ \t]*(?:(?:role|name)[ \t]*:[ \t]*)?["']?([^\s"'#{}\[\],:=]+)[ \t,}]*""")
+# The `{` is read with the blanks after it: `[ \t]*\{?[ \t]*` split a line of blanks every way (quadratic, attack 34).
+_ROLE_ITEM = lazy(r"""^[ \t]*-[ \t]*(?:\{[ \t]*)?(?:(?:role|name)[ \t]*:[ \t]*)?["']?([^\s"'#{}\[\],:=]+)[ \t,}]*""")
 _ROLE_NAME = lazy(r"""(?:^|[\s{,])name[ \t]*[:=][ \t]*["']?([^\s"'#{}\[\],]+)""")
 _ROLES_PATH = lazy(r"^[ \t]*roles_path[ \t]*=[ \t]*(.*)$", re.MULTILINE)
 ITEM = lazy(r"""^[ \t]*-[ \t]*(?:name[ \t]*:[ \t]*)?["']?([^\s"'#{}\[\],]+)""")

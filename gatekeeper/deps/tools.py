@@ -104,8 +104,9 @@ _ENV_VERSION = lazy(r"""^\s+(?P<tool>[A-Z][A-Z0-9_]*?)_VERSION\s*:\s*(?P<q>["']?
 _SHELL_VERSION = lazy(r"""(?:^|[\s;&|(])(?P<tool>[A-Z][A-Z0-9]{0,40}(?:_[A-Z0-9]{1,40}){0,3}?)_VERSION="""
                       r"""(?P<q>["']?)(?P<value>v?\d[\w.+-]{0,100})(?P=q)(?=[\s;&|)]|$)""")
 _STEP_USES = lazy(r"""^(?P<indent>\s*(?:-\s+)?)uses\s*:\s*["']?(?P<name>[^@"'\s#]+)""")
-# `runs-on: ubuntu-24.04`, `runs-on: [macos-14]`, `runs-on: windows-2022`; `-latest` names no version.
-_RUNS_ON = lazy(r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
+# `runs-on: ubuntu-24.04`, `runs-on: [macos-14]`, `runs-on: windows-2022`; `-latest` names no version. The `[` is read
+# with the blanks after it: `\s*\[?\s*` split a line of blanks every way, 8 KiB in 0.7 CPU-s (test_redos_line_cost).
+_RUNS_ON = lazy(r"""^\s*(?:-\s+)?runs-on\s*:\s*(?:\[\s*)?["']?(?P<os>ubuntu|macos|windows)-"""
                 r"""(?P<version>\d[\w.-]*)["']?""")
 # A job's runner from its matrix: `runs-on: ${{ matrix.os }}` over `os: [ubuntu-16.04]` (CocoaPods' specs): an `os:`
 # key's flow list, its block list below it (`os:` then `- ubuntu-22.04` lines), or an include entry's `- os: macos-14`,

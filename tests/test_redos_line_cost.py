@@ -1,0 +1,165 @@
+"""Per-line patterns on one hostile line, CPU seconds (load cannot flake them), the least of three, the collector off.
+
+Attack 34 left four line patterns quadratic: two runs of blanks with only an optional mark between them
+(`\\s*\\[?\\s*`, `[ \\t]*\\{?[ \\t]*`, `\\s*,?\\s*$`) are split every way when the rest of the line fails, so a
+`runs-on:` line of 8 KiB of blanks cost 0.63 CPU-s, a role item 1.48 and a package.json pair 0.17 on `1accc98`
+(a 1 MiB line: hours). Each now reads the optional mark together with the blanks after it, which matches the same
+lines with the same groups (the differential tests below: the old patterns' text, kept here, against the new ones).
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import re
+import time
+from collections.abc import Callable
+
+import pytest
+
+from gatekeeper.classify import ciconfigs, playbookreads
+from gatekeeper.deps import edits, tools
+from gatekeeper.deps.model import ManifestError
+
+
+def _workflow(line: str) -> object:
+    return tools.WorkflowTools(".github/workflows/ci.yml").line(line)
+
+
+def _npm(line: str) -> object:
+    try:
+        return edits.npm_line([("{", False), (line, True)], 1)
+    except ManifestError:  # fail closed: an unread line is an error, which is fine here; its cost is what counts
+        return None
+
+
+def _action_inputs(line: str) -> object:
+    return ciconfigs.named(f"steps:\n  - uses: goreleaser/goreleaser-action@v6\n    with:\n{line}\n")
+
+
+def _roles(line: str) -> object:
+    return playbookreads._role_names(f"- hosts: all\n  roles:\n{line}\n")
+
+
+# (reader, head, filler, tail): the line is head + filler * n + tail.
+SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
+    "runs-on blanks": (_workflow, "runs-on: ", " ", "x"),
+    "runs-on tabs in a list": (_workflow, "  - runs-on:\t", "\t", "[x"),
+    "runs-on blanks before a bracket": (_workflow, "runs-on:", " ", "[ 'x"),
+    "role item blanks": (_roles, "    - ", " ", "#"),
+    "role item blanks before a brace": (_roles, "    -", "\t", "{ #"),
+    "npm pair blanks": (_npm, '  "a": "1.0.0"', " ", "x"),
+    "npm pair blanks around a comma": (_npm, '  "a": "1.0.0" ', " ", ", x"),
+    "npm alias blanks": (_npm, '  "a": "npm:b@^1.0.0"', " ", "x"),
+    "action input blanks": (_action_inputs, "      ", " ", "x"),
+    "action input blanks after a dash": (_action_inputs, "    ", "\t", "-\t\t"),
+    "npm section blanks": (_npm, '  "dependencies": { "a": "1.0.0" }', " ", "x"),
+}
+
+
+def _cost(read: Callable[[str], object], text: str, runs: int = 3) -> float:
+    gc.disable()
+    try:
+        costs = []
+        for _ in range(runs):
+            started = time.process_time()
+            read(text)
+            costs.append(time.process_time() - started)
+        return min(costs)
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize(("read", "head", "filler", "tail"), list(SHAPES.values()), ids=list(SHAPES))
+def test_a_hostile_line_is_read_in_linear_time(read: Callable[[str], object], head: str, filler: str,
+                                              tail: str) -> None:
+    def line(kib: int) -> str:
+        return head + filler * (kib * 1024) + tail
+
+    assert _cost(read, line(8), runs=1) < 0.05  # a quadratic reading fails here at once (0.17-1.5 CPU-s), not later
+    small, large = _cost(read, line(64)), _cost(read, line(256))
+    assert large < 0.5, large
+    assert large < max(16 * small, 0.02) / 2, (small, large)  # 4 times the line: ~4 times the CPU, never ~16
+
+
+def test_a_hostile_version_range_is_read_in_linear_time() -> None:
+    """edits.RANGE, every npm/composer/cargo version value: four runs of blanks between two parts (the separator's
+    `\\s*(?:...|\\s)\\s*` and the next part's `\\s*`): 512 blanks cost 0.48 CPU-s on 1234c59, a 4 KiB value minutes."""
+    for filler in (" ", "\t", " -"):
+        def line(kib: int, filler: str = filler) -> str:
+            return '  "a": "1' + filler * (kib * 1024 // len(filler)) + 'x"'
+        assert _cost(_npm, line(1), runs=1) < 0.05
+        small, large = _cost(_npm, line(256)), _cost(_npm, line(1024))  # the reader around it: ~0.1 CPU-s a MiB
+        assert large < 1.0, large
+        assert large < max(16 * small, 0.02) / 2, (small, large)
+
+
+# The patterns as they were (1accc98): the new ones must answer every line the same, spans and groups.
+OLD = {
+    "_RUNS_ON": (tools._RUNS_ON, r"""^\s*(?:-\s+)?runs-on\s*:\s*\[?\s*["']?(?P<os>ubuntu|macos|windows)-"""
+                                 r"""(?P<version>\d[\w.-]*)["']?"""),
+    "_ROLE_ITEM": (playbookreads._ROLE_ITEM,
+                   r"""^[ \t]*-[ \t]*\{?[ \t]*(?:(?:role|name)[ \t]*:[ \t]*)?["']?([^\s"'#{}\[\],:=]+)[ \t,}]*"""),
+    "_NPM_PAIR": (edits._NPM_PAIR, r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$'),
+    "_NPM_ALIAS": (edits._NPM_ALIAS, r'^\s*("(?:[^"\\]|\\.)+")\s*:\s*"npm:((?:@[A-Za-z0-9_.~-]+/)?[A-Za-z0-9_.~-]+)'
+                                     r'@([^"\\]+)"\s*,?\s*$'),
+    "_ACTION_INPUT": (ciconfigs._ACTION_INPUT, r"([ \t]*-?[ \t]*)([\w-]+)[ \t]*:[ \t]*(?:[>|][-+]?[ \t]*\Z)?(.*)"),
+    "RANGE": (edits.RANGE, r"^(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?"
+                          r"(?:@\w+)?(?:\s*(?:\|\|?|,|\s-\s|\s)\s*(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|[xX*]))*"
+                          r"(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?(?:@\w+)?)*$"),
+    "_NPM_SECTION": (edits._NPM_SECTION, r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|'
+                                         r'peerDependencies|require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$'),
+}
+# Lines of the shapes each pattern reads (written for this test), matching and near misses.
+LINES = {
+    "_RUNS_ON": ["runs-on: ubuntu-22.04", "    runs-on: [macos-14]", "  - runs-on: 'windows-2022'",
+                 'runs-on: [ "ubuntu-24.04-arm" ]', "runs-on:ubuntu-20.04 # pinned", "runs-on: ubuntu-latest",
+                 "runs-on: ${{ matrix.os }}", "runs-on : [ self-hosted, linux ]", "\truns-on:\t[\tmacos-13\t]",
+                 "runs-on: [ubuntu-22.04, macos-14]", "  runs-on:  [  'ubuntu-22.04'  ]  ", "- runs-on: {"],
+    "_ROLE_ITEM": ["    - web", "  - role: db", "  - { role: geerlingguy.java, tags: java }", "  -   name: 'x.y'",
+                   '  - "common"', "  - {role: a}", "  -\t{\trole\t:\tb\t}", "  - name: {{ r }}", "  - # none",
+                   "  -", "  - role:", "  - { name: c, when: x }", "  - role=d", "  - [e]", "  - {  }  ,"],
+    "_NPM_PAIR": ['    "react": "^18.2.0",', '"a":"1"', '  "@types/node": "20.x" ,  ', '  "b": ""',
+                  '  "c": "a \\" b",', '  "d": 1,', '  "e": "1",,', '  "f"  :  "x"  ,', '  "g": "1" }',
+                  '  "": "1"', '  "h": "1"\t,\t', '  "i\\\\": "2"'],
+    "_NPM_ALIAS": ['    "x": "npm:y@^1.2.0",', '  "@a/b": "npm:@c/d@1.0.0"', '  "x": "npm:y@"', '"x":"npm:@s/y@~2" , ',
+                   '  "x": "npm:y"', '  "x": "npm:y@1 || 2",,', '  "x": "npm:y@1\\"",'],
+    "_ACTION_INPUT": ["      args: release --clean", "    - args: >-", "  -  config-file: a.json", "-x: y", "-: y",
+                      "  -  : y", "  - -x: |+  ", "files:", "  with:", "  - name: build", "x", "  a b: c"],
+    "RANGE": ["^1.2.3", ">=1.0 <2", "1.2.3 - 1.4", "^7.4 || ^8.0", "v1.2.3-rc.1", "~1.2", "1.x", ">= 1.0, < 2",
+              "1 - 2", "1 -2", "1- 2", "=1.0", " 1.0", "1.0.0+build.1", "1@beta", "^1 | ^2", "1.2.*", "> 1  <  2"],
+    "_NPM_SECTION": ['  "dependencies": { "a": "1" },', '"devDependencies":{}', '  "require": {"php": ">=8"} , ',
+                     '  "peerDependencies": { "a": "1" } }', '  "dependencies": {', '  "require-dev": {} x'],
+}
+_TOKENS = [" ", "\t", "  ", ",", ":", "[", "]", "{", "}", "'", '"', "\\", "-", "#", "x", "1", "@", "npm:", "\n",
+           "runs-on", "ubuntu-", "role", "name", "=", "."]
+
+
+def _variants(line: str, rng: random.Random, count: int) -> list[str]:
+    """`line` with a few tokens inserted, deleted or replaced at random places."""
+    out = []
+    for _ in range(count):
+        text = line
+        for _ in range(rng.randint(1, 3)):
+            at, token = rng.randrange(len(text) + 1), rng.choice(_TOKENS)
+            text = rng.choice([text[:at] + token + text[at:], text[:at] + text[at + len(token):],
+                               text[:at] + token + text[at + 1:]])
+        out.append(text)
+    return out
+
+
+def _answer(pattern: re.Pattern[str], line: str) -> object:
+    m = (pattern.fullmatch if pattern.pattern.startswith("([") else pattern.match)(line)  # as each reader calls it
+    return None if m is None else (m.span(), m.groups(), m.groupdict())
+
+
+@pytest.mark.parametrize("name", list(OLD))
+def test_the_linear_patterns_match_as_the_old_ones_did(name: str) -> None:
+    new, source = OLD[name]
+    old = re.compile(source, new.flags)
+    assert new.pattern != source  # rewritten
+    rng = random.Random(name)
+    lines = [variant for line in LINES[name] for variant in [line, *_variants(line, rng, 400)]]
+    matched = [line for line in lines if old.match(line)]
+    assert len(matched) > len(LINES[name]) // 2  # the variants keep many matching lines, not only misses
+    assert [line for line in lines if _answer(old, line) != _answer(new, line)] == []
