@@ -17,8 +17,17 @@ from collections.abc import Callable
 
 import pytest
 
-from gatekeeper.classify import ciconfigs, playbookreads
-from gatekeeper.deps import edits, tools
+from gatekeeper.classify import (
+    appliedpatches,
+    buildshapes,
+    ciconfigs,
+    ciforms,
+    deployruns,
+    devcontainers,
+    playbookreads,
+    tasks,
+)
+from gatekeeper.deps import bundler, edits, tools
 from gatekeeper.deps.model import ManifestError
 
 
@@ -41,6 +50,27 @@ def _roles(line: str) -> object:
     return playbookreads._role_names(f"- hosts: all\n  roles:\n{line}\n")
 
 
+def _task(line: str) -> object:
+    return tasks.run_paths(f"platform: linux\nrun:\n  path: sh\n{line}\n".encode())
+
+
+def _port(line: str) -> object:
+    return appliedpatches.named("ports/zlib/portfile.cmake", f"vcpkg_from_github(PATCHES {line})\n")
+
+
+def _requirements(line: str) -> object:
+    return buildshapes.build_shape("requirements.in", f"requests==2.31.0\n{line}\n")
+
+
+def _gemfile(line: str) -> object:
+    return bundler.parse_gemfile("Gemfile", f"source 'https://rubygems.org'\n{line}\n".encode()), bundler.residue(
+        line.encode())
+
+
+def _plugins(line: str) -> object:
+    return ciforms.plugin_hooks(f"steps:\n  - plugins:\n{line}\n")
+
+
 # (reader, head, filler, tail): the line is head + filler * n + tail.
 SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     "runs-on blanks": (_workflow, "runs-on: ", " ", "x"),
@@ -54,6 +84,17 @@ SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     "action input blanks": (_action_inputs, "      ", " ", "x"),
     "action input blanks after a dash": (_action_inputs, "    ", "\t", "-\t\t"),
     "npm section blanks": (_npm, '  "dependencies": { "a": "1.0.0" }', " ", "x"),
+    # found by bench/bench_pattern_cost.py (2026-12-06): 8 KiB of blanks 0.33-1.6 CPU-s on 88fff27
+    "task args blanks": (_task, "  args:", " ", "x"),
+    "port patch word": (_port, "", "a", ".patchx"),
+    "requirements comment blanks": (_requirements, "x", " ", "y #"),
+    "gem blanks": (_gemfile, "gem", " ", "x"),
+    "gem options blanks": (_gemfile, "gem 'a'", " ", "x"),
+    "gem group block blanks": (_gemfile, "", " ", "x"),
+    "gem do blanks": (_gemfile, "x do", " ", "x"),
+    "buildkite local plugin blanks": (_plugins, "      - ./x", " ", "x"),
+    "deploy line word": (deployruns._LINE_PATH.findall, "helm upgrade x - < ", "a", ""),
+    "devcontainer config blanks": (devcontainers.configurations, "devcontainer build --config", " ", ""),
 }
 
 
@@ -109,7 +150,32 @@ OLD = {
                           r"(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?(?:@\w+)?)*$"),
     "_NPM_SECTION": (edits._NPM_SECTION, r'^\s*"(?P<section>dependencies|devDependencies|optionalDependencies|'
                                          r'peerDependencies|require|require-dev)"\s*:\s*(\{.*\})\s*,?\s*$'),
+    "_ARGS": (tasks._ARGS, r"^([ \t]*)args[ \t]*:[ \t]*(?:\[([^\]\n]*)\])?[ \t]*(?:#.*)?$"),
+    "_PORT_PATCH": (appliedpatches._PORT_PATCH,
+                    r"""(?:\$\{CMAKE_CURRENT_LIST_DIR\}/)?([^\s"'()$;]+\.(?:patch|diff))(?![\w.])"""),
+    "_COMMENT": (buildshapes._COMMENT, r"[ \t]+#.*|#.*"),
+    "_GEM": (bundler._GEM, r"""^\s*gem\s*\(?\s*(["'])([A-Za-z0-9_.\-]+)\1((?:\s*,\s*(["'])[^"'\n]*\4)*)(.*)$"""),
+    "_OPENS": (bundler._OPENS, r"""^\s*(?:(group)\b(.*)\bdo\b|.*\bdo\s*(?:\|[^|]*\|)?\s*$|"""
+                               r"""(?:if|unless|case|begin|while|until)\b)"""),
+    "_LOCAL_PLUGIN": (ciforms._LOCAL_PLUGIN, r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*:?"""
+                                         r"""[ \t]*(?:$|\{|~|null)"""),
+    "_LINE_PATH": (deployruns._LINE_PATH,
+                   r"[^\s'\"<>|&;()]*(?:/|\.(?:ya?ml|json|j2|tpl|tf|hcl|bicep)\b)[^\s'\"<>|&;()]*"),
+    "_CONFIG": (devcontainers._CONFIG, r"""(?:\bconfigFile[ \t]*:|--config(?:[ \t]+|=))[ \t]*['"]?([^\s'"#$]+)"""),
+    "_OPTION": (bundler._OPTION, rf"""\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{bundler._VALUE})"""),
+    "_READ_REST": (bundler._READ_REST,
+                   rf"""^(?:\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{bundler._VALUE}))*\s*\)?\s*(?:#.*)?$"""),
+    "_REQUIREMENT_LINE": (buildshapes._REQUIREMENT_LINE,
+                          r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
+                          rf"(?:\(?{buildshapes._SPECIFIER}(?:[ \t]*,[ \t]*{buildshapes._SPECIFIER})*\)?|@[ \t]*\S+)?"
+                          r"[ \t]*(?:;[^#\n]*)?"
+                          r"|-[rce][ \t]+\S+|--(?:requirement|constraint|editable)[ =]\S+"
+                          r"|--(?:index-url|extra-index-url|find-links|trusted-host|no-binary|only-binary)[ =]\S+|--pre"
+                          r"|(?:git|hg|svn|bzr)\+[a-z]+://\S+|https?://\S+"),
 }
+# How each reader calls its pattern, where it is not `match` (`fullmatch` for those written to be matched whole).
+CALLS = {"_LINE_PATH": "findall", "_CONFIG": "findall", "_LOCAL_PLUGIN": "findall", "_PORT_PATCH": "findall",
+         "_COMMENT": "sub", "_OPTION": "findall", "_REQUIREMENT_LINE": "fullmatch"}
 # Lines of the shapes each pattern reads (written for this test), matching and near misses.
 LINES = {
     "_RUNS_ON": ["runs-on: ubuntu-22.04", "    runs-on: [macos-14]", "  - runs-on: 'windows-2022'",
@@ -130,9 +196,33 @@ LINES = {
               "1 - 2", "1 -2", "1- 2", "=1.0", " 1.0", "1.0.0+build.1", "1@beta", "^1 | ^2", "1.2.*", "> 1  <  2"],
     "_NPM_SECTION": ['  "dependencies": { "a": "1" },', '"devDependencies":{}', '  "require": {"php": ">=8"} , ',
                      '  "peerDependencies": { "a": "1" } }', '  "dependencies": {', '  "require-dev": {} x'],
+    "_ARGS": ["args: [-ec, 'make test']", "  args:", "  args:  [a, b]  # x", "args:[]", "\targs\t:\t[x]\t", "args: x",
+              "  args: [a] b", "  args : # c", "  args: [a", "- args: [a]"],
+    "_PORT_PATCH": ["PATCHES fix-build.patch", '"${CMAKE_CURRENT_LIST_DIR}/0001-x.diff"', "(a/b.diff)", "$x.patch",
+                    "a${CMAKE_CURRENT_LIST_DIR}/b.patch", "x.patch.orig y.PATCH", "{x.patch", "a.patchy b.diff;c.diff",
+                    "http://x/y.patch"],
+    "_COMMENT": ["requests==2 # pinned", "a#b", "x  \t# c", "no comment", "# all", "a  b #c # d", "  #", "u\t#"],
+    "_GEM": ["gem 'rails', '~> 7.0'", 'gem("a", "1", require: false)', "  gem   (  'x'  ,  '>= 1' )", "gem 'a' # c",
+             "gem x", "gem  'b',", 'gem "c" , "1" , "2"', "gems 'a'", "gem('d')"],
+    "_OPENS": ["group :test do", "group :development, :test do |x|", "platforms :jruby do", "if ENV['X']", "  x do  ",
+               "foo do |a, b|  ", "do", "x do |a| y", "unless y", "group(:a) do", "  github 'a/b' do", "todo",
+               "x do |"],
+    "_LOCAL_PLUGIN": ["  - ./plugins/x:", "  - '../y#v1': {", "- ./z ~", "  - ./a : null", "\t-\t./b\t:\t", "  - ./c:d",
+                      "  - x/y:", "  - ./e  x", "  - \"./f\"", "  - ./g#\n  - ./h:  "],
+    "_LINE_PATH": ["kubectl apply -f - < k8s/app.yaml", "a.tf;b/c (d.json) x.yml.j2", "https://x/y 'q/r'", "v1.2",
+                   "x.yamlz/q", "a|b/c&d.hcl", "-f ./x", "e.bicep.bak f.tpl"],
+    "_CONFIG": ["configFile: .devcontainer/ci.json", "--config  'x/y.json'", "--config=z.json", "--config\t=w",
+                "configFile :\t$X", "--config", "myconfigFile: a", "--configx b", '--config "#c"'],
+    "_OPTION": [", require: false, group: :test", "  ,  a => 'b' , c: 1", ", a: %i[x y], b: [1]", ",a:b", " , x: nil"],
+    "_REQUIREMENT_LINE": ["requests==2.31.0", "a [x, y] >= 1, < 2 ; python_version < '3.12'", "b @ https://x/y.whl",
+                          "c\t( == 1 )", "-r base.txt", "--index-url=https://x", "git+https://x/y", "d  ;  e", "e [",
+                          "f == 1  junk", "--pre"],
+    "_READ_REST": [", require: false", ", group: :test )", ", path: '../x' # c", "", " )", ", a: 1, b: 'c'",
+                   ", a: %w[x y]", ", :a => true", ", a:", " x", ", a: 1 junk", ", a: [1, 2] ) # z"],
 }
 _TOKENS = [" ", "\t", "  ", ",", ":", "[", "]", "{", "}", "'", '"', "\\", "-", "#", "x", "1", "@", "npm:", "\n",
-           "runs-on", "ubuntu-", "role", "name", "=", "."]
+           "runs-on", "ubuntu-", "role", "name", "=", ".", "args", ".patch", "$", "(", ")", "|", ";", " do", "gem",
+           "group", "${CMAKE_CURRENT_LIST_DIR}/", "%w["]
 
 
 def _variants(line: str, rng: random.Random, count: int) -> list[str]:
@@ -148,7 +238,14 @@ def _variants(line: str, rng: random.Random, count: int) -> list[str]:
     return out
 
 
-def _answer(pattern: re.Pattern[str], line: str) -> object:
+def _answer(pattern: re.Pattern[str], line: str, call: str = "match") -> object:
+    if call == "findall":
+        return pattern.findall(line)
+    if call == "sub":
+        return pattern.sub("", line)
+    if call == "fullmatch":
+        m = pattern.fullmatch(line)
+        return None if m is None else (m.span(), m.groups())
     m = (pattern.fullmatch if pattern.pattern.startswith("([") else pattern.match)(line)  # as each reader calls it
     return None if m is None else (m.span(), m.groups(), m.groupdict())
 
@@ -160,6 +257,7 @@ def test_the_linear_patterns_match_as_the_old_ones_did(name: str) -> None:
     assert new.pattern != source  # rewritten
     rng = random.Random(name)
     lines = [variant for line in LINES[name] for variant in [line, *_variants(line, rng, 400)]]
-    matched = [line for line in lines if old.match(line)]
+    matched = [line for line in lines if old.search(line)]
     assert len(matched) > len(LINES[name]) // 2  # the variants keep many matching lines, not only misses
-    assert [line for line in lines if _answer(old, line) != _answer(new, line)] == []
+    call = CALLS.get(name, "match")
+    assert [line for line in lines if _answer(old, line, call) != _answer(new, line, call)] == []

@@ -56,7 +56,10 @@ _QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
 _KEYED = re.compile(r"""^\s*["']?(@?[\w.-]+(?:/[\w.-]+)?@[^"':\s]+)["']?\s*:\s*["']?([^"'\s,#]+)""")
 _PATCH_ENDINGS = (".patch", ".diff")
 # A vcpkg port's patch: a `.patch` or `.diff` name (its folder's, or `${CMAKE_CURRENT_LIST_DIR}/...`) anywhere in it.
-_PORT_PATCH = re.compile(r"""(?:\$\{CMAKE_CURRENT_LIST_DIR\}/)?([^\s"'()$;]+\.(?:patch|diff))(?![\w.])""",
+# A name starts a word (or follows the folder variable): tried at every character of a long word, the name's run
+# was read to the word's end each time (quadratic).
+_PORT_PATCH = re.compile(r"""(?:\$\{CMAKE_CURRENT_LIST_DIR\}/|(?<![^\s"'()$;]))"""
+                         r"""([^\s"'()$;]+\.(?:patch|diff))(?![\w.])""",
                          re.IGNORECASE)
 
 

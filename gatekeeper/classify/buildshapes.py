@@ -23,16 +23,18 @@ from gatekeeper.classify.shapes import evidence_line
 from gatekeeper.lazy_pattern import lazy
 
 _FLAGS = re.MULTILINE
+# The blanks between its optional parts are possessive: three runs split every way on a failing line were cubic.
 # One line of a pip requirements file: a requirement (PEP 508 name, extras, version specifiers, a marker, or a direct
 # reference `name @ url`), an option pip-compile reads (`-r`, `-c`, `-e`, an index), or a VCS or archive URL.
 _SPECIFIER = r"(?:===|==|~=|!=|<=|>=|<|>)[ \t]*[A-Za-z0-9.*+!_-]+"
 _REQUIREMENT_LINE = lazy(
-    r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*\[[A-Za-z0-9_,. \t-]*\])?[ \t]*"
-    rf"(?:\(?{_SPECIFIER}(?:[ \t]*,[ \t]*{_SPECIFIER})*\)?|@[ \t]*\S+)?[ \t]*(?:;[^#\n]*)?"
+    r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:[ \t]*+\[[A-Za-z0-9_,. \t-]*\])?[ \t]*+"
+    rf"(?:\(?{_SPECIFIER}(?:[ \t]*,[ \t]*{_SPECIFIER})*\)?|@[ \t]*\S+)?[ \t]*+(?:;[^#\n]*)?"
     r"|-[rce][ \t]+\S+|--(?:requirement|constraint|editable)[ =]\S+"
     r"|--(?:index-url|extra-index-url|find-links|trusted-host|no-binary|only-binary)[ =]\S+|--pre"
     r"|(?:git|hg|svn|bzr)\+[a-z]+://\S+|https?://\S+")
-_COMMENT = lazy(r"[ \t]+#.*|#.*")
+# A run of blanks is tried at its start only (`[ \t]+#.*|#.*` searched from each blank of a run: quadratic).
+_COMMENT = lazy(r"(?<![ \t])[ \t]*#.*")
 # conda's environment file: every top-level key is one `conda env create` reads
 _CONDA_KEYS = frozenset({"name", "channels", "dependencies", "prefix", "variables", "platforms", "channel_priority"})
 _TOP_KEY = lazy(r"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)", _FLAGS)

@@ -52,9 +52,6 @@ _SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _LINE_START = re.compile(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""
                          r"""(?:-[ \t]+)?"?""")
 _WORDS = re.compile(r"""[^\s'"`)]+""")
-_PREFIX = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "npx", "pnpx", "bunx", "run", "!",
-                     "if", "@", "-", "+"})
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 # a line continued on the next: sh's backslash, PowerShell's backtick, cmd's caret at the line's end (attack 30)
 _CONTINUED = re.compile(r"[\\`^][ \t]*\r?\n")

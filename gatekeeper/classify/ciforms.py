@@ -45,7 +45,8 @@ MAX_VARIANTS = 32  # lines a line with matrix expressions may become (past it: t
 HOOK_FOLDERS = (".buildkite/",)
 _INSTRUCTION = re.compile(r"^([ \t]*)(?:RUN|CMD|ENTRYPOINT)((?:[ \t]+--[\w-]+(?:=\S*)?)*)[ \t]+", re.MULTILINE)
 _LOCAL_PLUGIN = re.compile(
-    r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*:?[ \t]*(?:$|\{|~|null)""", re.MULTILINE)
+    r"""^[ \t]*-[ \t]+['"]?(\.{1,2}/[^\s'"#:]+)(?:#[^\s'":]*)?['"]?[ \t]*+(?::[ \t]*+)?(?:$|\{|~|null)""",
+    re.MULTILINE)  # possessive blanks around the optional colon: split every way, they were quadratic
 _UPLOAD = re.compile(r"\bpipeline[ \t]+upload\b([^;&|\n]*)")
 _TEMPLATE = re.compile(r"""^[ \t]*(?:-[ \t]+)?['"]?[\w-]*(?:template|Template)[\w-]*['"]?[ \t]*:[ \t]*(['"]?)"""
                        r"""([^'"#\n]*?)\1[ \t]*(?:#.*)?$""", re.MULTILINE)

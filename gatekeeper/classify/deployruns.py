@@ -66,7 +66,10 @@ _HELD: dict[str, tuple[str, ...]] = {
 }
 _HELD |= {"oc": _HELD["kubectl"], "tofu": _HELD["terraform"], "terragrunt": _HELD["terraform"],
           "sls": _HELD["serverless"]}
-_LINE_PATH = re.compile(r"[^\s'\"<>|&;()]*(?:/|\.(?:ya?ml|json|j2|tpl|tf|hcl|bicep)\b)[^\s'\"<>|&;()]*")
+# Tried at a word's start only: every match starts there, and from each character of a long word the word was read to
+# its end again (quadratic).
+_LINE_PATH = re.compile(r"(?<![^\s'\"<>|&;()])[^\s'\"<>|&;()]*"
+                        r"(?:/|\.(?:ya?ml|json|j2|tpl|tf|hcl|bicep)\b)[^\s'\"<>|&;()]*")
 _SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 # A YAML key (`- run: |`), a JSON one (`"deploy": "helm …"`), a list item's dash before the command
 _LINE_START = re.compile(r"""^[ \t]*(?:-[ \t]+)?(?:(?:[\w.-]+|"[^"\n]*")[ \t]*:[ \t]+(?:[|>][-+]?[ \t]*)?)?"""

@@ -26,7 +26,7 @@ _ACTION = re.compile(r"""\buses[ \t]*:[ \t]*['"]?devcontainers/ci@|\btask[ \t]*:
                      re.IGNORECASE)
 # `devcontainer up`, `npx @devcontainers/cli@0.71 exec`, `devcontainer build`, `devcontainer set-up`
 _CLI = re.compile(r"\bdevcontainers?(?:/cli(?:@[^\s'\"]*)?)?[ \t]+(?:up|build|exec|run-user-commands|set-up)\b")
-_CONFIG = re.compile(r"""(?:\bconfigFile[ \t]*:|--config(?:[ \t]+|=))[ \t]*['"]?([^\s'"#$]+)""")
+_CONFIG = re.compile(r"""(?:\bconfigFile[ \t]*:|--config[ \t=])[ \t]*+['"]?([^\s'"#$]+)""")  # blanks read once
 # GitHub's owner and repository names are of any case (`uses: DevContainers/ci@v0.3` runs the action: attack 21)
 _NAMED = re.compile("devcontainer", re.IGNORECASE)
 _COMMENT = re.compile(r"^[ \t]*#.*$", re.MULTILINE)

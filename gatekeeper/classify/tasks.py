@@ -24,7 +24,8 @@ MAX_DEFINITIONS = 64  # YAML files read per folder: a folder of thousands of YAM
 
 _RUN = re.compile(r"^([ \t]*)(?:-[ \t]+)?run[ \t]*:[ \t]*(?:#.*)?$")
 _PATH = re.compile(r"""^([ \t]*)path[ \t]*:[ \t]*["']?([^\s"'#]+)["']?[ \t]*(?:#.*)?$""")
-_ARGS = re.compile(r"^([ \t]*)args[ \t]*:[ \t]*(?:\[([^\]\n]*)\])?[ \t]*(?:#.*)?$")
+# Possessive blanks: the runs around the optional flow list were split every way on a failing line (quadratic).
+_ARGS = re.compile(r"^([ \t]*)args[ \t]*+:[ \t]*+(?:\[([^\]\n]*)\])?[ \t]*+(?:#.*)?$")
 _ARG_ITEM = re.compile(r"""^[ \t]*-[ \t]+["']?([^\s"'#,]+)["']?[ \t]*(?:#.*)?$""")
 _KEY = re.compile(r"^([ \t]*)\S")
 _RUN_FLOW = re.compile(r"^[ \t]*(?:-[ \t]+)?run[ \t]*:[ \t]*\{(.*)\}[ \t]*(?:#.*)?$")  # run: {path: sh, args: [...]}

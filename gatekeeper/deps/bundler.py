@@ -13,10 +13,10 @@ from gatekeeper.lazy_pattern import lazy
 _SPEC = lazy(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
 _DIRECT = lazy(r"^ {2}([A-Za-z0-9_.\-]+)(?:!)?(?: \(|$)")
 # `gem "name"` / `gem('name', '~> 1.2', '>= 1.2.3', require: false)`: the name, then its version strings.
-_GEM = lazy(r"""^\s*gem\s*\(?\s*(["'])([A-Za-z0-9_.\-]+)\1((?:\s*,\s*(["'])[^"'\n]*\4)*)(.*)$""")
+_GEM = lazy(r"""^\s*gem\s*+(?:\(\s*+)?(["'])([A-Za-z0-9_.\-]+)\1((?:\s*,\s*(["'])[^"'\n]*\4)*)(.*)$""")
 _GEM_VERSION = lazy(r"""(["'])([^"'\n]*)\1""")
 _INLINE_GROUP = lazy(r"""\bgroups?\s*(?::|=>)\s*\[?([^\]\n]*)""")
-_OPENS = lazy(r"""^\s*(?:(group)\b(.*)\bdo\b|.*\bdo\s*(?:\|[^|]*\|)?\s*$|(?:if|unless|case|begin|while|until)\b)""")
+_OPENS = lazy(r"""^\s*+(?:(group)\b(.*)\bdo\b|.*\bdo\s*+(?:\|[^|]*\|\s*+)?$|(?:if|unless|case|begin|while|until)\b)""")
 _END = lazy(r"^\s*end\b")
 _DEV_GROUPS = frozenset({"development", "test", "dev", "lint", "rubocop", "ci"})
 
@@ -149,9 +149,10 @@ _WHEN = frozenset({"platform", "platforms", "install_if", "force_ruby_platform"}
 # Blocks that give their gems no source: conditions, groups, platforms.
 _PLAIN_BLOCK = lazy(r"^\s*(?:if|unless|case|begin|while|until|platforms?|install_if|else|elsif)\b")
 _VALUE = r"""(?:(?P<q>["'])[^"'\n]*(?P=q)|:\w+|true|false|nil|\d+|%[iIwW]?[\[(][^\])\n]*[\])]|\[[^\]\n]*\])"""
-_OPTION = lazy(rf"""\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{_VALUE})""")
+# Tried at a run of blanks' start only: finditer read each run to its end from every blank in it (quadratic).
+_OPTION = lazy(rf"""(?<!\s)\s*,\s*:?(?P<key>\w+)\s*(?::|=>)\s*(?P<value>{_VALUE})""")
 # A gem line read whole: name, version strings, then only `key: value` options and a comment.
-_READ_REST = lazy(rf"""^(?:{_OPTION.pattern})*\s*\)?\s*(?:#.*)?$""")
+_READ_REST = lazy(rf"""^(?:{_OPTION.pattern})*+\s*+(?:\)\s*+)?(?:#.*)?$""")
 _BLANK_OR_COMMENT = lazy(r"^\s*(?:#.*)?$")
 
 
