@@ -156,3 +156,19 @@ def test_checkov_look_alikes_keep_their_bucket() -> None:
     assert RULES.match(".trunk/configs/.checkov.yaml").rule == "other.dev-tool-settings"  # trunk's copy, as before
     assert RULES.match("checkov/checks/s3.yaml").bucket != "other"  # custom checks a run loads are not settings
     assert RULES.match(".github/workflows/checkov.yml").bucket == "ci"
+
+
+# An application repository's own Argo CD objects in a `.argocd/` folder (pantalasa's services, faulty-technology's
+# sites; an empty placeholder of one in dasdevrishi/labber): the YAML there is what Argo CD syncs, even before it
+# holds anything a content reader could see.
+@pytest.mark.parametrize("path", [".argocd/application.yaml", ".argocd/applicationset.yaml", ".argocd/projects.yaml",
+                                  ".argocd/root-app.yaml", "services/web/.argocd/app.yml", ".argocd/prod/guestbook.yaml"])
+def test_the_yaml_of_an_argocd_folder_is_gitops(path: str) -> None:
+    match = RULES.match(path)
+    assert (match.bucket, match.rule) == ("iac", "iac.gitops"), match
+
+
+@pytest.mark.parametrize(("path", "bucket"), [(".argocd/README.md", "src"), (".argocd/notes.txt", "src"),
+                                              ("docs/argocd.md", "src"), ("src/argocd.yaml.go", "src")])
+def test_argocd_folder_look_alikes_keep_their_bucket(path: str, bucket: str) -> None:
+    assert RULES.match(path).bucket == bucket, RULES.match(path)
