@@ -1,14 +1,17 @@
 """Classes of misses the sixty-fourth label set showed (bench/classify_accuracy/sixtyfourth.tsv: 27 repositories
 fetched for it, weighted to infrastructure, measured blind first), each with the look-alikes it must leave alone.
 
-- Ansible roles kept one folder deeper (`roles/<group>/<role>/`, as OpenSearch's playbook keeps `roles/linux/opensearch`:
-  a role name may hold a slash below the roles path). Their tasks were `iac` by the generic `tasks/*.yml` rule, but the
-  templates, files and role variables in them were `src` from a patch alone (a systemd unit, a TLS tool's settings).
+- Ansible roles kept one folder deeper (`roles/<group>/<role>/`, as OpenSearch's playbook keeps
+  `roles/linux/opensearch`: a role name may hold a slash below the roles path). Their tasks were `iac` by the generic
+  `tasks/*.yml` rule, but the templates and files in them were `src` from a patch alone (a systemd unit, a TLS tool's
+  settings).
 - kumogata programs: Ruby that builds a CloudFormation template (`AWSTemplateFormatVersion "2010-09-09"`, a
   `Resources do` block) and the fragments its programs `_include` (a `Type "AWS::EC2::Subnet"` call on its own line).
   cfndsl's programs were known (the fifty-fourth set); kumogata's neither with the commits nor from a patch.
 - Checkov's settings (`.checkov.yaml`, `.checkov.yml`): a scanner's settings, whose `skip-check:` silences findings on
   the infrastructure it scans; `other` with the guardrail tag, as Trivy's and tfsec's are.
+- An application's `.argocd/` folder: the YAML there is its own Argo CD Application or ApplicationSet (empty
+  placeholders in dasdevrishi/labber were `src` in every mode).
 """
 
 from __future__ import annotations
@@ -118,8 +121,8 @@ def test_kumogata_look_alikes_are_not_programs(text: str) -> None:
 def test_kumogata_programs_in_a_repository(git_repo: GitRepo, tmp_path: Path) -> None:
     """With the commits: below a Gemfile naming kumogata, the programs and the fragments they include are iac; a
     helper without the shapes and a spec keep their bucket, and so does the same fragment below a Gemfile naming no IaC
-    library (not read). From a patch alone, a fragment the patch adds, or changes with its `Type` call in the hunk, is read
-    for the shape itself (a hunk that shows neither call proves nothing: run with --tree)."""
+    library (not read). From a patch alone, a fragment the patch adds, or changes with its `Type` call in the hunk, is
+    read for the shape itself (a hunk that shows neither call proves nothing: run with --tree)."""
     base = {"cfn/Gemfile": "source 'https://rubygems.org'\n\ngem 'kumogata'\ngem 'rake'\n",
             "cfn/001.rb": KUMOGATA_PROGRAM,
             "cfn/include/vpc/public_subnet.rb": KUMOGATA_FRAGMENT,
@@ -162,7 +165,8 @@ def test_checkov_look_alikes_keep_their_bucket() -> None:
 # sites; an empty placeholder of one in dasdevrishi/labber): the YAML there is what Argo CD syncs, even before it
 # holds anything a content reader could see.
 @pytest.mark.parametrize("path", [".argocd/application.yaml", ".argocd/applicationset.yaml", ".argocd/projects.yaml",
-                                  ".argocd/root-app.yaml", "services/web/.argocd/app.yml", ".argocd/prod/guestbook.yaml"])
+                                  ".argocd/root-app.yaml", "services/web/.argocd/app.yml",
+                                  ".argocd/prod/guestbook.yaml"])
 def test_the_yaml_of_an_argocd_folder_is_gitops(path: str) -> None:
     match = RULES.match(path)
     assert (match.bucket, match.rule) == ("iac", "iac.gitops"), match

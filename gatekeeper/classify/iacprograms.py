@@ -1,7 +1,7 @@
-"""Tier 3, continued: IaC programs (CDK, CDKTF, cdk8s, Pulumi, troposphere, pyinfra, cfndsl, kumogata) by their source: the
-imports that make a file one, the code that hides them, a serverless function's entry point that such a program deploys,
-and the dependency manifests whose naming of an IaC library makes a folder's source files worth reading
-(context.py, treecontext.py, patchcontext.py).
+"""Tier 3, continued: IaC programs (CDK, CDKTF, cdk8s, Pulumi, troposphere, pyinfra, cfndsl, kumogata) by their
+source: the imports that make a file one, the code that hides them, a serverless function's entry point that such a
+program deploys, and the dependency manifests whose naming of an IaC library makes a folder's source files worth
+reading (context.py, treecontext.py, patchcontext.py).
 """
 
 from __future__ import annotations
