@@ -1,7 +1,7 @@
-"""Tier 3, continued: IaC programs (CDK, CDKTF, cdk8s, Pulumi, troposphere, pyinfra, cfndsl) by their source: the
-imports that make a file one, the code that hides them, a serverless function's entry point that such a program deploys,
-and the dependency manifests whose naming of an IaC library makes a folder's source files worth reading
-(context.py, treecontext.py, patchcontext.py).
+"""Tier 3, continued: IaC programs (CDK, CDKTF, cdk8s, Pulumi, troposphere, pyinfra, cfndsl, kumogata) by their
+source: the imports that make a file one, the code that hides them, a serverless function's entry point that such a
+program deploys, and the dependency manifests whose naming of an IaC library makes a folder's source files worth
+reading (context.py, treecontext.py, patchcontext.py).
 """
 
 from __future__ import annotations
@@ -53,7 +53,13 @@ _IAC_PROGRAM = lazy(
     r'(?:aws/aws-cdk-go/|pulumi/pulumi[\w-]*/sdk|hashicorp/terraform-cdk-go/)|'
     r"^[ \t]*using[ \t]+(?:Amazon\.CDK|Pulumi|HashiCorp\.Cdktf)\b|"
     r"^[ \t]*import[ \t]+(?:software\.amazon\.awscdk|com\.pulumi|com\.hashicorp\.cdktf|org\.cdk8s)\.|"
-    r"^CloudFormation[ \t]*(?:do\b|\{)", _FLAGS)
+    r"^CloudFormation[ \t]*(?:do\b|\{)|"
+    # kumogata (Ruby, the sixty-fourth set: amimoto-ami's amimoto-enterprise-cfn): a program opens with the template's
+    # format line as a method call, and the fragments its programs `_include` declare resources and parameters with a
+    # `Type "AWS::EC2::Subnet"` call on a line of its own. YAML and JSON write both with a colon; Ruby that handles the
+    # types as data quotes, compares or assigns them.
+    r"""^AWSTemplateFormatVersion[ \t]*\(?[ \t]*["']\d{4}-\d\d-\d\d["'][ \t]*\)?[ \t]*(?:#[^\n]*)?\r?$|"""
+    r"""^[ \t]*Type[ \t]*\(?[ \t]*["'](?:AWS|Alexa|Custom)::\w[\w:<>]*["'][ \t]*\)?[ \t]*(?:#[^\n]*)?\r?$""", _FLAGS)
 # Python libraries whose programs are infrastructure too (the thirty-ninth set): troposphere builds CloudFormation
 # templates (`from troposphere import Template`), pyinfra deploys configure machines as Ansible plays do (`from
 # pyinfra.operations import apt`: the operations are what a deploy runs; pyinfra's CLI and its docs scripts import
@@ -65,8 +71,10 @@ _IAC_PROGRAM = lazy(
 _CONFIG_LIBRARY = lazy(r"^[ \t]*(?:(?:import|from)[ \t]+(troposphere\b|pyinfra(?=\.operations\b))|"
                        r"""require[ \t]*\(?[ \t]*["'](cfndsl)["'])""", _FLAGS)
 # Byte strings one of those imports must contain (a cheap test of a whole patch before any file is read).
+# kumogata's Gemfile names it; a patch that shows a fragment alone shows the resource's `Type "AWS::` call.
 IAC_LIBRARY_NEEDLES = (b"aws-cdk", b"aws_cdk", b"Amazon.CDK", b"awscdk", b"cdktf", b"Cdktf", b"cdk8s", b"pulumi",
-                       b"Pulumi", b"troposphere", b"pyinfra", b"cfndsl")
+                       b"Pulumi", b"troposphere", b"pyinfra", b"cfndsl", b"kumogata", b'Type "AWS::', b"Type 'AWS::",
+                       b'Type("AWS::', b"Type('AWS::", b"AWSTemplateFormatVersion \"", b"AWSTemplateFormatVersion '")
 # The source files of those languages.
 PROGRAM_EXTENSIONS = frozenset({"ts", "mts", "cts", "js", "mjs", "cjs", "py", "go", "cs", "fs", "java", "kt", "scala",
                                 "rb"})
