@@ -28,7 +28,7 @@ import pytest
 from gitrepo import two_commits
 from incli import tree_classify
 
-from gatekeeper.classify import ciruns, daggermods, jobenv, shellvars, treereads
+from gatekeeper.classify import ciruns, daggermods, jobenv, runvars, treereads
 from gatekeeper.classify.ciwalk import ci_runs
 from gatekeeper.classify.ruleset import load_rules
 from gatekeeper.classify.treereads import PastBound
@@ -221,31 +221,39 @@ def test_the_gate_calls_them_ci(tmp_path: Path) -> None:
 KIB256 = 256 * 1024
 
 
-@pytest.mark.parametrize("text", [
-    "LD_PRELOAD=" + "a:" * (KIB256 // 2),
-    "JAVA_TOOL_OPTIONS=" + "-javaagent:" * (KIB256 // 11),
-    "ZDOTDIR: " + " " * KIB256 + "x",
-    "PERL5OPT=" + "-M" * (KIB256 // 2),
-    "RUBYOPT=" + "-r" * (KIB256 // 2),
-    "DAGGER_MODULE=" + "=" * KIB256,
-    "X=a/b\n" + "$X" * (KIB256 // 2),
-    "A=" + "a/" * 100 + "\n" + ("${A}/" * 64 + "\n") * 200,
-    "SUBDIRS := " + "d " * (KIB256 // 2) + "\nall:\n\t$(MAKE) -C $@\n",
-    "x:\n\t" + "$(MAKE) -C $$d; " * (KIB256 // 16),
-    "direnv exec " + "d " * (KIB256 // 2),
-    "cd " + "../" * (KIB256 // 3) + "x && ./y",
-    "- run: " + "(cd a; make)" * (KIB256 // 12),
+@pytest.mark.parametrize(("path", "text"), [
+    (".github/workflows/ci.yml", "LD_PRELOAD=" + "a:" * (KIB256 // 2)),
+    (".github/workflows/ci.yml", "JAVA_TOOL_OPTIONS=" + "-javaagent:" * (KIB256 // 11)),
+    (".github/workflows/ci.yml", "ZDOTDIR: " + " " * KIB256 + "x"),
+    (".github/workflows/ci.yml", "PERL5OPT=" + "-M" * (KIB256 // 2)),
+    (".github/workflows/ci.yml", "RUBYOPT=" + "-r" * (KIB256 // 2)),
+    (".github/workflows/ci.yml", "DAGGER_MODULE=" + "=" * KIB256),
+    (".github/workflows/ci.yml", "X=a/b\n" + "$X" * (KIB256 // 2)),
+    ("ci/build.sh", "A=" + "a/" * 100 + "\n" + ("${A}/" * 64 + "\n") * 200),
+    ("Makefile", "SUBDIRS := " + "d " * (KIB256 // 2) + "\nall:\n\t$(MAKE) -C $@\n"),
+    ("Makefile", "x:\n\t" + "for d in a b; do $(MAKE) -C $$d; done; " * (KIB256 // 40)),
+    (".github/workflows/ci.yml", "direnv exec " + "d " * (KIB256 // 2)),
+    (".envrc", "source_env " + "a" * KIB256),
+    (".github/workflows/ci.yml", "cd " + "../" * (KIB256 // 3) + "x && ./y"),
+    ("ci/build.sh", "A=1; " * (KIB256 // 5) + 'B=a/b "' + "$(" * 1_000 + "; . $B/x"),
 ])
-def test_hostile_texts_are_read_to_the_end_or_the_bound(text: str) -> None:
-    for path in (".github/workflows/ci.yml", "Makefile", "ci/build.sh"):
-        try:
-            scripts, composed, folders = ciruns.named_in(path, text)
-        except PastBound:
-            continue  # the walk closes: every script ci
+def test_hostile_texts_are_read_to_the_end_or_the_bound(path: str, text: str) -> None:
+    try:
+        scripts, composed, folders = ciruns.named_in(path, text)
         assert len(scripts) + len(composed) + len(folders) < 20 * KIB256
+    except PastBound:
+        pass  # the walk closes: every script ci
     assert isinstance(jobenv.loaded(text), list)
     assert isinstance(daggermods.named(text), list)
-    try:
-        shellvars.resolved_lines("ci/build.sh", text)
-    except PastBound:
-        pass
+
+
+def test_a_large_pipeline_using_a_path_variable_everywhere_is_read_not_closed() -> None:
+    """A 200 KiB GitLab file whose every job runs `$SCRIPTS/…` is read whole (a 64 KiB bound would close the walk);
+    past the bound, the walk closes (PastBound), never a cut."""
+    jobs = "".join(f"job{index}:\n  script:\n    - $SCRIPTS/step-{index} --now\n" for index in range(2_500))
+    text = "variables:\n  SCRIPTS: ci/scripts\n" + jobs
+    assert len(runvars.literal_lines(text)) > 64 * 1024
+    scripts, _, _ = ciruns.named_in(".gitlab-ci.yml", text)
+    assert {"ci/scripts/step-0", "ci/scripts/step-2499"} <= set(scripts)
+    with pytest.raises(PastBound):
+        runvars.literal_lines("X: a/" + "b" * 250 + "\n" + "$X " * 2_000)

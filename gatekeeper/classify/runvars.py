@@ -13,7 +13,7 @@ cileft63 round; read by ciruns.named and ciruns.named_in).
   as `$(tool)`), written again with the value in place. A value with a `/` replaces any use; a single word only a use
   followed by `/` (`DIR=tools; bash $DIR/pack`): a plain word is no path. Order aside (a use before the assignment
   reads it too) and every value a name is given: the safe side. A shell script's own variables are read in order by
-  shellvars.py. Bounded: values of at most MAX_VALUE characters, four a name, rewritten lines MAX_OUT characters in all
+  shellvars.py. Bounded: values of at most MAX_VALUE characters, four a name, rewritten lines MAX_OUT (256 KiB) in all
   (past it PastBound: the walk closes).
 """
 
@@ -29,7 +29,9 @@ from gatekeeper.lazy_pattern import lazy
 __all__ = ["MAX_OUT", "folders", "literal_lines", "up"]
 
 MAX_VALUE = 256
-MAX_OUT = 64 * 1024
+# rewritten lines a text may add (a 200 KiB GitLab file using `$SCRIPTS/x` in every job writes ~150 KiB; 64 KiB,
+# shellvars' bound for a script, would close the walk on it); past it PastBound: the walk closes
+MAX_OUT = 256 * 1024
 _TAILS = 4  # tails of an absolute folder tried (`/go/src/github.com/o/r/web`: `web`, `r/web`, ...)
 _UPS = lazy(r"(?:\.\./)+")
 # `NAME=value` (shell, after `export` or a separator), `NAME := value` (make), `NAME: value` (a YAML key); the value a
