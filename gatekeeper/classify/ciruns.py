@@ -26,17 +26,20 @@ import re
 
 import yaml
 
-from gatekeeper.bounded import load_json, load_yaml
+from gatekeeper.bounded import load_json
 from gatekeeper.classify import (
     ciforms,
     ciimports,
     ciloops,
     daggermods,
+    envrcloads,
     gitlabincludes,
     gorun,
     jobdsl,
     jobenv,
+    runvars,
     shellvars,
+    submakes,
     taskrunners,
 )
 from gatekeeper.classify.markers import extension
@@ -152,23 +155,30 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     if name == "dagger.json":  # the code of a Dagger module CI calls, the local modules it uses (daggermods.py)
         return daggermods.module_code(path, text), [], []
     if name == "pnpm-workspace.yaml":
-        return [f"{glob.rstrip('/')}/package.json" for glob in _workspace_globs(text)], [], []
+        return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], []
+    again = ""
     if name.lower() == ".env":
         text = _uncommented_env(text)
     elif shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
         text = f"{text}\n{again}"  # its lines again with the folders its own variables hold (`"$DIR/lib/x"`)
+    # a pipeline's, a Makefile's, a Jenkinsfile's variables holding a path (`SCRIPT=ci/build`, an `env:` key: cileft63)
+    elif extension(name) not in (*_PROGRAM_TYPES, "py") and (again := runvars.literal_lines(text)):
+        text = text if is_yaml(path) else f"{text}\n{again}"  # a YAML text's own reading stays whole (below)
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, text)
     scripts, composed, folders = named(ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else text,
                                        extension(name) not in _PROGRAM_TYPES)
+    if is_yaml(path) and again:  # the rewritten lines of a YAML text, read beside it
+        scripts, composed, folders = (a + b for a, b in zip((scripts, composed, folders), named(again), strict=True))
     # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads; Azure's
     # templates and CircleCI's continuation files (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
-                          *daggermods.named(text), *jobdsl.named(name, text)])
+                          *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text)])
     if _is_makefile(name):
+        scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
                               if word and not word.startswith("$")])
@@ -212,17 +222,6 @@ def _package(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     return [*found[0], *dict.fromkeys(globbed)], found[1], found[2]
 
 
-def _workspace_globs(text: str) -> list[str]:
-    """The `packages:` globs of a pnpm-workspace.yaml (a `!` exclusion names nothing)."""
-    try:
-        document = load_yaml(text, "pnpm-workspace.yaml")
-    except (yaml.YAMLError, LimitError):
-        return []
-    globs = document.get("packages") if isinstance(document, dict) else None
-    return [_GLOB_PART.sub(ANY, glob) for glob in globs if isinstance(glob, str) and not glob.startswith("!")] \
-        if isinstance(globs, list) else []
-
-
 def _is_gitlab(name: str, text: str) -> bool:
     """A GitLab pipeline file, whose `include: - template:` names one of GitLab's own templates, not a file here."""
     return name.lower().endswith((".gitlab-ci.yml", ".gitlab-ci.yaml")) or _GITLAB_INCLUDE.search(text) is not None
@@ -262,7 +261,8 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
         composed += [part for value in _COMPOSE_FILE.findall(source) for part in re.split(r"[:;,]", value)]
     looped = [_GLOB_PART.sub(ANY, glob) for glob in dict.fromkeys(globs) if _HOLE not in glob and "$" not in glob]
-    return _patterns(scripts) + looped, _patterns(composed), _patterns(folders)
+    # a program's `../x.js` is an import (ciimports.py reads those), not a command's path from a folder
+    return _patterns(scripts, commands) + looped, _patterns(composed), _patterns(folders) + runvars.folders(folders)
 
 
 def resolved(pattern: str, definition: str, folders: list[str]) -> list[str]:
@@ -359,7 +359,7 @@ def _fixed_folder(word: str) -> bool:
     return _HOLE in word and not folder.startswith(_HOLE) and bool(folder.replace(_HOLE, "").strip("/."))
 
 
-def _patterns(words: list[str]) -> list[str]:
+def _patterns(words: list[str], ups: bool = True) -> list[str]:
     out = []
     for word in words:
         pattern = path_pattern(word.replace(_HOLE, "${x}").rstrip(":"))
@@ -368,7 +368,7 @@ def _patterns(words: list[str]) -> list[str]:
                 pattern = pattern.partition("/")[2]
                 out += [pattern, f"{ANY}/{pattern}"] if pattern.replace(ANY, "").strip("/") else []
                 continue
-            out.append(pattern)
+            out += [pattern, f"{steps}{pattern}"] if ups and (steps := runvars.up(word)) else [pattern]  # cileft63
     return list(dict.fromkeys(out))
 
 

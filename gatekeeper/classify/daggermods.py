@@ -8,7 +8,8 @@ repository's root file), else the `dagger.json`'s own folder; the path rules kno
 - `named(text)`: the `dagger.json` of each module a text's `dagger` commands call (`dagger call`, `dagger functions`,
   `dagger shell`, `dagger run`, any `dagger -m DIR …`; a remote module, `-m github.com/o/r/mod@v1`, or one named by a
   variable, names nothing), and `dagger.json` for the `dagger/dagger-for-github` action (with its `module:` input,
-  below its `workdir:`);
+  below its `workdir:`), and the module a `DAGGER_MODULE` variable chooses (a YAML key, an assignment, `export`;
+  the cileft63 round: dagger reads it when no `-m` is given; outside comment lines);
 - `module_code(path, text)`: for a `dagger.json` the walk reached, the files of its module's code (`SOURCE/*.go` for
   the Go SDK, `*.py`, `*.ts`, `*.php`, `*.java`, `*.ex` for the others; an SDK by its address or one it does not
   know: code of any of these types and a few more, the safe side: attack 35) and the `dagger.json` of each local
@@ -40,6 +41,8 @@ _MOD = lazy(r"""(?:^|[ \t])(?:-m|--mod)(?:[ \t]++|=)["']?([^\s"';&|)`]+)""")
 _ACTION_WORKDIR = lazy(r"""^[ \t]*workdir[ \t]*:[ \t]*["']?([^\s"'#]+)""", re.MULTILINE)
 _ACTION_MODULE = lazy(r"""^[ \t]*module[ \t]*:[ \t]*["']?([^\s"'#]+)""", re.MULTILINE)
 _HOST = lazy(r"[\w-]+(?:\.[\w-]+)+/")
+_MODULE_VARIABLE = lazy(r"""^(?![ \t]*+#)[^\n]*?(?<![\w$])DAGGER_MODULE['"]?+(?:[ \t]*+=|:(?=[ \t]))[ \t]*+['"]?+"""
+                        r"""([^\s"'#;&|)`]++)""", re.MULTILINE)
 
 
 def named(text: str) -> list[str]:
@@ -54,6 +57,7 @@ def named(text: str) -> list[str]:
         modules = _MOD.findall(f" {call.group(1)}")
         found += [f"{module.rstrip('/')}/dagger.json" for module in modules if _local(module)] if modules \
             else ["dagger.json"]
+    found += [f"{module.rstrip('/')}/dagger.json" for module in _MODULE_VARIABLE.findall(text) if _local(module)]
     if "dagger/dagger-for-github" in text:  # its `module:` below its `workdir:` (attack 35), each as given
         modules = [m.rstrip("/") for m in _ACTION_MODULE.findall(text) if _local(m)]
         found += ["dagger.json", *(f"{m}/dagger.json" for m in modules)]

@@ -17,6 +17,12 @@ is the file, or a `PATH_add`/`path_add`/`load_prefix` folder holding it, or a fo
 out of sight (an `.envrc` the patch changes is tagged by its path). A longer `.envrc` may load anything past its read:
 every file below its folder is tagged (red team 38: a `source_env` after 64 KiB of comments was unread). *Limits:*
 a path built from a variable or a loop, and what a loaded script loads in turn, are not followed.
+
+In CI (`ci_loaded`, read by ciruns.named_in; the cileft63 round): a step that runs direnv (`direnv exec DIR …`,
+`direnv allow`, `direnv export`, `eval "$(direnv …)"`, a direnv action) has bash source the `.envrc` of DIR (the
+step's folder by default) with the job's secrets, so that `.envrc` is walked as a script CI runs: `ci`, and what it
+loads by direnv's own words (`source_env`, `source_env_if_exists`, `dotenv`, `dotenv_if_exists`, `source_up`, `use
+flake`, `use nix`) besides the shell's `source`/`.` the walk reads anyway. A comment line names nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from weakref import WeakKeyDictionary
 from gatekeeper.classify.contexttypes import Context
 from gatekeeper.model import ClassifiedFile
 
-__all__ = ["judged", "loads"]
+__all__ = ["ci_loaded", "judged", "loads"]
 
 GUARDRAIL = "guardrail"
 _READ = 64 * 1024
@@ -44,6 +50,41 @@ _DOTENV = re.compile(r"(?<![\w-])dotenv(?:_if_exists)?[ \t]*(?:$|[;&|#])", re.MU
 # above that name something, nearest first; by folder, per context (a gate's contexts live once).
 _Chain = tuple[tuple[str, tuple[frozenset[str], frozenset[str]]], ...]
 _READ_BY: WeakKeyDictionary[Context, dict[str, _Chain]] = WeakKeyDictionary()
+
+
+# direnv run by a CI step: `direnv exec DIR`, `direnv allow [DIR]`, `direnv export SHELL`, `direnv reload`, an action
+_DIRENV = re.compile(r"(?<![\w-])direnv(?:[ \t]++(exec|allow|export|reload|apply_dump)\b[ \t]*+([^\s;&|)'\"`]*+)|"
+                     r"-action\b)")
+# what an `.envrc` loads by direnv's own words; `use flake`/`use nix` evaluate the Nix files of its folder
+_LOADS_ENV = re.compile(r"^[ \t]*+(source_env(?:_if_exists)?|dotenv(?:_if_exists)?|source_up(?:_if_exists)?|use)"
+                        r"\b[ \t]*+([^\s;&|#]*+)", re.MULTILINE)
+_USES = {"flake": ("flake.nix", "flake.lock"), "nix": ("shell.nix", "default.nix")}
+_COMMENTS = re.compile(r"^[ \t]*+#[^\n]*+$", re.MULTILINE)
+
+
+def ci_loaded(name: str, text: str) -> list[str]:
+    """The files a CI text's direnv commands load (an `.envrc`, from the folder the command runs in), or, for an
+    `.envrc` the walk reached, those it loads by direnv's words (from its folder)."""
+    if "direnv" not in text and name != ".envrc":
+        return []
+    text = _COMMENTS.sub("", text)
+    if name != ".envrc":
+        found = []
+        for verb, folder in _DIRENV.findall(text):
+            folder = folder.strip("/") if verb in ("exec", "allow") and not folder.startswith("-") else ""
+            found.append(f"{folder}/.envrc" if folder.strip("./") else ".envrc")
+        return list(dict.fromkeys(found))
+    out: list[str] = []
+    for verb, word in _LOADS_ENV.findall(text):
+        if verb == "use":
+            out += _USES.get(word, ())
+        elif verb.startswith("source_up"):
+            out.append(f"../{word or '.envrc'}")
+        elif verb.startswith("dotenv"):
+            out.append(word or ".env")
+        elif word:
+            out.append(word)
+    return [path for path in out if "$" not in path]
 
 
 def loads(envrc: bytes) -> tuple[frozenset[str], frozenset[str]]:

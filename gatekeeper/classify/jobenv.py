@@ -14,6 +14,17 @@ non-interactive bash sources it: each later `run:` step), `GIT_CONFIG_GLOBAL`/`G
 `PYTHONSTARTUP`, `include.path` and `core.sshCommand`/`core.fsmonitor` (git obeys or runs them), each folder of
 `PYTHONPATH` (its `sitecustomize.py` and `usercustomize.py` run first) and of `core.hooksPath` (git runs its hooks),
 set as a YAML key, an assignment, an `export`, a line written to `$GITHUB_ENV` or a `git config`/`git -c` argument.
+
+And (the cileft63 round, `_preloaded`, outside comment lines) what other variables make a program load before its
+own code: `LD_PRELOAD`'s libraries (`:` or blank separated; the dynamic loader maps them into every process),
+`-javaagent:PATH` and `-agentpath:PATH` anywhere (`JAVA_TOOL_OPTIONS`, `MAVEN_OPTS`, `_JAVA_OPTIONS`, a `java` command:
+the JVM runs the agent first), `ZDOTDIR`'s `.zshenv`, `.zprofile`, `.zshrc` and `.zlogin` (zsh reads them from there),
+`MAKEFILES`' makefiles (make reads them before any other), `ENV`'s script (an interactive `sh` sources it; only a
+value with a `/` or a script's type: `ENV: production` is no file), `RUBYOPT`'s `-r` features (`-rtools/boot`: also
+`tools/boot.rb`, below each `RUBYLIB`/`-I` folder too) and `PERL5OPT`'s `-M`/`-m` modules (`-MCI::Hook`:
+`CI/Hook.pm` below the root, `lib/` and each `PERL5LIB`/`-I` folder the text sets). *Limit:* a folder of libraries
+(`LD_LIBRARY_PATH`) and a module path alone (`PERL5LIB`, `RUBYLIB`, `NODE_PATH`) name nothing: what they load is the
+code a test imports, and a folder would be a variable pattern against the walk's MAX_WILD.
 """
 
 from __future__ import annotations
@@ -21,6 +32,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["fed", "loaded"]
+
+_MAX_VALUE = 1_000  # characters of a loader variable's value read
 
 _MARKS = ("GITHUB_ENV", "GITHUB_PATH")
 # Commands whose output is a file's lines (or some of them), as they were.
@@ -63,9 +76,51 @@ _READS = frozenset({"bash_env", "git_config_global", "git_config_system", "git_c
 _CONFIG_PAIR = re.compile(r"""\bGIT_CONFIG_(KEY|VALUE)_(\d{1,4})['"]?[ \t]*[:=][ \t]*['"]?([^\s'"#;&|]+)""")
 
 
+# cileft63: a variable whose value names files a program loads before its own code (`_preloaded`); a YAML key, an
+# assignment, `export`; the value to the line's end, a closing quote or a shell operator
+_PRELOAD = re.compile(r"""(?<![\w$])(LD_PRELOAD|ZDOTDIR|MAKEFILES|ENV|RUBYOPT|RUBYLIB|PERL5OPT|PERL5LIB)['"]?+"""
+                      r"""(?:[ \t]*+[:?+]?=|:(?=[ \t]))[ \t]*+(?:(['"])([^'"\n]{0,1000}+)|([^\s'"#;&|]{1,1000}+))""")
+_AGENT = re.compile(r"""-(?:javaagent|agentpath):['"]?+([^\s'"=,;]{1,1000}+)""")
+_ZSH_FILES = (".zshenv", ".zprofile", ".zshrc", ".zlogin")
+_COMMENT = re.compile(r"^[ \t]*+#[^\n]*+$", re.MULTILINE)
+
+
+def _preloaded(text: str) -> list[str]:
+    """The files `text`'s loader variables and JVM agent options name (the module docstring, cileft63)."""
+    if not any(mark in text for mark in ("LD_PRELOAD", "agent", "ZDOTDIR", "MAKEFILES", "ENV", "RUBYOPT", "PERL5OPT")):
+        return []
+    text = _COMMENT.sub("", text)
+    values: dict[str, list[str]] = {}
+    for name, _quote, quoted, plain in _PRELOAD.findall(text):
+        values.setdefault(name, []).append(quoted or plain)
+    found = [path for path in _AGENT.findall(text) if not path.startswith("$")]
+    for value in values.get("LD_PRELOAD", []):
+        found += [word for word in re.split(r"[:\s]+", value) if word and "/" in word or ".so" in word]
+    for value in values.get("ZDOTDIR", []):
+        found += [f"{value.split()[0].rstrip('/')}/{name}" for name in _ZSH_FILES] if value.split() else []
+    for value in values.get("MAKEFILES", []):
+        found += value.split()
+    for value in values.get("ENV", []):
+        first = value.split()[0] if value.split() else ""
+        found += [first] if "/" in first or first.endswith((".sh", ".bash", ".ksh")) else []
+    folders = ["", "lib"]
+    for name in ("RUBYLIB", "PERL5LIB"):
+        folders += [folder for value in values.get(name, []) for folder in value.split(":") if folder]
+    for name, flags, suffix in (("RUBYOPT", ("-r",), ".rb"), ("PERL5OPT", ("-M", "-m"), ".pm")):
+        options = [word for value in values.get(name, []) for word in value.split()]
+        folders += [word[2:] for word in options if word.startswith("-I") and len(word) > 2]
+        for word in options:
+            if word[:2] in flags and len(word) > 2:
+                feature = word[2:].partition("=")[0].replace("::", "/")
+                found += [word[2:]] if "/" in word else []
+                found += [f"{folder.rstrip('/')}/{feature}{suffix}".lstrip("/") for folder in dict.fromkeys(folders)
+                          if not feature.endswith(suffix)]
+    return [path for path in found if not path.startswith(("/", "~"))]  # the machine's own files
+
+
 def loaded(text: str) -> list[str]:
     """The paths (patterns) of the files `text` makes every later process load through a variable or a git setting."""
-    found: list[str] = []
+    found: list[str] = _preloaded(text)
     for name, value in [*_LOADER.findall(text), *_LOADER_VALUE.findall(text), *_GIT_SETTING.findall(text),
                         *_GIT_SETTING.findall(_config_pairs(text))]:
         name = name.lower()

@@ -53,6 +53,7 @@ _SETTINGS = re.compile(r"(?:\b(?:PIP_[A-Z_]*(?:REQUIREMENT|CONSTRAINT)[A-Z_]*|UV
                        r"|(?:^|[\s{,])['\"]?(?:requirements?(?:[-_ ]?(?:files?|paths?|txt))?|environment[-_]file))"
                        r"['\"]?[ \t]*[:=][ \t]*(.*)$",
                        re.MULTILINE | re.IGNORECASE)
+_LEADING = re.compile(r"\A(?:\.\./|\./|/|~/|\*/)*+")  # what a path pattern starts with that names no folder
 _EXPRESSION = re.compile(r"\$\{\{.*?\}\}|\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|\$[A-Za-z_0-9@*#?!-]+|%[A-Za-z_0-9]+%"
                          r"|`[^`]*`")
 # A requirements option among a program's string literals (`session.install("-r", "ci/deps.txt")`,
@@ -347,8 +348,7 @@ def path_pattern(value: str) -> str | None:
     pattern = _EXPRESSION.sub(ANY, value)
     pattern = re.sub(r"\*+", ANY, pattern)
     pattern = posixpath.normpath(pattern) if pattern not in ("", ".") else ""
-    while pattern.startswith(("../", "./", "/", "~/", "*/")):
-        pattern = pattern.partition("/")[2]
+    pattern = _LEADING.sub("", pattern, count=1)  # one pass (cileft63: a loop cut 1 MiB of `../` in 6 CPU-s)
     if pattern in ("", ".", "..", "~"):
         return None
     if not pattern.replace(ANY, "").strip("/."):

@@ -90,29 +90,66 @@ def resolved_lines(path: str, text: str) -> str:
             raise PastBound  # what a later line names cannot be told: the walk closes (attack 35), not cut
         return value
 
-    for line in text.splitlines():
-        written = _DIRECT.sub(lambda hit: _up(own, hit), line) if (
-            "dirname" in line or "%/*}" in line) else line
-        if known and "$" in written:
-            written = _USE.sub(put, written)
-        if written != line:
-            written = written.replace('"', "").replace("'", "")  # `"$DIR/"../lib`, `"$DIR"'/x'`: one word
+    for whole in text.splitlines():
+        # `DIR=$(dirname "$0"); . $DIR/lib` on one line: each statement in order (cileft63)
+        statements = _statements(whole) if "=" in whole and (";" in whole or "&&" in whole) else [whole]
+        rewritten = []
+        for line in statements:
+            written = _DIRECT.sub(lambda hit: _up(own, hit), line) if (
+                "dirname" in line or "%/*}" in line) else line
+            if known and "$" in written:
+                written = _USE.sub(put, written)
+            rewritten.append(written)
+            if "=" in line and (assigned := _ASSIGN.match(line)) is not None:
+                _assign(assigned, written != line and _ASSIGN.match(written) or None, own, known, selves)
+        if rewritten != statements:
+            written = "; ".join(rewritten).replace('"', "").replace("'", "")  # `"$DIR/"../lib`: one word
             size[0] += len(written)
             if size[0] > MAX_OUT:
                 raise PastBound
             out.append(written)
-        if "=" in line and (assigned := _ASSIGN.match(line)) is not None:
-            source = _USE.sub(lambda hit: "$0" if next(g for g in hit.groups() if g) in selves else hit.group(0),
-                              assigned.group(2)) if selves else assigned.group(2)
-            value = _folder(source, own, written != line and _ASSIGN.match(written) or None)
-            selves.discard(assigned.group(1))
-            if value == _SELF_PATH:
-                selves.add(assigned.group(1))
-            if value is None or value == _SELF_PATH:
-                known.pop(assigned.group(1), None)
-            else:
-                known[assigned.group(1)] = value
     return "\n".join(out)
+
+
+def _assign(assigned: re.Match[str], written: re.Match[str] | None, own: str, known: dict[str, str],
+            selves: set[str]) -> None:
+    """Note the folder (or the script's own path) an assignment gives its variable, or forget the variable."""
+    source = _USE.sub(lambda hit: "$0" if next(g for g in hit.groups() if g) in selves else hit.group(0),
+                      assigned.group(2)) if selves else assigned.group(2)
+    value = _folder(source, own, written)
+    selves.discard(assigned.group(1))
+    if value == _SELF_PATH:
+        selves.add(assigned.group(1))
+    if value is None or value == _SELF_PATH:
+        known.pop(assigned.group(1), None)
+    else:
+        known[assigned.group(1)] = value
+
+
+def _statements(line: str) -> list[str]:
+    """`line` cut at each `;`, `&&` and `||` outside quotes, `$(…)` and backquotes (nested as the shell nests them):
+    its statements, in order (one pass)."""
+    out: list[str] = []
+    start, at, open_ = 0, 0, list[str]()  # the quotes and parentheses open at `at`, innermost last
+    while at < len(line):
+        char, top = line[at], open_[-1] if open_ else ""
+        if top == "'" or top == "`" and char != "`":
+            open_.pop() if char == top else None
+        elif top == '"' and char not in '"$':
+            pass
+        elif char == top and char in "\"`" or char == ")" and top == "(":
+            open_.pop()
+        elif char in "'\"`" and top != '"' or char == '"' or line.startswith("$(", at) or char == "(" and top != '"':
+            open_.append("(" if char in "$(" else char)
+            at += 2 if char == "$" else 1
+            continue
+        elif not open_ and (char == ";" or line.startswith(("&&", "||"), at)):
+            out.append(line[start:at])
+            at += 1 if char == ";" else 2
+            start = at
+            continue
+        at += 1
+    return [*out, line[start:]]
 
 
 def _up(own: str, hit: re.Match[str]) -> str:

@@ -23,7 +23,7 @@ TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|ent
                    r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx))[ \t]++)*+(?:\./)?+(?:bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
                    r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
-                   r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t]|$)"
+                   r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)
                    r"([^;&|\n]*)",
                    re.IGNORECASE)
 # The files each runner reads, and for a package manager the code and settings it loads on every command (red team
@@ -81,6 +81,8 @@ def tool_files(tool: str, rest: str) -> list[str]:
             files.append(value)
         elif option in ("-C", "--directory", "--prefix", "--cwd", "--dir", "--working-directory", "-d"):
             folder = value
+        elif tool == "make" and word[:2] in ("-C", "-f") and len(word) > 2:  # `make -Cnative`, `-fci.mk` (cileft63)
+            folder, files = (word[2:], files) if word[1] == "C" else (folder, [*files, word[2:]])
     names = files or list(_TOOL_FILES[tool])
     return [posixpath.join(folder, name) if folder else name for name in names if name]
 
@@ -129,3 +131,14 @@ def included(name: str, text: str) -> list[str]:
         out += [value] if value.lower().endswith((".yml", ".yaml")) else \
             [posixpath.join(value, taskfile) for taskfile in _TASKFILES]
     return out
+
+
+def workspaces(text: str) -> list[str]:
+    """The `packages:` globs of a pnpm-workspace.yaml (a `!` exclusion names nothing)."""
+    try:
+        document = load_yaml(text, "pnpm-workspace.yaml")
+    except (yaml.YAMLError, LimitError):
+        return []
+    globs = document.get("packages") if isinstance(document, dict) else None
+    return [glob for glob in globs if isinstance(glob, str) and not glob.startswith("!")] \
+        if isinstance(globs, list) else []

@@ -1,0 +1,259 @@
+"""What CI runs through a folder, a variable, a module, a loader or a sub-make that the walk did not follow (issue 12,
+the cileft63 round).
+
+Six classes, each a way a CI definition runs a repository file the CI walk (ciwalk.ci_runs) did not reach on main:
+
+1. the folder a command runs in: `cd tools/sub && ../pack` and a script's `cd "$(dirname "$0")"` then `. ../lib/log`
+   (a leading `..` was dropped), `(cd native; make)` (make before `)` or `;`), CircleCI's `working_directory:
+   ~/repo/web`;
+2. a path a variable holds: `SCRIPT=ci/build; bash "$SCRIPT"`, an `env:` key or GitLab `variables:` used as `$X` or
+   `${{ env.X }}`, a line written to `$GITHUB_ENV`, and a script's `DIR=$(dirname "$0"); . $DIR/../lib` on one line;
+3. a Dagger module chosen by `DAGGER_MODULE`;
+4. a variable that makes a program load a file: `LD_PRELOAD`, `-javaagent:`/`-agentpath:` (`JAVA_TOOL_OPTIONS`,
+   `MAVEN_OPTS`, a `java` command), `ZDOTDIR`, `MAKEFILES`, `ENV`, `RUBYOPT=-rx`, `PERL5OPT=-Mx`;
+5. a sub-make: `make -Cdir`, `$(MAKE) -C $@` over `SUBDIRS`, `for d in $(SUBDIRS); do $(MAKE) -C $$d`, `include
+   $(MK)/ci.mk` with `MK := build/make`;
+6. direnv: `direnv exec DIR …`, `direnv allow`/`export`, the direnv actions: the `.envrc` and what it loads.
+
+Look-alikes keep their bucket: a comment, prose, a remote module, an absolute library, a makefile that enters no
+variable folder, an `.envrc` no CI step loads. Hostile inputs of 256 KiB are read in-process (no timing assertion; the
+cost is measured by hand, docs/classification.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitrepo import two_commits
+from incli import tree_classify
+
+from gatekeeper.classify import ciruns, daggermods, jobenv, runvars, treereads
+from gatekeeper.classify.ciwalk import ci_runs
+from gatekeeper.classify.ruleset import load_rules
+from gatekeeper.classify.treereads import PastBound
+from gatekeeper.gitobjects import TreeEntry
+
+POLICIES = Path(__file__).resolve().parent.parent / "policies"
+GHA = "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
+S = "#!/bin/sh\necho hi\n"
+DAGGER_GO = '{"name": "ci", "sdk": {"source": "go"}}'
+
+
+def _gha(steps: str) -> dict[str, str]:
+    return {".github/workflows/ci.yml": GHA.format(steps=steps)}
+
+
+def _env(var: str, value: str, run: str = "npm test") -> dict[str, str]:
+    return {".github/workflows/ci.yml": f"on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    env:\n      {var}: "
+                                        f"{value}\n    steps:\n      - uses: actions/checkout@v4\n      - run: {run}\n"}
+
+
+def _runs(files: dict[str, str]) -> dict[str, tuple[str, str]] | bool:
+    """ci_runs of a one-tree repository holding `files`, as the gate calls it (local actions, the path rules)."""
+    tree = {path: TreeEntry("100644", f"{index:040x}") for index, path in enumerate(files)}
+    blobs = {tree[path].oid: text.encode() for path, text in files.items()}
+
+    def read(entry: TreeEntry) -> bytes:
+        return blobs[entry.oid]
+
+    actions = treereads.local_actions((tree,), read)
+    return ci_runs((tree,), read, actions if isinstance(actions, dict) else {}, load_rules(POLICIES))
+
+
+# (case, the repository's files, the files CI now runs); each failed on main (88fff27a) unless marked held
+RUN: list[tuple[str, dict[str, str], list[str]]] = [
+    # 1. folders
+    ("cd then ..", {**_gha("      - run: cd tools/sub && ../pack\n"), "tools/pack": S}, ["tools/pack"]),
+    ("script cd own folder, ../", {**_gha("      - run: bash scripts/ci/build.sh\n"), "scripts/lib/log": S,
+                                   "scripts/ci/build.sh": '#!/bin/bash\ncd "$(dirname "$0")"\n. ../lib/log\n'},
+     ["scripts/lib/log"]),
+    ("recipe cd .. (held)", {**_gha("      - run: make -C tools/ci\n"), "tools/ci/Makefile": "all:\n\tcd .. && ./gen\n",
+                      "tools/gen": S}, ["tools/gen"]),
+    ("subshell make", {**_gha("      - run: (cd native; make)\n"), "native/Makefile": "all:\n\t./gen\n",
+                       "native/gen": S}, ["native/Makefile", "native/gen"]),
+    ("make before ;", {**_gha("      - run: cd native; make; cd ..\n"), "native/Makefile": "all:\n\ttrue\n"},
+     ["native/Makefile"]),
+    ("circleci job folder", {".circleci/config.yml": "version: 2.1\njobs:\n  b:\n    docker:\n      - image: cimg/base:"
+                             "current\n    working_directory: ~/repo/web\n    steps:\n      - checkout:\n          "
+                             "path: ~/repo\n      - run: ./bin/test\n", "web/bin/test": S}, ["web/bin/test"]),
+    ("absolute folder", {**_gha("      - run: cd /home/runner/work/app/app/web && ./bin/test\n"), "web/bin/test": S},
+     ["web/bin/test"]),
+    # 2. a path a variable holds
+    ("same line, bash", {**_gha('      - run: SCRIPT=ci/build; bash "$SCRIPT"\n'), "ci/build": S}, ["ci/build"]),
+    ("prefix assignment", {**_gha('      - run: FOO=tools/gen python "$FOO"\n'), "tools/gen": S}, ["tools/gen"]),
+    ("env key", {".github/workflows/ci.yml": "on: push\nenv:\n  BUILD: tools/build\njobs:\n  t:\n    runs-on: ubuntu-"
+                 "latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: bash $BUILD\n",
+                 "tools/build": S}, ["tools/build"]),
+    ("env expression", {**_env("TOOL", "tools/release", "${{ env.TOOL }} --go"), "tools/release": S},
+     ["tools/release"]),
+    ("folder word", {**_gha("      - run: DIR=tools; bash $DIR/pack\n"), "tools/pack": S}, ["tools/pack"]),
+    ("gitlab variables", {".gitlab-ci.yml": "variables:\n  TESTS: ci/run-tests\nt:\n  script:\n    - $TESTS\n",
+                          "ci/run-tests": S}, ["ci/run-tests"]),
+    ("GITHUB_ENV line", {**_gha('      - run: echo "GEN=tools/gen" >> $GITHUB_ENV\n      - run: bash $GEN\n'),
+                         "tools/gen": S}, ["tools/gen"]),
+    ("azure variable", {"azure-pipelines.yml": "variables:\n  tool: build/sign\nsteps:\n- script: $(tool) --all\n",
+                        "build/sign": S}, ["build/sign"]),
+    ("make variable", {**_gha("      - run: make gen\n"), "Makefile": "GEN := tools/gen\ngen:\n\t$(GEN) --all\n",
+                       "tools/gen": S}, ["tools/gen"]),
+    ("script, one line", {**_gha("      - run: scripts/ci/a.sh\n"), "scripts/lib/log": S,
+                          "scripts/ci/a.sh": '#!/bin/bash\nDIR=$(dirname "$0"); . $DIR/../lib/log\n'},
+     ["scripts/lib/log"]),
+    ("script, literal", {**_gha("      - run: scripts/ci/a.sh\n"), "tools/sign": S,
+                         "scripts/ci/a.sh": '#!/bin/bash\nTOOL=tools/sign && "$TOOL" --now\n'}, ["tools/sign"]),
+    # 3. Dagger
+    ("DAGGER_MODULE env", {**_env("DAGGER_MODULE", "./flow", "dagger call build"), "flow/dagger.json": DAGGER_GO,
+                           "flow/main.go": "package main\n"}, ["flow/dagger.json", "flow/main.go"]),
+    ("DAGGER_MODULE export", {**_gha("      - run: |\n          export DAGGER_MODULE=build/dagger\n          dagger "
+                                     "call test\n"), "build/dagger/dagger.json": DAGGER_GO,
+                              "build/dagger/main.go": "package main\n"}, ["build/dagger/main.go"]),
+    ("DAGGER_MODULE gitlab", {".gitlab-ci.yml": "variables:\n  DAGGER_MODULE: flow\nb:\n  script:\n    - dagger call "
+                              "build\n", "flow/dagger.json": DAGGER_GO, "flow/main.go": "package main\n"},
+     ["flow/main.go"]),
+    # 4. loaders
+    ("LD_PRELOAD", {**_env("LD_PRELOAD", "./lib/libhook.so"), "lib/libhook.so": "x"}, ["lib/libhook.so"]),
+    ("LD_PRELOAD workspace", {**_env("LD_PRELOAD", "${{ github.workspace }}/lib/a.so:lib/b.so"), "lib/a.so": "x",
+                              "lib/b.so": "x"}, ["lib/a.so", "lib/b.so"]),
+    ("LD_PRELOAD export", {**_gha("      - run: |\n          export LD_PRELOAD=$PWD/lib/libhook.so\n          make "
+                                  "test\n"), "lib/libhook.so": "x"}, ["lib/libhook.so"]),
+    ("JAVA_TOOL_OPTIONS", {**_env("JAVA_TOOL_OPTIONS", "-javaagent:tools/agent.jar"), "tools/agent.jar": "x"},
+     ["tools/agent.jar"]),
+    ("MAVEN_OPTS quoted", {**_env("MAVEN_OPTS", '"-Xmx1g -javaagent:tools/agent.jar=debug"'), "tools/agent.jar": "x"},
+     ["tools/agent.jar"]),
+    ("java command", {**_gha("      - run: java -javaagent:tools/agent.jar -jar app.jar\n"), "tools/agent.jar": "x"},
+     ["tools/agent.jar"]),
+    ("agentpath", {**_env("JAVA_TOOL_OPTIONS", "-agentpath:native/libprof.so"), "native/libprof.so": "x"},
+     ["native/libprof.so"]),
+    ("ZDOTDIR", {**_env("ZDOTDIR", "ci/zsh", "zsh -c 'make'"), "ci/zsh/.zshenv": "x", "ci/zsh/.zshrc": "x"},
+     ["ci/zsh/.zshenv", "ci/zsh/.zshrc"]),
+    ("MAKEFILES", {**_env("MAKEFILES", "ci/extra.mk", "make"), "ci/extra.mk": "x:\n"}, ["ci/extra.mk"]),
+    ("ENV", {**_env("ENV", "ci/env.sh", "sh -i -c make"), "ci/env.sh": S}, ["ci/env.sh"]),
+    ("RUBYOPT -r", {**_env("RUBYOPT", "-rtools/boot", "rake"), "tools/boot.rb": "x"}, ["tools/boot.rb"]),
+    ("PERL5OPT -M", {**_env("PERL5OPT", "-MCI::Hook=quiet\n      PERL5LIB: ci/lib:$PERL5LIB", "prove t"),
+                     "ci/lib/CI/Hook.pm": "x"}, ["ci/lib/CI/Hook.pm"]),
+    ("PERL5OPT -I", {**_gha("      - run: PERL5OPT='-Itools/perl -MHook' make test\n"), "tools/perl/Hook.pm": "x"},
+     ["tools/perl/Hook.pm"]),
+    # 5. sub-makes
+    ("make -Cdir", {**_gha("      - run: make -Cnative\n"), "native/Makefile": "all:\n\ttrue\n"},
+     ["native/Makefile"]),
+    ("SUBDIRS rule", {**_gha("      - run: make all\n"), "Makefile": "SUBDIRS := lib app\nall: $(SUBDIRS)\n"
+                      "$(SUBDIRS):\n\t$(MAKE) -C $@ $(MAKECMDGOALS)\n.PHONY: all $(SUBDIRS)\n",
+                      "lib/Makefile": "all:\n\t./gen\n", "lib/gen": S, "app/Makefile": "all:\n\ttrue\n"},
+     ["lib/Makefile", "app/Makefile", "lib/gen"]),
+    ("SUBDIRS loop", {**_gha("      - run: make\n"), "Makefile": "SUBDIRS = lib \\\n\tapp\nall:\n\tfor d in "
+                      "$(SUBDIRS); do $(MAKE) -C $$d; done\n", "lib/Makefile": "all:\n", "app/Makefile": "all:\n"},
+     ["lib/Makefile", "app/Makefile"]),
+    ("SUBDIRS wildcard", {**_gha("      - run: make\n"), "Makefile": "SUBDIRS := $(wildcard */.)\nall: $(SUBDIRS)\n"
+                          "$(SUBDIRS):\n\t$(MAKE) -C $@\n", "one/Makefile": "all:\n", "two/Makefile": "all:\n"},
+     ["one/Makefile", "two/Makefile"]),
+    ("include variable", {**_gha("      - run: make ci\n"), "Makefile": "MK := build/make\ninclude $(MK)/ci.mk\n",
+                          "build/make/ci.mk": "ci:\n\t./tools/ci\n", "tools/ci": S},
+     ["build/make/ci.mk", "tools/ci"]),
+    # 6. direnv
+    ("direnv exec", {**_gha("      - run: direnv exec . make test\n"), ".envrc": "source_env tools/env.sh\n",
+                     "tools/env.sh": S}, [".envrc", "tools/env.sh"]),
+    ("direnv exec folder", {**_gha("      - run: direnv exec web npm test\n"), "web/.envrc": "dotenv .env.ci\n"
+                            "source_env ../tools/env\n", "web/.env.ci": "X=1\n", "tools/env": S},
+     ["web/.envrc", "web/.env.ci", "tools/env"]),
+    ("direnv export", {**_gha('      - run: |\n          direnv allow .\n          eval "$(direnv export bash)"\n'),
+                       ".envrc": "source ./ci/env.sh\n", "ci/env.sh": S}, [".envrc", "ci/env.sh"]),
+    ("direnv action", {**_gha("      - uses: HatsuneMiku3939/direnv-action@v1\n      - run: make\n"),
+                       ".envrc": "source_env ci/env\n", "ci/env": S}, [".envrc", "ci/env"]),
+]
+
+
+@pytest.mark.parametrize(("case", "files", "ran"), RUN, ids=[case for case, _, _ in RUN])
+def test_what_ci_runs_this_way_is_reached(case: str, files: dict[str, str], ran: list[str]) -> None:
+    found = _runs(files)
+    assert isinstance(found, dict), case
+    assert [path for path in ran if path not in found] == [], found
+
+
+# (case, files, the files that must stay unreached)
+KEPT: list[tuple[str, dict[str, str], list[str]]] = [
+    ("a comment", {**_gha("      # LD_PRELOAD: lib/libhook.so, DAGGER_MODULE: flow, direnv exec . make\n      - run: "
+                          "true\n"), "lib/libhook.so": "x", "flow/dagger.json": DAGGER_GO, "flow/main.go": "x",
+                   ".envrc": "source_env tools/env.sh\n", "tools/env.sh": S},
+     ["lib/libhook.so", "flow/main.go", ".envrc", "tools/env.sh"]),
+    ("prose", {"docs/howto.md": "export LD_PRELOAD=lib/libhook.so\ndirenv exec . make\n", "lib/libhook.so": "x",
+               ".envrc": "source_env tools/env.sh\n", "tools/env.sh": S}, ["lib/libhook.so", ".envrc"]),
+    ("a remote module", {**_env("DAGGER_MODULE", "github.com/acme/ci@v1", "dagger call build"),
+                         "flow/dagger.json": DAGGER_GO, "flow/main.go": "x"}, ["flow/main.go"]),
+    ("an absolute library", {**_env("LD_PRELOAD", "/usr/lib/libjemalloc.so"), "usr/lib/libjemalloc.so": "x"},
+     ["usr/lib/libjemalloc.so"]),
+    ("LD_LIBRARY_PATH's other files", {**_env("LD_LIBRARY_PATH", "lib"), "lib/app.py": "x"}, ["lib/app.py"]),
+    ("no variable folder", {**_gha("      - run: make\n"), "Makefile": "DIRS := lib app\nall:\n\t$(MAKE) -C docs\n",
+                            "lib/Makefile": "all:\n", "docs/Makefile": "all:\n"}, ["lib/Makefile"]),
+    ("a value no use reads", {**_gha("      - run: FOO=tools/gen make\n"), "Makefile": "all:\n", "tools/gen": S},
+     ["tools/gen"]),
+    ("a word, no folder use", {**_gha("      - run: DIR=tools; bash $DIR\n"), "tools": S}, []),
+    ("an envrc nothing loads", {**_gha("      - run: make\n"), "Makefile": "all:\n", ".envrc": "source_env "
+                                "tools/env.sh\n", "tools/env.sh": S}, [".envrc", "tools/env.sh"]),
+    (".. above the root", {**_gha("      - run: cd .. && ./pack\n"), "pack": S, "x/pack": S}, ["x/pack"]),
+]
+
+
+@pytest.mark.parametrize(("case", "files", "kept"), KEPT, ids=[case for case, _, _ in KEPT])
+def test_look_alikes_reach_nothing(case: str, files: dict[str, str], kept: list[str]) -> None:
+    found = _runs(files)
+    assert isinstance(found, dict), case
+    assert [path for path in kept if path in found] == [], case
+
+
+def _classify(tmp_path: Path, base: dict[str, str], head: dict[str, str]) -> dict[str, dict[str, object]]:
+    repo, first, second = two_commits(tmp_path / "r", base, head)
+    return tree_classify(repo.root, first, second)
+
+
+def test_the_gate_calls_them_ci(tmp_path: Path) -> None:
+    """The whole classifier, both trees: a preloaded library, a sub-make's Makefile and a `..` helper an agent edits."""
+    base = {**_env("LD_PRELOAD", "./lib/libhook.so", "make all"), "lib/libhook.so": "x",
+            "Makefile": "SUBDIRS := native\nall: $(SUBDIRS)\n$(SUBDIRS):\n\t$(MAKE) -C $@\n",
+            "native/Makefile": "all:\n\tcd sub && ../pack\n", "native/pack": S, "native/free": S}
+    files = _classify(tmp_path, base, {"lib/libhook.so": "y", "native/Makefile": "all:\n\tcd sub && ../pack\n\tid\n",
+                                       "native/pack": S + "id\n", "native/free": S + "id\n"})
+    assert {path: files[path]["bucket"] for path in files} == {
+        "lib/libhook.so": "ci", "native/Makefile": "ci", "native/pack": "ci", "native/free": "src"}
+
+
+# Hostile inputs of 256 KiB for each reader this round touches: read in-process, to the end or to the bound (no timing
+# assertion; the CPU each takes is measured by hand, docs/classification.md).
+KIB256 = 256 * 1024
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    (".github/workflows/ci.yml", "LD_PRELOAD=" + "a:" * (KIB256 // 2)),
+    (".github/workflows/ci.yml", "JAVA_TOOL_OPTIONS=" + "-javaagent:" * (KIB256 // 11)),
+    (".github/workflows/ci.yml", "ZDOTDIR: " + " " * KIB256 + "x"),
+    (".github/workflows/ci.yml", "PERL5OPT=" + "-M" * (KIB256 // 2)),
+    (".github/workflows/ci.yml", "RUBYOPT=" + "-r" * (KIB256 // 2)),
+    (".github/workflows/ci.yml", "DAGGER_MODULE=" + "=" * KIB256),
+    (".github/workflows/ci.yml", "X=a/b\n" + "$X" * (KIB256 // 2)),
+    ("ci/build.sh", "A=" + "a/" * 100 + "\n" + ("${A}/" * 64 + "\n") * 200),
+    ("Makefile", "SUBDIRS := " + "d " * (KIB256 // 2) + "\nall:\n\t$(MAKE) -C $@\n"),
+    ("Makefile", "x:\n\t" + "for d in a b; do $(MAKE) -C $$d; done; " * (KIB256 // 40)),
+    (".github/workflows/ci.yml", "direnv exec " + "d " * (KIB256 // 2)),
+    (".envrc", "source_env " + "a" * KIB256),
+    (".github/workflows/ci.yml", "cd " + "../" * (KIB256 // 3) + "x && ./y"),
+    ("ci/build.sh", "A=1; " * (KIB256 // 5) + 'B=a/b "' + "$(" * 1_000 + "; . $B/x"),
+])
+def test_hostile_texts_are_read_to_the_end_or_the_bound(path: str, text: str) -> None:
+    try:
+        scripts, composed, folders = ciruns.named_in(path, text)
+        assert len(scripts) + len(composed) + len(folders) < 20 * KIB256
+    except PastBound:
+        pass  # the walk closes: every script ci
+    assert isinstance(jobenv.loaded(text), list)
+    assert isinstance(daggermods.named(text), list)
+
+
+def test_a_large_pipeline_using_a_path_variable_everywhere_is_read_not_closed() -> None:
+    """A 200 KiB GitLab file whose every job runs `$SCRIPTS/…` is read whole (a 64 KiB bound would close the walk);
+    past the bound, the walk closes (PastBound), never a cut."""
+    jobs = "".join(f"job{index}:\n  script:\n    - $SCRIPTS/step-{index} --now\n" for index in range(2_500))
+    text = "variables:\n  SCRIPTS: ci/scripts\n" + jobs
+    assert len(runvars.literal_lines(text)) > 64 * 1024
+    scripts, _, _ = ciruns.named_in(".gitlab-ci.yml", text)
+    assert {"ci/scripts/step-0", "ci/scripts/step-2499"} <= set(scripts)
+    with pytest.raises(PastBound):
+        runvars.literal_lines("X: a/" + "b" * 250 + "\n" + "$X " * 2_000)
