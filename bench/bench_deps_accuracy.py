@@ -289,6 +289,7 @@ SETS["fortyfirst"] = DATA.with_name("deps_bumps_fortyfirst.tsv")
 SETS["fortysecond"] = DATA.with_name("deps_bumps_fortysecond.tsv")
 SETS["fortythird"] = DATA.with_name("deps_bumps_fortythird.tsv")
 SETS["fortyfourth"] = DATA.with_name("deps_bumps_fortyfourth.tsv")
+SETS["fortyfifth"] = DATA.with_name("deps_bumps_fortyfifth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -3,7 +3,8 @@ Maven wrappers' `distributionUrl`.
 
 A build script is a program; what is read is what Dependabot's and Renovate's Gradle managers read: string
 coordinates `"group:artifact:version"` in any configuration (`implementation("…")`, `testImplementation '…'`,
-`classpath(…)`, `platform(…)`), plugins `id("x") version "1.2"` / `kotlin("jvm") version "2.0.0"`, and a
+`classpath(…)`, `platform(…)`), plugins `id("x") version "1.2"` / `kotlin("jvm") version "2.0.0"`, Kotlin's
+`kotlin("reflect", "2.0.0")` notation (`org.jetbrains.kotlin:kotlin-reflect`), and a
 version written as a variable of the same script (`val ktor = "2.3.7"`, `ext.ktor = '2.3.7'`,
 `def ktor = "2.3.7"`) and used as `$ktor` / `${ktor}` (one level, as pom.xml properties). With `--tree`, the
 variables of gradle.properties and of the build scripts of the folders above resolve too (gradleprops.py); a
@@ -28,6 +29,11 @@ COORDINATE = _COORD = lazy(r"""(?P<q>["'])(?P<group>[\w.-]+):(?P<artifact>[\w.-]
                            r"""(?::[\w.-]+)?(?:@[\w]+)?(?P=q)""")
 _PLUGIN = lazy(r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
                r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))\s+version\s*\(?\s*(?P<vq>["'])(?P<version>[^"']+)(?P=vq)""")
+# Kotlin's dependency notation `kotlin("reflect", kotlinVersion)` / `kotlin("stdlib", version = "2.0.0")`: the module
+# `org.jetbrains.kotlin:kotlin-<module>` at a literal or a variable of the script (openrewrite's rewrite-kotlin, round
+# 45); `kotlin("stdlib")` takes the plugin's version and names none
+_KOTLIN_MODULE = lazy(r"""\bkotlin\s*\(\s*"(?P<module>[\w.-]{1,128})"\s*,\s*(?:version\s*=\s*)?"""
+                      r"""(?:"(?P<version>[^"\s]{1,128})"|(?P<name>[A-Za-z_]\w{0,127}))\s*\)""")
 _VARIABLE = lazy(r"""^\s*(?:(?:const\s+)?(?:val|var|def|String)\s+|ext\.|project\.ext\.|set\(\s*["'])"""
                  r"""(?P<name>[A-Za-z_]\w*)["']?\s*(?::\s*String\s*)?[=,]\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)""")
 _EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)\s*$""")
@@ -120,6 +126,10 @@ def parse_build_script(path: str, data: bytes, inherited: Mapping[str, str] | No
             name = f"{coord.group('group')}:{coord.group('artifact')}"
             version, variable = _resolve(coord.group("version"), variables)
             out.append(Dependency("maven", name, version, path, True, _scope(code), alias=variable))
+        for module in _KOTLIN_MODULE.finditer(code):
+            version, variable = _resolve(module.group("version") or "$" + module.group("name"), variables)
+            out.append(Dependency("maven", f"org.jetbrains.kotlin:kotlin-{module.group('module')}", version, path,
+                                  True, _scope(code), alias=variable))
         for plugin in _PLUGIN.finditer(code):
             name = plugin.group("id") or f"org.jetbrains.kotlin.{plugin.group('kotlin')}"
             version, variable = _resolve(plugin.group("version"), variables)
