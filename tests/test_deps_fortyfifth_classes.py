@@ -244,3 +244,76 @@ def test_other_package_keys_stay_residue() -> None:
     assert not residue.changed("Cargo.toml", base, base.replace(b'"1.74"', b'"1.85"'))
     assert residue.changed("Cargo.toml", base, base.replace(b'"build.rs"', b'"evil.rs"'))
     assert residue.changed("Cargo.toml", base, base.replace(b'"1.74"', b"185"))  # not read: residue as before
+
+
+# --- Gradle: a moved version variable no read dependency uses (the silent class behind rewrite-kotlin's miss) --------
+
+# the same script with the compiler's modules spelled through a call the readers do not know: before round 45 the
+# moved variable was masked as a version literal and nothing read used it — no change and no problem
+UNREAD_CALL = REWRITE_KOTLIN.replace('kotlin("compiler-embeddable", kotlinVersion)',
+                                     'create("org.jetbrains.kotlin", "kotlin-compiler-embeddable", kotlinVersion)')
+# nowinandroid-era root script (its shape: ext versions the modules' scripts read, and one the root's classpath reads)
+ROOT_EXT = """\
+buildscript {
+    ext.kotlin_version = '1.9.0'
+    ext.compose_version = '1.5.0'
+    dependencies {
+        classpath "org.jetbrains.kotlin:kotlin-gradle-plugin:$kotlin_version"
+    }
+}
+"""
+OKHTTP_USE = 'dependencies { implementation "com.squareup.okhttp3:okhttp:$okhttpVersion" }\n'
+OKHTTP_OWN = ('allprojects {{\n  group = "com.squareup.okhttp3"\n  version = "{}"\n}}\n'
+              'plugins {{ id("x") version "1" }}\n')
+
+
+def test_hostile_scripts_with_many_variables_are_fast() -> None:
+    base = "".join(f'val v{i} = "1.{i}"\nfoo(v{i})\n' for i in range(10_000)).encode()
+    head = base.replace(b'"1.', b'"2.')
+    each_fast([(lambda: gradle.code_changed("build.gradle.kts", base, head), "10,000 moved variables")], 5.0)
+    assert gradle.code_changed("build.gradle.kts", base, head)
+
+
+def test_a_moved_variable_an_unread_call_uses_is_partial_with_tree(tmp_path: Path) -> None:
+    path = "rewrite-kotlin/build.gradle.kts"
+    tree, _ = both_edited(tmp_path, {path: UNREAD_CALL},
+                          {path: {'val kotlinVersion = "2.2.0"': 'val kotlinVersion = "2.3.20"'}})
+    assert partial(tree, path), tree.problems  # kotlin("reflect"/"stdlib", …) move, the create(…) one is unread
+
+
+@pytest.mark.parametrize("base, head, changed", [
+    # a variable a read coordinate or kotlin() uses: explained by that dependency's move
+    (REWRITE_KOTLIN, REWRITE_KOTLIN.replace('"2.2.0"', '"2.3.20"'), False),
+    (ROOT_EXT, ROOT_EXT.replace("'1.9.0'", "'1.9.10'"), False),
+    # a root ext version the modules' scripts read (none in this file): their moves explain it, with --tree
+    (ROOT_EXT, ROOT_EXT.replace("'1.5.0'", "'1.5.1'"), False),
+    # nowinandroid's init script: a formatter's version a spotless block reads, no package the readers know
+    ('val ktlintVersion = "1.0.1"\nspotless { kotlin { ktlint(ktlintVersion) } }\n',
+     'val ktlintVersion = "1.4.0"\nspotless { kotlin { ktlint(ktlintVersion) } }\n', True),
+    # an `ext {}` block's entry a coordinate reads (okhttp's older root script)
+    ("ext {\n    okhttpVersion = '4.12.0'\n}\n" + OKHTTP_USE,
+     "ext {\n    okhttpVersion = '5.0.0'\n}\n" + OKHTTP_USE, False),
+    # code-quality blocks' toolVersion, set directly or through a block's local so named (read as the tool)
+    ('jacoco {\n    toolVersion = "0.8.11"\n}\ndetekt {\n    toolVersion.set("1.23.6")\n}\n',
+     'jacoco {\n    toolVersion = "0.8.12"\n}\ndetekt {\n    toolVersion.set("1.23.6")\n}\n', False),
+    ('spotbugs {\n    val toolVersion = "4.9.3"\n    this.toolVersion.set(toolVersion)\n}\n',
+     'spotbugs {\n    val toolVersion = "4.9.4"\n    this.toolVersion.set(toolVersion)\n}\n', False),
+    # a code-quality block's toolVersion through a variable (read as the tool)
+    ('val pmdVersion = "7.0.0"\npmd {\n    toolVersion = pmdVersion\n}\n',
+     'val pmdVersion = "7.1.0"\npmd {\n    toolVersion = pmdVersion\n}\n', False),
+    # the project's own version (okhttp's "Prepare next development version."): a release, as before
+    (OKHTTP_OWN.format("5.3.0"), OKHTTP_OWN.format("5.4.0-SNAPSHOT"), False),
+    # a variable nothing in the script uses
+    ('val unused = "1.0"\n', 'val unused = "2.0"\n', False),
+    # used by a call no reader knows, or as the project's own version: reviewed
+    ('val v = "1.0"\ndependencies { add("implementation", "g:a:" + v) }\n',
+     'val v = "2.0"\ndependencies { add("implementation", "g:a:" + v) }\n', True),
+    ('def appVersion = "1.0"\nversion = appVersion\n', 'def appVersion = "1.1"\nversion = appVersion\n', True),
+    ("ext.toolsVersion = '34.0.0'\nandroid { buildToolsVersion toolsVersion }\n",
+     "ext.toolsVersion = '35.0.0'\nandroid { buildToolsVersion toolsVersion }\n", True),
+    # a name used elsewhere only in a `//` comment (openrewrite's commented-out coordinate) is no use
+    ('val v = "1.0"\n// implementation("g:a:${v}")\n', 'val v = "2.0"\n// implementation("g:a:${v}")\n', False),
+    ('val v = "1.0"\nfoo(v) // v\n', 'val v = "2.0"\nfoo(v) // v\n', True),
+])
+def test_moved_variable_shapes(base: str, head: str, changed: bool) -> None:
+    assert gradle.code_changed("build.gradle", base.encode(), head.encode()) is changed
