@@ -222,6 +222,14 @@ Makefile pins and images (the OpenStack cluster-api provider, the host-path CSI 
 Bundler (Leaflet, Salt formulas), Helm (Authelia's charts), pre-commit (qBittorrent) and actions: committed
 before its first, blind run in round 44.
 
+`--data fortyfifth` reads deps_bumps_fortyfifth.tsv: 45 more repositories, none in a deps set, fetched for it (60 of 112
+public candidates drawn at random, seed 45), 45 of the 46 that gave update commits drawn at random (seed 45), no other
+choice, capped at 1 actions-only and 2 other commits per ecosystem and 6 a repository, people's first (98 of the 174):
+npm/pnpm/yarn (typeorm, Chart.js, knex, Solid, Svelte), Go (BuildKit, sqlc, echo, Hugo), NuGet (xunit, Avalonia,
+Sonarr), Gradle (ktor, OpenRewrite, AntennaPod), Composer (Doctrine, Carbon), Bundler (Sidekiq, ActiveAdmin), Cargo
+(clap), pip and pre-commit (boto3, Alembic), Docker (nginx, postgres, Home Assistant) and Helm (fluent): committed
+before its first, blind run in round 45.
+
 Columns: `verified` (the delta names X at Y from the files), `+claimed` (or, for an action moved between bare
 commit shas, the commit message claims Y), `no file` (commits a wanted version is written on none of the added
 lines of: the bare-sha moves, counted as misses, never dropped) and `% named` (verified among the others).
@@ -289,6 +297,7 @@ SETS["fortyfirst"] = DATA.with_name("deps_bumps_fortyfirst.tsv")
 SETS["fortysecond"] = DATA.with_name("deps_bumps_fortysecond.tsv")
 SETS["fortythird"] = DATA.with_name("deps_bumps_fortythird.tsv")
 SETS["fortyfourth"] = DATA.with_name("deps_bumps_fortyfourth.tsv")
+SETS["fortyfifth"] = DATA.with_name("deps_bumps_fortyfifth.tsv")
 
 
 def mirror(root: Path, repo: str) -> Path:

@@ -1,4 +1,5 @@
-"""Rust crates: Cargo.toml (dependencies, dev-, build-, target-specific, workspace) and Cargo.lock."""
+"""Rust crates: Cargo.toml (dependencies, dev-, build-, target-specific, workspace; its `rust-version`, the tool `rust`)
+and Cargo.lock."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from gatekeeper.deps.edits import CARGO_TABLE_KEYS, RANGE, SECTION_MARK, Side, t
 from gatekeeper.deps.entryoptions import table_options
 from gatekeeper.deps.loaders import listing, load_toml, mapping, sourced_version, string
 from gatekeeper.deps.model import Change, Dependency, ManifestError, Scope
+from gatekeeper.deps.tools import TOOL, VERSIONISH
 
 # Where a dependency table says its crate comes from instead of crates.io.
 _SOURCES = ("path", "git", "registry", "registry-index")
@@ -20,6 +22,24 @@ _READ = frozenset({"version", "package", "workspace", *_SOURCES})
 # "update uv-virtualenv digest to 6df4b71" (a `rev` moved) is the crate at that revision, not an options edit.
 _GIT_REFS = (("rev", "revision"), ("tag", "tag"), ("branch", "branch"))
 _TABLES: dict[str, Scope] = {"dependencies": "runtime", "dev-dependencies": "dev", "build-dependencies": "build"}
+# The minimum Rust a manifest declares (its MSRV, `rust-version = "1.85"`): the tool `rust`, as go.mod's `go` line
+# names `go` (clap's "Bump MSRV to 1.85", round 45); an inherited `rust-version.workspace = true` names none.
+_MSRV_TABLES = (("package",), ("workspace", "package"))
+MAX_MSRV = 128
+
+
+def rust_versions(doc: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
+    """Where (the key's path) and what each `rust-version` string of `[package]` and `[workspace.package]` that names
+    a version says; any other value is not read (residue.py keeps it, so its change is a `partial` problem)."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    for where in _MSRV_TABLES:
+        table: Any = doc
+        for key in where:
+            table = table.get(key) if isinstance(table, dict) else None
+        value = table.get("rust-version") if isinstance(table, dict) else None
+        if isinstance(value, str) and len(value) <= MAX_MSRV and VERSIONISH.match(value):
+            found.append(((*where, "rust-version"), value))
+    return found
 
 
 def _tables(doc: dict[str, Any]) -> list[tuple[dict[str, Any], Scope, str]]:
@@ -46,7 +66,8 @@ def _git_version(spec: dict[str, Any], version: str) -> tuple[str, frozenset[str
 
 def parse_cargo_toml(path: str, data: bytes) -> list[Dependency]:
     out: list[Dependency] = []
-    for table, scope, where in _tables(load_toml(data)):
+    doc = load_toml(data)
+    for table, scope, where in _tables(doc):
         for key, spec in table.items():
             name, alias, options = key, "", table_options({}, (), where)
             if isinstance(spec, dict):
@@ -62,7 +83,7 @@ def parse_cargo_toml(path: str, data: bytes) -> list[Dependency]:
             else:
                 version = string(spec)
             out.append(Dependency("cargo", name, version, path, True, scope, alias=alias, options=options))
-    return out
+    return out + [Dependency(TOOL, "rust", version, path, True, "build") for _, version in rust_versions(doc)]
 
 
 def parse_cargo_lock(path: str, data: bytes) -> list[Dependency]:

@@ -137,7 +137,10 @@ def from_images(body: str) -> list[tuple[str, str, str]]:
     images: list[tuple[str, str, str]] = []
     for line in instructions(body):
         if m := _ARG.match(line):
-            args.setdefault(m.group(1), arg_value(m.group(2) or ""))
+            # an ARG with no default (`ARG BUILD_FROM`, Home Assistant's builders) is the build's argument: its
+            # references stay as written, as an ARG never declared does — never an image named "" (round 45)
+            if m.group(2) is not None:
+                args.setdefault(m.group(1), arg_value(m.group(2)))
             continue
         if (m := _FROM.match(line)) is None:
             flags = _FLAGS.match(line)

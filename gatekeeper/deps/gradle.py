@@ -3,7 +3,8 @@ Maven wrappers' `distributionUrl`.
 
 A build script is a program; what is read is what Dependabot's and Renovate's Gradle managers read: string
 coordinates `"group:artifact:version"` in any configuration (`implementation("…")`, `testImplementation '…'`,
-`classpath(…)`, `platform(…)`), plugins `id("x") version "1.2"` / `kotlin("jvm") version "2.0.0"`, and a
+`classpath(…)`, `platform(…)`), plugins `id("x") version "1.2"` / `kotlin("jvm") version "2.0.0"`, Kotlin's
+`kotlin("reflect", "2.0.0")` notation (`org.jetbrains.kotlin:kotlin-reflect`), and a
 version written as a variable of the same script (`val ktor = "2.3.7"`, `ext.ktor = '2.3.7'`,
 `def ktor = "2.3.7"`) and used as `$ktor` / `${ktor}` (one level, as pom.xml properties). With `--tree`, the
 variables of gradle.properties and of the build scripts of the folders above resolve too (gradleprops.py); a
@@ -28,6 +29,11 @@ COORDINATE = _COORD = lazy(r"""(?P<q>["'])(?P<group>[\w.-]+):(?P<artifact>[\w.-]
                            r"""(?::[\w.-]+)?(?:@[\w]+)?(?P=q)""")
 _PLUGIN = lazy(r"""\b(?:id\s*\(?\s*(?P<q>["'])(?P<id>[\w.-]+)(?P=q)\s*\)?"""
                r"""|kotlin\s*\(\s*"(?P<kotlin>[\w.-]+)"\s*\))\s+version\s*\(?\s*(?P<vq>["'])(?P<version>[^"']+)(?P=vq)""")
+# Kotlin's dependency notation `kotlin("reflect", kotlinVersion)` / `kotlin("stdlib", version = "2.0.0")`: the module
+# `org.jetbrains.kotlin:kotlin-<module>` at a literal or a variable of the script (openrewrite's rewrite-kotlin, round
+# 45); `kotlin("stdlib")` takes the plugin's version and names none
+_KOTLIN_MODULE = lazy(r"""\bkotlin\s*\(\s*"(?P<module>[\w.-]{1,128})"\s*,\s*(?:version\s*=\s*)?"""
+                      r"""(?:"(?P<version>[^"\s]{1,128})"|(?P<name>[A-Za-z_]\w{0,127}))\s*\)""")
 _VARIABLE = lazy(r"""^\s*(?:(?:const\s+)?(?:val|var|def|String)\s+|ext\.|project\.ext\.|set\(\s*["'])"""
                  r"""(?P<name>[A-Za-z_]\w*)["']?\s*(?::\s*String\s*)?[=,]\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)""")
 _EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'$]+)(?P=q)\s*$""")
@@ -115,15 +121,25 @@ def parse_build_script(path: str, data: bytes, inherited: Mapping[str, str] | No
             variables.setdefault(name, value)
     out: list[Dependency] = _quality_tools(path, lines, variables)
     for line in lines:
-        code = line.split("//", 1)[0] if "//" in line and "://" not in line else line
-        for coord in _COORD.finditer(code):
-            name = f"{coord.group('group')}:{coord.group('artifact')}"
-            version, variable = _resolve(coord.group("version"), variables)
-            out.append(Dependency("maven", name, version, path, True, _scope(code), alias=variable))
-        for plugin in _PLUGIN.finditer(code):
-            name = plugin.group("id") or f"org.jetbrains.kotlin.{plugin.group('kotlin')}"
-            version, variable = _resolve(plugin.group("version"), variables)
-            out.append(Dependency("maven", name, version, path, True, "build", alias=variable))
+        out += _line_dependencies(path, _code(line), variables)
+    return out
+
+
+def _line_dependencies(path: str, code: str, variables: dict[str, str]) -> list[Dependency]:
+    """The coordinates, `kotlin(module, version)` modules and plugins one line of a script names."""
+    out: list[Dependency] = []
+    for coord in _COORD.finditer(code):
+        name = f"{coord.group('group')}:{coord.group('artifact')}"
+        version, variable = _resolve(coord.group("version"), variables)
+        out.append(Dependency("maven", name, version, path, True, _scope(code), alias=variable))
+    for module in _KOTLIN_MODULE.finditer(code):
+        version, variable = _resolve(module.group("version") or "$" + module.group("name"), variables)
+        out.append(Dependency("maven", f"org.jetbrains.kotlin:kotlin-{module.group('module')}", version, path,
+                              True, _scope(code), alias=variable))
+    for plugin in _PLUGIN.finditer(code):
+        name = plugin.group("id") or f"org.jetbrains.kotlin.{plugin.group('kotlin')}"
+        version, variable = _resolve(plugin.group("version"), variables)
+        out.append(Dependency("maven", name, version, path, True, "build", alias=variable))
     return out
 
 
@@ -266,14 +282,49 @@ def _masked(name: str, data: bytes) -> str:
 
 
 
+_WORD = lazy(r"[A-Za-z_]\w*")
+# the project's own coordinates (`version = "5.3.0"` in `allprojects {}`, okhttp): a release, not a dependency; and the
+# code-quality blocks' `toolVersion`, a property _quality_tools reads (a block's `val toolVersion = "4.9.3"` too)
+_OWN = frozenset({"version", "group", "toolVersion"})
+
+
+def _unexplained_variables(path: str, base: bytes, head: bytes) -> bool:
+    """A script variable whose version value moved and that a line of the script uses which reads no dependency
+    through it: what that use versions is unknown — a call the readers do not know (`create("g", "a", v)`, `"g:a:" +
+    v`), a toolchain setting, the project's own version. Masked as a version literal, such a move was no change at
+    all: a silent pass (round 45's rewrite-kotlin shape, before `kotlin(module, v)` was read). A use is explained by a
+    coordinate, `kotlin()` module or plugin of its line resolved through the variable, or a code-quality block's
+    `toolVersion = v`; a root script's `ext` versions that only other scripts read are not used here, and stay the
+    modules' (their moves name the packages, with --tree). Linear: one pass over the head's lines."""
+    before, after = _variables(text(base).splitlines()), _variables(text(head).splitlines())
+    moved = {name for name in before.keys() & after.keys()
+             if before[name] != after[name] and "." not in name and name not in _OWN}
+    if not moved:
+        return False
+    for line in text(head).splitlines():
+        code = _code(line)  # a name in a `//` comment is no use
+        named = {word for word in _WORD.findall(code) if word in moved}
+        defined = _VARIABLE.match(line) or (_EXT_ENTRY.match(line) if "version" in line.lower() else None)
+        if not named or defined is not None and {defined.group("name")} == named:
+            continue  # the variable's own definition
+        explained = {d.alias for d in _line_dependencies(path, code, after)}
+        if (tool := _TOOL_VARIABLE.search(code)) is not None:
+            explained.add(tool.group("name"))
+        if named - explained:
+            return True
+    return False
+
+
 def code_changed(path: str, base: bytes | None, head: bytes | None) -> bool:
     """Whether a build script or wrapper changed beyond its versions (and the wrapper's checksum): a build
     script is a program and a wrapper's URL names where the build tool is downloaded from, so any other
-    edit beside a bump must not ride on the bump's explanation (the caller reports a `partial` problem)."""
+    edit beside a bump must not ride on the bump's explanation (the caller reports a `partial` problem). A
+    script's version variable that moved and versions nothing the readers read counts too (_unexplained_variables)."""
     name = path.rsplit("/", 1)[-1]
     if base is None or head is None or not (is_script(name) or name in _WRAPPERS or name in SCRIPTS):
         return False
     try:
-        return _masked(name, base) != _masked(name, head)
+        return _masked(name, base) != _masked(name, head) or is_script(name) and \
+            _unexplained_variables(path, base, head)
     except ManifestError:
         return False  # the parsers report an unreadable side themselves

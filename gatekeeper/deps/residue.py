@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
-from gatekeeper.deps import bundler, golang, helmfile, mise, pypi, rebar, toolfiles
+from gatekeeper.deps import bundler, cargo, golang, helmfile, mise, pypi, rebar, toolfiles
 from gatekeeper.deps.devcontainer import jsonc
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_xml, load_yaml, xml_child, xml_local
@@ -139,6 +139,9 @@ def _structured(name: str) -> Callable[[bytes], Any]:
             return {k: v for k, v in doc.items() if k in _PIPFILE_KEPT or not isinstance(v, dict)}
         for where in paths:
             doc = _without(doc, where)
+        if name == "Cargo.toml":  # the `rust-version` strings cargo.py reads (the tool `rust`), no other value
+            for where, _ in cargo.rust_versions(doc):
+                doc = _without(doc, where)
         if name == "Chart.lock" and isinstance(doc.get("dependencies"), list):
             doc["dependencies"] = [{k: v for k, v in e.items() if k != "version"} if isinstance(e, dict) else e
                                    for e in doc["dependencies"]]
