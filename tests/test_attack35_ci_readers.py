@@ -9,13 +9,12 @@ and past that bound the rewritten lines stopped: a use after 64 KiB of them name
 
 from __future__ import annotations
 
-import gc
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import run_cli, tree_classify
 
@@ -95,19 +94,6 @@ def test_dagger_manifest_variants_name_the_code(manifest: str, pattern: str) -> 
     assert pattern in daggermods.module_code("ci/dagger.json", manifest)
 
 
-def _cost(read: Callable[[str], object], text: str) -> float:
-    gc.disable()
-    try:
-        runs = []
-        for _ in range(3):
-            started = time.process_time()
-            read(text)
-            runs.append(time.process_time() - started)
-        return min(runs)
-    finally:
-        gc.enable()
-
-
 def _tasks(text: str) -> object:
     return tasks.run_paths(text.encode())
 
@@ -136,9 +122,8 @@ READERS: dict[str, tuple[Callable[[str], object], str, str]] = {
 
 @pytest.mark.parametrize(("read", "head", "unit"), list(READERS.values()), ids=list(READERS))
 def test_hostile_reader_input_is_read_in_linear_time(read: Callable[[str], object], head: str, unit: str) -> None:
-    small, large = (_cost(read, head + unit * (size * 1024 // len(unit))) for size in (64, 256))
-    assert large < 1.0, large
-    assert large < max(16 * small, 0.02) / 2, (small, large)
+    small, large = (head + unit * (size * 1024 // len(unit)) for size in (64, 256))
+    assert_linear(read, small, large, budget=1.0)
 
 
 def test_a_patch_showing_a_script_past_the_bound_names_every_file(tmp_path: Path) -> None:

@@ -5,8 +5,6 @@ commands name (a tutorial's Helm values under a generic name)."""
 
 from __future__ import annotations
 
-import gc
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ import pytest
 from gatekeeper.classify.docdeploys import named
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.policy.isolate import run_isolated
+from tests.cpucost import least_cpu
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
@@ -251,17 +250,12 @@ HOSTILE_READMES = {
 def _readme_cost(unit: str) -> list[float]:
     """The reader's CPU at each size, the least of three: this child of a big pytest worker would otherwise pay for a
     garbage collection walking the worker's heap (11 times the small size's CPU once in `make test`, 4 times alone)."""
-    gc.disable()
-    spent = []
-    for times in (1, 4):
-        data = (unit * (32 * 1024 * times // len(unit))).encode()
-        runs = []
-        for _ in range(3):
-            started = time.process_time()
-            named("docs/README.md", data)
-            runs.append(time.process_time() - started)
-        spent.append(min(runs))
-    return spent
+    def read(data: bytes) -> None:
+        named("docs/README.md", data)
+
+    small, large = ((unit * (32 * 1024 * times // len(unit))).encode() for times in (1, 4))
+    small_cost = least_cpu(read, small)
+    return [small_cost, least_cpu(read, large, under=max(16 * small_cost, 0.05) / 2)]  # the bound asserted below
 
 
 @pytest.mark.parametrize("shape", list(HOSTILE_READMES))

@@ -5,12 +5,12 @@ look-alikes that keep their bucket, and a real repository classified from its co
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
 from gatekeeper.classify.sniff import sniff
+from tests.cpucost import least_cpu
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
@@ -111,17 +111,14 @@ def test_the_jsonnet_shape_is_linear_in_hostile_input() -> None:
     """Thousands of apiVersion and kind lines that never pair into a ci object: one pass over each (no pairing of
     every kind with every apiVersion), at 64 and 256 KiB."""
     line = "  apiVersion: 'example.org/v1',\n  kind: 'Widget',\n"
-    costs = []
-    for size in (64 << 10, 256 << 10):
-        text = ("{\n" + line * (size // len(line)) + "}\n").encode()
-        best = float("inf")
-        for _ in range(3):
-            began = time.process_time()
-            assert sniff("lib/widgets.libsonnet", text, RULES.context) is None or \
-                sniff("lib/widgets.libsonnet", text, RULES.context).bucket != "ci"  # type: ignore[union-attr]
-            best = min(best, time.process_time() - began)
-        costs.append(best)
-    assert costs[1] < max(costs[0], 0.01) * 12, costs
+
+    def read(text: bytes) -> None:
+        signal = sniff("lib/widgets.libsonnet", text, RULES.context)
+        assert signal is None or signal.bucket != "ci", signal
+
+    small, large = (("{\n" + line * (size // len(line)) + "}\n").encode() for size in (64 << 10, 256 << 10))
+    bound = max(least_cpu(read, small), 0.01) * 12
+    assert least_cpu(read, large, under=bound) < bound, bound
 
 
 # vinnie357/mini-labs' labs/firecracker/vmconfig.json shape, in our words

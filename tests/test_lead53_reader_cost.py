@@ -12,11 +12,10 @@ off; a quadratic reading costs 16 times for 4 times the text, a linear one ~4.
 
 from __future__ import annotations
 
-import gc
-import time
 from collections.abc import Callable
 
 import pytest
+from cpucost import assert_linear
 
 from gatekeeper.classify import cireaches, gitlabincludes, playbookreads, playbookwords, zuuljobs
 from gatekeeper.classify.bazelrc import rc_lines
@@ -43,23 +42,9 @@ KEY_READERS: dict[str, tuple[Callable[[str], object], str]] = {
 }
 
 
-def _cost(read: Callable[[str], object], text: str) -> float:
-    gc.disable()
-    try:
-        runs = []
-        for _ in range(3):
-            started = time.process_time()
-            read(text)
-            runs.append(time.process_time() - started)
-        return min(runs)
-    finally:
-        gc.enable()
-
-
 def _linear(read: Callable[[str], object], unit: str, kib: int, budget: float) -> None:
-    small, large = (_cost(read, unit * (size * 1024 // len(unit))) for size in (kib // 4, kib))
-    assert large < budget, large
-    assert large < max(16 * small, 0.02) / 2, (small, large)
+    small, large = (unit * (size * 1024 // len(unit)) for size in (kib // 4, kib))
+    assert_linear(read, small, large, budget=budget)
 
 
 @pytest.mark.parametrize("unit", list(RC_SHAPES.values()), ids=list(RC_SHAPES))
