@@ -120,6 +120,17 @@ def test_nested_vendored_code_is_deps(rules: RuleSet, path: str) -> None:
     assert (match.bucket, match.rule, match.ecosystem) == ("deps", "deps.vendored-nested", "vendored"), (path, match)
 
 
+# A framework an application copies in under its own name (CodeIgniter's system/; the sixty-third set).
+VENDORED_FRAMEWORKS = ["system/libraries/Parser.php", "system/helpers/url_helper.php"]
+
+
+@pytest.mark.parametrize("path", VENDORED_FRAMEWORKS)
+def test_copied_frameworks_are_deps(rules: RuleSet, path: str) -> None:
+    match = rules.match(path)
+    expected = ("deps", "deps.vendored-codeigniter", "vendored")
+    assert (match.bucket, match.rule, match.ecosystem) == expected, (path, match)
+
+
 INSTALLED = [
     ("node_modules/left-pad/index.js", "npm", "deps.npm.installed"),
     ("node_modules/left-pad/package.json", "npm", "deps.npm.installed"),  # not one of our manifests
@@ -1197,7 +1208,7 @@ def test_every_shipped_rule_is_exercised_by_these_tables(rules: RuleSet) -> None
     paths = [*TEST_DATA, *(p for p, _ in TEST_DATA_CI_IAC), *DOCS, *(p for p, _, _ in DEPS), *CI, *FORGE_OTHER, *IAC,
              *(p for p, _ in EXAMPLES),
              *NOT_SIGNALS, *OTHER, *FALLBACK, *(p for p, _ in DOC_FILES), *GUARDRAIL, *VENDORED, *VENDORED_NESTED,
-             *(p for p, _, _ in INSTALLED)]
+             *VENDORED_FRAMEWORKS, *(p for p, _, _ in INSTALLED)]
     decided = {rules.match(p).rule for p in paths}
     assert [r.id for r in rules.rules if r.id not in decided] == []
     tagged = {hit.rule.id for p in paths for hit in rules.tag_hits(p)}
