@@ -1,0 +1,152 @@
+"""What a CI definition's own environment makes its steps run (attack 36, tests/test_attack36_ci_paths.py).
+
+- **Its variables.** A workflow's `env:` (top, job or step), GitLab's and Azure's `variables:` (a `{value: …}` entry,
+  Azure's `- name:`/`value:` list) and CircleCI's or Drone's `environment:` set variables a step's command then uses:
+  `env: TOOL: tools/tool` and `run: ./$TOOL` runs `tools/tool`. A line that uses such a variable (`$TOOL`, `${TOOL}`,
+  `${{ env.TOOL }}`, PowerShell's `$env:TOOL`, cmd's `%TOOL%`, Azure's `$(TOOL)`) is read again once per value the
+  definition gives it anywhere (a superset of what any one step sees), beside the line as written.
+- **Its PATH.** A folder a step puts on PATH holds programs later commands run by their bare names: a line written to
+  `$GITHUB_PATH` (`echo "$GITHUB_WORKSPACE/tools/bin" >> "$GITHUB_PATH"`, PowerShell's `Add-Content`/`Out-File`), a
+  `PATH=…` assignment (`export`, `PATH+=`, a YAML `PATH:` key, a `PATH=` line written to `$GITHUB_ENV`), Azure's
+  `##vso[task.prependpath]DIR`: every file below such a folder of the checkout is named (`DIR/${x}`). The checkout's
+  root spelt as `$PWD`, `$(pwd)`, `$(git rev-parse --show-toplevel)`, `$env:GITHUB_WORKSPACE` and a folder written as
+  `$(realpath DIR)`, `$(readlink -f DIR)` or `$(cd DIR && pwd)` are read as that folder. *Limits:* a folder outside the
+  checkout or after another variable (`$HOME/.local/bin`, `$GOPATH/bin`), and the root itself (its files are not told
+  apart from the files below it), name nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import yaml
+
+from gatekeeper.bounded import load_yaml
+from gatekeeper.errors import LimitError
+
+__all__ = ["MAX_VALUE", "MAX_VALUES", "expanded", "path_folders", "values"]
+
+MAX_VALUES = 256  # variables with values a definition gives (past it: the rest are not read, each use as before)
+MAX_VALUE = 256  # characters of a value read (a longer one, or one over lines, is not substituted)
+MAX_VARIANTS = 32  # copies a line may become (past it: the line as written only)
+_KEYS = frozenset({"env", "variables", "environment"})
+_SETS = re.compile(r"^[ \t]*(?:-[ \t]*)?['\"]?(?:env|variables|environment)['\"]?[ \t]*:", re.MULTILINE)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,127}")
+# a use: ${{ env.X }}, ${X}, $X, $env:X, %X%, $(X)
+_USE = re.compile(r"\$\{\{\s*env\.([A-Za-z_][\w-]*)\s*\}\}|\$\{([A-Za-z_]\w*)\}|\$env:([A-Za-z_]\w*)|\$([A-Za-z_]\w*)"
+                  r"|%([A-Za-z_]\w*)%|\$\(([A-Za-z_][\w.]*)\)")
+# PATH as set (a YAML key, an assignment, `+=`), not `$PATH`, `${PATH}`, GITHUB_PATH or PYTHONPATH
+_PATH_SET = re.compile(r"""(?<![\w${.-])PATH['"]?[ \t]*(?:\+?=|:[ \t])[ \t]*((?:"[^"\n]*"|'[^'\n]*'|[^\s;&|#"'])+)""")
+_PREPEND = re.compile(r"##vso\[task\.prependpath\]([^\s'\"]+)", re.IGNORECASE)
+# the checkout's root at a folder's start, as the shells spell it (ciloops.rooted has the CI systems' variables)
+_ROOT = re.compile(r"^(?:\$\{?PWD\}?|\$\(pwd(?:[ \t]+-[LP])?\)|`pwd`|\$pwd"
+                   r"|\$\(git[ \t]+rev-parse[ \t]+--show-toplevel\)|\$env:GITHUB_WORKSPACE|%GITHUB_WORKSPACE%"
+                   r"|\$\{\{\s*github\.workspace\s*\}\})(?=/|$)",
+                   re.IGNORECASE)
+_ROOT_ANYWHERE = re.compile(r"\$\(pwd(?:[ \t]+-[LP])?\)|\$\(git[ \t]+rev-parse[ \t]+--show-toplevel\)")
+_SUBSTITUTION = re.compile(r"\$\([^()\n]*\)|`[^`\n]*`")
+_RESOLVED = re.compile(r"\$\((?:realpath(?:[ \t]+-[a-z]+)*|readlink[ \t]+-[a-z]*f|cd)[ \t]+['\"]?([^\s'\"();&]+)['\"]?"
+                       r"(?:[ \t]*(?:&&|;)[ \t]*pwd(?:[ \t]+-[LP])?)?\)")
+_PRINTERS = frozenset({"echo", "printf", "tee", "realpath", "readlink", "cat", "add-content", "out-file", "set-content",
+                       "write-output", "run:", "-", "|", "&"})
+_WORD = re.compile(r"""(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|"'<>])+""")
+
+
+def values(text: str) -> dict[str, list[str]]:
+    """{variable: every value the YAML definition `text` gives it in an `env:`, `variables:` or `environment:`
+    mapping}; none when `text` is not YAML or sets none."""
+    if _SETS.search(text) is None or ("$" not in text and "%" not in text):
+        return {}
+    try:
+        document = load_yaml(text, "definition")
+    except (yaml.YAMLError, LimitError, ValueError, RecursionError):
+        return {}
+    found: dict[str, list[str]] = {}
+    for name, value in _settings(document, 0):
+        if len(found) >= MAX_VALUES and name not in found:
+            break
+        for spelt in dict.fromkeys((name, name.upper().replace(".", "_"))):  # Azure: `a.b` is $A_B in the shell
+            found.setdefault(spelt, [])
+            if value not in found[spelt]:
+                found[spelt].append(value)
+    return found
+
+
+def _settings(node: Any, depth: int) -> list[tuple[str, str]]:
+    """(name, value) of every variable a mapping under one of _KEYS sets, at any depth (bounded)."""
+    if depth > 12:
+        return []
+    out: list[tuple[str, str]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if str(key) in _KEYS:
+                out += _assigned(value)
+            out += _settings(value, depth + 1)
+    elif isinstance(node, list):
+        for item in node:
+            out += _settings(item, depth + 1)
+    return out
+
+
+def _assigned(node: Any) -> list[tuple[str, str]]:
+    """A variables mapping's (name, value) pairs: `X: v`, GitLab's `X: {value: v}`, Azure's `- name: X` `value: v`."""
+    pairs: list[tuple[Any, Any]] = []
+    if isinstance(node, dict):
+        pairs = [(key, value.get("value") if isinstance(value, dict) else value) for key, value in node.items()]
+    elif isinstance(node, list):
+        pairs = [(item.get("name"), item.get("value")) for item in node if isinstance(item, dict)]
+    # a value holding another variable or expression adds nothing its use did not (and would add variable parts)
+    return [(str(name), str(value)) for name, value in pairs
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool) and _NAME.fullmatch(str(name))
+            and str(value).strip() and len(str(value)) <= MAX_VALUE and not any(c in str(value) for c in "$%\n")]
+
+
+def expanded(text: str, known: dict[str, list[str]]) -> str:
+    """`text` with each line that uses a variable of `known` followed by its copies, one per value (every combination
+    of the variables it uses, at most MAX_VARIANTS)."""
+    if not known or ("$" not in text and "%" not in text):
+        return text
+    out: list[str] = []
+    for line in text.splitlines():
+        out.append(line)
+        if "$" not in line and "%" not in line:
+            continue
+        used = [name for name in dict.fromkeys(next(part for part in match if part) for match in _USE.findall(line))
+                if name in known]
+        if not used or math.prod(len(known[name]) for name in used) > MAX_VARIANTS:
+            continue
+        variants = [line]
+        for name in used:
+            variants = [_substituted(variant, name, value) for variant in variants for value in known[name]]
+        out += variants
+    return "\n".join(out)
+
+
+def _substituted(line: str, name: str, value: str) -> str:
+    return _USE.sub(lambda match: value if next(part for part in match.groups() if part) == name else match.group(0),
+                    line)
+
+
+def path_folders(text: str) -> list[str]:
+    """The patterns of the files below each checkout folder `text` puts on PATH (`tools/bin/${x}`)."""
+    if "PATH" not in text and "prependpath" not in text.lower():
+        return []
+    entries: list[str] = []
+    for match in _PATH_SET.finditer(text):
+        entries += match.group(1).replace('"', "").replace("'", "").split(":")
+    entries += _PREPEND.findall(text)
+    for line in text.splitlines():
+        if "GITHUB_PATH" in line and "GITHUB_PATH=" not in line.replace(" ", ""):
+            # `$(go env GOPATH)/bin`: no folder of the checkout
+            line = _SUBSTITUTION.sub(" ", _ROOT_ANYWHERE.sub(".", _RESOLVED.sub(r"\1", line)))
+            words = [word.strip("'\"") for word in _WORD.findall(line)]
+            entries += [word for word in words if "GITHUB_PATH" not in word and not word.startswith("-")
+                        and word.lower() not in _PRINTERS]
+    out = []
+    for entry in entries:
+        folder = _ROOT.sub(".", _RESOLVED.sub(r"\1", entry.strip().replace("\\", "/"))).rstrip("/")
+        if folder.strip("./") and not folder.startswith(("$", "~", "/", "%")) and "://" not in folder:
+            out.append(f"{folder}/${{x}}")
+    return list(dict.fromkeys(out))
