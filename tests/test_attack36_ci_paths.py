@@ -170,3 +170,64 @@ def _gate(tmp_path: Path, base: dict[str, str], head: dict[str, str]) -> int:
 def test_the_gated_edit_needs_a_human(tmp_path: Path, definition: str, text: str, helper: str) -> None:
     base = {definition: text, helper: HELPER, "README.md": "x\n"}
     assert _gate(tmp_path, base, {helper: EVIL}) == 3
+
+
+# a value a caller hands a local action or reusable workflow, run by the callee through `${{ inputs.X }}`
+ACTION = ("name: run\ninputs:\n  tool: {{}}\nruns:\n  using: composite\n  steps:\n    - run: {run}\n"
+          "      shell: bash\n")
+REUSABLE = ("on:\n  workflow_call:\n    inputs:\n      tool: {{type: string}}\njobs:\n  r:\n"
+            "    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: {run}\n")
+HANDED = [
+    ({".github/actions/run/action.yml": ACTION.format(run="./${{ inputs.tool }}")},
+     _workflow("      - uses: ./.github/actions/run\n        with:\n          tool: tools/tool\n")),
+    ({".github/actions/run/action.yml": ACTION.format(run='"$GITHUB_WORKSPACE/${{ inputs.tool }}" --go')},
+     _workflow("      - uses: ./.github/actions/run\n        with:\n          tool: ./tools/tool\n")),
+    ({"ci/act/action.yaml": ACTION.format(run="bash ${{ inputs.tool }}")},
+     _workflow("      - name: go\n        with: {tool: 'tools/tool', other: x}\n        uses: './ci/act'\n")),
+    ({".github/workflows/reuse.yml": REUSABLE.format(run="./${{ inputs.tool }}")},
+     "on: push\njobs:\n  call:\n    uses: ./.github/workflows/reuse.yml\n    with:\n      tool: tools/tool\n"),
+    ({".github/workflows/reuse.yml": REUSABLE.format(run="sh ${{ inputs.tool }}")},
+     "on: push\njobs:\n  call:\n    uses: ./.github/workflows/reuse.yml\n    secrets: inherit\n    with:\n"
+     "      tool: \"tools/tool\"\n"),
+]
+
+
+@pytest.mark.parametrize(("callee", "caller"), HANDED)
+def test_a_path_handed_to_a_local_action_or_workflow_is_ci(tmp_path: Path, callee: dict[str, str], caller: str) -> None:
+    found = _reached(".github/workflows/ci.yml", caller)
+    assert any(ciwalk.reaches(pattern, "tools/tool") for pattern in found), sorted(found)
+    base = {".github/workflows/ci.yml": caller, **callee, "tools/tool": HELPER, "tools/other": HELPER}
+    assert _gate(tmp_path, base, {"tools/tool": EVIL}) == 3
+
+
+@pytest.mark.parametrize("caller", [
+    _workflow("      - uses: actions/upload-artifact@v4\n        with:\n          path: tools/tool\n"),  # not local
+    _workflow("      - uses: ./.github/actions/run\n        with:\n          tool: tools/other\n          n: 20\n"),
+])
+def test_a_value_handed_elsewhere_names_nothing_here(caller: str) -> None:
+    assert not _names(".github/workflows/ci.yml", caller, "tools/tool"), sorted(_reached(".github/workflows/ci.yml",
+                                                                                          caller))
+
+
+# an action's own folder with steps up after it: the path from the action's folder, not from the root
+UP_FORMS = [
+    ("${{ github.action_path }}/../bin/tool", "tools/bin/tool"),
+    ("bash $GITHUB_ACTION_PATH/../lib/run.sh", "tools/lib/run.sh"),
+    ('"${GITHUB_ACTION_PATH}/../lib/gen.py"', "tools/lib/gen.py"),
+    ("python ${{ github.action_path }}/../lib/gen", "tools/lib/gen"),
+    ("${{ env.GITHUB_ACTION_PATH }}/../../scripts/ci/x", "scripts/ci/x"),
+    ("'& $env:GITHUB_ACTION_PATH\\..\\lib\\gen.ps1'", "tools/lib/gen.ps1"),
+]
+
+
+@pytest.mark.parametrize(("run", "helper"), UP_FORMS)
+def test_a_path_up_from_an_action_folder_is_read_from_there(run: str, helper: str) -> None:
+    text = ACTION.format(run=run).replace("inputs:\n  tool: {}\n", "")
+    assert _names("tools/act/action.yml", text, helper), sorted(_reached("tools/act/action.yml", text))
+
+
+def test_an_edit_of_a_helper_above_a_local_action_needs_a_human(tmp_path: Path) -> None:
+    action = ACTION.format(run="${{ github.action_path }}/../lib/gen")
+    base = {".github/workflows/ci.yml": _workflow("      - uses: ./tools/act\n"), "tools/act/action.yml": action,
+            "tools/lib/gen": HELPER}
+    assert _gate(tmp_path, base, {"tools/lib/gen": EVIL}) == 3

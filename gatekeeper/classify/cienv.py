@@ -5,6 +5,12 @@
   `env: TOOL: tools/tool` and `run: ./$TOOL` runs `tools/tool`. A line that uses such a variable (`$TOOL`, `${TOOL}`,
   `${{ env.TOOL }}`, PowerShell's `$env:TOOL`, cmd's `%TOOL%`, Azure's `$(TOOL)`) is read again once per value the
   definition gives it anywhere (a superset of what any one step sees), beside the line as written.
+- **Its own folder, then up.** `${{ github.action_path }}/../bin/tool` in `tools/act/action.yml` runs `tools/bin/tool`:
+  the steps up are taken from the action's folder (before, the expression was read as the folder and the leading
+  `../` dropped, so `tools/act/bin/tool` and `bin/tool` were named instead).
+- **What it hands a local action or reusable workflow.** `uses: ./.github/actions/run` with `with: tool: tools/tool`
+  (a step's or a job's) runs whatever the callee does with `${{ inputs.tool }}` (`run: ./${{ inputs.tool }}`, a
+  variable part the callee's own reading cannot place): each one-word value with a folder is named from the caller.
 - **Its PATH.** A folder a step puts on PATH holds programs later commands run by their bare names: a line written to
   `$GITHUB_PATH` (`echo "$GITHUB_WORKSPACE/tools/bin" >> "$GITHUB_PATH"`, PowerShell's `Add-Content`/`Out-File`), a
   `PATH=…` assignment (`export`, `PATH+=`, a YAML `PATH:` key, a `PATH=` line written to `$GITHUB_ENV`), Azure's
@@ -18,6 +24,7 @@
 from __future__ import annotations
 
 import math
+import posixpath
 import re
 from typing import Any
 
@@ -26,7 +33,7 @@ import yaml
 from gatekeeper.bounded import load_yaml
 from gatekeeper.errors import LimitError
 
-__all__ = ["MAX_VALUE", "MAX_VALUES", "expanded", "path_folders", "values"]
+__all__ = ["MAX_VALUE", "MAX_VALUES", "expanded", "path_folders", "handed", "up_from_action", "values"]
 
 MAX_VALUES = 256  # variables with values a definition gives (past it: the rest are not read, each use as before)
 MAX_VALUE = 256  # characters of a value read (a longer one, or one over lines, is not substituted)
@@ -51,6 +58,11 @@ _RESOLVED = re.compile(r"\$\((?:realpath(?:[ \t]+-[a-z]+)*|readlink[ \t]+-[a-z]*
                        r"(?:[ \t]*(?:&&|;)[ \t]*pwd(?:[ \t]+-[LP])?)?\)")
 _PRINTERS = frozenset({"echo", "printf", "tee", "realpath", "readlink", "cat", "add-content", "out-file", "set-content",
                        "write-output", "run:", "-", "|", "&"})
+# an action's own folder with steps up after it (`${{ github.action_path }}/../bin/tool`)
+_ACTION_UP = re.compile(r"(?:\$\{\{\s*(?:github\.action_path|env\.GITHUB_ACTION_PATH)\s*\}\}"
+                        r"|\$\{?GITHUB_ACTION_PATH\b\}?|\$env:GITHUB_ACTION_PATH|%GITHUB_ACTION_PATH%)"
+                        r"((?:[/\\]\.\.)+)(?=[/\\])", re.IGNORECASE)
+_LOCAL_USES = re.compile(r"""\buses['"]?[ \t]*:[ \t]*['"]?\.[/\\]""")
 _WORD = re.compile(r"""(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|"'<>])+""")
 
 
@@ -150,3 +162,45 @@ def path_folders(text: str) -> list[str]:
         if folder.strip("./") and not folder.startswith(("$", "~", "/", "%")) and "://" not in folder:
             out.append(f"{folder}/${{x}}")
     return list(dict.fromkeys(out))
+
+
+def up_from_action(path: str, text: str) -> str:
+    """`text` with an action's own folder followed by steps up (`$GITHUB_ACTION_PATH/../lib/x.py` in
+    `tools/act/action.yml`) written as the folder from the root it is (`tools/lib/x.py`); ciloops.rooted reads the
+    expression alone as the definition's folder, and a path's leading `../` is dropped where it is matched."""
+    if "ACTION_PATH" not in text.upper():
+        return text
+    own = path.rpartition("/")[0]
+
+    def folder(match: re.Match[str]) -> str:
+        up = posixpath.normpath(posixpath.join(own or ".", match.group(1).replace("\\", "/").lstrip("/")))
+        return match.group(0) if up == ".." or up.startswith("../") else up
+    return _ACTION_UP.sub(folder, text)
+
+
+def handed(text: str) -> list[str]:
+    """The paths the YAML definition `text` hands a local action or reusable workflow (`uses: ./…` with `with: tool:
+    tools/tool`): the callee runs what its `${{ inputs.tool }}` says (a value with a folder, one word)."""
+    if _LOCAL_USES.search(text) is None:
+        return []
+    try:
+        document = load_yaml(text, "definition")
+    except (yaml.YAMLError, LimitError, ValueError, RecursionError):
+        return []
+    return [value for value in _inputs(document, 0)
+            if ("/" in value or "\\" in value) and not value.startswith(("$", "/", "~")) and "://" not in value
+            and len(value.split()) == 1 and len(value) <= MAX_VALUE]
+
+
+def _inputs(node: Any, depth: int) -> list[str]:
+    if depth > 12:
+        return []
+    if isinstance(node, list):
+        return [value for item in node for value in _inputs(item, depth + 1)]
+    if not isinstance(node, dict):
+        return []
+    out: list[str] = []
+    uses, given = node.get("uses"), node.get("with")
+    if isinstance(uses, str) and uses.startswith(("./", ".\\")) and isinstance(given, dict):
+        out += [str(value).strip() for value in given.values() if isinstance(value, str)]
+    return out + [value for child in node.values() for value in _inputs(child, depth + 1)]

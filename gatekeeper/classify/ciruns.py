@@ -162,7 +162,7 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         text = f"{text}\n{again}"  # its lines again with the folders its own variables hold (`"$DIR/lib/x"`)
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
-    text = ciimports.unimported(path, text)
+    text = ciimports.unimported(path, cienv.up_from_action(path, text))  # `${{ github.action_path }}/../x`: attack 36
     scripts, composed, folders = named(ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else text,
                                        extension(name) not in _PROGRAM_TYPES)
     # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads; Azure's
@@ -171,6 +171,7 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
                           *daggermods.named(text), *jobdsl.named(name, text)])
+    scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
     if _is_makefile(name):
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
         scripts += _patterns([word for line in _MAKE_INCLUDE.findall(text) for word in re.split(r"[\s()]+", line)
