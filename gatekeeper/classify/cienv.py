@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import posixpath
 import re
@@ -33,7 +34,7 @@ import yaml
 from gatekeeper.bounded import load_yaml
 from gatekeeper.errors import LimitError
 
-__all__ = ["MAX_VALUE", "MAX_VALUES", "expanded", "path_folders", "handed", "up_from_action", "values"]
+__all__ = ["MAX_VALUE", "MAX_VALUES", "expanded", "path_folders", "handed", "parsed", "up_from_action", "values"]
 
 MAX_VALUES = 256  # variables with values a definition gives (past it: the rest are not read, each use as before)
 MAX_VALUE = 256  # characters of a value read (a longer one, or one over lines, is not substituted)
@@ -66,15 +67,22 @@ _LOCAL_USES = re.compile(r"""\buses['"]?[ \t]*:[ \t]*['"]?\.[/\\]""")
 _WORD = re.compile(r"""(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|"'<>])+""")
 
 
+@functools.lru_cache(maxsize=4)
+def parsed(text: str) -> Any:
+    """The YAML definition `text` as data (None when it is no YAML or past the bounds): one parse for the readers of
+    its variables, the paths it hands local actions and its matrix values (ciforms.expand_matrix)."""
+    try:
+        return load_yaml(text, "definition")
+    except (yaml.YAMLError, LimitError, ValueError, RecursionError):
+        return None
+
+
 def values(text: str) -> dict[str, list[str]]:
     """{variable: every value the YAML definition `text` gives it in an `env:`, `variables:` or `environment:`
     mapping}; none when `text` is not YAML or sets none."""
     if _SETS.search(text) is None or ("$" not in text and "%" not in text):
         return {}
-    try:
-        document = load_yaml(text, "definition")
-    except (yaml.YAMLError, LimitError, ValueError, RecursionError):
-        return {}
+    document = parsed(text)
     found: dict[str, list[str]] = {}
     for name, value in _settings(document, 0):
         if len(found) >= MAX_VALUES and name not in found:
@@ -183,11 +191,7 @@ def handed(text: str) -> list[str]:
     tools/tool`): the callee runs what its `${{ inputs.tool }}` says (a value with a folder, one word)."""
     if _LOCAL_USES.search(text) is None:
         return []
-    try:
-        document = load_yaml(text, "definition")
-    except (yaml.YAMLError, LimitError, ValueError, RecursionError):
-        return []
-    return [value for value in _inputs(document, 0)
+    return [value for value in _inputs(parsed(text), 0)
             if ("/" in value or "\\" in value) and not value.startswith(("$", "/", "~")) and "://" not in value
             and len(value.split()) == 1 and len(value) <= MAX_VALUE]
 
