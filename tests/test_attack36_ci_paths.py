@@ -10,6 +10,7 @@ tools/wrap {0}`). Each variant below left the helper `src` on main 88fff27 and t
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from gitrepo import two_commits
 from incli import tree_gate
 
 from gatekeeper.classify import ciruns, ciwalk
+from gatekeeper.classify.treereads import PastBound
 
 WORKFLOW = ("on: push\n{top}jobs:\n  t:\n    runs-on: ubuntu-latest\n{job}    steps:\n"
             "      - uses: actions/checkout@v4\n{steps}")
@@ -231,3 +233,74 @@ def test_an_edit_of_a_helper_above_a_local_action_needs_a_human(tmp_path: Path) 
     base = {".github/workflows/ci.yml": _workflow("      - uses: ./tools/act\n"), "tools/act/action.yml": action,
             "tools/lib/gen": HELPER}
     assert _gate(tmp_path, base, {"tools/lib/gen": EVIL}) == 3
+
+
+# an input's or parameter's default, a Jenkinsfile's own variables and PATH, a task's script-path input
+DISPATCH = ("on:\n  workflow_dispatch:\n    inputs:\n      tool:\n        default: tools/tool\n  schedule:\n"
+            "    - cron: '0 0 * * *'\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - uses: actions/checkout@v4\n      - run: {run}\n")
+DEFAULTS = [
+    (".github/workflows/ci.yml", DISPATCH.format(run="./${{ inputs.tool }}"), "tools/tool"),
+    (".github/workflows/ci.yml", DISPATCH.format(run="sh ${{ github.event.inputs.tool }}"), "tools/tool"),
+    (".github/workflows/reuse.yml", "on:\n  workflow_call:\n    inputs:\n      tool:\n        type: string\n"
+     "        default: tools/tool\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+     "      - run: ./${{ inputs.tool }}\n", "tools/tool"),
+    ("action.yml", "name: x\ninputs:\n  tool:\n    default: tools/tool\nruns:\n  using: composite\n  steps:\n"
+     "    - run: ./${{ inputs.tool }}\n      shell: bash\n", "tools/tool"),
+    ("azure-pipelines.yml", "parameters:\n- name: tool\n  type: string\n  default: tools/tool\nsteps:\n"
+     "- bash: ./${{ parameters.tool }}\n", "tools/tool"),
+    ("Jenkinsfile", "pipeline {\n  agent any\n  environment {\n    TOOL = 'tools/tool'\n  }\n  stages {\n"
+     "    stage('b') {\n      steps {\n        sh './${TOOL}'\n      }\n    }\n  }\n}\n", "tools/tool"),
+    ("Jenkinsfile", "def tool = \"tools/tool\"\nnode {\n  checkout scm\n  sh \"./${tool}\"\n}\n", "tools/tool"),
+    ("Jenkinsfile", "node {\n  withEnv(['TOOL=tools/tool']) {\n    sh 'sh $TOOL'\n  }\n}\n", "tools/tool"),
+    ("Jenkinsfile", "node {\n  checkout scm\n  sh 'python3 tools/tool'\n}\n", "tools/tool"),  # the step's command
+    ("Jenkinsfile", "pipeline {\n  agent any\n  stages {\n    stage('a') {\n      steps {\n"
+     "        sh \"bash tools/tool --x\"\n      }\n    }\n  }\n}\n", "tools/tool"),
+    ("Jenkinsfile", "node {\n  bat 'python tools\\\\tool'\n}\n", "tools/tool"),
+    ("ci/Jenkinsfile", "node {\n  checkout scm\n  withEnv([\"PATH+TOOLS=${env.WORKSPACE}/tools/bin\"]) {\n"
+     "    sh 'mytool'\n  }\n}\n", BIN),
+    ("azure-pipelines.yml", "steps:\n- task: Bash@3\n  inputs:\n    targetType: filePath\n    filePath: tools/tool\n",
+     "tools/tool"),
+    ("azure-pipelines.yml", "steps:\n- task: AzureCLI@2\n  inputs:\n    scriptType: bash\n"
+     "    scriptLocation: scriptPath\n    scriptPath: tools/tool\n", "tools/tool"),
+    (".github/workflows/ci.yml", _workflow("      - uses: docker://alpine:3\n        with:\n"
+                                           "          entrypoint: tools/tool\n"), "tools/tool"),
+]
+
+
+@pytest.mark.parametrize(("path", "text", "helper"), DEFAULTS)
+def test_a_default_an_own_variable_or_a_script_input_names_the_helper(path: str, text: str, helper: str) -> None:
+    assert _names(path, text, helper), sorted(_reached(path, text))
+
+
+def test_a_jenkinsfile_variable_edit_needs_a_human(tmp_path: Path) -> None:
+    base = {"Jenkinsfile": DEFAULTS[6][1], "tools/tool": HELPER, "tools/other": HELPER}
+    assert "def tool" in base["Jenkinsfile"]
+    assert _gate(tmp_path, base, {"tools/tool": EVIL}) == 3
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    ("Jenkinsfile", "def tool = 'tools/tool'\nnode {\n  echo \"${tool}\"\n}\n"),  # printed, not run
+    (".github/workflows/ci.yml", DISPATCH.format(run="echo ${{ inputs.tool }}")),
+    ("azure-pipelines.yml", "steps:\n- task: Bash@3\n  inputs:\n    targetType: inline\n    script: echo tools/tool\n"),
+])
+def test_a_value_only_printed_names_nothing(path: str, text: str) -> None:
+    assert not _names(path, text, "tools/tool"), sorted(_reached(path, text))
+
+
+@pytest.mark.parametrize(("head", "unit"), [
+    ("env:\n  A: " + "a" * 200 + "\n  B: b\njobs:\n  t:\n    steps:\n      - run: |\n", "          $A $A $A $A ./$B\n"),
+    ("", "%" + "a" * 50),
+    ("", "PATH=" + "\"\"" * 20 + ":"),
+    ("x = 'y'\n", " " * 40 + "z = 'w'\n"),
+    ("", "echo $(realpath " * 10 + " >> $GITHUB_PATH\n"),
+    ("", "${GITHUB_ACTION_PATH}" + "/.." * 30),
+])
+def test_hostile_definitions_are_read_in_linear_time_or_close_the_walk(head: str, unit: str) -> None:
+    text = head + unit * (128 * 1024 // len(unit))  # quadratic work shows at this size; linear takes ~0.2 s
+    started = time.process_time()
+    try:
+        ciruns.named_in(".github/workflows/ci.yml", text)
+    except PastBound:
+        pass
+    assert time.process_time() - started < 3

@@ -32,6 +32,7 @@ from typing import Any
 import yaml
 
 from gatekeeper.bounded import load_yaml
+from gatekeeper.classify.treereads import PastBound
 from gatekeeper.errors import LimitError
 
 __all__ = ["MAX_VALUE", "MAX_VALUES", "expanded", "path_folders", "handed", "parsed", "up_from_action", "values"]
@@ -39,19 +40,27 @@ __all__ = ["MAX_VALUE", "MAX_VALUES", "expanded", "path_folders", "handed", "par
 MAX_VALUES = 256  # variables with values a definition gives (past it: the rest are not read, each use as before)
 MAX_VALUE = 256  # characters of a value read (a longer one, or one over lines, is not substituted)
 MAX_VARIANTS = 32  # copies a line may become (past it: the line as written only)
+MAX_LINE = 4096  # characters of a line read for uses (a longer one: as written only)
+MAX_ADDED = 256 * 1024  # characters of copies a text may gain; past it PastBound
 _KEYS = frozenset({"env", "variables", "environment"})
-_SETS = re.compile(r"^[ \t]*(?:-[ \t]*)?['\"]?(?:env|variables|environment)['\"]?[ \t]*:", re.MULTILINE)
+_SETS = re.compile(r"^[ \t]*(?:-[ \t]*)?['\"]?(?:env|variables|environment|inputs|parameters)['\"]?[ \t]*:",
+                   re.MULTILINE)
+# Groovy (a Jenkinsfile's `environment { TOOL = 'tools/tool' }`, `def tool = "…"`, `env.TOOL = …`), `withEnv(['X=v'])`
+_GROOVY_SET = re.compile(r"""^[ \t]*(?:(?:def|String|final)[ \t]+|env\.)?([A-Za-z_]\w{0,127})[ \t]*=[ \t]*(['"])"""
+                         r"""([^'"$\n]{1,256})\2[ \t]*;?[ \t]*$""", re.MULTILINE)
+_WITH_ENV = re.compile(r"""['"]([A-Za-z_]\w{0,127})=([^'"$\n]{1,256})['"]""")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,127}")
-# a use: ${{ env.X }}, ${X}, $X, $env:X, %X%, $(X)
-_USE = re.compile(r"\$\{\{\s*env\.([A-Za-z_][\w-]*)\s*\}\}|\$\{([A-Za-z_]\w*)\}|\$env:([A-Za-z_]\w*)|\$([A-Za-z_]\w*)"
-                  r"|%([A-Za-z_]\w*)%|\$\(([A-Za-z_][\w.]*)\)")
-# PATH as set (a YAML key, an assignment, `+=`), not `$PATH`, `${PATH}`, GITHUB_PATH or PYTHONPATH
-_PATH_SET = re.compile(r"""(?<![\w${.-])PATH['"]?[ \t]*(?:\+?=|:[ \t])[ \t]*((?:"[^"\n]*"|'[^'\n]*'|[^\s;&|#"'])+)""")
+# a use: ${{ env.X }} (an input's, a parameter's), Groovy's ${env.X}, ${X}, $env:X, $X, %X%, $(X)
+_USE = re.compile(r"\$\{\{\s*(?:env|inputs|github\.event\.inputs|parameters)\.([A-Za-z_][\w-]*)\s*\}\}|\$\{env\.(\w+)\}"
+                  r"|\$\{([A-Za-z_]\w*)\}|\$env:([A-Za-z_]\w*)|\$([A-Za-z_]\w*)|%([A-Za-z_]\w*)%|\$\(([A-Za-z_][\w.]*)\)")
+# PATH as set (a YAML key, an assignment, `+=`, Jenkins' `PATH+X=`), not `$PATH`, `${PATH}`, GITHUB_PATH or PYTHONPATH
+_PATH_SET = re.compile(r"""(?<![\w${.-])PATH(?:\+\w{1,64})?['"]?[ \t]*(?:\+?=|:[ \t])[ \t]*"""
+                       r"""((?:"[^"\n]*"|'[^'\n]*'|[^\s;&|#"'])+)""")
 _PREPEND = re.compile(r"##vso\[task\.prependpath\]([^\s'\"]+)", re.IGNORECASE)
 # the checkout's root at a folder's start, as the shells spell it (ciloops.rooted has the CI systems' variables)
 _ROOT = re.compile(r"^(?:\$\{?PWD\}?|\$\(pwd(?:[ \t]+-[LP])?\)|`pwd`|\$pwd"
                    r"|\$\(git[ \t]+rev-parse[ \t]+--show-toplevel\)|\$env:GITHUB_WORKSPACE|%GITHUB_WORKSPACE%"
-                   r"|\$\{\{\s*github\.workspace\s*\}\})(?=/|$)",
+                   r"|\$\{\{\s*github\.workspace\s*\}\}|\$\{?(?:env\.)?WORKSPACE\}?)(?=/|$)",
                    re.IGNORECASE)
 _ROOT_ANYWHERE = re.compile(r"\$\(pwd(?:[ \t]+-[LP])?\)|\$\(git[ \t]+rev-parse[ \t]+--show-toplevel\)")
 _SUBSTITUTION = re.compile(r"\$\([^()\n]*\)|`[^`\n]*`")
@@ -80,11 +89,13 @@ def parsed(text: str) -> Any:
 def values(text: str) -> dict[str, list[str]]:
     """{variable: every value the YAML definition `text` gives it in an `env:`, `variables:` or `environment:`
     mapping}; none when `text` is not YAML or sets none."""
-    if _SETS.search(text) is None or ("$" not in text and "%" not in text):
+    if ("$" not in text and "%" not in text) or (_SETS.search(text) is None and "=" not in text):
         return {}
-    document = parsed(text)
+    document = parsed(text) if _SETS.search(text) is not None else None  # a script is parsed as no YAML
+    settings = _settings(document, 0) if isinstance(document, (dict, list)) else [
+        (name, value) for name, _, value in _GROOVY_SET.findall(text)] + _WITH_ENV.findall(text)
     found: dict[str, list[str]] = {}
-    for name, value in _settings(document, 0):
+    for name, value in settings:
         if len(found) >= MAX_VALUES and name not in found:
             break
         for spelt in dict.fromkeys((name, name.upper().replace(".", "_"))):  # Azure: `a.b` is $A_B in the shell
@@ -103,6 +114,8 @@ def _settings(node: Any, depth: int) -> list[tuple[str, str]]:
         for key, value in node.items():
             if str(key) in _KEYS:
                 out += _assigned(value)
+            elif str(key) in ("inputs", "parameters"):  # an input's or a template parameter's default
+                out += _defaults(value)
             out += _settings(value, depth + 1)
     elif isinstance(node, list):
         for item in node:
@@ -123,16 +136,25 @@ def _assigned(node: Any) -> list[tuple[str, str]]:
             and str(value).strip() and len(str(value)) <= MAX_VALUE and not any(c in str(value) for c in "$%\n")]
 
 
+def _defaults(node: Any) -> list[tuple[str, str]]:
+    """The defaults of a workflow's, an action's or an Azure template's inputs: `tool: {default: v}`, `- name: tool`
+    `default: v` (what `${{ inputs.tool }}` is when a schedule, a dispatch or a caller gives none)."""
+    items = [(key, value) for key, value in node.items()] if isinstance(node, dict) else \
+        [(item.get("name"), item) for item in node if isinstance(item, dict)] if isinstance(node, list) else []
+    return _assigned({str(name): entry.get("default") for name, entry in items if isinstance(entry, dict)})
+
+
 def expanded(text: str, known: dict[str, list[str]]) -> str:
     """`text` with each line that uses a variable of `known` followed by its copies, one per value (every combination
     of the variables it uses, at most MAX_VARIANTS)."""
     if not known or ("$" not in text and "%" not in text):
         return text
     out: list[str] = []
+    added = 0
     for line in text.splitlines():
         out.append(line)
-        if "$" not in line and "%" not in line:
-            continue
+        if ("$" not in line and "%" not in line) or len(line) > MAX_LINE:
+            continue  # a longer line (bundled code) is read as written
         used = [name for name in dict.fromkeys(next(part for part in match if part) for match in _USE.findall(line))
                 if name in known]
         if not used or math.prod(len(known[name]) for name in used) > MAX_VARIANTS:
@@ -140,6 +162,9 @@ def expanded(text: str, known: dict[str, list[str]]) -> str:
         variants = [line]
         for name in used:
             variants = [_substituted(variant, name, value) for variant in variants for value in known[name]]
+        added += sum(map(len, variants))
+        if added > MAX_ADDED:
+            raise PastBound  # what a later line names cannot be told: the walk closes, a patch names every file
         out += variants
     return "\n".join(out)
 

@@ -84,11 +84,13 @@ _SPLIT = re.compile(r"[\s'\"=,;|&()<>\[\]{}`]+")
 _GLOB = re.compile(r"[*?]")
 _HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
 # A command's place in a line (red team 19's extension-less scripts): after an operator, a keyword, a YAML key that
-# holds commands (a GitHub step's `shell:` is one: `shell: tools/myshell {0}`, `python tools/wrap {0}`: attack 36); the
-# words before the command itself; the interpreters whose first plain word is a file they run.
+# holds commands (attack 36: `shell: tools/myshell {0}`, Azure's `filePath:`/`scriptPath:`, `entrypoint:`; a Jenkins
+# step's quoted command, `sh 'python3 tools/gen'`); the words before it; the interpreters whose first word they run.
 _SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _KEY = re.compile(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|commands|before_script|after_script|sh|bat"
-                  r"|pwsh|exec|install|before_install|shell)[ \t]*+[:=][ \t]*+(?:[|>][-+]?[ \t]*+)?(?:-[ \t]++)?+)?+",
+                  r"|pwsh|exec|install|before_install|shell|filepath|scriptpath|scriptfile|script[-_]path"
+                  r"|entry[-_]?point)[ \t]*+[:=][ \t]*+(?:[|>][-+]?[ \t]*+)?(?:-[ \t]++)?+"
+                  r"|(?:sh|bat|pwsh|powershell)[ \t]++(?=['\"]))?+",
                   re.IGNORECASE)
 _SHELL_OPTION = re.compile(r"[-+][a-zA-Z]*[oO]")  # a shell's option whose value is the next word
 _SHELL = re.compile(r"(?:ba|z|k|da|a)?sh")
@@ -246,7 +248,7 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     composed: list[str] = []
     folders: list[str] = []
     globs: list[str] = []
-    known = cienv.values(text)  # the variables the definition sets (`env:`, `variables:`): their uses read as values
+    known = cienv.values(text) if commands else {}  # the variables it sets (`env:`, `variables:`): uses read as values
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
     for source in (text, *_yaml_strings(text)):
         source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(cienv.expanded(source, known))))
