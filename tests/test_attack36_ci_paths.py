@@ -295,6 +295,9 @@ def test_a_value_only_printed_names_nothing(path: str, text: str) -> None:
     ("x = 'y'\n", " " * 40 + "z = 'w'\n"),
     ("", "echo $(realpath " * 10 + " >> $GITHUB_PATH\n"),
     ("", "${GITHUB_ACTION_PATH}" + "/.." * 30),
+    ("", " A=b;" * 20 + " ./$A\n"),
+    ("", "t" * 100 + "=" + "v" * 300 + " >> $GITHUB_OUTPUT "),
+    ("", "declare" + " -x" * 50),
 ])
 def test_hostile_definitions_are_read_in_linear_time_or_close_the_walk(head: str, unit: str) -> None:
     text = head + unit * (128 * 1024 // len(unit))  # quadratic work shows at this size; linear takes ~0.2 s
@@ -304,3 +307,58 @@ def test_hostile_definitions_are_read_in_linear_time_or_close_the_walk(head: str
     except PastBound:
         pass
     assert time.process_time() - started < 3
+
+
+# a variable a step's own command lines assign (not the `VAR=x cmd` prefix form), a step's output
+ASSIGNED = [
+    (".github/workflows/ci.yml", _workflow("      - run: |\n          TOOL=tools/tool\n          ./$TOOL\n")),
+    (".github/workflows/ci.yml", _workflow('      - run: |\n          export TOOL="tools/tool"\n'
+                                           '          sh "$TOOL"\n')),
+    (".github/workflows/ci.yml", _workflow("      - run: |\n          readonly TOOL='tools/tool'\n"
+                                           "          exec ${TOOL}\n")),
+    (".github/workflows/ci.yml", _workflow("      - run: TOOL=tools/tool; ./$TOOL --go\n")),
+    (".gitlab-ci.yml", "b:\n  script:\n    - TOOL=tools/tool\n    - ./$TOOL\n"),
+    (".github/workflows/ci.yml", _workflow('      - id: p\n        run: echo "tool=tools/tool" >> "$GITHUB_OUTPUT"\n'
+                                           "      - run: ./${{ steps.p.outputs.tool }}\n")),
+    (".github/workflows/ci.yml", _workflow("      - id: p\n        run: echo '::set-output name=tool::tools/tool'\n"
+                                           "      - run: sh ${{ steps.p.outputs.tool }}\n")),
+]
+
+
+@pytest.mark.parametrize(("path", "text"), ASSIGNED)
+def test_a_variable_a_step_assigns_names_the_helper(path: str, text: str) -> None:
+    assert _names(path, text, "tools/tool"), sorted(_reached(path, text))
+
+
+def test_an_edit_of_a_helper_a_run_block_names_by_variable_needs_a_human(tmp_path: Path) -> None:
+    base = {".github/workflows/ci.yml": ASSIGNED[1][1], "tools/tool": HELPER}
+    assert _gate(tmp_path, base, {"tools/tool": EVIL}) == 3
+
+
+
+# a Makefile CI runs: its own variables, and a recipe line's `@`/`-`/`+` prefixes glued to the command
+MAKEFILES = [
+    "TOOL := tools/tool\nbuild:\n\t./$(TOOL) --x\n",
+    "TOOL = tools/tool\nbuild:\n\t$(TOOL)\n",
+    "TOOL ?= tools/tool\nbuild:\n\tsh ${TOOL}\n",
+    "BIN := tools/bin\nexport PATH := $(BIN):$(PATH)\nbuild:\n\tmytool\n",
+    "build:\n\t@./tools/tool --x\n",
+    "build:\n\t@tools/tool\n",
+    "build:\n\t-./tools/tool\n",
+    "build:\n\t+@tools/tool\n",
+    "build:\n\t@python3 tools/tool\n",
+    "build:\n\t@ bash tools/tool\n",
+]
+
+
+@pytest.mark.parametrize("text", MAKEFILES)
+@pytest.mark.parametrize("path", ["Makefile", "mk/rules.mk"])
+def test_a_makefile_variable_or_prefixed_recipe_names_the_helper(path: str, text: str) -> None:
+    helper = BIN if "mytool" in text else "tools/tool"
+    assert _names(path, text, helper), sorted(_reached(path, text))
+
+
+def test_an_edit_of_a_helper_a_silent_recipe_runs_needs_a_human(tmp_path: Path) -> None:
+    base = {".github/workflows/ci.yml": _workflow("      - run: make build\n"), "Makefile": MAKEFILES[4],
+            "tools/tool": HELPER}
+    assert _gate(tmp_path, base, {"tools/tool": EVIL}) == 3

@@ -27,6 +27,7 @@ import functools
 import math
 import posixpath
 import re
+from collections import Counter
 from typing import Any
 
 import yaml
@@ -49,12 +50,27 @@ _SETS = re.compile(r"^[ \t]*(?:-[ \t]*)?['\"]?(?:env|variables|environment|input
 _GROOVY_SET = re.compile(r"""^[ \t]*(?:(?:def|String|final)[ \t]+|env\.)?([A-Za-z_]\w{0,127})[ \t]*=[ \t]*(['"])"""
                          r"""([^'"$\n]{1,256})\2[ \t]*;?[ \t]*$""", re.MULTILINE)
 _WITH_ENV = re.compile(r"""['"]([A-Za-z_]\w{0,127})=([^'"$\n]{1,256})['"]""")
+# a Makefile's variable (`TOOL := tools/tool`, `?=`, `+=`, `::=`, `export`/`override`), used as `$(TOOL)`/`${TOOL}`
+_MAKE_SET = re.compile(r"""^[ \t]*(?:(?:export|override)[ \t]+)?([A-Za-z_][\w.-]{0,127})[ \t]*(?::{1,3}=|[?+]?=)"""
+                       r"""[ \t]*([^\s$#;'"]{1,256})[ \t]*(?:#[^\n]*)?$""", re.MULTILINE)
+# a command line's own assignment (`TOOL=tools/tool`, `export TOOL="…"`, `X=v; ./$X`), not a `VAR=x cmd` prefix
+_SHELL_SET = re.compile(r"""(?:^|[\s;&|:])(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?"""
+                        r"""([A-Za-z_]\w{0,127})=(['"]?)([^'"$\s;&|`()<>]{1,256})\2(?=[ \t]*(?:$|[;&|#]))""",
+                        re.MULTILINE)
+# any assignment of a name, whatever its value (`DIR=$(dirname "$0")` then `DIR=$HOME/x`: reassigned, not read)
+_ANY_SET = re.compile(r"""(?:^|[\s;&|:(])(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*|override|def|String"""
+                      r"""|final)[ \t]+|env\.)?([A-Za-z_]\w{0,127})[ \t]*(?::{1,3}|[?+])?=(?!=)""", re.MULTILINE)
+# a step's output: `echo "tool=v" >> "$GITHUB_OUTPUT"`, the older `::set-output name=tool::v`
+_OUTPUT = re.compile(r"""\b([A-Za-z_][\w-]{0,127})=([^'"$\s;&|`()<>]{1,256})['"]?[ \t]*>>[ \t]*['"]?"""
+                     r"""\$\{?GITHUB_OUTPUT""")
+_SET_OUTPUT = re.compile(r"::set-output[ \t]+name=([\w-]{1,128})::([^\s'\"]{1,256})")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,127}")
 # a use: ${{ env.X }} (an input's, a parameter's), Groovy's ${env.X}, ${X}, $env:X, $X, %X%, $(X)
-_USE = re.compile(r"\$\{\{\s*(?:env|inputs|github\.event\.inputs|parameters)\.([A-Za-z_][\w-]*)\s*\}\}|\$\{env\.(\w+)\}"
+_USE = re.compile(r"\$\{\{\s*(?:env|inputs|github\.event\.inputs|parameters|steps\.[\w-]{1,128}\.outputs)\."
+                  r"([A-Za-z_][\w-]*)\s*\}\}|\$\{env\.(\w+)\}"
                   r"|\$\{([A-Za-z_]\w*)\}|\$env:([A-Za-z_]\w*)|\$([A-Za-z_]\w*)|%([A-Za-z_]\w*)%|\$\(([A-Za-z_][\w.]*)\)")
 # PATH as set (a YAML key, an assignment, `+=`, Jenkins' `PATH+X=`), not `$PATH`, `${PATH}`, GITHUB_PATH or PYTHONPATH
-_PATH_SET = re.compile(r"""(?<![\w${.-])PATH(?:\+\w{1,64})?['"]?[ \t]*(?:\+?=|:[ \t])[ \t]*"""
+_PATH_SET = re.compile(r"""(?<![\w${.-])PATH(?:\+\w{1,64})?['"]?[ \t]*(?::{1,3}=|[?+]?=|:[ \t])[ \t]*"""
                        r"""((?:"[^"\n]*"|'[^'\n]*'|[^\s;&|#"'])+)""")
 _PREPEND = re.compile(r"##vso\[task\.prependpath\]([^\s'\"]+)", re.IGNORECASE)
 # the checkout's root at a folder's start, as the shells spell it (ciloops.rooted has the CI systems' variables)
@@ -92,8 +108,15 @@ def values(text: str) -> dict[str, list[str]]:
     if ("$" not in text and "%" not in text) or (_SETS.search(text) is None and "=" not in text):
         return {}
     document = parsed(text) if _SETS.search(text) is not None else None  # a script is parsed as no YAML
-    settings = _settings(document, 0) if isinstance(document, (dict, list)) else [
-        (name, value) for name, _, value in _GROOVY_SET.findall(text)] + _WITH_ENV.findall(text)
+    yaml_text = isinstance(document, (dict, list))
+    settings = _settings(document, 0) if yaml_text else _WITH_ENV.findall(text)
+    if "=" in text:  # what its command lines assign (a name assigned once: shellvars' order rules), a step's outputs
+        lines = [(name, value) for name, _, value in _SHELL_SET.findall(text)]
+        lines += [] if yaml_text else [(name, value) for name, _, value in _GROOVY_SET.findall(text)] + \
+            _MAKE_SET.findall(text)
+        counts = Counter(_ANY_SET.findall(text))
+        settings += [(name, value) for name, value in lines if counts[name] <= 1]
+        settings += _OUTPUT.findall(text) + _SET_OUTPUT.findall(text) if "OUTPUT" in text.upper() else []
     found: dict[str, list[str]] = {}
     for name, value in settings:
         if len(found) >= MAX_VALUES and name not in found:

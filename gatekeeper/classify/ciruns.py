@@ -165,10 +165,10 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, cienv.up_from_action(path, text))  # `${{ github.action_path }}/../x`: attack 36
-    scripts, composed, folders = named(ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else text,
-                                       extension(name) not in _PROGRAM_TYPES)
-    # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads; Azure's
-    # templates and CircleCI's continuation files (red team 36)
+    commands = ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else \
+        taskrunners.recipe_lines(text) if _is_makefile(name) else text  # `@./tools/gen`: its command (attack 36)
+    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES)
+    # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),

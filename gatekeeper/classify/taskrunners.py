@@ -129,3 +129,13 @@ def included(name: str, text: str) -> list[str]:
         out += [value] if value.lower().endswith((".yml", ".yaml")) else \
             [posixpath.join(value, taskfile) for taskfile in _TASKFILES]
     return out
+
+
+# A recipe line's prefixes (`@` silent, `-` errors ignored, `+` run under -n), glued to the command they prefix
+_RECIPE_PREFIX = re.compile(r"^(\t[ \t]*)[@+-]+[ \t]*", re.MULTILINE)
+
+
+def recipe_lines(text: str) -> str:
+    """A Makefile's text with each recipe line's `@`/`-`/`+` prefixes taken off its command (`@./tools/gen` runs
+    `./tools/gen`: attack 36; the command word was read with them and named nothing)."""
+    return _RECIPE_PREFIX.sub(r"\1", text) if "\t" in text else text
