@@ -31,11 +31,7 @@ import posixpath
 import re
 from typing import Any
 
-import yaml
-
-from gatekeeper.bounded import load_yaml
-from gatekeeper.classify import ciloops
-from gatekeeper.errors import LimitError
+from gatekeeper.classify import cienv, ciloops
 
 __all__ = ["ANY_FOLDER", "HOOK_FOLDERS", "earthly_commands", "expand_matrix", "is_earthfile", "is_hook",
            "pipeline_files", "pipeline_uploads", "plugin_hooks", "rooted"]
@@ -147,10 +143,7 @@ def _substituted(line: str, key: str, value: str) -> str:
 def _matrix_values(text: str) -> dict[str, list[str]]:
     """{key: its values} over every `matrix:` mapping of the YAML `text`, for keys whose values are all plain
     strings or numbers (an expression, a mapping or a `fromJSON` makes a key's values unknown: left out)."""
-    try:
-        document = load_yaml(text, "workflow")
-    except (yaml.YAMLError, LimitError, ValueError):
-        return {}
+    document = cienv.parsed(text)  # parsed once for cienv's readers too
     found: dict[str, list[str]] = {}
     unknown: set[str] = set()
     for matrix in _matrices(document, 0):

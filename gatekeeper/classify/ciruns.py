@@ -28,9 +28,11 @@ import yaml
 
 from gatekeeper.bounded import load_json
 from gatekeeper.classify import (
+    cienv,
     ciforms,
     ciimports,
     ciloops,
+    composerefs,
     daggermods,
     envrcloads,
     gitlabincludes,
@@ -84,14 +86,17 @@ _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 _SPLIT = re.compile(r"[\s'\"=,;|&()<>\[\]{}`]+")
 _GLOB = re.compile(r"[*?]")
 _HOLE = "\x01"  # a `${{ … }}` expression while the words are split (`${x}` to path_pattern: a variable part)
-_COMPOSE_FILE = re.compile(r"\bCOMPOSE_(?:ENV_)?FILES?['\"]?[ \t]*[:=][ \t]*['\"]?([^\s'\"#]+)")
-_COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file", "--env-file")  # its settings file too (attack 18)
 # A command's place in a line (red team 19's extension-less scripts): after an operator, a keyword, a YAML key that
-# holds commands; the words before the command itself; the interpreters whose first plain word is a file they run.
+# holds commands (attack 36: `shell: tools/myshell {0}`, Azure's `filePath:`/`scriptPath:`, `entrypoint:`; a Jenkins
+# step's quoted command, `sh 'python3 tools/gen'`); the words before it; the interpreters whose first word they run.
 _SEGMENTS = re.compile(r"&&|\|\||[;&|(`{]|\$\(|\b(?:then|do|else)\b")
 _KEY = re.compile(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|entry|command|commands|before_script|after_script|sh|bat"
-                  r"|pwsh|exec|install|before_install)[ \t]*+[:=][ \t]*+(?:[|>][-+]?[ \t]*+)?(?:-[ \t]++)?+)?+",
+                  r"|pwsh|exec|install|before_install|shell|filepath|scriptpath|scriptfile|script[-_]path"
+                  r"|entry[-_]?point)[ \t]*+[:=][ \t]*+(?:[|>][-+]?[ \t]*+)?(?:-[ \t]++)?+"
+                  r"|(?:sh|bat|pwsh|powershell)[ \t]++(?=['\"]))?+",
                   re.IGNORECASE)
+_SHELL_OPTION = re.compile(r"[-+][a-zA-Z]*[oO]")  # a shell's option whose value is the next word
+_SHELL = re.compile(r"(?:ba|z|k|da|a)?sh")
 _PREFIX_WORDS = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "elif", "while",
                            "until", "@", "+", "-", "call"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -166,17 +171,18 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         text = text if is_yaml(path) else f"{text}\n{again}"  # a YAML text's own reading stays whole (below)
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
-    text = ciimports.unimported(path, text)
-    scripts, composed, folders = named(ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else text,
-                                       extension(name) not in _PROGRAM_TYPES)
+    text = ciimports.unimported(path, cienv.up_from_action(path, text))  # `${{ github.action_path }}/../x`: attack 36
+    commands = ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else \
+        taskrunners.recipe_lines(text) if _is_makefile(name) else text  # `@./tools/gen`: its command (attack 36)
+    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES)
     if is_yaml(path) and again:  # the rewritten lines of a YAML text, read beside it
         scripts, composed, folders = (a + b for a, b in zip((scripts, composed, folders), named(again), strict=True))
-    # Buildkite: the hooks of the plugins a pipeline names by a local path, the pipelines a step uploads; Azure's
-    # templates and CircleCI's continuation files (red team 36)
+    # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
                           *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text)])
+    scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
     if _is_makefile(name):
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
         # `include a.mk $(wildcard mk/*.mk)`: each word, a function's parentheses aside
@@ -241,25 +247,27 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     composed: list[str] = []
     folders: list[str] = []
     globs: list[str] = []
+    known = cienv.values(text) if commands else {}  # the variables it sets (`env:`, `variables:`): uses read as values
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
     for source in (text, *_yaml_strings(text)):
-        source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(source)))
+        source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(cienv.expanded(source, known))))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
-        scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) if commands else []
+        scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
+            if commands else []  # attack 36: the folders it puts on PATH
         for line in source.splitlines():
             words = [word for word in _SPLIT.split(line) if word]
             scripts += [word for word in words if _runnable(word)]  # and `-r./boot.rb` (ruby, RUBYOPT: red team 40)
             scripts += [word[2:] for word in words if word[:1] == "-" and word[1:2].isalpha() and _runnable(word[2:])]
             scripts += _commands(line) if commands else []
             if "compose" in line.lower() or "stack" in line:
-                composed += _compose_words(line)
+                composed += composerefs.command_files(line)
             for tool, rest in taskrunners.TOOL.findall(line):
                 scripts += taskrunners.tool_files(tool.lower(), rest)
             if any(mark in line for mark in _FOLDER_MARKS):
                 folders += [words[at + 1] for at, word in enumerate(words[:-1])
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]
-        composed += [part for value in _COMPOSE_FILE.findall(source) for part in re.split(r"[:;,]", value)]
+        composed += composerefs.compose_file_values(source)
     looped = [_GLOB_PART.sub(ANY, glob) for glob in dict.fromkeys(globs) if _HOLE not in glob and "$" not in glob]
     # a program's `../x.js` is an import (ciimports.py reads those), not a command's path from a folder
     return _patterns(scripts, commands) + looped, _patterns(composed), _patterns(folders) + runvars.folders(folders)
@@ -299,11 +307,14 @@ def _commands(line: str) -> list[str]:
         if at == len(words):
             continue
         first = words[at].rstrip(":")
-        if _INTERPRETER.fullmatch(first.rpartition("/")[2].lower()) is not None:
-            found += _module(words[at + 1:]) if first.rpartition("/")[2].lower().startswith("py") else []
+        program = first.rpartition("/")[2].lower()
+        if _INTERPRETER.fullmatch(program) is not None:
+            found += _module(words[at + 1:]) if program.startswith("py") else []
             # `bash < steps.txt`: the shell reads its script on standard input (red team 12, second round)
-            rest = [word.lstrip("<") for word in words[at + 1:]
-                    if not word.startswith("-") and word not in ("run", "exec", "<")]
+            # a shell's `-o pipefail`/`-euo pipefail`/`+O extglob` takes the word after it (attack 36)
+            rest = [word.lstrip("<") for before, word in zip(words[at:], words[at + 1:], strict=False)
+                    if not word.startswith("-") and word not in ("run", "exec", "<")
+                    and (_SHELL_OPTION.fullmatch(before) is None or _SHELL.fullmatch(program) is None)]
             found += rest[:1]
         elif "/" in first and "." not in first.rpartition("/")[2] and not first.startswith(("/", "-", "~")):
             found.append(first)
@@ -339,17 +350,6 @@ def _runnable(word: str) -> bool:
     return word.startswith("./") and "." not in name and name.strip(_HOLE) != ""
 
 
-def _compose_words(line: str) -> list[str]:
-    """The files after `-f`/`--file`/`-c`/`--compose-file`/`--env-file` on a line running Compose or `docker stack`."""
-    words = [word for word in re.split(r"[\s'\"]+", line) if word]
-    found: list[str] = []
-    for index, word in enumerate(words):
-        option, equals, value = word.partition("=")
-        if option in _COMPOSE_OPTIONS:
-            found.append(value if equals else words[index + 1] if index + 1 < len(words) else "")
-        elif re.fullmatch(r"-f\S+", word):
-            found.append(word[2:])
-    return [value.rstrip(";&|)") for value in found if value]
 
 
 def _fixed_folder(word: str) -> bool:

@@ -18,6 +18,10 @@ import re
 
 from gatekeeper.classify.yamlnodes import Node, documents
 
+# What names a Compose file on a command's line or in a variable (ciruns.named: `docker compose -f`, COMPOSE_FILE)
+_COMPOSE_FILE = re.compile(r"\bCOMPOSE_(?:ENV_)?FILES?['\"]?[ \t]*[:=][ \t]*['\"]?([^\s'\"#]+)")
+_COMPOSE_OPTIONS = ("-f", "--file", "-c", "--compose-file", "--env-file")  # its settings file too (attack 18)
+
 _NAME = re.compile(r"(?:.*[._-])?(?:docker-)?compose(?:[._-].*)?\.ya?ml")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-?]([^}]*)\}")  # `${TAG:-dev}`: the default
 _VARIABLE = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
@@ -147,3 +151,22 @@ def _resolved(folder: str, value: str) -> str | None:
     if path == ".":
         return ""
     return None if path == ".." or path.startswith("../") else path
+
+
+def command_files(line: str) -> list[str]:
+    """The files (a Compose file, its settings file) after `-f`/`--file`/`-c`/`--compose-file`/`--env-file` on a line
+    running Compose or `docker stack` (ciruns.named)."""
+    words = [word for word in re.split(r"[\s'\"]+", line) if word]
+    found: list[str] = []
+    for index, word in enumerate(words):
+        option, equals, value = word.partition("=")
+        if option in _COMPOSE_OPTIONS:
+            found.append(value if equals else words[index + 1] if index + 1 < len(words) else "")
+        elif re.fullmatch(r"-f\S+", word):
+            found.append(word[2:])
+    return [value.rstrip(";&|)") for value in found if value]
+
+
+def compose_file_values(text: str) -> list[str]:
+    """The files `COMPOSE_FILE=a.yml:b.yml` (and `COMPOSE_ENV_FILES`) in `text` name."""
+    return [part for value in _COMPOSE_FILE.findall(text) for part in re.split(r"[:;,]", value)]

@@ -142,3 +142,13 @@ def workspaces(text: str) -> list[str]:
     globs = document.get("packages") if isinstance(document, dict) else None
     return [glob for glob in globs if isinstance(glob, str) and not glob.startswith("!")] \
         if isinstance(globs, list) else []
+
+
+# A recipe line's prefixes (`@` silent, `-` errors ignored, `+` run under -n), glued to the command they prefix
+_RECIPE_PREFIX = re.compile(r"^(\t[ \t]*)[@+-]+[ \t]*", re.MULTILINE)
+
+
+def recipe_lines(text: str) -> str:
+    """A Makefile's text with each recipe line's `@`/`-`/`+` prefixes taken off its command (`@./tools/gen` runs
+    `./tools/gen`: attack 36; the command word was read with them and named nothing)."""
+    return _RECIPE_PREFIX.sub(r"\1", text) if "\t" in text else text
