@@ -23,6 +23,7 @@ from gatekeeper.classify import (
     ciforms,
     deployruns,
     devcontainers,
+    docdeploys,
     gitlabincludes,
     playbookreads,
     tasks,
@@ -96,6 +97,7 @@ SHAPES: dict[str, tuple[Callable[[str], object], str, str, str]] = {
     "deploy line word": (deployruns._LINE_PATH.findall, "helm upgrade x - < ", "a", ""),
     "devcontainer config blanks": (devcontainers.configurations, "devcontainer build --config", " ", ""),
     "gitlab include dashes": (gitlabincludes._line_paths, "  - x", "-", "y"),
+    "readme unclosed fence": (docdeploys._fenced, "", "`", "\nx\n"),
 }
 
 
@@ -256,3 +258,16 @@ def test_gitlab_include_line_paths_are_the_old_patterns_findall() -> None:
     lines += ["  - local: /ci/a.yml", "include: 'x/*.yaml'", "  - [a.yml, b-c.YAML]", "+a-b.yml", "a=b-c.yml.bak"]
     assert sum(bool(old.findall(line)) for line in lines) > 600
     assert [line for line in lines if old.findall(line) != gitlabincludes._line_paths(line)] == []
+
+
+def test_readme_fences_are_the_old_patterns_blocks() -> None:
+    """docdeploys._fenced replaces a pattern that tried each shorter fence of a long unclosed run to the text's end."""
+    old = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(.*?)^[ \t]*\1", re.MULTILINE | re.DOTALL)
+    rng = random.Random("readme fences")
+    tokens = ["```", "````", "`````", "~~~", "~~~~", "``", "`", "~", "\n", "\n", "\n", " ", "\t", "x", "sh", "\r",
+              "$ kubectl apply -f a.yaml"]
+    texts = ["".join(rng.choice(tokens) for _ in range(rng.randint(0, 25))) for _ in range(6_000)]
+    texts += ["```sh\nhelm install x ./chart\n```\n", "  ~~~~\na\n~~~\nb\n~~~~~\n", "`````\nx\n```\n"]
+    assert sum(bool(old.findall(text)) for text in texts) > 600
+    assert [text for text in texts
+            if ([body for _, body in old.findall(text)], old.sub("", text)) != docdeploys._fenced(text)] == []
