@@ -140,7 +140,9 @@ def _moved(kind: str, old: set[str], new: set[str]) -> FileFacts | None:
 # `<RestoreSources>` beside an in-level bump was allowed): Maven's repositories and plugin repositories (by their
 # `<url>`), MSBuild's restore feeds and folders (each `;`-separated value, a URL or a path).
 _POM_REPOSITORY = re.compile(r"<((?:plugin)?[Rr]epository)\b[^>]*>(.*?)</\1\s*>", re.DOTALL)
-_POM_URL = re.compile(r"<url>\s*([^<]*?)\s*</url>")
+# The url's text, stripped by the caller (`<url>\s*([^<]*?)\s*</url>` split blanks three ways: 1 KiB of them 0.58 CPU-s,
+# 4 KiB 34 s)
+_POM_URL = re.compile(r"<url>([^<]*)</url>")
 _MSBUILD_SOURCES = re.compile(r"<(Restore(?:Sources|AdditionalProjectSources|FallbackFolders|ConfigFile))\b[^>]*>"
                               r"([^<]*)</\1\s*>")
 _XML_SOURCES = frozenset({"pom.xml", "msbuild"})
@@ -151,7 +153,7 @@ def _xml_sources(kind: str, data: bytes | None) -> set[str]:
         return set()
     body = text(data)
     if kind == "pom.xml":
-        return {url for block in _POM_REPOSITORY.finditer(body) for url in _POM_URL.findall(block.group(2))}
+        return {url.strip() for block in _POM_REPOSITORY.finditer(body) for url in _POM_URL.findall(block.group(2))}
     return {value.strip() for m in _MSBUILD_SOURCES.finditer(body) for value in m.group(2).split(";")
             if value.strip()}
 
