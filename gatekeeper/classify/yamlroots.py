@@ -39,7 +39,8 @@ _CFN_TYPE = lazy(r"(?:AWS|Alexa|Custom)::\w|[A-Za-z]\w*::\w+::\w")  # AWS's, and
 _PLAY_KEYS = frozenset({"tasks", "roles", "pre_tasks", "post_tasks", "handlers"})
 _IMPORT_PLAYBOOK = frozenset({"import_playbook", "ansible.builtin.import_playbook"})
 # What an apiVersion looks like (`v1`, `apps/v1`, `x.example.com/v1beta1`): a template or a prose value is not one.
-API_VERSION = lazy(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9]+[a-z0-9]*\Z")
+# `v[0-9][a-z0-9]*` is `v[0-9]+[a-z0-9]*` read one way (`v1` + 16 Ki digits + `-` was split every way: 1.4 CPU-s)
+API_VERSION = lazy(r"(?:[a-z0-9]([a-z0-9.-]*[a-z0-9])?/)?v[0-9][a-z0-9]*\Z")
 
 # Go's unicode.IsSpace: what kubectl's reader trims around a `---` separator and skips after a JSON value.
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \

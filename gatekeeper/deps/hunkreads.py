@@ -21,7 +21,7 @@ Side = list[tuple[str, bool]]  # one side of a hunk: (line, changed); edits.py a
 Reader = Callable[[Side, int], "Sequence[tuple[str, ...]]"]
 Read = tuple[int, int, "Sequence[tuple[str, ...]]", str]  # side (0 base, 1 head), line index, pairs, what is unshown
 
-BLANK = lazy(r"^\s*,?\s*$")
+BLANK = lazy(r"^\s*+,?\s*+$")  # possessive: the runs around the comma were split every way (16 KiB: 1.1 CPU-s)
 
 
 def hunk_pairs(reader: Reader, old: Side, new: Side) -> list[Read]:

@@ -88,7 +88,7 @@ def _unmoved_version(shape: _Shape, raw: list[str], name: str) -> str | None:
     return None
 
 
-_VERSION_IN_LINE = lazy(r"[0-9]+(?:\.[0-9A-Za-z+_-]+)+")
+_VERSION_IN_LINE = lazy(r"(?<![0-9])[0-9]+(?:\.[0-9A-Za-z+_-]+)+")  # from a digit run's start (was 3 CPU-s at 16 KiB)
 _Entry = tuple[list[str], list[tuple[str, bool]]]  # (version lines, (source line, changed))
 _URL = lazy(r"(?i)[a-z][a-z0-9+.-]*://[^\s\"',}\]]+")
 

@@ -101,7 +101,8 @@ def parse_package_lock(path: str, data: bytes) -> list[Dependency]:
 
 
 _YARN_VERSION = lazy(r'^ {2}version:? "?([^"\s]+)"?\s*$')
-_YARN_DEP = lazy(r'^ {4}"?((?:@[^@"\s:]+/)?[^@"\s:]+)"?:? ')
+# a scope without `/` (one way to split `@a/b/c`; the same group: a line of `@a/a/a…` cost 2.1 CPU-s at 16 KiB)
+_YARN_DEP = lazy(r'^ {4}"?((?:@[^@"\s:/]+/)?[^@"\s:]+)"?:? ')
 
 
 def yarn_name(header: str) -> str:

@@ -110,7 +110,9 @@ def parse_project_spec(path: str, data: bytes) -> list[Dependency]:
 
 # Keys only XcodeGen's package entries use (`version`, `branch`, `revision` and `url` are everyone's: an Argo CD
 # `project.yml`'s chart `url:` over `version:` is no Swift package).
-_OWN_KEYS = lazy(r"^\s*(?:exactVersion|minorVersion|majorVersion|minVersion|maxVersion|from)\s*:|^packages\s*:",
+# `^[^\S\n]*+`: a key after its own line's blanks (`^\s*` read every following blank line again from each line start:
+# 16 Ki blank lines before `from` cost 2.1 CPU-s)
+_OWN_KEYS = lazy(r"^[^\S\n]*+(?:exactVersion|minorVersion|majorVersion|minVersion|maxVersion|from)\s*:|^packages\s*:",
                  re.MULTILINE)
 
 
