@@ -1,5 +1,7 @@
-"""A release workflow whose steps (or a script one step runs) hand tools their settings files: the repository the
-tests of ciconfigs.py build (tests/test_ci_tool_settings.py, tests/test_cfgarg2_ci_tools.py)."""
+"""What the tests of the CI walk share: a release workflow whose steps (or a script one step runs) hand tools their
+settings files, the repository the tests of ciconfigs.py build (tests/test_ci_tool_settings.py,
+tests/test_cfgarg2_ci_tools.py); a one-step workflow and a helper script; the paths a CI script names, as the walk
+resolves them."""
 
 from __future__ import annotations
 
@@ -7,7 +9,20 @@ from pathlib import Path
 
 from gitrepo import two_commits
 
+from gatekeeper.classify import ciruns
+
 WORKFLOW = "on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n{steps}"
+
+# A workflow of one `run:` step (`{run}`), and a shell helper such a step's script may reach.
+RUN_WORKFLOW = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+                "      - run: {run}\n")
+HELPER = "#!/bin/bash\nlog() { echo \"$@\"; }\n"
+
+
+def named_paths(path: str, text: str) -> set[str]:
+    """The resolved paths the script at `path` names (as the CI walk reads it)."""
+    scripts, _, folders = ciruns.named_in(path, text)
+    return {p for named in scripts for p in ciruns.resolved(named, path, folders)}
 
 
 def release_repo(tmp_path: Path, how: str, edited: dict[str, str], lines: list[str],

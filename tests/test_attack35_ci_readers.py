@@ -14,21 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from citools import HELPER, named_paths
+from citools import RUN_WORKFLOW as WORKFLOW
 from cpucost import assert_linear
 from gitrepo import two_commits
 from incli import run_cli, tree_classify
 
-from gatekeeper.classify import ciruns, daggermods, jobdsl, shellvars, tasks
+from gatekeeper.classify import daggermods, jobdsl, shellvars, tasks
 from gatekeeper.classify.treereads import PastBound
-
-WORKFLOW = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
-            "      - run: {run}\n")
-HELPER = "#!/bin/bash\nlog() { echo \"$@\"; }\n"
-
-
-def _named(path: str, text: str) -> set[str]:
-    scripts, _, folders = ciruns.named_in(path, text)
-    return {p for named in scripts for p in ciruns.resolved(named, path, folders)}
 
 
 def _repo(tmp_path: Path, base: dict[str, str], head: dict[str, str]) -> dict[str, dict[str, object]]:
@@ -50,7 +43,7 @@ SHELL_FORMS = [
 
 @pytest.mark.parametrize(("text", "helper"), SHELL_FORMS)
 def test_a_folder_variable_in_another_spelling_names_the_helper(text: str, helper: str) -> None:
-    assert helper in _named("scripts/ci/build.sh", f"#!/bin/bash\nset -e\n{text}\n")
+    assert helper in named_paths("scripts/ci/build.sh", f"#!/bin/bash\nset -e\n{text}\n")
 
 
 def test_a_use_past_the_rewritten_bound_closes_the_walk(tmp_path: Path) -> None:

@@ -17,22 +17,13 @@ import time
 from pathlib import Path
 
 import pytest
+from citools import HELPER, named_paths
+from citools import RUN_WORKFLOW as WORKFLOW
 from gitrepo import two_commits
 from incli import tree_classify
 
-from gatekeeper.classify import ciruns, shellvars
+from gatekeeper.classify import shellvars
 from gatekeeper.classify.treereads import PastBound
-
-WORKFLOW = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
-            "      - run: {run}\n")
-HELPER = "#!/bin/bash\nlog() { echo \"$@\"; }\n"
-
-
-def _named(path: str, text: str) -> set[str]:
-    """The resolved paths the script at `path` names (as the CI walk reads it)."""
-    scripts, _, folders = ciruns.named_in(path, text)
-    return {p for named in scripts for p in ciruns.resolved(named, path, folders)}
-
 
 # (how the script spells its folder, the path it then names from scripts/ci/build.sh, what that names)
 IDIOMS = [
@@ -63,9 +54,9 @@ IDIOMS = [
 @pytest.mark.parametrize(("assign", "use", "path"), IDIOMS)
 def test_a_variable_the_script_set_to_a_folder_names_the_file(assign: str, use: str, path: str) -> None:
     text = f"#!/bin/bash\nset -e\n{assign}\n{use}\n"
-    assert path in _named("scripts/ci/build.sh", text)
-    assert path in _named("scripts/ci/build", text)  # an extension-less script too
-    assert path in _named("scripts/ci/build.sh", text.replace("\n", "\r\n"))
+    assert path in named_paths("scripts/ci/build.sh", text)
+    assert path in named_paths("scripts/ci/build", text)  # an extension-less script too
+    assert path in named_paths("scripts/ci/build.sh", text.replace("\n", "\r\n"))
 
 
 @pytest.mark.parametrize(("script", "text", "unnamed"), [
@@ -85,7 +76,7 @@ def test_a_variable_the_script_set_to_a_folder_names_the_file(assign: str, use: 
      ".github/workflows/lib/log"),
 ])
 def test_what_is_not_the_scripts_own_folder_names_nothing_new(script: str, text: str, unnamed: str) -> None:
-    assert unnamed not in _named(script, text)
+    assert unnamed not in named_paths(script, text)
 
 
 def test_the_rewritten_lines_are_bounded() -> None:
