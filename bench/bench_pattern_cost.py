@@ -1,6 +1,6 @@
 """Census: every regular expression of the gatekeeper package against lines built to make it backtrack.
 
-Run: .venv/bin/python bench/bench_pattern_cost.py [--size N] [--limit-ms MS] [--format text|json]
+Run: .venv/bin/python bench/bench_pattern_cost.py [--size N] [--limit-ms MS] [--format text|json] [--only a,b]
 
 A reader's pattern that backtracks on a hostile line costs the gate seconds per line: two runs of the same
 characters with only optional items between them (`\\s*\\(?\\s*`), a run before a `.*` the match then leaves, a
@@ -60,12 +60,13 @@ def _calls(module_source: str, name: str) -> tuple[str, ...]:
     return tuple(sorted(calls)) if calls and named == len(listed) + 1 else ("fullmatch", "match", "search")
 
 
-def _patterns() -> Iterator[tuple[str, str, int, tuple[str, ...]]]:
-    """(where, source, flags, calls) of every str pattern held at module level in the gatekeeper package."""
+def _patterns(only: frozenset[str] = frozenset()) -> Iterator[tuple[str, str, int, tuple[str, ...]]]:
+    """(where, source, flags, calls) of every str pattern held at module level in the gatekeeper package (in the
+    modules named in `only`, by their last name, when it is given)."""
     seen: set[tuple[str, int]] = set()
     for info in pkgutil.walk_packages(gatekeeper.__path__, "gatekeeper."):
-        if info.name.endswith("__main__"):  # runs the command line when imported
-            continue
+        if info.name.endswith("__main__") or (only and info.name.rpartition(".")[2] not in only):
+            continue  # __main__ runs the command line when imported
         try:
             module = importlib.import_module(info.name)
         except Exception:  # noqa: BLE001 - a module that needs what this machine lacks is left out, said below
@@ -183,9 +184,9 @@ def _cost(call: Any, text: str) -> float:
     return time.process_time() - started
 
 
-def census(size: int, limit: float) -> list[dict[str, object]]:
+def census(size: int, limit: float, only: frozenset[str] = frozenset()) -> list[dict[str, object]]:
     found = []
-    for where, source, flags, calls in _patterns():
+    for where, source, flags, calls in _patterns(only):
         try:
             parsed = sre_parse.parse(source, flags)
         except re.error:
@@ -226,9 +227,10 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=4096, help="characters of filler in the large line")
     parser.add_argument("--limit-ms", type=float, default=5.0, help="list a pattern costing more at --size")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--only", default="", help="comma-separated module names (`runvars,cienv`): only these")
     args = parser.parse_args()
     began = time.process_time()
-    found = census(args.size, args.limit_ms)
+    found = census(args.size, args.limit_ms, frozenset(filter(None, args.only.split(","))))
     if args.format == "json":
         print(json.dumps({"size": args.size, "found": found}, indent=1))
     else:
