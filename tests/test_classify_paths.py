@@ -1126,6 +1126,7 @@ DOC_FILES = [
     ("3rdparty/jvm/default.lock", "src"),  # src.pants-third-party: content raises it (thirty-sixth set)
     ("test/node_modules/dep/index.js", "src"),  # src.test-packages (attack 22)
     ("CHANGELOG.md", "src"),
+    ("web/public/locales/hu/config/global.json", "src"),  # src.locale-catalogues: an i18n namespace (sixty-sixth set)
     ("docs/blog/authors.yml", "src"),  # a docs site's blog authors, not the governance AUTHORS file
     ("test/e2e/data/cni/calico.yaml", "src"),  # Cluster API's end-to-end data: not test data, content decides
     ("releasenotes/notes/fix-octavia-1234.yaml", "src"),
