@@ -9,6 +9,9 @@ fetched for it, weighted to CI, measured blind first), each with the look-alikes
 - A Node module a CI-run script imports through its own folder spelt out (`require(__dirname + '/parse.js')`,
   `require(path.join(__dirname, 'lib', 'util'))`), as janwilmans/DezyneSamples' code generator does, which its AppVeyor
   build runs: the import reader knew only `require('./x')`, so the modules stayed `src`.
+- A sourcehut build manifest's paths below the folder builds.sr.ht clones each source into (`~/<name>`, where the
+  tasks start): ysoftwareab/yplatform's `.builds/sourcehut.yml` runs `yplatform/bin/github-checkout`, which was
+  `src`.
 - A README document in the folder of a local action a workflow runs (`uses: ./jira-linter`): principle 0 keeps README
   documents `src` wherever they sit, as in `.github/actions/`; the local-action reader raised it to `ci`.
 """
@@ -19,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from gatekeeper.classify.ciforms import rooted
 from gatekeeper.classify.shapes import NIXOS
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.tfrefs import names_in
@@ -257,3 +261,62 @@ def test_a_test_suites_dirname_imports_are_not_followed(git_repo: GitRepo) -> No
     files = tree_files(git_repo)
     for path in ("test/helper.js", "test/fixtures/index.js"):
         assert files[path].bucket not in ("ci", "iac"), files[path]
+
+
+SOURCEHUT_BASE = """image: alpine/edge
+sources:
+  - {source}
+tasks:
+  - build: |
+      {command}
+"""
+SOURCEHUT_VARIANTS = [
+    ("https://git.sr.ht/~user/proj", "proj/bin/check", "bin/check"),
+    ("https://github.com/ysoftwareab/proj.git", "GITHUB_WORKSPACE=$(pwd)/run proj/bin/check", "bin/check"),
+    ("https://git.sr.ht/~user/proj#main", "cd proj\n      ./ci/build.sh", "ci/build.sh"),
+    ("git@git.sr.ht:~user/proj", "cd proj && sh tools/test", "tools/test"),
+    ("https://git.sr.ht/~user/proj", "bash proj/scripts/release.sh --dry-run", "scripts/release.sh"),
+    ("https://git.sr.ht/~user/proj", "cd proj/scripts && ./release", "scripts/release"),
+]
+
+
+@pytest.mark.parametrize(("source", "command", "script"), SOURCEHUT_VARIANTS)
+@pytest.mark.parametrize("manifest", [".builds/test.yml", ".build.yml"])
+def test_a_sourcehut_tasks_paths_below_its_clone_are_the_repositorys(git_repo: GitRepo, source: str, command: str,
+                                                                     script: str, manifest: str) -> None:
+    git_repo.write("README.md", "# proj\n")
+    git_repo.commit("base")
+    git_repo.write(manifest, SOURCEHUT_BASE.format(source=source, command=command))
+    git_repo.write(script, "#!/bin/sh\necho run\n")
+    git_repo.write("tools/other", "#!/bin/sh\necho other\n")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert files[script].bucket == "ci", files[script]
+    assert files["tools/other"].bucket not in ("ci", "iac"), files["tools/other"]
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    # another folder than the clone's name
+    (".builds/test.yml", SOURCEHUT_BASE.format(source="https://git.sr.ht/~user/proj", command="other/bin/check")),
+    # a GitHub workflow: no clone folder (the checkout is the working folder)
+    (".github/workflows/ci.yml", "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                 "      - run: proj/bin/check\n"),
+    # sources and tasks of some other YAML (an Ansible-ish list), not a CI definition
+    ("deploy/sources.yml", "sources:\n  - https://example.invalid/proj\ntasks:\n  - run: proj/bin/check\n"),
+])
+def test_sourcehut_look_alikes_name_no_root_file(git_repo: GitRepo, path: str, text: str) -> None:
+    git_repo.write("README.md", "# proj\n")
+    git_repo.commit("base")
+    git_repo.write(path, text)
+    git_repo.write("bin/check", "#!/bin/sh\necho run\n")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert files["bin/check"].bucket not in ("ci", "iac"), files["bin/check"]
+
+
+@pytest.mark.parametrize("size", [64 * 1024, 256 * 1024])
+def test_the_sourcehut_reading_stays_linear(size: int) -> None:
+    """A sources list of one long line of dashes, and a clone name repeated along a long task line: read once."""
+    text = "sources:\n  " + "- " * (size // 2) + "\n  - https://git.sr.ht/~u/proj\ntasks:\n  - a: |\n      " + \
+        "proj/x " * (size // 7) + "\n"
+    assert " proj/" not in rooted(text).partition("tasks:")[2]  # every clone prefix read as the root
