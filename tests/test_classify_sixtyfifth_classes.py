@@ -12,6 +12,9 @@ fetched for it, weighted to CI, measured blind first), each with the look-alikes
 - A sourcehut build manifest's paths below the folder builds.sr.ht clones each source into (`~/<name>`, where the
   tasks start): ysoftwareab/yplatform's `.builds/sourcehut.yml` runs `yplatform/bin/github-checkout`, which was
   `src`.
+- multibuild's project hooks: a CI definition that sources multibuild's steps (`source multibuild/travis_steps.sh`,
+  the wheel builders' library) has every build and test step source the project's `config.sh` (or the file
+  `CONFIG_PATH` names), which defines the `build_wheel` and `run_tests` CI calls (onnx/wheel-builder's was `src`).
 - A README document in the folder of a local action a workflow runs (`uses: ./jira-linter`): principle 0 keeps README
   documents `src` wherever they sit, as in `.github/actions/`; the local-action reader raised it to `ci`.
 """
@@ -23,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from gatekeeper.classify.ciforms import rooted
+from gatekeeper.classify.jobenv import loaded
 from gatekeeper.classify.shapes import NIXOS
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.tfrefs import names_in
@@ -320,3 +324,67 @@ def test_the_sourcehut_reading_stays_linear(size: int) -> None:
     text = "sources:\n  " + "- " * (size // 2) + "\n  - https://git.sr.ht/~u/proj\ntasks:\n  - a: |\n      " + \
         "proj/x " * (size // 7) + "\n"
     assert " proj/" not in rooted(text).partition("tasks:")[2]  # every clone prefix read as the root
+
+
+TRAVIS_MULTIBUILD = """language: python
+env:
+  global:
+    - REPO_DIR=onnx
+{extra}before_install:
+  - {source} multibuild/common_utils.sh;
+  - {source} multibuild/{steps};
+  - before_install;
+install:
+  - build_wheel $REPO_DIR $PLAT;
+script:
+  - install_run $PLAT
+"""
+MULTIBUILD_VARIANTS = [
+    (".travis.yml", TRAVIS_MULTIBUILD.format(extra="", source="source", steps="travis_steps.sh"), "config.sh"),
+    (".travis.yml", TRAVIS_MULTIBUILD.format(extra="", source=".", steps="travis_osx_steps.sh"), "config.sh"),
+    (".travis.yml", TRAVIS_MULTIBUILD.format(extra="    - CONFIG_PATH=ci/multibuild-config.sh\n", source="source",
+                                             steps="travis_steps.sh"), "ci/multibuild-config.sh"),
+    (".github/workflows/wheels.yml", "on: push\njobs:\n  w:\n    runs-on: ubuntu-latest\n    env:\n"
+     "      CONFIG_PATH: tools/wheels/config.sh\n    steps:\n      - run: |\n"
+     "          source multibuild/common_utils.sh\n          source multibuild/travis_steps.sh\n"
+     "          build_wheel . x86_64\n", "tools/wheels/config.sh"),
+]
+
+
+@pytest.mark.parametrize(("definition", "text", "config"), MULTIBUILD_VARIANTS)
+def test_multibuilds_project_hooks_are_ci(git_repo: GitRepo, definition: str, text: str, config: str) -> None:
+    git_repo.write("README.md", "# wheels\n")
+    git_repo.commit("base")
+    git_repo.write(definition, text)
+    git_repo.write(config, "function build_wheel {\n    build_bdist_wheel $@\n}\nfunction run_tests {\n"
+                           "    pytest\n}\n")
+    git_repo.write("tools/other.sh", "#!/bin/sh\necho other\n")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert files[config].bucket == "ci", files[config]
+    assert files["tools/other.sh"].bucket not in ("ci", "iac"), files["tools/other.sh"]
+
+
+@pytest.mark.parametrize("text", [
+    # no multibuild: a root config.sh a person sources
+    "language: python\nscript:\n  - pytest\n",
+    # multibuild named, not sourced
+    "language: python\nscript:\n  - echo 'see multibuild/README.rst'\n  - git submodule update multibuild\n",
+    # another library's steps
+    "language: python\nbefore_install:\n  - source ci/travis_steps.sh\n",
+])
+def test_multibuild_look_alikes_leave_config_sh(git_repo: GitRepo, text: str) -> None:
+    git_repo.write("README.md", "# wheels\n")
+    git_repo.commit("base")
+    git_repo.write(".travis.yml", text)
+    git_repo.write("config.sh", "export X=1\n")
+    git_repo.commit("head")
+    files = tree_files(git_repo)
+    assert files["config.sh"].bucket not in ("ci", "iac"), files["config.sh"]
+
+
+@pytest.mark.parametrize("size", [64 * 1024, 256 * 1024])
+def test_the_multibuild_reading_stays_linear(size: int) -> None:
+    """Long words after `source` and after `multibuild/`: each read once."""
+    assert loaded("source " + "a" * size + "\n. multibuild/" + "steps" * (size // 5) + "\n") == []
+    assert "config.sh" in loaded("x\n" * (size // 2) + "source multibuild/travis_steps.sh\n")
