@@ -22,6 +22,8 @@
   for any folder (ciruns: the path below any folder), and one that is a file's whole stem in a named folder
   (`tools/${{ inputs.tool }}.py`) for any file of that type there: bounded by the fixed part, never a suffix of a
   word.
+- **sourcehut clone folders.** builds.sr.ht clones each of a manifest's `sources:` into `~/<name>` and runs its tasks in
+  `~`: `proj/bin/check` and `cd proj` name the repository's `bin/check` and root (the sixty-fifth set).
 """
 
 from __future__ import annotations
