@@ -22,6 +22,8 @@
   for any folder (ciruns: the path below any folder), and one that is a file's whole stem in a named folder
   (`tools/${{ inputs.tool }}.py`) for any file of that type there: bounded by the fixed part, never a suffix of a
   word.
+- **sourcehut clone folders.** builds.sr.ht clones each of a manifest's `sources:` into `~/<name>` and runs its tasks in
+  `~`: `proj/bin/check` and `cd proj` name the repository's `bin/check` and root (the sixty-fifth set).
 """
 
 from __future__ import annotations
@@ -49,6 +51,12 @@ _TEMPLATE = re.compile(r"""^[ \t]*(?:-[ \t]+)?['"]?[\w-]*(?:template|Template)[\
 _CONTINUATION = re.compile(r"""^[ \t]*(?:-[ \t]+)?['"]?(?:configuration_path|config-path)['"]?[ \t]*:[ \t]*(['"]?)"""
                            r"""([^'"#\n]*?)\1[ \t]*(?:#.*)?$""", re.MULTILINE)
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}")
+# A sourcehut manifest's top-level `sources:` block list and `tasks:` key; a source's name as a folder may spell it
+_SOURCES = re.compile(r"^sources[ \t]*:[ \t]*\r?\n((?:[ \t]*-[ \t]*[^\n]*\n?){1,64})", re.MULTILINE)
+_SOURCE_ITEM = re.compile(r"^[ \t]*-[ \t]*['\"]?([^\s'\"]+)", re.MULTILINE)
+_TASKS = re.compile(r"^tasks[ \t]*:", re.MULTILINE)
+_NAME = re.compile(r"[\w][\w.-]{0,99}")
+MAX_SOURCES = 16  # the clone folders read of one manifest
 
 
 # A path's first folder chosen by a matrix value or an input (after the start of a word: a blank, a quote, `=`, `./`).
@@ -113,9 +121,27 @@ def rooted(text: str) -> str:
     """`text` with the root and own-folder expressions dropped (`${{ github.workspace }}/ci/x.sh` -> `./ci/x.sh`), and
     a matrix value or an input the workflow's author chooses at a path's start marked ANY_FOLDER (`./${{ matrix.pkg
     }}/release.sh`: below any folder). Other expressions there (`${{ runner.temp }}/x.cjs`, a step's output) name
-    no folder of the repository and stay variable parts, read as before (the first folder dropped)."""
-    text = ciloops.rooted(text)  # the root expressions first: `./${{ matrix.pkg }}/` then starts a path
+    no folder of the repository and stay variable parts, read as before (the first folder dropped). A sourcehut
+    manifest's clone folders are its root too (_sourcehut_rooted)."""
+    text = _sourcehut_rooted(ciloops.rooted(text))  # the root expressions first: `./${{ matrix.pkg }}/` starts a path
     return _CHOSEN_FOLDER.sub(rf"\1{ANY_FOLDER}/", text) if "${{" in text else text
+
+
+def _sourcehut_rooted(text: str) -> str:
+    """A sourcehut build manifest (top-level `sources:` and `tasks:`) with each source's clone folder read as the root:
+    builds.sr.ht clones every source into `~/<name>` (the URL's last part, without `.git` or a `#ref`) and runs the
+    tasks in `~`, so `proj/bin/check` and `cd proj` there name this repository's `bin/check` and root (the sixty-fifth
+    set: ysoftwareab/yplatform's `.builds/sourcehut.yml` runs `yplatform/bin/github-checkout`). Over-reading a folder
+    of the same name in the repository makes more files ci, the safe side."""
+    if "sources" not in text or _TASKS.search(text) is None or (block := _SOURCES.search(text)) is None:
+        return text
+    for url in _SOURCE_ITEM.findall(block.group(1))[:MAX_SOURCES]:
+        name = url.partition("#")[0].rstrip("/").rpartition("/")[2].rpartition(":")[2]
+        name = name[:-4] if name.endswith(".git") else name
+        if _NAME.fullmatch(name) is not None:
+            text = re.sub(rf"(^|[\s'\"=(;&|`]){re.escape(name)}/", r"\1./", text, flags=re.MULTILINE)
+            text = re.sub(rf"(\bcd[ \t]+){re.escape(name)}(?=$|[\s;&|)'\"])", r"\1.", text, flags=re.MULTILINE)
+    return text
 
 
 def expand_matrix(text: str) -> str:

@@ -33,6 +33,13 @@ _PYTHON = re.compile(r"(?:^|[;:])[ \t]*+(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+impo
 # `require('./x')`, `import('./x')`, `import … from './x'`, `export … from './x'`, `import './x'`
 _NODE = re.compile(r"""(?:\brequire[ \t]*\(|\bimport[ \t]*\(|\bfrom|^[ \t]*import)[ \t]*"""
                    r"""['"](\.{1,2}/[^'"\n]*)['"]""", re.MULTILINE)
+# `require(__dirname + '/x')`, `require(path.join(__dirname, 'lib', 'x'))`, `path.resolve(__dirname, './x')`, also in
+# `import(...)`: the script's own folder spelt out (the sixty-fifth set's DezyneSamples generator, whose AppVeyor build
+# runs it: `require(__dirname + '/parse.js')`, and that module's `require (__dirname + '/ast')`)
+_NODE_DIRNAME = re.compile(r"""\b(?:require|import)[ \t]*\([ \t]*(?:__dirname[ \t]*\+[ \t]*['"](/[^'"\n]*)['"]"""
+                           r"""|(?:path\.)?(?:join|resolve)[ \t]*\([ \t]*__dirname"""
+                           r"""((?:[ \t]*,[ \t]*['"][^'"\n]*['"]){1,8})[ \t]*\))""")
+_NODE_PART = re.compile(r"""['"]([^'"\n]*)['"]""")
 _RUBY = re.compile(r"""\b(?:require_relative[ \t(]*['"]([^'"\n]+)['"]|(?:require|load)[ \t(]*['"](\.{1,2}/[^'"\n]+)"""
                    r"""['"])""")
 _NODE_TYPES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", "/index.js", "/index.mjs",
@@ -88,7 +95,7 @@ def imported(path: str, text: str) -> list[str]:
         rest = [f"{ANY}.py"] if len(modules) > MAX_IMPORTS else []
         return _joined(folder, [p for module in modules[:MAX_IMPORTS] for p in _python(module)] + rest)
     if kind in _NODE_FILES:
-        names = [spec.rstrip("/") for spec in _NODE.findall(text)[:MAX_IMPORTS]]
+        names = [spec.rstrip("/") for spec in [*_NODE.findall(text), *_dirname_specs(text)][:MAX_IMPORTS]]
         return _joined(folder, [name + suffix for name in names for suffix in _NODE_TYPES])
     if kind == "rb":
         names = [relative or dotted for relative, dotted in _RUBY.findall(text)[:MAX_IMPORTS]]
@@ -115,7 +122,18 @@ def unimported(path: str, text: str) -> str:
     kind = name.rpartition(".")[2].lower() if "." in name else ""
     if _TEST.search(path) is None or (kind not in _NODE_FILES and kind != "rb"):
         return text
-    return _RUBY.sub(" ", _NODE.sub(" ", text))
+    return _RUBY.sub(" ", _NODE_DIRNAME.sub(" ", _NODE.sub(" ", text)))
+
+
+def _dirname_specs(text: str) -> list[str]:
+    """The relative names of _NODE_DIRNAME's imports (`./x`), when the text holds `__dirname` at all."""
+    if "__dirname" not in text:
+        return []
+    out = []
+    for plus, parts in _NODE_DIRNAME.findall(text):
+        joined = plus or "/".join(_NODE_PART.findall(parts))
+        out.append("./" + joined.lstrip("/"))
+    return out
 
 
 def _python(module: str) -> list[str]:

@@ -25,7 +25,7 @@ from gatekeeper.classify.diagrams import by_head, read_by_head
 from gatekeeper.classify.iacprograms import PROGRAM_EXTENSIONS, function_handler, iac_program, program_evidence
 from gatekeeper.classify.inlinemeta import executable as inline_executable
 from gatekeeper.classify.inlinemeta import is_script as inline_script
-from gatekeeper.classify.localactions import action_package
+from gatekeeper.classify.localactions import action_package, action_readme
 from gatekeeper.classify.lowering import lower_with_proof
 from gatekeeper.classify.markers import CONFIG_EXTENSIONS, NOT_LISTED, MarkerHit, extension, test_file
 from gatekeeper.classify.programfiles import settled_program
@@ -134,7 +134,8 @@ def _included(item: ClassifiedFile, change: FileChange, context: Context, how: s
     """`item` raised by what the readers say of `change` (its own, or the path a symlink reaches it at: `how`)."""
     if item.bucket != "ci" and (evidence := context.ci_include(change)) is not None:
         item = _raise(item, "ci", zuuljobs.rule_of(evidence), "content", evidence + how)  # or ci.context.zuul-job
-    if item.bucket != "ci" and not action_package(item) and (evidence := context.local_action(change)) is not None:
+    if item.bucket != "ci" and not action_package(item) and not action_readme(item) \
+            and (evidence := context.local_action(change)) is not None:
         item = _raise(item, "ci", "ci.context.local-action", "content", evidence + how)
     if item.bucket not in ("ci", "iac") and (evidence := context.kustomize_reference(change)) is not None:
         rule = "iac.context.compose-build" if composerefs.is_compose(evidence.partition(" ")[0]) else \

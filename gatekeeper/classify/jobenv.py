@@ -118,9 +118,16 @@ def _preloaded(text: str) -> list[str]:
     return [path for path in found if not path.startswith(("/", "~"))]  # the machine's own files
 
 
+# multibuild (the wheel builders' CI library): its steps scripts source the project's hooks, CONFIG_PATH's file and by
+# default the root `config.sh`, into every build and test step (the sixty-fifth set's onnx/wheel-builder)
+_MULTIBUILD = re.compile(r"(?:^|[\s;&|(])(?:source|\.)[ \t]+['\"]?[^\s'\";&|]*multibuild/[\w-]*steps\.sh\b",
+                         re.MULTILINE)
+
+
 def loaded(text: str) -> list[str]:
-    """The paths (patterns) of the files `text` makes every later process load through a variable or a git setting."""
-    found: list[str] = _preloaded(text)
+    """The paths (patterns) of the files `text` makes every later process load through a variable or a git setting,
+    and the hooks multibuild's steps load (_MULTIBUILD)."""
+    found: list[str] = _preloaded(text) + (["config.sh"] if "multibuild" in text and _MULTIBUILD.search(text) else [])
     for name, value in [*_LOADER.findall(text), *_LOADER_VALUE.findall(text), *_GIT_SETTING.findall(text),
                         *_GIT_SETTING.findall(_config_pairs(text))]:
         name = name.lower()

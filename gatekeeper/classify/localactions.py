@@ -83,3 +83,16 @@ def action_package(item: ClassifiedFile) -> bool:
     return (item.bucket == "deps" and item.tier == "path" and change.old_path in (None, change.path)
             and bool({"manifest", "lockfile"} & set(item.tags))
             and extension(change.path.rpartition("/")[2]) not in CODE_LOCKS)
+
+
+README_RULE = "docs.readme"
+
+
+def action_readme(item: ClassifiedFile) -> bool:
+    """A README document in a local action's folder (principle 0: README documents are src wherever they sit, as in
+    `.github/actions/`; no runner loads one; the sixty-fifth set's `jira-linter/README.md`). Only what the path rules
+    call a README document (`README.md`, `README`, `README.rst`, ...: not `README.yml` or `readme.sh`), and not a
+    rename or copy, whose other side may be the action's code."""
+    change = item.change
+    return item.rule == README_RULE and item.tier == "path" and change.old_path in (None, change.path)
+

@@ -66,10 +66,16 @@ _PACKER_YAML_KEY = lazy(
     _FLAGS)
 _CFN_PARAMETER_KEY = lazy(r'"ParameterKey"[ \t]*:[ \t]*"')
 _CFN_PARAMETER_VALUE = lazy(r'"(?:ParameterValue|UsePreviousValue)"[ \t]*:')
+# A NixOS or home-manager module: its options dotted (`boot.loader.grub.enable`) or in nested attribute sets (`boot = {
+# loader.grub = {...}; };`, `environment = { systemPackages = ...; };`, `system = { stateVersion = ...; };`: the
+# sixty-fifth set's casey/lab), by the option names only a machine's configuration sets.
 NIXOS = lazy(
     r"^[ \t]*(?:system\.stateVersion|home\.stateVersion|boot\.loader\.|boot\.initrd\.|fileSystems\.|"
     r"networking\.hostName|services\.openssh\.|users\.users\.|hardware\.[a-z]+\.enable|"
-    r"environment\.systemPackages|home\.packages|disko\.devices)", _FLAGS)
+    r"environment\.systemPackages|home\.packages|disko\.devices|"
+    r"boot\.loader[ \t]*=|loader\.(?:grub|systemd-boot|efi|generic-extlinux-compatible)\b|"
+    r"initrd\.(?:availableKernelModules|kernelModules|luks|systemd)\b|(?:systemPackages|stateVersion)[ \t]*=)",
+    _FLAGS)
 # A Jenkins pipeline kept as a Groovy script under any name: declarative (`pipeline {`) or scripted (`node {`,
 # `node('linux') {`) at the top level, its brace on the same line or, in Allman style, the next (Graylog's
 # `scripts/smoke-test.groovy`), a Job DSL script's job definition, also called on the DSL factory a class is handed

@@ -81,6 +81,9 @@ _WRITTEN = re.compile(r"^[ \t]*(?:filename|output_path)[ \t]*=.*$", re.MULTILINE
 # A Nix path literal: a relative path outside any string (`./kitty`, `../hosts/common`), not a URL's or a store
 # path's tail; a `#` or `/* */` comment names nothing.
 _NIX_PATH = re.compile(r"(?<![\w.+/${:-])\.\.?/[\w.+/-]*[\w+-]")
+# A path literal in an antiquotation (`ExecStart = "${pkgs.x}/bin/x --conf ${./etc/x.yaml}"`): Nix copies the file
+# into the store and the string names its copy, which the machine reads (the sixty-fifth set's casey/lab).
+_NIX_INTERPOLATED_PATH = re.compile(r"\$\{[ \t]*(\.\.?/[\w.+/-]*[\w+-])[ \t]*\}")
 _NIX_COMMENT = re.compile(r"/\*.*?\*/|#[^\n]*", re.DOTALL)
 
 # The definitions of the machines Vagrant and Test Kitchen bring up: a Vagrantfile loads its settings and runs its
@@ -220,7 +223,9 @@ def _with_values(text: str) -> str:
 def nix_paths(folder: str, text: str) -> Named:
     """The repository paths a machine configuration in `folder` names by path literal, each as a file and as a
     folder whose every file it may read (`home.file.".config".source = ./config` copies a folder whole)."""
-    named = {_resolve(folder, word) for word in _NIX_PATH.findall(_NIX_COMMENT.sub("", text))} - {""}
+    text = _NIX_COMMENT.sub("", text)
+    words = [*_NIX_PATH.findall(text), *_NIX_INTERPOLATED_PATH.findall(text)]
+    named = {_resolve(folder, word) for word in words} - {""}
     return Named(frozenset(named), frozenset(named))
 
 
