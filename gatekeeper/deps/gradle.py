@@ -17,6 +17,7 @@ its version written in it; a variable's definition cannot be tied to its package
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 
@@ -42,8 +43,10 @@ _EXT_ENTRY = lazy(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<q>["'])(?P<value>[^"'
 _REFERENCE = lazy(r"^\$\{?(?:rootProject\.|project\.rootProject\.)?(?:(?:ext|extra|project)\.)?"
                   r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\}?$")
 # `ext.versions = [` … `]` (JakeWharton/timber's root build.gradle): its flat `'kotlin': '1.3.21',` entries are the
-# variables `versions.kotlin`; a nested map's entries (`'lint': [ 'core': "…" ]`) are coordinates, not read as such
-_MAP_START = lazy(r"^\s*(?:project\.)?ext\.(?P<name>[A-Za-z_]\w*)\s*=\s*\[\s*$")
+# variables `versions.kotlin`; a nested map's entries (`'lint': [ 'core': "…" ]`) are coordinates, not read as such.
+# Also written without `ext.`: inside an `ext { versions = [` block (k-9's root build.gradle), or appended to an ext
+# map declared empty, `versions += [` (Kafka's gradle/dependencies.gradle, after `ext { versions = [:] }`; round 46)
+_MAP_START = lazy(r"^\s*(?:(?:project\.)?ext\.)?(?P<name>[A-Za-z_]\w*)\s*\+?=\s*\[\s*$")
 _MAP_ENTRY = lazy(r"""^\s*(?P<kq>["']?)(?P<key>[A-Za-z_]\w*)(?P=kq)\s*:\s*"""
                   r"""(?P<q>["'])(?P<value>[^"'$:\s]+)(?P=q)\s*,?\s*$""")
 _CONFIGURATION = lazy(r"^\s*(\w+)\s*[(\s]")
@@ -283,6 +286,8 @@ def _masked(name: str, data: bytes) -> str:
 
 
 _WORD = lazy(r"[A-Za-z_]\w*")
+# a name with its dots (`rootProject.versions.ktlint`): a map entry's use is the entry's `map.key` pair within it
+_DOTTED = lazy(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # the project's own coordinates (`version = "5.3.0"` in `allprojects {}`, okhttp): a release, not a dependency; and the
 # code-quality blocks' `toolVersion`, a property _quality_tools reads (a block's `val toolVersion = "4.9.3"` too)
 _OWN = frozenset({"version", "group", "toolVersion"})
@@ -297,13 +302,16 @@ def _unexplained_variables(path: str, base: bytes, head: bytes) -> bool:
     `toolVersion = v`; a root script's `ext` versions that only other scripts read are not used here, and stay the
     modules' (their moves name the packages, with --tree). Linear: one pass over the head's lines."""
     before, after = _variables(text(base).splitlines()), _variables(text(head).splitlines())
-    moved = {name for name in before.keys() & after.keys()
-             if before[name] != after[name] and "." not in name and name not in _OWN}
+    moved = {name for name in before.keys() & after.keys() if before[name] != after[name] and name not in _OWN}
     if not moved:
         return False
+    dotted = any("." in name for name in moved)
     for line in text(head).splitlines():
         code = _code(line)  # a name in a `//` comment is no use
         named = {word for word in _WORD.findall(code) if word in moved}
+        if dotted:  # `versions.ktlint`, `rootProject.versions.ktlint`: each adjacent pair of a dotted name
+            named |= {pair for words in _DOTTED.findall(code) if "." in words
+                      for pair in map(".".join, itertools.pairwise(words.split("."))) if pair in moved}
         defined = _VARIABLE.match(line) or (_EXT_ENTRY.match(line) if "version" in line.lower() else None)
         if not named or defined is not None and {defined.group("name")} == named:
             continue  # the variable's own definition

@@ -28,6 +28,7 @@ from gatekeeper.deps import (
     dockerruns,
     edits,
     elixir,
+    gemspec,
     globaljson,
     golang,
     gradle,
@@ -214,6 +215,7 @@ SUBMODULE = Format("git-submodule", submodule.parse_gitlink, True)  # chosen by 
 _COMPOSE = Format("compose", toolfiles.parse_compose, True, hunks=toolfiles.compose_hunks)
 _GRADLE = Format("gradle", gradle.parse_build_script, False, edits=_edits("maven", gradle.gradle_line))
 _SBT = Format("sbt", sbt.parse_build, False, edits=_edits("maven", sbt.sbt_line))
+_GEMSPEC = Format("gemspec", gemspec.parse_gemspec, True)  # a gem's dependencies (round 46)
 _OMNIBUS = Format("omnibus", omnibus.parse_definition, False, edits=omnibus.definition_edits)  # config/software/*.rb
 _SBT_PROPERTIES = Format("sbt", sbt.parse_properties, True)
 _MISE = Format("mise.toml", mise.parse_mise, False, edits=_edits("tool", mise.mise_line))
@@ -229,7 +231,7 @@ _REQ_NAME = lazy(r"^(.*requirements.*|constraints.*)\.(txt|in)$|^requirements[-_
 # line break, and IGNORECASE matches `ı` for `i` and the Kelvin sign for `k`: such names take the rules' own tests).
 # A rule added below the shortcut in format_for must add its name's last suffix here (or sit above the shortcut).
 _SUFFIXES = frozenset({"yml", "yaml", "txt", "in", "lock", "toml", "csproj", "fsproj", "vbproj", "props", "tf", "mk",
-                       "gradle", "kts", "rb", "bzl"})
+                       "gradle", "kts", "rb", "bzl", "gemspec"})
 
 
 def format_for(path: str | None) -> Format | None:
@@ -276,6 +278,8 @@ def format_for(path: str | None) -> Format | None:
         return _MSBUILD
     if lower.endswith(".tf"):
         return _TERRAFORM
+    if base.endswith(".gemspec"):
+        return _GEMSPEC
     if omnibus.is_definition(folder, base):
         return _OMNIBUS
     if lower.endswith(".mk"):

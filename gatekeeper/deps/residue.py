@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
-from gatekeeper.deps import bundler, cargo, golang, helmfile, mise, pypi, rebar, toolfiles
+from gatekeeper.deps import bundler, cargo, gemspec, golang, helmfile, mise, pypi, rebar, toolfiles
 from gatekeeper.deps.devcontainer import jsonc
 from gatekeeper.deps.gradle import code_changed
 from gatekeeper.deps.loaders import load_json, load_toml, load_xml, load_yaml, xml_child, xml_local
@@ -92,6 +92,8 @@ def changed(path: str, base: bytes | None, head: bytes | None, whole: bool = Tru
     read: Callable[[bytes], Any] | None = None
     if fmt is not None and fmt.parse is bundler.parse_gemfile:
         read = bundler.residue
+    elif fmt is not None and fmt.parse is gemspec.parse_gemspec:
+        read = gemspec.residue
     elif fmt is not None and fmt.name == "requirements":
         read = pypi.requirements_residue
     elif fmt is not None and fmt.name in _LINES:
