@@ -54,6 +54,21 @@ _ACTION_UP = re.compile(r"(?:\$\{\{\s*(?:github\.action_path|env\.GITHUB_ACTION_
                         r"((?:[/\\]\.\.)+)(?=[/\\])", re.IGNORECASE)
 _LOCAL_USES = re.compile(r"""\buses['"]?[ \t]*:[ \t]*['"]?\.[/\\]""")
 _WORD = re.compile(r"""(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|"'<>])+""")
+_COMMENT = re.compile(r"^[ \t]*#[^\n]*$", re.MULTILINE)
+# where a command starts in a line: after an operator or keyword; a first segment's list mark and command key (`- run:`,
+# `script:`, a Jenkins step's `sh '…'`)
+_SEGMENT = re.compile(r"&&|\|\||[;&|(`]|\$\(|\b(?:then|do|else)\b")
+_COMMAND_KEY = re.compile(r"^[ \t]*+(?:-[ \t]++)?+(?:(?:run|script|command|commands|before_script|after_script|cmd"
+                          r"|entrypoint)[ \t]*+:[ \t]*+(?:[|>][-+]?+)?+|(?:sh|bat|pwsh|powershell)[ \t]++(?=['\"]))?+")
+_BARE = re.compile(r"[A-Za-z0-9_][\w.+-]{0,127}")
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=")
+_BEFORE = frozenset({"sudo", "exec", "env", "time", "nice", "nohup", "command", "!", "if", "elif", "while", "until",
+                     "-", "@", "+"})
+_BUILTINS = frozenset({"cd", "echo", "export", "set", "unset", "source", ".", "eval", "exit", "return", "then", "else",
+                       "fi", "for", "do", "done", "case", "esac", "test", "[", "true", "false", "printf", "read",
+                       "local", "readonly", "declare", "shift", "trap", "wait", "pwd", "alias", "type", "builtin",
+                       "let", "ulimit", "umask", "function", "in", "{", "}", "run", "script", "name", "uses", "with",
+                       "steps", "shell", "env", "if", "jobs", "on"})
 
 
 @functools.lru_cache(maxsize=4)
@@ -67,10 +82,13 @@ def parsed(text: str) -> Any:
 
 
 def path_folders(text: str) -> list[str]:
-    """The patterns of the files below each checkout folder `text` puts on PATH (`tools/bin/${x}`)."""
+    """The patterns of the files below each checkout folder `text` puts on PATH (`tools/bin/${x}`); for the checkout's
+    root, each bare command name of `text` (a root file of that name: `mytool`)."""
     if "PATH" not in text and "prependpath" not in text.lower():
         return []
+    text = _COMMENT.sub("", text)  # a comment puts nothing on PATH
     entries: list[str] = []
+    root = False
     for match in _PATH_SET.finditer(text):
         entries += match.group(1).replace('"', "").replace("'", "").split(":")
     entries += _PREPEND.findall(text)
@@ -86,6 +104,24 @@ def path_folders(text: str) -> list[str]:
         folder = _ROOT.sub(".", _RESOLVED.sub(r"\1", entry.strip().replace("\\", "/"))).rstrip("/")
         if folder.strip("./") and not folder.startswith(("$", "~", "/", "%")) and "://" not in folder:
             out.append(f"{folder}/${{x}}")
+        root = root or folder in (".", "./")
+    # the root (cileft64): its files are run by their bare names
+    return list(dict.fromkeys(out + (bare_commands(text) if root else [])))
+
+
+def bare_commands(text: str) -> list[str]:
+    """The names of `text`'s commands written without a folder (`mytool --go`, `sh 'mytool'`), builtins aside."""
+    out: list[str] = []
+    for written in text.splitlines():
+        # a command substitution is one word of its line (`PATH="$PATH:$(pwd)" mytool`) and a line of its own
+        inner = [found[2:-1] if found[0] == "$" else found[1:-1] for found in _SUBSTITUTION.findall(written)]
+        for line in (_SUBSTITUTION.sub("_", written), *inner):
+            for at, segment in enumerate(_SEGMENT.split(line)):
+                words = [word.strip("'\"") for word in
+                         (_COMMAND_KEY.sub("", segment, count=1) if at == 0 else segment).split(None, 8)]
+                first = next((word for word in words if word not in _BEFORE and _ASSIGNMENT.match(word) is None), "")
+                if _BARE.fullmatch(first) is not None and first not in _BUILTINS:
+                    out.append(first)
     return list(dict.fromkeys(out))
 
 

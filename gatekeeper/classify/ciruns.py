@@ -43,6 +43,7 @@ from gatekeeper.classify import (
     shellvars,
     submakes,
     taskrunners,
+    toolreads,
 )
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
@@ -161,7 +162,7 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         return daggermods.module_code(path, text), [], []
     if name == "pnpm-workspace.yaml":
         return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], []
-    text = _uncommented_env(text) if name.lower() == ".env" else text
+    text = _uncommented_env(text) if name.lower() == ".env" else runvars.make_text(text) if _is_makefile(name) else text
     # its variables' values where it uses them (runvars.py); every reader of a text that is no YAML reads the copies
     known = runvars.values(text) if extension(name) not in _PROGRAM_TYPES else {}
     if shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
@@ -177,7 +178,8 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
-                          *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text)])
+                          *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text),
+                          *toolreads.plugins(name, text)])
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
     if _is_makefile(name):
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)

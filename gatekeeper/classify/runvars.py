@@ -35,11 +35,12 @@ import posixpath
 import re
 from typing import Any
 
+from gatekeeper.classify import ciloops
 from gatekeeper.classify.cienv import parsed
 from gatekeeper.classify.treereads import PastBound
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["MAX_OUT", "MAX_VALUE", "expanded", "folders", "up", "values"]
+__all__ = ["MAX_OUT", "MAX_VALUE", "expanded", "folders", "make_text", "up", "values"]
 
 MAX_VALUE = 256  # characters of a value read (a longer one, or one over lines, is not substituted)
 MAX_VARIANTS = 32  # combinations of a line's values written; past it one copy per value
@@ -63,6 +64,12 @@ _NAME = lazy(r"[A-Za-z_][A-Za-z0-9_.-]{0,127}")
 _USE = lazy(r"\$\{\{\s*+(?:env|inputs|github\.event\.inputs|parameters|steps\.[\w-]{1,128}+\.outputs)\."
             r"([A-Za-z_][\w-]*+)\s*+\}\}|\$\{env\.(\w++)\}|\$\{([A-Za-z_]\w*+)\}|\$env:([A-Za-z_]\w*+)"
             r"|\$([A-Za-z_]\w*+)|%([A-Za-z_]\w*+)%|\$\(([A-Za-z_][\w.]*+)\)")
+# a Makefile's own folder (`$(CURDIR)`, `$(shell pwd)`, `$(abspath .)`), and the folder of the Makefile make reads
+# (`$(dir $(abspath $(lastword $(MAKEFILE_LIST))))`, `$(patsubst %/,%,…)` around it): cileft64
+_MAKE_HERE = lazy(r"\$[({](?:CURDIR|shell[ \t]++(?:pwd|git[ \t]++rev-parse[ \t]++--show-toplevel)"
+                  r"|(?:abspath|realpath)[ \t]++\.)[)}]")
+_MAKE_LIST = lazy(r"((?:\$\((?:dir|abspath|realpath|patsubst[ \t]++%/,%,)[ \t]*+){1,3}+)\$\((?:lastword|firstword)"
+                  r"[ \t]++\$\(MAKEFILE_LIST\)\)(\){0,3}+)")
 _COMMENT = lazy(r"^[ \t]*+(?:#|//)[^\n]*+$", re.MULTILINE)
 
 
@@ -91,6 +98,21 @@ def folders(words: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def make_text(text: str) -> str:
+    """A Makefile's text as its recipes' shell reads it: `$$` is `$` (`$$TOOL`, `for c in …; do $$c`), and its own
+    folder is `.` (the walk reads a Makefile's paths from its folder)."""
+    if "$" not in text:
+        return text
+    text = _MAKE_LIST.sub(_own_folder, text) if "MAKEFILE_LIST" in text else text
+    return _MAKE_HERE.sub(".", text.replace("$$", "$"))
+
+
+def _own_folder(hit: re.Match[str]) -> str:
+    """`./` for the MAKEFILE_LIST idiom whose functions its parentheses close, the rest of them after it."""
+    wrapped, closed = hit[1].count("$("), len(hit[2])
+    return hit[0] if closed < wrapped else "./" + ")" * (closed - wrapped)
+
+
 def values(text: str) -> dict[str, list[str]]:
     """{variable `text` uses: every literal value it gives it, the most precedent first} (module docstring)."""
     if "$" not in text and "%" not in text:
@@ -100,7 +122,7 @@ def values(text: str) -> dict[str, list[str]]:
         return {}
     document = parsed(text) if _SETS.search(text) is not None else None  # a script is parsed as no YAML
     settings = sorted(_settings(document, 0), key=lambda item: -item[0]) if isinstance(document, (dict, list)) else []
-    lines = _COMMENT.sub("", text)
+    lines = ciloops.listed(_COMMENT.sub("", text))  # `X=$(ls ci/*.sh)`: the glob (cileft64)
     # Azure: `variables: a.b` is $A_B in a step's shell
     spelt = [(spelling, value) for _, name, value in settings for spelling in (name, name.upper().replace(".", "_"))]
     found: dict[str, list[str]] = {}

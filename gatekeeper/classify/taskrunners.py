@@ -12,6 +12,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_yaml
+from gatekeeper.classify import toolreads
 from gatekeeper.errors import LimitError
 
 # A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
@@ -20,10 +21,12 @@ from gatekeeper.errors import LimitError
 # took 23 s of CPU with `[:\s'"]*[ \t]*`).
 TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
                    r"(?:-[ \t]++)?+[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|npx|bunx|bundle[ \t]++exec"
-                   r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx))[ \t]++)*+(?:\./)?+(?:bin/)?+"
+                   r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx)|python[0-9.]*+[ \t]++-m)[ \t]++)*+"
+                   r"(?:\./)?+(?:bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
                    r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
-                   r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)
+                   r"|gradlew?|mix|swift|dart|flutter|pytest|py\.test|nix-shell|nix-build|nix)(?:\.exe)?"
+                   r"(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)
                    r"([^;&|\n]*)",
                    re.IGNORECASE)
 # The files each runner reads, and for a package manager the code and settings it loads on every command (red team
@@ -71,6 +74,8 @@ def tool_files(tool: str, rest: str) -> list[str]:
         else tool
     tool = "make" if "make" in tool and tool != "cargo-make" else tool
     words = [word for word in re.split(r"[\s'\"]+", rest) if word]
+    if tool.startswith("nix") or tool in ("pytest", "py.test"):  # cileft64 (toolreads.py)
+        return toolreads.nix_files(tool, words) if tool.startswith("nix") else toolreads.pytest_files(words)
     files: list[str] = []
     folder = ""
     options = _FILE_OPTIONS.get(tool, _MAKE_FILE_OPTIONS)
