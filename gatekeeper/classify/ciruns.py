@@ -261,8 +261,7 @@ def named(text: str, commands: bool = True, known: dict[str, list[str]] | None =
             scripts += _commands(line) if commands else []
             if "compose" in line.lower() or "stack" in line:
                 composed += composerefs.command_files(line)
-            for tool, rest in taskrunners.TOOL.findall(line):
-                scripts += taskrunners.tool_files(tool.lower(), rest)
+            scripts += taskrunners.line_files(line)
             if any(mark in line for mark in _FOLDER_MARKS):
                 folders += [words[at + 1] for at, word in enumerate(words[:-1])
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]

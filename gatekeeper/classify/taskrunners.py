@@ -21,12 +21,10 @@ from gatekeeper.errors import LimitError
 # took 23 s of CPU with `[:\s'"]*[ \t]*`).
 TOOL = re.compile(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+"
                    r"(?:-[ \t]++)?+[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|npx|bunx|bundle[ \t]++exec"
-                   r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx)|python[0-9.]*+[ \t]++-m)[ \t]++)*+"
-                   r"(?:\./)?+(?:bin/)?+"
+                   r"|(?:poetry|uv|pipenv)[ \t]++run|pnpm[ \t]++(?:exec|dlx))[ \t]++)*+(?:\./)?+(?:bin/)?+"
                    r"(g?make|\$[({]MAKE[)}]|just|task|npm|yarn|pnpm|bun|tox|nox|pre-commit|prek|rake|gulp|grunt|invoke"
                    r"|inv|fab|mage|cargo[ \t]++make|makers|doit|scons|bundle|go|cargo|composer|poetry|pipenv|uv|mvnw?"
-                   r"|gradlew?|mix|swift|dart|flutter|pytest|py\.test|nix-shell|nix-build|nix)(?:\.exe)?"
-                   r"(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)
+                   r"|gradlew?|mix|swift|dart|flutter)(?:\.exe)?(?=[ \t;&|)]|$)"  # `(cd x; make)` (cileft63)
                    r"([^;&|\n]*)",
                    re.IGNORECASE)
 # The files each runner reads, and for a package manager the code and settings it loads on every command (red team
@@ -66,6 +64,13 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
 _FILE_OPTIONS = {"tox": ("-c", "--conf", "--config"), "nox": ("-f", "--noxfile"),
                  "pre-commit": ("-c", "--config"), "prek": ("-c", "--config")}
 _MAKE_FILE_OPTIONS = ("-f", "--file", "--makefile", "--justfile", "-t", "--taskfile")
+def line_files(line: str) -> list[str]:
+    """The files the task runners a line's commands run read (tool_files), and those of pytest and Nix (toolreads.py:
+    also after another runner, `uv run pytest`, `nix develop --command make`)."""
+    files = [name for tool, rest in TOOL.findall(line) for name in tool_files(tool.lower(), rest)]
+    return files + toolreads.line_files(line) if "test" in line or "nix" in line else files
+
+
 def tool_files(tool: str, rest: str) -> list[str]:
     """The files a task runner's command reads: its default names in the folder it runs in (`-C`, `--prefix`,
     `--cwd`, `--dir`), or the file named by `-f`/`--file`/`--makefile`/`--justfile`/`-t`/`--taskfile` (tox's `-c`,
@@ -74,8 +79,6 @@ def tool_files(tool: str, rest: str) -> list[str]:
         else tool
     tool = "make" if "make" in tool and tool != "cargo-make" else tool
     words = [word for word in re.split(r"[\s'\"]+", rest) if word]
-    if tool.startswith("nix") or tool in ("pytest", "py.test"):  # cileft64 (toolreads.py)
-        return toolreads.nix_files(tool, words) if tool.startswith("nix") else toolreads.pytest_files(words)
     files: list[str] = []
     folder = ""
     options = _FILE_OPTIONS.get(tool, _MAKE_FILE_OPTIONS)

@@ -23,8 +23,13 @@ import re
 from gatekeeper.classify.ciforms import ANY_FOLDER
 from gatekeeper.lazy_pattern import lazy
 
-__all__ = ["nix_files", "plugins", "pytest_files"]
+__all__ = ["line_files", "nix_files", "plugins", "pytest_files"]
 
+# pytest or Nix at a command's start (as taskrunners.TOOL's), after `sudo`, `uv run`, `python -m`, ...; its words
+_RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
+             r"[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|(?:poetry|uv|pipenv|pdm|hatch)[ \t]++run"
+             r"|python[0-9.]*+[ \t]++-m|coverage[ \t]++run[ \t]++-m)[ \t]++)*+(?:\./)?+"
+             r"(pytest|py\.test|nix-shell|nix-build|nix)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
 MAX_PLUGINS = 64  # modules a text names (past it: every module of the root, `${x}.py`: fail wide)
 _NIX_COMMANDS = frozenset({"develop", "build", "run", "shell", "print-dev-env", "bundle", "eval", "check"})
 # nix's and nix-shell's options whose value is the next word (two words for `--arg NAME EXPR`)
@@ -40,6 +45,15 @@ _PYTEST_PLUGINS = lazy(r"^pytest_plugins[ \t]*+(?::[^=\n]{0,256}+)?+=[ \t]*+([^\
                        r"{0,256}+)", re.MULTILINE)
 _STRING = lazy(r"""['"]([A-Za-z_][\w.]{0,255}+)['"]""")
 _FOLDER = lazy(r"""['"]?+([\w.][\w./-]{0,255}+)['"]?+""")
+
+
+def line_files(line: str) -> list[str]:
+    """The files the pytest and Nix commands of `line` read."""
+    out: list[str] = []
+    for tool, rest in _RUNS.findall(line):
+        words = [word for word in re.split(r"[\s'\"]+", rest) if word]
+        out += nix_files(tool, words) if tool.startswith("nix") else pytest_files(words)
+    return out
 
 
 def nix_files(tool: str, words: list[str]) -> list[str]:
