@@ -1,4 +1,4 @@
-"""The files Nix and pytest read where a CI command runs them (issue 12, the cileft64 round; taskrunners.tool_files
+"""The files Nix and pytest read where a CI command runs them (issue 12, the cileft64 round; taskrunners.line_files
 and ciruns.named_in call these).
 
 - **Nix.** `nix develop`, `nix build`, `nix run`, `nix shell`, `nix flake check` evaluate the `flake.nix` of the flake
