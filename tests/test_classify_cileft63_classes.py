@@ -252,8 +252,9 @@ def test_a_large_pipeline_using_a_path_variable_everywhere_is_read_not_closed() 
     past the bound, the walk closes (PastBound), never a cut."""
     jobs = "".join(f"job{index}:\n  script:\n    - $SCRIPTS/step-{index} --now\n" for index in range(2_500))
     text = "variables:\n  SCRIPTS: ci/scripts\n" + jobs
-    assert len(runvars.literal_lines(text)) > 64 * 1024
+    assert len(runvars.expanded(text, runvars.values(text))) - len(text) > 64 * 1024
     scripts, _, _ = ciruns.named_in(".gitlab-ci.yml", text)
     assert {"ci/scripts/step-0", "ci/scripts/step-2499"} <= set(scripts)
     with pytest.raises(PastBound):
-        runvars.literal_lines("X: a/" + "b" * 250 + "\n" + "$X " * 2_000)
+        hostile = "X: a/" + "b" * 250 + "\n" + "$X " * 2_000
+        runvars.expanded(hostile, runvars.values(hostile))

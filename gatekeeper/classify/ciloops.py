@@ -8,7 +8,10 @@ loop whose body runs its variable (at a command's place, or after an interpreter
 `for f in *.sh; do shellcheck "$f"; done` reads the files, it does not run them. And a path written from the checkout's
 root variable (`${{ github.workspace }}/tools/release`, `$CI_PROJECT_DIR/bin/x`, Azure's `$(Build.SourcesDirectory)`)
 is the path from the root: `rooted` rewrites the variable to `.` before the words are read (an extension-less script
-named so was not found).
+named so was not found). Since the cileft64 round also what a command lists and then runs: a loop over listed paths
+(`for s in tools/a tools/b; do ./$s; done`, `for f in $(find ci -name '*.sh'); do sh $f; done`, a variable holding
+`$(ls ci/*.sh)`: `listed`, read by runvars.values), and `find`/`ls` piped into `xargs` with an interpreter or `{}`
+(`| xargs -n1 bash`) or into `while read f` whose body runs `$f`; `| xargs shellcheck` reads the files.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import itertools
 import posixpath
 import re
 
-__all__ = ["globbed", "rooted"]
+__all__ = ["globbed", "listed", "rooted"]
 
 # The checkout's root and an action's own folder, as a GitHub expression or a CI system's variable (the one list of
 # them: ciforms.rooted marks a workflow's chosen folders after these are written as `.`; ciruns.bases resolves `.`).
@@ -34,9 +37,17 @@ _BODY = 4096  # a loop's body read for what it runs, at most
 # what may stand before a variable a command runs: the start of a command, launchers and an interpreter, a quote, `./`
 _RUNS_BEFORE = re.compile(r"(?:^|[;&|(]|\bdo|\bthen)[ \t]*+(?:" + _RUNNER + r"[ \t]++(?:-\S+[ \t]++)*)*"
                           r"['\"]?(?:\./)?\Z")
+_RUNNER_WORD = re.compile(_RUNNER)
 _NAME = re.compile(r"-i?name[ \t]++['\"]?([^'\"\s]+)")
 _RUN_PARTS = re.compile(r"\brun-parts[ \t]++(?:-[^\s]+[ \t]++)*([^\s;|&'\"]+)")
 _GLOB = re.compile(r"^['\"]?[\w./-]*(?:\*|\?|\[[^\]/]+\])[\w./*?-]*['\"]?;?$")  # `tools/*.sh`, `hooks/[0-9]*`
+# what a command lists (cileft64): `$(ls ci/*.sh)`, `` `ls ci` ``, `$(find ci -name '*.sh')`, and the same piped into a
+# command that runs each line (`| xargs -n1 bash`, `| while read -r f; do "$f"; done`)
+_LISTING = re.compile(r"\$\((ls|find)[ \t]++([^()`\n]{0,512}+)\)|`(ls|find)[ \t]++([^()`\n]{0,512}+)`")
+_PIPED = re.compile(r"(?<![\w-])(ls|find)[ \t]++([^|;&()`\n]{0,512}+)\|[ \t]*+(?:xargs\b([^|;&\n]{0,512}+)"
+                    r"|while[ \t]++read\b(?:[ \t]++-\w++)*+[ \t]++(\w{1,64}+))")
+_XARGS_VALUES = frozenset({"-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter"})
+_LITERAL = re.compile(r"[\w.-]++(?:/[\w.-]++)++")  # a loop's word that is a path (`tools/a`), not `$x` or `1`
 MAX_LOOPS = 32  # loops with a glob whose bodies are read in one text (past it: each later loop's globs count)
 MAX_MENTIONS = 256  # mentions of a loop's variable read in its body
 _CONTINUED = re.compile(r"\\\r?\n")  # a line continued on the next (`for f in \` then the words)
@@ -70,13 +81,13 @@ def rooted(text: str) -> str:
 def globbed(text: str) -> list[str]:
     """The globs (`*`, `?`, `[...]` kept) of the files `text`'s commands run by a loop, `find -exec` or `run-parts`
     (a folder: every file below it, `dir/*`)."""
-    if "for" not in text and "-exec" not in text and "run-parts" not in text:
+    if "for" not in text and "-exec" not in text and "run-parts" not in text and "|" not in text:
         return []
     found: list[str] = []
-    text = _CONTINUED.sub(" ", text) if "\\" in text else text
+    text = listed(_CONTINUED.sub(" ", text) if "\\" in text else text)
     loops = [(loop, globs) for loop in _FOR.finditer(text)
-             if "*" in (words := loop[2]) or "?" in words or "[" in words
-             if (globs := [word.strip("'\"") for word in words.split() if _GLOB.search(word) is not None])]
+             if (globs := [word.strip("'\"") for word in loop[2].split()
+                           if _GLOB.search(word) is not None or _LITERAL.fullmatch(word.strip("'\"")) is not None])]
     for loop, globs in loops[:MAX_LOOPS]:  # a program's `for x in items:` has no glob: it is not read further
         done = _DONE.search(text, loop.end(), loop.end() + _BODY)
         if _runs_variable(text[loop.end():done.start() if done else loop.end() + _BODY], loop[1]):
@@ -90,6 +101,34 @@ def globbed(text: str) -> list[str]:
             folder = options.split()[0] if options.split() else "."
             name = _NAME.search(options)  # every file below the folder, or the `-name` ones
             found.append(posixpath.join(folder.strip("'\"").rstrip("/"), "*" + name[1] if name else "*"))
+    for piped in itertools.islice(_PIPED.finditer(text), MAX_LOOPS) if "|" in text else ():
+        if piped[4] is not None:  # `| while read f; do "$f"; done`
+            done = _DONE.search(text, piped.end(), piped.end() + _BODY)
+            runs = _runs_variable(text[piped.end():done.start() if done else piped.end() + _BODY], piped[4])
+        else:  # `| xargs [options] bash`, `| xargs -I{} sh {}`: each line is a command's file
+            rest = piped[3].split()
+            words = [word for before, word in zip(["", *rest], rest, strict=False)
+                     if not word.startswith("-") and before not in _XARGS_VALUES]
+            runs = bool(words) and (_RUNNER_WORD.fullmatch(words[0]) is not None or "{}" in words[0])
+        found += _listing(piped[1], piped[2]) if runs else []
     if "run-parts" in text:
         found += [f"{folder.rstrip('/')}/*" for folder in _RUN_PARTS.findall(text)[:MAX_LOOPS]]
     return [glob for glob in found if glob.strip("./*")]
+
+
+def listed(text: str) -> str:
+    """`text` with what a command substitution lists written as its globs (`$(ls ci/*.sh)`: `ci/*.sh`)."""
+    if "ls" not in text and "find" not in text:
+        return text
+    return _LISTING.sub(lambda hit: " ".join(_listing(hit[1] or hit[3], hit[2] or hit[4])) or hit[0], text)
+
+
+def _listing(command: str, words: str) -> list[str]:
+    """The globs of the files `ls WORDS` or `find WORDS` lists (a folder: every file below it)."""
+    if command == "find":
+        parts = words.split()
+        folder = parts[0].strip("'\"").rstrip("/") if parts and not parts[0].startswith("-") else "."
+        name = _NAME.search(words)
+        return [posixpath.join(folder, "*" + name[1] if name else "*")]
+    paths = [word.strip("'\"").rstrip("/") for word in words.split() if not word.startswith("-")]
+    return [path if _GLOB.search(path) is not None else f"{path}/*" for path in paths if "$" not in path]

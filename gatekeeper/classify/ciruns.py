@@ -43,6 +43,7 @@ from gatekeeper.classify import (
     shellvars,
     submakes,
     taskrunners,
+    toolreads,
 )
 from gatekeeper.classify.markers import extension
 from gatekeeper.classify.pipinstalls import ANY, path_pattern
@@ -161,27 +162,24 @@ def named_in(path: str, text: str) -> tuple[list[str], list[str], list[str]]:
         return daggermods.module_code(path, text), [], []
     if name == "pnpm-workspace.yaml":
         return [f"{_GLOB_PART.sub(ANY, g).rstrip('/')}/package.json" for g in taskrunners.workspaces(text)], [], []
-    again = ""
-    if name.lower() == ".env":
-        text = _uncommented_env(text)
-    elif shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
+    text = _uncommented_env(text) if name.lower() == ".env" else runvars.make_text(text) if _is_makefile(name) else text
+    # its variables' values where it uses them (runvars.py); every reader of a text that is no YAML reads the copies
+    known = runvars.values(text) if extension(name) not in _PROGRAM_TYPES else {}
+    if shellvars.is_shell(name) and (again := shellvars.resolved_lines(path, text)):
         text = f"{text}\n{again}"  # its lines again with the folders its own variables hold (`"$DIR/lib/x"`)
-    # a pipeline's, a Makefile's, a Jenkinsfile's variables holding a path (`SCRIPT=ci/build`, an `env:` key: cileft63)
-    elif extension(name) not in (*_PROGRAM_TYPES, "py") and (again := runvars.literal_lines(text)):
-        text = text if is_yaml(path) else f"{text}\n{again}"  # a YAML text's own reading stays whole (below)
+    text, known = (text, known) if is_yaml(path) else (runvars.expanded(text, known), {})
     # a program's text is no shell's: `e/t` in a bundled `dist/index.js` is a division, not a command; a test's
     # imports are no commands (ciimports.unimported)
     text = ciimports.unimported(path, cienv.up_from_action(path, text))  # `${{ github.action_path }}/../x`: attack 36
     commands = ciforms.earthly_commands(text) if ciforms.is_earthfile(path) else \
         taskrunners.recipe_lines(text) if _is_makefile(name) else text  # `@./tools/gen`: its command (attack 36)
-    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES)
-    if is_yaml(path) and again:  # the rewritten lines of a YAML text, read beside it
-        scripts, composed, folders = (a + b for a, b in zip((scripts, composed, folders), named(again), strict=True))
+    scripts, composed, folders = named(commands, extension(name) not in _PROGRAM_TYPES, known)
     # Buildkite's local plugins' hooks and uploaded pipelines, Azure's templates, CircleCI's continuations (red team 36)
     azure = is_yaml(path) and not _is_gitlab(name, text)
     scripts += _patterns([*ciforms.plugin_hooks(text), *ciforms.pipeline_uploads(text),
                           *(ciforms.pipeline_files(path, text) if azure else ()),
-                          *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text)])
+                          *daggermods.named(text), *jobdsl.named(name, text), *envrcloads.ci_loaded(name, text),
+                          *toolreads.plugins(name, text)])
     scripts += _patterns(cienv.handed(text)) if is_yaml(path) else []  # a local action's `with:` paths (attack 36)
     if _is_makefile(name):
         scripts += _patterns(submakes.entered(text))  # `$(MAKE) -C $@` over `SUBDIRS` (cileft63)
@@ -238,7 +236,8 @@ def _is_makefile(name: str) -> bool:
     return lower.startswith(("makefile", "gnumakefile")) or lower.endswith((".mk", ".mak", ".make"))
 
 
-def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[str]]:
+def named(text: str, commands: bool = True, known: dict[str, list[str]] | None = None) \
+        -> tuple[list[str], list[str], list[str]]:
     """(the patterns of the scripts `text` runs or names, the patterns of the Compose files its commands name, the
     folders its commands run in: `working-directory:` values, `cd`/`pushd` arguments). A task runner a command runs
     (`make release`, `just ship`, `task up`, `npm run release`) names its file too: the Makefile is run as a script is
@@ -247,10 +246,10 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
     composed: list[str] = []
     folders: list[str] = []
     globs: list[str] = []
-    known = cienv.values(text) if commands else {}  # the variables it sets (`env:`, `variables:`): uses read as values
+    known = (runvars.values(text) if known is None else known) if commands else {}  # its YAML strings' copies too
     text = ciforms.rooted(ciforms.expand_matrix(text))  # a workflow's root expressions and listed matrix values
     for source in (text, *_yaml_strings(text)):
-        source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(cienv.expanded(source, known))))
+        source = _DIRNAME.sub(".", _GITHUB_EXPRESSION.sub(_HOLE, ciloops.rooted(runvars.expanded(source, known))))
         globs += ciloops.globbed(source) + gorun.packages(source) if commands else []  # runs a glob's files
         # red team 36: $GITHUB_ENV; red team 40: BASH_ENV, git's include.path, ...
         scripts += ciimports.inline(source) + jobenv.fed(source) + jobenv.loaded(source) + cienv.path_folders(source) \
@@ -262,8 +261,7 @@ def named(text: str, commands: bool = True) -> tuple[list[str], list[str], list[
             scripts += _commands(line) if commands else []
             if "compose" in line.lower() or "stack" in line:
                 composed += composerefs.command_files(line)
-            for tool, rest in taskrunners.TOOL.findall(line):
-                scripts += taskrunners.tool_files(tool.lower(), rest)
+            scripts += taskrunners.line_files(line)
             if any(mark in line for mark in _FOLDER_MARKS):
                 folders += [words[at + 1] for at, word in enumerate(words[:-1])
                             if word in _FOLDER_WORDS or word.lower().rstrip(":").replace("_", "-") in _FOLDER_KEYS]

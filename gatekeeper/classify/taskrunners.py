@@ -12,6 +12,7 @@ import re
 import yaml
 
 from gatekeeper.bounded import load_yaml
+from gatekeeper.classify import toolreads
 from gatekeeper.errors import LimitError
 
 # A task runner at a command's start (a line's, or after `;`, `&&`, `|`, `(`, `then`, a YAML `run:`/`script:` key or a
@@ -63,6 +64,13 @@ _TOOL_FILES = {"make": ("Makefile", "makefile", "GNUmakefile"), "just": ("justfi
 _FILE_OPTIONS = {"tox": ("-c", "--conf", "--config"), "nox": ("-f", "--noxfile"),
                  "pre-commit": ("-c", "--config"), "prek": ("-c", "--config")}
 _MAKE_FILE_OPTIONS = ("-f", "--file", "--makefile", "--justfile", "-t", "--taskfile")
+def line_files(line: str) -> list[str]:
+    """The files the task runners a line's commands run read (tool_files), and those of pytest and Nix (toolreads.py:
+    also after another runner, `uv run pytest`, `nix develop --command make`)."""
+    files = [name for tool, rest in TOOL.findall(line) for name in tool_files(tool.lower(), rest)]
+    return files + toolreads.line_files(line) if "test" in line or "nix" in line else files
+
+
 def tool_files(tool: str, rest: str) -> list[str]:
     """The files a task runner's command reads: its default names in the folder it runs in (`-C`, `--prefix`,
     `--cwd`, `--dir`), or the file named by `-f`/`--file`/`--makefile`/`--justfile`/`-t`/`--taskfile` (tox's `-c`,

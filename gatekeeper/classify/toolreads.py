@@ -1,0 +1,125 @@
+"""The files Nix and pytest read where a CI command runs them (issue 12, the cileft64 round; taskrunners.line_files
+and ciruns.named_in call these).
+
+- **Nix.** `nix develop`, `nix build`, `nix run`, `nix shell`, `nix flake check` evaluate the `flake.nix` of the flake
+  they are given (`.`, `.#pkg`, `./tools#ci`, `path:./tools`; a remote one, `github:o/r`, names nothing here), or the
+  file `-f`/`--file` names; `nix-shell` evaluates the file or folder it is given, else `shell.nix` and `default.nix`;
+  `nix-build` the file or folder given, else `default.nix`. Evaluating a Nix file runs its builders and a shell's
+  `shellHook` in the job: the job's code. (`flake.nix` and `shell.nix` are `deps` by their names and stay so; a
+  `default.nix` or another name becomes `ci`.) `nix-shell -p pkg` (packages only) names nothing.
+- **pytest.** A run of pytest (`pytest`, `py.test`, `python -m pytest`, or tox's commands that do) imports every
+  `conftest.py` from the root down to its tests (any folder: `conftest.py` below any folder), reads its settings
+  (`pytest.ini`, `.pytest.ini`, `pyproject.toml`, `tox.ini`, `setup.cfg`, or `-c FILE`) and loads the plugins `-p NAME`
+  names on its command line or in `addopts` and the modules a `conftest.py`'s `pytest_plugins` lists (below the root
+  and each `pythonpath` folder of the settings): each is code the test job runs before any test. `-p no:NAME` turns a
+  plugin off. The imports of a conftest.py (test code) stay unfollowed, as a test's are (ciimports.py).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from gatekeeper.classify.ciforms import ANY_FOLDER
+from gatekeeper.lazy_pattern import lazy
+
+__all__ = ["line_files", "nix_files", "plugins", "pytest_files"]
+
+# pytest or Nix at a command's start (as taskrunners.TOOL's), after `sudo`, `uv run`, `python -m`, ...; its words
+_RUNS = lazy(r"(?:^|[;&|(`]|\$\(|\b(?:then|do|run|script|sh|bat|command|entry)\b:?+[ \t]*+['\"]?+)[ \t]*+(?:-[ \t]++)?+"
+             r"[@+-]*+(?:(?:sudo|time|exec|uvx|pipx[ \t]++run|(?:poetry|uv|pipenv|pdm|hatch)[ \t]++run"
+             r"|python[0-9.]*+[ \t]++-m|coverage[ \t]++run[ \t]++-m)[ \t]++)*+(?:\./)?+"
+             r"(pytest|py\.test|nix-shell|nix-build|nix)(?=[ \t;&|)'\"]|$)([^;&|\n]*+)")
+MAX_PLUGINS = 64  # modules a text names (past it: every module of the root, `${x}.py`: fail wide)
+_NIX_COMMANDS = frozenset({"develop", "build", "run", "shell", "print-dev-env", "bundle", "eval", "check"})
+# nix's and nix-shell's options whose value is the next word (two words for `--arg NAME EXPR`)
+_NIX_VALUES = frozenset({"-A", "--attr", "--run", "--command", "-I", "-o", "--out-link", "--expr", "-E", "--profile",
+                         "--override-input", "--option", "--arg", "--argstr", "-k", "--keep"})
+_NIX_TWO = frozenset({"--arg", "--argstr", "--option", "--override-input"})
+_SETTINGS = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+# `addopts = -p x` (ini, continued on indented lines), `addopts = "-p x"` or a list (TOML); `pythonpath = a b`
+_ADDOPTS = lazy(r"^[ \t]*+(addopts|pythonpath)[ \t]*+=[ \t]*+([^\n]{0,4096}+(?:\n[ \t]++[^\n]{0,4096}+){0,64}+)",
+                re.MULTILINE)
+_PLUGIN = lazy(r"""(?<![\w-])-p(?:[ \t]*+|[ \t]*+['"],[ \t]*+['"])?+([A-Za-z_][\w.]{0,255}+)""")
+_PYTEST_PLUGINS = lazy(r"^pytest_plugins[ \t]*+(?::[^=\n]{0,256}+)?+=[ \t]*+([^\n]{0,4096}+(?:\n[ \t]++[^\n]{0,4096}+)"
+                       r"{0,256}+)", re.MULTILINE)
+_STRING = lazy(r"""['"]([A-Za-z_][\w.]{0,255}+)['"]""")
+_FOLDER = lazy(r"""['"]?+([\w.][\w./-]{0,255}+)['"]?+""")
+
+
+def line_files(line: str) -> list[str]:
+    """The files the pytest and Nix commands of `line` read."""
+    out: list[str] = []
+    for tool, rest in _RUNS.findall(line):
+        words = [word for word in re.split(r"[\s'\"]+", rest) if word]
+        out += nix_files(tool, words) if tool.startswith("nix") else pytest_files(words)
+    return out
+
+
+def nix_files(tool: str, words: list[str]) -> list[str]:
+    """The Nix files `nix`/`nix-shell`/`nix-build` with `words` evaluates (module docstring)."""
+    given: list[str] = []
+    skip = 0
+    command = "" if tool == "nix" else tool
+    for before, word in zip(["", *words], words, strict=False):
+        if skip:
+            skip -= 1
+            continue
+        if word in ("--command", "-c", "--run") or (tool == "nix-shell" and word in ("-p", "--packages")):
+            if tool == "nix-shell" and word in ("-p", "--packages") and not given:
+                return []  # an ad-hoc shell of packages
+            break  # the rest is the command it runs (read as a command line)
+        if word in _NIX_VALUES or (before == "-f" or before == "--file"):
+            skip = 2 if word in _NIX_TWO else 1
+            given += [word] if before in ("-f", "--file") else []
+            continue
+        if word in ("-f", "--file"):
+            skip = 1
+            continue
+        if word.startswith("-"):
+            continue
+        if not command:
+            command = word if word in _NIX_COMMANDS or word == "flake" else "?"
+            continue
+        given.append(word)
+    if command not in (*_NIX_COMMANDS, "flake", "nix-shell", "nix-build"):
+        return []
+    if tool == "nix":
+        refs = [ref.partition("#")[0].removeprefix("path:") for ref in given if ref.startswith((".", "path:", "/"))
+                or "#" in ref and ":" not in ref.partition("#")[0]] or ["."]
+        return [name if name.endswith(".nix") else posixpath.join(name, "flake.nix") for name in refs
+                if not name.startswith("/")]
+    defaults = ("shell.nix", "default.nix") if tool == "nix-shell" else ("default.nix",)
+    paths = [word for word in given if word.endswith(".nix") or "/" in word or word == "."]
+    if not paths and given:
+        return []  # `nix-shell '<nixpkgs>'`: a channel's expression
+    return [path if path.endswith(".nix") else posixpath.join(path, "default.nix") for path in paths] or list(defaults)
+
+
+def pytest_files(words: list[str]) -> list[str]:
+    """What pytest with `words` loads: every conftest.py, its settings files (or `-c FILE`), the `-p` plugins."""
+    files = [f"{ANY_FOLDER}/conftest.py"]  # below any folder and the root (ciruns._patterns)
+    config = [value for option, value in zip(words, words[1:], strict=False) if option in ("-c", "--config-file")]
+    return files + (config or list(_SETTINGS)) + _modules(_PLUGIN.findall(" ".join(words)), [])
+
+
+def plugins(name: str, text: str) -> list[str]:
+    """The modules pytest's settings (`addopts`' `-p`) or a conftest.py (`pytest_plugins`) load (module docstring)."""
+    if name in _SETTINGS and "addopts" in text:
+        found = {key: value for key, value in _ADDOPTS.findall(text)}
+        folders = [hit for hit in _FOLDER.findall(found.get("pythonpath", "")) if hit.strip("./")]
+        return _modules(_PLUGIN.findall(found.get("addopts", "")), folders)
+    if name == "conftest.py" and "pytest_plugins" in text:
+        return _modules([module for value in _PYTEST_PLUGINS.findall(text) for module in _STRING.findall(value)], [])
+    return []
+
+
+def _modules(names: list[str], folders: list[str]) -> list[str]:
+    """A module's file or package below the root and each folder (`tools.plug`: `tools/plug.py`,
+    `tools/plug/__init__.py`); `no:` turns one off."""
+    names = [name for name in dict.fromkeys(names) if name != "no" and not name.startswith("no:")]
+    if len(names) > MAX_PLUGINS:
+        names = ["${x}"]  # fail wide: any module
+    paths = [name.replace(".", "/") for name in names]
+    return [posixpath.join(folder, f"{path}{tail}") for folder in ["", *folders[:8]] for path in paths
+            for tail in (".py", "/__init__.py")]
