@@ -21,6 +21,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
 from tests.conftest import REPO_ROOT
@@ -44,7 +45,7 @@ NAMED = {
 VARIANTS = [(f"{folder}/{name}", bucket) for folder in FOLDERS for name, bucket in NAMED.items()]
 
 
-@pytest.mark.parametrize(("path", "bucket"), VARIANTS)
+@each_case(("path", "bucket"), VARIANTS)
 def test_a_nested_vendored_folder_never_lowers_ci_or_iac_by_path(path: str, bucket: str) -> None:
     assert RULES.match(path).bucket == bucket
 

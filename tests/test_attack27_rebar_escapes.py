@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from changecase import both_modes
+from tables import each_case
 from test_classify_context import assert_path_rule
 
 from gatekeeper.deps.model import ManifestError
@@ -50,7 +51,7 @@ def test_the_bump_alone_stays_allowed(tmp_path: Path) -> None:
     assert [code for code, _ in results] == [0, 0], results
 
 
-@pytest.mark.parametrize(("written", "erlang"), [
+@each_case(("written", "erlang"), [
     ("\\101", "A"), ("\\1012", "A2"), ("\\18", "\x018"), ("\\0", "\x00"), ("\\x41", "A"), ("\\x{41}", "A"),
     ("\\x{1F600}", "\U0001F600"), ("\\b", "\b"), ("\\d", "\x7f"), ("\\e", "\x1b"), ("\\f", "\f"), ("\\v", "\v"),
     ("\\s", " "), ("\\n", "\n"), ("\\r", "\r"), ("\\t", "\t"), ("\\^a", "\x01"), ("\\^Z", "\x1a"), ("\\z", "z"),

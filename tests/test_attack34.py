@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from changecase import committed, gated_rules
 from incli import run_cli
+from tables import each_case
 from test_classify_context import assert_path_rule
 
 from gatekeeper.classify import bazelenv, jobenv, shapes
@@ -56,7 +57,7 @@ FOLDERS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "bucket"), FOLDERS)
+@each_case(("path", "bucket"), FOLDERS)
 def test_a_baseline_name_keeps_a_ci_or_iac_folder(path: str, bucket: str) -> None:
     assert_path_rule(path, bucket, None)  # integ d83e1fa: deps for each ci/iac one
 

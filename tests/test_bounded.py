@@ -11,6 +11,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tables import each_case
 
 from gatekeeper import bounded
 from gatekeeper.bounded import Limits
@@ -38,8 +39,8 @@ def deep_json(kind: str, depth: int) -> str:
     return '[{"a":' * pairs + "0" + "}]" * pairs  # mixed
 
 
-@pytest.mark.parametrize("depth", DEPTHS)
-@pytest.mark.parametrize("kind", ["array", "object", "mixed"])
+@each_case("depth", DEPTHS)
+@each_case("kind", ["array", "object", "mixed"])
 def test_deep_json_is_refused_with_its_line(kind: str, depth: int) -> None:
     text = "\n\n" + deep_json(kind, depth)
     with pytest.raises(LimitError) as info:

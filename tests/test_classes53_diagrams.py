@@ -16,6 +16,7 @@ import pytest
 from gitdiffs import commit_patch
 from gitrepo import two_commits
 from incli import run_cli, tree_classify
+from tables import each_case
 
 from gatekeeper.classify.diagrams import by_head, read_by_head
 
@@ -56,7 +57,7 @@ def test_other_xml_is_no_diagram(text: str) -> None:
     assert by_head("docs/architecture.xml", text.encode()) is None
 
 
-@pytest.mark.parametrize(("path", "read"), [
+@each_case(("path", "read"), [
     ("docs/a.xml", True), ("workshop/diagrams/private-construct-hub", True), ("etc/Big.XML", True),
     ("charts/x-1.0.0.tgz", True), (".env", False), ("src/main.py", False), ("docs/a.md", False), ("src/x.go", False),
 ])

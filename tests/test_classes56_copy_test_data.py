@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import COPY_RULES
 from tests.gitrepo import GitRepo
@@ -44,8 +45,8 @@ def test_test_data_inside_a_copy_is_the_copys(copy: str, data: str) -> None:
         assert RULES.first_rule(path) == match.rule, path  # the tree readers see the copy, not test data
 
 
-@pytest.mark.parametrize("copy", COPIES)
-@pytest.mark.parametrize("data", ("testdata", "test/data", "tests/fixtures"))
+@each_case("copy", COPIES)
+@each_case("data", ("testdata", "test/data", "tests/fixtures"))
 def test_a_copys_test_data_never_lowers_ci_or_iac(copy: str, data: str) -> None:
     # The ci/iac yield comes first: what a ci or iac rule decides for a test-data path stays ci/iac inside a copy.
     for name in CI_IAC:
@@ -55,7 +56,7 @@ def test_a_copys_test_data_never_lowers_ci_or_iac(copy: str, data: str) -> None:
             assert RULES.match(path).bucket in ("ci", "iac"), (path, RULES.match(path))
 
 
-@pytest.mark.parametrize(("path", "rule"), [
+@each_case(("path", "rule"), [
     # a copy kept as a test's input: the test data is the outer folder
     ("testdata/mod/vendor/github.com/x/y/y.go", "testdata.folders"),
     ("pkg/testdata/vendor/lib.go", "testdata.folders"),

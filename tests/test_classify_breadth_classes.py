@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.shapes import shape
 from gatekeeper.classify.sniff import sniff
@@ -19,7 +20,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # images, archives and tables in test trees are test data (principle 1 before principle 8)
     ("test-resources/lib_tests/testfiles/ggg.zip", "src"), ("pkg/cmd/run/download/fixtures/myproject.zip", "src"),
     ("packages/kit/test/apps/basics/src/routes/large.jpg", "src"), ("test/packages/built-by-uv/assets/data.csv", "src"),
@@ -323,7 +324,7 @@ def test_a_shared_librarys_resources_keep_their_makefile(git_repo: GitRepo) -> N
     assert tree["Makefile"].bucket == "src"
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # developer and test scripts of infrastructure folders and projects
     ("deployment/test/test.sh", "src"), ("charts/kube-prometheus-stack/hack/sync_grafana_dashboards.py", "src"),
     ("roles/bootstrap_os/molecule/default/tests/test_default.py", "src"), ("deploy/kind.sh", "iac"),

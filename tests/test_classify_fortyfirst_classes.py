@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.yamlroots import yaml_signals
@@ -14,7 +15,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # the unit tests `cdk init` writes for each language, kept in the app's own folder
     ("cdk/java/src/test/java/com/myorg/JavaTest.java", "src", "src.cdk-unit-tests"),
     ("cdk/csharp/tests/Cdk.Tests/TheLambdaPowerTunerStackTest.cs", "src", "src.cdk-unit-tests"),

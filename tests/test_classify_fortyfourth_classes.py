@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.saltfiles import named
 from gatekeeper.classify.sniff import sniff
@@ -37,7 +38,7 @@ comfyui-models:
 _PROVIDER = "apiVersion: 1\nproviders:\n  - name: salt\n    type: file\n    options:\n      path: /var/lib/dash\n"
 
 
-@pytest.mark.parametrize(("state", "text", "want"), [
+@each_case(("state", "text", "want"), [
     ("states/kernel.sls", _KERNEL_STATE, {"states/data/kernel_params.yaml", "data/kernel_params.yaml"}),
     ("states/loki.sls", _LOKI_STATE, {"states/configs/grafana-dashboards-provider.yaml",
                                        "configs/grafana-dashboards-provider.yaml"}),
@@ -116,7 +117,7 @@ machine:
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("talos/patches/usb-ssd-uservolumes.yaml", _USER_VOLUMES, "iac.content.talos"),
     ("talos/patches/network.yaml", "machine:\n  network:\n    hostname: node-1\n    nameservers: [1.1.1.1]\n",
      "iac.content.talos"),

@@ -12,13 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ansible import setup_py
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # licence and copyright texts under other names; code named like them stays code
     ("LICENSE_APACHE.txt", "other"), ("LICENSE_MIT.md", "other"), ("COPYRIGHT.txt", "other"), ("COPYRIGHT", "other"),
     ("packaging/deb/copyright", "other"), ("debian/copyright", "other"),

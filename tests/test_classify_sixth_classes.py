@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.gitrepo import GitRepo
@@ -347,7 +348,7 @@ def test_a_stack_renamed_to_text_is_judged_on_its_old_side(git_repo: GitRepo) ->
 
 # --- path rules -------------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     ("Dangerfile", "ci"), ("dangerfile.ts", "ci"), ("src/@orb.yml", "ci"),
     ("kitchen.yml", "iac"), (".kitchen.yml", "iac"), ("kitchen.dokken.yml", "iac"), ("kitchen.vagrant.yml", "iac"),
     ("FORMULA", "iac"), ("pillar.example", "iac"), ("templates/prepend_append.epp", "iac"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from tests.cpucost import least_cpu
@@ -48,7 +49,7 @@ _CASC_LIBRARIES = """unclassified:
 """
 
 
-@pytest.mark.parametrize(("path", "text"), [
+@each_case(("path", "text"), [
     ("configs/casc/system.yaml", _CASC_SYSTEM),
     ("configs/casc/nodes.yaml", _CASC_NODES),
     ("casc/security.yml", _CASC_SECURITY),

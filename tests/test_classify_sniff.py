@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify import load_rules
 from gatekeeper.classify.sniff import WINDOW, is_candidate, only_comments, sniff
@@ -100,7 +101,7 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "text", "bucket", "rule"), KINDS + LOOK_ALIKES, ids=lambda v: str(v)[:40])
+@each_case(("path", "text", "bucket", "rule"), KINDS + LOOK_ALIKES, ids=lambda v: str(v)[:40])
 def test_each_signal_and_each_look_alike(path: str, text: str, bucket: str | None, rule: str | None) -> None:
     signal = sniff(path, text.encode(), RULES.context)
     if bucket is None:
@@ -154,7 +155,7 @@ def test_undecodable_bytes_do_not_break_the_sniff() -> None:
     assert sniff("deploy.yaml", data, RULES.context).bucket == "iac"  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(("path", "expected"), [
+@each_case(("path", "expected"), [
     ("a/b.yaml", True), ("a/b.YML", True), ("a/b.json", True), ("x/_helpers.tpl", True), ("NOTES.txt", True),
     ("Dockerfile", True), ("bin/run", True), ("setup.py", True), ("a/b.go", False), ("a/b.py", False),
     ("a/b.png", False), (".gitignore", True), ("hosts.example", True), ("values.yaml.sample", True),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ciruns import is_definition, is_yaml
 from gatekeeper.classify.sniff import sniff
@@ -85,7 +86,7 @@ def test_templated_yaml_is_read_as_yaml(path: str, text: str, rule: str | None) 
     assert (signal.rule if signal is not None else None) == rule, (path, signal)
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # the Ruby a Fastfile loads
     ("fastlane/actions/extract_xcresult_images.rb", "ci", "ci.fastlane-code"),
     ("fastlane/lanes/ios.rb", "ci", "ci.fastlane-code"), ("ios/fastlane/api_diff_helper.rb", "ci", "ci.fastlane-code"),

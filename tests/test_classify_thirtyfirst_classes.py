@@ -14,13 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # Kubernetes objects as ERB templates in manifest folders (krane renders config/deploy/<env>/*.yml.erb)
     ("config/deploy/production/web.yml.erb", "iac", "iac.kubernetes"),
     ("config/deploy/ingress.yaml.erb", "iac", "iac.kubernetes"),

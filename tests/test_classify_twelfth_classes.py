@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.shapes import shape
 from gatekeeper.classify.sniff import is_candidate
@@ -19,7 +20,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # manifests of build ecosystems without a Renovate manager
     ("platformio.ini", "deps"), ("unit-testing/calculator/platformio.ini", "deps"), ("west.yml", "deps"),
     ("rush.json", "deps"), (".moon/toolchains.yml", "deps"), (".moon/toolchain.yml", "deps"),
@@ -123,7 +124,7 @@ def test_the_new_shapes(name: str, text: str, rule: str) -> None:
     assert found is not None and found[:2] == ("deps", rule), found
 
 
-@pytest.mark.parametrize(("name", "text"), [
+@each_case(("name", "text"), [
     ("packages.yml", ESPHOME_PACKAGES), ("packages.yml", ANSIBLE_PACKAGE),
     ("packages.yml", DBT_ONLY_NAMES), ("BUILD", PANTS_TARGETS), ("README", PANTS_QUOTED),
     ("api.yml", HEADER_ONLY), ("notes.txt", PANTS_ARTIFACT), ("kas.json", KAS),

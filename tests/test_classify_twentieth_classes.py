@@ -12,13 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.shapes import shape
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # fastlane: the Fastfile's lanes and the settings its actions read are CI; its store listing is the app's text
     ("fastlane/Appfile", "ci"), ("fastlane/Matchfile", "ci"), ("ios/fastlane/Gymfile", "ci"),
     ("fastlane/Fastfile", "ci"), ("fastlane/metadata/copyright.txt", "src"),

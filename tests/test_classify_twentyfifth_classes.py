@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
 from gatekeeper.classify.tfrefs import is_configuration
@@ -19,7 +20,7 @@ from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket"), [
+@each_case(("path", "bucket"), [
     # linters' and formatters' settings, git hooks under another spelling of the folder
     (".hadolint.yml", "other"), (".hadolint.yaml", "other"), (".hindent.yaml", "other"), (".hlint.yaml", "other"),
     (".stylish-haskell.yaml", "other"), (".git_hooks/prepare-commit-msg", "other"), ("git_hooks/pre-push", "other"),
@@ -109,7 +110,7 @@ PACKER_TEMPLATE = """{
 """
 
 
-@pytest.mark.parametrize(("path", "read"), [
+@each_case(("path", "read"), [
     ("ami/db/packer.json", True), ("packer.json", True), ("images/ubuntu.packer.json", True),
     ("packer-base.json", True), ("packer_windows.json", True), ("package.json", False), ("packer.jsonc", False),
     ("src/packers.json", False),

@@ -13,13 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate, sniff
 from tests.gitrepo import GitRepo
 from tests.test_classify_context import RULES, assert_path_rule, patch_files, tree_files
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # a live repository's environment named test is an environment, not a test tree
     ("env/test/hub/forms/projects/intake/security/terragrunt.hcl", "iac", "iac.test-environments"),
     ("live/testing/us-east-1/data/projects/warehouse/main.tf", "iac", "iac.test-environments"),

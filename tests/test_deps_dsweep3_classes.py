@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps import edits, hcllines, hunklines
@@ -272,7 +273,7 @@ def test_a_registry_module_whose_opening_the_hunk_shows_needs_no_problem(tmp_pat
     assert moves(from_patch) == {("terraform", BUCKET, "~> 5.0", "~> 6.0")} and not from_patch.problems
 
 
-@pytest.mark.parametrize("source", [
+@each_case("source", [
     "./modules/bucket", "../bucket", "git::https://example.com/bucket.git", "s3::https://b/x.zip",
     "gcs/bucket", "a/b/c/d", "https://example.com/m.zip", "a/b/${var.c}",
 ])

@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.infra import parse_terraform
 from tests.deltas import accuracy_bench, bench_change, each_fast, moves, partial
@@ -205,7 +206,7 @@ def test_zopdev_set_image_is_read_with_tree_and_from_the_patch(tmp_path: Path) -
     assert not tree.problems and not patch.problems, (tree, patch)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("name", "value", "named"), [
+@each_case(("name", "value", "named"), [
     ("image", "nginx:1.27.0", ("nginx", "1.27.0")),
     ("controller.image", "ghcr.io/o/app@sha256:" + "a" * 64, ("ghcr.io/o/app", "@sha256:" + "a" * 64)),
     ("proxy.initImage", "busybox:1.36", ("busybox", "1.36")),

@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import docker, edits, pipfile
 from gatekeeper.deps.model import ManifestError
@@ -77,7 +78,7 @@ def test_an_unquoted_sibling_still_reads_alike(tmp_path: Path) -> None:
     assert moves(tree) == moves(patch) == want, (tree, patch)
 
 
-@pytest.mark.parametrize(("arg", "named"), [
+@each_case(("arg", "named"), [
     ('"alpine:3.20"', ("alpine", "3.20")),
     ("'alpine:3.20'", ("alpine", "3.20")),
     ("alpine:3.20", ("alpine", "3.20")),
@@ -216,7 +217,7 @@ def test_dask_image_tagged_apart_is_read_with_tree_and_from_the_patch(tmp_path: 
     assert not tree.problems and not patch.problems, (tree.problems, patch.problems)
 
 
-@pytest.mark.parametrize(("body", "named"), [
+@each_case(("body", "named"), [
     ('image: "daskdev/dask"\nimageTag: "0.17.0"\n', {("daskdev/dask", "0.17.0")}),
     ("a:\n  imageTag: 2.1\n  image: ghcr.io/o/app\n", {("ghcr.io/o/app", "2.1")}),  # a float tag, either order
     ('image: "daskdev/dask:0.16.0"\nimageTag: "0.17.0"\n', {("daskdev/dask", "0.16.0")}),  # its own tag decides

@@ -29,6 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import actions, ciconfigs, edits, infra, runlines, tools
 from tests.deltas import accuracy_bench, bench_change, both_edited, each_fast, moves, partial
@@ -192,7 +193,7 @@ def test_cocoapods_matrix_runner_is_read_with_tree_and_from_the_patch(tmp_path: 
     assert accuracy_bench()._same_name("ubuntu", tree.changes[0])
 
 
-@pytest.mark.parametrize("line, named", [
+@each_case("line, named", [
     ("        os: [ubuntu-16.04]", {("ubuntu", "16.04")}),
     ("        os: [ ubuntu-22.04, macos-14, windows-2022 ]", {("ubuntu", "22.04"), ("macos", "14"),
                                                                ("windows", "2022")}),
@@ -351,7 +352,7 @@ def test_an_app_version_whose_hunk_shows_no_chart_name_names_nothing(tmp_path: P
     assert moves(patch) == set(), patch
 
 
-@pytest.mark.parametrize("lines, index, named", [
+@each_case("lines, index, named", [
     (["name: dex", "appVersion: 2.44.0"], 1, ("dex", "2.44.0")),
     (["name: 'dex'", "appVersion: 'v2.44.0'  # the release"], 1, ("dex", "v2.44.0")),
     (["appVersion: 2.44.0", "name: dex", "home: https://github.com/dexidp/dex"], 0, ("dexidp/dex", "2.44.0")),

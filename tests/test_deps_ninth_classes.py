@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import runlines
 from gatekeeper.deps.actions import parse_workflow
@@ -59,7 +60,7 @@ def test_workflow_install_commands_tree_and_patch(tmp_path: Path, old: str, new:
         assert not delta.problems
 
 
-@pytest.mark.parametrize(("line", "found"), [
+@each_case(("line", "found"), [
     ("go install golang.org/x/tools/cmd/goimports@v0.24.0", [("go", "golang.org/x/tools", "v0.24.0")]),
     ("go install sigs.k8s.io/controller-tools/cmd/controller-gen@v0.14.0",
      [("go", "sigs.k8s.io/controller-tools/cmd/controller-gen", "v0.14.0")]),  # no host layout: the path as written

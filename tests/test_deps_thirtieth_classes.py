@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.cataloglines import catalog_line
 from gatekeeper.deps.globaljson import global_json_line, parse_global_json
@@ -99,7 +100,7 @@ def test_a_parent_two_folders_up_lends_its_properties(tmp_path: Path, relative: 
     assert _JAXB in moves(delta) and not delta.problems, delta
 
 
-@pytest.mark.parametrize(("path", "relative", "parent"), [
+@each_case(("path", "relative", "parent"), [
     ("modules/a/pom.xml", "../..", "pom.xml"),
     ("modules/a/pom.xml", "..", "modules/pom.xml"),
     ("modules/a/pom.xml", "../../build", "build/pom.xml"),

@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.deno import deno_json_line, parse_deno_json, specifier
 from gatekeeper.deps.helmfile import helmfile_line, parse_helmfile
@@ -196,7 +197,7 @@ def test_every_map_is_read_and_local_paths_are_not_packages() -> None:
         ("npm", "hono", "4.6.0")]
 
 
-@pytest.mark.parametrize(("value", "want"), [
+@each_case(("value", "want"), [
     ("jsr:@std/path", ("jsr", "@std/path", "")),
     ("npm:chalk@5.3.0/ansi", ("npm", "chalk", "5.3.0")),
     ("npm:/tailwindcss@3.4.1/", ("npm", "tailwindcss", "3.4.1")),  # denoland/saaskit's spelling
@@ -387,7 +388,7 @@ def test_a_module_a_workflow_installs_with_deno(tmp_path: Path) -> None:
         assert accuracy_bench()._same_name("pagic", delta.changes[0])
 
 
-@pytest.mark.parametrize(("line", "want"), [
+@each_case(("line", "want"), [
     ("deno run -A jsr:@std/http@1.0.0/file-server", [("jsr", "@std/http", "1.0.0")]),
     ("- run: deno x npm:cowsay@1.6.0 hello", [("npm", "cowsay", "1.6.0")]),
     ("cd site && deno install -gAf 'https://deno.land/std@0.224.0/http/file_server.ts'",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.gradle import gradle_line, parse_build_script
 from gatekeeper.deps.model import ManifestError
@@ -77,7 +78,7 @@ def test_a_jacoco_tool_version_is_read(tmp_path: Path) -> None:
     assert moves(tree) == want and moves(patch) == want, (tree, patch)
 
 
-@pytest.mark.parametrize(("script", "read"), [
+@each_case(("script", "read"), [
     ("checkstyle {\n    toolVersion '10.12.5'\n}\n", ("com.puppycrawl.tools:checkstyle", "10.12.5")),  # Groovy
     ("pmd {\n    toolVersion = \"7.9.0\"\n    ruleSets = []\n}\n", ("net.sourceforge.pmd:pmd-java", "7.9.0")),
     ("spotbugs {\n  toolVersion.set(\"4.9.3\")\n}\n", ("com.github.spotbugs:spotbugs", "4.9.3")),

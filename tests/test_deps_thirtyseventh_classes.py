@@ -19,6 +19,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.rebar import consult, parse_rebar_config, parse_rebar_lock, rebar_config_line, rebar_lock_line
@@ -136,7 +137,7 @@ def test_patch_lines_of_a_top_level_list_are_read(lines: list[str], index: int, 
     assert tuple(rebar_config_line(side, index)[0][:3]) == want
 
 
-@pytest.mark.parametrize(("lines", "index"), [
+@each_case(("lines", "index"), [
     (['    {recon, "2.5.4"},', '    {ranch, "1.8.0"},'], 1),  # the list is not shown
     (["{dialyzer, [", '    {plt_location, "plts"}'], 1),  # an option shaped like an entry
     (["  {test, [{deps, [", '    {meck, "0.9.2"}'], 1),  # a profile's list
@@ -237,7 +238,7 @@ def test_a_locked_hash_moved_at_the_same_version_is_a_problem(tmp_path: Path) ->
     assert not tree.changes and partial(tree, "rebar.lock"), tree
 
 
-@pytest.mark.parametrize("body", [
+@each_case("body", [
     '{deps, [{if_var_true, pam, {epam, "~> 1.0.14"}}]}.\n',  # ejabberd's forms, which its .script expands
     '{deps, [{recon, 2}]}.\n',
     '{deps, [{recon, "2.5.4", {pkg}}]}.\n',

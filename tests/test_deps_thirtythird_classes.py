@@ -21,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.model import ManifestError
 from gatekeeper.deps.precommit import additional
@@ -128,7 +129,7 @@ def test_a_range_moved_to_an_exact_pin_is_a_change(tmp_path: Path) -> None:
     assert moves(patch) <= want and partial(patch, ".pre-commit-config.yaml"), patch  # the key is not in the hunk
 
 
-@pytest.mark.parametrize(("item", "read"), [
+@each_case(("item", "read"), [
     ("dependency-groups>=1.3.1", ("pip", "dependency-groups", ">=1.3.1")),
     ("tox>=4.8", ("pip", "tox", ">=4.8")),
     ("flake8-2020 ~= 1.7.0", ("pip", "flake8-2020", "~=1.7.0")),
@@ -349,7 +350,7 @@ def test_a_tool_version_assigned_on_a_run_line_is_read(tmp_path: Path, path: str
     assert moves(patch) == want and not patch.problems, patch
 
 
-@pytest.mark.parametrize(("line", "read"), [
+@each_case(("line", "read"), [
     ("curl https://mise.run | MISE_VERSION=v2025.8.1 sh", [("jdx/mise", "v2025.8.1")]),
     ("export HELM_VERSION=3.15.2 && ./get_helm.sh", [("helm/helm", "3.15.2")]),
     ("GOLANGCI_LINT_VERSION='v1.60.1' make lint", [("golangci/golangci-lint", "v1.60.1")]),

@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import sbt
 from gatekeeper.deps.hatchenvs import hatch_envs
@@ -95,7 +96,7 @@ def _inputs(*lines: str) -> list[tuple[str, str]]:
     return [(d.name, d.version) for line in lines for d in reader.line(line)]
 
 
-@pytest.mark.parametrize(("line", "found"), [
+@each_case(("line", "found"), [
     ("          helm_version: v3.15.2", [("helm/helm", "v3.15.2")]),
     ("          goreleaser-version: '2.4.1'", [("goreleaser/goreleaser", "2.4.1")]),
     ("          golangci_lint_version: v1.62.0", [("golangci/golangci-lint", "v1.62.0")]),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps import tools
 from gatekeeper.deps.model import ManifestError
@@ -79,7 +80,7 @@ def test_the_default_pinned_is_read(line: str, version: str) -> None:
     assert dep is not None and dep.version == version, dep
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     'ENV BUILDX_VERSION="${BUILDX_VERSION}"',  # no default: nothing pinned
     'ENV BUILDX_VERSION="${BUILDX_VERSION:+v0.6.3}"',  # `:+` is the value used when it IS set: no default
     'ENV BUILDX_VERSION="${BUILDX_VERSION:=v0.6.3}"',  # an assignment form, kept as written, never guessed
@@ -127,7 +128,7 @@ def test_an_unannotated_tool_version_default_is_read_in_both_modes(tmp_path: Pat
         assert not delta.problems, delta.problems
 
 
-@pytest.mark.parametrize(("value", "default"), [
+@each_case(("value", "default"), [
     ("${BUILDX_VERSION:-v0.6.3}", "v0.6.3"), ("${V-1.2}", "1.2"),
     ("${V}", "${V}"), ("${V:+1.2}", "${V:+1.2}"), ("${V:-${W}}", "${V:-${W}}"), ("${V:-1.2}x", "${V:-1.2}x"),
     ("x${V:-1.2}", "x${V:-1.2}"), ("${V:-}", "${V:-}"), ("${1V:-1.2}", "${1V:-1.2}"), ("1.2", "1.2"),

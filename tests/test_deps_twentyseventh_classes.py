@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.deps.bundler import gemfile_lock_hunks, parse_gemfile_lock
 from gatekeeper.deps.hunks import CHANGED, HUNK
@@ -124,7 +125,7 @@ def _read(*lines: str) -> object:
         return "refused"
 
 
-@pytest.mark.parametrize(("lines", "read"), [
+@each_case(("lines", "read"), [
     (("catalog:", "  a: ^1.0.0", "+  'glob': '^13.0.0'"), [("catalog|glob", "^13.0.0")]),
     (("  a: ^1.0.0", "+  \"@scope/x\": \"2.0.0\""), ("shown", [("@scope/x", "2.0.0")])),
     (("catalogs:", "  old:", "    x: 1.0.0", "  react18:", "+    react: ^18.3.2"),

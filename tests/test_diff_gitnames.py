@@ -14,6 +14,7 @@ import pytest
 from gitrepo import GIT_ENV
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tables import each_case
 
 from gatekeeper.diff.gitnames import git_find_name, git_header_name
 from gatekeeper.diff.section import _git_reads_header_as
@@ -39,7 +40,7 @@ def header_patch(header: bytes) -> bytes:
     return b"diff --git " + header + b"\nold mode 100644\nnew mode 100755\n"
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("header", "name"),
     [
         (b"a/x b/x", b"x"),
@@ -65,7 +66,7 @@ def test_header_name_as_git_reads_it(scratch: Path, header: bytes, name: bytes |
         assert git_reads(header_patch(header), scratch) == name
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("text", "strip", "tab_ends", "name"),
     [
         (b"a/x y\t", 1, True, b"x y"),

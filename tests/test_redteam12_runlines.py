@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_deps_gate import Case, gate
 
 from gatekeeper.deps.runlines import installs
@@ -44,8 +45,8 @@ LEADS = ["", "sudo -E ", "env X=1 ", "GOFLAGS=-mod=mod ", "time ", "xargs -n1 ",
          "nohup "]
 
 
-@pytest.mark.parametrize("lead", LEADS)
-@pytest.mark.parametrize("command", sorted(COMMANDS))
+@each_case("lead", LEADS)
+@each_case("command", sorted(COMMANDS))
 def test_a_command_that_fetches_a_package_is_read(lead: str, command: str) -> None:
     found = [(d.ecosystem, d.name, d.version) for d in installs(".github/workflows/ci.yml", f"      {lead}{command}")]
     assert found == [COMMANDS[command]]

@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from tables import each_case
 from test_classify_context import RULES
 from test_deps_gate import Case, Cases, gate, together, unreviewed
 
@@ -88,7 +89,7 @@ def test_no_tools_only_proof_for_a_setup_cfg_setuptools_reads_a_requirement_from
     assert setup_cfg(text) is None
 
 
-@pytest.mark.parametrize("text", PY_ATTACKS.values(), ids=PY_ATTACKS.keys())
+@each_case("text", PY_ATTACKS.values(), ids=PY_ATTACKS.keys())
 def test_no_proof_for_a_setup_py_that_reaches_setuptools(text: str) -> None:
     assert sniff("lib/setup.py", text.encode(), RULES.context) is None
 

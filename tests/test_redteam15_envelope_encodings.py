@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 import pytest
+from tables import each_case
 
 from gatekeeper.attest.approvals import APPROVAL_PREDICATE
 from gatekeeper.attest.envelope import AttestationError, open_statement, sign, statement
@@ -80,7 +81,7 @@ def _variants(env: dict[str, Any]) -> dict[str, bytes]:
     }
 
 
-@pytest.mark.parametrize("name", sorted(_variants({"payload": "e30=", "payloadType": "t",
+@each_case("name", sorted(_variants({"payload": "e30=", "payloadType": "t",
                                                     "signatures": [{"keyid": "k", "sig": "cw=="}]})))
 def test_another_encoding_is_refused(keyed: dict[str, Any], name: str) -> None:
     data = _variants(keyed["envelope"])[name]

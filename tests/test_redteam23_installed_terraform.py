@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tables import each_case
 
 from gatekeeper.classify.ruleset import load_rules
 from tests.gitrepo import two_commits
@@ -36,8 +37,8 @@ SOURCES = {
 NAMES = ("main.tf", "network.tf.json", "main.tofu", "outputs.tofu.json")
 
 
-@pytest.mark.parametrize("folder", INSTALLED)
-@pytest.mark.parametrize("name", NAMES)
+@each_case("folder", INSTALLED)
+@each_case("name", NAMES)
 def test_terraform_in_installed_code_is_iac_by_path(folder: str, name: str) -> None:
     rules = load_rules(POLICIES)
     assert rules.match(f"{folder}/net/{name}").bucket == "iac"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import POLICY_DIR
+from tables import each_case
 from test_redteam22_value_typos import HEAD, _issues, _misspelt_line
 
 from gatekeeper.policy.bundle import load_bundle
@@ -85,7 +86,7 @@ def _edits(value: str) -> dict[str, str]:
             "space": f" {value}"}
 
 
-@pytest.mark.parametrize("value", LONG)
+@each_case("value", LONG)
 def test_every_edit_kind_of_a_value_is_near_it(value: str) -> None:
     values = vocabulary(tuple(sorted(enums(_input_schema()).items())))
     assert value in values

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import POLICY_DIR
 from gitrepo import GIT_ENV, GitRepo
+from tables import each_case
 
 from gatekeeper.classify import classify_change, load_rules
 from gatekeeper.cli import main
@@ -92,7 +93,7 @@ def test_plain_links_and_submodules_keep_their_buckets() -> None:
     assert (classify_change(sub, rules).bucket, classify_change(sub, rules).rule) == ("deps", "builtin.submodule")
 
 
-@pytest.mark.parametrize(
+@each_case(
     "path",
     [
         ".github\\workflows\\x.yml",  # a Windows checkout reads `\` as a folder separator

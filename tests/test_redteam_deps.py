@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tables import each_case
 
 from gatekeeper.deps import registry
 from gatekeeper.deps.loaders import MAX_BYTES
@@ -124,13 +125,13 @@ def test_yaml_alias_bomb_is_refused() -> None:
             registry.format_for(path).parse(path, bomb)  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("doc", [
+@each_case("doc", [
     b'<?xml version="1.0"?><!DOCTYPE project [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
     b"<project><version>&b;</version></project>",
     b'<!DOCTYPE project SYSTEM "http://127.0.0.1:1/evil.dtd"><project/>',
     b'<?xml version="1.0"?>\n<!doctype project [<!entity x SYSTEM "file:///etc/passwd">]><project>&x;</project>',
 ])
-@pytest.mark.parametrize("path", ["pom.xml", "app.csproj", "packages.config"])
+@each_case("path", ["pom.xml", "app.csproj", "packages.config"])
 def test_xml_entities_refused(doc: bytes, path: str) -> None:
     with pytest.raises(ManifestError, match="DOCTYPE or ENTITY"):
         registry.format_for(path).parse(path, doc)  # type: ignore[union-attr]

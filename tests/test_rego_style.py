@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from bundlecopy import ALL, bundle_copy, edit, failure
 from conftest import POLICY_DIR
+from tables import each_case
 
 from gatekeeper.policy.bundle import load_bundle
 from gatekeeper.policy.metadata import package_of
@@ -22,7 +23,7 @@ def test_the_bundle_has_rego_files() -> None:
     assert len(REGO_FILES) >= 14
 
 
-@pytest.mark.parametrize("path", REGO_FILES, ids=lambda p: p.relative_to(POLICY_DIR).as_posix())
+@each_case("path", REGO_FILES, ids=lambda p: p.relative_to(POLICY_DIR).as_posix())
 def test_lines_stay_within_120_columns(path: Path) -> None:
     # Tabs count as one column, as Regal counts them.
     long = [n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if len(line) > MAX_COLUMNS]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from changecase import committed, gated_rules
+from tables import each_case
 
 from gatekeeper.classify import deployruns
 
@@ -112,7 +113,7 @@ CONTROLS = {  # the command line: the words it deploys (an output's file, a read
 }
 
 
-@pytest.mark.parametrize("line", CONTROLS)
+@each_case("line", CONTROLS)
 def test_an_output_file_and_a_reading_command_name_nothing(line: str) -> None:
     assert deployruns.targets(line) == CONTROLS[line]
 
