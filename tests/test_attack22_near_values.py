@@ -24,7 +24,7 @@ from gatekeeper.policy.value_check import enums
 POLICY = 'some c in input.dependencies.changes\n\tc.name in {{"{name}"}}'
 
 
-@pytest.mark.parametrize("name", ["hatch", "match", "raven", "haven", "mocker", "batch", "watch", "rc", "ip",
+@each_case("name", ["hatch", "match", "raven", "haven", "mocker", "batch", "watch", "rc", "ip",
                                   "suntime", "vbuild", "cradle", "mother"])
 def test_a_package_name_one_first_letter_from_a_value_is_no_typo(name: str) -> None:
     assert _issues(POLICY.format(name=name)) == [], name  # refused on ca36d0b

@@ -37,7 +37,7 @@ def test_a_url_fetched_elsewhere_does_not_name_the_repository(url: str) -> None:
     assert repository_name(url) != TARGET
 
 
-@pytest.mark.parametrize("url", SAME)
+@each_case("url", SAME)
 def test_the_repositorys_own_spellings_still_name_it(url: str) -> None:
     assert repository_name(url) == TARGET
 

@@ -68,7 +68,7 @@ def test_a_quoted_deps_key_written_with_escapes_is_read_as_deps() -> None:
         assert consult(_config(URL, key=key).encode())[1][0] == "deps"
 
 
-@pytest.mark.parametrize("bad", ["\\x", "\\x4", "\\xg1", "\\x{}", "\\x{41", "\\x{110000}"])
+@each_case("bad", ["\\x", "\\x4", "\\xg1", "\\x{}", "\\x{41", "\\x{110000}"])
 def test_an_escape_erlang_refuses_is_unreadable(bad: str) -> None:
     with pytest.raises(ManifestError):
         consult(f'{{deps, [{{lib, "{bad}"}}]}}.'.encode())
@@ -94,7 +94,7 @@ def test_an_app_in_checkouts_replaces_a_dependency_and_is_not_allowed(tmp_path: 
 # The lead's check of the new vendored folder: it lowers nothing that was ci or iac. A Terraform module in it stays
 # iac (iac.terraform-vendored, as in vendor/ or node_modules/: a `source = "./_checkouts/net"` applies it), and
 # installed code inside an infrastructure folder stays iac (iac.folders-installed-code), by path in every mode.
-@pytest.mark.parametrize("path", ["_checkouts/net/main.tf", "apps/x/_checkouts/net/vars.tf.json",
+@each_case("path", ["_checkouts/net/main.tf", "apps/x/_checkouts/net/vars.tf.json",
                                   "_checkouts/net/mod.tofu", "infra/_checkouts/recon/src/recon.erl",
                                   "deploy/app/_checkouts/x/rebar.config"])
 def test_checkouts_lowers_no_infrastructure(path: str) -> None:

@@ -45,7 +45,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], 
     return {case: f"v{number}/{case[0]}.mvn/{case[1]}" in found for number, case in enumerate(CASES)}
 
 
-@pytest.mark.parametrize(("folder", "name"), CASES)
+@each_case(("folder", "name"), CASES)
 def test_a_script_ci_runs_from_a_maven_folder_is_ci(reviewed: dict[tuple[str, str], bool], folder: str,
                                                     name: str) -> None:
     assert reviewed[folder, name]  # on integ 2a5b937: deps, exit 0

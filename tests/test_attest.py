@@ -122,7 +122,7 @@ def test_forged_and_altered_envelopes_are_refused(keyring: dict[str, Any], kind:
                        sha256=SHA)
 
 
-@pytest.mark.parametrize("data", [b"", b"null", b"[]", b"{" * 100_000, b'{"payload": 1}', b"\xff\xfe", b"1e999999"])
+@each_case("data", [b"", b"null", b"[]", b"{" * 100_000, b'{"payload": 1}', b"\xff\xfe", b"1e999999"])
 def test_garbage_is_an_attestation_error_not_a_crash(keyring: dict[str, Any], data: bytes) -> None:
     with pytest.raises(AttestationError):
         open_statement(data, keyring["trust"], where="e", predicate_type=PACKET_PREDICATE,

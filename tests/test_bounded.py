@@ -151,9 +151,9 @@ def deep_yaml(kind: str, depth: int) -> str:
     return "".join(" " * i + "a:\n" for i in range(min(depth, 1000))) + " " * min(depth, 1000) + "b\n"
 
 
-@pytest.mark.parametrize("depth", DEPTHS)
-@pytest.mark.parametrize("kind", ["flow", "flow-map", "block", "block-map"])
-@pytest.mark.parametrize("loader", [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)])
+@each_case("depth", DEPTHS)
+@each_case("kind", ["flow", "flow-map", "block", "block-map"])
+@each_case("loader", [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)])
 def test_deep_yaml_is_refused(kind: str, depth: int, loader: type[Any]) -> None:
     text = deep_yaml(kind, depth)
     # libyaml refuses flow nesting past 1,000 itself, while scanning ahead: a YAML error, still no recursion.
@@ -189,7 +189,7 @@ def test_merge_keys_count_their_expansion() -> None:
         bounded.load_yaml(text, "doc.yaml", SMALL)
 
 
-@pytest.mark.parametrize("text", ["&a [*a]", "&a {x: *a}", "a: &a\n  b: [1, *a]\n", "&a [[[*a]]]", "- &a [x, *a]"])
+@each_case("text", ["&a [*a]", "&a {x: *a}", "a: &a\n  b: [1, *a]\n", "&a [[[*a]]]", "- &a [x, *a]"])
 def test_alias_cycles_are_refused(text: str) -> None:
     with pytest.raises(LimitError, match="cycle"):
         bounded.load_yaml(text, "doc.yaml")

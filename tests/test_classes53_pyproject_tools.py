@@ -48,7 +48,7 @@ KEEP = {
 }
 
 
-@pytest.mark.parametrize("shape", sorted(TOOLS))
+@each_case("shape", sorted(TOOLS))
 def test_tool_settings_only(shape: str) -> None:
     found = pyproject_tools(TOOLS[shape])
     assert found is not None and found[:2] == ("other", RULE), found

@@ -53,7 +53,7 @@ def test_a_line_that_points_at_another_host_is_deps(option: str, setting: str) -
         assert shape is not None and shape[:2] == ("deps", "deps.content.bazel-module-source"), (name, setting, shape)
 
 
-@pytest.mark.parametrize("line", CALM)
+@each_case("line", CALM)
 def test_look_alikes_are_neither(line: str) -> None:
     for name in NAMES:
         assert platform_shape(name.rpartition("/")[2], FLAGS + line + "\n") is None, (name, line)

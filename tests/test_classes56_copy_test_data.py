@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.ruleset import COPY_RULES
@@ -33,8 +32,8 @@ PLAIN = ("input.json", "expected.txt", "sample.xml", "logo.png", "config.yaml", 
 CI_IAC = ("Dockerfile", ".gitlab-ci.yml", "Jenkinsfile", "main.tf", "kustomization.yaml", "Chart.yaml")
 
 
-@pytest.mark.parametrize("copy", COPIES)
-@pytest.mark.parametrize("data", TEST_DATA)
+@each_case("copy", COPIES)
+@each_case("data", TEST_DATA)
 def test_test_data_inside_a_copy_is_the_copys(copy: str, data: str) -> None:
     for name in PLAIN:
         path = f"{copy}/{data}/{name}"
@@ -77,7 +76,7 @@ def test_look_alikes_stay_test_data(path: str, rule: str) -> None:
     assert RULES.first_rule(path) == rule, path
 
 
-@pytest.mark.parametrize(("path", "rule"), [
+@each_case(("path", "rule"), [
     ("third_party/lib/test/data/x.txt", "deps.vendored"),
     ("internal/third_party/dep/fs/testdata/symlinks/file-symlink", "deps.vendored-nested"),
     ("node_modules/exit/test/fixtures/10-stderr.txt", "deps.npm.installed"),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.ciruns import named_in
@@ -34,7 +33,7 @@ def test_a_comment_names_nothing(comment: str, named: str) -> None:
     assert not any(named.rpartition("/")[2] in pattern for pattern in scripts + composed), scripts
 
 
-@pytest.mark.parametrize(("text", "why"), [
+@each_case(("text", "why"), [
     ("RUN=./go \\\n# tools/run.sh\n", "a line continued into the comment"),
     ("X=$(cat <<EOF\n# tools/run.sh\nEOF\n)\n", "a here-document"),
     ('X="first\n# tools/run.sh\n"\n', "a double quote left open"),

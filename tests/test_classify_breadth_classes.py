@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.shapes import shape
@@ -108,7 +107,7 @@ APP_GROUPS = "groups:\n  - name: admins\n    rules:\n      - allow: write\n     
 ALERT_NOTES = "groups:\n  - name: oncall\n    rules:\n      - alert: page the on-call engineer\n"
 
 
-@pytest.mark.parametrize(("name", "text", "rule"), [
+@each_case(("name", "text", "rule"), [
     ("apache-hadoop-datanode-overview.json", GRAFANA, "other.content.grafana-dashboard"),
     ("dashboard.json", GRAFANA_ROWS, "other.content.grafana-dashboard"),
     ("dashboard.json", CLOUD_DASHBOARD, "other.content.cloud-monitoring-dashboard"),
@@ -119,7 +118,7 @@ def test_monitoring_shapes(name: str, text: str, rule: str) -> None:
     assert found is not None and found[:2] == ("other", rule), found
 
 
-@pytest.mark.parametrize(("name", "text"), [
+@each_case(("name", "text"), [
     ("layout.json", UI_LAYOUT), ("form.json", FORM_LAYOUT), ("access.yaml", APP_GROUPS), ("oncall.yaml", ALERT_NOTES),
 ])
 def test_monitoring_look_alikes(name: str, text: str) -> None:

@@ -26,7 +26,7 @@ def change(path: str, status: str = "modified", **kw: object) -> FileChange:
     return FileChange(path=path, old_path=kw.pop("old_path", None), status=status, **kw)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("old", "new", "bucket", "rule"),
     [
         (".github/workflows/ci.yml", "docs/ci.yml", "ci", "ci.workflows-folder"),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.ansible import ansible
@@ -192,7 +191,7 @@ extend-ignore:
 """
 
 
-@pytest.mark.parametrize(("text", "inventory"), [
+@each_case(("text", "inventory"), [
     (FLAKE8, False),
     ("[metadata]\nlicense_files:\n  LICENSE\n", False),
     ("[web]\nweb1.example.com:2222\n", True),

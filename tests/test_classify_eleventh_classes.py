@@ -108,7 +108,7 @@ spec:
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("check/magma-ubuntu1604.tpl", VAGRANT_TEMPLATE, "iac.content.vagrant"),
     ("boxes/legacy", LEGACY_VAGRANT, "iac.content.vagrant"),
     ("charts/common/test-chart/unittests/ingress/host_test.yaml", FRAGMENT, "iac.content.helm-template"),

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
@@ -82,7 +81,7 @@ steps:
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("codefresh/codefresh-staging.yml", _CODEFRESH_SPEC, "ci.content.codefresh"),
     ("pipelines/pr.yaml", _CODEFRESH_PLAIN, "ci.content.codefresh"),
     ("ci-pr.yml", _CODEFRESH_SPEC.replace('"1.0"', "'1.0'").replace("\n", "\r\n"), "ci.content.codefresh"),
@@ -99,7 +98,7 @@ def test_codefresh_pipelines_under_ordinary_names(path: str, text: str, rule: st
         assert signal.bucket == "ci"
 
 
-@pytest.mark.parametrize(("text", "found"), [
+@each_case(("text", "found"), [
     ('{version: "1.0", steps: {b: {type: build, image_name: x}}}\n', True),  # flow style
     ('{version: "1.0", kind: pipeline, spec: {steps: {c: {type: git-clone}}}}\n', True),
     ('{version: "1.0", steps: {b: {type: stir}}}\n', False),

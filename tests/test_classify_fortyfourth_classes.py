@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.saltfiles import named
@@ -137,7 +136,7 @@ def test_talos_patches_by_their_first_key(path: str, text: str, rule: str | None
     assert (signal.rule if signal else None) == rule, signal
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     (".sops.yaml", "other", "other.lint-format"),
     ("home-ops/.sops.yaml", "other", "other.lint-format"),
     (".sops.yml", "other", "other.lint-format"),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.ansible import setup_py
@@ -91,7 +90,7 @@ SHIM = "#!/usr/bin/env python\n# a shim so that GitHub sees the package; poetry 
 CALLS_SETUP = "import sys\nfrom build_helpers import setup\n\nsetup(sys.argv)\n"
 
 
-@pytest.mark.parametrize(("text", "rule"), [
+@each_case(("text", "rule"), [
     (FLASK_SETUP_VIEW, "src.content.setup-not-packaging"),
     (PACKAGING, None), (SHIM, None), (CALLS_SETUP, None),
     ("# setuptools reads setup.cfg\nimport os\n", None),  # names setuptools: not proof enough

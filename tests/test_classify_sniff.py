@@ -197,7 +197,7 @@ def test_iac_program_imports_in_each_language_and_their_look_alikes() -> None:
         assert iac_program(text.encode()) is None, text
 
 
-@pytest.mark.parametrize("fill", ["{{", "{{- ", "{{ ", "{{ include ", "- a:\n  ", "steps:\n", "pipelines:\n \n"])
+@each_case("fill", ["{{", "{{- ", "{{ ", "{{ include ", "- a:\n  ", "steps:\n", "pipelines:\n \n"])
 def test_a_hostile_window_costs_a_linear_scan(fill: str) -> None:
     # 8 KiB of `{{` took 18 s before the Helm action's span was bounded (a quadratic scan); now milliseconds.
     text = (fill * (WINDOW // len(fill) + 1))[:WINDOW].encode()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.ciruns import is_definition, is_yaml
@@ -73,7 +72,7 @@ kind: Pod</body></html>
 """
 
 
-@pytest.mark.parametrize(("path", "text", "rule"), [
+@each_case(("path", "text", "rule"), [
     ("setup/bootstrap/templates/resources.yaml.j2", JINJA_BOOTSTRAP, "iac.content.kubernetes"),
     ("talos/all/20-network-links.yaml.tpl", TALOS_TEMPLATE, "iac.content.kubernetes"),
     ("deploy/ingress.yaml.j2", JINJA_INSIDE, "iac.content.kubernetes"),

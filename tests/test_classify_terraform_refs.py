@@ -116,7 +116,7 @@ def test_a_configuration_names_its_script(configuration: str, text: str, script:
     assert (script in named_paths(configuration.rpartition("/")[0], text).files) == named
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     "# " + " x.sh" * 200_000,  # a comment line: skipped whole
     'command = "' + "/x.sh" * 200_000 + '"',
     ("a" * 50 + "\n") * 20_000,

@@ -73,7 +73,7 @@ BOMBS: list[tuple[str, Callable[[], object]]] = [
 ]
 
 
-@pytest.mark.parametrize("run", [run for _, run in BOMBS], ids=[name for name, _ in BOMBS])
+@each_case("run", [run for _, run in BOMBS], ids=[name for name, _ in BOMBS])
 def test_comment_runs_with_crlf_line_ends_are_read_in_linear_time(run: Callable[[], object]) -> None:
     with _deadline(5):
         run()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate
@@ -57,7 +56,7 @@ def test_path_rules_of_the_thirty_first_round(path: str, bucket: str, rule: str 
     assert_path_rule(path, bucket, rule)
 
 
-@pytest.mark.parametrize(("path", "candidate"), [
+@each_case(("path", "candidate"), [
     ("ops/ingress.yml.erb", True), ("config/web.yaml.erb", True), ("hosts.example", True),
     ("app/views/index.html.erb", False), ("lib/templates/model.rb.erb", False),
 ])

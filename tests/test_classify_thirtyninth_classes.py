@@ -173,7 +173,7 @@ def test_a_dotdot_above_the_root_names_nothing_and_a_large_tree_is_not_indexed(
     assert tree_files(git_repo)["modules/docker-registry/config.yaml"].bucket == "src"
 
 
-@pytest.mark.parametrize(("path", "bucket", "rule"), [
+@each_case(("path", "bucket", "rule"), [
     # helm-unittest snapshots: the rendered output a suite compares with
     ("charts/connect/tests/__snapshot__/hpa_test.yaml.snap", "src", "src.helm-unittest"),
     ("charts/keycloak-operator/tests/__snapshot__/operand_test.yaml.snap", "src", "src.helm-unittest"),

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.buildshapes import build_shape
@@ -89,7 +88,7 @@ dependencies:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "deps"), [
+@each_case(("name", "text", "deps"), [
     ("conda.yaml", _MLFLOW_CONDA, True),
     ("sar_conda.yaml", "name: module_env\nchannels:\n- defaults\ndependencies:\n- python=3.7\n- pip:\n  - pyspark\n",
      True),

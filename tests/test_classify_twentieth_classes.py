@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.shapes import shape
@@ -59,7 +58,7 @@ PASCAL_UNIT = ("unit Shapes;\ninterface\ntype\n  TShape = class(TObject)\n    cl
                "implementation\nclass function TShape.Make: TShape;\nbegin\n  Result := TShape.Create;\nend;\nend.\n")
 
 
-@pytest.mark.parametrize(("name", "text", "bucket"), [
+@each_case(("name", "text", "bucket"), [
     ("example-puppet-manifest.pp", PUPPET_FILE, "iac"), ("web.pp", PUPPET_CLASS, "iac"),
     ("site-nodes.pp", PUPPET_NODE, "iac"), ("hello.pp", PASCAL_PROGRAM, None), ("shapes.pp", PASCAL_UNIT, None),
     # the shape is asked of `.pp` files only: a Ruby hash or a Perl file with `=>` is no manifest

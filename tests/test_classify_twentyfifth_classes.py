@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import sniff
@@ -76,7 +75,7 @@ command: $HELM_PLUGIN_DIR/bin/diff
 APP_SETTINGS = "name: exporter\nconfiguration:\n  port: 9100\n  properties:\n    labels: true\n"
 
 
-@pytest.mark.parametrize(("name", "text", "ci"), [
+@each_case(("name", "text", "ci"), [
     ("plugin.yml", BUILDKITE_PLUGIN, True), ("plugin.yaml", MINIMAL_PLUGIN, True),
     ("plugin.yml", BUKKIT_PLUGIN, False), ("plugin.yaml", HELM_PLUGIN, False),
     ("settings.yml", BUILDKITE_PLUGIN, False),  # the schema alone, under another name: an app's settings

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate, sniff
@@ -138,7 +137,7 @@ ANSIBLE_TASKS = """- name: Run the installer
 """
 
 
-@pytest.mark.parametrize(("name", "text", "ci"), [
+@each_case(("name", "text", "ci"), [
     ("doc/azure/azure-osx-template.yml", AZURE_JOB_TEMPLATE, True),
     ("build/templates/build-steps.yaml", AZURE_STEPS_TEMPLATE, True),
     ("config/scheduler.yaml", APP_JOBS, False), ("roles/tool/tasks/install.yml", ANSIBLE_TASKS, False),

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.platformshapes import platform_shape
@@ -109,7 +108,7 @@ features:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "bucket"), [
+@each_case(("name", "text", "bucket"), [
     ("course.yml", COURSE, "iac"), ("infra/course.yaml", COURSE_V2, "iac"),
     ("Chart.yaml", CHART, None), ("config/app.yaml", APP_SETTINGS, None), ("docs/course.md", COURSE, None),
 ])

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate, sniff
@@ -93,7 +92,7 @@ QUEUE_SETTINGS = """- job:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "ci"), [
+@each_case(("name", "text", "ci"), [
     ("percona-server-for-mongodb-7.0.yml", JJB_PIPELINE_JOB, True),
     ("openshift-cluster-destroy.yml", JJB_PIPELINE_JOB.replace("psmdb70-autobuild-RELEASE", "cluster-destroy"), True),
     ("nightly.yaml", JJB_TEMPLATE, True),
@@ -118,7 +117,7 @@ ENTRYPOINT ["/server"]
 DOCKERFILE_NOTES = "# Building the image\n\nRun `docker build -f DockerfileV0.1.1 .` from the root.\n"
 
 
-@pytest.mark.parametrize(("name", "text", "iac"), [
+@each_case(("name", "text", "iac"), [
     ("DockerfileV0.1.1", SERVER_DOCKERFILE, True), ("Dockerfile.v2.3", SERVER_DOCKERFILE, True),
     ("Containerfile.rhel9.0", SERVER_DOCKERFILE, True), ("dockerfile.ubi", SERVER_DOCKERFILE, True),
     ("Dockerfile.md", DOCKERFILE_NOTES, False),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.classify.sniff import is_candidate, sniff
@@ -93,7 +92,7 @@ NO_RESOURCES = """connection:
 """
 
 
-@pytest.mark.parametrize(("name", "text", "iac"), [
+@each_case(("name", "text", "iac"), [
     ("examples/awscli-ssm-get-parameter-template.yaml", COMMAND_RUNNER, True),
     ("modules/scan.json", REGISTRY_JSON, True),
     ("stack.yaml", FLOW_STYLE, True),

@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.deps.claims import MAX_CLAIM_COMMITS, Claim, claimed_version, claims
@@ -105,7 +104,7 @@ def test_no_claim_where_the_files_name_the_version_or_the_range_is_long(tmp_path
     assert change.claimed is None  # a pull request of many commits is no bot's update: no claim shown
 
 
-@pytest.mark.parametrize("message", [
+@each_case("message", [
     "x\n\n|---|" + "| [a](b) |" * 6000 + " `1` ->",  # every row start rescanned every later row: 55 s
     "Bump a from 1 to 2 in " + "x " * 30000,
     "Update " + "a" * 60000 + " to v1",

@@ -185,7 +185,7 @@ def test_the_gate_still_reviews_the_file(capsys: pytest.CaptureFixture[str], tmp
     assert "deps.unreadable" in [r["rule"] for r in decided["reasons"]]
 
 
-@pytest.mark.parametrize("raw", [
+@each_case("raw", [
     b"@@ -1 +1 @@\n-  rev: v1\n+  rev: v2\n@@ -9 +9 @@\n+\x00\n",
     b"@@\n@@\n", b"", b"+\n-\n", b"@@ -1,2 +1,2 @@\n-  - repo: a\n+  - repo: b\n\\ No newline at end of file\n",
 ])
@@ -225,7 +225,7 @@ def _side(text: str, line: str) -> tuple[list[tuple[str, bool]], int]:
     return [(t, t == line) for t in lines], lines.index(line)
 
 
-@pytest.mark.parametrize("text", [
+@each_case("text", [
     # not under required_providers: a variable's default, a local, an entry below an object entry's opening
     'variable "azurerm" {\n  azurerm = "~> 4.0"\n}',
     "locals {\n  azurerm = \"~> 4.0\"\n}",

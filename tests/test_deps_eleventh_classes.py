@@ -146,7 +146,7 @@ def test_package_lock_hunk_local_package_entries_are_the_projects_own() -> None:
     assert _hunk_pairs(LOCK_HUNK) == ({("js-yaml", "4.1.0")}, {("js-yaml", "4.1.1")})
 
 
-@pytest.mark.parametrize(("key", "name"), [
+@each_case(("key", "name"), [
     ('"@types/node": {', "@types/node"),  # a scoped name: a v1 lockfile's entry, read as one
     ('"dependencies": {', "dependencies"),  # no path: a v1 entry's key
     ('"packages/app/node_modules/z": {', "z"),  # a member's own node_modules: a package

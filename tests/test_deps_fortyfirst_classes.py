@@ -155,12 +155,12 @@ def test_the_bench_names_terraform_by_its_short_name() -> None:
     assert not bench._same_version("1.7.1", ">= 1.6.0")
 
 
-@pytest.mark.parametrize("constraint", ["1.7.1", "~> 1.5", ">= 1.3, < 2.0", "v1.9.0", "= 1.5.7"])
+@each_case("constraint", ["1.7.1", "~> 1.5", ">= 1.3, < 2.0", "v1.9.0", "= 1.5.7"])
 def test_literal_constraints_are_read(constraint: str) -> None:
     assert _terraform(VERSIONS_TF.replace(">= 1.6.0", constraint)) == [constraint]
 
 
-@pytest.mark.parametrize("value", ['"${var.tf}"', "var.required", '""', '"latest"', '">= "', '">= 1.0 || 2"'])
+@each_case("value", ['"${var.tf}"', "var.required", '""', '"latest"', '">= "', '">= 1.0 || 2"'])
 def test_expressions_and_non_versions_name_nothing(value: str) -> None:
     assert _terraform(VERSIONS_TF.replace('">= 1.6.0"', value)) == []
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tables import each_case
 
 from gatekeeper.deps import actions, dockerruns, runlines
@@ -66,7 +65,7 @@ jobs:
 
 # --- hostile input first: bounded, no traceback, nothing named from a broken operand -------------------------------
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "pip install git+https://" + "a" * 200_000 + "@v1.2.3",  # a path past the bound: not read
     "pip install git+https://github.com/o/r@" + "1" * 200_000,  # a ref past the bound
     "pip install git+https://" + "@" * 100_000,  # nothing but separators

@@ -151,7 +151,7 @@ def test_a_package_moved_between_tables_the_hunk_shows_is_refused(tmp_path: Path
     assert ("pip", "black") in {(c.ecosystem, c.name) for c in tree.changes}, tree
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     'python_version = "3.11"', 'python_full_version = "3.11.4"', 'name = "pypi"', "verify_ssl = true",
     'x = "ls -la"', 'x = ""', "x = 3", 'x = ["==1.0"]', 'x = {version = 1}', 'x|y = "==1.0"', '"a|b" = "==1.0"',
     "[packages", "x = " + "[" * 5000, 'x = "' + "=" * 100_000 + '"',

@@ -67,7 +67,7 @@ def test_a_requirement_hidden_behind_a_false_condition_is_still_a_dependency(tmp
         assert moves(delta) == {("pip", "evil", None, "1.0")}, delta
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "{{ cookiecutter.project_slug }}==0.1.0",  # an expression renders to text the delta cannot know
     "requests=={{ cookiecutter.requests_version }}",
     "pytest==8.3.3 {# an unclosed comment",

@@ -203,7 +203,7 @@ def test_makefile_image_pair_tree(tmp_path: Path) -> None:
     assert delta.changes[0].scope == "build"
 
 
-@pytest.mark.parametrize(("old", "new"), [
+@each_case(("old", "new"), [
     ("docker run --rm -it", "docker build -t"),  # the project's own image, built: no dependency
     ("DOCKER_IMAGE_DEVELOPER_TOOLS := cft/developer-tools", "DOCKER_IMAGE_OTHER := cft/developer-tools"),  # no pair
     ("DOCKER_TAG_VERSION_DEVELOPER_TOOLS := 1.20", "DOCKER_TAG_VERSION_DEVELOPER_TOOLS := latest"),  # no version

@@ -109,7 +109,7 @@ def test_every_entry_keeps_its_own_key() -> None:
     assert [(d.name, d.alias) for d in legacy] == [("hashicorp/google", "")]
 
 
-@pytest.mark.parametrize(("local", "source", "alias"), [
+@each_case(("local", "source", "alias"), [
     ("proxmox-bpg", "bpg/proxmox", "proxmox-bpg"),
     ("google-beta", "hashicorp/google-beta", ""),
     ("aws", "registry.terraform.io/hashicorp/aws", ""),
@@ -209,7 +209,7 @@ def test_specifiers(value: str, want: tuple[str, str, str] | None) -> None:
     assert specifier(value) == want
 
 
-@pytest.mark.parametrize("value", ["git:github.com/a/b", "jsr:@std/path@$(id)", "npm:a@1.0.0;x", "node:fs", "jsr:"])
+@each_case("value", ["git:github.com/a/b", "jsr:@std/path@$(id)", "npm:a@1.0.0;x", "node:fs", "jsr:"])
 def test_other_specifiers_are_refused(value: str) -> None:
     with pytest.raises(ManifestError):
         specifier(value)
@@ -233,7 +233,7 @@ def test_other_edits_beside_a_bump(tmp_path: Path) -> None:
     assert partial(patch, "src/deno.json")  # from the patch a task line is no import map line: refused
 
 
-@pytest.mark.parametrize(("line", "want"), [
+@each_case(("line", "want"), [
     ('    "@std/assert": "jsr:@std/assert@^1.0.0",', [("@std/assert", "^1.0.0", "jsr")]),
     ('"x": "npm:@scope/x@2.0.0"', [("@scope/x", "2.0.0", "npm")]),
     ('  "c/": "https://deno.land/x/cliffy@v1.0.0/"', [("deno.land/x/cliffy", "v1.0.0", "deno")]),
@@ -243,7 +243,7 @@ def test_import_map_lines(line: str, want: list[tuple[str, ...]]) -> None:
     assert deno_json_line([(line, True)], 0) == want
 
 
-@pytest.mark.parametrize("line", ['  "test": "deno test -A jsr:@std/x@1",', '  "lock": false,', "  },",
+@each_case("line", ['  "test": "deno test -A jsr:@std/x@1",', '  "lock": false,', "  },",
                                   '  "x": "https://example.com/mod.ts",', '  "a\\"b": "jsr:@a/b@1",'])
 def test_other_lines_are_refused(line: str) -> None:
     with pytest.raises(ManifestError):
@@ -342,7 +342,7 @@ def test_release_version_lines(lines: list[str], index: int, want: list[tuple[st
     assert helmfile_line([(line, i == index) for i, line in enumerate(lines)], index) == want
 
 
-@pytest.mark.parametrize(("lines", "index"), [
+@each_case(("lines", "index"), [
     (["    namespace: x", "    version: 1.0.1"], 1),  # the item opens above the hunk
     (["  - name: a", "    chart: ./charts/a", "    version: 1.0.1"], 2),  # a local chart
     (["  - name: a", "    chart: .", "    version: 1.0.1"], 2),  # helmfile's own example: the folder's chart
@@ -356,7 +356,7 @@ def test_other_helmfile_lines_are_refused(lines: list[str], index: int) -> None:
         helmfile_line([(line, i == index) for i, line in enumerate(lines)], index)
 
 
-@pytest.mark.parametrize("body", ["releases: {a: 1}\n", "releases:\n  - chart: nothing\n    version: 1\n",
+@each_case("body", ["releases: {a: 1}\n", "releases:\n  - chart: nothing\n    version: 1\n",
                                   "releases:\n  - {{ if .Values.x }}\n", "---\na: 1\n" * 40, "- 1\n"])
 def test_an_unreadable_helmfile_is_a_problem(body: str) -> None:
     with pytest.raises(ManifestError):

@@ -349,7 +349,7 @@ def test_a_v5_look_alike_key_still_fails_closed(line: str) -> None:
     assert [(d.name, d.version) for d in pnpm_lock_hunks("pnpm-lock.yaml", old)] == [("ip", "1.1.8")]
 
 
-@pytest.mark.parametrize(("line", "read"), [
+@each_case(("line", "read"), [
     ('"cargo:x" = { version = "=1.1", features = "a" }', True),
     ('"npm:@scope/x.y" = { version = "1.1" }', True),
     ("x = { version = '1.1', os = ['linux'] }", True),

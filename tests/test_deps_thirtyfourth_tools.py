@@ -99,7 +99,7 @@ def test_tool_version_forms(script: str, read: tuple[str, str] | None) -> None:
     assert found == ([read] if read else [])
 
 
-@pytest.mark.parametrize(("lines", "read"), [
+@each_case(("lines", "read"), [
     (["checkstyle {", '  toolVersion = "14.0.0"'], ("com.puppycrawl.tools:checkstyle", "14.0.0")),
     (["checkstyle {", "  configDirectory.set(file(\"x\"))", "  reports { html.required.set(true) }",
       '  toolVersion = "14.0.0"'], ("com.puppycrawl.tools:checkstyle", "14.0.0")),
@@ -306,7 +306,7 @@ def test_a_malformed_extensions_file_is_a_problem(tmp_path: Path, body: str) -> 
     assert any(p.manifest == ".mvn/extensions.xml" for p in tree.problems), tree  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("path", "read"), [
+@each_case(("path", "read"), [
     (".mvn/extensions.xml", True), ("server/.mvn/extensions.xml", True), ("extensions.xml", False),
     ("src/main/resources/extensions.xml", False), (".mvn/extensions.xml.bak", False),
 ])

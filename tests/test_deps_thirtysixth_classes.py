@@ -239,7 +239,7 @@ def test_a_plugin_whose_version_is_a_system_property_default_is_read(tmp_path: P
     assert ("com.typesafe.play:interplay", "3.0.0") in found
 
 
-@pytest.mark.parametrize("version", [
+@each_case("version", [
     'sys.props.getOrElse("play.version", playVersion)',  # a default that is no literal
     'sys.props.getOrElse("play.version", "2.8.1" + suffix)',  # more than the literal
     'sys.props("play.version")',  # no default: the build fails without the property

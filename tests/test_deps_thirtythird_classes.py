@@ -283,13 +283,13 @@ def test_a_gitlab_ci_config_is_read(tmp_path: Path, old: str, new: str, want: tu
     assert moves(patch) == {want} and not patch.problems, patch
 
 
-@pytest.mark.parametrize("path", [".circleci/config.yml", ".circleci/continue_config.yml", ".gitlab-ci.yml",
+@each_case("path", [".circleci/config.yml", ".circleci/continue_config.yml", ".gitlab-ci.yml",
                                   "ci/templates/build.gitlab-ci.yml", ".gitlab-ci.yaml"])
 def test_the_ci_configs_are_formats(path: str) -> None:
     assert format_for(path) is not None
 
 
-@pytest.mark.parametrize("path", ["docs/.circleci/config.yml", ".circleci/config.json", "gitlab-ci.txt",
+@each_case("path", ["docs/.circleci/config.yml", ".circleci/config.json", "gitlab-ci.txt",
                                   ".circleci/images/Dockerfile.md", "circleci/config.yml"])
 def test_look_alike_paths_are_no_ci_config(path: str) -> None:
     fmt = format_for(path)
@@ -315,7 +315,7 @@ def test_an_orb_swapped_or_unpinned_is_a_change(tmp_path: Path, old: str, new: s
     assert moves(patch) == moves(tree), patch
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     "  executor: node/default\n",  # an orb's executor, no version
     "      - node/install-packages\n",  # an orb's command
     "  docs: see https://circleci.com/developer/orbs/orb/circleci/node@5.1.0 here\n",  # prose

@@ -220,7 +220,7 @@ def test_hostile_scala_lines_are_read_quickly() -> None:
               0.5)
 
 
-@pytest.mark.parametrize(("name", "named"), [
+@each_case(("name", "named"), [
     ("Scala213V", "org.scala-lang:scala-library"),  # circe/circe's definitions
     ("Scala3V", "org.scala-lang:scala3-library"),
     ("Scala212Version", "org.scala-lang:scala-library"),

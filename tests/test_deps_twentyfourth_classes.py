@@ -67,7 +67,7 @@ def test_a_shell_default_under_an_annotation_is_the_pinned_version_in_both_modes
         assert not delta.problems, delta.problems
 
 
-@pytest.mark.parametrize(("line", "version"), [
+@each_case(("line", "version"), [
     ('ENV BUILDX_VERSION="${BUILDX_VERSION:-v0.6.3}"', "v0.6.3"),
     ("ENV BUILDX_VERSION=${BUILDX_VERSION:-0.6.3}", "0.6.3"),
     ("ARG HELM_VERSION='${HELM_VERSION-3.15.2}'", "3.15.2"),  # `-` without the colon: a default too
@@ -181,7 +181,7 @@ def _changed_line(line: str) -> list[tuple[str, bool]]:
     return [("addSbtPlugin(\"a.b\" % \"c\" % \"1.0\")", False), (line, True)]
 
 
-@pytest.mark.parametrize("line", [
+@each_case("line", [
     '"org.scala-lang.modules" %% "scala-xml" % "latest.release"',  # a dynamic version: a dependency, not a scheme
     '"org.scala-lang.modules" %% "scala-xml" % "always-1.0"',
     'libraryDependencySchemes += "org.scala-lang.modules" %% "scala-xml" % schemeFor("xml")',

@@ -140,7 +140,7 @@ def test_module_source_reads_the_ref_among_git_arguments(source: str, read: tupl
     assert module_source(source) == read
 
 
-@pytest.mark.parametrize(("line", "label"), [
+@each_case(("line", "label"), [
     ('module "subnets" {', "subnets"), ('  module "a-b_c" {  ', "a-b_c"), ('module "" {', ""),
     ('resource "aws_vpc" "x" {', ""), ("module subnets {", ""), ('# module "x" {', ""),
 ])

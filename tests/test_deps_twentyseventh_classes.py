@@ -186,7 +186,7 @@ def _hunk(*lines: str) -> str:
     return "\n".join([HUNK, *(CHANGED + line[1:] if line.startswith("+") else line for line in lines)])
 
 
-@pytest.mark.parametrize("lines", [
+@each_case("lines", [
     ("    container:", "+      node:20"),  # a plain scalar continued on the next line: no key
     ("    container: |", "+      image: evil/x:1"),  # a block scalar's text
     ("    container: >-", "      options: --cpus 1", "+      image: evil/x:1"),

@@ -86,7 +86,7 @@ def test_find_name(text: bytes, strip: int, tab_ends: bool, name: bytes | None) 
     assert git_find_name(text, strip, tab_ends) == name
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("text", "name"), [(b"a/x\tjunk", b"x"), (b"a/x\r", b"x"), (b'"a/x"junk', b"x"), (b"a/d//x", b"d/x")]
 )
 def test_find_name_on_plus_lines_as_git(scratch: Path, text: bytes, name: bytes) -> None:
@@ -143,7 +143,7 @@ def test_the_parsers_answer_for_a_header_is_git_header_names(name_words: list[by
         assert _git_reads_header_as(header, name) == (git_header_name(header) == name), (header, name)
 
 
-@pytest.mark.parametrize(("header", "name", "reads"), [
+@each_case(("header", "name", "reads"), [
     (b"a/src/x.go b/src/x.go", b"src/x.go", True),
     (b"a/a b/a b/a b/a", b"a b/a", True),  # a space in the name: git's scan, not the shortcut
     (b"a/x b/x", b"y", False),

@@ -96,7 +96,7 @@ def test_a_patch_a_manifest_names_is_deps(tree_files: dict[str, dict[str, Any]],
     assert (found["bucket"], found["rule"]) == ("deps", "deps.context.applied-patch"), found
 
 
-@pytest.mark.parametrize("path", LOOKALIKES)
+@each_case("path", LOOKALIKES)
 def test_what_no_manifest_names_keeps_its_class(tree_files: dict[str, dict[str, Any]], path: str) -> None:
     assert tree_files[path]["bucket"] == "src", tree_files[path]
 

@@ -111,7 +111,7 @@ def test_what_a_runner_or_interpreter_runs_is_ci(classified: dict[str, dict[str,
     assert classified[target]["bucket"] == "ci", classified[target]
 
 
-@pytest.mark.parametrize("path", LEFT)
+@each_case("path", LEFT)
 def test_what_nothing_runs_keeps_its_class(classified: dict[str, dict[str, str]], path: str) -> None:
     assert classified[path]["bucket"] == "src", classified[path]
 

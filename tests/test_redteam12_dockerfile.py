@@ -108,7 +108,7 @@ QUIET = [
 ]
 
 
-@pytest.mark.parametrize("text", QUIET)
+@each_case("text", QUIET)
 def test_ordinary_dockerfiles_read_as_before(text: str) -> None:
     images = [(d.name, d.version) for d in parse_dockerfile("Dockerfile", text.encode()) if d.ecosystem == "docker"]
     assert [i for i in images if i[0] != "docker/dockerfile"] == [("golang", "1.22"), ("alpine", "3.19")]

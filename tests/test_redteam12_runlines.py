@@ -66,7 +66,7 @@ def test_a_new_step_running_a_package_is_a_new_direct_dependency(capsys: pytest.
     assert named == set(head)
 
 
-@pytest.mark.parametrize("line", ["a=a;" * 25_000 + " pip install x==1", "; sudo " * 16_000 + "npx",
+@each_case("line", ["a=a;" * 25_000 + " pip install x==1", "; sudo " * 16_000 + "npx",
                                   "then env " * 10_000 + "go run", "x=" + "b" * 100_000 + " uvx"])
 def test_a_hostile_line_is_read_in_linear_time(line: str) -> None:
     started = time.process_time()

@@ -84,7 +84,7 @@ def test_a_disguised_setup_file_is_not_lowered(capsys: pytest.CaptureFixture[str
     assert not missed, sorted(missed)
 
 
-@pytest.mark.parametrize("text", CFG_ATTACKS.values(), ids=CFG_ATTACKS.keys())
+@each_case("text", CFG_ATTACKS.values(), ids=CFG_ATTACKS.keys())
 def test_no_tools_only_proof_for_a_setup_cfg_setuptools_reads_a_requirement_from(text: str) -> None:
     assert setup_cfg(text) is None
 

@@ -80,7 +80,7 @@ def test_a_signer_hidden_behind_another_line_end_is_not_trusted(two: tuple[str, 
     assert [s.name for s in trust.signers.values()] == ["alice"]
 
 
-@pytest.mark.parametrize("space", ["\u00a0", "\u2000", "\u2003", "\u3000", "\u1680", "\u202f"])
+@each_case("space", ["\u00a0", "\u2000", "\u2003", "\u3000", "\u1680", "\u202f"])
 def test_unicode_white_space_is_no_field_separator(two: tuple[str, str], space: str) -> None:
     alice, _ = two
     with pytest.raises(TrustError, match="printable ASCII"):

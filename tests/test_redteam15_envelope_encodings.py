@@ -96,7 +96,7 @@ def test_the_envelope_itself_may_be_laid_out_freely(keyed: dict[str, Any]) -> No
     assert _open(keyed, laid_out) == {"rules": ["core.ci"]}
 
 
-@pytest.mark.parametrize("twice", ["predicate", "predicateType", "subject", "_type"])
+@each_case("twice", ["predicate", "predicateType", "subject", "_type"])
 def test_a_signed_statement_with_a_duplicate_key_is_refused(keyed: dict[str, Any], twice: str) -> None:
     """Signed by a trusted key, but two parsers would read two statements: refused, not read as Python reads it."""
     from securesystemslib.dsse import Envelope

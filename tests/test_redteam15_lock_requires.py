@@ -137,7 +137,7 @@ QUIET = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(QUIET))
+@each_case("name", sorted(QUIET))
 def test_ordinary_moves_move_no_requirement(name: str) -> None:
     lockfile, base, head = QUIET[name]
     assert moved_sources(lockfile, base.encode(), head.encode()) == []

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from gitrepo import two_commits
 from incli import tree_gate
 from tables import each_case
@@ -40,7 +39,7 @@ def test_a_line_that_moves_bazels_sources_is_deps(name: str, line: str) -> None:
     assert shape is not None and shape[:2] == ("deps", "deps.content.bazel-module-source"), (name, line)
 
 
-@pytest.mark.parametrize(("name", "line"), LOOK_ALIKES)
+@each_case(("name", "line"), LOOK_ALIKES)
 def test_look_alikes_keep_their_bucket(name: str, line: str) -> None:
     assert platform_shape(name.rpartition("/")[2], f"{line}\n") is None
 

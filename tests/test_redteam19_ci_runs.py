@@ -167,7 +167,7 @@ def test_what_ci_runs_reaches_a_human(classified: dict[str, dict[str, str]], for
     assert classified[target]["bucket"] == ATTACKS[form][1][target], classified[target]
 
 
-@pytest.mark.parametrize("path", sorted(LEFT))
+@each_case("path", sorted(LEFT))
 def test_what_nothing_runs_keeps_its_class(classified: dict[str, dict[str, str]], path: str) -> None:
     assert classified[path]["bucket"] == LEFT[path], classified[path]
 

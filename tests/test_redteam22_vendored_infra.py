@@ -85,7 +85,7 @@ def classified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Clas
     return out
 
 
-@pytest.mark.parametrize(("vend", "name"), CASES)
+@each_case(("vend", "name"), CASES)
 def test_vendored_file_infrastructure_reads_is_iac(classified: dict[str, tuple[ClassifiedFile, ClassifiedFile]],
                                                    vend: str, name: str) -> None:
     tree, patch = classified[f"{vend}:{name}"]

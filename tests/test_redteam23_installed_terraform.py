@@ -63,7 +63,7 @@ def test_the_default_gate_reviews_the_edit(tmp_path: Path) -> None:
     assert code == 3 and reviewed_paths(decision, "core.iac") == {target}
 
 
-@pytest.mark.parametrize("path", ("node_modules/left-pad/index.js", "bower_components/jquery/dist/jquery.js",
+@each_case("path", ("node_modules/left-pad/index.js", "bower_components/jquery/dist/jquery.js",
                                   "Carthage/Checkouts/Alamofire/Source/Session.swift", "node_modules/x/index.d.ts",
                                   "node_modules/x/terraform.md", "vendor_tf/x/notes.txt"))
 def test_the_rest_of_installed_code_stays_deps(path: str) -> None:

@@ -112,7 +112,7 @@ def test_a_file_a_manifest_reads_is_deps_with_the_commits(tree_files: dict[str, 
         assert found["rule"] == "deps.context.included", found
 
 
-@pytest.mark.parametrize("path", sorted(LOOK_CHANGED))
+@each_case("path", sorted(LOOK_CHANGED))
 def test_what_no_manifest_reads_as_dependencies_keeps_its_class(tree_files: dict[str, dict[str, Any]],
                                                                 path: str) -> None:
     assert tree_files[path]["bucket"] != "deps", tree_files[path]
@@ -174,7 +174,7 @@ def test_from_the_patch_what_it_shows_is_read_and_the_rest_needs_context(
     assert code == 0 and files["vendor-list.rb"]["rule"] == "deps.context.included", files["vendor-list.rb"]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
+@each_case(("text", "expected"), [
     ("requests==2.31.0\nflask\n", True), ("-r base.txt\n--index-url https://x.example/simple\nsix\n", True),
     ("evil-pkg\n", True), ("1.2.3\n", False), ("# Title\n\nSome prose here.\n", False), ("", False),
     ('__version__ = "1.0"\n', False)])

@@ -69,7 +69,7 @@ def test_submodule_at_dot_github_is_ci(capsys: pytest.CaptureFixture[str], git_r
     assert (code, decision["outcome"]) == (REVIEW, "review")
 
 
-@pytest.mark.parametrize("folder", [".circleci", "ci", ".gitlab", ".github/workflows"])
+@each_case("folder", [".circleci", "ci", ".gitlab", ".github/workflows"])
 def test_links_and_gitlinks_at_a_ci_folder_are_ci(folder: str) -> None:
     rules = load_rules(POLICY_DIR)
     link = FileChange(path=folder, old_path=None, status="added", new_mode="120000", symlink_target="src")

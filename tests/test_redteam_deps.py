@@ -103,7 +103,7 @@ def test_random_bytes_never_crash(path: str, data: bytes) -> None:
     _parse(path, data)
 
 
-@pytest.mark.parametrize("path, data", [
+@each_case("path, data", [
     ("package.json", b"[" * 200_000 + b"]" * 200_000),
     ("pnpm-lock.yaml", b"a: " + b"[" * 100_000 + b"]" * 100_000),
     ("Cargo.toml", b"a = " + b"[" * 100_000 + b"]" * 100_000),
@@ -228,6 +228,6 @@ def test_hunk_readers_never_crash(path: str, data: st.DataObject) -> None:
         pass
 
 
-@pytest.mark.parametrize("declaration", [b"nonexistent-codec", b"utf-16", b"x" * 300, b""])
+@each_case("declaration", [b"nonexistent-codec", b"utf-16", b"x" * 300, b""])
 def test_xml_encoding_declarations_never_crash(declaration: bytes) -> None:
     _parse("pom.xml", b'<?xml version="1.0" encoding="' + declaration + b'"?><project/>')

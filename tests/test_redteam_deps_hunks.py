@@ -238,7 +238,7 @@ def test_the_policy_reads_no_claim() -> None:
     assert not readers
 
 
-@pytest.mark.parametrize("claimed", ["actions/checkout-evil", "evil/actions/checkout", "actions/check", "actions"])
+@each_case("claimed", ["actions/checkout-evil", "evil/actions/checkout", "actions/check", "actions"])
 def test_a_claim_names_only_its_own_package(claimed: str) -> None:
     """`Bump X from A to B` for a look-alike name never lands on actions/checkout (a prefix, a suffix,
     another owner); only `owner/repo/sub` claims carry over to `owner/repo`."""

@@ -215,7 +215,7 @@ def test_symlink_retarget_without_an_index_line_is_refused(git_repo: GitRepo) ->
     assert done.returncode != 0 and b"wrong type" in done.stderr
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("hunk", "target"),
     [
         (

@@ -252,7 +252,7 @@ def test_gate_refuses_a_bundle_whose_lib_is_broken(bundle_copy: Path, ci_change:
 # -- rule_heads: which rules a module defines (the gate refuses a policy that defines no finding rule) ----
 
 
-@pytest.mark.parametrize(
+@each_case(
     ("source", "heads"),
     [
         ("package p\nimport rego.v1\n\nreview contains f if {\n\tf := 1\n}\n", {"review"}),

@@ -30,7 +30,7 @@ def test_lines_stay_within_120_columns(path: Path) -> None:
     assert long == []
 
 
-@pytest.mark.parametrize("path", sorted(POLICY_DIR.rglob("*_test.rego")), ids=lambda p: p.parent.name)
+@each_case("path", sorted(POLICY_DIR.rglob("*_test.rego")), ids=lambda p: p.parent.name)
 def test_tests_live_in_a_test_package(path: Path) -> None:
     found = package_of(path.read_text(encoding="utf-8"))
     assert found is not None
